@@ -1,0 +1,203 @@
+#include "BenchCommand.h"
+
+#include "ExitCode.h"
+#include "ParamOptions.h"
+
+#include "core/Engine.h"
+#include "core/Frequencies.h"
+#include "core/ThreadPools.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+struct Timing
+{
+    double minMs = 0.0;
+    double medianMs = 0.0;
+};
+
+Timing timeIt(int repeats, const std::function<void()> &run)
+{
+    run(); // warm-up: page faults, thread start, caches
+    std::vector<double> ms;
+    for (int i = 0; i < repeats; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        run();
+        ms.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms.front(), ms[ms.size() / 2]};
+}
+
+double gbps(std::int64_t cells, double ms)
+{
+    return static_cast<double>(cells) * sizeof(float) / (ms * 1e6);
+}
+
+// The machine's limit: every thread fills its share of the buffer with a constant.
+void plainFill(RowMatrixXf &buffer, int threads)
+{
+    const std::int64_t parts = std::max(1, threads > 0 ? threads : QThread::idealThreadCount()) * 4;
+    const std::int64_t rows = buffer.rows();
+    forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
+        const std::int64_t r0 = rows * part / parts;
+        const std::int64_t r1 = rows * (part + 1) / parts;
+        std::fill_n(buffer.row(r0).data(), (r1 - r0) * buffer.cols(), 1.0f);
+    });
+}
+
+// Largest |PE - float64 sin/cos| over sampled rows, the reference computed here in double.
+double maxAbsError(const Engine &engine, const RowMatrixXf &table)
+{
+    const Params &p = engine.params();
+    double worst = 0.0;
+    for (std::int64_t r = 0; r < table.rows(); r += std::max<std::int64_t>(1, table.rows() / 61)) {
+        for (std::int64_t c = 0; c < table.cols(); ++c) {
+            const ColumnRole role = Frequencies::role(c, p.dModel, p.layout);
+            const double angle = static_cast<double>(r) * Frequencies::angular(role.pair, p.dModel, p.base);
+            const double exact = role.isCos ? std::cos(angle) : std::sin(angle);
+            worst = std::max(worst, std::abs(static_cast<double>(table(r, c)) - exact));
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
+    const QCommandLineOption repeatsOption(u"repeats"_s, u"Timed runs of each measurement (default 7)."_s, u"N"_s);
+    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
+    parser.addOptions({jsonOption, repeatsOption, helpOption});
+    ParamOptions::add(parser);
+    if (!parser.parse(arguments)) {
+        err << "posenc bench: " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(helpOption)) {
+        out << "Usage: posenc bench [--json] [--repeats N] [--max-len L --d-model D]\n"
+               "Times the PE fill, the machine's write bandwidth on the same buffer, and the full\n"
+               "pipeline (scale, sum, dropout) at 16384 x 4096 unless --max-len/--d-model say otherwise.\n";
+        return ExitDone;
+    }
+    bool ok = true;
+    const int repeats = parser.isSet(repeatsOption) ? parser.value(repeatsOption).toInt(&ok) : 7;
+    if (!ok || repeats < 1 || repeats > 1000) {
+        err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
+        return ExitUsage;
+    }
+    // The benchmark's own size unless the caller chose one.
+    QStringList sized = arguments;
+    if (!parser.isSet(u"max-len"_s))
+        sized << u"--max-len"_s << u"16384"_s;
+    if (!parser.isSet(u"d-model"_s))
+        sized << u"--d-model"_s << u"4096"_s;
+    parser.parse(sized);
+    ParamOptions::Result read = ParamOptions::read(parser);
+    if (!read.errors.isEmpty()) {
+        for (const ParamError &e : read.errors)
+            err << "posenc bench: " << e.toString() << '\n';
+        return ExitUsage;
+    }
+    Params params = read.params;
+    params.angles = Angles::Exact;
+    const std::int64_t rows = params.maxLen;
+    const std::int64_t cols = params.dModel;
+    const std::int64_t cells = rows * cols;
+    const int threads = QThread::idealThreadCount();
+
+    RowMatrixXf buffer(rows, cols);
+    const Block all{0, rows, 0, cols};
+    const auto peFill = [&](const Params &p, int t) {
+        const Engine engine(p);
+        return timeIt(repeats, [&] { engine.compute(Quantity::Pe, all, buffer, {t, nullptr}); });
+    };
+
+    const Timing bandwidth = timeIt(repeats, [&] { plainFill(buffer, threads); });
+    Params interleaved = params;
+    interleaved.layout = Layout::Interleaved;
+    const Timing fill = peFill(interleaved, threads);
+    const double error = maxAbsError(Engine(interleaved), buffer);
+    Params split = params;
+    split.layout = Layout::Split;
+    const Timing fillSplit = peFill(split, threads);
+    const Timing fillSerial = peFill(interleaved, 1);
+
+    // The pipeline as a model runs it: the embedding table exists (drawn once, timed apart),
+    // then every forward pass scales it, adds the PE and applies dropout.
+    QElapsedTimer initTimer;
+    initTimer.start();
+    Params pipeline = interleaved;
+    pipeline.embeddings = Embeddings::materialize(Embeddings::fromParams(pipeline), rows, threads);
+    const double initMs = static_cast<double>(initTimer.nsecsElapsed()) / 1e6;
+    const Engine forward(pipeline);
+    const Timing pipe = timeIt(repeats, [&] { forward.compute(Quantity::Output, all, buffer, {threads, nullptr}); });
+    const Timing pipeSerial = timeIt(repeats, [&] { forward.compute(Quantity::Output, all, buffer, {1, nullptr}); });
+    const Engine generated(interleaved);
+    const Timing pipeGenerated = timeIt(std::max(1, repeats / 2), [&] {
+        generated.compute(Quantity::Output, all, buffer, {threads, nullptr});
+    });
+
+    QJsonObject json;
+    json[u"rows"_s] = static_cast<double>(rows);
+    json[u"cols"_s] = static_cast<double>(cols);
+    json[u"threads"_s] = threads;
+    json[u"repeats"_s] = repeats;
+    json[u"write_bandwidth_ms"_s] = bandwidth.minMs;
+    json[u"write_bandwidth_gbps"_s] = gbps(cells, bandwidth.minMs);
+    json[u"pe_fill_ms"_s] = fill.minMs;
+    json[u"pe_fill_median_ms"_s] = fill.medianMs;
+    json[u"pe_fill_gbps"_s] = gbps(cells, fill.minMs);
+    json[u"pe_fill_fraction_of_bandwidth"_s] = gbps(cells, fill.minMs) / gbps(cells, bandwidth.minMs);
+    json[u"pe_fill_split_ms"_s] = fillSplit.minMs;
+    json[u"pe_fill_1thread_ms"_s] = fillSerial.minMs;
+    json[u"pe_max_abs_error"_s] = error;
+    json[u"embedding_init_ms"_s] = initMs;
+    json[u"pipeline_ms"_s] = pipe.minMs;
+    json[u"pipeline_median_ms"_s] = pipe.medianMs;
+    json[u"pipeline_1thread_ms"_s] = pipeSerial.minMs;
+    json[u"pipeline_over_pe_fill"_s] = pipe.minMs / fill.minMs;
+    json[u"pipeline_generated_embeddings_ms"_s] = pipeGenerated.minMs;
+
+    if (parser.isSet(jsonOption)) {
+        out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)) << '\n';
+        return ExitDone;
+    }
+    const auto line = [&](const QString &what, double ms, const QString &extra = {}) {
+        out << what.leftJustified(44) << QString::number(ms, 'f', 2).rightJustified(9) << " ms  " << extra << '\n';
+    };
+    out << "posenc bench: " << rows << " x " << cols << " float32 (" << QString::number(gbps(cells, 1.0) / 1e3, 'f', 2)
+        << " GB), " << threads << " threads, best of " << repeats << "\n\n";
+    line(u"plain parallel fill (write bandwidth)"_s, bandwidth.minMs, u"%1 GB/s"_s.arg(gbps(cells, bandwidth.minMs), 0, 'f', 1));
+    line(u"PE fill, exact angles, interleaved"_s, fill.minMs,
+         u"%1 GB/s = %2% of the bandwidth; max |error| %3"_s.arg(gbps(cells, fill.minMs), 0, 'f', 1)
+             .arg(100.0 * bandwidth.minMs / fill.minMs, 0, 'f', 0)
+             .arg(error, 0, 'e', 2));
+    line(u"PE fill, exact angles, split"_s, fillSplit.minMs, u"%1 GB/s"_s.arg(gbps(cells, fillSplit.minMs), 0, 'f', 1));
+    line(u"PE fill, 1 thread"_s, fillSerial.minMs, u"%1x from the second thread"_s.arg(fillSerial.minMs / fill.minMs, 0, 'f', 2));
+    line(u"embedding init N(0, 1), once"_s, initMs);
+    line(u"pipeline s*E + PE, dropout 0.1"_s, pipe.minMs, u"%1x the PE fill"_s.arg(pipe.minMs / fill.minMs, 0, 'f', 2));
+    line(u"pipeline, 1 thread"_s, pipeSerial.minMs);
+    line(u"pipeline drawing E cell by cell"_s, pipeGenerated.minMs);
+    return ExitDone;
+}
+
+} // namespace posenc

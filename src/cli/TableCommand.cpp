@@ -1,0 +1,141 @@
+#include "TableCommand.h"
+
+#include "ExitCode.h"
+#include "ParamOptions.h"
+
+#include "core/Engine.h"
+#include "core/ParamText.h"
+#include "core/Quantity.h"
+#include "io/CsvWriter.h"
+#include "io/NpyWriter.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+QString usage()
+{
+    return u"Usage: posenc table QUANTITY -o FILE [OPTIONS]\n"
+           "Writes a table as .npy (float32, C order, shape [rows, cols]) or .csv (one row per line).\n\n"
+           "QUANTITY: %1\n"
+           "  pe          the sinusoidal table PE [max_len, d_model] (concat: [max_len, pe_dims])\n"
+           "  embedding   the scaled token embeddings s*E (concat: d_model - pe_dims columns)\n"
+           "  input       the model input X = s*E + PE (or the concatenation)\n"
+           "  output      Y = dropout(X) for the chosen dropout mode\n"
+           "  mask        the keep mask of that dropout: 1 kept, 0 dropped\n"
+           "  similarity  S = PE . PE^T [max_len, max_len]\n"
+           "  error       float32-angle PE minus exact PE\n\n"
+           "Options:\n"
+           "  -o, --output FILE   where to write; .npy or .csv (an existing file is replaced)\n"
+           "  --positions A:B     only rows A..B-1\n"
+           "  --dims LIST         only these columns, e.g. 0,1,64:68\n"
+           "  --threads N         worker threads (default: all cores)\n\n"
+           "Parameters:\n%2"_s.arg(Quantities::names().join(u", "_s), ParamOptions::helpText());
+}
+
+int fail(QTextStream &err, int code, const QString &message)
+{
+    err << "posenc table: " << message << '\n';
+    return code;
+}
+
+} // namespace
+
+int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption outputOption({u"o"_s, u"output"_s}, u"File to write."_s, u"FILE"_s);
+    const QCommandLineOption positionsOption(u"positions"_s, u"Rows A..B-1."_s, u"A:B"_s);
+    const QCommandLineOption dimsOption(u"dims"_s, u"Columns."_s, u"LIST"_s);
+    const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
+    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
+    parser.addOptions({outputOption, positionsOption, dimsOption, threadsOption, helpOption});
+    ParamOptions::add(parser);
+    parser.addPositionalArgument(u"quantity"_s, u"What to write."_s);
+
+    if (!parser.parse(arguments))
+        return fail(err, ExitUsage, parser.errorText() + u" (see posenc table --help)"_s);
+    if (parser.isSet(helpOption)) {
+        out << usage();
+        return ExitDone;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(err, ExitUsage, u"expected one QUANTITY (%1); got %2"_s.arg(Quantities::names().join(u", "_s))
+                                        .arg(positional.isEmpty() ? u"none"_s : positional.join(u' ')));
+    const auto quantity = Quantities::fromName(positional.first());
+    if (!quantity)
+        return fail(err, ExitUsage, u"QUANTITY must be one of %1; got '%2'"_s.arg(Quantities::names().join(u", "_s),
+                                                                                 positional.first()));
+    const QString path = parser.value(outputOption);
+    if (path.isEmpty())
+        return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv is required"_s);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != u"npy"_s && suffix != u"csv"_s)
+        return fail(err, ExitUsage, u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
+
+    const ParamOptions::Result read = ParamOptions::read(parser);
+    if (!read.errors.isEmpty()) {
+        for (const ParamError &e : read.errors)
+            err << "posenc table: " << e.toString() << '\n';
+        return ExitUsage;
+    }
+    int threads = 0;
+    if (parser.isSet(threadsOption)) {
+        bool ok = false;
+        threads = parser.value(threadsOption).toInt(&ok);
+        if (!ok || threads < 1 || threads > 1024)
+            return fail(err, ExitUsage, u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
+    }
+
+    const Engine engine(read.params);
+    const Shape shape = engine.shape(*quantity);
+    Block block{0, shape.rows, 0, shape.cols};
+    if (parser.isSet(positionsOption)) {
+        const auto range = ParamText::parseRange(parser.value(positionsOption));
+        if (!range || range->first < 0 || range->first >= range->second || range->second > shape.rows)
+            return fail(err, ExitUsage, u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
+                                            .arg(Quantities::name(*quantity), parser.value(positionsOption)));
+        block.row0 = range->first;
+        block.rows = range->second - range->first;
+    }
+    std::vector<std::int64_t> dims;
+    if (parser.isSet(dimsOption)) {
+        const auto list = ParamText::parseIndexList(parser.value(dimsOption));
+        const bool inRange = list && !list->empty() && std::all_of(list->begin(), list->end(), [&](std::int64_t c) {
+            return c >= 0 && c < shape.cols;
+        });
+        if (!inRange)
+            return fail(err, ExitUsage, u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
+                                            .arg(Quantities::name(*quantity), parser.value(dimsOption)));
+        dims = *list;
+        const auto [lo, hi] = std::minmax_element(dims.begin(), dims.end());
+        block.col0 = *lo;
+        block.cols = *hi - *lo + 1;
+    }
+    if (const auto refused = engine.check(*quantity, block))
+        return fail(err, ExitOverBudget, *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
+
+    RowMatrixXf table(block.rows, block.cols);
+    engine.compute(*quantity, block, table, ComputeOptions{threads, nullptr});
+    if (!dims.empty()) {
+        RowMatrixXf selected(block.rows, static_cast<Eigen::Index>(dims.size()));
+        for (std::size_t i = 0; i < dims.size(); ++i)
+            selected.col(static_cast<Eigen::Index>(i)) = table.col(dims[i] - block.col0);
+        table = std::move(selected);
+    }
+    const auto written = suffix == u"npy"_s ? writeNpy(path, table) : writeCsv(path, table);
+    if (written)
+        return fail(err, ExitIo, written->toString());
+    return ExitDone;
+}
+
+} // namespace posenc

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace posenc {
+
+// `posenc table QUANTITY -o FILE [OPTIONS]`: computes a quantity and writes it as .npy
+// (float32, C order, shape [rows, cols]) or .csv, whole or not at all.
+int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+
+} // namespace posenc

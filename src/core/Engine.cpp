@@ -1,0 +1,189 @@
+#include "Engine.h"
+
+#include "MemoryBudget.h"
+#include "Statistics.h"
+#include "StreamStore.h"
+#include "ThreadPools.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// Outputs larger than this are written with streaming stores: they cannot stay in cache.
+constexpr std::int64_t kStreamingCells = std::int64_t(8) << 20;
+// A tile is large enough to amortise the exact re-anchoring at its first row and small
+// enough that the threads share the work evenly.
+constexpr std::int64_t kTileCells = std::int64_t(1) << 21;
+
+std::int64_t tileRowsFor(const Block &block, int threads)
+{
+    const int workers = threads > 0 ? threads : std::max(1, QThreadPool::globalInstance()->maxThreadCount());
+    std::int64_t rows = std::max<std::int64_t>(1, kTileCells / std::max<std::int64_t>(1, block.cols));
+    rows = std::min(rows, (block.rows + 4 * workers - 1) / (4 * workers)); // at least ~4 tiles a worker
+    // Start tiles on hop rows so that no tile repeats the rotations of another.
+    if (rows >= PositionalTable::kHopRows)
+        rows -= rows % PositionalTable::kHopRows;
+    return std::max<std::int64_t>(1, rows);
+}
+
+} // namespace
+
+Engine::Engine(Params params)
+    : m_params(std::move(params))
+    , m_pe(m_params.peColumns(), m_params.base, m_params.layout, m_params.angles)
+    , m_embeddings(Embeddings::fromParams(m_params))
+    , m_mask(m_params)
+    , m_scale(static_cast<float>(m_params.scale()))
+{
+}
+
+std::optional<QString> Engine::check(Quantity quantity, const Block &block) const
+{
+    const Shape s = shape(quantity);
+    if (block.row0 < 0 || block.rows < 0 || block.rowEnd() > s.rows)
+        return u"rows [%1, %2) are outside the %3 table's rows [0, %4)"_s.arg(block.row0)
+            .arg(block.rowEnd())
+            .arg(Quantities::name(quantity))
+            .arg(s.rows);
+    if (block.col0 < 0 || block.cols < 0 || block.colEnd() > s.cols)
+        return u"columns [%1, %2) are outside the %3 table's columns [0, %4)"_s.arg(block.col0)
+            .arg(block.colEnd())
+            .arg(Quantities::name(quantity))
+            .arg(s.cols);
+    std::uint64_t cells = static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
+    if (quantity == Quantity::Similarity) // the PE rows of both sides, in double
+        cells += 4 * static_cast<std::uint64_t>(block.rows + block.cols) * static_cast<std::uint64_t>(m_pe.columns());
+    return MemoryBudget::check(cells, m_params.memoryBudget,
+                               u"the %1 x %2 block of %3"_s.arg(block.rows).arg(block.cols).arg(Quantities::name(quantity)));
+}
+
+void Engine::forEachInputRow(const Block &block, const InputRowSink &sink) const
+{
+    const std::int64_t end = block.colEnd();
+    const bool concat = m_params.compose == Compose::Concat;
+    const std::int64_t embeddingEnd = concat ? m_embeddings.columns() : m_params.dModel;
+    // Block-relative column ranges of the two parts.
+    const std::int64_t e0 = block.col0;
+    const std::int64_t e1 = std::min(end, embeddingEnd);
+    const std::int64_t q0 = concat ? std::max(block.col0, embeddingEnd) : block.col0;
+    const std::int64_t peOffset = concat ? embeddingEnd : 0; // X column minus PE column
+
+    std::vector<float> embeddingPart(static_cast<std::size_t>(block.cols), 0.0f);
+    std::vector<float> positionalPart(static_cast<std::size_t>(block.cols), 0.0f);
+    const auto deliver = [&](std::int64_t p) {
+        if (e1 > e0) {
+            float *e = embeddingPart.data();
+            m_embeddings.fill(Block{p, 1, e0, e1 - e0}, Eigen::Map<RowMatrixXf>(e, 1, e1 - e0));
+            for (std::int64_t c = 0; c < e1 - e0; ++c)
+                e[c] *= m_scale;
+        }
+        sink(p, embeddingPart.data(), positionalPart.data());
+    };
+    if (end > q0) {
+        float *q = positionalPart.data() + (q0 - block.col0);
+        m_pe.forEachRow(Block{block.row0, block.rows, q0 - peOffset, end - q0}, [&](std::int64_t p, const float *pe) {
+            std::copy(pe, pe + (end - q0), q);
+            deliver(p);
+        });
+    } else {
+        for (std::int64_t p = block.row0; p < block.rowEnd(); ++p)
+            deliver(p);
+    }
+}
+
+void Engine::inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const
+{
+    forEachInputRow(block, [&](std::int64_t p, const float *e, const float *q) {
+        const std::int64_t r = p - block.row0;
+        std::copy(e, e + block.cols, embeddingPart.row(r).data());
+        std::copy(q, q + block.cols, positionalPart.row(r).data());
+    });
+}
+
+void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const
+{
+    const auto store = [&](std::int64_t p, const float *values) {
+        float *dst = out.row(p - block.row0).data();
+        if (streaming)
+            streamCopy(dst, values, block.cols);
+        else
+            std::copy(values, values + block.cols, dst);
+    };
+    std::vector<float> row(static_cast<std::size_t>(block.cols));
+    switch (quantity) {
+    case Quantity::Pe:
+        m_pe.forEachRow(block, store);
+        break;
+    case Quantity::Error:
+        m_pe.forEachErrorRow(block, store);
+        break;
+    case Quantity::Embedding:
+        for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
+            m_embeddings.fill(Block{p, 1, block.col0, block.cols}, Eigen::Map<RowMatrixXf>(row.data(), 1, block.cols));
+            for (float &v : row)
+                v *= m_scale;
+            store(p, row.data());
+        }
+        break;
+    case Quantity::Mask:
+        for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
+            m_mask.fillRow(p, block.col0, block.cols, row.data());
+            store(p, row.data());
+        }
+        break;
+    case Quantity::Input:
+        forEachInputRow(block, [&](std::int64_t p, const float *e, const float *q) {
+            for (std::int64_t c = 0; c < block.cols; ++c)
+                row[c] = e[c] + q[c];
+            store(p, row.data());
+        });
+        break;
+    case Quantity::Output:
+        forEachInputRow(block, [&](std::int64_t p, const float *e, const float *q) {
+            m_mask.applyRow(p, block.col0, block.cols, e, q, row.data());
+            store(p, row.data());
+        });
+        break;
+    case Quantity::Similarity:
+        Statistics::similarity(m_pe, block, false, out);
+        break;
+    }
+    if (streaming)
+        streamFence();
+}
+
+void Engine::computeBlock(Quantity quantity, const Block &block, BlockRef out) const
+{
+    if (!block.isEmpty())
+        computeRows(quantity, block, out, false);
+}
+
+bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const ComputeOptions &options) const
+{
+    if (options.cancel && options.cancel->load())
+        return false;
+    if (block.isEmpty())
+        return true;
+    const bool streaming = block.cells() >= kStreamingCells && quantity != Quantity::Similarity;
+    const std::int64_t tileRows = tileRowsFor(block, options.threads);
+    return forEachTile((block.rows + tileRows - 1) / tileRows, options.threads, options.cancel, [&](std::int64_t tile) {
+        const std::int64_t r0 = tile * tileRows;
+        const Block part{block.row0 + r0, std::min(tileRows, block.rows - r0), block.col0, block.cols};
+        computeRows(quantity, part, out.middleRows(r0, part.rows), streaming);
+    });
+}
+
+std::optional<RowMatrixXf> Engine::table(Quantity quantity, const Block &block, const ComputeOptions &options) const
+{
+    RowMatrixXf result(block.rows, block.cols);
+    if (!compute(quantity, block, result, options))
+        return std::nullopt;
+    return result;
+}
+
+} // namespace posenc

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "Block.h"
+#include "DropoutMask.h"
+#include "Embeddings.h"
+#include "Params.h"
+#include "PositionalTable.h"
+#include "Quantity.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace posenc {
+
+struct ComputeOptions
+{
+    int threads = 0;                             // 0: the machine's; 1: serial in the caller
+    const std::atomic<bool> *cancel = nullptr;   // polled between tiles
+};
+
+// Computes any block of any quantity for one valid Params. Immutable once built, so one
+// engine serves any number of threads. Every cell is a pure function of the parameters and
+// its (row, column), so a block computed alone, serially or threaded, equals the same cells
+// of the whole table bit for bit.
+class Engine
+{
+public:
+    // Precondition: params.validate() is empty.
+    explicit Engine(Params params);
+
+    const Params &params() const { return m_params; }
+    Shape shape(Quantity quantity) const { return Quantities::shape(quantity, m_params); }
+    const PositionalTable &positionalTable() const { return m_pe; }
+    const Embeddings &embeddings() const { return m_embeddings; }
+    const DropoutMask &dropoutMask() const { return m_mask; }
+
+    // The error that refuses `block` of `quantity` (outside the table, or over the memory
+    // budget with cells and GiB), or nothing when it can be computed.
+    std::optional<QString> check(Quantity quantity, const Block &block) const;
+
+    // One block in the calling thread. Precondition: check() passed; out is block-sized.
+    void computeBlock(Quantity quantity, const Block &block, BlockRef out) const;
+    // The block split into row tiles computed in parallel; false when cancelled (then `out`
+    // is partly written and must not be shown).
+    bool compute(Quantity quantity, const Block &block, BlockRef out, const ComputeOptions &options = {}) const;
+    // A new matrix holding the block, or nothing when cancelled.
+    std::optional<RowMatrixXf> table(Quantity quantity, const Block &block, const ComputeOptions &options = {}) const;
+
+    // A block of the model input split into its two parts: the embedding part (s*E, zero in
+    // the PE-only columns of concat) and the positional part (PE, zero in the E-only
+    // columns). X is their sum.
+    void inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const;
+
+private:
+    using InputRowSink = std::function<void(std::int64_t position, const float *embeddingPart, const float *positionalPart)>;
+    void forEachInputRow(const Block &block, const InputRowSink &sink) const;
+    void computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
+
+    Params m_params;
+    PositionalTable m_pe;       // the table that enters X: d columns, or k in concat
+    Embeddings m_embeddings;    // d columns, or d - k in concat
+    DropoutMask m_mask;
+    float m_scale;
+};
+
+} // namespace posenc

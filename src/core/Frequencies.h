@@ -1,0 +1,30 @@
+#pragma once
+
+#include "Params.h"
+
+#include <cstdint>
+
+namespace posenc {
+
+// What one column of a sinusoidal table holds: sin or cos of the angle p * w_pair.
+struct ColumnRole
+{
+    std::int64_t pair = 0;
+    bool isCos = false;
+    friend bool operator==(const ColumnRole &, const ColumnRole &) = default;
+};
+
+// The paper's frequencies w_i = exp(-2 i ln(b) / d), in double, and where each lives.
+namespace Frequencies {
+
+std::int64_t pairCount(std::int64_t dModel); // ceil(d / 2): pairs holding a sine
+double angular(std::int64_t pair, std::int64_t dModel, double base);
+double wavelength(std::int64_t pair, std::int64_t dModel, double base); // 2 pi / w
+ColumnRole role(std::int64_t column, std::int64_t dModel, Layout layout);
+// The column holding the sine (isCos false) or cosine of a pair; -1 where d is odd and the
+// last pair has no cosine column.
+std::int64_t column(ColumnRole role, std::int64_t dModel, Layout layout);
+
+} // namespace Frequencies
+
+} // namespace posenc

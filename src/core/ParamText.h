@@ -1,0 +1,44 @@
+#pragma once
+
+#include "Params.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace posenc {
+
+// The textual form of parameters, shared by the command line and session files: one key per
+// parameter (the flag without its dashes) and one syntax per value. Only syntax is checked
+// here; ranges are Params::validate()'s job.
+namespace ParamText {
+
+// Keys that take a value, in the order of DESIGN.md section 3.
+QStringList valueKeys();
+
+// Sets parameter `key` from `text`; returns an error naming the key and the expected form.
+std::optional<ParamError> set(Params &params, const QString &key, const QString &text);
+
+// The text that set() reads back to the same value.
+QString get(const Params &params, const QString &key);
+
+// A short description and the value syntax of a key, for --help.
+QString describe(const QString &key);
+QString valueName(const QString &key);
+
+QString toString(Layout);
+QString toString(Angles);
+QString toString(Compose);
+QString toString(DropoutMode);
+
+// "0,5,-1" or "3:7" (half-open) or a mix: "0,10:12". Used for special positions and dims.
+std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text);
+// "A:B", half-open, both required.
+std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString &text);
+// A finite double, written the C way ("1e-3", "10000"); rejects "nan", "inf" and trailing text.
+std::optional<double> parseFinite(const QString &text);
+
+} // namespace ParamText
+
+} // namespace posenc

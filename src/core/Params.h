@@ -1,0 +1,90 @@
+#pragma once
+
+#include "Block.h"
+
+#include <QList>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace posenc {
+
+enum class Layout { Interleaved, Split };
+enum class Angles { Exact, Float32 };
+enum class ScaleKind { One, Sqrt, Custom };
+enum class InitKind { Normal, ScaledNormal, Custom };
+enum class Compose { Sum, Concat };
+enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
+
+// A problem with one parameter: its key (the command-line flag without dashes, also the
+// session-file key) and a sentence that states the allowed range and what was given.
+struct ParamError
+{
+    QString key;
+    QString message;
+
+    QString toString() const; // "--d-model: must be ..."
+    friend bool operator==(const ParamError &, const ParamError &) = default;
+};
+
+// Rows of a real matrix used as token embeddings: row p is the embedding at position p.
+struct EmbeddingMatrix
+{
+    RowMatrixXf values;
+    QString source; // where it came from, for display ("file.npy", "model.safetensors:wte")
+};
+
+// Every parameter of the mathematics (DESIGN.md section 1), with the defaults of the
+// program. A value type: cheap to copy, compared member by member, validated once.
+struct Params
+{
+    static constexpr std::int64_t kMaxDModel = std::int64_t(1) << 20;
+    static constexpr std::int64_t kMaxLen = std::int64_t(1) << 24; // exactness holds for p < 2^24
+    static constexpr std::uint64_t kDefaultMemoryBudget = std::uint64_t(2) << 30;
+
+    std::int64_t dModel = 512;
+    std::int64_t maxLen = 1024;
+    double base = 10000.0;
+    Layout layout = Layout::Interleaved;
+    Angles angles = Angles::Exact;
+
+    ScaleKind scaleKind = ScaleKind::Sqrt;
+    double customScale = 1.0; // used when scaleKind == Custom
+
+    InitKind init = InitKind::Normal;
+    double customSigma = 1.0; // used when init == Custom
+    std::shared_ptr<const EmbeddingMatrix> embeddings; // when set, replaces the random init
+
+    Compose compose = Compose::Sum;
+    std::optional<std::int64_t> peDims; // concat only; unset means half of d_model
+
+    double dropout = 0.1;
+    DropoutMode dropoutMode = DropoutMode::Sum;
+    // Rows that protect-special leaves untouched; negative values count from the end of the
+    // sequence as in Python (-1 is the last position, where [SEP] sits).
+    std::vector<std::int64_t> special = {0, -1};
+    std::optional<std::int64_t> seqLen; // unset means max_len
+    std::uint64_t seed = 0;
+    bool training = true;
+
+    std::uint64_t memoryBudget = kDefaultMemoryBudget; // bytes a single request may allocate
+
+    // Values derived from the parameters above.
+    double scale() const;             // s
+    double sigma() const;             // standard deviation of the random init
+    std::int64_t peColumns() const;   // columns of the PE table that enters X: d, or k in concat
+    std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
+    std::int64_t sequenceLength() const;   // seq_len, or max_len when unset
+    std::vector<std::int64_t> specialRows() const; // special positions resolved to [0, seq_len)
+
+    // Every problem at once, each naming its parameter and allowed range; empty when valid.
+    QList<ParamError> validate() const;
+    bool isValid() const { return validate().isEmpty(); }
+
+    friend bool operator==(const Params &, const Params &) = default;
+};
+
+} // namespace posenc

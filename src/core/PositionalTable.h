@@ -1,0 +1,72 @@
+#pragma once
+
+#include "Block.h"
+#include "Params.h"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <functional>
+
+namespace posenc {
+
+// Receives one computed row: its position and its values (the block's columns).
+using RowSink = std::function<void(std::int64_t position, const float *values)>;
+
+// The sinusoidal table PE (DESIGN.md section 1) for one (d, base, layout, angles).
+//
+// Exact angles: sin and cos of p * w_i are carried in double by rotation, re-anchored with
+// a full-precision sin/cos at every multiple of kAnchorRows and advanced by a precomputed
+// rotation at every multiple of kHopRows. A cell's value therefore depends only on (p, j),
+// never on the block it was computed in, and stays within ~1e-13 of sin/cos(p * w_i).
+// Float32 angles: the angle float(p) * float(w_i) is rounded to float32 first, as float32
+// frameworks do, then its sine or cosine is taken.
+class PositionalTable
+{
+public:
+    static constexpr std::int64_t kAnchorRows = 1024;
+    static constexpr std::int64_t kHopRows = 32;
+
+    PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles);
+
+    std::int64_t columns() const { return m_dModel; }
+    Layout layout() const { return m_layout; }
+    Angles angles() const { return m_angles; }
+
+    // Hands every row of the block, in order, to `sink`; the values live until the next row.
+    void forEachRow(const Block &block, const RowSink &sink) const;
+    // Fills `out` (block.rows x block.cols) with the table's block; `streaming` bypasses the
+    // caches for outputs far larger than them.
+    void fill(const Block &block, BlockRef out, bool streaming = false) const;
+    // float32-angle value minus the exact value (float64), rounded to float32.
+    void forEachErrorRow(const Block &block, const RowSink &sink) const;
+
+private:
+    struct PairRange
+    {
+        std::int64_t first = 0;
+        std::int64_t count = 0;
+    };
+    PairRange pairsFor(std::int64_t col0, std::int64_t cols) const;
+    // Calls rowFn(p, sin, cos) for every row of the block with the exact state (double) of
+    // the pairs in `pairs`.
+    template<typename RowFn>
+    void forEachExactRow(std::int64_t row0, std::int64_t rows, PairRange pairs, RowFn &&rowFn) const;
+    template<typename Source>
+    void storeRow(const Source &sinOf, const Source &cosOf, std::int64_t pair0, std::int64_t col0,
+                  std::int64_t cols, float *dst) const;
+    void forEachExact(const Block &block, const RowSink &sink) const;
+    void forEachFloat32(const Block &block, const RowSink &sink) const;
+
+    std::int64_t m_dModel;
+    Layout m_layout;
+    Angles m_angles;
+    Eigen::ArrayXd m_w;       // w_i
+    Eigen::ArrayXd m_stepCos; // cos(w_i), sin(w_i): one row
+    Eigen::ArrayXd m_stepSin;
+    Eigen::ArrayXd m_hopCos;  // cos(kHopRows w_i), sin(kHopRows w_i)
+    Eigen::ArrayXd m_hopSin;
+    Eigen::ArrayXf m_wFloat;  // w_i rounded to float32, for float32 angles
+};
+
+} // namespace posenc

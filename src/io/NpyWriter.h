@@ -1,0 +1,25 @@
+#pragma once
+
+#include "io/AtomicFile.h"
+#include "io/ConstBlockRef.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace posenc {
+
+// The .npy preamble around a header dict: magic, version, little-endian header length, the
+// dict, then spaces and '\n' so that the data starts at a multiple of 64 bytes (numpy's
+// _wrap_header rule). Version 1.0, or 2.0 when the header does not fit 1.0's 16-bit length.
+QByteArray wrapNpyHeader(const QByteArray &dict);
+
+// The whole preamble of a C-order little-endian float32 array of shape (rows, cols).
+QByteArray npyHeader(std::int64_t rows, std::int64_t cols);
+
+// Writes `table` as a .npy file, atomically, converting to little-endian in bounded chunks.
+std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table);
+
+} // namespace posenc

@@ -1,0 +1,244 @@
+#include "io/AtomicFile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QIODevice>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+using namespace Qt::StringLiterals;
+using posenc::writeAtomically;
+using posenc::WriteError;
+
+namespace {
+
+// Every entry of a directory, hidden ones included, so a leftover temporary file shows.
+QStringList entries(const QString &dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+bool createFile(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+auto writer(const QByteArray &content, bool result = true)
+{
+    return [content, result](QIODevice &device) { return device.write(content) == content.size() && result; };
+}
+
+QString osReason(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+} // namespace
+
+class TestAtomicFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void toStringNamesPathAndReason();
+    void writesNewFile_data();
+    void writesNewFile();
+    void replacesExistingFile();
+    void keepsPermissionsOfReplacedFile();
+    void failedWriteKeepsExistingFile_data();
+    void failedWriteKeepsExistingFile();
+    void failedWriteCreatesNothing();
+    void throwingWriteLeavesNothing();
+    void unwritablePath_data();
+    void unwritablePath();
+    void readOnlyDirectory();
+};
+
+void TestAtomicFile::toStringNamesPathAndReason()
+{
+    const WriteError error{u"/data/pe.npy"_s, u"No space left on device"_s};
+    QCOMPARE(error.toString(), u"/data/pe.npy: No space left on device"_s);
+}
+
+void TestAtomicFile::writesNewFile_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::newRow("empty") << QByteArray();
+    QTest::newRow("text") << QByteArray("1,2,3\n4,5,6\n");
+    QTest::newRow("binary with NUL") << QByteArray("\x93NUMPY\x01\x00\xff", 9);
+    QTest::newRow("3 MiB") << QByteArray(3 << 20, 'x');
+}
+
+void TestAtomicFile::writesNewFile()
+{
+    QFETCH(QByteArray, content);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"out.bin"_s);
+
+    const auto error = writeAtomically(path, writer(content));
+
+    QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
+    QCOMPARE(readAll(path), content);
+    QCOMPARE(entries(dir.path()), QStringList{u"out.bin"_s});
+}
+
+void TestAtomicFile::replacesExistingFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"out.bin"_s);
+    QVERIFY(createFile(path, QByteArray("an older and longer content that must disappear entirely")));
+
+    const auto error = writeAtomically(path, writer("new"));
+
+    QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
+    QCOMPARE(readAll(path), QByteArray("new"));
+    QCOMPARE(entries(dir.path()), QStringList{u"out.bin"_s});
+}
+
+void TestAtomicFile::keepsPermissionsOfReplacedFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"out.bin"_s);
+    QVERIFY(createFile(path, "old"));
+    const QFile::Permissions mode = QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup;
+    QVERIFY(QFile::setPermissions(path, mode));
+
+    QVERIFY(!writeAtomically(path, writer("new")));
+
+    // The *User flags describe the current user, not the file's mode bits: leave them out.
+    const QFile::Permissions modeBits = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
+                                        | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
+                                        | QFile::ExeOther;
+    QCOMPARE(QFile::permissions(path) & modeBits, mode);
+    QCOMPARE(readAll(path), QByteArray("new"));
+}
+
+void TestAtomicFile::failedWriteKeepsExistingFile_data()
+{
+    QTest::addColumn<QByteArray>("written");
+    QTest::newRow("nothing written") << QByteArray();
+    QTest::newRow("shorter than the old file") << QByteArray("par");
+    QTest::newRow("longer than the old file") << QByteArray(1 << 20, 'y');
+}
+
+void TestAtomicFile::failedWriteKeepsExistingFile()
+{
+    QFETCH(QByteArray, written);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"table.csv"_s);
+    const QByteArray old("0.5,0.25\n-0,1e-45\n");
+    QVERIFY(createFile(path, old));
+
+    const auto error = writeAtomically(path, writer(written, false));
+
+    QVERIFY(error);
+    QCOMPARE(error->path, path);
+    QVERIFY(!error->reason.isEmpty());
+    QCOMPARE(readAll(path), old);
+    QCOMPARE(entries(dir.path()), QStringList{u"table.csv"_s});
+}
+
+void TestAtomicFile::failedWriteCreatesNothing()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"table.npy"_s);
+
+    QVERIFY(writeAtomically(path, writer("partial", false)));
+
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(entries(dir.path()), QStringList());
+}
+
+void TestAtomicFile::throwingWriteLeavesNothing()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"table.npy"_s);
+    QVERIFY(createFile(path, "old"));
+
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeAtomically(path, [](QIODevice &device) -> bool {
+                                 device.write("partial");
+                                 throw std::runtime_error("out of memory while computing");
+                             }));
+
+    QCOMPARE(readAll(path), QByteArray("old"));
+    QCOMPARE(entries(dir.path()), QStringList{u"table.npy"_s});
+}
+
+void TestAtomicFile::unwritablePath_data()
+{
+    QTest::addColumn<QString>("relativePath");
+    QTest::addColumn<QString>("expectedReason");
+    QTest::newRow("missing directory") << u"missing/x.npy"_s << osReason(ENOENT);
+    QTest::newRow("missing nested directories") << u"a/b/c/x.npy"_s << osReason(ENOENT);
+    // A regular file as parent directory fails for root too, unlike a chmod'ed directory.
+    QTest::newRow("parent is a regular file") << u"afile/x.npy"_s << osReason(ENOTDIR);
+    QTest::newRow("target is a directory") << u"adir"_s << u"Filename refers to a directory"_s;
+}
+
+void TestAtomicFile::unwritablePath()
+{
+    QFETCH(QString, relativePath);
+    QFETCH(QString, expectedReason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(createFile(dir.filePath(u"afile"_s), "keep me"));
+    QVERIFY(QDir(dir.path()).mkdir(u"adir"_s));
+    const QStringList before = entries(dir.path());
+    const QString path = dir.filePath(relativePath);
+
+    const auto error = writeAtomically(path, writer("content"));
+
+    QVERIFY(error);
+    QCOMPARE(error->path, path);
+    QCOMPARE(error->reason, expectedReason);
+    QCOMPARE(error->toString(), path + u": "_s + error->reason);
+    QCOMPARE(entries(dir.path()), before);
+    QCOMPARE(entries(dir.filePath(u"adir"_s)), QStringList());
+    QCOMPARE(readAll(dir.filePath(u"afile"_s)), QByteArray("keep me"));
+}
+
+void TestAtomicFile::readOnlyDirectory()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString locked = dir.filePath(u"locked"_s);
+    QVERIFY(QDir(dir.path()).mkdir(u"locked"_s));
+    QVERIFY(createFile(locked + u"/out.bin"_s, "old"));
+    QVERIFY(QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner));
+    const auto unlock = qScopeGuard(
+        [&] { QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner); });
+    if (QFile probe(locked + u"/probe"_s); probe.open(QIODevice::WriteOnly)) {
+        probe.remove();
+        QSKIP("directory permissions are not enforced for this user (root?)");
+    }
+
+    const auto error = writeAtomically(locked + u"/out.bin"_s, writer("new"));
+
+    QVERIFY(error);
+    QCOMPARE(error->reason, osReason(EACCES));
+    QCOMPARE(readAll(locked + u"/out.bin"_s), QByteArray("old"));
+    QCOMPARE(entries(locked), QStringList{u"out.bin"_s});
+}
+
+QTEST_GUILESS_MAIN(TestAtomicFile)
+#include "tst_atomicfile.moc"
