@@ -1,11 +1,15 @@
 #include "DropoutMask.h"
 
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 namespace posenc {
 
 DropoutMask::DropoutMask(const Params &params)
     : m_random(params.seed, RandomStream::Dropout)
+    , m_lowBits(params.seed, RandomStream::DropoutLowBits)
     , m_p(params.dropout)
     , m_keep(static_cast<float>(1.0 - params.dropout))
     , m_threshold(static_cast<std::uint64_t>(std::llround(std::ldexp(1.0 - params.dropout, 32))))
@@ -20,10 +24,23 @@ DropoutMask::DropoutMask(const Params &params)
     }
 }
 
+namespace {
+
+constexpr std::int64_t kCellsPerGroup = 16; // one byte of a Philox output per cell
+
+std::uint32_t byteOf(const std::uint32_t *words, std::int64_t index)
+{
+    return (words[index / 4] >> (8 * (index % 4))) & 0xFFu;
+}
+
+} // namespace
+
 bool DropoutMask::kept(std::int64_t position, std::int64_t column) const
 {
-    const auto words = m_random.words(position, column / 4);
-    return words[column % 4] < m_threshold;
+    const auto words = m_random.words(position, column / kCellsPerGroup);
+    const std::uint64_t top = byteOf(words.data(), column % kCellsPerGroup);
+    const std::uint64_t low = m_lowBits.words(position, column / 4)[column % 4] & 0xFFFFFFu;
+    return ((top << 24) | low) < m_threshold;
 }
 
 DropoutMask::RowRule DropoutMask::rowRule(std::int64_t position) const
@@ -37,15 +54,34 @@ DropoutMask::RowRule DropoutMask::rowRule(std::int64_t position) const
     return RowRule::Dropout;
 }
 
-void DropoutMask::fillBits(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const
+void DropoutMask::keepFlags(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint8_t *kept) const
 {
-    const std::int64_t end = col0 + cols;
-    std::int64_t c = col0;
-    while (c < end) {
-        const auto words = m_random.words(position, c / 4);
-        const std::int64_t groupEnd = std::min(end, (c / 4 + 1) * 4);
-        for (; c < groupEnd; ++c)
-            dst[c - col0] = words[c % 4] < m_threshold ? 1.0f : 0.0f;
+    const std::int64_t group0 = col0 / kCellsPerGroup;
+    const std::int64_t groups = (col0 + cols + kCellsPerGroup - 1) / kCellsPerGroup - group0;
+    std::vector<std::uint32_t> words(static_cast<std::size_t>(4 * groups));
+    m_random.fill(position, group0, groups, words.data());
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(kCellsPerGroup * groups));
+    if constexpr (std::endian::native == std::endian::little)
+        std::memcpy(bytes.data(), words.data(), bytes.size());
+    else
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<std::uint8_t>(byteOf(words.data(), static_cast<std::int64_t>(i)));
+    const std::uint8_t *top = bytes.data() + (col0 - kCellsPerGroup * group0);
+    // With p = 0, T = 2^32 and its top byte, 256, is above every byte: all kept, no ties.
+    const std::uint32_t topThreshold = static_cast<std::uint32_t>(m_threshold >> 24);
+    for (std::int64_t c = 0; c < cols; ++c)
+        kept[c] = top[c] < topThreshold ? 1 : 0;
+    if (topThreshold > 0xFFu)
+        return;
+    // The rare cells whose top byte ties with T's are decided by their 24 low bits.
+    const std::uint32_t lowThreshold = static_cast<std::uint32_t>(m_threshold & 0xFFFFFFu);
+    const auto tie = static_cast<std::uint8_t>(topThreshold);
+    const std::uint8_t *end = top + cols;
+    for (const std::uint8_t *t = top; (t = static_cast<const std::uint8_t *>(std::memchr(t, tie, static_cast<std::size_t>(end - t))));
+         ++t) {
+        const std::int64_t c = col0 + (t - top);
+        const std::uint32_t low = m_lowBits.words(position, c / 4)[c % 4] & 0xFFFFFFu;
+        kept[t - top] = low < lowThreshold ? 1 : 0;
     }
 }
 
@@ -55,36 +91,42 @@ void DropoutMask::fillRow(std::int64_t position, std::int64_t col0, std::int64_t
         std::fill(dst, dst + cols, 1.0f);
         return;
     }
-    fillBits(position, col0, cols, dst);
+    std::vector<std::uint8_t> kept(static_cast<std::size_t>(cols));
+    keepFlags(position, col0, cols, kept.data());
+    for (std::int64_t c = 0; c < cols; ++c)
+        dst[c] = kept[c] ? 1.0f : 0.0f;
 }
 
-void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const float *embeddingPart,
-                           const float *positionalPart, float *dst) const
+void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x,
+                           float *dst) const
 {
+    const float *e = x.embedding;
+    const float *q = x.positional;
+    const float s = x.scale;
     const RowRule rule = rowRule(position);
+    if (rule == RowRule::Zero || (m_p >= 1.0 && m_mode != DropoutMode::Embedding && rule == RowRule::Dropout)) {
+        std::fill(dst, dst + cols, 0.0f); // p = 1: nothing survives and nothing is divided by zero
+        return;
+    }
     if (rule == RowRule::PassThrough || m_p == 0.0) {
         for (std::int64_t c = 0; c < cols; ++c)
-            dst[c] = embeddingPart[c] + positionalPart[c];
+            dst[c] = s * e[c] + q[c];
         return;
     }
-    if (rule == RowRule::Zero) {
-        std::fill(dst, dst + cols, 0.0f);
+    if (m_p >= 1.0) {
+        std::copy(q, q + cols, dst);
         return;
     }
-    // Bits first, then one branch-free pass the compiler vectorises.
-    fillBits(position, col0, cols, dst);
+    std::vector<std::uint8_t> kept(static_cast<std::size_t>(cols));
+    keepFlags(position, col0, cols, kept.data());
+    // One branch-free pass the compiler vectorises.
     const float keep = m_keep;
-    if (m_p >= 1.0) { // nothing survives, and nothing is divided by zero
-        for (std::int64_t c = 0; c < cols; ++c)
-            dst[c] = m_mode == DropoutMode::Embedding ? positionalPart[c] : 0.0f;
-        return;
-    }
     if (m_mode == DropoutMode::Embedding) {
         for (std::int64_t c = 0; c < cols; ++c)
-            dst[c] = (dst[c] != 0.0f ? embeddingPart[c] / keep : 0.0f) + positionalPart[c];
+            dst[c] = (kept[c] ? (s * e[c]) / keep : 0.0f) + q[c];
     } else {
         for (std::int64_t c = 0; c < cols; ++c)
-            dst[c] = dst[c] != 0.0f ? (embeddingPart[c] + positionalPart[c]) / keep : 0.0f;
+            dst[c] = kept[c] ? (s * e[c] + q[c]) / keep : 0.0f;
     }
 }
 

@@ -9,6 +9,15 @@
 
 namespace posenc {
 
+// One row of the model input by its parts, X = scale * embedding + positional, so that X is
+// formed by the same float operations wherever it is needed.
+struct InputRow
+{
+    const float *embedding; // unscaled E, zero where the column holds no embedding
+    float scale;
+    const float *positional; // PE, zero where the column holds no PE
+};
+
 // The Bernoulli(1 - p) keep mask of inverted dropout, and the rules of each dropout variant
 // (DESIGN.md section 1). Bit (p, j) is a pure function of (seed, p, j).
 class DropoutMask
@@ -30,17 +39,22 @@ public:
     enum class RowRule { Dropout, PassThrough, Zero };
     RowRule rowRule(std::int64_t position) const;
 
-    // Y for one row: x = embedding part (s*E), q = positional part, both `cols` long.
-    void applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const float *embeddingPart,
-                  const float *positionalPart, float *dst) const;
+    // Y for one row of X, `cols` long.
+    void applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x, float *dst) const;
 
 private:
-    void fillBits(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const;
+    // The raw Bernoulli bits of a row as 1 (kept) and 0.
+    void keepFlags(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint8_t *kept) const;
 
+    // A cell is kept when its 32-bit uniform U is below the threshold T = round((1 - p) 2^32).
+    // U's top byte comes from a word shared by 4 cells; only when that byte equals T's top
+    // byte (1 cell in 256) are its 24 low bits drawn, from a second stream. The law is
+    // exactly that of a full 32-bit U, for a quarter of the random words.
     CellRandom m_random;
+    CellRandom m_lowBits;
     double m_p;
     float m_keep;
-    std::uint64_t m_threshold; // kept iff word < threshold; 2^32 keeps everything
+    std::uint64_t m_threshold; // T; 2^32 keeps everything
     bool m_training;
     DropoutMode m_mode;
     std::int64_t m_seqLen;

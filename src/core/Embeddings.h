@@ -28,6 +28,8 @@ public:
     std::int64_t columns() const { return m_columns; }
     bool isGenerated() const { return m_matrix == nullptr; }
     double sigma() const { return m_sigma; }
+    // The matrix the rows come from, or nullptr for the seeded init.
+    const RowMatrixXf *matrix() const { return m_matrix ? &m_matrix->values : nullptr; }
 
     void fill(const Block &block, BlockRef out) const;
 

@@ -67,41 +67,50 @@ void Engine::forEachInputRow(const Block &block, const InputRowSink &sink) const
     const std::int64_t end = block.colEnd();
     const bool concat = m_params.compose == Compose::Concat;
     const std::int64_t embeddingEnd = concat ? m_embeddings.columns() : m_params.dModel;
-    // Block-relative column ranges of the two parts.
+    // X columns of the two parts; PE column = X column - peOffset.
     const std::int64_t e0 = block.col0;
     const std::int64_t e1 = std::min(end, embeddingEnd);
     const std::int64_t q0 = concat ? std::max(block.col0, embeddingEnd) : block.col0;
-    const std::int64_t peOffset = concat ? embeddingEnd : 0; // X column minus PE column
+    const std::int64_t peOffset = concat ? embeddingEnd : 0;
+    const RowMatrixXf *matrix = m_embeddings.matrix();
+    // A loaded matrix is read in place where the block is all embedding columns (sum).
+    const bool inPlace = matrix && !concat;
 
     std::vector<float> embeddingPart(static_cast<std::size_t>(block.cols), 0.0f);
-    std::vector<float> positionalPart(static_cast<std::size_t>(block.cols), 0.0f);
-    const auto deliver = [&](std::int64_t p) {
-        if (e1 > e0) {
-            float *e = embeddingPart.data();
-            m_embeddings.fill(Block{p, 1, e0, e1 - e0}, Eigen::Map<RowMatrixXf>(e, 1, e1 - e0));
-            for (std::int64_t c = 0; c < e1 - e0; ++c)
-                e[c] *= m_scale;
-        }
-        sink(p, embeddingPart.data(), positionalPart.data());
+    std::vector<float> positionalPart;
+    const auto deliver = [&](std::int64_t p, const float *positional) {
+        const float *embedding = embeddingPart.data();
+        if (inPlace)
+            embedding = matrix->row(p).data() + block.col0;
+        else if (e1 > e0)
+            m_embeddings.fill(Block{p, 1, e0, e1 - e0}, Eigen::Map<RowMatrixXf>(embeddingPart.data(), 1, e1 - e0));
+        sink(p, InputRow{embedding, m_scale, positional});
     };
+    if (!concat) { // the PE row covers every column of the block: use it where it is
+        m_pe.forEachRow(block, [&](std::int64_t p, const float *pe) { deliver(p, pe); });
+        return;
+    }
+    positionalPart.assign(static_cast<std::size_t>(block.cols), 0.0f);
     if (end > q0) {
         float *q = positionalPart.data() + (q0 - block.col0);
         m_pe.forEachRow(Block{block.row0, block.rows, q0 - peOffset, end - q0}, [&](std::int64_t p, const float *pe) {
             std::copy(pe, pe + (end - q0), q);
-            deliver(p);
+            deliver(p, positionalPart.data());
         });
     } else {
         for (std::int64_t p = block.row0; p < block.rowEnd(); ++p)
-            deliver(p);
+            deliver(p, positionalPart.data());
     }
 }
 
 void Engine::inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const
 {
-    forEachInputRow(block, [&](std::int64_t p, const float *e, const float *q) {
+    forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
         const std::int64_t r = p - block.row0;
-        std::copy(e, e + block.cols, embeddingPart.row(r).data());
-        std::copy(q, q + block.cols, positionalPart.row(r).data());
+        for (std::int64_t c = 0; c < block.cols; ++c) {
+            embeddingPart(r, c) = x.scale * x.embedding[c];
+            positionalPart(r, c) = x.positional[c];
+        }
     });
 }
 
@@ -137,15 +146,15 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
         }
         break;
     case Quantity::Input:
-        forEachInputRow(block, [&](std::int64_t p, const float *e, const float *q) {
+        forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
             for (std::int64_t c = 0; c < block.cols; ++c)
-                row[c] = e[c] + q[c];
+                row[c] = x.scale * x.embedding[c] + x.positional[c];
             store(p, row.data());
         });
         break;
     case Quantity::Output:
-        forEachInputRow(block, [&](std::int64_t p, const float *e, const float *q) {
-            m_mask.applyRow(p, block.col0, block.cols, e, q, row.data());
+        forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
+            m_mask.applyRow(p, block.col0, block.cols, x, row.data());
             store(p, row.data());
         });
         break;

@@ -55,7 +55,7 @@ public:
     void inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const;
 
 private:
-    using InputRowSink = std::function<void(std::int64_t position, const float *embeddingPart, const float *positionalPart)>;
+    using InputRowSink = std::function<void(std::int64_t position, const InputRow &x)>;
     void forEachInputRow(const Block &block, const InputRowSink &sink) const;
     void computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
 

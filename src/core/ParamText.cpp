@@ -117,6 +117,10 @@ ParamError syntaxError(const QString &key, const QString &text)
 
 } // namespace
 
+namespace {
+std::optional<ParamError> setValue(Params &params, const QString &key, const QString &text);
+} // namespace
+
 QStringList valueKeys()
 {
     QStringList keys;
@@ -195,6 +199,25 @@ std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text)
 }
 
 std::optional<ParamError> set(Params &params, const QString &key, const QString &text)
+{
+    // A number that is not finite is refused with the range the parameter allows, as
+    // Params::validate() words it, and changes nothing.
+    if (const auto v = parseNumber(text); v && !std::isfinite(*v)) {
+        Params probe = params;
+        if (const auto error = setValue(probe, key, text))
+            return error;
+        for (const ParamError &e : probe.validate()) {
+            if (e.key == key)
+                return e;
+        }
+        return syntaxError(key, text);
+    }
+    return setValue(params, key, text);
+}
+
+namespace {
+
+std::optional<ParamError> setValue(Params &params, const QString &key, const QString &text)
 {
     const auto fail = [&] { return std::optional<ParamError>(syntaxError(key, text)); };
     const auto setInt = [&](std::int64_t &target) -> std::optional<ParamError> {
@@ -312,6 +335,8 @@ std::optional<ParamError> set(Params &params, const QString &key, const QString 
     }
     return ParamError{key, u"is not a parameter; the parameters are %1"_s.arg(valueKeys().join(u", "_s))};
 }
+
+} // namespace
 
 QString get(const Params &params, const QString &key)
 {

@@ -1,0 +1,300 @@
+// The `posenc table` and `posenc bench` contract of DESIGN.md section 3: values against a
+// float64 reference, --positions and --dims against the whole table, exit codes 2 / 3 / 4
+// with their messages, and no partial file ever.
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run posenc(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(POSENC_EXECUTABLE), arguments);
+    if (!process.waitForFinished(300000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+// An independent .npy reader for what the contract promises: format 1.0, '<f4', C order, 2-D.
+struct Table
+{
+    qint64 rows = -1;
+    qint64 cols = -1;
+    std::vector<float> values;
+    float at(qint64 r, qint64 c) const { return values[static_cast<std::size_t>(r * cols + c)]; }
+};
+
+Table readNpy(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = file.readAll();
+    if (!bytes.startsWith("\x93NUMPY\x01\x00"))
+        return {};
+    const int headerLength = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    const QByteArray header = bytes.mid(10, headerLength);
+    if (!header.contains("'descr': '<f4'") || !header.contains("'fortran_order': False"))
+        return {};
+    const qsizetype open = header.indexOf("'shape': (") + 10;
+    const QList<QByteArray> dims = header.mid(open, header.indexOf(')', open) - open).split(',');
+    Table t;
+    t.rows = dims.value(0).trimmed().toLongLong();
+    t.cols = dims.value(1).trimmed().toLongLong();
+    const qsizetype dataStart = 10 + headerLength;
+    if (bytes.size() - dataStart != t.rows * t.cols * 4)
+        return {};
+    t.values.resize(static_cast<std::size_t>(t.rows * t.cols));
+    std::memcpy(t.values.data(), bytes.constData() + dataStart, t.values.size() * sizeof(float));
+    return t;
+}
+
+double frequency(qint64 pair, qint64 d, double base)
+{
+    return std::exp(-2.0 * static_cast<double>(pair) * std::log(base) / static_cast<double>(d));
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void peMatchesFloat64Reference_data();
+    void peMatchesFloat64Reference();
+    void positionsEqualRowsOfWholeTable_data();
+    void positionsEqualRowsOfWholeTable();
+    void dimsSelectColumns();
+    void csvHoldsTheSameValues();
+    void invalidUsageExits2_data();
+    void invalidUsageExits2();
+    void unwritablePathExits3();
+    void overBudgetExits4();
+    void successReplacesExistingFile();
+    void benchJsonHasItsKeys();
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+};
+
+void TestCli::peMatchesFloat64Reference_data()
+{
+    QTest::addColumn<QString>("layout");
+    QTest::addColumn<int>("d");
+    QTest::newRow("interleaved d=64") << u"interleaved"_s << 64;
+    QTest::newRow("interleaved d=7") << u"interleaved"_s << 7;
+    QTest::newRow("split d=64") << u"split"_s << 64;
+    QTest::newRow("split d=7") << u"split"_s << 7;
+}
+
+void TestCli::peMatchesFloat64Reference()
+{
+    QFETCH(QString, layout);
+    QFETCH(int, d);
+    const QString file = path(u"pe_%1_%2.npy"_s.arg(layout).arg(d));
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, QString::number(d), u"--max-len"_s,
+                            u"300"_s, u"--layout"_s, layout});
+    QCOMPARE(run.exitCode, 0);
+    const Table t = readNpy(file);
+    QCOMPARE(t.rows, 300);
+    QCOMPARE(t.cols, d);
+    const qint64 h = (d + 1) / 2;
+    double worst = 0.0;
+    for (qint64 p = 0; p < t.rows; ++p) {
+        for (qint64 j = 0; j < d; ++j) {
+            const bool isCos = layout == u"interleaved"_s ? (j % 2 == 1) : (j >= h);
+            const qint64 pair = layout == u"interleaved"_s ? j / 2 : (j >= h ? j - h : j);
+            const double angle = static_cast<double>(p) * frequency(pair, d, 10000.0);
+            worst = std::max(worst, std::abs(t.at(p, j) - (isCos ? std::cos(angle) : std::sin(angle))));
+        }
+    }
+    QVERIFY2(worst <= 1e-6, qPrintable(u"max error %1"_s.arg(worst)));
+}
+
+void TestCli::positionsEqualRowsOfWholeTable_data()
+{
+    QTest::addColumn<QString>("quantity");
+    for (const char *q : {"pe", "embedding", "input", "output", "mask", "similarity", "error"})
+        QTest::newRow(q) << QString::fromLatin1(q);
+}
+
+void TestCli::positionsEqualRowsOfWholeTable()
+{
+    QFETCH(QString, quantity);
+    const QStringList params = {u"--d-model"_s, u"33"_s, u"--max-len"_s, u"700"_s, u"--seed"_s, u"7"_s, u"--dropout"_s, u"0.3"_s};
+    const QString whole = path(u"whole_%1.npy"_s.arg(quantity));
+    const QString part = path(u"part_%1.npy"_s.arg(quantity));
+    QCOMPARE(posenc(QStringList{u"table"_s, quantity, u"-o"_s, whole} + params).exitCode, 0);
+    QCOMPARE(posenc(QStringList{u"table"_s, quantity, u"-o"_s, part, u"--positions"_s, u"517:700"_s} + params).exitCode, 0);
+    const Table w = readNpy(whole);
+    const Table p = readNpy(part);
+    QCOMPARE(p.rows, 183);
+    QCOMPARE(p.cols, w.cols);
+    for (qint64 r = 0; r < p.rows; ++r)
+        QVERIFY(std::memcmp(&p.values[static_cast<std::size_t>(r * p.cols)],
+                            &w.values[static_cast<std::size_t>((517 + r) * w.cols)], static_cast<std::size_t>(p.cols) * 4)
+                == 0);
+}
+
+void TestCli::dimsSelectColumns()
+{
+    const QString whole = path(u"dims_whole.npy"_s);
+    const QString part = path(u"dims_part.npy"_s);
+    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, whole, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s}).exitCode, 0);
+    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, part, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s, u"--dims"_s,
+                     u"63,0,10:12"_s})
+                 .exitCode,
+             0);
+    const Table w = readNpy(whole);
+    const Table p = readNpy(part);
+    QCOMPARE(p.cols, 4);
+    const int columns[] = {63, 0, 10, 11};
+    for (qint64 r = 0; r < p.rows; ++r)
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(p.at(r, i), w.at(r, columns[i]));
+}
+
+void TestCli::csvHoldsTheSameValues()
+{
+    const QString npy = path(u"same.npy"_s);
+    const QString csv = path(u"same.csv"_s);
+    const QStringList params = {u"--d-model"_s, u"9"_s, u"--max-len"_s, u"20"_s};
+    QCOMPARE(posenc(QStringList{u"table"_s, u"output"_s, u"-o"_s, npy} + params).exitCode, 0);
+    QCOMPARE(posenc(QStringList{u"table"_s, u"output"_s, u"-o"_s, csv} + params).exitCode, 0);
+    const Table t = readNpy(npy);
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    QCOMPARE(lines.size(), 21); // 20 rows and the empty text after the last newline
+    for (qint64 r = 0; r < t.rows; ++r) {
+        const QList<QByteArray> fields = lines[r].split(',');
+        QCOMPARE(fields.size(), 9);
+        for (qint64 c = 0; c < t.cols; ++c)
+            QCOMPARE(std::strtof(fields[c].constData(), nullptr), t.at(r, c));
+    }
+}
+
+void TestCli::invalidUsageExits2_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    const auto row = [](const char *name, const QStringList &args, const QString &named) {
+        QTest::newRow(name) << args << named;
+    };
+    row("d = 0", {u"--d-model"_s, u"0"_s}, u"--d-model"_s);
+    row("d negative", {u"--d-model"_s, u"-4"_s}, u"--d-model"_s);
+    row("L = 0", {u"--max-len"_s, u"0"_s}, u"--max-len"_s);
+    row("base 1", {u"--base"_s, u"1"_s}, u"--base"_s);
+    row("base nan", {u"--base"_s, u"nan"_s}, u"--base"_s);
+    row("base inf", {u"--base"_s, u"inf"_s}, u"--base"_s);
+    row("p > 1", {u"--dropout"_s, u"1.5"_s}, u"--dropout"_s);
+    row("p < 0", {u"--dropout"_s, u"-0.1"_s}, u"--dropout"_s);
+    row("p nan", {u"--dropout"_s, u"nan"_s}, u"--dropout"_s);
+    row("scale text", {u"--scale"_s, u"big"_s}, u"--scale"_s);
+    row("scale inf", {u"--scale"_s, u"inf"_s}, u"--scale"_s);
+    row("sigma negative", {u"--init"_s, u"-1"_s}, u"--init"_s);
+    row("special out of range", {u"--special"_s, u"0,5000"_s}, u"--special"_s);
+    row("seq-len 0", {u"--seq-len"_s, u"0"_s}, u"--seq-len"_s);
+    row("seq-len past max-len", {u"--seq-len"_s, u"5000"_s}, u"--seq-len"_s);
+    row("pe-dims past d", {u"--compose"_s, u"concat"_s, u"--pe-dims"_s, u"600"_s}, u"--pe-dims"_s);
+    row("layout unknown", {u"--layout"_s, u"diagonal"_s}, u"--layout"_s);
+    row("positions reversed", {u"--positions"_s, u"10:5"_s}, u"--positions"_s);
+    row("positions past the end", {u"--positions"_s, u"0:2000"_s}, u"--positions"_s);
+    row("dims past the end", {u"--dims"_s, u"512"_s}, u"--dims"_s);
+    row("unknown option", {u"--colour"_s, u"red"_s}, u"colour"_s);
+    row("threads 0", {u"--threads"_s, u"0"_s}, u"--threads"_s);
+}
+
+void TestCli::invalidUsageExits2()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    const QString file = path(u"invalid.npy"_s);
+    const Run run = posenc(QStringList{u"table"_s, u"pe"_s, u"-o"_s, file} + arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    QVERIFY(!QFile::exists(file));
+
+    QCOMPARE(posenc({u"table"_s, u"nothing"_s, u"-o"_s, file}).exitCode, 2);
+    QCOMPARE(posenc({u"table"_s, u"pe"_s}).exitCode, 2);
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.txt"_s)}).exitCode, 2);
+    QVERIFY(!QFile::exists(file));
+}
+
+void TestCli::unwritablePathExits3()
+{
+    QFile blocker(path(u"afile"_s));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const QString file = path(u"afile/pe.npy"_s);
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"8"_s, u"--max-len"_s, u"8"_s});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains(file), qPrintable(run.err));
+    const QStringList left = QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden);
+    for (const QString &name : left)
+        QVERIFY2(!name.startsWith(u"pe.npy"_s) && !name.contains(u"afile."_s), qPrintable(name));
+}
+
+void TestCli::overBudgetExits4()
+{
+    const QString file = path(u"huge.npy"_s);
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"65536"_s, u"--max-len"_s, u"16777216"_s});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(u"1099511627776 cells"_s), qPrintable(run.err));
+    QVERIFY2(run.err.contains(u"GiB"_s), qPrintable(run.err));
+    QVERIFY(!QFile::exists(file));
+    const Run small = posenc({u"table"_s, u"similarity"_s, u"-o"_s, file, u"--max-len"_s, u"4096"_s, u"--memory-budget"_s, u"0.01"_s});
+    QCOMPARE(small.exitCode, 4);
+    QVERIFY(!QFile::exists(file));
+}
+
+void TestCli::successReplacesExistingFile()
+{
+    const QString file = path(u"existing.npy"_s);
+    QFile old(file);
+    QVERIFY(old.open(QIODevice::WriteOnly));
+    old.write("the user's old file");
+    old.close();
+    // A refused request leaves the old file as it was.
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"0"_s}).exitCode, 2);
+    QVERIFY(old.open(QIODevice::ReadOnly));
+    QCOMPARE(old.readAll(), QByteArray("the user's old file"));
+    old.close();
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"4"_s, u"--max-len"_s, u"3"_s}).exitCode, 0);
+    QCOMPARE(readNpy(file).rows, 3);
+}
+
+void TestCli::benchJsonHasItsKeys()
+{
+    const Run run = posenc({u"bench"_s, u"--json"_s, u"--repeats"_s, u"1"_s, u"--max-len"_s, u"256"_s, u"--d-model"_s, u"64"_s});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "write_bandwidth_gbps", "pipeline_ms"})
+        QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
+    QCOMPARE(json.value(u"rows"_s).toDouble(), 256.0);
+    QVERIFY(json.value(u"pe_max_abs_error"_s).toDouble() < 1e-6);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

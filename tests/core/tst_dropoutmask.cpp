@@ -1,0 +1,576 @@
+// Dropout: the Bernoulli(1 - p) mask checked by statistics, inverted-dropout arithmetic checked
+// bit for bit (survivors X / float(1 - p), dropped cells 0), and the four variants of DESIGN.md
+// section 1 (sum, embedding, protect-special, masked-fill), through DropoutMask and the Engine.
+
+#include "Reference.h"
+
+#include "core/DropoutMask.h"
+#include "core/Engine.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <set>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+RowMatrixXf tableOf(const Engine &engine, Quantity quantity, const Block &block, int threads = 0)
+{
+    RowMatrixXf out(block.rows, block.cols);
+    out.setConstant(std::numeric_limits<float>::quiet_NaN());
+    const bool done = engine.compute(quantity, block, out, ComputeOptions{threads, nullptr});
+    Q_ASSERT(done);
+    Q_UNUSED(done);
+    return out;
+}
+
+RowMatrixXf wholeTable(const Engine &engine, Quantity quantity, int threads = 0)
+{
+    const Shape s = engine.shape(quantity);
+    return tableOf(engine, quantity, Block{0, s.rows, 0, s.cols}, threads);
+}
+
+struct Parts
+{
+    RowMatrixXf embedding;
+    RowMatrixXf positional;
+};
+
+Parts partsOf(const Engine &engine)
+{
+    const std::int64_t rows = engine.params().maxLen;
+    const std::int64_t cols = engine.params().dModel;
+    Parts parts{RowMatrixXf(rows, cols), RowMatrixXf(rows, cols)};
+    engine.inputParts(Block{0, rows, 0, cols}, parts.embedding, parts.positional);
+    return parts;
+}
+
+Params dropoutParams(double p, std::int64_t rows, std::int64_t cols)
+{
+    Params params;
+    params.maxLen = rows;
+    params.dModel = cols;
+    params.dropout = p;
+    params.seed = 2024;
+    return params;
+}
+
+QString cellText(std::int64_t r, std::int64_t c, const QString &what, float expected, float got)
+{
+    return u"%1 at (%2, %3): expected %4, got %5"_s.arg(what).arg(r).arg(c).arg(reference::numf(expected),
+                                                                               reference::numf(got));
+}
+
+} // namespace
+
+class TestDropoutMask : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void keepProbability_data();
+    void keepProbability();
+    void dropFraction_data();
+    void dropFraction();
+    void maskIsRawBitsInSumMode();
+    void survivorsAreInputOverKeep_data();
+    void survivorsAreInputOverKeep();
+    void zeroProbabilityIsIdentity_data();
+    void zeroProbabilityIsIdentity();
+    void fullProbabilityGivesZeros_data();
+    void fullProbabilityGivesZeros();
+    void evaluationModeIsIdentity_data();
+    void evaluationModeIsIdentity();
+    void maskIndependentOfThreadsAndBlocks_data();
+    void maskIndependentOfThreadsAndBlocks();
+    void seedChangesMask();
+    void embeddingModeKeepsPositions_data();
+    void embeddingModeKeepsPositions();
+    void protectSpecialPassesRows_data();
+    void protectSpecialPassesRows();
+    void maskedFillZeroesPadding_data();
+    void maskedFillZeroesPadding();
+    void rowRules();
+    void applyRowFollowsRules_data();
+    void applyRowFollowsRules();
+};
+
+void TestDropoutMask::keepProbability_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<bool>("training");
+    for (const double p : {0.0, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.9, 1.0}) {
+        QTest::addRow("p=%g training", p) << p << true;
+        QTest::addRow("p=%g eval", p) << p << false;
+    }
+}
+
+void TestDropoutMask::keepProbability()
+{
+    QFETCH(double, p);
+    QFETCH(bool, training);
+    Params params;
+    params.dropout = p;
+    params.training = training;
+    const DropoutMask mask(params);
+    QCOMPARE(mask.probability(), p);
+    QVERIFY(reference::sameBits(mask.keepProbability(), float(1.0 - p)));
+    QCOMPARE(mask.isActive(), training && p > 0.0);
+}
+
+void TestDropoutMask::dropFraction_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::newRow("p=0.1") << 0.1;
+    QTest::newRow("p=0.5") << 0.5;
+}
+
+// On 2048 x 1024: the dropped fraction within 4 sigma of p; every column and every row within
+// 6 sigma; pairs of neighbours (within a group of four columns, across groups, and across
+// rows) both dropped with probability p^2.
+void TestDropoutMask::dropFraction()
+{
+    QFETCH(double, p);
+    const std::int64_t rows = 2048, cols = 1024;
+    const Engine engine(dropoutParams(p, rows, cols));
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    QVERIFY((mask.array() == 0.0f || mask.array() == 1.0f).all());
+    const Eigen::ArrayXXd dropped = 1.0 - mask.cast<double>().array();
+    const double n = double(rows * cols);
+    const double fraction = dropped.mean();
+    const double sigma = std::sqrt(p * (1.0 - p) / n);
+    QVERIFY2(std::abs(fraction - p) < 4.0 * sigma,
+             qPrintable(u"dropped fraction %1, expected %2 +- %3"_s.arg(fraction).arg(p).arg(4.0 * sigma)));
+
+    const double columnSigma = std::sqrt(p * (1.0 - p) / double(rows));
+    for (std::int64_t j = 0; j < cols; ++j) {
+        const double f = dropped.col(j).mean();
+        QVERIFY2(std::abs(f - p) < 6.0 * columnSigma, qPrintable(u"column %1 dropped fraction %2"_s.arg(j).arg(f)));
+    }
+    const double rowSigma = std::sqrt(p * (1.0 - p) / double(cols));
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const double f = dropped.row(r).mean();
+        QVERIFY2(std::abs(f - p) < 6.0 * rowSigma, qPrintable(u"row %1 dropped fraction %2"_s.arg(r).arg(f)));
+    }
+
+    // Disjoint pairs, so the counts are binomial.
+    const double p2 = p * p;
+    const auto checkPairs = [&](const QString &what, double both, double pairs) {
+        const double s = std::sqrt(p2 * (1.0 - p2) / pairs);
+        QVERIFY2(std::abs(both - p2) < 4.5 * s,
+                 qPrintable(u"%1: both dropped %2, expected %3 +- %4"_s.arg(what).arg(both).arg(p2).arg(4.5 * s)));
+    };
+    for (const std::int64_t first : {0, 1, 3}) { // (0,1) inside a group; (1,2); (3,4) across groups
+        double both = 0.0, pairs = 0.0;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t j = first; j + 1 < cols; j += 4) {
+                both += dropped(r, j) * dropped(r, j + 1);
+                pairs += 1.0;
+            }
+        checkPairs(u"columns j, j + 1 from %1 step 4"_s.arg(first), both / pairs, pairs);
+    }
+    {
+        double both = 0.0, pairs = 0.0;
+        for (std::int64_t r = 0; r + 1 < rows; r += 2)
+            for (std::int64_t j = 0; j < cols; ++j) {
+                both += dropped(r, j) * dropped(r + 1, j);
+                pairs += 1.0;
+            }
+        checkPairs(u"rows p, p + 1"_s, both / pairs, pairs);
+    }
+}
+
+// In sum mode, training, the Mask quantity is DropoutMask::kept() for every cell, and
+// fillRow() gives the same bits for odd column windows.
+void TestDropoutMask::maskIsRawBitsInSumMode()
+{
+    const Engine engine(dropoutParams(0.3, 200, 37));
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    const DropoutMask &bits = engine.dropoutMask();
+    for (std::int64_t r = 0; r < 200; ++r)
+        for (std::int64_t c = 0; c < 37; ++c)
+            QVERIFY2(mask(r, c) == (bits.kept(r, c) ? 1.0f : 0.0f), qPrintable(u"(%1, %2)"_s.arg(r).arg(c)));
+    std::vector<float> row(37);
+    for (const std::int64_t r : {0, 1, 99, 199})
+        for (const auto &[col0, cols] : {std::pair<std::int64_t, std::int64_t>{0, 37}, {1, 1}, {3, 9}, {5, 32}}) {
+            bits.fillRow(r, col0, cols, row.data());
+            for (std::int64_t c = 0; c < cols; ++c)
+                QVERIFY2(row[std::size_t(c)] == mask(r, col0 + c),
+                         qPrintable(u"fillRow(%1, %2, %3) column %4"_s.arg(r).arg(col0).arg(cols).arg(col0 + c)));
+        }
+}
+
+void TestDropoutMask::survivorsAreInputOverKeep_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<Compose>("compose");
+    QTest::addColumn<Angles>("angles");
+    QTest::newRow("p=0.1 sum exact") << 0.1 << Compose::Sum << Angles::Exact;
+    QTest::newRow("p=0.5 sum exact") << 0.5 << Compose::Sum << Angles::Exact;
+    QTest::newRow("p=1/3 sum float32") << 1.0 / 3.0 << Compose::Sum << Angles::Float32;
+    QTest::newRow("p=0.7 concat exact") << 0.7 << Compose::Concat << Angles::Exact;
+}
+
+// Mode sum: Y = kept ? X / keep : 0 with keep = float(1.0 - p), float division, bit for bit.
+void TestDropoutMask::survivorsAreInputOverKeep()
+{
+    QFETCH(double, p);
+    QFETCH(Compose, compose);
+    QFETCH(Angles, angles);
+    Params params = dropoutParams(p, 512, 97);
+    params.compose = compose;
+    params.angles = angles;
+    QVERIFY(params.isValid());
+    const Engine engine(params);
+    const float keep = float(1.0 - p);
+    const RowMatrixXf x = wholeTable(engine, Quantity::Input);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    QVERIFY(y.allFinite());
+    std::int64_t dropped = 0;
+    for (std::int64_t r = 0; r < 512; ++r)
+        for (std::int64_t c = 0; c < 97; ++c) {
+            const bool kept = engine.dropoutMask().kept(r, c);
+            QVERIFY2(mask(r, c) == (kept ? 1.0f : 0.0f), qPrintable(u"mask (%1, %2)"_s.arg(r).arg(c)));
+            const float expected = kept ? x(r, c) / keep : 0.0f;
+            QVERIFY2(reference::sameBits(y(r, c), expected) || (expected == 0.0f && y(r, c) == 0.0f),
+                     qPrintable(cellText(r, c, u"Y"_s, expected, y(r, c))));
+            dropped += kept ? 0 : 1;
+        }
+    QVERIFY(dropped > 0);
+}
+
+void TestDropoutMask::zeroProbabilityIsIdentity_data()
+{
+    QTest::addColumn<DropoutMode>("mode");
+    QTest::newRow("sum") << DropoutMode::Sum;
+    QTest::newRow("embedding") << DropoutMode::Embedding;
+    QTest::newRow("protect-special") << DropoutMode::ProtectSpecial;
+    QTest::newRow("masked-fill, no padding") << DropoutMode::MaskedFill;
+}
+
+// p = 0: Y == X bit for bit and the mask is all ones.
+void TestDropoutMask::zeroProbabilityIsIdentity()
+{
+    QFETCH(DropoutMode, mode);
+    Params params = dropoutParams(0.0, 300, 65);
+    params.dropoutMode = mode;
+    const Engine engine(params);
+    const QString difference =
+        reference::firstBitDifference(wholeTable(engine, Quantity::Input), wholeTable(engine, Quantity::Output));
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QVERIFY((wholeTable(engine, Quantity::Mask).array() == 1.0f).all());
+}
+
+void TestDropoutMask::fullProbabilityGivesZeros_data()
+{
+    QTest::addColumn<DropoutMode>("mode");
+    QTest::newRow("sum") << DropoutMode::Sum;
+    QTest::newRow("embedding") << DropoutMode::Embedding;
+    QTest::newRow("protect-special") << DropoutMode::ProtectSpecial;
+}
+
+// p = 1: nothing survives and nothing is divided by zero. Sum: all zeros; embedding: Y = PE;
+// protect-special: the special rows are X, the rest zeros.
+void TestDropoutMask::fullProbabilityGivesZeros()
+{
+    QFETCH(DropoutMode, mode);
+    Params params = dropoutParams(1.0, 300, 65);
+    params.dropoutMode = mode;
+    QVERIFY(params.isValid());
+    const Engine engine(params);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf x = wholeTable(engine, Quantity::Input);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    const Parts parts = partsOf(engine);
+    QVERIFY2(!y.array().isNaN().any(), "p = 1 must not produce NaN");
+    for (std::int64_t r = 0; r < 300; ++r) {
+        const bool special = mode == DropoutMode::ProtectSpecial && (r == 0 || r == 299);
+        for (std::int64_t c = 0; c < 65; ++c) {
+            float expected = 0.0f;
+            if (special)
+                expected = x(r, c);
+            else if (mode == DropoutMode::Embedding)
+                expected = parts.positional(r, c);
+            QVERIFY2(y(r, c) == expected && !std::isnan(y(r, c)), qPrintable(cellText(r, c, u"Y"_s, expected, y(r, c))));
+            QVERIFY2(mask(r, c) == (special ? 1.0f : 0.0f), qPrintable(cellText(r, c, u"mask"_s, special, mask(r, c))));
+        }
+    }
+}
+
+void TestDropoutMask::evaluationModeIsIdentity_data()
+{
+    QTest::addColumn<DropoutMode>("mode");
+    QTest::addColumn<double>("p");
+    for (const double p : {0.1, 1.0}) {
+        QTest::addRow("sum p=%g", p) << DropoutMode::Sum << p;
+        QTest::addRow("embedding p=%g", p) << DropoutMode::Embedding << p;
+        QTest::addRow("protect-special p=%g", p) << DropoutMode::ProtectSpecial << p;
+    }
+}
+
+// Evaluation mode: Y == X bit for bit, the mask reads all ones.
+void TestDropoutMask::evaluationModeIsIdentity()
+{
+    QFETCH(DropoutMode, mode);
+    QFETCH(double, p);
+    Params params = dropoutParams(p, 300, 65);
+    params.dropoutMode = mode;
+    params.training = false;
+    const Engine engine(params);
+    QVERIFY(!engine.dropoutMask().isActive());
+    const QString difference =
+        reference::firstBitDifference(wholeTable(engine, Quantity::Input), wholeTable(engine, Quantity::Output));
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QVERIFY((wholeTable(engine, Quantity::Mask).array() == 1.0f).all());
+}
+
+void TestDropoutMask::maskIndependentOfThreadsAndBlocks_data()
+{
+    QTest::addColumn<Quantity>("quantity");
+    QTest::newRow("mask") << Quantity::Mask;
+    QTest::newRow("output") << Quantity::Output;
+}
+
+// The same mask (and output) with 1, 2 and the machine's threads, and for blocks computed alone.
+void TestDropoutMask::maskIndependentOfThreadsAndBlocks()
+{
+    QFETCH(Quantity, quantity);
+    const Engine engine(dropoutParams(0.3, 1000, 100));
+    const RowMatrixXf serial = wholeTable(engine, quantity, 1);
+    QCOMPARE(reference::firstBitDifference(serial, wholeTable(engine, quantity, 2)), QString());
+    QCOMPARE(reference::firstBitDifference(serial, wholeTable(engine, quantity, 0)), QString());
+    for (const Block block : {Block{0, 1, 0, 1}, Block{1, 7, 3, 5}, Block{511, 100, 1, 98}, Block{999, 1, 99, 1},
+                              Block{100, 333, 4, 4}, Block{37, 63, 63, 37}}) {
+        RowMatrixXf alone(block.rows, block.cols);
+        engine.computeBlock(quantity, block, alone);
+        const RowMatrixXf expected = serial.block(block.row0, block.col0, block.rows, block.cols);
+        const QString difference = reference::firstBitDifference(expected, alone, block.row0, block.col0);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    }
+}
+
+// Another seed gives another mask: about p^2 + (1 - p)^2 of the cells agree at p = 0.5.
+void TestDropoutMask::seedChangesMask()
+{
+    Params a = dropoutParams(0.5, 256, 256);
+    Params b = a;
+    b.seed = a.seed + 1;
+    const RowMatrixXf ma = wholeTable(Engine(a), Quantity::Mask);
+    const RowMatrixXf mb = wholeTable(Engine(b), Quantity::Mask);
+    const double agree = (ma.array() == mb.array()).cast<double>().mean();
+    QVERIFY2(std::abs(agree - 0.5) < 4.0 * 0.5 / 256.0, qPrintable(u"masks agree on %1 of cells"_s.arg(agree)));
+}
+
+void TestDropoutMask::embeddingModeKeepsPositions_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<Compose>("compose");
+    QTest::newRow("p=0.1 sum") << 0.1 << Compose::Sum;
+    QTest::newRow("p=0.5 sum") << 0.5 << Compose::Sum;
+    QTest::newRow("p=0.5 concat") << 0.5 << Compose::Concat;
+}
+
+// Mode embedding: Y = (kept ? s*E / keep : 0) + PE, bit for bit; every dropped cell equals the
+// PE exactly; the mask bits are those of mode sum with the same seed.
+void TestDropoutMask::embeddingModeKeepsPositions()
+{
+    QFETCH(double, p);
+    QFETCH(Compose, compose);
+    Params params = dropoutParams(p, 400, 66);
+    params.compose = compose;
+    params.dropoutMode = DropoutMode::Embedding;
+    const Engine engine(params);
+    Params sumParams = params;
+    sumParams.dropoutMode = DropoutMode::Sum;
+    const Engine sumEngine(sumParams);
+    const float keep = float(1.0 - p);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    QCOMPARE(reference::firstBitDifference(wholeTable(sumEngine, Quantity::Mask), mask), QString());
+    const Parts parts = partsOf(engine);
+    for (std::int64_t r = 0; r < 400; ++r)
+        for (std::int64_t c = 0; c < 66; ++c) {
+            const bool kept = mask(r, c) == 1.0f;
+            const float e = parts.embedding(r, c);
+            const float q = parts.positional(r, c);
+            const float expected = (kept ? e / keep : 0.0f) + q;
+            QVERIFY2(reference::sameBits(y(r, c), expected) || (expected == 0.0f && y(r, c) == 0.0f),
+                     qPrintable(cellText(r, c, u"Y"_s, expected, y(r, c))));
+            if (!kept)
+                QVERIFY2(y(r, c) == q, qPrintable(cellText(r, c, u"dropped cell vs PE"_s, q, y(r, c))));
+        }
+}
+
+void TestDropoutMask::protectSpecialPassesRows_data()
+{
+    QTest::addColumn<std::vector<std::int64_t>>("special");
+    QTest::addColumn<std::int64_t>("seqLen"); // 0: unset
+    QTest::addColumn<std::vector<std::int64_t>>("rows");
+    QTest::newRow("default {0, -1}, L = 300")
+        << std::vector<std::int64_t>{0, -1} << std::int64_t(0) << std::vector<std::int64_t>{0, 299};
+    QTest::newRow("{0, -1}, seq_len 200")
+        << std::vector<std::int64_t>{0, -1} << std::int64_t(200) << std::vector<std::int64_t>{0, 199};
+    QTest::newRow("{0, 5, -2}, seq_len 100")
+        << std::vector<std::int64_t>{0, 5, -2} << std::int64_t(100) << std::vector<std::int64_t>{0, 5, 98};
+    QTest::newRow("{-100}, seq_len 100") << std::vector<std::int64_t>{-100} << std::int64_t(100)
+                                         << std::vector<std::int64_t>{0};
+    QTest::newRow("none") << std::vector<std::int64_t>{} << std::int64_t(0) << std::vector<std::int64_t>{};
+}
+
+// Mode protect-special: the special rows (negative counted from the end of seq_len) are X
+// exactly, their mask all ones; every other row is exactly mode sum's with the same seed.
+void TestDropoutMask::protectSpecialPassesRows()
+{
+    QFETCH(std::vector<std::int64_t>, special);
+    QFETCH(std::int64_t, seqLen);
+    QFETCH(std::vector<std::int64_t>, rows);
+    Params params = dropoutParams(0.5, 300, 33);
+    params.dropoutMode = DropoutMode::ProtectSpecial;
+    params.special = special;
+    if (seqLen > 0)
+        params.seqLen = seqLen;
+    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).toString()));
+    Params sumParams = params;
+    sumParams.dropoutMode = DropoutMode::Sum;
+    const Engine engine(params);
+    const Engine sumEngine(sumParams);
+    const RowMatrixXf x = wholeTable(engine, Quantity::Input);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    const RowMatrixXf ySum = wholeTable(sumEngine, Quantity::Output);
+    const RowMatrixXf maskSum = wholeTable(sumEngine, Quantity::Mask);
+    const std::set<std::int64_t> protectedRows(rows.begin(), rows.end());
+    for (std::int64_t r = 0; r < 300; ++r) {
+        const bool isProtected = protectedRows.count(r) > 0;
+        QCOMPARE(engine.dropoutMask().rowRule(r),
+                 isProtected ? DropoutMask::RowRule::PassThrough : DropoutMask::RowRule::Dropout);
+        const RowMatrixXf expectedY = isProtected ? RowMatrixXf(x.middleRows(r, 1)) : RowMatrixXf(ySum.middleRows(r, 1));
+        const RowMatrixXf expectedMask = isProtected ? RowMatrixXf(RowMatrixXf::Ones(1, 33)) : RowMatrixXf(maskSum.middleRows(r, 1));
+        const QString dy = reference::firstBitDifference(expectedY, y.middleRows(r, 1), r);
+        QVERIFY2(dy.isEmpty(), qPrintable((isProtected ? u"protected row, Y vs X: "_s : u"Y vs mode sum: "_s) + dy));
+        const QString dm = reference::firstBitDifference(expectedMask, mask.middleRows(r, 1), r);
+        QVERIFY2(dm.isEmpty(), qPrintable(u"mask: "_s + dm));
+    }
+}
+
+void TestDropoutMask::maskedFillZeroesPadding_data()
+{
+    QTest::addColumn<std::int64_t>("seqLen");
+    QTest::addColumn<double>("p");
+    QTest::newRow("seq_len 1") << std::int64_t(1) << 0.25;
+    QTest::newRow("seq_len 100") << std::int64_t(100) << 0.25;
+    QTest::newRow("seq_len 299") << std::int64_t(299) << 0.25;
+    QTest::newRow("seq_len 300 (no padding)") << std::int64_t(300) << 0.25;
+    // masked_fill zeroes the padding whatever dropout then does, also at p = 0 and p = 1.
+    QTest::newRow("seq_len 100, p = 0") << std::int64_t(100) << 0.0;
+    QTest::newRow("seq_len 100, p = 1") << std::int64_t(100) << 1.0;
+}
+
+// Mode masked-fill (X.masked_fill(attention_mask == 0, 0), then dropout): rows >= seq_len are
+// zero; the others are exactly mode sum's with the same seed.
+void TestDropoutMask::maskedFillZeroesPadding()
+{
+    QFETCH(std::int64_t, seqLen);
+    QFETCH(double, p);
+    Params params = dropoutParams(p, 300, 41);
+    params.dropoutMode = DropoutMode::MaskedFill;
+    params.seqLen = seqLen;
+    QVERIFY(params.isValid());
+    Params sumParams = params;
+    sumParams.dropoutMode = DropoutMode::Sum;
+    const Engine engine(params);
+    const Engine sumEngine(sumParams);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf ySum = wholeTable(sumEngine, Quantity::Output);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    const RowMatrixXf maskSum = wholeTable(sumEngine, Quantity::Mask);
+    QCOMPARE(reference::firstBitDifference(ySum.topRows(seqLen), y.topRows(seqLen)), QString());
+    QCOMPARE(reference::firstBitDifference(maskSum.topRows(seqLen), mask.topRows(seqLen)), QString());
+    for (std::int64_t r = seqLen; r < 300; ++r) {
+        QCOMPARE(engine.dropoutMask().rowRule(r), DropoutMask::RowRule::Zero);
+        for (std::int64_t c = 0; c < 41; ++c)
+            QVERIFY2(y(r, c) == 0.0f, qPrintable(cellText(r, c, u"padding Y"_s, 0.0f, y(r, c))));
+    }
+}
+
+void TestDropoutMask::rowRules()
+{
+    Params params = dropoutParams(0.2, 50, 8);
+    QCOMPARE(DropoutMask(params).rowRule(0), DropoutMask::RowRule::Dropout);
+    QCOMPARE(DropoutMask(params).rowRule(49), DropoutMask::RowRule::Dropout);
+    params.dropoutMode = DropoutMode::ProtectSpecial;
+    params.special = {3, -2};
+    QCOMPARE(DropoutMask(params).rowRule(3), DropoutMask::RowRule::PassThrough);
+    QCOMPARE(DropoutMask(params).rowRule(48), DropoutMask::RowRule::PassThrough);
+    QCOMPARE(DropoutMask(params).rowRule(0), DropoutMask::RowRule::Dropout);
+    QCOMPARE(DropoutMask(params).rowRule(49), DropoutMask::RowRule::Dropout);
+    params.dropoutMode = DropoutMode::MaskedFill;
+    params.seqLen = 20;
+    QCOMPARE(DropoutMask(params).rowRule(19), DropoutMask::RowRule::Dropout);
+    QCOMPARE(DropoutMask(params).rowRule(20), DropoutMask::RowRule::Zero);
+    QCOMPARE(DropoutMask(params).rowRule(49), DropoutMask::RowRule::Zero);
+}
+
+void TestDropoutMask::applyRowFollowsRules_data()
+{
+    QTest::addColumn<DropoutMode>("mode");
+    QTest::addColumn<double>("p");
+    for (const double p : {0.0, 0.3, 1.0}) {
+        QTest::addRow("sum p=%g", p) << DropoutMode::Sum << p;
+        QTest::addRow("embedding p=%g", p) << DropoutMode::Embedding << p;
+        QTest::addRow("protect-special p=%g", p) << DropoutMode::ProtectSpecial << p;
+        QTest::addRow("masked-fill p=%g", p) << DropoutMode::MaskedFill << p;
+    }
+}
+
+// applyRow() on synthetic parts: the arithmetic of each variant, from kept() and rowRule(),
+// with X = s * E + PE formed in float.
+void TestDropoutMask::applyRowFollowsRules()
+{
+    QFETCH(DropoutMode, mode);
+    QFETCH(double, p);
+    Params params = dropoutParams(p, 64, 40);
+    params.dropoutMode = mode;
+    params.seqLen = 50;
+    params.special = {0, 7, -1};
+    const DropoutMask mask(params);
+    const float keep = float(1.0 - p);
+    const float scale = 1.7f;
+    std::vector<float> e(40), q(40), y(40);
+    for (const std::int64_t r : {0, 1, 7, 30, 49, 50, 63}) {
+        for (std::size_t c = 0; c < 40; ++c) {
+            e[c] = float(std::sin(0.3 * double(c) + double(r))) * 3.0f;
+            q[c] = float(std::cos(0.7 * double(c) - double(r)));
+        }
+        for (const auto &[col0, cols] : {std::pair<std::int64_t, std::int64_t>{0, 40}, {3, 17}}) {
+            mask.applyRow(r, col0, cols, InputRow{e.data() + col0, scale, q.data() + col0}, y.data());
+            for (std::int64_t k = 0; k < cols; ++k) {
+                const std::int64_t c = col0 + k;
+                const float se = scale * e[std::size_t(c)];
+                const float x = se + q[std::size_t(c)];
+                const bool kept = p == 0.0 || mask.kept(r, c);
+                const bool special = r == 0 || r == 7 || r == 49;
+                float expected = 0.0f;
+                if (mode == DropoutMode::ProtectSpecial && special)
+                    expected = x;
+                else if (mode == DropoutMode::MaskedFill && r >= 50)
+                    expected = 0.0f;
+                else if (mode == DropoutMode::Embedding)
+                    expected = (kept && p < 1.0 ? se / keep : 0.0f) + q[std::size_t(c)];
+                else
+                    expected = kept && p < 1.0 ? x / keep : 0.0f;
+                QVERIFY2(reference::sameBits(y[std::size_t(k)], expected) ||
+                             (expected == 0.0f && y[std::size_t(k)] == 0.0f),
+                         qPrintable(cellText(r, c, u"applyRow"_s, expected, y[std::size_t(k)])));
+            }
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestDropoutMask)
+#include "tst_dropoutmask.moc"
