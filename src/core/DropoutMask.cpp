@@ -33,6 +33,19 @@ std::uint32_t byteOf(const std::uint32_t *words, std::int64_t index)
     return (words[index / 4] >> (8 * (index % 4))) & 0xFFu;
 }
 
+// Row scratch reused by each thread, so that no row allocates.
+template<typename T>
+T *scratch(std::vector<T> &buffer, std::int64_t size)
+{
+    if (buffer.size() < static_cast<std::size_t>(size))
+        buffer.resize(static_cast<std::size_t>(size));
+    return buffer.data();
+}
+
+thread_local std::vector<std::uint32_t> t_words;
+thread_local std::vector<std::uint8_t> t_bytes;
+thread_local std::vector<std::uint8_t> t_kept;
+
 } // namespace
 
 bool DropoutMask::kept(std::int64_t position, std::int64_t column) const
@@ -45,12 +58,13 @@ bool DropoutMask::kept(std::int64_t position, std::int64_t column) const
 
 DropoutMask::RowRule DropoutMask::rowRule(std::int64_t position) const
 {
+    // masked_fill zeroes the padding rows in training and in evaluation alike.
+    if (m_mode == DropoutMode::MaskedFill && position >= m_seqLen)
+        return RowRule::Zero;
     if (!m_training)
         return RowRule::PassThrough;
     if (m_mode == DropoutMode::ProtectSpecial && m_protected[static_cast<std::size_t>(position)])
         return RowRule::PassThrough;
-    if (m_mode == DropoutMode::MaskedFill && position >= m_seqLen)
-        return RowRule::Zero;
     return RowRule::Dropout;
 }
 
@@ -58,15 +72,17 @@ void DropoutMask::keepFlags(std::int64_t position, std::int64_t col0, std::int64
 {
     const std::int64_t group0 = col0 / kCellsPerGroup;
     const std::int64_t groups = (col0 + cols + kCellsPerGroup - 1) / kCellsPerGroup - group0;
-    std::vector<std::uint32_t> words(static_cast<std::size_t>(4 * groups));
-    m_random.fill(position, group0, groups, words.data());
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(kCellsPerGroup * groups));
-    if constexpr (std::endian::native == std::endian::little)
-        std::memcpy(bytes.data(), words.data(), bytes.size());
-    else
-        for (std::size_t i = 0; i < bytes.size(); ++i)
-            bytes[i] = static_cast<std::uint8_t>(byteOf(words.data(), static_cast<std::int64_t>(i)));
-    const std::uint8_t *top = bytes.data() + (col0 - kCellsPerGroup * group0);
+    std::uint32_t *words = scratch(t_words, 4 * groups);
+    m_random.fill(position, group0, groups, words);
+    // Cell i of a group is byte i of its four words in little-endian order.
+    const std::uint8_t *bytes = reinterpret_cast<const std::uint8_t *>(words);
+    if constexpr (std::endian::native != std::endian::little) {
+        std::uint8_t *ordered = scratch(t_bytes, kCellsPerGroup * groups);
+        for (std::int64_t i = 0; i < kCellsPerGroup * groups; ++i)
+            ordered[i] = static_cast<std::uint8_t>(byteOf(words, i));
+        bytes = ordered;
+    }
+    const std::uint8_t *top = bytes + (col0 - kCellsPerGroup * group0);
     // With p = 0, T = 2^32 and its top byte, 256, is above every byte: all kept, no ties.
     const std::uint32_t topThreshold = static_cast<std::uint32_t>(m_threshold >> 24);
     for (std::int64_t c = 0; c < cols; ++c)
@@ -87,12 +103,12 @@ void DropoutMask::keepFlags(std::int64_t position, std::int64_t col0, std::int64
 
 void DropoutMask::fillRow(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const
 {
-    if (rowRule(position) == RowRule::PassThrough) {
+    if (!m_training || rowRule(position) == RowRule::PassThrough) {
         std::fill(dst, dst + cols, 1.0f);
         return;
     }
-    std::vector<std::uint8_t> kept(static_cast<std::size_t>(cols));
-    keepFlags(position, col0, cols, kept.data());
+    std::uint8_t *kept = scratch(t_kept, cols);
+    keepFlags(position, col0, cols, kept);
     for (std::int64_t c = 0; c < cols; ++c)
         dst[c] = kept[c] ? 1.0f : 0.0f;
 }
@@ -117,8 +133,8 @@ void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_
         std::copy(q, q + cols, dst);
         return;
     }
-    std::vector<std::uint8_t> kept(static_cast<std::size_t>(cols));
-    keepFlags(position, col0, cols, kept.data());
+    std::uint8_t *kept = scratch(t_kept, cols);
+    keepFlags(position, col0, cols, kept);
     // One branch-free pass the compiler vectorises.
     const float keep = m_keep;
     if (m_mode == DropoutMode::Embedding) {

@@ -19,6 +19,9 @@ constexpr std::int64_t kStreamingCells = std::int64_t(8) << 20;
 // A tile is large enough to amortise the exact re-anchoring at its first row and small
 // enough that the threads share the work evenly.
 constexpr std::int64_t kTileCells = std::int64_t(1) << 21;
+// Columns computed together: the double state of the PE recurrence for this many columns
+// stays in the first-level cache while the rows go by.
+constexpr std::int64_t kTileColumns = 1024;
 
 std::int64_t tileRowsFor(const Block &block, int threads)
 {
@@ -182,8 +185,23 @@ bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const 
     const std::int64_t tileRows = tileRowsFor(block, options.threads);
     return forEachTile((block.rows + tileRows - 1) / tileRows, options.threads, options.cancel, [&](std::int64_t tile) {
         const std::int64_t r0 = tile * tileRows;
-        const Block part{block.row0 + r0, std::min(tileRows, block.rows - r0), block.col0, block.cols};
-        computeRows(quantity, part, out.middleRows(r0, part.rows), streaming);
+        const std::int64_t rows = std::min(tileRows, block.rows - r0);
+        if (quantity == Quantity::Similarity) {
+            computeRows(quantity, Block{block.row0 + r0, rows, block.col0, block.cols}, out.middleRows(r0, rows), false);
+            return;
+        }
+        // Column tiles start on multiples of the tile width, so that they line up with the
+        // random generators' groups whatever the block. The split layout keeps whole rows: a
+        // pair's sine and cosine lie half a row apart and are computed together.
+        const bool wholeRows = m_params.layout == Layout::Split && quantity != Quantity::Mask
+                               && quantity != Quantity::Embedding;
+        const std::int64_t width = wholeRows ? block.colEnd() : kTileColumns;
+        for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
+            const std::int64_t c1 = std::min(block.colEnd(), (c0 / width + 1) * width);
+            computeRows(quantity, Block{block.row0 + r0, rows, c0, c1 - c0},
+                        out.block(r0, c0 - block.col0, rows, c1 - c0), streaming);
+            c0 = c1;
+        }
     });
 }
 

@@ -16,7 +16,7 @@ using RowSink = std::function<void(std::int64_t position, const float *values)>;
 // The sinusoidal table PE (DESIGN.md section 1) for one (d, base, layout, angles).
 //
 // Exact angles: sin and cos of p * w_i are carried in double by rotation, re-anchored with
-// a full-precision sin/cos at every multiple of kAnchorRows and advanced by a precomputed
+// a full-precision sin/cos of the exact product p * w_i at every multiple of kAnchorRows and advanced by a precomputed
 // rotation at every multiple of kHopRows. A cell's value therefore depends only on (p, j),
 // never on the block it was computed in, and stays within ~1e-13 of sin/cos(p * w_i).
 // Float32 angles: the angle float(p) * float(w_i) is rounded to float32 first, as float32

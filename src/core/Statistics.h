@@ -29,8 +29,8 @@ struct ColumnRms
 // Closed forms to draw beside the measured values.
 struct ExpectedNorms
 {
-    std::optional<double> peSquared; // ||PE_p||^2 = d/2: interleaved layout, even d, sum compose
-    double embeddingSquared = 0.0;   // E||s*E_p||^2 = s^2 sigma^2 d_E (random init only)
+    std::optional<double> peSquared; // ||PE_p||^2 = k/2 for an even number k of PE columns, any layout
+    double embeddingSquared = 0.0;   // E||s*E_p||^2 = s^2 sigma^2 d_E; for a loaded matrix, its mean over rows < L
 };
 
 namespace Statistics {

@@ -143,8 +143,15 @@ struct RowRange
 inline std::vector<RowRange> scatteredRows(std::uint64_t seed = 20240611u, int randomCount = 16)
 {
     std::vector<RowRange> ranges = {
-        {0, 4},           {31, 3},          {63, 3},          {1023, 3},        {2047, 2},
-        {4095, 3},        {65535, 2},       {(1 << 20) + 7, 3}, {(1 << 23) - 1, 2},
+        {0, 4},
+        {31, 3},
+        {63, 3},
+        {1023, 3},
+        {2047, 2},
+        {4095, 3},
+        {65535, 2},
+        {(1 << 20) + 7, 3},
+        {(1 << 23) - 1, 2},
         {kTwoTo24 - 33, 33},
     };
     std::mt19937_64 random(seed);

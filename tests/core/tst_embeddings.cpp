@@ -107,7 +107,7 @@ void TestEmbeddings::normalStatistics()
     QVERIFY2(std::abs(embeddings.sigma() - sigma) <= 1e-7 * sigma,
              qPrintable(u"sigma() = %1, expected %2"_s.arg(embeddings.sigma()).arg(sigma)));
 
-    const RowMatrixXf e = fillBlock(embeddings, Block{0, 2048, 0, 512});
+    const RowMatrixXf e = fillBlock(embeddings, Block {0, 2048, 0, 512});
     QVERIFY2(e.allFinite(), "every cell must be finite");
     const double n = double(e.size());
     const Eigen::ArrayXd x = Eigen::Map<const Eigen::ArrayXf>(e.data(), e.size()).cast<double>() / sigma;
@@ -125,7 +125,8 @@ void TestEmbeddings::normalStatistics()
         const double f = phi(sorted[i]);
         ks = std::max({ks, std::abs(double(i + 1) / n - f), std::abs(f - double(i) / n)});
     }
-    QVERIFY2(ks < 1.95 / std::sqrt(n), qPrintable(u"Kolmogorov-Smirnov D = %1, critical %2"_s.arg(ks).arg(1.95 / std::sqrt(n))));
+    QVERIFY2(ks < 1.95 / std::sqrt(n),
+             qPrintable(u"Kolmogorov-Smirnov D = %1, critical %2"_s.arg(ks).arg(1.95 / std::sqrt(n))));
 
     // The normal CDF at a few quantiles.
     for (const double q : {-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0}) {
@@ -139,22 +140,24 @@ void TestEmbeddings::normalStatistics()
     QVERIFY2(std::abs(beyond3 - tail) < 4.0 * std::sqrt(tail * (1.0 - tail) / n),
              qPrintable(u"P(|x| > 3 sigma) = %1, expected %2"_s.arg(beyond3).arg(tail)));
 
-    // Neighbouring columns (both cells of one Box-Muller pair, and across pairs) and rows.
+    // Columns 1 to 128 apart (both cells of one Box-Muller pair, across pairs, words and
+    // 64-column chunks), and neighbouring rows.
     const Eigen::ArrayXXd m = e.cast<double>().array() / sigma;
-    for (const int shift : {1, 2, 4, 64}) {
+    for (const int shift : {1, 2, 3, 4, 8, 16, 32, 64, 128}) {
         const double c = (m.leftCols(512 - shift) * m.rightCols(512 - shift)).mean();
         QVERIFY2(std::abs(c) < 4.0 / std::sqrt(double(2048 * (512 - shift))),
                  qPrintable(u"correlation of columns j, j + %1: %2"_s.arg(shift).arg(c)));
     }
     const double rows = (m.topRows(2047) * m.bottomRows(2047)).mean();
-    QVERIFY2(std::abs(rows) < 4.0 / std::sqrt(2047.0 * 512.0), qPrintable(u"correlation of rows p, p + 1: %1"_s.arg(rows)));
+    QVERIFY2(std::abs(rows) < 4.0 / std::sqrt(2047.0 * 512.0),
+             qPrintable(u"correlation of rows p, p + 1: %1"_s.arg(rows)));
 }
 
 // No column and no row is degenerate: per-column and per-row variance within 6 standard errors.
 void TestEmbeddings::everyColumnAndRowIsNormal()
 {
     const Embeddings embeddings(77, 1.0, 300);
-    const RowMatrixXf e = fillBlock(embeddings, Block{0, 2048, 0, 300});
+    const RowMatrixXf e = fillBlock(embeddings, Block {0, 2048, 0, 300});
     const Eigen::ArrayXXd m = e.cast<double>().array();
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
         const double mean = m.col(j).mean();
@@ -174,7 +177,7 @@ void TestEmbeddings::everyColumnAndRowIsNormal()
 void TestEmbeddings::farPositionsAreNormal()
 {
     const Embeddings embeddings(5, 1.0, 512);
-    const RowMatrixXf e = fillBlock(embeddings, Block{kTwoTo24 - 512, 512, 0, 512});
+    const RowMatrixXf e = fillBlock(embeddings, Block {kTwoTo24 - 512, 512, 0, 512});
     QVERIFY(e.allFinite());
     const Eigen::ArrayXd x = Eigen::Map<const Eigen::ArrayXf>(e.data(), e.size()).cast<double>();
     const double n = double(x.size());
@@ -185,7 +188,7 @@ void TestEmbeddings::farPositionsAreNormal()
 
 void TestEmbeddings::sameSeedSameMatrix()
 {
-    const Block block{0, 257, 0, 300};
+    const Block block {0, 257, 0, 300};
     const RowMatrixXf a = fillBlock(Embeddings(42, 1.0, 300), block);
     const RowMatrixXf b = fillBlock(Embeddings(42, 1.0, 300), block);
     const QString difference = reference::firstBitDifference(a, b);
@@ -213,7 +216,7 @@ void TestEmbeddings::otherSeedDiffers()
 {
     QFETCH(quint64, seedA);
     QFETCH(quint64, seedB);
-    const Block block{0, 256, 0, 256};
+    const Block block {0, 256, 0, 256};
     const RowMatrixXf a = fillBlock(Embeddings(seedA, 1.0, 256), block);
     const RowMatrixXf b = fillBlock(Embeddings(seedB, 1.0, 256), block);
     const double equal = (a.array() == b.array()).cast<double>().mean();
@@ -227,19 +230,18 @@ void TestEmbeddings::blockEqualsWholeTable_data()
     QTest::addColumn<std::int64_t>("origin");
     QTest::addColumn<Block>("block"); // relative to origin
     for (const std::int64_t origin : {std::int64_t(0), kTwoTo24 - 200}) {
-        const auto row = [origin](const char *name, Block b) {
-            QTest::addRow("%s from %ld", name, long(origin)) << origin << b;
-        };
-        row("one cell", Block{0, 1, 0, 1});
-        row("one column 1", Block{0, 200, 1, 1});
-        row("cols 63-64", Block{3, 17, 63, 2});
-        row("second chunk", Block{5, 7, 64, 64});
-        row("cols 65-194", Block{10, 50, 65, 130});
-        row("last cell", Block{199, 1, 299, 1});
-        row("cols 127-299", Block{0, 200, 127, 173});
-        row("cols 1-298", Block{77, 33, 1, 298});
-        row("odd everything", Block{101, 3, 3, 5});
-        row("whole", Block{0, 200, 0, 300});
+        const auto row
+            = [origin](const char *name, Block b) { QTest::addRow("%s from %ld", name, long(origin)) << origin << b; };
+        row("one cell", Block {0, 1, 0, 1});
+        row("one column 1", Block {0, 200, 1, 1});
+        row("cols 63-64", Block {3, 17, 63, 2});
+        row("second chunk", Block {5, 7, 64, 64});
+        row("cols 65-194", Block {10, 50, 65, 130});
+        row("last cell", Block {199, 1, 299, 1});
+        row("cols 127-299", Block {0, 200, 127, 173});
+        row("cols 1-298", Block {77, 33, 1, 298});
+        row("odd everything", Block {101, 3, 3, 5});
+        row("whole", Block {0, 200, 0, 300});
     }
 }
 
@@ -250,8 +252,8 @@ void TestEmbeddings::blockEqualsWholeTable()
     QFETCH(std::int64_t, origin);
     QFETCH(Block, block);
     const Embeddings embeddings(9, 0.5, 300);
-    const RowMatrixXf whole = fillBlock(embeddings, Block{origin, 200, 0, 300});
-    const RowMatrixXf part = fillBlock(embeddings, Block{origin + block.row0, block.rows, block.col0, block.cols});
+    const RowMatrixXf whole = fillBlock(embeddings, Block {origin, 200, 0, 300});
+    const RowMatrixXf part = fillBlock(embeddings, Block {origin + block.row0, block.rows, block.col0, block.cols});
     const RowMatrixXf expected = whole.block(block.row0, block.col0, block.rows, block.cols);
     const QString difference = reference::firstBitDifference(expected, part, origin + block.row0, block.col0);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
@@ -260,15 +262,15 @@ void TestEmbeddings::blockEqualsWholeTable()
 // E = sigma * z: the same seed at another sigma scales every cell by the ratio.
 void TestEmbeddings::sigmaScalesEveryCell()
 {
-    const Block block{0, 64, 0, 100};
+    const Block block {0, 64, 0, 100};
     const RowMatrixXf one = fillBlock(Embeddings(3, 1.0, 100), block);
     const RowMatrixXf scaled = fillBlock(Embeddings(3, 2.5, 100), block);
     for (Eigen::Index r = 0; r < one.rows(); ++r)
         for (Eigen::Index c = 0; c < one.cols(); ++c) {
             const double expected = 2.5 * double(one(r, c));
             QVERIFY2(std::abs(double(scaled(r, c)) - expected) <= 1e-6 * std::abs(expected) + 1e-30,
-                     qPrintable(u"(%1, %2): expected %3, got %4"_s.arg(r).arg(c).arg(
-                         reference::num(expected), reference::numf(scaled(r, c)))));
+                     qPrintable(u"(%1, %2): expected %3, got %4"_s.arg(r).arg(c).arg(reference::num(expected),
+                                                                                     reference::numf(scaled(r, c)))));
         }
 }
 
@@ -279,10 +281,10 @@ void TestEmbeddings::matrixRowsAreReturned()
     const Embeddings embeddings(m);
     QVERIFY(!embeddings.isGenerated());
     QCOMPARE(embeddings.columns(), std::int64_t(24));
-    for (const Block block : {Block{0, 50, 0, 24}, Block{3, 11, 5, 7}, Block{49, 1, 23, 1}, Block{10, 20, 1, 22}}) {
+    for (const Block block : {Block {0, 50, 0, 24}, Block {3, 11, 5, 7}, Block {49, 1, 23, 1}, Block {10, 20, 1, 22}}) {
         const RowMatrixXf expected = m->values.block(block.row0, block.col0, block.rows, block.cols);
-        const QString difference = reference::firstBitDifference(expected, fillBlock(embeddings, block), block.row0,
-                                                                 block.col0);
+        const QString difference
+            = reference::firstBitDifference(expected, fillBlock(embeddings, block), block.row0, block.col0);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
 }
@@ -322,7 +324,7 @@ void TestEmbeddings::fromParams()
         QVERIFY(std::abs(embeddings.sigma() - sigma) <= 1e-7 * sigma);
     } else {
         const RowMatrixXf expected = params.embeddings->values.topRows(100);
-        QVERIFY(reference::firstBitDifference(expected, fillBlock(embeddings, Block{0, 100, 0, columns})).isEmpty());
+        QVERIFY(reference::firstBitDifference(expected, fillBlock(embeddings, Block {0, 100, 0, columns})).isEmpty());
     }
 }
 
@@ -340,11 +342,12 @@ void TestEmbeddings::materializeEqualsFill()
     const Embeddings embeddings(11, 0.7, 130);
     const auto matrix = Embeddings::materialize(embeddings, 333, threads);
     QVERIFY(matrix);
-    const QString difference = reference::firstBitDifference(fillBlock(embeddings, Block{0, 333, 0, 130}), matrix->values);
+    const QString difference
+        = reference::firstBitDifference(fillBlock(embeddings, Block {0, 333, 0, 130}), matrix->values);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
     // A materialized matrix serves the same rows again.
     const Embeddings again(matrix);
-    QVERIFY(reference::firstBitDifference(matrix->values.middleRows(100, 50), fillBlock(again, Block{100, 50, 0, 130}))
+    QVERIFY(reference::firstBitDifference(matrix->values.middleRows(100, 50), fillBlock(again, Block {100, 50, 0, 130}))
                 .isEmpty());
 }
 
@@ -380,18 +383,18 @@ void TestEmbeddings::embeddingQuantityIsScaledMatrix()
     const float sf = float(s);
 
     const Engine engine(params);
-    const auto embedding = engine.table(Quantity::Embedding, Block{0, 50, 0, eCols}, {1, nullptr});
+    const auto embedding = engine.table(Quantity::Embedding, Block {0, 50, 0, eCols}, {1, nullptr});
     QVERIFY(embedding);
     const RowMatrixXf expected = (params.embeddings->values.topRows(50).array() * sf).matrix();
     QString difference = reference::firstBitDifference(expected, *embedding);
     QVERIFY2(difference.isEmpty(), qPrintable(u"Embedding: "_s + difference));
 
-    const auto input = engine.table(Quantity::Input, Block{0, 50, 0, 24}, {1, nullptr});
+    const auto input = engine.table(Quantity::Input, Block {0, 50, 0, 24}, {1, nullptr});
     QVERIFY(input);
     const std::int64_t peCols = compose == Compose::Concat ? 10 : 24;
     const PositionalTable pe(peCols, 10000.0, Layout::Interleaved, Angles::Exact);
     RowMatrixXf peTable(50, peCols);
-    pe.fill(Block{0, 50, 0, peCols}, peTable);
+    pe.fill(Block {0, 50, 0, peCols}, peTable);
     RowMatrixXf expectedInput(50, 24);
     if (compose == Compose::Sum)
         expectedInput = (expected.array() + peTable.array()).matrix();
@@ -410,7 +413,7 @@ void TestEmbeddings::embeddingQuantityIsScaledMatrix()
                                   : 0.0;
             QVERIFY2(std::abs(double((*input)(p, j)) - (e + q)) <= 1e-6 * (1.0 + std::abs(e + q)),
                      qPrintable(u"X(%1, %2) = %3, float64 %4"_s.arg(p).arg(j).arg(reference::numf((*input)(p, j)),
-                                                                                 reference::num(e + q))));
+                                                                                  reference::num(e + q))));
         }
 }
 
@@ -423,11 +426,10 @@ void TestEmbeddings::embeddingQuantityIsScaledGenerated()
     params.seed = 8;
     params.init = InitKind::ScaledNormal;
     const Engine engine(params);
-    const Block block{0, 300, 0, 100};
+    const Block block {0, 300, 0, 100};
     const auto embedding = engine.table(Quantity::Embedding, block, {1, nullptr});
     QVERIFY(embedding);
-    const RowMatrixXf expected =
-        (fillBlock(Embeddings(8, 0.1, 100), block).array() * float(std::sqrt(100.0))).matrix();
+    const RowMatrixXf expected = (fillBlock(Embeddings(8, 0.1, 100), block).array() * float(std::sqrt(100.0))).matrix();
     const QString difference = reference::firstBitDifference(expected, *embedding);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
 }

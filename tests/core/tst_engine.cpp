@@ -24,7 +24,7 @@ RowMatrixXf computeTable(const Engine &engine, Quantity quantity, const Block &b
 {
     RowMatrixXf out(block.rows, block.cols);
     out.setConstant(std::numeric_limits<float>::quiet_NaN());
-    const bool done = engine.compute(quantity, block, out, ComputeOptions{threads, nullptr});
+    const bool done = engine.compute(quantity, block, out, ComputeOptions {threads, nullptr});
     Q_ASSERT(done);
     Q_UNUSED(done);
     return out;
@@ -43,8 +43,8 @@ Block wholeBlock(const Engine &engine, Quantity quantity)
 {
     const Shape s = engine.shape(quantity);
     if (quantity == Quantity::Similarity)
-        return Block{0, std::min<std::int64_t>(s.rows, 700), 0, std::min<std::int64_t>(s.cols, 600)};
-    return Block{0, s.rows, 0, s.cols};
+        return Block {0, std::min<std::int64_t>(s.rows, 700), 0, std::min<std::int64_t>(s.cols, 600)};
+    return Block {0, s.rows, 0, s.cols};
 }
 
 const QList<Quantity> &allQuantities()
@@ -83,7 +83,9 @@ QList<std::pair<const char *, Params>> parameterSets()
     masked.dropoutMode = DropoutMode::MaskedFill;
     masked.seqLen = 1234;
     masked.layout = Layout::Split;
-    return {{"sum", sum}, {"concat split float32 protect-special", concat}, {"embedding dropout", embedding},
+    return {{"sum", sum},
+            {"concat split float32 protect-special", concat},
+            {"embedding dropout", embedding},
             {"masked-fill", masked}};
 }
 
@@ -128,8 +130,8 @@ private slots:
 
 void TestEngine::quantityNames()
 {
-    const QStringList expected = {u"pe"_s,   u"embedding"_s,  u"input"_s, u"output"_s,
-                                  u"mask"_s, u"similarity"_s, u"error"_s};
+    const QStringList expected
+        = {u"pe"_s, u"embedding"_s, u"input"_s, u"output"_s, u"mask"_s, u"similarity"_s, u"error"_s};
     const QStringList names = Quantities::names();
     QCOMPARE(QSet<QString>(names.begin(), names.end()), QSet<QString>(expected.begin(), expected.end()));
     QCOMPARE(names.size(), expected.size());
@@ -165,13 +167,13 @@ void TestEngine::shapes()
     QFETCH(std::int64_t, eCols);
     const Engine engine(params);
     const std::int64_t L = params.maxLen, d = params.dModel;
-    QCOMPARE(engine.shape(Quantity::Pe), (Shape{L, peCols}));
-    QCOMPARE(engine.shape(Quantity::Error), (Shape{L, peCols}));
-    QCOMPARE(engine.shape(Quantity::Embedding), (Shape{L, eCols}));
-    QCOMPARE(engine.shape(Quantity::Input), (Shape{L, d}));
-    QCOMPARE(engine.shape(Quantity::Output), (Shape{L, d}));
-    QCOMPARE(engine.shape(Quantity::Mask), (Shape{L, d}));
-    QCOMPARE(engine.shape(Quantity::Similarity), (Shape{L, L}));
+    QCOMPARE(engine.shape(Quantity::Pe), (Shape {L, peCols}));
+    QCOMPARE(engine.shape(Quantity::Error), (Shape {L, peCols}));
+    QCOMPARE(engine.shape(Quantity::Embedding), (Shape {L, eCols}));
+    QCOMPARE(engine.shape(Quantity::Input), (Shape {L, d}));
+    QCOMPARE(engine.shape(Quantity::Output), (Shape {L, d}));
+    QCOMPARE(engine.shape(Quantity::Mask), (Shape {L, d}));
+    QCOMPARE(engine.shape(Quantity::Similarity), (Shape {L, L}));
     QCOMPARE(engine.positionalTable().columns(), peCols);
     QCOMPARE(engine.embeddings().columns(), eCols);
 }
@@ -183,16 +185,16 @@ static void addPeRows()
     QTest::addColumn<Angles>("angles");
     QTest::addColumn<Compose>("compose");
     QTest::addColumn<std::int64_t>("k");
-    QTest::newRow("d=512 interleaved exact sum") << std::int64_t(512) << Layout::Interleaved << Angles::Exact
-                                                 << Compose::Sum << std::int64_t(0);
-    QTest::newRow("d=511 split exact sum") << std::int64_t(511) << Layout::Split << Angles::Exact << Compose::Sum
-                                           << std::int64_t(0);
-    QTest::newRow("d=64 interleaved float32 sum") << std::int64_t(64) << Layout::Interleaved << Angles::Float32
-                                                  << Compose::Sum << std::int64_t(0);
-    QTest::newRow("d=100 k=37 split exact concat") << std::int64_t(100) << Layout::Split << Angles::Exact
-                                                   << Compose::Concat << std::int64_t(37);
-    QTest::newRow("d=100 k=64 interleaved float32 concat") << std::int64_t(100) << Layout::Interleaved
-                                                           << Angles::Float32 << Compose::Concat << std::int64_t(64);
+    QTest::newRow("d=512 interleaved exact sum")
+        << std::int64_t(512) << Layout::Interleaved << Angles::Exact << Compose::Sum << std::int64_t(0);
+    QTest::newRow("d=511 split exact sum")
+        << std::int64_t(511) << Layout::Split << Angles::Exact << Compose::Sum << std::int64_t(0);
+    QTest::newRow("d=64 interleaved float32 sum")
+        << std::int64_t(64) << Layout::Interleaved << Angles::Float32 << Compose::Sum << std::int64_t(0);
+    QTest::newRow("d=100 k=37 split exact concat")
+        << std::int64_t(100) << Layout::Split << Angles::Exact << Compose::Concat << std::int64_t(37);
+    QTest::newRow("d=100 k=64 interleaved float32 concat")
+        << std::int64_t(100) << Layout::Interleaved << Angles::Float32 << Compose::Concat << std::int64_t(64);
 }
 
 void TestEngine::peQuantityMatchesReference_data()
@@ -222,8 +224,8 @@ void TestEngine::peQuantityMatchesReference()
     const Engine engine(params);
     const std::int64_t cols = compose == Compose::Concat ? k : d;
     QCOMPARE(engine.shape(Quantity::Pe).cols, cols);
-    for (const reference::RowRange range : {reference::RowRange{0, 70}, reference::RowRange{kTwoTo24 - 70, 70}}) {
-        const RowMatrixXf pe = computeTable(engine, Quantity::Pe, Block{range.row0, range.rows, 0, cols}, 2);
+    for (const reference::RowRange range : {reference::RowRange {0, 70}, reference::RowRange {kTwoTo24 - 70, 70}}) {
+        const RowMatrixXf pe = computeTable(engine, Quantity::Pe, Block {range.row0, range.rows, 0, cols}, 2);
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < cols; ++j) {
                 const std::int64_t p = range.row0 + r;
@@ -266,18 +268,18 @@ void TestEngine::errorQuantityMatchesReference()
     const Engine engine(params);
     const std::int64_t cols = compose == Compose::Concat ? k : d;
     QCOMPARE(engine.shape(Quantity::Error).cols, cols);
-    for (const reference::RowRange range : {reference::RowRange{16000, 40}, reference::RowRange{kTwoTo24 - 40, 40}}) {
-        const RowMatrixXf error = computeTable(engine, Quantity::Error, Block{range.row0, range.rows, 0, cols}, 2);
+    for (const reference::RowRange range : {reference::RowRange {16000, 40}, reference::RowRange {kTwoTo24 - 40, 40}}) {
+        const RowMatrixXf error = computeTable(engine, Quantity::Error, Block {range.row0, range.rows, 0, cols}, 2);
         double largest = 0.0;
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < cols; ++j) {
                 const std::int64_t p = range.row0 + r;
-                const double expected = double(reference::float32AngleValue(p, j, cols, 10000.0, layout)) -
-                                        reference::exactValue(p, j, cols, 10000.0, layout);
+                const double expected = double(reference::float32AngleValue(p, j, cols, 10000.0, layout))
+                    - reference::exactValue(p, j, cols, 10000.0, layout);
                 largest = std::max(largest, std::abs(expected));
                 QVERIFY2(std::abs(double(error(r, j)) - expected) <= 1e-7,
-                         qPrintable(u"(%1, %2): expected %3, got %4"_s.arg(p).arg(j).arg(reference::num(expected),
-                                                                                        reference::numf(error(r, j)))));
+                         qPrintable(u"(%1, %2): expected %3, got %4"_s.arg(p).arg(j).arg(
+                             reference::num(expected), reference::numf(error(r, j)))));
             }
         QVERIFY(largest > 1e-4); // the comparison is not between two zeros
     }
@@ -308,10 +310,11 @@ void TestEngine::inputPartsAddUpToInput()
     const Engine engine(params);
     const std::int64_t eCols = compose == Compose::Concat ? 60 : 90;
     const std::int64_t peOffset = compose == Compose::Concat ? 60 : 0;
-    const RowMatrixXf e = computeTable(engine, Quantity::Embedding, Block{0, 500, 0, eCols}, 1);
-    const RowMatrixXf pe = computeTable(engine, Quantity::Pe, Block{0, 500, 0, 90 - peOffset}, 1);
-    const RowMatrixXf x = computeTable(engine, Quantity::Input, Block{0, 500, 0, 90}, 1);
-    for (const Block block : {Block{0, 500, 0, 90}, Block{3, 101, 7, 77}, Block{499, 1, 59, 2}, Block{200, 50, 61, 29}}) {
+    const RowMatrixXf e = computeTable(engine, Quantity::Embedding, Block {0, 500, 0, eCols}, 1);
+    const RowMatrixXf pe = computeTable(engine, Quantity::Pe, Block {0, 500, 0, 90 - peOffset}, 1);
+    const RowMatrixXf x = computeTable(engine, Quantity::Input, Block {0, 500, 0, 90}, 1);
+    for (const Block block :
+         {Block {0, 500, 0, 90}, Block {3, 101, 7, 77}, Block {499, 1, 59, 2}, Block {200, 50, 61, 29}}) {
         RowMatrixXf ePart(block.rows, block.cols), qPart(block.rows, block.cols);
         engine.inputParts(block, ePart, qPart);
         for (std::int64_t r = 0; r < block.rows; ++r)
@@ -331,7 +334,7 @@ void TestEngine::inputPartsAddUpToInput()
     // The scale: E columns of X are float(s) * E.
     const float s = float(scale == ScaleKind::Sqrt ? std::sqrt(90.0) : 1.0);
     RowMatrixXf raw(500, eCols);
-    engine.embeddings().fill(Block{0, 500, 0, eCols}, raw);
+    engine.embeddings().fill(Block {0, 500, 0, eCols}, raw);
     QCOMPARE(reference::firstBitDifference((raw.array() * s).matrix(), e), QString());
 }
 
@@ -341,9 +344,9 @@ void TestEngine::similarityMatchesClosedForm_data()
     QTest::addColumn<Layout>("layout");
     QTest::addColumn<Block>("block");
     for (const std::int64_t d : {2, 64, 512}) {
-        QTest::addRow("d=%ld interleaved, first rows", long(d)) << d << Layout::Interleaved << Block{0, 64, 0, 64};
-        QTest::addRow("d=%ld split, first rows", long(d)) << d << Layout::Split << Block{0, 64, 0, 64};
-        QTest::addRow("d=%ld interleaved, far rows", long(d)) << d << Layout::Interleaved << Block{3000, 32, 100, 257};
+        QTest::addRow("d=%ld interleaved, first rows", long(d)) << d << Layout::Interleaved << Block {0, 64, 0, 64};
+        QTest::addRow("d=%ld split, first rows", long(d)) << d << Layout::Split << Block {0, 64, 0, 64};
+        QTest::addRow("d=%ld interleaved, far rows", long(d)) << d << Layout::Interleaved << Block {3000, 32, 100, 257};
     }
 }
 
@@ -384,14 +387,15 @@ void TestEngine::similarityDependsOnlyOnOffset()
     params.dModel = 128;
     params.maxLen = 1 << 20;
     const Engine engine(params);
-    const RowMatrixXf base = computeTable(engine, Quantity::Similarity, Block{100, 40, 90, 60}, 2);
+    const RowMatrixXf base = computeTable(engine, Quantity::Similarity, Block {100, 40, 90, 60}, 2);
     const double tolerance = 2e-7 * 128.0 + 1e-6;
     for (const std::int64_t shift : {1, 31, 1000, 65536, (1 << 20) - 300}) {
-        const RowMatrixXf shifted = computeTable(engine, Quantity::Similarity, Block{100 + shift, 40, 90 + shift, 60}, 1);
+        const RowMatrixXf shifted
+            = computeTable(engine, Quantity::Similarity, Block {100 + shift, 40, 90 + shift, 60}, 1);
         const double worst = (shifted - base).cwiseAbs().maxCoeff();
         QVERIFY2(worst <= tolerance, qPrintable(u"shift %1: max |S[p+k,q+k] - S[p,q]| = %2"_s.arg(shift).arg(worst)));
     }
-    const RowMatrixXf transposed = computeTable(engine, Quantity::Similarity, Block{90, 60, 100, 40}, 1);
+    const RowMatrixXf transposed = computeTable(engine, Quantity::Similarity, Block {90, 60, 100, 40}, 1);
     QVERIFY((transposed.transpose() - base).cwiseAbs().maxCoeff() <= tolerance);
 }
 
@@ -404,7 +408,7 @@ void TestEngine::similarityInConcatUsesPeColumns()
     params.compose = Compose::Concat;
     params.peDims = 64;
     const Engine engine(params);
-    const RowMatrixXf s = computeTable(engine, Quantity::Similarity, Block{10, 20, 200, 30}, 1);
+    const RowMatrixXf s = computeTable(engine, Quantity::Similarity, Block {10, 20, 200, 30}, 1);
     for (std::int64_t r = 0; r < 20; ++r)
         for (std::int64_t c = 0; c < 30; ++c) {
             double expected = 0.0;
@@ -440,7 +444,7 @@ void TestEngine::threadedEqualsSerial()
     QCOMPARE(reference::firstBitDifference(serial, computeTable(engine, quantity, block, 2)), QString());
     QCOMPARE(reference::firstBitDifference(serial, computeTable(engine, quantity, block, 0)), QString());
     QCOMPARE(reference::firstBitDifference(serial, serialBlock(engine, quantity, block)), QString());
-    const std::optional<RowMatrixXf> table = engine.table(quantity, block, ComputeOptions{2, nullptr});
+    const std::optional<RowMatrixXf> table = engine.table(quantity, block, ComputeOptions {2, nullptr});
     QVERIFY(table);
     QCOMPARE(reference::firstBitDifference(serial, *table), QString());
 }
@@ -460,20 +464,21 @@ void TestEngine::blockAloneEqualsWholeTable()
     const RowMatrixXf table = computeTable(engine, quantity, whole, 0);
     const std::int64_t rows = whole.rows, cols = whole.cols;
     const std::int64_t nearAnchor = std::min<std::int64_t>(1023, rows - 70); // across row 1024 where it exists
-    for (const Block block : {Block{0, 1, 0, 1}, Block{1, 3, 1, 3}, Block{rows - 1, 1, cols - 1, 1},
-                              Block{33, 600, 5, cols - 7}, Block{nearAnchor, 70, 0, cols},
-                              Block{250, 333, cols / 2, cols / 3}, Block{rows - 97, 97, 3, 1}}) {
+    for (const Block block :
+         {Block {0, 1, 0, 1}, Block {1, 3, 1, 3}, Block {rows - 1, 1, cols - 1, 1}, Block {33, 600, 5, cols - 7},
+          Block {nearAnchor, 70, 0, cols}, Block {250, 333, cols / 2, cols / 3}, Block {rows - 97, 97, 3, 1}}) {
         for (const int threads : {1, 2}) {
-            const RowMatrixXf part = threads == 1 ? serialBlock(engine, quantity, block)
-                                                  : computeTable(engine, quantity, block, threads);
+            const RowMatrixXf part
+                = threads == 1 ? serialBlock(engine, quantity, block) : computeTable(engine, quantity, block, threads);
             const RowMatrixXf expected = table.block(block.row0, block.col0, block.rows, block.cols);
             const QString difference = reference::firstBitDifference(expected, part, block.row0, block.col0);
-            QVERIFY2(difference.isEmpty(), qPrintable(u"block (%1, %2, %3, %4), %5 threads: "_s.arg(block.row0)
-                                                          .arg(block.rows)
-                                                          .arg(block.col0)
-                                                          .arg(block.cols)
-                                                          .arg(threads) +
-                                                      difference));
+            QVERIFY2(difference.isEmpty(),
+                     qPrintable(u"block (%1, %2, %3, %4), %5 threads: "_s.arg(block.row0)
+                                    .arg(block.rows)
+                                    .arg(block.col0)
+                                    .arg(block.cols)
+                                    .arg(threads)
+                                + difference));
         }
     }
 }
@@ -494,10 +499,10 @@ void TestEngine::writesOnlyItsBlock()
     params.dModel = 50;
     params.maxLen = 2000;
     const Engine engine(params);
-    const Block block{100, 1500, 3, 41};
+    const Block block {100, 1500, 3, 41};
     RowMatrixXf big(block.rows + 5, 60);
     big.setConstant(-1234.5f);
-    QVERIFY(engine.compute(quantity, block, big.block(2, 7, block.rows, block.cols), ComputeOptions{2, nullptr}));
+    QVERIFY(engine.compute(quantity, block, big.block(2, 7, block.rows, block.cols), ComputeOptions {2, nullptr}));
     const RowMatrixXf alone = computeTable(engine, quantity, block, 1);
     QCOMPARE(reference::firstBitDifference(alone, big.block(2, 7, block.rows, block.cols)), QString());
     for (Eigen::Index r = 0; r < big.rows(); ++r)
@@ -526,11 +531,11 @@ void TestEngine::cancelledComputeReturnsFalse()
     params.dModel = 64;
     params.maxLen = 4096;
     const Engine engine(params);
-    const std::atomic<bool> cancel{true};
+    const std::atomic<bool> cancel {true};
     const Block block = wholeBlock(engine, quantity);
     RowMatrixXf out(block.rows, block.cols);
-    QVERIFY(!engine.compute(quantity, block, out, ComputeOptions{threads, &cancel}));
-    QVERIFY(!engine.table(quantity, block, ComputeOptions{threads, &cancel}));
+    QVERIFY(!engine.compute(quantity, block, out, ComputeOptions {threads, &cancel}));
+    QVERIFY(!engine.table(quantity, block, ComputeOptions {threads, &cancel}));
 }
 
 void TestEngine::uncancelledComputeReturnsTrue()
@@ -539,10 +544,10 @@ void TestEngine::uncancelledComputeReturnsTrue()
     params.dModel = 64;
     params.maxLen = 4096;
     const Engine engine(params);
-    const std::atomic<bool> cancel{false};
-    const Block block{0, 4096, 0, 64};
+    const std::atomic<bool> cancel {false};
+    const Block block {0, 4096, 0, 64};
     RowMatrixXf out(block.rows, block.cols);
-    QVERIFY(engine.compute(Quantity::Output, block, out, ComputeOptions{2, &cancel}));
+    QVERIFY(engine.compute(Quantity::Output, block, out, ComputeOptions {2, &cancel}));
     QCOMPARE(reference::firstBitDifference(computeTable(engine, Quantity::Output, block, 1), out), QString());
 }
 
@@ -552,20 +557,21 @@ void TestEngine::checkRejectsBlocksOutside_data()
     QTest::addColumn<Block>("block");
     QTest::addColumn<Compose>("compose");
     // L = 1000, d = 64; in concat k = 16, so E has 48 columns.
-    QTest::newRow("pe: one row past the end") << Quantity::Pe << Block{999, 2, 0, 64} << Compose::Sum;
-    QTest::newRow("pe: starts at L") << Quantity::Pe << Block{1000, 1, 0, 1} << Compose::Sum;
-    QTest::newRow("pe: negative row0") << Quantity::Pe << Block{-1, 2, 0, 64} << Compose::Sum;
-    QTest::newRow("pe: negative col0") << Quantity::Pe << Block{0, 2, -1, 2} << Compose::Sum;
-    QTest::newRow("pe: one column past d") << Quantity::Pe << Block{0, 1, 0, 65} << Compose::Sum;
-    QTest::newRow("pe: negative rows") << Quantity::Pe << Block{5, -1, 0, 64} << Compose::Sum;
-    QTest::newRow("input: col0 = d") << Quantity::Input << Block{0, 1, 64, 1} << Compose::Sum;
-    QTest::newRow("output: huge rows") << Quantity::Output << Block{0, std::int64_t(1) << 40, 0, 64} << Compose::Sum;
-    QTest::newRow("mask: row past L") << Quantity::Mask << Block{500, 501, 0, 1} << Compose::Sum;
-    QTest::newRow("similarity: column past L") << Quantity::Similarity << Block{0, 1, 0, 1001} << Compose::Sum;
-    QTest::newRow("similarity: row past L") << Quantity::Similarity << Block{1000, 1, 0, 1} << Compose::Sum;
-    QTest::newRow("concat pe: column past k") << Quantity::Pe << Block{0, 1, 0, 17} << Compose::Concat;
-    QTest::newRow("concat error: column past k") << Quantity::Error << Block{0, 1, 16, 1} << Compose::Concat;
-    QTest::newRow("concat embedding: column past d - k") << Quantity::Embedding << Block{0, 1, 40, 9} << Compose::Concat;
+    QTest::newRow("pe: one row past the end") << Quantity::Pe << Block {999, 2, 0, 64} << Compose::Sum;
+    QTest::newRow("pe: starts at L") << Quantity::Pe << Block {1000, 1, 0, 1} << Compose::Sum;
+    QTest::newRow("pe: negative row0") << Quantity::Pe << Block {-1, 2, 0, 64} << Compose::Sum;
+    QTest::newRow("pe: negative col0") << Quantity::Pe << Block {0, 2, -1, 2} << Compose::Sum;
+    QTest::newRow("pe: one column past d") << Quantity::Pe << Block {0, 1, 0, 65} << Compose::Sum;
+    QTest::newRow("pe: negative rows") << Quantity::Pe << Block {5, -1, 0, 64} << Compose::Sum;
+    QTest::newRow("input: col0 = d") << Quantity::Input << Block {0, 1, 64, 1} << Compose::Sum;
+    QTest::newRow("output: huge rows") << Quantity::Output << Block {0, std::int64_t(1) << 40, 0, 64} << Compose::Sum;
+    QTest::newRow("mask: row past L") << Quantity::Mask << Block {500, 501, 0, 1} << Compose::Sum;
+    QTest::newRow("similarity: column past L") << Quantity::Similarity << Block {0, 1, 0, 1001} << Compose::Sum;
+    QTest::newRow("similarity: row past L") << Quantity::Similarity << Block {1000, 1, 0, 1} << Compose::Sum;
+    QTest::newRow("concat pe: column past k") << Quantity::Pe << Block {0, 1, 0, 17} << Compose::Concat;
+    QTest::newRow("concat error: column past k") << Quantity::Error << Block {0, 1, 16, 1} << Compose::Concat;
+    QTest::newRow("concat embedding: column past d - k")
+        << Quantity::Embedding << Block {0, 1, 40, 9} << Compose::Concat;
 }
 
 void TestEngine::checkRejectsBlocksOutside()
@@ -589,12 +595,12 @@ void TestEngine::checkAcceptsBlocksInside_data()
     QTest::addColumn<Quantity>("quantity");
     QTest::addColumn<Block>("block");
     QTest::addColumn<Compose>("compose");
-    QTest::newRow("pe: whole") << Quantity::Pe << Block{0, 1000, 0, 64} << Compose::Sum;
-    QTest::newRow("pe: last cell") << Quantity::Pe << Block{999, 1, 63, 1} << Compose::Sum;
-    QTest::newRow("similarity: whole") << Quantity::Similarity << Block{0, 1000, 0, 1000} << Compose::Sum;
-    QTest::newRow("concat pe: all k columns") << Quantity::Pe << Block{0, 1000, 0, 16} << Compose::Concat;
-    QTest::newRow("concat embedding: all d - k") << Quantity::Embedding << Block{0, 1000, 0, 48} << Compose::Concat;
-    QTest::newRow("concat output: all d") << Quantity::Output << Block{0, 1000, 0, 64} << Compose::Concat;
+    QTest::newRow("pe: whole") << Quantity::Pe << Block {0, 1000, 0, 64} << Compose::Sum;
+    QTest::newRow("pe: last cell") << Quantity::Pe << Block {999, 1, 63, 1} << Compose::Sum;
+    QTest::newRow("similarity: whole") << Quantity::Similarity << Block {0, 1000, 0, 1000} << Compose::Sum;
+    QTest::newRow("concat pe: all k columns") << Quantity::Pe << Block {0, 1000, 0, 16} << Compose::Concat;
+    QTest::newRow("concat embedding: all d - k") << Quantity::Embedding << Block {0, 1000, 0, 48} << Compose::Concat;
+    QTest::newRow("concat output: all d") << Quantity::Output << Block {0, 1000, 0, 64} << Compose::Concat;
 }
 
 void TestEngine::checkAcceptsBlocksInside()
@@ -623,26 +629,26 @@ void TestEngine::checkRefusesOverBudget_data()
     small.dModel = 512;
     small.maxLen = 4096;
     small.memoryBudget = std::uint64_t(1) << 20; // 1 MiB: 262144 float cells
-    QTest::newRow("1 MiB: 1024 x 512 pe") << small << Quantity::Pe << Block{0, 1024, 0, 512} << true << u"524288"_s;
-    QTest::newRow("1 MiB: 1024 x 512 output") << small << Quantity::Output << Block{0, 1024, 0, 512} << true
-                                              << u"524288"_s;
-    QTest::newRow("1 MiB: 513 x 512 input") << small << Quantity::Input << Block{0, 513, 0, 512} << true << u"262656"_s;
-    QTest::newRow("1 MiB: 512 x 512 pe, exactly the budget") << small << Quantity::Pe << Block{0, 512, 0, 512} << false
-                                                             << QString();
-    QTest::newRow("1 MiB: 4096 x 4096 similarity") << small << Quantity::Similarity << Block{0, 4096, 0, 4096} << true
-                                                   << QString();
+    QTest::newRow("1 MiB: 1024 x 512 pe") << small << Quantity::Pe << Block {0, 1024, 0, 512} << true << u"524288"_s;
+    QTest::newRow("1 MiB: 1024 x 512 output")
+        << small << Quantity::Output << Block {0, 1024, 0, 512} << true << u"524288"_s;
+    QTest::newRow("1 MiB: 513 x 512 input")
+        << small << Quantity::Input << Block {0, 513, 0, 512} << true << u"262656"_s;
+    QTest::newRow("1 MiB: 512 x 512 pe, exactly the budget")
+        << small << Quantity::Pe << Block {0, 512, 0, 512} << false << QString();
+    QTest::newRow("1 MiB: 4096 x 4096 similarity")
+        << small << Quantity::Similarity << Block {0, 4096, 0, 4096} << true << QString();
     Params huge;
     huge.dModel = 4096;
     huge.maxLen = Params::kMaxLen;
-    QTest::newRow("2 GiB default: 2^24 x 4096 pe") << huge << Quantity::Pe << Block{0, Params::kMaxLen, 0, 4096}
-                                                   << true << u"68719476736"_s;
+    QTest::newRow("2 GiB default: 2^24 x 4096 pe")
+        << huge << Quantity::Pe << Block {0, Params::kMaxLen, 0, 4096} << true << u"68719476736"_s;
     QTest::newRow("2 GiB default: 2^24 x 2^24 similarity")
-        << huge << Quantity::Similarity << Block{0, Params::kMaxLen, 0, Params::kMaxLen} << true << QString();
+        << huge << Quantity::Similarity << Block {0, Params::kMaxLen, 0, Params::kMaxLen} << true << QString();
     QTest::newRow("2 GiB default: 2^17 x 4096 mask, exactly 2 GiB")
-        << huge << Quantity::Mask << Block{0, std::int64_t(1) << 17, 0, 4096} << false << QString();
-    QTest::newRow("2 GiB default: 2^17 + 1 rows") << huge << Quantity::Mask
-                                                  << Block{0, (std::int64_t(1) << 17) + 1, 0, 4096} << true
-                                                  << u"536875008"_s;
+        << huge << Quantity::Mask << Block {0, std::int64_t(1) << 17, 0, 4096} << false << QString();
+    QTest::newRow("2 GiB default: 2^17 + 1 rows")
+        << huge << Quantity::Mask << Block {0, (std::int64_t(1) << 17) + 1, 0, 4096} << true << u"536875008"_s;
 }
 
 // Over the budget: refused with a message that gives the cells and GiB.
@@ -669,12 +675,14 @@ void TestEngine::memoryBudgetHelpers()
     QCOMPARE(MemoryBudget::bytesFor(10), std::uint64_t(40));
     QCOMPARE(MemoryBudget::bytesFor(std::uint64_t(1) << 61), std::uint64_t(1) << 63);
     QCOMPARE(MemoryBudget::bytesFor(std::uint64_t(1) << 62), std::numeric_limits<std::uint64_t>::max());
-    QCOMPARE(MemoryBudget::bytesFor(std::numeric_limits<std::uint64_t>::max()), std::numeric_limits<std::uint64_t>::max());
+    QCOMPARE(MemoryBudget::bytesFor(std::numeric_limits<std::uint64_t>::max()),
+             std::numeric_limits<std::uint64_t>::max());
     QVERIFY(!MemoryBudget::check(100, 400, u"x"_s));
     const std::optional<QString> over = MemoryBudget::check(101, 400, u"the table"_s);
     QVERIFY(over);
     QVERIFY2(over->contains(u"101"_s) && over->contains(u"GiB"_s), qPrintable(*over));
-    const std::optional<QString> overflow = MemoryBudget::check(std::numeric_limits<std::uint64_t>::max(), 1u << 30, u"t"_s);
+    const std::optional<QString> overflow
+        = MemoryBudget::check(std::numeric_limits<std::uint64_t>::max(), 1u << 30, u"t"_s);
     QVERIFY(overflow);
     QVERIFY2(overflow->contains(u"18446744073709551615"_s), qPrintable(*overflow));
     const QString two = MemoryBudget::formatGiB(std::uint64_t(2) << 30);
@@ -688,12 +696,13 @@ void TestEngine::farEndOfLongestTable()
     params.dModel = 4096;
     params.maxLen = Params::kMaxLen;
     const Engine engine(params);
-    const Block block{kTwoTo24 - 3, 3, 4090, 6};
+    const Block block {kTwoTo24 - 3, 3, 4090, 6};
     QVERIFY(!engine.check(Quantity::Pe, block));
     const RowMatrixXf pe = computeTable(engine, Quantity::Pe, block, 1);
     for (std::int64_t r = 0; r < 3; ++r)
         for (std::int64_t c = 0; c < 6; ++c) {
-            const double expected = reference::exactValue(block.row0 + r, block.col0 + c, 4096, 10000.0, Layout::Interleaved);
+            const double expected
+                = reference::exactValue(block.row0 + r, block.col0 + c, 4096, 10000.0, Layout::Interleaved);
             QVERIFY(std::abs(double(pe(r, c)) - expected) <= 1e-6);
         }
 }

@@ -110,12 +110,12 @@ void TestParams::defaultsAreValid()
     QVERIFY(p.isValid());
     QCOMPARE(p.dModel, std::int64_t(512));
     QCOMPARE(p.maxLen, std::int64_t(1024));
-    QCOMPARE(p.base, 10000.0);
+    QVERIFY(p.base == 10000.0);
     QCOMPARE(p.layout, Layout::Interleaved);
     QCOMPARE(p.angles, Angles::Exact);
     QCOMPARE(p.compose, Compose::Sum);
     QCOMPARE(p.dropoutMode, DropoutMode::Sum);
-    QCOMPARE(p.special, (std::vector<std::int64_t>{0, -1}));
+    QCOMPARE(p.special, (std::vector<std::int64_t> {0, -1}));
     QVERIFY(p.training);
     QVERIFY(!p.embeddings);
 }
@@ -147,12 +147,14 @@ void TestParams::derivedValues_data()
     Params c;
     c.compose = Compose::Concat;
     c.dModel = 64;
-    QTest::newRow("concat, pe-dims unset: half of d") << c << 8.0 << 1.0 << std::int64_t(32) << std::int64_t(32)
-                                                      << std::int64_t(1024);
+    QTest::newRow("concat, pe-dims unset: half of d")
+        << c << 8.0 << 1.0 << std::int64_t(32) << std::int64_t(32) << std::int64_t(1024);
     c.peDims = 10;
-    QTest::newRow("concat, pe-dims 10") << c << 8.0 << 1.0 << std::int64_t(10) << std::int64_t(54) << std::int64_t(1024);
+    QTest::newRow("concat, pe-dims 10") << c << 8.0 << 1.0 << std::int64_t(10) << std::int64_t(54)
+                                        << std::int64_t(1024);
     c.peDims = 64;
-    QTest::newRow("concat, pe-dims = d") << c << 8.0 << 1.0 << std::int64_t(64) << std::int64_t(0) << std::int64_t(1024);
+    QTest::newRow("concat, pe-dims = d") << c << 8.0 << 1.0 << std::int64_t(64) << std::int64_t(0)
+                                         << std::int64_t(1024);
     Params s;
     s.peDims = 10; // ignored by sum
     QTest::newRow("sum ignores pe-dims") << s << std::sqrt(512.0) << 1.0 << std::int64_t(512) << std::int64_t(512)
@@ -180,15 +182,16 @@ void TestParams::specialRowsResolveNegatives_data()
     QTest::addColumn<std::int64_t>("seqLen"); // 0: unset
     QTest::addColumn<std::int64_t>("maxLen");
     QTest::addColumn<QList<std::int64_t>>("rows");
-    QTest::newRow("default, L = 300") << std::vector<std::int64_t>{0, -1} << std::int64_t(0) << std::int64_t(300)
-                                      << QList<std::int64_t>{0, 299};
-    QTest::newRow("default, seq_len 200") << std::vector<std::int64_t>{0, -1} << std::int64_t(200) << std::int64_t(300)
-                                          << QList<std::int64_t>{0, 199};
-    QTest::newRow("0, 5, -2 of 100") << std::vector<std::int64_t>{0, 5, -2} << std::int64_t(100) << std::int64_t(300)
-                                     << QList<std::int64_t>{0, 5, 98};
-    QTest::newRow("-100 of 100") << std::vector<std::int64_t>{-100} << std::int64_t(100) << std::int64_t(100)
-                                 << QList<std::int64_t>{0};
-    QTest::newRow("none") << std::vector<std::int64_t>{} << std::int64_t(0) << std::int64_t(10) << QList<std::int64_t>{};
+    QTest::newRow("default, L = 300") << std::vector<std::int64_t> {0, -1} << std::int64_t(0) << std::int64_t(300)
+                                      << QList<std::int64_t> {0, 299};
+    QTest::newRow("default, seq_len 200")
+        << std::vector<std::int64_t> {0, -1} << std::int64_t(200) << std::int64_t(300) << QList<std::int64_t> {0, 199};
+    QTest::newRow("0, 5, -2 of 100") << std::vector<std::int64_t> {0, 5, -2} << std::int64_t(100) << std::int64_t(300)
+                                     << QList<std::int64_t> {0, 5, 98};
+    QTest::newRow("-100 of 100") << std::vector<std::int64_t> {-100} << std::int64_t(100) << std::int64_t(100)
+                                 << QList<std::int64_t> {0};
+    QTest::newRow("none") << std::vector<std::int64_t> {} << std::int64_t(0) << std::int64_t(10)
+                          << QList<std::int64_t> {};
 }
 
 void TestParams::specialRowsResolveNegatives()
@@ -289,7 +292,8 @@ void TestParams::invalidParameterIsNamed_data()
         p.peDims = 256;
         p.embeddings = matrix(1024, 512);
     });
-    row("embeddings with too few rows", u"embeddings"_s, u"1023"_s, [](Params &p) { p.embeddings = matrix(1023, 512); });
+    row("embeddings with too few rows", u"embeddings"_s, u"1023"_s,
+        [](Params &p) { p.embeddings = matrix(1023, 512); });
 }
 
 // Each bad value is reported under its own key, with a message that shows what was given.
@@ -300,7 +304,8 @@ void TestParams::invalidParameterIsNamed()
     QFETCH(QString, given);
     const QList<ParamError> errors = params.validate();
     QVERIFY(!params.isValid());
-    QVERIFY2(keysOf(errors).contains(key), qPrintable(u"expected an error for %1, got %2"_s.arg(key, describe(errors))));
+    QVERIFY2(keysOf(errors).contains(key),
+             qPrintable(u"expected an error for %1, got %2"_s.arg(key, describe(errors))));
     for (const ParamError &e : errors) {
         if (e.key != key)
             continue;
@@ -383,7 +388,7 @@ void TestParams::severalErrorsAllReported()
 
 void TestParams::errorToStringNamesFlag()
 {
-    const ParamError e{u"d-model"_s, u"must be an integer in [1, 1048576]; got 0"_s};
+    const ParamError e {u"d-model"_s, u"must be an integer in [1, 1048576]; got 0"_s};
     QVERIFY(e.toString().startsWith(u"--d-model"_s));
     QVERIFY(e.toString().contains(e.message));
 }
@@ -392,9 +397,9 @@ void TestParams::errorToStringNamesFlag()
 void TestParams::valueKeysCoverTheParameters()
 {
     const QStringList keys = ParamText::valueKeys();
-    for (const QString &key : {u"d-model"_s, u"max-len"_s, u"base"_s, u"layout"_s, u"angles"_s, u"scale"_s, u"init"_s,
-                               u"compose"_s, u"pe-dims"_s, u"dropout"_s, u"dropout-mode"_s, u"special"_s, u"seq-len"_s,
-                               u"seed"_s})
+    for (const QString &key :
+         {u"d-model"_s, u"max-len"_s, u"base"_s, u"layout"_s, u"angles"_s, u"scale"_s, u"init"_s, u"compose"_s,
+          u"pe-dims"_s, u"dropout"_s, u"dropout-mode"_s, u"special"_s, u"seq-len"_s, u"seed"_s})
         QVERIFY2(keys.contains(key), qPrintable(key));
     QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
     QVERIFY(keys.indexOf(u"d-model"_s) < keys.indexOf(u"max-len"_s));
@@ -424,16 +429,16 @@ void TestParams::roundTripEveryKey()
     }
     QCOMPARE(rebuilt.dModel, source.dModel);
     QCOMPARE(rebuilt.maxLen, source.maxLen);
-    QCOMPARE(rebuilt.base, source.base);
+    QVERIFY2(rebuilt.base == source.base, "base must round-trip exactly");
     QCOMPARE(rebuilt.layout, source.layout);
     QCOMPARE(rebuilt.angles, source.angles);
     QCOMPARE(rebuilt.scaleKind, source.scaleKind);
-    QCOMPARE(rebuilt.customScale, source.customScale);
+    QVERIFY2(rebuilt.customScale == source.customScale, "customScale must round-trip exactly");
     QCOMPARE(rebuilt.init, source.init);
-    QCOMPARE(rebuilt.customSigma, source.customSigma);
+    QVERIFY2(rebuilt.customSigma == source.customSigma, "customSigma must round-trip exactly");
     QCOMPARE(rebuilt.compose, source.compose);
     QCOMPARE(rebuilt.peDims, source.peDims);
-    QCOMPARE(rebuilt.dropout, source.dropout);
+    QVERIFY2(rebuilt.dropout == source.dropout, "dropout must round-trip exactly");
     QCOMPARE(rebuilt.dropoutMode, source.dropoutMode);
     QCOMPARE(rebuilt.special, source.special);
     QCOMPARE(rebuilt.seqLen, source.seqLen);
@@ -442,6 +447,8 @@ void TestParams::roundTripEveryKey()
         QCOMPARE(rebuilt.training, source.training);
     if (ParamText::valueKeys().contains(u"memory-budget"_s))
         QCOMPARE(rebuilt.memoryBudget, source.memoryBudget);
+    if (ParamText::valueKeys().contains(u"eval"_s) && ParamText::valueKeys().contains(u"memory-budget"_s))
+        QVERIFY(rebuilt == source);
 }
 
 void TestParams::setParsesValues_data()
@@ -536,7 +543,7 @@ void TestParams::setRejectsMalformedText()
              qPrintable(u"'%1' was accepted for %2 (reads back as '%3')"_s.arg(text, key, ParamText::get(p, key))));
     QCOMPARE(error->key, key);
     QVERIFY(!error->message.isEmpty());
-    QVERIFY2(p == Params{}, "a refused value must not change the parameters");
+    QVERIFY2(p == Params {}, "a refused value must not change the parameters");
 }
 
 void TestParams::setRejectsUnknownKey()
@@ -545,7 +552,7 @@ void TestParams::setRejectsUnknownKey()
     const std::optional<ParamError> error = ParamText::set(p, u"d_model"_s, u"64"_s);
     QVERIFY(error.has_value());
     QCOMPARE(error->key, u"d_model"_s);
-    QVERIFY(p == Params{});
+    QVERIFY(p == Params {});
 }
 
 void TestParams::parseIndexList_data()
@@ -553,16 +560,16 @@ void TestParams::parseIndexList_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("valid");
     QTest::addColumn<std::vector<std::int64_t>>("values");
-    QTest::newRow("0,5,-1") << u"0,5,-1"_s << true << std::vector<std::int64_t>{0, 5, -1};
-    QTest::newRow("3:7") << u"3:7"_s << true << std::vector<std::int64_t>{3, 4, 5, 6};
-    QTest::newRow("0,10:12") << u"0,10:12"_s << true << std::vector<std::int64_t>{0, 10, 11};
-    QTest::newRow("single") << u"42"_s << true << std::vector<std::int64_t>{42};
-    QTest::newRow("1,,2") << u"1,,2"_s << false << std::vector<std::int64_t>{};
-    QTest::newRow("abc") << u"abc"_s << false << std::vector<std::int64_t>{};
-    QTest::newRow("1e") << u"1e"_s << false << std::vector<std::int64_t>{};
-    QTest::newRow("trailing comma") << u"1,2,"_s << false << std::vector<std::int64_t>{};
-    QTest::newRow("half range") << u"3:"_s << false << std::vector<std::int64_t>{};
-    QTest::newRow("1.5") << u"1.5"_s << false << std::vector<std::int64_t>{};
+    QTest::newRow("0,5,-1") << u"0,5,-1"_s << true << std::vector<std::int64_t> {0, 5, -1};
+    QTest::newRow("3:7") << u"3:7"_s << true << std::vector<std::int64_t> {3, 4, 5, 6};
+    QTest::newRow("0,10:12") << u"0,10:12"_s << true << std::vector<std::int64_t> {0, 10, 11};
+    QTest::newRow("single") << u"42"_s << true << std::vector<std::int64_t> {42};
+    QTest::newRow("1,,2") << u"1,,2"_s << false << std::vector<std::int64_t> {};
+    QTest::newRow("abc") << u"abc"_s << false << std::vector<std::int64_t> {};
+    QTest::newRow("1e") << u"1e"_s << false << std::vector<std::int64_t> {};
+    QTest::newRow("trailing comma") << u"1,2,"_s << false << std::vector<std::int64_t> {};
+    QTest::newRow("half range") << u"3:"_s << false << std::vector<std::int64_t> {};
+    QTest::newRow("1.5") << u"1.5"_s << false << std::vector<std::int64_t> {};
 }
 
 void TestParams::parseIndexList()
@@ -631,7 +638,7 @@ void TestParams::parseFinite()
     const auto got = ParamText::parseFinite(text);
     QCOMPARE(got.has_value(), valid);
     if (valid)
-        QCOMPARE(*got, value);
+        QVERIFY2(*got == value, qPrintable(QString::number(*got, 'g', 17)));
 }
 
 void TestParams::enumNames()

@@ -96,27 +96,26 @@ void TestPositionalTable::knownValues_data()
     QTest::addColumn<std::int64_t>("position");
     QTest::addColumn<QList<double>>("expected");
     const double w1of3 = std::pow(10.0, -8.0 / 3.0);
-    QTest::newRow("d=4 interleaved p=1")
-        << std::int64_t(4) << Layout::Interleaved << std::int64_t(1)
-        << QList<double>{std::sin(1.0), std::cos(1.0), std::sin(0.01), std::cos(0.01)};
+    QTest::newRow("d=4 interleaved p=1") << std::int64_t(4) << Layout::Interleaved << std::int64_t(1)
+                                         << QList<double> {std::sin(1.0), std::cos(1.0), std::sin(0.01),
+                                                           std::cos(0.01)};
     QTest::newRow("d=4 split p=1") << std::int64_t(4) << Layout::Split << std::int64_t(1)
-                                   << QList<double>{std::sin(1.0), std::sin(0.01), std::cos(1.0), std::cos(0.01)};
+                                   << QList<double> {std::sin(1.0), std::sin(0.01), std::cos(1.0), std::cos(0.01)};
     QTest::newRow("d=4 interleaved p=100")
         << std::int64_t(4) << Layout::Interleaved << std::int64_t(100)
-        << QList<double>{std::sin(100.0), std::cos(100.0), std::sin(1.0), std::cos(1.0)};
-    QTest::newRow("d=2 interleaved p=2")
-        << std::int64_t(2) << Layout::Interleaved << std::int64_t(2) << QList<double>{std::sin(2.0), std::cos(2.0)};
-    QTest::newRow("d=3 interleaved p=7")
-        << std::int64_t(3) << Layout::Interleaved << std::int64_t(7)
-        << QList<double>{std::sin(7.0), std::cos(7.0), std::sin(7.0 * w1of3)};
+        << QList<double> {std::sin(100.0), std::cos(100.0), std::sin(1.0), std::cos(1.0)};
+    QTest::newRow("d=2 interleaved p=2") << std::int64_t(2) << Layout::Interleaved << std::int64_t(2)
+                                         << QList<double> {std::sin(2.0), std::cos(2.0)};
+    QTest::newRow("d=3 interleaved p=7") << std::int64_t(3) << Layout::Interleaved << std::int64_t(7)
+                                         << QList<double> {std::sin(7.0), std::cos(7.0), std::sin(7.0 * w1of3)};
     QTest::newRow("d=3 split p=7") << std::int64_t(3) << Layout::Split << std::int64_t(7)
-                                   << QList<double>{std::sin(7.0), std::sin(7.0 * w1of3), std::cos(7.0)};
-    QTest::newRow("d=1 interleaved p=5")
-        << std::int64_t(1) << Layout::Interleaved << std::int64_t(5) << QList<double>{std::sin(5.0)};
+                                   << QList<double> {std::sin(7.0), std::sin(7.0 * w1of3), std::cos(7.0)};
+    QTest::newRow("d=1 interleaved p=5") << std::int64_t(1) << Layout::Interleaved << std::int64_t(5)
+                                         << QList<double> {std::sin(5.0)};
     // Literal digits, so a shared mistake in std::sin use cannot hide: sin(1), cos(1), sin(0.01), cos(0.01).
     QTest::newRow("d=4 interleaved p=1 literal")
         << std::int64_t(4) << Layout::Interleaved << std::int64_t(1)
-        << QList<double>{0.8414709848078965, 0.5403023058681398, 0.009999833334166664, 0.9999500004166653};
+        << QList<double> {0.8414709848078965, 0.5403023058681398, 0.009999833334166664, 0.9999500004166653};
 }
 
 void TestPositionalTable::knownValues()
@@ -128,7 +127,7 @@ void TestPositionalTable::knownValues()
     for (const Angles angles : {Angles::Exact, Angles::Float32}) {
         const PositionalTable table(d, 10000.0, layout, angles);
         QCOMPARE(table.columns(), d);
-        const RowMatrixXf row = fillBlock(table, Block{position, 1, 0, d});
+        const RowMatrixXf row = fillBlock(table, Block {position, 1, 0, d});
         // float32 angles at p <= 100 stay within a few 1e-6 of the exact value.
         const double tolerance = angles == Angles::Exact ? 1e-6 : 1e-5;
         for (std::int64_t j = 0; j < d; ++j)
@@ -147,7 +146,8 @@ void TestPositionalTable::positionZeroIsExact_data()
     for (const std::int64_t d : {1, 2, 7, 512}) {
         for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
             QTest::addRow("d=%ld %s exact", long(d), qPrintable(layoutName(layout))) << d << layout << Angles::Exact;
-            QTest::addRow("d=%ld %s float32", long(d), qPrintable(layoutName(layout))) << d << layout << Angles::Float32;
+            QTest::addRow("d=%ld %s float32", long(d), qPrintable(layoutName(layout)))
+                << d << layout << Angles::Float32;
         }
     }
 }
@@ -159,12 +159,12 @@ void TestPositionalTable::positionZeroIsExact()
     QFETCH(Layout, layout);
     QFETCH(Angles, angles);
     const PositionalTable table(d, 10000.0, layout, angles);
-    const RowMatrixXf row = fillBlock(table, Block{0, 1, 0, d});
+    const RowMatrixXf row = fillBlock(table, Block {0, 1, 0, d});
     for (std::int64_t j = 0; j < d; ++j) {
         const float expected = reference::role(j, d, layout).isCos ? 1.0f : 0.0f;
         QVERIFY2(row(0, j) == expected,
                  qPrintable(u"column %1: expected %2, got %3"_s.arg(j).arg(reference::numf(expected),
-                                                                             reference::numf(row(0, j)))));
+                                                                           reference::numf(row(0, j)))));
     }
 }
 
@@ -197,7 +197,7 @@ void TestPositionalTable::exactAnglesMatchFloat64()
     double worst = 0.0;
     QString worstCell;
     for (const reference::RowRange range : reference::scatteredRows()) {
-        const RowMatrixXf got = fillBlock(table, Block{range.row0, range.rows, 0, d});
+        const RowMatrixXf got = fillBlock(table, Block {range.row0, range.rows, 0, d});
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < d; ++j) {
                 const double expected = reference::exactValue(range.row0 + r, j, d, base, layout);
@@ -232,25 +232,23 @@ void TestPositionalTable::exactStateWithinHeaderBound()
     double worstExcess = -1.0;
     QString worstCell;
     for (const reference::RowRange range : reference::scatteredRows(7u, 4)) {
-        const RowMatrixXf got = fillBlock(table, Block{range.row0, range.rows, 0, d});
+        const RowMatrixXf got = fillBlock(table, Block {range.row0, range.rows, 0, d});
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < d; ++j) {
                 const double expected = reference::preciseValue(range.row0 + r, j, d, base, layout);
                 const float rounded = float(expected);
-                const double halfUlp =
-                    0.5 * std::abs(double(std::nextafter(rounded, 2.0f)) - double(rounded));
+                const double halfUlp = 0.5 * std::abs(double(std::nextafter(rounded, 2.0f)) - double(rounded));
                 const double excess = std::abs(double(got(r, j)) - expected) - halfUlp;
                 if (excess > worstExcess) {
                     worstExcess = excess;
-                    worstCell = u"(%1, %2): exact %3 rounds to %4, got %5"_s.arg(range.row0 + r)
-                                    .arg(j)
-                                    .arg(reference::num(expected), reference::numf(rounded),
-                                         reference::numf(got(r, j)));
+                    worstCell
+                        = u"(%1, %2): exact %3 rounds to %4, got %5"_s.arg(range.row0 + r)
+                              .arg(j)
+                              .arg(reference::num(expected), reference::numf(rounded), reference::numf(got(r, j)));
                 }
             }
     }
-    QVERIFY2(worstExcess <= 1e-12,
-             qPrintable(u"error beyond half an ulp: %1 at %2"_s.arg(worstExcess).arg(worstCell)));
+    QVERIFY2(worstExcess <= 1e-12, qPrintable(u"error beyond half an ulp: %1 at %2"_s.arg(worstExcess).arg(worstCell)));
 }
 
 void TestPositionalTable::splitIsColumnPermutationOfInterleaved_data()
@@ -271,7 +269,7 @@ void TestPositionalTable::splitIsColumnPermutationOfInterleaved()
     const PositionalTable interleaved(d, 10000.0, Layout::Interleaved, angles);
     const PositionalTable split(d, 10000.0, Layout::Split, angles);
     const std::int64_t h = (d + 1) / 2;
-    for (const Block rows : {Block{0, 40, 0, d}, Block{1000, 60, 0, d}, Block{kTwoTo24 - 40, 40, 0, d}}) {
+    for (const Block rows : {Block {0, 40, 0, d}, Block {1000, 60, 0, d}, Block {kTwoTo24 - 40, 40, 0, d}}) {
         const RowMatrixXf a = fillBlock(interleaved, rows);
         const RowMatrixXf b = fillBlock(split, rows);
         RowMatrixXf permuted(rows.rows, d);
@@ -314,22 +312,22 @@ void TestPositionalTable::partialColumnBlocksEqualFullWidth()
     for (const Layout layout : {Layout::Interleaved, Layout::Split})
         for (const Angles angles : {Angles::Exact, Angles::Float32}) {
             const PositionalTable table(d, 10000.0, layout, angles);
-            for (const reference::RowRange range :
-                 {reference::RowRange{0, 40}, reference::RowRange{1000, 70}, reference::RowRange{kTwoTo24 - 50, 50}}) {
-                const RowMatrixXf full = fillBlock(table, Block{range.row0, range.rows, 0, d});
-                const RowMatrixXf part = fillBlock(table, Block{range.row0, range.rows, col0, cols});
+            for (const reference::RowRange range : {reference::RowRange {0, 40}, reference::RowRange {1000, 70},
+                                                    reference::RowRange {kTwoTo24 - 50, 50}}) {
+                const RowMatrixXf full = fillBlock(table, Block {range.row0, range.rows, 0, d});
+                const RowMatrixXf part = fillBlock(table, Block {range.row0, range.rows, col0, cols});
                 const RowMatrixXf expected = full.middleCols(col0, cols);
                 const QString difference = reference::firstBitDifference(expected, part, range.row0, col0);
-                QVERIFY2(difference.isEmpty(), qPrintable(u"%1 angles %2: "_s.arg(layoutName(layout)).arg(int(angles)) +
-                                                          difference));
-                const RowMatrixXf errorFull = fillErrorBlock(table, Block{range.row0, range.rows, 0, d});
-                const RowMatrixXf errorPart = fillErrorBlock(table, Block{range.row0, range.rows, col0, cols});
+                QVERIFY2(difference.isEmpty(),
+                         qPrintable(u"%1 angles %2: "_s.arg(layoutName(layout)).arg(int(angles)) + difference));
+                const RowMatrixXf errorFull = fillErrorBlock(table, Block {range.row0, range.rows, 0, d});
+                const RowMatrixXf errorPart = fillErrorBlock(table, Block {range.row0, range.rows, col0, cols});
                 const RowMatrixXf errorExpected = errorFull.middleCols(col0, cols);
-                const QString errorDifference =
-                    reference::firstBitDifference(errorExpected, errorPart, range.row0, col0);
+                const QString errorDifference
+                    = reference::firstBitDifference(errorExpected, errorPart, range.row0, col0);
                 QVERIFY2(errorDifference.isEmpty(),
-                         qPrintable(u"fillError %1 angles %2: "_s.arg(layoutName(layout)).arg(int(angles)) +
-                                    errorDifference));
+                         qPrintable(u"fillError %1 angles %2: "_s.arg(layoutName(layout)).arg(int(angles))
+                                    + errorDifference));
             }
         }
 }
@@ -361,16 +359,16 @@ void TestPositionalTable::blockStartDoesNotMatter()
     QFETCH(std::int64_t, origin);
     const PositionalTable table(d, 10000.0, layout, angles);
     const std::int64_t length = 3000;
-    const RowMatrixXf whole = fillBlock(table, Block{origin, length, 0, d});
+    const RowMatrixXf whole = fillBlock(table, Block {origin, length, 0, d});
     for (const std::int64_t offset : {1, 5, 31, 32, 33, 100, 999, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 2900}) {
         const std::int64_t rows = std::min<std::int64_t>(77, length - offset);
-        const RowMatrixXf part = fillBlock(table, Block{origin + offset, rows, 0, d});
+        const RowMatrixXf part = fillBlock(table, Block {origin + offset, rows, 0, d});
         const RowMatrixXf expected = whole.middleRows(offset, rows);
         const QString difference = reference::firstBitDifference(expected, part, origin + offset);
         QVERIFY2(difference.isEmpty(), qPrintable(u"start %1: "_s.arg(origin + offset) + difference));
     }
     for (std::int64_t offset = 1000; offset < 1100; ++offset) {
-        const RowMatrixXf row = fillBlock(table, Block{origin + offset, 1, 0, d});
+        const RowMatrixXf row = fillBlock(table, Block {origin + offset, 1, 0, d});
         const RowMatrixXf expected = whole.middleRows(offset, 1);
         const QString difference = reference::firstBitDifference(expected, row, origin + offset);
         QVERIFY2(difference.isEmpty(), qPrintable(u"single row: "_s + difference));
@@ -397,7 +395,7 @@ void TestPositionalTable::float32AnglesMatchReference()
     QCOMPARE(table.angles(), Angles::Float32);
     QCOMPARE(table.layout(), layout);
     for (const reference::RowRange range : reference::scatteredRows()) {
-        const RowMatrixXf got = fillBlock(table, Block{range.row0, range.rows, 0, d});
+        const RowMatrixXf got = fillBlock(table, Block {range.row0, range.rows, 0, d});
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < d; ++j) {
                 const float expected = reference::float32AngleValue(range.row0 + r, j, d, 10000.0, layout);
@@ -415,12 +413,13 @@ void TestPositionalTable::float32ErrorGrowsWithPosition()
     const std::int64_t d = 4096;
     const PositionalTable table(d, 10000.0, Layout::Interleaved, Angles::Float32);
     const auto maxError = [&](std::int64_t row0, std::int64_t rows) {
-        const RowMatrixXf got = fillBlock(table, Block{row0, rows, 0, d});
+        const RowMatrixXf got = fillBlock(table, Block {row0, rows, 0, d});
         double worst = 0.0;
         for (std::int64_t r = 0; r < rows; ++r)
             for (std::int64_t j = 0; j < d; ++j)
-                worst = std::max(worst, std::abs(double(got(r, j)) -
-                                                 reference::exactValue(row0 + r, j, d, 10000.0, Layout::Interleaved)));
+                worst = std::max(
+                    worst,
+                    std::abs(double(got(r, j)) - reference::exactValue(row0 + r, j, d, 10000.0, Layout::Interleaved)));
         return worst;
     };
     const double early = maxError(0, 16);
@@ -440,8 +439,8 @@ void TestPositionalTable::fillErrorIsFloat32MinusExact_data()
         QTest::addRow("d=%ld interleaved", long(d)) << d << Layout::Interleaved << Angles::Exact;
         QTest::addRow("d=%ld split", long(d)) << d << Layout::Split << Angles::Exact;
     }
-    QTest::newRow("d=512 interleaved, table built float32") << std::int64_t(512) << Layout::Interleaved
-                                                            << Angles::Float32;
+    QTest::newRow("d=512 interleaved, table built float32")
+        << std::int64_t(512) << Layout::Interleaved << Angles::Float32;
 }
 
 // The error rows = (float32-angle value) - (float64 exact value), within 1e-7.
@@ -452,15 +451,15 @@ void TestPositionalTable::fillErrorIsFloat32MinusExact()
     QFETCH(Angles, angles);
     const PositionalTable table(d, 10000.0, layout, angles);
     for (const reference::RowRange range : reference::scatteredRows(99u, 8)) {
-        const RowMatrixXf got = fillErrorBlock(table, Block{range.row0, range.rows, 0, d});
+        const RowMatrixXf got = fillErrorBlock(table, Block {range.row0, range.rows, 0, d});
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < d; ++j) {
                 const std::int64_t p = range.row0 + r;
-                const double expected = double(reference::float32AngleValue(p, j, d, 10000.0, layout)) -
-                                        reference::exactValue(p, j, d, 10000.0, layout);
+                const double expected = double(reference::float32AngleValue(p, j, d, 10000.0, layout))
+                    - reference::exactValue(p, j, d, 10000.0, layout);
                 QVERIFY2(std::abs(double(got(r, j)) - expected) <= 1e-7,
-                         qPrintable(u"(%1, %2): expected %3, got %4"_s.arg(p).arg(j).arg(
-                             reference::num(expected), reference::numf(got(r, j)))));
+                         qPrintable(u"(%1, %2): expected %3, got %4"_s.arg(p).arg(j).arg(reference::num(expected),
+                                                                                         reference::numf(got(r, j)))));
             }
     }
 }
@@ -482,7 +481,7 @@ void TestPositionalTable::squaredNormIsHalfD()
     QFETCH(Layout, layout);
     const PositionalTable table(d, 10000.0, layout, Angles::Exact);
     for (const reference::RowRange range : reference::scatteredRows()) {
-        const RowMatrixXf got = fillBlock(table, Block{range.row0, range.rows, 0, d});
+        const RowMatrixXf got = fillBlock(table, Block {range.row0, range.rows, 0, d});
         for (std::int64_t r = 0; r < range.rows; ++r) {
             const std::int64_t p = range.row0 + r;
             double expected = double(d / 2);
@@ -493,7 +492,7 @@ void TestPositionalTable::squaredNormIsHalfD()
             const double norm2 = got.row(r).cast<double>().squaredNorm();
             QVERIFY2(std::abs(norm2 - expected) <= 1e-5 * std::max(1.0, expected),
                      qPrintable(u"p = %1: ||PE_p||^2 = %2, expected %3"_s.arg(p).arg(reference::num(norm2),
-                                                                                 reference::num(expected))));
+                                                                                     reference::num(expected))));
         }
     }
 }
@@ -506,7 +505,8 @@ void TestPositionalTable::pairsLieOnUnitCircle_data()
     for (const std::int64_t d : {2, 7, 64, 511, 4096})
         for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
             QTest::addRow("d=%ld %s exact", long(d), qPrintable(layoutName(layout))) << d << layout << Angles::Exact;
-            QTest::addRow("d=%ld %s float32", long(d), qPrintable(layoutName(layout))) << d << layout << Angles::Float32;
+            QTest::addRow("d=%ld %s float32", long(d), qPrintable(layoutName(layout)))
+                << d << layout << Angles::Float32;
         }
 }
 
@@ -521,7 +521,7 @@ void TestPositionalTable::pairsLieOnUnitCircle()
     const auto sinColumn = [&](std::int64_t i) { return layout == Layout::Interleaved ? 2 * i : i; };
     const auto cosColumn = [&](std::int64_t i) { return layout == Layout::Interleaved ? 2 * i + 1 : h + i; };
     for (const reference::RowRange range : reference::scatteredRows(3u, 8)) {
-        const RowMatrixXf got = fillBlock(table, Block{range.row0, range.rows, 0, d});
+        const RowMatrixXf got = fillBlock(table, Block {range.row0, range.rows, 0, d});
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t i = 0; i < d / 2; ++i) {
                 const double s = got(r, sinColumn(i));
@@ -547,7 +547,7 @@ void TestPositionalTable::writesOnlyItsBlock()
     QFETCH(Angles, angles);
     const std::int64_t d = 37;
     const PositionalTable table(d, 10000.0, Layout::Split, angles);
-    const Block block{1020, 50, 5, 23};
+    const Block block {1020, 50, 5, 23};
     for (const bool error : {false, true}) {
         RowMatrixXf big(60, 41);
         big.setConstant(-7.0f);
@@ -562,7 +562,8 @@ void TestPositionalTable::writesOnlyItsBlock()
             for (Eigen::Index c = 0; c < big.cols(); ++c) {
                 const bool inside = r >= 3 && r < 3 + block.rows && c >= 1 && c < 1 + block.cols;
                 if (!inside)
-                    QVERIFY2(big(r, c) == -7.0f, qPrintable(u"cell (%1, %2) outside the block was written"_s.arg(r).arg(c)));
+                    QVERIFY2(big(r, c) == -7.0f,
+                             qPrintable(u"cell (%1, %2) outside the block was written"_s.arg(r).arg(c)));
             }
     }
 }
