@@ -125,7 +125,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const int threads = QThread::idealThreadCount();
 
     RowMatrixXf buffer(rows, cols);
-    const Block all{0, rows, 0, cols};
+    const Block all {0, rows, 0, cols};
     const auto peFill = [&](const Params &p, int t) {
         const Engine engine(p);
         return timeIt(repeats, [&] { engine.compute(Quantity::Pe, all, buffer, {t, nullptr}); });
@@ -186,13 +186,15 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     };
     out << "posenc bench: " << rows << " x " << cols << " float32 (" << QString::number(gbps(cells, 1.0) / 1e3, 'f', 2)
         << " GB), " << threads << " threads, best of " << repeats << "\n\n";
-    line(u"plain parallel fill (write bandwidth)"_s, bandwidth.minMs, u"%1 GB/s"_s.arg(gbps(cells, bandwidth.minMs), 0, 'f', 1));
+    line(u"plain parallel fill (write bandwidth)"_s, bandwidth.minMs,
+         u"%1 GB/s"_s.arg(gbps(cells, bandwidth.minMs), 0, 'f', 1));
     line(u"PE fill, exact angles, interleaved"_s, fill.minMs,
          u"%1 GB/s = %2% of the bandwidth; max |error| %3"_s.arg(gbps(cells, fill.minMs), 0, 'f', 1)
              .arg(100.0 * bandwidth.minMs / fill.minMs, 0, 'f', 0)
              .arg(error, 0, 'e', 2));
     line(u"PE fill, exact angles, split"_s, fillSplit.minMs, u"%1 GB/s"_s.arg(gbps(cells, fillSplit.minMs), 0, 'f', 1));
-    line(u"PE fill, 1 thread"_s, fillSerial.minMs, u"%1x from the second thread"_s.arg(fillSerial.minMs / fill.minMs, 0, 'f', 2));
+    line(u"PE fill, 1 thread"_s, fillSerial.minMs,
+         u"%1x from the second thread"_s.arg(fillSerial.minMs / fill.minMs, 0, 'f', 2));
     line(u"embedding init N(0, 1), once"_s, initMs);
     line(u"pipeline s*E + PE, dropout 0.1"_s, pipe.minMs, u"%1x the PE fill"_s.arg(pipe.minMs / fill.minMs, 0, 'f', 2));
     line(u"pipeline, 1 thread"_s, pipeSerial.minMs);

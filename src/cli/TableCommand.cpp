@@ -69,18 +69,21 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return fail(err, ExitUsage, u"expected one QUANTITY (%1); got %2"_s.arg(Quantities::names().join(u", "_s))
-                                        .arg(positional.isEmpty() ? u"none"_s : positional.join(u' ')));
+        return fail(err, ExitUsage,
+                    u"expected one QUANTITY (%1); got %2"_s.arg(Quantities::names().join(u", "_s))
+                        .arg(positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     const auto quantity = Quantities::fromName(positional.first());
     if (!quantity)
-        return fail(err, ExitUsage, u"QUANTITY must be one of %1; got '%2'"_s.arg(Quantities::names().join(u", "_s),
-                                                                                 positional.first()));
+        return fail(
+            err, ExitUsage,
+            u"QUANTITY must be one of %1; got '%2'"_s.arg(Quantities::names().join(u", "_s), positional.first()));
     const QString path = parser.value(outputOption);
     if (path.isEmpty())
         return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv is required"_s);
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != u"npy"_s && suffix != u"csv"_s)
-        return fail(err, ExitUsage, u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
+        return fail(err, ExitUsage,
+                    u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
 
     const ParamOptions::Result read = ParamOptions::read(parser);
     if (!read.errors.isEmpty()) {
@@ -93,39 +96,43 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         bool ok = false;
         threads = parser.value(threadsOption).toInt(&ok);
         if (!ok || threads < 1 || threads > 1024)
-            return fail(err, ExitUsage, u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
+            return fail(err, ExitUsage,
+                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
     }
 
     const Engine engine(read.params);
     const Shape shape = engine.shape(*quantity);
-    Block block{0, shape.rows, 0, shape.cols};
+    Block block {0, shape.rows, 0, shape.cols};
     if (parser.isSet(positionsOption)) {
         const auto range = ParamText::parseRange(parser.value(positionsOption));
         if (!range || range->first < 0 || range->first >= range->second || range->second > shape.rows)
-            return fail(err, ExitUsage, u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
-                                            .arg(Quantities::name(*quantity), parser.value(positionsOption)));
+            return fail(err, ExitUsage,
+                        u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
+                            .arg(Quantities::name(*quantity), parser.value(positionsOption)));
         block.row0 = range->first;
         block.rows = range->second - range->first;
     }
     std::vector<std::int64_t> dims;
     if (parser.isSet(dimsOption)) {
         const auto list = ParamText::parseIndexList(parser.value(dimsOption));
-        const bool inRange = list && !list->empty() && std::all_of(list->begin(), list->end(), [&](std::int64_t c) {
-            return c >= 0 && c < shape.cols;
-        });
+        const bool inRange = list && !list->empty()
+            && std::all_of(list->begin(), list->end(), [&](std::int64_t c) { return c >= 0 && c < shape.cols; });
         if (!inRange)
-            return fail(err, ExitUsage, u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
-                                            .arg(Quantities::name(*quantity), parser.value(dimsOption)));
+            return fail(
+                err, ExitUsage,
+                u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
+                    .arg(Quantities::name(*quantity), parser.value(dimsOption)));
         dims = *list;
         const auto [lo, hi] = std::minmax_element(dims.begin(), dims.end());
         block.col0 = *lo;
         block.cols = *hi - *lo + 1;
     }
     if (const auto refused = engine.check(*quantity, block))
-        return fail(err, ExitOverBudget, *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
+        return fail(err, ExitOverBudget,
+                    *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
 
     RowMatrixXf table(block.rows, block.cols);
-    engine.compute(*quantity, block, table, ComputeOptions{threads, nullptr});
+    engine.compute(*quantity, block, table, ComputeOptions {threads, nullptr});
     if (!dims.empty()) {
         RowMatrixXf selected(block.rows, static_cast<Eigen::Index>(dims.size()));
         for (std::size_t i = 0; i < dims.size(); ++i)

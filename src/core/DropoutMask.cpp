@@ -34,8 +34,7 @@ std::uint32_t byteOf(const std::uint32_t *words, std::int64_t index)
 }
 
 // Row scratch reused by each thread, so that no row allocates.
-template<typename T>
-T *scratch(std::vector<T> &buffer, std::int64_t size)
+template<typename T> T *scratch(std::vector<T> &buffer, std::int64_t size)
 {
     if (buffer.size() < static_cast<std::size_t>(size))
         buffer.resize(static_cast<std::size_t>(size));
@@ -93,8 +92,8 @@ void DropoutMask::keepFlags(std::int64_t position, std::int64_t col0, std::int64
     const std::uint32_t lowThreshold = static_cast<std::uint32_t>(m_threshold & 0xFFFFFFu);
     const auto tie = static_cast<std::uint8_t>(topThreshold);
     const std::uint8_t *end = top + cols;
-    for (const std::uint8_t *t = top; (t = static_cast<const std::uint8_t *>(std::memchr(t, tie, static_cast<std::size_t>(end - t))));
-         ++t) {
+    for (const std::uint8_t *t = top;
+         (t = static_cast<const std::uint8_t *>(std::memchr(t, tie, static_cast<std::size_t>(end - t)))); ++t) {
         const std::int64_t c = col0 + (t - top);
         const std::uint32_t low = m_lowBits.words(position, c / 4)[c % 4] & 0xFFFFFFu;
         kept[t - top] = low < lowThreshold ? 1 : 0;

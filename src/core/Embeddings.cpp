@@ -11,16 +11,14 @@ Embeddings::Embeddings(std::uint64_t seed, double sigma, std::int64_t columns)
     : m_random(seed, RandomStream::Embedding)
     , m_sigma(static_cast<float>(sigma))
     , m_columns(columns)
-{
-}
+{ }
 
 Embeddings::Embeddings(std::shared_ptr<const EmbeddingMatrix> matrix)
     : m_matrix(std::move(matrix))
     , m_random(0, RandomStream::Embedding)
     , m_sigma(0.0f)
     , m_columns(m_matrix->values.cols())
-{
-}
+{ }
 
 Embeddings Embeddings::fromParams(const Params &params)
 {
@@ -75,8 +73,7 @@ void Embeddings::fillGeneratedRow(std::int64_t position, std::int64_t col0, std:
     }
 }
 
-std::shared_ptr<const EmbeddingMatrix> Embeddings::materialize(const Embeddings &source, std::int64_t rows,
-                                                              int threads)
+std::shared_ptr<const EmbeddingMatrix> Embeddings::materialize(const Embeddings &source, std::int64_t rows, int threads)
 {
     auto matrix = std::make_shared<EmbeddingMatrix>();
     matrix->values.resize(rows, source.columns());
@@ -84,7 +81,7 @@ std::shared_ptr<const EmbeddingMatrix> Embeddings::materialize(const Embeddings 
     RowMatrixXf &values = matrix->values;
     forEachTile((rows + kTileRows - 1) / kTileRows, threads, nullptr, [&](std::int64_t tile) {
         const std::int64_t row0 = tile * kTileRows;
-        const Block block{row0, std::min(kTileRows, rows - row0), 0, source.columns()};
+        const Block block {row0, std::min(kTileRows, rows - row0), 0, source.columns()};
         source.fill(block, values.middleRows(row0, block.rows));
     });
     matrix->source = source.isGenerated() ? QStringLiteral("random init") : source.m_matrix->source;

@@ -35,7 +35,7 @@ public:
 
     // Fills the whole table rows [0, rows) into memory, in parallel: what a model holds.
     static std::shared_ptr<const EmbeddingMatrix> materialize(const Embeddings &source, std::int64_t rows,
-                                                             int threads = 0);
+                                                              int threads = 0);
 
 private:
     void fillGeneratedRow(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const;

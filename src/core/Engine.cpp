@@ -42,8 +42,7 @@ Engine::Engine(Params params)
     , m_embeddings(Embeddings::fromParams(m_params))
     , m_mask(m_params)
     , m_scale(static_cast<float>(m_params.scale()))
-{
-}
+{ }
 
 std::optional<QString> Engine::check(Quantity quantity, const Block &block) const
 {
@@ -61,8 +60,9 @@ std::optional<QString> Engine::check(Quantity quantity, const Block &block) cons
     std::uint64_t cells = static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
     if (quantity == Quantity::Similarity) // the PE rows of both sides, in double
         cells += 4 * static_cast<std::uint64_t>(block.rows + block.cols) * static_cast<std::uint64_t>(m_pe.columns());
-    return MemoryBudget::check(cells, m_params.memoryBudget,
-                               u"the %1 x %2 block of %3"_s.arg(block.rows).arg(block.cols).arg(Quantities::name(quantity)));
+    return MemoryBudget::check(
+        cells, m_params.memoryBudget,
+        u"the %1 x %2 block of %3"_s.arg(block.rows).arg(block.cols).arg(Quantities::name(quantity)));
 }
 
 void Engine::forEachInputRow(const Block &block, const InputRowSink &sink) const
@@ -86,8 +86,8 @@ void Engine::forEachInputRow(const Block &block, const InputRowSink &sink) const
         if (inPlace)
             embedding = matrix->row(p).data() + block.col0;
         else if (e1 > e0)
-            m_embeddings.fill(Block{p, 1, e0, e1 - e0}, Eigen::Map<RowMatrixXf>(embeddingPart.data(), 1, e1 - e0));
-        sink(p, InputRow{embedding, m_scale, positional});
+            m_embeddings.fill(Block {p, 1, e0, e1 - e0}, Eigen::Map<RowMatrixXf>(embeddingPart.data(), 1, e1 - e0));
+        sink(p, InputRow {embedding, m_scale, positional});
     };
     if (!concat) { // the PE row covers every column of the block: use it where it is
         m_pe.forEachRow(block, [&](std::int64_t p, const float *pe) { deliver(p, pe); });
@@ -96,7 +96,7 @@ void Engine::forEachInputRow(const Block &block, const InputRowSink &sink) const
     positionalPart.assign(static_cast<std::size_t>(block.cols), 0.0f);
     if (end > q0) {
         float *q = positionalPart.data() + (q0 - block.col0);
-        m_pe.forEachRow(Block{block.row0, block.rows, q0 - peOffset, end - q0}, [&](std::int64_t p, const float *pe) {
+        m_pe.forEachRow(Block {block.row0, block.rows, q0 - peOffset, end - q0}, [&](std::int64_t p, const float *pe) {
             std::copy(pe, pe + (end - q0), q);
             deliver(p, positionalPart.data());
         });
@@ -136,7 +136,7 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
         break;
     case Quantity::Embedding:
         for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
-            m_embeddings.fill(Block{p, 1, block.col0, block.cols}, Eigen::Map<RowMatrixXf>(row.data(), 1, block.cols));
+            m_embeddings.fill(Block {p, 1, block.col0, block.cols}, Eigen::Map<RowMatrixXf>(row.data(), 1, block.cols));
             for (float &v : row)
                 v *= m_scale;
             store(p, row.data());
@@ -187,18 +187,19 @@ bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const 
         const std::int64_t r0 = tile * tileRows;
         const std::int64_t rows = std::min(tileRows, block.rows - r0);
         if (quantity == Quantity::Similarity) {
-            computeRows(quantity, Block{block.row0 + r0, rows, block.col0, block.cols}, out.middleRows(r0, rows), false);
+            computeRows(quantity, Block {block.row0 + r0, rows, block.col0, block.cols}, out.middleRows(r0, rows),
+                        false);
             return;
         }
         // Column tiles start on multiples of the tile width, so that they line up with the
         // random generators' groups whatever the block. The split layout keeps whole rows: a
         // pair's sine and cosine lie half a row apart and are computed together.
-        const bool wholeRows = m_params.layout == Layout::Split && quantity != Quantity::Mask
-                               && quantity != Quantity::Embedding;
+        const bool wholeRows
+            = m_params.layout == Layout::Split && quantity != Quantity::Mask && quantity != Quantity::Embedding;
         const std::int64_t width = wholeRows ? block.colEnd() : kTileColumns;
         for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
             const std::int64_t c1 = std::min(block.colEnd(), (c0 / width + 1) * width);
-            computeRows(quantity, Block{block.row0 + r0, rows, c0, c1 - c0},
+            computeRows(quantity, Block {block.row0 + r0, rows, c0, c1 - c0},
                         out.block(r0, c0 - block.col0, rows, c1 - c0), streaming);
             c0 = c1;
         }

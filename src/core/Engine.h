@@ -17,8 +17,8 @@ namespace posenc {
 
 struct ComputeOptions
 {
-    int threads = 0;                             // 0: the machine's; 1: serial in the caller
-    const std::atomic<bool> *cancel = nullptr;   // polled between tiles
+    int threads = 0; // 0: the machine's; 1: serial in the caller
+    const std::atomic<bool> *cancel = nullptr; // polled between tiles
 };
 
 // Computes any block of any quantity for one valid Params. Immutable once built, so one
@@ -60,8 +60,8 @@ private:
     void computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
 
     Params m_params;
-    PositionalTable m_pe;       // the table that enters X: d columns, or k in concat
-    Embeddings m_embeddings;    // d columns, or d - k in concat
+    PositionalTable m_pe; // the table that enters X: d columns, or k in concat
+    Embeddings m_embeddings; // d columns, or d - k in concat
     DropoutMask m_mask;
     float m_scale;
 };

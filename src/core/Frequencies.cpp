@@ -25,7 +25,7 @@ ColumnRole role(std::int64_t column, std::int64_t dModel, Layout layout)
     if (layout == Layout::Interleaved)
         return {column / 2, (column & 1) != 0};
     const std::int64_t h = pairCount(dModel);
-    return column < h ? ColumnRole{column, false} : ColumnRole{column - h, true};
+    return column < h ? ColumnRole {column, false} : ColumnRole {column - h, true};
 }
 
 std::int64_t column(ColumnRole role, std::int64_t dModel, Layout layout)

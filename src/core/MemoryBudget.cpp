@@ -22,9 +22,8 @@ std::optional<QString> check(std::uint64_t cells, std::uint64_t budgetBytes, con
     const std::uint64_t bytes = bytesFor(cells);
     if (bytes <= budgetBytes)
         return std::nullopt;
-    return u"%1 needs %2 cells of float32 (%3), over the memory budget of %4"_s.arg(what)
-        .arg(cells)
-        .arg(formatGiB(bytes), formatGiB(budgetBytes));
+    return u"%1 needs %2 cells of float32 (%3), over the memory budget of %4"_s.arg(what).arg(cells).arg(
+        formatGiB(bytes), formatGiB(budgetBytes));
 }
 
 } // namespace posenc::MemoryBudget

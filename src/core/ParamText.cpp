@@ -20,14 +20,17 @@ constexpr KeyInfo kKeys[] = {
     {u"max-len", u"N", u"positions L: rows 0..L-1 of every table (default 1024)"},
     {u"base", u"B", u"frequency base b of w_i = b^(-2i/d) (default 10000)"},
     {u"layout", u"interleaved|split", u"sin/cos columns interleaved (paper, PyTorch) or split in halves (TensorFlow)"},
-    {u"angles", u"exact|float32", u"angle p*w formed in double (exact) or rounded to float32 first, as float32 code does"},
+    {u"angles", u"exact|float32",
+     u"angle p*w formed in double (exact) or rounded to float32 first, as float32 code does"},
     {u"scale", u"sqrt|NUMBER", u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number (default sqrt)"},
-    {u"init", u"normal|scaled-normal|SIGMA", u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA (default normal)"},
+    {u"init", u"normal|scaled-normal|SIGMA",
+     u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA (default normal)"},
     {u"compose", u"sum|concat", u"X = s*E + PE, or [s*E | PE] with the PE in the last pe-dims columns"},
     {u"pe-dims", u"K|auto", u"PE columns of concat (default auto: d_model/2)"},
     {u"dropout", u"P", u"dropout probability p in [0, 1] (default 0.1)"},
     {u"dropout-mode", u"sum|embedding|protect-special|masked-fill", u"where dropout acts (default sum)"},
-    {u"special", u"LIST|none", u"positions protect-special leaves untouched; negative counts from the end (default 0,-1)"},
+    {u"special", u"LIST|none",
+     u"positions protect-special leaves untouched; negative counts from the end (default 0,-1)"},
     {u"seq-len", u"N|auto", u"sequence length; masked-fill zeroes positions >= N (default auto: max_len)"},
     {u"seed", u"N", u"seed of the random embeddings and the dropout mask (default 0)"},
     {u"eval", u"true|false", u"evaluation mode: dropout is the identity"},
@@ -43,8 +46,7 @@ const KeyInfo *find(const QString &key)
     return nullptr;
 }
 
-template<typename Enum>
-struct EnumName
+template<typename Enum> struct EnumName
 {
     Enum value;
     const char16_t *name;
@@ -58,8 +60,7 @@ constexpr EnumName<DropoutMode> kModes[] = {{DropoutMode::Sum, u"sum"},
                                             {DropoutMode::ProtectSpecial, u"protect-special"},
                                             {DropoutMode::MaskedFill, u"masked-fill"}};
 
-template<typename Enum, std::size_t N>
-QString nameOf(const EnumName<Enum> (&table)[N], Enum value)
+template<typename Enum, std::size_t N> QString nameOf(const EnumName<Enum> (&table)[N], Enum value)
 {
     for (const auto &e : table) {
         if (e.value == value)
@@ -173,7 +174,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString &t
     const auto b = parseInt(parts[1]);
     if (!a || !b)
         return std::nullopt;
-    return std::pair{*a, *b};
+    return std::pair {*a, *b};
 }
 
 std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text)
@@ -329,11 +330,11 @@ std::optional<ParamError> setValue(Params &params, const QString &key, const QSt
     if (key == u"memory-budget"_s) {
         const auto v = parseNumber(text);
         if (!v || !std::isfinite(*v) || *v <= 0.0 || *v > 1024.0 * 1024.0)
-            return ParamError{key, u"must be a number of GiB in (0, 1048576]; got '%1'"_s.arg(text)};
+            return ParamError {key, u"must be a number of GiB in (0, 1048576]; got '%1'"_s.arg(text)};
         params.memoryBudget = static_cast<std::uint64_t>(std::llround(std::ldexp(*v, 30)));
         return std::nullopt;
     }
-    return ParamError{key, u"is not a parameter; the parameters are %1"_s.arg(valueKeys().join(u", "_s))};
+    return ParamError {key, u"is not a parameter; the parameters are %1"_s.arg(valueKeys().join(u", "_s))};
 }
 
 } // namespace

@@ -91,8 +91,7 @@ QList<ParamError> Params::validate() const
     if (scaleKind == ScaleKind::Custom && (!std::isfinite(customScale) || customScale < 0.0))
         fail(u"scale"_s, u"must be 1, sqrt or a finite number >= 0; got %1"_s.arg(number(customScale)));
     if (init == InitKind::Custom && (!std::isfinite(customSigma) || customSigma < 0.0))
-        fail(u"init"_s,
-             u"must be normal, scaled-normal or a finite sigma >= 0; got %1"_s.arg(number(customSigma)));
+        fail(u"init"_s, u"must be normal, scaled-normal or a finite sigma >= 0; got %1"_s.arg(number(customSigma)));
     if (compose == Compose::Concat && peDims && dOk && (*peDims < 0 || *peDims > dModel))
         fail(u"pe-dims"_s, u"must be an integer in [0, %1] (d_model); got %2"_s.arg(dModel).arg(*peDims));
     if (!(dropout >= 0.0 && dropout <= 1.0)) // also refuses NaN
@@ -119,9 +118,9 @@ QList<ParamError> Params::validate() const
         const std::int64_t wantCols = embeddingColumns();
         const auto &m = embeddings->values;
         if (m.cols() != wantCols)
-            fail(u"embeddings"_s, u"the matrix has %1 columns; the model needs %2 (d_model%3)"_s.arg(m.cols())
-                                      .arg(wantCols)
-                                      .arg(compose == Compose::Concat ? u" - pe_dims"_s : QString()));
+            fail(u"embeddings"_s,
+                 u"the matrix has %1 columns; the model needs %2 (d_model%3)"_s.arg(m.cols()).arg(wantCols).arg(
+                     compose == Compose::Concat ? u" - pe_dims"_s : QString()));
         if (m.rows() < maxLen)
             fail(u"embeddings"_s, u"the matrix has %1 rows; max_len needs at least %2"_s.arg(m.rows()).arg(maxLen));
     }

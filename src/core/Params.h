@@ -73,11 +73,11 @@ struct Params
     std::uint64_t memoryBudget = kDefaultMemoryBudget; // bytes a single request may allocate
 
     // Values derived from the parameters above.
-    double scale() const;             // s
-    double sigma() const;             // standard deviation of the random init
-    std::int64_t peColumns() const;   // columns of the PE table that enters X: d, or k in concat
+    double scale() const; // s
+    double sigma() const; // standard deviation of the random init
+    std::int64_t peColumns() const; // columns of the PE table that enters X: d, or k in concat
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
-    std::int64_t sequenceLength() const;   // seq_len, or max_len when unset
+    std::int64_t sequenceLength() const; // seq_len, or max_len when unset
     std::vector<std::int64_t> specialRows() const; // special positions resolved to [0, seq_len)
 
     // Every problem at once, each naming its parameter and allowed range; empty when valid.

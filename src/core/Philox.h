@@ -14,23 +14,26 @@ namespace posenc {
 // Counter-based random streams from Random123's Philox4x32-10. A draw is a pure function of
 // (seed, stream, position, group of four columns): the same seed gives the same numbers
 // whatever the thread count, the block computed or the window shown.
-enum class RandomStream : std::uint32_t { Embedding = 0x454d4244u, Dropout = 0x44524f50u, DropoutLowBits = 0x44524f4cu };
+enum class RandomStream : std::uint32_t {
+    Embedding = 0x454d4244u,
+    Dropout = 0x44524f50u,
+    DropoutLowBits = 0x44524f4cu
+};
 
 class CellRandom
 {
 public:
     CellRandom(std::uint64_t seed, RandomStream stream)
-        : m_key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}}
+        : m_key {{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}}
         , m_stream(static_cast<std::uint32_t>(stream))
-    {
-    }
+    { }
 
     // Four 32-bit words for columns 4*group .. 4*group + 3 of row `position`.
     std::array<std::uint32_t, 4> words(std::int64_t position, std::int64_t group) const
     {
-        const r123::Philox4x32::ctr_type counter{{static_cast<std::uint32_t>(position),
-                                                 static_cast<std::uint32_t>(position >> 32),
-                                                 static_cast<std::uint32_t>(group), m_stream}};
+        const r123::Philox4x32::ctr_type counter {{static_cast<std::uint32_t>(position),
+                                                   static_cast<std::uint32_t>(position >> 32),
+                                                   static_cast<std::uint32_t>(group), m_stream}};
         const auto out = r123::Philox4x32()(counter, m_key);
         return {out[0], out[1], out[2], out[3]};
     }
@@ -71,7 +74,8 @@ private:
         for (int b = 0; b < kBatches; ++b) {
             c0[b] = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(position)));
             c1[b] = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(position >> 32)));
-            c2[b] = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(group0 + 16 * b))), lanes);
+            c2[b] = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(group0 + 16 * b))),
+                                     lanes);
             c3[b] = _mm512_set1_epi32(static_cast<int>(m_stream));
         }
         __m512i k0 = _mm512_set1_epi32(static_cast<int>(m_key[0]));
@@ -113,10 +117,10 @@ private:
             const __m512i c = _mm512_shuffle_i32x4(g0, g1, 0xEE); // groups 8, 12, 9, 13
             const __m512i d = _mm512_shuffle_i32x4(g2, g3, 0xEE); // groups 10, 14, 11, 15
             std::uint32_t *dst = out + 64 * b;
-            _mm512_storeu_si512(dst, _mm512_shuffle_i32x4(a, bb, 0x88));      // groups 0, 1, 2, 3
+            _mm512_storeu_si512(dst, _mm512_shuffle_i32x4(a, bb, 0x88)); // groups 0, 1, 2, 3
             _mm512_storeu_si512(dst + 16, _mm512_shuffle_i32x4(a, bb, 0xDD)); // groups 4, 5, 6, 7
-            _mm512_storeu_si512(dst + 32, _mm512_shuffle_i32x4(c, d, 0x88));  // groups 8, 9, 10, 11
-            _mm512_storeu_si512(dst + 48, _mm512_shuffle_i32x4(c, d, 0xDD));  // groups 12, 13, 14, 15
+            _mm512_storeu_si512(dst + 32, _mm512_shuffle_i32x4(c, d, 0x88)); // groups 8, 9, 10, 11
+            _mm512_storeu_si512(dst + 48, _mm512_shuffle_i32x4(c, d, 0xDD)); // groups 12, 13, 14, 15
         }
     }
 #endif

@@ -193,10 +193,11 @@ void PositionalTable::forEachExact(const Block &block, const RowSink &sink) cons
 {
     const PairRange pairs = pairsFor(block.col0, block.cols);
     std::vector<float> row(static_cast<std::size_t>(block.cols));
-    forEachExactRow(block.row0, block.rows, pairs, [&](std::int64_t p, const Eigen::ArrayXd &s, const Eigen::ArrayXd &c) {
-        storeRow(s, c, pairs.first, block.col0, block.cols, row.data());
-        sink(p, row.data());
-    });
+    forEachExactRow(block.row0, block.rows, pairs,
+                    [&](std::int64_t p, const Eigen::ArrayXd &s, const Eigen::ArrayXd &c) {
+                        storeRow(s, c, pairs.first, block.col0, block.cols, row.data());
+                        sink(p, row.data());
+                    });
 }
 
 namespace {
@@ -218,7 +219,7 @@ void PositionalTable::forEachFloat32(const Block &block, const RowSink &sink) co
     float *dst = row.data();
     for (std::int64_t r = 0; r < block.rows; ++r) {
         const std::int64_t p = block.row0 + r;
-        const Float32Angles angles{m_wFloat.data(), static_cast<float>(p)};
+        const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
         for (std::int64_t c = 0; c < block.cols; ++c) {
             const ColumnRole role = Frequencies::role(block.col0 + c, m_dModel, m_layout);
             const double a = angles.angle(role.pair);
@@ -235,17 +236,18 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
     const PairRange pairs = pairsFor(block.col0, block.cols);
     std::vector<float> row(static_cast<std::size_t>(block.cols));
     float *dst = row.data();
-    forEachExactRow(block.row0, block.rows, pairs, [&](std::int64_t p, const Eigen::ArrayXd &s, const Eigen::ArrayXd &c) {
-        const Float32Angles angles{m_wFloat.data(), static_cast<float>(p)};
-        for (std::int64_t col = 0; col < block.cols; ++col) {
-            const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
-            const double a = angles.angle(role.pair);
-            const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
-            const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
-            dst[col] = static_cast<float>(float32Value - exact);
-        }
-        sink(p, dst);
-    });
+    forEachExactRow(block.row0, block.rows, pairs,
+                    [&](std::int64_t p, const Eigen::ArrayXd &s, const Eigen::ArrayXd &c) {
+                        const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
+                        for (std::int64_t col = 0; col < block.cols; ++col) {
+                            const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
+                            const double a = angles.angle(role.pair);
+                            const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
+                            const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
+                            dst[col] = static_cast<float>(float32Value - exact);
+                        }
+                        sink(p, dst);
+                    });
 }
 
 } // namespace posenc

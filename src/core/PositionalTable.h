@@ -53,20 +53,20 @@ private:
     template<typename RowFn>
     void forEachExactRow(std::int64_t row0, std::int64_t rows, PairRange pairs, RowFn &&rowFn) const;
     template<typename Source>
-    void storeRow(const Source &sinOf, const Source &cosOf, std::int64_t pair0, std::int64_t col0,
-                  std::int64_t cols, float *dst) const;
+    void storeRow(const Source &sinOf, const Source &cosOf, std::int64_t pair0, std::int64_t col0, std::int64_t cols,
+                  float *dst) const;
     void forEachExact(const Block &block, const RowSink &sink) const;
     void forEachFloat32(const Block &block, const RowSink &sink) const;
 
     std::int64_t m_dModel;
     Layout m_layout;
     Angles m_angles;
-    Eigen::ArrayXd m_w;       // w_i
+    Eigen::ArrayXd m_w; // w_i
     Eigen::ArrayXd m_stepCos; // cos(w_i), sin(w_i): one row
     Eigen::ArrayXd m_stepSin;
-    Eigen::ArrayXd m_hopCos;  // cos(kHopRows w_i), sin(kHopRows w_i)
+    Eigen::ArrayXd m_hopCos; // cos(kHopRows w_i), sin(kHopRows w_i)
     Eigen::ArrayXd m_hopSin;
-    Eigen::ArrayXf m_wFloat;  // w_i rounded to float32, for float32 angles
+    Eigen::ArrayXf m_wFloat; // w_i rounded to float32, for float32 angles
 };
 
 } // namespace posenc

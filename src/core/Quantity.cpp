@@ -13,8 +13,8 @@ struct Entry
 };
 
 constexpr Entry kEntries[] = {
-    {Quantity::Pe, u"pe"},         {Quantity::Embedding, u"embedding"},   {Quantity::Input, u"input"},
-    {Quantity::Output, u"output"}, {Quantity::Mask, u"mask"},             {Quantity::Similarity, u"similarity"},
+    {Quantity::Pe, u"pe"},         {Quantity::Embedding, u"embedding"}, {Quantity::Input, u"input"},
+    {Quantity::Output, u"output"}, {Quantity::Mask, u"mask"},           {Quantity::Similarity, u"similarity"},
     {Quantity::Error, u"error"},
 };
 

@@ -11,13 +11,13 @@ namespace posenc {
 
 // What a table or a figure can show (DESIGN.md section 3).
 enum class Quantity {
-    Pe,         // the sinusoidal table that enters X: [L, d], or [L, k] in concat
-    Embedding,  // the scaled token embeddings s*E: [L, d], or [L, d - k] in concat
-    Input,      // X = s*E + PE (or the concatenation): [L, d]
-    Output,     // Y = dropout(X) for the chosen variant: [L, d]
-    Mask,       // the keep mask of that variant, 1 kept, 0 dropped: [L, d]
+    Pe, // the sinusoidal table that enters X: [L, d], or [L, k] in concat
+    Embedding, // the scaled token embeddings s*E: [L, d], or [L, d - k] in concat
+    Input, // X = s*E + PE (or the concatenation): [L, d]
+    Output, // Y = dropout(X) for the chosen variant: [L, d]
+    Mask, // the keep mask of that variant, 1 kept, 0 dropped: [L, d]
     Similarity, // S = PE . PE^T: [L, L]
-    Error,      // float32-angle PE minus exact PE: [L, d], or [L, k] in concat
+    Error, // float32-angle PE minus exact PE: [L, d], or [L, k] in concat
 };
 
 struct Shape

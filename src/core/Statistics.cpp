@@ -90,8 +90,7 @@ ExpectedNorms expectedNorms(const Params &params)
     if (params.embeddings) {
         const auto &m = params.embeddings->values;
         const std::int64_t rows = std::min<std::int64_t>(params.maxLen, m.rows());
-        expected.embeddingSquared =
-            s * s * m.topRows(rows).cast<double>().rowwise().squaredNorm().mean();
+        expected.embeddingSquared = s * s * m.topRows(rows).cast<double>().rowwise().squaredNorm().mean();
     } else {
         const double sigma = params.sigma();
         expected.embeddingSquared = s * s * sigma * sigma * static_cast<double>(params.embeddingColumns());
@@ -107,8 +106,8 @@ void similarity(const PositionalTable &table, const Block &block, bool cosine, B
         return;
     }
     RowMatrixXf rows(block.rows, k), cols(block.cols, k);
-    table.fill(Block{block.row0, block.rows, 0, k}, rows);
-    table.fill(Block{block.col0, block.cols, 0, k}, cols);
+    table.fill(Block {block.row0, block.rows, 0, k}, rows);
+    table.fill(Block {block.col0, block.cols, 0, k}, cols);
     const RowMatrixXd a = rows.cast<double>();
     const RowMatrixXd b = cols.cast<double>();
     RowMatrixXd s = a * b.transpose();

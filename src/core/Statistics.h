@@ -11,26 +11,26 @@ namespace posenc {
 // Norms per position, over all d columns of X's two parts (DESIGN.md section 1).
 struct PositionNorms
 {
-    Eigen::ArrayXd pe;        // ||PE_p||
+    Eigen::ArrayXd pe; // ||PE_p||
     Eigen::ArrayXd embedding; // ||s*E_p||
-    Eigen::ArrayXd ratio;     // ||s*E_p|| / ||PE_p||
-    Eigen::ArrayXd input;     // ||X_p||
-    Eigen::ArrayXd output;    // ||Y_p||
+    Eigen::ArrayXd ratio; // ||s*E_p|| / ||PE_p||
+    Eigen::ArrayXd input; // ||X_p||
+    Eigen::ArrayXd output; // ||Y_p||
 };
 
 // RMS over positions, per column of X: where the PE dominates, where it is a near-constant offset.
 struct ColumnRms
 {
-    Eigen::ArrayXd pe;        // RMS_p PE[p, j] (zero in the embedding-only columns of concat)
+    Eigen::ArrayXd pe; // RMS_p PE[p, j] (zero in the embedding-only columns of concat)
     Eigen::ArrayXd embedding; // RMS_p s*E[p, j]
-    Eigen::ArrayXd ratio;     // pe / embedding
+    Eigen::ArrayXd ratio; // pe / embedding
 };
 
 // Closed forms to draw beside the measured values.
 struct ExpectedNorms
 {
     std::optional<double> peSquared; // ||PE_p||^2 = k/2 for an even number k of PE columns, any layout
-    double embeddingSquared = 0.0;   // E||s*E_p||^2 = s^2 sigma^2 d_E; for a loaded matrix, its mean over rows < L
+    double embeddingSquared = 0.0; // E||s*E_p||^2 = s^2 sigma^2 d_E; for a loaded matrix, its mean over rows < L
 };
 
 namespace Statistics {

@@ -17,14 +17,14 @@ std::optional<WriteError> writeAtomically(const QString &path, const std::functi
     // return below (and an exception thrown by `write`) leaves the target untouched.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return WriteError{path, file.errorString()};
+        return WriteError {path, file.errorString()};
     if (!write(file)) {
         if (file.error() != QFileDevice::NoError)
-            return WriteError{path, file.errorString()};
-        return WriteError{path, u"the content could not be written completely"_s};
+            return WriteError {path, file.errorString()};
+        return WriteError {path, u"the content could not be written completely"_s};
     }
     if (!file.commit())
-        return WriteError{path, file.errorString()};
+        return WriteError {path, file.errorString()};
     return std::nullopt;
 }
 

@@ -78,8 +78,8 @@ QByteArray wrapNpyHeader(const QByteArray &dict)
 QByteArray npyHeader(std::int64_t rows, std::int64_t cols)
 {
     Q_ASSERT(rows >= 0 && cols >= 0);
-    const QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + QByteArray::number(rows)
-                            + ", " + QByteArray::number(cols) + "), }";
+    const QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + QByteArray::number(rows) + ", "
+        + QByteArray::number(cols) + "), }";
     return wrapNpyHeader(dict);
 }
 

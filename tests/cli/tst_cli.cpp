@@ -142,18 +142,21 @@ void TestCli::positionsEqualRowsOfWholeTable_data()
 void TestCli::positionsEqualRowsOfWholeTable()
 {
     QFETCH(QString, quantity);
-    const QStringList params = {u"--d-model"_s, u"33"_s, u"--max-len"_s, u"700"_s, u"--seed"_s, u"7"_s, u"--dropout"_s, u"0.3"_s};
+    const QStringList params
+        = {u"--d-model"_s, u"33"_s, u"--max-len"_s, u"700"_s, u"--seed"_s, u"7"_s, u"--dropout"_s, u"0.3"_s};
     const QString whole = path(u"whole_%1.npy"_s.arg(quantity));
     const QString part = path(u"part_%1.npy"_s.arg(quantity));
-    QCOMPARE(posenc(QStringList{u"table"_s, quantity, u"-o"_s, whole} + params).exitCode, 0);
-    QCOMPARE(posenc(QStringList{u"table"_s, quantity, u"-o"_s, part, u"--positions"_s, u"517:700"_s} + params).exitCode, 0);
+    QCOMPARE(posenc(QStringList {u"table"_s, quantity, u"-o"_s, whole} + params).exitCode, 0);
+    QCOMPARE(
+        posenc(QStringList {u"table"_s, quantity, u"-o"_s, part, u"--positions"_s, u"517:700"_s} + params).exitCode, 0);
     const Table w = readNpy(whole);
     const Table p = readNpy(part);
     QCOMPARE(p.rows, 183);
     QCOMPARE(p.cols, w.cols);
     for (qint64 r = 0; r < p.rows; ++r)
         QVERIFY(std::memcmp(&p.values[static_cast<std::size_t>(r * p.cols)],
-                            &w.values[static_cast<std::size_t>((517 + r) * w.cols)], static_cast<std::size_t>(p.cols) * 4)
+                            &w.values[static_cast<std::size_t>((517 + r) * w.cols)],
+                            static_cast<std::size_t>(p.cols) * 4)
                 == 0);
 }
 
@@ -161,9 +164,10 @@ void TestCli::dimsSelectColumns()
 {
     const QString whole = path(u"dims_whole.npy"_s);
     const QString part = path(u"dims_part.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, whole, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s}).exitCode, 0);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, part, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s, u"--dims"_s,
-                     u"63,0,10:12"_s})
+    QCOMPARE(
+        posenc({u"table"_s, u"input"_s, u"-o"_s, whole, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s}).exitCode, 0);
+    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, part, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s,
+                     u"--dims"_s, u"63,0,10:12"_s})
                  .exitCode,
              0);
     const Table w = readNpy(whole);
@@ -180,8 +184,8 @@ void TestCli::csvHoldsTheSameValues()
     const QString npy = path(u"same.npy"_s);
     const QString csv = path(u"same.csv"_s);
     const QStringList params = {u"--d-model"_s, u"9"_s, u"--max-len"_s, u"20"_s};
-    QCOMPARE(posenc(QStringList{u"table"_s, u"output"_s, u"-o"_s, npy} + params).exitCode, 0);
-    QCOMPARE(posenc(QStringList{u"table"_s, u"output"_s, u"-o"_s, csv} + params).exitCode, 0);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"output"_s, u"-o"_s, npy} + params).exitCode, 0);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"output"_s, u"-o"_s, csv} + params).exitCode, 0);
     const Table t = readNpy(npy);
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -199,9 +203,8 @@ void TestCli::invalidUsageExits2_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("named");
-    const auto row = [](const char *name, const QStringList &args, const QString &named) {
-        QTest::newRow(name) << args << named;
-    };
+    const auto row
+        = [](const char *name, const QStringList &args, const QString &named) { QTest::newRow(name) << args << named; };
     row("d = 0", {u"--d-model"_s, u"0"_s}, u"--d-model"_s);
     row("d negative", {u"--d-model"_s, u"-4"_s}, u"--d-model"_s);
     row("L = 0", {u"--max-len"_s, u"0"_s}, u"--max-len"_s);
@@ -231,7 +234,7 @@ void TestCli::invalidUsageExits2()
     QFETCH(QStringList, arguments);
     QFETCH(QString, named);
     const QString file = path(u"invalid.npy"_s);
-    const Run run = posenc(QStringList{u"table"_s, u"pe"_s, u"-o"_s, file} + arguments);
+    const Run run = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, file} + arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(named), qPrintable(run.err));
     QVERIFY(!QFile::exists(file));
@@ -259,12 +262,14 @@ void TestCli::unwritablePathExits3()
 void TestCli::overBudgetExits4()
 {
     const QString file = path(u"huge.npy"_s);
-    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"65536"_s, u"--max-len"_s, u"16777216"_s});
+    const Run run
+        = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"65536"_s, u"--max-len"_s, u"16777216"_s});
     QCOMPARE(run.exitCode, 4);
     QVERIFY2(run.err.contains(u"1099511627776 cells"_s), qPrintable(run.err));
     QVERIFY2(run.err.contains(u"GiB"_s), qPrintable(run.err));
     QVERIFY(!QFile::exists(file));
-    const Run small = posenc({u"table"_s, u"similarity"_s, u"-o"_s, file, u"--max-len"_s, u"4096"_s, u"--memory-budget"_s, u"0.01"_s});
+    const Run small = posenc(
+        {u"table"_s, u"similarity"_s, u"-o"_s, file, u"--max-len"_s, u"4096"_s, u"--memory-budget"_s, u"0.01"_s});
     QCOMPARE(small.exitCode, 4);
     QVERIFY(!QFile::exists(file));
 }
@@ -287,7 +292,8 @@ void TestCli::successReplacesExistingFile()
 
 void TestCli::benchJsonHasItsKeys()
 {
-    const Run run = posenc({u"bench"_s, u"--json"_s, u"--repeats"_s, u"1"_s, u"--max-len"_s, u"256"_s, u"--d-model"_s, u"64"_s});
+    const Run run
+        = posenc({u"bench"_s, u"--json"_s, u"--repeats"_s, u"1"_s, u"--max-len"_s, u"256"_s, u"--d-model"_s, u"64"_s});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "write_bandwidth_gbps", "pipeline_ms"})

@@ -70,7 +70,7 @@ private slots:
 
 void TestAtomicFile::toStringNamesPathAndReason()
 {
-    const WriteError error{u"/data/pe.npy"_s, u"No space left on device"_s};
+    const WriteError error {u"/data/pe.npy"_s, u"No space left on device"_s};
     QCOMPARE(error.toString(), u"/data/pe.npy: No space left on device"_s);
 }
 
@@ -94,7 +94,7 @@ void TestAtomicFile::writesNewFile()
 
     QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
     QCOMPARE(readAll(path), content);
-    QCOMPARE(entries(dir.path()), QStringList{u"out.bin"_s});
+    QCOMPARE(entries(dir.path()), QStringList {u"out.bin"_s});
 }
 
 void TestAtomicFile::replacesExistingFile()
@@ -108,7 +108,7 @@ void TestAtomicFile::replacesExistingFile()
 
     QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
     QCOMPARE(readAll(path), QByteArray("new"));
-    QCOMPARE(entries(dir.path()), QStringList{u"out.bin"_s});
+    QCOMPARE(entries(dir.path()), QStringList {u"out.bin"_s});
 }
 
 void TestAtomicFile::keepsPermissionsOfReplacedFile()
@@ -124,8 +124,7 @@ void TestAtomicFile::keepsPermissionsOfReplacedFile()
 
     // The *User flags describe the current user, not the file's mode bits: leave them out.
     const QFile::Permissions modeBits = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
-                                        | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
-                                        | QFile::ExeOther;
+        | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther | QFile::ExeOther;
     QCOMPARE(QFile::permissions(path) & modeBits, mode);
     QCOMPARE(readAll(path), QByteArray("new"));
 }
@@ -153,7 +152,7 @@ void TestAtomicFile::failedWriteKeepsExistingFile()
     QCOMPARE(error->path, path);
     QVERIFY(!error->reason.isEmpty());
     QCOMPARE(readAll(path), old);
-    QCOMPARE(entries(dir.path()), QStringList{u"table.csv"_s});
+    QCOMPARE(entries(dir.path()), QStringList {u"table.csv"_s});
 }
 
 void TestAtomicFile::failedWriteCreatesNothing()
@@ -181,7 +180,7 @@ void TestAtomicFile::throwingWriteLeavesNothing()
                              }));
 
     QCOMPARE(readAll(path), QByteArray("old"));
-    QCOMPARE(entries(dir.path()), QStringList{u"table.npy"_s});
+    QCOMPARE(entries(dir.path()), QStringList {u"table.npy"_s});
 }
 
 void TestAtomicFile::unwritablePath_data()
@@ -225,8 +224,8 @@ void TestAtomicFile::readOnlyDirectory()
     QVERIFY(QDir(dir.path()).mkdir(u"locked"_s));
     QVERIFY(createFile(locked + u"/out.bin"_s, "old"));
     QVERIFY(QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner));
-    const auto unlock = qScopeGuard(
-        [&] { QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner); });
+    const auto unlock
+        = qScopeGuard([&] { QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner); });
     if (QFile probe(locked + u"/probe"_s); probe.open(QIODevice::WriteOnly)) {
         probe.remove();
         QSKIP("directory permissions are not enforced for this user (root?)");
@@ -237,7 +236,7 @@ void TestAtomicFile::readOnlyDirectory()
     QVERIFY(error);
     QCOMPARE(error->reason, osReason(EACCES));
     QCOMPARE(readAll(locked + u"/out.bin"_s), QByteArray("old"));
-    QCOMPARE(entries(locked), QStringList{u"out.bin"_s});
+    QCOMPARE(entries(locked), QStringList {u"out.bin"_s});
 }
 
 QTEST_GUILESS_MAIN(TestAtomicFile)

@@ -135,8 +135,8 @@ void TestCsvWriter::writesTable()
     const QString path = dir.filePath(u"table.csv"_s);
     const RowMatrixXf parent = isBlock ? finiteValues(rows + 3, cols + 7, quint32(rows * 31 + cols))
                                        : finiteValues(rows, cols, quint32(rows * 31 + cols));
-    const posenc::ConstBlockRef table = isBlock ? posenc::ConstBlockRef(parent.block(2, 3, rows, cols))
-                                                : posenc::ConstBlockRef(parent);
+    const posenc::ConstBlockRef table
+        = isBlock ? posenc::ConstBlockRef(parent.block(2, 3, rows, cols)) : posenc::ConstBlockRef(parent);
 
     const auto error = posenc::writeCsv(path, table);
 
@@ -157,7 +157,7 @@ void TestCsvWriter::writesTable()
                 QFAIL(qPrintable(cell + u" reads back to a different float"_s));
         }
     }
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{u"table.csv"_s});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList {u"table.csv"_s});
 }
 
 void TestCsvWriter::shortestText_data()
@@ -243,7 +243,7 @@ void TestCsvWriter::reportsUnwritablePath()
     QVERIFY(error->toString().startsWith(path + u": "_s));
     QVERIFY(!error->reason.isEmpty());
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
-             QStringList{u"afile"_s});
+             QStringList {u"afile"_s});
 }
 
 QTEST_GUILESS_MAIN(TestCsvWriter)

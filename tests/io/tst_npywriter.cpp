@@ -61,7 +61,7 @@ std::optional<ParsedNpy> parseNpy(const QByteArray &bytes, QString &why)
 QByteArray expectedDict(qint64 rows, qint64 cols)
 {
     return "{'descr': '<f4', 'fortran_order': False, 'shape': (" + QByteArray::number(rows) + ", "
-           + QByteArray::number(cols) + "), }";
+        + QByteArray::number(cols) + "), }";
 }
 
 quint32 littleEndianWord(const QByteArray &data, qsizetype index)
@@ -214,15 +214,15 @@ void TestNpyWriter::writesTable()
     const QString path = dir.filePath(u"table.npy"_s);
     const RowMatrixXf parent = isBlock ? randomBits(rows + 3, cols + 7, quint32(rows * 31 + cols))
                                        : randomBits(rows, cols, quint32(rows * 31 + cols));
-    const posenc::ConstBlockRef table = isBlock ? posenc::ConstBlockRef(parent.block(2, 3, rows, cols))
-                                                : posenc::ConstBlockRef(parent);
+    const posenc::ConstBlockRef table
+        = isBlock ? posenc::ConstBlockRef(parent.block(2, 3, rows, cols)) : posenc::ConstBlockRef(parent);
     QCOMPARE(table.outerStride(), isBlock ? cols + 7 : cols);
 
     const auto error = posenc::writeNpy(path, table);
 
     QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
     verifyFile(path, table);
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{u"table.npy"_s});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList {u"table.npy"_s});
 }
 
 void TestNpyWriter::keepsSpecialValues_data()
@@ -278,7 +278,7 @@ void TestNpyWriter::reportsUnwritablePath()
     QVERIFY(error->toString().startsWith(path + u": "_s));
     QVERIFY(!error->reason.isEmpty());
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
-             QStringList{u"afile"_s});
+             QStringList {u"afile"_s});
 }
 
 void TestNpyWriter::numpyLoadsTheFile_data()
@@ -302,8 +302,8 @@ void TestNpyWriter::numpyLoadsTheFile()
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(u"table.npy"_s);
     const RowMatrixXf parent = isBlock ? randomBits(rows + 4, cols + 4, 7) : randomBits(rows, cols, 7);
-    const posenc::ConstBlockRef table = isBlock ? posenc::ConstBlockRef(parent.block(1, 2, rows, cols))
-                                                : posenc::ConstBlockRef(parent);
+    const posenc::ConstBlockRef table
+        = isBlock ? posenc::ConstBlockRef(parent.block(1, 2, rows, cols)) : posenc::ConstBlockRef(parent);
     QVERIFY(!posenc::writeNpy(path, table));
 
     const QString script = u"import sys, numpy as np\n"
