@@ -2,6 +2,7 @@
 // bit for bit (survivors X / float(1 - p), dropped cells 0), and the four variants of DESIGN.md
 // section 1 (sum, embedding, protect-special, masked-fill), through DropoutMask and the Engine.
 
+#include "EngineTable.h"
 #include "Reference.h"
 
 #include "core/DropoutMask.h"
@@ -18,20 +19,10 @@ using namespace posenc;
 
 namespace {
 
-RowMatrixXf tableOf(const Engine &engine, Quantity quantity, const Block &block, int threads = 0)
-{
-    RowMatrixXf out(block.rows, block.cols);
-    out.setConstant(std::numeric_limits<float>::quiet_NaN());
-    const bool done = engine.compute(quantity, block, out, ComputeOptions {threads, nullptr});
-    Q_ASSERT(done);
-    Q_UNUSED(done);
-    return out;
-}
-
 RowMatrixXf wholeTable(const Engine &engine, Quantity quantity, int threads = 0)
 {
     const Shape s = engine.shape(quantity);
-    return tableOf(engine, quantity, Block {0, s.rows, 0, s.cols}, threads);
+    return testing::computeTable(engine, quantity, Block {0, s.rows, 0, s.cols}, threads);
 }
 
 struct Parts

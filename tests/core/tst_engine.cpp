@@ -2,6 +2,7 @@
 // ones bit for bit, blocks computed alone equal to the whole table, cancellation, and check()
 // refusing blocks outside the table or over the memory budget (DESIGN.md sections 1 and 2).
 
+#include "EngineTable.h"
 #include "Reference.h"
 
 #include "core/Engine.h"
@@ -19,16 +20,6 @@ using namespace posenc;
 using reference::kTwoTo24;
 
 namespace {
-
-RowMatrixXf computeTable(const Engine &engine, Quantity quantity, const Block &block, int threads)
-{
-    RowMatrixXf out(block.rows, block.cols);
-    out.setConstant(std::numeric_limits<float>::quiet_NaN());
-    const bool done = engine.compute(quantity, block, out, ComputeOptions {threads, nullptr});
-    Q_ASSERT(done);
-    Q_UNUSED(done);
-    return out;
-}
 
 RowMatrixXf serialBlock(const Engine &engine, Quantity quantity, const Block &block)
 {
@@ -225,7 +216,7 @@ void TestEngine::peQuantityMatchesReference()
     const std::int64_t cols = compose == Compose::Concat ? k : d;
     QCOMPARE(engine.shape(Quantity::Pe).cols, cols);
     for (const reference::RowRange range : {reference::RowRange {0, 70}, reference::RowRange {kTwoTo24 - 70, 70}}) {
-        const RowMatrixXf pe = computeTable(engine, Quantity::Pe, Block {range.row0, range.rows, 0, cols}, 2);
+        const RowMatrixXf pe = testing::computeTable(engine, Quantity::Pe, Block {range.row0, range.rows, 0, cols}, 2);
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < cols; ++j) {
                 const std::int64_t p = range.row0 + r;
@@ -269,7 +260,8 @@ void TestEngine::errorQuantityMatchesReference()
     const std::int64_t cols = compose == Compose::Concat ? k : d;
     QCOMPARE(engine.shape(Quantity::Error).cols, cols);
     for (const reference::RowRange range : {reference::RowRange {16000, 40}, reference::RowRange {kTwoTo24 - 40, 40}}) {
-        const RowMatrixXf error = computeTable(engine, Quantity::Error, Block {range.row0, range.rows, 0, cols}, 2);
+        const RowMatrixXf error
+            = testing::computeTable(engine, Quantity::Error, Block {range.row0, range.rows, 0, cols}, 2);
         double largest = 0.0;
         for (std::int64_t r = 0; r < range.rows; ++r)
             for (std::int64_t j = 0; j < cols; ++j) {
@@ -310,9 +302,9 @@ void TestEngine::inputPartsAddUpToInput()
     const Engine engine(params);
     const std::int64_t eCols = compose == Compose::Concat ? 60 : 90;
     const std::int64_t peOffset = compose == Compose::Concat ? 60 : 0;
-    const RowMatrixXf e = computeTable(engine, Quantity::Embedding, Block {0, 500, 0, eCols}, 1);
-    const RowMatrixXf pe = computeTable(engine, Quantity::Pe, Block {0, 500, 0, 90 - peOffset}, 1);
-    const RowMatrixXf x = computeTable(engine, Quantity::Input, Block {0, 500, 0, 90}, 1);
+    const RowMatrixXf e = testing::computeTable(engine, Quantity::Embedding, Block {0, 500, 0, eCols}, 1);
+    const RowMatrixXf pe = testing::computeTable(engine, Quantity::Pe, Block {0, 500, 0, 90 - peOffset}, 1);
+    const RowMatrixXf x = testing::computeTable(engine, Quantity::Input, Block {0, 500, 0, 90}, 1);
     for (const Block block :
          {Block {0, 500, 0, 90}, Block {3, 101, 7, 77}, Block {499, 1, 59, 2}, Block {200, 50, 61, 29}}) {
         RowMatrixXf ePart(block.rows, block.cols), qPart(block.rows, block.cols);
@@ -362,7 +354,7 @@ void TestEngine::similarityMatchesClosedForm()
     params.layout = layout;
     const Engine engine(params);
     QVERIFY(!engine.check(Quantity::Similarity, block));
-    const RowMatrixXf s = computeTable(engine, Quantity::Similarity, block, 2);
+    const RowMatrixXf s = testing::computeTable(engine, Quantity::Similarity, block, 2);
     const double tolerance = 2e-7 * double(d) + 1e-6;
     for (std::int64_t r = 0; r < block.rows; ++r)
         for (std::int64_t c = 0; c < block.cols; ++c) {
@@ -387,15 +379,15 @@ void TestEngine::similarityDependsOnlyOnOffset()
     params.dModel = 128;
     params.maxLen = 1 << 20;
     const Engine engine(params);
-    const RowMatrixXf base = computeTable(engine, Quantity::Similarity, Block {100, 40, 90, 60}, 2);
+    const RowMatrixXf base = testing::computeTable(engine, Quantity::Similarity, Block {100, 40, 90, 60}, 2);
     const double tolerance = 2e-7 * 128.0 + 1e-6;
     for (const std::int64_t shift : {1, 31, 1000, 65536, (1 << 20) - 300}) {
         const RowMatrixXf shifted
-            = computeTable(engine, Quantity::Similarity, Block {100 + shift, 40, 90 + shift, 60}, 1);
+            = testing::computeTable(engine, Quantity::Similarity, Block {100 + shift, 40, 90 + shift, 60}, 1);
         const double worst = (shifted - base).cwiseAbs().maxCoeff();
         QVERIFY2(worst <= tolerance, qPrintable(u"shift %1: max |S[p+k,q+k] - S[p,q]| = %2"_s.arg(shift).arg(worst)));
     }
-    const RowMatrixXf transposed = computeTable(engine, Quantity::Similarity, Block {90, 60, 100, 40}, 1);
+    const RowMatrixXf transposed = testing::computeTable(engine, Quantity::Similarity, Block {90, 60, 100, 40}, 1);
     QVERIFY((transposed.transpose() - base).cwiseAbs().maxCoeff() <= tolerance);
 }
 
@@ -408,7 +400,7 @@ void TestEngine::similarityInConcatUsesPeColumns()
     params.compose = Compose::Concat;
     params.peDims = 64;
     const Engine engine(params);
-    const RowMatrixXf s = computeTable(engine, Quantity::Similarity, Block {10, 20, 200, 30}, 1);
+    const RowMatrixXf s = testing::computeTable(engine, Quantity::Similarity, Block {10, 20, 200, 30}, 1);
     for (std::int64_t r = 0; r < 20; ++r)
         for (std::int64_t c = 0; c < 30; ++c) {
             double expected = 0.0;
@@ -439,10 +431,10 @@ void TestEngine::threadedEqualsSerial()
     const Engine engine(params);
     const Block block = wholeBlock(engine, quantity);
     QVERIFY(!engine.check(quantity, block));
-    const RowMatrixXf serial = computeTable(engine, quantity, block, 1);
+    const RowMatrixXf serial = testing::computeTable(engine, quantity, block, 1);
     QVERIFY(!serial.array().isNaN().any());
-    QCOMPARE(reference::firstBitDifference(serial, computeTable(engine, quantity, block, 2)), QString());
-    QCOMPARE(reference::firstBitDifference(serial, computeTable(engine, quantity, block, 0)), QString());
+    QCOMPARE(reference::firstBitDifference(serial, testing::computeTable(engine, quantity, block, 2)), QString());
+    QCOMPARE(reference::firstBitDifference(serial, testing::computeTable(engine, quantity, block, 0)), QString());
     QCOMPARE(reference::firstBitDifference(serial, serialBlock(engine, quantity, block)), QString());
     const std::optional<RowMatrixXf> table = engine.table(quantity, block, ComputeOptions {2, nullptr});
     QVERIFY(table);
@@ -461,15 +453,15 @@ void TestEngine::blockAloneEqualsWholeTable()
     QFETCH(Quantity, quantity);
     const Engine engine(params);
     const Block whole = wholeBlock(engine, quantity);
-    const RowMatrixXf table = computeTable(engine, quantity, whole, 0);
+    const RowMatrixXf table = testing::computeTable(engine, quantity, whole, 0);
     const std::int64_t rows = whole.rows, cols = whole.cols;
     const std::int64_t nearAnchor = std::min<std::int64_t>(1023, rows - 70); // across row 1024 where it exists
     for (const Block block :
          {Block {0, 1, 0, 1}, Block {1, 3, 1, 3}, Block {rows - 1, 1, cols - 1, 1}, Block {33, 600, 5, cols - 7},
           Block {nearAnchor, 70, 0, cols}, Block {250, 333, cols / 2, cols / 3}, Block {rows - 97, 97, 3, 1}}) {
         for (const int threads : {1, 2}) {
-            const RowMatrixXf part
-                = threads == 1 ? serialBlock(engine, quantity, block) : computeTable(engine, quantity, block, threads);
+            const RowMatrixXf part = threads == 1 ? serialBlock(engine, quantity, block)
+                                                  : testing::computeTable(engine, quantity, block, threads);
             const RowMatrixXf expected = table.block(block.row0, block.col0, block.rows, block.cols);
             const QString difference = reference::firstBitDifference(expected, part, block.row0, block.col0);
             QVERIFY2(difference.isEmpty(),
@@ -503,7 +495,7 @@ void TestEngine::writesOnlyItsBlock()
     RowMatrixXf big(block.rows + 5, 60);
     big.setConstant(-1234.5f);
     QVERIFY(engine.compute(quantity, block, big.block(2, 7, block.rows, block.cols), ComputeOptions {2, nullptr}));
-    const RowMatrixXf alone = computeTable(engine, quantity, block, 1);
+    const RowMatrixXf alone = testing::computeTable(engine, quantity, block, 1);
     QCOMPARE(reference::firstBitDifference(alone, big.block(2, 7, block.rows, block.cols)), QString());
     for (Eigen::Index r = 0; r < big.rows(); ++r)
         for (Eigen::Index c = 0; c < big.cols(); ++c) {
@@ -548,7 +540,7 @@ void TestEngine::uncancelledComputeReturnsTrue()
     const Block block {0, 4096, 0, 64};
     RowMatrixXf out(block.rows, block.cols);
     QVERIFY(engine.compute(Quantity::Output, block, out, ComputeOptions {2, &cancel}));
-    QCOMPARE(reference::firstBitDifference(computeTable(engine, Quantity::Output, block, 1), out), QString());
+    QCOMPARE(reference::firstBitDifference(testing::computeTable(engine, Quantity::Output, block, 1), out), QString());
 }
 
 void TestEngine::checkRejectsBlocksOutside_data()
@@ -698,7 +690,7 @@ void TestEngine::farEndOfLongestTable()
     const Engine engine(params);
     const Block block {kTwoTo24 - 3, 3, 4090, 6};
     QVERIFY(!engine.check(Quantity::Pe, block));
-    const RowMatrixXf pe = computeTable(engine, Quantity::Pe, block, 1);
+    const RowMatrixXf pe = testing::computeTable(engine, Quantity::Pe, block, 1);
     for (std::int64_t r = 0; r < 3; ++r)
         for (std::int64_t c = 0; c < 6; ++c) {
             const double expected

@@ -2,6 +2,7 @@
 // tables of the same rows; the closed forms ||PE_p||^2 = d/2 and E||s*E_p||^2 = s^2 sigma^2 d_E;
 // the similarity S[p, q] = sum_i cos((p - q) w_i) (DESIGN.md section 1).
 
+#include "EngineTable.h"
 #include "Reference.h"
 
 #include "core/Statistics.h"
@@ -16,13 +17,6 @@ using namespace Qt::StringLiterals;
 using namespace posenc;
 
 namespace {
-
-RowMatrixXf tableOf(const Engine &engine, Quantity quantity, const Block &block)
-{
-    const std::optional<RowMatrixXf> table = engine.table(quantity, block, ComputeOptions {1, nullptr});
-    Q_ASSERT(table);
-    return *table;
-}
 
 bool closeRelative(double got, double expected, double tolerance)
 {
@@ -96,11 +90,12 @@ void TestStatistics::positionNormsMatchTables()
     QVERIFY(norms);
     for (const Eigen::ArrayXd *a : {&norms->pe, &norms->embedding, &norms->ratio, &norms->input, &norms->output})
         QCOMPARE(a->size(), rows);
-    const RowMatrixXf pe = tableOf(engine, Quantity::Pe, Block {row0, rows, 0, engine.shape(Quantity::Pe).cols});
-    const RowMatrixXf e
-        = tableOf(engine, Quantity::Embedding, Block {row0, rows, 0, engine.shape(Quantity::Embedding).cols});
-    const RowMatrixXf x = tableOf(engine, Quantity::Input, Block {row0, rows, 0, params.dModel});
-    const RowMatrixXf y = tableOf(engine, Quantity::Output, Block {row0, rows, 0, params.dModel});
+    const RowMatrixXf pe
+        = testing::computeTable(engine, Quantity::Pe, Block {row0, rows, 0, engine.shape(Quantity::Pe).cols});
+    const RowMatrixXf e = testing::computeTable(engine, Quantity::Embedding,
+                                                Block {row0, rows, 0, engine.shape(Quantity::Embedding).cols});
+    const RowMatrixXf x = testing::computeTable(engine, Quantity::Input, Block {row0, rows, 0, params.dModel});
+    const RowMatrixXf y = testing::computeTable(engine, Quantity::Output, Block {row0, rows, 0, params.dModel});
     const auto norm = [](const RowMatrixXf &m, std::int64_t r) {
         double sum = 0.0;
         for (Eigen::Index c = 0; c < m.cols(); ++c)
@@ -143,8 +138,9 @@ void TestStatistics::columnRmsMatchTables()
     const bool concat = params.compose == Compose::Concat;
     const std::int64_t eCols = engine.shape(Quantity::Embedding).cols;
     const std::int64_t peOffset = concat ? eCols : 0;
-    const RowMatrixXf pe = tableOf(engine, Quantity::Pe, Block {row0, rows, 0, engine.shape(Quantity::Pe).cols});
-    const RowMatrixXf e = tableOf(engine, Quantity::Embedding, Block {row0, rows, 0, eCols});
+    const RowMatrixXf pe
+        = testing::computeTable(engine, Quantity::Pe, Block {row0, rows, 0, engine.shape(Quantity::Pe).cols});
+    const RowMatrixXf e = testing::computeTable(engine, Quantity::Embedding, Block {row0, rows, 0, eCols});
     const auto columnRms = [rows](const RowMatrixXf &m, std::int64_t c) {
         double sum = 0.0;
         for (std::int64_t r = 0; r < rows; ++r)
