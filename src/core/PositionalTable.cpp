@@ -1,7 +1,6 @@
 #include "PositionalTable.h"
 
 #include "Frequencies.h"
-#include "StreamStore.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,17 +45,11 @@ void PositionalTable::forEachRow(const Block &block, const RowSink &sink) const
         forEachFloat32(block, sink);
 }
 
-void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) const
+void PositionalTable::fill(const Block &block, BlockRef out) const
 {
     forEachRow(block, [&](std::int64_t p, const float *values) {
-        float *dst = out.row(p - block.row0).data();
-        if (streaming)
-            streamCopy(dst, values, block.cols);
-        else
-            std::copy(values, values + block.cols, dst);
+        std::copy(values, values + block.cols, out.row(p - block.row0).data());
     });
-    if (streaming)
-        streamFence();
 }
 
 PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int64_t cols) const

@@ -35,9 +35,8 @@ public:
 
     // Hands every row of the block, in order, to `sink`; the values live until the next row.
     void forEachRow(const Block &block, const RowSink &sink) const;
-    // Fills `out` (block.rows x block.cols) with the table's block; `streaming` bypasses the
-    // caches for outputs far larger than them.
-    void fill(const Block &block, BlockRef out, bool streaming = false) const;
+    // Fills `out` (block.rows x block.cols) with the table's block.
+    void fill(const Block &block, BlockRef out) const;
     // float32-angle value minus the exact value (float64), rounded to float32.
     void forEachErrorRow(const Block &block, const RowSink &sink) const;
 
