@@ -1,9 +1,13 @@
 #include "DropoutMask.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <vector>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 namespace posenc {
 
@@ -43,7 +47,36 @@ template<typename T> T *scratch(std::vector<T> &buffer, std::int64_t size)
 
 thread_local std::vector<std::uint32_t> t_words;
 thread_local std::vector<std::uint8_t> t_bytes;
-thread_local std::vector<std::uint8_t> t_kept;
+thread_local std::vector<std::uint64_t> t_bits;
+thread_local std::vector<std::uint32_t> t_ties;
+thread_local std::vector<std::uint32_t> t_groups;
+thread_local std::vector<std::uint32_t> t_low;
+
+bool bitOf(const std::uint64_t *bits, std::int64_t c)
+{
+    return (bits[c / 64] >> (c % 64)) & 1u;
+}
+
+#if defined(__AVX512F__)
+// The keep bits of cells c .. c + 15 (c a multiple of 16) as a register mask.
+__mmask16 maskOf(const std::uint64_t *bits, std::int64_t c)
+{
+    return static_cast<__mmask16>(bits[c / 64] >> (c % 64));
+}
+
+void store16(float *dst, __m512 values, bool stream)
+{
+    if (stream)
+        _mm512_stream_ps(dst, values);
+    else
+        _mm512_storeu_ps(dst, values);
+}
+
+bool startsCacheLine(const float *p)
+{
+    return (reinterpret_cast<std::uintptr_t>(p) & 63u) == 0;
+}
+#endif
 
 } // namespace
 
@@ -67,7 +100,7 @@ DropoutMask::RowRule DropoutMask::rowRule(std::int64_t position) const
     return RowRule::Dropout;
 }
 
-void DropoutMask::keepFlags(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint8_t *kept) const
+void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint64_t *bits) const
 {
     const std::int64_t group0 = col0 / kCellsPerGroup;
     const std::int64_t groups = (col0 + cols + kCellsPerGroup - 1) / kCellsPerGroup - group0;
@@ -84,19 +117,47 @@ void DropoutMask::keepFlags(std::int64_t position, std::int64_t col0, std::int64
     const std::uint8_t *top = bytes + (col0 - kCellsPerGroup * group0);
     // With p = 0, T = 2^32 and its top byte, 256, is above every byte: all kept, no ties.
     const std::uint32_t topThreshold = static_cast<std::uint32_t>(m_threshold >> 24);
-    for (std::int64_t c = 0; c < cols; ++c)
-        kept[c] = top[c] < topThreshold ? 1 : 0;
-    if (topThreshold > 0xFFu)
-        return;
-    // The rare cells whose top byte ties with T's are decided by their 24 low bits.
     const std::uint32_t lowThreshold = static_cast<std::uint32_t>(m_threshold & 0xFFFFFFu);
-    const auto tie = static_cast<std::uint8_t>(topThreshold);
-    const std::uint8_t *end = top + cols;
-    for (const std::uint8_t *t = top;
-         (t = static_cast<const std::uint8_t *>(std::memchr(t, tie, static_cast<std::size_t>(end - t)))); ++t) {
-        const std::int64_t c = col0 + (t - top);
-        const std::uint32_t low = m_lowBits.words(position, c / 4)[c % 4] & 0xFFFFFFu;
-        kept[t - top] = low < lowThreshold ? 1 : 0;
+    // Cells whose top byte ties with T's, by column from col0; with T's low bits all zero a tie
+    // is never below T, so none are recorded.
+    std::uint32_t *ties = scratch(t_ties, cols);
+    std::int64_t tieCount = 0;
+    const std::uint64_t recordTies = lowThreshold != 0 ? ~std::uint64_t(0) : 0;
+    for (std::int64_t k = 0; 64 * k < cols; ++k) {
+        const std::uint8_t *t = top + 64 * k;
+        const std::int64_t n = std::min<std::int64_t>(64, cols - 64 * k);
+        std::uint64_t keep = 0;
+        std::uint64_t tie = 0;
+#if defined(__AVX512BW__)
+        if (n == 64 && topThreshold <= 0xFFu) {
+            const __m512i top64 = _mm512_loadu_si512(t);
+            const __m512i threshold = _mm512_set1_epi8(static_cast<char>(topThreshold));
+            keep = _mm512_cmplt_epu8_mask(top64, threshold);
+            tie = _mm512_cmpeq_epu8_mask(top64, threshold);
+        } else
+#endif
+        {
+            for (std::int64_t i = 0; i < n; ++i) {
+                keep |= std::uint64_t(t[i] < topThreshold) << i;
+                tie |= std::uint64_t(t[i] == topThreshold) << i;
+            }
+        }
+        for (tie &= recordTies; tie != 0; tie &= tie - 1)
+            ties[tieCount++] = static_cast<std::uint32_t>(64 * k + std::countr_zero(tie));
+        bits[k] = keep;
+    }
+    if (tieCount == 0)
+        return;
+    // The rare ties (1 cell in 256) are decided by their 24 low bits, drawn together.
+    std::uint32_t *tieGroups = scratch(t_groups, tieCount);
+    std::uint32_t *low = scratch(t_low, 4 * tieCount);
+    for (std::int64_t i = 0; i < tieCount; ++i)
+        tieGroups[i] = static_cast<std::uint32_t>((col0 + ties[i]) / 4);
+    m_lowBits.gather(position, tieGroups, tieCount, low);
+    for (std::int64_t i = 0; i < tieCount; ++i) {
+        const std::int64_t c = ties[i];
+        if ((low[4 * i + (col0 + c) % 4] & 0xFFFFFFu) < lowThreshold)
+            bits[c / 64] |= std::uint64_t(1) << (c % 64);
     }
 }
 
@@ -106,14 +167,14 @@ void DropoutMask::fillRow(std::int64_t position, std::int64_t col0, std::int64_t
         std::fill(dst, dst + cols, 1.0f);
         return;
     }
-    std::uint8_t *kept = scratch(t_kept, cols);
-    keepFlags(position, col0, cols, kept);
+    std::uint64_t *bits = scratch(t_bits, (cols + 63) / 64);
+    keepBits(position, col0, cols, bits);
     for (std::int64_t c = 0; c < cols; ++c)
-        dst[c] = kept[c] ? 1.0f : 0.0f;
+        dst[c] = bitOf(bits, c) ? 1.0f : 0.0f;
 }
 
-void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x,
-                           float *dst) const
+void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x, float *dst,
+                           bool streaming) const
 {
     const float *e = x.embedding;
     const float *q = x.positional;
@@ -132,16 +193,31 @@ void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_
         std::copy(q, q + cols, dst);
         return;
     }
-    std::uint8_t *kept = scratch(t_kept, cols);
-    keepFlags(position, col0, cols, kept);
-    // One branch-free pass the compiler vectorises.
+    std::uint64_t *bits = scratch(t_bits, (cols + 63) / 64);
+    keepBits(position, col0, cols, bits);
     const float keep = m_keep;
-    if (m_mode == DropoutMode::Embedding) {
-        for (std::int64_t c = 0; c < cols; ++c)
-            dst[c] = (kept[c] ? (s * e[c]) / keep : 0.0f) + q[c];
-    } else {
-        for (std::int64_t c = 0; c < cols; ++c)
-            dst[c] = kept[c] ? (s * e[c] + q[c]) / keep : 0.0f;
+    const bool embeddingOnly = m_mode == DropoutMode::Embedding;
+    std::int64_t c = 0;
+#if defined(__AVX512F__)
+    // Sixteen cells at a time; the keep bits select the lanes of a zero-masked division, so
+    // dropped cells are exact zeros and survivors exactly X / (1 - p), as below.
+    const bool stream = streaming && startsCacheLine(dst);
+    const __m512 scale = _mm512_set1_ps(s);
+    const __m512 keepv = _mm512_set1_ps(keep);
+    for (; c + 16 <= cols; c += 16) {
+        const __mmask16 kept = maskOf(bits, c);
+        const __m512 scaled = _mm512_mul_ps(scale, _mm512_loadu_ps(e + c));
+        const __m512 positional = _mm512_loadu_ps(q + c);
+        const __m512 y = embeddingOnly ? _mm512_add_ps(_mm512_maskz_div_ps(kept, scaled, keepv), positional)
+                                       : _mm512_maskz_div_ps(kept, _mm512_add_ps(scaled, positional), keepv);
+        store16(dst + c, y, stream);
+    }
+#else
+    (void)streaming;
+#endif
+    for (; c < cols; ++c) {
+        const bool kept = bitOf(bits, c);
+        dst[c] = embeddingOnly ? (kept ? (s * e[c]) / keep : 0.0f) + q[c] : (kept ? (s * e[c] + q[c]) / keep : 0.0f);
     }
 }
 

@@ -39,12 +39,14 @@ public:
     enum class RowRule { Dropout, PassThrough, Zero };
     RowRule rowRule(std::int64_t position) const;
 
-    // Y for one row of X, `cols` long.
-    void applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x, float *dst) const;
+    // Y for one row of X, `cols` long. With `streaming`, a `dst` that starts on a cache line is
+    // written with non-temporal stores (the caller fences).
+    void applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x, float *dst,
+                  bool streaming = false) const;
 
 private:
-    // The raw Bernoulli bits of a row as 1 (kept) and 0.
-    void keepFlags(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint8_t *kept) const;
+    // The raw Bernoulli bits of a row: bit c % 64 of bits[c / 64] is kept(position, col0 + c).
+    void keepBits(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint64_t *bits) const;
 
     // A cell is kept when its 32-bit uniform U is below the threshold T = round((1 - p) 2^32).
     // U's top byte comes from a word shared by 4 cells; only when that byte equals T's top

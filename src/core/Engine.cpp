@@ -129,7 +129,7 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
     std::vector<float> row(static_cast<std::size_t>(block.cols));
     switch (quantity) {
     case Quantity::Pe:
-        m_pe.forEachRow(block, store);
+        m_pe.fill(block, out, streaming);
         break;
     case Quantity::Error:
         m_pe.forEachErrorRow(block, store);
@@ -150,15 +150,14 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
         break;
     case Quantity::Input:
         forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
+            float *dst = out.row(p - block.row0).data();
             for (std::int64_t c = 0; c < block.cols; ++c)
-                row[c] = x.scale * x.embedding[c] + x.positional[c];
-            store(p, row.data());
+                dst[c] = x.scale * x.embedding[c] + x.positional[c];
         });
         break;
     case Quantity::Output:
         forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
-            m_mask.applyRow(p, block.col0, block.cols, x, row.data());
-            store(p, row.data());
+            m_mask.applyRow(p, block.col0, block.cols, x, out.row(p - block.row0).data(), streaming);
         });
         break;
     case Quantity::Similarity:
@@ -194,8 +193,10 @@ bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const 
         // Column tiles start on multiples of the tile width, so that they line up with the
         // random generators' groups whatever the block. The split layout keeps whole rows: a
         // pair's sine and cosine lie half a row apart and are computed together.
-        const bool wholeRows
-            = m_params.layout == Layout::Split && quantity != Quantity::Mask && quantity != Quantity::Embedding;
+        // The model input reads whole rows of the embeddings too: the hardware prefetchers
+        // follow a row across pages, not a slice that ends at every page.
+        const bool wholeRows = quantity == Quantity::Input || quantity == Quantity::Output
+            || (m_params.layout == Layout::Split && quantity != Quantity::Mask && quantity != Quantity::Embedding);
         const std::int64_t width = wholeRows ? block.colEnd() : kTileColumns;
         for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
             const std::int64_t c1 = std::min(block.colEnd(), (c0 / width + 1) * width);

@@ -37,19 +37,16 @@ PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout
 
 void PositionalTable::forEachRow(const Block &block, const RowSink &sink) const
 {
-    if (block.isEmpty())
-        return;
-    if (m_angles == Angles::Exact)
-        forEachExact(block, sink);
-    else
-        forEachFloat32(block, sink);
+    std::vector<float> row(static_cast<std::size_t>(std::max<std::int64_t>(0, block.cols)));
+    forEachRowInto(
+        block, false, [&](std::int64_t) { return row.data(); }, sink);
 }
 
-void PositionalTable::fill(const Block &block, BlockRef out) const
+void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) const
 {
-    forEachRow(block, [&](std::int64_t p, const float *values) {
-        std::copy(values, values + block.cols, out.row(p - block.row0).data());
-    });
+    forEachRowInto(
+        block, streaming, [&](std::int64_t p) { return out.row(p - block.row0).data(); },
+        [](std::int64_t, const float *) {});
 }
 
 PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int64_t cols) const
@@ -74,6 +71,8 @@ PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int
 namespace {
 
 // One step of the recurrence: (sin, cos)(a + t) from (sin, cos)(a) and (cos t, sin t).
+// Products and sums are rounded one by one (no contraction), so that the vector loop of
+// storeRow() and this one give the same bits.
 inline void rotate(double *s, double *c, const double *rotCos, const double *rotSin, std::int64_t n)
 {
     for (std::int64_t k = 0; k < n; ++k) {
@@ -123,10 +122,13 @@ void PositionalTable::forEachExactRow(std::int64_t row0, std::int64_t rows, Pair
     for (std::int64_t q = p - p % kHopRows; q < p; ++q)
         rotate(s.data(), c.data(), stepCos, stepSin, n);
 
+    const Rotation step {stepCos, stepSin};
     for (;;) {
-        rowFn(p, s, c);
-        if (++p == end)
+        const bool last = p + 1 == end;
+        rowFn(p, s.data(), c.data(), !last && (p + 1) % kHopRows != 0 ? &step : nullptr);
+        if (last)
             break;
+        ++p;
         if (p % kAnchorRows == 0) {
             anchor(p);
             s = hopS;
@@ -135,62 +137,74 @@ void PositionalTable::forEachExactRow(std::int64_t row0, std::int64_t rows, Pair
             rotate(hopS.data(), hopC.data(), hopCos, hopSin, n);
             s = hopS;
             c = hopC;
-        } else {
-            rotate(s.data(), c.data(), stepCos, stepSin, n);
         }
     }
 }
 
-template<typename Source>
-void PositionalTable::storeRow(const Source &sinOf, const Source &cosOf, std::int64_t pair0, std::int64_t col0,
-                               std::int64_t cols, float *dst) const
+void PositionalTable::storeRow(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols,
+                               float *dst, bool streaming, const Rotation *step) const
 {
     const std::int64_t end = col0 + cols;
+    const std::int64_t pair0 = pairs.first;
+    // Pairs [fusedBegin, fusedEnd) of the state are advanced by the vector loop; the rest after.
+    std::int64_t fusedBegin = 0;
+    std::int64_t fusedEnd = 0;
     if (m_layout == Layout::Interleaved) {
         std::int64_t c = col0;
         if (c < end && (c & 1)) {
-            *dst++ = static_cast<float>(cosOf[c / 2 - pair0]);
+            *dst++ = static_cast<float>(cosines[c / 2 - pair0]);
             ++c;
         }
         const std::int64_t k0 = c / 2 - pair0;
-        const std::int64_t pairs = (end - c) / 2;
+        const std::int64_t count = (end - c) / 2;
         std::int64_t i = 0;
 #if defined(__AVX512F__)
-        // Eight pairs at a time: round to float32, then interleave sin and cos in one permute.
+        // Eight pairs at a time: round to float32, interleave sin and cos in one permute, store,
+        // and rotate the double state to the next row while it is in registers.
         const __m512i interleave = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        for (; i + 8 <= pairs; i += 8) {
-            const __m512 sines = _mm512_castps256_ps512(_mm512_cvtpd_ps(_mm512_loadu_pd(&sinOf[k0 + i])));
-            const __m512 cosines = _mm512_castps256_ps512(_mm512_cvtpd_ps(_mm512_loadu_pd(&cosOf[k0 + i])));
-            _mm512_storeu_ps(dst + 2 * i, _mm512_permutex2var_ps(sines, interleave, cosines));
+        const bool stream = streaming && (reinterpret_cast<std::uintptr_t>(dst) & 63u) == 0;
+        for (; i + 8 <= count; i += 8) {
+            double *s = sines + k0 + i;
+            double *cs = cosines + k0 + i;
+            const __m512d sv = _mm512_loadu_pd(s);
+            const __m512d cv = _mm512_loadu_pd(cs);
+            const __m512 values = _mm512_permutex2var_ps(_mm512_castps256_ps512(_mm512_cvtpd_ps(sv)), interleave,
+                                                         _mm512_castps256_ps512(_mm512_cvtpd_ps(cv)));
+            if (stream)
+                _mm512_stream_ps(dst + 2 * i, values);
+            else
+                _mm512_storeu_ps(dst + 2 * i, values);
+            if (step) {
+                const __m512d rc = _mm512_loadu_pd(step->cos + k0 + i);
+                const __m512d rs = _mm512_loadu_pd(step->sin + k0 + i);
+                _mm512_storeu_pd(s, _mm512_add_pd(_mm512_mul_pd(sv, rc), _mm512_mul_pd(cv, rs)));
+                _mm512_storeu_pd(cs, _mm512_sub_pd(_mm512_mul_pd(cv, rc), _mm512_mul_pd(sv, rs)));
+            }
         }
+        fusedBegin = k0;
+        fusedEnd = k0 + i;
 #endif
-        for (; i < pairs; ++i) {
-            dst[2 * i] = static_cast<float>(sinOf[k0 + i]);
-            dst[2 * i + 1] = static_cast<float>(cosOf[k0 + i]);
+        for (; i < count; ++i) {
+            dst[2 * i] = static_cast<float>(sines[k0 + i]);
+            dst[2 * i + 1] = static_cast<float>(cosines[k0 + i]);
         }
-        c += 2 * pairs;
-        dst += 2 * pairs;
+        c += 2 * count;
+        dst += 2 * count;
         if (c < end)
-            *dst = static_cast<float>(sinOf[c / 2 - pair0]);
-        return;
+            *dst = static_cast<float>(sines[c / 2 - pair0]);
+    } else {
+        const std::int64_t h = Frequencies::pairCount(m_dModel);
+        const std::int64_t sinEnd = std::min(end, h);
+        for (std::int64_t c = col0; c < sinEnd; ++c)
+            dst[c - col0] = static_cast<float>(sines[c - pair0]);
+        for (std::int64_t c = std::max(col0, h); c < end; ++c)
+            dst[c - col0] = static_cast<float>(cosines[c - h - pair0]);
     }
-    const std::int64_t h = Frequencies::pairCount(m_dModel);
-    const std::int64_t sinEnd = std::min(end, h);
-    for (std::int64_t c = col0; c < sinEnd; ++c)
-        dst[c - col0] = static_cast<float>(sinOf[c - pair0]);
-    for (std::int64_t c = std::max(col0, h); c < end; ++c)
-        dst[c - col0] = static_cast<float>(cosOf[c - h - pair0]);
-}
-
-void PositionalTable::forEachExact(const Block &block, const RowSink &sink) const
-{
-    const PairRange pairs = pairsFor(block.col0, block.cols);
-    std::vector<float> row(static_cast<std::size_t>(block.cols));
-    forEachExactRow(block.row0, block.rows, pairs,
-                    [&](std::int64_t p, const Eigen::ArrayXd &s, const Eigen::ArrayXd &c) {
-                        storeRow(s, c, pairs.first, block.col0, block.cols, row.data());
-                        sink(p, row.data());
-                    });
+    if (step) {
+        rotate(sines, cosines, step->cos, step->sin, fusedBegin);
+        rotate(sines + fusedEnd, cosines + fusedEnd, step->cos + fusedEnd, step->sin + fusedEnd,
+               pairs.count - fusedEnd);
+    }
 }
 
 namespace {
@@ -206,19 +220,30 @@ struct Float32Angles
 
 } // namespace
 
-void PositionalTable::forEachFloat32(const Block &block, const RowSink &sink) const
+template<typename Destination, typename Done>
+void PositionalTable::forEachRowInto(const Block &block, bool streaming, Destination &&destination, Done &&done) const
 {
-    std::vector<float> row(static_cast<std::size_t>(block.cols));
-    float *dst = row.data();
-    for (std::int64_t r = 0; r < block.rows; ++r) {
-        const std::int64_t p = block.row0 + r;
+    if (block.isEmpty())
+        return;
+    if (m_angles == Angles::Exact) {
+        const PairRange pairs = pairsFor(block.col0, block.cols);
+        forEachExactRow(block.row0, block.rows, pairs,
+                        [&](std::int64_t p, double *sines, double *cosines, const Rotation *step) {
+                            float *dst = destination(p);
+                            storeRow(sines, cosines, pairs, block.col0, block.cols, dst, streaming, step);
+                            done(p, static_cast<const float *>(dst));
+                        });
+        return;
+    }
+    for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
+        float *dst = destination(p);
         const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
         for (std::int64_t c = 0; c < block.cols; ++c) {
             const ColumnRole role = Frequencies::role(block.col0 + c, m_dModel, m_layout);
             const double a = angles.angle(role.pair);
             dst[c] = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
         }
-        sink(p, dst);
+        done(p, static_cast<const float *>(dst));
     }
 }
 
@@ -229,18 +254,19 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
     const PairRange pairs = pairsFor(block.col0, block.cols);
     std::vector<float> row(static_cast<std::size_t>(block.cols));
     float *dst = row.data();
-    forEachExactRow(block.row0, block.rows, pairs,
-                    [&](std::int64_t p, const Eigen::ArrayXd &s, const Eigen::ArrayXd &c) {
-                        const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
-                        for (std::int64_t col = 0; col < block.cols; ++col) {
-                            const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
-                            const double a = angles.angle(role.pair);
-                            const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
-                            const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
-                            dst[col] = static_cast<float>(float32Value - exact);
-                        }
-                        sink(p, dst);
-                    });
+    forEachExactRow(block.row0, block.rows, pairs, [&](std::int64_t p, double *s, double *c, const Rotation *step) {
+        const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
+        for (std::int64_t col = 0; col < block.cols; ++col) {
+            const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
+            const double a = angles.angle(role.pair);
+            const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
+            const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
+            dst[col] = static_cast<float>(float32Value - exact);
+        }
+        if (step)
+            rotate(s, c, step->cos, step->sin, pairs.count);
+        sink(p, dst);
+    });
 }
 
 } // namespace posenc

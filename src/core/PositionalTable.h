@@ -35,8 +35,9 @@ public:
 
     // Hands every row of the block, in order, to `sink`; the values live until the next row.
     void forEachRow(const Block &block, const RowSink &sink) const;
-    // Fills `out` (block.rows x block.cols) with the table's block.
-    void fill(const Block &block, BlockRef out) const;
+    // Fills `out` (block.rows x block.cols) with the table's block. With `streaming`, rows
+    // that start on a cache line are written with non-temporal stores (the caller fences).
+    void fill(const Block &block, BlockRef out, bool streaming = false) const;
     // float32-angle value minus the exact value (float64), rounded to float32.
     void forEachErrorRow(const Block &block, const RowSink &sink) const;
 
@@ -46,16 +47,25 @@ private:
         std::int64_t first = 0;
         std::int64_t count = 0;
     };
+    // The rotation by one row's angle of the pairs of a range: cos(w_i), sin(w_i).
+    struct Rotation
+    {
+        const double *cos;
+        const double *sin;
+    };
     PairRange pairsFor(std::int64_t col0, std::int64_t cols) const;
-    // Calls rowFn(p, sin, cos) for every row of the block with the exact state (double) of
-    // the pairs in `pairs`.
+    // Calls rowFn(p, sin, cos, step) for every row of the block with the exact state (double)
+    // of the pairs in `pairs`. Where `step` is not null, rowFn advances the state by it to the
+    // next row once it has used the state; the recurrence does the rest.
     template<typename RowFn>
     void forEachExactRow(std::int64_t row0, std::int64_t rows, PairRange pairs, RowFn &&rowFn) const;
-    template<typename Source>
-    void storeRow(const Source &sinOf, const Source &cosOf, std::int64_t pair0, std::int64_t col0, std::int64_t cols,
-                  float *dst) const;
-    void forEachExact(const Block &block, const RowSink &sink) const;
-    void forEachFloat32(const Block &block, const RowSink &sink) const;
+    // Writes columns [col0, col0 + cols) of a row from the state of `pairs`, then advances the
+    // state by `step` if given, in one pass where the CPU allows.
+    void storeRow(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols, float *dst,
+                  bool streaming, const Rotation *step) const;
+    // Computes every row of the block into destination(p), then calls done(p, row).
+    template<typename Destination, typename Done>
+    void forEachRowInto(const Block &block, bool streaming, Destination &&destination, Done &&done) const;
 
     std::int64_t m_dModel;
     Layout m_layout;

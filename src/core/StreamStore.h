@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -26,6 +27,23 @@ inline void streamCopy(float *dst, const float *src, std::int64_t count)
         dst[i] = src[i];
 #else
     std::memcpy(dst, src, static_cast<std::size_t>(count) * sizeof(float));
+#endif
+}
+
+// Fills `count` floats with `value` through non-temporal stores where the CPU has them.
+inline void streamFill(float *dst, float value, std::int64_t count)
+{
+#if defined(__SSE__)
+    std::int64_t i = 0;
+    while (i < count && (reinterpret_cast<std::uintptr_t>(dst + i) & 15u) != 0)
+        dst[i++] = value;
+    const __m128 v = _mm_set1_ps(value);
+    for (; i + 4 <= count; i += 4)
+        _mm_stream_ps(dst + i, v);
+    for (; i < count; ++i)
+        dst[i] = value;
+#else
+    std::fill_n(dst, count, value);
 #endif
 }
 
