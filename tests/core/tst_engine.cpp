@@ -193,6 +193,24 @@ void TestEngine::peQuantityMatchesReference_data()
     addPeRows();
 }
 
+namespace {
+
+// The longest table of an addPeRows() row.
+Params peRowParams(std::int64_t d, Layout layout, Angles angles, Compose compose, std::int64_t k)
+{
+    Params params;
+    params.dModel = d;
+    params.maxLen = Params::kMaxLen;
+    params.layout = layout;
+    params.angles = angles;
+    params.compose = compose;
+    if (compose == Compose::Concat)
+        params.peDims = k;
+    return params;
+}
+
+} // namespace
+
 // Quantity::Pe is the table of d columns (or of k columns with frequencies of d = k in concat),
 // near the start and at the end of the longest table: within 1e-6 of float64 for exact angles,
 // within 1 ulp of the float32-angle reference otherwise.
@@ -203,14 +221,7 @@ void TestEngine::peQuantityMatchesReference()
     QFETCH(Angles, angles);
     QFETCH(Compose, compose);
     QFETCH(std::int64_t, k);
-    Params params;
-    params.dModel = d;
-    params.maxLen = Params::kMaxLen;
-    params.layout = layout;
-    params.angles = angles;
-    params.compose = compose;
-    if (compose == Compose::Concat)
-        params.peDims = k;
+    const Params params = peRowParams(d, layout, angles, compose, k);
     QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).toString()));
     const Engine engine(params);
     const std::int64_t cols = compose == Compose::Concat ? k : d;
@@ -248,14 +259,7 @@ void TestEngine::errorQuantityMatchesReference()
     QFETCH(Angles, angles);
     QFETCH(Compose, compose);
     QFETCH(std::int64_t, k);
-    Params params;
-    params.dModel = d;
-    params.maxLen = Params::kMaxLen;
-    params.layout = layout;
-    params.angles = angles;
-    params.compose = compose;
-    if (compose == Compose::Concat)
-        params.peDims = k;
+    const Params params = peRowParams(d, layout, angles, compose, k);
     const Engine engine(params);
     const std::int64_t cols = compose == Compose::Concat ? k : d;
     QCOMPARE(engine.shape(Quantity::Error).cols, cols);
