@@ -120,7 +120,7 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
     const std::uint32_t lowThreshold = static_cast<std::uint32_t>(m_threshold & 0xFFFFFFu);
     // Cells whose top byte ties with T's, by column from col0; with T's low bits all zero a tie
     // is never below T, so none are recorded.
-    std::uint32_t *ties = scratch(t_ties, cols);
+    std::uint32_t *ties = scratch(t_ties, cols + 1);
     std::int64_t tieCount = 0;
     const std::uint64_t recordTies = lowThreshold != 0 ? ~std::uint64_t(0) : 0;
     for (std::int64_t k = 0; 64 * k < cols; ++k) {
@@ -142,7 +142,16 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
                 tie |= std::uint64_t(t[i] == topThreshold) << i;
             }
         }
-        for (tie &= recordTies; tie != 0; tie &= tie - 1)
+        // The first two ties of a word are recorded without a branch (a missing one writes a
+        // slot that the count does not take): a loop on these rare bits would mispredict for
+        // one word in five.
+        tie &= recordTies;
+        for (int j = 0; j < 2; ++j) {
+            ties[tieCount] = static_cast<std::uint32_t>(64 * k + std::countr_zero(tie));
+            tieCount += tie != 0 ? 1 : 0;
+            tie &= tie - 1;
+        }
+        for (; tie != 0; tie &= tie - 1)
             ties[tieCount++] = static_cast<std::uint32_t>(64 * k + std::countr_zero(tie));
         bits[k] = keep;
     }
