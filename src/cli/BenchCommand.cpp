@@ -148,10 +148,10 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         sized << u"--d-model"_s << u"4096"_s;
     parser.parse(sized);
     ParamOptions::Result read = ParamOptions::read(parser);
-    if (!read.errors.isEmpty()) {
-        for (const ParamError &e : read.errors)
-            err << "posenc bench: " << e.toString() << '\n';
-        return ExitUsage;
+    if (read.exitCode() != ExitDone) {
+        for (const QString &line : read.messages())
+            err << "posenc bench: " << line << '\n';
+        return read.exitCode();
     }
     Params params = read.params;
     params.angles = Angles::Exact;

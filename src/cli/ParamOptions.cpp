@@ -1,5 +1,8 @@
 #include "ParamOptions.h"
 
+#include "EmbeddingOptions.h"
+#include "ExitCode.h"
+
 #include "core/ParamText.h"
 
 using namespace Qt::StringLiterals;
@@ -21,6 +24,30 @@ void add(QCommandLineParser &parser)
         else
             parser.addOption(QCommandLineOption(key, ParamText::describe(key), ParamText::valueName(key)));
     }
+    EmbeddingOptions::add(parser);
+}
+
+int Result::exitCode() const
+{
+    if (!errors.isEmpty())
+        return ExitUsage;
+    if (!fileError.isEmpty())
+        return ExitIo;
+    if (!overBudget.isEmpty())
+        return ExitOverBudget;
+    return ExitDone;
+}
+
+QStringList Result::messages() const
+{
+    QStringList lines;
+    for (const ParamError &e : errors)
+        lines.append(e.toString());
+    for (const QString &line : {fileError, overBudget}) {
+        if (!line.isEmpty())
+            lines.append(line);
+    }
+    return lines;
 }
 
 Result read(const QCommandLineParser &parser)
@@ -34,6 +61,8 @@ Result read(const QCommandLineParser &parser)
             result.errors.append(*error);
     }
     if (result.errors.isEmpty())
+        EmbeddingOptions::read(parser, result);
+    if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;
 }
@@ -45,7 +74,7 @@ QString helpText()
         const QString flag = key == kEvalKey ? u"--%1"_s.arg(key) : u"--%1 %2"_s.arg(key, ParamText::valueName(key));
         text += u"  %1\n      %2\n"_s.arg(flag, ParamText::describe(key));
     }
-    return text;
+    return text + EmbeddingOptions::helpText();
 }
 
 } // namespace posenc::ParamOptions

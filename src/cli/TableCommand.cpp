@@ -87,10 +87,10 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                     u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
 
     const ParamOptions::Result read = ParamOptions::read(parser);
-    if (!read.errors.isEmpty()) {
-        for (const ParamError &e : read.errors)
-            err << "posenc table: " << e.toString() << '\n';
-        return ExitUsage;
+    if (read.exitCode() != ExitDone) {
+        for (const QString &line : read.messages())
+            err << "posenc table: " << line << '\n';
+        return read.exitCode();
     }
     int threads = 0;
     if (parser.isSet(threadsOption)) {
