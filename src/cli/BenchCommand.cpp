@@ -180,10 +180,15 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
 
     // The measurements the targets compare, round-robin on the same buffer. The better of the
     // two ways to write memory is the bandwidth the PE fill is held to.
-    const std::vector<Timing> compared = timeInterleaved(
-        repeats, {[&] { plainFill(buffer, threads, false); }, [&] { plainFill(buffer, threads, true); },
-                  [&] { peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr}); },
-                  [&] { forward.compute(Quantity::Output, all, buffer, {threads, nullptr}); }});
+    const std::vector<Timing> compared
+        = timeInterleaved(repeats,
+                          {[&] { plainFill(buffer, threads, false); }, [&] { plainFill(buffer, threads, true); },
+                           [&] {
+                               peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
+                           },
+                           [&] {
+                               forward.compute(Quantity::Output, all, buffer, {threads, nullptr});
+                           }});
     const Timing cachedFill = compared[0];
     const Timing streamingFill = compared[1];
     const Timing fill = compared[2];

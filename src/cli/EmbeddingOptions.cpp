@@ -54,18 +54,18 @@ QString helpText()
            "      with --embeddings: the rows to use instead, in order, e.g. 0,464,5:9 (max_len: their count)\n"_s;
 }
 
-void read(const QCommandLineParser &parser, ParamOptions::Result &result)
+void read(const ParamOptions::Given &given, ParamOptions::Result &result)
 {
-    if (!parser.isSet(kEmbeddings)) {
-        if (parser.isSet(kTokens))
+    if (!given.contains(kEmbeddings)) {
+        if (given.contains(kTokens))
             result.errors.append({kTokens, u"chooses rows of a matrix, so it needs --embeddings FILE[:TENSOR]"_s});
         return;
     }
     Params &params = result.params;
-    const MatrixSource source = MatrixSource::parse(parser.values(kEmbeddings).constLast());
+    const MatrixSource source = MatrixSource::parse(given.value(kEmbeddings));
     std::optional<std::vector<std::int64_t>> tokens;
-    if (parser.isSet(kTokens)) {
-        const QString text = parser.values(kTokens).constLast();
+    if (given.contains(kTokens)) {
+        const QString text = given.value(kTokens);
         tokens = ParamText::parseIndexList(text, Params::kMaxLen);
         if (!tokens || tokens->empty()) {
             result.errors.append(
@@ -90,7 +90,7 @@ void read(const QCommandLineParser &parser, ParamOptions::Result &result)
     }
 
     const std::int64_t dModel = dModelFor(params, cols);
-    if (parser.isSet(u"d-model"_s) && params.dModel != dModel) {
+    if (given.contains(u"d-model"_s) && params.dModel != dModel) {
         result.errors.append({u"d-model"_s,
                               u"is %1, but the matrix of --embeddings %2 has %3 columns, so d_model is "
                               "%4; leave out --d-model or make the two agree"_s.arg(params.dModel)
@@ -112,11 +112,11 @@ void read(const QCommandLineParser &parser, ParamOptions::Result &result)
                 return;
             }
         }
-        if (!parser.isSet(u"max-len"_s))
+        if (!given.contains(u"max-len"_s))
             params.maxLen = std::int64_t(tokens->size());
         selection = RowSelection::listed(std::move(*tokens));
     } else {
-        if (!parser.isSet(u"max-len"_s))
+        if (!given.contains(u"max-len"_s))
             params.maxLen = std::min(params.maxLen, rows);
         if (params.maxLen > rows) {
             result.errors.append({u"max-len"_s,
@@ -141,8 +141,8 @@ void read(const QCommandLineParser &parser, ParamOptions::Result &result)
     auto loaded = MatrixFile::load(source, selection);
     if (!loaded)
         return fail(result, loaded.error());
-    params.embeddings
-        = std::make_shared<const EmbeddingMatrix>(EmbeddingMatrix {std::move(loaded.value()), source.toString()});
+    params.embeddings = std::make_shared<const EmbeddingMatrix>(
+        EmbeddingMatrix {std::move(loaded.value()), source.toString(), given.value(kTokens)});
 }
 
 } // namespace posenc::EmbeddingOptions

@@ -14,7 +14,7 @@ void add(QCommandLineParser &parser);
 // d_model comes from its columns, max_len (unless given) from its rows or the --tokens list, and
 // only the rows used are read. Problems go to the result's errors (exit 2), fileError (exit 3)
 // or overBudget (exit 4).
-void read(const QCommandLineParser &parser, ParamOptions::Result &result);
+void read(const ParamOptions::Given &given, ParamOptions::Result &result);
 
 QString helpText();
 
