@@ -34,7 +34,8 @@ std::optional<QString> checkSelection(const RowSelection &selection, std::int64_
 
 // Reads the selected rows as float32, in bounded chunks: besides the returned matrix, memory
 // stays within a fixed buffer of at most a few MiB, and only the bytes of the selected rows are
-// read (in Fortran order, the span of each column from the first to the last selected row).
+// read (in Fortran order, the span of each column from the first to the last selected row, and
+// for columns shorter than a chunk, the rows between those spans too).
 ReadResult<RowMatrixXf> readArrayRows(ByteSource &source, const ArrayLayout &layout, const RowSelection &selection);
 
 } // namespace posenc

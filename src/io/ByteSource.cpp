@@ -12,7 +12,7 @@ bool ByteSource::read(qint64 offset, qint64 length, char *destination)
 {
     // Written so that no sum can overflow: offset <= size and length <= size - offset.
     if (offset < 0 || length < 0 || offset > size() || length > size() - offset) {
-        m_error = u"bytes %1..%2 are outside the file (%3 bytes)"_s.arg(offset).arg(offset + length).arg(size());
+        m_error = u"%1 bytes from byte %2 are outside the file (%3 bytes)"_s.arg(length).arg(offset).arg(size());
         return false;
     }
     return length == 0 || readInside(offset, length, destination);

@@ -10,17 +10,32 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+bool isMatrixFile(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    return info.isFile() && (suffix == u"npy"_s || suffix == u"safetensors"_s);
+}
+
+} // namespace
+
 MatrixSource MatrixSource::parse(const QString &text)
 {
+    for (qsizetype colon = text.indexOf(u':'); colon >= 0; colon = text.indexOf(u':', colon + 1)) {
+        if (isMatrixFile(text.left(colon)))
+            return {text.left(colon), text.mid(colon + 1)};
+    }
     const qsizetype colon = text.lastIndexOf(u':');
     if (colon < 0 || QFileInfo::exists(text))
-        return {text, QString()};
+        return {text, std::nullopt};
     return {text.left(colon), text.mid(colon + 1)};
 }
 
 QString MatrixSource::toString() const
 {
-    return tensor.isEmpty() ? path : path + u':' + tensor;
+    return tensor ? path + u':' + *tensor : path;
 }
 
 namespace MatrixFile {
@@ -47,13 +62,13 @@ ReadResult<Format> open(FileByteSource &file)
                       "*.safetensors"_s};
 }
 
-ReadResult<MatrixInFile> inspectMatrix(FileByteSource &file, Format format, const QString &tensor)
+ReadResult<MatrixInFile> inspectMatrix(FileByteSource &file, Format format, const std::optional<QString> &tensor)
 {
     if (format == Format::Safetensors)
         return SafetensorsReader::inspectMatrix(file, tensor);
-    if (!tensor.isEmpty())
+    if (tensor)
         return ReadError {file.name(),
-                          u"a .npy file holds one array, so there is no tensor '%1' to choose"_s.arg(tensor),
+                          u"a .npy file holds one array, so there is no tensor '%1' to choose"_s.arg(*tensor),
                           ReadError::Kind::Choice};
     return NpyReader::inspectMatrix(file);
 }

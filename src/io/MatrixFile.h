@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace posenc {
@@ -15,9 +16,11 @@ namespace posenc {
 struct MatrixSource
 {
     QString path;
-    QString tensor;
+    std::optional<QString> tensor; // "FILE:" names the tensor ""; "FILE" names none
 
-    // The whole text when it names an existing file, else split at the last ':'.
+    // Split at the first ':' whose prefix is an existing .npy or .safetensors file, so that a
+    // tensor name may hold ':'; else the whole text when it names an existing file; else split
+    // at the last ':'.
     static MatrixSource parse(const QString &text);
     QString toString() const;
 };

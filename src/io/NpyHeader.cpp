@@ -1,5 +1,7 @@
 #include "io/NpyHeader.h"
 
+#include "io/TensorInfo.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -13,15 +15,17 @@ namespace {
 class DictParser
 {
 public:
-    explicit DictParser(QByteArrayView text)
+    DictParser(QByteArrayView text, NpyTextEncoding encoding)
         : m_text(text)
+        , m_encoding(encoding)
     { }
 
     std::optional<QString> parse(NpyHeader &header)
     {
         skipSpace();
         if (!take('{'))
-            return u"the header is not a Python dict: it does not start with '{'"_s;
+            return u"the header is not a Python dict: it starts with byte 0x%1, not '{'"_s.arg(quint8(peek()), 2, 16,
+                                                                                               QChar(u'0'));
         bool seenDescr = false, seenOrder = false, seenShape = false;
         for (;;) {
             skipSpace();
@@ -72,7 +76,12 @@ public:
         if (m_pos + 1 != m_text.size() || m_text[m_pos] != '\n') {
             if (m_pos == m_text.size())
                 return u"the header does not end with a newline"_s;
-            return u"the header has text after the dict, at byte %1"_s.arg(dictEnd);
+            // The first byte that is neither padding nor the final newline, e.g. the '\r' of "\r\n".
+            const qsizetype bad = m_text[m_pos] == '\n' ? m_pos + 1 : m_pos;
+            return u"the header has byte 0x%1 at byte %2, after the dict that ends at byte %3; only spaces and a "
+                   "final newline may follow it"_s.arg(quint8(m_text[bad]), 2, 16, QChar(u'0'))
+                       .arg(bad)
+                       .arg(dictEnd);
         }
         return std::nullopt;
     }
@@ -106,7 +115,8 @@ private:
         }
         if (atEnd())
             return u"the header has a string that is never closed, from byte %1"_s.arg(start - 1);
-        out = QString::fromUtf8(m_text.sliced(start, m_pos - start));
+        const QByteArrayView bytes = m_text.sliced(start, m_pos - start);
+        out = m_encoding == NpyTextEncoding::Latin1 ? QString::fromLatin1(bytes) : QString::fromUtf8(bytes);
         ++m_pos;
         return std::nullopt;
     }
@@ -136,7 +146,8 @@ private:
 
     std::optional<QString> parseShape(std::vector<std::int64_t> &shape)
     {
-        const QString notTuple = u"'shape' must be a tuple of integers such as (3, 4)"_s;
+        const QString notTuple
+            = u"'shape' must be a tuple of integers such as (3, 4); byte %1 of the header is not"_s.arg(m_pos);
         if (!take('('))
             return notTuple;
         skipSpace();
@@ -144,8 +155,10 @@ private:
             return std::nullopt;
         for (;;) {
             std::int64_t value = 0;
-            if (const auto error = parseDimension(value, notTuple))
+            if (const auto error = parseDimension(value))
                 return error;
+            if (shape.size() == std::size_t(kMaxRank))
+                return u"the shape has more than %1 dimensions (numpy's limit)"_s.arg(kMaxRank);
             shape.push_back(value);
             skipSpace();
             if (take(',')) {
@@ -156,13 +169,16 @@ private:
             }
             if (take(')')) {
                 // In Python "(5)" is the integer 5, not a tuple: a 1-tuple needs its comma.
-                return shape.size() == 1 ? std::optional<QString>(notTuple) : std::nullopt;
+                if (shape.size() == 1)
+                    return u"'shape' (%1) is an integer in Python, not a tuple: a 1-tuple is written (%1,)"_s.arg(
+                        shape.front());
+                return std::nullopt;
             }
-            return notTuple;
+            return u"'shape' must be a tuple of integers such as (3, 4); byte %1 of the header is not"_s.arg(m_pos);
         }
     }
 
-    std::optional<QString> parseDimension(std::int64_t &value, const QString &notTuple)
+    std::optional<QString> parseDimension(std::int64_t &value)
     {
         const bool negative = take('-');
         const qsizetype start = m_pos;
@@ -176,9 +192,12 @@ private:
             ++m_pos;
         }
         if (m_pos == start)
-            return notTuple;
+            return u"'shape' must be a tuple of integers such as (3, 4); byte %1 of the header is not"_s.arg(m_pos);
         const QString digits = QString::fromLatin1(m_text.sliced(start, std::min<qsizetype>(m_pos - start, 40)));
         take('L'); // Python 2 wrote long integers as 3L
+        if (negative && value == 0 && !overflow)
+            return u"the shape has a dimension written -%1: a dimension has no sign, and numpy refuses it"_s.arg(
+                digits);
         if (negative)
             return u"the shape has a negative dimension -%1"_s.arg(digits);
         if (overflow)
@@ -187,15 +206,16 @@ private:
     }
 
     QByteArrayView m_text;
+    NpyTextEncoding m_encoding;
     qsizetype m_pos = 0;
 };
 
 } // namespace
 
-std::optional<QString> parseNpyHeader(QByteArrayView text, NpyHeader &header)
+std::optional<QString> parseNpyHeader(QByteArrayView text, NpyTextEncoding encoding, NpyHeader &header)
 {
     header = NpyHeader {};
-    return DictParser(text).parse(header);
+    return DictParser(text, encoding).parse(header);
 }
 
 std::optional<ElementType> npyElementType(const QString &descr, QString &why)

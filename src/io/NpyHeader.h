@@ -19,11 +19,14 @@ struct NpyHeader
     std::vector<std::int64_t> shape;
 };
 
+// How the header's strings are encoded: Latin-1 in format versions 1.0 and 2.0, UTF-8 in 3.0.
+enum class NpyTextEncoding { Latin1, Utf8 };
+
 // Parses the header text that follows the length field, strictly: a Python dict literal with
-// exactly the keys descr (a string), fortran_order (True or False) and shape (a tuple of
-// non-negative integers, Python 2's 'L' suffix allowed), then only spaces up to a final '\n'.
+// exactly the keys descr (a string), fortran_order (True or False) and shape (a tuple of at most
+// 64 non-negative integers, Python 2's 'L' suffix allowed), then only spaces up to a final '\n'.
 // Returns why it is not one, or nothing.
-std::optional<QString> parseNpyHeader(QByteArrayView text, NpyHeader &header);
+std::optional<QString> parseNpyHeader(QByteArrayView text, NpyTextEncoding encoding, NpyHeader &header);
 
 // The element type of a descr such as '<f4', '>i8' or '|u1'; `why` says why it has none.
 std::optional<ElementType> npyElementType(const QString &descr, QString &why);

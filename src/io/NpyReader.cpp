@@ -70,7 +70,7 @@ ReadResult<NpyArray> inspect(ByteSource &source)
     if (major == 3 && !QByteArrayView(text).isValidUtf8())
         return fileError(source, u"the header is not valid UTF-8"_s);
     NpyHeader header;
-    if (const auto why = parseNpyHeader(text, header))
+    if (const auto why = parseNpyHeader(text, major == 3 ? NpyTextEncoding::Utf8 : NpyTextEncoding::Latin1, header))
         return fileError(source, *why);
 
     QString why;

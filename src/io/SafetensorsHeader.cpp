@@ -20,33 +20,40 @@ const QString kMetadataKey = u"__metadata__"_s;
 
 struct DtypeInfo
 {
-    const char *name;
-    int bytes;
+    QString name; // a literal, so that every tensor's dtype shares its static text
+    int bits; // per element: the sub-byte floats F4 and F6 pack elements across bytes
     std::optional<ElementType> element; // set for the dtypes a matrix can be loaded from
 };
 
+// The reference implementation's dtypes (safetensors 0.6). The ones without an element type are
+// listed, and their sizes checked, but no matrix loads from them.
 const DtypeInfo kDtypes[] = {
-    {"F64", 8, ElementType {ElementType::Kind::Float, 8, false}},
-    {"F32", 4, ElementType {ElementType::Kind::Float, 4, false}},
-    {"F16", 2, ElementType {ElementType::Kind::Float, 2, false}},
-    {"BF16", 2, ElementType {ElementType::Kind::BFloat, 2, false}},
-    {"I64", 8, std::nullopt},
-    {"U64", 8, std::nullopt},
-    {"I32", 4, std::nullopt},
-    {"U32", 4, std::nullopt},
-    {"I16", 2, std::nullopt},
-    {"U16", 2, std::nullopt},
-    {"I8", 1, std::nullopt},
-    {"U8", 1, std::nullopt},
-    {"BOOL", 1, std::nullopt},
-    {"F8_E5M2", 1, std::nullopt},
-    {"F8_E4M3", 1, std::nullopt},
+    {u"F64"_s, 64, ElementType {ElementType::Kind::Float, 8, false}},
+    {u"F32"_s, 32, ElementType {ElementType::Kind::Float, 4, false}},
+    {u"F16"_s, 16, ElementType {ElementType::Kind::Float, 2, false}},
+    {u"BF16"_s, 16, ElementType {ElementType::Kind::BFloat, 2, false}},
+    {u"I64"_s, 64, std::nullopt},
+    {u"U64"_s, 64, std::nullopt},
+    {u"I32"_s, 32, std::nullopt},
+    {u"U32"_s, 32, std::nullopt},
+    {u"I16"_s, 16, std::nullopt},
+    {u"U16"_s, 16, std::nullopt},
+    {u"I8"_s, 8, std::nullopt},
+    {u"U8"_s, 8, std::nullopt},
+    {u"BOOL"_s, 8, std::nullopt},
+    {u"C64"_s, 64, std::nullopt},
+    {u"F8_E5M2"_s, 8, std::nullopt},
+    {u"F8_E4M3"_s, 8, std::nullopt},
+    {u"F8_E8M0"_s, 8, std::nullopt},
+    {u"F6_E2M3"_s, 6, std::nullopt},
+    {u"F6_E3M2"_s, 6, std::nullopt},
+    {u"F4"_s, 4, std::nullopt},
 };
 
 const DtypeInfo *findDtype(const QString &name)
 {
     for (const DtypeInfo &d : kDtypes) {
-        if (name == QLatin1StringView(d.name))
+        if (name == d.name)
             return &d;
     }
     return nullptr;
@@ -90,21 +97,23 @@ std::optional<QString> parseEntry(const QString &name, const QJsonValue &value, 
     if (!entry.value(u"dtype"_s).isString())
         return prefix + u": 'dtype' must be a string such as \"F32\""_s;
     tensor.info.name = name;
-    tensor.info.dtype = entry.value(u"dtype"_s).toString();
-    const DtypeInfo *dtype = findDtype(tensor.info.dtype);
+    const DtypeInfo *dtype = findDtype(entry.value(u"dtype"_s).toString());
     if (!dtype)
-        return u"%1 has an unknown dtype '%2'"_s.arg(prefix, tensor.info.dtype);
+        return u"%1 has an unknown dtype '%2'"_s.arg(prefix, entry.value(u"dtype"_s).toString());
+    tensor.info.dtype = dtype->name;
     tensor.info.element = dtype->element;
 
     if (!entry.value(u"shape"_s).isArray())
         return prefix + u": 'shape' must be an array of non-negative integers"_s;
-    for (const QJsonValue dim : entry.value(u"shape"_s).toArray()) {
+    const QJsonArray dims = entry.value(u"shape"_s).toArray();
+    if (dims.size() > kMaxRank)
+        return u"%1: 'shape' has more than %2 dimensions"_s.arg(prefix).arg(kMaxRank);
+    for (const QJsonValue dim : dims) {
         std::int64_t size = 0;
         if (const auto why = toSize(dim, u"shape dimension"_s, size))
             return prefix + u": "_s + *why;
         tensor.info.shape.push_back(size);
     }
-    const QString shape = tensor.info.shapeText(false);
 
     const QJsonValue offsets = entry.value(u"data_offsets"_s);
     if (!offsets.isArray() || offsets.toArray().size() != 2)
@@ -125,16 +134,21 @@ std::optional<QString> parseEntry(const QString &name, const QJsonValue &value, 
 
     const auto elements = checkedProduct(tensor.info.shape);
     if (!elements)
-        return u"%1: shape %2 has more elements than a 64-bit size can count"_s.arg(prefix, shape);
-    std::int64_t bytes = 0;
-    if (__builtin_mul_overflow(*elements, std::int64_t(dtype->bytes), &bytes))
-        return u"%1: shape %2 of %3 needs more bytes than a 64-bit size can count"_s.arg(prefix, shape,
-                                                                                         tensor.info.dtype);
-    if (bytes != end - begin)
+        return u"%1: shape %2 has more elements than a 64-bit size can count"_s.arg(prefix,
+                                                                                    tensor.info.shapeText(false));
+    std::int64_t bits = 0;
+    if (__builtin_mul_overflow(*elements, std::int64_t(dtype->bits), &bits))
+        return u"%1: shape %2 of %3 needs more bytes than a 64-bit size can count"_s.arg(
+            prefix, tensor.info.shapeText(false), tensor.info.dtype);
+    if (bits % 8 != 0)
+        return u"%1: shape %2 of %3 is %4 bits, not a whole number of bytes"_s
+            .arg(prefix, tensor.info.shapeText(false), tensor.info.dtype)
+            .arg(bits);
+    if (bits / 8 != end - begin)
         return u"%1: data offsets %2 hold %3 bytes, but %4 of shape %5 needs %6"_s.arg(prefix, range)
             .arg(end - begin)
-            .arg(tensor.info.dtype, shape)
-            .arg(bytes);
+            .arg(tensor.info.dtype, tensor.info.shapeText(false))
+            .arg(bits / 8);
     return std::nullopt;
 }
 
@@ -183,22 +197,33 @@ std::optional<QString> checkCoverage(std::vector<SafetensorsTensor> &tensors, qi
 
 } // namespace
 
-std::optional<QString> parseSafetensorsHeader(QByteArrayView json, qint64 dataSize,
+std::optional<QString> parseSafetensorsHeader(const QByteArray &json, qint64 dataSize,
                                               std::vector<SafetensorsTensor> &tensors)
 {
     tensors.clear();
-    if (!json.isValidUtf8())
+    // The spec's words; Qt's parser would also skip a byte-order mark or spaces, which the scan
+    // below does not, so letting them through would let repeated names through.
+    if (json.isEmpty())
+        return u"the header must start with '{'; it is empty"_s;
+    if (!json.startsWith('{'))
+        return u"the header must start with '{', not byte 0x%1"_s.arg(quint8(json.front()), 2, 16, QChar(u'0'));
+    if (!QByteArrayView(json).isValidUtf8())
         return u"the header is not valid UTF-8"_s;
+    // Before the DOM is built: a shape of millions of dimensions is refused for the cost of a scan.
+    const HeaderScan scan = scanSafetensorsHeader(json);
+    if (scan.verdict == HeaderScan::Verdict::Refused)
+        return scan.reason;
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json.toByteArray(), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
         return u"the header is not valid JSON: %1 at byte %2"_s.arg(error.errorString()).arg(error.offset);
     if (!document.isObject())
         return u"the header is not a JSON object"_s;
-    if (const auto repeated = firstRepeatedTopLevelKey(json))
-        return u"the name '%1' appears more than once in the header"_s.arg(*repeated);
+    if (scan.verdict == HeaderScan::Verdict::Unverifiable)
+        return u"the header could not be checked for repeated names"_s;
 
     const QJsonObject header = document.object();
+    tensors.reserve(std::size_t(header.size()));
     for (auto it = header.begin(); it != header.end(); ++it) {
         if (it.key() == kMetadataKey) {
             if (const auto why = checkMetadata(it.value()))

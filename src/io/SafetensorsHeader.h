@@ -2,7 +2,7 @@
 
 #include "io/TensorInfo.h"
 
-#include <QByteArrayView>
+#include <QByteArray>
 #include <QString>
 
 #include <optional>
@@ -19,11 +19,12 @@ struct SafetensorsTensor
 };
 
 // Checks a safetensors JSON header against the size of the data section that follows it: a JSON
-// object of tensor entries {"dtype", "shape", "data_offsets"} and an optional "__metadata__"
-// of strings; names unique; every size overflow-checked and equal to its offsets; offsets in
+// object (its first byte '{') of tensor entries {"dtype", "shape", "data_offsets"} and an
+// optional "__metadata__" of strings; names and keys unique; shapes of at most 64 dimensions and
+// offsets written as integers; every size overflow-checked and equal to its offsets; offsets in
 // order, contiguous, and covering the data section exactly. On success `tensors` holds the
 // entries in the order of their data; otherwise the reason is returned.
-std::optional<QString> parseSafetensorsHeader(QByteArrayView json, qint64 dataSize,
+std::optional<QString> parseSafetensorsHeader(const QByteArray &json, qint64 dataSize,
                                               std::vector<SafetensorsTensor> &tensors);
 
 } // namespace posenc

@@ -69,25 +69,26 @@ ReadResult<SafetensorsFile> inspect(ByteSource &source)
     return file;
 }
 
-ReadResult<SafetensorsTensor> choose(const SafetensorsFile &file, const QString &name, const QString &path)
+ReadResult<SafetensorsTensor> choose(const SafetensorsFile &file, const std::optional<QString> &name,
+                                     const QString &path)
 {
     const auto refuse = [&](const QString &reason) { return ReadError {path, reason, ReadError::Kind::Choice}; };
     if (file.tensors.empty())
         return refuse(u"the file holds no tensor"_s);
-    if (name.isEmpty()) {
+    if (!name) {
         if (file.tensors.size() == 1)
             return file.tensors.front();
         return refuse(u"the file holds %1 tensors (%2); choose one with FILE:TENSOR"_s.arg(file.tensors.size())
                           .arg(someNames(file)));
     }
     for (const SafetensorsTensor &t : file.tensors) {
-        if (t.info.name == name)
+        if (t.info.name == *name)
             return t;
     }
-    return refuse(u"there is no tensor named '%1'; the file holds %2"_s.arg(name, someNames(file)));
+    return refuse(u"there is no tensor named '%1'; the file holds %2"_s.arg(*name, someNames(file)));
 }
 
-ReadResult<MatrixInFile> inspectMatrix(ByteSource &source, const QString &name)
+ReadResult<MatrixInFile> inspectMatrix(ByteSource &source, const std::optional<QString> &name)
 {
     const auto file = inspect(source);
     if (!file)
@@ -103,12 +104,14 @@ ReadResult<MatrixInFile> inspectMatrix(ByteSource &source, const QString &name)
         return refuse(u"it is %1-D, shape %2; a matrix [rows, columns] is 2-D"_s.arg(info.shape.size())
                           .arg(info.shapeText(false)));
     if (!info.element)
-        return refuse(u"its dtype %1 is not one a matrix loads from (F16, BF16, F32 or F64)"_s.arg(info.dtype));
+        return refuse(
+            u"dtype %1 cannot be loaded as a matrix (a matrix loads from F16, BF16, F32 or F64)"_s.arg(info.dtype));
     return MatrixInFile {
         info, ArrayLayout {file->dataStart + chosen->begin, info.shape[0], info.shape[1], *info.element, false}};
 }
 
-ReadResult<RowMatrixXf> readMatrix(ByteSource &source, const QString &name, const RowSelection &selection)
+ReadResult<RowMatrixXf> readMatrix(ByteSource &source, const std::optional<QString> &name,
+                                   const RowSelection &selection)
 {
     const auto matrix = inspectMatrix(source, name);
     if (!matrix)
@@ -116,7 +119,7 @@ ReadResult<RowMatrixXf> readMatrix(ByteSource &source, const QString &name, cons
     return readArrayRows(source, matrix->layout, selection);
 }
 
-ReadResult<RowMatrixXf> readMatrix(QByteArrayView bytes, const QString &path, const QString &name,
+ReadResult<RowMatrixXf> readMatrix(QByteArrayView bytes, const QString &path, const std::optional<QString> &name,
                                    const RowSelection &selection)
 {
     MemoryByteSource source(bytes, path);

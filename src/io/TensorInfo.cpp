@@ -9,11 +9,13 @@ namespace posenc {
 QString TensorInfo::shapeText(bool tuple) const
 {
     QStringList dims;
-    for (const std::int64_t d : shape)
-        dims.append(QString::number(d));
+    for (std::size_t i = 0; i < shape.size() && i < kShownDims; ++i)
+        dims.append(QString::number(shape[i]));
+    if (shape.size() > kShownDims)
+        dims.append(u"\u2026 (%1 dims)"_s.arg(shape.size()));
     if (!tuple)
         return u'[' + dims.join(u", "_s) + u']';
-    return u'(' + dims.join(u", "_s) + (dims.size() == 1 ? u",)"_s : u")"_s);
+    return u'(' + dims.join(u", "_s) + (shape.size() == 1 ? u",)"_s : u")"_s);
 }
 
 std::int64_t RowSelection::rowCount(std::int64_t matrixRows) const

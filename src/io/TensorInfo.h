@@ -10,6 +10,9 @@
 
 namespace posenc {
 
+// The most dimensions a shape may have in either format: numpy's own limit (NPY_MAXDIMS).
+constexpr int kMaxRank = 64;
+
 // One array a file holds, as a tensor picker lists it.
 struct TensorInfo
 {
@@ -20,8 +23,10 @@ struct TensorInfo
     std::optional<ElementType> element;
 
     bool isMatrix() const { return shape.size() == 2; }
-    // "(3, 4)" for .npy files, "[3, 4]" for safetensors: how each format writes shapes.
+    // "(3, 4)" for .npy files, "[3, 4]" for safetensors: how each format writes shapes. Only the
+    // first kShownDims dimensions are written, then "… (N dims)", so that a message stays a line.
     QString shapeText(bool tuple) const;
+    static constexpr std::size_t kShownDims = 8;
 };
 
 // Which rows of a matrix to load, and in which order.

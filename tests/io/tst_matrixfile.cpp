@@ -1,6 +1,8 @@
 // The entry point the command line and the window use: FILE[:TENSOR], format detection, the
 // listing of a file's tensors, and a file with a real model's shapes (GPT-2 small: 50257 x 768
 // token embeddings, 1024 x 768 positions) read with memory bounded by the matrix it returns.
+#include "PeakMemory.h"
+
 #include "io/MatrixFile.h"
 #include "io/NpyWriter.h"
 
@@ -22,7 +24,34 @@ using posenc::ReadError;
 using posenc::RowSelection;
 namespace MatrixFile = posenc::MatrixFile;
 
+Q_DECLARE_METATYPE(std::optional<QString>)
+
 namespace {
+
+// A .safetensors file of F32 tensors of shape [rows, 2] and cells 0, 1, 2, ... in each, in order.
+bool writeSafetensors(const QString &path, const std::vector<std::pair<QString, int>> &tensors)
+{
+    QJsonObject header;
+    qint64 offset = 0;
+    QByteArray data;
+    for (const auto &[name, rows] : tensors) {
+        header.insert(name,
+                      QJsonObject {{u"dtype"_s, u"F32"_s},
+                                   {u"shape"_s, QJsonArray {rows, 2}},
+                                   {u"data_offsets"_s, QJsonArray {offset, offset + rows * 8}}});
+        for (int i = 0; i < rows * 2; ++i) {
+            char cellBytes[4];
+            qToLittleEndian<float>(float(i), cellBytes);
+            data.append(cellBytes, 4);
+        }
+        offset += rows * 8;
+    }
+    const QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    char length[8];
+    qToLittleEndian<quint64>(quint64(json.size()), length);
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly) && out.write(QByteArray(length, 8) + json + data) > 0;
+}
 
 constexpr qint64 kVocabulary = 50257;
 constexpr qint64 kPositions = 1024;
@@ -49,32 +78,6 @@ bool writeSeeded(QFile &file, qint64 rows, qint64 cols, quint32 seed)
     return true;
 }
 
-qint64 statusKiB(const QByteArray &field)
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith(field + ':'))
-            return line.mid(field.size() + 1).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-// The growth of the peak resident memory while `work` runs, in bytes. The kernel's peak is reset
-// first where it allows (clear_refs 5); where it does not, an earlier higher peak can only make
-// the growth look larger, never smaller.
-qint64 peakGrowth(const std::function<void()> &work)
-{
-    QFile clear(u"/proc/self/clear_refs"_s);
-    if (clear.open(QIODevice::WriteOnly))
-        clear.write("5");
-    clear.close();
-    const qint64 before = statusKiB("VmRSS");
-    work();
-    return (statusKiB("VmHWM") - before) * 1024;
-}
-
 // What reading may cost beyond the matrix it returns: the reader's chunk buffers (a few MiB),
 // and under AddressSanitizer its shadow memory (an eighth) and allocator bookkeeping.
 qint64 allowedGrowth(qint64 matrixBytes)
@@ -98,6 +101,8 @@ private slots:
     void parsesSource();
     void refusesFiles_data();
     void refusesFiles();
+    void choosesAnyTensorName_data();
+    void choosesAnyTensorName();
     void listsTensors();
     void inspectGivesShapeOfChosenMatrix();
     void realModelShapesNpy();
@@ -112,27 +117,36 @@ void TestMatrixFile::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QFile(path(u"has:colon.npy"_s)).open(QIODevice::WriteOnly);
+    QVERIFY(writeSafetensors(path(u"colon.safetensors"_s), {{u"enc:w"_s, 3}, {u"enc"_s, 2}, {u"w"_s, 1}}));
+    QVERIFY(writeSafetensors(path(u"unnamed.safetensors"_s), {{u""_s, 4}, {u"b"_s, 1}}));
 }
 
 void TestMatrixFile::parsesSource_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("tensor");
-    QTest::newRow("file only") << u"a.npy"_s << u"a.npy"_s << QString();
-    QTest::newRow("file and tensor") << u"m.safetensors:wte"_s << u"m.safetensors"_s << u"wte"_s;
+    QTest::addColumn<std::optional<QString>>("tensor");
+    QTest::newRow("file only") << u"a.npy"_s << u"a.npy"_s << std::optional<QString>();
+    QTest::newRow("empty tensor name") << u"m.safetensors:"_s << u"m.safetensors"_s << std::optional<QString>(u""_s);
+    const QString colon = path(u"colon.safetensors"_s);
+    QTest::newRow("colon in the tensor name of an existing file")
+        << colon + u":enc:w"_s << colon << std::optional<QString>(u"enc:w"_s);
+    QTest::newRow("tensor name ':' of an existing file") << colon + u"::"_s << colon << std::optional<QString>(u":"_s);
+    QTest::newRow("file and tensor") << u"m.safetensors:wte"_s << u"m.safetensors"_s
+                                     << std::optional<QString>(u"wte"_s);
     QTest::newRow("dotted tensor name") << u"m.safetensors:transformer.wpe.weight"_s << u"m.safetensors"_s
-                                        << u"transformer.wpe.weight"_s;
-    QTest::newRow("colon in the directory") << u"/x:y/m.safetensors:wte"_s << u"/x:y/m.safetensors"_s << u"wte"_s;
+                                        << std::optional<QString>(u"transformer.wpe.weight"_s);
+    QTest::newRow("colon in the directory")
+        << u"/x:y/m.safetensors:wte"_s << u"/x:y/m.safetensors"_s << std::optional<QString>(u"wte"_s);
     const QString existing = QDir(QDir::tempPath()).filePath(u"never-there"_s);
-    QTest::newRow("missing file with colon") << existing + u":t"_s << existing << u"t"_s;
+    QTest::newRow("missing file with colon") << existing + u":t"_s << existing << std::optional<QString>(u"t"_s);
 }
 
 void TestMatrixFile::parsesSource()
 {
     QFETCH(QString, text);
     QFETCH(QString, file);
-    QFETCH(QString, tensor);
+    QFETCH(std::optional<QString>, tensor);
     const MatrixSource source = MatrixSource::parse(text);
     QCOMPARE(source.path, file);
     QCOMPARE(source.tensor, tensor);
@@ -140,7 +154,28 @@ void TestMatrixFile::parsesSource()
     // A file whose own name has a colon is taken whole.
     const QString colon = path(u"has:colon.npy"_s);
     QCOMPARE(MatrixSource::parse(colon).path, colon);
-    QVERIFY(MatrixSource::parse(colon).tensor.isEmpty());
+    QVERIFY(!MatrixSource::parse(colon).tensor);
+}
+
+// "FILE:" chooses the tensor named "", and a name may hold ':' (the spec allows any string).
+void TestMatrixFile::choosesAnyTensorName_data()
+{
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<qint64>("rows");
+    QTest::newRow("colon in the name") << u"colon.safetensors:enc:w"_s << qint64(3);
+    QTest::newRow("name before the colon") << u"colon.safetensors:enc"_s << qint64(2);
+    QTest::newRow("name after the colon") << u"colon.safetensors:w"_s << qint64(1);
+    QTest::newRow("empty name") << u"unnamed.safetensors:"_s << qint64(4);
+}
+
+void TestMatrixFile::choosesAnyTensorName()
+{
+    QFETCH(QString, spec);
+    QFETCH(qint64, rows);
+    const auto loaded = MatrixFile::load(MatrixSource::parse(path(spec)), RowSelection::all());
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error().toString()));
+    QCOMPARE(qint64(loaded->rows()), rows);
+    QCOMPARE(loaded.value()(rows - 1, 1), float(2 * rows - 1));
 }
 
 void TestMatrixFile::refusesFiles_data()
@@ -243,7 +278,8 @@ void TestMatrixFile::realModelShapesNpy()
 
     // The first max_len rows cost their own size, not the file's.
     std::optional<posenc::ReadResult<posenc::RowMatrixXf>> first;
-    const qint64 firstGrowth = peakGrowth([&] { first = MatrixFile::load(source, RowSelection::first(kPositions)); });
+    const qint64 firstGrowth
+        = PeakMemory::growth([&] { first = MatrixFile::load(source, RowSelection::first(kPositions)); });
     QVERIFY2(first->ok(), qPrintable(first->error().toString()));
     QCOMPARE(first->value().rows(), kPositions);
     const qint64 firstBytes = kPositions * kWidth * 4;
@@ -253,7 +289,7 @@ void TestMatrixFile::realModelShapesNpy()
     first.reset();
 
     std::optional<posenc::ReadResult<posenc::RowMatrixXf>> all;
-    const qint64 allGrowth = peakGrowth([&] { all = MatrixFile::load(source, RowSelection::all()); });
+    const qint64 allGrowth = PeakMemory::growth([&] { all = MatrixFile::load(source, RowSelection::all()); });
     QVERIFY2(all->ok(), qPrintable(all->error().toString()));
     const qint64 allBytes = kVocabulary * kWidth * 4;
     QVERIFY2(allGrowth <= allowedGrowth(allBytes),
@@ -300,8 +336,8 @@ void TestMatrixFile::realModelShapesSafetensors()
     QCOMPARE(listing->at(1).shape, (std::vector<std::int64_t> {kPositions, kWidth}));
 
     std::optional<posenc::ReadResult<posenc::RowMatrixXf>> wpe;
-    const qint64 growth
-        = peakGrowth([&] { wpe = MatrixFile::load(MatrixSource::parse(file + u":wpe"_s), RowSelection::all()); });
+    const qint64 growth = PeakMemory::growth(
+        [&] { wpe = MatrixFile::load(MatrixSource::parse(file + u":wpe"_s), RowSelection::all()); });
     QVERIFY2(wpe->ok(), qPrintable(wpe->error().toString()));
     QVERIFY2(growth <= allowedGrowth(wpeBytes),
              qPrintable(u"peak grew by %1 bytes for a %2-byte matrix"_s.arg(growth).arg(wpeBytes)));
