@@ -83,7 +83,13 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
                                     const std::atomic<bool> *cancel)
 {
     const Block &block = request.block;
-    if (block.isEmpty() || engine.check(request.quantity, {block.row0, 1, block.col0, block.cols}))
+    const Shape shape = engine.shape(request.quantity);
+    if (block.isEmpty() || block.row0 < 0 || block.col0 < 0 || block.rowEnd() > shape.rows
+        || block.colEnd() > shape.cols)
+        return std::nullopt;
+    // The block is never allocated whole: only bands of rows, each within the budget.
+    if (engine.check(request.quantity,
+                     {block.row0, std::min(block.rows, kBandCells / block.cols + 1), block.col0, block.cols}))
         return std::nullopt;
     HeatmapGrid grid;
     grid.quantity = request.quantity;
