@@ -1,6 +1,5 @@
 #include "Launcher.h"
 
-#include "ComputeScheduler.h"
 #include "MainWindow.h"
 #include "PlotView.h"
 #include "Settings.h"
@@ -16,12 +15,10 @@ namespace posenc {
 
 namespace {
 
-// Every view drew its full-detail result for the current parameters and has nothing queued.
 bool fullyDrawn(const MainWindow &window)
 {
     for (const PlotView *view : window.views()) {
-        if (view->drawnSerial() != view->paramsSerial() || view->drawnDetail() != Detail::Full
-            || !view->scheduler()->isIdle())
+        if (!view->isSettled())
             return false;
     }
     return true;

@@ -70,8 +70,17 @@ void PlotView::setParams(const Params &params)
     requestCompute();
 }
 
+bool PlotView::isSettled() const
+{
+    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot
+        && !m_requestTimer.isActive() && m_scheduler->isIdle();
+}
+
 void PlotView::requestCompute()
 {
+    // What is computing or on its way is stale from now on: it is cancelled and, should it
+    // still arrive, dropped; the new request follows on the next turn of the event loop.
+    m_scheduler->cancelAll();
     if (!m_requestTimer.isActive())
         m_requestTimer.start();
 }
@@ -85,6 +94,7 @@ void PlotView::resultShown(quint64 serial, Detail detail)
 {
     m_shownSerial = serial;
     m_shownDetail = detail;
+    emit shown(serial, detail);
     m_awaitingReplot = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

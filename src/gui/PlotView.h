@@ -43,6 +43,8 @@ public:
     quint64 paramsSerial() const { return m_paramsSerial; }
     quint64 drawnSerial() const { return m_drawnSerial; }
     std::optional<Detail> drawnDetail() const { return m_drawnDetail; }
+    // Drawn in full detail for the current parameters and view, with nothing left to do.
+    bool isSettled() const;
 
     // Marks `position` in this view (the linked cursor), or clears the mark.
     virtual void setCursorPosition(std::optional<std::int64_t> position) = 0;
@@ -53,6 +55,8 @@ signals:
     void hovered(const posenc::HoverPoint &point);
     void hoverLeft();
     void maximizeRequested();
+    // The figure was filled with a result for the parameters of `serial` (always the current ones).
+    void shown(quint64 serial, posenc::Detail detail);
     // The plot was repainted with a result for the parameters of `serial`.
     void drawn(quint64 serial, posenc::Detail detail);
 
