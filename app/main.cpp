@@ -1,5 +1,7 @@
+#include "cli/BenchCommand.h"
 #include "cli/Cli.h"
 #include "cli/WindowArguments.h"
+#include "gui/InteractionBenchmark.h"
 #include "gui/Launcher.h"
 
 #include <QApplication>
@@ -27,7 +29,16 @@ int main(int argc, char *argv[])
         arguments << QString::fromLocal8Bit(argv[i]);
     QTextStream out(stdout);
     QTextStream err(stderr);
-    // A subcommand needs no screen: it runs without a GUI application.
+    // The bench drives the real window too, always on the offscreen platform.
+    if (arguments.size() > 1 && arguments[1] == u"bench"_s) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        setNames();
+        posenc::registerExtraBenchmark(
+            [](QTextStream &) { return posenc::InteractionBenchmark::toJson(posenc::InteractionBenchmark::run()); });
+        return posenc::runCli(QCoreApplication::arguments(), out, err);
+    }
+    // Other subcommands need no screen: they run without a GUI application.
     if (posenc::isSubcommand(arguments)) {
         QCoreApplication app(argc, argv);
         setNames();

@@ -2,8 +2,10 @@
 
 #include "core/ParamText.h"
 
+#include "ParamRelevance.h"
 #include <QHBoxLayout>
 #include <QLineEdit>
+
 #include <QPointer>
 
 #include <cmath>
@@ -84,9 +86,9 @@ ComputeScheduler::Job CurvesView::makeJob()
 {
     const QCPRange range = m_figure.axisRect()->axis(QCPAxis::atBottom)->range();
     const CurvesRequest request {columns(), range.lower, range.upper, devicePixels(m_figure.axisRect()).width()};
-    return [engine = engine(), request, serial = paramsSerial(),
+    return [engine = engine(), request, serial = figureSerial(),
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
-        auto data = CurvesCompute::compute(*engine, request, &cancel);
+        auto data = CurvesCompute::compute(*engine, request, {kJobThreads, &cancel});
         if (!data)
             return;
         auto shared = std::make_shared<const CurvesData>(std::move(*data));
@@ -132,6 +134,11 @@ std::optional<HoverPoint> CurvesView::hoverAt(const QPointF &pixel) const
     point.value = bestValue;
     point.valueName = u"PE"_s;
     return point;
+}
+
+bool CurvesView::figureDiffers(const Params &before, const Params &after) const
+{
+    return ParamRelevance::peDiffers(before, after);
 }
 
 } // namespace posenc

@@ -30,6 +30,7 @@ protected:
     ComputeScheduler::Job makeJob() override;
     void paramsChanged(bool shapeChanged) override;
     std::optional<HoverPoint> hoverAt(const QPointF &pixel) const override;
+    bool figureDiffers(const Params &before, const Params &after) const override;
 
 private:
     void show(const std::shared_ptr<const CurvesData> &data, quint64 serial);

@@ -49,14 +49,14 @@ ComputeScheduler::Job DropoutView::makeJob()
     const HeatmapRequest visible
         = PanelGeometry::visibleRequest(m_figure.maskPanel(), Quantity::Mask, engine()->shape(Quantity::Mask));
     const DropoutRequest request {visible.block, visible.pixelRows, visible.pixelCols};
-    return [engine = engine(), request, serial = paramsSerial(),
+    return [engine = engine(), request, serial = figureSerial(),
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         const Params &p = engine->params();
         const bool small = p.maxLen * p.dModel <= Budget::cells(Detail::Preview);
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
-            auto data = DropoutCompute::compute(*engine, request, detail, &cancel);
+            auto data = DropoutCompute::compute(*engine, request, detail, {kJobThreads, &cancel});
             if (!data)
                 return;
             auto shared = std::make_shared<const DropoutData>(std::move(*data));

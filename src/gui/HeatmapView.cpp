@@ -4,8 +4,10 @@
 
 #include "render/PlotStyle.h"
 
+#include "ParamRelevance.h"
 #include <QComboBox>
 #include <QHBoxLayout>
+
 #include <QPointer>
 
 using namespace Qt::StringLiterals;
@@ -69,14 +71,14 @@ ComputeScheduler::Job HeatmapView::makeJob()
 {
     const Quantity q = quantity();
     const HeatmapRequest request = PanelGeometry::visibleRequest(m_figure.panel(), q, engine()->shape(q));
-    return [engine = engine(), request, serial = paramsSerial(),
+    return [engine = engine(), request, serial = figureSerial(),
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         // A block within the preview budget is exact at once: no preview pass.
         const bool small = request.block.cells() <= Budget::cells(Detail::Preview);
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
-            auto grid = computeHeatmap(*engine, request, detail, &cancel);
+            auto grid = computeHeatmap(*engine, request, detail, {kJobThreads, &cancel});
             if (!grid)
                 return;
             auto shared = std::make_shared<const HeatmapGrid>(std::move(*grid));
@@ -111,6 +113,20 @@ std::optional<HoverPoint> HeatmapView::hoverAt(const QPointF &pixel) const
     point.value = value(0, 0);
     point.valueName = PlotStyle::quantityLabel(q);
     return point;
+}
+
+bool HeatmapView::figureDiffers(const Params &before, const Params &after) const
+{
+    switch (quantity()) {
+    case Quantity::Pe:
+    case Quantity::Error:
+        return ParamRelevance::peDiffers(before, after);
+    case Quantity::Embedding:
+    case Quantity::Input:
+        return ParamRelevance::inputDiffers(before, after);
+    default:
+        return !(before == after);
+    }
 }
 
 } // namespace posenc

@@ -1,5 +1,7 @@
 #include "MagnitudesView.h"
 
+#include "ParamRelevance.h"
+
 #include <QPointer>
 
 #include <algorithm>
@@ -31,14 +33,14 @@ void MagnitudesView::resetView()
 ComputeScheduler::Job MagnitudesView::makeJob()
 {
     const int pixels = devicePixels(m_figure.positionRect()).width();
-    return [engine = engine(), pixels, serial = paramsSerial(),
+    return [engine = engine(), pixels, serial = figureSerial(),
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         const Params &p = engine->params();
         const bool small = p.maxLen * p.dModel <= Budget::cells(Detail::Preview);
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
-            auto data = MagnitudesCompute::compute(*engine, pixels, detail, &cancel);
+            auto data = MagnitudesCompute::compute(*engine, pixels, detail, {kJobThreads, &cancel});
             if (!data)
                 return;
             auto shared = std::make_shared<const MagnitudesData>(std::move(*data));
@@ -89,6 +91,11 @@ std::optional<HoverPoint> MagnitudesView::hoverAt(const QPointF &pixel) const
         return point;
     }
     return std::nullopt;
+}
+
+bool MagnitudesView::figureDiffers(const Params &before, const Params &after) const
+{
+    return ParamRelevance::inputDiffers(before, after);
 }
 
 } // namespace posenc

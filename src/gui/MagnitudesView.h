@@ -21,6 +21,7 @@ public:
 protected:
     ComputeScheduler::Job makeJob() override;
     std::optional<HoverPoint> hoverAt(const QPointF &pixel) const override;
+    bool figureDiffers(const Params &before, const Params &after) const override;
 
 private:
     void show(const std::shared_ptr<const MagnitudesData> &data, quint64 serial, Detail detail);

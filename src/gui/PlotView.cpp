@@ -52,7 +52,8 @@ PlotView::PlotView(const QString &title, QWidget *parent)
         if (!m_awaitingReplot)
             return;
         m_awaitingReplot = false;
-        m_drawnSerial = m_shownSerial;
+        // Changes since the result was shown that leave the figure alone are drawn too.
+        m_drawnSerial = m_shownFigureSerial == m_figureSerial ? m_paramsSerial : m_shownSerial;
         m_drawnDetail = m_shownDetail;
         emit drawn(m_drawnSerial, *m_drawnDetail);
     });
@@ -63,10 +64,20 @@ PlotView::PlotView(const QString &title, QWidget *parent)
 
 void PlotView::setParams(const Params &params)
 {
-    const Shape before = m_engine->shape(Quantity::Input);
+    const Params before = m_engine->params();
+    const bool wasCurrent = m_drawnSerial == m_paramsSerial && !m_awaitingReplot;
     m_engine = std::make_shared<const Engine>(params);
     ++m_paramsSerial;
-    paramsChanged(!(before == m_engine->shape(Quantity::Input)));
+    if (!figureDiffers(before, params)) {
+        // What is drawn, or on its way, is already the figure of these parameters.
+        if (wasCurrent) {
+            m_drawnSerial = m_paramsSerial;
+            emit drawn(m_drawnSerial, m_drawnDetail.value_or(Detail::Full));
+        }
+        return;
+    }
+    m_figureSerial = m_paramsSerial;
+    paramsChanged(!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input)));
     requestCompute();
 }
 
@@ -90,11 +101,12 @@ void PlotView::submitNow()
     m_scheduler->submit(makeJob());
 }
 
-void PlotView::resultShown(quint64 serial, Detail detail)
+void PlotView::resultShown(quint64 figureSerial, Detail detail)
 {
-    m_shownSerial = serial;
+    m_shownSerial = m_paramsSerial;
+    m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;
-    emit shown(serial, detail);
+    emit shown(figureSerial, detail);
     m_awaitingReplot = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -42,6 +42,9 @@ public:
     // plot last drew, so drawnSerial() == paramsSerial() means the view is up to date.
     quint64 paramsSerial() const { return m_paramsSerial; }
     quint64 drawnSerial() const { return m_drawnSerial; }
+    // The paramsSerial of the last change that altered this view's figure: the serial a
+    // job is computed for.
+    quint64 figureSerial() const { return m_figureSerial; }
     std::optional<Detail> drawnDetail() const { return m_drawnDetail; }
     // Drawn in full detail for the current parameters and view, with nothing left to do.
     bool isSettled() const;
@@ -55,22 +58,30 @@ signals:
     void hovered(const posenc::HoverPoint &point);
     void hoverLeft();
     void maximizeRequested();
-    // The figure was filled with a result for the parameters of `serial` (always the current ones).
-    void shown(quint64 serial, posenc::Detail detail);
+    // The figure was filled with a result computed for `figureSerial` (always the current one).
+    void shown(quint64 figureSerial, posenc::Detail detail);
     // The plot was repainted with a result for the parameters of `serial`.
     void drawn(quint64 serial, posenc::Detail detail);
 
 protected:
+    // Each view's job computes serially in its scheduler's thread: the four views already run
+    // side by side, and a serial job stops within one tile when it is cancelled.
+    static constexpr int kJobThreads = 1;
+
     // The job for the current parameters and view, its inputs captured by value.
     virtual ComputeScheduler::Job makeJob() = 0;
+    // Whether the figure for `after` differs from the one for `before`; when it does not, a
+    // change of parameters leaves the view as drawn (no computing, no repaint).
+    virtual bool figureDiffers(const Params &before, const Params &after) const { return !(before == after); }
     // The parameters changed; `shapeChanged` when the table's size did.
     virtual void paramsChanged(bool shapeChanged) { Q_UNUSED(shapeChanged); }
     // The hover point at a widget position, if the mouse is over data.
     virtual std::optional<HoverPoint> hoverAt(const QPointF &pixel) const = 0;
 
     void requestCompute();
-    // Called by a job's result on the GUI thread, after the figure was filled.
-    void resultShown(quint64 serial, Detail detail);
+    // Called by a job's result on the GUI thread, after the figure was filled with the
+    // result computed for `figureSerial`.
+    void resultShown(quint64 figureSerial, Detail detail);
     std::shared_ptr<const Engine> engine() const { return m_engine; }
     QHBoxLayout *toolBar() const { return m_toolBar; }
     // A horizontal or vertical line in `rect` on the cursor layer, hidden until placed.
@@ -94,6 +105,8 @@ private:
     quint64 m_paramsSerial = 0;
     quint64 m_drawnSerial = 0;
     quint64 m_shownSerial = 0;
+    quint64 m_figureSerial = 0; // paramsSerial of the last change that altered the figure
+    quint64 m_shownFigureSerial = 0;
     std::optional<Detail> m_shownDetail;
     std::optional<Detail> m_drawnDetail;
     bool m_awaitingReplot = false;

@@ -21,7 +21,7 @@ std::vector<std::int64_t> defaultColumns(std::int64_t k)
     return columns;
 }
 
-std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const std::atomic<bool> *cancel)
+std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options)
 {
     const Params &params = engine.params();
     const std::int64_t k = params.peColumns();
@@ -30,7 +30,8 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
     data.position1 = std::min(static_cast<double>(params.maxLen - 1), std::max(request.position0, request.position1));
     if (data.position1 < data.position0)
         data.position1 = data.position0;
-    const int samples = std::clamp(request.pixels * 4, 16, 20000);
+    // Two samples per pixel draw a smooth curve; more only cost stroking time.
+    const int samples = std::clamp(request.pixels * 2, 16, 20000);
     const std::int64_t first = static_cast<std::int64_t>(std::ceil(data.position0));
     const std::int64_t last = static_cast<std::int64_t>(std::floor(data.position1));
     const std::int64_t points = last - first + 1;
@@ -40,7 +41,7 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
     for (const std::int64_t j : request.columns) {
         if (j < 0 || j >= k)
             continue;
-        if (cancel && cancel->load(std::memory_order_relaxed))
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
             return std::nullopt;
         Curve curve;
         curve.column = j;

@@ -44,7 +44,7 @@ namespace CurvesCompute {
 // A few low, middle and high columns of a table with `peColumns` columns.
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);
 // The curves of the request; nothing when cancelled.
-std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const std::atomic<bool> *cancel);
+std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options);
 QString legendText(const Curve &curve);
 
 } // namespace CurvesCompute

@@ -45,7 +45,8 @@ void CurvesFigure::setData(const CurvesData &data)
 {
     m_legend->clearItems();
     m_plot->clearPlottables();
-    // The sine and cosine of one pair share a colour; the cosine is dashed.
+    // The sine and cosine of one pair share a hue, the cosine lighter (dashes would cost
+    // tens of milliseconds of stroking per replot).
     QList<std::int64_t> pairs;
     for (const Curve &curve : data.curves) {
         if (!pairs.contains(curve.pair))
@@ -53,7 +54,7 @@ void CurvesFigure::setData(const CurvesData &data)
         const QColor color = kPalette[pairs.indexOf(curve.pair) % std::size(kPalette)];
         auto *line = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
         line->setData(curve.denseX, curve.denseY, true);
-        line->setPen(QPen(color, 1.4, curve.isCos ? Qt::DashLine : Qt::SolidLine));
+        line->setPen(QPen(curve.isCos ? color.lighter(150) : color, 1.4));
         line->setName(CurvesCompute::legendText(curve));
         line->addToLegend(m_legend);
         if (!curve.pointX.isEmpty()) {

@@ -21,7 +21,7 @@ namespace {
 
 // Dropped cells among evenly spaced whole rows, at most `budget` cells; counted per tile.
 std::optional<std::pair<std::int64_t, std::int64_t>> countDropped(const Engine &engine, std::int64_t budget,
-                                                                  const std::atomic<bool> *cancel)
+                                                                  const ComputeOptions &options)
 {
     const Shape s = engine.shape(Quantity::Mask);
     const std::int64_t rows = std::clamp<std::int64_t>(budget / std::max<std::int64_t>(1, s.cols), 1, s.rows);
@@ -31,7 +31,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> countDropped(const Engine &
     // Contiguous when every row is measured, else one row per stride.
     const std::int64_t tiles = stride == 1 ? (s.rows + bandRows - 1) / bandRows : (s.rows + stride - 1) / stride;
     std::vector<std::int64_t> dropped(static_cast<std::size_t>(tiles), 0), cells(static_cast<std::size_t>(tiles), 0);
-    const bool done = forEachTile(tiles, 0, cancel, [&](std::int64_t tile) {
+    const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
         const Block block = stride == 1
             ? Block {tile * bandRows, std::min(bandRows, s.rows - tile * bandRows), 0, s.cols}
             : Block {tile * stride, 1, 0, s.cols};
@@ -53,7 +53,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> countDropped(const Engine &
 } // namespace
 
 std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &request, Detail detail,
-                                   const std::atomic<bool> *cancel)
+                                   const ComputeOptions &options)
 {
     const Params &params = engine.params();
     DropoutData data;
@@ -62,15 +62,15 @@ std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &r
     data.mode = params.dropoutMode;
     const HeatmapRequest base {Quantity::Mask, request.block, request.pixelRows, request.pixelCols,
                                Budget::cells(detail)};
-    auto mask = HeatmapResampler::resample(engine, base, cancel);
+    auto mask = HeatmapResampler::resample(engine, base, options);
     if (!mask)
         return std::nullopt;
     HeatmapRequest outputRequest = base;
     outputRequest.quantity = Quantity::Output;
-    auto output = HeatmapResampler::resample(engine, outputRequest, cancel);
+    auto output = HeatmapResampler::resample(engine, outputRequest, options);
     if (!output)
         return std::nullopt;
-    const auto counted = countDropped(engine, Budget::cells(detail) / 2, cancel);
+    const auto counted = countDropped(engine, Budget::cells(detail) / 2, options);
     if (!counted)
         return std::nullopt;
     data.mask = std::move(*mask);

@@ -33,7 +33,7 @@ namespace DropoutCompute {
 // The first positions and columns shown by default: few enough to see single cells.
 Block defaultBlock(Shape table);
 std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &request, Detail detail,
-                                   const std::atomic<bool> *cancel);
+                                   const ComputeOptions &options);
 // "training, sum: p = 0.1, dropped 0.0998 of 8,388,608 cells; kept values x 1/(1-p) = 1.111"
 QString summary(const DropoutData &data);
 

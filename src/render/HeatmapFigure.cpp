@@ -31,10 +31,10 @@ void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<
 }
 
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
-                                          const std::atomic<bool> *cancel)
+                                          const ComputeOptions &options)
 {
     request.cellBudget = Budget::cells(detail);
-    return HeatmapResampler::resample(engine, request, cancel);
+    return HeatmapResampler::resample(engine, request, options);
 }
 
 } // namespace posenc

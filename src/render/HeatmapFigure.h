@@ -25,6 +25,6 @@ private:
 
 // Heatmap data computed for a visible range at a level of detail.
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
-                                          const std::atomic<bool> *cancel);
+                                          const ComputeOptions &options);
 
 } // namespace posenc

@@ -79,8 +79,7 @@ Block visibleBlock(Shape shape, double colLo, double colHi, double rowLo, double
     return {r0, r1 - r0, c0, c1 - c0};
 }
 
-std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request,
-                                    const std::atomic<bool> *cancel)
+std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request, const ComputeOptions &options)
 {
     const Block &block = request.block;
     const Shape shape = engine.shape(request.quantity);
@@ -114,7 +113,6 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
     std::vector<double> reduced(stride);
     const std::int64_t bandRows = std::max<std::int64_t>(1, kBandCells / block.cols);
     RowMatrixXf band;
-    const ComputeOptions options {0, cancel};
     std::size_t next = 0;
     while (next < rows.size()) {
         // A band is a run of consecutive source rows (all rows, or the samples of one stratum).

@@ -45,7 +45,7 @@ namespace HeatmapResampler {
 // The grid of `request`, computed in row bands off the caller's thread pool; nothing when
 // cancelled or when the engine refuses the block.
 std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request,
-                                    const std::atomic<bool> *cancel = nullptr);
+                                    const ComputeOptions &options = {});
 
 // The block of a table with `shape` that covers the visible ranges [lo, hi) of columns
 // (x, in column units) and rows (y), widened to whole cells and clamped to the table.

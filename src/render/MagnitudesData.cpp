@@ -24,7 +24,7 @@ struct Sampled
 };
 
 std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::int64_t> &rows,
-                                  const std::atomic<bool> *cancel)
+                                  const ComputeOptions &options)
 {
     const std::int64_t d = engine.params().dModel;
     constexpr std::int64_t kRowsPerTile = 32;
@@ -34,7 +34,7 @@ std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::i
     s.pe.resize(rows.size());
     s.embedding.resize(rows.size());
     std::vector<Eigen::ArrayXd> peSq(static_cast<std::size_t>(tiles)), eSq(static_cast<std::size_t>(tiles));
-    const bool done = forEachTile(tiles, 0, cancel, [&](std::int64_t tile) {
+    const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
         RowMatrixXf e(1, d), q(1, d);
         Eigen::ArrayXd pe = Eigen::ArrayXd::Zero(d), em = Eigen::ArrayXd::Zero(d);
         for (std::int64_t i = tile * kRowsPerTile; i < std::min(count, (tile + 1) * kRowsPerTile); ++i) {
@@ -62,7 +62,7 @@ std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::i
 
 } // namespace
 
-std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const std::atomic<bool> *cancel)
+std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options)
 {
     const Params &params = engine.params();
     const std::int64_t L = params.maxLen;
@@ -79,7 +79,6 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     const std::int64_t budgetRows = std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
     if (detail == Detail::Full && L <= budgetRows) {
         // Every position, exactly, through the core's statistics.
-        const ComputeOptions options {0, cancel};
         const auto norms = Statistics::positionNorms(engine, 0, L, options);
         if (!norms)
             return std::nullopt;
@@ -96,13 +95,15 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         data.rmsRows = L;
         return data;
     }
-    // Evenly spaced positions, at most two per pixel and within the budget.
-    const std::int64_t wanted = std::min({L, std::max<std::int64_t>(2 * pixels, 16), budgetRows});
+    // Evenly spaced positions: in a preview a few hundred (enough to see the level and the
+    // spread), otherwise at most two per pixel, always within the budget.
+    const std::int64_t perPixel = detail == Detail::Preview ? std::min(pixels, 256) : 2 * pixels;
+    const std::int64_t wanted = std::min({L, std::max<std::int64_t>(perPixel, 16), budgetRows});
     data.positionStride = (L + wanted - 1) / wanted;
     std::vector<std::int64_t> rows;
     for (std::int64_t p = 0; p < L; p += data.positionStride)
         rows.push_back(p);
-    const auto sampled = sampleRows(engine, rows, cancel);
+    const auto sampled = sampleRows(engine, rows, options);
     if (!sampled)
         return std::nullopt;
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -29,7 +29,7 @@ struct MagnitudesData
 namespace MagnitudesCompute {
 
 // `pixels` is the width the per-position curves are shown on. Nothing when cancelled.
-std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const std::atomic<bool> *cancel);
+std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options);
 
 } // namespace MagnitudesCompute
 

@@ -116,7 +116,9 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     // Per column, sine and cosine columns alternate between two levels: dots, not a zigzag.
     for (QCPGraph *graph : {m_embeddingRms, m_peRms}) {
         graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, graph->pen().color(), 2.5));
+        // Small squares: as legible as discs at this size, and far cheaper to draw.
+        graph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssSquare, graph->pen().color(), graph->pen().color(), 2.5));
     }
     m_title->setText(u"Magnitudes"_s);
 }

@@ -187,16 +187,16 @@ void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDra
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
-    // Every result shown must be for the parameters current at that moment, and a view must
-    // never go back to older parameters.
+    // Every result shown must be computed for the view's current figure (the last change of
+    // parameters that altered it), and a view must never go back to older parameters.
     QStringList stale;
     QHash<const PlotView *, quint64> lastShown;
     for (PlotView *view : window.views()) {
         connect(view, &PlotView::shown, this, [&stale, &lastShown, view](quint64 serial, Detail) {
-            if (serial != view->paramsSerial() || serial < lastShown.value(view))
+            if (serial != view->figureSerial() || serial < lastShown.value(view))
                 stale << u"%1 showed %2 while at %3"_s.arg(QString::fromLatin1(view->metaObject()->className()))
                              .arg(serial)
-                             .arg(view->paramsSerial());
+                             .arg(view->figureSerial());
             lastShown[view] = serial;
         });
     }

@@ -66,7 +66,7 @@ void TestFigureData::curvesFollowTheFormulaAndMarkTheTable()
     Params p = sized(64, 500);
     p.layout = layout;
     const Engine engine(p);
-    const auto data = CurvesCompute::compute(engine, {{0, 5, 33, 63}, 10.0, 60.0, 800}, nullptr);
+    const auto data = CurvesCompute::compute(engine, {{0, 5, 33, 63}, 10.0, 60.0, 800}, {});
     QVERIFY(data);
     QCOMPARE(data->curves.size(), 4);
     for (const Curve &curve : data->curves) {
@@ -97,7 +97,7 @@ void TestFigureData::curvesFollowTheFormulaAndMarkTheTable()
 void TestFigureData::curvesSkipColumnsOutsideTheTable()
 {
     const Engine engine(sized(8, 4096));
-    const auto data = CurvesCompute::compute(engine, {{-1, 3, 8, 99}, 0.0, 4095.0, 600}, nullptr);
+    const auto data = CurvesCompute::compute(engine, {{-1, 3, 8, 99}, 0.0, 4095.0, 600}, {});
     QVERIFY(data);
     QCOMPARE(data->curves.size(), 1);
     QCOMPARE(data->curves.front().column, 3);
@@ -121,7 +121,7 @@ void TestFigureData::magnitudesMatchTheClosedForms()
     p.scaleKind = scale;
     p.init = init;
     const Engine engine(p);
-    const auto data = MagnitudesCompute::compute(engine, 500, Detail::Full, nullptr);
+    const auto data = MagnitudesCompute::compute(engine, 500, Detail::Full, {});
     QVERIFY(data);
     QCOMPARE(data->positions.size(), 600);
     QCOMPARE(data->positionStride, 1);
@@ -155,7 +155,7 @@ void TestFigureData::magnitudesMatchTheClosedForms()
 void TestFigureData::previewSamplesEvenlySpacedPositions()
 {
     const Engine engine(sized(1024, 8192));
-    const auto data = MagnitudesCompute::compute(engine, 300, Detail::Preview, nullptr);
+    const auto data = MagnitudesCompute::compute(engine, 300, Detail::Preview, {});
     QVERIFY(data);
     QVERIFY(data->positionStride > 1);
     QVERIFY(data->positions.size() <= 600);
@@ -184,7 +184,7 @@ void TestFigureData::dropFractionIsNearP()
     params.dropout = p;
     params.training = training;
     const Engine engine(params);
-    const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 48}, 200, 200}, Detail::Full, nullptr);
+    const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 48}, 200, 200}, Detail::Full, {});
     QVERIFY(data);
     QCOMPARE(data->measuredCells, 800 * 128);
     const double expected = training ? p : 0.0;
@@ -216,9 +216,9 @@ void TestFigureData::cancelledGivesNothing()
 {
     const Engine engine(sized(512, 4096));
     const std::atomic<bool> cancel {true};
-    QVERIFY(!MagnitudesCompute::compute(engine, 300, Detail::Full, &cancel));
-    QVERIFY(!DropoutCompute::compute(engine, {{0, 48, 0, 48}, 100, 100}, Detail::Full, &cancel));
-    QVERIFY(!CurvesCompute::compute(engine, {{0, 1}, 0.0, 10.0, 100}, &cancel));
+    QVERIFY(!MagnitudesCompute::compute(engine, 300, Detail::Full, {0, &cancel}));
+    QVERIFY(!DropoutCompute::compute(engine, {{0, 48, 0, 48}, 100, 100}, Detail::Full, {0, &cancel}));
+    QVERIFY(!CurvesCompute::compute(engine, {{0, 1}, 0.0, 10.0, 100}, {0, &cancel}));
 }
 
 QTEST_MAIN(TestFigureData)

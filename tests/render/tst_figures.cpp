@@ -99,7 +99,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
 void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()
 {
     const Engine engine(sized(64, 200));
-    const auto data = CurvesCompute::compute(engine, {{0, 1, 62, 63}, 0.0, 50.0, 600}, nullptr);
+    const auto data = CurvesCompute::compute(engine, {{0, 1, 62, 63}, 0.0, 50.0, 600}, {});
     QVERIFY(data);
     QCustomPlot plot;
     CurvesFigure figure(&plot);
@@ -125,7 +125,7 @@ void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()
 void TestFigures::magnitudesDrawEveryCurveOnLogAxes()
 {
     const Engine engine(sized(128, 300));
-    const auto data = MagnitudesCompute::compute(engine, 400, Detail::Full, nullptr);
+    const auto data = MagnitudesCompute::compute(engine, 400, Detail::Full, {});
     QVERIFY(data);
     QCustomPlot plot;
     MagnitudesFigure figure(&plot);
@@ -146,7 +146,7 @@ void TestFigures::dropoutShowsMaskAndOutputSideBySide()
     Params p = sized(64, 100);
     p.dropout = 0.25;
     const Engine engine(p);
-    const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 48}, 300, 300}, Detail::Full, nullptr);
+    const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 48}, 300, 300}, Detail::Full, {});
     QVERIFY(data);
     QCustomPlot plot;
     plot.resize(800, 400);

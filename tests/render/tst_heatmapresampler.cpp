@@ -160,7 +160,7 @@ void TestHeatmapResampler::cancelledGivesNothing()
 {
     const Engine engine(sized(256, 4096));
     const std::atomic<bool> cancel {true};
-    QVERIFY(!HeatmapResampler::resample(engine, {Quantity::Pe, {0, 4096, 0, 256}, 100, 100}, &cancel));
+    QVERIFY(!HeatmapResampler::resample(engine, {Quantity::Pe, {0, 4096, 0, 256}, 100, 100}, {0, &cancel}));
 }
 
 void TestHeatmapResampler::refusedBlockGivesNothing()
