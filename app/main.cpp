@@ -29,13 +29,17 @@ int main(int argc, char *argv[])
         arguments << QString::fromLocal8Bit(argv[i]);
     QTextStream out(stdout);
     QTextStream err(stderr);
-    // The bench drives the real window too, always on the offscreen platform.
-    if (arguments.size() > 1 && arguments[1] == u"bench"_s) {
+    // The bench drives the real window, and export draws with its widgets: both always on the
+    // offscreen platform, so they need no display and draw the same everywhere.
+    const bool drawsHeadless = arguments.size() > 1 && (arguments[1] == u"bench"_s || arguments[1] == u"export"_s);
+    if (drawsHeadless) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         setNames();
-        posenc::registerExtraBenchmark(
-            [](QTextStream &) { return posenc::InteractionBenchmark::toJson(posenc::InteractionBenchmark::run()); });
+        if (arguments[1] == u"bench"_s)
+            posenc::registerExtraBenchmark([](QTextStream &) {
+                return posenc::InteractionBenchmark::toJson(posenc::InteractionBenchmark::run());
+            });
         return posenc::runCli(QCoreApplication::arguments(), out, err);
     }
     // Other subcommands need no screen: they run without a GUI application.

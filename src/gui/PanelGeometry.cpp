@@ -1,5 +1,7 @@
 #include "PanelGeometry.h"
 
+#include "render/VisibleRequest.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,24 +9,7 @@ namespace posenc::PanelGeometry {
 
 HeatmapRequest visibleRequest(const HeatmapPanel &panel, Quantity quantity, Shape table)
 {
-    const QCPAxis *x = panel.axisRect()->axis(QCPAxis::atBottom);
-    const QCPAxis *y = panel.axisRect()->axis(QCPAxis::atLeft);
-    HeatmapRequest request;
-    request.quantity = quantity;
-    request.block
-        = HeatmapResampler::visibleBlock(table, x->range().lower, x->range().upper, y->range().lower, y->range().upper);
-    const double ratio = panel.axisRect()->parentPlot()->devicePixelRatioF();
-    // Pixels the block's extent covers on screen (less than the axis rect when zoomed out).
-    const auto span = [ratio](const QCPAxis *axis, std::int64_t first, std::int64_t end, int limit) {
-        const double a = axis->coordToPixel(static_cast<double>(first) - 0.5);
-        const double b = axis->coordToPixel(static_cast<double>(end) - 0.5);
-        return std::clamp(static_cast<int>(std::ceil(std::abs(b - a) * ratio)), 1, std::max(1, limit));
-    };
-    request.pixelCols = span(x, request.block.col0, request.block.colEnd(),
-                             static_cast<int>(std::ceil(panel.axisRect()->width() * ratio)));
-    request.pixelRows = span(y, request.block.row0, request.block.rowEnd(),
-                             static_cast<int>(std::ceil(panel.axisRect()->height() * ratio)));
-    return request;
+    return VisibleRequest::forPanel(panel, quantity, table, panel.axisRect()->parentPlot()->devicePixelRatioF());
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> cellAt(const HeatmapPanel &panel, const QPointF &pixel,

@@ -1,5 +1,7 @@
 #include "PlotStyle.h"
 
+#include "PinnedFont.h"
+
 #include <QLocale>
 
 using namespace Qt::StringLiterals;
@@ -14,7 +16,8 @@ void preparePlot(QCustomPlot *plot)
     plot->setAutoAddPlottableToLegend(false);
     plot->setPlottingHint(QCP::phFastPolylines, true);
     plot->setBackground(Qt::white);
-    QFont font = plot->font();
+    // Every element copies the plot's font when created: one family, the pinned one, everywhere.
+    QFont font = PinnedFont::apply(plot->font());
     font.setPointSizeF(9.0);
     plot->setFont(font);
 }
