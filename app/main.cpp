@@ -40,7 +40,9 @@ int main(int argc, char *argv[])
             posenc::registerExtraBenchmark([](QTextStream &) {
                 return posenc::InteractionBenchmark::toJson(posenc::InteractionBenchmark::run());
             });
-        return posenc::runCli(QCoreApplication::arguments(), out, err);
+        // The arguments as given: QGuiApplication takes -session/--session ID (X11 session
+        // management) out of QCoreApplication::arguments(), and that is our --session FILE.
+        return posenc::runCli(arguments, out, err);
     }
     // Other subcommands need no screen: they run without a GUI application.
     if (posenc::isSubcommand(arguments)) {

@@ -248,7 +248,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     QCustomPlot plot;
     const FigureSize &figureSize = std::get<FigureSize>(size);
     if (const auto refused = FigureRenderer::build(&plot, engine, figure, figureSize, {threads, nullptr}))
-        return fail(err, ExitOverBudget, *refused);
+        return fail(err, refused->kind == FigureError::OverBudget ? ExitOverBudget : ExitUsage, refused->message);
     const QString title = figure.title.value_or(u"PosEnc Explorer: %1"_s.arg(FigureKinds::name(figure.kind)));
     const QByteArray bytes = FigureExporter::encode(&plot, figureSize, *format, title);
     if (bytes.isEmpty())

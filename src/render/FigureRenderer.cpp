@@ -3,6 +3,7 @@
 #include "CurvesFigure.h"
 #include "Detail.h"
 #include "DropoutFigure.h"
+#include "FigureFit.h"
 #include "HeatmapFigure.h"
 #include "MagnitudesFigure.h"
 #include "VisibleRequest.h"
@@ -37,6 +38,9 @@ std::optional<FigureKind> fromName(const QString &name)
 namespace {
 
 using Fill = std::function<std::optional<QString>()>;
+
+// Axes may be squeezed this small (layout units) before a figure is too small to draw.
+constexpr int kMinAxisSide = 24;
 
 void scaleFont(QFont &font, double factor)
 {
@@ -83,11 +87,13 @@ void scaleFonts(QCustomPlot *plot, double factor)
     }
 }
 
+// Lays the figure out at `size` as the window does: a replot, which also fills QCustomPlot's
+// cache of tick labels, whose sizes then set the margins (a label of powers of ten, drawn from
+// the cache, takes less room than measured afresh).
 void layOut(QCustomPlot *plot, QSize size)
 {
     plot->setViewport(QRect(QPoint(0, 0), size));
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot->plotLayout()->update(phase);
+    plot->replot();
 }
 
 QList<QRect> axisRectGeometry(QCustomPlot *plot)
@@ -101,21 +107,42 @@ QList<QRect> axisRectGeometry(QCustomPlot *plot)
 // Lays the figure out, fills it with data computed for that layout, and fills it again while
 // the filling moved the axes (a title or a legend that appeared with the data): the data is
 // always computed for the pixels it is drawn on.
-std::optional<QString> settle(QCustomPlot *plot, const FigureOptions &options, const FigureSize &size, const Fill &fill)
+std::optional<FigureError> settle(QCustomPlot *plot, const FigureOptions &options, const FigureSize &size,
+                                  const Fill &fill)
 {
     scaleFonts(plot, options.fontPointSize / FigureOptions::kBaseFontPointSize);
+    for (QCPAxisRect *rect : plot->axisRects())
+        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
     layOut(plot, size.layout);
-    for (int pass = 0; pass < 3; ++pass) {
+    for (int pass = 0; pass < 4; ++pass) {
         const QList<QRect> before = axisRectGeometry(plot);
-        if (auto error = fill())
-            return error;
+        if (auto refused = fill())
+            return FigureError {FigureError::OverBudget, *refused};
         if (options.title) {
             if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0)))
                 title->setText(*options.title);
         }
         layOut(plot, size.layout);
+        // Little room: wrap, thin and stack what would overlap, a few rounds at most.
+        for (int round = 0; round < 8 && FigureFit::fit(plot); ++round)
+            layOut(plot, size.layout);
         if (axisRectGeometry(plot) == before)
             break;
+    }
+    // Squeezed past the least its text, legends and axes need, they would overlap or be cut.
+    const QSize least = plot->plotLayout()->minimumOuterSizeHint();
+    if (least.width() > size.layout.width() || least.height() > size.layout.height()) {
+        const double cm = 2.54 / FigureSize::unitsPerInch();
+        const QSize need = least.expandedTo(size.layout);
+        return FigureError {
+            FigureError::TooSmall,
+            u"--size: the %1 figure's text at %2 pt needs at least %3 x %4 cm (%5 x %6 pixels on screen); give a "
+            "larger size or a smaller --font-size"_s.arg(FigureKinds::name(options.kind))
+                .arg(options.fontPointSize)
+                .arg(need.width() * cm, 0, 'f', 1)
+                .arg(need.height() * cm, 0, 'f', 1)
+                .arg(need.width())
+                .arg(need.height())};
     }
     return std::nullopt;
 }
@@ -159,8 +186,8 @@ int pixelsAcross(const QCPAxisRect *rect, double scale)
     return std::max(1, qRound(rect->width() * scale));
 }
 
-std::optional<QString> buildHeatmap(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
-                                    const FigureSize &size, const ComputeOptions &compute)
+std::optional<FigureError> buildHeatmap(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                        const FigureSize &size, const ComputeOptions &compute)
 {
     HeatmapFigure figure(plot);
     const Quantity quantity = options.quantity;
@@ -176,8 +203,8 @@ std::optional<QString> buildHeatmap(QCustomPlot *plot, const Engine &engine, con
     });
 }
 
-std::optional<QString> buildCurves(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
-                                   const FigureSize &size, const ComputeOptions &compute)
+std::optional<FigureError> buildCurves(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                       const FigureSize &size, const ComputeOptions &compute)
 {
     CurvesFigure figure(plot);
     const Params &params = engine.params();
@@ -200,8 +227,8 @@ std::optional<QString> buildCurves(QCustomPlot *plot, const Engine &engine, cons
     });
 }
 
-std::optional<QString> buildMagnitudes(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
-                                       const FigureSize &size, const ComputeOptions &compute)
+std::optional<FigureError> buildMagnitudes(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                           const FigureSize &size, const ComputeOptions &compute)
 {
     MagnitudesFigure figure(plot);
     return settle(plot, options, size, [&]() -> std::optional<QString> {
@@ -214,8 +241,8 @@ std::optional<QString> buildMagnitudes(QCustomPlot *plot, const Engine &engine, 
     });
 }
 
-std::optional<QString> buildDropout(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
-                                    const FigureSize &size, const ComputeOptions &compute)
+std::optional<FigureError> buildDropout(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                        const FigureSize &size, const ComputeOptions &compute)
 {
     DropoutFigure figure(plot);
     const Shape shape = engine.shape(Quantity::Mask);
@@ -274,8 +301,8 @@ std::optional<QString> FigureRenderer::check(const Engine &engine, const FigureO
     return std::nullopt;
 }
 
-std::optional<QString> FigureRenderer::build(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
-                                             const FigureSize &size, const ComputeOptions &compute)
+std::optional<FigureError> FigureRenderer::build(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                                 const FigureSize &size, const ComputeOptions &compute)
 {
     switch (options.kind) {
     case FigureKind::Heatmap:

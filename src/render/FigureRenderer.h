@@ -41,6 +41,17 @@ struct FigureOptions
     static constexpr double kBaseFontPointSize = 9.0; // PlotStyle's axis labels
 };
 
+// Why a figure could not be built.
+struct FigureError
+{
+    enum Kind {
+        TooSmall, // its text and legends do not fit the size asked for: usage
+        OverBudget, // the engine refused the data within the memory budget
+    };
+    Kind kind;
+    QString message;
+};
+
 // Builds a figure with the window's figure builders (src/render) into a QCustomPlot laid out at
 // a size, with its data computed at the resolution of the output, ready to be drawn by
 // FigureExporter. What the window shows at that size is what comes out.
@@ -54,10 +65,11 @@ public:
     // figure does not take): nothing is built.
     static std::optional<QString> check(const Engine &engine, const FigureOptions &options);
 
-    // Fills `plot` (emptied first). Nothing when done; the engine's refusal (over the memory
-    // budget, with cells and GiB) otherwise. Precondition: check() passed.
-    static std::optional<QString> build(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
-                                        const FigureSize &size, const ComputeOptions &compute = {});
+    // Fills `plot` (emptied first). Nothing when done; otherwise the engine's refusal (over the
+    // memory budget, with cells and GiB), or the smallest size the figure's text fits in.
+    // Precondition: check() passed.
+    static std::optional<FigureError> build(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                            const FigureSize &size, const ComputeOptions &compute = {});
 };
 
 } // namespace posenc

@@ -84,7 +84,6 @@ void TestCliExport::everyFigureInEveryFormat()
     const Run run = posenc(
         QStringList {u"export"_s, figure, u"-o"_s, file, u"--width"_s, u"720"_s, u"--height"_s, u"480"_s} + kSmall);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QByteArray bytes = readAll(file);
     if (extension == u"png"_s) {
         const QImage image = QImage::fromData(bytes, "png");
