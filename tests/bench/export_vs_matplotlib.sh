@@ -14,16 +14,25 @@ runs=${2:-5}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-python3 -c 'import matplotlib, numpy' 2>/dev/null || {
+# Debian's python3-matplotlib belongs to /usr/bin/python3, which a python3 earlier on PATH
+# (a virtualenv, pyenv) may hide; $PYTHON chooses another.
+python=""
+for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
+    if "$candidate" -c 'import matplotlib, numpy' 2>/dev/null; then
+        python=$candidate
+        break
+    fi
+done
+if [[ -z $python ]]; then
     echo "python3-matplotlib is needed: apt-get install python3-matplotlib" >&2
     exit 1
-}
+fi
 # One untimed run of each fills the file caches (fonts, libraries, matplotlib's font cache).
 "$posenc" export heatmap --d-model 512 --max-len 1024 --width 1200 --height 800 -o "$out/posenc.png"
-python3 "$here/matplotlib_heatmap.py" "$out/matplotlib.png"
+"$python" "$here/matplotlib_heatmap.py" "$out/matplotlib.png"
 
 # Best wall time of each, timed by python (monotonic clock, whole process with its start-up).
-python3 - "$runs" "$posenc" "$here/matplotlib_heatmap.py" "$out" <<'PY'
+"$python" - "$runs" "$posenc" "$here/matplotlib_heatmap.py" "$out" <<'PY'
 import subprocess, sys, time
 
 runs, posenc, script, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]

@@ -188,6 +188,8 @@ void TestCliExport::invalidUsage_data()
                               << u"--dpi"_s;
     QTest::newRow("too many pixels") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"90x90in"_s}
                                      << u"megapixels"_s;
+    QTest::newRow("too small for its text")
+        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"8.5x5cm"_s} << u"at least"_s;
     QTest::newRow("unknown colormap") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colormap"_s, u"jet"_s}
                                       << u"--colormap"_s;
     QTest::newRow("colormap on curves") << QStringList {u"curves"_s, u"-o"_s, out, u"--colormap"_s, u"viridis"_s}
