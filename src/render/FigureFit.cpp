@@ -9,7 +9,7 @@ namespace posenc::FigureFit {
 namespace {
 
 const QString kSeparator = u"  ·  "_s;
-constexpr double kMinTickGap = 4.0; // layout units between neighbouring tick labels
+constexpr double kMinTickGap = 4.0; // layout units between tick labels side by side
 
 double widest(const QString &text, const QFontMetricsF &metrics)
 {
@@ -80,10 +80,11 @@ bool ticksTouch(QCPAxis *axis)
     const bool across = axis->orientation() == Qt::Horizontal;
     for (qsizetype i = 1; i < ticks.size(); ++i) {
         const double distance = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        // Side by side labels need a gap between them; stacked ones only their line height.
         const double room = across
-            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0
+            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0 + kMinTickGap
             : metrics.height();
-        if (distance < room + kMinTickGap)
+        if (distance < room)
             return true;
     }
     return false;
