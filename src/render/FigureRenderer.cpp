@@ -118,6 +118,12 @@ std::optional<FigureError> settle(QCustomPlot *plot, const FigureOptions &option
         const QList<QRect> before = axisRectGeometry(plot);
         if (auto refused = fill())
             return FigureError {FigureError::OverBudget, *refused};
+        // QCustomPlot thins a graph to a few points per layout unit, which shows as steps when a
+        // unit is several output pixels: a print draws every point.
+        if (size.scale > 1.0) {
+            for (int i = 0; i < plot->graphCount(); ++i)
+                plot->graph(i)->setAdaptiveSampling(false);
+        }
         if (options.title) {
             if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0)))
                 title->setText(*options.title);

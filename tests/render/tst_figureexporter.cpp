@@ -97,6 +97,7 @@ private slots:
     void heatmapGridHasTheOutputsResolution();
     void fontSizeTitleAndColormap();
     void everyTextInThePinnedFont();
+    void printsDrawEveryPointOfACurve();
     void formatFromExtension();
     void refusedOptions_data();
     void refusedOptions();
@@ -285,6 +286,23 @@ void TestFigureExporter::everyTextInThePinnedFont()
             // The family is really there, not substituted.
             QCOMPARE(QFontInfo(font).family(), u"DejaVu Sans"_s);
         }
+    }
+}
+
+void TestFigureExporter::printsDrawEveryPointOfACurve()
+{
+    // QCustomPlot's adaptive sampling keeps a few points per layout unit: steps at 300 dpi.
+    // On screen (scale 1) the graphs keep it, as the window has it.
+    const Engine engine(small());
+    FigureOptions options;
+    options.kind = FigureKind::Curves;
+    for (const auto &[size, sampled] : {std::pair {FigureSize::fromInches(QSizeF(4, 3), 300.0), false},
+                                        std::pair {FigureSize::fromPixels(QSize(600, 400)), true}}) {
+        QCustomPlot plot;
+        QVERIFY(!FigureRenderer::build(&plot, engine, options, size));
+        QVERIFY(plot.graphCount() > 0);
+        for (int i = 0; i < plot.graphCount(); ++i)
+            QCOMPARE(plot.graph(i)->adaptiveSampling(), sampled);
     }
 }
 
