@@ -1,17 +1,60 @@
+#include "cli/BenchCommand.h"
 #include "cli/Cli.h"
+#include "cli/WindowArguments.h"
+#include "gui/InteractionBenchmark.h"
+#include "gui/Launcher.h"
 
-#include <QCoreApplication>
+#include <QApplication>
 #include <QTextStream>
 
 #include <cstdio>
 
+using namespace Qt::StringLiterals;
+
+namespace {
+
+void setNames()
+{
+    QCoreApplication::setApplicationName(u"posenc"_s);
+    QCoreApplication::setOrganizationName(u"PosEnc Explorer"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(POSENC_VERSION));
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("posenc"));
-    QCoreApplication::setOrganizationName(QStringLiteral("PosEnc Explorer"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(POSENC_VERSION));
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
     QTextStream out(stdout);
     QTextStream err(stderr);
-    return posenc::runCli(QCoreApplication::arguments(), out, err);
+    // The bench drives the real window, and export draws with its widgets: both always on the
+    // offscreen platform, so they need no display and draw the same everywhere.
+    const bool drawsHeadless = arguments.size() > 1 && (arguments[1] == u"bench"_s || arguments[1] == u"export"_s);
+    if (drawsHeadless) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        setNames();
+        if (arguments[1] == u"bench"_s)
+            posenc::registerExtraBenchmark([](QTextStream &) {
+                return posenc::InteractionBenchmark::toJson(posenc::InteractionBenchmark::run());
+            });
+        // The arguments as given: QGuiApplication takes -session/--session ID (X11 session
+        // management) out of QCoreApplication::arguments(), and that is our --session FILE.
+        return posenc::runCli(arguments, out, err);
+    }
+    // Other subcommands need no screen: they run without a GUI application.
+    if (posenc::isSubcommand(arguments)) {
+        QCoreApplication app(argc, argv);
+        setNames();
+        return posenc::runCli(QCoreApplication::arguments(), out, err);
+    }
+    QApplication app(argc, argv);
+    setNames();
+    const auto parsed = posenc::parseWindowArguments(QCoreApplication::arguments(), out, err);
+    if (const int *exitCode = std::get_if<int>(&parsed))
+        return *exitCode;
+    const auto &window = std::get<posenc::WindowArguments>(parsed);
+    return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot});
 }

@@ -113,7 +113,18 @@ double maxAbsError(const Engine &engine, const RowMatrixXf &table)
     return worst;
 }
 
+std::vector<ExtraBenchmark> &extraBenchmarks()
+{
+    static std::vector<ExtraBenchmark> benchmarks;
+    return benchmarks;
+}
+
 } // namespace
+
+void registerExtraBenchmark(ExtraBenchmark benchmark)
+{
+    extraBenchmarks().push_back(std::move(benchmark));
+}
 
 int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -228,6 +239,12 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pipeline_over_pe_fill"_s] = pipe.minMs / fill.minMs;
     json[u"pipeline_over_pe_fill_median"_s] = pipe.medianMs / fill.medianMs;
     json[u"pipeline_generated_embeddings_ms"_s] = pipeGenerated.minMs;
+    QJsonObject extraKeys;
+    for (const ExtraBenchmark &extra : extraBenchmarks()) {
+        const QJsonObject keys = extra(err);
+        for (auto it = keys.begin(); it != keys.end(); ++it)
+            json[it.key()] = extraKeys[it.key()] = it.value();
+    }
 
     if (parser.isSet(jsonOption)) {
         out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)) << '\n';
@@ -254,6 +271,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     line(u"pipeline s*E + PE, dropout 0.1"_s, pipe.minMs, u"%1x the PE fill"_s.arg(pipe.minMs / fill.minMs, 0, 'f', 2));
     line(u"pipeline, 1 thread"_s, pipeSerial.minMs);
     line(u"pipeline drawing E cell by cell"_s, pipeGenerated.minMs);
+    for (auto it = extraKeys.begin(); it != extraKeys.end(); ++it)
+        out << it.key().leftJustified(44) << QString::number(it.value().toDouble(), 'f', 2).rightJustified(9) << '\n';
     return ExitDone;
 }
 

@@ -2,6 +2,7 @@
 
 #include "BenchCommand.h"
 #include "ExitCode.h"
+#include "ExportCommand.h"
 #include "ParamOptions.h"
 #include "TableCommand.h"
 
@@ -11,7 +12,7 @@ namespace posenc {
 
 namespace {
 
-const QStringList kSubcommands = {u"table"_s, u"bench"_s};
+const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s};
 
 } // namespace
 
@@ -24,6 +25,7 @@ QString cliUsage()
 {
     return u"PosEnc Explorer: a transformer's positional encoding, its embeddings and dropout, computed exactly.\n\n"
            "Usage:\n"
+           "  posenc export FIGURE -o FILE [OPTIONS]   draw a figure (.png, .svg or .pdf); see posenc export --help\n"
            "  posenc table QUANTITY -o FILE [OPTIONS]   write a table (.npy or .csv); see posenc table --help\n"
            "  posenc bench [--json]                     run the kernel benchmarks\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
@@ -39,6 +41,8 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
     // Each subcommand parses its own arguments, with the program name in front as Qt expects.
     QStringList rest = arguments;
     const QString command = rest.takeAt(1);
+    if (command == u"export"_s)
+        return runExportCommand(rest, out, err);
     if (command == u"table"_s)
         return runTableCommand(rest, out, err);
     return runBenchCommand(rest, out, err);

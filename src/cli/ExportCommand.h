@@ -1,0 +1,13 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace posenc {
+
+// `posenc export FIGURE -o FILE [OPTIONS]`: draws a figure of the window headless with the
+// window's own figure builders, as .png, .svg or .pdf, written whole or not at all.
+// Needs a QApplication (QCustomPlot is a widget); main.cpp runs it on the offscreen platform.
+int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+
+} // namespace posenc

@@ -1,0 +1,55 @@
+#include "WindowArguments.h"
+
+#include "Cli.h"
+#include "ExitCode.h"
+#include "ParamOptions.h"
+
+#include "core/ParamText.h"
+
+#include <QCommandLineParser>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+std::variant<WindowArguments, int> parseWindowArguments(const QStringList &arguments, QTextStream &out,
+                                                        QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
+    const QCommandLineOption resetOption(u"reset-settings"_s, u"Forget the remembered window and parameters."_s);
+    // Hidden: for tests and documentation screenshots.
+    QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window once drawn, then quit."_s,
+                                        u"FILE"_s);
+    screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({helpOption, resetOption, screenshotOption});
+    ParamOptions::add(parser);
+    if (!parser.parse(arguments)) {
+        err << "posenc: " << parser.errorText() << "\n\n" << cliUsage();
+        return int(ExitUsage);
+    }
+    if (parser.isSet(helpOption)) {
+        out << cliUsage() << "\nWindow options:\n  --reset-settings\n      " << resetOption.description() << '\n';
+        return int(ExitDone);
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "posenc: unknown command " << parser.positionalArguments().constFirst() << "\n\n" << cliUsage();
+        return int(ExitUsage);
+    }
+    const ParamOptions::Result read = ParamOptions::read(parser);
+    if (!read.errors.isEmpty()) {
+        for (const ParamError &e : read.errors)
+            err << "posenc: " << e.toString() << '\n';
+        return int(ExitUsage);
+    }
+    WindowArguments result;
+    result.params = read.params;
+    for (const QString &key : ParamText::valueKeys())
+        result.paramsGiven = result.paramsGiven || parser.isSet(key);
+    result.resetSettings = parser.isSet(resetOption);
+    result.screenshot = parser.value(screenshotOption);
+    return result;
+}
+
+} // namespace posenc

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "core/Params.h"
+
+#include <QStringList>
+#include <QTextStream>
+
+#include <variant>
+
+namespace posenc {
+
+// `posenc [OPTIONS]`: the parameter flags of DESIGN.md section 3 plus the window's own.
+struct WindowArguments
+{
+    Params params;
+    bool paramsGiven = false;
+    bool resetSettings = false;
+    QString screenshot;
+};
+
+// The window's arguments, or the exit code after printing help (0) or a usage error (2).
+std::variant<WindowArguments, int> parseWindowArguments(const QStringList &arguments, QTextStream &out,
+                                                        QTextStream &err);
+
+} // namespace posenc

@@ -1,0 +1,98 @@
+#include "DropoutView.h"
+
+#include "PanelGeometry.h"
+
+#include "render/PlotStyle.h"
+
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+DropoutView::DropoutView(QWidget *parent)
+    : PlotView(tr("Dropout"), parent)
+    , m_figure(plot())
+    , m_maskCursor(addCursorLine(m_figure.maskPanel().axisRect()))
+    , m_outputCursor(addCursorLine(m_figure.outputPanel().axisRect()))
+{
+    for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft})
+        connect(m_figure.maskPanel().axisRect()->axis(type), qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+                &DropoutView::requestCompute);
+    resetView();
+}
+
+void DropoutView::setCursorPosition(std::optional<std::int64_t> position)
+{
+    const auto y = position ? std::optional<double>(static_cast<double>(*position)) : std::nullopt;
+    placeCursorLine(m_maskCursor, y, true);
+    placeCursorLine(m_outputCursor, y, true);
+    replotCursor();
+}
+
+void DropoutView::resetView()
+{
+    const Block block = DropoutCompute::defaultBlock(engine()->shape(Quantity::Mask));
+    HeatmapPanel &panel = m_figure.maskPanel();
+    panel.axisRect()->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(block.cols) - 0.5);
+    panel.axisRect()->axis(QCPAxis::atLeft)->setRange(-0.5, static_cast<double>(block.rows) - 0.5);
+}
+
+void DropoutView::paramsChanged(bool shapeChanged)
+{
+    if (shapeChanged)
+        resetView();
+}
+
+ComputeScheduler::Job DropoutView::makeJob()
+{
+    const HeatmapRequest visible
+        = PanelGeometry::visibleRequest(m_figure.maskPanel(), Quantity::Mask, engine()->shape(Quantity::Mask));
+    const DropoutRequest request {visible.block, visible.pixelRows, visible.pixelCols};
+    return [engine = engine(), request, serial = figureSerial(),
+            self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+        const Params &p = engine->params();
+        const bool small = p.maxLen * p.dModel <= Budget::cells(Detail::Preview);
+        for (const Detail detail : {Detail::Preview, Detail::Full}) {
+            if (detail == Detail::Preview && small)
+                continue;
+            auto data = DropoutCompute::compute(*engine, request, detail, {kJobThreads, &cancel});
+            if (!data)
+                return;
+            auto shared = std::make_shared<const DropoutData>(std::move(*data));
+            publish([self, shared, serial, detail] {
+                if (self)
+                    self->show(shared, serial, detail);
+            });
+        }
+    };
+}
+
+void DropoutView::show(const std::shared_ptr<const DropoutData> &data, quint64 serial, Detail detail)
+{
+    m_data = data;
+    m_figure.setData(*data);
+    resultShown(serial, detail);
+}
+
+std::optional<HoverPoint> DropoutView::hoverAt(const QPointF &pixel) const
+{
+    const Shape shape = engine()->shape(Quantity::Mask);
+    for (const auto &[panel, quantity] :
+         {std::pair {&m_figure.maskPanel(), Quantity::Mask}, std::pair {&m_figure.outputPanel(), Quantity::Output}}) {
+        const auto cell = PanelGeometry::cellAt(*panel, pixel, shape);
+        if (!cell)
+            continue;
+        HoverPoint point;
+        point.position = cell->first;
+        point.column = cell->second;
+        RowMatrixXf value(1, 1);
+        engine()->computeBlock(quantity, {cell->first, 1, cell->second, 1}, value);
+        point.value = value(0, 0);
+        point.valueName = quantity == Quantity::Mask ? u"kept"_s : u"Y"_s;
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

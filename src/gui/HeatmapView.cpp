@@ -1,0 +1,132 @@
+#include "HeatmapView.h"
+
+#include "PanelGeometry.h"
+
+#include "render/PlotStyle.h"
+
+#include "ParamRelevance.h"
+#include <QComboBox>
+#include <QHBoxLayout>
+
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+QList<Quantity> HeatmapView::quantities()
+{
+    return {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Error};
+}
+
+HeatmapView::HeatmapView(QWidget *parent)
+    : PlotView(tr("Heatmap"), parent)
+    , m_figure(plot())
+    , m_quantityBox(new QComboBox(this))
+    , m_cursor(addCursorLine(m_figure.panel().axisRect()))
+{
+    m_quantityBox->setObjectName(u"quantityBox"_s);
+    for (const Quantity q : quantities())
+        m_quantityBox->addItem(PlotStyle::quantityLabel(q), static_cast<int>(q));
+    m_quantityBox->setToolTip(tr("The quantity shown"));
+    toolBar()->insertWidget(1, m_quantityBox);
+    connect(m_quantityBox, &QComboBox::currentIndexChanged, this, [this] {
+        resetView();
+        requestCompute();
+    });
+    for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft})
+        connect(m_figure.panel().axisRect()->axis(type), qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+                &HeatmapView::requestCompute);
+    resetView();
+}
+
+Quantity HeatmapView::quantity() const
+{
+    return static_cast<Quantity>(m_quantityBox->currentData().toInt());
+}
+
+void HeatmapView::setQuantity(Quantity quantity)
+{
+    m_quantityBox->setCurrentIndex(m_quantityBox->findData(static_cast<int>(quantity)));
+}
+
+void HeatmapView::setCursorPosition(std::optional<std::int64_t> position)
+{
+    placeCursorLine(m_cursor, position ? std::optional<double>(static_cast<double>(*position)) : std::nullopt, true);
+    replotCursor();
+}
+
+void HeatmapView::resetView()
+{
+    m_figure.panel().fitAxes(engine()->shape(quantity()));
+}
+
+void HeatmapView::paramsChanged(bool shapeChanged)
+{
+    if (shapeChanged)
+        resetView();
+}
+
+ComputeScheduler::Job HeatmapView::makeJob()
+{
+    const Quantity q = quantity();
+    const HeatmapRequest request = PanelGeometry::visibleRequest(m_figure.panel(), q, engine()->shape(q));
+    return [engine = engine(), request, serial = figureSerial(),
+            self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+        // A block within the preview budget is exact at once: no preview pass.
+        const bool small = request.block.cells() <= Budget::cells(Detail::Preview);
+        for (const Detail detail : {Detail::Preview, Detail::Full}) {
+            if (detail == Detail::Preview && small)
+                continue;
+            auto grid = computeHeatmap(*engine, request, detail, {kJobThreads, &cancel});
+            if (!grid)
+                return;
+            auto shared = std::make_shared<const HeatmapGrid>(std::move(*grid));
+            publish([self, shared, serial, detail] {
+                if (self)
+                    self->show(shared, serial, detail);
+            });
+        }
+    };
+}
+
+void HeatmapView::show(const std::shared_ptr<const HeatmapGrid> &grid, quint64 serial, Detail detail)
+{
+    m_grid = grid;
+    m_figure.setGrid(*grid, engine()->shape(grid->quantity));
+    resultShown(serial, detail);
+}
+
+std::optional<HoverPoint> HeatmapView::hoverAt(const QPointF &pixel) const
+{
+    const Quantity q = quantity();
+    const auto cell = PanelGeometry::cellAt(m_figure.panel(), pixel, engine()->shape(q));
+    if (!cell)
+        return std::nullopt;
+    HoverPoint point;
+    point.position = cell->first;
+    point.column = cell->second;
+    point.columnIsPe = q == Quantity::Pe || q == Quantity::Error;
+    // One cell, exact, straight from the engine: microseconds.
+    RowMatrixXf value(1, 1);
+    engine()->computeBlock(q, {cell->first, 1, cell->second, 1}, value);
+    point.value = value(0, 0);
+    point.valueName = PlotStyle::quantityLabel(q);
+    return point;
+}
+
+bool HeatmapView::figureDiffers(const Params &before, const Params &after) const
+{
+    switch (quantity()) {
+    case Quantity::Pe:
+    case Quantity::Error:
+        return ParamRelevance::peDiffers(before, after);
+    case Quantity::Embedding:
+    case Quantity::Input:
+        return ParamRelevance::inputDiffers(before, after);
+    default:
+        return !(before == after);
+    }
+}
+
+} // namespace posenc

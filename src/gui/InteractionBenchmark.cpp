@@ -1,0 +1,165 @@
+#include "InteractionBenchmark.h"
+
+#include "ControlPanel.h"
+#include "MainWindow.h"
+#include "PlotView.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+
+#include <algorithm>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::InteractionBenchmark {
+
+namespace {
+
+constexpr int kTimerMs = 1;
+constexpr qint64 kGiveUpMs = 120000;
+
+double percentile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const auto index = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(index, values.size() - 1)];
+}
+
+// Runs the event loop until `done` holds, without spinning; false after the time limit.
+template<typename Done> bool runUntil(Done &&done)
+{
+    QElapsedTimer limit;
+    limit.start();
+    while (!done()) {
+        if (limit.elapsed() > kGiveUpMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents | QEventLoop::AllEvents, 50);
+    }
+    return true;
+}
+
+bool settled(const MainWindow &window)
+{
+    for (const PlotView *view : window.views())
+        if (!view->isSettled())
+            return false;
+    return true;
+}
+
+// Change i of the sequence: the four parameters in turn, each to a value other than its current one.
+void applyChange(ControlPanel &panel, int i)
+{
+    const int round = i / 4;
+    switch (i % 4) {
+    case 0:
+        panel.findChild<QSpinBox *>(u"dModelSpin"_s)
+            ->setValue(1024
+                       + 8
+                           * (round % 3 == 0       ? 1
+                                  : round % 3 == 1 ? -1
+                                                   : 0));
+        break;
+    case 1:
+        panel.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(8192 - 64 * (round % 2));
+        break;
+    case 2: {
+        auto *scale = panel.findChild<QComboBox *>(u"scaleCombo"_s);
+        scale->setCurrentIndex(scale->currentIndex() == 1 ? 0 : 1);
+        break;
+    }
+    default:
+        panel.findChild<QSlider *>(u"dropoutSlider"_s)->setValue(50 + (round * 173) % 900);
+        break;
+    }
+}
+
+// The offscreen platform warns on every resize of a top-level size hint; the benchmark's
+// output stays readable without those lines.
+QtMessageHandler g_previousHandler = nullptr;
+
+void quietHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (message.contains(u"propagateSizeHints"_s))
+        return;
+    g_previousHandler(type, context, message);
+}
+
+} // namespace
+
+Result run(int changes)
+{
+    g_previousHandler = qInstallMessageHandler(quietHandler);
+    const auto restore = qScopeGuard([] { qInstallMessageHandler(g_previousHandler); });
+    Params params;
+    params.dModel = 1024;
+    params.maxLen = 8192;
+    MainWindow window(params, nullptr);
+    window.resize(1500, 950);
+    window.show();
+    Result result;
+    if (!runUntil([&] { return settled(window); }))
+        return result;
+
+    double maxGap = 0.0;
+    QElapsedTimer sinceTick;
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(kTimerMs);
+    QObject::connect(&ticker, &QTimer::timeout, &ticker, [&] {
+        maxGap = std::max(maxGap, static_cast<double>(sinceTick.nsecsElapsed()) / 1e6);
+        sinceTick.restart();
+    });
+    sinceTick.start();
+    ticker.start();
+
+    std::vector<double> firstDraw, fullDraw;
+    ControlPanel &panel = *window.controlPanel();
+    for (int i = 0; i < changes; ++i) {
+        const quint64 before = window.heatmapView() ? window.views().front()->paramsSerial() : 0;
+        QElapsedTimer timer;
+        timer.start();
+        applyChange(panel, i);
+        if (window.views().front()->paramsSerial() == before)
+            continue; // the control did not change a parameter: nothing to measure
+        if (!runUntil([&] { return window.isUpToDate(); }))
+            break;
+        firstDraw.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        // Every tenth change, the user pauses: time the refinement to full detail as well.
+        if (i % 10 == 9) {
+            if (!runUntil([&] { return settled(window); }))
+                break;
+            fullDraw.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        }
+    }
+    ticker.stop();
+    result.changes = static_cast<int>(firstDraw.size());
+    result.p50Ms = percentile(firstDraw, 0.5);
+    result.p95Ms = percentile(firstDraw, 0.95);
+    result.maxMs = percentile(firstDraw, 1.0);
+    result.settledP95Ms = percentile(fullDraw, 0.95);
+    result.maxStallMs = std::max(0.0, maxGap - kTimerMs);
+    window.close();
+    return result;
+}
+
+QJsonObject toJson(const Result &result)
+{
+    QJsonObject json;
+    json[u"interaction_changes"_s] = result.changes;
+    json[u"interaction_p50_ms"_s] = result.p50Ms;
+    json[u"interaction_p95_ms"_s] = result.p95Ms;
+    json[u"interaction_max_ms"_s] = result.maxMs;
+    json[u"interaction_settled_p95_ms"_s] = result.settledP95Ms;
+    json[u"gui_max_stall_ms"_s] = result.maxStallMs;
+    return json;
+}
+
+} // namespace posenc::InteractionBenchmark

@@ -1,0 +1,60 @@
+#include "Launcher.h"
+
+#include "MainWindow.h"
+#include "PlotView.h"
+#include "Settings.h"
+
+#include <QApplication>
+#include <QSettings>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace posenc {
+
+namespace {
+
+bool fullyDrawn(const MainWindow &window)
+{
+    for (const PlotView *view : window.views()) {
+        if (!view->isSettled())
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int runWindow(const WindowOptions &options)
+{
+    QSettings settings;
+    QTextStream err(stderr);
+    if (options.resetSettings)
+        Settings::reset(settings);
+    Params params = options.params;
+    if (!options.paramsGiven) {
+        const Settings::LoadedParams loaded = Settings::loadParams(settings);
+        for (const QString &problem : loaded.problems)
+            err << "posenc: ignoring the remembered parameters (" << problem << "); using the defaults\n";
+        params = loaded.params;
+    }
+    MainWindow window(params, &settings);
+    window.show();
+    if (!options.screenshot.isEmpty()) {
+        auto *poll = new QTimer(&window);
+        QObject::connect(poll, &QTimer::timeout, &window, [&window, &options, poll, &err] {
+            if (!fullyDrawn(window))
+                return;
+            poll->stop();
+            const bool saved = window.grab().save(options.screenshot);
+            if (!saved)
+                err << "posenc: " << options.screenshot << ": cannot write the screenshot\n";
+            QApplication::exit(saved ? 0 : 3);
+        });
+        poll->start(50);
+    }
+    return QApplication::exec();
+}
+
+} // namespace posenc

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "core/Params.h"
+
+#include <QString>
+
+namespace posenc {
+
+// How `posenc [OPTIONS]` opens the window.
+struct WindowOptions
+{
+    Params params;
+    bool paramsGiven = false; // parameter flags were given: they win over the remembered ones
+    bool resetSettings = false;
+    QString screenshot; // when set: save a PNG of the window once every view is drawn, then quit
+};
+
+// Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.
+int runWindow(const WindowOptions &options);
+
+} // namespace posenc

@@ -1,0 +1,115 @@
+#pragma once
+
+#include "ComputeScheduler.h"
+#include "HoverReadout.h"
+
+#include "core/Engine.h"
+#include "render/Detail.h"
+#include "render/QCustomPlot.h"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QHBoxLayout;
+class QLabel;
+class QToolButton;
+
+namespace posenc {
+
+// A view of the dashboard: a title bar with the view's own options, a QCustomPlot filled by
+// a figure builder of src/render, and a compute scheduler of its own, so one view zooming
+// never cancels another's work.
+//
+// Changes of parameters or of the visible region are coalesced into one request per turn
+// of the event loop; each request is computed as a quick preview then refined (Detail),
+// and the latest request wins. Redraws are queued replots.
+class PlotView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit PlotView(const QString &title, QWidget *parent = nullptr);
+
+    void setParams(const Params &params);
+    const Params &params() const { return m_engine->params(); }
+    QCustomPlot *plot() const { return m_plot; }
+    ComputeScheduler *scheduler() const { return m_scheduler; }
+
+    // Every setParams() gets a serial; drawnSerial() is the serial of the parameters the
+    // plot last drew, so drawnSerial() == paramsSerial() means the view is up to date.
+    quint64 paramsSerial() const { return m_paramsSerial; }
+    quint64 drawnSerial() const { return m_drawnSerial; }
+    // The paramsSerial of the last change that altered this view's figure: the serial a
+    // job is computed for.
+    quint64 figureSerial() const { return m_figureSerial; }
+    std::optional<Detail> drawnDetail() const { return m_drawnDetail; }
+    // Drawn in full detail for the current parameters and view, with nothing left to do.
+    bool isSettled() const;
+
+    // Marks `position` in this view (the linked cursor), or clears the mark.
+    virtual void setCursorPosition(std::optional<std::int64_t> position) = 0;
+    // Shows the whole table again (Home).
+    virtual void resetView() = 0;
+
+signals:
+    void hovered(const posenc::HoverPoint &point);
+    void hoverLeft();
+    void maximizeRequested();
+    // The figure was filled with a result computed for `figureSerial` (always the current one).
+    void shown(quint64 figureSerial, posenc::Detail detail);
+    // The plot was repainted with a result for the parameters of `serial`.
+    void drawn(quint64 serial, posenc::Detail detail);
+
+protected:
+    // Each view's job computes serially in its scheduler's thread: the four views already run
+    // side by side, and a serial job stops within one tile when it is cancelled.
+    static constexpr int kJobThreads = 1;
+
+    // The job for the current parameters and view, its inputs captured by value.
+    virtual ComputeScheduler::Job makeJob() = 0;
+    // Whether the figure for `after` differs from the one for `before`; when it does not, a
+    // change of parameters leaves the view as drawn (no computing, no repaint).
+    virtual bool figureDiffers(const Params &before, const Params &after) const { return !(before == after); }
+    // The parameters changed; `shapeChanged` when the table's size did.
+    virtual void paramsChanged(bool shapeChanged) { Q_UNUSED(shapeChanged); }
+    // The hover point at a widget position, if the mouse is over data.
+    virtual std::optional<HoverPoint> hoverAt(const QPointF &pixel) const = 0;
+
+    void requestCompute();
+    // Called by a job's result on the GUI thread, after the figure was filled with the
+    // result computed for `figureSerial`.
+    void resultShown(quint64 figureSerial, Detail detail);
+    std::shared_ptr<const Engine> engine() const { return m_engine; }
+    QHBoxLayout *toolBar() const { return m_toolBar; }
+    // A horizontal or vertical line in `rect` on the cursor layer, hidden until placed.
+    QCPItemStraightLine *addCursorLine(QCPAxisRect *rect);
+    static void placeCursorLine(QCPItemStraightLine *line, std::optional<double> coordinate, bool horizontal);
+    void replotCursor();
+    // Pixels of the axis rect along the two axes, in device pixels.
+    static QSize devicePixels(const QCPAxisRect *rect);
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void submitNow();
+    void mouseMoved(QMouseEvent *event);
+    void mousePressed(QMouseEvent *event);
+
+    QCustomPlot *m_plot;
+    ComputeScheduler *m_scheduler;
+    QHBoxLayout *m_toolBar;
+    QTimer m_requestTimer;
+    std::shared_ptr<const Engine> m_engine;
+    quint64 m_paramsSerial = 0;
+    quint64 m_drawnSerial = 0;
+    quint64 m_shownSerial = 0;
+    quint64 m_figureSerial = 0; // paramsSerial of the last change that altered the figure
+    quint64 m_shownFigureSerial = 0;
+    std::optional<Detail> m_shownDetail;
+    std::optional<Detail> m_drawnDetail;
+    bool m_awaitingReplot = false;
+};
+
+} // namespace posenc

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "core/Params.h"
+
+#include <QByteArray>
+#include <QSettings>
+#include <QStringList>
+
+namespace posenc {
+
+// What the window remembers between runs (window geometry, last parameters), read back
+// through the same validation as the command line: anything corrupt is replaced by the
+// defaults, and the problems are reported rather than shown as a broken window.
+namespace Settings {
+
+struct LoadedParams
+{
+    Params params;
+    QStringList problems; // empty when the stored parameters were used as they are
+};
+
+LoadedParams loadParams(QSettings &settings);
+void saveParams(QSettings &settings, const Params &params);
+QByteArray loadGeometry(QSettings &settings);
+void saveGeometry(QSettings &settings, const QByteArray &geometry);
+// Forgets everything (posenc --reset-settings).
+void reset(QSettings &settings);
+
+} // namespace Settings
+
+} // namespace posenc

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "CurvesData.h"
+
+#include "QCustomPlot.h"
+
+namespace posenc {
+
+// The curves view: PE[:, j] against position for chosen columns, smooth curves evaluated
+// densely in double, the table's values at the integer positions marked, a legend with
+// each column's frequency and wavelength.
+class CurvesFigure
+{
+public:
+    explicit CurvesFigure(QCustomPlot *plot);
+
+    void setData(const CurvesData &data);
+    // The x axis shows positions [first, last].
+    void setPositionRange(double first, double last);
+    QCPAxisRect *axisRect() const { return m_rect; }
+
+private:
+    QCustomPlot *m_plot;
+    QCPTextElement *m_title;
+    QCPAxisRect *m_rect;
+    QCPLegend *m_legend;
+};
+
+} // namespace posenc

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "FigureSize.h"
+
+#include "QCustomPlot.h"
+
+#include <QByteArray>
+#include <QImage>
+#include <QString>
+
+#include <optional>
+
+namespace posenc {
+
+enum class FigureFormat { Png, Svg, Pdf };
+
+// Draws a built figure (FigureRenderer) into the bytes of a file, whole, so that the caller
+// writes it at once or not at all.
+namespace FigureExporter {
+
+// The format a file name asks for by its extension (.png .svg .pdf, any case).
+std::optional<FigureFormat> formatOf(const QString &path);
+QString extensions(); // ".png, .svg or .pdf" for messages
+
+// A PNG of size.pixels(), the figure drawn as QCustomPlot::toPixmap draws it (what the window
+// shows, at size.scale pixels per layout unit); the dpi recorded when there is one.
+QImage image(QCustomPlot *plot, const FigureSize &size);
+QByteArray png(QCustomPlot *plot, const FigureSize &size);
+// Vector text and axes at the physical size; heatmaps embedded as images of their grid.
+QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title);
+QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title);
+QByteArray encode(QCustomPlot *plot, const FigureSize &size, FigureFormat format, const QString &title);
+
+} // namespace FigureExporter
+
+} // namespace posenc

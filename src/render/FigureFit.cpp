@@ -1,0 +1,177 @@
+#include "FigureFit.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::FigureFit {
+
+namespace {
+
+const QString kSeparator = u"  ·  "_s;
+constexpr double kMinTickGap = 4.0; // layout units between tick labels side by side
+
+double widest(const QString &text, const QFontMetricsF &metrics)
+{
+    double w = 0.0;
+    for (const QString &line : text.split(u'\n'))
+        w = std::max(w, metrics.horizontalAdvance(line));
+    return w;
+}
+
+// Greedy lines of `pieces` joined by `joint`, each within `width` where a piece allows.
+QStringList fill(const QStringList &pieces, const QString &joint, const QFontMetricsF &metrics, double width)
+{
+    QStringList lines;
+    for (const QString &piece : pieces) {
+        if (!lines.isEmpty() && metrics.horizontalAdvance(lines.constLast() + joint + piece) <= width)
+            lines.last() += joint + piece;
+        else
+            lines.append(piece);
+    }
+    return lines;
+}
+
+bool fitText(QCPTextElement *element, double width)
+{
+    const QFontMetricsF metrics(element->font());
+    const QString text = element->text();
+    if (text.isEmpty() || widest(text, metrics) <= width)
+        return false;
+    element->setText(wrap(QString(text).replace(u'\n', u' '), metrics, width));
+    return element->text() != text;
+}
+
+bool fitLegend(QCPLegend *legend, double width)
+{
+    bool changed = false;
+    while (legend->wrap() > 1 && legend->minimumOuterSizeHint().width() > width) {
+        legend->setWrap(legend->wrap() - 1);
+        legend->setFillOrder(legend->fillOrder(), true); // rearranges the items in the new wrap
+        changed = true;
+    }
+    return changed;
+}
+
+bool fitAxisLabel(QCPAxis *axis)
+{
+    // A label is centred on its axis and may reach into the margins beside it, not past them.
+    const QRect inner = axis->axisRect()->rect();
+    const QRect outer = axis->axisRect()->outerRect();
+    const double length = axis->orientation() == Qt::Horizontal
+        ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
+        : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
+    const QFontMetricsF metrics(axis->labelFont());
+    const QString label = axis->label();
+    if (label.isEmpty() || widest(label, metrics) <= length)
+        return false;
+    axis->setLabel(wrap(QString(label).replace(u'\n', u' '), metrics, length));
+    return axis->label() != label;
+}
+
+// Whether two neighbouring tick labels of `axis` would touch.
+bool ticksTouch(QCPAxis *axis)
+{
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    if (!axis->visible() || !axis->tickLabels() || ticks.size() < 2 || labels.size() != ticks.size())
+        return false;
+    const QFontMetricsF metrics(axis->tickLabelFont());
+    const bool across = axis->orientation() == Qt::Horizontal;
+    for (qsizetype i = 1; i < ticks.size(); ++i) {
+        const double distance = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        // Side by side labels need a gap between them; stacked ones only their line height.
+        const double room = across
+            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0 + kMinTickGap
+            : metrics.height();
+        if (distance < room)
+            return true;
+    }
+    return false;
+}
+
+bool fitTicks(QCPAxis *axis)
+{
+    if (!ticksTouch(axis))
+        return false;
+    const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+    const int count = std::min(ticker->tickCount(), static_cast<int>(axis->tickVector().size())) - 1;
+    if (count < 1)
+        return false;
+    ticker->setTickCount(count);
+    return true;
+}
+
+// An inset legend that still covers much of its axes after taking fewer columns moves below
+// them, into a row of the figure's own: a legend must not hide the data. Only for axes that
+// are a row of the plot's top layout.
+bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend)
+{
+    const QSize hint = legend->minimumOuterSizeHint();
+    if (hint.width() <= rect->width() - 8 && hint.height() <= rect->height() * 0.4)
+        return false;
+    QCPLayoutGrid *layout = plot->plotLayout();
+    for (int row = 0; row < layout->rowCount(); ++row) {
+        if (layout->element(row, 0) != rect)
+            continue;
+        rect->insetLayout()->take(legend);
+        layout->insertRow(row + 1);
+        layout->addElement(row + 1, 0, legend);
+        layout->setRowStretchFactor(row + 1, 0.001);
+        legend->setWrap(3);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        legend->setBrush(Qt::NoBrush);
+        legend->setBorderPen(Qt::NoPen);
+        return true;
+    }
+    return false;
+}
+
+QList<QCPAxis *> allAxes(QCustomPlot *plot)
+{
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot->axisRects())
+        axes += rect->axes();
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element))
+            axes.append(scale->axis());
+    return axes;
+}
+
+} // namespace
+
+QString wrap(const QString &text, const QFontMetricsF &metrics, double width)
+{
+    QStringList lines;
+    for (const QString &part : fill(text.split(kSeparator), kSeparator, metrics, width)) {
+        if (metrics.horizontalAdvance(part) <= width)
+            lines.append(part);
+        else
+            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, metrics, width);
+    }
+    return lines.join(u'\n');
+}
+
+bool fit(QCustomPlot *plot)
+{
+    bool changed = false;
+    const double width = plot->viewport().width() - 8.0;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        if (auto *text = qobject_cast<QCPTextElement *>(element))
+            changed |= fitText(text, width);
+        else if (auto *legend = qobject_cast<QCPLegend *>(element))
+            changed |= fitLegend(legend, width);
+    }
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))
+            if (auto *legend = qobject_cast<QCPLegend *>(inset))
+                changed |= fitLegend(legend, rect->width() - 8.0) | moveBelow(plot, rect, legend);
+    }
+    for (QCPAxis *axis : allAxes(plot)) {
+        if (axis->visible())
+            changed |= fitAxisLabel(axis) | fitTicks(axis);
+    }
+    return changed;
+}
+
+} // namespace posenc::FigureFit

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+namespace posenc::FigureFit {
+
+// Makes a figure laid out on little room legible, as a figure for a paper column is: titles
+// longer than the figure break into lines at their "  ·  " separators (or spaces), legends
+// wider than their place take fewer columns, axis labels longer than their axis break into
+// lines, and tick labels that would touch are thinned. Leaves a figure that fits as it is.
+// Returns whether anything changed (the caller lays the figure out again).
+bool fit(QCustomPlot *plot);
+
+// `text` broken into lines no wider than `width` for `metrics`: first at "  ·  ", then at spaces.
+QString wrap(const QString &text, const QFontMetricsF &metrics, double width);
+
+} // namespace posenc::FigureFit

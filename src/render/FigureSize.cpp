@@ -1,0 +1,71 @@
+#include "FigureSize.h"
+
+#include <QGuiApplication>
+#include <QRegularExpression>
+#include <QScreen>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+double FigureSize::unitsPerInch()
+{
+    // QCustomPlot measures text with QFontMetrics of the screen while laying out, whatever it
+    // draws on; every output is drawn at the same resolution so that the layout fits the text.
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    return screen ? std::round(screen->logicalDotsPerInchX()) : 96.0;
+}
+
+FigureSize FigureSize::fromPixels(QSize pixels)
+{
+    return {pixels, 1.0, std::nullopt};
+}
+
+FigureSize FigureSize::fromInches(QSizeF inches, double dpi)
+{
+    const double unit = unitsPerInch();
+    const QSize layout(std::max(1, qRound(inches.width() * unit)), std::max(1, qRound(inches.height() * unit)));
+    return {layout, dpi / unit, dpi};
+}
+
+FigureSize FigureSize::fromPixelsAtDpi(QSize pixels, double dpi)
+{
+    return fromInches(QSizeF(pixels.width() / dpi, pixels.height() / dpi), dpi);
+}
+
+QSize FigureSize::pixels() const
+{
+    // As QCustomPlot::toPixmap rounds.
+    return {qRound(layout.width() * scale), qRound(layout.height() * scale)};
+}
+
+QSizeF FigureSize::points() const
+{
+    const double perUnit = 72.0 / unitsPerInch();
+    return {layout.width() * perUnit, layout.height() * perUnit};
+}
+
+namespace FigureSizes {
+
+std::variant<QSizeF, QString> parsePhysical(const QString &text)
+{
+    static const QRegularExpression form(uR"(^\s*([0-9]*\.?[0-9]+)\s*[xX×]\s*([0-9]*\.?[0-9]+)\s*(cm|mm|in)\s*$)"_s);
+    const QRegularExpressionMatch match = form.match(text);
+    if (!match.hasMatch())
+        return u"must be WIDTHxHEIGHT with a unit cm, mm or in, e.g. 8.5x6cm or 3.5x2.5in; got '%1'"_s.arg(text);
+    const QString unit = match.captured(3);
+    const double perInch = unit == u"in"_s ? 1.0 : unit == u"cm"_s ? 2.54 : 25.4;
+    const QSizeF inches(match.captured(1).toDouble() / perInch, match.captured(2).toDouble() / perInch);
+    // From a postage stamp to a poster.
+    constexpr double kMin = 0.25, kMax = 100.0;
+    if (inches.width() < kMin || inches.height() < kMin || inches.width() > kMax || inches.height() > kMax)
+        return u"each side must be between 0.25 in (0.635 cm) and 100 in (254 cm); got '%1'"_s.arg(text);
+    return inches;
+}
+
+} // namespace FigureSizes
+
+} // namespace posenc

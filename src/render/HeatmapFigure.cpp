@@ -1,0 +1,40 @@
+#include "HeatmapFigure.h"
+
+#include "Detail.h"
+#include "PlotStyle.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_panel(plot, plot->plotLayout(), 1, 0)
+{ }
+
+void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<Colormap> colormap)
+{
+    HeatmapStyle style = HeatmapStyle::forQuantity(grid.quantity, grid);
+    if (colormap)
+        style.colormap = *colormap;
+    m_panel.setGrid(grid, style);
+    const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
+    const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
+    QString detail;
+    if (perRow > 1.0 || perCol > 1.0)
+        detail = u"  ·  each cell the area mean of %1 × %2%3"_s.arg(perRow, 0, 'g', 3)
+                     .arg(perCol, 0, 'g', 3)
+                     .arg(grid.rowCoverage < 1.0 ? u" (rows sampled)"_s : QString());
+    m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(PlotStyle::quantityLabel(grid.quantity),
+                                               PlotStyle::formatCount(table.rows), PlotStyle::formatCount(table.cols),
+                                               detail));
+}
+
+std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
+                                          const ComputeOptions &options)
+{
+    request.cellBudget = Budget::cells(detail);
+    return HeatmapResampler::resample(engine, request, options);
+}
+
+} // namespace posenc

@@ -1,0 +1,167 @@
+#include "MagnitudesFigure.h"
+
+#include "PlotStyle.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kEmbedding(0, 114, 178);
+const QColor kPositional(213, 94, 0);
+const QColor kRatio(0, 158, 115);
+
+void setLog(QCPAxis *axis)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setSubTickCount(8);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(u"gb"_s);
+    axis->setNumberPrecision(0);
+}
+
+QCPLegend *insetLegend(QCustomPlot *plot, QCPAxisRect *rect)
+{
+    auto *legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    // Entries side by side in one or two short rows: the axes keep room above the data for them.
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setLayer(u"legend"_s);
+    legend->setVisible(true);
+    legend->setBrush(QColor(255, 255, 255, 220));
+    legend->setBorderPen(QPen(QColor(0, 0, 0, 60)));
+    QFont font = plot->font();
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    legend->setIconSize(18, 8);
+    legend->setRowSpacing(-2);
+    return legend;
+}
+
+// The range of positive values, padded for a log axis.
+QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initializer_list<double> extra,
+                  double headroom)
+{
+    double lo = INFINITY, hi = 0.0;
+    const auto take = [&](double v) {
+        if (std::isfinite(v) && v > 0.0) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    };
+    for (const QList<double> *list : lists)
+        for (double v : *list)
+            take(v);
+    for (double v : extra)
+        take(v);
+    if (!(hi > 0.0))
+        return {0.1, 10.0};
+    return {lo / 1.6, hi * headroom};
+}
+
+} // namespace
+
+MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
+    : m_plot(plot)
+    , m_title(PlotStyle::resetWithTitle(plot))
+    , m_positions(new QCPAxisRect(plot))
+    , m_columns(new QCPAxisRect(plot))
+{
+    plot->plotLayout()->addElement(1, 0, m_positions);
+    plot->plotLayout()->addElement(2, 0, m_columns);
+    for (QCPAxisRect *rect : {m_positions, m_columns}) {
+        PlotStyle::styleAxisRect(rect);
+        setLog(rect->axis(QCPAxis::atLeft));
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+    }
+    auto *margins = new QCPMarginGroup(plot);
+    m_positions->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    m_columns->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    m_positions->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
+    m_positions->axis(QCPAxis::atLeft)->setLabel(u"norm of row p"_s);
+    QCPAxis *ratioAxis = m_positions->axis(QCPAxis::atRight);
+    ratioAxis->setVisible(true);
+    ratioAxis->setLabel(u"ratio"_s);
+    ratioAxis->setLabelColor(kRatio);
+    ratioAxis->setTickLabelColor(kRatio);
+    setLog(ratioAxis);
+    m_columns->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
+    m_columns->axis(QCPAxis::atLeft)->setLabel(u"RMS over positions"_s);
+
+    m_positionLegend = insetLegend(plot, m_positions);
+    m_columnLegend = insetLegend(plot, m_columns);
+    m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_positionLegend);
+    m_peNorm = addGraph(m_positions, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_positionLegend);
+    m_ratio = addGraph(m_positions, QCPAxis::atRight, kRatio, Qt::SolidLine, m_positionLegend);
+    m_expectedEmbedding
+        = addGraph(m_positions, QCPAxis::atLeft, kEmbedding.darker(140), Qt::DashLine, m_positionLegend);
+    m_expectedPe = addGraph(m_positions, QCPAxis::atLeft, kPositional.darker(140), Qt::DashLine, m_positionLegend);
+    m_embeddingRms = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_columnLegend);
+    m_peRms = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_columnLegend);
+    m_embeddingNorm->setName(u"‖s·Eₚ‖"_s);
+    m_peNorm->setName(u"‖PEₚ‖"_s);
+    m_ratio->setName(u"ratio (right axis)"_s);
+    m_expectedEmbedding->setName(u"expected √(s²σ²d)"_s);
+    m_expectedPe->setName(u"expected √(d/2)"_s);
+    m_embeddingRms->setName(u"RMS of s·E[:, j]"_s);
+    m_peRms->setName(u"RMS of PE[:, j]"_s);
+    m_ratio->setPen(QPen(kRatio, 1.0));
+    // Per column, sine and cosine columns alternate between two levels: dots, not a zigzag.
+    for (QCPGraph *graph : {m_embeddingRms, m_peRms}) {
+        graph->setLineStyle(QCPGraph::lsNone);
+        // Small squares: as legible as discs at this size, and far cheaper to draw.
+        graph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssSquare, graph->pen().color(), graph->pen().color(), 2.5));
+    }
+    m_title->setText(u"Magnitudes"_s);
+}
+
+QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color,
+                                     Qt::PenStyle style, QCPLegend *legend)
+{
+    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(valueAxis));
+    graph->setPen(QPen(color, style == Qt::DashLine ? 1.6 : 1.3, style));
+    graph->setAdaptiveSampling(true);
+    graph->addToLegend(legend);
+    return graph;
+}
+
+void MagnitudesFigure::setData(const MagnitudesData &data)
+{
+    m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
+    m_peNorm->setData(data.positions, data.peNorm, true);
+    m_ratio->setData(data.positions, data.ratio, true);
+    const double last = static_cast<double>(std::max<std::int64_t>(data.maxLen - 1, 1));
+    m_expectedEmbedding->setData({0.0, last}, {data.expectedEmbeddingNorm, data.expectedEmbeddingNorm}, true);
+    if (data.expectedPeNorm)
+        m_expectedPe->setData({0.0, last}, {*data.expectedPeNorm, *data.expectedPeNorm}, true);
+    else
+        m_expectedPe->data()->clear();
+    m_expectedPe->setVisible(data.expectedPeNorm.has_value());
+    m_embeddingRms->setData(data.columns, data.embeddingRms, true);
+    m_peRms->setData(data.columns, data.peRms, true);
+
+    m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
+    m_positions->axis(QCPAxis::atLeft)
+        ->setRange(logRange({&data.peNorm, &data.embeddingNorm},
+                            {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)},
+                            40.0));
+    m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, 40.0));
+    m_columns->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(data.columns.size()) - 0.5);
+    m_columns->axis(QCPAxis::atLeft)->setRange(logRange({&data.peRms, &data.embeddingRms}, {}, 12.0));
+    QString detail;
+    if (data.positionStride > 1)
+        detail = u"  ·  every %1th position (%2 of %3)"_s.arg(data.positionStride)
+                     .arg(data.rmsRows)
+                     .arg(PlotStyle::formatCount(data.maxLen));
+    m_title->setText(u"Magnitudes: per position (top), per column (bottom)%1"_s.arg(detail));
+}
+
+} // namespace posenc

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "MagnitudesData.h"
+
+#include "QCustomPlot.h"
+
+namespace posenc {
+
+// The magnitudes view: on top, per position ||s*E_p||, ||PE_p|| (left, log) and their ratio
+// (right) with the expected norms as dashed lines; below, per column the RMS of PE and of
+// s*E on a log axis: where the PE dominates, and where it is a near-constant offset.
+class MagnitudesFigure
+{
+public:
+    explicit MagnitudesFigure(QCustomPlot *plot);
+
+    void setData(const MagnitudesData &data);
+    QCPAxisRect *positionRect() const { return m_positions; }
+    QCPAxisRect *columnRect() const { return m_columns; }
+
+private:
+    QCPGraph *addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color, Qt::PenStyle style,
+                       QCPLegend *legend);
+
+    QCustomPlot *m_plot;
+    QCPTextElement *m_title;
+    QCPAxisRect *m_positions;
+    QCPAxisRect *m_columns;
+    QCPLegend *m_positionLegend;
+    QCPLegend *m_columnLegend;
+    QCPGraph *m_peNorm, *m_embeddingNorm, *m_ratio, *m_expectedPe, *m_expectedEmbedding;
+    QCPGraph *m_peRms, *m_embeddingRms;
+};
+
+} // namespace posenc

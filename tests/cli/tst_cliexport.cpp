@@ -1,0 +1,291 @@
+// posenc export (DESIGN.md section 3) as scripts meet it: every figure in every format, the
+// size in pixels or at a dpi, exit 2 for every invalid option naming it, 3 for a path that
+// cannot be written, 4 over the memory budget, and no partial or changed file when refused.
+#include "CliRun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+namespace {
+
+const QStringList kSmall = {u"--d-model"_s, u"64"_s, u"--max-len"_s, u"200"_s};
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::optional<QSizeF> mediaBox(const QByteArray &pdf)
+{
+    static const QRegularExpression box(
+        uR"(/MediaBox\s*\[\s*([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s*\])"_s);
+    const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf));
+    if (!m.hasMatch())
+        return std::nullopt;
+    return QSizeF(m.captured(3).toDouble() - m.captured(1).toDouble(),
+                  m.captured(4).toDouble() - m.captured(2).toDouble());
+}
+
+} // namespace
+
+class TestCliExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyFigureInEveryFormat_data();
+    void everyFigureInEveryFormat();
+    void printSizeAtDpi();
+    void sessionGivesTheParameters();
+    void invalidUsage_data();
+    void invalidUsage();
+    void unwritablePathLeavesNothing_data();
+    void unwritablePathLeavesNothing();
+    void overBudget();
+    void refusedRunLeavesTheFileUnchanged();
+    void existingFileIsReplacedWhole();
+
+private:
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QStringList entries() const { return QDir(m_dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot); }
+
+    QTemporaryDir m_dir;
+};
+
+void TestCliExport::everyFigureInEveryFormat_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("extension");
+    QTest::addColumn<QString>("label");
+    const QList<std::pair<QString, QString>> figures = {{u"heatmap"_s, u"column j"_s},
+                                                        {u"curves"_s, u"position p"_s},
+                                                        {u"magnitudes"_s, u"RMS over positions"_s},
+                                                        {u"dropout"_s, u"kept (1) / dropped (0)"_s}};
+    for (const auto &[figure, label] : figures)
+        for (const QString &extension : {u"png"_s, u"svg"_s, u"pdf"_s})
+            QTest::newRow(qPrintable(figure + u"."_s + extension)) << figure << extension << label;
+}
+
+void TestCliExport::everyFigureInEveryFormat()
+{
+    QFETCH(QString, figure);
+    QFETCH(QString, extension);
+    QFETCH(QString, label);
+    const QString file = path(figure + u"."_s + extension);
+    const Run run = posenc(
+        QStringList {u"export"_s, figure, u"-o"_s, file, u"--width"_s, u"720"_s, u"--height"_s, u"480"_s} + kSmall);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QByteArray bytes = readAll(file);
+    if (extension == u"png"_s) {
+        const QImage image = QImage::fromData(bytes, "png");
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(720, 480));
+    } else if (extension == u"svg"_s) {
+        QXmlStreamReader xml(bytes);
+        QString root, text;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && root.isEmpty())
+                root = xml.name().toString();
+            if (xml.isCharacters())
+                text += xml.text();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(root, u"svg"_s);
+        QVERIFY2(text.contains(label), qPrintable(text.left(500)));
+    } else {
+        QVERIFY(bytes.startsWith("%PDF-"));
+        const auto box = mediaBox(bytes);
+        QVERIFY(box);
+        // 720 x 480 pixels laid out as on a 96 dpi screen: 540 x 360 points.
+        QVERIFY2(std::abs(box->width() - 540) <= 1 && std::abs(box->height() - 360) <= 1,
+                 qPrintable(u"%1 x %2"_s.arg(box->width()).arg(box->height())));
+    }
+    QCOMPARE(entries().filter(u".tmp"_s, Qt::CaseInsensitive), QStringList());
+}
+
+void TestCliExport::printSizeAtDpi()
+{
+    const QString png = path(u"print.png"_s);
+    const QString pdf = path(u"print.pdf"_s);
+    for (const QString &file : {png, pdf}) {
+        const Run run = posenc(
+            QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--size"_s, u"8.5x6cm"_s, u"--dpi"_s, u"300"_s}
+            + kSmall);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    }
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY2(std::abs(image.width() - 1004) <= 2 && std::abs(image.height() - 709) <= 2,
+             qPrintable(u"%1 x %2"_s.arg(image.width()).arg(image.height())));
+    QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 300);
+    const auto box = mediaBox(readAll(pdf));
+    QVERIFY(box);
+    QVERIFY2(std::abs(box->width() - 8.5 / 2.54 * 72) <= 1 && std::abs(box->height() - 6 / 2.54 * 72) <= 1,
+             qPrintable(u"%1 x %2"_s.arg(box->width()).arg(box->height())));
+    // The default dpi of a physical size is 300.
+    const QString byDefault = path(u"default-dpi.png"_s);
+    const Run run
+        = posenc(QStringList {u"export"_s, u"curves"_s, u"-o"_s, byDefault, u"--size"_s, u"3.5x2.5in"_s} + kSmall);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(std::abs(QImage(byDefault).width() - 1050) <= 2, qPrintable(QString::number(QImage(byDefault).width())));
+}
+
+void TestCliExport::sessionGivesTheParameters()
+{
+    // The same parameters from a session and from flags draw the same pixels.
+    QFile session(path(u"s.json"_s));
+    QVERIFY(session.open(QIODevice::WriteOnly));
+    session.write(R"({"format": "posenc-session", "version": 1, "params": {"d-model": "48", "max-len": "96",
+        "layout": "split"}})");
+    session.close();
+    const QString a = path(u"from-session.png"_s);
+    const QString b = path(u"from-flags.png"_s);
+    Run run = posenc({u"export"_s, u"heatmap"_s, u"-o"_s, a, u"--session"_s, session.fileName()});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    run = posenc({u"export"_s, u"heatmap"_s, u"-o"_s, b, u"--d-model"_s, u"48"_s, u"--max-len"_s, u"96"_s,
+                  u"--layout"_s, u"split"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(QImage(a), QImage(b));
+    const QString c = path(u"interleaved.png"_s);
+    run = posenc(
+        {u"export"_s, u"heatmap"_s, u"-o"_s, c, u"--session"_s, session.fileName(), u"--layout"_s, u"interleaved"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY(QImage(a) != QImage(c));
+}
+
+void TestCliExport::invalidUsage_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    const QString out = u"x.png"_s;
+    QTest::newRow("no figure") << QStringList {u"-o"_s, out} << u"FIGURE"_s;
+    QTest::newRow("unknown figure") << QStringList {u"spectrum"_s, u"-o"_s, out} << u"spectrum"_s;
+    QTest::newRow("no output") << QStringList {u"heatmap"_s} << u"--output"_s;
+    QTest::newRow("unknown extension") << QStringList {u"heatmap"_s, u"-o"_s, u"x.jpg"_s} << u"x.jpg"_s;
+    QTest::newRow("width alone") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--width"_s, u"300"_s} << u"--height"_s;
+    QTest::newRow("width not a number") << QStringList {u"heatmap"_s, u"-o"_s,       out,     u"--width"_s,
+                                                        u"wide"_s,    u"--height"_s, u"300"_s}
+                                        << u"--width"_s;
+    QTest::newRow("height too large") << QStringList {u"heatmap"_s, u"-o"_s,       out,       u"--width"_s,
+                                                      u"300"_s,     u"--height"_s, u"99999"_s}
+                                      << u"--height"_s;
+    QTest::newRow("size and width") << QStringList {u"heatmap"_s, u"-o"_s,  out,           u"--size"_s, u"8x6cm"_s,
+                                                    u"--width"_s, u"300"_s, u"--height"_s, u"200"_s}
+                                    << u"--size"_s;
+    QTest::newRow("size without unit") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"8x6"_s}
+                                       << u"--size"_s;
+    QTest::newRow("dpi zero") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"8x6cm"_s, u"--dpi"_s, u"0"_s}
+                              << u"--dpi"_s;
+    QTest::newRow("too many pixels") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"90x90in"_s}
+                                     << u"megapixels"_s;
+    QTest::newRow("too small for its text")
+        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"8.5x5cm"_s} << u"at least"_s;
+    QTest::newRow("unknown colormap") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colormap"_s, u"jet"_s}
+                                      << u"--colormap"_s;
+    QTest::newRow("colormap on curves") << QStringList {u"curves"_s, u"-o"_s, out, u"--colormap"_s, u"viridis"_s}
+                                        << u"--colormap"_s;
+    QTest::newRow("unknown quantity") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--quantity"_s, u"logits"_s}
+                                      << u"--quantity"_s;
+    QTest::newRow("similarity not a view")
+        << QStringList {u"heatmap"_s, u"-o"_s, out, u"--quantity"_s, u"similarity"_s} << u"--quantity"_s;
+    QTest::newRow("quantity on dropout") << QStringList {u"dropout"_s, u"-o"_s, out, u"--quantity"_s, u"pe"_s}
+                                         << u"--quantity"_s;
+    QTest::newRow("font size") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--font-size"_s, u"100"_s}
+                               << u"--font-size"_s;
+    QTest::newRow("positions outside") << (QStringList {u"heatmap"_s, u"-o"_s, out, u"--positions"_s, u"100:300"_s}
+                                           + kSmall)
+                                       << u"--positions"_s;
+    QTest::newRow("dims outside") << (QStringList {u"curves"_s, u"-o"_s, out, u"--dims"_s, u"0,64"_s} + kSmall)
+                                  << u"--dims"_s;
+    QTest::newRow("d-model zero") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--d-model"_s, u"0"_s} << u"d-model"_s;
+    QTest::newRow("dropout above one") << QStringList {u"dropout"_s, u"-o"_s, out, u"--dropout"_s, u"1.5"_s}
+                                       << u"dropout"_s;
+    QTest::newRow("unknown option") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colour"_s, u"red"_s} << u"colour"_s;
+}
+
+void TestCliExport::invalidUsage()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    const QStringList before = entries();
+    QDir::setCurrent(m_dir.path());
+    const Run run = posenc(QStringList {u"export"_s} + arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    QCOMPARE(entries(), before);
+}
+
+void TestCliExport::unwritablePathLeavesNothing_data()
+{
+    QTest::addColumn<QString>("extension");
+    QTest::newRow("png") << u"png"_s;
+    QTest::newRow("svg") << u"svg"_s;
+    QTest::newRow("pdf") << u"pdf"_s;
+}
+
+void TestCliExport::unwritablePathLeavesNothing()
+{
+    QFETCH(QString, extension);
+    // A directory that is a file: no one can write below it, root included.
+    QFile blocker(path(u"blocker"_s));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const QStringList before = entries();
+    const QString target = path(u"blocker/figure."_s + extension);
+    const Run run = posenc(QStringList {u"export"_s, u"magnitudes"_s, u"-o"_s, target} + kSmall);
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains(target), qPrintable(run.err));
+    QCOMPARE(entries(), before);
+}
+
+void TestCliExport::overBudget()
+{
+    const QString file = path(u"budget.png"_s);
+    const Run run = posenc({u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--d-model"_s, u"4096"_s, u"--max-len"_s,
+                            u"64"_s, u"--memory-budget"_s, u"0.000001"_s});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(u"GiB"_s), qPrintable(run.err));
+    QVERIFY(!QFile::exists(file));
+}
+
+void TestCliExport::refusedRunLeavesTheFileUnchanged()
+{
+    const QString file = path(u"keep.png"_s);
+    QFile existing(file);
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write("an earlier figure");
+    existing.close();
+    for (const QStringList &refused : {QStringList {u"--d-model"_s, u"-3"_s}, QStringList {u"--font-size"_s, u"1"_s},
+                                       QStringList {u"--memory-budget"_s, u"0.000001"_s, u"--d-model"_s, u"4096"_s}}) {
+        const Run run = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file} + refused);
+        QVERIFY2(run.exitCode == 2 || run.exitCode == 4, qPrintable(run.err));
+        QCOMPARE(readAll(file), QByteArray("an earlier figure"));
+    }
+}
+
+void TestCliExport::existingFileIsReplacedWhole()
+{
+    const QString file = path(u"replace.svg"_s);
+    QFile existing(file);
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write(QByteArray(1 << 20, 'x')); // longer than the figure: nothing of it may remain
+    existing.close();
+    const Run run = posenc(QStringList {u"export"_s, u"curves"_s, u"-o"_s, file} + kSmall);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QByteArray bytes = readAll(file);
+    QVERIFY(!bytes.contains("xxxx"));
+    QVERIFY(bytes.trimmed().endsWith("</svg>"));
+}
+
+QTEST_GUILESS_MAIN(TestCliExport)
+#include "tst_cliexport.moc"

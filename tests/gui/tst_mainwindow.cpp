@@ -1,0 +1,323 @@
+#include "gui/ControlPanel.h"
+#include "gui/CurvesView.h"
+#include "gui/Dashboard.h"
+#include "gui/DropoutView.h"
+#include "gui/HeatmapView.h"
+#include "gui/MagnitudesView.h"
+#include "gui/MainWindow.h"
+
+#include "../core/Reference.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+#include <QToolButton>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params small()
+{
+    Params p;
+    p.dModel = 40;
+    p.maxLen = 60;
+    return p;
+}
+
+bool allSettled(const MainWindow &window)
+{
+    for (const PlotView *view : window.views())
+        if (!view->isSettled())
+            return false;
+    return true;
+}
+
+// Every heatmap cell against float64 sin / cos, when each cell is shown one to one.
+QString heatmapMismatch(const HeatmapView &view, const Params &p)
+{
+    const HeatmapGrid *grid = view.grid();
+    if (!grid)
+        return u"no grid"_s;
+    if (grid->rows != grid->block.rows || grid->cols != grid->block.cols)
+        return u"grid %1 x %2 for block %3 x %4"_s.arg(grid->rows)
+            .arg(grid->cols)
+            .arg(grid->block.rows)
+            .arg(grid->block.cols);
+    for (int a = 0; a < grid->rows; ++a)
+        for (int b = 0; b < grid->cols; ++b) {
+            const double exact
+                = reference::exactValue(grid->block.row0 + a, grid->block.col0 + b, p.dModel, p.base, p.layout);
+            if (std::abs(grid->at(a, b) - exact) > 1e-6)
+                return u"cell (%1, %2): %3 vs %4"_s.arg(a).arg(b).arg(grid->at(a, b)).arg(exact);
+        }
+    return {};
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void opensWithTheGivenParametersInFourVisibleViews();
+    void dModelChangeReachesEveryViewsData();
+    void eachControlReachesTheViews_data();
+    void eachControlReachesTheViews();
+    void invalidValueKeepsTheLastValidPlots();
+    void hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDrawn();
+    void zoomRefinesTheHeatmapToTheVisibleCells();
+    void heatmapQuantityIsChosen();
+    void hoverShowsTheReadoutAndTheLinkedCursor();
+    void anyViewMaximisesAndRestores();
+    void closingDuringAComputationExitsCleanly();
+};
+
+void TestMainWindow::opensWithTheGivenParametersInFourVisibleViews()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    QCOMPARE(window.views().size(), 4);
+    for (const PlotView *view : window.views()) {
+        QVERIFY(view->isVisible());
+        QVERIFY(view->params() == small());
+    }
+    QVERIFY(window.controlPanel()->params() == small());
+    QVERIFY(window.dropoutView()->data());
+    QVERIFY(window.magnitudesView()->data());
+    QVERIFY(window.curvesView()->data());
+}
+
+void TestMainWindow::dModelChangeReachesEveryViewsData()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s)->setValue(24);
+    QTRY_VERIFY(allSettled(window));
+    Params expected = small();
+    expected.dModel = 24;
+    for (const PlotView *view : window.views())
+        QVERIFY(view->params() == expected);
+    const QString mismatch = heatmapMismatch(*window.heatmapView(), expected);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    QCOMPARE(window.heatmapView()->grid()->block, (Block {0, 60, 0, 24}));
+    QCOMPARE(window.magnitudesView()->data()->columns.size(), 24);
+    QCOMPARE(*window.magnitudesView()->data()->expectedPeNorm, std::sqrt(12.0));
+    QCOMPARE(window.dropoutView()->data()->mask.block.cols, 24);
+    QCOMPARE(window.curvesView()->data()->curves.back().column, 23);
+}
+
+void TestMainWindow::eachControlReachesTheViews_data()
+{
+    QTest::addColumn<QString>("control");
+    QTest::addColumn<double>("value");
+    QTest::newRow("max_len") << u"maxLenSpin"_s << 80.0;
+    QTest::newRow("dropout p") << u"dropoutSpin"_s << 0.6;
+    QTest::newRow("seed") << u"seedSpin"_s << 9.0;
+    QTest::newRow("layout") << u"layoutCombo"_s << 1.0;
+    QTest::newRow("scale") << u"scaleCombo"_s << 0.0;
+}
+
+void TestMainWindow::eachControlReachesTheViews()
+{
+    QFETCH(QString, control);
+    QFETCH(double, value);
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    const auto dropout = window.dropoutView()->data();
+    QWidget *w = window.controlPanel()->findChild<QWidget *>(control);
+    if (auto *spin = qobject_cast<QSpinBox *>(w))
+        spin->setValue(int(value));
+    else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(w))
+        dspin->setValue(value);
+    else if (auto *combo = qobject_cast<QComboBox *>(w))
+        combo->setCurrentIndex(int(value));
+    QTRY_VERIFY(allSettled(window));
+    const Params now = window.controlPanel()->params();
+    QVERIFY(!(now == small()));
+    for (const PlotView *view : window.views())
+        QVERIFY(view->params() == now);
+    // The data follows: the PE heatmap matches the formula for the new parameters, and the
+    // dropout view was recomputed.
+    const QString mismatch = heatmapMismatch(*window.heatmapView(), now);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    QVERIFY(window.dropoutView()->data() != dropout);
+    QCOMPARE(window.dropoutView()->data()->p, now.dropout);
+}
+
+void TestMainWindow::invalidValueKeepsTheLastValidPlots()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    const HeatmapGrid *grid = window.heatmapView()->grid();
+    const quint64 serial = window.heatmapView()->paramsSerial();
+    auto *base = window.controlPanel()->findChild<QLineEdit *>(u"baseEdit"_s);
+    base->setText(u"0.5"_s);
+    emit base->editingFinished();
+    QVERIFY(window.controlPanel()->errorText(u"base"_s).contains(u"greater than 1"_s));
+    auto *label = window.controlPanel()->findChild<QLabel *>(u"baseError"_s);
+    QVERIFY(label->isVisible());
+    QCoreApplication::processEvents();
+    for (const PlotView *view : window.views())
+        QVERIFY(view->params() == small());
+    QCOMPARE(window.heatmapView()->paramsSerial(), serial);
+    QCOMPARE(window.heatmapView()->grid(), grid);
+    QVERIFY(allSettled(window));
+}
+
+void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDrawn()
+{
+    Params p;
+    p.dModel = 64;
+    p.maxLen = 2048;
+    MainWindow window(p, nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    // Every result shown must be computed for the view's current figure (the last change of
+    // parameters that altered it), and a view must never go back to older parameters.
+    QStringList stale;
+    QHash<const PlotView *, quint64> lastShown;
+    for (PlotView *view : window.views()) {
+        connect(view, &PlotView::shown, this, [&stale, &lastShown, view](quint64 serial, Detail) {
+            if (serial != view->figureSerial() || serial < lastShown.value(view))
+                stale << u"%1 showed %2 while at %3"_s.arg(QString::fromLatin1(view->metaObject()->className()))
+                             .arg(serial)
+                             .arg(view->figureSerial());
+            lastShown[view] = serial;
+        });
+    }
+    auto *slider = window.controlPanel()->findChild<QSlider *>(u"dModelSlider"_s);
+    for (int step = 1; step <= 100; ++step) {
+        slider->setValue(64 + 3 * step);
+        // Let some results arrive between steps, as they would while a user drags.
+        if (step % 4 == 0)
+            QCoreApplication::processEvents();
+    }
+    QTRY_VERIFY(allSettled(window));
+    QVERIFY2(stale.isEmpty(), qPrintable(stale.join(u"\n"_s)));
+    const std::int64_t last = 64 + 300;
+    for (const PlotView *view : window.views()) {
+        QCOMPARE(view->params().dModel, last);
+        QCOMPARE(view->drawnSerial(), view->paramsSerial());
+    }
+    QCOMPARE(window.heatmapView()->grid()->block.cols, last);
+    QCOMPARE(window.magnitudesView()->data()->columns.size(), last);
+    QCOMPARE(window.curvesView()->data()->curves.back().column, last - 1);
+}
+
+void TestMainWindow::zoomRefinesTheHeatmapToTheVisibleCells()
+{
+    Params p;
+    p.dModel = 256;
+    p.maxLen = 4096;
+    MainWindow window(p, nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    HeatmapView *view = window.heatmapView();
+    QVERIFY(view->grid()->rows < 4096); // area averaged: more positions than pixels
+    QCPAxisRect *rect = view->panel().axisRect();
+    rect->axis(QCPAxis::atBottom)->setRange(99.5, 119.5);
+    rect->axis(QCPAxis::atLeft)->setRange(2999.5, 3029.5);
+    QTRY_VERIFY(allSettled(window) && view->grid()->block == (Block {3000, 30, 100, 20}));
+    const QString mismatch = heatmapMismatch(*view, p);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    // Home shows the whole table again.
+    view->resetView();
+    QTRY_VERIFY(allSettled(window) && view->grid()->block == (Block {0, 4096, 0, 256}));
+}
+
+void TestMainWindow::heatmapQuantityIsChosen()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.heatmapView()->setQuantity(Quantity::Mask);
+    QTRY_VERIFY(allSettled(window) && window.heatmapView()->grid()->quantity == Quantity::Mask);
+    int dropped = 0;
+    for (const float v : window.heatmapView()->grid()->values) {
+        QVERIFY(v == 0.0f || v == 1.0f);
+        dropped += v == 0.0f;
+    }
+    QVERIFY(dropped > 0); // p = 0.1 over 2,400 cells
+}
+
+void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    HeatmapView *heatmap = window.heatmapView();
+    QCPAxisRect *rect = heatmap->panel().axisRect();
+    const QPoint at(int(rect->axis(QCPAxis::atBottom)->coordToPixel(7.0)),
+                    int(rect->axis(QCPAxis::atLeft)->coordToPixel(21.0)));
+    QTest::mouseMove(heatmap->plot(), at);
+    auto *readout = window.findChild<QLabel *>(u"hoverReadout"_s);
+    QTRY_VERIFY(!readout->text().isEmpty());
+    const QString text = readout->text();
+    for (const QString &part : {u"position 21"_s, u"column 7"_s, u"pair 3 (cos)"_s, u"ω = "_s, u"λ = "_s, u"PE = "_s})
+        QVERIFY2(text.contains(part), qPrintable(text));
+    const double exact = reference::exactValue(21, 7, 40, 10000.0, Layout::Interleaved);
+    QVERIFY2(text.contains(u"PE = %1"_s.arg(double(float(exact)), 0, 'g', 6)), qPrintable(text));
+    // The other views mark position 21.
+    for (PlotView *view :
+         {static_cast<PlotView *>(window.curvesView()), static_cast<PlotView *>(window.magnitudesView()),
+          static_cast<PlotView *>(window.dropoutView())}) {
+        bool marked = false;
+        for (int i = 0; i < view->plot()->itemCount(); ++i) {
+            auto *line = qobject_cast<QCPItemStraightLine *>(view->plot()->item(i));
+            marked = marked
+                || (line && line->visible()
+                    && (line->point1->coords().x() == 21.0 || line->point1->coords().y() == 21.0));
+        }
+        QVERIFY2(marked, view->metaObject()->className());
+    }
+}
+
+void TestMainWindow::anyViewMaximisesAndRestores()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (PlotView *view : window.views()) {
+        view->findChild<QToolButton *>(u"maximizeButton"_s)->click();
+        for (const PlotView *other : window.views())
+            QCOMPARE(other->isVisible(), other == view);
+        QTRY_VERIFY(view->width() > window.dashboard()->width() * 0.9);
+        view->findChild<QToolButton *>(u"maximizeButton"_s)->click();
+        for (const PlotView *other : window.views())
+            QVERIFY(other->isVisible());
+    }
+}
+
+void TestMainWindow::closingDuringAComputationExitsCleanly()
+{
+    Params p;
+    p.dModel = 2048;
+    p.maxLen = 1 << 20; // seconds of full-detail work per view
+    QPointer<MainWindow> window = new MainWindow(p, nullptr);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.data()));
+    QTRY_VERIFY(!window->heatmapView()->scheduler()->isIdle());
+    QVERIFY(window->close());
+    QTRY_VERIFY(window.isNull());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

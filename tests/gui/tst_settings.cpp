@@ -1,0 +1,134 @@
+#include "gui/MainWindow.h"
+#include "gui/Settings.h"
+
+#include "core/ParamText.h"
+
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+// Settings live in a file of a temporary directory: the user's own are never touched.
+class TestSettings : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void parametersRoundTrip();
+    void nothingStoredGivesTheDefaults();
+    void corruptValuesAreReplacedByTheDefaults_data();
+    void corruptValuesAreReplacedByTheDefaults();
+    void resetForgetsEverything();
+    void corruptGeometryLeavesAUsableWindow();
+    void windowRemembersItsParametersOnClose();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QSettings> m_settings;
+};
+
+void TestSettings::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_settings = std::make_unique<QSettings>(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);
+}
+
+void TestSettings::parametersRoundTrip()
+{
+    Params p;
+    p.dModel = 77;
+    p.maxLen = 300;
+    p.base = 500.5;
+    p.layout = Layout::Split;
+    p.angles = Angles::Float32;
+    p.scaleKind = ScaleKind::Custom;
+    p.customScale = 2.5;
+    p.init = InitKind::Custom;
+    p.customSigma = 0.125;
+    p.compose = Compose::Concat;
+    p.peDims = 30;
+    p.dropout = 0.375;
+    p.dropoutMode = DropoutMode::ProtectSpecial;
+    p.special = {0, 5, -2};
+    p.seqLen = 200;
+    p.seed = 123456;
+    p.training = false;
+    Settings::saveParams(*m_settings, p);
+    m_settings->sync();
+    QSettings reread(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);
+    const Settings::LoadedParams loaded = Settings::loadParams(reread);
+    QVERIFY2(loaded.problems.isEmpty(), qPrintable(loaded.problems.join(u"; "_s)));
+    QVERIFY(loaded.params == p);
+}
+
+void TestSettings::nothingStoredGivesTheDefaults()
+{
+    const Settings::LoadedParams loaded = Settings::loadParams(*m_settings);
+    QVERIFY(loaded.problems.isEmpty());
+    QVERIFY(loaded.params == Params {});
+}
+
+void TestSettings::corruptValuesAreReplacedByTheDefaults_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QVariant>("value");
+    QTest::newRow("d_model not a number") << u"d-model"_s << QVariant(u"abc"_s);
+    QTest::newRow("d_model zero") << u"d-model"_s << QVariant(u"0"_s);
+    QTest::newRow("dropout above 1") << u"dropout"_s << QVariant(u"7"_s);
+    QTest::newRow("base nan") << u"base"_s << QVariant(u"nan"_s);
+    QTest::newRow("unknown layout") << u"layout"_s << QVariant(u"diagonal"_s);
+    QTest::newRow("special out of range") << u"special"_s << QVariant(u"0,99999"_s);
+}
+
+void TestSettings::corruptValuesAreReplacedByTheDefaults()
+{
+    QFETCH(QString, key);
+    QFETCH(QVariant, value);
+    Params p;
+    p.dModel = 64; // a valid value beside the corrupt one is not kept either: all or nothing
+    Settings::saveParams(*m_settings, p);
+    m_settings->setValue(u"params/"_s + key, value);
+    const Settings::LoadedParams loaded = Settings::loadParams(*m_settings);
+    QVERIFY(!loaded.problems.isEmpty());
+    QVERIFY2(loaded.problems.join(u" "_s).contains(key), qPrintable(loaded.problems.join(u"; "_s)));
+    QVERIFY(loaded.params == Params {});
+}
+
+void TestSettings::resetForgetsEverything()
+{
+    Settings::saveParams(*m_settings, Params {});
+    Settings::saveGeometry(*m_settings, QByteArray("x"));
+    Settings::reset(*m_settings);
+    QVERIFY(m_settings->allKeys().isEmpty());
+}
+
+void TestSettings::corruptGeometryLeavesAUsableWindow()
+{
+    Settings::saveGeometry(*m_settings, QByteArray("\x01\xd9\xd0\xcb garbage", 12));
+    MainWindow window(Params {}, m_settings.get());
+    QVERIFY(window.width() >= 800 && window.height() >= 600);
+}
+
+void TestSettings::windowRemembersItsParametersOnClose()
+{
+    Params p;
+    p.dModel = 48;
+    p.maxLen = 64;
+    {
+        MainWindow window(p, m_settings.get());
+        window.show();
+        window.close();
+    }
+    const Settings::LoadedParams loaded = Settings::loadParams(*m_settings);
+    QVERIFY(loaded.problems.isEmpty());
+    QCOMPARE(loaded.params.dModel, 48);
+    QCOMPARE(loaded.params.maxLen, 64);
+    QVERIFY(!Settings::loadGeometry(*m_settings).isEmpty());
+}
+
+QTEST_MAIN(TestSettings)
+#include "tst_settings.moc"

@@ -1,0 +1,225 @@
+#include "render/CurvesData.h"
+#include "render/DropoutData.h"
+#include "render/MagnitudesData.h"
+
+#include "../core/Reference.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+Q_DECLARE_METATYPE(posenc::Layout)
+Q_DECLARE_METATYPE(posenc::ScaleKind)
+Q_DECLARE_METATYPE(posenc::InitKind)
+
+namespace {
+
+Params sized(std::int64_t d, std::int64_t L)
+{
+    Params p;
+    p.dModel = d;
+    p.maxLen = L;
+    return p;
+}
+
+} // namespace
+
+// The data of the curves, magnitudes and dropout figures against closed forms.
+class TestFigureData : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void defaultColumnsAreLowMiddleAndHigh();
+    void curvesFollowTheFormulaAndMarkTheTable_data();
+    void curvesFollowTheFormulaAndMarkTheTable();
+    void curvesSkipColumnsOutsideTheTable();
+    void magnitudesMatchTheClosedForms_data();
+    void magnitudesMatchTheClosedForms();
+    void previewSamplesEvenlySpacedPositions();
+    void dropFractionIsNearP_data();
+    void dropFractionIsNearP();
+    void summaryStatesTheFactor();
+    void cancelledGivesNothing();
+};
+
+void TestFigureData::defaultColumnsAreLowMiddleAndHigh()
+{
+    QCOMPARE(CurvesCompute::defaultColumns(512), (std::vector<std::int64_t> {0, 1, 256, 257, 510, 511}));
+    QCOMPARE(CurvesCompute::defaultColumns(3), (std::vector<std::int64_t> {0, 1, 2}));
+    QCOMPARE(CurvesCompute::defaultColumns(1), (std::vector<std::int64_t> {0}));
+}
+
+void TestFigureData::curvesFollowTheFormulaAndMarkTheTable_data()
+{
+    QTest::addColumn<Layout>("layout");
+    QTest::newRow("interleaved") << Layout::Interleaved;
+    QTest::newRow("split") << Layout::Split;
+}
+
+void TestFigureData::curvesFollowTheFormulaAndMarkTheTable()
+{
+    QFETCH(Layout, layout);
+    Params p = sized(64, 500);
+    p.layout = layout;
+    const Engine engine(p);
+    const auto data = CurvesCompute::compute(engine, {{0, 5, 33, 63}, 10.0, 60.0, 800}, {});
+    QVERIFY(data);
+    QCOMPARE(data->curves.size(), 4);
+    for (const Curve &curve : data->curves) {
+        const reference::Role role = reference::role(curve.column, 64, layout);
+        QCOMPARE(curve.pair, role.pair);
+        QCOMPARE(curve.isCos, role.isCos);
+        const double w = reference::omega(role.pair, 64, p.base);
+        QVERIFY(std::abs(curve.frequency - w) <= 1e-15 * w);
+        QVERIFY(std::abs(curve.wavelength - 2.0 * M_PI / w) <= 1e-12 * curve.wavelength);
+        QVERIFY(curve.denseX.size() > 1000);
+        QCOMPARE(curve.denseX.front(), 10.0);
+        QCOMPARE(curve.denseX.back(), 60.0);
+        for (qsizetype i = 0; i < curve.denseX.size(); i += 97) {
+            const double x = curve.denseX[i];
+            QCOMPARE(curve.denseY[i], role.isCos ? std::cos(x * w) : std::sin(x * w));
+        }
+        // Integer positions 10..60, from the engine's table: within 1e-6 of float64.
+        QCOMPARE(curve.pointX.size(), 51);
+        for (qsizetype i = 0; i < curve.pointX.size(); ++i) {
+            QCOMPARE(curve.pointX[i], 10.0 + double(i));
+            const double exact = reference::exactValue(10 + i, curve.column, 64, p.base, layout);
+            QVERIFY(std::abs(curve.pointY[i] - exact) < 1e-6);
+        }
+        QVERIFY(CurvesCompute::legendText(curve).contains(u"j=%1"_s.arg(curve.column)));
+    }
+}
+
+void TestFigureData::curvesSkipColumnsOutsideTheTable()
+{
+    const Engine engine(sized(8, 4096));
+    const auto data = CurvesCompute::compute(engine, {{-1, 3, 8, 99}, 0.0, 4095.0, 600}, {});
+    QVERIFY(data);
+    QCOMPARE(data->curves.size(), 1);
+    QCOMPARE(data->curves.front().column, 3);
+    // 4096 positions on 600 pixels: too dense to mark.
+    QVERIFY(data->curves.front().pointX.isEmpty());
+}
+
+void TestFigureData::magnitudesMatchTheClosedForms_data()
+{
+    QTest::addColumn<ScaleKind>("scale");
+    QTest::addColumn<InitKind>("init");
+    QTest::newRow("paper: sqrt(d), sigma 1") << ScaleKind::Sqrt << InitKind::Normal;
+    QTest::newRow("s 1, sigma d^-1/2") << ScaleKind::One << InitKind::ScaledNormal;
+}
+
+void TestFigureData::magnitudesMatchTheClosedForms()
+{
+    QFETCH(ScaleKind, scale);
+    QFETCH(InitKind, init);
+    Params p = sized(256, 600);
+    p.scaleKind = scale;
+    p.init = init;
+    const Engine engine(p);
+    const auto data = MagnitudesCompute::compute(engine, 500, Detail::Full, {});
+    QVERIFY(data);
+    QCOMPARE(data->positions.size(), 600);
+    QCOMPARE(data->positionStride, 1);
+    // ||PE_p||^2 = d/2 exactly for an even d: sin^2 + cos^2 = 1 per pair.
+    QVERIFY(data->expectedPeNorm);
+    QCOMPARE(*data->expectedPeNorm, std::sqrt(128.0));
+    for (const double norm : data->peNorm)
+        QVERIFY(std::abs(norm - std::sqrt(128.0)) < 1e-4);
+    const double s = scale == ScaleKind::Sqrt ? 16.0 : 1.0;
+    const double sigma = init == InitKind::Normal ? 1.0 : 1.0 / 16.0;
+    const double expectedE = s * sigma * 16.0;
+    QCOMPARE(data->expectedEmbeddingNorm, expectedE);
+    // Over 600 rows the mean squared norm is within a few standard errors (chi^2, 256 dof).
+    double meanSquare = 0.0;
+    for (qsizetype i = 0; i < data->embeddingNorm.size(); ++i) {
+        meanSquare += data->embeddingNorm[i] * data->embeddingNorm[i];
+        QCOMPARE(data->ratio[i], data->embeddingNorm[i] / data->peNorm[i]);
+    }
+    meanSquare /= 600.0;
+    QVERIFY2(std::abs(meanSquare / (expectedE * expectedE) - 1.0) < 0.03, qPrintable(QString::number(meanSquare)));
+    // Per column: a sine column of a fast pair has RMS ~ 1/sqrt(2); the last cosine (w ~ 1e-4)
+    // stays near 1 over 600 positions, the last sine near 0: the near-constant offset.
+    QCOMPARE(data->peRms.size(), 256);
+    QVERIFY(std::abs(data->peRms[0] - std::sqrt(0.5)) < 0.02);
+    QVERIFY(std::abs(data->peRms[255] - 1.0) < 0.01);
+    QVERIFY(data->peRms[254] < 0.05);
+    for (const double rms : data->embeddingRms)
+        QVERIFY(std::abs(rms / (s * sigma) - 1.0) < 0.2);
+}
+
+void TestFigureData::previewSamplesEvenlySpacedPositions()
+{
+    const Engine engine(sized(1024, 8192));
+    const auto data = MagnitudesCompute::compute(engine, 300, Detail::Preview, {});
+    QVERIFY(data);
+    QVERIFY(data->positionStride > 1);
+    QVERIFY(data->positions.size() <= 600);
+    for (qsizetype i = 0; i < data->positions.size(); ++i) {
+        QCOMPARE(data->positions[i], double(i * data->positionStride));
+        QVERIFY(std::abs(data->peNorm[i] - std::sqrt(512.0)) < 1e-3);
+    }
+}
+
+void TestFigureData::dropFractionIsNearP_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<bool>("training");
+    QTest::newRow("p 0.1") << 0.1 << true;
+    QTest::newRow("p 0.5") << 0.5 << true;
+    QTest::newRow("p 0") << 0.0 << true;
+    QTest::newRow("p 1") << 1.0 << true;
+    QTest::newRow("evaluation") << 0.3 << false;
+}
+
+void TestFigureData::dropFractionIsNearP()
+{
+    QFETCH(double, p);
+    QFETCH(bool, training);
+    Params params = sized(128, 800);
+    params.dropout = p;
+    params.training = training;
+    const Engine engine(params);
+    const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 48}, 200, 200}, Detail::Full, {});
+    QVERIFY(data);
+    QCOMPARE(data->measuredCells, 800 * 128);
+    const double expected = training ? p : 0.0;
+    // Binomial: 5 standard deviations over 102,400 cells.
+    const double tolerance = 5.0 * std::sqrt(expected * (1.0 - expected) / 102400.0) + 1e-12;
+    QVERIFY2(std::abs(data->measuredDrop - expected) <= tolerance, qPrintable(QString::number(data->measuredDrop)));
+    // The mask shown one cell per cell: only 0 and 1; Y is 0 exactly where the mask is.
+    QCOMPARE(data->mask.rows, 48);
+    for (std::size_t i = 0; i < data->mask.values.size(); ++i) {
+        const float m = data->mask.values[i];
+        QVERIFY(m == 0.0f || m == 1.0f);
+        if (m == 0.0f)
+            QCOMPARE(data->output.values[i], 0.0f);
+    }
+}
+
+void TestFigureData::summaryStatesTheFactor()
+{
+    DropoutData data;
+    data.p = 0.2;
+    data.measuredDrop = 0.19;
+    data.measuredCells = 1000;
+    QVERIFY2(DropoutCompute::summary(data).contains(u"1.25"_s), qPrintable(DropoutCompute::summary(data)));
+    data.training = false;
+    QVERIFY(DropoutCompute::summary(data).contains(u"evaluation"_s));
+}
+
+void TestFigureData::cancelledGivesNothing()
+{
+    const Engine engine(sized(512, 4096));
+    const std::atomic<bool> cancel {true};
+    QVERIFY(!MagnitudesCompute::compute(engine, 300, Detail::Full, {0, &cancel}));
+    QVERIFY(!DropoutCompute::compute(engine, {{0, 48, 0, 48}, 100, 100}, Detail::Full, {0, &cancel}));
+    QVERIFY(!CurvesCompute::compute(engine, {{0, 1}, 0.0, 10.0, 100}, {0, &cancel}));
+}
+
+QTEST_MAIN(TestFigureData)
+#include "tst_figuredata.moc"

@@ -1,0 +1,136 @@
+// Figures on little room (FigureFit): a paper column at 300 dpi keeps every text inside the
+// figure, legends off the data and tick labels apart; a size too small for the text at all is
+// refused with the least size that fits.
+#include "render/FigureFit.h"
+#include "render/FigureRenderer.h"
+#include "render/PinnedFont.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+Q_DECLARE_METATYPE(posenc::FigureKind)
+
+namespace {
+
+Params small()
+{
+    Params p;
+    p.dModel = 64;
+    p.maxLen = 200;
+    return p;
+}
+
+} // namespace
+
+class TestFigureFit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void paperColumnFiguresFit_data();
+    void paperColumnFiguresFit();
+    void tooSmallIsRefusedWithTheLeastSize();
+    void wrapBreaksAtSeparatorsFirst();
+};
+
+void TestFigureFit::paperColumnFiguresFit_data()
+{
+    QTest::addColumn<FigureKind>("kind");
+    QTest::addColumn<double>("heightCm");
+    QTest::newRow("heatmap 8.5 x 6 cm") << FigureKind::Heatmap << 6.0;
+    QTest::newRow("curves 8.5 x 6 cm") << FigureKind::Curves << 6.0;
+    QTest::newRow("dropout 8.5 x 6 cm") << FigureKind::Dropout << 6.0;
+    QTest::newRow("magnitudes 8.5 x 9 cm") << FigureKind::Magnitudes << 9.0;
+}
+
+void TestFigureFit::paperColumnFiguresFit()
+{
+    // A paper column at 300 dpi with the default table: every text inside the figure, no legend
+    // wider than the figure or over the axes it belongs to, no two tick labels touching.
+    QFETCH(FigureKind, kind);
+    QFETCH(double, heightCm);
+    Params p;
+    p.dropout = 0.1;
+    const Engine engine(p);
+    FigureOptions options;
+    options.kind = kind;
+    const FigureSize size = FigureSize::fromInches(QSizeF(8.5 / 2.54, heightCm / 2.54), 300.0);
+    QCustomPlot plot;
+    const auto refused = FigureRenderer::build(&plot, engine, options, size);
+    QVERIFY2(!refused, refused ? qPrintable(refused->message) : "");
+    const QRect page(QPoint(0, 0), size.layout);
+    for (QCPLayoutElement *e : plot.plotLayout()->elements(true)) {
+        if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+            const QFontMetricsF metrics(text->font());
+            for (const QString &line : text->text().split(u'\n'))
+                QVERIFY2(metrics.horizontalAdvance(line) <= page.width(), qPrintable(line));
+        }
+        if (auto *legend = qobject_cast<QCPLegend *>(e))
+            QVERIFY2(page.contains(legend->outerRect()), "a legend leaves the figure");
+    }
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))
+            if (auto *legend = qobject_cast<QCPLegend *>(inset))
+                QVERIFY2(legend->outerRect().height() <= rect->height() * 0.4 + 1, "a legend hides the data");
+        for (QCPAxis *axis : rect->axes()) {
+            if (!axis->visible() || !axis->tickLabels() || axis->orientation() != Qt::Horizontal)
+                continue;
+            const QFontMetricsF metrics(axis->tickLabelFont());
+            const QVector<double> ticks = axis->tickVector();
+            const QVector<QString> labels = axis->tickVectorLabels();
+            for (qsizetype i = 1; i < ticks.size(); ++i) {
+                const double gap = axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]);
+                const double half
+                    = (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2;
+                QVERIFY2(gap > half, qPrintable(labels[i - 1] + u" touches "_s + labels[i]));
+            }
+        }
+    }
+}
+
+void TestFigureFit::tooSmallIsRefusedWithTheLeastSize()
+{
+    // Two stacked axes with legends and a two-line title cannot fit 6 cm at 9 pt: refused
+    // with the least size, which then is accepted.
+    const Engine engine(small());
+    FigureOptions options;
+    options.kind = FigureKind::Magnitudes;
+    QCustomPlot plot;
+    const auto refused
+        = FigureRenderer::build(&plot, engine, options, FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300));
+    QVERIFY(refused);
+    QCOMPARE(refused->kind, FigureError::TooSmall);
+    static const QRegularExpression least(uR"(at least ([0-9.]+) x ([0-9.]+) cm)"_s);
+    const QRegularExpressionMatch m = least.match(refused->message);
+    QVERIFY2(m.hasMatch(), qPrintable(refused->message));
+    QCOMPARE(m.captured(1).toDouble(), 8.5);
+    const double height = m.captured(2).toDouble() + 0.1;
+    QVERIFY(height > 5.0);
+    QCustomPlot enough;
+    const auto accepted = FigureRenderer::build(&enough, engine, options,
+                                                FigureSize::fromInches(QSizeF(8.5 / 2.54, height / 2.54), 300));
+    QVERIFY2(!accepted, accepted ? qPrintable(accepted->message) : "");
+    // A smaller font fits where 9 pt did not.
+    options.fontPointSize = 5;
+    QCustomPlot smallerText;
+    QVERIFY(!FigureRenderer::build(&smallerText, engine, options,
+                                   FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300)));
+}
+
+void TestFigureFit::wrapBreaksAtSeparatorsFirst()
+{
+    const QFontMetricsF metrics(QFont(PinnedFont::family(), 9));
+    const QString title = u"PE  ·  1,024 × 512  ·  each cell the area mean of 2.37 × 1"_s;
+    QCOMPARE(FigureFit::wrap(title, metrics, 10000), title);
+    const double width = metrics.horizontalAdvance(u"each cell the area mean of 2.37 × 1"_s) + 1;
+    QCOMPARE(FigureFit::wrap(title, metrics, width), u"PE  ·  1,024 × 512\neach cell the area mean of 2.37 × 1"_s);
+    // A part wider than the room breaks at its spaces.
+    QCOMPARE(FigureFit::wrap(u"norm of row p"_s, metrics, metrics.horizontalAdvance(u"norm of"_s) + 1),
+             u"norm of\nrow p"_s);
+}
+
+QTEST_MAIN(TestFigureFit)
+#include "tst_figurefit.moc"
