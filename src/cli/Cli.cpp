@@ -24,8 +24,9 @@ QString cliUsage()
 {
     return u"PosEnc Explorer: a transformer's positional encoding, its embeddings and dropout, computed exactly.\n\n"
            "Usage:\n"
+           "  posenc [OPTIONS]                          open the explorer window with these parameters\n"
            "  posenc table QUANTITY -o FILE [OPTIONS]   write a table (.npy or .csv); see posenc table --help\n"
-           "  posenc bench [--json]                     run the kernel benchmarks\n\n"
+           "  posenc bench [--json]                     run the kernel and interaction benchmarks\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 

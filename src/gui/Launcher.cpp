@@ -50,6 +50,7 @@ int runWindow(const WindowOptions &options)
             const bool saved = window.grab().save(options.screenshot);
             if (!saved)
                 err << "posenc: " << options.screenshot << ": cannot write the screenshot\n";
+            window.close(); // remembers the parameters, as a user's close does
             QApplication::exit(saved ? 0 : 3);
         });
         poll->start(50);

@@ -34,6 +34,12 @@ std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest r
                                           const ComputeOptions &options)
 {
     request.cellBudget = Budget::cells(detail);
+    // A preview is drawn at half the resolution (as the first pass of a progressive
+    // renderer): a quarter of the cells to compute and to filter.
+    if (detail == Detail::Preview) {
+        request.pixelRows = std::max(1, request.pixelRows / 2);
+        request.pixelCols = std::max(1, request.pixelCols / 2);
+    }
     return HeatmapResampler::resample(engine, request, options);
 }
 

@@ -10,7 +10,7 @@ namespace posenc::HeatmapResampler {
 namespace {
 
 // Rows computed at once: large enough for the engine's threads, small enough for the cache.
-constexpr std::int64_t kBandCells = std::int64_t(1) << 20;
+constexpr std::int64_t kBandCells = std::int64_t(1) << 18;
 
 // How one table cell (row or column) i of `total` enters n <= total grid cells: grid cells
 // first .. first + count - 1 take w[0 ..] of it. One to one when n == total. Otherwise a
@@ -139,6 +139,8 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
         if (!engine.compute(request.quantity, part, band, options))
             return std::nullopt;
         for (std::int64_t r = 0; r < part.rows; ++r) {
+            if (options.cancel && (r & 63) == 0 && options.cancel->load(std::memory_order_relaxed))
+                return std::nullopt;
             std::fill(reduced.begin(), reduced.end(), 0.0);
             const float *values = band.row(r).data();
             for (std::int64_t c = 0; c < part.cols; ++c) {

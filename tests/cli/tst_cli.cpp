@@ -2,7 +2,9 @@
 // float64 reference, --positions and --dims against the whole table, exit codes 2 / 3 / 4
 // with their messages, and no partial file ever.
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -24,9 +26,11 @@ struct Run
     QString err;
 };
 
-Run posenc(const QStringList &arguments)
+Run posenc(const QStringList &arguments,
+           const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(POSENC_EXECUTABLE), arguments);
     if (!process.waitForFinished(300000))
         return {};
@@ -92,6 +96,8 @@ private slots:
     void overBudgetExits4();
     void successReplacesExistingFile();
     void benchJsonHasItsKeys();
+    void windowOpensWithTheParameterFlags();
+    void windowRefusesInvalidParametersWithoutAScreen();
 
 private:
     QTemporaryDir m_dir;
@@ -290,6 +296,41 @@ void TestCli::successReplacesExistingFile()
     QCOMPARE(readNpy(file).rows, 3);
 }
 
+void TestCli::windowOpensWithTheParameterFlags()
+{
+    // The real window, offscreen, with its settings in a temporary directory; --screenshot
+    // saves it once every view has drawn in full detail, then quits.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"config"_s));
+    const QString shot = path(u"window.png"_s);
+    const Run run = posenc({u"--d-model"_s, u"64"_s, u"--max-len"_s, u"200"_s, u"--screenshot"_s, shot}, environment);
+    QCOMPARE(run.exitCode, 0);
+    const QImage image(shot);
+    QVERIFY(image.width() >= 800 && image.height() >= 600);
+    // The parameters were remembered on close, and --reset-settings forgets them.
+    QDirIterator files(path(u"config"_s), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(files.hasNext());
+    QFile conf(files.next());
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    QVERIFY(conf.readAll().contains("d-model=64"));
+    conf.close();
+    QCOMPARE(posenc({u"--reset-settings"_s, u"--screenshot"_s, shot}, environment).exitCode, 0);
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    QVERIFY(conf.readAll().contains("d-model=512"));
+}
+
+void TestCli::windowRefusesInvalidParametersWithoutAScreen()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(u"QT_QPA_PLATFORM"_s);
+    environment.remove(u"DISPLAY"_s);
+    const Run run = posenc({u"--d-model"_s, u"0"_s}, environment);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(u"--d-model"_s), qPrintable(run.err));
+    QCOMPARE(posenc({u"--help"_s}, environment).exitCode, 0);
+}
+
 void TestCli::benchJsonHasItsKeys()
 {
     const Run run
@@ -299,6 +340,10 @@ void TestCli::benchJsonHasItsKeys()
     for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "write_bandwidth_gbps", "pipeline_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
     QCOMPARE(json.value(u"rows"_s).toDouble(), 256.0);
+    // The interaction benchmark drove the real window through its parameter changes.
+    QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 200.0);
+    for (const char *key : {"interaction_p95_ms", "gui_max_stall_ms"})
+        QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
     QVERIFY(json.value(u"pe_max_abs_error"_s).toDouble() < 1e-6);
 }
 
