@@ -6,6 +6,7 @@
 #include "core/Engine.h"
 #include "core/Frequencies.h"
 #include "core/StreamStore.h"
+#include "core/TableAllocation.h"
 #include "core/ThreadPools.h"
 
 #include <QCommandLineParser>
@@ -31,18 +32,46 @@ struct Timing
     double medianMs = 0.0;
 };
 
+Timing summarize(std::vector<double> ms)
+{
+    std::sort(ms.begin(), ms.end());
+    return {ms.front(), ms[ms.size() / 2]};
+}
+
+double elapsedMs(const std::function<void()> &run)
+{
+    QElapsedTimer timer;
+    timer.start();
+    run();
+    return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
 Timing timeIt(int repeats, const std::function<void()> &run)
 {
     run(); // warm-up: page faults, thread start, caches
     std::vector<double> ms;
+    for (int i = 0; i < repeats; ++i)
+        ms.push_back(elapsedMs(run));
+    return summarize(std::move(ms));
+}
+
+// Times several runs round-robin: round i times every run once. A shared VM's memory speed
+// drifts between runs and even within one; measurements compared with each other (the PE
+// fill against the plain fill, the pipeline against the PE fill) then see the same drift
+// instead of one of them catching a fast phase the other missed.
+std::vector<Timing> timeInterleaved(int repeats, const std::vector<std::function<void()>> &runs)
+{
+    for (const auto &run : runs)
+        run(); // warm-up
+    std::vector<std::vector<double>> ms(runs.size());
     for (int i = 0; i < repeats; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        run();
-        ms.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        for (std::size_t r = 0; r < runs.size(); ++r)
+            ms[r].push_back(elapsedMs(runs[r]));
     }
-    std::sort(ms.begin(), ms.end());
-    return {ms.front(), ms[ms.size() / 2]};
+    std::vector<Timing> timings;
+    for (auto &samples : ms)
+        timings.push_back(summarize(std::move(samples)));
+    return timings;
 }
 
 double gbps(std::int64_t cells, double ms)
@@ -130,10 +159,10 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         sized << u"--d-model"_s << u"4096"_s;
     parser.parse(sized);
     ParamOptions::Result read = ParamOptions::read(parser);
-    if (!read.errors.isEmpty()) {
-        for (const ParamError &e : read.errors)
-            err << "posenc bench: " << e.toString() << '\n';
-        return ExitUsage;
+    if (read.exitCode() != ExitDone) {
+        for (const QString &line : read.messages())
+            err << "posenc bench: " << line << '\n';
+        return read.exitCode();
     }
     Params params = read.params;
     params.angles = Angles::Exact;
@@ -142,25 +171,14 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const std::int64_t cells = rows * cols;
     const int threads = QThread::idealThreadCount();
 
-    RowMatrixXf buffer(rows, cols);
+    RowMatrixXf buffer = allocateTable(rows, cols);
     const Block all {0, rows, 0, cols};
-    const auto peFill = [&](const Params &p, int t) {
-        const Engine engine(p);
-        return timeIt(repeats, [&] { engine.compute(Quantity::Pe, all, buffer, {t, nullptr}); });
-    };
-
-    // The better of the two ways to write memory is the bandwidth the PE fill is held to.
-    const Timing cachedFill = timeIt(repeats, [&] { plainFill(buffer, threads, false); });
-    const Timing streamingFill = timeIt(repeats, [&] { plainFill(buffer, threads, true); });
-    const Timing bandwidth = cachedFill.minMs <= streamingFill.minMs ? cachedFill : streamingFill;
     Params interleaved = params;
     interleaved.layout = Layout::Interleaved;
-    const Timing fill = peFill(interleaved, threads);
-    const double error = maxAbsError(Engine(interleaved), buffer);
     Params split = params;
     split.layout = Layout::Split;
-    const Timing fillSplit = peFill(split, threads);
-    const Timing fillSerial = peFill(interleaved, 1);
+    const Engine peInterleaved(interleaved);
+    const Engine peSplit(split);
 
     // The pipeline as a model runs it: the embedding table exists (drawn once, timed apart),
     // then every forward pass scales it, adds the PE and applies dropout.
@@ -170,7 +188,28 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     pipeline.embeddings = Embeddings::materialize(Embeddings::fromParams(pipeline), rows, threads);
     const double initMs = static_cast<double>(initTimer.nsecsElapsed()) / 1e6;
     const Engine forward(pipeline);
-    const Timing pipe = timeIt(repeats, [&] { forward.compute(Quantity::Output, all, buffer, {threads, nullptr}); });
+
+    // The measurements the targets compare, round-robin on the same buffer. The better of the
+    // two ways to write memory is the bandwidth the PE fill is held to.
+    const std::vector<Timing> compared
+        = timeInterleaved(repeats,
+                          {[&] { plainFill(buffer, threads, false); }, [&] { plainFill(buffer, threads, true); },
+                           [&] {
+                               peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
+                           },
+                           [&] {
+                               forward.compute(Quantity::Output, all, buffer, {threads, nullptr});
+                           }});
+    const Timing cachedFill = compared[0];
+    const Timing streamingFill = compared[1];
+    const Timing fill = compared[2];
+    const Timing pipe = compared[3];
+    const Timing bandwidth = cachedFill.minMs <= streamingFill.minMs ? cachedFill : streamingFill;
+
+    peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
+    const double error = maxAbsError(peInterleaved, buffer);
+    const Timing fillSplit = timeIt(repeats, [&] { peSplit.compute(Quantity::Pe, all, buffer, {threads, nullptr}); });
+    const Timing fillSerial = timeIt(repeats, [&] { peInterleaved.compute(Quantity::Pe, all, buffer, {1, nullptr}); });
     const Timing pipeSerial = timeIt(repeats, [&] { forward.compute(Quantity::Output, all, buffer, {1, nullptr}); });
     const Engine generated(interleaved);
     const Timing pipeGenerated = timeIt(std::max(1, repeats / 2), [&] {
@@ -215,7 +254,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         out << what.leftJustified(44) << QString::number(ms, 'f', 2).rightJustified(9) << " ms  " << extra << '\n';
     };
     out << "posenc bench: " << rows << " x " << cols << " float32 (" << QString::number(gbps(cells, 1.0) / 1e3, 'f', 2)
-        << " GB), " << threads << " threads, best of " << repeats << "\n\n";
+        << " GB), " << threads << " threads, best of " << repeats
+        << " (the plain fills, the PE fill and the pipeline timed round-robin)\n\n";
     line(u"plain parallel fill, through the caches"_s, cachedFill.minMs,
          u"%1 GB/s"_s.arg(gbps(cells, cachedFill.minMs), 0, 'f', 1));
     line(u"plain parallel fill, streaming stores"_s, streamingFill.minMs,

@@ -1,5 +1,8 @@
 #include "ParamOptions.h"
 
+#include "EmbeddingOptions.h"
+#include "ExitCode.h"
+
 #include "core/ParamText.h"
 
 using namespace Qt::StringLiterals;
@@ -10,6 +13,7 @@ namespace {
 
 // --eval is a switch on the command line and a true/false value in a session file.
 const QString kEvalKey = u"eval"_s;
+const QString kSessionKey = u"session"_s;
 
 } // namespace
 
@@ -21,19 +25,80 @@ void add(QCommandLineParser &parser)
         else
             parser.addOption(QCommandLineOption(key, ParamText::describe(key), ParamText::valueName(key)));
     }
+    EmbeddingOptions::add(parser);
+    parser.addOption(QCommandLineOption(
+        kSessionKey, u"parameters from a saved session; parameter flags override them"_s, u"FILE"_s));
+}
+
+int Result::exitCode() const
+{
+    if (!errors.isEmpty())
+        return ExitUsage;
+    if (!fileError.isEmpty())
+        return ExitIo;
+    if (!overBudget.isEmpty())
+        return ExitOverBudget;
+    return ExitDone;
+}
+
+QStringList Result::messages() const
+{
+    QStringList lines;
+    for (const ParamError &e : errors)
+        lines.append(e.toString());
+    for (const QString &line : {fileError, overBudget}) {
+        if (!line.isEmpty())
+            lines.append(line);
+    }
+    return lines;
 }
 
 Result read(const QCommandLineParser &parser)
 {
-    Result result;
-    for (const QString &key : ParamText::valueKeys()) {
+    Given given;
+    std::optional<Session> session;
+    QString sessionPath;
+    if (parser.isSet(kSessionKey)) {
+        sessionPath = parser.values(kSessionKey).constLast();
+        auto loaded = readSession(sessionPath);
+        if (const auto *error = std::get_if<SessionError>(&loaded)) {
+            Result result;
+            result.fileError = error->toString();
+            return result;
+        }
+        session = std::get<Session>(std::move(loaded));
+        given = session->params;
+    }
+    QStringList fromFlags;
+    for (const QString &key : Session::parameterKeys()) {
         if (!parser.isSet(key))
             continue;
-        const QString text = key == kEvalKey ? u"true"_s : parser.values(key).constLast();
-        if (auto error = ParamText::set(result.params, key, text))
+        given.insert(key, key == kEvalKey ? u"true"_s : parser.values(key).constLast());
+        fromFlags.append(key);
+    }
+    Result result = read(given);
+    // A message names the session for the values that came from it.
+    for (ParamError &e : result.errors) {
+        if (session && session->params.contains(e.key) && !fromFlags.contains(e.key))
+            e.message += u" (in %1)"_s.arg(sessionPath);
+    }
+    result.session = std::move(session);
+    return result;
+}
+
+Result read(const Given &given)
+{
+    Result result;
+    for (const QString &key : ParamText::valueKeys()) {
+        const auto text = given.constFind(key);
+        if (text == given.cend())
+            continue;
+        if (auto error = ParamText::set(result.params, key, *text))
             result.errors.append(*error);
     }
     if (result.errors.isEmpty())
+        EmbeddingOptions::read(given, result);
+    if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;
 }
@@ -45,7 +110,8 @@ QString helpText()
         const QString flag = key == kEvalKey ? u"--%1"_s.arg(key) : u"--%1 %2"_s.arg(key, ParamText::valueName(key));
         text += u"  %1\n      %2\n"_s.arg(flag, ParamText::describe(key));
     }
-    return text;
+    return text + EmbeddingOptions::helpText()
+        + u"  --session FILE\n      parameters from a saved session; parameter flags override them\n"_s;
 }
 
 } // namespace posenc::ParamOptions

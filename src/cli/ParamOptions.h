@@ -1,23 +1,42 @@
 #pragma once
 
 #include "core/Params.h"
+#include "io/SessionFile.h"
 
 #include <QCommandLineParser>
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace posenc::ParamOptions {
 
-// Adds one option per parameter (DESIGN.md section 3), named after its ParamText key.
+// Adds one option per parameter (DESIGN.md section 3), named after its ParamText key,
+// --embeddings FILE[:TENSOR] with --tokens LIST, and --session FILE.
 void add(QCommandLineParser &parser);
 
-// Params from the defaults and the options given, with every syntax and range problem.
+// Parameter texts by key (Session::parameterKeys()), as given on the command line or saved in a
+// session file.
+using Given = QMap<QString, QString>;
+
+// Params from the defaults and the options given (the matrix of --embeddings loaded), with
+// every problem and the exit code it calls for.
 struct Result
 {
     Params params;
-    QList<ParamError> errors;
+    QList<ParamError> errors; // syntax and range: exit 2
+    QString fileError; // --embeddings could not be read: exit 3, path and reason
+    QString overBudget; // --embeddings asks for more than the memory budget: exit 4
+    std::optional<Session> session; // the --session file read, for its view state
+
+    int exitCode() const;
+    // One line per problem, each naming its parameter or path.
+    QStringList messages() const;
 };
+// The parameters of --session FILE if given, overridden by every parameter flag given.
 Result read(const QCommandLineParser &parser);
+// The parameters of `given` over the defaults.
+Result read(const Given &given);
 
 // The parameter flags, one per line, for --help.
 QString helpText();

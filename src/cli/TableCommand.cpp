@@ -6,6 +6,7 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
+#include "core/TableAllocation.h"
 #include "io/CsvWriter.h"
 #include "io/NpyWriter.h"
 
@@ -86,10 +87,10 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                     u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
 
     const ParamOptions::Result read = ParamOptions::read(parser);
-    if (!read.errors.isEmpty()) {
-        for (const ParamError &e : read.errors)
-            err << "posenc table: " << e.toString() << '\n';
-        return ExitUsage;
+    if (read.exitCode() != ExitDone) {
+        for (const QString &line : read.messages())
+            err << "posenc table: " << line << '\n';
+        return read.exitCode();
     }
     int threads = 0;
     if (parser.isSet(threadsOption)) {
@@ -131,7 +132,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitOverBudget,
                     *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
 
-    RowMatrixXf table(block.rows, block.cols);
+    RowMatrixXf table = allocateTable(block.rows, block.cols);
     engine.compute(*quantity, block, table, ComputeOptions {threads, nullptr});
     if (!dims.empty()) {
         RowMatrixXf selected(block.rows, static_cast<Eigen::Index>(dims.size()));

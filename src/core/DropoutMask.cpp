@@ -48,6 +48,8 @@ template<typename T> T *scratch(std::vector<T> &buffer, std::int64_t size)
 thread_local std::vector<std::uint32_t> t_words;
 thread_local std::vector<std::uint8_t> t_bytes;
 thread_local std::vector<std::uint64_t> t_bits;
+thread_local std::vector<std::uint64_t> t_tieWords;
+thread_local std::vector<std::uint64_t> t_tieSummary;
 thread_local std::vector<std::uint32_t> t_ties;
 thread_local std::vector<std::uint32_t> t_groups;
 thread_local std::vector<std::uint32_t> t_low;
@@ -118,12 +120,16 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
     // With p = 0, T = 2^32 and its top byte, 256, is above every byte: all kept, no ties.
     const std::uint32_t topThreshold = static_cast<std::uint32_t>(m_threshold >> 24);
     const std::uint32_t lowThreshold = static_cast<std::uint32_t>(m_threshold & 0xFFFFFFu);
-    // Cells whose top byte ties with T's, by column from col0; with T's low bits all zero a tie
-    // is never below T, so none are recorded.
-    std::uint32_t *ties = scratch(t_ties, cols);
-    std::int64_t tieCount = 0;
+    // Cells whose top byte ties with T's; with T's low bits all zero a tie is never below T, so
+    // none are recorded. A word's ties go to tieWords[k], and whether it has any to bit k of
+    // tieSummary, without a branch: a branch on these rare bits (1 cell in 256) would mispredict
+    // for one word in five.
+    const std::int64_t bitWords = (cols + 63) / 64;
+    std::uint64_t *tieWords = scratch(t_tieWords, bitWords);
+    std::uint64_t *tieSummary = scratch(t_tieSummary, (bitWords + 63) / 64);
+    std::fill_n(tieSummary, (bitWords + 63) / 64, std::uint64_t(0));
     const std::uint64_t recordTies = lowThreshold != 0 ? ~std::uint64_t(0) : 0;
-    for (std::int64_t k = 0; 64 * k < cols; ++k) {
+    for (std::int64_t k = 0; k < bitWords; ++k) {
         const std::uint8_t *t = top + 64 * k;
         const std::int64_t n = std::min<std::int64_t>(64, cols - 64 * k);
         std::uint64_t keep = 0;
@@ -142,9 +148,19 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
                 tie |= std::uint64_t(t[i] == topThreshold) << i;
             }
         }
-        for (tie &= recordTies; tie != 0; tie &= tie - 1)
-            ties[tieCount++] = static_cast<std::uint32_t>(64 * k + std::countr_zero(tie));
         bits[k] = keep;
+        tieWords[k] = tie & recordTies;
+        tieSummary[k / 64] |= std::uint64_t(tieWords[k] != 0) << (k % 64);
+    }
+    // The tied cells, by column from col0.
+    std::uint32_t *ties = scratch(t_ties, cols);
+    std::int64_t tieCount = 0;
+    for (std::int64_t w = 0; 64 * w < bitWords; ++w) {
+        for (std::uint64_t withTies = tieSummary[w]; withTies != 0; withTies &= withTies - 1) {
+            const std::int64_t k = 64 * w + std::countr_zero(withTies);
+            for (std::uint64_t tie = tieWords[k]; tie != 0; tie &= tie - 1)
+                ties[tieCount++] = static_cast<std::uint32_t>(64 * k + std::countr_zero(tie));
+        }
     }
     if (tieCount == 0)
         return;

@@ -1,5 +1,6 @@
 #include "Embeddings.h"
 
+#include "TableAllocation.h"
 #include "ThreadPools.h"
 
 #include <algorithm>
@@ -76,7 +77,7 @@ void Embeddings::fillGeneratedRow(std::int64_t position, std::int64_t col0, std:
 std::shared_ptr<const EmbeddingMatrix> Embeddings::materialize(const Embeddings &source, std::int64_t rows, int threads)
 {
     auto matrix = std::make_shared<EmbeddingMatrix>();
-    matrix->values.resize(rows, source.columns());
+    matrix->values = allocateTable(rows, source.columns());
     constexpr std::int64_t kTileRows = 64;
     RowMatrixXf &values = matrix->values;
     forEachTile((rows + kTileRows - 1) / kTileRows, threads, nullptr, [&](std::int64_t tile) {

@@ -3,6 +3,7 @@
 #include "MemoryBudget.h"
 #include "Statistics.h"
 #include "StreamStore.h"
+#include "TableAllocation.h"
 #include "ThreadPools.h"
 
 #include <algorithm>
@@ -209,7 +210,7 @@ bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const 
 
 std::optional<RowMatrixXf> Engine::table(Quantity quantity, const Block &block, const ComputeOptions &options) const
 {
-    RowMatrixXf result(block.rows, block.cols);
+    RowMatrixXf result = allocateTable(block.rows, block.cols);
     if (!compute(quantity, block, result, options))
         return std::nullopt;
     return result;

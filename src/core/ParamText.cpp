@@ -177,7 +177,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString &t
     return std::pair {*a, *b};
 }
 
-std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text)
+std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text, std::int64_t maxCount)
 {
     std::vector<std::int64_t> values;
     if (text.trimmed() == u"none"_s)
@@ -185,13 +185,17 @@ std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text)
     for (const QString &item : text.split(u',')) {
         if (item.contains(u':')) {
             const auto range = parseRange(item);
-            if (!range || range->first >= range->second)
+            std::int64_t length = 0;
+            if (!range || range->first >= range->second || __builtin_sub_overflow(range->second, range->first, &length)
+                || length > maxCount - std::int64_t(values.size()))
                 return std::nullopt;
             for (std::int64_t v = range->first; v < range->second; ++v)
                 values.push_back(v);
         } else {
             const auto v = parseInt(item);
             if (!v)
+                return std::nullopt;
+            if (std::int64_t(values.size()) >= maxCount)
                 return std::nullopt;
             values.push_back(*v);
         }

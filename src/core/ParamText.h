@@ -32,8 +32,12 @@ QString toString(Angles);
 QString toString(Compose);
 QString toString(DropoutMode);
 
-// "0,5,-1" or "3:7" (half-open) or a mix: "0,10:12". Used for special positions and dims.
-std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text);
+// "0,5,-1" or "3:7" (half-open) or a mix: "0,10:12". Used for special positions, dims and
+// tokens. A list of more than `maxCount` values is refused before it is built, so that a typed
+// range such as 0:99999999999 cannot exhaust memory.
+constexpr std::int64_t kMaxIndexListLength = std::int64_t(1) << 24;
+std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text,
+                                                        std::int64_t maxCount = kMaxIndexListLength);
 // "A:B", half-open, both required.
 std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString &text);
 // A finite double, written the C way ("1e-3", "10000"); rejects "nan", "inf" and trailing text.

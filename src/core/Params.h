@@ -35,6 +35,7 @@ struct EmbeddingMatrix
 {
     RowMatrixXf values;
     QString source; // where it came from, for display ("file.npy", "model.safetensors:wte")
+    QString tokens; // the rows it was read with (a --tokens list), empty for the first rows
 };
 
 // Every parameter of the mathematics (DESIGN.md section 1), with the defaults of the

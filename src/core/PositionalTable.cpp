@@ -37,15 +37,17 @@ PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout
 
 void PositionalTable::forEachRow(const Block &block, const RowSink &sink) const
 {
-    std::vector<float> row(static_cast<std::size_t>(std::max<std::int64_t>(0, block.cols)));
+    // Room for one run of rows, handed to the sink one by one.
+    const std::int64_t cols = std::max<std::int64_t>(0, block.cols);
+    std::vector<float> rows(static_cast<std::size_t>(kRunRows * cols));
     forEachRowInto(
-        block, false, [&](std::int64_t) { return row.data(); }, sink);
+        block, false, [&](std::int64_t, std::int64_t r) { return rows.data() + r * cols; }, sink);
 }
 
 void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) const
 {
     forEachRowInto(
-        block, streaming, [&](std::int64_t p) { return out.row(p - block.row0).data(); },
+        block, streaming, [&](std::int64_t p, std::int64_t) { return out.row(p - block.row0).data(); },
         [](std::int64_t, const float *) {});
 }
 
@@ -72,7 +74,7 @@ namespace {
 
 // One step of the recurrence: (sin, cos)(a + t) from (sin, cos)(a) and (cos t, sin t).
 // Products and sums are rounded one by one (no contraction), so that the vector loop of
-// storeRow() and this one give the same bits.
+// rotateAndStore() and this one give the same bits.
 inline void rotate(double *s, double *c, const double *rotCos, const double *rotSin, std::int64_t n)
 {
     for (std::int64_t k = 0; k < n; ++k) {
@@ -83,10 +85,56 @@ inline void rotate(double *s, double *c, const double *rotCos, const double *rot
     }
 }
 
+#if defined(__AVX512F__)
+// Groups x 8 pairs of the interleaved layout through `count` rows: round to float32, interleave
+// sin and cos in one permute and store 16 * Groups floats to each row (streaming where
+// stream[r]), rotating the double state to the next row in registers; `rotations` is
+// count - 1, or count to leave the state past the last row. Each row receives whole cache
+// lines in one burst, which keeps non-temporal stores to several rows at full speed.
+template<int Groups>
+void rotateAndStore(double *sines, double *cosines, const double *rotCos, const double *rotSin, float *const *rows,
+                    const bool *stream, std::int64_t count, std::int64_t rotations)
+{
+    const __m512i interleave = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    __m512d sv[Groups], cv[Groups], rc[Groups], rs[Groups];
+    for (int g = 0; g < Groups; ++g) {
+        sv[g] = _mm512_loadu_pd(sines + 8 * g);
+        cv[g] = _mm512_loadu_pd(cosines + 8 * g);
+        rc[g] = _mm512_loadu_pd(rotCos + 8 * g);
+        rs[g] = _mm512_loadu_pd(rotSin + 8 * g);
+    }
+    for (std::int64_t r = 0;; ++r) {
+        for (int g = 0; g < Groups; ++g) {
+            const __m512 values = _mm512_permutex2var_ps(_mm512_castps256_ps512(_mm512_cvtpd_ps(sv[g])), interleave,
+                                                         _mm512_castps256_ps512(_mm512_cvtpd_ps(cv[g])));
+            if (stream[r])
+                _mm512_stream_ps(rows[r] + 16 * g, values);
+            else
+                _mm512_storeu_ps(rows[r] + 16 * g, values);
+        }
+        if (r == rotations)
+            break;
+        for (int g = 0; g < Groups; ++g) {
+            const __m512d nextS = _mm512_add_pd(_mm512_mul_pd(sv[g], rc[g]), _mm512_mul_pd(cv[g], rs[g]));
+            cv[g] = _mm512_sub_pd(_mm512_mul_pd(cv[g], rc[g]), _mm512_mul_pd(sv[g], rs[g]));
+            sv[g] = nextS;
+        }
+        if (r + 1 == count)
+            break; // advanced past the run's last row
+    }
+    if (rotations > 0) {
+        for (int g = 0; g < Groups; ++g) {
+            _mm512_storeu_pd(sines + 8 * g, sv[g]);
+            _mm512_storeu_pd(cosines + 8 * g, cv[g]);
+        }
+    }
+}
+#endif
+
 } // namespace
 
-template<typename RowFn>
-void PositionalTable::forEachExactRow(std::int64_t row0, std::int64_t rows, PairRange pairs, RowFn &&rowFn) const
+template<typename RunFn>
+void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, RunFn &&runFn) const
 {
     const std::int64_t n = pairs.count;
     const double *w = m_w.data() + pairs.first;
@@ -124,11 +172,13 @@ void PositionalTable::forEachExactRow(std::int64_t row0, std::int64_t rows, Pair
 
     const Rotation step {stepCos, stepSin};
     for (;;) {
-        const bool last = p + 1 == end;
-        rowFn(p, s.data(), c.data(), !last && (p + 1) % kHopRows != 0 ? &step : nullptr);
-        if (last)
+        // A run stays within one hop segment: its rows follow each other by one step.
+        const std::int64_t count = std::min({kRunRows, end - p, kHopRows - p % kHopRows});
+        const std::int64_t next = p + count;
+        runFn(p, count, s.data(), c.data(), step, next != end && next % kHopRows != 0);
+        if (next == end)
             break;
-        ++p;
+        p = next;
         if (p % kAnchorRows == 0) {
             anchor(p);
             s = hopS;
@@ -141,69 +191,73 @@ void PositionalTable::forEachExactRow(std::int64_t row0, std::int64_t rows, Pair
     }
 }
 
-void PositionalTable::storeRow(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols,
-                               float *dst, bool streaming, const Rotation *step) const
+void PositionalTable::storeRows(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols,
+                                float *const *dsts, std::int64_t count, bool streaming, const Rotation &step,
+                                bool advancePast) const
 {
     const std::int64_t end = col0 + cols;
     const std::int64_t pair0 = pairs.first;
-    // Pairs [fusedBegin, fusedEnd) of the state are advanced by the vector loop; the rest after.
+    // The state of every pair outside [fusedBegin, fusedEnd) is written and advanced row by
+    // row below; the vector loop does the pairs inside.
     std::int64_t fusedBegin = 0;
     std::int64_t fusedEnd = 0;
-    if (m_layout == Layout::Interleaved) {
-        std::int64_t c = col0;
-        if (c < end && (c & 1)) {
-            *dst++ = static_cast<float>(cosines[c / 2 - pair0]);
-            ++c;
-        }
-        const std::int64_t k0 = c / 2 - pair0;
-        const std::int64_t count = (end - c) / 2;
-        std::int64_t i = 0;
 #if defined(__AVX512F__)
-        // Eight pairs at a time: round to float32, interleave sin and cos in one permute, store,
-        // and rotate the double state to the next row while it is in registers.
-        const __m512i interleave = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const bool stream = streaming && (reinterpret_cast<std::uintptr_t>(dst) & 63u) == 0;
-        for (; i + 8 <= count; i += 8) {
-            double *s = sines + k0 + i;
-            double *cs = cosines + k0 + i;
-            const __m512d sv = _mm512_loadu_pd(s);
-            const __m512d cv = _mm512_loadu_pd(cs);
-            const __m512 values = _mm512_permutex2var_ps(_mm512_castps256_ps512(_mm512_cvtpd_ps(sv)), interleave,
-                                                         _mm512_castps256_ps512(_mm512_cvtpd_ps(cv)));
-            if (stream)
-                _mm512_stream_ps(dst + 2 * i, values);
-            else
-                _mm512_storeu_ps(dst + 2 * i, values);
-            if (step) {
-                const __m512d rc = _mm512_loadu_pd(step->cos + k0 + i);
-                const __m512d rs = _mm512_loadu_pd(step->sin + k0 + i);
-                _mm512_storeu_pd(s, _mm512_add_pd(_mm512_mul_pd(sv, rc), _mm512_mul_pd(cv, rs)));
-                _mm512_storeu_pd(cs, _mm512_sub_pd(_mm512_mul_pd(cv, rc), _mm512_mul_pd(sv, rs)));
-            }
+    if (m_layout == Layout::Interleaved) {
+        const std::int64_t c = col0 + (col0 & 1);
+        const std::int64_t k0 = c / 2 - pair0;
+        const std::int64_t vectorPairs = (end - c) / 2 / 8 * 8;
+        bool stream[kRunRows];
+        for (std::int64_t r = 0; r < count; ++r)
+            stream[r] = streaming && (reinterpret_cast<std::uintptr_t>(dsts[r] + (c - col0)) & 63u) == 0;
+        const std::int64_t rotations = count - 1 + (advancePast ? 1 : 0);
+        float *at[kRunRows];
+        const auto place = [&](std::int64_t i) {
+            for (std::int64_t r = 0; r < count; ++r)
+                at[r] = dsts[r] + (c - col0) + 2 * i;
+        };
+        std::int64_t i = 0;
+        for (; i + 32 <= vectorPairs; i += 32) {
+            place(i);
+            rotateAndStore<4>(sines + k0 + i, cosines + k0 + i, step.cos + k0 + i, step.sin + k0 + i, at, stream, count,
+                              rotations);
+        }
+        for (; i < vectorPairs; i += 8) {
+            place(i);
+            rotateAndStore<1>(sines + k0 + i, cosines + k0 + i, step.cos + k0 + i, step.sin + k0 + i, at, stream, count,
+                              rotations);
         }
         fusedBegin = k0;
-        fusedEnd = k0 + i;
-#endif
-        for (; i < count; ++i) {
-            dst[2 * i] = static_cast<float>(sines[k0 + i]);
-            dst[2 * i + 1] = static_cast<float>(cosines[k0 + i]);
-        }
-        c += 2 * count;
-        dst += 2 * count;
-        if (c < end)
-            *dst = static_cast<float>(sines[c / 2 - pair0]);
-    } else {
-        const std::int64_t h = Frequencies::pairCount(m_dModel);
-        const std::int64_t sinEnd = std::min(end, h);
-        for (std::int64_t c = col0; c < sinEnd; ++c)
-            dst[c - col0] = static_cast<float>(sines[c - pair0]);
-        for (std::int64_t c = std::max(col0, h); c < end; ++c)
-            dst[c - col0] = static_cast<float>(cosines[c - h - pair0]);
+        fusedEnd = k0 + vectorPairs;
     }
-    if (step) {
-        rotate(sines, cosines, step->cos, step->sin, fusedBegin);
-        rotate(sines + fusedEnd, cosines + fusedEnd, step->cos + fusedEnd, step->sin + fusedEnd,
-               pairs.count - fusedEnd);
+#else
+    (void)streaming;
+#endif
+    const std::int64_t h = Frequencies::pairCount(m_dModel);
+    // Columns [skipBegin, skipEnd) are the vector loop's (an empty range when it wrote none).
+    const std::int64_t skipBegin = 2 * (pair0 + fusedBegin);
+    const std::int64_t skipEnd = 2 * (pair0 + fusedEnd);
+    for (std::int64_t r = 0; r < count; ++r) {
+        float *dst = dsts[r] - col0;
+        if (m_layout == Layout::Interleaved) {
+            const auto put = [&](std::int64_t c) {
+                const std::int64_t k = c / 2 - pair0;
+                dst[c] = static_cast<float>((c & 1) ? cosines[k] : sines[k]);
+            };
+            for (std::int64_t c = col0; c < std::min(end, skipBegin); ++c)
+                put(c);
+            for (std::int64_t c = std::max(col0, skipEnd); c < end; ++c)
+                put(c);
+        } else {
+            for (std::int64_t c = col0; c < std::min(end, h); ++c)
+                dst[c] = static_cast<float>(sines[c - pair0]);
+            for (std::int64_t c = std::max(col0, h); c < end; ++c)
+                dst[c] = static_cast<float>(cosines[c - h - pair0]);
+        }
+        if (r + 1 < count || advancePast) {
+            rotate(sines, cosines, step.cos, step.sin, fusedBegin);
+            rotate(sines + fusedEnd, cosines + fusedEnd, step.cos + fusedEnd, step.sin + fusedEnd,
+                   pairs.count - fusedEnd);
+        }
     }
 }
 
@@ -227,16 +281,21 @@ void PositionalTable::forEachRowInto(const Block &block, bool streaming, Destina
         return;
     if (m_angles == Angles::Exact) {
         const PairRange pairs = pairsFor(block.col0, block.cols);
-        forEachExactRow(block.row0, block.rows, pairs,
-                        [&](std::int64_t p, double *sines, double *cosines, const Rotation *step) {
-                            float *dst = destination(p);
-                            storeRow(sines, cosines, pairs, block.col0, block.cols, dst, streaming, step);
-                            done(p, static_cast<const float *>(dst));
+        forEachExactRun(block.row0, block.rows, pairs,
+                        [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
+                            bool advancePast) {
+                            float *dsts[kRunRows];
+                            for (std::int64_t r = 0; r < count; ++r)
+                                dsts[r] = destination(p + r, r);
+                            storeRows(sines, cosines, pairs, block.col0, block.cols, dsts, count, streaming, step,
+                                      advancePast);
+                            for (std::int64_t r = 0; r < count; ++r)
+                                done(p + r, static_cast<const float *>(dsts[r]));
                         });
         return;
     }
     for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
-        float *dst = destination(p);
+        float *dst = destination(p, 0);
         const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
         for (std::int64_t c = 0; c < block.cols; ++c) {
             const ColumnRole role = Frequencies::role(block.col0 + c, m_dModel, m_layout);
@@ -254,19 +313,23 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
     const PairRange pairs = pairsFor(block.col0, block.cols);
     std::vector<float> row(static_cast<std::size_t>(block.cols));
     float *dst = row.data();
-    forEachExactRow(block.row0, block.rows, pairs, [&](std::int64_t p, double *s, double *c, const Rotation *step) {
-        const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
-        for (std::int64_t col = 0; col < block.cols; ++col) {
-            const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
-            const double a = angles.angle(role.pair);
-            const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
-            const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
-            dst[col] = static_cast<float>(float32Value - exact);
-        }
-        if (step)
-            rotate(s, c, step->cos, step->sin, pairs.count);
-        sink(p, dst);
-    });
+    forEachExactRun(
+        block.row0, block.rows, pairs,
+        [&](std::int64_t p0, std::int64_t count, double *s, double *c, const Rotation &step, bool advancePast) {
+            for (std::int64_t p = p0; p < p0 + count; ++p) {
+                const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
+                for (std::int64_t col = 0; col < block.cols; ++col) {
+                    const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
+                    const double a = angles.angle(role.pair);
+                    const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
+                    const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
+                    dst[col] = static_cast<float>(float32Value - exact);
+                }
+                if (p + 1 < p0 + count || advancePast)
+                    rotate(s, c, step.cos, step.sin, pairs.count);
+                sink(p, dst);
+            }
+        });
 }
 
 } // namespace posenc

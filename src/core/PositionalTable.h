@@ -26,6 +26,8 @@ class PositionalTable
 public:
     static constexpr std::int64_t kAnchorRows = 1024;
     static constexpr std::int64_t kHopRows = 32;
+    // Rows computed together from one pass over the state (a divisor of kHopRows).
+    static constexpr std::int64_t kRunRows = 4;
 
     PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles);
 
@@ -54,16 +56,21 @@ private:
         const double *sin;
     };
     PairRange pairsFor(std::int64_t col0, std::int64_t cols) const;
-    // Calls rowFn(p, sin, cos, step) for every row of the block with the exact state (double)
-    // of the pairs in `pairs`. Where `step` is not null, rowFn advances the state by it to the
-    // next row once it has used the state; the recurrence does the rest.
-    template<typename RowFn>
-    void forEachExactRow(std::int64_t row0, std::int64_t rows, PairRange pairs, RowFn &&rowFn) const;
-    // Writes columns [col0, col0 + cols) of a row from the state of `pairs`, then advances the
-    // state by `step` if given, in one pass where the CPU allows.
-    void storeRow(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols, float *dst,
-                  bool streaming, const Rotation *step) const;
-    // Computes every row of the block into destination(p), then calls done(p, row).
+    // Calls runFn(p, count, sin, cos, step, advancePast) for runs of at most kRunRows
+    // consecutive rows p .. p + count - 1 of the block, with the exact state (double) of the
+    // pairs in `pairs` at row p. runFn advances the state by `step` from row to row and, where
+    // `advancePast` is set, past the run's last row; the recurrence does the rest.
+    template<typename RunFn>
+    void forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, RunFn &&runFn) const;
+    // Writes columns [col0, col0 + cols) of `count` consecutive rows into dsts[0 .. count-1]
+    // from the state of `pairs`, advancing it between rows and, if `advancePast`, after the
+    // last one. The vector path rotates each group of pairs through all the rows in registers,
+    // so the double state is read and written once per run rather than once per row.
+    void storeRows(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols,
+                   float *const *dsts, std::int64_t count, bool streaming, const Rotation &step,
+                   bool advancePast) const;
+    // Computes every row of the block into destination(p, r), r its index in its run (rows of a
+    // run must not overlap), then calls done(p, row) in order.
     template<typename Destination, typename Done>
     void forEachRowInto(const Block &block, bool streaming, Destination &&destination, Done &&done) const;
 

@@ -1,13 +1,14 @@
 // The `posenc table` and `posenc bench` contract of DESIGN.md section 3: values against a
 // float64 reference, --positions and --dims against the whole table, exit codes 2 / 3 / 4
 // with their messages, and no partial file ever.
+#include "CliRun.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -16,61 +17,9 @@
 #include <vector>
 
 using namespace Qt::StringLiterals;
+using namespace CliRun;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run posenc(const QStringList &arguments,
-           const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
-{
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(POSENC_EXECUTABLE), arguments);
-    if (!process.waitForFinished(300000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
-
-// An independent .npy reader for what the contract promises: format 1.0, '<f4', C order, 2-D.
-struct Table
-{
-    qint64 rows = -1;
-    qint64 cols = -1;
-    std::vector<float> values;
-    float at(qint64 r, qint64 c) const { return values[static_cast<std::size_t>(r * cols + c)]; }
-};
-
-Table readNpy(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray bytes = file.readAll();
-    if (!bytes.startsWith("\x93NUMPY\x01\x00"))
-        return {};
-    const int headerLength = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
-    const QByteArray header = bytes.mid(10, headerLength);
-    if (!header.contains("'descr': '<f4'") || !header.contains("'fortran_order': False"))
-        return {};
-    const qsizetype open = header.indexOf("'shape': (") + 10;
-    const QList<QByteArray> dims = header.mid(open, header.indexOf(')', open) - open).split(',');
-    Table t;
-    t.rows = dims.value(0).trimmed().toLongLong();
-    t.cols = dims.value(1).trimmed().toLongLong();
-    const qsizetype dataStart = 10 + headerLength;
-    if (bytes.size() - dataStart != t.rows * t.cols * 4)
-        return {};
-    t.values.resize(static_cast<std::size_t>(t.rows * t.cols));
-    std::memcpy(t.values.data(), bytes.constData() + dataStart, t.values.size() * sizeof(float));
-    return t;
-}
 
 double frequency(qint64 pair, qint64 d, double base)
 {

@@ -203,10 +203,20 @@ void TestDropoutMask::survivorsAreInputOverKeep_data()
     QTest::addColumn<double>("p");
     QTest::addColumn<Compose>("compose");
     QTest::addColumn<Angles>("angles");
-    QTest::newRow("p=0.1 sum exact") << 0.1 << Compose::Sum << Angles::Exact;
-    QTest::newRow("p=0.5 sum exact") << 0.5 << Compose::Sum << Angles::Exact;
-    QTest::newRow("p=1/3 sum float32") << 1.0 / 3.0 << Compose::Sum << Angles::Float32;
-    QTest::newRow("p=0.7 concat exact") << 0.7 << Compose::Concat << Angles::Exact;
+    QTest::addColumn<std::int64_t>("cols");
+    QTest::addColumn<Layout>("layout");
+    QTest::addColumn<bool>("loaded");
+    const auto row = [](const char *name, double p, Compose compose, Angles angles, std::int64_t cols,
+                        Layout layout = Layout::Interleaved, bool loaded = false) {
+        QTest::newRow(name) << p << compose << angles << cols << layout << loaded;
+    };
+    row("p=0.1 sum exact", 0.1, Compose::Sum, Angles::Exact, 97);
+    row("p=0.5 sum exact", 0.5, Compose::Sum, Angles::Exact, 97);
+    row("p=1/3 sum float32", 1.0 / 3.0, Compose::Sum, Angles::Float32, 97);
+    row("p=0.7 concat exact", 0.7, Compose::Concat, Angles::Exact, 97);
+    // Rows wider than the PE's tiles, with embeddings read from a matrix as a model holds them.
+    row("p=0.1 sum exact, 777 columns, loaded", 0.1, Compose::Sum, Angles::Exact, 777, Layout::Interleaved, true);
+    row("p=0.5 split, 601 columns, loaded", 0.5, Compose::Sum, Angles::Exact, 601, Layout::Split, true);
 }
 
 // Mode sum: Y = kept ? X / keep : 0 with keep = float(1.0 - p), float division, bit for bit.
@@ -215,9 +225,15 @@ void TestDropoutMask::survivorsAreInputOverKeep()
     QFETCH(double, p);
     QFETCH(Compose, compose);
     QFETCH(Angles, angles);
-    Params params = dropoutParams(p, 512, 97);
+    QFETCH(std::int64_t, cols);
+    QFETCH(Layout, layout);
+    QFETCH(bool, loaded);
+    Params params = dropoutParams(p, 512, cols);
     params.compose = compose;
     params.angles = angles;
+    params.layout = layout;
+    if (loaded)
+        params.embeddings = Embeddings::materialize(Embeddings::fromParams(params), 512, 2);
     QVERIFY(params.isValid());
     const Engine engine(params);
     const float keep = float(1.0 - p);
@@ -227,7 +243,7 @@ void TestDropoutMask::survivorsAreInputOverKeep()
     QVERIFY(y.allFinite());
     std::int64_t dropped = 0;
     for (std::int64_t r = 0; r < 512; ++r)
-        for (std::int64_t c = 0; c < 97; ++c) {
+        for (std::int64_t c = 0; c < cols; ++c) {
             const bool kept = engine.dropoutMask().kept(r, c);
             QVERIFY2(mask(r, c) == (kept ? 1.0f : 0.0f), qPrintable(u"mask (%1, %2)"_s.arg(r).arg(c)));
             const float expected = kept ? x(r, c) / keep : 0.0f;

@@ -570,6 +570,10 @@ void TestParams::parseIndexList_data()
     QTest::newRow("trailing comma") << u"1,2,"_s << false << std::vector<std::int64_t> {};
     QTest::newRow("half range") << u"3:"_s << false << std::vector<std::int64_t> {};
     QTest::newRow("1.5") << u"1.5"_s << false << std::vector<std::int64_t> {};
+    // Refused before a vector of 10^11 values is built (it used to throw bad_alloc).
+    QTest::newRow("range longer than the limit") << u"0:99999999999"_s << false << std::vector<std::int64_t> {};
+    QTest::newRow("range whose length overflows")
+        << u"-9223372036854775807:9223372036854775807"_s << false << std::vector<std::int64_t> {};
 }
 
 void TestParams::parseIndexList()

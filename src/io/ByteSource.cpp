@@ -1,0 +1,75 @@
+#include "io/ByteSource.h"
+
+#include <QFileInfo>
+
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+bool ByteSource::read(qint64 offset, qint64 length, char *destination)
+{
+    // Written so that no sum can overflow: offset <= size and length <= size - offset.
+    if (offset < 0 || length < 0 || offset > size() || length > size() - offset) {
+        m_error = u"bytes %1..%2 are outside the file (%3 bytes)"_s.arg(offset).arg(offset + length).arg(size());
+        return false;
+    }
+    return length == 0 || readInside(offset, length, destination);
+}
+
+MemoryByteSource::MemoryByteSource(QByteArrayView bytes, const QString &name)
+    : m_bytes(bytes)
+    , m_name(name)
+{ }
+
+bool MemoryByteSource::readInside(qint64 offset, qint64 length, char *destination)
+{
+    std::memcpy(destination, m_bytes.data() + offset, static_cast<std::size_t>(length));
+    return true;
+}
+
+FileByteSource::FileByteSource(const QString &path)
+    : m_file(path)
+{ }
+
+bool FileByteSource::open()
+{
+    const QFileInfo info(m_file.fileName());
+    if (!info.exists()) {
+        setErrorString(u"no such file"_s);
+        return false;
+    }
+    // A directory, a pipe or a device has no size to check lengths against.
+    if (!info.isFile()) {
+        setErrorString(u"not a regular file"_s);
+        return false;
+    }
+    if (!m_file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
+        setErrorString(m_file.errorString());
+        return false;
+    }
+    m_size = m_file.size();
+    return true;
+}
+
+bool FileByteSource::readInside(qint64 offset, qint64 length, char *destination)
+{
+    if (!m_file.seek(offset)) {
+        setErrorString(u"cannot seek to byte %1: %2"_s.arg(offset).arg(m_file.errorString()));
+        return false;
+    }
+    qint64 done = 0;
+    while (done < length) {
+        const qint64 got = m_file.read(destination + done, length - done);
+        if (got <= 0) {
+            setErrorString(got < 0 ? m_file.errorString()
+                                   : u"the file ended at byte %1 while it was being read"_s.arg(offset + done));
+            return false;
+        }
+        done += got;
+    }
+    return true;
+}
+
+} // namespace posenc

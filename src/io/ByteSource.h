@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QFile>
+#include <QString>
+
+namespace posenc {
+
+// Bytes of a file or of a buffer, read only within their bounds. Readers parse through this
+// interface, so the fuzz targets and the file readers run the same code.
+class ByteSource
+{
+public:
+    virtual ~ByteSource() = default;
+
+    // The path (or a label) that error messages name.
+    virtual QString name() const = 0;
+    virtual qint64 size() const = 0;
+    // Copies [offset, offset + length) into `destination`; false (with errorString() set)
+    // when the range is not inside the source or the read fails. Never reads past the end.
+    bool read(qint64 offset, qint64 length, char *destination);
+    QString errorString() const { return m_error; }
+
+protected:
+    virtual bool readInside(qint64 offset, qint64 length, char *destination) = 0;
+    void setErrorString(const QString &error) { m_error = error; }
+
+private:
+    QString m_error;
+};
+
+// A caller-owned buffer, which must outlive the source.
+class MemoryByteSource : public ByteSource
+{
+public:
+    MemoryByteSource(QByteArrayView bytes, const QString &name);
+    QString name() const override { return m_name; }
+    qint64 size() const override { return m_bytes.size(); }
+
+protected:
+    bool readInside(qint64 offset, qint64 length, char *destination) override;
+
+private:
+    QByteArrayView m_bytes;
+    QString m_name;
+};
+
+// A file read with positioned reads: nothing of it is held in memory but what is asked for.
+class FileByteSource final : public ByteSource
+{
+public:
+    explicit FileByteSource(const QString &path);
+    // False, with errorString() set, when the file cannot be opened as a regular file.
+    bool open();
+    QString name() const override { return m_file.fileName(); }
+    qint64 size() const override { return m_size; }
+
+protected:
+    bool readInside(qint64 offset, qint64 length, char *destination) override;
+
+private:
+    QFile m_file;
+    qint64 m_size = 0;
+};
+
+} // namespace posenc

@@ -1,0 +1,163 @@
+#include "SessionFile.h"
+
+#include "core/ParamText.h"
+#include "core/Params.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QString kFormat = u"posenc-session"_s;
+const QString kEmbeddings = u"embeddings"_s;
+const QString kTokens = u"tokens"_s;
+
+// Line and column of a byte offset, for parse errors a person can find in an editor.
+QString placeOf(const QByteArray &json, qsizetype offset)
+{
+    qsizetype line = 1;
+    qsizetype column = 1;
+    for (qsizetype i = 0; i < std::min(offset, json.size()); ++i) {
+        if (json[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return u"line %1, column %2"_s.arg(line).arg(column);
+}
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Bool:
+        return u"a boolean"_s;
+    case QJsonValue::Double:
+        return u"a number"_s;
+    case QJsonValue::String:
+        return u"a string"_s;
+    case QJsonValue::Array:
+        return u"an array"_s;
+    case QJsonValue::Object:
+        return u"an object"_s;
+    case QJsonValue::Undefined:
+        break;
+    }
+    return u"missing"_s;
+}
+
+} // namespace
+
+QString SessionError::toString() const
+{
+    return path + u": "_s + reason;
+}
+
+QStringList Session::parameterKeys()
+{
+    return ParamText::valueKeys() << kEmbeddings << kTokens;
+}
+
+Session Session::fromParams(const Params &params)
+{
+    Session session;
+    for (const QString &key : ParamText::valueKeys())
+        session.params.insert(key, ParamText::get(params, key));
+    if (params.embeddings && !params.embeddings->source.isEmpty()) {
+        session.params.insert(kEmbeddings, params.embeddings->source);
+        if (!params.embeddings->tokens.isEmpty())
+            session.params.insert(kTokens, params.embeddings->tokens);
+    }
+    return session;
+}
+
+QByteArray Session::toJson() const
+{
+    QJsonObject values;
+    for (auto it = params.cbegin(); it != params.cend(); ++it)
+        values.insert(it.key(), it.value());
+    QJsonObject root;
+    root.insert(u"format"_s, kFormat);
+    root.insert(u"version"_s, kVersion);
+    root.insert(u"params"_s, values);
+    root.insert(u"view"_s, view);
+    // QJsonObject keeps its keys sorted, so equal sessions give equal bytes.
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+std::variant<Session, SessionError> parseSession(const QByteArray &json, const QString &path)
+{
+    const auto fail = [&](const QString &reason) { return SessionError {path, reason}; };
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return fail(u"not a session file: %1: %2"_s.arg(placeOf(json, parseError.offset), parseError.errorString()));
+    if (!document.isObject())
+        return fail(u"not a session file: the top level is %1, not an object"_s.arg(document.isArray() ? u"an array"_s
+                                                                                                       : u"empty"_s));
+    const QJsonObject root = document.object();
+    if (root.value(u"format"_s) != QJsonValue(kFormat))
+        return fail(u"not a session file: \"format\" must be \"%1\""_s.arg(kFormat));
+    const QJsonValue version = root.value(u"version"_s);
+    if (!version.isDouble() || version.toDouble() != double(version.toInt()))
+        return fail(u"\"version\" must be a whole number, got %1"_s.arg(typeName(version)));
+    if (version.toInt() != Session::kVersion)
+        return fail(u"session version %1 is not one this program reads (it reads version %2)"_s.arg(version.toInt())
+                        .arg(Session::kVersion));
+    for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
+        if (!QStringList {u"format"_s, u"version"_s, u"params"_s, u"view"_s}.contains(it.key()))
+            return fail(
+                u"unknown key \"%1\" at the top level (expected format, version, params, view)"_s.arg(it.key()));
+    }
+    const QJsonValue params = root.value(u"params"_s);
+    if (!params.isObject())
+        return fail(u"\"params\" must be an object, got %1"_s.arg(typeName(params)));
+    const QJsonValue view = root.value(u"view"_s);
+    if (!view.isUndefined() && !view.isObject())
+        return fail(u"\"view\" must be an object, got %1"_s.arg(typeName(view)));
+
+    Session session;
+    const QStringList keys = Session::parameterKeys();
+    const QJsonObject values = params.toObject();
+    for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+        if (!keys.contains(it.key()))
+            return fail(u"\"%1\" is not a parameter; the parameters are %2"_s.arg(it.key(), keys.join(u", "_s)));
+        if (!it.value().isString())
+            return fail(u"parameter \"%1\" must be a string as on the command line (\"%1\": \"...\"), got %2"_s.arg(
+                it.key(), typeName(it.value())));
+        session.params.insert(it.key(), it.value().toString());
+    }
+    session.view = view.toObject();
+    return session;
+}
+
+std::variant<Session, SessionError> readSession(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return SessionError {path, file.errorString()};
+    if (file.size() > Session::kMaxFileBytes)
+        return SessionError {
+            path,
+            u"%1 bytes is too large for a session file (at most %2)"_s.arg(file.size()).arg(Session::kMaxFileBytes)};
+    const QByteArray json = file.read(Session::kMaxFileBytes + 1);
+    if (file.error() != QFileDevice::NoError)
+        return SessionError {path, file.errorString()};
+    return parseSession(json, path);
+}
+
+std::optional<WriteError> writeSession(const QString &path, const Session &session)
+{
+    const QByteArray json = session.toJson();
+    return writeAtomically(path, [&](QIODevice &device) { return device.write(json) == json.size(); });
+}
+
+} // namespace posenc

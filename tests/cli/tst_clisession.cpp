@@ -1,0 +1,135 @@
+// --session FILE (DESIGN.md section 3): a session's parameters, with every flag given overriding
+// them; a file that is not a session exits 3 naming the path and the reason, a bad value in it
+// exits 2 naming the parameter and the file; no output file is left by a refused run.
+#include "CliRun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+class TestCliSession : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sessionGivesItsParameters();
+    void flagsOverrideTheSession();
+    void sessionCarriesEmbeddings();
+    void refusedSession_data();
+    void refusedSession();
+
+private:
+    QString write(const QString &name, const QByteArray &content)
+    {
+        QFile f(m_dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
+            return {};
+        return f.fileName();
+    }
+    QByteArray readAll(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+};
+
+static QByteArray session(const QByteArray &params)
+{
+    return R"({"format": "posenc-session", "version": 1, "params": {)" + params + "}}";
+}
+
+void TestCliSession::sessionGivesItsParameters()
+{
+    const QString s = write(u"split.json"_s, session(R"("d-model": "64", "max-len": "32", "layout": "split",
+        "dropout": "0.25", "seed": "9")"));
+    for (const QString &quantity : {u"pe"_s, u"output"_s}) {
+        const QString a = path(u"a.npy"_s);
+        const QString b = path(u"b.npy"_s);
+        const Run fromSession = posenc({u"table"_s, quantity, u"-o"_s, a, u"--session"_s, s});
+        QVERIFY2(fromSession.exitCode == 0, qPrintable(fromSession.err));
+        const Run fromFlags
+            = posenc({u"table"_s, quantity, u"-o"_s, b, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"32"_s, u"--layout"_s,
+                      u"split"_s, u"--dropout"_s, u"0.25"_s, u"--seed"_s, u"9"_s});
+        QVERIFY2(fromFlags.exitCode == 0, qPrintable(fromFlags.err));
+        QCOMPARE(readNpy(a).cols, 64);
+        QCOMPARE(readAll(a), readAll(b));
+    }
+}
+
+void TestCliSession::flagsOverrideTheSession()
+{
+    const QString s = write(u"base.json"_s, session(R"("d-model": "64", "max-len": "32")"));
+    const QString out = path(u"override.npy"_s);
+    // Before or after --session, a flag wins over the file.
+    for (const QStringList &order : {QStringList {u"--session"_s, s, u"--d-model"_s, u"16"_s},
+                                     QStringList {u"--d-model"_s, u"16"_s, u"--session"_s, s}}) {
+        const Run run = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, out} + order);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const Table t = readNpy(out);
+        QCOMPARE(t.rows, 32);
+        QCOMPARE(t.cols, 16);
+    }
+}
+
+void TestCliSession::sessionCarriesEmbeddings()
+{
+    const QString pe = path(u"matrix.npy"_s);
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, pe, u"--d-model"_s, u"8"_s, u"--max-len"_s, u"20"_s}).exitCode, 0);
+    const QString s = write(u"emb.json"_s, session(R"("embeddings": ")" + pe.toUtf8() + R"(", "tokens": "19,2",
+        "scale": "1", "d-model": "8", "max-len": "2")"));
+    const QString out = path(u"emb.npy"_s);
+    const Run run = posenc({u"table"_s, u"embedding"_s, u"-o"_s, out, u"--session"_s, s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const Table source = readNpy(pe);
+    const Table e = readNpy(out);
+    QCOMPARE(e.rows, 2);
+    QCOMPARE(e.cols, 8);
+    for (qint64 c = 0; c < 8; ++c) {
+        QCOMPARE(e.at(0, c), source.at(19, c));
+        QCOMPARE(e.at(1, c), source.at(2, c));
+    }
+}
+
+void TestCliSession::refusedSession_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QStringList>("message");
+    QTest::newRow("not JSON") << QByteArray("d-model: 512\n") << 3 << QStringList {u"not a session file: line 1"_s};
+    QTest::newRow("newer version") << QByteArray(R"({"format": "posenc-session", "version": 7, "params": {}})") << 3
+                                   << QStringList {u"session version 7 is not one this program reads"_s};
+    QTest::newRow("unknown parameter") << session(R"("width": "3")") << 3
+                                       << QStringList {u"\"width\" is not a parameter"_s};
+    QTest::newRow("d_model out of range")
+        << session(R"("d-model": "0")") << 2 << QStringList {u"--d-model"_s, u"(in "_s};
+    QTest::newRow("dropout not a number")
+        << session(R"("dropout": "lots")") << 2 << QStringList {u"--dropout"_s, u"(in "_s};
+    QTest::newRow("missing embeddings file")
+        << session(R"("embeddings": "/nonexistent/wte.npy")") << 3 << QStringList {u"/nonexistent/wte.npy"_s};
+}
+
+void TestCliSession::refusedSession()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(int, exitCode);
+    QFETCH(QStringList, message);
+    const QString s = write(u"refused.json"_s, content);
+    const QString out = path(u"refused.npy"_s);
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--session"_s, s});
+    QCOMPARE(run.exitCode, exitCode);
+    for (const QString &part : message)
+        QVERIFY2(run.err.contains(part), qPrintable(run.err));
+    if (!content.contains("embeddings")) // the message names the session file
+        QVERIFY2(run.err.contains(s), qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));
+}
+
+QTEST_GUILESS_MAIN(TestCliSession)
+#include "tst_clisession.moc"

@@ -1,0 +1,328 @@
+// The .safetensors reader: a table of malformed and hostile files, each with its own message;
+// F16, BF16, F32 and F64 values against bit patterns worked out by hand; choosing a tensor by
+// name; the listing; a fixture written after the format's spec.
+#include "ReaderFiles.h"
+
+#include "io/SafetensorsReader.h"
+
+#include <QTest>
+
+#include <bit>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+using posenc::ReadError;
+using posenc::RowMatrixXf;
+using posenc::RowSelection;
+using namespace ReaderFiles;
+
+namespace {
+
+const QString kName = u"model.safetensors"_s;
+
+posenc::ReadResult<RowMatrixXf> read(const QByteArray &bytes, const QString &tensor = {},
+                                     const RowSelection &selection = RowSelection::all())
+{
+    return posenc::SafetensorsReader::readMatrix(bytes, kName, tensor, selection);
+}
+
+// One tensor entry of a header.
+QByteArray entry(const QByteArray &name, const QByteArray &dtype, const QByteArray &shape, const QByteArray &offsets)
+{
+    return '"' + name + "\":{\"dtype\":\"" + dtype + "\",\"shape\":" + shape + ",\"data_offsets\":" + offsets + '}';
+}
+
+// A file of 4-float tensors a, b (16 bytes each) as given, over `dataBytes` bytes of data.
+QByteArray file(const QByteArray &entries, qsizetype dataBytes)
+{
+    return safetensors('{' + entries + '}', zeros(dataBytes));
+}
+
+} // namespace
+
+class TestSafetensorsReader : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void refusesMalformed_data();
+    void refusesMalformed();
+    void convertsValues_data();
+    void convertsValues();
+    void choosesTensorByName();
+    void listsTensorsInDataOrder();
+    void acceptsWhatTheSpecAllows_data();
+    void acceptsWhatTheSpecAllows();
+    void readsFixture();
+    void selectsRows();
+};
+
+void TestSafetensorsReader::refusesMalformed_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("tensor");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<bool>("isChoice");
+    const auto row = [](const char *name, const QByteArray &bytes, const QString &message, const QString &tensor = {},
+                        bool choice = false) { QTest::newRow(name) << bytes << tensor << message << choice; };
+    const QByteArray a = entry("a", "F32", "[4]", "[0,16]");
+    const QByteArray b = entry("b", "F32", "[4]", "[16,32]");
+
+    row("empty file", {},
+        u"the file is too short for a .safetensors file (0 bytes; the header length alone needs 8)"_s);
+    row("too short", QByteArray("\x05\0\0\0\0", 5), u"too short for a .safetensors file (5 bytes"_s);
+    row("header length past the end", safetensors("{}", zeros(20), true, 1000),
+        u"header length 1000 runs past the end of the file (30 bytes)"_s);
+    row("huge header length", safetensors("{}", zeros(20), true, std::numeric_limits<quint64>::max()),
+        u"header length 18446744073709551615 runs past the end of the file (30 bytes)"_s);
+    row("header length 2^63", safetensors("{}", zeros(20), true, quint64(1) << 63),
+        u"header length 9223372036854775808 runs past the end of the file (30 bytes)"_s);
+    row("empty header", safetensors({}, {}), u"the header is not valid JSON"_s);
+    row("header not JSON", safetensors("{'a': 1}", {}), u"the header is not valid JSON"_s);
+    row("header cut short", safetensors('{' + a, zeros(16)), u"the header is not valid JSON"_s);
+    row("header a JSON array", safetensors("[1, 2]", {}), u"the header is not a JSON object"_s);
+    row("header not UTF-8", safetensors("{\"\xff\xfe\":{}}", {}), u"the header is not valid UTF-8"_s);
+    row("overlong UTF-8", safetensors("{\"\xc0\xaf\":{}}", {}), u"the header is not valid UTF-8"_s);
+    row("duplicate names", file(a + ',' + entry("a", "F32", "[4]", "[16,32]"), 32),
+        u"the name 'a' appears more than once in the header"_s);
+    row("duplicate names spelled with an escape", file(a + ',' + entry("\\u0061", "F32", "[4]", "[16,32]"), 32),
+        u"the name 'a' appears more than once in the header"_s);
+    row("entry not an object", file("\"a\":[0,16]", 16), u"tensor 'a': its entry is not a JSON object"_s);
+    row("missing dtype", file("\"a\":{\"shape\":[4],\"data_offsets\":[0,16]}", 16), u"tensor 'a' has no 'dtype'"_s);
+    row("missing shape", file("\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,16]}", 16), u"tensor 'a' has no 'shape'"_s);
+    row("missing data_offsets", file("\"a\":{\"dtype\":\"F32\",\"shape\":[4]}", 16),
+        u"tensor 'a' has no 'data_offsets'"_s);
+    row("extra key", file("\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16],\"offsets\":[0,16]}", 16),
+        u"tensor 'a' has an unknown key 'offsets' (an entry has dtype, shape and data_offsets)"_s);
+    row("unknown dtype", file(entry("a", "F7", "[4]", "[0,16]"), 16), u"tensor 'a' has an unknown dtype 'F7'"_s);
+    row("lower-case dtype", file(entry("a", "f32", "[4]", "[0,16]"), 16), u"tensor 'a' has an unknown dtype 'f32'"_s);
+    row("dtype not a string", file("\"a\":{\"dtype\":4,\"shape\":[4],\"data_offsets\":[0,16]}", 16),
+        u"tensor 'a': 'dtype' must be a string such as \"F32\""_s);
+    row("shape not an array", file(entry("a", "F32", "4", "[0,16]"), 16),
+        u"tensor 'a': 'shape' must be an array of non-negative integers"_s);
+    row("shape of strings", file(entry("a", "F32", "[\"4\"]", "[0,16]"), 16),
+        u"tensor 'a': shape dimension must be a non-negative integer"_s);
+    row("negative dimension", file(entry("a", "F32", "[-2,-2]", "[0,16]"), 16),
+        u"tensor 'a': shape dimension -2 is negative"_s);
+    row("fractional dimension", file(entry("a", "F32", "[2.5]", "[0,16]"), 16),
+        u"tensor 'a': shape dimension 2.5 is not an integer that fits a 64-bit size"_s);
+    row("huge dimension", file(entry("a", "F32", "[1e30]", "[0,16]"), 16),
+        u"tensor 'a': shape dimension 1e+30 is not an integer that fits a 64-bit size"_s);
+    row("shape product overflows", file(entry("a", "F32", "[4294967296,4294967296,4]", "[0,16]"), 16),
+        u"tensor 'a': shape [4294967296, 4294967296, 4] has more elements than a 64-bit size can count"_s);
+    row("byte count overflows", file(entry("a", "F64", "[2305843009213693952]", "[0,16]"), 16),
+        u"tensor 'a': shape [2305843009213693952] of F64 needs more bytes than a 64-bit size can count"_s);
+    row("offsets not a pair", file(entry("a", "F32", "[4]", "[16]"), 16),
+        u"tensor 'a': 'data_offsets' must be an array [begin, end]"_s);
+    row("negative offset", file(entry("a", "F32", "[4]", "[-8,8]"), 16), u"tensor 'a': data offset -8 is negative"_s);
+    row("fractional offset", file(entry("a", "F32", "[4]", "[0,16.5]"), 16),
+        u"tensor 'a': data offset 16.5 is not an integer"_s);
+    row("offsets reversed", file(entry("a", "F32", "[4]", "[16,0]"), 16),
+        u"tensor 'a': data offsets [16, 0] are reversed"_s);
+    row("offsets past the end", file(entry("a", "F32", "[16]", "[0,64]"), 16),
+        u"tensor 'a': data offsets [0, 64] run past the end of the data section (16 bytes)"_s);
+    row("offsets far past the end", file(entry("a", "F32", "[4]", "[9223372036854775000,9223372036854775016]"), 16),
+        u"run past the end of the data section (16 bytes)"_s);
+    row("size does not match the shape", file(entry("a", "F32", "[2,2]", "[0,8]"), 8),
+        u"tensor 'a': data offsets [0, 8] hold 8 bytes, but F32 of shape [2, 2] needs 16"_s);
+    row("overlapping tensors", file(a + ',' + entry("b", "F32", "[4]", "[8,24]"), 24),
+        u"tensors 'a' [0, 16] and 'b' [8, 24] overlap"_s);
+    row("same offsets twice", file(a + ',' + entry("b", "F32", "[4]", "[0,16]"), 16),
+        u"tensors 'a' [0, 16] and 'b' [0, 16] overlap"_s);
+    row("gap between tensors", file(a + ',' + entry("b", "F32", "[4]", "[24,40]"), 40),
+        u"bytes 16..24 of the data section belong to no tensor (the next, 'b', begins at 24)"_s);
+    row("data before the first tensor", file(entry("a", "F32", "[4]", "[8,24]"), 24),
+        u"bytes 0..8 of the data section belong to no tensor"_s);
+    row("trailing bytes", file(a, 24), u"8 trailing bytes after the last tensor's data"_s);
+    row("no tensors but data", file({}, 4), u"4 trailing bytes after the last tensor's data"_s);
+    row("metadata not strings", file("\"__metadata__\":{\"n\":1}," + a, 16),
+        u"'__metadata__' must be an object of strings; 'n' is not a string"_s);
+    row("metadata not an object", file("\"__metadata__\":\"pt\"," + a, 16),
+        u"'__metadata__' must be an object of strings"_s);
+    row("deeply nested header", safetensors(QByteArray(5000, '[') + QByteArray(5000, ']'), {}),
+        u"the header is not valid JSON"_s);
+
+    row("no tensor of that name", file(a + ',' + b, 32), u"there is no tensor named 'wpe'; the file holds a, b"_s,
+        u"wpe"_s, true);
+    row("several tensors, none chosen", file(a + ',' + b, 32),
+        u"the file holds 2 tensors (a, b); choose one with FILE:TENSOR"_s, {}, true);
+    row("no tensors at all", file({}, 0), u"the file holds no tensor"_s, {}, true);
+    row("3-D tensor where a matrix is needed", file(entry("a", "F32", "[2,1,2]", "[0,16]"), 16),
+        u"tensor 'a': it is 3-D, shape [2, 1, 2]; a matrix [rows, columns] is 2-D"_s, u"a"_s, true);
+    row("1-D tensor where a matrix is needed", file(a, 16), u"tensor 'a': it is 1-D, shape [4]"_s, u"a"_s, true);
+    row("dtype a matrix does not load from", file(entry("ids", "I64", "[2,1]", "[0,16]"), 16),
+        u"tensor 'ids': its dtype I64 is not one a matrix loads from (F16, BF16, F32 or F64)"_s, u"ids"_s, true);
+}
+
+void TestSafetensorsReader::refusesMalformed()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, tensor);
+    QFETCH(QString, message);
+    QFETCH(bool, isChoice);
+
+    const auto result = read(bytes, tensor);
+
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error().reason.contains(message), qPrintable(result.error().toString()));
+    QCOMPARE(result.error().path, kName);
+    QCOMPARE(result.error().kind, isChoice ? ReadError::Kind::Choice : ReadError::Kind::File);
+}
+
+void TestSafetensorsReader::convertsValues_data()
+{
+    QTest::addColumn<QByteArray>("dtype");
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<std::vector<quint32>>("expectedBits");
+    const quint32 inf = 0x7f800000, negInf = 0xff800000;
+    // binary16: 1, -2, 65504, 2^-24, 2^-14, 0x3555, inf, -inf, -0.
+    QTest::newRow("F16") << QByteArray("F16")
+                         << words<quint16>({0x3c00, 0xc000, 0x7bff, 0x0001, 0x0400, 0x3555, 0x7c00, 0xfc00, 0x8000})
+                         << std::vector<quint32> {0x3f800000, 0xc0000000, 0x477fe000, 0x33800000, 0x38800000,
+                                                  0x3eaaa000, inf,        negInf,     0x80000000};
+    // bfloat16 is the upper half of a float32: 1, -2, 3.140625, inf, NaN (kept), the smallest
+    // denormal, -0, the largest finite, 1/3 truncated.
+    QTest::newRow("BF16") << QByteArray("BF16")
+                          << words<quint16>({0x3f80, 0xc000, 0x4049, 0x7f80, 0x7fc1, 0x0001, 0x8000, 0x7f7f, 0x3eaa})
+                          << std::vector<quint32> {0x3f800000, 0xc0000000, 0x40490000, inf,       0x7fc10000,
+                                                   0x00010000, 0x80000000, 0x7f7f0000, 0x3eaa0000};
+    QTest::newRow("F32") << QByteArray("F32")
+                         << words<quint32>({0x3f800000, 0xc0490fdb, 0x00000001, 0x7f7fffff, 0xffc00000, 0, 1, 2, 3})
+                         << std::vector<quint32> {0x3f800000, 0xc0490fdb, 0x00000001, 0x7f7fffff, 0xffc00000,
+                                                  0,          1,          2,          3};
+    // 0.1 rounds to the nearest float32; 1e300 overflows to inf; 2^-1074 underflows to 0.
+    QTest::newRow("F64") << QByteArray("F64")
+                         << words<quint64>({0x3fb999999999999aull, 0xc000000000000000ull, 0x7e37e43c8800759cull, 1ull,
+                                            0x8000000000000000ull, 0x3ff0000000000000ull, 0x4000000000000000ull,
+                                            0x4008000000000000ull, 0x4010000000000000ull})
+                         << std::vector<quint32> {0x3dcccccd, 0xc0000000, inf,        0,         0x80000000,
+                                                  0x3f800000, 0x40000000, 0x40400000, 0x40800000};
+}
+
+void TestSafetensorsReader::convertsValues()
+{
+    QFETCH(QByteArray, dtype);
+    QFETCH(QByteArray, data);
+    QFETCH(std::vector<quint32>, expectedBits);
+    const QByteArray bytes = safetensors("{\"t\":{\"dtype\":\"" + dtype + "\",\"shape\":[3,3],\"data_offsets\":[0,"
+                                             + QByteArray::number(data.size()) + "]}}",
+                                         data);
+
+    const auto result = read(bytes, u"t"_s);
+
+    QVERIFY2(result.ok(), qPrintable(result.error().toString()));
+    QCOMPARE(result->rows(), 3);
+    QCOMPARE(result->cols(), 3);
+    for (int i = 0; i < 9; ++i)
+        QCOMPARE(std::bit_cast<quint32>(result.value()(i / 3, i % 3)), expectedBits[std::size_t(i)]);
+}
+
+void TestSafetensorsReader::choosesTensorByName()
+{
+    const QByteArray bytes = safetensors(
+        "{" + entry("wte", "F32", "[2,2]", "[0,16]") + ',' + entry("wpe", "F32", "[1,2]", "[16,24]") + "}",
+        words<quint32>({0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000, 0x40c00000}));
+    const auto wte = read(bytes, u"wte"_s);
+    const auto wpe = read(bytes, u"wpe"_s);
+    QVERIFY(wte.ok() && wpe.ok());
+    QCOMPARE(wte->rows(), 2);
+    QCOMPARE(wte.value()(1, 1), 4.0f);
+    QCOMPARE(wpe->rows(), 1);
+    QCOMPARE(wpe.value()(0, 0), 5.0f);
+    QCOMPARE(wpe.value()(0, 1), 6.0f);
+}
+
+void TestSafetensorsReader::listsTensorsInDataOrder()
+{
+    const QByteArray bytes
+        = safetensors("{\"__metadata__\":{\"format\":\"pt\"}," + entry("z", "BF16", "[2,3]", "[0,12]") + ','
+                          + entry("ids", "I64", "[3]", "[20,44]") + ',' + entry("a", "F64", "[1]", "[12,20]") + "}",
+                      zeros(44));
+    posenc::MemoryByteSource source(bytes, kName);
+    const auto file = posenc::SafetensorsReader::inspect(source);
+    QVERIFY2(file.ok(), qPrintable(file.error().toString()));
+    const auto infos = file->infos();
+    QCOMPARE(infos.size(), std::size_t(3));
+    QCOMPARE(infos[0].name, u"z"_s);
+    QCOMPARE(infos[0].dtype, u"BF16"_s);
+    QCOMPARE(infos[0].shapeText(false), u"[2, 3]"_s);
+    QVERIFY(infos[0].element.has_value());
+    QCOMPARE(infos[1].name, u"a"_s);
+    QCOMPARE(infos[2].name, u"ids"_s);
+    QVERIFY(!infos[2].element.has_value()); // listed, but no matrix loads from I64
+    QCOMPARE(file->dataStart, bytes.size() - 44);
+}
+
+void TestSafetensorsReader::acceptsWhatTheSpecAllows_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("tensor");
+    QTest::addColumn<qint64>("rows");
+    const QByteArray a = entry("a", "F32", "[2,2]", "[0,16]");
+    QTest::newRow("header padded with spaces") << safetensors('{' + a + "}     ", zeros(16)) << u"a"_s << qint64(2);
+    QTest::newRow("metadata") << safetensors("{\"__metadata__\":{\"format\":\"pt\"}," + a + '}', zeros(16)) << u"a"_s
+                              << qint64(2);
+    QTest::newRow("only tensor chosen without a name")
+        << safetensors('{' + a + '}', zeros(16)) << QString() << qint64(2);
+    QTest::newRow("empty tensor beside another") << safetensors(
+        '{' + entry("e", "F16", "[0,5]", "[0,0]") + ',' + entry("a", "F32", "[2,2]", "[0,16]") + '}', zeros(16))
+                                                 << u"e"_s << qint64(0);
+    QTest::newRow("name with spaces and unicode")
+        << safetensors('{' + entry("h\xc3\xa9 l", "F32", "[2,2]", "[0,16]") + '}', zeros(16)) << u"h\u00e9 l"_s
+        << qint64(2);
+}
+
+void TestSafetensorsReader::acceptsWhatTheSpecAllows()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, tensor);
+    QFETCH(qint64, rows);
+    const auto result = read(bytes, tensor);
+    QVERIFY2(result.ok(), qPrintable(result.error().toString()));
+    QCOMPARE(qint64(result->rows()), rows);
+}
+
+void TestSafetensorsReader::readsFixture()
+{
+    // Written by tests/data/make_fixtures.py: v(r, c) = (4 r + c - 5) / 4 in each float dtype.
+    const QString path = QFINDTESTDATA("../data/safetensors/model.safetensors");
+    QVERIFY(!path.isEmpty());
+    for (const QString &name : {u"wte"_s, u"wpe"_s, u"ln.bias"_s, u"head"_s}) {
+        posenc::FileByteSource source(path);
+        QVERIFY(source.open());
+        const auto result = posenc::SafetensorsReader::readMatrix(source, name, RowSelection::all());
+        QVERIFY2(result.ok(), qPrintable(result.error().toString()));
+        QCOMPARE(result->rows(), 3);
+        QCOMPARE(result->cols(), 4);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c)
+                QCOMPARE(result.value()(r, c), float(4 * r + c - 5) / 4.0f);
+    }
+    posenc::FileByteSource source(path);
+    QVERIFY(source.open());
+    const auto cube = posenc::SafetensorsReader::readMatrix(source, u"cube"_s, RowSelection::all());
+    QVERIFY(!cube.ok());
+    QVERIFY(cube.error().reason.contains(u"3-D"_s));
+}
+
+void TestSafetensorsReader::selectsRows()
+{
+    std::vector<quint16> cells; // BF16 of r * 4 + c, exact: integers below 256 fit its 8-bit significand
+    for (int r = 0; r < 50; ++r)
+        for (int c = 0; c < 3; ++c)
+            cells.push_back(quint16(std::bit_cast<quint32>(float(r * 4 + c)) >> 16));
+    const QByteArray bytes = safetensors("{" + entry("t", "BF16", "[50,3]", "[0,300]") + "}", words(cells));
+    const auto result = read(bytes, u"t"_s, RowSelection::listed({49, 0, 7, 7}));
+    QVERIFY2(result.ok(), qPrintable(result.error().toString()));
+    const int expectedRows[] = {49, 0, 7, 7};
+    for (int i = 0; i < 4; ++i)
+        for (int c = 0; c < 3; ++c)
+            QCOMPARE(result.value()(i, c), float(expectedRows[i] * 4 + c));
+    const auto first = read(bytes, u"t"_s, RowSelection::first(5));
+    QVERIFY(first.ok());
+    QCOMPARE(first->rows(), 5);
+    QCOMPARE(first.value()(4, 2), 18.0f);
+}
+
+QTEST_GUILESS_MAIN(TestSafetensorsReader)
+#include "tst_safetensorsreader.moc"
