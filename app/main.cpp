@@ -51,5 +51,6 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     setNames();
     const auto &window = std::get<posenc::WindowArguments>(parsed);
-    return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot});
+    return posenc::runWindow(
+        {window.params, window.paramsGiven, window.resetSettings, window.screenshot, window.sessionView});
 }
