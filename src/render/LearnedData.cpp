@@ -82,11 +82,28 @@ std::optional<LearnedData> compute(const RowMatrixXf &learned, const Params &par
     PositionalTable(data.cols, params.base, params.layout, params.angles).fill({0, data.rows, 0, data.cols}, pe);
     if (cancelled())
         return std::nullopt;
-    data.learned = areaAverage(learned, tablePixels.height(), tablePixels.width());
-    data.sinusoidal = areaAverage(pe, tablePixels.height(), tablePixels.width());
-    data.sinusoidal.quantity = Quantity::Pe;
-    if (cancelled())
-        return std::nullopt;
+    // The two tables through the heatmap view's resampler (a Gaussian area filter, so the
+    // fast columns of the PE do not alias into moire): the learned one as E with s = 1.
+    Params tables = params;
+    tables.dModel = data.cols;
+    tables.maxLen = data.rows;
+    tables.compose = Compose::Sum;
+    tables.scaleKind = ScaleKind::One;
+    tables.seqLen.reset();
+    tables.embeddings = std::make_shared<const EmbeddingMatrix>(EmbeddingMatrix {learned, QString(), QString()});
+    const Engine engine(tables);
+    const ComputeOptions options {1, cancel};
+    for (const Quantity q : {Quantity::Embedding, Quantity::Pe}) {
+        HeatmapRequest request;
+        request.quantity = q;
+        request.block = {0, data.rows, 0, data.cols};
+        request.pixelRows = std::max(tablePixels.height(), 1);
+        request.pixelCols = std::max(tablePixels.width(), 1);
+        auto grid = HeatmapResampler::resample(engine, request, options);
+        if (!grid)
+            return std::nullopt;
+        (q == Quantity::Pe ? data.sinusoidal : data.learned) = std::move(*grid);
+    }
     data.learnedSimilarity = similarity(learned, similarityPixels);
     if (cancelled())
         return std::nullopt;

@@ -73,8 +73,8 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     m_learnedNorm->setPen(QPen(kLearned, 1.5));
     m_sinusoidalNorm->setPen(QPen(kSinusoidal, 1.5));
     m_expectedNorm->setPen(QPen(kSinusoidal, 1.0, Qt::DashLine));
-    m_learnedNorm->setName(u"‖P_p‖ learned"_s);
-    m_sinusoidalNorm->setName(u"‖PE_p‖ sinusoidal"_s);
+    m_learnedNorm->setName(u"‖P[p]‖ learned"_s);
+    m_sinusoidalNorm->setName(u"‖PE[p]‖ sinusoidal"_s);
     auto *legend = new QCPLegend;
     m_norms->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
     legend->setLayer(u"legend"_s);
