@@ -47,6 +47,7 @@ private slots:
     void benchJsonHasItsKeys();
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
+    void windowOpensASessionWithFlagsOverridingIt();
 
 private:
     QTemporaryDir m_dir;
@@ -278,6 +279,41 @@ void TestCli::windowRefusesInvalidParametersWithoutAScreen()
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(u"--d-model"_s), qPrintable(run.err));
     QCOMPARE(posenc({u"--help"_s}, environment).exitCode, 0);
+}
+
+// posenc --session FILE [flags]: the session's parameters, the flags over them; a corrupt
+// session is refused before any screen is needed (exit 3, path and reason).
+void TestCli::windowOpensASessionWithFlagsOverridingIt()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"session-config"_s));
+    const QString session = path(u"s.json"_s);
+    QFile file(session);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 1, "params": {"d-model": "48", "max-len": "70",)"
+               R"( "base": "500"}, "view": {"heatmap": {"quantity": "input"}}})");
+    file.close();
+    const Run run = posenc(
+        {u"--session"_s, session, u"--max-len"_s, u"90"_s, u"--screenshot"_s, path(u"session.png"_s)}, environment);
+    QCOMPARE(run.exitCode, 0);
+    QDirIterator files(path(u"session-config"_s), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(files.hasNext());
+    QFile conf(files.next());
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    const QByteArray remembered = conf.readAll();
+    QVERIFY(remembered.contains("d-model=48"));
+    QVERIFY(remembered.contains("max-len=90"));
+    QVERIFY(remembered.contains("base=500"));
+
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 2, "params": {}})");
+    file.close();
+    environment.remove(u"QT_QPA_PLATFORM"_s);
+    environment.remove(u"DISPLAY"_s);
+    const Run refused = posenc({u"--session"_s, session}, environment);
+    QCOMPARE(refused.exitCode, 3);
+    QVERIFY2(refused.err.contains(session) && refused.err.contains(u"version 2"_s), qPrintable(refused.err));
 }
 
 void TestCli::benchJsonHasItsKeys()

@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <cmath>
@@ -95,6 +96,8 @@ private slots:
     void pickerListsNamesDtypesAndShapes();
     void safetensorsTensorIsLoadedAndShownAsAPositionTable();
     void malformedFileChangesNothing();
+    void latestLoadWins();
+    void gpt2SizedMatrixLoadsWhileTheEventLoopRuns();
     void peTableReadAsLearnedHasTheSinusoidalSimilarity();
     void sessionWithEmbeddingsReopensTheSameTables();
 
@@ -219,6 +222,62 @@ void TestEmbeddingsController::malformedFileChangesNothing()
     QVERIFY(!window.controlPanel()->params().embeddings);
     QVERIFY(window.sessions()->current() == before);
     QTRY_VERIFY(window.findChild<QMessageBox *>());
+}
+
+// Choosing another tensor while one is read: only the last choice is applied.
+void TestEmbeddingsController::latestLoadWins()
+{
+    const RowMatrixXf wpe = knownMatrix(10, 8, 0.25);
+    const RowMatrixXf wte = knownMatrix(20, 8, 1.0);
+    const QString path = m_dir->filePath(u"model.safetensors"_s);
+    const QByteArray header = R"({"wpe":{"dtype":"F32","shape":[10,8],"data_offsets":[0,320]},)"
+                              R"("wte":{"dtype":"F32","shape":[20,8],"data_offsets":[320,960]}})";
+    QVERIFY(writeSafetensors(path, header, f32Bytes(wpe) + f32Bytes(wte)));
+    MainWindow window(small(), nullptr);
+    QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
+    window.embeddings()->load({path, u"wte"_s}, false);
+    window.embeddings()->load({path, u"wpe"_s}, true);
+    QTRY_VERIFY(!window.matrixLoader()->isLoading());
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(window.controlPanel()->params().embeddings->values == wpe);
+}
+
+// 50257 x 768 float32 (GPT-2's token embeddings, 154 MB) is read off the GUI thread: the
+// event loop keeps turning while it loads.
+void TestEmbeddingsController::gpt2SizedMatrixLoadsWhileTheEventLoopRuns()
+{
+    const std::int64_t rows = 50257, cols = 768;
+    const QString path = m_dir->filePath(u"wte.npy"_s);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(npyHeader(rows, cols));
+        const RowMatrixXf chunk = knownMatrix(1024, cols);
+        for (std::int64_t r = 0; r < rows; r += 1024) {
+            const std::int64_t n = std::min<std::int64_t>(1024, rows - r);
+            QCOMPARE(file.write(reinterpret_cast<const char *>(chunk.data()), n * cols * 4), n * cols * 4);
+        }
+    }
+    MainWindow window(small(), nullptr);
+    int turns = 0;
+    QTimer ticker;
+    ticker.setInterval(0);
+    connect(&ticker, &QTimer::timeout, this, [&] {
+        if (window.matrixLoader()->isLoading())
+            ++turns;
+    });
+    ticker.start();
+    QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
+    window.embeddings()->load({path, QString()}, false);
+    QVERIFY(window.matrixLoader()->isLoading());
+    QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 300000);
+    QVERIFY(turns > 0);
+    const Params p = window.controlPanel()->params();
+    QCOMPARE(p.embeddings->values.rows(), rows); // all of it: max_len may go up to its rows
+    QCOMPARE(p.dModel, cols);
+    QCOMPARE(p.maxLen, 60);
+    QCOMPARE(p.embeddings->values(50000, 7), knownMatrix(1024, cols)(50000 % 1024, 7));
+    QCOMPARE(window.embeddings()->statistics().rows, rows);
 }
 
 // A PE table written by our own writer, read back as a "learned" table: its similarity is the
