@@ -24,7 +24,8 @@ EmbeddingsController::EmbeddingsController(ControlPanel *controls, MatrixLoader 
     connect(m_controls, &ControlPanel::paramsChanged, this, [this](const Params &params) {
         if (params.embeddings != m_matrix) {
             m_matrix = params.embeddings;
-            m_statistics = m_matrix ? MatrixStatistics::of(m_matrix->values) : MatrixStatistics {};
+            const auto known = m_loader->statisticsOf(m_matrix);
+            m_statistics = known ? *known : m_matrix ? MatrixStatistics::of(m_matrix->values) : MatrixStatistics {};
             emit embeddingsChanged();
         }
     });

@@ -92,6 +92,13 @@ MatrixLoader::MatrixLoader(QObject *parent)
     });
 }
 
+std::optional<MatrixStatistics> MatrixLoader::statisticsOf(const std::shared_ptr<const EmbeddingMatrix> &matrix) const
+{
+    if (!matrix || matrix != m_last.matrix)
+        return std::nullopt;
+    return m_last.statistics;
+}
+
 void MatrixLoader::load(const Request &request, Done done)
 {
     m_loading = true;
@@ -102,8 +109,11 @@ void MatrixLoader::load(const Request &request, Done done)
         if (cancel)
             return;
         publish([self, done, result] {
-            if (self)
-                done(*result);
+            if (!self)
+                return;
+            if (*result)
+                self->m_last = result->value();
+            done(*result);
         });
     });
 }

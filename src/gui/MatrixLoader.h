@@ -53,6 +53,9 @@ public:
 
     void load(const Request &request, Done done);
     bool isLoading() const { return m_loading; }
+    // The statistics of the last matrix this loader read, if `matrix` is it: whoever applies a
+    // matrix need not go over its cells again on the GUI thread.
+    std::optional<MatrixStatistics> statisticsOf(const std::shared_ptr<const EmbeddingMatrix> &matrix) const;
 
 signals:
     void loadingChanged(bool loading, const QString &source);
@@ -60,6 +63,7 @@ signals:
 private:
     ComputeScheduler *m_scheduler;
     bool m_loading = false;
+    LoadedMatrix m_last;
 };
 
 // Reads the matrix of `request` on the calling thread (what a load job does).
