@@ -25,7 +25,7 @@ TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &t
             .arg(QFileInfo(path).fileName()),
         this));
     m_list->setObjectName(u"tensorList"_s);
-    m_list->setHeaderLabels({tr("Name"), tr("dtype"), tr("shape"), tr("")});
+    m_list->setHeaderLabels({tr("Name"), tr("dtype"), tr("shape"), tr("note")});
     m_list->setRootIsDecorated(false);
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     for (const TensorInfo &t : tensors) {
@@ -67,7 +67,7 @@ TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &t
 QString TensorPicker::refusal(const TensorInfo &tensor)
 {
     if (!tensor.isMatrix())
-        return tr("not a matrix: %n dimension(s), embeddings need 2", nullptr, static_cast<int>(tensor.shape.size()));
+        return tr("not a matrix (%1-D): embeddings need a 2-D matrix").arg(tensor.shape.size());
     if (!tensor.element)
         return tr("dtype %1 cannot be read").arg(tensor.dtype);
     if (tensor.shape[0] == 0 || tensor.shape[1] == 0)
