@@ -50,11 +50,13 @@ int main(int argc, char *argv[])
         setNames();
         return posenc::runCli(QCoreApplication::arguments(), out, err);
     }
-    QApplication app(argc, argv);
-    setNames();
-    const auto parsed = posenc::parseWindowArguments(QCoreApplication::arguments(), out, err);
+    // Help and invalid parameters are answered before any screen is needed.
+    const auto parsed = posenc::parseWindowArguments(arguments, out, err);
     if (const int *exitCode = std::get_if<int>(&parsed))
         return *exitCode;
+    QApplication app(argc, argv);
+    setNames();
     const auto &window = std::get<posenc::WindowArguments>(parsed);
-    return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot});
+    return posenc::runWindow(
+        {window.params, window.paramsGiven, window.resetSettings, window.screenshot, window.sessionView});
 }

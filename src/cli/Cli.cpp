@@ -25,9 +25,10 @@ QString cliUsage()
 {
     return u"PosEnc Explorer: a transformer's positional encoding, its embeddings and dropout, computed exactly.\n\n"
            "Usage:\n"
+           "  posenc [OPTIONS]                          open the explorer window with these parameters\n"
            "  posenc export FIGURE -o FILE [OPTIONS]   draw a figure (.png, .svg or .pdf); see posenc export --help\n"
            "  posenc table QUANTITY -o FILE [OPTIONS]   write a table (.npy or .csv); see posenc table --help\n"
-           "  posenc bench [--json]                     run the kernel benchmarks\n\n"
+           "  posenc bench [--json]                     run the kernel and interaction benchmarks\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 

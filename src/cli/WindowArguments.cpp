@@ -38,15 +38,19 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitUsage);
     }
     const ParamOptions::Result read = ParamOptions::read(parser);
-    if (!read.errors.isEmpty()) {
-        for (const ParamError &e : read.errors)
-            err << "posenc: " << e.toString() << '\n';
-        return int(ExitUsage);
+    if (read.exitCode() != ExitDone) {
+        for (const QString &line : read.messages())
+            err << "posenc: " << line << '\n';
+        return read.exitCode();
     }
     WindowArguments result;
     result.params = read.params;
-    for (const QString &key : ParamText::valueKeys())
+    // A session, a matrix or any parameter flag wins over the remembered parameters.
+    const QStringList keys = Session::parameterKeys() << u"session"_s;
+    for (const QString &key : keys)
         result.paramsGiven = result.paramsGiven || parser.isSet(key);
+    if (read.session)
+        result.sessionView = read.session->view;
     result.resetSettings = parser.isSet(resetOption);
     result.screenshot = parser.value(screenshotOption);
     return result;

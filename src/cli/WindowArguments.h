@@ -2,6 +2,8 @@
 
 #include "core/Params.h"
 
+#include <QJsonObject>
+
 #include <QStringList>
 #include <QTextStream>
 
@@ -16,6 +18,7 @@ struct WindowArguments
     bool paramsGiven = false;
     bool resetSettings = false;
     QString screenshot;
+    std::optional<QJsonObject> sessionView; // the view state of --session FILE
 };
 
 // The window's arguments, or the exit code after printing help (0) or a usage error (2).

@@ -38,10 +38,10 @@ ControlPanel::ControlPanel(QWidget *parent)
 {
     m_ui->setupUi(this);
     m_errorLabels = {
-        {u"d-model"_s, m_ui->dModelError}, {u"max-len"_s, m_ui->maxLenError},  {u"base"_s, m_ui->baseError},
-        {u"scale"_s, m_ui->scaleError},    {u"init"_s, m_ui->initError},       {u"pe-dims"_s, m_ui->peDimsError},
-        {u"compose"_s, m_ui->peDimsError}, {u"dropout"_s, m_ui->dropoutError}, {u"special"_s, m_ui->specialError},
-        {u"seq-len"_s, m_ui->seqLenError},
+        {u"d-model"_s, m_ui->dModelError}, {u"max-len"_s, m_ui->maxLenError},    {u"base"_s, m_ui->baseError},
+        {u"scale"_s, m_ui->scaleError},    {u"init"_s, m_ui->initError},         {u"pe-dims"_s, m_ui->peDimsError},
+        {u"compose"_s, m_ui->peDimsError}, {u"dropout"_s, m_ui->dropoutError},   {u"special"_s, m_ui->specialError},
+        {u"seq-len"_s, m_ui->seqLenError}, {u"embeddings"_s, m_ui->maxLenError},
     };
     setParams(Params {});
     connectControls();
@@ -124,6 +124,14 @@ void ControlPanel::setParams(const Params &params)
     m_updating = false;
 }
 
+void ControlPanel::applyParams(const Params &params)
+{
+    const bool changed = !(params == m_params);
+    setParams(params);
+    if (changed)
+        emit paramsChanged(m_params);
+}
+
 void ControlPanel::readControls()
 {
     if (m_updating)
@@ -133,8 +141,16 @@ void ControlPanel::readControls()
     Params next = m_params; // keeps what no control shows: a loaded matrix, the memory budget
     const int scale = ui.scaleCombo->currentIndex();
     const int init = ui.initCombo->currentIndex();
+    // A loaded matrix fixes d_model: its columns, plus the PE's in a concatenation.
+    std::int64_t dModel = ui.dModelSpin->value();
+    if (next.embeddings) {
+        const std::int64_t cols = next.embeddings->values.cols();
+        dModel = ui.composeCombo->currentIndex() == 1 && ui.peDimsSpin->value() >= 0 ? cols + ui.peDimsSpin->value()
+            : ui.composeCombo->currentIndex() == 1                                   ? 2 * cols
+                                                                                     : cols;
+    }
     const QList<std::pair<QString, QString>> texts = {
-        {u"d-model"_s, QString::number(ui.dModelSpin->value())},
+        {u"d-model"_s, QString::number(dModel)},
         {u"max-len"_s, QString::number(ui.maxLenSpin->value())},
         {u"base"_s, ui.baseEdit->text()},
         {u"layout"_s, ui.layoutCombo->currentIndex() == 1 ? u"split"_s : u"interleaved"_s},
@@ -196,6 +212,18 @@ void ControlPanel::updateEnabled()
     ui.scaleEdit->setEnabled(ui.scaleCombo->currentIndex() == 2);
     ui.sigmaEdit->setEnabled(ui.initCombo->currentIndex() == 2);
     ui.peDimsSpin->setEnabled(ui.composeCombo->currentIndex() == 1);
+    const bool loaded = m_params.embeddings != nullptr;
+    for (QWidget *w : {static_cast<QWidget *>(ui.dModelSpin), static_cast<QWidget *>(ui.dModelSlider)}) {
+        w->setEnabled(!loaded);
+        w->setToolTip(loaded ? tr("d_model comes from the loaded matrix (%1 columns); File > Use random "
+                                  "embeddings frees it")
+                                   .arg(m_params.embeddings->values.cols())
+                             : QString());
+    }
+    for (QWidget *w : {static_cast<QWidget *>(ui.initCombo), static_cast<QWidget *>(ui.sigmaEdit)}) {
+        if (loaded)
+            w->setEnabled(false);
+    }
 }
 
 } // namespace posenc

@@ -29,6 +29,9 @@ public:
 
     // Shows `params` in the controls; emits nothing.
     void setParams(const Params &params);
+    // Shows `params` in the controls and emits paramsChanged() when they differ from the
+    // current ones, as an edit of the controls does (a session opened, a matrix loaded).
+    void applyParams(const Params &params);
     // The last valid parameters.
     const Params &params() const { return m_params; }
     // The message shown beside the control of `key` (empty when none).

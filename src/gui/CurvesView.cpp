@@ -43,6 +43,21 @@ bool CurvesView::setColumnsText(const QString &text)
     return m_columnsEdit->property("invalid").toBool() == false;
 }
 
+QString CurvesView::columnsText() const
+{
+    return m_columnsEdit->text().trimmed();
+}
+
+QCPRange CurvesView::positionRange() const
+{
+    return m_figure.axisRect()->axis(QCPAxis::atBottom)->range();
+}
+
+void CurvesView::setPositionRange(const QCPRange &range)
+{
+    m_figure.setPositionRange(range.lower, range.upper);
+}
+
 void CurvesView::columnsEdited()
 {
     const QString text = m_columnsEdit->text().trimmed();

@@ -21,6 +21,11 @@ public:
     std::vector<std::int64_t> columns() const;
     // Sets the list ("0,1,64:66"); false, with the field marked, when it does not parse.
     bool setColumnsText(const QString &text);
+    // The list as typed (empty for the defaults).
+    QString columnsText() const;
+    // The visible positions (a session keeps them).
+    QCPRange positionRange() const;
+    void setPositionRange(const QCPRange &range);
     const CurvesData *data() const { return m_data.get(); }
 
     void setCursorPosition(std::optional<std::int64_t> position) override;

@@ -23,6 +23,7 @@ HeatmapView::HeatmapView(QWidget *parent)
     : PlotView(tr("Heatmap"), parent)
     , m_figure(plot())
     , m_quantityBox(new QComboBox(this))
+    , m_colormapBox(new QComboBox(this))
     , m_cursor(addCursorLine(m_figure.panel().axisRect()))
 {
     m_quantityBox->setObjectName(u"quantityBox"_s);
@@ -34,6 +35,13 @@ HeatmapView::HeatmapView(QWidget *parent)
         resetView();
         requestCompute();
     });
+    m_colormapBox->setObjectName(u"colormapBox"_s);
+    m_colormapBox->addItem(tr("auto colours"), QString());
+    for (const QString &name : Colormaps::names())
+        m_colormapBox->addItem(name, name);
+    m_colormapBox->setToolTip(tr("The colormap (auto: diverging for signed data, viridis otherwise)"));
+    toolBar()->insertWidget(2, m_colormapBox);
+    connect(m_colormapBox, &QComboBox::currentIndexChanged, this, &HeatmapView::requestCompute);
     for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft})
         connect(m_figure.panel().axisRect()->axis(type), qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
                 &HeatmapView::requestCompute);
@@ -48,6 +56,32 @@ Quantity HeatmapView::quantity() const
 void HeatmapView::setQuantity(Quantity quantity)
 {
     m_quantityBox->setCurrentIndex(m_quantityBox->findData(static_cast<int>(quantity)));
+}
+
+std::optional<Colormap> HeatmapView::colormap() const
+{
+    return Colormaps::fromName(m_colormapBox->currentData().toString());
+}
+
+void HeatmapView::setColormap(std::optional<Colormap> colormap)
+{
+    m_colormapBox->setCurrentIndex(colormap ? m_colormapBox->findData(Colormaps::name(*colormap)) : 0);
+}
+
+QCPRange HeatmapView::columnRange() const
+{
+    return m_figure.panel().axisRect()->axis(QCPAxis::atBottom)->range();
+}
+
+QCPRange HeatmapView::positionRange() const
+{
+    return m_figure.panel().axisRect()->axis(QCPAxis::atLeft)->range();
+}
+
+void HeatmapView::setVisibleRanges(const QCPRange &columns, const QCPRange &positions)
+{
+    m_figure.panel().axisRect()->axis(QCPAxis::atBottom)->setRange(columns);
+    m_figure.panel().axisRect()->axis(QCPAxis::atLeft)->setRange(positions);
 }
 
 void HeatmapView::setCursorPosition(std::optional<std::int64_t> position)
@@ -93,7 +127,7 @@ ComputeScheduler::Job HeatmapView::makeJob()
 void HeatmapView::show(const std::shared_ptr<const HeatmapGrid> &grid, quint64 serial, Detail detail)
 {
     m_grid = grid;
-    m_figure.setGrid(*grid, engine()->shape(grid->quantity));
+    m_figure.setGrid(*grid, engine()->shape(grid->quantity), colormap());
     resultShown(serial, detail);
 }
 

@@ -19,6 +19,13 @@ public:
 
     Quantity quantity() const;
     void setQuantity(Quantity quantity);
+    // The chosen colormap; unset means the program's choice for the quantity.
+    std::optional<Colormap> colormap() const;
+    void setColormap(std::optional<Colormap> colormap);
+    // The visible ranges, in table units (a session keeps them).
+    QCPRange columnRange() const;
+    QCPRange positionRange() const;
+    void setVisibleRanges(const QCPRange &columns, const QCPRange &positions);
     // The grid on screen, if any.
     const HeatmapGrid *grid() const { return m_grid.get(); }
     HeatmapPanel &panel() { return m_figure.panel(); }
@@ -38,6 +45,7 @@ private:
 
     HeatmapFigure m_figure;
     QComboBox *m_quantityBox;
+    QComboBox *m_colormapBox;
     QCPItemStraightLine *m_cursor;
     std::shared_ptr<const HeatmapGrid> m_grid;
 };

@@ -68,7 +68,7 @@ void applyChange(ControlPanel &panel, int i)
                                                    : 0));
         break;
     case 1:
-        panel.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(8192 - 64 * (round % 2));
+        panel.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(8192 - 64 * ((round + 1) % 2));
         break;
     case 2: {
         auto *scale = panel.findChild<QComboBox *>(u"scaleCombo"_s);

@@ -2,6 +2,7 @@
 
 #include "MainWindow.h"
 #include "PlotView.h"
+#include "SessionController.h"
 #include "Settings.h"
 
 #include <QApplication>
@@ -17,11 +18,7 @@ namespace {
 
 bool fullyDrawn(const MainWindow &window)
 {
-    for (const PlotView *view : window.views()) {
-        if (!view->isSettled())
-            return false;
-    }
-    return true;
+    return window.isSettled();
 }
 
 } // namespace
@@ -40,6 +37,8 @@ int runWindow(const WindowOptions &options)
         params = loaded.params;
     }
     MainWindow window(params, &settings);
+    if (options.sessionView)
+        window.sessions()->setViewState(*options.sessionView);
     window.show();
     if (!options.screenshot.isEmpty()) {
         auto *poll = new QTimer(&window);
@@ -50,6 +49,7 @@ int runWindow(const WindowOptions &options)
             const bool saved = window.grab().save(options.screenshot);
             if (!saved)
                 err << "posenc: " << options.screenshot << ": cannot write the screenshot\n";
+            window.close(); // remembers the parameters, as a user's close does
             QApplication::exit(saved ? 0 : 3);
         });
         poll->start(50);

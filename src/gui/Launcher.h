@@ -2,7 +2,10 @@
 
 #include "core/Params.h"
 
+#include <QJsonObject>
 #include <QString>
+
+#include <optional>
 
 namespace posenc {
 
@@ -13,6 +16,7 @@ struct WindowOptions
     bool paramsGiven = false; // parameter flags were given: they win over the remembered ones
     bool resetSettings = false;
     QString screenshot; // when set: save a PNG of the window once every view is drawn, then quit
+    std::optional<QJsonObject> sessionView; // the view state of a session given on the command line
 };
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.

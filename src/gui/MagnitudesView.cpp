@@ -2,6 +2,8 @@
 
 #include "ParamRelevance.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QPointer>
 
 #include <algorithm>
@@ -15,7 +17,24 @@ MagnitudesView::MagnitudesView(QWidget *parent)
     : PlotView(tr("Magnitudes"), parent)
     , m_figure(plot())
     , m_cursor(addCursorLine(m_figure.positionRect()))
-{ }
+    , m_note(new QLabel(this))
+{
+    m_note->setObjectName(u"matrixNote"_s);
+    m_note->setVisible(false);
+    toolBar()->insertWidget(1, m_note, 1);
+}
+
+void MagnitudesView::setNote(const QString &text)
+{
+    m_note->setText(text);
+    m_note->setToolTip(text);
+    m_note->setVisible(!text.isEmpty());
+}
+
+QString MagnitudesView::note() const
+{
+    return m_note->text();
+}
 
 void MagnitudesView::setCursorPosition(std::optional<std::int64_t> position)
 {

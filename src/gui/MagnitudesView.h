@@ -4,6 +4,8 @@
 
 #include "render/MagnitudesFigure.h"
 
+class QLabel;
+
 namespace posenc {
 
 // Norms per position and RMS per column of the two parts of X, beside their closed forms.
@@ -15,6 +17,9 @@ public:
     explicit MagnitudesView(QWidget *parent = nullptr);
 
     const MagnitudesData *data() const { return m_data.get(); }
+    // A line above the plot: the loaded matrix's statistics beside the PE's (empty hides it).
+    void setNote(const QString &text);
+    QString note() const;
     void setCursorPosition(std::optional<std::int64_t> position) override;
     void resetView() override;
 
@@ -28,6 +33,7 @@ private:
 
     MagnitudesFigure m_figure;
     QCPItemStraightLine *m_cursor;
+    QLabel *m_note;
     std::shared_ptr<const MagnitudesData> m_data;
 };
 

@@ -5,6 +5,8 @@
 #include <QMainWindow>
 
 class QLabel;
+class QMenu;
+class QTabWidget;
 class QSettings;
 
 namespace posenc {
@@ -15,7 +17,11 @@ class Dashboard;
 class DropoutView;
 class HeatmapView;
 class MagnitudesView;
+class EmbeddingsController;
+class LearnedView;
+class MatrixLoader;
 class PlotView;
+class SessionController;
 
 // Wires the parts together: controls -> parameters -> views, hover -> status bar and linked
 // cursor, settings on open and close. It computes and plots nothing itself.
@@ -33,9 +39,18 @@ public:
     CurvesView *curvesView() const { return m_curves; }
     MagnitudesView *magnitudesView() const { return m_magnitudes; }
     DropoutView *dropoutView() const { return m_dropout; }
+    LearnedView *learnedView() const { return m_learned; }
+    SessionController *sessions() const { return m_sessions; }
+    EmbeddingsController *embeddings() const { return m_embeddings; }
+    QTabWidget *tabs() const { return m_tabs; }
+    MatrixLoader *matrixLoader() const { return m_loader; }
     QList<PlotView *> views() const;
+    // The dashboard's views and the learned-vs-sinusoidal view.
+    QList<PlotView *> allViews() const;
     // Every view drew the current parameters (at least their preview).
     bool isUpToDate() const;
+    // Every view, the learned one included, drew the current parameters in full detail.
+    bool isSettled() const;
 
 signals:
     // A view drew a result; isUpToDate() tells whether all of them are current.
@@ -47,6 +62,13 @@ protected:
 private:
     void applyParams(const Params &params);
     void createMenus();
+    void createSessionMenu(QMenu *file);
+    void createEmbeddingsMenu(QMenu *file);
+    // File > Load embeddings…: a file, then a matrix of it when it holds several.
+    void chooseEmbeddings();
+    void embeddingsChanged();
+    // A problem the user must see: a dialog that does not block the event loop.
+    void showProblem(const QString &title, const QString &text);
 
     QSettings *m_settings;
     ControlPanel *m_controls;
@@ -55,7 +77,14 @@ private:
     MagnitudesView *m_magnitudes;
     DropoutView *m_dropout;
     Dashboard *m_dashboard;
+    LearnedView *m_learned;
+    QTabWidget *m_tabs;
     QLabel *m_readout;
+    MatrixLoader *m_loader;
+    EmbeddingsController *m_embeddings;
+    SessionController *m_sessions;
+    QAction *m_positionTableAction = nullptr;
+    QAction *m_randomAction = nullptr;
 };
 
 } // namespace posenc

@@ -22,7 +22,7 @@ void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<
     const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
     QString detail;
     if (perRow > 1.0 || perCol > 1.0)
-        detail = u"  ·  each cell the area mean of %1 × %2%3"_s.arg(perRow, 0, 'g', 3)
+        detail = u"  ·  each cell averages ~%1 × %2 cells%3"_s.arg(perRow, 0, 'g', 3)
                      .arg(perCol, 0, 'g', 3)
                      .arg(grid.rowCoverage < 1.0 ? u" (rows sampled)"_s : QString());
     m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(PlotStyle::quantityLabel(grid.quantity),
@@ -34,6 +34,12 @@ std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest r
                                           const ComputeOptions &options)
 {
     request.cellBudget = Budget::cells(detail);
+    // A preview is drawn at half the resolution (as the first pass of a progressive
+    // renderer): a quarter of the cells to compute and to filter.
+    if (detail == Detail::Preview) {
+        request.pixelRows = std::max(1, request.pixelRows / 2);
+        request.pixelCols = std::max(1, request.pixelCols / 2);
+    }
     return HeatmapResampler::resample(engine, request, options);
 }
 

@@ -1,6 +1,7 @@
 #include "HeatmapResampler.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -9,29 +10,44 @@ namespace posenc::HeatmapResampler {
 namespace {
 
 // Rows computed at once: large enough for the engine's threads, small enough for the cache.
-constexpr std::int64_t kBandCells = std::int64_t(1) << 20;
+constexpr std::int64_t kBandCells = std::int64_t(1) << 18;
 
-// Where one table cell lands among n equal grid cells over `total` table cells: grid cell
-// `first` takes `w0` of it and the next one `w1` (zero unless the cell straddles an edge).
-// In units of 1/n of a table cell, table cell i spans [i n, (i + 1) n) and grid cell g spans
-// [g total, (g + 1) total): exact integer overlaps.
+// How one table cell (row or column) i of `total` enters n <= total grid cells: grid cells
+// first .. first + count - 1 take w[0 ..] of it. One to one when n == total. Otherwise a
+// Gaussian filter of sigma kSigma grid cells, cut at kRadius. A plain box average (each grid
+// cell the mean of the cells under it) passes 0.4 to 0.6 of the amplitude of wavelengths
+// between one and two grid cells, which alias into fringes of arcs across the PE heatmap;
+// this Gaussian passes 0.03 at 1.4 cells and 0.17 at 2 (measured on the PE columns), at the
+// price of a slightly softer picture.
+constexpr double kSigma = 0.6;
+constexpr double kRadius = 2.0;
+constexpr int kMaxTaps = 2 * static_cast<int>(kRadius) + 2;
+const double kCutValue = std::exp(-0.5 * (kRadius / kSigma) * (kRadius / kSigma));
+
 struct Split
 {
     int first = 0;
-    double w0 = 1.0;
-    double w1 = 0.0;
+    int count = 1;
+    std::array<double, kMaxTaps> w {1.0};
 };
 
 Split split(std::int64_t i, std::int64_t total, std::int64_t n)
 {
-    const std::int64_t begin = i * n;
-    const std::int64_t end = begin + n;
-    const std::int64_t g = begin / total;
-    const std::int64_t edge = (g + 1) * total;
-    if (end <= edge || g + 1 >= n)
-        return {static_cast<int>(g), 1.0, 0.0};
-    return {static_cast<int>(g), static_cast<double>(edge - begin) / static_cast<double>(n),
-            static_cast<double>(end - edge) / static_cast<double>(n)};
+    if (n >= total)
+        return {static_cast<int>(i), 1, {1.0}};
+    // The cell's centre in grid units, where grid cell g is centred at g.
+    const double u = (static_cast<double>(i) + 0.5) * static_cast<double>(n) / static_cast<double>(total) - 0.5;
+    const auto lo = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(u - kRadius)));
+    const auto hi = std::min<std::int64_t>(n - 1, static_cast<std::int64_t>(std::floor(u + kRadius)));
+    Split s;
+    s.first = static_cast<int>(lo);
+    s.count = 0;
+    for (std::int64_t g = lo; g <= hi && s.count < kMaxTaps; ++g) {
+        const double d = (static_cast<double>(g) - u) / kSigma;
+        // Shifted to reach zero at the cut: a cell exactly kRadius away weighs nothing either way.
+        s.w[static_cast<std::size_t>(s.count++)] = std::max(0.0, std::exp(-0.5 * d * d) - kCutValue);
+    }
+    return s;
 }
 
 // A table row to compute and the grid rows it enters.
@@ -58,7 +74,7 @@ std::vector<SourceRow> sourceRows(const Block &block, int gridRows, std::int64_t
         const std::int64_t count = block.rows * (a + 1) / gridRows - first;
         const std::int64_t n = std::min(count, perGroup);
         for (std::int64_t s = 0; s < n; ++s)
-            rows.push_back({block.row0 + first + (count * (2 * s + 1)) / (2 * n), {a, 1.0, 0.0}});
+            rows.push_back({block.row0 + first + (count * (2 * s + 1)) / (2 * n), {a, 1, {1.0}}});
     }
     *coverage = static_cast<double>(rows.size()) / static_cast<double>(block.rows);
     return rows;
@@ -100,16 +116,14 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
     std::vector<Split> colWeights(static_cast<std::size_t>(block.cols));
     std::vector<double> colTotal(static_cast<std::size_t>(grid.cols), 0.0);
     for (std::int64_t c = 0; c < block.cols; ++c) {
-        Split &w = colWeights[static_cast<std::size_t>(c)] = split(c, block.cols, grid.cols);
-        colTotal[static_cast<std::size_t>(w.first)] += w.w0;
-        if (w.w1 > 0.0)
-            colTotal[static_cast<std::size_t>(w.first) + 1] += w.w1;
+        const Split &w = colWeights[static_cast<std::size_t>(c)] = split(c, block.cols, grid.cols);
+        for (int t = 0; t < w.count; ++t)
+            colTotal[static_cast<std::size_t>(w.first + t)] += w.w[static_cast<std::size_t>(t)];
     }
 
-    // One spare column so that a zero-weight second share needs no branch.
-    const std::size_t stride = static_cast<std::size_t>(grid.cols) + 1;
-    std::vector<double> sums((static_cast<std::size_t>(grid.rows) + 1) * stride, 0.0);
-    std::vector<double> rowTotal(static_cast<std::size_t>(grid.rows) + 1, 0.0);
+    const std::size_t stride = static_cast<std::size_t>(grid.cols);
+    std::vector<double> sums(static_cast<std::size_t>(grid.rows) * stride, 0.0);
+    std::vector<double> rowTotal(static_cast<std::size_t>(grid.rows), 0.0);
     std::vector<double> reduced(stride);
     const std::int64_t bandRows = std::max<std::int64_t>(1, kBandCells / block.cols);
     RowMatrixXf band;
@@ -125,18 +139,21 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
         if (!engine.compute(request.quantity, part, band, options))
             return std::nullopt;
         for (std::int64_t r = 0; r < part.rows; ++r) {
+            if (options.cancel && (r & 63) == 0 && options.cancel->load(std::memory_order_relaxed))
+                return std::nullopt;
             std::fill(reduced.begin(), reduced.end(), 0.0);
             const float *values = band.row(r).data();
             for (std::int64_t c = 0; c < part.cols; ++c) {
                 const Split &w = colWeights[static_cast<std::size_t>(c)];
                 const double v = values[c];
-                reduced[static_cast<std::size_t>(w.first)] += w.w0 * v;
-                reduced[static_cast<std::size_t>(w.first) + 1] += w.w1 * v;
+                double *target = reduced.data() + w.first;
+                for (int t = 0; t < w.count; ++t)
+                    target[t] += w.w[static_cast<std::size_t>(t)] * v;
             }
             const Split &rw = rows[next + static_cast<std::size_t>(r)].weights;
-            for (const auto &[a, weight] : {std::pair {rw.first, rw.w0}, std::pair {rw.first + 1, rw.w1}}) {
-                if (weight == 0.0)
-                    continue;
+            for (int t = 0; t < rw.count; ++t) {
+                const int a = rw.first + t;
+                const double weight = rw.w[static_cast<std::size_t>(t)];
                 double *sumRow = sums.data() + static_cast<std::size_t>(a) * stride;
                 for (int b = 0; b < grid.cols; ++b)
                     sumRow[b] += weight * reduced[static_cast<std::size_t>(b)];

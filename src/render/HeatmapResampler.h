@@ -21,9 +21,9 @@ struct HeatmapRequest
 };
 
 // A block shown at screen resolution: the block is cut into rows x cols equal rectangles and
-// grid cell (a, b) holds the area-weighted mean of the table cells under rectangle (a, b)
-// (a table cell cut by a rectangle's edge counts with the fraction it covers), so nothing
-// aliases into moire when cells outnumber pixels.
+// grid cell (a, b) holds a weighted mean of the table cells around rectangle (a, b): a
+// Gaussian of 0.6 rectangles, cut at 2, in each direction where cells outnumber pixels, so
+// that nothing aliases into moire. One table cell per grid cell when they fit.
 struct HeatmapGrid
 {
     Quantity quantity = Quantity::Pe;

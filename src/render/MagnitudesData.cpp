@@ -97,7 +97,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     }
     // Evenly spaced positions: in a preview a few hundred (enough to see the level and the
     // spread), otherwise at most two per pixel, always within the budget.
-    const std::int64_t perPixel = detail == Detail::Preview ? std::min(pixels, 256) : 2 * pixels;
+    const std::int64_t perPixel = detail == Detail::Preview ? std::min(pixels, 160) : 2 * pixels;
     const std::int64_t wanted = std::min({L, std::max<std::int64_t>(perPixel, 16), budgetRows});
     data.positionStride = (L + wanted - 1) / wanted;
     std::vector<std::int64_t> rows;

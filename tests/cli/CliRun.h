@@ -20,9 +20,11 @@ struct Run
     QString err;
 };
 
-inline Run posenc(const QStringList &arguments)
+inline Run posenc(const QStringList &arguments,
+                  const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(POSENC_EXECUTABLE), arguments);
     if (!process.waitForFinished(300000))
         return {};

@@ -4,7 +4,9 @@
 #include "CliRun.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -43,6 +45,9 @@ private slots:
     void overBudgetExits4();
     void successReplacesExistingFile();
     void benchJsonHasItsKeys();
+    void windowOpensWithTheParameterFlags();
+    void windowRefusesInvalidParametersWithoutAScreen();
+    void windowOpensASessionWithFlagsOverridingIt();
 
 private:
     QTemporaryDir m_dir;
@@ -241,6 +246,76 @@ void TestCli::successReplacesExistingFile()
     QCOMPARE(readNpy(file).rows, 3);
 }
 
+void TestCli::windowOpensWithTheParameterFlags()
+{
+    // The real window, offscreen, with its settings in a temporary directory; --screenshot
+    // saves it once every view has drawn in full detail, then quits.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"config"_s));
+    const QString shot = path(u"window.png"_s);
+    const Run run = posenc({u"--d-model"_s, u"64"_s, u"--max-len"_s, u"200"_s, u"--screenshot"_s, shot}, environment);
+    QCOMPARE(run.exitCode, 0);
+    const QImage image(shot);
+    QVERIFY(image.width() >= 800 && image.height() >= 600);
+    // The parameters were remembered on close, and --reset-settings forgets them.
+    QDirIterator files(path(u"config"_s), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(files.hasNext());
+    QFile conf(files.next());
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    QVERIFY(conf.readAll().contains("d-model=64"));
+    conf.close();
+    QCOMPARE(posenc({u"--reset-settings"_s, u"--screenshot"_s, shot}, environment).exitCode, 0);
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    QVERIFY(conf.readAll().contains("d-model=512"));
+}
+
+void TestCli::windowRefusesInvalidParametersWithoutAScreen()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(u"QT_QPA_PLATFORM"_s);
+    environment.remove(u"DISPLAY"_s);
+    const Run run = posenc({u"--d-model"_s, u"0"_s}, environment);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(u"--d-model"_s), qPrintable(run.err));
+    QCOMPARE(posenc({u"--help"_s}, environment).exitCode, 0);
+}
+
+// posenc --session FILE [flags]: the session's parameters, the flags over them; a corrupt
+// session is refused before any screen is needed (exit 3, path and reason).
+void TestCli::windowOpensASessionWithFlagsOverridingIt()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"session-config"_s));
+    const QString session = path(u"s.json"_s);
+    QFile file(session);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 1, "params": {"d-model": "48", "max-len": "70",)"
+               R"( "base": "500"}, "view": {"heatmap": {"quantity": "input"}}})");
+    file.close();
+    const Run run = posenc(
+        {u"--session"_s, session, u"--max-len"_s, u"90"_s, u"--screenshot"_s, path(u"session.png"_s)}, environment);
+    QCOMPARE(run.exitCode, 0);
+    QDirIterator files(path(u"session-config"_s), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(files.hasNext());
+    QFile conf(files.next());
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    const QByteArray remembered = conf.readAll();
+    QVERIFY(remembered.contains("d-model=48"));
+    QVERIFY(remembered.contains("max-len=90"));
+    QVERIFY(remembered.contains("base=500"));
+
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 2, "params": {}})");
+    file.close();
+    environment.remove(u"QT_QPA_PLATFORM"_s);
+    environment.remove(u"DISPLAY"_s);
+    const Run refused = posenc({u"--session"_s, session}, environment);
+    QCOMPARE(refused.exitCode, 3);
+    QVERIFY2(refused.err.contains(session) && refused.err.contains(u"version 2"_s), qPrintable(refused.err));
+}
+
 void TestCli::benchJsonHasItsKeys()
 {
     const Run run
@@ -250,6 +325,10 @@ void TestCli::benchJsonHasItsKeys()
     for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "write_bandwidth_gbps", "pipeline_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
     QCOMPARE(json.value(u"rows"_s).toDouble(), 256.0);
+    // The interaction benchmark drove the real window through its parameter changes.
+    QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 200.0);
+    for (const char *key : {"interaction_p95_ms", "gui_max_stall_ms"})
+        QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
     QVERIFY(json.value(u"pe_max_abs_error"_s).toDouble() < 1e-6);
 }
 

@@ -14,27 +14,35 @@ Q_DECLARE_METATYPE(posenc::Block)
 
 namespace {
 
-// Overlap of [a0, a1) and [b0, b1).
-double overlap(double a0, double a1, double b0, double b1)
+// The weight of table cell i (of `total`) in grid cell g (of n): one to one when they fit;
+// else a Gaussian of 0.6 grid cells around the grid cell's centre, cut at 2 grid cells and
+// shifted down to reach zero there, written from the definition in table coordinates.
+double gaussian(std::int64_t i, std::int64_t total, std::int64_t n, std::int64_t g)
 {
-    return std::max(0.0, std::min(a1, b1) - std::max(a0, b0));
+    if (n >= total)
+        return i == g ? 1.0 : 0.0;
+    const double width = double(total) / double(n); // table cells per grid cell
+    const double centre = (double(g) + 0.5) * width; // of grid cell g
+    const double distance = std::abs(double(i) + 0.5 - centre) / width;
+    const auto g0 = [](double x) { return std::exp(-0.5 * (x / 0.6) * (x / 0.6)); };
+    return std::max(0.0, g0(distance) - g0(2.0));
 }
 
-// The area mean of PE over grid cell (a, b), from the float64 formula: every table cell
-// weighted by the area of it under the cell's rectangle, written from the definition.
+// The filtered PE of grid cell (a, b) from the float64 formula.
 double referenceMean(const Params &p, const Block &block, int rows, int cols, int a, int b)
 {
-    const double rh = double(block.rows) / rows, cw = double(block.cols) / cols;
-    const double y0 = block.row0 + a * rh, y1 = y0 + rh;
-    const double x0 = block.col0 + b * cw, x1 = x0 + cw;
-    double sum = 0.0, area = 0.0;
-    for (auto r = std::int64_t(std::floor(y0)); r < std::int64_t(std::ceil(y1)); ++r)
-        for (auto c = std::int64_t(std::floor(x0)); c < std::int64_t(std::ceil(x1)); ++c) {
-            const double w = overlap(y0, y1, double(r), r + 1.0) * overlap(x0, x1, double(c), c + 1.0);
-            sum += w * reference::exactValue(r, c, p.dModel, p.base, p.layout);
-            area += w;
+    double sum = 0.0, weight = 0.0;
+    for (std::int64_t r = 0; r < block.rows; ++r) {
+        const double wr = gaussian(r, block.rows, rows, a);
+        if (wr == 0.0)
+            continue;
+        for (std::int64_t c = 0; c < block.cols; ++c) {
+            const double w = wr * gaussian(c, block.cols, cols, b);
+            sum += w * reference::exactValue(block.row0 + r, block.col0 + c, p.dModel, p.base, p.layout);
+            weight += w;
         }
-    return sum / area;
+    }
+    return sum / weight;
 }
 
 Params sized(std::int64_t d, std::int64_t L)
@@ -53,10 +61,11 @@ class TestHeatmapResampler : public QObject
 
 private slots:
     void fewCellsAreShownOneToOne();
-    void gridCellsAreAreaMeans_data();
-    void gridCellsAreAreaMeans();
+    void gridCellsAreFilteredMeans_data();
+    void gridCellsAreFilteredMeans();
     void neverMoreCellsThanPixels();
     void fastColumnsAverageOutInsteadOfAliasing();
+    void midFrequencyColumnsLeaveNoFringes();
     void overBudgetSamplesRowsWithinTheBudget();
     void cancelledGivesNothing();
     void refusedBlockGivesNothing();
@@ -81,7 +90,7 @@ void TestHeatmapResampler::fewCellsAreShownOneToOne()
         }
 }
 
-void TestHeatmapResampler::gridCellsAreAreaMeans_data()
+void TestHeatmapResampler::gridCellsAreFilteredMeans_data()
 {
     QTest::addColumn<Block>("block");
     QTest::addColumn<int>("pixelRows");
@@ -92,7 +101,7 @@ void TestHeatmapResampler::gridCellsAreAreaMeans_data()
     QTest::newRow("one pixel") << Block {0, 50, 0, 10} << 1 << 1;
 }
 
-void TestHeatmapResampler::gridCellsAreAreaMeans()
+void TestHeatmapResampler::gridCellsAreFilteredMeans()
 {
     QFETCH(Block, block);
     QFETCH(int, pixelRows);
@@ -126,13 +135,35 @@ void TestHeatmapResampler::fastColumnsAverageOutInsteadOfAliasing()
 {
     // Column 0 is sin(p): a period of 6.28 positions. Shown on 100 pixel rows for 8192
     // positions, point sampling would alias it into a false pattern with values up to 1;
-    // area means over ~82 positions are all close to 0 (at most 2 / 82 for a sine).
+    // means over ~82 positions are all close to 0.
     const Engine engine(sized(512, 8192));
     const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, {0, 8192, 0, 2}, 100, 2});
     QVERIFY(grid);
     for (int a = 0; a < grid->rows; ++a)
         for (int b = 0; b < grid->cols; ++b)
             QVERIFY2(std::abs(grid->at(a, b)) < 2.0 / 81.0, qPrintable(u"row %1: %2"_s.arg(a).arg(grid->at(a, b))));
+}
+
+void TestHeatmapResampler::midFrequencyColumnsLeaveNoFringes()
+{
+    // The fringes a box average left (seen at L = 8192 on 350 pixel rows): a column whose
+    // wavelength is ~1.4 grid rows kept ~0.37 of its amplitude and aliased into arcs.
+    const Params p = sized(1024, 8192);
+    const Engine engine(p);
+    const int gridRows = 350;
+    const double rowsPerCell = 8192.0 / gridRows;
+    // The pair whose wavelength is closest to 1.43 grid cells.
+    std::int64_t pair = 0;
+    for (std::int64_t i = 0; i < 512; ++i)
+        if (std::abs(2 * M_PI / reference::omega(i, 1024, p.base) - 1.43 * rowsPerCell)
+            < std::abs(2 * M_PI / reference::omega(pair, 1024, p.base) - 1.43 * rowsPerCell))
+            pair = i;
+    const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, {0, 8192, 2 * pair, 1}, gridRows, 1});
+    QVERIFY(grid);
+    double worst = 0.0;
+    for (int a = 2; a < grid->rows - 2; ++a)
+        worst = std::max(worst, double(std::abs(grid->at(a, 0))));
+    QVERIFY2(worst < 0.06, qPrintable(u"pair %1: fringes up to %2"_s.arg(pair).arg(worst)));
 }
 
 void TestHeatmapResampler::overBudgetSamplesRowsWithinTheBudget()

@@ -1,0 +1,136 @@
+#include "EmbeddingsController.h"
+
+#include "ControlPanel.h"
+#include "TensorPicker.h"
+
+#include "render/PlotStyle.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+const QString kPositionTableKey = u"positionTable"_s;
+} // namespace
+
+EmbeddingsController::EmbeddingsController(ControlPanel *controls, MatrixLoader *loader, QObject *parent)
+    : QObject(parent)
+    , m_controls(controls)
+    , m_loader(loader)
+{
+    // A session opened with a matrix brings a matrix these statistics are not of.
+    connect(m_controls, &ControlPanel::paramsChanged, this, [this](const Params &params) {
+        if (params.embeddings != m_matrix) {
+            m_matrix = params.embeddings;
+            const auto known = m_loader->statisticsOf(m_matrix);
+            m_statistics = known ? *known : m_matrix ? MatrixStatistics::of(m_matrix->values) : MatrixStatistics {};
+            emit embeddingsChanged();
+        }
+    });
+}
+
+std::optional<std::vector<TensorInfo>> EmbeddingsController::list(const QString &path)
+{
+    auto tensors = MatrixFile::list(path);
+    if (!tensors) {
+        emit failed(tr("Cannot read the embeddings"), tensors.error().toString());
+        return std::nullopt;
+    }
+    return tensors.value();
+}
+
+void EmbeddingsController::load(const MatrixSource &source, bool positionTable)
+{
+    MatrixLoader::Request request;
+    request.source = source;
+    request.minRows = m_controls->params().maxLen;
+    request.memoryBudget = m_controls->params().memoryBudget;
+    m_loader->load(request, [this, positionTable](const ReadResult<LoadedMatrix> &loaded) {
+        if (!loaded) {
+            emit failed(tr("Cannot read the embeddings"), loaded.error().toString());
+            return;
+        }
+        Params p = m_controls->params();
+        const std::int64_t rows = loaded->matrix->values.rows();
+        const std::int64_t cols = loaded->matrix->values.cols();
+        p.embeddings = loaded->matrix;
+        p.dModel = p.compose == Compose::Concat ? cols + p.peDims.value_or(cols) : cols;
+        p.maxLen = std::min(p.maxLen, rows);
+        if (p.seqLen && *p.seqLen > p.maxLen)
+            p.seqLen.reset();
+        QStringList problems;
+        for (const ParamError &e : p.validate())
+            problems << e.toString();
+        if (!problems.isEmpty()) {
+            emit failed(tr("Cannot use the embeddings"),
+                        tr("%1: %2").arg(loaded->matrix->source, problems.join(u'\n')));
+            return;
+        }
+        m_matrix = loaded->matrix;
+        m_statistics = loaded->statistics;
+        m_positionTable = positionTable;
+        m_controls->applyParams(p);
+        emit embeddingsChanged();
+    });
+}
+
+void EmbeddingsController::useRandom()
+{
+    Params p = m_controls->params();
+    if (!p.embeddings)
+        return;
+    p.embeddings.reset();
+    m_matrix.reset();
+    m_statistics = {};
+    m_positionTable = false;
+    m_controls->applyParams(p);
+    emit embeddingsChanged();
+}
+
+void EmbeddingsController::adopt(const Params &params)
+{
+    m_matrix = params.embeddings;
+    m_statistics = m_matrix ? MatrixStatistics::of(m_matrix->values) : MatrixStatistics {};
+    m_positionTable = m_matrix && TensorPicker::looksLikePositionTable(m_matrix->source);
+    emit embeddingsChanged();
+}
+
+bool EmbeddingsController::isLoaded() const
+{
+    return m_controls->params().embeddings != nullptr;
+}
+
+void EmbeddingsController::setPositionTable(bool positionTable)
+{
+    if (m_positionTable == positionTable)
+        return;
+    m_positionTable = positionTable;
+    emit embeddingsChanged();
+}
+
+QString EmbeddingsController::statisticsText() const
+{
+    if (!isLoaded())
+        return {};
+    const Params &p = m_controls->params();
+    const double k = static_cast<double>(p.peColumns());
+    // Every PE row has norm sqrt(d/2) (even d), so each cell's RMS is 1/sqrt(2).
+    return tr("E (%1 × %2): mean ‖row‖ %3, σ %4  ·  PE: ‖row‖ √(d/2) = %5, RMS %6")
+        .arg(PlotStyle::formatCount(m_statistics.rows), PlotStyle::formatCount(m_statistics.cols),
+             PlotStyle::formatNumber(m_statistics.meanRowNorm), PlotStyle::formatNumber(m_statistics.sigma),
+             PlotStyle::formatNumber(std::sqrt(k / 2.0)), PlotStyle::formatNumber(std::sqrt(0.5)));
+}
+
+QJsonObject EmbeddingsController::viewState() const
+{
+    return {{kPositionTableKey, isPositionTable()}};
+}
+
+void EmbeddingsController::restoreViewState(const QJsonObject &view)
+{
+    setPositionTable(view.value(kPositionTableKey).toBool());
+}
+
+} // namespace posenc

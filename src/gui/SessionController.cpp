@@ -1,0 +1,223 @@
+#include "SessionController.h"
+
+#include "ControlPanel.h"
+#include "CurvesView.h"
+#include "Dashboard.h"
+#include "HeatmapView.h"
+#include "MatrixLoader.h"
+
+#include "core/ParamText.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QSettings>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QString kRecentKey = u"sessions/recent"_s;
+const QString kAutoColormap = u"auto"_s;
+
+QJsonArray rangeToJson(const QCPRange &range)
+{
+    return {range.lower, range.upper};
+}
+
+std::optional<QCPRange> rangeFromJson(const QJsonValue &value)
+{
+    const QJsonArray array = value.toArray();
+    if (array.size() != 2 || !array[0].isDouble() || !array[1].isDouble() || array[0].toDouble() >= array[1].toDouble())
+        return std::nullopt;
+    return QCPRange(array[0].toDouble(), array[1].toDouble());
+}
+
+} // namespace
+
+SessionController::SessionController(SessionParts parts, QSettings *settings, QObject *parent)
+    : QObject(parent)
+    , m_parts(std::move(parts))
+    , m_settings(settings)
+{ }
+
+Session SessionController::current() const
+{
+    Session session = Session::fromParams(m_parts.controls->params());
+    session.view = viewState();
+    return session;
+}
+
+QJsonObject SessionController::viewState() const
+{
+    QJsonObject view = m_parts.extraViewState ? m_parts.extraViewState() : QJsonObject();
+    const HeatmapView &heatmap = *m_parts.heatmap;
+    const auto colormap = heatmap.colormap();
+    view.insert(u"heatmap"_s,
+                QJsonObject {
+                    {u"quantity"_s, Quantities::name(heatmap.quantity())},
+                    {u"colormap"_s, colormap ? Colormaps::name(*colormap) : kAutoColormap},
+                    {u"columns"_s, rangeToJson(heatmap.columnRange())},
+                    {u"positions"_s, rangeToJson(heatmap.positionRange())},
+                });
+    view.insert(u"curves"_s,
+                QJsonObject {
+                    {u"columns"_s, m_parts.curves->columnsText()},
+                    {u"positions"_s, rangeToJson(m_parts.curves->positionRange())},
+                });
+    const qsizetype maximized = m_parts.dashboard->views().indexOf(m_parts.dashboard->maximized());
+    view.insert(u"maximized"_s, maximized);
+    return view;
+}
+
+// Each part of the view state is restored when it is present and sound; anything else keeps
+// what the new parameters gave, since a view state is a convenience, not a parameter.
+void SessionController::setViewState(const QJsonObject &view)
+{
+    if (m_parts.restoreExtraViewState)
+        m_parts.restoreExtraViewState(view);
+    HeatmapView &heatmap = *m_parts.heatmap;
+    const QJsonObject heat = view.value(u"heatmap"_s).toObject();
+    if (const auto quantity = Quantities::fromName(heat.value(u"quantity"_s).toString());
+        quantity && HeatmapView::quantities().contains(*quantity))
+        heatmap.setQuantity(*quantity);
+    const QString colormap = heat.value(u"colormap"_s).toString();
+    if (colormap == kAutoColormap || Colormaps::fromName(colormap))
+        heatmap.setColormap(Colormaps::fromName(colormap));
+    const auto columns = rangeFromJson(heat.value(u"columns"_s));
+    const auto positions = rangeFromJson(heat.value(u"positions"_s));
+    if (columns && positions)
+        heatmap.setVisibleRanges(*columns, *positions);
+
+    const QJsonObject curves = view.value(u"curves"_s).toObject();
+    if (curves.value(u"columns"_s).isString())
+        m_parts.curves->setColumnsText(curves.value(u"columns"_s).toString());
+    if (const auto range = rangeFromJson(curves.value(u"positions"_s)))
+        m_parts.curves->setPositionRange(*range);
+
+    Dashboard &dashboard = *m_parts.dashboard;
+    const int maximized = view.value(u"maximized"_s).toInt(-1);
+    PlotView *wanted = maximized >= 0 && maximized < dashboard.views().size() ? dashboard.views()[maximized] : nullptr;
+    if (dashboard.maximized() != wanted)
+        dashboard.toggleMaximized(wanted ? wanted : dashboard.maximized());
+}
+
+bool SessionController::save(const QString &path)
+{
+    if (const auto error = writeSession(path, current())) {
+        emit failed(tr("Cannot save the session"), error->toString());
+        return false;
+    }
+    remember(path);
+    emit saved(path);
+    return true;
+}
+
+bool SessionController::open(const QString &path)
+{
+    auto read = readSession(path);
+    if (const auto *error = std::get_if<SessionError>(&read)) {
+        emit failed(tr("Cannot open the session"), error->toString());
+        return false;
+    }
+    return apply(std::get<Session>(read), path);
+}
+
+bool SessionController::apply(const Session &session, const QString &path)
+{
+    const auto refuse = [&](const QStringList &reasons) {
+        emit failed(tr("Cannot open the session"),
+                    tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));
+        return false;
+    };
+    Params params;
+    params.memoryBudget = m_parts.controls->params().memoryBudget;
+    QStringList problems;
+    for (const QString &key : ParamText::valueKeys()) {
+        const auto text = session.params.constFind(key);
+        if (text == session.params.cend())
+            continue;
+        if (auto error = ParamText::set(params, key, *text))
+            problems << error->toString();
+    }
+    if (problems.isEmpty()) {
+        for (const ParamError &e : params.validate())
+            problems << e.toString();
+    }
+    if (session.params.contains(u"tokens"_s) && !session.params.contains(u"embeddings"_s))
+        problems << tr("--tokens: chooses rows of a matrix, so it needs embeddings");
+    if (!problems.isEmpty())
+        return refuse(problems);
+    if (!session.params.contains(u"embeddings"_s)) {
+        finishOpen(params, session.view, path);
+        return true;
+    }
+    // The matrix is read off the GUI thread; nothing changes until it is in and checked.
+    MatrixLoader::Request request;
+    request.source = MatrixSource::parse(session.params.value(u"embeddings"_s));
+    request.tokens = session.params.value(u"tokens"_s);
+    request.minRows = params.maxLen;
+    request.memoryBudget = params.memoryBudget;
+    m_parts.loader->load(request, [this, params, view = session.view, path](const ReadResult<LoadedMatrix> &loaded) {
+        if (!loaded) {
+            emit failed(tr("Cannot open the session"),
+                        tr("%1: the session was not opened: its embeddings cannot be read:\n%2")
+                            .arg(path, loaded.error().toString()));
+            return;
+        }
+        Params withMatrix = params;
+        withMatrix.embeddings = loaded->matrix;
+        QStringList reasons;
+        for (const ParamError &e : withMatrix.validate())
+            reasons << e.toString();
+        if (!reasons.isEmpty()) {
+            emit failed(tr("Cannot open the session"),
+                        tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));
+            return;
+        }
+        finishOpen(withMatrix, view, path);
+    });
+    return true;
+}
+
+void SessionController::finishOpen(const Params &params, const QJsonObject &view, const QString &path)
+{
+    m_parts.controls->applyParams(params);
+    setViewState(view);
+    remember(path);
+    emit opened(path);
+}
+
+QStringList SessionController::recentSessions() const
+{
+    return m_settings ? m_settings->value(kRecentKey).toStringList() : QStringList();
+}
+
+QStringList SessionController::pruneRecentSessions()
+{
+    QStringList kept, gone;
+    for (const QString &path : recentSessions())
+        (QFileInfo::exists(path) ? kept : gone).append(path);
+    if (!gone.isEmpty() && m_settings) {
+        m_settings->setValue(kRecentKey, kept);
+        emit recentSessionsChanged();
+    }
+    return gone;
+}
+
+void SessionController::remember(const QString &path)
+{
+    if (!m_settings)
+        return;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList recent = recentSessions();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    m_settings->setValue(kRecentKey, recent);
+    emit recentSessionsChanged();
+}
+
+} // namespace posenc

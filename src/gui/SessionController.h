@@ -1,0 +1,81 @@
+#pragma once
+
+#include "io/SessionFile.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+
+class QSettings;
+
+namespace posenc {
+
+class ControlPanel;
+class CurvesView;
+class Dashboard;
+class HeatmapView;
+class MatrixLoader;
+
+// The window's parts a session is made of and applied to.
+struct SessionParts
+{
+    ControlPanel *controls = nullptr;
+    HeatmapView *heatmap = nullptr;
+    CurvesView *curves = nullptr;
+    Dashboard *dashboard = nullptr;
+    MatrixLoader *loader = nullptr;
+    // State of other parts kept under "view" (e.g. the learned-table view), read and restored
+    // by whoever owns it; both may be empty.
+    std::function<QJsonObject()> extraViewState;
+    std::function<void(const QJsonObject &)> restoreExtraViewState;
+};
+
+// Saves and opens session files (DESIGN.md sections 3 and 5): every parameter of the control
+// panel and the view state (zoom ranges, curve columns, heatmap quantity and colormap, the
+// maximised view). Opening is all or nothing: a file that cannot be read, of another version,
+// or with any invalid parameter is refused whole, with every reason, and changes nothing;
+// a valid one goes through the control panel as an edit would. Problems are reported through
+// failed(), never by a dialog of its own, so the window decides how to show them.
+class SessionController : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kMaxRecent = 8;
+
+    // `settings` (may be null) keeps the recent sessions.
+    SessionController(SessionParts parts, QSettings *settings, QObject *parent = nullptr);
+
+    Session current() const;
+    QJsonObject viewState() const;
+    void setViewState(const QJsonObject &view);
+
+    // Writes the current session whole or not at all; false (and failed()) when it cannot.
+    bool save(const QString &path);
+    // Reads and applies a session; with a matrix to load the end comes later (opened() or
+    // failed()). Returns false when the file was refused at once.
+    bool open(const QString &path);
+    // Applies a session read elsewhere (posenc --session): same checks as open().
+    bool apply(const Session &session, const QString &path);
+
+    // The recent sessions, newest first.
+    QStringList recentSessions() const;
+    // Forgets recent sessions whose file is gone; returns them.
+    QStringList pruneRecentSessions();
+
+signals:
+    void failed(const QString &title, const QString &message);
+    void saved(const QString &path);
+    void opened(const QString &path);
+    void recentSessionsChanged();
+
+private:
+    void finishOpen(const Params &params, const QJsonObject &view, const QString &path);
+    void remember(const QString &path);
+
+    SessionParts m_parts;
+    QSettings *m_settings;
+};
+
+} // namespace posenc

@@ -1,0 +1,110 @@
+#include "TensorPicker.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent)
+    : QDialog(parent)
+    , m_list(new QTreeWidget(this))
+    , m_positionTable(new QCheckBox(tr("This is a learned position table: compare it with the sinusoidal PE"), this))
+{
+    setWindowTitle(tr("Choose a matrix"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(
+        tr("%1 holds %n arrays; choose the matrix to use as embeddings:", nullptr, static_cast<int>(tensors.size()))
+            .arg(QFileInfo(path).fileName()),
+        this));
+    m_list->setObjectName(u"tensorList"_s);
+    m_list->setHeaderLabels({tr("Name"), tr("dtype"), tr("shape"), tr("note")});
+    m_list->setRootIsDecorated(false);
+    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    for (const TensorInfo &t : tensors) {
+        const QString why = refusal(t);
+        auto *item = new QTreeWidgetItem(m_list, {t.name, t.dtype, t.shapeText(false), why});
+        if (!why.isEmpty()) {
+            item->setFlags(item->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
+            for (int c = 0; c < 4; ++c)
+                item->setToolTip(c, why);
+        }
+    }
+    layout->addWidget(m_list, 1);
+    m_positionTable->setObjectName(u"positionTableBox"_s);
+    layout->addWidget(m_positionTable);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    m_ok->setText(tr("Load"));
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, &TensorPicker::selectionChanged);
+    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this] {
+        if (!selectedTensor().isEmpty())
+            accept();
+    });
+    resize(620, 360);
+    // The first loadable matrix is chosen to start with, a position table if there is one.
+    QString first;
+    for (const TensorInfo &t : tensors) {
+        if (!refusal(t).isEmpty())
+            continue;
+        if (first.isEmpty() || (looksLikePositionTable(t.name) && !looksLikePositionTable(first)))
+            first = t.name;
+    }
+    select(first);
+    selectionChanged();
+}
+
+QString TensorPicker::refusal(const TensorInfo &tensor)
+{
+    if (!tensor.isMatrix())
+        return tr("not a matrix (%1-D): embeddings need a 2-D matrix").arg(tensor.shape.size());
+    if (!tensor.element)
+        return tr("dtype %1 cannot be read").arg(tensor.dtype);
+    if (tensor.shape[0] == 0 || tensor.shape[1] == 0)
+        return tr("empty matrix");
+    return {};
+}
+
+bool TensorPicker::looksLikePositionTable(const QString &name)
+{
+    const QString lower = name.toLower();
+    return lower.contains(u"wpe"_s) || lower.contains(u"position"_s);
+}
+
+QString TensorPicker::selectedTensor() const
+{
+    const QList<QTreeWidgetItem *> items = m_list->selectedItems();
+    return items.isEmpty() ? QString() : items.constFirst()->text(0);
+}
+
+bool TensorPicker::isPositionTable() const
+{
+    return m_positionTable->isChecked();
+}
+
+void TensorPicker::select(const QString &name)
+{
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_list->topLevelItem(i);
+        item->setSelected(!name.isEmpty() && item->text(0) == name && (item->flags() & Qt::ItemIsSelectable));
+    }
+}
+
+void TensorPicker::selectionChanged()
+{
+    const QString name = selectedTensor();
+    m_ok->setEnabled(!name.isEmpty());
+    m_positionTable->setChecked(looksLikePositionTable(name));
+}
+
+} // namespace posenc

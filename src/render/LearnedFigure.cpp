@@ -1,0 +1,131 @@
+#include "LearnedFigure.h"
+
+#include "PlotStyle.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kLearned(0, 114, 178);
+const QColor kSinusoidal(213, 94, 0);
+
+QCPTextElement *panelTitle(QCustomPlot *plot, const QString &text)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    auto *title = new QCPTextElement(plot, text, font);
+    title->setMargins(QMargins(0, 2, 0, 0));
+    return title;
+}
+
+// Symmetric around zero, so that zero stays white in the diverging map.
+HeatmapStyle signedStyle(const HeatmapGrid &grid, const QString &label)
+{
+    HeatmapStyle style;
+    style.colorbarLabel = label;
+    const double extent = std::max({std::abs(grid.minValue), std::abs(grid.maxValue), 1e-12});
+    style.dataRange = {-extent, extent};
+    return style;
+}
+
+} // namespace
+
+LearnedFigure::LearnedFigure(QCustomPlot *plot)
+    : m_plot(plot)
+    , m_title(PlotStyle::resetWithTitle(plot))
+    , m_norms(new QCPAxisRect(plot))
+{
+    auto *grid = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, grid);
+    grid->setRowSpacing(0);
+    grid->setColumnSpacing(12);
+    const QStringList titles
+        = {u"learned table P"_s, u"sinusoidal PE"_s, u"learned similarity P·Pᵀ"_s, u"sinusoidal similarity PE·PEᵀ"_s};
+    for (int i = 0; i < 4; ++i) {
+        m_panelTitles << panelTitle(plot, titles[i]);
+        grid->addElement(2 * (i / 2), i % 2, m_panelTitles.back());
+    }
+    m_learned = std::make_unique<HeatmapPanel>(plot, grid, 1, 0);
+    m_sinusoidal = std::make_unique<HeatmapPanel>(plot, grid, 1, 1);
+    m_learnedSimilarity = std::make_unique<HeatmapPanel>(plot, grid, 3, 0);
+    m_sinusoidalSimilarity = std::make_unique<HeatmapPanel>(plot, grid, 3, 1);
+    for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()}) {
+        panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(u"position q"_s);
+        panel->axisRect()->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
+    }
+    for (int row : {0, 2})
+        grid->setRowStretchFactor(row, 0.001);
+
+    plot->plotLayout()->addElement(2, 0, m_norms);
+    plot->plotLayout()->setRowStretchFactor(1, 3.0);
+    plot->plotLayout()->setRowStretchFactor(2, 1.0);
+    PlotStyle::styleAxisRect(m_norms);
+    m_norms->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
+    m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖row p‖"_s);
+    m_learnedNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));
+    m_sinusoidalNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));
+    m_expectedNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));
+    m_learnedNorm->setPen(QPen(kLearned, 1.5));
+    m_sinusoidalNorm->setPen(QPen(kSinusoidal, 1.5));
+    m_expectedNorm->setPen(QPen(kSinusoidal, 1.0, Qt::DashLine));
+    m_learnedNorm->setName(u"‖P[p]‖ learned"_s);
+    m_sinusoidalNorm->setName(u"‖PE[p]‖ sinusoidal"_s);
+    auto *legend = new QCPLegend;
+    m_norms->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    legend->setLayer(u"legend"_s);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setBrush(QColor(255, 255, 255, 220));
+    QFont font = plot->font();
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    legend->setIconSize(18, 8);
+    for (QCPGraph *graph : {m_learnedNorm, m_sinusoidalNorm, m_expectedNorm})
+        graph->addToLegend(legend);
+}
+
+QSize LearnedFigure::tablePixels() const
+{
+    const QRect r = m_learned->axisRect()->rect();
+    return {std::max(r.width(), 1), std::max(r.height(), 1)};
+}
+
+int LearnedFigure::similarityPixels() const
+{
+    const QRect r = m_learnedSimilarity->axisRect()->rect();
+    return std::max(std::min(r.width(), r.height()), 1);
+}
+
+void LearnedFigure::setData(const LearnedData &data)
+{
+    m_title->setText(u"Learned vs sinusoidal  ·  %1 positions × %2 columns"_s.arg(PlotStyle::formatCount(data.rows),
+                                                                                  PlotStyle::formatCount(data.cols)));
+    m_learned->setGrid(data.learned, signedStyle(data.learned, u"P"_s));
+    HeatmapStyle pe;
+    pe.colorbarLabel = u"PE"_s;
+    m_sinusoidal->setGrid(data.sinusoidal, pe);
+    // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.
+    m_learnedSimilarity->setGrid(data.learnedSimilarity, signedStyle(data.learnedSimilarity, u"P·Pᵀ"_s));
+    m_sinusoidalSimilarity->setGrid(data.sinusoidalSimilarity, signedStyle(data.sinusoidalSimilarity, u"PE·PEᵀ"_s));
+    for (HeatmapPanel *panel : {m_learned.get(), m_sinusoidal.get()})
+        panel->fitAxes({data.rows, data.cols});
+    for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()})
+        panel->fitAxes({data.rows, data.rows});
+
+    m_learnedNorm->setData(data.positions, data.learnedNorm, true);
+    m_sinusoidalNorm->setData(data.positions, data.sinusoidalNorm, true);
+    const double last = std::max<double>(static_cast<double>(data.rows) - 1.0, 1.0);
+    m_expectedNorm->setData({0.0, last}, {data.expectedPeNorm, data.expectedPeNorm}, true);
+    m_expectedNorm->setName(u"√(d/2) = %1"_s.arg(PlotStyle::formatNumber(data.expectedPeNorm)));
+    m_norms->axis(QCPAxis::atBottom)->setRange(0.0, last);
+    double hi = data.expectedPeNorm;
+    for (double v : data.learnedNorm)
+        hi = std::max(hi, v);
+    m_norms->axis(QCPAxis::atLeft)->setRange(0.0, hi * 1.25 + 1e-12);
+}
+
+} // namespace posenc

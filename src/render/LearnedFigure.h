@@ -1,0 +1,40 @@
+#pragma once
+
+#include "HeatmapPanel.h"
+#include "LearnedData.h"
+
+#include "QCustomPlot.h"
+
+#include <memory>
+
+namespace posenc {
+
+// "Learned vs sinusoidal": a learned position table beside the sinusoidal PE of its shape.
+// Top row: the two tables; middle row: their similarity matrices P P^T and PE PE^T; bottom:
+// their norms per position with the closed form sqrt(d/2). One builder for the window and the
+// exporter.
+class LearnedFigure
+{
+public:
+    explicit LearnedFigure(QCustomPlot *plot);
+
+    void setData(const LearnedData &data);
+    HeatmapPanel &learnedPanel() { return *m_learned; }
+    HeatmapPanel &sinusoidalPanel() { return *m_sinusoidal; }
+    HeatmapPanel &learnedSimilarityPanel() { return *m_learnedSimilarity; }
+    HeatmapPanel &sinusoidalSimilarityPanel() { return *m_sinusoidalSimilarity; }
+    QCPAxisRect *normRect() const { return m_norms; }
+    // Pixels of a table panel and of a similarity panel (its smaller side), for the data.
+    QSize tablePixels() const;
+    int similarityPixels() const;
+
+private:
+    QCustomPlot *m_plot;
+    QCPTextElement *m_title;
+    std::unique_ptr<HeatmapPanel> m_learned, m_sinusoidal, m_learnedSimilarity, m_sinusoidalSimilarity;
+    QCPAxisRect *m_norms;
+    QCPGraph *m_learnedNorm, *m_sinusoidalNorm, *m_expectedNorm;
+    QList<QCPTextElement *> m_panelTitles;
+};
+
+} // namespace posenc

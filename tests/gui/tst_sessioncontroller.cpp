@@ -1,0 +1,242 @@
+#include "gui/ControlPanel.h"
+#include "gui/CurvesView.h"
+#include "gui/Dashboard.h"
+#include "gui/HeatmapView.h"
+#include "gui/MainWindow.h"
+#include "gui/SessionController.h"
+
+#include "core/ParamText.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params small()
+{
+    Params p;
+    p.dModel = 40;
+    p.maxLen = 60;
+    return p;
+}
+
+bool allSettled(const MainWindow &window)
+{
+    for (const PlotView *view : window.views())
+        if (!view->isSettled())
+            return false;
+    return true;
+}
+
+QByteArray contents(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QMap<QString, QString> texts(const Params &p)
+{
+    return Session::fromParams(p).params;
+}
+
+} // namespace
+
+// Sessions in the window: saved and reopened exactly, refused whole when anything is wrong.
+// Settings (the recent sessions) live in a temporary directory.
+class TestSessionController : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void saveOpenSaveGivesTheSameBytesAndTables();
+    void viewStateRoundTrips();
+    void refusedFileChangesNothing_data();
+    void refusedFileChangesNothing();
+    void unwritablePathIsReported();
+    void recentSessionsFollowSavesAndOpensAndLoseMissingFiles();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QSettings> m_settings;
+};
+
+void TestSessionController::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_settings = std::make_unique<QSettings>(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);
+}
+
+// A window with parameters and a view state away from the defaults.
+static void changeEverything(MainWindow &window)
+{
+    Params p = small();
+    p.base = 500.0;
+    p.layout = Layout::Split;
+    p.dropout = 0.25;
+    p.seed = 7;
+    window.controlPanel()->applyParams(p);
+    window.heatmapView()->setQuantity(Quantity::Input);
+    window.heatmapView()->setColormap(Colormap::Cividis);
+    window.heatmapView()->setVisibleRanges(QCPRange(3.5, 20.5), QCPRange(10.5, 41.5));
+    QVERIFY(window.curvesView()->setColumnsText(u"0,3,10:12"_s));
+    window.curvesView()->setPositionRange(QCPRange(5.0, 33.0));
+    window.dashboard()->toggleMaximized(window.heatmapView());
+}
+
+void TestSessionController::saveOpenSaveGivesTheSameBytesAndTables()
+{
+    MainWindow first(small(), m_settings.get());
+    first.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&first));
+    changeEverything(first);
+    QTRY_VERIFY(allSettled(first));
+    const QString a = m_dir->filePath(u"a.json"_s);
+    QVERIFY(first.sessions()->save(a));
+
+    MainWindow second(Params {}, m_settings.get());
+    second.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&second));
+    QSignalSpy opened(second.sessions(), &SessionController::opened);
+    QVERIFY(second.sessions()->open(a));
+    QTRY_COMPARE(opened.size(), 1);
+    QTRY_VERIFY(allSettled(second));
+    const QString b = m_dir->filePath(u"b.json"_s);
+    QVERIFY(second.sessions()->save(b));
+    QCOMPARE(contents(b), contents(a));
+    QVERIFY(!contents(a).isEmpty());
+
+    QCOMPARE(texts(second.controlPanel()->params()), texts(first.controlPanel()->params()));
+    for (int i = 0; i < first.views().size(); ++i)
+        QVERIFY(second.views()[i]->params() == first.views()[i]->params());
+    // The same table on screen: the heatmap's grids hold the same cells.
+    const HeatmapGrid *g1 = first.heatmapView()->grid();
+    const HeatmapGrid *g2 = second.heatmapView()->grid();
+    QVERIFY(g1 && g2);
+    QCOMPARE(g2->block, g1->block);
+    QCOMPARE(g2->quantity, Quantity::Input);
+    QVERIFY(g2->values == g1->values);
+}
+
+void TestSessionController::viewStateRoundTrips()
+{
+    MainWindow first(small(), nullptr);
+    changeEverything(first);
+    const QString path = m_dir->filePath(u"view.json"_s);
+    QVERIFY(first.sessions()->save(path));
+
+    MainWindow second(Params {}, nullptr);
+    QSignalSpy opened(second.sessions(), &SessionController::opened);
+    QVERIFY(second.sessions()->open(path));
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(second.heatmapView()->quantity(), Quantity::Input);
+    QCOMPARE(second.heatmapView()->colormap(), std::optional(Colormap::Cividis));
+    QCOMPARE(second.heatmapView()->columnRange(), QCPRange(3.5, 20.5));
+    QCOMPARE(second.heatmapView()->positionRange(), QCPRange(10.5, 41.5));
+    QCOMPARE(second.curvesView()->columnsText(), u"0,3,10:12"_s);
+    QCOMPARE(second.curvesView()->columns(), (std::vector<std::int64_t> {0, 3, 10, 11}));
+    QCOMPARE(second.curvesView()->positionRange(), QCPRange(5.0, 33.0));
+    QCOMPARE(second.dashboard()->maximized(), second.heatmapView());
+    QVERIFY(!second.curvesView()->isVisibleTo(&second));
+    QCOMPARE(second.sessions()->viewState(), first.sessions()->viewState());
+}
+
+void TestSessionController::refusedFileChangesNothing_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("reason");
+    const QByteArray params = R"("params": {"d-model": "64", "max-len": "100"}, "view": {"maximized": 2})";
+    QTest::newRow("not JSON") << QByteArray("{\"format\": \"posenc-session\", \"version\": 1,\n  \"params\": {")
+                              << u"line 2"_s;
+    QTest::newRow("version 2") << QByteArray(R"({"format": "posenc-session", "version": 2, )" + params + "}")
+                               << u"version 2"_s;
+    QTest::newRow("not a session") << QByteArray(R"({"format": "something-else", "version": 1})")
+                                   << u"not a session file"_s;
+    QTest::newRow("invalid d_model") << QByteArray(
+        R"({"format": "posenc-session", "version": 1, "params": {"d-model": "0", "max-len": "100"}})")
+                                     << u"--d-model"_s;
+    QTest::newRow("bad syntax") << QByteArray(
+        R"({"format": "posenc-session", "version": 1, "params": {"base": "ten"}})")
+                                << u"--base"_s;
+    QTest::newRow("missing matrix") << QByteArray(
+        R"({"format": "posenc-session", "version": 1, "params": {"embeddings": "/no/such/file.npy"}})")
+                                    << u"/no/such/file.npy"_s;
+}
+
+void TestSessionController::refusedFileChangesNothing()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, reason);
+    MainWindow window(small(), m_settings.get());
+    changeEverything(window);
+    const Session before = window.sessions()->current();
+    const QString path = m_dir->filePath(u"bad.json"_s);
+    QVERIFY(writeFile(path, json));
+    QSignalSpy failed(window.sessions(), &SessionController::failed);
+    QSignalSpy opened(window.sessions(), &SessionController::opened);
+    window.sessions()->open(path);
+    QTRY_COMPARE(failed.size(), 1);
+    const QString message = failed[0][1].toString();
+    QVERIFY2(message.contains(path), qPrintable(message));
+    QVERIFY2(message.contains(reason), qPrintable(message));
+    QCOMPARE(opened.size(), 0);
+    QVERIFY(window.sessions()->current() == before);
+    QVERIFY(window.sessions()->recentSessions().isEmpty());
+    // The dialog the window shows does not block: it is open and can be closed.
+    QTRY_VERIFY(window.findChild<QMessageBox *>());
+    QVERIFY(window.findChild<QMessageBox *>()->text().contains(path));
+}
+
+void TestSessionController::unwritablePathIsReported()
+{
+    MainWindow window(small(), nullptr);
+    QSignalSpy failed(window.sessions(), &SessionController::failed);
+    const QString path = m_dir->filePath(u"no-such-dir/s.json"_s);
+    QVERIFY(!window.sessions()->save(path));
+    QCOMPARE(failed.size(), 1);
+    QVERIFY2(failed[0][1].toString().contains(path), qPrintable(failed[0][1].toString()));
+    QVERIFY(!QFile::exists(path));
+}
+
+void TestSessionController::recentSessionsFollowSavesAndOpensAndLoseMissingFiles()
+{
+    MainWindow window(small(), m_settings.get());
+    SessionController &sessions = *window.sessions();
+    QSignalSpy changed(&sessions, &SessionController::recentSessionsChanged);
+    const QString a = m_dir->filePath(u"a.json"_s);
+    const QString b = m_dir->filePath(u"b.json"_s);
+    QVERIFY(sessions.save(a));
+    QVERIFY(sessions.save(b));
+    QCOMPARE(sessions.recentSessions(), (QStringList {b, a}));
+    QVERIFY(sessions.open(a));
+    QCOMPARE(sessions.recentSessions(), (QStringList {a, b}));
+    QVERIFY(changed.size() >= 3);
+    for (int i = 0; i < SessionController::kMaxRecent + 3; ++i)
+        QVERIFY(sessions.save(m_dir->filePath(u"s%1.json"_s.arg(i))));
+    QCOMPARE(sessions.recentSessions().size(), SessionController::kMaxRecent);
+    QVERIFY(QFile::remove(m_dir->filePath(u"s10.json"_s)));
+    QCOMPARE(sessions.pruneRecentSessions(), QStringList {m_dir->filePath(u"s10.json"_s)});
+    QCOMPARE(sessions.recentSessions().size(), SessionController::kMaxRecent - 1);
+    QCOMPARE(sessions.recentSessions().constFirst(), m_dir->filePath(u"s9.json"_s));
+    // Kept in the settings: a new window sees them.
+    MainWindow again(small(), m_settings.get());
+    QCOMPARE(again.sessions()->recentSessions(), sessions.recentSessions());
+}
+
+QTEST_MAIN(TestSessionController)
+#include "tst_sessioncontroller.moc"
