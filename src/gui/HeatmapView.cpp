@@ -78,6 +78,8 @@ ComputeScheduler::Job HeatmapView::makeJob()
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
+            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
+                return;
             auto grid = computeHeatmap(*engine, request, detail, {kJobThreads, &cancel});
             if (!grid)
                 return;

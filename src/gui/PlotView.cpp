@@ -6,6 +6,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <thread>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -142,6 +144,17 @@ void PlotView::placeCursorLine(QCPItemStraightLine *line, std::optional<double> 
 void PlotView::replotCursor()
 {
     m_plot->layer(kCursorLayer)->replot();
+}
+
+bool PlotView::restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
+{
+    constexpr std::chrono::milliseconds kStep {4};
+    for (std::chrono::milliseconds slept {0}; slept < rest; slept += kStep) {
+        if (cancel.load(std::memory_order_relaxed))
+            return false;
+        std::this_thread::sleep_for(kStep);
+    }
+    return !cancel.load(std::memory_order_relaxed);
 }
 
 QSize PlotView::devicePixels(const QCPAxisRect *rect)
