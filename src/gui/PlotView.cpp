@@ -51,6 +51,10 @@ PlotView::PlotView(const QString &title, QWidget *parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &PlotView::mouseMoved);
     connect(m_plot, &QCustomPlot::mousePress, this, &PlotView::mousePressed);
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        // A figure's new content can move its axis rects (a legend that grew, wider tick
+        // labels): the data was computed for other pixels, so it is computed again.
+        if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry)
+            requestCompute();
         if (!m_awaitingReplot)
             return;
         m_awaitingReplot = false;
@@ -100,7 +104,22 @@ void PlotView::requestCompute()
 
 void PlotView::submitNow()
 {
+    // QCustomPlot lays its axis rects out only when it replots; the request must see the
+    // pixels the plot has now (after a resize or a maximise), not those of the last replot.
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    layout->setOuterRect(m_plot->rect());
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        layout->update(phase);
+    m_requestedGeometry = axisRectGeometry();
     m_scheduler->submit(makeJob());
+}
+
+QList<QRect> PlotView::axisRectGeometry() const
+{
+    QList<QRect> rects;
+    for (const QCPAxisRect *rect : m_plot->axisRects())
+        rects.append(rect->rect());
+    return rects;
 }
 
 void PlotView::resultShown(quint64 figureSerial, Detail detail)

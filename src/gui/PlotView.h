@@ -101,6 +101,8 @@ protected:
 
 private:
     void submitNow();
+    // The rectangles of the plot's axis rects: what a request's pixel counts come from.
+    QList<QRect> axisRectGeometry() const;
     void mouseMoved(QMouseEvent *event);
     void mousePressed(QMouseEvent *event);
 
@@ -117,6 +119,7 @@ private:
     std::optional<Detail> m_shownDetail;
     std::optional<Detail> m_drawnDetail;
     bool m_awaitingReplot = false;
+    QList<QRect> m_requestedGeometry;
 };
 
 } // namespace posenc
