@@ -23,6 +23,7 @@ HeatmapView::HeatmapView(QWidget *parent)
     : PlotView(tr("Heatmap"), parent)
     , m_figure(plot())
     , m_quantityBox(new QComboBox(this))
+    , m_colormapBox(new QComboBox(this))
     , m_cursor(addCursorLine(m_figure.panel().axisRect()))
 {
     m_quantityBox->setObjectName(u"quantityBox"_s);
@@ -30,6 +31,18 @@ HeatmapView::HeatmapView(QWidget *parent)
         m_quantityBox->addItem(PlotStyle::quantityLabel(q), static_cast<int>(q));
     m_quantityBox->setToolTip(tr("The quantity shown"));
     toolBar()->insertWidget(1, m_quantityBox);
+    m_colormapBox->setObjectName(u"colormapBox"_s);
+    m_colormapBox->setToolTip(tr("Colormap: auto is diverging about zero for signed data, cividis for the mask"));
+    m_colormapBox->addItem(tr("auto"));
+    m_colormapBox->addItems(Colormaps::names());
+    toolBar()->insertWidget(2, m_colormapBox);
+    // A new colormap needs no computing: the grid on screen is coloured again.
+    connect(m_colormapBox, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_grid)
+            return;
+        m_figure.setGrid(*m_grid, engine()->shape(m_grid->quantity), colormap());
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_quantityBox, &QComboBox::currentIndexChanged, this, [this] {
         resetView();
         requestCompute();
@@ -43,6 +56,11 @@ HeatmapView::HeatmapView(QWidget *parent)
 Quantity HeatmapView::quantity() const
 {
     return static_cast<Quantity>(m_quantityBox->currentData().toInt());
+}
+
+std::optional<Colormap> HeatmapView::colormap() const
+{
+    return Colormaps::fromName(m_colormapBox->currentText());
 }
 
 void HeatmapView::setQuantity(Quantity quantity)
@@ -95,7 +113,7 @@ ComputeScheduler::Job HeatmapView::makeJob()
 void HeatmapView::show(const std::shared_ptr<const HeatmapGrid> &grid, quint64 serial, Detail detail)
 {
     m_grid = grid;
-    m_figure.setGrid(*grid, engine()->shape(grid->quantity));
+    m_figure.setGrid(*grid, engine()->shape(grid->quantity), colormap());
     resultShown(serial, detail);
 }
 

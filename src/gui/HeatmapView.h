@@ -19,6 +19,8 @@ public:
 
     Quantity quantity() const;
     void setQuantity(Quantity quantity);
+    // The colormap chosen, or nothing for the quantity's own (diverging for signed data).
+    std::optional<Colormap> colormap() const;
     // The grid on screen, if any.
     const HeatmapGrid *grid() const { return m_grid.get(); }
     HeatmapPanel &panel() { return m_figure.panel(); }
@@ -38,6 +40,7 @@ private:
 
     HeatmapFigure m_figure;
     QComboBox *m_quantityBox;
+    QComboBox *m_colormapBox; // "auto" (the quantity's own map) or a map of Colormaps
     QCPItemStraightLine *m_cursor;
     std::shared_ptr<const HeatmapGrid> m_grid;
 };

@@ -32,7 +32,7 @@ PlotView::PlotView(const QString &title, QWidget *parent)
     auto *maximize = new QToolButton(this);
     maximize->setObjectName(u"maximizeButton"_s);
     maximize->setText(u"⤢"_s);
-    maximize->setToolTip(tr("Maximise or restore this view (double-click the title bar)"));
+    maximize->setToolTip(tr("Maximise or restore this view (Ctrl+1 to Ctrl+4)"));
     maximize->setAutoRaise(true);
     m_toolBar->addWidget(maximize);
     layout->addLayout(m_toolBar);

@@ -8,6 +8,7 @@
 
 #include "../core/Reference.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
@@ -76,6 +77,7 @@ private slots:
     void zoomRefinesTheHeatmapToTheVisibleCells();
     void wheelRubberBandAndHomeZoomTheHeatmap();
     void heatmapQuantityIsChosen();
+    void heatmapColormapIsChosenWithoutRecomputing();
     void hoverShowsTheReadoutAndTheLinkedCursor();
     void anyViewMaximisesAndRestores();
     void closingDuringAComputationExitsCleanly();
@@ -306,6 +308,23 @@ void TestMainWindow::heatmapQuantityIsChosen()
         dropped += v == 0.0f;
     }
     QVERIFY(dropped > 0); // p = 0.1 over 2,400 cells
+}
+
+void TestMainWindow::heatmapColormapIsChosenWithoutRecomputing()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    HeatmapView *view = window.heatmapView();
+    QVERIFY(view->panel().colorScale()->gradient() == Colormaps::gradient(Colormap::Diverging));
+    const HeatmapGrid *grid = view->grid();
+    auto *box = view->findChild<QComboBox *>(u"colormapBox"_s);
+    box->setCurrentIndex(box->findText(u"viridis"_s));
+    QVERIFY(view->panel().colorScale()->gradient() == Colormaps::gradient(Colormap::Viridis));
+    QCOMPARE(view->grid(), grid);
+    // PE keeps its fixed range [-1, 1] whatever the map.
+    QCOMPARE(view->panel().colorScale()->dataRange(), QCPRange(-1.0, 1.0));
 }
 
 void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
