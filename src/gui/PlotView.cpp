@@ -53,8 +53,13 @@ PlotView::PlotView(const QString &title, QWidget *parent)
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         // A figure's new content can move its axis rects (a legend that grew, wider tick
         // labels): the data was computed for other pixels, so it is computed again.
-        if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry)
+        // Twice at most in a row: tick labels that change width with the data could otherwise
+        // make the layout and the data chase each other.
+        if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry
+            && m_geometryRequests < kMaxGeometryRequests) {
+            ++m_geometryRequests;
             requestCompute();
+        }
         if (!m_awaitingReplot)
             return;
         m_awaitingReplot = false;
@@ -83,6 +88,7 @@ void PlotView::setParams(const Params &params)
         return;
     }
     m_figureSerial = m_paramsSerial;
+    m_geometryRequests = 0;
     paramsChanged(!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input)));
     requestCompute();
 }
@@ -185,6 +191,7 @@ QSize PlotView::devicePixels(const QCPAxisRect *rect)
 void PlotView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    m_geometryRequests = 0;
     requestCompute();
 }
 

@@ -120,6 +120,8 @@ private:
     std::optional<Detail> m_drawnDetail;
     bool m_awaitingReplot = false;
     QList<QRect> m_requestedGeometry;
+    static constexpr int kMaxGeometryRequests = 2;
+    int m_geometryRequests = 0;
 };
 
 } // namespace posenc
