@@ -82,7 +82,8 @@ void CurvesView::setCursorPosition(std::optional<std::int64_t> position)
 
 void CurvesView::resetView()
 {
-    m_figure.setPositionRange(0.0, static_cast<double>(std::min<std::int64_t>(params().maxLen - 1, 100)));
+    // Few enough positions that the integer ones are marked on the curves.
+    m_figure.setPositionRange(0.0, static_cast<double>(std::min<std::int64_t>(params().maxLen - 1, 64)));
 }
 
 void CurvesView::paramsChanged(bool shapeChanged)

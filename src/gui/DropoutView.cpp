@@ -56,6 +56,8 @@ ComputeScheduler::Job DropoutView::makeJob()
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
+            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
+                return;
             auto data = DropoutCompute::compute(*engine, request, detail, {kJobThreads, &cancel});
             if (!data)
                 return;

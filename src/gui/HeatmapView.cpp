@@ -31,17 +31,23 @@ HeatmapView::HeatmapView(QWidget *parent)
         m_quantityBox->addItem(PlotStyle::quantityLabel(q), static_cast<int>(q));
     m_quantityBox->setToolTip(tr("The quantity shown"));
     toolBar()->insertWidget(1, m_quantityBox);
+    m_colormapBox->setObjectName(u"colormapBox"_s);
+    m_colormapBox->setToolTip(tr("Colormap: auto is diverging about zero for signed data, cividis for the mask"));
+    m_colormapBox->addItem(tr("auto"), QString());
+    for (const QString &name : Colormaps::names())
+        m_colormapBox->addItem(name, name);
+    toolBar()->insertWidget(2, m_colormapBox);
+    // A new colormap needs no computing: the grid on screen is coloured again.
+    connect(m_colormapBox, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_grid)
+            return;
+        m_figure.setGrid(*m_grid, engine()->shape(m_grid->quantity), colormap());
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_quantityBox, &QComboBox::currentIndexChanged, this, [this] {
         resetView();
         requestCompute();
     });
-    m_colormapBox->setObjectName(u"colormapBox"_s);
-    m_colormapBox->addItem(tr("auto colours"), QString());
-    for (const QString &name : Colormaps::names())
-        m_colormapBox->addItem(name, name);
-    m_colormapBox->setToolTip(tr("The colormap (auto: diverging for signed data, viridis otherwise)"));
-    toolBar()->insertWidget(2, m_colormapBox);
-    connect(m_colormapBox, &QComboBox::currentIndexChanged, this, &HeatmapView::requestCompute);
     for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft})
         connect(m_figure.panel().axisRect()->axis(type), qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
                 &HeatmapView::requestCompute);
@@ -112,6 +118,8 @@ ComputeScheduler::Job HeatmapView::makeJob()
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
+            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
+                return;
             auto grid = computeHeatmap(*engine, request, detail, {kJobThreads, &cancel});
             if (!grid)
                 return;

@@ -19,7 +19,7 @@ public:
 
     Quantity quantity() const;
     void setQuantity(Quantity quantity);
-    // The chosen colormap; unset means the program's choice for the quantity.
+    // The colormap chosen, or nothing for the quantity's own (diverging for signed data).
     std::optional<Colormap> colormap() const;
     void setColormap(std::optional<Colormap> colormap);
     // The visible ranges, in table units (a session keeps them).
@@ -45,7 +45,7 @@ private:
 
     HeatmapFigure m_figure;
     QComboBox *m_quantityBox;
-    QComboBox *m_colormapBox;
+    QComboBox *m_colormapBox; // "auto" (the quantity's own map) or a map of Colormaps
     QCPItemStraightLine *m_cursor;
     std::shared_ptr<const HeatmapGrid> m_grid;
 };

@@ -7,10 +7,13 @@
 
 #include <QApplication>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTextStream>
 #include <QTimer>
 
 #include <cstdio>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc {
 
@@ -30,15 +33,22 @@ int runWindow(const WindowOptions &options)
     if (options.resetSettings)
         Settings::reset(settings);
     Params params = options.params;
+    QStringList problems;
     if (!options.paramsGiven) {
         const Settings::LoadedParams loaded = Settings::loadParams(settings);
-        for (const QString &problem : loaded.problems)
+        problems = loaded.problems;
+        for (const QString &problem : problems)
             err << "posenc: ignoring the remembered parameters (" << problem << "); using the defaults\n";
         params = loaded.params;
     }
     MainWindow window(params, &settings);
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
+    if (!problems.isEmpty())
+        window.statusBar()->showMessage(
+            QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")
+                .arg(problems.join(u"; "_s)),
+            15000);
     window.show();
     if (!options.screenshot.isEmpty()) {
         auto *poll = new QTimer(&window);

@@ -59,6 +59,8 @@ ComputeScheduler::Job MagnitudesView::makeJob()
         for (const Detail detail : {Detail::Preview, Detail::Full}) {
             if (detail == Detail::Preview && small)
                 continue;
+            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
+                return;
             auto data = MagnitudesCompute::compute(*engine, pixels, detail, {kJobThreads, &cancel});
             if (!data)
                 return;

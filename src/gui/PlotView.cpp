@@ -6,6 +6,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <thread>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -30,7 +32,7 @@ PlotView::PlotView(const QString &title, QWidget *parent)
     auto *maximize = new QToolButton(this);
     maximize->setObjectName(u"maximizeButton"_s);
     maximize->setText(u"⤢"_s);
-    maximize->setToolTip(tr("Maximise or restore this view (double-click the title bar)"));
+    maximize->setToolTip(tr("Maximise or restore this view (Ctrl+1 to Ctrl+4)"));
     maximize->setAutoRaise(true);
     m_toolBar->addWidget(maximize);
     layout->addLayout(m_toolBar);
@@ -49,6 +51,15 @@ PlotView::PlotView(const QString &title, QWidget *parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &PlotView::mouseMoved);
     connect(m_plot, &QCustomPlot::mousePress, this, &PlotView::mousePressed);
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        // A figure's new content can move its axis rects (a legend that grew, wider tick
+        // labels): the data was computed for other pixels, so it is computed again.
+        // Twice at most in a row: tick labels that change width with the data could otherwise
+        // make the layout and the data chase each other.
+        if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry
+            && m_geometryRequests < kMaxGeometryRequests) {
+            ++m_geometryRequests;
+            requestCompute();
+        }
         if (!m_awaitingReplot)
             return;
         m_awaitingReplot = false;
@@ -77,6 +88,7 @@ void PlotView::setParams(const Params &params)
         return;
     }
     m_figureSerial = m_paramsSerial;
+    m_geometryRequests = 0;
     paramsChanged(!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input)));
     requestCompute();
 }
@@ -98,7 +110,22 @@ void PlotView::requestCompute()
 
 void PlotView::submitNow()
 {
+    // QCustomPlot lays its axis rects out only when it replots; the request must see the
+    // pixels the plot has now (after a resize or a maximise), not those of the last replot.
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    layout->setOuterRect(m_plot->rect());
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        layout->update(phase);
+    m_requestedGeometry = axisRectGeometry();
     m_scheduler->submit(makeJob());
+}
+
+QList<QRect> PlotView::axisRectGeometry() const
+{
+    QList<QRect> rects;
+    for (const QCPAxisRect *rect : m_plot->axisRects())
+        rects.append(rect->rect());
+    return rects;
 }
 
 void PlotView::resultShown(quint64 figureSerial, Detail detail)
@@ -144,6 +171,17 @@ void PlotView::replotCursor()
     m_plot->layer(kCursorLayer)->replot();
 }
 
+bool PlotView::restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
+{
+    constexpr std::chrono::milliseconds kStep {4};
+    for (std::chrono::milliseconds slept {0}; slept < rest; slept += kStep) {
+        if (cancel.load(std::memory_order_relaxed))
+            return false;
+        std::this_thread::sleep_for(kStep);
+    }
+    return !cancel.load(std::memory_order_relaxed);
+}
+
 QSize PlotView::devicePixels(const QCPAxisRect *rect)
 {
     const double ratio = rect->parentPlot()->devicePixelRatioF();
@@ -153,6 +191,7 @@ QSize PlotView::devicePixels(const QCPAxisRect *rect)
 void PlotView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    m_geometryRequests = 0;
     requestCompute();
 }
 

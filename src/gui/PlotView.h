@@ -10,6 +10,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -67,6 +69,11 @@ protected:
     // Each view's job computes serially in its scheduler's thread: the four views already run
     // side by side, and a serial job stops within one tile when it is cancelled.
     static constexpr int kJobThreads = 1;
+    // A job refines its preview only once the controls have rested this long: while a
+    // slider moves, refinements would only take the processor from the next preview.
+    static constexpr std::chrono::milliseconds kRestBeforeRefining {80};
+    // Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
+    static bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest);
 
     // The job for the current parameters and view, its inputs captured by value.
     virtual ComputeScheduler::Job makeJob() = 0;
@@ -94,6 +101,8 @@ protected:
 
 private:
     void submitNow();
+    // The rectangles of the plot's axis rects: what a request's pixel counts come from.
+    QList<QRect> axisRectGeometry() const;
     void mouseMoved(QMouseEvent *event);
     void mousePressed(QMouseEvent *event);
 
@@ -110,6 +119,9 @@ private:
     std::optional<Detail> m_shownDetail;
     std::optional<Detail> m_drawnDetail;
     bool m_awaitingReplot = false;
+    QList<QRect> m_requestedGeometry;
+    static constexpr int kMaxGeometryRequests = 2;
+    int m_geometryRequests = 0;
 };
 
 } // namespace posenc
