@@ -83,7 +83,7 @@ void CurvesView::setCursorPosition(std::optional<std::int64_t> position)
 void CurvesView::resetView()
 {
     // Few enough positions that the integer ones are marked on the curves.
-    m_figure.setPositionRange(0.0, static_cast<double>(std::min<std::int64_t>(params().maxLen - 1, 64)));
+    m_figure.setPositionRange(0.0, static_cast<double>(CurvesCompute::defaultLastPosition(params().maxLen)));
 }
 
 void CurvesView::paramsChanged(bool shapeChanged)

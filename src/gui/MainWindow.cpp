@@ -170,8 +170,9 @@ void MainWindow::chooseEmbeddings()
     if (!tensors)
         return;
     if (tensors->size() == 1 && TensorPicker::refusal(tensors->front()).isEmpty()) {
+        // A file of one matrix needs no tensor name (a .npy has none to give).
         const QString name = tensors->front().name;
-        m_embeddings->load({path, name}, TensorPicker::looksLikePositionTable(name.isEmpty() ? path : name));
+        m_embeddings->load({path, std::nullopt}, TensorPicker::looksLikePositionTable(name.isEmpty() ? path : name));
         return;
     }
     auto *picker = new TensorPicker(path, *tensors, this);

@@ -11,6 +11,11 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::CurvesCompute {
 
+std::int64_t defaultLastPosition(std::int64_t maxLen)
+{
+    return std::min<std::int64_t>(maxLen - 1, 64);
+}
+
 std::vector<std::int64_t> defaultColumns(std::int64_t k)
 {
     const std::int64_t middle = (k / 2) & ~std::int64_t(1);

@@ -43,6 +43,9 @@ namespace CurvesCompute {
 
 // A few low, middle and high columns of a table with `peColumns` columns.
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);
+// The last position shown by default: 64 positions, enough to see the fast columns turn and
+// their integer dots apart, or the whole table when it is shorter.
+std::int64_t defaultLastPosition(std::int64_t maxLen);
 // The curves of the request; nothing when cancelled.
 std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options);
 QString legendText(const Curve &curve);

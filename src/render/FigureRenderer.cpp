@@ -219,7 +219,7 @@ std::optional<FigureError> buildCurves(QCustomPlot *plot, const Engine &engine, 
         figure.setPositionRange(static_cast<double>(options.positions->first),
                                 static_cast<double>(options.positions->second - 1));
     else
-        figure.setPositionRange(0.0, static_cast<double>(std::min<std::int64_t>(params.maxLen - 1, 100)));
+        figure.setPositionRange(0.0, static_cast<double>(CurvesCompute::defaultLastPosition(params.maxLen)));
     const std::vector<std::int64_t> columns
         = options.columns.empty() ? CurvesCompute::defaultColumns(params.peColumns()) : options.columns;
     return settle(plot, options, size, [&]() -> std::optional<QString> {
