@@ -393,6 +393,14 @@ void TestSafetensorsReader::selectsRows()
     QCOMPARE(first.value()(4, 2), 18.0f);
 }
 
+// Peak memory measures our allocations only without AddressSanitizer, whose redzones and
+// quarantine multiply the DOM's many small allocations (~76x measured at a 4 MiB header).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPeakIsOurs = false;
+#else
+constexpr bool kPeakIsOurs = true;
+#endif
+
 // 1.5 million dimensions in a 3 MB header: refused by the scan of the raw bytes, before Qt's DOM
 // (~16 bytes a value) or a shape text is built; it once cost ~200 MB and a 6 MB message.
 void TestSafetensorsReader::refusesHugeRankBeforeBuildingTheDom()
@@ -403,6 +411,8 @@ void TestSafetensorsReader::refusesHugeRankBeforeBuildingTheDom()
     const qint64 growth = PeakMemory::growth([&] { result = read(bytes, u"a"_s); });
     QVERIFY(!result->ok());
     QCOMPARE(result->error().reason, u"tensor 'a': 'shape' has more than 64 dimensions"_s);
+    if (!kPeakIsOurs)
+        QSKIP("under AddressSanitizer the peak measures its shadow memory and quarantine, not our allocations");
     QVERIFY2(growth < bytes.size() / 2, qPrintable(u"peak grew by %1 bytes"_s.arg(growth)));
 }
 
@@ -427,13 +437,11 @@ void TestSafetensorsReader::boundsMemoryOfManyTensors()
         const qint64 growth = PeakMemory::growth([&] { file = posenc::SafetensorsReader::inspect(source); });
         qInfo("a %lld-byte header: peak grew by %lld KiB", qint64(bytes.size()), growth / 1024);
         QCOMPARE(file->ok(), size == limit);
-#if defined(__SANITIZE_ADDRESS__)
-        const qint64 allowed = 60 * limit; // redzones around each of the DOM's small allocations
-#else
-        const qint64 allowed = 20 * limit;
-#endif
-        QVERIFY2(growth < allowed, qPrintable(u"peak grew by %1 bytes"_s.arg(growth)));
+        if (kPeakIsOurs)
+            QVERIFY2(growth < 20 * limit, qPrintable(u"peak grew by %1 bytes"_s.arg(growth)));
     }
+    if (!kPeakIsOurs)
+        QSKIP("under AddressSanitizer the peak measures its shadow memory and quarantine, not our allocations");
 }
 
 QTEST_GUILESS_MAIN(TestSafetensorsReader)
