@@ -53,20 +53,15 @@ ComputeScheduler::Job DropoutView::makeJob()
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         const Params &p = engine->params();
         const bool small = p.maxLen * p.dModel <= Budget::cells(Detail::Preview);
-        for (const Detail detail : {Detail::Preview, Detail::Full}) {
-            if (detail == Detail::Preview && small)
-                continue;
-            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
-                return;
-            auto data = DropoutCompute::compute(*engine, request, detail, {kJobThreads, &cancel});
-            if (!data)
-                return;
-            auto shared = std::make_shared<const DropoutData>(std::move(*data));
-            publish([self, shared, serial, detail] {
+        previewThenFull(
+            small, cancel, publish,
+            [&](Detail detail) {
+                return DropoutCompute::compute(*engine, request, detail, {kJobThreads, &cancel});
+            },
+            [self, serial](const std::shared_ptr<const DropoutData> &data, Detail detail) {
                 if (self)
-                    self->show(shared, serial, detail);
+                    self->show(data, serial, detail);
             });
-        }
     };
 }
 

@@ -115,20 +115,15 @@ ComputeScheduler::Job HeatmapView::makeJob()
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         // A block within the preview budget is exact at once: no preview pass.
         const bool small = request.block.cells() <= Budget::cells(Detail::Preview);
-        for (const Detail detail : {Detail::Preview, Detail::Full}) {
-            if (detail == Detail::Preview && small)
-                continue;
-            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
-                return;
-            auto grid = computeHeatmap(*engine, request, detail, {kJobThreads, &cancel});
-            if (!grid)
-                return;
-            auto shared = std::make_shared<const HeatmapGrid>(std::move(*grid));
-            publish([self, shared, serial, detail] {
+        previewThenFull(
+            small, cancel, publish,
+            [&](Detail detail) {
+                return computeHeatmap(*engine, request, detail, {kJobThreads, &cancel});
+            },
+            [self, serial](const std::shared_ptr<const HeatmapGrid> &data, Detail detail) {
                 if (self)
-                    self->show(shared, serial, detail);
+                    self->show(data, serial, detail);
             });
-        }
     };
 }
 

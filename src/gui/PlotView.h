@@ -74,6 +74,25 @@ protected:
     static constexpr std::chrono::milliseconds kRestBeforeRefining {80};
     // Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
     static bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest);
+    // The body of a view's job: compute(detail) for a preview, then, once the controls rest, in
+    // full (in full at once when `small`), each result handed to deliver(shared result, detail)
+    // on the GUI thread. Stops when compute returns nothing (cancelled) or the job is cancelled.
+    template<typename Compute, typename Deliver>
+    static void previewThenFull(bool small, const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish,
+                                Compute &&compute, Deliver deliver)
+    {
+        for (const Detail detail : {Detail::Preview, Detail::Full}) {
+            if (detail == Detail::Preview && small)
+                continue;
+            if (detail == Detail::Full && !small && !restUnlessCancelled(cancel, kRestBeforeRefining))
+                return;
+            auto result = compute(detail);
+            if (!result)
+                return;
+            auto shared = std::make_shared<const typename decltype(result)::value_type>(std::move(*result));
+            publish([deliver, shared, detail] { deliver(shared, detail); });
+        }
+    }
 
     // The job for the current parameters and view, its inputs captured by value.
     virtual ComputeScheduler::Job makeJob() = 0;
