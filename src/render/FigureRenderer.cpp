@@ -5,10 +5,12 @@
 #include "DropoutFigure.h"
 #include "FigureFit.h"
 #include "HeatmapFigure.h"
+#include "LearnedFigure.h"
 #include "MagnitudesFigure.h"
 #include "VisibleRequest.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using namespace Qt::StringLiterals;
@@ -19,7 +21,7 @@ namespace FigureKinds {
 
 QStringList names()
 {
-    return {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"dropout"_s};
+    return {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"dropout"_s, u"learned"_s};
 }
 
 QString name(FigureKind kind)
@@ -41,6 +43,8 @@ using Fill = std::function<std::optional<QString>()>;
 
 // Axes may be squeezed this small (layout units) before a figure is too small to draw.
 constexpr int kMinAxisSide = 24;
+// The learned figure's four heatmaps are read as pictures: smaller, they show nothing.
+constexpr int kMinLearnedPanelSide = 64;
 
 void scaleFont(QFont &font, double factor)
 {
@@ -87,6 +91,12 @@ void scaleFonts(QCustomPlot *plot, double factor)
     }
 }
 
+// Rounded up to a tenth, so that the size a message names is enough (9.03 cm -> 9.1 cm).
+double upToTenth(double value)
+{
+    return std::ceil(value * 10.0 - 1e-9) / 10.0;
+}
+
 // Lays the figure out at `size` as the window does: a replot, which also fills QCustomPlot's
 // cache of tick labels, whose sizes then set the margins (a label of powers of ten, drawn from
 // the cache, takes less room than measured afresh).
@@ -108,11 +118,13 @@ QList<QRect> axisRectGeometry(QCustomPlot *plot)
 // the filling moved the axes (a title or a legend that appeared with the data): the data is
 // always computed for the pixels it is drawn on.
 std::optional<FigureError> settle(QCustomPlot *plot, const FigureOptions &options, const FigureSize &size,
-                                  const Fill &fill)
+                                  const Fill &fill, const QList<QCPAxisRect *> &pictures = {})
 {
     scaleFonts(plot, options.fontPointSize / FigureOptions::kBaseFontPointSize);
     for (QCPAxisRect *rect : plot->axisRects())
         rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
+    for (QCPAxisRect *rect : pictures)
+        rect->setMinimumSize(kMinLearnedPanelSide, kMinLearnedPanelSide);
     layOut(plot, size.layout);
     for (int pass = 0; pass < 4; ++pass) {
         const QList<QRect> before = axisRectGeometry(plot);
@@ -145,8 +157,8 @@ std::optional<FigureError> settle(QCustomPlot *plot, const FigureOptions &option
             u"--size: the %1 figure's text at %2 pt needs at least %3 x %4 cm (%5 x %6 pixels on screen); give a "
             "larger size or a smaller --font-size"_s.arg(FigureKinds::name(options.kind))
                 .arg(options.fontPointSize)
-                .arg(need.width() * cm, 0, 'f', 1)
-                .arg(need.height() * cm, 0, 'f', 1)
+                .arg(upToTenth(need.width() * cm), 0, 'f', 1)
+                .arg(upToTenth(need.height() * cm), 0, 'f', 1)
                 .arg(need.width())
                 .arg(need.height())};
     }
@@ -269,6 +281,30 @@ std::optional<FigureError> buildDropout(QCustomPlot *plot, const Engine &engine,
     });
 }
 
+std::optional<FigureError> buildLearned(QCustomPlot *plot, const Engine &engine, const FigureOptions &options,
+                                        const FigureSize &size)
+{
+    LearnedFigure figure(plot);
+    const Params &params = engine.params();
+    // Rows 0..L-1 of the loaded matrix, as the window's view takes them (check() made sure of them).
+    const RowMatrixXf &all = params.embeddings->values;
+    const RowMatrixXf copy = all.rows() == params.maxLen ? RowMatrixXf() : RowMatrixXf(all.topRows(params.maxLen));
+    const RowMatrixXf &learned = all.rows() == params.maxLen ? all : copy;
+    return settle(plot, options, size,
+                  [&]() -> std::optional<QString> {
+                      // The pixels of the panels as the view computes them: layout units times the scale.
+                      const QSize table = figure.tablePixels() * size.scale;
+                      const int similarity = static_cast<int>(figure.similarityPixels() * size.scale);
+                      auto data = LearnedCompute::compute(learned, params, table, similarity);
+                      if (!data)
+                          return u"learned: the figure could not be computed"_s;
+                      figure.setData(*data);
+                      return std::nullopt;
+                  },
+                  {figure.learnedPanel().axisRect(), figure.sinusoidalPanel().axisRect(),
+                   figure.learnedSimilarityPanel().axisRect(), figure.sinusoidalSimilarityPanel().axisRect()});
+}
+
 } // namespace
 
 QList<Quantity> FigureRenderer::heatmapQuantities()
@@ -284,8 +320,20 @@ std::optional<QString> FigureRenderer::check(const Engine &engine, const FigureO
         return u"--colormap: the %1 figure has no colormap (heatmap and dropout have)"_s.arg(figure);
     if (!(options.fontPointSize >= 4.0 && options.fontPointSize <= 36.0))
         return u"--font-size: must be between 4 and 36 points; got %1"_s.arg(options.fontPointSize);
-    if (options.kind == FigureKind::Magnitudes && (options.positions || !options.columns.empty()))
-        return u"--positions, --dims: the magnitudes figure always shows every position and column"_s;
+    if ((options.kind == FigureKind::Magnitudes || options.kind == FigureKind::Learned)
+        && (options.positions || !options.columns.empty()))
+        return u"--positions, --dims: the %1 figure always shows every position and column"_s.arg(figure);
+    if (options.kind == FigureKind::Learned) {
+        const Params &params = engine.params();
+        if (!params.embeddings)
+            return u"--embeddings: the learned figure compares a learned position table with the sinusoidal PE; "
+                   "give the table with --embeddings FILE[:TENSOR]"_s;
+        if (params.embeddings->values.rows() < params.maxLen)
+            return u"--max-len: is %1, but the learned table %2 has %3 rows"_s.arg(params.maxLen)
+                .arg(params.embeddings->source)
+                .arg(params.embeddings->values.rows());
+        return std::nullopt;
+    }
     const Shape shape = options.kind == FigureKind::Heatmap ? engine.shape(options.quantity)
         : options.kind == FigureKind::Dropout               ? engine.shape(Quantity::Mask)
                                               : Shape {engine.params().maxLen, engine.params().peColumns()};
@@ -319,6 +367,8 @@ std::optional<FigureError> FigureRenderer::build(QCustomPlot *plot, const Engine
         return buildMagnitudes(plot, engine, options, size, compute);
     case FigureKind::Dropout:
         return buildDropout(plot, engine, options, size, compute);
+    case FigureKind::Learned:
+        return buildLearned(plot, engine, options, size);
     }
     return std::nullopt;
 }

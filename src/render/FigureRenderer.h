@@ -15,8 +15,9 @@
 
 namespace posenc {
 
-// The figures of the window's views, as posenc export names them.
-enum class FigureKind { Heatmap, Curves, Magnitudes, Dropout };
+// The figures of the window's views, as posenc export names them. Learned is the "Learned vs
+// sinusoidal" view: it needs a loaded matrix (Params::embeddings) read as a position table.
+enum class FigureKind { Heatmap, Curves, Magnitudes, Dropout, Learned };
 
 namespace FigureKinds {
 QStringList names();

@@ -24,10 +24,11 @@ QCPTextElement *panelTitle(QCustomPlot *plot, const QString &text)
 }
 
 // Symmetric around zero, so that zero stays white in the diverging map.
-HeatmapStyle signedStyle(const HeatmapGrid &grid, const QString &label)
+// The colorbars go unlabelled: each panel's title already names what it shows, and four
+// labels would take the width a single-column figure does not have.
+HeatmapStyle signedStyle(const HeatmapGrid &grid)
 {
     HeatmapStyle style;
-    style.colorbarLabel = label;
     const double extent = std::max({std::abs(grid.minValue), std::abs(grid.maxValue), 1e-12});
     style.dataRange = {-extent, extent};
     return style;
@@ -43,7 +44,7 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     auto *grid = new QCPLayoutGrid;
     plot->plotLayout()->addElement(1, 0, grid);
     grid->setRowSpacing(0);
-    grid->setColumnSpacing(12);
+    grid->setColumnSpacing(8);
     const QStringList titles
         = {u"learned table P"_s, u"sinusoidal PE"_s, u"learned similarity P·Pᵀ"_s, u"sinusoidal similarity PE·PEᵀ"_s};
     for (int i = 0; i < 4; ++i) {
@@ -60,13 +61,21 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     }
     for (int row : {0, 2})
         grid->setRowStretchFactor(row, 0.001);
+    // Four short panels side by side: a few round ticks per axis keep their labels apart.
+    for (HeatmapPanel *panel :
+         {m_learned.get(), m_sinusoidal.get(), m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()}) {
+        for (QCPAxis *axis : {panel->axisRect()->axis(QCPAxis::atBottom), panel->axisRect()->axis(QCPAxis::atLeft)})
+            axis->ticker()->setTickCount(4);
+        panel->colorScale()->axis()->ticker()->setTickCount(3);
+    }
 
     plot->plotLayout()->addElement(2, 0, m_norms);
     plot->plotLayout()->setRowStretchFactor(1, 3.0);
-    plot->plotLayout()->setRowStretchFactor(2, 1.0);
+    plot->plotLayout()->setRowStretchFactor(2, 1.25);
     PlotStyle::styleAxisRect(m_norms);
     m_norms->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
     m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖row p‖"_s);
+    m_norms->axis(QCPAxis::atLeft)->ticker()->setTickCount(2); // a short axis
     m_learnedNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));
     m_sinusoidalNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));
     m_expectedNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));
@@ -75,11 +84,17 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     m_expectedNorm->setPen(QPen(kSinusoidal, 1.0, Qt::DashLine));
     m_learnedNorm->setName(u"‖P[p]‖ learned"_s);
     m_sinusoidalNorm->setName(u"‖PE[p]‖ sinusoidal"_s);
+    // The legend in a row of its own under the norms: the flat norm curves fill their short
+    // axes, and an inset legend would hide them.
     auto *legend = new QCPLegend;
-    m_norms->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    plot->plotLayout()->addElement(3, 0, legend);
+    plot->plotLayout()->setRowStretchFactor(3, 0.001);
     legend->setLayer(u"legend"_s);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setBrush(QColor(255, 255, 255, 220));
+    legend->setWrap(3);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 0, 4, 2));
     QFont font = plot->font();
     font.setPointSizeF(8.0);
     legend->setFont(font);
@@ -104,13 +119,11 @@ void LearnedFigure::setData(const LearnedData &data)
 {
     m_title->setText(u"Learned vs sinusoidal  ·  %1 positions × %2 columns"_s.arg(PlotStyle::formatCount(data.rows),
                                                                                   PlotStyle::formatCount(data.cols)));
-    m_learned->setGrid(data.learned, signedStyle(data.learned, u"P"_s));
-    HeatmapStyle pe;
-    pe.colorbarLabel = u"PE"_s;
-    m_sinusoidal->setGrid(data.sinusoidal, pe);
+    m_learned->setGrid(data.learned, signedStyle(data.learned));
+    m_sinusoidal->setGrid(data.sinusoidal, HeatmapStyle {});
     // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.
-    m_learnedSimilarity->setGrid(data.learnedSimilarity, signedStyle(data.learnedSimilarity, u"P·Pᵀ"_s));
-    m_sinusoidalSimilarity->setGrid(data.sinusoidalSimilarity, signedStyle(data.sinusoidalSimilarity, u"PE·PEᵀ"_s));
+    m_learnedSimilarity->setGrid(data.learnedSimilarity, signedStyle(data.learnedSimilarity));
+    m_sinusoidalSimilarity->setGrid(data.sinusoidalSimilarity, signedStyle(data.sinusoidalSimilarity));
     for (HeatmapPanel *panel : {m_learned.get(), m_sinusoidal.get()})
         panel->fitAxes({data.rows, data.cols});
     for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()})

@@ -69,7 +69,8 @@ void TestCliExport::everyFigureInEveryFormat_data()
     const QList<std::pair<QString, QString>> figures = {{u"heatmap"_s, u"column j"_s},
                                                         {u"curves"_s, u"position p"_s},
                                                         {u"magnitudes"_s, u"RMS over positions"_s},
-                                                        {u"dropout"_s, u"kept (1) / dropped (0)"_s}};
+                                                        {u"dropout"_s, u"kept (1) / dropped (0)"_s},
+                                                        {u"learned"_s, u"position q"_s}};
     for (const auto &[figure, label] : figures)
         for (const QString &extension : {u"png"_s, u"svg"_s, u"pdf"_s})
             QTest::newRow(qPrintable(figure + u"."_s + extension)) << figure << extension << label;
@@ -81,8 +82,17 @@ void TestCliExport::everyFigureInEveryFormat()
     QFETCH(QString, extension);
     QFETCH(QString, label);
     const QString file = path(figure + u"."_s + extension);
-    const Run run = posenc(
-        QStringList {u"export"_s, figure, u"-o"_s, file, u"--width"_s, u"720"_s, u"--height"_s, u"480"_s} + kSmall);
+    QStringList extra;
+    if (figure == u"learned"_s) {
+        // A position table to compare: a table of our own, written by posenc table.
+        const QString table = path(u"table.npy"_s);
+        const Run written = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, table} + kSmall);
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+        extra = {u"--embeddings"_s, table};
+    }
+    const Run run
+        = posenc(QStringList {u"export"_s, figure, u"-o"_s, file, u"--width"_s, u"720"_s, u"--height"_s, u"480"_s}
+                 + kSmall + extra);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QByteArray bytes = readAll(file);
     if (extension == u"png"_s) {
@@ -111,6 +121,7 @@ void TestCliExport::everyFigureInEveryFormat()
                  qPrintable(u"%1 x %2"_s.arg(box->width()).arg(box->height())));
     }
     QCOMPARE(entries().filter(u".tmp"_s, Qt::CaseInsensitive), QStringList());
+    QFile::remove(path(u"table.npy"_s));
 }
 
 void TestCliExport::printSizeAtDpi()
@@ -189,7 +200,9 @@ void TestCliExport::invalidUsage_data()
     QTest::newRow("too many pixels") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"90x90in"_s}
                                      << u"megapixels"_s;
     QTest::newRow("too small for its text")
-        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"8.5x5cm"_s} << u"at least"_s;
+        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"5x3cm"_s} << u"at least"_s;
+    QTest::newRow("learned without a table") << QStringList {u"learned"_s, u"-o"_s, out} << u"--embeddings"_s;
+    QTest::newRow("dims on learned") << QStringList {u"learned"_s, u"-o"_s, out, u"--dims"_s, u"0:4"_s} << u"--dims"_s;
     QTest::newRow("unknown colormap") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colormap"_s, u"jet"_s}
                                       << u"--colormap"_s;
     QTest::newRow("colormap on curves") << QStringList {u"curves"_s, u"-o"_s, out, u"--colormap"_s, u"viridis"_s}

@@ -4,6 +4,7 @@
 #include "gui/CurvesView.h"
 #include "gui/DropoutView.h"
 #include "gui/HeatmapView.h"
+#include "gui/LearnedView.h"
 #include "gui/MagnitudesView.h"
 
 #include "render/FigureExporter.h"
@@ -12,6 +13,7 @@
 #include <QDir>
 #include <QTest>
 
+#include <cmath>
 #include <functional>
 #include <memory>
 
@@ -28,6 +30,14 @@ Params params()
     p.dModel = 96;
     p.maxLen = 700; // more positions than pixels: the heatmap is area averaged
     p.dropout = 0.3;
+    // A learned position table for the learned view: smooth in p, unlike the sinusoidal one.
+    auto table = std::make_shared<EmbeddingMatrix>();
+    table->values.resize(p.maxLen, p.dModel);
+    for (std::int64_t r = 0; r < p.maxLen; ++r)
+        for (std::int64_t j = 0; j < p.dModel; ++j)
+            table->values(r, j) = float(0.3 * std::sin(0.01 * double(r) * double(j % 5 + 1) + 0.5 * double(j)));
+    table->source = u"learned.npy"_s;
+    p.embeddings = std::move(table);
     return p;
 }
 
@@ -42,6 +52,8 @@ std::unique_ptr<PlotView> makeView(FigureKind kind)
         return std::make_unique<MagnitudesView>();
     case FigureKind::Dropout:
         return std::make_unique<DropoutView>();
+    case FigureKind::Learned:
+        return std::make_unique<LearnedView>();
     }
     return nullptr;
 }

@@ -31,6 +31,27 @@ Params small()
     return p;
 }
 
+// A learned position table: smooth in p like a trained one, not the sinusoidal table.
+std::shared_ptr<const EmbeddingMatrix> learnedTable(std::int64_t rows, std::int64_t cols)
+{
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values.resize(rows, cols);
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t j = 0; j < cols; ++j)
+            matrix->values(p, j) = float(0.2 * std::cos(0.03 * double(p) * double(j % 7 + 1) + double(j)));
+    matrix->source = u"learned.npy"_s;
+    return matrix;
+}
+
+// The engine a figure is drawn from: the learned figure needs a loaded table.
+Engine engineFor(FigureKind kind)
+{
+    Params p = small();
+    if (kind == FigureKind::Learned)
+        p.embeddings = learnedTable(p.maxLen, p.dModel);
+    return Engine(p);
+}
+
 // The text every figure of a kind shows on an axis.
 QString axisLabel(FigureKind kind)
 {
@@ -120,7 +141,7 @@ void TestFigureExporter::everyFigureInEveryFormat()
 {
     QFETCH(FigureKind, kind);
     QFETCH(FigureFormat, format);
-    const Engine engine(small());
+    const Engine engine = engineFor(kind);
     FigureOptions options;
     options.kind = kind;
     const FigureSize size = FigureSize::fromPixels(QSize(640, 420));
@@ -273,10 +294,10 @@ void TestFigureExporter::fontSizeTitleAndColormap()
 void TestFigureExporter::everyTextInThePinnedFont()
 {
     QCOMPARE(PinnedFont::family(), u"DejaVu Sans"_s);
-    const Engine engine(small());
     for (const QString &name : FigureKinds::names()) {
         FigureOptions options;
         options.kind = *FigureKinds::fromName(name);
+        const Engine engine = engineFor(options.kind);
         QCustomPlot plot;
         QVERIFY(!FigureRenderer::build(&plot, engine, options, FigureSize::fromPixels(QSize(700, 500))));
         const std::vector<QFont> fonts = allFonts(plot);
@@ -343,6 +364,10 @@ void TestFigureExporter::refusedOptions_data()
                                          << u"--dims"_s;
     QTest::newRow("positions on magnitudes")
         << FigureKind::Magnitudes << pe << false << 9.0 << 0ll << 10ll << -1ll << u"--positions"_s;
+    QTest::newRow("learned without a table")
+        << FigureKind::Learned << pe << false << 9.0 << -1ll << -1ll << -1ll << u"--embeddings"_s;
+    QTest::newRow("colormap on learned") << FigureKind::Learned << pe << true << 9.0 << -1ll << -1ll << -1ll
+                                         << u"--colormap"_s;
 }
 
 void TestFigureExporter::refusedOptions()
@@ -355,7 +380,7 @@ void TestFigureExporter::refusedOptions()
     QFETCH(qint64, end);
     QFETCH(qint64, column);
     QFETCH(QString, named);
-    FigureOptions options;
+    FigureOptions options; // every engine here has no loaded table
     options.kind = kind;
     options.quantity = Quantity(quantity);
     if (colormap)
