@@ -51,6 +51,11 @@ void MagnitudesView::resetView()
 
 ComputeScheduler::Job MagnitudesView::makeJob()
 {
+    // Every resize asks for a job: the layout follows the size as the exporter's does.
+    if (m_figure.isCompact() != MagnitudesFigure::prefersCompact(plot()->size())) {
+        m_figure.setCompact(!m_figure.isCompact());
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+    }
     const int pixels = devicePixels(m_figure.positionRect()).width();
     return [engine = engine(), pixels, serial = figureSerial(),
             self = QPointer(this)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {

@@ -159,12 +159,12 @@ bool fit(QCustomPlot *plot)
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element))
             changed |= fitText(text, width);
-        else if (auto *legend = qobject_cast<QCPLegend *>(element))
+        else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
             changed |= fitLegend(legend, width);
     }
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))
-            if (auto *legend = qobject_cast<QCPLegend *>(inset))
+            if (auto *legend = qobject_cast<QCPLegend *>(inset); legend && legend->visible())
                 changed |= fitLegend(legend, rect->width() - 8.0) | moveBelow(plot, rect, legend);
     }
     for (QCPAxis *axis : allAxes(plot)) {

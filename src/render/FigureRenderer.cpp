@@ -249,6 +249,7 @@ std::optional<FigureError> buildMagnitudes(QCustomPlot *plot, const Engine &engi
                                            const FigureSize &size, const ComputeOptions &compute)
 {
     MagnitudesFigure figure(plot);
+    figure.setCompact(MagnitudesFigure::prefersCompact(size.layout));
     return settle(plot, options, size, [&]() -> std::optional<QString> {
         const auto data = MagnitudesCompute::compute(engine, pixelsAcross(figure.positionRect(), size.scale),
                                                      Detail::Full, compute);

@@ -14,6 +14,8 @@ namespace {
 const QColor kEmbedding(0, 114, 178);
 const QColor kPositional(213, 94, 0);
 const QColor kRatio(0, 158, 115);
+constexpr double kDotSize = 2.5;
+constexpr double kCompactDotSize = 1.5;
 
 void setLog(QCPAxis *axis)
 {
@@ -118,9 +120,68 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
         graph->setLineStyle(QCPGraph::lsNone);
         // Small squares: as legible as discs at this size, and far cheaper to draw.
         graph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssSquare, graph->pen().color(), graph->pen().color(), 2.5));
+            QCPScatterStyle(QCPScatterStyle::ssSquare, graph->pen().color(), graph->pen().color(), kDotSize));
     }
     m_title->setText(u"Magnitudes"_s);
+
+    // The compact legend's entries: graphs that hold no data.
+    const auto entry = [this](const QString &name, const QPen &pen) {
+        auto *graph = new QCPGraph(m_positions->axis(QCPAxis::atBottom), m_positions->axis(QCPAxis::atLeft));
+        graph->setPen(pen);
+        graph->setName(name);
+        m_compactEntries.append(graph);
+    };
+    entry(u"s·E"_s, QPen(kEmbedding, 1.3));
+    entry(u"PE"_s, QPen(kPositional, 1.3));
+    entry(u"ratio (right)"_s, QPen(kRatio, 1.0));
+    entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
+}
+
+bool MagnitudesFigure::prefersCompact(QSize layout)
+{
+    return layout.width() < 500 || layout.height() < 340;
+}
+
+void MagnitudesFigure::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    m_positionLegend->setVisible(!compact);
+    m_columnLegend->setVisible(!compact);
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    if (compact) {
+        // A row of its own under both axes, owned by the layout while it is shown.
+        m_compactLegend = new QCPLegend;
+        layout->addElement(layout->rowCount(), 0, m_compactLegend);
+        layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
+        m_compactLegend->setLayer(u"legend"_s);
+        m_compactLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        m_compactLegend->setWrap(4);
+        m_compactLegend->setBrush(Qt::NoBrush);
+        m_compactLegend->setBorderPen(Qt::NoPen);
+        m_compactLegend->setMargins(QMargins(2, 0, 8, 0));
+        m_compactLegend->setColumnSpacing(6);
+        QFont font = m_plot->font();
+        font.setPointSizeF(8.0);
+        m_compactLegend->setFont(font);
+        m_compactLegend->setIconSize(14, 8);
+        for (QCPGraph *graph : m_compactEntries)
+            graph->addToLegend(m_compactLegend);
+    } else {
+        layout->remove(m_compactLegend); // deletes it and its items
+        layout->simplify();
+        m_compactLegend = nullptr;
+    }
+    // Eight sub-ticks a decade crowd into a black bar on a short log axis.
+    for (QCPAxis *axis : {m_positions->axis(QCPAxis::atLeft), m_positions->axis(QCPAxis::atRight),
+                          m_columns->axis(QCPAxis::atLeft)})
+        axis->setSubTicks(!compact);
+    for (QCPGraph *graph : {m_embeddingRms, m_peRms}) {
+        QCPScatterStyle dots = graph->scatterStyle();
+        dots.setSize(compact ? kCompactDotSize : kDotSize);
+        graph->setScatterStyle(dots);
+    }
 }
 
 QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color,
@@ -149,19 +210,22 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_peRms->setData(data.columns, data.peRms, true);
 
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
+    // Headroom above the data for the legend inside the axes; compact, it is below.
+    const double positionHeadroom = m_compact ? 2.0 : 40.0;
+    const double columnHeadroom = 12.0; // keeps a second decade labelled on a short axis
     m_positions->axis(QCPAxis::atLeft)
         ->setRange(logRange({&data.peNorm, &data.embeddingNorm},
                             {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)},
-                            40.0));
-    m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, 40.0));
+                            positionHeadroom));
+    m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, positionHeadroom));
     m_columns->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(data.columns.size()) - 0.5);
-    m_columns->axis(QCPAxis::atLeft)->setRange(logRange({&data.peRms, &data.embeddingRms}, {}, 12.0));
+    m_columns->axis(QCPAxis::atLeft)->setRange(logRange({&data.peRms, &data.embeddingRms}, {}, columnHeadroom));
     QString detail;
     if (data.positionStride > 1)
         detail = u"  ·  every %1th position (%2 of %3)"_s.arg(data.positionStride)
                      .arg(data.rmsRows)
                      .arg(PlotStyle::formatCount(data.maxLen));
-    m_title->setText(u"Magnitudes: per position (top), per column (bottom)%1"_s.arg(detail));
+    m_title->setText(u"Magnitudes per position (top)  ·  per column (bottom)%1"_s.arg(detail));
 }
 
 } // namespace posenc

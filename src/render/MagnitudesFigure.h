@@ -15,6 +15,12 @@ public:
     explicit MagnitudesFigure(QCustomPlot *plot);
 
     void setData(const MagnitudesData &data);
+    // Small figures (a single paper column) trade the two legends inside the axes, which would
+    // hide the data, for one short legend under both: blue s·E, orange PE, green ratio,
+    // dashed expected norms. The dots per column shrink with them.
+    static bool prefersCompact(QSize layout);
+    void setCompact(bool compact);
+    bool isCompact() const { return m_compact; }
     QCPAxisRect *positionRect() const { return m_positions; }
     QCPAxisRect *columnRect() const { return m_columns; }
 
@@ -30,6 +36,9 @@ private:
     QCPLegend *m_columnLegend;
     QCPGraph *m_peNorm, *m_embeddingNorm, *m_ratio, *m_expectedPe, *m_expectedEmbedding;
     QCPGraph *m_peRms, *m_embeddingRms;
+    QList<QCPGraph *> m_compactEntries;
+    QCPLegend *m_compactLegend = nullptr; // only while compact
+    bool m_compact = false;
 };
 
 } // namespace posenc
