@@ -123,8 +123,8 @@ void ExportController::exportData(PlotView *view, const QString &path, bool conf
     }
     const auto request = view->tableRequest();
     if (!request) {
-        WriteDialogs::showRefusal(m_window, title,
-                                  tr("The %1 view shows no cell of its table to write.").arg(view->title()));
+        WriteDialogs::showRefusal(
+            m_window, title, tr("The %1 view has no table to write, or shows none of its cells.").arg(view->title()));
         return;
     }
     std::shared_ptr<const Engine> engine = view->engine();

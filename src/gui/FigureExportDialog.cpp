@@ -111,6 +111,8 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     ui.unitBox->addItem(tr("cm"), static_cast<int>(Unit::Cm));
     ui.unitBox->addItem(tr("in"), static_cast<int>(Unit::In));
     ui.unitBox->addItem(tr("px"), static_cast<int>(Unit::Px));
+    for (QComboBox *box : {ui.figureBox, ui.formatBox, ui.presetBox})
+        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     for (QDoubleSpinBox *spin : {ui.widthSpin, ui.heightSpin}) {
         spin->setRange(0.1, FigureFile::kMaxSide);
         spin->setKeyboardTracking(false);
@@ -140,6 +142,11 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     connect(ui.pathEdit, &QLineEdit::textEdited, this, &FigureExportDialog::pathEdited);
     connect(ui.browseButton, &QPushButton::clicked, this, &FigureExportDialog::browse);
     connect(ui.figureBox, &QComboBox::currentIndexChanged, this, [this] {
+        // A file still named after a figure is named after the new one.
+        const QFileInfo info(path());
+        if (FigureKinds::fromName(info.completeBaseName()))
+            m_ui->pathEdit->setText(
+                QDir(info.path()).filePath(u"%1.%2"_s.arg(FigureKinds::name(source().options.kind), info.suffix())));
         if (preset() == Preset::Window)
             presetChosen();
         updatePixels();
@@ -336,8 +343,11 @@ void FigureExportDialog::updatePixels()
     if (preset() == Preset::Window) {
         text += tr(", as the view shows it");
     } else if (size.dpi) {
-        const QSizeF cm = size.points() * (kCmPerInch / 72.0);
-        text += tr(" (%1 × %2 cm at %3 dpi)").arg(cm.width(), 0, 'f', 2).arg(cm.height(), 0, 'f', 2).arg(*size.dpi);
+        const double cm = inchesPer(m_unit, *size.dpi) * kCmPerInch;
+        text += tr(" (%1 × %2 cm at %3 dpi)")
+                    .arg(m_ui->widthSpin->value() * cm, 0, 'f', 2)
+                    .arg(m_ui->heightSpin->value() * cm, 0, 'f', 2)
+                    .arg(*size.dpi);
     }
     if (format() != FigureFormat::Png)
         text += tr("; vector text and axes");

@@ -137,6 +137,8 @@ void TestExportController::ctrlCOnAFocusedPlotCopiesItsPixels()
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     QTest::mouseClick(view->plot(), Qt::LeftButton, {}, QPoint(view->plot()->width() / 2, 30));
     QTRY_VERIFY(view->plot()->hasFocus());
+    // For a look at the focus frame around the plot.
+    m_window->grab().save(QDir::temp().filePath(u"posenc-focused-plot.png"_s));
     QCOMPARE(m_window->exports()->currentView(), view);
     QSignalSpy copied(m_window->exports(), &ExportController::figureCopied);
     QTest::keyClick(view->plot(), Qt::Key_C, Qt::ControlModifier);
