@@ -145,11 +145,16 @@ void TestExportController::ctrlCOnAFocusedPlotCopiesItsPixels()
     QCOMPARE(copied.count(), 1);
     const QImage image = QApplication::clipboard()->image();
     const double ratio = view->plot()->devicePixelRatioF();
+    // tst_exportcontroller_dpr2 runs this at QT_SCALE_FACTOR=2: a high-DPI screen.
+    if (qEnvironmentVariableIsSet("QT_SCALE_FACTOR"))
+        QCOMPARE(ratio, qEnvironmentVariable("QT_SCALE_FACTOR").toDouble());
     QCOMPARE(image.size(), view->plot()->size() * ratio);
     const QImage copy = image.convertToFormat(QImage::Format_ARGB32);
     // The figure the exporter draws of this view at its size, pixel for pixel.
     QCustomPlot built;
-    const FigureSize size = FigureSize::fromPixels(view->plot()->size());
+    // At the screen's device pixel ratio (2 when run with QT_SCALE_FACTOR=2).
+    FigureSize size = FigureSize::fromPixels(view->plot()->size());
+    size.scale = ratio;
     QVERIFY(!FigureRenderer::build(&built, *view->engine(), *view->figureOptions(), size));
     QVERIFY(FigureExporter::image(&built, size).convertToFormat(QImage::Format_ARGB32) == copy);
     // And the screen's own paint, grabbed, but for the antialiasing of the tick labels, which
