@@ -5,8 +5,7 @@
 
 #include "core/ParamText.h"
 #include "io/AtomicFile.h"
-#include "render/FigureExporter.h"
-#include "render/FigureRenderer.h"
+#include "render/FigureFile.h"
 
 #include <QCommandLineParser>
 
@@ -20,8 +19,7 @@ namespace posenc {
 
 namespace {
 
-constexpr int kMaxSide = 16384; // pixels of a side of a raster, layout units of a vector figure
-constexpr std::int64_t kMaxPixels = std::int64_t(64) << 20;
+using FigureFile::kMaxSide;
 constexpr int kDefaultWidth = 1200;
 constexpr int kDefaultHeight = 800;
 constexpr double kDefaultDpi = 300.0;
@@ -125,14 +123,8 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser, con
         }
         size = dpi ? FigureSize::fromPixelsAtDpi(pixels, *dpi) : FigureSize::fromPixels(pixels);
     }
-    const QSize pixels = size.pixels();
-    if (pixels.width() > kMaxSide || pixels.height() > kMaxSide
-        || std::int64_t(pixels.width()) * pixels.height() > kMaxPixels)
-        return u"--size, --dpi: %1 x %2 pixels is more than the largest figure, %3 pixels a side and %4 "
-               "megapixels"_s.arg(pixels.width())
-                   .arg(pixels.height())
-                   .arg(kMaxSide)
-                   .arg(kMaxPixels >> 20);
+    if (const auto refused = FigureFile::sizeRefusal(size))
+        return u"--size, --dpi: "_s + *refused;
     return size;
 }
 
@@ -247,12 +239,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto refused = FigureRenderer::check(engine, figure))
         return fail(err, ExitUsage, *refused);
 
-    QCustomPlot plot;
-    const FigureSize &figureSize = std::get<FigureSize>(size);
-    if (const auto refused = FigureRenderer::build(&plot, engine, figure, figureSize, {threads, nullptr}))
+    const auto rendered = FigureFile::render(engine, figure, std::get<FigureSize>(size), *format, {threads, nullptr});
+    if (const auto *refused = std::get_if<FigureError>(&rendered))
         return fail(err, refused->kind == FigureError::OverBudget ? ExitOverBudget : ExitUsage, refused->message);
-    const QString title = figure.title.value_or(u"PosEnc Explorer: %1"_s.arg(FigureKinds::name(figure.kind)));
-    const QByteArray bytes = FigureExporter::encode(&plot, figureSize, *format, title);
+    const QByteArray &bytes = std::get<QByteArray>(rendered);
     if (bytes.isEmpty())
         return fail(err, ExitIo, u"%1: the figure could not be encoded"_s.arg(path));
     const auto written

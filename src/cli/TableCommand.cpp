@@ -6,12 +6,9 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
-#include "core/TableAllocation.h"
-#include "io/CsvWriter.h"
-#include "io/NpyWriter.h"
+#include "io/TableExport.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 
 #include <algorithm>
 
@@ -81,8 +78,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const QString path = parser.value(outputOption);
     if (path.isEmpty())
         return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv is required"_s);
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != u"npy"_s && suffix != u"csv"_s)
+    if (!TableExport::formatOf(path))
         return fail(err, ExitUsage,
                     u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
 
@@ -103,17 +99,16 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
 
     const Engine engine(read.params);
     const Shape shape = engine.shape(*quantity);
-    Block block {0, shape.rows, 0, shape.cols};
+    TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
     if (parser.isSet(positionsOption)) {
         const auto range = ParamText::parseRange(parser.value(positionsOption));
         if (!range || range->first < 0 || range->first >= range->second || range->second > shape.rows)
             return fail(err, ExitUsage,
                         u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
                             .arg(Quantities::name(*quantity), parser.value(positionsOption)));
-        block.row0 = range->first;
-        block.rows = range->second - range->first;
+        request.block.row0 = range->first;
+        request.block.rows = range->second - range->first;
     }
-    std::vector<std::int64_t> dims;
     if (parser.isSet(dimsOption)) {
         const auto list = ParamText::parseIndexList(parser.value(dimsOption));
         const bool inRange = list && !list->empty()
@@ -123,24 +118,15 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                 err, ExitUsage,
                 u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
                     .arg(Quantities::name(*quantity), parser.value(dimsOption)));
-        dims = *list;
-        const auto [lo, hi] = std::minmax_element(dims.begin(), dims.end());
-        block.col0 = *lo;
-        block.cols = *hi - *lo + 1;
+        request.dims = *list;
+        request.block = TableExport::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }
-    if (const auto refused = engine.check(*quantity, block))
+    if (const auto refused = TableExport::check(engine, request))
         return fail(err, ExitOverBudget,
                     *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
 
-    RowMatrixXf table = allocateTable(block.rows, block.cols);
-    engine.compute(*quantity, block, table, ComputeOptions {threads, nullptr});
-    if (!dims.empty()) {
-        RowMatrixXf selected(block.rows, static_cast<Eigen::Index>(dims.size()));
-        for (std::size_t i = 0; i < dims.size(); ++i)
-            selected.col(static_cast<Eigen::Index>(i)) = table.col(dims[i] - block.col0);
-        table = std::move(selected);
-    }
-    const auto written = suffix == u"npy"_s ? writeNpy(path, table) : writeCsv(path, table);
+    const auto table = TableExport::compute(engine, request, ComputeOptions {threads, nullptr});
+    const auto written = TableExport::write(path, *table);
     if (written)
         return fail(err, ExitIo, written->toString());
     return ExitDone;

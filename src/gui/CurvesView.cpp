@@ -86,6 +86,27 @@ void CurvesView::resetView()
     m_figure.setPositionRange(0.0, static_cast<double>(CurvesCompute::defaultLastPosition(params().maxLen)));
 }
 
+std::optional<FigureOptions> CurvesView::figureOptions() const
+{
+    FigureOptions options;
+    options.kind = FigureKind::Curves;
+    options.columns = columns();
+    options.positionView = positionRange();
+    return options;
+}
+
+std::optional<TableRequest> CurvesView::tableRequest() const
+{
+    // The PE columns drawn at the integer positions in view: `posenc table pe --positions A:B
+    // --dims LIST`.
+    const std::vector<std::int64_t> drawn = columns();
+    const auto rows = TableExport::integersInView(positionRange().lower, positionRange().upper, params().maxLen);
+    if (!rows || drawn.empty())
+        return std::nullopt;
+    return TableRequest {TableRequest::Cells, Quantity::Pe,
+                         TableExport::blockCovering(rows->first, rows->second, drawn), drawn};
+}
+
 void CurvesView::paramsChanged(bool shapeChanged)
 {
     m_columnsEdit->setPlaceholderText(tr("columns (default %1)").arg([this] {

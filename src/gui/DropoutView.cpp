@@ -38,6 +38,33 @@ void DropoutView::resetView()
     panel.axisRect()->axis(QCPAxis::atLeft)->setRange(-0.5, static_cast<double>(block.rows) - 0.5);
 }
 
+std::optional<FigureOptions> DropoutView::figureOptions() const
+{
+    const QCPAxisRect *rect = m_figure.maskPanel().axisRect();
+    FigureOptions options;
+    options.kind = FigureKind::Dropout;
+    options.positionView = rect->axis(QCPAxis::atLeft)->range();
+    options.columnView = rect->axis(QCPAxis::atBottom)->range();
+    return options;
+}
+
+std::optional<TableRequest> DropoutView::tableRequest() const
+{
+    // The mask's whole cells in view.
+    const QCPAxisRect *rect = m_figure.maskPanel().axisRect();
+    const Shape shape = engine()->shape(Quantity::Mask);
+    const QCPRange positions = rect->axis(QCPAxis::atLeft)->range();
+    const QCPRange columns = rect->axis(QCPAxis::atBottom)->range();
+    const auto rows = TableExport::cellsInView(positions.lower, positions.upper, shape.rows);
+    const auto cols = TableExport::cellsInView(columns.lower, columns.upper, shape.cols);
+    if (!rows || !cols)
+        return std::nullopt;
+    return TableRequest {TableRequest::Cells,
+                         Quantity::Mask,
+                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
+                         {}};
+}
+
 void DropoutView::paramsChanged(bool shapeChanged)
 {
     if (shapeChanged)

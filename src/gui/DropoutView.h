@@ -19,6 +19,8 @@ public:
     DropoutFigure &figure() { return m_figure; }
     void setCursorPosition(std::optional<std::int64_t> position) override;
     void resetView() override;
+    std::optional<FigureOptions> figureOptions() const override;
+    std::optional<TableRequest> tableRequest() const override;
 
 protected:
     ComputeScheduler::Job makeJob() override;

@@ -101,6 +101,30 @@ void HeatmapView::resetView()
     m_figure.panel().fitAxes(engine()->shape(quantity()));
 }
 
+std::optional<FigureOptions> HeatmapView::figureOptions() const
+{
+    FigureOptions options;
+    options.kind = FigureKind::Heatmap;
+    options.quantity = quantity();
+    options.colormap = colormap();
+    options.positionView = positionRange();
+    options.columnView = columnRange();
+    return options;
+}
+
+std::optional<TableRequest> HeatmapView::tableRequest() const
+{
+    // The whole cells in view, as `posenc table QUANTITY --positions A:B --dims C:D` writes them.
+    const Quantity q = quantity();
+    const Shape shape = engine()->shape(q);
+    const auto rows = TableExport::cellsInView(positionRange().lower, positionRange().upper, shape.rows);
+    const auto cols = TableExport::cellsInView(columnRange().lower, columnRange().upper, shape.cols);
+    if (!rows || !cols)
+        return std::nullopt;
+    return TableRequest {
+        TableRequest::Cells, q, {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first}, {}};
+}
+
 void HeatmapView::paramsChanged(bool shapeChanged)
 {
     if (shapeChanged)

@@ -32,6 +32,8 @@ public:
 
     void setCursorPosition(std::optional<std::int64_t> position) override;
     void resetView() override;
+    std::optional<FigureOptions> figureOptions() const override;
+    std::optional<TableRequest> tableRequest() const override;
     static QList<Quantity> quantities();
 
 protected:

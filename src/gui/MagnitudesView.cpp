@@ -49,6 +49,22 @@ void MagnitudesView::resetView()
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
+std::optional<FigureOptions> MagnitudesView::figureOptions() const
+{
+    FigureOptions options;
+    options.kind = FigureKind::Magnitudes;
+    return options;
+}
+
+std::optional<TableRequest> MagnitudesView::tableRequest() const
+{
+    // Every position, as the figure shows them: ||PE_p||, ||s*E_p|| and their ratio.
+    TableRequest request;
+    request.content = TableRequest::PositionNorms;
+    request.block = {0, params().maxLen, 0, 0};
+    return request;
+}
+
 ComputeScheduler::Job MagnitudesView::makeJob()
 {
     // Every resize asks for a job: the layout follows the size as the exporter's does.

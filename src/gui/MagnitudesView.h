@@ -22,6 +22,8 @@ public:
     QString note() const;
     void setCursorPosition(std::optional<std::int64_t> position) override;
     void resetView() override;
+    std::optional<FigureOptions> figureOptions() const override;
+    std::optional<TableRequest> tableRequest() const override;
 
 protected:
     ComputeScheduler::Job makeJob() override;

@@ -5,6 +5,7 @@
 #include "Dashboard.h"
 #include "DropoutView.h"
 #include "EmbeddingsController.h"
+#include "ExportController.h"
 #include "HeatmapView.h"
 #include "LearnedView.h"
 #include "MagnitudesView.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
                                             m_tabs->setCurrentIndex(view.value(u"tab"_s).toInt(0));
                                         }},
                                        settings, this))
+    , m_exports(new ExportController(this, {m_heatmap, m_curves, m_magnitudes, m_dropout, m_learned}, settings, this))
 {
     setWindowTitle(tr("PosEnc Explorer"));
     m_tabs->setObjectName(u"viewTabs"_s);
@@ -190,7 +192,11 @@ void MainWindow::createMenus()
     file->addSeparator();
     createEmbeddingsMenu(file);
     file->addSeparator();
+    createExportActions(file);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_exports->copyFigureAction());
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Reset all views"), QKeySequence(u"Ctrl+0"_s), this, [this] {
         for (PlotView *v : views())
@@ -236,12 +242,37 @@ void MainWindow::createSessionMenu(QMenu *file)
 
 void MainWindow::createEmbeddingsMenu(QMenu *file)
 {
-    file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+E"_s), this, &MainWindow::chooseEmbeddings);
+    file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+L"_s), this, &MainWindow::chooseEmbeddings);
     m_randomAction = file->addAction(tr("Use &random embeddings"), this, [this] { m_embeddings->useRandom(); });
     m_positionTableAction = file->addAction(tr("Loaded matrix is a &position table"));
     m_positionTableAction->setCheckable(true);
     m_positionTableAction->setToolTip(tr("Show the loaded matrix beside the sinusoidal PE"));
     connect(m_positionTableAction, &QAction::toggled, m_embeddings, &EmbeddingsController::setPositionTable);
+}
+
+void MainWindow::createExportActions(QMenu *file)
+{
+    file->addAction(m_exports->exportFigureAction());
+    file->addAction(m_exports->exportDataAction());
+    connect(m_exports, &ExportController::figureSaved, this,
+            [this](const QString &path) { statusBar()->showMessage(tr("Exported the figure %1").arg(path), 5000); });
+    connect(m_exports, &ExportController::dataSaved, this,
+            [this](const QString &path) { statusBar()->showMessage(tr("Wrote the table %1").arg(path), 5000); });
+    connect(m_exports, &ExportController::figureCopied, this,
+            [this] { statusBar()->showMessage(tr("Copied the figure to the clipboard"), 3000); });
+    // Right-click on a plot: the same actions for that view.
+    for (PlotView *view : allViews()) {
+        connect(view, &PlotView::contextMenuRequested, this, [this, view](const QPoint &globalPos) {
+            auto *menu = new QMenu(this);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            QAction *exportFigure = menu->addAction(m_exports->exportFigureAction()->text(), m_exports,
+                                                    &ExportController::openFigureDialog);
+            exportFigure->setEnabled(view->figureOptions().has_value());
+            menu->addAction(m_exports->copyFigureAction());
+            menu->addAction(m_exports->exportDataAction());
+            menu->popup(globalPos);
+        });
+    }
 }
 
 void MainWindow::showProblem(const QString &title, const QString &text)

@@ -18,6 +18,7 @@ class DropoutView;
 class HeatmapView;
 class MagnitudesView;
 class EmbeddingsController;
+class ExportController;
 class LearnedView;
 class MatrixLoader;
 class PlotView;
@@ -42,6 +43,7 @@ public:
     LearnedView *learnedView() const { return m_learned; }
     SessionController *sessions() const { return m_sessions; }
     EmbeddingsController *embeddings() const { return m_embeddings; }
+    ExportController *exports() const { return m_exports; }
     QTabWidget *tabs() const { return m_tabs; }
     MatrixLoader *matrixLoader() const { return m_loader; }
     QList<PlotView *> views() const;
@@ -64,6 +66,7 @@ private:
     void createMenus();
     void createSessionMenu(QMenu *file);
     void createEmbeddingsMenu(QMenu *file);
+    void createExportActions(QMenu *file);
     // File > Load embeddings…: a file, then a matrix of it when it holds several.
     void chooseEmbeddings();
     void embeddingsChanged();
@@ -83,6 +86,7 @@ private:
     MatrixLoader *m_loader;
     EmbeddingsController *m_embeddings;
     SessionController *m_sessions;
+    ExportController *m_exports;
     QAction *m_positionTableAction = nullptr;
     QAction *m_randomAction = nullptr;
 };

@@ -1,7 +1,9 @@
 #include "PlotView.h"
 
+#include <QFocusEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QShortcut>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -18,6 +20,7 @@ const QString kCursorLayer = u"cursor"_s;
 
 PlotView::PlotView(const QString &title, QWidget *parent)
     : QWidget(parent)
+    , m_title(title)
     , m_plot(new QCustomPlot(this))
     , m_scheduler(new ComputeScheduler(this))
     , m_toolBar(new QHBoxLayout)
@@ -40,6 +43,14 @@ PlotView::PlotView(const QString &title, QWidget *parent)
     connect(maximize, &QToolButton::clicked, this, &PlotView::maximizeRequested);
 
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // A click gives the plot the focus that Copy figure (Ctrl+C) acts on, shown by a thin frame.
+    m_plot->setFocusPolicy(Qt::ClickFocus);
+    m_plot->installEventFilter(this);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        m_plot->setFocus(Qt::MouseFocusReason);
+        emit contextMenuRequested(m_plot->mapToGlobal(pos));
+    });
     m_plot->setMouseTracking(true);
     // The linked cursor lives on a buffered layer of its own: moving it replots that layer only.
     m_plot->addLayer(kCursorLayer, m_plot->layer(u"main"_s), QCustomPlot::limAbove);
@@ -193,6 +204,29 @@ void PlotView::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     m_geometryRequests = 0;
     requestCompute();
+}
+
+bool PlotView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)) {
+        update(); // the focus frame, outside the plot's own pixels
+        if (event->type() == QEvent::FocusIn)
+            emit plotFocused();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void PlotView::paintEvent(QPaintEvent *event)
+{
+    QWidget::paintEvent(event);
+    if (!m_plot->hasFocus())
+        return;
+    // Drawn in the layout's margin around the plot, so that the figure's pixels stay its own.
+    QPainter painter(this);
+    QColor color = palette().color(QPalette::Highlight);
+    color.setAlpha(160);
+    painter.setPen(QPen(color, 1.0));
+    painter.drawRect(m_plot->geometry().adjusted(-1, -1, 0, 0));
 }
 
 void PlotView::mouseMoved(QMouseEvent *event)

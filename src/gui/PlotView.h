@@ -4,7 +4,9 @@
 #include "HoverReadout.h"
 
 #include "core/Engine.h"
+#include "io/TableExport.h"
 #include "render/Detail.h"
+#include "render/FigureRenderer.h"
 #include "render/QCustomPlot.h"
 
 #include <QTimer>
@@ -36,7 +38,11 @@ public:
     explicit PlotView(const QString &title, QWidget *parent = nullptr);
 
     void setParams(const Params &params);
+    // The view's name, as its title bar shows it.
+    QString title() const { return m_title; }
     const Params &params() const { return m_engine->params(); }
+    // The engine of the current parameters, shared with the jobs that compute for it.
+    std::shared_ptr<const Engine> engine() const { return m_engine; }
     QCustomPlot *plot() const { return m_plot; }
     ComputeScheduler *scheduler() const { return m_scheduler; }
 
@@ -55,6 +61,12 @@ public:
     virtual void setCursorPosition(std::optional<std::int64_t> position) = 0;
     // Shows the whole table again (Home).
     virtual void resetView() = 0;
+    // The figure this view shows now, for FigureRenderer to draw at any size; nothing for a
+    // view the exporter has no figure of.
+    virtual std::optional<FigureOptions> figureOptions() const { return std::nullopt; }
+    // The table behind what this view shows now (Export data); nothing when the view has none
+    // or shows no cell of it.
+    virtual std::optional<TableRequest> tableRequest() const { return std::nullopt; }
 
 signals:
     void hovered(const posenc::HoverPoint &point);
@@ -64,6 +76,10 @@ signals:
     void shown(quint64 figureSerial, posenc::Detail detail);
     // The plot was repainted with a result for the parameters of `serial`.
     void drawn(quint64 serial, posenc::Detail detail);
+    // The plot took the keyboard focus (a click): the view the figure actions act on.
+    void plotFocused();
+    // A context menu was asked for over the plot, at `globalPos`.
+    void contextMenuRequested(const QPoint &globalPos);
 
 protected:
     // Each view's job computes serially in its scheduler's thread: the four views already run
@@ -108,7 +124,6 @@ protected:
     // Called by a job's result on the GUI thread, after the figure was filled with the
     // result computed for `figureSerial`.
     void resultShown(quint64 figureSerial, Detail detail);
-    std::shared_ptr<const Engine> engine() const { return m_engine; }
     QHBoxLayout *toolBar() const { return m_toolBar; }
     // A horizontal or vertical line in `rect` on the cursor layer, hidden until placed.
     QCPItemStraightLine *addCursorLine(QCPAxisRect *rect);
@@ -117,6 +132,8 @@ protected:
     // Pixels of the axis rect along the two axes, in device pixels.
     static QSize devicePixels(const QCPAxisRect *rect);
     void resizeEvent(QResizeEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void submitNow();
@@ -125,6 +142,7 @@ private:
     void mouseMoved(QMouseEvent *event);
     void mousePressed(QMouseEvent *event);
 
+    QString m_title;
     QCustomPlot *m_plot;
     ComputeScheduler *m_scheduler;
     QHBoxLayout *m_toolBar;

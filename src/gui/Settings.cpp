@@ -2,6 +2,8 @@
 
 #include "core/ParamText.h"
 
+#include <QFileInfo>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::Settings {
@@ -11,7 +13,42 @@ namespace {
 const QString kParamsGroup = u"params"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 
+const QString kExportGroup = u"export"_s;
+const QStringList kExportFormats = {u"png"_s, u"svg"_s, u"pdf"_s};
+const QStringList kExportPresets = {u"slide"_s, u"single-column"_s, u"double-column"_s, u"window"_s, u"custom"_s};
+
 } // namespace
+
+ExportChoices loadExportChoices(QSettings &settings)
+{
+    ExportChoices choices;
+    settings.beginGroup(kExportGroup);
+    const QString directory = settings.value(u"directory"_s).toString();
+    if (!directory.isEmpty() && QFileInfo(directory).isDir())
+        choices.directory = directory;
+    const QString format = settings.value(u"format"_s).toString();
+    if (kExportFormats.contains(format))
+        choices.format = format;
+    const QString preset = settings.value(u"preset"_s).toString();
+    if (kExportPresets.contains(preset))
+        choices.preset = preset;
+    bool ok = false;
+    const int dpi = settings.value(u"dpi"_s).toInt(&ok);
+    if (ok && dpi >= 10 && dpi <= 2400)
+        choices.dpi = dpi;
+    settings.endGroup();
+    return choices;
+}
+
+void saveExportChoices(QSettings &settings, const ExportChoices &choices)
+{
+    settings.beginGroup(kExportGroup);
+    settings.setValue(u"directory"_s, choices.directory);
+    settings.setValue(u"format"_s, choices.format);
+    settings.setValue(u"preset"_s, choices.preset);
+    settings.setValue(u"dpi"_s, choices.dpi);
+    settings.endGroup();
+}
 
 LoadedParams loadParams(QSettings &settings)
 {

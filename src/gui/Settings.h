@@ -23,6 +23,19 @@ LoadedParams loadParams(QSettings &settings);
 void saveParams(QSettings &settings, const Params &params);
 QByteArray loadGeometry(QSettings &settings);
 void saveGeometry(QSettings &settings, const QByteArray &geometry);
+// The choices of Export figure and Export data, offered again next time.
+struct ExportChoices
+{
+    QString directory; // of the last file written; empty: the working directory
+    QString format = QStringLiteral("png"); // png, svg or pdf
+    QString preset = QStringLiteral("single-column");
+    int dpi = 300;
+};
+
+// Anything stored that is not a valid choice is replaced by its default.
+ExportChoices loadExportChoices(QSettings &settings);
+void saveExportChoices(QSettings &settings, const ExportChoices &choices);
+
 // Forgets everything (posenc --reset-settings).
 void reset(QSettings &settings);
 

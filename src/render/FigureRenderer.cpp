@@ -199,6 +199,15 @@ void showBlock(HeatmapPanel &panel, const Block &block)
         ->setRange(static_cast<double>(block.row0) - 0.5, static_cast<double>(block.rowEnd()) - 0.5);
 }
 
+// The continuous view of a zoomed window, over the whole cells of showBlock.
+void showView(HeatmapPanel &panel, const FigureOptions &options)
+{
+    if (options.columnView)
+        panel.axisRect()->axis(QCPAxis::atBottom)->setRange(*options.columnView);
+    if (options.positionView)
+        panel.axisRect()->axis(QCPAxis::atLeft)->setRange(*options.positionView);
+}
+
 int pixelsAcross(const QCPAxisRect *rect, double scale)
 {
     return std::max(1, qRound(rect->width() * scale));
@@ -211,6 +220,7 @@ std::optional<FigureError> buildHeatmap(QCustomPlot *plot, const Engine &engine,
     const Quantity quantity = options.quantity;
     const Shape shape = engine.shape(quantity);
     showBlock(figure.panel(), inView(options, {0, shape.rows, 0, shape.cols}));
+    showView(figure.panel(), options);
     return settle(plot, options, size, [&]() -> std::optional<QString> {
         const HeatmapRequest request = VisibleRequest::forPanel(figure.panel(), quantity, shape, size.scale);
         const auto grid = computeHeatmap(engine, request, Detail::Full, compute);
@@ -227,7 +237,9 @@ std::optional<FigureError> buildCurves(QCustomPlot *plot, const Engine &engine, 
     CurvesFigure figure(plot);
     const Params &params = engine.params();
     // As the curves view opens: the first hundred positions, a few low, middle and high columns.
-    if (options.positions)
+    if (options.positionView)
+        figure.setPositionRange(options.positionView->lower, options.positionView->upper);
+    else if (options.positions)
         figure.setPositionRange(static_cast<double>(options.positions->first),
                                 static_cast<double>(options.positions->second - 1));
     else
@@ -267,6 +279,7 @@ std::optional<FigureError> buildDropout(QCustomPlot *plot, const Engine &engine,
     const Shape shape = engine.shape(Quantity::Mask);
     // The mask panel leads; the output panel follows its axes.
     showBlock(figure.maskPanel(), inView(options, DropoutCompute::defaultBlock(shape)));
+    showView(figure.maskPanel(), options);
     return settle(plot, options, size, [&]() -> std::optional<QString> {
         const HeatmapRequest visible = VisibleRequest::forPanel(figure.maskPanel(), Quantity::Mask, shape, size.scale);
         const auto data = DropoutCompute::compute(engine, {visible.block, visible.pixelRows, visible.pixelCols},

@@ -38,6 +38,12 @@ struct FigureOptions
     std::optional<std::pair<std::int64_t, std::int64_t>> positions;
     // Curves: the columns drawn; heatmap and dropout: the columns in view (lowest to highest).
     std::vector<std::int64_t> columns;
+    // A view as the window's axes hold it, in table units, continuous (a zoomed view shows
+    // parts of cells): when set, it replaces `positions` (heatmap and dropout rows, the curves'
+    // x axis) and the columns in view (heatmap and dropout), so that a zoomed view is
+    // reproduced exactly. Each must be finite with lower < upper.
+    std::optional<QCPRange> positionView;
+    std::optional<QCPRange> columnView;
 
     static constexpr double kBaseFontPointSize = 9.0; // PlotStyle's axis labels
 };

@@ -1,0 +1,428 @@
+#include "FigureExportDialog.h"
+
+#include "Settings.h"
+#include "WriteDialogs.h"
+
+#include "io/AtomicFile.h"
+#include "render/FigureFile.h"
+
+#include "ui_FigureExportDialog.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPointer>
+#include <QPushButton>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+constexpr double kCmPerInch = 2.54;
+
+struct PresetSize
+{
+    FigureExportDialog::Preset preset;
+    QString key; // as Settings keeps it
+    const char *label;
+    double width; // cm, or pixels for the window
+    double height;
+    bool heightEditable;
+};
+
+// Slide: 10 x 5.625 in, the 16:9 slide of presentation programs (1920 x 1080 at 192 dpi).
+// Paper columns: the widths of common two-column journals, a 3:2-ish default height.
+const std::array<PresetSize, 5> kPresets = {{
+    {FigureExportDialog::Preset::Slide, u"slide"_s,
+     QT_TRANSLATE_NOOP("FigureExportDialog", "Slide 16:9 (25.4 × 14.29 cm)"), 25.4, 14.2875, false},
+    {FigureExportDialog::Preset::SingleColumn, u"single-column"_s,
+     QT_TRANSLATE_NOOP("FigureExportDialog", "Single column (8.5 cm wide)"), 8.5, 6.0, true},
+    {FigureExportDialog::Preset::DoubleColumn, u"double-column"_s,
+     QT_TRANSLATE_NOOP("FigureExportDialog", "Double column (17.5 cm wide)"), 17.5, 9.0, true},
+    {FigureExportDialog::Preset::Window, u"window"_s, QT_TRANSLATE_NOOP("FigureExportDialog", "Window size"), 0.0, 0.0,
+     false},
+    {FigureExportDialog::Preset::Custom, u"custom"_s, QT_TRANSLATE_NOOP("FigureExportDialog", "Custom"), 0.0, 0.0,
+     true},
+}};
+
+const PresetSize &presetSize(FigureExportDialog::Preset preset)
+{
+    return kPresets[static_cast<std::size_t>(preset)];
+}
+
+QString extension(FigureFormat format)
+{
+    switch (format) {
+    case FigureFormat::Png:
+        return u"png"_s;
+    case FigureFormat::Svg:
+        return u"svg"_s;
+    case FigureFormat::Pdf:
+        return u"pdf"_s;
+    }
+    return u"png"_s;
+}
+
+// Inches per unit of a field; pixels are converted at `dpi`.
+double inchesPer(FigureExportDialog::Unit unit, double dpi)
+{
+    switch (unit) {
+    case FigureExportDialog::Unit::Cm:
+        return 1.0 / kCmPerInch;
+    case FigureExportDialog::Unit::In:
+        return 1.0;
+    case FigureExportDialog::Unit::Px:
+        return 1.0 / dpi;
+    }
+    return 1.0;
+}
+
+// FigureRenderer words its refusals for the command line; the dialog names its own fields.
+QString forTheDialog(QString message)
+{
+    message.remove(u"--size: "_s);
+    return message.replace(u"--font-size"_s, u"font size"_s);
+}
+
+} // namespace
+
+FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current, QSettings *settings, QWidget *parent)
+    : QDialog(parent)
+    , m_ui(std::make_unique<Ui::FigureExportDialog>())
+    , m_sources(std::move(sources))
+    , m_settings(settings)
+{
+    Q_ASSERT(!m_sources.isEmpty());
+    Ui::FigureExportDialog &ui = *m_ui;
+    ui.setupUi(this);
+    ui.buttons->button(QDialogButtonBox::Save)->setText(tr("&Export"));
+    for (const FigureSource &s : m_sources)
+        ui.figureBox->addItem(s.name);
+    ui.formatBox->addItem(tr("PNG image"), static_cast<int>(FigureFormat::Png));
+    ui.formatBox->addItem(tr("SVG vector drawing"), static_cast<int>(FigureFormat::Svg));
+    ui.formatBox->addItem(tr("PDF document"), static_cast<int>(FigureFormat::Pdf));
+    for (const PresetSize &p : kPresets)
+        ui.presetBox->addItem(tr(p.label), p.key);
+    ui.unitBox->addItem(tr("cm"), static_cast<int>(Unit::Cm));
+    ui.unitBox->addItem(tr("in"), static_cast<int>(Unit::In));
+    ui.unitBox->addItem(tr("px"), static_cast<int>(Unit::Px));
+    for (QComboBox *box : {ui.figureBox, ui.formatBox, ui.presetBox})
+        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    for (QDoubleSpinBox *spin : {ui.widthSpin, ui.heightSpin}) {
+        spin->setRange(0.1, FigureFile::kMaxSide);
+        spin->setKeyboardTracking(false);
+        spin->setMinimumWidth(90);
+    }
+    ui.fontSpin->setToolTip(tr("Size of the axis labels; every text of the figure scales with it"));
+    ui.dpiSpin->setToolTip(tr("Pixels per inch of a PNG; the page size of SVG and PDF is the physical size"));
+    ui.messageLabel->setVisible(false);
+    ui.messageLabel->setStyleSheet(u"QLabel { color: #b03a2e; }"_s);
+
+    const Settings::ExportChoices choices
+        = m_settings ? Settings::loadExportChoices(*m_settings) : Settings::ExportChoices {};
+    ui.dpiSpin->setValue(choices.dpi);
+    for (const FigureFormat f : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}) {
+        if (extension(f) == choices.format)
+            setFormat(f);
+    }
+    const int presetIndex = ui.presetBox->findData(choices.preset);
+    ui.figureBox->setCurrentIndex(std::clamp(current, 0, static_cast<int>(m_sources.size()) - 1));
+    const QString directory = choices.directory.isEmpty() ? QDir::currentPath() : choices.directory;
+    ui.pathEdit->setText(
+        QDir(directory).filePath(u"%1.%2"_s.arg(FigureKinds::name(source().options.kind), extension(format()))));
+
+    connect(ui.presetBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::presetChosen);
+    connect(ui.unitBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::unitChosen);
+    connect(ui.formatBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::formatChosen);
+    connect(ui.pathEdit, &QLineEdit::textEdited, this, &FigureExportDialog::pathEdited);
+    connect(ui.browseButton, &QPushButton::clicked, this, &FigureExportDialog::browse);
+    connect(ui.figureBox, &QComboBox::currentIndexChanged, this, [this] {
+        // A file still named after a figure is named after the new one.
+        const QFileInfo info(path());
+        if (FigureKinds::fromName(info.completeBaseName()))
+            m_ui->pathEdit->setText(
+                QDir(info.path()).filePath(u"%1.%2"_s.arg(FigureKinds::name(source().options.kind), info.suffix())));
+        if (preset() == Preset::Window)
+            presetChosen();
+        updatePixels();
+    });
+    for (QDoubleSpinBox *spin : {ui.widthSpin, ui.heightSpin})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &FigureExportDialog::updatePixels);
+    connect(ui.dpiSpin, &QSpinBox::valueChanged, this, &FigureExportDialog::updatePixels);
+    connect(ui.buttons, &QDialogButtonBox::accepted, this, &FigureExportDialog::save);
+    connect(ui.buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    // A custom size starts from the single column's.
+    setDimensions(presetSize(Preset::SingleColumn).width, presetSize(Preset::SingleColumn).height, Unit::Cm);
+    ui.presetBox->setCurrentIndex(std::max(0, presetIndex));
+    presetChosen();
+}
+
+FigureExportDialog::~FigureExportDialog() = default;
+
+const FigureSource &FigureExportDialog::source() const
+{
+    return m_sources.at(std::max(0, m_ui->figureBox->currentIndex()));
+}
+
+void FigureExportDialog::setFigure(int index)
+{
+    m_ui->figureBox->setCurrentIndex(index);
+}
+
+void FigureExportDialog::setFormat(FigureFormat format)
+{
+    m_ui->formatBox->setCurrentIndex(m_ui->formatBox->findData(static_cast<int>(format)));
+}
+
+FigureFormat FigureExportDialog::format() const
+{
+    return static_cast<FigureFormat>(m_ui->formatBox->currentData().toInt());
+}
+
+void FigureExportDialog::setPreset(Preset preset)
+{
+    m_ui->presetBox->setCurrentIndex(static_cast<int>(preset));
+}
+
+FigureExportDialog::Preset FigureExportDialog::preset() const
+{
+    return static_cast<Preset>(std::max(0, m_ui->presetBox->currentIndex()));
+}
+
+FigureExportDialog::Unit FigureExportDialog::unit() const
+{
+    return static_cast<Unit>(m_ui->unitBox->currentData().toInt());
+}
+
+void FigureExportDialog::setDimensions(double width, double height, Unit unit)
+{
+    {
+        const QSignalBlocker block(m_ui->unitBox);
+        m_ui->unitBox->setCurrentIndex(m_ui->unitBox->findData(static_cast<int>(unit)));
+    }
+    m_unit = unit;
+    m_ui->widthSpin->setDecimals(unit == Unit::Px ? 0 : 2);
+    m_ui->heightSpin->setDecimals(unit == Unit::Px ? 0 : 2);
+    m_ui->widthSpin->setValue(width);
+    m_ui->heightSpin->setValue(height);
+    updatePixels();
+}
+
+void FigureExportDialog::setDpi(int dpi)
+{
+    m_ui->dpiSpin->setValue(dpi);
+}
+
+void FigureExportDialog::setFontPointSize(double points)
+{
+    m_ui->fontSpin->setValue(points);
+}
+
+void FigureExportDialog::setTitle(const QString &title)
+{
+    m_ui->titleEdit->setText(title);
+}
+
+void FigureExportDialog::setPath(const QString &path)
+{
+    m_ui->pathEdit->setText(path);
+    pathEdited();
+}
+
+QString FigureExportDialog::path() const
+{
+    return m_ui->pathEdit->text().trimmed();
+}
+
+QString FigureExportDialog::message() const
+{
+    return m_ui->messageLabel->isHidden() ? QString() : m_ui->messageLabel->text();
+}
+
+void FigureExportDialog::presetChosen()
+{
+    const Preset chosen = preset();
+    const PresetSize &p = presetSize(chosen);
+    Ui::FigureExportDialog &ui = *m_ui;
+    if (chosen == Preset::Window) {
+        const QSize pixels = source().viewSize;
+        setDimensions(pixels.width(), pixels.height(), Unit::Px);
+    } else if (chosen != Preset::Custom) {
+        setDimensions(p.width, p.height, Unit::Cm);
+    }
+    const bool custom = chosen == Preset::Custom;
+    ui.widthSpin->setEnabled(custom);
+    ui.heightSpin->setEnabled(custom || p.heightEditable);
+    ui.unitBox->setEnabled(custom);
+    // The window's own size is drawn as on screen, one pixel per layout unit: no dpi.
+    ui.dpiSpin->setEnabled(chosen != Preset::Window);
+    updatePixels();
+}
+
+void FigureExportDialog::unitChosen()
+{
+    // The same size in the new unit (pixels at the dpi).
+    const Unit to = unit();
+    const double dpi = m_ui->dpiSpin->value();
+    const double factor = inchesPer(m_unit, dpi) / inchesPer(to, dpi);
+    setDimensions(m_ui->widthSpin->value() * factor, m_ui->heightSpin->value() * factor, to);
+}
+
+void FigureExportDialog::formatChosen()
+{
+    // The file name follows the format.
+    const QString current = path();
+    if (!current.isEmpty()) {
+        const QFileInfo info(current);
+        const QString base = FigureExporter::formatOf(current) ? info.completeBaseName() : info.fileName();
+        m_ui->pathEdit->setText(QDir(info.path()).filePath(base + u'.' + extension(format())));
+    }
+    updatePixels();
+}
+
+void FigureExportDialog::pathEdited()
+{
+    // And the format follows a file name typed with a known extension.
+    if (const auto typed = FigureExporter::formatOf(path()); typed && *typed != format()) {
+        const QSignalBlocker block(m_ui->formatBox);
+        setFormat(*typed);
+        updatePixels();
+    }
+}
+
+void FigureExportDialog::browse()
+{
+    const QString filter = format() == FigureFormat::Png ? tr("PNG images (*.png)")
+        : format() == FigureFormat::Svg                  ? tr("SVG drawings (*.svg)")
+                                                         : tr("PDF documents (*.pdf)");
+    QFileDialog dialog(this, tr("Export figure"), path(), filter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(extension(format()));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return;
+    // The save dialog asked before choosing an existing file: Export does not ask again.
+    m_browsedPath = dialog.selectedFiles().constFirst();
+    m_ui->pathEdit->setText(m_browsedPath);
+    pathEdited();
+}
+
+FigureSize FigureExportDialog::figureSize() const
+{
+    const double w = m_ui->widthSpin->value();
+    const double h = m_ui->heightSpin->value();
+    const double dpi = m_ui->dpiSpin->value();
+    if (preset() == Preset::Window)
+        return FigureSize::fromPixels(source().viewSize);
+    if (m_unit == Unit::Px)
+        return FigureSize::fromPixelsAtDpi(QSize(qRound(w), qRound(h)), dpi);
+    const double inches = inchesPer(m_unit, dpi);
+    return FigureSize::fromInches(QSizeF(w * inches, h * inches), dpi);
+}
+
+FigureOptions FigureExportDialog::figureOptions() const
+{
+    FigureOptions options = source().options;
+    options.fontPointSize = m_ui->fontSpin->value();
+    const QString title = m_ui->titleEdit->text().trimmed();
+    if (!title.isEmpty())
+        options.title = title;
+    return options;
+}
+
+void FigureExportDialog::updatePixels()
+{
+    const FigureSize size = figureSize();
+    const QSize pixels = size.pixels();
+    QString text = tr("%1 × %2 px").arg(pixels.width()).arg(pixels.height());
+    if (preset() == Preset::Window) {
+        text += tr(", as the view shows it");
+    } else if (size.dpi) {
+        const double cm = inchesPer(m_unit, *size.dpi) * kCmPerInch;
+        text += tr(" (%1 × %2 cm at %3 dpi)")
+                    .arg(m_ui->widthSpin->value() * cm, 0, 'f', 2)
+                    .arg(m_ui->heightSpin->value() * cm, 0, 'f', 2)
+                    .arg(*size.dpi);
+    }
+    if (format() != FigureFormat::Png)
+        text += tr("; vector text and axes");
+    if (const auto refused = FigureFile::sizeRefusal(size))
+        text = *refused;
+    m_ui->pixelsLabel->setText(text);
+}
+
+void FigureExportDialog::showMessage(const QString &text)
+{
+    m_ui->messageLabel->setText(text);
+    m_ui->messageLabel->setVisible(!text.isEmpty());
+}
+
+void FigureExportDialog::save()
+{
+    showMessage({});
+    QString target = path();
+    if (target.isEmpty()) {
+        showMessage(tr("Choose the file to write."));
+        return;
+    }
+    if (!FigureExporter::formatOf(target)) {
+        target += u'.' + extension(format());
+        m_ui->pathEdit->setText(target);
+    }
+    const FigureFormat chosen = *FigureExporter::formatOf(target);
+    const FigureSize size = figureSize();
+    if (const auto refused = FigureFile::sizeRefusal(size)) {
+        showMessage(*refused + tr(": choose a smaller size or dpi."));
+        return;
+    }
+    const FigureOptions options = figureOptions();
+    if (const auto refused = FigureRenderer::check(*source().engine, options)) {
+        showMessage(forTheDialog(*refused));
+        return;
+    }
+    // The figure's data is computed at the output's resolution, a few million cells at most:
+    // short enough to make here, under a busy cursor.
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const auto rendered = FigureFile::render(*source().engine, options, size, chosen);
+    QApplication::restoreOverrideCursor();
+    if (const auto *refused = std::get_if<FigureError>(&rendered)) {
+        showMessage(tr("Nothing was written. %1").arg(forTheDialog(refused->message)));
+        return;
+    }
+    const QByteArray bytes = std::get<QByteArray>(rendered);
+    if (bytes.isEmpty()) {
+        showMessage(tr("The figure could not be encoded as %1.").arg(extension(chosen).toUpper()));
+        return;
+    }
+    const QString absolute = QFileInfo(target).absoluteFilePath();
+    WriteDialogs::confirmOverwrite(this, absolute, target == m_browsedPath, [self = QPointer(this), absolute, bytes] {
+        if (self)
+            self->write(absolute, bytes);
+    });
+}
+
+void FigureExportDialog::write(const QString &path, const QByteArray &bytes)
+{
+    if (const auto error
+        = writeAtomically(path, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); })) {
+        WriteDialogs::showWriteError(this, *error);
+        return;
+    }
+    if (m_settings) {
+        Settings::ExportChoices choices;
+        choices.directory = QFileInfo(path).absolutePath();
+        choices.format = extension(format());
+        choices.preset = presetSize(preset()).key;
+        choices.dpi = m_ui->dpiSpin->value();
+        Settings::saveExportChoices(*m_settings, choices);
+    }
+    emit saved(path);
+    accept();
+}
+
+} // namespace posenc

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "core/Engine.h"
+#include "render/FigureExporter.h"
+#include "render/FigureRenderer.h"
+
+#include <QDialog>
+
+#include <memory>
+
+class QSettings;
+
+namespace Ui {
+class FigureExportDialog;
+}
+
+namespace posenc {
+
+// A figure the dialog can write: what a view shows now, captured when the dialog opened.
+struct FigureSource
+{
+    QString name; // "Heatmap"
+    std::shared_ptr<const Engine> engine;
+    FigureOptions options;
+    QSize viewSize; // the plot's size on screen, for the "Window size" preset
+};
+
+// File > Export figure: a figure of the window at a size for a slide, a paper column or the
+// window itself, written as PNG, SVG or PDF with the exporter of `posenc export`. Asks
+// before overwriting; a figure whose text does not fit the size is refused here, with the
+// least size it needs, and nothing is written.
+class FigureExportDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    enum class Preset { Slide, SingleColumn, DoubleColumn, Window, Custom };
+    enum class Unit { Cm, In, Px };
+
+    // `current` is the figure chosen at first; `settings` (may be null) keeps the last
+    // directory, format, preset and dpi.
+    FigureExportDialog(QList<FigureSource> sources, int current, QSettings *settings, QWidget *parent = nullptr);
+    ~FigureExportDialog() override;
+
+    void setFigure(int index);
+    void setFormat(FigureFormat format);
+    FigureFormat format() const;
+    void setPreset(Preset preset);
+    Preset preset() const;
+    // The width and height fields (they edit the preset's height, or make a custom size).
+    void setDimensions(double width, double height, Unit unit);
+    void setDpi(int dpi);
+    void setFontPointSize(double points);
+    void setTitle(const QString &title);
+    void setPath(const QString &path);
+    QString path() const;
+
+    FigureSize figureSize() const;
+    FigureOptions figureOptions() const;
+    // Why the last Save wrote nothing (empty when it did, or before any).
+    QString message() const;
+
+    // What Save does: builds the figure, refuses it when it does not fit, asks before
+    // overwriting, writes atomically; closes the dialog once the file is written.
+    void save();
+
+signals:
+    void saved(const QString &path);
+
+private:
+    void presetChosen();
+    void unitChosen();
+    void formatChosen();
+    void pathEdited();
+    void browse();
+    void updatePixels();
+    void showMessage(const QString &text);
+    void write(const QString &path, const QByteArray &bytes);
+    const FigureSource &source() const;
+    Unit unit() const;
+
+    std::unique_ptr<Ui::FigureExportDialog> m_ui;
+    QList<FigureSource> m_sources;
+    QSettings *m_settings;
+    Unit m_unit = Unit::Cm; // of the numbers in the width and height fields
+    QString m_browsedPath; // chosen in a save dialog, which already asked before overwriting
+};
+
+} // namespace posenc

@@ -1,0 +1,372 @@
+// File > Export figure: sizes, formats, the window's own size pixel for pixel, a figure too
+// small for its text, the overwrite question, an unwritable path, the remembered choices.
+#include "gui/FigureExportDialog.h"
+#include "gui/HeatmapView.h"
+#include "gui/WriteDialogs.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+Q_DECLARE_METATYPE(posenc::FigureFormat)
+
+namespace {
+
+Params params()
+{
+    Params p;
+    p.dModel = 64;
+    p.maxLen = 300;
+    return p;
+}
+
+FigureSource heatmapSource(QSize viewSize = QSize(640, 420))
+{
+    FigureOptions options;
+    options.kind = FigureKind::Heatmap;
+    return {u"Heatmap"_s, std::make_shared<const Engine>(params()), options, viewSize};
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The message box of `name` the dialog opened, once it is shown.
+QMessageBox *openBox(const char *name)
+{
+    for (QWidget *w : QApplication::topLevelWidgets()) {
+        if (auto *box = qobject_cast<QMessageBox *>(w);
+            box && box->objectName() == QLatin1StringView(name) && box->isVisible())
+            return box;
+    }
+    return nullptr;
+}
+
+// /MediaBox [x0 y0 x1 y1] of the first page, in points.
+std::optional<QSizeF> mediaBox(const QByteArray &pdf)
+{
+    static const QRegularExpression box(
+        uR"(/MediaBox\s*\[\s*([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s*\])"_s);
+    const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf));
+    if (!m.hasMatch())
+        return std::nullopt;
+    return QSizeF(m.captured(3).toDouble() - m.captured(1).toDouble(),
+                  m.captured(4).toDouble() - m.captured(2).toDouble());
+}
+
+} // namespace
+
+class TestFigureExportDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void writesTheRequestedSize_data();
+    void writesTheRequestedSize();
+    void windowSizeEqualsTheViewPixelForPixel();
+    void customSizeInEveryUnit_data();
+    void customSizeInEveryUnit();
+    void tooSmallForItsTextWritesNothing();
+    void overwriteAnsweredNoKeepsTheFile();
+    void overwriteAnsweredYesReplacesTheFile();
+    void unwritablePathShowsPathAndReason();
+    void remembersTheLastChoices();
+    void formatFollowsThePath();
+    void showsThePixelSizeLive();
+};
+
+void TestFigureExportDialog::writesTheRequestedSize_data()
+{
+    QTest::addColumn<FigureFormat>("format");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("png") << FigureFormat::Png << u"figure.png"_s;
+    QTest::newRow("svg") << FigureFormat::Svg << u"figure.svg"_s;
+    QTest::newRow("pdf") << FigureFormat::Pdf << u"figure.pdf"_s;
+}
+
+void TestFigureExportDialog::writesTheRequestedSize()
+{
+    QFETCH(FigureFormat, format);
+    QFETCH(QString, name);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setFormat(format);
+    dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
+    dialog.setDpi(300);
+    dialog.setPath(dir.filePath(name));
+    QSignalSpy saved(&dialog, &FigureExportDialog::saved);
+    dialog.save();
+    QCOMPARE(saved.count(), 1);
+    QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
+    const QByteArray bytes = readAll(dir.filePath(name));
+    QVERIFY(!bytes.isEmpty());
+    // 8.5 x 6 cm at 300 dpi: 1003.9 x 708.7 pixels; 240.9 x 170.1 points.
+    switch (format) {
+    case FigureFormat::Png: {
+        const QImage image = QImage::fromData(bytes, "PNG");
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), dialog.figureSize().pixels());
+        QVERIFY2(qAbs(image.width() - 1004) <= 1 && qAbs(image.height() - 709) <= 1,
+                 qPrintable(u"%1 x %2"_s.arg(image.width()).arg(image.height())));
+        QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 300);
+        break;
+    }
+    case FigureFormat::Svg: {
+        QVERIFY(bytes.contains("<svg"));
+        static const QRegularExpression mm(uR"(<svg[^>]*width="([0-9.]+)mm"[^>]*height="([0-9.]+)mm")"_s);
+        const QRegularExpressionMatch m = mm.match(QString::fromUtf8(bytes));
+        QVERIFY2(m.hasMatch(), bytes.left(600).constData());
+        QVERIFY2(qAbs(m.captured(1).toDouble() - 85.0) < 0.6 && qAbs(m.captured(2).toDouble() - 60.0) < 0.6,
+                 qPrintable(m.captured(0)));
+        break;
+    }
+    case FigureFormat::Pdf: {
+        QVERIFY(bytes.startsWith("%PDF"));
+        const auto box = mediaBox(bytes);
+        QVERIFY(box);
+        QVERIFY2(qAbs(box->width() - 8.5 / 2.54 * 72) < 1.0 && qAbs(box->height() - 6.0 / 2.54 * 72) < 1.0,
+                 qPrintable(u"%1 x %2 pt"_s.arg(box->width()).arg(box->height())));
+        break;
+    }
+    }
+}
+
+void TestFigureExportDialog::windowSizeEqualsTheViewPixelForPixel()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    HeatmapView view;
+    view.setParams(params());
+    view.setVisibleRanges(QCPRange(3.4, 40.6), QCPRange(20.2, 110.7));
+    const QSize size(620, 410);
+    view.plot()->setFixedSize(size);
+    static_cast<QWidget &>(view).show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 60000);
+    view.resize(view.size() + QSize(1, 1));
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 60000);
+    const QImage screen = view.plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
+
+    FigureExportDialog dialog({{u"Heatmap"_s, view.engine(), *view.figureOptions(), view.plot()->size()}}, 0, nullptr);
+    dialog.setPreset(FigureExportDialog::Preset::Window);
+    dialog.setDpi(600); // no effect: the window's size is drawn as on screen
+    const QString path = dir.filePath(u"window.png"_s);
+    dialog.setPath(path);
+    dialog.save();
+    QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
+    const QImage written = QImage(path).convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(written.size(), size);
+    QVERIFY(written == screen.convertToFormat(QImage::Format_ARGB32));
+}
+
+void TestFigureExportDialog::customSizeInEveryUnit_data()
+{
+    QTest::addColumn<double>("width");
+    QTest::addColumn<double>("height");
+    QTest::addColumn<int>("unit");
+    QTest::addColumn<int>("dpi");
+    QTest::addColumn<QSize>("pixels");
+    QTest::newRow("cm") << 10.16 << 7.62 << int(FigureExportDialog::Unit::Cm) << 100 << QSize(400, 300);
+    QTest::newRow("in") << 4.0 << 3.0 << int(FigureExportDialog::Unit::In) << 150 << QSize(600, 450);
+    QTest::newRow("px") << 900.0 << 500.0 << int(FigureExportDialog::Unit::Px) << 200 << QSize(900, 500);
+}
+
+void TestFigureExportDialog::customSizeInEveryUnit()
+{
+    QFETCH(double, width);
+    QFETCH(double, height);
+    QFETCH(int, unit);
+    QFETCH(int, dpi);
+    QFETCH(QSize, pixels);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setPreset(FigureExportDialog::Preset::Custom);
+    dialog.setDpi(dpi);
+    dialog.setDimensions(width, height, static_cast<FigureExportDialog::Unit>(unit));
+    QCOMPARE(dialog.figureSize().pixels(), pixels);
+    dialog.setPath(dir.filePath(u"custom.png"_s));
+    dialog.save();
+    QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
+    QCOMPARE(QImage(dir.filePath(u"custom.png"_s)).size(), pixels);
+}
+
+void TestFigureExportDialog::tooSmallForItsTextWritesNothing()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setPreset(FigureExportDialog::Preset::Custom);
+    dialog.setDimensions(2.0, 1.5, FigureExportDialog::Unit::Cm);
+    dialog.setFontPointSize(20.0);
+    const QString path = dir.filePath(u"small.png"_s);
+    dialog.setPath(path);
+    QSignalSpy saved(&dialog, &FigureExportDialog::saved);
+    dialog.save();
+    QCOMPARE(saved.count(), 0);
+    QVERIFY2(dialog.message().contains(u"needs at least"_s), qPrintable(dialog.message()));
+    QVERIFY2(dialog.message().contains(u" cm"_s), qPrintable(dialog.message()));
+    QVERIFY(!dialog.message().contains(u"--"_s));
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+}
+
+void TestFigureExportDialog::overwriteAnsweredNoKeepsTheFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"existing.png"_s);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a figure");
+    }
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setPath(path);
+    QSignalSpy saved(&dialog, &FigureExportDialog::saved);
+    dialog.save();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = openBox(WriteDialogs::kOverwriteQuestion)));
+    QVERIFY(box->text().contains(path));
+    QCOMPARE(box->defaultButton(), box->button(QMessageBox::No));
+    box->button(QMessageBox::No)->click();
+    QTRY_VERIFY(!openBox(WriteDialogs::kOverwriteQuestion));
+    QCOMPARE(saved.count(), 0);
+    QCOMPARE(readAll(path), QByteArray("not a figure"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList {u"existing.png"_s});
+}
+
+void TestFigureExportDialog::overwriteAnsweredYesReplacesTheFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"existing.png"_s);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a figure");
+    }
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
+    dialog.setPath(path);
+    QSignalSpy saved(&dialog, &FigureExportDialog::saved);
+    dialog.save();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = openBox(WriteDialogs::kOverwriteQuestion)));
+    box->button(QMessageBox::Yes)->click();
+    QTRY_COMPARE(saved.count(), 1);
+    QCOMPARE(QImage(path).size(), dialog.figureSize().pixels());
+}
+
+void TestFigureExportDialog::unwritablePathShowsPathAndReason()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // A path under a regular file cannot be created, even by root.
+    const QString file = dir.filePath(u"file.txt"_s);
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("x");
+    }
+    const QString path = file + u"/figure.png"_s;
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setPath(path);
+    QSignalSpy saved(&dialog, &FigureExportDialog::saved);
+    dialog.save();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = openBox(WriteDialogs::kWriteWarning)));
+    QVERIFY2(box->text().contains(path), qPrintable(box->text()));
+    QVERIFY2(box->text().size() > path.size() + 4, qPrintable(box->text())); // and a reason
+    QCOMPARE(box->icon(), QMessageBox::Warning);
+    box->button(QMessageBox::Ok)->click();
+    QCOMPARE(saved.count(), 0);
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList {u"file.txt"_s});
+}
+
+void TestFigureExportDialog::remembersTheLastChoices()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+    const QString out = dir.filePath(u"out"_s);
+    QVERIFY(QDir().mkpath(out));
+    {
+        FigureExportDialog dialog({heatmapSource()}, 0, &settings);
+        dialog.setFormat(FigureFormat::Svg);
+        dialog.setPreset(FigureExportDialog::Preset::DoubleColumn);
+        dialog.setDpi(450);
+        dialog.setPath(QDir(out).filePath(u"a.svg"_s));
+        dialog.save();
+        QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
+    }
+    FigureExportDialog again({heatmapSource()}, 0, &settings);
+    QCOMPARE(again.format(), FigureFormat::Svg);
+    QCOMPARE(again.preset(), FigureExportDialog::Preset::DoubleColumn);
+    QCOMPARE(again.figureSize().dpi.value_or(0.0), 450.0);
+    QCOMPARE(again.path(), QDir(out).filePath(u"heatmap.svg"_s));
+
+    // Corrupt values fall back to the defaults.
+    settings.setValue(u"export/format"_s, u"bmp"_s);
+    settings.setValue(u"export/preset"_s, u"poster"_s);
+    settings.setValue(u"export/dpi"_s, u"-3"_s);
+    FigureExportDialog corrupt({heatmapSource()}, 0, &settings);
+    QCOMPARE(corrupt.format(), FigureFormat::Png);
+    QCOMPARE(corrupt.preset(), FigureExportDialog::Preset::SingleColumn);
+    QCOMPARE(corrupt.figureSize().dpi.value_or(0.0), 300.0);
+}
+
+void TestFigureExportDialog::formatFollowsThePath()
+{
+    FigureExportDialog dialog({heatmapSource()}, 0, nullptr);
+    dialog.setPath(u"/tmp/x/figure.pdf"_s);
+    QCOMPARE(dialog.format(), FigureFormat::Pdf);
+    dialog.setFormat(FigureFormat::Svg);
+    QCOMPARE(dialog.path(), u"/tmp/x/figure.svg"_s);
+}
+
+void TestFigureExportDialog::showsThePixelSizeLive()
+{
+    FigureExportDialog dialog({heatmapSource(), {u"Curves"_s, heatmapSource().engine, {}, QSize(500, 300)}}, 0,
+                              nullptr);
+    dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
+    dialog.setDpi(300);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *pixels = dialog.findChild<QLabel *>(u"pixelsLabel"_s);
+    QVERIFY(pixels);
+    const QSize at300 = dialog.figureSize().pixels();
+    QVERIFY2(pixels->text().startsWith(u"%1 × %2 px"_s.arg(at300.width()).arg(at300.height())),
+             qPrintable(pixels->text()));
+    dialog.setDpi(150);
+    QVERIFY2(pixels->text().startsWith(u"%1 × "_s.arg(dialog.figureSize().pixels().width())),
+             qPrintable(pixels->text()));
+    QVERIFY(dialog.figureSize().pixels().width() < at300.width());
+    dialog.setFigure(1);
+    dialog.setPreset(FigureExportDialog::Preset::Window);
+    QVERIFY2(pixels->text().startsWith(u"500 × 300 px"_s), qPrintable(pixels->text()));
+    // For a look at the layout: the dialog as drawn.
+    dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
+    dialog.setDpi(300);
+    dialog.grab().save(QDir::temp().filePath(u"posenc-figureexportdialog.png"_s));
+}
+
+QTEST_MAIN(TestFigureExportDialog)
+#include "tst_figureexportdialog.moc"
