@@ -32,6 +32,16 @@ void LearnedView::resetView()
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
+std::optional<FigureOptions> LearnedView::figureOptions() const
+{
+    const Params &p = params();
+    if (!p.embeddings || p.embeddings->values.rows() < p.maxLen)
+        return std::nullopt;
+    FigureOptions options;
+    options.kind = FigureKind::Learned;
+    return options;
+}
+
 ComputeScheduler::Job LearnedView::makeJob()
 {
     const double ratio = plot()->devicePixelRatioF();

@@ -20,6 +20,9 @@ public:
     LearnedFigure &figure() { return m_figure; }
     void setCursorPosition(std::optional<std::int64_t> position) override;
     void resetView() override;
+    // The learned figure while a loaded matrix has the rows it compares; no table to write:
+    // the learned table is the file it came from.
+    std::optional<FigureOptions> figureOptions() const override;
 
 protected:
     ComputeScheduler::Job makeJob() override;

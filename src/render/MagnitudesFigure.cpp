@@ -15,6 +15,7 @@ const QColor kEmbedding(0, 114, 178);
 const QColor kPositional(213, 94, 0);
 const QColor kRatio(0, 158, 115);
 constexpr double kDotSize = 2.5;
+constexpr int kLogTickCount = 5; // QCPAxisTicker's default
 constexpr double kCompactDotSize = 1.5;
 
 void setLog(QCPAxis *axis)
@@ -173,10 +174,13 @@ void MagnitudesFigure::setCompact(bool compact)
         layout->simplify();
         m_compactLegend = nullptr;
     }
-    // Eight sub-ticks a decade crowd into a black bar on a short log axis.
+    // Eight sub-ticks a decade crowd into a black bar on a short log axis, and its labels
+    // into each other: fewer of both.
     for (QCPAxis *axis : {m_positions->axis(QCPAxis::atLeft), m_positions->axis(QCPAxis::atRight),
-                          m_columns->axis(QCPAxis::atLeft)})
+                          m_columns->axis(QCPAxis::atLeft)}) {
         axis->setSubTicks(!compact);
+        axis->ticker()->setTickCount(compact ? 2 : kLogTickCount);
+    }
     for (QCPGraph *graph : {m_embeddingRms, m_peRms}) {
         QCPScatterStyle dots = graph->scatterStyle();
         dots.setSize(compact ? kCompactDotSize : kDotSize);

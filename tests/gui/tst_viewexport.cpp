@@ -126,11 +126,13 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
     QCOMPARE(view->plot()->size(), size);
     const QImage screen = view->plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
 
-    FigureOptions options;
-    options.kind = kind;
+    // What the view says it shows: its figure in its opening state.
+    const auto options = view->figureOptions();
+    QVERIFY(options);
+    QCOMPARE(options->kind, kind);
     QCustomPlot plot;
     const FigureSize figureSize = FigureSize::fromPixels(size);
-    QVERIFY(!FigureRenderer::build(&plot, Engine(params()), options, figureSize));
+    QVERIFY(!FigureRenderer::build(&plot, Engine(params()), *options, figureSize));
     const QImage exported = FigureExporter::image(&plot, figureSize);
 
     QCOMPARE(exported.size(), screen.size());
