@@ -84,4 +84,11 @@ QString legendText(const Curve &curve)
         .arg(PlotStyle::formatNumber(curve.frequency, 3), PlotStyle::formatNumber(curve.wavelength, 3));
 }
 
+QString shortLegendText(const Curve &curve)
+{
+    return u"j=%1 %2  λ=%3"_s.arg(curve.column)
+        .arg(curve.isCos ? u"cos"_s : u"sin"_s)
+        .arg(PlotStyle::formatNumber(curve.wavelength, 3));
+}
+
 } // namespace posenc::CurvesCompute

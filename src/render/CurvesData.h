@@ -49,6 +49,8 @@ std::int64_t defaultLastPosition(std::int64_t maxLen);
 // The curves of the request; nothing when cancelled.
 std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options);
 QString legendText(const Curve &curve);
+// The same, column, sin/cos and wavelength only: for a small figure.
+QString shortLegendText(const Curve &curve);
 
 } // namespace CurvesCompute
 

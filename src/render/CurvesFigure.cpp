@@ -41,9 +41,15 @@ CurvesFigure::CurvesFigure(QCustomPlot *plot)
     m_title->setText(u"PE[:, j] against position"_s);
 }
 
+bool CurvesFigure::prefersCompact(QSize layout)
+{
+    return layout.width() < 500 || layout.height() < 340;
+}
+
 void CurvesFigure::setData(const CurvesData &data)
 {
     m_legend->clearItems();
+    m_legend->setWrap(m_compact ? 3 : 2);
     m_plot->clearPlottables();
     // The sine and cosine of one pair share a hue, the cosine lighter (dashes would cost
     // tens of milliseconds of stroking per replot).
@@ -55,13 +61,13 @@ void CurvesFigure::setData(const CurvesData &data)
         auto *line = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
         line->setData(curve.denseX, curve.denseY, true);
         line->setPen(QPen(curve.isCos ? color.lighter(150) : color, 1.4));
-        line->setName(CurvesCompute::legendText(curve));
+        line->setName(m_compact ? CurvesCompute::shortLegendText(curve) : CurvesCompute::legendText(curve));
         line->addToLegend(m_legend);
         if (!curve.pointX.isEmpty()) {
             auto *dots = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
             dots->setData(curve.pointX, curve.pointY, true);
             dots->setLineStyle(QCPGraph::lsNone);
-            dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 5));
+            dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, m_compact ? 3 : 5));
         }
     }
     const bool marked = !data.curves.isEmpty() && !data.curves.front().pointX.isEmpty();

@@ -15,6 +15,11 @@ public:
     explicit CurvesFigure(QCustomPlot *plot);
 
     void setData(const CurvesData &data);
+    // Small figures (a paper column) name each curve by column, sin/cos and wavelength only,
+    // three to a legend row, with smaller dots; the next setData() draws it so.
+    static bool prefersCompact(QSize layout);
+    void setCompact(bool compact) { m_compact = compact; }
+    bool isCompact() const { return m_compact; }
     // The x axis shows positions [first, last].
     void setPositionRange(double first, double last);
     QCPAxisRect *axisRect() const { return m_rect; }
@@ -24,6 +29,7 @@ private:
     QCPTextElement *m_title;
     QCPAxisRect *m_rect;
     QCPLegend *m_legend;
+    bool m_compact = false;
 };
 
 } // namespace posenc

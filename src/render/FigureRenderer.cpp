@@ -235,6 +235,7 @@ std::optional<FigureError> buildCurves(QCustomPlot *plot, const Engine &engine, 
                                        const FigureSize &size, const ComputeOptions &compute)
 {
     CurvesFigure figure(plot);
+    figure.setCompact(CurvesFigure::prefersCompact(size.layout));
     const Params &params = engine.params();
     // As the curves view opens: the first hundred positions, a few low, middle and high columns.
     if (options.positionView)

@@ -33,6 +33,7 @@ private slots:
     void paperColumnFiguresFit_data();
     void paperColumnFiguresFit();
     void tooSmallIsRefusedWithTheLeastSize();
+    void paperColumnLegendsAreShort();
     void wrapBreaksAtSeparatorsFirst();
 };
 
@@ -122,6 +123,45 @@ void TestFigureFit::tooSmallIsRefusedWithTheLeastSize()
     QCustomPlot smallerText;
     QVERIFY(!FigureRenderer::build(&smallerText, engine, options,
                                    FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300)));
+}
+
+void TestFigureFit::paperColumnLegendsAreShort()
+{
+    // In a paper column the curves are named by column and wavelength only, and magnitudes has
+    // one legend under both axes; a slide keeps the full names and the legends in the axes.
+    const Engine engine(small());
+    const auto build = [&](FigureKind kind, double widthCm, double heightCm, QCustomPlot &plot) {
+        FigureOptions options;
+        options.kind = kind;
+        return FigureRenderer::build(&plot, engine, options,
+                                     FigureSize::fromInches(QSizeF(widthCm / 2.54, heightCm / 2.54), 300));
+    };
+    QCustomPlot column, slide;
+    QVERIFY(!build(FigureKind::Curves, 8.5, 6, column));
+    QVERIFY(!build(FigureKind::Curves, 25.4, 14.3, slide));
+    QVERIFY(column.graphCount() > 0 && slide.graphCount() > 0);
+    QVERIFY2(!column.graph(0)->name().contains(u"ω"_s), qPrintable(column.graph(0)->name()));
+    QVERIFY2(column.graph(0)->name().contains(u"λ="_s), qPrintable(column.graph(0)->name()));
+    QVERIFY2(slide.graph(0)->name().contains(u"ω="_s), qPrintable(slide.graph(0)->name()));
+
+    const auto visibleLegends = [](QCustomPlot &plot, bool inset) {
+        int count = 0;
+        for (QCPAxisRect *rect : plot.axisRects())
+            for (QCPLayoutElement *e : rect->insetLayout()->elements(false))
+                if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible() && inset)
+                    ++count;
+        for (QCPLayoutElement *e : plot.plotLayout()->elements(false))
+            if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible() && !inset)
+                ++count;
+        return count;
+    };
+    QCustomPlot magnitudesColumn, magnitudesSlide;
+    QVERIFY(!build(FigureKind::Magnitudes, 8.5, 6, magnitudesColumn));
+    QVERIFY(!build(FigureKind::Magnitudes, 25.4, 14.3, magnitudesSlide));
+    QCOMPARE(visibleLegends(magnitudesColumn, true), 0);
+    QCOMPARE(visibleLegends(magnitudesColumn, false), 1);
+    QCOMPARE(visibleLegends(magnitudesSlide, true), 2);
+    QCOMPARE(visibleLegends(magnitudesSlide, false), 0);
 }
 
 void TestFigureFit::wrapBreaksAtSeparatorsFirst()
