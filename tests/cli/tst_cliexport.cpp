@@ -3,37 +3,22 @@
 // cannot be written, 4 over the memory budget, and no partial or changed file when refused.
 #include "CliRun.h"
 
+#include "support/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
 using namespace CliRun;
 
 namespace {
 
 const QStringList kSmall = {u"--d-model"_s, u"64"_s, u"--max-len"_s, u"200"_s};
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-std::optional<QSizeF> mediaBox(const QByteArray &pdf)
-{
-    static const QRegularExpression box(
-        uR"(/MediaBox\s*\[\s*([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s*\])"_s);
-    const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf));
-    if (!m.hasMatch())
-        return std::nullopt;
-    return QSizeF(m.captured(3).toDouble() - m.captured(1).toDouble(),
-                  m.captured(4).toDouble() - m.captured(2).toDouble());
-}
 
 } // namespace
 

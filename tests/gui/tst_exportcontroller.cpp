@@ -15,6 +15,9 @@
 #include "io/NpyWriter.h"
 #include "render/FigureExporter.h"
 
+#include "support/MessageBoxes.h"
+#include "support/TestFiles.h"
+
 #include <QAbstractButton>
 #include <QApplication>
 #include <QClipboard>
@@ -29,6 +32,8 @@
 #include <cmath>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
+using namespace MessageBoxes;
 using namespace posenc;
 
 namespace {
@@ -40,22 +45,6 @@ Params params()
     p.maxLen = 400;
     p.dropout = 0.25;
     return p;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QMessageBox *openBox(const char *name)
-{
-    for (QWidget *w : QApplication::topLevelWidgets()) {
-        if (auto *box = qobject_cast<QMessageBox *>(w);
-            box && box->objectName() == QLatin1StringView(name) && box->isVisible())
-            return box;
-    }
-    return nullptr;
 }
 
 // The .npy bytes of `block` of `quantity`, only `dims` when given, made here with the engine and

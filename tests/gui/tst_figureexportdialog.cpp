@@ -4,6 +4,9 @@
 #include "gui/HeatmapView.h"
 #include "gui/WriteDialogs.h"
 
+#include "support/MessageBoxes.h"
+#include "support/TestFiles.h"
+
 #include <QAbstractButton>
 #include <QApplication>
 #include <QFile>
@@ -19,6 +22,8 @@
 #include <memory>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
+using namespace MessageBoxes;
 using namespace posenc;
 
 Q_DECLARE_METATYPE(posenc::FigureFormat)
@@ -38,35 +43,6 @@ FigureSource heatmapSource(QSize viewSize = QSize(640, 420))
     FigureOptions options;
     options.kind = FigureKind::Heatmap;
     return {u"Heatmap"_s, std::make_shared<const Engine>(params()), options, viewSize};
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// The message box of `name` the dialog opened, once it is shown.
-QMessageBox *openBox(const char *name)
-{
-    for (QWidget *w : QApplication::topLevelWidgets()) {
-        if (auto *box = qobject_cast<QMessageBox *>(w);
-            box && box->objectName() == QLatin1StringView(name) && box->isVisible())
-            return box;
-    }
-    return nullptr;
-}
-
-// /MediaBox [x0 y0 x1 y1] of the first page, in points.
-std::optional<QSizeF> mediaBox(const QByteArray &pdf)
-{
-    static const QRegularExpression box(
-        uR"(/MediaBox\s*\[\s*([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s*\])"_s);
-    const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf));
-    if (!m.hasMatch())
-        return std::nullopt;
-    return QSizeF(m.captured(3).toDouble() - m.captured(1).toDouble(),
-                  m.captured(4).toDouble() - m.captured(2).toDouble());
 }
 
 } // namespace

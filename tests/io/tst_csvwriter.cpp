@@ -1,5 +1,7 @@
 #include "io/CsvWriter.h"
 
+#include "support/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -16,6 +18,7 @@
 #include <random>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
 using posenc::RowMatrixXf;
 
 namespace {
@@ -41,12 +44,6 @@ RowMatrixXf finiteValues(qint64 rows, qint64 cols, quint32 seed)
             m(r, c) = value;
         }
     return m;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // The whole field must be a number, and nothing else.

@@ -1,5 +1,7 @@
 #include "io/NpyWriter.h"
 
+#include "support/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -13,6 +15,7 @@
 #include <random>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
 using posenc::RowMatrixXf;
 
 namespace {
@@ -79,12 +82,6 @@ RowMatrixXf randomBits(qint64 rows, qint64 cols, quint32 seed)
         for (qint64 c = 0; c < cols; ++c)
             m(r, c) = std::bit_cast<float>(quint32(generator()));
     return m;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 bool hasNumpy()

@@ -4,6 +4,8 @@
 #include "core/Params.h"
 #include "io/SessionFile.h"
 
+#include "support/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -11,6 +13,7 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
 using namespace posenc;
 
 Q_DECLARE_METATYPE(posenc::Params)
@@ -50,12 +53,6 @@ Params applied(const Session &session)
             qWarning("%s", qPrintable(error->toString()));
     }
     return p;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace

@@ -5,16 +5,18 @@
 #include "render/FigureRenderer.h"
 #include "render/PinnedFont.h"
 
+#include "support/TestFiles.h"
+
 #include <QBuffer>
 #include <QFontInfo>
 #include <QImageReader>
-#include <QRegularExpression>
 #include <QTest>
 #include <QXmlStreamReader>
 
 #include <cmath>
 
 using namespace Qt::StringLiterals;
+using namespace TestFiles;
 using namespace posenc;
 
 Q_DECLARE_METATYPE(posenc::FigureKind)
@@ -58,18 +60,6 @@ QString axisLabel(FigureKind kind)
     return kind == FigureKind::Magnitudes ? u"norm of row p"_s
         : kind == FigureKind::Curves      ? u"PE[p, j]"_s
                                           : u"position p"_s;
-}
-
-// /MediaBox [x0 y0 x1 y1] of the first page, in points.
-std::optional<QSizeF> mediaBox(const QByteArray &pdf)
-{
-    static const QRegularExpression box(
-        uR"(/MediaBox\s*\[\s*([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s*\])"_s);
-    const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf));
-    if (!m.hasMatch())
-        return std::nullopt;
-    return QSizeF(m.captured(3).toDouble() - m.captured(1).toDouble(),
-                  m.captured(4).toDouble() - m.captured(2).toDouble());
 }
 
 // The root element's name and every text of an SVG, or nothing when it is not well-formed XML.
