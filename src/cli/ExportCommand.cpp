@@ -240,8 +240,11 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return fail(err, ExitUsage, *refused);
 
     const auto rendered = FigureFile::render(engine, figure, std::get<FigureSize>(size), *format, {threads, nullptr});
-    if (const auto *refused = std::get_if<FigureError>(&rendered))
-        return fail(err, refused->kind == FigureError::OverBudget ? ExitOverBudget : ExitUsage, refused->message);
+    if (const auto *refused = std::get_if<FigureError>(&rendered)) {
+        if (refused->kind == FigureError::OverBudget)
+            return fail(err, ExitOverBudget, refused->message);
+        return fail(err, ExitUsage, u"--size: %1; give a larger size or a smaller --font-size"_s.arg(refused->message));
+    }
     const QByteArray &bytes = std::get<QByteArray>(rendered);
     if (bytes.isEmpty())
         return fail(err, ExitIo, u"%1: the figure could not be encoded"_s.arg(path));

@@ -82,7 +82,7 @@ double inchesPer(FigureExportDialog::Unit unit, double dpi)
     return 1.0;
 }
 
-// FigureRenderer words its refusals for the command line; the dialog names its own fields.
+// FigureRenderer::check words its refusals for the command line; the dialog names its own fields.
 QString forTheDialog(QString message)
 {
     message.remove(u"--size: "_s);
@@ -391,7 +391,10 @@ void FigureExportDialog::save()
     const auto rendered = FigureFile::render(*source().engine, options, size, chosen);
     QApplication::restoreOverrideCursor();
     if (const auto *refused = std::get_if<FigureError>(&rendered)) {
-        showMessage(tr("Nothing was written. %1").arg(forTheDialog(refused->message)));
+        showMessage(
+            refused->kind == FigureError::TooSmall
+                ? tr("Nothing was written: %1. Choose a larger size or a smaller font size.").arg(refused->message)
+                : tr("Nothing was written. %1").arg(refused->message));
         return;
     }
     const QByteArray bytes = std::get<QByteArray>(rendered);

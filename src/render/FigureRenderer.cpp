@@ -152,15 +152,14 @@ std::optional<FigureError> settle(QCustomPlot *plot, const FigureOptions &option
     if (least.width() > size.layout.width() || least.height() > size.layout.height()) {
         const double cm = 2.54 / FigureSize::unitsPerInch();
         const QSize need = least.expandedTo(size.layout);
-        return FigureError {
-            FigureError::TooSmall,
-            u"--size: the %1 figure's text at %2 pt needs at least %3 x %4 cm (%5 x %6 pixels on screen); give a "
-            "larger size or a smaller --font-size"_s.arg(FigureKinds::name(options.kind))
-                .arg(options.fontPointSize)
-                .arg(upToTenth(need.width() * cm), 0, 'f', 1)
-                .arg(upToTenth(need.height() * cm), 0, 'f', 1)
-                .arg(need.width())
-                .arg(need.height())};
+        return FigureError {FigureError::TooSmall,
+                            u"the %1 figure's text at %2 pt needs at least %3 x %4 cm (%5 x %6 pixels on screen)"_s
+                                .arg(FigureKinds::name(options.kind))
+                                .arg(options.fontPointSize)
+                                .arg(upToTenth(need.width() * cm), 0, 'f', 1)
+                                .arg(upToTenth(need.height() * cm), 0, 'f', 1)
+                                .arg(need.width())
+                                .arg(need.height())};
     }
     return std::nullopt;
 }

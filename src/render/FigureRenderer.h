@@ -56,6 +56,8 @@ struct FigureError
         OverBudget, // the engine refused the data within the memory budget
     };
     Kind kind;
+    // TooSmall states the least size that fits, naming no option: each caller adds the advice
+    // its own controls give (the CLI's --size and --font-size, the dialog's fields).
     QString message;
 };
 
