@@ -1,6 +1,7 @@
 #include "CurvesView.h"
 
 #include "core/ParamText.h"
+#include "render/PlotStyle.h"
 
 #include "ParamRelevance.h"
 #include <QHBoxLayout>
@@ -122,7 +123,7 @@ void CurvesView::paramsChanged(bool shapeChanged)
 ComputeScheduler::Job CurvesView::makeJob()
 {
     // Every resize asks for a job, whose result draws the legend as the exporter would.
-    m_figure.setCompact(CurvesFigure::prefersCompact(plot()->size()));
+    m_figure.setCompact(PlotStyle::isCompact(plot()->size()));
     const QCPRange range = m_figure.axisRect()->axis(QCPAxis::atBottom)->range();
     const CurvesRequest request {columns(), range.lower, range.upper, devicePixels(m_figure.axisRect()).width()};
     return [engine = engine(), request, serial = figureSerial(),

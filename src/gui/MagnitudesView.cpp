@@ -2,6 +2,8 @@
 
 #include "ParamRelevance.h"
 
+#include "render/PlotStyle.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPointer>
@@ -68,7 +70,7 @@ std::optional<TableRequest> MagnitudesView::tableRequest() const
 ComputeScheduler::Job MagnitudesView::makeJob()
 {
     // Every resize asks for a job: the layout follows the size as the exporter's does.
-    if (m_figure.isCompact() != MagnitudesFigure::prefersCompact(plot()->size())) {
+    if (m_figure.isCompact() != PlotStyle::isCompact(plot()->size())) {
         m_figure.setCompact(!m_figure.isCompact());
         plot()->replot(QCustomPlot::rpQueuedReplot);
     }

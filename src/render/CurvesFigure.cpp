@@ -41,11 +41,6 @@ CurvesFigure::CurvesFigure(QCustomPlot *plot)
     m_title->setText(u"PE[:, j] against position"_s);
 }
 
-bool CurvesFigure::prefersCompact(QSize layout)
-{
-    return layout.width() < 500 || layout.height() < 340;
-}
-
 void CurvesFigure::setData(const CurvesData &data)
 {
     m_legend->clearItems();

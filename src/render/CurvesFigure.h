@@ -15,9 +15,8 @@ public:
     explicit CurvesFigure(QCustomPlot *plot);
 
     void setData(const CurvesData &data);
-    // Small figures (a paper column) name each curve by column, sin/cos and wavelength only,
-    // three to a legend row, with smaller dots; the next setData() draws it so.
-    static bool prefersCompact(QSize layout);
+    // Small figures (PlotStyle::isCompact) name each curve by column, sin/cos and wavelength
+    // only, three to a legend row, with smaller dots; the next setData() draws it so.
     void setCompact(bool compact) { m_compact = compact; }
     bool isCompact() const { return m_compact; }
     // The x axis shows positions [first, last].

@@ -7,6 +7,7 @@
 #include "HeatmapFigure.h"
 #include "LearnedFigure.h"
 #include "MagnitudesFigure.h"
+#include "PlotStyle.h"
 #include "VisibleRequest.h"
 
 #include <algorithm>
@@ -234,7 +235,7 @@ std::optional<FigureError> buildCurves(QCustomPlot *plot, const Engine &engine, 
                                        const FigureSize &size, const ComputeOptions &compute)
 {
     CurvesFigure figure(plot);
-    figure.setCompact(CurvesFigure::prefersCompact(size.layout));
+    figure.setCompact(PlotStyle::isCompact(size.layout));
     const Params &params = engine.params();
     // As the curves view opens: the first hundred positions, a few low, middle and high columns.
     if (options.positionView)
@@ -261,7 +262,7 @@ std::optional<FigureError> buildMagnitudes(QCustomPlot *plot, const Engine &engi
                                            const FigureSize &size, const ComputeOptions &compute)
 {
     MagnitudesFigure figure(plot);
-    figure.setCompact(MagnitudesFigure::prefersCompact(size.layout));
+    figure.setCompact(PlotStyle::isCompact(size.layout));
     return settle(plot, options, size, [&]() -> std::optional<QString> {
         const auto data = MagnitudesCompute::compute(engine, pixelsAcross(figure.positionRect(), size.scale),
                                                      Detail::Full, compute);

@@ -138,11 +138,6 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
 }
 
-bool MagnitudesFigure::prefersCompact(QSize layout)
-{
-    return layout.width() < 500 || layout.height() < 340;
-}
-
 void MagnitudesFigure::setCompact(bool compact)
 {
     if (compact == m_compact)
@@ -176,8 +171,8 @@ void MagnitudesFigure::setCompact(bool compact)
     }
     // Eight sub-ticks a decade crowd into a black bar on a short log axis, and its labels
     // into each other: fewer of both.
-    for (QCPAxis *axis : {m_positions->axis(QCPAxis::atLeft), m_positions->axis(QCPAxis::atRight),
-                          m_columns->axis(QCPAxis::atLeft)}) {
+    for (QCPAxis *axis :
+         {m_positions->axis(QCPAxis::atLeft), m_positions->axis(QCPAxis::atRight), m_columns->axis(QCPAxis::atLeft)}) {
         axis->setSubTicks(!compact);
         axis->ticker()->setTickCount(compact ? 2 : kLogTickCount);
     }

@@ -15,10 +15,9 @@ public:
     explicit MagnitudesFigure(QCustomPlot *plot);
 
     void setData(const MagnitudesData &data);
-    // Small figures (a single paper column) trade the two legends inside the axes, which would
+    // Small figures (PlotStyle::isCompact) trade the two legends inside the axes, which would
     // hide the data, for one short legend under both: blue s·E, orange PE, green ratio,
     // dashed expected norms. The dots per column shrink with them.
-    static bool prefersCompact(QSize layout);
     void setCompact(bool compact);
     bool isCompact() const { return m_compact; }
     QCPAxisRect *positionRect() const { return m_positions; }

@@ -36,6 +36,11 @@ void styleAxisRect(QCPAxisRect *rect)
     }
 }
 
+bool isCompact(QSize layout)
+{
+    return layout.width() < 500 || layout.height() < 340;
+}
+
 QCPTextElement *resetWithTitle(QCustomPlot *plot)
 {
     preparePlot(plot);

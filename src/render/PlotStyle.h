@@ -4,6 +4,7 @@
 
 #include "QCustomPlot.h"
 
+#include <QSize>
 #include <QString>
 
 namespace posenc::PlotStyle {
@@ -14,6 +15,9 @@ void preparePlot(QCustomPlot *plot);
 void styleAxisRect(QCPAxisRect *rect);
 // Empties the layout and puts a title text element in row 0; returns it.
 QCPTextElement *resetWithTitle(QCustomPlot *plot);
+// A figure the size of a paper column or smaller (below 500 x 340 layout units, 13.2 x 9 cm):
+// the figures with long legends shorten them then, in the window as in the export.
+bool isCompact(QSize layout);
 
 QString quantityLabel(Quantity quantity); // for colorbars and titles
 QString formatCount(std::int64_t n); // 8192 -> "8,192"
