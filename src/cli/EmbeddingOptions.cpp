@@ -28,7 +28,7 @@ std::int64_t dModelFor(const Params &params, std::int64_t cols)
 void fail(ParamOptions::Result &result, const ReadError &error)
 {
     if (error.kind == ReadError::Kind::Choice)
-        result.errors.append({kEmbeddings, error.toString()});
+        result.errors.append({kEmbeddings, QString(), error.toString(), std::nullopt});
     else
         result.fileError = error.toString();
 }
@@ -58,7 +58,8 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
 {
     if (!given.contains(kEmbeddings)) {
         if (given.contains(kTokens))
-            result.errors.append({kTokens, u"chooses rows of a matrix, so it needs --embeddings FILE[:TENSOR]"_s});
+            result.errors.append({kTokens, QString(),
+                                  u"chooses rows of a matrix, so it needs --embeddings FILE[:TENSOR]"_s, std::nullopt});
         return;
     }
     Params &params = result.params;
@@ -68,9 +69,8 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
         const QString text = given.value(kTokens);
         tokens = ParamText::parseIndexList(text, Params::kMaxLen);
         if (!tokens || tokens->empty()) {
-            result.errors.append(
-                {kTokens,
-                 u"expected a list of at most %1 rows such as 0,464,5:9; got '%2'"_s.arg(Params::kMaxLen).arg(text)});
+            result.errors.append({kTokens, u"a list of at most %1 rows such as 0,464,5:9"_s.arg(Params::kMaxLen),
+                                  QString(), ParamError::quoted(text)});
             return;
         }
     }
@@ -81,22 +81,24 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
     const std::int64_t rows = info->shape[0];
     const std::int64_t cols = info->shape[1];
     if (rows == 0 || cols == 0) {
-        result.errors.append({kEmbeddings,
+        result.errors.append({kEmbeddings, QString(),
                               u"%1: the matrix has shape [%2, %3]; token embeddings need at least one row "
                               "and one column"_s.arg(source.path)
                                   .arg(rows)
-                                  .arg(cols)});
+                                  .arg(cols),
+                              std::nullopt});
         return;
     }
 
     const std::int64_t dModel = dModelFor(params, cols);
     if (given.contains(u"d-model"_s) && params.dModel != dModel) {
-        result.errors.append({u"d-model"_s,
+        result.errors.append({u"d-model"_s, QString(),
                               u"is %1, but the matrix of --embeddings %2 has %3 columns, so d_model is "
                               "%4; leave out --d-model or make the two agree"_s.arg(params.dModel)
                                   .arg(source.toString())
                                   .arg(cols)
-                                  .arg(dModel)});
+                                  .arg(dModel),
+                              std::nullopt});
         return;
     }
     params.dModel = dModel;
@@ -105,10 +107,9 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
     if (tokens) {
         for (const std::int64_t t : *tokens) {
             if (t < 0 || t >= rows) {
-                result.errors.append({kTokens,
-                                      u"rows must be in [0, %1] (the rows of --embeddings %2); got %3"_s.arg(rows - 1)
-                                          .arg(source.toString())
-                                          .arg(t)});
+                result.errors.append(
+                    {kTokens, u"rows in [0, %1] (the rows of --embeddings %2)"_s.arg(rows - 1).arg(source.toString()),
+                     QString(), QString::number(t)});
                 return;
             }
         }
@@ -119,11 +120,12 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
         if (!given.contains(u"max-len"_s))
             params.maxLen = std::min(params.maxLen, rows);
         if (params.maxLen > rows) {
-            result.errors.append({u"max-len"_s,
+            result.errors.append({u"max-len"_s, QString(),
                                   u"is %1, but the matrix of --embeddings %2 has %3 rows; choose rows "
                                   "with --tokens or lower --max-len"_s.arg(params.maxLen)
                                       .arg(source.toString())
-                                      .arg(rows)});
+                                      .arg(rows),
+                                  std::nullopt});
             return;
         }
         selection = RowSelection::first(std::max<std::int64_t>(params.maxLen, 0));

@@ -44,8 +44,11 @@ int Result::exitCode() const
 QStringList Result::messages() const
 {
     QStringList lines;
-    for (const ParamError &e : errors)
-        lines.append(e.toString());
+    for (const ParamError &e : errors) {
+        // A message names the session for the values that came from it.
+        const bool inSession = fromSession.contains(e.key);
+        lines.append(flagText(e) + (inSession ? u" (in %1)"_s.arg(sessionPath) : QString()));
+    }
     for (const QString &line : {fileError, overBudget}) {
         if (!line.isEmpty())
             lines.append(line);
@@ -77,10 +80,12 @@ Result read(const QCommandLineParser &parser)
         fromFlags.append(key);
     }
     Result result = read(given);
-    // A message names the session for the values that came from it.
-    for (ParamError &e : result.errors) {
-        if (session && session->params.contains(e.key) && !fromFlags.contains(e.key))
-            e.message += u" (in %1)"_s.arg(sessionPath);
+    if (session) {
+        result.sessionPath = sessionPath;
+        for (const QString &key : session->params.keys()) {
+            if (!fromFlags.contains(key))
+                result.fromSession.append(key);
+        }
     }
     result.session = std::move(session);
     return result;
@@ -101,6 +106,11 @@ Result read(const Given &given)
     if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;
+}
+
+QString flagText(const ParamError &error)
+{
+    return u"--%1: %2"_s.arg(error.key, error.sentence());
 }
 
 QString helpText()

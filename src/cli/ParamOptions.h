@@ -11,7 +11,7 @@
 
 namespace posenc::ParamOptions {
 
-// Adds one option per parameter (DESIGN.md section 3), named after its ParamText key,
+// Adds one option per parameter, named after its ParamText key,
 // --embeddings FILE[:TENSOR] with --tokens LIST, and --session FILE.
 void add(QCommandLineParser &parser);
 
@@ -25,6 +25,8 @@ struct Result
 {
     Params params;
     QList<ParamError> errors; // syntax and range: exit 2
+    QString sessionPath; // the --session file, named in the messages of the values it gave
+    QStringList fromSession; // keys whose values came from the session file
     QString fileError; // --embeddings could not be read: exit 3, path and reason
     QString overBudget; // --embeddings asks for more than the memory budget: exit 4
     std::optional<Session> session; // the --session file read, for its view state
@@ -37,6 +39,9 @@ struct Result
 Result read(const QCommandLineParser &parser);
 // The parameters of `given` over the defaults.
 Result read(const Given &given);
+
+// `error` as the command line words it: "--d-model: must be an integer in [1, 1048576]; got 0".
+QString flagText(const ParamError &error);
 
 // The parameter flags, one per line, for --help.
 QString helpText();

@@ -13,28 +13,40 @@ struct KeyInfo
     const char16_t *key;
     const char16_t *valueName;
     const char16_t *description;
+    // What a value must be, for a text that does not read as one: the range Params::validate()
+    // checks, or the words the key takes.
+    const char16_t *allowed;
 };
 
 constexpr KeyInfo kKeys[] = {
-    {u"d-model", u"N", u"model width d: columns of every table (default 512)"},
-    {u"max-len", u"N", u"positions L: rows 0..L-1 of every table (default 1024)"},
-    {u"base", u"B", u"frequency base b of w_i = b^(-2i/d) (default 10000)"},
-    {u"layout", u"interleaved|split", u"sin/cos columns interleaved (paper, PyTorch) or split in halves (TensorFlow)"},
+    {u"d-model", u"N", u"model width d: columns of every table (default 512)", u"an integer in [1, 1048576]"},
+    {u"max-len", u"N", u"positions L: rows 0..L-1 of every table (default 1024)", u"an integer in [1, 16777216]"},
+    {u"base", u"B", u"frequency base b of w_i = b^(-2i/d) (default 10000)", u"a finite number greater than 1"},
+    {u"layout", u"interleaved|split", u"sin/cos columns interleaved (paper, PyTorch) or split in halves (TensorFlow)",
+     u"one of interleaved, split"},
     {u"angles", u"exact|float32",
-     u"angle p*w formed in double (exact) or rounded to float32 first, as float32 code does"},
-    {u"scale", u"sqrt|NUMBER", u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number (default sqrt)"},
+     u"angle p*w formed in double (exact) or rounded to float32 first, as float32 code does", u"one of exact, float32"},
+    {u"scale", u"sqrt|NUMBER", u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number (default sqrt)",
+     u"sqrt, 1 or a finite number >= 0"},
     {u"init", u"normal|scaled-normal|SIGMA",
-     u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA (default normal)"},
-    {u"compose", u"sum|concat", u"X = s*E + PE, or [s*E | PE] with the PE in the last pe-dims columns"},
-    {u"pe-dims", u"K|auto", u"PE columns of concat (default auto: d_model/2)"},
-    {u"dropout", u"P", u"dropout probability p in [0, 1] (default 0.1)"},
-    {u"dropout-mode", u"sum|embedding|protect-special|masked-fill", u"where dropout acts (default sum)"},
+     u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA (default normal)",
+     u"normal, scaled-normal or a finite sigma >= 0"},
+    {u"compose", u"sum|concat", u"X = s*E + PE, or [s*E | PE] with the PE in the last pe-dims columns",
+     u"one of sum, concat"},
+    {u"pe-dims", u"K|auto", u"PE columns of concat (default auto: d_model/2)", u"auto or an integer in [0, d_model]"},
+    {u"dropout", u"P", u"dropout probability p in [0, 1] (default 0.1)", u"a probability in [0, 1]"},
+    {u"dropout-mode", u"sum|embedding|protect-special|masked-fill", u"where dropout acts (default sum)",
+     u"one of sum, embedding, protect-special, masked-fill"},
     {u"special", u"LIST|none",
-     u"positions protect-special leaves untouched; negative counts from the end (default 0,-1)"},
-    {u"seq-len", u"N|auto", u"sequence length; masked-fill zeroes positions >= N (default auto: max_len)"},
-    {u"seed", u"N", u"seed of the random embeddings and the dropout mask (default 0)"},
-    {u"eval", u"true|false", u"evaluation mode: dropout is the identity"},
-    {u"memory-budget", u"GIB", u"largest allocation one request may make, in GiB (default 2)"},
+     u"positions protect-special leaves untouched; negative counts from the end (default 0,-1)",
+     u"none or a list of at most 16777216 positions such as 0,-1 or 0:4, each in [-seq_len, seq_len - 1]"},
+    {u"seq-len", u"N|auto", u"sequence length; masked-fill zeroes positions >= N (default auto: max_len)",
+     u"auto or an integer in [1, max_len]"},
+    {u"seed", u"N", u"seed of the random embeddings and the dropout mask (default 0)",
+     u"an integer in [0, 18446744073709551615]"},
+    {u"eval", u"true|false", u"evaluation mode: dropout is the identity", u"true or false"},
+    {u"memory-budget", u"GIB", u"largest allocation one request may make, in GiB (default 2)",
+     u"a number of GiB in (0, 1048576]"},
 };
 
 const KeyInfo *find(const QString &key)
@@ -112,8 +124,7 @@ QString indexList(const std::vector<std::int64_t> &values)
 ParamError syntaxError(const QString &key, const QString &text)
 {
     const KeyInfo *info = find(key);
-    const QString expected = info ? QString::fromUtf16(info->valueName) : QString();
-    return {key, u"expected %1; got '%2'"_s.arg(expected, text)};
+    return {key, info ? QString::fromUtf16(info->allowed) : QString(), QString(), ParamError::quoted(text)};
 }
 
 } // namespace
@@ -134,6 +145,12 @@ QString describe(const QString &key)
 {
     const KeyInfo *info = find(key);
     return info ? QString::fromUtf16(info->description) : QString();
+}
+
+QString allowed(const QString &key)
+{
+    const KeyInfo *info = find(key);
+    return info ? QString::fromUtf16(info->allowed) : QString();
 }
 
 QString valueName(const QString &key)
@@ -334,11 +351,11 @@ std::optional<ParamError> setValue(Params &params, const QString &key, const QSt
     if (key == u"memory-budget"_s) {
         const auto v = parseNumber(text);
         if (!v || !std::isfinite(*v) || *v <= 0.0 || *v > 1024.0 * 1024.0)
-            return ParamError {key, u"must be a number of GiB in (0, 1048576]; got '%1'"_s.arg(text)};
+            return syntaxError(key, text);
         params.memoryBudget = static_cast<std::uint64_t>(std::llround(std::ldexp(*v, 30)));
         return std::nullopt;
     }
-    return ParamError {key, u"is not a parameter; the parameters are %1"_s.arg(valueKeys().join(u", "_s))};
+    return ParamError {key, u"one of %1"_s.arg(valueKeys().join(u", "_s)), u"is not a parameter"_s, std::nullopt};
 }
 
 } // namespace

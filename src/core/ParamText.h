@@ -14,7 +14,7 @@ namespace posenc {
 // here; ranges are Params::validate()'s job.
 namespace ParamText {
 
-// Keys that take a value, in the order of DESIGN.md section 3.
+// Keys that take a value, in the order of the command line's --help.
 QStringList valueKeys();
 
 // Sets parameter `key` from `text`; returns an error naming the key and the expected form.
@@ -26,6 +26,8 @@ QString get(const Params &params, const QString &key);
 // A short description and the value syntax of a key, for --help.
 QString describe(const QString &key);
 QString valueName(const QString &key);
+// What a value of `key` must be: "an integer in [1, 1048576]".
+QString allowed(const QString &key);
 
 QString toString(Layout);
 QString toString(Angles);

@@ -8,11 +8,6 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-QString ParamError::toString() const
-{
-    return u"--%1: %2"_s.arg(key, message);
-}
-
 double Params::scale() const
 {
     switch (scaleKind) {
@@ -78,37 +73,41 @@ QString number(double value)
 QList<ParamError> Params::validate() const
 {
     QList<ParamError> errors;
-    const auto fail = [&errors](const QString &key, const QString &message) { errors.append({key, message}); };
+    const auto outside = [&errors](const QString &key, const QString &allowed, const QString &given) {
+        errors.append({key, allowed, QString(), given});
+    };
+    const auto wrong = [&errors](const QString &key, const QString &problem) {
+        errors.append({key, QString(), problem, std::nullopt});
+    };
 
     const bool dOk = dModel >= 1 && dModel <= kMaxDModel;
     if (!dOk)
-        fail(u"d-model"_s, u"must be an integer in [1, %1]; got %2"_s.arg(kMaxDModel).arg(dModel));
+        outside(u"d-model"_s, u"an integer in [1, %1]"_s.arg(kMaxDModel), QString::number(dModel));
     const bool lOk = maxLen >= 1 && maxLen <= kMaxLen;
     if (!lOk)
-        fail(u"max-len"_s, u"must be an integer in [1, %1]; got %2"_s.arg(kMaxLen).arg(maxLen));
+        outside(u"max-len"_s, u"an integer in [1, %1]"_s.arg(kMaxLen), QString::number(maxLen));
     if (!std::isfinite(base) || base <= 1.0)
-        fail(u"base"_s, u"must be a finite number greater than 1; got %1"_s.arg(number(base)));
+        outside(u"base"_s, u"a finite number greater than 1"_s, number(base));
     if (scaleKind == ScaleKind::Custom && (!std::isfinite(customScale) || customScale < 0.0))
-        fail(u"scale"_s, u"must be 1, sqrt or a finite number >= 0; got %1"_s.arg(number(customScale)));
+        outside(u"scale"_s, u"1, sqrt or a finite number >= 0"_s, number(customScale));
     if (init == InitKind::Custom && (!std::isfinite(customSigma) || customSigma < 0.0))
-        fail(u"init"_s, u"must be normal, scaled-normal or a finite sigma >= 0; got %1"_s.arg(number(customSigma)));
+        outside(u"init"_s, u"normal, scaled-normal or a finite sigma >= 0"_s, number(customSigma));
     if (compose == Compose::Concat && peDims && dOk && (*peDims < 0 || *peDims > dModel))
-        fail(u"pe-dims"_s, u"must be an integer in [0, %1] (d_model); got %2"_s.arg(dModel).arg(*peDims));
+        outside(u"pe-dims"_s, u"an integer in [0, %1] (d_model)"_s.arg(dModel), QString::number(*peDims));
     if (!(dropout >= 0.0 && dropout <= 1.0)) // also refuses NaN
-        fail(u"dropout"_s, u"must be a probability in [0, 1]; got %1"_s.arg(number(dropout)));
+        outside(u"dropout"_s, u"a probability in [0, 1]"_s, number(dropout));
 
     const std::int64_t n = sequenceLength();
     if (seqLen && lOk && (*seqLen < 1 || *seqLen > maxLen))
-        fail(u"seq-len"_s, u"must be an integer in [1, %1] (max_len); got %2"_s.arg(maxLen).arg(*seqLen));
+        outside(u"seq-len"_s, u"an integer in [1, %1] (max_len)"_s.arg(maxLen), QString::number(*seqLen));
     else if (lOk) {
         for (const std::int64_t s : special) {
             if (s < -n || s >= n) {
-                fail(u"special"_s,
-                     u"positions must be in [%1, %2] (negative counts from the end of the sequence of %3); got %4"_s
-                         .arg(-n)
-                         .arg(n - 1)
-                         .arg(n)
-                         .arg(s));
+                outside(u"special"_s,
+                        u"positions in [%1, %2] (negative counts from the end of the sequence of %3)"_s.arg(-n)
+                            .arg(n - 1)
+                            .arg(n),
+                        QString::number(s));
                 break;
             }
         }
@@ -118,14 +117,14 @@ QList<ParamError> Params::validate() const
         const std::int64_t wantCols = embeddingColumns();
         const auto &m = embeddings->values;
         if (m.cols() != wantCols)
-            fail(u"embeddings"_s,
-                 u"the matrix has %1 columns; the model needs %2 (d_model%3)"_s.arg(m.cols()).arg(wantCols).arg(
-                     compose == Compose::Concat ? u" - pe_dims"_s : QString()));
+            wrong(u"embeddings"_s,
+                  u"the matrix has %1 columns; the model needs %2 (d_model%3)"_s.arg(m.cols()).arg(wantCols).arg(
+                      compose == Compose::Concat ? u" - pe_dims"_s : QString()));
         if (m.rows() < maxLen)
-            fail(u"embeddings"_s, u"the matrix has %1 rows; max_len needs at least %2"_s.arg(m.rows()).arg(maxLen));
+            wrong(u"embeddings"_s, u"the matrix has %1 rows; max_len needs at least %2"_s.arg(m.rows()).arg(maxLen));
     }
     if (memoryBudget == 0)
-        fail(u"memory-budget"_s, u"must be greater than 0 GiB"_s);
+        outside(u"memory-budget"_s, u"greater than 0 GiB"_s, u"0"_s);
     return errors;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Block.h"
+#include "ParamError.h"
 
 #include <QList>
 #include <QString>
@@ -19,17 +20,6 @@ enum class InitKind { Normal, ScaledNormal, Custom };
 enum class Compose { Sum, Concat };
 enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
 
-// A problem with one parameter: its key (the command-line flag without dashes, also the
-// session-file key) and a sentence that states the allowed range and what was given.
-struct ParamError
-{
-    QString key;
-    QString message;
-
-    QString toString() const; // "--d-model: must be ..."
-    friend bool operator==(const ParamError &, const ParamError &) = default;
-};
-
 // Rows of a real matrix used as token embeddings: row p is the embedding at position p.
 struct EmbeddingMatrix
 {
@@ -38,7 +28,7 @@ struct EmbeddingMatrix
     QString tokens; // the rows it was read with (a --tokens list), empty for the first rows
 };
 
-// Every parameter of the mathematics (DESIGN.md section 1), with the defaults of the
+// Every parameter of the mathematics (docs/ARCHITECTURE.md, "The mathematics"), with the defaults of the
 // program. A value type: cheap to copy, compared member by member, validated once.
 struct Params
 {

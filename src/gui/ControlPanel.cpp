@@ -189,7 +189,7 @@ void ControlPanel::showErrors(const QList<ParamError> &errors)
 {
     QHash<QLabel *, QStringList> messages;
     for (const ParamError &e : errors)
-        messages[errorLabelFor(e.key)].append(e.message);
+        messages[errorLabelFor(e.key)].append(e.sentence());
     QList<QLabel *> labels = m_errorLabels.values();
     labels.append(m_ui->generalError);
     for (QLabel *label : labels) {

@@ -1,6 +1,7 @@
 #include "EmbeddingsController.h"
 
 #include "ControlPanel.h"
+#include "ParamLabels.h"
 #include "TensorPicker.h"
 
 #include "render/PlotStyle.h"
@@ -62,7 +63,7 @@ void EmbeddingsController::load(const MatrixSource &source, bool positionTable)
             p.seqLen.reset();
         QStringList problems;
         for (const ParamError &e : p.validate())
-            problems << e.toString();
+            problems << ParamLabels::text(e);
         if (!problems.isEmpty()) {
             emit failed(tr("Cannot use the embeddings"),
                         tr("%1: %2").arg(loaded->matrix->source, problems.join(u'\n')));

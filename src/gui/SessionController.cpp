@@ -5,6 +5,7 @@
 #include "Dashboard.h"
 #include "HeatmapView.h"
 #include "MatrixLoader.h"
+#include "ParamLabels.h"
 
 #include "core/ParamText.h"
 
@@ -139,14 +140,14 @@ bool SessionController::apply(const Session &session, const QString &path)
         if (text == session.params.cend())
             continue;
         if (auto error = ParamText::set(params, key, *text))
-            problems << error->toString();
+            problems << ParamLabels::text(*error);
     }
     if (problems.isEmpty()) {
         for (const ParamError &e : params.validate())
-            problems << e.toString();
+            problems << ParamLabels::text(e);
     }
     if (session.params.contains(u"tokens"_s) && !session.params.contains(u"embeddings"_s))
-        problems << tr("--tokens: chooses rows of a matrix, so it needs embeddings");
+        problems << tr("tokens: chooses rows of a matrix, so it needs embeddings");
     if (!problems.isEmpty())
         return refuse(problems);
     if (!session.params.contains(u"embeddings"_s)) {
@@ -170,7 +171,7 @@ bool SessionController::apply(const Session &session, const QString &path)
         withMatrix.embeddings = loaded->matrix;
         QStringList reasons;
         for (const ParamError &e : withMatrix.validate())
-            reasons << e.toString();
+            reasons << ParamLabels::text(e);
         if (!reasons.isEmpty()) {
             emit failed(tr("Cannot open the session"),
                         tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));

@@ -1,5 +1,7 @@
 #include "Settings.h"
 
+#include "ParamLabels.h"
+
 #include "core/ParamText.h"
 
 #include <QFileInfo>
@@ -64,12 +66,12 @@ LoadedParams loadParams(QSettings &settings)
             continue;
         }
         if (auto error = ParamText::set(loaded.params, key, value.toString()))
-            loaded.problems << error->toString();
+            loaded.problems << ParamLabels::text(*error);
     }
     settings.endGroup();
     if (loaded.problems.isEmpty()) {
         for (const ParamError &e : loaded.params.validate())
-            loaded.problems << e.toString();
+            loaded.problems << ParamLabels::text(e);
     }
     if (!loaded.problems.isEmpty())
         loaded.params = Params {};

@@ -445,7 +445,7 @@ void TestDropoutMask::protectSpecialPassesRows()
     params.special = special;
     if (seqLen > 0)
         params.seqLen = seqLen;
-    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).toString()));
+    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     Params sumParams = params;
     sumParams.dropoutMode = DropoutMode::Sum;
     const Engine engine(params);

@@ -378,7 +378,7 @@ void TestEmbeddings::embeddingQuantityIsScaledMatrix()
     params.peDims = 10;
     const std::int64_t eCols = compose == Compose::Concat ? 14 : 24;
     params.embeddings = testMatrix(60, eCols);
-    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).toString()));
+    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     const double s = scaleKind == ScaleKind::One ? 1.0 : scaleKind == ScaleKind::Sqrt ? std::sqrt(24.0) : customScale;
     const float sf = float(s);
 

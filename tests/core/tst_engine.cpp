@@ -222,7 +222,7 @@ void TestEngine::peQuantityMatchesReference()
     QFETCH(Compose, compose);
     QFETCH(std::int64_t, k);
     const Params params = peRowParams(d, layout, angles, compose, k);
-    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).toString()));
+    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     const Engine engine(params);
     const std::int64_t cols = compose == Compose::Concat ? k : d;
     QCOMPARE(engine.shape(Quantity::Pe).cols, cols);
@@ -431,7 +431,7 @@ void TestEngine::threadedEqualsSerial()
 {
     QFETCH(Params, params);
     QFETCH(Quantity, quantity);
-    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).toString()));
+    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     const Engine engine(params);
     const Block block = wholeBlock(engine, quantity);
     QVERIFY(!engine.check(quantity, block));

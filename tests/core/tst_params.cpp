@@ -31,7 +31,7 @@ QString describe(const QList<ParamError> &errors)
 {
     QStringList lines;
     for (const ParamError &e : errors)
-        lines.append(e.toString());
+        lines.append(e.key + u": "_s + e.sentence());
     return lines.isEmpty() ? u"(no error)"_s : lines.join(u"; "_s);
 }
 
@@ -93,6 +93,8 @@ private slots:
     void setRejectsMalformedText_data();
     void setRejectsMalformedText();
     void setRejectsUnknownKey();
+    void syntaxRefusalsNameTheRange_data();
+    void syntaxRefusalsNameTheRange();
     void parseIndexList_data();
     void parseIndexList();
     void parseRange_data();
@@ -309,10 +311,13 @@ void TestParams::invalidParameterIsNamed()
     for (const ParamError &e : errors) {
         if (e.key != key)
             continue;
-        QVERIFY2(!e.message.isEmpty(), qPrintable(key));
-        QVERIFY2(e.message.contains(given, Qt::CaseInsensitive),
-                 qPrintable(u"message for %1 should show the value %2: %3"_s.arg(key, given, e.message)));
-        QVERIFY2(e.toString().startsWith(u"--"_s + key), qPrintable(e.toString()));
+        const QString sentence = e.sentence();
+        QVERIFY2(!sentence.isEmpty(), qPrintable(key));
+        QVERIFY2(sentence.contains(given, Qt::CaseInsensitive),
+                 qPrintable(u"message for %1 should show the value %2: %3"_s.arg(key, given, sentence)));
+        // A value outside its range states the range; the wording of the key is the front end's.
+        QVERIFY2(!e.given || !e.allowed.isEmpty(), qPrintable(sentence));
+        QVERIFY2(!sentence.contains(u"--"_s), qPrintable(sentence));
     }
 }
 
@@ -388,9 +393,16 @@ void TestParams::severalErrorsAllReported()
 
 void TestParams::errorToStringNamesFlag()
 {
-    const ParamError e {u"d-model"_s, u"must be an integer in [1, 1048576]; got 0"_s};
-    QVERIFY(e.toString().startsWith(u"--d-model"_s));
-    QVERIFY(e.toString().contains(e.message));
+    // An error is a value: the key, the allowed range and what was given; its sentence leaves the
+    // key to the front end (the command line says --d-model, the window d_model).
+    const ParamError e {u"d-model"_s, u"an integer in [1, 1048576]"_s, QString(), u"0"_s};
+    QCOMPARE(e.sentence(), u"must be an integer in [1, 1048576]; got 0"_s);
+    const ParamError matrix {u"embeddings"_s, QString(), u"the matrix has 3 columns; the model needs 4"_s, {}};
+    QCOMPARE(matrix.sentence(), u"the matrix has 3 columns; the model needs 4"_s);
+    // A pasted megabyte is not echoed whole.
+    const QString quoted = ParamError::quoted(QString(5 << 20, u'x'));
+    QVERIFY(quoted.size() < 100);
+    QVERIFY(quoted.contains(u"5242880 characters"_s));
 }
 
 // DESIGN.md section 3 names the parameters; each is a key of ParamText.
@@ -420,7 +432,9 @@ void TestParams::roundTripEveryKey()
         const QString text = ParamText::get(source, key);
         QVERIFY2(!text.isEmpty(), qPrintable(key));
         const std::optional<ParamError> error = ParamText::set(rebuilt, key, text);
-        QVERIFY2(!error, qPrintable(u"%1 = '%2': %3"_s.arg(key, text, error ? error->toString() : QString())));
+        QVERIFY2(!error,
+                 qPrintable(u"%1 = '%2': %3"_s.arg(key, text,
+                                                   error ? (error->key + u": "_s + error->sentence()) : QString())));
         QCOMPARE(ParamText::get(rebuilt, key), text);
         // The same text on fresh defaults gives the same field.
         Params fresh;
@@ -503,7 +517,7 @@ void TestParams::setParsesValues()
     QFETCH(Params, expected);
     Params p;
     const std::optional<ParamError> error = ParamText::set(p, key, text);
-    QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
+    QVERIFY2(!error, qPrintable(error ? (error->key + u": "_s + error->sentence()) : QString()));
     QVERIFY2(p == expected, qPrintable(u"%1 reads back as '%2'"_s.arg(key, ParamText::get(p, key))));
     // And the text get() writes for it gives the same parameters again.
     Params again;
@@ -530,6 +544,40 @@ void TestParams::setRejectsMalformedText_data()
     for (const QString &key : {u"layout"_s, u"angles"_s, u"compose"_s, u"dropout-mode"_s})
         rows(key, {u"abc"_s, u""_s, u"1e"_s, u"nan"_s});
     rows(u"special"_s, {u"abc"_s, u"1e"_s, u"nan"_s, u""_s, u"1,,2"_s, u"0,x"_s, u"3:"_s});
+    // The release audit's texts that were refused without their range.
+    rows(u"d-model"_s, {u"1e3"_s, u"512.5"_s});
+    rows(u"base"_s, {u"1e400"_s});
+    rows(u"seed"_s, {u"-1"_s});
+    rows(u"special"_s, {u"0:99999999999"_s});
+    rows(u"memory-budget"_s, {u"0"_s, u"-1"_s, u"abc"_s});
+}
+
+// The range a refused text names is the range Params::validate() checks.
+void TestParams::syntaxRefusalsNameTheRange_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("range");
+    QTest::newRow("d-model abc") << u"d-model"_s << u"abc"_s << u"[1, 1048576]"_s;
+    QTest::newRow("d-model 1e3") << u"d-model"_s << u"1e3"_s << u"[1, 1048576]"_s;
+    QTest::newRow("d-model 512.5") << u"d-model"_s << u"512.5"_s << u"[1, 1048576]"_s;
+    QTest::newRow("max-len x") << u"max-len"_s << u"x"_s << u"[1, 16777216]"_s;
+    QTest::newRow("base 1e400") << u"base"_s << u"1e400"_s << u"greater than 1"_s;
+    QTest::newRow("seed -1") << u"seed"_s << u"-1"_s << u"[0, 18446744073709551615]"_s;
+    QTest::newRow("special huge") << u"special"_s << u"0:99999999999"_s << u"at most 16777216 positions"_s;
+    QTest::newRow("dropout p") << u"dropout"_s << u"p"_s << u"[0, 1]"_s;
+}
+
+void TestParams::syntaxRefusalsNameTheRange()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, text);
+    QFETCH(QString, range);
+    Params p;
+    const auto error = ParamText::set(p, key, text);
+    QVERIFY(error.has_value());
+    QVERIFY2(error->sentence().contains(range), qPrintable(error->sentence()));
+    QVERIFY2(error->sentence().contains(u"'%1'"_s.arg(text)), qPrintable(error->sentence()));
 }
 
 // Malformed text is refused with an error naming the key, and the parameters stay as they were.
@@ -542,7 +590,10 @@ void TestParams::setRejectsMalformedText()
     QVERIFY2(error.has_value(),
              qPrintable(u"'%1' was accepted for %2 (reads back as '%3')"_s.arg(text, key, ParamText::get(p, key))));
     QCOMPARE(error->key, key);
-    QVERIFY(!error->message.isEmpty());
+    // The refusal states what the value must be, with its range, and quotes what was given.
+    QVERIFY2(!error->allowed.isEmpty(), qPrintable(error->sentence()));
+    QVERIFY(error->given.has_value());
+    QVERIFY2(error->sentence().contains(text.left(20)), qPrintable(error->sentence()));
     QVERIFY2(p == Params {}, "a refused value must not change the parameters");
 }
 

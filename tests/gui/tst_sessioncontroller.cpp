@@ -169,10 +169,10 @@ void TestSessionController::refusedFileChangesNothing_data()
                                    << u"not a session file"_s;
     QTest::newRow("invalid d_model") << QByteArray(
         R"({"format": "posenc-session", "version": 1, "params": {"d-model": "0", "max-len": "100"}})")
-                                     << u"--d-model"_s;
+                                     << u"d_model: must be an integer"_s; // the window's label, not the flag
     QTest::newRow("bad syntax") << QByteArray(
         R"({"format": "posenc-session", "version": 1, "params": {"base": "ten"}})")
-                                << u"--base"_s;
+                                << u"base: must be a finite number"_s;
     QTest::newRow("missing matrix") << QByteArray(
         R"({"format": "posenc-session", "version": 1, "params": {"embeddings": "/no/such/file.npy"}})")
                                     << u"/no/such/file.npy"_s;

@@ -1,4 +1,5 @@
 #include "gui/MainWindow.h"
+#include "gui/ParamLabels.h"
 #include "gui/Settings.h"
 
 #include "core/ParamText.h"
@@ -94,7 +95,8 @@ void TestSettings::corruptValuesAreReplacedByTheDefaults()
     m_settings->setValue(u"params/"_s + key, value);
     const Settings::LoadedParams loaded = Settings::loadParams(*m_settings);
     QVERIFY(!loaded.problems.isEmpty());
-    QVERIFY2(loaded.problems.join(u" "_s).contains(key), qPrintable(loaded.problems.join(u"; "_s)));
+    // Named as the window names the parameter: its control's label.
+    QVERIFY2(loaded.problems.join(u" "_s).contains(ParamLabels::label(key)), qPrintable(loaded.problems.join(u"; "_s)));
     QVERIFY(loaded.params == Params {});
 }
 

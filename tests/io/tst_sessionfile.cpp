@@ -50,7 +50,7 @@ Params applied(const Session &session)
     Params p;
     for (auto it = session.params.cbegin(); it != session.params.cend(); ++it) {
         if (const auto error = ParamText::set(p, it.key(), it.value()))
-            qWarning("%s", qPrintable(error->toString()));
+            qWarning("%s", qPrintable(error->sentence()));
     }
     return p;
 }

@@ -1,0 +1,28 @@
+#include "ParamError.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+constexpr qsizetype kMaxQuoted = 60;
+} // namespace
+
+QString ParamError::sentence() const
+{
+    QString text = problem.isEmpty() ? u"must be "_s + allowed : problem;
+    if (!problem.isEmpty() && !allowed.isEmpty())
+        text += u"; it must be "_s + allowed;
+    if (given)
+        text += u"; got "_s + *given;
+    return text;
+}
+
+QString ParamError::quoted(const QString &text)
+{
+    if (text.size() <= kMaxQuoted)
+        return u"'%1'"_s.arg(text);
+    return u"'%1…' (%2 characters)"_s.arg(text.left(kMaxQuoted)).arg(text.size());
+}
+
+} // namespace posenc
