@@ -2,7 +2,7 @@
 
 #include "PlotView.h"
 
-#include "render/CurvesFigure.h"
+#include "render/figures/CurvesFigure.h"
 
 class QLineEdit;
 

@@ -2,7 +2,7 @@
 
 #include "PlotView.h"
 
-#include "render/DropoutFigure.h"
+#include "render/figures/DropoutFigure.h"
 
 namespace posenc {
 

@@ -2,7 +2,7 @@
 
 #include "PlotView.h"
 
-#include "render/HeatmapFigure.h"
+#include "render/figures/HeatmapFigure.h"
 
 class QComboBox;
 

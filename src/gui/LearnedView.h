@@ -2,7 +2,7 @@
 
 #include "PlotView.h"
 
-#include "render/LearnedFigure.h"
+#include "render/figures/LearnedFigure.h"
 
 namespace posenc {
 

@@ -2,7 +2,7 @@
 
 #include "PlotView.h"
 
-#include "render/MagnitudesFigure.h"
+#include "render/figures/MagnitudesFigure.h"
 
 class QLabel;
 

@@ -5,7 +5,7 @@
 
 #include "core/Engine.h"
 #include "io/TableExport.h"
-#include "render/Detail.h"
+#include "render/data/Detail.h"
 #include "render/FigureRenderer.h"
 #include "render/QCustomPlot.h"
 

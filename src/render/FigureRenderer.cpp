@@ -1,12 +1,12 @@
 #include "FigureRenderer.h"
 
-#include "CurvesFigure.h"
-#include "Detail.h"
-#include "DropoutFigure.h"
+#include "figures/CurvesFigure.h"
+#include "data/Detail.h"
+#include "figures/DropoutFigure.h"
 #include "FigureFit.h"
-#include "HeatmapFigure.h"
-#include "LearnedFigure.h"
-#include "MagnitudesFigure.h"
+#include "figures/HeatmapFigure.h"
+#include "figures/LearnedFigure.h"
+#include "figures/MagnitudesFigure.h"
 #include "PlotStyle.h"
 #include "VisibleRequest.h"
 

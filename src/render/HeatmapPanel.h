@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Colormaps.h"
-#include "HeatmapResampler.h"
+#include "data/HeatmapResampler.h"
 
 #include "QCustomPlot.h"
 

@@ -1,6 +1,6 @@
-#include "render/CurvesData.h"
-#include "render/DropoutData.h"
-#include "render/MagnitudesData.h"
+#include "render/data/CurvesData.h"
+#include "render/data/DropoutData.h"
+#include "render/data/MagnitudesData.h"
 
 #include "../core/Reference.h"
 

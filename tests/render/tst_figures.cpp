@@ -1,7 +1,7 @@
-#include "render/CurvesFigure.h"
-#include "render/DropoutFigure.h"
-#include "render/HeatmapFigure.h"
-#include "render/MagnitudesFigure.h"
+#include "render/figures/CurvesFigure.h"
+#include "render/figures/DropoutFigure.h"
+#include "render/figures/HeatmapFigure.h"
+#include "render/figures/MagnitudesFigure.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "render/HeatmapResampler.h"
+#include "render/data/HeatmapResampler.h"
 
 #include "../core/Reference.h"
 

@@ -1,5 +1,5 @@
-#include "render/LearnedData.h"
-#include "render/LearnedFigure.h"
+#include "render/data/LearnedData.h"
+#include "render/figures/LearnedFigure.h"
 
 #include <QTest>
 

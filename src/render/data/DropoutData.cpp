@@ -1,6 +1,6 @@
 #include "DropoutData.h"
 
-#include "PlotStyle.h"
+#include "render/PlotStyle.h"
 
 #include "core/ParamText.h"
 #include "core/ThreadPools.h"

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "DropoutData.h"
-#include "HeatmapPanel.h"
+#include "render/data/DropoutData.h"
+#include "render/HeatmapPanel.h"
 
-#include "QCustomPlot.h"
+#include "render/QCustomPlot.h"
 
 #include <memory>
 

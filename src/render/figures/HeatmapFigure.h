@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Detail.h"
-#include "HeatmapPanel.h"
+#include "render/data/Detail.h"
+#include "render/HeatmapPanel.h"
 
 #include <optional>
 

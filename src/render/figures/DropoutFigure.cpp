@@ -1,6 +1,6 @@
 #include "DropoutFigure.h"
 
-#include "PlotStyle.h"
+#include "render/PlotStyle.h"
 
 using namespace Qt::StringLiterals;
 

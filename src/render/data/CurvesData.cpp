@@ -1,6 +1,6 @@
 #include "CurvesData.h"
 
-#include "PlotStyle.h"
+#include "render/PlotStyle.h"
 
 #include "core/Frequencies.h"
 

@@ -1,6 +1,6 @@
 #include "MagnitudesFigure.h"
 
-#include "PlotStyle.h"
+#include "render/PlotStyle.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "LearnedFigure.h"
 
-#include "PlotStyle.h"
+#include "render/PlotStyle.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "MagnitudesData.h"
+#include "render/data/MagnitudesData.h"
 
-#include "QCustomPlot.h"
+#include "render/QCustomPlot.h"
 
 namespace posenc {
 

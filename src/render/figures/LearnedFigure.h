@@ -1,9 +1,9 @@
 #pragma once
 
-#include "HeatmapPanel.h"
-#include "LearnedData.h"
+#include "render/HeatmapPanel.h"
+#include "render/data/LearnedData.h"
 
-#include "QCustomPlot.h"
+#include "render/QCustomPlot.h"
 
 #include <memory>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "CurvesData.h"
+#include "render/data/CurvesData.h"
 
-#include "QCustomPlot.h"
+#include "render/QCustomPlot.h"
 
 namespace posenc {
 

@@ -1,7 +1,7 @@
 #include "HeatmapFigure.h"
 
-#include "Detail.h"
-#include "PlotStyle.h"
+#include "render/data/Detail.h"
+#include "render/PlotStyle.h"
 
 using namespace Qt::StringLiterals;
 
