@@ -119,9 +119,9 @@ QString EmbeddingsController::statisticsText() const
     const double k = static_cast<double>(p.peColumns());
     // Every PE row has norm sqrt(d/2) (even d), so each cell's RMS is 1/sqrt(2).
     return tr("E (%1 × %2): mean ‖row‖ %3, σ %4  ·  PE: ‖row‖ √(d/2) = %5, RMS %6")
-        .arg(PlotStyle::formatCount(m_statistics.rows), PlotStyle::formatCount(m_statistics.cols),
-             PlotStyle::formatNumber(m_statistics.meanRowNorm), PlotStyle::formatNumber(m_statistics.sigma),
-             PlotStyle::formatNumber(std::sqrt(k / 2.0)), PlotStyle::formatNumber(std::sqrt(0.5)));
+        .arg(FigureText::formatCount(m_statistics.rows), FigureText::formatCount(m_statistics.cols),
+             FigureText::formatNumber(m_statistics.meanRowNorm), FigureText::formatNumber(m_statistics.sigma),
+             FigureText::formatNumber(std::sqrt(k / 2.0)), FigureText::formatNumber(std::sqrt(0.5)));
 }
 
 QJsonObject EmbeddingsController::viewState() const

@@ -28,7 +28,7 @@ HeatmapView::HeatmapView(QWidget *parent)
 {
     m_quantityBox->setObjectName(u"quantityBox"_s);
     for (const Quantity q : quantities())
-        m_quantityBox->addItem(PlotStyle::quantityLabel(q), static_cast<int>(q));
+        m_quantityBox->addItem(FigureText::quantityLabel(q), static_cast<int>(q));
     m_quantityBox->setToolTip(tr("The quantity shown"));
     toolBar()->insertWidget(1, m_quantityBox);
     m_colormapBox->setObjectName(u"colormapBox"_s);
@@ -172,7 +172,7 @@ std::optional<HoverPoint> HeatmapView::hoverAt(const QPointF &pixel) const
     RowMatrixXf value(1, 1);
     engine()->computeBlock(q, {cell->first, 1, cell->second, 1}, value);
     point.value = value(0, 0);
-    point.valueName = PlotStyle::quantityLabel(q);
+    point.valueName = FigureText::quantityLabel(q);
     return point;
 }
 

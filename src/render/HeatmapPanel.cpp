@@ -12,7 +12,7 @@ namespace posenc {
 HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &grid)
 {
     HeatmapStyle style;
-    style.colorbarLabel = PlotStyle::quantityLabel(quantity);
+    style.colorbarLabel = FigureText::quantityLabel(quantity);
     if (quantity == Quantity::Pe)
         return style;
     if (quantity == Quantity::Mask) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Quantity.h"
+#include "data/FigureText.h"
 
 #include "QCustomPlot.h"
 
@@ -18,9 +18,5 @@ QCPTextElement *resetWithTitle(QCustomPlot *plot);
 // A figure the size of a paper column or smaller (below 500 x 340 layout units, 13.2 x 9 cm):
 // the figures with long legends shorten them then, in the window as in the export.
 bool isCompact(QSize layout);
-
-QString quantityLabel(Quantity quantity); // for colorbars and titles
-QString formatCount(std::int64_t n); // 8192 -> "8,192"
-QString formatNumber(double value, int digits = 4); // compact, exponent when needed
 
 } // namespace posenc::PlotStyle

@@ -1,6 +1,6 @@
 #include "CurvesData.h"
 
-#include "render/PlotStyle.h"
+#include "FigureText.h"
 
 #include "core/Frequencies.h"
 
@@ -81,14 +81,14 @@ QString legendText(const Curve &curve)
     return u"j=%1 %2 i=%3  ω=%4  λ=%5"_s.arg(curve.column)
         .arg(curve.isCos ? u"cos"_s : u"sin"_s)
         .arg(curve.pair)
-        .arg(PlotStyle::formatNumber(curve.frequency, 3), PlotStyle::formatNumber(curve.wavelength, 3));
+        .arg(FigureText::formatNumber(curve.frequency, 3), FigureText::formatNumber(curve.wavelength, 3));
 }
 
 QString shortLegendText(const Curve &curve)
 {
     return u"j=%1 %2  λ=%3"_s.arg(curve.column)
         .arg(curve.isCos ? u"cos"_s : u"sin"_s)
-        .arg(PlotStyle::formatNumber(curve.wavelength, 3));
+        .arg(FigureText::formatNumber(curve.wavelength, 3));
 }
 
 } // namespace posenc::CurvesCompute

@@ -1,6 +1,6 @@
 #include "DropoutData.h"
 
-#include "render/PlotStyle.h"
+#include "FigureText.h"
 
 #include "core/ParamText.h"
 #include "core/ThreadPools.h"
@@ -85,11 +85,11 @@ QString summary(const DropoutData &data)
     const QString mode = ParamText::toString(data.mode);
     if (!data.training)
         return u"evaluation mode (%1): dropout is the identity, Y = X"_s.arg(mode);
-    const QString factor = data.p < 1.0 ? PlotStyle::formatNumber(1.0 / (1.0 - data.p), 4) : u"— (p = 1: all zero)"_s;
+    const QString factor = data.p < 1.0 ? FigureText::formatNumber(1.0 / (1.0 - data.p), 4) : u"— (p = 1: all zero)"_s;
     return u"training, %1: p = %2, dropped %3 of %4 cells measured; kept values × 1/(1−p) = %5"_s.arg(mode)
-        .arg(PlotStyle::formatNumber(data.p, 4))
-        .arg(PlotStyle::formatNumber(data.measuredDrop, 4))
-        .arg(PlotStyle::formatCount(data.measuredCells))
+        .arg(FigureText::formatNumber(data.p, 4))
+        .arg(FigureText::formatNumber(data.measuredDrop, 4))
+        .arg(FigureText::formatCount(data.measuredCells))
         .arg(factor);
 }
 

@@ -25,8 +25,8 @@ void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<
         detail = u"  ·  each cell averages ~%1 × %2 cells%3"_s.arg(perRow, 0, 'g', 3)
                      .arg(perCol, 0, 'g', 3)
                      .arg(grid.rowCoverage < 1.0 ? u" (rows sampled)"_s : QString());
-    m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(PlotStyle::quantityLabel(grid.quantity),
-                                               PlotStyle::formatCount(table.rows), PlotStyle::formatCount(table.cols),
+    m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(FigureText::quantityLabel(grid.quantity),
+                                               FigureText::formatCount(table.rows), FigureText::formatCount(table.cols),
                                                detail));
 }
 

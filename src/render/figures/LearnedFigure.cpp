@@ -117,8 +117,8 @@ int LearnedFigure::similarityPixels() const
 
 void LearnedFigure::setData(const LearnedData &data)
 {
-    m_title->setText(u"Learned vs sinusoidal  ·  %1 positions × %2 columns"_s.arg(PlotStyle::formatCount(data.rows),
-                                                                                  PlotStyle::formatCount(data.cols)));
+    m_title->setText(u"Learned vs sinusoidal  ·  %1 positions × %2 columns"_s.arg(FigureText::formatCount(data.rows),
+                                                                                  FigureText::formatCount(data.cols)));
     m_learned->setGrid(data.learned, signedStyle(data.learned));
     m_sinusoidal->setGrid(data.sinusoidal, HeatmapStyle {});
     // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.
@@ -133,7 +133,7 @@ void LearnedFigure::setData(const LearnedData &data)
     m_sinusoidalNorm->setData(data.positions, data.sinusoidalNorm, true);
     const double last = std::max<double>(static_cast<double>(data.rows) - 1.0, 1.0);
     m_expectedNorm->setData({0.0, last}, {data.expectedPeNorm, data.expectedPeNorm}, true);
-    m_expectedNorm->setName(u"√(d/2) = %1"_s.arg(PlotStyle::formatNumber(data.expectedPeNorm)));
+    m_expectedNorm->setName(u"√(d/2) = %1"_s.arg(FigureText::formatNumber(data.expectedPeNorm)));
     m_norms->axis(QCPAxis::atBottom)->setRange(0.0, last);
     double hi = data.expectedPeNorm;
     for (double v : data.learnedNorm)

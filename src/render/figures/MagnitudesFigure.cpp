@@ -223,7 +223,7 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     if (data.positionStride > 1)
         detail = u"  ·  every %1th position (%2 of %3)"_s.arg(data.positionStride)
                      .arg(data.rmsRows)
-                     .arg(PlotStyle::formatCount(data.maxLen));
+                     .arg(FigureText::formatCount(data.maxLen));
     m_title->setText(u"Magnitudes per position (top)  ·  per column (bottom)%1"_s.arg(detail));
 }
 
