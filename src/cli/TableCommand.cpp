@@ -119,7 +119,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                 u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
                     .arg(Quantities::name(*quantity), parser.value(dimsOption)));
         request.dims = *list;
-        request.block = TableExport::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
+        request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }
     if (const auto refused = TableExport::check(engine, request))
         return fail(err, ExitOverBudget,

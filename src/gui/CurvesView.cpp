@@ -101,11 +101,11 @@ std::optional<TableRequest> CurvesView::tableRequest() const
     // The PE columns drawn at the integer positions in view: `posenc table pe --positions A:B
     // --dims LIST`.
     const std::vector<std::int64_t> drawn = columns();
-    const auto rows = TableExport::integersInView(positionRange().lower, positionRange().upper, params().maxLen);
+    const auto rows = TableView::integersInView(positionRange().lower, positionRange().upper, params().maxLen);
     if (!rows || drawn.empty())
         return std::nullopt;
     return TableRequest {TableRequest::Cells, Quantity::Pe,
-                         TableExport::blockCovering(rows->first, rows->second, drawn), drawn};
+                         TableView::blockCovering(rows->first, rows->second, drawn), drawn};
 }
 
 void CurvesView::paramsChanged(bool shapeChanged)

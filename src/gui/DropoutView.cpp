@@ -55,8 +55,8 @@ std::optional<TableRequest> DropoutView::tableRequest() const
     const Shape shape = engine()->shape(Quantity::Mask);
     const QCPRange positions = rect->axis(QCPAxis::atLeft)->range();
     const QCPRange columns = rect->axis(QCPAxis::atBottom)->range();
-    const auto rows = TableExport::cellsInView(positions.lower, positions.upper, shape.rows);
-    const auto cols = TableExport::cellsInView(columns.lower, columns.upper, shape.cols);
+    const auto rows = TableView::cellsInView(positions.lower, positions.upper, shape.rows);
+    const auto cols = TableView::cellsInView(columns.lower, columns.upper, shape.cols);
     if (!rows || !cols)
         return std::nullopt;
     return TableRequest {TableRequest::Cells,

@@ -117,8 +117,8 @@ std::optional<TableRequest> HeatmapView::tableRequest() const
     // The whole cells in view, as `posenc table QUANTITY --positions A:B --dims C:D` writes them.
     const Quantity q = quantity();
     const Shape shape = engine()->shape(q);
-    const auto rows = TableExport::cellsInView(positionRange().lower, positionRange().upper, shape.rows);
-    const auto cols = TableExport::cellsInView(columnRange().lower, columnRange().upper, shape.cols);
+    const auto rows = TableView::cellsInView(positionRange().lower, positionRange().upper, shape.rows);
+    const auto cols = TableView::cellsInView(columnRange().lower, columnRange().upper, shape.cols);
     if (!rows || !cols)
         return std::nullopt;
     return TableRequest {

@@ -4,6 +4,7 @@
 #include "io/ConstBlockRef.h"
 
 #include "core/Engine.h"
+#include "core/TableRequest.h"
 
 #include <QString>
 
@@ -14,19 +15,6 @@
 
 namespace posenc {
 
-// A table to write, as `posenc table` and the window's Export data describe it.
-struct TableRequest
-{
-    enum Content {
-        Cells, // the cells of `quantity` in `block`, only the columns `dims` when it is not empty
-        PositionNorms, // one row per position of `block`: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||
-    };
-    Content content = Cells;
-    Quantity quantity = Quantity::Pe;
-    Block block; // columns covering `dims` when given; PositionNorms uses its rows only
-    std::vector<std::int64_t> dims;
-};
-
 // Computes and writes tables: the one path behind `posenc table` and the window's Export data.
 namespace TableExport {
 
@@ -34,16 +22,6 @@ enum class Format { Npy, Csv };
 
 // .npy or .csv (any case), from the file name's extension.
 std::optional<Format> formatOf(const QString &path);
-
-// The block of `columns`' lowest to highest, over rows [first, end).
-Block blockCovering(std::int64_t first, std::int64_t end, const std::vector<std::int64_t> &columns);
-
-// The whole cells of a table of `count` cells that a continuous view [lower, upper] touches
-// (cell i spans i - 0.5 .. i + 0.5), as [first, end), clamped to the table; nothing when
-// none is in view.
-std::optional<std::pair<std::int64_t, std::int64_t>> cellsInView(double lower, double upper, std::int64_t count);
-// The integers within [lower, upper], as [first, end), clamped to [0, count); nothing when none.
-std::optional<std::pair<std::int64_t, std::int64_t>> integersInView(double lower, double upper, std::int64_t count);
 
 // The error that refuses the request: outside the table, or over the memory budget (cells, GiB).
 std::optional<QString> check(const Engine &engine, const TableRequest &request);

@@ -47,7 +47,7 @@ void TestTableExport::cellsInView()
     QFETCH(double, upper);
     QFETCH(qint64, count);
     QFETCH(Range, expected);
-    QCOMPARE(TableExport::cellsInView(lower, upper, count), expected);
+    QCOMPARE(TableView::cellsInView(lower, upper, count), expected);
 }
 
 void TestTableExport::integersInView_data()
@@ -68,7 +68,7 @@ void TestTableExport::integersInView()
     QFETCH(double, upper);
     QFETCH(qint64, count);
     QFETCH(Range, expected);
-    QCOMPARE(TableExport::integersInView(lower, upper, count), expected);
+    QCOMPARE(TableView::integersInView(lower, upper, count), expected);
 }
 
 void TestTableExport::formatFromTheExtension()
