@@ -6,9 +6,11 @@
 #include "core/ParamText.h"
 #include "io/AtomicFile.h"
 #include "render/FigureFile.h"
+#include "render/FigureRegistry.h"
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cmath>
 
 #include <variant>
@@ -24,26 +26,45 @@ constexpr int kDefaultWidth = 1200;
 constexpr int kDefaultHeight = 800;
 constexpr double kDefaultDpi = 300.0;
 
-QStringList heatmapQuantityNames()
+// Every option some figure takes, once, with the figures that take it.
+struct OptionUse
 {
-    QStringList names;
-    for (const Quantity q : FigureRenderer::heatmapQuantities())
-        names.append(Quantities::name(q));
-    return names;
+    FigureOption option;
+    QStringList figures;
+};
+
+QList<OptionUse> figureOptions()
+{
+    QList<OptionUse> uses;
+    for (const FigureDescriptor *figure : FigureRegistry::all()) {
+        for (const FigureOption &option : figure->model().options()) {
+            auto found = std::find_if(uses.begin(), uses.end(),
+                                      [&](const OptionUse &use) { return use.option.key == option.key; });
+            if (found == uses.end())
+                uses.append({option, {figure->name()}});
+            else
+                found->figures.append(figure->name());
+        }
+    }
+    return uses;
 }
 
 QString usage()
 {
+    QString figures;
+    for (const FigureDescriptor *figure : FigureRegistry::all())
+        figures += u"  %1 %2\n"_s.arg(figure->name(), -12).arg(figure->model().summary());
+    QString options;
+    for (const OptionUse &use : figureOptions()) {
+        const QString flag = use.option.kind == FigureOption::Kind::Switch
+            ? u"--%1"_s.arg(use.option.key)
+            : u"--%1 %2"_s.arg(use.option.key, use.option.valueName);
+        options += u"  %1\n      %2 (%3)\n"_s.arg(flag, use.option.help, use.figures.join(u", "_s));
+    }
     return u"Usage: posenc export FIGURE -o FILE [OPTIONS]\n"
            "Draws a figure of the window headless, as the window draws it; the format comes from the\n"
            "extension: .png, .svg or .pdf (vector text and axes; heatmaps embedded as images).\n\n"
-           "FIGURE: %1\n"
-           "  heatmap      positions x columns of one quantity (--quantity), with a colorbar\n"
-           "  curves       PE[:, j] against position for a few columns (--dims to choose them)\n"
-           "  magnitudes   ||PE_p|| and ||s*E_p|| per position, RMS per column\n"
-           "  dropout      the keep mask and the output Y side by side\n"
-           "  learned      a learned position table (--embeddings FILE[:TENSOR]) beside the\n"
-           "               sinusoidal PE: both tables, their similarities and their norms\n\n"
+           "FIGURE:\n%1\n"
            "Options:\n"
            "  -o, --output FILE    where to write (an existing file is replaced, whole)\n"
            "  --width PX --height PX\n"
@@ -54,18 +75,15 @@ QString usage()
            "  --dpi N              pixels per inch of a physical size (default %4)\n"
            "  --font-size PT       size of the axis labels, every text scaled with it (default 9)\n"
            "  --title TEXT         replaces the figure's title\n"
-           "  --colormap NAME      heatmap and dropout: %5\n"
-           "  --quantity Q         heatmap: %6 (default pe)\n"
-           "  --positions A:B      heatmap, curves, dropout: positions A..B-1 in view\n"
-           "  --dims LIST          curves: the columns drawn; heatmap, dropout: columns in view\n"
            "  --threads N          worker threads (default: all cores)\n\n"
+           "Options of the figures (the figures that take each):\n%5\n"
            "Exit codes: 0 done, 2 invalid usage or parameter, 3 the file cannot be written or read,\n"
            "4 over the memory budget.\n\n"
-           "Parameters:\n%7"_s.arg(FigureKinds::names().join(u", "_s))
+           "Parameters:\n%6"_s.arg(figures)
                .arg(kDefaultWidth)
                .arg(kDefaultHeight)
                .arg(kDefaultDpi)
-               .arg(Colormaps::names().join(u", "_s), heatmapQuantityNames().join(u", "_s), ParamOptions::helpText());
+               .arg(options, ParamOptions::helpText());
 }
 
 int fail(QTextStream &err, int code, const QString &message)
@@ -136,17 +154,19 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption outputOption({u"o"_s, u"output"_s}, u"File to write."_s, u"FILE"_s);
     const SizeOptions sizeOptions;
-    const QCommandLineOption colormapOption(u"colormap"_s, u"Colormap."_s, u"NAME"_s);
     const QCommandLineOption fontOption(u"font-size"_s, u"Font size."_s, u"PT"_s);
     const QCommandLineOption titleOption(u"title"_s, u"Title."_s, u"TEXT"_s);
-    const QCommandLineOption quantityOption(u"quantity"_s, u"Heatmap quantity."_s, u"Q"_s);
-    const QCommandLineOption positionsOption(u"positions"_s, u"Positions A..B-1."_s, u"A:B"_s);
-    const QCommandLineOption dimsOption(u"dims"_s, u"Columns."_s, u"LIST"_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
     parser.addOptions({outputOption, sizeOptions.width, sizeOptions.height, sizeOptions.size, sizeOptions.dpi,
-                       colormapOption, fontOption, titleOption, quantityOption, positionsOption, dimsOption,
-                       threadsOption, helpOption});
+                       fontOption, titleOption, threadsOption, helpOption});
+    const QList<OptionUse> uses = figureOptions();
+    for (const OptionUse &use : uses) {
+        if (use.option.kind == FigureOption::Kind::Switch)
+            parser.addOption(QCommandLineOption(use.option.key, use.option.help));
+        else
+            parser.addOption(QCommandLineOption(use.option.key, use.option.help, use.option.valueName));
+    }
     ParamOptions::add(parser);
     parser.addPositionalArgument(u"figure"_s, u"What to draw."_s);
 
@@ -157,15 +177,13 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return ExitDone;
     }
     const QStringList positional = parser.positionalArguments();
-    const QString kinds = FigureKinds::names().join(u", "_s);
+    const QString kinds = FigureRegistry::names().join(u", "_s);
     if (positional.size() != 1)
         return fail(
             err, ExitUsage,
             u"expected one FIGURE (%1); got %2"_s.arg(kinds, positional.isEmpty() ? u"none"_s : positional.join(u' ')));
-    FigureOptions figure;
-    if (const auto kind = FigureKinds::fromName(positional.first()))
-        figure.kind = *kind;
-    else
+    const FigureDescriptor *figure = FigureRegistry::find(positional.first());
+    if (!figure)
         return fail(err, ExitUsage, u"FIGURE must be one of %1; got '%2'"_s.arg(kinds, positional.first()));
     const QString path = parser.value(outputOption);
     if (path.isEmpty())
@@ -179,46 +197,24 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
 
-    if (parser.isSet(colormapOption)) {
-        figure.colormap = Colormaps::fromName(parser.value(colormapOption));
-        if (!figure.colormap)
-            return fail(err, ExitUsage,
-                        u"--colormap: must be one of %1; got '%2'"_s.arg(Colormaps::names().join(u", "_s),
-                                                                         parser.value(colormapOption)));
-    }
+    FigureStyle style;
     if (parser.isSet(fontOption)) {
-        const auto points = number(parser.value(fontOption), 4.0, 36.0);
+        const auto points
+            = number(parser.value(fontOption), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
         if (!points)
             return fail(
                 err, ExitUsage,
                 u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(fontOption)));
-        figure.fontPointSize = *points;
+        style.fontPointSize = *points;
     }
     if (parser.isSet(titleOption))
-        figure.title = parser.value(titleOption);
-    if (parser.isSet(quantityOption)) {
-        const auto quantity = Quantities::fromName(parser.value(quantityOption));
-        if (figure.kind != FigureKind::Heatmap)
-            return fail(err, ExitUsage, u"--quantity: only the heatmap figure takes a quantity"_s);
-        if (!quantity || !FigureRenderer::heatmapQuantities().contains(*quantity))
-            return fail(err, ExitUsage,
-                        u"--quantity: must be one of %1; got '%2'"_s.arg(heatmapQuantityNames().join(u", "_s),
-                                                                         parser.value(quantityOption)));
-        figure.quantity = *quantity;
-    }
-    if (parser.isSet(positionsOption)) {
-        const auto range = ParamText::parseRange(parser.value(positionsOption));
-        if (!range)
-            return fail(err, ExitUsage,
-                        u"--positions: must be A:B, e.g. 0:128; got '%1'"_s.arg(parser.value(positionsOption)));
-        figure.positions = std::pair {range->first, range->second};
-    }
-    if (parser.isSet(dimsOption)) {
-        const auto list = ParamText::parseIndexList(parser.value(dimsOption));
-        if (!list || list->empty())
-            return fail(err, ExitUsage,
-                        u"--dims: must list columns, e.g. 0,1,64:68; got '%1'"_s.arg(parser.value(dimsOption)));
-        figure.columns = *list;
+        style.title = parser.value(titleOption);
+    FigureState state;
+    for (const OptionUse &use : uses) {
+        if (parser.isSet(use.option.key))
+            state.options.insert(
+                use.option.key,
+                use.option.kind == FigureOption::Kind::Switch ? u"true"_s : parser.values(use.option.key).constLast());
     }
     int threads = 0;
     if (parser.isSet(threadsOption)) {
@@ -235,11 +231,12 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
             err << "posenc export: " << line << '\n';
         return read.exitCode();
     }
-    const Engine engine(read.params);
-    if (const auto refused = FigureRenderer::check(engine, figure))
-        return fail(err, ExitUsage, *refused);
+    const QList<ParamError> problems = FigureRegistry::check(*figure, read.params, state);
+    if (!problems.isEmpty())
+        return fail(err, ExitUsage, ParamOptions::flagText(problems.front()));
 
-    const auto rendered = FigureFile::render(engine, figure, std::get<FigureSize>(size), *format, {threads, nullptr});
+    const auto rendered = FigureFile::render(*figure, std::make_shared<const Engine>(read.params), state, style,
+                                             std::get<FigureSize>(size), *format, threads);
     if (const auto *refused = std::get_if<FigureError>(&rendered)) {
         if (refused->kind == FigureError::OverBudget)
             return fail(err, ExitOverBudget, refused->message);

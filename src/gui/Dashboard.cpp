@@ -1,12 +1,12 @@
 #include "Dashboard.h"
 
-#include "PlotView.h"
+#include "FigureView.h"
 
 #include <QGridLayout>
 
 namespace posenc {
 
-Dashboard::Dashboard(const QList<PlotView *> &views, QWidget *parent)
+Dashboard::Dashboard(const QList<FigureView *> &views, QWidget *parent)
     : QWidget(parent)
     , m_views(views)
 {
@@ -15,14 +15,14 @@ Dashboard::Dashboard(const QList<PlotView *> &views, QWidget *parent)
     grid->setSpacing(4);
     for (qsizetype i = 0; i < views.size(); ++i) {
         grid->addWidget(views[i], static_cast<int>(i / 2), static_cast<int>(i % 2));
-        connect(views[i], &PlotView::maximizeRequested, this, [this, view = views[i]] { toggleMaximized(view); });
+        connect(views[i], &FigureView::maximizeRequested, this, [this, view = views[i]] { toggleMaximized(view); });
     }
 }
 
-void Dashboard::toggleMaximized(PlotView *view)
+void Dashboard::toggleMaximized(FigureView *view)
 {
     m_maximized = m_maximized == view ? nullptr : view;
-    for (PlotView *v : m_views)
+    for (FigureView *v : m_views)
         v->setVisible(!m_maximized || v == m_maximized);
 }
 

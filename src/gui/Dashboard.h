@@ -7,24 +7,25 @@ class QGridLayout;
 
 namespace posenc {
 
-class PlotView;
+class FigureView;
 
-// The views in a 2 x 2 grid, all visible at once; any one can fill the grid and come back.
+// The views of the window in a grid (two columns), all visible at once; any one can fill the
+// grid and come back. Each view can show any figure.
 class Dashboard : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit Dashboard(const QList<PlotView *> &views, QWidget *parent = nullptr);
+    explicit Dashboard(const QList<FigureView *> &views, QWidget *parent = nullptr);
 
-    const QList<PlotView *> &views() const { return m_views; }
-    PlotView *maximized() const { return m_maximized; }
+    const QList<FigureView *> &views() const { return m_views; }
+    FigureView *maximized() const { return m_maximized; }
     // Shows `view` alone, or every view again when it is already alone.
-    void toggleMaximized(PlotView *view);
+    void toggleMaximized(FigureView *view);
 
 private:
-    QList<PlotView *> m_views;
-    PlotView *m_maximized = nullptr;
+    QList<FigureView *> m_views;
+    FigureView *m_maximized = nullptr;
 };
 
 } // namespace posenc

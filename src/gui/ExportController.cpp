@@ -1,24 +1,24 @@
 #include "ExportController.h"
 
+#include "ComputeScheduler.h"
 #include "FigureExportDialog.h"
-#include "PlotView.h"
+#include "FigureView.h"
+#include "FileDialogs.h"
 #include "Settings.h"
 #include "WriteDialogs.h"
 
 #include <QAction>
 #include <QClipboard>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QProgressDialog>
-#include <QThreadPool>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-ExportController::ExportController(QWidget *window, QList<PlotView *> views, QSettings *settings, QObject *parent)
+ExportController::ExportController(QWidget *window, QList<FigureView *> views, QSettings *settings, QObject *parent)
     : QObject(parent)
     , m_window(window)
     , m_views(std::move(views))
@@ -26,6 +26,7 @@ ExportController::ExportController(QWidget *window, QList<PlotView *> views, QSe
     , m_exportFigure(new QAction(tr("&Export figure…"), this))
     , m_copyFigure(new QAction(tr("&Copy figure"), this))
     , m_exportData(new QAction(tr("Export &data…"), this))
+    , m_scheduler(new ComputeScheduler(this))
 {
     m_exportFigure->setShortcut(QKeySequence(u"Ctrl+E"_s));
     m_exportFigure->setStatusTip(tr("Write the focused view's figure as PNG, SVG or PDF at a chosen size"));
@@ -34,16 +35,16 @@ ExportController::ExportController(QWidget *window, QList<PlotView *> views, QSe
     m_copyFigure->setShortcut(QKeySequence::Copy);
     m_copyFigure->setShortcutContext(Qt::WidgetShortcut);
     m_copyFigure->setStatusTip(tr("Copy the focused view's figure to the clipboard as an image"));
-    for (PlotView *view : m_views) {
+    for (FigureView *view : m_views) {
         view->plot()->addAction(m_copyFigure);
-        connect(view, &PlotView::plotFocused, this, [this, view] { m_current = view; });
+        connect(view, &FigureView::plotFocused, this, [this, view] { m_current = view; });
     }
     connect(m_exportFigure, &QAction::triggered, this, &ExportController::openFigureDialog);
     connect(m_copyFigure, &QAction::triggered, this, [this] { copyFigure(currentView()); });
     connect(m_exportData, &QAction::triggered, this, &ExportController::chooseDataFile);
 }
 
-PlotView *ExportController::currentView() const
+FigureView *ExportController::currentView() const
 {
     return m_current ? m_current.data() : m_views.constFirst();
 }
@@ -53,22 +54,26 @@ FigureExportDialog *ExportController::openFigureDialog()
     // Every view the exporter has a figure of, as it is now; the current one chosen.
     QList<FigureSource> sources;
     int chosen = 0;
-    for (PlotView *view : m_views) {
-        const auto options = view->figureOptions();
-        if (!options)
+    for (FigureView *view : m_views) {
+        if (!view->problems().isEmpty() || !view->isVisibleTo(m_window))
             continue;
         if (view == currentView())
             chosen = static_cast<int>(sources.size());
-        sources.append({view->title(), view->engine(), *options, view->plot()->size()});
+        sources.append({view->title(), view->engine(), &view->figure(), view->state(), view->plot()->size()});
+    }
+    if (sources.isEmpty()) {
+        WriteDialogs::showRefusal(m_window, tr("Export figure"), tr("No view shows a figure to export."));
+        return nullptr;
     }
     auto *dialog = new FigureExportDialog(sources, chosen, m_settings, m_window);
+    m_dialog = dialog;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &FigureExportDialog::saved, this, &ExportController::figureSaved);
     dialog->open();
     return dialog;
 }
 
-void ExportController::copyFigure(PlotView *view)
+void ExportController::copyFigure(FigureView *view)
 {
     QCustomPlot *plot = view->plot();
     const double ratio = plot->devicePixelRatioF();
@@ -95,21 +100,17 @@ void ExportController::rememberDirectory(const QString &path)
 
 void ExportController::chooseDataFile()
 {
-    PlotView *view = currentView();
-    QFileDialog dialog(m_window, tr("Export data of %1").arg(view->title()), lastDirectory(),
-                       tr("NumPy arrays (*.npy);;CSV tables (*.csv)"));
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(u"npy"_s);
-    connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString &filter) {
-        dialog.setDefaultSuffix(filter.contains(u"csv"_s) ? u"csv"_s : u"npy"_s);
-    });
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return;
-    // The save dialog asked before choosing an existing file.
-    exportData(view, dialog.selectedFiles().constFirst(), true);
+    FigureView *view = currentView();
+    FileDialogs::askSave(m_window, tr("Export data of %1").arg(view->title()), lastDirectory(),
+                         tr("NumPy arrays (*.npy);;CSV tables (*.csv)"),
+                         [self = QPointer(this), view = QPointer(view)](const QString &path) {
+                             // The save dialog asked before choosing an existing file.
+                             if (self && view)
+                                 self->exportData(view, path, true);
+                         });
 }
 
-void ExportController::exportData(PlotView *view, const QString &path, bool confirmed)
+void ExportController::exportData(FigureView *view, const QString &path, bool confirmed)
 {
     const QString title = tr("Export data");
     if (m_writing) {
@@ -144,32 +145,41 @@ void ExportController::exportData(PlotView *view, const QString &path, bool conf
 void ExportController::writeData(std::shared_ptr<const Engine> engine, const TableRequest &request, const QString &path)
 {
     m_writing = true;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
     // A busy indicator for a table that takes more than a moment; the window stays live.
     auto *progress = new QProgressDialog(tr("Writing %1 …").arg(path), tr("Cancel"), 0, 0, m_window);
     progress->setObjectName(u"dataExportProgress"_s);
     progress->setWindowTitle(tr("Export data"));
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(400);
-    connect(progress, &QProgressDialog::canceled, progress, [cancel] { cancel->store(true); });
+    connect(progress, &QProgressDialog::canceled, this, &ExportController::cancel);
     QPointer<QProgressDialog> busy(progress);
-    QPointer<ExportController> self(this);
-    QThreadPool::globalInstance()->start([engine = std::move(engine), request, path, cancel, self, busy] {
-        const auto table = TableExport::compute(*engine, request, {0, cancel.get()});
-        std::optional<WriteError> error;
-        if (table)
-            error = TableExport::write(path, *table);
-        const bool cancelled = !table;
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, busy, path, cancelled, error] {
-                if (busy)
-                    busy->deleteLater();
-                if (self)
-                    self->dataWritten(path, cancelled, error);
-            },
-            Qt::QueuedConnection);
+    m_scheduler->submit([engine = std::move(engine), request, path, self = QPointer(this),
+                         busy](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+        const auto table = TableExport::compute(*engine, request, {0, &cancel});
+        if (!table)
+            return;
+        const std::optional<WriteError> error = TableExport::write(path, *table);
+        publish([self, busy, path, error] {
+            if (busy)
+                busy->deleteLater();
+            if (self)
+                self->dataWritten(path, false, error);
+        });
     });
+    // A cancelled job publishes nothing: the scheduler's idle signal ends the wait then.
+    connect(m_scheduler, &ComputeScheduler::idle, progress, [this, busy] {
+        if (busy)
+            busy->deleteLater();
+        m_writing = false;
+    });
+}
+
+void ExportController::cancel()
+{
+    m_scheduler->cancelAll();
+    m_writing = false;
+    if (m_dialog)
+        m_dialog->reject();
 }
 
 void ExportController::dataWritten(const QString &path, bool cancelled, const std::optional<WriteError> &error)

@@ -14,35 +14,40 @@ class QWidget;
 
 namespace posenc {
 
+class ComputeScheduler;
 class FigureExportDialog;
-class PlotView;
+class FigureView;
 
-// The window's figures and data out (issue 4): Export figure (a dialog), Copy figure (the
-// focused plot to the clipboard as the screen shows it) and Export data (the table of what a
-// view shows, .npy or .csv). They act on the view whose plot has, or last had, the focus.
+// The window's figures and data out: Export figure (a dialog), Copy figure (the focused plot to
+// the clipboard as the screen shows it) and Export data (the table of what a view shows, .npy
+// or .csv). They act on the view whose plot has, or last had, the focus. Tables are computed
+// and written by jobs of a scheduler of its own, like the views' (docs/ARCHITECTURE.md,
+// "Background work").
 class ExportController : public QObject
 {
     Q_OBJECT
 
 public:
     // `window` parents the dialogs; `views` in order of preference when none had the focus.
-    ExportController(QWidget *window, QList<PlotView *> views, QSettings *settings, QObject *parent = nullptr);
+    ExportController(QWidget *window, QList<FigureView *> views, QSettings *settings, QObject *parent = nullptr);
 
     QAction *exportFigureAction() const { return m_exportFigure; }
     QAction *copyFigureAction() const { return m_copyFigure; }
     QAction *exportDataAction() const { return m_exportData; }
 
     // The view whose plot has, or last had, the keyboard focus; the first view otherwise.
-    PlotView *currentView() const;
+    FigureView *currentView() const;
 
     // Opens the Export figure dialog on the current view's figure (without blocking).
     FigureExportDialog *openFigureDialog();
     // Puts `view`'s plot on the clipboard at the screen's device pixel ratio.
-    void copyFigure(PlotView *view);
+    void copyFigure(FigureView *view);
     // Writes the table of what `view` shows to `path` (.npy or .csv) off the GUI thread, after
     // asking before overwriting unless `confirmed`; refusals and errors are shown in dialogs.
-    void exportData(PlotView *view, const QString &path, bool confirmed = false);
+    void exportData(FigureView *view, const QString &path, bool confirmed = false);
     bool isWritingData() const { return m_writing; }
+    // Stops a table being computed or written, and the figure of an open Export figure dialog.
+    void cancel();
 
 signals:
     void figureSaved(const QString &path);
@@ -57,12 +62,14 @@ private:
     void rememberDirectory(const QString &path);
 
     QWidget *m_window;
-    QList<PlotView *> m_views;
+    QList<FigureView *> m_views;
     QSettings *m_settings;
-    QPointer<PlotView> m_current;
+    QPointer<FigureView> m_current;
+    QPointer<FigureExportDialog> m_dialog;
     QAction *m_exportFigure;
     QAction *m_copyFigure;
     QAction *m_exportData;
+    ComputeScheduler *m_scheduler;
     bool m_writing = false;
 };
 

@@ -1,18 +1,20 @@
 #include "FigureExportDialog.h"
 
+#include "FileDialogs.h"
+#include "ParamLabels.h"
 #include "Settings.h"
 #include "WriteDialogs.h"
 
-#include "io/AtomicFile.h"
 #include "render/FigureFile.h"
+#include "render/FigureRegistry.h"
 
 #include "ui_FigureExportDialog.h"
 
-#include <QApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QPushButton>
 
 #include <cmath>
@@ -82,13 +84,6 @@ double inchesPer(FigureExportDialog::Unit unit, double dpi)
     return 1.0;
 }
 
-// FigureRenderer::check words its refusals for the command line; the dialog names its own fields.
-QString forTheDialog(QString message)
-{
-    message.remove(u"--size: "_s);
-    return message.replace(u"--font-size"_s, u"font size"_s);
-}
-
 } // namespace
 
 FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current, QSettings *settings, QWidget *parent)
@@ -96,6 +91,7 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     , m_ui(std::make_unique<Ui::FigureExportDialog>())
     , m_sources(std::move(sources))
     , m_settings(settings)
+    , m_scheduler(new ComputeScheduler(this))
 {
     Q_ASSERT(!m_sources.isEmpty());
     Ui::FigureExportDialog &ui = *m_ui;
@@ -133,8 +129,7 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     const int presetIndex = ui.presetBox->findData(choices.preset);
     ui.figureBox->setCurrentIndex(std::clamp(current, 0, static_cast<int>(m_sources.size()) - 1));
     const QString directory = choices.directory.isEmpty() ? QDir::currentPath() : choices.directory;
-    ui.pathEdit->setText(
-        QDir(directory).filePath(u"%1.%2"_s.arg(FigureKinds::name(source().options.kind), extension(format()))));
+    ui.pathEdit->setText(QDir(directory).filePath(u"%1.%2"_s.arg(source().figure->name(), extension(format()))));
 
     connect(ui.presetBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::presetChosen);
     connect(ui.unitBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::unitChosen);
@@ -144,9 +139,8 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     connect(ui.figureBox, &QComboBox::currentIndexChanged, this, [this] {
         // A file still named after a figure is named after the new one.
         const QFileInfo info(path());
-        if (FigureKinds::fromName(info.completeBaseName()))
-            m_ui->pathEdit->setText(
-                QDir(info.path()).filePath(u"%1.%2"_s.arg(FigureKinds::name(source().options.kind), info.suffix())));
+        if (FigureRegistry::find(info.completeBaseName()))
+            m_ui->pathEdit->setText(QDir(info.path()).filePath(u"%1.%2"_s.arg(source().figure->name(), info.suffix())));
         if (preset() == Preset::Window)
             presetChosen();
         updatePixels();
@@ -301,15 +295,14 @@ void FigureExportDialog::browse()
     const QString filter = format() == FigureFormat::Png ? tr("PNG images (*.png)")
         : format() == FigureFormat::Svg                  ? tr("SVG drawings (*.svg)")
                                                          : tr("PDF documents (*.pdf)");
-    QFileDialog dialog(this, tr("Export figure"), path(), filter);
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(extension(format()));
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return;
-    // The save dialog asked before choosing an existing file: Export does not ask again.
-    m_browsedPath = dialog.selectedFiles().constFirst();
-    m_ui->pathEdit->setText(m_browsedPath);
-    pathEdited();
+    FileDialogs::askSave(this, tr("Export figure"), path(), filter, [self = QPointer(this)](const QString &chosen) {
+        if (!self)
+            return;
+        // The save dialog asked before choosing an existing file: Export does not ask again.
+        self->m_browsedPath = chosen;
+        self->m_ui->pathEdit->setText(chosen);
+        self->pathEdited();
+    });
 }
 
 FigureSize FigureExportDialog::figureSize() const
@@ -325,14 +318,14 @@ FigureSize FigureExportDialog::figureSize() const
     return FigureSize::fromInches(QSizeF(w * inches, h * inches), dpi);
 }
 
-FigureOptions FigureExportDialog::figureOptions() const
+FigureStyle FigureExportDialog::figureStyle() const
 {
-    FigureOptions options = source().options;
-    options.fontPointSize = m_ui->fontSpin->value();
+    FigureStyle style;
+    style.fontPointSize = m_ui->fontSpin->value();
     const QString title = m_ui->titleEdit->text().trimmed();
     if (!title.isEmpty())
-        options.title = title;
-    return options;
+        style.title = title;
+    return style;
 }
 
 void FigureExportDialog::updatePixels()
@@ -364,6 +357,8 @@ void FigureExportDialog::showMessage(const QString &text)
 
 void FigureExportDialog::save()
 {
+    if (isExporting())
+        return;
     showMessage({});
     QString target = path();
     if (target.isEmpty()) {
@@ -375,45 +370,74 @@ void FigureExportDialog::save()
         m_ui->pathEdit->setText(target);
     }
     const FigureFormat chosen = *FigureExporter::formatOf(target);
-    const FigureSize size = figureSize();
-    if (const auto refused = FigureFile::sizeRefusal(size)) {
+    if (const auto refused = FigureFile::sizeRefusal(figureSize())) {
         showMessage(*refused + tr(": choose a smaller size or dpi."));
         return;
     }
-    const FigureOptions options = figureOptions();
-    if (const auto refused = FigureRenderer::check(*source().engine, options)) {
-        showMessage(forTheDialog(*refused));
+    if (const auto refused = figureStyle().check()) {
+        showMessage(ParamLabels::text(*refused));
         return;
     }
-    // The figure's data is computed at the output's resolution, a few million cells at most:
-    // short enough to make here, under a busy cursor.
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const auto rendered = FigureFile::render(*source().engine, options, size, chosen);
-    QApplication::restoreOverrideCursor();
-    if (const auto *refused = std::get_if<FigureError>(&rendered)) {
+    const QList<ParamError> problems
+        = FigureRegistry::check(*source().figure, source().engine->params(), source().state);
+    if (!problems.isEmpty()) {
+        showMessage(ParamLabels::text(problems.front()));
+        return;
+    }
+    const QString absolute = QFileInfo(target).absoluteFilePath();
+    WriteDialogs::confirmOverwrite(this, absolute, target == m_browsedPath, [self = QPointer(this), absolute, chosen] {
+        if (self)
+            self->exportTo(absolute, chosen);
+    });
+}
+
+bool FigureExportDialog::isExporting() const
+{
+    return m_job && m_job->isRunning();
+}
+
+void FigureExportDialog::exportTo(const QString &path, FigureFormat format)
+{
+    FigureExportTarget target {
+        source().figure, source().engine, source().state, figureStyle(), figureSize(), format, path};
+    auto *job = new FigureExportJob(std::move(target), m_scheduler, this);
+    m_job = job;
+    // The figure's data takes a moment at most, but a large one or a slow machine gets a progress
+    // dialog that can cancel it.
+    auto *progress = new QProgressDialog(tr("Exporting %1 …").arg(path), tr("Cancel"), 0, 0, this);
+    progress->setObjectName(u"figureExportProgress"_s);
+    progress->setWindowTitle(tr("Export figure"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(400);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    connect(progress, &QProgressDialog::canceled, job, &FigureExportJob::cancel);
+    connect(job, &FigureExportJob::finished, this,
+            [this, job, progress = QPointer(progress), path](const std::optional<FigureError> &refused, bool encoded,
+                                                             const std::optional<WriteError> &writeError) {
+                if (progress)
+                    progress->close();
+                job->deleteLater();
+                exported(path, refused, encoded, writeError);
+            });
+    job->start();
+}
+
+void FigureExportDialog::exported(const QString &path, const std::optional<FigureError> &refused, bool encoded,
+                                  const std::optional<WriteError> &writeError)
+{
+    if (refused) {
         showMessage(
             refused->kind == FigureError::TooSmall
                 ? tr("Nothing was written: %1. Choose a larger size or a smaller font size.").arg(refused->message)
                 : tr("Nothing was written. %1").arg(refused->message));
         return;
     }
-    const QByteArray bytes = std::get<QByteArray>(rendered);
-    if (bytes.isEmpty()) {
-        showMessage(tr("The figure could not be encoded as %1.").arg(extension(chosen).toUpper()));
+    if (!encoded) {
+        showMessage(tr("The figure could not be encoded as %1.").arg(extension(format()).toUpper()));
         return;
     }
-    const QString absolute = QFileInfo(target).absoluteFilePath();
-    WriteDialogs::confirmOverwrite(this, absolute, target == m_browsedPath, [self = QPointer(this), absolute, bytes] {
-        if (self)
-            self->write(absolute, bytes);
-    });
-}
-
-void FigureExportDialog::write(const QString &path, const QByteArray &bytes)
-{
-    if (const auto error
-        = writeAtomically(path, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); })) {
-        WriteDialogs::showWriteError(this, *error);
+    if (writeError) {
+        WriteDialogs::showWriteError(this, *writeError);
         return;
     }
     if (m_settings) {
@@ -426,6 +450,14 @@ void FigureExportDialog::write(const QString &path, const QByteArray &bytes)
     }
     emit saved(path);
     accept();
+}
+
+void FigureExportDialog::reject()
+{
+    // Closing the dialog stops the figure it is making.
+    if (m_job)
+        m_job->cancel();
+    QDialog::reject();
 }
 
 } // namespace posenc

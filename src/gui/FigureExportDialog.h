@@ -1,10 +1,12 @@
 #pragma once
 
+#include "FigureExportJob.h"
+
 #include "core/Engine.h"
 #include "render/FigureExporter.h"
-#include "render/FigureRenderer.h"
 
 #include <QDialog>
+#include <QPointer>
 
 #include <memory>
 
@@ -21,14 +23,17 @@ struct FigureSource
 {
     QString name; // "Heatmap"
     std::shared_ptr<const Engine> engine;
-    FigureOptions options;
+    const FigureDescriptor *figure = nullptr;
+    FigureState state;
     QSize viewSize; // the plot's size on screen, for the "Window size" preset
 };
 
 // File > Export figure: a figure of the window at a size for a slide, a paper column or the
 // window itself, written as PNG, SVG or PDF with the exporter of `posenc export`. Asks
 // before overwriting; a figure whose text does not fit the size is refused here, with the
-// least size it needs, and nothing is written.
+// least size it needs, and nothing is written. The figure is made off the GUI thread
+// (FigureExportJob on the dialog's scheduler), with a progress dialog after 0.4 s that can
+// cancel it.
 class FigureExportDialog : public QDialog
 {
     Q_OBJECT
@@ -56,13 +61,19 @@ public:
     QString path() const;
 
     FigureSize figureSize() const;
-    FigureOptions figureOptions() const;
+    const FigureSource &source() const;
+    FigureStyle figureStyle() const;
     // Why the last Save wrote nothing (empty when it did, or before any).
     QString message() const;
 
-    // What Save does: builds the figure, refuses it when it does not fit, asks before
-    // overwriting, writes atomically; closes the dialog once the file is written.
+    // What Save does: asks before overwriting, then builds the figure off the GUI thread,
+    // refuses it when it does not fit, writes it atomically; closes the dialog once the file is
+    // written (saved()).
     void save();
+    // A figure being made or written.
+    bool isExporting() const;
+    // Closes the dialog, stopping the figure it is making.
+    void reject() override;
 
 signals:
     void saved(const QString &path);
@@ -75,8 +86,9 @@ private:
     void browse();
     void updatePixels();
     void showMessage(const QString &text);
-    void write(const QString &path, const QByteArray &bytes);
-    const FigureSource &source() const;
+    void exportTo(const QString &path, FigureFormat format);
+    void exported(const QString &path, const std::optional<FigureError> &refused, bool encoded,
+                  const std::optional<WriteError> &writeError);
     Unit unit() const;
 
     std::unique_ptr<Ui::FigureExportDialog> m_ui;
@@ -84,6 +96,8 @@ private:
     QSettings *m_settings;
     Unit m_unit = Unit::Cm; // of the numbers in the width and height fields
     QString m_browsedPath; // chosen in a save dialog, which already asked before overwriting
+    ComputeScheduler *m_scheduler;
+    QPointer<FigureExportJob> m_job;
 };
 
 } // namespace posenc

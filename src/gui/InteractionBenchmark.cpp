@@ -1,8 +1,8 @@
 #include "InteractionBenchmark.h"
 
 #include "ControlPanel.h"
+#include "FigureView.h"
 #include "MainWindow.h"
-#include "PlotView.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -48,7 +48,7 @@ template<typename Done> bool runUntil(Done &&done)
 
 bool settled(const MainWindow &window)
 {
-    for (const PlotView *view : window.views())
+    for (const FigureView *view : window.views())
         if (!view->isSettled())
             return false;
     return true;
@@ -123,7 +123,7 @@ Result run(int changes)
     std::vector<double> firstDraw, fullDraw;
     ControlPanel &panel = *window.controlPanel();
     for (int i = 0; i < changes; ++i) {
-        const quint64 before = window.heatmapView() ? window.views().front()->paramsSerial() : 0;
+        const quint64 before = window.views().front()->paramsSerial();
         QElapsedTimer timer;
         timer.start();
         applyChange(panel, i);

@@ -1,7 +1,7 @@
 #include "Launcher.h"
 
+#include "FigureView.h"
 #include "MainWindow.h"
-#include "PlotView.h"
 #include "SessionController.h"
 #include "Settings.h"
 

@@ -1,22 +1,21 @@
 #include "MainWindow.h"
 
 #include "ControlPanel.h"
-#include "CurvesView.h"
 #include "Dashboard.h"
-#include "DropoutView.h"
 #include "EmbeddingsController.h"
 #include "ExportController.h"
-#include "HeatmapView.h"
-#include "LearnedView.h"
-#include "MagnitudesView.h"
+#include "FigureView.h"
+#include "FileDialogs.h"
+#include "HoverReadout.h"
 #include "MatrixLoader.h"
 #include "SessionController.h"
 #include "Settings.h"
 #include "TensorPicker.h"
 
+#include "render/FigureRegistry.h"
+
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -28,21 +27,35 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+QList<FigureView *> makeViews(const QStringList &figures)
+{
+    QList<FigureView *> views;
+    for (const QString &name : figures)
+        views.append(new FigureView(*FigureRegistry::find(name)));
+    return views;
+}
+
+} // namespace
+
+QStringList MainWindow::defaultFigures()
+{
+    return {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"dropout"_s};
+}
+
 MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_controls(new ControlPanel)
-    , m_heatmap(new HeatmapView)
-    , m_curves(new CurvesView)
-    , m_magnitudes(new MagnitudesView)
-    , m_dropout(new DropoutView)
-    , m_dashboard(new Dashboard({m_heatmap, m_curves, m_magnitudes, m_dropout}))
-    , m_learned(new LearnedView)
+    , m_dashboard(new Dashboard(makeViews(defaultFigures())))
+    , m_learned(new FigureView(*FigureRegistry::find(u"learned"_s), false))
     , m_tabs(new QTabWidget)
     , m_readout(new QLabel)
+    , m_matrixNote(new QLabel)
     , m_loader(new MatrixLoader(this))
     , m_embeddings(new EmbeddingsController(m_controls, m_loader, this))
-    , m_sessions(new SessionController({m_controls, m_heatmap, m_curves, m_dashboard, m_loader,
+    , m_sessions(new SessionController({m_controls, m_dashboard, m_loader,
                                         [this] {
                                             QJsonObject view = m_embeddings->viewState();
                                             view.insert(u"tab"_s, m_tabs->currentIndex());
@@ -53,7 +66,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
                                             m_tabs->setCurrentIndex(view.value(u"tab"_s).toInt(0));
                                         }},
                                        settings, this))
-    , m_exports(new ExportController(this, {m_heatmap, m_curves, m_magnitudes, m_dropout, m_learned}, settings, this))
+    , m_exports(new ExportController(this, allViews(), settings, this))
 {
     setWindowTitle(tr("PosEnc Explorer"));
     m_tabs->setObjectName(u"viewTabs"_s);
@@ -73,6 +86,8 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     m_readout->setObjectName(u"hoverReadout"_s);
     statusBar()->addWidget(m_readout, 1);
+    m_matrixNote->setObjectName(u"matrixNote"_s);
+    statusBar()->addPermanentWidget(m_matrixNote);
     createMenus();
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
@@ -89,21 +104,8 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
         else
             statusBar()->clearMessage();
     });
-    for (PlotView *view : allViews()) {
-        connect(view, &PlotView::hovered, this, [this, view](const HoverPoint &point) {
-            m_readout->setText(HoverReadout::format(view->params(), point));
-            for (PlotView *other : allViews()) {
-                if (other != view)
-                    other->setCursorPosition(point.hasPosition ? std::optional(point.position) : std::nullopt);
-            }
-        });
-        connect(view, &PlotView::hoverLeft, this, [this] {
-            m_readout->clear();
-            for (PlotView *other : allViews())
-                other->setCursorPosition(std::nullopt);
-        });
-        connect(view, &PlotView::drawn, this, &MainWindow::viewDrawn);
-    }
+    for (FigureView *view : allViews())
+        connectView(view);
     m_controls->setParams(params);
     applyParams(params);
     m_embeddings->adopt(params);
@@ -112,19 +114,50 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
         restoreGeometry(Settings::loadGeometry(*m_settings));
 }
 
-QList<PlotView *> MainWindow::views() const
+void MainWindow::connectView(FigureView *view)
 {
-    return {m_heatmap, m_curves, m_magnitudes, m_dropout};
+    connect(view, &FigureView::hovered, this, [this, view](const HoverPoint &point) {
+        m_readout->setText(HoverReadout::format(view->params(), point));
+        for (FigureView *other : allViews()) {
+            if (other != view)
+                other->setCursorPosition(point.hasPosition ? std::optional(point.position) : std::nullopt);
+        }
+    });
+    connect(view, &FigureView::hoverLeft, this, [this] {
+        m_readout->clear();
+        for (FigureView *other : allViews())
+            other->setCursorPosition(std::nullopt);
+    });
+    connect(view, &FigureView::drawn, this, &MainWindow::viewDrawn);
 }
 
-QList<PlotView *> MainWindow::allViews() const
+QString MainWindow::matrixNote() const
 {
-    return {m_heatmap, m_curves, m_magnitudes, m_dropout, m_learned};
+    return m_matrixNote->text();
+}
+
+QList<FigureView *> MainWindow::views() const
+{
+    return m_dashboard->views();
+}
+
+QList<FigureView *> MainWindow::allViews() const
+{
+    return views() + QList<FigureView *> {m_learned};
+}
+
+FigureView *MainWindow::viewOf(const QString &name) const
+{
+    for (FigureView *view : views()) {
+        if (view->figure().name() == name)
+            return view;
+    }
+    return nullptr;
 }
 
 bool MainWindow::isUpToDate() const
 {
-    for (const PlotView *view : views()) {
+    for (const FigureView *view : views()) {
         if (view->isVisibleTo(this) && view->drawnSerial() != view->paramsSerial())
             return false;
     }
@@ -133,7 +166,7 @@ bool MainWindow::isUpToDate() const
 
 bool MainWindow::isSettled() const
 {
-    for (const PlotView *view : allViews()) {
+    for (const FigureView *view : allViews()) {
         if (!view->isSettled())
             return false;
     }
@@ -142,7 +175,7 @@ bool MainWindow::isSettled() const
 
 void MainWindow::applyParams(const Params &params)
 {
-    for (PlotView *view : allViews())
+    for (FigureView *view : allViews())
         view->setParams(params);
 }
 
@@ -153,7 +186,7 @@ void MainWindow::embeddingsChanged()
     m_tabs->setTabVisible(1, table);
     if (table && !wasVisible)
         m_tabs->setCurrentIndex(1);
-    m_magnitudes->setNote(m_embeddings->statisticsText());
+    m_matrixNote->setText(m_embeddings->statisticsText());
     if (m_positionTableAction) {
         const QSignalBlocker block(m_positionTableAction);
         m_positionTableAction->setEnabled(m_embeddings->isLoaded());
@@ -164,10 +197,12 @@ void MainWindow::embeddingsChanged()
 
 void MainWindow::chooseEmbeddings()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Load embeddings"), QString(),
-                                                      tr("Matrices (*.npy *.safetensors);;All files (*)"));
-    if (path.isEmpty())
-        return;
+    FileDialogs::askOpen(this, tr("Load embeddings"), QString(), tr("Matrices (*.npy *.safetensors);;All files (*)"),
+                         [this](const QString &path) { embeddingsChosen(path); });
+}
+
+void MainWindow::embeddingsChosen(const QString &path)
+{
     const auto tensors = m_embeddings->list(path);
     if (!tensors)
         return;
@@ -197,15 +232,28 @@ void MainWindow::createMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_exports->copyFigureAction());
+    createViewMenu();
+}
+
+void MainWindow::createViewMenu()
+{
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Reset all views"), QKeySequence(u"Ctrl+0"_s), this, [this] {
-        for (PlotView *v : views())
+        for (FigureView *v : views())
             v->resetView();
     });
-    const QStringList names = {tr("Heatmap"), tr("Curves"), tr("Magnitudes"), tr("Dropout")};
-    for (int i = 0; i < 4; ++i) {
-        view->addAction(tr("Maximise or restore %1").arg(names[i]), QKeySequence(u"Ctrl+%1"_s.arg(i + 1)), this,
+    for (int i = 0; i < views().size(); ++i) {
+        view->addAction(tr("Maximise or restore view %1").arg(i + 1), QKeySequence(u"Ctrl+%1"_s.arg(i + 1)), this,
                         [this, i] { m_dashboard->toggleMaximized(views()[i]); });
+    }
+    // Any figure in the view the figure actions act on (the last one clicked).
+    QMenu *figures = view->addMenu(tr("Show &figure"));
+    figures->setObjectName(u"showFigureMenu"_s);
+    for (const FigureDescriptor *figure : FigureRegistry::all()) {
+        figures->addAction(figure->model().title(), this, [this, figure] {
+            FigureView *current = m_exports->currentView();
+            (current == m_learned ? views().front() : current)->setFigure(*figure);
+        });
     }
 }
 
@@ -213,17 +261,12 @@ void MainWindow::createSessionMenu(QMenu *file)
 {
     const QString filter = tr("PosEnc sessions (*.json);;All files (*)");
     file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this, filter] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), filter);
-        if (!path.isEmpty())
-            m_sessions->open(path);
+        FileDialogs::askOpen(this, tr("Open session"), QString(), filter,
+                             [this](const QString &path) { m_sessions->open(path); });
     });
     file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this, filter] {
-        // A save dialog asks before it overwrites an existing file (the default, kept on).
-        QFileDialog dialog(this, tr("Save session"), QString(), filter);
-        dialog.setAcceptMode(QFileDialog::AcceptSave);
-        dialog.setDefaultSuffix(u"json"_s);
-        if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
-            m_sessions->save(dialog.selectedFiles().constFirst());
+        FileDialogs::askSave(this, tr("Save session"), QString(), filter,
+                             [this](const QString &path) { m_sessions->save(path); });
     });
     QMenu *recent = file->addMenu(tr("Recent sessions"));
     recent->setObjectName(u"recentSessionsMenu"_s);
@@ -261,13 +304,13 @@ void MainWindow::createExportActions(QMenu *file)
     connect(m_exports, &ExportController::figureCopied, this,
             [this] { statusBar()->showMessage(tr("Copied the figure to the clipboard"), 3000); });
     // Right-click on a plot: the same actions for that view.
-    for (PlotView *view : allViews()) {
-        connect(view, &PlotView::contextMenuRequested, this, [this, view](const QPoint &globalPos) {
+    for (FigureView *view : allViews()) {
+        connect(view, &FigureView::contextMenuRequested, this, [this, view](const QPoint &globalPos) {
             auto *menu = new QMenu(this);
             menu->setAttribute(Qt::WA_DeleteOnClose);
             QAction *exportFigure = menu->addAction(m_exports->exportFigureAction()->text(), m_exports,
                                                     &ExportController::openFigureDialog);
-            exportFigure->setEnabled(view->figureOptions().has_value());
+            exportFigure->setEnabled(view->problems().isEmpty());
             menu->addAction(m_exports->copyFigureAction());
             menu->addAction(m_exports->exportDataAction());
             menu->popup(globalPos);
@@ -289,9 +332,12 @@ void MainWindow::closeEvent(QCloseEvent *event)
         Settings::saveGeometry(*m_settings, saveGeometry());
         m_settings->sync();
     }
-    // Nothing waits for a computation: each view's scheduler cancels its job when destroyed.
-    for (PlotView *view : allViews())
+    // Nothing waits for a computation: each view's scheduler cancels its job when destroyed,
+    // the loader its read and the exports their work.
+    for (FigureView *view : allViews())
         view->scheduler()->cancelAll();
+    m_loader->cancel();
+    m_exports->cancel();
     event->accept();
 }
 

@@ -12,16 +12,11 @@ class QSettings;
 namespace posenc {
 
 class ControlPanel;
-class CurvesView;
 class Dashboard;
-class DropoutView;
-class HeatmapView;
-class MagnitudesView;
 class EmbeddingsController;
 class ExportController;
-class LearnedView;
+class FigureView;
 class MatrixLoader;
-class PlotView;
 class SessionController;
 
 // Wires the parts together: controls -> parameters -> views, hover -> status bar and linked
@@ -31,24 +26,29 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
+    // The figures of the dashboard's views when the window opens.
+    static QStringList defaultFigures();
+
     // `settings` (may be null) is read for the geometry and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return m_controls; }
     Dashboard *dashboard() const { return m_dashboard; }
-    HeatmapView *heatmapView() const { return m_heatmap; }
-    CurvesView *curvesView() const { return m_curves; }
-    MagnitudesView *magnitudesView() const { return m_magnitudes; }
-    DropoutView *dropoutView() const { return m_dropout; }
-    LearnedView *learnedView() const { return m_learned; }
+    // The view of the "Learned vs sinusoidal" tab.
+    FigureView *learnedView() const { return m_learned; }
     SessionController *sessions() const { return m_sessions; }
     EmbeddingsController *embeddings() const { return m_embeddings; }
     ExportController *exports() const { return m_exports; }
     QTabWidget *tabs() const { return m_tabs; }
     MatrixLoader *matrixLoader() const { return m_loader; }
-    QList<PlotView *> views() const;
+    // The loaded matrix's statistics beside the PE's closed forms (empty without a matrix).
+    QString matrixNote() const;
+    // The dashboard's views.
+    QList<FigureView *> views() const;
     // The dashboard's views and the learned-vs-sinusoidal view.
-    QList<PlotView *> allViews() const;
+    QList<FigureView *> allViews() const;
+    // The first dashboard view showing the figure `name`, if any.
+    FigureView *viewOf(const QString &name) const;
     // Every view drew the current parameters (at least their preview).
     bool isUpToDate() const;
     // Every view, the learned one included, drew the current parameters in full detail.
@@ -63,26 +63,26 @@ protected:
 
 private:
     void applyParams(const Params &params);
+    void connectView(FigureView *view);
     void createMenus();
+    void createViewMenu();
     void createSessionMenu(QMenu *file);
     void createEmbeddingsMenu(QMenu *file);
     void createExportActions(QMenu *file);
     // File > Load embeddings…: a file, then a matrix of it when it holds several.
     void chooseEmbeddings();
+    void embeddingsChosen(const QString &path);
     void embeddingsChanged();
     // A problem the user must see: a dialog that does not block the event loop.
     void showProblem(const QString &title, const QString &text);
 
     QSettings *m_settings;
     ControlPanel *m_controls;
-    HeatmapView *m_heatmap;
-    CurvesView *m_curves;
-    MagnitudesView *m_magnitudes;
-    DropoutView *m_dropout;
     Dashboard *m_dashboard;
-    LearnedView *m_learned;
+    FigureView *m_learned;
     QTabWidget *m_tabs;
     QLabel *m_readout;
+    QLabel *m_matrixNote;
     MatrixLoader *m_loader;
     EmbeddingsController *m_embeddings;
     SessionController *m_sessions;

@@ -99,6 +99,11 @@ std::optional<MatrixStatistics> MatrixLoader::statisticsOf(const std::shared_ptr
     return m_last.statistics;
 }
 
+void MatrixLoader::cancel()
+{
+    m_scheduler->cancelAll();
+}
+
 void MatrixLoader::load(const Request &request, Done done)
 {
     m_loading = true;

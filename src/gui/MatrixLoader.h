@@ -52,6 +52,8 @@ public:
     explicit MatrixLoader(QObject *parent = nullptr);
 
     void load(const Request &request, Done done);
+    // Stops the read under way; its `done` is not called.
+    void cancel();
     bool isLoading() const { return m_loading; }
     // The statistics of the last matrix this loader read, if `matrix` is it: whoever applies a
     // matrix need not go over its cells again on the GUI thread.

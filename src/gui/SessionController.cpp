@@ -1,16 +1,13 @@
 #include "SessionController.h"
 
 #include "ControlPanel.h"
-#include "CurvesView.h"
-#include "Dashboard.h"
-#include "HeatmapView.h"
+#include "DashboardState.h"
 #include "MatrixLoader.h"
 #include "ParamLabels.h"
 
 #include "core/ParamText.h"
 
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -20,20 +17,6 @@ namespace posenc {
 namespace {
 
 const QString kRecentKey = u"sessions/recent"_s;
-const QString kAutoColormap = u"auto"_s;
-
-QJsonArray rangeToJson(const QCPRange &range)
-{
-    return {range.lower, range.upper};
-}
-
-std::optional<QCPRange> rangeFromJson(const QJsonValue &value)
-{
-    const QJsonArray array = value.toArray();
-    if (array.size() != 2 || !array[0].isDouble() || !array[1].isDouble() || array[0].toDouble() >= array[1].toDouble())
-        return std::nullopt;
-    return QCPRange(array[0].toDouble(), array[1].toDouble());
-}
 
 } // namespace
 
@@ -53,55 +36,17 @@ Session SessionController::current() const
 QJsonObject SessionController::viewState() const
 {
     QJsonObject view = m_parts.extraViewState ? m_parts.extraViewState() : QJsonObject();
-    const HeatmapView &heatmap = *m_parts.heatmap;
-    const auto colormap = heatmap.colormap();
-    view.insert(u"heatmap"_s,
-                QJsonObject {
-                    {u"quantity"_s, Quantities::name(heatmap.quantity())},
-                    {u"colormap"_s, colormap ? Colormaps::name(*colormap) : kAutoColormap},
-                    {u"columns"_s, rangeToJson(heatmap.columnRange())},
-                    {u"positions"_s, rangeToJson(heatmap.positionRange())},
-                });
-    view.insert(u"curves"_s,
-                QJsonObject {
-                    {u"columns"_s, m_parts.curves->columnsText()},
-                    {u"positions"_s, rangeToJson(m_parts.curves->positionRange())},
-                });
-    const qsizetype maximized = m_parts.dashboard->views().indexOf(m_parts.dashboard->maximized());
-    view.insert(u"maximized"_s, maximized);
+    const QJsonObject dashboard = DashboardState::save(*m_parts.dashboard);
+    for (auto it = dashboard.begin(); it != dashboard.end(); ++it)
+        view.insert(it.key(), it.value());
     return view;
 }
 
-// Each part of the view state is restored when it is present and sound; anything else keeps
-// what the new parameters gave, since a view state is a convenience, not a parameter.
 void SessionController::setViewState(const QJsonObject &view)
 {
     if (m_parts.restoreExtraViewState)
         m_parts.restoreExtraViewState(view);
-    HeatmapView &heatmap = *m_parts.heatmap;
-    const QJsonObject heat = view.value(u"heatmap"_s).toObject();
-    if (const auto quantity = Quantities::fromName(heat.value(u"quantity"_s).toString());
-        quantity && HeatmapView::quantities().contains(*quantity))
-        heatmap.setQuantity(*quantity);
-    const QString colormap = heat.value(u"colormap"_s).toString();
-    if (colormap == kAutoColormap || Colormaps::fromName(colormap))
-        heatmap.setColormap(Colormaps::fromName(colormap));
-    const auto columns = rangeFromJson(heat.value(u"columns"_s));
-    const auto positions = rangeFromJson(heat.value(u"positions"_s));
-    if (columns && positions)
-        heatmap.setVisibleRanges(*columns, *positions);
-
-    const QJsonObject curves = view.value(u"curves"_s).toObject();
-    if (curves.value(u"columns"_s).isString())
-        m_parts.curves->setColumnsText(curves.value(u"columns"_s).toString());
-    if (const auto range = rangeFromJson(curves.value(u"positions"_s)))
-        m_parts.curves->setPositionRange(*range);
-
-    Dashboard &dashboard = *m_parts.dashboard;
-    const int maximized = view.value(u"maximized"_s).toInt(-1);
-    PlotView *wanted = maximized >= 0 && maximized < dashboard.views().size() ? dashboard.views()[maximized] : nullptr;
-    if (dashboard.maximized() != wanted)
-        dashboard.toggleMaximized(wanted ? wanted : dashboard.maximized());
+    DashboardState::restore(*m_parts.dashboard, view);
 }
 
 bool SessionController::save(const QString &path)

@@ -12,17 +12,13 @@ class QSettings;
 namespace posenc {
 
 class ControlPanel;
-class CurvesView;
 class Dashboard;
-class HeatmapView;
 class MatrixLoader;
 
 // The window's parts a session is made of and applied to.
 struct SessionParts
 {
     ControlPanel *controls = nullptr;
-    HeatmapView *heatmap = nullptr;
-    CurvesView *curves = nullptr;
     Dashboard *dashboard = nullptr;
     MatrixLoader *loader = nullptr;
     // State of other parts kept under "view" (e.g. the learned-table view), read and restored
@@ -31,12 +27,11 @@ struct SessionParts
     std::function<void(const QJsonObject &)> restoreExtraViewState;
 };
 
-// Saves and opens session files (DESIGN.md sections 3 and 5): every parameter of the control
-// panel and the view state (zoom ranges, curve columns, heatmap quantity and colormap, the
-// maximised view). Opening is all or nothing: a file that cannot be read, of another version,
-// or with any invalid parameter is refused whole, with every reason, and changes nothing;
-// a valid one goes through the control panel as an edit would. Problems are reported through
-// failed(), never by a dialog of its own, so the window decides how to show them.
+// Saves and opens session files: every parameter of the control panel and the view state (the
+// figure of each view with its options and zoom ranges, the maximised view). Opening is all or nothing: a file that
+// cannot be read, of another version, or with any invalid parameter is refused whole, with every reason, and changes
+// nothing; a valid one goes through the control panel as an edit would. Problems are reported through failed(), never
+// by a dialog of its own, so the window decides how to show them.
 class SessionController : public QObject
 {
     Q_OBJECT

@@ -34,24 +34,6 @@ std::span<const QRgb> samples(Colormap map)
 
 } // namespace
 
-QStringList names()
-{
-    return {u"diverging"_s, u"viridis"_s, u"cividis"_s};
-}
-
-QString name(Colormap map)
-{
-    return names().at(static_cast<int>(map));
-}
-
-std::optional<Colormap> fromName(const QString &name)
-{
-    const qsizetype index = names().indexOf(name);
-    if (index < 0)
-        return std::nullopt;
-    return static_cast<Colormap>(index);
-}
-
 QCPColorGradient gradient(Colormap map)
 {
     const std::span<const QRgb> rgb = samples(map);

@@ -14,7 +14,7 @@ namespace posenc {
 
 enum class FigureFormat { Png, Svg, Pdf };
 
-// Draws a built figure (FigureRenderer) into the bytes of a file, whole, so that the caller
+// Draws a built figure (FigureBuild) into the bytes of a file, whole, so that the caller
 // writes it at once or not at all.
 namespace FigureExporter {
 

@@ -16,18 +16,25 @@ std::optional<QString> sizeRefusal(const FigureSize &size)
         .arg(kMaxPixels >> 20);
 }
 
-QString documentTitle(const FigureOptions &options)
+QString documentTitle(const FigureDescriptor &figure, const FigureStyle &style)
 {
-    return options.title.value_or(u"PosEnc Explorer: %1"_s.arg(FigureKinds::name(options.kind)));
+    return style.title.value_or(u"PosEnc Explorer: %1"_s.arg(figure.name()));
 }
 
-std::variant<QByteArray, FigureError> render(const Engine &engine, const FigureOptions &options, const FigureSize &size,
-                                             FigureFormat format, const ComputeOptions &compute)
+QByteArray encode(const FigureBuild &build, FigureFormat format, const FigureStyle &style)
 {
-    QCustomPlot plot;
-    if (auto refused = FigureRenderer::build(&plot, engine, options, size, compute))
-        return *refused;
-    return FigureExporter::encode(&plot, size, format, documentTitle(options));
+    return FigureExporter::encode(build.plot(), build.size(), format, documentTitle(build.figure(), style));
+}
+
+std::variant<QByteArray, FigureError> render(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine,
+                                             const FigureState &state, const FigureStyle &style, const FigureSize &size,
+                                             FigureFormat format, int threads)
+{
+    FigureBuild build(figure, std::move(engine), state, style, size);
+    build.run(threads);
+    if (build.error())
+        return *build.error();
+    return encode(build, format, style);
 }
 
 } // namespace posenc::FigureFile

@@ -1,10 +1,9 @@
 #pragma once
 
+#include "FigureBuild.h"
 #include "FigureExporter.h"
-#include "FigureRenderer.h"
 
 #include <QByteArray>
-#include <QSize>
 #include <QString>
 
 #include <optional>
@@ -22,13 +21,17 @@ constexpr std::int64_t kMaxPixels = std::int64_t(64) << 20;
 // Why `size` is too large to draw ("W x H pixels is more than the largest figure, ..."), or nothing.
 std::optional<QString> sizeRefusal(const FigureSize &size);
 
-// The title a file records when the figure's options give none.
-QString documentTitle(const FigureOptions &options);
+// The title a file records when the style gives none.
+QString documentTitle(const FigureDescriptor &figure, const FigureStyle &style);
 
-// Builds the figure (precondition: FigureRenderer::check passed) and encodes it; the bytes are
-// empty when the encoder failed.
-std::variant<QByteArray, FigureError> render(const Engine &engine, const FigureOptions &options, const FigureSize &size,
-                                             FigureFormat format, const ComputeOptions &compute = {});
+// The bytes of a built figure (FigureBuild::isDone() without error); empty when the encoder failed.
+QByteArray encode(const FigureBuild &build, FigureFormat format, const FigureStyle &style);
+
+// Builds the figure computing in the calling thread, and encodes it. Precondition: the
+// figure's check passed for the engine's parameters and `state`.
+std::variant<QByteArray, FigureError> render(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine,
+                                             const FigureState &state, const FigureStyle &style, const FigureSize &size,
+                                             FigureFormat format, int threads = 0);
 
 } // namespace FigureFile
 

@@ -76,6 +76,34 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     m_scale->axis()->setLabel(style.colorbarLabel);
 }
 
+void HeatmapPanel::showBlock(const Block &block)
+{
+    m_rect->axis(QCPAxis::atBottom)
+        ->setRange(static_cast<double>(block.col0) - 0.5, static_cast<double>(block.colEnd()) - 0.5);
+    m_rect->axis(QCPAxis::atLeft)
+        ->setRange(static_cast<double>(block.row0) - 0.5, static_cast<double>(block.rowEnd()) - 0.5);
+}
+
+PanelExtent HeatmapPanel::extent(double pixelRatio) const
+{
+    const QCPRange x = m_rect->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_rect->axis(QCPAxis::atLeft)->range();
+    return {m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}};
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> HeatmapPanel::cellAt(const QPointF &pixel, Shape table) const
+{
+    if (!m_rect->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const double col = m_rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+    const double row = m_rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y());
+    const auto j = static_cast<std::int64_t>(std::floor(col + 0.5));
+    const auto p = static_cast<std::int64_t>(std::floor(row + 0.5));
+    if (p < 0 || p >= table.rows || j < 0 || j >= table.cols)
+        return std::nullopt;
+    return std::pair {p, j};
+}
+
 void HeatmapPanel::fitAxes(Shape shape)
 {
     m_rect->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(shape.cols) - 0.5);

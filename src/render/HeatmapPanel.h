@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Colormaps.h"
+#include "data/FigureModel.h"
 #include "data/HeatmapResampler.h"
 
 #include "QCustomPlot.h"
@@ -32,6 +33,13 @@ public:
     void setGrid(const HeatmapGrid &grid, const HeatmapStyle &style);
     // Axes show the whole table of `shape`.
     void fitAxes(Shape shape);
+    // Axes show the cells of `block`, whole.
+    void showBlock(const Block &block);
+    // The axis rect as the data is computed for it, at `pixelRatio` output pixels per layout unit.
+    PanelExtent extent(double pixelRatio) const;
+    // The table cell (position, column) under a pixel of the plot, if it is inside the panel and
+    // the table of `shape`.
+    std::optional<std::pair<std::int64_t, std::int64_t>> cellAt(const QPointF &pixel, Shape table) const;
 
     QCPAxisRect *axisRect() const { return m_rect; }
     QCPColorMap *colorMap() const { return m_map; }

@@ -1,11 +1,9 @@
 #include "gui/ControlPanel.h"
 #include "gui/EmbeddingsController.h"
-#include "gui/HeatmapView.h"
-#include "gui/LearnedView.h"
-#include "gui/MagnitudesView.h"
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
 #include "gui/TensorPicker.h"
+#include "support/WindowViews.h"
 
 #include "core/PositionalTable.h"
 #include "io/NpyWriter.h"
@@ -23,6 +21,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using namespace WindowViews;
 
 namespace {
 
@@ -68,9 +67,9 @@ bool settled(const MainWindow &window)
 }
 
 // The heatmap of s*E, cell by cell, against the file's rows times s.
-QString embeddingMismatch(const HeatmapView &view, const RowMatrixXf &rows, double s)
+QString embeddingMismatch(const FigureView &view, const RowMatrixXf &rows, double s)
 {
-    const HeatmapGrid *grid = view.grid();
+    const HeatmapGrid *grid = WindowViews::grid(&view);
     if (!grid || grid->quantity != Quantity::Embedding)
         return u"no grid of s*E"_s;
     if (grid->rows != grid->block.rows || grid->cols != grid->block.cols || grid->block.row0 != 0)
@@ -119,7 +118,7 @@ void TestEmbeddingsController::npyRowsBecomeTheEmbeddings()
     MainWindow window(small(), nullptr);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.heatmapView()->setQuantity(Quantity::Embedding);
+    heatmapView(window)->setOption(u"quantity"_s, u"embedding"_s);
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
     QSignalSpy failed(window.embeddings(), &EmbeddingsController::failed);
     window.embeddings()->load({path, std::nullopt}, false);
@@ -131,19 +130,19 @@ void TestEmbeddingsController::npyRowsBecomeTheEmbeddings()
     QCOMPARE(p.maxLen, 30); // at most the matrix's rows
     QVERIFY(p.embeddings->values == m);
     QTRY_VERIFY(settled(window));
-    const QString mismatch = embeddingMismatch(*window.heatmapView(), m, 4.0); // s = sqrt(16)
+    const QString mismatch = embeddingMismatch(*heatmapView(window), m, 4.0); // s = sqrt(16)
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     // d_model comes from the matrix: its control is disabled and says why.
     auto *dModel = window.controlPanel()->findChild<QWidget *>(u"dModelSpin"_s);
     QVERIFY(!dModel->isEnabled());
     QVERIFY(dModel->toolTip().contains(u"16 columns"_s));
-    QVERIFY(window.magnitudesView()->note().contains(u"σ"_s));
+    QVERIFY(window.matrixNote().contains(u"σ"_s));
     QVERIFY(!window.tabs()->isTabVisible(1));
 
     window.embeddings()->useRandom();
     QVERIFY(!window.controlPanel()->params().embeddings);
     QVERIFY(dModel->isEnabled());
-    QVERIFY(window.magnitudesView()->note().isEmpty());
+    QVERIFY(window.matrixNote().isEmpty());
 }
 
 void TestEmbeddingsController::pickerListsNamesDtypesAndShapes()
@@ -199,7 +198,7 @@ void TestEmbeddingsController::safetensorsTensorIsLoadedAndShownAsAPositionTable
     QVERIFY(window.tabs()->isTabVisible(1));
     QCOMPARE(window.tabs()->currentIndex(), 1);
     QTRY_VERIFY(settled(window));
-    const LearnedData *data = window.learnedView()->data();
+    const LearnedData *data = WindowViews::data<LearnedData>(window.learnedView());
     QVERIFY(data);
     QCOMPARE(data->rows, 10);
     QCOMPARE(data->learned.rows, 10);
@@ -298,7 +297,7 @@ void TestEmbeddingsController::peTableReadAsLearnedHasTheSinusoidalSimilarity()
     window.embeddings()->load({path, std::nullopt}, true);
     QTRY_COMPARE(changed.size(), 1);
     QTRY_VERIFY(settled(window));
-    const LearnedData *data = window.learnedView()->data();
+    const LearnedData *data = WindowViews::data<LearnedData>(window.learnedView());
     QVERIFY(data);
     QCOMPARE(data->learnedSimilarity.rows, int(rows)); // one cell per position pair at this size
     for (int p = 0; p < rows; ++p)

@@ -1,12 +1,8 @@
 // The window's figures and data out: Copy figure (Ctrl+C on a focused plot, never in a text
 // field), Export figure (Ctrl+E), Export data (the table of what a view shows, as `posenc
 // table` writes it), with the overwrite question, unwritable paths and the memory budget.
-#include "gui/CurvesView.h"
-#include "gui/DropoutView.h"
 #include "gui/ExportController.h"
 #include "gui/FigureExportDialog.h"
-#include "gui/HeatmapView.h"
-#include "gui/MagnitudesView.h"
 #include "gui/MainWindow.h"
 #include "gui/WriteDialogs.h"
 
@@ -15,8 +11,10 @@
 #include "io/NpyWriter.h"
 #include "render/FigureExporter.h"
 
+#include "support/FigureBuilds.h"
 #include "support/MessageBoxes.h"
 #include "support/TestFiles.h"
+#include "support/WindowViews.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -35,6 +33,7 @@ using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace MessageBoxes;
 using namespace posenc;
+using namespace WindowViews;
 
 namespace {
 
@@ -119,7 +118,7 @@ void TestExportController::cleanup()
 
 void TestExportController::ctrlCOnAFocusedPlotCopiesItsPixels()
 {
-    HeatmapView *view = m_window->heatmapView();
+    FigureView *view = heatmapView(*m_window);
     QTRY_VERIFY_WITH_TIMEOUT(view->isSettled(), 60000);
     QApplication::clipboard()->clear();
     m_window->activateWindow();
@@ -140,12 +139,12 @@ void TestExportController::ctrlCOnAFocusedPlotCopiesItsPixels()
     QCOMPARE(image.size(), view->plot()->size() * ratio);
     const QImage copy = image.convertToFormat(QImage::Format_ARGB32);
     // The figure the exporter draws of this view at its size, pixel for pixel.
-    QCustomPlot built;
     // At the screen's device pixel ratio (2 when run with QT_SCALE_FACTOR=2).
     FigureSize size = FigureSize::fromPixels(view->plot()->size());
     size.scale = ratio;
-    QVERIFY(!FigureRenderer::build(&built, *view->engine(), *view->figureOptions(), size));
-    QVERIFY(FigureExporter::image(&built, size).convertToFormat(QImage::Format_ARGB32) == copy);
+    const auto built = FigureBuilds::build(u"heatmap"_s, view->params(), size, view->state());
+    QVERIFY(!built->error());
+    QVERIFY(FigureExporter::image(built->plot(), size).convertToFormat(QImage::Format_ARGB32) == copy);
     // And the screen's own paint, grabbed, but for the antialiasing of the tick labels, which
     // the screen draws from a cache of prerendered labels.
     const QImage screen = view->plot()->grab().toImage().convertToFormat(QImage::Format_ARGB32);
@@ -159,12 +158,12 @@ void TestExportController::ctrlCOnAFocusedPlotCopiesItsPixels()
 
 void TestExportController::ctrlCInATextFieldStillCopiesText()
 {
-    auto *edit = m_window->curvesView()->findChild<QLineEdit *>(u"columnsEdit"_s);
+    auto *edit = curvesView(*m_window)->findChild<QLineEdit *>(u"dimsEdit"_s);
     QVERIFY(edit);
     m_window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     // A plot had the focus before: the field's copy must still win.
-    m_window->heatmapView()->plot()->setFocus();
+    heatmapView(*m_window)->plot()->setFocus();
     edit->setText(u"0,1,7"_s);
     edit->setFocus();
     edit->selectAll();
@@ -179,13 +178,13 @@ void TestExportController::ctrlEOpensTheExportDialogOnTheFocusedView()
 {
     m_window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-    CurvesView *curves = m_window->curvesView();
+    FigureView *curves = curvesView(*m_window);
     curves->plot()->setFocus(Qt::MouseFocusReason);
     QTRY_COMPARE(m_window->exports()->currentView(), curves);
     QTest::keyClick(m_window.get(), Qt::Key_E, Qt::ControlModifier);
     FigureExportDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = m_window->findChild<FigureExportDialog *>()) && dialog->isVisible());
-    QCOMPARE(dialog->figureOptions().kind, FigureKind::Curves);
+    QCOMPARE(dialog->source().figure->name(), u"curves"_s);
     QVERIFY(dialog->path().endsWith(u"curves.png"_s));
     dialog->reject();
 }
@@ -210,10 +209,10 @@ void TestExportController::heatmapDataIsTheTableInView()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    HeatmapView *view = m_window->heatmapView();
-    view->setQuantity(Quantity::Input);
+    FigureView *view = heatmapView(*m_window);
+    QVERIFY(view->setOption(u"quantity"_s, u"input"_s));
     // Cells 10..40 and rows 100..300 are touched by the view, at least partly.
-    view->setVisibleRanges(QCPRange(9.6, 40.2), QCPRange(99.6, 300.4));
+    showRanges(view, {{u"columns"_s, QCPRange(9.6, 40.2)}, {u"positions"_s, QCPRange(99.6, 300.4)}});
     const QString path = dir.filePath(u"heatmap.npy"_s);
     QSignalSpy saved(m_window->exports(), &ExportController::dataSaved);
     m_window->exports()->exportData(view, path);
@@ -227,9 +226,9 @@ void TestExportController::curvesDataIsTheDrawnColumnsAtIntegerPositions()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    CurvesView *view = m_window->curvesView();
-    QVERIFY(view->setColumnsText(u"17,0,5"_s));
-    view->setPositionRange(QCPRange(3.2, 50.9)); // positions 4..50
+    FigureView *view = curvesView(*m_window);
+    QVERIFY(view->setOption(u"dims"_s, u"17,0,5"_s));
+    showRanges(view, {{u"positions"_s, QCPRange(3.2, 50.9)}}); // positions 4..50
     const QString path = dir.filePath(u"curves.npy"_s);
     QSignalSpy saved(m_window->exports(), &ExportController::dataSaved);
     m_window->exports()->exportData(view, path);
@@ -252,7 +251,7 @@ void TestExportController::magnitudesDataIsTheNormsPerPosition()
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(u"magnitudes.npy"_s);
     QSignalSpy saved(m_window->exports(), &ExportController::dataSaved);
-    m_window->exports()->exportData(m_window->magnitudesView(), path);
+    m_window->exports()->exportData(magnitudesView(*m_window), path);
     QTRY_COMPARE(saved.count(), 1);
     const Params p = params();
     const auto table = readNpy(readAll(path), static_cast<int>(p.maxLen), 3);
@@ -283,10 +282,9 @@ void TestExportController::csvFollowsTheExtension()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    DropoutView *view = m_window->dropoutView();
-    QCPAxisRect *rect = view->figure().maskPanel().axisRect();
-    rect->axis(QCPAxis::atLeft)->setRange(-0.5, 9.5); // rows 0..9
-    rect->axis(QCPAxis::atBottom)->setRange(2.7, 6.4); // columns 3..6
+    FigureView *view = dropoutView(*m_window);
+    // Rows 0..9, columns 3..6.
+    showRanges(view, {{u"positions"_s, QCPRange(-0.5, 9.5)}, {u"columns"_s, QCPRange(2.7, 6.4)}});
     const QString path = dir.filePath(u"mask.CSV"_s);
     QSignalSpy saved(m_window->exports(), &ExportController::dataSaved);
     m_window->exports()->exportData(view, path);
@@ -315,7 +313,7 @@ void TestExportController::dataOverwriteNoKeepsYesReplaces()
         file.write("old bytes");
     }
     QSignalSpy saved(m_window->exports(), &ExportController::dataSaved);
-    m_window->exports()->exportData(m_window->heatmapView(), path);
+    m_window->exports()->exportData(heatmapView(*m_window), path);
     QMessageBox *box = nullptr;
     QTRY_VERIFY((box = openBox(WriteDialogs::kOverwriteQuestion)));
     QVERIFY(box->text().contains(path));
@@ -325,7 +323,7 @@ void TestExportController::dataOverwriteNoKeepsYesReplaces()
     QCOMPARE(saved.count(), 0);
     QCOMPARE(readAll(path), QByteArray("old bytes"));
 
-    m_window->exports()->exportData(m_window->heatmapView(), path);
+    m_window->exports()->exportData(heatmapView(*m_window), path);
     QTRY_VERIFY((box = openBox(WriteDialogs::kOverwriteQuestion)));
     box->button(QMessageBox::Yes)->click();
     QTRY_COMPARE(saved.count(), 1);
@@ -344,7 +342,7 @@ void TestExportController::dataToAnUnwritablePathShowsPathAndReason()
     }
     const QString path = file + u"/table.npy"_s;
     QSignalSpy saved(m_window->exports(), &ExportController::dataSaved);
-    m_window->exports()->exportData(m_window->heatmapView(), path);
+    m_window->exports()->exportData(heatmapView(*m_window), path);
     QMessageBox *box = nullptr;
     QTRY_VERIFY((box = openBox(WriteDialogs::kWriteWarning)));
     QVERIFY2(box->text().contains(path), qPrintable(box->text()));
@@ -361,9 +359,9 @@ void TestExportController::dataOverTheMemoryBudgetIsRefused()
     Params p = params();
     p.memoryBudget = 16 * 1024; // 4096 cells: less than the 400 x 48 table in view
     QVERIFY(p.validate().isEmpty());
-    m_window->heatmapView()->setParams(p);
+    heatmapView(*m_window)->setParams(p);
     const QString path = dir.filePath(u"big.npy"_s);
-    m_window->exports()->exportData(m_window->heatmapView(), path);
+    m_window->exports()->exportData(heatmapView(*m_window), path);
     QMessageBox *box = nullptr;
     QTRY_VERIFY((box = openBox(WriteDialogs::kWriteWarning)));
     QVERIFY2(box->text().contains(u"19200"_s) && box->text().contains(u"GiB"_s), qPrintable(box->text()));

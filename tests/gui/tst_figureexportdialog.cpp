@@ -1,9 +1,10 @@
 // File > Export figure: sizes, formats, the window's own size pixel for pixel, a figure too
 // small for its text, the overwrite question, an unwritable path, the remembered choices.
 #include "gui/FigureExportDialog.h"
-#include "gui/HeatmapView.h"
+#include "gui/FigureView.h"
 #include "gui/WriteDialogs.h"
 
+#include "support/FigureBuilds.h"
 #include "support/MessageBoxes.h"
 #include "support/TestFiles.h"
 
@@ -40,9 +41,13 @@ Params params()
 
 FigureSource heatmapSource(QSize viewSize = QSize(640, 420))
 {
-    FigureOptions options;
-    options.kind = FigureKind::Heatmap;
-    return {u"Heatmap"_s, std::make_shared<const Engine>(params()), options, viewSize};
+    return {u"Heatmap"_s, std::make_shared<const Engine>(params()), &FigureBuilds::figure(u"heatmap"_s), {}, viewSize};
+}
+
+// The figure is made off the GUI thread: Save returns at once, the file comes later.
+bool exportEnds(const FigureExportDialog &dialog)
+{
+    return QTest::qWaitFor([&dialog] { return !dialog.isExporting(); }, 60000);
 }
 
 } // namespace
@@ -88,7 +93,7 @@ void TestFigureExportDialog::writesTheRequestedSize()
     dialog.setPath(dir.filePath(name));
     QSignalSpy saved(&dialog, &FigureExportDialog::saved);
     dialog.save();
-    QCOMPARE(saved.count(), 1);
+    QTRY_COMPARE(saved.count(), 1);
     QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
     const QByteArray bytes = readAll(dir.filePath(name));
     QVERIFY(!bytes.isEmpty());
@@ -127,9 +132,11 @@ void TestFigureExportDialog::windowSizeEqualsTheViewPixelForPixel()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    HeatmapView view;
+    FigureView view(FigureBuilds::figure(u"heatmap"_s));
     view.setParams(params());
-    view.setVisibleRanges(QCPRange(3.4, 40.6), QCPRange(20.2, 110.7));
+    FigureState zoomed = view.state();
+    zoomed.view = {{u"columns"_s, {3.4, 40.6}}, {u"positions"_s, {20.2, 110.7}}};
+    view.setState(zoomed);
     const QSize size(620, 410);
     view.plot()->setFixedSize(size);
     static_cast<QWidget &>(view).show();
@@ -139,12 +146,14 @@ void TestFigureExportDialog::windowSizeEqualsTheViewPixelForPixel()
     QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 60000);
     const QImage screen = view.plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
 
-    FigureExportDialog dialog({{u"Heatmap"_s, view.engine(), *view.figureOptions(), view.plot()->size()}}, 0, nullptr);
+    FigureExportDialog dialog({{u"Heatmap"_s, view.engine(), &view.figure(), view.state(), view.plot()->size()}}, 0,
+                              nullptr);
     dialog.setPreset(FigureExportDialog::Preset::Window);
     dialog.setDpi(600); // no effect: the window's size is drawn as on screen
     const QString path = dir.filePath(u"window.png"_s);
     dialog.setPath(path);
     dialog.save();
+    QVERIFY(exportEnds(dialog));
     QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
     const QImage written = QImage(path).convertToFormat(QImage::Format_ARGB32);
     QCOMPARE(written.size(), size);
@@ -179,6 +188,7 @@ void TestFigureExportDialog::customSizeInEveryUnit()
     QCOMPARE(dialog.figureSize().pixels(), pixels);
     dialog.setPath(dir.filePath(u"custom.png"_s));
     dialog.save();
+    QVERIFY(exportEnds(dialog));
     QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
     QCOMPARE(QImage(dir.filePath(u"custom.png"_s)).size(), pixels);
 }
@@ -195,6 +205,7 @@ void TestFigureExportDialog::tooSmallForItsTextWritesNothing()
     dialog.setPath(path);
     QSignalSpy saved(&dialog, &FigureExportDialog::saved);
     dialog.save();
+    QVERIFY(exportEnds(dialog));
     QCOMPARE(saved.count(), 0);
     QVERIFY2(dialog.message().contains(u"needs at least"_s), qPrintable(dialog.message()));
     QVERIFY2(dialog.message().contains(u" cm"_s), qPrintable(dialog.message()));
@@ -291,6 +302,7 @@ void TestFigureExportDialog::remembersTheLastChoices()
         dialog.setDpi(450);
         dialog.setPath(QDir(out).filePath(u"a.svg"_s));
         dialog.save();
+        QVERIFY(exportEnds(dialog));
         QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
     }
     FigureExportDialog again({heatmapSource()}, 0, &settings);
@@ -320,8 +332,10 @@ void TestFigureExportDialog::formatFollowsThePath()
 
 void TestFigureExportDialog::showsThePixelSizeLive()
 {
-    FigureExportDialog dialog({heatmapSource(), {u"Curves"_s, heatmapSource().engine, {}, QSize(500, 300)}}, 0,
-                              nullptr);
+    FigureExportDialog dialog(
+        {heatmapSource(),
+         {u"Curves"_s, heatmapSource().engine, &FigureBuilds::figure(u"curves"_s), {}, QSize(500, 300)}},
+        0, nullptr);
     dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
     dialog.setDpi(300);
     dialog.show();

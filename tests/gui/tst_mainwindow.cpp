@@ -1,10 +1,9 @@
 #include "gui/ControlPanel.h"
-#include "gui/CurvesView.h"
 #include "gui/Dashboard.h"
-#include "gui/DropoutView.h"
-#include "gui/HeatmapView.h"
-#include "gui/MagnitudesView.h"
 #include "gui/MainWindow.h"
+#include "render/Colormaps.h"
+
+#include "support/WindowViews.h"
 
 #include "../core/Reference.h"
 
@@ -22,6 +21,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using namespace WindowViews;
 
 namespace {
 
@@ -35,16 +35,16 @@ Params small()
 
 bool allSettled(const MainWindow &window)
 {
-    for (const PlotView *view : window.views())
+    for (const FigureView *view : window.views())
         if (!view->isSettled())
             return false;
     return true;
 }
 
 // Every heatmap cell against float64 sin / cos, when each cell is shown one to one.
-QString heatmapMismatch(const HeatmapView &view, const Params &p)
+QString heatmapMismatch(const FigureView &view, const Params &p)
 {
-    const HeatmapGrid *grid = view.grid();
+    const HeatmapGrid *grid = WindowViews::grid(&view);
     if (!grid)
         return u"no grid"_s;
     if (grid->rows != grid->block.rows || grid->cols != grid->block.cols)
@@ -91,14 +91,14 @@ void TestMainWindow::opensWithTheGivenParametersInFourVisibleViews()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
     QCOMPARE(window.views().size(), 4);
-    for (const PlotView *view : window.views()) {
+    for (const FigureView *view : window.views()) {
         QVERIFY(view->isVisible());
         QVERIFY(view->params() == small());
     }
     QVERIFY(window.controlPanel()->params() == small());
-    QVERIFY(window.dropoutView()->data());
-    QVERIFY(window.magnitudesView()->data());
-    QVERIFY(window.curvesView()->data());
+    QVERIFY(data<DropoutData>(dropoutView(window)));
+    QVERIFY(data<MagnitudesData>(magnitudesView(window)));
+    QVERIFY(data<CurvesData>(curvesView(window)));
 }
 
 void TestMainWindow::dModelChangeReachesEveryViewsData()
@@ -110,15 +110,15 @@ void TestMainWindow::dModelChangeReachesEveryViewsData()
     QTRY_VERIFY(allSettled(window));
     Params expected = small();
     expected.dModel = 24;
-    for (const PlotView *view : window.views())
+    for (const FigureView *view : window.views())
         QVERIFY(view->params() == expected);
-    const QString mismatch = heatmapMismatch(*window.heatmapView(), expected);
+    const QString mismatch = heatmapMismatch(*heatmapView(window), expected);
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
-    QCOMPARE(window.heatmapView()->grid()->block, (Block {0, 60, 0, 24}));
-    QCOMPARE(window.magnitudesView()->data()->columns.size(), 24);
-    QCOMPARE(*window.magnitudesView()->data()->expectedPeNorm, std::sqrt(12.0));
-    QCOMPARE(window.dropoutView()->data()->mask.block.cols, 24);
-    QCOMPARE(window.curvesView()->data()->curves.back().column, 23);
+    QCOMPARE(grid(heatmapView(window))->block, (Block {0, 60, 0, 24}));
+    QCOMPARE(data<MagnitudesData>(magnitudesView(window))->columns.size(), 24);
+    QCOMPARE(*data<MagnitudesData>(magnitudesView(window))->expectedPeNorm, std::sqrt(12.0));
+    QCOMPARE(data<DropoutData>(dropoutView(window))->mask.block.cols, 24);
+    QCOMPARE(data<CurvesData>(curvesView(window))->curves.back().column, 23);
 }
 
 void TestMainWindow::eachControlReachesTheViews_data()
@@ -140,7 +140,7 @@ void TestMainWindow::eachControlReachesTheViews()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
-    QSignalSpy dropoutShown(window.dropoutView(), &PlotView::shown);
+    QSignalSpy dropoutShown(dropoutView(window), &FigureView::shown);
     QWidget *w = window.controlPanel()->findChild<QWidget *>(control);
     if (auto *spin = qobject_cast<QSpinBox *>(w))
         spin->setValue(int(value));
@@ -151,14 +151,14 @@ void TestMainWindow::eachControlReachesTheViews()
     QTRY_VERIFY(allSettled(window));
     const Params now = window.controlPanel()->params();
     QVERIFY(!(now == small()));
-    for (const PlotView *view : window.views())
+    for (const FigureView *view : window.views())
         QVERIFY(view->params() == now);
     // The data follows: the PE heatmap matches the formula for the new parameters, and the
     // dropout view was recomputed.
-    const QString mismatch = heatmapMismatch(*window.heatmapView(), now);
+    const QString mismatch = heatmapMismatch(*heatmapView(window), now);
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     QVERIFY(dropoutShown.count() >= 1);
-    QCOMPARE(window.dropoutView()->data()->p, now.dropout);
+    QCOMPARE(data<DropoutData>(dropoutView(window))->p, now.dropout);
 }
 
 void TestMainWindow::invalidValueKeepsTheLastValidPlots()
@@ -167,11 +167,11 @@ void TestMainWindow::invalidValueKeepsTheLastValidPlots()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
-    const HeatmapGrid *grid = window.heatmapView()->grid();
-    const quint64 serial = window.heatmapView()->paramsSerial();
+    const HeatmapGrid *grid = WindowViews::grid(heatmapView(window));
+    const quint64 serial = heatmapView(window)->paramsSerial();
     QList<QSignalSpy *> shown;
-    for (PlotView *view : window.views())
-        shown.append(new QSignalSpy(view, &PlotView::shown));
+    for (FigureView *view : window.views())
+        shown.append(new QSignalSpy(view, &FigureView::shown));
     const auto deleteSpies = qScopeGuard([&shown] { qDeleteAll(shown); });
     auto *base = window.controlPanel()->findChild<QLineEdit *>(u"baseEdit"_s);
     base->setText(u"0.5"_s);
@@ -180,10 +180,10 @@ void TestMainWindow::invalidValueKeepsTheLastValidPlots()
     auto *label = window.controlPanel()->findChild<QLabel *>(u"baseError"_s);
     QVERIFY(label->isVisible());
     QCoreApplication::processEvents();
-    for (const PlotView *view : window.views())
+    for (const FigureView *view : window.views())
         QVERIFY(view->params() == small());
-    QCOMPARE(window.heatmapView()->paramsSerial(), serial);
-    QCOMPARE(window.heatmapView()->grid(), grid);
+    QCOMPARE(heatmapView(window)->paramsSerial(), serial);
+    QCOMPARE(WindowViews::grid(heatmapView(window)), grid);
     for (const QSignalSpy *spy : shown)
         QCOMPARE(spy->count(), 0); // nothing was computed or drawn for the invalid value
     QVERIFY(allSettled(window));
@@ -201,13 +201,11 @@ void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDra
     // Every result shown must be computed for the view's current figure (the last change of
     // parameters that altered it), and a view must never go back to older parameters.
     QStringList stale;
-    QHash<const PlotView *, quint64> lastShown;
-    for (PlotView *view : window.views()) {
-        connect(view, &PlotView::shown, this, [&stale, &lastShown, view](quint64 serial, Detail) {
+    QHash<const FigureView *, quint64> lastShown;
+    for (FigureView *view : window.views()) {
+        connect(view, &FigureView::shown, this, [&stale, &lastShown, view](quint64 serial, Detail) {
             if (serial != view->figureSerial() || serial < lastShown.value(view))
-                stale << u"%1 showed %2 while at %3"_s.arg(QString::fromLatin1(view->metaObject()->className()))
-                             .arg(serial)
-                             .arg(view->figureSerial());
+                stale << u"%1 showed %2 while at %3"_s.arg(view->figure().name()).arg(serial).arg(view->figureSerial());
             lastShown[view] = serial;
         });
     }
@@ -221,13 +219,13 @@ void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDra
     QTRY_VERIFY(allSettled(window));
     QVERIFY2(stale.isEmpty(), qPrintable(stale.join(u"\n"_s)));
     const std::int64_t last = 64 + 300;
-    for (const PlotView *view : window.views()) {
+    for (const FigureView *view : window.views()) {
         QCOMPARE(view->params().dModel, last);
         QCOMPARE(view->drawnSerial(), view->paramsSerial());
     }
-    QCOMPARE(window.heatmapView()->grid()->block.cols, last);
-    QCOMPARE(window.magnitudesView()->data()->columns.size(), last);
-    QCOMPARE(window.curvesView()->data()->curves.back().column, last - 1);
+    QCOMPARE(grid(heatmapView(window))->block.cols, last);
+    QCOMPARE(data<MagnitudesData>(magnitudesView(window))->columns.size(), last);
+    QCOMPARE(data<CurvesData>(curvesView(window))->curves.back().column, last - 1);
 }
 
 void TestMainWindow::zoomRefinesTheHeatmapToTheVisibleCells()
@@ -239,17 +237,17 @@ void TestMainWindow::zoomRefinesTheHeatmapToTheVisibleCells()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
-    HeatmapView *view = window.heatmapView();
-    QVERIFY(view->grid()->rows < 4096); // area averaged: more positions than pixels
-    QCPAxisRect *rect = view->panel().axisRect();
+    FigureView *view = heatmapView(window);
+    QVERIFY(grid(view)->rows < 4096); // area averaged: more positions than pixels
+    QCPAxisRect *rect = heatmapPanel(view).axisRect();
     rect->axis(QCPAxis::atBottom)->setRange(99.5, 119.5);
     rect->axis(QCPAxis::atLeft)->setRange(2999.5, 3029.5);
-    QTRY_VERIFY(allSettled(window) && view->grid()->block == (Block {3000, 30, 100, 20}));
+    QTRY_VERIFY(allSettled(window) && grid(view)->block == (Block {3000, 30, 100, 20}));
     const QString mismatch = heatmapMismatch(*view, p);
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     // Home shows the whole table again.
     view->resetView();
-    QTRY_VERIFY(allSettled(window) && view->grid()->block == (Block {0, 4096, 0, 256}));
+    QTRY_VERIFY(allSettled(window) && grid(view)->block == (Block {0, 4096, 0, 256}));
 }
 
 void TestMainWindow::wheelRubberBandAndHomeZoomTheHeatmap()
@@ -262,8 +260,8 @@ void TestMainWindow::wheelRubberBandAndHomeZoomTheHeatmap()
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
     QTRY_VERIFY(allSettled(window));
-    HeatmapView *view = window.heatmapView();
-    QCPAxisRect *rect = view->panel().axisRect();
+    FigureView *view = heatmapView(window);
+    QCPAxisRect *rect = heatmapPanel(view).axisRect();
     QCPAxis *x = rect->axis(QCPAxis::atBottom);
     QCPAxis *y = rect->axis(QCPAxis::atLeft);
     const QPoint centre = rect->center();
@@ -273,7 +271,7 @@ void TestMainWindow::wheelRubberBandAndHomeZoomTheHeatmap()
                       Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(view->plot(), &wheel);
     QVERIFY(x->range().size() < 256.0 && y->range().size() < 4096.0);
-    QTRY_VERIFY(allSettled(window) && view->grid()->block.rows < 4096 && view->grid()->block.cols < 256);
+    QTRY_VERIFY(allSettled(window) && grid(view)->block.rows < 4096 && grid(view)->block.cols < 256);
 
     // Shift-drag draws a rubber band and zooms into it.
     const QPoint from = centre - QPoint(30, 20), to = centre + QPoint(30, 20);
@@ -294,12 +292,12 @@ void TestMainWindow::wheelRubberBandAndHomeZoomTheHeatmap()
     // The cells in view are computed at the resolution shown.
     const Block band = HeatmapResampler::visibleBlock({4096, 256}, x->range().lower, x->range().upper, y->range().lower,
                                                       y->range().upper);
-    QTRY_VERIFY(allSettled(window) && view->grid()->block == band);
+    QTRY_VERIFY(allSettled(window) && grid(view)->block == band);
 
     // Home in the view shows the whole table again.
     view->plot()->setFocus();
     QTest::keyClick(view->plot(), Qt::Key_Home);
-    QTRY_VERIFY(allSettled(window) && view->grid()->block == (Block {0, 4096, 0, 256}));
+    QTRY_VERIFY(allSettled(window) && grid(view)->block == (Block {0, 4096, 0, 256}));
 }
 
 void TestMainWindow::heatmapQuantityIsChosen()
@@ -307,10 +305,10 @@ void TestMainWindow::heatmapQuantityIsChosen()
     MainWindow window(small(), nullptr);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.heatmapView()->setQuantity(Quantity::Mask);
-    QTRY_VERIFY(allSettled(window) && window.heatmapView()->grid()->quantity == Quantity::Mask);
+    heatmapView(window)->setOption(u"quantity"_s, u"mask"_s);
+    QTRY_VERIFY(allSettled(window) && grid(heatmapView(window))->quantity == Quantity::Mask);
     int dropped = 0;
-    for (const float v : window.heatmapView()->grid()->values) {
+    for (const float v : grid(heatmapView(window))->values) {
         QVERIFY(v == 0.0f || v == 1.0f);
         dropped += v == 0.0f;
     }
@@ -323,18 +321,18 @@ void TestMainWindow::heatmapColormapIsChosenWithoutRecomputing()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
-    HeatmapView *view = window.heatmapView();
-    QVERIFY(view->panel().colorScale()->gradient() == Colormaps::gradient(Colormap::Diverging));
-    const HeatmapGrid *grid = view->grid();
-    QSignalSpy shown(view, &PlotView::shown);
+    FigureView *view = heatmapView(window);
+    QVERIFY(heatmapPanel(view).colorScale()->gradient() == Colormaps::gradient(Colormap::Diverging));
+    const HeatmapGrid *grid = WindowViews::grid(view);
+    QSignalSpy shown(view, &FigureView::shown);
     auto *box = view->findChild<QComboBox *>(u"colormapBox"_s);
     box->setCurrentIndex(box->findText(u"viridis"_s));
-    QVERIFY(view->panel().colorScale()->gradient() == Colormaps::gradient(Colormap::Viridis));
-    QCOMPARE(view->grid(), grid);
+    QVERIFY(heatmapPanel(view).colorScale()->gradient() == Colormaps::gradient(Colormap::Viridis));
+    QCOMPARE(WindowViews::grid(view), grid);
     QCoreApplication::processEvents();
     QCOMPARE(shown.count(), 0); // recoloured, not recomputed
     // PE keeps its fixed range [-1, 1] whatever the map.
-    QCOMPARE(view->panel().colorScale()->dataRange(), QCPRange(-1.0, 1.0));
+    QCOMPARE(heatmapPanel(view).colorScale()->dataRange(), QCPRange(-1.0, 1.0));
 }
 
 void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
@@ -343,8 +341,8 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(allSettled(window));
-    HeatmapView *heatmap = window.heatmapView();
-    QCPAxisRect *rect = heatmap->panel().axisRect();
+    FigureView *heatmap = heatmapView(window);
+    QCPAxisRect *rect = heatmapPanel(heatmap).axisRect();
     const QPoint at(int(rect->axis(QCPAxis::atBottom)->coordToPixel(7.0)),
                     int(rect->axis(QCPAxis::atLeft)->coordToPixel(21.0)));
     QTest::mouseMove(heatmap->plot(), at);
@@ -356,9 +354,7 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
     const double exact = reference::exactValue(21, 7, 40, 10000.0, Layout::Interleaved);
     QVERIFY2(text.contains(u"PE = %1"_s.arg(double(float(exact)), 0, 'g', 6)), qPrintable(text));
     // The other views mark position 21.
-    for (PlotView *view :
-         {static_cast<PlotView *>(window.curvesView()), static_cast<PlotView *>(window.magnitudesView()),
-          static_cast<PlotView *>(window.dropoutView())}) {
+    for (FigureView *view : {curvesView(window), magnitudesView(window), dropoutView(window)}) {
         bool marked = false;
         for (int i = 0; i < view->plot()->itemCount(); ++i) {
             auto *line = qobject_cast<QCPItemStraightLine *>(view->plot()->item(i));
@@ -366,7 +362,7 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
                 || (line && line->visible()
                     && (line->point1->coords().x() == 21.0 || line->point1->coords().y() == 21.0));
         }
-        QVERIFY2(marked, view->metaObject()->className());
+        QVERIFY2(marked, qPrintable(view->figure().name()));
     }
 }
 
@@ -375,13 +371,13 @@ void TestMainWindow::anyViewMaximisesAndRestores()
     MainWindow window(small(), nullptr);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    for (PlotView *view : window.views()) {
+    for (FigureView *view : window.views()) {
         view->findChild<QToolButton *>(u"maximizeButton"_s)->click();
-        for (const PlotView *other : window.views())
+        for (const FigureView *other : window.views())
             QCOMPARE(other->isVisible(), other == view);
         QTRY_VERIFY(view->width() > window.dashboard()->width() * 0.9);
         view->findChild<QToolButton *>(u"maximizeButton"_s)->click();
-        for (const PlotView *other : window.views())
+        for (const FigureView *other : window.views())
             QVERIFY(other->isVisible());
     }
 }
@@ -395,7 +391,7 @@ void TestMainWindow::closingDuringAComputationExitsCleanly()
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.data()));
-    QTRY_VERIFY(!window->heatmapView()->scheduler()->isIdle());
+    QTRY_VERIFY(!heatmapView(*window)->scheduler()->isIdle());
     QVERIFY(window->close());
     QTRY_VERIFY(window.isNull());
 }

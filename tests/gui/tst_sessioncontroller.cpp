@@ -1,9 +1,11 @@
 #include "gui/ControlPanel.h"
-#include "gui/CurvesView.h"
 #include "gui/Dashboard.h"
-#include "gui/HeatmapView.h"
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
+
+#include "render/data/CurvesModel.h"
+
+#include "support/WindowViews.h"
 
 #include "core/ParamText.h"
 
@@ -17,6 +19,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using namespace WindowViews;
 
 namespace {
 
@@ -30,7 +33,7 @@ Params small()
 
 bool allSettled(const MainWindow &window)
 {
-    for (const PlotView *view : window.views())
+    for (const FigureView *view : window.views())
         if (!view->isSettled())
             return false;
     return true;
@@ -65,6 +68,7 @@ private slots:
     void init();
     void saveOpenSaveGivesTheSameBytesAndTables();
     void viewStateRoundTrips();
+    void earlierViewStateStillOpens();
     void refusedFileChangesNothing_data();
     void refusedFileChangesNothing();
     void unwritablePathIsReported();
@@ -91,12 +95,13 @@ static void changeEverything(MainWindow &window)
     p.dropout = 0.25;
     p.seed = 7;
     window.controlPanel()->applyParams(p);
-    window.heatmapView()->setQuantity(Quantity::Input);
-    window.heatmapView()->setColormap(Colormap::Cividis);
-    window.heatmapView()->setVisibleRanges(QCPRange(3.5, 20.5), QCPRange(10.5, 41.5));
-    QVERIFY(window.curvesView()->setColumnsText(u"0,3,10:12"_s));
-    window.curvesView()->setPositionRange(QCPRange(5.0, 33.0));
-    window.dashboard()->toggleMaximized(window.heatmapView());
+    FigureView *heatmap = heatmapView(window);
+    QVERIFY(heatmap->setOption(u"quantity"_s, u"input"_s));
+    QVERIFY(heatmap->setOption(u"colormap"_s, u"cividis"_s));
+    showRanges(heatmap, {{u"columns"_s, QCPRange(3.5, 20.5)}, {u"positions"_s, QCPRange(10.5, 41.5)}});
+    QVERIFY(curvesView(window)->setOption(u"dims"_s, u"0,3,10:12"_s));
+    showRanges(curvesView(window), {{u"positions"_s, QCPRange(5.0, 33.0)}});
+    window.dashboard()->toggleMaximized(heatmap);
 }
 
 void TestSessionController::saveOpenSaveGivesTheSameBytesAndTables()
@@ -125,8 +130,8 @@ void TestSessionController::saveOpenSaveGivesTheSameBytesAndTables()
     for (int i = 0; i < first.views().size(); ++i)
         QVERIFY(second.views()[i]->params() == first.views()[i]->params());
     // The same table on screen: the heatmap's grids hold the same cells.
-    const HeatmapGrid *g1 = first.heatmapView()->grid();
-    const HeatmapGrid *g2 = second.heatmapView()->grid();
+    const HeatmapGrid *g1 = grid(heatmapView(first));
+    const HeatmapGrid *g2 = grid(heatmapView(second));
     QVERIFY(g1 && g2);
     QCOMPARE(g2->block, g1->block);
     QCOMPARE(g2->quantity, Quantity::Input);
@@ -144,16 +149,44 @@ void TestSessionController::viewStateRoundTrips()
     QSignalSpy opened(second.sessions(), &SessionController::opened);
     QVERIFY(second.sessions()->open(path));
     QCOMPARE(opened.size(), 1);
-    QCOMPARE(second.heatmapView()->quantity(), Quantity::Input);
-    QCOMPARE(second.heatmapView()->colormap(), std::optional(Colormap::Cividis));
-    QCOMPARE(second.heatmapView()->columnRange(), QCPRange(3.5, 20.5));
-    QCOMPARE(second.heatmapView()->positionRange(), QCPRange(10.5, 41.5));
-    QCOMPARE(second.curvesView()->columnsText(), u"0,3,10:12"_s);
-    QCOMPARE(second.curvesView()->columns(), (std::vector<std::int64_t> {0, 3, 10, 11}));
-    QCOMPARE(second.curvesView()->positionRange(), QCPRange(5.0, 33.0));
-    QCOMPARE(second.dashboard()->maximized(), second.heatmapView());
-    QVERIFY(!second.curvesView()->isVisibleTo(&second));
+    FigureView *heatmap = heatmapView(second);
+    QCOMPARE(heatmap->state().option(u"quantity"_s), u"input"_s);
+    QCOMPARE(heatmap->state().option(u"colormap"_s), u"cividis"_s);
+    QCOMPARE(range(heatmap, u"columns"_s), QCPRange(3.5, 20.5));
+    QCOMPARE(range(heatmap, u"positions"_s), QCPRange(10.5, 41.5));
+    QCOMPARE(heatmapPanel(heatmap).axisRect()->axis(QCPAxis::atBottom)->range(), QCPRange(3.5, 20.5));
+    QCOMPARE(curvesView(second)->state().option(u"dims"_s), u"0,3,10:12"_s);
+    QCOMPARE(CurvesModel::columns(second.controlPanel()->params(), curvesView(second)->state()),
+             (std::vector<std::int64_t> {0, 3, 10, 11}));
+    QCOMPARE(range(curvesView(second), u"positions"_s), QCPRange(5.0, 33.0));
+    QCOMPARE(second.dashboard()->maximized(), heatmap);
+    QVERIFY(!curvesView(second)->isVisibleTo(&second));
     QCOMPARE(second.sessions()->viewState(), first.sessions()->viewState());
+}
+
+// Sessions saved before views could show any figure kept the heatmap's and the curves' states
+// under their names; they still open into the views that show those figures.
+void TestSessionController::earlierViewStateStillOpens()
+{
+    MainWindow window(Params {}, nullptr);
+    const QByteArray json = R"({"format": "posenc-session", "version": 1,
+        "params": {"d-model": "40", "max-len": "60"},
+        "view": {"heatmap": {"quantity": "mask", "colormap": "viridis", "columns": [3.5, 20.5],
+                             "positions": [10.5, 41.5]},
+                 "curves": {"columns": "0,3", "positions": [5, 33]}, "maximized": 1, "tab": 0}})";
+    const QString path = m_dir->filePath(u"earlier.json"_s);
+    QVERIFY(writeFile(path, json));
+    QSignalSpy opened(window.sessions(), &SessionController::opened);
+    QVERIFY(window.sessions()->open(path));
+    QCOMPARE(opened.size(), 1);
+    FigureView *heatmap = heatmapView(window);
+    QCOMPARE(heatmap->state().option(u"quantity"_s), u"mask"_s);
+    QCOMPARE(heatmap->state().option(u"colormap"_s), u"viridis"_s);
+    QCOMPARE(range(heatmap, u"columns"_s), QCPRange(3.5, 20.5));
+    QCOMPARE(range(heatmap, u"positions"_s), QCPRange(10.5, 41.5));
+    QCOMPARE(curvesView(window)->state().option(u"dims"_s), u"0,3"_s);
+    QCOMPARE(range(curvesView(window), u"positions"_s), QCPRange(5.0, 33.0));
+    QCOMPARE(window.dashboard()->maximized(), curvesView(window));
 }
 
 void TestSessionController::refusedFileChangesNothing_data()

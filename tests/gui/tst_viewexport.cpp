@@ -1,14 +1,13 @@
-// What is exported is what the screen shows (DESIGN.md section 2): each view of the window,
-// shown offscreen at a size and drawn in full detail, renders the same pixels as the exporter's
-// figure of the same parameters at the same size, built headless by FigureRenderer.
-#include "gui/CurvesView.h"
-#include "gui/DropoutView.h"
-#include "gui/HeatmapView.h"
-#include "gui/LearnedView.h"
-#include "gui/MagnitudesView.h"
+// What is exported is what the screen shows (docs/ARCHITECTURE.md, "One descriptor per
+// figure"): a view of the window showing any registered figure, offscreen at a size and drawn in
+// full detail, renders the same pixels as the exporter's figure of the same parameters and state
+// at the same size, built headless by FigureBuild.
+#include "gui/FigureView.h"
 
 #include "render/FigureExporter.h"
-#include "render/FigureRenderer.h"
+#include "render/FigureRegistry.h"
+
+#include "support/FigureBuilds.h"
 
 #include <QDir>
 #include <QTest>
@@ -20,7 +19,6 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
-Q_DECLARE_METATYPE(posenc::FigureKind)
 Q_DECLARE_METATYPE(QCPRange)
 
 namespace {
@@ -42,25 +40,23 @@ Params params()
     return p;
 }
 
-std::unique_ptr<PlotView> makeView(FigureKind kind)
+std::unique_ptr<FigureView> makeView(const QString &figure)
 {
-    switch (kind) {
-    case FigureKind::Heatmap:
-        return std::make_unique<HeatmapView>();
-    case FigureKind::Curves:
-        return std::make_unique<CurvesView>();
-    case FigureKind::Magnitudes:
-        return std::make_unique<MagnitudesView>();
-    case FigureKind::Dropout:
-        return std::make_unique<DropoutView>();
-    case FigureKind::Learned:
-        return std::make_unique<LearnedView>();
-    }
-    return nullptr;
+    return std::make_unique<FigureView>(FigureBuilds::figure(figure));
+}
+
+// The view's figure in the view's state, exported at `size`.
+QImage exported(const FigureView &view, QSize size, const FigureState &state)
+{
+    const FigureSize figureSize = FigureSize::fromPixels(size);
+    const auto built = FigureBuilds::build(view.figure().name(), params(), figureSize, state);
+    if (built->error())
+        qFatal("%s", qPrintable(FigureBuilds::errorOf(*built)));
+    return FigureExporter::image(built->plot(), figureSize);
 }
 
 // Shows `view` with its plot at `size`, drawn in full detail for the axes as they are.
-bool settle(PlotView *view, QSize size)
+bool settle(FigureView *view, QSize size)
 {
     view->plot()->setFixedSize(size);
     view->show();
@@ -101,19 +97,20 @@ private slots:
 
 void TestViewExport::exportEqualsTheWindowPixelForPixel_data()
 {
-    QTest::addColumn<FigureKind>("kind");
+    // Every figure of the program: a new one is covered by registering it.
+    QTest::addColumn<QString>("figure");
     QTest::addColumn<QSize>("size");
-    for (const QString &name : FigureKinds::names()) {
-        QTest::newRow(qPrintable(name + u" 640x420"_s)) << *FigureKinds::fromName(name) << QSize(640, 420);
-        QTest::newRow(qPrintable(name + u" 900x560"_s)) << *FigureKinds::fromName(name) << QSize(900, 560);
+    for (const QString &name : FigureRegistry::names()) {
+        QTest::newRow(qPrintable(name + u" 640x420"_s)) << name << QSize(640, 420);
+        QTest::newRow(qPrintable(name + u" 900x560"_s)) << name << QSize(900, 560);
     }
 }
 
 void TestViewExport::exportEqualsTheWindowPixelForPixel()
 {
-    QFETCH(FigureKind, kind);
+    QFETCH(QString, figure);
     QFETCH(QSize, size);
-    const std::unique_ptr<PlotView> view = makeView(kind);
+    const std::unique_ptr<FigureView> view = makeView(figure);
     view->setParams(params());
     view->plot()->setFixedSize(size);
     view->show();
@@ -127,16 +124,12 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
     const QImage screen = view->plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
 
     // What the view says it shows: its figure in its opening state.
-    const auto options = view->figureOptions();
-    QVERIFY(options);
-    QCOMPARE(options->kind, kind);
-    QCustomPlot plot;
-    const FigureSize figureSize = FigureSize::fromPixels(size);
-    QVERIFY(!FigureRenderer::build(&plot, Engine(params()), *options, figureSize));
-    const QImage exported = FigureExporter::image(&plot, figureSize);
+    QVERIFY(view->problems().isEmpty());
+    QCOMPARE(view->figure().name(), figure);
+    const QImage image = exported(*view, size, view->state());
 
-    QCOMPARE(exported.size(), screen.size());
-    const QImage a = exported.convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(image.size(), screen.size());
+    const QImage a = image.convertToFormat(QImage::Format_ARGB32);
     const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
     if (const auto differs = firstDifference(a, b)) {
         a.save(QDir::temp().filePath(u"viewexport-exported.png"_s));
@@ -149,65 +142,58 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
 
 void TestViewExport::zoomedViewExportEqualsTheWindow_data()
 {
-    QTest::addColumn<FigureKind>("kind");
+    QTest::addColumn<QString>("figure");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<QCPRange>("positions");
     QTest::addColumn<QCPRange>("columns");
     QTest::newRow("heatmap, a few cells")
-        << FigureKind::Heatmap << QSize(640, 420) << QCPRange(12.3, 27.8) << QCPRange(3.7, 11.2);
+        << u"heatmap"_s << QSize(640, 420) << QCPRange(12.3, 27.8) << QCPRange(3.7, 11.2);
     QTest::newRow("heatmap, area averaged")
-        << FigureKind::Heatmap << QSize(700, 460) << QCPRange(97.2, 688.6) << QCPRange(0.4, 80.9);
-    QTest::newRow("curves") << FigureKind::Curves << QSize(640, 420) << QCPRange(12.3, 97.8) << QCPRange();
-    QTest::newRow("dropout") << FigureKind::Dropout << QSize(900, 460) << QCPRange(5.6, 30.1) << QCPRange(40.2, 71.7);
+        << u"heatmap"_s << QSize(700, 460) << QCPRange(97.2, 688.6) << QCPRange(0.4, 80.9);
+    QTest::newRow("curves") << u"curves"_s << QSize(640, 420) << QCPRange(12.3, 97.8) << QCPRange();
+    QTest::newRow("dropout") << u"dropout"_s << QSize(900, 460) << QCPRange(5.6, 30.1) << QCPRange(40.2, 71.7);
 }
 
 void TestViewExport::zoomedViewExportEqualsTheWindow()
 {
-    QFETCH(FigureKind, kind);
+    QFETCH(QString, figure);
     QFETCH(QSize, size);
     QFETCH(QCPRange, positions);
     QFETCH(QCPRange, columns);
-    const std::unique_ptr<PlotView> view = makeView(kind);
+    const std::unique_ptr<FigureView> view = makeView(figure);
     view->setParams(params());
-    if (auto *heatmap = qobject_cast<HeatmapView *>(view.get())) {
-        heatmap->setQuantity(Quantity::Input);
-        heatmap->setColormap(Colormap::Viridis);
-        heatmap->setVisibleRanges(columns, positions);
-    } else if (auto *curves = qobject_cast<CurvesView *>(view.get())) {
-        QVERIFY(curves->setColumnsText(u"0,3,17,40"_s));
-        curves->setPositionRange(positions);
-    } else if (auto *dropout = qobject_cast<DropoutView *>(view.get())) {
-        QCPAxisRect *rect = dropout->figure().maskPanel().axisRect();
-        rect->axis(QCPAxis::atLeft)->setRange(positions);
-        rect->axis(QCPAxis::atBottom)->setRange(columns);
+    FigureState state;
+    if (figure == u"heatmap"_s) {
+        state.options = {{u"quantity"_s, u"input"_s}, {u"colormap"_s, u"viridis"_s}};
+        state.view
+            = {{u"columns"_s, {columns.lower, columns.upper}}, {u"positions"_s, {positions.lower, positions.upper}}};
+    } else if (figure == u"curves"_s) {
+        state.options = {{u"dims"_s, u"0,3,17,40"_s}};
+        state.view = {{u"positions"_s, {positions.lower, positions.upper}}};
+    } else {
+        state.view
+            = {{u"columns"_s, {columns.lower, columns.upper}}, {u"positions"_s, {positions.lower, positions.upper}}};
     }
+    view->setState(state);
     QVERIFY(settle(view.get(), size));
     QCOMPARE(view->plot()->size(), size);
     const QImage screen = view->plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
 
-    const auto options = view->figureOptions();
-    QVERIFY(options);
-    QCOMPARE(options->kind, kind);
-    QVERIFY(options->positionView);
-    QCOMPARE(options->positionView->lower, positions.lower);
-    QCOMPARE(options->positionView->upper, positions.upper);
-    const Engine engine(params());
-    QVERIFY(!FigureRenderer::check(engine, *options));
-    QCustomPlot plot;
-    const FigureSize figureSize = FigureSize::fromPixels(size);
-    QVERIFY(!FigureRenderer::build(&plot, engine, *options, figureSize));
-    const QImage exported = FigureExporter::image(&plot, figureSize);
+    // The view's state carries the continuous ranges, and the exporter reproduces the view.
+    const FigureState shown = view->state();
+    QVERIFY(shown.range(u"positions"_s));
+    QCOMPARE(shown.range(u"positions"_s)->lower, positions.lower);
+    QCOMPARE(shown.range(u"positions"_s)->upper, positions.upper);
+    QVERIFY(FigureRegistry::check(view->figure(), params(), shown).isEmpty());
+    const QImage zoomed = exported(*view, size, shown);
 
-    // The same options without the continuous view draw another figure: the test sees zoom.
-    FigureOptions unzoomed = *options;
-    unzoomed.positionView.reset();
-    unzoomed.columnView.reset();
-    QCustomPlot other;
-    QVERIFY(!FigureRenderer::build(&other, engine, unzoomed, figureSize));
-    QVERIFY(FigureExporter::image(&other, figureSize) != exported);
+    // The same state without the continuous view draws another figure: the test sees zoom.
+    FigureState unzoomed = shown;
+    unzoomed.view.clear();
+    QVERIFY(exported(*view, size, unzoomed) != zoomed);
 
-    QCOMPARE(exported.size(), screen.size());
-    const QImage a = exported.convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(zoomed.size(), screen.size());
+    const QImage a = zoomed.convertToFormat(QImage::Format_ARGB32);
     const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
     if (const auto differs = firstDifference(a, b)) {
         a.save(QDir::temp().filePath(u"viewexport-zoomed-exported.png"_s));

@@ -1,10 +1,11 @@
-// The exporter (DESIGN.md sections 3 and 5): every figure in every format gives a file that
+// The exporter: every figure in every format gives a file that
 // reads back at the size asked for, text keeps its point size at any dpi, the data is computed
 // at the resolution of the output, and every text is drawn in the pinned font.
+#include "render/Colormaps.h"
 #include "render/FigureExporter.h"
-#include "render/FigureRenderer.h"
 #include "render/PinnedFont.h"
 
+#include "support/FigureBuilds.h"
 #include "support/TestFiles.h"
 
 #include <QBuffer>
@@ -19,7 +20,6 @@ using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace posenc;
 
-Q_DECLARE_METATYPE(posenc::FigureKind)
 Q_DECLARE_METATYPE(posenc::FigureFormat)
 
 namespace {
@@ -45,21 +45,23 @@ std::shared_ptr<const EmbeddingMatrix> learnedTable(std::int64_t rows, std::int6
     return matrix;
 }
 
-// The engine a figure is drawn from: the learned figure needs a loaded table.
-Engine engineFor(FigureKind kind)
+// The parameters a figure is drawn from: the learned figure needs a loaded table.
+Params paramsFor(const QString &figure)
 {
     Params p = small();
-    if (kind == FigureKind::Learned)
+    if (figure == u"learned"_s)
         p.embeddings = learnedTable(p.maxLen, p.dModel);
-    return Engine(p);
+    return p;
 }
 
-// The text every figure of a kind shows on an axis.
-QString axisLabel(FigureKind kind)
+// A text each figure shows on an axis.
+QString axisLabel(const QString &figure)
 {
-    return kind == FigureKind::Magnitudes ? u"norm of row p"_s
-        : kind == FigureKind::Curves      ? u"PE[p, j]"_s
-                                          : u"position p"_s;
+    return figure == u"magnitudes"_s ? u"norm of row p"_s
+        : figure == u"curves"_s      ? u"PE[p, j]"_s
+        : figure == u"similarity"_s  ? u"offset k"_s
+        : figure == u"precision"_s   ? u"position p"_s
+                                     : u"position p"_s;
 }
 
 // The root element's name and every text of an SVG, or nothing when it is not well-formed XML.
@@ -117,28 +119,25 @@ private slots:
 
 void TestFigureExporter::everyFigureInEveryFormat_data()
 {
-    QTest::addColumn<FigureKind>("kind");
+    QTest::addColumn<QString>("figure");
     QTest::addColumn<FigureFormat>("format");
-    for (const QString &name : FigureKinds::names()) {
-        const FigureKind kind = *FigureKinds::fromName(name);
-        QTest::newRow(qPrintable(name + u" png"_s)) << kind << FigureFormat::Png;
-        QTest::newRow(qPrintable(name + u" svg"_s)) << kind << FigureFormat::Svg;
-        QTest::newRow(qPrintable(name + u" pdf"_s)) << kind << FigureFormat::Pdf;
+    for (const QString &name : FigureRegistry::names()) {
+        QTest::newRow(qPrintable(name + u" png"_s)) << name << FigureFormat::Png;
+        QTest::newRow(qPrintable(name + u" svg"_s)) << name << FigureFormat::Svg;
+        QTest::newRow(qPrintable(name + u" pdf"_s)) << name << FigureFormat::Pdf;
     }
 }
 
 void TestFigureExporter::everyFigureInEveryFormat()
 {
-    QFETCH(FigureKind, kind);
+    QFETCH(QString, figure);
     QFETCH(FigureFormat, format);
-    const Engine engine = engineFor(kind);
-    FigureOptions options;
-    options.kind = kind;
+    const Params params = paramsFor(figure);
     const FigureSize size = FigureSize::fromPixels(QSize(640, 420));
-    QCustomPlot plot;
-    QVERIFY(!FigureRenderer::check(engine, options));
-    QVERIFY(!FigureRenderer::build(&plot, engine, options, size));
-    QByteArray bytes = FigureExporter::encode(&plot, size, format, u"a figure"_s);
+    QVERIFY(FigureRegistry::check(FigureBuilds::figure(figure), params, {}).isEmpty());
+    const auto built = FigureBuilds::build(figure, params, size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QByteArray bytes = FigureExporter::encode(built->plot(), size, format, u"a figure"_s);
     QVERIFY(!bytes.isEmpty());
     switch (format) {
     case FigureFormat::Png: {
@@ -159,7 +158,7 @@ void TestFigureExporter::everyFigureInEveryFormat()
         const auto svg = readSvg(bytes);
         QVERIFY2(svg, bytes.left(200).constData());
         QCOMPARE(svg->first, u"svg"_s);
-        QVERIFY2(svg->second.contains(axisLabel(kind)), qPrintable(svg->second));
+        QVERIFY2(svg->second.contains(axisLabel(figure)), qPrintable(svg->second));
         break;
     }
     case FigureFormat::Pdf: {
@@ -181,12 +180,12 @@ void TestFigureExporter::physicalSizeAtDpi()
     const FigureSize size = FigureSize::fromInches(QSizeF(8.5 / 2.54, 6.0 / 2.54), 300.0);
     QVERIFY2(std::abs(size.pixels().width() - 1004) <= 2, qPrintable(QString::number(size.pixels().width())));
     QVERIFY2(std::abs(size.pixels().height() - 709) <= 2, qPrintable(QString::number(size.pixels().height())));
-    const Engine engine(small());
-    QCustomPlot plot;
-    QVERIFY(!FigureRenderer::build(&plot, engine, {}, size));
-    QCOMPARE(FigureExporter::image(&plot, size).size(), size.pixels());
-    QCOMPARE(qRound(FigureExporter::image(&plot, size).dotsPerMeterX() * 0.0254), 300);
-    const auto box = mediaBox(FigureExporter::pdf(&plot, size, QString()));
+    const auto built = FigureBuilds::build(u"heatmap"_s, small(), size);
+    QVERIFY(!built->error());
+    QCustomPlot *plot = built->plot();
+    QCOMPARE(FigureExporter::image(plot, size).size(), size.pixels());
+    QCOMPARE(qRound(FigureExporter::image(plot, size).dotsPerMeterX() * 0.0254), 300);
+    const auto box = mediaBox(FigureExporter::pdf(plot, size, QString()));
     QVERIFY(box);
     QVERIFY2(std::abs(box->width() - 8.5 / 2.54 * 72) <= 1.0, qPrintable(QString::number(box->width())));
     QVERIFY2(std::abs(box->height() - 6.0 / 2.54 * 72) <= 1.0, qPrintable(QString::number(box->height())));
@@ -204,13 +203,13 @@ void TestFigureExporter::textKeepsItsPointSizeAtAnyDpi()
     // The same physical figure at 150 and 300 dpi: one layout drawn at twice the pixels, so the
     // title, set in 9.5 pt bold, is 9.5 / 72 inch high on paper at both. "Hp" spans DejaVu
     // Sans's cap height and descender: 0.729 + 0.236 of the em.
-    const Engine engine(small());
-    FigureOptions options;
-    options.title = u"Hp"_s;
+    FigureStyle style;
+    style.title = u"Hp"_s;
     for (const double dpi : {150.0, 300.0}) {
         const FigureSize size = FigureSize::fromInches(QSizeF(8.5 / 2.54, 6.0 / 2.54), dpi);
-        QCustomPlot plot;
-        QVERIFY(!FigureRenderer::build(&plot, engine, options, size));
+        const auto built = FigureBuilds::build(u"heatmap"_s, small(), size, {}, style);
+        QVERIFY(!built->error());
+        QCustomPlot &plot = *built->plot();
         const QImage image = FigureExporter::image(&plot, size).convertToFormat(QImage::Format_RGB32);
         auto *title = qobject_cast<QCPTextElement *>(plot.plotLayout()->element(0, 0));
         QVERIFY(title);
@@ -233,10 +232,10 @@ void TestFigureExporter::heatmapGridHasTheOutputsResolution()
     Params p = small();
     p.dModel = 4096;
     p.maxLen = 64;
-    const Engine engine(p);
     const FigureSize size = FigureSize::fromInches(QSizeF(4, 3), 300.0);
-    QCustomPlot plot;
-    QVERIFY(!FigureRenderer::build(&plot, engine, {}, size));
+    const auto built = FigureBuilds::build(u"heatmap"_s, p, size);
+    QVERIFY(!built->error());
+    QCustomPlot &plot = *built->plot();
     QCPColorMap *map = nullptr;
     for (int i = 0; i < plot.plottableCount(); ++i)
         map = map ? map : qobject_cast<QCPColorMap *>(plot.plottable(i));
@@ -249,19 +248,21 @@ void TestFigureExporter::heatmapGridHasTheOutputsResolution()
 
 void TestFigureExporter::fontSizeTitleAndColormap()
 {
-    const Engine engine(small());
-    FigureOptions options;
-    options.fontPointSize = 13.5; // 1.5 x the 9 pt labels
-    options.title = u"Figure 2: positional encoding"_s;
-    options.colormap = Colormap::Viridis;
-    QCustomPlot plot;
-    QVERIFY(!FigureRenderer::build(&plot, engine, options, FigureSize::fromPixels(QSize(600, 400))));
+    FigureStyle style;
+    style.fontPointSize = 13.5; // 1.5 x the 9 pt labels
+    style.title = u"Figure 2: positional encoding"_s;
+    FigureState state;
+    state.options.insert(u"colormap"_s, u"viridis"_s);
+    const auto built
+        = FigureBuilds::build(u"heatmap"_s, small(), FigureSize::fromPixels(QSize(600, 400)), state, style);
+    QVERIFY(!built->error());
+    QCustomPlot &plot = *built->plot();
     QCPAxis *bottom = plot.axisRects().constFirst()->axis(QCPAxis::atBottom);
     QCOMPARE(bottom->labelFont().pointSizeF(), 13.5);
     QCOMPARE(bottom->tickLabelFont().pointSizeF(), 8.5 * 1.5);
     auto *title = qobject_cast<QCPTextElement *>(plot.plotLayout()->element(0, 0));
     QVERIFY(title);
-    QCOMPARE(title->text(), *options.title);
+    QCOMPARE(title->text(), *style.title);
     QCOMPARE(title->font().pointSizeF(), 9.5 * 1.5);
     QCPColorScale *scale = nullptr;
     for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
@@ -271,11 +272,11 @@ void TestFigureExporter::fontSizeTitleAndColormap()
     QCOMPARE(scale->axis()->labelFont().pointSizeF(), 13.5);
 
     // Dropout: both panels take the map.
-    options.kind = FigureKind::Dropout;
-    QCustomPlot dropout;
-    QVERIFY(!FigureRenderer::build(&dropout, engine, options, FigureSize::fromPixels(QSize(800, 400))));
+    const auto dropout
+        = FigureBuilds::build(u"dropout"_s, small(), FigureSize::fromPixels(QSize(800, 400)), state, style);
+    QVERIFY(!dropout->error());
     int viridis = 0;
-    for (QCPLayoutElement *e : dropout.plotLayout()->elements(true))
+    for (QCPLayoutElement *e : dropout->plot()->plotLayout()->elements(true))
         if (auto *s = qobject_cast<QCPColorScale *>(e))
             viridis += s->gradient() == Colormaps::gradient(Colormap::Viridis) ? 1 : 0;
     QCOMPARE(viridis, 2);
@@ -284,13 +285,10 @@ void TestFigureExporter::fontSizeTitleAndColormap()
 void TestFigureExporter::everyTextInThePinnedFont()
 {
     QCOMPARE(PinnedFont::family(), u"DejaVu Sans"_s);
-    for (const QString &name : FigureKinds::names()) {
-        FigureOptions options;
-        options.kind = *FigureKinds::fromName(name);
-        const Engine engine = engineFor(options.kind);
-        QCustomPlot plot;
-        QVERIFY(!FigureRenderer::build(&plot, engine, options, FigureSize::fromPixels(QSize(700, 500))));
-        const std::vector<QFont> fonts = allFonts(plot);
+    for (const QString &name : FigureRegistry::names()) {
+        const auto built = FigureBuilds::build(name, paramsFor(name), FigureSize::fromPixels(QSize(700, 500)));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const std::vector<QFont> fonts = allFonts(*built->plot());
         QVERIFY(fonts.size() >= 5);
         for (const QFont &font : fonts) {
             QVERIFY2(font.family() == u"DejaVu Sans"_s, qPrintable(name + u": "_s + font.family()));
@@ -304,13 +302,11 @@ void TestFigureExporter::printsDrawEveryPointOfACurve()
 {
     // QCustomPlot's adaptive sampling keeps a few points per layout unit: steps at 300 dpi.
     // On screen (scale 1) the graphs keep it, as the window has it.
-    const Engine engine(small());
-    FigureOptions options;
-    options.kind = FigureKind::Curves;
     for (const auto &[size, sampled] : {std::pair {FigureSize::fromInches(QSizeF(4, 3), 300.0), false},
                                         std::pair {FigureSize::fromPixels(QSize(600, 400)), true}}) {
-        QCustomPlot plot;
-        QVERIFY(!FigureRenderer::build(&plot, engine, options, size));
+        const auto built = FigureBuilds::build(u"curves"_s, small(), size);
+        QVERIFY(!built->error());
+        QCustomPlot &plot = *built->plot();
         QVERIFY(plot.graphCount() > 0);
         for (int i = 0; i < plot.graphCount(); ++i)
             QCOMPARE(plot.graph(i)->adaptiveSampling(), sampled);
@@ -329,60 +325,46 @@ void TestFigureExporter::formatFromExtension()
 
 void TestFigureExporter::refusedOptions_data()
 {
-    QTest::addColumn<FigureKind>("kind");
-    QTest::addColumn<int>("quantity");
-    QTest::addColumn<bool>("colormap");
-    QTest::addColumn<double>("fontSize");
-    QTest::addColumn<qint64>("first");
-    QTest::addColumn<qint64>("end");
-    QTest::addColumn<qint64>("column");
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("named");
-    const int pe = int(Quantity::Pe);
-    QTest::newRow("colormap on curves") << FigureKind::Curves << pe << true << 9.0 << -1ll << -1ll << -1ll
-                                        << u"--colormap"_s;
-    QTest::newRow("colormap on magnitudes")
-        << FigureKind::Magnitudes << pe << true << 9.0 << -1ll << -1ll << -1ll << u"--colormap"_s;
-    QTest::newRow("font too small") << FigureKind::Heatmap << pe << false << 3.0 << -1ll << -1ll << -1ll
-                                    << u"--font-size"_s;
-    QTest::newRow("font NaN") << FigureKind::Heatmap << pe << false << qQNaN() << -1ll << -1ll << -1ll
-                              << u"--font-size"_s;
-    QTest::newRow("positions past the end")
-        << FigureKind::Heatmap << pe << false << 9.0 << 0ll << 201ll << -1ll << u"--positions"_s;
-    QTest::newRow("positions empty") << FigureKind::Dropout << pe << false << 9.0 << 5ll << 5ll << -1ll
-                                     << u"--positions"_s;
-    QTest::newRow("column past the end") << FigureKind::Curves << pe << false << 9.0 << -1ll << -1ll << 64ll
-                                         << u"--dims"_s;
-    QTest::newRow("positions on magnitudes")
-        << FigureKind::Magnitudes << pe << false << 9.0 << 0ll << 10ll << -1ll << u"--positions"_s;
-    QTest::newRow("learned without a table")
-        << FigureKind::Learned << pe << false << 9.0 << -1ll << -1ll << -1ll << u"--embeddings"_s;
-    QTest::newRow("colormap on learned") << FigureKind::Learned << pe << true << 9.0 << -1ll << -1ll << -1ll
-                                         << u"--colormap"_s;
+    QTest::newRow("colormap on curves") << u"curves"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
+    QTest::newRow("colormap on magnitudes") << u"magnitudes"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
+    QTest::newRow("font too small") << u"heatmap"_s << u"font-size"_s << u"3"_s << u"font-size"_s;
+    QTest::newRow("font NaN") << u"heatmap"_s << u"font-size"_s << u"nan"_s << u"font-size"_s;
+    QTest::newRow("positions past the end") << u"heatmap"_s << u"positions"_s << u"0:201"_s << u"positions"_s;
+    QTest::newRow("positions empty") << u"dropout"_s << u"positions"_s << u"5:5"_s << u"positions"_s;
+    QTest::newRow("column past the end") << u"curves"_s << u"dims"_s << u"0,64"_s << u"dims"_s;
+    QTest::newRow("positions on magnitudes") << u"magnitudes"_s << u"positions"_s << u"0:10"_s << u"positions"_s;
+    QTest::newRow("learned without a table") << u"learned"_s << QString() << QString() << u"embeddings"_s;
+    QTest::newRow("colormap on learned") << u"learned"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
+    QTest::newRow("quantity not offered") << u"heatmap"_s << u"quantity"_s << u"similarity"_s << u"quantity"_s;
 }
 
 void TestFigureExporter::refusedOptions()
 {
-    QFETCH(FigureKind, kind);
-    QFETCH(int, quantity);
-    QFETCH(bool, colormap);
-    QFETCH(double, fontSize);
-    QFETCH(qint64, first);
-    QFETCH(qint64, end);
-    QFETCH(qint64, column);
+    QFETCH(QString, figure);
+    QFETCH(QString, key);
+    QFETCH(QString, text);
     QFETCH(QString, named);
-    FigureOptions options; // every engine here has no loaded table
-    options.kind = kind;
-    options.quantity = Quantity(quantity);
-    if (colormap)
-        options.colormap = Colormap::Viridis;
-    options.fontPointSize = fontSize;
-    if (first >= 0)
-        options.positions = std::pair {std::int64_t(first), std::int64_t(end)};
-    if (column >= 0)
-        options.columns = {0, column};
-    const auto refused = FigureRenderer::check(Engine(small()), options);
-    QVERIFY(refused);
-    QVERIFY2(refused->contains(named), qPrintable(*refused));
+    // Every engine here has no loaded table. A refusal names its option or parameter as a key:
+    // the command line adds the dashes.
+    QList<ParamError> refused;
+    if (key == u"font-size"_s) {
+        FigureStyle style;
+        style.fontPointSize = text.toDouble();
+        if (const auto error = style.check())
+            refused.append(*error);
+    } else {
+        FigureState state;
+        if (!key.isEmpty())
+            state.options.insert(key, text);
+        refused = FigureRegistry::check(FigureBuilds::figure(figure), small(), state);
+    }
+    QVERIFY(!refused.isEmpty());
+    QCOMPARE(refused.front().key, named);
+    QVERIFY2(!refused.front().sentence().contains(u"--"_s), qPrintable(refused.front().sentence()));
 }
 
 void TestFigureExporter::overBudgetIsRefused()
@@ -392,9 +374,8 @@ void TestFigureExporter::overBudgetIsRefused()
     p.dModel = 4096;
     p.memoryBudget = 1024;
     QVERIFY(p.validate().isEmpty());
-    const Engine engine(p);
-    QCustomPlot plot;
-    const auto refused = FigureRenderer::build(&plot, engine, {}, FigureSize::fromPixels(QSize(400, 300)));
+    const auto built = FigureBuilds::build(u"heatmap"_s, p, FigureSize::fromPixels(QSize(400, 300)));
+    const auto &refused = built->error();
     QVERIFY(refused);
     QCOMPARE(refused->kind, FigureError::OverBudget);
     QVERIFY2(refused->message.contains(u"GiB"_s), qPrintable(refused->message));

@@ -2,16 +2,15 @@
 // figure, legends off the data and tick labels apart; a size too small for the text at all is
 // refused with the least size that fits.
 #include "render/FigureFit.h"
-#include "render/FigureRenderer.h"
 #include "render/PinnedFont.h"
+
+#include "support/FigureBuilds.h"
 
 #include <QRegularExpression>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::FigureKind)
 
 namespace {
 
@@ -39,30 +38,27 @@ private slots:
 
 void TestFigureFit::paperColumnFiguresFit_data()
 {
-    QTest::addColumn<FigureKind>("kind");
+    QTest::addColumn<QString>("figure");
     QTest::addColumn<double>("heightCm");
-    QTest::newRow("heatmap 8.5 x 6 cm") << FigureKind::Heatmap << 6.0;
-    QTest::newRow("curves 8.5 x 6 cm") << FigureKind::Curves << 6.0;
-    QTest::newRow("dropout 8.5 x 6 cm") << FigureKind::Dropout << 6.0;
-    QTest::newRow("magnitudes 8.5 x 6 cm") << FigureKind::Magnitudes << 6.0;
-    QTest::newRow("magnitudes 8.5 x 9 cm") << FigureKind::Magnitudes << 9.0;
+    QTest::newRow("heatmap 8.5 x 6 cm") << u"heatmap"_s << 6.0;
+    QTest::newRow("curves 8.5 x 6 cm") << u"curves"_s << 6.0;
+    QTest::newRow("dropout 8.5 x 6 cm") << u"dropout"_s << 6.0;
+    QTest::newRow("magnitudes 8.5 x 6 cm") << u"magnitudes"_s << 6.0;
+    QTest::newRow("magnitudes 8.5 x 9 cm") << u"magnitudes"_s << 9.0;
 }
 
 void TestFigureFit::paperColumnFiguresFit()
 {
     // A paper column at 300 dpi with the default table: every text inside the figure, no legend
     // wider than the figure or over the axes it belongs to, no two tick labels touching.
-    QFETCH(FigureKind, kind);
+    QFETCH(QString, figure);
     QFETCH(double, heightCm);
     Params p;
     p.dropout = 0.1;
-    const Engine engine(p);
-    FigureOptions options;
-    options.kind = kind;
     const FigureSize size = FigureSize::fromInches(QSizeF(8.5 / 2.54, heightCm / 2.54), 300.0);
-    QCustomPlot plot;
-    const auto refused = FigureRenderer::build(&plot, engine, options, size);
-    QVERIFY2(!refused, refused ? qPrintable(refused->message) : "");
+    const auto built = FigureBuilds::build(figure, p, size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot &plot = *built->plot();
     const QRect page(QPoint(0, 0), size.layout);
     // QCustomPlot rounds each row of a layout to whole units: the last row may end one unit
     // (a third of a point) past the page, in the legend's empty margin.
@@ -100,12 +96,9 @@ void TestFigureFit::tooSmallIsRefusedWithTheLeastSize()
 {
     // Two stacked axes with legends and a two-line title cannot fit 6 cm at 9 pt: refused
     // with the least size, which then is accepted.
-    const Engine engine(small());
-    FigureOptions options;
-    options.kind = FigureKind::Magnitudes;
-    QCustomPlot plot;
-    const auto refused
-        = FigureRenderer::build(&plot, engine, options, FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300));
+    const auto built
+        = FigureBuilds::build(u"magnitudes"_s, small(), FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300));
+    const auto &refused = built->error();
     QVERIFY(refused);
     QCOMPARE(refused->kind, FigureError::TooSmall);
     static const QRegularExpression least(uR"(at least ([0-9.]+) x ([0-9.]+) cm)"_s);
@@ -114,31 +107,32 @@ void TestFigureFit::tooSmallIsRefusedWithTheLeastSize()
     QCOMPARE(m.captured(1).toDouble(), 8.5);
     const double height = m.captured(2).toDouble() + 0.1;
     QVERIFY(height > 5.0);
-    QCustomPlot enough;
-    const auto accepted = FigureRenderer::build(&enough, engine, options,
-                                                FigureSize::fromInches(QSizeF(8.5 / 2.54, height / 2.54), 300));
-    QVERIFY2(!accepted, accepted ? qPrintable(accepted->message) : "");
+    const auto enough
+        = FigureBuilds::build(u"magnitudes"_s, small(), FigureSize::fromInches(QSizeF(8.5 / 2.54, height / 2.54), 300));
+    QVERIFY2(!enough->error(), qPrintable(FigureBuilds::errorOf(*enough)));
     // A smaller font fits where 9 pt did not.
-    options.fontPointSize = 5;
-    QCustomPlot smallerText;
-    QVERIFY(!FigureRenderer::build(&smallerText, engine, options,
-                                   FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300)));
+    FigureStyle smallerText;
+    smallerText.fontPointSize = 5;
+    QVERIFY(!FigureBuilds::build(u"magnitudes"_s, small(), FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300),
+                                 {}, smallerText)
+                 ->error());
 }
 
 void TestFigureFit::paperColumnLegendsAreShort()
 {
     // In a paper column the curves are named by column and wavelength only, and magnitudes has
     // one legend under both axes; a slide keeps the full names and the legends in the axes.
-    const Engine engine(small());
-    const auto build = [&](FigureKind kind, double widthCm, double heightCm, QCustomPlot &plot) {
-        FigureOptions options;
-        options.kind = kind;
-        return FigureRenderer::build(&plot, engine, options,
-                                     FigureSize::fromInches(QSizeF(widthCm / 2.54, heightCm / 2.54), 300));
+    const auto build = [](const QString &figure, double widthCm, double heightCm) {
+        auto built = FigureBuilds::build(figure, small(),
+                                         FigureSize::fromInches(QSizeF(widthCm / 2.54, heightCm / 2.54), 300));
+        if (built->error())
+            qFatal("%s", qPrintable(FigureBuilds::errorOf(*built)));
+        return built;
     };
-    QCustomPlot column, slide;
-    QVERIFY(!build(FigureKind::Curves, 8.5, 6, column));
-    QVERIFY(!build(FigureKind::Curves, 25.4, 14.3, slide));
+    const auto columnBuild = build(u"curves"_s, 8.5, 6);
+    const auto slideBuild = build(u"curves"_s, 25.4, 14.3);
+    QCustomPlot &column = *columnBuild->plot();
+    QCustomPlot &slide = *slideBuild->plot();
     QVERIFY(column.graphCount() > 0 && slide.graphCount() > 0);
     QVERIFY2(!column.graph(0)->name().contains(u"ω"_s), qPrintable(column.graph(0)->name()));
     QVERIFY2(column.graph(0)->name().contains(u"λ="_s), qPrintable(column.graph(0)->name()));
@@ -155,9 +149,10 @@ void TestFigureFit::paperColumnLegendsAreShort()
                 ++count;
         return count;
     };
-    QCustomPlot magnitudesColumn, magnitudesSlide;
-    QVERIFY(!build(FigureKind::Magnitudes, 8.5, 6, magnitudesColumn));
-    QVERIFY(!build(FigureKind::Magnitudes, 25.4, 14.3, magnitudesSlide));
+    const auto magnitudesColumnBuild = build(u"magnitudes"_s, 8.5, 6);
+    const auto magnitudesSlideBuild = build(u"magnitudes"_s, 25.4, 14.3);
+    QCustomPlot &magnitudesColumn = *magnitudesColumnBuild->plot();
+    QCustomPlot &magnitudesSlide = *magnitudesSlideBuild->plot();
     QCOMPARE(visibleLegends(magnitudesColumn, true), 0);
     QCOMPARE(visibleLegends(magnitudesColumn, false), 1);
     QCOMPARE(visibleLegends(magnitudesSlide, true), 2);

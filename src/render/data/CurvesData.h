@@ -1,5 +1,7 @@
 #pragma once
 
+#include "FigureModel.h"
+
 #include "core/Engine.h"
 
 #include <QList>
@@ -32,7 +34,7 @@ struct Curve
     QList<double> pointX, pointY; // from the engine's table
 };
 
-struct CurvesData
+struct CurvesData : FigureData
 {
     QList<Curve> curves;
     double position0 = 0.0;
@@ -40,6 +42,9 @@ struct CurvesData
 };
 
 namespace CurvesCompute {
+
+// The most curves one figure draws: more is a blur of lines and a legend longer than the plot.
+constexpr std::int64_t kMaxCurves = 64;
 
 // A few low, middle and high columns of a table with `peColumns` columns.
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Detail.h"
+#include "FigureModel.h"
 #include "HeatmapResampler.h"
 
 #include <atomic>
@@ -17,7 +18,7 @@ struct DropoutRequest
 
 // The chosen dropout variant at work: the keep mask and the output Y over the same cells,
 // and the fraction of dropped cells measured against p.
-struct DropoutData
+struct DropoutData : FigureData
 {
     HeatmapGrid mask;
     HeatmapGrid output;

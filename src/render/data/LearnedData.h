@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FigureModel.h"
 #include "HeatmapResampler.h"
 
 #include "core/Params.h"
@@ -16,7 +17,7 @@ namespace posenc {
 // of the same shape (the base, layout and angles of the parameters): both tables, their
 // similarity matrices P P^T and PE PE^T, and their row norms. Every grid is at screen
 // resolution: exact area averages, never more cells than pixels.
-struct LearnedData
+struct LearnedData : FigureData
 {
     HeatmapGrid learned, sinusoidal; // L x d tables
     HeatmapGrid learnedSimilarity, sinusoidalSimilarity; // L x L

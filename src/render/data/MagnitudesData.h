@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Detail.h"
+#include "FigureModel.h"
 
 #include "core/Engine.h"
 
@@ -13,7 +14,7 @@ namespace posenc {
 
 // Per position ||s*E_p||, ||PE_p|| and their ratio; per column the RMS of PE and of s*E;
 // the closed forms beside them (DESIGN.md section 1).
-struct MagnitudesData
+struct MagnitudesData : FigureData
 {
     QList<double> positions; // every position, or evenly spaced ones (positionStride > 1)
     QList<double> peNorm, embeddingNorm, ratio;

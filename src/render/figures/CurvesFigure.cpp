@@ -1,6 +1,11 @@
 #include "CurvesFigure.h"
 
+#include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
+
+#include "render/data/ViewOptions.h"
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -13,6 +18,11 @@ const QColor kPalette[] = {QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 
                            QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0),     QColor(240, 228, 66)};
 
 } // namespace
+
+std::unique_ptr<FigureDescriptor> makeCurvesFigure()
+{
+    return std::make_unique<FigureDescriptorOf<CurvesModel, CurvesFigure>>();
+}
 
 CurvesFigure::CurvesFigure(QCustomPlot *plot)
     : m_plot(plot)
@@ -44,8 +54,10 @@ CurvesFigure::CurvesFigure(QCustomPlot *plot)
 void CurvesFigure::setData(const CurvesData &data)
 {
     m_legend->clearItems();
-    m_legend->setWrap(m_compact ? 3 : 2);
+    const int wrap = m_compact ? 3 : 2;
+    m_legend->setWrap(wrap);
     m_plot->clearPlottables();
+    int entries = 0;
     // The sine and cosine of one pair share a hue, the cosine lighter (dashes would cost
     // tens of milliseconds of stroking per replot).
     QList<std::int64_t> pairs;
@@ -57,7 +69,10 @@ void CurvesFigure::setData(const CurvesData &data)
         line->setData(curve.denseX, curve.denseY, true);
         line->setPen(QPen(curve.isCos ? color.lighter(150) : color, 1.4));
         line->setName(m_compact ? CurvesCompute::shortLegendText(curve) : CurvesCompute::legendText(curve));
-        line->addToLegend(m_legend);
+        // Placed at its cell: QCPLegend::addItem looks for the first free cell, which is quadratic
+        // in the number of curves.
+        m_legend->addElement(entries / wrap, entries % wrap, new QCPPlottableLegendItem(m_legend, line));
+        ++entries;
         if (!curve.pointX.isEmpty()) {
             auto *dots = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
             dots->setData(curve.pointX, curve.pointY, true);
@@ -73,6 +88,67 @@ void CurvesFigure::setData(const CurvesData &data)
 void CurvesFigure::setPositionRange(double first, double last)
 {
     m_rect->axis(QCPAxis::atBottom)->setRange(first, last);
+}
+
+QList<ViewAxis> CurvesFigure::viewAxes() const
+{
+    return {{QString::fromUtf16(CurvesModel::kPositionsAxis), m_rect->axis(QCPAxis::atBottom)}};
+}
+
+void CurvesFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    // The first positions, few enough that the integer ones are marked on the curves.
+    if (const auto range = ViewOptions::positionRange(state))
+        setPositionRange(static_cast<double>(range->first), static_cast<double>(range->second - 1));
+    else
+        setPositionRange(0.0, static_cast<double>(CurvesCompute::defaultLastPosition(params.maxLen)));
+}
+
+QList<PanelExtent> CurvesFigure::panels(double pixelRatio) const
+{
+    const QCPRange x = m_rect->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_rect->axis(QCPAxis::atLeft)->range();
+    return {{m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
+}
+
+void CurvesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const CurvesData>(data);
+    setData(*m_data);
+}
+
+QList<PositionAxis> CurvesFigure::positionAxes() const
+{
+    return {{m_rect, false}};
+}
+
+std::optional<HoverPoint> CurvesFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_rect->rect().contains(pixel.toPoint()) || !m_data || m_data->curves.isEmpty())
+        return std::nullopt;
+    const auto p = static_cast<std::int64_t>(std::llround(m_rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
+    if (p < 0 || p >= engine.params().maxLen)
+        return std::nullopt;
+    // The curve nearest the mouse at that position.
+    const double y = m_rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y());
+    const Curve *nearest = nullptr;
+    double best = INFINITY, bestValue = 0.0;
+    for (const Curve &curve : m_data->curves) {
+        const double angle = static_cast<double>(p) * curve.frequency;
+        const double value = curve.isCos ? std::cos(angle) : std::sin(angle);
+        if (std::abs(value - y) < best) {
+            best = std::abs(value - y);
+            bestValue = value;
+            nearest = &curve;
+        }
+    }
+    HoverPoint point;
+    point.position = p;
+    point.column = nearest->column;
+    point.columnIsPe = true;
+    point.value = bestValue;
+    point.valueName = u"PE"_s;
+    return point;
 }
 
 } // namespace posenc

@@ -1,15 +1,15 @@
 #pragma once
 
-#include "render/data/CurvesData.h"
+#include "render/FigurePlot.h"
 
-#include "render/QCustomPlot.h"
+#include "render/data/CurvesModel.h"
 
 namespace posenc {
 
-// The curves view: PE[:, j] against position for chosen columns, smooth curves evaluated
-// densely in double, the table's values at the integer positions marked, a legend with
-// each column's frequency and wavelength.
-class CurvesFigure
+// The curves figure's drawing: PE[:, j] against position for chosen columns, smooth curves
+// evaluated densely in double, the table's values at the integer positions marked, a legend
+// with each column's frequency and wavelength.
+class CurvesFigure final : public FigurePlot
 {
 public:
     explicit CurvesFigure(QCustomPlot *plot);
@@ -17,11 +17,18 @@ public:
     void setData(const CurvesData &data);
     // Small figures (PlotStyle::isCompact) name each curve by column, sin/cos and wavelength
     // only, three to a legend row, with smaller dots; the next setData() draws it so.
-    void setCompact(bool compact) { m_compact = compact; }
+    void setCompact(bool compact) override { m_compact = compact; }
     bool isCompact() const { return m_compact; }
     // The x axis shows positions [first, last].
     void setPositionRange(double first, double last);
     QCPAxisRect *axisRect() const { return m_rect; }
+
+    QList<ViewAxis> viewAxes() const override;
+    void showDefaultView(const Params &params, const FigureState &state) override;
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
     QCustomPlot *m_plot;
@@ -29,6 +36,7 @@ private:
     QCPAxisRect *m_rect;
     QCPLegend *m_legend;
     bool m_compact = false;
+    std::shared_ptr<const CurvesData> m_data;
 };
 
 } // namespace posenc

@@ -1,10 +1,18 @@
 #include "DropoutFigure.h"
 
+#include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
+
+#include "render/data/ViewOptions.h"
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
+
+std::unique_ptr<FigureDescriptor> makeDropoutFigure()
+{
+    return std::make_unique<FigureDescriptorOf<DropoutModel, DropoutFigure>>();
+}
 
 DropoutFigure::DropoutFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
@@ -41,6 +49,59 @@ void DropoutFigure::setData(const DropoutData &data)
     m_output->setGrid(data.output, HeatmapStyle::forQuantity(Quantity::Output, data.output));
     m_title->setText(u"Dropout: mask (left) and output Y (right)"_s);
     m_summary->setText(DropoutCompute::summary(data));
+}
+
+QList<ViewAxis> DropoutFigure::viewAxes() const
+{
+    // The mask panel leads; the output panel follows its axes.
+    return {{QString::fromUtf16(DropoutModel::kColumnsAxis), m_mask->axisRect()->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(DropoutModel::kPositionsAxis), m_mask->axisRect()->axis(QCPAxis::atLeft)}};
+}
+
+void DropoutFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    const Shape shape = Quantities::shape(Quantity::Mask, params);
+    m_mask->showBlock(ViewOptions::inView(state, DropoutCompute::defaultBlock(shape)));
+}
+
+QList<PanelExtent> DropoutFigure::panels(double pixelRatio) const
+{
+    return {m_mask->extent(pixelRatio), m_output->extent(pixelRatio)};
+}
+
+void DropoutFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
+{
+    m_data = std::static_pointer_cast<const DropoutData>(data);
+    setData(*m_data);
+    if (const auto colormap = Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap)))) {
+        for (HeatmapPanel *panel : {m_mask.get(), m_output.get()})
+            panel->colorScale()->setGradient(Colormaps::gradient(*colormap));
+    }
+}
+
+QList<PositionAxis> DropoutFigure::positionAxes() const
+{
+    return {{m_mask->axisRect(), true}, {m_output->axisRect(), true}};
+}
+
+std::optional<HoverPoint> DropoutFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    const Shape shape = engine.shape(Quantity::Mask);
+    for (const auto &[panel, quantity] :
+         {std::pair {m_mask.get(), Quantity::Mask}, std::pair {m_output.get(), Quantity::Output}}) {
+        const auto cell = panel->cellAt(pixel, shape);
+        if (!cell)
+            continue;
+        HoverPoint point;
+        point.position = cell->first;
+        point.column = cell->second;
+        RowMatrixXf value(1, 1);
+        engine.computeBlock(quantity, {cell->first, 1, cell->second, 1}, value);
+        point.value = value(0, 0);
+        point.valueName = quantity == Quantity::Mask ? u"kept"_s : u"Y"_s;
+        return point;
+    }
+    return std::nullopt;
 }
 
 } // namespace posenc

@@ -1,11 +1,19 @@
 #include "HeatmapFigure.h"
 
-#include "render/data/Detail.h"
+#include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
+
+#include "render/data/ViewOptions.h"
+#include "render/data/VisibleCells.h"
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
+
+std::unique_ptr<FigureDescriptor> makeHeatmapFigure()
+{
+    return std::make_unique<FigureDescriptorOf<HeatmapModel, HeatmapFigure>>();
+}
 
 HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
@@ -30,24 +38,53 @@ void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<
                                                detail));
 }
 
-namespace {
-constexpr int kPreviewCoarseness = 2;
-} // namespace
-
-std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
-                                          const ComputeOptions &options)
+QList<ViewAxis> HeatmapFigure::viewAxes() const
 {
-    request.cellBudget = Budget::cells(detail);
-    // A preview is drawn at half the resolution (as the first pass of a progressive
-    // renderer), each shown row from one sampled table row: at L 8192, d 1024 that is 176
-    // rows to compute instead of 8192, 3 ms instead of 70.
-    if (detail == Detail::Preview) {
-        request.pixelRows = std::max(1, request.pixelRows / kPreviewCoarseness);
-        request.pixelCols = std::max(1, request.pixelCols / kPreviewCoarseness);
-        request.cellBudget
-            = std::min(request.cellBudget, std::max<std::int64_t>(1, request.pixelRows) * request.block.cols);
-    }
-    return HeatmapResampler::resample(engine, request, options);
+    return {{QString::fromUtf16(HeatmapModel::kColumnsAxis), m_panel.axisRect()->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(HeatmapModel::kPositionsAxis), m_panel.axisRect()->axis(QCPAxis::atLeft)}};
+}
+
+void HeatmapFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    const Shape shape = Quantities::shape(HeatmapModel::quantity(state), params);
+    m_panel.showBlock(ViewOptions::inView(state, {0, shape.rows, 0, shape.cols}));
+}
+
+QList<PanelExtent> HeatmapFigure::panels(double pixelRatio) const
+{
+    return {m_panel.extent(pixelRatio)};
+}
+
+void HeatmapFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
+{
+    m_data = std::static_pointer_cast<const HeatmapFigureData>(data);
+    setGrid(m_data->grid, m_data->table,
+            Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap))));
+}
+
+QList<PositionAxis> HeatmapFigure::positionAxes() const
+{
+    return {{m_panel.axisRect(), true}};
+}
+
+std::optional<HoverPoint> HeatmapFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_data)
+        return std::nullopt;
+    const Quantity q = m_data->grid.quantity;
+    const auto cell = m_panel.cellAt(pixel, engine.shape(q));
+    if (!cell)
+        return std::nullopt;
+    HoverPoint point;
+    point.position = cell->first;
+    point.column = cell->second;
+    point.columnIsPe = q == Quantity::Pe || q == Quantity::Error;
+    // One cell, exact, straight from the engine: microseconds.
+    RowMatrixXf value(1, 1);
+    engine.computeBlock(q, {cell->first, 1, cell->second, 1}, value);
+    point.value = value(0, 0);
+    point.valueName = FigureText::quantityLabel(q);
+    return point;
 }
 
 } // namespace posenc

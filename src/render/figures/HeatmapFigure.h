@@ -1,15 +1,17 @@
 #pragma once
 
-#include "render/data/Detail.h"
+#include "render/FigurePlot.h"
 #include "render/HeatmapPanel.h"
+
+#include "render/data/HeatmapModel.h"
 
 #include <optional>
 
 namespace posenc {
 
-// The heatmap view: positions x columns of one quantity at screen resolution, a colorbar
-// and a title that says how many table cells each shown cell averages.
-class HeatmapFigure
+// The heatmap figure's drawing: positions x columns of one quantity at screen resolution, a
+// colorbar and a title that says how many table cells each shown cell averages.
+class HeatmapFigure final : public FigurePlot
 {
 public:
     explicit HeatmapFigure(QCustomPlot *plot);
@@ -18,13 +20,17 @@ public:
     HeatmapPanel &panel() { return m_panel; }
     const HeatmapPanel &panel() const { return m_panel; }
 
+    QList<ViewAxis> viewAxes() const override;
+    void showDefaultView(const Params &params, const FigureState &state) override;
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
+
 private:
     QCPTextElement *m_title;
     HeatmapPanel m_panel;
+    std::shared_ptr<const HeatmapFigureData> m_data;
 };
-
-// Heatmap data computed for a visible range at a level of detail.
-std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
-                                          const ComputeOptions &options);
 
 } // namespace posenc

@@ -1,5 +1,6 @@
 #include "LearnedFigure.h"
 
+#include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 
 #include <algorithm>
@@ -35,6 +36,11 @@ HeatmapStyle signedStyle(const HeatmapGrid &grid)
 }
 
 } // namespace
+
+std::unique_ptr<FigureDescriptor> makeLearnedFigure()
+{
+    return std::make_unique<FigureDescriptorOf<LearnedModel, LearnedFigure>>();
+}
 
 LearnedFigure::LearnedFigure(QCustomPlot *plot)
     : m_plot(plot)
@@ -139,6 +145,46 @@ void LearnedFigure::setData(const LearnedData &data)
     for (double v : data.learnedNorm)
         hi = std::max(hi, v);
     m_norms->axis(QCPAxis::atLeft)->setRange(0.0, hi * 1.25 + 1e-12);
+}
+
+QList<PanelExtent> LearnedFigure::panels(double pixelRatio) const
+{
+    QList<PanelExtent> list;
+    for (const HeatmapPanel *panel :
+         {m_learned.get(), m_sinusoidal.get(), m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()})
+        list.append(panel->extent(pixelRatio));
+    return list;
+}
+
+void LearnedFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const LearnedData>(data);
+    setData(*m_data);
+}
+
+QList<PositionAxis> LearnedFigure::positionAxes() const
+{
+    return {{m_norms, false}};
+}
+
+std::optional<HoverPoint> LearnedFigure::hoverAt(const QPointF &pixel, const Engine &) const
+{
+    if (!m_data || !m_norms->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const auto p = static_cast<std::int64_t>(std::llround(m_norms->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
+    if (p < 0 || p >= m_data->rows)
+        return std::nullopt;
+    HoverPoint point;
+    point.position = p;
+    point.value = m_data->learnedNorm[p];
+    point.valueName = u"‖PE_p‖ = %1, ‖P_p‖ learned"_s.arg(m_data->sinusoidalNorm[p], 0, 'g', 5);
+    return point;
+}
+
+QList<QCPAxisRect *> LearnedFigure::pictureRects() const
+{
+    return {m_learned->axisRect(), m_sinusoidal->axisRect(), m_learnedSimilarity->axisRect(),
+            m_sinusoidalSimilarity->axisRect()};
 }
 
 } // namespace posenc

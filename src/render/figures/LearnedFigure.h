@@ -1,7 +1,8 @@
 #pragma once
 
+#include "render/FigurePlot.h"
 #include "render/HeatmapPanel.h"
-#include "render/data/LearnedData.h"
+#include "render/data/LearnedModel.h"
 
 #include "render/QCustomPlot.h"
 
@@ -13,7 +14,7 @@ namespace posenc {
 // Top row: the two tables; middle row: their similarity matrices P P^T and PE PE^T; bottom:
 // their norms per position with the closed form sqrt(d/2). One builder for the window and the
 // exporter.
-class LearnedFigure
+class LearnedFigure final : public FigurePlot
 {
 public:
     explicit LearnedFigure(QCustomPlot *plot);
@@ -28,6 +29,14 @@ public:
     QSize tablePixels() const;
     int similarityPixels() const;
 
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
+    QList<QCPAxisRect *> pictureRects() const override;
+    // The figure fits what it shows: nothing to zoom in grids of averages.
+    bool isInteractive() const override { return false; }
+
 private:
     QCustomPlot *m_plot;
     QCPTextElement *m_title;
@@ -35,6 +44,7 @@ private:
     QCPAxisRect *m_norms;
     QCPGraph *m_learnedNorm, *m_sinusoidalNorm, *m_expectedNorm;
     QList<QCPTextElement *> m_panelTitles;
+    std::shared_ptr<const LearnedData> m_data;
 };
 
 } // namespace posenc

@@ -1,5 +1,6 @@
 #include "MagnitudesFigure.h"
 
+#include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 
 #include <algorithm>
@@ -69,6 +70,11 @@ QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initi
 }
 
 } // namespace
+
+std::unique_ptr<FigureDescriptor> makeMagnitudesFigure()
+{
+    return std::make_unique<FigureDescriptorOf<MagnitudesModel, MagnitudesFigure>>();
+}
 
 MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     : m_plot(plot)
@@ -225,6 +231,69 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
                      .arg(data.rmsRows)
                      .arg(FigureText::formatCount(data.maxLen));
     m_title->setText(u"Magnitudes per position (top)  ·  per column (bottom)%1"_s.arg(detail));
+}
+
+void MagnitudesFigure::showDefaultView(const Params &, const FigureState &)
+{
+    // The axes fit the data again.
+    if (m_data)
+        setData(*m_data);
+}
+
+QList<PanelExtent> MagnitudesFigure::panels(double pixelRatio) const
+{
+    QList<PanelExtent> list;
+    for (const QCPAxisRect *rect : {m_positions, m_columns}) {
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = rect->axis(QCPAxis::atLeft)->range();
+        list.append({rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}});
+    }
+    return list;
+}
+
+void MagnitudesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const MagnitudesData>(data);
+    setData(*m_data);
+}
+
+QList<PositionAxis> MagnitudesFigure::positionAxes() const
+{
+    return {{m_positions, false}};
+}
+
+std::optional<HoverPoint> MagnitudesFigure::hoverAt(const QPointF &pixel, const Engine &) const
+{
+    if (!m_data || m_data->positions.isEmpty())
+        return std::nullopt;
+    const auto indexOf = [](const QList<double> &keys, double x) {
+        const auto it = std::lower_bound(keys.begin(), keys.end(), x);
+        qsizetype i = std::clamp<qsizetype>(it - keys.begin(), 0, keys.size() - 1);
+        if (i > 0 && std::abs(keys[i - 1] - x) < std::abs(keys[i] - x))
+            --i;
+        return i;
+    };
+    HoverPoint point;
+    if (m_positions->rect().contains(pixel.toPoint())) {
+        const double x = m_positions->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+        const qsizetype i = indexOf(m_data->positions, x);
+        point.position = static_cast<std::int64_t>(m_data->positions[i]);
+        point.value = m_data->ratio[i];
+        point.valueName = u"‖s·E_p‖ = %1, ‖PE_p‖ = %2, ratio"_s.arg(m_data->embeddingNorm[i], 0, 'g', 5)
+                              .arg(m_data->peNorm[i], 0, 'g', 5);
+        return point;
+    }
+    if (m_columns->rect().contains(pixel.toPoint()) && !m_data->columns.isEmpty()) {
+        const double x = m_columns->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+        const qsizetype j = indexOf(m_data->columns, x);
+        point.hasPosition = false;
+        point.column = static_cast<std::int64_t>(j);
+        point.value = m_data->peRms[j] / m_data->embeddingRms[j];
+        point.valueName = u"RMS PE = %1, RMS s·E = %2, ratio"_s.arg(m_data->peRms[j], 0, 'g', 5)
+                              .arg(m_data->embeddingRms[j], 0, 'g', 5);
+        return point;
+    }
+    return std::nullopt;
 }
 
 } // namespace posenc

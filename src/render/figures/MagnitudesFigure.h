@@ -1,15 +1,15 @@
 #pragma once
 
-#include "render/data/MagnitudesData.h"
+#include "render/FigurePlot.h"
 
-#include "render/QCustomPlot.h"
+#include "render/data/MagnitudesModel.h"
 
 namespace posenc {
 
 // The magnitudes view: on top, per position ||s*E_p||, ||PE_p|| (left, log) and their ratio
 // (right) with the expected norms as dashed lines; below, per column the RMS of PE and of
 // s*E on a log axis: where the PE dominates, and where it is a near-constant offset.
-class MagnitudesFigure
+class MagnitudesFigure final : public FigurePlot
 {
 public:
     explicit MagnitudesFigure(QCustomPlot *plot);
@@ -18,10 +18,16 @@ public:
     // Small figures (PlotStyle::isCompact) trade the two legends inside the axes, which would
     // hide the data, for one short legend under both: blue s·E, orange PE, green ratio,
     // dashed expected norms. The dots per column shrink with them.
-    void setCompact(bool compact);
+    void setCompact(bool compact) override;
     bool isCompact() const { return m_compact; }
     QCPAxisRect *positionRect() const { return m_positions; }
     QCPAxisRect *columnRect() const { return m_columns; }
+
+    void showDefaultView(const Params &params, const FigureState &state) override;
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
     QCPGraph *addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color, Qt::PenStyle style,
@@ -38,6 +44,7 @@ private:
     QList<QCPGraph *> m_compactEntries;
     QCPLegend *m_compactLegend = nullptr; // only while compact
     bool m_compact = false;
+    std::shared_ptr<const MagnitudesData> m_data;
 };
 
 } // namespace posenc

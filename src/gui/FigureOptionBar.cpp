@@ -1,0 +1,157 @@
+#include "FigureOptionBar.h"
+
+#include "ParamLabels.h"
+
+#include "render/FigureRegistry.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+const char *const kInvalid = "invalid";
+const QString kInvalidStyle = u"border: 1px solid #c0392b;"_s;
+} // namespace
+
+FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_controls(new QHBoxLayout)
+    , m_refusal(new QLabel(this))
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    if (chooser) {
+        m_chooser = new QComboBox(this);
+        m_chooser->setObjectName(u"figureBox"_s);
+        m_chooser->setToolTip(tr("The figure this view shows"));
+        for (const FigureDescriptor *figure : FigureRegistry::all())
+            m_chooser->addItem(figure->model().title(), figure->name());
+        layout->addWidget(m_chooser);
+        connect(m_chooser, &QComboBox::activated, this,
+                [this] { emit figureChosen(m_chooser->currentData().toString()); });
+    }
+    m_title->setVisible(!chooser);
+    layout->addWidget(m_title);
+    m_controls->setSpacing(4);
+    layout->addLayout(m_controls);
+    m_refusal->setObjectName(u"optionRefusal"_s);
+    m_refusal->setStyleSheet(u"color: #b03a2e;"_s);
+    m_refusal->setVisible(false);
+    layout->addWidget(m_refusal, 1);
+    layout->addStretch(0);
+    auto *maximize = new QToolButton(this);
+    maximize->setObjectName(u"maximizeButton"_s);
+    maximize->setText(u"⤢"_s);
+    maximize->setToolTip(tr("Maximise or restore this view (Ctrl+1 to Ctrl+4)"));
+    maximize->setAutoRaise(true);
+    layout->addWidget(maximize);
+    connect(maximize, &QToolButton::clicked, this, &FigureOptionBar::maximizeRequested);
+}
+
+void FigureOptionBar::clearControls()
+{
+    m_refusal->clear();
+    m_refusal->setVisible(false);
+    for (QWidget *control : std::as_const(m_controlOf))
+        delete control;
+    m_controlOf.clear();
+}
+
+QWidget *FigureOptionBar::makeControl(const FigureOption &option)
+{
+    const QString key = option.key;
+    switch (option.kind) {
+    case FigureOption::Kind::Choice: {
+        auto *box = new QComboBox(this);
+        box->setObjectName(key + u"Box"_s);
+        for (qsizetype i = 0; i < option.choices.size(); ++i)
+            box->addItem(option.choiceLabels.value(i, option.choices[i]), option.choices[i]);
+        connect(box, &QComboBox::currentIndexChanged, this,
+                [this, box, key] { emit optionEdited(key, box->currentData().toString()); });
+        return box;
+    }
+    case FigureOption::Kind::Switch: {
+        auto *check = new QCheckBox(ParamLabels::label(key), this);
+        check->setObjectName(key + u"Check"_s);
+        connect(check, &QCheckBox::toggled, this,
+                [this, key](bool on) { emit optionEdited(key, on ? u"true"_s : u"false"_s); });
+        return check;
+    }
+    case FigureOption::Kind::Text: {
+        auto *edit = new QLineEdit(this);
+        edit->setObjectName(key + u"Edit"_s);
+        edit->setMaximumWidth(220);
+        connect(edit, &QLineEdit::editingFinished, this,
+                [this, edit, key] { emit optionEdited(key, edit->text().trimmed()); });
+        return edit;
+    }
+    }
+    return nullptr;
+}
+
+void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureState &state, const Params &params)
+{
+    clearControls();
+    m_figure = &figure;
+    m_title->setText(u"<b>%1</b>"_s.arg(figure.model().title()));
+    if (m_chooser) {
+        const QSignalBlocker block(m_chooser);
+        m_chooser->setCurrentIndex(m_chooser->findData(figure.name()));
+    }
+    for (const FigureOption &option : figure.model().options()) {
+        if (!option.inWindow)
+            continue;
+        QWidget *control = makeControl(option);
+        control->setToolTip(option.help);
+        m_controls->addWidget(control);
+        m_controlOf.insert(option.key, control);
+    }
+    showState(state, params);
+}
+
+void FigureOptionBar::showState(const FigureState &state, const Params &params)
+{
+    if (!m_figure)
+        return;
+    for (auto it = m_controlOf.cbegin(); it != m_controlOf.cend(); ++it) {
+        const QString key = it.key();
+        const QSignalBlocker block(it.value());
+        const QString fallback = m_figure->model().defaultText(key, params);
+        if (auto *box = qobject_cast<QComboBox *>(it.value()))
+            box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
+        else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
+            check->setChecked(state.option(key, fallback) == u"true"_s);
+        else if (auto *edit = qobject_cast<QLineEdit *>(it.value())) {
+            edit->setText(state.option(key));
+            edit->setPlaceholderText(tr("%1 (default %2)").arg(ParamLabels::label(key), fallback));
+        }
+    }
+}
+
+void FigureOptionBar::markOption(const QString &key, const QString &reason)
+{
+    QWidget *control = m_controlOf.value(key);
+    if (!control)
+        return;
+    const bool invalid = !reason.isEmpty();
+    control->setProperty(kInvalid, invalid);
+    control->setStyleSheet(invalid ? kInvalidStyle : QString());
+    const auto option = m_figure ? m_figure->model().option(key) : std::nullopt;
+    control->setToolTip(invalid ? reason : option ? option->help : QString());
+    // The reason stays in view beside the field, shortened to the room a title bar has.
+    constexpr int kRefusalWidth = 360;
+    m_refusal->setText(invalid ? fontMetrics().elidedText(reason, Qt::ElideRight, kRefusalWidth) : QString());
+    m_refusal->setToolTip(reason);
+    m_refusal->setVisible(invalid);
+}
+
+} // namespace posenc

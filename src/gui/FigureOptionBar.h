@@ -1,0 +1,50 @@
+#pragma once
+
+#include "render/FigureDescriptor.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+
+namespace posenc {
+
+// The title bar of a view: the figure it shows (a chooser of every registered figure, or its
+// title), a control for each option the figure shows in the window, made from its
+// FigureOption (a list for a choice, a field for text, a box for a switch), and the maximise
+// button. It edits nothing itself: it says what the user chose.
+class FigureOptionBar : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // `chooser`: whether the figure can be changed here.
+    explicit FigureOptionBar(bool chooser, QWidget *parent = nullptr);
+
+    // Controls for `figure`'s options, showing `state` (defaults for these parameters where unset).
+    void setFigure(const FigureDescriptor &figure, const FigureState &state, const Params &params);
+    // Shows `state` and the defaults for `params` in the controls, emitting nothing.
+    void showState(const FigureState &state, const Params &params);
+    // Marks the control of `key` as refused with `reason` beside it, or clears it (empty reason).
+    void markOption(const QString &key, const QString &reason);
+
+signals:
+    void figureChosen(const QString &name);
+    void optionEdited(const QString &key, const QString &text);
+    void maximizeRequested();
+
+private:
+    void clearControls();
+    QWidget *makeControl(const FigureOption &option);
+
+    QComboBox *m_chooser = nullptr;
+    QLabel *m_title;
+    QHBoxLayout *m_controls;
+    QLabel *m_refusal; // beside the controls: why the last edit was refused
+    QHash<QString, QWidget *> m_controlOf;
+    const FigureDescriptor *m_figure = nullptr;
+};
+
+} // namespace posenc

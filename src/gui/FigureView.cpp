@@ -1,0 +1,433 @@
+#include "FigureView.h"
+
+#include "FigureOptionBar.h"
+#include "ParamLabels.h"
+
+#include "core/ParamInputs.h"
+#include "render/FigureRegistry.h"
+#include "render/PlotStyle.h"
+
+#include <QLabel>
+#include <QPainter>
+#include <QPointer>
+#include <QShortcut>
+#include <QVBoxLayout>
+
+#include <chrono>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QString kCursorLayer = u"cursor"_s;
+// A job refines its preview only once the controls have rested this long: while a slider
+// moves, refinements would only take the processor from the next preview.
+constexpr std::chrono::milliseconds kRestBeforeRefining {80};
+// Each view's job computes serially in its scheduler's thread: the views already run side by
+// side, and a serial job stops within one tile when it is cancelled.
+constexpr int kJobThreads = 1;
+
+// Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
+bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
+{
+    constexpr std::chrono::milliseconds kStep {4};
+    for (std::chrono::milliseconds slept {0}; slept < rest; slept += kStep) {
+        if (cancel.load(std::memory_order_relaxed))
+            return false;
+        std::this_thread::sleep_for(kStep);
+    }
+    return !cancel.load(std::memory_order_relaxed);
+}
+
+} // namespace
+
+FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *parent)
+    : QWidget(parent)
+    , m_figure(&figure)
+    , m_bar(new FigureOptionBar(chooser, this))
+    , m_plot(new QCustomPlot(this))
+    , m_message(new QLabel(m_plot))
+    , m_scheduler(new ComputeScheduler(this))
+    , m_engine(std::make_shared<const Engine>(Params {}))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    layout->addWidget(m_bar);
+    layout->addWidget(m_plot, 1);
+    connect(m_bar, &FigureOptionBar::maximizeRequested, this, &FigureView::maximizeRequested);
+    connect(m_bar, &FigureOptionBar::optionEdited, this, &FigureView::optionEdited);
+    connect(m_bar, &FigureOptionBar::figureChosen, this, [this](const QString &name) {
+        if (const FigureDescriptor *chosen = FigureRegistry::find(name); chosen && chosen != m_figure)
+            setFigure(*chosen);
+    });
+
+    m_message->setObjectName(u"figureMessage"_s);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setAutoFillBackground(true);
+    m_message->setMargin(24);
+    m_message->hide();
+
+    // A click gives the plot the focus that Copy figure (Ctrl+C) acts on, shown by a thin frame.
+    m_plot->setFocusPolicy(Qt::ClickFocus);
+    m_plot->installEventFilter(this);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        m_plot->setFocus(Qt::MouseFocusReason);
+        emit contextMenuRequested(m_plot->mapToGlobal(pos));
+    });
+    m_plot->setMouseTracking(true);
+    // The linked cursor lives on a buffered layer of its own: moving it replots that layer only.
+    m_plot->addLayer(kCursorLayer, m_plot->layer(u"main"_s), QCustomPlot::limAbove);
+    m_plot->layer(kCursorLayer)->setMode(QCPLayer::lmBuffered);
+
+    m_requestTimer.setSingleShot(true);
+    m_requestTimer.setInterval(0);
+    connect(&m_requestTimer, &QTimer::timeout, this, &FigureView::submitNow);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &FigureView::mouseMoved);
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
+        // Shift-drag draws a rubber band to zoom into; a plain drag pans.
+        m_plot->setSelectionRectMode(event->modifiers() & Qt::ShiftModifier ? QCP::srmZoom : QCP::srmNone);
+    });
+    connect(m_plot, &QCustomPlot::afterReplot, this, &FigureView::afterReplot);
+    auto *home = new QShortcut(QKeySequence(Qt::Key_Home), this);
+    home->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(home, &QShortcut::activated, this, &FigureView::resetView);
+    build();
+}
+
+FigureView::~FigureView() = default;
+
+void FigureView::build()
+{
+    m_data.reset();
+    m_figurePlot = m_figure->build(m_plot);
+    m_plot->setInteractions(m_figurePlot->isInteractive() ? QCP::iRangeDrag | QCP::iRangeZoom : QCP::Interactions());
+    m_cursors.clear();
+    for (const PositionAxis &where : m_figurePlot->positionAxes()) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->setLayer(kCursorLayer);
+        line->setClipAxisRect(where.rect);
+        line->setClipToAxisRect(true);
+        line->setPen(QPen(QColor(20, 20, 20, 170), 1.0, Qt::DashLine));
+        line->setSelectable(false);
+        for (QCPItemPosition *position : line->positions())
+            position->setAxes(where.rect->axis(QCPAxis::atBottom), where.rect->axis(QCPAxis::atLeft));
+        line->setVisible(false);
+        m_cursors.append({line, where.horizontal});
+    }
+    for (const ViewAxis &axis : m_figurePlot->viewAxes())
+        connect(axis.axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &FigureView::rangeChanged);
+    m_bar->setFigure(*m_figure, m_state, params());
+    m_problems = FigureRegistry::check(*m_figure, params(), m_state);
+    m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
+    showView();
+    m_geometryRequests = 0;
+}
+
+void FigureView::setFigure(const FigureDescriptor &figure, const FigureState &state)
+{
+    m_figure = &figure;
+    m_state = state;
+    build();
+    emit figureChanged();
+}
+
+void FigureView::setState(const FigureState &state)
+{
+    m_state = state;
+    m_bar->showState(m_state, params());
+    m_problems = FigureRegistry::check(*m_figure, params(), m_state);
+    showView();
+}
+
+// The figure's default view with the state's ranges over it, and the axes' ranges in the state:
+// it keeps what is shown.
+void FigureView::showView()
+{
+    m_applyingRanges = true;
+    m_figurePlot->showDefaultView(params(), m_state);
+    for (const ViewAxis &axis : m_figurePlot->viewAxes()) {
+        if (const auto range = m_state.range(axis.key))
+            axis.axis->setRange(range->lower, range->upper);
+        const QCPRange shown = axis.axis->range();
+        m_state.view.insert(axis.key, {shown.lower, shown.upper});
+    }
+    m_applyingRanges = false;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    requestCompute();
+}
+
+void FigureView::rangeChanged()
+{
+    if (m_applyingRanges)
+        return;
+    for (const ViewAxis &axis : m_figurePlot->viewAxes()) {
+        const QCPRange shown = axis.axis->range();
+        m_state.view.insert(axis.key, {shown.lower, shown.upper});
+    }
+    requestCompute();
+}
+
+bool FigureView::setOption(const QString &key, const QString &text)
+{
+    optionEdited(key, text);
+    m_bar->showState(m_state, params());
+    return m_state.option(key) == text || (text.isEmpty() && !m_state.options.contains(key));
+}
+
+void FigureView::optionEdited(const QString &key, const QString &text)
+{
+    FigureState next = m_state;
+    if (text.isEmpty())
+        next.options.remove(key);
+    else
+        next.options.insert(key, text);
+    for (const ParamError &problem : FigureRegistry::check(*m_figure, params(), next)) {
+        if (problem.key == key) {
+            m_bar->markOption(key, ParamLabels::text(problem));
+            return;
+        }
+    }
+    m_bar->markOption(key, QString());
+    m_state = next;
+    const auto option = m_figure->model().option(key);
+    if (option && option->redrawsOnly && m_data) {
+        // Drawn again from the data on screen: nothing to compute.
+        m_figurePlot->fill(m_data, m_state);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    m_problems = FigureRegistry::check(*m_figure, params(), m_state);
+    if (option && option->resetsView)
+        m_state.view.clear();
+    showView();
+}
+
+void FigureView::setParams(const Params &params)
+{
+    const Params before = m_engine->params();
+    const bool wasCurrent = m_drawnSerial == m_paramsSerial && !m_awaitingReplot;
+    m_engine = std::make_shared<const Engine>(params);
+    ++m_paramsSerial;
+    const QList<ParamError> problemsBefore = m_problems;
+    m_problems = FigureRegistry::check(*m_figure, params, m_state);
+    m_bar->showState(m_state, params);
+    if (m_problems == problemsBefore && !ParamInputs::differ(before, params, m_figure->model().inputs(m_state))) {
+        // What is drawn, or on its way, is already the figure of these parameters.
+        if (wasCurrent) {
+            m_drawnSerial = m_paramsSerial;
+            emit drawn(m_drawnSerial, m_drawnDetail.value_or(Detail::Full));
+        }
+        return;
+    }
+    m_figureSerial = m_paramsSerial;
+    m_geometryRequests = 0;
+    // A table of another size is shown whole again.
+    if (!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input)))
+        resetView();
+    requestCompute();
+}
+
+bool FigureView::isSettled() const
+{
+    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot
+        && !m_requestTimer.isActive() && m_scheduler->isIdle();
+}
+
+void FigureView::resetView()
+{
+    m_state.view.clear();
+    showView();
+}
+
+std::optional<TableRequest> FigureView::tableRequest() const
+{
+    if (!m_problems.isEmpty())
+        return std::nullopt;
+    return m_figure->model().table(params(), m_state);
+}
+
+void FigureView::requestCompute()
+{
+    // What is computing or on its way is stale from now on: it is cancelled and, should it
+    // still arrive, dropped; the new request follows on the next turn of the event loop.
+    m_scheduler->cancelAll();
+    if (!m_requestTimer.isActive())
+        m_requestTimer.start();
+}
+
+void FigureView::submitNow()
+{
+    if (!m_problems.isEmpty()) {
+        showProblems();
+        return;
+    }
+    m_message->hide();
+    // The layout follows the size as the exporter's does (a paper column shortens legends).
+    m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
+    // QCustomPlot lays its axis rects out only when it replots; the request must see the
+    // pixels the plot has now (after a resize or a maximise), not those of the last replot.
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    layout->setOuterRect(m_plot->rect());
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        layout->update(phase);
+    m_requestedGeometry = axisRectGeometry();
+    FigureRequest request;
+    request.engine = m_engine;
+    request.state = m_state;
+    request.panels = m_figurePlot->panels(m_plot->devicePixelRatioF());
+    request.threads = kJobThreads;
+    const FigureModel *model = &m_figure->model();
+    m_scheduler->submit([model, request, serial = m_figureSerial, self = QPointer(this)](
+                            const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+        const bool preview = model->hasPreview(request);
+        for (const Detail detail : {Detail::Preview, Detail::Full}) {
+            if (detail == Detail::Preview && !preview)
+                continue;
+            if (detail == Detail::Full && preview && !restUnlessCancelled(cancel, kRestBeforeRefining))
+                return;
+            FigureRequest pass = request;
+            pass.detail = detail;
+            const FigureResult result = model->compute(pass, cancel);
+            if (result.isCancelled())
+                return;
+            publish([self, result, serial, detail] {
+                if (self)
+                    self->showResult(result, serial, detail);
+            });
+            if (!result.data)
+                return;
+        }
+    });
+}
+
+void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
+{
+    if (!result.data) {
+        m_message->setText(tr("Nothing is drawn: %1").arg(result.refusal.value_or(QString())));
+        m_message->setGeometry(m_plot->rect());
+        m_message->show();
+        markDrawnWithoutData();
+        return;
+    }
+    m_data = result.data;
+    m_figurePlot->fill(m_data, m_state);
+    m_shownSerial = m_paramsSerial;
+    m_shownFigureSerial = figureSerial;
+    m_shownDetail = detail;
+    emit shown(figureSerial, detail);
+    m_awaitingReplot = true;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FigureView::showProblems()
+{
+    QStringList lines;
+    for (const ParamError &problem : m_problems)
+        lines.append(ParamLabels::text(problem));
+    m_message->setText(lines.join(u'\n'));
+    m_message->setGeometry(m_plot->rect());
+    m_message->show();
+    markDrawnWithoutData();
+}
+
+// Nothing to draw is what the view shows for these parameters: it is up to date.
+void FigureView::markDrawnWithoutData()
+{
+    m_shownSerial = m_paramsSerial;
+    m_shownFigureSerial = m_figureSerial;
+    m_drawnSerial = m_paramsSerial;
+    m_shownDetail = m_drawnDetail = Detail::Full;
+    m_awaitingReplot = false;
+    emit drawn(m_drawnSerial, Detail::Full);
+}
+
+void FigureView::afterReplot()
+{
+    // A figure's new content can move its axis rects (a legend that grew, wider tick labels):
+    // the data was computed for other pixels, so it is computed again. Twice at most in a row:
+    // tick labels that change width with the data could otherwise make the layout and the data
+    // chase each other.
+    if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry
+        && m_geometryRequests < kMaxGeometryRequests) {
+        ++m_geometryRequests;
+        requestCompute();
+    }
+    if (!m_awaitingReplot)
+        return;
+    m_awaitingReplot = false;
+    // Changes since the result was shown that leave the figure alone are drawn too.
+    m_drawnSerial = m_shownFigureSerial == m_figureSerial ? m_paramsSerial : m_shownSerial;
+    m_drawnDetail = m_shownDetail;
+    emit drawn(m_drawnSerial, *m_drawnDetail);
+}
+
+QList<QRect> FigureView::axisRectGeometry() const
+{
+    QList<QRect> rects;
+    for (const QCPAxisRect *rect : m_plot->axisRects())
+        rects.append(rect->rect());
+    return rects;
+}
+
+void FigureView::setCursorPosition(std::optional<std::int64_t> position)
+{
+    for (const auto &[line, horizontal] : std::as_const(m_cursors)) {
+        line->setVisible(position.has_value());
+        if (!position)
+            continue;
+        const auto p = static_cast<double>(*position);
+        line->point1->setCoords(horizontal ? 0.0 : p, horizontal ? p : 0.0);
+        line->point2->setCoords(horizontal ? 1.0 : p, horizontal ? p : 1.0);
+    }
+    m_plot->layer(kCursorLayer)->replot();
+}
+
+void FigureView::mouseMoved(QMouseEvent *event)
+{
+    if (auto point = m_figurePlot->hoverAt(event->position(), *m_engine))
+        emit hovered(*point);
+    else
+        emit hoverLeft();
+}
+
+void FigureView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    m_geometryRequests = 0;
+    requestCompute();
+}
+
+bool FigureView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot) {
+        if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
+            update(); // the focus frame, outside the plot's own pixels
+            if (event->type() == QEvent::FocusIn)
+                emit plotFocused();
+        } else if (event->type() == QEvent::Resize) {
+            m_message->setGeometry(m_plot->rect());
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void FigureView::paintEvent(QPaintEvent *event)
+{
+    QWidget::paintEvent(event);
+    if (!m_plot->hasFocus())
+        return;
+    // Drawn in the layout's margin around the plot, so that the figure's pixels stay its own.
+    QPainter painter(this);
+    QColor color = palette().color(QPalette::Highlight);
+    color.setAlpha(160);
+    painter.setPen(QPen(color, 1.0));
+    painter.drawRect(m_plot->geometry().adjusted(-1, -1, 0, 0));
+}
+
+} // namespace posenc

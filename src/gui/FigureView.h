@@ -1,0 +1,136 @@
+#pragma once
+
+#include "ComputeScheduler.h"
+
+#include "core/Engine.h"
+#include "render/FigureDescriptor.h"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+
+namespace posenc {
+
+class FigureOptionBar;
+
+// A view of the window: hosts any figure through its descriptor (docs/ARCHITECTURE.md, "The
+// window"). A title bar with the figure's options, a QCustomPlot the descriptor builds and
+// fills, and a compute scheduler of its own, so one view zooming never cancels another's work.
+//
+// The figure's state (options and the axes' ranges) is a value kept here: the axes report
+// every zoom into it. Changes of parameters, options or visible region are coalesced into one
+// request per turn of the event loop, computed off the GUI thread as a quick preview then in
+// full (Detail), the latest request winning; a change of a parameter none of the figure's
+// inputs reads leaves it as drawn. Redraws are queued replots.
+class FigureView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // `chooser`: the title bar offers every figure (the dashboard's views), or names this one.
+    FigureView(const FigureDescriptor &figure, bool chooser = true, QWidget *parent = nullptr);
+    ~FigureView() override;
+
+    const FigureDescriptor &figure() const { return *m_figure; }
+    // Shows another figure, in `state` (its defaults and default view when empty).
+    void setFigure(const FigureDescriptor &figure, const FigureState &state = {});
+    // The figure's state as shown.
+    const FigureState &state() const { return m_state; }
+    // Shows `state`: its options and its ranges (the default view for those it lacks).
+    void setState(const FigureState &state);
+    // Sets one option as its control does; false (and the control marked) when the figure refuses it.
+    bool setOption(const QString &key, const QString &text);
+
+    void setParams(const Params &params);
+    const Params &params() const { return m_engine->params(); }
+    std::shared_ptr<const Engine> engine() const { return m_engine; }
+    QString title() const { return m_figure->model().title(); }
+    QCustomPlot *plot() const { return m_plot; }
+    FigurePlot *figurePlot() const { return m_figurePlot.get(); }
+    // The data drawn now, if any.
+    const std::shared_ptr<const FigureData> &data() const { return m_data; }
+    // What keeps the figure from being drawn for the current parameters (shown in its place).
+    const QList<ParamError> &problems() const { return m_problems; }
+    ComputeScheduler *scheduler() const { return m_scheduler; }
+
+    // Every setParams() gets a serial; drawnSerial() == paramsSerial() means the view is up to date.
+    quint64 paramsSerial() const { return m_paramsSerial; }
+    quint64 drawnSerial() const { return m_drawnSerial; }
+    // The paramsSerial of the last change that altered this view's figure.
+    quint64 figureSerial() const { return m_figureSerial; }
+    std::optional<Detail> drawnDetail() const { return m_drawnDetail; }
+    // Drawn in full detail for the current parameters and view, with nothing left to do.
+    bool isSettled() const;
+
+    // Marks `position` in this view (the linked cursor), or clears the mark.
+    void setCursorPosition(std::optional<std::int64_t> position);
+    // Shows the figure's default view again (Home).
+    void resetView();
+    // The table behind what this view shows now (Export data).
+    std::optional<TableRequest> tableRequest() const;
+
+signals:
+    void hovered(const posenc::HoverPoint &point);
+    void hoverLeft();
+    void maximizeRequested();
+    void figureChanged();
+    // The figure was filled with a result computed for `figureSerial` (always the current one).
+    void shown(quint64 figureSerial, posenc::Detail detail);
+    // The plot was repainted with a result for the parameters of `serial`.
+    void drawn(quint64 serial, posenc::Detail detail);
+    // The plot took the keyboard focus (a click): the view the figure actions act on.
+    void plotFocused();
+    // A context menu was asked for over the plot, at `globalPos`.
+    void contextMenuRequested(const QPoint &globalPos);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void build();
+    void showView();
+    void requestCompute();
+    void submitNow();
+    void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
+    void showProblems();
+    void markDrawnWithoutData();
+    void afterReplot();
+    void optionEdited(const QString &key, const QString &text);
+    void rangeChanged();
+    QList<QRect> axisRectGeometry() const;
+    void mouseMoved(QMouseEvent *event);
+
+    const FigureDescriptor *m_figure;
+    FigureState m_state;
+    FigureOptionBar *m_bar;
+    QCustomPlot *m_plot;
+    QLabel *m_message; // over the plot: why there is no figure
+    std::unique_ptr<FigurePlot> m_figurePlot;
+    QList<std::pair<QCPItemStraightLine *, bool>> m_cursors; // line, horizontal
+    ComputeScheduler *m_scheduler;
+    QTimer m_requestTimer;
+    std::shared_ptr<const Engine> m_engine;
+    std::shared_ptr<const FigureData> m_data;
+    QList<ParamError> m_problems;
+    bool m_applyingRanges = false;
+
+    quint64 m_paramsSerial = 0;
+    quint64 m_drawnSerial = 0;
+    quint64 m_shownSerial = 0;
+    quint64 m_figureSerial = 0; // paramsSerial of the last change that altered the figure
+    quint64 m_shownFigureSerial = 0;
+    std::optional<Detail> m_shownDetail;
+    std::optional<Detail> m_drawnDetail;
+    bool m_awaitingReplot = false;
+    QList<QRect> m_requestedGeometry;
+    static constexpr int kMaxGeometryRequests = 2;
+    int m_geometryRequests = 0;
+};
+
+} // namespace posenc

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "FigureDescriptor.h"
+#include "FigureSize.h"
+
+#include <QRect>
+
+#include <memory>
+#include <optional>
+
+namespace posenc {
+
+// How an exported figure is dressed: a title of the user's instead of the figure's, and the
+// size of the axis labels, every other text scaled with it.
+struct FigureStyle
+{
+    static constexpr double kBaseFontPointSize = 9.0; // PlotStyle's axis labels
+    static constexpr double kMinFontPointSize = 4.0;
+    static constexpr double kMaxFontPointSize = 36.0;
+
+    std::optional<QString> title;
+    double fontPointSize = kBaseFontPointSize;
+
+    // A font size outside [4, 36] points, under the key "font-size".
+    std::optional<ParamError> check() const;
+};
+
+// Why a figure could not be built.
+struct FigureError
+{
+    enum Kind {
+        TooSmall, // its text and legends do not fit the size asked for: usage
+        OverBudget, // the engine refused the data within the memory budget
+    };
+    Kind kind;
+    // TooSmall states the least size that fits, naming no option: each caller adds the advice
+    // its own controls give (the command line's --size and --font-size, the dialog's fields).
+    QString message;
+};
+
+// A figure built for a file at a size (docs/ARCHITECTURE.md, "Exporting"): the descriptor's
+// layout in an offscreen QCustomPlot at the size's layout units, fonts scaled, filled with
+// data computed for that layout, and laid out again while filling moved the axes (a title or
+// legend that appeared with the data), so that the data is always computed for the pixels it
+// is drawn on; then fitted to little room (FigureFit), or refused with the least size it needs.
+//
+// The computing is the caller's: request() gives what to compute next, deliver() takes its
+// result. `posenc export` computes in its own thread (run()); the window on its scheduler.
+// The plot lives on the GUI thread.
+class FigureBuild
+{
+public:
+    // Precondition: figure.check() passed for the engine's parameters and `state`.
+    FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine, FigureState state,
+                FigureStyle style, FigureSize size);
+    ~FigureBuild();
+
+    // The next data to compute (Detail::Full, on `threads`), or nothing once the figure is done.
+    std::optional<FigureRequest> request(int threads) const;
+    // Fills the figure with the result of request() and lays it out again.
+    void deliver(const FigureResult &result);
+    bool isDone() const { return m_done; }
+    // Why the finished figure cannot be used; nothing when it can.
+    const std::optional<FigureError> &error() const { return m_error; }
+
+    // Builds the figure computing in the calling thread; false when cancelled.
+    bool run(int threads = 0, const std::atomic<bool> *cancel = nullptr);
+
+    QCustomPlot *plot() const { return m_plot.get(); }
+    const FigureSize &size() const { return m_size; }
+    const FigureDescriptor &figure() const { return m_figure; }
+
+private:
+    void layOut();
+    void finish();
+    QList<QRect> axisRectGeometry() const;
+
+    const FigureDescriptor &m_figure;
+    std::shared_ptr<const Engine> m_engine;
+    FigureState m_state;
+    FigureStyle m_style;
+    FigureSize m_size;
+    std::unique_ptr<QCustomPlot> m_plot;
+    std::unique_ptr<FigurePlot> m_figurePlot;
+    QList<QRect> m_requestedGeometry;
+    int m_pass = 0;
+    bool m_done = false;
+    std::optional<FigureError> m_error;
+};
+
+} // namespace posenc

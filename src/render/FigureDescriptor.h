@@ -1,0 +1,40 @@
+#pragma once
+
+#include "FigurePlot.h"
+
+#include "data/FigureModel.h"
+
+#include <memory>
+
+namespace posenc {
+
+// One figure, whole (docs/ARCHITECTURE.md, "One descriptor per figure"): its model (name,
+// options and their validation, inputs, widget-free data) and its drawing. The window's views,
+// `posenc export`, the Export figure dialog, Export data and sessions all reach a figure through
+// its descriptor.
+class FigureDescriptor
+{
+public:
+    virtual ~FigureDescriptor() = default;
+
+    // Everything of the figure that runs without widgets, on any thread.
+    virtual const FigureModel &model() const = 0;
+    // Builds the figure's layout into `plot`, emptied first; GUI thread only.
+    virtual std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const = 0;
+
+    QString name() const { return model().name(); }
+};
+
+// The descriptor of a figure whose model is `Model` and whose drawing is `Plot` (built from a
+// QCustomPlot *).
+template<typename Model, typename Plot> class FigureDescriptorOf final : public FigureDescriptor
+{
+public:
+    const FigureModel &model() const override { return m_model; }
+    std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const override { return std::make_unique<Plot>(plot); }
+
+private:
+    Model m_model;
+};
+
+} // namespace posenc

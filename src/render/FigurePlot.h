@@ -1,0 +1,60 @@
+#pragma once
+
+#include "HoverPoint.h"
+#include "QCustomPlot.h"
+
+#include "data/FigureModel.h"
+
+#include <QList>
+#include <QPointF>
+
+#include <memory>
+#include <optional>
+
+namespace posenc {
+
+// An axis whose range is part of a figure's view state, under `key` ("positions", "columns").
+struct ViewAxis
+{
+    QString key;
+    QCPAxis *axis = nullptr;
+};
+
+// Where positions run in an axis rect, for the window's linked cursor: a horizontal line at a
+// position when positions run down the rect, a vertical one when they run across.
+struct PositionAxis
+{
+    QCPAxisRect *rect = nullptr;
+    bool horizontal = false;
+};
+
+// A figure built into a QCustomPlot by its descriptor: the layout made once, filled with each
+// new data on the GUI thread, and what the window asks of it (the view's axes, the panels to
+// compute for, what is under the mouse). Its figure builder does the drawing.
+class FigurePlot
+{
+public:
+    virtual ~FigurePlot();
+
+    // The axes whose ranges are the figure's view, by the key its state keeps each under.
+    virtual QList<ViewAxis> viewAxes() const;
+    // Shows the figure's default view for `params` and the options of `state` (a first look,
+    // Home, a table of another size).
+    virtual void showDefaultView(const Params &params, const FigureState &state);
+    // The panels the data is computed for, at `pixelRatio` output pixels per layout unit.
+    virtual QList<PanelExtent> panels(double pixelRatio) const = 0;
+    // Draws `data`, computed for these panels; kept for hoverAt().
+    virtual void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) = 0;
+    // Small figures (PlotStyle::isCompact) shorten their legends; the next fill draws so.
+    virtual void setCompact(bool compact);
+    // Where positions run, for the linked cursor.
+    virtual QList<PositionAxis> positionAxes() const;
+    // What is under `pixel` (the plot's coordinates), from the data drawn or one cell of the engine.
+    virtual std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const;
+    // Axis rects read as pictures, which must stay larger than a plot's axes may be squeezed.
+    virtual QList<QCPAxisRect *> pictureRects() const;
+    // Whether the mouse zooms and pans the figure.
+    virtual bool isInteractive() const;
+};
+
+} // namespace posenc

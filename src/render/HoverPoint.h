@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace posenc {
+
+// What lies under the mouse in a figure: a position, and in table figures a column and a value.
+struct HoverPoint
+{
+    std::int64_t position = 0;
+    bool hasPosition = true; // false where the mouse points at a column only
+    std::optional<std::int64_t> column; // a column of X (or of the PE table in the curves view)
+    bool columnIsPe = false; // the column counts PE columns (curves) rather than X columns
+    std::optional<double> value;
+    QString valueName; // what the value is: "PE", "‖PE_p‖", ...
+};
+
+} // namespace posenc

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "CurvesData.h"
+
+namespace posenc {
+
+// The curves: PE[:, j] against position for chosen columns (--dims, the window's columns
+// field; a few low, middle and high ones by default); its view is the positions on x.
+class CurvesModel final : public FigureModel
+{
+public:
+    static constexpr char16_t kPositionsAxis[] = u"positions";
+
+    // The columns drawn: those listed, or the defaults for the PE's columns.
+    static std::vector<std::int64_t> columns(const Params &params, const FigureState &state);
+
+    QString name() const override;
+    QString title() const override;
+    QString summary() const override;
+    QList<FigureOption> options() const override;
+    QString defaultText(const QString &key, const Params &params) const override;
+    QList<Quantity> inputs(const FigureState &state) const override;
+    std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
+
+protected:
+    QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
+    FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
+};
+
+} // namespace posenc

@@ -1,0 +1,91 @@
+#include "FigureModel.h"
+
+#include <QCoreApplication>
+#include <QThread>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+std::atomic<std::int64_t> g_computations {0};
+std::atomic<std::int64_t> g_onApplicationThread {0};
+} // namespace
+
+QSize PanelExtent::pixels() const
+{
+    return {std::max(1, qRound(size.width() * pixelRatio)), std::max(1, qRound(size.height() * pixelRatio))};
+}
+
+FigureData::~FigureData() = default;
+
+FigureModel::~FigureModel() = default;
+
+std::optional<FigureOption> FigureModel::option(const QString &key) const
+{
+    for (const FigureOption &o : options()) {
+        if (o.key == key)
+            return o;
+    }
+    return std::nullopt;
+}
+
+QString FigureModel::defaultText(const QString &key, const Params &) const
+{
+    const auto known = option(key);
+    return known ? known->defaultText : QString();
+}
+
+QList<ParamError> FigureModel::check(const Params &params, const FigureState &state) const
+{
+    QList<ParamError> problems;
+    QStringList keys;
+    for (const FigureOption &o : options())
+        keys.append(o.key);
+    for (auto it = state.options.cbegin(); it != state.options.cend(); ++it) {
+        const auto known = option(it.key());
+        if (!known) {
+            const QString its = keys.isEmpty() ? u"it takes none"_s : u"its options: %1"_s.arg(keys.join(u", "_s));
+            problems.append(
+                {it.key(), QString(), u"is not an option of the %1 figure (%2)"_s.arg(name(), its), std::nullopt});
+            continue;
+        }
+        if (auto refused = known->refusal(it.value()))
+            problems.append(*refused);
+    }
+    if (problems.isEmpty())
+        problems = checkOptions(params, state);
+    return problems;
+}
+
+QList<ParamError> FigureModel::checkOptions(const Params &, const FigureState &) const
+{
+    return {};
+}
+
+bool FigureModel::hasPreview(const FigureRequest &) const
+{
+    return false;
+}
+
+FigureResult FigureModel::compute(const FigureRequest &request, const std::atomic<bool> &cancel) const
+{
+    ++g_computations;
+    if (const QCoreApplication *app = QCoreApplication::instance(); app && QThread::currentThread() == app->thread())
+        ++g_onApplicationThread;
+    return computeData(request, cancel);
+}
+
+std::optional<TableRequest> FigureModel::table(const Params &, const FigureState &) const
+{
+    return std::nullopt;
+}
+
+FigureModel::Computations FigureModel::computations()
+{
+    return {g_computations.load(), g_onApplicationThread.load()};
+}
+
+} // namespace posenc

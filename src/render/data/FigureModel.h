@@ -1,0 +1,110 @@
+#pragma once
+
+#include "Detail.h"
+#include "FigureOption.h"
+#include "FigureState.h"
+
+#include "core/Engine.h"
+#include "core/TableRequest.h"
+
+#include <QList>
+#include <QSize>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace posenc {
+
+// A panel of a laid-out figure, as its data is computed for it: the size of its axis rect, the
+// output pixels per layout unit (the screen's device pixel ratio, or an export's scale) and
+// the ranges its axes show.
+struct PanelExtent
+{
+    QSize size; // layout units
+    double pixelRatio = 1.0;
+    ViewRange x;
+    ViewRange y;
+
+    // Output pixels of the axis rect, at least one each way.
+    QSize pixels() const;
+};
+
+// What a figure's data is computed from: the parameters (through their engine), the figure's
+// state, and its panels as laid out.
+struct FigureRequest
+{
+    std::shared_ptr<const Engine> engine;
+    FigureState state;
+    QList<PanelExtent> panels; // in the order the figure's drawing gives them
+    Detail detail = Detail::Full;
+    int threads = 1; // worker threads of the engine: 1 in a view's own job, 0 for all cores
+};
+
+// A figure's data: what its model computes on a worker thread and its drawing fills a plot with.
+struct FigureData
+{
+    virtual ~FigureData();
+};
+
+// What a computation gives: the data, or the engine's refusal (over the memory budget, with
+// cells and GiB); neither when it was cancelled.
+struct FigureResult
+{
+    std::shared_ptr<const FigureData> data;
+    std::optional<QString> refusal;
+
+    bool isCancelled() const { return !data && !refusal; }
+};
+
+// The widget-free half of a figure's descriptor (docs/ARCHITECTURE.md, "One descriptor per
+// figure"): its name, its options and their validation, the quantities it is computed from, and
+// its data. Immutable, so one instance serves every thread.
+class FigureModel
+{
+public:
+    virtual ~FigureModel();
+
+    virtual QString name() const = 0; // the command line's FIGURE, a session's "figure"
+    virtual QString title() const = 0; // the window's name for it: "Heatmap"
+    virtual QString summary() const = 0; // one line for --help
+    virtual QList<FigureOption> options() const { return {}; }
+    std::optional<FigureOption> option(const QString &key) const;
+    // What option `key` reads as when it is not given, for these parameters (a placeholder).
+    virtual QString defaultText(const QString &key, const Params &params) const;
+
+    // The quantities the figure is computed from, for `state`: a change of a parameter none of
+    // them reads (ParamInputs) leaves the figure as it is.
+    virtual QList<Quantity> inputs(const FigureState &state) const = 0;
+
+    // Every problem with `state` for `params`, each naming its option and the allowed range: an
+    // option the figure does not take, a choice it does not list, a column outside the table.
+    QList<ParamError> check(const Params &params, const FigureState &state) const;
+
+    // Whether a quick preview is worth drawing before the full data (Detail).
+    virtual bool hasPreview(const FigureRequest &request) const;
+
+    // The data of `request`, on any thread; stops early when `cancel` is set. Precondition:
+    // check() passed for the request's parameters and state.
+    FigureResult compute(const FigureRequest &request, const std::atomic<bool> &cancel) const;
+
+    // The table of what the figure shows in `state` (Export data), if it has one.
+    virtual std::optional<TableRequest> table(const Params &params, const FigureState &state) const;
+
+    // Computations made so far in this process, and those made on the thread of the application
+    // object: the window's promise that none of them blocks its event loop can be checked.
+    struct Computations
+    {
+        std::int64_t total = 0;
+        std::int64_t onApplicationThread = 0;
+    };
+    static Computations computations();
+
+protected:
+    // The figure's own checks of its options, after the generic ones passed.
+    virtual QList<ParamError> checkOptions(const Params &params, const FigureState &state) const;
+    virtual FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const = 0;
+};
+
+} // namespace posenc

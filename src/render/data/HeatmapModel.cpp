@@ -1,0 +1,137 @@
+#include "HeatmapModel.h"
+
+#include "Colormap.h"
+#include "FigureText.h"
+#include "ViewOptions.h"
+#include "VisibleCells.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+constexpr int kPreviewCoarseness = 2;
+} // namespace
+
+QList<Quantity> HeatmapModel::quantities()
+{
+    return {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Error};
+}
+
+Quantity HeatmapModel::quantity(const FigureState &state)
+{
+    return Quantities::fromName(state.option(QString::fromUtf16(kQuantity))).value_or(Quantity::Pe);
+}
+
+QString HeatmapModel::name() const
+{
+    return u"heatmap"_s;
+}
+
+QString HeatmapModel::title() const
+{
+    return u"Heatmap"_s;
+}
+
+QString HeatmapModel::summary() const
+{
+    return u"positions x columns of one quantity (--quantity), with a colorbar"_s;
+}
+
+QList<FigureOption> HeatmapModel::options() const
+{
+    FigureOption quantity;
+    quantity.key = QString::fromUtf16(kQuantity);
+    quantity.kind = FigureOption::Kind::Choice;
+    quantity.help = u"the quantity shown"_s;
+    quantity.defaultText = Quantities::name(Quantity::Pe);
+    for (const Quantity q : quantities()) {
+        quantity.choices.append(Quantities::name(q));
+        quantity.choiceLabels.append(FigureText::quantityLabel(q));
+    }
+    quantity.valueName = quantity.choices.join(u'|');
+    quantity.resetsView = true;
+
+    FigureOption colormap;
+    colormap.key = QString::fromUtf16(kColormap);
+    colormap.kind = FigureOption::Kind::Choice;
+    colormap.help = u"colormap: auto is diverging about zero for signed data, cividis for the mask"_s;
+    colormap.defaultText = QString::fromUtf16(kAutoColormap);
+    colormap.choices = QStringList {colormap.defaultText} + Colormaps::names();
+    colormap.valueName = colormap.choices.join(u'|');
+    colormap.redrawsOnly = true;
+
+    return {quantity, colormap, ViewOptions::positions(u"positions A..B-1 in view"_s),
+            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
+}
+
+QList<Quantity> HeatmapModel::inputs(const FigureState &state) const
+{
+    return {quantity(state)};
+}
+
+QList<ParamError> HeatmapModel::checkOptions(const Params &params, const FigureState &state) const
+{
+    const Shape shape = Quantities::shape(quantity(state), params);
+    return ViewOptions::check(state, name(), shape.rows, shape.cols);
+}
+
+bool HeatmapModel::hasPreview(const FigureRequest &request) const
+{
+    // A block within the preview budget is exact at once.
+    const Quantity q = quantity(request.state);
+    const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, request.engine->shape(q));
+    return visible.block.cells() > Budget::cells(Detail::Preview);
+}
+
+FigureResult HeatmapModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
+{
+    const Engine &engine = *request.engine;
+    const Quantity q = quantity(request.state);
+    const Shape shape = engine.shape(q);
+    const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, shape);
+    auto grid = computeHeatmap(engine, visible, request.detail, {request.threads, &cancel});
+    if (!grid) {
+        if (cancel.load(std::memory_order_relaxed))
+            return {};
+        return {nullptr, VisibleCells::refusal(engine, q, visible.block)};
+    }
+    auto data = std::make_shared<HeatmapFigureData>();
+    data->grid = std::move(*grid);
+    data->table = shape;
+    return {std::move(data), std::nullopt};
+}
+
+std::optional<TableRequest> HeatmapModel::table(const Params &params, const FigureState &state) const
+{
+    // The whole cells in view, as `posenc table QUANTITY --positions A:B --dims C:D` writes them.
+    const Quantity q = quantity(state);
+    const Shape shape = Quantities::shape(q, params);
+    const ViewRange columns = state.range(QString::fromUtf16(kColumnsAxis)).value_or(VisibleCells::wholeColumns(shape));
+    const ViewRange positions
+        = state.range(QString::fromUtf16(kPositionsAxis)).value_or(VisibleCells::wholeRows(shape));
+    const auto rows = TableView::cellsInView(positions.lower, positions.upper, shape.rows);
+    const auto cols = TableView::cellsInView(columns.lower, columns.upper, shape.cols);
+    if (!rows || !cols)
+        return std::nullopt;
+    return TableRequest {
+        TableRequest::Cells, q, {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first}, {}};
+}
+
+std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
+                                          const ComputeOptions &options)
+{
+    request.cellBudget = Budget::cells(detail);
+    // A preview is drawn at half the resolution (as the first pass of a progressive
+    // renderer), each shown row from one sampled table row: at L 8192, d 1024 that is 176
+    // rows to compute instead of 8192, 3 ms instead of 70.
+    if (detail == Detail::Preview) {
+        request.pixelRows = std::max(1, request.pixelRows / kPreviewCoarseness);
+        request.pixelCols = std::max(1, request.pixelCols / kPreviewCoarseness);
+        request.cellBudget
+            = std::min(request.cellBudget, std::max<std::int64_t>(1, request.pixelRows) * request.block.cols);
+    }
+    return HeatmapResampler::resample(engine, request, options);
+}
+
+} // namespace posenc

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "FigureModel.h"
+#include "HeatmapResampler.h"
+
+namespace posenc {
+
+// The heatmap figure's data: one quantity's visible cells at the resolution they are shown.
+struct HeatmapFigureData : FigureData
+{
+    HeatmapGrid grid;
+    Shape table; // the whole table's shape, for the title
+};
+
+// The heatmap: positions x columns of one quantity (--quantity) with a colorbar; its view is
+// the visible cells ("columns" on x, "positions" on y), computed at screen resolution.
+class HeatmapModel final : public FigureModel
+{
+public:
+    static constexpr char16_t kQuantity[] = u"quantity";
+    static constexpr char16_t kColormap[] = u"colormap";
+    static constexpr char16_t kColumnsAxis[] = u"columns";
+    static constexpr char16_t kPositionsAxis[] = u"positions";
+    static constexpr char16_t kAutoColormap[] = u"auto"; // the quantity's own map
+
+    // The quantities it offers, in the order the window lists them.
+    static QList<Quantity> quantities();
+    static Quantity quantity(const FigureState &state);
+
+    QString name() const override;
+    QString title() const override;
+    QString summary() const override;
+    QList<FigureOption> options() const override;
+    QList<Quantity> inputs(const FigureState &state) const override;
+    bool hasPreview(const FigureRequest &request) const override;
+    std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
+
+protected:
+    QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
+    FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
+};
+
+// Heatmap data computed for a visible range at a level of detail: a preview is drawn at half
+// the resolution, each shown row from one sampled table row.
+std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
+                                          const ComputeOptions &options);
+
+} // namespace posenc

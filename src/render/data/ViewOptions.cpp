@@ -1,0 +1,98 @@
+#include "ViewOptions.h"
+
+#include "core/ParamText.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ViewOptions {
+
+FigureOption positions(const QString &help)
+{
+    FigureOption o;
+    o.key = QString::fromUtf16(kPositions);
+    o.kind = FigureOption::Kind::Text;
+    o.valueName = u"A:B"_s;
+    o.help = help;
+    o.inWindow = false; // the window zooms
+    return o;
+}
+
+FigureOption dims(const QString &help, bool inWindow)
+{
+    FigureOption o;
+    o.key = QString::fromUtf16(kDims);
+    o.kind = FigureOption::Kind::Text;
+    o.valueName = u"LIST"_s;
+    o.help = help;
+    o.inWindow = inWindow;
+    return o;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const FigureState &state)
+{
+    const QString text = state.option(QString::fromUtf16(kPositions));
+    if (text.isEmpty())
+        return std::nullopt;
+    return ParamText::parseRange(text);
+}
+
+std::vector<std::int64_t> columns(const FigureState &state)
+{
+    const QString text = state.option(QString::fromUtf16(kDims)).trimmed();
+    if (text.isEmpty())
+        return {};
+    return ParamText::parseIndexList(text).value_or(std::vector<std::int64_t> {});
+}
+
+QList<ParamError> check(const FigureState &state, const QString &figure, std::int64_t rows, std::int64_t cols,
+                        std::int64_t maxColumns)
+{
+    QList<ParamError> problems;
+    const QString positionsKey = QString::fromUtf16(kPositions);
+    if (const QString text = state.option(positionsKey); !text.isEmpty()) {
+        const auto range = ParamText::parseRange(text);
+        if (!range || range->first < 0 || range->first >= range->second || range->second > rows)
+            problems.append({positionsKey,
+                             u"A:B with 0 <= A < B <= %1 (positions of the %2 figure)"_s.arg(rows).arg(figure),
+                             QString(), ParamError::quoted(text)});
+    }
+    const QString dimsKey = QString::fromUtf16(kDims);
+    if (const QString text = state.option(dimsKey).trimmed(); !text.isEmpty()) {
+        // One more than the most allowed is enough to refuse a list without building it whole.
+        const auto list = ParamText::parseIndexList(text, maxColumns + 1);
+        const QString allowed = u"a list of at most %1 columns in [0, %2) (columns of the %3 figure), such as "
+                                "0,1,64:68"_s.arg(maxColumns)
+                                    .arg(cols)
+                                    .arg(figure);
+        if (!list || list->empty() || std::int64_t(list->size()) > maxColumns) {
+            problems.append({dimsKey, allowed, QString(), ParamError::quoted(text)});
+        } else {
+            for (const std::int64_t c : *list) {
+                if (c < 0 || c >= cols) {
+                    problems.append({dimsKey, allowed, QString(), QString::number(c)});
+                    break;
+                }
+            }
+        }
+    }
+    return problems;
+}
+
+Block inView(const FigureState &state, const Block &fallback)
+{
+    Block block = fallback;
+    if (const auto range = positionRange(state)) {
+        block.row0 = range->first;
+        block.rows = range->second - range->first;
+    }
+    if (const std::vector<std::int64_t> list = columns(state); !list.empty()) {
+        const auto [lo, hi] = std::minmax_element(list.begin(), list.end());
+        block.col0 = *lo;
+        block.cols = *hi - *lo + 1;
+    }
+    return block;
+}
+
+} // namespace posenc::ViewOptions

@@ -1,0 +1,9 @@
+// The figures of the program, one line each, in the order the window and --help list them:
+// adding a figure is its descriptor, its builder, its tests and one line here
+// (docs/ARCHITECTURE.md, "Adding a figure"). No include guard: FigureRegistry.cpp reads this
+// list twice, with POSENC_FIGURE(Name) defined to declare and then to call make<Name>Figure().
+POSENC_FIGURE(Heatmap)
+POSENC_FIGURE(Curves)
+POSENC_FIGURE(Magnitudes)
+POSENC_FIGURE(Dropout)
+POSENC_FIGURE(Learned)

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "render/FigureBuild.h"
+#include "render/FigureRegistry.h"
+
+#include <QtTest>
+
+#include <memory>
+
+// Figures built headless as `posenc export` builds them, computing in the test's thread.
+namespace FigureBuilds {
+
+inline const posenc::FigureDescriptor &figure(const QString &name)
+{
+    const posenc::FigureDescriptor *found = posenc::FigureRegistry::find(name);
+    if (!found)
+        qFatal("no figure named %s", qPrintable(name));
+    return *found;
+}
+
+// The figure `name` of `params` in `state`, laid out and filled at `size`; the build holds the plot.
+inline std::unique_ptr<posenc::FigureBuild> build(const QString &name, const posenc::Params &params,
+                                                  const posenc::FigureSize &size, const posenc::FigureState &state = {},
+                                                  const posenc::FigureStyle &style = {})
+{
+    auto built = std::make_unique<posenc::FigureBuild>(figure(name), std::make_shared<const posenc::Engine>(params),
+                                                       state, style, size);
+    built->run(1);
+    return built;
+}
+
+// Why the figure was not built, or "" when it was.
+inline QString errorOf(const posenc::FigureBuild &built)
+{
+    return built.error() ? built.error()->message : QString();
+}
+
+} // namespace FigureBuilds
