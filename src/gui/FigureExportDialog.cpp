@@ -1,5 +1,6 @@
 #include "FigureExportDialog.h"
 
+#include "FigureExportPresets.h"
 #include "FileDialogs.h"
 #include "ParamLabels.h"
 #include "Settings.h"
@@ -14,7 +15,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPointer>
-#include <QProgressDialog>
 #include <QPushButton>
 
 #include <cmath>
@@ -22,69 +22,6 @@
 using namespace Qt::StringLiterals;
 
 namespace posenc {
-
-namespace {
-
-constexpr double kCmPerInch = 2.54;
-
-struct PresetSize
-{
-    FigureExportDialog::Preset preset;
-    QString key; // as Settings keeps it
-    const char *label;
-    double width; // cm, or pixels for the window
-    double height;
-    bool heightEditable;
-};
-
-// Slide: 10 x 5.625 in, the 16:9 slide of presentation programs (1920 x 1080 at 192 dpi).
-// Paper columns: the widths of common two-column journals, a 3:2-ish default height.
-const std::array<PresetSize, 5> kPresets = {{
-    {FigureExportDialog::Preset::Slide, u"slide"_s,
-     QT_TRANSLATE_NOOP("FigureExportDialog", "Slide 16:9 (25.4 × 14.29 cm)"), 25.4, 14.2875, false},
-    {FigureExportDialog::Preset::SingleColumn, u"single-column"_s,
-     QT_TRANSLATE_NOOP("FigureExportDialog", "Single column (8.5 cm wide)"), 8.5, 6.0, true},
-    {FigureExportDialog::Preset::DoubleColumn, u"double-column"_s,
-     QT_TRANSLATE_NOOP("FigureExportDialog", "Double column (17.5 cm wide)"), 17.5, 9.0, true},
-    {FigureExportDialog::Preset::Window, u"window"_s, QT_TRANSLATE_NOOP("FigureExportDialog", "Window size"), 0.0, 0.0,
-     false},
-    {FigureExportDialog::Preset::Custom, u"custom"_s, QT_TRANSLATE_NOOP("FigureExportDialog", "Custom"), 0.0, 0.0,
-     true},
-}};
-
-const PresetSize &presetSize(FigureExportDialog::Preset preset)
-{
-    return kPresets[static_cast<std::size_t>(preset)];
-}
-
-QString extension(FigureFormat format)
-{
-    switch (format) {
-    case FigureFormat::Png:
-        return u"png"_s;
-    case FigureFormat::Svg:
-        return u"svg"_s;
-    case FigureFormat::Pdf:
-        return u"pdf"_s;
-    }
-    return u"png"_s;
-}
-
-// Inches per unit of a field; pixels are converted at `dpi`.
-double inchesPer(FigureExportDialog::Unit unit, double dpi)
-{
-    switch (unit) {
-    case FigureExportDialog::Unit::Cm:
-        return 1.0 / kCmPerInch;
-    case FigureExportDialog::Unit::In:
-        return 1.0;
-    case FigureExportDialog::Unit::Px:
-        return 1.0 / dpi;
-    }
-    return 1.0;
-}
-
-} // namespace
 
 FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current, QSettings *settings, QWidget *parent)
     : QDialog(parent)
@@ -102,7 +39,7 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     ui.formatBox->addItem(tr("PNG image"), static_cast<int>(FigureFormat::Png));
     ui.formatBox->addItem(tr("SVG vector drawing"), static_cast<int>(FigureFormat::Svg));
     ui.formatBox->addItem(tr("PDF document"), static_cast<int>(FigureFormat::Pdf));
-    for (const PresetSize &p : kPresets)
+    for (const FigureExportPresets::PresetSize &p : FigureExportPresets::all())
         ui.presetBox->addItem(tr(p.label), p.key);
     ui.unitBox->addItem(tr("cm"), static_cast<int>(Unit::Cm));
     ui.unitBox->addItem(tr("in"), static_cast<int>(Unit::In));
@@ -123,13 +60,14 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
         = m_settings ? Settings::loadExportChoices(*m_settings) : Settings::ExportChoices {};
     ui.dpiSpin->setValue(choices.dpi);
     for (const FigureFormat f : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf}) {
-        if (extension(f) == choices.format)
+        if (FigureExporter::extension(f) == choices.format)
             setFormat(f);
     }
     const int presetIndex = ui.presetBox->findData(choices.preset);
     ui.figureBox->setCurrentIndex(std::clamp(current, 0, static_cast<int>(m_sources.size()) - 1));
     const QString directory = choices.directory.isEmpty() ? QDir::currentPath() : choices.directory;
-    ui.pathEdit->setText(QDir(directory).filePath(u"%1.%2"_s.arg(source().figure->name(), extension(format()))));
+    ui.pathEdit->setText(
+        QDir(directory).filePath(u"%1.%2"_s.arg(source().figure->name(), FigureExporter::extension(format()))));
 
     connect(ui.presetBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::presetChosen);
     connect(ui.unitBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::unitChosen);
@@ -152,7 +90,8 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     connect(ui.buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     // A custom size starts from the single column's.
-    setDimensions(presetSize(Preset::SingleColumn).width, presetSize(Preset::SingleColumn).height, Unit::Cm);
+    setDimensions(FigureExportPresets::of(Preset::SingleColumn).width,
+                  FigureExportPresets::of(Preset::SingleColumn).height, Unit::Cm);
     ui.presetBox->setCurrentIndex(std::max(0, presetIndex));
     presetChosen();
 }
@@ -242,7 +181,7 @@ QString FigureExportDialog::message() const
 void FigureExportDialog::presetChosen()
 {
     const Preset chosen = preset();
-    const PresetSize &p = presetSize(chosen);
+    const FigureExportPresets::PresetSize &p = FigureExportPresets::of(chosen);
     Ui::FigureExportDialog &ui = *m_ui;
     if (chosen == Preset::Window) {
         const QSize pixels = source().viewSize;
@@ -264,7 +203,7 @@ void FigureExportDialog::unitChosen()
     // The same size in the new unit (pixels at the dpi).
     const Unit to = unit();
     const double dpi = m_ui->dpiSpin->value();
-    const double factor = inchesPer(m_unit, dpi) / inchesPer(to, dpi);
+    const double factor = FigureExportPresets::inchesPer(m_unit, dpi) / FigureExportPresets::inchesPer(to, dpi);
     setDimensions(m_ui->widthSpin->value() * factor, m_ui->heightSpin->value() * factor, to);
 }
 
@@ -275,7 +214,7 @@ void FigureExportDialog::formatChosen()
     if (!current.isEmpty()) {
         const QFileInfo info(current);
         const QString base = FigureExporter::formatOf(current) ? info.completeBaseName() : info.fileName();
-        m_ui->pathEdit->setText(QDir(info.path()).filePath(base + u'.' + extension(format())));
+        m_ui->pathEdit->setText(QDir(info.path()).filePath(base + u'.' + FigureExporter::extension(format())));
     }
     updatePixels();
 }
@@ -314,7 +253,7 @@ FigureSize FigureExportDialog::figureSize() const
         return FigureSize::fromPixels(source().viewSize);
     if (m_unit == Unit::Px)
         return FigureSize::fromPixelsAtDpi(QSize(qRound(w), qRound(h)), dpi);
-    const double inches = inchesPer(m_unit, dpi);
+    const double inches = FigureExportPresets::inchesPer(m_unit, dpi);
     return FigureSize::fromInches(QSizeF(w * inches, h * inches), dpi);
 }
 
@@ -336,7 +275,7 @@ void FigureExportDialog::updatePixels()
     if (preset() == Preset::Window) {
         text += tr(", as the view shows it");
     } else if (size.dpi) {
-        const double cm = inchesPer(m_unit, *size.dpi) * kCmPerInch;
+        const double cm = FigureExportPresets::inchesPer(m_unit, *size.dpi) * FigureExportPresets::kCmPerInch;
         text += tr(" (%1 × %2 cm at %3 dpi)")
                     .arg(m_ui->widthSpin->value() * cm, 0, 'f', 2)
                     .arg(m_ui->heightSpin->value() * cm, 0, 'f', 2)
@@ -366,7 +305,7 @@ void FigureExportDialog::save()
         return;
     }
     if (!FigureExporter::formatOf(target)) {
-        target += u'.' + extension(format());
+        target += u'.' + FigureExporter::extension(format());
         m_ui->pathEdit->setText(target);
     }
     const FigureFormat chosen = *FigureExporter::formatOf(target);
@@ -402,23 +341,13 @@ void FigureExportDialog::exportTo(const QString &path, FigureFormat format)
         source().figure, source().engine, source().state, figureStyle(), figureSize(), format, path};
     auto *job = new FigureExportJob(std::move(target), m_scheduler, this);
     m_job = job;
-    // The figure's data takes a moment at most, but a large one or a slow machine gets a progress
-    // dialog that can cancel it.
-    auto *progress = new QProgressDialog(tr("Exporting %1 …").arg(path), tr("Cancel"), 0, 0, this);
-    progress->setObjectName(u"figureExportProgress"_s);
-    progress->setWindowTitle(tr("Export figure"));
-    progress->setWindowModality(Qt::WindowModal);
-    progress->setMinimumDuration(400);
-    progress->setAttribute(Qt::WA_DeleteOnClose);
-    connect(progress, &QProgressDialog::canceled, job, &FigureExportJob::cancel);
     connect(job, &FigureExportJob::finished, this,
-            [this, job, progress = QPointer(progress), path](const std::optional<FigureError> &refused, bool encoded,
-                                                             const std::optional<WriteError> &writeError) {
-                if (progress)
-                    progress->close();
+            [this, job, path](const std::optional<FigureError> &refused, bool encoded,
+                              const std::optional<WriteError> &writeError) {
                 job->deleteLater();
                 exported(path, refused, encoded, writeError);
             });
+    job->showProgress(this);
     job->start();
 }
 
@@ -433,7 +362,7 @@ void FigureExportDialog::exported(const QString &path, const std::optional<Figur
         return;
     }
     if (!encoded) {
-        showMessage(tr("The figure could not be encoded as %1.").arg(extension(format()).toUpper()));
+        showMessage(tr("The figure could not be encoded as %1.").arg(FigureExporter::extension(format()).toUpper()));
         return;
     }
     if (writeError) {
@@ -443,8 +372,8 @@ void FigureExportDialog::exported(const QString &path, const std::optional<Figur
     if (m_settings) {
         Settings::ExportChoices choices;
         choices.directory = QFileInfo(path).absolutePath();
-        choices.format = extension(format());
-        choices.preset = presetSize(preset()).key;
+        choices.format = FigureExporter::extension(format());
+        choices.preset = FigureExportPresets::of(preset()).key;
         choices.dpi = m_ui->dpiSpin->value();
         Settings::saveExportChoices(*m_settings, choices);
     }

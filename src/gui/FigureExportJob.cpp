@@ -3,6 +3,7 @@
 #include "render/FigureFile.h"
 
 #include <QPointer>
+#include <QProgressDialog>
 
 namespace posenc {
 
@@ -20,6 +21,21 @@ void FigureExportJob::start()
     m_build = std::make_unique<FigureBuild>(*m_target.figure, m_target.engine, m_target.state, m_target.style,
                                             m_target.size);
     step();
+}
+
+void FigureExportJob::showProgress(QWidget *parent)
+{
+    // The figure's data takes a moment at most, but a large one or a slow machine gets a progress
+    // dialog, after 0.4 s, that can cancel it.
+    auto *progress = new QProgressDialog(tr("Exporting %1 …").arg(m_target.path), tr("Cancel"), 0, 0, parent);
+    progress->setObjectName(QStringLiteral("figureExportProgress"));
+    progress->setWindowTitle(tr("Export figure"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(400);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    connect(progress, &QProgressDialog::canceled, this, &FigureExportJob::cancel);
+    connect(this, &FigureExportJob::finished, progress, &QWidget::close);
+    connect(this, &QObject::destroyed, progress, &QWidget::close);
 }
 
 void FigureExportJob::cancel()

@@ -8,6 +8,8 @@
 
 #include <QObject>
 
+class QWidget;
+
 #include <memory>
 #include <optional>
 
@@ -38,6 +40,8 @@ public:
     ~FigureExportJob() override;
 
     void start();
+    // A progress dialog over `parent` while the job runs longer than a moment; its Cancel cancels.
+    void showProgress(QWidget *parent);
     // Stops at once; nothing is written, finished() is not emitted.
     void cancel();
     bool isRunning() const { return m_running; }

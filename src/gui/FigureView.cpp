@@ -1,5 +1,6 @@
 #include "FigureView.h"
 
+#include "FigureJob.h"
 #include "FigureOptionBar.h"
 #include "ParamLabels.h"
 
@@ -13,34 +14,15 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
-#include <chrono>
-#include <thread>
-
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
 namespace {
 
-const QString kCursorLayer = u"cursor"_s;
-// A job refines its preview only once the controls have rested this long: while a slider
-// moves, refinements would only take the processor from the next preview.
-constexpr std::chrono::milliseconds kRestBeforeRefining {80};
 // Each view's job computes serially in its scheduler's thread: the views already run side by
 // side, and a serial job stops within one tile when it is cancelled.
 constexpr int kJobThreads = 1;
-
-// Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
-bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
-{
-    constexpr std::chrono::milliseconds kStep {4};
-    for (std::chrono::milliseconds slept {0}; slept < rest; slept += kStep) {
-        if (cancel.load(std::memory_order_relaxed))
-            return false;
-        std::this_thread::sleep_for(kStep);
-    }
-    return !cancel.load(std::memory_order_relaxed);
-}
 
 } // namespace
 
@@ -50,6 +32,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     , m_bar(new FigureOptionBar(chooser, this))
     , m_plot(new QCustomPlot(this))
     , m_message(new QLabel(m_plot))
+    , m_cursor(m_plot)
     , m_scheduler(new ComputeScheduler(this))
     , m_engine(std::make_shared<const Engine>(Params {}))
 {
@@ -81,9 +64,6 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
         emit contextMenuRequested(m_plot->mapToGlobal(pos));
     });
     m_plot->setMouseTracking(true);
-    // The linked cursor lives on a buffered layer of its own: moving it replots that layer only.
-    m_plot->addLayer(kCursorLayer, m_plot->layer(u"main"_s), QCustomPlot::limAbove);
-    m_plot->layer(kCursorLayer)->setMode(QCPLayer::lmBuffered);
 
     m_requestTimer.setSingleShot(true);
     m_requestTimer.setInterval(0);
@@ -107,19 +87,7 @@ void FigureView::build()
     m_data.reset();
     m_figurePlot = m_figure->build(m_plot);
     m_plot->setInteractions(m_figurePlot->isInteractive() ? QCP::iRangeDrag | QCP::iRangeZoom : QCP::Interactions());
-    m_cursors.clear();
-    for (const PositionAxis &where : m_figurePlot->positionAxes()) {
-        auto *line = new QCPItemStraightLine(m_plot);
-        line->setLayer(kCursorLayer);
-        line->setClipAxisRect(where.rect);
-        line->setClipToAxisRect(true);
-        line->setPen(QPen(QColor(20, 20, 20, 170), 1.0, Qt::DashLine));
-        line->setSelectable(false);
-        for (QCPItemPosition *position : line->positions())
-            position->setAxes(where.rect->axis(QCPAxis::atBottom), where.rect->axis(QCPAxis::atLeft));
-        line->setVisible(false);
-        m_cursors.append({line, where.horizontal});
-    }
+    m_cursor.attach(m_figurePlot->positionAxes());
     for (const ViewAxis &axis : m_figurePlot->viewAxes())
         connect(axis.axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &FigureView::rangeChanged);
     m_bar->setFigure(*m_figure, m_state, params());
@@ -282,28 +250,12 @@ void FigureView::submitNow()
     request.state = m_state;
     request.panels = m_figurePlot->panels(m_plot->devicePixelRatioF());
     request.threads = kJobThreads;
-    const FigureModel *model = &m_figure->model();
-    m_scheduler->submit([model, request, serial = m_figureSerial, self = QPointer(this)](
-                            const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
-        const bool preview = model->hasPreview(request);
-        for (const Detail detail : {Detail::Preview, Detail::Full}) {
-            if (detail == Detail::Preview && !preview)
-                continue;
-            if (detail == Detail::Full && preview && !restUnlessCancelled(cancel, kRestBeforeRefining))
-                return;
-            FigureRequest pass = request;
-            pass.detail = detail;
-            const FigureResult result = model->compute(pass, cancel);
-            if (result.isCancelled())
-                return;
-            publish([self, result, serial, detail] {
-                if (self)
-                    self->showResult(result, serial, detail);
-            });
-            if (!result.data)
-                return;
-        }
-    });
+    m_scheduler->submit(
+        FigureJob::make(m_figure->model(), std::move(request),
+                        [self = QPointer(this), serial = m_figureSerial](const FigureResult &result, Detail detail) {
+                            if (self)
+                                self->showResult(result, serial, detail);
+                        }));
 }
 
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
@@ -377,15 +329,7 @@ QList<QRect> FigureView::axisRectGeometry() const
 
 void FigureView::setCursorPosition(std::optional<std::int64_t> position)
 {
-    for (const auto &[line, horizontal] : std::as_const(m_cursors)) {
-        line->setVisible(position.has_value());
-        if (!position)
-            continue;
-        const auto p = static_cast<double>(*position);
-        line->point1->setCoords(horizontal ? 0.0 : p, horizontal ? p : 0.0);
-        line->point2->setCoords(horizontal ? 1.0 : p, horizontal ? p : 1.0);
-    }
-    m_plot->layer(kCursorLayer)->replot();
+    m_cursor.place(position);
 }
 
 void FigureView::mouseMoved(QMouseEvent *event)

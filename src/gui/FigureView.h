@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ComputeScheduler.h"
+#include "LinkedCursor.h"
 
 #include "core/Engine.h"
 #include "render/FigureDescriptor.h"
@@ -112,7 +113,7 @@ private:
     QCustomPlot *m_plot;
     QLabel *m_message; // over the plot: why there is no figure
     std::unique_ptr<FigurePlot> m_figurePlot;
-    QList<std::pair<QCPItemStraightLine *, bool>> m_cursors; // line, horizontal
+    LinkedCursor m_cursor;
     ComputeScheduler *m_scheduler;
     QTimer m_requestTimer;
     std::shared_ptr<const Engine> m_engine;

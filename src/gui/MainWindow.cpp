@@ -5,19 +5,17 @@
 #include "EmbeddingsController.h"
 #include "ExportController.h"
 #include "FigureView.h"
-#include "FileDialogs.h"
 #include "HoverReadout.h"
 #include "MatrixLoader.h"
 #include "SessionController.h"
 #include "Settings.h"
-#include "TensorPicker.h"
+#include "WindowMenus.h"
 
 #include "render/FigureRegistry.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -88,7 +86,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
-    createMenus();
+    m_menus = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_learned});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     connect(m_sessions, &SessionController::failed, this, &MainWindow::showProblem);
@@ -187,135 +185,7 @@ void MainWindow::embeddingsChanged()
     if (table && !wasVisible)
         m_tabs->setCurrentIndex(1);
     m_matrixNote->setText(m_embeddings->statisticsText());
-    if (m_positionTableAction) {
-        const QSignalBlocker block(m_positionTableAction);
-        m_positionTableAction->setEnabled(m_embeddings->isLoaded());
-        m_positionTableAction->setChecked(table);
-        m_randomAction->setEnabled(m_embeddings->isLoaded());
-    }
-}
-
-void MainWindow::chooseEmbeddings()
-{
-    FileDialogs::askOpen(this, tr("Load embeddings"), QString(), tr("Matrices (*.npy *.safetensors);;All files (*)"),
-                         [this](const QString &path) { embeddingsChosen(path); });
-}
-
-void MainWindow::embeddingsChosen(const QString &path)
-{
-    const auto tensors = m_embeddings->list(path);
-    if (!tensors)
-        return;
-    if (tensors->size() == 1 && TensorPicker::refusal(tensors->front()).isEmpty()) {
-        // A file of one matrix needs no tensor name (a .npy has none to give).
-        const QString name = tensors->front().name;
-        m_embeddings->load({path, std::nullopt}, TensorPicker::looksLikePositionTable(name.isEmpty() ? path : name));
-        return;
-    }
-    auto *picker = new TensorPicker(path, *tensors, this);
-    picker->setAttribute(Qt::WA_DeleteOnClose);
-    connect(picker, &QDialog::accepted, this, [this, picker, path] {
-        m_embeddings->load({path, picker->selectedTensor()}, picker->isPositionTable());
-    });
-    picker->open();
-}
-
-void MainWindow::createMenus()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    createSessionMenu(file);
-    file->addSeparator();
-    createEmbeddingsMenu(file);
-    file->addSeparator();
-    createExportActions(file);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(m_exports->copyFigureAction());
-    createViewMenu();
-}
-
-void MainWindow::createViewMenu()
-{
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Reset all views"), QKeySequence(u"Ctrl+0"_s), this, [this] {
-        for (FigureView *v : views())
-            v->resetView();
-    });
-    for (int i = 0; i < views().size(); ++i) {
-        view->addAction(tr("Maximise or restore view %1").arg(i + 1), QKeySequence(u"Ctrl+%1"_s.arg(i + 1)), this,
-                        [this, i] { m_dashboard->toggleMaximized(views()[i]); });
-    }
-    // Any figure in the view the figure actions act on (the last one clicked).
-    QMenu *figures = view->addMenu(tr("Show &figure"));
-    figures->setObjectName(u"showFigureMenu"_s);
-    for (const FigureDescriptor *figure : FigureRegistry::all()) {
-        figures->addAction(figure->model().title(), this, [this, figure] {
-            FigureView *current = m_exports->currentView();
-            (current == m_learned ? views().front() : current)->setFigure(*figure);
-        });
-    }
-}
-
-void MainWindow::createSessionMenu(QMenu *file)
-{
-    const QString filter = tr("PosEnc sessions (*.json);;All files (*)");
-    file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this, filter] {
-        FileDialogs::askOpen(this, tr("Open session"), QString(), filter,
-                             [this](const QString &path) { m_sessions->open(path); });
-    });
-    file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this, filter] {
-        FileDialogs::askSave(this, tr("Save session"), QString(), filter,
-                             [this](const QString &path) { m_sessions->save(path); });
-    });
-    QMenu *recent = file->addMenu(tr("Recent sessions"));
-    recent->setObjectName(u"recentSessionsMenu"_s);
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
-        const QStringList gone = m_sessions->pruneRecentSessions();
-        if (!gone.isEmpty())
-            statusBar()->showMessage(
-                tr("Removed from the recent sessions, the file is gone: %1").arg(gone.join(u", "_s)), 8000);
-        recent->clear();
-        for (const QString &path : m_sessions->recentSessions())
-            recent->addAction(path, this, [this, path] { m_sessions->open(path); });
-        if (recent->isEmpty())
-            recent->addAction(tr("No recent sessions"))->setEnabled(false);
-    });
-}
-
-void MainWindow::createEmbeddingsMenu(QMenu *file)
-{
-    file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+L"_s), this, &MainWindow::chooseEmbeddings);
-    m_randomAction = file->addAction(tr("Use &random embeddings"), this, [this] { m_embeddings->useRandom(); });
-    m_positionTableAction = file->addAction(tr("Loaded matrix is a &position table"));
-    m_positionTableAction->setCheckable(true);
-    m_positionTableAction->setToolTip(tr("Show the loaded matrix beside the sinusoidal PE"));
-    connect(m_positionTableAction, &QAction::toggled, m_embeddings, &EmbeddingsController::setPositionTable);
-}
-
-void MainWindow::createExportActions(QMenu *file)
-{
-    file->addAction(m_exports->exportFigureAction());
-    file->addAction(m_exports->exportDataAction());
-    connect(m_exports, &ExportController::figureSaved, this,
-            [this](const QString &path) { statusBar()->showMessage(tr("Exported the figure %1").arg(path), 5000); });
-    connect(m_exports, &ExportController::dataSaved, this,
-            [this](const QString &path) { statusBar()->showMessage(tr("Wrote the table %1").arg(path), 5000); });
-    connect(m_exports, &ExportController::figureCopied, this,
-            [this] { statusBar()->showMessage(tr("Copied the figure to the clipboard"), 3000); });
-    // Right-click on a plot: the same actions for that view.
-    for (FigureView *view : allViews()) {
-        connect(view, &FigureView::contextMenuRequested, this, [this, view](const QPoint &globalPos) {
-            auto *menu = new QMenu(this);
-            menu->setAttribute(Qt::WA_DeleteOnClose);
-            QAction *exportFigure = menu->addAction(m_exports->exportFigureAction()->text(), m_exports,
-                                                    &ExportController::openFigureDialog);
-            exportFigure->setEnabled(view->problems().isEmpty());
-            menu->addAction(m_exports->copyFigureAction());
-            menu->addAction(m_exports->exportDataAction());
-            menu->popup(globalPos);
-        });
-    }
+    m_menus->embeddingsChanged();
 }
 
 void MainWindow::showProblem(const QString &title, const QString &text)

@@ -5,7 +5,6 @@
 #include <QMainWindow>
 
 class QLabel;
-class QMenu;
 class QTabWidget;
 class QSettings;
 
@@ -18,6 +17,7 @@ class ExportController;
 class FigureView;
 class MatrixLoader;
 class SessionController;
+class WindowMenus;
 
 // Wires the parts together: controls -> parameters -> views, hover -> status bar and linked
 // cursor, settings on open and close. It computes and plots nothing itself.
@@ -64,14 +64,6 @@ protected:
 private:
     void applyParams(const Params &params);
     void connectView(FigureView *view);
-    void createMenus();
-    void createViewMenu();
-    void createSessionMenu(QMenu *file);
-    void createEmbeddingsMenu(QMenu *file);
-    void createExportActions(QMenu *file);
-    // File > Load embeddings…: a file, then a matrix of it when it holds several.
-    void chooseEmbeddings();
-    void embeddingsChosen(const QString &path);
     void embeddingsChanged();
     // A problem the user must see: a dialog that does not block the event loop.
     void showProblem(const QString &title, const QString &text);
@@ -87,8 +79,7 @@ private:
     EmbeddingsController *m_embeddings;
     SessionController *m_sessions;
     ExportController *m_exports;
-    QAction *m_positionTableAction = nullptr;
-    QAction *m_randomAction = nullptr;
+    WindowMenus *m_menus = nullptr;
 };
 
 } // namespace posenc

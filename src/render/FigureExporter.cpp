@@ -49,6 +49,19 @@ QString extensions()
     return u".png, .svg or .pdf"_s;
 }
 
+QString extension(FigureFormat format)
+{
+    switch (format) {
+    case FigureFormat::Png:
+        return u"png"_s;
+    case FigureFormat::Svg:
+        return u"svg"_s;
+    case FigureFormat::Pdf:
+        return u"pdf"_s;
+    }
+    return u"png"_s;
+}
+
 QImage image(QCustomPlot *plot, const FigureSize &size)
 {
     QImage image = plot->toPixmap(size.layout.width(), size.layout.height(), size.scale).toImage();

@@ -21,6 +21,7 @@ namespace FigureExporter {
 // The format a file name asks for by its extension (.png .svg .pdf, any case).
 std::optional<FigureFormat> formatOf(const QString &path);
 QString extensions(); // ".png, .svg or .pdf" for messages
+QString extension(FigureFormat format); // "png"
 
 // A PNG of size.pixels(), the figure drawn as QCustomPlot::toPixmap draws it (what the window
 // shows, at size.scale pixels per layout unit); the dpi recorded when there is one.

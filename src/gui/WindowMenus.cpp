@@ -1,0 +1,171 @@
+#include "WindowMenus.h"
+
+#include "Dashboard.h"
+#include "EmbeddingsController.h"
+#include "ExportController.h"
+#include "FigureView.h"
+#include "FileDialogs.h"
+#include "SessionController.h"
+#include "TensorPicker.h"
+
+#include "render/FigureRegistry.h"
+
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QStatusBar>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+WindowMenus::WindowMenus(QMainWindow *window, Parts parts)
+    : QObject(window)
+    , m_window(window)
+    , m_parts(parts)
+{
+    createFileMenu();
+    QMenu *edit = m_window->menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_parts.exports->copyFigureAction());
+    createViewMenu();
+}
+
+void WindowMenus::showStatus(const QString &text, int milliseconds)
+{
+    m_window->statusBar()->showMessage(text, milliseconds);
+}
+
+void WindowMenus::createFileMenu()
+{
+    QMenu *file = m_window->menuBar()->addMenu(tr("&File"));
+    createSessionActions(file);
+    file->addSeparator();
+    createEmbeddingsActions(file);
+    file->addSeparator();
+    createExportActions(file);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, m_window, &QWidget::close);
+}
+
+void WindowMenus::createSessionActions(QMenu *file)
+{
+    SessionController *sessions = m_parts.sessions;
+    const QString filter = tr("PosEnc sessions (*.json);;All files (*)");
+    file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this, sessions, filter] {
+        FileDialogs::askOpen(m_window, tr("Open session"), QString(), filter,
+                             [sessions](const QString &path) { sessions->open(path); });
+    });
+    file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this, sessions, filter] {
+        FileDialogs::askSave(m_window, tr("Save session"), QString(), filter,
+                             [sessions](const QString &path) { sessions->save(path); });
+    });
+    QMenu *recent = file->addMenu(tr("Recent sessions"));
+    recent->setObjectName(u"recentSessionsMenu"_s);
+    connect(recent, &QMenu::aboutToShow, this, [this, sessions, recent] {
+        const QStringList gone = sessions->pruneRecentSessions();
+        if (!gone.isEmpty())
+            showStatus(tr("Removed from the recent sessions, the file is gone: %1").arg(gone.join(u", "_s)), 8000);
+        recent->clear();
+        for (const QString &path : sessions->recentSessions())
+            recent->addAction(path, this, [sessions, path] { sessions->open(path); });
+        if (recent->isEmpty())
+            recent->addAction(tr("No recent sessions"))->setEnabled(false);
+    });
+}
+
+void WindowMenus::createEmbeddingsActions(QMenu *file)
+{
+    EmbeddingsController *embeddings = m_parts.embeddings;
+    file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+L"_s), this, &WindowMenus::chooseEmbeddings);
+    m_randomAction = file->addAction(tr("Use &random embeddings"), this, [embeddings] { embeddings->useRandom(); });
+    m_positionTableAction = file->addAction(tr("Loaded matrix is a &position table"));
+    m_positionTableAction->setCheckable(true);
+    m_positionTableAction->setToolTip(tr("Show the loaded matrix beside the sinusoidal PE"));
+    connect(m_positionTableAction, &QAction::toggled, embeddings, &EmbeddingsController::setPositionTable);
+    embeddingsChanged();
+}
+
+void WindowMenus::embeddingsChanged()
+{
+    const QSignalBlocker block(m_positionTableAction);
+    m_positionTableAction->setEnabled(m_parts.embeddings->isLoaded());
+    m_positionTableAction->setChecked(m_parts.embeddings->isPositionTable());
+    m_randomAction->setEnabled(m_parts.embeddings->isLoaded());
+}
+
+void WindowMenus::chooseEmbeddings()
+{
+    FileDialogs::askOpen(m_window, tr("Load embeddings"), QString(),
+                         tr("Matrices (*.npy *.safetensors);;All files (*)"),
+                         [this](const QString &path) { embeddingsChosen(path); });
+}
+
+void WindowMenus::embeddingsChosen(const QString &path)
+{
+    EmbeddingsController *embeddings = m_parts.embeddings;
+    const auto tensors = embeddings->list(path);
+    if (!tensors)
+        return;
+    if (tensors->size() == 1 && TensorPicker::refusal(tensors->front()).isEmpty()) {
+        // A file of one matrix needs no tensor name (a .npy has none to give).
+        const QString name = tensors->front().name;
+        embeddings->load({path, std::nullopt}, TensorPicker::looksLikePositionTable(name.isEmpty() ? path : name));
+        return;
+    }
+    auto *picker = new TensorPicker(path, *tensors, m_window);
+    picker->setAttribute(Qt::WA_DeleteOnClose);
+    connect(picker, &QDialog::accepted, this, [embeddings, picker, path] {
+        embeddings->load({path, picker->selectedTensor()}, picker->isPositionTable());
+    });
+    picker->open();
+}
+
+void WindowMenus::createExportActions(QMenu *file)
+{
+    ExportController *exports = m_parts.exports;
+    file->addAction(exports->exportFigureAction());
+    file->addAction(exports->exportDataAction());
+    connect(exports, &ExportController::figureSaved, this,
+            [this](const QString &path) { showStatus(tr("Exported the figure %1").arg(path), 5000); });
+    connect(exports, &ExportController::dataSaved, this,
+            [this](const QString &path) { showStatus(tr("Wrote the table %1").arg(path), 5000); });
+    connect(exports, &ExportController::figureCopied, this,
+            [this] { showStatus(tr("Copied the figure to the clipboard"), 3000); });
+    // Right-click on a plot: the same actions for that view.
+    for (FigureView *view : m_parts.dashboard->views() + QList<FigureView *> {m_parts.learned}) {
+        connect(view, &FigureView::contextMenuRequested, this, [this, exports, view](const QPoint &globalPos) {
+            auto *menu = new QMenu(m_window);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            QAction *exportFigure
+                = menu->addAction(exports->exportFigureAction()->text(), exports, &ExportController::openFigureDialog);
+            exportFigure->setEnabled(view->problems().isEmpty());
+            menu->addAction(exports->copyFigureAction());
+            menu->addAction(exports->exportDataAction());
+            menu->popup(globalPos);
+        });
+    }
+}
+
+void WindowMenus::createViewMenu()
+{
+    Dashboard *dashboard = m_parts.dashboard;
+    QMenu *view = m_window->menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Reset all views"), QKeySequence(u"Ctrl+0"_s), this, [dashboard] {
+        for (FigureView *v : dashboard->views())
+            v->resetView();
+    });
+    for (int i = 0; i < dashboard->views().size(); ++i) {
+        view->addAction(tr("Maximise or restore view %1").arg(i + 1), QKeySequence(u"Ctrl+%1"_s.arg(i + 1)), this,
+                        [dashboard, i] { dashboard->toggleMaximized(dashboard->views()[i]); });
+    }
+    // Any figure in the view the figure actions act on (the last one clicked).
+    QMenu *figures = view->addMenu(tr("Show &figure"));
+    figures->setObjectName(u"showFigureMenu"_s);
+    for (const FigureDescriptor *figure : FigureRegistry::all()) {
+        figures->addAction(figure->model().title(), this, [this, dashboard, figure] {
+            FigureView *current = m_parts.exports->currentView();
+            (current == m_parts.learned ? dashboard->views().front() : current)->setFigure(*figure);
+        });
+    }
+}
+
+} // namespace posenc

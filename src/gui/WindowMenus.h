@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+
+namespace posenc {
+
+class Dashboard;
+class EmbeddingsController;
+class ExportController;
+class FigureView;
+class SessionController;
+
+// The main window's menus: File (sessions, embeddings, figures and data out), Edit and View,
+// each action handing its work to the part that does it.
+class WindowMenus : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Parts
+    {
+        SessionController *sessions = nullptr;
+        EmbeddingsController *embeddings = nullptr;
+        ExportController *exports = nullptr;
+        Dashboard *dashboard = nullptr;
+        FigureView *learned = nullptr; // the view of the learned tab
+    };
+
+    WindowMenus(QMainWindow *window, Parts parts);
+
+    // The embeddings actions follow a matrix loaded or dropped.
+    void embeddingsChanged();
+
+private:
+    void createFileMenu();
+    void createSessionActions(QMenu *file);
+    void createEmbeddingsActions(QMenu *file);
+    void createExportActions(QMenu *file);
+    void createViewMenu();
+    // File > Load embeddings…: a file, then a matrix of it when it holds several.
+    void chooseEmbeddings();
+    void embeddingsChosen(const QString &path);
+    void showStatus(const QString &text, int milliseconds);
+
+    QMainWindow *m_window;
+    Parts m_parts;
+    QAction *m_positionTableAction = nullptr;
+    QAction *m_randomAction = nullptr;
+};
+
+} // namespace posenc
