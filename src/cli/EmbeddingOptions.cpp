@@ -1,8 +1,6 @@
 #include "EmbeddingOptions.h"
 
-#include "core/MemoryBudget.h"
-#include "core/ParamText.h"
-#include "io/MatrixFile.h"
+#include "io/EmbeddingRows.h"
 
 #include <algorithm>
 #include <memory>
@@ -25,12 +23,19 @@ std::int64_t dModelFor(const Params &params, std::int64_t cols)
     return cols;
 }
 
-void fail(ParamOptions::Result &result, const ReadError &error)
+void fail(ParamOptions::Result &result, const EmbeddingRows::Problem &problem)
 {
-    if (error.kind == ReadError::Kind::Choice)
-        result.errors.append({kEmbeddings, QString(), error.toString(), std::nullopt});
-    else
-        result.fileError = error.toString();
+    switch (problem.kind) {
+    case EmbeddingRows::Problem::Kind::Parameter:
+        result.errors.append(*problem.parameter);
+        return;
+    case EmbeddingRows::Problem::Kind::File:
+        result.fileError = problem.message;
+        return;
+    case EmbeddingRows::Problem::Kind::OverBudget:
+        result.overBudget = problem.message;
+        return;
+    }
 }
 
 } // namespace
@@ -63,88 +68,54 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
         return;
     }
     Params &params = result.params;
-    const MatrixSource source = MatrixSource::parse(given.value(kEmbeddings));
-    std::optional<std::vector<std::int64_t>> tokens;
-    if (given.contains(kTokens)) {
-        const QString text = given.value(kTokens);
-        tokens = ParamText::parseIndexList(text, Params::kMaxLen);
-        if (!tokens || tokens->empty()) {
-            result.errors.append({kTokens, u"a list of at most %1 rows such as 0,464,5:9"_s.arg(Params::kMaxLen),
-                                  QString(), ParamError::quoted(text)});
-            return;
-        }
-    }
+    EmbeddingRows::Request request;
+    request.source = MatrixSource::parse(given.value(kEmbeddings));
+    request.tokens = given.value(kTokens);
+    request.maxLen = params.maxLen;
+    request.memoryBudget = params.memoryBudget;
+    const auto planned = EmbeddingRows::plan(request);
+    if (const auto *problem = std::get_if<EmbeddingRows::Problem>(&planned))
+        return fail(result, *problem);
+    const EmbeddingRows::Plan &plan = std::get<EmbeddingRows::Plan>(planned);
+    const QString source = request.source.toString();
 
-    const auto info = MatrixFile::inspect(source);
-    if (!info)
-        return fail(result, info.error());
-    const std::int64_t rows = info->shape[0];
-    const std::int64_t cols = info->shape[1];
-    if (rows == 0 || cols == 0) {
-        result.errors.append({kEmbeddings, QString(),
-                              u"%1: the matrix has shape [%2, %3]; token embeddings need at least one row "
-                              "and one column"_s.arg(source.path)
-                                  .arg(rows)
-                                  .arg(cols),
-                              std::nullopt});
-        return;
-    }
-
-    const std::int64_t dModel = dModelFor(params, cols);
+    const std::int64_t dModel = dModelFor(params, plan.cols);
     if (given.contains(u"d-model"_s) && params.dModel != dModel) {
         result.errors.append({u"d-model"_s, QString(),
                               u"is %1, but the matrix of --embeddings %2 has %3 columns, so d_model is "
                               "%4; leave out --d-model or make the two agree"_s.arg(params.dModel)
-                                  .arg(source.toString())
-                                  .arg(cols)
+                                  .arg(source)
+                                  .arg(plan.cols)
                                   .arg(dModel),
                               std::nullopt});
         return;
     }
     params.dModel = dModel;
-
-    RowSelection selection;
-    if (tokens) {
-        for (const std::int64_t t : *tokens) {
-            if (t < 0 || t >= rows) {
-                result.errors.append(
-                    {kTokens, u"rows in [0, %1] (the rows of --embeddings %2)"_s.arg(rows - 1).arg(source.toString()),
-                     QString(), QString::number(t)});
-                return;
-            }
-        }
-        if (!given.contains(u"max-len"_s))
-            params.maxLen = std::int64_t(tokens->size());
-        selection = RowSelection::listed(std::move(*tokens));
-    } else {
-        if (!given.contains(u"max-len"_s))
-            params.maxLen = std::min(params.maxLen, rows);
-        if (params.maxLen > rows) {
-            result.errors.append({u"max-len"_s, QString(),
-                                  u"is %1, but the matrix of --embeddings %2 has %3 rows; choose rows "
-                                  "with --tokens or lower --max-len"_s.arg(params.maxLen)
-                                      .arg(source.toString())
-                                      .arg(rows),
-                                  std::nullopt});
-            return;
-        }
-        selection = RowSelection::first(std::max<std::int64_t>(params.maxLen, 0));
+    if (!given.contains(u"max-len"_s)) {
+        // As many positions as rows read: the tokens listed, or the leading rows the file has.
+        params.maxLen = plan.rows;
+    } else if (request.tokens.isEmpty() && params.maxLen > plan.fileRows) {
+        result.errors.append({u"max-len"_s, QString(),
+                              u"is %1, but the matrix of --embeddings %2 has %3 rows; choose rows "
+                              "with --tokens or lower --max-len"_s.arg(params.maxLen)
+                                  .arg(source)
+                                  .arg(plan.fileRows),
+                              std::nullopt});
+        return;
     }
     // Nothing is read while another parameter is still wrong.
     if (!params.validate().isEmpty())
         return;
-
-    const std::uint64_t cells = std::uint64_t(selection.rowCount(rows)) * std::uint64_t(cols);
-    if (const auto refused
-        = MemoryBudget::check(cells, params.memoryBudget, u"--embeddings %1"_s.arg(source.toString()))) {
-        result.overBudget = *refused + u"; use fewer rows with --max-len or --tokens, or raise --memory-budget"_s;
+    if (plan.overBudget) {
+        result.overBudget = u"--embeddings "_s + *plan.overBudget
+            + u"; use fewer rows with --max-len or --tokens, or raise --memory-budget"_s;
         return;
     }
-    auto loaded = MatrixFile::load(source, selection);
-    if (!loaded)
-        return fail(result, loaded.error());
+    auto loaded = EmbeddingRows::read(plan);
+    if (const auto *problem = std::get_if<EmbeddingRows::Problem>(&loaded))
+        return fail(result, *problem);
     params.embeddings = std::make_shared<const EmbeddingMatrix>(
-        EmbeddingMatrix {std::move(loaded.value()), source.toString(), given.value(kTokens)});
+        EmbeddingMatrix {std::move(std::get<RowMatrixXf>(loaded)), source, request.tokens});
 }
 
 } // namespace posenc::EmbeddingOptions

@@ -1,7 +1,6 @@
 #include "MatrixLoader.h"
 
-#include "core/MemoryBudget.h"
-#include "core/ParamText.h"
+#include "io/EmbeddingRows.h"
 
 #include <QFileInfo>
 #include <QPointer>
@@ -36,47 +35,30 @@ MatrixStatistics MatrixStatistics::of(const RowMatrixXf &matrix)
 
 ReadResult<LoadedMatrix> readMatrix(const MatrixLoader::Request &request, const std::atomic<bool> &cancel)
 {
-    const auto info = MatrixFile::inspect(request.source);
-    if (!info)
-        return info.error();
-    const std::int64_t rows = info->shape[0];
-    const std::int64_t cols = info->shape[1];
+    // The command line's policy, reading ahead: max_len can then move up to the rows read.
+    EmbeddingRows::Request rows;
+    rows.source = request.source;
+    rows.tokens = request.tokens;
+    rows.maxLen = request.minRows;
+    rows.memoryBudget = request.memoryBudget;
+    rows.readAhead = true;
     const QString path = request.source.path;
-    if (rows == 0 || cols == 0)
-        return ReadError {
-            path,
-            u"the matrix has shape [%1, %2]; embeddings need at least one row and one column"_s.arg(rows).arg(cols),
-            ReadError::Kind::Choice};
-    RowSelection selection = RowSelection::all();
-    if (!request.tokens.isEmpty()) {
-        auto tokens = ParamText::parseIndexList(request.tokens, Params::kMaxLen);
-        if (!tokens || tokens->empty())
-            return ReadError {path,
-                              u"tokens: expected a list of rows such as 0,464,5:9, got '%1'"_s.arg(request.tokens),
-                              ReadError::Kind::Choice};
-        for (const std::int64_t t : *tokens) {
-            if (t < 0 || t >= rows)
-                return ReadError {path, u"tokens: rows must be in [0, %1]; got %2"_s.arg(rows - 1).arg(t),
-                                  ReadError::Kind::Choice};
-        }
-        selection = RowSelection::listed(std::move(*tokens));
-    } else if (MemoryBudget::check(std::uint64_t(rows) * std::uint64_t(cols), request.memoryBudget, QString())) {
-        selection = RowSelection::first(std::min(rows, std::max<std::int64_t>(request.minRows, 1)));
-    }
-    const std::uint64_t cells = std::uint64_t(selection.rowCount(rows)) * std::uint64_t(cols);
-    if (const auto refused = MemoryBudget::check(cells, request.memoryBudget, request.source.toString()))
-        return ReadError {path, *refused, ReadError::Kind::Choice};
-    if (cancel)
-        return ReadError {path, u"cancelled"_s};
-    auto loaded = MatrixFile::load(request.source, selection);
-    if (!loaded)
-        return loaded.error();
+    const auto refusal = [&path](const EmbeddingRows::Problem &problem) {
+        return problem.file ? *problem.file : ReadError {path, problem.text(), ReadError::Kind::Choice};
+    };
+    const auto planned = EmbeddingRows::plan(rows);
+    if (const auto *problem = std::get_if<EmbeddingRows::Problem>(&planned))
+        return refusal(*problem);
+    auto loaded = EmbeddingRows::read(std::get<EmbeddingRows::Plan>(planned), &cancel);
+    if (const auto *problem = std::get_if<EmbeddingRows::Problem>(&loaded))
+        return refusal(*problem);
     if (cancel)
         return ReadError {path, u"cancelled"_s};
     LoadedMatrix result;
-    result.statistics = MatrixStatistics::of(loaded.value());
+    RowMatrixXf &matrix = std::get<RowMatrixXf>(loaded);
+    result.statistics = MatrixStatistics::of(matrix);
     result.matrix = std::make_shared<const EmbeddingMatrix>(
-        EmbeddingMatrix {std::move(loaded.value()), request.source.toString(), request.tokens});
+        EmbeddingMatrix {std::move(matrix), request.source.toString(), request.tokens});
     return result;
 }
 

@@ -32,8 +32,10 @@ struct LoadedMatrix
 };
 
 // Reads a matrix of a .npy / .safetensors file off the GUI thread: one read at a time, the
-// latest request wins and a superseded read is never delivered. The whole matrix is read
-// when it fits the memory budget (so max_len can go up to its rows), else its first rows.
+// latest request wins and a superseded or cancelled read stops within a chunk and is never
+// delivered. The rows read follow EmbeddingRows, the command line's policy, reading ahead: the
+// whole matrix when it fits the memory budget (so max_len can go up to its rows), else its first
+// max_len rows.
 class MatrixLoader : public QObject
 {
     Q_OBJECT

@@ -15,6 +15,10 @@ bool ByteSource::read(qint64 offset, qint64 length, char *destination)
         m_error = u"%1 bytes from byte %2 are outside the file (%3 bytes)"_s.arg(length).arg(offset).arg(size());
         return false;
     }
+    if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
+        m_error = u"the read was cancelled"_s;
+        return false;
+    }
     return length == 0 || readInside(offset, length, destination);
 }
 

@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QString>
 
+#include <atomic>
+
 namespace posenc {
 
 // Bytes of a file or of a buffer, read only within their bounds. Readers parse through this
@@ -20,6 +22,8 @@ public:
     // when the range is not inside the source or the read fails. Never reads past the end.
     bool read(qint64 offset, qint64 length, char *destination);
     QString errorString() const { return m_error; }
+    // Reads fail as "cancelled" once `cancel` is set: a long read stops within one chunk.
+    void setCancel(const std::atomic<bool> *cancel) { m_cancel = cancel; }
 
 protected:
     virtual bool readInside(qint64 offset, qint64 length, char *destination) = 0;
@@ -27,6 +31,7 @@ protected:
 
 private:
     QString m_error;
+    const std::atomic<bool> *m_cancel = nullptr;
 };
 
 // A caller-owned buffer, which must outlive the source.

@@ -105,9 +105,10 @@ ReadResult<TensorInfo> inspect(const MatrixSource &source)
     return matrix->info;
 }
 
-ReadResult<RowMatrixXf> load(const MatrixSource &source, const RowSelection &selection)
+ReadResult<RowMatrixXf> load(const MatrixSource &source, const RowSelection &selection, const std::atomic<bool> *cancel)
 {
     FileByteSource file(source.path);
+    file.setCancel(cancel);
     const auto format = open(file);
     if (!format)
         return format.error();

@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -36,8 +37,10 @@ ReadResult<std::vector<TensorInfo>> list(const QString &path);
 // can check its memory budget before load().
 ReadResult<TensorInfo> inspect(const MatrixSource &source);
 
-// The selected rows of the chosen matrix as float32.
-ReadResult<RowMatrixXf> load(const MatrixSource &source, const RowSelection &selection);
+// The selected rows of the chosen matrix as float32; fails as cancelled within one chunk of
+// reading once `cancel` is set.
+ReadResult<RowMatrixXf> load(const MatrixSource &source, const RowSelection &selection,
+                             const std::atomic<bool> *cancel = nullptr);
 
 } // namespace MatrixFile
 

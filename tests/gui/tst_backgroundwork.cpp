@@ -1,0 +1,144 @@
+// One way to do background work (docs/ARCHITECTURE.md, "Background work"): figure data is never
+// computed on the GUI thread, whatever the window does, and closing the window during a long
+// load or a long export returns at once.
+#include "gui/ControlPanel.h"
+#include "gui/EmbeddingsController.h"
+#include "gui/ExportController.h"
+#include "gui/FigureExportDialog.h"
+#include "gui/MainWindow.h"
+#include "gui/MatrixLoader.h"
+
+#include "io/NpyWriter.h"
+#include "render/FigureRegistry.h"
+
+#include "support/WindowViews.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+using namespace WindowViews;
+
+namespace {
+
+Params small()
+{
+    Params p;
+    p.dModel = 48;
+    p.maxLen = 300;
+    return p;
+}
+
+// Closes `window` (deleted on close) and waits for it to be gone; the milliseconds it took.
+qint64 closeAndTime(QPointer<MainWindow> &window)
+{
+    QElapsedTimer timer;
+    timer.start();
+    window->close();
+    while (window)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return timer.elapsed();
+}
+
+} // namespace
+
+class TestBackgroundWork : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void noFigureDataIsComputedOnTheGuiThread();
+    void closingDuringALoadReturnsAtOnce();
+    void closingDuringAnExportReturnsAtOnce();
+};
+
+void TestBackgroundWork::noFigureDataIsComputedOnTheGuiThread()
+{
+    const FigureModel::Computations before = FigureModel::computations();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
+    // Parameters, zoom, every figure in a view, an exported figure and exported data.
+    window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s)->setValue(40);
+    showRanges(heatmapView(window), {{u"columns"_s, QCPRange(2.5, 20.5)}, {u"positions"_s, QCPRange(9.5, 99.5)}});
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
+    FigureView *view = window.views().back();
+    for (const FigureDescriptor *figure : FigureRegistry::all()) {
+        view->setFigure(*figure);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
+    }
+    view->setFigure(*FigureRegistry::find(u"heatmap"_s));
+    FigureExportDialog *dialog = window.exports()->openFigureDialog();
+    QVERIFY(dialog);
+    dialog->setPath(dir.filePath(u"figure.pdf"_s));
+    QSignalSpy saved(dialog, &FigureExportDialog::saved);
+    dialog->save();
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 60000);
+    QSignalSpy written(window.exports(), &ExportController::dataSaved);
+    window.exports()->exportData(heatmapView(window), dir.filePath(u"data.npy"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 60000);
+
+    const FigureModel::Computations after = FigureModel::computations();
+    QVERIFY2(after.total - before.total >= 10, qPrintable(QString::number(after.total - before.total)));
+    QCOMPARE(after.onApplicationThread, before.onApplicationThread);
+}
+
+void TestBackgroundWork::closingDuringALoadReturnsAtOnce()
+{
+    // A GPT-2-sized token embedding matrix, 50257 x 768 float32 (147 MiB).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"wte.npy"_s);
+    {
+        RowMatrixXf matrix = RowMatrixXf::Constant(50257, 768, 0.25f);
+        QVERIFY(!writeNpy(path, matrix));
+    }
+    QPointer<MainWindow> window = new MainWindow(small(), nullptr);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.data()));
+    QSignalSpy changed(window->embeddings(), &EmbeddingsController::embeddingsChanged);
+    window->embeddings()->load({path, std::nullopt}, false);
+    QVERIFY(window->matrixLoader()->isLoading());
+    const qint64 took = closeAndTime(window);
+    QVERIFY2(took < 1000, qPrintable(u"closing took %1 ms"_s.arg(took)));
+    QCOMPARE(changed.count(), 0); // the read was stopped, never applied
+}
+
+void TestBackgroundWork::closingDuringAnExportReturnsAtOnce()
+{
+    // Magnitudes of a million positions at d 2048: the norms of every row take seconds.
+    Params p;
+    p.dModel = 2048;
+    p.maxLen = 1 << 20;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QPointer<MainWindow> window = new MainWindow(p, nullptr);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.data()));
+    magnitudesView(*window)->plot()->setFocus();
+    QTRY_COMPARE(window->exports()->currentView(), magnitudesView(*window));
+    FigureExportDialog *dialog = window->exports()->openFigureDialog();
+    QVERIFY(dialog);
+    const QString path = dir.filePath(u"magnitudes.png"_s);
+    dialog->setPath(path);
+    dialog->save();
+    QVERIFY(dialog->isExporting());
+    QTest::qWait(50); // well into the computation
+    QVERIFY(dialog->isExporting());
+    const qint64 took = closeAndTime(window);
+    QVERIFY2(took < 1000, qPrintable(u"closing took %1 ms"_s.arg(took)));
+    QVERIFY(!QFile::exists(path));
+}
+
+QTEST_MAIN(TestBackgroundWork)
+#include "tst_backgroundwork.moc"
