@@ -5,6 +5,7 @@
 #include "ParamLabels.h"
 
 #include "core/ParamInputs.h"
+#include "render/FigureFit.h"
 #include "render/FigureRegistry.h"
 #include "render/PlotStyle.h"
 
@@ -85,6 +86,7 @@ FigureView::~FigureView() = default;
 void FigureView::build()
 {
     m_data.reset();
+    m_fitRounds = FigureFit::kMaxRounds;
     m_figurePlot = m_figure->build(m_plot);
     m_plot->setInteractions(m_figurePlot->isInteractive() ? QCP::iRangeDrag | QCP::iRangeZoom : QCP::Interactions());
     m_cursor.attach(m_figurePlot->positionAxes());
@@ -167,6 +169,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
         m_figurePlot->fill(m_data, m_state);
+        m_fitRounds = 0;
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -203,7 +206,7 @@ void FigureView::setParams(const Params &params)
 
 bool FigureView::isSettled() const
 {
-    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot
+    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot && !m_fitting
         && !m_requestTimer.isActive() && m_scheduler->isIdle();
 }
 
@@ -269,6 +272,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     }
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
+    m_fitRounds = 0;
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;
@@ -301,6 +305,13 @@ void FigureView::markDrawnWithoutData()
 
 void FigureView::afterReplot()
 {
+    // Little room: titles wrap, legends restack and tick labels thin as in an export of this
+    // size (FigureFit), each round drawn before the next is judged.
+    m_fitting = m_fitRounds < FigureFit::kMaxRounds && FigureFit::fit(m_plot);
+    if (m_fitting) {
+        ++m_fitRounds;
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
     // A figure's new content can move its axis rects (a legend that grew, wider tick labels):
     // the data was computed for other pixels, so it is computed again. Twice at most in a row:
     // tick labels that change width with the data could otherwise make the layout and the data

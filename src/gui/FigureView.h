@@ -5,6 +5,7 @@
 
 #include "core/Engine.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureFit.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -132,6 +133,9 @@ private:
     QList<QRect> m_requestedGeometry;
     static constexpr int kMaxGeometryRequests = 2;
     int m_geometryRequests = 0;
+    // FigureFit rounds since the figure was last filled; none before a first filling.
+    int m_fitRounds = FigureFit::kMaxRounds;
+    bool m_fitting = false; // a round of FigureFit waits for its replot
 };
 
 } // namespace posenc

@@ -18,8 +18,6 @@ constexpr int kMinAxisSide = 24;
 constexpr int kMinPictureSide = 64;
 // Fillings that may move the axes before the layout is taken as it is.
 constexpr int kMaxPasses = 4;
-// Rounds of FigureFit (wrapping, thinning) after each filling.
-constexpr int kMaxFitRounds = 8;
 
 // Rounded up to a tenth, so that the size a message names is enough (9.03 cm -> 9.1 cm).
 double upToTenth(double value)
@@ -114,7 +112,7 @@ void FigureBuild::deliver(const FigureResult &result)
     }
     layOut();
     // Little room: wrap, thin and stack what would overlap, a few rounds at most.
-    for (int round = 0; round < kMaxFitRounds && FigureFit::fit(m_plot.get()); ++round)
+    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(m_plot.get()); ++round)
         layOut();
     if (++m_pass >= kMaxPasses || axisRectGeometry() == before)
         finish();

@@ -11,6 +11,10 @@ namespace posenc::FigureFit {
 // Returns whether anything changed (the caller lays the figure out again).
 bool fit(QCustomPlot *plot);
 
+// Rounds of fit() after each filling of a figure, each followed by a layout: enough for a title
+// to wrap, a legend to restack and tick labels to thin.
+constexpr int kMaxRounds = 8;
+
 // `text` broken into lines no wider than `width` for `metrics`: first at "  ·  ", then at spaces.
 QString wrap(const QString &text, const QFontMetricsF &metrics, double width);
 
