@@ -1,0 +1,32 @@
+#pragma once
+
+#include "HeatmapResampler.h"
+#include "SimilarityModel.h"
+
+#include <Eigen/Core>
+
+#include <atomic>
+#include <optional>
+
+// The similarity figure's data, computed from the PE table (the one that enters X: k columns in
+// concat) without ever forming the L x L matrix.
+namespace posenc::SimilarityCompute {
+
+// Row b holds the mean, over the rows of band b, of the PE rows (of unit vectors with `unit`):
+// the `count` rows from `first` cut into `bands` equal bands. Exact angles take the closed form
+// of a sum of sines over consecutive positions, O(1) per band and column at any L; float32
+// angles, and unit rows of odd d, sum the table's rows. Nothing when cancelled.
+std::optional<Eigen::MatrixXd> bandMeans(const Engine &engine, std::int64_t first, std::int64_t count, int bands,
+                                         bool unit, int threads, const std::atomic<bool> *cancel);
+
+// S(k) in closed form: the sum over whole pairs of cos(k w_i), plus half of cos(k w) for the lone
+// sine column of odd d (its mean over p); divided by the mean squared norm with `cosine`.
+double closedForm(const Params &params, double k, bool cosine);
+
+// The grid of S over the cells of `visible` (the mean of S over each cell's positions is the dot
+// product of the band means of PE), S(k) over `offsets` drawn on `pixels`. Nothing when cancelled.
+std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest &visible, bool cosine,
+                                      const ViewRange &offsets, int pixels, int threads,
+                                      const std::atomic<bool> *cancel);
+
+} // namespace posenc::SimilarityCompute

@@ -1,0 +1,187 @@
+#include "SimilarityFigure.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/SimilarityCompute.h"
+#include "render/data/ViewOptions.h"
+#include "render/data/VisibleCells.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kClosedForm(40, 40, 40);
+const QColor kFirst(0, 114, 178);
+const QColor kMiddle(213, 94, 0);
+
+QCPLayoutGrid *addRow(QCustomPlot *plot)
+{
+    auto *row = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, row);
+    row->setColumnSpacing(14);
+    return row;
+}
+
+// The two measured series fall on the same points: one filled, one a larger ring around it.
+QCPGraph *dots(QCPAxisRect *rect, const QColor &color, bool ring)
+{
+    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(ring ? QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.2), Qt::NoBrush, 7)
+                                : QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 3.5));
+    return graph;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeSimilarityFigure()
+{
+    return std::make_unique<FigureDescriptorOf<SimilarityModel, SimilarityFigure>>();
+}
+
+SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_row(addRow(plot))
+    , m_panel(plot, m_row, 0, 0)
+    , m_offsets(new QCPAxisRect(plot))
+    , m_legend(new QCPLegend)
+{
+    // Beside the heatmap: the offsets' axes over their legend.
+    auto *right = new QCPLayoutGrid;
+    m_row->addElement(0, 1, right);
+    right->addElement(0, 0, m_offsets);
+    right->addElement(1, 0, m_legend);
+    right->setRowStretchFactor(1, 0.001);
+    m_legend->setLayer(u"legend"_s);
+    m_legend->setBorderPen(Qt::NoPen);
+    m_legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    QFont font = plot->font();
+    font.setPointSizeF(8.0);
+    m_legend->setFont(font);
+    m_legend->setIconSize(18, 8);
+
+    QCPAxisRect *heat = m_panel.axisRect();
+    heat->axis(QCPAxis::atBottom)->setLabel(u"position q"_s);
+    heat->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
+    PlotStyle::styleAxisRect(m_offsets);
+    m_offsets->axis(QCPAxis::atBottom)->setLabel(u"offset k = q − p"_s);
+    m_offsets->setRangeDrag(Qt::Horizontal);
+    m_offsets->setRangeZoom(Qt::Horizontal);
+    m_closedForm = new QCPGraph(m_offsets->axis(QCPAxis::atBottom), m_offsets->axis(QCPAxis::atLeft));
+    m_closedForm->setPen(QPen(kClosedForm, 1.3));
+    m_first = dots(m_offsets, kFirst, false);
+    m_middle = dots(m_offsets, kMiddle, true);
+    for (QCPGraph *graph : {m_closedForm, m_first, m_middle})
+        graph->addToLegend(m_legend);
+}
+
+QList<ViewAxis> SimilarityFigure::viewAxes() const
+{
+    const QCPAxisRect *heat = m_panel.axisRect();
+    return {{QString::fromUtf16(SimilarityModel::kQAxis), heat->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(SimilarityModel::kPAxis), heat->axis(QCPAxis::atLeft)},
+            {QString::fromUtf16(SimilarityModel::kOffsetsAxis), m_offsets->axis(QCPAxis::atBottom)}};
+}
+
+void SimilarityFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    Block block {0, params.maxLen, 0, params.maxLen};
+    if (const auto range = ViewOptions::positionRange(state))
+        block = {range->first, range->second - range->first, range->first, range->second - range->first};
+    m_panel.showBlock(block);
+    m_offsets->axis(QCPAxis::atBottom)
+        ->setRange(0.0, static_cast<double>(SimilarityModel::defaultLastOffset(params.maxLen)));
+}
+
+QList<PanelExtent> SimilarityFigure::panels(double pixelRatio) const
+{
+    const QCPRange x = m_offsets->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_offsets->axis(QCPAxis::atLeft)->range();
+    return {m_panel.extent(pixelRatio), {m_offsets->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
+}
+
+void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const SimilarityData>(data);
+    const SimilarityData &d = *m_data;
+    const QString s = d.cosine ? u"cos(PE_p, PE_q)"_s : u"PE_p · PE_q"_s;
+    HeatmapStyle style = HeatmapStyle::forQuantity(Quantity::Similarity, d.grid);
+    style.colorbarLabel = s;
+    m_panel.setGrid(d.grid, style);
+
+    m_closedForm->setData(d.offsets, d.closedForm, true);
+    m_first->setData(d.measuredOffsets, d.measuredFirst, true);
+    m_middle->setData(d.measuredOffsets, d.measuredMiddle, true);
+    m_middle->setVisible(d.middle > 0);
+    m_middle->removeFromLegend(m_legend);
+    if (d.middle > 0)
+        m_middle->addToLegend(m_legend);
+    const QString sum = d.peColumns % 2 == 0 ? u"Σᵢ cos(k·wᵢ)"_s : u"Σᵢ cos(k·wᵢ), lone sine averaged"_s;
+    m_closedForm->setName(m_compact ? u"closed form"_s : u"closed form %1"_s.arg(sum));
+    m_first->setName(m_compact ? u"p = 0"_s : u"table at p = 0"_s);
+    m_middle->setName(m_compact ? u"p = %1"_s.arg(d.middle)
+                                : u"table at p = %1"_s.arg(FigureText::formatCount(d.middle)));
+    m_offsets->axis(QCPAxis::atLeft)->setLabel(d.cosine ? u"cosine at offset k"_s : u"S(k) = PE_p · PE_p+k"_s);
+    double lo = 0.0, hi = 0.0;
+    for (const QList<double> *values : {&d.closedForm, &d.measuredFirst, &d.measuredMiddle})
+        for (const double v : *values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    const double pad = 0.06 * std::max(hi - lo, 1e-9);
+    m_offsets->axis(QCPAxis::atLeft)->setRange(lo - pad, hi + pad);
+
+    const double perCell = static_cast<double>(d.grid.block.rows) / d.grid.rows;
+    const QString averaged
+        = perCell > 1.0 ? u"  ·  each cell averages ~%1 × %1 positions"_s.arg(perCell, 0, 'g', 3) : QString();
+    // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
+    // part that depends on p, and float32 angles add their rounding.
+    const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;
+    m_title->setText(u"%1  ·  %2 positions, d = %3  ·  %4%5"_s.arg(
+        d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE_p · PE_q"_s,
+        FigureText::formatCount(d.table.rows), FigureText::formatCount(d.peColumns), relative, averaged));
+}
+
+QList<PositionAxis> SimilarityFigure::positionAxes() const
+{
+    return {{m_panel.axisRect(), true}};
+}
+
+std::optional<HoverPoint> SimilarityFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_data)
+        return std::nullopt;
+    if (const auto cell = m_panel.cellAt(pixel, engine.shape(Quantity::Similarity))) {
+        // The exact dot product of the two rows: microseconds.
+        const std::int64_t k = engine.params().peColumns();
+        RowMatrixXf p(1, k), q(1, k);
+        engine.computeBlock(Quantity::Pe, {cell->first, 1, 0, k}, p);
+        engine.computeBlock(Quantity::Pe, {cell->second, 1, 0, k}, q);
+        const Eigen::VectorXd a = p.row(0).cast<double>(), b = q.row(0).cast<double>();
+        HoverPoint point;
+        point.position = cell->first;
+        point.value = m_data->cosine ? a.dot(b) / std::max(a.norm() * b.norm(), 1e-300) : a.dot(b);
+        point.valueName = u"q = %1, k = q − p = %2, %3"_s.arg(cell->second)
+                              .arg(cell->second - cell->first)
+                              .arg(m_data->cosine ? u"cosine"_s : u"S"_s);
+        return point;
+    }
+    if (m_offsets->rect().contains(pixel.toPoint())) {
+        const double k = std::round(m_offsets->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
+        if (k < 0 || k >= static_cast<double>(engine.params().maxLen))
+            return std::nullopt;
+        HoverPoint point;
+        point.hasPosition = false;
+        point.value = SimilarityCompute::closedForm(engine.params(), k, m_data->cosine);
+        point.valueName = u"offset k = %1, closed form"_s.arg(k);
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "render/FigurePlot.h"
+#include "render/HeatmapPanel.h"
+
+#include "render/data/SimilarityModel.h"
+
+namespace posenc {
+
+// The similarity figure's drawing: the heatmap of S[p, q] on the left, and on the right S(k)
+// against the offset k, the closed form as a line and the table's dot products at p = 0 and
+// at a middle position as dots on it.
+class SimilarityFigure final : public FigurePlot
+{
+public:
+    explicit SimilarityFigure(QCustomPlot *plot);
+
+    HeatmapPanel &panel() { return m_panel; }
+    QCPAxisRect *offsetRect() const { return m_offsets; }
+
+    QList<ViewAxis> viewAxes() const override;
+    void showDefaultView(const Params &params, const FigureState &state) override;
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    void setCompact(bool compact) override { m_compact = compact; }
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
+
+private:
+    QCPTextElement *m_title;
+    QCPLayoutGrid *m_row; // the heatmap beside the offsets
+    HeatmapPanel m_panel;
+    QCPAxisRect *m_offsets;
+    QCPLegend *m_legend;
+    QCPGraph *m_closedForm, *m_first, *m_middle;
+    bool m_compact = false;
+    std::shared_ptr<const SimilarityData> m_data;
+};
+
+} // namespace posenc

@@ -1,0 +1,238 @@
+// The similarity figure: S = PE . PE^T shown at screen resolution, and S(k) against the offset
+// k with its closed form, all against float64 sums written here from the definition of PE.
+#include "render/FigureExporter.h"
+#include "render/figures/SimilarityFigure.h"
+
+#include "render/data/SimilarityCompute.h"
+
+#include "../core/Reference.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params params(std::int64_t d, std::int64_t length, Layout layout = Layout::Interleaved)
+{
+    Params p;
+    p.dModel = d;
+    p.maxLen = length;
+    p.layout = layout;
+    return p;
+}
+
+// The float64 row PE_p.
+std::vector<double> row(const Params &p, std::int64_t position)
+{
+    std::vector<double> values(static_cast<std::size_t>(p.dModel));
+    for (std::int64_t j = 0; j < p.dModel; ++j)
+        values[static_cast<std::size_t>(j)] = reference::exactValue(position, j, p.dModel, p.base, p.layout);
+    return values;
+}
+
+// The mean of PE rows [first, end), float64, summed directly.
+std::vector<double> meanRow(const Params &p, std::int64_t first, std::int64_t end)
+{
+    std::vector<double> mean(static_cast<std::size_t>(p.dModel), 0.0);
+    for (std::int64_t q = first; q < end; ++q) {
+        const std::vector<double> r = row(p, q);
+        for (std::size_t j = 0; j < mean.size(); ++j)
+            mean[j] += r[j];
+    }
+    for (double &v : mean)
+        v /= static_cast<double>(end - first);
+    return mean;
+}
+
+double dot(const std::vector<double> &a, const std::vector<double> &b)
+{
+    double sum = 0.0;
+    for (std::size_t j = 0; j < a.size(); ++j)
+        sum += a[j] * b[j];
+    return sum;
+}
+
+HeatmapRequest wholeTable(std::int64_t length, int pixels)
+{
+    HeatmapRequest request;
+    request.quantity = Quantity::Similarity;
+    request.block = {0, length, 0, length};
+    request.pixelRows = request.pixelCols = pixels;
+    return request;
+}
+
+} // namespace
+
+class TestSimilarityFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void cellsAreTheMeanOfSOverTheirPositions_data();
+    void cellsAreTheMeanOfSOverTheirPositions();
+    void cellsAtAMillionPositions();
+    void oneCellPerPositionIsTheDotProduct();
+    void closedFormIsTheSumOfCosines();
+    void measuredOffsetsDependOnKOnly();
+    void oddDModelDependsOnPositionToo();
+    void figureIsRegisteredAndExports();
+};
+
+void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<bool>("cosine");
+    QTest::newRow("interleaved") << params(24, 300) << false;
+    QTest::newRow("split") << params(24, 300, Layout::Split) << false;
+    QTest::newRow("cosine") << params(24, 300) << true;
+    Params float32 = params(24, 300);
+    float32.angles = Angles::Float32;
+    QTest::newRow("float32 angles, from the table") << float32 << false;
+}
+
+void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions()
+{
+    QFETCH(Params, p);
+    QFETCH(bool, cosine);
+    // 300 positions on 70 pixels: bands of 4 or 5 positions, and the mean of S over a cell's
+    // positions is the dot product of the two bands' mean rows.
+    const Engine engine(p);
+    const auto data = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 70), cosine, {0, 10}, 100, 1, nullptr);
+    QVERIFY(data);
+    QCOMPARE(data->grid.rows, 70);
+    const double norm = cosine ? 0.5 * double(p.dModel) : 1.0; // ||PE_p||^2 for even d
+    for (int a = 0; a < 70; a += 7) {
+        for (int b = 0; b < 70; b += 9) {
+            const std::int64_t r0 = 300 * a / 70, r1 = 300 * (a + 1) / 70;
+            const std::int64_t c0 = 300 * b / 70, c1 = 300 * (b + 1) / 70;
+            const double expected = dot(meanRow(p, r0, r1), meanRow(p, c0, c1)) / norm;
+            // float32 angles: the table's rows, whose angles differ from the exact ones by 1e-5 here.
+            const double tolerance = p.angles == Angles::Exact ? 1e-5 : 1e-3;
+            QVERIFY2(std::abs(data->grid.at(a, b) - expected) <= tolerance * std::max(1.0, std::abs(expected)),
+                     qPrintable(u"cell (%1, %2): %3 vs %4"_s.arg(a).arg(b).arg(data->grid.at(a, b)).arg(expected)));
+        }
+    }
+}
+
+void TestSimilarityFigure::cellsAtAMillionPositions()
+{
+    // Bands of thousands of positions near 2^20, in closed form, against direct float64 sums.
+    const Params p = params(16, 1 << 20);
+    const Engine engine(p);
+    HeatmapRequest request;
+    request.quantity = Quantity::Similarity;
+    request.block = {1000000, 48000, 1020000, 28000};
+    request.pixelRows = 12;
+    request.pixelCols = 7;
+    const auto data = SimilarityCompute::compute(engine, request, false, {0, 10}, 100, 1, nullptr);
+    QVERIFY(data);
+    for (const auto &[a, b] : {std::pair {0, 0}, std::pair {5, 3}, std::pair {11, 6}}) {
+        const std::int64_t r0 = 1000000 + 48000 * a / 12, r1 = 1000000 + 48000 * (a + 1) / 12;
+        const std::int64_t c0 = 1020000 + 28000 * b / 7, c1 = 1020000 + 28000 * (b + 1) / 7;
+        const double expected = dot(meanRow(p, r0, r1), meanRow(p, c0, c1));
+        QVERIFY2(std::abs(data->grid.at(a, b) - expected) <= 1e-6,
+                 qPrintable(u"cell (%1, %2): %3 vs %4"_s.arg(a).arg(b).arg(data->grid.at(a, b)).arg(expected)));
+    }
+}
+
+void TestSimilarityFigure::oneCellPerPositionIsTheDotProduct()
+{
+    const Params p = params(32, 40);
+    const Engine engine(p);
+    const auto plain = SimilarityCompute::compute(engine, wholeTable(40, 100), false, {0, 10}, 100, 1, nullptr);
+    const auto cosine = SimilarityCompute::compute(engine, wholeTable(40, 100), true, {0, 10}, 100, 1, nullptr);
+    QVERIFY(plain && cosine);
+    QCOMPARE(plain->grid.rows, 40);
+    for (int a = 0; a < 40; ++a) {
+        QVERIFY(std::abs(plain->grid.at(a, a) - 16.0) < 1e-5); // ||PE_p||^2 = d/2
+        QVERIFY(std::abs(cosine->grid.at(a, a) - 1.0) < 1e-6);
+        for (int b = 0; b < 40; b += 3)
+            QVERIFY(std::abs(plain->grid.at(a, b) - dot(row(p, a), row(p, b))) < 1e-5);
+    }
+}
+
+void TestSimilarityFigure::closedFormIsTheSumOfCosines()
+{
+    for (const std::int64_t d : {2, 64, 512}) {
+        const Params p = params(d, 1000);
+        for (const double k : {0.0, 1.0, 7.5, 333.0}) {
+            double sum = 0.0;
+            for (std::int64_t i = 0; i < d / 2; ++i)
+                sum += std::cos(k * reference::omega(i, d, p.base));
+            QVERIFY(std::abs(SimilarityCompute::closedForm(p, k, false) - sum) < 1e-9 * double(d));
+            QVERIFY(std::abs(SimilarityCompute::closedForm(p, k, true) - sum / double(d / 2)) < 1e-12);
+        }
+    }
+}
+
+void TestSimilarityFigure::measuredOffsetsDependOnKOnly()
+{
+    // PE_p . PE_(p+k) at p = 0 and at a middle position both equal the closed form.
+    const Params p = params(64, 2000);
+    const Engine engine(p);
+    // 600 pixels: every offset k = 0..150 is measured.
+    const auto data = SimilarityCompute::compute(engine, wholeTable(2000, 50), false, {0, 150}, 600, 1, nullptr);
+    QVERIFY(data);
+    QVERIFY(data->translationInvariant);
+    QVERIFY(data->middle > 0);
+    QCOMPARE(data->measuredOffsets.size(), 150 + 1);
+    for (qsizetype i = 0; i < data->measuredOffsets.size(); ++i) {
+        const double k = data->measuredOffsets[i];
+        const double expected = SimilarityCompute::closedForm(p, k, false);
+        QVERIFY2(std::abs(data->measuredFirst[i] - expected) < 1e-4, qPrintable(QString::number(k)));
+        QVERIFY2(std::abs(data->measuredMiddle[i] - expected) < 1e-4, qPrintable(QString::number(k)));
+        // And it is the table's own dot product.
+        QVERIFY(std::abs(data->measuredFirst[i] - dot(row(p, 0), row(p, std::int64_t(k)))) < 1e-4);
+    }
+}
+
+void TestSimilarityFigure::oddDModelDependsOnPositionToo()
+{
+    // A lone sine column: sin(p w) sin((p + k) w) moves with p by up to 1/2 around its mean.
+    const Params p = params(9, 2000);
+    const Engine engine(p);
+    const auto data = SimilarityCompute::compute(engine, wholeTable(2000, 50), false, {0, 60}, 180, 1, nullptr);
+    QVERIFY(data);
+    QVERIFY(!data->translationInvariant);
+    double largest = 0.0;
+    for (qsizetype i = 0; i < data->measuredOffsets.size(); ++i) {
+        const double k = data->measuredOffsets[i];
+        const double expected = SimilarityCompute::closedForm(p, k, false);
+        QVERIFY(std::abs(data->measuredFirst[i] - expected) <= 0.5 + 1e-5);
+        largest = std::max(largest, std::abs(data->measuredMiddle[i] - data->measuredFirst[i]));
+    }
+    QVERIFY2(largest > 0.05, qPrintable(QString::number(largest)));
+}
+
+void TestSimilarityFigure::figureIsRegisteredAndExports()
+{
+    const FigureDescriptor &figure = FigureBuilds::figure(u"similarity"_s);
+    QCOMPARE(figure.model().inputs({}), QList<Quantity> {Quantity::Similarity});
+    QVERIFY(figure.model().option(u"cosine"_s));
+    FigureState state;
+    state.options.insert(u"cosine"_s, u"maybe"_s);
+    QCOMPARE(FigureRegistry::check(figure, params(32, 100), state).value(0).key, u"cosine"_s);
+    state.options.insert(u"cosine"_s, u"true"_s);
+    state.options.insert(u"positions"_s, u"10:60"_s);
+    const auto built
+        = FigureBuilds::build(u"similarity"_s, params(32, 100), FigureSize::fromPixels(QSize(900, 500)), state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    // The heatmap shows positions 10..59 on both axes, the offsets from 0.
+    QCPColorMap *map = nullptr;
+    for (int i = 0; i < built->plot()->plottableCount() && !map; ++i)
+        map = qobject_cast<QCPColorMap *>(built->plot()->plottable(i));
+    QVERIFY(map);
+    const QCPAxisRect *heat = map->keyAxis()->axisRect();
+    QCOMPARE(heat->axis(QCPAxis::atBottom)->range(), QCPRange(9.5, 59.5));
+    QCOMPARE(heat->axis(QCPAxis::atLeft)->range(), QCPRange(9.5, 59.5));
+    const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(QSize(900, 500)));
+    QCOMPARE(image.size(), QSize(900, 500));
+}
+
+QTEST_MAIN(TestSimilarityFigure)
+#include "tst_similarityfigure.moc"
