@@ -12,6 +12,10 @@ HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
     , m_panel(plot, plot->plotLayout(), 1, 0)
 { }
 
+namespace {
+constexpr int kPreviewCoarseness = 2;
+} // namespace
+
 void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<Colormap> colormap)
 {
     HeatmapStyle style = HeatmapStyle::forQuantity(grid.quantity, grid);
@@ -22,32 +26,26 @@ void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<
     const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
     QString detail;
     if (perRow > 1.0 || perCol > 1.0)
-        detail = u"  ·  each cell averages ~%1 × %2 cells%3"_s.arg(perRow, 0, 'g', 3)
-                     .arg(perCol, 0, 'g', 3)
-                     .arg(grid.rowCoverage < 1.0 ? u" (rows sampled)"_s : QString());
+        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3);
+    // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
+    if (grid.isPreview())
+        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(PlotStyle::quantityLabel(grid.quantity),
                                                PlotStyle::formatCount(table.rows), PlotStyle::formatCount(table.cols),
                                                detail));
 }
 
-namespace {
-constexpr int kPreviewCoarseness = 2;
-} // namespace
-
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
                                           const ComputeOptions &options)
 {
-    request.cellBudget = Budget::cells(detail);
-    // A preview is drawn at half the resolution (as the first pass of a progressive
-    // renderer), each shown row from one sampled table row: at L 8192, d 1024 that is 176
-    // rows to compute instead of 8192, 3 ms instead of 70.
-    if (detail == Detail::Preview) {
-        request.pixelRows = std::max(1, request.pixelRows / kPreviewCoarseness);
-        request.pixelCols = std::max(1, request.pixelCols / kPreviewCoarseness);
-        request.cellBudget
-            = std::min(request.cellBudget, std::max<std::int64_t>(1, request.pixelRows) * request.block.cols);
-    }
-    return HeatmapResampler::resample(engine, request, options);
+    if (detail == Detail::Full)
+        return HeatmapResampler::resample(engine, request, options);
+    // A preview is the first pass at half the resolution: the closed forms exact, the rest
+    // from about the preview budget's cells (at least a row per shown row).
+    request.cellBudget = Budget::cells(Detail::Preview);
+    request.pixelRows = std::max(1, request.pixelRows / kPreviewCoarseness);
+    request.pixelCols = std::max(1, request.pixelCols / kPreviewCoarseness);
+    return HeatmapResampler::resample(engine, request, options, 0);
 }
 
 } // namespace posenc

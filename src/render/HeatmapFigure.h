@@ -8,7 +8,8 @@
 namespace posenc {
 
 // The heatmap view: positions x columns of one quantity at screen resolution, a colorbar
-// and a title that says how many table cells each shown cell averages.
+// and a title that says how many table cells each shown cell averages, and "preview" with
+// its share of rows while the grid is one.
 class HeatmapFigure
 {
 public:
@@ -23,7 +24,8 @@ private:
     HeatmapPanel m_panel;
 };
 
-// Heatmap data computed for a visible range at a level of detail.
+// Heatmap data computed for a visible range at a level of detail: Full is exact (the last
+// pass); Preview the first pass at half the resolution within the preview budget.
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
                                           const ComputeOptions &options);
 
