@@ -135,7 +135,7 @@ void TestFigures::magnitudesDrawEveryCurveOnLogAxes()
     int withData = 0;
     for (int i = 0; i < plot.graphCount(); ++i)
         withData += plot.graph(i)->dataCount() > 0 ? 1 : 0;
-    QCOMPARE(withData, 7); // three per position, two reference lines, two per column
+    QCOMPARE(withData, 9); // three per position, two reference lines, std and |mean| of PE and s*E per column
     // The expected lines span the positions at the closed forms.
     QVERIFY(figure.positionRect()->axis(QCPAxis::atLeft)->range().contains(*data->expectedPeNorm));
     QVERIFY(figure.positionRect()->axis(QCPAxis::atLeft)->range().contains(data->expectedEmbeddingNorm));
