@@ -26,13 +26,30 @@ struct Moments
     Eigen::ArrayXd m2;
 };
 
+// One pass over the tile's rows as they lie in memory, with the data shifted by the tile's
+// first row (a sample of each column, so that the sums of squares do not cancel whatever the
+// columns' offsets): mean = K + S1 / n, M2 = S2 - S1^2 / n.
 Moments momentsOf(const RowMatrixXf &tile)
 {
     Moments m;
     m.n = tile.rows();
-    const Eigen::ArrayXXd values = tile.cast<double>().array();
-    m.mean = values.colwise().sum().transpose() / static_cast<double>(m.n);
-    m.m2 = (values.rowwise() - m.mean.transpose()).square().colwise().sum().transpose();
+    const Eigen::Index cols = tile.cols();
+    const Eigen::ArrayXd shift = tile.row(0).transpose().cast<double>().array();
+    Eigen::ArrayXd s1 = Eigen::ArrayXd::Zero(cols), s2 = Eigen::ArrayXd::Zero(cols);
+    const double *k = shift.data();
+    double *sum = s1.data();
+    double *squares = s2.data();
+    for (Eigen::Index r = 1; r < m.n; ++r) {
+        const float *row = tile.row(r).data();
+        for (Eigen::Index c = 0; c < cols; ++c) {
+            const double deviation = static_cast<double>(row[c]) - k[c];
+            sum[c] += deviation;
+            squares[c] += deviation * deviation;
+        }
+    }
+    const double n = static_cast<double>(m.n);
+    m.mean = shift + s1 / n;
+    m.m2 = s2 - s1.square() / n;
     return m;
 }
 

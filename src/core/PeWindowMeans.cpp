@@ -199,10 +199,17 @@ void PeWindowMeans::forEachWindow(std::int64_t a0, std::int64_t count, std::int6
         return;
     std::vector<double> values(static_cast<std::size_t>(cols));
     const std::size_t span = static_cast<std::size_t>(hi - lo + 1);
+    const bool interleaved = m_layout == Layout::Interleaved;
     const auto deliver = [&](std::int64_t a, const std::complex<double> *mean) {
-        for (std::int64_t c = 0; c < cols; ++c) {
-            const std::complex<double> m = mean[pairOf[static_cast<std::size_t>(c)] - lo];
-            values[static_cast<std::size_t>(c)] = isCos[static_cast<std::size_t>(c)] ? m.real() : m.imag();
+        if (interleaved) { // column c holds (sin, cos) of pair c / 2: a pair's mean is (cos, sin)
+            const auto *parts = reinterpret_cast<const double *>(mean); // (re, im) pairs, as the standard allows
+            for (std::int64_t c = col0; c < col0 + cols; ++c)
+                values[static_cast<std::size_t>(c - col0)] = parts[(c ^ 1) - 2 * lo];
+        } else {
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const std::complex<double> m = mean[pairOf[static_cast<std::size_t>(c)] - lo];
+                values[static_cast<std::size_t>(c)] = isCos[static_cast<std::size_t>(c)] ? m.real() : m.imag();
+            }
         }
         sink(a, values.data());
     };

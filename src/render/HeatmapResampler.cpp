@@ -22,6 +22,7 @@ constexpr std::int64_t kTileCells = std::int64_t(1) << 18;
 constexpr std::int64_t kChunkTiles = 32;
 // Windows of the closed forms filtered together (ColumnWeights reads its weights once for them).
 constexpr std::int64_t kBatchWindows = 8;
+constexpr std::int64_t kBatchBytes = std::int64_t(16) << 20;
 
 struct Setup
 {
@@ -55,11 +56,11 @@ int passesOf(const Setup &s)
 
 // Adds the closed-form part K to `sums` (rows x cols): the PE means of each grid row's
 // window, then the column filter over the columns that are not zero.
-bool addClosed(const Engine &engine, const Setup &s, std::vector<double> &sums, const ComputeOptions &options)
+bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &columns, std::vector<double> &sums,
+               const ComputeOptions &options)
 {
     const Params &p = engine.params();
     const PeWindowMeans means(p.peColumns(), p.base, p.layout, s.rows.windows(s.parts.peRowEnd - 1));
-    const ColumnWeights columns(s.cols);
     const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
     const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
     if (q1 <= q0)
@@ -99,10 +100,12 @@ bool addClosed(const Engine &engine, const Setup &s, std::vector<double> &sums, 
             if (from < pe1) {
                 const std::int64_t blockFrom = from + s.parts.peColumn0 - s.block.col0;
                 const std::int64_t blockTo = pe1 + s.parts.peColumn0 - s.block.col0;
+                const std::int64_t batchWindows
+                    = std::clamp<std::int64_t>(kBatchBytes / (8 * (pe1 - from)), 1, kBatchWindows);
                 means.forEachWindow(a, next - a, from, pe1 - from, [&](std::int64_t window, const double *values) {
                     batch.insert(batch.end(), values, values + (pe1 - from));
                     batched.push_back(window);
-                    if (static_cast<std::int64_t>(batched.size()) == kBatchWindows)
+                    if (static_cast<std::int64_t>(batched.size()) == batchWindows)
                         flush(blockFrom, blockTo);
                 });
                 flush(blockFrom, blockTo);
@@ -123,11 +126,11 @@ struct TileSums
 
 // Adds the row-weighted, column-filtered sums of D over the rows of pass `pass` to
 // `sums` and their row weights to `weights`; the rows it took to `taken`.
-bool addDirect(const Engine &engine, const Setup &s, Quantity quantity, int pass, std::vector<double> &sums,
-               std::vector<double> &weights, std::int64_t *taken, const ComputeOptions &options)
+bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &columns, Quantity quantity, int pass,
+               std::vector<double> &sums, std::vector<double> &weights, std::int64_t *taken,
+               const ComputeOptions &options)
 {
     const DirectPart direct(engine, quantity, s.parts);
-    const ColumnWeights columns(s.cols);
     const std::int64_t gridCols = s.cols.cells();
     const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / s.block.cols);
     std::vector<RowRun> tiles;
@@ -221,14 +224,15 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
 
     const std::size_t cells = static_cast<std::size_t>(grid.rows) * static_cast<std::size_t>(grid.cols);
     std::vector<double> closed(cells, 0.0);
-    if (s->parts.hasClosed && !addClosed(engine, *s, closed, options))
+    const ColumnWeights columns(s->cols);
+    if (s->parts.hasClosed && !addClosed(engine, *s, columns, closed, options))
         return std::nullopt;
     std::vector<double> sums(cells, 0.0);
     std::vector<double> weights(static_cast<std::size_t>(grid.rows), 0.0);
     std::int64_t taken = block.rows;
     if (s->parts.hasDirect) {
         taken = 0;
-        if (!addDirect(engine, *s, request.quantity, grid.pass, sums, weights, &taken, options))
+        if (!addDirect(engine, *s, columns, request.quantity, grid.pass, sums, weights, &taken, options))
             return std::nullopt;
     }
     grid.rowCoverage = static_cast<double>(taken) / static_cast<double>(block.rows);

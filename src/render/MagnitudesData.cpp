@@ -4,6 +4,8 @@
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
 
+#include <QMutex>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -46,6 +48,28 @@ std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::i
     return s;
 }
 
+// The exact per-column statistics, a pure function of the parameters that takes seconds at
+// L 2^20: the last ones are kept, so that a figure laid out twice (or redrawn at another size)
+// computes them once.
+std::optional<ColumnStats> exactColumnStats(const Engine &engine, const ComputeOptions &options)
+{
+    static QMutex mutex;
+    static std::optional<std::pair<Params, ColumnStats>> last;
+    if (options.cancel && options.cancel->load())
+        return std::nullopt;
+    {
+        const QMutexLocker lock(&mutex);
+        if (last && last->first == engine.params())
+            return last->second;
+    }
+    auto stats = ColumnStatistics::compute(engine, options);
+    if (stats) {
+        const QMutexLocker lock(&mutex);
+        last.emplace(engine.params(), *stats);
+    }
+    return stats;
+}
+
 } // namespace
 
 std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options)
@@ -63,7 +87,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         data.columns.append(static_cast<double>(j));
 
     const std::int64_t budgetRows = std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
-    const auto stats = detail == Detail::Full ? ColumnStatistics::compute(engine, options)
+    const auto stats = detail == Detail::Full ? exactColumnStats(engine, options)
                                               : ColumnStatistics::estimate(engine, budgetRows, options);
     if (!stats)
         return std::nullopt;

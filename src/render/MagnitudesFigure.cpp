@@ -102,6 +102,7 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
 
     m_positionLegend = insetLegend(plot, m_positions);
     m_columnLegend = insetLegend(plot, m_columns);
+    m_columnLegend->setWrap(2); // the std row over the |mean| row
     m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_positionLegend);
     m_peNorm = addGraph(m_positions, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_positionLegend);
     m_ratio = addGraph(m_positions, QCPAxis::atRight, kRatio, Qt::SolidLine, m_positionLegend);
@@ -249,11 +250,11 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
                             positionHeadroom));
     m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, positionHeadroom));
     m_columns->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(data.columns.size()) - 0.5);
-    // The range of the RMS (which bounds the std and the |mean| from above) down to the
-    // smallest std: a |mean| far below it (a column averaging to zero) lies under the axis.
+    // The RMS bounds the std and the |mean| from above; below, down to the smallest of them but
+    // five decades at most: a |mean| smaller still (a column averaging to zero) lies under the axis.
     QCPRange columnRange = logRange({&data.peRms, &data.embeddingRms}, {}, columnHeadroom);
-    const QCPRange stdRange = logRange({&data.peStd, &data.embeddingStd}, {}, columnHeadroom);
-    columnRange.lower = std::max(std::min(columnRange.lower, stdRange.lower), columnRange.upper * 1e-6);
+    const QCPRange lowRange = logRange({&data.peStd, &data.embeddingStd, &peMean, &embeddingMean}, {}, 1.0);
+    columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
     m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
     QString detail;
     if (data.positionStride > 1)
