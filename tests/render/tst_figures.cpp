@@ -47,6 +47,7 @@ class TestFigures : public QObject
 private slots:
     void heatmapShowsTheGridWithAColorbar_data();
     void heatmapShowsTheGridWithAColorbar();
+    void heatmapTitleSaysPreviewUntilExact();
     void curvesHaveALegendWithFrequencyAndWavelength();
     void magnitudesDrawEveryCurveOnLogAxes();
     void dropoutShowsMaskAndOutputSideBySide();
@@ -94,6 +95,24 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
     QVERIFY(texts(plot).join(u" "_s).contains(u"700 × 100"_s));
     const QPixmap pixmap = plot.toPixmap(600, 400);
     QCOMPARE(pixmap.size(), QSize(600, 400));
+}
+
+void TestFigures::heatmapTitleSaysPreviewUntilExact()
+{
+    const Engine engine(sized(64, 200000));
+    HeatmapRequest request {Quantity::Input, {0, 200000, 0, 64}, 100, 32};
+    request.cellBudget = 100 * 64;
+    const auto preview = HeatmapResampler::resample(engine, request, {}, 0);
+    const auto exact = HeatmapResampler::resample(engine, request);
+    QVERIFY(preview && exact);
+    QCustomPlot plot;
+    HeatmapFigure figure(&plot);
+    figure.setGrid(*preview, engine.shape(Quantity::Input));
+    const QString previewTitle = texts(plot).join(u" "_s);
+    QVERIFY2(previewTitle.contains(u"preview ("_s) && previewTitle.contains(u"% of rows)"_s), qPrintable(previewTitle));
+    figure.setGrid(*exact, engine.shape(Quantity::Input));
+    const QString exactTitle = texts(plot).join(u" "_s);
+    QVERIFY2(!exactTitle.contains(u"preview"_s) && !exactTitle.contains(u"sampled"_s), qPrintable(exactTitle));
 }
 
 void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()
