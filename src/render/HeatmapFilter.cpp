@@ -84,6 +84,16 @@ void ColumnWeights::reduce(const float *values, double *out) const
     }
 }
 
+void ColumnWeights::reduceRows(const RowMatrixXd &rows, RowMatrixXd &out) const
+{
+    out.resize(rows.rows(), static_cast<Eigen::Index>(m_lo.size()));
+    for (std::size_t b = 0; b < m_lo.size(); ++b) {
+        const Eigen::Index n = m_hi[b] - m_lo[b] + 1;
+        const Eigen::Map<const Eigen::VectorXd> w(m_weights.data() + m_offset[b], n);
+        out.col(static_cast<Eigen::Index>(b)).noalias() = rows.middleCols(m_lo[b], n) * w;
+    }
+}
+
 void ColumnWeights::addReduced(const double *values, std::int64_t from, std::int64_t to, double *out) const
 {
     addReduced(values, to - from, 1, from, to, out, 0);

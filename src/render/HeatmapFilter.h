@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Block.h"
 #include "core/PeWindowMeans.h"
 
 #include <cstdint>
@@ -58,6 +59,9 @@ public:
     // out[b] = sum_j w_b(j) values[j] / sum_j w_b(j), j over the block's columns (values
     // indexed from the block's first column).
     void reduce(const float *values, double *out) const;
+    // reduce() for every row of `rows` (the block's columns) into the row of `out` (grid
+    // columns), reading the weights once for all of them.
+    void reduceRows(const RowMatrixXd &rows, RowMatrixXd &out) const;
     // The same for values that are zero outside the block columns [from, to), values[0] being
     // column `from`: out[b] += the part of grid column b that comes from there.
     void addReduced(const double *values, std::int64_t from, std::int64_t to, double *out) const;

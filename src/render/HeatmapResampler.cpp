@@ -154,15 +154,16 @@ bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &column
             part.n = std::max(0, hi - lo + 1);
             part.sums.assign(static_cast<std::size_t>(part.n * gridCols), 0.0);
             part.weights.assign(static_cast<std::size_t>(part.n), 0.0);
-            std::vector<double> reduced(static_cast<std::size_t>(gridCols));
+            RowMatrixXd reduced;
+            columns.reduceRows(values.cast<double>(), reduced);
             for (std::int64_t r = 0; r < tile.rows; ++r) {
-                columns.reduce(values.row(r).data(), reduced.data());
                 const auto [a0, a1] = s.rows.cellsOf(tile.row0 + r);
                 for (int a = a0; a <= a1; ++a) {
                     const double w = s.rows.weight(tile.row0 + r, a);
                     double *row = part.sums.data() + static_cast<std::size_t>((a - part.a0) * gridCols);
+                    const double *from = reduced.row(r).data();
                     for (std::int64_t b = 0; b < gridCols; ++b)
-                        row[b] += w * reduced[static_cast<std::size_t>(b)];
+                        row[b] += w * from[b];
                     part.weights[static_cast<std::size_t>(a - part.a0)] += w;
                 }
             }
