@@ -74,16 +74,6 @@ ColumnWeights::ColumnWeights(const AxisFilter &filter)
     }
 }
 
-void ColumnWeights::reduce(const float *values, double *out) const
-{
-    for (std::size_t b = 0; b < m_lo.size(); ++b) {
-        const Eigen::Index n = m_hi[b] - m_lo[b] + 1;
-        const Eigen::Map<const Eigen::VectorXd> w(m_weights.data() + m_offset[b], n);
-        const Eigen::Map<const Eigen::VectorXf> v(values + m_lo[b], n);
-        out[b] = w.dot(v.cast<double>());
-    }
-}
-
 void ColumnWeights::reduceRows(const RowMatrixXd &rows, RowMatrixXd &out) const
 {
     out.resize(rows.rows(), static_cast<Eigen::Index>(m_lo.size()));

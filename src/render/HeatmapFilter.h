@@ -56,14 +56,11 @@ public:
     explicit ColumnWeights(const AxisFilter &filter);
 
     int cells() const { return static_cast<int>(m_lo.size()); }
-    // out[b] = sum_j w_b(j) values[j] / sum_j w_b(j), j over the block's columns (values
-    // indexed from the block's first column).
-    void reduce(const float *values, double *out) const;
-    // reduce() for every row of `rows` (the block's columns) into the row of `out` (grid
-    // columns), reading the weights once for all of them.
+    // out(r, b) = sum_j w_b(j) rows(r, j) / sum_j w_b(j), j over the block's columns (rows
+    // indexed from the block's first column), for every row r: the weights read once.
     void reduceRows(const RowMatrixXd &rows, RowMatrixXd &out) const;
-    // The same for values that are zero outside the block columns [from, to), values[0] being
-    // column `from`: out[b] += the part of grid column b that comes from there.
+    // The same for one row of values that are zero outside the block columns [from, to),
+    // values[0] being column `from`: out[b] += the part of grid column b that comes from there.
     void addReduced(const double *values, std::int64_t from, std::int64_t to, double *out) const;
     // addReduced for `count` rows of values at once (row r at values + r * stride, its result
     // added to out + r * outStride): the weights are read once for all of them.
