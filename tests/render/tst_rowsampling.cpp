@@ -32,7 +32,8 @@ void TestRowSampling::passesGrowToEveryRow()
         std::int64_t rows = 0;
         for (const RowRun &run : sampling.runs(pass))
             rows += run.rows;
-        QVERIFY2(rows > previous * 6, qPrintable(u"pass %1: %2 rows"_s.arg(pass).arg(rows)));
+        // About 8 times more each pass, the last one whatever is left.
+        QVERIFY2(rows > previous * (pass + 1 < passes ? 6 : 1), qPrintable(u"pass %1: %2 rows"_s.arg(pass).arg(rows)));
         previous = rows;
     }
     const std::vector<RowRun> last = sampling.runs(passes - 1);
