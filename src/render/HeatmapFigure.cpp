@@ -14,6 +14,9 @@ HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
 
 namespace {
 constexpr int kPreviewCoarseness = 2;
+// Cells a full-detail grid computes one by one at most: ~2^36, a minute or two. Past that (X
+// of d 2^20 by L 2^24 would take hours), the largest pass within it, labelled a preview.
+constexpr std::int64_t kFullCells = std::int64_t(1) << 36;
 } // namespace
 
 void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<Colormap> colormap)
@@ -39,7 +42,8 @@ std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest r
                                           const ComputeOptions &options)
 {
     if (detail == Detail::Full)
-        return HeatmapResampler::resample(engine, request, options);
+        return HeatmapResampler::resample(engine, request, options,
+                                          HeatmapResampler::lastPassWithin(engine, request, kFullCells));
     // A preview is the first pass at half the resolution: the closed forms exact, the rest
     // from about the preview budget's cells (at least a row per shown row).
     request.cellBudget = Budget::cells(Detail::Preview);

@@ -201,6 +201,21 @@ int passCount(const Engine &engine, const HeatmapRequest &request)
     return s ? passesOf(*s) : 1;
 }
 
+int lastPassWithin(const Engine &engine, const HeatmapRequest &request, std::int64_t cells)
+{
+    const auto s = setUp(engine, request);
+    if (!s || !s->parts.hasDirect)
+        return 0;
+    for (int pass = passesOf(*s) - 1; pass > 0; --pass) {
+        std::int64_t rows = 0;
+        for (const RowRun &run : s->sampling.runs(pass))
+            rows += run.rows;
+        if (rows * s->block.cols <= cells)
+            return pass;
+    }
+    return 0;
+}
+
 std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request, const ComputeOptions &options,
                                     int pass)
 {

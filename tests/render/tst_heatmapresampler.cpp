@@ -52,6 +52,7 @@ private slots:
     void lastPassIsTheExactAreaAverage_data();
     void lastPassIsTheExactAreaAverage();
     void previewsHoldThePeExactly();
+    void lastPassWithinABoundOfCells();
     void sameCellsWhateverTheThreads_data();
     void sameCellsWhateverTheThreads();
     void cancelledGivesNothing();
@@ -319,6 +320,23 @@ void TestHeatmapResampler::previewsHoldThePeExactly()
     QVERIFY(preview->isPreview());
     for (std::size_t i = 0; i < pe->values.size(); ++i)
         QVERIFY2(std::abs(preview->values[i] - pe->values[i]) < 1e-7, qPrintable(QString::number(i)));
+}
+
+void TestHeatmapResampler::lastPassWithinABoundOfCells()
+{
+    const Engine engine(sized(64, 100000));
+    HeatmapRequest request {Quantity::Embedding, {0, 100000, 0, 64}, 100, 32};
+    request.cellBudget = 100 * 64;
+    const int passes = HeatmapResampler::passCount(engine, request);
+    QVERIFY(passes >= 3);
+    QCOMPARE(HeatmapResampler::lastPassWithin(engine, request, 100000 * 64), passes - 1);
+    QCOMPARE(HeatmapResampler::lastPassWithin(engine, request, 1), 0);
+    const int within = HeatmapResampler::lastPassWithin(engine, request, 100000 * 64 / 4);
+    QVERIFY(within > 0 && within < passes - 1);
+    const auto grid = HeatmapResampler::resample(engine, request, {}, within);
+    QVERIFY(grid && grid->isPreview() && grid->rowCoverage <= 0.25);
+    // The PE needs no cell computed one by one: its only pass is within any bound.
+    QCOMPARE(HeatmapResampler::lastPassWithin(engine, {Quantity::Pe, {0, 100000, 0, 64}, 100, 32}, 1), 0);
 }
 
 void TestHeatmapResampler::sameCellsWhateverTheThreads_data()
