@@ -14,9 +14,10 @@ HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
 
 namespace {
 constexpr int kPreviewCoarseness = 2;
-// Cells a full-detail grid computes one by one at most: ~2^36, a minute or two. Past that (X
-// of d 2^20 by L 2^24 would take hours), the largest pass within it, labelled a preview.
-constexpr std::int64_t kFullCells = std::int64_t(1) << 36;
+// Cells a full-detail grid computes one by one at most: 2^33, the whole of X at L 2^20,
+// d 8192 (~15 s). Past that (X of d 2^20 by L 2^24 would take hours), the largest pass
+// within it, labelled a preview.
+constexpr std::int64_t kFullCells = std::int64_t(1) << 33;
 } // namespace
 
 void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<Colormap> colormap)

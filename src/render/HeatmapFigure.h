@@ -25,7 +25,7 @@ private:
 };
 
 // Heatmap data computed for a visible range at a level of detail: Full is exact (the last
-// pass) unless that computes more than 2^36 cells one by one, then the largest pass within
+// pass) unless that computes more than 2^33 cells one by one, then the largest pass within
 // them, a preview; Preview the first pass at half the resolution within the preview budget.
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
                                           const ComputeOptions &options);
