@@ -11,6 +11,8 @@
 #include <QCommandLineParser>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -18,30 +20,115 @@ namespace posenc {
 
 namespace {
 
+// The tables of statistics `posenc table` writes besides the quantities.
+const std::pair<QString, TableRequest::Content> kStatistics[] = {
+    {u"column-stats"_s, TableRequest::ColumnStats},
+    {u"row-norms"_s, TableRequest::RowNorms},
+};
+
+QStringList statisticsNames()
+{
+    QStringList names;
+    for (const auto &entry : kStatistics)
+        names.append(entry.first);
+    return names;
+}
+
+std::optional<TableRequest::Content> statisticsFromName(const QString &name)
+{
+    for (const auto &entry : kStatistics)
+        if (entry.first == name)
+            return entry.second;
+    return std::nullopt;
+}
+
 QString usage()
 {
     return u"Usage: posenc table QUANTITY -o FILE [OPTIONS]\n"
            "Writes a table as .npy (float32, C order, shape [rows, cols]) or .csv (one row per line).\n\n"
-           "QUANTITY: %1\n"
+           "QUANTITY: %1, or a table of statistics: %3\n"
            "  pe          the sinusoidal table PE [max_len, d_model] (concat: [max_len, pe_dims])\n"
            "  embedding   the scaled token embeddings s*E (concat: d_model - pe_dims columns)\n"
            "  input       the model input X = s*E + PE (or the concatenation)\n"
            "  output      Y = dropout(X) for the chosen dropout mode\n"
            "  mask        the keep mask of that dropout: 1 kept, 0 dropped\n"
            "  similarity  S = PE . PE^T [max_len, max_len]\n"
-           "  error       float32-angle PE minus exact PE\n\n"
+           "  error       float32-angle PE minus exact PE\n"
+           "  column-stats  one row per column j of X, over all max_len positions: PE mean, PE std,\n"
+           "                PE rms, s*E mean, s*E std, s*E rms (std divides by max_len); exact at any\n"
+           "                length: the PE in closed form, every row of s*E (--dims: these columns)\n"
+           "  row-norms     one row per position p: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||,\n"
+           "                ||X_p||, ||Y_p|| (--positions: these rows)\n\n"
            "Options:\n"
            "  -o, --output FILE   where to write; .npy or .csv (an existing file is replaced)\n"
            "  --positions A:B     only rows A..B-1\n"
            "  --dims LIST         only these columns, e.g. 0,1,64:68\n"
            "  --threads N         worker threads (default: all cores)\n\n"
-           "Parameters:\n%2"_s.arg(Quantities::names().join(u", "_s), ParamOptions::helpText());
+           "Parameters:\n%2"_s.arg(Quantities::names().join(u", "_s), ParamOptions::helpText(),
+                                   statisticsNames().join(u", "_s));
 }
 
 int fail(QTextStream &err, int code, const QString &message)
 {
     err << "posenc table: " << message << '\n';
     return code;
+}
+
+// Checks, computes and writes the table of `request`: exit 4 over the budget, 3 unwritable.
+int write(const Engine &engine, const TableRequest &request, const QString &path, int threads, QTextStream &err)
+{
+    if (const auto refused = TableExport::check(engine, request))
+        return fail(err, ExitOverBudget,
+                    *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
+    const auto table = TableExport::compute(engine, request, ComputeOptions {threads, nullptr});
+    if (!table)
+        return fail(err, ExitOverBudget, u"the table could not be computed within the memory budget"_s);
+    if (const auto written = TableExport::write(path, *table))
+        return fail(err, ExitIo, written->toString());
+    return ExitDone;
+}
+
+// The request of a table of statistics: row-norms takes --positions, column-stats --dims
+// (its statistics are over every position, its norms over every column).
+std::optional<TableRequest> statisticsRequest(const Engine &engine, TableRequest::Content content,
+                                              const QString &positions, const QString &dims, QTextStream &err)
+{
+    const Params &p = engine.params();
+    TableRequest request;
+    request.content = content;
+    request.block = {0, p.maxLen, 0, 0};
+    const bool rows = content == TableRequest::RowNorms;
+    const QString name = rows ? u"row-norms"_s : u"column-stats"_s;
+    if (!(rows ? dims : positions).isEmpty()) {
+        fail(err, ExitUsage,
+             rows ? u"--dims: row-norms are over every column; choose positions with --positions"_s
+                  : u"--positions: column-stats are over every position; choose columns with --dims"_s);
+        return std::nullopt;
+    }
+    if (!positions.isEmpty()) {
+        const auto range = ParamText::parseRange(positions);
+        if (!range || range->first < 0 || range->first >= range->second || range->second > p.maxLen) {
+            fail(err, ExitUsage,
+                 u"--positions: must be A:B with 0 <= A < B <= %1 (positions of %2); got '%3'"_s.arg(p.maxLen).arg(
+                     name, positions));
+            return std::nullopt;
+        }
+        request.block.row0 = range->first;
+        request.block.rows = range->second - range->first;
+    }
+    if (!dims.isEmpty()) {
+        const auto list = ParamText::parseIndexList(dims);
+        const bool inRange = list && !list->empty()
+            && std::all_of(list->begin(), list->end(), [&](std::int64_t c) { return c >= 0 && c < p.dModel; });
+        if (!inRange) {
+            fail(err, ExitUsage,
+                 u"--dims: must list columns in [0, %1) (columns of X), e.g. 0,1,64:68; got '%2'"_s.arg(p.dModel).arg(
+                     dims));
+            return std::nullopt;
+        }
+        request.dims = *list;
+    }
+    return request;
 }
 
 } // namespace
@@ -71,10 +158,11 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                     u"expected one QUANTITY (%1); got %2"_s.arg(Quantities::names().join(u", "_s))
                         .arg(positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     const auto quantity = Quantities::fromName(positional.first());
-    if (!quantity)
-        return fail(
-            err, ExitUsage,
-            u"QUANTITY must be one of %1; got '%2'"_s.arg(Quantities::names().join(u", "_s), positional.first()));
+    const auto statistics = statisticsFromName(positional.first());
+    if (!quantity && !statistics)
+        return fail(err, ExitUsage,
+                    u"QUANTITY must be one of %1, or %2; got '%3'"_s.arg(
+                        Quantities::names().join(u", "_s), statisticsNames().join(u", "_s), positional.first()));
     const QString path = parser.value(outputOption);
     if (path.isEmpty())
         return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv is required"_s);
@@ -98,6 +186,14 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
 
     const Engine engine(read.params);
+    if (statistics) {
+        const auto request = statisticsRequest(
+            engine, *statistics, parser.isSet(positionsOption) ? parser.value(positionsOption) : QString(),
+            parser.isSet(dimsOption) ? parser.value(dimsOption) : QString(), err);
+        if (!request)
+            return ExitUsage;
+        return write(engine, *request, path, threads, err);
+    }
     const Shape shape = engine.shape(*quantity);
     TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
     if (parser.isSet(positionsOption)) {
@@ -121,15 +217,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         request.dims = *list;
         request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }
-    if (const auto refused = TableExport::check(engine, request))
-        return fail(err, ExitOverBudget,
-                    *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
-
-    const auto table = TableExport::compute(engine, request, ComputeOptions {threads, nullptr});
-    const auto written = TableExport::write(path, *table);
-    if (written)
-        return fail(err, ExitIo, written->toString());
-    return ExitDone;
+    return write(engine, request, path, threads, err);
 }
 
 } // namespace posenc

@@ -5,8 +5,9 @@
 
 namespace posenc {
 
-// `posenc table QUANTITY -o FILE [OPTIONS]`: computes a quantity and writes it as .npy
-// (float32, C order, shape [rows, cols]) or .csv, whole or not at all.
+// `posenc table QUANTITY -o FILE [OPTIONS]`: computes a quantity, or a table of statistics
+// (column-stats, row-norms), and writes it as .npy (float32, C order, shape [rows, cols]) or
+// .csv, whole or not at all.
 int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
 } // namespace posenc

@@ -1,6 +1,6 @@
 #include "Statistics.h"
 
-#include "ThreadPools.h"
+#include "OrderedTiles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,17 +10,26 @@ namespace posenc::Statistics {
 
 namespace {
 
+// At most 256 rows and 2^20 cells a tile: three tiles' worth of matrices a worker, whatever d.
 constexpr std::int64_t kTileRows = 256;
+constexpr std::int64_t kTileCells = std::int64_t(1) << 20;
+// Tiles whose partial sums are kept before they are added.
+constexpr std::int64_t kChunkTiles = 16;
 
-std::int64_t tileCount(std::int64_t rows)
+std::int64_t tileRowsFor(std::int64_t cols)
 {
-    return (rows + kTileRows - 1) / kTileRows;
+    return std::clamp<std::int64_t>(kTileCells / std::max<std::int64_t>(cols, 1), 1, kTileRows);
+}
+
+std::int64_t tileCount(std::int64_t rows, std::int64_t cols)
+{
+    return (rows + tileRowsFor(cols) - 1) / tileRowsFor(cols);
 }
 
 Block tileBlock(std::int64_t row0, std::int64_t rows, std::int64_t tile, std::int64_t cols)
 {
-    const std::int64_t r0 = row0 + tile * kTileRows;
-    return {r0, std::min(kTileRows, row0 + rows - r0), 0, cols};
+    const std::int64_t r0 = row0 + tile * tileRowsFor(cols);
+    return {r0, std::min(tileRowsFor(cols), row0 + rows - r0), 0, cols};
 }
 
 } // namespace
@@ -32,7 +41,7 @@ std::optional<PositionNorms> positionNorms(const Engine &engine, std::int64_t ro
     for (Eigen::ArrayXd *a : {&norms.pe, &norms.embedding, &norms.ratio, &norms.input, &norms.output})
         a->resize(rows);
     const std::int64_t d = engine.params().dModel;
-    const bool done = forEachTile(tileCount(rows), options.threads, options.cancel, [&](std::int64_t tile) {
+    const bool done = forEachTile(tileCount(rows, d), options.threads, options.cancel, [&](std::int64_t tile) {
         const Block block = tileBlock(row0, rows, tile, d);
         RowMatrixXf e(block.rows, d), q(block.rows, d), y(block.rows, d);
         engine.inputParts(block, e, q);
@@ -55,25 +64,30 @@ std::optional<ColumnRms> columnRms(const Engine &engine, std::int64_t row0, std:
                                    const ComputeOptions &options)
 {
     const std::int64_t d = engine.params().dModel;
-    const std::int64_t tiles = tileCount(rows);
-    // Partial sums per tile, added in tile order afterwards: the same result for any thread count.
-    std::vector<Eigen::ArrayXd> peSums(static_cast<std::size_t>(tiles)), embeddingSums(static_cast<std::size_t>(tiles));
-    const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
-        const Block block = tileBlock(row0, rows, tile, d);
-        RowMatrixXf e(block.rows, d), q(block.rows, d);
-        engine.inputParts(block, e, q);
-        peSums[static_cast<std::size_t>(tile)] = q.cast<double>().array().square().colwise().sum().transpose();
-        embeddingSums[static_cast<std::size_t>(tile)] = e.cast<double>().array().square().colwise().sum().transpose();
-    });
-    if (!done)
-        return std::nullopt;
+    // Partial sums per tile, added in tile order: the same result for any thread count, with
+    // a bounded number of partials alive at once.
+    struct Squares
+    {
+        Eigen::ArrayXd pe, embedding;
+    };
     ColumnRms rms;
     rms.pe = Eigen::ArrayXd::Zero(d);
     rms.embedding = Eigen::ArrayXd::Zero(d);
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        rms.pe += peSums[static_cast<std::size_t>(t)];
-        rms.embedding += embeddingSums[static_cast<std::size_t>(t)];
-    }
+    const bool done = forEachTileInOrder<Squares>(
+        tileCount(rows, d), kChunkTiles, options.threads, options.cancel,
+        [&](std::int64_t tile) {
+            const Block block = tileBlock(row0, rows, tile, d);
+            RowMatrixXf e(block.rows, d), q(block.rows, d);
+            engine.inputParts(block, e, q);
+            return Squares {q.cast<double>().array().square().colwise().sum().transpose(),
+                            e.cast<double>().array().square().colwise().sum().transpose()};
+        },
+        [&](std::int64_t, const Squares &part) {
+            rms.pe += part.pe;
+            rms.embedding += part.embedding;
+        });
+    if (!done)
+        return std::nullopt;
     rms.pe = (rms.pe / static_cast<double>(std::max<std::int64_t>(rows, 1))).sqrt();
     rms.embedding = (rms.embedding / static_cast<double>(std::max<std::int64_t>(rows, 1))).sqrt();
     rms.ratio = rms.pe / rms.embedding;

@@ -17,10 +17,15 @@ struct TableRequest
     enum Content {
         Cells, // the cells of `quantity` in `block`, only the columns `dims` when it is not empty
         PositionNorms, // one row per position of `block`: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||
+        // One row per position of `block`: ||PE_p||, ||s*E_p||, their ratio, ||X_p||, ||Y_p||.
+        RowNorms,
+        // One row per column of X (those of `dims` when it is not empty), each over all L
+        // positions: PE mean, PE std, PE RMS, s*E mean, s*E std, s*E RMS (population std).
+        ColumnStats,
     };
     Content content = Cells;
     Quantity quantity = Quantity::Pe;
-    Block block; // columns covering `dims` when given; PositionNorms uses its rows only
+    Block block; // columns covering `dims` when given; the norms use its rows only, ColumnStats neither
     std::vector<std::int64_t> dims;
 };
 

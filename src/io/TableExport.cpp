@@ -3,6 +3,7 @@
 #include "io/CsvWriter.h"
 #include "io/NpyWriter.h"
 
+#include "core/ColumnStatistics.h"
 #include "core/MemoryBudget.h"
 #include "core/Statistics.h"
 #include "core/TableAllocation.h"
@@ -18,8 +19,11 @@ namespace posenc::TableExport {
 
 namespace {
 
-// Per position: three float32 outputs and the five double norms Statistics keeps.
+// Per position: the float32 outputs and the five double norms Statistics keeps.
 constexpr std::uint64_t kNormCellsPerRow = 3 + 5 * 2;
+constexpr std::uint64_t kRowNormCellsPerRow = 5 + 5 * 2;
+// Per column: six float32 outputs and the six double statistics.
+constexpr std::uint64_t kStatCellsPerColumn = 6 + 6 * 2;
 
 } // namespace
 
@@ -45,24 +49,59 @@ std::optional<QString> check(const Engine &engine, const TableRequest &request)
         }
         return engine.check(request.quantity, block);
     }
+    if (request.content == TableRequest::ColumnStats) {
+        const std::int64_t d = engine.params().dModel;
+        for (const std::int64_t c : request.dims) {
+            if (c < 0 || c >= d)
+                return u"column %1 is outside the model's columns [0, %2)"_s.arg(c).arg(d);
+        }
+        if (const auto refused = ColumnStatistics::check(engine))
+            return refused;
+        return MemoryBudget::check(static_cast<std::uint64_t>(d) * kStatCellsPerColumn, engine.params().memoryBudget,
+                                   u"the statistics of %1 columns"_s.arg(d));
+    }
     const std::int64_t rows = engine.params().maxLen;
     if (block.row0 < 0 || block.rows <= 0 || block.rowEnd() > rows)
         return u"positions [%1, %2) are outside [0, %3)"_s.arg(block.row0).arg(block.rowEnd()).arg(rows);
-    return MemoryBudget::check(static_cast<std::uint64_t>(block.rows) * kNormCellsPerRow, engine.params().memoryBudget,
+    const std::uint64_t perRow = request.content == TableRequest::RowNorms ? kRowNormCellsPerRow : kNormCellsPerRow;
+    return MemoryBudget::check(static_cast<std::uint64_t>(block.rows) * perRow, engine.params().memoryBudget,
                                u"the norms of %1 positions"_s.arg(block.rows));
 }
 
 std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &request, const ComputeOptions &options)
 {
     const Block &block = request.block;
-    if (request.content == TableRequest::PositionNorms) {
+    if (request.content == TableRequest::PositionNorms || request.content == TableRequest::RowNorms) {
         const auto norms = Statistics::positionNorms(engine, block.row0, block.rows, options);
         if (!norms)
             return std::nullopt;
-        RowMatrixXf table(block.rows, 3);
+        const bool all = request.content == TableRequest::RowNorms;
+        RowMatrixXf table(block.rows, all ? 5 : 3);
         table.col(0) = norms->pe.cast<float>().matrix();
         table.col(1) = norms->embedding.cast<float>().matrix();
         table.col(2) = norms->ratio.cast<float>().matrix();
+        if (all) {
+            table.col(3) = norms->input.cast<float>().matrix();
+            table.col(4) = norms->output.cast<float>().matrix();
+        }
+        return table;
+    }
+    if (request.content == TableRequest::ColumnStats) {
+        const auto stats = ColumnStatistics::compute(engine, options);
+        if (!stats)
+            return std::nullopt;
+        std::vector<std::int64_t> columns = request.dims;
+        if (columns.empty())
+            for (std::int64_t j = 0; j < engine.params().dModel; ++j)
+                columns.push_back(j);
+        RowMatrixXf table(static_cast<Eigen::Index>(columns.size()), 6);
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            const auto j = static_cast<Eigen::Index>(columns[i]);
+            const auto r = static_cast<Eigen::Index>(i);
+            table.row(r) << static_cast<float>(stats->peMean[j]), static_cast<float>(stats->peStd[j]),
+                static_cast<float>(stats->peRms[j]), static_cast<float>(stats->embeddingMean[j]),
+                static_cast<float>(stats->embeddingStd[j]), static_cast<float>(stats->embeddingRms[j]);
+        }
         return table;
     }
     RowMatrixXf table = allocateTable(block.rows, block.cols);

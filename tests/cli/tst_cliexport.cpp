@@ -53,7 +53,7 @@ void TestCliExport::everyFigureInEveryFormat_data()
     QTest::addColumn<QString>("label");
     const QList<std::pair<QString, QString>> figures = {{u"heatmap"_s, u"column j"_s},
                                                         {u"curves"_s, u"position p"_s},
-                                                        {u"magnitudes"_s, u"RMS over positions"_s},
+                                                        {u"magnitudes"_s, u"std and |mean|"_s},
                                                         {u"dropout"_s, u"kept (1) / dropped (0)"_s},
                                                         {u"learned"_s, u"position q"_s}};
     for (const auto &[figure, label] : figures)

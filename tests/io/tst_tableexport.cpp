@@ -1,8 +1,10 @@
-// The cells a continuous view touches, the integer positions within it, and the refusals of
-// TableExport (outside the table, over the memory budget).
+// The cells a continuous view touches, the integer positions within it, the refusals of
+// TableExport (outside the table, over the memory budget), and its tables of statistics.
 #include "io/TableExport.h"
 
 #include <QTest>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -22,6 +24,9 @@ private slots:
     void formatFromTheExtension();
     void normsOverTheBudgetAreRefused();
     void columnsOutsideTheBlockAreRefused();
+    void columnStatsAreSixPerColumnInOrder();
+    void rowNormsAreFivePerPosition();
+    void rowNormsOverTheBudgetAreRefused();
 };
 
 void TestTableExport::cellsInView_data()
@@ -116,6 +121,85 @@ void TestTableExport::columnsOutsideTheBlockAreRefused()
     engine.computeBlock(Quantity::Pe, {0, 10, 0, 16}, pe);
     QVERIFY(table->col(0) == pe.col(5));
     QVERIFY(table->col(1) == pe.col(2));
+}
+
+void TestTableExport::columnStatsAreSixPerColumnInOrder()
+{
+    // PE mean, std, RMS, then s*E's, each over all positions, against float64 statistics of
+    // the two parts; --dims picks the rows.
+    Params p;
+    p.dModel = 12;
+    p.maxLen = 700;
+    p.seed = 9;
+    const Engine engine(p);
+    TableRequest request;
+    request.content = TableRequest::ColumnStats;
+    request.dims = {11, 0, 5};
+    QVERIFY(!TableExport::check(engine, request));
+    const auto table = TableExport::compute(engine, request);
+    QVERIFY(table);
+    QCOMPARE(table->rows(), 3);
+    QCOMPARE(table->cols(), 6);
+    RowMatrixXf e(700, 12), q(700, 12);
+    engine.inputParts({0, 700, 0, 12}, e, q);
+    for (int i = 0; i < 3; ++i) {
+        const auto j = static_cast<Eigen::Index>(request.dims[std::size_t(i)]);
+        for (const auto &[part, first] : {std::pair {&q, 0}, std::pair {&e, 3}}) {
+            const Eigen::ArrayXd column = part->col(j).cast<double>().array();
+            const double mean = column.mean();
+            const double expected[3]
+                = {mean, std::sqrt((column - mean).square().mean()), std::sqrt(column.square().mean())};
+            for (int k = 0; k < 3; ++k)
+                QVERIFY2(std::abs((*table)(i, first + k) - expected[k]) <= 1e-6 * std::max(1.0, std::abs(expected[k])),
+                         qPrintable(u"column %1, stat %2: %3 vs %4"_s.arg(j)
+                                        .arg(first + k)
+                                        .arg((*table)(i, first + k))
+                                        .arg(expected[k])));
+        }
+    }
+    request.dims = {12};
+    QVERIFY(TableExport::check(engine, request));
+}
+
+void TestTableExport::rowNormsAreFivePerPosition()
+{
+    Params p;
+    p.dModel = 10;
+    p.maxLen = 50;
+    p.dropout = 0.5;
+    const Engine engine(p);
+    TableRequest request;
+    request.content = TableRequest::RowNorms;
+    request.block = {20, 30, 0, 0};
+    QVERIFY(!TableExport::check(engine, request));
+    const auto table = TableExport::compute(engine, request);
+    QVERIFY(table);
+    QCOMPARE(table->rows(), 30);
+    QCOMPARE(table->cols(), 5);
+    RowMatrixXf x(30, 10), y(30, 10);
+    engine.computeBlock(Quantity::Input, {20, 30, 0, 10}, x);
+    engine.computeBlock(Quantity::Output, {20, 30, 0, 10}, y);
+    for (Eigen::Index r = 0; r < 30; ++r) {
+        QVERIFY(std::abs((*table)(r, 3) - x.row(r).cast<double>().norm()) <= 1e-5 * x.row(r).norm());
+        QVERIFY(std::abs((*table)(r, 4) - y.row(r).cast<double>().norm()) <= 1e-5 * y.row(r).norm() + 1e-6);
+        QVERIFY(std::abs((*table)(r, 2) - (*table)(r, 1) / (*table)(r, 0)) <= 1e-6 * (*table)(r, 2));
+    }
+}
+
+void TestTableExport::rowNormsOverTheBudgetAreRefused()
+{
+    Params p;
+    p.dModel = 16;
+    p.maxLen = 1000;
+    p.memoryBudget = 4 * 1000 * 15 - 4; // one cell short of 15 per position
+    TableRequest request;
+    request.content = TableRequest::RowNorms;
+    request.block = {0, 1000, 0, 0};
+    const auto refused = TableExport::check(Engine(p), request);
+    QVERIFY(refused);
+    QVERIFY2(refused->contains(u"15000 cells"_s), qPrintable(*refused));
+    p.memoryBudget += 4;
+    QVERIFY(!TableExport::check(Engine(p), request));
 }
 
 QTEST_MAIN(TestTableExport)

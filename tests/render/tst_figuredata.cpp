@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <complex>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -40,6 +41,7 @@ private slots:
     void magnitudesMatchTheClosedForms_data();
     void magnitudesMatchTheClosedForms();
     void previewSamplesEvenlySpacedPositions();
+    void columnStatisticsAreExactAtLargeL();
     void dropFractionIsNearP_data();
     void dropFractionIsNearP();
     void summaryStatesTheFactor();
@@ -148,6 +150,11 @@ void TestFigureData::magnitudesMatchTheClosedForms()
     QVERIFY(std::abs(data->peRms[0] - std::sqrt(0.5)) < 0.02);
     QVERIFY(std::abs(data->peRms[255] - 1.0) < 0.01);
     QVERIFY(data->peRms[254] < 0.05);
+    // ... read as mean and std: the last cosine an offset (mean ~1, std ~0), the first sine
+    // a variation (mean ~0, std ~0.707).
+    QVERIFY(data->peMean[255] > 0.99 && data->peStd[255] < 0.01);
+    QVERIFY(std::abs(data->peMean[0]) < 0.01 && std::abs(data->peStd[0] - std::sqrt(0.5)) < 0.02);
+    QVERIFY(data->columnStatsExact());
     for (const double rms : data->embeddingRms)
         QVERIFY(std::abs(rms / (s * sigma) - 1.0) < 0.2);
 }
@@ -162,6 +169,33 @@ void TestFigureData::previewSamplesEvenlySpacedPositions()
     for (qsizetype i = 0; i < data->positions.size(); ++i) {
         QCOMPARE(data->positions[i], double(i * data->positionStride));
         QVERIFY(std::abs(data->peNorm[i] - std::sqrt(512.0)) < 1e-3);
+    }
+}
+
+void TestFigureData::columnStatisticsAreExactAtLargeL()
+{
+    // At L = 2^20 the figure once estimated each column from every ~1000th position, which
+    // resonates with the fast columns (0.07 or 1.0 where 1/sqrt(2) is right). Now every PE
+    // column's mean and RMS are the geometric series, computed here in long double.
+    const Params p = sized(256, std::int64_t(1) << 20);
+    const Engine engine(p);
+    const auto data = MagnitudesCompute::compute(engine, 500, Detail::Full, {});
+    QVERIFY(data);
+    QVERIFY(data->columnStatsExact());
+    for (std::int64_t j = 0; j < 256; ++j) {
+        using C = std::complex<long double>;
+        const long double w = reference::omega(j / 2, 256, p.base);
+        const auto mean = [&](long double angle) {
+            const C z = std::polar(1.0L, angle);
+            return (C(1.0L) - std::pow(z, static_cast<long double>(p.maxLen))) / (C(1.0L) - z)
+                / static_cast<long double>(p.maxLen);
+        };
+        const bool isCos = j % 2 == 1;
+        const double first = static_cast<double>(isCos ? mean(w).real() : mean(w).imag());
+        const double square = static_cast<double>(isCos ? 0.5L * (1.0L + mean(2.0L * w).real())
+                                                        : 0.5L * (1.0L - mean(2.0L * w).real()));
+        QVERIFY2(std::abs(data->peMean[j] - first) < 1e-6 && std::abs(data->peRms[j] - std::sqrt(square)) < 1e-6,
+                 qPrintable(u"column %1: mean %2, RMS %3"_s.arg(j).arg(data->peMean[j]).arg(data->peRms[j])));
     }
 }
 

@@ -47,6 +47,7 @@ class TestFigures : public QObject
 private slots:
     void heatmapShowsTheGridWithAColorbar_data();
     void heatmapShowsTheGridWithAColorbar();
+    void heatmapTitleSaysPreviewUntilExact();
     void curvesHaveALegendWithFrequencyAndWavelength();
     void magnitudesDrawEveryCurveOnLogAxes();
     void dropoutShowsMaskAndOutputSideBySide();
@@ -96,6 +97,24 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
     QCOMPARE(pixmap.size(), QSize(600, 400));
 }
 
+void TestFigures::heatmapTitleSaysPreviewUntilExact()
+{
+    const Engine engine(sized(64, 200000));
+    HeatmapRequest request {Quantity::Input, {0, 200000, 0, 64}, 100, 32};
+    request.cellBudget = 100 * 64;
+    const auto preview = HeatmapResampler::resample(engine, request, {}, 0);
+    const auto exact = HeatmapResampler::resample(engine, request);
+    QVERIFY(preview && exact);
+    QCustomPlot plot;
+    HeatmapFigure figure(&plot);
+    figure.setGrid(*preview, engine.shape(Quantity::Input));
+    const QString previewTitle = texts(plot).join(u" "_s);
+    QVERIFY2(previewTitle.contains(u"preview ("_s) && previewTitle.contains(u"% of rows)"_s), qPrintable(previewTitle));
+    figure.setGrid(*exact, engine.shape(Quantity::Input));
+    const QString exactTitle = texts(plot).join(u" "_s);
+    QVERIFY2(!exactTitle.contains(u"preview"_s) && !exactTitle.contains(u"sampled"_s), qPrintable(exactTitle));
+}
+
 void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()
 {
     const Engine engine(sized(64, 200));
@@ -135,7 +154,7 @@ void TestFigures::magnitudesDrawEveryCurveOnLogAxes()
     int withData = 0;
     for (int i = 0; i < plot.graphCount(); ++i)
         withData += plot.graph(i)->dataCount() > 0 ? 1 : 0;
-    QCOMPARE(withData, 7); // three per position, two reference lines, two per column
+    QCOMPARE(withData, 9); // three per position, two reference lines, std and |mean| of PE and s*E per column
     // The expected lines span the positions at the closed forms.
     QVERIFY(figure.positionRect()->axis(QCPAxis::atLeft)->range().contains(*data->expectedPeNorm));
     QVERIFY(figure.positionRect()->axis(QCPAxis::atLeft)->range().contains(data->expectedEmbeddingNorm));

@@ -1,49 +1,25 @@
+#include "render/Colormaps.h"
+#include "render/HeatmapPanel.h"
 #include "render/data/HeatmapResampler.h"
 
-#include "../core/Reference.h"
+#include "HeatmapReference.h"
 
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
 Q_DECLARE_METATYPE(posenc::Block)
+Q_DECLARE_METATYPE(posenc::Layout)
+Q_DECLARE_METATYPE(posenc::Quantity)
+Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
-
-// The weight of table cell i (of `total`) in grid cell g (of n): one to one when they fit;
-// else a Gaussian of 0.6 grid cells around the grid cell's centre, cut at 2 grid cells and
-// shifted down to reach zero there, written from the definition in table coordinates.
-double gaussian(std::int64_t i, std::int64_t total, std::int64_t n, std::int64_t g)
-{
-    if (n >= total)
-        return i == g ? 1.0 : 0.0;
-    const double width = double(total) / double(n); // table cells per grid cell
-    const double centre = (double(g) + 0.5) * width; // of grid cell g
-    const double distance = std::abs(double(i) + 0.5 - centre) / width;
-    const auto g0 = [](double x) { return std::exp(-0.5 * (x / 0.6) * (x / 0.6)); };
-    return std::max(0.0, g0(distance) - g0(2.0));
-}
-
-// The filtered PE of grid cell (a, b) from the float64 formula.
-double referenceMean(const Params &p, const Block &block, int rows, int cols, int a, int b)
-{
-    double sum = 0.0, weight = 0.0;
-    for (std::int64_t r = 0; r < block.rows; ++r) {
-        const double wr = gaussian(r, block.rows, rows, a);
-        if (wr == 0.0)
-            continue;
-        for (std::int64_t c = 0; c < block.cols; ++c) {
-            const double w = wr * gaussian(c, block.cols, cols, b);
-            sum += w * reference::exactValue(block.row0 + r, block.col0 + c, p.dModel, p.base, p.layout);
-            weight += w;
-        }
-    }
-    return sum / weight;
-}
 
 Params sized(std::int64_t d, std::int64_t L)
 {
@@ -55,6 +31,8 @@ Params sized(std::int64_t d, std::int64_t L)
 
 } // namespace
 
+using namespace heatmapReference;
+
 class TestHeatmapResampler : public QObject
 {
     Q_OBJECT
@@ -63,10 +41,20 @@ private slots:
     void fewCellsAreShownOneToOne();
     void gridCellsAreFilteredMeans_data();
     void gridCellsAreFilteredMeans();
+    void largeTablesMatchTheFilterDirectly_data();
+    void largeTablesMatchTheFilterDirectly();
+    void cellsAtTheLargestLengthMatchDirectSums();
     void neverMoreCellsThanPixels();
     void fastColumnsAverageOutInsteadOfAliasing();
     void midFrequencyColumnsLeaveNoFringes();
-    void overBudgetSamplesRowsWithinTheBudget();
+    void fastColumnsAreTheColormapsZeroAtLargeL();
+    void peIsExactInOnePass();
+    void lastPassIsTheExactAreaAverage_data();
+    void lastPassIsTheExactAreaAverage();
+    void previewsHoldThePeExactly();
+    void lastPassWithinABoundOfCells();
+    void sameCellsWhateverTheThreads_data();
+    void sameCellsWhateverTheThreads();
     void cancelledGivesNothing();
     void refusedBlockGivesNothing();
     void visibleBlockCoversWholeCellsInsideTheTable_data();
@@ -113,12 +101,75 @@ void TestHeatmapResampler::gridCellsAreFilteredMeans()
     QCOMPARE(grid->rows, pixelRows);
     QCOMPARE(grid->cols, pixelCols);
     QCOMPARE(grid->rowCoverage, 1.0);
-    for (int a = 0; a < grid->rows; ++a)
-        for (int b = 0; b < grid->cols; ++b) {
-            const double expected = referenceMean(p, block, grid->rows, grid->cols, a, b);
-            QVERIFY2(std::abs(grid->at(a, b) - expected) < 2e-6,
-                     qPrintable(u"cell %1, %2: %3 vs %4"_s.arg(a).arg(b).arg(grid->at(a, b)).arg(expected)));
+    const QString off = worstDifference(*grid, referenceGrid(peCell(p), block, pixelRows, pixelCols), 2e-6);
+    QVERIFY2(off.isEmpty(), qPrintable(off));
+}
+
+void TestHeatmapResampler::largeTablesMatchTheFilterDirectly_data()
+{
+    QTest::addColumn<Layout>("layout");
+    QTest::addColumn<std::int64_t>("dModel");
+    QTest::addColumn<Block>("block");
+    QTest::addColumn<int>("pixelRows");
+    QTest::addColumn<int>("pixelCols");
+    // Thousands of rows a pixel: the PE through its closed forms, edges and all.
+    QTest::newRow("interleaved, whole") << Layout::Interleaved << std::int64_t(48) << Block {0, 200000, 0, 48} << 61
+                                        << 20;
+    QTest::newRow("split, odd d, zoomed")
+        << Layout::Split << std::int64_t(37) << Block {123457, 65432, 3, 30} << 47 << 11;
+}
+
+void TestHeatmapResampler::largeTablesMatchTheFilterDirectly()
+{
+    QFETCH(Layout, layout);
+    QFETCH(std::int64_t, dModel);
+    QFETCH(Block, block);
+    QFETCH(int, pixelRows);
+    QFETCH(int, pixelCols);
+    Params p = sized(dModel, 200000 + 65432);
+    p.layout = layout;
+    const Engine engine(p);
+    const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, block, pixelRows, pixelCols});
+    QVERIFY(grid);
+    QVERIFY(!grid->isPreview());
+    QCOMPARE(grid->passes, 1);
+    const QString off = worstDifference(*grid, referenceGrid(peCell(p), block, pixelRows, pixelCols), 1e-6);
+    QVERIFY2(off.isEmpty(), qPrintable(off));
+}
+
+void TestHeatmapResampler::cellsAtTheLargestLengthMatchDirectSums()
+{
+    // L = 2^24 on 400 rows: sigma ~ 25,000 rows. A few cells, at the edges and inside, summed
+    // directly over every row within 9 sigma of them.
+    const Params p = sized(64, std::int64_t(1) << 24);
+    const Engine engine(p);
+    const Block block {0, p.maxLen, 0, 64};
+    const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, block, 400, 16});
+    QVERIFY(grid);
+    QVERIFY(!grid->isPreview());
+    const double width = double(p.maxLen) / 400.0;
+    for (const auto &[a, b] : {std::pair {0, 15}, std::pair {2, 14}, std::pair {203, 15}, std::pair {399, 13}}) {
+        const double centre = (a + 0.5) * width;
+        const auto lo = std::max<std::int64_t>(0, std::int64_t(centre - 9.0 * 0.6 * width));
+        const auto hi = std::min<std::int64_t>(p.maxLen, std::int64_t(centre + 9.0 * 0.6 * width));
+        std::vector<double> filtered(64, 0.0);
+        double rowTotal = 0.0;
+        for (std::int64_t r = lo; r < hi; ++r) {
+            const double w = gaussian(r, p.maxLen, 400, a);
+            rowTotal += w;
+            for (std::int64_t c = 44; c < 64; ++c) // the columns within reach of b >= 13
+                filtered[std::size_t(c)] += w * reference::preciseValue(r, c, 64, p.base, p.layout);
         }
+        double sum = 0.0, total = 0.0;
+        for (std::int64_t c = 0; c < 64; ++c) {
+            const double w = gaussian(c, 64, 16, b);
+            sum += w * filtered[std::size_t(c)];
+            total += w;
+        }
+        const double expected = sum / (rowTotal * total);
+        QVERIFY2(std::abs(grid->at(a, b) - expected) < 1e-6,
+                 qPrintable(u"cell %1, %2: %3 vs %4"_s.arg(a).arg(b).arg(grid->at(a, b)).arg(expected)));
+    }
 }
 
 void TestHeatmapResampler::neverMoreCellsThanPixels()
@@ -166,24 +217,152 @@ void TestHeatmapResampler::midFrequencyColumnsLeaveNoFringes()
     QVERIFY2(worst < 0.06, qPrintable(u"pair %1: fringes up to %2"_s.arg(pair).arg(worst)));
 }
 
-void TestHeatmapResampler::overBudgetSamplesRowsWithinTheBudget()
+void TestHeatmapResampler::fastColumnsAreTheColormapsZeroAtLargeL()
 {
-    // A slowly varying column (the last cosine, w ~ 1e-4) is nearly 1 everywhere: its sampled
-    // means must be too, and no more rows than the budget allows are computed.
-    const Params p = sized(512, 100000);
+    // The streaks of issue 13: at L = 2^20 the rows were sampled, and columns whose wavelength
+    // resonated with the stride came out saturated. Columns 0-31 (wavelengths 6 to 11
+    // positions) average to zero over any pixel: every shown cell must get zero's colour.
+    const Params p = sized(512, std::int64_t(1) << 20);
     const Engine engine(p);
-    HeatmapRequest request {Quantity::Pe, {0, 100000, 0, 512}, 200, 512};
-    request.cellBudget = 200 * 4 * 512;
-    const auto grid = HeatmapResampler::resample(engine, request);
+    const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, {0, p.maxLen, 0, 512}, 600, 300});
     QVERIFY(grid);
-    QCOMPARE(grid->rows, 200);
-    QVERIFY(grid->rowCoverage <= double(request.cellBudget / 512) / 100000.0 + 1e-12);
-    QVERIFY(grid->rowCoverage > 0.0);
-    for (int a = 0; a < grid->rows; ++a) {
-        QVERIFY(std::abs(grid->at(a, 511)) <= 1.0);
-        // Its four samples sit symmetrically about the stratum's centre.
-        const double expected = std::cos((a * 500.0 + 250.0) * reference::omega(255, 512, p.base));
-        QVERIFY2(std::abs(grid->at(a, 511) - expected) < 0.003, qPrintable(u"row %1"_s.arg(a)));
+    const QCPColorGradient gradient = Colormaps::gradient(Colormap::Diverging);
+    const QCPRange range = HeatmapStyle::forQuantity(Quantity::Pe, *grid).dataRange;
+    const QRgb zero = QCPColorGradient(gradient).color(0.0, range);
+    int coloured = 0;
+    QString first;
+    for (int a = 0; a < grid->rows; ++a)
+        for (int b = 0; b < 16; ++b) // grid columns 0-15 reach table columns 0-33
+            if (QCPColorGradient(gradient).color(grid->at(a, b), range) != zero) {
+                if (coloured++ == 0)
+                    first = u"cell %1, %2: %3"_s.arg(a).arg(b).arg(grid->at(a, b));
+            }
+    QVERIFY2(coloured == 0, qPrintable(u"%1 coloured cells, first %2"_s.arg(coloured).arg(first)));
+}
+
+void TestHeatmapResampler::peIsExactInOnePass()
+{
+    const Engine engine(sized(512, 100000));
+    HeatmapRequest request {Quantity::Pe, {0, 100000, 0, 512}, 200, 512};
+    request.cellBudget = 1;
+    QCOMPARE(HeatmapResampler::passCount(engine, request), 1);
+    const auto grid = HeatmapResampler::resample(engine, request, {}, 0);
+    QVERIFY(grid);
+    QVERIFY(!grid->isPreview());
+    QCOMPARE(grid->passes, 1);
+}
+
+void TestHeatmapResampler::lastPassIsTheExactAreaAverage_data()
+{
+    QTest::addColumn<Quantity>("quantity");
+    QTest::addColumn<Params>("params");
+    Params input = sized(32, 40000);
+    input.seed = 7;
+    Params concat = input;
+    concat.compose = Compose::Concat;
+    concat.peDims = 12;
+    Params masked = input;
+    masked.dropout = 0.3;
+    masked.dropoutMode = DropoutMode::MaskedFill;
+    masked.seqLen = 29000;
+    Params float32 = input;
+    float32.angles = Angles::Float32;
+    float32.layout = Layout::Split;
+    QTest::newRow("X") << Quantity::Input << input;
+    QTest::newRow("X, concat") << Quantity::Input << concat;
+    QTest::newRow("Y, masked-fill") << Quantity::Output << masked;
+    QTest::newRow("s*E") << Quantity::Embedding << input;
+    QTest::newRow("mask") << Quantity::Mask << masked;
+    QTest::newRow("PE, float32 angles") << Quantity::Pe << float32;
+}
+
+void TestHeatmapResampler::lastPassIsTheExactAreaAverage()
+{
+    QFETCH(Quantity, quantity);
+    QFETCH(Params, params);
+    const Engine engine(params);
+    const Block block {0, params.maxLen, 0, engine.shape(quantity).cols};
+    HeatmapRequest request {quantity, block, 40, 16};
+    request.cellBudget = 40 * 2 * block.cols; // the first pass: a row or two per grid row
+    const int passes = HeatmapResampler::passCount(engine, request);
+    QVERIFY2(passes >= 3, qPrintable(QString::number(passes)));
+    const auto first = HeatmapResampler::resample(engine, request, {}, 0);
+    QVERIFY(first);
+    QVERIFY(first->isPreview());
+    QVERIFY(first->rowCoverage < 0.01);
+    QCOMPARE(first->pass, 0);
+    const auto last = HeatmapResampler::resample(engine, request, {}, passes - 1);
+    QVERIFY(last);
+    QVERIFY(!last->isPreview());
+    QCOMPARE(last->rowCoverage, 1.0);
+    QCOMPARE(last->pass, passes - 1);
+    // The float64 area average of the engine's own float32 cells.
+    const RowMatrixXf table = *engine.table(quantity, block);
+    const double scale = std::max(1.0, double(table.cwiseAbs().maxCoeff()));
+    const QString off = worstDifference(*last, referenceGrid(tableCell(table, block), block, 40, 16), 1e-6 * scale);
+    QVERIFY2(off.isEmpty(), qPrintable(off));
+    // Past the last pass is the last pass.
+    const auto beyond = HeatmapResampler::resample(engine, request);
+    QVERIFY(beyond && beyond->values == last->values);
+}
+
+void TestHeatmapResampler::previewsHoldThePeExactly()
+{
+    // With E = 0, X = PE: a preview of X, whose sampled part is s*E, is already exact.
+    Params p = sized(64, 50000);
+    p.embeddings = std::make_shared<const EmbeddingMatrix>(EmbeddingMatrix {RowMatrixXf::Zero(50000, 64), {}, {}});
+    const Engine engine(p);
+    HeatmapRequest request {Quantity::Input, {0, 50000, 0, 64}, 50, 32};
+    request.cellBudget = 1;
+    const auto preview = HeatmapResampler::resample(engine, request, {}, 0);
+    const auto pe = HeatmapResampler::resample(engine, {Quantity::Pe, request.block, 50, 32});
+    QVERIFY(preview && pe);
+    QVERIFY(preview->isPreview());
+    for (std::size_t i = 0; i < pe->values.size(); ++i)
+        QVERIFY2(std::abs(preview->values[i] - pe->values[i]) < 1e-7, qPrintable(QString::number(i)));
+}
+
+void TestHeatmapResampler::lastPassWithinABoundOfCells()
+{
+    const Engine engine(sized(64, 100000));
+    HeatmapRequest request {Quantity::Embedding, {0, 100000, 0, 64}, 100, 32};
+    request.cellBudget = 100 * 64;
+    const int passes = HeatmapResampler::passCount(engine, request);
+    QVERIFY(passes >= 3);
+    QCOMPARE(HeatmapResampler::lastPassWithin(engine, request, 100000 * 64), passes - 1);
+    QCOMPARE(HeatmapResampler::lastPassWithin(engine, request, 1), 0);
+    const int within = HeatmapResampler::lastPassWithin(engine, request, 100000 * 64 / 4);
+    QVERIFY(within > 0 && within < passes - 1);
+    const auto grid = HeatmapResampler::resample(engine, request, {}, within);
+    QVERIFY(grid && grid->isPreview() && grid->rowCoverage <= 0.25);
+    // The PE needs no cell computed one by one: its only pass is within any bound.
+    QCOMPARE(HeatmapResampler::lastPassWithin(engine, {Quantity::Pe, {0, 100000, 0, 64}, 100, 32}, 1), 0);
+}
+
+void TestHeatmapResampler::sameCellsWhateverTheThreads_data()
+{
+    QTest::addColumn<Quantity>("quantity");
+    QTest::addColumn<std::int64_t>("maxLen");
+    QTest::addColumn<int>("pass");
+    QTest::newRow("PE at 2^20") << Quantity::Pe << (std::int64_t(1) << 20) << HeatmapResampler::kLastPass;
+    QTest::newRow("X, exact") << Quantity::Input << std::int64_t(30000) << HeatmapResampler::kLastPass;
+    QTest::newRow("Y, preview") << Quantity::Output << std::int64_t(30000) << 0;
+}
+
+void TestHeatmapResampler::sameCellsWhateverTheThreads()
+{
+    QFETCH(Quantity, quantity);
+    QFETCH(std::int64_t, maxLen);
+    QFETCH(int, pass);
+    const Engine engine(sized(96, maxLen));
+    HeatmapRequest request {quantity, {0, maxLen, 0, 96}, 300, 40};
+    request.cellBudget = 300 * 96;
+    const auto serial = HeatmapResampler::resample(engine, request, {1, nullptr}, pass);
+    QVERIFY(serial);
+    for (const int threads : {2, 3, 0}) {
+        const auto threaded = HeatmapResampler::resample(engine, request, {threads, nullptr}, pass);
+        QVERIFY(threaded);
+        QVERIFY2(threaded->values == serial->values, qPrintable(u"%1 threads"_s.arg(threads)));
     }
 }
 

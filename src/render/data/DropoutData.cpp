@@ -62,12 +62,14 @@ std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &r
     data.mode = params.dropoutMode;
     const HeatmapRequest base {Quantity::Mask, request.block, request.pixelRows, request.pixelCols,
                                Budget::cells(detail)};
-    auto mask = HeatmapResampler::resample(engine, base, options);
+    // A preview is the resampler's first pass (labelled so in its grids); the full detail exact.
+    const int pass = detail == Detail::Preview ? 0 : HeatmapResampler::kLastPass;
+    auto mask = HeatmapResampler::resample(engine, base, options, pass);
     if (!mask)
         return std::nullopt;
     HeatmapRequest outputRequest = base;
     outputRequest.quantity = Quantity::Output;
-    auto output = HeatmapResampler::resample(engine, outputRequest, options);
+    auto output = HeatmapResampler::resample(engine, outputRequest, options, pass);
     if (!output)
         return std::nullopt;
     const auto counted = countDropped(engine, Budget::cells(detail) / 2, options);

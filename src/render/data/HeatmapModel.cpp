@@ -11,6 +11,10 @@ namespace posenc {
 
 namespace {
 constexpr int kPreviewCoarseness = 2;
+// Cells a full-detail grid computes one by one at most: 2^33, the whole of X at L 2^20,
+// d 8192 (~15 s). Past that (X of d 2^20 by L 2^24 would take hours), the largest pass
+// within it, labelled a preview.
+constexpr std::int64_t kFullCells = std::int64_t(1) << 33;
 } // namespace
 
 QList<Quantity> HeatmapModel::quantities()
@@ -121,17 +125,15 @@ std::optional<TableRequest> HeatmapModel::table(const Params &params, const Figu
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
                                           const ComputeOptions &options)
 {
-    request.cellBudget = Budget::cells(detail);
-    // A preview is drawn at half the resolution (as the first pass of a progressive
-    // renderer), each shown row from one sampled table row: at L 8192, d 1024 that is 176
-    // rows to compute instead of 8192, 3 ms instead of 70.
-    if (detail == Detail::Preview) {
-        request.pixelRows = std::max(1, request.pixelRows / kPreviewCoarseness);
-        request.pixelCols = std::max(1, request.pixelCols / kPreviewCoarseness);
-        request.cellBudget
-            = std::min(request.cellBudget, std::max<std::int64_t>(1, request.pixelRows) * request.block.cols);
-    }
-    return HeatmapResampler::resample(engine, request, options);
+    if (detail == Detail::Full)
+        return HeatmapResampler::resample(engine, request, options,
+                                          HeatmapResampler::lastPassWithin(engine, request, kFullCells));
+    // A preview is the first pass at half the resolution: the closed forms exact, the rest
+    // from about the preview budget's cells (at least a row per shown row).
+    request.cellBudget = Budget::cells(Detail::Preview);
+    request.pixelRows = std::max(1, request.pixelRows / kPreviewCoarseness);
+    request.pixelCols = std::max(1, request.pixelCols / kPreviewCoarseness);
+    return HeatmapResampler::resample(engine, request, options, 0);
 }
 
 } // namespace posenc

@@ -40,8 +40,9 @@ protected:
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
 };
 
-// Heatmap data computed for a visible range at a level of detail: a preview is drawn at half
-// the resolution, each shown row from one sampled table row.
+// Heatmap data computed for a visible range at a level of detail: Full is exact (the last
+// pass) unless that computes more than 2^33 cells one by one, then the largest pass within
+// them, a preview; Preview the first pass at half the resolution within the preview budget.
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
                                           const ComputeOptions &options);
 

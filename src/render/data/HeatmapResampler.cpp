@@ -1,7 +1,12 @@
 #include "HeatmapResampler.h"
 
+#include "HeatmapFilter.h"
+#include "HeatmapParts.h"
+#include "RowSampling.h"
+
+#include "core/ThreadPools.h"
+
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 
@@ -9,75 +14,170 @@ namespace posenc::HeatmapResampler {
 
 namespace {
 
-// Rows computed at once: large enough for the engine's threads, small enough for the cache.
-constexpr std::int64_t kBandCells = std::int64_t(1) << 18;
+// Cells of D computed at once by one worker: large enough to amortise a block's set-up, small
+// enough for the cache.
+constexpr std::int64_t kTileCells = std::int64_t(1) << 18;
+// Tiles whose partial sums are kept before they are added, in tile order: the memory of the
+// partial sums stays bounded and the result does not depend on the thread count.
+constexpr std::int64_t kChunkTiles = 32;
+// Windows of the closed forms filtered together (ColumnWeights reads its weights once for them).
+constexpr std::int64_t kBatchWindows = 8;
+constexpr std::int64_t kBatchBytes = std::int64_t(16) << 20;
 
-// How one table cell (row or column) i of `total` enters n <= total grid cells: grid cells
-// first .. first + count - 1 take w[0 ..] of it. One to one when n == total. Otherwise a
-// Gaussian filter of sigma kSigma grid cells, cut at kRadius. A plain box average (each grid
-// cell the mean of the cells under it) passes 0.4 to 0.6 of the amplitude of wavelengths
-// between one and two grid cells, which alias into fringes of arcs across the PE heatmap;
-// this Gaussian passes 0.03 at 1.4 cells and 0.17 at 2 (measured on the PE columns), at the
-// price of a slightly softer picture.
-constexpr double kSigma = 0.6;
-constexpr double kRadius = 2.0;
-constexpr int kMaxTaps = 2 * static_cast<int>(kRadius) + 2;
-const double kCutValue = std::exp(-0.5 * (kRadius / kSigma) * (kRadius / kSigma));
-
-struct Split
+struct Setup
 {
-    int first = 0;
-    int count = 1;
-    std::array<double, kMaxTaps> w {1.0};
+    Block block;
+    AxisFilter rows;
+    AxisFilter cols;
+    QuantityParts parts;
+    RowSampling sampling;
 };
 
-Split split(std::int64_t i, std::int64_t total, std::int64_t n)
+std::optional<Setup> setUp(const Engine &engine, const HeatmapRequest &request)
 {
-    if (n >= total)
-        return {static_cast<int>(i), 1, {1.0}};
-    // The cell's centre in grid units, where grid cell g is centred at g.
-    const double u = (static_cast<double>(i) + 0.5) * static_cast<double>(n) / static_cast<double>(total) - 0.5;
-    const auto lo = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(u - kRadius)));
-    const auto hi = std::min<std::int64_t>(n - 1, static_cast<std::int64_t>(std::floor(u + kRadius)));
-    Split s;
-    s.first = static_cast<int>(lo);
-    s.count = 0;
-    for (std::int64_t g = lo; g <= hi && s.count < kMaxTaps; ++g) {
-        const double d = (static_cast<double>(g) - u) / kSigma;
-        // Shifted to reach zero at the cut: a cell exactly kRadius away weighs nothing either way.
-        s.w[static_cast<std::size_t>(s.count++)] = std::max(0.0, std::exp(-0.5 * d * d) - kCutValue);
-    }
-    return s;
+    const Block &block = request.block;
+    const Shape shape = engine.shape(request.quantity);
+    if (block.isEmpty() || block.row0 < 0 || block.col0 < 0 || block.rowEnd() > shape.rows
+        || block.colEnd() > shape.cols)
+        return std::nullopt;
+    const int rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, request.pixelRows)));
+    const int cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, request.pixelCols)));
+    const AxisFilter rowFilter(block.row0, block.rows, rows);
+    const bool closedForms = !rowFilter.isIdentity() && rowFilter.sigma() >= GaussianSum::kMinSigma;
+    return Setup {block, rowFilter, AxisFilter(block.col0, block.cols, cols),
+                  QuantityParts::of(engine, request.quantity, closedForms),
+                  RowSampling(block.row0, block.rows, block.cols, rowFilter.spacing(), request.cellBudget)};
 }
 
-// A table row to compute and the grid rows it enters.
-struct SourceRow
+int passesOf(const Setup &s)
 {
-    std::int64_t row = 0;
-    Split weights;
+    return s.parts.hasDirect ? s.sampling.passCount() : 1;
+}
+
+// Adds the closed-form part K to `sums` (rows x cols): the PE means of each grid row's
+// window, then the column filter over the columns that are not zero.
+bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &columns, std::vector<double> &sums,
+               const ComputeOptions &options)
+{
+    const Params &p = engine.params();
+    const PeWindowMeans means(p.peColumns(), p.base, p.layout, s.rows.windows(s.parts.peRowEnd - 1));
+    const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
+    const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
+    if (q1 <= q0)
+        return true;
+    // In PE columns: what the block holds, and where the live pairs begin.
+    const std::int64_t pe0 = q0 - s.parts.peColumn0, pe1 = q1 - s.parts.peColumn0;
+    const std::int64_t live = p.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
+    const std::int64_t livePe0 = std::clamp(live, pe0, pe1);
+    const std::int64_t gridCols = s.cols.cells();
+    const std::int64_t band = PeWindowMeans::kAnchorWindows;
+    const std::int64_t windows = s.rows.cells();
+    return forEachTile((windows + band - 1) / band, options.threads, options.cancel, [&](std::int64_t tile) {
+        // Windows go through the column filter a batch at a time, which reads its weights once.
+        std::vector<double> batch;
+        std::vector<std::int64_t> batched;
+        const auto flush = [&](std::int64_t blockFrom, std::int64_t blockTo) {
+            for (std::size_t r = 0; r < batched.size();) {
+                // Consecutive windows share one call (their sums are gridCols apart).
+                std::size_t n = 1;
+                while (r + n < batched.size() && batched[r + n] == batched[r] + static_cast<std::int64_t>(n))
+                    ++n;
+                columns.addReduced(batch.data() + r * static_cast<std::size_t>(blockTo - blockFrom),
+                                   blockTo - blockFrom, static_cast<int>(n), blockFrom, blockTo,
+                                   sums.data() + static_cast<std::size_t>(batched[r] * gridCols), gridCols);
+                r += n;
+            }
+            batch.clear();
+            batched.clear();
+        };
+        const std::int64_t end = std::min(windows, (tile + 1) * band);
+        for (std::int64_t a = tile * band; a < end;) {
+            const bool edge = means.meetsEdge(a);
+            std::int64_t next = a + 1;
+            while (next < end && means.meetsEdge(next) == edge)
+                ++next;
+            const std::int64_t from = edge ? pe0 : livePe0;
+            if (from < pe1) {
+                const std::int64_t blockFrom = from + s.parts.peColumn0 - s.block.col0;
+                const std::int64_t blockTo = pe1 + s.parts.peColumn0 - s.block.col0;
+                const std::int64_t batchWindows
+                    = std::clamp<std::int64_t>(kBatchBytes / (8 * (pe1 - from)), 1, kBatchWindows);
+                means.forEachWindow(a, next - a, from, pe1 - from, [&](std::int64_t window, const double *values) {
+                    batch.insert(batch.end(), values, values + (pe1 - from));
+                    batched.push_back(window);
+                    if (static_cast<std::int64_t>(batched.size()) == batchWindows)
+                        flush(blockFrom, blockTo);
+                });
+                flush(blockFrom, blockTo);
+            }
+            a = next;
+        }
+    });
+}
+
+// One tile's share of the cell-by-cell means: weighted sums for the grid rows [a0, a0 + n).
+struct TileSums
+{
+    int a0 = 0;
+    int n = 0;
+    std::vector<double> sums; // n x grid columns
+    std::vector<double> weights; // n
 };
 
-std::vector<SourceRow> sourceRows(const Block &block, int gridRows, std::int64_t cellBudget, double *coverage)
+// Adds the row-weighted, column-filtered sums of D over the rows of pass `pass` to
+// `sums` and their row weights to `weights`; the rows it took to `taken`.
+bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &columns, Quantity quantity, int pass,
+               std::vector<double> &sums, std::vector<double> &weights, std::int64_t *taken,
+               const ComputeOptions &options)
 {
-    std::vector<SourceRow> rows;
-    if (block.rows * block.cols <= cellBudget || gridRows == block.rows) {
-        for (std::int64_t r = 0; r < block.rows; ++r)
-            rows.push_back({block.row0 + r, split(r, block.rows, gridRows)});
-        *coverage = 1.0;
-        return rows;
+    const DirectPart direct(engine, quantity, s.parts);
+    const std::int64_t gridCols = s.cols.cells();
+    const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / s.block.cols);
+    std::vector<RowRun> tiles;
+    for (const RowRun &run : s.sampling.runs(pass)) {
+        *taken += run.rows;
+        for (std::int64_t r = 0; r < run.rows; r += tileRows)
+            tiles.push_back({run.row0 + r, std::min(tileRows, run.rows - r)});
     }
-    // Over the budget: grid row a averages n evenly spaced rows of its stratum.
-    const std::int64_t budgetRows = std::max<std::int64_t>(1, cellBudget / block.cols);
-    const std::int64_t perGroup = std::max<std::int64_t>(1, budgetRows / gridRows);
-    for (int a = 0; a < gridRows; ++a) {
-        const std::int64_t first = block.rows * a / gridRows;
-        const std::int64_t count = block.rows * (a + 1) / gridRows - first;
-        const std::int64_t n = std::min(count, perGroup);
-        for (std::int64_t s = 0; s < n; ++s)
-            rows.push_back({block.row0 + first + (count * (2 * s + 1)) / (2 * n), {a, 1, {1.0}}});
+    const auto tileCount = static_cast<std::int64_t>(tiles.size());
+    for (std::int64_t chunk = 0; chunk < tileCount; chunk += kChunkTiles) {
+        const std::int64_t count = std::min(kChunkTiles, tileCount - chunk);
+        std::vector<TileSums> parts(static_cast<std::size_t>(count));
+        const bool done = forEachTile(count, options.threads, options.cancel, [&](std::int64_t t) {
+            const RowRun &tile = tiles[static_cast<std::size_t>(chunk + t)];
+            RowMatrixXf values(tile.rows, s.block.cols);
+            direct.compute({tile.row0, tile.rows, s.block.col0, s.block.cols}, values);
+            TileSums &part = parts[static_cast<std::size_t>(t)];
+            const int lo = s.rows.cellsOf(tile.row0).first;
+            const int hi = s.rows.cellsOf(tile.row0 + tile.rows - 1).second;
+            part.a0 = lo;
+            part.n = std::max(0, hi - lo + 1);
+            part.sums.assign(static_cast<std::size_t>(part.n * gridCols), 0.0);
+            part.weights.assign(static_cast<std::size_t>(part.n), 0.0);
+            RowMatrixXd reduced;
+            columns.reduceRows(values.cast<double>(), reduced);
+            for (std::int64_t r = 0; r < tile.rows; ++r) {
+                const auto [a0, a1] = s.rows.cellsOf(tile.row0 + r);
+                for (int a = a0; a <= a1; ++a) {
+                    const double w = s.rows.weight(tile.row0 + r, a);
+                    double *row = part.sums.data() + static_cast<std::size_t>((a - part.a0) * gridCols);
+                    const double *from = reduced.row(r).data();
+                    for (std::int64_t b = 0; b < gridCols; ++b)
+                        row[b] += w * from[b];
+                    part.weights[static_cast<std::size_t>(a - part.a0)] += w;
+                }
+            }
+        });
+        if (!done)
+            return false;
+        for (const TileSums &part : parts) {
+            for (std::size_t i = 0; i < part.sums.size(); ++i)
+                sums[static_cast<std::size_t>(part.a0 * gridCols) + i] += part.sums[i];
+            for (int a = 0; a < part.n; ++a)
+                weights[static_cast<std::size_t>(part.a0 + a)] += part.weights[static_cast<std::size_t>(a)];
+        }
     }
-    *coverage = static_cast<double>(rows.size()) / static_cast<double>(block.rows);
-    return rows;
+    return true;
 }
 
 } // namespace
@@ -95,82 +195,73 @@ Block visibleBlock(Shape shape, double colLo, double colHi, double rowLo, double
     return {r0, r1 - r0, c0, c1 - c0};
 }
 
-std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request, const ComputeOptions &options)
+int passCount(const Engine &engine, const HeatmapRequest &request)
 {
-    const Block &block = request.block;
-    const Shape shape = engine.shape(request.quantity);
-    if (block.isEmpty() || block.row0 < 0 || block.col0 < 0 || block.rowEnd() > shape.rows
-        || block.colEnd() > shape.cols)
+    const auto s = setUp(engine, request);
+    return s ? passesOf(*s) : 1;
+}
+
+int lastPassWithin(const Engine &engine, const HeatmapRequest &request, std::int64_t cells)
+{
+    const auto s = setUp(engine, request);
+    if (!s || !s->parts.hasDirect)
+        return 0;
+    for (int pass = passesOf(*s) - 1; pass > 0; --pass) {
+        std::int64_t rows = 0;
+        for (const RowRun &run : s->sampling.runs(pass))
+            rows += run.rows;
+        if (rows * s->block.cols <= cells)
+            return pass;
+    }
+    return 0;
+}
+
+std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request, const ComputeOptions &options,
+                                    int pass)
+{
+    const auto s = setUp(engine, request);
+    if (!s)
         return std::nullopt;
-    // The block is never allocated whole: only bands of rows, each within the budget.
-    if (engine.check(request.quantity,
-                     {block.row0, std::min(block.rows, kBandCells / block.cols + 1), block.col0, block.cols}))
+    const Block &block = s->block;
+    // D is never allocated whole: only tiles of rows, each within the budget.
+    if (s->parts.hasDirect
+        && engine.check(request.quantity,
+                        {block.row0, std::min(block.rows, kTileCells / block.cols + 1), block.col0, block.cols}))
+        return std::nullopt;
+    if (options.cancel && options.cancel->load())
         return std::nullopt;
     HeatmapGrid grid;
     grid.quantity = request.quantity;
     grid.block = block;
-    grid.rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, request.pixelRows)));
-    grid.cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, request.pixelCols)));
+    grid.rows = s->rows.cells();
+    grid.cols = s->cols.cells();
+    grid.passes = passesOf(*s);
+    grid.pass = std::clamp(pass, 0, grid.passes - 1);
 
-    const std::vector<SourceRow> rows = sourceRows(block, grid.rows, request.cellBudget, &grid.rowCoverage);
-    std::vector<Split> colWeights(static_cast<std::size_t>(block.cols));
-    std::vector<double> colTotal(static_cast<std::size_t>(grid.cols), 0.0);
-    for (std::int64_t c = 0; c < block.cols; ++c) {
-        const Split &w = colWeights[static_cast<std::size_t>(c)] = split(c, block.cols, grid.cols);
-        for (int t = 0; t < w.count; ++t)
-            colTotal[static_cast<std::size_t>(w.first + t)] += w.w[static_cast<std::size_t>(t)];
-    }
-
-    const std::size_t stride = static_cast<std::size_t>(grid.cols);
-    std::vector<double> sums(static_cast<std::size_t>(grid.rows) * stride, 0.0);
-    std::vector<double> rowTotal(static_cast<std::size_t>(grid.rows), 0.0);
-    std::vector<double> reduced(stride);
-    const std::int64_t bandRows = std::max<std::int64_t>(1, kBandCells / block.cols);
-    RowMatrixXf band;
-    std::size_t next = 0;
-    while (next < rows.size()) {
-        // A band is a run of consecutive source rows (all rows, or the samples of one stratum).
-        std::size_t end = next + 1;
-        while (end < rows.size() && rows[end].row == rows[end - 1].row + 1
-               && static_cast<std::int64_t>(end - next) < bandRows)
-            ++end;
-        const Block part {rows[next].row, static_cast<std::int64_t>(end - next), block.col0, block.cols};
-        band.resize(part.rows, part.cols);
-        if (!engine.compute(request.quantity, part, band, options))
+    const std::size_t cells = static_cast<std::size_t>(grid.rows) * static_cast<std::size_t>(grid.cols);
+    std::vector<double> closed(cells, 0.0);
+    const ColumnWeights columns(s->cols);
+    if (s->parts.hasClosed && !addClosed(engine, *s, columns, closed, options))
+        return std::nullopt;
+    std::vector<double> sums(cells, 0.0);
+    std::vector<double> weights(static_cast<std::size_t>(grid.rows), 0.0);
+    std::int64_t taken = block.rows;
+    if (s->parts.hasDirect) {
+        taken = 0;
+        if (!addDirect(engine, *s, columns, request.quantity, grid.pass, sums, weights, &taken, options))
             return std::nullopt;
-        for (std::int64_t r = 0; r < part.rows; ++r) {
-            if (options.cancel && (r & 63) == 0 && options.cancel->load(std::memory_order_relaxed))
-                return std::nullopt;
-            std::fill(reduced.begin(), reduced.end(), 0.0);
-            const float *values = band.row(r).data();
-            for (std::int64_t c = 0; c < part.cols; ++c) {
-                const Split &w = colWeights[static_cast<std::size_t>(c)];
-                const double v = values[c];
-                double *target = reduced.data() + w.first;
-                for (int t = 0; t < w.count; ++t)
-                    target[t] += w.w[static_cast<std::size_t>(t)] * v;
-            }
-            const Split &rw = rows[next + static_cast<std::size_t>(r)].weights;
-            for (int t = 0; t < rw.count; ++t) {
-                const int a = rw.first + t;
-                const double weight = rw.w[static_cast<std::size_t>(t)];
-                double *sumRow = sums.data() + static_cast<std::size_t>(a) * stride;
-                for (int b = 0; b < grid.cols; ++b)
-                    sumRow[b] += weight * reduced[static_cast<std::size_t>(b)];
-                rowTotal[static_cast<std::size_t>(a)] += weight;
-            }
-        }
-        next = end;
     }
+    grid.rowCoverage = static_cast<double>(taken) / static_cast<double>(block.rows);
 
-    grid.values.resize(static_cast<std::size_t>(grid.rows) * grid.cols);
+    grid.values.resize(cells);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     for (int a = 0; a < grid.rows; ++a) {
+        const double w = weights[static_cast<std::size_t>(a)];
         for (int b = 0; b < grid.cols; ++b) {
-            const double mean = sums[static_cast<std::size_t>(a) * stride + b]
-                / (rowTotal[static_cast<std::size_t>(a)] * colTotal[static_cast<std::size_t>(b)]);
-            grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(mean);
+            const std::size_t i = static_cast<std::size_t>(a) * grid.cols + b;
+            const double mean = closed[i] + (w > 0.0 ? sums[i] / w : 0.0);
+            grid.values[i] = static_cast<float>(mean);
             lo = std::min(lo, mean);
             hi = std::max(hi, mean);
         }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -16,14 +17,15 @@ struct HeatmapRequest
     Block block; // the table cells in view, clamped to the table
     int pixelRows = 1; // pixels available for the block's rows and columns
     int pixelCols = 1;
-    // Most table cells to compute; beyond it each grid row averages evenly spaced sample rows.
+    // About the most table cells the first pass computes cell by cell (always at least one
+    // row per grid row); each later pass computes ~8 times more, the last one every row. The
+    // parts in closed form cost nothing here.
     std::int64_t cellBudget = std::int64_t(64) << 20;
 };
 
-// A block shown at screen resolution: the block is cut into rows x cols equal rectangles and
-// grid cell (a, b) holds a weighted mean of the table cells around rectangle (a, b): a
-// Gaussian of 0.6 rectangles, cut at 2, in each direction where cells outnumber pixels, so
-// that nothing aliases into moire. One table cell per grid cell when they fit.
+// A block shown at screen resolution: grid cell (a, b) holds the block's cells weighted by a
+// Gaussian of 0.6 grid cells in each direction where cells outnumber pixels (AxisFilter
+// defines it), so that nothing aliases into moire; one table cell per grid cell when they fit.
 struct HeatmapGrid
 {
     Quantity quantity = Quantity::Pe;
@@ -33,19 +35,43 @@ struct HeatmapGrid
     std::vector<float> values; // rows x cols, row-major
     double minValue = 0.0;
     double maxValue = 0.0;
-    // Fraction of the block's rows that entered the means: 1 for an exact area average; less
-    // when the block is over the cell budget and each grid row averages evenly spaced rows.
+    // Fraction of the block's rows whose cell-by-cell part entered the means: 1 when the grid
+    // is exact (the filter's value of every cell); less for a preview, whose cell-by-cell
+    // part is estimated from the rows of a pass.
     double rowCoverage = 1.0;
+    int pass = 0; // the pass this grid is, of `passes`
+    int passes = 1;
 
+    bool isPreview() const { return rowCoverage < 1.0; }
     float at(int row, int col) const { return values[static_cast<std::size_t>(row) * cols + col]; }
 };
 
+// Computes heatmap grids, exactly at any size and coarse to fine where cells must be computed.
+//
+// Progressive use (a scheduler running the passes of the latest request in turn):
+//   const int passes = HeatmapResampler::passCount(engine, request);
+//   for (int pass = 0; pass < passes; ++pass)
+//       show(*HeatmapResampler::resample(engine, request, options, pass)); // nullopt: cancelled
+// Every pass is computed from scratch (the total is about 8/7 of the last pass alone) and
+// every grid is complete: what is in closed form (the PE, and the PE part of X and Y) is exact
+// from pass 0; the rest is the weighted mean of a jittered subset of rows (RowSampling) until
+// the last pass, which takes every row and is exact (isPreview() false). The PE at exact
+// angles needs one pass whatever its size. The same request gives the same grid, bit for bit,
+// whatever the thread count.
 namespace HeatmapResampler {
 
-// The grid of `request`, computed in row bands off the caller's thread pool; nothing when
-// cancelled or when the engine refuses the block.
+constexpr int kLastPass = std::numeric_limits<int>::max();
+
+// The passes `request` takes until it is exact; 1 when the first is.
+int passCount(const Engine &engine, const HeatmapRequest &request);
+// The last pass that computes at most `cells` table cells one by one (pass 0 if none does):
+// where an exact grid would take too long, the best preview within a bound.
+int lastPassWithin(const Engine &engine, const HeatmapRequest &request, std::int64_t cells);
+
+// The grid of `request` after pass `pass` (kLastPass, or any pass past the last: the exact
+// grid). Nothing when cancelled or when the engine refuses the block.
 std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &request,
-                                    const ComputeOptions &options = {});
+                                    const ComputeOptions &options = {}, int pass = kLastPass);
 
 // The block of a table with `shape` that covers the visible ranges [lo, hi) of columns
 // (x, in column units) and rows (y), widened to whole cells and clamped to the table.

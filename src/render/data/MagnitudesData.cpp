@@ -1,7 +1,10 @@
 #include "MagnitudesData.h"
 
+#include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
+
+#include <QMutex>
 
 #include <algorithm>
 #include <cmath>
@@ -16,11 +19,10 @@ template<typename Array> QList<double> toList(const Array &a)
     return QList<double>(a.data(), a.data() + a.size());
 }
 
-// Norms and column sums of squares over the rows `rows` (any order), row by row.
+// Norms at the positions `rows`, row by row.
 struct Sampled
 {
     std::vector<double> pe, embedding;
-    Eigen::ArrayXd peSquares, embeddingSquares;
 };
 
 std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::int64_t> &rows,
@@ -33,31 +35,39 @@ std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::i
     Sampled s;
     s.pe.resize(rows.size());
     s.embedding.resize(rows.size());
-    std::vector<Eigen::ArrayXd> peSq(static_cast<std::size_t>(tiles)), eSq(static_cast<std::size_t>(tiles));
     const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
         RowMatrixXf e(1, d), q(1, d);
-        Eigen::ArrayXd pe = Eigen::ArrayXd::Zero(d), em = Eigen::ArrayXd::Zero(d);
         for (std::int64_t i = tile * kRowsPerTile; i < std::min(count, (tile + 1) * kRowsPerTile); ++i) {
             engine.inputParts({rows[static_cast<std::size_t>(i)], 1, 0, d}, e, q);
-            const Eigen::ArrayXd ed = e.row(0).transpose().cast<double>().array();
-            const Eigen::ArrayXd qd = q.row(0).transpose().cast<double>().array();
-            s.pe[static_cast<std::size_t>(i)] = std::sqrt(qd.square().sum());
-            s.embedding[static_cast<std::size_t>(i)] = std::sqrt(ed.square().sum());
-            pe += qd.square();
-            em += ed.square();
+            s.pe[static_cast<std::size_t>(i)] = q.row(0).cast<double>().norm();
+            s.embedding[static_cast<std::size_t>(i)] = e.row(0).cast<double>().norm();
         }
-        peSq[static_cast<std::size_t>(tile)] = pe;
-        eSq[static_cast<std::size_t>(tile)] = em;
     });
     if (!done)
         return std::nullopt;
-    s.peSquares = Eigen::ArrayXd::Zero(d);
-    s.embeddingSquares = Eigen::ArrayXd::Zero(d);
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        s.peSquares += peSq[static_cast<std::size_t>(t)];
-        s.embeddingSquares += eSq[static_cast<std::size_t>(t)];
-    }
     return s;
+}
+
+// The exact per-column statistics, a pure function of the parameters that takes seconds at
+// L 2^20: the last ones are kept, so that a figure laid out twice (or redrawn at another size)
+// computes them once.
+std::optional<ColumnStats> exactColumnStats(const Engine &engine, const ComputeOptions &options)
+{
+    static QMutex mutex;
+    static std::optional<std::pair<Params, ColumnStats>> last;
+    if (options.cancel && options.cancel->load())
+        return std::nullopt;
+    {
+        const QMutexLocker lock(&mutex);
+        if (last && last->first == engine.params())
+            return last->second;
+    }
+    auto stats = ColumnStatistics::compute(engine, options);
+    if (stats) {
+        const QMutexLocker lock(&mutex);
+        last.emplace(engine.params(), *stats);
+    }
+    return stats;
 }
 
 } // namespace
@@ -77,26 +87,32 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         data.columns.append(static_cast<double>(j));
 
     const std::int64_t budgetRows = std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
+    const auto stats = detail == Detail::Full ? exactColumnStats(engine, options)
+                                              : ColumnStatistics::estimate(engine, budgetRows, options);
+    if (!stats)
+        return std::nullopt;
+    data.peMean = toList(stats->peMean);
+    data.peStd = toList(stats->peStd);
+    data.peRms = toList(stats->peRms);
+    data.embeddingMean = toList(stats->embeddingMean);
+    data.embeddingStd = toList(stats->embeddingStd);
+    data.embeddingRms = toList(stats->embeddingRms);
+    data.rmsRows = stats->rows;
+
     if (detail == Detail::Full && L <= budgetRows) {
         // Every position, exactly, through the core's statistics.
         const auto norms = Statistics::positionNorms(engine, 0, L, options);
         if (!norms)
-            return std::nullopt;
-        const auto rms = Statistics::columnRms(engine, 0, L, options);
-        if (!rms)
             return std::nullopt;
         for (std::int64_t p = 0; p < L; ++p)
             data.positions.append(static_cast<double>(p));
         data.peNorm = toList(norms->pe);
         data.embeddingNorm = toList(norms->embedding);
         data.ratio = toList(norms->ratio);
-        data.peRms = toList(rms->pe);
-        data.embeddingRms = toList(rms->embedding);
-        data.rmsRows = L;
         return data;
     }
-    // Evenly spaced positions: in a preview a few hundred (enough to see the level and the
-    // spread), otherwise at most two per pixel, always within the budget.
+    // Evenly spaced positions for the curves: in a preview a few hundred (enough to see the
+    // level and the spread), otherwise at most two per pixel, always within the budget.
     const std::int64_t perPixel = detail == Detail::Preview ? std::min(pixels, 160) : 2 * pixels;
     const std::int64_t wanted = std::min({L, std::max<std::int64_t>(perPixel, 16), budgetRows});
     data.positionStride = (L + wanted - 1) / wanted;
@@ -112,10 +128,6 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         data.embeddingNorm.append(sampled->embedding[i]);
         data.ratio.append(sampled->embedding[i] / sampled->pe[i]);
     }
-    const double n = static_cast<double>(rows.size());
-    data.peRms = toList((sampled->peSquares / n).sqrt().eval());
-    data.embeddingRms = toList((sampled->embeddingSquares / n).sqrt().eval());
-    data.rmsRows = static_cast<std::int64_t>(rows.size());
     return data;
 }
 

@@ -12,24 +12,31 @@
 
 namespace posenc {
 
-// Per position ||s*E_p||, ||PE_p|| and their ratio; per column the RMS of PE and of s*E;
-// the closed forms beside them (DESIGN.md section 1).
+// Per position ||s*E_p||, ||PE_p|| and their ratio; per column the mean, std and RMS over
+// positions of PE and of s*E (ColumnStatistics: exact at any length in the full pass); the
+// closed forms beside them (docs/ARCHITECTURE.md, "The mathematics").
 struct MagnitudesData : FigureData
 {
     QList<double> positions; // every position, or evenly spaced ones (positionStride > 1)
     QList<double> peNorm, embeddingNorm, ratio;
     QList<double> columns;
     QList<double> peRms, embeddingRms;
+    QList<double> peMean, peStd, embeddingMean, embeddingStd;
     std::optional<double> expectedPeNorm; // sqrt(k / 2)
     double expectedEmbeddingNorm = 0.0; // sqrt(s^2 sigma^2 d_E)
     std::int64_t positionStride = 1;
-    std::int64_t rmsRows = 0; // positions the column RMS is taken over
+    std::int64_t rmsRows = 0; // positions the per-column statistics are taken over
     std::int64_t maxLen = 0;
+
+    // The per-column statistics are over every position, not an estimate.
+    bool columnStatsExact() const { return rmsRows == maxLen; }
 };
 
 namespace MagnitudesCompute {
 
-// `pixels` is the width the per-position curves are shown on. Nothing when cancelled.
+// `pixels` is the width the per-position curves are shown on. Full: the per-column statistics
+// over every position; Preview: s*E's estimated from the preview budget's rows (the PE's are
+// exact either way). Nothing when cancelled.
 std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options);
 
 } // namespace MagnitudesCompute

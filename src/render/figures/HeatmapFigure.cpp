@@ -30,9 +30,10 @@ void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<
     const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
     QString detail;
     if (perRow > 1.0 || perCol > 1.0)
-        detail = u"  ·  each cell averages ~%1 × %2 cells%3"_s.arg(perRow, 0, 'g', 3)
-                     .arg(perCol, 0, 'g', 3)
-                     .arg(grid.rowCoverage < 1.0 ? u" (rows sampled)"_s : QString());
+        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3);
+    // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
+    if (grid.isPreview())
+        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(FigureText::quantityLabel(grid.quantity),
                                                FigureText::formatCount(table.rows), FigureText::formatCount(table.cols),
                                                detail));

@@ -18,6 +18,8 @@ const QColor kRatio(0, 158, 115);
 constexpr double kDotSize = 2.5;
 constexpr int kLogTickCount = 5; // QCPAxisTicker's default
 constexpr double kCompactDotSize = 1.5;
+constexpr double kRingSize = 4.0;
+constexpr double kCompactRingSize = 2.5;
 
 void setLog(QCPAxis *axis)
 {
@@ -102,32 +104,40 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     ratioAxis->setTickLabelColor(kRatio);
     setLog(ratioAxis);
     m_columns->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
-    m_columns->axis(QCPAxis::atLeft)->setLabel(u"RMS over positions"_s);
+    m_columns->axis(QCPAxis::atLeft)->setLabel(u"std and |mean|"_s);
 
     m_positionLegend = insetLegend(plot, m_positions);
     m_columnLegend = insetLegend(plot, m_columns);
+    m_columnLegend->setWrap(2); // the std row over the |mean| row
     m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_positionLegend);
     m_peNorm = addGraph(m_positions, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_positionLegend);
     m_ratio = addGraph(m_positions, QCPAxis::atRight, kRatio, Qt::SolidLine, m_positionLegend);
     m_expectedEmbedding
         = addGraph(m_positions, QCPAxis::atLeft, kEmbedding.darker(140), Qt::DashLine, m_positionLegend);
     m_expectedPe = addGraph(m_positions, QCPAxis::atLeft, kPositional.darker(140), Qt::DashLine, m_positionLegend);
-    m_embeddingRms = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_columnLegend);
-    m_peRms = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_columnLegend);
+    m_embeddingStd = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_columnLegend);
+    m_peStd = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_columnLegend);
+    m_embeddingMean = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_columnLegend);
+    m_peMean = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_columnLegend);
     m_embeddingNorm->setName(u"‖s·Eₚ‖"_s);
     m_peNorm->setName(u"‖PEₚ‖"_s);
     m_ratio->setName(u"ratio (right axis)"_s);
     m_expectedEmbedding->setName(u"expected √(s²σ²d)"_s);
     m_expectedPe->setName(u"expected √(d/2)"_s);
-    m_embeddingRms->setName(u"RMS of s·E[:, j]"_s);
-    m_peRms->setName(u"RMS of PE[:, j]"_s);
+    m_embeddingStd->setName(u"std of s·E[:, j]"_s);
+    m_peStd->setName(u"std of PE[:, j]"_s);
+    m_embeddingMean->setName(u"|mean| of s·E[:, j]"_s);
+    m_peMean->setName(u"|mean| of PE[:, j]"_s);
     m_ratio->setPen(QPen(kRatio, 1.0));
     // Per column, sine and cosine columns alternate between two levels: dots, not a zigzag.
-    for (QCPGraph *graph : {m_embeddingRms, m_peRms}) {
+    // Small filled squares for the std (as legible as discs at this size, and far cheaper to
+    // draw), rings for the |mean|.
+    for (QCPGraph *graph : {m_embeddingStd, m_peStd, m_embeddingMean, m_peMean}) {
         graph->setLineStyle(QCPGraph::lsNone);
-        // Small squares: as legible as discs at this size, and far cheaper to draw.
-        graph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssSquare, graph->pen().color(), graph->pen().color(), kDotSize));
+        const bool mean = graph == m_embeddingMean || graph == m_peMean;
+        const QColor color = graph->pen().color();
+        graph->setScatterStyle(mean ? QCPScatterStyle(QCPScatterStyle::ssCircle, color, kRingSize)
+                                    : QCPScatterStyle(QCPScatterStyle::ssSquare, color, color, kDotSize));
     }
     m_title->setText(u"Magnitudes"_s);
 
@@ -142,6 +152,17 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     entry(u"PE"_s, QPen(kPositional, 1.3));
     entry(u"ratio (right)"_s, QPen(kRatio, 1.0));
     entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
+    // And what the two markers per column mean.
+    const auto marker = [this](const QString &name, const QCPScatterStyle &style) {
+        auto *graph = new QCPGraph(m_positions->axis(QCPAxis::atBottom), m_positions->axis(QCPAxis::atLeft));
+        graph->setPen(QPen(Qt::darkGray));
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(style);
+        graph->setName(name);
+        m_compactEntries.append(graph);
+    };
+    marker(u"std"_s, QCPScatterStyle(QCPScatterStyle::ssSquare, Qt::darkGray, Qt::darkGray, kDotSize));
+    marker(u"|mean|"_s, QCPScatterStyle(QCPScatterStyle::ssCircle, Qt::darkGray, kRingSize));
 }
 
 void MagnitudesFigure::setCompact(bool compact)
@@ -159,7 +180,7 @@ void MagnitudesFigure::setCompact(bool compact)
         layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
         m_compactLegend->setLayer(u"legend"_s);
         m_compactLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-        m_compactLegend->setWrap(4);
+        m_compactLegend->setWrap(3);
         m_compactLegend->setBrush(Qt::NoBrush);
         m_compactLegend->setBorderPen(Qt::NoPen);
         m_compactLegend->setMargins(QMargins(2, 0, 8, 0));
@@ -182,9 +203,10 @@ void MagnitudesFigure::setCompact(bool compact)
         axis->setSubTicks(!compact);
         axis->ticker()->setTickCount(compact ? 2 : kLogTickCount);
     }
-    for (QCPGraph *graph : {m_embeddingRms, m_peRms}) {
+    for (QCPGraph *graph : {m_embeddingStd, m_peStd, m_embeddingMean, m_peMean}) {
         QCPScatterStyle dots = graph->scatterStyle();
-        dots.setSize(compact ? kCompactDotSize : kDotSize);
+        const bool ring = dots.shape() == QCPScatterStyle::ssCircle;
+        dots.setSize(compact ? (ring ? kCompactRingSize : kCompactDotSize) : (ring ? kRingSize : kDotSize));
         graph->setScatterStyle(dots);
     }
 }
@@ -211,8 +233,18 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     else
         m_expectedPe->data()->clear();
     m_expectedPe->setVisible(data.expectedPeNorm.has_value());
-    m_embeddingRms->setData(data.columns, data.embeddingRms, true);
-    m_peRms->setData(data.columns, data.peRms, true);
+    const auto magnitudes = [](const QList<double> &values) {
+        QList<double> out;
+        out.reserve(values.size());
+        for (const double v : values)
+            out.append(std::abs(v));
+        return out;
+    };
+    const QList<double> peMean = magnitudes(data.peMean), embeddingMean = magnitudes(data.embeddingMean);
+    m_embeddingStd->setData(data.columns, data.embeddingStd, true);
+    m_peStd->setData(data.columns, data.peStd, true);
+    m_embeddingMean->setData(data.columns, embeddingMean, true);
+    m_peMean->setData(data.columns, peMean, true);
 
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
     // Headroom above the data for the legend inside the axes; compact, it is below.
@@ -224,13 +256,19 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
                             positionHeadroom));
     m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, positionHeadroom));
     m_columns->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(data.columns.size()) - 0.5);
-    m_columns->axis(QCPAxis::atLeft)->setRange(logRange({&data.peRms, &data.embeddingRms}, {}, columnHeadroom));
+    // The RMS bounds the std and the |mean| from above; below, down to the smallest of them but
+    // five decades at most: a |mean| smaller still (a column averaging to zero) lies under the axis.
+    QCPRange columnRange = logRange({&data.peRms, &data.embeddingRms}, {}, columnHeadroom);
+    const QCPRange lowRange = logRange({&data.peStd, &data.embeddingStd, &peMean, &embeddingMean}, {}, 1.0);
+    columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
+    m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
     QString detail;
     if (data.positionStride > 1)
-        detail = u"  ·  every %1th position (%2 of %3)"_s.arg(data.positionStride)
-                     .arg(data.rmsRows)
-                     .arg(FigureText::formatCount(data.maxLen));
-    m_title->setText(u"Magnitudes per position (top)  ·  per column (bottom)%1"_s.arg(detail));
+        detail = u"  ·  norms at every %1th position"_s.arg(data.positionStride);
+    if (!data.columnStatsExact())
+        detail += u"  ·  per column, s·E estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.rmsRows),
+                                                                                  FigureText::formatCount(data.maxLen));
+    m_title->setText(u"Magnitudes per position (top)  ·  mean and std per column (bottom)%1"_s.arg(detail));
 }
 
 void MagnitudesFigure::showDefaultView(const Params &, const FigureState &)

@@ -7,8 +7,9 @@
 namespace posenc {
 
 // The magnitudes view: on top, per position ||s*E_p||, ||PE_p|| (left, log) and their ratio
-// (right) with the expected norms as dashed lines; below, per column the RMS of PE and of
-// s*E on a log axis: where the PE dominates, and where it is a near-constant offset.
+// (right) with the expected norms as dashed lines; below, per column the std (squares) and
+// the |mean| (rings) over positions of PE and of s*E on a log axis: where the PE dominates,
+// and where a PE column is a near-constant offset (mean ~1, std ~0) rather than variation.
 class MagnitudesFigure final : public FigurePlot
 {
 public:
@@ -40,7 +41,7 @@ private:
     QCPLegend *m_positionLegend;
     QCPLegend *m_columnLegend;
     QCPGraph *m_peNorm, *m_embeddingNorm, *m_ratio, *m_expectedPe, *m_expectedEmbedding;
-    QCPGraph *m_peRms, *m_embeddingRms;
+    QCPGraph *m_peStd, *m_embeddingStd, *m_peMean, *m_embeddingMean;
     QList<QCPGraph *> m_compactEntries;
     QCPLegend *m_compactLegend = nullptr; // only while compact
     bool m_compact = false;

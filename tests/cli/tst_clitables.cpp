@@ -1,0 +1,156 @@
+// `posenc table column-stats` and `posenc table row-norms` as scripts meet them: the PE's
+// statistics at L = 2^20 against geometric series summed here, s*E's and the norms against
+// float64 statistics of the tables `posenc table` writes itself, and their refusals.
+#include "CliRun.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <complex>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+namespace {
+
+double frequency(qint64 pair, qint64 d)
+{
+    return std::exp(-2.0 * static_cast<double>(pair) * std::log(10000.0) / static_cast<double>(d));
+}
+
+// Mean and mean square over p < L of sin / cos(p w), from sum z^p = (1 - z^L) / (1 - z).
+std::pair<double, double> moments(double w, qint64 L, bool isCos)
+{
+    using C = std::complex<long double>;
+    const auto geometric = [L](long double angle) {
+        const C z = std::polar(1.0L, angle);
+        return (C(1.0L) - std::pow(z, static_cast<long double>(L))) / (C(1.0L) - z) / static_cast<long double>(L);
+    };
+    const C first = geometric(w);
+    const long double doubled = geometric(2.0L * w).real();
+    return {static_cast<double>(isCos ? first.real() : first.imag()),
+            static_cast<double>(isCos ? 0.5L * (1.0L + doubled) : 0.5L * (1.0L - doubled))};
+}
+
+} // namespace
+
+class TestCliTables : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void columnStatsMatchTheClosedFormsAtLargeL();
+    void columnStatsOfEmbeddingsMatchTheTable();
+    void rowNormsMatchTheTables();
+    void eachTableRefusesTheOtherAxis();
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+};
+
+void TestCliTables::columnStatsMatchTheClosedFormsAtLargeL()
+{
+    const QString file = path(u"stats.npy"_s);
+    const qint64 d = 64, L = qint64(1) << 20;
+    const Run run = posenc({u"table"_s, u"column-stats"_s, u"-o"_s, file, u"--d-model"_s, QString::number(d),
+                            u"--max-len"_s, QString::number(L)});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const Table t = readNpy(file);
+    QCOMPARE(t.rows, d);
+    QCOMPARE(t.cols, 6);
+    for (qint64 j = 0; j < d; ++j) {
+        const auto [mean, square] = moments(frequency(j / 2, d), L, j % 2 == 1);
+        const double std = std::sqrt(std::max(0.0, square - mean * mean));
+        QVERIFY2(std::abs(t.at(j, 0) - mean) < 1e-6 && std::abs(t.at(j, 1) - std) < 1e-6
+                     && std::abs(t.at(j, 2) - std::sqrt(square)) < 1e-6,
+                 qPrintable(u"column %1: %2 %3 %4 vs %5 %6 %7"_s.arg(j)
+                                .arg(t.at(j, 0))
+                                .arg(t.at(j, 1))
+                                .arg(t.at(j, 2))
+                                .arg(mean)
+                                .arg(std)
+                                .arg(std::sqrt(square))));
+        // s*E: sigma s = 8 per cell, over a million draws.
+        QVERIFY(std::abs(t.at(j, 4) / 8.0 - 1.0) < 0.01);
+        QVERIFY(std::abs(t.at(j, 3)) < 0.05);
+    }
+}
+
+void TestCliTables::columnStatsOfEmbeddingsMatchTheTable()
+{
+    const QStringList params = {u"--d-model"_s, u"24"_s,        u"--max-len"_s, u"300"_s,       u"--seed"_s,
+                                u"5"_s,         u"--compose"_s, u"concat"_s,    u"--pe-dims"_s, u"8"_s};
+    const QString stats = path(u"concat_stats.npy"_s), embedding = path(u"concat_e.npy"_s);
+    QCOMPARE(
+        posenc(QStringList {u"table"_s, u"column-stats"_s, u"-o"_s, stats, u"--dims"_s, u"3,20"_s} + params).exitCode,
+        0);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, embedding} + params).exitCode, 0);
+    const Table s = readNpy(stats);
+    const Table e = readNpy(embedding);
+    QCOMPARE(s.rows, 2);
+    QCOMPARE(e.cols, 16);
+    // Column 3 holds s*E only; column 20 (PE column 4) the PE only.
+    double sum = 0.0, squares = 0.0;
+    for (qint64 p = 0; p < 300; ++p) {
+        sum += e.at(p, 3);
+        squares += double(e.at(p, 3)) * e.at(p, 3);
+    }
+    const double mean = sum / 300.0, rms = std::sqrt(squares / 300.0);
+    QVERIFY(std::abs(s.at(0, 3) - mean) < 1e-5 * rms);
+    QVERIFY(std::abs(s.at(0, 4) - std::sqrt(rms * rms - mean * mean)) < 1e-5 * rms);
+    QVERIFY(std::abs(s.at(0, 5) - rms) < 1e-5 * rms);
+    QCOMPARE(s.at(0, 0), 0.0f);
+    QCOMPARE(s.at(1, 3), 0.0f);
+    const auto [peMean, peSquare] = moments(frequency(2, 8), 300, false);
+    QVERIFY(std::abs(s.at(1, 0) - peMean) < 1e-6 && std::abs(s.at(1, 2) - std::sqrt(peSquare)) < 1e-6);
+}
+
+void TestCliTables::rowNormsMatchTheTables()
+{
+    const QStringList params = {u"--d-model"_s, u"17"_s, u"--max-len"_s, u"90"_s, u"--dropout"_s, u"0.4"_s};
+    const QString norms = path(u"norms.npy"_s);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"row-norms"_s, u"-o"_s, norms, u"--positions"_s, u"10:90"_s} + params)
+                 .exitCode,
+             0);
+    const Table n = readNpy(norms);
+    QCOMPARE(n.rows, 80);
+    QCOMPARE(n.cols, 5);
+    QList<Table> tables;
+    for (const QString &quantity : {u"pe"_s, u"embedding"_s, u"input"_s, u"output"_s}) {
+        const QString file = path(quantity + u".npy"_s);
+        QCOMPARE(posenc(QStringList {u"table"_s, quantity, u"-o"_s, file} + params).exitCode, 0);
+        tables.append(readNpy(file));
+    }
+    for (qint64 r = 0; r < 80; ++r) {
+        double norm[4] = {};
+        for (int q = 0; q < 4; ++q) {
+            for (qint64 c = 0; c < 17; ++c)
+                norm[q] += double(tables[q].at(10 + r, c)) * tables[q].at(10 + r, c);
+            norm[q] = std::sqrt(norm[q]);
+        }
+        const double expected[5] = {norm[0], norm[1], norm[1] / norm[0], norm[2], norm[3]};
+        for (int k = 0; k < 5; ++k)
+            QVERIFY2(
+                std::abs(n.at(r, k) - expected[k]) <= 1e-5 * expected[k] + 1e-6,
+                qPrintable(u"position %1, column %2: %3 vs %4"_s.arg(10 + r).arg(k).arg(n.at(r, k)).arg(expected[k])));
+    }
+}
+
+void TestCliTables::eachTableRefusesTheOtherAxis()
+{
+    const QString file = path(u"refused.npy"_s);
+    const Run stats = posenc({u"table"_s, u"column-stats"_s, u"-o"_s, file, u"--positions"_s, u"0:10"_s});
+    QCOMPARE(stats.exitCode, 2);
+    QVERIFY2(stats.err.contains(u"--positions"_s) && stats.err.contains(u"--dims"_s), qPrintable(stats.err));
+    const Run norms = posenc({u"table"_s, u"row-norms"_s, u"-o"_s, file, u"--dims"_s, u"0:10"_s});
+    QCOMPARE(norms.exitCode, 2);
+    QVERIFY2(norms.err.contains(u"--dims"_s) && norms.err.contains(u"--positions"_s), qPrintable(norms.err));
+    const Run outside = posenc({u"table"_s, u"column-stats"_s, u"-o"_s, file, u"--dims"_s, u"600"_s});
+    QCOMPARE(outside.exitCode, 2);
+    QVERIFY(!QFile::exists(file));
+}
+
+QTEST_MAIN(TestCliTables)
+#include "tst_clitables.moc"

@@ -1,0 +1,157 @@
+// PeWindowMeans against the float64 definition written here: for each window, the sum over
+// the block's rows of exp(-(n - centre)^2 / (2 sigma^2)) sin / cos(n w_i), the PE rows only in
+// the numerator, divided by the sum of the weights; the values independent of how the
+// windows and columns are asked for.
+
+#include "Reference.h"
+
+#include "core/PeWindowMeans.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+Q_DECLARE_METATYPE(posenc::Layout)
+
+namespace {
+
+struct Case
+{
+    std::int64_t dModel = 20;
+    Layout layout = Layout::Interleaved;
+    std::int64_t first = 0;
+    std::int64_t rows = 0;
+    std::int64_t windows = 0;
+    std::int64_t peLast = std::numeric_limits<std::int64_t>::max();
+};
+
+RowWindows windowsOf(const Case &c)
+{
+    const double spacing = double(c.rows) / double(c.windows);
+    return {double(c.first) + 0.5 * spacing - 0.5,
+            spacing,
+            0.6 * spacing,
+            c.windows,
+            c.first,
+            c.first + c.rows - 1,
+            c.peLast};
+}
+
+// The mean of PE column j under window a, summed over every row within 9 sigma.
+double referenceMean(const Case &c, const RowWindows &w, std::int64_t a, std::int64_t column)
+{
+    const double centre = w.centre(a);
+    const auto lo = std::max(c.first, static_cast<std::int64_t>(std::floor(centre - 9.0 * w.sigma)));
+    const auto hi = std::min(c.first + c.rows - 1, static_cast<std::int64_t>(std::ceil(centre + 9.0 * w.sigma)));
+    double sum = 0.0, total = 0.0;
+    for (std::int64_t n = lo; n <= hi; ++n) {
+        const double u = (double(n) - centre) / w.sigma;
+        const double weight = std::exp(-0.5 * u * u);
+        total += weight;
+        if (n <= c.peLast)
+            sum += weight * reference::preciseValue(n, column, c.dModel, 10000.0, c.layout);
+    }
+    return sum / total;
+}
+
+} // namespace
+
+class TestPeWindowMeans : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void meansMatchTheWeightedSums_data();
+    void meansMatchTheWeightedSums();
+    void valuesDoNotDependOnWhatIsAsked();
+    void fastPairsVanishAwayFromTheEdges();
+};
+
+void TestPeWindowMeans::meansMatchTheWeightedSums_data()
+{
+    QTest::addColumn<std::int64_t>("dModel");
+    QTest::addColumn<Layout>("layout");
+    QTest::addColumn<std::int64_t>("first");
+    QTest::addColumn<std::int64_t>("rows");
+    QTest::addColumn<std::int64_t>("windows");
+    QTest::addColumn<std::int64_t>("peLast");
+    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+    QTest::newRow("interleaved, whole table") << std::int64_t(20) << Layout::Interleaved << std::int64_t(0)
+                                              << std::int64_t(24000) << std::int64_t(40) << none;
+    QTest::newRow("split, odd d, rows near 2^24")
+        << std::int64_t(21) << Layout::Split << (std::int64_t(1) << 24) - 30011 << std::int64_t(30011)
+        << std::int64_t(37) << none;
+    QTest::newRow("zoomed block, PE rows end inside") << std::int64_t(16) << Layout::Interleaved << std::int64_t(5003)
+                                                      << std::int64_t(9001) << std::int64_t(23) << std::int64_t(9500);
+    QTest::newRow("sigma 1.5 rows") << std::int64_t(12) << Layout::Split << std::int64_t(100) << std::int64_t(500)
+                                    << std::int64_t(200) << none;
+}
+
+void TestPeWindowMeans::meansMatchTheWeightedSums()
+{
+    QFETCH(std::int64_t, dModel);
+    QFETCH(Layout, layout);
+    QFETCH(std::int64_t, first);
+    QFETCH(std::int64_t, rows);
+    QFETCH(std::int64_t, windows);
+    QFETCH(std::int64_t, peLast);
+    const Case c {dModel, layout, first, rows, windows, peLast};
+    const RowWindows w = windowsOf(c);
+    const PeWindowMeans means(dModel, 10000.0, layout, w);
+    double worst = 0.0;
+    QString where;
+    means.forEachWindow(0, windows, 0, dModel, [&](std::int64_t a, const double *values) {
+        for (std::int64_t j = 0; j < dModel; ++j) {
+            // Away from the edges the pairs below firstLivePair() are zeros by design: their
+            // means are below float32 resolution.
+            const bool skipped = !means.meetsEdge(a) && reference::role(j, dModel, layout).pair < means.firstLivePair();
+            const double error = std::abs(values[j] - referenceMean(c, w, a, j)) - (skipped ? 1.0 / (1 << 24) : 0.0);
+            if (error > worst) {
+                worst = error;
+                where = u"window %1, column %2"_s.arg(a).arg(j);
+            }
+        }
+    });
+    QVERIFY2(worst < 1e-10, qPrintable(u"%1 off at %2"_s.arg(worst).arg(where)));
+}
+
+void TestPeWindowMeans::valuesDoNotDependOnWhatIsAsked()
+{
+    const Case c {64, Layout::Split, 0, 1 << 20, 256};
+    const PeWindowMeans means(c.dModel, 10000.0, c.layout, windowsOf(c));
+    std::vector<double> whole(256 * 64), part(256 * 64);
+    means.forEachWindow(0, 256, 0, 64,
+                        [&](std::int64_t a, const double *v) { std::copy(v, v + 64, whole.begin() + a * 64); });
+    // From an anchor on, a few columns at a time: the same bits.
+    means.forEachWindow(128, 128, 20, 30,
+                        [&](std::int64_t a, const double *v) { std::copy(v, v + 30, part.begin() + a * 64 + 20); });
+    for (std::int64_t a = 128; a < 256; ++a)
+        for (std::int64_t j = 20; j < 50; ++j)
+            QCOMPARE(part[a * 64 + j], whole[a * 64 + j]);
+}
+
+void TestPeWindowMeans::fastPairsVanishAwayFromTheEdges()
+{
+    // sigma = 0.6 * 4096 rows: every pair whose exp(-sigma^2 w^2 / 2) < 2^-24 is a zero.
+    const Case c {512, Layout::Interleaved, 0, 1 << 20, 256};
+    const RowWindows w = windowsOf(c);
+    const PeWindowMeans means(c.dModel, 10000.0, c.layout, w);
+    const std::int64_t live = means.firstLivePair();
+    QVERIFY(live > 0 && live < 256);
+    const double wLive = reference::omega(live, 512, 10000.0);
+    QVERIFY(std::exp(-0.5 * w.sigma * w.sigma * wLive * wLive) >= 1.0 / (1 << 24));
+    const double wDead = reference::omega(live - 1, 512, 10000.0);
+    QVERIFY(std::exp(-0.5 * w.sigma * w.sigma * wDead * wDead) < 1.0 / (1 << 24));
+    means.forEachWindow(10, 20, 0, 2 * live, [&](std::int64_t a, const double *v) {
+        QVERIFY(!means.meetsEdge(a));
+        for (std::int64_t j = 0; j < 2 * live; ++j)
+            QCOMPARE(v[j], 0.0);
+    });
+}
+
+QTEST_MAIN(TestPeWindowMeans)
+#include "tst_pewindowmeans.moc"
