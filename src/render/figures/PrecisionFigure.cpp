@@ -1,0 +1,225 @@
+#include "PrecisionFigure.h"
+
+#include "render/Colormaps.h"
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/ViewOptions.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kMeasured(213, 94, 0);
+const QColor kBound(40, 40, 40);
+// The floor of the log axes: errors below it (float32 values that round alike) are drawn at it.
+constexpr double kFloor = 1e-9;
+
+void setLog(QCPAxis *axis)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setSubTickCount(0);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(u"eb"_s);
+    axis->setNumberPrecision(0);
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makePrecisionFigure()
+{
+    return std::make_unique<FigureDescriptorOf<PrecisionModel, PrecisionFigure>>();
+}
+
+PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_bands(new QCPAxisRect(plot))
+    , m_cells(new QCPAxisRect(plot))
+    , m_map(nullptr)
+    , m_scale(new QCPColorScale(plot))
+    , m_legend(new QCPLegend)
+{
+    auto *grid = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, grid);
+    grid->addElement(0, 0, m_bands);
+    grid->addElement(1, 0, m_legend);
+    grid->addElement(2, 0, m_cells);
+    grid->addElement(2, 1, m_scale);
+    grid->setRowStretchFactor(1, 0.001);
+    grid->setColumnStretchFactor(1, 0.01);
+    grid->setColumnSpacing(4);
+    // The two panels' plot areas line up, so that a position is at the same x in both.
+    auto *margins = new QCPMarginGroup(plot);
+    m_bands->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    m_cells->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    // The colorbar spans the lower panel's plot area.
+    auto *scaleMargins = new QCPMarginGroup(plot);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, scaleMargins);
+    m_cells->setMarginGroup(QCP::msTop | QCP::msBottom, scaleMargins);
+    for (QCPAxisRect *rect : {m_bands, m_cells}) {
+        PlotStyle::styleAxisRect(rect);
+        rect->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+    }
+    m_cells->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    m_cells->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    // Zooming the positions of one panel zooms the other's.
+    QObject::connect(m_bands->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+                     m_cells->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    QObject::connect(m_cells->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+                     m_bands->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    setLog(m_bands->axis(QCPAxis::atLeft));
+    m_bands->axis(QCPAxis::atLeft)->setLabel(u"max |error|"_s);
+    m_cells->axis(QCPAxis::atLeft)->setLabel(u"column j"_s);
+    m_cells->axis(QCPAxis::atLeft)->setRangeReversed(true);
+
+    m_measured = new QCPGraph(m_bands->axis(QCPAxis::atBottom), m_bands->axis(QCPAxis::atLeft));
+    m_measured->setPen(QPen(kMeasured, 1.2));
+    m_measured->setLineStyle(QCPGraph::lsStepCenter);
+    m_bound = new QCPGraph(m_bands->axis(QCPAxis::atBottom), m_bands->axis(QCPAxis::atLeft));
+    m_bound->setPen(QPen(kBound, 1.2, Qt::DashLine));
+    // On its layer before its items: a legend's background drawn after them would hide them.
+    m_legend->setLayer(u"legend"_s);
+    for (QCPGraph *graph : {m_measured, m_bound})
+        graph->addToLegend(m_legend);
+    m_legend->setBorderPen(Qt::NoPen);
+    m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_legend->setWrap(2);
+    QFont font = plot->font();
+    font.setPointSizeF(8.0);
+    m_legend->setFont(font);
+    m_legend->setIconSize(18, 8);
+
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->setBarWidth(12);
+    m_scale->setDataScaleType(QCPAxis::stLogarithmic);
+    setLog(m_scale->axis());
+    m_scale->axis()->setLabel(u"max |error| in the pixel"_s);
+    m_scale->setGradient(Colormaps::gradient(Colormap::Viridis));
+    PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
+    m_map = new QCPColorMap(m_cells->axis(QCPAxis::atBottom), m_cells->axis(QCPAxis::atLeft));
+    m_map->setInterpolate(false);
+    m_map->setTightBoundary(false);
+    m_map->setAntialiased(false);
+    m_map->setColorScale(m_scale);
+}
+
+QList<ViewAxis> PrecisionFigure::viewAxes() const
+{
+    return {{QString::fromUtf16(PrecisionModel::kPositionsAxis), m_cells->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(PrecisionModel::kColumnsAxis), m_cells->axis(QCPAxis::atLeft)}};
+}
+
+void PrecisionFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    const auto range = ViewOptions::positionRange(state).value_or(std::pair {std::int64_t(0), params.maxLen});
+    m_cells->axis(QCPAxis::atBottom)
+        ->setRange(static_cast<double>(range.first) - 0.5, static_cast<double>(range.second) - 0.5);
+    m_cells->axis(QCPAxis::atLeft)->setRange(-0.5, static_cast<double>(params.peColumns()) - 0.5);
+}
+
+QList<PanelExtent> PrecisionFigure::panels(double pixelRatio) const
+{
+    QList<PanelExtent> list;
+    for (const QCPAxisRect *rect : {m_bands, m_cells}) {
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = rect->axis(QCPAxis::atLeft)->range();
+        list.append({rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}});
+    }
+    return list;
+}
+
+void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const PrecisionData>(data);
+    const PrecisionData &d = *m_data;
+    QList<double> measured;
+    for (const double v : d.bandMax)
+        measured.append(std::max(v, kFloor));
+    m_measured->setData(d.bandCentre, measured, true);
+    m_bound->setData(d.bandCentre, d.bound, true);
+    m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| over the positions of a pixel, every column"_s);
+    m_bound->setName(m_compact ? u"bound"_s : u"bound p·w₀·2⁻²³ + 2⁻²⁵"_s);
+    // The decades the errors span, not those below the smallest.
+    double lo = INFINITY, hi = kFloor * 10;
+    for (const QList<double> *values : {static_cast<const QList<double> *>(&measured), &d.bound}) {
+        for (const double v : *values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    m_bands->axis(QCPAxis::atLeft)->setRange(std::max(kFloor, std::min(lo, hi) / 3.0), hi * 3.0);
+
+    QCPColorMapData *cells = m_map->data();
+    const Block &b = d.block;
+    if (d.cols > 0 && d.rows > 0) {
+        const double cellW = static_cast<double>(b.rows) / d.cols;
+        const double cellH = static_cast<double>(b.cols) / d.rows;
+        cells->setSize(d.cols, d.rows);
+        cells->setRange(
+            QCPRange(static_cast<double>(b.row0) - 0.5 + cellW / 2, static_cast<double>(b.rowEnd()) - 0.5 - cellW / 2),
+            QCPRange(static_cast<double>(b.col0) - 0.5 + cellH / 2, static_cast<double>(b.colEnd()) - 0.5 - cellH / 2));
+        for (int y = 0; y < d.rows; ++y)
+            for (int x = 0; x < d.cols; ++x)
+                cells->setCell(x, y, std::max(static_cast<double>(d.at(y, x)), kFloor));
+    }
+    m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 10)));
+    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| in the pixel"_s);
+
+    const QString what
+        = m_compact ? u"Float32-angle error"_s : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
+    QString title = u"%1  ·  %2 positions, d = %3"_s.arg(what, FigureText::formatCount(b.rowEnd()),
+                                                         FigureText::formatCount(d.peColumns));
+    if (d.largest > 0.0)
+        title += u"  ·  largest %1 at position %2"_s.arg(FigureText::formatNumber(d.largest, 3),
+                                                         FigureText::formatCount(d.largestAt));
+    if (d.stride > 1)
+        title += u"  ·  preview: every %1th position below"_s.arg(d.stride);
+    m_title->setText(title);
+}
+
+QList<PositionAxis> PrecisionFigure::positionAxes() const
+{
+    return {{m_bands, false}, {m_cells, false}};
+}
+
+std::optional<HoverPoint> PrecisionFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_data)
+        return std::nullopt;
+    for (QCPAxisRect *rect : {m_bands, m_cells}) {
+        if (!rect->rect().contains(pixel.toPoint()))
+            continue;
+        const auto p = static_cast<std::int64_t>(std::llround(rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
+        if (p < 0 || p >= engine.params().maxLen)
+            return std::nullopt;
+        HoverPoint point;
+        point.position = p;
+        if (rect == m_cells) {
+            const auto j
+                = static_cast<std::int64_t>(std::llround(rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y())));
+            if (j < 0 || j >= engine.params().peColumns())
+                return std::nullopt;
+            // The cell itself, exact, from the engine.
+            RowMatrixXf value(1, 1);
+            engine.computeBlock(Quantity::Error, {p, 1, j, 1}, value);
+            point.column = j;
+            point.columnIsPe = true;
+            point.value = value(0, 0);
+            point.valueName = u"error"_s;
+        } else {
+            point.value = PrecisionModel::bound(p, 1.0);
+            point.valueName = u"bound at this position"_s;
+        }
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

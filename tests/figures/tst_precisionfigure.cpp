@@ -1,0 +1,161 @@
+// The precision figure: the float32-angle error taken by its maximum (never averaged), against
+// the error computed here cell by cell from the float32 recipe and float64 sines, and against
+// the bound rounding the angle predicts.
+#include "render/FigureExporter.h"
+
+#include "render/data/PrecisionCompute.h"
+
+#include "../core/Reference.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params params(std::int64_t d, std::int64_t length, Layout layout = Layout::Interleaved)
+{
+    Params p;
+    p.dModel = d;
+    p.maxLen = length;
+    p.layout = layout;
+    return p;
+}
+
+// |float32-angle PE - PE| of one cell, from the reference's float32 recipe and float64 sine.
+double error(const Params &p, std::int64_t position, std::int64_t column)
+{
+    return std::abs(double(reference::float32AngleValue(position, column, p.dModel, p.base, p.layout))
+                    - reference::preciseValue(position, column, p.dModel, p.base, p.layout));
+}
+
+double bruteMaximum(const Params &p, std::int64_t first, std::int64_t end, std::int64_t col0 = 0,
+                    std::int64_t col1 = -1)
+{
+    double largest = 0.0;
+    for (std::int64_t q = first; q < end; ++q)
+        for (std::int64_t j = col0; j < (col1 < 0 ? p.dModel : col1); ++j)
+            largest = std::max(largest, error(p, q, j));
+    return largest;
+}
+
+PanelExtent panel(QSize size, double x0, double x1, double y0 = 0, double y1 = 1)
+{
+    return {size, 1.0, {x0, x1}, {y0, y1}};
+}
+
+} // namespace
+
+class TestPrecisionFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void bandMaximumIsTheLargestOfEveryCell_data();
+    void bandMaximumIsTheLargestOfEveryCell();
+    void errorsStayWithinTheBoundAndReachIt();
+    void pixelsHoldTheirLargestError();
+    void previewTakesEveryStrideThPosition();
+    void figureIsRegisteredAndExports();
+};
+
+void TestPrecisionFigure::bandMaximumIsTheLargestOfEveryCell_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<qint64>("first");
+    QTest::addColumn<qint64>("end");
+    QTest::newRow("near the start") << params(32, 5000) << 0ll << 300ll;
+    QTest::newRow("long positions") << params(32, 1 << 20) << 900000ll << 901500ll;
+    QTest::newRow("split, odd d") << params(33, 1 << 20, Layout::Split) << 500000ll << 501000ll;
+}
+
+void TestPrecisionFigure::bandMaximumIsTheLargestOfEveryCell()
+{
+    QFETCH(Params, p);
+    QFETCH(qint64, first);
+    QFETCH(qint64, end);
+    // The columns the maximum skips cannot change it: every cell is taken here.
+    const double expected = bruteMaximum(p, first, end);
+    const double got = PrecisionCompute::bandMaximum(Engine(p), first, end);
+    QVERIFY2(std::abs(got - expected) <= 1e-9 + 1e-6 * expected,
+             qPrintable(u"%1 vs %2"_s.arg(got, 0, 'g', 12).arg(expected, 0, 'g', 12)));
+}
+
+void TestPrecisionFigure::errorsStayWithinTheBoundAndReachIt()
+{
+    // Every cell of bands spread over 2^20 positions is within the bound of its column, and the
+    // bound is not idle: far out, the largest error is a good part of it.
+    const Params p = params(16, 1 << 20);
+    for (const std::int64_t first : {1000ll, 300000ll, 1000000ll}) {
+        double worstShare = 0.0;
+        for (std::int64_t q = first; q < first + 2000; ++q) {
+            for (std::int64_t j = 0; j < p.dModel; ++j) {
+                const double w = reference::omega(reference::role(j, p.dModel, p.layout).pair, p.dModel, p.base);
+                const double e = error(p, q, j);
+                QVERIFY2(e <= PrecisionModel::bound(q, w),
+                         qPrintable(u"p %1, j %2: %3 > %4"_s.arg(q).arg(j).arg(e).arg(PrecisionModel::bound(q, w))));
+                worstShare = std::max(worstShare, e / PrecisionModel::bound(q, w));
+            }
+        }
+        if (first >= 300000)
+            QVERIFY2(worstShare > 0.3, qPrintable(QString::number(worstShare)));
+    }
+}
+
+void TestPrecisionFigure::pixelsHoldTheirLargestError()
+{
+    // 3000 positions on 60 pixels and 24 columns on 8: each pixel the largest |error| of its
+    // 50 x 3 cells, not their mean.
+    const Params p = params(24, 3000);
+    const Engine engine(p);
+    const auto data
+        = PrecisionCompute::compute(engine, panel(QSize(100, 50), -0.5, 2999.5),
+                                    panel(QSize(60, 8), -0.5, 2999.5, -0.5, 23.5), Detail::Full, 1, nullptr);
+    QVERIFY(data);
+    QCOMPARE(data->stride, 1);
+    QCOMPARE(data->cols, 60);
+    QCOMPARE(data->rows, 8);
+    double largest = 0.0;
+    for (int x = 0; x < 60; ++x) {
+        for (int y = 0; y < 8; ++y) {
+            const double expected = bruteMaximum(p, 50 * x, 50 * (x + 1), 3 * y, 3 * (y + 1));
+            QVERIFY2(std::abs(data->at(y, x) - expected) <= 1e-9 + 1e-6 * expected,
+                     qPrintable(u"pixel (%1, %2): %3 vs %4"_s.arg(x).arg(y).arg(data->at(y, x)).arg(expected)));
+            largest = std::max(largest, expected);
+        }
+    }
+    QVERIFY(std::abs(data->largest - largest) <= 1e-9 + 1e-6 * largest);
+    // The upper panel's bands of 30 positions against every cell too.
+    QCOMPARE(data->bandMax.size(), 100);
+    QVERIFY(std::abs(data->bandMax[99] - bruteMaximum(p, 2970, 3000)) <= 1e-9);
+}
+
+void TestPrecisionFigure::previewTakesEveryStrideThPosition()
+{
+    const Params p = params(64, 1 << 16);
+    const auto data
+        = PrecisionCompute::compute(Engine(p), panel(QSize(200, 50), -0.5, 65535.5),
+                                    panel(QSize(200, 64), -0.5, 65535.5, -0.5, 63.5), Detail::Preview, 1, nullptr);
+    QVERIFY(data);
+    QVERIFY(data->stride > 1); // 2^22 cells against a preview budget of 2^19
+    QVERIFY(data->stride * Budget::cells(Detail::Preview) >= (std::int64_t(1) << 22));
+}
+
+void TestPrecisionFigure::figureIsRegisteredAndExports()
+{
+    const FigureDescriptor &figure = FigureBuilds::figure(u"precision"_s);
+    QCOMPARE(figure.model().inputs({}), QList<Quantity> {Quantity::Error});
+    FigureState state;
+    state.options.insert(u"positions"_s, u"100:2000"_s);
+    const FigureSize size = FigureSize::fromPixels(QSize(800, 600));
+    const auto built = FigureBuilds::build(u"precision"_s, params(32, 4000), size, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 600));
+}
+
+QTEST_MAIN(TestPrecisionFigure)
+#include "tst_precisionfigure.moc"
