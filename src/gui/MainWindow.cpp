@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "AboutDialog.h"
 #include "ControlPanel.h"
 #include "CurvesView.h"
 #include "Dashboard.h"
@@ -207,6 +208,7 @@ void MainWindow::createMenus()
         view->addAction(tr("Maximise or restore %1").arg(names[i]), QKeySequence(u"Ctrl+%1"_s.arg(i + 1)), this,
                         [this, i] { m_dashboard->toggleMaximized(views()[i]); });
     }
+    createHelpMenu(menuBar(), this);
 }
 
 void MainWindow::createSessionMenu(QMenu *file)
