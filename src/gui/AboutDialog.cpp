@@ -64,17 +64,17 @@ AboutDialog::AboutDialog(QWidget *parent)
     text->setTextInteractionFlags(Qt::TextBrowserInteraction);
     text->setOpenExternalLinks(true);
     text->setWordWrap(true);
-    text->setText(
-        u"<h2>PosEnc Explorer %1</h2>"
-        "<p>%2</p>"
-        "<p>%3</p>"
-        "<p>%4</p>%5"_s.arg(QCoreApplication::applicationVersion().toHtmlEscaped(),
-                            tr("A transformer's positional encoding, its embeddings and dropout, computed exactly."),
-                            tr("Licence: %1. It links QCustomPlot, which is GPL-3.0, so the program as a whole is "
-                               "under the GNU General Public License, version 3 or any later version; it comes with "
-                               "no warranty.")
-                                .arg(licence()),
-                            tr("Built with these libraries, each under its own licence:"), librariesTable()));
+    text->setText(u"<h2>PosEnc Explorer %1</h2>"
+                  "<p>%2</p>"
+                  "<p>%3</p>"
+                  "<p>%4</p>%5"_s.arg(
+                      QCoreApplication::applicationVersion().toHtmlEscaped(),
+                      tr("A transformer's positional encoding, its embeddings and dropout, computed exactly."),
+                      tr("Licence: %1. It links QCustomPlot, which is GPL-3.0-or-later, so the program as a whole is "
+                         "under the GNU General Public License, version 3 or any later version; it comes with "
+                         "no warranty.")
+                          .arg(licence()),
+                      tr("Built with these libraries, each under its own licence:"), librariesTable()));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *row = new QHBoxLayout;
