@@ -1,10 +1,13 @@
 #include "cli/BenchCommand.h"
 #include "cli/Cli.h"
+#include "cli/QtMessageFilter.h"
+#include "cli/RuntimeDirectory.h"
 #include "cli/WindowArguments.h"
 #include "gui/InteractionBenchmark.h"
 #include "gui/Launcher.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QTextStream>
 
 #include <cstdio>
@@ -24,6 +27,11 @@ void setNames()
 
 int main(int argc, char *argv[])
 {
+    // Before any Qt application exists: the names answer --version, and a command line that
+    // succeeds prints only its own output.
+    setNames();
+    posenc::ensureRuntimeDirectory();
+    posenc::installQtMessageFilter();
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
@@ -35,7 +43,6 @@ int main(int argc, char *argv[])
     if (drawsHeadless) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
-        setNames();
         if (arguments[1] == u"bench"_s)
             posenc::registerExtraBenchmark([](QTextStream &) {
                 return posenc::InteractionBenchmark::toJson(posenc::InteractionBenchmark::run());
@@ -47,7 +54,6 @@ int main(int argc, char *argv[])
     // Other subcommands need no screen: they run without a GUI application.
     if (posenc::isSubcommand(arguments)) {
         QCoreApplication app(argc, argv);
-        setNames();
         return posenc::runCli(QCoreApplication::arguments(), out, err);
     }
     // Help and invalid parameters are answered before any screen is needed.
@@ -55,7 +61,8 @@ int main(int argc, char *argv[])
     if (const int *exitCode = std::get_if<int>(&parsed))
         return *exitCode;
     QApplication app(argc, argv);
-    setNames();
+    QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
+    QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     const auto &window = std::get<posenc::WindowArguments>(parsed);
     return posenc::runWindow(
         {window.params, window.paramsGiven, window.resetSettings, window.screenshot, window.sessionView});

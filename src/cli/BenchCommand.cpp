@@ -5,6 +5,7 @@
 
 #include "core/Engine.h"
 #include "core/Frequencies.h"
+#include "core/MemoryBudget.h"
 #include "core/StreamStore.h"
 #include "core/TableAllocation.h"
 #include "core/ThreadPools.h"
@@ -140,10 +141,16 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return ExitUsage;
     }
     if (parser.isSet(helpOption)) {
-        out << "Usage: posenc bench [--json] [--repeats N] [--max-len L --d-model D]\n"
+        out << "Usage: posenc bench [--json] [--repeats N] [--max-len L --d-model D] [--memory-budget GIB]\n"
                "Times the PE fill, the machine's write bandwidth on the same buffer, and the full\n"
-               "pipeline (scale, sum, dropout) at 16384 x 4096 unless --max-len/--d-model say otherwise.\n";
+               "pipeline (scale, sum, dropout) at 16384 x 4096 unless --max-len/--d-model say otherwise.\n"
+               "Its two tables of that size must fit the memory budget (default 2 GiB).\n";
         return ExitDone;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "posenc bench: unexpected argument '" << parser.positionalArguments().constFirst()
+            << "' (see posenc bench --help)\n";
+        return ExitUsage;
     }
     bool ok = true;
     const int repeats = parser.isSet(repeatsOption) ? parser.value(repeatsOption).toInt(&ok) : 7;
@@ -170,6 +177,14 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const std::int64_t cols = params.dModel;
     const std::int64_t cells = rows * cols;
     const int threads = QThread::idealThreadCount();
+    // Two tables of this size: the buffer every measurement writes and the embedding table the
+    // pipeline reads.
+    if (const auto refused
+        = MemoryBudget::check(2 * static_cast<std::uint64_t>(cells), params.memoryBudget,
+                              u"the bench's buffer and embedding table, %1 x %2 each"_s.arg(rows).arg(cols))) {
+        err << "posenc bench: " << *refused << "; lower --max-len or --d-model, or raise --memory-budget\n";
+        return ExitOverBudget;
+    }
 
     RowMatrixXf buffer = allocateTable(rows, cols);
     const Block all {0, rows, 0, cols};

@@ -6,6 +6,11 @@
 #include "ParamOptions.h"
 #include "TableCommand.h"
 
+#include "core/MemoryBudget.h"
+#include "core/TableAllocation.h"
+
+#include <new>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -42,11 +47,21 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
     // Each subcommand parses its own arguments, with the program name in front as Qt expects.
     QStringList rest = arguments;
     const QString command = rest.takeAt(1);
-    if (command == u"export"_s)
-        return runExportCommand(rest, out, err);
-    if (command == u"table"_s)
-        return runTableCommand(rest, out, err);
-    return runBenchCommand(rest, out, err);
+    // Memory the budget allowed but the system would not give ends the command with exit 4
+    // and its size, not with an abort. Nothing was written: files are replaced only whole.
+    try {
+        if (command == u"export"_s)
+            return runExportCommand(rest, out, err);
+        if (command == u"table"_s)
+            return runTableCommand(rest, out, err);
+        return runBenchCommand(rest, out, err);
+    } catch (const TableAllocationFailed &failed) {
+        err << "posenc " << command << ": " << failed.message() << '\n';
+    } catch (const std::bad_alloc &) {
+        err << "posenc " << command << ": the system could not give the memory asked for; this machine has "
+            << MemoryBudget::formatGiB(MemoryBudget::physicalMemory()) << " of memory, and not all of it free\n";
+    }
+    return ExitOverBudget;
 }
 
 } // namespace posenc

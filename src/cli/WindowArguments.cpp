@@ -7,6 +7,7 @@
 #include "core/ParamText.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
 
@@ -18,19 +19,27 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
+    // As QCommandLineParser::addVersionOption() would: -v and --version.
+    const QCommandLineOption versionOption({u"v"_s, u"version"_s}, u"Show the version."_s);
     const QCommandLineOption resetOption(u"reset-settings"_s, u"Forget the remembered window and parameters."_s);
     // Hidden: for tests and documentation screenshots.
     QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window once drawn, then quit."_s,
                                         u"FILE"_s);
     screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({helpOption, resetOption, screenshotOption});
+    parser.addOptions({helpOption, versionOption, resetOption, screenshotOption});
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
         err << "posenc: " << parser.errorText() << "\n\n" << cliUsage();
         return int(ExitUsage);
     }
     if (parser.isSet(helpOption)) {
-        out << cliUsage() << "\nWindow options:\n  --reset-settings\n      " << resetOption.description() << '\n';
+        out << cliUsage() << "\nWindow options:\n  --reset-settings\n      " << resetOption.description()
+            << "\n\nOther options:\n  -h, --help\n      " << helpOption.description() << "\n  -v, --version\n      "
+            << versionOption.description() << '\n';
+        return int(ExitDone);
+    }
+    if (parser.isSet(versionOption)) {
+        out << QCoreApplication::applicationName() << ' ' << QCoreApplication::applicationVersion() << '\n';
         return int(ExitDone);
     }
     if (!parser.positionalArguments().isEmpty()) {

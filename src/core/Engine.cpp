@@ -6,6 +6,8 @@
 #include "TableAllocation.h"
 #include "ThreadPools.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
 #include <vector>
 

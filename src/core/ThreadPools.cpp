@@ -1,45 +1,168 @@
 #include "ThreadPools.h"
 
-#include <QMutex>
-#include <QtConcurrent/QtConcurrentMap>
+#include <QThread>
 
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
 #include <map>
 #include <memory>
-#include <numeric>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace posenc {
 
-QThreadPool &threadPoolFor(int threads)
+namespace {
+
+// Threads that take the tiles of every forEachTile in progress; several callers may run at
+// once (each view computes in its own job), and each caller works on its own tiles too.
+//
+// Tiles are handed over and joined through std::mutex and std::condition_variable only, which
+// ThreadSanitizer sees (QtConcurrent's hand-over and join go through Qt's futex-based mutex,
+// which it cannot see): every tile's writes happen before the caller's reads after the join,
+// and a race between tiles is a report of a real race, not noise hiding one.
+class TilePool
 {
-    if (threads <= 0)
-        return *QThreadPool::globalInstance();
-    static QMutex mutex;
-    static std::map<int, std::unique_ptr<QThreadPool>> pools;
-    QMutexLocker lock(&mutex);
-    auto &pool = pools[threads];
-    if (!pool) {
-        pool = std::make_unique<QThreadPool>();
-        pool->setMaxThreadCount(threads);
+public:
+    explicit TilePool(int workers)
+    {
+        for (int i = 0; i < workers; ++i)
+            m_threads.emplace_back([this] { work(); });
     }
+
+    ~TilePool()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stopping = true;
+        }
+        m_wake.notify_all();
+        for (std::thread &thread : m_threads)
+            thread.join();
+    }
+
+    // fn(0) .. fn(count - 1) on the pool's threads and the caller's; returns when all are done.
+    // An exception thrown by a tile skips the tiles not yet started and is rethrown here.
+    void run(std::int64_t count, const std::function<void(std::int64_t)> &fn)
+    {
+        Job job {&fn, count};
+        {
+            const std::lock_guard lock(m_mutex);
+            m_jobs.push_back(&job);
+        }
+        m_wake.notify_all();
+        const std::int64_t mine = drain(job);
+        std::unique_lock lock(m_mutex);
+        job.finished += mine;
+        // Out of the list, no thread starts on the job any more; the helpers it has finish.
+        m_jobs.erase(std::find(m_jobs.begin(), m_jobs.end(), &job));
+        m_done.wait(lock, [&job] { return job.finished == job.count && job.helpers == 0; });
+        if (job.error)
+            std::rethrow_exception(job.error);
+    }
+
+private:
+    struct Job
+    {
+        Job(const std::function<void(std::int64_t)> *f, std::int64_t n)
+            : fn(f)
+            , count(n)
+        { }
+
+        const std::function<void(std::int64_t)> *fn;
+        std::int64_t count;
+        std::atomic<std::int64_t> next {0};
+        // Under m_mutex:
+        std::int64_t finished = 0; // tiles done or skipped
+        int helpers = 0; // pool threads working on it
+        std::exception_ptr error;
+    };
+
+    // Takes tiles until none is left; returns how many this thread took.
+    std::int64_t drain(Job &job)
+    {
+        std::int64_t taken = 0;
+        for (std::int64_t tile; (tile = job.next.fetch_add(1, std::memory_order_relaxed)) < job.count;) {
+            ++taken;
+            try {
+                (*job.fn)(tile);
+            } catch (...) {
+                const std::lock_guard lock(m_mutex);
+                if (!job.error)
+                    job.error = std::current_exception();
+                // The tiles nobody took count as done: skipped.
+                const std::int64_t rest = job.next.exchange(job.count, std::memory_order_relaxed);
+                job.finished += std::max<std::int64_t>(0, job.count - rest);
+            }
+        }
+        return taken;
+    }
+
+    Job *openJob() const
+    {
+        for (Job *job : m_jobs) {
+            if (job->next.load(std::memory_order_relaxed) < job->count)
+                return job;
+        }
+        return nullptr;
+    }
+
+    void work()
+    {
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            Job *job = nullptr;
+            m_wake.wait(lock, [&] { return m_stopping || (job = openJob()) != nullptr; });
+            if (!job)
+                return;
+            ++job->helpers;
+            lock.unlock();
+            const std::int64_t taken = drain(*job);
+            lock.lock();
+            job->finished += taken;
+            --job->helpers;
+            m_done.notify_all();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake; // a job arrived, or the pool stops
+    std::condition_variable m_done; // a helper left a job
+    std::vector<Job *> m_jobs;
+    bool m_stopping = false;
+    std::vector<std::thread> m_threads;
+};
+
+// The pool for a thread count: that many threads with the caller, kept for the program's life.
+TilePool &poolFor(int threads)
+{
+    static std::mutex mutex;
+    static std::map<int, std::unique_ptr<TilePool>> pools;
+    const std::lock_guard lock(mutex);
+    auto &pool = pools[threads];
+    if (!pool)
+        pool = std::make_unique<TilePool>(threads - 1);
     return *pool;
 }
+
+} // namespace
 
 bool forEachTile(std::int64_t count, int threads, const std::atomic<bool> *cancel,
                  const std::function<void(std::int64_t tile)> &fn)
 {
     const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    const auto run = [&](std::int64_t tile) {
-        if (!cancelled())
-            fn(tile);
-    };
-    if (threads == 1 || count <= 1) {
-        for (std::int64_t tile = 0; tile < count; ++tile)
-            run(tile);
+    const int workers = threads > 0 ? threads : std::max(1, QThread::idealThreadCount());
+    if (workers == 1 || count <= 1) {
+        for (std::int64_t tile = 0; tile < count; ++tile) {
+            if (!cancelled())
+                fn(tile);
+        }
     } else {
-        std::vector<std::int64_t> tiles(static_cast<std::size_t>(count));
-        std::iota(tiles.begin(), tiles.end(), std::int64_t(0));
-        QtConcurrent::blockingMap(&threadPoolFor(threads), tiles, run);
+        poolFor(workers).run(count, [&](std::int64_t tile) {
+            if (!cancelled())
+                fn(tile);
+        });
     }
     return !cancelled();
 }

@@ -2,6 +2,8 @@
 
 #include <QThread>
 
+#include <utility>
+
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -31,16 +33,23 @@ void lowerThisThreadsPriority()
 
 ComputeScheduler::ComputeScheduler(QObject *parent)
     : QObject(parent)
+    , m_wakeup(new ThreadWakeup(this))
 {
-    m_pool.setMaxThreadCount(1);
-    // The pool's thread lives as long as the scheduler: no thread start on every request.
-    m_pool.setExpiryTimeout(-1);
+    connect(m_wakeup, &ThreadWakeup::woken, this, &ComputeScheduler::receive);
 }
 
 ComputeScheduler::~ComputeScheduler()
 {
     cancelAll();
-    m_pool.waitForDone();
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_one();
+    // The running job polls its cancel flag between tiles, so this wait is short. What it
+    // still sends is never received.
+    if (m_thread.joinable())
+        m_thread.join();
 }
 
 void ComputeScheduler::submit(Job job)
@@ -69,24 +78,64 @@ void ComputeScheduler::startPending()
     m_running = true;
     Job job = std::move(m_pending);
     m_pending = nullptr;
-    // The job only posts to `this`: the destructor waits for it, so `this` outlives it, and
-    // Qt discards events still queued for a destroyed object.
-    m_pool.start([this, job = std::move(job), generation, cancel] {
-        lowerThisThreadsPriority();
+    // The task only touches `this` through m_mutex and m_wakeup: the destructor joins the job
+    // thread, so `this` outlives it.
+    auto task = [this, job = std::move(job), generation, cancel] {
         const Publish publish = [this, generation, cancel](Apply apply) {
-            if (cancel->load(std::memory_order_relaxed))
-                return;
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, apply = std::move(apply)] {
-                    if (generation == m_generation)
-                        apply();
-                },
-                Qt::QueuedConnection);
+            if (!cancel->load(std::memory_order_relaxed))
+                send({generation, std::move(apply)});
         };
         job(*cancel, publish);
-        QMetaObject::invokeMethod(this, &ComputeScheduler::jobFinished, Qt::QueuedConnection);
-    });
+        send({generation, nullptr});
+    };
+    {
+        const std::lock_guard lock(m_mutex);
+        m_task = std::move(task);
+    }
+    if (m_thread.joinable())
+        m_wake.notify_one();
+    else
+        m_thread = std::thread([this] { runTasks(); });
+}
+
+void ComputeScheduler::runTasks()
+{
+    lowerThisThreadsPriority();
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_wake.wait(lock, [this] { return m_stopping || m_task; });
+        if (!m_task)
+            return;
+        const std::function<void()> task = std::move(m_task);
+        m_task = nullptr;
+        lock.unlock();
+        task();
+        lock.lock();
+    }
+}
+
+void ComputeScheduler::send(Message message)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_messages.push_back(std::move(message));
+    }
+    m_wakeup->wake();
+}
+
+void ComputeScheduler::receive()
+{
+    std::deque<Message> messages;
+    {
+        const std::lock_guard lock(m_mutex);
+        messages.swap(m_messages);
+    }
+    for (const Message &message : messages) {
+        if (!message.apply)
+            jobFinished();
+        else if (message.generation == m_generation)
+            message.apply();
+    }
 }
 
 void ComputeScheduler::jobFinished()

@@ -1,11 +1,16 @@
 #pragma once
 
+#include "ThreadWakeup.h"
+
 #include <QObject>
-#include <QThreadPool>
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace posenc {
 
@@ -41,14 +46,39 @@ signals:
     void idle();
 
 private:
+    // A result of a job, or the end of one, on its way to the GUI thread.
+    struct Message
+    {
+        quint64 generation = 0;
+        Apply apply; // empty: the job returned
+    };
+
     void startPending();
     void jobFinished();
+    // On the job thread: runs each task handed over, one at a time, until the scheduler goes.
+    void runTasks();
+    void send(Message message);
+    // On the GUI thread: the messages in the order they were sent; results still current are
+    // applied.
+    void receive();
 
-    QThreadPool m_pool;
+    // The GUI thread's state.
     quint64 m_generation = 0;
     Job m_pending;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_running = false;
+    ThreadWakeup *m_wakeup;
+
+    // Shared with the job thread, under m_mutex: the task handed over, and the messages on
+    // their way back. Both pass through this std::mutex rather than Qt's thread pool and
+    // posted events, so ThreadSanitizer sees the hand-over (Qt's own mutexes are futexes it
+    // cannot see).
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::function<void()> m_task;
+    bool m_stopping = false;
+    std::deque<Message> m_messages;
+    std::thread m_thread; // started with the first job, joined by the destructor
 };
 
 } // namespace posenc

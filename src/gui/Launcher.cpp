@@ -34,12 +34,14 @@ int runWindow(const WindowOptions &options)
         Settings::reset(settings);
     Params params = options.params;
     QStringList problems;
+    QString tooLarge;
     if (!options.paramsGiven) {
         const Settings::LoadedParams loaded = Settings::loadParams(settings);
         problems = loaded.problems;
         for (const QString &problem : problems)
             err << "posenc: ignoring the remembered parameters (" << problem << "); using the defaults\n";
         params = loaded.params;
+        tooLarge = loaded.tooLarge;
     }
     MainWindow window(params, &settings);
     if (options.sessionView)
@@ -48,6 +50,14 @@ int runWindow(const WindowOptions &options)
         window.statusBar()->showMessage(
             QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")
                 .arg(problems.join(u"; "_s)),
+            15000);
+    else if (!tooLarge.isEmpty())
+        window.statusBar()->showMessage(
+            QApplication::translate("posenc",
+                                    "The remembered parameters were not restored (%1): the defaults are "
+                                    "shown. Open a session or give the sizes on the command line to start "
+                                    "larger.")
+                .arg(tooLarge),
             15000);
     window.show();
     if (!options.screenshot.isEmpty()) {

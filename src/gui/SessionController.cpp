@@ -137,7 +137,18 @@ void SessionController::finishOpen(const Params &params, const QJsonObject &view
 
 QStringList SessionController::recentSessions() const
 {
-    return m_settings ? m_settings->value(kRecentKey).toStringList() : QStringList();
+    if (!m_settings)
+        return {};
+    // The stored list is the user's file and may have been edited or corrupted: the menu
+    // shows each path once, at most kMaxRecent of them, newest first.
+    QStringList recent;
+    for (const QString &path : m_settings->value(kRecentKey).toStringList()) {
+        if (!path.isEmpty() && !recent.contains(path))
+            recent.append(path);
+        if (recent.size() == kMaxRecent)
+            break;
+    }
+    return recent;
 }
 
 QStringList SessionController::pruneRecentSessions()

@@ -73,8 +73,20 @@ LoadedParams loadParams(QSettings &settings)
         for (const ParamError &e : loaded.params.validate())
             loaded.problems << ParamLabels::text(e);
     }
-    if (!loaded.problems.isEmpty())
+    if (!loaded.problems.isEmpty()) {
         loaded.params = Params {};
+        return loaded;
+    }
+    const std::uint64_t cells
+        = static_cast<std::uint64_t>(loaded.params.maxLen) * static_cast<std::uint64_t>(loaded.params.dModel);
+    if (cells > kMaxRememberedCells) {
+        loaded.tooLarge = u"max_len %1 x d_model %2 is %3 cells per table, more than the %4 a start draws at once"_s
+                              .arg(loaded.params.maxLen)
+                              .arg(loaded.params.dModel)
+                              .arg(cells)
+                              .arg(kMaxRememberedCells);
+        loaded.params = Params {};
+    }
     return loaded;
 }
 

@@ -6,6 +6,8 @@
 #include <QSettings>
 #include <QStringList>
 
+#include <cstdint>
+
 namespace posenc {
 
 // What the window remembers between runs (window geometry, last parameters), read back
@@ -17,7 +19,17 @@ struct LoadedParams
 {
     Params params;
     QStringList problems; // empty when the stored parameters were used as they are
+    // Set when valid parameters were too large to restore at start (the defaults are used):
+    // a note for the status bar, not a problem.
+    QString tooLarge;
 };
+
+// A start draws every view at once, so it restores remembered parameters only up to the size
+// the window is meant to keep interactive, L 1,048,576 x d 8,192; above it nothing promises a quick first frame, and a
+// start that takes seconds to draw parameters nobody asked for this time is worse than the defaults. The limit is the
+// promise, not today's speed, so it stays right as large tables get faster. Parameters given on the command line or in
+// a session are always honoured: those were asked for.
+inline constexpr std::uint64_t kMaxRememberedCells = std::uint64_t(1) << 33;
 
 LoadedParams loadParams(QSettings &settings);
 void saveParams(QSettings &settings, const Params &params);

@@ -1,5 +1,6 @@
 #include "WindowMenus.h"
 
+#include "AboutDialog.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
 #include "ExportController.h"
@@ -27,6 +28,7 @@ WindowMenus::WindowMenus(QMainWindow *window, Parts parts)
     QMenu *edit = m_window->menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_parts.exports->copyFigureAction());
     createViewMenu();
+    createHelpMenu(m_window->menuBar(), m_window);
 }
 
 void WindowMenus::showStatus(const QString &text, int milliseconds)

@@ -6,6 +6,25 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+// Why writing `file` failed, in the system's words. A write that the disk cuts short (a full
+// disk, a file size limit) leaves no error on a QFileDevice: Qt returns the part that was
+// written and forgets why the rest was not. Writing on asks again: first what is still
+// buffered, else one more byte, straight to the system. That fails at once for the same
+// reason, and this time Qt keeps it. The bytes go to the temporary file, which is discarded.
+QString failureReason(QSaveFile &file)
+{
+    file.flush();
+    if (file.error() == QFileDevice::NoError && file.write("", 1) == 1)
+        file.flush();
+    if (file.error() != QFileDevice::NoError)
+        return file.errorString();
+    return u"the content could not be written completely"_s;
+}
+
+} // namespace
+
 QString WriteError::toString() const
 {
     return path + u": "_s + reason;
@@ -18,11 +37,11 @@ std::optional<WriteError> writeAtomically(const QString &path, const std::functi
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return WriteError {path, file.errorString()};
-    if (!write(file)) {
-        if (file.error() != QFileDevice::NoError)
-            return WriteError {path, file.errorString()};
-        return WriteError {path, u"the content could not be written completely"_s};
-    }
+    if (!write(file))
+        return WriteError {path, failureReason(file)};
+    // commit() writes what is still buffered: a full disk can show only here.
+    if (!file.flush())
+        return WriteError {path, failureReason(file)};
     if (!file.commit())
         return WriteError {path, file.errorString()};
     return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include "EngineTable.h"
 #include "Reference.h"
+#include "support/Sanitizer.h"
 
 #include "core/Engine.h"
 #include "core/MemoryBudget.h"
@@ -51,7 +52,7 @@ QList<std::pair<const char *, Params>> parameterSets()
 {
     Params sum;
     sum.dModel = 67;
-    sum.maxLen = 3000;
+    sum.maxLen = testing::sized(3000);
     sum.dropout = 0.3;
     sum.seed = 17;
 
@@ -62,7 +63,7 @@ QList<std::pair<const char *, Params>> parameterSets()
     concat.angles = Angles::Float32;
     concat.dropoutMode = DropoutMode::ProtectSpecial;
     concat.special = {0, 5, -1};
-    concat.seqLen = 2500;
+    concat.seqLen = testing::sized(2500);
     concat.init = InitKind::ScaledNormal;
 
     Params embedding = sum;
@@ -72,7 +73,7 @@ QList<std::pair<const char *, Params>> parameterSets()
 
     Params masked = sum;
     masked.dropoutMode = DropoutMode::MaskedFill;
-    masked.seqLen = 1234;
+    masked.seqLen = testing::sized(1234);
     masked.layout = Layout::Split;
     return {{"sum", sum},
             {"concat split float32 protect-special", concat},

@@ -73,6 +73,7 @@ private slots:
     void refusedFileChangesNothing();
     void unwritablePathIsReported();
     void recentSessionsFollowSavesAndOpensAndLoseMissingFiles();
+    void storedRecentSessionsAreDedupedAndCappedWhenRead();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -269,6 +270,23 @@ void TestSessionController::recentSessionsFollowSavesAndOpensAndLoseMissingFiles
     // Kept in the settings: a new window sees them.
     MainWindow again(small(), m_settings.get());
     QCOMPARE(again.sessions()->recentSessions(), sessions.recentSessions());
+}
+
+// A settings file holding 20,000 recent sessions, most of them repeated (edited by hand or
+// corrupt): the menu gets each path once and at most kMaxRecent of them, newest first.
+void TestSessionController::storedRecentSessionsAreDedupedAndCappedWhenRead()
+{
+    QStringList stored;
+    for (int i = 0; i < 20'000; ++i)
+        stored << m_dir->filePath(u"s%1.json"_s.arg(i % 3 == 0 ? 0 : i));
+    stored.insert(1, QString());
+    m_settings->setValue(u"sessions/recent"_s, stored);
+    MainWindow window(small(), m_settings.get());
+    QStringList expected;
+    for (const int i : {0, 1, 2, 4, 5, 7, 8, 10})
+        expected << m_dir->filePath(u"s%1.json"_s.arg(i));
+    QCOMPARE(expected.size(), SessionController::kMaxRecent);
+    QCOMPARE(window.sessions()->recentSessions(), expected);
 }
 
 QTEST_MAIN(TestSessionController)

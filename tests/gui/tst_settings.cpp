@@ -22,6 +22,8 @@ private slots:
     void nothingStoredGivesTheDefaults();
     void corruptValuesAreReplacedByTheDefaults_data();
     void corruptValuesAreReplacedByTheDefaults();
+    void largeRememberedParametersGiveWayToTheDefaults_data();
+    void largeRememberedParametersGiveWayToTheDefaults();
     void resetForgetsEverything();
     void corruptGeometryLeavesAUsableWindow();
     void windowRemembersItsParametersOnClose();
@@ -98,6 +100,40 @@ void TestSettings::corruptValuesAreReplacedByTheDefaults()
     // Named as the window names the parameter: its control's label.
     QVERIFY2(loaded.problems.join(u" "_s).contains(ParamLabels::label(key)), qPrintable(loaded.problems.join(u"; "_s)));
     QVERIFY(loaded.params == Params {});
+}
+
+void TestSettings::largeRememberedParametersGiveWayToTheDefaults_data()
+{
+    QTest::addColumn<qint64>("dModel");
+    QTest::addColumn<qint64>("maxLen");
+    QTest::addColumn<bool>("restored");
+    QTest::newRow("d 2^20 x L 2^24 (the audit's 16.5 s start)") << (qint64(1) << 20) << (qint64(1) << 24) << false;
+    QTest::newRow("d 8192 x L 2^20, the interactive limit") << qint64(8192) << (qint64(1) << 20) << true;
+    QTest::newRow("one column more") << qint64(8193) << (qint64(1) << 20) << false;
+    QTest::newRow("d 2^20 x L 8192") << (qint64(1) << 20) << qint64(8192) << true;
+}
+
+// Valid parameters above the size the window keeps interactive are not restored at start: the
+// defaults are used, and the reason is a note (with the sizes), not a problem.
+void TestSettings::largeRememberedParametersGiveWayToTheDefaults()
+{
+    QFETCH(qint64, dModel);
+    QFETCH(qint64, maxLen);
+    QFETCH(bool, restored);
+    Params p;
+    p.dModel = dModel;
+    p.maxLen = maxLen;
+    p.memoryBudget = std::uint64_t(64) << 30;
+    QVERIFY(p.isValid());
+    Settings::saveParams(*m_settings, p);
+    const Settings::LoadedParams loaded = Settings::loadParams(*m_settings);
+    QVERIFY2(loaded.problems.isEmpty(), qPrintable(loaded.problems.join(u"; "_s)));
+    QCOMPARE(loaded.params == p, restored);
+    QCOMPARE(loaded.params == Params {}, !restored);
+    QCOMPARE(loaded.tooLarge.isEmpty(), restored);
+    if (!restored)
+        QVERIFY2(loaded.tooLarge.contains(QString::number(dModel)) && loaded.tooLarge.contains(QString::number(maxLen)),
+                 qPrintable(loaded.tooLarge));
 }
 
 void TestSettings::resetForgetsEverything()

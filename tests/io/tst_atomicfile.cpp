@@ -7,7 +7,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
@@ -47,6 +52,20 @@ QString osReason(int error)
     return QString::fromLocal8Bit(std::strerror(error));
 }
 
+// `content` written as one call (past Qt's buffer, straight to the system) or in 1 KiB calls
+// (through Qt's buffer).
+auto chunkedWriter(const QByteArray &content, qsizetype chunk)
+{
+    return [content, chunk](QIODevice &device) {
+        for (qsizetype at = 0; at < content.size(); at += chunk) {
+            const QByteArray part = content.mid(at, chunk);
+            if (device.write(part) != part.size())
+                return false;
+        }
+        return true;
+    };
+}
+
 } // namespace
 
 class TestAtomicFile : public QObject
@@ -66,6 +85,10 @@ private slots:
     void unwritablePath_data();
     void unwritablePath();
     void readOnlyDirectory();
+    void fileSizeLimitNamesTheSystemsReason_data();
+    void fileSizeLimitNamesTheSystemsReason();
+    void fullFilesystemSaysNoSpaceLeft_data();
+    void fullFilesystemSaysNoSpaceLeft();
 };
 
 void TestAtomicFile::toStringNamesPathAndReason()
@@ -237,6 +260,69 @@ void TestAtomicFile::readOnlyDirectory()
     QCOMPARE(error->reason, osReason(EACCES));
     QCOMPARE(readAll(locked + u"/out.bin"_s), QByteArray("old"));
     QCOMPARE(entries(locked), QStringList {u"out.bin"_s});
+}
+
+void TestAtomicFile::fileSizeLimitNamesTheSystemsReason_data()
+{
+    QTest::addColumn<qsizetype>("chunk");
+    QTest::newRow("one write of 1 MiB") << qsizetype(1 << 20);
+    QTest::newRow("1 KiB writes") << qsizetype(1 << 10);
+}
+
+// A file size limit cuts a write short as a full disk does, without root or a device: the
+// reason is the system's ("File too large"), not a guess.
+void TestAtomicFile::fileSizeLimitNamesTheSystemsReason()
+{
+    QFETCH(qsizetype, chunk);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"big.npy"_s);
+    QVERIFY(createFile(path, "old"));
+    rlimit limit {};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &limit), 0);
+    const rlimit before = limit;
+    limit.rlim_cur = 64 << 10;
+    // Past the limit the kernel also sends SIGXFSZ, which would end the test: ignored, the
+    // write fails with EFBIG instead.
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    const auto restore = qScopeGuard([&] {
+        setrlimit(RLIMIT_FSIZE, &before);
+        std::signal(SIGXFSZ, oldHandler);
+    });
+
+    const auto error = writeAtomically(path, chunkedWriter(QByteArray(1 << 20, 'x'), chunk));
+
+    QVERIFY(error);
+    QCOMPARE(error->reason, osReason(EFBIG));
+    QCOMPARE(readAll(path), QByteArray("old"));
+    QCOMPARE(entries(dir.path()), QStringList {u"big.npy"_s});
+}
+
+void TestAtomicFile::fullFilesystemSaysNoSpaceLeft_data()
+{
+    fileSizeLimitNamesTheSystemsReason_data();
+}
+
+// A real full disk: a 64 KiB tmpfs, where this process may mount one (root); skipped elsewhere.
+void TestAtomicFile::fullFilesystemSaysNoSpaceLeft()
+{
+    QFETCH(qsizetype, chunk);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray mountPoint = QFile::encodeName(dir.path());
+    if (geteuid() != 0 || mount("tmpfs", mountPoint.constData(), "tmpfs", 0, "size=64k") != 0)
+        QSKIP("cannot mount a small tmpfs here (needs root)");
+    const auto unmount = qScopeGuard([&] { umount(mountPoint.constData()); });
+    const QString path = dir.filePath(u"table.csv"_s);
+    QVERIFY(createFile(path, "old"));
+
+    const auto error = writeAtomically(path, chunkedWriter(QByteArray(1 << 20, 'x'), chunk));
+
+    QVERIFY(error);
+    QCOMPARE(error->reason, osReason(ENOSPC));
+    QCOMPARE(readAll(path), QByteArray("old"));
+    QCOMPARE(entries(dir.path()), QStringList {u"table.csv"_s});
 }
 
 QTEST_GUILESS_MAIN(TestAtomicFile)

@@ -16,7 +16,7 @@ QString MagnitudesModel::title() const
 
 QString MagnitudesModel::summary() const
 {
-    return u"||PE_p|| and ||s*E_p|| per position, RMS per column"_s;
+    return u"||PE_p|| and ||s*E_p|| per position, mean and std per column"_s;
 }
 
 QList<Quantity> MagnitudesModel::inputs(const FigureState &) const

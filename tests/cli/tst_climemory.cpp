@@ -1,0 +1,173 @@
+// Memory on the command line: a request the budget allows but the machine cannot hold exits 4
+// with its cells and GiB instead of aborting on std::bad_alloc, and posenc bench keeps to the
+// budget and to its own arguments. Nothing here allocates more than the test's own few MiB:
+// requests beyond the machine are refused before allocating, and the one that allocates runs
+// under an address-space limit that makes the allocation fail at once.
+#include "CliRun.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+namespace {
+
+// The machine's memory in bytes, as /proc/meminfo's MemTotal gives it, read here on its own.
+double memTotalBytes()
+{
+    QFile meminfo(u"/proc/meminfo"_s);
+    if (!meminfo.open(QIODevice::ReadOnly))
+        return 0.0;
+    for (const QByteArray &line : meminfo.readAll().split('\n')) {
+        if (line.startsWith("MemTotal:"))
+            return line.mid(9).trimmed().split(' ').value(0).toDouble() * 1024.0;
+    }
+    return 0.0;
+}
+
+// A power of two n such that an n x n float32 table is at least twice the machine's memory.
+qint64 sideBeyondMemory()
+{
+    qint64 side = 1024;
+    while (double(side) * double(side) * 4.0 < 2.0 * memTotalBytes())
+        side *= 2;
+    return side;
+}
+
+// A memory budget in GiB well above the machine's memory.
+QString budgetBeyondMemory()
+{
+    return QString::number(std::ceil(8.0 * memTotalBytes() / double(1 << 30)));
+}
+
+} // namespace
+
+class TestCliMemory : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void beyondTheMachinesMemoryExits4_data();
+    void beyondTheMachinesMemoryExits4();
+    void failedAllocationExits4();
+    void benchKeepsToTheBudget_data();
+    void benchKeepsToTheBudget();
+    void benchRefusesAStrayArgument();
+
+private:
+    QString path(const QString &name) const { return m_dir->filePath(name); }
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestCliMemory::init()
+{
+    QVERIFY(memTotalBytes() > 0.0);
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestCliMemory::beyondTheMachinesMemoryExits4_data()
+{
+    const QString side = QString::number(sideBeyondMemory());
+    const QString budget = budgetBeyondMemory();
+    QTest::addColumn<QStringList>("arguments");
+    // The audit's `table pe --d-model 131072 --max-len 131072 --memory-budget 100` and `table
+    // similarity --max-len 200000 --memory-budget 1000`, sized for this machine.
+    QTest::newRow("table pe") << QStringList {u"table"_s, u"pe"_s,        u"-o"_s, u"x.npy"_s,           u"--d-model"_s,
+                                              side,       u"--max-len"_s, side,    u"--memory-budget"_s, budget};
+    QTest::newRow("table similarity") << QStringList {
+        u"table"_s, u"similarity"_s, u"-o"_s, u"x.npy"_s, u"--max-len"_s, side, u"--memory-budget"_s, budget};
+    QTest::newRow("bench") << QStringList {u"bench"_s, u"--d-model"_s,       side,  u"--max-len"_s,
+                                           side,       u"--memory-budget"_s, budget};
+}
+
+// Before: std::bad_alloc, SIGABRT. Now: exit 4, the cells and GiB asked for, and the budget
+// named as above the machine's memory.
+void TestCliMemory::beyondTheMachinesMemoryExits4()
+{
+    QFETCH(QStringList, arguments);
+    for (QString &argument : arguments) {
+        if (argument.startsWith(u"x."_s))
+            argument = path(argument);
+    }
+    const Run run = posenc(arguments);
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(u" cells"_s) && run.err.contains(u"GiB"_s), qPrintable(run.err));
+    QVERIFY2(run.err.contains(u"of memory this machine has"_s), qPrintable(run.err));
+    QVERIFY2(run.err.contains(u"above the machine's memory"_s), qPrintable(run.err));
+    QVERIFY(!QFile::exists(path(u"x.npy"_s)));
+}
+
+// A table within the budget and the machine's memory that the system still refuses (here: a
+// 2 GiB address-space limit on the process, as a busy machine would) exits 4 with its size.
+void TestCliMemory::failedAllocationExits4()
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    QSKIP("a sanitizer's shadow memory needs far more address space than the limit leaves");
+#endif
+    if (memTotalBytes() < 5.0 * double(1 << 30))
+        QSKIP("a 4 GiB table is beyond this machine's memory: refused before allocating");
+    QProcess process;
+    process.setChildProcessModifier([] {
+        const rlimit limit {rlim_t(2) << 30, rlim_t(2) << 30};
+        setrlimit(RLIMIT_AS, &limit);
+    });
+    const QString file = path(u"x.npy"_s);
+    process.start(QStringLiteral(POSENC_EXECUTABLE),
+                  {u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"16384"_s, u"--max-len"_s, u"65536"_s,
+                   u"--memory-budget"_s, u"8"_s});
+    QVERIFY(process.waitForFinished(300000));
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 4);
+    QVERIFY2(err.contains(u"65536 x 16384 table, 1073741824 cells of float32 (4.00 GiB)"_s), qPrintable(err));
+    QVERIFY(!QFile::exists(file));
+}
+
+void TestCliMemory::benchKeepsToTheBudget_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    // The audit: `--d-model 8192 --max-len 65536 --memory-budget 1` used 4.3 GB; a 4 MiB table
+    // over a 1 MiB budget shows the same refusal without the wait.
+    QTest::newRow("4 MiB over 1 MiB") << QStringList {u"--d-model"_s,       u"1024"_s, u"--max-len"_s, u"1024"_s,
+                                                      u"--memory-budget"_s, u"0.001"_s}
+                                      << u"2097152 cells of float32 (0.01 GiB), over the memory budget"_s;
+    QTest::newRow("the audit's") << QStringList {u"--d-model"_s,       u"8192"_s, u"--max-len"_s, u"65536"_s,
+                                                 u"--memory-budget"_s, u"1"_s}
+                                 << u"1073741824 cells of float32 (4.00 GiB), over the memory budget of 1.00 GiB"_s;
+    // `posenc bench --d-model 65536 --max-len 65536` aborted: the default budget (2 GiB) holds.
+    QTest::newRow("default budget") << QStringList {u"--d-model"_s, u"65536"_s, u"--max-len"_s, u"65536"_s}
+                                    << u"over the memory budget of 2.00 GiB"_s;
+}
+
+// Before: the bench allocated whatever --max-len and --d-model asked for and ran.
+void TestCliMemory::benchKeepsToTheBudget()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = posenc(QStringList {u"bench"_s, u"--json"_s} + arguments);
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(message), qPrintable(run.err));
+    QCOMPARE(run.out, QString());
+}
+
+// Before: `posenc bench --json extra` ran the whole bench.
+void TestCliMemory::benchRefusesAStrayArgument()
+{
+    const Run run = posenc({u"bench"_s, u"--json"_s, u"extra"_s});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(u"'extra'"_s), qPrintable(run.err));
+    QCOMPARE(run.out, QString());
+}
+
+QTEST_GUILESS_MAIN(TestCliMemory)
+#include "tst_climemory.moc"
