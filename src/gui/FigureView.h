@@ -19,8 +19,8 @@ namespace posenc {
 
 class FigureOptionBar;
 
-// A view of the window: hosts any figure through its descriptor (docs/ARCHITECTURE.md, "The
-// window"). A title bar with the figure's options, a QCustomPlot the descriptor builds and
+// A view of the window: hosts any figure through its descriptor (docs/ARCHITECTURE.md, "One
+// descriptor per figure"). A title bar with the figure's options, a QCustomPlot the descriptor builds and
 // fills, and a compute scheduler of its own, so one view zooming never cancels another's work.
 //
 // The figure's state (options and the axes' ranges) is a value kept here: the axes report
