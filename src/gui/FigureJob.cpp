@@ -30,18 +30,23 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
     // Models are the registry's, alive as long as the program: the job may outlive its view.
     return [model = &model, request = std::move(request),
             deliver = std::move(deliver)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+        // The preview, then the passes of the full data, each shown as it comes: the last one
+        // is the figure in full detail.
         const bool preview = model->hasPreview(request);
-        for (const Detail detail : {Detail::Preview, Detail::Full}) {
-            if (detail == Detail::Preview && !preview)
-                continue;
-            if (detail == Detail::Full && preview && !restUnlessCancelled(cancel, kRestBeforeRefining))
+        const int passes = model->passCount(request);
+        for (int step = preview ? -1 : 0; step < passes; ++step) {
+            const Detail detail = step < 0 ? Detail::Preview : Detail::Full;
+            if (step == 0 && preview && !restUnlessCancelled(cancel, kRestBeforeRefining))
                 return;
             FigureRequest pass = request;
             pass.detail = detail;
+            pass.pass = passes > 1 && step >= 0 ? step : -1;
             const FigureResult result = model->compute(pass, cancel);
             if (result.isCancelled())
                 return;
-            publish([deliver, result, detail] { deliver(result, detail); });
+            // Shown as full detail only with the last pass: a view is settled when that is drawn.
+            const Detail shown = step == passes - 1 ? Detail::Full : Detail::Preview;
+            publish([deliver, result, shown] { deliver(result, shown); });
             if (!result.data)
                 return; // refused: nothing to refine
         }

@@ -10,7 +10,8 @@ namespace posenc {
 
 // The job that computes a view's figure off the GUI thread (docs/ARCHITECTURE.md, "Background
 // work"): a quick preview when the figure has one, then, once the controls have rested, the
-// full data; each result handed to `deliver` on the GUI thread, unless superseded.
+// full data, in passes coarse to fine where it takes long; each result handed to `deliver` on
+// the GUI thread, unless superseded.
 namespace FigureJob {
 
 // Called on the GUI thread with a result and the detail it was computed at.

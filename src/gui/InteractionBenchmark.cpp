@@ -54,21 +54,22 @@ bool settled(const MainWindow &window)
     return true;
 }
 
-// Change i of the sequence: the four parameters in turn, each to a value other than its current one.
-void applyChange(ControlPanel &panel, int i)
+// Change i of the sequence: the four parameters in turn, each to a value other than its current
+// one, near those of `base`.
+void applyChange(ControlPanel &panel, const Params &base, int i)
 {
     const int round = i / 4;
     switch (i % 4) {
     case 0:
         panel.findChild<QSpinBox *>(u"dModelSpin"_s)
-            ->setValue(1024
+            ->setValue(static_cast<int>(base.dModel)
                        + 8
                            * (round % 3 == 0       ? 1
                                   : round % 3 == 1 ? -1
                                                    : 0));
         break;
     case 1:
-        panel.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(8192 - 64 * ((round + 1) % 2));
+        panel.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(static_cast<int>(base.maxLen) - 64 * ((round + 1) % 2));
         break;
     case 2: {
         auto *scale = panel.findChild<QComboBox *>(u"scaleCombo"_s);
@@ -94,13 +95,26 @@ void quietHandler(QtMsgType type, const QMessageLogContext &context, const QStri
 
 } // namespace
 
-Result run(int changes)
+Params interactive()
 {
-    g_previousHandler = qInstallMessageHandler(quietHandler);
-    const auto restore = qScopeGuard([] { qInstallMessageHandler(g_previousHandler); });
     Params params;
     params.dModel = 1024;
     params.maxLen = 8192;
+    return params;
+}
+
+Params atScale()
+{
+    Params params;
+    params.dModel = 8192;
+    params.maxLen = 1 << 20;
+    return params;
+}
+
+Result run(const Params &params, int changes)
+{
+    g_previousHandler = qInstallMessageHandler(quietHandler);
+    const auto restore = qScopeGuard([] { qInstallMessageHandler(g_previousHandler); });
     MainWindow window(params, nullptr);
     window.resize(1500, 950);
     window.show();
@@ -126,7 +140,7 @@ Result run(int changes)
         const quint64 before = window.views().front()->paramsSerial();
         QElapsedTimer timer;
         timer.start();
-        applyChange(panel, i);
+        applyChange(panel, params, i);
         if (window.views().front()->paramsSerial() == before)
             continue; // the control did not change a parameter: nothing to measure
         if (!runUntil([&] { return window.isUpToDate(); }))
@@ -150,15 +164,15 @@ Result run(int changes)
     return result;
 }
 
-QJsonObject toJson(const Result &result)
+QJsonObject toJson(const Result &result, const QString &prefix)
 {
     QJsonObject json;
-    json[u"interaction_changes"_s] = result.changes;
-    json[u"interaction_p50_ms"_s] = result.p50Ms;
-    json[u"interaction_p95_ms"_s] = result.p95Ms;
-    json[u"interaction_max_ms"_s] = result.maxMs;
-    json[u"interaction_settled_p95_ms"_s] = result.settledP95Ms;
-    json[u"gui_max_stall_ms"_s] = result.maxStallMs;
+    json[prefix + u"_changes"_s] = result.changes;
+    json[prefix + u"_p50_ms"_s] = result.p50Ms;
+    json[prefix + u"_p95_ms"_s] = result.p95Ms;
+    json[prefix + u"_max_ms"_s] = result.maxMs;
+    json[prefix + u"_settled_p95_ms"_s] = result.settledP95Ms;
+    json[prefix + u"_gui_max_stall_ms"_s] = result.maxStallMs;
     return json;
 }
 

@@ -1,14 +1,17 @@
 #pragma once
 
+#include "core/Params.h"
+
 #include <QJsonObject>
 #include <QTextStream>
 
 namespace posenc {
 
 // Drives the real main window under the offscreen platform through parameter changes
-// (d_model, max_len, scale, p) at L = 8192, d = 1024 as a user moving controls would, and
-// measures from each change to every visible plot repainted for it, and the longest time
-// the GUI thread went without returning to its event loop.
+// (d_model, max_len, scale, p) as a user moving controls would, and measures from each change
+// to every visible plot repainted for it, and the longest time the GUI thread went without
+// returning to its event loop: at L = 8192, d = 1024, and at the scale the window must keep
+// interactive, L = 1,048,576, d = 8192.
 namespace InteractionBenchmark {
 
 struct Result
@@ -21,9 +24,15 @@ struct Result
     double maxStallMs = 0.0; // longest gap of a 1 ms timer on the GUI thread, minus its interval
 };
 
-// Needs a QApplication. `changes` >= 4.
-Result run(int changes = 200);
-QJsonObject toJson(const Result &result);
+// The parameters of each run.
+Params interactive();
+Params atScale();
+
+// Needs a QApplication. `changes` >= 4: d_model, max_len, scale and p in turn, each moved a
+// little from `params`; every tenth change waits for every view refined in full.
+Result run(const Params &params, int changes);
+// The keys of a run, each prefixed ("interaction" gives interaction_p95_ms).
+QJsonObject toJson(const Result &result, const QString &prefix);
 
 } // namespace InteractionBenchmark
 

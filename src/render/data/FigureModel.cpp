@@ -70,6 +70,11 @@ bool FigureModel::hasPreview(const FigureRequest &) const
     return false;
 }
 
+int FigureModel::passCount(const FigureRequest &) const
+{
+    return 1;
+}
+
 FigureResult FigureModel::compute(const FigureRequest &request, const std::atomic<bool> &cancel) const
 {
     ++g_computations;

@@ -39,6 +39,9 @@ struct FigureRequest
     FigureState state;
     QList<PanelExtent> panels; // in the order the figure's drawing gives them
     Detail detail = Detail::Full;
+    // Of a figure computed coarse to fine (passCount() > 1): the pass of Detail::Full to compute,
+    // each but the last a labelled preview; -1 for the figure's own choice (its last pass).
+    int pass = -1;
     int threads = 1; // worker threads of the engine: 1 in a view's own job, 0 for all cores
 };
 
@@ -84,6 +87,9 @@ public:
 
     // Whether a quick preview is worth drawing before the full data (Detail).
     virtual bool hasPreview(const FigureRequest &request) const;
+    // The passes of Detail::Full a view shows one after the other, coarse to fine, where the
+    // full data takes long (docs/ARCHITECTURE.md, "Exact at any size"); 1 for most figures.
+    virtual int passCount(const FigureRequest &request) const;
 
     // The data of `request`, on any thread; stops early when `cancel` is set. Precondition:
     // check() passed for the request's parameters and state.

@@ -88,13 +88,25 @@ bool HeatmapModel::hasPreview(const FigureRequest &request) const
     return visible.block.cells() > Budget::cells(Detail::Preview);
 }
 
+int HeatmapModel::passCount(const FigureRequest &request) const
+{
+    const Quantity q = quantity(request.state);
+    const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, request.engine->shape(q));
+    // Passes shown one by one only where the exact grid is long to compute: its cells one by one
+    // past the full budget.
+    const int last = HeatmapResampler::lastPassWithin(*request.engine, visible, kFullCells);
+    if (HeatmapResampler::lastPassWithin(*request.engine, visible, Budget::cells(Detail::Full)) == last)
+        return 1;
+    return last + 1;
+}
+
 FigureResult HeatmapModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
 {
     const Engine &engine = *request.engine;
     const Quantity q = quantity(request.state);
     const Shape shape = engine.shape(q);
     const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, shape);
-    auto grid = computeHeatmap(engine, visible, request.detail, {request.threads, &cancel});
+    auto grid = computeHeatmap(engine, visible, request.detail, {request.threads, &cancel}, request.pass);
     if (!grid) {
         if (cancel.load(std::memory_order_relaxed))
             return {};
@@ -123,11 +135,11 @@ std::optional<TableRequest> HeatmapModel::table(const Params &params, const Figu
 }
 
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
-                                          const ComputeOptions &options)
+                                          const ComputeOptions &options, int pass)
 {
     if (detail == Detail::Full)
-        return HeatmapResampler::resample(engine, request, options,
-                                          HeatmapResampler::lastPassWithin(engine, request, kFullCells));
+        return HeatmapResampler::resample(
+            engine, request, options, pass >= 0 ? pass : HeatmapResampler::lastPassWithin(engine, request, kFullCells));
     // A preview is the first pass at half the resolution: the closed forms exact, the rest
     // from about the preview budget's cells (at least a row per shown row).
     request.cellBudget = Budget::cells(Detail::Preview);

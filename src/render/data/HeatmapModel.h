@@ -33,6 +33,7 @@ public:
     QList<FigureOption> options() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
+    int passCount(const FigureRequest &request) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
 protected:
@@ -43,7 +44,8 @@ protected:
 // Heatmap data computed for a visible range at a level of detail: Full is exact (the last
 // pass) unless that computes more than 2^33 cells one by one, then the largest pass within
 // them, a preview; Preview the first pass at half the resolution within the preview budget.
+// `pass` (of Detail::Full) replaces the last one when it is not -1.
 std::optional<HeatmapGrid> computeHeatmap(const Engine &engine, HeatmapRequest request, Detail detail,
-                                          const ComputeOptions &options);
+                                          const ComputeOptions &options, int pass = -1);
 
 } // namespace posenc
