@@ -8,7 +8,7 @@
 
 namespace posenc {
 
-// `posenc bench [--json]`: the kernel benchmarks of DESIGN.md section 4, each measured
+// `posenc bench [--json]`: the kernel benchmarks of docs/ARCHITECTURE.md, Performance, each measured
 // against the machine's own write bandwidth in the same run.
 // A benchmark that lives above the cli (the window's interaction benchmark, registered by
 // app/main.cpp): it returns extra keys for --json, also printed one per line.

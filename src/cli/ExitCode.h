@@ -2,7 +2,7 @@
 
 namespace posenc {
 
-// The exit codes of DESIGN.md section 3: scripts and tests depend on them.
+// The exit codes of docs/ARCHITECTURE.md, Command line: scripts and tests depend on them.
 enum ExitCode : int {
     ExitDone = 0,
     ExitUsage = 2, // invalid usage or parameter: the message names it and its allowed range

@@ -11,7 +11,7 @@
 
 namespace posenc {
 
-// `posenc [OPTIONS]`: the parameter flags of DESIGN.md section 3 plus the window's own.
+// `posenc [OPTIONS]`: the parameter flags of docs/ARCHITECTURE.md, Command line plus the window's own.
 struct WindowArguments
 {
     Params params;

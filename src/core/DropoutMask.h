@@ -19,7 +19,7 @@ struct InputRow
 };
 
 // The Bernoulli(1 - p) keep mask of inverted dropout, and the rules of each dropout variant
-// (DESIGN.md section 1). Bit (p, j) is a pure function of (seed, p, j).
+// (docs/ARCHITECTURE.md, The mathematics). Bit (p, j) is a pure function of (seed, p, j).
 class DropoutMask
 {
 public:

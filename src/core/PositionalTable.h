@@ -13,7 +13,7 @@ namespace posenc {
 // Receives one computed row: its position and its values (the block's columns).
 using RowSink = std::function<void(std::int64_t position, const float *values)>;
 
-// The sinusoidal table PE (DESIGN.md section 1) for one (d, base, layout, angles).
+// The sinusoidal table PE (docs/ARCHITECTURE.md, The mathematics) for one (d, base, layout, angles).
 //
 // Exact angles: sin and cos of p * w_i are carried in double by rotation, re-anchored with
 // a full-precision sin/cos of the exact product p * w_i at every multiple of kAnchorRows and advanced by a precomputed

@@ -9,7 +9,7 @@
 
 namespace posenc {
 
-// What a table or a figure can show (DESIGN.md section 3).
+// What a table or a figure can show (docs/ARCHITECTURE.md, Command line).
 enum class Quantity {
     Pe, // the sinusoidal table that enters X: [L, d], or [L, k] in concat
     Embedding, // the scaled token embeddings s*E: [L, d], or [L, d - k] in concat

@@ -8,7 +8,7 @@
 
 namespace posenc {
 
-// Norms per position, over all d columns of X's two parts (DESIGN.md section 1).
+// Norms per position, over all d columns of X's two parts (docs/ARCHITECTURE.md, The mathematics).
 struct PositionNorms
 {
     Eigen::ArrayXd pe; // ||PE_p||

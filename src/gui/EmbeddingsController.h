@@ -9,7 +9,7 @@ namespace posenc {
 
 class ControlPanel;
 
-// Real embeddings in the window (DESIGN.md section 1): a matrix of a .npy / .safetensors file
+// Real embeddings in the window (docs/ARCHITECTURE.md, The mathematics): a matrix of a .npy / .safetensors file
 // read off the GUI thread (MatrixLoader) and applied through the control panel, d_model from
 // its columns and max_len at most its rows; or the seeded random embeddings again. A file that
 // cannot be read changes nothing and is reported through failed().

@@ -13,7 +13,7 @@ namespace posenc {
 
 struct Params;
 
-// A saved session (DESIGN.md section 3): every parameter as the text its command-line flag
+// A saved session (docs/ARCHITECTURE.md, Command line): every parameter as the text its command-line flag
 // takes, under the same key, and the window's view state, which only the window reads.
 //
 //   {"format": "posenc-session", "version": 1,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DESIGN.md section 4: whole-process time of a 1200 x 800 heatmap PNG (L = 1024, d = 512)
+# docs/ARCHITECTURE.md, Performance: whole-process time of a 1200 x 800 heatmap PNG (L = 1024, d = 512)
 # by `posenc export` against the same figure made with numpy and matplotlib's pcolormesh.
 # Best of N runs of each, in the same run of this script; posenc must be at least twice as fast.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reference of DESIGN.md section 4: the heatmap that `posenc export heatmap` draws,
+"""The reference of docs/ARCHITECTURE.md, Performance: the heatmap that `posenc export heatmap` draws,
 made the common way with numpy and matplotlib's pcolormesh, as a 1200 x 800 PNG.
 
     python3 tests/bench/matplotlib_heatmap.py OUT.png [--d-model 512] [--max-len 1024]

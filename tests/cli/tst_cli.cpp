@@ -1,4 +1,4 @@
-// The `posenc table` and `posenc bench` contract of DESIGN.md section 3: values against a
+// The `posenc table` and `posenc bench` contract of docs/ARCHITECTURE.md, Command line: values against a
 // float64 reference, --positions and --dims against the whole table, exit codes 2 / 3 / 4
 // with their messages, and no partial file ever.
 #include "CliRun.h"

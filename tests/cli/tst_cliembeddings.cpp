@@ -1,4 +1,4 @@
-// --embeddings FILE[:TENSOR] and --tokens of DESIGN.md section 3: the rows of a real matrix as
+// --embeddings FILE[:TENSOR] and --tokens of docs/ARCHITECTURE.md, Command line: the rows of a real matrix as
 // token embeddings, d_model from its columns, and every refusal with its exit code (2 usage,
 // 3 a malformed or missing file, 4 over the memory budget) and its message; never a partial file.
 #include "CliRun.h"

@@ -1,4 +1,4 @@
-// posenc export (DESIGN.md section 3) as scripts meet it: every figure in every format, the
+// posenc export (docs/ARCHITECTURE.md, Command line) as scripts meet it: every figure in every format, the
 // size in pixels or at a dpi, exit 2 for every invalid option naming it, 3 for a path that
 // cannot be written, 4 over the memory budget, and no partial or changed file when refused.
 #include "CliRun.h"

@@ -1,4 +1,4 @@
-// --session FILE (DESIGN.md section 3): a session's parameters, with every flag given overriding
+// --session FILE (docs/ARCHITECTURE.md, Command line): a session's parameters, with every flag given overriding
 // them; a file that is not a session exits 3 naming the path and the reason, a bad value in it
 // exits 2 naming the parameter and the file; no output file is left by a refused run.
 #include "CliRun.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-// Independent float64 references for the core tests, written from DESIGN.md section 1 and
+// Independent float64 references for the core tests, written from docs/ARCHITECTURE.md, The mathematics and
 // never from the implementation: the frequencies, the two layouts, the float32-angle recipe,
 // and helpers that compare float tables bit for bit or in units in the last place.
 

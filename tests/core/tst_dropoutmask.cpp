@@ -1,6 +1,7 @@
 // Dropout: the Bernoulli(1 - p) mask checked by statistics, inverted-dropout arithmetic checked
-// bit for bit (survivors X / float(1 - p), dropped cells 0), and the four variants of DESIGN.md
-// section 1 (sum, embedding, protect-special, masked-fill), through DropoutMask and the Engine.
+// bit for bit (survivors X / float(1 - p), dropped cells 0), and the four variants of
+// docs/ARCHITECTURE.md, The mathematics (sum, embedding, protect-special, masked-fill), through
+// DropoutMask and the Engine.
 
 #include "EngineTable.h"
 #include "Reference.h"

@@ -1,6 +1,6 @@
 // Embeddings: seeded N(0, sigma^2) cells checked by statistics (mean, variance, the normal
 // CDF, tails, independence), reproducibility by seed, blocks equal to the whole table, and
-// rows of a given matrix (DESIGN.md section 1).
+// rows of a given matrix (docs/ARCHITECTURE.md, The mathematics).
 
 #include "Reference.h"
 

@@ -1,6 +1,6 @@
 // Engine: every quantity against independent references, threaded results equal to serial
 // ones bit for bit, blocks computed alone equal to the whole table, cancellation, and check()
-// refusing blocks outside the table or over the memory budget (DESIGN.md sections 1 and 2).
+// refusing blocks outside the table or over the memory budget (docs/ARCHITECTURE.md, The mathematics and Layers).
 
 #include "EngineTable.h"
 #include "Reference.h"

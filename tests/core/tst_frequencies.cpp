@@ -1,5 +1,5 @@
 // Frequencies: w_i = exp(-2 i ln(b) / d) in double, and which column holds which pair in
-// both layouts (DESIGN.md section 1), against references written afresh in Reference.h.
+// both layouts (docs/ARCHITECTURE.md, The mathematics), against references written afresh in Reference.h.
 
 #include "Reference.h"
 

@@ -1,5 +1,5 @@
 // Params: defaults, derived values, validate() naming every bad parameter with its allowed
-// range (DESIGN.md sections 2 and 6); ParamText: set/get round trips and malformed text.
+// range (docs/ARCHITECTURE.md, Layers and Errors are values); ParamText: set/get round trips and malformed text.
 
 #include "core/ParamText.h"
 #include "core/Params.h"
@@ -104,7 +104,7 @@ private slots:
     void enumNames();
 };
 
-// The defaults of the program: DESIGN.md section 1 (Transformer base) and Params.h.
+// The defaults of the program: docs/ARCHITECTURE.md, The mathematics (Transformer base) and Params.h.
 void TestParams::defaultsAreValid()
 {
     const Params p;
@@ -405,7 +405,7 @@ void TestParams::errorToStringNamesFlag()
     QVERIFY(quoted.contains(u"5242880 characters"_s));
 }
 
-// DESIGN.md section 3 names the parameters; each is a key of ParamText.
+// docs/ARCHITECTURE.md, Command line names the parameters; each is a key of ParamText.
 void TestParams::valueKeysCoverTheParameters()
 {
     const QStringList keys = ParamText::valueKeys();

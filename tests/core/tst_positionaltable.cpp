@@ -187,7 +187,8 @@ void TestPositionalTable::exactAnglesMatchFloat64_data()
     addExactRows();
 }
 
-// DESIGN.md: every stored value is within 1e-6 of float64 sin/cos(p w_i) for every p < 2^24.
+// docs/ARCHITECTURE.md, The mathematics: every stored value is within 1e-6 of float64
+// sin/cos(p w_i) for every p < 2^24.
 void TestPositionalTable::exactAnglesMatchFloat64()
 {
     QFETCH(std::int64_t, d);

@@ -1,6 +1,6 @@
 // Statistics: norms per position and RMS per column recomputed in float64 from the Engine's
 // tables of the same rows; the closed forms ||PE_p||^2 = d/2 and E||s*E_p||^2 = s^2 sigma^2 d_E;
-// the similarity S[p, q] = sum_i cos((p - q) w_i) (DESIGN.md section 1).
+// the similarity S[p, q] = sum_i cos((p - q) w_i) (docs/ARCHITECTURE.md, The mathematics).
 
 #include "EngineTable.h"
 #include "Reference.h"
