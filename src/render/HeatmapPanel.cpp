@@ -1,5 +1,6 @@
 #include "HeatmapPanel.h"
 
+#include "IndexTicker.h"
 #include "PlotStyle.h"
 
 #include <algorithm>
@@ -48,6 +49,8 @@ HeatmapPanel::HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, in
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
     m_rect->axis(QCPAxis::atLeft)->setRangeReversed(true);
+    IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
+    IndexTicker::install(m_rect->axis(QCPAxis::atLeft));
     m_map = new QCPColorMap(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);

@@ -1,6 +1,7 @@
 #include "CurvesFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
 #include "render/PlotStyle.h"
 
 #include "render/data/ViewOptions.h"
@@ -33,6 +34,7 @@ CurvesFigure::CurvesFigure(QCustomPlot *plot)
     plot->plotLayout()->addElement(1, 0, m_rect);
     PlotStyle::styleAxisRect(m_rect);
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
+    IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"PE[p, j]"_s);
     m_rect->axis(QCPAxis::atLeft)->setRange(-1.15, 1.15);
     m_rect->setRangeDrag(Qt::Horizontal);

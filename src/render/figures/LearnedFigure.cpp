@@ -1,6 +1,7 @@
 #include "LearnedFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
 #include "render/PlotStyle.h"
 
 #include <algorithm>
@@ -80,6 +81,7 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     plot->plotLayout()->setRowStretchFactor(2, 1.25);
     PlotStyle::styleAxisRect(m_norms);
     m_norms->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
+    IndexTicker::install(m_norms->axis(QCPAxis::atBottom));
     m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖row p‖"_s);
     m_norms->axis(QCPAxis::atLeft)->ticker()->setTickCount(2); // a short axis
     m_learnedNorm = plot->addGraph(m_norms->axis(QCPAxis::atBottom), m_norms->axis(QCPAxis::atLeft));

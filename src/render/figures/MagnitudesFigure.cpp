@@ -1,6 +1,7 @@
 #include "MagnitudesFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
 #include "render/PlotStyle.h"
 
 #include <algorithm>
@@ -105,6 +106,8 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     setLog(ratioAxis);
     m_columns->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
     m_columns->axis(QCPAxis::atLeft)->setLabel(u"std and |mean|"_s);
+    IndexTicker::install(m_positions->axis(QCPAxis::atBottom));
+    IndexTicker::install(m_columns->axis(QCPAxis::atBottom));
 
     m_positionLegend = insetLegend(plot, m_positions);
     m_columnLegend = insetLegend(plot, m_columns);

@@ -2,6 +2,7 @@
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
 #include "render/PlotStyle.h"
 
 #include "render/data/ViewOptions.h"
@@ -64,6 +65,7 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     for (QCPAxisRect *rect : {m_bands, m_cells}) {
         PlotStyle::styleAxisRect(rect);
         rect->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
+        IndexTicker::install(rect->axis(QCPAxis::atBottom));
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
     }
@@ -77,6 +79,7 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     setLog(m_bands->axis(QCPAxis::atLeft));
     m_bands->axis(QCPAxis::atLeft)->setLabel(u"max |error|"_s);
     m_cells->axis(QCPAxis::atLeft)->setLabel(u"column j"_s);
+    IndexTicker::install(m_cells->axis(QCPAxis::atLeft));
     m_cells->axis(QCPAxis::atLeft)->setRangeReversed(true);
 
     m_measured = new QCPGraph(m_bands->axis(QCPAxis::atBottom), m_bands->axis(QCPAxis::atLeft));

@@ -1,6 +1,7 @@
 #include "SimilarityFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
 #include "render/PlotStyle.h"
 
 #include "render/data/SimilarityCompute.h"
@@ -70,6 +71,7 @@ SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
     heat->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
     PlotStyle::styleAxisRect(m_offsets);
     m_offsets->axis(QCPAxis::atBottom)->setLabel(u"offset k = q − p"_s);
+    IndexTicker::install(m_offsets->axis(QCPAxis::atBottom));
     m_offsets->setRangeDrag(Qt::Horizontal);
     m_offsets->setRangeZoom(Qt::Horizontal);
     m_closedForm = new QCPGraph(m_offsets->axis(QCPAxis::atBottom), m_offsets->axis(QCPAxis::atLeft));

@@ -1,0 +1,39 @@
+#include "IndexTicker.h"
+
+#include <cmath>
+
+namespace posenc {
+
+void IndexTicker::install(QCPAxis *axis)
+{
+    QSharedPointer<IndexTicker> ticker(new IndexTicker);
+    ticker->setTickCount(axis->ticker()->tickCount());
+    axis->setTicker(ticker);
+}
+
+double IndexTicker::getTickStep(const QCPRange &range)
+{
+    // QCustomPlot's nice steps (1, 2, 2.5, 5 times a power of ten), made whole: 2.5 becomes 2
+    // below ten, and nothing goes under one index.
+    const double step = QCPAxisTicker::getTickStep(range);
+    if (step <= 1.0)
+        return 1.0;
+    return std::floor(step);
+}
+
+int IndexTicker::getSubTickCount(double tickStep)
+{
+    // A sub-tick marks an index, never a point between two.
+    if (tickStep <= 1.0)
+        return 0;
+    const int count = QCPAxisTicker::getSubTickCount(tickStep);
+    const double spacing = tickStep / (count + 1);
+    return spacing == std::floor(spacing) ? count : 0;
+}
+
+QString IndexTicker::getTickLabel(double tick, const QLocale &, QChar, int)
+{
+    return QString::number(static_cast<qint64>(std::llround(tick)));
+}
+
+} // namespace posenc

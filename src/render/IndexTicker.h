@@ -1,0 +1,22 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+namespace posenc {
+
+// Ticks of an axis that counts things (positions, columns, offsets): whole numbers only, one
+// tick per index at most, each label the exact integer, so that no label reads 2.5 and none
+// repeats near 10^6 as QCustomPlot's "g" format would (1.04858e+06 twice).
+class IndexTicker : public QCPAxisTicker
+{
+public:
+    // Puts an IndexTicker on `axis`, keeping the axis's tick count.
+    static void install(QCPAxis *axis);
+
+protected:
+    double getTickStep(const QCPRange &range) override;
+    int getSubTickCount(double tickStep) override;
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
+};
+
+} // namespace posenc
