@@ -1,6 +1,10 @@
 #include "FigureText.h"
 
+#include "core/ParamText.h"
+
 #include <QLocale>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -25,6 +29,75 @@ QString quantityLabel(Quantity quantity)
         return u"float32-angle PE − exact PE"_s;
     }
     return {};
+}
+
+QString quantityLabel(Quantity quantity, const Params &params)
+{
+    const bool concat = params.compose == Compose::Concat;
+    const QString x = concat ? u"[s·E | PE]"_s : u"s·E + PE"_s;
+    const bool dropping = params.training && params.dropout > 0.0;
+    // masked-fill zeroes the padding rows (past seq_len) in training and in evaluation alike.
+    const bool maskedFill = params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen;
+    switch (quantity) {
+    case Quantity::Input:
+        return u"X = "_s + x;
+    case Quantity::Output:
+        if (maskedFill)
+            return dropping ? u"Y = dropout(X, padding rows zeroed)"_s : u"Y = X, padding rows zeroed"_s;
+        if (!dropping)
+            return u"Y = X"_s;
+        switch (params.dropoutMode) {
+        case DropoutMode::Embedding:
+            return concat ? u"Y = [dropout(s·E) | PE]"_s : u"Y = dropout(s·E) + PE"_s;
+        case DropoutMode::ProtectSpecial:
+            return u"Y = dropout(X), special rows kept"_s;
+        default:
+            return u"Y = dropout(X)"_s;
+        }
+    case Quantity::Mask:
+        return u"mask (1 kept, 0 dropped)"_s;
+    default:
+        return quantityLabel(quantity);
+    }
+}
+
+QString tableText(const Params &params)
+{
+    return u"d = %1, L = %2"_s.arg(formatCount(params.dModel), formatCount(params.maxLen));
+}
+
+QString scaleText(const Params &params)
+{
+    switch (params.scaleKind) {
+    case ScaleKind::Sqrt:
+        return u"s = √d = %1"_s.arg(formatNumber(params.scale()));
+    case ScaleKind::One:
+        return u"s = 1"_s;
+    case ScaleKind::Custom:
+        break;
+    }
+    return u"s = %1"_s.arg(formatNumber(params.scale()));
+}
+
+QString sigmaText(const Params &params)
+{
+    if (params.embeddings)
+        return u"E from %1"_s.arg(params.embeddings->source);
+    switch (params.init) {
+    case InitKind::ScaledNormal:
+        return u"σ = d^-1/2 = %1"_s.arg(formatNumber(params.sigma()));
+    case InitKind::Normal:
+    case InitKind::Custom:
+        break;
+    }
+    return u"σ = %1"_s.arg(formatNumber(params.sigma()));
+}
+
+QString dropoutText(const Params &params)
+{
+    if (!params.training)
+        return u"evaluation: no dropout"_s;
+    return u"p = %1, dropout mode %2"_s.arg(formatNumber(params.dropout), ParamText::toString(params.dropoutMode));
 }
 
 QString formatCount(std::int64_t n)

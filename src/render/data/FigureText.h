@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Params.h"
 #include "core/Quantity.h"
 
 #include <QString>
@@ -11,6 +12,15 @@
 namespace posenc::FigureText {
 
 QString quantityLabel(Quantity quantity); // for colorbars and titles
+// The same, as these parameters define it: "X = [s·E | PE]" in concat, "Y = dropout(s·E) + PE"
+// in embedding mode, "Y = X" only where evaluation leaves X as it is.
+QString quantityLabel(Quantity quantity, const Params &params);
+
+// Parts of a title that name the parameters a figure depends on.
+QString tableText(const Params &params); // "d = 512, L = 1,024"
+QString scaleText(const Params &params); // "s = √d = 22.63", "s = 1"
+QString sigmaText(const Params &params); // "σ = 1", "σ = d^-1/2 = 0.0442", "E from wte.npy"
+QString dropoutText(const Params &params); // "p = 0.1, dropout mode sum", "evaluation: no dropout"
 QString formatCount(std::int64_t n); // 8192 -> "8,192"
 QString formatNumber(double value, int digits = 4); // compact, exponent when needed
 
