@@ -22,7 +22,7 @@ QString tr(const char *text)
 
 QString num(double value)
 {
-    return QString::number(value, 'g', 4);
+    return QString::number(value, 'g', 5);
 }
 
 bool isKey(const QString &key, const char16_t *name)
@@ -130,11 +130,10 @@ QString formula(const QString &key, const Params &p)
         return tr("sum: X = s·E + PE, both in every column.<br>concat: X = [s·E | PE], s·E in the first d − k "
                   "columns and the PE of a k-column table in the last k.");
     if (key == u"pe-dims"_s) {
-        const std::int64_t k = p.peColumns();
-        return tr("k in X = [s·E | PE]: the PE's columns, the last k of X; auto: k = ⌊d/2⌋. Now X's columns "
-                  "%1 … %2 hold the PE.")
-            .arg(p.dModel - k)
-            .arg(p.dModel - 1);
+        QString text = tr("k in X = [s·E | PE]: the PE's columns, the last k of X; auto: k = ⌊d/2⌋.");
+        if (p.compose == Compose::Concat)
+            text += tr(" Now X's columns %1 … %2 hold the PE.").arg(p.dModel - p.peColumns()).arg(p.dModel - 1);
+        return text;
     }
     if (key == u"dropout"_s) {
         QString text = tr("p in Y = M ⊙ X / (1 − p), M ~ Bernoulli(1 − p): each cell is zeroed with probability p "

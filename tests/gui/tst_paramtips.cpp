@@ -15,7 +15,7 @@ namespace {
 
 QString num(double value)
 {
-    return QString::number(value, 'g', 4);
+    return QString::number(value, 'g', 5);
 }
 
 } // namespace
@@ -43,6 +43,8 @@ void TestParamTips::everyTooltipNamesItsParameterAndFlag()
         QVERIFY2(!ParamTips::formula(key, p).isEmpty(), qPrintable(key));
     }
     QVERIFY(ParamTips::tooltip(u"dropout-mode"_s, p).startsWith(u"<b>dropout mode</b>"_s));
+    // In sum no column of X is the PE's alone: pe_dims names none.
+    QVERIFY(!ParamTips::formula(u"pe-dims"_s, p).contains(u"Now"_s));
     QVERIFY(ParamTips::tooltip(u"seq-len"_s, p).startsWith(u"<b>seq_len</b>"_s));
     QVERIFY(ParamTips::tooltip(QString::fromUtf16(ParamUse::kCustomScale), p).contains(u"--scale NUMBER"_s));
     QVERIFY(ParamTips::tooltip(QString::fromUtf16(ParamUse::kCustomSigma), p).contains(u"--init SIGMA"_s));
