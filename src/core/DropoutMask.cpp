@@ -27,7 +27,6 @@ DropoutMask::DropoutMask(const Params &params)
 namespace {
 
 constexpr std::int64_t kCellsPerGroup = 16; // one byte of a Philox output per cell
-constexpr std::int64_t kPieceColumns = 512; // of a row of Y, from column 0 on
 
 std::uint32_t byteOf(const std::uint32_t *words, std::int64_t index)
 {
@@ -151,18 +150,9 @@ void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_
         std::copy(x.positional, x.positional + cols, dst);
         return;
     }
-    // The row in pieces, each one's mask drawn just before its cells are written: the drawing
-    // then overlaps the loads and stores of the row's stream instead of stalling it.
-    std::uint64_t *bits = scratch(t_bits, (kPieceColumns + 63) / 64);
-    const std::int64_t end = col0 + cols;
-    for (std::int64_t c0 = col0; c0 < end;) {
-        const std::int64_t c1 = std::min(end, (c0 / kPieceColumns + 1) * kPieceColumns);
-        const std::int64_t k = c0 - col0;
-        keepBits(position, c0, c1 - c0, bits);
-        applyDropout(InputRow {x.embedding + k, x.scale, x.positional + k}, bits, m_keep,
-                     m_mode == DropoutMode::Embedding, c1 - c0, dst + k, streaming);
-        c0 = c1;
-    }
+    std::uint64_t *bits = scratch(t_bits, (cols + 63) / 64);
+    keepBits(position, col0, cols, bits);
+    applyDropout(x, bits, m_keep, m_mode == DropoutMode::Embedding, cols, dst, streaming);
 }
 
 } // namespace posenc

@@ -2,6 +2,7 @@
 #define HWY_TARGET_INCLUDE "core/DropoutSimd.cpp"
 #include <hwy/foreach_target.h> // before highway.h
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "core/DropoutSimd.h"
@@ -15,6 +16,10 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::ScalableTag<float>;
+
+// How far ahead of its loads a row kernel asks for the embeddings (a prefetch past the end of a
+// table is harmless).
+constexpr std::int64_t kPrefetchFloats = 512;
 
 bool bitOf(const std::uint64_t *bits, std::int64_t c)
 {
@@ -103,6 +108,7 @@ void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool
     const auto keepv = hn::Set(df, keep);
     const bool stream = streamsTo(out, streaming);
     for (; c + n <= cols; c += n) {
+        hwy::Prefetch(x.embedding + c + kPrefetchFloats);
         const auto mask = lanes.at(kept, c);
         const auto scaled = hn::Mul(scale, hn::LoadU(df, x.embedding + c));
         const auto positional = hn::LoadU(df, x.positional + c);
@@ -126,8 +132,10 @@ void AddScaled(const InputRow &x, std::int64_t cols, float *out, bool streaming)
     const auto n = static_cast<std::int64_t>(hn::Lanes(df));
     const auto scale = hn::Set(df, x.scale);
     const bool stream = streamsTo(out, streaming);
-    for (; c + n <= cols; c += n)
+    for (; c + n <= cols; c += n) {
+        hwy::Prefetch(x.embedding + c + kPrefetchFloats);
         put(hn::Add(hn::Mul(scale, hn::LoadU(df, x.embedding + c)), hn::LoadU(df, x.positional + c)), out + c, stream);
+    }
 #else
     (void)streaming;
 #endif
