@@ -322,8 +322,14 @@ void TestCli::benchJsonHasItsKeys()
         = posenc({u"bench"_s, u"--json"_s, u"--repeats"_s, u"1"_s, u"--max-len"_s, u"256"_s, u"--d-model"_s, u"64"_s});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
-    for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "write_bandwidth_gbps", "pipeline_ms"})
+    for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "pe_fill_split_ms", "write_bandwidth_gbps", "pipeline_ms",
+                            "stream_copy_ms", "pipeline_over_copy"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
+    QCOMPARE(json.value(u"pipeline_over_copy"_s).toDouble(),
+             json.value(u"pipeline_ms"_s).toDouble() / json.value(u"stream_copy_ms"_s).toDouble());
+    // The SIMD target the kernels ran on, by Highway's name.
+    const QStringList targets {u"SCALAR"_s, u"EMU128"_s, u"SSSE3"_s, u"SSE4"_s, u"AVX2"_s, u"AVX3"_s, u"AVX3_DL"_s};
+    QVERIFY2(targets.contains(json.value(u"simd_target"_s).toString()), qPrintable(run.out));
     QCOMPARE(json.value(u"rows"_s).toDouble(), 256.0);
     // The interaction benchmark drove the real window through its parameter changes.
     QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 200.0);
