@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QScopeGuard>
 #include <QSlider>
 #include <QSpinBox>
@@ -33,15 +34,20 @@ double percentile(std::vector<double> values, double q)
     return values[std::min(index, values.size() - 1)];
 }
 
-// Runs the event loop until `done` holds, without spinning; false after the time limit.
+// Runs the event loop until `done` holds, false after the time limit. It sleeps between events
+// as the application's own loop does: QCoreApplication::processEvents with a time limit drops
+// WaitForMoreEvents and would spin, taking a core from the jobs it waits for.
 template<typename Done> bool runUntil(Done &&done)
 {
     QElapsedTimer limit;
     limit.start();
+    QTimer wake; // the limit is seen even when nothing else happens
+    wake.start(50);
+    QEventLoop loop;
     while (!done()) {
         if (limit.elapsed() > kGiveUpMs)
             return false;
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents | QEventLoop::AllEvents, 50);
+        loop.processEvents(QEventLoop::WaitForMoreEvents | QEventLoop::AllEvents);
     }
     return true;
 }
