@@ -19,16 +19,42 @@ template<typename Array> QList<double> toList(const Array &a)
     return QList<double>(a.data(), a.data() + a.size());
 }
 
-// Norms at the positions `rows`, row by row.
+// Rows of s*E a preview takes for each of its two parts, the per-column estimate and the
+// per-position norms: together half the preview budget, so that the figure follows a moving
+// control at any d, and at least enough rows to show the level and the spread.
+std::int64_t previewRows(std::int64_t d)
+{
+    return std::max<std::int64_t>(16, Budget::cells(Detail::Preview) / (4 * std::max<std::int64_t>(d, 1)));
+}
+
+// ||PE_p|| in closed form: each whole sine and cosine pair adds sin^2 + cos^2 = 1 whatever its
+// angle (float32 angles too), and an odd number k of PE columns adds the square of its lone
+// sine, the last pair's (column k - 1 interleaved, (k - 1) / 2 split).
+double peNorm(const Engine &engine, std::int64_t position)
+{
+    const Params &p = engine.params();
+    const std::int64_t k = p.peColumns();
+    double squares = static_cast<double>(k / 2);
+    if (k % 2 == 1) {
+        float lone = 0.0f;
+        const std::int64_t column = p.layout == Layout::Interleaved ? k - 1 : (k - 1) / 2;
+        engine.computeBlock(Quantity::Pe, {position, 1, column, 1}, Eigen::Map<RowMatrixXf>(&lone, 1, 1));
+        squares += static_cast<double>(lone) * static_cast<double>(lone);
+    }
+    return std::sqrt(squares);
+}
+
+// Norms at the positions `rows`, row by row; `closedFormPe`: the PE's from peNorm().
 struct Sampled
 {
     std::vector<double> pe, embedding;
 };
 
-std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::int64_t> &rows,
+std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::int64_t> &rows, bool closedFormPe,
                                   const ComputeOptions &options)
 {
     const std::int64_t d = engine.params().dModel;
+    const std::int64_t embeddingColumns = engine.params().embeddingColumns();
     constexpr std::int64_t kRowsPerTile = 32;
     const std::int64_t count = static_cast<std::int64_t>(rows.size());
     const std::int64_t tiles = (count + kRowsPerTile - 1) / kRowsPerTile;
@@ -38,7 +64,15 @@ std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::i
     const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
         RowMatrixXf e(1, d), q(1, d);
         for (std::int64_t i = tile * kRowsPerTile; i < std::min(count, (tile + 1) * kRowsPerTile); ++i) {
-            engine.inputParts({rows[static_cast<std::size_t>(i)], 1, 0, d}, e, q);
+            const std::int64_t position = rows[static_cast<std::size_t>(i)];
+            if (closedFormPe) {
+                engine.computeBlock(Quantity::Embedding, {position, 1, 0, embeddingColumns},
+                                    e.leftCols(embeddingColumns));
+                s.pe[static_cast<std::size_t>(i)] = peNorm(engine, position);
+                s.embedding[static_cast<std::size_t>(i)] = e.row(0).head(embeddingColumns).cast<double>().norm();
+                continue;
+            }
+            engine.inputParts({position, 1, 0, d}, e, q);
             s.pe[static_cast<std::size_t>(i)] = q.row(0).cast<double>().norm();
             s.embedding[static_cast<std::size_t>(i)] = e.row(0).cast<double>().norm();
         }
@@ -86,9 +120,11 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     for (std::int64_t j = 0; j < d; ++j)
         data.columns.append(static_cast<double>(j));
 
-    const std::int64_t budgetRows = std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
-    const auto stats = detail == Detail::Full ? exactColumnStats(engine, options)
-                                              : ColumnStatistics::estimate(engine, budgetRows, options);
+    const bool preview = detail == Detail::Preview;
+    const std::int64_t budgetRows
+        = preview ? previewRows(d) : std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
+    const auto stats
+        = preview ? ColumnStatistics::estimate(engine, budgetRows, options) : exactColumnStats(engine, options);
     if (!stats)
         return std::nullopt;
     data.peMean = toList(stats->peMean);
@@ -99,7 +135,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     data.embeddingRms = toList(stats->embeddingRms);
     data.rmsRows = stats->rows;
 
-    if (detail == Detail::Full && L <= budgetRows) {
+    if (!preview && L <= budgetRows) {
         // Every position, exactly, through the core's statistics.
         const auto norms = Statistics::positionNorms(engine, 0, L, options);
         if (!norms)
@@ -111,15 +147,15 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         data.ratio = toList(norms->ratio);
         return data;
     }
-    // Evenly spaced positions for the curves: in a preview a few hundred (enough to see the
+    // Evenly spaced positions for the curves: in a preview a hundred or so (enough to see the
     // level and the spread), otherwise at most two per pixel, always within the budget.
-    const std::int64_t perPixel = detail == Detail::Preview ? std::min(pixels, 160) : 2 * pixels;
+    const std::int64_t perPixel = preview ? std::min(pixels, 160) : 2 * pixels;
     const std::int64_t wanted = std::min({L, std::max<std::int64_t>(perPixel, 16), budgetRows});
     data.positionStride = (L + wanted - 1) / wanted;
     std::vector<std::int64_t> rows;
     for (std::int64_t p = 0; p < L; p += data.positionStride)
         rows.push_back(p);
-    const auto sampled = sampleRows(engine, rows, options);
+    const auto sampled = sampleRows(engine, rows, preview, options);
     if (!sampled)
         return std::nullopt;
     for (std::size_t i = 0; i < rows.size(); ++i) {
