@@ -44,12 +44,12 @@ int main(int argc, char *argv[])
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         if (arguments[1] == u"bench"_s)
-            posenc::registerExtraBenchmark([](QTextStream &) {
+            posenc::registerExtraBenchmark([](const posenc::InteractionChanges &changes, QTextStream &) {
                 using namespace posenc::InteractionBenchmark;
-                QJsonObject json = toJson(run(interactive(), 200), u"interaction"_s);
+                QJsonObject json = toJson(run(interactive(), changes.interactive), u"interaction"_s);
                 // The longest stall of either run, under the key earlier benches reported it.
                 const double stall = json.take(u"interaction_gui_max_stall_ms"_s).toDouble();
-                const QJsonObject scale = toJson(run(atScale(), 40), u"interaction_scale"_s);
+                const QJsonObject scale = toJson(run(atScale(), changes.atScale), u"interaction_scale"_s);
                 for (auto it = scale.begin(); it != scale.end(); ++it)
                     json.insert(it.key(), it.value());
                 json[u"gui_max_stall_ms"_s]

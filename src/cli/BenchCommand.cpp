@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -133,8 +134,12 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
     const QCommandLineOption repeatsOption(u"repeats"_s, u"Timed runs of each measurement (default 7)."_s, u"N"_s);
+    const QCommandLineOption interactionOption(
+        u"interaction-changes"_s, u"Parameter changes of the window at L 8192 x d 1024 (default 200)."_s, u"N"_s);
+    const QCommandLineOption scaleOption(u"scale-changes"_s,
+                                         u"Parameter changes of the window at L 2^20 x d 8192 (default 40)."_s, u"N"_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, repeatsOption, helpOption});
+    parser.addOptions({jsonOption, repeatsOption, interactionOption, scaleOption, helpOption});
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
         err << "posenc bench: " << parser.errorText() << '\n';
@@ -142,9 +147,13 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
     if (parser.isSet(helpOption)) {
         out << "Usage: posenc bench [--json] [--repeats N] [--max-len L --d-model D] [--memory-budget GIB]\n"
+               "                    [--interaction-changes N] [--scale-changes N]\n"
                "Times the PE fill, the machine's write bandwidth on the same buffer, and the full\n"
                "pipeline (scale, sum, dropout) at 16384 x 4096 unless --max-len/--d-model say otherwise.\n"
-               "Its two tables of that size must fit the memory budget (default 2 GiB).\n";
+               "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
+               "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
+               "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
+               "the larger one first waits for every view to be exact, about a minute on two cores).\n";
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -157,6 +166,18 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (!ok || repeats < 1 || repeats > 1000) {
         err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
         return ExitUsage;
+    }
+    InteractionChanges changes;
+    for (const auto &[option, count] :
+         {std::pair {&interactionOption, &changes.interactive}, std::pair {&scaleOption, &changes.atScale}}) {
+        if (!parser.isSet(*option))
+            continue;
+        *count = parser.value(*option).toInt(&ok);
+        if (!ok || *count < 0 || *count > 100000) {
+            err << "posenc bench: --" << option->names().constFirst() << ": must be an integer in [0, 100000]; got '"
+                << parser.value(*option) << "'\n";
+            return ExitUsage;
+        }
     }
     // The benchmark's own size unless the caller chose one.
     QStringList sized = arguments;
@@ -256,7 +277,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pipeline_generated_embeddings_ms"_s] = pipeGenerated.minMs;
     QJsonObject extraKeys;
     for (const ExtraBenchmark &extra : extraBenchmarks()) {
-        const QJsonObject keys = extra(err);
+        const QJsonObject keys = extra(changes, err);
         for (auto it = keys.begin(); it != keys.end(); ++it)
             json[it.key()] = extraKeys[it.key()] = it.value();
     }

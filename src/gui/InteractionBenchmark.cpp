@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <ctime>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -50,6 +51,14 @@ template<typename Done> bool runUntil(Done &&done)
         loop.processEvents(QEventLoop::WaitForMoreEvents | QEventLoop::AllEvents);
     }
     return true;
+}
+
+// Processor time of the calling thread.
+double guiThreadCpuMs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
 }
 
 bool settled(const MainWindow &window)
@@ -119,6 +128,8 @@ Params atScale()
 
 Result run(const Params &params, int changes)
 {
+    if (changes <= 0)
+        return {};
     g_previousHandler = qInstallMessageHandler(quietHandler);
     const auto restore = qScopeGuard([] { qInstallMessageHandler(g_previousHandler); });
     MainWindow window(params, nullptr);
@@ -140,18 +151,20 @@ Result run(const Params &params, int changes)
     sinceTick.start();
     ticker.start();
 
-    std::vector<double> firstDraw, fullDraw;
+    std::vector<double> firstDraw, fullDraw, guiCpu;
     ControlPanel &panel = *window.controlPanel();
     for (int i = 0; i < changes; ++i) {
         const quint64 before = window.views().front()->paramsSerial();
         QElapsedTimer timer;
         timer.start();
+        const double cpuBefore = guiThreadCpuMs();
         applyChange(panel, params, i);
         if (window.views().front()->paramsSerial() == before)
             continue; // the control did not change a parameter: nothing to measure
         if (!runUntil([&] { return window.isUpToDate(); }))
             break;
         firstDraw.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        guiCpu.push_back(guiThreadCpuMs() - cpuBefore);
         // Every tenth change, the user pauses: time the refinement to full detail as well.
         if (i % 10 == 9) {
             if (!runUntil([&] { return settled(window); }))
@@ -165,6 +178,8 @@ Result run(const Params &params, int changes)
     result.p95Ms = percentile(firstDraw, 0.95);
     result.maxMs = percentile(firstDraw, 1.0);
     result.settledP95Ms = percentile(fullDraw, 0.95);
+    result.guiCpuP50Ms = percentile(guiCpu, 0.5);
+    result.guiCpuP95Ms = percentile(guiCpu, 0.95);
     result.maxStallMs = std::max(0.0, maxGap - kTimerMs);
     window.close();
     return result;
@@ -179,6 +194,8 @@ QJsonObject toJson(const Result &result, const QString &prefix)
     json[prefix + u"_max_ms"_s] = result.maxMs;
     json[prefix + u"_settled_p95_ms"_s] = result.settledP95Ms;
     json[prefix + u"_gui_max_stall_ms"_s] = result.maxStallMs;
+    json[prefix + u"_gui_cpu_p50_ms"_s] = result.guiCpuP50Ms;
+    json[prefix + u"_gui_cpu_p95_ms"_s] = result.guiCpuP95Ms;
     return json;
 }
 
