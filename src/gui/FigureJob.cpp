@@ -41,6 +41,10 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
                 return;
             FigureRequest pass = request;
             pass.detail = detail;
+            // The refinement on every core: the job runs at a lower priority than the GUI thread,
+            // and a preview has to come at once, while the full detail may take seconds.
+            if (detail == Detail::Full)
+                pass.threads = 0;
             pass.pass = passes > 1 && step >= 0 ? step : -1;
             const FigureResult result = model->compute(pass, cancel);
             if (result.isCancelled())

@@ -21,8 +21,9 @@ namespace posenc {
 
 namespace {
 
-// Each view's job computes serially in its scheduler's thread: the views already run side by
-// side, and a serial job stops within one tile when it is cancelled.
+// Each view's job computes its preview serially in its scheduler's thread: the views already run
+// side by side, and a preview must not wait for threads to start (FigureJob gives a full pass,
+// which may take seconds, every core).
 constexpr int kJobThreads = 1;
 
 } // namespace
