@@ -1,5 +1,7 @@
 #include "MagnitudesData.h"
 
+#include "EmbeddingMoments.h"
+
 #include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
@@ -13,6 +15,10 @@
 namespace posenc::MagnitudesCompute {
 
 namespace {
+
+// Passes of the exact statistics: each over 8 times the positions of the one before.
+constexpr std::int64_t kPassGrowth = 8;
+constexpr int kMaxPasses = 5;
 
 template<typename Array> QList<double> toList(const Array &a)
 {
@@ -44,17 +50,16 @@ double peNorm(const Engine &engine, std::int64_t position)
     return std::sqrt(squares);
 }
 
-// Norms at the positions `rows`, row by row; `closedFormPe`: the PE's from peNorm().
+// ||PE_p|| (peNorm) and ||s*E_p|| at the positions `rows`, row by row.
 struct Sampled
 {
     std::vector<double> pe, embedding;
 };
 
-std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::int64_t> &rows, bool closedFormPe,
+std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::int64_t> &rows,
                                   const ComputeOptions &options)
 {
-    const std::int64_t d = engine.params().dModel;
-    const std::int64_t embeddingColumns = engine.params().embeddingColumns();
+    const std::int64_t cols = engine.params().embeddingColumns();
     constexpr std::int64_t kRowsPerTile = 32;
     const std::int64_t count = static_cast<std::int64_t>(rows.size());
     const std::int64_t tiles = (count + kRowsPerTile - 1) / kRowsPerTile;
@@ -62,18 +67,11 @@ std::optional<Sampled> sampleRows(const Engine &engine, const std::vector<std::i
     s.pe.resize(rows.size());
     s.embedding.resize(rows.size());
     const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
-        RowMatrixXf e(1, d), q(1, d);
+        RowMatrixXf e(1, cols);
         for (std::int64_t i = tile * kRowsPerTile; i < std::min(count, (tile + 1) * kRowsPerTile); ++i) {
             const std::int64_t position = rows[static_cast<std::size_t>(i)];
-            if (closedFormPe) {
-                engine.computeBlock(Quantity::Embedding, {position, 1, 0, embeddingColumns},
-                                    e.leftCols(embeddingColumns));
-                s.pe[static_cast<std::size_t>(i)] = peNorm(engine, position);
-                s.embedding[static_cast<std::size_t>(i)] = e.row(0).head(embeddingColumns).cast<double>().norm();
-                continue;
-            }
-            engine.inputParts({position, 1, 0, d}, e, q);
-            s.pe[static_cast<std::size_t>(i)] = q.row(0).cast<double>().norm();
+            engine.computeBlock(Quantity::Embedding, {position, 1, 0, cols}, e);
+            s.pe[static_cast<std::size_t>(i)] = peNorm(engine, position);
             s.embedding[static_cast<std::size_t>(i)] = e.row(0).cast<double>().norm();
         }
     });
@@ -104,9 +102,65 @@ std::optional<ColumnStats> exactColumnStats(const Engine &engine, const ComputeO
     return stats;
 }
 
+// The statistics per column over positions [0, rows): at exact angles the PE's in closed form
+// (ColumnStatistics::sinusoidMoments) and s*E's from its kept moments (EmbeddingMoments), with
+// ||s*E_p|| for every one of those positions when `norms` is given; at float32 angles the PE's
+// too are computed row by row (ColumnStatistics). Nothing when cancelled.
+std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, Eigen::ArrayXd *norms,
+                                       const ComputeOptions &options)
+{
+    const Params &p = engine.params();
+    const bool exact = rows >= p.maxLen;
+    if (ColumnStatistics::check(engine))
+        return std::nullopt; // refused: over the memory budget
+    if (p.angles != Angles::Exact) {
+        if (norms) {
+            auto e = EmbeddingMoments::compute(engine, rows, true, options);
+            if (!e)
+                return std::nullopt;
+            *norms = std::move(e->rowNorms);
+        }
+        return exact ? exactColumnStats(engine, options) : ColumnStatistics::estimate(engine, rows, options);
+    }
+    const auto e = EmbeddingMoments::compute(engine, rows, norms != nullptr, options);
+    if (!e)
+        return std::nullopt;
+    if (norms)
+        *norms = e->rowNorms;
+    ColumnStats stats;
+    for (Eigen::ArrayXd *a :
+         {&stats.peMean, &stats.peStd, &stats.peRms, &stats.embeddingMean, &stats.embeddingStd, &stats.embeddingRms})
+        *a = Eigen::ArrayXd::Zero(p.dModel);
+    const std::int64_t k = p.peColumns();
+    const std::int64_t offset = p.compose == Compose::Concat ? p.embeddingColumns() : 0;
+    Eigen::ArrayXd mean, meanSquare;
+    ColumnStatistics::sinusoidMoments(k, p.base, p.layout, p.maxLen, mean, meanSquare);
+    stats.peMean.segment(offset, k) = mean;
+    stats.peStd.segment(offset, k) = (meanSquare - mean.square()).max(0.0).sqrt();
+    stats.peRms.segment(offset, k) = meanSquare.sqrt();
+    const std::int64_t cols = p.embeddingColumns();
+    stats.embeddingMean.head(cols) = e->mean;
+    stats.embeddingStd.head(cols) = e->std;
+    stats.embeddingRms.head(cols) = (e->mean.square() + e->std.square()).sqrt();
+    stats.rows = e->rows;
+    stats.maxLen = p.maxLen;
+    return stats;
+}
+
 } // namespace
 
-std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options)
+int passCount(const Engine &engine)
+{
+    const Params &p = engine.params();
+    const std::int64_t cells = p.maxLen * std::max<std::int64_t>(p.embeddingColumns(), 1);
+    int passes = 1;
+    for (std::int64_t first = cells; first > Budget::cells(Detail::Full) && passes < kMaxPasses; first /= kPassGrowth)
+        ++passes;
+    return passes;
+}
+
+std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options,
+                                      int pass)
 {
     const Params &params = engine.params();
     const std::int64_t L = params.maxLen;
@@ -123,8 +177,18 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     const bool preview = detail == Detail::Preview;
     const std::int64_t budgetRows
         = preview ? previewRows(d) : std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
-    const auto stats
-        = preview ? ColumnStatistics::estimate(engine, budgetRows, options) : exactColumnStats(engine, options);
+    // Full detail: the statistics over the first L / 8^k positions in pass k from the last, all
+    // of them in the last (s*E's rows are independent draws: a first part of them is a fair
+    // sample, and what one pass measured is kept for the next).
+    const int passes = passCount(engine);
+    pass = pass < 0 ? passes - 1 : std::min(pass, passes - 1);
+    std::int64_t statsRows = L;
+    for (int k = pass; k < passes - 1; ++k)
+        statsRows = std::max<std::int64_t>(1, statsRows / kPassGrowth);
+    const bool everyPosition = !preview && L <= budgetRows;
+    Eigen::ArrayXd embeddingNorms;
+    const auto stats = preview ? ColumnStatistics::estimate(engine, budgetRows, options)
+                               : columnStats(engine, statsRows, everyPosition ? &embeddingNorms : nullptr, options);
     if (!stats)
         return std::nullopt;
     data.peMean = toList(stats->peMean);
@@ -135,16 +199,16 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     data.embeddingRms = toList(stats->embeddingRms);
     data.rmsRows = stats->rows;
 
-    if (!preview && L <= budgetRows) {
-        // Every position, exactly, through the core's statistics.
-        const auto norms = Statistics::positionNorms(engine, 0, L, options);
-        if (!norms)
-            return std::nullopt;
-        for (std::int64_t p = 0; p < L; ++p)
+    if (everyPosition) {
+        // Every position, exactly: s*E's norms came with its statistics.
+        for (std::int64_t p = 0; p < L; ++p) {
+            const double pe = peNorm(engine, p);
+            const double embedding = embeddingNorms[p];
             data.positions.append(static_cast<double>(p));
-        data.peNorm = toList(norms->pe);
-        data.embeddingNorm = toList(norms->embedding);
-        data.ratio = toList(norms->ratio);
+            data.peNorm.append(pe);
+            data.embeddingNorm.append(embedding);
+            data.ratio.append(embedding / pe);
+        }
         return data;
     }
     // Evenly spaced positions for the curves: in a preview a hundred or so (enough to see the
@@ -155,7 +219,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     std::vector<std::int64_t> rows;
     for (std::int64_t p = 0; p < L; p += data.positionStride)
         rows.push_back(p);
-    const auto sampled = sampleRows(engine, rows, preview, options);
+    const auto sampled = sampleRows(engine, rows, options);
     if (!sampled)
         return std::nullopt;
     for (std::size_t i = 0; i < rows.size(); ++i) {
