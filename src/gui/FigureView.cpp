@@ -26,6 +26,18 @@ namespace {
 // which may take seconds, every core).
 constexpr int kJobThreads = 1;
 
+// The views are given the same parameters one after the other: they share one engine, whose
+// tables take a while to set up at a large d. Views live on the GUI thread only.
+std::shared_ptr<const Engine> engineFor(const Params &params)
+{
+    static std::weak_ptr<const Engine> last;
+    if (auto engine = last.lock(); engine && engine->params() == params)
+        return engine;
+    auto engine = std::make_shared<const Engine>(params);
+    last = engine;
+    return engine;
+}
+
 } // namespace
 
 FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *parent)
@@ -36,7 +48,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     , m_message(new QLabel(m_plot))
     , m_cursor(m_plot)
     , m_scheduler(new ComputeScheduler(this))
-    , m_engine(std::make_shared<const Engine>(Params {}))
+    , m_engine(engineFor(Params {}))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -185,7 +197,7 @@ void FigureView::setParams(const Params &params)
 {
     const Params before = m_engine->params();
     const bool wasCurrent = m_drawnSerial == m_paramsSerial && !m_awaitingReplot;
-    m_engine = std::make_shared<const Engine>(params);
+    m_engine = engineFor(params);
     ++m_paramsSerial;
     const QList<ParamError> problemsBefore = m_problems;
     m_problems = FigureRegistry::check(*m_figure, params, m_state);
