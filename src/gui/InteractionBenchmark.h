@@ -26,6 +26,7 @@ struct Result
     // the window spends, whatever else the machine runs.
     double guiCpuP50Ms = 0.0;
     double guiCpuP95Ms = 0.0;
+    QString incomplete; // why the run stopped short, if it did
 };
 
 // The parameters of each run.
