@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -156,8 +157,12 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const QCommandLineOption repeatsOption(u"repeats"_s, u"Timed runs of each measurement (default 7)."_s, u"N"_s);
     const QCommandLineOption kernelsOnlyOption(u"kernels-only"_s,
                                                u"Time the kernels only, not the window's interaction (minutes)."_s);
+    const QCommandLineOption interactionOption(
+        u"interaction-changes"_s, u"Parameter changes of the window at L 8192 x d 1024 (default 200)."_s, u"N"_s);
+    const QCommandLineOption scaleOption(u"scale-changes"_s,
+                                         u"Parameter changes of the window at L 2^20 x d 8192 (default 40)."_s, u"N"_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, repeatsOption, kernelsOnlyOption, helpOption});
+    parser.addOptions({jsonOption, repeatsOption, kernelsOnlyOption, interactionOption, scaleOption, helpOption});
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
         err << "posenc bench: " << parser.errorText() << '\n';
@@ -165,13 +170,15 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
     if (parser.isSet(helpOption)) {
         out << "Usage: posenc bench [--json] [--repeats N] [--kernels-only] [--max-len L --d-model D]\n"
-               "                    [--memory-budget GIB]\n"
+               "                    [--memory-budget GIB] [--interaction-changes N] [--scale-changes N]\n"
                "Times the PE fill in both layouts, the machine's write bandwidth on the same buffer, a\n"
                "plain copy of the embedding table to it, and the full pipeline (scale, sum, dropout)\n"
                "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names.\n"
                "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
-               "Then drives the real window through parameter changes, which takes minutes;\n"
-               "--kernels-only skips that part.\n";
+               "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
+               "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
+               "the larger one first waits for every view to be exact, about a minute on two cores).\n"
+               "--kernels-only skips the window's part, which takes minutes.\n";
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -184,6 +191,18 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (!ok || repeats < 1 || repeats > 1000) {
         err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
         return ExitUsage;
+    }
+    InteractionChanges changes;
+    for (const auto &[option, count] :
+         {std::pair {&interactionOption, &changes.interactive}, std::pair {&scaleOption, &changes.atScale}}) {
+        if (!parser.isSet(*option))
+            continue;
+        *count = parser.value(*option).toInt(&ok);
+        if (!ok || *count < 0 || *count > 100000) {
+            err << "posenc bench: --" << option->names().constFirst() << ": must be an integer in [0, 100000]; got '"
+                << parser.value(*option) << "'\n";
+            return ExitUsage;
+        }
     }
     // The benchmark's own size unless the caller chose one.
     QStringList sized = arguments;
@@ -297,7 +316,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     QJsonObject extraKeys;
     if (!parser.isSet(kernelsOnlyOption)) {
         for (const ExtraBenchmark &extra : extraBenchmarks()) {
-            const QJsonObject keys = extra(err);
+            const QJsonObject keys = extra(changes, err);
             for (auto it = keys.begin(); it != keys.end(); ++it)
                 json[it.key()] = extraKeys[it.key()] = it.value();
         }
