@@ -54,12 +54,12 @@ QCPTextElement *resetWithTitle(QCustomPlot *plot)
     return title;
 }
 
-QCPLegend *legendRow(QCustomPlot *plot, int row, int wrap)
+QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap)
 {
     // Empty columns either side take the room the legend does not need.
     auto *centred = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(row, 0, centred);
-    plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    layout->addElement(row, 0, centred);
+    layout->setRowStretchFactor(row, 0.001);
     auto *legend = new QCPLegend;
     centred->addElement(0, 1, legend);
     centred->expandTo(1, 3);

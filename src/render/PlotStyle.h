@@ -15,9 +15,10 @@ void preparePlot(QCustomPlot *plot);
 void styleAxisRect(QCPAxisRect *rect);
 // Empties the layout and puts a title text element in row 0; returns it.
 QCPTextElement *resetWithTitle(QCustomPlot *plot);
-// A legend in a row of its own at `row` of the plot's layout, centred and unframed, its entries
-// side by side in rows of `wrap`: under a figure of several panels, for all of them.
-QCPLegend *legendRow(QCustomPlot *plot, int row, int wrap);
+// A legend in a row of its own at `row` of `layout` (an empty cell), centred and unframed, its
+// entries side by side in rows of `wrap`: under a figure of several panels, for all of them, or
+// over the axes it explains.
+QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap);
 // A logarithmic axis with decades labelled as powers of ten and eight sub-ticks a decade.
 void setLogAxis(QCPAxis *axis);
 // A panel's own title, over one of several panels: the figure title's size, bold or not. The

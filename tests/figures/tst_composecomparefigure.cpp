@@ -162,7 +162,7 @@ void TestComposeCompareFigure::slowColumnsAreAnOffsetAndFastOnesVary()
     QCOMPARE(data->panels[1].slowestCos, 511);
     // The caption says so in words and numbers.
     QCustomPlot plot;
-    plot.resize(1400, 900);
+    plot.setViewport(QRect(0, 0, 1400, 900)); // room for the captions
     ComposeCompareFigure figure(&plot);
     figure.setData(*data);
     QStringList texts;

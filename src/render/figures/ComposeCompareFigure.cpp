@@ -20,6 +20,7 @@ const QColor kEmbedding(0, 114, 178);
 const QColor kPositional(213, 94, 0);
 constexpr double kDotSize = 3.0;
 constexpr double kRingSize = 4.5;
+const QSize kCaptionRoom(900, 560); // layout units
 
 QCPGraph *dots(QCPAxisRect *rect, const QColor &color, bool ring)
 {
@@ -109,7 +110,8 @@ std::unique_ptr<FigureDescriptor> makeComposeCompareFigure()
 }
 
 ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
-    : m_title(PlotStyle::resetWithTitle(plot))
+    : m_plot(plot)
+    , m_title(PlotStyle::resetWithTitle(plot))
     , m_scale(new QCPColorScale(plot))
 {
     // Rows: headers, how the parts sit, heatmaps, captions, statistics; the colour scale beside
@@ -178,7 +180,7 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
     link(sum.heat->axis(QCPAxis::atBottom), sum.stats->axis(QCPAxis::atBottom));
     link(concat.heat->axis(QCPAxis::atBottom), concat.stats->axis(QCPAxis::atBottom));
 
-    m_legend = PlotStyle::legendRow(plot, 2, 4);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
     for (QCPGraph *graph : {sum.embeddingStd, sum.embeddingMean, sum.peStd, sum.peMean})
         graph->addToLegend(m_legend);
     m_title->setText(u"Sum or concatenate?"_s);
@@ -188,6 +190,10 @@ ComposeCompareFigure::~ComposeCompareFigure() = default;
 
 void ComposeCompareFigure::setData(const ComposeCompareData &data)
 {
+    // The captions in numbers take four lines a side: for a slide or a maximised view, where
+    // they leave the heatmaps and the statistics their room.
+    const QSize room = m_plot->viewport().size();
+    const bool roomy = !m_compact && room.width() >= kCaptionRoom.width() && room.height() >= kCaptionRoom.height();
     m_scale->setDataRange({-data.colorLimit, data.colorLimit});
     double lo = INFINITY, hi = 0.0;
     for (const ComposePanel &panel : data.panels)
@@ -213,7 +219,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
         Side &side = m_sides[i];
         setGrid(side.map, panel.grid);
         side.header->setText(i == 0 ? u"sum: "_s + panel.label : u"concat: "_s + panel.label);
-        // A paper column keeps the heatmaps and the statistics; the words stay with larger sizes.
+        // A paper column keeps the heatmaps and the statistics; the words come with the room.
         setCollapsibleText(side.layout, m_compact ? QString() : panel.layout);
         side.embeddingStd->setData(panel.embedding.columns, panel.embedding.std, true);
         side.embeddingMean->setData(panel.embedding.columns, magnitudes(panel.embedding.mean), true);
@@ -226,7 +232,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
         if (!panel.embedding.std.isEmpty())
             caption.append(u"s·E: std ≈ %1"_s.arg(FigureText::formatNumber(meanStd(panel.embedding), 3)));
         caption.removeAll(QString());
-        setCollapsibleText(side.caption, m_compact ? QString() : u"PE, "_s + caption.join(u"  ·  "_s));
+        setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
     }
     const ComposePanel &sum = data.panels[0];
     m_sides[0].embeddingStd->setName(m_compact ? u"s·E std"_s : u"std of s·E[:, j]"_s);
@@ -235,8 +241,6 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
     m_sides[0].peMean->setName(m_compact ? u"PE |mean|"_s : u"|mean| of PE[:, j]"_s);
 
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
-    if (!m_compact)
-        parts.append(u"one colour scale"_s);
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
     const double perRow = static_cast<double>(sum.grid.block.rows) / sum.grid.rows;

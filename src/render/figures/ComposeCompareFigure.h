@@ -42,11 +42,12 @@ private:
         QCPTextElement *layout = nullptr; // where its parts sit
         QCPAxisRect *heat = nullptr;
         QCPColorMap *map = nullptr;
-        QCPTextElement *caption = nullptr; // the PE's fastest and slowest cosine columns in numbers
+        QCPTextElement *caption = nullptr; // the PE's fastest and slowest cosine columns in numbers, given room
         QCPAxisRect *stats = nullptr;
         QCPGraph *peStd = nullptr, *peMean = nullptr, *embeddingStd = nullptr, *embeddingMean = nullptr;
     };
 
+    QCustomPlot *m_plot;
     QCPTextElement *m_title;
     std::array<Side, 2> m_sides;
     QCPColorScale *m_scale;

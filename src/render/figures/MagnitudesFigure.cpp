@@ -26,21 +26,8 @@ constexpr double kCompactRingSize = 2.5;
 // grows with the font size by taking its row, not the axes' room.
 QCPLegend *legendAbove(QCustomPlot *plot, QCPLayoutGrid *block, int wrap)
 {
-    auto *legend = new QCPLegend;
     block->insertRow(0);
-    block->addElement(0, 0, legend);
-    block->setRowStretchFactor(0, 0.001);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(wrap);
-    legend->setLayer(u"legend"_s);
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setMargins(QMargins(2, 0, 2, 0));
-    legend->setColumnSpacing(10);
-    QFont font = plot->font();
-    font.setPointSizeF(8.0);
-    legend->setFont(font);
-    legend->setIconSize(18, 8);
+    QCPLegend *legend = PlotStyle::legendRow(plot, block, 0, wrap);
     legend->setRowSpacing(-2);
     return legend;
 }
@@ -189,8 +176,8 @@ void MagnitudesFigure::setCompact(bool compact)
     if (compact) {
         // The legends above the axes leave (removing deletes them and their items); one short
         // legend takes a row of its own under both axes.
-        for (auto [block, legend] : {std::pair {m_positionBlock, m_positionLegend}, {m_columnBlock, m_columnLegend}}) {
-            block->remove(legend);
+        for (QCPLayoutGrid *block : {m_positionBlock, m_columnBlock}) {
+            block->remove(block->element(0, 0)); // the legend's row, with the legend
             block->simplify();
         }
         m_positionLegend = m_columnLegend = nullptr;
@@ -279,7 +266,7 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     }
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
     const double positionHeadroom = 2.0;
-    const double columnHeadroom = 3.0; // keeps a second decade labelled on a short axis
+    const double columnHeadroom = m_compact ? 12.0 : 2.0; // a short axis keeps a second decade labelled
     m_positions->axis(QCPAxis::atLeft)
         ->setRange(logRange({&data.peNorm, &data.embeddingNorm},
                             {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)},

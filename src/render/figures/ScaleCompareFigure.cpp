@@ -82,7 +82,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     }
 
     // One legend under the four panels, for all of them.
-    m_legend = PlotStyle::legendRow(plot, 2, 4);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
     const Panel &first = m_panels.front();
     for (QCPGraph *graph : {first.embedding, first.expectedEmbedding, first.pe, first.expectedPe})
         graph->addToLegend(m_legend);
