@@ -195,24 +195,19 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
     const QSize room = m_plot->viewport().size();
     const bool roomy = !m_compact && room.width() >= kCaptionRoom.width() && room.height() >= kCaptionRoom.height();
     m_scale->setDataRange({-data.colorLimit, data.colorLimit});
+    // The std and |mean| on one range for both sides, five decades at most below the largest (a
+    // column averaging to zero lies under the axis) and two at least, so that decades are labelled.
     double lo = INFINITY, hi = 0.0;
     for (const ComposePanel &panel : data.panels)
-        for (const QList<double> *list : {&panel.pe.std, &panel.embedding.std})
+        for (const QList<double> *list : {&panel.pe.std, &panel.embedding.std, &panel.pe.mean, &panel.embedding.mean})
             for (const double v : *list)
-                if (std::isfinite(v) && v > 0.0) {
-                    lo = std::min(lo, v);
-                    hi = std::max(hi, v);
-                }
-    for (const ComposePanel &panel : data.panels)
-        for (const QList<double> *list : {&panel.pe.mean, &panel.embedding.mean})
-            for (const double v : *list)
-                if (std::isfinite(v) && std::abs(v) > 0.0)
+                if (std::isfinite(v) && std::abs(v) > 0.0) {
+                    lo = std::min(lo, std::abs(v));
                     hi = std::max(hi, std::abs(v));
-    // The std and |mean| on one range for both sides: from the largest down to the smallest
-    // std, five decades at most (a column whose mean is smaller still lies under the axis).
-    QCPRange values = hi > 0.0 ? QCPRange(std::max(lo / 1.6, hi * 1e-5), hi * 2.0) : QCPRange(0.1, 10.0);
-    if (values.upper < values.lower * 10.0)
-        values.lower = values.upper / 10.0;
+                }
+    QCPRange values(0.01, 10.0);
+    if (hi > 0.0)
+        values = QCPRange(std::min(std::max(lo / 1.6, hi * 1e-5), hi / 100.0), hi * 2.0);
 
     for (std::size_t i = 0; i < m_sides.size(); ++i) {
         const ComposePanel &panel = data.panels[i];
