@@ -315,8 +315,8 @@ void TestFigures::magnitudesNameTheirParameters()
     const auto built = FigureBuilds::build(u"magnitudes"_s, p, FigureSize::fromPixels(QSize(1600, 900)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QString title = texts(*built->plot()).join(u" "_s);
-    for (const QString &part :
-         {u"d = 64, L = 200"_s, u"s = √d = 8, σ = 1"_s, u"s·E in columns 0–31, PE (k = 32) in 32–63"_s})
+    for (const QString &part : {u"X = [s·E | PE]"_s, u"d = 64, L = 200"_s, u"s = √d = 8, σ = 1"_s,
+                                u"s·E in columns 0–31, PE (k = 32) in 32–63"_s})
         QVERIFY2(title.contains(part), qPrintable(part + u" not in "_s + title));
     QStringList names;
     for (int i = 0; i < built->plot()->graphCount(); ++i)

@@ -87,6 +87,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     if (expected.peSquared)
         data.expectedPeNorm = std::sqrt(*expected.peSquared);
     data.expectedEmbeddingNorm = std::sqrt(expected.embeddingSquared);
+    data.input = FigureText::quantityLabel(Quantity::Input, params);
     data.parameters = FigureText::parametersText(Quantity::Input, params);
     const bool concat = params.compose == Compose::Concat;
     data.expectedEmbeddingFormula = params.embeddings ? u"√(s² mean‖Eₚ‖²)"_s

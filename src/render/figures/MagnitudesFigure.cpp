@@ -280,9 +280,10 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
     m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
     // A paper column keeps the parameters and drops what the axis labels say.
-    QStringList parts {m_compact ? u"Magnitudes"_s
-                                 : u"Magnitudes per position (top), mean and std per column (bottom)"_s,
-                       data.parameters};
+    QStringList parts {u"Magnitudes"_s, data.parameters};
+    if (!m_compact)
+        parts = QStringList {u"Magnitudes per position (top), mean and std per column (bottom)"_s, data.input,
+                             data.parameters};
     if (data.positionStride > 1)
         parts.append(u"norms at every %1th position"_s.arg(data.positionStride));
     if (!data.columnStatsExact())
