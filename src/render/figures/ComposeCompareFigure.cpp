@@ -321,12 +321,14 @@ std::optional<HoverPoint> ComposeCompareFigure::hoverAt(const QPointF &pixel, co
             point.position = p;
             point.value = value(0, 0);
             point.valueName = u"%1: %2"_s.arg(name, panel.label);
-            // The readout names the column's frequency from the window's parameters: right
-            // only for the side composed as they are.
-            if (panel.params.compose == engine.params().compose)
+            // The readout reads every part of the cell from the window's parameters: right only
+            // for the side composed as they are; the other side gives its X alone.
+            if (panel.params.compose == engine.params().compose) {
                 point.column = j;
-            else
+                point.quantity = Quantity::Input;
+            } else {
                 point.valueName = u"%1: column %2, %3"_s.arg(name).arg(j).arg(panel.label);
+            }
             return point;
         }
         if (side.stats->rect().contains(pixel.toPoint())) {
