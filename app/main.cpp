@@ -74,5 +74,5 @@ int main(int argc, char *argv[])
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     const auto &window = std::get<posenc::WindowArguments>(parsed);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
-                              window.sessionView, window.lesson, window.startPanel});
+                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel});
 }

@@ -69,8 +69,10 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     const QStringList keys = Session::parameterKeys() << u"session"_s << QString::fromUtf16(LessonOptions::kKey);
     for (const QString &key : keys)
         result.paramsGiven = result.paramsGiven || parser.isSet(key);
-    if (read.session)
+    if (read.session) {
         result.sessionView = read.session->view;
+        result.sessionLesson = read.session->lesson;
+    }
     result.resetSettings = parser.isSet(resetOption);
     result.screenshot = parser.value(screenshotOption);
     result.lesson = chosen ? chosen->name : QString();

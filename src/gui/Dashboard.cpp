@@ -85,6 +85,11 @@ void Dashboard::layOut()
         view->setVisible(shown.contains(view));
     for (qsizetype i = 0; i < shown.size(); ++i)
         grid->addWidget(shown[i], static_cast<int>(i / columns), static_cast<int>(i % columns));
+    // The views share the room equally, whatever their figures ask for.
+    for (int column = 0; column < columns; ++column)
+        grid->setColumnStretch(column, 1);
+    for (int row = 0; row < grid->rowCount(); ++row)
+        grid->setRowStretch(row, 1);
 }
 
 QString Dashboard::toString(Arrangement arrangement)

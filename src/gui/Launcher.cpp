@@ -62,6 +62,14 @@ int runWindow(const WindowOptions &options)
     MainWindow window(params, &settings);
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
+    // A lecturer's own lesson, given as a session: its panel explains what it set.
+    if (!options.sessionLesson.isEmpty()) {
+        Session session = Session::fromParams(params);
+        session.view = options.sessionView.value_or(QJsonObject());
+        session.lesson = options.sessionLesson;
+        if (const auto lesson = Lessons::fromSession(session, QString()); std::holds_alternative<Lesson>(lesson))
+            window.lessons()->show(std::get<Lesson>(lesson), params);
+    }
     if (const Lesson *lesson = Lessons::find(options.lesson))
         window.lessons()->show(*lesson, params);
     if (!problems.isEmpty())

@@ -68,8 +68,9 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     connect(m_panel, &LessonPanel::nextRequested, m_nextAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::resetRequested, this, [this] {
         if (const Lesson *lesson = current())
-            open(lesson->name);
+            open(Lesson(*lesson));
     });
+    connect(m_parts.sessions, &SessionController::opened, this, &LessonController::sessionOpened);
     connect(m_parts.controls, &ControlPanel::paramsChanged, m_panel, &LessonPanel::setParams);
     updateActions();
 }
@@ -82,15 +83,18 @@ const Lesson *LessonController::current() const
 bool LessonController::open(const QString &name)
 {
     const Lesson *lesson = Lessons::find(name);
-    if (!lesson)
-        return false;
-    const auto params = lesson->params();
+    return lesson && open(*lesson);
+}
+
+bool LessonController::open(const Lesson &lesson)
+{
+    const auto params = lesson.params();
     // Shipped lessons are valid (tst_lessons checks each); one that is not changes nothing.
     if (!std::holds_alternative<Params>(params))
         return false;
     Params wanted = std::get<Params>(params);
     wanted.memoryBudget = m_parts.controls->params().memoryBudget;
-    show(*lesson, wanted);
+    show(lesson, wanted);
     return true;
 }
 
@@ -98,6 +102,7 @@ void LessonController::show(const Lesson &lesson, const Params &params)
 {
     m_parts.controls->applyParams(params);
     m_parts.sessions->setViewState(lesson.session.view);
+    m_parts.sessions->setLesson(lesson.session.lesson);
     m_panel->showLesson(lesson, m_parts.controls->params());
     // Wide enough for the lesson's code, whose lines do not wrap.
     m_dock->setMinimumWidth(std::max(kMinimumWidth, m_panel->minimumSizeHint().width() + 24));
@@ -111,6 +116,32 @@ void LessonController::show(const Lesson &lesson, const Params &params)
     emit opened(lesson.name);
 }
 
+void LessonController::close()
+{
+    m_panel->clear();
+    m_dock->hide();
+    m_parts.sessions->setLesson({});
+    updateActions();
+}
+
+void LessonController::sessionOpened(const QString &path)
+{
+    if (m_parts.sessions->lesson().isEmpty()) {
+        close();
+        return;
+    }
+    // Its parameters and views are applied already: the panel explains them.
+    const auto lesson = Lessons::fromSession(m_parts.sessions->current(), path);
+    if (!std::holds_alternative<Lesson>(lesson)) {
+        close();
+        return;
+    }
+    m_panel->showLesson(std::get<Lesson>(lesson), m_parts.controls->params());
+    m_dock->show();
+    updateActions();
+    emit opened(std::get<Lesson>(lesson).name);
+}
+
 void LessonController::step(int offset)
 {
     const QList<Lesson> &lessons = Lessons::all();
@@ -121,7 +152,7 @@ void LessonController::step(int offset)
         const QString name = lesson->name;
         const auto found
             = std::find_if(lessons.begin(), lessons.end(), [&](const Lesson &l) { return l.name == name; });
-        index = found - lessons.begin();
+        index = found == lessons.end() ? -1 : found - lessons.begin();
     }
     const qsizetype next = index < 0 ? 0 : index + offset;
     if (next >= 0 && next < lessons.size())

@@ -54,8 +54,12 @@ public:
 
     // Opens the lesson `name` with its own parameters; false for a name that is not a lesson.
     bool open(const QString &name);
+    // Opens `lesson` with its own parameters; false when they are not valid.
+    bool open(const Lesson &lesson);
     // Opens `lesson` with `params` (its own, some overridden by the command line).
     void show(const Lesson &lesson, const Params &params);
+    // Closes the side panel and forgets the lesson; the parameters and views stay.
+    void close();
 
     // The start panel, opened without blocking; the one already open when there is one.
     StartPanel *openStartPanel();
@@ -71,6 +75,8 @@ signals:
 
 private:
     void step(int offset);
+    // A session opened from a file: its lesson, when it carries one, or none.
+    void sessionOpened(const QString &path);
     void updateActions();
 
     Parts m_parts;

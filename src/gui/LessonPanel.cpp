@@ -91,6 +91,13 @@ void LessonPanel::showLesson(const Lesson &lesson, const Params &params)
     setParams(params);
 }
 
+void LessonPanel::clear()
+{
+    m_lesson.reset();
+    for (QLabel *label : {m_title, m_question, m_code, m_explanation})
+        label->clear();
+}
+
 void LessonPanel::setParams(const Params &params)
 {
     if (!m_lesson)

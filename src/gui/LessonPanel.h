@@ -23,6 +23,8 @@ public:
     explicit LessonPanel(QWidget *parent = nullptr);
 
     void showLesson(const Lesson &lesson, const Params &params);
+    // Shows no lesson.
+    void clear();
     // Fills the explanation's numbers for `params`.
     void setParams(const Params &params);
     const std::optional<Lesson> &lesson() const { return m_lesson; }

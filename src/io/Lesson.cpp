@@ -84,8 +84,13 @@ std::variant<Lesson, SessionError> parse(const QByteArray &json, const QString &
     auto parsed = parseSession(json, path);
     if (auto *error = std::get_if<SessionError>(&parsed))
         return *error;
+    return fromSession(std::get<Session>(parsed), path);
+}
+
+std::variant<Lesson, SessionError> fromSession(const Session &session, const QString &path)
+{
     Lesson lesson;
-    lesson.session = std::get<Session>(std::move(parsed));
+    lesson.session = session;
     const QJsonObject block = lesson.session.lesson;
     const auto fail = [&](const QString &reason) { return SessionError {path, reason}; };
     if (block.isEmpty())

@@ -52,6 +52,8 @@ inline constexpr char16_t kDirectory[] = u":/lessons";
 // explains; the path and the reason when it is not one.
 std::variant<Lesson, SessionError> parse(const QByteArray &json, const QString &path);
 std::variant<Lesson, SessionError> read(const QString &path);
+// The lesson of a session read elsewhere (File > Open session), by the same rules.
+std::variant<Lesson, SessionError> fromSession(const Session &session, const QString &path);
 
 // The lessons of the program, in their order; read once.
 const QList<Lesson> &all();

@@ -8,6 +8,7 @@
 #include "gui/LessonController.h"
 #include "gui/LessonPanel.h"
 #include "gui/MainWindow.h"
+#include "gui/SessionController.h"
 #include "gui/ShortcutsDialog.h"
 #include "gui/StartPanel.h"
 #include "render/FigureRegistry.h"
@@ -67,6 +68,7 @@ private slots:
     void openingALessonSetsItsParametersViewsAndPanel();
     void theNumbersFollowTheControls();
     void previousNextAndReset();
+    void aSessionSavedDuringALessonReopensIt();
     void startPanelOnAFirstStartOnly();
     void startPanelOpensALessonInOneClick();
     void lessonsMenuListsEveryLessonByTitle();
@@ -205,6 +207,37 @@ void TestLessons::previousNextAndReset()
     QCOMPARE(Dashboard::toString(window.dashboard()->arrangement()), all[0].session.view.value(u"layout"_s).toString());
     lessons->lessonActions().back()->trigger();
     QVERIFY(!lessons->nextAction()->isEnabled());
+}
+
+// A lecturer's own lesson is a session with a lesson block: saved while a lesson is open, it
+// opens with its panel again; a plain session closes the panel, whose lesson no longer applies.
+void TestLessons::aSessionSavedDuringALessonReopensIt()
+{
+    MainWindow first(Params {}, nullptr);
+    QVERIFY(first.lessons()->open(u"relative-position"_s));
+    Params changed = first.controlPanel()->params();
+    changed.dModel = 64;
+    first.controlPanel()->applyParams(changed);
+    const QString withLesson = m_dir->filePath(u"mine.json"_s);
+    QVERIFY(first.sessions()->save(withLesson));
+
+    MainWindow second(Params {}, nullptr);
+    QVERIFY(second.sessions()->open(withLesson));
+    QVERIFY(second.lessons()->current());
+    QCOMPARE(second.lessons()->current()->name, u"relative-position"_s);
+    QVERIFY(second.lessons()->dock()->isVisibleTo(&second));
+    QCOMPARE(second.controlPanel()->params().dModel, 64);
+    // d 64: S(0) = d/2 = 32, the number of these parameters.
+    QVERIFY2(second.lessons()->panel()->explanationText().contains(u"d/2 = 32"_s),
+             qPrintable(second.lessons()->panel()->explanationText()));
+
+    first.lessons()->close();
+    const QString plain = m_dir->filePath(u"plain.json"_s);
+    QVERIFY(first.sessions()->save(plain));
+    QVERIFY(second.sessions()->open(plain));
+    QVERIFY(!second.lessons()->current());
+    QVERIFY(!second.lessons()->dock()->isVisibleTo(&second));
+    QVERIFY(second.sessions()->current().lesson.isEmpty());
 }
 
 void TestLessons::startPanelOnAFirstStartOnly()
