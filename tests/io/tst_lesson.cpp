@@ -5,7 +5,8 @@
 
 #include "core/LessonNumbers.h"
 
-#include <QFileInfo>
+#include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
@@ -47,6 +48,7 @@ private slots:
     void aPlainSessionKeepsItsBytesAndALessonItsBlock();
     void theProgramShipsAtLeastEightLessons();
     void everyShippedLessonReadsAndValidates();
+    void everyFileOfTheFolderIsShipped();
 };
 
 void TestLesson::readsALesson()
@@ -154,6 +156,22 @@ void TestLesson::everyShippedLessonReadsAndValidates()
         const int count = sentences(lesson.explanation);
         QVERIFY2(count >= 3 && count <= 6, qPrintable(what + u": %1 sentences"_s.arg(count)));
         QVERIFY2(lesson.question.endsWith(u'?'), qPrintable(what));
+    }
+}
+
+void TestLesson::everyFileOfTheFolderIsShipped()
+{
+    // resources/posenc.qrc lists every lesson of resources/lessons, byte for byte.
+    const QString folder = QFINDTESTDATA("../../resources/lessons");
+    QVERIFY(!folder.isEmpty());
+    const QStringList onDisk = QDir(folder).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+    const QDir shippedFolder(QString::fromUtf16(Lessons::kDirectory));
+    QCOMPARE(shippedFolder.entryList({u"*.json"_s}, QDir::Files, QDir::Name), onDisk);
+    for (const QString &name : onDisk) {
+        QFile disk(QDir(folder).filePath(name));
+        QFile shipped(shippedFolder.filePath(name));
+        QVERIFY(disk.open(QIODevice::ReadOnly) && shipped.open(QIODevice::ReadOnly));
+        QCOMPARE(shipped.readAll(), disk.readAll());
     }
 }
 
