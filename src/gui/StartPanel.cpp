@@ -1,7 +1,6 @@
 #include "StartPanel.h"
 
 #include <QCheckBox>
-#include <QCommandLinkButton>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
@@ -31,16 +30,25 @@ StartPanel::StartPanel(const QList<Lesson> &lessons, bool showAtStart, QWidget *
     auto *list = new QWidget;
     auto *listLayout = new QVBoxLayout(list);
     listLayout->setContentsMargins(0, 0, 0, 0);
-    listLayout->setSpacing(0);
+    listLayout->setSpacing(4);
+    // Each lesson as its question, a link that opens it, and its title below: labels wrap long
+    // questions where a command link button would cut them.
     for (const Lesson &lesson : lessons) {
-        auto *button = new QCommandLinkButton(lesson.question, lesson.title);
-        button->setObjectName(u"lesson-"_s + lesson.name);
-        connect(button, &QCommandLinkButton::clicked, this, [this, name = lesson.name] {
+        auto *entry = new QLabel(u"<a href=\"%1\"><b>%2</b></a><br>%3"_s.arg(
+            lesson.name, lesson.question.toHtmlEscaped(), lesson.title.toHtmlEscaped()));
+        entry->setObjectName(u"lesson-"_s + lesson.name);
+        entry->setWordWrap(true);
+        entry->setTextFormat(Qt::RichText);
+        entry->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+        entry->setContentsMargins(8, 6, 8, 6);
+        entry->setToolTip(tr("Open the lesson %1").arg(lesson.title));
+        connect(entry, &QLabel::linkActivated, this, [this](const QString &name) {
             emit lessonChosen(name);
             accept();
         });
-        listLayout->addWidget(button);
+        listLayout->addWidget(entry);
     }
+    listLayout->addStretch(1);
     auto *scroll = new QScrollArea;
     scroll->setWidget(list);
     scroll->setWidgetResizable(true);
@@ -63,7 +71,7 @@ StartPanel::StartPanel(const QList<Lesson> &lessons, bool showAtStart, QWidget *
     layout->addWidget(intro);
     layout->addWidget(scroll, 1);
     layout->addLayout(bottom);
-    resize(720, 640);
+    resize(720, 500);
 }
 
 bool StartPanel::showAtStart() const

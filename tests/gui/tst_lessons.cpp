@@ -15,7 +15,6 @@
 
 #include <QAction>
 #include <QCheckBox>
-#include <QCommandLinkButton>
 #include <QDockWidget>
 #include <QJsonArray>
 #include <QLabel>
@@ -249,7 +248,8 @@ void TestLessons::startPanelOnAFirstStartOnly()
         StartPanel *panel = first.lessons()->startPanel();
         QVERIFY(panel);
         QTRY_VERIFY(panel->isVisible());
-        QCOMPARE(panel->findChildren<QCommandLinkButton *>().size(), Lessons::all().size());
+        for (const Lesson &lesson : Lessons::all())
+            QVERIFY(panel->findChild<QLabel *>(u"lesson-"_s + lesson.name));
         QVERIFY(!panel->showAtStart());
         panel->reject();
     }
@@ -284,10 +284,11 @@ void TestLessons::startPanelOpensALessonInOneClick()
     StartPanel *panel = window.lessons()->openStartPanel();
     QPointer<StartPanel> watched(panel);
     const Lesson &lesson = Lessons::all().at(3);
-    auto *button = panel->findChild<QCommandLinkButton *>(u"lesson-"_s + lesson.name);
-    QVERIFY(button);
-    QCOMPARE(button->text(), lesson.question);
-    button->click();
+    auto *entry = panel->findChild<QLabel *>(u"lesson-"_s + lesson.name);
+    QVERIFY(entry);
+    QVERIFY(entry->text().contains(lesson.question.toHtmlEscaped()));
+    // A click on the question's link.
+    emit entry->linkActivated(lesson.name);
     QCOMPARE(window.lessons()->current()->name, lesson.name);
     QTRY_VERIFY(!watched);
 }
