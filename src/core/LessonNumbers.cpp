@@ -60,6 +60,14 @@ double peColumns(const Params &p)
     return double(p.peColumns());
 }
 
+// k of concat, whatever the composition now: what concatenating would give the PE.
+std::int64_t concatColumns(const Params &p)
+{
+    Params concat = p;
+    concat.compose = Compose::Concat;
+    return concat.peColumns();
+}
+
 std::optional<double> sigma(const Params &p)
 {
     return p.embeddings ? std::nullopt : std::optional(p.sigma());
@@ -184,6 +192,10 @@ const QList<Entry> &entries()
          [](const Params &p) { return integer(p.peColumns()); }},
         {u"d_e"_s, u"the embedding's columns: d in sum, d − k in concat"_s,
          [](const Params &p) { return integer(p.embeddingColumns()); }},
+        {u"concat_k"_s, u"the PE's columns in concat: pe_dims, d/2 unless given"_s,
+         [](const Params &p) { return integer(concatColumns(p)); }},
+        {u"concat_d_e"_s, u"the embedding's columns in concat: d − pe_dims"_s,
+         [](const Params &p) { return integer(p.dModel - concatColumns(p)); }},
         {u"sqrt_d"_s, u"√d"_s, [](const Params &p) { return real(std::sqrt(d(p))); }},
         {u"inv_sqrt_d"_s, u"d^(−1/2)"_s, [](const Params &p) { return real(1.0 / std::sqrt(d(p))); }},
         {u"seq_len"_s, u"the tokens of the sequence; rows from seq_len on are padding"_s,

@@ -69,6 +69,7 @@ private slots:
     void float32BoundHoldsAtTheLastPosition_data();
     void float32BoundHoldsAtTheLastPosition();
     void specialRowsAndPadding();
+    void concatColumns();
     void undefinedNumbersSayWhy();
     void formatting_data();
     void formatting();
@@ -308,6 +309,19 @@ void TestLessonNumbers::specialRowsAndPadding()
     QCOMPARE(valueOf(u"special_rows"_s, params), 2.0);
     QCOMPARE(valueOf(u"special_cells"_s, params), 64.0);
     QVERIFY(close(valueOf(u"special_dropped_mean"_s, params), 0.1 * 64.0, 1e-15));
+}
+
+void TestLessonNumbers::concatColumns()
+{
+    // In sum, what concatenating would do: half the columns by default, or pe_dims.
+    QCOMPARE(valueOf(u"concat_k"_s, make(512, 8)), 256.0);
+    QCOMPARE(valueOf(u"concat_d_e"_s, make(512, 8)), 256.0);
+    QCOMPARE(valueOf(u"concat_k"_s, make(7, 8)), 3.0);
+    const Params concat = make(64, 8, {{u"compose"_s, u"concat"_s}, {u"pe-dims"_s, u"16"_s}});
+    QCOMPARE(valueOf(u"concat_k"_s, concat), 16.0);
+    QCOMPARE(valueOf(u"concat_d_e"_s, concat), 48.0);
+    QCOMPARE(valueOf(u"k"_s, concat), 16.0);
+    QCOMPARE(valueOf(u"k"_s, make(64, 8)), 64.0);
 }
 
 void TestLessonNumbers::undefinedNumbersSayWhy()
