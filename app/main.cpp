@@ -76,10 +76,14 @@ int main(int argc, char *argv[])
     const auto parsed = posenc::parseWindowArguments(arguments, out, err);
     if (const int *exitCode = std::get_if<int>(&parsed))
         return *exitCode;
+    // A screenshot needs no screen: without a display to show it on, it is drawn offscreen.
+    const auto &window = std::get<posenc::WindowArguments>(parsed);
+    if (!window.screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
-    const auto &window = std::get<posenc::WindowArguments>(parsed);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
                               window.sessionView, window.sessionLesson, window.lesson, window.startPanel});
 }

@@ -86,15 +86,20 @@ void TestCliQuiet::successPrintsOnlyItsOwnOutput_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("written");
+    // No display and no platform named: only a screenshot may then start the window (offscreen).
+    QTest::addColumn<bool>("noDisplay");
     QTest::newRow("table") << QStringList {u"table"_s,     u"pe"_s, u"-o"_s,        u"pe.npy"_s,
                                            u"--d-model"_s, u"16"_s, u"--max-len"_s, u"32"_s}
-                           << u"pe.npy"_s;
+                           << u"pe.npy"_s << false;
     QTest::newRow("export") << QStringList {u"export"_s,    u"heatmap"_s, u"-o"_s,        u"pe.png"_s,
                                             u"--d-model"_s, u"64"_s,      u"--max-len"_s, u"128"_s}
-                            << u"pe.png"_s;
+                            << u"pe.png"_s << false;
     QTest::newRow("window --screenshot") << QStringList {u"--d-model"_s, u"32"_s,           u"--max-len"_s,
                                                          u"64"_s,        u"--screenshot"_s, u"window.png"_s}
-                                         << u"window.png"_s;
+                                         << u"window.png"_s << false;
+    QTest::newRow("window --screenshot, no display")
+        << QStringList {u"--d-model"_s, u"32"_s, u"--max-len"_s, u"64"_s, u"--screenshot"_s, u"window.png"_s}
+        << u"window.png"_s << true;
 }
 
 // Before: every run printed "QStandardPaths: XDG_RUNTIME_DIR not set, defaulting to
@@ -104,11 +109,17 @@ void TestCliQuiet::successPrintsOnlyItsOwnOutput()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, written);
+    QFETCH(bool, noDisplay);
     for (QString &argument : arguments) {
         if (argument.endsWith(u".npy"_s) || argument.endsWith(u".png"_s))
             argument = path(argument);
     }
-    const Run run = CliRun::posenc(arguments, bareEnvironment());
+    QProcessEnvironment environment = bareEnvironment();
+    if (noDisplay) {
+        for (const QString &name : {u"QT_QPA_PLATFORM"_s, u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s})
+            environment.remove(name);
+    }
+    const Run run = CliRun::posenc(arguments, environment);
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.err, QString());
     QCOMPARE(run.out, QString());
