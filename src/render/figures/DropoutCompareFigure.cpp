@@ -1,0 +1,219 @@
+#include "DropoutCompareFigure.h"
+
+#include "render/ColumnFit.h"
+#include "render/FigureBuild.h"
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/FigureText.h"
+#include "render/data/ViewOptions.h"
+
+#include "core/ParamText.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// Rows of the panels' grid: a row of titles over each row of heatmaps.
+constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
+constexpr int kScaleColumn = 4;
+
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    auto *text = new QCPTextElement(plot, QString(), font);
+    grid->addElement(row, col, text);
+    return text;
+}
+
+QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
+{
+    auto *scale = new QCPColorScale(plot);
+    grid->addElement(row, kScaleColumn, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->setBarWidth(12);
+    PlotStyle::styleAxisRect(scale->axis()->axisRect());
+    return scale;
+}
+
+// The symmetric range of the grids together (+-1 when all are zero), so the panels compare.
+QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
+{
+    double extent = 0.0;
+    for (const HeatmapGrid *grid : grids)
+        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
+    if (!(extent > 0.0) || !std::isfinite(extent))
+        extent = 1.0;
+    return {-extent, extent};
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeDropoutCompareFigure()
+{
+    return std::make_unique<FigureDescriptorOf<DropoutCompareModel, DropoutCompareFigure>>();
+}
+
+DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_grid(new QCPLayoutGrid)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    m_subtitle = new QCPTextElement(plot, QString(), font);
+    plot->plotLayout()->addElement(1, 0, m_subtitle);
+    plot->plotLayout()->addElement(2, 0, m_grid);
+    plot->plotLayout()->setRowStretchFactor(0, 0.01);
+    plot->plotLayout()->setRowStretchFactor(1, 0.01);
+    m_grid->setColumnSpacing(6);
+    m_grid->setRowSpacing(2);
+    m_outputScale = scaleIn(plot, m_grid, kOutputs);
+    m_peScale = scaleIn(plot, m_grid, kPes);
+    // Equal heatmaps: every panel's margins the same on the left and right, and in each row the
+    // same at the top and bottom as its colour scale's.
+    auto *sides = new QCPMarginGroup(plot);
+    auto *outputRow = new QCPMarginGroup(plot);
+    auto *peRow = new QCPMarginGroup(plot);
+    m_outputScale->setMarginGroup(QCP::msTop | QCP::msBottom, outputRow);
+    m_peScale->setMarginGroup(QCP::msTop | QCP::msBottom, peRow);
+    for (int m = 0; m < 4; ++m) {
+        const auto i = static_cast<std::size_t>(m);
+        m_modeTitles[i] = smallText(plot, m_grid, kOutputTitles, m);
+        m_peTitles[i] = smallText(plot, m_grid, kPeTitles, m);
+        m_output[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kOutputs, m, m_outputScale);
+        m_pe[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kPes, m, m_peScale);
+        for (const auto &[panel, row] : {std::pair {m_output[i].get(), outputRow}, std::pair {m_pe[i].get(), peRow}}) {
+            QCPAxisRect *rect = panel->axisRect();
+            // As small as an export lets axes be (FigureBuild), so that the window lays the
+            // many panels out as the export of its size does.
+            rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
+            rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
+            rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
+            if (m > 0)
+                rect->axis(QCPAxis::atLeft)->setLabel(QString());
+            m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
+        }
+        m_grid->setColumnStretchFactor(m, 1.0);
+    }
+    m_grid->setColumnStretchFactor(kScaleColumn, 0.01);
+    for (const int row : {kOutputTitles, kPeTitles})
+        m_grid->setRowStretchFactor(row, 0.01);
+    // Every panel shows the cells of the first: moving it moves them all, and moving any moves it.
+    QCPAxisRect *lead = m_output[0]->axisRect();
+    for (int m = 0; m < 4; ++m) {
+        for (HeatmapPanel *panel :
+             {m_output[static_cast<std::size_t>(m)].get(), m_pe[static_cast<std::size_t>(m)].get()}) {
+            if (panel->axisRect() == lead)
+                continue;
+            for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+                QCPAxis *source = lead->axis(type);
+                QCPAxis *target = panel->axisRect()->axis(type);
+                QObject::connect(source, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), target,
+                                 qOverload<const QCPRange &>(&QCPAxis::setRange));
+                QObject::connect(target, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), source,
+                                 qOverload<const QCPRange &>(&QCPAxis::setRange));
+            }
+        }
+    }
+}
+
+QList<ViewAxis> DropoutCompareFigure::viewAxes() const
+{
+    const QCPAxisRect *lead = m_output[0]->axisRect();
+    return {{QString::fromUtf16(DropoutCompareModel::kColumnsAxis), lead->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(DropoutCompareModel::kPositionsAxis), lead->axis(QCPAxis::atLeft)}};
+}
+
+void DropoutCompareFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    m_output[0]->showBlock(ViewOptions::inView(state, DropoutCompareModel::defaultBlock(params)));
+}
+
+QList<PanelExtent> DropoutCompareFigure::panels(double pixelRatio) const
+{
+    return {m_output[0]->extent(pixelRatio)};
+}
+
+void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const DropoutCompareData>(data);
+    const DropoutCompareData &d = *m_data;
+    const Params &params = d.params;
+    HeatmapStyle output;
+    output.dataRange = sharedRange({&d.modes[0].output, &d.modes[1].output, &d.modes[2].output, &d.modes[3].output});
+    output.colorbarLabel = u"Y"_s;
+    HeatmapStyle pe;
+    pe.dataRange = sharedRange({&d.modes[0].pePart, &d.modes[1].pePart, &d.modes[2].pePart, &d.modes[3].pePart});
+    pe.colorbarLabel = u"PE part of Y"_s;
+    // Each title within its column: the panels keep one size.
+    const double column
+        = ColumnFit::columnWidth(m_grid, 4, m_outputScale->outerRect().width() + 4 * m_grid->columnSpacing());
+    for (std::size_t m = 0; m < 4; ++m) {
+        const DropoutModePanel &panel = d.modes[m];
+        m_output[m]->setGrid(panel.output, output);
+        m_pe[m]->setGrid(panel.pePart, pe);
+        ColumnFit::setText(m_modeTitles[m], DropoutCompareCompute::modeTitle(panel), column);
+        ColumnFit::setText(m_peTitles[m], DropoutCompareCompute::peText(panel), column);
+    }
+    for (const auto &roles : m_roles)
+        roles->update(params, !m_compact);
+    // A grid averaging several cells a pixel, or a preview, says so.
+    const HeatmapGrid &grid = d.modes[0].output;
+    QString detail;
+    const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
+    const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
+    if (perRow > 1.0 || perCol > 1.0)
+        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3);
+    if (grid.isPreview())
+        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
+    const QString dropout = params.training
+        ? u"p = %1, seed %2"_s.arg(FigureText::formatNumber(params.dropout)).arg(params.seed)
+        : u"evaluation: no dropout"_s;
+    m_title->setText(u"Dropout modes side by side, one %1 and one mask  ·  %2  ·  %3, %4, %5%6"_s.arg(
+        FigureText::quantityLabel(Quantity::Input, params), dropout, FigureText::tableText(params),
+        FigureText::scaleText(params), FigureText::sigmaText(params), detail));
+    const QString counted = d.everyRow ? u"cells in view"_s : u"cells in view, evenly spaced rows"_s;
+    m_subtitle->setText(u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
+                        "cell loses its PE, under embedding never  ·  counted over the %1  ·  rows: %2 (hatched)"_s.arg(
+                            counted, TokenRoles::text(params)));
+}
+
+QList<PositionAxis> DropoutCompareFigure::positionAxes() const
+{
+    QList<PositionAxis> axes;
+    for (std::size_t m = 0; m < 4; ++m)
+        axes += {{m_output[m]->axisRect(), true}, {m_pe[m]->axisRect(), true}};
+    return axes;
+}
+
+std::optional<HoverPoint> DropoutCompareFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    const Shape shape = engine.shape(Quantity::Output);
+    for (std::size_t m = 0; m < 4; ++m) {
+        for (const bool pePart : {false, true}) {
+            const HeatmapPanel &panel = pePart ? *m_pe[m] : *m_output[m];
+            const auto cell = panel.cellAt(pixel, shape);
+            if (!cell)
+                continue;
+            const DropoutMode mode = DropoutCompareCompute::kModes[m];
+            const Params params = DropoutCompareCompute::withMode(engine.params(), mode);
+            const Engine source(pePart ? DropoutCompareCompute::peOnly(params) : params);
+            RowMatrixXf value(1, 1);
+            source.computeBlock(Quantity::Output, {cell->first, 1, cell->second, 1}, value);
+            HoverPoint point;
+            point.position = cell->first;
+            point.column = cell->second;
+            point.value = value(0, 0);
+            point.valueName = (pePart ? u"PE part of Y, %1"_s : u"Y, %1"_s).arg(ParamText::toString(mode));
+            return point;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc
