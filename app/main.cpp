@@ -44,12 +44,19 @@ int main(int argc, char *argv[])
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         if (arguments[1] == u"bench"_s)
-            posenc::registerExtraBenchmark([](QTextStream &) {
+            posenc::registerExtraBenchmark([](const posenc::InteractionChanges &changes, QTextStream &err) {
                 using namespace posenc::InteractionBenchmark;
-                QJsonObject json = toJson(run(interactive(), 200), u"interaction"_s);
+                const auto measured = [&err](const posenc::Params &params, int count) {
+                    Result result = run(params, count);
+                    if (!result.incomplete.isEmpty())
+                        err << "posenc bench: the window at L " << params.maxLen << ", d " << params.dModel << ": "
+                            << result.incomplete << '\n';
+                    return result;
+                };
+                QJsonObject json = toJson(measured(interactive(), changes.interactive), u"interaction"_s);
                 // The longest stall of either run, under the key earlier benches reported it.
                 const double stall = json.take(u"interaction_gui_max_stall_ms"_s).toDouble();
-                const QJsonObject scale = toJson(run(atScale(), 40), u"interaction_scale"_s);
+                const QJsonObject scale = toJson(measured(atScale(), changes.atScale), u"interaction_scale"_s);
                 for (auto it = scale.begin(); it != scale.end(); ++it)
                     json.insert(it.key(), it.value());
                 json[u"gui_max_stall_ms"_s]

@@ -6,6 +6,7 @@
 #include "core/Engine.h"
 #include "core/Frequencies.h"
 #include "core/MemoryBudget.h"
+#include "core/SimdTargets.h"
 #include "core/StreamStore.h"
 #include "core/TableAllocation.h"
 #include "core/ThreadPools.h"
@@ -18,7 +19,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -98,6 +101,25 @@ void plainFill(RowMatrixXf &buffer, int threads, bool streaming)
         streamFence();
 }
 
+// A plain copy of the pipeline's input (the embedding table) to its output buffer, every thread
+// its share, with memcpy or with streaming stores: the least memory traffic the pipeline has.
+void plainCopy(RowMatrixXf &to, const RowMatrixXf &from, int threads, bool streaming)
+{
+    const std::int64_t parts = std::max(1, threads > 0 ? threads : QThread::idealThreadCount()) * 4;
+    const std::int64_t rows = to.rows();
+    forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
+        const std::int64_t r0 = rows * part / parts;
+        const std::int64_t r1 = rows * (part + 1) / parts;
+        const std::int64_t count = (r1 - r0) * to.cols();
+        if (streaming)
+            streamCopy(to.row(r0).data(), from.row(r0).data(), count);
+        else
+            std::memcpy(to.row(r0).data(), from.row(r0).data(), static_cast<std::size_t>(count) * sizeof(float));
+    });
+    if (streaming)
+        streamFence();
+}
+
 // Largest |PE - float64 sin/cos| over sampled rows, the reference computed here in double.
 double maxAbsError(const Engine &engine, const RowMatrixXf &table)
 {
@@ -133,18 +155,30 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
     const QCommandLineOption repeatsOption(u"repeats"_s, u"Timed runs of each measurement (default 7)."_s, u"N"_s);
+    const QCommandLineOption kernelsOnlyOption(u"kernels-only"_s,
+                                               u"Time the kernels only, not the window's interaction (minutes)."_s);
+    const QCommandLineOption interactionOption(
+        u"interaction-changes"_s, u"Parameter changes of the window at L 8192 x d 1024 (default 200)."_s, u"N"_s);
+    const QCommandLineOption scaleOption(u"scale-changes"_s,
+                                         u"Parameter changes of the window at L 2^20 x d 8192 (default 40)."_s, u"N"_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, repeatsOption, helpOption});
+    parser.addOptions({jsonOption, repeatsOption, kernelsOnlyOption, interactionOption, scaleOption, helpOption});
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
         err << "posenc bench: " << parser.errorText() << '\n';
         return ExitUsage;
     }
     if (parser.isSet(helpOption)) {
-        out << "Usage: posenc bench [--json] [--repeats N] [--max-len L --d-model D] [--memory-budget GIB]\n"
-               "Times the PE fill, the machine's write bandwidth on the same buffer, and the full\n"
-               "pipeline (scale, sum, dropout) at 16384 x 4096 unless --max-len/--d-model say otherwise.\n"
-               "Its two tables of that size must fit the memory budget (default 2 GiB).\n";
+        out << "Usage: posenc bench [--json] [--repeats N] [--kernels-only] [--max-len L --d-model D]\n"
+               "                    [--memory-budget GIB] [--interaction-changes N] [--scale-changes N]\n"
+               "Times the PE fill in both layouts, the machine's write bandwidth on the same buffer, a\n"
+               "plain copy of the embedding table to it, and the full pipeline (scale, sum, dropout)\n"
+               "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names.\n"
+               "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
+               "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
+               "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
+               "the larger one first waits for every view to be exact, about a minute on two cores).\n"
+               "--kernels-only skips the window's part, which takes minutes.\n";
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -157,6 +191,18 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (!ok || repeats < 1 || repeats > 1000) {
         err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
         return ExitUsage;
+    }
+    InteractionChanges changes;
+    for (const auto &[option, count] :
+         {std::pair {&interactionOption, &changes.interactive}, std::pair {&scaleOption, &changes.atScale}}) {
+        if (!parser.isSet(*option))
+            continue;
+        *count = parser.value(*option).toInt(&ok);
+        if (!ok || *count < 0 || *count > 100000) {
+            err << "posenc bench: --" << option->names().constFirst() << ": must be an integer in [0, 100000]; got '"
+                << parser.value(*option) << "'\n";
+            return ExitUsage;
+        }
     }
     // The benchmark's own size unless the caller chose one.
     QStringList sized = arguments;
@@ -205,25 +251,32 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const Engine forward(pipeline);
 
     // The measurements the targets compare, round-robin on the same buffer. The better of the
-    // two ways to write memory is the bandwidth the PE fill is held to.
-    const std::vector<Timing> compared
-        = timeInterleaved(repeats,
-                          {[&] { plainFill(buffer, threads, false); }, [&] { plainFill(buffer, threads, true); },
-                           [&] {
-                               peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
-                           },
-                           [&] {
-                               forward.compute(Quantity::Output, all, buffer, {threads, nullptr});
-                           }});
+    // two ways to write memory is the bandwidth the PE fill is held to, the better of the two
+    // copies of the pipeline's input to its output the copy the pipeline is held to.
+    const RowMatrixXf &input = pipeline.embeddings->values;
+    const std::vector<Timing> compared = timeInterleaved(
+        repeats,
+        {[&] { plainFill(buffer, threads, false); }, [&] { plainFill(buffer, threads, true); },
+         [&] {
+             peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
+         },
+         [&] {
+             peSplit.compute(Quantity::Pe, all, buffer, {threads, nullptr});
+         },
+         [&] { plainCopy(buffer, input, threads, false); }, [&] { plainCopy(buffer, input, threads, true); },
+         [&] {
+             forward.compute(Quantity::Output, all, buffer, {threads, nullptr});
+         }});
     const Timing cachedFill = compared[0];
     const Timing streamingFill = compared[1];
     const Timing fill = compared[2];
-    const Timing pipe = compared[3];
+    const Timing fillSplit = compared[3];
+    const Timing copy = compared[4].minMs <= compared[5].minMs ? compared[4] : compared[5];
+    const Timing pipe = compared[6];
     const Timing bandwidth = cachedFill.minMs <= streamingFill.minMs ? cachedFill : streamingFill;
 
     peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
     const double error = maxAbsError(peInterleaved, buffer);
-    const Timing fillSplit = timeIt(repeats, [&] { peSplit.compute(Quantity::Pe, all, buffer, {threads, nullptr}); });
     const Timing fillSerial = timeIt(repeats, [&] { peInterleaved.compute(Quantity::Pe, all, buffer, {1, nullptr}); });
     const Timing pipeSerial = timeIt(repeats, [&] { forward.compute(Quantity::Output, all, buffer, {1, nullptr}); });
     const Engine generated(interleaved);
@@ -235,6 +288,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"rows"_s] = static_cast<double>(rows);
     json[u"cols"_s] = static_cast<double>(cols);
     json[u"threads"_s] = threads;
+    json[u"simd_target"_s] = QString::fromLatin1(SimdTargets::current().name);
     json[u"repeats"_s] = repeats;
     json[u"write_bandwidth_ms"_s] = bandwidth.minMs;
     json[u"write_bandwidth_gbps"_s] = gbps(cells, bandwidth.minMs);
@@ -245,6 +299,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pe_fill_gbps"_s] = gbps(cells, fill.minMs);
     json[u"pe_fill_fraction_of_bandwidth"_s] = gbps(cells, fill.minMs) / gbps(cells, bandwidth.minMs);
     json[u"pe_fill_split_ms"_s] = fillSplit.minMs;
+    json[u"pe_fill_split_over_interleaved"_s] = fillSplit.minMs / fill.minMs;
     json[u"pe_fill_1thread_ms"_s] = fillSerial.minMs;
     json[u"pe_max_abs_error"_s] = error;
     json[u"embedding_init_ms"_s] = initMs;
@@ -253,12 +308,18 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pipeline_1thread_ms"_s] = pipeSerial.minMs;
     json[u"pipeline_over_pe_fill"_s] = pipe.minMs / fill.minMs;
     json[u"pipeline_over_pe_fill_median"_s] = pipe.medianMs / fill.medianMs;
+    json[u"stream_copy_ms"_s] = copy.minMs;
+    json[u"stream_copy_median_ms"_s] = copy.medianMs;
+    json[u"pipeline_over_copy"_s] = pipe.minMs / copy.minMs;
+    json[u"pipeline_over_copy_median"_s] = pipe.medianMs / copy.medianMs;
     json[u"pipeline_generated_embeddings_ms"_s] = pipeGenerated.minMs;
     QJsonObject extraKeys;
-    for (const ExtraBenchmark &extra : extraBenchmarks()) {
-        const QJsonObject keys = extra(err);
-        for (auto it = keys.begin(); it != keys.end(); ++it)
-            json[it.key()] = extraKeys[it.key()] = it.value();
+    if (!parser.isSet(kernelsOnlyOption)) {
+        for (const ExtraBenchmark &extra : extraBenchmarks()) {
+            const QJsonObject keys = extra(changes, err);
+            for (auto it = keys.begin(); it != keys.end(); ++it)
+                json[it.key()] = extraKeys[it.key()] = it.value();
+        }
     }
 
     if (parser.isSet(jsonOption)) {
@@ -268,9 +329,14 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const auto line = [&](const QString &what, double ms, const QString &extra = {}) {
         out << what.leftJustified(44) << QString::number(ms, 'f', 2).rightJustified(9) << " ms  " << extra << '\n';
     };
+    QStringList targets;
+    for (const SimdTargets::Target &target : SimdTargets::available())
+        targets << QString::fromLatin1(target.name);
     out << "posenc bench: " << rows << " x " << cols << " float32 (" << QString::number(gbps(cells, 1.0) / 1e3, 'f', 2)
         << " GB), " << threads << " threads, best of " << repeats
-        << " (the plain fills, the PE fill and the pipeline timed round-robin)\n\n";
+        << " (the plain fills and copies, the PE fills and the pipeline timed round-robin)\n"
+        << "SIMD target: " << SimdTargets::current().name << " (of " << targets.join(u", "_s)
+        << " in this binary for this CPU)\n\n";
     line(u"plain parallel fill, through the caches"_s, cachedFill.minMs,
          u"%1 GB/s"_s.arg(gbps(cells, cachedFill.minMs), 0, 'f', 1));
     line(u"plain parallel fill, streaming stores"_s, streamingFill.minMs,
@@ -279,11 +345,17 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
          u"%1 GB/s = %2% of the better fill; max |error| %3"_s.arg(gbps(cells, fill.minMs), 0, 'f', 1)
              .arg(100.0 * bandwidth.minMs / fill.minMs, 0, 'f', 0)
              .arg(error, 0, 'e', 2));
-    line(u"PE fill, exact angles, split"_s, fillSplit.minMs, u"%1 GB/s"_s.arg(gbps(cells, fillSplit.minMs), 0, 'f', 1));
+    line(u"PE fill, exact angles, split"_s, fillSplit.minMs,
+         u"%1 GB/s = %2x the interleaved fill"_s.arg(gbps(cells, fillSplit.minMs), 0, 'f', 1)
+             .arg(fillSplit.minMs / fill.minMs, 0, 'f', 2));
     line(u"PE fill, 1 thread"_s, fillSerial.minMs,
          u"%1x from the second thread"_s.arg(fillSerial.minMs / fill.minMs, 0, 'f', 2));
     line(u"embedding init N(0, 1), once"_s, initMs);
-    line(u"pipeline s*E + PE, dropout 0.1"_s, pipe.minMs, u"%1x the PE fill"_s.arg(pipe.minMs / fill.minMs, 0, 'f', 2));
+    line(u"plain copy of E to the output"_s, copy.minMs,
+         u"%1 GB/s read + written"_s.arg(gbps(2 * cells, copy.minMs), 0, 'f', 1));
+    line(u"pipeline s*E + PE, dropout 0.1"_s, pipe.minMs,
+         u"%1x the copy, %2x the PE fill"_s.arg(pipe.minMs / copy.minMs, 0, 'f', 2)
+             .arg(pipe.minMs / fill.minMs, 0, 'f', 2));
     line(u"pipeline, 1 thread"_s, pipeSerial.minMs);
     line(u"pipeline drawing E cell by cell"_s, pipeGenerated.minMs);
     for (auto it = extraKeys.begin(); it != extraKeys.end(); ++it)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Block.h"
+#include "DropoutSimd.h"
 #include "Params.h"
 #include "Philox.h"
 
@@ -8,15 +9,6 @@
 #include <vector>
 
 namespace posenc {
-
-// One row of the model input by its parts, X = scale * embedding + positional, so that X is
-// formed by the same float operations wherever it is needed.
-struct InputRow
-{
-    const float *embedding; // unscaled E, zero where the column holds no embedding
-    float scale;
-    const float *positional; // PE, zero where the column holds no PE
-};
 
 // The Bernoulli(1 - p) keep mask of inverted dropout, and the rules of each dropout variant
 // (docs/ARCHITECTURE.md, The mathematics). Bit (p, j) is a pure function of (seed, p, j).
@@ -40,8 +32,8 @@ public:
     enum class RowRule { Dropout, PassThrough, Zero };
     RowRule rowRule(std::int64_t position) const;
 
-    // Y for one row of X, `cols` long. With `streaming`, a `dst` that starts on a cache line is
-    // written with non-temporal stores (the caller fences).
+    // Y for one row of X, `cols` long. With `streaming`, a `dst` that starts on a vector-aligned
+    // address is written with non-temporal stores (the caller fences).
     void applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x, float *dst,
                   bool streaming = false) const;
 

@@ -1,10 +1,12 @@
 #include "Embeddings.h"
 
+#include "EmbeddingsSimd.h"
+
 #include "TableAllocation.h"
 #include "ThreadPools.h"
 
 #include <algorithm>
-#include <numbers>
+#include <vector>
 
 namespace posenc {
 
@@ -42,36 +44,21 @@ void Embeddings::fill(const Block &block, BlockRef out) const
 
 void Embeddings::fillGeneratedRow(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const
 {
-    // Box-Muller on a fixed chunk of kChunkColumns columns: two normals per pair of words.
-    // Fixed-size Eigen arrays take the vectorised path for every element, so each cell's
-    // value never depends on where a block starts.
-    constexpr int kPairs = kChunkColumns / 2;
-    using Chunk = Eigen::Array<float, kPairs, 1>;
-    constexpr float kToUnit = 1.0f / 16777216.0f; // 24 random bits to a float in [0, 1)
+    // Box-Muller on whole chunks of kChunkColumns columns, two normals per pair of words; the
+    // kernel computes every cell the same way, so a cell's value never depends on where a block
+    // starts.
+    constexpr std::int64_t kGroups = kChunkColumns / 4; // Philox counters per chunk, four words each
     const std::int64_t end = col0 + cols;
-    for (std::int64_t chunk = col0 / kChunkColumns; chunk * kChunkColumns < end; ++chunk) {
-        Chunk u1, u2;
-        for (int g = 0; g < kPairs / 2; ++g) {
-            const auto words = m_random.words(position, chunk * (kChunkColumns / 4) + g);
-            for (int half = 0; half < 2; ++half) {
-                // u1 in (0, 1) so that log(u1) is finite.
-                u1[2 * g + half] = (static_cast<float>(words[2 * half] >> 8) + 0.5f) * kToUnit;
-                u2[2 * g + half] = static_cast<float>(words[2 * half + 1] >> 8) * kToUnit;
-            }
-        }
-        const Chunk radius = (u1.log() * -2.0f).sqrt() * m_sigma;
-        const Chunk theta = u2 * static_cast<float>(2.0 * std::numbers::pi);
-        const Chunk even = radius * theta.cos();
-        const Chunk odd = radius * theta.sin();
-
-        const std::int64_t chunk0 = chunk * kChunkColumns;
-        const std::int64_t from = std::max(col0, chunk0);
-        const std::int64_t to = std::min(end, chunk0 + kChunkColumns);
-        for (std::int64_t c = from; c < to; ++c) {
-            const std::int64_t k = c - chunk0;
-            dst[c - col0] = (k & 1) ? odd[k / 2] : even[k / 2];
-        }
-    }
+    const std::int64_t chunk0 = col0 / kChunkColumns;
+    const std::int64_t chunks = (end + kChunkColumns - 1) / kChunkColumns - chunk0;
+    thread_local std::vector<std::uint32_t> t_words;
+    thread_local std::vector<float> t_cells;
+    t_words.resize(static_cast<std::size_t>(4 * kGroups * chunks));
+    t_cells.resize(static_cast<std::size_t>(kChunkColumns * chunks));
+    m_random.fill(position, chunk0 * kGroups, kGroups * chunks, t_words.data());
+    normalPairs(t_words.data(), kChunkColumns / 2 * chunks, m_sigma, t_cells.data());
+    const float *cells = t_cells.data() + (col0 - chunk0 * kChunkColumns);
+    std::copy(cells, cells + cols, dst);
 }
 
 std::shared_ptr<const EmbeddingMatrix> Embeddings::materialize(const Embeddings &source, std::int64_t rows, int threads)

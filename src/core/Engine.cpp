@@ -22,8 +22,7 @@ constexpr std::int64_t kStreamingCells = std::int64_t(8) << 20;
 // A tile is large enough to amortise the exact re-anchoring at its first row and small
 // enough that the threads share the work evenly.
 constexpr std::int64_t kTileCells = std::int64_t(1) << 21;
-// Columns computed together: the double state of the PE recurrence for this many columns
-// stays in the first-level cache while the rows go by.
+// Columns computed together where a row is cut into column tiles.
 constexpr std::int64_t kTileColumns = 1024;
 
 std::int64_t tileRowsFor(const Block &block, int threads)
@@ -68,54 +67,73 @@ std::optional<QString> Engine::check(Quantity quantity, const Block &block) cons
         u"the %1 x %2 block of %3"_s.arg(block.rows).arg(block.cols).arg(Quantities::name(quantity)));
 }
 
-void Engine::forEachInputRow(const Block &block, const InputRowSink &sink) const
+void Engine::forEachInputTile(const Block &block, const InputTileSink &sink) const
 {
     const std::int64_t end = block.colEnd();
     const bool concat = m_params.compose == Compose::Concat;
     const std::int64_t embeddingEnd = concat ? m_embeddings.columns() : m_params.dModel;
     // X columns of the two parts; PE column = X column - peOffset.
-    const std::int64_t e0 = block.col0;
     const std::int64_t e1 = std::min(end, embeddingEnd);
     const std::int64_t q0 = concat ? std::max(block.col0, embeddingEnd) : block.col0;
     const std::int64_t peOffset = concat ? embeddingEnd : 0;
     const RowMatrixXf *matrix = m_embeddings.matrix();
-    // A loaded matrix is read in place where the block is all embedding columns (sum).
-    const bool inPlace = matrix && !concat;
+    constexpr std::int64_t kRows = PositionalTable::kRunRows;
+    constexpr std::int64_t kWidth = PositionalTable::kTileColumns;
+    // The part a column does not have reads as zeros.
+    static const std::vector<float> zeros(static_cast<std::size_t>(kWidth), 0.0f);
+    std::vector<float> generated;
 
-    std::vector<float> embeddingPart(static_cast<std::size_t>(block.cols), 0.0f);
-    std::vector<float> positionalPart;
-    const auto deliver = [&](std::int64_t p, const float *positional) {
-        const float *embedding = embeddingPart.data();
-        if (inPlace)
-            embedding = matrix->row(p).data() + block.col0;
-        else if (e1 > e0)
-            m_embeddings.fill(Block {p, 1, e0, e1 - e0}, Eigen::Map<RowMatrixXf>(embeddingPart.data(), 1, e1 - e0));
-        sink(p, InputRow {embedding, m_scale, positional});
+    // The embedding rows of a tile: read where they are in a loaded matrix, else drawn.
+    const auto withEmbedding = [&](InputTile tile) {
+        if (tile.col0 >= embeddingEnd) {
+            tile.embedding = zeros.data();
+            tile.embeddingStride = 0;
+        } else if (matrix) {
+            tile.embedding = matrix->row(tile.row0).data() + tile.col0;
+            tile.embeddingStride = matrix->cols();
+        } else {
+            generated.resize(static_cast<std::size_t>(tile.rows * tile.cols));
+            m_embeddings.fill(Block {tile.row0, tile.rows, tile.col0, tile.cols},
+                              Eigen::Map<RowMatrixXf>(generated.data(), tile.rows, tile.cols));
+            tile.embedding = generated.data();
+            tile.embeddingStride = tile.cols;
+        }
+        sink(tile);
     };
-    if (!concat) { // the PE row covers every column of the block: use it where it is
-        m_pe.forEachRow(block, [&](std::int64_t p, const float *pe) { deliver(p, pe); });
+    const auto withPositional = [&](const Block &part) {
+        m_pe.forEachTile(Block {part.row0, part.rows, part.col0 - peOffset, part.cols},
+                         [&](const PositionalTable::Tile &pe) {
+                             withEmbedding(InputTile {pe.row0, pe.rows, pe.col0 + peOffset, pe.cols, nullptr, 0,
+                                                      m_scale, pe.values, pe.stride});
+                         });
+    };
+    if (!concat) { // the PE covers every column of the block
+        withPositional(block);
         return;
     }
-    positionalPart.assign(static_cast<std::size_t>(block.cols), 0.0f);
-    if (end > q0) {
-        float *q = positionalPart.data() + (q0 - block.col0);
-        m_pe.forEachRow(Block {block.row0, block.rows, q0 - peOffset, end - q0}, [&](std::int64_t p, const float *pe) {
-            std::copy(pe, pe + (end - q0), q);
-            deliver(p, positionalPart.data());
-        });
-    } else {
-        for (std::int64_t p = block.row0; p < block.rowEnd(); ++p)
-            deliver(p, positionalPart.data());
+    // The embedding columns of concat, without PE, in tiles of the same shape.
+    for (std::int64_t p = block.row0; p < block.rowEnd(); p += kRows) {
+        const std::int64_t rows = std::min(kRows, block.rowEnd() - p);
+        for (std::int64_t c0 = block.col0; c0 < e1;) {
+            const std::int64_t c1 = std::min(e1, (c0 / kWidth + 1) * kWidth);
+            withEmbedding(InputTile {p, rows, c0, c1 - c0, nullptr, 0, m_scale, zeros.data(), 0});
+            c0 = c1;
+        }
     }
+    if (end > q0)
+        withPositional(Block {block.row0, block.rows, q0, end - q0});
 }
 
 void Engine::inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const
 {
-    forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
-        const std::int64_t r = p - block.row0;
-        for (std::int64_t c = 0; c < block.cols; ++c) {
-            embeddingPart(r, c) = x.scale * x.embedding[c];
-            positionalPart(r, c) = x.positional[c];
+    forEachInputTile(block, [&](const InputTile &tile) {
+        for (std::int64_t r = 0; r < tile.rows; ++r) {
+            const InputRow x = tile.x(r);
+            const std::int64_t row = tile.row0 + r - block.row0;
+            for (std::int64_t c = 0; c < tile.cols; ++c) {
+                embeddingPart(row, tile.col0 - block.col0 + c) = x.scale * x.embedding[c];
+                positionalPart(row, tile.col0 - block.col0 + c) = x.positional[c];
+            }
         }
     });
 }
@@ -129,6 +147,9 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
         else
             std::copy(values, values + block.cols, dst);
     };
+    // Where cell (p, column) of the table goes.
+    const auto at
+        = [&](std::int64_t p, std::int64_t column) { return out.row(p - block.row0).data() + (column - block.col0); };
     std::vector<float> row(static_cast<std::size_t>(block.cols));
     switch (quantity) {
     case Quantity::Pe:
@@ -152,15 +173,16 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
         }
         break;
     case Quantity::Input:
-        forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
-            float *dst = out.row(p - block.row0).data();
-            for (std::int64_t c = 0; c < block.cols; ++c)
-                dst[c] = x.scale * x.embedding[c] + x.positional[c];
+        forEachInputTile(block, [&](const InputTile &tile) {
+            for (std::int64_t r = 0; r < tile.rows; ++r)
+                addScaled(tile.x(r), tile.cols, at(tile.row0 + r, tile.col0), streaming);
         });
         break;
     case Quantity::Output:
-        forEachInputRow(block, [&](std::int64_t p, const InputRow &x) {
-            m_mask.applyRow(p, block.col0, block.cols, x, out.row(p - block.row0).data(), streaming);
+        forEachInputTile(block, [&](const InputTile &tile) {
+            for (std::int64_t r = 0; r < tile.rows; ++r)
+                m_mask.applyRow(tile.row0 + r, tile.col0, tile.cols, tile.x(r), at(tile.row0 + r, tile.col0),
+                                streaming);
         });
         break;
     case Quantity::Similarity:
@@ -194,12 +216,12 @@ bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const 
             return;
         }
         // Column tiles start on multiples of the tile width, so that they line up with the
-        // random generators' groups whatever the block. The split layout keeps whole rows: a
-        // pair's sine and cosine lie half a row apart and are computed together.
-        // The model input takes whole rows as well: the embeddings are then read and the output
-        // written as one sequential stream each (measured 20% faster than 1024-column slices).
-        const bool wholeRows = quantity == Quantity::Input || quantity == Quantity::Output
-            || (m_params.layout == Layout::Split && quantity != Quantity::Mask && quantity != Quantity::Embedding);
+        // random generators' groups whatever the block. The PE and the model input keep whole
+        // rows: they go through the columns in chunks of pairs themselves (a split pair's sine and
+        // cosine lie half a row apart and are computed together), and their outputs are written
+        // as a few sequential streams.
+        const bool wholeRows = quantity == Quantity::Pe || quantity == Quantity::Input || quantity == Quantity::Output
+            || (m_params.layout == Layout::Split && quantity == Quantity::Error);
         const std::int64_t width = wholeRows ? block.colEnd() : kTileColumns;
         for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
             const std::int64_t c1 = std::min(block.colEnd(), (c0 / width + 1) * width);

@@ -55,8 +55,31 @@ public:
     void inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const;
 
 private:
-    using InputRowSink = std::function<void(std::int64_t position, const InputRow &x)>;
-    void forEachInputRow(const Block &block, const InputRowSink &sink) const;
+    // Rows row0 .. row0 + rows - 1 of the model input's columns col0 .. col0 + cols - 1 by their
+    // parts: row r is x(r).
+    struct InputTile
+    {
+        std::int64_t row0;
+        std::int64_t rows;
+        std::int64_t col0;
+        std::int64_t cols;
+        const float *embedding; // row r at embedding + r * embeddingStride
+        std::int64_t embeddingStride;
+        float scale;
+        const float *positional;
+        std::int64_t positionalStride;
+
+        InputRow x(std::int64_t r) const
+        {
+            return {embedding + r * embeddingStride, scale, positional + r * positionalStride};
+        }
+    };
+    using InputTileSink = std::function<void(const InputTile &tile)>;
+    // Hands the model input of the block to `sink` in tiles of at most
+    // PositionalTable::kRunRows rows and kTileColumns columns, each cell once. The PE and the
+    // mask of a tile are computed in the first-level cache between the tile's loads of the
+    // embeddings and stores of the output, so the work overlaps the memory traffic.
+    void forEachInputTile(const Block &block, const InputTileSink &sink) const;
     void computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
 
     Params m_params;

@@ -6,10 +6,6 @@
 #include <cmath>
 #include <vector>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
-
 namespace posenc {
 
 PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles)
@@ -35,22 +31,6 @@ PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout
     }
 }
 
-void PositionalTable::forEachRow(const Block &block, const RowSink &sink) const
-{
-    // Room for one run of rows, handed to the sink one by one.
-    const std::int64_t cols = std::max<std::int64_t>(0, block.cols);
-    std::vector<float> rows(static_cast<std::size_t>(kRunRows * cols));
-    forEachRowInto(
-        block, false, [&](std::int64_t, std::int64_t r) { return rows.data() + r * cols; }, sink);
-}
-
-void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) const
-{
-    forEachRowInto(
-        block, streaming, [&](std::int64_t p, std::int64_t) { return out.row(p - block.row0).data(); },
-        [](std::int64_t, const float *) {});
-}
-
 PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int64_t cols) const
 {
     const std::int64_t end = col0 + cols;
@@ -72,9 +52,8 @@ PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int
 
 namespace {
 
-// One step of the recurrence: (sin, cos)(a + t) from (sin, cos)(a) and (cos t, sin t).
-// Products and sums are rounded one by one (no contraction), so that the vector loop of
-// rotateAndStore() and this one give the same bits.
+// One step of the recurrence: (sin, cos)(a + t) from (sin, cos)(a) and (cos t, sin t), with
+// the roundings of rotatePairs().
 inline void rotate(double *s, double *c, const double *rotCos, const double *rotSin, std::int64_t n)
 {
     for (std::int64_t k = 0; k < n; ++k) {
@@ -85,51 +64,15 @@ inline void rotate(double *s, double *c, const double *rotCos, const double *rot
     }
 }
 
-#if defined(__AVX512F__)
-// Groups x 8 pairs of the interleaved layout through `count` rows: round to float32, interleave
-// sin and cos in one permute and store 16 * Groups floats to each row (streaming where
-// stream[r]), rotating the double state to the next row in registers; `rotations` is
-// count - 1, or count to leave the state past the last row. Each row receives whole cache
-// lines in one burst, which keeps non-temporal stores to several rows at full speed.
-template<int Groups>
-void rotateAndStore(double *sines, double *cosines, const double *rotCos, const double *rotSin, float *const *rows,
-                    const bool *stream, std::int64_t count, std::int64_t rotations)
+// The pieces of `size` pairs, counted from pair 0, that meet the range [first, end).
+template<typename PieceFn> void forEachPiece(std::int64_t first, std::int64_t end, std::int64_t size, PieceFn &&pieceFn)
 {
-    const __m512i interleave = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    __m512d sv[Groups], cv[Groups], rc[Groups], rs[Groups];
-    for (int g = 0; g < Groups; ++g) {
-        sv[g] = _mm512_loadu_pd(sines + 8 * g);
-        cv[g] = _mm512_loadu_pd(cosines + 8 * g);
-        rc[g] = _mm512_loadu_pd(rotCos + 8 * g);
-        rs[g] = _mm512_loadu_pd(rotSin + 8 * g);
-    }
-    for (std::int64_t r = 0;; ++r) {
-        for (int g = 0; g < Groups; ++g) {
-            const __m512 values = _mm512_permutex2var_ps(_mm512_castps256_ps512(_mm512_cvtpd_ps(sv[g])), interleave,
-                                                         _mm512_castps256_ps512(_mm512_cvtpd_ps(cv[g])));
-            if (stream[r])
-                _mm512_stream_ps(rows[r] + 16 * g, values);
-            else
-                _mm512_storeu_ps(rows[r] + 16 * g, values);
-        }
-        if (r == rotations)
-            break;
-        for (int g = 0; g < Groups; ++g) {
-            const __m512d nextS = _mm512_add_pd(_mm512_mul_pd(sv[g], rc[g]), _mm512_mul_pd(cv[g], rs[g]));
-            cv[g] = _mm512_sub_pd(_mm512_mul_pd(cv[g], rc[g]), _mm512_mul_pd(sv[g], rs[g]));
-            sv[g] = nextS;
-        }
-        if (r + 1 == count)
-            break; // advanced past the run's last row
-    }
-    if (rotations > 0) {
-        for (int g = 0; g < Groups; ++g) {
-            _mm512_storeu_pd(sines + 8 * g, sv[g]);
-            _mm512_storeu_pd(cosines + 8 * g, cv[g]);
-        }
+    for (std::int64_t a = first; a < end;) {
+        const std::int64_t b = std::min(end, (a / size + 1) * size);
+        pieceFn(a, b);
+        a = b;
     }
 }
-#endif
 
 } // namespace
 
@@ -191,119 +134,171 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
     }
 }
 
-void PositionalTable::storeRows(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols,
-                                float *const *dsts, std::int64_t count, bool streaming, const Rotation &step,
-                                bool advancePast) const
+int PositionalTable::columnsOf(std::int64_t first, std::int64_t end, const Block &block, Block (&ranges)[2]) const
 {
-    const std::int64_t end = col0 + cols;
-    const std::int64_t pair0 = pairs.first;
-    // The state of every pair outside [fusedBegin, fusedEnd) is written and advanced row by
-    // row below; the vector loop does the pairs inside.
-    std::int64_t fusedBegin = 0;
-    std::int64_t fusedEnd = 0;
-#if defined(__AVX512F__)
+    int count = 0;
+    const auto add = [&](std::int64_t from, std::int64_t to) {
+        from = std::max(from, block.col0);
+        to = std::min(to, block.colEnd());
+        if (from < to)
+            ranges[count++] = Block {0, 0, from, to - from};
+    };
     if (m_layout == Layout::Interleaved) {
-        const std::int64_t c = col0 + (col0 & 1);
-        const std::int64_t k0 = c / 2 - pair0;
-        const std::int64_t vectorPairs = (end - c) / 2 / 8 * 8;
-        bool stream[kRunRows];
-        for (std::int64_t r = 0; r < count; ++r)
-            stream[r] = streaming && (reinterpret_cast<std::uintptr_t>(dsts[r] + (c - col0)) & 63u) == 0;
-        const std::int64_t rotations = count - 1 + (advancePast ? 1 : 0);
-        float *at[kRunRows];
-        const auto place = [&](std::int64_t i) {
-            for (std::int64_t r = 0; r < count; ++r)
-                at[r] = dsts[r] + (c - col0) + 2 * i;
-        };
-        std::int64_t i = 0;
-        for (; i + 32 <= vectorPairs; i += 32) {
-            place(i);
-            rotateAndStore<4>(sines + k0 + i, cosines + k0 + i, step.cos + k0 + i, step.sin + k0 + i, at, stream, count,
-                              rotations);
-        }
-        for (; i < vectorPairs; i += 8) {
-            place(i);
-            rotateAndStore<1>(sines + k0 + i, cosines + k0 + i, step.cos + k0 + i, step.sin + k0 + i, at, stream, count,
-                              rotations);
-        }
-        fusedBegin = k0;
-        fusedEnd = k0 + vectorPairs;
+        add(2 * first, 2 * end);
+    } else {
+        const std::int64_t h = Frequencies::pairCount(m_dModel);
+        add(std::min(first, h), std::min(end, h));
+        add(h + first, std::min(h + end, m_dModel));
     }
-#else
-    (void)streaming;
-#endif
+    return count;
+}
+
+void PositionalTable::storePairs(const RunState &run, std::int64_t first, std::int64_t end, const Block &block,
+                                 const Destination &to) const
+{
+    // The kernel on pairs [from, till): interleaved from sineColumn, or sines from sineColumn and
+    // cosines from cosineColumn, either -1 for none.
+    const auto kernel = [&](std::int64_t from, std::int64_t till, bool interleaved, std::int64_t sineColumn,
+                            std::int64_t cosineColumn) {
+        const std::int64_t k = from - run.range.first;
+        PairRun pairs {run.sines + k,
+                       run.cosines + k,
+                       run.step.cos + k,
+                       run.step.sin + k,
+                       till - from,
+                       run.rows,
+                       run.advancePast,
+                       interleaved,
+                       {},
+                       {},
+                       {},
+                       run.streaming};
+        for (int r = 0; r < run.rows; ++r) {
+            if (interleaved)
+                pairs.interleavedRows[r] = to(r, sineColumn);
+            pairs.sineRows[r] = !interleaved && sineColumn >= 0 ? to(r, sineColumn) : nullptr;
+            pairs.cosineRows[r] = !interleaved && cosineColumn >= 0 ? to(r, cosineColumn) : nullptr;
+        }
+        rotatePairs(pairs);
+    };
+    const std::int64_t col0 = block.col0;
+    const std::int64_t colEnd = block.colEnd();
+    if (m_layout == Layout::Interleaved) {
+        const std::int64_t x0 = std::max(col0, 2 * first);
+        const std::int64_t x1 = std::min(colEnd, 2 * end);
+        const std::int64_t whole0 = (x0 + 1) / 2; // pairs with both columns in the block
+        const std::int64_t whole1 = x1 / 2;
+        if (x0 % 2 == 1) // a cosine without its sine
+            kernel(x0 / 2, x0 / 2 + 1, false, -1, x0);
+        if (whole1 > whole0)
+            kernel(whole0, whole1, true, 2 * whole0, -1);
+        if (x1 % 2 == 1) // a sine without its cosine
+            kernel(x1 / 2, x1 / 2 + 1, false, x1 - 1, -1);
+        return;
+    }
+    // Split: pairs whose sine, cosine or both are in the block, in ranges where that is the same.
     const std::int64_t h = Frequencies::pairCount(m_dModel);
-    // Columns [skipBegin, skipEnd) are the vector loop's (an empty range when it wrote none).
-    const std::int64_t skipBegin = 2 * (pair0 + fusedBegin);
-    const std::int64_t skipEnd = 2 * (pair0 + fusedEnd);
-    for (std::int64_t r = 0; r < count; ++r) {
-        float *dst = dsts[r] - col0;
-        if (m_layout == Layout::Interleaved) {
-            const auto put = [&](std::int64_t c) {
-                const std::int64_t k = c / 2 - pair0;
-                dst[c] = static_cast<float>((c & 1) ? cosines[k] : sines[k]);
-            };
-            for (std::int64_t c = col0; c < std::min(end, skipBegin); ++c)
-                put(c);
-            for (std::int64_t c = std::max(col0, skipEnd); c < end; ++c)
-                put(c);
-        } else {
-            for (std::int64_t c = col0; c < std::min(end, h); ++c)
-                dst[c] = static_cast<float>(sines[c - pair0]);
-            for (std::int64_t c = std::max(col0, h); c < end; ++c)
-                dst[c] = static_cast<float>(cosines[c - h - pair0]);
-        }
-        if (r + 1 < count || advancePast) {
-            rotate(sines, cosines, step.cos, step.sin, fusedBegin);
-            rotate(sines + fusedEnd, cosines + fusedEnd, step.cos + fusedEnd, step.sin + fusedEnd,
-                   pairs.count - fusedEnd);
-        }
+    const std::int64_t sine0 = std::max(first, col0);
+    const std::int64_t sine1 = std::min({end, h, colEnd});
+    const std::int64_t cosine0 = std::max(first, col0 - h);
+    const std::int64_t cosine1 = std::min({end, m_dModel - h, colEnd - h});
+    std::int64_t cuts[] = {first,
+                           end,
+                           std::clamp(sine0, first, end),
+                           std::clamp(sine1, first, end),
+                           std::clamp(cosine0, first, end),
+                           std::clamp(cosine1, first, end)};
+    std::sort(std::begin(cuts), std::end(cuts));
+    for (std::size_t i = 0; i + 1 < std::size(cuts); ++i) {
+        const std::int64_t from = cuts[i];
+        const std::int64_t till = cuts[i + 1];
+        if (from == till)
+            continue;
+        const bool sine = sine0 <= from && till <= sine1;
+        const bool cosine = cosine0 <= from && till <= cosine1;
+        if (sine || cosine)
+            kernel(from, till, false, sine ? from : -1, cosine ? h + from : -1);
     }
 }
 
-namespace {
-
-// sin and cos of the float32 angle float(p) * float(w), the way float32 frameworks form it.
-struct Float32Angles
-{
-    const float *wFloat;
-    float position;
-
-    double angle(std::int64_t pair) const { return static_cast<double>(position * wFloat[pair]); }
-};
-
-} // namespace
-
-template<typename Destination, typename Done>
-void PositionalTable::forEachRowInto(const Block &block, bool streaming, Destination &&destination, Done &&done) const
+void PositionalTable::forEachTile(const Block &block, const TileSink &sink) const
 {
     if (block.isEmpty())
         return;
-    if (m_angles == Angles::Exact) {
-        const PairRange pairs = pairsFor(block.col0, block.cols);
-        forEachExactRun(block.row0, block.rows, pairs,
-                        [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
-                            bool advancePast) {
-                            float *dsts[kRunRows];
-                            for (std::int64_t r = 0; r < count; ++r)
-                                dsts[r] = destination(p + r, r);
-                            storeRows(sines, cosines, pairs, block.col0, block.cols, dsts, count, streaming, step,
-                                      advancePast);
-                            for (std::int64_t r = 0; r < count; ++r)
-                                done(p + r, static_cast<const float *>(dsts[r]));
-                        });
+    // Each range of a tile's columns gets its own kRunRows x width part of the thread's scratch.
+    const std::int64_t width = std::min(block.cols, kTileColumns);
+    thread_local std::vector<float> t_scratch;
+    t_scratch.resize(std::max(t_scratch.size(), static_cast<std::size_t>(2 * kRunRows * width)));
+    float *scratch = t_scratch.data();
+    if (m_angles == Angles::Float32) {
+        for (std::int64_t p = block.row0; p < block.rowEnd(); p += kRunRows) {
+            const std::int64_t rows = std::min(kRunRows, block.rowEnd() - p);
+            for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
+                const std::int64_t c1 = std::min(block.colEnd(), (c0 / kTileColumns + 1) * kTileColumns);
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    for (std::int64_t c = c0; c < c1; ++c)
+                        scratch[r * (c1 - c0) + c - c0] = float32Value(p + r, c);
+                }
+                sink(Tile {p, rows, c0, c1 - c0, scratch, c1 - c0});
+                c0 = c1;
+            }
+        }
         return;
     }
-    for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
-        float *dst = destination(p, 0);
-        const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
-        for (std::int64_t c = 0; c < block.cols; ++c) {
-            const ColumnRole role = Frequencies::role(block.col0 + c, m_dModel, m_layout);
-            const double a = angles.angle(role.pair);
-            dst[c] = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
+    const PairRange pairs = pairsFor(block.col0, block.cols);
+    forEachExactRun(
+        block.row0, block.rows, pairs,
+        [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
+            bool advancePast) {
+            const RunState run {pairs, sines, cosines, step, static_cast<int>(count), advancePast, false};
+            forEachPiece(pairs.first, pairs.first + pairs.count, kTilePairs, [&](std::int64_t a, std::int64_t b) {
+                Block ranges[2];
+                const int n = columnsOf(a, b, block, ranges);
+                // Range k of the tile's columns, in rows of its width, at scratch + k * kRunRows * width.
+                const auto to = [&](int r, std::int64_t column) {
+                    const int k = n == 2 && column >= ranges[1].col0 ? 1 : 0; // split: sines below h, cosines from h
+                    return scratch + k * kRunRows * width + r * ranges[k].cols + (column - ranges[k].col0);
+                };
+                forEachPiece(a, b, kChunkPairs,
+                             [&](std::int64_t c, std::int64_t d) { storePairs(run, c, d, block, to); });
+                for (int k = 0; k < n; ++k)
+                    sink(Tile {p, count, ranges[k].col0, ranges[k].cols, scratch + k * kRunRows * width,
+                               ranges[k].cols});
+            });
+        });
+}
+
+void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) const
+{
+    if (block.isEmpty())
+        return;
+    if (m_angles == Angles::Float32) {
+        for (std::int64_t r = 0; r < block.rows; ++r) {
+            for (std::int64_t c = 0; c < block.cols; ++c)
+                out(r, c) = float32Value(block.row0 + r, block.col0 + c);
         }
-        done(p, static_cast<const float *>(dst));
+        return;
     }
+    const PairRange pairs = pairsFor(block.col0, block.cols);
+    forEachExactRun(block.row0, block.rows, pairs,
+                    [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
+                        bool advancePast) {
+                        const RunState run {pairs,       sines,    cosines, step, static_cast<int>(count),
+                                            advancePast, streaming};
+                        const auto to = [&](int r, std::int64_t column) {
+                            return out.row(p + r - block.row0).data() + (column - block.col0);
+                        };
+                        forEachPiece(pairs.first, pairs.first + pairs.count, kChunkPairs,
+                                     [&](std::int64_t a, std::int64_t b) { storePairs(run, a, b, block, to); });
+                    });
+}
+
+float PositionalTable::float32Value(std::int64_t p, std::int64_t column) const
+{
+    // The float32 angle float(p) * float(w), the way float32 frameworks form it.
+    const ColumnRole role = Frequencies::role(column, m_dModel, m_layout);
+    const auto angle = static_cast<double>(static_cast<float>(p) * m_wFloat[role.pair]);
+    return static_cast<float>(role.isCos ? std::cos(angle) : std::sin(angle));
 }
 
 void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) const
@@ -317,11 +312,9 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
         block.row0, block.rows, pairs,
         [&](std::int64_t p0, std::int64_t count, double *s, double *c, const Rotation &step, bool advancePast) {
             for (std::int64_t p = p0; p < p0 + count; ++p) {
-                const Float32Angles angles {m_wFloat.data(), static_cast<float>(p)};
                 for (std::int64_t col = 0; col < block.cols; ++col) {
                     const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
-                    const double a = angles.angle(role.pair);
-                    const double float32Value = static_cast<float>(role.isCos ? std::cos(a) : std::sin(a));
+                    const double float32Value = this->float32Value(p, block.col0 + col);
                     const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
                     dst[col] = static_cast<float>(float32Value - exact);
                 }

@@ -2,6 +2,7 @@
 
 #include "Block.h"
 #include "Params.h"
+#include "PositionalSimd.h"
 
 #include <Eigen/Core>
 
@@ -27,7 +28,29 @@ public:
     static constexpr std::int64_t kAnchorRows = 1024;
     static constexpr std::int64_t kHopRows = 32;
     // Rows computed together from one pass over the state (a divisor of kHopRows).
-    static constexpr std::int64_t kRunRows = 4;
+    static constexpr std::int64_t kRunRows = PairRun::kMaxRows;
+    // Pairs taken through a run together, from pair 0 on: their state stays in the first-level
+    // cache while they go through the run's rows.
+    static constexpr std::int64_t kChunkPairs = 512;
+    // Pairs whose values forEachTile() hands out together, from pair 0 on: whole rows up to
+    // d = 8192, so that who reads a tile along with other tables reads them as long sequential
+    // streams, while the values of a run stay in the second-level cache.
+    static constexpr std::int64_t kTilePairs = 1024;
+    // The widest tile forEachTile() hands out.
+    static constexpr std::int64_t kTileColumns = 2 * kTilePairs;
+
+    // Rows row0 .. row0 + rows - 1 of columns col0 .. col0 + cols - 1: row r's values start at
+    // values + r * stride.
+    struct Tile
+    {
+        std::int64_t row0;
+        std::int64_t rows;
+        std::int64_t col0;
+        std::int64_t cols;
+        const float *values;
+        std::int64_t stride;
+    };
+    using TileSink = std::function<void(const Tile &tile)>;
 
     PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles);
 
@@ -35,10 +58,13 @@ public:
     Layout layout() const { return m_layout; }
     Angles angles() const { return m_angles; }
 
-    // Hands every row of the block, in order, to `sink`; the values live until the next row.
-    void forEachRow(const Block &block, const RowSink &sink) const;
+    // Hands the block to `sink` in tiles of at most kRunRows rows and kTileColumns columns,
+    // each cell once: the tiles of rows r .. r + kRunRows - 1 before any later row, and within
+    // them in column order. The values live until the sink returns.
+    void forEachTile(const Block &block, const TileSink &sink) const;
     // Fills `out` (block.rows x block.cols) with the table's block. With `streaming`, rows
-    // that start on a cache line are written with non-temporal stores (the caller fences).
+    // that start on a vector-aligned address are written with non-temporal stores (the
+    // caller fences).
     void fill(const Block &block, BlockRef out, bool streaming = false) const;
     // float32-angle value minus the exact value (float64), rounded to float32.
     void forEachErrorRow(const Block &block, const RowSink &sink) const;
@@ -55,6 +81,20 @@ private:
         const double *cos;
         const double *sin;
     };
+    // The exact state of the pairs of `range` at a run's first row, and where it goes.
+    struct RunState
+    {
+        PairRange range;
+        double *sines;
+        double *cosines;
+        Rotation step;
+        int rows;
+        bool advancePast;
+        bool streaming;
+    };
+    // Where row r (of a run) of table column `column` goes.
+    using Destination = std::function<float *(int r, std::int64_t column)>;
+
     PairRange pairsFor(std::int64_t col0, std::int64_t cols) const;
     // Calls runFn(p, count, sin, cos, step, advancePast) for runs of at most kRunRows
     // consecutive rows p .. p + count - 1 of the block, with the exact state (double) of the
@@ -62,17 +102,15 @@ private:
     // `advancePast` is set, past the run's last row; the recurrence does the rest.
     template<typename RunFn>
     void forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, RunFn &&runFn) const;
-    // Writes columns [col0, col0 + cols) of `count` consecutive rows into dsts[0 .. count-1]
-    // from the state of `pairs`, advancing it between rows and, if `advancePast`, after the
-    // last one. The vector path rotates each group of pairs through all the rows in registers,
-    // so the double state is read and written once per run rather than once per row.
-    void storeRows(double *sines, double *cosines, PairRange pairs, std::int64_t col0, std::int64_t cols,
-                   float *const *dsts, std::int64_t count, bool streaming, const Rotation &step,
-                   bool advancePast) const;
-    // Computes every row of the block into destination(p, r), r its index in its run (rows of a
-    // run must not overlap), then calls done(p, row) in order.
-    template<typename Destination, typename Done>
-    void forEachRowInto(const Block &block, bool streaming, Destination &&destination, Done &&done) const;
+    // Writes the block's columns of pairs [first, end) for the run's rows to `to`, advancing
+    // their state.
+    void storePairs(const RunState &run, std::int64_t first, std::int64_t end, const Block &block,
+                    const Destination &to) const;
+    // The block's columns of pairs [first, end): one range in the interleaved layout, up to two
+    // in the split one (sines, then cosines). Returns how many.
+    int columnsOf(std::int64_t first, std::int64_t end, const Block &block, Block (&ranges)[2]) const;
+    // The value of cell (p, column) with float32 angles.
+    float float32Value(std::int64_t p, std::int64_t column) const;
 
     std::int64_t m_dModel;
     Layout m_layout;

@@ -2,9 +2,17 @@
 
 #include "ui_ControlPanel.h"
 
-#include "core/ParamText.h"
+#include "ParamLabels.h"
+#include "ParamTips.h"
 
+#include "core/ParamText.h"
+#include "core/ParamUse.h"
+
+#include <QCoreApplication>
 #include <QRandomGenerator>
+#include <QStandardItemModel>
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -30,29 +38,86 @@ std::int64_t sliderToMaxLen(int value)
 const QStringList kScaleTexts = {u"1"_s, u"sqrt"_s};
 const QStringList kInitTexts = {u"normal"_s, u"scaled-normal"_s};
 
+QString presetTooltip(const Preset &preset)
+{
+    QString text = u"<b>%1</b><br>%2"_s.arg(preset.title.toHtmlEscaped(), preset.source.toHtmlEscaped());
+    if (!preset.note.isEmpty())
+        text += u"<br><i>%1</i>"_s.arg(preset.note.toHtmlEscaped());
+    QStringList values;
+    for (auto it = preset.params.cbegin(); it != preset.params.cend(); ++it)
+        values << u"%1 %2"_s.arg(ParamLabels::label(it.key()), it.value()).toHtmlEscaped();
+    return text + u"<br>"_s
+        + QCoreApplication::translate("ControlPanel", "Sets %1; the rest stays.").arg(values.join(u", "_s));
+}
+
 } // namespace
 
-ControlPanel::ControlPanel(QWidget *parent)
+ControlPanel::ControlPanel(QWidget *parent, const QString &presetFolder)
     : QWidget(parent)
     , m_ui(std::make_unique<Ui::ControlPanel>())
+    , m_presets(Presets::load(presetFolder).presets)
 {
     m_ui->setupUi(this);
+    Ui::ControlPanel &ui = *m_ui;
     m_errorLabels = {
-        {u"d-model"_s, m_ui->dModelError}, {u"max-len"_s, m_ui->maxLenError},    {u"base"_s, m_ui->baseError},
-        {u"scale"_s, m_ui->scaleError},    {u"init"_s, m_ui->initError},         {u"pe-dims"_s, m_ui->peDimsError},
-        {u"compose"_s, m_ui->peDimsError}, {u"dropout"_s, m_ui->dropoutError},   {u"special"_s, m_ui->specialError},
-        {u"seq-len"_s, m_ui->seqLenError}, {u"embeddings"_s, m_ui->maxLenError},
+        {u"d-model"_s, ui.dModelError}, {u"max-len"_s, ui.maxLenError},    {u"base"_s, ui.baseError},
+        {u"scale"_s, ui.scaleError},    {u"init"_s, ui.initError},         {u"pe-dims"_s, ui.peDimsError},
+        {u"compose"_s, ui.peDimsError}, {u"dropout"_s, ui.dropoutError},   {u"special"_s, ui.specialError},
+        {u"seq-len"_s, ui.seqLenError}, {u"embeddings"_s, ui.maxLenError},
     };
+    m_controlsOf = {
+        {u"d-model"_s, {ui.dModelLabel, ui.dModelSpin, ui.dModelSlider}},
+        {u"max-len"_s, {ui.maxLenLabel, ui.maxLenSpin, ui.maxLenSlider}},
+        {u"base"_s, {ui.baseLabel, ui.baseEdit}},
+        {u"layout"_s, {ui.layoutLabel, ui.layoutCombo}},
+        {u"angles"_s, {ui.anglesLabel, ui.anglesCombo}},
+        {u"scale"_s, {ui.scaleLabel, ui.scaleCombo}},
+        {QString::fromUtf16(ParamUse::kCustomScale), {ui.scaleEdit}},
+        {u"init"_s, {ui.initLabel, ui.initCombo}},
+        {QString::fromUtf16(ParamUse::kCustomSigma), {ui.sigmaEdit}},
+        {u"compose"_s, {ui.composeLabel, ui.composeCombo}},
+        {u"pe-dims"_s, {ui.peDimsLabel, ui.peDimsSpin}},
+        {u"dropout"_s, {ui.dropoutLabel, ui.dropoutSpin, ui.dropoutSlider}},
+        {u"dropout-mode"_s, {ui.dropoutModeLabel, ui.dropoutModeCombo}},
+        {u"special"_s, {ui.specialLabel, ui.specialEdit}},
+        {u"seq-len"_s, {ui.seqLenLabel, ui.seqLenSpin}},
+        {u"seed"_s, {ui.seedLabel, ui.seedSpin, ui.newSeedButton}},
+        {u"eval"_s, {ui.evalLabel, ui.evalCheck}},
+    };
+    ui.presetError->setVisible(false);
+    fillPresets();
     setParams(Params {});
     connectControls();
 }
 
 ControlPanel::~ControlPanel() = default;
 
+void ControlPanel::fillPresets()
+{
+    QComboBox *combo = m_ui->presetCombo;
+    // "custom" is what the chooser reads when no preset has all the parameters; not a choice.
+    combo->addItem(tr("custom"));
+    combo->setItemData(0, tr("The parameters as the controls set them: no preset has all of them."), Qt::ToolTipRole);
+    if (auto *model = qobject_cast<QStandardItemModel *>(combo->model()))
+        model->item(0)->setEnabled(false);
+    for (const Preset &preset : std::as_const(m_presets)) {
+        combo->addItem(preset.title);
+        combo->setItemData(combo->count() - 1, presetTooltip(preset), Qt::ToolTipRole);
+    }
+    m_ui->presetLabel->setToolTip(tr("Parameter values from a published source: choosing one sets every parameter "
+                                     "it names and leaves the others as they are."));
+}
+
 void ControlPanel::connectControls()
 {
     Ui::ControlPanel &ui = *m_ui;
     const auto read = [this] { readControls(); };
+    connect(ui.presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index > 0)
+            choosePreset(index - 1);
+        else
+            showPreset(m_params, true);
+    });
     // Sliders drive their spin boxes; the spin boxes are what is read.
     connect(ui.dModelSlider, &QSlider::valueChanged, ui.dModelSpin, &QSpinBox::setValue);
     connect(ui.dModelSpin, &QSpinBox::valueChanged, this, [this, read](int value) {
@@ -81,7 +146,7 @@ void ControlPanel::connectControls()
         connect(combo, &QComboBox::currentIndexChanged, this, read);
     for (QSpinBox *spin : {ui.peDimsSpin, ui.seqLenSpin, ui.seedSpin})
         connect(spin, &QSpinBox::valueChanged, this, read);
-    connect(ui.trainingRadio, &QRadioButton::toggled, this, read);
+    connect(ui.evalCheck, &QCheckBox::toggled, this, read);
     connect(ui.newSeedButton, &QPushButton::clicked, this, [this] {
         m_ui->seedSpin->setValue(static_cast<int>(QRandomGenerator::global()->bounded(m_ui->seedSpin->maximum())));
     });
@@ -115,12 +180,12 @@ void ControlPanel::setParams(const Params &params)
     ui.specialEdit->setText(ParamText::get(params, u"special"_s));
     ui.seqLenSpin->setValue(params.seqLen ? static_cast<int>(*params.seqLen) : 0);
     ui.seedSpin->setValue(static_cast<int>(std::min<std::uint64_t>(params.seed, 2147483647u)));
-    ui.trainingRadio->setChecked(params.training);
-    ui.evaluationRadio->setChecked(!params.training);
+    ui.evalCheck->setChecked(!params.training);
     blockers.clear();
     m_params = params;
     showErrors({});
-    updateEnabled();
+    showUse(params, {});
+    showPreset(params, false);
     m_updating = false;
 }
 
@@ -132,11 +197,31 @@ void ControlPanel::applyParams(const Params &params)
         emit paramsChanged(m_params);
 }
 
+bool ControlPanel::choosePreset(int index)
+{
+    if (index < 0 || index >= m_presets.size())
+        return false;
+    const Preset &preset = m_presets[index];
+    auto applied = preset.applyTo(m_params);
+    if (const auto *errors = std::get_if<QList<ParamError>>(&applied)) {
+        QStringList reasons;
+        for (const ParamError &e : *errors)
+            reasons << ParamLabels::text(e);
+        m_ui->presetError->setText(tr("%1 was not applied: %2").arg(preset.title, reasons.join(u"; "_s)));
+        m_ui->presetError->setVisible(true);
+        showPreset(m_params, true);
+        return false;
+    }
+    m_ui->presetError->setVisible(false);
+    m_activePreset = static_cast<int>(index);
+    applyParams(std::get<Params>(applied));
+    return true;
+}
+
 void ControlPanel::readControls()
 {
     if (m_updating)
         return;
-    updateEnabled();
     const Ui::ControlPanel &ui = *m_ui;
     Params next = m_params; // keeps what no control shows: a loaded matrix, the memory budget
     const int scale = ui.scaleCombo->currentIndex();
@@ -164,19 +249,28 @@ void ControlPanel::readControls()
         {u"special"_s, ui.specialEdit->text().trimmed().isEmpty() ? u"none"_s : ui.specialEdit->text()},
         {u"seq-len"_s, ui.seqLenSpin->value() == 0 ? u"auto"_s : QString::number(ui.seqLenSpin->value())},
         {u"seed"_s, QString::number(ui.seedSpin->value())},
-        {u"eval"_s, ui.evaluationRadio->isChecked() ? u"true"_s : u"false"_s},
+        {u"eval"_s, ui.evalCheck->isChecked() ? u"true"_s : u"false"_s},
     };
     QList<ParamError> errors;
     for (const auto &[key, text] : texts) {
         if (auto error = ParamText::set(next, key, text))
             errors.append(*error);
     }
+    // A custom scale of 1 reads back as the scale 1; the chooser says custom, so its field stays
+    // enabled for the number about to be typed.
+    if (scale == 2 && next.scaleKind == ScaleKind::One)
+        next.scaleKind = ScaleKind::Custom;
     if (errors.isEmpty())
         errors = next.validate();
     showErrors(errors);
+    // What the controls say decides what they enable; while they say something invalid, the
+    // last valid parameters do.
+    showUse(errors.isEmpty() ? next : m_params, errors);
     if (!errors.isEmpty() || next == m_params)
         return;
     m_params = next;
+    m_ui->presetError->setVisible(false);
+    showPreset(m_params, true);
     emit paramsChanged(m_params);
 }
 
@@ -206,24 +300,41 @@ QString ControlPanel::errorText(const QString &key) const
     return label->isVisibleTo(this) ? label->text() : QString();
 }
 
-void ControlPanel::updateEnabled()
+void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors)
 {
-    Ui::ControlPanel &ui = *m_ui;
-    ui.scaleEdit->setEnabled(ui.scaleCombo->currentIndex() == 2);
-    ui.sigmaEdit->setEnabled(ui.initCombo->currentIndex() == 2);
-    ui.peDimsSpin->setEnabled(ui.composeCombo->currentIndex() == 1);
-    const bool loaded = m_params.embeddings != nullptr;
-    for (QWidget *w : {static_cast<QWidget *>(ui.dModelSpin), static_cast<QWidget *>(ui.dModelSlider)}) {
-        w->setEnabled(!loaded);
-        w->setToolTip(loaded ? tr("d_model comes from the loaded matrix (%1 columns); File > Use random "
-                                  "embeddings frees it")
-                                   .arg(m_params.embeddings->values.cols())
-                             : QString());
+    for (auto it = m_controlsOf.cbegin(); it != m_controlsOf.cend(); ++it) {
+        const QString &key = it.key();
+        // A control whose value is refused stays enabled, so that it can be put right.
+        const bool refused = std::any_of(errors.begin(), errors.end(), [&](const ParamError &e) {
+            return e.key == key || (key == QString::fromUtf16(ParamUse::kCustomScale) && e.key == u"scale"_s)
+                || (key == QString::fromUtf16(ParamUse::kCustomSigma) && e.key == u"init"_s);
+        });
+        const bool enabled = refused || !ParamUse::idle(params, key);
+        const QString tip = ParamTips::tooltip(key, params);
+        for (QWidget *w : it.value()) {
+            w->setEnabled(enabled);
+            w->setToolTip(tip);
+        }
     }
-    for (QWidget *w : {static_cast<QWidget *>(ui.initCombo), static_cast<QWidget *>(ui.sigmaEdit)}) {
-        if (loaded)
-            w->setEnabled(false);
+}
+
+void ControlPanel::showPreset(const Params &params, bool editedByHand)
+{
+    const bool stillActive = m_activePreset >= 0 && m_presets[m_activePreset].matches(params);
+    if (!stillActive) {
+        m_activePreset = -1;
+        for (qsizetype i = 0; !editedByHand && i < m_presets.size() && m_activePreset < 0; ++i) {
+            if (m_presets[i].matches(params))
+                m_activePreset = static_cast<int>(i);
+        }
     }
+    const QSignalBlocker block(m_ui->presetCombo);
+    m_ui->presetCombo->setCurrentIndex(m_activePreset + 1);
+    m_ui->presetCombo->setToolTip(m_ui->presetCombo->itemData(m_activePreset + 1, Qt::ToolTipRole).toString());
+    QLabel *source = m_ui->presetSource;
+    source->setText(m_activePreset >= 0 ? m_presets[m_activePreset].cite : QString());
+    source->setToolTip(m_ui->presetCombo->toolTip());
+    source->setVisible(m_activePreset >= 0);
 }
 
 } // namespace posenc

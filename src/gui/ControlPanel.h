@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Preset.h"
+
 #include "core/Params.h"
 
 #include <QHash>
@@ -15,16 +17,19 @@ class ControlPanel;
 
 namespace posenc {
 
-// Every parameter of Params as a control (layout in ui/ControlPanel.ui). A change is read
-// back through ParamText and validated once by Params; a valid result is emitted, an invalid
-// one shows each reason beside its control and emits nothing, so the views keep showing the
-// last valid state.
+// Every parameter of Params as a control (layout in ui/ControlPanel.ui), named with the command
+// line's words, under a chooser of presets. A change is read back through ParamText and
+// validated once by Params; a valid result is emitted, an invalid one shows each reason beside
+// its control and emits nothing, so the views keep showing the last valid state. A control the
+// settings ignore is disabled, and its tooltip says why (ParamUse, ParamTips).
 class ControlPanel : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit ControlPanel(QWidget *parent = nullptr);
+    // The presets come from `presetFolder` (the shipped ones by default).
+    explicit ControlPanel(QWidget *parent = nullptr,
+                          const QString &presetFolder = QString::fromUtf16(Presets::kShippedFolder));
     ~ControlPanel() override;
 
     // Shows `params` in the controls; emits nothing.
@@ -38,19 +43,34 @@ public:
     QString errorText(const QString &key) const;
     bool hasErrors() const { return m_hasErrors; }
 
+    const QList<Preset> &presets() const { return m_presets; }
+    // The preset the parameters are at, or -1 for "custom".
+    int activePreset() const { return m_activePreset; }
+    // Sets every parameter the preset names, as choosing it does; false (with the reason beside
+    // the chooser) when the current settings refuse it.
+    bool choosePreset(int index);
+
 signals:
     void paramsChanged(const posenc::Params &params);
 
 private:
+    void fillPresets();
     void connectControls();
     void readControls();
     void showErrors(const QList<ParamError> &errors);
-    void updateEnabled();
+    // Enables the controls `params` read, with tooltips that give their formula or why not.
+    void showUse(const Params &params, const QList<ParamError> &errors);
+    // Shows the preset `params` are at: the chosen one while it still matches, else, unless the
+    // controls moved away from it, the first that matches.
+    void showPreset(const Params &params, bool editedByHand);
     QLabel *errorLabelFor(const QString &key) const;
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     Params m_params;
     QHash<QString, QLabel *> m_errorLabels;
+    QHash<QString, QList<QWidget *>> m_controlsOf; // per key: its label and its input widgets
+    QList<Preset> m_presets;
+    int m_activePreset = -1;
     bool m_hasErrors = false;
     bool m_updating = false;
 };

@@ -25,21 +25,26 @@ bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseco
 
 } // namespace
 
-ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver)
+ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start)
 {
     // Models are the registry's, alive as long as the program: the job may outlive its view.
-    return [model = &model, request = std::move(request),
-            deliver = std::move(deliver)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+    return [model = &model, request = std::move(request), deliver = std::move(deliver),
+            start](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         // The preview, then the passes of the full data, each shown as it comes: the last one
         // is the figure in full detail.
-        const bool preview = model->hasPreview(request);
+        const bool rests = model->hasPreview(request);
+        const bool preview = rests && start == Start::WithPreview;
         const int passes = model->passCount(request);
         for (int step = preview ? -1 : 0; step < passes; ++step) {
             const Detail detail = step < 0 ? Detail::Preview : Detail::Full;
-            if (step == 0 && preview && !restUnlessCancelled(cancel, kRestBeforeRefining))
+            if (step == 0 && rests && !restUnlessCancelled(cancel, kRestBeforeRefining))
                 return;
             FigureRequest pass = request;
             pass.detail = detail;
+            // The refinement on every core: the job runs at a lower priority than the GUI thread,
+            // and a preview has to come at once, while the full detail may take seconds.
+            if (detail == Detail::Full)
+                pass.threads = 0;
             pass.pass = passes > 1 && step >= 0 ? step : -1;
             const FigureResult result = model->compute(pass, cancel);
             if (result.isCancelled())

@@ -17,8 +17,14 @@ namespace FigureJob {
 // Called on the GUI thread with a result and the detail it was computed at.
 using Deliver = std::function<void(const FigureResult &result, Detail detail)>;
 
+enum class Start {
+    WithPreview, // the figure's preview first, when it has one
+    FullOnly, // a preview is shown already (the same parameters, other pixels): rest, then refine
+};
+
 // `deliver` must stay callable after its view is gone (it captures a QPointer).
-ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver);
+ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver,
+                           Start start = Start::WithPreview);
 
 } // namespace FigureJob
 

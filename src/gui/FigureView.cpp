@@ -21,9 +21,22 @@ namespace posenc {
 
 namespace {
 
-// Each view's job computes serially in its scheduler's thread: the views already run side by
-// side, and a serial job stops within one tile when it is cancelled.
+// Each view's job computes its preview serially in its scheduler's thread: the views already run
+// side by side, and a preview must not wait for threads to start (FigureJob gives a full pass,
+// which may take seconds, every core).
 constexpr int kJobThreads = 1;
+
+// The views are given the same parameters one after the other: they share one engine, whose
+// tables take a while to set up at a large d. Views live on the GUI thread only.
+std::shared_ptr<const Engine> engineFor(const Params &params)
+{
+    static std::weak_ptr<const Engine> last;
+    if (auto engine = last.lock(); engine && engine->params() == params)
+        return engine;
+    auto engine = std::make_shared<const Engine>(params);
+    last = engine;
+    return engine;
+}
 
 } // namespace
 
@@ -35,7 +48,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     , m_message(new QLabel(m_plot))
     , m_cursor(m_plot)
     , m_scheduler(new ComputeScheduler(this))
-    , m_engine(std::make_shared<const Engine>(Params {}))
+    , m_engine(engineFor(Params {}))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -86,7 +99,6 @@ FigureView::~FigureView() = default;
 void FigureView::build()
 {
     m_data.reset();
-    m_fitRounds = FigureFit::kMaxRounds;
     m_figurePlot = m_figure->build(m_plot);
     m_plot->setInteractions(m_figurePlot->isInteractive() ? QCP::iRangeDrag | QCP::iRangeZoom : QCP::Interactions());
     m_cursor.attach(m_figurePlot->positionAxes());
@@ -116,8 +128,9 @@ void FigureView::setState(const FigureState &state)
 }
 
 // The figure's default view with the state's ranges over it, and the axes' ranges in the state:
-// it keeps what is shown.
-void FigureView::showView()
+// it keeps what is shown. `redraw`: the data on screen is drawn at once in the new ranges (a
+// zoom, Home); otherwise it waits for data computed for them.
+void FigureView::showView(bool redraw)
 {
     m_applyingRanges = true;
     m_figurePlot->showDefaultView(params(), m_state);
@@ -128,7 +141,8 @@ void FigureView::showView()
         m_state.view.insert(axis.key, {shown.lower, shown.upper});
     }
     m_applyingRanges = false;
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (redraw)
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
     requestCompute();
 }
 
@@ -169,7 +183,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
         m_figurePlot->fill(m_data, m_state);
-        m_fitRounds = 0;
+        fitToRoom();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -183,7 +197,7 @@ void FigureView::setParams(const Params &params)
 {
     const Params before = m_engine->params();
     const bool wasCurrent = m_drawnSerial == m_paramsSerial && !m_awaitingReplot;
-    m_engine = std::make_shared<const Engine>(params);
+    m_engine = engineFor(params);
     ++m_paramsSerial;
     const QList<ParamError> problemsBefore = m_problems;
     m_problems = FigureRegistry::check(*m_figure, params, m_state);
@@ -198,15 +212,18 @@ void FigureView::setParams(const Params &params)
     }
     m_figureSerial = m_paramsSerial;
     m_geometryRequests = 0;
-    // A table of another size is shown whole again.
-    if (!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input)))
-        resetView();
+    // A table of another size is shown whole again, drawn when its data comes: the data on
+    // screen is of other parameters.
+    if (!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input))) {
+        m_state.view.clear();
+        showView(false);
+    }
     requestCompute();
 }
 
 bool FigureView::isSettled() const
 {
-    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot && !m_fitting
+    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot
         && !m_requestTimer.isActive() && m_scheduler->isIdle();
 }
 
@@ -223,12 +240,15 @@ std::optional<TableRequest> FigureView::tableRequest() const
     return m_figure->model().table(params(), m_state);
 }
 
-void FigureView::requestCompute()
+void FigureView::requestCompute(FigureJob::Start start)
 {
     // What is computing or on its way is stale from now on: it is cancelled and, should it
-    // still arrive, dropped; the new request follows on the next turn of the event loop.
+    // still arrive, dropped; the new request follows on the next turn of the event loop. It
+    // skips the preview only if every request it joins does.
     m_scheduler->cancelAll();
-    if (!m_requestTimer.isActive())
+    const bool joining = m_requestTimer.isActive();
+    m_start = !joining || m_start == start ? start : FigureJob::Start::WithPreview;
+    if (!joining)
         m_requestTimer.start();
 }
 
@@ -241,24 +261,51 @@ void FigureView::submitNow()
     m_message->hide();
     // The layout follows the size as the exporter's does (a paper column shortens legends).
     m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
-    // QCustomPlot lays its axis rects out only when it replots; the request must see the
-    // pixels the plot has now (after a resize or a maximise), not those of the last replot.
-    QCPLayoutGrid *layout = m_plot->plotLayout();
-    layout->setOuterRect(m_plot->rect());
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        layout->update(phase);
+    // The request must see the pixels the plot has now (after a resize or a maximise), not
+    // those of the last replot. Only a filling is fitted to the room (as in an export): ticks
+    // thinned for a passing size would stay thinned.
+    layOut();
     m_requestedGeometry = axisRectGeometry();
     FigureRequest request;
     request.engine = m_engine;
     request.state = m_state;
     request.panels = m_figurePlot->panels(m_plot->devicePixelRatioF());
     request.threads = kJobThreads;
-    m_scheduler->submit(
-        FigureJob::make(m_figure->model(), std::move(request),
-                        [self = QPointer(this), serial = m_figureSerial](const FigureResult &result, Detail detail) {
-                            if (self)
-                                self->showResult(result, serial, detail);
-                        }));
+    m_scheduler->submit(FigureJob::make(
+        m_figure->model(), std::move(request),
+        [self = QPointer(this), serial = m_figureSerial](const FigureResult &result, Detail detail) {
+            if (self)
+                self->showResult(result, serial, detail);
+        },
+        m_start));
+}
+
+// QCustomPlot lays its axis rects out only when it replots: this lays them out without painting.
+void FigureView::layOut()
+{
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    layout->setOuterRect(m_plot->rect());
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        layout->update(phase);
+}
+
+// After a filling, on little room titles wrap, legends restack and tick labels thin as in an
+// export of this size (FigureFit), round after round as FigureBuild does, laid out between
+// rounds and painted once at the end. A figure's new content can move its axis rects (a title
+// that changed, a legend that grew, wider tick labels): the data was computed for other pixels,
+// so it is computed again, without a preview of what is shown already. Twice at most in a row:
+// tick labels that change width with the data could otherwise make the layout and the data
+// chase each other.
+void FigureView::fitToRoom()
+{
+    layOut();
+    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(m_plot); ++round)
+        layOut();
+    if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry
+        && m_geometryRequests < kMaxGeometryRequests) {
+        ++m_geometryRequests;
+        requestCompute(FigureJob::Start::FullOnly);
+    }
 }
 
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
@@ -272,7 +319,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     }
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
-    m_fitRounds = 0;
+    fitToRoom();
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;
@@ -305,22 +352,6 @@ void FigureView::markDrawnWithoutData()
 
 void FigureView::afterReplot()
 {
-    // Little room: titles wrap, legends restack and tick labels thin as in an export of this
-    // size (FigureFit), each round drawn before the next is judged.
-    m_fitting = m_fitRounds < FigureFit::kMaxRounds && FigureFit::fit(m_plot);
-    if (m_fitting) {
-        ++m_fitRounds;
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    // A figure's new content can move its axis rects (a legend that grew, wider tick labels):
-    // the data was computed for other pixels, so it is computed again. Twice at most in a row:
-    // tick labels that change width with the data could otherwise make the layout and the data
-    // chase each other.
-    if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry
-        && m_geometryRequests < kMaxGeometryRequests) {
-        ++m_geometryRequests;
-        requestCompute();
-    }
     if (!m_awaitingReplot)
         return;
     m_awaitingReplot = false;

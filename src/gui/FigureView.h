@@ -1,11 +1,11 @@
 #pragma once
 
 #include "ComputeScheduler.h"
+#include "FigureJob.h"
 #include "LinkedCursor.h"
 
 #include "core/Engine.h"
 #include "render/FigureDescriptor.h"
-#include "render/FigureFit.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -96,9 +96,11 @@ protected:
 
 private:
     void build();
-    void showView();
-    void requestCompute();
+    void showView(bool redraw = true);
+    void requestCompute(FigureJob::Start start = FigureJob::Start::WithPreview);
     void submitNow();
+    void layOut();
+    void fitToRoom();
     void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
     void showProblems();
     void markDrawnWithoutData();
@@ -117,6 +119,7 @@ private:
     LinkedCursor m_cursor;
     ComputeScheduler *m_scheduler;
     QTimer m_requestTimer;
+    FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
     QList<ParamError> m_problems;
@@ -133,9 +136,6 @@ private:
     QList<QRect> m_requestedGeometry;
     static constexpr int kMaxGeometryRequests = 2;
     int m_geometryRequests = 0;
-    // FigureFit rounds since the figure was last filled; none before a first filling.
-    int m_fitRounds = FigureFit::kMaxRounds;
-    bool m_fitting = false; // a round of FigureFit waits for its replot
 };
 
 } // namespace posenc

@@ -1,41 +1,183 @@
 #include "HoverReadout.h"
 
-#include "core/Frequencies.h"
+#include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::HoverReadout {
 
-std::optional<std::int64_t> peColumnOf(const Params &params, std::int64_t column, bool columnIsPe)
+namespace {
+
+const QString kSeparator = u"  ·  "_s;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("HoverReadout", text);
+}
+
+QString num(double value)
+{
+    return QString::number(value, 'g', 6);
+}
+
+// The quantities whose cells the readout of a cell already shows.
+bool isCellPart(std::optional<Quantity> quantity)
+{
+    return quantity
+        && (*quantity == Quantity::Pe || *quantity == Quantity::Embedding || *quantity == Quantity::Input
+            || *quantity == Quantity::Output || *quantity == Quantity::Mask);
+}
+
+// The pair of a PE column with its frequency (radians per position) and wavelength (positions).
+QString frequencyText(const Params &params, std::int64_t peColumn)
 {
     const std::int64_t k = params.peColumns();
-    const std::int64_t pe = columnIsPe || params.compose == Compose::Sum ? column : column - params.embeddingColumns();
-    if (pe < 0 || pe >= k)
+    const ColumnRole role = Frequencies::role(peColumn, k, params.layout);
+    return tr("pair %1 (%2): ω = %3, λ = %4")
+        .arg(role.pair)
+        .arg(role.isCos ? u"cos"_s : u"sin"_s)
+        .arg(Frequencies::angular(role.pair, k, params.base), 0, 'g', 5)
+        .arg(Frequencies::wavelength(role.pair, k, params.base), 0, 'g', 5);
+}
+
+QString columnText(const Params &params, const Cell &c)
+{
+    if (params.compose == Compose::Sum)
+        return tr("position %1, column %2").arg(c.position).arg(c.column);
+    if (c.peColumn)
+        return tr("position %1, column %2 of X = [s·E | PE]: PE column %3")
+            .arg(c.position)
+            .arg(c.column)
+            .arg(*c.peColumn);
+    return tr("position %1, column %2 of X = [s·E | PE]: s·E, no PE").arg(c.position).arg(c.column);
+}
+
+QString peText(const Params &params, const Cell &c)
+{
+    const QString function = c.role.isCos ? u"cos"_s : u"sin"_s;
+    if (params.angles == Angles::Float32)
+        return tr("PE = %1 = %2(%3 rad: %4·ω in float32)").arg(num(c.pe), function, num(c.angle)).arg(c.position);
+    return tr("PE = %1 = %2(%3·ω = %4 rad)").arg(num(c.pe), function).arg(c.position).arg(num(c.angle));
+}
+
+QString xText(const Cell &c)
+{
+    if (c.peColumn && c.embeddingColumn)
+        return tr("X = s·E + PE = %1").arg(num(c.x));
+    return (c.peColumn ? tr("X = PE = %1") : tr("X = s·E = %1")).arg(num(c.x));
+}
+
+QString yText(const Params &params, const Cell &c)
+{
+    using Rule = DropoutMask::RowRule;
+    if (c.rule == Rule::Zero)
+        return tr("padding row (position ≥ seq_len %1), zeroed by masked-fill: Y = 0").arg(params.sequenceLength());
+    if (c.rule == Rule::PassThrough)
+        return (params.training ? tr("special row, passed untouched: Y = X = %1") : tr("evaluation mode: Y = X = %1"))
+            .arg(num(c.y));
+    const bool kept = c.mask >= 0.5f;
+    const QString bit = kept ? tr("kept (M = 1)") : tr("dropped (M = 0)");
+    const QString y = num(c.y);
+    if (params.dropoutMode == DropoutMode::Embedding) {
+        if (!c.embeddingColumn)
+            return tr("%1: embedding mode leaves the PE, Y = PE = %2").arg(bit, y);
+        if (!c.peColumn)
+            return kept ? tr("%1: Y = s·E/(1 − p) = %2").arg(bit, y) : tr("%1: Y = 0").arg(bit);
+        return (kept ? tr("%1: Y = s·E/(1 − p) + PE = %2") : tr("%1: Y = PE = %2")).arg(bit, y);
+    }
+    return kept ? tr("%1: Y = X/(1 − p) = %2").arg(bit, y) : tr("%1: Y = 0").arg(bit);
+}
+
+QStringList cellParts(const Params &params, const Cell &c)
+{
+    QStringList parts = {columnText(params, c)};
+    if (c.peColumn)
+        parts << frequencyText(params, *c.peColumn) << peText(params, c);
+    if (c.embeddingColumn)
+        parts << tr("s·E = %1 × %2 = %3").arg(num(c.scale), num(c.embedding), num(c.scaledEmbedding));
+    parts << xText(c) << yText(params, c);
+    return parts;
+}
+
+} // namespace
+
+std::int64_t xColumnOf(const Params &params, std::int64_t column, bool columnIsPe)
+{
+    return columnIsPe && params.compose == Compose::Concat ? column + params.embeddingColumns() : column;
+}
+
+std::optional<std::int64_t> peColumnOf(const Params &params, std::int64_t xColumn)
+{
+    const std::int64_t pe = params.compose == Compose::Sum ? xColumn : xColumn - params.embeddingColumns();
+    if (pe < 0 || pe >= params.peColumns())
         return std::nullopt;
     return pe;
 }
 
-QString format(const Params &params, const HoverPoint &point)
+std::optional<Cell> cell(const Engine &engine, std::int64_t position, std::int64_t column)
 {
+    const Params &params = engine.params();
+    const Shape shape = engine.shape(Quantity::Input);
+    if (position < 0 || position >= shape.rows || column < 0 || column >= shape.cols)
+        return std::nullopt;
+    Cell c;
+    c.position = position;
+    c.column = column;
+    c.peColumn = peColumnOf(params, column);
+    if (column < params.embeddingColumns())
+        c.embeddingColumn = column;
+    RowMatrixXf value(1, 1);
+    const auto at = [&](Quantity quantity, std::int64_t col) {
+        engine.computeBlock(quantity, {position, 1, col, 1}, value);
+        return value(0, 0);
+    };
+    if (c.peColumn) {
+        const std::int64_t k = params.peColumns();
+        c.role = Frequencies::role(*c.peColumn, k, params.layout);
+        c.omega = Frequencies::angular(c.role.pair, k, params.base);
+        // The angle as the table forms it: in double, or both factors rounded to float32 first.
+        c.angle = params.angles == Angles::Float32
+            ? static_cast<double>(static_cast<float>(position) * static_cast<float>(c.omega))
+            : static_cast<double>(position) * c.omega;
+        c.pe = at(Quantity::Pe, *c.peColumn);
+    }
+    c.scale = params.scale();
+    if (c.embeddingColumn) {
+        engine.embeddings().fill({position, 1, *c.embeddingColumn, 1}, value);
+        c.embedding = value(0, 0);
+        c.scaledEmbedding = at(Quantity::Embedding, *c.embeddingColumn);
+    }
+    c.x = at(Quantity::Input, column);
+    c.mask = at(Quantity::Mask, column);
+    c.y = at(Quantity::Output, column);
+    c.rule = engine.dropoutMask().rowRule(position);
+    return c;
+}
+
+QString format(const Engine &engine, const HoverPoint &point)
+{
+    const Params &params = engine.params();
     QStringList parts;
-    if (point.hasPosition)
-        parts << u"position %1"_s.arg(point.position);
-    if (point.column) {
-        parts << u"column %1"_s.arg(*point.column);
-        if (const auto pe = peColumnOf(params, *point.column, point.columnIsPe)) {
-            const std::int64_t k = params.peColumns();
-            const ColumnRole role = Frequencies::role(*pe, k, params.layout);
-            parts << u"pair %1 (%2)"_s.arg(role.pair).arg(role.isCos ? u"cos"_s : u"sin"_s);
-            parts << u"ω = %1 rad/position"_s.arg(Frequencies::angular(role.pair, k, params.base), 0, 'g', 5);
-            parts << u"λ = %1 positions"_s.arg(Frequencies::wavelength(role.pair, k, params.base), 0, 'g', 5);
-        } else {
-            parts << u"no PE in this column"_s;
+    std::optional<Cell> c;
+    if (point.hasPosition && point.column)
+        c = cell(engine, point.position, xColumnOf(params, *point.column, point.columnIsPe));
+    if (c) {
+        parts = cellParts(params, *c);
+    } else {
+        if (point.hasPosition)
+            parts << tr("position %1").arg(point.position);
+        if (point.column) {
+            parts << tr("column %1").arg(*point.column);
+            const auto pe = point.columnIsPe ? std::optional(*point.column) : peColumnOf(params, *point.column);
+            if (pe && *pe < params.peColumns())
+                parts << frequencyText(params, *pe);
+            else
+                parts << tr("no PE in this column");
         }
     }
-    if (point.value)
-        parts
-            << u"%1 = %2"_s.arg(point.valueName.isEmpty() ? u"value"_s : point.valueName).arg(*point.value, 0, 'g', 6);
-    return parts.join(u"   ·   "_s);
+    if (point.value && !(c && isCellPart(point.quantity)))
+        parts << u"%1 = %2"_s.arg(point.valueName.isEmpty() ? tr("value") : point.valueName, num(*point.value));
+    return parts.join(kSeparator);
 }
 
 } // namespace posenc::HoverReadout

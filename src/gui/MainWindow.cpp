@@ -115,7 +115,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
 void MainWindow::connectView(FigureView *view)
 {
     connect(view, &FigureView::hovered, this, [this, view](const HoverPoint &point) {
-        m_readout->setText(HoverReadout::format(view->params(), point));
+        m_readout->setText(HoverReadout::format(*view->engine(), point));
         for (FigureView *other : allViews()) {
             if (other != view)
                 other->setCursorPosition(point.hasPosition ? std::optional(point.position) : std::nullopt);

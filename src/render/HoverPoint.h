@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Quantity.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -16,6 +18,9 @@ struct HoverPoint
     bool columnIsPe = false; // the column counts PE columns (curves) rather than X columns
     std::optional<double> value;
     QString valueName; // what the value is: "PE", "‖PE_p‖", ...
+    // The table `value` is a cell of, when it is one: the readout then shows it among the cell's
+    // parts instead of after them.
+    std::optional<Quantity> quantity;
 };
 
 } // namespace posenc

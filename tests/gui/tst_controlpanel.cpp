@@ -1,8 +1,11 @@
 #include "gui/ControlPanel.h"
 
+#include "gui/ParamLabels.h"
+
 #include "core/ParamText.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -10,6 +13,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -53,6 +57,17 @@ private slots:
     void invalidValueShowsItsReasonAndKeepsTheLastValid();
     void newSeedDrawsAnotherSeed();
     void setParamsEmitsNothing();
+    void labelsAreTheCommandLinesWords();
+    void ignoredControlsAreDisabledAndSayWhy_data();
+    void ignoredControlsAreDisabledAndSayWhy();
+    void aRefusedValueKeepsItsControlEnabled();
+    void tooltipsGiveTheFormula_data();
+    void tooltipsGiveTheFormula();
+    void presetsAreListedWithTheirSource();
+    void choosingAPresetSetsWhatItNames_data();
+    void choosingAPresetSetsWhatItNames();
+    void theChooserReadsCustomOnceAControlMoves();
+    void aPresetTheSettingsRefuseChangesNothing();
 };
 
 void TestControlPanel::showsTheDefaults()
@@ -90,11 +105,11 @@ void TestControlPanel::everyControlChangesItsParameter_data()
     row("pe_dims", u"composeCombo=1"_s, u"peDimsSpin"_s, u"100"_s, u"pe-dims"_s, u"100"_s);
     row("dropout spin", {}, u"dropoutSpin"_s, u"0.25"_s, u"dropout"_s, u"0.25"_s);
     row("dropout slider", {}, u"dropoutSlider"_s, u"500"_s, u"dropout"_s, u"0.5"_s);
-    row("variant", {}, u"dropoutModeCombo"_s, u"2"_s, u"dropout-mode"_s, u"protect-special"_s);
+    row("dropout mode", {}, u"dropoutModeCombo"_s, u"2"_s, u"dropout-mode"_s, u"protect-special"_s);
     row("special", {}, u"specialEdit"_s, u"0,5,-1"_s, u"special"_s, u"0,5,-1"_s);
     row("seq_len", {}, u"seqLenSpin"_s, u"100"_s, u"seq-len"_s, u"100"_s);
     row("seed", {}, u"seedSpin"_s, u"42"_s, u"seed"_s, u"42"_s);
-    row("evaluation", {}, u"evaluationRadio"_s, u"true"_s, u"eval"_s, u"true"_s);
+    row("eval", {}, u"evalCheck"_s, u"true"_s, u"eval"_s, u"true"_s);
 }
 
 void TestControlPanel::everyControlChangesItsParameter()
@@ -182,6 +197,248 @@ void TestControlPanel::setParamsEmitsNothing()
     QVERIFY(panel.params() == p);
     QCOMPARE(panel.findChild<QSpinBox *>(u"dModelSpin"_s)->value(), 33);
     QCOMPARE(panel.findChild<QSlider *>(u"dropoutSlider"_s)->value(), 700);
+}
+
+void TestControlPanel::labelsAreTheCommandLinesWords()
+{
+    // Every label of the panel names a parameter as posenc --help does: the flag without its
+    // dashes, written d_model, max_len, seq_len, pe_dims and "dropout mode".
+    ControlPanel panel;
+    const QStringList flags = ParamText::valueKeys();
+    int labels = 0;
+    for (const QLabel *label : panel.findChildren<QLabel *>()) {
+        if (!label->objectName().endsWith(u"Label"_s) || label->objectName() == u"presetLabel"_s)
+            continue;
+        const QString text = label->text();
+        QString key = text;
+        key.replace(u'_', u'-').replace(u' ', u'-');
+        QVERIFY2(flags.contains(key),
+                 qPrintable(u"%1 reads '%2', which is no flag of posenc --help"_s.arg(label->objectName(), text)));
+        QCOMPARE(text, ParamLabels::label(key));
+        ++labels;
+    }
+    // Every parameter but the memory budget has its row.
+    QCOMPARE(labels, flags.size() - 1);
+    // Errors use the same words.
+    QCOMPARE(ParamLabels::text({u"dropout-mode"_s, u"one of sum"_s, {}, u"'x'"_s}),
+             u"dropout mode: must be one of sum; got 'x'"_s);
+    for (const char *key : {"scale", "init", "dropout", "eval", "pe-dims"})
+        QVERIFY(!ParamLabels::label(QString::fromLatin1(key)).contains(u"sigma"_s));
+}
+
+void TestControlPanel::ignoredControlsAreDisabledAndSayWhy_data()
+{
+    QTest::addColumn<QString>("setup"); // "control=value;control=value", set first
+    QTest::addColumn<QString>("control");
+    QTest::addColumn<bool>("enabled");
+    QTest::addColumn<QString>("why"); // in the tooltip
+    const auto row = [](const char *name, const QString &setup, const QString &control, bool enabled,
+                        const QString &why) { QTest::newRow(name) << setup << control << enabled << why; };
+    row("eval: p", u"evalCheck=true"_s, u"dropoutSpin"_s, false, u"evaluation mode (eval) drops nothing"_s);
+    row("eval: p slider", u"evalCheck=true"_s, u"dropoutSlider"_s, false, u"evaluation mode"_s);
+    row("eval: p label", u"evalCheck=true"_s, u"dropoutLabel"_s, false, u"evaluation mode"_s);
+    row("eval: seed draws E only", u"evalCheck=true"_s, u"seedSpin"_s, true, u"only the embeddings E"_s);
+    row("eval: dropout mode stays for masked-fill", u"evalCheck=true"_s, u"dropoutModeCombo"_s, true,
+        u"In evaluation mode only masked-fill changes Y"_s);
+    row("eval, protect-special: special", u"dropoutModeCombo=2;evalCheck=true"_s, u"specialEdit"_s, false,
+        u"evaluation mode"_s);
+    row("sum: special", {}, u"specialEdit"_s, false, u"only dropout mode protect-special reads it; the mode is sum"_s);
+    row("protect-special: special", u"dropoutModeCombo=2"_s, u"specialEdit"_s, true, u"protect-special"_s);
+    row("protect-special p 0: special", u"dropoutModeCombo=2;dropoutSpin=0"_s, u"specialEdit"_s, false,
+        u"dropout 0 drops nothing"_s);
+    row("sum: seq_len", {}, u"seqLenSpin"_s, false, u"only dropout mode masked-fill"_s);
+    row("masked-fill: seq_len", u"dropoutModeCombo=3"_s, u"seqLenSpin"_s, true, u"masked_fill"_s);
+    row("protect-special 0,-1: seq_len", u"dropoutModeCombo=2"_s, u"seqLenSpin"_s, true, u"counts its negative"_s);
+    row("sum: pe_dims", {}, u"peDimsSpin"_s, false, u"only compose concat"_s);
+    row("concat: pe_dims", u"composeCombo=1"_s, u"peDimsSpin"_s, true, u"X = [s·E | PE]"_s);
+    row("sqrt: custom scale", {}, u"scaleEdit"_s, false, u"only a custom scale reads it"_s);
+    row("custom scale", u"scaleCombo=2"_s, u"scaleEdit"_s, true, u"X = s·E + PE"_s);
+    row("normal: custom sigma", {}, u"sigmaEdit"_s, false, u"only a custom init reads it"_s);
+    row("concat k = d: scale", u"composeCombo=1;peDimsSpin=512"_s, u"scaleCombo"_s, false,
+        u"leaves no column for s·E"_s);
+    row("concat k 0: base", u"composeCombo=1;peDimsSpin=0"_s, u"baseEdit"_s, false, u"leaves no column for the PE"_s);
+    row("base always", u"evalCheck=true;dropoutModeCombo=3"_s, u"baseEdit"_s, true, u"b<sup>−2i/d</sup>"_s);
+    row("angles always", u"evalCheck=true"_s, u"anglesCombo"_s, true, u"float32"_s);
+    row("eval switch always", u"dropoutSpin=0"_s, u"evalCheck"_s, true, u"model.eval()"_s);
+}
+
+void TestControlPanel::ignoredControlsAreDisabledAndSayWhy()
+{
+    QFETCH(QString, setup);
+    QFETCH(QString, control);
+    QFETCH(bool, enabled);
+    QFETCH(QString, why);
+    ControlPanel panel;
+    for (const QString &step : setup.split(u';', Qt::SkipEmptyParts))
+        setControl(panel, step.section(u'=', 0, 0), step.section(u'=', 1));
+    QVERIFY(!panel.hasErrors());
+    const QWidget *w = panel.findChild<QWidget *>(control);
+    QVERIFY2(w, qPrintable(control));
+    QCOMPARE(w->isEnabled(), enabled);
+    QVERIFY2(w->toolTip().contains(why), qPrintable(w->toolTip()));
+    // A disabled control says that it is not used; an enabled one does not.
+    QCOMPARE(w->toolTip().contains(u"Not used now"_s), !enabled);
+}
+
+void TestControlPanel::aRefusedValueKeepsItsControlEnabled()
+{
+    // special is ignored in dropout mode sum, but a special position outside the sequence is
+    // refused whatever the mode: its field stays enabled so that it can be put right.
+    ControlPanel panel;
+    setControl(panel, u"specialEdit"_s, u"0,5000"_s);
+    QVERIFY(panel.hasErrors());
+    QVERIFY(panel.findChild<QWidget *>(u"specialEdit"_s)->isEnabled());
+    setControl(panel, u"specialEdit"_s, u"0,5"_s);
+    QVERIFY(!panel.hasErrors());
+    QVERIFY(!panel.findChild<QWidget *>(u"specialEdit"_s)->isEnabled());
+}
+
+void TestControlPanel::tooltipsGiveTheFormula_data()
+{
+    QTest::addColumn<QString>("control");
+    QTest::addColumn<QString>("formula");
+    QTest::addColumn<QString>("flag");
+    QTest::newRow("base") << u"baseEdit"_s << u"ω<sub>i</sub> = b<sup>−2i/d</sup>"_s << u"--base"_s;
+    QTest::newRow("scale") << u"scaleCombo"_s << u"X = s·E + PE"_s << u"--scale"_s;
+    QTest::newRow("init") << u"initCombo"_s << u"E ~ N(0, σ²)"_s << u"--init"_s;
+    QTest::newRow("dropout") << u"dropoutSpin"_s << u"Y = M ⊙ X / (1 − p), M ~ Bernoulli(1 − p)"_s << u"--dropout"_s;
+    QTest::newRow("dropout mode") << u"dropoutModeCombo"_s << u"Y = dropout(s·E) + PE"_s << u"--dropout-mode"_s;
+    QTest::newRow("compose") << u"composeCombo"_s << u"X = [s·E | PE]"_s << u"--compose"_s;
+    QTest::newRow("layout") << u"layoutCombo"_s << u"column 2i holds sin(p·ω<sub>i</sub>)"_s << u"--layout"_s;
+    QTest::newRow("seq_len") << u"seqLenSpin"_s << u"attention_mask == 0"_s << u"--seq-len"_s;
+    QTest::newRow("seed") << u"seedSpin"_s << u"(seed, p, j)"_s << u"--seed"_s;
+    QTest::newRow("eval") << u"evalCheck"_s << u"Y = X"_s << u"--eval"_s;
+}
+
+void TestControlPanel::tooltipsGiveTheFormula()
+{
+    QFETCH(QString, control);
+    QFETCH(QString, formula);
+    QFETCH(QString, flag);
+    ControlPanel panel;
+    const QString tip = panel.findChild<QWidget *>(control)->toolTip();
+    QVERIFY2(tip.contains(formula), qPrintable(tip));
+    QVERIFY2(tip.contains(flag), qPrintable(tip));
+}
+
+void TestControlPanel::presetsAreListedWithTheirSource()
+{
+    ControlPanel panel;
+    const auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    QCOMPARE(combo->count(), panel.presets().size() + 1);
+    QVERIFY(panel.presets().size() >= 6);
+    QCOMPARE(combo->itemText(0), u"custom"_s);
+    for (int i = 1; i < combo->count(); ++i) {
+        const QString tip = combo->itemData(i, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(panel.presets()[i - 1].source.toHtmlEscaped()), qPrintable(tip));
+        QVERIFY2(tip.contains(u"Sets "_s), qPrintable(tip));
+    }
+    // The defaults are the paper's base model: the chooser says so, and names the source.
+    QCOMPARE(combo->currentText(), u"Transformer base (Vaswani et al. 2017)"_s);
+    const auto *source = panel.findChild<QLabel *>(u"presetSource"_s);
+    QVERIFY(source->isVisibleTo(&panel));
+    QVERIFY2(source->text().contains(u"Vaswani et al. 2017, sections 3.1, 3.4, 3.5, 5.4"_s),
+             qPrintable(source->text()));
+}
+
+void TestControlPanel::choosingAPresetSetsWhatItNames_data()
+{
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QStringList>("expected"); // key=text, as ParamText writes it after the choice
+    QTest::newRow("paper big") << u"Transformer big (Vaswani et al. 2017)"_s
+                               << QStringList {u"d-model=1024"_s, u"dropout=0.29999999999999999"_s,
+                                               u"scale=sqrt"_s,   u"layout=interleaved"_s,
+                                               u"max-len=1024"_s, u"seed=3"_s};
+    QTest::newRow("annotated") << u"The Annotated Transformer (Harvard NLP)"_s
+                               << QStringList {u"d-model=512"_s, u"max-len=5000"_s, u"angles=float32"_s,
+                                               u"dropout=0.10000000000000001"_s, u"seed=3"_s};
+    QTest::newRow("tensorflow") << u"TensorFlow Transformer tutorial"_s
+                                << QStringList {u"layout=split"_s, u"max-len=2048"_s, u"d-model=512"_s,
+                                                u"angles=exact"_s, u"seed=3"_s};
+    QTest::newRow("fairseq") << u"fairseq embedding init"_s
+                             << QStringList {u"init=scaled-normal"_s, u"scale=sqrt"_s, u"d-model=64"_s,
+                                             u"dropout=0.5"_s, u"seed=3"_s};
+    QTest::newRow("pytorch") << u"PyTorch nn.Embedding defaults"_s
+                             << QStringList {u"init=normal"_s, u"scale=1"_s, u"d-model=64"_s, u"seed=3"_s};
+}
+
+void TestControlPanel::choosingAPresetSetsWhatItNames()
+{
+    QFETCH(QString, title);
+    QFETCH(QStringList, expected);
+    ControlPanel panel;
+    // Parameters no preset names (the seed), and some that only some name.
+    setControl(panel, u"seedSpin"_s, u"3"_s);
+    setControl(panel, u"dModelSpin"_s, u"64"_s);
+    setControl(panel, u"dropoutSpin"_s, u"0.5"_s);
+    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    const int index = combo->findText(title);
+    QVERIFY2(index > 0, qPrintable(title));
+    QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
+    combo->setCurrentIndex(index); // as a user's choice does
+    QCOMPARE(spy.count(), 1);
+    for (const QString &pair : expected)
+        QCOMPARE(pair.section(u'=', 0, 0) + u"="_s + ParamText::get(panel.params(), pair.section(u'=', 0, 0)), pair);
+    QCOMPARE(combo->currentIndex(), index);
+    QCOMPARE(panel.activePreset(), index - 1);
+    QVERIFY(!panel.hasErrors());
+}
+
+void TestControlPanel::theChooserReadsCustomOnceAControlMoves()
+{
+    ControlPanel panel;
+    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    combo->setCurrentIndex(combo->findText(u"TensorFlow Transformer tutorial"_s));
+    QCOMPARE(combo->currentText(), u"TensorFlow Transformer tutorial"_s);
+    // A parameter it does not name leaves it active.
+    setControl(panel, u"seedSpin"_s, u"11"_s);
+    QCOMPARE(combo->currentText(), u"TensorFlow Transformer tutorial"_s);
+    // One it names moves away from it, even to values another preset has.
+    setControl(panel, u"layoutCombo"_s, u"0"_s);
+    QCOMPARE(combo->currentText(), u"custom"_s);
+    QCOMPARE(panel.activePreset(), -1);
+    QVERIFY(!panel.findChild<QLabel *>(u"presetSource"_s)->isVisibleTo(&panel));
+    // "custom" is what the chooser reads, not a choice.
+    const auto *model = qobject_cast<const QStandardItemModel *>(combo->model());
+    QVERIFY(model && !model->item(0)->isEnabled());
+    // Parameters set from outside (a session) show the first preset they match.
+    Params big;
+    big.dModel = 1024;
+    big.dropout = 0.3;
+    panel.setParams(big);
+    QCOMPARE(combo->currentText(), u"Transformer big (Vaswani et al. 2017)"_s);
+}
+
+void TestControlPanel::aPresetTheSettingsRefuseChangesNothing()
+{
+    // A loaded matrix fixes d_model: a preset of another d_model is refused, and says why.
+    ControlPanel panel;
+    Params p;
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Constant(1024, 768, 0.5f);
+    matrix->source = u"wte.npy"_s;
+    p.embeddings = matrix;
+    p.dModel = 768;
+    panel.setParams(p);
+    QVERIFY(!panel.findChild<QWidget *>(u"dModelSpin"_s)->isEnabled());
+    QVERIFY(panel.findChild<QWidget *>(u"dModelSpin"_s)->toolTip().contains(u"loaded matrix (768 columns)"_s));
+    QVERIFY(!panel.findChild<QWidget *>(u"initCombo"_s)->isEnabled());
+    QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
+    QVERIFY(!panel.choosePreset(0));
+    QCOMPARE(spy.count(), 0);
+    QVERIFY(panel.params() == p);
+    const auto *error = panel.findChild<QLabel *>(u"presetError"_s);
+    QVERIFY(error->isVisibleTo(&panel));
+    QVERIFY2(error->text().contains(u"768 columns"_s), qPrintable(error->text()));
+    QCOMPARE(panel.findChild<QComboBox *>(u"presetCombo"_s)->currentText(), u"custom"_s);
+    // One that names no d_model applies.
+    const auto &presets = panel.presets();
+    const auto pytorch = std::find_if(presets.begin(), presets.end(),
+                                      [](const Preset &x) { return x.title == u"PyTorch nn.Embedding defaults"_s; });
+    QVERIFY(pytorch != presets.end());
+    QVERIFY(panel.choosePreset(static_cast<int>(pytorch - presets.begin())));
+    QCOMPARE(panel.params().scaleKind, ScaleKind::One);
+    QVERIFY(!error->isVisibleTo(&panel));
 }
 
 QTEST_MAIN(TestControlPanel)

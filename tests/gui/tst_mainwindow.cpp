@@ -75,6 +75,7 @@ private slots:
     void eachControlReachesTheViews();
     void invalidValueKeepsTheLastValidPlots();
     void hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDrawn();
+    void eachResultIsPaintedOnce();
     void zoomRefinesTheHeatmapToTheVisibleCells();
     void wheelRubberBandAndHomeZoomTheHeatmap();
     void heatmapQuantityIsChosen();
@@ -226,6 +227,37 @@ void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDra
     QCOMPARE(grid(heatmapView(window))->block.cols, last);
     QCOMPARE(data<MagnitudesData>(magnitudesView(window))->columns.size(), last);
     QCOMPARE(data<CurvesData>(curvesView(window))->curves.back().column, last - 1);
+}
+
+void TestMainWindow::eachResultIsPaintedOnce()
+{
+    // A change of parameters paints each view once per result it shows: not the old data in the
+    // new view first, and not once more for each round of fitting its text to the room.
+    Params p;
+    p.dModel = 256;
+    p.maxLen = 4096;
+    MainWindow window(p, nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    QList<QSignalSpy *> shown, painted;
+    const auto deleteSpies = qScopeGuard([&] {
+        qDeleteAll(shown);
+        qDeleteAll(painted);
+    });
+    for (FigureView *view : window.views()) {
+        shown.append(new QSignalSpy(view, &FigureView::shown));
+        painted.append(new QSignalSpy(view->plot(), &QCustomPlot::afterReplot));
+    }
+    window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s)->setValue(200);
+    QTRY_VERIFY(allSettled(window));
+    for (qsizetype i = 0; i < shown.size(); ++i) {
+        const QString name = window.views()[i]->figure().name();
+        QVERIFY2(shown[i]->count() >= 1, qPrintable(name));
+        QVERIFY2(
+            painted[i]->count() <= shown[i]->count(),
+            qPrintable(u"%1: %2 paintings for %3 results"_s.arg(name).arg(painted[i]->count()).arg(shown[i]->count())));
+    }
 }
 
 void TestMainWindow::zoomRefinesTheHeatmapToTheVisibleCells()

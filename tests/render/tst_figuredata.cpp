@@ -42,6 +42,7 @@ private slots:
     void magnitudesMatchTheClosedForms();
     void previewSamplesEvenlySpacedPositions();
     void columnStatisticsAreExactAtLargeL();
+    void longStatisticsComeInPassesEachLabelled();
     void dropFractionIsNearP_data();
     void dropFractionIsNearP();
     void summaryStatesTheFactor();
@@ -197,6 +198,28 @@ void TestFigureData::columnStatisticsAreExactAtLargeL()
         QVERIFY2(std::abs(data->peMean[j] - first) < 1e-6 && std::abs(data->peRms[j] - std::sqrt(square)) < 1e-6,
                  qPrintable(u"column %1: mean %2, RMS %3"_s.arg(j).arg(data->peMean[j]).arg(data->peRms[j])));
     }
+}
+
+void TestFigureData::longStatisticsComeInPassesEachLabelled()
+{
+    // 2^28 cells of s*E: a first pass over the first eighth of the positions, an estimate that
+    // says so, then every position.
+    const Params p = sized(256, std::int64_t(1) << 20);
+    const Engine engine(p);
+    QCOMPARE(MagnitudesCompute::passCount(engine), 2);
+    QCOMPARE(MagnitudesCompute::passCount(Engine(sized(256, 1 << 17))), 1);
+    const auto first = MagnitudesCompute::compute(engine, 500, Detail::Full, {}, 0);
+    const auto last = MagnitudesCompute::compute(engine, 500, Detail::Full, {}, 1);
+    QVERIFY(first && last);
+    QCOMPARE(first->rmsRows, p.maxLen / 8);
+    QVERIFY(!first->columnStatsExact());
+    QVERIFY(last->columnStatsExact());
+    // The PE's statistics are in closed form in every pass; s*E's differ between the two.
+    QCOMPARE(first->peMean, last->peMean);
+    QCOMPARE(first->peStd, last->peStd);
+    QVERIFY(first->embeddingMean != last->embeddingMean);
+    for (qsizetype j = 0; j < last->embeddingStd.size(); ++j)
+        QVERIFY(std::abs(last->embeddingStd[j] / (p.scale() * p.sigma()) - 1.0) < 0.01);
 }
 
 void TestFigureData::dropFractionIsNearP_data()

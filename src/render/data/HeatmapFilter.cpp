@@ -63,12 +63,26 @@ ColumnWeights::ColumnWeights(const AxisFilter &filter)
             = m_offset[static_cast<std::size_t>(b)] + static_cast<std::size_t>(hi - lo + 1);
     }
     m_weights.resize(m_offset.back());
+    // exp(-u^2 / 2) from one column to the next by two products: with u_j = (j - c) / sigma,
+    // w_{j+1} = w_j g_j and g_{j+1} = g_j exp(-1 / sigma^2), re-anchored on an exp every
+    // kAnchor columns so that the rounding of the products stays near 1e-15 over a wide filter.
+    constexpr std::int64_t kAnchor = 64;
+    const double step = filter.isIdentity() ? 1.0 : std::exp(-1.0 / (filter.sigma() * filter.sigma()));
     for (int b = 0; b < cells; ++b) {
         double *w = m_weights.data() + m_offset[static_cast<std::size_t>(b)];
         const std::int64_t lo = m_lo[static_cast<std::size_t>(b)];
-        double total = 0.0;
-        for (std::int64_t j = lo; j <= m_hi[static_cast<std::size_t>(b)]; ++j)
-            total += w[j - lo] = filter.weight(filter.first() + j, b);
+        double total = 0.0, weight = 0.0, growth = 0.0;
+        for (std::int64_t j = lo; j <= m_hi[static_cast<std::size_t>(b)]; ++j) {
+            if ((j - lo) % kAnchor == 0) {
+                weight = filter.weight(filter.first() + j, b);
+                const double u = (static_cast<double>(filter.first() + j) - filter.centre(b)) / filter.sigma();
+                growth = filter.isIdentity() ? 1.0 : std::exp(-(u + 0.5 / filter.sigma()) / filter.sigma());
+            } else {
+                weight *= growth;
+                growth *= step;
+            }
+            total += w[j - lo] = weight;
+        }
         for (std::int64_t j = lo; j <= m_hi[static_cast<std::size_t>(b)]; ++j)
             w[j - lo] /= total;
     }

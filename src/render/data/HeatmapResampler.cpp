@@ -102,6 +102,9 @@ bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &column
                 const std::int64_t blockTo = pe1 + s.parts.peColumn0 - s.block.col0;
                 const std::int64_t batchWindows
                     = std::clamp<std::int64_t>(kBatchBytes / (8 * (pe1 - from)), 1, kBatchWindows);
+                // Room for the whole batch at once: grown a window at a time, it would be copied
+                // over and over.
+                batch.reserve(static_cast<std::size_t>(batchWindows * (pe1 - from)));
                 means.forEachWindow(a, next - a, from, pe1 - from, [&](std::int64_t window, const double *values) {
                     batch.insert(batch.end(), values, values + (pe1 - from));
                     batched.push_back(window);

@@ -34,10 +34,16 @@ struct MagnitudesData : FigureData
 
 namespace MagnitudesCompute {
 
+// The passes of the full detail: one, or where the exact statistics take long (more than the
+// full budget's cells of s*E), several over 8 times more positions each, the last over all.
+int passCount(const Engine &engine);
+
 // `pixels` is the width the per-position curves are shown on. Full: the per-column statistics
-// over every position; Preview: s*E's estimated from the preview budget's rows (the PE's are
+// over every position in the last pass (`pass` -1), over the first L / 8^k positions k passes
+// before it, each labelled an estimate; Preview: s*E's estimated from a few rows (the PE's are
 // exact either way). Nothing when cancelled.
-std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options);
+std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options,
+                                      int pass = -1);
 
 } // namespace MagnitudesCompute
 

@@ -30,11 +30,17 @@ bool MagnitudesModel::hasPreview(const FigureRequest &request) const
     return p.maxLen * p.dModel > Budget::cells(Detail::Preview);
 }
 
+int MagnitudesModel::passCount(const FigureRequest &request) const
+{
+    return MagnitudesCompute::passCount(*request.engine);
+}
+
 FigureResult MagnitudesModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
 {
     // The per-position curves are computed for the width of the upper panel.
     const int pixels = request.panels.value(0).pixels().width();
-    auto data = MagnitudesCompute::compute(*request.engine, pixels, request.detail, {request.threads, &cancel});
+    auto data
+        = MagnitudesCompute::compute(*request.engine, pixels, request.detail, {request.threads, &cancel}, request.pass);
     if (!data) {
         if (cancel.load(std::memory_order_relaxed))
             return {};

@@ -14,6 +14,7 @@ public:
     QString summary() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
+    int passCount(const FigureRequest &request) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
 protected:

@@ -150,6 +150,7 @@ std::optional<HoverPoint> CurvesFigure::hoverAt(const QPointF &pixel, const Engi
     point.columnIsPe = true;
     point.value = bestValue;
     point.valueName = u"PE"_s;
+    point.quantity = Quantity::Pe;
     return point;
 }
 

@@ -117,6 +117,7 @@ std::optional<HoverPoint> DropoutFigure::hoverAt(const QPointF &pixel, const Eng
         engine.computeBlock(quantity, {cell->first, 1, cell->second, 1}, value);
         point.value = value(0, 0);
         point.valueName = quantity == Quantity::Mask ? u"kept"_s : u"Y"_s;
+        point.quantity = quantity;
         return point;
     }
     return std::nullopt;

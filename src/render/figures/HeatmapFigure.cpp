@@ -85,6 +85,7 @@ std::optional<HoverPoint> HeatmapFigure::hoverAt(const QPointF &pixel, const Eng
     engine.computeBlock(q, {cell->first, 1, cell->second, 1}, value);
     point.value = value(0, 0);
     point.valueName = FigureText::quantityLabel(q);
+    point.quantity = q;
     return point;
 }
 

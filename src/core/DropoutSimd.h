@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+
+namespace posenc {
+
+// The row kernels of dropout and of the model input, vectorised for the CPU's SIMD target
+// (SimdTargets); every target gives the same bits. A bit set is bit c % 64 of word c / 64.
+
+// Compares `count` bytes with `threshold` (< 256): bit c of `below` is top[c] < threshold, of
+// `equal` top[c] == threshold; the bits past `count` in their last word are zero.
+void compareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
+                  std::uint64_t *equal);
+
+// One row of the model input by its parts, X = scale * embedding + positional, so that X is
+// formed by the same float operations wherever it is needed.
+struct InputRow
+{
+    const float *embedding; // unscaled E, zero where the column holds no embedding
+    float scale;
+    const float *positional; // PE, zero where the column holds no PE
+};
+
+// Y of inverted dropout for one row: with bit c of `kept` set, X / keep (or, with
+// `embeddingOnly`, scale * embedding / keep + positional); otherwise 0 (positional). With
+// `streaming`, non-temporal stores where `out` is vector-aligned.
+void applyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool embeddingOnly, std::int64_t cols,
+                  float *out, bool streaming);
+// X for one row.
+void addScaled(const InputRow &x, std::int64_t cols, float *out, bool streaming);
+// 1 where bit c of `kept` is set, else 0.
+void maskOfBits(const std::uint64_t *kept, std::int64_t cols, float *out);
+
+} // namespace posenc

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+
+namespace posenc {
+
+// The exact sinusoidal recurrence of PositionalTable for a run of consecutive rows, vectorised
+// for the CPU's SIMD target (SimdTargets); every target gives the same bits.
+struct PairRun
+{
+    static constexpr int kMaxRows = 4;
+
+    // The double state of `pairs` pairs at the run's first row, sin and cos of p w_i, advanced
+    // in place by the rotation (cos w_i, sin w_i) after each row but the last, and after the
+    // last too when `advancePast`. Each step is s' = s cos + c sin, c' = c cos - s sin, every
+    // product and sum rounded on its own.
+    double *sines;
+    double *cosines;
+    const double *rotCos;
+    const double *rotSin;
+    std::int64_t pairs;
+    int rows;
+    bool advancePast;
+    // Where row r's values go, rounded to float32: with `interleaved`, pair i's sine and
+    // cosine to interleaved[r][2i] and [2i + 1]; otherwise its sine to sines[r][i] and its
+    // cosine to cosines[r][i], where those rows are not null.
+    bool interleaved;
+    float *interleavedRows[kMaxRows];
+    float *sineRows[kMaxRows];
+    float *cosineRows[kMaxRows];
+    // Non-temporal stores to the rows that start on a vector-aligned address.
+    bool streaming;
+};
+
+void rotatePairs(const PairRun &run);
+
+} // namespace posenc

@@ -1,0 +1,124 @@
+#include "Preset.h"
+
+#include "core/ParamText.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QString kFormat = u"posenc-preset"_s;
+constexpr qint64 kMaxFileBytes = 1 << 20;
+
+// What a preset may set: a parameter of the mathematics, never a file to read or a budget of
+// this machine.
+QStringList settableKeys()
+{
+    QStringList keys = ParamText::valueKeys();
+    keys.removeAll(u"memory-budget"_s);
+    return keys;
+}
+
+} // namespace
+
+std::variant<Params, QList<ParamError>> Preset::applyTo(const Params &base) const
+{
+    Params next = base;
+    QList<ParamError> errors;
+    for (auto it = params.cbegin(); it != params.cend(); ++it) {
+        if (const auto error = ParamText::set(next, it.key(), it.value()))
+            errors.append(*error);
+    }
+    if (errors.isEmpty())
+        errors = next.validate();
+    if (!errors.isEmpty())
+        return errors;
+    return next;
+}
+
+bool Preset::matches(const Params &current) const
+{
+    for (auto it = params.cbegin(); it != params.cend(); ++it) {
+        // Compared as ParamText writes both, so that "0.1" matches the 0.1 a control read back.
+        Params probe = current;
+        if (ParamText::set(probe, it.key(), it.value())
+            || ParamText::get(probe, it.key()) != ParamText::get(current, it.key()))
+            return false;
+    }
+    return true;
+}
+
+namespace Presets {
+
+std::variant<Preset, PresetError> read(const QString &path)
+{
+    const auto fail = [&](const QString &reason) { return PresetError {path, reason}; };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(file.errorString());
+    if (file.size() > kMaxFileBytes)
+        return fail(u"%1 bytes is too large for a preset (at most %2)"_s.arg(file.size()).arg(kMaxFileBytes));
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return fail(u"not JSON: %1 at byte %2"_s.arg(parseError.errorString()).arg(parseError.offset));
+    const QJsonObject root = document.object();
+    if (root.value(u"format"_s) != QJsonValue(kFormat))
+        return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kFormat));
+    if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
+        return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
+    const QStringList known = {u"format"_s, u"version"_s, u"title"_s, u"cite"_s, u"source"_s, u"note"_s, u"params"_s};
+    for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
+        if (!known.contains(it.key()))
+            return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
+    }
+    Preset preset;
+    preset.title = root.value(u"title"_s).toString();
+    preset.cite = root.value(u"cite"_s).toString();
+    preset.source = root.value(u"source"_s).toString();
+    preset.note = root.value(u"note"_s).toString();
+    if (preset.title.isEmpty() || preset.cite.isEmpty() || preset.source.isEmpty())
+        return fail(u"a preset names its \"title\", \"cite\" and \"source\", as strings"_s);
+    if (!root.value(u"params"_s).isObject())
+        return fail(u"\"params\" must be an object"_s);
+    const QJsonObject values = root.value(u"params"_s).toObject();
+    if (values.isEmpty())
+        return fail(u"\"params\" names no parameter"_s);
+    const QStringList keys = settableKeys();
+    for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+        if (!keys.contains(it.key()))
+            return fail(
+                u"\"%1\" is not a parameter a preset may set; those are %2"_s.arg(it.key(), keys.join(u", "_s)));
+        if (!it.value().isString())
+            return fail(u"parameter \"%1\" must be a string, as on the command line"_s.arg(it.key()));
+        preset.params.insert(it.key(), it.value().toString());
+    }
+    const auto applied = preset.applyTo(Params {});
+    if (const auto *errors = std::get_if<QList<ParamError>>(&applied))
+        return fail(u"%1: %2"_s.arg(errors->front().key, errors->front().sentence()));
+    return preset;
+}
+
+Loaded load(const QString &folder)
+{
+    Loaded loaded;
+    const QDir dir(folder);
+    for (const QString &name : dir.entryList({u"*.json"_s}, QDir::Files, QDir::Name)) {
+        auto result = read(dir.filePath(name));
+        if (auto *preset = std::get_if<Preset>(&result))
+            loaded.presets.append(std::move(*preset));
+        else
+            loaded.problems.append(std::get<PresetError>(result));
+    }
+    return loaded;
+}
+
+} // namespace Presets
+
+} // namespace posenc

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/Params.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <variant>
+
+namespace posenc {
+
+// A named set of parameter values from a published source (the paper, a tutorial, a library's
+// defaults), shipped as resources/presets/*.json:
+//
+//   {"format": "posenc-preset", "version": 1,
+//    "title": "Transformer base (Vaswani et al. 2017)", "cite": "Vaswani et al. 2017, sections ...",
+//    "source": "Vaswani et al. 2017, “Attention Is All You Need”: d_model 512 (section 3.1), ...",
+//    "note": "The paper fixes no max_len: ...",
+//    "params": {"d-model": "512", "dropout": "0.1", ...}}
+//
+// "params" holds what the source says, as a session's "params" do (the command line's keys and
+// values); the parameters it does not name stay as they are when the preset is chosen.
+struct Preset
+{
+    static constexpr int kVersion = 1;
+
+    QString title; // what the chooser lists: "Transformer base (Vaswani et al. 2017)"
+    QString cite; // the source in a line: "Vaswani et al. 2017, Table 3, “big”"
+    QString source; // where the values come from, precisely enough to check them
+    QString note; // what the source leaves open and how the preset treats it; may be empty
+    QMap<QString, QString> params; // key -> text, as ParamText reads them
+
+    // `base` with every parameter this preset names set, or the problems that refuse it (a
+    // loaded matrix whose columns are not the preset's d_model).
+    std::variant<Params, QList<ParamError>> applyTo(const Params &base) const;
+    // Whether every parameter the preset names has the preset's value in `params`.
+    bool matches(const Params &params) const;
+
+    friend bool operator==(const Preset &, const Preset &) = default;
+};
+
+// A preset file that cannot be used: its path and why.
+struct PresetError
+{
+    QString path;
+    QString reason;
+};
+
+namespace Presets {
+
+// The folder the shipped presets are compiled into (resources/posenc.qrc).
+inline constexpr char16_t kShippedFolder[] = u":/presets";
+
+// Reads and checks one preset: its keys must be parameters a preset may set (not a file to load,
+// not the memory budget), and its values must give valid parameters from the defaults.
+std::variant<Preset, PresetError> read(const QString &path);
+
+struct Loaded
+{
+    QList<Preset> presets; // in the order of their file names
+    QList<PresetError> problems;
+};
+// Every *.json preset of `folder`.
+Loaded load(const QString &folder = QString::fromUtf16(kShippedFolder));
+
+} // namespace Presets
+
+} // namespace posenc

@@ -1,0 +1,333 @@
+#include "EmbeddingMoments.h"
+
+#include "core/Embeddings.h"
+#include "core/ThreadPools.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace posenc::EmbeddingMoments {
+
+namespace {
+
+// A tile of the base table filled at once. Its rows are fixed, so that each column's moments
+// come out the same whatever columns are measured with it; its columns are bounded, so that a
+// tile stays in the cache at any d.
+constexpr std::int64_t kTileRows = 64;
+constexpr std::int64_t kTileColumns = 4096;
+constexpr std::int64_t kMinBlockRows = 256;
+// Blocks times columns kept: 2^21 (32 MiB of moments) when the blocks are chosen; a request that
+// would need more than twice that starts again with larger blocks.
+constexpr std::int64_t kKeptEntries = std::int64_t(1) << 21;
+
+// Per column the mean and the sum of squared deviations over `n` rows, and per row the sum of
+// squares, of a region of the base table.
+struct Moments
+{
+    std::int64_t n = 0;
+    Eigen::ArrayXd mean;
+    Eigen::ArrayXd m2;
+    Eigen::ArrayXd rowSquares;
+};
+
+// Chan et al.'s update: the moments of the union of two sets of rows over the same columns.
+// The row squares stay with their rows.
+void merge(Moments &into, const Moments &part)
+{
+    if (part.n == 0)
+        return;
+    if (into.n == 0) {
+        into.n = part.n;
+        into.mean = part.mean;
+        into.m2 = part.m2;
+        return;
+    }
+    const double na = static_cast<double>(into.n), nb = static_cast<double>(part.n);
+    const Eigen::ArrayXd delta = part.mean - into.mean;
+    into.mean += delta * (nb / (na + nb));
+    into.m2 += part.m2 + delta.square() * (na * nb / (na + nb));
+    into.n += part.n;
+}
+
+// Rows [row0, row0 + rows) and columns [col0, col1) of the base table, a tile at a time in
+// order; nothing when cancelled. Each tile is shifted by its first row before it is summed, so
+// that the squares do not cancel whatever a column's offset.
+std::optional<Moments> measure(const Embeddings &base, std::int64_t row0, std::int64_t rows, std::int64_t col0,
+                               std::int64_t col1, const std::atomic<bool> *cancel)
+{
+    const std::int64_t cols = col1 - col0;
+    Moments total;
+    total.mean = Eigen::ArrayXd::Zero(cols);
+    total.m2 = Eigen::ArrayXd::Zero(cols);
+    total.rowSquares = Eigen::ArrayXd::Zero(rows);
+    RowMatrixXf values(kTileRows, std::min(cols, kTileColumns));
+    Eigen::ArrayXd s1, s2, row(values.cols());
+    for (std::int64_t r = 0; r < rows; r += kTileRows) {
+        const std::int64_t n = std::min(kTileRows, rows - r);
+        for (std::int64_t c0 = 0; c0 < cols; c0 += kTileColumns) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return std::nullopt;
+            const std::int64_t w = std::min(kTileColumns, cols - c0);
+            auto tile = values.topLeftCorner(n, w);
+            base.fill({row0 + r, n, col0 + c0, w}, tile);
+            const Eigen::ArrayXd shift = tile.row(0).transpose().cast<double>().array();
+            s1.setZero(w);
+            s2.setZero(w);
+            double *sum = s1.data();
+            double *squares = s2.data();
+            const double *k = shift.data();
+            double *wide = row.data();
+            for (std::int64_t i = 0; i < n; ++i) {
+                const float *narrow = tile.row(i).data();
+                for (std::int64_t c = 0; c < w; ++c) {
+                    wide[c] = static_cast<double>(narrow[c]);
+                    const double deviation = wide[c] - k[c];
+                    sum[c] += deviation;
+                    squares[c] += deviation * deviation;
+                }
+                // Summed apart, in packets: a running sum in the loop above would not vectorise.
+                total.rowSquares[r + i] += row.head(w).square().sum();
+            }
+            // Chan et al.'s update of these columns with the tile's n rows.
+            const double na = static_cast<double>(r), nb = static_cast<double>(n);
+            const Eigen::ArrayXd mean = shift + s1 / nb;
+            const Eigen::ArrayXd m2 = s2 - s1.square() / nb;
+            auto totalMean = total.mean.segment(c0, w);
+            auto totalM2 = total.m2.segment(c0, w);
+            const Eigen::ArrayXd delta = mean - totalMean;
+            totalMean += delta * (nb / (na + nb));
+            totalM2 += m2 + delta.square() * (na * nb / (na + nb));
+        }
+    }
+    total.n = rows;
+    return total;
+}
+
+// The base table of `params`: the loaded matrix, or the seeded normals with sigma 1. Its
+// identity is the matrix, or the seed.
+struct Source
+{
+    std::weak_ptr<const EmbeddingMatrix> matrix;
+    std::uint64_t seed = 0;
+
+    bool is(const Params &params) const
+    {
+        return params.embeddings ? matrix.lock() == params.embeddings : matrix.expired() && seed == params.seed;
+    }
+};
+
+// A block of rows of the base table: its columns [0, cols) measured.
+struct KeptBlock
+{
+    std::int64_t cols = 0;
+    Moments moments;
+};
+
+struct Kept
+{
+    Source source;
+    std::int64_t blockRows = 0;
+    std::vector<std::shared_ptr<const KeptBlock>> blocks; // by index; empty where not measured
+};
+
+std::mutex g_mutex;
+Kept g_kept;
+
+std::int64_t blockRowsFor(std::int64_t rows, std::int64_t cols)
+{
+    std::int64_t blockRows = kMinBlockRows;
+    while ((rows + blockRows - 1) / blockRows * cols > kKeptEntries)
+        blockRows *= 2;
+    return blockRows;
+}
+
+// What is kept for `params`, started again when it is another table or would grow too large.
+Kept keptFor(const Params &params, std::int64_t cols)
+{
+    const std::lock_guard lock(g_mutex);
+    const std::int64_t L = params.maxLen;
+    if (!g_kept.source.is(params) || g_kept.blockRows == 0
+        || (L + g_kept.blockRows - 1) / g_kept.blockRows * cols > 2 * kKeptEntries) {
+        g_kept = {};
+        g_kept.source.matrix = params.embeddings;
+        g_kept.source.seed = params.seed;
+        g_kept.blockRows = blockRowsFor(L, cols);
+    }
+    return g_kept;
+}
+
+void keep(const Params &params, std::int64_t blockRows, std::size_t index, std::shared_ptr<const KeptBlock> block)
+{
+    const std::lock_guard lock(g_mutex);
+    if (!g_kept.source.is(params) || g_kept.blockRows != blockRows)
+        return;
+    if (g_kept.blocks.size() <= index)
+        g_kept.blocks.resize(index + 1);
+    if (!g_kept.blocks[index] || g_kept.blocks[index]->cols < block->cols)
+        g_kept.blocks[index] = std::move(block);
+}
+
+// One piece of work: rows [row0, row0 + rows) of block `index`, over columns [0, cols).
+struct Work
+{
+    std::int64_t row0 = 0;
+    std::int64_t rows = 0;
+    std::size_t index = 0;
+    // Taken from the whole block, kept or measured whole and kept: a whole block, or a last one
+    // short of a few rows (those are measured and taken off).
+    bool fromWhole = false;
+    std::shared_ptr<const KeptBlock> kept; // the whole block as kept, may be empty
+    // Results: the whole block to keep, if it grew, and the moments of the rows over [0, cols).
+    std::shared_ptr<const KeptBlock> grown;
+    Moments moments;
+};
+
+// The whole block `block` (may be empty) grown to at least `cols` columns: those not measured
+// yet are appended to those that are.
+std::shared_ptr<const KeptBlock> grow(const Embeddings &base, std::int64_t row0, std::int64_t rows,
+                                      std::shared_ptr<const KeptBlock> block, std::int64_t cols,
+                                      const std::atomic<bool> *cancel)
+{
+    const std::int64_t from = block ? block->cols : 0;
+    const auto added = measure(base, row0, rows, from, cols, cancel);
+    if (!added)
+        return nullptr;
+    auto grown = std::make_shared<KeptBlock>();
+    grown->cols = cols;
+    Moments &m = grown->moments;
+    m.n = rows;
+    m.mean.resize(cols);
+    m.m2.resize(cols);
+    m.rowSquares = added->rowSquares;
+    if (block) {
+        m.mean.head(from) = block->moments.mean;
+        m.m2.head(from) = block->moments.m2;
+        m.rowSquares += block->moments.rowSquares;
+    }
+    m.mean.tail(cols - from) = added->mean;
+    m.m2.tail(cols - from) = added->m2;
+    return grown;
+}
+
+// The moments of `whole` without those of its last rows, `part`: Chan's update run backwards.
+void takeOff(Moments &whole, const Moments &part)
+{
+    const double n = static_cast<double>(whole.n), nb = static_cast<double>(part.n), na = n - nb;
+    const Eigen::ArrayXd mean = (whole.mean * n - part.mean * nb) / na;
+    const Eigen::ArrayXd delta = part.mean - mean;
+    whole.m2 = (whole.m2 - part.m2 - delta.square() * (na * nb / n)).max(0.0);
+    whole.mean = mean;
+    whole.n = whole.n - part.n;
+}
+
+// Does `work` (a whole block measured to `keptColumns` columns when it grows); leaves it
+// incomplete when cancelled.
+void run(const Embeddings &base, std::int64_t blockRows, std::int64_t cols, std::int64_t keptColumns, bool norms,
+         Work &work, const std::atomic<bool> *cancel)
+{
+    if (!work.fromWhole) {
+        if (auto fresh = measure(base, work.row0, work.rows, 0, cols, cancel))
+            work.moments = std::move(*fresh);
+        return;
+    }
+    std::shared_ptr<const KeptBlock> block = work.kept;
+    if (!block || block->cols < cols) {
+        block = grow(base, work.row0, blockRows, block, keptColumns, cancel);
+        if (!block)
+            return;
+        work.grown = block;
+    }
+    Moments &m = work.moments;
+    m.n = blockRows;
+    m.mean = block->moments.mean.head(cols);
+    m.m2 = block->moments.m2.head(cols);
+    if (norms) {
+        m.rowSquares = block->moments.rowSquares.head(work.rows);
+        if (block->cols > cols) {
+            // Kept over more columns than asked for: the squares of the others come off.
+            const auto extra = measure(base, work.row0, work.rows, cols, block->cols, cancel);
+            if (!extra)
+                return;
+            m.rowSquares -= extra->rowSquares;
+        }
+    }
+    if (work.rows < blockRows) {
+        const auto last = measure(base, work.row0 + work.rows, blockRows - work.rows, 0, cols, cancel);
+        if (!last)
+            return;
+        takeOff(m, *last);
+    }
+}
+
+} // namespace
+
+std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norms, const ComputeOptions &options)
+{
+    const Params &params = engine.params();
+    rows = std::clamp<std::int64_t>(rows, 1, params.maxLen);
+    const std::int64_t cols = params.embeddingColumns();
+    // Seeded normals are generated a chunk of columns at a time: a block that grows measures the
+    // whole chunk, so that a d a little higher later finds its columns there. A matrix has its
+    // columns.
+    const std::int64_t keptColumns = params.embeddings
+        ? cols
+        : (cols + Embeddings::kChunkColumns - 1) / Embeddings::kChunkColumns * Embeddings::kChunkColumns;
+    const Embeddings base
+        = params.embeddings ? Embeddings(params.embeddings) : Embeddings(params.seed, 1.0, keptColumns);
+    const double factor = params.embeddings ? params.scale() : params.scale() * params.sigma();
+
+    const Kept kept = keptFor(params, keptColumns);
+    const std::int64_t blockRows = kept.blockRows;
+    // The rows the table has: any for the seeded normals, those read for a matrix.
+    const std::int64_t tableRows = params.embeddings ? params.embeddings->values.rows() : Params::kMaxLen;
+    std::vector<Work> works;
+    for (std::int64_t row0 = 0; row0 < rows; row0 += blockRows) {
+        Work work;
+        work.row0 = row0;
+        work.rows = std::min(blockRows, rows - row0);
+        work.index = static_cast<std::size_t>(row0 / blockRows);
+        // A last block short of at most an eighth of its rows (L a little lower than before)
+        // is its whole block less those rows, when the table has them.
+        work.fromWhole
+            = work.rows == blockRows || (row0 + blockRows <= tableRows && (blockRows - work.rows) * 8 <= blockRows);
+        if (work.fromWhole && work.index < kept.blocks.size())
+            work.kept = kept.blocks[work.index];
+        works.push_back(std::move(work));
+    }
+    const bool done
+        = forEachTile(static_cast<std::int64_t>(works.size()), options.threads, options.cancel, [&](std::int64_t i) {
+              run(base, blockRows, cols, keptColumns, norms, works[static_cast<std::size_t>(i)], options.cancel);
+          });
+    // Whole blocks measured are kept, even when the rest was cancelled.
+    for (Work &work : works) {
+        if (work.grown)
+            keep(params, blockRows, work.index, std::move(work.grown));
+    }
+    if (!done || (options.cancel && options.cancel->load()))
+        return std::nullopt;
+
+    Moments total;
+    Result result;
+    result.rows = rows;
+    if (norms)
+        result.rowNorms.resize(rows);
+    for (const Work &work : works) {
+        merge(total, work.moments);
+        if (norms)
+            result.rowNorms.segment(work.row0, work.rows) = work.moments.rowSquares.max(0.0).sqrt() * std::abs(factor);
+    }
+    result.mean = total.mean * factor;
+    result.std = (total.m2 / static_cast<double>(total.n)).max(0.0).sqrt() * std::abs(factor);
+    return result;
+}
+
+void clear()
+{
+    const std::lock_guard lock(g_mutex);
+    g_kept = {};
+}
+
+} // namespace posenc::EmbeddingMoments

@@ -1,0 +1,146 @@
+// What the window says beside a control: its name and flag, the formula it enters with the
+// current numbers (float64 values written here), and why the settings ignore it.
+#include "gui/ParamTips.h"
+
+#include "core/ParamText.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+QString num(double value)
+{
+    return QString::number(value, 'g', 5);
+}
+
+} // namespace
+
+class TestParamTips : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyTooltipNamesItsParameterAndFlag();
+    void formulasCarryTheCurrentNumbers_data();
+    void formulasCarryTheCurrentNumbers();
+    void idleParametersSayWhy_data();
+    void idleParametersSayWhy();
+};
+
+void TestParamTips::everyTooltipNamesItsParameterAndFlag()
+{
+    const Params p;
+    for (const QString &key : ParamText::valueKeys()) {
+        if (key == u"memory-budget"_s)
+            continue;
+        const QString tip = ParamTips::tooltip(key, p);
+        QVERIFY2(tip.contains(u"--"_s + key), qPrintable(tip));
+        QVERIFY2(!ParamTips::formula(key, p).isEmpty(), qPrintable(key));
+    }
+    QVERIFY(ParamTips::tooltip(u"dropout-mode"_s, p).startsWith(u"<b>dropout mode</b>"_s));
+    // In sum no column of X is the PE's alone: pe_dims names none.
+    QVERIFY(!ParamTips::formula(u"pe-dims"_s, p).contains(u"Now"_s));
+    QVERIFY(ParamTips::tooltip(u"seq-len"_s, p).startsWith(u"<b>seq_len</b>"_s));
+    QVERIFY(ParamTips::tooltip(QString::fromUtf16(ParamUse::kCustomScale), p).contains(u"--scale NUMBER"_s));
+    QVERIFY(ParamTips::tooltip(QString::fromUtf16(ParamUse::kCustomSigma), p).contains(u"--init SIGMA"_s));
+}
+
+void TestParamTips::formulasCarryTheCurrentNumbers_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<QString>("text");
+    Params p; // d 512, L 1024, b 10000, s sqrt(d), sigma 1, p 0.1
+    const double d = 512.0;
+    QTest::newRow("scale: s = sqrt(d)") << u"scale"_s << p << u"now s = %1"_s.arg(num(std::sqrt(d)));
+    // E||s E_p||^2 = s^2 sigma^2 d against ||PE_p||^2 = d / 2.
+    QTest::newRow("scale: the balance") << u"scale"_s << p
+                                        << u"= %1 against ‖PE<sub>p</sub>‖² ≈ %2"_s.arg(num(d * 1.0 * d), num(d / 2.0));
+    Params scaled = p;
+    scaled.init = InitKind::ScaledNormal;
+    QTest::newRow("init: sigma = d^-1/2") << u"init"_s << scaled << u"now σ = %1"_s.arg(num(1.0 / std::sqrt(d)));
+    QTest::newRow("dropout: 1/(1 - p)") << u"dropout"_s << p << u"Now 1/(1 − p) = %1"_s.arg(num(1.0 / 0.9));
+    Params all = p;
+    all.dropout = 1.0;
+    QTest::newRow("dropout: p = 1") << u"dropout"_s << all << u"p = 1 zeroes every cell"_s;
+    // The slowest pair, i = d/2 - 1: wavelength 2 pi b^(2i/d).
+    QTest::newRow("base: longest wavelength")
+        << u"base"_s << p << u"from 2π to %1 positions"_s.arg(num(2.0 * M_PI * std::pow(10000.0, (d - 2.0) / d)));
+    Params concat = p;
+    concat.compose = Compose::Concat;
+    concat.peDims = 100;
+    QTest::newRow("pe_dims: X's columns") << u"pe-dims"_s << concat << u"Now X's columns 412 … 511 hold the PE"_s;
+    Params special = p;
+    special.dropoutMode = DropoutMode::ProtectSpecial;
+    special.seqLen = 10;
+    QTest::newRow("special: resolved rows") << u"special"_s << special << u"Now rows 0, 9."_s;
+    QTest::newRow("seq_len: n") << u"seq-len"_s << special << u"now n = 10"_s;
+    QTest::newRow("seed: both") << u"seed"_s << p << u"Now it draws the embeddings E and the mask M"_s;
+}
+
+void TestParamTips::formulasCarryTheCurrentNumbers()
+{
+    QFETCH(QString, key);
+    QFETCH(Params, params);
+    QFETCH(QString, text);
+    const QString formula = ParamTips::formula(key, params);
+    QVERIFY2(formula.contains(text), qPrintable(formula + u"\nlacks: "_s + text));
+}
+
+void TestParamTips::idleParametersSayWhy_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<QString>("why"); // empty when the parameter matters
+    Params p;
+    Params evaluation = p;
+    evaluation.training = false;
+    QTest::newRow("p in evaluation") << u"dropout"_s << evaluation << u"evaluation mode (eval) drops nothing."_s;
+    QTest::newRow("p in training") << u"dropout"_s << p << QString();
+    QTest::newRow("special in sum") << u"special"_s << p
+                                    << u"only dropout mode protect-special reads it; the mode is sum."_s;
+    Params masked = p;
+    masked.dropoutMode = DropoutMode::MaskedFill;
+    QTest::newRow("special in masked-fill") << u"special"_s << masked << u"the mode is masked-fill."_s;
+    QTest::newRow("seq_len in masked-fill") << u"seq-len"_s << masked << QString();
+    Params loaded = evaluation;
+    auto m = std::make_shared<EmbeddingMatrix>();
+    m->values = RowMatrixXf::Zero(1024, 7);
+    m->source = u"wte.safetensors:wte"_s;
+    loaded.embeddings = m;
+    loaded.dModel = 7;
+    QTest::newRow("d_model with a matrix")
+        << u"d-model"_s << loaded << u"d_model comes from the loaded matrix (7 columns)"_s;
+    QTest::newRow("init with a matrix") << u"init"_s << loaded
+                                        << u"the embeddings are the rows of wte.safetensors:wte"_s;
+    QTest::newRow("seed with a matrix, evaluation") << u"seed"_s << loaded
+                                                    << u"the embeddings come from the loaded matrix and evaluation "
+                                                       u"mode draws no mask."_s;
+    QTest::newRow("custom scale") << QString::fromUtf16(ParamUse::kCustomScale) << p
+                                  << u"only a custom scale reads it; the scale is sqrt."_s;
+}
+
+void TestParamTips::idleParametersSayWhy()
+{
+    QFETCH(QString, key);
+    QFETCH(Params, params);
+    QFETCH(QString, why);
+    const QString text = ParamTips::idleText(key, params);
+    const QString tip = ParamTips::tooltip(key, params);
+    if (why.isEmpty()) {
+        QVERIFY2(text.isEmpty(), qPrintable(text));
+        QVERIFY(!tip.contains(u"Not used now"_s));
+        return;
+    }
+    QVERIFY2(text.contains(why), qPrintable(text));
+    QVERIFY2(tip.contains(u"Not used now: "_s + text.toHtmlEscaped()) || tip.contains(u"Not used now: "_s + text),
+             qPrintable(tip));
+}
+
+QTEST_GUILESS_MAIN(TestParamTips)
+#include "tst_paramtips.moc"

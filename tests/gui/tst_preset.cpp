@@ -1,0 +1,229 @@
+// The presets of the parameters dock: every shipped one loads, validates and sets the values its
+// source gives (written here from the sources, not read back from the files); a preset file that
+// is not one is refused with its path and the reason.
+#include "gui/Preset.h"
+
+#include "core/ParamText.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+const Preset *find(const QList<Preset> &presets, const QString &title)
+{
+    for (const Preset &p : presets) {
+        if (p.title == title)
+            return &p;
+    }
+    return nullptr;
+}
+
+QString write(const QTemporaryDir &dir, const QString &name, const QByteArray &json)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QByteArray presetJson(const QByteArray &params, const QByteArray &extra = {})
+{
+    return R"({"format": "posenc-preset", "version": 1, "title": "T", "cite": "C", "source": "S", )" + extra
+        + R"("params": )" + params + "}";
+}
+
+} // namespace
+
+class TestPreset : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyShippedPresetLoadsAndValidates();
+    void everyFileOfTheFolderIsShipped();
+    void eachPresetSetsWhatItsSourceSays_data();
+    void eachPresetSetsWhatItsSourceSays();
+    void theParametersAPresetDoesNotNameStay();
+    void matchesComparesTheValuesAsTheControlsReadThem();
+    void refusesWhatIsNotAPreset_data();
+    void refusesWhatIsNotAPreset();
+};
+
+void TestPreset::everyShippedPresetLoadsAndValidates()
+{
+    const Presets::Loaded loaded = Presets::load();
+    for (const PresetError &e : loaded.problems)
+        qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
+    QVERIFY(loaded.problems.isEmpty());
+    QCOMPARE(loaded.presets.size(), 6);
+    for (const Preset &preset : loaded.presets) {
+        QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
+        const auto applied = preset.applyTo(Params {});
+        QVERIFY2(std::holds_alternative<Params>(applied), qPrintable(preset.title));
+        QVERIFY(std::get<Params>(applied).isValid());
+        QVERIFY2(preset.matches(std::get<Params>(applied)), qPrintable(preset.title));
+    }
+    // Listed in the order of their file names: the paper first.
+    QCOMPARE(loaded.presets.front().title, u"Transformer base (Vaswani et al. 2017)"_s);
+}
+
+void TestPreset::everyFileOfTheFolderIsShipped()
+{
+    // resources/posenc.qrc lists every preset of resources/presets.
+    const QString folder = QFINDTESTDATA("../../resources/presets");
+    QVERIFY(!folder.isEmpty());
+    const QStringList onDisk = QDir(folder).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+    const QStringList shipped
+        = QDir(QString::fromUtf16(Presets::kShippedFolder)).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+    QCOMPARE(shipped, onDisk);
+    const Presets::Loaded fromDisk = Presets::load(folder);
+    QCOMPARE(fromDisk.presets, Presets::load().presets);
+}
+
+void TestPreset::eachPresetSetsWhatItsSourceSays_data()
+{
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QStringList>("values"); // key=text, the source's values
+    QTest::addColumn<QStringList>("unnamed"); // keys the source leaves open, which the preset must not set
+    const QStringList paper = {u"base=10000"_s,  u"layout=interleaved"_s, u"angles=exact"_s, u"scale=sqrt"_s,
+                               u"compose=sum"_s, u"dropout-mode=sum"_s,   u"eval=false"_s};
+    const QStringList table = {u"d-model"_s, u"max-len"_s, u"base"_s, u"layout"_s, u"angles"_s, u"dropout"_s};
+    // Vaswani et al. 2017: d_model 512, P_drop 0.1 (5.4), sqrt(d_model) (3.4), interleaved sin/cos,
+    // base 10000 (3.5); Table 3, big: d_model 1024, P_drop 0.3. No init in the paper.
+    QTest::newRow("paper base") << u"Transformer base (Vaswani et al. 2017)"_s
+                                << (QStringList {u"d-model=512"_s, u"dropout=0.1"_s, u"max-len=1024"_s} + paper)
+                                << QStringList {u"init"_s, u"seed"_s, u"special"_s, u"seq-len"_s};
+    QTest::newRow("paper big") << u"Transformer big (Vaswani et al. 2017)"_s
+                               << (QStringList {u"d-model=1024"_s, u"dropout=0.3"_s, u"max-len=1024"_s} + paper)
+                               << QStringList {u"init"_s, u"seed"_s};
+    // The Annotated Transformer: d_model 512, dropout 0.1, max_len 5000, pe[:, 0::2] = sin, float32
+    // angles, x * sqrt(d_model); xavier_uniform_ init.
+    QTest::newRow("annotated") << u"The Annotated Transformer (Harvard NLP)"_s
+                               << QStringList {u"d-model=512"_s,        u"max-len=5000"_s,    u"dropout=0.1"_s,
+                                               u"layout=interleaved"_s, u"angles=float32"_s,  u"scale=sqrt"_s,
+                                               u"base=10000"_s,         u"dropout-mode=sum"_s}
+                               << QStringList {u"init"_s};
+    // The TensorFlow tutorial: positional_encoding(length=2048, depth=512), sin then cos, float64
+    // angles, x *= sqrt(d_model), Dropout(0.1).
+    QTest::newRow("tensorflow") << u"TensorFlow Transformer tutorial"_s
+                                << QStringList {u"d-model=512"_s,  u"max-len=2048"_s, u"layout=split"_s,
+                                                u"angles=exact"_s, u"scale=sqrt"_s,   u"dropout=0.1"_s,
+                                                u"base=10000"_s}
+                                << QStringList {u"init"_s};
+    // fairseq: normal_(std=embedding_dim ** -0.5), embed_scale = sqrt(embed_dim); its table differs.
+    QTest::newRow("fairseq") << u"fairseq embedding init"_s << QStringList {u"init=scaled-normal"_s, u"scale=sqrt"_s}
+                             << table;
+    // torch.nn.Embedding: N(0, 1), unscaled.
+    QTest::newRow("pytorch") << u"PyTorch nn.Embedding defaults"_s << QStringList {u"init=normal"_s, u"scale=1"_s}
+                             << table;
+}
+
+void TestPreset::eachPresetSetsWhatItsSourceSays()
+{
+    QFETCH(QString, title);
+    QFETCH(QStringList, values);
+    QFETCH(QStringList, unnamed);
+    const Presets::Loaded loaded = Presets::load();
+    const Preset *preset = find(loaded.presets, title);
+    QVERIFY2(preset, qPrintable(title));
+    const Params applied = std::get<Params>(preset->applyTo(Params {}));
+    for (const QString &pair : values) {
+        const QString key = pair.section(u'=', 0, 0);
+        Params expected;
+        QVERIFY(!ParamText::set(expected, key, pair.section(u'=', 1)));
+        QCOMPARE(ParamText::get(applied, key), ParamText::get(expected, key));
+        QVERIFY2(preset->params.contains(key), qPrintable(key));
+    }
+    for (const QString &key : unnamed)
+        QVERIFY2(!preset->params.contains(key), qPrintable(key));
+    // Each names where its values come from.
+    QVERIFY(preset->source.size() > 40);
+}
+
+void TestPreset::theParametersAPresetDoesNotNameStay()
+{
+    const Presets::Loaded loaded = Presets::load();
+    Params mine;
+    mine.dModel = 96;
+    mine.maxLen = 300;
+    mine.dropout = 0.25;
+    mine.seed = 17;
+    mine.layout = Layout::Split;
+    const Preset *fairseq = find(loaded.presets, u"fairseq embedding init"_s);
+    QVERIFY(fairseq);
+    const Params applied = std::get<Params>(fairseq->applyTo(mine));
+    QCOMPARE(applied.init, InitKind::ScaledNormal);
+    QCOMPARE(applied.scaleKind, ScaleKind::Sqrt);
+    Params expected = mine;
+    expected.init = InitKind::ScaledNormal;
+    QVERIFY(applied == expected);
+}
+
+void TestPreset::matchesComparesTheValuesAsTheControlsReadThem()
+{
+    const Presets::Loaded loaded = Presets::load();
+    const Preset *base = find(loaded.presets, u"Transformer base (Vaswani et al. 2017)"_s);
+    QVERIFY(base);
+    Params p; // the program's defaults are the paper's base model
+    QVERIFY(base->matches(p));
+    // A dropout spin box reads back 0.1 from its text.
+    p.dropout = QStringLiteral("0.1").toDouble();
+    QVERIFY(base->matches(p));
+    p.seed = 5; // not named
+    QVERIFY(base->matches(p));
+    p.dropout = 0.15;
+    QVERIFY(!base->matches(p));
+}
+
+void TestPreset::refusesWhatIsNotAPreset_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("not JSON") << QByteArray("{\"format\": ") << u"not JSON"_s;
+    QTest::newRow("a session") << QByteArray(R"({"format": "posenc-session", "version": 1, "params": {}})")
+                               << u"\"format\" must be \"posenc-preset\""_s;
+    QTest::newRow("version 2") << QByteArray(R"({"format": "posenc-preset", "version": 2})")
+                               << u"\"version\" must be 1"_s;
+    QTest::newRow("unknown key") << presetJson(R"({"d-model": "512"})", R"("author": "me", )")
+                                 << u"unknown key \"author\""_s;
+    QTest::newRow("no cite") << QByteArray(R"({"format": "posenc-preset", "version": 1, "title": "T", "source": "S",
+                                 "params": {"d-model": "8"}})")
+                             << u"\"cite\""_s;
+    QTest::newRow("no params") << presetJson("{}") << u"names no parameter"_s;
+    QTest::newRow("a file to load") << presetJson(R"({"embeddings": "wte.npy"})") << u"\"embeddings\" is not"_s;
+    QTest::newRow("the memory budget") << presetJson(R"({"memory-budget": "1"})") << u"\"memory-budget\" is not"_s;
+    QTest::newRow("a number") << presetJson(R"({"d-model": 512})") << u"must be a string"_s;
+    QTest::newRow("out of range") << presetJson(R"({"d-model": "0"})")
+                                  << u"d-model: must be an integer in [1, 1048576]"_s;
+    QTest::newRow("not a value") << presetJson(R"({"layout": "diagonal"})")
+                                 << u"layout: must be one of interleaved, split"_s;
+}
+
+void TestPreset::refusesWhatIsNotAPreset()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = write(dir, u"bad.json"_s, json);
+    const auto result = Presets::read(path);
+    QVERIFY(std::holds_alternative<PresetError>(result));
+    const PresetError &error = std::get<PresetError>(result);
+    QCOMPARE(error.path, path);
+    QVERIFY2(error.reason.contains(reason), qPrintable(error.reason));
+    // A folder with a bad file keeps its good ones and reports the bad one.
+    write(dir, u"good.json"_s, presetJson(R"({"d-model": "64"})"));
+    const Presets::Loaded loaded = Presets::load(dir.path());
+    QCOMPARE(loaded.presets.size(), 1);
+    QCOMPARE(loaded.problems.size(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestPreset)
+#include "tst_preset.moc"
