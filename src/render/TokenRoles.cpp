@@ -102,7 +102,7 @@ QString text(const Params &params)
         const QString rows = end - first == 1
             ? FigureText::formatCount(first)
             : u"%1–%2"_s.arg(FigureText::formatCount(first), FigureText::formatCount(end - 1));
-        parts.append(u"padding %1 (seq_len %2)"_s.arg(rows, FigureText::formatCount(params.sequenceLength())));
+        parts.append(u"padding %1 (hatched, seq_len %2)"_s.arg(rows, FigureText::formatCount(params.sequenceLength())));
     } else {
         parts.append(u"no padding (seq_len = L)"_s);
     }
@@ -155,9 +155,13 @@ void TokenRoleMarks::update(const Params &params, bool named)
             m_items.append(band);
         }
     }
+    // The padding named a row into its band, after the roles: it yields to [SEP] where rows are thin.
+    QList<TokenRole> labels = roles;
+    if (first < end)
+        labels.append({std::min(first + 1, end - 1), u"padding"_s});
     QCPAxis *names = m_rect->axis(QCPAxis::atRight);
     names->setVisible(named);
-    names->setTicker(QSharedPointer<RoleTicker>::create(names, roles));
+    names->setTicker(QSharedPointer<RoleTicker>::create(names, labels));
 }
 
 } // namespace posenc

@@ -26,7 +26,7 @@ namespace TokenRoles {
 QList<TokenRole> of(const Params &params);
 // The padding rows [seq_len, max_len); empty when the sequence fills the table.
 std::pair<std::int64_t, std::int64_t> padding(const Params &params);
-// "[CLS] at 0, [SEP] at 15, padding 16–1,023 (seq_len 16)", for a subtitle.
+// "[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)", for a subtitle.
 QString text(const Params &params);
 
 } // namespace TokenRoles

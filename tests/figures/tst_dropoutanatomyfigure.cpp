@@ -204,7 +204,7 @@ void TestDropoutAnatomyFigure::titlesNameTheirNumbers()
     // 16 positions, 4 past seq_len 12, by 24 columns: 12 x 24 cells under dropout.
     for (const QString &part :
          {u"p = 0.1"_s, u"1/(1−p) = 1.111"_s, u"n = 288 cells"_s, u"384 cells in view"_s, u"mode masked-fill"_s,
-          u"d = 512, L = 1,024"_s, u"Y = masked_fill(X)"_s, u"padding 12–1,023 (seq_len 12)"_s})
+          u"d = 512, L = 1,024"_s, u"Y = masked_fill(X)"_s, u"padding 12–1,023 (hatched, seq_len 12)"_s})
         QVERIFY2(all.contains(part), qPrintable(part + u" not in: "_s + all));
     int legends = 0;
     for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))

@@ -75,6 +75,7 @@ private slots:
     void peCountsAgainstReferences();
     void realisticSettingsShowWhatEachModeLoses();
     void figureIsLabelledAndSharesScales();
+    void unsetSequenceShowsPadding();
     void exportsForASlide();
 };
 
@@ -244,7 +245,7 @@ void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
     for (const QString &part :
          {u"sum\nY = dropout(X)"_s, u"embedding\nY = dropout(s·E) + PE"_s, u"protect-special\n"_s,
           u"masked-fill\nY = dropout(masked_fill(X))"_s, u"p = 0.1, seed 0"_s, u"d = 512, L = 1,024"_s,
-          u"s = √d = 22.63"_s, u"σ = 1"_s, u"[CLS] at 0, [SEP] at 15, padding 16–1,023 (seq_len 16)"_s})
+          u"s = √d = 22.63"_s, u"σ = 1"_s, u"[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)"_s})
         QVERIFY2(all.contains(part), qPrintable(part));
     // Four Y maps on one scale, four PE parts on another; the default view reaches 4 padding rows.
     QList<QCPColorMap *> maps;
@@ -273,6 +274,46 @@ void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
         if (auto *rect = qobject_cast<QCPItemRect *>(built->plot()->item(i)))
             hatched += rect->brush().style() == Qt::BDiagPattern ? 1 : 0;
     QCOMPARE(hatched, 8);
+}
+
+// With seq_len unset the sequence would fill the table and masked-fill would show no padding: the
+// figure pads a sequence of 16 and says so; a seq_len given is kept.
+void TestDropoutCompareFigure::unsetSequenceShowsPadding()
+{
+    Params p;
+    p.dModel = 32;
+    p.maxLen = 64;
+    const DropoutCompareData data = compare(p);
+    QVERIFY(data.choseSequence);
+    QCOMPARE(data.params.sequenceLength(), std::int64_t(16));
+    for (std::int64_t r = 0; r < p.maxLen; ++r)
+        for (std::int64_t c = 0; c < p.dModel; ++c) {
+            const float y = data.modes[kMaskedFill].output.at(int(r), int(c));
+            if (r >= 16)
+                QVERIFY2(y == 0.0f, qPrintable(cell("padding Y", r, c, 0.0, y)));
+            else
+                QCOMPARE(y, data.modes[kSum].output.at(int(r), int(c)));
+        }
+    // protect-special keeps [SEP], at 15, whole: Y there is X.
+    const Engine engine(p);
+    RowMatrixXf x(1, p.dModel);
+    engine.computeBlock(Quantity::Input, {15, 1, 0, p.dModel}, x);
+    for (std::int64_t c = 0; c < p.dModel; ++c)
+        QCOMPARE(data.modes[kProtect].output.at(15, int(c)), x(0, c));
+    Params given = p;
+    given.seqLen = 64;
+    QVERIFY(!compare(given).choseSequence);
+    QCOMPARE(compare(given).params.sequenceLength(), std::int64_t(64));
+
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, Params {}, FigureSize::fromPixels(QSize(1400, 860)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList texts;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            texts.append(text->text());
+    const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+    QVERIFY2(all.contains(u"seq_len unset: 16 here, so that padding shows"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"padding 16–1,023 (hatched, seq_len 16)"_s), qPrintable(all));
 }
 
 void TestDropoutCompareFigure::exportsForASlide()

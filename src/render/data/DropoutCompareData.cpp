@@ -88,6 +88,19 @@ std::optional<PeCount> countPe(const Engine &engine, const std::array<Engine, 4>
 
 } // namespace
 
+bool choseSequence(const Params &params)
+{
+    return !params.seqLen && params.maxLen > kShownSequence;
+}
+
+Params shown(const Params &params)
+{
+    Params p = params;
+    if (choseSequence(params))
+        p.seqLen = kShownSequence;
+    return p;
+}
+
 Params withMode(const Params &params, DropoutMode mode)
 {
     Params p = params;
@@ -111,7 +124,8 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
                                           const ComputeOptions &options)
 {
     DropoutCompareData data;
-    data.params = engine.params();
+    data.params = shown(engine.params());
+    data.choseSequence = choseSequence(engine.params());
     const std::array<Engine, 4> modes {
         Engine(withMode(data.params, kModes[0])), Engine(withMode(data.params, kModes[1])),
         Engine(withMode(data.params, kModes[2])), Engine(withMode(data.params, kModes[3]))};

@@ -36,7 +36,8 @@ struct DropoutModePanel
 // The four dropout modes side by side, from the same X and the same mask (seed).
 struct DropoutCompareData : FigureData
 {
-    Params params;
+    Params params; // as shown: seq_len set (shown())
+    bool choseSequence = false; // seq_len was unset, the figure chose it
     std::array<DropoutModePanel, 4> modes;
     bool everyRow = true; // the counts looked at every row in view, else at evenly spaced rows
 };
@@ -46,6 +47,15 @@ namespace DropoutCompareCompute {
 inline constexpr std::array<DropoutMode, 4> kModes
     = {DropoutMode::Sum, DropoutMode::Embedding, DropoutMode::ProtectSpecial, DropoutMode::MaskedFill};
 
+// A sequence shorter than the table when the parameters leave seq_len unset: masked-fill's
+// padding and [SEP] then show in the first rows, as in a batch padded to max_len.
+inline constexpr std::int64_t kShownSequence = 16;
+
+// The parameters the figure shows: `params`, with seq_len kShownSequence when it is unset and
+// the table has rows to pad past it.
+Params shown(const Params &params);
+// Whether shown() chose the sequence length.
+bool choseSequence(const Params &params);
 // The parameters under `mode`.
 Params withMode(const Params &params, DropoutMode mode);
 // The same parameters with s·E = 0: the same PE, the same mask and rules.

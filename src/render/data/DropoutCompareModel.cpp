@@ -10,7 +10,7 @@ namespace posenc {
 
 Block DropoutCompareModel::defaultBlock(const Params &params)
 {
-    return DropoutCompute::sequenceBlock(params, 20, 24);
+    return DropoutCompute::sequenceBlock(DropoutCompareCompute::shown(params), 20, 24);
 }
 
 QString DropoutCompareModel::name() const

@@ -159,7 +159,7 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double colum
     named(m_dropped, u"dropped: 0"_s, d.dropped.size());
     named(m_passed, u"passed through: × 1"_s, d.passed.size());
     named(m_zeroed, u"padding zeroed"_s, d.zeroed.size());
-    m_slopeEvaluation->setName(u"evaluation: Y = X"_s);
+    m_slopeEvaluation->setName(d.zeroed.size() > 0 ? u"evaluation: Y = X (not the padding)"_s : u"evaluation: Y = X"_s);
     // Only the kinds of cells in view are named.
     for (QCPGraph *graph : {m_passed, m_zeroed}) {
         graph->removeFromLegend(m_scatterLegend);
@@ -169,9 +169,10 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double colum
     const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
     ColumnFit::setText(
         m_scatterTitle,
-        u"each cell's output against its input: %1 cells in view%2\nslopes %3 (kept) and 0 (dropped)"_s.arg(
+        u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
             FigureText::formatCount(d.scatterCells), rows,
-            p.dropout < 1.0 ? FigureText::formatNumber(1.0 / (1.0 - p.dropout)) : u"—"_s),
+            p.dropout < 1.0 ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+                            : u"p = 1: slope 0, every cell under dropout dropped"_s),
         column);
     ColumnFit::fitLegend(m_scatterLegend, kLegendColumns, column);
 }

@@ -146,14 +146,16 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     fillHeatmaps(d);
     m_charts->fill(d);
     const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
-                                           : u"1/(1−p): none, p = 1"_s;
+                                           : u"1/(1−p) undefined, nothing kept"_s;
     m_title->setText(u"What dropout does  ·  mode %1, p = %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
         ParamText::toString(p.dropoutMode), FigureText::formatNumber(p.dropout), factor, QString::number(p.seed),
         FigureText::tableText(p), FigureText::scaleText(p), FigureText::sigmaText(p)));
     // Both are drawn whatever the parameters say; evaluation ones are told why training shows.
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
+    // masked_fill zeroes the padding in evaluation too: Y = X only on the sequence's rows.
+    const QString identity = hasPadding(p) ? u"Y = masked_fill(X), X on the sequence's rows"_s : u"Y = X"_s;
     m_subtitle->setText(u"training: each cell kept with probability 1−p and scaled by 1/(1−p), else 0, so E[Y] = X  ·  "
-                        "evaluation: Y = X%1  ·  rows: %2 (hatched)"_s.arg(evaluating, TokenRoles::text(p)));
+                        "evaluation: %1%2  ·  rows: %3"_s.arg(identity, evaluating, TokenRoles::text(p)));
 }
 
 void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)

@@ -21,6 +21,8 @@ namespace {
 // Rows of the panels' grid: a row of titles over each row of heatmaps.
 constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
 constexpr int kScaleColumn = 4;
+// Narrower (layout units), the eight panels' role names would squeeze the heatmaps: outlines only.
+constexpr int kNamedRolesWidth = 800;
 
 QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
 {
@@ -160,8 +162,9 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         ColumnFit::setText(m_modeTitles[m], DropoutCompareCompute::modeTitle(panel), column);
         ColumnFit::setText(m_peTitles[m], DropoutCompareCompute::peText(panel), column);
     }
+    const bool named = !m_compact && m_grid->parentPlot()->viewport().width() >= kNamedRolesWidth;
     for (const auto &roles : m_roles)
-        roles->update(params, !m_compact);
+        roles->update(params, named);
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
@@ -178,9 +181,12 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         FigureText::quantityLabel(Quantity::Input, params), dropout, FigureText::tableText(params),
         FigureText::scaleText(params), FigureText::sigmaText(params), detail));
     const QString counted = d.everyRow ? u"cells in view"_s : u"cells in view, evenly spaced rows"_s;
+    const QString sequence = d.choseSequence
+        ? u"  ·  seq_len unset: %1 here, so that padding shows"_s.arg(DropoutCompareCompute::kShownSequence)
+        : QString();
     m_subtitle->setText(u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
-                        "cell loses its PE, under embedding never  ·  counted over the %1  ·  rows: %2 (hatched)"_s.arg(
-                            counted, TokenRoles::text(params)));
+                        "cell loses its PE, under embedding never  ·  counted over the %1  ·  rows: %2%3"_s.arg(
+                            counted, TokenRoles::text(params), sequence));
 }
 
 QList<PositionAxis> DropoutCompareFigure::positionAxes() const
@@ -201,7 +207,7 @@ std::optional<HoverPoint> DropoutCompareFigure::hoverAt(const QPointF &pixel, co
             if (!cell)
                 continue;
             const DropoutMode mode = DropoutCompareCompute::kModes[m];
-            const Params params = DropoutCompareCompute::withMode(engine.params(), mode);
+            const Params params = DropoutCompareCompute::withMode(DropoutCompareCompute::shown(engine.params()), mode);
             const Engine source(pePart ? DropoutCompareCompute::peOnly(params) : params);
             RowMatrixXf value(1, 1);
             source.computeBlock(Quantity::Output, {cell->first, 1, cell->second, 1}, value);
