@@ -76,6 +76,7 @@ private slots:
     void realisticSettingsShowWhatEachModeLoses();
     void figureIsLabelledAndSharesScales();
     void unsetSequenceShowsPadding();
+    void smallViewKeepsRoomForTheHeatmaps();
     void exportsForASlide();
 };
 
@@ -314,6 +315,28 @@ void TestDropoutCompareFigure::unsetSequenceShowsPadding()
     const QString all = texts.join(u" "_s).replace(u'\n', u' ');
     QVERIFY2(all.contains(u"seq_len unset: 16 here, so that padding shows"_s), qPrintable(all));
     QVERIFY2(all.contains(u"padding 16–1,023 (hatched, seq_len 16)"_s), qPrintable(all));
+}
+
+// A quarter of a window: the role names and the long texts give way to the heatmaps, and no line
+// is wider than the figure.
+void TestDropoutCompareFigure::smallViewKeepsRoomForTheHeatmaps()
+{
+    const QSize size(640, 420);
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, Params {}, FigureSize::fromPixels(size));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList texts;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+            texts.append(text->text());
+            const QFontMetricsF metrics(text->font());
+            for (const QString &line : text->text().split(u'\n'))
+                QVERIFY2(metrics.horizontalAdvance(line) <= size.width(), qPrintable(line));
+        }
+    const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+    QVERIFY2(all.contains(u"PE lost: 0\u00a0% of cells PE energy kept: 100\u00a0%"_s), qPrintable(all));
+    QVERIFY2(!all.contains(u"its PE part PE lost"_s), qPrintable(all));
+    for (QCPAxisRect *rect : built->plot()->axisRects())
+        QVERIFY(!rect->axis(QCPAxis::atRight)->visible());
 }
 
 void TestDropoutCompareFigure::exportsForASlide()

@@ -184,9 +184,13 @@ QString modeTitle(const DropoutModePanel &panel)
     return u"%1\n%2"_s.arg(ParamText::toString(panel.mode), formula);
 }
 
-QString peText(const DropoutModePanel &panel)
+QString peText(const DropoutModePanel &panel, bool brief)
 {
     const QString percent = u"%1\u00a0%"_s; // the number and its sign on one line
+    if (brief)
+        return u"PE lost: %1 of cells\nPE energy kept: %2"_s.arg(
+            percent.arg(FigureText::formatNumber(100.0 * panel.lostFraction(), 3)),
+            percent.arg(FigureText::formatNumber(100.0 * panel.energyKeptFraction(), 3)));
     return u"its PE part\nPE lost: %1 of %2 cells, %3\nPE energy kept: %4"_s.arg(
         FigureText::formatCount(panel.peCellsLost), FigureText::formatCount(panel.peCells),
         percent.arg(FigureText::formatNumber(100.0 * panel.lostFraction(), 3)),

@@ -167,13 +167,13 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double colum
             graph->addToLegend(m_scatterLegend);
     }
     const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
-    ColumnFit::setText(
-        m_scatterTitle,
-        u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
-            FigureText::formatCount(d.scatterCells), rows,
-            p.dropout < 1.0 ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
-                            : u"p = 1: slope 0, every cell under dropout dropped"_s),
-        column);
+    ColumnFit::setText(m_scatterTitle,
+                       u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
+                           FigureText::formatCount(d.scatterCells), rows,
+                           p.dropout < 1.0 ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(
+                               FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+                                           : u"p = 1: slope 0, every cell under dropout dropped"_s),
+                       column);
     ColumnFit::fitLegend(m_scatterLegend, kLegendColumns, column);
 }
 

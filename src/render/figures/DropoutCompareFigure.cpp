@@ -21,8 +21,8 @@ namespace {
 // Rows of the panels' grid: a row of titles over each row of heatmaps.
 constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
 constexpr int kScaleColumn = 4;
-// Narrower (layout units), the eight panels' role names would squeeze the heatmaps: outlines only.
-constexpr int kNamedRolesWidth = 800;
+// Narrower (layout units), the eight panels' role names and long titles would squeeze the heatmaps.
+constexpr int kWideFigure = 800;
 
 QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
 {
@@ -146,6 +146,8 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_data = std::static_pointer_cast<const DropoutCompareData>(data);
     const DropoutCompareData &d = *m_data;
     const Params &params = d.params;
+    // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
+    const bool wide = !m_compact && m_grid->parentPlot()->viewport().width() >= kWideFigure;
     HeatmapStyle output;
     output.dataRange = sharedRange({&d.modes[0].output, &d.modes[1].output, &d.modes[2].output, &d.modes[3].output});
     output.colorbarLabel = u"Y"_s;
@@ -160,11 +162,10 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         m_output[m]->setGrid(panel.output, output);
         m_pe[m]->setGrid(panel.pePart, pe);
         ColumnFit::setText(m_modeTitles[m], DropoutCompareCompute::modeTitle(panel), column);
-        ColumnFit::setText(m_peTitles[m], DropoutCompareCompute::peText(panel), column);
+        ColumnFit::setText(m_peTitles[m], DropoutCompareCompute::peText(panel, !wide), column);
     }
-    const bool named = !m_compact && m_grid->parentPlot()->viewport().width() >= kNamedRolesWidth;
     for (const auto &roles : m_roles)
-        roles->update(params, named);
+        roles->update(params, wide);
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
@@ -177,13 +178,21 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString dropout = params.training
         ? u"p = %1, seed %2"_s.arg(FigureText::formatNumber(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;
-    m_title->setText(u"Dropout modes side by side, one %1 and one mask  ·  %2  ·  %3, %4, %5%6"_s.arg(
-        FigureText::quantityLabel(Quantity::Input, params), dropout, FigureText::tableText(params),
-        FigureText::scaleText(params), FigureText::sigmaText(params), detail));
+    const QString what = wide
+        ? u"Dropout modes side by side, one %1 and one mask"_s.arg(FigureText::quantityLabel(Quantity::Input, params))
+        : u"Dropout modes, one X and one mask"_s;
+    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, FigureText::tableText(params),
+                                                         FigureText::scaleText(params), FigureText::sigmaText(params),
+                                                         detail));
     const QString counted = d.everyRow ? u"cells in view"_s : u"cells in view, evenly spaced rows"_s;
     const QString sequence = d.choseSequence
         ? u"  ·  seq_len unset: %1 here, so that padding shows"_s.arg(DropoutCompareCompute::kShownSequence)
         : QString();
+    if (!wide) {
+        m_subtitle->setText(u"top: Y  ·  below: its PE part (the PE alone, same mask)  ·  rows: %1%2"_s.arg(
+            TokenRoles::text(params), sequence));
+        return;
+    }
     m_subtitle->setText(u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
                         "cell loses its PE, under embedding never  ·  counted over the %1  ·  rows: %2%3"_s.arg(
                             counted, TokenRoles::text(params), sequence));
