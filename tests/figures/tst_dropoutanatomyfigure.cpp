@@ -60,6 +60,7 @@ private slots:
     void evaluationIsTheIdentity();
     void fullProbabilityKeepsAnHonestScale();
     void titlesNameTheirNumbers();
+    void smallViewKeepsRoomForThePanels();
 };
 
 void TestDropoutAnatomyFigure::everyCellLiesOnItsLine_data()
@@ -213,6 +214,31 @@ void TestDropoutAnatomyFigure::titlesNameTheirNumbers()
     QVERIFY(legends >= 1);
     const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(QSize(1300, 900)));
     QCOMPARE(image.size(), QSize(1300, 900));
+}
+
+// A quarter of a window: one-line chart titles, the roles outlined without names, no line wider
+// than the figure; nothing is called hatched where no row is.
+void TestDropoutAnatomyFigure::smallViewKeepsRoomForThePanels()
+{
+    const QSize size(640, 420);
+    Params p = params(DropoutMode::Sum, 0.1);
+    p.seqLen.reset(); // the sequence fills the table: no padding
+    const auto built = FigureBuilds::build(u"dropout-anatomy"_s, p, FigureSize::fromPixels(size));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList texts;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+            texts.append(text->text());
+            const QFontMetricsF metrics(text->font());
+            for (const QString &line : text->text().split(u'\n'))
+                QVERIFY2(metrics.horizontalAdvance(line) <= size.width(), qPrintable(line));
+        }
+    const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+    QVERIFY2(all.contains(u"fraction dropped against p, n = "_s), qPrintable(all));
+    QVERIFY2(!all.contains(u"the same cells and seed at every p"_s), qPrintable(all));
+    QVERIFY2(!all.contains(u"hatched"_s), qPrintable(all));
+    for (QCPAxisRect *rect : built->plot()->axisRects())
+        QVERIFY(!rect->axis(QCPAxis::atRight)->visible());
 }
 
 QTEST_MAIN(TestDropoutAnatomyFigure)

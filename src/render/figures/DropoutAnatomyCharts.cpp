@@ -116,14 +116,14 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
     m_fraction->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
 }
 
-void DropoutAnatomyCharts::fill(const DropoutAnatomyData &data)
+void DropoutAnatomyCharts::fill(const DropoutAnatomyData &data, bool brief)
 {
     const double column = ColumnFit::columnWidth(m_grid, 2, m_grid->columnSpacing());
-    fillScatter(data, column);
-    fillFraction(data, column);
+    fillScatter(data, column, brief);
+    fillFraction(data, column, brief);
 }
 
-void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double column)
+void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double column, bool brief)
 {
     const Params &p = d.params;
     const bool embedding = p.dropoutMode == DropoutMode::Embedding;
@@ -167,17 +167,17 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double colum
             graph->addToLegend(m_scatterLegend);
     }
     const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
-    ColumnFit::setText(m_scatterTitle,
-                       u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
-                           FigureText::formatCount(d.scatterCells), rows,
-                           p.dropout < 1.0 ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(
-                               FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
-                                           : u"p = 1: slope 0, every cell under dropout dropped"_s),
-                       column);
-    ColumnFit::fitLegend(m_scatterLegend, kLegendColumns, column);
+    const QString slopes = p.dropout < 1.0
+        ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+        : u"p = 1: slope 0, every cell under dropout dropped"_s;
+    const QString title = brief ? u"output against input, %1"_s.arg(slopes)
+                                : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
+                                    FigureText::formatCount(d.scatterCells), rows, slopes);
+    ColumnFit::setText(m_scatterTitle, title, column);
+    ColumnFit::fitLegend(m_scatterLegend, brief ? 4 : kLegendColumns, column);
 }
 
-void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, double column)
+void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, double column, bool brief)
 {
     const std::int64_t n = d.countedCells;
     QList<double> ps, low, high;
@@ -198,13 +198,13 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, double colu
     m_measured->setName(u"measured"_s);
     m_current->setName(
         u"at p = %1: %2"_s.arg(FigureText::formatNumber(d.params.dropout), FigureText::formatNumber(d.measuredAtP, 3)));
-    ColumnFit::setText(
-        m_fractionTitle,
-        n > 0 ? u"fraction dropped against p, n = %1 cells in view\nthe same cells and seed at every p"_s.arg(
-            FigureText::formatCount(n))
-              : u"fraction dropped against p: no cell in view is under dropout\n(rows passed through or zeroed)"_s,
-        column);
-    ColumnFit::fitLegend(m_fractionLegend, kLegendColumns, column);
+    const QString title = n == 0
+        ? u"fraction dropped against p: no cell in view is under dropout\n(rows passed through or zeroed)"_s
+        : brief ? u"fraction dropped against p, n = %1"_s.arg(FigureText::formatCount(n))
+                : u"fraction dropped against p, n = %1 cells in view\nthe same cells and seed at every p"_s.arg(
+                    FigureText::formatCount(n));
+    ColumnFit::setText(m_fractionTitle, title, column);
+    ColumnFit::fitLegend(m_fractionLegend, brief ? 4 : kLegendColumns, column);
 }
 
 } // namespace posenc

@@ -14,7 +14,8 @@ class DropoutAnatomyCharts
 public:
     DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid);
 
-    void fill(const DropoutAnatomyData &data);
+    // `brief`: one-line titles, for a small view.
+    void fill(const DropoutAnatomyData &data, bool brief = false);
 
     QCPAxisRect *scatterRect() const { return m_scatter; }
     QCPAxisRect *fractionRect() const { return m_fraction; }
@@ -27,8 +28,8 @@ public:
     QCPGraph *measured() const { return m_measured; }
 
 private:
-    void fillScatter(const DropoutAnatomyData &data, double column);
-    void fillFraction(const DropoutAnatomyData &data, double column);
+    void fillScatter(const DropoutAnatomyData &data, double column, bool brief);
+    void fillFraction(const DropoutAnatomyData &data, double column, bool brief);
 
     QCPLayoutGrid *m_grid;
     QCPTextElement *m_scatterTitle;

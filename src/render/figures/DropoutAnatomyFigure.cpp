@@ -28,6 +28,9 @@ QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int c
     return text;
 }
 
+// Smaller (layout units), the role names and long texts would squeeze the panels.
+constexpr QSize kWideFigure(800, 560);
+
 bool hasPadding(const Params &p)
 {
     return p.dropoutMode == DropoutMode::MaskedFill && p.sequenceLength() < p.maxLen;
@@ -143,8 +146,11 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_data = std::static_pointer_cast<const DropoutAnatomyData>(data);
     const DropoutAnatomyData &d = *m_data;
     const Params &p = d.params;
+    // A small view keeps its room for the panels: shorter texts, the roles only outlined.
+    const QRect viewport = m_title->parentPlot()->viewport();
+    m_wide = !m_compact && viewport.width() >= kWideFigure.width() && viewport.height() >= kWideFigure.height();
     fillHeatmaps(d);
-    m_charts->fill(d);
+    m_charts->fill(d, !m_wide);
     const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
                                            : u"1/(1−p) undefined, nothing kept"_s;
     m_title->setText(u"What dropout does  ·  mode %1, p = %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
@@ -154,6 +160,10 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
     // masked_fill zeroes the padding in evaluation too: Y = X only on the sequence's rows.
     const QString identity = hasPadding(p) ? u"Y = masked_fill(X), X on the sequence's rows"_s : u"Y = X"_s;
+    if (!m_wide) {
+        m_subtitle->setText(u"rows: %1"_s.arg(TokenRoles::text(p)));
+        return;
+    }
     m_subtitle->setText(u"training: each cell kept with probability 1−p and scaled by 1/(1−p), else 0, so E[Y] = X  ·  "
                         "evaluation: %1%2  ·  rows: %3"_s.arg(identity, evaluating, TokenRoles::text(p)));
 }
@@ -181,7 +191,7 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
         swatches.append({Colormaps::colorAt(mask.colormap, 0.0), u"padding"_s, Qt::BDiagPattern});
     SwatchLegend::set(m_maskLegend, swatches);
     for (const auto &roles : m_roles)
-        roles->update(p, !m_compact);
+        roles->update(p, m_wide);
 
     // Each title within its column: the panels keep one size.
     const double column

@@ -54,6 +54,7 @@ private:
     QCPLayoutGrid *m_heatmaps = nullptr;
     std::unique_ptr<DropoutAnatomyCharts> m_charts;
     bool m_compact = false;
+    bool m_wide = true; // room for every text and the role names
     std::shared_ptr<const DropoutAnatomyData> m_data;
 };
 
