@@ -248,6 +248,12 @@ void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
           u"masked-fill\nY = dropout(masked_fill(X))"_s, u"p = 0.1, seed 0"_s, u"d = 512, L = 1,024"_s,
           u"s = √d = 22.63"_s, u"σ = 1"_s, u"[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)"_s})
         QVERIFY2(all.contains(part), qPrintable(part));
+    const QString flat = QString(all).replace(u'\n', u' ');
+    for (const QString &part :
+         {u"under sum a dropped cell loses its PE, under embedding never"_s,
+          u"masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special "
+          "keeps them whole"_s})
+        QVERIFY2(flat.contains(part), qPrintable(part));
     // Four Y maps on one scale, four PE parts on another; the default view reaches 4 padding rows.
     QList<QCPColorMap *> maps;
     for (int i = 0; i < built->plot()->plottableCount(); ++i)

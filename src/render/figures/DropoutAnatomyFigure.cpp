@@ -233,6 +233,9 @@ std::optional<HoverPoint> DropoutAnatomyFigure::hoverAt(const QPointF &pixel, co
         point.position = cell->first;
         point.column = cell->second;
         point.value = value(0, 0);
+        // The readout's parts are those of the view's parameters: the value joins them where it is one.
+        if (i == InputPanel || params.training == engine.params().training)
+            point.quantity = quantity;
         point.valueName = i == InputPanel ? u"X"_s
             : i == MaskPanel              ? u"kept"_s
             : i == TrainingPanel          ? u"Y in training"_s

@@ -193,9 +193,13 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
             TokenRoles::text(params), sequence));
         return;
     }
+    // The two questions the figure answers: where the PE survives, and which rows masked_fill spares.
+    const QString special = params.training && params.dropout > 0.0
+        ? u"  ·  masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special keeps them whole"_s
+        : QString();
     m_subtitle->setText(u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
-                        "cell loses its PE, under embedding never  ·  counted over the %1  ·  rows: %2%3"_s.arg(
-                            counted, TokenRoles::text(params), sequence));
+                        "cell loses its PE, under embedding never%1  ·  counted over the %2  ·  rows: %3%4"_s.arg(
+                            special, counted, TokenRoles::text(params), sequence));
 }
 
 QList<PositionAxis> DropoutCompareFigure::positionAxes() const
@@ -224,6 +228,11 @@ std::optional<HoverPoint> DropoutCompareFigure::hoverAt(const QPointF &pixel, co
             point.position = cell->first;
             point.column = cell->second;
             point.value = value(0, 0);
+            // The readout's parts are those of the view's parameters: the value joins them where it is
+            // one (the view's mode, and the view's own seq_len).
+            if (!pePart && mode == engine.params().dropoutMode
+                && !DropoutCompareCompute::choseSequence(engine.params()))
+                point.quantity = Quantity::Output;
             point.valueName = (pePart ? u"PE part of Y, %1"_s : u"Y, %1"_s).arg(ParamText::toString(mode));
             return point;
         }
