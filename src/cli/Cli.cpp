@@ -3,6 +3,7 @@
 #include "BenchCommand.h"
 #include "ExitCode.h"
 #include "ExportCommand.h"
+#include "LessonsCommand.h"
 #include "ParamOptions.h"
 #include "TableCommand.h"
 
@@ -17,7 +18,7 @@ namespace posenc {
 
 namespace {
 
-const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s};
+const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s};
 
 } // namespace
 
@@ -33,7 +34,9 @@ QString cliUsage()
            "  posenc [OPTIONS]                          open the explorer window with these parameters\n"
            "  posenc export FIGURE -o FILE [OPTIONS]   draw a figure (.png, .svg or .pdf); see posenc export --help\n"
            "  posenc table QUANTITY -o FILE [OPTIONS]   write a table (.npy or .csv); see posenc table --help\n"
-           "  posenc bench [--json]                     run the kernel and interaction benchmarks\n\n"
+           "  posenc bench [--json]                     run the kernel and interaction benchmarks\n"
+           "  posenc lessons                            list the lessons, NAME<TAB>TITLE\n"
+           "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 
@@ -54,6 +57,8 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
             return runExportCommand(rest, out, err);
         if (command == u"table"_s)
             return runTableCommand(rest, out, err);
+        if (command == u"lessons"_s)
+            return runLessonsCommand(rest, out, err);
         return runBenchCommand(rest, out, err);
     } catch (const TableAllocationFailed &failed) {
         err << "posenc " << command << ": " << failed.message() << '\n';

@@ -5,7 +5,7 @@
 
 namespace posenc {
 
-// Whether the first argument names a subcommand (export, table, bench) rather than the window.
+// Whether the first argument names a subcommand (export, table, bench, lessons) rather than the window.
 bool isSubcommand(const QStringList &arguments);
 // Runs `posenc SUBCOMMAND ...` (arguments[0] is the program) and returns the exit code.
 int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err);

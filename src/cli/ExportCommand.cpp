@@ -1,9 +1,11 @@
 #include "ExportCommand.h"
 
 #include "ExitCode.h"
+#include "LessonOptions.h"
 #include "ParamOptions.h"
 
 #include "core/ParamText.h"
+#include "core/Quantity.h"
 #include "io/AtomicFile.h"
 #include "render/FigureFile.h"
 #include "render/FigureRegistry.h"
@@ -62,8 +64,11 @@ QString usage()
         options += u"  %1\n      %2 (%3)\n"_s.arg(flag, use.option.help, use.figures.join(u", "_s));
     }
     return u"Usage: posenc export FIGURE -o FILE [OPTIONS]\n"
+           "       posenc export --lesson NAME [FIGURE] -o FILE [OPTIONS]\n"
            "Draws a figure of the window headless, as the window draws it; the format comes from the\n"
-           "extension: .png, .svg or .pdf (vector text and axes; heatmaps embedded as images).\n\n"
+           "extension: .png, .svg or .pdf (vector text and axes; heatmaps embedded as images).\n"
+           "With --lesson, the lesson's figure (or FIGURE) with the lesson's parameters and view;\n"
+           "the options and parameters given override them.\n\n"
            "FIGURE:\n%1\n"
            "Options:\n"
            "  -o, --output FILE    where to write (an existing file is replaced, whole)\n"
@@ -79,11 +84,11 @@ QString usage()
            "Options of the figures (the figures that take each):\n%5\n"
            "Exit codes: 0 done, 2 invalid usage or parameter, 3 the file cannot be written or read,\n"
            "4 over the memory budget.\n\n"
-           "Parameters:\n%6"_s.arg(figures)
+           "Parameters:\n%6%7"_s.arg(figures)
                .arg(kDefaultWidth)
                .arg(kDefaultHeight)
                .arg(kDefaultDpi)
-               .arg(options, ParamOptions::helpText());
+               .arg(options, ParamOptions::helpText(), LessonOptions::helpText());
 }
 
 int fail(QTextStream &err, int code, const QString &message)
@@ -146,6 +151,19 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser, con
     return size;
 }
 
+// The state of the lesson's view that shows `figure` (its main view first), or the figure's
+// defaults when no view of the lesson shows it.
+FigureState lessonState(const Lesson &lesson, const QString &figure)
+{
+    if (lesson.mainFigure() == figure)
+        return FigureState::fromJson(lesson.viewJson(lesson.mainView));
+    for (int i = 0; !lesson.viewJson(i).isEmpty(); ++i) {
+        if (lesson.viewJson(i).value(u"figure"_s).toString() == figure)
+            return FigureState::fromJson(lesson.viewJson(i));
+    }
+    return {};
+}
+
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -168,6 +186,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
             parser.addOption(QCommandLineOption(use.option.key, use.option.help, use.option.valueName));
     }
     ParamOptions::add(parser);
+    LessonOptions::add(parser);
     parser.addPositionalArgument(u"figure"_s, u"What to draw."_s);
 
     if (!parser.parse(arguments))
@@ -176,7 +195,13 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         out << usage();
         return ExitDone;
     }
-    const QStringList positional = parser.positionalArguments();
+    const auto chosenLesson = LessonOptions::lesson(parser);
+    if (const auto *refused = std::get_if<QString>(&chosenLesson))
+        return fail(err, ExitUsage, *refused);
+    const Lesson *lesson = std::get<const Lesson *>(chosenLesson);
+    QStringList positional = parser.positionalArguments();
+    if (lesson && positional.isEmpty())
+        positional.append(lesson->mainFigure());
     const QString kinds = FigureRegistry::names().join(u", "_s);
     if (positional.size() != 1)
         return fail(
@@ -209,12 +234,17 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     }
     if (parser.isSet(titleOption))
         style.title = parser.value(titleOption);
-    FigureState state;
+    FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
     for (const OptionUse &use : uses) {
-        if (parser.isSet(use.option.key))
-            state.options.insert(
-                use.option.key,
-                use.option.kind == FigureOption::Kind::Switch ? u"true"_s : parser.values(use.option.key).constLast());
+        if (!parser.isSet(use.option.key))
+            continue;
+        state.options.insert(use.option.key,
+                             use.option.kind == FigureOption::Kind::Switch ? u"true"_s
+                                                                           : parser.values(use.option.key).constLast());
+        // An option that chooses what part is shown (--positions, another quantity) replaces the
+        // lesson's zoom, as the window's control would.
+        if (!use.option.inWindow || use.option.resetsView)
+            state.view.clear();
     }
     int threads = 0;
     if (parser.isSet(threadsOption)) {
@@ -225,12 +255,17 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         threads = static_cast<int>(*n);
     }
 
-    const ParamOptions::Result read = ParamOptions::read(parser);
+    const ParamOptions::Result read = lesson ? LessonOptions::read(parser, *lesson) : ParamOptions::read(parser);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc export: " << line << '\n';
         return read.exitCode();
     }
+    // A table of another size than the lesson's is shown whole, as the window would.
+    if (lesson && std::holds_alternative<Params>(lesson->params())
+        && !(Quantities::shape(Quantity::Input, std::get<Params>(lesson->params()))
+             == Quantities::shape(Quantity::Input, read.params)))
+        state.view.clear();
     const QList<ParamError> problems = FigureRegistry::check(*figure, read.params, state);
     if (!problems.isEmpty())
         return fail(err, ExitUsage, ParamOptions::flagText(problems.front()));

@@ -2,6 +2,7 @@
 
 #include "Cli.h"
 #include "ExitCode.h"
+#include "LessonOptions.h"
 #include "ParamOptions.h"
 
 #include "core/ParamText.h"
@@ -26,14 +27,18 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window once drawn, then quit."_s,
                                         u"FILE"_s);
     screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({helpOption, versionOption, resetOption, screenshotOption});
+    QCommandLineOption startPanelOption(u"start-panel"_s, u"Show the start panel, also under --screenshot."_s);
+    startPanelOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({helpOption, versionOption, resetOption, screenshotOption, startPanelOption});
     ParamOptions::add(parser);
+    LessonOptions::add(parser);
     if (!parser.parse(arguments)) {
         err << "posenc: " << parser.errorText() << "\n\n" << cliUsage();
         return int(ExitUsage);
     }
     if (parser.isSet(helpOption)) {
-        out << cliUsage() << "\nWindow options:\n  --reset-settings\n      " << resetOption.description()
+        out << cliUsage() << "\nWindow options:\n"
+            << LessonOptions::helpText() << "  --reset-settings\n      " << resetOption.description()
             << "\n\nOther options:\n  -h, --help\n      " << helpOption.description() << "\n  -v, --version\n      "
             << versionOption.description() << '\n';
         return int(ExitDone);
@@ -46,7 +51,13 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         err << "posenc: unknown command " << parser.positionalArguments().constFirst() << "\n\n" << cliUsage();
         return int(ExitUsage);
     }
-    const ParamOptions::Result read = ParamOptions::read(parser);
+    const auto lesson = LessonOptions::lesson(parser);
+    if (const auto *refused = std::get_if<QString>(&lesson)) {
+        err << "posenc: " << *refused << '\n';
+        return int(ExitUsage);
+    }
+    const Lesson *chosen = std::get<const Lesson *>(lesson);
+    const ParamOptions::Result read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc: " << line << '\n';
@@ -55,13 +66,17 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     WindowArguments result;
     result.params = read.params;
     // A session, a matrix or any parameter flag wins over the remembered parameters.
-    const QStringList keys = Session::parameterKeys() << u"session"_s;
+    const QStringList keys = Session::parameterKeys() << u"session"_s << QString::fromUtf16(LessonOptions::kKey);
     for (const QString &key : keys)
         result.paramsGiven = result.paramsGiven || parser.isSet(key);
-    if (read.session)
+    if (read.session) {
         result.sessionView = read.session->view;
+        result.sessionLesson = read.session->lesson;
+    }
     result.resetSettings = parser.isSet(resetOption);
     result.screenshot = parser.value(screenshotOption);
+    result.lesson = chosen ? chosen->name : QString();
+    result.startPanel = parser.isSet(startPanelOption);
     return result;
 }
 

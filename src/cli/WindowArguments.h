@@ -19,6 +19,9 @@ struct WindowArguments
     bool resetSettings = false;
     QString screenshot;
     std::optional<QJsonObject> sessionView; // the view state of --session FILE
+    QJsonObject sessionLesson; // the lesson block of --session FILE, empty when it has none
+    QString lesson; // --lesson NAME; its parameters are in `params`
+    bool startPanel = false; // --start-panel: the start panel even under --screenshot
 };
 
 // The window's arguments, or the exit code after printing help (0) or a usage error (2).

@@ -85,7 +85,7 @@ AboutDialog::AboutDialog(QWidget *parent)
     layout->addWidget(buttons);
 }
 
-void createHelpMenu(QMenuBar *bar, QWidget *parent)
+QMenu *createHelpMenu(QMenuBar *bar, QWidget *parent)
 {
     QMenu *help = bar->addMenu(AboutDialog::tr("&Help"));
     help->setObjectName(u"helpMenu"_s);
@@ -97,6 +97,7 @@ void createHelpMenu(QMenuBar *bar, QWidget *parent)
     about->setMenuRole(QAction::AboutRole);
     QAction *aboutQt = help->addAction(AboutDialog::tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQt->setMenuRole(QAction::AboutQtRole);
+    return help;
 }
 
 } // namespace posenc

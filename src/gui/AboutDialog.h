@@ -4,6 +4,7 @@
 #include <QList>
 #include <QString>
 
+class QMenu;
 class QMenuBar;
 
 namespace posenc {
@@ -30,7 +31,8 @@ public:
     static QList<Library> libraries();
 };
 
-// Adds the Help menu to `bar`: About PosEnc Explorer and About Qt.
-void createHelpMenu(QMenuBar *bar, QWidget *parent);
+// Adds the Help menu to `bar`: About PosEnc Explorer and About Qt. Returns it, for the window's
+// own entries above them.
+QMenu *createHelpMenu(QMenuBar *bar, QWidget *parent);
 
 } // namespace posenc

@@ -17,6 +17,7 @@ namespace {
 const QString kViews = u"views"_s;
 const QString kFigure = u"figure"_s;
 const QString kMaximized = u"maximized"_s;
+const QString kLayout = u"layout"_s;
 
 // The state of a figure as sessions before figure descriptors kept it.
 FigureState legacyState(const QString &figure, const QJsonObject &json)
@@ -41,12 +42,18 @@ QJsonObject save(const Dashboard &dashboard)
         json.insert(kFigure, view->figure().name());
         views.append(json);
     }
-    return {{kViews, views}, {kMaximized, dashboard.views().indexOf(dashboard.maximized())}};
+    return {{kLayout, Dashboard::toString(dashboard.arrangement())},
+            {kViews, views},
+            {kMaximized, dashboard.views().indexOf(dashboard.maximized())}};
 }
 
 void restore(Dashboard &dashboard, const QJsonObject &view)
 {
     const QList<FigureView *> &views = dashboard.views();
+    if (const auto arrangement = Dashboard::arrangementFrom(view.value(kLayout).toString()))
+        dashboard.setArrangement(*arrangement);
+    else if (view.value(kViews).isArray() && !view.contains(kLayout))
+        dashboard.setArrangement(Dashboard::Arrangement::Grid);
     if (view.value(kViews).isArray()) {
         const QJsonArray saved = view.value(kViews).toArray();
         for (qsizetype i = 0; i < std::min<qsizetype>(saved.size(), views.size()); ++i) {

@@ -90,6 +90,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     connect(m_plot, &QCustomPlot::afterReplot, this, &FigureView::afterReplot);
     auto *home = new QShortcut(QKeySequence(Qt::Key_Home), this);
     home->setContext(Qt::WidgetWithChildrenShortcut);
+    home->setWhatsThis(tr("Show the whole figure again (the view with the focus)"));
     connect(home, &QShortcut::activated, this, &FigureView::resetView);
     build();
 }

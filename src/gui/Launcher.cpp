@@ -1,11 +1,14 @@
 #include "Launcher.h"
 
 #include "FigureView.h"
+#include "LessonController.h"
 #include "MainWindow.h"
 #include "SessionController.h"
 #include "Settings.h"
+#include "StartPanel.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextStream>
@@ -22,6 +25,19 @@ namespace {
 bool fullyDrawn(const MainWindow &window)
 {
     return window.isSettled();
+}
+
+// The window as it looks, the start panel over it when it is open.
+QPixmap screenshot(MainWindow &window)
+{
+    QPixmap shot = window.grab();
+    if (StartPanel *panel = window.lessons()->startPanel(); panel && panel->isVisible()) {
+        const QPixmap over = panel->grab();
+        QPainter painter(&shot);
+        const QPoint centre = QPoint(shot.width(), shot.height()) / (2 * shot.devicePixelRatio());
+        painter.drawPixmap(centre - QPoint(over.width(), over.height()) / (2 * over.devicePixelRatio()), over);
+    }
+    return shot;
 }
 
 } // namespace
@@ -46,6 +62,16 @@ int runWindow(const WindowOptions &options)
     MainWindow window(params, &settings);
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
+    // A lecturer's own lesson, given as a session: its panel explains what it set.
+    if (!options.sessionLesson.isEmpty()) {
+        Session session = Session::fromParams(params);
+        session.view = options.sessionView.value_or(QJsonObject());
+        session.lesson = options.sessionLesson;
+        if (const auto lesson = Lessons::fromSession(session, QString()); std::holds_alternative<Lesson>(lesson))
+            window.lessons()->show(std::get<Lesson>(lesson), params);
+    }
+    if (const Lesson *lesson = Lessons::find(options.lesson))
+        window.lessons()->show(*lesson, params);
     if (!problems.isEmpty())
         window.statusBar()->showMessage(
             QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")
@@ -60,13 +86,18 @@ int runWindow(const WindowOptions &options)
                 .arg(tooLarge),
             15000);
     window.show();
+    // A start with nothing asked for offers the lessons; a screenshot, a lesson, a session or
+    // parameters given mean the user knows what they want.
+    const bool plainStart = !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty();
+    if (plainStart || options.startPanel)
+        window.lessons()->openStartPanelAtStart(options.startPanel);
     if (!options.screenshot.isEmpty()) {
         auto *poll = new QTimer(&window);
         QObject::connect(poll, &QTimer::timeout, &window, [&window, &options, poll, &err] {
             if (!fullyDrawn(window))
                 return;
             poll->stop();
-            const bool saved = window.grab().save(options.screenshot);
+            const bool saved = screenshot(window).save(options.screenshot);
             if (!saved)
                 err << "posenc: " << options.screenshot << ": cannot write the screenshot\n";
             window.close(); // remembers the parameters, as a user's close does

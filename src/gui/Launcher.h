@@ -17,6 +17,9 @@ struct WindowOptions
     bool resetSettings = false;
     QString screenshot; // when set: save a PNG of the window once every view is drawn, then quit
     std::optional<QJsonObject> sessionView; // the view state of a session given on the command line
+    QJsonObject sessionLesson; // its lesson block, empty when it has none
+    QString lesson; // a lesson to open (its parameters are in `params`, with the flags given over them)
+    bool startPanel = false; // show the start panel even where a start would not (--screenshot)
 };
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.

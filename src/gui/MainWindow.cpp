@@ -6,6 +6,7 @@
 #include "ExportController.h"
 #include "FigureView.h"
 #include "HoverReadout.h"
+#include "LessonController.h"
 #include "MatrixLoader.h"
 #include "SessionController.h"
 #include "Settings.h"
@@ -65,6 +66,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
                                         }},
                                        settings, this))
     , m_exports(new ExportController(this, allViews(), settings, this))
+    , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions}, settings, this))
 {
     setWindowTitle(tr("PosEnc Explorer"));
     m_tabs->setObjectName(u"viewTabs"_s);
@@ -86,7 +88,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
-    m_menus = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_learned});
+    m_menus = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_learned, m_lessons});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     connect(m_sessions, &SessionController::failed, this, &MainWindow::showProblem);

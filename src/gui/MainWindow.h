@@ -15,6 +15,7 @@ class Dashboard;
 class EmbeddingsController;
 class ExportController;
 class FigureView;
+class LessonController;
 class MatrixLoader;
 class SessionController;
 class WindowMenus;
@@ -37,6 +38,7 @@ public:
     // The view of the "Learned vs sinusoidal" tab.
     FigureView *learnedView() const { return m_learned; }
     SessionController *sessions() const { return m_sessions; }
+    LessonController *lessons() const { return m_lessons; }
     EmbeddingsController *embeddings() const { return m_embeddings; }
     ExportController *exports() const { return m_exports; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -79,6 +81,7 @@ private:
     EmbeddingsController *m_embeddings;
     SessionController *m_sessions;
     ExportController *m_exports;
+    LessonController *m_lessons;
     WindowMenus *m_menus = nullptr;
 };
 

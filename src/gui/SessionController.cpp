@@ -30,6 +30,7 @@ Session SessionController::current() const
 {
     Session session = Session::fromParams(m_parts.controls->params());
     session.view = viewState();
+    session.lesson = m_lesson;
     return session;
 }
 
@@ -96,7 +97,7 @@ bool SessionController::apply(const Session &session, const QString &path)
     if (!problems.isEmpty())
         return refuse(problems);
     if (!session.params.contains(u"embeddings"_s)) {
-        finishOpen(params, session.view, path);
+        finishOpen(params, session, path);
         return true;
     }
     // The matrix is read off the GUI thread; nothing changes until it is in and checked.
@@ -105,7 +106,7 @@ bool SessionController::apply(const Session &session, const QString &path)
     request.tokens = session.params.value(u"tokens"_s);
     request.minRows = params.maxLen;
     request.memoryBudget = params.memoryBudget;
-    m_parts.loader->load(request, [this, params, view = session.view, path](const ReadResult<LoadedMatrix> &loaded) {
+    m_parts.loader->load(request, [this, params, session, path](const ReadResult<LoadedMatrix> &loaded) {
         if (!loaded) {
             emit failed(tr("Cannot open the session"),
                         tr("%1: the session was not opened: its embeddings cannot be read:\n%2")
@@ -122,15 +123,16 @@ bool SessionController::apply(const Session &session, const QString &path)
                         tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));
             return;
         }
-        finishOpen(withMatrix, view, path);
+        finishOpen(withMatrix, session, path);
     });
     return true;
 }
 
-void SessionController::finishOpen(const Params &params, const QJsonObject &view, const QString &path)
+void SessionController::finishOpen(const Params &params, const Session &session, const QString &path)
 {
     m_parts.controls->applyParams(params);
-    setViewState(view);
+    setViewState(session.view);
+    m_lesson = session.lesson;
     remember(path);
     emit opened(path);
 }

@@ -28,10 +28,11 @@ struct SessionParts
 };
 
 // Saves and opens session files: every parameter of the control panel and the view state (the
-// figure of each view with its options and zoom ranges, the maximised view). Opening is all or nothing: a file that
-// cannot be read, of another version, or with any invalid parameter is refused whole, with every reason, and changes
-// nothing; a valid one goes through the control panel as an edit would. Problems are reported through failed(), never
-// by a dialog of its own, so the window decides how to show them.
+// figure of each view with its options and zoom ranges, the maximised view), and the block of
+// the lesson open, if any (LessonController keeps it here, and reads it of a session opened). Opening is all or
+// nothing: a file that cannot be read, of another version, or with any invalid parameter is refused whole, with every
+// reason, and changes nothing; a valid one goes through the control panel as an edit would. Problems are reported
+// through failed(), never by a dialog of its own, so the window decides how to show them.
 class SessionController : public QObject
 {
     Q_OBJECT
@@ -45,11 +46,14 @@ public:
     Session current() const;
     QJsonObject viewState() const;
     void setViewState(const QJsonObject &view);
+    // The "lesson" block a session saved now carries: the lesson open, or empty.
+    const QJsonObject &lesson() const { return m_lesson; }
+    void setLesson(const QJsonObject &lesson) { m_lesson = lesson; }
 
     // Writes the current session whole or not at all; false (and failed()) when it cannot.
     bool save(const QString &path);
-    // Reads and applies a session; with a matrix to load the end comes later (opened() or
-    // failed()). Returns false when the file was refused at once.
+    // Reads and applies a session, and its lesson block (lesson() after opened()); with a matrix
+    // to load the end comes later (opened() or failed()). Returns false when the file was refused at once.
     bool open(const QString &path);
     // Applies a session read elsewhere (posenc --session): same checks as open().
     bool apply(const Session &session, const QString &path);
@@ -66,11 +70,12 @@ signals:
     void recentSessionsChanged();
 
 private:
-    void finishOpen(const Params &params, const QJsonObject &view, const QString &path);
+    void finishOpen(const Params &params, const Session &session, const QString &path);
     void remember(const QString &path);
 
     SessionParts m_parts;
     QSettings *m_settings;
+    QJsonObject m_lesson;
 };
 
 } // namespace posenc

@@ -6,11 +6,15 @@
 #include "ExportController.h"
 #include "FigureView.h"
 #include "FileDialogs.h"
+#include "LessonController.h"
 #include "SessionController.h"
+#include "ShortcutsDialog.h"
 #include "TensorPicker.h"
 
 #include "render/FigureRegistry.h"
 
+#include <QActionGroup>
+#include <QDockWidget>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -28,7 +32,8 @@ WindowMenus::WindowMenus(QMainWindow *window, Parts parts)
     QMenu *edit = m_window->menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_parts.exports->copyFigureAction());
     createViewMenu();
-    createHelpMenu(m_window->menuBar(), m_window);
+    createLessonsMenu();
+    createHelp();
 }
 
 void WindowMenus::showStatus(const QString &text, int milliseconds)
@@ -159,6 +164,7 @@ void WindowMenus::createViewMenu()
         view->addAction(tr("Maximise or restore view %1").arg(i + 1), QKeySequence(u"Ctrl+%1"_s.arg(i + 1)), this,
                         [dashboard, i] { dashboard->toggleMaximized(dashboard->views()[i]); });
     }
+    createLayoutMenu(view);
     // Any figure in the view the figure actions act on (the last one clicked).
     QMenu *figures = view->addMenu(tr("Show &figure"));
     figures->setObjectName(u"showFigureMenu"_s);
@@ -168,6 +174,69 @@ void WindowMenus::createViewMenu()
             (current == m_parts.learned ? dashboard->views().front() : current)->setFigure(*figure);
         });
     }
+}
+
+void WindowMenus::createLayoutMenu(QMenu *view)
+{
+    Dashboard *dashboard = m_parts.dashboard;
+    QMenu *layout = view->addMenu(tr("&Layout"));
+    layout->setObjectName(u"layoutMenu"_s);
+    auto *group = new QActionGroup(layout);
+    const QList<std::pair<Dashboard::Arrangement, QString>> arrangements = {
+        {Dashboard::Arrangement::One, tr("One view")},
+        {Dashboard::Arrangement::SideBySide, tr("Two views side by side")},
+        {Dashboard::Arrangement::Stacked, tr("Two views stacked")},
+        {Dashboard::Arrangement::Grid, tr("Four views")},
+    };
+    for (const auto &[arrangement, text] : arrangements) {
+        QAction *action
+            = layout->addAction(text, this, [dashboard, arrangement] { dashboard->setArrangement(arrangement); });
+        action->setObjectName(u"layout-"_s + Dashboard::toString(arrangement));
+        action->setCheckable(true);
+        action->setChecked(dashboard->arrangement() == arrangement);
+        group->addAction(action);
+        connect(dashboard, &Dashboard::arrangementChanged, action,
+                [action, arrangement](Dashboard::Arrangement now) { action->setChecked(now == arrangement); });
+    }
+}
+
+void WindowMenus::createLessonsMenu()
+{
+    LessonController *lessons = m_parts.lessons;
+    QMenu *menu = m_window->menuBar()->addMenu(tr("&Lessons"));
+    menu->setObjectName(u"lessonsMenu"_s);
+    menu->addAction(lessons->startPanelAction());
+    menu->addSeparator();
+    menu->addActions(lessons->lessonActions());
+    menu->addSeparator();
+    menu->addAction(lessons->previousAction());
+    menu->addAction(lessons->nextAction());
+    menu->addAction(lessons->dock()->toggleViewAction());
+    connect(lessons, &LessonController::opened, this, [this, lessons] {
+        if (const Lesson *lesson = lessons->current())
+            showStatus(tr("Lesson: %1").arg(lesson->title), 5000);
+    });
+}
+
+void WindowMenus::createHelp()
+{
+    QMenu *help = createHelpMenu(m_window->menuBar(), m_window);
+    QMenu *lessons = new QMenu(tr("&Lessons"), help);
+    lessons->setObjectName(u"helpLessonsMenu"_s);
+    lessons->addAction(m_parts.lessons->startPanelAction());
+    lessons->addSeparator();
+    lessons->addActions(m_parts.lessons->lessonActions());
+    QAction *shortcuts = new QAction(tr("&Keyboard shortcuts…"), help);
+    shortcuts->setObjectName(u"shortcutsAction"_s);
+    connect(shortcuts, &QAction::triggered, this, [this] {
+        auto *dialog = new ShortcutsDialog(m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    QAction *first = help->actions().value(0);
+    help->insertMenu(first, lessons);
+    help->insertAction(first, shortcuts);
+    help->insertSeparator(first);
 }
 
 } // namespace posenc

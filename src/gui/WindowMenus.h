@@ -12,10 +12,12 @@ class Dashboard;
 class EmbeddingsController;
 class ExportController;
 class FigureView;
+class LessonController;
 class SessionController;
 
-// The main window's menus: File (sessions, embeddings, figures and data out), Edit and View,
-// each action handing its work to the part that does it.
+// The main window's menus: File (sessions, embeddings, figures and data out), Edit, View
+// (figures and the dashboard's layout), Lessons and Help (the lessons, the keyboard shortcuts,
+// About), each action handing its work to the part that does it.
 class WindowMenus : public QObject
 {
     Q_OBJECT
@@ -28,6 +30,7 @@ public:
         ExportController *exports = nullptr;
         Dashboard *dashboard = nullptr;
         FigureView *learned = nullptr; // the view of the learned tab
+        LessonController *lessons = nullptr;
     };
 
     WindowMenus(QMainWindow *window, Parts parts);
@@ -41,6 +44,9 @@ private:
     void createEmbeddingsActions(QMenu *file);
     void createExportActions(QMenu *file);
     void createViewMenu();
+    void createLayoutMenu(QMenu *view);
+    void createLessonsMenu();
+    void createHelp();
     // File > Load embeddings…: a file, then a matrix of it when it holds several.
     void chooseEmbeddings();
     void embeddingsChosen(const QString &path);

@@ -89,6 +89,8 @@ QByteArray Session::toJson() const
     root.insert(u"version"_s, kVersion);
     root.insert(u"params"_s, values);
     root.insert(u"view"_s, view);
+    if (!lesson.isEmpty())
+        root.insert(u"lesson"_s, lesson);
     // QJsonObject keeps its keys sorted, so equal sessions give equal bytes.
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -113,9 +115,9 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
         return fail(u"session version %1 is not one this program reads (it reads version %2)"_s.arg(version.toInt())
                         .arg(Session::kVersion));
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
-        if (!QStringList {u"format"_s, u"version"_s, u"params"_s, u"view"_s}.contains(it.key()))
-            return fail(
-                u"unknown key \"%1\" at the top level (expected format, version, params, view)"_s.arg(it.key()));
+        if (!QStringList {u"format"_s, u"version"_s, u"params"_s, u"view"_s, u"lesson"_s}.contains(it.key()))
+            return fail(u"unknown key \"%1\" at the top level (expected format, version, params, view, lesson)"_s.arg(
+                it.key()));
     }
     const QJsonValue params = root.value(u"params"_s);
     if (!params.isObject())
@@ -123,6 +125,9 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
     const QJsonValue view = root.value(u"view"_s);
     if (!view.isUndefined() && !view.isObject())
         return fail(u"\"view\" must be an object, got %1"_s.arg(typeName(view)));
+    const QJsonValue lesson = root.value(u"lesson"_s);
+    if (!lesson.isUndefined() && !lesson.isObject())
+        return fail(u"\"lesson\" must be an object, got %1"_s.arg(typeName(lesson)));
 
     Session session;
     const QStringList keys = Session::parameterKeys();
@@ -136,6 +141,7 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
         session.params.insert(it.key(), it.value().toString());
     }
     session.view = view.toObject();
+    session.lesson = lesson.toObject();
     return session;
 }
 

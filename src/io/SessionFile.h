@@ -14,7 +14,8 @@ namespace posenc {
 struct Params;
 
 // A saved session (docs/ARCHITECTURE.md, Command line): every parameter as the text its command-line flag
-// takes, under the same key, and the window's view state, which only the window reads.
+// takes, under the same key, and the window's view state, which only the window reads. A lesson
+// is a session with a "lesson" block besides (io/Lesson.h); a plain session has none.
 //
 //   {"format": "posenc-session", "version": 1,
 //    "params": {"d-model": "512", "max-len": "1024", ...}, "view": {...}}
@@ -27,6 +28,7 @@ struct Session
 
     QMap<QString, QString> params; // key -> text, as ParamText and the --embeddings flags read them
     QJsonObject view;
+    QJsonObject lesson; // a lesson's name, question and explanation; empty in a plain session
 
     // The keys "params" may hold: ParamText's, "embeddings" and "tokens".
     static QStringList parameterKeys();

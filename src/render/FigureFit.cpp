@@ -32,6 +32,82 @@ QStringList fill(const QStringList &pieces, const QString &joint, const QFontMet
     return lines;
 }
 
+// The element in a cell of `grid`, or nullptr: QCPLayoutGrid::element() would complain of an
+// empty cell on the console.
+const QCPLayoutElement *cell(const QCPLayoutGrid *grid, int row, int column)
+{
+    return grid->elementAt(grid->rowColToIndex(row, column));
+}
+
+// The least width of `element` besides its texts, which fit() wraps.
+int leastWidth(const QCPLayoutElement *element)
+{
+    if (!element || qobject_cast<const QCPTextElement *>(element))
+        return 0;
+    const auto *grid = qobject_cast<const QCPLayoutGrid *>(element);
+    if (!grid || qobject_cast<const QCPLegend *>(element)) {
+        // As QCPLayout takes it: a minimum size set (a colour scale sets its own as it is laid
+        // out) before the hint.
+        const int set = element->minimumSize().width();
+        if (set <= 0)
+            return element->minimumOuterSizeHint().width();
+        return element->sizeConstraintRect() == QCPLayoutElement::scrInnerRect
+            ? set + element->margins().left() + element->margins().right()
+            : set;
+    }
+    int width = grid->margins().left() + grid->margins().right() + grid->columnSpacing() * (grid->columnCount() - 1);
+    for (int c = 0; c < grid->columnCount(); ++c) {
+        int column = 0;
+        for (int r = 0; r < grid->rowCount(); ++r)
+            column = std::max(column, leastWidth(cell(grid, r, c)));
+        width += column;
+    }
+    return width;
+}
+
+// The width a layout element may take: what the grid that holds it leaves its column when every
+// other column takes its share by stretch factor or, if more, its least width (a panel's title
+// over one of several panels side by side, beside a colour scale), within the room of that
+// grid, or the figure's width at the top. Its own text does not count: a title too long for its
+// room would otherwise widen its column and squeeze its neighbours. Columns that hold nothing
+// (spacers about a centred legend) give way.
+double roomFor(const QCPLayoutElement *element, double figureWidth)
+{
+    const auto *grid = qobject_cast<const QCPLayoutGrid *>(element->layout());
+    if (!grid)
+        return figureWidth;
+    const int columns = grid->columnCount();
+    const double room = roomFor(grid, figureWidth) - grid->margins().left() - grid->margins().right()
+        - grid->columnSpacing() * (columns - 1);
+    if (columns <= 1)
+        return room;
+    int own = -1;
+    for (int r = 0; r < grid->rowCount() && own < 0; ++r)
+        for (int c = 0; c < columns; ++c)
+            if (cell(grid, r, c) == element)
+                own = c;
+    const QList<double> stretch = grid->columnStretchFactors();
+    double total = 0.0;
+    for (const double f : stretch)
+        total += f;
+    if (own < 0 || total <= 0.0)
+        return room;
+    double taken = 0.0;
+    for (int c = 0; c < columns; ++c) {
+        if (c == own)
+            continue;
+        int least = 0;
+        bool holds = false;
+        for (int r = 0; r < grid->rowCount(); ++r) {
+            holds |= cell(grid, r, c) != nullptr;
+            least = std::max(least, leastWidth(cell(grid, r, c)));
+        }
+        if (holds)
+            taken += std::max(room * stretch[c] / total, static_cast<double>(least));
+    }
+    return std::max(room - taken, 1.0);
+}
+
 bool fitText(QCPTextElement *element, double width)
 {
     const QFontMetricsF metrics(element->font());
@@ -158,9 +234,9 @@ bool fit(QCustomPlot *plot)
     const double width = plot->viewport().width() - 8.0;
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element))
-            changed |= fitText(text, width);
+            changed |= fitText(text, roomFor(text, width));
         else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
-            changed |= fitLegend(legend, width);
+            changed |= fitLegend(legend, roomFor(legend, width));
     }
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))

@@ -5,9 +5,9 @@
 namespace posenc::FigureFit {
 
 // Makes a figure laid out on little room legible, as a figure for a paper column is: titles
-// longer than the figure break into lines at their "  ·  " separators (or spaces), legends
-// wider than their place take fewer columns, axis labels longer than their axis break into
-// lines, and tick labels that would touch are thinned. Leaves a figure that fits as it is.
+// longer than their room (the figure's width, or a panel title's share of it) break into lines
+// at their "  ·  " separators (or spaces), legends wider than their place take fewer columns, axis labels longer than
+// their axis break into lines, and tick labels that would touch are thinned. Leaves a figure that fits as it is.
 // Returns whether anything changed (the caller lays the figure out again).
 bool fit(QCustomPlot *plot);
 

@@ -35,11 +35,9 @@ void scale(QCustomPlot *plot, double factor)
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPAxis *axis : rect->axes())
             scaleAxis(axis, factor);
-        for (QCPLayoutElement *inset : rect->insetLayout()->elements(true)) {
-            if (auto *legend = qobject_cast<QCPLegend *>(inset))
-                scaleLegend(legend, factor);
-        }
     }
+    // Every element once: the recursive walk reaches into the axis rects' inset layouts too, so
+    // a legend inside the axes is among them.
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
             QFont font = text->font();

@@ -54,4 +54,47 @@ QCPTextElement *resetWithTitle(QCustomPlot *plot)
     return title;
 }
 
+QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap)
+{
+    // Empty columns either side take the room the legend does not need.
+    auto *centred = new QCPLayoutGrid;
+    layout->addElement(row, 0, centred);
+    layout->setRowStretchFactor(row, 0.001);
+    auto *legend = new QCPLegend;
+    centred->addElement(0, 1, legend);
+    centred->expandTo(1, 3);
+    centred->setColumnStretchFactors({1.0, 0.001, 1.0});
+    legend->setLayer(u"legend"_s);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(wrap);
+    legend->setColumnSpacing(12);
+    QFont font = plot->font();
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    legend->setIconSize(18, 8);
+    return legend;
+}
+
+void setLogAxis(QCPAxis *axis)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setSubTickCount(8);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(u"gb"_s);
+    axis->setNumberPrecision(0);
+}
+
+QCPTextElement *panelTitle(QCustomPlot *plot, bool bold)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(9.0);
+    font.setBold(bold);
+    auto *title = new QCPTextElement(plot, QString(), font);
+    title->setMargins(QMargins(2, 1, 2, 1));
+    return title;
+}
+
 } // namespace posenc::PlotStyle

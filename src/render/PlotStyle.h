@@ -15,6 +15,15 @@ void preparePlot(QCustomPlot *plot);
 void styleAxisRect(QCPAxisRect *rect);
 // Empties the layout and puts a title text element in row 0; returns it.
 QCPTextElement *resetWithTitle(QCustomPlot *plot);
+// A legend in a row of its own at `row` of `layout` (an empty cell), centred and unframed, its
+// entries side by side in rows of `wrap`: under a figure of several panels, for all of them, or
+// over the axes it explains.
+QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap);
+// A logarithmic axis with decades labelled as powers of ten and eight sub-ticks a decade.
+void setLogAxis(QCPAxis *axis);
+// A panel's own title, over one of several panels: the figure title's size, bold or not. The
+// caller places it in the layout; FigureFit wraps it within its column.
+QCPTextElement *panelTitle(QCustomPlot *plot, bool bold);
 // A figure the size of a paper column or smaller (below 500 x 340 layout units, 13.2 x 9 cm):
 // the figures with long legends shorten them then, in the window as in the export.
 bool isCompact(QSize layout);

@@ -3,6 +3,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
 
+#include "render/FigureRegistry.h"
 #include "render/data/CurvesModel.h"
 
 #include "support/WindowViews.h"
@@ -69,6 +70,7 @@ private slots:
     void saveOpenSaveGivesTheSameBytesAndTables();
     void viewStateRoundTrips();
     void earlierViewStateStillOpens();
+    void layoutRoundTripsAndSessionsBeforeLayoutsShowFourViews();
     void refusedFileChangesNothing_data();
     void refusedFileChangesNothing();
     void unwritablePathIsReported();
@@ -188,6 +190,37 @@ void TestSessionController::earlierViewStateStillOpens()
     QCOMPARE(curvesView(window)->state().option(u"dims"_s), u"0,3"_s);
     QCOMPARE(range(curvesView(window), u"positions"_s), QCPRange(5.0, 33.0));
     QCOMPARE(window.dashboard()->maximized(), curvesView(window));
+}
+
+// A session says how many views the dashboard shows; those saved before it could say so showed
+// four, and open on four whatever the window showed.
+void TestSessionController::layoutRoundTripsAndSessionsBeforeLayoutsShowFourViews()
+{
+    MainWindow first(small(), nullptr);
+    first.dashboard()->setArrangement(Dashboard::Arrangement::SideBySide);
+    curvesView(first)->setFigure(*FigureRegistry::find(u"similarity"_s));
+    const QString path = m_dir->filePath(u"two.json"_s);
+    QVERIFY(first.sessions()->save(path));
+    QVERIFY(contents(path).contains(R"("layout": "1x2")"));
+
+    MainWindow second(Params {}, nullptr);
+    QVERIFY(second.sessions()->open(path));
+    QCOMPARE(second.dashboard()->arrangement(), Dashboard::Arrangement::SideBySide);
+    QCOMPARE(second.views()[1]->figure().name(), u"similarity"_s);
+    QVERIFY(second.views()[0]->isVisibleTo(&second) && second.views()[1]->isVisibleTo(&second));
+    QVERIFY(!second.views()[2]->isVisibleTo(&second) && !second.views()[3]->isVisibleTo(&second));
+
+    const QString earlier = m_dir->filePath(u"earlier.json"_s);
+    QVERIFY(writeFile(earlier, R"({"format": "posenc-session", "version": 1, "params": {"d-model": "40"},
+        "view": {"views": [{"figure": "curves"}, {"figure": "heatmap"}], "maximized": -1}})"));
+    QVERIFY(second.sessions()->open(earlier));
+    QCOMPARE(second.dashboard()->arrangement(), Dashboard::Arrangement::Grid);
+    for (FigureView *view : second.views())
+        QVERIFY(view->isVisibleTo(&second));
+    // A layout this program does not know changes nothing.
+    second.dashboard()->setArrangement(Dashboard::Arrangement::One);
+    second.sessions()->setViewState(QJsonDocument::fromJson(R"({"layout": "3x3"})").object());
+    QCOMPARE(second.dashboard()->arrangement(), Dashboard::Arrangement::One);
 }
 
 void TestSessionController::refusedFileChangesNothing_data()

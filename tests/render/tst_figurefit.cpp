@@ -2,12 +2,16 @@
 // figure, legends off the data and tick labels apart; a size too small for the text at all is
 // refused with the least size that fits.
 #include "render/FigureFit.h"
+#include "render/FigureFonts.h"
+#include "render/FigureRegistry.h"
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
 
 #include <QRegularExpression>
 #include <QTest>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -22,6 +26,24 @@ Params small()
     return p;
 }
 
+// The point sizes of every legend and title of a figure, legends inside axes included, in the
+// order the layout holds them.
+QList<double> legendAndTitleSizes(QCustomPlot &plot)
+{
+    QList<double> sizes;
+    for (QCPLayoutElement *e : plot.plotLayout()->elements(true)) {
+        if (auto *legend = qobject_cast<QCPLegend *>(e)) {
+            sizes.append(legend->font().pointSizeF());
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (const QCPAbstractLegendItem *item = legend->item(i)) // a cell may stay empty
+                    sizes.append(item->font().pointSizeF());
+        } else if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+            sizes.append(text->font().pointSizeF());
+        }
+    }
+    return sizes;
+}
+
 } // namespace
 
 class TestFigureFit : public QObject
@@ -34,6 +56,11 @@ private slots:
     void tooSmallIsRefusedWithTheLeastSize();
     void paperColumnLegendsAreShort();
     void wrapBreaksAtSeparatorsFirst();
+    void legendsScaleWithTheFontSize_data();
+    void legendsScaleWithTheFontSize();
+    void legendInsideAxesScalesOnce();
+    void textsStayWithinTheirRoom_data();
+    void textsStayWithinTheirRoom();
 };
 
 void TestFigureFit::paperColumnFiguresFit_data()
@@ -121,7 +148,7 @@ void TestFigureFit::tooSmallIsRefusedWithTheLeastSize()
 void TestFigureFit::paperColumnLegendsAreShort()
 {
     // In a paper column the curves are named by column and wavelength only, and magnitudes has
-    // one legend under both axes; a slide keeps the full names and the legends in the axes.
+    // one legend under both axes; a slide keeps the full names and a legend over each axes.
     const auto build = [](const QString &figure, double widthCm, double heightCm) {
         auto built = FigureBuilds::build(figure, small(),
                                          FigureSize::fromInches(QSizeF(widthCm / 2.54, heightCm / 2.54), 300));
@@ -138,14 +165,12 @@ void TestFigureFit::paperColumnLegendsAreShort()
     QVERIFY2(column.graph(0)->name().contains(u"λ="_s), qPrintable(column.graph(0)->name()));
     QVERIFY2(slide.graph(0)->name().contains(u"ω="_s), qPrintable(slide.graph(0)->name()));
 
+    // Legends inside axes, or in rows of the layout of their own.
     const auto visibleLegends = [](QCustomPlot &plot, bool inset) {
         int count = 0;
-        for (QCPAxisRect *rect : plot.axisRects())
-            for (QCPLayoutElement *e : rect->insetLayout()->elements(false))
-                if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible() && inset)
-                    ++count;
-        for (QCPLayoutElement *e : plot.plotLayout()->elements(false))
-            if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible() && !inset)
+        for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
+            if (auto *legend = qobject_cast<QCPLegend *>(e);
+                legend && legend->visible() && (qobject_cast<QCPLayoutInset *>(legend->layout()) != nullptr) == inset)
                 ++count;
         return count;
     };
@@ -155,8 +180,9 @@ void TestFigureFit::paperColumnLegendsAreShort()
     QCustomPlot &magnitudesSlide = *magnitudesSlideBuild->plot();
     QCOMPARE(visibleLegends(magnitudesColumn, true), 0);
     QCOMPARE(visibleLegends(magnitudesColumn, false), 1);
-    QCOMPARE(visibleLegends(magnitudesSlide, true), 2);
-    QCOMPARE(visibleLegends(magnitudesSlide, false), 0);
+    // A slide: a legend above each axes, never over the data.
+    QCOMPARE(visibleLegends(magnitudesSlide, true), 0);
+    QCOMPARE(visibleLegends(magnitudesSlide, false), 2);
 }
 
 void TestFigureFit::wrapBreaksAtSeparatorsFirst()
@@ -169,6 +195,109 @@ void TestFigureFit::wrapBreaksAtSeparatorsFirst()
     // A part wider than the room breaks at its spaces.
     QCOMPARE(FigureFit::wrap(u"norm of row p"_s, metrics, metrics.horizontalAdvance(u"norm of"_s) + 1),
              u"norm of\nrow p"_s);
+}
+
+void TestFigureFit::legendsScaleWithTheFontSize_data()
+{
+    QTest::addColumn<QString>("figure");
+    for (const FigureDescriptor *figure : FigureRegistry::all())
+        QTest::newRow(qPrintable(figure->name())) << figure->name();
+}
+
+void TestFigureFit::legendsScaleWithTheFontSize()
+{
+    // --font-size 14 scales every legend and title by 14 / 9, as it does the axis labels: once
+    // (a legend inside axes was scaled twice, 19 pt at 14, and squashed the magnitudes' plots).
+    QFETCH(QString, figure);
+    const FigureSize slide = FigureSize::fromPixels(QSize(2400, 1600)); // room enough that nothing wraps
+    FigureStyle larger;
+    larger.fontPointSize = 14;
+    // Embeddings loaded, for the figures that compare them with the PE.
+    Params p = small();
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Random(p.maxLen, p.dModel);
+    matrix->source = u"random.npy"_s;
+    p.embeddings = matrix;
+    const auto normalBuild = FigureBuilds::build(figure, p, slide);
+    const auto largerBuild = FigureBuilds::build(figure, p, slide, {}, larger);
+    QVERIFY2(!normalBuild->error() && !largerBuild->error(), qPrintable(FigureBuilds::errorOf(*largerBuild)));
+    const QList<double> normal = legendAndTitleSizes(*normalBuild->plot());
+    const QList<double> scaled = legendAndTitleSizes(*largerBuild->plot());
+    QCOMPARE(scaled.size(), normal.size());
+    QVERIFY(!normal.isEmpty());
+    for (qsizetype i = 0; i < normal.size(); ++i)
+        QVERIFY2(std::abs(scaled[i] - normal[i] * 14.0 / 9.0) < 1e-9,
+                 qPrintable(u"text %1: %2 pt at 9, %3 pt at 14"_s.arg(i).arg(normal[i]).arg(scaled[i])));
+}
+
+void TestFigureFit::legendInsideAxesScalesOnce()
+{
+    // A legend inside an axis rect is reached both through the rect and through the layout
+    // (the rect's inset layout is among its elements): scaled once all the same.
+    QCustomPlot plot;
+    auto *legend = new QCPLegend;
+    plot.axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    QFont font = plot.font();
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    auto *graph = plot.addGraph();
+    graph->addToLegend(legend);
+    FigureFonts::scale(&plot, 14.0 / 9.0);
+    QCOMPARE(legend->font().pointSizeF(), 8.0 * 14.0 / 9.0);
+    QCOMPARE(legend->item(0)->font().pointSizeF(), 8.0 * 14.0 / 9.0);
+}
+
+void TestFigureFit::textsStayWithinTheirRoom_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<FigureSize>("size");
+    const QList<std::pair<QString, FigureSize>> sizes {
+        {u"paper column 8.5 x 6 cm"_s, FigureSize::fromInches(QSizeF(8.5 / 2.54, 6 / 2.54), 300)},
+        {u"slide 25.4 x 14.29 cm"_s, FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 300)},
+        {u"a view of 640 x 420"_s, FigureSize::fromPixels(QSize(640, 420))},
+    };
+    for (const FigureDescriptor *figure : FigureRegistry::all())
+        for (const auto &[name, size] : sizes)
+            QTest::newRow(qPrintable(figure->name() + u", "_s + name)) << figure->name() << size;
+}
+
+void TestFigureFit::textsStayWithinTheirRoom()
+{
+    // Every title and panel title fits the room it is drawn in, wrapped where it must be: a
+    // panel's title over one of several panels was measured against the whole figure, so it
+    // widened its column past the figure (cut at both edges in the window, refused on a slide).
+    // A paper column or a small view the text cannot fit at all is refused with the least size.
+    QFETCH(QString, figure);
+    QFETCH(FigureSize, size);
+    Params p = small();
+    p.dModel = 512;
+    p.maxLen = 1024;
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Random(p.maxLen, p.dModel);
+    matrix->source = u"a learned position table of a model.npy"_s;
+    if (figure == u"learned"_s)
+        p.embeddings = matrix;
+    const auto built = FigureBuilds::build(figure, p, size);
+    if (built->error()) {
+        // Every figure fits a slide.
+        QVERIFY2(size.layout.width() < 900, qPrintable(built->error()->message));
+        QCOMPARE(built->error()->kind, FigureError::TooSmall);
+        QVERIFY(built->error()->message.contains(u"needs at least"_s));
+        return;
+    }
+    const QRect page(QPoint(0, 0), size.layout);
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true)) {
+        auto *text = qobject_cast<QCPTextElement *>(e);
+        if (!text || text->text().isEmpty())
+            continue;
+        const QFontMetricsF metrics(text->font());
+        const QRect room = text->outerRect();
+        QVERIFY2(page.adjusted(0, 0, 1, 1).contains(room), qPrintable(text->text()));
+        for (const QString &line : text->text().split(u'\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) <= room.width() + 1,
+                     qPrintable(
+                         u"'%1' is %2 wide in %3"_s.arg(line).arg(metrics.horizontalAdvance(line)).arg(room.width())));
+    }
 }
 
 QTEST_MAIN(TestFigureFit)

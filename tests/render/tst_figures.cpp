@@ -3,6 +3,11 @@
 #include "render/figures/HeatmapFigure.h"
 #include "render/figures/MagnitudesFigure.h"
 
+#include "render/data/FigureText.h"
+
+#include "../core/Reference.h"
+#include "support/FigureBuilds.h"
+
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -25,6 +30,17 @@ QList<QCPColorScale *> colorScales(QCustomPlot &plot)
         if (auto *scale = qobject_cast<QCPColorScale *>(e))
             scales.append(scale);
     return scales;
+}
+
+// The heatmap figure's data for a grid of `params`, worded as its model words it.
+HeatmapFigureData heatmapData(const HeatmapGrid &grid, const Params &params)
+{
+    HeatmapFigureData data;
+    data.grid = grid;
+    data.table = Quantities::shape(grid.quantity, params);
+    data.label = FigureText::quantityLabel(grid.quantity, params);
+    data.parameters = FigureText::parametersText(grid.quantity, params);
+    return data;
 }
 
 QStringList texts(QCustomPlot &plot)
@@ -51,6 +67,12 @@ private slots:
     void curvesHaveALegendWithFrequencyAndWavelength();
     void magnitudesDrawEveryCurveOnLogAxes();
     void dropoutShowsMaskAndOutputSideBySide();
+    void heatmapTitleNamesWhatTheParametersMake_data();
+    void heatmapTitleNamesWhatTheParametersMake();
+    void curvesNumberColumnsAsXDoes();
+    void magnitudesNameTheirParameters();
+    void noTickLabelRepeatsNearAMillion_data();
+    void noTickLabelRepeatsNearAMillion();
 };
 
 void TestFigures::heatmapShowsTheGridWithAColorbar_data()
@@ -75,7 +97,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
     QCustomPlot plot;
     plot.resize(600, 400);
     HeatmapFigure figure(&plot);
-    figure.setGrid(*grid, engine.shape(q));
+    figure.setData(heatmapData(*grid, engine.params()));
     QCPColorMapData *data = figure.panel().colorMap()->data();
     QCOMPARE(data->keySize(), 45);
     QCOMPARE(data->valueSize(), 123);
@@ -92,7 +114,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
         QCOMPARE(range.upper, upper);
     }
     QVERIFY(!figure.panel().colorScale()->axis()->label().isEmpty());
-    QVERIFY(texts(plot).join(u" "_s).contains(u"700 × 100"_s));
+    QVERIFY(texts(plot).join(u" "_s).contains(u"d = 100, L = 700"_s));
     const QPixmap pixmap = plot.toPixmap(600, 400);
     QCOMPARE(pixmap.size(), QSize(600, 400));
 }
@@ -107,10 +129,10 @@ void TestFigures::heatmapTitleSaysPreviewUntilExact()
     QVERIFY(preview && exact);
     QCustomPlot plot;
     HeatmapFigure figure(&plot);
-    figure.setGrid(*preview, engine.shape(Quantity::Input));
+    figure.setData(heatmapData(*preview, engine.params()));
     const QString previewTitle = texts(plot).join(u" "_s);
     QVERIFY2(previewTitle.contains(u"preview ("_s) && previewTitle.contains(u"% of rows)"_s), qPrintable(previewTitle));
-    figure.setGrid(*exact, engine.shape(Quantity::Input));
+    figure.setData(heatmapData(*exact, engine.params()));
     const QString exactTitle = texts(plot).join(u" "_s);
     QVERIFY2(!exactTitle.contains(u"preview"_s) && !exactTitle.contains(u"sampled"_s), qPrintable(exactTitle));
 }
@@ -180,6 +202,170 @@ void TestFigures::dropoutShowsMaskAndOutputSideBySide()
     // Zooming one panel moves the other.
     figure.maskPanel().axisRect()->axis(QCPAxis::atBottom)->setRange(3.0, 9.0);
     QCOMPARE(figure.outputPanel().axisRect()->axis(QCPAxis::atBottom)->range(), QCPRange(3.0, 9.0));
+}
+
+void TestFigures::heatmapTitleNamesWhatTheParametersMake_data()
+{
+    QTest::addColumn<QString>("quantity");
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<QStringList>("title");
+    QTest::addColumn<QString>("colorbar");
+    Params concat = sized(64, 200);
+    concat.compose = Compose::Concat;
+    concat.peDims = 16;
+    Params scaled = sized(64, 200);
+    scaled.init = InitKind::ScaledNormal;
+    scaled.scaleKind = ScaleKind::One;
+    QTest::newRow("X in sum") << u"input"_s << sized(64, 200)
+                              << QStringList {u"X = s·E + PE"_s, u"d = 64, L = 200"_s, u"s = √d = 8, σ = 1"_s}
+                              << u"X = s·E + PE"_s;
+    QTest::newRow("X in concat") << u"input"_s << concat
+                                 << QStringList {u"X = [s·E | PE]"_s, u"s·E in columns 0–47, PE (k = 16) in 48–63"_s,
+                                                 u"d = 64, L = 200"_s, u"s = √d = 8, σ = 1"_s}
+                                 << u"X = [s·E | PE]"_s;
+    QTest::newRow("PE in concat") << u"pe"_s << concat
+                                  << QStringList {u"PE"_s, u"k = 16 columns (X's 48–63), L = 200"_s} << u"PE"_s;
+    QTest::newRow("s·E, σ d^-1/2, s 1") << u"embedding"_s << scaled
+                                        << QStringList {u"s·E"_s, u"s = 1, σ = d^-1/2 = 0.125"_s} << u"s·E"_s;
+    QTest::newRow("Y in concat") << u"output"_s << concat
+                                 << QStringList {u"Y = dropout(X)"_s, u"PE (k = 16) in 48–63"_s,
+                                                 u"p = 0.1, dropout mode sum"_s}
+                                 << u"Y = dropout(X)"_s;
+}
+
+void TestFigures::heatmapTitleNamesWhatTheParametersMake()
+{
+    // Through the descriptor, as the window and posenc export show it: concat was titled
+    // "X = s·E + PE", and no title named s or sigma.
+    QFETCH(QString, quantity);
+    QFETCH(Params, p);
+    QFETCH(QStringList, title);
+    QFETCH(QString, colorbar);
+    FigureState state;
+    state.options.insert(u"quantity"_s, quantity);
+    const auto built = FigureBuilds::build(u"heatmap"_s, p, FigureSize::fromPixels(QSize(2400, 900)), state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString text = texts(*built->plot()).join(u" "_s);
+    for (const QString &part : title)
+        QVERIFY2(text.contains(part), qPrintable(part + u" not in "_s + text));
+    QCOMPARE(colorScales(*built->plot()).value(0)->axis()->label(), colorbar);
+}
+
+void TestFigures::curvesNumberColumnsAsXDoes()
+{
+    // In concat the PE's k columns are X's last k: the curves, their --dims and the hover
+    // number them so (they said j=0 for X's column 48).
+    Params p = sized(64, 200);
+    p.compose = Compose::Concat;
+    p.peDims = 16;
+    const FigureDescriptor &curves = FigureBuilds::figure(u"curves"_s);
+    QCOMPARE(curves.model().defaultText(u"dims"_s, p), u"48,49,56,57,62,63"_s);
+    const auto built = FigureBuilds::build(u"curves"_s, p, FigureSize::fromPixels(QSize(1200, 800)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList names;
+    for (int i = 0; i < built->plot()->graphCount(); ++i)
+        if (!built->plot()->graph(i)->name().isEmpty())
+            names.append(built->plot()->graph(i)->name());
+    QCOMPARE(names.size(), 6);
+    QVERIFY2(names.front().startsWith(u"j=48 sin i=0"_s), qPrintable(names.front()));
+    QVERIFY2(names.back().startsWith(u"j=63 cos i=7"_s), qPrintable(names.back()));
+    const QString title = texts(*built->plot()).join(u" "_s);
+    QVERIFY2(title.contains(u"X = [s·E | PE]"_s) && title.contains(u"k = 16 columns (X's 48–63), L = 200"_s),
+             qPrintable(title));
+    QCOMPARE(built->plot()->axisRect()->axis(QCPAxis::atLeft)->label(), u"X[p, j] = PE[p, j − 48]"_s);
+
+    FigureState state;
+    state.options.insert(u"dims"_s, u"3"_s);
+    const auto refused = FigureRegistry::check(curves, p, state);
+    QCOMPARE(refused.size(), 1);
+    QCOMPARE(refused.front().key, u"dims"_s);
+    QVERIFY2(refused.front().allowed.contains(u"[48, 64)"_s), qPrintable(refused.front().allowed));
+    state.options.insert(u"dims"_s, u"50"_s);
+    state.options.insert(u"positions"_s, u"0:10"_s);
+    QVERIFY(FigureRegistry::check(curves, p, state).isEmpty());
+    const auto one = FigureBuilds::build(u"curves"_s, p, FigureSize::fromPixels(QSize(1200, 800)), state);
+    QVERIFY(one->plot()->graph(0)->name().startsWith(u"j=50 sin i=1"_s));
+    // The curve of X's column 50 is PE_k's column 2, and Export data writes that column.
+    FigureState withView = state;
+    withView.view.insert(u"positions"_s, ViewRange {-0.5, 9.5});
+    const auto table = curves.model().table(p, withView);
+    QVERIFY(table);
+    QCOMPARE(table->dims, (std::vector<std::int64_t> {2}));
+    // The hover names X's column too, for the readout to find its frequency in X.
+    const Engine engine(p);
+    const auto data = CurvesCompute::compute(engine, {{50}, 0.0, 10.0, 600}, {});
+    QVERIFY(data);
+    QCOMPARE(data->curves.front().peColumn, 2);
+    QCustomPlot plot;
+    plot.resize(600, 400);
+    CurvesFigure figure(&plot);
+    figure.fill(std::make_shared<CurvesData>(*data), {});
+    plot.replot();
+    QCPAxisRect *rect = figure.axisRect();
+    const double value = std::sin(3.0 * reference::omega(1, 16, p.base));
+    const auto point = figure.hoverAt(
+        {rect->axis(QCPAxis::atBottom)->coordToPixel(3.0), rect->axis(QCPAxis::atLeft)->coordToPixel(value)}, engine);
+    QVERIFY(point && point->column);
+    QCOMPARE(*point->column, 50);
+    QVERIFY(!point->columnIsPe);
+}
+
+void TestFigures::magnitudesNameTheirParameters()
+{
+    Params p = sized(64, 200);
+    p.compose = Compose::Concat;
+    const auto built = FigureBuilds::build(u"magnitudes"_s, p, FigureSize::fromPixels(QSize(1600, 900)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString title = texts(*built->plot()).join(u" "_s);
+    for (const QString &part : {u"X = [s·E | PE]"_s, u"d = 64, L = 200"_s, u"s = √d = 8, σ = 1"_s,
+                                u"s·E in columns 0–31, PE (k = 32) in 32–63"_s})
+        QVERIFY2(title.contains(part), qPrintable(part + u" not in "_s + title));
+    QStringList names;
+    for (int i = 0; i < built->plot()->graphCount(); ++i)
+        names.append(built->plot()->graph(i)->name());
+    QVERIFY2(names.contains(u"expected √(k/2) = 4"_s), qPrintable(names.join(u", "_s)));
+    QVERIFY2(names.contains(u"expected √(s²σ²(d−k)) = 45.25"_s), qPrintable(names.join(u", "_s)));
+}
+
+void TestFigures::noTickLabelRepeatsNearAMillion_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("positions");
+    for (const QString &figure :
+         {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"scale-compare"_s, u"compose-compare"_s}) {
+        QTest::newRow(qPrintable(figure + u", every position"_s)) << figure << QString();
+        if (figure != u"magnitudes"_s && figure != u"scale-compare"_s) {
+            QTest::newRow(qPrintable(figure + u", the last 600"_s)) << figure << u"1047976:1048576"_s;
+            QTest::newRow(qPrintable(figure + u", the last 7"_s)) << figure << u"1048569:1048576"_s;
+        }
+    }
+}
+
+void TestFigures::noTickLabelRepeatsNearAMillion()
+{
+    // Near 10^6 a default ticker labels 1.04858e+06 several times over, and a narrow view shows
+    // ticks at half positions; index axes tick at whole numbers, each label its own.
+    QFETCH(QString, figure);
+    QFETCH(QString, positions);
+    FigureState state;
+    if (!positions.isEmpty())
+        state.options.insert(u"positions"_s, positions);
+    const auto built = FigureBuilds::build(figure, sized(16, 1 << 20), FigureSize::fromPixels(QSize(900, 600)), state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    for (QCPAxisRect *rect : built->plot()->axisRects()) {
+        for (QCPAxis *axis : rect->axes()) {
+            if (!axis->visible() || !axis->tickLabels() || axis->scaleType() == QCPAxis::stLogarithmic)
+                continue;
+            const QVector<QString> labels = axis->tickVectorLabels();
+            const QSet<QString> unique(labels.begin(), labels.end());
+            QVERIFY2(unique.size() == labels.size(),
+                     qPrintable(QStringList(labels.begin(), labels.end()).join(u", "_s)));
+            if (axis->label().contains(u"position"_s) || axis->label().contains(u"column"_s)) {
+                for (const double tick : axis->tickVector())
+                    QVERIFY2(tick == std::round(tick), qPrintable(QString::number(tick, 'f', 3)));
+            }
+        }
+    }
 }
 
 QTEST_MAIN(TestFigures)

@@ -16,6 +16,11 @@ std::int64_t defaultLastPosition(std::int64_t maxLen)
     return std::min<std::int64_t>(maxLen - 1, 64);
 }
 
+std::int64_t firstColumn(const Params &params)
+{
+    return params.compose == Compose::Concat ? params.embeddingColumns() : 0;
+}
+
 std::vector<std::int64_t> defaultColumns(std::int64_t k)
 {
     const std::int64_t middle = (k / 2) & ~std::int64_t(1);
@@ -26,11 +31,21 @@ std::vector<std::int64_t> defaultColumns(std::int64_t k)
     return columns;
 }
 
+std::vector<std::int64_t> defaultColumns(const Params &params)
+{
+    std::vector<std::int64_t> columns = defaultColumns(params.peColumns());
+    for (std::int64_t &c : columns)
+        c += firstColumn(params);
+    return columns;
+}
+
 std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options)
 {
     const Params &params = engine.params();
     const std::int64_t k = params.peColumns();
     CurvesData data;
+    data.firstColumn = firstColumn(params);
+    data.parameters = FigureText::parametersText(Quantity::Pe, params);
     data.position0 = std::max(0.0, std::min(request.position0, request.position1));
     data.position1 = std::min(static_cast<double>(params.maxLen - 1), std::max(request.position0, request.position1));
     if (data.position1 < data.position0)
@@ -44,13 +59,15 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
     // Markers only where neighbours stay a few pixels apart.
     const bool markers = points > 0 && points <= std::max(2, request.pixels / 4);
     RowMatrixXf column(std::max<std::int64_t>(points, 1), 1);
-    for (const std::int64_t j : request.columns) {
+    for (const std::int64_t xColumn : request.columns) {
+        const std::int64_t j = xColumn - data.firstColumn;
         if (j < 0 || j >= k)
             continue;
         if (options.cancel && options.cancel->load(std::memory_order_relaxed))
             return std::nullopt;
         Curve curve;
-        curve.column = j;
+        curve.column = xColumn;
+        curve.peColumn = j;
         const ColumnRole role = Frequencies::role(j, k, params.layout);
         curve.pair = role.pair;
         curve.isCos = role.isCos;

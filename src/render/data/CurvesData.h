@@ -15,7 +15,8 @@ namespace posenc {
 
 struct CurvesRequest
 {
-    std::vector<std::int64_t> columns; // columns of the PE table; out-of-range ones are skipped
+    // Columns of X that hold the PE (firstColumn() .. d - 1); others are skipped.
+    std::vector<std::int64_t> columns;
     double position0 = 0.0; // visible positions
     double position1 = 100.0;
     int pixels = 800; // plot width
@@ -25,7 +26,8 @@ struct CurvesRequest
 // at the integer positions in view when they are few enough to be told apart.
 struct Curve
 {
-    std::int64_t column = 0;
+    std::int64_t column = 0; // of X, as every figure numbers columns
+    std::int64_t peColumn = 0; // of the PE table: column - firstColumn()
     std::int64_t pair = 0;
     bool isCos = false;
     double frequency = 0.0; // w_i, radians per position
@@ -39,6 +41,8 @@ struct CurvesData : FigureData
     QList<Curve> curves;
     double position0 = 0.0;
     double position1 = 0.0;
+    std::int64_t firstColumn = 0; // X's column of PE column 0: d - k in concat, else 0
+    QString parameters; // FigureText::parametersText of the PE
 };
 
 namespace CurvesCompute {
@@ -46,8 +50,13 @@ namespace CurvesCompute {
 // The most curves one figure draws: more is a blur of lines and a legend longer than the plot.
 constexpr std::int64_t kMaxCurves = 64;
 
+// X's column that holds PE column 0: d - k in concat, where the PE sits in X's last k columns;
+// 0 in sum.
+std::int64_t firstColumn(const Params &params);
 // A few low, middle and high columns of a table with `peColumns` columns.
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);
+// Those of the PE of `params`, numbered as X numbers them.
+std::vector<std::int64_t> defaultColumns(const Params &params);
 // The last position shown by default: 64 positions, enough to see the fast columns turn and
 // their integer dots apart, or the whole table when it is shorter.
 std::int64_t defaultLastPosition(std::int64_t maxLen);

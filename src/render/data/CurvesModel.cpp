@@ -9,7 +9,7 @@ namespace posenc {
 std::vector<std::int64_t> CurvesModel::columns(const Params &params, const FigureState &state)
 {
     const std::vector<std::int64_t> listed = ViewOptions::columns(state);
-    return listed.empty() ? CurvesCompute::defaultColumns(params.peColumns()) : listed;
+    return listed.empty() ? CurvesCompute::defaultColumns(params) : listed;
 }
 
 QString CurvesModel::name() const
@@ -30,8 +30,8 @@ QString CurvesModel::summary() const
 QList<FigureOption> CurvesModel::options() const
 {
     FigureOption dims = ViewOptions::dims(
-        u"the columns drawn, e.g. 0,1,64:66, at most %1 (empty: a few low, middle and high columns)"_s.arg(
-            CurvesCompute::kMaxCurves),
+        u"the columns drawn, e.g. 0,1,64:66, at most %1, numbered as in X (concat: the last k); empty: a few "
+        "low, middle and high columns"_s.arg(CurvesCompute::kMaxCurves),
         true);
     return {dims, ViewOptions::positions(u"positions A..B-1 in view"_s)};
 }
@@ -41,7 +41,7 @@ QString CurvesModel::defaultText(const QString &key, const Params &params) const
     if (key != QString::fromUtf16(ViewOptions::kDims))
         return FigureModel::defaultText(key, params);
     QStringList list;
-    for (const std::int64_t c : CurvesCompute::defaultColumns(params.peColumns()))
+    for (const std::int64_t c : CurvesCompute::defaultColumns(params))
         list.append(QString::number(c));
     return list.join(u',');
 }
@@ -53,7 +53,25 @@ QList<Quantity> CurvesModel::inputs(const FigureState &) const
 
 QList<ParamError> CurvesModel::checkOptions(const Params &params, const FigureState &state) const
 {
-    return ViewOptions::check(state, name(), params.maxLen, params.peColumns(), CurvesCompute::kMaxCurves);
+    const std::int64_t first = CurvesCompute::firstColumn(params);
+    QList<ParamError> problems
+        = ViewOptions::check(state, name(), params.maxLen, params.dModel, CurvesCompute::kMaxCurves);
+    if (!problems.isEmpty() || first == 0)
+        return problems;
+    // In concat the PE is in X's last k columns: the curves number them as X does.
+    for (const std::int64_t c : ViewOptions::columns(state)) {
+        if (c < first) {
+            problems.append({QString::fromUtf16(ViewOptions::kDims),
+                             u"a list of at most %1 columns in [%2, %3): the PE's columns of X = [s·E | PE] (columns "
+                             "0–%4 hold s·E)"_s.arg(CurvesCompute::kMaxCurves)
+                                 .arg(first)
+                                 .arg(params.dModel)
+                                 .arg(first - 1),
+                             QString(), QString::number(c)});
+            break;
+        }
+    }
+    return problems;
 }
 
 FigureResult CurvesModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
@@ -78,8 +96,12 @@ std::optional<TableRequest> CurvesModel::table(const Params &params, const Figur
     const auto rows = TableView::integersInView(range->lower, range->upper, params.maxLen);
     if (!rows)
         return std::nullopt;
-    return TableRequest {TableRequest::Cells, Quantity::Pe, TableView::blockCovering(rows->first, rows->second, drawn),
-                         drawn};
+    // The PE table's own columns: X's less the s·E columns before them in concat.
+    std::vector<std::int64_t> peColumns = drawn;
+    for (std::int64_t &c : peColumns)
+        c -= CurvesCompute::firstColumn(params);
+    return TableRequest {TableRequest::Cells, Quantity::Pe,
+                         TableView::blockCovering(rows->first, rows->second, peColumns), peColumns};
 }
 
 } // namespace posenc

@@ -100,6 +100,80 @@ QString dropoutText(const Params &params)
     return u"p = %1, dropout mode %2"_s.arg(formatNumber(params.dropout), ParamText::toString(params.dropoutMode));
 }
 
+QString peVariantText(const Params &params)
+{
+    QStringList parts;
+    if (params.layout == Layout::Split)
+        parts.append(u"split layout"_s);
+    if (params.base != 10000.0)
+        parts.append(u"b = %1"_s.arg(formatNumber(params.base, 6)));
+    if (params.angles == Angles::Float32)
+        parts.append(u"float32 angles"_s);
+    return parts.join(u", "_s);
+}
+
+QString columnsText(std::int64_t first, std::int64_t end)
+{
+    if (end - first == 1)
+        return QString::number(first);
+    return u"%1–%2"_s.arg(first).arg(end - 1);
+}
+
+QString composeText(const Params &params)
+{
+    if (params.compose != Compose::Concat)
+        return {};
+    const std::int64_t e = params.embeddingColumns();
+    const std::int64_t k = params.peColumns();
+    QStringList parts;
+    if (e > 0)
+        parts.append(u"s·E in columns %1"_s.arg(columnsText(0, e)));
+    if (k > 0)
+        parts.append(u"PE (k = %1) in %2"_s.arg(k).arg(columnsText(e, params.dModel)));
+    return parts.join(u", "_s);
+}
+
+QString parametersText(Quantity quantity, const Params &params)
+{
+    const QString length = u"L = %1"_s.arg(formatCount(params.maxLen));
+    const bool concat = params.compose == Compose::Concat;
+    const std::int64_t k = params.peColumns();
+    QStringList parts;
+    switch (quantity) {
+    case Quantity::Pe:
+    case Quantity::Error:
+    case Quantity::Similarity:
+        // The PE that enters X: k columns in concat, which X holds at d - k .. d - 1.
+        parts.append(concat ? u"k = %1 columns (X's %2), %3"_s.arg(k).arg(
+                         columnsText(params.embeddingColumns(), params.dModel), length)
+                            : tableText(params));
+        if (const QString variant = peVariantText(params); !variant.isEmpty())
+            parts.append(variant);
+        break;
+    case Quantity::Embedding:
+        parts.append(concat ? u"d − k = %1 columns (X's %2), %3"_s.arg(params.embeddingColumns())
+                                  .arg(columnsText(0, params.embeddingColumns()), length)
+                            : tableText(params));
+        parts.append(u"%1, %2"_s.arg(scaleText(params), sigmaText(params)));
+        break;
+    case Quantity::Input:
+    case Quantity::Output:
+    case Quantity::Mask:
+        parts.append(tableText(params));
+        if (quantity != Quantity::Mask) {
+            if (concat)
+                parts.append(composeText(params));
+            parts.append(u"%1, %2"_s.arg(scaleText(params), sigmaText(params)));
+            if (const QString variant = peVariantText(params); !variant.isEmpty())
+                parts.append(variant);
+        }
+        if (quantity != Quantity::Input)
+            parts.append(dropoutText(params));
+        break;
+    }
+    return parts.join(u"  ·  "_s);
+}
+
 QString formatCount(std::int64_t n)
 {
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));

@@ -115,6 +115,8 @@ FigureResult HeatmapModel::computeData(const FigureRequest &request, const std::
     auto data = std::make_shared<HeatmapFigureData>();
     data->grid = std::move(*grid);
     data->table = shape;
+    data->label = FigureText::quantityLabel(q, engine.params());
+    data->parameters = FigureText::parametersText(q, engine.params());
     return {std::move(data), std::nullopt};
 }
 

@@ -9,7 +9,9 @@ namespace posenc {
 struct HeatmapFigureData : FigureData
 {
     HeatmapGrid grid;
-    Shape table; // the whole table's shape, for the title
+    Shape table; // the whole table's shape
+    QString label; // what the table is for these parameters: "X = [s·E | PE]" in concat
+    QString parameters; // the parameters it depends on (FigureText::parametersText)
 };
 
 // The heatmap: positions x columns of one quantity (--quantity) with a colorbar; its view is

@@ -1,12 +1,15 @@
 #include "MagnitudesData.h"
 
 #include "EmbeddingMoments.h"
+#include "FigureText.h"
 
 #include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
 
 #include <QMutex>
+
+using namespace Qt::StringLiterals;
 
 #include <algorithm>
 #include <cmath>
@@ -171,6 +174,13 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     if (expected.peSquared)
         data.expectedPeNorm = std::sqrt(*expected.peSquared);
     data.expectedEmbeddingNorm = std::sqrt(expected.embeddingSquared);
+    data.input = FigureText::quantityLabel(Quantity::Input, params);
+    data.parameters = FigureText::parametersText(Quantity::Input, params);
+    const bool concat = params.compose == Compose::Concat;
+    data.expectedEmbeddingFormula = params.embeddings ? u"√(s² mean‖Eₚ‖²)"_s
+        : concat                                      ? u"√(s²σ²(d−k))"_s
+                                                      : u"√(s²σ²d)"_s;
+    data.expectedPeFormula = concat ? u"√(k/2)"_s : u"√(d/2)"_s;
     for (std::int64_t j = 0; j < d; ++j)
         data.columns.append(static_cast<double>(j));
 

@@ -27,6 +27,10 @@ struct MagnitudesData : FigureData
     std::int64_t positionStride = 1;
     std::int64_t rmsRows = 0; // positions the per-column statistics are taken over
     std::int64_t maxLen = 0;
+    QString input; // what X is: "X = [s·E | PE]" in concat
+    QString parameters; // FigureText::parametersText of X
+    // The closed forms as the parameters write them: "√(s²σ²d)", "√(k/2)" in concat.
+    QString expectedEmbeddingFormula, expectedPeFormula;
 
     // The per-column statistics are over every position, not an estimate.
     bool columnStatsExact() const { return rmsRows == maxLen; }

@@ -83,8 +83,14 @@ void CurvesFigure::setData(const CurvesData &data)
         }
     }
     const bool marked = !data.curves.isEmpty() && !data.curves.front().pointX.isEmpty();
-    m_title->setText(marked ? u"PE[:, j] against position  ·  dots: the table at integer positions"_s
-                            : u"PE[:, j] against position  ·  zoom in to see the integer positions"_s);
+    // In concat the PE sits in X's last k columns, and the curves number them as X does.
+    const bool offset = data.firstColumn > 0;
+    m_rect->axis(QCPAxis::atLeft)
+        ->setLabel(offset ? u"X[p, j] = PE[p, j − %1]"_s.arg(data.firstColumn) : u"PE[p, j]"_s);
+    const QString what = offset ? u"PE columns j of X = [s·E | PE] against position"_s : u"PE[:, j] against position"_s;
+    m_title->setText(u"%1  ·  %2  ·  %3"_s.arg(what, data.parameters,
+                                               marked ? u"dots: the table at integer positions"_s
+                                                      : u"zoom in to see the integer positions"_s));
 }
 
 void CurvesFigure::setPositionRange(double first, double last)
@@ -146,8 +152,8 @@ std::optional<HoverPoint> CurvesFigure::hoverAt(const QPointF &pixel, const Engi
     }
     HoverPoint point;
     point.position = p;
-    point.column = nearest->column;
-    point.columnIsPe = true;
+    point.column = nearest->column; // numbered as in X
+    point.columnIsPe = false;
     point.value = bestValue;
     point.valueName = u"PE"_s;
     point.quantity = Quantity::Pe;

@@ -20,23 +20,24 @@ HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
     , m_panel(plot, plot->plotLayout(), 1, 0)
 { }
 
-void HeatmapFigure::setGrid(const HeatmapGrid &grid, Shape table, std::optional<Colormap> colormap)
+void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colormap> colormap)
 {
+    const HeatmapGrid &grid = data.grid;
     HeatmapStyle style = HeatmapStyle::forQuantity(grid.quantity, grid);
+    style.colorbarLabel = data.label;
     if (colormap)
         style.colormap = *colormap;
     m_panel.setGrid(grid, style);
     const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
     const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
-    QString detail;
+    QStringList parts {data.label, data.parameters};
     if (perRow > 1.0 || perCol > 1.0)
-        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3);
+        parts.append(u"~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3));
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
     if (grid.isPreview())
-        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
-    m_title->setText(u"%1  ·  %2 × %3%4"_s.arg(FigureText::quantityLabel(grid.quantity),
-                                               FigureText::formatCount(table.rows), FigureText::formatCount(table.cols),
-                                               detail));
+        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2));
+    parts.removeAll(QString());
+    m_title->setText(parts.join(u"  ·  "_s));
 }
 
 QList<ViewAxis> HeatmapFigure::viewAxes() const
@@ -59,8 +60,7 @@ QList<PanelExtent> HeatmapFigure::panels(double pixelRatio) const
 void HeatmapFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const HeatmapFigureData>(data);
-    setGrid(m_data->grid, m_data->table,
-            Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap))));
+    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap))));
 }
 
 QList<PositionAxis> HeatmapFigure::positionAxes() const
@@ -84,7 +84,7 @@ std::optional<HoverPoint> HeatmapFigure::hoverAt(const QPointF &pixel, const Eng
     RowMatrixXf value(1, 1);
     engine.computeBlock(q, {cell->first, 1, cell->second, 1}, value);
     point.value = value(0, 0);
-    point.valueName = FigureText::quantityLabel(q);
+    point.valueName = m_data->label;
     point.quantity = q;
     return point;
 }

@@ -10,13 +10,14 @@
 namespace posenc {
 
 // The heatmap figure's drawing: positions x columns of one quantity at screen resolution, a
-// colorbar and a title that says how many table cells each shown cell averages.
+// colorbar and a title that names the quantity as the parameters define it, the parameters it
+// depends on, and how many table cells each shown cell averages.
 class HeatmapFigure final : public FigurePlot
 {
 public:
     explicit HeatmapFigure(QCustomPlot *plot);
 
-    void setGrid(const HeatmapGrid &grid, Shape table, std::optional<Colormap> colormap = std::nullopt);
+    void setData(const HeatmapFigureData &data, std::optional<Colormap> colormap = std::nullopt);
     HeatmapPanel &panel() { return m_panel; }
     const HeatmapPanel &panel() const { return m_panel; }
 

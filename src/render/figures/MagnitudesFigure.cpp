@@ -22,33 +22,24 @@ constexpr double kCompactDotSize = 1.5;
 constexpr double kRingSize = 4.0;
 constexpr double kCompactRingSize = 2.5;
 
-void setLog(QCPAxis *axis)
+// A legend in a row of its own above the axes it explains: it never hides their data, and it
+// grows with the font size by taking its row, not the axes' room.
+QCPLegend *legendAbove(QCustomPlot *plot, QCPLayoutGrid *block, int wrap)
 {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-    ticker->setSubTickCount(8);
-    axis->setTicker(ticker);
-    axis->setNumberFormat(u"gb"_s);
-    axis->setNumberPrecision(0);
-}
-
-QCPLegend *insetLegend(QCustomPlot *plot, QCPAxisRect *rect)
-{
-    auto *legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
-    // Entries side by side in one or two short rows: the axes keep room above the data for them.
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(3);
-    legend->setLayer(u"legend"_s);
-    legend->setVisible(true);
-    legend->setBrush(QColor(255, 255, 255, 220));
-    legend->setBorderPen(QPen(QColor(0, 0, 0, 60)));
-    QFont font = plot->font();
-    font.setPointSizeF(8.0);
-    legend->setFont(font);
-    legend->setIconSize(18, 8);
+    block->insertRow(0);
+    QCPLegend *legend = PlotStyle::legendRow(plot, block, 0, wrap);
     legend->setRowSpacing(-2);
     return legend;
+}
+
+// A block of the figure: (a legend above) an axis rect.
+QCPLayoutGrid *addBlock(QCustomPlot *plot, int row, QCPAxisRect *rect)
+{
+    auto *block = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(row, 0, block);
+    block->setRowSpacing(0);
+    block->addElement(0, 0, rect);
+    return block;
 }
 
 // The range of positive values, padded for a log axis.
@@ -85,11 +76,11 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     , m_positions(new QCPAxisRect(plot))
     , m_columns(new QCPAxisRect(plot))
 {
-    plot->plotLayout()->addElement(1, 0, m_positions);
-    plot->plotLayout()->addElement(2, 0, m_columns);
+    m_positionBlock = addBlock(plot, 1, m_positions);
+    m_columnBlock = addBlock(plot, 2, m_columns);
     for (QCPAxisRect *rect : {m_positions, m_columns}) {
         PlotStyle::styleAxisRect(rect);
-        setLog(rect->axis(QCPAxis::atLeft));
+        PlotStyle::setLogAxis(rect->axis(QCPAxis::atLeft));
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
     }
@@ -103,30 +94,27 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     ratioAxis->setLabel(u"ratio"_s);
     ratioAxis->setLabelColor(kRatio);
     ratioAxis->setTickLabelColor(kRatio);
-    setLog(ratioAxis);
+    PlotStyle::setLogAxis(ratioAxis);
     m_columns->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
     m_columns->axis(QCPAxis::atLeft)->setLabel(u"std and |mean|"_s);
     IndexTicker::install(m_positions->axis(QCPAxis::atBottom));
     IndexTicker::install(m_columns->axis(QCPAxis::atBottom));
 
-    m_positionLegend = insetLegend(plot, m_positions);
-    m_columnLegend = insetLegend(plot, m_columns);
-    m_columnLegend->setWrap(2); // the std row over the |mean| row
-    m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_positionLegend);
-    m_peNorm = addGraph(m_positions, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_positionLegend);
-    m_ratio = addGraph(m_positions, QCPAxis::atRight, kRatio, Qt::SolidLine, m_positionLegend);
-    m_expectedEmbedding
-        = addGraph(m_positions, QCPAxis::atLeft, kEmbedding.darker(140), Qt::DashLine, m_positionLegend);
-    m_expectedPe = addGraph(m_positions, QCPAxis::atLeft, kPositional.darker(140), Qt::DashLine, m_positionLegend);
-    m_embeddingStd = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_columnLegend);
-    m_peStd = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_columnLegend);
-    m_embeddingMean = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine, m_columnLegend);
-    m_peMean = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine, m_columnLegend);
+    m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, kEmbedding, Qt::SolidLine);
+    m_expectedEmbedding = addGraph(m_positions, QCPAxis::atLeft, kEmbedding.darker(140), Qt::DashLine);
+    m_peNorm = addGraph(m_positions, QCPAxis::atLeft, kPositional, Qt::SolidLine);
+    m_expectedPe = addGraph(m_positions, QCPAxis::atLeft, kPositional.darker(140), Qt::DashLine);
+    m_ratio = addGraph(m_positions, QCPAxis::atRight, kRatio, Qt::SolidLine);
+    m_embeddingStd = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine);
+    m_embeddingMean = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine);
+    m_peStd = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine);
+    m_peMean = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine);
+    addBlockLegends();
     m_embeddingNorm->setName(u"‖s·Eₚ‖"_s);
     m_peNorm->setName(u"‖PEₚ‖"_s);
     m_ratio->setName(u"ratio (right axis)"_s);
-    m_expectedEmbedding->setName(u"expected √(s²σ²d)"_s);
-    m_expectedPe->setName(u"expected √(d/2)"_s);
+    m_expectedEmbedding->setName(u"expected"_s);
+    m_expectedPe->setName(u"expected"_s);
     m_embeddingStd->setName(u"std of s·E[:, j]"_s);
     m_peStd->setName(u"std of PE[:, j]"_s);
     m_embeddingMean->setName(u"|mean| of s·E[:, j]"_s);
@@ -168,16 +156,31 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     marker(u"|mean|"_s, QCPScatterStyle(QCPScatterStyle::ssCircle, Qt::darkGray, kRingSize));
 }
 
+void MagnitudesFigure::addBlockLegends()
+{
+    // Five entries over the norms, four over the columns: one row each where the figure is wide.
+    m_positionLegend = legendAbove(m_plot, m_positionBlock, 5);
+    for (QCPGraph *graph : {m_embeddingNorm, m_expectedEmbedding, m_peNorm, m_expectedPe, m_ratio})
+        graph->addToLegend(m_positionLegend);
+    m_columnLegend = legendAbove(m_plot, m_columnBlock, 4);
+    for (QCPGraph *graph : {m_embeddingStd, m_embeddingMean, m_peStd, m_peMean})
+        graph->addToLegend(m_columnLegend);
+}
+
 void MagnitudesFigure::setCompact(bool compact)
 {
     if (compact == m_compact)
         return;
     m_compact = compact;
-    m_positionLegend->setVisible(!compact);
-    m_columnLegend->setVisible(!compact);
     QCPLayoutGrid *layout = m_plot->plotLayout();
     if (compact) {
-        // A row of its own under both axes, owned by the layout while it is shown.
+        // The legends above the axes leave (removing deletes them and their items); one short
+        // legend takes a row of its own under both axes.
+        for (QCPLayoutGrid *block : {m_positionBlock, m_columnBlock}) {
+            block->remove(block->element(0, 0)); // the legend's row, with the legend
+            block->simplify();
+        }
+        m_positionLegend = m_columnLegend = nullptr;
         m_compactLegend = new QCPLegend;
         layout->addElement(layout->rowCount(), 0, m_compactLegend);
         layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
@@ -198,6 +201,7 @@ void MagnitudesFigure::setCompact(bool compact)
         layout->remove(m_compactLegend); // deletes it and its items
         layout->simplify();
         m_compactLegend = nullptr;
+        addBlockLegends();
     }
     // Eight sub-ticks a decade crowd into a black bar on a short log axis, and its labels
     // into each other: fewer of both.
@@ -215,12 +219,11 @@ void MagnitudesFigure::setCompact(bool compact)
 }
 
 QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color,
-                                     Qt::PenStyle style, QCPLegend *legend)
+                                     Qt::PenStyle style)
 {
     auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(valueAxis));
     graph->setPen(QPen(color, style == Qt::DashLine ? 1.6 : 1.3, style));
     graph->setAdaptiveSampling(true);
-    graph->addToLegend(legend);
     return graph;
 }
 
@@ -249,10 +252,21 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_embeddingMean->setData(data.columns, embeddingMean, true);
     m_peMean->setData(data.columns, peMean, true);
 
+    m_expectedEmbedding->setName(
+        u"expected %1 = %2"_s.arg(data.expectedEmbeddingFormula, FigureText::formatNumber(data.expectedEmbeddingNorm)));
+    m_expectedPe->setName(data.expectedPeNorm ? u"expected %1 = %2"_s.arg(
+                              data.expectedPeFormula, FigureText::formatNumber(*data.expectedPeNorm))
+                                              : u"expected"_s);
+    if (m_positionLegend) {
+        // Odd k has no closed form to draw, nor to name.
+        m_positionLegend->clearItems();
+        for (QCPGraph *graph : {m_embeddingNorm, m_expectedEmbedding, m_peNorm, m_expectedPe, m_ratio})
+            if (graph != m_expectedPe || data.expectedPeNorm)
+                graph->addToLegend(m_positionLegend);
+    }
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
-    // Headroom above the data for the legend inside the axes; compact, it is below.
-    const double positionHeadroom = m_compact ? 2.0 : 40.0;
-    const double columnHeadroom = 12.0; // keeps a second decade labelled on a short axis
+    const double positionHeadroom = 2.0;
+    const double columnHeadroom = m_compact ? 12.0 : 2.0; // a short axis keeps a second decade labelled
     m_positions->axis(QCPAxis::atLeft)
         ->setRange(logRange({&data.peNorm, &data.embeddingNorm},
                             {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)},
@@ -265,13 +279,17 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     const QCPRange lowRange = logRange({&data.peStd, &data.embeddingStd, &peMean, &embeddingMean}, {}, 1.0);
     columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
     m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
-    QString detail;
+    // A paper column keeps the parameters and drops what the axis labels say.
+    QStringList parts {u"Magnitudes"_s, data.parameters};
+    if (!m_compact)
+        parts = QStringList {u"Magnitudes per position (top), mean and std per column (bottom)"_s, data.input,
+                             data.parameters};
     if (data.positionStride > 1)
-        detail = u"  ·  norms at every %1th position"_s.arg(data.positionStride);
+        parts.append(u"norms at every %1th position"_s.arg(data.positionStride));
     if (!data.columnStatsExact())
-        detail += u"  ·  per column, s·E estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.rmsRows),
-                                                                                  FigureText::formatCount(data.maxLen));
-    m_title->setText(u"Magnitudes per position (top)  ·  mean and std per column (bottom)%1"_s.arg(detail));
+        parts.append(u"per column, s·E estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.rmsRows),
+                                                                                FigureText::formatCount(data.maxLen)));
+    m_title->setText(parts.join(u"  ·  "_s));
 }
 
 void MagnitudesFigure::showDefaultView(const Params &, const FigureState &)

@@ -10,15 +10,16 @@ namespace posenc {
 // (right) with the expected norms as dashed lines; below, per column the std (squares) and
 // the |mean| (rings) over positions of PE and of s*E on a log axis: where the PE dominates,
 // and where a PE column is a near-constant offset (mean ~1, std ~0) rather than variation.
+// Each axis rect has its legend in a row above it, never over its data.
 class MagnitudesFigure final : public FigurePlot
 {
 public:
     explicit MagnitudesFigure(QCustomPlot *plot);
 
     void setData(const MagnitudesData &data);
-    // Small figures (PlotStyle::isCompact) trade the two legends inside the axes, which would
-    // hide the data, for one short legend under both: blue s·E, orange PE, green ratio,
-    // dashed expected norms. The dots per column shrink with them.
+    // Small figures (PlotStyle::isCompact) trade the two legends above the axes, which would
+    // take much of their height, for one short legend under both: blue s·E, orange PE, green
+    // ratio, dashed expected norms. The dots per column shrink with them.
     void setCompact(bool compact) override;
     bool isCompact() const { return m_compact; }
     QCPAxisRect *positionRect() const { return m_positions; }
@@ -31,15 +32,17 @@ public:
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
-    QCPGraph *addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color, Qt::PenStyle style,
-                       QCPLegend *legend);
+    QCPGraph *addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color, Qt::PenStyle style);
+    void addBlockLegends();
 
     QCustomPlot *m_plot;
     QCPTextElement *m_title;
     QCPAxisRect *m_positions;
     QCPAxisRect *m_columns;
-    QCPLegend *m_positionLegend;
-    QCPLegend *m_columnLegend;
+    QCPLayoutGrid *m_positionBlock; // the positions' legend over their axes
+    QCPLayoutGrid *m_columnBlock;
+    QCPLegend *m_positionLegend = nullptr; // not while compact
+    QCPLegend *m_columnLegend = nullptr;
     QCPGraph *m_peNorm, *m_embeddingNorm, *m_ratio, *m_expectedPe, *m_expectedEmbedding;
     QCPGraph *m_peStd, *m_embeddingStd, *m_peMean, *m_embeddingMean;
     QList<QCPGraph *> m_compactEntries;

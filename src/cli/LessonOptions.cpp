@@ -1,0 +1,53 @@
+#include "LessonOptions.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::LessonOptions {
+
+void add(QCommandLineParser &parser)
+{
+    parser.addOption(QCommandLineOption(QString::fromUtf16(kKey), u"a lesson's parameters and views"_s, u"NAME"_s));
+}
+
+std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
+{
+    const QString key = QString::fromUtf16(kKey);
+    if (!parser.isSet(key))
+        return static_cast<const Lesson *>(nullptr);
+    const QString name = parser.values(key).constLast();
+    const Lesson *found = Lessons::find(name);
+    if (!found)
+        return u"--lesson: must be one of %1 (posenc lessons lists them); got %2"_s.arg(Lessons::names().join(u", "_s),
+                                                                                        ParamError::quoted(name));
+    if (parser.isSet(u"session"_s))
+        return u"--lesson, --session: give one of them; each sets every parameter"_s;
+    return found;
+}
+
+ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson)
+{
+    ParamOptions::Given given = lesson.session.params;
+    QStringList fromFlags;
+    for (const QString &key : Session::parameterKeys()) {
+        if (!parser.isSet(key))
+            continue;
+        // --eval is a switch on the command line and a true/false value in a session.
+        given.insert(key, key == u"eval"_s ? u"true"_s : parser.values(key).constLast());
+        fromFlags.append(key);
+    }
+    ParamOptions::Result result = ParamOptions::read(given);
+    result.sessionPath = u"the lesson %1"_s.arg(lesson.name);
+    for (const QString &key : lesson.session.params.keys()) {
+        if (!fromFlags.contains(key))
+            result.fromSession.append(key);
+    }
+    return result;
+}
+
+QString helpText()
+{
+    return u"  --lesson NAME\n      a lesson's parameters and views (posenc lessons lists them); parameter flags "
+           "override them\n"_s;
+}
+
+} // namespace posenc::LessonOptions

@@ -1,0 +1,408 @@
+#include "LessonNumbers.h"
+
+#include "Frequencies.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+#include <functional>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::LessonNumbers {
+
+namespace {
+
+using Value = std::function<Number(const Params &)>;
+
+struct Entry
+{
+    QString key;
+    QString description;
+    Value value;
+};
+
+Number real(double v)
+{
+    return {v, format(v)};
+}
+
+Number integer(std::int64_t v)
+{
+    return {double(v), v < 0 ? u"−"_s + QString::number(-v) : QString::number(v)};
+}
+
+// A count of cells: whole below 10^7, in powers of ten beyond.
+Number count(double v)
+{
+    return v < 1e7 ? integer(std::int64_t(v)) : real(v);
+}
+
+Number none(const QString &why)
+{
+    return {std::nullopt, why};
+}
+
+double d(const Params &p)
+{
+    return double(p.dModel);
+}
+
+double cells(const Params &p)
+{
+    return double(p.maxLen) * double(p.dModel);
+}
+
+// The PE table that enters X has k columns: d in sum, the last k in concat.
+double peColumns(const Params &p)
+{
+    return double(p.peColumns());
+}
+
+// k of concat, whatever the composition now: what concatenating would give the PE.
+std::int64_t concatColumns(const Params &p)
+{
+    Params concat = p;
+    concat.compose = Compose::Concat;
+    return concat.peColumns();
+}
+
+std::optional<double> sigma(const Params &p)
+{
+    return p.embeddings ? std::nullopt : std::optional(p.sigma());
+}
+
+const QString kLoaded = u"not a closed form here (the embeddings come from a file; the figures measure it)"_s;
+
+// E||s E_p||^2 = s^2 sigma^2 d_E for random embeddings.
+std::optional<double> embeddingNormSquared(const Params &p)
+{
+    const auto s = sigma(p);
+    return s ? std::optional(p.scale() * p.scale() * *s * *s * double(p.embeddingColumns())) : std::nullopt;
+}
+
+// ||PE_p||^2 = k/2: each whole pair adds sin^2 + cos^2 = 1 (for odd k, about: the lone sine
+// column adds sin^2, 1/2 on average).
+double peNormSquared(const Params &p)
+{
+    return peColumns(p) / 2.0;
+}
+
+double angular(const Params &p, std::int64_t pair)
+{
+    return Frequencies::angular(pair, p.peColumns(), p.base);
+}
+
+std::int64_t pairCount(const Params &p)
+{
+    return Frequencies::pairCount(p.peColumns());
+}
+
+// The first pair whose wavelength 2 pi / w_i exceeds L: from there on a column does not
+// complete one period over the table. pairCount() when none does.
+std::int64_t firstSlowPair(const Params &p)
+{
+    const std::int64_t pairs = pairCount(p);
+    for (std::int64_t i = 0; i < pairs; ++i) {
+        if (Frequencies::wavelength(i, p.peColumns(), p.base) > double(p.maxLen))
+            return i;
+    }
+    return pairs;
+}
+
+// Mean and standard deviation over p = 0 .. L-1 of column `column` of the PE table, exact angles:
+// sum_p e^{i p w} = e^{i (L-1) w / 2} sin(L w / 2) / sin(w / 2), and sin^2, cos^2 = (1 -+ cos 2pw) / 2.
+std::pair<double, double> columnMoments(const Params &p, std::int64_t column)
+{
+    const ColumnRole role = Frequencies::role(column, p.peColumns(), p.layout);
+    const double w = angular(p, role.pair);
+    const double n = double(p.maxLen);
+    const auto dirichlet = [n](double x) { return std::sin(n * x / 2.0) / (n * std::sin(x / 2.0)); };
+    const double half = (n - 1.0) * w / 2.0;
+    const double mean = (role.isCos ? std::cos(half) : std::sin(half)) * dirichlet(w);
+    const double meanCos2 = std::cos((n - 1.0) * w) * dirichlet(2.0 * w);
+    const double meanSquare = role.isCos ? 0.5 + meanCos2 / 2.0 : 0.5 - meanCos2 / 2.0;
+    return {mean, std::sqrt(std::max(0.0, meanSquare - mean * mean))};
+}
+
+// S(k) = PE_p . PE_{p+k} over the whole sin/cos pairs: sum_i cos(k w_i), whatever p.
+double similarity(const Params &p, double offset)
+{
+    const std::int64_t pairs = p.peColumns() / 2;
+    double sum = 0.0;
+    for (std::int64_t i = 0; i < pairs; ++i)
+        sum += std::cos(offset * angular(p, i));
+    return sum;
+}
+
+// The float32 angle float(p) * float(w_0) is off by at most p w_0 2^-23, and the stored value by
+// 2^-25 more (docs/ARCHITECTURE.md, The mathematics; the precision figure's bound).
+double float32Bound(double position)
+{
+    return position * std::ldexp(1.0, -23) + std::ldexp(1.0, -25);
+}
+
+Number keepFactor(const Params &p)
+{
+    if (p.dropout >= 1.0)
+        return none(u"none (p = 1 zeroes every cell and rescales nothing)"_s);
+    return real(1.0 / (1.0 - p.dropout));
+}
+
+QString dropoutNote(const Params &p)
+{
+    if (!p.training)
+        return u"Evaluation mode now: dropout is off, and Y = X (masked-fill still zeroes its padding rows)."_s;
+    if (p.dropout <= 0.0)
+        return u"p = 0 now: nothing is dropped, and Y = X."_s;
+    if (p.dropout >= 1.0)
+        return u"p = 1 now: every cell that dropout reaches is zeroed."_s;
+    return u"Training, p = %1: each cell is zeroed with probability %1, the others multiplied by %2."_s.arg(
+        format(p.dropout), format(1.0 / (1.0 - p.dropout)));
+}
+
+QString specialList(const Params &p)
+{
+    QStringList rows;
+    for (const std::int64_t row : p.specialRows())
+        rows.append(QString::number(row));
+    return rows.isEmpty() ? u"none"_s : rows.join(u", "_s);
+}
+
+Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
+{
+    // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
+    const double s = sqrtScale ? std::sqrt(d(p)) : 1.0;
+    const double sg = scaledSigma ? 1.0 / std::sqrt(d(p)) : 1.0;
+    return real(s * sg * std::numbers::sqrt2);
+}
+
+const QList<Entry> &entries()
+{
+    static const QList<Entry> table = {
+        {u"d"_s, u"d_model"_s, [](const Params &p) { return integer(p.dModel); }},
+        {u"L"_s, u"max_len: positions 0 .. L − 1"_s, [](const Params &p) { return integer(p.maxLen); }},
+        {u"p"_s, u"the dropout probability"_s, [](const Params &p) { return real(p.dropout); }},
+        {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.base); }},
+        {u"s"_s, u"the embedding scale s"_s, [](const Params &p) { return real(p.scale()); }},
+        {u"sigma"_s, u"the standard deviation σ of the random embeddings"_s,
+         [](const Params &p) { return sigma(p) ? real(*sigma(p)) : none(kLoaded); }},
+        {u"k"_s, u"the PE's columns: d in sum, the last k in concat"_s,
+         [](const Params &p) { return integer(p.peColumns()); }},
+        {u"d_e"_s, u"the embedding's columns: d in sum, d − k in concat"_s,
+         [](const Params &p) { return integer(p.embeddingColumns()); }},
+        {u"concat_k"_s, u"the PE's columns in concat: pe_dims, d/2 unless given"_s,
+         [](const Params &p) { return integer(concatColumns(p)); }},
+        {u"concat_d_e"_s, u"the embedding's columns in concat: d − pe_dims"_s,
+         [](const Params &p) { return integer(p.dModel - concatColumns(p)); }},
+        {u"sqrt_d"_s, u"√d"_s, [](const Params &p) { return real(std::sqrt(d(p))); }},
+        {u"inv_sqrt_d"_s, u"d^(−1/2)"_s, [](const Params &p) { return real(1.0 / std::sqrt(d(p))); }},
+        {u"seq_len"_s, u"the tokens of the sequence; rows from seq_len on are padding"_s,
+         [](const Params &p) { return integer(p.sequenceLength()); }},
+        {u"padding_rows"_s, u"L − seq_len"_s, [](const Params &p) { return integer(p.maxLen - p.sequenceLength()); }},
+        {u"special"_s, u"the rows of the special tokens ([CLS], [SEP]) within the sequence"_s,
+         [](const Params &p) {
+             return Number {double(p.specialRows().size()), specialList(p)};
+         }},
+        {u"special_rows"_s, u"how many rows are special"_s,
+         [](const Params &p) { return integer(std::int64_t(p.specialRows().size())); }},
+        {u"keep"_s, u"1 − p: the probability that a cell is kept"_s,
+         [](const Params &p) { return real(1.0 - p.dropout); }},
+        {u"keep_factor"_s, u"1/(1 − p): the factor of the kept cells"_s, keepFactor},
+        {u"cells"_s, u"L·d: the cells of X"_s, [](const Params &p) { return count(cells(p)); }},
+        {u"dropped_mean"_s, u"p·L·d: the cells dropout zeroes, on average"_s,
+         [](const Params &p) { return real(p.dropout * cells(p)); }},
+        {u"dropped_std"_s, u"√(L·d·p(1 − p)): its standard deviation (binomial)"_s,
+         [](const Params &p) { return real(std::sqrt(cells(p) * p.dropout * (1.0 - p.dropout))); }},
+        {u"dropped_fraction_std"_s, u"√(p(1 − p)/(L·d)): the standard deviation of the fraction dropped"_s,
+         [](const Params &p) { return real(std::sqrt(p.dropout * (1.0 - p.dropout) / cells(p))); }},
+        {u"row_dropped_mean"_s, u"p·d: the cells of one row dropout zeroes, on average"_s,
+         [](const Params &p) { return real(p.dropout * d(p)); }},
+        {u"row_dropped_std"_s, u"√(d·p(1 − p))"_s,
+         [](const Params &p) { return real(std::sqrt(d(p) * p.dropout * (1.0 - p.dropout))); }},
+        {u"row_intact"_s, u"(1 − p)^d: the chance that a row loses none of its d cells"_s,
+         [](const Params &p) { return real(std::pow(1.0 - p.dropout, d(p))); }},
+        {u"special_cells"_s, u"the cells of the special rows: their count times d"_s,
+         [](const Params &p) { return count(d(p) * double(p.specialRows().size())); }},
+        {u"special_dropped_mean"_s, u"p·d per special row, times the special rows: their cells zeroed, on average"_s,
+         [](const Params &p) { return real(p.dropout * d(p) * double(p.specialRows().size())); }},
+        {u"dropout_note"_s, u"a sentence on what dropout does at these parameters"_s,
+         [](const Params &p) {
+             return Number {std::nullopt, dropoutNote(p)};
+         }},
+        {u"pe_norm_sq"_s, u"||PE_p||² = k/2"_s, [](const Params &p) { return real(peNormSquared(p)); }},
+        {u"pe_norm"_s, u"||PE_p|| = √(k/2)"_s, [](const Params &p) { return real(std::sqrt(peNormSquared(p))); }},
+        {u"emb_norm_sq"_s, u"E||s·E_p||² = s²σ²d_e"_s,
+         [](const Params &p) { return embeddingNormSquared(p) ? real(*embeddingNormSquared(p)) : none(kLoaded); }},
+        {u"emb_norm"_s, u"√(s²σ²d_e)"_s,
+         [](const Params &p) {
+             return embeddingNormSquared(p) ? real(std::sqrt(*embeddingNormSquared(p))) : none(kLoaded);
+         }},
+        {u"ratio"_s, u"||s·E_p|| / ||PE_p|| = √(s²σ²d_e / (k/2))"_s,
+         [](const Params &p) {
+             return embeddingNormSquared(p) ? real(std::sqrt(*embeddingNormSquared(p) / peNormSquared(p)))
+                                            : none(kLoaded);
+         }},
+        {u"ratio_1_1"_s, u"the ratio at s = 1, σ = 1: √2"_s,
+         [](const Params &p) { return gridRatio(p, false, false); }},
+        {u"ratio_sqrtd_1"_s, u"the ratio at s = √d, σ = 1: √(2d)"_s,
+         [](const Params &p) { return gridRatio(p, true, false); }},
+        {u"ratio_1_invsqrtd"_s, u"the ratio at s = 1, σ = d^(−1/2): √(2/d)"_s,
+         [](const Params &p) { return gridRatio(p, false, true); }},
+        {u"ratio_sqrtd_invsqrtd"_s, u"the ratio at s = √d, σ = d^(−1/2): √2"_s,
+         [](const Params &p) { return gridRatio(p, true, true); }},
+        {u"emb_std"_s, u"s·σ: the spread of every column of s·E"_s,
+         [](const Params &p) { return sigma(p) ? real(p.scale() * *sigma(p)) : none(kLoaded); }},
+        {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
+        {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
+         [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
+        {u"lambda_first"_s, u"the wavelength of pair 0: 2π"_s,
+         [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.base)); }},
+        {u"lambda_mid"_s, u"the wavelength of the middle pair"_s,
+         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.base)); }},
+        {u"lambda_last"_s, u"the wavelength of the last pair"_s,
+         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.base)); }},
+        {u"mid_pair"_s, u"the middle pair, ⌈k/2⌉/2 rounded down"_s,
+         [](const Params &p) { return integer(pairCount(p) / 2); }},
+        {u"slow_pairs"_s, u"the pairs whose wavelength exceeds L: not one period over the table"_s,
+         [](const Params &p) { return integer(pairCount(p) - firstSlowPair(p)); }},
+        {u"slow_column"_s, u"the PE's column of the first such pair's sine"_s,
+         [](const Params &p) {
+             const std::int64_t pair = firstSlowPair(p);
+             if (pair == pairCount(p))
+                 return none(u"none (every pair turns at least once over L positions)"_s);
+             return integer(Frequencies::column({pair, false}, p.peColumns(), p.layout));
+         }},
+        {u"pe_mean_first"_s, u"the mean of the PE's column 0 over the positions"_s,
+         [](const Params &p) { return real(columnMoments(p, 0).first); }},
+        {u"pe_std_first"_s, u"the standard deviation of the PE's column 0"_s,
+         [](const Params &p) { return real(columnMoments(p, 0).second); }},
+        {u"last_column"_s, u"the PE's last column, k − 1"_s,
+         [](const Params &p) { return integer(p.peColumns() - 1); }},
+        {u"pe_mean_last"_s, u"the mean of the PE's last column over the positions"_s,
+         [](const Params &p) { return real(columnMoments(p, p.peColumns() - 1).first); }},
+        {u"pe_std_last"_s, u"the standard deviation of the PE's last column"_s,
+         [](const Params &p) { return real(columnMoments(p, p.peColumns() - 1).second); }},
+        {u"sim_0"_s, u"S(0) = Σ_i cos(0) over the whole pairs: ||PE_p||²"_s,
+         [](const Params &p) { return real(similarity(p, 0.0)); }},
+        {u"sim_1"_s, u"S(1) = Σ_i cos(w_i)"_s, [](const Params &p) { return real(similarity(p, 1.0)); }},
+        {u"sim_10"_s, u"S(10) = Σ_i cos(10 w_i)"_s, [](const Params &p) { return real(similarity(p, 10.0)); }},
+        {u"sim_100"_s, u"S(100) = Σ_i cos(100 w_i)"_s, [](const Params &p) { return real(similarity(p, 100.0)); }},
+        {u"last_position"_s, u"L − 1"_s, [](const Params &p) { return integer(p.maxLen - 1); }},
+        {u"f32_bound"_s, u"(L − 1)·w_0·2⁻²³ + 2⁻²⁵: the float32-angle error bound at the last position"_s,
+         [](const Params &p) { return real(float32Bound(double(p.maxLen - 1))); }},
+        {u"f32_spacing"_s, u"the spacing of float32 numbers at L − 1: the angle of column 0 moves in such steps"_s,
+         [](const Params &p) {
+             const double last = double(p.maxLen - 1);
+             return last < 1.0 ? real(std::ldexp(1.0, -149)) : real(std::ldexp(1.0, std::ilogb(last) - 23));
+         }},
+        {u"f32_reach_1e3"_s, u"the position where the bound reaches 10⁻³"_s,
+         [](const Params &) {
+             return integer(std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23))));
+         }},
+        {u"turns_last"_s, u"(L − 1)/(2π): the turns of column 0's angle up to the last position"_s,
+         [](const Params &p) { return real(double(p.maxLen - 1) / (2.0 * std::numbers::pi)); }},
+    };
+    return table;
+}
+
+const Entry *entry(const QString &key)
+{
+    for (const Entry &e : entries()) {
+        if (e.key == key)
+            return &e;
+    }
+    return nullptr;
+}
+
+QString superscript(int exponent)
+{
+    static const QString digits = u"⁰¹²³⁴⁵⁶⁷⁸⁹"_s;
+    QString text = exponent < 0 ? u"⁻"_s : QString();
+    for (const QChar c : QString::number(std::abs(exponent)))
+        text += digits[c.digitValue()];
+    return text;
+}
+
+} // namespace
+
+QStringList keys()
+{
+    QStringList list;
+    for (const Entry &e : entries())
+        list.append(e.key);
+    return list;
+}
+
+QString describe(const QString &key)
+{
+    const Entry *e = entry(key);
+    return e ? e->description : QString();
+}
+
+std::optional<Number> number(const QString &key, const Params &params)
+{
+    const Entry *e = entry(key);
+    if (!e)
+        return std::nullopt;
+    return e->value(params);
+}
+
+QString fill(const QString &text, const Params &params, bool emphasise, QStringList *unknown)
+{
+    static const QRegularExpression placeholder(u"\\{([A-Za-z0-9_]+)\\}"_s);
+    QString filled;
+    qsizetype from = 0;
+    for (auto it = placeholder.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        filled += text.mid(from, match.capturedStart() - from);
+        from = match.capturedEnd();
+        const auto found = number(match.captured(1), params);
+        if (!found) {
+            filled += match.captured(0);
+            if (unknown)
+                unknown->append(match.captured(1));
+            continue;
+        }
+        filled += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
+    }
+    return filled + text.mid(from);
+}
+
+QString format(double value)
+{
+    if (std::isnan(value))
+        return u"NaN"_s;
+    if (std::isinf(value))
+        return value > 0 ? u"∞"_s : u"−∞"_s;
+    if (value == 0.0)
+        return u"0"_s;
+    const QString sign = value < 0 ? u"−"_s : QString();
+    const double magnitude = std::abs(value);
+    int exponent = int(std::floor(std::log10(magnitude)));
+    if (magnitude >= 1e-3 && magnitude < 1e7) {
+        const int decimals = std::max(0, 2 - exponent);
+        QString text = QString::number(magnitude, 'f', decimals);
+        if (text.contains(u'.')) {
+            while (text.endsWith(u'0'))
+                text.chop(1);
+            if (text.endsWith(u'.'))
+                text.chop(1);
+        }
+        return sign + text;
+    }
+    double mantissa = magnitude / std::pow(10.0, exponent);
+    QString digits = QString::number(mantissa, 'f', 2);
+    if (digits.startsWith(u"10"_s)) { // 9.996 rounds up to the next power of ten
+        ++exponent;
+        digits = QString::number(mantissa / 10.0, 'f', 2);
+    }
+    while (digits.endsWith(u'0'))
+        digits.chop(1);
+    if (digits.endsWith(u'.'))
+        digits.chop(1);
+    return sign + (digits == u"1"_s ? QString() : digits + u"·"_s) + u"10"_s + superscript(exponent);
+}
+
+} // namespace posenc::LessonNumbers

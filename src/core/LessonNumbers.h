@@ -1,0 +1,41 @@
+#pragma once
+
+#include "Params.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace posenc {
+
+// The numbers a lesson's explanation quotes, for the current parameters: each a closed form of
+// the parameters (docs/ARCHITECTURE.md, The mathematics), cheap enough to follow every move of a
+// control on the GUI thread (O(1), or O(d) for a sum over the frequencies). The explanation names
+// them as {key}: "s·E is {ratio} times the PE".
+namespace LessonNumbers {
+
+struct Number
+{
+    std::optional<double> value; // none where the closed form does not apply (p = 1, a loaded matrix)
+    QString text; // the value as the explanation shows it, or why there is none
+};
+
+// Every key, in the order of their descriptions.
+QStringList keys();
+// What a key stands for, in a line ("1/(1 − p): the factor of the kept cells").
+QString describe(const QString &key);
+// The number of `key` for `params`; nothing for a key that is not one.
+std::optional<Number> number(const QString &key, const Params &params);
+
+// `text` with each {key} replaced by its number's text (wrapped in <b></b> when `emphasise`);
+// a {word} that is not a key stays as it is and is listed in `unknown`.
+QString fill(const QString &text, const Params &params, bool emphasise = false, QStringList *unknown = nullptr);
+
+// A number as the explanations write it: three significant digits ("51.2", "0.00123", "1234"),
+// powers of ten beyond ("3.8·10⁻²⁴"), a minus sign as "−".
+QString format(double value);
+
+} // namespace LessonNumbers
+
+} // namespace posenc

@@ -1,0 +1,217 @@
+#include "LessonController.h"
+
+#include "ControlPanel.h"
+#include "Dashboard.h"
+#include "FigureView.h"
+#include "LessonPanel.h"
+#include "SessionController.h"
+#include "StartPanel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QSettings>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+constexpr int kMinimumWidth = 320;
+
+} // namespace
+
+LessonController::LessonController(Parts parts, QSettings *settings, QObject *parent)
+    : QObject(parent)
+    , m_parts(parts)
+    , m_settings(settings)
+    , m_dock(new QDockWidget(tr("Lesson"), parts.window))
+    , m_panel(new LessonPanel)
+    , m_startPanelAction(new QAction(tr("&Lessons…"), this))
+    , m_previousAction(new QAction(tr("&Previous lesson"), this))
+    , m_nextAction(new QAction(tr("&Next lesson"), this))
+{
+    m_dock->setObjectName(u"lessonDock"_s);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_dock->setWidget(scroll);
+    m_dock->setMinimumWidth(kMinimumWidth);
+    m_parts.window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    m_dock->hide();
+    m_dock->toggleViewAction()->setText(tr("Lesson &panel"));
+
+    auto *group = new QActionGroup(this);
+    group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+    for (const Lesson &lesson : Lessons::all()) {
+        auto *action = new QAction(lesson.title, group);
+        action->setObjectName(u"lessonAction-"_s + lesson.name);
+        action->setCheckable(true);
+        action->setStatusTip(lesson.question);
+        action->setToolTip(lesson.question);
+        connect(action, &QAction::triggered, this, [this, name = lesson.name] { open(name); });
+        m_lessonActions.append(action);
+    }
+    m_startPanelAction->setShortcut(QKeySequence::HelpContents);
+    m_startPanelAction->setStatusTip(tr("The lessons as the questions they answer"));
+    m_previousAction->setShortcut(QKeySequence(u"Alt+Left"_s));
+    m_nextAction->setShortcut(QKeySequence(u"Alt+Right"_s));
+    connect(m_startPanelAction, &QAction::triggered, this, &LessonController::openStartPanel);
+    connect(m_previousAction, &QAction::triggered, this, [this] { step(-1); });
+    connect(m_nextAction, &QAction::triggered, this, [this] { step(1); });
+    connect(m_panel, &LessonPanel::previousRequested, m_previousAction, &QAction::trigger);
+    connect(m_panel, &LessonPanel::nextRequested, m_nextAction, &QAction::trigger);
+    connect(m_panel, &LessonPanel::resetRequested, this, [this] {
+        if (const Lesson *lesson = current())
+            open(Lesson(*lesson));
+    });
+    connect(m_parts.sessions, &SessionController::opened, this, &LessonController::sessionOpened);
+    connect(m_parts.controls, &ControlPanel::paramsChanged, m_panel, &LessonPanel::setParams);
+    updateActions();
+}
+
+const Lesson *LessonController::current() const
+{
+    return m_panel->lesson() ? &*m_panel->lesson() : nullptr;
+}
+
+bool LessonController::open(const QString &name)
+{
+    const Lesson *lesson = Lessons::find(name);
+    return lesson && open(*lesson);
+}
+
+bool LessonController::open(const Lesson &lesson)
+{
+    const auto params = lesson.params();
+    // Shipped lessons are valid (tst_lessons checks each); one that is not changes nothing.
+    if (!std::holds_alternative<Params>(params))
+        return false;
+    Params wanted = std::get<Params>(params);
+    wanted.memoryBudget = m_parts.controls->params().memoryBudget;
+    show(lesson, wanted);
+    return true;
+}
+
+void LessonController::show(const Lesson &lesson, const Params &params)
+{
+    m_parts.controls->applyParams(params);
+    m_parts.sessions->setViewState(lesson.session.view);
+    m_parts.sessions->setLesson(lesson.session.lesson);
+    m_panel->showLesson(lesson, m_parts.controls->params());
+    // Wide enough for the lesson's code, whose lines do not wrap.
+    m_dock->setMinimumWidth(std::max(kMinimumWidth, m_panel->minimumSizeHint().width() + 24));
+    m_dock->show();
+    m_dock->raise();
+    // The lesson's main figure is the one Export figure and Copy figure act on.
+    const QList<FigureView *> &views = m_parts.dashboard->views();
+    if (lesson.mainView >= 0 && lesson.mainView < views.size())
+        views[lesson.mainView]->plot()->setFocus(Qt::OtherFocusReason);
+    updateActions();
+    emit opened(lesson.name);
+}
+
+void LessonController::close()
+{
+    m_panel->clear();
+    m_dock->hide();
+    m_parts.sessions->setLesson({});
+    updateActions();
+}
+
+void LessonController::sessionOpened(const QString &path)
+{
+    if (m_parts.sessions->lesson().isEmpty()) {
+        close();
+        return;
+    }
+    // Its parameters and views are applied already: the panel explains them.
+    const auto lesson = Lessons::fromSession(m_parts.sessions->current(), path);
+    if (!std::holds_alternative<Lesson>(lesson)) {
+        close();
+        return;
+    }
+    m_panel->showLesson(std::get<Lesson>(lesson), m_parts.controls->params());
+    m_dock->show();
+    updateActions();
+    emit opened(std::get<Lesson>(lesson).name);
+}
+
+void LessonController::step(int offset)
+{
+    const QList<Lesson> &lessons = Lessons::all();
+    if (lessons.isEmpty())
+        return;
+    qsizetype index = -1;
+    if (const Lesson *lesson = current()) {
+        const QString name = lesson->name;
+        const auto found
+            = std::find_if(lessons.begin(), lessons.end(), [&](const Lesson &l) { return l.name == name; });
+        index = found == lessons.end() ? -1 : found - lessons.begin();
+    }
+    const qsizetype next = index < 0 ? 0 : index + offset;
+    if (next >= 0 && next < lessons.size())
+        open(lessons[next].name);
+}
+
+void LessonController::updateActions()
+{
+    const QList<Lesson> &lessons = Lessons::all();
+    const Lesson *lesson = current();
+    qsizetype index = -1;
+    for (qsizetype i = 0; lesson && i < lessons.size(); ++i) {
+        if (lessons[i].name == lesson->name)
+            index = i;
+    }
+    for (qsizetype i = 0; i < m_lessonActions.size(); ++i)
+        m_lessonActions[i]->setChecked(i == index);
+    m_previousAction->setEnabled(index > 0);
+    m_nextAction->setEnabled(index + 1 < lessons.size());
+    m_panel->setNeighbours(index > 0, index + 1 < lessons.size());
+}
+
+StartPanel *LessonController::startPanel() const
+{
+    return m_startPanel;
+}
+
+StartPanel *LessonController::openStartPanel()
+{
+    if (m_startPanel) {
+        m_startPanel->raise();
+        m_startPanel->activateWindow();
+        return m_startPanel;
+    }
+    const bool again = m_settings && m_settings->value(QString::fromUtf16(kShowAtStartKey), false).toBool();
+    auto *panel = new StartPanel(Lessons::all(), again, m_parts.window);
+    panel->setAttribute(Qt::WA_DeleteOnClose);
+    connect(panel, &StartPanel::lessonChosen, this, [this](const QString &name) { open(name); });
+    connect(panel, &QDialog::finished, this, [this, panel] {
+        if (m_settings)
+            m_settings->setValue(QString::fromUtf16(kShowAtStartKey), panel->showAtStart());
+    });
+    m_startPanel = panel;
+    panel->show();
+    return panel;
+}
+
+bool LessonController::openStartPanelAtStart(bool force)
+{
+    const QString key = QString::fromUtf16(kShowAtStartKey);
+    const bool firstStart = m_settings && !m_settings->contains(key);
+    const bool asked = m_settings && m_settings->value(key, false).toBool();
+    if (!force && !firstStart && !asked)
+        return false;
+    // Written now, so that a first start stays the only one, however this run ends.
+    if (firstStart)
+        m_settings->setValue(key, false);
+    openStartPanel();
+    return true;
+}
+
+} // namespace posenc

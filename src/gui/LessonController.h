@@ -1,0 +1,93 @@
+#pragma once
+
+#include "core/Params.h"
+#include "io/Lesson.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+#include <optional>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QSettings;
+
+namespace posenc {
+
+class ControlPanel;
+class Dashboard;
+class LessonPanel;
+class SessionController;
+class StartPanel;
+
+// The window's lessons (docs/ARCHITECTURE.md, Lessons): opening one sets its parameters through
+// the control panel, as an edit would, and its views through the session's view state; its
+// side panel explains, with the numbers of the parameters as they change. Also the start panel
+// a first start shows, and the actions the menus list.
+class LessonController : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Parts
+    {
+        QMainWindow *window = nullptr;
+        ControlPanel *controls = nullptr;
+        Dashboard *dashboard = nullptr;
+        SessionController *sessions = nullptr;
+    };
+
+    // `settings` (may be null) keeps whether the start panel shows at every start.
+    LessonController(Parts parts, QSettings *settings, QObject *parent = nullptr);
+
+    // One action per lesson, by title, in the lessons' order.
+    const QList<QAction *> &lessonActions() const { return m_lessonActions; }
+    QAction *startPanelAction() const { return m_startPanelAction; }
+    QAction *previousAction() const { return m_previousAction; }
+    QAction *nextAction() const { return m_nextAction; }
+    QDockWidget *dock() const { return m_dock; }
+    LessonPanel *panel() const { return m_panel; }
+    // The lesson shown in the side panel, if any.
+    const Lesson *current() const;
+
+    // Opens the lesson `name` with its own parameters; false for a name that is not a lesson.
+    bool open(const QString &name);
+    // Opens `lesson` with its own parameters; false when they are not valid.
+    bool open(const Lesson &lesson);
+    // Opens `lesson` with `params` (its own, some overridden by the command line).
+    void show(const Lesson &lesson, const Params &params);
+    // Closes the side panel and forgets the lesson; the parameters and views stay.
+    void close();
+
+    // The start panel, opened without blocking; the one already open when there is one.
+    StartPanel *openStartPanel();
+    StartPanel *startPanel() const;
+    // At the window's start: opens the start panel on a first start, or when the user asked
+    // for it at every start, or when `force`. Returns whether it opened.
+    bool openStartPanelAtStart(bool force = false);
+
+    static constexpr char16_t kShowAtStartKey[] = u"lessons/showAtStart";
+
+signals:
+    void opened(const QString &name);
+
+private:
+    void step(int offset);
+    // A session opened from a file: its lesson, when it carries one, or none.
+    void sessionOpened(const QString &path);
+    void updateActions();
+
+    Parts m_parts;
+    QSettings *m_settings;
+    QDockWidget *m_dock;
+    LessonPanel *m_panel;
+    QList<QAction *> m_lessonActions;
+    QAction *m_startPanelAction;
+    QAction *m_previousAction;
+    QAction *m_nextAction;
+    QPointer<StartPanel> m_startPanel;
+};
+
+} // namespace posenc

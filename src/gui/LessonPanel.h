@@ -1,0 +1,51 @@
+#pragma once
+
+#include "core/Params.h"
+#include "io/Lesson.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QPushButton;
+
+namespace posenc {
+
+// The side panel of a lesson: its title, the question it answers, the code the question is
+// about (when there is one) and the explanation, its numbers those of the current parameters.
+// It edits nothing: its buttons say what the user asked for.
+class LessonPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LessonPanel(QWidget *parent = nullptr);
+
+    void showLesson(const Lesson &lesson, const Params &params);
+    // Shows no lesson.
+    void clear();
+    // Fills the explanation's numbers for `params`.
+    void setParams(const Params &params);
+    const std::optional<Lesson> &lesson() const { return m_lesson; }
+    // The explanation as shown, without its markup.
+    QString explanationText() const;
+    void setNeighbours(bool hasPrevious, bool hasNext);
+
+signals:
+    void resetRequested();
+    void previousRequested();
+    void nextRequested();
+
+private:
+    std::optional<Lesson> m_lesson;
+    QLabel *m_title;
+    QLabel *m_question;
+    QLabel *m_codeCaption;
+    QLabel *m_code;
+    QLabel *m_explanation;
+    QPushButton *m_previous;
+    QPushButton *m_next;
+};
+
+} // namespace posenc

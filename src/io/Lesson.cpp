@@ -1,0 +1,156 @@
+#include "Lesson.h"
+
+#include "core/ParamText.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QString kViews = u"views"_s;
+const QString kFigure = u"figure"_s;
+
+struct Catalogue
+{
+    QList<Lesson> lessons;
+    QList<SessionError> errors;
+};
+
+Catalogue readCatalogue()
+{
+    Catalogue catalogue;
+    const QDir directory(QString::fromUtf16(Lessons::kDirectory));
+    for (const QString &file : directory.entryList({u"*.json"_s}, QDir::Files, QDir::Name)) {
+        auto read = Lessons::read(directory.filePath(file));
+        if (auto *error = std::get_if<SessionError>(&read))
+            catalogue.errors.append(*error);
+        else
+            catalogue.lessons.append(std::get<Lesson>(std::move(read)));
+    }
+    std::stable_sort(catalogue.lessons.begin(), catalogue.lessons.end(),
+                     [](const Lesson &a, const Lesson &b) { return a.order < b.order; });
+    return catalogue;
+}
+
+const Catalogue &catalogue()
+{
+    static const Catalogue read = readCatalogue();
+    return read;
+}
+
+} // namespace
+
+QJsonObject Lesson::viewJson(int index) const
+{
+    const QJsonArray views = session.view.value(kViews).toArray();
+    return index >= 0 && index < views.size() ? views[index].toObject() : QJsonObject();
+}
+
+QString Lesson::mainFigure() const
+{
+    return viewJson(mainView).value(kFigure).toString();
+}
+
+std::variant<Params, QList<ParamError>> Lesson::params() const
+{
+    Params params;
+    QList<ParamError> problems;
+    for (const QString &key : ParamText::valueKeys()) {
+        const auto text = session.params.constFind(key);
+        if (text == session.params.cend())
+            continue;
+        if (auto error = ParamText::set(params, key, *text))
+            problems.append(*error);
+    }
+    if (problems.isEmpty())
+        problems = params.validate();
+    if (!problems.isEmpty())
+        return problems;
+    return params;
+}
+
+namespace Lessons {
+
+std::variant<Lesson, SessionError> parse(const QByteArray &json, const QString &path)
+{
+    auto parsed = parseSession(json, path);
+    if (auto *error = std::get_if<SessionError>(&parsed))
+        return *error;
+    return fromSession(std::get<Session>(parsed), path);
+}
+
+std::variant<Lesson, SessionError> fromSession(const Session &session, const QString &path)
+{
+    Lesson lesson;
+    lesson.session = session;
+    const QJsonObject block = lesson.session.lesson;
+    const auto fail = [&](const QString &reason) { return SessionError {path, reason}; };
+    if (block.isEmpty())
+        return fail(u"not a lesson: it has no \"lesson\" block"_s);
+    const auto text = [&](const QString &key) { return block.value(key).toString().trimmed(); };
+    lesson.name = text(u"name"_s);
+    static const QRegularExpression namePattern(u"^[a-z0-9]+(-[a-z0-9]+)*$"_s);
+    if (!namePattern.match(lesson.name).hasMatch())
+        return fail(u"\"lesson\": \"name\" must be lowercase words joined by '-', got \"%1\""_s.arg(lesson.name));
+    for (const QString &key : {u"title"_s, u"question"_s, u"explanation"_s}) {
+        if (text(key).isEmpty())
+            return fail(u"\"lesson\": \"%1\" must be a text that is not empty"_s.arg(key));
+    }
+    lesson.title = text(u"title"_s);
+    lesson.question = text(u"question"_s);
+    lesson.explanation = text(u"explanation"_s);
+    lesson.code = block.value(u"code"_s).toString();
+    lesson.order = block.value(u"order"_s).toInt(0);
+    lesson.mainView = block.value(u"main"_s).toInt(0);
+    if (lesson.mainFigure().isEmpty())
+        return fail(u"\"lesson\": \"main\" must be the index of a view of \"view\": \"views\" that names a figure"_s);
+    return lesson;
+}
+
+std::variant<Lesson, SessionError> read(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return SessionError {path, file.errorString()};
+    if (file.size() > Session::kMaxFileBytes)
+        return SessionError {path, u"%1 bytes is too large for a lesson"_s.arg(file.size())};
+    return parse(file.readAll(), path);
+}
+
+const QList<Lesson> &all()
+{
+    return catalogue().lessons;
+}
+
+const QList<SessionError> &errors()
+{
+    return catalogue().errors;
+}
+
+const Lesson *find(const QString &name)
+{
+    const QList<Lesson> &lessons = all();
+    const auto found
+        = std::find_if(lessons.begin(), lessons.end(), [&](const Lesson &lesson) { return lesson.name == name; });
+    return found == lessons.end() ? nullptr : &*found;
+}
+
+QStringList names()
+{
+    QStringList list;
+    for (const Lesson &lesson : all())
+        list.append(lesson.name);
+    return list;
+}
+
+} // namespace Lessons
+
+} // namespace posenc

@@ -1,0 +1,153 @@
+#include "ComposeCompareData.h"
+
+#include "FigureText.h"
+#include "HeatmapModel.h"
+#include "VisibleCells.h"
+
+#include "core/ColumnStatistics.h"
+#include "core/Frequencies.h"
+
+#include <QMutex>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ComposeCompareCompute {
+
+namespace {
+
+// The exact statistics of the last two tables: a pure function of the parameters that takes
+// seconds at L 2^20, asked again at each zoom or pan of the heatmaps above them.
+std::optional<ColumnStats> exactStatistics(const Engine &engine, const ComputeOptions &options)
+{
+    static QMutex mutex;
+    static QList<std::pair<Params, ColumnStats>> last;
+    if (options.cancel && options.cancel->load())
+        return std::nullopt;
+    {
+        const QMutexLocker lock(&mutex);
+        for (const auto &[params, stats] : last)
+            if (params == engine.params())
+                return stats;
+    }
+    auto stats = ColumnStatistics::compute(engine, options);
+    if (stats) {
+        const QMutexLocker lock(&mutex);
+        last.prepend({engine.params(), *stats});
+        if (last.size() > 2)
+            last.removeLast();
+    }
+    return stats;
+}
+
+// The part's columns of X, [first, end), with their statistics.
+ColumnPart part(const Eigen::ArrayXd &mean, const Eigen::ArrayXd &std, std::int64_t first, std::int64_t end)
+{
+    ColumnPart p;
+    for (std::int64_t j = first; j < end; ++j) {
+        p.columns.append(static_cast<double>(j));
+        p.mean.append(mean[j]);
+        p.std.append(std[j]);
+    }
+    return p;
+}
+
+// The PE's cosine columns of the highest and lowest frequency, as X numbers them.
+void cosineColumns(const Params &params, ComposePanel &panel)
+{
+    const std::int64_t k = params.peColumns();
+    const std::int64_t offset = params.compose == Compose::Concat ? params.embeddingColumns() : 0;
+    for (std::int64_t j = 0; j < k; ++j) {
+        const ColumnRole role = Frequencies::role(j, k, params.layout);
+        if (!role.isCos)
+            continue;
+        if (role.pair == 0)
+            panel.fastestCos = offset + j;
+        if (panel.slowestCos < 0 || role.pair > Frequencies::role(panel.slowestCos - offset, k, params.layout).pair)
+            panel.slowestCos = offset + j;
+    }
+}
+
+} // namespace
+
+bool canCompare(const Params &params)
+{
+    return !params.embeddings || params.embeddings->values.cols() == params.dModel;
+}
+
+std::array<Params, 2> sides(const Params &params)
+{
+    Params sum = params;
+    sum.compose = Compose::Sum;
+    Params concat = params;
+    concat.compose = Compose::Concat;
+    if (params.embeddings) {
+        // A model's E is d wide; concat has room for d - k of its columns.
+        const std::int64_t columns = concat.embeddingColumns();
+        auto sliced = std::make_shared<EmbeddingMatrix>();
+        sliced->values = params.embeddings->values.topLeftCorner(params.maxLen, columns);
+        sliced->source = u"%1, its first %2 columns"_s.arg(params.embeddings->source).arg(columns);
+        sliced->tokens = params.embeddings->tokens;
+        concat.embeddings = std::move(sliced);
+    }
+    return {sum, concat};
+}
+
+std::optional<ComposeCompareData> compute(const Params &params, const Request &request, const ComputeOptions &options,
+                                          QString *refusal)
+{
+    const std::array<Params, 2> both = sides(params);
+    ComposeCompareData data;
+    data.maxLen = params.maxLen;
+    data.table = {params.maxLen, params.dModel};
+    data.embeddingsSliced = params.embeddings != nullptr;
+    QStringList parameters {FigureText::tableText(params),
+                            u"%1, %2"_s.arg(FigureText::scaleText(params), FigureText::sigmaText(params))};
+    if (const QString variant = FigureText::peVariantText(params); !variant.isEmpty())
+        parameters.append(variant);
+    data.parameters = parameters.join(u"  ·  "_s);
+    data.statisticsRows = params.maxLen;
+    double limit = 1e-12; // an all-zero X stays drawable
+    for (std::size_t i = 0; i < both.size(); ++i) {
+        const Params &p = both[i];
+        const Engine engine(p);
+        ComposePanel &panel = data.panels[i];
+        panel.params = p;
+        panel.label = FigureText::quantityLabel(Quantity::Input, p);
+        panel.layout = p.compose == Compose::Concat
+            ? FigureText::composeText(p)
+            : u"PE added to all %1 columns"_s.arg(FigureText::formatCount(p.dModel));
+        auto grid = computeHeatmap(engine, request.visible[i], request.detail, options);
+        if (!grid) {
+            if (refusal && !(options.cancel && options.cancel->load()))
+                *refusal = VisibleCells::refusal(engine, Quantity::Input, request.visible[i].block);
+            return std::nullopt;
+        }
+        panel.grid = std::move(*grid);
+        limit = std::max({limit, std::abs(panel.grid.minValue), std::abs(panel.grid.maxValue)});
+
+        const std::int64_t previewRows
+            = std::max<std::int64_t>(1, Budget::cells(Detail::Preview) / std::max<std::int64_t>(1, p.dModel));
+        const auto stats = request.detail == Detail::Full ? exactStatistics(engine, options)
+                                                          : ColumnStatistics::estimate(engine, previewRows, options);
+        if (!stats) {
+            if (refusal && !(options.cancel && options.cancel->load()))
+                *refusal = ColumnStatistics::check(engine).value_or(
+                    u"compose-compare: the engine refused the statistics within the memory budget"_s);
+            return std::nullopt;
+        }
+        data.statisticsRows = std::min(data.statisticsRows, stats->rows);
+        const std::int64_t e = p.embeddingColumns();
+        const std::int64_t d = p.dModel;
+        const bool concat = p.compose == Compose::Concat;
+        panel.pe = part(stats->peMean, stats->peStd, concat ? e : 0, d);
+        panel.embedding = part(stats->embeddingMean, stats->embeddingStd, 0, concat ? e : d);
+        cosineColumns(p, panel);
+    }
+    data.colorLimit = limit;
+    return data;
+}
+
+} // namespace posenc::ComposeCompareCompute

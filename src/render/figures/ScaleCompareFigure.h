@@ -1,0 +1,50 @@
+#pragma once
+
+#include "render/FigurePlot.h"
+
+#include "render/data/ScaleCompareModel.h"
+
+#include <array>
+
+namespace posenc {
+
+// The scale comparison's drawing: four panels, sigma 1 on top and d^-1/2 below, s 1 on the left
+// and sqrt(d) on the right, each titled with its sigma and s and with the ratio ||s*E|| / ||PE||
+// measured and expected, over ||s*E_p|| and ||PE_p|| against the position on one log axis that
+// all four share, so that the panels compare at a glance; one legend under them.
+class ScaleCompareFigure final : public FigurePlot
+{
+public:
+    explicit ScaleCompareFigure(QCustomPlot *plot);
+
+    void setData(const ScaleCompareData &data);
+    QCPAxisRect *panelRect(int panel) const { return m_panels[static_cast<std::size_t>(panel)].rect; }
+    QCPTextElement *panelHeader(int panel) const { return m_panels[static_cast<std::size_t>(panel)].header; }
+    QCPTextElement *panelRatio(int panel) const { return m_panels[static_cast<std::size_t>(panel)].ratio; }
+
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    void setCompact(bool compact) override { m_compact = compact; }
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
+    bool isInteractive() const override { return false; }
+    // Four panels to compare: smaller than a picture's least size, they compare nothing.
+    QList<QCPAxisRect *> pictureRects() const override;
+
+private:
+    struct Panel
+    {
+        QCPTextElement *header = nullptr; // sigma and s
+        QCPTextElement *ratio = nullptr; // measured and expected
+        QCPAxisRect *rect = nullptr;
+        QCPGraph *embedding = nullptr, *pe = nullptr, *expectedEmbedding = nullptr, *expectedPe = nullptr;
+    };
+
+    QCPTextElement *m_title;
+    std::array<Panel, 4> m_panels;
+    QCPLegend *m_legend = nullptr;
+    bool m_compact = false;
+    std::shared_ptr<const ScaleCompareData> m_data;
+};
+
+} // namespace posenc

@@ -1,0 +1,258 @@
+// The lessons on the command line, as users and scripts meet them: `posenc lessons` lists at least
+// eight, NAME<TAB>TITLE; `posenc --lesson NAME` opens the window on each (its parameters are the
+// ones remembered on close); `posenc export --lesson NAME` writes the lesson's figure, the same
+// image as the figure exported with the lesson's parameters and options given as flags, which
+// a flag overrides; a name that is not a lesson exits 2 naming them. The start panel never shows
+// under --screenshot unless asked for.
+#include "CliRun.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+namespace {
+
+QJsonObject lessonFile(const QString &name)
+{
+    QFile file(QStringLiteral(POSENC_LESSONS) + u"/"_s + name + u".json"_s);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// The lesson's parameters as flags, as a user would type them.
+QStringList parameterFlags(const QJsonObject &lesson)
+{
+    QStringList flags;
+    const QJsonObject params = lesson.value(u"params"_s).toObject();
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        if (it.key() == u"eval"_s) {
+            if (it.value().toString() == u"true"_s)
+                flags << u"--eval"_s;
+            continue;
+        }
+        flags << u"--"_s + it.key() << it.value().toString();
+    }
+    return flags;
+}
+
+// The main figure and its options (each a text, or "true" for a switch) as FIGURE and flags.
+QStringList figureArguments(const QJsonObject &lesson)
+{
+    const int main = lesson.value(u"lesson"_s).toObject().value(u"main"_s).toInt();
+    const QJsonObject view = lesson.value(u"view"_s).toObject().value(u"views"_s).toArray().at(main).toObject();
+    QStringList arguments {view.value(u"figure"_s).toString()};
+    for (auto it = view.begin(); it != view.end(); ++it) {
+        if (it.key() == u"figure"_s)
+            continue;
+        if (it.value().toString() == u"true"_s)
+            arguments << u"--"_s + it.key();
+        else
+            arguments << u"--"_s + it.key() << it.value().toString();
+    }
+    return arguments;
+}
+
+QStringList lessonNames()
+{
+    QStringList names;
+    for (const QString &line : posenc({u"lessons"_s}).out.split(u'\n', Qt::SkipEmptyParts))
+        names.append(line.section(u'\t', 0, 0));
+    return names;
+}
+
+QByteArray configOf(const QString &directory)
+{
+    QDirIterator files(directory, {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
+    if (!files.hasNext())
+        return {};
+    QFile conf(files.next());
+    return conf.open(QIODevice::ReadOnly) ? conf.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliLessons : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void listsAtLeastEightLessons();
+    void eachLessonOpensTheWindow_data();
+    void eachLessonOpensTheWindow();
+    void eachLessonExportsItsFigure_data();
+    void eachLessonExportsItsFigure();
+    void flagsOverrideTheLesson();
+    void aNameThatIsNotALessonExitsTwoNamingThem();
+    void startPanelOnlyWhenAskedUnderScreenshot();
+
+private:
+    QString path(const QString &name) const { return m_dir->filePath(name); }
+    QProcessEnvironment windowEnvironment(const QString &config) const
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        environment.insert(u"XDG_CONFIG_HOME"_s, path(config));
+        return environment;
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestCliLessons::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestCliLessons::listsAtLeastEightLessons()
+{
+    const Run run = posenc({u"lessons"_s});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
+    const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() >= 8, qPrintable(run.out));
+    static const QRegularExpression line(u"^[a-z0-9]+(-[a-z0-9]+)*\t\\S.*$"_s);
+    QStringList names;
+    for (const QString &text : lines) {
+        QVERIFY2(line.match(text).hasMatch(), qPrintable(text));
+        const QString name = text.section(u'\t', 0, 0);
+        QVERIFY(!names.contains(name));
+        names.append(name);
+        // The title printed is the lesson's own.
+        QCOMPARE(text.section(u'\t', 1), lessonFile(name).value(u"lesson"_s).toObject().value(u"title"_s).toString());
+    }
+    QCOMPARE(posenc({u"lessons"_s, u"--help"_s}).exitCode, 0);
+    QCOMPARE(posenc({u"lessons"_s, u"extra"_s}).exitCode, 2);
+    QVERIFY(posenc({u"--help"_s}).out.contains(u"posenc lessons"_s));
+}
+
+void TestCliLessons::eachLessonOpensTheWindow_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const QString &name : lessonNames())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+void TestCliLessons::eachLessonOpensTheWindow()
+{
+    QFETCH(QString, name);
+    const QString shot = path(name + u".png"_s);
+    const Run run = posenc({u"--lesson"_s, name, u"--screenshot"_s, shot}, windowEnvironment(u"config"_s));
+    QCOMPARE(run.exitCode, 0);
+    const QImage image(shot);
+    QVERIFY(image.width() >= 800 && image.height() >= 600);
+    // The window ran on the lesson's parameters: they are the ones it remembered on close.
+    const QByteArray remembered = configOf(path(u"config"_s));
+    const QJsonObject params = lessonFile(name).value(u"params"_s).toObject();
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        // QSettings quotes a text with a comma.
+        const QString plain = it.key() + u"="_s + it.value().toString();
+        const QString quoted = it.key() + u"=\""_s + it.value().toString() + u"\""_s;
+        QVERIFY2(remembered.contains(plain.toUtf8()) || remembered.contains(quoted.toUtf8()), qPrintable(plain));
+    }
+    // A screenshot never shows the start panel: nothing was decided about it.
+    QVERIFY(!remembered.contains("showAtStart"));
+}
+
+void TestCliLessons::eachLessonExportsItsFigure_data()
+{
+    eachLessonOpensTheWindow_data();
+}
+
+void TestCliLessons::eachLessonExportsItsFigure()
+{
+    QFETCH(QString, name);
+    const QString byLesson = path(u"lesson.png"_s);
+    const Run run = posenc({u"export"_s, u"--lesson"_s, name, u"-o"_s, byLesson});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
+    const QImage image(byLesson);
+    QCOMPARE(image.size(), QSize(1200, 800));
+    // The same as the figure with the lesson's parameters and options typed out.
+    const QJsonObject lesson = lessonFile(name);
+    const QString byFlags = path(u"flags.png"_s);
+    QCOMPARE(posenc(QStringList {u"export"_s} + figureArguments(lesson) + parameterFlags(lesson) << u"-o"_s << byFlags)
+                 .exitCode,
+             0);
+    QVERIFY(image == QImage(byFlags));
+}
+
+void TestCliLessons::flagsOverrideTheLesson()
+{
+    const QJsonObject lesson = lessonFile(u"frequencies"_s);
+    const QString lessonOnly = path(u"lesson.png"_s);
+    const QString overridden = path(u"overridden.png"_s);
+    const QString byFlags = path(u"flags.png"_s);
+    QCOMPARE(posenc({u"export"_s, u"--lesson"_s, u"frequencies"_s, u"-o"_s, lessonOnly}).exitCode, 0);
+    QCOMPARE(posenc({u"export"_s, u"--lesson"_s, u"frequencies"_s, u"-o"_s, overridden, u"--d-model"_s, u"16"_s,
+                     u"--dims"_s, u"0,2"_s, u"--size"_s, u"17.5x9cm"_s})
+                 .exitCode,
+             0);
+    QCOMPARE(posenc(QStringList {u"export"_s} + figureArguments(lesson) + parameterFlags(lesson)
+                    << u"-o"_s << byFlags << u"--d-model"_s << u"16"_s << u"--dims"_s << u"0,2"_s << u"--size"_s
+                    << u"17.5x9cm"_s)
+                 .exitCode,
+             0);
+    const QImage image(overridden);
+    QVERIFY(!image.isNull());
+    QVERIFY(image == QImage(byFlags));
+    QVERIFY(image.size() != QImage(lessonOnly).size());
+    // A parameter out of range is named with the lesson it came from when the lesson gave it.
+    const Run refused
+        = posenc({u"export"_s, u"--lesson"_s, u"frequencies"_s, u"-o"_s, path(u"x.png"_s), u"--max-len"_s, u"0"_s});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"--max-len"_s), qPrintable(refused.err));
+    QVERIFY(!QFile::exists(path(u"x.png"_s)));
+}
+
+void TestCliLessons::aNameThatIsNotALessonExitsTwoNamingThem()
+{
+    // Refused before any screen is needed.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(u"QT_QPA_PLATFORM"_s);
+    environment.remove(u"DISPLAY"_s);
+    const QStringList names = lessonNames();
+    QVERIFY(names.size() >= 8);
+    for (const QStringList &arguments :
+         {QStringList {u"--lesson"_s, u"no-such-lesson"_s},
+          QStringList {u"export"_s, u"--lesson"_s, u"no-such-lesson"_s, u"-o"_s, path(u"x.png"_s)}}) {
+        const Run run = posenc(arguments, environment);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"--lesson"_s) && run.err.contains(u"no-such-lesson"_s), qPrintable(run.err));
+        for (const QString &name : names)
+            QVERIFY2(run.err.contains(name), qPrintable(run.err));
+    }
+    QFile session(path(u"s.json"_s));
+    QVERIFY(session.open(QIODevice::WriteOnly));
+    session.write(R"({"format": "posenc-session", "version": 1, "params": {}})");
+    session.close();
+    const Run both = posenc({u"--lesson"_s, names.first(), u"--session"_s, session.fileName()}, environment);
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains(u"--session"_s), qPrintable(both.err));
+}
+
+void TestCliLessons::startPanelOnlyWhenAskedUnderScreenshot()
+{
+    QCOMPARE(posenc({u"--screenshot"_s, path(u"plain.png"_s)}, windowEnvironment(u"plain"_s)).exitCode, 0);
+    QVERIFY(!configOf(path(u"plain"_s)).isEmpty());
+    QVERIFY(!configOf(path(u"plain"_s)).contains("showAtStart"));
+    // Asked for: a first start shows it, and from then on it is no longer the first.
+    const QString shot = path(u"panel.png"_s);
+    QCOMPARE(posenc({u"--start-panel"_s, u"--screenshot"_s, shot}, windowEnvironment(u"asked"_s)).exitCode, 0);
+    QVERIFY(configOf(path(u"asked"_s)).contains("showAtStart=false"));
+    QVERIFY(QImage(shot) != QImage(path(u"plain.png"_s)));
+}
+
+QTEST_GUILESS_MAIN(TestCliLessons)
+#include "tst_clilessons.moc"

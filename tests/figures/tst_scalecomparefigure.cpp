@@ -1,0 +1,260 @@
+// The scale comparison: ||s*E_p|| against ||PE_p|| for sigma in {1, d^-1/2} x s in {1, sqrt(d)},
+// its ratios against sqrt(s^2 sigma^2 d / (d/2)) within a tolerance derived below, and its
+// norms against float64 sums written here from the definitions.
+//
+// The tolerance. Over n = rows x d_E cells, E = sigma z with z ~ N(0, 1) independent, so
+// sum ||s E_p||^2 = s^2 sigma^2 sum z^2, and sum z^2 has mean n and variance 2n. The PE's
+// squared norms sum to rows x k/2 exactly (sin^2 + cos^2 = 1 per pair). The measured ratio over
+// the expected one is sqrt(sum z^2 / n) = 1 + delta with delta ~ (sum z^2 / n - 1) / 2, whose
+// standard deviation is sqrt(2/n) / 2 = sqrt(1 / (2n)). Five of them: a correct figure fails
+// with probability 6e-7 for a seed; the float32 rounding of the cells (1e-7) adds nothing
+// visible.
+#include "render/FigureExporter.h"
+#include "render/figures/ScaleCompareFigure.h"
+
+#include "render/data/FigureText.h"
+
+#include "../core/Reference.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params params(std::int64_t d, std::int64_t length, std::uint64_t seed = 0)
+{
+    Params p;
+    p.dModel = d;
+    p.maxLen = length;
+    p.seed = seed;
+    return p;
+}
+
+// The four panels as the figure promises them, written from the definitions: sigma 1 then
+// d^-1/2, each with s 1 then sqrt(d).
+struct Panel
+{
+    double sigma, s;
+};
+
+std::array<Panel, 4> panelsOf(std::int64_t d)
+{
+    const double root = std::sqrt(double(d));
+    return {Panel {1.0, 1.0}, Panel {1.0, root}, Panel {1.0 / root, 1.0}, Panel {1.0 / root, root}};
+}
+
+// sum_j PE[p, j]^2 of a table with k columns, float64.
+double peSquared(std::int64_t position, std::int64_t k, const Params &p)
+{
+    double sum = 0.0;
+    for (std::int64_t j = 0; j < k; ++j) {
+        const double v = reference::exactValue(position, j, k, p.base, p.layout);
+        sum += v * v;
+    }
+    return sum;
+}
+
+} // namespace
+
+class TestScaleCompareFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void ratiosAreTheClosedFormWithinStatistics_data();
+    void ratiosAreTheClosedFormWithinStatistics();
+    void normsAreFloat64Sums();
+    void oddDModelTakesTheMeanSquaredNorm();
+    void longTablesAreMeasuredAtEvenlySpacedPositions();
+    void panelsNameTheirSigmaAndScaleAndShareTheirAxes();
+    void figureIsRegisteredAndExports();
+};
+
+void TestScaleCompareFigure::ratiosAreTheClosedFormWithinStatistics_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::newRow("d 16, L 64") << params(16, 64);
+    QTest::newRow("d 16, L 64, seed 7") << params(16, 64, 7);
+    QTest::newRow("d 512, L 1024 (the defaults)") << params(512, 1024);
+    QTest::newRow("d 512, L 1024, seed 3") << params(512, 1024, 3);
+    QTest::newRow("d 100, L 3000, seed 11") << params(100, 3000, 11);
+    Params concat = params(64, 500, 5);
+    concat.compose = Compose::Concat;
+    concat.peDims = 16;
+    QTest::newRow("concat, k 16 of d 64") << concat;
+    Params loaded = params(32, 200);
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Constant(200, 32, 5.0f);
+    matrix->source = u"fives.npy"_s;
+    loaded.embeddings = matrix;
+    QTest::newRow("a loaded matrix is set aside") << loaded;
+}
+
+void TestScaleCompareFigure::ratiosAreTheClosedFormWithinStatistics()
+{
+    QFETCH(Params, p);
+    const auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    QVERIFY(data->isExact());
+    QCOMPARE(data->variants.size(), 4);
+    const bool concat = p.compose == Compose::Concat;
+    const std::int64_t k = concat ? *p.peDims : p.dModel;
+    const std::int64_t dE = p.dModel - (concat ? k : 0);
+    const double n = double(p.maxLen) * double(dE);
+    const double tolerance = 5.0 * std::sqrt(1.0 / (2.0 * n));
+    const std::array<Panel, 4> panels = panelsOf(p.dModel);
+    for (int v = 0; v < 4; ++v) {
+        const Panel &panel = panels[std::size_t(v)];
+        // sqrt(s^2 sigma^2 d_E / (k/2)): sqrt(s^2 sigma^2 d / (d/2)) in sum.
+        const double expected = std::sqrt(panel.s * panel.s * panel.sigma * panel.sigma * double(dE) / (double(k) / 2));
+        const ScaleVariant &variant = data->variants[v];
+        QVERIFY2(std::abs(variant.expectedRatio - expected) <= 1e-12 * expected,
+                 qPrintable(u"panel %1: expected %2, figure %3"_s.arg(v).arg(expected).arg(variant.expectedRatio)));
+        const double deviation = variant.measuredRatio / expected - 1.0;
+        QVERIFY2(std::abs(deviation) <= tolerance,
+                 qPrintable(u"panel %1: measured %2 against %3 (%4 off, tolerance %5)"_s.arg(v)
+                                .arg(variant.measuredRatio)
+                                .arg(expected)
+                                .arg(deviation)
+                                .arg(tolerance)));
+    }
+    // sigma d^-1/2 with s sqrt(d) is sigma 1 with s 1: the same cells, the same ratio sqrt(2)
+    // in sum, the PE and s*E on the same footing.
+    QVERIFY(std::abs(data->variants[3].measuredRatio - data->variants[0].measuredRatio)
+            <= 1e-6 * data->variants[0].measuredRatio);
+    if (!concat)
+        QVERIFY(std::abs(data->variants[3].expectedRatio - std::sqrt(2.0)) < 1e-12);
+}
+
+void TestScaleCompareFigure::normsAreFloat64Sums()
+{
+    // Per position, ||s E_p|| from the engine's own cells summed in float64 here, ||PE_p|| from
+    // the float64 definition; the ratio from the sums over positions.
+    const Params p = params(24, 150, 9);
+    const auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    QCOMPARE(data->positions.size(), 150);
+    const QList<Params> variants = ScaleCompareCompute::variants(p);
+    double peSum = 0.0;
+    for (std::int64_t q = 0; q < 150; ++q) {
+        const double pe = peSquared(q, 24, p);
+        peSum += pe;
+        QVERIFY(std::abs(data->peNorm[q] - std::sqrt(pe)) < 1e-6);
+    }
+    for (int v = 0; v < 4; ++v) {
+        const Panel panel = panelsOf(24)[std::size_t(v)];
+        QCOMPARE(variants[v].sigma(), panel.sigma);
+        QCOMPARE(variants[v].scale(), panel.s);
+        const Engine engine(variants[v]);
+        const auto table = engine.table(Quantity::Embedding, {0, 150, 0, 24});
+        QVERIFY(table);
+        double sum = 0.0;
+        for (std::int64_t q = 0; q < 150; ++q) {
+            double row = 0.0;
+            for (std::int64_t j = 0; j < 24; ++j)
+                row += double((*table)(q, j)) * double((*table)(q, j));
+            sum += row;
+            QVERIFY(std::abs(data->variants[v].embeddingNorm[q] - std::sqrt(row)) <= 1e-12 * std::sqrt(row));
+        }
+        QVERIFY(std::abs(data->variants[v].measuredRatio - std::sqrt(sum / peSum)) <= 1e-7 * std::sqrt(sum / peSum));
+        QVERIFY(std::abs(data->variants[v].expectedEmbeddingNorm - panel.s * panel.sigma * std::sqrt(24.0)) < 1e-12);
+    }
+}
+
+void TestScaleCompareFigure::oddDModelTakesTheMeanSquaredNorm()
+{
+    // A lone sine column: ||PE_p||^2 = (d-1)/2 + sin^2(p w), its mean over the positions summed here.
+    const Params p = params(9, 400);
+    const auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    double mean = 0.0;
+    for (std::int64_t q = 0; q < 400; ++q)
+        mean += peSquared(q, 9, p) / 400.0;
+    QVERIFY2(std::abs(data->meanSquaredPeNorm - mean) < 1e-9,
+             qPrintable(u"%1 against %2"_s.arg(data->meanSquaredPeNorm).arg(mean)));
+    QVERIFY(std::abs(data->variants[0].expectedRatio - std::sqrt(9.0 / mean)) < 1e-12);
+    QVERIFY(data->ratioFormula.contains(u"mean‖PEₚ‖²"_s));
+}
+
+void TestScaleCompareFigure::longTablesAreMeasuredAtEvenlySpacedPositions()
+{
+    // 2^20 positions of 64 columns: five tables of that many cells are over the full budget, so
+    // every few positions are measured, within the statistics of the cells that were.
+    const Params p = params(64, 1 << 20);
+    const auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    QVERIFY(!data->isExact());
+    const std::int64_t stride = data->positionStride;
+    QVERIFY(stride > 1);
+    QVERIFY(5 * 64 * ((p.maxLen + stride - 1) / stride) <= Budget::cells(Detail::Full));
+    QCOMPARE(data->positions.size(), (p.maxLen + stride - 1) / stride);
+    QCOMPARE(data->positions[1] - data->positions[0], double(stride));
+    const double n = double(data->positions.size()) * 64.0;
+    for (int v = 0; v < 4; ++v)
+        QVERIFY(std::abs(data->variants[v].measuredRatio / data->variants[v].expectedRatio - 1.0)
+                <= 5.0 * std::sqrt(1.0 / (2.0 * n)));
+    const auto built = FigureBuilds::build(u"scale-compare"_s, p, FigureSize::fromPixels(QSize(1200, 800)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    auto *title = qobject_cast<QCPTextElement *>(built->plot()->plotLayout()->element(0, 0));
+    QVERIFY(title);
+    QVERIFY2(title->text().contains(u"every %1th position"_s.arg(stride)), qPrintable(title->text()));
+}
+
+void TestScaleCompareFigure::panelsNameTheirSigmaAndScaleAndShareTheirAxes()
+{
+    const Params p = params(64, 100);
+    const auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    QCustomPlot plot;
+    plot.resize(1200, 800);
+    ScaleCompareFigure figure(&plot);
+    figure.setData(*data);
+    const QStringList sigmas {u"σ = 1"_s, u"σ = 1"_s, u"σ = d^-1/2 = 0.125"_s, u"σ = d^-1/2 = 0.125"_s};
+    const QStringList scales {u"s = 1"_s, u"s = √d = 8"_s, u"s = 1"_s, u"s = √d = 8"_s};
+    for (int v = 0; v < 4; ++v) {
+        const QString header = figure.panelHeader(v)->text();
+        QVERIFY2(header.contains(sigmas[v]) && header.contains(scales[v]), qPrintable(header));
+        // The ratio as a number, measured and expected: sqrt(2) = 1.4142, sqrt(2d) = 11.314, ...
+        const QString ratio = figure.panelRatio(v)->text();
+        QVERIFY2(ratio.contains(u"‖s·E‖ / ‖PE‖ = "_s + FigureText::formatNumber(data->variants[v].measuredRatio, 5)),
+                 qPrintable(ratio));
+        QVERIFY2(
+            ratio.contains(u"√(s²σ²d / (d/2)) = "_s + FigureText::formatNumber(data->variants[v].expectedRatio, 5)),
+            qPrintable(ratio));
+        QCOMPARE(figure.panelRect(v)->axis(QCPAxis::atLeft)->range(),
+                 figure.panelRect(0)->axis(QCPAxis::atLeft)->range());
+        QCOMPARE(figure.panelRect(v)->axis(QCPAxis::atLeft)->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(figure.panelRect(v)->axis(QCPAxis::atBottom)->range(),
+                 figure.panelRect(0)->axis(QCPAxis::atBottom)->range());
+    }
+    QVERIFY(figure.panelRatio(1)->text().contains(u"= 11.314"_s)); // sqrt(2 d): the PE drowned
+    QVERIFY(figure.panelRatio(2)->text().contains(u"= 0.17678"_s)); // sqrt(2 / d): the embedding drowned
+    // Every level drawn lies within the shared range.
+    const QCPRange range = figure.panelRect(0)->axis(QCPAxis::atLeft)->range();
+    for (const ScaleVariant &variant : data->variants)
+        for (const double norm : variant.embeddingNorm)
+            QVERIFY(range.contains(norm));
+}
+
+void TestScaleCompareFigure::figureIsRegisteredAndExports()
+{
+    const FigureDescriptor &figure = FigureBuilds::figure(u"scale-compare"_s);
+    QCOMPARE(figure.model().inputs({}), (QList<Quantity> {Quantity::Pe, Quantity::Embedding}));
+    FigureState state;
+    state.options.insert(u"quantity"_s, u"input"_s);
+    QCOMPARE(FigureRegistry::check(figure, params(32, 100), state).value(0).key, u"quantity"_s);
+    for (const QSize size : {QSize(1200, 800), QSize(640, 420)}) {
+        const auto built = FigureBuilds::build(u"scale-compare"_s, params(32, 100), FigureSize::fromPixels(size));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(size));
+        QCOMPARE(image.size(), size);
+    }
+}
+
+QTEST_MAIN(TestScaleCompareFigure)
+#include "tst_scalecomparefigure.moc"

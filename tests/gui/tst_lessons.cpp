@@ -1,0 +1,368 @@
+// The lessons in the window: every shipped lesson is sound (its parameters valid, its figures
+// registered and their states accepted, its layout known) and opens as it says; the side panel's
+// numbers follow the controls; the start panel shows on a first start only; the Lessons and Help
+// menus list the lessons, and the shortcuts dialog every shortcut the window has.
+#include "gui/ControlPanel.h"
+#include "gui/Dashboard.h"
+#include "gui/FigureView.h"
+#include "gui/LessonController.h"
+#include "gui/LessonPanel.h"
+#include "gui/MainWindow.h"
+#include "gui/SessionController.h"
+#include "gui/ShortcutsDialog.h"
+#include "gui/StartPanel.h"
+#include "render/FigureRegistry.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPointer>
+#include <QPushButton>
+#include <QSettings>
+#include <QShortcut>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+QMenu *menuNamed(const MainWindow &window, const QString &objectName)
+{
+    return window.menuBar()->findChild<QMenu *>(objectName);
+}
+
+QStringList texts(const QList<QAction *> &actions)
+{
+    QStringList list;
+    for (const QAction *action : actions)
+        list.append(action->text());
+    return list;
+}
+
+Params lessonParams(const Lesson &lesson)
+{
+    const auto params = lesson.params();
+    return std::holds_alternative<Params>(params) ? std::get<Params>(params) : Params {};
+}
+
+} // namespace
+
+class TestLessons : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void everyLessonIsSound_data();
+    void everyLessonIsSound();
+    void openingALessonSetsItsParametersViewsAndPanel_data();
+    void openingALessonSetsItsParametersViewsAndPanel();
+    void theNumbersFollowTheControls();
+    void previousNextAndReset();
+    void aSessionSavedDuringALessonReopensIt();
+    void startPanelOnAFirstStartOnly();
+    void startPanelOpensALessonInOneClick();
+    void lessonsMenuListsEveryLessonByTitle();
+    void helpMenuHasTheLessonsTheShortcutsAndAbout();
+    void shortcutsDialogListsEveryShortcutOfTheWindow();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QSettings> m_settings;
+};
+
+void TestLessons::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_settings = std::make_unique<QSettings>(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);
+}
+
+void TestLessons::everyLessonIsSound_data()
+{
+    QTest::addColumn<QString>("name");
+    QVERIFY(Lessons::errors().isEmpty());
+    QVERIFY(Lessons::all().size() >= 8);
+    for (const Lesson &lesson : Lessons::all())
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name;
+}
+
+void TestLessons::everyLessonIsSound()
+{
+    QFETCH(QString, name);
+    const Lesson *lesson = Lessons::find(name);
+    QVERIFY(lesson);
+    const auto params = lesson->params();
+    QVERIFY(std::holds_alternative<Params>(params));
+    const QJsonObject view = lesson->session.view;
+    const auto arrangement = Dashboard::arrangementFrom(view.value(u"layout"_s).toString());
+    QVERIFY2(arrangement, qPrintable(view.value(u"layout"_s).toString()));
+    const QJsonArray views = view.value(u"views"_s).toArray();
+    // Every view of the window is named, so that four views show what the lesson chose.
+    QCOMPARE(views.size(), 4);
+    QVERIFY(lesson->mainView >= 0 && lesson->mainView < Dashboard::viewCount(*arrangement));
+    for (int i = 0; i < views.size(); ++i) {
+        const QJsonObject json = views[i].toObject();
+        const FigureDescriptor *figure = FigureRegistry::find(json.value(u"figure"_s).toString());
+        QVERIFY2(figure, qPrintable(u"view %1: %2"_s.arg(i).arg(json.value(u"figure"_s).toString())));
+        const FigureState state = FigureState::fromJson(json);
+        // Nothing of the view is left out as unreadable: each key is an option or a range.
+        QCOMPARE(state.options.size() + state.view.size(), json.size() - 1);
+        const QList<ParamError> problems = FigureRegistry::check(*figure, std::get<Params>(params), state);
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(u"view %1: %2 %3"_s.arg(i).arg(problems.value(0).key, problems.value(0).sentence())));
+    }
+    QVERIFY(!view.contains(u"maximized"_s) || view.value(u"maximized"_s).toInt() == -1);
+}
+
+void TestLessons::openingALessonSetsItsParametersViewsAndPanel_data()
+{
+    everyLessonIsSound_data();
+}
+
+void TestLessons::openingALessonSetsItsParametersViewsAndPanel()
+{
+    QFETCH(QString, name);
+    const Lesson &lesson = *Lessons::find(name);
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy opened(window.lessons(), &LessonController::opened);
+    QVERIFY(window.lessons()->open(name));
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(window.lessons()->current()->name, name);
+    QVERIFY(window.controlPanel()->params() == lessonParams(lesson));
+    const QJsonObject view = lesson.session.view;
+    const Dashboard::Arrangement arrangement = *Dashboard::arrangementFrom(view.value(u"layout"_s).toString());
+    QCOMPARE(window.dashboard()->arrangement(), arrangement);
+    const QJsonArray views = view.value(u"views"_s).toArray();
+    for (int i = 0; i < window.views().size(); ++i) {
+        FigureView *shown = window.views()[i];
+        QCOMPARE(shown->figure().name(), views[i].toObject().value(u"figure"_s).toString());
+        QCOMPARE(shown->isVisibleTo(&window), i < Dashboard::viewCount(arrangement));
+        QVERIFY(shown->params() == lessonParams(lesson));
+        QVERIFY2(shown->problems().isEmpty(), qPrintable(shown->problems().value(0).sentence()));
+    }
+    QVERIFY(window.lessons()->dock()->isVisibleTo(&window));
+    const LessonPanel *panel = window.lessons()->panel();
+    QCOMPARE(panel->findChild<QLabel *>(u"lessonQuestion"_s)->text(), lesson.question.toHtmlEscaped());
+    const QString explanation = panel->explanationText();
+    QVERIFY(explanation.size() > 200);
+    QVERIFY2(!explanation.contains(u'{'), qPrintable(explanation));
+    // The lesson's main figure is the one Export figure acts on.
+    QCOMPARE(window.focusWidget(), window.views()[lesson.mainView]->plot());
+}
+
+void TestLessons::theNumbersFollowTheControls()
+{
+    MainWindow window(Params {}, nullptr);
+    QVERIFY(window.lessons()->open(u"why-sqrt-d"_s));
+    const LessonPanel *panel = window.lessons()->panel();
+    // d 512, s sqrt(d), sigma d^-1/2: sqrt(2/512) = 0.0625, sqrt(2 * 512) = 32, and the ratio sqrt(2).
+    QVERIFY2(panel->explanationText().contains(u"√(2/d) = 0.0625"_s), qPrintable(panel->explanationText()));
+    QVERIFY(panel->explanationText().contains(u"√(2d) = 32"_s));
+    QVERIFY(panel->explanationText().contains(u"||s·Ep|| / ||PEp|| = 1.41"_s));
+    Params p = window.controlPanel()->params();
+    p.dModel = 128;
+    p.init = InitKind::Normal;
+    window.controlPanel()->applyParams(p);
+    // d 128: sqrt(2/128) = 0.125, sqrt(256) = 16; sigma 1 with s sqrt(128): sqrt(2 * 128) = 16.
+    QVERIFY2(panel->explanationText().contains(u"√(2/d) = 0.125"_s), qPrintable(panel->explanationText()));
+    QVERIFY(panel->explanationText().contains(u"√(2d) = 16"_s));
+    QVERIFY(panel->explanationText().contains(u"||s·Ep|| / ||PEp|| = 16"_s));
+    QVERIFY(panel->explanationText().contains(u"σ = 1:"_s));
+}
+
+void TestLessons::previousNextAndReset()
+{
+    MainWindow window(Params {}, nullptr);
+    LessonController *lessons = window.lessons();
+    const QList<Lesson> &all = Lessons::all();
+    QVERIFY(!lessons->previousAction()->isEnabled());
+    lessons->nextAction()->trigger(); // no lesson yet: the first
+    QCOMPARE(lessons->current()->name, all[0].name);
+    QVERIFY(!lessons->previousAction()->isEnabled());
+    lessons->nextAction()->trigger();
+    QCOMPARE(lessons->current()->name, all[1].name);
+    lessons->previousAction()->trigger();
+    QCOMPARE(lessons->current()->name, all[0].name);
+    QVERIFY(lessons->lessonActions()[0]->isChecked());
+    QVERIFY(!lessons->lessonActions()[1]->isChecked());
+    // Reset sets the lesson's parameters and views again after the user moved them.
+    Params moved = window.controlPanel()->params();
+    moved.dModel = 48;
+    window.controlPanel()->applyParams(moved);
+    window.dashboard()->setArrangement(Dashboard::Arrangement::Grid);
+    lessons->panel()->findChild<QPushButton *>(u"lessonReset"_s)->click();
+    QVERIFY(window.controlPanel()->params() == lessonParams(all[0]));
+    QCOMPARE(Dashboard::toString(window.dashboard()->arrangement()), all[0].session.view.value(u"layout"_s).toString());
+    lessons->lessonActions().back()->trigger();
+    QVERIFY(!lessons->nextAction()->isEnabled());
+}
+
+// A lecturer's own lesson is a session with a lesson block: saved while a lesson is open, it
+// opens with its panel again; a plain session closes the panel, whose lesson no longer applies.
+void TestLessons::aSessionSavedDuringALessonReopensIt()
+{
+    MainWindow first(Params {}, nullptr);
+    QVERIFY(first.lessons()->open(u"relative-position"_s));
+    Params changed = first.controlPanel()->params();
+    changed.dModel = 64;
+    first.controlPanel()->applyParams(changed);
+    const QString withLesson = m_dir->filePath(u"mine.json"_s);
+    QVERIFY(first.sessions()->save(withLesson));
+
+    MainWindow second(Params {}, nullptr);
+    QVERIFY(second.sessions()->open(withLesson));
+    QVERIFY(second.lessons()->current());
+    QCOMPARE(second.lessons()->current()->name, u"relative-position"_s);
+    QVERIFY(second.lessons()->dock()->isVisibleTo(&second));
+    QCOMPARE(second.controlPanel()->params().dModel, 64);
+    // d 64: S(0) = d/2 = 32, the number of these parameters.
+    QVERIFY2(second.lessons()->panel()->explanationText().contains(u"d/2 = 32"_s),
+             qPrintable(second.lessons()->panel()->explanationText()));
+
+    first.lessons()->close();
+    const QString plain = m_dir->filePath(u"plain.json"_s);
+    QVERIFY(first.sessions()->save(plain));
+    QVERIFY(second.sessions()->open(plain));
+    QVERIFY(!second.lessons()->current());
+    QVERIFY(!second.lessons()->dock()->isVisibleTo(&second));
+    QVERIFY(second.sessions()->current().lesson.isEmpty());
+}
+
+void TestLessons::startPanelOnAFirstStartOnly()
+{
+    {
+        MainWindow first(Params {}, m_settings.get());
+        first.show();
+        QVERIFY(first.lessons()->openStartPanelAtStart());
+        StartPanel *panel = first.lessons()->startPanel();
+        QVERIFY(panel);
+        QTRY_VERIFY(panel->isVisible());
+        for (const Lesson &lesson : Lessons::all())
+            QVERIFY(panel->findChild<QLabel *>(u"lesson-"_s + lesson.name));
+        QVERIFY(!panel->showAtStart());
+        panel->reject();
+    }
+    {
+        MainWindow second(Params {}, m_settings.get());
+        second.show();
+        QVERIFY(!second.lessons()->openStartPanelAtStart());
+        QVERIFY(!second.lessons()->startPanel());
+        // Asked for again, and told to come back at every start.
+        second.lessons()->startPanelAction()->trigger();
+        StartPanel *panel = second.lessons()->startPanel();
+        QVERIFY(panel);
+        panel->findChild<QCheckBox *>(u"showAtStart"_s)->setChecked(true);
+        panel->reject();
+    }
+    {
+        MainWindow third(Params {}, m_settings.get());
+        QVERIFY(third.lessons()->openStartPanelAtStart());
+        QVERIFY(third.lessons()->startPanel()->showAtStart());
+        third.lessons()->startPanel()->reject();
+    }
+    // Without settings (a test, the benchmark), never unless asked.
+    MainWindow bare(Params {}, nullptr);
+    QVERIFY(!bare.lessons()->openStartPanelAtStart());
+    QVERIFY(bare.lessons()->openStartPanelAtStart(true));
+}
+
+void TestLessons::startPanelOpensALessonInOneClick()
+{
+    MainWindow window(Params {}, m_settings.get());
+    window.show();
+    StartPanel *panel = window.lessons()->openStartPanel();
+    QPointer<StartPanel> watched(panel);
+    const Lesson &lesson = Lessons::all().at(3);
+    auto *entry = panel->findChild<QLabel *>(u"lesson-"_s + lesson.name);
+    QVERIFY(entry);
+    QVERIFY(entry->text().contains(lesson.question.toHtmlEscaped()));
+    // A click on the question's link.
+    emit entry->linkActivated(lesson.name);
+    QCOMPARE(window.lessons()->current()->name, lesson.name);
+    QTRY_VERIFY(!watched);
+}
+
+void TestLessons::lessonsMenuListsEveryLessonByTitle()
+{
+    MainWindow window(Params {}, nullptr);
+    QMenu *menu = menuNamed(window, u"lessonsMenu"_s);
+    QVERIFY(menu);
+    const QStringList shown = texts(menu->actions());
+    for (const Lesson &lesson : Lessons::all())
+        QVERIFY2(shown.contains(lesson.title), qPrintable(lesson.title));
+    for (QAction *action : menu->actions()) {
+        if (action->text() == Lessons::all().at(2).title)
+            action->trigger();
+    }
+    QCOMPARE(window.lessons()->current()->name, Lessons::all().at(2).name);
+}
+
+void TestLessons::helpMenuHasTheLessonsTheShortcutsAndAbout()
+{
+    MainWindow window(Params {}, nullptr);
+    QMenu *help = menuNamed(window, u"helpMenu"_s);
+    QVERIFY(help);
+    QMenu *lessons = help->findChild<QMenu *>(u"helpLessonsMenu"_s);
+    QVERIFY(lessons);
+    QCOMPARE(texts(help->actions()).first(), lessons->title());
+    for (const Lesson &lesson : Lessons::all())
+        QVERIFY(texts(lessons->actions()).contains(lesson.title));
+    QAction *shortcuts = help->findChild<QAction *>(u"shortcutsAction"_s);
+    QVERIFY(shortcuts && help->actions().contains(shortcuts));
+    QVERIFY(texts(help->actions()).contains(u"&About PosEnc Explorer"_s));
+    shortcuts->trigger();
+    QTRY_VERIFY(window.findChild<ShortcutsDialog *>());
+}
+
+void TestLessons::shortcutsDialogListsEveryShortcutOfTheWindow()
+{
+    MainWindow window(Params {}, nullptr);
+    // A shortcut the window gains later is listed too: the list is read, not written down.
+    auto *late = new QAction(u"&Something new…"_s, &window);
+    late->setShortcut(QKeySequence(u"Ctrl+Shift+F9"_s));
+    window.addAction(late);
+    const QList<ShortcutsDialog::Entry> entries = ShortcutsDialog::entries(&window);
+    QStringList expected;
+    for (const QAction *action : window.findChildren<QAction *>()) {
+        if (action->shortcut().isEmpty())
+            continue;
+        const QString keys = action->shortcut().toString(QKeySequence::NativeText);
+        const auto listed = std::find_if(entries.begin(), entries.end(),
+                                         [&](const ShortcutsDialog::Entry &e) { return e.keys.startsWith(keys); });
+        QVERIFY2(listed != entries.end(), qPrintable(keys + u" "_s + action->text()));
+        expected.append(keys);
+    }
+    QVERIFY(expected.contains(u"Ctrl+E"_s)); // Export figure
+    QVERIFY(expected.contains(u"F1"_s)); // the lessons
+    QVERIFY(expected.contains(u"Ctrl+Shift+F9"_s));
+    const auto something = std::find_if(entries.begin(), entries.end(),
+                                        [](const ShortcutsDialog::Entry &e) { return e.keys == u"Ctrl+Shift+F9"_s; });
+    QCOMPARE(something->what, u"Something new"_s);
+    // The views' Home, a shortcut object rather than an action.
+    QVERIFY(std::any_of(entries.begin(), entries.end(),
+                        [](const ShortcutsDialog::Entry &e) { return e.keys == u"Home"_s; }));
+    // Nothing else, and each once.
+    for (const ShortcutsDialog::Entry &entry : entries)
+        QVERIFY2(expected.contains(entry.keys) || entry.keys == u"Home"_s, qPrintable(entry.keys));
+    ShortcutsDialog dialog(&window);
+    const auto *table = dialog.findChild<QTableWidget *>(u"shortcutsTable"_s);
+    QCOMPARE(table->rowCount(), entries.size());
+    for (int row = 0; row < table->rowCount(); ++row) {
+        QCOMPARE(table->item(row, 0)->text(), entries[row].keys);
+        QCOMPARE(table->item(row, 1)->text(), entries[row].what);
+    }
+}
+
+QTEST_MAIN(TestLessons)
+#include "tst_lessons.moc"

@@ -1,0 +1,179 @@
+// Lesson files: what makes a session a lesson, what is refused and why, and the lessons shipped
+// in the program (resources/lessons through posenc.qrc): at least eight, each reading, with valid
+// parameters, an explanation of 3 to 6 sentences whose every {key} is a number LessonNumbers knows.
+#include "io/Lesson.h"
+
+#include "core/LessonNumbers.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+QByteArray lessonJson(const QByteArray &block, const QByteArray &view = R"({"views": [{"figure": "heatmap"}]})")
+{
+    return R"({"format": "posenc-session", "version": 1, "params": {"d-model": "64"}, "view": )" + view
+        + R"(, "lesson": )" + block + "}";
+}
+
+const QByteArray kGoodBlock
+    = R"({"name": "a-lesson", "order": 3, "title": "T", "question": "Q?", "explanation": "E {d}.", "main": 0})";
+
+// Sentences of an explanation: its text without markup and without the live note, split after
+// '.', '?' or '!' that end a word ("section 3.4" is not an end).
+int sentences(QString explanation)
+{
+    explanation.remove(u"{dropout_note}"_s);
+    explanation.remove(QRegularExpression(u"<[^>]*>"_s));
+    static const QRegularExpression end(u"[.?!](\\s|$)"_s);
+    return static_cast<int>(explanation.trimmed().count(end));
+}
+
+} // namespace
+
+class TestLesson : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsALesson();
+    void refusesWhatIsNotALesson_data();
+    void refusesWhatIsNotALesson();
+    void aPlainSessionKeepsItsBytesAndALessonItsBlock();
+    void theProgramShipsAtLeastEightLessons();
+    void everyShippedLessonReadsAndValidates();
+    void everyFileOfTheFolderIsShipped();
+};
+
+void TestLesson::readsALesson()
+{
+    const auto read = Lessons::parse(lessonJson(kGoodBlock), u"x.json"_s);
+    QVERIFY(std::holds_alternative<Lesson>(read));
+    const Lesson &lesson = std::get<Lesson>(read);
+    QCOMPARE(lesson.name, u"a-lesson"_s);
+    QCOMPARE(lesson.order, 3);
+    QCOMPARE(lesson.title, u"T"_s);
+    QCOMPARE(lesson.question, u"Q?"_s);
+    QCOMPARE(lesson.explanation, u"E {d}."_s);
+    QVERIFY(lesson.code.isEmpty());
+    QCOMPARE(lesson.mainFigure(), u"heatmap"_s);
+    QCOMPARE(lesson.session.params.value(u"d-model"_s), u"64"_s);
+    const auto params = lesson.params();
+    QVERIFY(std::holds_alternative<Params>(params));
+    QCOMPARE(std::get<Params>(params).dModel, 64);
+}
+
+void TestLesson::refusesWhatIsNotALesson_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("a plain session") << QByteArray(R"({"format": "posenc-session", "version": 1, "params": {}})")
+                                     << u"no \"lesson\" block"_s;
+    QTest::newRow("lesson not an object") << lessonJson("[1]") << u"\"lesson\" must be an object"_s;
+    QTest::newRow("name with a space") << lessonJson(R"({"name": "a lesson", "title": "T", "question": "Q",
+                                          "explanation": "E", "main": 0})")
+                                       << u"\"name\" must be lowercase words"_s;
+    QTest::newRow("name in capitals") << lessonJson(R"({"name": "Sum", "title": "T", "question": "Q",
+                                          "explanation": "E", "main": 0})")
+                                      << u"\"name\" must be lowercase words"_s;
+    QTest::newRow("no title") << lessonJson(R"({"name": "a", "question": "Q", "explanation": "E", "main": 0})")
+                              << u"\"title\" must be a text"_s;
+    QTest::newRow("empty question") << lessonJson(R"({"name": "a", "title": "T", "question": " ",
+                                       "explanation": "E", "main": 0})")
+                                    << u"\"question\" must be a text"_s;
+    QTest::newRow("main past the views") << lessonJson(R"({"name": "a", "title": "T", "question": "Q",
+                                            "explanation": "E", "main": 1})")
+                                         << u"\"main\" must be the index of a view"_s;
+    QTest::newRow("no views") << lessonJson(kGoodBlock, "{}") << u"\"main\" must be the index of a view"_s;
+}
+
+void TestLesson::refusesWhatIsNotALesson()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, reason);
+    const auto read = Lessons::parse(json, u"bad.json"_s);
+    QVERIFY(std::holds_alternative<SessionError>(read));
+    const SessionError &error = std::get<SessionError>(read);
+    QCOMPARE(error.path, u"bad.json"_s);
+    QVERIFY2(error.reason.contains(reason), qPrintable(error.reason));
+}
+
+void TestLesson::aPlainSessionKeepsItsBytesAndALessonItsBlock()
+{
+    Session plain;
+    plain.params.insert(u"d-model"_s, u"64"_s);
+    QVERIFY(!plain.toJson().contains("lesson"));
+    const auto lesson = Lessons::parse(lessonJson(kGoodBlock), u"x.json"_s);
+    const Session &session = std::get<Lesson>(lesson).session;
+    const auto again = Lessons::parse(session.toJson(), u"y.json"_s);
+    QVERIFY(std::holds_alternative<Lesson>(again));
+    QCOMPARE(std::get<Lesson>(again).session, session);
+}
+
+void TestLesson::theProgramShipsAtLeastEightLessons()
+{
+    for (const SessionError &error : Lessons::errors())
+        qWarning() << error.toString();
+    QVERIFY(Lessons::errors().isEmpty());
+    QVERIFY2(Lessons::all().size() >= 8, qPrintable(QString::number(Lessons::all().size())));
+    // The eight the program promises, each answering its question.
+    for (const QString &name :
+         {u"dropout-on-sum"_s, u"masked-dropout"_s, u"sum-vs-concat"_s, u"why-sqrt-d"_s, u"what-dropout-does"_s,
+          u"frequencies"_s, u"relative-position"_s, u"float32-precision"_s})
+        QVERIFY2(Lessons::find(name), qPrintable(name));
+    QVERIFY(!Lessons::find(u"no-such-lesson"_s));
+}
+
+void TestLesson::everyShippedLessonReadsAndValidates()
+{
+    QSet<QString> names;
+    QSet<int> orders;
+    int previousOrder = -1;
+    for (const Lesson &lesson : Lessons::all()) {
+        const QString what = lesson.name;
+        QVERIFY2(!names.contains(lesson.name), qPrintable(what));
+        QVERIFY2(!orders.contains(lesson.order), qPrintable(what + u": order taken"_s));
+        names.insert(lesson.name);
+        orders.insert(lesson.order);
+        QVERIFY2(lesson.order > previousOrder, qPrintable(what + u": listed out of order"_s));
+        previousOrder = lesson.order;
+        // The file is named after the lesson.
+        const auto reread = Lessons::read(u"%1/%2.json"_s.arg(QString::fromUtf16(Lessons::kDirectory), lesson.name));
+        QVERIFY2(std::holds_alternative<Lesson>(reread), qPrintable(what));
+        const auto params = lesson.params();
+        if (const auto *problems = std::get_if<QList<ParamError>>(&params))
+            QFAIL(qPrintable(what + u": "_s + problems->front().key + u" "_s + problems->front().sentence()));
+        QStringList unknown;
+        const QString filled = LessonNumbers::fill(lesson.explanation, std::get<Params>(params), false, &unknown);
+        QVERIFY2(unknown.isEmpty(), qPrintable(what + u": not numbers: "_s + unknown.join(u", "_s)));
+        QVERIFY2(!filled.contains(u'{'), qPrintable(what));
+        const int count = sentences(lesson.explanation);
+        QVERIFY2(count >= 3 && count <= 6, qPrintable(what + u": %1 sentences"_s.arg(count)));
+        QVERIFY2(lesson.question.endsWith(u'?'), qPrintable(what));
+    }
+}
+
+void TestLesson::everyFileOfTheFolderIsShipped()
+{
+    // resources/posenc.qrc lists every lesson of resources/lessons, byte for byte.
+    const QString folder = QFINDTESTDATA("../../resources/lessons");
+    QVERIFY(!folder.isEmpty());
+    const QStringList onDisk = QDir(folder).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+    const QDir shippedFolder(QString::fromUtf16(Lessons::kDirectory));
+    QCOMPARE(shippedFolder.entryList({u"*.json"_s}, QDir::Files, QDir::Name), onDisk);
+    for (const QString &name : onDisk) {
+        QFile disk(QDir(folder).filePath(name));
+        QFile shipped(shippedFolder.filePath(name));
+        QVERIFY(disk.open(QIODevice::ReadOnly) && shipped.open(QIODevice::ReadOnly));
+        QCOMPARE(shipped.readAll(), disk.readAll());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestLesson)
+#include "tst_lesson.moc"
