@@ -1,6 +1,5 @@
 #include "DropoutAnatomyCharts.h"
 
-#include "render/ColumnFit.h"
 #include "render/FigureBuild.h"
 #include "render/PlotStyle.h"
 
@@ -57,6 +56,13 @@ QCPLegend *legendIn(QCustomPlot *plot, QCPLayoutGrid *grid, int col)
     legend->setFont(font);
     legend->setIconSize(18, 8);
     return legend;
+}
+
+// At most `columns` columns: FigureFit takes fewer where they do not fit.
+void setColumns(QCPLegend *legend, int columns)
+{
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true);
 }
 
 QCPGraph *dots(QCPAxisRect *rect, const QColor &color, QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssDisc)
@@ -118,12 +124,11 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
 
 void DropoutAnatomyCharts::fill(const DropoutAnatomyData &data, bool brief)
 {
-    const double column = ColumnFit::columnWidth(m_grid, 2, m_grid->columnSpacing());
-    fillScatter(data, column, brief);
-    fillFraction(data, column, brief);
+    fillScatter(data, brief);
+    fillFraction(data, brief);
 }
 
-void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double column, bool brief)
+void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
 {
     const Params &p = d.params;
     const bool embedding = p.dropoutMode == DropoutMode::Embedding;
@@ -173,11 +178,11 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, double colum
     const QString title = brief ? u"output against input, %1"_s.arg(slopes)
                                 : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
                                     FigureText::formatCount(d.scatterCells), rows, slopes);
-    ColumnFit::setText(m_scatterTitle, title, column);
-    ColumnFit::fitLegend(m_scatterLegend, brief ? 4 : kLegendColumns, column);
+    m_scatterTitle->setText(title); // FigureFit wraps the texts and legends within their column
+    setColumns(m_scatterLegend, brief ? 4 : kLegendColumns);
 }
 
-void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, double column, bool brief)
+void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
 {
     const std::int64_t n = d.countedCells;
     QList<double> ps, low, high;
@@ -203,8 +208,8 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, double colu
         : brief ? u"fraction dropped against p, n = %1"_s.arg(FigureText::formatCount(n))
                 : u"fraction dropped against p, n = %1 cells in view\nthe same cells and seed at every p"_s.arg(
                     FigureText::formatCount(n));
-    ColumnFit::setText(m_fractionTitle, title, column);
-    ColumnFit::fitLegend(m_fractionLegend, brief ? 4 : kLegendColumns, column);
+    m_fractionTitle->setText(title);
+    setColumns(m_fractionLegend, brief ? 4 : kLegendColumns);
 }
 
 } // namespace posenc

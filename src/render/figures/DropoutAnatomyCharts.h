@@ -28,8 +28,8 @@ public:
     QCPGraph *measured() const { return m_measured; }
 
 private:
-    void fillScatter(const DropoutAnatomyData &data, double column, bool brief);
-    void fillFraction(const DropoutAnatomyData &data, double column, bool brief);
+    void fillScatter(const DropoutAnatomyData &data, bool brief);
+    void fillFraction(const DropoutAnatomyData &data, bool brief);
 
     QCPLayoutGrid *m_grid;
     QCPTextElement *m_scatterTitle;

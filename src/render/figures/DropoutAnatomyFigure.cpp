@@ -1,6 +1,5 @@
 #include "DropoutAnatomyFigure.h"
 
-#include "render/ColumnFit.h"
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
@@ -193,9 +192,6 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     for (const auto &roles : m_roles)
         roles->update(p, m_wide);
 
-    // Each title within its column: the panels keep one size.
-    const double column
-        = ColumnFit::columnWidth(m_heatmaps, 4, m_scale->outerRect().width() + 4 * m_heatmaps->columnSpacing());
     const QString evaluation = hasPadding(p) ? u"Y = masked_fill(X)"_s : u"Y = X"_s;
     const std::array<QString, 4> titles {
         u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
@@ -203,7 +199,7 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
         u"training, p = %1\n%2"_s.arg(FigureText::formatNumber(p.dropout), DropoutAnatomyCompute::trainingFormula(p)),
         u"evaluation\n%1"_s.arg(evaluation)};
     for (std::size_t i = 0; i < titles.size(); ++i)
-        ColumnFit::setText(m_titles[i], titles[i], column);
+        m_titles[i]->setText(titles[i]); // FigureFit wraps it within its column
 }
 
 QList<PositionAxis> DropoutAnatomyFigure::positionAxes() const

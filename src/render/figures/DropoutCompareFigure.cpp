@@ -1,6 +1,5 @@
 #include "DropoutCompareFigure.h"
 
-#include "render/ColumnFit.h"
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
@@ -154,15 +153,12 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     HeatmapStyle pe;
     pe.dataRange = sharedRange({&d.modes[0].pePart, &d.modes[1].pePart, &d.modes[2].pePart, &d.modes[3].pePart});
     pe.colorbarLabel = u"PE part of Y"_s;
-    // Each title within its column: the panels keep one size.
-    const double column
-        = ColumnFit::columnWidth(m_grid, 4, m_outputScale->outerRect().width() + 4 * m_grid->columnSpacing());
     for (std::size_t m = 0; m < 4; ++m) {
         const DropoutModePanel &panel = d.modes[m];
         m_output[m]->setGrid(panel.output, output);
         m_pe[m]->setGrid(panel.pePart, pe);
-        ColumnFit::setText(m_modeTitles[m], DropoutCompareCompute::modeTitle(panel), column);
-        ColumnFit::setText(m_peTitles[m], DropoutCompareCompute::peText(panel, !wide), column);
+        m_modeTitles[m]->setText(DropoutCompareCompute::modeTitle(panel)); // FigureFit wraps it within its column
+        m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
     }
     for (const auto &roles : m_roles)
         roles->update(params, wide);
