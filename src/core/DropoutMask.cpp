@@ -125,9 +125,17 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
 
 void DropoutMask::fillRow(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const
 {
-    if (!m_training || rowRule(position) == RowRule::PassThrough) {
+    // A row's rule comes first: masked-fill's padding is zeroed whatever the dice say (in
+    // evaluation too), and pass-through rows (protected, or evaluation) are kept whole.
+    switch (rowRule(position)) {
+    case RowRule::Zero:
+        std::fill(dst, dst + cols, 0.0f);
+        return;
+    case RowRule::PassThrough:
         std::fill(dst, dst + cols, 1.0f);
         return;
+    case RowRule::Dropout:
+        break;
     }
     std::uint64_t *bits = scratch(t_bits, (cols + 63) / 64);
     keepBits(position, col0, cols, bits);

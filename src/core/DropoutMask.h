@@ -24,7 +24,8 @@ public:
     // The raw Bernoulli bit, before the variant's row rules.
     bool kept(std::int64_t position, std::int64_t column) const;
     // 1 for kept, 0 for dropped, for `cols` columns from `col0`: the mask of the variant, so
-    // rows protected by protect-special and everything in evaluation mode read as kept.
+    // rows protected by protect-special and everything in evaluation mode read as kept, and
+    // masked-fill's padding rows (zero in Y) as dropped, a fixed row rather than random bits.
     void fillRow(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const;
 
     // How a row is treated by the variant.

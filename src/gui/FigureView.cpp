@@ -55,6 +55,10 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     layout->setSpacing(2);
     layout->addWidget(m_bar);
     layout->addWidget(m_plot, 1);
+    // The plot's room is the view's share of the dashboard, whatever its figure: QCustomPlot's
+    // size hints follow its layout (the minimum sizes of its axis rects), so a figure that
+    // refits itself to its room would otherwise resize every view, and refit, round after round.
+    m_plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     connect(m_bar, &FigureOptionBar::maximizeRequested, this, &FigureView::maximizeRequested);
     connect(m_bar, &FigureOptionBar::optionEdited, this, &FigureView::optionEdited);
     connect(m_bar, &FigureOptionBar::figureChosen, this, [this](const QString &name) {

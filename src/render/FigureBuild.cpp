@@ -12,8 +12,6 @@ namespace posenc {
 
 namespace {
 
-// Axes may be squeezed this small (layout units) before a figure is too small to draw.
-constexpr int kMinAxisSide = 24;
 // Panels read as pictures (the learned figure's heatmaps): smaller, they show nothing.
 constexpr int kMinPictureSide = 64;
 // Fillings that may move the axes before the layout is taken as it is.

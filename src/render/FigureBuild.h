@@ -50,6 +50,9 @@ struct FigureError
 class FigureBuild
 {
 public:
+    // Axes may be squeezed this small (layout units) before a figure is too small to draw.
+    static constexpr int kMinAxisSide = 24;
+
     // Precondition: figure.check() passed for the engine's parameters and `state`.
     FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine, FigureState state,
                 FigureStyle style, FigureSize size);

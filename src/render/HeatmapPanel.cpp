@@ -19,33 +19,67 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
     if (quantity == Quantity::Mask) {
         style.colormap = Colormap::Cividis;
         style.dataRange = {0.0, 1.0};
+        // One cell a pixel: every value is 1 or 0. Averaged: the kept fraction of a pixel's cells.
+        if (grid.rows == grid.block.rows && grid.cols == grid.block.cols && !grid.isPreview())
+            style.categories = {{1.0, u"kept"_s}, {0.0, u"dropped"_s}};
+        else
+            style.colorbarLabel = u"mask: kept fraction"_s;
         return style;
     }
-    // Symmetric so that zero stays white; a tiny floor keeps an all-zero table drawable.
-    const double extent = std::max({std::abs(grid.minValue), std::abs(grid.maxValue), 1e-12});
-    style.dataRange = {-extent, extent};
+    // Symmetric so that zero stays white.
+    const double extent = std::max(std::abs(grid.minValue), std::abs(grid.maxValue));
+    if (extent > 0.0 && std::isfinite(extent)) {
+        style.dataRange = {-extent, extent};
+    } else {
+        style.dataRange = {-1.0, 1.0};
+        style.colorbarLabel += u" (all 0)"_s;
+    }
     return style;
+}
+
+QList<Swatch> HeatmapStyle::swatches() const
+{
+    QList<Swatch> swatches;
+    const double span = dataRange.upper - dataRange.lower;
+    for (const auto &[value, label] : categories)
+        swatches.append({Colormaps::colorAt(colormap, span > 0.0 ? (value - dataRange.lower) / span : 0.5), label});
+    return swatches + notes;
 }
 
 HeatmapPanel::HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col)
     : m_rect(new QCPAxisRect(plot))
     , m_map(nullptr)
     , m_scale(new QCPColorScale(plot))
+    , m_cell(new QCPLayoutGrid)
 {
-    auto *cell = new QCPLayoutGrid;
-    layout->addElement(row, col, cell);
-    cell->addElement(0, 0, m_rect);
-    cell->addElement(0, 1, m_scale);
-    cell->setColumnStretchFactor(0, 1.0);
-    cell->setColumnStretchFactor(1, 0.01);
-    cell->setColumnSpacing(4);
-    PlotStyle::styleAxisRect(m_rect);
+    layout->addElement(row, col, m_cell);
+    m_cell->addElement(0, 0, m_rect);
+    m_cell->addElement(0, 1, m_scale);
+    m_cell->setColumnStretchFactor(0, 1.0);
+    m_cell->setColumnStretchFactor(1, 0.01);
+    m_cell->setColumnSpacing(4);
     auto *margins = new QCPMarginGroup(plot);
     m_rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(12);
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
+    initAxes();
+}
+
+HeatmapPanel::HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col, QCPColorScale *sharedScale)
+    : m_rect(new QCPAxisRect(plot))
+    , m_map(nullptr)
+    , m_scale(sharedScale)
+    , m_sharedScale(true)
+{
+    layout->addElement(row, col, m_rect);
+    initAxes();
+}
+
+void HeatmapPanel::initAxes()
+{
+    PlotStyle::styleAxisRect(m_rect);
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
     m_rect->axis(QCPAxis::atLeft)->setRangeReversed(true);
@@ -77,6 +111,36 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     m_scale->setGradient(Colormaps::gradient(style.colormap));
     m_scale->setDataRange(style.dataRange);
     m_scale->axis()->setLabel(style.colorbarLabel);
+    if (m_sharedScale)
+        return;
+    showLegend(!style.categories.isEmpty());
+    if (m_legend)
+        SwatchLegend::set(m_legend, style.swatches());
+}
+
+void HeatmapPanel::showLegend(bool categorical)
+{
+    if (categorical && !m_legend) {
+        m_side = new QCPLayoutGrid;
+        m_cell->addElement(0, 2, m_side);
+        m_legend = SwatchLegend::create(m_rect->parentPlot(), m_side, 0, 0);
+        m_side->addElement(1, 0, new QCPLayoutElement(m_rect->parentPlot()));
+        m_side->setRowStretchFactor(0, 0.001);
+        m_cell->take(m_side);
+        m_cell->simplify();
+        // The colorbar's text was scaled with the figure's font size (FigureFonts): so is this.
+        m_legend->setFont(m_scale->axis()->tickLabelFont());
+    }
+    QCPLayoutElement *shown = categorical ? static_cast<QCPLayoutElement *>(m_side) : m_scale;
+    QCPLayoutElement *hidden = categorical ? static_cast<QCPLayoutElement *>(m_scale) : m_side;
+    if (m_cell->element(0, 1) == shown)
+        return;
+    if (hidden)
+        m_cell->take(hidden);
+    m_cell->addElement(0, 1, shown);
+    shown->setVisible(true);
+    if (hidden)
+        hidden->setVisible(false);
 }
 
 void HeatmapPanel::showBlock(const Block &block)

@@ -5,8 +5,12 @@
 #include "data/HeatmapResampler.h"
 
 #include "QCustomPlot.h"
+#include "SwatchLegend.h"
+
+#include <QList>
 
 #include <optional>
+#include <utility>
 
 namespace posenc {
 
@@ -17,10 +21,20 @@ struct HeatmapStyle
     Colormap colormap = Colormap::Diverging;
     QCPRange dataRange {-1.0, 1.0};
     QString colorbarLabel;
+    // The only values the grid holds, each named: a legend of them instead of the colorbar, which
+    // would suggest values in between (the mask shown cell by cell is 1 or 0, kept or dropped).
+    QList<std::pair<double, QString>> categories;
+    // Entries the legend of categories shows after them (hatched padding rows).
+    QList<Swatch> notes;
 
     // The style of the program for a quantity: PE fixed to [-1, 1], other signed data
-    // symmetric around zero, the mask in [0, 1] with a sequential map.
+    // symmetric around zero (and +-1 when all of it is zero, as Y at p = 1: a colorbar of
+    // +-1e-12 would say nothing true), the mask kept/dropped in a legend where each pixel is one
+    // cell, else its kept fraction in [0, 1] with a sequential map.
     static HeatmapStyle forQuantity(Quantity quantity, const HeatmapGrid &grid);
+
+    // The swatches of the categories, in this style's colours, then the notes.
+    QList<Swatch> swatches() const;
 };
 
 // One heatmap with its colorbar, in one cell of a figure's layout: columns on x, positions
@@ -29,6 +43,9 @@ class HeatmapPanel
 {
 public:
     HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col);
+    // A panel alone in cell (row, col), coloured by `sharedScale`, which the figure places: panels
+    // compared with each other share one colour scale.
+    HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col, QCPColorScale *sharedScale);
 
     void setGrid(const HeatmapGrid &grid, const HeatmapStyle &style);
     // Axes show the whole table of `shape`.
@@ -46,9 +63,17 @@ public:
     QCPColorScale *colorScale() const { return m_scale; }
 
 private:
+    void initAxes();
+    // Puts the categories' legend (`categorical`) or the colorbar beside the heatmap.
+    void showLegend(bool categorical);
+
     QCPAxisRect *m_rect;
     QCPColorMap *m_map;
     QCPColorScale *m_scale;
+    bool m_sharedScale = false;
+    QCPLayoutGrid *m_cell = nullptr; // the heatmap beside its colorbar or legend; null when shared
+    QCPLayoutGrid *m_side = nullptr; // the legend over a spacer, in the cell while it is shown
+    QCPLegend *m_legend = nullptr;
 };
 
 } // namespace posenc

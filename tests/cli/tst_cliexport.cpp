@@ -54,7 +54,7 @@ void TestCliExport::everyFigureInEveryFormat_data()
     const QList<std::pair<QString, QString>> figures = {{u"heatmap"_s, u"column j"_s},
                                                         {u"curves"_s, u"position p"_s},
                                                         {u"magnitudes"_s, u"std and |mean|"_s},
-                                                        {u"dropout"_s, u"kept (1) / dropped (0)"_s},
+                                                        {u"dropout"_s, u"keep mask M"_s},
                                                         {u"learned"_s, u"position q"_s}};
     for (const auto &[figure, label] : figures)
         for (const QString &extension : {u"png"_s, u"svg"_s, u"pdf"_s})

@@ -87,6 +87,8 @@ private slots:
     void protectSpecialPassesRows();
     void maskedFillZeroesPadding_data();
     void maskedFillZeroesPadding();
+    void maskedFillMaskIsFixedOnPadding_data();
+    void maskedFillMaskIsFixedOnPadding();
     void rowRules();
     void applyRowFollowsRules_data();
     void applyRowFollowsRules();
@@ -511,6 +513,48 @@ void TestDropoutMask::maskedFillZeroesPadding()
         for (std::int64_t c = 0; c < 41; ++c)
             QVERIFY2(y(r, c) == 0.0f, qPrintable(cellText(r, c, u"padding Y"_s, 0.0f, y(r, c))));
     }
+}
+
+void TestDropoutMask::maskedFillMaskIsFixedOnPadding_data()
+{
+    QTest::addColumn<bool>("training");
+    QTest::addColumn<double>("p");
+    QTest::newRow("training p = 0.3") << true << 0.3;
+    QTest::newRow("training p = 0") << true << 0.0;
+    QTest::newRow("training p = 1") << true << 1.0;
+    QTest::newRow("evaluation") << false << 0.3;
+}
+
+// masked_fill zeroes the padding before any dice are thrown: the variant's mask reads 0 on every
+// padding row (a fixed row, not random bits), in evaluation too, so that Y = 0 wherever the mask
+// is 0; the sequence rows read as mode sum's mask (training) or all kept (evaluation).
+void TestDropoutMask::maskedFillMaskIsFixedOnPadding()
+{
+    QFETCH(bool, training);
+    QFETCH(double, p);
+    Params params = dropoutParams(p, 120, 37);
+    params.dropoutMode = DropoutMode::MaskedFill;
+    params.seqLen = 70;
+    params.training = training;
+    Params sumParams = params;
+    sumParams.dropoutMode = DropoutMode::Sum;
+    const Engine engine(params);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf x = wholeTable(engine, Quantity::Input);
+    const RowMatrixXf sequenceMask = training ? wholeTable(Engine(sumParams), Quantity::Mask).topRows(70).eval()
+                                              : RowMatrixXf(RowMatrixXf::Ones(70, 37));
+    QCOMPARE(reference::firstBitDifference(sequenceMask, mask.topRows(70)), QString());
+    for (std::int64_t r = 70; r < 120; ++r)
+        for (std::int64_t c = 0; c < 37; ++c)
+            QVERIFY2(mask(r, c) == 0.0f, qPrintable(cellText(r, c, u"padding mask"_s, 0.0f, mask(r, c))));
+    for (std::int64_t r = 0; r < 120; ++r)
+        for (std::int64_t c = 0; c < 37; ++c) {
+            if (mask(r, c) == 0.0f)
+                QVERIFY2(y(r, c) == 0.0f, qPrintable(cellText(r, c, u"Y where the mask drops"_s, 0.0f, y(r, c))));
+            else if (!training)
+                QVERIFY2(y(r, c) == x(r, c), qPrintable(cellText(r, c, u"evaluation Y"_s, x(r, c), y(r, c))));
+        }
 }
 
 void TestDropoutMask::rowRules()

@@ -159,7 +159,7 @@ void TestMainWindow::eachControlReachesTheViews()
     const QString mismatch = heatmapMismatch(*heatmapView(window), now);
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     QVERIFY(dropoutShown.count() >= 1);
-    QCOMPARE(data<DropoutData>(dropoutView(window))->p, now.dropout);
+    QCOMPARE(data<DropoutData>(dropoutView(window))->params.dropout, now.dropout);
 }
 
 void TestMainWindow::invalidValueKeepsTheLastValidPlots()

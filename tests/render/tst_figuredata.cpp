@@ -243,11 +243,13 @@ void TestFigureData::dropFractionIsNearP()
     const Engine engine(params);
     const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 48}, 200, 200}, Detail::Full, {});
     QVERIFY(data);
-    QCOMPARE(data->measuredCells, 800 * 128);
+    // In evaluation no cell is under dropout: none is counted.
+    QCOMPARE(data->count.cells, training ? 800 * 128 : 0);
     const double expected = training ? p : 0.0;
     // Binomial: 5 standard deviations over 102,400 cells.
     const double tolerance = 5.0 * std::sqrt(expected * (1.0 - expected) / 102400.0) + 1e-12;
-    QVERIFY2(std::abs(data->measuredDrop - expected) <= tolerance, qPrintable(QString::number(data->measuredDrop)));
+    QVERIFY2(std::abs(data->count.fraction() - expected) <= tolerance,
+             qPrintable(QString::number(data->count.fraction())));
     // The mask shown one cell per cell: only 0 and 1; Y is 0 exactly where the mask is.
     QCOMPARE(data->mask.rows, 48);
     for (std::size_t i = 0; i < data->mask.values.size(); ++i) {
@@ -261,11 +263,13 @@ void TestFigureData::dropFractionIsNearP()
 void TestFigureData::summaryStatesTheFactor()
 {
     DropoutData data;
-    data.p = 0.2;
-    data.measuredDrop = 0.19;
-    data.measuredCells = 1000;
+    data.params.dropout = 0.2;
+    data.count.dropped = 190;
+    data.count.cells = 1000;
     QVERIFY2(DropoutCompute::summary(data).contains(u"1.25"_s), qPrintable(DropoutCompute::summary(data)));
-    data.training = false;
+    QVERIFY2(DropoutCompute::summary(data).contains(u"0.19 of 1,000 cells under dropout"_s),
+             qPrintable(DropoutCompute::summary(data)));
+    data.params.training = false;
     QVERIFY(DropoutCompute::summary(data).contains(u"evaluation"_s));
 }
 

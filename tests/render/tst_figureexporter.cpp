@@ -271,14 +271,14 @@ void TestFigureExporter::fontSizeTitleAndColormap()
     QVERIFY(scale->gradient() == Colormaps::gradient(Colormap::Viridis));
     QCOMPARE(scale->axis()->labelFont().pointSizeF(), 13.5);
 
-    // Dropout: both panels take the map.
+    // Dropout: both panels take the map (the mask's colours, named by its kept/dropped legend, are
+    // those of its colour scale, out of the layout).
     const auto dropout
         = FigureBuilds::build(u"dropout"_s, small(), FigureSize::fromPixels(QSize(800, 400)), state, style);
     QVERIFY(!dropout->error());
     int viridis = 0;
-    for (QCPLayoutElement *e : dropout->plot()->plotLayout()->elements(true))
-        if (auto *s = qobject_cast<QCPColorScale *>(e))
-            viridis += s->gradient() == Colormaps::gradient(Colormap::Viridis) ? 1 : 0;
+    for (const QCPColorScale *s : dropout->plot()->findChildren<QCPColorScale *>())
+        viridis += s->gradient() == Colormaps::gradient(Colormap::Viridis) ? 1 : 0;
     QCOMPARE(viridis, 2);
 }
 

@@ -12,54 +12,63 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::DropoutCompute {
 
-Block defaultBlock(Shape table)
+Block sequenceBlock(const Params &params, std::int64_t rows, std::int64_t cols)
 {
-    return {0, std::min<std::int64_t>(table.rows, 48), 0, std::min<std::int64_t>(table.cols, 48)};
+    const std::int64_t n = params.sequenceLength();
+    std::int64_t shown = rows;
+    // Up to twice the rows, to reach a sequence's end and 4 padding rows beyond it.
+    if (n < params.maxLen && n + 4 > rows && n + 4 <= 2 * rows)
+        shown = n + 4;
+    return {0, std::min(params.maxLen, shown), 0, std::min(params.dModel, cols)};
 }
 
-namespace {
-
-// Dropped cells among evenly spaced whole rows, at most `budget` cells; counted per tile.
-std::optional<std::pair<std::int64_t, std::int64_t>> countDropped(const Engine &engine, std::int64_t budget,
-                                                                  const ComputeOptions &options)
+std::optional<DropCount> countDropped(const Engine &engine, const Block &block, std::int64_t budget,
+                                      const ComputeOptions &options)
 {
-    const Shape s = engine.shape(Quantity::Mask);
-    const std::int64_t rows = std::clamp<std::int64_t>(budget / std::max<std::int64_t>(1, s.cols), 1, s.rows);
-    const std::int64_t stride = (s.rows + rows - 1) / rows;
+    if (block.isEmpty())
+        return DropCount {};
+    const DropoutMask &rules = engine.dropoutMask();
+    const std::int64_t rows = std::clamp<std::int64_t>(budget / std::max<std::int64_t>(1, block.cols), 1, block.rows);
+    const std::int64_t stride = (block.rows + rows - 1) / rows;
     const std::int64_t bandRows
-        = std::max<std::int64_t>(1, (std::int64_t(1) << 18) / std::max<std::int64_t>(1, s.cols));
-    // Contiguous when every row is measured, else one row per stride.
-    const std::int64_t tiles = stride == 1 ? (s.rows + bandRows - 1) / bandRows : (s.rows + stride - 1) / stride;
-    std::vector<std::int64_t> dropped(static_cast<std::size_t>(tiles), 0), cells(static_cast<std::size_t>(tiles), 0);
+        = std::max<std::int64_t>(1, (std::int64_t(1) << 18) / std::max<std::int64_t>(1, block.cols));
+    // Contiguous bands when every row is counted, else one row per stride.
+    const std::int64_t tiles
+        = stride == 1 ? (block.rows + bandRows - 1) / bandRows : (block.rows + stride - 1) / stride;
+    std::vector<DropCount> counts(static_cast<std::size_t>(tiles));
     const bool done = forEachTile(tiles, options.threads, options.cancel, [&](std::int64_t tile) {
-        const Block block = stride == 1
-            ? Block {tile * bandRows, std::min(bandRows, s.rows - tile * bandRows), 0, s.cols}
-            : Block {tile * stride, 1, 0, s.cols};
-        RowMatrixXf mask(block.rows, block.cols);
-        engine.computeBlock(Quantity::Mask, block, mask);
-        dropped[static_cast<std::size_t>(tile)] = static_cast<std::int64_t>((mask.array() == 0.0f).count());
-        cells[static_cast<std::size_t>(tile)] = block.cells();
+        const Block band = stride == 1
+            ? Block {block.row0 + tile * bandRows, std::min(bandRows, block.rows - tile * bandRows), block.col0,
+                     block.cols}
+            : Block {block.row0 + tile * stride, 1, block.col0, block.cols};
+        RowMatrixXf mask(band.rows, band.cols);
+        engine.computeBlock(Quantity::Mask, band, mask);
+        DropCount &count = counts[static_cast<std::size_t>(tile)];
+        count.rows = band.rows;
+        for (std::int64_t r = 0; r < band.rows; ++r) {
+            if (rules.rowRule(band.row0 + r) != DropoutMask::RowRule::Dropout)
+                continue;
+            count.dropped += static_cast<std::int64_t>((mask.row(r).array() == 0.0f).count());
+            count.cells += band.cols;
+        }
     });
     if (!done)
         return std::nullopt;
-    std::int64_t d = 0, c = 0;
-    for (std::size_t i = 0; i < dropped.size(); ++i) {
-        d += dropped[i];
-        c += cells[i];
+    DropCount total;
+    total.everyRow = stride == 1;
+    for (const DropCount &c : counts) {
+        total.dropped += c.dropped;
+        total.cells += c.cells;
+        total.rows += c.rows;
     }
-    return std::pair {d, c};
+    return total;
 }
-
-} // namespace
 
 std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &request, Detail detail,
                                    const ComputeOptions &options)
 {
-    const Params &params = engine.params();
     DropoutData data;
-    data.p = params.dropout;
-    data.training = params.training;
-    data.mode = params.dropoutMode;
+    data.params = engine.params();
     const HeatmapRequest base {Quantity::Mask, request.block, request.pixelRows, request.pixelCols,
                                Budget::cells(detail)};
     // A preview is the resampler's first pass (labelled so in its grids); the full detail exact.
@@ -72,27 +81,67 @@ std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &r
     auto output = HeatmapResampler::resample(engine, outputRequest, options, pass);
     if (!output)
         return std::nullopt;
-    const auto counted = countDropped(engine, Budget::cells(detail) / 2, options);
+    const Shape table = engine.shape(Quantity::Mask);
+    const auto counted = countDropped(engine, {0, table.rows, 0, table.cols}, Budget::cells(detail) / 2, options);
     if (!counted)
         return std::nullopt;
     data.mask = std::move(*mask);
     data.output = std::move(*output);
-    data.measuredDrop = counted->second > 0 ? static_cast<double>(counted->first) / counted->second : 0.0;
-    data.measuredCells = counted->second;
+    data.count = *counted;
     return data;
 }
 
+namespace {
+
+QString rowsText(std::int64_t first, std::int64_t end)
+{
+    return end - first == 1 ? FigureText::formatCount(first)
+                            : u"%1–%2"_s.arg(FigureText::formatCount(first), FigureText::formatCount(end - 1));
+}
+
+// The rows no dice decide: masked-fill's padding, and the rows protect-special passes through.
+QStringList fixedRows(const Params &params)
+{
+    QStringList parts;
+    const std::int64_t n = params.sequenceLength();
+    if (params.dropoutMode == DropoutMode::MaskedFill && n < params.maxLen)
+        parts.append(u"padding rows %1 (positions ≥ seq_len %2) zeroed by masked_fill"_s.arg(
+            rowsText(n, params.maxLen), FigureText::formatCount(n)));
+    if (params.dropoutMode == DropoutMode::ProtectSpecial && params.training) {
+        QStringList rows;
+        for (const std::int64_t row : params.specialRows())
+            rows.append(FigureText::formatCount(row));
+        rows.removeDuplicates();
+        parts.append(rows.size() == 1 ? u"special row %1 passed through whole"_s.arg(rows.first())
+                                      : u"special rows %1 passed through whole"_s.arg(rows.join(u", "_s)));
+    }
+    return parts;
+}
+
+} // namespace
+
 QString summary(const DropoutData &data)
 {
-    const QString mode = ParamText::toString(data.mode);
-    if (!data.training)
-        return u"evaluation mode (%1): dropout is the identity, Y = X"_s.arg(mode);
-    const QString factor = data.p < 1.0 ? FigureText::formatNumber(1.0 / (1.0 - data.p), 4) : u"— (p = 1: all zero)"_s;
-    return u"training, %1: p = %2, dropped %3 of %4 cells measured; kept values × 1/(1−p) = %5"_s.arg(mode)
-        .arg(FigureText::formatNumber(data.p, 4))
-        .arg(FigureText::formatNumber(data.measuredDrop, 4))
-        .arg(FigureText::formatCount(data.measuredCells))
-        .arg(factor);
+    const Params &params = data.params;
+    const QString mode = ParamText::toString(params.dropoutMode);
+    QStringList parts;
+    if (!params.training) {
+        const bool padding = params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen;
+        parts.append(padding ? u"evaluation, mode %1: no dropout; Y = X but for the padding"_s.arg(mode)
+                             : u"evaluation, mode %1: no dropout, Y = X"_s.arg(mode));
+        return (parts + fixedRows(params)).join(u"  ·  "_s);
+    }
+    const QString where = data.count.everyRow ? QString() : u" in evenly spaced rows"_s;
+    parts.append(u"training, mode %1: dropped %2 of %3 cells under dropout%4 (p = %5)"_s.arg(mode)
+                     .arg(FigureText::formatNumber(data.count.fraction(), 4))
+                     .arg(FigureText::formatCount(data.count.cells), where)
+                     .arg(FigureText::formatNumber(params.dropout, 4)));
+    if (params.dropout >= 1.0)
+        parts.append(params.dropoutMode == DropoutMode::Embedding ? u"p = 1: s·E all dropped, Y = PE"_s
+                                                                  : u"p = 1: nothing kept, nothing divided"_s);
+    else
+        parts.append(u"kept values × 1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - params.dropout), 4)));
+    return (parts + fixedRows(params)).join(u"  ·  "_s);
 }
 
 } // namespace posenc::DropoutCompute

@@ -3,6 +3,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 
+#include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
 using namespace Qt::StringLiterals;
@@ -29,6 +30,9 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     m_output = std::make_unique<HeatmapPanel>(plot, row, 0, 1);
     row->setColumnSpacing(12);
     m_output->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
+    m_sides = new QCPMarginGroup(plot);
+    m_maskRoles = std::make_unique<TokenRoleMarks>(m_mask->axisRect());
+    m_outputRoles = std::make_unique<TokenRoleMarks>(m_output->axisRect());
     // The two panels show the same cells: moving one moves the other.
     for (const auto &[from, to] :
          {std::pair {m_mask.get(), m_output.get()}, std::pair {m_output.get(), m_mask.get()}}) {
@@ -41,14 +45,33 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     }
 }
 
-void DropoutFigure::setData(const DropoutData &data)
+void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> colormap)
 {
+    const Params &params = data.params;
     HeatmapStyle maskStyle = HeatmapStyle::forQuantity(Quantity::Mask, data.mask);
-    maskStyle.colorbarLabel = u"kept (1) / dropped (0)"_s;
+    HeatmapStyle outputStyle = HeatmapStyle::forQuantity(Quantity::Output, data.output);
+    outputStyle.colorbarLabel = FigureText::quantityLabel(Quantity::Output, params)
+        + (data.output.minValue == 0.0 && data.output.maxValue == 0.0 ? u" (all 0)"_s : QString());
+    if (colormap)
+        maskStyle.colormap = outputStyle.colormap = *colormap;
+    if (params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen)
+        maskStyle.notes = {{Colormaps::colorAt(maskStyle.colormap, 0.0), u"padding"_s, Qt::BDiagPattern}};
     m_mask->setGrid(data.mask, maskStyle);
-    m_output->setGrid(data.output, HeatmapStyle::forQuantity(Quantity::Output, data.output));
-    m_title->setText(u"Dropout: mask (left) and output Y (right)"_s);
-    m_summary->setText(DropoutCompute::summary(data));
+    m_output->setGrid(data.output, outputStyle);
+    // Equal margins beside both heatmaps, so that the two show their cells at one size; a paper
+    // column has no room to spare for it, and the roles are only outlined there.
+    for (const HeatmapPanel *panel : {m_mask.get(), m_output.get()})
+        panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, m_compact ? nullptr : m_sides);
+    m_maskRoles->update(params, !m_compact);
+    m_outputRoles->update(params, !m_compact);
+    const QString parameters
+        = u"%1  ·  %2, %3, %4"_s.arg(FigureText::dropoutText(params), FigureText::tableText(params),
+                                     FigureText::scaleText(params), FigureText::sigmaText(params));
+    const QString output = FigureText::quantityLabel(Quantity::Output, params);
+    m_title->setText(m_compact ? u"Mask M and %1  ·  %2"_s.arg(output, parameters)
+                               : u"Dropout: keep mask M (1 kept, 0 dropped) and %1  ·  %2"_s.arg(output, parameters));
+    m_summary->setText(m_compact ? DropoutCompute::summary(data)
+                                 : DropoutCompute::summary(data) + u"  ·  rows: "_s + TokenRoles::text(params));
 }
 
 QList<ViewAxis> DropoutFigure::viewAxes() const
@@ -60,8 +83,7 @@ QList<ViewAxis> DropoutFigure::viewAxes() const
 
 void DropoutFigure::showDefaultView(const Params &params, const FigureState &state)
 {
-    const Shape shape = Quantities::shape(Quantity::Mask, params);
-    m_mask->showBlock(ViewOptions::inView(state, DropoutCompute::defaultBlock(shape)));
+    m_mask->showBlock(ViewOptions::inView(state, DropoutCompute::sequenceBlock(params, 48, 48)));
 }
 
 QList<PanelExtent> DropoutFigure::panels(double pixelRatio) const
@@ -72,11 +94,7 @@ QList<PanelExtent> DropoutFigure::panels(double pixelRatio) const
 void DropoutFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const DropoutData>(data);
-    setData(*m_data);
-    if (const auto colormap = Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap)))) {
-        for (HeatmapPanel *panel : {m_mask.get(), m_output.get()})
-            panel->colorScale()->setGradient(Colormaps::gradient(*colormap));
-    }
+    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap))));
 }
 
 QList<PositionAxis> DropoutFigure::positionAxes() const

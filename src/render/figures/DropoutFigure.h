@@ -2,31 +2,39 @@
 
 #include "render/FigurePlot.h"
 #include "render/HeatmapPanel.h"
+#include "render/TokenRoles.h"
 #include "render/data/DropoutModel.h"
 
 #include "render/QCustomPlot.h"
 
 #include <memory>
+#include <optional>
 
 namespace posenc {
 
 // The dropout view: the keep mask and the output Y of the same cells side by side, with
-// the measured drop fraction against p and the 1/(1-p) factor stated.
+// the measured drop fraction against p and the 1/(1-p) factor stated, the token roles marked on
+// the rows (padding hatched).
 class DropoutFigure final : public FigurePlot
 {
 public:
     explicit DropoutFigure(QCustomPlot *plot);
 
-    void setData(const DropoutData &data);
+    // Draws `data`; `colormap` replaces the figure's own maps in both panels.
+    void setData(const DropoutData &data, std::optional<Colormap> colormap = std::nullopt);
     HeatmapPanel &maskPanel() { return *m_mask; }
     HeatmapPanel &outputPanel() { return *m_output; }
     const HeatmapPanel &maskPanel() const { return *m_mask; }
     const HeatmapPanel &outputPanel() const { return *m_output; }
+    QCPTextElement *title() const { return m_title; }
+    QCPTextElement *subtitle() const { return m_summary; }
 
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;
     QList<PanelExtent> panels(double pixelRatio) const override;
     void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    // Small (a paper column): the token roles outlined, not named.
+    void setCompact(bool compact) override { m_compact = compact; }
     QList<PositionAxis> positionAxes() const override;
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
@@ -35,6 +43,10 @@ private:
     QCPTextElement *m_summary;
     std::unique_ptr<HeatmapPanel> m_mask;
     std::unique_ptr<HeatmapPanel> m_output;
+    QCPMarginGroup *m_sides; // the heatmaps' left and right margins, alike
+    std::unique_ptr<TokenRoleMarks> m_maskRoles;
+    std::unique_ptr<TokenRoleMarks> m_outputRoles;
+    bool m_compact = false;
     std::shared_ptr<const DropoutData> m_data;
 };
 

@@ -1,0 +1,167 @@
+#include "TokenRoles.h"
+
+#include "SwatchLegend.h"
+
+#include "data/FigureText.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kOutline(20, 20, 20);
+
+// Names at role rows, leaving out a name whose label would touch one already placed (first
+// come, first placed: [CLS], [SEP], then the [MASK]s), so that labels never overlap.
+class RoleTicker final : public QCPAxisTickerText
+{
+public:
+    RoleTicker(QCPAxis *axis, QList<TokenRole> roles)
+        : m_axis(axis)
+        , m_roles(std::move(roles))
+    {
+        for (const TokenRole &role : m_roles)
+            addTick(static_cast<double>(role.position), role.name);
+    }
+
+protected:
+    QVector<double> createTickVector(double, const QCPRange &range) override
+    {
+        const double room = QFontMetricsF(m_axis->tickLabelFont()).height();
+        QVector<double> placed;
+        for (const TokenRole &role : m_roles) {
+            const double at = static_cast<double>(role.position);
+            if (!range.contains(at))
+                continue;
+            const bool touches = std::any_of(placed.cbegin(), placed.cend(), [&](double other) {
+                return std::abs(m_axis->coordToPixel(at) - m_axis->coordToPixel(other)) < room;
+            });
+            if (!touches)
+                placed.append(at);
+        }
+        std::sort(placed.begin(), placed.end());
+        return placed;
+    }
+
+private:
+    QCPAxis *m_axis;
+    QList<TokenRole> m_roles;
+};
+
+// A rectangle across the whole width of `rect`, over rows [first - 1/2, last + 1/2].
+QCPItemRect *rowBand(QCPAxisRect *rect, double first, double last)
+{
+    auto *item = new QCPItemRect(rect->parentPlot());
+    item->setClipAxisRect(rect);
+    for (QCPItemPosition *corner : {item->topLeft, item->bottomRight}) {
+        corner->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        corner->setAxisRect(rect);
+        corner->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        corner->setTypeY(QCPItemPosition::ptPlotCoords);
+    }
+    item->topLeft->setCoords(0.0, first - 0.5);
+    item->bottomRight->setCoords(1.0, last + 0.5);
+    item->setSelectable(false);
+    return item;
+}
+
+} // namespace
+
+namespace TokenRoles {
+
+QList<TokenRole> of(const Params &params)
+{
+    const std::int64_t n = params.sequenceLength();
+    QList<TokenRole> roles {{0, u"[CLS]"_s}};
+    if (n > 1)
+        roles.append({n - 1, u"[SEP]"_s});
+    const std::vector<std::int64_t> special = params.specialRows();
+    for (const std::int64_t row : std::set<std::int64_t>(special.begin(), special.end())) {
+        if (row != 0 && row != n - 1)
+            roles.append({row, u"[MASK]"_s});
+    }
+    return roles;
+}
+
+std::pair<std::int64_t, std::int64_t> padding(const Params &params)
+{
+    return {std::min(params.sequenceLength(), params.maxLen), params.maxLen};
+}
+
+QString text(const Params &params)
+{
+    QStringList parts;
+    for (const TokenRole &role : of(params))
+        parts.append(u"%1 at %2"_s.arg(role.name, FigureText::formatCount(role.position)));
+    const auto [first, end] = padding(params);
+    if (first < end) {
+        const QString rows = end - first == 1
+            ? FigureText::formatCount(first)
+            : u"%1–%2"_s.arg(FigureText::formatCount(first), FigureText::formatCount(end - 1));
+        parts.append(u"padding %1 (hatched, seq_len %2)"_s.arg(rows, FigureText::formatCount(params.sequenceLength())));
+    } else {
+        parts.append(u"no padding (seq_len = L)"_s);
+    }
+    return parts.join(u", "_s);
+}
+
+} // namespace TokenRoles
+
+TokenRoleMarks::TokenRoleMarks(QCPAxisRect *rect)
+    : m_rect(rect)
+{
+    QCPAxis *left = m_rect->axis(QCPAxis::atLeft);
+    QCPAxis *names = m_rect->axis(QCPAxis::atRight);
+    names->setRangeReversed(left->rangeReversed());
+    names->setRange(left->range());
+    names->setTickLength(0, 3);
+    names->setSubTicks(false);
+    names->grid()->setVisible(false);
+    QFont font = left->tickLabelFont();
+    font.setBold(true);
+    names->setTickLabelFont(font);
+    QObject::connect(left, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), names,
+                     qOverload<const QCPRange &>(&QCPAxis::setRange));
+}
+
+void TokenRoleMarks::clear()
+{
+    QCustomPlot *plot = m_rect->parentPlot();
+    for (QCPAbstractItem *item : std::as_const(m_items))
+        plot->removeItem(item);
+    m_items.clear();
+}
+
+void TokenRoleMarks::update(const Params &params, bool named)
+{
+    clear();
+    const QList<TokenRole> roles = TokenRoles::of(params);
+    for (const TokenRole &role : roles) {
+        QCPItemRect *outline = rowBand(m_rect, static_cast<double>(role.position), static_cast<double>(role.position));
+        outline->setPen(QPen(kOutline, 1.2));
+        outline->setBrush(Qt::NoBrush);
+        m_items.append(outline);
+    }
+    const auto [first, end] = TokenRoles::padding(params);
+    if (first < end) {
+        for (const QBrush &brush : {QBrush(SwatchLegend::washColor()), SwatchLegend::hatchBrush()}) {
+            QCPItemRect *band = rowBand(m_rect, static_cast<double>(first), static_cast<double>(end - 1));
+            band->setPen(Qt::NoPen);
+            band->setBrush(brush);
+            m_items.append(band);
+        }
+    }
+    // The padding named a row into its band, after the roles: it yields to [SEP] where rows are thin.
+    QList<TokenRole> labels = roles;
+    if (first < end)
+        labels.append({std::min(first + 1, end - 1), u"padding"_s});
+    QCPAxis *names = m_rect->axis(QCPAxis::atRight);
+    names->setVisible(named);
+    names->setTicker(QSharedPointer<RoleTicker>::create(names, labels));
+}
+
+} // namespace posenc

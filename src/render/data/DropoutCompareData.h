@@ -1,0 +1,78 @@
+#pragma once
+
+#include "Detail.h"
+#include "FigureModel.h"
+#include "HeatmapResampler.h"
+
+#include <array>
+#include <atomic>
+#include <optional>
+
+namespace posenc {
+
+// One dropout mode at work on the cells in view: Y, and the part of Y that the PE contributes.
+struct DropoutModePanel
+{
+    DropoutMode mode = DropoutMode::Sum;
+    Params params; // the figure's parameters under this mode
+    HeatmapGrid output; // Y
+    // The PE's part of Y: Y computed from the PE alone (s·E = 0) with the same mask and row rules.
+    // Dropout is linear in its input for a given mask, so this is M ⊙ PE / (1 - p) where the mode
+    // drops the sum, the PE itself in embedding mode (dropped cells lose s·E, never the PE), PE
+    // on rows passed through, 0 on masked-fill's padding.
+    HeatmapGrid pePart;
+    // Over the cells in view that hold a PE value (the PE columns in concat), rows evenly spaced
+    // past a budget: those whose PE does not reach Y (dropped, or zeroed padding) and the PE's
+    // energy, sum of PE^2, in all of them and in those it reaches.
+    std::int64_t peCells = 0;
+    std::int64_t peCellsLost = 0;
+    double peEnergy = 0.0;
+    double peEnergyKept = 0.0;
+
+    double lostFraction() const;
+    double energyKeptFraction() const;
+};
+
+// The four dropout modes side by side, from the same X and the same mask (seed).
+struct DropoutCompareData : FigureData
+{
+    Params params; // as shown: seq_len set (shown())
+    bool choseSequence = false; // seq_len was unset, the figure chose it
+    std::array<DropoutModePanel, 4> modes;
+    bool everyRow = true; // the counts looked at every row in view, else at evenly spaced rows
+};
+
+namespace DropoutCompareCompute {
+
+inline constexpr std::array<DropoutMode, 4> kModes
+    = {DropoutMode::Sum, DropoutMode::Embedding, DropoutMode::ProtectSpecial, DropoutMode::MaskedFill};
+
+// A sequence shorter than the table when the parameters leave seq_len unset: masked-fill's
+// padding and [SEP] then show in the first rows, as in a batch padded to max_len.
+inline constexpr std::int64_t kShownSequence = 16;
+
+// The parameters the figure shows: `params`, with seq_len kShownSequence when it is unset and
+// the table has rows to pad past it.
+Params shown(const Params &params);
+// Whether shown() chose the sequence length.
+bool choseSequence(const Params &params);
+// The parameters under `mode`.
+Params withMode(const Params &params, DropoutMode mode);
+// The same parameters with s·E = 0: the same PE, the same mask and rules.
+Params peOnly(const Params &params);
+
+// Y and its PE part under each mode for `visible` (a block of Y and its pixels), at `detail`
+// (its first pass for a preview, else its exact grid, or its largest pass within the full
+// budget, labelled a preview); nothing when cancelled or refused.
+std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapRequest &visible, Detail detail,
+                                          const ComputeOptions &options);
+
+// The mode's name over the formula of its Y: "embedding\nY = dropout(s·E) + PE".
+QString modeTitle(const DropoutModePanel &panel);
+// "its PE part\nPE lost: 47 of 480 cells, 9.8 %\nPE energy kept: 90.4 %"; `brief`, for a small
+// view: "PE lost: 9.8 % of cells\nPE energy kept: 90.4 %".
+QString peText(const DropoutModePanel &panel, bool brief = false);
+
+} // namespace DropoutCompareCompute
+
+} // namespace posenc

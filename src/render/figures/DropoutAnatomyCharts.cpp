@@ -1,0 +1,215 @@
+#include "DropoutAnatomyCharts.h"
+
+#include "render/FigureBuild.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/FigureText.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kKept(0, 114, 178);
+const QColor kDropped(213, 94, 0);
+const QColor kPassed(90, 90, 90);
+const QColor kZeroed(204, 121, 167);
+const QColor kBand(0, 114, 178, 45);
+constexpr int kBandPoints = 201;
+constexpr int kLegendColumns = 2;
+
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    auto *text = new QCPTextElement(plot, QString(), font);
+    grid->addElement(row, col, text);
+    return text;
+}
+
+QCPAxisRect *rectIn(QCustomPlot *plot, QCPLayoutGrid *grid, int col)
+{
+    auto *rect = new QCPAxisRect(plot);
+    grid->addElement(1, col, rect);
+    PlotStyle::styleAxisRect(rect);
+    // As small as an export lets axes be: the window lays them out as the export does.
+    rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
+    rect->setRangeDrag(Qt::Orientations());
+    rect->setRangeZoom(Qt::Orientations());
+    return rect;
+}
+
+QCPLegend *legendIn(QCustomPlot *plot, QCPLayoutGrid *grid, int col)
+{
+    auto *legend = new QCPLegend;
+    grid->addElement(2, col, legend);
+    legend->setLayer(u"legend"_s);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(kLegendColumns);
+    QFont font = plot->font();
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    legend->setIconSize(18, 8);
+    return legend;
+}
+
+// At most `columns` columns: FigureFit takes fewer where they do not fit.
+void setColumns(QCPLegend *legend, int columns)
+{
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true);
+}
+
+QCPGraph *dots(QCPAxisRect *rect, const QColor &color, QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssDisc)
+{
+    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(QCPScatterStyle(shape, color, color, 4.5));
+    return graph;
+}
+
+QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
+{
+    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setPen(pen);
+    return graph;
+}
+
+} // namespace
+
+DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid)
+    : m_grid(grid)
+    , m_scatterTitle(smallText(plot, grid, 0, 0))
+    , m_fractionTitle(smallText(plot, grid, 0, 1))
+    , m_scatter(rectIn(plot, grid, 0))
+    , m_fraction(rectIn(plot, grid, 1))
+    , m_scatterLegend(legendIn(plot, grid, 0))
+    , m_fractionLegend(legendIn(plot, grid, 1))
+{
+    grid->setColumnSpacing(24);
+    grid->setRowSpacing(2);
+    grid->setRowStretchFactor(0, 0.01);
+    grid->setRowStretchFactor(2, 0.01);
+
+    m_slopeEvaluation = line(m_scatter, QPen(kPassed, 1.0, Qt::DashLine));
+    m_slopeKept = line(m_scatter, QPen(kKept, 1.0));
+    m_slopeDropped = line(m_scatter, QPen(kDropped, 1.0));
+    m_passed = dots(m_scatter, kPassed);
+    m_zeroed = dots(m_scatter, kZeroed, QCPScatterStyle::ssCross);
+    m_kept = dots(m_scatter, kKept);
+    m_dropped = dots(m_scatter, kDropped);
+    for (QCPGraph *graph : {m_kept, m_dropped, m_passed, m_zeroed, m_slopeEvaluation})
+        graph->addToLegend(m_scatterLegend);
+
+    m_bandLow = line(m_fraction, Qt::NoPen);
+    m_bandHigh = line(m_fraction, Qt::NoPen);
+    m_bandHigh->setBrush(kBand);
+    m_bandHigh->setChannelFillGraph(m_bandLow);
+    m_expected = line(m_fraction, QPen(QColor(40, 40, 40), 1.0, Qt::DashLine));
+    m_measured = dots(m_fraction, kKept);
+    m_current = dots(m_fraction, kDropped, QCPScatterStyle::ssCircle);
+    m_current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kDropped, 1.6), Qt::NoBrush, 10));
+    for (QCPGraph *graph : {m_measured, m_bandHigh, m_expected, m_current})
+        graph->addToLegend(m_fractionLegend);
+    m_fraction->axis(QCPAxis::atBottom)->setLabel(u"dropout probability p"_s);
+    m_fraction->axis(QCPAxis::atLeft)->setLabel(u"fraction of cells dropped"_s);
+    m_fraction->axis(QCPAxis::atBottom)->setRange(-0.02, 1.02);
+    m_fraction->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+}
+
+void DropoutAnatomyCharts::fill(const DropoutAnatomyData &data, bool brief)
+{
+    fillScatter(data, brief);
+    fillFraction(data, brief);
+}
+
+void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
+{
+    const Params &p = d.params;
+    const bool embedding = p.dropoutMode == DropoutMode::Embedding;
+    m_kept->setData(d.kept.x, d.kept.y);
+    m_dropped->setData(d.dropped.x, d.dropped.y);
+    m_passed->setData(d.passed.x, d.passed.y);
+    m_zeroed->setData(d.zeroed.x, d.zeroed.y);
+    double lo = 0.0, hi = 0.0;
+    for (const ScatterPoints *points : {&d.kept, &d.dropped, &d.passed, &d.zeroed})
+        for (const double x : points->x) {
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+        }
+    const double pad = 0.05 * std::max(hi - lo, 1e-9);
+    lo -= pad;
+    hi += pad;
+    const double slope = p.dropout < 1.0 ? 1.0 / (1.0 - p.dropout) : 0.0;
+    m_slopeKept->setData({lo, hi}, {slope * lo, slope * hi});
+    m_slopeKept->setVisible(p.dropout < 1.0);
+    m_slopeDropped->setData({lo, hi}, {0.0, 0.0});
+    m_slopeEvaluation->setData({lo, hi}, {lo, hi});
+    m_scatter->axis(QCPAxis::atBottom)->setRange(lo, hi);
+    const double top = std::max(slope, 1.0);
+    m_scatter->axis(QCPAxis::atLeft)->setRange(top * lo, top * hi);
+    m_scatter->axis(QCPAxis::atBottom)
+        ->setLabel(embedding ? u"s·E, the dropout's input"_s : u"X, the dropout's input"_s);
+    m_scatter->axis(QCPAxis::atLeft)->setLabel(embedding ? u"Y − PE, its output"_s : u"Y, its output"_s);
+
+    const auto named = [](QCPGraph *graph, const QString &name, qsizetype count) {
+        graph->setName(u"%1 (%2)"_s.arg(name, FigureText::formatCount(count)));
+    };
+    named(m_kept, p.dropout < 1.0 ? u"kept: × 1/(1−p)"_s : u"kept"_s, d.kept.size());
+    named(m_dropped, u"dropped: 0"_s, d.dropped.size());
+    named(m_passed, u"passed through: × 1"_s, d.passed.size());
+    named(m_zeroed, u"padding zeroed"_s, d.zeroed.size());
+    m_slopeEvaluation->setName(d.zeroed.size() > 0 ? u"evaluation: Y = X (not the padding)"_s : u"evaluation: Y = X"_s);
+    // Only the kinds of cells in view are named.
+    for (QCPGraph *graph : {m_passed, m_zeroed}) {
+        graph->removeFromLegend(m_scatterLegend);
+        if (graph->dataCount() > 0)
+            graph->addToLegend(m_scatterLegend);
+    }
+    const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
+    const QString slopes = p.dropout < 1.0
+        ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+        : u"p = 1: slope 0, every cell under dropout dropped"_s;
+    const QString title = brief ? u"output against input, %1"_s.arg(slopes)
+                                : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
+                                    FigureText::formatCount(d.scatterCells), rows, slopes);
+    m_scatterTitle->setText(title); // FigureFit wraps the texts and legends within their column
+    setColumns(m_scatterLegend, brief ? 4 : kLegendColumns);
+}
+
+void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
+{
+    const std::int64_t n = d.countedCells;
+    QList<double> ps, low, high;
+    for (int k = 0; k < kBandPoints; ++k) {
+        const double at = static_cast<double>(k) / (kBandPoints - 1);
+        const double band = 4.0 * DropoutAnatomyCompute::sigma(at, n);
+        ps.append(at);
+        low.append(at - band);
+        high.append(at + band);
+    }
+    m_bandLow->setData(ps, low, true);
+    m_bandHigh->setData(ps, high, true);
+    m_expected->setData({0.0, 1.0}, {0.0, 1.0}, true);
+    m_measured->setData(d.probabilities, d.dropFractions, true);
+    m_current->setData({d.params.dropout}, {d.measuredAtP}, true);
+    m_bandHigh->setName(u"p ± 4√(p(1−p)/n)"_s);
+    m_expected->setName(u"expected: p"_s);
+    m_measured->setName(u"measured"_s);
+    m_current->setName(
+        u"at p = %1: %2"_s.arg(FigureText::formatNumber(d.params.dropout), FigureText::formatNumber(d.measuredAtP, 3)));
+    const QString title = n == 0
+        ? u"fraction dropped against p: no cell in view is under dropout\n(rows passed through or zeroed)"_s
+        : brief ? u"fraction dropped against p, n = %1"_s.arg(FigureText::formatCount(n))
+                : u"fraction dropped against p, n = %1 cells in view\nthe same cells and seed at every p"_s.arg(
+                    FigureText::formatCount(n));
+    m_fractionTitle->setText(title);
+    setColumns(m_fractionLegend, brief ? 4 : kLegendColumns);
+}
+
+} // namespace posenc

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "render/QCustomPlot.h"
+
+#include "render/data/DropoutAnatomyData.h"
+
+namespace posenc {
+
+// The lower half of the dropout anatomy: each cell's output against its input on the lines of
+// slope 1/(1-p), 0 and 1, and the fraction dropped against p in its band p +- 4 sqrt(p(1-p)/n),
+// side by side in a grid of the figure's, each titled over its axes and named in a legend below.
+class DropoutAnatomyCharts
+{
+public:
+    DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid);
+
+    // `brief`: one-line titles, for a small view.
+    void fill(const DropoutAnatomyData &data, bool brief = false);
+
+    QCPAxisRect *scatterRect() const { return m_scatter; }
+    QCPAxisRect *fractionRect() const { return m_fraction; }
+    QCPTextElement *scatterTitle() const { return m_scatterTitle; }
+    QCPTextElement *fractionTitle() const { return m_fractionTitle; }
+    QCPGraph *keptPoints() const { return m_kept; }
+    QCPGraph *droppedPoints() const { return m_dropped; }
+    QCPGraph *bandLow() const { return m_bandLow; }
+    QCPGraph *bandHigh() const { return m_bandHigh; }
+    QCPGraph *measured() const { return m_measured; }
+
+private:
+    void fillScatter(const DropoutAnatomyData &data, bool brief);
+    void fillFraction(const DropoutAnatomyData &data, bool brief);
+
+    QCPLayoutGrid *m_grid;
+    QCPTextElement *m_scatterTitle;
+    QCPTextElement *m_fractionTitle;
+    QCPAxisRect *m_scatter;
+    QCPAxisRect *m_fraction;
+    QCPLegend *m_scatterLegend;
+    QCPLegend *m_fractionLegend;
+    QCPGraph *m_slopeKept, *m_slopeDropped, *m_slopeEvaluation;
+    QCPGraph *m_kept, *m_dropped, *m_passed, *m_zeroed;
+    QCPGraph *m_bandLow, *m_bandHigh, *m_expected, *m_measured, *m_current;
+};
+
+} // namespace posenc

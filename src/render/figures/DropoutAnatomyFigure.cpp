@@ -1,0 +1,244 @@
+#include "DropoutAnatomyFigure.h"
+
+#include "render/FigureBuild.h"
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+#include "render/SwatchLegend.h"
+
+#include "render/data/FigureText.h"
+#include "render/data/ViewOptions.h"
+
+#include "core/ParamText.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    auto *text = new QCPTextElement(plot, QString(), font);
+    grid->addElement(row, col, text);
+    return text;
+}
+
+// Smaller (layout units), the role names and long texts would squeeze the panels.
+constexpr QSize kWideFigure(800, 560);
+
+bool hasPadding(const Params &p)
+{
+    return p.dropoutMode == DropoutMode::MaskedFill && p.sequenceLength() < p.maxLen;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeDropoutAnatomyFigure()
+{
+    return std::make_unique<FigureDescriptorOf<DropoutAnatomyModel, DropoutAnatomyFigure>>();
+}
+
+DropoutAnatomyFigure::DropoutAnatomyFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    m_subtitle = new QCPTextElement(plot, QString(), font);
+    plot->plotLayout()->addElement(1, 0, m_subtitle);
+    auto *heatmaps = new QCPLayoutGrid;
+    auto *below = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(2, 0, heatmaps);
+    plot->plotLayout()->addElement(3, 0, below);
+    plot->plotLayout()->setRowStretchFactor(0, 0.01);
+    plot->plotLayout()->setRowStretchFactor(1, 0.01);
+    plot->plotLayout()->setRowStretchFactor(2, 1.15);
+    plot->plotLayout()->setRowStretchFactor(3, 1.0);
+    plot->plotLayout()->setRowSpacing(4);
+    layOutHeatmaps(plot, heatmaps);
+    m_charts = std::make_unique<DropoutAnatomyCharts>(plot, below);
+}
+
+void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid)
+{
+    m_heatmaps = grid;
+    grid->setColumnSpacing(6);
+    grid->setRowSpacing(2);
+    m_scale = new QCPColorScale(plot);
+    grid->addElement(1, 4, m_scale);
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->setBarWidth(12);
+    PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
+    // The mask keeps its own colours, out of the layout: its legend names them.
+    m_maskScale = new QCPColorScale(plot);
+    m_maskScale->setVisible(false);
+    auto *sides = new QCPMarginGroup(plot);
+    auto *row = new QCPMarginGroup(plot);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, row);
+    for (int i = 0; i < 4; ++i) {
+        if (i == MaskPanel) {
+            auto *title = new QCPLayoutGrid;
+            grid->addElement(0, i, title);
+            m_titles[i] = smallText(plot, title, 0, 0);
+            // The legend in one line, centred under the title between two spacers.
+            auto *line = new QCPLayoutGrid;
+            title->addElement(1, 0, line);
+            line->addElement(0, 0, new QCPLayoutElement(plot));
+            m_maskLegend = SwatchLegend::create(plot, line, 0, 1);
+            m_maskLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+            line->addElement(0, 2, new QCPLayoutElement(plot));
+            line->setColumnStretchFactor(1, 0.001);
+            title->setRowSpacing(0);
+        } else {
+            m_titles[i] = smallText(plot, grid, 0, i);
+        }
+        m_panels[i] = std::make_unique<HeatmapPanel>(plot, grid, 1, i, i == MaskPanel ? m_maskScale : m_scale);
+        QCPAxisRect *rect = m_panels[i]->axisRect();
+        // As small as an export lets axes be, so that the window lays the many panels out as the
+        // export of its size does.
+        rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
+        if (i > 0)
+            rect->axis(QCPAxis::atLeft)->setLabel(QString());
+        m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
+        grid->setColumnStretchFactor(i, 1.0);
+    }
+    grid->setColumnStretchFactor(4, 0.01);
+    grid->setRowStretchFactor(0, 0.01);
+    // Every panel shows the cells of the first.
+    QCPAxisRect *lead = m_panels[InputPanel]->axisRect();
+    for (int i = 1; i < 4; ++i) {
+        for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+            QCPAxis *source = lead->axis(type);
+            QCPAxis *target = m_panels[i]->axisRect()->axis(type);
+            QObject::connect(source, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), target,
+                             qOverload<const QCPRange &>(&QCPAxis::setRange));
+            QObject::connect(target, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), source,
+                             qOverload<const QCPRange &>(&QCPAxis::setRange));
+        }
+    }
+}
+
+QList<ViewAxis> DropoutAnatomyFigure::viewAxes() const
+{
+    const QCPAxisRect *lead = m_panels[InputPanel]->axisRect();
+    return {{QString::fromUtf16(DropoutAnatomyModel::kColumnsAxis), lead->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(DropoutAnatomyModel::kPositionsAxis), lead->axis(QCPAxis::atLeft)}};
+}
+
+void DropoutAnatomyFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    m_panels[InputPanel]->showBlock(ViewOptions::inView(state, DropoutAnatomyModel::defaultBlock(params)));
+}
+
+QList<PanelExtent> DropoutAnatomyFigure::panels(double pixelRatio) const
+{
+    return {m_panels[InputPanel]->extent(pixelRatio)};
+}
+
+void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const DropoutAnatomyData>(data);
+    const DropoutAnatomyData &d = *m_data;
+    const Params &p = d.params;
+    // A small view keeps its room for the panels: shorter texts, the roles only outlined.
+    const QRect viewport = m_title->parentPlot()->viewport();
+    m_wide = !m_compact && viewport.width() >= kWideFigure.width() && viewport.height() >= kWideFigure.height();
+    fillHeatmaps(d);
+    m_charts->fill(d, !m_wide);
+    const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+                                           : u"1/(1−p) undefined, nothing kept"_s;
+    m_title->setText(u"What dropout does  ·  mode %1, p = %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
+        ParamText::toString(p.dropoutMode), FigureText::formatNumber(p.dropout), factor, QString::number(p.seed),
+        FigureText::tableText(p), FigureText::scaleText(p), FigureText::sigmaText(p)));
+    // Both are drawn whatever the parameters say; evaluation ones are told why training shows.
+    const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
+    // masked_fill zeroes the padding in evaluation too: Y = X only on the sequence's rows.
+    const QString identity = hasPadding(p) ? u"Y = masked_fill(X), X on the sequence's rows"_s : u"Y = X"_s;
+    if (!m_wide) {
+        m_subtitle->setText(u"rows: %1"_s.arg(TokenRoles::text(p)));
+        return;
+    }
+    m_subtitle->setText(u"training: each cell kept with probability 1−p and scaled by 1/(1−p), else 0, so E[Y] = X  ·  "
+                        "evaluation: %1%2  ·  rows: %3"_s.arg(identity, evaluating, TokenRoles::text(p)));
+}
+
+void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
+{
+    const Params &p = d.params;
+    HeatmapStyle shared;
+    double extent = 0.0;
+    for (const HeatmapGrid *grid : {&d.input, &d.training, &d.evaluation})
+        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
+    if (!(extent > 0.0) || !std::isfinite(extent))
+        extent = 1.0;
+    shared.dataRange = {-extent, extent};
+    shared.colorbarLabel = u"X and Y"_s;
+    m_panels[InputPanel]->setGrid(d.input, shared);
+    m_panels[TrainingPanel]->setGrid(d.training, shared);
+    m_panels[EvaluationPanel]->setGrid(d.evaluation, shared);
+    HeatmapStyle mask = HeatmapStyle::forQuantity(Quantity::Mask, d.mask);
+    const bool exact = !mask.categories.isEmpty();
+    mask.categories = {{1.0, u"kept"_s}, {0.0, u"dropped"_s}};
+    m_panels[MaskPanel]->setGrid(d.mask, mask);
+    QList<Swatch> swatches = mask.swatches();
+    if (hasPadding(p))
+        swatches.append({Colormaps::colorAt(mask.colormap, 0.0), u"padding"_s, Qt::BDiagPattern});
+    SwatchLegend::set(m_maskLegend, swatches);
+    for (const auto &roles : m_roles)
+        roles->update(p, m_wide);
+
+    const QString evaluation = hasPadding(p) ? u"Y = masked_fill(X)"_s : u"Y = X"_s;
+    const std::array<QString, 4> titles {
+        u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
+        exact ? u"keep mask M ~ Bernoulli(1−p)"_s : u"keep mask M, kept fraction a pixel"_s,
+        u"training, p = %1\n%2"_s.arg(FigureText::formatNumber(p.dropout), DropoutAnatomyCompute::trainingFormula(p)),
+        u"evaluation\n%1"_s.arg(evaluation)};
+    for (std::size_t i = 0; i < titles.size(); ++i)
+        m_titles[i]->setText(titles[i]); // FigureFit wraps it within its column
+}
+
+QList<PositionAxis> DropoutAnatomyFigure::positionAxes() const
+{
+    QList<PositionAxis> axes;
+    for (const auto &panel : m_panels)
+        axes.append({panel->axisRect(), true});
+    return axes;
+}
+
+std::optional<HoverPoint> DropoutAnatomyFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    const Shape shape = engine.shape(Quantity::Output);
+    for (int i = 0; i < 4; ++i) {
+        const auto cell = m_panels[i]->cellAt(pixel, shape);
+        if (!cell)
+            continue;
+        Params params = engine.params();
+        params.training = i != EvaluationPanel;
+        const Engine source(params);
+        const Quantity quantity = i == InputPanel ? Quantity::Input
+            : i == MaskPanel                      ? Quantity::Mask
+                                                  : Quantity::Output;
+        RowMatrixXf value(1, 1);
+        source.computeBlock(quantity, {cell->first, 1, cell->second, 1}, value);
+        HoverPoint point;
+        point.position = cell->first;
+        point.column = cell->second;
+        point.value = value(0, 0);
+        // The readout's parts are those of the view's parameters: the value joins them where it is one.
+        if (i == InputPanel || params.training == engine.params().training)
+            point.quantity = quantity;
+        point.valueName = i == InputPanel ? u"X"_s
+            : i == MaskPanel              ? u"kept"_s
+            : i == TrainingPanel          ? u"Y in training"_s
+                                          : u"Y in evaluation"_s;
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,239 @@
+#include "DropoutCompareFigure.h"
+
+#include "render/FigureBuild.h"
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/FigureText.h"
+#include "render/data/ViewOptions.h"
+
+#include "core/ParamText.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// Rows of the panels' grid: a row of titles over each row of heatmaps.
+constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
+constexpr int kScaleColumn = 4;
+// Narrower (layout units), the eight panels' role names and long titles would squeeze the heatmaps.
+constexpr int kWideFigure = 800;
+
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    auto *text = new QCPTextElement(plot, QString(), font);
+    grid->addElement(row, col, text);
+    return text;
+}
+
+QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
+{
+    auto *scale = new QCPColorScale(plot);
+    grid->addElement(row, kScaleColumn, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->setBarWidth(12);
+    PlotStyle::styleAxisRect(scale->axis()->axisRect());
+    return scale;
+}
+
+// The symmetric range of the grids together (+-1 when all are zero), so the panels compare.
+QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
+{
+    double extent = 0.0;
+    for (const HeatmapGrid *grid : grids)
+        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
+    if (!(extent > 0.0) || !std::isfinite(extent))
+        extent = 1.0;
+    return {-extent, extent};
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeDropoutCompareFigure()
+{
+    return std::make_unique<FigureDescriptorOf<DropoutCompareModel, DropoutCompareFigure>>();
+}
+
+DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_grid(new QCPLayoutGrid)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    m_subtitle = new QCPTextElement(plot, QString(), font);
+    plot->plotLayout()->addElement(1, 0, m_subtitle);
+    plot->plotLayout()->addElement(2, 0, m_grid);
+    plot->plotLayout()->setRowStretchFactor(0, 0.01);
+    plot->plotLayout()->setRowStretchFactor(1, 0.01);
+    m_grid->setColumnSpacing(6);
+    m_grid->setRowSpacing(2);
+    m_outputScale = scaleIn(plot, m_grid, kOutputs);
+    m_peScale = scaleIn(plot, m_grid, kPes);
+    // Equal heatmaps: every panel's margins the same on the left and right, and in each row the
+    // same at the top and bottom as its colour scale's.
+    auto *sides = new QCPMarginGroup(plot);
+    auto *outputRow = new QCPMarginGroup(plot);
+    auto *peRow = new QCPMarginGroup(plot);
+    m_outputScale->setMarginGroup(QCP::msTop | QCP::msBottom, outputRow);
+    m_peScale->setMarginGroup(QCP::msTop | QCP::msBottom, peRow);
+    for (int m = 0; m < 4; ++m) {
+        const auto i = static_cast<std::size_t>(m);
+        m_modeTitles[i] = smallText(plot, m_grid, kOutputTitles, m);
+        m_peTitles[i] = smallText(plot, m_grid, kPeTitles, m);
+        m_output[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kOutputs, m, m_outputScale);
+        m_pe[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kPes, m, m_peScale);
+        for (const auto &[panel, row] : {std::pair {m_output[i].get(), outputRow}, std::pair {m_pe[i].get(), peRow}}) {
+            QCPAxisRect *rect = panel->axisRect();
+            // As small as an export lets axes be (FigureBuild), so that the window lays the
+            // many panels out as the export of its size does.
+            rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
+            rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
+            rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
+            if (m > 0)
+                rect->axis(QCPAxis::atLeft)->setLabel(QString());
+            m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
+        }
+        m_grid->setColumnStretchFactor(m, 1.0);
+    }
+    m_grid->setColumnStretchFactor(kScaleColumn, 0.01);
+    for (const int row : {kOutputTitles, kPeTitles})
+        m_grid->setRowStretchFactor(row, 0.01);
+    // Every panel shows the cells of the first: moving it moves them all, and moving any moves it.
+    QCPAxisRect *lead = m_output[0]->axisRect();
+    for (int m = 0; m < 4; ++m) {
+        for (HeatmapPanel *panel :
+             {m_output[static_cast<std::size_t>(m)].get(), m_pe[static_cast<std::size_t>(m)].get()}) {
+            if (panel->axisRect() == lead)
+                continue;
+            for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+                QCPAxis *source = lead->axis(type);
+                QCPAxis *target = panel->axisRect()->axis(type);
+                QObject::connect(source, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), target,
+                                 qOverload<const QCPRange &>(&QCPAxis::setRange));
+                QObject::connect(target, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), source,
+                                 qOverload<const QCPRange &>(&QCPAxis::setRange));
+            }
+        }
+    }
+}
+
+QList<ViewAxis> DropoutCompareFigure::viewAxes() const
+{
+    const QCPAxisRect *lead = m_output[0]->axisRect();
+    return {{QString::fromUtf16(DropoutCompareModel::kColumnsAxis), lead->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(DropoutCompareModel::kPositionsAxis), lead->axis(QCPAxis::atLeft)}};
+}
+
+void DropoutCompareFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    m_output[0]->showBlock(ViewOptions::inView(state, DropoutCompareModel::defaultBlock(params)));
+}
+
+QList<PanelExtent> DropoutCompareFigure::panels(double pixelRatio) const
+{
+    return {m_output[0]->extent(pixelRatio)};
+}
+
+void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const DropoutCompareData>(data);
+    const DropoutCompareData &d = *m_data;
+    const Params &params = d.params;
+    // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
+    const bool wide = !m_compact && m_grid->parentPlot()->viewport().width() >= kWideFigure;
+    HeatmapStyle output;
+    output.dataRange = sharedRange({&d.modes[0].output, &d.modes[1].output, &d.modes[2].output, &d.modes[3].output});
+    output.colorbarLabel = u"Y"_s;
+    HeatmapStyle pe;
+    pe.dataRange = sharedRange({&d.modes[0].pePart, &d.modes[1].pePart, &d.modes[2].pePart, &d.modes[3].pePart});
+    pe.colorbarLabel = u"PE part of Y"_s;
+    for (std::size_t m = 0; m < 4; ++m) {
+        const DropoutModePanel &panel = d.modes[m];
+        m_output[m]->setGrid(panel.output, output);
+        m_pe[m]->setGrid(panel.pePart, pe);
+        m_modeTitles[m]->setText(DropoutCompareCompute::modeTitle(panel)); // FigureFit wraps it within its column
+        m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
+    }
+    for (const auto &roles : m_roles)
+        roles->update(params, wide);
+    // A grid averaging several cells a pixel, or a preview, says so.
+    const HeatmapGrid &grid = d.modes[0].output;
+    QString detail;
+    const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
+    const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
+    if (perRow > 1.0 || perCol > 1.0)
+        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3);
+    if (grid.isPreview())
+        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
+    const QString dropout = params.training
+        ? u"p = %1, seed %2"_s.arg(FigureText::formatNumber(params.dropout)).arg(params.seed)
+        : u"evaluation: no dropout"_s;
+    const QString what = wide
+        ? u"Dropout modes side by side, one %1 and one mask"_s.arg(FigureText::quantityLabel(Quantity::Input, params))
+        : u"Dropout modes, one X and one mask"_s;
+    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, FigureText::tableText(params),
+                                                         FigureText::scaleText(params), FigureText::sigmaText(params),
+                                                         detail));
+    const QString counted = d.everyRow ? u"cells in view"_s : u"cells in view, evenly spaced rows"_s;
+    const QString sequence = d.choseSequence
+        ? u"  ·  seq_len unset: %1 here, so that padding shows"_s.arg(DropoutCompareCompute::kShownSequence)
+        : QString();
+    if (!wide) {
+        m_subtitle->setText(u"top: Y  ·  below: its PE part (the PE alone, same mask)  ·  rows: %1%2"_s.arg(
+            TokenRoles::text(params), sequence));
+        return;
+    }
+    // The two questions the figure answers: where the PE survives, and which rows masked_fill spares.
+    const QString special = params.training && params.dropout > 0.0
+        ? u"  ·  masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special keeps them whole"_s
+        : QString();
+    m_subtitle->setText(u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
+                        "cell loses its PE, under embedding never%1  ·  counted over the %2  ·  rows: %3%4"_s.arg(
+                            special, counted, TokenRoles::text(params), sequence));
+}
+
+QList<PositionAxis> DropoutCompareFigure::positionAxes() const
+{
+    QList<PositionAxis> axes;
+    for (std::size_t m = 0; m < 4; ++m)
+        axes += {{m_output[m]->axisRect(), true}, {m_pe[m]->axisRect(), true}};
+    return axes;
+}
+
+std::optional<HoverPoint> DropoutCompareFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    const Shape shape = engine.shape(Quantity::Output);
+    for (std::size_t m = 0; m < 4; ++m) {
+        for (const bool pePart : {false, true}) {
+            const HeatmapPanel &panel = pePart ? *m_pe[m] : *m_output[m];
+            const auto cell = panel.cellAt(pixel, shape);
+            if (!cell)
+                continue;
+            const DropoutMode mode = DropoutCompareCompute::kModes[m];
+            const Params params = DropoutCompareCompute::withMode(DropoutCompareCompute::shown(engine.params()), mode);
+            const Engine source(pePart ? DropoutCompareCompute::peOnly(params) : params);
+            RowMatrixXf value(1, 1);
+            source.computeBlock(Quantity::Output, {cell->first, 1, cell->second, 1}, value);
+            HoverPoint point;
+            point.position = cell->first;
+            point.column = cell->second;
+            point.value = value(0, 0);
+            // The readout's parts are those of the view's parameters: the value joins them where it is
+            // one (the view's mode, and the view's own seq_len).
+            if (!pePart && mode == engine.params().dropoutMode
+                && !DropoutCompareCompute::choseSequence(engine.params()))
+                point.quantity = Quantity::Output;
+            point.valueName = (pePart ? u"PE part of Y, %1"_s : u"Y, %1"_s).arg(ParamText::toString(mode));
+            return point;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "render/FigurePlot.h"
+#include "render/HeatmapPanel.h"
+#include "render/TokenRoles.h"
+
+#include "render/data/DropoutCompareModel.h"
+
+#include <array>
+#include <memory>
+
+namespace posenc {
+
+// The dropout modes compared: on top Y under each mode, below the PE's part of that Y, one
+// colour scale per row, every panel showing the same cells (zooming one moves all), the token
+// roles marked on every panel's rows.
+class DropoutCompareFigure final : public FigurePlot
+{
+public:
+    explicit DropoutCompareFigure(QCustomPlot *plot);
+
+    HeatmapPanel &outputPanel(int mode) { return *m_output[static_cast<std::size_t>(mode)]; }
+    HeatmapPanel &pePanel(int mode) { return *m_pe[static_cast<std::size_t>(mode)]; }
+    QCPColorScale *outputScale() const { return m_outputScale; }
+    QCPColorScale *peScale() const { return m_peScale; }
+    QCPTextElement *modeTitle(int mode) const { return m_modeTitles[static_cast<std::size_t>(mode)]; }
+    QCPTextElement *peTitle(int mode) const { return m_peTitles[static_cast<std::size_t>(mode)]; }
+
+    QList<ViewAxis> viewAxes() const override;
+    void showDefaultView(const Params &params, const FigureState &state) override;
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    // Small: the token roles outlined, not named.
+    void setCompact(bool compact) override { m_compact = compact; }
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
+
+private:
+    QCPTextElement *m_title;
+    QCPTextElement *m_subtitle;
+    QCPLayoutGrid *m_grid;
+    QCPColorScale *m_outputScale;
+    QCPColorScale *m_peScale;
+    std::array<QCPTextElement *, 4> m_modeTitles {};
+    std::array<QCPTextElement *, 4> m_peTitles {};
+    std::array<std::unique_ptr<HeatmapPanel>, 4> m_output;
+    std::array<std::unique_ptr<HeatmapPanel>, 4> m_pe;
+    std::vector<std::unique_ptr<TokenRoleMarks>> m_roles;
+    bool m_compact = false;
+    std::shared_ptr<const DropoutCompareData> m_data;
+};
+
+} // namespace posenc

@@ -1,0 +1,361 @@
+// The dropout modes compared: Y under sum, embedding, protect-special and masked-fill from the same
+// X and mask, and the PE's part of each, against float64 references written here from the
+// definitions (docs/ARCHITECTURE.md, The mathematics): embedding mode's dropped cells hold their PE,
+// sum's are 0, protect-special's rows are X exactly, masked-fill's padding is 0 in training and
+// evaluation; the PE counts against sums of sin^2 and cos^2; the panels' titles, shared colour
+// scales and token roles.
+#include "render/FigureExporter.h"
+#include "render/figures/DropoutCompareFigure.h"
+
+#include "../core/Reference.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+constexpr std::size_t kSum = 0, kEmbedding = 1, kProtect = 2, kMaskedFill = 3;
+
+Params small(double p = 0.3, Layout layout = Layout::Interleaved)
+{
+    Params params;
+    params.dModel = 24;
+    params.maxLen = 40;
+    params.dropout = p;
+    params.layout = layout;
+    params.seqLen = 30;
+    params.special = {0, 4, -1};
+    params.seed = 77;
+    return params;
+}
+
+// The whole table in view, one cell a pixel.
+DropoutCompareData compare(const Params &params)
+{
+    const Engine engine(params);
+    HeatmapRequest visible;
+    visible.block = {0, params.maxLen, 0, params.dModel};
+    visible.pixelRows = visible.pixelCols = 400;
+    const auto data = DropoutCompareCompute::compute(engine, visible, Detail::Full, {1, nullptr});
+    if (!data)
+        qFatal("not computed");
+    return *data;
+}
+
+double pe(const Params &p, std::int64_t r, std::int64_t c)
+{
+    return reference::exactValue(r, c, p.dModel, p.base, p.layout);
+}
+
+bool near(double got, double expected, double tolerance)
+{
+    return std::abs(got - expected) <= tolerance * std::max(1.0, std::abs(expected));
+}
+
+QString cell(const char *what, std::int64_t r, std::int64_t c, double expected, double got)
+{
+    return u"%1 at (%2, %3): expected %4, got %5"_s.arg(QString::fromLatin1(what)).arg(r).arg(c).arg(expected).arg(got);
+}
+
+} // namespace
+
+class TestDropoutCompareFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void modesAgainstReferences_data();
+    void modesAgainstReferences();
+    void maskedFillPaddingIsZeroInEvaluation();
+    void peCountsAgainstReferences();
+    void realisticSettingsShowWhatEachModeLoses();
+    void figureIsLabelledAndSharesScales();
+    void unsetSequenceShowsPadding();
+    void smallViewKeepsRoomForTheHeatmaps();
+    void exportsForASlide();
+};
+
+void TestDropoutCompareFigure::modesAgainstReferences_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::newRow("interleaved, p 0.3") << small();
+    QTest::newRow("split, p 0.5") << small(0.5, Layout::Split);
+    Params scaled = small(0.2);
+    scaled.scaleKind = ScaleKind::Sqrt;
+    scaled.init = InitKind::Custom;
+    scaled.customSigma = 0.7;
+    QTest::newRow("s sqrt(d), sigma 0.7") << scaled;
+}
+
+void TestDropoutCompareFigure::modesAgainstReferences()
+{
+    QFETCH(Params, p);
+    const DropoutCompareData data = compare(p);
+    const Engine engine(p);
+    const DropoutMask &mask = engine.dropoutMask();
+    RowMatrixXf sE(p.maxLen, p.dModel);
+    engine.computeBlock(Quantity::Embedding, {0, p.maxLen, 0, p.dModel}, sE);
+    const double keep = 1.0 - p.dropout;
+    for (const auto &panel : data.modes) {
+        QCOMPARE(panel.output.rows, int(p.maxLen));
+        QCOMPARE(panel.output.cols, int(p.dModel));
+        QCOMPARE(panel.pePart.rows, int(p.maxLen));
+    }
+    for (std::int64_t r = 0; r < p.maxLen; ++r) {
+        const bool special = r == 0 || r == 4 || r == 29;
+        const bool padding = r >= 30;
+        for (std::int64_t c = 0; c < p.dModel; ++c) {
+            const bool kept = mask.kept(r, c);
+            const double q = pe(p, r, c), e = sE(r, c), x = e + q;
+            const auto y = [&](std::size_t m) { return double(data.modes[m].output.at(int(r), int(c))); };
+            const auto part = [&](std::size_t m) { return double(data.modes[m].pePart.at(int(r), int(c))); };
+            // sum: dropped cells 0, kept cells X / (1 - p); its PE part PE / (1 - p) or 0.
+            QVERIFY2(kept ? near(y(kSum), x / keep, 1e-5) : y(kSum) == 0.0,
+                     qPrintable(cell("sum Y", r, c, x, y(kSum))));
+            QVERIFY2(kept ? near(part(kSum), q / keep, 1e-5) : part(kSum) == 0.0,
+                     qPrintable(cell("sum PE part", r, c, q / keep, part(kSum))));
+            // embedding: every dropped cell of Y equals its PE; the PE part is the PE everywhere.
+            const double embedding = kept ? e / keep + q : q;
+            QVERIFY2(near(y(kEmbedding), embedding, 1e-5),
+                     qPrintable(cell("embedding Y", r, c, embedding, y(kEmbedding))));
+            if (!kept)
+                QVERIFY2(std::abs(y(kEmbedding) - q) <= 1e-6,
+                         qPrintable(cell("embedding dropped Y", r, c, q, y(kEmbedding))));
+            QVERIFY2(std::abs(part(kEmbedding) - q) <= 1e-6,
+                     qPrintable(cell("embedding PE part", r, c, q, part(kEmbedding))));
+            // protect-special: special rows are X exactly (as the engine forms it), neither dropped nor scaled.
+            if (special) {
+                RowMatrixXf xCell(1, 1);
+                engine.computeBlock(Quantity::Input, {r, 1, c, 1}, xCell);
+                QVERIFY2(data.modes[kProtect].output.at(int(r), int(c)) == xCell(0, 0),
+                         qPrintable(cell("protected Y", r, c, xCell(0, 0), y(kProtect))));
+                QVERIFY2(near(xCell(0, 0), x, 1e-5), qPrintable(cell("X", r, c, x, xCell(0, 0))));
+                QVERIFY2(std::abs(part(kProtect) - q) <= 1e-6,
+                         qPrintable(cell("protected PE part", r, c, q, part(kProtect))));
+            } else {
+                QVERIFY2(data.modes[kProtect].output.at(int(r), int(c)) == data.modes[kSum].output.at(int(r), int(c)),
+                         qPrintable(cell("protect-special off its rows", r, c, y(kSum), y(kProtect))));
+            }
+            // masked-fill: padding rows are 0, and so is their PE part; the sequence as sum.
+            if (padding) {
+                QVERIFY2(y(kMaskedFill) == 0.0 && part(kMaskedFill) == 0.0,
+                         qPrintable(cell("masked-fill padding", r, c, 0.0, y(kMaskedFill))));
+            } else {
+                QVERIFY2(data.modes[kMaskedFill].output.at(int(r), int(c))
+                             == data.modes[kSum].output.at(int(r), int(c)),
+                         qPrintable(cell("masked-fill sequence", r, c, y(kSum), y(kMaskedFill))));
+                // [CLS] and [SEP] are dropped like any row: masked_fill protects nothing.
+            }
+        }
+    }
+}
+
+void TestDropoutCompareFigure::maskedFillPaddingIsZeroInEvaluation()
+{
+    Params p = small();
+    p.training = false;
+    const DropoutCompareData data = compare(p);
+    for (std::int64_t r = 0; r < p.maxLen; ++r)
+        for (std::int64_t c = 0; c < p.dModel; ++c) {
+            const float y = data.modes[kMaskedFill].output.at(int(r), int(c));
+            if (r >= 30)
+                QVERIFY2(y == 0.0f, qPrintable(cell("padding Y in evaluation", r, c, 0.0, y)));
+            else
+                QCOMPARE(y, data.modes[kSum].output.at(int(r), int(c))); // Y = X
+        }
+    QCOMPARE(DropoutCompareCompute::modeTitle(data.modes[kMaskedFill]), u"masked-fill\nY = masked_fill(X)"_s);
+    QCOMPARE(DropoutCompareCompute::modeTitle(data.modes[kSum]), u"sum\nY = X"_s);
+}
+
+// PE lost and PE energy kept, over the cells in view, against the kept bits and float64 sin/cos.
+void TestDropoutCompareFigure::peCountsAgainstReferences()
+{
+    const Params p = small(0.3);
+    const DropoutCompareData data = compare(p);
+    const DropoutMask mask(p);
+    std::array<std::int64_t, 4> lost {};
+    std::array<double, 4> kept {};
+    double energy = 0.0;
+    for (std::int64_t r = 0; r < p.maxLen; ++r) {
+        const bool special = r == 0 || r == 4 || r == 29;
+        for (std::int64_t c = 0; c < p.dModel; ++c) {
+            const double q2 = pe(p, r, c) * pe(p, r, c);
+            energy += q2;
+            const bool bit = mask.kept(r, c);
+            const std::array<bool, 4> reaches {bit, true, bit || special, bit && r < 30};
+            for (std::size_t m = 0; m < 4; ++m) {
+                lost[m] += reaches[m] ? 0 : 1;
+                kept[m] += reaches[m] ? q2 : 0.0;
+            }
+        }
+    }
+    QVERIFY(data.everyRow);
+    for (std::size_t m = 0; m < 4; ++m) {
+        const DropoutModePanel &panel = data.modes[m];
+        QCOMPARE(panel.peCells, p.maxLen * p.dModel);
+        QCOMPARE(panel.peCellsLost, lost[m]);
+        QVERIFY2(near(panel.peEnergy, energy, 1e-6), qPrintable(QString::number(panel.peEnergy)));
+        QVERIFY2(near(panel.energyKeptFraction(), kept[m] / energy, 1e-6),
+                 qPrintable(QString::number(panel.energyKeptFraction())));
+    }
+    QCOMPARE(data.modes[kEmbedding].peCellsLost, std::int64_t(0));
+    QVERIFY(data.modes[kMaskedFill].peCellsLost > data.modes[kSum].peCellsLost);
+    QVERIFY(data.modes[kProtect].peCellsLost < data.modes[kSum].peCellsLost);
+}
+
+// d 512, sigma 1, s sqrt(d): Y looks alike under sum and embedding, but sum loses the PE of a
+// fraction p of the cells and embedding none.
+void TestDropoutCompareFigure::realisticSettingsShowWhatEachModeLoses()
+{
+    Params p;
+    p.dModel = 512;
+    p.maxLen = 64;
+    p.dropout = 0.1;
+    const DropoutCompareData data = compare(p);
+    const std::int64_t n = 64 * 512;
+    const double sigma = std::sqrt(0.1 * 0.9 / double(n));
+    QCOMPARE(data.modes[kSum].peCells, n);
+    QVERIFY2(std::abs(data.modes[kSum].lostFraction() - 0.1) <= 4.0 * sigma,
+             qPrintable(QString::number(data.modes[kSum].lostFraction())));
+    QVERIFY2(std::abs(data.modes[kSum].energyKeptFraction() - 0.9) <= 0.01,
+             qPrintable(QString::number(data.modes[kSum].energyKeptFraction())));
+    QCOMPARE(data.modes[kEmbedding].lostFraction(), 0.0);
+    QCOMPARE(data.modes[kEmbedding].energyKeptFraction(), 1.0);
+    QVERIFY2(DropoutCompareCompute::peText(data.modes[kEmbedding]).contains(u"PE lost: 0 of 32,768 cells, 0\u00a0%"_s),
+             qPrintable(DropoutCompareCompute::peText(data.modes[kEmbedding])));
+}
+
+void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
+{
+    const FigureDescriptor &descriptor = FigureBuilds::figure(u"dropout-compare"_s);
+    QCOMPARE(descriptor.model().inputs({}), QList<Quantity> {Quantity::Output});
+    Params p;
+    p.seqLen = 16; // d 512, L 1024, s sqrt(d), sigma 1: the lecturer's settings
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(QSize(1400, 860)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList texts;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            texts.append(text->text());
+    const QString all = texts.join(u"\n"_s);
+    for (const QString &part :
+         {u"sum\nY = dropout(X)"_s, u"embedding\nY = dropout(s·E) + PE"_s, u"protect-special\n"_s,
+          u"masked-fill\nY = dropout(masked_fill(X))"_s, u"p = 0.1, seed 0"_s, u"d = 512, L = 1,024"_s,
+          u"s = √d = 22.63"_s, u"σ = 1"_s, u"[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)"_s})
+        QVERIFY2(all.contains(part), qPrintable(part));
+    const QString flat = QString(all).replace(u'\n', u' ');
+    for (const QString &part :
+         {u"under sum a dropped cell loses its PE, under embedding never"_s,
+          u"masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special "
+          "keeps them whole"_s})
+        QVERIFY2(flat.contains(part), qPrintable(part));
+    // Four Y maps on one scale, four PE parts on another; the default view reaches 4 padding rows.
+    QList<QCPColorMap *> maps;
+    for (int i = 0; i < built->plot()->plottableCount(); ++i)
+        if (auto *map = qobject_cast<QCPColorMap *>(built->plot()->plottable(i)))
+            maps.append(map);
+    QCOMPARE(maps.size(), 8);
+    QSet<QCPColorScale *> scales;
+    for (QCPColorMap *map : maps) {
+        scales.insert(map->colorScale());
+        QCOMPARE(map->keyAxis()->range(), QCPRange(-0.5, 23.5));
+        QCOMPARE(map->valueAxis()->range(), QCPRange(-0.5, 19.5));
+    }
+    QCOMPARE(scales.size(), 2);
+    for (QCPColorScale *scale : scales) {
+        QVERIFY(scale->dataRange().lower == -scale->dataRange().upper);
+        QVERIFY(scale->dataRange().upper > 0.9);
+    }
+    // Token roles named on the panels' right axes, the padding rows hatched in each panel.
+    const QCPAxis *names = maps.first()->keyAxis()->axisRect()->axis(QCPAxis::atRight);
+    QVERIFY(names->visible());
+    QVERIFY(names->tickVectorLabels().contains(u"[CLS]"_s));
+    QVERIFY(names->tickVectorLabels().contains(u"[SEP]"_s));
+    int hatched = 0;
+    for (int i = 0; i < built->plot()->itemCount(); ++i)
+        if (auto *rect = qobject_cast<QCPItemRect *>(built->plot()->item(i)))
+            hatched += rect->brush().style() == Qt::BDiagPattern ? 1 : 0;
+    QCOMPARE(hatched, 8);
+}
+
+// With seq_len unset the sequence would fill the table and masked-fill would show no padding: the
+// figure pads a sequence of 16 and says so; a seq_len given is kept.
+void TestDropoutCompareFigure::unsetSequenceShowsPadding()
+{
+    Params p;
+    p.dModel = 32;
+    p.maxLen = 64;
+    const DropoutCompareData data = compare(p);
+    QVERIFY(data.choseSequence);
+    QCOMPARE(data.params.sequenceLength(), std::int64_t(16));
+    for (std::int64_t r = 0; r < p.maxLen; ++r)
+        for (std::int64_t c = 0; c < p.dModel; ++c) {
+            const float y = data.modes[kMaskedFill].output.at(int(r), int(c));
+            if (r >= 16)
+                QVERIFY2(y == 0.0f, qPrintable(cell("padding Y", r, c, 0.0, y)));
+            else
+                QCOMPARE(y, data.modes[kSum].output.at(int(r), int(c)));
+        }
+    // protect-special keeps [SEP], at 15, whole: Y there is X.
+    const Engine engine(p);
+    RowMatrixXf x(1, p.dModel);
+    engine.computeBlock(Quantity::Input, {15, 1, 0, p.dModel}, x);
+    for (std::int64_t c = 0; c < p.dModel; ++c)
+        QCOMPARE(data.modes[kProtect].output.at(15, int(c)), x(0, c));
+    Params given = p;
+    given.seqLen = 64;
+    QVERIFY(!compare(given).choseSequence);
+    QCOMPARE(compare(given).params.sequenceLength(), std::int64_t(64));
+
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, Params {}, FigureSize::fromPixels(QSize(1400, 860)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList texts;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            texts.append(text->text());
+    const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+    QVERIFY2(all.contains(u"seq_len unset: 16 here, so that padding shows"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"padding 16–1,023 (hatched, seq_len 16)"_s), qPrintable(all));
+}
+
+// A quarter of a window: the role names and the long texts give way to the heatmaps, and no line
+// is wider than the figure.
+void TestDropoutCompareFigure::smallViewKeepsRoomForTheHeatmaps()
+{
+    const QSize size(640, 420);
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, Params {}, FigureSize::fromPixels(size));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList texts;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+            texts.append(text->text());
+            const QFontMetricsF metrics(text->font());
+            for (const QString &line : text->text().split(u'\n'))
+                QVERIFY2(metrics.horizontalAdvance(line) <= size.width(), qPrintable(line));
+        }
+    const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+    QVERIFY2(all.contains(u"PE lost: 0\u00a0% of cells PE energy kept: 100\u00a0%"_s), qPrintable(all));
+    QVERIFY2(!all.contains(u"its PE part PE lost"_s), qPrintable(all));
+    for (QCPAxisRect *rect : built->plot()->axisRects())
+        QVERIFY(!rect->axis(QCPAxis::atRight)->visible());
+}
+
+void TestDropoutCompareFigure::exportsForASlide()
+{
+    Params p;
+    p.seqLen = 16;
+    // 25.4 x 14.29 cm, a 16:9 slide, at 150 dpi.
+    const FigureSize size = FigureSize::fromInches(QSizeF(10.0, 14.29 / 2.54), 150.0);
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QImage image = FigureExporter::image(built->plot(), size);
+    QCOMPARE(image.size(), size.pixels());
+}
+
+QTEST_MAIN(TestDropoutCompareFigure)
+#include "tst_dropoutcomparefigure.moc"
