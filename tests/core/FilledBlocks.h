@@ -1,7 +1,8 @@
 #pragma once
 
-// Blocks of the positional table, its values and its float32-angle error, filled into NaN-filled
-// matrices, so that a cell the table forgot to write shows.
+// Blocks of the positional table (its values and its float32-angle error) and of the embeddings,
+// filled into NaN-filled matrices, so that a cell the table forgot to write shows.
+#include "core/Embeddings.h"
 #include "core/PositionalTable.h"
 
 #include <QString>
@@ -15,6 +16,14 @@ inline posenc::RowMatrixXf fillBlock(const posenc::PositionalTable &table, const
     posenc::RowMatrixXf out(block.rows, block.cols);
     out.setConstant(std::numeric_limits<float>::quiet_NaN());
     table.fill(block, out);
+    return out;
+}
+
+inline posenc::RowMatrixXf fillBlock(const posenc::Embeddings &embeddings, const posenc::Block &block)
+{
+    posenc::RowMatrixXf out(block.rows, block.cols);
+    out.setConstant(std::numeric_limits<float>::quiet_NaN());
+    embeddings.fill(block, out);
     return out;
 }
 
