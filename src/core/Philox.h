@@ -37,7 +37,7 @@ public:
     }
 
     // The words of `count` consecutive groups from `group0`, 4 per group, into `out`, many
-    // counters at once on the CPU's SIMD target (tst_philox and tst_simdtargets check them
+    // counters at once on the CPU's SIMD target (tst_philox and tst_simdtargetsrandom check them
     // against Random123's own philox4x32 on every target).
     void fill(std::int64_t position, std::int64_t group0, std::int64_t count, std::uint32_t *out) const
     {

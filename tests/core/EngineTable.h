@@ -1,6 +1,9 @@
 #pragma once
 
 #include "core/Engine.h"
+#include "core/Quantity.h"
+
+#include <QList>
 
 #include <limits>
 
@@ -17,6 +20,15 @@ inline posenc::RowMatrixXf computeTable(const posenc::Engine &engine, posenc::Qu
     Q_ASSERT(done);
     Q_UNUSED(done);
     return out;
+}
+
+// Every quantity the engine computes.
+inline const QList<posenc::Quantity> &allQuantities()
+{
+    using posenc::Quantity;
+    static const QList<Quantity> all = {Quantity::Pe,   Quantity::Embedding,  Quantity::Input, Quantity::Output,
+                                        Quantity::Mask, Quantity::Similarity, Quantity::Error};
+    return all;
 }
 
 } // namespace testing

@@ -1,15 +1,15 @@
-// The vectorised kernels on every SIMD target compiled into posenc that this CPU can run
+// The vectorised random kernels on every SIMD target compiled into posenc that this CPU can run
 // (SimdTargets, Highway's dynamic dispatch): each target gives the same bits as the others, and
-// each is checked against references written here: float64 sin/cos for the PE, the float32-angle
-// recipe, Random123's own philox4x32, and inverted dropout on the mask rule of
-// docs/ARCHITECTURE.md, The mathematics, drawn from Random123. The output names the targets.
+// each is checked against Random123's own philox4x32, inverted dropout on the mask rule of
+// docs/ARCHITECTURE.md, The mathematics, and the seeded init in float64. The output names the
+// targets.
 
 #include "EngineTable.h"
 #include "Reference.h"
+#include "SimdTargetRuns.h"
 
 #include "core/Engine.h"
 #include "core/Philox.h"
-#include "core/PositionalTable.h"
 #include "core/SimdTargets.h"
 #include "core/StreamStore.h"
 
@@ -19,44 +19,17 @@
 
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <numbers>
 #include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
-Q_DECLARE_METATYPE(posenc::Block)
+using testing::nanTable;
+using testing::onEveryTarget;
+using testing::targetName;
 
 namespace {
-
-// Runs `compute` once on every target and returns the results, the first on the best target.
-template<typename Result> std::vector<Result> onEveryTarget(const std::function<Result()> &compute)
-{
-    std::vector<Result> results;
-    for (const SimdTargets::Target &target : SimdTargets::available()) {
-        SimdTargets::select(target.id);
-        if (SimdTargets::current().id != target.id)
-            qFatal("the kernels did not switch to the %s target", target.name);
-        results.push_back(compute());
-    }
-    SimdTargets::select(0);
-    return results;
-}
-
-QString targetName(std::size_t index)
-{
-    return QString::fromLatin1(SimdTargets::available()[index].name);
-}
-
-RowMatrixXf nanTable(std::int64_t rows, std::int64_t cols)
-{
-    RowMatrixXf table(rows, cols);
-    table.setConstant(std::numeric_limits<float>::quiet_NaN());
-    return table;
-}
 
 // Philox4x32-10 of counter (position, group, stream) under `seed`, by Random123 itself.
 std::array<std::uint32_t, 4> philox(std::uint64_t seed, RandomStream stream, std::int64_t position, std::uint32_t group)
@@ -84,27 +57,22 @@ bool keptCell(std::uint64_t seed, double p, std::int64_t position, std::int64_t 
 
 } // namespace
 
-class TestSimdTargets : public QObject
+class TestSimdTargetsRandom : public QObject
 {
     Q_OBJECT
 
 private slots:
     void initTestCase();
     void cleanup();
-    void eachTargetRuns();
-    void positionalTable_data();
-    void positionalTable();
     void philoxWords_data();
     void philoxWords();
     void streamStores();
-    void engineTables_data();
-    void engineTables();
     void dropoutOutputAndMask_data();
     void dropoutOutputAndMask();
     void embeddingsAgainstFloat64();
 };
 
-void TestSimdTargets::initTestCase()
+void TestSimdTargetsRandom::initTestCase()
 {
     QStringList names;
     for (const SimdTargets::Target &target : SimdTargets::available())
@@ -114,99 +82,12 @@ void TestSimdTargets::initTestCase()
                       << SimdTargets::current().name << "by default)";
 }
 
-void TestSimdTargets::cleanup()
+void TestSimdTargetsRandom::cleanup()
 {
     SimdTargets::select(0);
 }
 
-// Selecting a target makes the dispatched kernels run on it; 0 returns to the best.
-void TestSimdTargets::eachTargetRuns()
-{
-    const std::vector<SimdTargets::Target> targets = SimdTargets::available();
-    for (const SimdTargets::Target &target : targets) {
-        SimdTargets::select(target.id);
-        QCOMPARE(SimdTargets::current().id, target.id);
-    }
-    SimdTargets::select(0);
-    QCOMPARE(SimdTargets::current().id, targets.front().id);
-}
-
-void TestSimdTargets::positionalTable_data()
-{
-    QTest::addColumn<std::int64_t>("dModel");
-    QTest::addColumn<Layout>("layout");
-    QTest::addColumn<Angles>("angles");
-    QTest::addColumn<Block>("block");
-    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
-        const char *l = layout == Layout::Interleaved ? "interleaved" : "split";
-        for (const std::int64_t d : {64, 61, 1030, 1031}) {
-            // Whole rows across hops and an anchor; odd column windows; rows near 2^24.
-            QTest::addRow("%s d=%lld whole, rows 1000..1100", l, static_cast<long long>(d))
-                << d << layout << Angles::Exact << Block {1000, 100, 0, d};
-            QTest::addRow("%s d=%lld columns 3..d-2", l, static_cast<long long>(d))
-                << d << layout << Angles::Exact << Block {29, 40, 3, d - 5};
-            QTest::addRow("%s d=%lld one column", l, static_cast<long long>(d))
-                << d << layout << Angles::Exact << Block {7, 9, d / 2 + 1, 1};
-            QTest::addRow("%s d=%lld near 2^24", l, static_cast<long long>(d))
-                << d << layout << Angles::Exact << Block {reference::kTwoTo24 - 37, 37, 0, d};
-            QTest::addRow("%s d=%lld float32 angles", l, static_cast<long long>(d))
-                << d << layout << Angles::Float32 << Block {65530, 12, 1, d - 1};
-        }
-    }
-}
-
-// fill() and forEachTile() in both layouts: identical on every target, within 1e-6 of float64
-// for exact angles and equal to the float32 recipe for float32 angles.
-void TestSimdTargets::positionalTable()
-{
-    QFETCH(std::int64_t, dModel);
-    QFETCH(Layout, layout);
-    QFETCH(Angles, angles);
-    QFETCH(Block, block);
-    const double base = 10000.0;
-    const PositionalTable table(dModel, base, layout, angles);
-    const auto results = onEveryTarget<std::vector<RowMatrixXf>>([&] {
-        RowMatrixXf filled = nanTable(block.rows, block.cols);
-        table.fill(block, filled);
-        // The same block from the streaming path, into a matrix whose rows start on cache lines
-        // where the width allows.
-        RowMatrixXf streamed = nanTable(block.rows, block.cols);
-        table.fill(block, streamed, true);
-        streamFence();
-        RowMatrixXf tiled = nanTable(block.rows, block.cols);
-        table.forEachTile(block, [&](const PositionalTable::Tile &tile) {
-            for (std::int64_t r = 0; r < tile.rows; ++r)
-                for (std::int64_t c = 0; c < tile.cols; ++c)
-                    tiled(tile.row0 + r - block.row0, tile.col0 + c - block.col0) = tile.values[r * tile.stride + c];
-        });
-        return std::vector<RowMatrixXf> {filled, streamed, tiled};
-    });
-    for (std::size_t t = 0; t < results.size(); ++t) {
-        for (std::size_t k = 0; k < 3; ++k) {
-            const QString difference
-                = reference::firstBitDifference(results[0][0], results[t][k], block.row0, block.col0);
-            QVERIFY2(difference.isEmpty(),
-                     qPrintable(targetName(t) + u" way "_s + QString::number(k) + u": "_s + difference));
-        }
-    }
-    const RowMatrixXf &values = results[0][0];
-    for (std::int64_t r = 0; r < block.rows; ++r) {
-        for (std::int64_t c = 0; c < block.cols; ++c) {
-            const std::int64_t p = block.row0 + r;
-            const std::int64_t j = block.col0 + c;
-            if (angles == Angles::Exact) {
-                const double exact = reference::preciseValue(p, j, dModel, base, layout);
-                QVERIFY2(std::abs(double(values(r, c)) - exact) <= 1e-6,
-                         qPrintable(u"(%1, %2): %3, float64 %4"_s.arg(p).arg(j).arg(values(r, c)).arg(exact)));
-            } else {
-                const float expected = reference::float32AngleValue(p, j, dModel, base, layout);
-                QVERIFY2(reference::sameBits(values(r, c), expected), qPrintable(u"(%1, %2)"_s.arg(p).arg(j)));
-            }
-        }
-    }
-}
-
-void TestSimdTargets::philoxWords_data()
+void TestSimdTargetsRandom::philoxWords_data()
 {
     QTest::addColumn<std::int64_t>("position");
     QTest::addColumn<std::int64_t>("group0");
@@ -219,7 +100,7 @@ void TestSimdTargets::philoxWords_data()
 }
 
 // CellRandom::fill and gather on every target, word for word against Random123.
-void TestSimdTargets::philoxWords()
+void TestSimdTargetsRandom::philoxWords()
 {
     QFETCH(std::int64_t, position);
     QFETCH(std::int64_t, group0);
@@ -251,7 +132,7 @@ void TestSimdTargets::philoxWords()
 
 // Streaming copies and fills from every start and length around the vector widths write
 // exactly their range.
-void TestSimdTargets::streamStores()
+void TestSimdTargetsRandom::streamStores()
 {
     std::vector<float> source(300);
     for (std::size_t i = 0; i < source.size(); ++i)
@@ -280,56 +161,7 @@ void TestSimdTargets::streamStores()
     });
 }
 
-void TestSimdTargets::engineTables_data()
-{
-    QTest::addColumn<Params>("params");
-    QTest::addColumn<Quantity>("quantity");
-    const auto params = [](std::int64_t d, Layout layout, DropoutMode mode, Compose compose) {
-        Params p;
-        p.maxLen = 300;
-        p.dModel = d;
-        p.layout = layout;
-        p.dropout = 0.1;
-        p.dropoutMode = mode;
-        p.compose = compose;
-        p.peDims = d / 4 * 2 + 1;
-        p.special = {0, 5};
-        p.seed = 99;
-        return p;
-    };
-    for (const Quantity quantity :
-         {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask}) {
-        const QString name = Quantities::name(quantity);
-        for (const std::int64_t d : {512, 777}) {
-            QTest::addRow("%s d=%lld interleaved", qPrintable(name), static_cast<long long>(d))
-                << params(d, Layout::Interleaved, DropoutMode::Sum, Compose::Sum) << quantity;
-            QTest::addRow("%s d=%lld split, embedding mode", qPrintable(name), static_cast<long long>(d))
-                << params(d, Layout::Split, DropoutMode::Embedding, Compose::Sum) << quantity;
-            QTest::addRow("%s d=%lld concat, protect-special", qPrintable(name), static_cast<long long>(d))
-                << params(d, Layout::Interleaved, DropoutMode::ProtectSpecial, Compose::Concat) << quantity;
-        }
-    }
-}
-
-// Whole tables through the engine, two threads: identical on every target.
-void TestSimdTargets::engineTables()
-{
-    QFETCH(Params, params);
-    QFETCH(Quantity, quantity);
-    QVERIFY(params.isValid());
-    const Engine engine(params);
-    const Shape shape = engine.shape(quantity);
-    const auto results = onEveryTarget<RowMatrixXf>([&] {
-        return testing::computeTable(engine, quantity, Block {0, shape.rows, 0, shape.cols}, 2);
-    });
-    QVERIFY(results[0].allFinite());
-    for (std::size_t t = 1; t < results.size(); ++t) {
-        const QString difference = reference::firstBitDifference(results[0], results[t]);
-        QVERIFY2(difference.isEmpty(), qPrintable(targetName(t) + u": "_s + difference));
-    }
-}
-
-void TestSimdTargets::dropoutOutputAndMask_data()
+void TestSimdTargetsRandom::dropoutOutputAndMask_data()
 {
     QTest::addColumn<double>("p");
     QTest::addColumn<std::int64_t>("dModel");
@@ -341,7 +173,7 @@ void TestSimdTargets::dropoutOutputAndMask_data()
 
 // On every target: the mask is Random123's bits by the rule, and Y = kept ? (s E + PE) / keep : 0
 // from the engine's own s*E and PE, bit for bit.
-void TestSimdTargets::dropoutOutputAndMask()
+void TestSimdTargetsRandom::dropoutOutputAndMask()
 {
     QFETCH(double, p);
     QFETCH(std::int64_t, dModel);
@@ -386,7 +218,7 @@ void TestSimdTargets::dropoutOutputAndMask()
 // The seeded init on every target: the same bits, each cell Box-Muller of its two Philox words
 // (Random123) evaluated in float64, within what float32 logarithm, square root, sine and cosine
 // of float32 arguments can reach.
-void TestSimdTargets::embeddingsAgainstFloat64()
+void TestSimdTargetsRandom::embeddingsAgainstFloat64()
 {
     const std::uint64_t seed = 4242;
     const double sigma = 0.75;
@@ -425,5 +257,5 @@ void TestSimdTargets::embeddingsAgainstFloat64()
     qInfo("largest |E - float64| / (1 + radius): %.3g", worst);
 }
 
-QTEST_APPLESS_MAIN(TestSimdTargets)
-#include "tst_simdtargets.moc"
+QTEST_APPLESS_MAIN(TestSimdTargetsRandom)
+#include "tst_simdtargetsrandom.moc"

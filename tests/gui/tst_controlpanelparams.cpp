@@ -1,3 +1,9 @@
+// The parameters dock: its defaults, every control changing its parameter, refused values shown
+// with their reason, labels in the command line's words, controls the parameters ignore
+// disabled with the reason, and tooltips giving the formula.
+
+#include "ControlInput.h"
+
 #include "gui/ControlPanel.h"
 
 #include "gui/ParamLabels.h"
@@ -5,47 +11,18 @@
 #include "core/ParamText.h"
 
 #include <QAbstractButton>
-#include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QLabel>
-#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStandardItemModel>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using testing::setControl;
 
-namespace {
-
-// Sets a control as a user would: typing into a field ends with editingFinished.
-void setControl(ControlPanel &panel, const QString &name, const QString &value)
-{
-    QWidget *w = panel.findChild<QWidget *>(name);
-    QVERIFY2(w, qPrintable(name));
-    if (auto *spin = qobject_cast<QSpinBox *>(w))
-        spin->setValue(value.toInt());
-    else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(w))
-        dspin->setValue(value.toDouble());
-    else if (auto *slider = qobject_cast<QSlider *>(w))
-        slider->setValue(value.toInt());
-    else if (auto *combo = qobject_cast<QComboBox *>(w))
-        combo->setCurrentIndex(value.toInt());
-    else if (auto *edit = qobject_cast<QLineEdit *>(w)) {
-        edit->setText(value);
-        emit edit->editingFinished();
-    } else if (auto *button = qobject_cast<QAbstractButton *>(w))
-        button->setChecked(value == u"true"_s);
-    else
-        QFAIL(qPrintable(u"no way to set "_s + name));
-}
-
-} // namespace
-
-class TestControlPanel : public QObject
+class TestControlPanelParams : public QObject
 {
     Q_OBJECT
 
@@ -63,14 +40,9 @@ private slots:
     void aRefusedValueKeepsItsControlEnabled();
     void tooltipsGiveTheFormula_data();
     void tooltipsGiveTheFormula();
-    void presetsAreListedWithTheirSource();
-    void choosingAPresetSetsWhatItNames_data();
-    void choosingAPresetSetsWhatItNames();
-    void theChooserReadsCustomOnceAControlMoves();
-    void aPresetTheSettingsRefuseChangesNothing();
 };
 
-void TestControlPanel::showsTheDefaults()
+void TestControlPanelParams::showsTheDefaults()
 {
     ControlPanel panel;
     QVERIFY(panel.params() == Params {});
@@ -80,7 +52,7 @@ void TestControlPanel::showsTheDefaults()
     QVERIFY(!panel.hasErrors());
 }
 
-void TestControlPanel::everyControlChangesItsParameter_data()
+void TestControlPanelParams::everyControlChangesItsParameter_data()
 {
     QTest::addColumn<QString>("before"); // "control=value" set first, or empty
     QTest::addColumn<QString>("control");
@@ -112,7 +84,7 @@ void TestControlPanel::everyControlChangesItsParameter_data()
     row("eval", {}, u"evalCheck"_s, u"true"_s, u"eval"_s, u"true"_s);
 }
 
-void TestControlPanel::everyControlChangesItsParameter()
+void TestControlPanelParams::everyControlChangesItsParameter()
 {
     QFETCH(QString, before);
     QFETCH(QString, control);
@@ -130,7 +102,7 @@ void TestControlPanel::everyControlChangesItsParameter()
     QVERIFY(!panel.hasErrors());
 }
 
-void TestControlPanel::invalidValueShowsItsReasonAndKeepsTheLastValid_data()
+void TestControlPanelParams::invalidValueShowsItsReasonAndKeepsTheLastValid_data()
 {
     QTest::addColumn<QString>("before");
     QTest::addColumn<QString>("control");
@@ -148,7 +120,7 @@ void TestControlPanel::invalidValueShowsItsReasonAndKeepsTheLastValid_data()
     QTest::newRow("pe_dims past d") << u"composeCombo=1"_s << u"peDimsSpin"_s << u"600"_s << u"pe-dims"_s << u"60"_s;
 }
 
-void TestControlPanel::invalidValueShowsItsReasonAndKeepsTheLastValid()
+void TestControlPanelParams::invalidValueShowsItsReasonAndKeepsTheLastValid()
 {
     QFETCH(QString, before);
     QFETCH(QString, control);
@@ -175,7 +147,7 @@ void TestControlPanel::invalidValueShowsItsReasonAndKeepsTheLastValid()
     QVERIFY(panel.errorText(key).isEmpty());
 }
 
-void TestControlPanel::newSeedDrawsAnotherSeed()
+void TestControlPanelParams::newSeedDrawsAnotherSeed()
 {
     ControlPanel panel;
     QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
@@ -185,7 +157,7 @@ void TestControlPanel::newSeedDrawsAnotherSeed()
     QVERIFY(panel.params().seed != 0);
 }
 
-void TestControlPanel::setParamsEmitsNothing()
+void TestControlPanelParams::setParamsEmitsNothing()
 {
     ControlPanel panel;
     QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
@@ -199,7 +171,7 @@ void TestControlPanel::setParamsEmitsNothing()
     QCOMPARE(panel.findChild<QSlider *>(u"dropoutSlider"_s)->value(), 700);
 }
 
-void TestControlPanel::labelsAreTheCommandLinesWords()
+void TestControlPanelParams::labelsAreTheCommandLinesWords()
 {
     // Every label of the panel names a parameter as posenc --help does: the flag without its
     // dashes, written d_model, max_len, seq_len, pe_dims and "dropout mode".
@@ -226,7 +198,7 @@ void TestControlPanel::labelsAreTheCommandLinesWords()
         QVERIFY(!ParamLabels::label(QString::fromLatin1(key)).contains(u"sigma"_s));
 }
 
-void TestControlPanel::ignoredControlsAreDisabledAndSayWhy_data()
+void TestControlPanelParams::ignoredControlsAreDisabledAndSayWhy_data()
 {
     QTest::addColumn<QString>("setup"); // "control=value;control=value", set first
     QTest::addColumn<QString>("control");
@@ -262,7 +234,7 @@ void TestControlPanel::ignoredControlsAreDisabledAndSayWhy_data()
     row("eval switch always", u"dropoutSpin=0"_s, u"evalCheck"_s, true, u"model.eval()"_s);
 }
 
-void TestControlPanel::ignoredControlsAreDisabledAndSayWhy()
+void TestControlPanelParams::ignoredControlsAreDisabledAndSayWhy()
 {
     QFETCH(QString, setup);
     QFETCH(QString, control);
@@ -280,7 +252,7 @@ void TestControlPanel::ignoredControlsAreDisabledAndSayWhy()
     QCOMPARE(w->toolTip().contains(u"Not used now"_s), !enabled);
 }
 
-void TestControlPanel::aRefusedValueKeepsItsControlEnabled()
+void TestControlPanelParams::aRefusedValueKeepsItsControlEnabled()
 {
     // special is ignored in dropout mode sum, but a special position outside the sequence is
     // refused whatever the mode: its field stays enabled so that it can be put right.
@@ -293,7 +265,7 @@ void TestControlPanel::aRefusedValueKeepsItsControlEnabled()
     QVERIFY(!panel.findChild<QWidget *>(u"specialEdit"_s)->isEnabled());
 }
 
-void TestControlPanel::tooltipsGiveTheFormula_data()
+void TestControlPanelParams::tooltipsGiveTheFormula_data()
 {
     QTest::addColumn<QString>("control");
     QTest::addColumn<QString>("formula");
@@ -310,7 +282,7 @@ void TestControlPanel::tooltipsGiveTheFormula_data()
     QTest::newRow("eval") << u"evalCheck"_s << u"Y = X"_s << u"--eval"_s;
 }
 
-void TestControlPanel::tooltipsGiveTheFormula()
+void TestControlPanelParams::tooltipsGiveTheFormula()
 {
     QFETCH(QString, control);
     QFETCH(QString, formula);
@@ -321,125 +293,5 @@ void TestControlPanel::tooltipsGiveTheFormula()
     QVERIFY2(tip.contains(flag), qPrintable(tip));
 }
 
-void TestControlPanel::presetsAreListedWithTheirSource()
-{
-    ControlPanel panel;
-    const auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
-    QCOMPARE(combo->count(), panel.presets().size() + 1);
-    QVERIFY(panel.presets().size() >= 6);
-    QCOMPARE(combo->itemText(0), u"custom"_s);
-    for (int i = 1; i < combo->count(); ++i) {
-        const QString tip = combo->itemData(i, Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(panel.presets()[i - 1].source.toHtmlEscaped()), qPrintable(tip));
-        QVERIFY2(tip.contains(u"Sets "_s), qPrintable(tip));
-    }
-    // The defaults are the paper's base model: the chooser says so, and names the source.
-    QCOMPARE(combo->currentText(), u"Transformer base (Vaswani et al. 2017)"_s);
-    const auto *source = panel.findChild<QLabel *>(u"presetSource"_s);
-    QVERIFY(source->isVisibleTo(&panel));
-    QVERIFY2(source->text().contains(u"Vaswani et al. 2017, sections 3.1, 3.4, 3.5, 5.4"_s),
-             qPrintable(source->text()));
-}
-
-void TestControlPanel::choosingAPresetSetsWhatItNames_data()
-{
-    QTest::addColumn<QString>("title");
-    QTest::addColumn<QStringList>("expected"); // key=text, as ParamText writes it after the choice
-    QTest::newRow("paper big") << u"Transformer big (Vaswani et al. 2017)"_s
-                               << QStringList {u"d-model=1024"_s, u"dropout=0.29999999999999999"_s,
-                                               u"scale=sqrt"_s,   u"layout=interleaved"_s,
-                                               u"max-len=1024"_s, u"seed=3"_s};
-    QTest::newRow("annotated") << u"The Annotated Transformer (Harvard NLP)"_s
-                               << QStringList {u"d-model=512"_s, u"max-len=5000"_s, u"angles=float32"_s,
-                                               u"dropout=0.10000000000000001"_s, u"seed=3"_s};
-    QTest::newRow("tensorflow") << u"TensorFlow Transformer tutorial"_s
-                                << QStringList {u"layout=split"_s, u"max-len=2048"_s, u"d-model=512"_s,
-                                                u"angles=exact"_s, u"seed=3"_s};
-    QTest::newRow("fairseq") << u"fairseq embedding init"_s
-                             << QStringList {u"init=scaled-normal"_s, u"scale=sqrt"_s, u"d-model=64"_s,
-                                             u"dropout=0.5"_s, u"seed=3"_s};
-    QTest::newRow("pytorch") << u"PyTorch nn.Embedding defaults"_s
-                             << QStringList {u"init=normal"_s, u"scale=1"_s, u"d-model=64"_s, u"seed=3"_s};
-}
-
-void TestControlPanel::choosingAPresetSetsWhatItNames()
-{
-    QFETCH(QString, title);
-    QFETCH(QStringList, expected);
-    ControlPanel panel;
-    // Parameters no preset names (the seed), and some that only some name.
-    setControl(panel, u"seedSpin"_s, u"3"_s);
-    setControl(panel, u"dModelSpin"_s, u"64"_s);
-    setControl(panel, u"dropoutSpin"_s, u"0.5"_s);
-    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
-    const int index = combo->findText(title);
-    QVERIFY2(index > 0, qPrintable(title));
-    QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
-    combo->setCurrentIndex(index); // as a user's choice does
-    QCOMPARE(spy.count(), 1);
-    for (const QString &pair : expected)
-        QCOMPARE(pair.section(u'=', 0, 0) + u"="_s + ParamText::get(panel.params(), pair.section(u'=', 0, 0)), pair);
-    QCOMPARE(combo->currentIndex(), index);
-    QCOMPARE(panel.activePreset(), index - 1);
-    QVERIFY(!panel.hasErrors());
-}
-
-void TestControlPanel::theChooserReadsCustomOnceAControlMoves()
-{
-    ControlPanel panel;
-    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
-    combo->setCurrentIndex(combo->findText(u"TensorFlow Transformer tutorial"_s));
-    QCOMPARE(combo->currentText(), u"TensorFlow Transformer tutorial"_s);
-    // A parameter it does not name leaves it active.
-    setControl(panel, u"seedSpin"_s, u"11"_s);
-    QCOMPARE(combo->currentText(), u"TensorFlow Transformer tutorial"_s);
-    // One it names moves away from it, even to values another preset has.
-    setControl(panel, u"layoutCombo"_s, u"0"_s);
-    QCOMPARE(combo->currentText(), u"custom"_s);
-    QCOMPARE(panel.activePreset(), -1);
-    QVERIFY(!panel.findChild<QLabel *>(u"presetSource"_s)->isVisibleTo(&panel));
-    // "custom" is what the chooser reads, not a choice.
-    const auto *model = qobject_cast<const QStandardItemModel *>(combo->model());
-    QVERIFY(model && !model->item(0)->isEnabled());
-    // Parameters set from outside (a session) show the first preset they match.
-    Params big;
-    big.dModel = 1024;
-    big.dropout = 0.3;
-    panel.setParams(big);
-    QCOMPARE(combo->currentText(), u"Transformer big (Vaswani et al. 2017)"_s);
-}
-
-void TestControlPanel::aPresetTheSettingsRefuseChangesNothing()
-{
-    // A loaded matrix fixes d_model: a preset of another d_model is refused, and says why.
-    ControlPanel panel;
-    Params p;
-    auto matrix = std::make_shared<EmbeddingMatrix>();
-    matrix->values = RowMatrixXf::Constant(1024, 768, 0.5f);
-    matrix->source = u"wte.npy"_s;
-    p.embeddings = matrix;
-    p.dModel = 768;
-    panel.setParams(p);
-    QVERIFY(!panel.findChild<QWidget *>(u"dModelSpin"_s)->isEnabled());
-    QVERIFY(panel.findChild<QWidget *>(u"dModelSpin"_s)->toolTip().contains(u"loaded matrix (768 columns)"_s));
-    QVERIFY(!panel.findChild<QWidget *>(u"initCombo"_s)->isEnabled());
-    QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
-    QVERIFY(!panel.choosePreset(0));
-    QCOMPARE(spy.count(), 0);
-    QVERIFY(panel.params() == p);
-    const auto *error = panel.findChild<QLabel *>(u"presetError"_s);
-    QVERIFY(error->isVisibleTo(&panel));
-    QVERIFY2(error->text().contains(u"768 columns"_s), qPrintable(error->text()));
-    QCOMPARE(panel.findChild<QComboBox *>(u"presetCombo"_s)->currentText(), u"custom"_s);
-    // One that names no d_model applies.
-    const auto &presets = panel.presets();
-    const auto pytorch = std::find_if(presets.begin(), presets.end(),
-                                      [](const Preset &x) { return x.title == u"PyTorch nn.Embedding defaults"_s; });
-    QVERIFY(pytorch != presets.end());
-    QVERIFY(panel.choosePreset(static_cast<int>(pytorch - presets.begin())));
-    QCOMPARE(panel.params().scaleKind, ScaleKind::One);
-    QVERIFY(!error->isVisibleTo(&panel));
-}
-
-QTEST_MAIN(TestControlPanel)
-#include "tst_controlpanel.moc"
+QTEST_MAIN(TestControlPanelParams)
+#include "tst_controlpanelparams.moc"

@@ -1,5 +1,5 @@
-// Params: defaults, derived values, validate() naming every bad parameter with its allowed
-// range (docs/ARCHITECTURE.md, Layers and Errors are values); ParamText: set/get round trips and malformed text.
+// ParamText: the keys of the parameters, set/get round trips, malformed text refused with its
+// range, and the parsers of index lists, ranges and finite numbers.
 
 #include "core/ParamText.h"
 #include "core/Params.h"
@@ -7,41 +7,10 @@
 #include <QSet>
 #include <QTest>
 
-#include <cmath>
-#include <limits>
-#include <memory>
-
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::shared_ptr<const EmbeddingMatrix> matrix(std::int64_t rows, std::int64_t cols)
-{
-    auto m = std::make_shared<EmbeddingMatrix>();
-    m->values = RowMatrixXf::Constant(rows, cols, 0.5f);
-    m->source = u"test matrix"_s;
-    return m;
-}
-
-QString describe(const QList<ParamError> &errors)
-{
-    QStringList lines;
-    for (const ParamError &e : errors)
-        lines.append(e.key + u": "_s + e.sentence());
-    return lines.isEmpty() ? u"(no error)"_s : lines.join(u"; "_s);
-}
-
-QSet<QString> keysOf(const QList<ParamError> &errors)
-{
-    QSet<QString> keys;
-    for (const ParamError &e : errors)
-        keys.insert(e.key);
-    return keys;
-}
 
 // Parameters that differ from the defaults in every key that ParamText knows.
 Params unusualParams()
@@ -70,22 +39,11 @@ Params unusualParams()
 
 } // namespace
 
-class TestParams : public QObject
+class TestParamText : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void defaultsAreValid();
-    void derivedValues_data();
-    void derivedValues();
-    void specialRowsResolveNegatives_data();
-    void specialRowsResolveNegatives();
-    void invalidParameterIsNamed_data();
-    void invalidParameterIsNamed();
-    void validEdgeValues_data();
-    void validEdgeValues();
-    void severalErrorsAllReported();
-    void errorToStringNamesFlag();
     void valueKeysCoverTheParameters();
     void roundTripEveryKey();
     void setParsesValues_data();
@@ -104,309 +62,8 @@ private slots:
     void enumNames();
 };
 
-// The defaults of the program: docs/ARCHITECTURE.md, The mathematics (Transformer base) and Params.h.
-void TestParams::defaultsAreValid()
-{
-    const Params p;
-    QVERIFY2(p.validate().isEmpty(), qPrintable(describe(p.validate())));
-    QVERIFY(p.isValid());
-    QCOMPARE(p.dModel, std::int64_t(512));
-    QCOMPARE(p.maxLen, std::int64_t(1024));
-    QVERIFY(p.base == 10000.0);
-    QCOMPARE(p.layout, Layout::Interleaved);
-    QCOMPARE(p.angles, Angles::Exact);
-    QCOMPARE(p.compose, Compose::Sum);
-    QCOMPARE(p.dropoutMode, DropoutMode::Sum);
-    QCOMPARE(p.special, (std::vector<std::int64_t> {0, -1}));
-    QVERIFY(p.training);
-    QVERIFY(!p.embeddings);
-}
-
-void TestParams::derivedValues_data()
-{
-    QTest::addColumn<Params>("params");
-    QTest::addColumn<double>("scale");
-    QTest::addColumn<double>("sigma");
-    QTest::addColumn<std::int64_t>("peColumns");
-    QTest::addColumn<std::int64_t>("embeddingColumns");
-    QTest::addColumn<std::int64_t>("sequenceLength");
-
-    Params p;
-    QTest::newRow("defaults") << p << std::sqrt(512.0) << 1.0 << std::int64_t(512) << std::int64_t(512)
-                              << std::int64_t(1024);
-    p.scaleKind = ScaleKind::One;
-    p.init = InitKind::ScaledNormal;
-    p.dModel = 100;
-    QTest::newRow("scale 1, scaled normal, d=100")
-        << p << 1.0 << 0.1 << std::int64_t(100) << std::int64_t(100) << std::int64_t(1024);
-    p.scaleKind = ScaleKind::Custom;
-    p.customScale = 0.25;
-    p.init = InitKind::Custom;
-    p.customSigma = 0.02;
-    p.seqLen = 300;
-    QTest::newRow("custom scale and sigma, seq_len 300")
-        << p << 0.25 << 0.02 << std::int64_t(100) << std::int64_t(100) << std::int64_t(300);
-    Params c;
-    c.compose = Compose::Concat;
-    c.dModel = 64;
-    QTest::newRow("concat, pe-dims unset: half of d")
-        << c << 8.0 << 1.0 << std::int64_t(32) << std::int64_t(32) << std::int64_t(1024);
-    c.peDims = 10;
-    QTest::newRow("concat, pe-dims 10") << c << 8.0 << 1.0 << std::int64_t(10) << std::int64_t(54)
-                                        << std::int64_t(1024);
-    c.peDims = 64;
-    QTest::newRow("concat, pe-dims = d") << c << 8.0 << 1.0 << std::int64_t(64) << std::int64_t(0)
-                                         << std::int64_t(1024);
-    Params s;
-    s.peDims = 10; // ignored by sum
-    QTest::newRow("sum ignores pe-dims") << s << std::sqrt(512.0) << 1.0 << std::int64_t(512) << std::int64_t(512)
-                                         << std::int64_t(1024);
-}
-
-void TestParams::derivedValues()
-{
-    QFETCH(Params, params);
-    QFETCH(double, scale);
-    QFETCH(double, sigma);
-    QFETCH(std::int64_t, peColumns);
-    QFETCH(std::int64_t, embeddingColumns);
-    QFETCH(std::int64_t, sequenceLength);
-    QVERIFY(std::abs(params.scale() - scale) <= 1e-15 * scale);
-    QVERIFY(std::abs(params.sigma() - sigma) <= 1e-15 * sigma);
-    QCOMPARE(params.peColumns(), peColumns);
-    QCOMPARE(params.embeddingColumns(), embeddingColumns);
-    QCOMPARE(params.sequenceLength(), sequenceLength);
-}
-
-void TestParams::specialRowsResolveNegatives_data()
-{
-    QTest::addColumn<std::vector<std::int64_t>>("special");
-    QTest::addColumn<std::int64_t>("seqLen"); // 0: unset
-    QTest::addColumn<std::int64_t>("maxLen");
-    QTest::addColumn<QList<std::int64_t>>("rows");
-    QTest::newRow("default, L = 300") << std::vector<std::int64_t> {0, -1} << std::int64_t(0) << std::int64_t(300)
-                                      << QList<std::int64_t> {0, 299};
-    QTest::newRow("default, seq_len 200")
-        << std::vector<std::int64_t> {0, -1} << std::int64_t(200) << std::int64_t(300) << QList<std::int64_t> {0, 199};
-    QTest::newRow("0, 5, -2 of 100") << std::vector<std::int64_t> {0, 5, -2} << std::int64_t(100) << std::int64_t(300)
-                                     << QList<std::int64_t> {0, 5, 98};
-    QTest::newRow("-100 of 100") << std::vector<std::int64_t> {-100} << std::int64_t(100) << std::int64_t(100)
-                                 << QList<std::int64_t> {0};
-    QTest::newRow("none") << std::vector<std::int64_t> {} << std::int64_t(0) << std::int64_t(10)
-                          << QList<std::int64_t> {};
-}
-
-void TestParams::specialRowsResolveNegatives()
-{
-    QFETCH(std::vector<std::int64_t>, special);
-    QFETCH(std::int64_t, seqLen);
-    QFETCH(std::int64_t, maxLen);
-    QFETCH(QList<std::int64_t>, rows);
-    Params p;
-    p.special = special;
-    p.maxLen = maxLen;
-    if (seqLen > 0)
-        p.seqLen = seqLen;
-    QVERIFY2(p.isValid(), qPrintable(describe(p.validate())));
-    const std::vector<std::int64_t> got = p.specialRows();
-    QSet<std::int64_t> gotSet(got.begin(), got.end());
-    QSet<std::int64_t> expectedSet(rows.begin(), rows.end());
-    QCOMPARE(gotSet, expectedSet);
-}
-
-void TestParams::invalidParameterIsNamed_data()
-{
-    QTest::addColumn<Params>("params");
-    QTest::addColumn<QString>("key");
-    QTest::addColumn<QString>("given"); // the bad value, as the message should show it
-
-    const auto row = [](const char *name, const QString &key, const QString &given, auto change) {
-        Params p;
-        change(p);
-        QTest::newRow(name) << p << key << given;
-    };
-    row("d = 0", u"d-model"_s, u"0"_s, [](Params &p) { p.dModel = 0; });
-    row("d = -1", u"d-model"_s, u"-1"_s, [](Params &p) { p.dModel = -1; });
-    row("d = 2^20 + 1", u"d-model"_s, u"1048577"_s, [](Params &p) { p.dModel = Params::kMaxDModel + 1; });
-    row("d = 2^40", u"d-model"_s, u"1099511627776"_s, [](Params &p) { p.dModel = std::int64_t(1) << 40; });
-    row("L = 0", u"max-len"_s, u"0"_s, [](Params &p) { p.maxLen = 0; });
-    row("L = -5", u"max-len"_s, u"-5"_s, [](Params &p) { p.maxLen = -5; });
-    row("L = 2^24 + 1", u"max-len"_s, u"16777217"_s, [](Params &p) { p.maxLen = Params::kMaxLen + 1; });
-    row("base = 1", u"base"_s, u"1"_s, [](Params &p) { p.base = 1.0; });
-    row("base = 0.5", u"base"_s, u"0.5"_s, [](Params &p) { p.base = 0.5; });
-    row("base = 0", u"base"_s, u"0"_s, [](Params &p) { p.base = 0.0; });
-    row("base = -2", u"base"_s, u"-2"_s, [](Params &p) { p.base = -2.0; });
-    row("base NaN", u"base"_s, u"nan"_s, [](Params &p) { p.base = kNaN; });
-    row("base +inf", u"base"_s, u"inf"_s, [](Params &p) { p.base = kInf; });
-    row("base -inf", u"base"_s, u"inf"_s, [](Params &p) { p.base = -kInf; });
-    row("dropout -0.1", u"dropout"_s, u"-0.1"_s, [](Params &p) { p.dropout = -0.1; });
-    row("dropout 1.5", u"dropout"_s, u"1.5"_s, [](Params &p) { p.dropout = 1.5; });
-    row("dropout NaN", u"dropout"_s, u"nan"_s, [](Params &p) { p.dropout = kNaN; });
-    row("dropout inf", u"dropout"_s, u"inf"_s, [](Params &p) { p.dropout = kInf; });
-    row("custom scale NaN", u"scale"_s, u"nan"_s, [](Params &p) {
-        p.scaleKind = ScaleKind::Custom;
-        p.customScale = kNaN;
-    });
-    row("custom scale inf", u"scale"_s, u"inf"_s, [](Params &p) {
-        p.scaleKind = ScaleKind::Custom;
-        p.customScale = kInf;
-    });
-    row("custom scale -inf", u"scale"_s, u"inf"_s, [](Params &p) {
-        p.scaleKind = ScaleKind::Custom;
-        p.customScale = -kInf;
-    });
-    row("sigma -1", u"init"_s, u"-1"_s, [](Params &p) {
-        p.init = InitKind::Custom;
-        p.customSigma = -1.0;
-    });
-    row("sigma NaN", u"init"_s, u"nan"_s, [](Params &p) {
-        p.init = InitKind::Custom;
-        p.customSigma = kNaN;
-    });
-    row("sigma inf", u"init"_s, u"inf"_s, [](Params &p) {
-        p.init = InitKind::Custom;
-        p.customSigma = kInf;
-    });
-    row("pe-dims -1 in concat", u"pe-dims"_s, u"-1"_s, [](Params &p) {
-        p.compose = Compose::Concat;
-        p.peDims = -1;
-    });
-    row("pe-dims d + 1 in concat", u"pe-dims"_s, u"513"_s, [](Params &p) {
-        p.compose = Compose::Concat;
-        p.peDims = 513;
-    });
-    row("special = seq_len", u"special"_s, u"100"_s, [](Params &p) {
-        p.seqLen = 100;
-        p.special = {0, 100};
-    });
-    row("special = -seq_len - 1", u"special"_s, u"-101"_s, [](Params &p) {
-        p.seqLen = 100;
-        p.special = {-101};
-    });
-    row("special = max_len, seq_len unset", u"special"_s, u"1024"_s, [](Params &p) { p.special = {1024}; });
-    row("seq_len 0", u"seq-len"_s, u"0"_s, [](Params &p) { p.seqLen = 0; });
-    row("seq_len -3", u"seq-len"_s, u"-3"_s, [](Params &p) { p.seqLen = -3; });
-    row("seq_len > max_len", u"seq-len"_s, u"1025"_s, [](Params &p) { p.seqLen = 1025; });
-    row("embeddings with d - 1 columns", u"embeddings"_s, u"511"_s,
-        [](Params &p) { p.embeddings = matrix(1024, 511); });
-    row("embeddings with d columns in concat", u"embeddings"_s, u"512"_s, [](Params &p) {
-        p.compose = Compose::Concat;
-        p.peDims = 256;
-        p.embeddings = matrix(1024, 512);
-    });
-    row("embeddings with too few rows", u"embeddings"_s, u"1023"_s,
-        [](Params &p) { p.embeddings = matrix(1023, 512); });
-}
-
-// Each bad value is reported under its own key, with a message that shows what was given.
-void TestParams::invalidParameterIsNamed()
-{
-    QFETCH(Params, params);
-    QFETCH(QString, key);
-    QFETCH(QString, given);
-    const QList<ParamError> errors = params.validate();
-    QVERIFY(!params.isValid());
-    QVERIFY2(keysOf(errors).contains(key),
-             qPrintable(u"expected an error for %1, got %2"_s.arg(key, describe(errors))));
-    for (const ParamError &e : errors) {
-        if (e.key != key)
-            continue;
-        const QString sentence = e.sentence();
-        QVERIFY2(!sentence.isEmpty(), qPrintable(key));
-        QVERIFY2(sentence.contains(given, Qt::CaseInsensitive),
-                 qPrintable(u"message for %1 should show the value %2: %3"_s.arg(key, given, sentence)));
-        // A value outside its range states the range; the wording of the key is the front end's.
-        QVERIFY2(!e.given || !e.allowed.isEmpty(), qPrintable(sentence));
-        QVERIFY2(!sentence.contains(u"--"_s), qPrintable(sentence));
-    }
-}
-
-void TestParams::validEdgeValues_data()
-{
-    QTest::addColumn<Params>("params");
-    const auto row = [](const char *name, auto change) {
-        Params p;
-        change(p);
-        QTest::newRow(name) << p;
-    };
-    row("dropout 1", [](Params &p) { p.dropout = 1.0; });
-    row("dropout 0", [](Params &p) { p.dropout = 0.0; });
-    row("base just above 1", [](Params &p) { p.base = 1.0001; });
-    row("d = 1", [](Params &p) { p.dModel = 1; });
-    row("d = 511", [](Params &p) { p.dModel = 511; });
-    row("d = 2^20", [](Params &p) { p.dModel = Params::kMaxDModel; });
-    row("L = 1", [](Params &p) { p.maxLen = 1; });
-    row("L = 2^24", [](Params &p) { p.maxLen = Params::kMaxLen; });
-    row("pe-dims 0 in concat", [](Params &p) {
-        p.compose = Compose::Concat;
-        p.peDims = 0;
-    });
-    row("pe-dims d in concat", [](Params &p) {
-        p.compose = Compose::Concat;
-        p.peDims = 512;
-    });
-    row("seq_len = max_len", [](Params &p) { p.seqLen = 1024; });
-    row("seq_len = 1", [](Params &p) { p.seqLen = 1; });
-    row("special = -seq_len", [](Params &p) {
-        p.seqLen = 100;
-        p.special = {-100, 99};
-    });
-    row("no special positions", [](Params &p) { p.special.clear(); });
-    row("custom scale 0.5", [](Params &p) {
-        p.scaleKind = ScaleKind::Custom;
-        p.customScale = 0.5;
-    });
-    row("sigma 0.02", [](Params &p) {
-        p.init = InitKind::Custom;
-        p.customSigma = 0.02;
-    });
-    row("embeddings d columns, max_len rows", [](Params &p) { p.embeddings = matrix(1024, 512); });
-    row("embeddings with more rows than max_len", [](Params &p) { p.embeddings = matrix(5000, 512); });
-    row("embeddings d - k columns in concat", [](Params &p) {
-        p.compose = Compose::Concat;
-        p.peDims = 200;
-        p.embeddings = matrix(1024, 312);
-    });
-}
-
-void TestParams::validEdgeValues()
-{
-    QFETCH(Params, params);
-    QVERIFY2(params.validate().isEmpty(), qPrintable(describe(params.validate())));
-}
-
-void TestParams::severalErrorsAllReported()
-{
-    Params p;
-    p.dModel = -1;
-    p.base = kNaN;
-    p.dropout = 2.0;
-    p.maxLen = 0;
-    p.scaleKind = ScaleKind::Custom;
-    p.customScale = kInf;
-    const QList<ParamError> errors = p.validate();
-    const QSet<QString> keys = keysOf(errors);
-    for (const QString &key : {u"d-model"_s, u"base"_s, u"dropout"_s, u"max-len"_s, u"scale"_s})
-        QVERIFY2(keys.contains(key), qPrintable(u"missing %1 in %2"_s.arg(key, describe(errors))));
-    QVERIFY(errors.size() >= 5);
-}
-
-void TestParams::errorToStringNamesFlag()
-{
-    // An error is a value: the key, the allowed range and what was given; its sentence leaves the
-    // key to the front end (the command line says --d-model, the window d_model).
-    const ParamError e {u"d-model"_s, u"an integer in [1, 1048576]"_s, QString(), u"0"_s};
-    QCOMPARE(e.sentence(), u"must be an integer in [1, 1048576]; got 0"_s);
-    const ParamError matrix {u"embeddings"_s, QString(), u"the matrix has 3 columns; the model needs 4"_s, {}};
-    QCOMPARE(matrix.sentence(), u"the matrix has 3 columns; the model needs 4"_s);
-    // A pasted megabyte is not echoed whole.
-    const QString quoted = ParamError::quoted(QString(5 << 20, u'x'));
-    QVERIFY(quoted.size() < 100);
-    QVERIFY(quoted.contains(u"5242880 characters"_s));
-}
-
 // docs/ARCHITECTURE.md, Command line names the parameters; each is a key of ParamText.
-void TestParams::valueKeysCoverTheParameters()
+void TestParamText::valueKeysCoverTheParameters()
 {
     const QStringList keys = ParamText::valueKeys();
     for (const QString &key :
@@ -422,7 +79,7 @@ void TestParams::valueKeysCoverTheParameters()
 
 // For every key: the text get() writes is read back by set() to the same value, and setting
 // every key of unusual parameters onto defaults rebuilds them exactly.
-void TestParams::roundTripEveryKey()
+void TestParamText::roundTripEveryKey()
 {
     const Params source = unusualParams();
     Params rebuilt;
@@ -465,7 +122,7 @@ void TestParams::roundTripEveryKey()
         QVERIFY(rebuilt == source);
 }
 
-void TestParams::setParsesValues_data()
+void TestParamText::setParsesValues_data()
 {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
@@ -510,7 +167,7 @@ void TestParams::setParsesValues_data()
     row(u"seed"_s, u"18446744073709551615"_s, [](Params &p) { p.seed = 18446744073709551615ull; });
 }
 
-void TestParams::setParsesValues()
+void TestParamText::setParsesValues()
 {
     QFETCH(QString, key);
     QFETCH(QString, text);
@@ -525,7 +182,7 @@ void TestParams::setParsesValues()
     QVERIFY(again == p);
 }
 
-void TestParams::setRejectsMalformedText_data()
+void TestParamText::setRejectsMalformedText_data()
 {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
@@ -553,7 +210,7 @@ void TestParams::setRejectsMalformedText_data()
 }
 
 // The range a refused text names is the range Params::validate() checks.
-void TestParams::syntaxRefusalsNameTheRange_data()
+void TestParamText::syntaxRefusalsNameTheRange_data()
 {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
@@ -568,7 +225,7 @@ void TestParams::syntaxRefusalsNameTheRange_data()
     QTest::newRow("dropout p") << u"dropout"_s << u"p"_s << u"[0, 1]"_s;
 }
 
-void TestParams::syntaxRefusalsNameTheRange()
+void TestParamText::syntaxRefusalsNameTheRange()
 {
     QFETCH(QString, key);
     QFETCH(QString, text);
@@ -581,7 +238,7 @@ void TestParams::syntaxRefusalsNameTheRange()
 }
 
 // Malformed text is refused with an error naming the key, and the parameters stay as they were.
-void TestParams::setRejectsMalformedText()
+void TestParamText::setRejectsMalformedText()
 {
     QFETCH(QString, key);
     QFETCH(QString, text);
@@ -597,7 +254,7 @@ void TestParams::setRejectsMalformedText()
     QVERIFY2(p == Params {}, "a refused value must not change the parameters");
 }
 
-void TestParams::setRejectsUnknownKey()
+void TestParamText::setRejectsUnknownKey()
 {
     Params p;
     const std::optional<ParamError> error = ParamText::set(p, u"d_model"_s, u"64"_s);
@@ -606,7 +263,7 @@ void TestParams::setRejectsUnknownKey()
     QVERIFY(p == Params {});
 }
 
-void TestParams::parseIndexList_data()
+void TestParamText::parseIndexList_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("valid");
@@ -627,7 +284,7 @@ void TestParams::parseIndexList_data()
         << u"-9223372036854775807:9223372036854775807"_s << false << std::vector<std::int64_t> {};
 }
 
-void TestParams::parseIndexList()
+void TestParamText::parseIndexList()
 {
     QFETCH(QString, text);
     QFETCH(bool, valid);
@@ -638,7 +295,7 @@ void TestParams::parseIndexList()
         QCOMPARE(*got, values);
 }
 
-void TestParams::parseRange_data()
+void TestParamText::parseRange_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("valid");
@@ -653,7 +310,7 @@ void TestParams::parseRange_data()
     QTest::newRow("1:2:3") << u"1:2:3"_s << false << std::int64_t(0) << std::int64_t(0);
 }
 
-void TestParams::parseRange()
+void TestParamText::parseRange()
 {
     QFETCH(QString, text);
     QFETCH(bool, valid);
@@ -667,7 +324,7 @@ void TestParams::parseRange()
     }
 }
 
-void TestParams::parseFinite_data()
+void TestParamText::parseFinite_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("valid");
@@ -685,7 +342,7 @@ void TestParams::parseFinite_data()
     QTest::newRow("1e400 overflows") << u"1e400"_s << false << 0.0;
 }
 
-void TestParams::parseFinite()
+void TestParamText::parseFinite()
 {
     QFETCH(QString, text);
     QFETCH(bool, valid);
@@ -696,7 +353,7 @@ void TestParams::parseFinite()
         QVERIFY2(*got == value, qPrintable(QString::number(*got, 'g', 17)));
 }
 
-void TestParams::enumNames()
+void TestParamText::enumNames()
 {
     QCOMPARE(ParamText::toString(Layout::Interleaved), u"interleaved"_s);
     QCOMPARE(ParamText::toString(Layout::Split), u"split"_s);
@@ -710,5 +367,5 @@ void TestParams::enumNames()
     QCOMPARE(ParamText::toString(DropoutMode::MaskedFill), u"masked-fill"_s);
 }
 
-QTEST_GUILESS_MAIN(TestParams)
-#include "tst_params.moc"
+QTEST_GUILESS_MAIN(TestParamText)
+#include "tst_paramtext.moc"

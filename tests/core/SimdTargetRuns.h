@@ -1,0 +1,44 @@
+#pragma once
+
+// A computation run once on every SIMD target compiled into posenc that this CPU can run, the
+// targets' names, and NaN-filled tables, so that a cell a kernel forgot to write shows.
+#include "core/Block.h"
+#include "core/SimdTargets.h"
+
+#include <QString>
+#include <QtGlobal>
+
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace testing {
+
+// Runs `compute` once on every target and returns the results, the first on the best target.
+template<typename Result> std::vector<Result> onEveryTarget(const std::function<Result()> &compute)
+{
+    namespace SimdTargets = posenc::SimdTargets;
+    std::vector<Result> results;
+    for (const SimdTargets::Target &target : SimdTargets::available()) {
+        SimdTargets::select(target.id);
+        if (SimdTargets::current().id != target.id)
+            qFatal("the kernels did not switch to the %s target", target.name);
+        results.push_back(compute());
+    }
+    SimdTargets::select(0);
+    return results;
+}
+
+inline QString targetName(std::size_t index)
+{
+    return QString::fromLatin1(posenc::SimdTargets::available()[index].name);
+}
+
+inline posenc::RowMatrixXf nanTable(std::int64_t rows, std::int64_t cols)
+{
+    posenc::RowMatrixXf table(rows, cols);
+    table.setConstant(std::numeric_limits<float>::quiet_NaN());
+    return table;
+}
+
+} // namespace testing

@@ -1,0 +1,153 @@
+// The parameters dock's presets: listed with their source, a choice setting what it names, the
+// chooser reading custom once a control moves, and a preset the settings refuse changing nothing.
+
+#include "ControlInput.h"
+
+#include "gui/ControlPanel.h"
+
+#include "core/ParamText.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+using testing::setControl;
+
+class TestControlPanelPresets : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void presetsAreListedWithTheirSource();
+    void choosingAPresetSetsWhatItNames_data();
+    void choosingAPresetSetsWhatItNames();
+    void theChooserReadsCustomOnceAControlMoves();
+    void aPresetTheSettingsRefuseChangesNothing();
+};
+
+void TestControlPanelPresets::presetsAreListedWithTheirSource()
+{
+    ControlPanel panel;
+    const auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    QCOMPARE(combo->count(), panel.presets().size() + 1);
+    QVERIFY(panel.presets().size() >= 6);
+    QCOMPARE(combo->itemText(0), u"custom"_s);
+    for (int i = 1; i < combo->count(); ++i) {
+        const QString tip = combo->itemData(i, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(panel.presets()[i - 1].source.toHtmlEscaped()), qPrintable(tip));
+        QVERIFY2(tip.contains(u"Sets "_s), qPrintable(tip));
+    }
+    // The defaults are the paper's base model: the chooser says so, and names the source.
+    QCOMPARE(combo->currentText(), u"Transformer base (Vaswani et al. 2017)"_s);
+    const auto *source = panel.findChild<QLabel *>(u"presetSource"_s);
+    QVERIFY(source->isVisibleTo(&panel));
+    QVERIFY2(source->text().contains(u"Vaswani et al. 2017, sections 3.1, 3.4, 3.5, 5.4"_s),
+             qPrintable(source->text()));
+}
+
+void TestControlPanelPresets::choosingAPresetSetsWhatItNames_data()
+{
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QStringList>("expected"); // key=text, as ParamText writes it after the choice
+    QTest::newRow("paper big") << u"Transformer big (Vaswani et al. 2017)"_s
+                               << QStringList {u"d-model=1024"_s, u"dropout=0.29999999999999999"_s,
+                                               u"scale=sqrt"_s,   u"layout=interleaved"_s,
+                                               u"max-len=1024"_s, u"seed=3"_s};
+    QTest::newRow("annotated") << u"The Annotated Transformer (Harvard NLP)"_s
+                               << QStringList {u"d-model=512"_s, u"max-len=5000"_s, u"angles=float32"_s,
+                                               u"dropout=0.10000000000000001"_s, u"seed=3"_s};
+    QTest::newRow("tensorflow") << u"TensorFlow Transformer tutorial"_s
+                                << QStringList {u"layout=split"_s, u"max-len=2048"_s, u"d-model=512"_s,
+                                                u"angles=exact"_s, u"seed=3"_s};
+    QTest::newRow("fairseq") << u"fairseq embedding init"_s
+                             << QStringList {u"init=scaled-normal"_s, u"scale=sqrt"_s, u"d-model=64"_s,
+                                             u"dropout=0.5"_s, u"seed=3"_s};
+    QTest::newRow("pytorch") << u"PyTorch nn.Embedding defaults"_s
+                             << QStringList {u"init=normal"_s, u"scale=1"_s, u"d-model=64"_s, u"seed=3"_s};
+}
+
+void TestControlPanelPresets::choosingAPresetSetsWhatItNames()
+{
+    QFETCH(QString, title);
+    QFETCH(QStringList, expected);
+    ControlPanel panel;
+    // Parameters no preset names (the seed), and some that only some name.
+    setControl(panel, u"seedSpin"_s, u"3"_s);
+    setControl(panel, u"dModelSpin"_s, u"64"_s);
+    setControl(panel, u"dropoutSpin"_s, u"0.5"_s);
+    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    const int index = combo->findText(title);
+    QVERIFY2(index > 0, qPrintable(title));
+    QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
+    combo->setCurrentIndex(index); // as a user's choice does
+    QCOMPARE(spy.count(), 1);
+    for (const QString &pair : expected)
+        QCOMPARE(pair.section(u'=', 0, 0) + u"="_s + ParamText::get(panel.params(), pair.section(u'=', 0, 0)), pair);
+    QCOMPARE(combo->currentIndex(), index);
+    QCOMPARE(panel.activePreset(), index - 1);
+    QVERIFY(!panel.hasErrors());
+}
+
+void TestControlPanelPresets::theChooserReadsCustomOnceAControlMoves()
+{
+    ControlPanel panel;
+    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    combo->setCurrentIndex(combo->findText(u"TensorFlow Transformer tutorial"_s));
+    QCOMPARE(combo->currentText(), u"TensorFlow Transformer tutorial"_s);
+    // A parameter it does not name leaves it active.
+    setControl(panel, u"seedSpin"_s, u"11"_s);
+    QCOMPARE(combo->currentText(), u"TensorFlow Transformer tutorial"_s);
+    // One it names moves away from it, even to values another preset has.
+    setControl(panel, u"layoutCombo"_s, u"0"_s);
+    QCOMPARE(combo->currentText(), u"custom"_s);
+    QCOMPARE(panel.activePreset(), -1);
+    QVERIFY(!panel.findChild<QLabel *>(u"presetSource"_s)->isVisibleTo(&panel));
+    // "custom" is what the chooser reads, not a choice.
+    const auto *model = qobject_cast<const QStandardItemModel *>(combo->model());
+    QVERIFY(model && !model->item(0)->isEnabled());
+    // Parameters set from outside (a session) show the first preset they match.
+    Params big;
+    big.dModel = 1024;
+    big.dropout = 0.3;
+    panel.setParams(big);
+    QCOMPARE(combo->currentText(), u"Transformer big (Vaswani et al. 2017)"_s);
+}
+
+void TestControlPanelPresets::aPresetTheSettingsRefuseChangesNothing()
+{
+    // A loaded matrix fixes d_model: a preset of another d_model is refused, and says why.
+    ControlPanel panel;
+    Params p;
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Constant(1024, 768, 0.5f);
+    matrix->source = u"wte.npy"_s;
+    p.embeddings = matrix;
+    p.dModel = 768;
+    panel.setParams(p);
+    QVERIFY(!panel.findChild<QWidget *>(u"dModelSpin"_s)->isEnabled());
+    QVERIFY(panel.findChild<QWidget *>(u"dModelSpin"_s)->toolTip().contains(u"loaded matrix (768 columns)"_s));
+    QVERIFY(!panel.findChild<QWidget *>(u"initCombo"_s)->isEnabled());
+    QSignalSpy spy(&panel, &ControlPanel::paramsChanged);
+    QVERIFY(!panel.choosePreset(0));
+    QCOMPARE(spy.count(), 0);
+    QVERIFY(panel.params() == p);
+    const auto *error = panel.findChild<QLabel *>(u"presetError"_s);
+    QVERIFY(error->isVisibleTo(&panel));
+    QVERIFY2(error->text().contains(u"768 columns"_s), qPrintable(error->text()));
+    QCOMPARE(panel.findChild<QComboBox *>(u"presetCombo"_s)->currentText(), u"custom"_s);
+    // One that names no d_model applies.
+    const auto &presets = panel.presets();
+    const auto pytorch = std::find_if(presets.begin(), presets.end(),
+                                      [](const Preset &x) { return x.title == u"PyTorch nn.Embedding defaults"_s; });
+    QVERIFY(pytorch != presets.end());
+    QVERIFY(panel.choosePreset(static_cast<int>(pytorch - presets.begin())));
+    QCOMPARE(panel.params().scaleKind, ScaleKind::One);
+    QVERIFY(!error->isVisibleTo(&panel));
+}
+
+QTEST_MAIN(TestControlPanelPresets)
+#include "tst_controlpanelpresets.moc"
