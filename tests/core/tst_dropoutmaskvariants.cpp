@@ -1,11 +1,11 @@
-// Dropout: the Bernoulli(1 - p) mask checked by statistics, inverted-dropout arithmetic checked
-// bit for bit (survivors X / float(1 - p), dropped cells 0), and the four variants of
-// docs/ARCHITECTURE.md, The mathematics (sum, embedding, protect-special, masked-fill), through
-// DropoutMask and the Engine.
+// Dropout's four variants of docs/ARCHITECTURE.md, The mathematics (sum, embedding,
+// protect-special, masked-fill) and their row rules: p = 0 and p = 1, evaluation mode, the
+// embedding variant keeping the positions, the special rows passed through, the padding zeroed by
+// masked_fill, and applyRow() following rowRule(), through DropoutMask and the Engine.
 
+#include "DropoutTables.h"
 #include "EngineTable.h"
 #include "Reference.h"
-#include "support/Sanitizer.h"
 
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
@@ -18,69 +18,23 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using testing::cellText;
+using testing::dropoutParams;
+using testing::Parts;
+using testing::partsOf;
+using testing::wholeTable;
 
-namespace {
-
-RowMatrixXf wholeTable(const Engine &engine, Quantity quantity, int threads = 0)
-{
-    const Shape s = engine.shape(quantity);
-    return testing::computeTable(engine, quantity, Block {0, s.rows, 0, s.cols}, threads);
-}
-
-struct Parts
-{
-    RowMatrixXf embedding;
-    RowMatrixXf positional;
-};
-
-Parts partsOf(const Engine &engine)
-{
-    const std::int64_t rows = engine.params().maxLen;
-    const std::int64_t cols = engine.params().dModel;
-    Parts parts {RowMatrixXf(rows, cols), RowMatrixXf(rows, cols)};
-    engine.inputParts(Block {0, rows, 0, cols}, parts.embedding, parts.positional);
-    return parts;
-}
-
-Params dropoutParams(double p, std::int64_t rows, std::int64_t cols)
-{
-    Params params;
-    params.maxLen = rows;
-    params.dModel = cols;
-    params.dropout = p;
-    params.seed = 2024;
-    return params;
-}
-
-QString cellText(std::int64_t r, std::int64_t c, const QString &what, float expected, float got)
-{
-    return u"%1 at (%2, %3): expected %4, got %5"_s.arg(what).arg(r).arg(c).arg(reference::numf(expected),
-                                                                                reference::numf(got));
-}
-
-} // namespace
-
-class TestDropoutMask : public QObject
+class TestDropoutMaskVariants : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void keepProbability_data();
-    void keepProbability();
-    void dropFraction_data();
-    void dropFraction();
-    void maskIsRawBitsInSumMode();
-    void survivorsAreInputOverKeep_data();
-    void survivorsAreInputOverKeep();
     void zeroProbabilityIsIdentity_data();
     void zeroProbabilityIsIdentity();
     void fullProbabilityGivesZeros_data();
     void fullProbabilityGivesZeros();
     void evaluationModeIsIdentity_data();
     void evaluationModeIsIdentity();
-    void maskIndependentOfThreadsAndBlocks_data();
-    void maskIndependentOfThreadsAndBlocks();
-    void seedChangesMask();
     void embeddingModeKeepsPositions_data();
     void embeddingModeKeepsPositions();
     void protectSpecialPassesRows_data();
@@ -94,171 +48,7 @@ private slots:
     void applyRowFollowsRules();
 };
 
-void TestDropoutMask::keepProbability_data()
-{
-    QTest::addColumn<double>("p");
-    QTest::addColumn<bool>("training");
-    for (const double p : {0.0, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.9, 1.0}) {
-        QTest::addRow("p=%g training", p) << p << true;
-        QTest::addRow("p=%g eval", p) << p << false;
-    }
-}
-
-void TestDropoutMask::keepProbability()
-{
-    QFETCH(double, p);
-    QFETCH(bool, training);
-    Params params;
-    params.dropout = p;
-    params.training = training;
-    const DropoutMask mask(params);
-    QVERIFY(mask.probability() == p);
-    QVERIFY(reference::sameBits(mask.keepProbability(), float(1.0 - p)));
-    QCOMPARE(mask.isActive(), training && p > 0.0);
-}
-
-void TestDropoutMask::dropFraction_data()
-{
-    QTest::addColumn<double>("p");
-    QTest::newRow("p=0.1") << 0.1;
-    QTest::newRow("p=0.5") << 0.5;
-}
-
-// On 2048 x 1024 (a quarter of the rows under ThreadSanitizer): the dropped fraction within 4 sigma of p; every column
-// and every row within 6 sigma; pairs of cells (columns 1 to 64 apart, and neighbouring rows) both dropped with
-// probability p^2.
-void TestDropoutMask::dropFraction()
-{
-    QFETCH(double, p);
-    const std::int64_t rows = testing::sized(2048), cols = 1024;
-    const Engine engine(dropoutParams(p, rows, cols));
-    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
-    QVERIFY((mask.array() == 0.0f || mask.array() == 1.0f).all());
-    const Eigen::ArrayXXd dropped = 1.0 - mask.cast<double>().array();
-    const double n = double(rows * cols);
-    const double fraction = dropped.mean();
-    const double sigma = std::sqrt(p * (1.0 - p) / n);
-    QVERIFY2(std::abs(fraction - p) < 4.0 * sigma,
-             qPrintable(u"dropped fraction %1, expected %2 +- %3"_s.arg(fraction).arg(p).arg(4.0 * sigma)));
-
-    const double columnSigma = std::sqrt(p * (1.0 - p) / double(rows));
-    for (std::int64_t j = 0; j < cols; ++j) {
-        const double f = dropped.col(j).mean();
-        QVERIFY2(std::abs(f - p) < 6.0 * columnSigma, qPrintable(u"column %1 dropped fraction %2"_s.arg(j).arg(f)));
-    }
-    const double rowSigma = std::sqrt(p * (1.0 - p) / double(cols));
-    for (std::int64_t r = 0; r < rows; ++r) {
-        const double f = dropped.row(r).mean();
-        QVERIFY2(std::abs(f - p) < 6.0 * rowSigma, qPrintable(u"row %1 dropped fraction %2"_s.arg(r).arg(f)));
-    }
-
-    // Disjoint pairs, so the counts are binomial.
-    const double p2 = p * p;
-    const auto checkPairs = [&](const QString &what, double both, double pairs) {
-        const double s = std::sqrt(p2 * (1.0 - p2) / pairs);
-        QVERIFY2(std::abs(both - p2) < 4.5 * s,
-                 qPrintable(u"%1: both dropped %2, expected %3 +- %4"_s.arg(what).arg(both).arg(p2).arg(4.5 * s)));
-    };
-    // Columns j and j + shift for j with (j / shift) even: disjoint pairs, inside a group of
-    // random words and across groups.
-    for (const std::int64_t shift : {1, 2, 3, 4, 8, 16, 32, 64}) {
-        double both = 0.0, pairs = 0.0;
-        for (std::int64_t r = 0; r < rows; ++r)
-            for (std::int64_t j = 0; j + shift < cols; ++j)
-                if ((j / shift) % 2 == 0) {
-                    both += dropped(r, j) * dropped(r, j + shift);
-                    pairs += 1.0;
-                }
-        checkPairs(u"columns j, j + %1"_s.arg(shift), both / pairs, pairs);
-    }
-    {
-        double both = 0.0, pairs = 0.0;
-        for (std::int64_t r = 0; r + 1 < rows; r += 2)
-            for (std::int64_t j = 0; j < cols; ++j) {
-                both += dropped(r, j) * dropped(r + 1, j);
-                pairs += 1.0;
-            }
-        checkPairs(u"rows p, p + 1"_s, both / pairs, pairs);
-    }
-}
-
-// In sum mode, training, the Mask quantity is DropoutMask::kept() for every cell, and
-// fillRow() gives the same bits for odd column windows.
-void TestDropoutMask::maskIsRawBitsInSumMode()
-{
-    const Engine engine(dropoutParams(0.3, 200, 37));
-    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
-    const DropoutMask &bits = engine.dropoutMask();
-    for (std::int64_t r = 0; r < 200; ++r)
-        for (std::int64_t c = 0; c < 37; ++c)
-            QVERIFY2(mask(r, c) == (bits.kept(r, c) ? 1.0f : 0.0f), qPrintable(u"(%1, %2)"_s.arg(r).arg(c)));
-    std::vector<float> row(37);
-    for (const std::int64_t r : {0, 1, 99, 199})
-        for (const auto &[col0, cols] : {std::pair<std::int64_t, std::int64_t> {0, 37}, {1, 1}, {3, 9}, {5, 32}}) {
-            bits.fillRow(r, col0, cols, row.data());
-            for (std::int64_t c = 0; c < cols; ++c)
-                QVERIFY2(row[std::size_t(c)] == mask(r, col0 + c),
-                         qPrintable(u"fillRow(%1, %2, %3) column %4"_s.arg(r).arg(col0).arg(cols).arg(col0 + c)));
-        }
-}
-
-void TestDropoutMask::survivorsAreInputOverKeep_data()
-{
-    QTest::addColumn<double>("p");
-    QTest::addColumn<Compose>("compose");
-    QTest::addColumn<Angles>("angles");
-    QTest::addColumn<std::int64_t>("cols");
-    QTest::addColumn<Layout>("layout");
-    QTest::addColumn<bool>("loaded");
-    const auto row = [](const char *name, double p, Compose compose, Angles angles, std::int64_t cols,
-                        Layout layout = Layout::Interleaved, bool loaded = false) {
-        QTest::newRow(name) << p << compose << angles << cols << layout << loaded;
-    };
-    row("p=0.1 sum exact", 0.1, Compose::Sum, Angles::Exact, 97);
-    row("p=0.5 sum exact", 0.5, Compose::Sum, Angles::Exact, 97);
-    row("p=1/3 sum float32", 1.0 / 3.0, Compose::Sum, Angles::Float32, 97);
-    row("p=0.7 concat exact", 0.7, Compose::Concat, Angles::Exact, 97);
-    // Rows wider than the PE's tiles, with embeddings read from a matrix as a model holds them.
-    row("p=0.1 sum exact, 777 columns, loaded", 0.1, Compose::Sum, Angles::Exact, 777, Layout::Interleaved, true);
-    row("p=0.5 split, 601 columns, loaded", 0.5, Compose::Sum, Angles::Exact, 601, Layout::Split, true);
-}
-
-// Mode sum: Y = kept ? X / keep : 0 with keep = float(1.0 - p), float division, bit for bit.
-void TestDropoutMask::survivorsAreInputOverKeep()
-{
-    QFETCH(double, p);
-    QFETCH(Compose, compose);
-    QFETCH(Angles, angles);
-    QFETCH(std::int64_t, cols);
-    QFETCH(Layout, layout);
-    QFETCH(bool, loaded);
-    Params params = dropoutParams(p, 512, cols);
-    params.compose = compose;
-    params.angles = angles;
-    params.layout = layout;
-    if (loaded)
-        params.embeddings = Embeddings::materialize(Embeddings::fromParams(params), 512, 2);
-    QVERIFY(params.isValid());
-    const Engine engine(params);
-    const float keep = float(1.0 - p);
-    const RowMatrixXf x = wholeTable(engine, Quantity::Input);
-    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
-    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
-    QVERIFY(y.allFinite());
-    std::int64_t dropped = 0;
-    for (std::int64_t r = 0; r < 512; ++r)
-        for (std::int64_t c = 0; c < cols; ++c) {
-            const bool kept = engine.dropoutMask().kept(r, c);
-            QVERIFY2(mask(r, c) == (kept ? 1.0f : 0.0f), qPrintable(u"mask (%1, %2)"_s.arg(r).arg(c)));
-            const float expected = kept ? x(r, c) / keep : 0.0f;
-            QVERIFY2(reference::sameBits(y(r, c), expected) || (expected == 0.0f && y(r, c) == 0.0f),
-                     qPrintable(cellText(r, c, u"Y"_s, expected, y(r, c))));
-            dropped += kept ? 0 : 1;
-        }
-    QVERIFY(dropped > 0);
-}
-
-void TestDropoutMask::zeroProbabilityIsIdentity_data()
+void TestDropoutMaskVariants::zeroProbabilityIsIdentity_data()
 {
     QTest::addColumn<DropoutMode>("mode");
     QTest::newRow("sum") << DropoutMode::Sum;
@@ -268,7 +58,7 @@ void TestDropoutMask::zeroProbabilityIsIdentity_data()
 }
 
 // p = 0: Y == X bit for bit and the mask is all ones.
-void TestDropoutMask::zeroProbabilityIsIdentity()
+void TestDropoutMaskVariants::zeroProbabilityIsIdentity()
 {
     QFETCH(DropoutMode, mode);
     Params params = dropoutParams(0.0, 300, 65);
@@ -280,7 +70,7 @@ void TestDropoutMask::zeroProbabilityIsIdentity()
     QVERIFY((wholeTable(engine, Quantity::Mask).array() == 1.0f).all());
 }
 
-void TestDropoutMask::fullProbabilityGivesZeros_data()
+void TestDropoutMaskVariants::fullProbabilityGivesZeros_data()
 {
     QTest::addColumn<DropoutMode>("mode");
     QTest::newRow("sum") << DropoutMode::Sum;
@@ -290,7 +80,7 @@ void TestDropoutMask::fullProbabilityGivesZeros_data()
 
 // p = 1: nothing survives and nothing is divided by zero. Sum: all zeros; embedding: Y = PE;
 // protect-special: the special rows are X, the rest zeros.
-void TestDropoutMask::fullProbabilityGivesZeros()
+void TestDropoutMaskVariants::fullProbabilityGivesZeros()
 {
     QFETCH(DropoutMode, mode);
     Params params = dropoutParams(1.0, 300, 65);
@@ -317,7 +107,7 @@ void TestDropoutMask::fullProbabilityGivesZeros()
     }
 }
 
-void TestDropoutMask::evaluationModeIsIdentity_data()
+void TestDropoutMaskVariants::evaluationModeIsIdentity_data()
 {
     QTest::addColumn<DropoutMode>("mode");
     QTest::addColumn<double>("p");
@@ -329,7 +119,7 @@ void TestDropoutMask::evaluationModeIsIdentity_data()
 }
 
 // Evaluation mode: Y == X bit for bit, the mask reads all ones.
-void TestDropoutMask::evaluationModeIsIdentity()
+void TestDropoutMaskVariants::evaluationModeIsIdentity()
 {
     QFETCH(DropoutMode, mode);
     QFETCH(double, p);
@@ -344,44 +134,7 @@ void TestDropoutMask::evaluationModeIsIdentity()
     QVERIFY((wholeTable(engine, Quantity::Mask).array() == 1.0f).all());
 }
 
-void TestDropoutMask::maskIndependentOfThreadsAndBlocks_data()
-{
-    QTest::addColumn<Quantity>("quantity");
-    QTest::newRow("mask") << Quantity::Mask;
-    QTest::newRow("output") << Quantity::Output;
-}
-
-// The same mask (and output) with 1, 2 and the machine's threads, and for blocks computed alone.
-void TestDropoutMask::maskIndependentOfThreadsAndBlocks()
-{
-    QFETCH(Quantity, quantity);
-    const Engine engine(dropoutParams(0.3, 1000, 100));
-    const RowMatrixXf serial = wholeTable(engine, quantity, 1);
-    QCOMPARE(reference::firstBitDifference(serial, wholeTable(engine, quantity, 2)), QString());
-    QCOMPARE(reference::firstBitDifference(serial, wholeTable(engine, quantity, 0)), QString());
-    for (const Block block : {Block {0, 1, 0, 1}, Block {1, 7, 3, 5}, Block {511, 100, 1, 98}, Block {999, 1, 99, 1},
-                              Block {100, 333, 4, 4}, Block {37, 63, 63, 37}}) {
-        RowMatrixXf alone(block.rows, block.cols);
-        engine.computeBlock(quantity, block, alone);
-        const RowMatrixXf expected = serial.block(block.row0, block.col0, block.rows, block.cols);
-        const QString difference = reference::firstBitDifference(expected, alone, block.row0, block.col0);
-        QVERIFY2(difference.isEmpty(), qPrintable(difference));
-    }
-}
-
-// Another seed gives another mask: about p^2 + (1 - p)^2 of the cells agree at p = 0.5.
-void TestDropoutMask::seedChangesMask()
-{
-    Params a = dropoutParams(0.5, 256, 256);
-    Params b = a;
-    b.seed = a.seed + 1;
-    const RowMatrixXf ma = wholeTable(Engine(a), Quantity::Mask);
-    const RowMatrixXf mb = wholeTable(Engine(b), Quantity::Mask);
-    const double agree = (ma.array() == mb.array()).cast<double>().mean();
-    QVERIFY2(std::abs(agree - 0.5) < 4.0 * 0.5 / 256.0, qPrintable(u"masks agree on %1 of cells"_s.arg(agree)));
-}
-
-void TestDropoutMask::embeddingModeKeepsPositions_data()
+void TestDropoutMaskVariants::embeddingModeKeepsPositions_data()
 {
     QTest::addColumn<double>("p");
     QTest::addColumn<Compose>("compose");
@@ -392,7 +145,7 @@ void TestDropoutMask::embeddingModeKeepsPositions_data()
 
 // Mode embedding: Y = (kept ? s*E / keep : 0) + PE, bit for bit; every dropped cell equals the
 // PE exactly; the mask bits are those of mode sum with the same seed.
-void TestDropoutMask::embeddingModeKeepsPositions()
+void TestDropoutMaskVariants::embeddingModeKeepsPositions()
 {
     QFETCH(double, p);
     QFETCH(Compose, compose);
@@ -421,7 +174,7 @@ void TestDropoutMask::embeddingModeKeepsPositions()
         }
 }
 
-void TestDropoutMask::protectSpecialPassesRows_data()
+void TestDropoutMaskVariants::protectSpecialPassesRows_data()
 {
     QTest::addColumn<std::vector<std::int64_t>>("special");
     QTest::addColumn<std::int64_t>("seqLen"); // 0: unset
@@ -439,7 +192,7 @@ void TestDropoutMask::protectSpecialPassesRows_data()
 
 // Mode protect-special: the special rows (negative counted from the end of seq_len) are X
 // exactly, their mask all ones; every other row is exactly mode sum's with the same seed.
-void TestDropoutMask::protectSpecialPassesRows()
+void TestDropoutMaskVariants::protectSpecialPassesRows()
 {
     QFETCH(std::vector<std::int64_t>, special);
     QFETCH(std::int64_t, seqLen);
@@ -475,7 +228,7 @@ void TestDropoutMask::protectSpecialPassesRows()
     }
 }
 
-void TestDropoutMask::maskedFillZeroesPadding_data()
+void TestDropoutMaskVariants::maskedFillZeroesPadding_data()
 {
     QTest::addColumn<std::int64_t>("seqLen");
     QTest::addColumn<double>("p");
@@ -490,7 +243,7 @@ void TestDropoutMask::maskedFillZeroesPadding_data()
 
 // Mode masked-fill (X.masked_fill(attention_mask == 0, 0), then dropout): rows >= seq_len are
 // zero; the others are exactly mode sum's with the same seed.
-void TestDropoutMask::maskedFillZeroesPadding()
+void TestDropoutMaskVariants::maskedFillZeroesPadding()
 {
     QFETCH(std::int64_t, seqLen);
     QFETCH(double, p);
@@ -515,7 +268,7 @@ void TestDropoutMask::maskedFillZeroesPadding()
     }
 }
 
-void TestDropoutMask::maskedFillMaskIsFixedOnPadding_data()
+void TestDropoutMaskVariants::maskedFillMaskIsFixedOnPadding_data()
 {
     QTest::addColumn<bool>("training");
     QTest::addColumn<double>("p");
@@ -528,7 +281,7 @@ void TestDropoutMask::maskedFillMaskIsFixedOnPadding_data()
 // masked_fill zeroes the padding before any dice are thrown: the variant's mask reads 0 on every
 // padding row (a fixed row, not random bits), in evaluation too, so that Y = 0 wherever the mask
 // is 0; the sequence rows read as mode sum's mask (training) or all kept (evaluation).
-void TestDropoutMask::maskedFillMaskIsFixedOnPadding()
+void TestDropoutMaskVariants::maskedFillMaskIsFixedOnPadding()
 {
     QFETCH(bool, training);
     QFETCH(double, p);
@@ -557,7 +310,7 @@ void TestDropoutMask::maskedFillMaskIsFixedOnPadding()
         }
 }
 
-void TestDropoutMask::rowRules()
+void TestDropoutMaskVariants::rowRules()
 {
     Params params = dropoutParams(0.2, 50, 8);
     QCOMPARE(DropoutMask(params).rowRule(0), DropoutMask::RowRule::Dropout);
@@ -575,7 +328,7 @@ void TestDropoutMask::rowRules()
     QCOMPARE(DropoutMask(params).rowRule(49), DropoutMask::RowRule::Zero);
 }
 
-void TestDropoutMask::applyRowFollowsRules_data()
+void TestDropoutMaskVariants::applyRowFollowsRules_data()
 {
     QTest::addColumn<DropoutMode>("mode");
     QTest::addColumn<double>("p");
@@ -589,7 +342,7 @@ void TestDropoutMask::applyRowFollowsRules_data()
 
 // applyRow() on synthetic parts: the arithmetic of each variant, from kept() and rowRule(),
 // with X = s * E + PE formed in float.
-void TestDropoutMask::applyRowFollowsRules()
+void TestDropoutMaskVariants::applyRowFollowsRules()
 {
     QFETCH(DropoutMode, mode);
     QFETCH(double, p);
@@ -631,5 +384,5 @@ void TestDropoutMask::applyRowFollowsRules()
     }
 }
 
-QTEST_GUILESS_MAIN(TestDropoutMask)
-#include "tst_dropoutmask.moc"
+QTEST_GUILESS_MAIN(TestDropoutMaskVariants)
+#include "tst_dropoutmaskvariants.moc"
