@@ -38,6 +38,9 @@ std::shared_ptr<const Engine> engineFor(const Params &params)
     return engine;
 }
 
+// Room enough for QCustomPlot to paint into, whatever the dashboard gives the view.
+constexpr QSize kMinimumPlotSize(120, 90);
+
 } // namespace
 
 FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *parent)
@@ -59,6 +62,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     // size hints follow its layout (the minimum sizes of its axis rects), so a figure that
     // refits itself to its room would otherwise resize every view, and refit, round after round.
     m_plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    m_plot->setMinimumSize(kMinimumPlotSize);
     connect(m_bar, &FigureOptionBar::maximizeRequested, this, &FigureView::maximizeRequested);
     connect(m_bar, &FigureOptionBar::optionEdited, this, &FigureView::optionEdited);
     connect(m_bar, &FigureOptionBar::figureChosen, this, [this](const QString &name) {
