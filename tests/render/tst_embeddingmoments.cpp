@@ -94,6 +94,7 @@ private slots:
     void sameNumbersWhateverTheThreads();
     void aCancelledRequestLeavesTheNextOneRight();
     void aLoadedMatrixIsItsOwnTable();
+    void aReleasedMatrixIsNotTheSeededTable();
 };
 
 void TestEmbeddingMoments::matchTheTableWhateverWasKeptBefore_data()
@@ -180,6 +181,27 @@ void TestEmbeddingMoments::aLoadedMatrixIsItsOwnTable()
         return static_cast<float>(std::sin(0.37 * r + 1.3 * c) + 0.01 * c);
     });
     p.embeddings = matrix;
+    const Engine engine(p);
+    const auto got = EmbeddingMoments::compute(engine, 600, true, {});
+    QVERIFY(got);
+    const QString problem = mismatch(*got, reference(engine, 600), p.scale());
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestEmbeddingMoments::aReleasedMatrixIsNotTheSeededTable()
+{
+    // A matrix measured, then released, then the seeded normals of the same seed: their own
+    // moments, not the matrix's.
+    Params p = sized(32, 600);
+    {
+        auto matrix = std::make_shared<EmbeddingMatrix>();
+        matrix->values = RowMatrixXf::NullaryExpr(600, 32, [](Eigen::Index r, Eigen::Index c) {
+            return static_cast<float>(std::cos(0.21 * r + 0.7 * c) + 0.5);
+        });
+        Params loaded = p;
+        loaded.embeddings = matrix;
+        QVERIFY(EmbeddingMoments::compute(Engine(loaded), 600, true, {}));
+    }
     const Engine engine(p);
     const auto got = EmbeddingMoments::compute(engine, 600, true, {});
     QVERIFY(got);

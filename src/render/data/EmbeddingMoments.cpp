@@ -111,11 +111,14 @@ std::optional<Moments> measure(const Embeddings &base, std::int64_t row0, std::i
 struct Source
 {
     std::weak_ptr<const EmbeddingMatrix> matrix;
+    bool loaded = false; // a matrix, even once released: never the seeded normals
     std::uint64_t seed = 0;
 
     bool is(const Params &params) const
     {
-        return params.embeddings ? matrix.lock() == params.embeddings : matrix.expired() && seed == params.seed;
+        if (params.embeddings)
+            return loaded && matrix.lock() == params.embeddings;
+        return !loaded && seed == params.seed;
     }
 };
 
@@ -153,6 +156,7 @@ Kept keptFor(const Params &params, std::int64_t cols)
         || (L + g_kept.blockRows - 1) / g_kept.blockRows * cols > 2 * kKeptEntries) {
         g_kept = {};
         g_kept.source.matrix = params.embeddings;
+        g_kept.source.loaded = params.embeddings != nullptr;
         g_kept.source.seed = params.seed;
         g_kept.blockRows = blockRowsFor(L, cols);
     }
