@@ -218,6 +218,12 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return read.exitCode();
     }
     Params params = read.params;
+    // The pipeline timed is the sum s*E + PE over the whole buffer: in concat the embedding
+    // table and the PE are narrower than the buffer, and its copy would read past the table.
+    if (params.compose != Compose::Sum) {
+        err << "posenc bench: --compose: the bench times the sum s*E + PE; use --compose sum\n";
+        return ExitUsage;
+    }
     params.angles = Angles::Exact;
     const std::int64_t rows = params.maxLen;
     const std::int64_t cols = params.dModel;

@@ -47,6 +47,7 @@ private slots:
     void benchJsonHasItsKeys();
     void benchRefusesAnInvalidNumberOfChanges_data();
     void benchRefusesAnInvalidNumberOfChanges();
+    void benchRefusesConcat();
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
     void windowOpensASessionWithFlagsOverridingIt();
@@ -365,6 +366,16 @@ void TestCli::benchRefusesAnInvalidNumberOfChanges()
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(option + u": must be an integer in [0, 100000]; got '"_s + value + u"'"_s),
              qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+// The bench times the sum over its whole buffer; concat's narrower tables were read past their end.
+void TestCli::benchRefusesConcat()
+{
+    const Run run = posenc({u"bench"_s, u"--json"_s, u"--kernels-only"_s, u"--compose"_s, u"concat"_s, u"--max-len"_s,
+                            u"64"_s, u"--d-model"_s, u"32"_s});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(u"--compose: the bench times the sum"_s), qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
 }
 
