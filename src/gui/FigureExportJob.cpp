@@ -13,7 +13,14 @@ FigureExportJob::FigureExportJob(FigureExportTarget target, ComputeScheduler *sc
     , m_scheduler(scheduler)
 { }
 
-FigureExportJob::~FigureExportJob() = default;
+FigureExportJob::~FigureExportJob()
+{
+    // Closing the dialog emits its canceled(): it must not reach this job, already going.
+    if (m_progress) {
+        m_progress->disconnect(this);
+        m_progress->close();
+    }
+}
 
 void FigureExportJob::start()
 {
@@ -35,7 +42,7 @@ void FigureExportJob::showProgress(QWidget *parent)
     progress->setAttribute(Qt::WA_DeleteOnClose);
     connect(progress, &QProgressDialog::canceled, this, &FigureExportJob::cancel);
     connect(this, &FigureExportJob::finished, progress, &QWidget::close);
-    connect(this, &QObject::destroyed, progress, &QWidget::close);
+    m_progress = progress;
 }
 
 void FigureExportJob::cancel()

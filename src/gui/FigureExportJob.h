@@ -7,7 +7,9 @@
 #include "render/FigureExporter.h"
 
 #include <QObject>
+#include <QPointer>
 
+class QProgressDialog;
 class QWidget;
 
 #include <memory>
@@ -60,6 +62,7 @@ private:
     FigureExportTarget m_target;
     ComputeScheduler *m_scheduler;
     std::unique_ptr<FigureBuild> m_build;
+    QPointer<QProgressDialog> m_progress;
     bool m_running = false;
 };
 
