@@ -178,7 +178,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
                "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
                "the larger one first waits for every view to be exact, about a minute on two cores).\n"
-               "--kernels-only skips the window's part, which takes minutes.\n";
+               "--kernels-only skips the window's part, which takes minutes; it refuses the change\n"
+               "counts, which only the window uses.\n";
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -191,6 +192,14 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (!ok || repeats < 1 || repeats > 1000) {
         err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
         return ExitUsage;
+    }
+    // The change counts are the window's part, which --kernels-only skips: asking for both is a mistake.
+    for (const QCommandLineOption *option : {&interactionOption, &scaleOption}) {
+        if (parser.isSet(kernelsOnlyOption) && parser.isSet(*option)) {
+            err << "posenc bench: --" << option->names().constFirst()
+                << ": the window's changes are not run with --kernels-only; drop one of the two\n";
+            return ExitUsage;
+        }
     }
     InteractionChanges changes;
     for (const auto &[option, count] :

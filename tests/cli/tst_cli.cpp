@@ -48,6 +48,9 @@ private slots:
     void benchRefusesAnInvalidNumberOfChanges_data();
     void benchRefusesAnInvalidNumberOfChanges();
     void benchRefusesConcat();
+    void benchKernelsOnlyLeavesTheWindowOut();
+    void benchRefusesChangesWithKernelsOnly_data();
+    void benchRefusesChangesWithKernelsOnly();
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
     void windowOpensASessionWithFlagsOverridingIt();
@@ -376,6 +379,40 @@ void TestCli::benchRefusesConcat()
                             u"64"_s, u"--d-model"_s, u"32"_s});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(u"--compose: the bench times the sum"_s), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+// The kernels' keys, and none of the window's: --kernels-only never opens it.
+void TestCli::benchKernelsOnlyLeavesTheWindowOut()
+{
+    const Run run = posenc({u"bench"_s, u"--json"_s, u"--kernels-only"_s, u"--repeats"_s, u"1"_s, u"--max-len"_s,
+                            u"128"_s, u"--d-model"_s, u"64"_s});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QCOMPARE(json.value(u"rows"_s).toDouble(), 128.0);
+    QCOMPARE(json.value(u"cols"_s).toDouble(), 64.0);
+    for (const char *key : {"pe_fill_ms", "pe_fill_split_ms", "stream_copy_ms", "pipeline_ms", "pipeline_over_copy"})
+        QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
+    QVERIFY(json.value(u"pe_max_abs_error"_s).toDouble() < 1e-6);
+    for (auto it = json.begin(); it != json.end(); ++it)
+        QVERIFY2(!it.key().startsWith(u"interaction"_s) && !it.key().startsWith(u"gui_"_s), qPrintable(it.key()));
+}
+
+void TestCli::benchRefusesChangesWithKernelsOnly_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::newRow("interaction") << u"--interaction-changes"_s;
+    QTest::newRow("scale") << u"--scale-changes"_s;
+}
+
+// The change counts drive the window, which --kernels-only leaves out: they were silently ignored.
+void TestCli::benchRefusesChangesWithKernelsOnly()
+{
+    QFETCH(QString, option);
+    const Run run = posenc({u"bench"_s, u"--json"_s, u"--kernels-only"_s, option, u"5"_s});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(option + u": the window's changes are not run with --kernels-only"_s),
+             qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
 }
 
