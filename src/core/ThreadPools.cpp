@@ -2,13 +2,21 @@
 
 #include <QThread>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace posenc {
@@ -134,13 +142,29 @@ private:
     std::vector<std::thread> m_threads;
 };
 
-// The pool for a thread count: that many threads with the caller, kept for the program's life.
+// The calling thread's nice value. Linux gives every thread its own, and a new thread takes
+// its creator's: the window's jobs lower theirs so that the GUI thread comes first
+// (docs/ARCHITECTURE.md, "Background work"), and the threads helping a job must run no higher.
+int callersNice()
+{
+#ifdef Q_OS_LINUX
+    errno = 0;
+    const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+    return errno == 0 ? nice : 0;
+#else
+    return 0;
+#endif
+}
+
+// The pool for a thread count and a caller's nice value: that many threads with the caller,
+// created by the first such caller, so at its priority (an unprivileged thread may lower its
+// priority but never raise it back), and kept for the program's life.
 TilePool &poolFor(int threads)
 {
     static std::mutex mutex;
-    static std::map<int, std::unique_ptr<TilePool>> pools;
+    static std::map<std::pair<int, int>, std::unique_ptr<TilePool>> pools;
     const std::lock_guard lock(mutex);
-    auto &pool = pools[threads];
+    auto &pool = pools[{threads, callersNice()}];
     if (!pool)
         pool = std::make_unique<TilePool>(threads - 1);
     return *pool;
