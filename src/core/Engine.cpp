@@ -166,12 +166,16 @@ void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bo
             store(p, row.data());
         }
         break;
-    case Quantity::Mask:
+    case Quantity::Mask: {
+        // Concat's PE columns in embedding mode are kept whatever the dice say (Y = PE there).
+        const std::int64_t kept0 = std::clamp(m_params.droppableColumns() - block.col0, std::int64_t(0), block.cols);
         for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
             m_mask.fillRow(p, block.col0, block.cols, row.data());
+            std::fill(row.begin() + kept0, row.end(), 1.0f);
             store(p, row.data());
         }
         break;
+    }
     case Quantity::Input:
         forEachInputTile(block, [&](const InputTile &tile) {
             for (std::int64_t r = 0; r < tile.rows; ++r)

@@ -44,6 +44,11 @@ std::int64_t Params::embeddingColumns() const
     return compose == Compose::Concat ? dModel - peColumns() : dModel;
 }
 
+std::int64_t Params::droppableColumns() const
+{
+    return compose == Compose::Concat && dropoutMode == DropoutMode::Embedding ? embeddingColumns() : dModel;
+}
+
 std::int64_t Params::sequenceLength() const
 {
     return seqLen.value_or(maxLen);

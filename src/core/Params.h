@@ -68,6 +68,9 @@ struct Params
     double sigma() const; // standard deviation of the random init
     std::int64_t peColumns() const; // columns of the PE table that enters X: d, or k in concat
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
+    // X's first columns that dropout acts on: all d, but d - k in concat's embedding mode, whose
+    // dropout acts on s*E only and leaves the PE columns after it whole.
+    std::int64_t droppableColumns() const;
     std::int64_t sequenceLength() const; // seq_len, or max_len when unset
     std::vector<std::int64_t> specialRows() const; // special positions resolved to [0, seq_len)
 

@@ -45,6 +45,7 @@ private slots:
     void longStatisticsComeInPassesEachLabelled();
     void dropFractionIsNearP_data();
     void dropFractionIsNearP();
+    void concatEmbeddingModeCountsTheEmbeddingColumns();
     void summaryStatesTheFactor();
     void cancelledGivesNothing();
 };
@@ -231,6 +232,28 @@ void TestFigureData::dropFractionIsNearP_data()
     QTest::newRow("p 0") << 0.0 << true;
     QTest::newRow("p 1") << 1.0 << true;
     QTest::newRow("evaluation") << 0.3 << false;
+}
+
+// Concat in embedding mode: dropout acts on s·E's columns only. Its PE columns were counted as
+// under dropout and shown with random mask bits, though Y = PE there whatever the dice.
+void TestFigureData::concatEmbeddingModeCountsTheEmbeddingColumns()
+{
+    Params params = sized(128, 800);
+    params.compose = Compose::Concat;
+    params.peDims = 48;
+    params.dropout = 0.5;
+    params.dropoutMode = DropoutMode::Embedding;
+    const Engine engine(params);
+    const auto data = DropoutCompute::compute(engine, {{0, 48, 0, 128}, 128, 128}, Detail::Full, {});
+    QVERIFY(data);
+    QCOMPARE(data->count.cells, 800 * (128 - 48));
+    const double tolerance = 5.0 * std::sqrt(0.25 / (800.0 * 80.0));
+    QVERIFY2(std::abs(data->count.fraction() - 0.5) <= tolerance, qPrintable(QString::number(data->count.fraction())));
+    // The mask shown reads kept in every PE column.
+    QCOMPARE(data->mask.cols, 128);
+    for (int r = 0; r < data->mask.rows; ++r)
+        for (int c = 80; c < 128; ++c)
+            QCOMPARE(data->mask.values[static_cast<std::size_t>(r * data->mask.cols + c)], 1.0f);
 }
 
 void TestFigureData::dropFractionIsNearP()

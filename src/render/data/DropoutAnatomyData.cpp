@@ -2,6 +2,7 @@
 
 #include "core/ThreadPools.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -47,12 +48,14 @@ void scatter(const Engine &engine, const Block &block, DropoutAnatomyData &data)
         engine.computeBlock(Quantity::Output, row, y);
         engine.computeBlock(Quantity::Mask, row, m);
         const DropoutMask::RowRule rule = rules.rowRule(r);
+        // Concat's PE columns in embedding mode pass through, as every cell of a passed row.
+        const std::int64_t droppable = params.droppableColumns() - block.col0;
         for (std::int64_t c = 0; c < block.cols; ++c) {
             // X as the engine forms it: s·E + PE in float.
             const double in = embeddingInput ? e(0, c) : static_cast<double>(e(0, c) + q(0, c));
             const double out = embeddingInput ? static_cast<double>(y(0, c)) - q(0, c) : y(0, c);
-            ScatterPoints &points = rule == DropoutMask::RowRule::Zero ? data.zeroed
-                : rule == DropoutMask::RowRule::PassThrough            ? data.passed
+            ScatterPoints &points = rule == DropoutMask::RowRule::Zero          ? data.zeroed
+                : rule == DropoutMask::RowRule::PassThrough || c >= droppable ? data.passed
                 : m(0, c) != 0.0f                                      ? data.kept
                                                                        : data.dropped;
             points.add(in, out);
@@ -70,7 +73,9 @@ bool dropFractions(const Params &params, const Block &block, const ComputeOption
     for (const std::int64_t r : spacedRows(block, kCountCells, &everyRow))
         if (rules.rowRule(r) == DropoutMask::RowRule::Dropout)
             rows.push_back(r);
-    data.countedCells = static_cast<std::int64_t>(rows.size()) * block.cols;
+    // Concat's PE columns in embedding mode are not under dropout.
+    const std::int64_t droppable = std::clamp(params.droppableColumns() - block.col0, std::int64_t(0), block.cols);
+    data.countedCells = static_cast<std::int64_t>(rows.size()) * droppable;
     data.probabilities = probabilities();
     QList<double> ps = data.probabilities;
     ps.append(params.dropout);
@@ -83,8 +88,7 @@ bool dropFractions(const Params &params, const Block &block, const ComputeOption
         std::int64_t count = 0;
         for (const std::int64_t r : rows) {
             mask.fillRow(r, block.col0, block.cols, row.data());
-            for (const float v : row)
-                count += v == 0.0f ? 1 : 0;
+            count += std::count(row.begin(), row.begin() + droppable, 0.0f);
         }
         dropped[static_cast<std::size_t>(i)] = count;
     });

@@ -28,6 +28,9 @@ std::optional<DropCount> countDropped(const Engine &engine, const Block &block, 
     if (block.isEmpty())
         return DropCount {};
     const DropoutMask &rules = engine.dropoutMask();
+    // The columns dropout acts on: concat's PE columns in embedding mode are kept, not drawn.
+    const std::int64_t droppable
+        = std::clamp(engine.params().droppableColumns() - block.col0, std::int64_t(0), block.cols);
     const std::int64_t rows = std::clamp<std::int64_t>(budget / std::max<std::int64_t>(1, block.cols), 1, block.rows);
     const std::int64_t stride = (block.rows + rows - 1) / rows;
     const std::int64_t bandRows
@@ -48,8 +51,8 @@ std::optional<DropCount> countDropped(const Engine &engine, const Block &block, 
         for (std::int64_t r = 0; r < band.rows; ++r) {
             if (rules.rowRule(band.row0 + r) != DropoutMask::RowRule::Dropout)
                 continue;
-            count.dropped += static_cast<std::int64_t>((mask.row(r).array() == 0.0f).count());
-            count.cells += band.cols;
+            count.dropped += static_cast<std::int64_t>((mask.row(r).head(droppable).array() == 0.0f).count());
+            count.cells += droppable;
         }
     });
     if (!done)
