@@ -307,6 +307,17 @@ void TestDropoutCompareFigure::unsetSequenceShowsPadding()
     engine.computeBlock(Quantity::Input, {15, 1, 0, p.dModel}, x);
     for (std::int64_t c = 0; c < p.dModel; ++c)
         QCOMPARE(data.modes[kProtect].output.at(15, int(c)), x(0, c));
+    // A special row named past 16 is inside the chosen sequence, and protect-special keeps it.
+    Params named = p;
+    named.special = {0, 40, -1};
+    const DropoutCompareData reaching = compare(named);
+    QVERIFY(reaching.choseSequence);
+    QCOMPARE(reaching.params.sequenceLength(), std::int64_t(41));
+    QCOMPARE(reaching.params.specialRows(), (std::vector<std::int64_t> {0, 40, 40}));
+    const Engine namedEngine(named);
+    namedEngine.computeBlock(Quantity::Input, {40, 1, 0, p.dModel}, x);
+    for (std::int64_t c = 0; c < p.dModel; ++c)
+        QCOMPARE(reaching.modes[kProtect].output.at(40, int(c)), x(0, c));
     Params given = p;
     given.seqLen = 64;
     QVERIFY(!compare(given).choseSequence);

@@ -96,8 +96,12 @@ bool choseSequence(const Params &params)
 Params shown(const Params &params)
 {
     Params p = params;
-    if (choseSequence(params))
-        p.seqLen = kShownSequence;
+    if (choseSequence(params)) {
+        std::int64_t n = kShownSequence;
+        for (const std::int64_t row : params.special)
+            n = std::max(n, row + 1);
+        p.seqLen = std::min(n, params.maxLen);
+    }
     return p;
 }
 

@@ -51,8 +51,9 @@ inline constexpr std::array<DropoutMode, 4> kModes
 // padding and [SEP] then show in the first rows, as in a batch padded to max_len.
 inline constexpr std::int64_t kShownSequence = 16;
 
-// The parameters the figure shows: `params`, with seq_len kShownSequence when it is unset and
-// the table has rows to pad past it.
+// The parameters the figure shows: `params`, with seq_len chosen when it is unset and the table
+// has rows to pad past kShownSequence: kShownSequence, or longer to reach the last special row
+// named from the start (--special 0,40 gives 41), so that every row the user protects is in it.
 Params shown(const Params &params);
 // Whether shown() chose the sequence length.
 bool choseSequence(const Params &params);

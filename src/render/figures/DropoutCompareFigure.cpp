@@ -182,7 +182,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                                          detail));
     const QString counted = d.everyRow ? u"cells in view"_s : u"cells in view, evenly spaced rows"_s;
     const QString sequence = d.choseSequence
-        ? u"  ·  seq_len unset: %1 here, so that padding shows"_s.arg(DropoutCompareCompute::kShownSequence)
+        ? u"  ·  seq_len unset: %1 here, so that padding shows"_s.arg(FigureText::formatCount(params.sequenceLength()))
         : QString();
     if (!wide) {
         m_subtitle->setText(u"top: Y  ·  below: its PE part (the PE alone, same mask)  ·  rows: %1%2"_s.arg(
