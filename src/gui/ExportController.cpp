@@ -46,7 +46,15 @@ ExportController::ExportController(QWidget *window, QList<FigureView *> views, Q
 
 FigureView *ExportController::currentView() const
 {
-    return m_current ? m_current.data() : m_views.constFirst();
+    // The focused view while it is shown; a new arrangement, a maximised view or a lesson may
+    // have hidden it since, and then the first view shown is the one in sight.
+    if (m_current && m_current->isVisibleTo(m_window))
+        return m_current;
+    for (FigureView *view : m_views) {
+        if (view->isVisibleTo(m_window))
+            return view;
+    }
+    return m_views.constFirst();
 }
 
 FigureExportDialog *ExportController::openFigureDialog()

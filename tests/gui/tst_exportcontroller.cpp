@@ -1,6 +1,7 @@
 // The window's figures and data out: Copy figure (Ctrl+C on a focused plot, never in a text
 // field), Export figure (Ctrl+E), Export data (the table of what a view shows, as `posenc
 // table` writes it), with the overwrite question, unwritable paths and the memory budget.
+#include "gui/Dashboard.h"
 #include "gui/ExportController.h"
 #include "gui/FigureExportDialog.h"
 #include "gui/MainWindow.h"
@@ -87,6 +88,7 @@ private slots:
     void ctrlCOnAFocusedPlotCopiesItsPixels();
     void ctrlCInATextFieldStillCopiesText();
     void ctrlEOpensTheExportDialogOnTheFocusedView();
+    void aHiddenFocusedViewIsNotTheCurrentOne();
     void loadEmbeddingsMovedToCtrlL();
     void heatmapDataIsTheTableInView();
     void curvesDataIsTheDrawnColumnsAtIntegerPositions();
@@ -187,6 +189,31 @@ void TestExportController::ctrlEOpensTheExportDialogOnTheFocusedView()
     QCOMPARE(dialog->source().figure->name(), u"curves"_s);
     QVERIFY(dialog->path().endsWith(u"curves.png"_s));
     dialog->reject();
+}
+
+// Copy figure in the Edit menu copied the view focused last even after the arrangement hid it:
+// an image of a figure no longer on screen, at a stale size.
+void TestExportController::aHiddenFocusedViewIsNotTheCurrentOne()
+{
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    Dashboard *dashboard = m_window->dashboard();
+    dashboard->setArrangement(Dashboard::Arrangement::Grid);
+    FigureView *last = dashboard->views().constLast();
+    QTRY_VERIFY(last->isVisible());
+    last->plot()->setFocus(Qt::MouseFocusReason);
+    QTRY_COMPARE(m_window->exports()->currentView(), last);
+    dashboard->setArrangement(Dashboard::Arrangement::One);
+    QTRY_VERIFY(!last->isVisible());
+    FigureView *shown = dashboard->views().constFirst();
+    QVERIFY(shown->isVisible());
+    QCOMPARE(m_window->exports()->currentView(), shown);
+    QApplication::clipboard()->clear();
+    QSignalSpy copied(m_window->exports(), &ExportController::figureCopied);
+    m_window->exports()->copyFigureAction()->trigger();
+    QCOMPARE(copied.count(), 1);
+    const double ratio = shown->plot()->devicePixelRatioF();
+    QCOMPARE(QApplication::clipboard()->image().size(), shown->plot()->size() * ratio);
 }
 
 void TestExportController::loadEmbeddingsMovedToCtrlL()
