@@ -2,6 +2,9 @@
 
 #include "PinnedFont.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::PlotStyle {
@@ -77,10 +80,42 @@ QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap
     return legend;
 }
 
+namespace {
+
+// QCustomPlot's log ticker, whose ticks are powers of ten but for a range shorter than about a
+// decade, which gets linear steps: then "gb" at precision 0 would turn 60 into 6·10¹, so such
+// an axis labels its ticks from 0.001 to 9999 as plain numbers.
+class LogTicker : public QCPAxisTickerLog
+{
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override
+    {
+        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
+        m_linear = std::any_of(ticks.cbegin(), ticks.cend(), [](double tick) {
+            const double exponent = std::log10(std::abs(tick));
+            return tick != 0.0 && std::abs(exponent - std::round(exponent)) > 1e-9;
+        });
+        return ticks;
+    }
+
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
+    {
+        const double magnitude = std::abs(tick);
+        if (m_linear && magnitude >= 1e-3 && magnitude < 1e4)
+            return locale.toString(tick, 'g', 4);
+        return QCPAxisTickerLog::getTickLabel(tick, locale, formatChar, precision);
+    }
+
+private:
+    bool m_linear = false;
+};
+
+} // namespace
+
 void setLogAxis(QCPAxis *axis)
 {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    QSharedPointer<QCPAxisTickerLog> ticker(new LogTicker);
     ticker->setSubTickCount(8);
     axis->setTicker(ticker);
     axis->setNumberFormat(u"gb"_s);
