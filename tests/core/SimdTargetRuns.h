@@ -5,7 +5,9 @@
 #include "core/Block.h"
 #include "core/SimdTargets.h"
 
+#include <QDebug>
 #include <QString>
+#include <QStringList>
 #include <QtGlobal>
 
 #include <functional>
@@ -27,6 +29,18 @@ template<typename Result> std::vector<Result> onEveryTarget(const std::function<
     }
     SimdTargets::select(0);
     return results;
+}
+
+// The targets a test covers, named in its output; false when there is none.
+inline bool nameTheTargets()
+{
+    namespace SimdTargets = posenc::SimdTargets;
+    QStringList names;
+    for (const SimdTargets::Target &target : SimdTargets::available())
+        names << QString::fromLatin1(target.name);
+    qInfo().noquote() << "SIMD targets covered:" << names.join(u' ') << "(the kernels run on"
+                      << SimdTargets::current().name << "by default)";
+    return !names.isEmpty();
 }
 
 inline QString targetName(std::size_t index)

@@ -25,6 +25,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using testing::nameTheTargets;
 using testing::nanTable;
 using testing::onEveryTarget;
 using testing::targetName;
@@ -74,12 +75,7 @@ private slots:
 
 void TestSimdTargetsRandom::initTestCase()
 {
-    QStringList names;
-    for (const SimdTargets::Target &target : SimdTargets::available())
-        names << QString::fromLatin1(target.name);
-    QVERIFY(!names.isEmpty());
-    qInfo().noquote() << "SIMD targets covered:" << names.join(u' ') << "(the kernels run on"
-                      << SimdTargets::current().name << "by default)";
+    QVERIFY(nameTheTargets());
 }
 
 void TestSimdTargetsRandom::cleanup()
