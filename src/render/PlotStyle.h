@@ -19,9 +19,9 @@ QCPTextElement *resetWithTitle(QCustomPlot *plot);
 // entries side by side in rows of `wrap`: under a figure of several panels, for all of them, or
 // over the axes it explains.
 QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap);
-// A logarithmic axis with eight sub-ticks a decade. Its labels read as numbers from 0.001 to
-// 9999 (60, not 6·10¹, where a range shorter than a decade gets linear steps) and as powers of
-// ten beyond.
+// A logarithmic axis with eight sub-ticks a decade and decades labelled as powers of ten; a
+// range shorter than about a decade, which QCustomPlot ticks in linear steps, labels them as
+// numbers from 0.001 to 9999 (60, not 6·10¹).
 void setLogAxis(QCPAxis *axis);
 // A panel's own title, over one of several panels: the figure title's size, bold or not. The
 // caller places it in the layout; FigureFit wraps it within its column.
