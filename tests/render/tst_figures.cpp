@@ -331,8 +331,14 @@ void TestFigures::noTickLabelRepeatsNearAMillion_data()
 {
     QTest::addColumn<QString>("figure");
     QTest::addColumn<QString>("positions");
-    for (const QString &figure :
-         {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"scale-compare"_s, u"compose-compare"_s}) {
+    QStringList figures {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"scale-compare"_s, u"compose-compare"_s};
+#if defined(__SANITIZE_ADDRESS__)
+    // Under the address sanitizer the exact statistics of s·E over 2^20 rows, which the last three
+    // compute, take a minute and a half; their position axes are ticked by the same IndexTicker as
+    // the heatmap's and the curves', and the release suite checks all five.
+    figures = QStringList {u"heatmap"_s, u"curves"_s};
+#endif
+    for (const QString &figure : figures) {
         QTest::newRow(qPrintable(figure + u", every position"_s)) << figure << QString();
         if (figure != u"magnitudes"_s && figure != u"scale-compare"_s) {
             QTest::newRow(qPrintable(figure + u", the last 600"_s)) << figure << u"1047976:1048576"_s;
@@ -350,9 +356,7 @@ void TestFigures::noTickLabelRepeatsNearAMillion()
     FigureState state;
     if (!positions.isEmpty())
         state.options.insert(u"positions"_s, positions);
-    // d = 4: the statistics over 2^20 rows of s·E are a quarter of the work at d = 16 (tens of
-    // seconds under the sanitizers), and the column axis still has its ticks.
-    const auto built = FigureBuilds::build(figure, sized(4, 1 << 20), FigureSize::fromPixels(QSize(900, 600)), state);
+    const auto built = FigureBuilds::build(figure, sized(16, 1 << 20), FigureSize::fromPixels(QSize(900, 600)), state);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     for (QCPAxisRect *rect : built->plot()->axisRects()) {
         for (QCPAxis *axis : rect->axes()) {
