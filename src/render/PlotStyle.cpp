@@ -132,4 +132,13 @@ QCPTextElement *panelTitle(QCustomPlot *plot, bool bold)
     return title;
 }
 
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
+{
+    QFont font = plot->font();
+    font.setPointSizeF(8.5);
+    auto *text = new QCPTextElement(plot, QString(), font);
+    grid->addElement(row, col, text);
+    return text;
+}
+
 } // namespace posenc::PlotStyle

@@ -4,10 +4,16 @@
 
 #include "QCustomPlot.h"
 
+#include <QColor>
 #include <QSize>
 #include <QString>
 
 namespace posenc::PlotStyle {
+
+// The two parts of the model input wherever a figure draws them side by side: s·E blue, the PE
+// orange (Okabe–Ito, told apart in every common colour vision).
+inline const QColor kEmbedding(0, 114, 178);
+inline const QColor kPositional(213, 94, 0);
 
 // One look for every figure: fonts that stay legible, quiet grids, no antialiasing where
 // it only costs time (colormaps), a title element on top.
@@ -26,6 +32,8 @@ void setLogAxis(QCPAxis *axis);
 // A panel's own title, over one of several panels: the figure title's size, bold or not. The
 // caller places it in the layout; FigureFit wraps it within its column.
 QCPTextElement *panelTitle(QCustomPlot *plot, bool bold);
+// An empty 8.5 pt text placed at (row, col) of `grid`: a panel's caption or count.
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col);
 // A figure the size of a paper column or smaller (below 500 x 340 layout units, 13.2 x 9 cm):
 // the figures with long legends shorten them then, in the window as in the export.
 bool isCompact(QSize layout);

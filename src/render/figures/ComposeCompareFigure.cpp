@@ -16,8 +16,6 @@ namespace posenc {
 
 namespace {
 
-const QColor kEmbedding(0, 114, 178);
-const QColor kPositional(213, 94, 0);
 constexpr double kDotSize = 3.0;
 constexpr double kRingSize = 4.5;
 const QSize kCaptionRoom(900, 560); // layout units
@@ -156,10 +154,10 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
         PlotStyle::setLogAxis(side.stats->axis(QCPAxis::atLeft));
         side.stats->setRangeDrag(Qt::Horizontal);
         side.stats->setRangeZoom(Qt::Horizontal);
-        side.embeddingStd = dots(side.stats, kEmbedding, false);
-        side.embeddingMean = dots(side.stats, kEmbedding, true);
-        side.peStd = dots(side.stats, kPositional, false);
-        side.peMean = dots(side.stats, kPositional, true);
+        side.embeddingStd = dots(side.stats, PlotStyle::kEmbedding, false);
+        side.embeddingMean = dots(side.stats, PlotStyle::kEmbedding, true);
+        side.peStd = dots(side.stats, PlotStyle::kPositional, false);
+        side.peMean = dots(side.stats, PlotStyle::kPositional, true);
     }
     // One colour scale for both heatmaps, as tall as they are.
     grid->addElement(2, 2, m_scale);

@@ -21,15 +21,6 @@ const QColor kBand(0, 114, 178, 45);
 constexpr int kBandPoints = 201;
 constexpr int kLegendColumns = 2;
 
-QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
-{
-    QFont font = plot->font();
-    font.setPointSizeF(8.5);
-    auto *text = new QCPTextElement(plot, QString(), font);
-    grid->addElement(row, col, text);
-    return text;
-}
-
 QCPAxisRect *rectIn(QCustomPlot *plot, QCPLayoutGrid *grid, int col)
 {
     auto *rect = new QCPAxisRect(plot);
@@ -84,8 +75,8 @@ QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
 
 DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid)
     : m_grid(grid)
-    , m_scatterTitle(smallText(plot, grid, 0, 0))
-    , m_fractionTitle(smallText(plot, grid, 0, 1))
+    , m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0))
+    , m_fractionTitle(PlotStyle::smallText(plot, grid, 0, 1))
     , m_scatter(rectIn(plot, grid, 0))
     , m_fraction(rectIn(plot, grid, 1))
     , m_scatterLegend(legendIn(plot, grid, 0))

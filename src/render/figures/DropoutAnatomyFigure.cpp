@@ -18,17 +18,8 @@ namespace posenc {
 
 namespace {
 
-QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
-{
-    QFont font = plot->font();
-    font.setPointSizeF(8.5);
-    auto *text = new QCPTextElement(plot, QString(), font);
-    grid->addElement(row, col, text);
-    return text;
-}
-
 // Smaller (layout units), the role names and long texts would squeeze the panels.
-constexpr QSize kWideFigure(800, 560);
+constexpr QSize kAnatomyWideFigure(800, 560);
 
 bool hasPadding(const Params &p)
 {
@@ -82,7 +73,7 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
         if (i == MaskPanel) {
             auto *title = new QCPLayoutGrid;
             grid->addElement(0, i, title);
-            m_titles[i] = smallText(plot, title, 0, 0);
+            m_titles[i] = PlotStyle::smallText(plot, title, 0, 0);
             // The legend in one line, centred under the title between two spacers.
             auto *line = new QCPLayoutGrid;
             title->addElement(1, 0, line);
@@ -93,7 +84,7 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
             line->setColumnStretchFactor(1, 0.001);
             title->setRowSpacing(0);
         } else {
-            m_titles[i] = smallText(plot, grid, 0, i);
+            m_titles[i] = PlotStyle::smallText(plot, grid, 0, i);
         }
         m_panels[i] = std::make_unique<HeatmapPanel>(plot, grid, 1, i, i == MaskPanel ? m_maskScale : m_scale);
         QCPAxisRect *rect = m_panels[i]->axisRect();
@@ -147,7 +138,7 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const Params &p = d.params;
     // A small view keeps its room for the panels: shorter texts, the roles only outlined.
     const QRect viewport = m_title->parentPlot()->viewport();
-    m_wide = !m_compact && viewport.width() >= kWideFigure.width() && viewport.height() >= kWideFigure.height();
+    m_wide = !m_compact && viewport.width() >= kAnatomyWideFigure.width() && viewport.height() >= kAnatomyWideFigure.height();
     fillHeatmaps(d);
     m_charts->fill(d, !m_wide);
     const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))

@@ -21,16 +21,7 @@ namespace {
 constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
 constexpr int kScaleColumn = 4;
 // Narrower (layout units), the eight panels' role names and long titles would squeeze the heatmaps.
-constexpr int kWideFigure = 800;
-
-QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
-{
-    QFont font = plot->font();
-    font.setPointSizeF(8.5);
-    auto *text = new QCPTextElement(plot, QString(), font);
-    grid->addElement(row, col, text);
-    return text;
-}
+constexpr int kCompareWideFigure = 800;
 
 QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
 {
@@ -84,8 +75,8 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     m_peScale->setMarginGroup(QCP::msTop | QCP::msBottom, peRow);
     for (int m = 0; m < 4; ++m) {
         const auto i = static_cast<std::size_t>(m);
-        m_modeTitles[i] = smallText(plot, m_grid, kOutputTitles, m);
-        m_peTitles[i] = smallText(plot, m_grid, kPeTitles, m);
+        m_modeTitles[i] = PlotStyle::smallText(plot, m_grid, kOutputTitles, m);
+        m_peTitles[i] = PlotStyle::smallText(plot, m_grid, kPeTitles, m);
         m_output[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kOutputs, m, m_outputScale);
         m_pe[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kPes, m, m_peScale);
         for (const auto &[panel, row] : {std::pair {m_output[i].get(), outputRow}, std::pair {m_pe[i].get(), peRow}}) {
@@ -146,7 +137,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const DropoutCompareData &d = *m_data;
     const Params &params = d.params;
     // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
-    const bool wide = !m_compact && m_grid->parentPlot()->viewport().width() >= kWideFigure;
+    const bool wide = !m_compact && m_grid->parentPlot()->viewport().width() >= kCompareWideFigure;
     HeatmapStyle output;
     output.dataRange = sharedRange({&d.modes[0].output, &d.modes[1].output, &d.modes[2].output, &d.modes[3].output});
     output.colorbarLabel = u"Y"_s;

@@ -13,8 +13,6 @@ namespace posenc {
 
 namespace {
 
-const QColor kEmbedding(0, 114, 178);
-const QColor kPositional(213, 94, 0);
 const QColor kRatio(0, 158, 115);
 constexpr double kDotSize = 2.5;
 constexpr int kLogTickCount = 5; // QCPAxisTicker's default
@@ -100,15 +98,15 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     IndexTicker::install(m_positions->axis(QCPAxis::atBottom));
     IndexTicker::install(m_columns->axis(QCPAxis::atBottom));
 
-    m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, kEmbedding, Qt::SolidLine);
-    m_expectedEmbedding = addGraph(m_positions, QCPAxis::atLeft, kEmbedding.darker(140), Qt::DashLine);
-    m_peNorm = addGraph(m_positions, QCPAxis::atLeft, kPositional, Qt::SolidLine);
-    m_expectedPe = addGraph(m_positions, QCPAxis::atLeft, kPositional.darker(140), Qt::DashLine);
+    m_embeddingNorm = addGraph(m_positions, QCPAxis::atLeft, PlotStyle::kEmbedding, Qt::SolidLine);
+    m_expectedEmbedding = addGraph(m_positions, QCPAxis::atLeft, PlotStyle::kEmbedding.darker(140), Qt::DashLine);
+    m_peNorm = addGraph(m_positions, QCPAxis::atLeft, PlotStyle::kPositional, Qt::SolidLine);
+    m_expectedPe = addGraph(m_positions, QCPAxis::atLeft, PlotStyle::kPositional.darker(140), Qt::DashLine);
     m_ratio = addGraph(m_positions, QCPAxis::atRight, kRatio, Qt::SolidLine);
-    m_embeddingStd = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine);
-    m_embeddingMean = addGraph(m_columns, QCPAxis::atLeft, kEmbedding, Qt::SolidLine);
-    m_peStd = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine);
-    m_peMean = addGraph(m_columns, QCPAxis::atLeft, kPositional, Qt::SolidLine);
+    m_embeddingStd = addGraph(m_columns, QCPAxis::atLeft, PlotStyle::kEmbedding, Qt::SolidLine);
+    m_embeddingMean = addGraph(m_columns, QCPAxis::atLeft, PlotStyle::kEmbedding, Qt::SolidLine);
+    m_peStd = addGraph(m_columns, QCPAxis::atLeft, PlotStyle::kPositional, Qt::SolidLine);
+    m_peMean = addGraph(m_columns, QCPAxis::atLeft, PlotStyle::kPositional, Qt::SolidLine);
     addBlockLegends();
     m_embeddingNorm->setName(u"‖s·Eₚ‖"_s);
     m_peNorm->setName(u"‖PEₚ‖"_s);
@@ -139,8 +137,8 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
         graph->setName(name);
         m_compactEntries.append(graph);
     };
-    entry(u"s·E"_s, QPen(kEmbedding, 1.3));
-    entry(u"PE"_s, QPen(kPositional, 1.3));
+    entry(u"s·E"_s, QPen(PlotStyle::kEmbedding, 1.3));
+    entry(u"PE"_s, QPen(PlotStyle::kPositional, 1.3));
     entry(u"ratio (right)"_s, QPen(kRatio, 1.0));
     entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
     // And what the two markers per column mean.

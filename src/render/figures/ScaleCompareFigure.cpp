@@ -13,8 +13,6 @@ namespace posenc {
 
 namespace {
 
-const QColor kEmbedding(0, 114, 178);
-const QColor kPositional(213, 94, 0);
 
 QCPGraph *addGraph(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style)
 {
@@ -75,10 +73,10 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
             panel.rect->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
         if (col == 0)
             panel.rect->axis(QCPAxis::atLeft)->setLabel(u"norm of row p"_s);
-        panel.embedding = addGraph(panel.rect, kEmbedding, Qt::SolidLine);
-        panel.expectedEmbedding = addGraph(panel.rect, kEmbedding.darker(140), Qt::DashLine);
-        panel.pe = addGraph(panel.rect, kPositional, Qt::SolidLine);
-        panel.expectedPe = addGraph(panel.rect, kPositional.darker(140), Qt::DashLine);
+        panel.embedding = addGraph(panel.rect, PlotStyle::kEmbedding, Qt::SolidLine);
+        panel.expectedEmbedding = addGraph(panel.rect, PlotStyle::kEmbedding.darker(140), Qt::DashLine);
+        panel.pe = addGraph(panel.rect, PlotStyle::kPositional, Qt::SolidLine);
+        panel.expectedPe = addGraph(panel.rect, PlotStyle::kPositional.darker(140), Qt::DashLine);
     }
 
     // One legend under the four panels, for all of them.
