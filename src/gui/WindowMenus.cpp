@@ -188,9 +188,10 @@ void WindowMenus::createLayoutMenu(QMenu *view)
         {Dashboard::Arrangement::Stacked, tr("Two views stacked")},
         {Dashboard::Arrangement::Grid, tr("Four views")},
     };
-    for (const auto &[arrangement, text] : arrangements) {
-        QAction *action
-            = layout->addAction(text, this, [dashboard, arrangement] { dashboard->setArrangement(arrangement); });
+    for (const auto &entry : arrangements) {
+        const Dashboard::Arrangement arrangement = entry.first;
+        QAction *action = layout->addAction(entry.second, this,
+                                            [dashboard, arrangement] { dashboard->setArrangement(arrangement); });
         action->setObjectName(u"layout-"_s + Dashboard::toString(arrangement));
         action->setCheckable(true);
         action->setChecked(dashboard->arrangement() == arrangement);

@@ -240,12 +240,17 @@ bool fit(QCustomPlot *plot)
     }
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))
-            if (auto *legend = qobject_cast<QCPLegend *>(inset); legend && legend->visible())
-                changed |= fitLegend(legend, rect->width() - 8.0) | moveBelow(plot, rect, legend);
+            if (auto *legend = qobject_cast<QCPLegend *>(inset); legend && legend->visible()) {
+                // Fitted first, then moved at its fitted size; both always run.
+                changed |= fitLegend(legend, rect->width() - 8.0);
+                changed |= moveBelow(plot, rect, legend);
+            }
     }
     for (QCPAxis *axis : allAxes(plot)) {
-        if (axis->visible())
-            changed |= fitAxisLabel(axis) | fitTicks(axis);
+        if (axis->visible()) {
+            changed |= fitAxisLabel(axis);
+            changed |= fitTicks(axis);
+        }
     }
     return changed;
 }

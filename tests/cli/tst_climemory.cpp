@@ -4,6 +4,7 @@
 // requests beyond the machine are refused before allocating, and the one that allocates runs
 // under an address-space limit that makes the allocation fail at once.
 #include "CliRun.h"
+#include "support/Sanitizer.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -110,7 +111,7 @@ void TestCliMemory::beyondTheMachinesMemoryExits4()
 // 2 GiB address-space limit on the process, as a busy machine would) exits 4 with its size.
 void TestCliMemory::failedAllocationExits4()
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(POSENC_TEST_ASAN) || defined(POSENC_TEST_TSAN)
     QSKIP("a sanitizer's shadow memory needs far more address space than the limit leaves");
 #endif
     if (memTotalBytes() < 5.0 * double(1 << 30))

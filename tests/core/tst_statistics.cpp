@@ -141,7 +141,7 @@ void TestStatistics::columnRmsMatchTables()
     const RowMatrixXf pe
         = testing::computeTable(engine, Quantity::Pe, Block {row0, rows, 0, engine.shape(Quantity::Pe).cols});
     const RowMatrixXf e = testing::computeTable(engine, Quantity::Embedding, Block {row0, rows, 0, eCols});
-    const auto columnRms = [rows](const RowMatrixXf &m, std::int64_t c) {
+    const auto columnRms = [&](const RowMatrixXf &m, std::int64_t c) {
         double sum = 0.0;
         for (std::int64_t r = 0; r < rows; ++r)
             sum += double(m(r, c)) * double(m(r, c));

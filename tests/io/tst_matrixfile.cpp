@@ -5,6 +5,7 @@
 
 #include "io/MatrixFile.h"
 #include "io/NpyWriter.h"
+#include "support/Sanitizer.h"
 
 #include <QDir>
 #include <QFile>
@@ -82,7 +83,7 @@ bool writeSeeded(QFile &file, qint64 rows, qint64 cols, quint32 seed)
 // and under AddressSanitizer its shadow memory (an eighth) and allocator bookkeeping.
 qint64 allowedGrowth(qint64 matrixBytes)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(POSENC_TEST_ASAN)
     return matrixBytes + matrixBytes / 8 + (qint64(48) << 20);
 #else
     return matrixBytes + (qint64(12) << 20);

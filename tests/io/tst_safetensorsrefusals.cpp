@@ -5,6 +5,7 @@
 #include "SafetensorsRead.h"
 
 #include "io/SafetensorsReader.h"
+#include "support/Sanitizer.h"
 
 #include <QTest>
 
@@ -200,7 +201,7 @@ void TestSafetensorsRefusals::refusesMalformed()
 
 // Peak memory measures our allocations only without AddressSanitizer, whose redzones and
 // quarantine multiply the DOM's many small allocations (~76x measured at a 4 MiB header).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(POSENC_TEST_ASAN)
 constexpr bool kPeakIsOurs = false;
 #else
 constexpr bool kPeakIsOurs = true;

@@ -7,6 +7,7 @@
 
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"
+#include "support/Sanitizer.h"
 
 #include <QTest>
 
@@ -332,7 +333,7 @@ void TestFigures::noTickLabelRepeatsNearAMillion_data()
     QTest::addColumn<QString>("figure");
     QTest::addColumn<QString>("positions");
     QStringList figures {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"scale-compare"_s, u"compose-compare"_s};
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(POSENC_TEST_ASAN)
     // Under the address sanitizer the exact statistics of s·E over 2^20 rows, which the last three
     // compute, take a minute and a half; their position axes are ticked by the same IndexTicker as
     // the heatmap's and the curves', and the release suite checks all five.

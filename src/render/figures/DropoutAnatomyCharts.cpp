@@ -74,8 +74,7 @@ QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
 } // namespace
 
 DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid)
-    : m_grid(grid)
-    , m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0))
+    : m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0))
     , m_fractionTitle(PlotStyle::smallText(plot, grid, 0, 1))
     , m_scatter(rectIn(plot, grid, 0))
     , m_fraction(rectIn(plot, grid, 1))

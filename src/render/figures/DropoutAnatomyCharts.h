@@ -31,7 +31,6 @@ private:
     void fillScatter(const DropoutAnatomyData &data, bool brief);
     void fillFraction(const DropoutAnatomyData &data, bool brief);
 
-    QCPLayoutGrid *m_grid;
     QCPTextElement *m_scatterTitle;
     QCPTextElement *m_fractionTitle;
     QCPAxisRect *m_scatter;

@@ -44,8 +44,7 @@ std::unique_ptr<FigureDescriptor> makeLearnedFigure()
 }
 
 LearnedFigure::LearnedFigure(QCustomPlot *plot)
-    : m_plot(plot)
-    , m_title(PlotStyle::resetWithTitle(plot))
+    : m_title(PlotStyle::resetWithTitle(plot))
     , m_norms(new QCPAxisRect(plot))
 {
     auto *grid = new QCPLayoutGrid;

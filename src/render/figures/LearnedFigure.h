@@ -38,7 +38,6 @@ public:
     bool isInteractive() const override { return false; }
 
 private:
-    QCustomPlot *m_plot;
     QCPTextElement *m_title;
     std::unique_ptr<HeatmapPanel> m_learned, m_sinusoidal, m_learnedSimilarity, m_sinusoidalSimilarity;
     QCPAxisRect *m_norms;
