@@ -8,6 +8,7 @@
 #include "core/DropoutSimd.h"
 
 #include <algorithm>
+#include <bit>
 
 HWY_BEFORE_NAMESPACE();
 namespace posenc {
@@ -62,6 +63,9 @@ public:
 
     HWY_INLINE hn::Mask<DF> at(const std::uint64_t *kept, std::int64_t c) const
     {
+        // Vectors of 8 lanes or more start on a byte of the bits: load the mask from there.
+        if constexpr (hn::MaxLanes(DF()) >= 8 && std::endian::native == std::endian::little)
+            return hn::LoadMaskBits(DF(), reinterpret_cast<const std::uint8_t *>(kept) + c / 8);
         const auto word = static_cast<std::uint32_t>(kept[c / 64] >> (c % 64));
         return hn::RebindMask(DF(), hn::TestBit(hn::Set(DU(), word), m_bits));
     }

@@ -106,16 +106,20 @@ void PhiloxFill(const PhiloxStream &key, std::int64_t position, std::uint32_t gr
 #if HWY_TARGET != HWY_SCALAR
     const D d;
     const auto n = static_cast<std::int64_t>(hn::Lanes(d));
+    // Iota once: Highway builds it lane by lane through memory, a stall in the loop.
+    const V lanes0 = hn::Iota(d, 0);
+    const auto groupsFrom
+        = [&](std::int64_t k) { return hn::Add(lanes0, hn::Set(d, group0 + static_cast<std::uint32_t>(k))); };
     for (; i + kBatches * n <= count; i += kBatches * n) {
         Lanes lanes[kBatches];
         for (int b = 0; b < kBatches; ++b)
-            lanes[b] = counters(key, position, hn::Iota(d, group0 + static_cast<std::uint32_t>(i + b * n)));
+            lanes[b] = counters(key, position, groupsFrom(i + b * n));
         rounds(key, lanes);
         for (int b = 0; b < kBatches; ++b)
             store(lanes[b], out + 4 * (i + b * n));
     }
     for (; i < count; i += n) {
-        Lanes lanes[1] = {counters(key, position, hn::Iota(d, group0 + static_cast<std::uint32_t>(i)))};
+        Lanes lanes[1] = {counters(key, position, groupsFrom(i))};
         rounds(key, lanes);
         storeFirst(lanes[0], std::min(n, count - i), out + 4 * i);
     }

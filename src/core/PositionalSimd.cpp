@@ -50,12 +50,17 @@ void rotateScalar(const PairRun &run, std::int64_t from, std::int64_t to)
 #if HWY_TARGET != HWY_SCALAR
 using DF = hn::ScalableTag<float>;
 using DD = hn::Repartition<double, DF>; // half as many lanes
+using DH = hn::Rebind<float, DD>; // the float halves of DF
 using VF = hn::Vec<DF>;
 using VD = hn::Vec<DD>;
+using Order = decltype(hn::SetTableIndices(DF(), std::declval<const std::int32_t *>()));
 
-template<class V> HWY_INLINE void put(V v, float *at, bool streaming)
+// Which of a run's stores are non-temporal: none, all, or those of the rows that ask for it.
+enum class Streams { None, All, PerRow };
+
+template<Streams S> HWY_INLINE void put(VF v, float *at, bool rowStreams)
 {
-    if (streaming)
+    if (S == Streams::All || (S == Streams::PerRow && rowStreams))
         hn::Stream(v, DF(), at);
     else
         hn::StoreU(v, DF(), at);
@@ -63,73 +68,60 @@ template<class V> HWY_INLINE void put(V v, float *at, bool streaming)
 
 bool aligned(const float *at)
 {
-    return at && reinterpret_cast<std::uintptr_t>(at) % (hn::Lanes(DF()) * sizeof(float)) == 0;
+    return reinterpret_cast<std::uintptr_t>(at) % (hn::Lanes(DF()) * sizeof(float)) == 0;
 }
 
-// The lanes that, taken from the sines (or cosines) of a vector's worth of pairs, make the
-// 128-bit blocks of InterleaveLower and InterleaveUpper come out as the pairs in order: block b
-// of the lower half takes pairs 2b, 2b + 1, of the upper half pairs N/2 + 2b, N/2 + 2b + 1.
+// The lanes that take a vector whose lower half holds the sines of Lanes / 2 pairs and whose
+// upper half their cosines to the pairs in order, sine before cosine.
 void interleaveOrder(std::int32_t *order)
 {
     const auto n = static_cast<std::int32_t>(hn::Lanes(DF()));
-    for (std::int32_t lane = 0; lane < n; ++lane) {
-        const std::int32_t block = lane / 4;
-        const std::int32_t within = lane % 4;
-        order[lane] = within < 2 ? 2 * block + within : n / 2 + 2 * block + within - 2;
-    }
+    for (std::int32_t lane = 0; lane < n; ++lane)
+        order[lane] = lane / 2 + (lane % 2) * (n / 2);
 }
-#endif
 
-#if HWY_TARGET != HWY_SCALAR
-// Where a row's values go, and whether with non-temporal stores.
-struct RowTargets
-{
-    decltype(hn::SetTableIndices(DF(), std::declval<const std::int32_t *>())) order;
-    bool streamAt[PairRun::kMaxRows];
-    bool streamSines[PairRun::kMaxRows];
-    bool streamCosines[PairRun::kMaxRows];
-};
-
-// Pairs i .. i + Units * Lanes(DF) - 1 through every row of the run, their state in registers.
-template<int Units> HWY_INLINE void rotateUnits(const PairRun &run, const RowTargets &to, std::int64_t i)
+// Pairs i .. i + Units * Lanes(DF) - 1 through every row of the run, their state and rotation in
+// registers; each row receives Units * Lanes(DF) * 2 floats (interleaved) or Units vectors of
+// sines and of cosines (split) at each step.
+template<int Units, bool Interleaved, Streams S>
+HWY_INLINE void rotateUnits(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows],
+                            std::int64_t i)
 {
     const DF df;
     const DD dd;
-    const hn::Rebind<float, DD> dh;
-    const auto nf = static_cast<std::int64_t>(hn::Lanes(df));
+    const DH dh;
     const auto nd = static_cast<std::int64_t>(hn::Lanes(dd));
     const int rotations = run.rows - 1 + (run.advancePast ? 1 : 0);
-    // Two double vectors of sines (cosines) per unit: one float vector of pairs.
-    VD s[2 * Units], c[2 * Units];
+    VD s[2 * Units], c[2 * Units], rc[2 * Units], rs[2 * Units];
     for (int k = 0; k < 2 * Units; ++k) {
         s[k] = hn::LoadU(dd, run.sines + i + k * nd);
         c[k] = hn::LoadU(dd, run.cosines + i + k * nd);
+        rc[k] = hn::LoadU(dd, run.rotCos + i + k * nd);
+        rs[k] = hn::LoadU(dd, run.rotSin + i + k * nd);
     }
     for (int r = 0;; ++r) {
-        for (int u = 0; u < Units; ++u) {
-            const std::int64_t at = i + u * nf;
-            const VF sines = hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u]));
-            const VF cosines = hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u]));
-            if (run.interleaved) {
-                const VF sv = hn::TableLookupLanes(sines, to.order);
-                const VF cv = hn::TableLookupLanes(cosines, to.order);
-                float *row = run.interleavedRows[r] + 2 * at;
-                put(hn::InterleaveLower(df, sv, cv), row, to.streamAt[r]);
-                put(hn::InterleaveUpper(df, sv, cv), row + nf, to.streamAt[r]);
-            } else {
+        if constexpr (Interleaved) {
+            float *row = run.interleavedRows[r] + 2 * i;
+            for (int k = 0; k < 2 * Units; ++k) {
+                const VF both = hn::Combine(df, hn::DemoteTo(dh, c[k]), hn::DemoteTo(dh, s[k]));
+                put<S>(hn::TableLookupLanes(both, order), row + 2 * k * nd, streams[0][r]);
+            }
+        } else {
+            for (int u = 0; u < Units; ++u) {
+                const std::int64_t at = i + 2 * u * nd;
                 if (run.sineRows[r])
-                    put(sines, run.sineRows[r] + at, to.streamSines[r]);
+                    put<S>(hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u])),
+                           run.sineRows[r] + at, streams[0][r]);
                 if (run.cosineRows[r])
-                    put(cosines, run.cosineRows[r] + at, to.streamCosines[r]);
+                    put<S>(hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u])),
+                           run.cosineRows[r] + at, streams[1][r]);
             }
         }
         if (r == rotations)
             break;
         for (int k = 0; k < 2 * Units; ++k) {
-            const VD rc = hn::LoadU(dd, run.rotCos + i + k * nd);
-            const VD rs = hn::LoadU(dd, run.rotSin + i + k * nd);
-            const VD next = hn::Add(hn::Mul(s[k], rc), hn::Mul(c[k], rs));
-            c[k] = hn::Sub(hn::Mul(c[k], rc), hn::Mul(s[k], rs));
+            const VD next = hn::Add(hn::Mul(s[k], rc[k]), hn::Mul(c[k], rs[k]));
+            c[k] = hn::Sub(hn::Mul(c[k], rc[k]), hn::Mul(s[k], rs[k]));
             s[k] = next;
         }
         if (r + 1 == run.rows)
@@ -142,30 +134,56 @@ template<int Units> HWY_INLINE void rotateUnits(const PairRun &run, const RowTar
         }
     }
 }
+
+// The vector part of the run, pairs [0, the last whole vector's end); returns that end.
+template<bool Interleaved, Streams S>
+std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows])
+{
+    const auto nf = static_cast<std::int64_t>(hn::Lanes(DF()));
+    // Units enough that each step gives every row whole cache lines of sines and of cosines:
+    // non-temporal stores then leave each line complete, however many rows are written.
+    constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(1), 16 / hn::MaxLanes(DF())));
+    std::int64_t i = 0;
+    for (; i + kLineUnits * nf <= run.pairs; i += kLineUnits * nf)
+        rotateUnits<kLineUnits, Interleaved, S>(run, order, streams, i);
+    for (; i + nf <= run.pairs; i += nf)
+        rotateUnits<1, Interleaved, S>(run, order, streams, i);
+    return i;
+}
+
+template<bool Interleaved> std::int64_t rotateVectors(const PairRun &run, const Order &order)
+{
+    // Each step moves every row's destination by whole vectors: the first one's alignment holds.
+    bool streams[2][PairRun::kMaxRows] = {};
+    int streamed = 0;
+    int written = 0;
+    for (int r = 0; r < run.rows; ++r) {
+        const float *targets[2]
+            = {Interleaved ? run.interleavedRows[r] : run.sineRows[r], Interleaved ? nullptr : run.cosineRows[r]};
+        for (int t = 0; t < 2; ++t) {
+            if (!targets[t])
+                continue;
+            streams[t][r] = run.streaming && aligned(targets[t]);
+            streamed += streams[t][r] ? 1 : 0;
+            ++written;
+        }
+    }
+    if (streamed == 0)
+        return rotateVectors<Interleaved, Streams::None>(run, order, streams);
+    if (streamed == written)
+        return rotateVectors<Interleaved, Streams::All>(run, order, streams);
+    return rotateVectors<Interleaved, Streams::PerRow>(run, order, streams);
+}
 #endif
 
 void RotatePairs(const PairRun &run)
 {
     std::int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-    const DF df;
-    const auto nf = static_cast<std::int64_t>(hn::Lanes(df)); // pairs per unit
     alignas(64) std::int32_t lanes[hn::MaxLanes(DF())];
     interleaveOrder(lanes);
-    RowTargets to {hn::SetTableIndices(df, lanes), {}, {}, {}};
-    // Each step moves every row's destination by whole vectors: the first one's alignment holds.
-    for (int r = 0; r < run.rows; ++r) {
-        to.streamAt[r] = run.streaming && run.interleaved && aligned(run.interleavedRows[r]);
-        to.streamSines[r] = run.streaming && !run.interleaved && aligned(run.sineRows[r]);
-        to.streamCosines[r] = run.streaming && !run.interleaved && aligned(run.cosineRows[r]);
-    }
-    // Units enough that each step gives every row whole cache lines of sines and of cosines:
-    // non-temporal stores then leave each line complete, however many rows are written.
-    constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(1), 16 / hn::MaxLanes(DF())));
-    for (; i + kLineUnits * nf <= run.pairs; i += kLineUnits * nf)
-        rotateUnits<kLineUnits>(run, to, i);
-    for (; i + nf <= run.pairs; i += nf)
-        rotateUnits<1>(run, to, i);
+    const Order order = hn::SetTableIndices(DF(), lanes);
+    i = run.interleaved ? rotateVectors<true>(run, order) : rotateVectors<false>(run, order);
 #endif
     rotateScalar(run, i, run.pairs);
 }

@@ -35,7 +35,7 @@ public:
     // Pairs whose values forEachTile() hands out together, from pair 0 on: whole rows up to
     // d = 8192, so that who reads a tile along with other tables reads them as long sequential
     // streams, while the values of a run stay in the second-level cache.
-    static constexpr std::int64_t kTilePairs = 1024;
+    static constexpr std::int64_t kTilePairs = 4096;
     // The widest tile forEachTile() hands out.
     static constexpr std::int64_t kTileColumns = 2 * kTilePairs;
 
