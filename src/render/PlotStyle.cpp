@@ -1,5 +1,6 @@
 #include "PlotStyle.h"
 
+#include "MeasuredText.h"
 #include "PinnedFont.h"
 
 #include <algorithm>
@@ -52,7 +53,7 @@ QCPTextElement *resetWithTitle(QCustomPlot *plot)
     QFont font = plot->font();
     font.setPointSizeF(9.5);
     font.setBold(true);
-    auto *title = new QCPTextElement(plot, QString(), font);
+    auto *title = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(0, 0, title);
     return title;
 }
@@ -127,7 +128,7 @@ QCPTextElement *panelTitle(QCustomPlot *plot, bool bold)
     QFont font = plot->font();
     font.setPointSizeF(9.0);
     font.setBold(bold);
-    auto *title = new QCPTextElement(plot, QString(), font);
+    auto *title = new MeasuredTextElement(plot, QString(), font);
     title->setMargins(QMargins(2, 1, 2, 1));
     return title;
 }
@@ -136,7 +137,7 @@ QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int c
 {
     QFont font = plot->font();
     font.setPointSizeF(8.5);
-    auto *text = new QCPTextElement(plot, QString(), font);
+    auto *text = new MeasuredTextElement(plot, QString(), font);
     grid->addElement(row, col, text);
     return text;
 }

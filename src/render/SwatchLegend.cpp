@@ -1,5 +1,7 @@
 #include "SwatchLegend.h"
 
+#include "MeasuredText.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -49,7 +51,7 @@ protected:
     QSize minimumOuterSizeHint() const override
     {
         const QSize icon = mParentLegend->iconSize();
-        const QRect text = QFontMetrics(mFont).boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, m_swatch.label);
+        const QRect text = MeasuredText::boundingRect(mFont, icon.height(), m_swatch.label);
         return {icon.width() + mParentLegend->iconTextPadding() + text.width() + mMargins.left() + mMargins.right(),
                 std::max(text.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
     }

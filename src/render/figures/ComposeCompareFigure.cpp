@@ -3,7 +3,9 @@
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
 
 #include "render/data/ViewOptions.h"
 
@@ -22,7 +24,7 @@ const QSize kCaptionRoom(900, 560); // layout units
 
 QCPGraph *dots(QCPAxisRect *rect, const QColor &color, bool ring)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setPen(QPen(color, 1.3));
     graph->setLineStyle(QCPGraph::lsNone);
     graph->setScatterStyle(ring ? QCPScatterStyle(QCPScatterStyle::ssCircle, color, kRingSize)
@@ -180,7 +182,7 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
 
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
     for (QCPGraph *graph : {sum.embeddingStd, sum.embeddingMean, sum.peStd, sum.peMean})
-        graph->addToLegend(m_legend);
+        MeasuredText::addToLegend(graph, m_legend);
     m_title->setText(u"Sum or concatenate?"_s);
 }
 

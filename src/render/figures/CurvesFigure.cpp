@@ -2,7 +2,9 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
 
 #include "render/data/ViewOptions.h"
 
@@ -73,10 +75,10 @@ void CurvesFigure::setData(const CurvesData &data)
         line->setName(m_compact ? CurvesCompute::shortLegendText(curve) : CurvesCompute::legendText(curve));
         // Placed at its cell: QCPLegend::addItem looks for the first free cell, which is quadratic
         // in the number of curves.
-        m_legend->addElement(entries / wrap, entries % wrap, new QCPPlottableLegendItem(m_legend, line));
+        m_legend->addElement(entries / wrap, entries % wrap, new MeasuredLegendItem(m_legend, line));
         ++entries;
         if (!curve.pointX.isEmpty()) {
-            auto *dots = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+            auto *dots = new StampedGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
             dots->setData(curve.pointX, curve.pointY, true);
             dots->setLineStyle(QCPGraph::lsNone);
             dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, m_compact ? 3 : 5));

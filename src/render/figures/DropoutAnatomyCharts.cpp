@@ -1,7 +1,9 @@
 #include "DropoutAnatomyCharts.h"
 
 #include "render/FigureBuild.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
 
 #include "render/data/FigureText.h"
 
@@ -58,7 +60,7 @@ void setColumns(QCPLegend *legend, int columns)
 
 QCPGraph *dots(QCPAxisRect *rect, const QColor &color, QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssDisc)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setLineStyle(QCPGraph::lsNone);
     graph->setScatterStyle(QCPScatterStyle(shape, color, color, 4.5));
     return graph;
@@ -94,7 +96,7 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
     m_kept = dots(m_scatter, kKept);
     m_dropped = dots(m_scatter, kDropped);
     for (QCPGraph *graph : {m_kept, m_dropped, m_passed, m_zeroed, m_slopeEvaluation})
-        graph->addToLegend(m_scatterLegend);
+        MeasuredText::addToLegend(graph, m_scatterLegend);
 
     m_bandLow = line(m_fraction, Qt::NoPen);
     m_bandHigh = line(m_fraction, Qt::NoPen);
@@ -105,7 +107,7 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
     m_current = dots(m_fraction, kDropped, QCPScatterStyle::ssCircle);
     m_current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kDropped, 1.6), Qt::NoBrush, 10));
     for (QCPGraph *graph : {m_measured, m_bandHigh, m_expected, m_current})
-        graph->addToLegend(m_fractionLegend);
+        MeasuredText::addToLegend(graph, m_fractionLegend);
     m_fraction->axis(QCPAxis::atBottom)->setLabel(u"dropout probability p"_s);
     m_fraction->axis(QCPAxis::atLeft)->setLabel(u"fraction of cells dropped"_s);
     m_fraction->axis(QCPAxis::atBottom)->setRange(-0.02, 1.02);
@@ -159,7 +161,7 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
     for (QCPGraph *graph : {m_passed, m_zeroed}) {
         graph->removeFromLegend(m_scatterLegend);
         if (graph->dataCount() > 0)
-            graph->addToLegend(m_scatterLegend);
+            MeasuredText::addToLegend(graph, m_scatterLegend);
     }
     const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
     const QString slopes = p.dropout < 1.0

@@ -2,6 +2,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
@@ -38,7 +39,7 @@ DropoutAnatomyFigure::DropoutAnatomyFigure(QCustomPlot *plot)
 {
     QFont font = plot->font();
     font.setPointSizeF(8.5);
-    m_subtitle = new QCPTextElement(plot, QString(), font);
+    m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     auto *heatmaps = new QCPLayoutGrid;
     auto *below = new QCPLayoutGrid;

@@ -2,6 +2,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
 #include "render/data/FigureText.h"
@@ -57,7 +58,7 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
 {
     QFont font = plot->font();
     font.setPointSizeF(8.5);
-    m_subtitle = new QCPTextElement(plot, QString(), font);
+    m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     plot->plotLayout()->addElement(2, 0, m_grid);
     plot->plotLayout()->setRowStretchFactor(0, 0.01);

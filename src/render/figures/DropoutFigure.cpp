@@ -1,6 +1,7 @@
 #include "DropoutFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
 #include "render/data/FigureText.h"
@@ -20,7 +21,7 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
 {
     QFont font = plot->font();
     font.setPointSizeF(8.5);
-    m_summary = new QCPTextElement(plot, QString(), font);
+    m_summary = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_summary);
     auto *row = new QCPLayoutGrid;
     plot->plotLayout()->addElement(2, 0, row);

@@ -2,6 +2,7 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ QCPTextElement *panelTitle(QCustomPlot *plot, const QString &text)
 {
     QFont font = plot->font();
     font.setPointSizeF(8.5);
-    auto *title = new QCPTextElement(plot, text, font);
+    auto *title = new MeasuredTextElement(plot, text, font);
     title->setMargins(QMargins(0, 2, 0, 0));
     return title;
 }
@@ -107,7 +108,7 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     legend->setFont(font);
     legend->setIconSize(18, 8);
     for (QCPGraph *graph : {m_learnedNorm, m_sinusoidalNorm, m_expectedNorm})
-        graph->addToLegend(legend);
+        MeasuredText::addToLegend(graph, legend);
 }
 
 QSize LearnedFigure::tablePixels() const

@@ -2,7 +2,9 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -159,10 +161,10 @@ void MagnitudesFigure::addBlockLegends()
     // Five entries over the norms, four over the columns: one row each where the figure is wide.
     m_positionLegend = legendAbove(m_plot, m_positionBlock, 5);
     for (QCPGraph *graph : {m_embeddingNorm, m_expectedEmbedding, m_peNorm, m_expectedPe, m_ratio})
-        graph->addToLegend(m_positionLegend);
+        MeasuredText::addToLegend(graph, m_positionLegend);
     m_columnLegend = legendAbove(m_plot, m_columnBlock, 4);
     for (QCPGraph *graph : {m_embeddingStd, m_embeddingMean, m_peStd, m_peMean})
-        graph->addToLegend(m_columnLegend);
+        MeasuredText::addToLegend(graph, m_columnLegend);
 }
 
 void MagnitudesFigure::setCompact(bool compact)
@@ -194,7 +196,7 @@ void MagnitudesFigure::setCompact(bool compact)
         m_compactLegend->setFont(font);
         m_compactLegend->setIconSize(14, 8);
         for (QCPGraph *graph : m_compactEntries)
-            graph->addToLegend(m_compactLegend);
+            MeasuredText::addToLegend(graph, m_compactLegend);
     } else {
         layout->remove(m_compactLegend); // deletes it and its items
         layout->simplify();
@@ -219,7 +221,7 @@ void MagnitudesFigure::setCompact(bool compact)
 QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color,
                                      Qt::PenStyle style)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(valueAxis));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(valueAxis));
     graph->setPen(QPen(color, style == Qt::DashLine ? 1.6 : 1.3, style));
     graph->setAdaptiveSampling(true);
     return graph;
@@ -260,7 +262,7 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
         m_positionLegend->clearItems();
         for (QCPGraph *graph : {m_embeddingNorm, m_expectedEmbedding, m_peNorm, m_expectedPe, m_ratio})
             if (graph != m_expectedPe || data.expectedPeNorm)
-                graph->addToLegend(m_positionLegend);
+                MeasuredText::addToLegend(graph, m_positionLegend);
     }
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
     const double positionHeadroom = 2.0;

@@ -3,6 +3,7 @@
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
 #include "render/data/ViewOptions.h"
@@ -90,7 +91,7 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     // On its layer before its items: a legend's background drawn after them would hide them.
     m_legend->setLayer(u"legend"_s);
     for (QCPGraph *graph : {m_measured, m_bound})
-        graph->addToLegend(m_legend);
+        MeasuredText::addToLegend(graph, m_legend);
     m_legend->setBorderPen(Qt::NoPen);
     m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_legend->setWrap(2);

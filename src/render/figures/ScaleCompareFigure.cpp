@@ -2,6 +2,7 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
 #include <algorithm>
@@ -83,7 +84,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
     const Panel &first = m_panels.front();
     for (QCPGraph *graph : {first.embedding, first.expectedEmbedding, first.pe, first.expectedPe})
-        graph->addToLegend(m_legend);
+        MeasuredText::addToLegend(graph, m_legend);
     m_title->setText(u"Why s = √d"_s);
 }
 

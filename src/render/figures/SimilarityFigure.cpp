@@ -2,7 +2,9 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
 
 #include "render/data/SimilarityCompute.h"
 #include "render/data/ViewOptions.h"
@@ -31,7 +33,7 @@ QCPLayoutGrid *addRow(QCustomPlot *plot)
 // The two measured series fall on the same points: one filled, one a larger ring around it.
 QCPGraph *dots(QCPAxisRect *rect, const QColor &color, bool ring)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setLineStyle(QCPGraph::lsNone);
     graph->setScatterStyle(ring ? QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.2), Qt::NoBrush, 7)
                                 : QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 3.5));
@@ -79,7 +81,7 @@ SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
     m_first = dots(m_offsets, kFirst, false);
     m_middle = dots(m_offsets, kMiddle, true);
     for (QCPGraph *graph : {m_closedForm, m_first, m_middle})
-        graph->addToLegend(m_legend);
+        MeasuredText::addToLegend(graph, m_legend);
 }
 
 QList<ViewAxis> SimilarityFigure::viewAxes() const
@@ -122,7 +124,7 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     m_middle->setVisible(d.middle > 0);
     m_middle->removeFromLegend(m_legend);
     if (d.middle > 0)
-        m_middle->addToLegend(m_legend);
+        MeasuredText::addToLegend(m_middle, m_legend);
     const QString sum = d.peColumns % 2 == 0 ? u"Σᵢ cos(k·wᵢ)"_s : u"Σᵢ cos(k·wᵢ), lone sine averaged"_s;
     m_closedForm->setName(m_compact ? u"closed form"_s : u"closed form %1"_s.arg(sum));
     m_first->setName(m_compact ? u"p = 0"_s : u"table at p = 0"_s);

@@ -1,0 +1,77 @@
+#include "MeasuredText.h"
+
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QHash>
+#include <QScreen>
+
+namespace posenc {
+
+namespace MeasuredText {
+
+QRect boundingRect(const QFont &font, int height, const QString &text)
+{
+    // A figure's texts number in the dozens; a long session of changes that each bring new
+    // numbers into titles starts the cache afresh now and then.
+    constexpr qsizetype kMaxEntries = 2048;
+    thread_local QHash<QString, QRect> measured;
+    // QFontMetrics without a device measures at the primary screen's resolution.
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    // QFont::key() leaves out hinting and kerning, which change widths.
+    const QString key = font.key() + QChar(0x1f) + QString::number(font.hintingPreference())
+        + QString::number(int(font.kerning())) + QChar(0x1f) + QString::number(height) + QChar(0x1f)
+        + QString::number(screen ? screen->logicalDotsPerInchY() : 0.0) + QChar(0x1f) + text;
+    if (const auto found = measured.constFind(key); found != measured.cend())
+        return *found;
+    if (measured.size() >= kMaxEntries)
+        measured.clear();
+    const QRect rect = QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text);
+    measured.insert(key, rect);
+    return rect;
+}
+
+void addToLegend(QCPAbstractPlottable *plottable, QCPLegend *legend)
+{
+    if (!legend->hasItemWithPlottable(plottable))
+        legend->addItem(new MeasuredLegendItem(legend, plottable));
+}
+
+} // namespace MeasuredText
+
+MeasuredTextElement::MeasuredTextElement(QCustomPlot *plot, const QString &text, const QFont &font)
+    : QCPTextElement(plot, text, font)
+{ }
+
+// As QCPTextElement's hints.
+QSize MeasuredTextElement::minimumOuterSizeHint() const
+{
+    QSize result = MeasuredText::boundingRect(mFont, 0, mText).size();
+    result.rwidth() += mMargins.left() + mMargins.right();
+    result.rheight() += mMargins.top() + mMargins.bottom();
+    return result;
+}
+
+QSize MeasuredTextElement::maximumOuterSizeHint() const
+{
+    QSize result = MeasuredText::boundingRect(mFont, 0, mText).size();
+    result.setWidth(QWIDGETSIZE_MAX);
+    result.rheight() += mMargins.top() + mMargins.bottom();
+    return result;
+}
+
+MeasuredLegendItem::MeasuredLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable)
+    : QCPPlottableLegendItem(legend, plottable)
+{ }
+
+// As QCPPlottableLegendItem's hint.
+QSize MeasuredLegendItem::minimumOuterSizeHint() const
+{
+    if (!mPlottable)
+        return {};
+    const QSize icon = mParentLegend->iconSize();
+    const QRect text = MeasuredText::boundingRect(getFont(), icon.height(), mPlottable->name());
+    return {icon.width() + mParentLegend->iconTextPadding() + text.width() + mMargins.left() + mMargins.right(),
+            std::max(text.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
+}
+
+} // namespace posenc

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QFont>
+#include <QRect>
+#include <QString>
+
+namespace posenc {
+
+// Laying a figure out asks every title and legend entry for its size several times: each of
+// QCustomPlot's layout passes does, and a view lays out when it requests data, when the data
+// arrives, on every round of fitting and again when it replots. Each ask shapes the text anew
+// (a fifth of the window's processor time while parameters change). The sizes below are
+// measured once per text and font, and are what QFontMetrics would say.
+namespace MeasuredText {
+
+// QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text), remembered for
+// the calling thread.
+QRect boundingRect(const QFont &font, int height, const QString &text);
+
+// Adds `plottable` to `legend` (if it is not there yet) as a MeasuredLegendItem: what
+// QCPAbstractPlottable::addToLegend does with a QCPPlottableLegendItem.
+void addToLegend(QCPAbstractPlottable *plottable, QCPLegend *legend);
+
+} // namespace MeasuredText
+
+// A QCPTextElement whose size hints measure its text once.
+class MeasuredTextElement : public QCPTextElement
+{
+public:
+    MeasuredTextElement(QCustomPlot *plot, const QString &text, const QFont &font);
+
+protected:
+    QSize minimumOuterSizeHint() const override;
+    QSize maximumOuterSizeHint() const override;
+};
+
+// A QCPPlottableLegendItem whose size hint measures its text once.
+class MeasuredLegendItem : public QCPPlottableLegendItem
+{
+public:
+    MeasuredLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable);
+
+protected:
+    QSize minimumOuterSizeHint() const override;
+};
+
+} // namespace posenc

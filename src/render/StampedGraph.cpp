@@ -1,0 +1,57 @@
+#include "StampedGraph.h"
+
+#include <cmath>
+
+namespace posenc {
+
+StampedGraph::StampedGraph(QCPAxis *keyAxis, QCPAxis *valueAxis)
+    : QCPGraph(keyAxis, valueAxis)
+{ }
+
+void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
+                                   const QCPScatterStyle &style) const
+{
+    // Aliased markers (none of our figures has them) snap to pixels by their own rules: drawn as
+    // QCPGraph draws them.
+    applyScattersAntialiasingHint(painter);
+    const bool exporting = painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching);
+    const bool stampable = style.shape() != QCPScatterStyle::ssNone && style.shape() != QCPScatterStyle::ssPixmap
+        && style.shape() != QCPScatterStyle::ssCustom;
+    if (exporting || !stampable || !painter->antialiasing()
+        || painter->worldTransform().type() > QTransform::TxTranslate) {
+        QCPGraph::drawScatterPlot(painter, scatters, style);
+        return;
+    }
+    const qreal ratio = painter->device()->devicePixelRatioF();
+    const QPen pen = style.isPenDefined() ? style.pen() : mPen;
+    const StampKey key {style.shape(), style.size(), pen, style.brush(), ratio};
+    // An odd number of device pixels a side: the marker's centre is a pixel's centre, as where
+    // QCustomPlot draws it on a whole coordinate.
+    const int side = 2 * static_cast<int>(std::ceil((style.size() + pen.widthF() + 2.0) * ratio / 2.0)) + 1;
+    if (!(key == m_stampKey) || m_stamp.isNull()) {
+        m_stamp = QPixmap(side, side);
+        m_stamp.setDevicePixelRatio(ratio);
+        m_stamp.fill(Qt::transparent);
+        QCPPainter stampPainter(&m_stamp);
+        // The render hint alone: QCPPainter::setAntialiasing would also shift by half a pixel.
+        stampPainter.setRenderHint(QPainter::Antialiasing);
+        style.applyTo(&stampPainter, pen);
+        const double centre = side / 2.0 / ratio;
+        style.drawShape(&stampPainter, centre, centre);
+        stampPainter.end();
+        m_stampKey = key;
+    }
+    // QCPPainter draws antialiased shapes half a pixel further (its setAntialiasing): the exact
+    // centre is there. The copies go without that shift, to whole device pixels.
+    constexpr double shift = 0.5;
+    painter->setAntialiasing(false);
+    const QPointF offset(painter->worldTransform().dx(), painter->worldTransform().dy());
+    const double half = side / 2.0;
+    for (const QPointF &scatter : scatters) {
+        const QPointF corner(std::round((scatter.x() + shift) * ratio - half),
+                             std::round((scatter.y() + shift) * ratio - half));
+        painter->drawPixmap(corner / ratio - offset, m_stamp);
+    }
+}
+
+} // namespace posenc

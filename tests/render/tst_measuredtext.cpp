@@ -1,0 +1,175 @@
+// The titles and legend entries that remember their text's size report what QCustomPlot's own
+// elements measure, for every text, font, margin and icon size, and follow each change of them.
+#include "render/MeasuredText.h"
+#include "render/PinnedFont.h"
+
+#include <QTest>
+
+using namespace posenc;
+using namespace Qt::StringLiterals;
+
+class TestMeasuredText : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void boundingRectIsQFontMetrics_data();
+    void boundingRectIsQFontMetrics();
+    void hintingAndKerningCount();
+    void textElementFollowsItsText();
+    void legendItemFollowsItsPlottable();
+    void figureLaysOutAsWithQCustomPlotsElements();
+};
+
+namespace {
+
+QFont font(double points, bool bold = false)
+{
+    QFont f = PinnedFont::apply(QFont());
+    f.setPointSizeF(points);
+    f.setBold(bold);
+    return f;
+}
+
+// The size hints, which QCPTextElement and the legend items make protected, are public here.
+QSize minimumOf(const QCPLayoutElement *element)
+{
+    return element->minimumOuterSizeHint();
+}
+
+QSize maximumOf(const QCPLayoutElement *element)
+{
+    return element->maximumOuterSizeHint();
+}
+
+} // namespace
+
+void TestMeasuredText::boundingRectIsQFontMetrics_data()
+{
+    QTest::addColumn<QFont>("font");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("title") << font(9.5, true) << 0
+                           << u"PE  ·  d = 8,192, L = 1,048,576  ·  ~318 × 2.28 cells a pixel"_s;
+    QTest::newRow("two lines") << font(9.5, true) << 0 << u"Magnitudes per position\nX = s·E + PE"_s;
+    QTest::newRow("legend entry") << font(8.0) << 8 << u"j=4096 sin i=2048  ω=0.01  λ=628"_s;
+    QTest::newRow("empty") << font(8.0) << 8 << QString();
+    QTest::newRow("same text, larger") << font(12.0) << 8 << u"j=4096 sin i=2048  ω=0.01  λ=628"_s;
+}
+
+void TestMeasuredText::boundingRectIsQFontMetrics()
+{
+    QFETCH(QFont, font);
+    QFETCH(int, height);
+    QFETCH(QString, text);
+    const QRect expected = QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text);
+    // Measured, then remembered: both times what QFontMetrics says.
+    QCOMPARE(MeasuredText::boundingRect(font, height, text), expected);
+    QCOMPARE(MeasuredText::boundingRect(font, height, text), expected);
+}
+
+// QFont::key() leaves hinting and kerning out; they change the size all the same.
+void TestMeasuredText::hintingAndKerningCount()
+{
+    const QString text = u"AVAVAVAVAVAV Wa To Ty j=4096 sin i=2048  ω=0.01  λ=628"_s;
+    const QFont plain = font(20.0);
+    QFont hinted = plain;
+    hinted.setHintingPreference(QFont::PreferFullHinting);
+    QFont unkerned = plain;
+    unkerned.setKerning(false);
+    const auto metrics
+        = [&](const QFont &f) { return QFontMetrics(f).boundingRect(0, 0, 0, 8, Qt::TextDontClip, text); };
+    // Sizes that do differ, so that a cache that mixed them up would be seen.
+    QVERIFY(metrics(hinted) != metrics(plain));
+    QVERIFY(metrics(unkerned) != metrics(plain));
+    for (const QFont &f : {plain, hinted, unkerned, plain, unkerned, hinted})
+        QCOMPARE(MeasuredText::boundingRect(f, 8, text), metrics(f));
+}
+
+void TestMeasuredText::textElementFollowsItsText()
+{
+    QCustomPlot plot;
+    auto *measured = new MeasuredTextElement(&plot, u"short"_s, font(9.0));
+    auto *reference = new QCPTextElement(&plot, u"short"_s, font(9.0));
+    const auto same
+        = [&] { return minimumOf(measured) == minimumOf(reference) && maximumOf(measured) == maximumOf(reference); };
+    QVERIFY(same());
+    const QSize before = minimumOf(measured);
+    for (QCPTextElement *element : {static_cast<QCPTextElement *>(measured), reference})
+        element->setText(u"a much longer title\nover two lines"_s);
+    QVERIFY(same());
+    QVERIFY(minimumOf(measured).width() > before.width());
+    QVERIFY(minimumOf(measured).height() > before.height());
+    for (QCPTextElement *element : {static_cast<QCPTextElement *>(measured), reference})
+        element->setFont(font(14.0, true));
+    QVERIFY(same());
+    for (QCPTextElement *element : {static_cast<QCPTextElement *>(measured), reference})
+        element->setMargins(QMargins(7, 3, 11, 5));
+    QVERIFY(same());
+}
+
+void TestMeasuredText::legendItemFollowsItsPlottable()
+{
+    QCustomPlot plot;
+    plot.setAutoAddPlottableToLegend(false);
+    QCPGraph *graph = plot.addGraph();
+    graph->setName(u"std of s·E[:, j]"_s);
+    auto *measured = new MeasuredLegendItem(plot.legend, graph);
+    auto *reference = new QCPPlottableLegendItem(plot.legend, graph);
+    plot.legend->addItem(measured);
+    plot.legend->addItem(reference);
+    const auto same = [&] { return minimumOf(measured) == minimumOf(reference); };
+    QVERIFY(same());
+    const int before = minimumOf(measured).width();
+    graph->setName(u"|mean| of s·E[:, j], over all 1,048,576 positions"_s);
+    QVERIFY(same());
+    QVERIFY(minimumOf(measured).width() > before);
+    measured->setFont(font(11.0));
+    reference->setFont(font(11.0));
+    QVERIFY(same());
+    plot.legend->setIconSize(30, 24);
+    plot.legend->setIconTextPadding(9);
+    QVERIFY(same());
+    measured->setMargins(QMargins(1, 2, 3, 4));
+    reference->setMargins(QMargins(1, 2, 3, 4));
+    QVERIFY(same());
+}
+
+// A title and a wrapped legend over an axis rect: the measured elements put every element at
+// the same place as QCustomPlot's.
+void TestMeasuredText::figureLaysOutAsWithQCustomPlotsElements()
+{
+    const auto build = [](QCustomPlot &plot, bool measured) {
+        plot.resize(420, 300);
+        plot.setAutoAddPlottableToLegend(false); // as the figures' plots
+        plot.plotLayout()->insertRow(0);
+        const QString title = u"Magnitudes per position  ·  d = 1,024, L = 8,192"_s;
+        QCPTextElement *text = measured ? new MeasuredTextElement(&plot, title, font(9.5, true))
+                                        : new QCPTextElement(&plot, title, font(9.5, true));
+        plot.plotLayout()->addElement(0, 0, text);
+        plot.legend->setVisible(true);
+        plot.legend->setWrap(2);
+        plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        for (const QString &name : {u"‖s·Eₚ‖"_s, u"expected √(s²σ²d) = 1024"_s, u"‖PEₚ‖"_s, u"ratio (right axis)"_s}) {
+            QCPGraph *graph = plot.addGraph();
+            graph->setName(name);
+            if (measured)
+                MeasuredText::addToLegend(graph, plot.legend);
+            else
+                graph->addToLegend(plot.legend);
+        }
+        plot.replot();
+        QList<QRect> rects {text->outerRect(), plot.axisRect()->outerRect(), plot.legend->outerRect()};
+        for (int i = 0; i < plot.legend->itemCount(); ++i)
+            rects.append(plot.legend->item(i)->outerRect());
+        return rects;
+    };
+    QCustomPlot withMeasured, withQCustomPlots;
+    const QList<QRect> measured = build(withMeasured, true);
+    QCOMPARE(measured, build(withQCustomPlots, false));
+    QCOMPARE(withMeasured.legend->itemCount(), 4);
+    QVERIFY(dynamic_cast<MeasuredLegendItem *>(withMeasured.legend->item(0)));
+}
+
+QTEST_MAIN(TestMeasuredText)
+#include "tst_measuredtext.moc"

@@ -1,0 +1,172 @@
+// Antialiased markers stamped from a cached pixmap on screen: each lands within half a pixel of
+// where QCPGraph draws it and looks the same. Aliased markers, and exports (PNG through
+// toPixmap, vector through toPainter), are drawn exactly as QCPGraph draws them.
+#include "render/StampedGraph.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace posenc;
+
+Q_DECLARE_METATYPE(QCPScatterStyle)
+
+class TestStampedGraph : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void exportsDrawExactly_data();
+    void exportsDrawExactly();
+    void screenMarkersWithinHalfAPixel_data();
+    void screenMarkersWithinHalfAPixel();
+};
+
+namespace {
+
+constexpr int kWidth = 400;
+constexpr int kHeight = 300;
+constexpr int kMarkers = 12;
+
+// A plot of kMarkers markers at places that fall between pixels, spread so that they never
+// touch: a QCPGraph, or a StampedGraph.
+void build(QCustomPlot &plot, bool stamped, const QCPScatterStyle &style, bool antialiased)
+{
+    plot.resize(kWidth, kHeight);
+    plot.xAxis->setRange(0.0, 1.0);
+    plot.yAxis->setRange(0.0, 1.0);
+    QCPGraph *graph = stamped ? new StampedGraph(plot.xAxis, plot.yAxis) : new QCPGraph(plot.xAxis, plot.yAxis);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setPen(QPen(QColor(0, 114, 178), 1.3));
+    graph->setScatterStyle(style);
+    graph->setAntialiasedScatters(antialiased);
+    QVector<double> keys, values;
+    for (int i = 0; i < kMarkers; ++i) {
+        keys.append(0.05 + 0.0731 * i + 0.0013 * (i % 5));
+        values.append(0.1 + 0.0617 * i + 0.0021 * (i % 3));
+    }
+    graph->setData(keys, values, true);
+}
+
+QList<QPointF> markerPixels(QCustomPlot &plot)
+{
+    QList<QPointF> pixels;
+    const QCPGraph *graph = plot.graph(0);
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        pixels.append(graph->coordsToPixels(it->key, it->value));
+    return pixels;
+}
+
+// The ink of the image (how far each pixel is from white) in a window around `around`: its
+// total and its centroid.
+struct Ink
+{
+    double total = 0.0;
+    QPointF centroid;
+};
+
+Ink inkAround(const QImage &image, QPointF around, int radius)
+{
+    Ink ink;
+    double sx = 0.0, sy = 0.0;
+    for (int y = int(around.y()) - radius; y <= int(around.y()) + radius; ++y)
+        for (int x = int(around.x()) - radius; x <= int(around.x()) + radius; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            const double w = (255 - c.red()) + (255 - c.green()) + (255 - c.blue());
+            ink.total += w;
+            sx += w * (x + 0.5);
+            sy += w * (y + 0.5);
+        }
+    if (ink.total > 0.0)
+        ink.centroid = QPointF(sx / ink.total, sy / ink.total);
+    return ink;
+}
+
+void addStyles()
+{
+    QTest::addColumn<QCPScatterStyle>("style");
+    QTest::addColumn<bool>("antialiased");
+    const QColor blue(0, 114, 178);
+    QTest::newRow("ring 4") << QCPScatterStyle(QCPScatterStyle::ssCircle, blue, 4.0) << true;
+    QTest::newRow("ring 7, pen 1.2") << QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(blue, 1.2), Qt::NoBrush, 7)
+                                     << true;
+    QTest::newRow("square 2.5") << QCPScatterStyle(QCPScatterStyle::ssSquare, blue, blue, 2.5) << true;
+    QTest::newRow("disc 4.5") << QCPScatterStyle(QCPScatterStyle::ssDisc, blue, blue, 4.5) << true;
+    QTest::newRow("white-filled circle 5") << QCPScatterStyle(QCPScatterStyle::ssCircle, blue, Qt::white, 5) << true;
+    QTest::newRow("cross 4.5, aliased") << QCPScatterStyle(QCPScatterStyle::ssCross, blue, blue, 4.5) << false;
+}
+
+} // namespace
+
+void TestStampedGraph::exportsDrawExactly_data()
+{
+    addStyles();
+}
+
+void TestStampedGraph::exportsDrawExactly()
+{
+    QFETCH(QCPScatterStyle, style);
+    QFETCH(bool, antialiased);
+    QCustomPlot stampedPlot, exactPlot;
+    build(stampedPlot, true, style, antialiased);
+    build(exactPlot, false, style, antialiased);
+    // Drawn on screen first, so that a stamp exists when the export comes.
+    stampedPlot.replot();
+    exactPlot.replot();
+    QCOMPARE(stampedPlot.toPixmap(kWidth, kHeight, 2.0).toImage(), exactPlot.toPixmap(kWidth, kHeight, 2.0).toImage());
+    const auto throughPainter = [](QCustomPlot &plot) {
+        QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QCPPainter painter(&image);
+        plot.toPainter(&painter, kWidth, kHeight);
+        painter.end();
+        return image;
+    };
+    QCOMPARE(throughPainter(stampedPlot), throughPainter(exactPlot));
+}
+
+void TestStampedGraph::screenMarkersWithinHalfAPixel_data()
+{
+    addStyles();
+}
+
+void TestStampedGraph::screenMarkersWithinHalfAPixel()
+{
+    QFETCH(QCPScatterStyle, style);
+    QFETCH(bool, antialiased);
+    QCustomPlot stampedPlot, exactPlot;
+    build(stampedPlot, true, style, antialiased);
+    build(exactPlot, false, style, antialiased);
+    stampedPlot.replot();
+    exactPlot.replot();
+    // The window's pixels: the paint buffers QCustomPlot drew on replot.
+    const QImage stamped = stampedPlot.grab().toImage();
+    const QImage exact = exactPlot.grab().toImage();
+    QCOMPARE(stamped.size(), exact.size());
+    if (!antialiased) {
+        QCOMPARE(stamped, exact); // aliased markers are drawn as QCPGraph draws them
+        return;
+    }
+    const QList<QPointF> pixels = markerPixels(exactPlot);
+    QCOMPARE(pixels.size(), kMarkers);
+    const int radius = int(std::ceil(style.size())) + 3;
+    for (const QPointF &pixel : pixels) {
+        const Ink a = inkAround(stamped, pixel, radius);
+        const Ink b = inkAround(exact, pixel, radius);
+        QVERIFY2(b.total > 0.0, "QCPGraph drew no marker there");
+        // The same marker: as much ink within a few percent (antialiased edges fall on other
+        // pixels when the place moves by a fraction of one)...
+        QVERIFY2(std::abs(a.total - b.total) <= 0.12 * b.total,
+                 qPrintable(QStringLiteral("ink %1 against %2").arg(a.total).arg(b.total)));
+        // ...and at most half a pixel away, with a little room for the edges' rounding.
+        QVERIFY2(std::abs(a.centroid.x() - b.centroid.x()) <= 0.6 && std::abs(a.centroid.y() - b.centroid.y()) <= 0.6,
+                 qPrintable(QStringLiteral("centre (%1, %2) against (%3, %4)")
+                                .arg(a.centroid.x())
+                                .arg(a.centroid.y())
+                                .arg(b.centroid.x())
+                                .arg(b.centroid.y())));
+    }
+}
+
+QTEST_MAIN(TestStampedGraph)
+#include "tst_stampedgraph.moc"
