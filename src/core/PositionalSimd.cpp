@@ -80,18 +80,31 @@ void interleaveOrder(std::int32_t *order)
         order[lane] = lane / 2 + (lane % 2) * (n / 2);
 }
 
-// Pairs i .. i + Units * Lanes(DF) - 1 through every row of the run, their state and rotation in
-// registers; each row receives Units * Lanes(DF) * 2 floats (interleaved) or Units vectors of
-// sines and of cosines (split) at each step.
-template<int Units, bool Interleaved, Streams S>
-HWY_INLINE void rotateUnits(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows],
+// Pairs i .. i + Units * Lanes(DF) - 1 through the Rows rows of the run, their state and rotation
+// in registers; each row receives Units * Lanes(DF) * 2 floats (interleaved) or Units vectors of
+// sines and of cosines (split) at each step. The rows, their destinations and the lane order are
+// held in locals: the stores may alias anything (vector types do), and would otherwise make the
+// compiler read each of them again after every store.
+template<int Units, bool Interleaved, Streams S, int Rows>
+HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bool (&streams)[2][PairRun::kMaxRows],
                             std::int64_t i)
 {
     const DF df;
     const DD dd;
     const DH dh;
     const auto nd = static_cast<std::int64_t>(hn::Lanes(dd));
-    const int rotations = run.rows - 1 + (run.advancePast ? 1 : 0);
+    const bool advancePast = run.advancePast;
+    const Order order = laneOrder;
+    float *first[Rows];
+    float *second[Rows];
+    bool firstStreams[Rows];
+    bool secondStreams[Rows];
+    for (int r = 0; r < Rows; ++r) {
+        first[r] = Interleaved ? run.interleavedRows[r] + 2 * i : run.sineRows[r];
+        second[r] = Interleaved ? nullptr : run.cosineRows[r];
+        firstStreams[r] = streams[0][r];
+        secondStreams[r] = streams[1][r];
+    }
     VD s[2 * Units], c[2 * Units], rc[2 * Units], rs[2 * Units];
     for (int k = 0; k < 2 * Units; ++k) {
         s[k] = hn::LoadU(dd, run.sines + i + k * nd);
@@ -99,35 +112,33 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &order, const bool (
         rc[k] = hn::LoadU(dd, run.rotCos + i + k * nd);
         rs[k] = hn::LoadU(dd, run.rotSin + i + k * nd);
     }
-    for (int r = 0;; ++r) {
+    for (int r = 0; r < Rows; ++r) {
         if constexpr (Interleaved) {
-            float *row = run.interleavedRows[r] + 2 * i;
             for (int k = 0; k < 2 * Units; ++k) {
                 const VF both = hn::Combine(df, hn::DemoteTo(dh, c[k]), hn::DemoteTo(dh, s[k]));
-                put<S>(hn::TableLookupLanes(both, order), row + 2 * k * nd, streams[0][r]);
+                put<S>(hn::TableLookupLanes(both, order), first[r] + 2 * k * nd, firstStreams[r]);
             }
         } else {
             for (int u = 0; u < Units; ++u) {
                 const std::int64_t at = i + 2 * u * nd;
-                if (run.sineRows[r])
-                    put<S>(hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u])),
-                           run.sineRows[r] + at, streams[0][r]);
-                if (run.cosineRows[r])
-                    put<S>(hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u])),
-                           run.cosineRows[r] + at, streams[1][r]);
+                if (first[r])
+                    put<S>(hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u])), first[r] + at,
+                           firstStreams[r]);
+                if (second[r])
+                    put<S>(hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u])), second[r] + at,
+                           secondStreams[r]);
             }
         }
-        if (r == rotations)
+        // After each row but the last, and after the last too when the run advances past it.
+        if (r + 1 == Rows && !advancePast)
             break;
         for (int k = 0; k < 2 * Units; ++k) {
             const VD next = hn::Add(hn::Mul(s[k], rc[k]), hn::Mul(c[k], rs[k]));
             c[k] = hn::Sub(hn::Mul(c[k], rc[k]), hn::Mul(s[k], rs[k]));
             s[k] = next;
         }
-        if (r + 1 == run.rows)
-            break; // advanced past the run's last row
     }
-    if (rotations > 0) {
+    if (Rows > 1 || advancePast) {
         for (int k = 0; k < 2 * Units; ++k) {
             hn::StoreU(s[k], dd, run.sines + i + k * nd);
             hn::StoreU(c[k], dd, run.cosines + i + k * nd);
@@ -136,19 +147,38 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &order, const bool (
 }
 
 // The vector part of the run, pairs [0, the last whole vector's end); returns that end.
-template<bool Interleaved, Streams S>
+template<bool Interleaved, Streams S, int Rows>
 std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows])
 {
     const auto nf = static_cast<std::int64_t>(hn::Lanes(DF()));
     // Units enough that each step gives every row whole cache lines of sines and of cosines:
-    // non-temporal stores then leave each line complete, however many rows are written.
-    constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(1), 16 / hn::MaxLanes(DF())));
+    // non-temporal stores then leave each line complete, however many rows are written. Two
+    // at least: on AVX-512, where one unit fills a line, two lines a row per step were measured
+    // faster.
+    constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(2), 16 / hn::MaxLanes(DF())));
     std::int64_t i = 0;
     for (; i + kLineUnits * nf <= run.pairs; i += kLineUnits * nf)
-        rotateUnits<kLineUnits, Interleaved, S>(run, order, streams, i);
+        rotateUnits<kLineUnits, Interleaved, S, Rows>(run, order, streams, i);
     for (; i + nf <= run.pairs; i += nf)
-        rotateUnits<1, Interleaved, S>(run, order, streams, i);
+        rotateUnits<1, Interleaved, S, Rows>(run, order, streams, i);
     return i;
+}
+
+// The run's rows as a constant, so that the loop over them unrolls.
+template<bool Interleaved, Streams S>
+std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows])
+{
+    static_assert(PairRun::kMaxRows == 4);
+    switch (run.rows) {
+    case 1:
+        return rotateVectors<Interleaved, S, 1>(run, order, streams);
+    case 2:
+        return rotateVectors<Interleaved, S, 2>(run, order, streams);
+    case 3:
+        return rotateVectors<Interleaved, S, 3>(run, order, streams);
+    default:
+        return rotateVectors<Interleaved, S, 4>(run, order, streams);
+    }
 }
 
 template<bool Interleaved> std::int64_t rotateVectors(const PairRun &run, const Order &order)
