@@ -48,6 +48,16 @@ void build(QCustomPlot &plot, bool stamped, const QCPScatterStyle &style, bool a
     graph->setData(keys, values, true);
 }
 
+// The same markers drawn on screen once by a StampedGraph and by a QCPGraph (so that a stamp
+// exists before anything else is drawn).
+void buildAndReplot(QCustomPlot &stamped, QCustomPlot &exact, const QCPScatterStyle &style, bool antialiased)
+{
+    build(stamped, true, style, antialiased);
+    build(exact, false, style, antialiased);
+    stamped.replot();
+    exact.replot();
+}
+
 QList<QPointF> markerPixels(QCustomPlot &plot)
 {
     QList<QPointF> pixels;
@@ -108,11 +118,7 @@ void TestStampedGraph::exportsDrawExactly()
     QFETCH(QCPScatterStyle, style);
     QFETCH(bool, antialiased);
     QCustomPlot stampedPlot, exactPlot;
-    build(stampedPlot, true, style, antialiased);
-    build(exactPlot, false, style, antialiased);
-    // Drawn on screen first, so that a stamp exists when the export comes.
-    stampedPlot.replot();
-    exactPlot.replot();
+    buildAndReplot(stampedPlot, exactPlot, style, antialiased);
     QCOMPARE(stampedPlot.toPixmap(kWidth, kHeight, 2.0).toImage(), exactPlot.toPixmap(kWidth, kHeight, 2.0).toImage());
     const auto throughPainter = [](QCustomPlot &plot) {
         QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
@@ -135,10 +141,7 @@ void TestStampedGraph::screenMarkersWithinHalfAPixel()
     QFETCH(QCPScatterStyle, style);
     QFETCH(bool, antialiased);
     QCustomPlot stampedPlot, exactPlot;
-    build(stampedPlot, true, style, antialiased);
-    build(exactPlot, false, style, antialiased);
-    stampedPlot.replot();
-    exactPlot.replot();
+    buildAndReplot(stampedPlot, exactPlot, style, antialiased);
     // The window's pixels: the paint buffers QCustomPlot drew on replot.
     const QImage stamped = stampedPlot.grab().toImage();
     const QImage exact = exactPlot.grab().toImage();
