@@ -100,7 +100,7 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
     bool firstStreams[Rows];
     bool secondStreams[Rows];
     for (int r = 0; r < Rows; ++r) {
-        first[r] = Interleaved ? run.interleavedRows[r] + 2 * i : run.sineRows[r];
+        first[r] = Interleaved ? run.interleavedRows[r] : run.sineRows[r];
         second[r] = Interleaved ? nullptr : run.cosineRows[r];
         firstStreams[r] = streams[0][r];
         secondStreams[r] = streams[1][r];
@@ -116,7 +116,7 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
         if constexpr (Interleaved) {
             for (int k = 0; k < 2 * Units; ++k) {
                 const VF both = hn::Combine(df, hn::DemoteTo(dh, c[k]), hn::DemoteTo(dh, s[k]));
-                put<S>(hn::TableLookupLanes(both, order), first[r] + 2 * k * nd, firstStreams[r]);
+                put<S>(hn::TableLookupLanes(both, order), first[r] + 2 * (i + k * nd), firstStreams[r]);
             }
         } else {
             for (int u = 0; u < Units; ++u) {
