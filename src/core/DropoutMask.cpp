@@ -106,9 +106,13 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
     // branch: a branch on these rare bits (1 cell in 256) would mispredict for one word in five.
     const std::int64_t summaryWords = (bitWords + 63) / 64;
     std::uint64_t *withTies = scratch(t_tieSummary, summaryWords);
-    std::fill_n(withTies, summaryWords, std::uint64_t(0));
-    for (std::int64_t k = 0; k < bitWords; ++k)
-        withTies[k / 64] |= std::uint64_t(tieWords[k] != 0) << (k % 64);
+    for (std::int64_t w = 0; w < summaryWords; ++w) {
+        // Gathered in a register: through memory, each word would wait for the previous one's store.
+        std::uint64_t summary = 0;
+        for (std::int64_t k = 64 * w; k < std::min(bitWords, 64 * (w + 1)); ++k)
+            summary |= std::uint64_t(tieWords[k] != 0) << (k % 64);
+        withTies[w] = summary;
+    }
     std::uint32_t *ties = scratch(t_ties, cols);
     std::int64_t tieCount = 0;
     for (std::int64_t w = 0; w < summaryWords; ++w) {

@@ -37,10 +37,11 @@ public:
     void applyRow(std::int64_t position, std::int64_t col0, std::int64_t cols, const InputRow &x, float *dst,
                   bool streaming = false) const;
 
-private:
-    // The raw Bernoulli bits of a row: bit c % 64 of bits[c / 64] is kept(position, col0 + c).
+    // The raw Bernoulli bits of a row, before the variant's row rules: bit c % 64 of
+    // bits[c / 64] is kept(position, col0 + c).
     void keepBits(std::int64_t position, std::int64_t col0, std::int64_t cols, std::uint64_t *bits) const;
 
+private:
     // A cell is kept when its 32-bit uniform U is below the threshold T = round((1 - p) 2^32).
     // U's top byte comes from a word shared by 4 cells; only when that byte equals T's top
     // byte (1 cell in 256) are its 24 low bits drawn, from a second stream. The law is

@@ -138,8 +138,73 @@ void Engine::inputParts(const Block &block, BlockRef embeddingPart, BlockRef pos
     });
 }
 
+bool Engine::combinesInKernel(Quantity quantity) const
+{
+    if (m_params.compose != Compose::Sum || m_params.angles != Angles::Exact)
+        return false;
+    return quantity == Quantity::Input || (quantity == Quantity::Output && m_mask.probability() < 1.0);
+}
+
+void Engine::combineRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const
+{
+    constexpr int kRows = PositionalTable::kRunRows;
+    const RowMatrixXf *matrix = m_embeddings.matrix();
+    // Each row's keep bits, one word more: the kernel reads 8 bytes from a row's last bit on.
+    const std::int64_t words = (block.cols + 63) / 64 + 1;
+    thread_local std::vector<std::uint64_t> t_kept;
+    thread_local std::vector<float> t_embedding;
+    t_kept.resize(std::max(t_kept.size(), static_cast<std::size_t>(kRows * words)));
+    if (!matrix)
+        t_embedding.resize(std::max(t_embedding.size(), static_cast<std::size_t>(kRows * block.cols)));
+    PairCombine combine {m_scale, m_mask.keepProbability(), m_params.dropoutMode == DropoutMode::Embedding, {}, {}, {}};
+    bool zeroRows = false;
+    m_pe.fill(block, out, streaming, [&](std::int64_t p, int count) {
+        if (!matrix)
+            m_embeddings.fill(Block {p, count, block.col0, block.cols},
+                              Eigen::Map<RowMatrixXf>(t_embedding.data(), count, block.cols));
+        for (int r = 0; r < count; ++r) {
+            combine.origin[r] = out.row(p + r - block.row0).data();
+            combine.embedding[r]
+                = matrix ? matrix->row(p + r).data() + block.col0 : t_embedding.data() + r * block.cols;
+            combine.kept[r] = nullptr; // X, as applyRow() computes pass-through rows and p = 0
+            if (quantity == Quantity::Input)
+                continue;
+            switch (m_mask.rowRule(p + r)) {
+            case DropoutMask::RowRule::Zero:
+                zeroRows = true; // zeroed below, whatever the kernel stored
+                break;
+            case DropoutMask::RowRule::PassThrough:
+                break;
+            case DropoutMask::RowRule::Dropout:
+                if (m_mask.probability() > 0.0) {
+                    std::uint64_t *bits = t_kept.data() + r * words;
+                    bits[words - 1] = 0;
+                    m_mask.keepBits(p + r, block.col0, block.cols, bits);
+                    combine.kept[r] = bits;
+                }
+                break;
+            }
+        }
+        return &combine;
+    });
+    if (!zeroRows)
+        return;
+    if (streaming)
+        streamFence(); // the kernel's non-temporal stores before the zeros that replace them
+    for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
+        if (m_mask.rowRule(p) == DropoutMask::RowRule::Zero)
+            out.row(p - block.row0).setZero();
+    }
+}
+
 void Engine::computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const
 {
+    if (combinesInKernel(quantity)) {
+        combineRows(quantity, block, out, streaming);
+        if (streaming)
+            streamFence();
+        return;
+    }
     const auto store = [&](std::int64_t p, const float *values) {
         float *dst = out.row(p - block.row0).data();
         if (streaming)

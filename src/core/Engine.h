@@ -76,11 +76,16 @@ private:
     };
     using InputTileSink = std::function<void(const InputTile &tile)>;
     // Hands the model input of the block to `sink` in tiles of at most
-    // PositionalTable::kRunRows rows and kTileColumns columns, each cell once. The PE and the
-    // mask of a tile are computed in the first-level cache between the tile's loads of the
-    // embeddings and stores of the output, so the work overlaps the memory traffic.
+    // PositionalTable::kRunRows rows and kTileColumns columns, each cell once: for the parts of
+    // X, and for X and Y where the PE kernel does not combine them itself (combinesInKernel).
     void forEachInputTile(const Block &block, const InputTileSink &sink) const;
     void computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
+    // Whether the PE kernel itself can turn the PE into `quantity` (X or Y) as it stores it: the
+    // sum, exact angles, and for Y a p below 1.
+    bool combinesInKernel(Quantity quantity) const;
+    // X or Y of the block through the PE kernel: each run of rows gets its embeddings and keep
+    // bits first, then the kernel loads E and stores X or Y alongside its own arithmetic.
+    void combineRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
 
     Params m_params;
     PositionalTable m_pe; // the table that enters X: d columns, or k in concat

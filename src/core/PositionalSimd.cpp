@@ -2,10 +2,13 @@
 #define HWY_TARGET_INCLUDE "core/PositionalSimd.cpp"
 #include <hwy/foreach_target.h> // before highway.h
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "core/PositionalSimd.h"
 
+#include <bit>
+#include <cstring>
 #include <utility>
 
 HWY_BEFORE_NAMESPACE();
@@ -13,6 +16,30 @@ namespace posenc {
 namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
+
+// How far ahead of its loads the kernel asks for the embeddings, as applyDropout() does (a
+// prefetch past the end of a table is harmless).
+constexpr std::int64_t kPrefetchFloats = 512;
+
+// Stores one value of row r, the PE's or, with a combine, X's or Y's at that cell.
+void emitScalar(const PairRun &run, int r, float *at, float pe)
+{
+    if (!run.combine) {
+        *at = pe;
+        return;
+    }
+    const PairCombine &combine = *run.combine;
+    const std::int64_t o = at - combine.origin[r];
+    const float scaled = combine.scale * combine.embedding[r][o];
+    const std::uint64_t *kept = combine.kept[r];
+    if (!kept) {
+        *at = scaled + pe;
+        return;
+    }
+    const bool keep = (kept[o / 64] >> (o % 64)) & 1u;
+    *at = combine.embeddingOnly ? (keep ? scaled / combine.keep : 0.0f) + pe
+                                : (keep ? (scaled + pe) / combine.keep : 0.0f);
+}
 
 // Pairs [from, to) of the run one by one, each through every row: the scalar target's way and
 // the vector targets' tail. The same roundings as the vector loop, one operation at a time.
@@ -26,13 +53,13 @@ void rotateScalar(const PairRun &run, std::int64_t from, std::int64_t to)
         const double rs = run.rotSin[i];
         for (int r = 0;; ++r) {
             if (run.interleaved) {
-                run.interleavedRows[r][2 * i] = static_cast<float>(s);
-                run.interleavedRows[r][2 * i + 1] = static_cast<float>(c);
+                emitScalar(run, r, run.interleavedRows[r] + 2 * i, static_cast<float>(s));
+                emitScalar(run, r, run.interleavedRows[r] + 2 * i + 1, static_cast<float>(c));
             } else {
                 if (run.sineRows[r])
-                    run.sineRows[r][i] = static_cast<float>(s);
+                    emitScalar(run, r, run.sineRows[r] + i, static_cast<float>(s));
                 if (run.cosineRows[r])
-                    run.cosineRows[r][i] = static_cast<float>(c);
+                    emitScalar(run, r, run.cosineRows[r] + i, static_cast<float>(c));
             }
             if (r == rotations)
                 break;
@@ -66,6 +93,68 @@ template<Streams S> HWY_INLINE void put(VF v, float *at, bool rowStreams)
         hn::StoreU(v, DF(), at);
 }
 
+// A run's combine in registers: the rows' origins, embeddings and keep bits, and the constants.
+template<int Rows> struct CombineLocals
+{
+    using DU = hn::RebindToUnsigned<DF>;
+
+    explicit CombineLocals(const PairCombine *combine)
+    {
+        if (!combine)
+            return;
+        for (int r = 0; r < Rows; ++r) {
+            origin[r] = combine->origin[r];
+            embedding[r] = combine->embedding[r];
+            kept[r] = combine->kept[r];
+        }
+        scale = hn::Set(DF(), combine->scale);
+        keep = hn::Set(DF(), combine->keep);
+        embeddingOnly = combine->embeddingOnly;
+        alignas(64) std::uint32_t bits[hn::MaxLanes(DU())];
+        for (std::size_t lane = 0; lane < hn::MaxLanes(DU()); ++lane)
+            bits[lane] = std::uint32_t(1) << lane;
+        laneBits = hn::Load(DU(), bits);
+    }
+
+    // The keep bits of the lanes of cells o .. o + Lanes - 1 of row r, o any column.
+    HWY_INLINE hn::Mask<DF> keptLanes(int r, std::int64_t o) const
+    {
+        const auto *bytes = reinterpret_cast<const std::uint8_t *>(kept[r]) + o / 8;
+        if constexpr (hn::MaxLanes(DF()) >= 8 && std::endian::native == std::endian::little) {
+            if (o % 8 == 0)
+                return hn::LoadMaskBits(DF(), bytes);
+        }
+        std::uint64_t word;
+        std::memcpy(&word, bytes, sizeof word);
+        if constexpr (std::endian::native != std::endian::little)
+            word = __builtin_bswap64(word);
+        const auto lanes = static_cast<std::uint32_t>(word >> (o % 8));
+        return hn::RebindMask(DF(), hn::TestBit(hn::Set(DU(), lanes), laneBits));
+    }
+
+    // X's or Y's values of row r at `at` from the PE's there, as addScaled() and applyDropout().
+    HWY_INLINE VF operator()(int r, const float *at, VF pe) const
+    {
+        const DF df;
+        const std::int64_t o = at - origin[r];
+        hwy::Prefetch(embedding[r] + o + kPrefetchFloats);
+        const VF scaled = hn::Mul(scale, hn::LoadU(df, embedding[r] + o));
+        if (!kept[r])
+            return hn::Add(scaled, pe);
+        const auto mask = keptLanes(r, o);
+        return embeddingOnly ? hn::Add(hn::IfThenElseZero(mask, hn::Div(scaled, keep)), pe)
+                             : hn::IfThenElseZero(mask, hn::Div(hn::Add(scaled, pe), keep));
+    }
+
+    const float *origin[Rows] = {};
+    const float *embedding[Rows] = {};
+    const std::uint64_t *kept[Rows] = {};
+    VF scale = hn::Zero(DF());
+    VF keep = hn::Zero(DF());
+    bool embeddingOnly = false;
+    hn::Vec<DU> laneBits = hn::Zero(DU());
+};
+
 bool aligned(const float *at)
 {
     return reinterpret_cast<std::uintptr_t>(at) % (hn::Lanes(DF()) * sizeof(float)) == 0;
@@ -85,9 +174,9 @@ void interleaveOrder(std::int32_t *order)
 // sines and of cosines (split) at each step. The rows, their destinations and the lane order are
 // held in locals: the stores may alias anything (vector types do), and would otherwise make the
 // compiler read each of them again after every store.
-template<int Units, bool Interleaved, Streams S, int Rows>
+template<int Units, bool Interleaved, Streams S, int Rows, bool Combined>
 HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bool (&streams)[2][PairRun::kMaxRows],
-                            std::int64_t i)
+                            const CombineLocals<Rows> &combine, std::int64_t i)
 {
     const DF df;
     const DD dd;
@@ -105,6 +194,13 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
         firstStreams[r] = streams[0][r];
         secondStreams[r] = streams[1][r];
     }
+    // The values bound for `at` in row r, turned into X or Y with a combine.
+    const auto value = [&](int r, const float *at, VF pe) HWY_ATTR {
+        if constexpr (Combined)
+            return combine(r, at, pe);
+        else
+            return pe;
+    };
     VD s[2 * Units], c[2 * Units], rc[2 * Units], rs[2 * Units];
     for (int k = 0; k < 2 * Units; ++k) {
         s[k] = hn::LoadU(dd, run.sines + i + k * nd);
@@ -116,17 +212,20 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
         if constexpr (Interleaved) {
             for (int k = 0; k < 2 * Units; ++k) {
                 const VF both = hn::Combine(df, hn::DemoteTo(dh, c[k]), hn::DemoteTo(dh, s[k]));
-                put<S>(hn::TableLookupLanes(both, order), first[r] + 2 * (i + k * nd), firstStreams[r]);
+                float *at = first[r] + 2 * (i + k * nd);
+                put<S>(value(r, at, hn::TableLookupLanes(both, order)), at, firstStreams[r]);
             }
         } else {
             for (int u = 0; u < Units; ++u) {
                 const std::int64_t at = i + 2 * u * nd;
                 if (first[r])
-                    put<S>(hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u])), first[r] + at,
-                           firstStreams[r]);
+                    put<S>(value(r, first[r] + at,
+                                 hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u]))),
+                           first[r] + at, firstStreams[r]);
                 if (second[r])
-                    put<S>(hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u])), second[r] + at,
-                           secondStreams[r]);
+                    put<S>(value(r, second[r] + at,
+                                 hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u]))),
+                           second[r] + at, secondStreams[r]);
             }
         }
         // After each row but the last, and after the last too when the run advances past it.
@@ -147,9 +246,10 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
 }
 
 // The vector part of the run, pairs [0, the last whole vector's end); returns that end.
-template<bool Interleaved, Streams S, int Rows>
+template<bool Interleaved, Streams S, int Rows, bool Combined>
 std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows])
 {
+    const CombineLocals<Rows> combine(Combined ? run.combine : nullptr);
     const auto nf = static_cast<std::int64_t>(hn::Lanes(DF()));
     // Units enough that each step gives every row whole cache lines of sines and of cosines:
     // non-temporal stores then leave each line complete, however many rows are written. Two
@@ -158,27 +258,34 @@ std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&
     constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(2), 16 / hn::MaxLanes(DF())));
     std::int64_t i = 0;
     for (; i + kLineUnits * nf <= run.pairs; i += kLineUnits * nf)
-        rotateUnits<kLineUnits, Interleaved, S, Rows>(run, order, streams, i);
+        rotateUnits<kLineUnits, Interleaved, S, Rows, Combined>(run, order, streams, combine, i);
     for (; i + nf <= run.pairs; i += nf)
-        rotateUnits<1, Interleaved, S, Rows>(run, order, streams, i);
+        rotateUnits<1, Interleaved, S, Rows, Combined>(run, order, streams, combine, i);
     return i;
 }
 
 // The run's rows as a constant, so that the loop over them unrolls.
+template<bool Interleaved, Streams S, bool Combined>
+std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows])
+{
+    static_assert(PairRun::kMaxRows == 4 && PairCombine::kMaxRows == PairRun::kMaxRows);
+    switch (run.rows) {
+    case 1:
+        return rotateVectors<Interleaved, S, 1, Combined>(run, order, streams);
+    case 2:
+        return rotateVectors<Interleaved, S, 2, Combined>(run, order, streams);
+    case 3:
+        return rotateVectors<Interleaved, S, 3, Combined>(run, order, streams);
+    default:
+        return rotateVectors<Interleaved, S, 4, Combined>(run, order, streams);
+    }
+}
+
 template<bool Interleaved, Streams S>
 std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&streams)[2][PairRun::kMaxRows])
 {
-    static_assert(PairRun::kMaxRows == 4);
-    switch (run.rows) {
-    case 1:
-        return rotateVectors<Interleaved, S, 1>(run, order, streams);
-    case 2:
-        return rotateVectors<Interleaved, S, 2>(run, order, streams);
-    case 3:
-        return rotateVectors<Interleaved, S, 3>(run, order, streams);
-    default:
-        return rotateVectors<Interleaved, S, 4>(run, order, streams);
-    }
+    return run.combine ? rotateVectors<Interleaved, S, true>(run, order, streams)
+                       : rotateVectors<Interleaved, S, false>(run, order, streams);
 }
 
 template<bool Interleaved> std::int64_t rotateVectors(const PairRun &run, const Order &order)

@@ -6,6 +6,24 @@ namespace posenc {
 
 // The exact sinusoidal recurrence of PositionalTable for a run of consecutive rows, vectorised
 // for the CPU's SIMD target (SimdTargets); every target gives the same bits.
+// What turns the PE values of a run's rows into the model's input X = s E + PE, or its output
+// after inverted dropout, cell by cell as applyDropout() and addScaled() compute them, before
+// they are stored: the loads of E and the stores then go along with the rotation's arithmetic.
+struct PairCombine
+{
+    static constexpr int kMaxRows = 4;
+
+    float scale;
+    float keep; // 1 - p as float32
+    bool embeddingOnly; // dropout on s E only: (kept ? s E / keep : 0) + PE
+    // Per row: where the row's destinations are counted from (its column 0), the embedding at that
+    // column, and the keep bits from that column on (bit c % 64 of word c / 64, readable 8 bytes
+    // past the row's last bit); null bits: X, every cell kept and none divided.
+    const float *origin[kMaxRows];
+    const float *embedding[kMaxRows];
+    const std::uint64_t *kept[kMaxRows];
+};
+
 struct PairRun
 {
     static constexpr int kMaxRows = 4;
@@ -30,6 +48,8 @@ struct PairRun
     float *cosineRows[kMaxRows];
     // Non-temporal stores to the rows that start on a vector-aligned address.
     bool streaming;
+    // Stores the model's input or output instead of the PE, where set.
+    const PairCombine *combine = nullptr;
 };
 
 void rotatePairs(const PairRun &run);

@@ -172,7 +172,8 @@ void PositionalTable::storePairs(const RunState &run, std::int64_t first, std::i
                        {},
                        {},
                        {},
-                       run.streaming};
+                       run.streaming,
+                       run.combine};
         for (int r = 0; r < run.rows; ++r) {
             if (interleaved)
                 pairs.interleavedRows[r] = to(r, sineColumn);
@@ -250,7 +251,7 @@ void PositionalTable::forEachTile(const Block &block, const TileSink &sink) cons
         block.row0, block.rows, pairs,
         [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
             bool advancePast) {
-            const RunState run {pairs, sines, cosines, step, static_cast<int>(count), advancePast, false};
+            const RunState run {pairs, sines, cosines, step, static_cast<int>(count), advancePast, false, nullptr};
             forEachPiece(pairs.first, pairs.first + pairs.count, kTilePairs, [&](std::int64_t a, std::int64_t b) {
                 Block ranges[2];
                 const int n = columnsOf(a, b, block, ranges);
@@ -268,7 +269,7 @@ void PositionalTable::forEachTile(const Block &block, const TileSink &sink) cons
         });
 }
 
-void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) const
+void PositionalTable::fill(const Block &block, BlockRef out, bool streaming, const CombineSource &combine) const
 {
     if (block.isEmpty())
         return;
@@ -283,8 +284,14 @@ void PositionalTable::fill(const Block &block, BlockRef out, bool streaming) con
     forEachExactRun(block.row0, block.rows, pairs,
                     [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
                         bool advancePast) {
-                        const RunState run {pairs,       sines,    cosines, step, static_cast<int>(count),
-                                            advancePast, streaming};
+                        const RunState run {pairs,
+                                            sines,
+                                            cosines,
+                                            step,
+                                            static_cast<int>(count),
+                                            advancePast,
+                                            streaming,
+                                            combine ? combine(p, static_cast<int>(count)) : nullptr};
                         const auto to = [&](int r, std::int64_t column) {
                             return out.row(p + r - block.row0).data() + (column - block.col0);
                         };

@@ -13,6 +13,9 @@ namespace posenc {
 
 // Receives one computed row: its position and its values (the block's columns).
 using RowSink = std::function<void(std::int64_t position, const float *values)>;
+// What the values of rows p .. p + count - 1 become before they are stored (null: the PE
+// itself); asked once per run of rows, before the run's first value is stored.
+using CombineSource = std::function<const PairCombine *(std::int64_t p, int count)>;
 
 // The sinusoidal table PE (docs/ARCHITECTURE.md, The mathematics) for one (d, base, layout, angles).
 //
@@ -64,8 +67,9 @@ public:
     void forEachTile(const Block &block, const TileSink &sink) const;
     // Fills `out` (block.rows x block.cols) with the table's block. With `streaming`, rows
     // that start on a vector-aligned address are written with non-temporal stores (the
-    // caller fences).
-    void fill(const Block &block, BlockRef out, bool streaming = false) const;
+    // caller fences). With `combine` (exact angles only), each run's values are combined as it
+    // says on their way to `out`.
+    void fill(const Block &block, BlockRef out, bool streaming = false, const CombineSource &combine = {}) const;
     // float32-angle value minus the exact value (float64), rounded to float32.
     void forEachErrorRow(const Block &block, const RowSink &sink) const;
 
@@ -91,6 +95,7 @@ private:
         int rows;
         bool advancePast;
         bool streaming;
+        const PairCombine *combine;
     };
     // Where row r (of a run) of table column `column` goes.
     using Destination = std::function<float *(int r, std::int64_t column)>;
