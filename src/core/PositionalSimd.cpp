@@ -160,13 +160,39 @@ bool aligned(const float *at)
     return reinterpret_cast<std::uintptr_t>(at) % (hn::Lanes(DF()) * sizeof(float)) == 0;
 }
 
-// The lanes that take a vector whose lower half holds the sines of Lanes / 2 pairs and whose
-// upper half their cosines to the pairs in order, sine before cosine.
-void interleaveOrder(std::int32_t *order)
+// AVX-512 interleaves a vector's sines and cosines by one two-source permutation (vpermt2ps):
+// Highway 1.0 has no portable form of it, and Combine + TableLookupLanes costs a shuffle more
+// per vector on the port the kernel is bound by.
+#define POSENC_TWO_SOURCE_PERMUTE (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3)
+
+// The lanes that take the sines of Lanes / 2 pairs (source lanes 0 ..) and their cosines (from
+// lane Lanes with the two-source permutation, else from Lanes / 2, the upper half of one vector)
+// to the pairs in order, sine before cosine.
+Order interleaveOrder()
 {
     const auto n = static_cast<std::int32_t>(hn::Lanes(DF()));
+    alignas(64) std::int32_t order[hn::MaxLanes(DF())];
+    const std::int32_t cosines = POSENC_TWO_SOURCE_PERMUTE ? n : n / 2;
     for (std::int32_t lane = 0; lane < n; ++lane)
-        order[lane] = lane / 2 + (lane % 2) * (n / 2);
+        order[lane] = lane / 2 + (lane % 2) * cosines;
+#if POSENC_TWO_SOURCE_PERMUTE
+    return Order {hn::Load(hn::RebindToSigned<DF>(), order).raw}; // indices past Lanes: not SetTableIndices
+#else
+    return hn::SetTableIndices(DF(), order);
+#endif
+}
+
+// Pair k's sine and cosine in lanes 2k and 2k + 1, from the state of Lanes / 2 pairs.
+HWY_INLINE VF interleaved(VD s, VD c, const Order &order)
+{
+#if POSENC_TWO_SOURCE_PERMUTE
+    return VF {_mm512_permutex2var_ps(_mm512_castps256_ps512(_mm512_cvtpd_ps(s.raw)), order.raw,
+                                      _mm512_castps256_ps512(_mm512_cvtpd_ps(c.raw)))};
+#else
+    const DF df;
+    const DH dh;
+    return hn::TableLookupLanes(hn::Combine(df, hn::DemoteTo(dh, c), hn::DemoteTo(dh, s)), order);
+#endif
 }
 
 // Pairs i .. i + Units * Lanes(DF) - 1 through the Rows rows of the run, their state and rotation
@@ -211,9 +237,8 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
     for (int r = 0; r < Rows; ++r) {
         if constexpr (Interleaved) {
             for (int k = 0; k < 2 * Units; ++k) {
-                const VF both = hn::Combine(df, hn::DemoteTo(dh, c[k]), hn::DemoteTo(dh, s[k]));
                 float *at = first[r] + 2 * (i + k * nd);
-                put<S>(value(r, at, hn::TableLookupLanes(both, order)), at, firstStreams[r]);
+                put<S>(value(r, at, interleaved(s[k], c[k], order)), at, firstStreams[r]);
             }
         } else {
             for (int u = 0; u < Units; ++u) {
@@ -311,15 +336,14 @@ template<bool Interleaved> std::int64_t rotateVectors(const PairRun &run, const 
         return rotateVectors<Interleaved, Streams::All>(run, order, streams);
     return rotateVectors<Interleaved, Streams::PerRow>(run, order, streams);
 }
+#undef POSENC_TWO_SOURCE_PERMUTE
 #endif
 
 void RotatePairs(const PairRun &run)
 {
     std::int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-    alignas(64) std::int32_t lanes[hn::MaxLanes(DF())];
-    interleaveOrder(lanes);
-    const Order order = hn::SetTableIndices(DF(), lanes);
+    const Order order = interleaveOrder();
     i = run.interleaved ? rotateVectors<true>(run, order) : rotateVectors<false>(run, order);
 #endif
     rotateScalar(run, i, run.pairs);
