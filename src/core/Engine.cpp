@@ -19,9 +19,10 @@ namespace {
 
 // Outputs larger than this are written with streaming stores: they cannot stay in cache.
 constexpr std::int64_t kStreamingCells = std::int64_t(8) << 20;
-// A tile is large enough to amortise the exact re-anchoring at its first row and small
-// enough that the threads share the work evenly.
-constexpr std::int64_t kTileCells = std::int64_t(1) << 21;
+// A tile is large enough to amortise the exact re-anchoring at its first row (a sine and a
+// cosine per pair: at d = 4096, a tile of 2^22 cells is 1024 rows, one anchor interval) and
+// small enough that the threads share the work evenly.
+constexpr std::int64_t kTileCells = std::int64_t(1) << 22;
 // Columns computed together where a row is cut into column tiles.
 constexpr std::int64_t kTileColumns = 1024;
 
