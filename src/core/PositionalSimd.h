@@ -4,8 +4,6 @@
 
 namespace posenc {
 
-// The exact sinusoidal recurrence of PositionalTable for a run of consecutive rows, vectorised
-// for the CPU's SIMD target (SimdTargets); every target gives the same bits.
 // What turns the PE values of a run's rows into the model's input X = s E + PE, or its output
 // after inverted dropout, cell by cell as applyDropout() and addScaled() compute them, before
 // they are stored: the loads of E and the stores then go along with the rotation's arithmetic.
@@ -24,6 +22,8 @@ struct PairCombine
     const std::uint64_t *kept[kMaxRows];
 };
 
+// The exact sinusoidal recurrence of PositionalTable for a run of consecutive rows, vectorised
+// for the CPU's SIMD target (SimdTargets); every target gives the same bits.
 struct PairRun
 {
     static constexpr int kMaxRows = 4;
