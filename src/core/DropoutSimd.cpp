@@ -30,10 +30,7 @@ bool bitOf(const std::uint64_t *bits, std::int64_t c)
 // The cells one at a time, as the vector loops compute them.
 float dropoutCell(const InputRow &x, std::int64_t c, bool kept, float keep, bool embeddingOnly)
 {
-    const float scaled = x.scale * x.embedding[c];
-    if (embeddingOnly)
-        return (kept ? scaled / keep : 0.0f) + x.positional[c];
-    return kept ? (scaled + x.positional[c]) / keep : 0.0f;
+    return dropoutValue(x.scale * x.embedding[c], x.positional[c], kept, keep, embeddingOnly);
 }
 
 bool streamsTo(const float *out, bool streaming)

@@ -21,6 +21,15 @@ struct InputRow
     const float *positional; // PE, zero where the column holds no PE
 };
 
+// Y of inverted dropout for one cell from its parts, scaled = scale * embedding: the float
+// operations every kernel's scalar tail uses, in the order its vector loop uses them.
+inline float dropoutValue(float scaled, float positional, bool kept, float keep, bool embeddingOnly)
+{
+    if (embeddingOnly)
+        return (kept ? scaled / keep : 0.0f) + positional;
+    return kept ? (scaled + positional) / keep : 0.0f;
+}
+
 // Y of inverted dropout for one row: with bit c of `kept` set, X / keep (or, with
 // `embeddingOnly`, scale * embedding / keep + positional); otherwise 0 (positional). With
 // `streaming`, non-temporal stores where `out` is vector-aligned.

@@ -5,6 +5,7 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include "core/DropoutSimd.h"
 #include "core/PositionalSimd.h"
 
 #include <bit>
@@ -36,9 +37,7 @@ void emitScalar(const PairRun &run, int r, float *at, float pe)
         *at = scaled + pe;
         return;
     }
-    const bool keep = (kept[o / 64] >> (o % 64)) & 1u;
-    *at = combine.embeddingOnly ? (keep ? scaled / combine.keep : 0.0f) + pe
-                                : (keep ? (scaled + pe) / combine.keep : 0.0f);
+    *at = dropoutValue(scaled, pe, (kept[o / 64] >> (o % 64)) & 1u, combine.keep, combine.embeddingOnly);
 }
 
 // Pairs [from, to) of the run one by one, each through every row: the scalar target's way and
