@@ -49,19 +49,50 @@ HWY_INLINE void mulHiLo(V a, V m, V &hi, V &lo)
     hi = hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
-// Philox4x32-10 (Salmon et al., SC11), as Random123's philox4x32round and its key schedule.
-template<int Batches> HWY_INLINE void rounds(const PhiloxStream &key, Lanes (&lanes)[Batches])
+// The 32-bit halves of the 64-bit product a * m.
+HWY_INLINE void mulHiLo(std::uint32_t a, std::uint32_t m, std::uint32_t &hi, std::uint32_t &lo)
+{
+    const std::uint64_t product = std::uint64_t(a) * m;
+    hi = static_cast<std::uint32_t>(product >> 32);
+    lo = static_cast<std::uint32_t>(product);
+}
+
+// Philox4x32-10's rounds 0 and 1 for the counters (position, groups, stream) of one row. Their
+// words 0, 1 and 3 are the same in every lane, and so, in each of these two rounds, is one of the
+// two products: it is taken once, which saves a tenth of all the vector multiplications.
+HWY_INLINE Lanes afterTwoRounds(const PhiloxStream &key, std::int64_t position, V groups)
+{
+    const D d;
+    const auto positionLow = static_cast<std::uint32_t>(position);
+    const auto positionHigh = static_cast<std::uint32_t>(static_cast<std::uint64_t>(position) >> 32);
+    // Round 0: word 0 (the position's low half) is shared, word 2 (the group) is not.
+    std::uint32_t sharedHi, sharedLo;
+    mulHiLo(positionLow, PHILOX_M4x32_0, sharedHi, sharedLo);
+    V hi, lo;
+    mulHiLo(groups, hn::Set(d, PHILOX_M4x32_1), hi, lo);
+    const V c0 = hn::Xor(hi, hn::Set(d, positionHigh ^ key.seedLow));
+    const V c1 = lo;
+    const std::uint32_t c2 = sharedHi ^ key.stream ^ key.seedHigh;
+    const std::uint32_t c3 = sharedLo;
+    // Round 1: now word 2 is the shared one.
+    mulHiLo(c0, hn::Set(d, PHILOX_M4x32_0), hi, lo);
+    mulHiLo(c2, PHILOX_M4x32_1, sharedHi, sharedLo);
+    return {hn::Xor(c1, hn::Set(d, sharedHi ^ (key.seedLow + PHILOX_W32_0))), hn::Set(d, sharedLo),
+            hn::Xor(hi, hn::Set(d, c3 ^ (key.seedHigh + PHILOX_W32_1))), lo};
+}
+
+// Philox4x32-10 (Salmon et al., SC11), as Random123's philox4x32round and its key schedule:
+// rounds 2 .. 9 (counted from 0), after afterTwoRounds().
+template<int Batches> HWY_INLINE void laterRounds(const PhiloxStream &key, Lanes (&lanes)[Batches])
 {
     const D d;
     const V multiplier0 = hn::Set(d, PHILOX_M4x32_0);
     const V multiplier1 = hn::Set(d, PHILOX_M4x32_1);
-    std::uint32_t k0 = key.seedLow;
-    std::uint32_t k1 = key.seedHigh;
-    for (int round = 0; round < 10; ++round) {
-        if (round > 0) {
-            k0 += PHILOX_W32_0;
-            k1 += PHILOX_W32_1;
-        }
+    std::uint32_t k0 = key.seedLow + PHILOX_W32_0;
+    std::uint32_t k1 = key.seedHigh + PHILOX_W32_1;
+    for (int round = 2; round < 10; ++round) {
+        k0 += PHILOX_W32_0; // the key is bumped before each round but round 0
+        k1 += PHILOX_W32_1;
         const V key0 = hn::Set(d, k0);
         const V key1 = hn::Set(d, k1);
         for (Lanes &l : lanes) {
@@ -74,14 +105,6 @@ template<int Batches> HWY_INLINE void rounds(const PhiloxStream &key, Lanes (&la
             l.c3 = lo0;
         }
     }
-}
-
-HWY_INLINE Lanes counters(const PhiloxStream &key, std::int64_t position, V groups)
-{
-    const D d;
-    return {hn::Set(d, static_cast<std::uint32_t>(position)),
-            hn::Set(d, static_cast<std::uint32_t>(static_cast<std::uint64_t>(position) >> 32)), groups,
-            hn::Set(d, key.stream)};
 }
 
 // Back to one counter's four words after another.
@@ -113,14 +136,14 @@ void PhiloxFill(const PhiloxStream &key, std::int64_t position, std::uint32_t gr
     for (; i + kBatches * n <= count; i += kBatches * n) {
         Lanes lanes[kBatches];
         for (int b = 0; b < kBatches; ++b)
-            lanes[b] = counters(key, position, groupsFrom(i + b * n));
-        rounds(key, lanes);
+            lanes[b] = afterTwoRounds(key, position, groupsFrom(i + b * n));
+        laterRounds(key, lanes);
         for (int b = 0; b < kBatches; ++b)
             store(lanes[b], out + 4 * (i + b * n));
     }
     for (; i < count; i += n) {
-        Lanes lanes[1] = {counters(key, position, groupsFrom(i))};
-        rounds(key, lanes);
+        Lanes lanes[1] = {afterTwoRounds(key, position, groupsFrom(i))};
+        laterRounds(key, lanes);
         storeFirst(lanes[0], std::min(n, count - i), out + 4 * i);
     }
 #else
@@ -137,15 +160,15 @@ void PhiloxGather(const PhiloxStream &key, std::int64_t position, const std::uin
     const D d;
     const auto n = static_cast<std::int64_t>(hn::Lanes(d));
     for (; i + n <= count; i += n) {
-        Lanes lanes[1] = {counters(key, position, hn::LoadU(d, groups + i))};
-        rounds(key, lanes);
+        Lanes lanes[1] = {afterTwoRounds(key, position, hn::LoadU(d, groups + i))};
+        laterRounds(key, lanes);
         store(lanes[0], out + 4 * i);
     }
     if (i < count) { // the last few (ties are few), one vector for them all
         alignas(64) std::uint32_t rest[hn::MaxLanes(D())] = {};
         std::copy(groups + i, groups + count, rest);
-        Lanes lanes[1] = {counters(key, position, hn::Load(d, rest))};
-        rounds(key, lanes);
+        Lanes lanes[1] = {afterTwoRounds(key, position, hn::Load(d, rest))};
+        laterRounds(key, lanes);
         storeFirst(lanes[0], count - i, out + 4 * i);
     }
 #else
