@@ -130,7 +130,8 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
     for (std::int64_t i = 0; i < tieCount; ++i)
         tieGroups[i] = static_cast<std::uint32_t>((col0 + ties[i]) / 4);
     m_lowBits.gather(position, tieGroups, tieCount, low);
-    // Without a branch: a tie is kept about as often as not, so a branch would mispredict often.
+    // Without a branch: whether a tie is kept is as random as the dice, so a branch would often
+    // mispredict.
     for (std::int64_t i = 0; i < tieCount; ++i) {
         const std::uint32_t c = ties[i];
         const std::uint64_t below = (low[4 * i + (col0 + c) % 4] & 0xFFFFFFu) < lowThreshold;
