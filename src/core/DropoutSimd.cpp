@@ -5,10 +5,10 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include "core/DropoutSimd-inl.h"
 #include "core/DropoutSimd.h"
 
 #include <algorithm>
-#include <bit>
 
 HWY_BEFORE_NAMESPACE();
 namespace posenc {
@@ -17,10 +17,6 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::ScalableTag<float>;
-
-// How far ahead of its loads a row kernel asks for the embeddings (a prefetch past the end of a
-// table is harmless).
-constexpr std::int64_t kPrefetchFloats = 512;
 
 bool bitOf(const std::uint64_t *bits, std::int64_t c)
 {
@@ -45,32 +41,6 @@ template<class V> HWY_INLINE void put(V v, float *at, bool stream)
     else
         hn::StoreU(v, DF(), at);
 }
-
-// The keep bits of the lanes of cells c .. c + Lanes - 1 (c a multiple of Lanes) as a mask.
-class BitLanes
-{
-public:
-    BitLanes()
-    {
-        alignas(64) std::uint32_t bits[hn::MaxLanes(DU())];
-        for (std::size_t lane = 0; lane < hn::MaxLanes(DU()); ++lane)
-            bits[lane] = std::uint32_t(1) << lane;
-        m_bits = hn::Load(DU(), bits);
-    }
-
-    HWY_INLINE hn::Mask<DF> at(const std::uint64_t *kept, std::int64_t c) const
-    {
-        // Vectors of 8 lanes or more start on a byte of the bits: load the mask from there.
-        if constexpr (hn::MaxLanes(DF()) >= 8 && std::endian::native == std::endian::little)
-            return hn::LoadMaskBits(DF(), reinterpret_cast<const std::uint8_t *>(kept) + c / 8);
-        const auto word = static_cast<std::uint32_t>(kept[c / 64] >> (c % 64));
-        return hn::RebindMask(DF(), hn::TestBit(hn::Set(DU(), word), m_bits));
-    }
-
-private:
-    using DU = hn::RebindToUnsigned<DF>;
-    hn::Vec<DU> m_bits;
-};
 
 void CompareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
                   std::uint64_t *equal)
@@ -104,7 +74,7 @@ void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool
 #if HWY_TARGET != HWY_SCALAR
     const DF df;
     const auto n = static_cast<std::int64_t>(hn::Lanes(df));
-    const BitLanes lanes;
+    const KeptLanes lanes;
     const auto scale = hn::Set(df, x.scale);
     const auto keepv = hn::Set(df, keep);
     const bool stream = streamsTo(out, streaming);
@@ -113,10 +83,7 @@ void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool
         const auto mask = lanes.at(kept, c);
         const auto scaled = hn::Mul(scale, hn::LoadU(df, x.embedding + c));
         const auto positional = hn::LoadU(df, x.positional + c);
-        // Dropped cells are exact zeros, survivors exactly X / keep, as dropoutCell().
-        const auto y = embeddingOnly ? hn::Add(hn::IfThenElseZero(mask, hn::Div(scaled, keepv)), positional)
-                                     : hn::IfThenElseZero(mask, hn::Div(hn::Add(scaled, positional), keepv));
-        put(y, out + c, stream);
+        put(dropoutLanes(mask, scaled, positional, keepv, embeddingOnly), out + c, stream);
     }
 #else
     (void)streaming;
@@ -150,7 +117,7 @@ void MaskOfBits(const std::uint64_t *kept, std::int64_t cols, float *out)
 #if HWY_TARGET != HWY_SCALAR
     const DF df;
     const auto n = static_cast<std::int64_t>(hn::Lanes(df));
-    const BitLanes lanes;
+    const KeptLanes lanes;
     const auto one = hn::Set(df, 1.0f);
     for (; c + n <= cols; c += n)
         hn::StoreU(hn::IfThenElseZero(lanes.at(kept, c), one), df, out + c);

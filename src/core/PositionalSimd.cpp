@@ -5,11 +5,10 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include "core/DropoutSimd-inl.h"
 #include "core/DropoutSimd.h"
 #include "core/PositionalSimd.h"
 
-#include <bit>
-#include <cstring>
 #include <utility>
 
 HWY_BEFORE_NAMESPACE();
@@ -17,10 +16,6 @@ namespace posenc {
 namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
-
-// How far ahead of its loads the kernel asks for the embeddings, as applyDropout() does (a
-// prefetch past the end of a table is harmless).
-constexpr std::int64_t kPrefetchFloats = 512;
 
 // Stores one value of row r, the PE's or, with a combine, X's or Y's at that cell.
 void emitScalar(const PairRun &run, int r, float *at, float pe)
@@ -95,8 +90,6 @@ template<Streams S> HWY_INLINE void put(VF v, float *at, bool rowStreams)
 // A run's combine in registers: the rows' origins, embeddings and keep bits, and the constants.
 template<int Rows> struct CombineLocals
 {
-    using DU = hn::RebindToUnsigned<DF>;
-
     explicit CombineLocals(const PairCombine *combine)
     {
         if (!combine)
@@ -109,26 +102,6 @@ template<int Rows> struct CombineLocals
         scale = hn::Set(DF(), combine->scale);
         keep = hn::Set(DF(), combine->keep);
         embeddingOnly = combine->embeddingOnly;
-        alignas(64) std::uint32_t bits[hn::MaxLanes(DU())];
-        for (std::size_t lane = 0; lane < hn::MaxLanes(DU()); ++lane)
-            bits[lane] = std::uint32_t(1) << lane;
-        laneBits = hn::Load(DU(), bits);
-    }
-
-    // The keep bits of the lanes of cells o .. o + Lanes - 1 of row r, o any column.
-    HWY_INLINE hn::Mask<DF> keptLanes(int r, std::int64_t o) const
-    {
-        const auto *bytes = reinterpret_cast<const std::uint8_t *>(kept[r]) + o / 8;
-        if constexpr (hn::MaxLanes(DF()) >= 8 && std::endian::native == std::endian::little) {
-            if (o % 8 == 0)
-                return hn::LoadMaskBits(DF(), bytes);
-        }
-        std::uint64_t word;
-        std::memcpy(&word, bytes, sizeof word);
-        if constexpr (std::endian::native != std::endian::little)
-            word = __builtin_bswap64(word);
-        const auto lanes = static_cast<std::uint32_t>(word >> (o % 8));
-        return hn::RebindMask(DF(), hn::TestBit(hn::Set(DU(), lanes), laneBits));
     }
 
     // X's or Y's values of row r at `at` from the PE's there, as addScaled() and applyDropout().
@@ -140,9 +113,7 @@ template<int Rows> struct CombineLocals
         const VF scaled = hn::Mul(scale, hn::LoadU(df, embedding[r] + o));
         if (!kept[r])
             return hn::Add(scaled, pe);
-        const auto mask = keptLanes(r, o);
-        return embeddingOnly ? hn::Add(hn::IfThenElseZero(mask, hn::Div(scaled, keep)), pe)
-                             : hn::IfThenElseZero(mask, hn::Div(hn::Add(scaled, pe), keep));
+        return dropoutLanes(lanes.anywhere(kept[r], o), scaled, pe, keep, embeddingOnly);
     }
 
     const float *origin[Rows] = {};
@@ -151,7 +122,7 @@ template<int Rows> struct CombineLocals
     VF scale = hn::Zero(DF());
     VF keep = hn::Zero(DF());
     bool embeddingOnly = false;
-    hn::Vec<DU> laneBits = hn::Zero(DU());
+    KeptLanes lanes;
 };
 
 bool aligned(const float *at)
