@@ -288,13 +288,11 @@ bool Engine::compute(Quantity quantity, const Block &block, BlockRef out, const 
         // Column tiles start on multiples of the tile width, so that they line up with the
         // random generators' groups whatever the block. The model input keeps whole rows: it goes
         // through the columns in tiles of its own, and its output is written as a few sequential
-        // streams. So does the split PE, whose pair's sine and cosine lie half a row apart and
-        // are computed together. The interleaved PE goes by column tiles: a tile's pair state
-        // then stays in the first-level cache through all of the tile's rows, where whole rows
-        // reload it at every run of rows (measured 10% slower on AVX-512).
-        const bool split = m_params.layout == Layout::Split;
-        const bool wholeRows = quantity == Quantity::Input || quantity == Quantity::Output
-            || (split && (quantity == Quantity::Pe || quantity == Quantity::Error));
+        // streams. So does the PE, whose fill takes a chunk of pairs through all the rows at a
+        // time (PositionalTable::fill), in the split layout too, where a pair's sine and cosine
+        // lie half a row apart; and the split layout's float32 error, for the same reason.
+        const bool wholeRows = quantity == Quantity::Input || quantity == Quantity::Output || quantity == Quantity::Pe
+            || (m_params.layout == Layout::Split && quantity == Quantity::Error);
         const std::int64_t width = wholeRows ? block.colEnd() : kTileColumns;
         for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
             const std::int64_t c1 = std::min(block.colEnd(), (c0 / width + 1) * width);

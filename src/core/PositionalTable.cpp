@@ -281,23 +281,37 @@ void PositionalTable::fill(const Block &block, BlockRef out, bool streaming, con
         return;
     }
     const PairRange pairs = pairsFor(block.col0, block.cols);
-    forEachExactRun(block.row0, block.rows, pairs,
-                    [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
-                        bool advancePast) {
-                        const RunState run {pairs,
-                                            sines,
-                                            cosines,
-                                            step,
-                                            static_cast<int>(count),
-                                            advancePast,
-                                            streaming,
-                                            combine ? combine(p, static_cast<int>(count)) : nullptr};
-                        const auto to = [&](int r, std::int64_t column) {
-                            return out.row(p + r - block.row0).data() + (column - block.col0);
-                        };
-                        forEachPiece(pairs.first, pairs.first + pairs.count, kChunkPairs,
-                                     [&](std::int64_t a, std::int64_t b) { storePairs(run, a, b, block, to); });
-                    });
+    // The pairs of `range` through all the block's rows, a run of rows at a time.
+    const auto fillPairs = [&](PairRange range) {
+        forEachExactRun(block.row0, block.rows, range,
+                        [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
+                            bool advancePast) {
+                            const RunState run {range,
+                                                sines,
+                                                cosines,
+                                                step,
+                                                static_cast<int>(count),
+                                                advancePast,
+                                                streaming,
+                                                combine ? combine(p, static_cast<int>(count)) : nullptr};
+                            const auto to = [&](int r, std::int64_t column) {
+                                return out.row(p + r - block.row0).data() + (column - block.col0);
+                            };
+                            forEachPiece(range.first, range.first + range.count, kChunkPairs,
+                                         [&](std::int64_t a, std::int64_t b) { storePairs(run, a, b, block, to); });
+                        });
+    };
+    // A combine takes each run's rows whole, with the keep bits drawn once a row. The PE alone
+    // goes through the block's rows a chunk of pairs at a time, so that the chunk's state stays
+    // in the first-level cache from run to run instead of being reloaded at every run; in the
+    // split layout a chunk writes its sines and its cosines, half a row apart, together.
+    if (combine) {
+        fillPairs(pairs);
+        return;
+    }
+    forEachPiece(pairs.first, pairs.first + pairs.count, kChunkPairs, [&](std::int64_t a, std::int64_t b) {
+        fillPairs(PairRange {a, b - a});
+    });
 }
 
 float PositionalTable::float32Value(std::int64_t p, std::int64_t column) const

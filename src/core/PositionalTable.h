@@ -33,7 +33,8 @@ public:
     // Rows computed together from one pass over the state (a divisor of kHopRows).
     static constexpr std::int64_t kRunRows = PairRun::kMaxRows;
     // Pairs taken through a run together, from pair 0 on: their state stays in the first-level
-    // cache while they go through the run's rows.
+    // cache while they go through the run's rows, and, where fill() has no combine, through all
+    // of the block's rows.
     static constexpr std::int64_t kChunkPairs = 512;
     // Pairs whose values forEachTile() hands out together, from pair 0 on: whole rows up to
     // d = 8192, so that who reads a tile along with other tables reads them as long sequential
@@ -68,7 +69,7 @@ public:
     // Fills `out` (block.rows x block.cols) with the table's block. With `streaming`, rows
     // that start on a vector-aligned address are written with non-temporal stores (the
     // caller fences). With `combine` (exact angles only), each run's values are combined as it
-    // says on their way to `out`.
+    // says on their way to `out`; it is asked once per run of rows, for their whole width.
     void fill(const Block &block, BlockRef out, bool streaming = false, const CombineSource &combine = {}) const;
     // float32-angle value minus the exact value (float64), rounded to float32.
     void forEachErrorRow(const Block &block, const RowSink &sink) const;
