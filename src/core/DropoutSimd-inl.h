@@ -20,6 +20,8 @@ HWY_BEFORE_NAMESPACE();
 namespace posenc {
 namespace HWY_NAMESPACE {
 
+namespace hn = hwy::HWY_NAMESPACE; // as in the files that include this
+
 // How far ahead of its loads a kernel asks for the embeddings (a prefetch past the end of a
 // table is harmless).
 constexpr std::int64_t kPrefetchFloats = 512;
@@ -29,21 +31,20 @@ constexpr std::int64_t kPrefetchFloats = 512;
 class KeptLanes
 {
 public:
-    using DF = hwy::HWY_NAMESPACE::ScalableTag<float>;
-    using DU = hwy::HWY_NAMESPACE::RebindToUnsigned<DF>;
+    using DF = hn::ScalableTag<float>;
+    using DU = hn::RebindToUnsigned<DF>;
 
     KeptLanes()
     {
-        alignas(64) std::uint32_t bits[hwy::HWY_NAMESPACE::MaxLanes(DU())];
-        for (std::size_t lane = 0; lane < hwy::HWY_NAMESPACE::MaxLanes(DU()); ++lane)
+        alignas(64) std::uint32_t bits[hn::MaxLanes(DU())];
+        for (std::size_t lane = 0; lane < hn::MaxLanes(DU()); ++lane)
             bits[lane] = std::uint32_t(1) << lane;
-        m_bits = hwy::HWY_NAMESPACE::Load(DU(), bits);
+        m_bits = hn::Load(DU(), bits);
     }
 
     // Cells c .. c + Lanes - 1, c a multiple of Lanes: the bits of one word.
-    HWY_INLINE hwy::HWY_NAMESPACE::Mask<DF> at(const std::uint64_t *kept, std::int64_t c) const
+    HWY_INLINE hn::Mask<DF> at(const std::uint64_t *kept, std::int64_t c) const
     {
-        namespace hn = hwy::HWY_NAMESPACE;
         // Vectors of 8 lanes or more start on a byte of the bits: load the mask from there.
         if constexpr (hn::MaxLanes(DF()) >= 8 && std::endian::native == std::endian::little)
             return hn::LoadMaskBits(DF(), reinterpret_cast<const std::uint8_t *>(kept) + c / 8);
@@ -51,9 +52,8 @@ public:
     }
 
     // Cells c .. c + Lanes - 1, c any column: `kept` must be readable 8 bytes from bit c's byte on.
-    HWY_INLINE hwy::HWY_NAMESPACE::Mask<DF> anywhere(const std::uint64_t *kept, std::int64_t c) const
+    HWY_INLINE hn::Mask<DF> anywhere(const std::uint64_t *kept, std::int64_t c) const
     {
-        namespace hn = hwy::HWY_NAMESPACE;
         const auto *bytes = reinterpret_cast<const std::uint8_t *>(kept) + c / 8;
         if constexpr (hn::MaxLanes(DF()) >= 8 && std::endian::native == std::endian::little) {
             if (c % 8 == 0)
@@ -68,13 +68,12 @@ public:
 
 private:
     // Lane k set where bit k of `bits` is.
-    HWY_INLINE hwy::HWY_NAMESPACE::Mask<DF> fromBits(std::uint32_t bits) const
+    HWY_INLINE hn::Mask<DF> fromBits(std::uint32_t bits) const
     {
-        namespace hn = hwy::HWY_NAMESPACE;
         return hn::RebindMask(DF(), hn::TestBit(hn::Set(DU(), bits), m_bits));
     }
 
-    hwy::HWY_NAMESPACE::Vec<DU> m_bits;
+    hn::Vec<DU> m_bits;
 };
 
 // Y of inverted dropout for a vector of cells, from scaled = scale * E and the PE: dropped cells
@@ -82,7 +81,6 @@ private:
 // + PE; dropoutValue()'s float operations, lane by lane.
 template<class M, class V> HWY_INLINE V dropoutLanes(M kept, V scaled, V positional, V keep, bool embeddingOnly)
 {
-    namespace hn = hwy::HWY_NAMESPACE;
     return embeddingOnly ? hn::Add(hn::IfThenElseZero(kept, hn::Div(scaled, keep)), positional)
                          : hn::IfThenElseZero(kept, hn::Div(hn::Add(scaled, positional), keep));
 }
