@@ -44,8 +44,6 @@ template<typename T> T *scratch(std::vector<T> &buffer, std::int64_t size)
 thread_local std::vector<std::uint32_t> t_words;
 thread_local std::vector<std::uint8_t> t_bytes;
 thread_local std::vector<std::uint64_t> t_bits;
-thread_local std::vector<std::uint64_t> t_tieWords;
-thread_local std::vector<std::uint64_t> t_tieSummary;
 thread_local std::vector<std::uint32_t> t_ties;
 thread_local std::vector<std::uint32_t> t_groups;
 thread_local std::vector<std::uint32_t> t_low;
@@ -97,32 +95,11 @@ void DropoutMask::keepBits(std::int64_t position, std::int64_t col0, std::int64_
             bits[bitWords - 1] = (std::uint64_t(1) << (cols % 64)) - 1;
         return;
     }
-    // Cells whose top byte ties with T's; with T's low bits all zero a tie is never below T.
-    std::uint64_t *tieWords = scratch(t_tieWords, bitWords);
-    compareBytes(top, cols, topThreshold, bits, tieWords);
-    if (lowThreshold == 0)
-        return;
-    // The tied cells, by column from col0. Which words have ties is gathered first, without a
-    // branch: a branch on these rare bits (1 cell in 256) would mispredict for one word in five.
-    const std::int64_t summaryWords = (bitWords + 63) / 64;
-    std::uint64_t *withTies = scratch(t_tieSummary, summaryWords);
-    for (std::int64_t w = 0; w < summaryWords; ++w) {
-        // Gathered in a register: through memory, each word would wait for the previous one's store.
-        std::uint64_t summary = 0;
-        for (std::int64_t k = 64 * w; k < std::min(bitWords, 64 * (w + 1)); ++k)
-            summary |= std::uint64_t(tieWords[k] != 0) << (k % 64);
-        withTies[w] = summary;
-    }
-    std::uint32_t *ties = scratch(t_ties, cols);
-    std::int64_t tieCount = 0;
-    for (std::int64_t w = 0; w < summaryWords; ++w) {
-        for (std::uint64_t words = withTies[w]; words != 0; words &= words - 1) {
-            const std::int64_t k = 64 * w + std::countr_zero(words);
-            for (std::uint64_t tie = tieWords[k]; tie != 0; tie &= tie - 1)
-                ties[tieCount++] = static_cast<std::uint32_t>(64 * k + std::countr_zero(tie));
-        }
-    }
-    if (tieCount == 0)
+    // Cells whose top byte ties with T's, by column from col0; with T's low bits all zero a tie
+    // is never below T.
+    std::uint32_t *ties = scratch(t_ties, cols + 1);
+    const std::int64_t tieCount = compareBytes(top, cols, topThreshold, bits, ties);
+    if (lowThreshold == 0 || tieCount == 0)
         return;
     // The rare ties (1 cell in 256) are decided by their 24 low bits, drawn together.
     std::uint32_t *tieGroups = scratch(t_groups, tieCount);

@@ -9,6 +9,7 @@
 #include "core/DropoutSimd.h"
 
 #include <algorithm>
+#include <bit>
 
 HWY_BEFORE_NAMESPACE();
 namespace posenc {
@@ -42,29 +43,61 @@ template<class V> HWY_INLINE void put(V v, float *at, bool stream)
         hn::StoreU(v, DF(), at);
 }
 
-void CompareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
-                  std::uint64_t *equal)
+// The cells c + k with bit k of `tied` set, after the `count` ties in `ties`. `tied` is not zero:
+// its first tie goes without a test, its second without a branch, which would mispredict as
+// often as a word has two ties (1 in 8). A step past the last tie writes an entry that the next
+// tie overwrites.
+HWY_INLINE void listTies(std::uint64_t tied, std::int64_t c, std::uint32_t *ties, std::int64_t &count)
 {
-    const std::int64_t words = (count + 63) / 64;
-    std::fill_n(below, words, std::uint64_t(0));
-    std::fill_n(equal, words, std::uint64_t(0));
+    ties[count++] = static_cast<std::uint32_t>(c + std::countr_zero(tied));
+    tied &= tied - 1;
+    ties[count] = static_cast<std::uint32_t>(c + std::countr_zero(tied));
+    count += tied != 0;
+    tied &= tied - 1;
+    for (; tied != 0; tied &= tied - 1) // a third tie: 1 word of cells in 400
+        ties[count++] = static_cast<std::uint32_t>(c + std::countr_zero(tied));
+}
+
+std::int64_t CompareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
+                          std::uint32_t *ties)
+{
+    std::fill_n(below, (count + 63) / 64, std::uint64_t(0));
+    std::int64_t tieCount = 0;
     std::int64_t c = 0;
 #if HWY_TARGET != HWY_SCALAR
-    const hn::ScalableTag<std::uint8_t> d8;
+    // 4096 cells at a time: first the comparisons, with each word's ties kept aside and a bit
+    // for each word that has any (1 in 4), then the ties of those words only.
+    constexpr std::int64_t kWords = 64;
+    const hn::CappedTag<std::uint8_t, 64> d8; // a vector's ties within one word
     const auto n = static_cast<std::int64_t>(hn::Lanes(d8)); // a multiple of 8
     const auto t = hn::Set(d8, static_cast<std::uint8_t>(threshold));
-    auto *belowBytes = reinterpret_cast<std::uint8_t *>(below);
-    auto *equalBytes = reinterpret_cast<std::uint8_t *>(equal);
-    for (; c + n <= count; c += n) {
-        const auto v = hn::LoadU(d8, top + c);
-        hn::StoreMaskBits(d8, hn::Lt(v, t), belowBytes + c / 8);
-        hn::StoreMaskBits(d8, hn::Eq(v, t), equalBytes + c / 8);
+    while (c + n <= count) {
+        alignas(64) std::uint64_t equal[kWords] = {}; // whole words, if vectors are shorter
+        const std::int64_t c0 = c;
+        const std::int64_t vectors = std::min(count - c0, 64 * kWords) / n;
+        auto *belowBytes = reinterpret_cast<std::uint8_t *>(below + c0 / 64);
+        auto *equalBytes = reinterpret_cast<std::uint8_t *>(equal);
+        std::uint64_t withTies = 0;
+        for (std::int64_t k = 0; k < vectors; ++k) {
+            const auto v = hn::LoadU(d8, top + c0 + k * n);
+            hn::StoreMaskBits(d8, hn::Lt(v, t), belowBytes + k * (n / 8));
+            const auto tied = hn::Eq(v, t);
+            hn::StoreMaskBits(d8, tied, equalBytes + k * (n / 8));
+            withTies |= std::uint64_t(!hn::AllFalse(d8, tied)) << (static_cast<std::uint64_t>(k * n) / 64);
+        }
+        for (; withTies != 0; withTies &= withTies - 1) {
+            const int w = std::countr_zero(withTies);
+            listTies(equal[w], c0 + 64 * w, ties, tieCount);
+        }
+        c = c0 + vectors * n;
     }
 #endif
     for (; c < count; ++c) {
         below[c / 64] |= std::uint64_t(top[c] < threshold) << (c % 64);
-        equal[c / 64] |= std::uint64_t(top[c] == threshold) << (c % 64);
+        if (top[c] == threshold)
+            ties[tieCount++] = static_cast<std::uint32_t>(c);
     }
+    return tieCount;
 }
 
 void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool embeddingOnly, std::int64_t cols,
@@ -138,10 +171,10 @@ HWY_EXPORT(ApplyDropout);
 HWY_EXPORT(AddScaled);
 HWY_EXPORT(MaskOfBits);
 
-void compareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
-                  std::uint64_t *equal)
+std::int64_t compareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
+                          std::uint32_t *ties)
 {
-    HWY_DYNAMIC_DISPATCH(CompareBytes)(top, count, threshold, below, equal);
+    return HWY_DYNAMIC_DISPATCH(CompareBytes)(top, count, threshold, below, ties);
 }
 
 void applyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool embeddingOnly, std::int64_t cols,

@@ -7,10 +7,11 @@ namespace posenc {
 // The row kernels of dropout and of the model input, vectorised for the CPU's SIMD target
 // (SimdTargets); every target gives the same bits. A bit set is bit c % 64 of word c / 64.
 
-// Compares `count` bytes with `threshold` (< 256): bit c of `below` is top[c] < threshold, of
-// `equal` top[c] == threshold; the bits past `count` in their last word are zero.
-void compareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
-                  std::uint64_t *equal);
+// Compares `count` bytes with `threshold` (< 256): bit c of `below` is top[c] < threshold, and
+// the bits past `count` in its last word are zero. The c with top[c] == threshold go to `ties`
+// in increasing order, which has room for count + 1 of them; returns how many there are.
+std::int64_t compareBytes(const std::uint8_t *top, std::int64_t count, std::uint32_t threshold, std::uint64_t *below,
+                          std::uint32_t *ties);
 
 // One row of the model input by its parts, X = scale * embedding + positional, so that X is
 // formed by the same float operations wherever it is needed.

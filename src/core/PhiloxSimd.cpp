@@ -45,7 +45,7 @@ HWY_INLINE void mulHiLo(V a, V m, V &hi, V &lo)
     const hn::RepartitionToWide<D> d64;
     const auto even = hn::MulEven(a, m);
     const auto odd = hn::MulEven(hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, a))), m);
-    lo = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+    lo = hn::Mul(a, m); // one instruction, where the products above would take two
     hi = hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
@@ -112,6 +112,51 @@ HWY_INLINE void storeFirst(const Lanes &l, std::int64_t count, std::uint32_t *ou
     store(l, words);
     std::copy(words, words + 4 * count, out);
 }
+
+// The `count` counters (at most Batches vectors) whose groups are in groupsOf(0), groupsOf(1), ...,
+// as independent batches.
+template<int Batches, class GroupsOf>
+HWY_INLINE void drawBatches(const PhiloxStream &key, std::int64_t position, const GroupsOf &groupsOf,
+                            std::int64_t count, std::uint32_t *out)
+{
+    const auto n = static_cast<std::int64_t>(hn::Lanes(D()));
+    Lanes lanes[Batches];
+    for (int b = 0; b < Batches; ++b)
+        lanes[b] = afterTwoRounds(key, position, groupsOf(b));
+    laterRounds(key, lanes);
+    for (int b = 0; b < Batches; ++b) {
+        if (count >= (b + 1) * n)
+            store(lanes[b], out + 4 * b * n);
+        else
+            storeFirst(lanes[b], count - b * n, out + 4 * b * n);
+    }
+}
+
+// The last counters, fewer than kBatches vectors' worth: as many batches as they fill, rather
+// than one vector after another.
+template<class GroupsOf>
+HWY_INLINE void drawRest(const PhiloxStream &key, std::int64_t position, const GroupsOf &groupsOf, std::int64_t count,
+                         std::uint32_t *out)
+{
+    const auto n = static_cast<std::int64_t>(hn::Lanes(D()));
+    static_assert(kBatches == 4, "the cases below");
+    switch ((count + n - 1) / n) {
+    case 0:
+        break;
+    case 1:
+        drawBatches<1>(key, position, groupsOf, count, out);
+        break;
+    case 2:
+        drawBatches<2>(key, position, groupsOf, count, out);
+        break;
+    case 3:
+        drawBatches<3>(key, position, groupsOf, count, out);
+        break;
+    default:
+        drawBatches<4>(key, position, groupsOf, count, out);
+        break;
+    }
+}
 #endif
 
 void PhiloxFill(const PhiloxStream &key, std::int64_t position, std::uint32_t group0, std::int64_t count,
@@ -123,21 +168,12 @@ void PhiloxFill(const PhiloxStream &key, std::int64_t position, std::uint32_t gr
     const auto n = static_cast<std::int64_t>(hn::Lanes(d));
     // Iota once: Highway builds it lane by lane through memory, a stall in the loop.
     const V lanes0 = hn::Iota(d, 0);
-    const auto groupsFrom
-        = [&](std::int64_t k) { return hn::Add(lanes0, hn::Set(d, group0 + static_cast<std::uint32_t>(k))); };
-    for (; i + kBatches * n <= count; i += kBatches * n) {
-        Lanes lanes[kBatches];
-        for (int b = 0; b < kBatches; ++b)
-            lanes[b] = afterTwoRounds(key, position, groupsFrom(i + b * n));
-        laterRounds(key, lanes);
-        for (int b = 0; b < kBatches; ++b)
-            store(lanes[b], out + 4 * (i + b * n));
-    }
-    for (; i < count; i += n) {
-        Lanes lanes[1] = {afterTwoRounds(key, position, groupsFrom(i))};
-        laterRounds(key, lanes);
-        storeFirst(lanes[0], std::min(n, count - i), out + 4 * i);
-    }
+    // Vector b of the batch from counter i.
+    const auto groupsOf
+        = [&](int b) HWY_ATTR { return hn::Add(lanes0, hn::Set(d, group0 + static_cast<std::uint32_t>(i + b * n))); };
+    for (; i + kBatches * n <= count; i += kBatches * n)
+        drawBatches<kBatches>(key, position, groupsOf, kBatches * n, out + 4 * i);
+    drawRest(key, position, groupsOf, count - i, out + 4 * i);
 #else
     for (; i < count; ++i)
         philoxOne(key, position, group0 + static_cast<std::uint32_t>(i), out + 4 * i);
@@ -151,18 +187,14 @@ void PhiloxGather(const PhiloxStream &key, std::int64_t position, const std::uin
 #if HWY_TARGET != HWY_SCALAR
     const D d;
     const auto n = static_cast<std::int64_t>(hn::Lanes(d));
-    for (; i + n <= count; i += n) {
-        Lanes lanes[1] = {afterTwoRounds(key, position, hn::LoadU(d, groups + i))};
-        laterRounds(key, lanes);
-        store(lanes[0], out + 4 * i);
-    }
-    if (i < count) { // the last few (ties are few), one vector for them all
-        alignas(64) std::uint32_t rest[hn::MaxLanes(D())] = {};
-        std::copy(groups + i, groups + count, rest);
-        Lanes lanes[1] = {afterTwoRounds(key, position, hn::Load(d, rest))};
-        laterRounds(key, lanes);
-        storeFirst(lanes[0], count - i, out + 4 * i);
-    }
+    const auto loaded = [&](int b) HWY_ATTR { return hn::LoadU(d, groups + i + b * n); };
+    for (; i + kBatches * n <= count; i += kBatches * n)
+        drawBatches<kBatches>(key, position, loaded, kBatches * n, out + 4 * i);
+    // The last few (ties are few) padded to whole vectors.
+    alignas(64) std::uint32_t rest[kBatches * hn::MaxLanes(D())] = {};
+    std::copy(groups + i, groups + count, rest);
+    const auto padded = [&](int b) HWY_ATTR { return hn::Load(d, rest + b * n); };
+    drawRest(key, position, padded, count - i, out + 4 * i);
 #else
     for (; i < count; ++i)
         philoxOne(key, position, groups[i], out + 4 * i);

@@ -165,6 +165,8 @@ void TestSimdTargetsRandom::dropoutOutputAndMask_data()
     QTest::newRow("p=0.1, d=512, loaded embeddings") << 0.1 << std::int64_t(512) << true;
     QTest::newRow("p=0.1, d=203, drawn embeddings") << 0.1 << std::int64_t(203) << false;
     QTest::newRow("p=0.5, d=1024, loaded embeddings") << 0.5 << std::int64_t(1024) << true;
+    // Past the 4096 cells the byte comparison takes at a time, with a part of a vector after.
+    QTest::newRow("p=0.1, d=4203, drawn embeddings") << 0.1 << std::int64_t(4203) << false;
 }
 
 // On every target: the mask is Random123's bits by the rule, and Y = kept ? (s E + PE) / keep : 0
