@@ -2,6 +2,7 @@
 
 #include "ExitCode.h"
 #include "LessonOptions.h"
+#include "OutputFile.h"
 #include "ParamOptions.h"
 
 #include "core/ParamText.h"
@@ -71,7 +72,8 @@ QString usage()
            "the options and parameters given override them.\n\n"
            "FIGURE:\n%1\n"
            "Options:\n"
-           "  -o, --output FILE    where to write (an existing file is replaced, whole)\n"
+           "  -o, --output FILE    where to write, whole or not at all\n"
+           "  --force              replace FILE if it exists (else the run is refused, exit 3)\n"
            "  --width PX --height PX\n"
            "                       size in pixels (default %2 x %3), laid out as on screen;\n"
            "                       with --dpi, the pixels of a print at that dpi\n"
@@ -82,8 +84,8 @@ QString usage()
            "  --title TEXT         replaces the figure's title\n"
            "  --threads N          worker threads (default: all cores)\n\n"
            "Options of the figures (the figures that take each):\n%5\n"
-           "Exit codes: 0 done, 2 invalid usage or parameter, 3 the file cannot be written or read,\n"
-           "4 over the memory budget.\n\n"
+           "Exit codes: 0 done, 2 invalid usage or parameter, 3 the file exists (without --force) or\n"
+           "cannot be written or read, 4 over the memory budget.\n\n"
            "Parameters:\n%6%7"_s.arg(figures)
                .arg(kDefaultWidth)
                .arg(kDefaultHeight)
@@ -175,9 +177,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const QCommandLineOption fontOption(u"font-size"_s, u"Font size."_s, u"PT"_s);
     const QCommandLineOption titleOption(u"title"_s, u"Title."_s, u"TEXT"_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
+    const QCommandLineOption forceOption = OutputFile::forceOption();
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({outputOption, sizeOptions.width, sizeOptions.height, sizeOptions.size, sizeOptions.dpi,
-                       fontOption, titleOption, threadsOption, helpOption});
+    parser.addOptions({outputOption, forceOption, sizeOptions.width, sizeOptions.height, sizeOptions.size,
+                       sizeOptions.dpi, fontOption, titleOption, threadsOption, helpOption});
     const QList<OptionUse> uses = figureOptions();
     for (const OptionUse &use : uses) {
         if (use.option.kind == FigureOption::Kind::Switch)
@@ -270,6 +273,9 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (!problems.isEmpty())
         return fail(err, ExitUsage, ParamOptions::flagText(problems.front()));
 
+    const bool force = parser.isSet(forceOption);
+    if (const auto refused = OutputFile::refusal(path, force))
+        return fail(err, ExitIo, *refused);
     const auto rendered = FigureFile::render(*figure, std::make_shared<const Engine>(read.params), state, style,
                                              std::get<FigureSize>(size), *format, threads);
     if (const auto *refused = std::get_if<FigureError>(&rendered)) {
@@ -280,6 +286,9 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const QByteArray &bytes = std::get<QByteArray>(rendered);
     if (bytes.isEmpty())
         return fail(err, ExitIo, u"%1: the figure could not be encoded"_s.arg(path));
+    // Asked again: the file may have appeared while the figure was drawn.
+    if (const auto refused = OutputFile::refusal(path, force))
+        return fail(err, ExitIo, *refused);
     const auto written
         = writeAtomically(path, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); });
     if (written)

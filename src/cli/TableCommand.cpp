@@ -1,6 +1,7 @@
 #include "TableCommand.h"
 
 #include "ExitCode.h"
+#include "OutputFile.h"
 #include "ParamOptions.h"
 
 #include "core/Engine.h"
@@ -60,7 +61,8 @@ QString usage()
            "  row-norms     one row per position p: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||,\n"
            "                ||X_p||, ||Y_p|| (--positions: these rows)\n\n"
            "Options:\n"
-           "  -o, --output FILE   where to write; .npy or .csv (an existing file is replaced)\n"
+           "  -o, --output FILE   where to write; .npy or .csv, whole or not at all\n"
+           "  --force             replace FILE if it exists (else the run is refused, exit 3)\n"
            "  --positions A:B     only rows A..B-1\n"
            "  --dims LIST         only these columns, e.g. 0,1,64:68\n"
            "  --threads N         worker threads (default: all cores)\n\n"
@@ -74,15 +76,22 @@ int fail(QTextStream &err, int code, const QString &message)
     return code;
 }
 
-// Checks, computes and writes the table of `request`: exit 4 over the budget, 3 unwritable.
-int write(const Engine &engine, const TableRequest &request, const QString &path, int threads, QTextStream &err)
+// Checks, computes and writes the table of `request`: exit 4 over the budget, 3 an existing file
+// without --force or unwritable.
+int write(const Engine &engine, const TableRequest &request, const QString &path, bool force, int threads,
+          QTextStream &err)
 {
+    if (const auto refused = OutputFile::refusal(path, force))
+        return fail(err, ExitIo, *refused);
     if (const auto refused = TableExport::check(engine, request))
         return fail(err, ExitOverBudget,
                     *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
     const auto table = TableExport::compute(engine, request, ComputeOptions {threads, nullptr});
     if (!table)
         return fail(err, ExitOverBudget, u"the table could not be computed within the memory budget"_s);
+    // Asked again: the file may have appeared while the table was computed.
+    if (const auto refused = OutputFile::refusal(path, force))
+        return fail(err, ExitIo, *refused);
     if (const auto written = TableExport::write(path, *table))
         return fail(err, ExitIo, written->toString());
     return ExitDone;
@@ -141,8 +150,9 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const QCommandLineOption positionsOption(u"positions"_s, u"Rows A..B-1."_s, u"A:B"_s);
     const QCommandLineOption dimsOption(u"dims"_s, u"Columns."_s, u"LIST"_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
+    const QCommandLineOption forceOption = OutputFile::forceOption();
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({outputOption, positionsOption, dimsOption, threadsOption, helpOption});
+    parser.addOptions({outputOption, forceOption, positionsOption, dimsOption, threadsOption, helpOption});
     ParamOptions::add(parser);
     parser.addPositionalArgument(u"quantity"_s, u"What to write."_s);
 
@@ -169,6 +179,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (!TableExport::formatOf(path))
         return fail(err, ExitUsage,
                     u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
+    const bool force = parser.isSet(forceOption);
 
     const ParamOptions::Result read = ParamOptions::read(parser);
     if (read.exitCode() != ExitDone) {
@@ -192,7 +203,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             parser.isSet(dimsOption) ? parser.value(dimsOption) : QString(), err);
         if (!request)
             return ExitUsage;
-        return write(engine, *request, path, threads, err);
+        return write(engine, *request, path, force, threads, err);
     }
     const Shape shape = engine.shape(*quantity);
     TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
@@ -217,7 +228,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         request.dims = *list;
         request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }
-    return write(engine, request, path, threads, err);
+    return write(engine, request, path, force, threads, err);
 }
 
 } // namespace posenc

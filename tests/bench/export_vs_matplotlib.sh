@@ -38,7 +38,7 @@ import subprocess, sys, time
 runs, posenc, script, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 commands = {
     "posenc export heatmap": [posenc, "export", "heatmap", "--d-model", "512", "--max-len", "1024",
-                              "--width", "1200", "--height", "800", "-o", out + "/posenc.png"],
+                              "--width", "1200", "--height", "800", "-o", out + "/posenc.png", "--force"],
     "matplotlib pcolormesh": [sys.executable, script, out + "/matplotlib.png"],
 }
 best = {}

@@ -43,7 +43,7 @@ private slots:
     void invalidUsageExits2();
     void unwritablePathExits3();
     void overBudgetExits4();
-    void successReplacesExistingFile();
+    void existingFileIsReplacedOnlyWithForce();
     void benchJsonHasItsKeys();
     void benchRefusesAnInvalidNumberOfChanges_data();
     void benchRefusesAnInvalidNumberOfChanges();
@@ -236,19 +236,30 @@ void TestCli::overBudgetExits4()
     QVERIFY(!QFile::exists(file));
 }
 
-void TestCli::successReplacesExistingFile()
+void TestCli::existingFileIsReplacedOnlyWithForce()
 {
     const QString file = path(u"existing.npy"_s);
     QFile old(file);
     QVERIFY(old.open(QIODevice::WriteOnly));
     old.write("the user's old file");
     old.close();
-    // A refused request leaves the old file as it was.
-    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"0"_s}).exitCode, 2);
-    QVERIFY(old.open(QIODevice::ReadOnly));
-    QCOMPARE(old.readAll(), QByteArray("the user's old file"));
-    old.close();
-    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"4"_s, u"--max-len"_s, u"3"_s}).exitCode, 0);
+    const auto oldFileIsIntact = [&] {
+        if (!old.open(QIODevice::ReadOnly))
+            return false;
+        const bool same = old.readAll() == QByteArray("the user's old file");
+        old.close();
+        return same;
+    };
+    const QStringList table {u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"4"_s, u"--max-len"_s, u"3"_s};
+    // Without --force the file the user has is kept, and the refusal says how to replace it.
+    const Run kept = posenc(table);
+    QCOMPARE(kept.exitCode, 3);
+    QVERIFY2(kept.err.contains(file) && kept.err.contains(u"--force"_s), qPrintable(kept.err));
+    QVERIFY(oldFileIsIntact());
+    // A refused request leaves the old file as it was, with --force too.
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--force"_s, u"--d-model"_s, u"0"_s}).exitCode, 2);
+    QVERIFY(oldFileIsIntact());
+    QCOMPARE(posenc(table + QStringList {u"--force"_s}).exitCode, 0);
     QCOMPARE(readNpy(file).rows, 3);
 }
 

@@ -50,9 +50,11 @@ void TestCliEmbeddings::embeddingsAreRowsOfTheFile()
     QFETCH(QList<int>, rows);
     QFETCH(float, scale);
     const QString pe = path(u"emb_pe.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, pe, u"--d-model"_s, u"16"_s, u"--max-len"_s, u"40"_s}).exitCode, 0);
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"--force"_s, u"-o"_s, pe, u"--d-model"_s, u"16"_s, u"--max-len"_s, u"40"_s})
+                 .exitCode,
+             0);
     const QString out = path(u"emb_out.npy"_s);
-    QStringList args = {u"table"_s, u"embedding"_s, u"-o"_s, out, u"--embeddings"_s, pe};
+    QStringList args = {u"table"_s, u"embedding"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, pe};
     if (!arguments.contains(u"--scale"_s))
         args << u"--scale"_s << u"1"_s;
     const Run run = posenc(args + arguments);
@@ -113,8 +115,8 @@ void TestCliEmbeddings::embeddingsFromSafetensorsTensor()
     const QString file = path(u"two.safetensors"_s);
     QVERIFY(writeBytes(file, twoTensorSafetensors()));
     const QString out = path(u"wpe.npy"_s);
-    const Run run
-        = posenc({u"table"_s, u"embedding"_s, u"-o"_s, out, u"--embeddings"_s, file + u":wpe"_s, u"--scale"_s, u"1"_s});
+    const Run run = posenc({u"table"_s, u"embedding"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, file + u":wpe"_s,
+                            u"--scale"_s, u"1"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const Table t = readNpy(out);
     QCOMPARE(t.rows, 4);
@@ -122,8 +124,8 @@ void TestCliEmbeddings::embeddingsFromSafetensorsTensor()
     for (int i = 0; i < 8; ++i)
         QCOMPARE(t.at(i / 2, i % 2), 0.5f + float(i));
 
-    const Run wte = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--embeddings"_s, file + u":wte"_s, u"--scale"_s,
-                            u"1"_s, u"--max-len"_s, u"2"_s});
+    const Run wte = posenc({u"table"_s, u"input"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, file + u":wte"_s,
+                            u"--scale"_s, u"1"_s, u"--max-len"_s, u"2"_s});
     QVERIFY2(wte.exitCode == 0, qPrintable(wte.err));
     const Table x = readNpy(out);
     QCOMPARE(x.rows, 2);
@@ -135,18 +137,24 @@ void TestCliEmbeddings::embeddingsFromSafetensorsTensor()
 void TestCliEmbeddings::embeddingsSetDModel()
 {
     const QString pe = path(u"dm_pe.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, pe, u"--d-model"_s, u"16"_s, u"--max-len"_s, u"8"_s}).exitCode, 0);
-    const QString out = path(u"dm_out.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--embeddings"_s, pe}).exitCode, 0);
-    QCOMPARE(readNpy(out).cols, 16);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--embeddings"_s, pe, u"--d-model"_s, u"16"_s}).exitCode,
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"--force"_s, u"-o"_s, pe, u"--d-model"_s, u"16"_s, u"--max-len"_s, u"8"_s})
+                 .exitCode,
              0);
+    const QString out = path(u"dm_out.npy"_s);
+    QCOMPARE(posenc({u"table"_s, u"input"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, pe}).exitCode, 0);
+    QCOMPARE(readNpy(out).cols, 16);
+    QCOMPARE(
+        posenc({u"table"_s, u"input"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, pe, u"--d-model"_s, u"16"_s})
+            .exitCode,
+        0);
     // Concatenation: the 16 columns of E, then as many PE columns.
     QCOMPARE(
-        posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--embeddings"_s, pe, u"--compose"_s, u"concat"_s}).exitCode, 0);
+        posenc({u"table"_s, u"input"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, pe, u"--compose"_s, u"concat"_s})
+            .exitCode,
+        0);
     QCOMPARE(readNpy(out).cols, 32);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--embeddings"_s, pe, u"--compose"_s, u"concat"_s,
-                     u"--pe-dims"_s, u"4"_s})
+    QCOMPARE(posenc({u"table"_s, u"input"_s, u"--force"_s, u"-o"_s, out, u"--embeddings"_s, pe, u"--compose"_s,
+                     u"concat"_s, u"--pe-dims"_s, u"4"_s})
                  .exitCode,
              0);
     QCOMPARE(readNpy(out).cols, 20);
@@ -204,7 +212,7 @@ void TestCliEmbeddings::embeddingsRefusals()
     QFETCH(QStringList, arguments);
     QFETCH(int, exitCode);
     QFETCH(QStringList, named);
-    QStringList args = {u"table"_s, u"embedding"_s, u"-o"_s, path(u"refused.npy"_s)};
+    QStringList args = {u"table"_s, u"embedding"_s, u"--force"_s, u"-o"_s, path(u"refused.npy"_s)};
     if (!fileName.isEmpty()) {
         const QString file = path(fileName.section(u':', 0, 0));
         if (!bytes.isEmpty())

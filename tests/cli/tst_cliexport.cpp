@@ -37,7 +37,7 @@ private slots:
     void unwritablePathLeavesNothing();
     void overBudget();
     void refusedRunLeavesTheFileUnchanged();
-    void existingFileIsReplacedWhole();
+    void existingFileIsReplacedWholeOnlyWithForce();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -265,20 +265,25 @@ void TestCliExport::refusedRunLeavesTheFileUnchanged()
     existing.close();
     for (const QStringList &refused : {QStringList {u"--d-model"_s, u"-3"_s}, QStringList {u"--font-size"_s, u"1"_s},
                                        QStringList {u"--memory-budget"_s, u"0.000001"_s, u"--d-model"_s, u"4096"_s}}) {
-        const Run run = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file} + refused);
+        const Run run = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--force"_s} + refused);
         QVERIFY2(run.exitCode == 2 || run.exitCode == 4, qPrintable(run.err));
         QCOMPARE(readAll(file), QByteArray("an earlier figure"));
     }
 }
 
-void TestCliExport::existingFileIsReplacedWhole()
+void TestCliExport::existingFileIsReplacedWholeOnlyWithForce()
 {
     const QString file = path(u"replace.svg"_s);
     QFile existing(file);
     QVERIFY(existing.open(QIODevice::WriteOnly));
     existing.write(QByteArray(1 << 20, 'x')); // longer than the figure: nothing of it may remain
     existing.close();
-    const Run run = posenc(QStringList {u"export"_s, u"curves"_s, u"-o"_s, file} + kSmall);
+    // Without --force the file is kept as it was; the refusal names it and the way to replace it.
+    const Run kept = posenc(QStringList {u"export"_s, u"curves"_s, u"-o"_s, file} + kSmall);
+    QCOMPARE(kept.exitCode, 3);
+    QVERIFY2(kept.err.contains(file) && kept.err.contains(u"--force"_s), qPrintable(kept.err));
+    QCOMPARE(readAll(file), QByteArray(1 << 20, 'x'));
+    const Run run = posenc(QStringList {u"export"_s, u"curves"_s, u"-o"_s, file, u"--force"_s} + kSmall);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QByteArray bytes = readAll(file);
     QVERIFY(!bytes.contains("xxxx"));

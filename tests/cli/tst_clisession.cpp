@@ -52,11 +52,11 @@ void TestCliSession::sessionGivesItsParameters()
     for (const QString &quantity : {u"pe"_s, u"output"_s}) {
         const QString a = path(u"a.npy"_s);
         const QString b = path(u"b.npy"_s);
-        const Run fromSession = posenc({u"table"_s, quantity, u"-o"_s, a, u"--session"_s, s});
+        const Run fromSession = posenc({u"table"_s, quantity, u"--force"_s, u"-o"_s, a, u"--session"_s, s});
         QVERIFY2(fromSession.exitCode == 0, qPrintable(fromSession.err));
         const Run fromFlags
-            = posenc({u"table"_s, quantity, u"-o"_s, b, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"32"_s, u"--layout"_s,
-                      u"split"_s, u"--dropout"_s, u"0.25"_s, u"--seed"_s, u"9"_s});
+            = posenc({u"table"_s, quantity, u"--force"_s, u"-o"_s, b, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"32"_s,
+                      u"--layout"_s, u"split"_s, u"--dropout"_s, u"0.25"_s, u"--seed"_s, u"9"_s});
         QVERIFY2(fromFlags.exitCode == 0, qPrintable(fromFlags.err));
         QCOMPARE(readNpy(a).cols, 64);
         QCOMPARE(readAll(a), readAll(b));
@@ -70,7 +70,7 @@ void TestCliSession::flagsOverrideTheSession()
     // Before or after --session, a flag wins over the file.
     for (const QStringList &order : {QStringList {u"--session"_s, s, u"--d-model"_s, u"16"_s},
                                      QStringList {u"--d-model"_s, u"16"_s, u"--session"_s, s}}) {
-        const Run run = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, out} + order);
+        const Run run = posenc(QStringList {u"table"_s, u"pe"_s, u"--force"_s, u"-o"_s, out} + order);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const Table t = readNpy(out);
         QCOMPARE(t.rows, 32);
@@ -81,11 +81,13 @@ void TestCliSession::flagsOverrideTheSession()
 void TestCliSession::sessionCarriesEmbeddings()
 {
     const QString pe = path(u"matrix.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, pe, u"--d-model"_s, u"8"_s, u"--max-len"_s, u"20"_s}).exitCode, 0);
+    QCOMPARE(posenc({u"table"_s, u"pe"_s, u"--force"_s, u"-o"_s, pe, u"--d-model"_s, u"8"_s, u"--max-len"_s, u"20"_s})
+                 .exitCode,
+             0);
     const QString s = write(u"emb.json"_s, session(R"("embeddings": ")" + pe.toUtf8() + R"(", "tokens": "19,2",
         "scale": "1", "d-model": "8", "max-len": "2")"));
     const QString out = path(u"emb.npy"_s);
-    const Run run = posenc({u"table"_s, u"embedding"_s, u"-o"_s, out, u"--session"_s, s});
+    const Run run = posenc({u"table"_s, u"embedding"_s, u"--force"_s, u"-o"_s, out, u"--session"_s, s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const Table source = readNpy(pe);
     const Table e = readNpy(out);
@@ -122,7 +124,7 @@ void TestCliSession::refusedSession()
     QFETCH(QStringList, message);
     const QString s = write(u"refused.json"_s, content);
     const QString out = path(u"refused.npy"_s);
-    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--session"_s, s});
+    const Run run = posenc({u"table"_s, u"pe"_s, u"--force"_s, u"-o"_s, out, u"--session"_s, s});
     QCOMPARE(run.exitCode, exitCode);
     for (const QString &part : message)
         QVERIFY2(run.err.contains(part), qPrintable(run.err));
