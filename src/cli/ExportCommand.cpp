@@ -132,20 +132,24 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser, con
             return u"--size: "_s + *error;
         size = FigureSize::fromInches(std::get<QSizeF>(inches), dpi.value_or(kDefaultDpi));
     } else {
-        if (parser.isSet(o.width) != parser.isSet(o.height))
-            return u"--width, --height: give both, or --size"_s;
-        QSize pixels(kDefaultWidth, kDefaultHeight);
-        if (parser.isSet(o.width)) {
-            const auto w = number(parser.value(o.width), 16, kMaxSide);
-            const auto h = number(parser.value(o.height), 16, kMaxSide);
-            if (!w || *w != std::floor(*w))
-                return u"--width: must be a whole number of pixels in [16, %1]; got '%2'"_s.arg(kMaxSide).arg(
-                    parser.value(o.width));
-            if (!h || *h != std::floor(*h))
-                return u"--height: must be a whole number of pixels in [16, %1]; got '%2'"_s.arg(kMaxSide).arg(
-                    parser.value(o.height));
-            pixels = QSize(static_cast<int>(*w), static_cast<int>(*h));
+        // Each value given is checked first, so that a wrong one is named even when the other is missing.
+        std::optional<int> sides[2];
+        const QCommandLineOption *options[2] = {&o.width, &o.height};
+        for (int k = 0; k < 2; ++k) {
+            if (!parser.isSet(*options[k]))
+                continue;
+            const QString text = parser.value(*options[k]);
+            const auto side = number(text, 16, kMaxSide);
+            if (!side || *side != std::floor(*side))
+                return u"--%1: must be a whole number of pixels in [16, %2]; got '%3'"_s
+                    .arg(options[k]->names().first())
+                    .arg(kMaxSide)
+                    .arg(text);
+            sides[k] = static_cast<int>(*side);
         }
+        if (sides[0].has_value() != sides[1].has_value())
+            return u"--width, --height: give both, or --size"_s;
+        const QSize pixels = sides[0] ? QSize(*sides[0], *sides[1]) : QSize(kDefaultWidth, kDefaultHeight);
         size = dpi ? FigureSize::fromPixelsAtDpi(pixels, *dpi) : FigureSize::fromPixels(pixels);
     }
     if (const auto refused = FigureFile::sizeRefusal(size))

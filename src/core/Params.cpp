@@ -1,5 +1,6 @@
 #include "Params.h"
 
+#include <QLocale>
 #include <QSet>
 
 #include <cmath>
@@ -70,7 +71,7 @@ namespace {
 
 QString number(double value)
 {
-    return QString::number(value, 'g', 17);
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 } // namespace

@@ -174,7 +174,8 @@ void TestCli::invalidUsageExits2_data()
     row("base nan", {u"--base"_s, u"nan"_s}, u"--base"_s);
     row("base inf", {u"--base"_s, u"inf"_s}, u"--base"_s);
     row("p > 1", {u"--dropout"_s, u"1.5"_s}, u"--dropout"_s);
-    row("p < 0", {u"--dropout"_s, u"-0.1"_s}, u"--dropout"_s);
+    row("p < 0, echoed as given", {u"--dropout"_s, u"-0.1"_s},
+        u"--dropout: must be a probability in [0, 1]; got -0.1\n"_s);
     row("p nan", {u"--dropout"_s, u"nan"_s}, u"--dropout"_s);
     row("scale text", {u"--scale"_s, u"big"_s}, u"--scale"_s);
     row("scale inf", {u"--scale"_s, u"inf"_s}, u"--scale"_s);

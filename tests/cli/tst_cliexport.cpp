@@ -169,6 +169,8 @@ void TestCliExport::invalidUsage_data()
     QTest::newRow("no output") << QStringList {u"heatmap"_s} << u"--output"_s;
     QTest::newRow("unknown extension") << QStringList {u"heatmap"_s, u"-o"_s, u"x.jpg"_s} << u"x.jpg"_s;
     QTest::newRow("width alone") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--width"_s, u"300"_s} << u"--height"_s;
+    QTest::newRow("width zero alone") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--width"_s, u"0"_s}
+                                      << u"--width: must be a whole number of pixels"_s;
     QTest::newRow("width not a number") << QStringList {u"heatmap"_s, u"-o"_s,       out,     u"--width"_s,
                                                         u"wide"_s,    u"--height"_s, u"300"_s}
                                         << u"--width"_s;

@@ -202,7 +202,8 @@ void TestScaleCompareFigure::longTablesAreMeasuredAtEvenlySpacedPositions()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     auto *title = qobject_cast<QCPTextElement *>(built->plot()->plotLayout()->element(0, 0));
     QVERIFY(title);
-    QVERIFY2(title->text().contains(u"every %1th position"_s.arg(stride)), qPrintable(title->text()));
+    QVERIFY2(title->text().contains(u"norms at one position in %1"_s.arg(FigureText::formatCount(stride))),
+             qPrintable(title->text()));
 }
 
 void TestScaleCompareFigure::panelsNameTheirSigmaAndScaleAndShareTheirAxes()

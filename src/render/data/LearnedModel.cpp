@@ -33,8 +33,8 @@ QList<ParamError> LearnedModel::checkOptions(const Params &params, const FigureS
     const QString embeddings = QString::fromUtf16(ParamInputs::kEmbeddingsKey);
     if (!params.embeddings)
         return {{embeddings, QString(),
-                 u"are needed: the learned figure compares a learned position table, loaded as the embeddings "
-                 "from a .npy or .safetensors file, with the sinusoidal PE"_s,
+                 u"a .npy or .safetensors file is needed: the learned figure compares the learned position "
+                 "table it holds, loaded as the embeddings, with the sinusoidal PE"_s,
                  std::nullopt}};
     if (params.embeddings->values.rows() < params.maxLen)
         return {{u"max-len"_s, QString(),

@@ -285,7 +285,7 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
         parts = QStringList {u"Magnitudes per position (top), mean and std per column (bottom)"_s, data.input,
                              data.parameters};
     if (data.positionStride > 1)
-        parts.append(u"norms at every %1th position"_s.arg(data.positionStride));
+        parts.append(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride)));
     if (!data.columnStatsExact())
         parts.append(u"per column, s·E estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.rmsRows),
                                                                                 FigureText::formatCount(data.maxLen)));

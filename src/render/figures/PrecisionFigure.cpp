@@ -184,7 +184,7 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         title += u"  ·  largest %1 at position %2"_s.arg(FigureText::formatNumber(d.largest, 3),
                                                          FigureText::formatCount(d.largestAt));
     if (d.stride > 1)
-        title += u"  ·  preview: every %1th position below"_s.arg(d.stride);
+        title += u"  ·  preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride));
     m_title->setText(title);
 }
 

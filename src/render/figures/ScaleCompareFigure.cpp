@@ -141,7 +141,7 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     parts.append(data.loadedMatrixSetAside ? u"E seeded N(0, σ²) in place of the loaded matrix"_s
                                            : u"E seeded N(0, σ²)"_s);
     if (!data.isExact())
-        parts.append(u"norms at every %1th position"_s.arg(FigureText::formatCount(data.positionStride)));
+        parts.append(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride)));
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
