@@ -114,7 +114,12 @@ bool fitText(QCPTextElement *element, double width)
     const QString text = element->text();
     if (text.isEmpty() || widest(text, metrics) <= width)
         return false;
-    element->setText(wrap(QString(text).replace(u'\n', u' '), metrics, width));
+    // The text's own line breaks stay: a caption of two statements keeps them apart, each
+    // wrapped within the width on its own.
+    QStringList lines = text.split(u'\n');
+    for (QString &line : lines)
+        line = wrap(line, metrics, width);
+    element->setText(lines.join(u'\n'));
     return element->text() != text;
 }
 

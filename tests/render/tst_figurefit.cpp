@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -56,6 +57,7 @@ private slots:
     void tooSmallIsRefusedWithTheLeastSize();
     void paperColumnLegendsAreShort();
     void wrapBreaksAtSeparatorsFirst();
+    void fitKeepsTheTextsLineBreaks();
     void legendsScaleWithTheFontSize_data();
     void legendsScaleWithTheFontSize();
     void legendInsideAxesScalesOnce();
@@ -195,6 +197,32 @@ void TestFigureFit::wrapBreaksAtSeparatorsFirst()
     // A part wider than the room breaks at its spaces.
     QCOMPARE(FigureFit::wrap(u"norm of row p"_s, metrics, metrics.horizontalAdvance(u"norm of"_s) + 1),
              u"norm of\nrow p"_s);
+}
+
+void TestFigureFit::fitKeepsTheTextsLineBreaks()
+{
+    // A caption of two statements, in a figure narrower than its first line: each statement is
+    // wrapped on its own, and no line takes words of both.
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    const QString caption = u"PE lost: 9.17\u00a0% of cells\nPE energy kept: 90.4\u00a0%"_s;
+    auto *text = new QCPTextElement(&plot, caption, font);
+    plot.plotLayout()->insertRow(0);
+    plot.plotLayout()->addElement(0, 0, text);
+    const QFontMetricsF metrics(font);
+    const int width = static_cast<int>(metrics.horizontalAdvance(u"PE lost: 9.17\u00a0%"_s)) + 12;
+    plot.setViewport(QRect(0, 0, width, 300));
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(FigureFit::fit(&plot));
+    const QStringList lines = text->text().split(u'\n');
+    QVERIFY2(lines.size() >= 3, qPrintable(text->text()));
+    const auto endsTheFirst
+        = std::find_if(lines.begin(), lines.end(), [](const QString &line) { return line.endsWith(u"cells"_s); });
+    QVERIFY2(endsTheFirst != lines.end() && endsTheFirst != lines.begin(), qPrintable(text->text()));
+    const auto statementBreak = std::distance(lines.begin(), endsTheFirst);
+    QVERIFY2(lines.at(statementBreak + 1).startsWith(u"PE energy"_s), qPrintable(text->text()));
+    for (const QString &line : lines)
+        QVERIFY2(metrics.horizontalAdvance(line) <= width - 8.0 || !line.contains(u' '), qPrintable(line));
 }
 
 void TestFigureFit::legendsScaleWithTheFontSize_data()
