@@ -18,6 +18,7 @@ private slots:
     void quantityFollowsParameters_data();
     void quantityFollowsParameters();
     void parameterParts();
+    void ratiosGroupThousands();
 };
 
 void TestFigureText::quantityFollowsParameters_data()
@@ -85,6 +86,17 @@ void TestFigureText::parameterParts()
     QCOMPARE(FigureText::dropoutText(params), u"p = 0.1, dropout mode sum"_s);
     params.training = false;
     QCOMPARE(FigureText::dropoutText(params), u"evaluation: no dropout"_s);
+}
+
+void TestFigureText::ratiosGroupThousands()
+{
+    // Cells a pixel in a title: three significant digits, never an exponent.
+    QCOMPARE(FigureText::formatRatio(1.4142), u"1.41"_s);
+    QCOMPARE(FigureText::formatRatio(17.83), u"17.8"_s);
+    QCOMPARE(FigureText::formatRatio(318.0), u"318"_s);
+    QCOMPARE(FigureText::formatRatio(1048576.0 / 339.0), u"3,090"_s); // 3093.1
+    QCOMPARE(FigureText::formatRatio(1048576.0 / 2.0), u"524,000"_s);
+    QCOMPARE(FigureText::formatRatio(999.6), u"1,000"_s);
 }
 
 QTEST_GUILESS_MAIN(TestFigureText)

@@ -187,4 +187,12 @@ QString formatNumber(double value, int digits)
     return text;
 }
 
+QString formatRatio(double value)
+{
+    if (!(std::abs(value) >= 999.5) || !std::isfinite(value)) // 999.5 is 1,000 to three digits
+        return formatNumber(value, 3);
+    const double unit = std::pow(10.0, std::floor(std::log10(std::abs(value))) - 2.0);
+    return formatCount(std::llround(std::round(value / unit) * unit));
+}
+
 } // namespace posenc::FigureText

@@ -33,5 +33,8 @@ QString composeText(const Params &params);
 QString parametersText(Quantity quantity, const Params &params);
 QString formatCount(std::int64_t n); // 8192 -> "8,192"
 QString formatNumber(double value, int digits = 4); // compact, exponent when needed
+// A ratio to three significant digits, thousands grouped instead of an exponent:
+// 3093.4 -> "3,090", 17.83 -> "17.8".
+QString formatRatio(double value);
 
 } // namespace posenc::FigureText

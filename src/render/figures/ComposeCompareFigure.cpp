@@ -241,7 +241,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
     const double perRow = static_cast<double>(sum.grid.block.rows) / sum.grid.rows;
     const double perCol = static_cast<double>(sum.grid.block.cols) / sum.grid.cols;
     if ((perRow > 1.0 || perCol > 1.0) && !m_compact)
-        parts.append(u"~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3));
+        parts.append(u"~%1 × %2 cells a pixel"_s.arg(FigureText::formatRatio(perRow), FigureText::formatRatio(perCol)));
     if (sum.grid.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * sum.grid.rowCoverage, 0, 'g', 2));
     if (!m_compact || !data.statisticsExact())

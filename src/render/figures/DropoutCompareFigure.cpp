@@ -160,7 +160,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
     const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
     if (perRow > 1.0 || perCol > 1.0)
-        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3);
+        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(FigureText::formatRatio(perRow), FigureText::formatRatio(perCol));
     if (grid.isPreview())
         detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     const QString dropout = params.training

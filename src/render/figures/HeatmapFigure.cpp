@@ -3,6 +3,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 
+#include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 #include "render/data/VisibleCells.h"
 
@@ -32,7 +33,7 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
     QStringList parts {data.label, data.parameters};
     if (perRow > 1.0 || perCol > 1.0)
-        parts.append(u"~%1 × %2 cells a pixel"_s.arg(perRow, 0, 'g', 3).arg(perCol, 0, 'g', 3));
+        parts.append(u"~%1 × %2 cells a pixel"_s.arg(FigureText::formatRatio(perRow), FigureText::formatRatio(perCol)));
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
     if (grid.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2));

@@ -141,8 +141,9 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     m_offsets->axis(QCPAxis::atLeft)->setRange(lo - pad, hi + pad);
 
     const double perCell = static_cast<double>(d.grid.block.rows) / d.grid.rows;
-    const QString averaged
-        = perCell > 1.0 ? u"  ·  each cell averages ~%1 × %1 positions"_s.arg(perCell, 0, 'g', 3) : QString();
+    const QString averaged = perCell > 1.0
+        ? u"  ·  each cell averages ~%1 × %1 positions"_s.arg(FigureText::formatRatio(perCell))
+        : QString();
     // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
     // part that depends on p, and float32 angles add their rounding.
     const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;
