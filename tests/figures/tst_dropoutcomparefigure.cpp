@@ -74,6 +74,7 @@ private slots:
     void maskedFillPaddingIsZeroInEvaluation();
     void peCountsAgainstReferences();
     void realisticSettingsShowWhatEachModeLoses();
+    void concatViewWithoutPeSaysSo();
     void figureIsLabelledAndSharesScales();
     void unsetSequenceShowsPadding();
     void smallViewKeepsRoomForTheHeatmaps();
@@ -228,6 +229,31 @@ void TestDropoutCompareFigure::realisticSettingsShowWhatEachModeLoses()
     QCOMPARE(data.modes[kEmbedding].energyKeptFraction(), 1.0);
     QVERIFY2(DropoutCompareCompute::peText(data.modes[kEmbedding]).contains(u"PE lost: 0 of 32,768 cells, 0\u00a0%"_s),
              qPrintable(DropoutCompareCompute::peText(data.modes[kEmbedding])));
+}
+
+// Under concat the PE is in the last pe-dims columns: a view of the s·E columns has no PE cell
+// to lose, and its caption says so instead of "0 of 0 cells".
+void TestDropoutCompareFigure::concatViewWithoutPeSaysSo()
+{
+    Params p = small(0.3);
+    p.compose = Compose::Concat;
+    p.peDims = p.dModel / 2;
+    const Engine engine(p);
+    HeatmapRequest visible;
+    visible.pixelRows = visible.pixelCols = 400;
+    visible.block = {0, p.maxLen, 0, p.dModel / 2};
+    const auto embeddingOnly = DropoutCompareCompute::compute(engine, visible, Detail::Full, {1, nullptr});
+    QVERIFY(embeddingOnly);
+    for (const DropoutModePanel &panel : embeddingOnly->modes) {
+        QCOMPARE(panel.peCells, std::int64_t(0));
+        QCOMPARE(DropoutCompareCompute::peText(panel), u"its PE part\nno PE column in view"_s);
+        QCOMPARE(DropoutCompareCompute::peText(panel, true), u"no PE column in view"_s);
+    }
+    visible.block = {0, p.maxLen, 0, p.dModel};
+    const auto whole = DropoutCompareCompute::compute(engine, visible, Detail::Full, {1, nullptr});
+    QVERIFY(whole);
+    QCOMPARE(whole->modes[kSum].peCells, p.maxLen * (p.dModel / 2));
+    QVERIFY(DropoutCompareCompute::peText(whole->modes[kSum], true).startsWith(u"PE lost: "_s));
 }
 
 void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()

@@ -191,6 +191,9 @@ QString modeTitle(const DropoutModePanel &panel)
 QString peText(const DropoutModePanel &panel, bool brief)
 {
     const QString percent = u"%1\u00a0%"_s; // the number and its sign on one line
+    // Under concat the columns in view may all be s·E: nothing of the PE to lose.
+    if (panel.peCells == 0)
+        return brief ? u"no PE column in view"_s : u"its PE part\nno PE column in view"_s;
     if (brief)
         return u"PE lost: %1 of cells\nPE energy kept: %2"_s.arg(
             percent.arg(FigureText::formatNumber(100.0 * panel.lostFraction(), 3)),
