@@ -92,19 +92,22 @@ void HeatmapPanel::initAxes()
     m_map->setColorScale(m_scale);
 }
 
+QCPRange HeatmapPanel::cellRange(std::int64_t first, std::int64_t end, int cells)
+{
+    const double lower = static_cast<double>(first) - 0.5;
+    const double upper = static_cast<double>(end) - 0.5;
+    if (cells <= 1)
+        return {lower, upper};
+    const double half = (upper - lower) / cells / 2;
+    return {lower + half, upper - half};
+}
+
 void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
 {
     QCPColorMapData *data = m_map->data();
     const Block &b = grid.block;
-    const double cellW = static_cast<double>(b.cols) / grid.cols;
-    const double cellH = static_cast<double>(b.rows) / grid.rows;
-    // Cell centres of the first and last grid cells, in table coordinates.
-    const QCPRange keys(static_cast<double>(b.col0) - 0.5 + cellW / 2,
-                        static_cast<double>(b.colEnd()) - 0.5 - cellW / 2);
-    const QCPRange values(static_cast<double>(b.row0) - 0.5 + cellH / 2,
-                          static_cast<double>(b.rowEnd()) - 0.5 - cellH / 2);
     data->setSize(grid.cols, grid.rows);
-    data->setRange(keys, values);
+    data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
     for (int a = 0; a < grid.rows; ++a)
         for (int c = 0; c < grid.cols; ++c)
             data->setCell(c, a, grid.at(a, c));

@@ -58,6 +58,12 @@ public:
     // the table of `shape`.
     std::optional<std::pair<std::int64_t, std::int64_t>> cellAt(const QPointF &pixel, Shape table) const;
 
+    // The key or value range of a colour map of `cells` cells over table cells [first, end), each
+    // table cell j spanning [j - 0.5, j + 0.5]: the centres of the first and last map cells, the map
+    // drawn half a cell beyond each. A single cell spans its own width: QCPColorMap draws a lone
+    // cell over the whole range, and nothing of a range of width 0.
+    static QCPRange cellRange(std::int64_t first, std::int64_t end, int cells);
+
     QCPAxisRect *axisRect() const { return m_rect; }
     QCPColorMap *colorMap() const { return m_map; }
     QCPColorScale *colorScale() const { return m_scale; }

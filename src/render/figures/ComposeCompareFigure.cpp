@@ -2,6 +2,7 @@
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
+#include "render/HeatmapPanel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -55,11 +56,9 @@ void setGrid(QCPColorMap *map, const HeatmapGrid &grid)
 {
     QCPColorMapData *data = map->data();
     const Block &b = grid.block;
-    const double cellW = static_cast<double>(b.cols) / grid.cols;
-    const double cellH = static_cast<double>(b.rows) / grid.rows;
     data->setSize(grid.cols, grid.rows);
-    data->setRange({static_cast<double>(b.col0) - 0.5 + cellW / 2, static_cast<double>(b.colEnd()) - 0.5 - cellW / 2},
-                   {static_cast<double>(b.row0) - 0.5 + cellH / 2, static_cast<double>(b.rowEnd()) - 0.5 - cellH / 2});
+    data->setRange(HeatmapPanel::cellRange(b.col0, b.colEnd(), grid.cols),
+                   HeatmapPanel::cellRange(b.row0, b.rowEnd(), grid.rows));
     for (int a = 0; a < grid.rows; ++a)
         for (int c = 0; c < grid.cols; ++c)
             data->setCell(c, a, grid.at(a, c));

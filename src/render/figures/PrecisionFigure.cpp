@@ -2,6 +2,7 @@
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
+#include "render/HeatmapPanel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -163,12 +164,10 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     QCPColorMapData *cells = m_map->data();
     const Block &b = d.block;
     if (d.cols > 0 && d.rows > 0) {
-        const double cellW = static_cast<double>(b.rows) / d.cols;
-        const double cellH = static_cast<double>(b.cols) / d.rows;
+        // Positions on x, columns on y.
         cells->setSize(d.cols, d.rows);
-        cells->setRange(
-            QCPRange(static_cast<double>(b.row0) - 0.5 + cellW / 2, static_cast<double>(b.rowEnd()) - 0.5 - cellW / 2),
-            QCPRange(static_cast<double>(b.col0) - 0.5 + cellH / 2, static_cast<double>(b.colEnd()) - 0.5 - cellH / 2));
+        cells->setRange(HeatmapPanel::cellRange(b.row0, b.rowEnd(), d.cols),
+                        HeatmapPanel::cellRange(b.col0, b.colEnd(), d.rows));
         for (int y = 0; y < d.rows; ++y)
             for (int x = 0; x < d.cols; ++x)
                 cells->setCell(x, y, std::max(static_cast<double>(d.at(y, x)), kFloor));
