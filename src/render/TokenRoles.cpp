@@ -52,8 +52,8 @@ private:
     QList<TokenRole> m_roles;
 };
 
-// A rectangle across the whole width of `rect`, over rows [first - 1/2, last + 1/2].
-QCPItemRect *rowBand(QCPAxisRect *rect, double first, double last)
+// A rectangle across the whole width of `rect`, its rows set by TokenRoleMarks::fitToView.
+QCPItemRect *rowBand(QCPAxisRect *rect)
 {
     auto *item = new QCPItemRect(rect->parentPlot());
     item->setClipAxisRect(rect);
@@ -63,8 +63,6 @@ QCPItemRect *rowBand(QCPAxisRect *rect, double first, double last)
         corner->setTypeX(QCPItemPosition::ptAxisRectRatio);
         corner->setTypeY(QCPItemPosition::ptPlotCoords);
     }
-    item->topLeft->setCoords(0.0, first - 0.5);
-    item->bottomRight->setCoords(1.0, last + 0.5);
     item->setSelectable(false);
     return item;
 }
@@ -126,14 +124,37 @@ TokenRoleMarks::TokenRoleMarks(QCPAxisRect *rect)
     names->setTickLabelFont(font);
     QObject::connect(left, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), names,
                      qOverload<const QCPRange &>(&QCPAxis::setRange));
+    m_followRows = QObject::connect(left, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), left,
+                                    [this](const QCPRange &rows) { fitToView(rows); });
+}
+
+TokenRoleMarks::~TokenRoleMarks()
+{
+    QObject::disconnect(m_followRows);
 }
 
 void TokenRoleMarks::clear()
 {
     QCustomPlot *plot = m_rect->parentPlot();
-    for (QCPAbstractItem *item : std::as_const(m_items))
-        plot->removeItem(item);
-    m_items.clear();
+    for (const RowMark &mark : std::as_const(m_marks))
+        plot->removeItem(mark.item);
+    m_marks.clear();
+}
+
+void TokenRoleMarks::addMark(QCPItemRect *item, double lower, double upper)
+{
+    m_marks.append({item, lower, upper});
+}
+
+void TokenRoleMarks::fitToView(const QCPRange &rows)
+{
+    for (const RowMark &mark : std::as_const(m_marks)) {
+        const double lower = std::max(mark.lower, rows.lower);
+        const double upper = std::min(mark.upper, rows.upper);
+        mark.item->setVisible(lower < upper);
+        mark.item->topLeft->setCoords(0.0, lower < upper ? lower : mark.lower);
+        mark.item->bottomRight->setCoords(1.0, lower < upper ? upper : mark.upper);
+    }
 }
 
 void TokenRoleMarks::update(const Params &params, bool named)
@@ -141,20 +162,22 @@ void TokenRoleMarks::update(const Params &params, bool named)
     clear();
     const QList<TokenRole> roles = TokenRoles::of(params);
     for (const TokenRole &role : roles) {
-        QCPItemRect *outline = rowBand(m_rect, static_cast<double>(role.position), static_cast<double>(role.position));
+        QCPItemRect *outline = rowBand(m_rect);
         outline->setPen(QPen(kOutline, 1.2));
         outline->setBrush(Qt::NoBrush);
-        m_items.append(outline);
+        const auto row = static_cast<double>(role.position);
+        addMark(outline, row - 0.5, row + 0.5);
     }
     const auto [first, end] = TokenRoles::padding(params);
     if (first < end) {
         for (const QBrush &brush : {QBrush(SwatchLegend::washColor()), SwatchLegend::hatchBrush()}) {
-            QCPItemRect *band = rowBand(m_rect, static_cast<double>(first), static_cast<double>(end - 1));
+            QCPItemRect *band = rowBand(m_rect);
             band->setPen(Qt::NoPen);
             band->setBrush(brush);
-            m_items.append(band);
+            addMark(band, static_cast<double>(first) - 0.5, static_cast<double>(end) - 0.5);
         }
     }
+    fitToView(m_rect->axis(QCPAxis::atLeft)->range());
     // The padding named a row into its band, after the roles: it yields to [SEP] where rows are thin.
     QList<TokenRole> labels = roles;
     if (first < end)

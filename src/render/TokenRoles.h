@@ -38,15 +38,31 @@ class TokenRoleMarks
 {
 public:
     explicit TokenRoleMarks(QCPAxisRect *rect);
+    ~TokenRoleMarks();
+    TokenRoleMarks(const TokenRoleMarks &) = delete;
+    TokenRoleMarks &operator=(const TokenRoleMarks &) = delete;
 
     // Marks the roles of `params`; `named`: named on the rect's right axis too (else only outlined).
     void update(const Params &params, bool named);
 
 private:
+    // A rectangle across the rect over the rows [lower, upper] of the position axis.
+    struct RowMark
+    {
+        QCPItemRect *item;
+        double lower;
+        double upper;
+    };
+
     void clear();
+    void addMark(QCPItemRect *item, double lower, double upper);
+    // Each mark drawn over the part of its rows in view, hidden when none is: an SVG keeps no clip
+    // path, so a mark clipped to the axis rect would still run over the ticks and the next panels.
+    void fitToView(const QCPRange &rows);
 
     QCPAxisRect *m_rect;
-    QList<QCPAbstractItem *> m_items;
+    QList<RowMark> m_marks;
+    QMetaObject::Connection m_followRows;
 };
 
 } // namespace posenc
