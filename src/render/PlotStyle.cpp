@@ -113,6 +113,13 @@ private:
 
 } // namespace
 
+void showLonePoint(QCPGraph *graph)
+{
+    const QColor color = graph->pen().color();
+    graph->setScatterStyle(graph->dataCount() == 1 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 7)
+                                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
+}
+
 void setLogAxis(QCPAxis *axis)
 {
     axis->setScaleType(QCPAxis::stLogarithmic);

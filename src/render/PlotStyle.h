@@ -29,6 +29,9 @@ QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap
 // range shorter than about a decade, which QCustomPlot ticks in linear steps, labels them as
 // numbers from 0.001 to 9999 (60, not 6·10¹).
 void setLogAxis(QCPAxis *axis);
+// A line graph of a single point draws nothing: it gets a dot of its pen's colour then, and no
+// dot again once it has more points. Call after each setData of a graph drawn as a line.
+void showLonePoint(QCPGraph *graph);
 // A panel's own title, over one of several panels: the figure title's size, bold or not. The
 // caller places it in the layout; FigureFit wraps it within its column.
 QCPTextElement *panelTitle(QCustomPlot *plot, bool bold);

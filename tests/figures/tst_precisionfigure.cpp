@@ -55,6 +55,7 @@ class TestPrecisionFigure : public QObject
     Q_OBJECT
 
 private slots:
+    void onePositionHasADistinctColorbarAndASingularTitle();
     void bandMaximumIsTheLargestOfEveryCell_data();
     void bandMaximumIsTheLargestOfEveryCell();
     void errorsStayWithinTheBoundAndReachIt();
@@ -155,6 +156,38 @@ void TestPrecisionFigure::figureIsRegisteredAndExports()
     const auto built = FigureBuilds::build(u"precision"_s, params(32, 4000), size, state);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 600));
+}
+
+void TestPrecisionFigure::onePositionHasADistinctColorbarAndASingularTitle()
+{
+    // At L = 1 every error is 0 and the bound 2^-25: a colorbar of fewer than 1.6 decades is ticked
+    // in linear steps that one-digit labels round alike.
+    const auto built = FigureBuilds::build(u"precision"_s, params(16, 1), FigureSize::fromPixels(QSize(900, 600)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    plot->replot();
+    QString title;
+    for (QCPLayoutElement *e : plot->plotLayout()->elements(true)) {
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            title += text->text();
+        if (auto *scale = qobject_cast<QCPColorScale *>(e)) {
+            const QVector<QString> labels = scale->axis()->tickVectorLabels();
+            const QSet<QString> unique(labels.begin(), labels.end());
+            QVERIFY2(labels.size() >= 2 && unique.size() == labels.size(),
+                     qPrintable(QStringList(labels.begin(), labels.end()).join(u", "_s)));
+        }
+    }
+    QVERIFY2(title.contains(u"1 position,"_s), qPrintable(title));
+    // The bound at p = 0, 2^-25, one point: drawn as a marker.
+    bool bound = false;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        QCPGraph *graph = plot->graph(i);
+        if (graph->dataCount() == 1 && std::abs(graph->data()->at(0)->value - std::ldexp(1.0, -25)) < 1e-15) {
+            bound = true;
+            QVERIFY(graph->scatterStyle().shape() != QCPScatterStyle::ssNone);
+        }
+    }
+    QVERIFY(bound);
 }
 
 QTEST_MAIN(TestPrecisionFigure)

@@ -66,6 +66,7 @@ class TestScaleCompareFigure : public QObject
     Q_OBJECT
 
 private slots:
+    void onePositionDrawsItsNormsAsMarkers();
     void ratiosAreTheClosedFormWithinStatistics_data();
     void ratiosAreTheClosedFormWithinStatistics();
     void normsAreFloat64Sums();
@@ -255,6 +256,26 @@ void TestScaleCompareFigure::figureIsRegisteredAndExports()
         const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(size));
         QCOMPARE(image.size(), size);
     }
+}
+
+void TestScaleCompareFigure::onePositionDrawsItsNormsAsMarkers()
+{
+    // At L = 1: ||PE_0|| = sqrt(d/2), one point in each panel, which a line alone would not draw.
+    const auto built = FigureBuilds::build(u"scale-compare"_s, params(16, 1), FigureSize::fromPixels(QSize(900, 600)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    int pe = 0, single = 0;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        QCPGraph *graph = plot->graph(i);
+        if (graph->dataCount() != 1)
+            continue;
+        ++single;
+        QVERIFY(graph->scatterStyle().shape() != QCPScatterStyle::ssNone);
+        if (std::abs(graph->data()->at(0)->value - std::sqrt(8.0)) < 1e-6)
+            ++pe;
+    }
+    QCOMPARE(pe, 4);
+    QCOMPARE(single, 8); // ||s·E_0|| and ||PE_0|| in each of the four panels
 }
 
 QTEST_MAIN(TestScaleCompareFigure)

@@ -6,6 +6,7 @@
 #include "render/data/SimilarityCompute.h"
 
 #include "../core/Reference.h"
+#include <QRegularExpression>
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -73,6 +74,7 @@ class TestSimilarityFigure : public QObject
     Q_OBJECT
 
 private slots:
+    void onePositionDrawsItsCellAndItsPointQuietly();
     void cellsAreTheMeanOfSOverTheirPositions_data();
     void cellsAreTheMeanOfSOverTheirPositions();
     void cellsAtAMillionPositions();
@@ -232,6 +234,35 @@ void TestSimilarityFigure::figureIsRegisteredAndExports()
     QCOMPARE(heat->axis(QCPAxis::atLeft)->range(), QCPRange(9.5, 59.5));
     const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(QSize(900, 500)));
     QCOMPARE(image.size(), QSize(900, 500));
+}
+
+void TestSimilarityFigure::onePositionDrawsItsCellAndItsPointQuietly()
+{
+    // At L = 1 the only offset is 0, where S(0) = PE_0 . PE_0 = d/2, and no middle row exists to
+    // be measured: no graph may be given more offsets than values (QCustomPlot warns of it).
+    QTest::failOnWarning(QRegularExpression(u".*"_s));
+    const auto built = FigureBuilds::build(u"similarity"_s, params(16, 1), FigureSize::fromPixels(QSize(900, 600)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    int points = 0;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        QCPGraph *graph = plot->graph(i);
+        if (graph->dataCount() == 0)
+            continue;
+        QCOMPARE(graph->dataCount(), 1);
+        QCOMPARE(graph->data()->at(0)->key, 0.0);
+        QCOMPARE(graph->data()->at(0)->value, 8.0);
+        // A point alone is a marker: a line of one point draws nothing.
+        QVERIFY(graph->scatterStyle().shape() != QCPScatterStyle::ssNone);
+        QVERIFY(graph->keyAxis()->range().contains(0.0));
+        ++points;
+    }
+    QCOMPARE(points, 2); // the closed form and the table at p = 0
+    QString title;
+    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            title += text->text();
+    QVERIFY2(title.contains(u"1 position,"_s), qPrintable(title));
 }
 
 QTEST_MAIN(TestSimilarityFigure)

@@ -62,6 +62,7 @@ class TestFigures : public QObject
     Q_OBJECT
 
 private slots:
+    void magnitudesOfOnePositionAreMarkers();
     void heatmapShowsTheGridWithAColorbar_data();
     void heatmapShowsTheGridWithAColorbar();
     void heatmapTitleSaysPreviewUntilExact();
@@ -373,6 +374,26 @@ void TestFigures::noTickLabelRepeatsNearAMillion()
             }
         }
     }
+}
+
+void TestFigures::magnitudesOfOnePositionAreMarkers()
+{
+    // At L = 1 each measured curve is one point: ||PE_0|| = sqrt(d/2), drawn as a marker.
+    const auto built = FigureBuilds::build(u"magnitudes"_s, sized(16, 1), FigureSize::fromPixels(QSize(900, 600)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    int single = 0;
+    bool pe = false;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        QCPGraph *graph = plot->graph(i);
+        if (graph->dataCount() != 1 || graph->keyAxis()->label() != u"position p"_s)
+            continue;
+        ++single;
+        QVERIFY2(graph->scatterStyle().shape() != QCPScatterStyle::ssNone, qPrintable(graph->name()));
+        pe = pe || std::abs(graph->data()->at(0)->value - std::sqrt(8.0)) < 1e-6;
+    }
+    QCOMPARE(single, 3); // ||s·E_0||, ||PE_0|| and their ratio
+    QVERIFY(pe);
 }
 
 QTEST_MAIN(TestFigures)

@@ -179,6 +179,11 @@ QString formatCount(std::int64_t n)
     return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
 }
 
+QString countText(std::int64_t n, const QString &one, const QString &many)
+{
+    return u"%1 %2"_s.arg(formatCount(n), n == 1 ? one : many);
+}
+
 QString formatNumber(double value, int digits)
 {
     // "6.03e+04" -> "6.03e4", "1.04e-04" -> "1.04e-4": short enough for a legend.

@@ -32,6 +32,8 @@ QString composeText(const Params &params);
 // a long title may wrap: "d = 512, L = 1,024  ·  s = √d = 22.63, σ = 1" for X.
 QString parametersText(Quantity quantity, const Params &params);
 QString formatCount(std::int64_t n); // 8192 -> "8,192"
+// "1 position", "8,192 positions": the count and the noun that agrees with it.
+QString countText(std::int64_t n, const QString &one, const QString &many);
 QString formatNumber(double value, int digits = 4); // compact, exponent when needed
 // A ratio to three significant digits, thousands grouped instead of an exponent:
 // 3093.4 -> "3,090", 17.83 -> "17.8".

@@ -167,9 +167,10 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     // S against the offset, over the offsets in view.
     const double lo = std::max(0.0, std::min(offsets.lower, offsets.upper));
     const double hi = std::clamp(std::max(offsets.lower, offsets.upper), lo, static_cast<double>(params.maxLen - 1));
-    const int dense = std::clamp(2 * pixels, 16, 20000);
+    // One offset in view (L = 1) is one point of the closed form, not 16 alike.
+    const int dense = hi > lo ? std::clamp(2 * pixels, 16, 20000) : 1;
     for (int i = 0; i < dense; ++i) {
-        const double k = lo + (hi - lo) * i / (dense - 1);
+        const double k = dense > 1 ? lo + (hi - lo) * i / (dense - 1) : lo;
         data.offsets.append(k);
         data.closedForm.append(closedForm(params, k, cosine));
     }

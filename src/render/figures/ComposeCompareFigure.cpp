@@ -245,7 +245,8 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * sum.grid.rowCoverage, 0, 'g', 2));
     if (!m_compact || !data.statisticsExact())
         parts.append(data.statisticsExact()
-                         ? u"statistics over all %1 positions"_s.arg(FigureText::formatCount(data.maxLen))
+                         ? (data.maxLen == 1 ? u"statistics over the one position"_s
+                                             : u"statistics over all %1 positions"_s.arg(FigureText::formatCount(data.maxLen)))
                          : u"statistics estimated from %1 of %2 positions"_s.arg(
                              FigureText::formatCount(data.statisticsRows), FigureText::formatCount(data.maxLen)));
     m_title->setText(parts.join(u"  ·  "_s));

@@ -125,8 +125,9 @@ int LearnedFigure::similarityPixels() const
 
 void LearnedFigure::setData(const LearnedData &data)
 {
-    m_title->setText(u"Learned vs sinusoidal  ·  %1 positions × %2 columns"_s.arg(FigureText::formatCount(data.rows),
-                                                                                  FigureText::formatCount(data.cols)));
+    m_title->setText(u"Learned vs sinusoidal  ·  %1 × %2"_s.arg(
+        FigureText::countText(data.rows, u"position"_s, u"positions"_s),
+        FigureText::countText(data.cols, u"column"_s, u"columns"_s)));
     m_learned->setGrid(data.learned, signedStyle(data.learned));
     m_sinusoidal->setGrid(data.sinusoidal, HeatmapStyle {});
     // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.

@@ -232,6 +232,8 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
     m_peNorm->setData(data.positions, data.peNorm, true);
     m_ratio->setData(data.positions, data.ratio, true);
+    for (QCPGraph *graph : {m_embeddingNorm, m_peNorm, m_ratio})
+        PlotStyle::showLonePoint(graph);
     const double last = static_cast<double>(std::max<std::int64_t>(data.maxLen - 1, 1));
     m_expectedEmbedding->setData({0.0, last}, {data.expectedEmbeddingNorm, data.expectedEmbeddingNorm}, true);
     if (data.expectedPeNorm)

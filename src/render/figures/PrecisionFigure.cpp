@@ -149,6 +149,8 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         measured.append(std::max(v, kFloor));
     m_measured->setData(d.bandCentre, measured, true);
     m_bound->setData(d.bandCentre, d.bound, true);
+    PlotStyle::showLonePoint(m_measured);
+    PlotStyle::showLonePoint(m_bound);
     m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| over the positions of a pixel, every column"_s);
     m_bound->setName(m_compact ? u"bound"_s : u"bound p·w₀·2⁻²³ + 2⁻²⁵"_s);
     // The decades the errors span, not those below the smallest.
@@ -172,13 +174,15 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
             for (int x = 0; x < d.cols; ++x)
                 cells->setCell(x, y, std::max(static_cast<double>(d.at(y, x)), kFloor));
     }
-    m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 10)));
+    // Two decades at least: over fewer than 1.6, QCPAxisTickerLog ticks in linear steps, which the
+    // one-digit labels round alike ("2·10⁻⁸" three times at L = 1, where every error is 0).
+    m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 100)));
     m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| in the pixel"_s);
 
     const QString what
         = m_compact ? u"Float32-angle error"_s : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
-    QString title = u"%1  ·  %2 positions, d = %3"_s.arg(what, FigureText::formatCount(b.rowEnd()),
-                                                         FigureText::formatCount(d.peColumns));
+    QString title = u"%1  ·  %2, d = %3"_s.arg(
+        what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s), FigureText::formatCount(d.peColumns));
     if (d.largest > 0.0)
         title += u"  ·  largest %1 at position %2"_s.arg(FigureText::formatNumber(d.largest, 3),
                                                          FigureText::formatCount(d.largestAt));

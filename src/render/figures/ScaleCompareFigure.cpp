@@ -114,6 +114,8 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
         Panel &panel = m_panels[static_cast<std::size_t>(i)];
         panel.embedding->setData(data.positions, variant.embeddingNorm, true);
         panel.pe->setData(data.positions, data.peNorm, true);
+        PlotStyle::showLonePoint(panel.embedding);
+        PlotStyle::showLonePoint(panel.pe);
         panel.expectedEmbedding->setData({0.0, last}, {variant.expectedEmbeddingNorm, variant.expectedEmbeddingNorm},
                                          true);
         panel.expectedPe->setData({0.0, last}, {expectedPe, expectedPe}, true);

@@ -98,8 +98,9 @@ void SimilarityFigure::showDefaultView(const Params &params, const FigureState &
     if (const auto range = ViewOptions::positionRange(state))
         block = {range->first, range->second - range->first, range->first, range->second - range->first};
     m_panel.showBlock(block);
-    m_offsets->axis(QCPAxis::atBottom)
-        ->setRange(0.0, static_cast<double>(SimilarityModel::defaultLastOffset(params.maxLen)));
+    // At L = 1 the only offset is 0: half an offset either side, as a position axis shows one position.
+    const auto last = static_cast<double>(SimilarityModel::defaultLastOffset(params.maxLen));
+    m_offsets->axis(QCPAxis::atBottom)->setRange(last > 0.0 ? QCPRange(0.0, last) : QCPRange(-0.5, 0.5));
 }
 
 QList<PanelExtent> SimilarityFigure::panels(double pixelRatio) const
@@ -119,8 +120,13 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     m_panel.setGrid(d.grid, style);
 
     m_closedForm->setData(d.offsets, d.closedForm, true);
+    PlotStyle::showLonePoint(m_closedForm);
     m_first->setData(d.measuredOffsets, d.measuredFirst, true);
-    m_middle->setData(d.measuredOffsets, d.measuredMiddle, true);
+    // No middle row (L < 3 or offsets reaching the table's end): no values, whatever the offsets.
+    if (d.middle > 0)
+        m_middle->setData(d.measuredOffsets, d.measuredMiddle, true);
+    else
+        m_middle->data()->clear();
     m_middle->setVisible(d.middle > 0);
     m_middle->removeFromLegend(m_legend);
     if (d.middle > 0)
@@ -147,9 +153,9 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
     // part that depends on p, and float32 angles add their rounding.
     const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;
-    m_title->setText(u"%1  ·  %2 positions, d = %3  ·  %4%5"_s.arg(
+    m_title->setText(u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(
         d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE_p · PE_q"_s,
-        FigureText::formatCount(d.table.rows), FigureText::formatCount(d.peColumns), relative, averaged));
+        FigureText::countText(d.table.rows, u"position"_s, u"positions"_s), FigureText::formatCount(d.peColumns), relative, averaged));
 }
 
 QList<PositionAxis> SimilarityFigure::positionAxes() const
