@@ -60,6 +60,11 @@ int runWindow(const WindowOptions &options)
         tooLarge = loaded.tooLarge;
     }
     MainWindow window(params, &settings);
+    // A window that starts in a lesson leaves it to the remembered parameters and the default
+    // views, and remembers those when it closes: the lesson's are not the user's.
+    std::optional<LessonController::Workspace> home;
+    if (options.paramsGiven && !(options.lesson.isEmpty() && options.sessionLesson.isEmpty()))
+        home = LessonController::Workspace {Settings::loadParams(settings).params, window.sessions()->viewState()};
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
     // A lecturer's own lesson, given as a session: its panel explains what it set.
@@ -68,10 +73,10 @@ int runWindow(const WindowOptions &options)
         session.view = options.sessionView.value_or(QJsonObject());
         session.lesson = options.sessionLesson;
         if (const auto lesson = Lessons::fromSession(session, QString()); std::holds_alternative<Lesson>(lesson))
-            window.lessons()->show(std::get<Lesson>(lesson), params);
+            window.lessons()->show(std::get<Lesson>(lesson), params, home);
     }
     if (const Lesson *lesson = Lessons::find(options.lesson))
-        window.lessons()->show(*lesson, params);
+        window.lessons()->show(*lesson, params, home);
     if (!problems.isEmpty())
         window.statusBar()->showMessage(
             QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")

@@ -14,6 +14,8 @@
 #include <QScrollArea>
 #include <QSettings>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -33,6 +35,7 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     , m_startPanelAction(new QAction(tr("&Lessons…"), this))
     , m_previousAction(new QAction(tr("&Previous lesson"), this))
     , m_nextAction(new QAction(tr("&Next lesson"), this))
+    , m_leaveAction(new QAction(tr("&Leave lesson"), this))
 {
     m_dock->setObjectName(u"lessonDock"_s);
     auto *scroll = new QScrollArea;
@@ -61,15 +64,20 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     m_startPanelAction->setStatusTip(tr("The lessons as the questions they answer"));
     m_previousAction->setShortcut(QKeySequence(u"Alt+Left"_s));
     m_nextAction->setShortcut(QKeySequence(u"Alt+Right"_s));
+    m_leaveAction->setObjectName(u"leaveLessonAction"_s);
+    m_leaveAction->setStatusTip(tr("Close the lesson and bring back the parameters and views you had before it"));
     connect(m_startPanelAction, &QAction::triggered, this, &LessonController::openStartPanel);
     connect(m_previousAction, &QAction::triggered, this, [this] { step(-1); });
     connect(m_nextAction, &QAction::triggered, this, [this] { step(1); });
     connect(m_panel, &LessonPanel::previousRequested, m_previousAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::nextRequested, m_nextAction, &QAction::trigger);
+    connect(m_leaveAction, &QAction::triggered, this, &LessonController::leave);
+    connect(m_panel, &LessonPanel::leaveRequested, m_leaveAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::resetRequested, this, [this] {
         if (const Lesson *lesson = current())
             open(Lesson(*lesson));
     });
+    connect(m_parts.sessions, &SessionController::aboutToOpen, this, [this] { keepHome(); });
     connect(m_parts.sessions, &SessionController::opened, this, &LessonController::sessionOpened);
     connect(m_parts.controls, &ControlPanel::paramsChanged, m_panel, &LessonPanel::setParams);
     updateActions();
@@ -98,8 +106,9 @@ bool LessonController::open(const Lesson &lesson)
     return true;
 }
 
-void LessonController::show(const Lesson &lesson, const Params &params)
+void LessonController::show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home)
 {
+    keepHome(home);
     m_parts.controls->applyParams(params);
     m_parts.sessions->setViewState(lesson.session.view);
     m_parts.sessions->setLesson(lesson.session.lesson);
@@ -118,10 +127,35 @@ void LessonController::show(const Lesson &lesson, const Params &params)
 
 void LessonController::close()
 {
+    m_home.reset();
     m_panel->clear();
     m_dock->hide();
     m_parts.sessions->setLesson({});
     updateActions();
+}
+
+void LessonController::leave()
+{
+    if (!current())
+        return;
+    const std::optional<Workspace> home = std::exchange(m_home, std::nullopt);
+    close();
+    if (home) {
+        m_parts.controls->applyParams(home->params);
+        m_parts.sessions->setViewState(home->view);
+    }
+    emit left();
+}
+
+void LessonController::keepHome(const std::optional<Workspace> &home)
+{
+    if (!current())
+        m_home = home ? *home : Workspace {m_parts.controls->params(), m_parts.sessions->viewState()};
+}
+
+Params LessonController::rememberedParams() const
+{
+    return current() && m_home ? m_home->params : m_parts.controls->params();
 }
 
 void LessonController::sessionOpened(const QString &path)
@@ -172,6 +206,7 @@ void LessonController::updateActions()
         m_lessonActions[i]->setChecked(i == index);
     m_previousAction->setEnabled(index > 0);
     m_nextAction->setEnabled(index + 1 < lessons.size());
+    m_leaveAction->setEnabled(lesson != nullptr);
     m_panel->setNeighbours(index > 0, index + 1 < lessons.size());
 }
 

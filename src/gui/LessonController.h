@@ -3,6 +3,7 @@
 #include "core/Params.h"
 #include "io/Lesson.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -24,13 +25,22 @@ class StartPanel;
 
 // The window's lessons (docs/ARCHITECTURE.md, Lessons): opening one sets its parameters through
 // the control panel, as an edit would, and its views through the session's view state; its
-// side panel explains, with the numbers of the parameters as they change. Also the start panel
-// a first start shows, and the actions the menus list.
+// side panel explains, with the numbers of the parameters as they change. A lesson is a detour:
+// the parameters and views from before it are kept, leaving it brings them back, and they are
+// what the window remembers when it closes during one. Also the start panel a first start shows,
+// and the actions the menus list.
 class LessonController : public QObject
 {
     Q_OBJECT
 
 public:
+    // The user's own parameters and views, as they were before a lesson.
+    struct Workspace
+    {
+        Params params;
+        QJsonObject view;
+    };
+
     struct Parts
     {
         QMainWindow *window = nullptr;
@@ -47,6 +57,7 @@ public:
     QAction *startPanelAction() const { return m_startPanelAction; }
     QAction *previousAction() const { return m_previousAction; }
     QAction *nextAction() const { return m_nextAction; }
+    QAction *leaveAction() const { return m_leaveAction; }
     QDockWidget *dock() const { return m_dock; }
     LessonPanel *panel() const { return m_panel; }
     // The lesson shown in the side panel, if any.
@@ -56,10 +67,20 @@ public:
     bool open(const QString &name);
     // Opens `lesson` with its own parameters; false when they are not valid.
     bool open(const Lesson &lesson);
-    // Opens `lesson` with `params` (its own, some overridden by the command line).
-    void show(const Lesson &lesson, const Params &params);
-    // Closes the side panel and forgets the lesson; the parameters and views stay.
+    // Opens `lesson` with `params` (its own, some overridden by the command line). Leaving it
+    // brings back the workspace from before the first lesson, or `home` when given and no lesson
+    // is open: a window that starts in a lesson leaves to the remembered parameters.
+    void show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home = std::nullopt);
+    // Closes the side panel and forgets the lesson and the workspace from before it; the
+    // parameters and views stay (a session opened from a file replaces them).
     void close();
+    // Leaves the lesson: its panel closes and the workspace from before it comes back.
+    void leave();
+
+    // The workspace from before the open lesson; none without one.
+    const std::optional<Workspace> &home() const { return m_home; }
+    // The parameters the window remembers when it closes: the user's own, during a lesson too.
+    Params rememberedParams() const;
 
     // The start panel, opened without blocking; the one already open when there is one.
     StartPanel *openStartPanel();
@@ -72,11 +93,16 @@ public:
 
 signals:
     void opened(const QString &name);
+    // The lesson was left and the workspace from before it is back.
+    void left();
 
 private:
     void step(int offset);
     // A session opened from a file: its lesson, when it carries one, or none.
     void sessionOpened(const QString &path);
+    // The workspace as it is now (or `home`), kept as the one to come back to unless a lesson
+    // is open.
+    void keepHome(const std::optional<Workspace> &home = std::nullopt);
     void updateActions();
 
     Parts m_parts;
@@ -87,7 +113,9 @@ private:
     QAction *m_startPanelAction;
     QAction *m_previousAction;
     QAction *m_nextAction;
+    QAction *m_leaveAction;
     QPointer<StartPanel> m_startPanel;
+    std::optional<Workspace> m_home;
 };
 
 } // namespace posenc

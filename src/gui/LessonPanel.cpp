@@ -64,6 +64,12 @@ LessonPanel::LessonPanel(QWidget *parent)
     buttons->addWidget(m_previous);
     buttons->addWidget(reset);
     buttons->addWidget(m_next);
+    auto *leave = new QPushButton(tr("Leave lesson"));
+    leave->setObjectName(u"lessonLeave"_s);
+    leave->setToolTip(tr("Close the lesson and bring back the parameters and views you had before it"));
+    auto *leaving = new QHBoxLayout;
+    leaving->addStretch(1);
+    leaving->addWidget(leave);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -74,10 +80,12 @@ LessonPanel::LessonPanel(QWidget *parent)
     layout->addWidget(m_explanation);
     layout->addStretch(1);
     layout->addLayout(buttons);
+    layout->addLayout(leaving);
 
     connect(reset, &QPushButton::clicked, this, &LessonPanel::resetRequested);
     connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previousRequested);
     connect(m_next, &QPushButton::clicked, this, &LessonPanel::nextRequested);
+    connect(leave, &QPushButton::clicked, this, &LessonPanel::leaveRequested);
 }
 
 void LessonPanel::showLesson(const Lesson &lesson, const Params &params)

@@ -36,6 +36,7 @@ signals:
     void resetRequested();
     void previousRequested();
     void nextRequested();
+    void leaveRequested();
 
 private:
     std::optional<Lesson> m_lesson;

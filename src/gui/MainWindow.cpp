@@ -200,7 +200,7 @@ void MainWindow::showProblem(const QString &title, const QString &text)
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_settings) {
-        Settings::saveParams(*m_settings, m_controls->params());
+        Settings::saveParams(*m_settings, m_lessons->rememberedParams());
         Settings::saveGeometry(*m_settings, saveGeometry());
         m_settings->sync();
     }

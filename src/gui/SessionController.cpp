@@ -130,6 +130,7 @@ bool SessionController::apply(const Session &session, const QString &path)
 
 void SessionController::finishOpen(const Params &params, const Session &session, const QString &path)
 {
+    emit aboutToOpen();
     m_parts.controls->applyParams(params);
     setViewState(session.view);
     m_lesson = session.lesson;

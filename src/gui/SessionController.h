@@ -66,6 +66,8 @@ public:
 signals:
     void failed(const QString &title, const QString &message);
     void saved(const QString &path);
+    // A session read from a file is about to replace the parameters and views.
+    void aboutToOpen();
     void opened(const QString &path);
     void recentSessionsChanged();
 

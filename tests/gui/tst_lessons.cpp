@@ -1,7 +1,9 @@
 // The lessons in the window: every shipped lesson is sound (its parameters valid, its figures
 // registered and their states accepted, its layout known) and opens as it says; the side panel's
 // numbers follow the controls; the start panel shows on a first start only; the Lessons and Help
-// menus list the lessons, and the shortcuts dialog every shortcut the window has.
+// menus list the lessons, and the shortcuts dialog every shortcut the window has. A lesson is a
+// detour: leaving it brings back the parameters and views from before it, and the window
+// remembers those, not the lesson's, when it closes during one.
 #include "gui/ControlPanel.h"
 #include "gui/Dashboard.h"
 #include "gui/FigureView.h"
@@ -9,6 +11,7 @@
 #include "gui/LessonPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
+#include "gui/Settings.h"
 #include "gui/ShortcutsDialog.h"
 #include "gui/StartPanel.h"
 #include "render/FigureRegistry.h"
@@ -47,6 +50,17 @@ QStringList texts(const QList<QAction *> &actions)
     return list;
 }
 
+// Parameters of the user's own, unlike every shipped lesson's.
+Params ownParams()
+{
+    Params own;
+    own.dModel = 96;
+    own.maxLen = 300;
+    own.dropout = 0.25;
+    own.seed = 7;
+    return own;
+}
+
 Params lessonParams(const Lesson &lesson)
 {
     const auto params = lesson.params();
@@ -68,6 +82,10 @@ private slots:
     void theNumbersFollowTheControls();
     void previousNextAndReset();
     void aSessionSavedDuringALessonReopensIt();
+    void leavingBringsBackTheWorkspaceFromBefore();
+    void theWindowRemembersTheUsersParametersDuringALesson();
+    void aSessionOpenedFromAFileIsTheNewWorkspace();
+    void aWindowStartedInALessonLeavesToTheGivenWorkspace();
     void startPanelOnAFirstStartOnly();
     void startPanelOpensALessonInOneClick();
     void lessonsMenuListsEveryLessonByTitle();
@@ -237,6 +255,127 @@ void TestLessons::aSessionSavedDuringALessonReopensIt()
     QVERIFY(!second.lessons()->current());
     QVERIFY(!second.lessons()->dock()->isVisibleTo(&second));
     QVERIFY(second.sessions()->current().lesson.isEmpty());
+}
+
+void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
+{
+    MainWindow window(ownParams(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    LessonController *lessons = window.lessons();
+    window.dashboard()->setArrangement(Dashboard::Arrangement::SideBySide);
+    window.views()[1]->setFigure(*FigureRegistry::find(u"similarity"_s));
+    const QJsonObject views = window.sessions()->viewState();
+    QVERIFY(!lessons->leaveAction()->isEnabled());
+    QVERIFY(!lessons->home());
+
+    // Through a lesson, the next one and a change of the user's within it.
+    QVERIFY(lessons->open(u"why-sqrt-d"_s));
+    QVERIFY(lessons->leaveAction()->isEnabled());
+    QVERIFY(!(window.controlPanel()->params() == ownParams()));
+    QVERIFY(window.sessions()->viewState() != views);
+    lessons->nextAction()->trigger();
+    Params moved = window.controlPanel()->params();
+    moved.dModel = 48;
+    window.controlPanel()->applyParams(moved);
+    QVERIFY(lessons->home() && lessons->home()->params == ownParams());
+
+    QSignalSpy left(lessons, &LessonController::left);
+    lessons->panel()->findChild<QPushButton *>(u"lessonLeave"_s)->click();
+    QCOMPARE(left.size(), 1);
+    QVERIFY(!lessons->current());
+    QVERIFY(!lessons->dock()->isVisibleTo(&window));
+    QVERIFY(window.controlPanel()->params() == ownParams());
+    QCOMPARE(window.sessions()->viewState(), views);
+    QCOMPARE(window.views()[1]->figure().name(), u"similarity"_s);
+    for (const FigureView *view : window.views())
+        QVERIFY(view->params() == ownParams());
+    QVERIFY(!lessons->leaveAction()->isEnabled());
+    QVERIFY(!lessons->home());
+    QVERIFY(!std::any_of(lessons->lessonActions().begin(), lessons->lessonActions().end(),
+                         [](const QAction *action) { return action->isChecked(); }));
+    // Nothing to leave now.
+    lessons->leave();
+    QCOMPARE(left.size(), 1);
+    QVERIFY(window.controlPanel()->params() == ownParams());
+}
+
+void TestLessons::theWindowRemembersTheUsersParametersDuringALesson()
+{
+    {
+        MainWindow window(ownParams(), m_settings.get());
+        window.show();
+        QVERIFY(window.lessons()->open(u"masked-dropout"_s));
+        QVERIFY(window.close());
+    }
+    QVERIFY(Settings::loadParams(*m_settings).params == ownParams());
+    // Out of the lesson, the parameters shown are the user's: those are remembered.
+    {
+        MainWindow window(ownParams(), m_settings.get());
+        window.show();
+        QVERIFY(window.lessons()->open(u"masked-dropout"_s));
+        window.lessons()->leave();
+        Params moved = window.controlPanel()->params();
+        moved.dModel = 40;
+        window.controlPanel()->applyParams(moved);
+        QVERIFY(window.close());
+    }
+    QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
+}
+
+void TestLessons::aSessionOpenedFromAFileIsTheNewWorkspace()
+{
+    const QString plain = m_dir->filePath(u"plain.json"_s);
+    const QString withLesson = m_dir->filePath(u"lesson.json"_s);
+    Params sessionParams = ownParams();
+    sessionParams.dModel = 200;
+    {
+        MainWindow writer(sessionParams, nullptr);
+        QVERIFY(writer.sessions()->save(plain));
+        QVERIFY(writer.lessons()->open(u"relative-position"_s));
+        QVERIFY(writer.sessions()->save(withLesson));
+    }
+    const Params relative = lessonParams(*Lessons::find(u"relative-position"_s));
+
+    // A plain session opened during a lesson ends it: its parameters are the user's now.
+    MainWindow window(ownParams(), m_settings.get());
+    LessonController *lessons = window.lessons();
+    QVERIFY(lessons->open(u"why-sqrt-d"_s));
+    QVERIFY(window.sessions()->open(plain));
+    QVERIFY(!lessons->current());
+    QVERIFY(!lessons->home());
+    QVERIFY(window.controlPanel()->params() == sessionParams);
+    QVERIFY(!lessons->leaveAction()->isEnabled());
+
+    // A session that carries a lesson, opened outside one, leaves to what was there before it.
+    QVERIFY(window.sessions()->open(withLesson));
+    QCOMPARE(lessons->current()->name, u"relative-position"_s);
+    QVERIFY(window.controlPanel()->params() == relative);
+    QVERIFY(lessons->home() && lessons->home()->params == sessionParams);
+    // Opened during a lesson, it keeps the workspace from before the first.
+    QVERIFY(lessons->open(u"why-sqrt-d"_s));
+    QVERIFY(window.sessions()->open(withLesson));
+    QVERIFY(lessons->home()->params == sessionParams);
+    lessons->leaveAction()->trigger();
+    QVERIFY(window.controlPanel()->params() == sessionParams);
+}
+
+void TestLessons::aWindowStartedInALessonLeavesToTheGivenWorkspace()
+{
+    // As posenc --lesson starts: the window on the lesson's parameters, the remembered ones given.
+    const Lesson &lesson = *Lessons::find(u"frequencies"_s);
+    MainWindow window(lessonParams(lesson), m_settings.get());
+    const LessonController::Workspace home {ownParams(), window.sessions()->viewState()};
+    window.lessons()->show(lesson, lessonParams(lesson), home);
+    QVERIFY(window.controlPanel()->params() == lessonParams(lesson));
+    QVERIFY(window.lessons()->rememberedParams() == ownParams());
+    // The next lesson keeps it.
+    window.lessons()->nextAction()->trigger();
+    QVERIFY(window.lessons()->home()->params == ownParams());
+    window.lessons()->leave();
+    QVERIFY(window.controlPanel()->params() == ownParams());
+    QCOMPARE(window.sessions()->viewState(), home.view);
+    QVERIFY(window.lessons()->rememberedParams() == ownParams());
 }
 
 void TestLessons::startPanelOnAFirstStartOnly()
