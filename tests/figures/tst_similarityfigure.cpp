@@ -6,8 +6,8 @@
 #include "render/data/SimilarityCompute.h"
 
 #include "../core/Reference.h"
-#include <QRegularExpression>
 #include "support/FigureBuilds.h"
+#include <QRegularExpression>
 
 #include <QTest>
 
@@ -83,6 +83,8 @@ private slots:
     void measuredOffsetsDependOnKOnly();
     void oddDModelDependsOnPositionToo();
     void figureIsRegisteredAndExports();
+    void heatmapIsSquareBesideOrAboveTheOffsets_data();
+    void heatmapIsSquareBesideOrAboveTheOffsets();
 };
 
 void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
@@ -234,6 +236,62 @@ void TestSimilarityFigure::figureIsRegisteredAndExports()
     QCOMPARE(heat->axis(QCPAxis::atLeft)->range(), QCPRange(9.5, 59.5));
     const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(QSize(900, 500)));
     QCOMPARE(image.size(), QSize(900, 500));
+}
+
+void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("stacked");
+    QTest::addColumn<bool>("square");
+    QTest::newRow("export default") << QSize(1200, 800) << false << true;
+    QTest::newRow("wide") << QSize(1600, 700) << false << true;
+    QTest::newRow("tall") << QSize(600, 900) << true << true;
+    // Too small for a square beside a readable plot of S(k): the title says how cells average.
+    QTest::newRow("small") << QSize(500, 380) << false << false;
+}
+
+// S[p, q] treats p and q alike: its heatmap is square, so that its diagonals run at 45 degrees,
+// with the plot of S(k) beside it in a wide figure and under it in a tall one, keeping a quarter
+// of the width or 40% of the height.
+void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets()
+{
+    QFETCH(QSize, size);
+    QFETCH(bool, stacked);
+    QFETCH(bool, square);
+    const auto built = FigureBuilds::build(u"similarity"_s, params(64, 1024), FigureSize::fromPixels(size));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    QCPColorMap *map = nullptr;
+    for (int i = 0; i < plot->plottableCount() && !map; ++i)
+        map = qobject_cast<QCPColorMap *>(plot->plottable(i));
+    QVERIFY(map);
+    const QRect heat = map->keyAxis()->axisRect()->rect();
+    QCPAxisRect *offsets = nullptr;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (rect->axis(QCPAxis::atBottom)->label().startsWith(u"offset k"_s))
+            offsets = rect;
+    QVERIFY(offsets);
+    const QRect plotOfS = offsets->rect();
+    QCOMPARE(std::abs(heat.width() - heat.height()) <= 2, square);
+    QVERIFY(heat.width() > size.width() / 3);
+    if (stacked) {
+        QVERIFY(plotOfS.top() > heat.bottom());
+        QVERIFY(plotOfS.height() > size.height() / 5);
+    } else {
+        QVERIFY(plotOfS.left() > heat.right());
+        QVERIFY(plotOfS.width() > size.width() / 6);
+    }
+    // The title gives the positions a cell averages down (p) and across (q), as the grid has them.
+    QString title;
+    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            title += text->text();
+    const QRegularExpressionMatch averages
+        = QRegularExpression(u"averages ~([0-9.]+) × ([0-9.]+) positions"_s).match(title);
+    QVERIFY2(averages.hasMatch(), qPrintable(title));
+    QCOMPARE(std::abs(map->data()->keySize() - map->data()->valueSize()) <= 2, square);
+    QVERIFY(std::abs(averages.captured(1).toDouble() - 1024.0 / map->data()->valueSize()) < 0.01);
+    QVERIFY(std::abs(averages.captured(2).toDouble() - 1024.0 / map->data()->keySize()) < 0.01);
 }
 
 void TestSimilarityFigure::onePositionDrawsItsCellAndItsPointQuietly()

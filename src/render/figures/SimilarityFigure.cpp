@@ -10,6 +10,7 @@
 #include "render/data/ViewOptions.h"
 #include "render/data/VisibleCells.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -22,11 +23,69 @@ const QColor kClosedForm(40, 40, 40);
 const QColor kFirst(0, 114, 178);
 const QColor kMiddle(213, 94, 0);
 
+// The heatmap (its axis rect beside its colour scale) and the plot of the offsets with its legend,
+// side by side or, where that gives the heatmap more room, one above the other. S[p, q] treats p
+// and q alike and is constant along its diagonals: the heatmap is drawn square, so that those run
+// at 45 degrees, as far as the offsets' plot keeps kBesideShare of the width (side by side) or
+// kBelowShare of the height (stacked, its legend under it too); the offsets' plot takes the rest.
+class SquareHeatmapRow final : public QCPLayoutGrid
+{
+public:
+    static constexpr double kBesideShare = 0.25;
+    static constexpr double kBelowShare = 0.4;
+
+    void update(UpdatePhase phase) override
+    {
+        // The margins are this layout's (upMargins came first); the sections' sizes are set next.
+        if (phase == upLayout)
+            arrange();
+        QCPLayoutGrid::update(phase);
+    }
+
+private:
+    void arrange()
+    {
+        QCPLayoutElement *offsets = elementCount() == 2 ? elementAt(1) : nullptr;
+        auto *cell = qobject_cast<QCPLayoutGrid *>(element(0, 0));
+        auto *heat = cell ? qobject_cast<QCPAxisRect *>(cell->element(0, 0)) : nullptr;
+        if (!offsets || !heat)
+            return;
+        const QMargins margins = heat->margins();
+        // The colour scale beside the heatmap keeps the least width it needs (its stretch is small).
+        int besides = 0;
+        if (QCPLayoutElement *scale = cell->element(0, 1); scale && scale->visible())
+            besides = getFinalMinimumOuterSize(scale).width() + cell->columnSpacing();
+        const int across = margins.left() + margins.right() + besides;
+        const int down = margins.top() + margins.bottom();
+        const double width = rect().width() - columnSpacing();
+        const double height = rect().height() - rowSpacing();
+        if (width <= across || height <= down)
+            return;
+        // The heatmap's side either way.
+        const double beside = std::min(height + rowSpacing() - down, (1.0 - kBesideShare) * width - across);
+        const double stacked = std::min(width + columnSpacing() - across, (1.0 - kBelowShare) * height - down);
+        const bool stack = stacked > beside;
+        if (stack != (rowCount() == 2)) {
+            take(offsets);
+            simplify();
+            addElement(stack ? 1 : 0, stack ? 0 : 1, offsets);
+        }
+        if (stack) {
+            setColumnStretchFactors({1.0});
+            setRowStretchFactors({stacked + down, std::max(1.0, height - stacked - down)});
+        } else {
+            setRowStretchFactors({1.0});
+            setColumnStretchFactors({beside + across, std::max(1.0, width - beside - across)});
+        }
+    }
+};
+
 QCPLayoutGrid *addRow(QCustomPlot *plot)
 {
-    auto *row = new QCPLayoutGrid;
+    auto *row = new SquareHeatmapRow;
     plot->plotLayout()->addElement(1, 0, row);
     row->setColumnSpacing(14);
+    row->setRowSpacing(10);
     return row;
 }
 
@@ -146,16 +205,20 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     const double pad = 0.06 * std::max(hi - lo, 1e-9);
     m_offsets->axis(QCPAxis::atLeft)->setRange(lo - pad, hi + pad);
 
-    const double perCell = static_cast<double>(d.grid.block.rows) / d.grid.rows;
-    const QString averaged = perCell > 1.0
-        ? u"  ·  each cell averages ~%1 × %1 positions"_s.arg(FigureText::formatRatio(perCell))
+    // Positions p down a cell by positions q across it: the panel need not be square.
+    const double perRow = static_cast<double>(d.grid.block.rows) / d.grid.rows;
+    const double perCol = static_cast<double>(d.grid.block.cols) / d.grid.cols;
+    const QString averaged = perRow > 1.0 || perCol > 1.0
+        ? u"  ·  each cell averages ~%1 × %2 positions"_s.arg(FigureText::formatRatio(std::max(perRow, 1.0)),
+                                                              FigureText::formatRatio(std::max(perCol, 1.0)))
         : QString();
     // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
     // part that depends on p, and float32 angles add their rounding.
     const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;
-    m_title->setText(u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(
-        d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE_p · PE_q"_s,
-        FigureText::countText(d.table.rows, u"position"_s, u"positions"_s), FigureText::formatCount(d.peColumns), relative, averaged));
+    m_title->setText(
+        u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE_p · PE_q"_s,
+                                            FigureText::countText(d.table.rows, u"position"_s, u"positions"_s),
+                                            FigureText::formatCount(d.peColumns), relative, averaged));
 }
 
 QList<PositionAxis> SimilarityFigure::positionAxes() const
