@@ -11,6 +11,8 @@
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 
@@ -47,7 +49,10 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     m_dock->setMinimumWidth(kMinimumWidth);
     m_parts.window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
     m_dock->hide();
-    m_dock->toggleViewAction()->setText(tr("Lesson &panel"));
+    // The panel goes with its lesson: Leave lesson closes both, and a lesson hidden without its
+    // panel would keep the parameters from before it without showing that it does.
+    m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    m_dock->toggleViewAction()->setVisible(false);
 
     auto *group = new QActionGroup(this);
     group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
@@ -71,7 +76,7 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     connect(m_nextAction, &QAction::triggered, this, [this] { step(1); });
     connect(m_panel, &LessonPanel::previousRequested, m_previousAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::nextRequested, m_nextAction, &QAction::trigger);
-    connect(m_leaveAction, &QAction::triggered, this, &LessonController::leave);
+    connect(m_leaveAction, &QAction::triggered, this, &LessonController::requestLeave);
     connect(m_panel, &LessonPanel::leaveRequested, m_leaveAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::resetRequested, this, [this] {
         if (const Lesson *lesson = current())
@@ -110,6 +115,7 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
 {
     keepHome(home);
     m_parts.controls->applyParams(params);
+    m_lessonParams = m_parts.controls->params();
     m_parts.sessions->setViewState(lesson.session.view);
     m_parts.sessions->setLesson(lesson.session.lesson);
     m_panel->showLesson(lesson, m_parts.controls->params());
@@ -134,17 +140,47 @@ void LessonController::close()
     updateActions();
 }
 
-void LessonController::leave()
+void LessonController::leave(Leaving how)
 {
     if (!current())
         return;
     const std::optional<Workspace> home = std::exchange(m_home, std::nullopt);
     close();
-    if (home) {
+    const bool restore = how == Leaving::Restore && home;
+    if (restore) {
         m_parts.controls->applyParams(home->params);
         m_parts.sessions->setViewState(home->view);
     }
-    emit left();
+    emit left(restore);
+}
+
+void LessonController::requestLeave()
+{
+    if (!current())
+        return;
+    if (!m_home || m_parts.controls->params() == m_lessonParams) {
+        leave(Leaving::Restore);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Leave lesson"),
+                                tr("You changed the lesson's parameters. Go back to the parameters and views you had "
+                                   "before the lesson, or keep these as yours?"),
+                                QMessageBox::NoButton, m_parts.window);
+    box->setObjectName(u"leaveLessonQuestion"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *restore = box->addButton(tr("&Back to mine"), QMessageBox::AcceptRole);
+    restore->setObjectName(u"leaveRestore"_s);
+    QPushButton *keep = box->addButton(tr("&Keep these"), QMessageBox::DestructiveRole);
+    keep->setObjectName(u"leaveKeep"_s);
+    box->addButton(QMessageBox::Cancel)->setObjectName(u"leaveCancel"_s);
+    box->setDefaultButton(restore);
+    connect(box, &QMessageBox::buttonClicked, this, [this, restore, keep](QAbstractButton *button) {
+        if (button == restore)
+            leave(Leaving::Restore);
+        else if (button == keep)
+            leave(Leaving::Keep);
+    });
+    box->open();
 }
 
 void LessonController::keepHome(const std::optional<Workspace> &home)
@@ -170,6 +206,7 @@ void LessonController::sessionOpened(const QString &path)
         close();
         return;
     }
+    m_lessonParams = m_parts.controls->params();
     m_panel->showLesson(std::get<Lesson>(lesson), m_parts.controls->params());
     m_dock->show();
     updateActions();

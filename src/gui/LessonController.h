@@ -74,8 +74,14 @@ public:
     // Closes the side panel and forgets the lesson and the workspace from before it; the
     // parameters and views stay (a session opened from a file replaces them).
     void close();
-    // Leaves the lesson: its panel closes and the workspace from before it comes back.
-    void leave();
+    // How a lesson is left: with the workspace from before it back, or keeping what it shows.
+    enum class Leaving { Restore, Keep };
+    // Leaves the lesson: its panel closes and, with Restore, the workspace from before it comes
+    // back; with Keep the parameters and views shown stay, the user's own from now on.
+    void leave(Leaving how = Leaving::Restore);
+    // Leave lesson: restores at once when the parameters are still the lesson's; when the user
+    // changed them, asks (without blocking) whether to go back or keep them, or to stay.
+    void requestLeave();
 
     // The workspace from before the open lesson; none without one.
     const std::optional<Workspace> &home() const { return m_home; }
@@ -93,8 +99,8 @@ public:
 
 signals:
     void opened(const QString &name);
-    // The lesson was left and the workspace from before it is back.
-    void left();
+    // The lesson was left: `restored`, the workspace from before it is back.
+    void left(bool restored);
 
 private:
     void step(int offset);
@@ -116,6 +122,7 @@ private:
     QAction *m_leaveAction;
     QPointer<StartPanel> m_startPanel;
     std::optional<Workspace> m_home;
+    Params m_lessonParams; // as the open lesson set them: what Leave lesson compares with
 };
 
 } // namespace posenc

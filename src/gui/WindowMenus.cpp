@@ -213,13 +213,15 @@ void WindowMenus::createLessonsMenu()
     menu->addAction(lessons->previousAction());
     menu->addAction(lessons->nextAction());
     menu->addAction(lessons->leaveAction());
-    menu->addAction(lessons->dock()->toggleViewAction());
     connect(lessons, &LessonController::opened, this, [this, lessons] {
         if (const Lesson *lesson = lessons->current())
             showStatus(tr("Lesson: %1").arg(lesson->title), 5000);
     });
-    connect(lessons, &LessonController::left, this,
-            [this] { showStatus(tr("Left the lesson: your parameters and views are back"), 5000); });
+    connect(lessons, &LessonController::left, this, [this](bool restored) {
+        showStatus(restored ? tr("Left the lesson: your parameters and views are back")
+                            : tr("Left the lesson: the parameters and views it showed are yours now"),
+                   5000);
+    });
 }
 
 void WindowMenus::createHelp()

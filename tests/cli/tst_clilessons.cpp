@@ -172,7 +172,7 @@ void TestCliLessons::eachLessonOpensTheWindow()
     QVERIFY(image != QImage(path(u"own.png"_s)));
     // A lesson is a detour: the window remembered the user's parameters on close, not the lesson's.
     const QByteArray remembered = configOf(path(u"config"_s));
-    for (const char *setting : {"d-model=96", "max-len=300", "seed=7"})
+    for (const char *setting : {"\nd-model=96\n", "\nmax-len=300\n", "\nseed=7\n"})
         QVERIFY2(remembered.contains(setting), setting);
     // A screenshot never shows the start panel: nothing was decided about it.
     QVERIFY(!remembered.contains("showAtStart"));

@@ -85,6 +85,7 @@ private slots:
     void figureIsRegisteredAndExports();
     void heatmapIsSquareBesideOrAboveTheOffsets_data();
     void heatmapIsSquareBesideOrAboveTheOffsets();
+    void aSizeThatFitsFitsWhenLarger();
 };
 
 void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
@@ -242,22 +243,24 @@ void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets_data()
 {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("stacked");
-    QTest::addColumn<bool>("square");
-    QTest::newRow("export default") << QSize(1200, 800) << false << true;
-    QTest::newRow("wide") << QSize(1600, 700) << false << true;
-    QTest::newRow("tall") << QSize(600, 900) << true << true;
-    // Too small for a square beside a readable plot of S(k): the title says how cells average.
-    QTest::newRow("small") << QSize(500, 380) << false << false;
+    QTest::newRow("export default") << QSize(1200, 800) << false;
+    QTest::newRow("wide") << QSize(1600, 700) << false;
+    QTest::newRow("very wide") << QSize(2400, 500) << false;
+    QTest::newRow("square") << QSize(1000, 1000) << false;
+    QTest::newRow("4:3") << QSize(1024, 768) << false;
+    QTest::newRow("small 4:3") << QSize(800, 600) << false;
+    QTest::newRow("a little tall") << QSize(720, 800) << true;
+    QTest::newRow("tall") << QSize(600, 900) << true;
+    QTest::newRow("small") << QSize(500, 380) << false;
 }
 
 // S[p, q] treats p and q alike: its heatmap is square, so that its diagonals run at 45 degrees,
-// with the plot of S(k) beside it in a wide figure and under it in a tall one, keeping a quarter
-// of the width or 40% of the height.
+// with the plot of S(k) beside it or, in a tall figure, under it, and that plot keeping a quarter
+// of the width or 40% of the height, and at least 120 pixels of plot each way.
 void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets()
 {
     QFETCH(QSize, size);
     QFETCH(bool, stacked);
-    QFETCH(bool, square);
     const auto built = FigureBuilds::build(u"similarity"_s, params(64, 1024), FigureSize::fromPixels(size));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QCustomPlot *plot = built->plot();
@@ -272,14 +275,36 @@ void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets()
             offsets = rect;
     QVERIFY(offsets);
     const QRect plotOfS = offsets->rect();
-    QCOMPARE(std::abs(heat.width() - heat.height()) <= 2, square);
-    QVERIFY(heat.width() > size.width() / 3);
+    const QString sizes = u"heatmap %1 x %2, S(k) %3 x %4"_s.arg(heat.width())
+                              .arg(heat.height())
+                              .arg(plotOfS.width())
+                              .arg(plotOfS.height());
+    QVERIFY2(std::abs(heat.width() - heat.height()) <= 2, qPrintable(sizes));
+    QVERIFY2(plotOfS.width() >= 120 && plotOfS.height() >= 120, qPrintable(sizes));
     if (stacked) {
-        QVERIFY(plotOfS.top() > heat.bottom());
-        QVERIFY(plotOfS.height() > size.height() / 5);
+        QVERIFY2(plotOfS.top() > heat.bottom(), qPrintable(sizes));
+        QVERIFY2(plotOfS.height() > 0.2 * size.height(), qPrintable(sizes));
     } else {
-        QVERIFY(plotOfS.left() > heat.right());
-        QVERIFY(plotOfS.width() > size.width() / 6);
+        QVERIFY2(plotOfS.left() > heat.right(), qPrintable(sizes));
+        QVERIFY2(plotOfS.width() > 0.15 * size.width(), qPrintable(sizes));
+    }
+    // As large as the plot of S(k) leaves it: the whole height beside it (the whole width, with
+    // its colour scale, above it), or S(k) no larger than its share or its 120 pixels of plot.
+    const QRect all = plot->plotLayout()->element(1, 0)->rect();
+    const QRect heatOuter = map->keyAxis()->axisRect()->outerRect();
+    QCPColorScale *scale = nullptr;
+    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
+        if (auto *s = qobject_cast<QCPColorScale *>(e))
+            scale = s;
+    QVERIFY(scale);
+    if (stacked) {
+        const bool wholeWidth = scale->outerRect().right() >= all.right() - 2;
+        const int below = all.bottom() - heatOuter.bottom();
+        QVERIFY2(wholeWidth || below <= 0.4 * all.height() + 12 || plotOfS.height() <= 122, qPrintable(sizes));
+    } else {
+        const bool wholeHeight = heatOuter.height() >= all.height() - 2;
+        const int beside = offsets->outerRect().width();
+        QVERIFY2(wholeHeight || beside <= 0.25 * all.width() + 4 || plotOfS.width() <= 122, qPrintable(sizes));
     }
     // The title gives the positions a cell averages down (p) and across (q), as the grid has them.
     QString title;
@@ -287,11 +312,38 @@ void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets()
         if (auto *text = qobject_cast<QCPTextElement *>(e))
             title += text->text();
     const QRegularExpressionMatch averages
-        = QRegularExpression(u"averages ~([0-9.]+) × ([0-9.]+) positions"_s).match(title);
+        = QRegularExpression(u"averages ~([0-9.]+) × ([0-9.]+) positions\\s+\\(p × q\\)"_s).match(title);
     QVERIFY2(averages.hasMatch(), qPrintable(title));
-    QCOMPARE(std::abs(map->data()->keySize() - map->data()->valueSize()) <= 2, square);
     QVERIFY(std::abs(averages.captured(1).toDouble() - 1024.0 / map->data()->valueSize()) < 0.01);
     QVERIFY(std::abs(averages.captured(2).toDouble() - 1024.0 / map->data()->keySize()) < 0.01);
+}
+
+// Whether a size is large enough does not depend on which way the panels go: a figure that fits
+// at some size fits at every size wider or taller (300 x 325 did not, 300 x 300 and 325 x 325 did).
+void TestSimilarityFigure::aSizeThatFitsFitsWhenLarger()
+{
+    const auto fits = [](int width, int height) {
+        return !FigureBuilds::build(u"similarity"_s, params(64, 1024), FigureSize::fromPixels(QSize(width, height)))
+                    ->error();
+    };
+    for (const int height : {300, 325, 400, 600}) {
+        bool fitted = false;
+        for (int width = 200; width <= 700; width += 25) {
+            const bool now = fits(width, height);
+            QVERIFY2(now || !fitted, qPrintable(u"%1 x %2"_s.arg(width).arg(height)));
+            fitted = fitted || now;
+        }
+        QVERIFY(fitted);
+    }
+    for (const int width : {300, 325, 400, 600}) {
+        bool fitted = false;
+        for (int height = 200; height <= 700; height += 25) {
+            const bool now = fits(width, height);
+            QVERIFY2(now || !fitted, qPrintable(u"%1 x %2"_s.arg(width).arg(height)));
+            fitted = fitted || now;
+        }
+        QVERIFY(fitted);
+    }
 }
 
 void TestSimilarityFigure::onePositionDrawsItsCellAndItsPointQuietly()

@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QSettings>
@@ -86,6 +87,7 @@ private slots:
     void theWindowRemembersTheUsersParametersDuringALesson();
     void aSessionOpenedFromAFileIsTheNewWorkspace();
     void aWindowStartedInALessonLeavesToTheGivenWorkspace();
+    void thePanelClosesOnlyWithItsLesson();
     void startPanelOnAFirstStartOnly();
     void startPanelOpensALessonInOneClick();
     void lessonsMenuListsEveryLessonByTitle();
@@ -280,9 +282,22 @@ void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
     window.controlPanel()->applyParams(moved);
     QVERIFY(lessons->home() && lessons->home()->params == ownParams());
 
+    // Changed in the lesson: Leave lesson asks, and Cancel stays in it.
     QSignalSpy left(lessons, &LessonController::left);
     lessons->panel()->findChild<QPushButton *>(u"lessonLeave"_s)->click();
+    QMessageBox *question = nullptr;
+    QTRY_VERIFY((question = window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)));
+    question->findChild<QPushButton *>(u"leaveCancel"_s)->click();
+    QVERIFY(lessons->current());
+    QCOMPARE(window.controlPanel()->params().dModel, 48);
+    QCOMPARE(left.size(), 0);
+    QTRY_VERIFY(!window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s));
+    // Back to mine.
+    lessons->leaveAction()->trigger();
+    QTRY_VERIFY((question = window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)));
+    question->findChild<QPushButton *>(u"leaveRestore"_s)->click();
     QCOMPARE(left.size(), 1);
+    QCOMPARE(left.front().front().toBool(), true);
     QVERIFY(!lessons->current());
     QVERIFY(!lessons->dock()->isVisibleTo(&window));
     QVERIFY(window.controlPanel()->params() == ownParams());
@@ -298,6 +313,45 @@ void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
     lessons->leave();
     QCOMPARE(left.size(), 1);
     QVERIFY(window.controlPanel()->params() == ownParams());
+
+    // Unchanged, a lesson is left at once, without a question.
+    QTRY_VERIFY(!window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)); // the last one, deleted
+    QVERIFY(lessons->open(u"frequencies"_s));
+    lessons->leaveAction()->trigger();
+    QVERIFY(!lessons->current());
+    QVERIFY(!window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s));
+    QVERIFY(window.controlPanel()->params() == ownParams());
+
+    // Keep these: what the lesson shows, changed, is the user's from then on.
+    QVERIFY(lessons->open(u"why-sqrt-d"_s));
+    moved = window.controlPanel()->params();
+    moved.dModel = 40;
+    window.controlPanel()->applyParams(moved);
+    const QJsonObject lessonViews = window.sessions()->viewState();
+    lessons->leaveAction()->trigger();
+    QTRY_VERIFY((question = window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)));
+    question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
+    QVERIFY(!lessons->current());
+    QCOMPARE(left.back().front().toBool(), false);
+    QVERIFY(window.controlPanel()->params() == moved);
+    QCOMPARE(window.sessions()->viewState(), lessonViews);
+    QVERIFY(lessons->rememberedParams() == moved);
+}
+
+// The panel goes with its lesson: it cannot be closed or hidden alone, which would leave the
+// lesson open, holding the parameters from before it, without showing it.
+void TestLessons::thePanelClosesOnlyWithItsLesson()
+{
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    QVERIFY(window.lessons()->open(u"why-sqrt-d"_s));
+    QDockWidget *dock = window.lessons()->dock();
+    QVERIFY(!dock->features().testFlag(QDockWidget::DockWidgetClosable));
+    QVERIFY(!dock->toggleViewAction()->isVisible());
+    for (const QMenu *menu : window.menuBar()->findChildren<QMenu *>())
+        QVERIFY(!menu->actions().contains(dock->toggleViewAction()));
+    window.lessons()->leave();
+    QVERIFY(!dock->isVisibleTo(&window));
 }
 
 void TestLessons::theWindowRemembersTheUsersParametersDuringALesson()

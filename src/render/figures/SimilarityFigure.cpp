@@ -23,16 +23,37 @@ const QColor kClosedForm(40, 40, 40);
 const QColor kFirst(0, 114, 178);
 const QColor kMiddle(213, 94, 0);
 
-// The heatmap (its axis rect beside its colour scale) and the plot of the offsets with its legend,
-// side by side or, where that gives the heatmap more room, one above the other. S[p, q] treats p
-// and q alike and is constant along its diagonals: the heatmap is drawn square, so that those run
-// at 45 degrees, as far as the offsets' plot keeps kBesideShare of the width (side by side) or
-// kBelowShare of the height (stacked, its legend under it too); the offsets' plot takes the rest.
+// The heatmap and the plot of the offsets with its legend, side by side or, where that gives the
+// heatmap more room, one above the other. S[p, q] treats p and q alike and is constant along its
+// diagonals: the heatmap is drawn square, so that those run at 45 degrees, and as large as the
+// plot of S(k) leaves it. That plot keeps kBesideShare of the width (side by side) or kBelowShare
+// of the height (stacked), and never less than kReadable pixels of plot area across or down.
+// Column 0 (row 0) holds the heatmap's box: its cell (axis rect and colour scale) at (0, 0) and
+// spacers right of it and under it, which take what the square leaves. A layout whose least
+// size does not fit is not chosen while the other fits.
 class SquareHeatmapRow final : public QCPLayoutGrid
 {
 public:
     static constexpr double kBesideShare = 0.25;
     static constexpr double kBelowShare = 0.4;
+    static constexpr int kReadable = 120;
+
+    // Its box and spacers, once the row is in the plot's layout (a layout element needs its plot
+    // before it takes elements).
+    void populate(QCustomPlot *plot)
+    {
+        m_box = new QCPLayoutGrid;
+        addElement(0, 0, m_box);
+        m_box->addElement(0, 1, new QCPLayoutElement(plot));
+        m_box->addElement(1, 0, new QCPLayoutElement(plot));
+        m_box->setRowSpacing(0);
+        m_box->setColumnSpacing(0);
+        setColumnSpacing(14);
+        setRowSpacing(10);
+    }
+
+    // Where the heatmap panel goes: at (0, 0).
+    QCPLayoutGrid *box() const { return m_box; }
 
     void update(UpdatePhase phase) override
     {
@@ -43,49 +64,72 @@ public:
     }
 
 private:
+    // A stretch factor for a section that should take no room (QCustomPlot needs it positive).
+    static constexpr double kNone = 1e-6;
+
     void arrange()
     {
-        QCPLayoutElement *offsets = elementCount() == 2 ? elementAt(1) : nullptr;
-        auto *cell = qobject_cast<QCPLayoutGrid *>(element(0, 0));
+        auto *offsets = qobject_cast<QCPLayoutGrid *>(elementCount() == 2 ? elementAt(1) : nullptr);
+        auto *cell = qobject_cast<QCPLayoutGrid *>(m_box->element(0, 0));
         auto *heat = cell ? qobject_cast<QCPAxisRect *>(cell->element(0, 0)) : nullptr;
-        if (!offsets || !heat)
+        auto *plotOfS = offsets ? qobject_cast<QCPAxisRect *>(offsets->element(0, 0)) : nullptr;
+        if (!heat || !plotOfS)
             return;
         const QMargins margins = heat->margins();
         // The colour scale beside the heatmap keeps the least width it needs (its stretch is small).
         int besides = 0;
         if (QCPLayoutElement *scale = cell->element(0, 1); scale && scale->visible())
             besides = getFinalMinimumOuterSize(scale).width() + cell->columnSpacing();
-        const int across = margins.left() + margins.right() + besides;
-        const int down = margins.top() + margins.bottom();
-        const double width = rect().width() - columnSpacing();
-        const double height = rect().height() - rowSpacing();
-        if (width <= across || height <= down)
-            return;
-        // The heatmap's side either way.
-        const double beside = std::min(height + rowSpacing() - down, (1.0 - kBesideShare) * width - across);
-        const double stacked = std::min(width + columnSpacing() - across, (1.0 - kBelowShare) * height - down);
-        const bool stack = stacked > beside;
+        const double across = margins.left() + margins.right() + besides;
+        const double down = margins.top() + margins.bottom();
+        const double width = rect().width();
+        const double height = rect().height();
+        // What the plot of S(k) needs either way: its share, and room to be read.
+        const QSize heatLeast = getFinalMinimumOuterSize(cell);
+        const QSize offsetsLeast = getFinalMinimumOuterSize(offsets);
+        const QMargins plotMargins = plotOfS->margins();
+        const double besideNeed
+            = std::max({kBesideShare * (width - columnSpacing()),
+                        plotMargins.left() + plotMargins.right() + double(kReadable), double(offsetsLeast.width())});
+        const double belowNeed = std::max({kBelowShare * (height - rowSpacing()),
+                                           offsetsLeast.height() - plotOfS->minimumOuterSizeHint().height()
+                                               + plotMargins.top() + plotMargins.bottom() + double(kReadable),
+                                           double(offsetsLeast.height())});
+        // The heatmap's side either way, and whether each way's least size fits.
+        const double beside = std::min(height - down, width - columnSpacing() - besideNeed - across);
+        const double stacked = std::min(width - across, height - rowSpacing() - belowNeed - down);
+        const bool besideFits = heatLeast.width() + columnSpacing() + offsetsLeast.width() <= width
+            && std::max(heatLeast.height(), offsetsLeast.height()) <= height;
+        const bool stackedFits = std::max(heatLeast.width(), offsetsLeast.width()) <= width
+            && heatLeast.height() + rowSpacing() + offsetsLeast.height() <= height;
+        const bool stack = stackedFits && (!besideFits || stacked > beside);
         if (stack != (rowCount() == 2)) {
             take(offsets);
             simplify();
             addElement(stack ? 1 : 0, stack ? 0 : 1, offsets);
         }
+        const double side = std::max(1.0, stack ? stacked : beside);
         if (stack) {
             setColumnStretchFactors({1.0});
-            setRowStretchFactors({stacked + down, std::max(1.0, height - stacked - down)});
+            setRowStretchFactors({side + down, std::max(kNone, height - rowSpacing() - side - down)});
+            m_box->setColumnStretchFactors({side + across, std::max(kNone, width - side - across)});
+            m_box->setRowStretchFactors({1.0, kNone});
         } else {
             setRowStretchFactors({1.0});
-            setColumnStretchFactors({beside + across, std::max(1.0, width - beside - across)});
+            setColumnStretchFactors({side + across, std::max(kNone, width - columnSpacing() - side - across)});
+            m_box->setColumnStretchFactors({1.0, kNone});
+            m_box->setRowStretchFactors({side + down, std::max(kNone, height - side - down)});
         }
     }
+
+    QCPLayoutGrid *m_box = nullptr;
 };
 
-QCPLayoutGrid *addRow(QCustomPlot *plot)
+SquareHeatmapRow *addRow(QCustomPlot *plot)
 {
     auto *row = new SquareHeatmapRow;
     plot->plotLayout()->addElement(1, 0, row);
-    row->setColumnSpacing(14);
-    row->setRowSpacing(10);
+    row->populate(plot);
     return row;
 }
 
@@ -109,7 +153,7 @@ std::unique_ptr<FigureDescriptor> makeSimilarityFigure()
 SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
     , m_row(addRow(plot))
-    , m_panel(plot, m_row, 0, 0)
+    , m_panel(plot, static_cast<SquareHeatmapRow *>(m_row)->box(), 0, 0)
     , m_offsets(new QCPAxisRect(plot))
     , m_legend(new QCPLegend)
 {
@@ -209,8 +253,8 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     const double perRow = static_cast<double>(d.grid.block.rows) / d.grid.rows;
     const double perCol = static_cast<double>(d.grid.block.cols) / d.grid.cols;
     const QString averaged = perRow > 1.0 || perCol > 1.0
-        ? u"  ·  each cell averages ~%1 × %2 positions"_s.arg(FigureText::formatRatio(std::max(perRow, 1.0)),
-                                                              FigureText::formatRatio(std::max(perCol, 1.0)))
+        ? u"  ·  each cell averages ~%1 × %2 positions (p × q)"_s.arg(FigureText::formatRatio(std::max(perRow, 1.0)),
+                                                                      FigureText::formatRatio(std::max(perCol, 1.0)))
         : QString();
     // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
     // part that depends on p, and float32 angles add their rounding.

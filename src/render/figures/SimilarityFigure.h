@@ -7,9 +7,9 @@
 
 namespace posenc {
 
-// The similarity figure's drawing: the heatmap of S[p, q] on the left, and on the right S(k)
-// against the offset k, the closed form as a line and the table's dot products at p = 0 and
-// at a middle position as dots on it.
+// The similarity figure's drawing: the square heatmap of S[p, q], and beside it (under it in a
+// tall figure) S(k) against the offset k, the closed form as a line and the table's dot products
+// at p = 0 and at a middle position as dots on it.
 class SimilarityFigure final : public FigurePlot
 {
 public:
@@ -28,7 +28,7 @@ public:
 
 private:
     QCPTextElement *m_title;
-    QCPLayoutGrid *m_row; // the heatmap beside the offsets
+    QCPLayoutGrid *m_row; // the heatmap and the offsets, side by side or stacked
     HeatmapPanel m_panel;
     QCPAxisRect *m_offsets;
     QCPLegend *m_legend;
