@@ -326,23 +326,18 @@ void TestSimilarityFigure::aSizeThatFitsFitsWhenLarger()
         return !FigureBuilds::build(u"similarity"_s, params(64, 1024), FigureSize::fromPixels(QSize(width, height)))
                     ->error();
     };
-    for (const int height : {300, 325, 400, 600}) {
-        bool fitted = false;
-        for (int width = 200; width <= 700; width += 25) {
-            const bool now = fits(width, height);
-            QVERIFY2(now || !fitted, qPrintable(u"%1 x %2"_s.arg(width).arg(height)));
-            fitted = fitted || now;
+    // One side held at each of these, the other grown from 200 to 700: widths first, then heights.
+    for (const bool growWidth : {true, false}) {
+        for (const int held : {300, 325, 400, 600}) {
+            bool fitted = false;
+            for (int grown = 200; grown <= 700; grown += 25) {
+                const QSize size = growWidth ? QSize(grown, held) : QSize(held, grown);
+                const bool now = fits(size.width(), size.height());
+                QVERIFY2(now || !fitted, qPrintable(u"%1 x %2"_s.arg(size.width()).arg(size.height())));
+                fitted = fitted || now;
+            }
+            QVERIFY(fitted);
         }
-        QVERIFY(fitted);
-    }
-    for (const int width : {300, 325, 400, 600}) {
-        bool fitted = false;
-        for (int height = 200; height <= 700; height += 25) {
-            const bool now = fits(width, height);
-            QVERIFY2(now || !fitted, qPrintable(u"%1 x %2"_s.arg(width).arg(height)));
-            fitted = fitted || now;
-        }
-        QVERIFY(fitted);
     }
 }
 

@@ -15,6 +15,7 @@
 #include "gui/ShortcutsDialog.h"
 #include "gui/StartPanel.h"
 #include "render/FigureRegistry.h"
+#include "support/MessageBoxes.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -23,7 +24,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QSettings>
@@ -286,15 +286,15 @@ void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
     QSignalSpy left(lessons, &LessonController::left);
     lessons->panel()->findChild<QPushButton *>(u"lessonLeave"_s)->click();
     QMessageBox *question = nullptr;
-    QTRY_VERIFY((question = window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)));
+    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
     question->findChild<QPushButton *>(u"leaveCancel"_s)->click();
     QVERIFY(lessons->current());
     QCOMPARE(window.controlPanel()->params().dModel, 48);
     QCOMPARE(left.size(), 0);
-    QTRY_VERIFY(!window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s));
+    QTRY_VERIFY(!MessageBoxes::openBox("leaveLessonQuestion"));
     // Back to mine.
     lessons->leaveAction()->trigger();
-    QTRY_VERIFY((question = window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)));
+    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
     question->findChild<QPushButton *>(u"leaveRestore"_s)->click();
     QCOMPARE(left.size(), 1);
     QCOMPARE(left.front().front().toBool(), true);
@@ -315,11 +315,10 @@ void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
     QVERIFY(window.controlPanel()->params() == ownParams());
 
     // Unchanged, a lesson is left at once, without a question.
-    QTRY_VERIFY(!window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)); // the last one, deleted
     QVERIFY(lessons->open(u"frequencies"_s));
     lessons->leaveAction()->trigger();
     QVERIFY(!lessons->current());
-    QVERIFY(!window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s));
+    QVERIFY(!MessageBoxes::openBox("leaveLessonQuestion"));
     QVERIFY(window.controlPanel()->params() == ownParams());
 
     // Keep these: what the lesson shows, changed, is the user's from then on.
@@ -329,7 +328,7 @@ void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
     window.controlPanel()->applyParams(moved);
     const QJsonObject lessonViews = window.sessions()->viewState();
     lessons->leaveAction()->trigger();
-    QTRY_VERIFY((question = window.findChild<QMessageBox *>(u"leaveLessonQuestion"_s)));
+    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
     question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
     QVERIFY(!lessons->current());
     QCOMPARE(left.back().front().toBool(), false);

@@ -2,6 +2,7 @@
 // own table: whatever was kept from earlier requests (other L, d, s, sigma), whatever the thread
 // count, and after a cancelled request.
 #include "render/data/EmbeddingMoments.h"
+#include "support/TestParams.h"
 
 #include <QTest>
 
@@ -14,13 +15,7 @@ Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
-Params sized(std::int64_t d, std::int64_t L)
-{
-    Params p;
-    p.dModel = d;
-    p.maxLen = L;
-    return p;
-}
+using TestParams::sized;
 
 struct Reference
 {

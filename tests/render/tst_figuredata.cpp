@@ -3,6 +3,7 @@
 #include "render/data/MagnitudesData.h"
 
 #include "../core/Reference.h"
+#include "support/TestParams.h"
 
 #include <QTest>
 
@@ -18,13 +19,7 @@ Q_DECLARE_METATYPE(posenc::InitKind)
 
 namespace {
 
-Params sized(std::int64_t d, std::int64_t L)
-{
-    Params p;
-    p.dModel = d;
-    p.maxLen = L;
-    return p;
-}
+using TestParams::sized;
 
 } // namespace
 

@@ -8,6 +8,7 @@
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"
 #include "support/Sanitizer.h"
+#include "support/TestParams.h"
 
 #include <QTest>
 
@@ -16,13 +17,7 @@ using namespace posenc;
 
 namespace {
 
-Params sized(std::int64_t d, std::int64_t L)
-{
-    Params p;
-    p.dModel = d;
-    p.maxLen = L;
-    return p;
-}
+using TestParams::sized;
 
 QList<QCPColorScale *> colorScales(QCustomPlot &plot)
 {

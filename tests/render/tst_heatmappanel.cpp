@@ -3,6 +3,7 @@
 #include "render/HeatmapPanel.h"
 
 #include "support/FigureBuilds.h"
+#include "support/TestParams.h"
 
 #include <QTest>
 
@@ -11,13 +12,7 @@ using namespace posenc;
 
 namespace {
 
-Params sized(std::int64_t d, std::int64_t L)
-{
-    Params p;
-    p.dModel = d;
-    p.maxLen = L;
-    return p;
-}
+using TestParams::sized;
 
 bool close(QColor a, QColor b)
 {
@@ -165,7 +160,8 @@ void TestHeatmapPanel::everyColourMapDrawsItsCells()
                 const QPointF at(map->keyAxis()->coordToPixel(key), map->valueAxis()->coordToPixel(coord));
                 if (!inside.contains(at.toPoint()))
                     continue;
-                const QColor expected = QColor::fromRgba(map->gradient().color(data->cell(c, a), map->dataRange(), log));
+                const QColor expected
+                    = QColor::fromRgba(map->gradient().color(data->cell(c, a), map->dataRange(), log));
                 const QColor seen = image.pixelColor((at * ratio).toPoint());
                 QVERIFY2(close(seen, expected), qPrintable(describe(seen, expected, at)));
                 ++checked;

@@ -3,6 +3,7 @@
 #include "render/data/HeatmapResampler.h"
 
 #include "HeatmapReference.h"
+#include "support/TestParams.h"
 
 #include <QTest>
 
@@ -21,13 +22,7 @@ Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
-Params sized(std::int64_t d, std::int64_t L)
-{
-    Params p;
-    p.dModel = d;
-    p.maxLen = L;
-    return p;
-}
+using TestParams::sized;
 
 } // namespace
 

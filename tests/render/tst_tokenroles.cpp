@@ -97,10 +97,11 @@ void TestTokenRoles::svgMarksStayInsideTheirAxes()
         ++marks;
         const bool inside
             = std::any_of(axes.cbegin(), axes.cend(), [&](const QRectF &a) { return spans(a) && a.contains(mark); });
-        QVERIFY2(inside, qPrintable(u"mark (%1, %2) %3 x %4 outside its axis rect"_s.arg(mark.x())
-                                        .arg(mark.y())
-                                        .arg(mark.width())
-                                        .arg(mark.height())));
+        QVERIFY2(inside,
+                 qPrintable(u"mark (%1, %2) %3 x %4 outside its axis rect"_s.arg(mark.x())
+                                .arg(mark.y())
+                                .arg(mark.width())
+                                .arg(mark.height())));
     }
     QVERIFY2(marks >= 4, qPrintable(QString::number(marks)));
 }

@@ -200,4 +200,13 @@ QString formatRatio(double value)
     return formatCount(std::llround(std::round(value / unit) * unit));
 }
 
+QString cellsPerPixelText(const Block &block, int rows, int cols)
+{
+    const double perRow = static_cast<double>(block.rows) / rows;
+    const double perCol = static_cast<double>(block.cols) / cols;
+    if (perRow <= 1.0 && perCol <= 1.0)
+        return {};
+    return u"~%1 × %2 cells a pixel"_s.arg(formatRatio(perRow), formatRatio(perCol));
+}
+
 } // namespace posenc::FigureText

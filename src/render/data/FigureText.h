@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Block.h"
 #include "core/Params.h"
 #include "core/Quantity.h"
 
@@ -38,5 +39,8 @@ QString formatNumber(double value, int digits = 4); // compact, exponent when ne
 // A ratio to three significant digits, thousands grouped instead of an exponent:
 // 3093.4 -> "3,090", 17.83 -> "17.8".
 QString formatRatio(double value);
+// What each pixel of a grid of `rows` x `cols` pixels over `block` averages: "~3,090 × 17.8 cells
+// a pixel"; empty when no pixel averages more than one cell either way.
+QString cellsPerPixelText(const Block &block, int rows, int cols);
 
 } // namespace posenc::FigureText

@@ -237,18 +237,18 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
-    const double perRow = static_cast<double>(sum.grid.block.rows) / sum.grid.rows;
-    const double perCol = static_cast<double>(sum.grid.block.cols) / sum.grid.cols;
-    if ((perRow > 1.0 || perCol > 1.0) && !m_compact)
-        parts.append(u"~%1 × %2 cells a pixel"_s.arg(FigureText::formatRatio(perRow), FigureText::formatRatio(perCol)));
+    if (const QString averaged = FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols);
+        !m_compact && !averaged.isEmpty())
+        parts.append(averaged);
     if (sum.grid.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * sum.grid.rowCoverage, 0, 'g', 2));
     if (!m_compact || !data.statisticsExact())
-        parts.append(data.statisticsExact()
-                         ? (data.maxLen == 1 ? u"statistics over the one position"_s
-                                             : u"statistics over all %1 positions"_s.arg(FigureText::formatCount(data.maxLen)))
-                         : u"statistics estimated from %1 of %2 positions"_s.arg(
-                             FigureText::formatCount(data.statisticsRows), FigureText::formatCount(data.maxLen)));
+        parts.append(
+            data.statisticsExact()
+                ? (data.maxLen == 1 ? u"statistics over the one position"_s
+                                    : u"statistics over all %1 positions"_s.arg(FigureText::formatCount(data.maxLen)))
+                : u"statistics estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.statisticsRows),
+                                                                        FigureText::formatCount(data.maxLen)));
     m_title->setText(parts.join(u"  ·  "_s));
 }
 

@@ -157,10 +157,8 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
-    const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
-    const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
-    if (perRow > 1.0 || perCol > 1.0)
-        detail = u"  ·  ~%1 × %2 cells a pixel"_s.arg(FigureText::formatRatio(perRow), FigureText::formatRatio(perCol));
+    if (const QString averaged = FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols); !averaged.isEmpty())
+        detail = u"  ·  "_s + averaged;
     if (grid.isPreview())
         detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     const QString dropout = params.training

@@ -29,11 +29,7 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     if (colormap)
         style.colormap = *colormap;
     m_panel.setGrid(grid, style);
-    const double perRow = static_cast<double>(grid.block.rows) / grid.rows;
-    const double perCol = static_cast<double>(grid.block.cols) / grid.cols;
-    QStringList parts {data.label, data.parameters};
-    if (perRow > 1.0 || perCol > 1.0)
-        parts.append(u"~%1 × %2 cells a pixel"_s.arg(FigureText::formatRatio(perRow), FigureText::formatRatio(perCol)));
+    QStringList parts {data.label, data.parameters, FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols)};
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
     if (grid.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2));
