@@ -3,6 +3,7 @@
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
+#include "core/DropoutMask.h"
 #include "core/Engine.h"
 #include "core/Frequencies.h"
 #include "core/MemoryBudget.h"
@@ -83,11 +84,17 @@ double gbps(std::int64_t cells, double ms)
     return static_cast<double>(cells) * sizeof(float) / (ms * 1e6);
 }
 
+// The parts a plain loop over the buffer's rows is cut into: four a thread.
+std::int64_t partsFor(int threads)
+{
+    return std::int64_t(std::max(1, threads > 0 ? threads : QThread::idealThreadCount())) * 4;
+}
+
 // The machine's limit: every thread fills its share of the buffer with a constant, through
 // the caches (`streaming` false) or around them.
 void plainFill(RowMatrixXf &buffer, int threads, bool streaming)
 {
-    const std::int64_t parts = std::max(1, threads > 0 ? threads : QThread::idealThreadCount()) * 4;
+    const std::int64_t parts = partsFor(threads);
     const std::int64_t rows = buffer.rows();
     forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
         const std::int64_t r0 = rows * part / parts;
@@ -105,7 +112,7 @@ void plainFill(RowMatrixXf &buffer, int threads, bool streaming)
 // its share, with memcpy or with streaming stores: the least memory traffic the pipeline has.
 void plainCopy(RowMatrixXf &to, const RowMatrixXf &from, int threads, bool streaming)
 {
-    const std::int64_t parts = std::max(1, threads > 0 ? threads : QThread::idealThreadCount()) * 4;
+    const std::int64_t parts = partsFor(threads);
     const std::int64_t rows = to.rows();
     forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
         const std::int64_t r0 = rows * part / parts;
@@ -118,6 +125,20 @@ void plainCopy(RowMatrixXf &to, const RowMatrixXf &from, int threads, bool strea
     });
     if (streaming)
         streamFence();
+}
+
+// The keep bits of every cell of the table (Philox, the byte comparison and the ties), each
+// thread into a row of its own: the arithmetic dropout adds to the pipeline, with no table
+// written.
+void keepBitsOnly(const DropoutMask &mask, std::int64_t rows, std::int64_t cols, int threads)
+{
+    const std::int64_t parts = partsFor(threads);
+    forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
+        thread_local std::vector<std::uint64_t> t_bits;
+        t_bits.resize(static_cast<std::size_t>((cols + 63) / 64));
+        for (std::int64_t p = rows * part / parts; p < rows * (part + 1) / parts; ++p)
+            mask.keepBits(p, 0, cols, t_bits.data());
+    });
 }
 
 // Largest |PE - float64 sin/cos| over sampled rows, the reference computed here in double.
@@ -173,6 +194,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                "                    [--memory-budget GIB] [--interaction-changes N] [--scale-changes N]\n"
                "Times the PE fill in both layouts, the machine's write bandwidth on the same buffer, a\n"
                "plain copy of the embedding table to it, and the full pipeline (scale, sum, dropout)\n"
+               "with its parts alone (the sum without dropout, the keep bits without a table)\n"
                "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names.\n"
                "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
                "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
@@ -264,6 +286,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     pipeline.embeddings = Embeddings::materialize(Embeddings::fromParams(pipeline), rows, threads);
     const double initMs = static_cast<double>(initTimer.nsecsElapsed()) / 1e6;
     const Engine forward(pipeline);
+    const DropoutMask mask(pipeline);
 
     // The measurements the targets compare, round-robin on the same buffer. The better of the
     // two ways to write memory is the bandwidth the PE fill is held to, the better of the two
@@ -281,13 +304,19 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
          [&] { plainCopy(buffer, input, threads, false); }, [&] { plainCopy(buffer, input, threads, true); },
          [&] {
              forward.compute(Quantity::Output, all, buffer, {threads, nullptr});
-         }});
+         },
+         [&] {
+             forward.compute(Quantity::Input, all, buffer, {threads, nullptr});
+         },
+         [&] { keepBitsOnly(mask, rows, cols, threads); }});
     const Timing cachedFill = compared[0];
     const Timing streamingFill = compared[1];
     const Timing fill = compared[2];
     const Timing fillSplit = compared[3];
     const Timing copy = compared[4].minMs <= compared[5].minMs ? compared[4] : compared[5];
     const Timing pipe = compared[6];
+    const Timing sum = compared[7];
+    const Timing bits = compared[8];
     const Timing bandwidth = cachedFill.minMs <= streamingFill.minMs ? cachedFill : streamingFill;
 
     peInterleaved.compute(Quantity::Pe, all, buffer, {threads, nullptr});
@@ -328,6 +357,9 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pipeline_over_copy"_s] = pipe.minMs / copy.minMs;
     json[u"pipeline_over_copy_median"_s] = pipe.medianMs / copy.medianMs;
     json[u"pipeline_generated_embeddings_ms"_s] = pipeGenerated.minMs;
+    json[u"pipeline_without_dropout_ms"_s] = sum.minMs;
+    json[u"pipeline_without_dropout_over_copy"_s] = sum.minMs / copy.minMs;
+    json[u"dropout_bits_ms"_s] = bits.minMs;
     QJsonObject extraKeys;
     if (!parser.isSet(kernelsOnlyOption)) {
         for (const ExtraBenchmark &extra : extraBenchmarks()) {
@@ -371,6 +403,9 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     line(u"pipeline s*E + PE, dropout 0.1"_s, pipe.minMs,
          u"%1x the copy, %2x the PE fill"_s.arg(pipe.minMs / copy.minMs, 0, 'f', 2)
              .arg(pipe.minMs / fill.minMs, 0, 'f', 2));
+    line(u"  of it: s*E + PE alone, no dropout"_s, sum.minMs, u"%1x the copy"_s.arg(sum.minMs / copy.minMs, 0, 'f', 2));
+    line(u"  of it: the keep bits alone, no table"_s, bits.minMs,
+         u"with the line above, %1x the pipeline"_s.arg((sum.minMs + bits.minMs) / pipe.minMs, 0, 'f', 2));
     line(u"pipeline, 1 thread"_s, pipeSerial.minMs);
     line(u"pipeline drawing E cell by cell"_s, pipeGenerated.minMs);
     for (auto it = extraKeys.begin(); it != extraKeys.end(); ++it)

@@ -403,8 +403,11 @@ void TestCli::benchKernelsOnlyLeavesTheWindowOut()
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     QCOMPARE(json.value(u"rows"_s).toDouble(), 128.0);
     QCOMPARE(json.value(u"cols"_s).toDouble(), 64.0);
-    for (const char *key : {"pe_fill_ms", "pe_fill_split_ms", "stream_copy_ms", "pipeline_ms", "pipeline_over_copy"})
+    for (const char *key : {"pe_fill_ms", "pe_fill_split_ms", "stream_copy_ms", "pipeline_ms", "pipeline_over_copy",
+                            "pipeline_without_dropout_ms", "dropout_bits_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
+    QCOMPARE(json.value(u"pipeline_without_dropout_over_copy"_s).toDouble(),
+             json.value(u"pipeline_without_dropout_ms"_s).toDouble() / json.value(u"stream_copy_ms"_s).toDouble());
     QVERIFY(json.value(u"pe_max_abs_error"_s).toDouble() < 1e-6);
     for (auto it = json.begin(); it != json.end(); ++it)
         QVERIFY2(!it.key().startsWith(u"interaction"_s) && !it.key().startsWith(u"gui_"_s), qPrintable(it.key()));
