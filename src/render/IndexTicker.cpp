@@ -1,5 +1,8 @@
 #include "IndexTicker.h"
 
+#include "data/FigureText.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace posenc {
@@ -31,9 +34,17 @@ int IndexTicker::getSubTickCount(double tickStep)
     return spacing == std::floor(spacing) ? count : 0;
 }
 
-QString IndexTicker::getTickLabel(double tick, const QLocale &, QChar, int)
+QVector<QString> IndexTicker::createLabelVector(const QVector<double> &ticks, const QLocale &, QChar, int)
 {
-    return QString::number(static_cast<qint64>(std::llround(tick)));
+    const bool grouped
+        = std::any_of(ticks.begin(), ticks.end(), [](double tick) { return std::llabs(std::llround(tick)) >= 10000; });
+    QVector<QString> labels;
+    labels.reserve(ticks.size());
+    for (double tick : ticks) {
+        const std::int64_t index = std::llround(tick);
+        labels.append(grouped ? FigureText::formatCount(index) : QString::number(index));
+    }
+    return labels;
 }
 
 } // namespace posenc

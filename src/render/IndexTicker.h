@@ -6,7 +6,9 @@ namespace posenc {
 
 // Ticks of an axis that counts things (positions, columns, offsets): whole numbers only, one
 // tick per index at most, each label the exact integer, so that no label reads 2.5 and none
-// repeats near 10^6 as QCustomPlot's "g" format would (1.04858e+06 twice).
+// repeats near 10^6 as QCustomPlot's "g" format would (1.04858e+06 twice). An axis with a label
+// of five digits or more groups the thousands of all its labels, as titles write counts
+// ("200,000", "1,000,000"); shorter ones stay plain ("1000").
 class IndexTicker : public QCPAxisTicker
 {
 public:
@@ -16,7 +18,8 @@ public:
 protected:
     double getTickStep(const QCPRange &range) override;
     int getSubTickCount(double tickStep) override;
-    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
+    QVector<QString> createLabelVector(const QVector<double> &ticks, const QLocale &locale, QChar formatChar,
+                                       int precision) override;
 };
 
 } // namespace posenc

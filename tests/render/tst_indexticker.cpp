@@ -1,5 +1,6 @@
 // IndexTicker: an axis that counts positions or columns has whole-number ticks, each label the
-// exact integer and none repeated, at any range up to a million and beyond.
+// exact integer and none repeated, at any range up to a million and beyond, its thousands
+// grouped once a label has five digits.
 #include "render/IndexTicker.h"
 
 #include <QSet>
@@ -8,6 +9,7 @@
 #include <cmath>
 
 using namespace posenc;
+using namespace Qt::StringLiterals;
 
 class TestIndexTicker : public QObject
 {
@@ -16,6 +18,8 @@ class TestIndexTicker : public QObject
 private slots:
     void ticksAreDistinctIntegers_data();
     void ticksAreDistinctIntegers();
+    void largeAxesGroupTheirThousands_data();
+    void largeAxesGroupTheirThousands();
     void installKeepsTheTickCount();
 };
 
@@ -51,13 +55,43 @@ void TestIndexTicker::ticksAreDistinctIntegers()
     for (qsizetype i = 0; i < ticks.size(); ++i) {
         QCOMPARE(ticks[i], std::round(ticks[i]));
         bool ok = false;
-        QCOMPARE(labels[i].toLongLong(&ok), static_cast<qint64>(std::llround(ticks[i])));
+        QCOMPARE(QString(labels[i]).remove(QLatin1Char(',')).toLongLong(&ok),
+                 static_cast<qint64>(std::llround(ticks[i])));
         QVERIFY2(ok, qPrintable(labels[i]));
         QVERIFY2(!seen.contains(labels[i]), qPrintable(labels[i]));
         seen.insert(labels[i]);
     }
     for (double sub : subTicks)
         QCOMPARE(sub, std::round(sub));
+}
+
+void TestIndexTicker::largeAxesGroupTheirThousands_data()
+{
+    QTest::addColumn<double>("lower");
+    QTest::addColumn<double>("upper");
+    QTest::addColumn<QStringList>("expected");
+    // Written out here, as a reader of the axis expects them.
+    QTest::newRow("L 1024: plain") << -0.5 << 1023.5
+                                   << QStringList {u"0"_s, u"200"_s, u"400"_s, u"600"_s, u"800"_s, u"1000"_s};
+    QTest::newRow("up to 8000: plain") << -0.5 << 8191.5
+                                       << QStringList {u"0"_s, u"2000"_s, u"4000"_s, u"6000"_s, u"8000"_s};
+    QTest::newRow("past 10,000: every label grouped")
+        << -0.5 << 20479.5 << QStringList {u"0"_s, u"5,000"_s, u"10,000"_s, u"15,000"_s, u"20,000"_s};
+    QTest::newRow("L 2^20") << -0.5 << 1048575.5 << QStringList {u"0"_s,       u"200,000"_s, u"400,000"_s,
+                                                                 u"600,000"_s, u"800,000"_s, u"1,000,000"_s};
+}
+
+void TestIndexTicker::largeAxesGroupTheirThousands()
+{
+    QFETCH(double, lower);
+    QFETCH(double, upper);
+    QFETCH(QStringList, expected);
+    IndexTicker ticker;
+    ticker.setTickCount(5);
+    QVector<double> ticks;
+    QVector<QString> labels;
+    ticker.generate(QCPRange(lower, upper), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(QStringList(labels.begin(), labels.end()), expected);
 }
 
 void TestIndexTicker::installKeepsTheTickCount()
