@@ -84,21 +84,19 @@ double gbps(std::int64_t cells, double ms)
     return static_cast<double>(cells) * sizeof(float) / (ms * 1e6);
 }
 
-// The parts a plain loop over the buffer's rows is cut into: four a thread.
-std::int64_t partsFor(int threads)
+// Rows [0, rows) cut into four parts a thread, fn(r0, r1) on each part, the threads sharing them.
+template<class Fn> void forEachRowRange(std::int64_t rows, int threads, const Fn &fn)
 {
-    return std::int64_t(std::max(1, threads > 0 ? threads : QThread::idealThreadCount())) * 4;
+    const std::int64_t parts = std::int64_t(std::max(1, threads > 0 ? threads : QThread::idealThreadCount())) * 4;
+    forEachTile(parts, threads, nullptr,
+                [&](std::int64_t part) { fn(rows * part / parts, rows * (part + 1) / parts); });
 }
 
 // The machine's limit: every thread fills its share of the buffer with a constant, through
 // the caches (`streaming` false) or around them.
 void plainFill(RowMatrixXf &buffer, int threads, bool streaming)
 {
-    const std::int64_t parts = partsFor(threads);
-    const std::int64_t rows = buffer.rows();
-    forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
-        const std::int64_t r0 = rows * part / parts;
-        const std::int64_t r1 = rows * (part + 1) / parts;
+    forEachRowRange(buffer.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
         if (streaming)
             streamFill(buffer.row(r0).data(), 1.0f, (r1 - r0) * buffer.cols());
         else
@@ -112,11 +110,7 @@ void plainFill(RowMatrixXf &buffer, int threads, bool streaming)
 // its share, with memcpy or with streaming stores: the least memory traffic the pipeline has.
 void plainCopy(RowMatrixXf &to, const RowMatrixXf &from, int threads, bool streaming)
 {
-    const std::int64_t parts = partsFor(threads);
-    const std::int64_t rows = to.rows();
-    forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
-        const std::int64_t r0 = rows * part / parts;
-        const std::int64_t r1 = rows * (part + 1) / parts;
+    forEachRowRange(to.rows(), threads, [&](std::int64_t r0, std::int64_t r1) {
         const std::int64_t count = (r1 - r0) * to.cols();
         if (streaming)
             streamCopy(to.row(r0).data(), from.row(r0).data(), count);
@@ -132,11 +126,10 @@ void plainCopy(RowMatrixXf &to, const RowMatrixXf &from, int threads, bool strea
 // written.
 void keepBitsOnly(const DropoutMask &mask, std::int64_t rows, std::int64_t cols, int threads)
 {
-    const std::int64_t parts = partsFor(threads);
-    forEachTile(parts, threads, nullptr, [&](std::int64_t part) {
+    forEachRowRange(rows, threads, [&](std::int64_t r0, std::int64_t r1) {
         thread_local std::vector<std::uint64_t> t_bits;
         t_bits.resize(static_cast<std::size_t>((cols + 63) / 64));
-        for (std::int64_t p = rows * part / parts; p < rows * (part + 1) / parts; ++p)
+        for (std::int64_t p = r0; p < r1; ++p)
             mask.keepBits(p, 0, cols, t_bits.data());
     });
 }

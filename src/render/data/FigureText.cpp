@@ -200,13 +200,19 @@ QString formatRatio(double value)
     return formatCount(std::llround(std::round(value / unit) * unit));
 }
 
-QString cellsPerPixelText(const Block &block, int rows, int cols)
+QString averagedCellsText(const Block &block, int rows, int cols)
 {
     const double perRow = static_cast<double>(block.rows) / rows;
     const double perCol = static_cast<double>(block.cols) / cols;
     if (perRow <= 1.0 && perCol <= 1.0)
         return {};
-    return u"~%1 × %2 cells a pixel"_s.arg(formatRatio(perRow), formatRatio(perCol));
+    return u"~%1 × %2"_s.arg(formatRatio(perRow), formatRatio(perCol));
+}
+
+QString cellsPerPixelText(const Block &block, int rows, int cols)
+{
+    const QString averaged = averagedCellsText(block, rows, cols);
+    return averaged.isEmpty() ? averaged : averaged + u" cells a pixel"_s;
 }
 
 } // namespace posenc::FigureText

@@ -39,8 +39,10 @@ QString formatNumber(double value, int digits = 4); // compact, exponent when ne
 // A ratio to three significant digits, thousands grouped instead of an exponent:
 // 3093.4 -> "3,090", 17.83 -> "17.8".
 QString formatRatio(double value);
-// What each pixel of a grid of `rows` x `cols` pixels over `block` averages: "~3,090 × 17.8 cells
-// a pixel"; empty when no pixel averages more than one cell either way.
+// The cells down and across that each pixel of a grid of `rows` x `cols` pixels over `block`
+// averages: "~3,090 × 17.8"; empty when no pixel averages more than one cell either way.
+QString averagedCellsText(const Block &block, int rows, int cols);
+// The same for a title: "~3,090 × 17.8 cells a pixel", or empty.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
 
 } // namespace posenc::FigureText

@@ -23,6 +23,8 @@ const QColor kClosedForm(40, 40, 40);
 const QColor kFirst(0, 114, 178);
 const QColor kMiddle(213, 94, 0);
 
+} // namespace
+
 // The heatmap and the plot of the offsets with its legend, side by side or, where that gives the
 // heatmap more room, one above the other. S[p, q] treats p and q alike and is constant along its
 // diagonals: the heatmap is drawn square, so that those run at 45 degrees, and as large as the
@@ -125,6 +127,8 @@ private:
     QCPLayoutGrid *m_box = nullptr;
 };
 
+namespace {
+
 SquareHeatmapRow *addRow(QCustomPlot *plot)
 {
     auto *row = new SquareHeatmapRow;
@@ -153,7 +157,7 @@ std::unique_ptr<FigureDescriptor> makeSimilarityFigure()
 SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
     , m_row(addRow(plot))
-    , m_panel(plot, static_cast<SquareHeatmapRow *>(m_row)->box(), 0, 0)
+    , m_panel(plot, m_row->box(), 0, 0)
     , m_offsets(new QCPAxisRect(plot))
     , m_legend(new QCPLegend)
 {
@@ -249,13 +253,9 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     const double pad = 0.06 * std::max(hi - lo, 1e-9);
     m_offsets->axis(QCPAxis::atLeft)->setRange(lo - pad, hi + pad);
 
-    // Positions p down a cell by positions q across it: the panel need not be square.
-    const double perRow = static_cast<double>(d.grid.block.rows) / d.grid.rows;
-    const double perCol = static_cast<double>(d.grid.block.cols) / d.grid.cols;
-    const QString averaged = perRow > 1.0 || perCol > 1.0
-        ? u"  ·  each cell averages ~%1 × %2 positions (p × q)"_s.arg(FigureText::formatRatio(std::max(perRow, 1.0)),
-                                                                      FigureText::formatRatio(std::max(perCol, 1.0)))
-        : QString();
+    // Positions p down a cell by positions q across it.
+    const QString cells = FigureText::averagedCellsText(d.grid.block, d.grid.rows, d.grid.cols);
+    const QString averaged = cells.isEmpty() ? cells : u"  ·  each cell averages %1 positions (p × q)"_s.arg(cells);
     // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
     // part that depends on p, and float32 angles add their rounding.
     const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;

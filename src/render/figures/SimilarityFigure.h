@@ -7,6 +7,8 @@
 
 namespace posenc {
 
+class SquareHeatmapRow; // the heatmap's row, in SimilarityFigure.cpp
+
 // The similarity figure's drawing: the square heatmap of S[p, q], and beside it (under it in a
 // tall figure) S(k) against the offset k, the closed form as a line and the table's dot products
 // at p = 0 and at a middle position as dots on it.
@@ -28,7 +30,7 @@ public:
 
 private:
     QCPTextElement *m_title;
-    QCPLayoutGrid *m_row; // the heatmap and the offsets, side by side or stacked
+    SquareHeatmapRow *m_row; // the heatmap and the offsets, side by side or stacked
     HeatmapPanel m_panel;
     QCPAxisRect *m_offsets;
     QCPLegend *m_legend;
