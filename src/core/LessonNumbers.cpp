@@ -1,12 +1,15 @@
 #include "LessonNumbers.h"
 
+#include "DropoutMask.h"
 #include "Frequencies.h"
 
 #include <QRegularExpression>
 
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <numbers>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -170,6 +173,28 @@ QString specialList(const Params &p)
     return rows.isEmpty() ? u"none"_s : rows.join(u", "_s);
 }
 
+// The cells of the special rows that this seed's mask zeroes under dropout on the sum (the
+// masked-fill snippet's rule for them): the count the figures show beside its mean p·d per row.
+// O(d) per special row, the mask's row kernel.
+Number specialDropped(const Params &p)
+{
+    if (!p.training || p.dropout <= 0.0)
+        return integer(0);
+    Params sum = p;
+    sum.dropoutMode = DropoutMode::Sum;
+    const DropoutMask mask(sum);
+    std::vector<std::uint64_t> bits(static_cast<std::size_t>((p.dModel + 63) / 64));
+    std::int64_t dropped = 0;
+    for (const std::int64_t row : p.specialRows()) {
+        mask.keepBits(row, 0, p.dModel, bits.data());
+        std::int64_t kept = 0;
+        for (const std::uint64_t word : bits)
+            kept += std::popcount(word);
+        dropped += p.dModel - kept;
+    }
+    return count(double(dropped));
+}
+
 Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
 {
     // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
@@ -227,6 +252,7 @@ const QList<Entry> &entries()
          [](const Params &p) { return count(d(p) * double(p.specialRows().size())); }},
         {u"special_dropped_mean"_s, u"p·d per special row, times the special rows: their cells zeroed, on average"_s,
          [](const Params &p) { return real(p.dropout * d(p) * double(p.specialRows().size())); }},
+        {u"special_dropped"_s, u"the cells of the special rows this seed's mask zeroes"_s, specialDropped},
         {u"dropout_note"_s, u"a sentence on what dropout does at these parameters"_s,
          [](const Params &p) {
              return Number {std::nullopt, dropoutNote(p)};

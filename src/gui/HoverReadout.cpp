@@ -33,7 +33,7 @@ QString frequencyText(const Params &params, std::int64_t peColumn)
 {
     const std::int64_t k = params.peColumns();
     const ColumnRole role = Frequencies::role(peColumn, k, params.layout);
-    return tr("pair %1 (%2): ω = %3, λ = %4")
+    return tr("pair %1 (%2): w = %3, λ = %4")
         .arg(role.pair)
         .arg(role.isCos ? u"cos"_s : u"sin"_s)
         .arg(Frequencies::angular(role.pair, k, params.base), 0, 'g', 5)
@@ -56,8 +56,8 @@ QString peText(const Params &params, const Cell &c)
 {
     const QString function = c.role.isCos ? u"cos"_s : u"sin"_s;
     if (params.angles == Angles::Float32)
-        return tr("PE = %1 = %2(%3 rad: %4·ω in float32)").arg(num(c.pe), function, num(c.angle)).arg(c.position);
-    return tr("PE = %1 = %2(%3·ω = %4 rad)").arg(num(c.pe), function).arg(c.position).arg(num(c.angle));
+        return tr("PE = %1 = %2(%3 rad: %4·w in float32)").arg(num(c.pe), function, num(c.angle)).arg(c.position);
+    return tr("PE = %1 = %2(%3·w = %4 rad)").arg(num(c.pe), function).arg(c.position).arg(num(c.angle));
 }
 
 QString xText(const Cell &c)

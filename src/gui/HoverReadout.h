@@ -24,7 +24,7 @@ struct Cell
     std::int64_t column = 0; // of X
     std::optional<std::int64_t> peColumn; // of the PE table, where X's column holds the PE
     std::optional<std::int64_t> embeddingColumn; // of E, where X's column holds s·E
-    // The PE's part: its pair, frequency, the angle p·ω as the table forms it, and the value.
+    // The PE's part: its pair, frequency, the angle p·w as the table forms it, and the value.
     ColumnRole role;
     double omega = 0.0;
     double angle = 0.0;

@@ -95,24 +95,24 @@ QString formula(const QString &key, const Params &p)
 {
     if (key == u"d-model"_s)
         return tr("d, the model width: columns j = 0 … d−1 of every table. Pair i of the PE turns at "
-                  "ω<sub>i</sub> = b<sup>−2i/d</sup>, i = 0 … ⌈d/2⌉−1, and ‖PE<sub>p</sub>‖² = d/2.");
+                  "w<sub>i</sub> = b<sup>−2i/d</sup>, i = 0 … ⌈d/2⌉−1, and ‖PE<sub>p</sub>‖² = d/2.");
     if (key == u"max-len"_s)
         return tr("L, the positions p = 0 … L−1: the rows of every table.");
     if (key == u"base"_s) {
-        QString text = tr("b in ω<sub>i</sub> = b<sup>−2i/d</sup>, the angular frequency of pair i in "
-                          "PE = sin(p·ω<sub>i</sub>), cos(p·ω<sub>i</sub>).");
+        QString text = tr("b in w<sub>i</sub> = b<sup>−2i/d</sup>, the angular frequency of pair i in "
+                          "PE = sin(p·w<sub>i</sub>), cos(p·w<sub>i</sub>).");
         if (const std::int64_t k = p.peColumns(); k > 0 && std::isfinite(p.base) && p.base > 1.0)
-            text += tr(" The wavelengths 2π/ω<sub>i</sub> run from 2π to %1 positions now.")
+            text += tr(" The wavelengths 2π/w<sub>i</sub> run from 2π to %1 positions now.")
                         .arg(num(Frequencies::wavelength(Frequencies::pairCount(k) - 1, k, p.base)));
         return text;
     }
     if (key == u"layout"_s)
-        return tr("interleaved: column 2i holds sin(p·ω<sub>i</sub>), column 2i+1 cos(p·ω<sub>i</sub>) (the paper, "
+        return tr("interleaved: column 2i holds sin(p·w<sub>i</sub>), column 2i+1 cos(p·w<sub>i</sub>) (the paper, "
                   "PyTorch).<br>split: the first ⌈d/2⌉ columns hold the sines, the rest the cosines (TensorFlow, "
                   "tensor2tensor).");
     if (key == u"angles"_s)
-        return tr("exact: the angle p·ω<sub>i</sub> formed in double, every value within 10<sup>−6</sup> of the "
-                  "true sine or cosine.<br>float32: the angle rounded to float32 first, fl(p)·fl(ω<sub>i</sub>), as "
+        return tr("exact: the angle p·w<sub>i</sub> formed in double, every value within 10<sup>−6</sup> of the "
+                  "true sine or cosine.<br>float32: the angle rounded to float32 first, fl(p)·fl(w<sub>i</sub>), as "
                   "float32 code computes it: the error grows with p.");
     if (key == u"scale"_s)
         return tr("s in X = s·E + PE: 1, √d (the paper, section 3.4) or a custom number; now s = %1. It sets the "

@@ -1,5 +1,6 @@
 // The numbers the lessons quote, against closed forms and float64 sums written here from
 // docs/ARCHITECTURE.md, The mathematics: never against the unit's own formulas.
+#include "core/DropoutMask.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
 
@@ -69,6 +70,7 @@ private slots:
     void float32BoundHoldsAtTheLastPosition_data();
     void float32BoundHoldsAtTheLastPosition();
     void specialRowsAndPadding();
+    void specialDroppedCountsTheMask();
     void concatColumns();
     void undefinedNumbersSayWhy();
     void formatting_data();
@@ -309,6 +311,28 @@ void TestLessonNumbers::specialRowsAndPadding()
     QCOMPARE(valueOf(u"special_rows"_s, params), 2.0);
     QCOMPARE(valueOf(u"special_cells"_s, params), 64.0);
     QVERIFY(close(valueOf(u"special_dropped_mean"_s, params), 0.1 * 64.0, 1e-15));
+}
+
+// The special rows' cells this seed zeroes, against the mask's bits one cell at a time, at a width
+// that is not whole words of bits; none in evaluation.
+void TestLessonNumbers::specialDroppedCountsTheMask()
+{
+    for (const std::uint64_t seed : {0ull, 1ull, 27ull, 123456789ull}) {
+        Params params = make(100, 24,
+                             {{u"dropout"_s, u"0.3"_s},
+                              {u"dropout-mode"_s, u"masked-fill"_s},
+                              {u"special"_s, u"0,4,-1"_s},
+                              {u"seq-len"_s, u"16"_s}});
+        params.seed = seed;
+        const DropoutMask mask(params);
+        std::int64_t dropped = 0;
+        for (const std::int64_t row : {0, 4, 15})
+            for (std::int64_t c = 0; c < 100; ++c)
+                dropped += mask.kept(row, c) ? 0 : 1;
+        QCOMPARE(valueOf(u"special_dropped"_s, params), double(dropped));
+        params.training = false;
+        QCOMPARE(valueOf(u"special_dropped"_s, params), 0.0);
+    }
 }
 
 void TestLessonNumbers::concatColumns()

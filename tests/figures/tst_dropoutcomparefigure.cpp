@@ -173,7 +173,8 @@ void TestDropoutCompareFigure::maskedFillPaddingIsZeroInEvaluation()
     QCOMPARE(DropoutCompareCompute::modeTitle(data.modes[kSum]), u"sum\nY = X"_s);
 }
 
-// PE lost and PE energy kept, over the cells in view, against the kept bits and float64 sin/cos.
+// PE lost and the PE energy in kept cells, over the sequence's cells in view (the padding, rows
+// 30 to 39, left out), against the kept bits and float64 sin/cos.
 void TestDropoutCompareFigure::peCountsAgainstReferences()
 {
     const Params p = small(0.3);
@@ -182,7 +183,7 @@ void TestDropoutCompareFigure::peCountsAgainstReferences()
     std::array<std::int64_t, 4> lost {};
     std::array<double, 4> kept {};
     double energy = 0.0;
-    for (std::int64_t r = 0; r < p.maxLen; ++r) {
+    for (std::int64_t r = 0; r < 30; ++r) {
         const bool special = r == 0 || r == 4 || r == 29;
         for (std::int64_t c = 0; c < p.dModel; ++c) {
             const double q2 = pe(p, r, c) * pe(p, r, c);
@@ -196,16 +197,18 @@ void TestDropoutCompareFigure::peCountsAgainstReferences()
         }
     }
     QVERIFY(data.everyRow);
+    QVERIFY(data.paddingInView);
     for (std::size_t m = 0; m < 4; ++m) {
         const DropoutModePanel &panel = data.modes[m];
-        QCOMPARE(panel.peCells, p.maxLen * p.dModel);
+        QCOMPARE(panel.peCells, 30 * p.dModel);
         QCOMPARE(panel.peCellsLost, lost[m]);
         QVERIFY2(near(panel.peEnergy, energy, 1e-6), qPrintable(QString::number(panel.peEnergy)));
         QVERIFY2(near(panel.energyKeptFraction(), kept[m] / energy, 1e-6),
                  qPrintable(QString::number(panel.energyKeptFraction())));
     }
     QCOMPARE(data.modes[kEmbedding].peCellsLost, std::int64_t(0));
-    QVERIFY(data.modes[kMaskedFill].peCellsLost > data.modes[kSum].peCellsLost);
+    // On the sequence's rows masked-fill is dropout(X): it protects nothing that sum drops.
+    QCOMPARE(data.modes[kMaskedFill].peCellsLost, data.modes[kSum].peCellsLost);
     QVERIFY(data.modes[kProtect].peCellsLost < data.modes[kSum].peCellsLost);
 }
 
@@ -218,7 +221,8 @@ void TestDropoutCompareFigure::realisticSettingsShowWhatEachModeLoses()
     p.maxLen = 64;
     p.dropout = 0.1;
     const DropoutCompareData data = compare(p);
-    const std::int64_t n = 64 * 512;
+    // seq_len unset: the figure shows a sequence of 16 and counts its rows.
+    const std::int64_t n = 16 * 512;
     const double sigma = std::sqrt(0.1 * 0.9 / double(n));
     QCOMPARE(data.modes[kSum].peCells, n);
     QVERIFY2(std::abs(data.modes[kSum].lostFraction() - 0.1) <= 4.0 * sigma,
@@ -227,12 +231,12 @@ void TestDropoutCompareFigure::realisticSettingsShowWhatEachModeLoses()
              qPrintable(QString::number(data.modes[kSum].energyKeptFraction())));
     QCOMPARE(data.modes[kEmbedding].lostFraction(), 0.0);
     QCOMPARE(data.modes[kEmbedding].energyKeptFraction(), 1.0);
-    QVERIFY2(DropoutCompareCompute::peText(data.modes[kEmbedding]).contains(u"PE lost: 0 of 32,768 cells, 0\u00a0%"_s),
+    QVERIFY2(DropoutCompareCompute::peText(data.modes[kEmbedding]).contains(u"PE lost: 0 of 8,192 cells, 0\u00a0%"_s),
              qPrintable(DropoutCompareCompute::peText(data.modes[kEmbedding])));
 }
 
 // Under concat the PE is in the last pe-dims columns: a view of the s·E columns has no PE cell
-// to lose, and its caption says so instead of "0 of 0 cells".
+// to lose, and its caption says so instead of "0 of 0 cells"; so does a view of padding only.
 void TestDropoutCompareFigure::concatViewWithoutPeSaysSo()
 {
     Params p = small(0.3);
@@ -252,8 +256,17 @@ void TestDropoutCompareFigure::concatViewWithoutPeSaysSo()
     visible.block = {0, p.maxLen, 0, p.dModel};
     const auto whole = DropoutCompareCompute::compute(engine, visible, Detail::Full, {1, nullptr});
     QVERIFY(whole);
-    QCOMPARE(whole->modes[kSum].peCells, p.maxLen * (p.dModel / 2));
+    // The PE columns of the sequence's 30 rows.
+    QCOMPARE(whole->modes[kSum].peCells, 30 * (p.dModel / 2));
     QVERIFY(DropoutCompareCompute::peText(whole->modes[kSum], true).startsWith(u"PE lost: "_s));
+    // A view of the padding alone has nothing to count, and says why.
+    visible.block = {30, p.maxLen - 30, 0, p.dModel};
+    const auto padding = DropoutCompareCompute::compute(engine, visible, Detail::Full, {1, nullptr});
+    QVERIFY(padding);
+    for (const DropoutModePanel &panel : padding->modes) {
+        QCOMPARE(panel.peCells, std::int64_t(0));
+        QCOMPARE(DropoutCompareCompute::peText(panel), u"its PE part\nonly padding in view"_s);
+    }
 }
 
 void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
@@ -376,7 +389,7 @@ void TestDropoutCompareFigure::smallViewKeepsRoomForTheHeatmaps()
                 QVERIFY2(metrics.horizontalAdvance(line) <= size.width(), qPrintable(line));
         }
     const QString all = texts.join(u" "_s).replace(u'\n', u' ');
-    QVERIFY2(all.contains(u"PE lost: 0\u00a0% of cells PE energy kept: 100\u00a0%"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"PE lost: 0\u00a0% of cells PE energy in kept cells: 100\u00a0%"_s), qPrintable(all));
     QVERIFY2(!all.contains(u"its PE part PE lost"_s), qPrintable(all));
     for (QCPAxisRect *rect : built->plot()->axisRects())
         QVERIFY(!rect->axis(QCPAxis::atRight)->visible());

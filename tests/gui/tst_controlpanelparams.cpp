@@ -270,13 +270,13 @@ void TestControlPanelParams::tooltipsGiveTheFormula_data()
     QTest::addColumn<QString>("control");
     QTest::addColumn<QString>("formula");
     QTest::addColumn<QString>("flag");
-    QTest::newRow("base") << u"baseEdit"_s << u"ω<sub>i</sub> = b<sup>−2i/d</sup>"_s << u"--base"_s;
+    QTest::newRow("base") << u"baseEdit"_s << u"w<sub>i</sub> = b<sup>−2i/d</sup>"_s << u"--base"_s;
     QTest::newRow("scale") << u"scaleCombo"_s << u"X = s·E + PE"_s << u"--scale"_s;
     QTest::newRow("init") << u"initCombo"_s << u"E ~ N(0, σ²)"_s << u"--init"_s;
     QTest::newRow("dropout") << u"dropoutSpin"_s << u"Y = M ⊙ X / (1 − p), M ~ Bernoulli(1 − p)"_s << u"--dropout"_s;
     QTest::newRow("dropout mode") << u"dropoutModeCombo"_s << u"Y = dropout(s·E) + PE"_s << u"--dropout-mode"_s;
     QTest::newRow("compose") << u"composeCombo"_s << u"X = [s·E | PE]"_s << u"--compose"_s;
-    QTest::newRow("layout") << u"layoutCombo"_s << u"column 2i holds sin(p·ω<sub>i</sub>)"_s << u"--layout"_s;
+    QTest::newRow("layout") << u"layoutCombo"_s << u"column 2i holds sin(p·w<sub>i</sub>)"_s << u"--layout"_s;
     QTest::newRow("seq_len") << u"seqLenSpin"_s << u"attention_mask == 0"_s << u"--seq-len"_s;
     QTest::newRow("seed") << u"seedSpin"_s << u"(seed, p, j)"_s << u"--seed"_s;
     QTest::newRow("eval") << u"evalCheck"_s << u"Y = X"_s << u"--eval"_s;

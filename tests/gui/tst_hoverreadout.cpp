@@ -175,8 +175,8 @@ void TestHoverReadout::readsEveryPartAtOnce()
     // ... and the line, which names each with its formula.
     for (const QString &part :
          {u"position 37, column 5"_s,
-          u"pair 2 (cos): ω = %1, λ = %2"_s.arg(w, 0, 'g', 5).arg(2.0 * M_PI / w, 0, 'g', 5),
-          u"PE = %1 = cos(37·ω = %2 rad)"_s.arg(num(c->pe), num(37.0 * w)),
+          u"pair 2 (cos): w = %1, λ = %2"_s.arg(w, 0, 'g', 5).arg(2.0 * M_PI / w, 0, 'g', 5),
+          u"PE = %1 = cos(37·w = %2 rad)"_s.arg(num(c->pe), num(37.0 * w)),
           u"s·E = 2 × %1 = %2"_s.arg(num(knownE(37, 5)), num(2.0 * knownE(37, 5))),
           u"X = s·E + PE = %1"_s.arg(num(c->x)), u"kept (M = 1): Y = X/(1 − p) = %1"_s.arg(num(c->y))})
         QVERIFY2(text.contains(part), qPrintable(text + u"\nlacks: "_s + part));
@@ -203,7 +203,7 @@ void TestHoverReadout::concatNumbersXsColumns()
     point.columnIsPe = true;
     const QString text = HoverReadout::format(engine, point);
     QVERIFY2(text.contains(u"column 83 of X = [s·E | PE]: PE column 3"_s), qPrintable(text));
-    QVERIFY2(text.contains(u"pair 1 (cos): ω = "_s) && text.contains(u"X = PE = "_s), qPrintable(text));
+    QVERIFY2(text.contains(u"pair 1 (cos): w = "_s) && text.contains(u"X = PE = "_s), qPrintable(text));
     QVERIFY(!text.contains(u"s·E ="_s));
 }
 

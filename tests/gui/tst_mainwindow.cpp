@@ -381,7 +381,7 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
     auto *readout = window.findChild<QLabel *>(u"hoverReadout"_s);
     QTRY_VERIFY(!readout->text().isEmpty());
     const QString text = readout->text();
-    for (const QString &part : {u"position 21"_s, u"column 7"_s, u"pair 3 (cos)"_s, u"ω = "_s, u"λ = "_s, u"PE = "_s})
+    for (const QString &part : {u"position 21"_s, u"column 7"_s, u"pair 3 (cos)"_s, u"w = "_s, u"λ = "_s, u"PE = "_s})
         QVERIFY2(text.contains(part), qPrintable(text));
     const double exact = reference::exactValue(21, 7, 40, 10000.0, Layout::Interleaved);
     QVERIFY2(text.contains(u"PE = %1"_s.arg(double(float(exact)), 0, 'g', 6)), qPrintable(text));

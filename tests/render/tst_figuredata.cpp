@@ -285,7 +285,8 @@ void TestFigureData::summaryStatesTheFactor()
     data.count.dropped = 190;
     data.count.cells = 1000;
     QVERIFY2(DropoutCompute::summary(data).contains(u"1.25"_s), qPrintable(DropoutCompute::summary(data)));
-    QVERIFY2(DropoutCompute::summary(data).contains(u"0.19 of 1,000 cells under dropout"_s),
+    // The count first, its share beside p: never a fraction where a count of cells is expected.
+    QVERIFY2(DropoutCompute::summary(data).contains(u"dropped 190 of 1,000 cells under dropout (19\u00a0%, p = 0.2)"_s),
              qPrintable(DropoutCompute::summary(data)));
     data.params.training = false;
     QVERIFY(DropoutCompute::summary(data).contains(u"evaluation"_s));

@@ -163,9 +163,9 @@ void TestFigureFit::paperColumnLegendsAreShort()
     QCustomPlot &column = *columnBuild->plot();
     QCustomPlot &slide = *slideBuild->plot();
     QVERIFY(column.graphCount() > 0 && slide.graphCount() > 0);
-    QVERIFY2(!column.graph(0)->name().contains(u"ω"_s), qPrintable(column.graph(0)->name()));
+    QVERIFY2(!column.graph(0)->name().contains(u"w"_s), qPrintable(column.graph(0)->name()));
     QVERIFY2(column.graph(0)->name().contains(u"λ="_s), qPrintable(column.graph(0)->name()));
-    QVERIFY2(slide.graph(0)->name().contains(u"ω="_s), qPrintable(slide.graph(0)->name()));
+    QVERIFY2(slide.graph(0)->name().contains(u"w="_s), qPrintable(slide.graph(0)->name()));
 
     // Legends inside axes, or in rows of the layout of their own.
     const auto visibleLegends = [](QCustomPlot &plot, bool inset) {

@@ -152,7 +152,7 @@ void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()
     QCOMPARE(legend->itemCount(), 4);
     for (int i = 0; i < 4; ++i) {
         const QString name = static_cast<QCPPlottableLegendItem *>(legend->item(i))->plottable()->name();
-        QVERIFY2(name.contains(u"ω="_s) && name.contains(u"λ="_s), qPrintable(name));
+        QVERIFY2(name.contains(u"w="_s) && name.contains(u"λ="_s), qPrintable(name));
     }
     // Setting new data replaces the curves rather than adding to them.
     figure.setData(*data);
@@ -174,6 +174,19 @@ void TestFigures::magnitudesDrawEveryCurveOnLogAxes()
     for (int i = 0; i < plot.graphCount(); ++i)
         withData += plot.graph(i)->dataCount() > 0 ? 1 : 0;
     QCOMPARE(withData, 9); // three per position, two reference lines, std and |mean| of PE and s*E per column
+    // A value under the log axis (a column averaging to zero) is counted in its legend name.
+    const double floor = figure.columnRect()->axis(QCPAxis::atLeft)->range().lower;
+    int namedBelow = 0;
+    for (QCPGraph *graph : figure.columnRect()->graphs()) {
+        int below = 0;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            below += it->value < floor ? 1 : 0;
+        const QString counted = u"(%1 below the axis)"_s.arg(below);
+        QVERIFY2(below == 0 ? !graph->name().contains(u"below"_s) : graph->name().endsWith(counted),
+                 qPrintable(graph->name() + u" "_s + counted));
+        namedBelow += below > 0 ? 1 : 0;
+    }
+    QVERIFY(namedBelow > 0); // the PE's fastest columns average to nearly zero
     // The expected lines span the positions at the closed forms.
     QVERIFY(figure.positionRect()->axis(QCPAxis::atLeft)->range().contains(*data->expectedPeNorm));
     QVERIFY(figure.positionRect()->axis(QCPAxis::atLeft)->range().contains(data->expectedEmbeddingNorm));

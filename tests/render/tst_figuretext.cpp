@@ -19,6 +19,7 @@ private slots:
     void quantityFollowsParameters();
     void parameterParts();
     void ratiosGroupThousands();
+    void namesCountWhatLiesBelowTheAxis();
 };
 
 void TestFigureText::quantityFollowsParameters_data()
@@ -97,6 +98,15 @@ void TestFigureText::ratiosGroupThousands()
     QCOMPARE(FigureText::formatRatio(1048576.0 / 339.0), u"3,090"_s); // 3093.1
     QCOMPARE(FigureText::formatRatio(1048576.0 / 2.0), u"524,000"_s);
     QCOMPARE(FigureText::formatRatio(999.6), u"1,000"_s);
+}
+
+void TestFigureText::namesCountWhatLiesBelowTheAxis()
+{
+    const QList<double> a {0.0, 1e-6, 0.5, -2e-4, std::nan("")};
+    const QList<double> b {3e-3, 1e-3};
+    // Zeros and magnitudes under the floor count; the floor itself, larger values and NaN do not.
+    QCOMPARE(FigureText::belowAxisName(u"|mean| of PE[:, j]"_s, {&a, &b}, 1e-3), u"|mean| of PE[:, j] (3 below the axis)"_s);
+    QCOMPARE(FigureText::belowAxisName(u"std"_s, {&b}, 1e-3), u"std"_s);
 }
 
 QTEST_GUILESS_MAIN(TestFigureText)

@@ -52,9 +52,9 @@ void TestMeasuredText::boundingRectIsQFontMetrics_data()
     QTest::newRow("title") << font(9.5, true) << 0
                            << u"PE  ·  d = 8,192, L = 1,048,576  ·  ~318 × 2.28 cells a pixel"_s;
     QTest::newRow("two lines") << font(9.5, true) << 0 << u"Magnitudes per position\nX = s·E + PE"_s;
-    QTest::newRow("legend entry") << font(8.0) << 8 << u"j=4096 sin i=2048  ω=0.01  λ=628"_s;
+    QTest::newRow("legend entry") << font(8.0) << 8 << u"j=4096 sin i=2048  w=0.01  λ=628"_s;
     QTest::newRow("empty") << font(8.0) << 8 << QString();
-    QTest::newRow("same text, larger") << font(12.0) << 8 << u"j=4096 sin i=2048  ω=0.01  λ=628"_s;
+    QTest::newRow("same text, larger") << font(12.0) << 8 << u"j=4096 sin i=2048  w=0.01  λ=628"_s;
 }
 
 void TestMeasuredText::boundingRectIsQFontMetrics()
@@ -71,7 +71,7 @@ void TestMeasuredText::boundingRectIsQFontMetrics()
 // QFont::key() leaves hinting and kerning out; they change the size all the same.
 void TestMeasuredText::hintingAndKerningCount()
 {
-    const QString text = u"AVAVAVAVAVAV Wa To Ty j=4096 sin i=2048  ω=0.01  λ=628"_s;
+    const QString text = u"AVAVAVAVAVAV Wa To Ty j=4096 sin i=2048  w=0.01  λ=628"_s;
     const QFont plain = font(20.0);
     QFont hinted = plain;
     hinted.setHintingPreference(QFont::PreferFullHinting);

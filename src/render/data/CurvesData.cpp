@@ -95,7 +95,7 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
 
 QString legendText(const Curve &curve)
 {
-    return u"j=%1 %2 i=%3  ω=%4  λ=%5"_s.arg(curve.column)
+    return u"j=%1 %2 i=%3  w=%4  λ=%5"_s.arg(curve.column)
         .arg(curve.isCos ? u"cos"_s : u"sin"_s)
         .arg(curve.pair)
         .arg(FigureText::formatNumber(curve.frequency, 3), FigureText::formatNumber(curve.wavelength, 3));

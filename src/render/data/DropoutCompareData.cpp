@@ -36,14 +36,18 @@ struct PeCount
     double energy = 0.0;
 };
 
-// The PE reaching Y under each mode, over whole rows of `block` (all, or evenly spaced).
-std::optional<PeCount> countPe(const Engine &engine, const std::array<Engine, 4> &modes, const Block &block,
-                               const ComputeOptions &options, bool *everyRow)
+// The PE reaching Y under each mode, over whole rows of `block` within the sequence (all, or
+// evenly spaced).
+std::optional<PeCount> countPe(const std::array<Engine, 4> &modes, const Block &block, const ComputeOptions &options,
+                               bool *everyRow)
 {
+    const Engine &engine = modes[0];
     const Params &p = engine.params();
-    // The columns of the view that hold a PE value: all of them, or the PE's in concat.
+    // The columns of the view that hold a PE value: all of them, or the PE's in concat; the rows
+    // of the sequence.
     const std::int64_t peFrom = p.compose == Compose::Concat ? std::max(block.col0, p.embeddingColumns()) : block.col0;
-    const Block pe {block.row0, block.rows, peFrom, block.colEnd() - peFrom};
+    const std::int64_t rowEnd = std::min(block.rowEnd(), p.sequenceLength());
+    const Block pe {block.row0, std::max<std::int64_t>(0, rowEnd - block.row0), peFrom, block.colEnd() - peFrom};
     *everyRow = true;
     if (pe.isEmpty())
         return PeCount {};
@@ -152,11 +156,14 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
             *grid = std::move(*computed);
         }
     }
-    const auto counted = countPe(engine, modes, visible.block, options, &data.everyRow);
+    const auto counted = countPe(modes, visible.block, options, &data.everyRow);
     if (!counted)
         return std::nullopt;
+    const std::int64_t sequence = data.params.sequenceLength();
+    data.paddingInView = visible.block.rowEnd() > sequence;
     for (std::size_t m = 0; m < modes.size(); ++m) {
         DropoutModePanel &panel = data.modes[m];
+        panel.onlyPadding = visible.block.row0 >= sequence;
         panel.peCells = counted->cells;
         panel.peCellsLost = counted->lost[m];
         panel.peEnergy = counted->energy;
@@ -191,14 +198,19 @@ QString modeTitle(const DropoutModePanel &panel)
 QString peText(const DropoutModePanel &panel, bool brief)
 {
     const QString percent = u"%1\u00a0%"_s; // the number and its sign on one line
-    // Under concat the columns in view may all be s·E: nothing of the PE to lose.
-    if (panel.peCells == 0)
-        return brief ? u"no PE column in view"_s : u"its PE part\nno PE column in view"_s;
+    // Under concat the columns in view may all be s·E, and a view may hold padding only: nothing
+    // of the PE to lose.
+    if (panel.peCells == 0) {
+        const QString why = panel.onlyPadding ? u"only padding in view"_s : u"no PE column in view"_s;
+        return brief ? why : u"its PE part\n"_s + why;
+    }
+    // The PE's energy in the cells it reaches, before their factor 1/(1 − p): the expected
+    // energy is whole (E[Y] = X), this is how much of it the mask leaves in place.
     if (brief)
-        return u"PE lost: %1 of cells\nPE energy kept: %2"_s.arg(
+        return u"PE lost: %1 of cells\nPE energy in kept cells: %2"_s.arg(
             percent.arg(FigureText::formatNumber(100.0 * panel.lostFraction(), 3)),
             percent.arg(FigureText::formatNumber(100.0 * panel.energyKeptFraction(), 3)));
-    return u"its PE part\nPE lost: %1 of %2 cells, %3\nPE energy kept: %4"_s.arg(
+    return u"its PE part\nPE lost: %1 of %2 cells, %3\nPE energy in kept cells: %4"_s.arg(
         FigureText::formatCount(panel.peCellsLost), FigureText::formatCount(panel.peCells),
         percent.arg(FigureText::formatNumber(100.0 * panel.lostFraction(), 3)),
         percent.arg(FigureText::formatNumber(100.0 * panel.energyKeptFraction(), 3)));

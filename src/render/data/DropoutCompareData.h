@@ -21,9 +21,11 @@ struct DropoutModePanel
     // drops the sum, the PE itself in embedding mode (dropped cells lose s·E, never the PE), PE
     // on rows passed through, 0 on masked-fill's padding.
     HeatmapGrid pePart;
-    // Over the cells in view that hold a PE value (the PE columns in concat), rows evenly spaced
-    // past a budget: those whose PE does not reach Y (dropped, or zeroed padding) and the PE's
-    // energy, sum of PE^2, in all of them and in those it reaches.
+    // Over the cells in view that hold a PE value (the PE columns in concat) in the sequence's
+    // rows (the padding, which attention masks out, left out), rows evenly spaced past a budget:
+    // those whose PE does not reach Y (dropped) and the PE's energy, sum of PE^2, in all of them
+    // and in those it reaches. Within the sequence masked-fill loses what sum loses.
+    bool onlyPadding = false; // no row of the view is in the sequence: nothing counted
     std::int64_t peCells = 0;
     std::int64_t peCellsLost = 0;
     double peEnergy = 0.0;
@@ -40,6 +42,7 @@ struct DropoutCompareData : FigureData
     bool choseSequence = false; // seq_len was unset, the figure chose it
     std::array<DropoutModePanel, 4> modes;
     bool everyRow = true; // the counts looked at every row in view, else at evenly spaced rows
+    bool paddingInView = false; // rows past the sequence are in view, left out of the counts
 };
 
 namespace DropoutCompareCompute {
@@ -70,9 +73,9 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
 
 // The mode's name over the formula of its Y: "embedding\nY = dropout(s·E) + PE".
 QString modeTitle(const DropoutModePanel &panel);
-// "its PE part\nPE lost: 47 of 480 cells, 9.8 %\nPE energy kept: 90.4 %"; `brief`, for a small
-// view: "PE lost: 9.8 % of cells\nPE energy kept: 90.4 %". With no PE cell in view
-// (concat), "no PE column in view".
+// "its PE part\nPE lost: 47 of 480 cells, 9.8 %\nPE energy in kept cells: 90.4 %"; `brief`, for
+// a small view: "PE lost: 9.8 % of cells\nPE energy in kept cells: 90.4 %". With no PE cell in
+// view (concat), "no PE column in view"; with padding only, "only padding in view".
 QString peText(const DropoutModePanel &panel, bool brief = false);
 
 } // namespace DropoutCompareCompute

@@ -42,6 +42,7 @@ namespace DropoutCompute {
 
 // `rows` x `cols` cells from the first, and further down to show a few padding rows past
 // seq_len when the sequence ends not far below `rows`: [CLS], [SEP] and padding in one view.
+// A table of at most twice `rows` x `cols` whole.
 Block sequenceBlock(const Params &params, std::int64_t rows, std::int64_t cols);
 
 // The cells of `block` counted by the variant's row rules, over evenly spaced whole rows of it

@@ -215,4 +215,13 @@ QString cellsPerPixelText(const Block &block, int rows, int cols)
     return averaged.isEmpty() ? averaged : averaged + u" cells a pixel"_s;
 }
 
+QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor)
+{
+    std::int64_t below = 0;
+    for (const QList<double> *list : values)
+        for (const double v : *list)
+            below += std::isfinite(v) && std::abs(v) < floor ? 1 : 0;
+    return below == 0 ? name : u"%1 (%2 below the axis)"_s.arg(name, formatCount(below));
+}
+
 } // namespace posenc::FigureText

@@ -4,9 +4,11 @@
 #include "core/Params.h"
 #include "core/Quantity.h"
 
+#include <QList>
 #include <QString>
 
 #include <cstdint>
+#include <initializer_list>
 
 // The words and numbers figures show, shared by the data (titles and summaries computed with it)
 // and the drawing.
@@ -44,5 +46,8 @@ QString formatRatio(double value);
 QString averagedCellsText(const Block &block, int rows, int cols);
 // The same for a title: "~3,090 × 17.8 cells a pixel", or empty.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
+// A legend name for values on a log axis from `floor` up, with the count of those it cannot show
+// (|v| below the floor, zeros included): "|mean| of PE[:, j] (42 below the axis)", or the name.
+QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor);
 
 } // namespace posenc::FigureText

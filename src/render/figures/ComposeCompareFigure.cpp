@@ -229,10 +229,17 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
         setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
     }
     const ComposePanel &sum = data.panels[0];
-    m_sides[0].embeddingStd->setName(m_compact ? u"s·E std"_s : u"std of s·E[:, j]"_s);
-    m_sides[0].embeddingMean->setName(m_compact ? u"s·E |mean|"_s : u"|mean| of s·E[:, j]"_s);
-    m_sides[0].peStd->setName(m_compact ? u"PE std"_s : u"std of PE[:, j]"_s);
-    m_sides[0].peMean->setName(m_compact ? u"PE |mean|"_s : u"|mean| of PE[:, j]"_s);
+    // One legend for both sides; what lies under their axis is counted in it, not left out unsaid.
+    const ComposePanel &concat = data.panels[1];
+    const auto name = [&](const QString &compact, const QString &full, const QList<double> &a, const QList<double> &b) {
+        return FigureText::belowAxisName(m_compact ? compact : full, {&a, &b}, values.lower);
+    };
+    m_sides[0].embeddingStd->setName(
+        name(u"s·E std"_s, u"std of s·E[:, j]"_s, sum.embedding.std, concat.embedding.std));
+    m_sides[0].embeddingMean->setName(
+        name(u"s·E |mean|"_s, u"|mean| of s·E[:, j]"_s, sum.embedding.mean, concat.embedding.mean));
+    m_sides[0].peStd->setName(name(u"PE std"_s, u"std of PE[:, j]"_s, sum.pe.std, concat.pe.std));
+    m_sides[0].peMean->setName(name(u"PE |mean|"_s, u"|mean| of PE[:, j]"_s, sum.pe.mean, concat.pe.mean));
 
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)

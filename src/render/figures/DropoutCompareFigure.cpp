@@ -170,13 +170,16 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, FigureText::tableText(params),
                                                          FigureText::scaleText(params), FigureText::sigmaText(params),
                                                          detail));
-    const QString counted = d.everyRow ? u"cells in view"_s : u"cells in view, evenly spaced rows"_s;
+    // The counts leave the padding out: attention masks it, whatever dropout did to it.
+    QString counted = d.paddingInView ? u"sequence's cells in view"_s : u"cells in view"_s;
+    if (!d.everyRow)
+        counted += u", evenly spaced rows"_s;
     const QString sequence = d.choseSequence
         ? u"  ·  seq_len unset: %1 here, so that padding shows"_s.arg(FigureText::formatCount(params.sequenceLength()))
         : QString();
     if (!wide) {
-        m_subtitle->setText(u"top: Y  ·  below: its PE part (the PE alone, same mask)  ·  rows: %1%2"_s.arg(
-            TokenRoles::text(params), sequence));
+        m_subtitle->setText(u"top: Y  ·  below: its PE part (the PE alone, same mask), counted over the %1  ·  "
+                            "rows: %2%3"_s.arg(counted, TokenRoles::text(params), sequence));
         return;
     }
     // The two questions the figure answers: where the PE survives, and which rows masked_fill spares.

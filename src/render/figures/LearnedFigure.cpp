@@ -180,7 +180,7 @@ std::optional<HoverPoint> LearnedFigure::hoverAt(const QPointF &pixel, const Eng
     HoverPoint point;
     point.position = p;
     point.value = m_data->learnedNorm[p];
-    point.valueName = u"‖PE_p‖ = %1, ‖P_p‖ learned"_s.arg(m_data->sinusoidalNorm[p], 0, 'g', 5);
+    point.valueName = u"‖PE[p]‖ = %1, ‖P[p]‖ learned"_s.arg(m_data->sinusoidalNorm[p], 0, 'g', 5);
     return point;
 }
 

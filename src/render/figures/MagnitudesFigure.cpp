@@ -115,10 +115,6 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     m_ratio->setName(u"ratio (right axis)"_s);
     m_expectedEmbedding->setName(u"expected"_s);
     m_expectedPe->setName(u"expected"_s);
-    m_embeddingStd->setName(u"std of s·E[:, j]"_s);
-    m_peStd->setName(u"std of PE[:, j]"_s);
-    m_embeddingMean->setName(u"|mean| of s·E[:, j]"_s);
-    m_peMean->setName(u"|mean| of PE[:, j]"_s);
     m_ratio->setPen(QPen(kRatio, 1.0));
     // Per column, sine and cosine columns alternate between two levels: dots, not a zigzag.
     // Small filled squares for the std (as legible as discs at this size, and far cheaper to
@@ -281,6 +277,11 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     const QCPRange lowRange = logRange({&data.peStd, &data.embeddingStd, &peMean, &embeddingMean}, {}, 1.0);
     columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
     m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
+    // What lies under the axis is counted in the legend, not left out unsaid.
+    m_embeddingStd->setName(FigureText::belowAxisName(u"std of s·E[:, j]"_s, {&data.embeddingStd}, columnRange.lower));
+    m_peStd->setName(FigureText::belowAxisName(u"std of PE[:, j]"_s, {&data.peStd}, columnRange.lower));
+    m_embeddingMean->setName(FigureText::belowAxisName(u"|mean| of s·E[:, j]"_s, {&embeddingMean}, columnRange.lower));
+    m_peMean->setName(FigureText::belowAxisName(u"|mean| of PE[:, j]"_s, {&peMean}, columnRange.lower));
     // A paper column keeps the parameters and drops what the axis labels say.
     QStringList parts {u"Magnitudes"_s, data.parameters};
     if (!m_compact)
@@ -340,7 +341,7 @@ std::optional<HoverPoint> MagnitudesFigure::hoverAt(const QPointF &pixel, const 
         const qsizetype i = indexOf(m_data->positions, x);
         point.position = static_cast<std::int64_t>(m_data->positions[i]);
         point.value = m_data->ratio[i];
-        point.valueName = u"‖s·E_p‖ = %1, ‖PE_p‖ = %2, ratio"_s.arg(m_data->embeddingNorm[i], 0, 'g', 5)
+        point.valueName = u"‖s·Eₚ‖ = %1, ‖PEₚ‖ = %2, ratio"_s.arg(m_data->embeddingNorm[i], 0, 'g', 5)
                               .arg(m_data->peNorm[i], 0, 'g', 5);
         return point;
     }

@@ -198,7 +198,7 @@ std::optional<HoverPoint> ScaleCompareFigure::hoverAt(const QPointF &pixel, cons
         HoverPoint point;
         point.position = static_cast<std::int64_t>(positions[r]);
         point.value = variant.embeddingNorm[r] / m_data->peNorm[r];
-        point.valueName = u"%1, %2: ‖s·E_p‖ = %3, ‖PE_p‖ = %4, ratio"_s.arg(variant.sigmaText, variant.scaleText)
+        point.valueName = u"%1, %2: ‖s·Eₚ‖ = %3, ‖PEₚ‖ = %4, ratio"_s.arg(variant.sigmaText, variant.scaleText)
                               .arg(variant.embeddingNorm[r], 0, 'g', 5)
                               .arg(m_data->peNorm[r], 0, 'g', 5);
         return point;

@@ -221,7 +221,7 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
 {
     m_data = std::static_pointer_cast<const SimilarityData>(data);
     const SimilarityData &d = *m_data;
-    const QString s = d.cosine ? u"cos(PE_p, PE_q)"_s : u"PE_p · PE_q"_s;
+    const QString s = d.cosine ? u"cos(PE[p], PE[q])"_s : u"PE[p] · PE[q]"_s;
     HeatmapStyle style = HeatmapStyle::forQuantity(Quantity::Similarity, d.grid);
     style.colorbarLabel = s;
     m_panel.setGrid(d.grid, style);
@@ -243,7 +243,7 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     m_first->setName(m_compact ? u"p = 0"_s : u"table at p = 0"_s);
     m_middle->setName(m_compact ? u"p = %1"_s.arg(d.middle)
                                 : u"table at p = %1"_s.arg(FigureText::formatCount(d.middle)));
-    m_offsets->axis(QCPAxis::atLeft)->setLabel(d.cosine ? u"cosine at offset k"_s : u"S(k) = PE_p · PE_p+k"_s);
+    m_offsets->axis(QCPAxis::atLeft)->setLabel(d.cosine ? u"cosine at offset k"_s : u"S(k) = PE[p] · PE[p+k]"_s);
     double lo = 0.0, hi = 0.0;
     for (const QList<double> *values : {&d.closedForm, &d.measuredFirst, &d.measuredMiddle})
         for (const double v : *values) {
@@ -260,7 +260,7 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     // part that depends on p, and float32 angles add their rounding.
     const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;
     m_title->setText(
-        u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE_p · PE_q"_s,
+        u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE[p] · PE[q]"_s,
                                             FigureText::countText(d.table.rows, u"position"_s, u"positions"_s),
                                             FigureText::formatCount(d.peColumns), relative, averaged));
 }
