@@ -4,6 +4,7 @@
 #include "render/FigureExporter.h"
 
 #include "render/data/PrecisionCompute.h"
+#include "render/figures/PrecisionFigure.h"
 
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"
@@ -133,6 +134,12 @@ void TestPrecisionFigure::pixelsHoldTheirLargestError()
     // The upper panel's bands of 30 positions against every cell too.
     QCOMPARE(data->bandMax.size(), 100);
     QVERIFY(std::abs(data->bandMax[99] - bruteMaximum(p, 2970, 3000)) <= 1e-9);
+    QCOMPARE(data->bandPositions, 30.0);
+    // The legend says how many positions a point spans, not "a pixel".
+    QCustomPlot plot;
+    PrecisionFigure figure(&plot);
+    figure.fill(std::make_shared<PrecisionData>(*data), {});
+    QCOMPARE(plot.graph(0)->name(), u"max |error| over each ~30 positions, every column"_s);
 }
 
 void TestPrecisionFigure::previewTakesEveryStrideThPosition()

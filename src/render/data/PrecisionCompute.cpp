@@ -76,6 +76,7 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
                                                                   bandStart(rows->first, count, bands, int(b) + 1));
             }))
             return std::nullopt;
+        data.bandPositions = static_cast<double>(count) / bands;
         const double fastest = Frequencies::angular(0, k, params.base);
         for (int b = 0; b < bands; ++b) {
             const std::int64_t a = bandStart(rows->first, count, bands, b);

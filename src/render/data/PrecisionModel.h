@@ -15,6 +15,7 @@ struct PrecisionData : FigureData
     // Upper panel, one band of positions per pixel: the largest |error| over the band's positions
     // and every PE column, exact, beside the bound float32 rounding of the angle gives.
     QList<double> bandCentre, bandMax, bound;
+    double bandPositions = 1.0; // the positions of a band, on average
     // Lower panel: the largest |error| in each pixel, positions across and PE columns down.
     Block block; // positions [row0, rowEnd) on x, columns [col0, colEnd) on y
     int cols = 0; // position bands

@@ -151,7 +151,11 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_bound->setData(d.bandCentre, d.bound, true);
     PlotStyle::showLonePoint(m_measured);
     PlotStyle::showLonePoint(m_bound);
-    m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| over the positions of a pixel, every column"_s);
+    // The band a point spans, in positions: what a slide can say, where "a pixel" could not.
+    const QString over = d.bandPositions > 1.0
+        ? u"over each ~%1 positions"_s.arg(FigureText::formatRatio(d.bandPositions))
+        : u"at each position"_s;
+    m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| %1, every column"_s.arg(over));
     m_bound->setName(m_compact ? u"bound"_s : u"bound p·w₀·2⁻²³ + 2⁻²⁵"_s);
     // The decades the errors span, not those below the smallest.
     double lo = INFINITY, hi = kFloor * 10;
@@ -177,7 +181,7 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     // Two decades at least: over fewer than 1.6, QCPAxisTickerLog ticks in linear steps, which the
     // one-digit labels round alike ("2·10⁻⁸" three times at L = 1, where every error is 0).
     m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 100)));
-    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| in the pixel"_s);
+    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| over a cell's positions"_s);
 
     const QString what
         = m_compact ? u"Float32-angle error"_s : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
