@@ -252,7 +252,8 @@ const QList<Entry> &entries()
          [](const Params &p) { return count(d(p) * double(p.specialRows().size())); }},
         {u"special_dropped_mean"_s, u"p·d per special row, times the special rows: their cells zeroed, on average"_s,
          [](const Params &p) { return real(p.dropout * d(p) * double(p.specialRows().size())); }},
-        {u"special_dropped"_s, u"the cells of the special rows this seed's mask zeroes"_s, specialDropped},
+        {u"special_dropped"_s, u"the cells of the special rows this seed's mask zeroes under dropout on the sum"_s,
+         specialDropped},
         {u"dropout_note"_s, u"a sentence on what dropout does at these parameters"_s,
          [](const Params &p) {
              return Number {std::nullopt, dropoutNote(p)};

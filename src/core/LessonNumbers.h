@@ -10,9 +10,10 @@
 namespace posenc {
 
 // The numbers a lesson's explanation quotes, for the current parameters: each a closed form of
-// the parameters (docs/ARCHITECTURE.md, The mathematics), cheap enough to follow every move of a
-// control on the GUI thread (O(1), or O(d) for a sum over the frequencies or the mask of a few
-// rows). The explanation names them as {key}: "s·E is {ratio} times the PE".
+// the parameters (docs/ARCHITECTURE.md, The mathematics) but special_dropped, a count of the
+// seed's mask; cheap enough to follow every move of a control on the GUI thread (O(1), or O(d)
+// for a sum over the frequencies or the mask of a few rows). The explanation names them as
+// {key}: "s·E is {ratio} times the PE".
 namespace LessonNumbers {
 
 struct Number

@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -64,6 +65,9 @@ std::vector<std::int64_t> Params::specialRows() const
         if (row >= 0 && row < n)
             rows.push_back(row);
     }
+    // A set: 0 and -1 name one row in a sequence of one.
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     return rows;
 }
 

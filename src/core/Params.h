@@ -72,7 +72,7 @@ struct Params
     // dropout acts on s*E only and leaves the PE columns after it whole.
     std::int64_t droppableColumns() const;
     std::int64_t sequenceLength() const; // seq_len, or max_len when unset
-    std::vector<std::int64_t> specialRows() const; // special positions resolved to [0, seq_len)
+    std::vector<std::int64_t> specialRows() const; // special positions resolved to [0, seq_len), increasing, each once
 
     // Every problem at once, each naming its parameter and allowed range; empty when valid.
     QList<ParamError> validate() const;

@@ -1,5 +1,7 @@
 #include "FigureFit.h"
 
+#include "IndexTicker.h"
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -171,16 +173,55 @@ bool ticksTouch(QCPAxis *axis)
     return false;
 }
 
+// How thin an axis's ticks are: its tick count, 0 for an index axis down to its first tick.
+int tickLevel(QCPAxis *axis)
+{
+    const auto *index = dynamic_cast<const IndexTicker *>(axis->ticker().data());
+    return index && index->isLone() ? 0 : axis->ticker()->tickCount();
+}
+
+void setTickLevel(QCPAxis *axis, int level)
+{
+    if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
+        index->setLone(level == 0);
+    axis->ticker()->setTickCount(std::max(level, 1));
+}
+
 bool fitTicks(QCPAxis *axis)
 {
     if (!ticksTouch(axis))
         return false;
-    const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
-    const int count = std::min(ticker->tickCount(), static_cast<int>(axis->tickVector().size())) - 1;
-    if (count < 1)
+    const int level = std::min(tickLevel(axis), static_cast<int>(axis->tickVector().size())) - 1;
+    // An index axis goes on to its first tick alone; others stop at one tick.
+    const bool index = dynamic_cast<const IndexTicker *>(axis->ticker().data()) != nullptr;
+    if (level < (index ? 0 : 1))
         return false;
-    ticker->setTickCount(count);
+    setTickLevel(axis, level);
     return true;
+}
+
+// Axes that show the same range over the same length, as the linked panels of a comparison do,
+// tick alike: each takes the fewest ticks any of them needs, where fitting each alone could leave
+// "0 10 20" under one panel and "0 5 10 15 20" under its neighbour, one of them a pixel narrower.
+bool alignTicks(const QList<QCPAxis *> &axes)
+{
+    const auto alike = [](QCPAxis *a, QCPAxis *b) {
+        const QSize sa = a->axisRect()->rect().size(), sb = b->axisRect()->rect().size();
+        return a->orientation() == b->orientation() && a->range() == b->range() && a->scaleType() == b->scaleType()
+            && std::abs(sa.width() - sb.width()) <= 2 && std::abs(sa.height() - sb.height()) <= 2;
+    };
+    bool changed = false;
+    for (QCPAxis *axis : axes) {
+        int fewest = tickLevel(axis);
+        for (QCPAxis *other : axes)
+            if (other != axis && alike(axis, other))
+                fewest = std::min(fewest, tickLevel(other));
+        if (fewest < tickLevel(axis)) {
+            setTickLevel(axis, fewest);
+            changed = true;
+        }
+    }
+    return changed;
 }
 
 // An inset legend that still covers much of its axes after taking fewer columns moves below
@@ -251,12 +292,15 @@ bool fit(QCustomPlot *plot)
                 changed |= moveBelow(plot, rect, legend);
             }
     }
+    QList<QCPAxis *> shown;
     for (QCPAxis *axis : allAxes(plot)) {
         if (axis->visible()) {
             changed |= fitAxisLabel(axis);
             changed |= fitTicks(axis);
+            shown.append(axis);
         }
     }
+    changed |= alignTicks(shown);
     return changed;
 }
 

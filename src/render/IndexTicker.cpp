@@ -18,7 +18,16 @@ double IndexTicker::getTickStep(const QCPRange &range)
 {
     // QCustomPlot's nice steps (1, 2, 2.5, 5 times a power of ten), made whole: 2.5 becomes 2
     // below ten, and nothing goes under one index.
-    const double step = QCPAxisTicker::getTickStep(range);
+    double step = QCPAxisTicker::getTickStep(range);
+    // A step past the whole range would leave one tick; the largest of 1, 2 or 5 times a power
+    // of ten within it leaves two ("0 20" over 0-24, not "0" alone).
+    if (step > range.size() && range.size() >= 2.0 && !m_lone) {
+        const double decade = std::pow(10.0, std::floor(std::log10(range.size())));
+        step = decade;
+        for (const double nice : {2.0, 5.0})
+            if (nice * decade <= range.size())
+                step = nice * decade;
+    }
     if (step <= 1.0)
         return 1.0;
     return std::floor(step);

@@ -15,11 +15,18 @@ public:
     // Puts an IndexTicker on `axis`, keeping the axis's tick count.
     static void install(QCPAxis *axis);
 
+    // At a tick count of 1 an axis shows two ticks ("0 20" over 0-24); once lone, only the first.
+    bool isLone() const { return m_lone; }
+    void setLone(bool lone) { m_lone = lone; }
+
 protected:
     double getTickStep(const QCPRange &range) override;
     int getSubTickCount(double tickStep) override;
     QVector<QString> createLabelVector(const QVector<double> &ticks, const QLocale &locale, QChar formatChar,
                                        int precision) override;
+
+private:
+    bool m_lone = false;
 };
 
 } // namespace posenc

@@ -1,5 +1,6 @@
 // The numbers the lessons quote, against closed forms and float64 sums written here from
-// docs/ARCHITECTURE.md, The mathematics: never against the unit's own formulas.
+// docs/ARCHITECTURE.md, The mathematics: never against the unit's own formulas; the one count
+// of a seed's mask against the mask's bits one cell at a time.
 #include "core/DropoutMask.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
@@ -333,6 +334,15 @@ void TestLessonNumbers::specialDroppedCountsTheMask()
         params.training = false;
         QCOMPARE(valueOf(u"special_dropped"_s, params), 0.0);
     }
+    // p = 0 drops nothing, p = 1 every cell of the three rows; 0 and -1 name one row of a
+    // sequence of one.
+    Params edge = make(100, 24, {{u"dropout"_s, u"0"_s}, {u"special"_s, u"0,4,-1"_s}, {u"seq-len"_s, u"16"_s}});
+    QCOMPARE(valueOf(u"special_dropped"_s, edge), 0.0);
+    edge.dropout = 1.0;
+    QCOMPARE(valueOf(u"special_dropped"_s, edge), 300.0);
+    edge.seqLen = 1;
+    QCOMPARE(valueOf(u"special_rows"_s, edge), 1.0);
+    QCOMPARE(valueOf(u"special_dropped"_s, edge), 100.0);
 }
 
 void TestLessonNumbers::concatColumns()

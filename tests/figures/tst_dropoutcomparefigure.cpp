@@ -5,6 +5,7 @@
 // evaluation; the PE counts against sums of sin^2 and cos^2; the panels' titles, shared colour
 // scales and token roles.
 #include "render/FigureExporter.h"
+#include "render/data/DropoutCompareModel.h"
 #include "render/figures/DropoutCompareFigure.h"
 
 #include "../core/Reference.h"
@@ -78,6 +79,7 @@ private slots:
     void figureIsLabelledAndSharesScales();
     void unsetSequenceShowsPadding();
     void smallViewKeepsRoomForTheHeatmaps();
+    void smallTableShowsWholeAndCountsItsSequence();
     void exportsForASlide();
 };
 
@@ -352,7 +354,7 @@ void TestDropoutCompareFigure::unsetSequenceShowsPadding()
     const DropoutCompareData reaching = compare(named);
     QVERIFY(reaching.choseSequence);
     QCOMPARE(reaching.params.sequenceLength(), std::int64_t(41));
-    QCOMPARE(reaching.params.specialRows(), (std::vector<std::int64_t> {0, 40, 40}));
+    QCOMPARE(reaching.params.specialRows(), (std::vector<std::int64_t> {0, 40})); // 40 and -1 are one row
     const Engine namedEngine(named);
     namedEngine.computeBlock(Quantity::Input, {40, 1, 0, p.dModel}, x);
     for (std::int64_t c = 0; c < p.dModel; ++c)
@@ -393,6 +395,33 @@ void TestDropoutCompareFigure::smallViewKeepsRoomForTheHeatmaps()
     QVERIFY2(!all.contains(u"its PE part PE lost"_s), qPrintable(all));
     for (QCPAxisRect *rect : built->plot()->axisRects())
         QVERIFY(!rect->axis(QCPAxis::atRight)->visible());
+}
+
+// The masked-dropout lesson's table, 24 x 32 with a sequence of 16, shows whole at first, and
+// its counts say they cover the sequence's 16 x 32 cells; a larger table shows its first cells.
+void TestDropoutCompareFigure::smallTableShowsWholeAndCountsItsSequence()
+{
+    Params p;
+    p.dModel = 32;
+    p.maxLen = 24;
+    p.seqLen = 16;
+    QCOMPARE(DropoutCompareModel::defaultBlock(p), (Block {0, 24, 0, 32}));
+    Params large = p;
+    large.dModel = 512;
+    large.maxLen = 64;
+    QCOMPARE(DropoutCompareModel::defaultBlock(large), (Block {0, 20, 0, 24}));
+    for (const QSize size : {QSize(1200, 800), QSize(640, 420)}) {
+        const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(size));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QStringList texts;
+        for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+            if (auto *text = qobject_cast<QCPTextElement *>(e))
+                texts.append(text->text());
+        const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+        QVERIFY2(all.contains(u"counted over the sequence's cells in view"_s), qPrintable(all));
+        if (size.width() >= 800)
+            QVERIFY2(all.contains(u"PE lost: 0 of 512 cells"_s), qPrintable(all)); // embedding mode
+    }
 }
 
 void TestDropoutCompareFigure::exportsForASlide()

@@ -288,6 +288,11 @@ void TestFigureData::summaryStatesTheFactor()
     // The count first, its share beside p: never a fraction where a count of cells is expected.
     QVERIFY2(DropoutCompute::summary(data).contains(u"dropped 190 of 1,000 cells under dropout (19\u00a0%, p = 0.2)"_s),
              qPrintable(DropoutCompute::summary(data)));
+    // Nothing under dropout (every row passed through): no share of nothing.
+    DropoutData none = data;
+    none.count = DropCount {};
+    QVERIFY2(DropoutCompute::summary(none).contains(u"no cell under dropout (p = 0.2)"_s),
+             qPrintable(DropoutCompute::summary(none)));
     data.params.training = false;
     QVERIFY(DropoutCompute::summary(data).contains(u"evaluation"_s));
 }

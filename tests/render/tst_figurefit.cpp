@@ -63,6 +63,8 @@ private slots:
     void legendInsideAxesScalesOnce();
     void textsStayWithinTheirRoom_data();
     void textsStayWithinTheirRoom();
+    void linkedPanelsTickAlike_data();
+    void linkedPanelsTickAlike();
 };
 
 void TestFigureFit::paperColumnFiguresFit_data()
@@ -163,7 +165,7 @@ void TestFigureFit::paperColumnLegendsAreShort()
     QCustomPlot &column = *columnBuild->plot();
     QCustomPlot &slide = *slideBuild->plot();
     QVERIFY(column.graphCount() > 0 && slide.graphCount() > 0);
-    QVERIFY2(!column.graph(0)->name().contains(u"w"_s), qPrintable(column.graph(0)->name()));
+    QVERIFY2(!column.graph(0)->name().contains(u"w="_s), qPrintable(column.graph(0)->name()));
     QVERIFY2(column.graph(0)->name().contains(u"λ="_s), qPrintable(column.graph(0)->name()));
     QVERIFY2(slide.graph(0)->name().contains(u"w="_s), qPrintable(slide.graph(0)->name()));
 
@@ -329,4 +331,36 @@ void TestFigureFit::textsStayWithinTheirRoom()
 }
 
 QTEST_MAIN(TestFigureFit)
+void TestFigureFit::linkedPanelsTickAlike_data()
+{
+    QTest::addColumn<QSize>("size");
+    // Sizes where fitting each axis alone left one panel with other ticks than its neighbours.
+    QTest::newRow("a view of the window") << QSize(700, 780);
+    QTest::newRow("a narrow view") << QSize(525, 600);
+    QTest::newRow("the export default") << QSize(1200, 800);
+}
+
+// The eight panels of dropout-compare show the same cells at the same size: their axes tick
+// alike wherever they are fitted, never "0 10 20" under one and "0 5 10 15 20" under the next.
+void TestFigureFit::linkedPanelsTickAlike()
+{
+    QFETCH(QSize, size);
+    Params p;
+    p.dModel = 512;
+    p.maxLen = 64;
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(size));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QList<QCPAxisRect *> panels;
+    for (QCPAxisRect *rect : built->plot()->axisRects())
+        if (rect->axis(QCPAxis::atBottom)->visible() && rect->axis(QCPAxis::atBottom)->label() == u"column j"_s)
+            panels.append(rect);
+    QCOMPARE(panels.size(), 8);
+    for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+        const QVector<double> lead = panels.first()->axis(type)->tickVector();
+        for (QCPAxisRect *rect : panels)
+            QVERIFY2(rect->axis(type)->tickVector() == lead,
+                     qPrintable(u"%1 ticks against %2"_s.arg(rect->axis(type)->tickVector().size()).arg(lead.size())));
+    }
+}
+
 #include "tst_figurefit.moc"

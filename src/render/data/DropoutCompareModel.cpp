@@ -10,7 +10,12 @@ namespace posenc {
 
 Block DropoutCompareModel::defaultBlock(const Params &params)
 {
-    return DropoutCompute::sequenceBlock(DropoutCompareCompute::shown(params), 20, 24);
+    constexpr std::int64_t kRows = 20, kColumns = 24;
+    // A table within twice that shows whole, so that every row its texts name (the padding, the
+    // last special row) is in view and its counts are the whole sequence's.
+    if (params.maxLen <= 2 * kRows && params.dModel <= 2 * kColumns)
+        return {0, params.maxLen, 0, params.dModel};
+    return DropoutCompute::sequenceBlock(DropoutCompareCompute::shown(params), kRows, kColumns);
 }
 
 QString DropoutCompareModel::name() const

@@ -14,7 +14,8 @@ public:
     static constexpr char16_t kColumnsAxis[] = u"columns";
     static constexpr char16_t kPositionsAxis[] = u"positions";
 
-    // The cells shown at first: few enough to see each one, with the sequence's end in view.
+    // The cells shown at first: few enough to see each one, with the sequence's end in view; a
+    // table of at most 40 x 48 whole.
     static Block defaultBlock(const Params &params);
 
     QString name() const override;

@@ -14,10 +14,6 @@ namespace posenc::DropoutCompute {
 
 Block sequenceBlock(const Params &params, std::int64_t rows, std::int64_t cols)
 {
-    // A table within twice the view shows whole, so that every row and column its texts name
-    // (the padding, the last special row) is in view.
-    if (params.maxLen <= 2 * rows && params.dModel <= 2 * cols)
-        return {0, params.maxLen, 0, params.dModel};
     const std::int64_t n = params.sequenceLength();
     std::int64_t shown = rows;
     // Up to twice the rows, to reach a sequence's end and 4 padding rows beyond it.
@@ -140,11 +136,16 @@ QString summary(const DropoutData &data)
     }
     const QString where = data.count.everyRow ? QString() : u" in evenly spaced rows"_s;
     // A count and its share, so that the share reads against p: "dropped 52,480 of 524,288 cells
-    // under dropout (10.01 %, p = 0.1)".
-    parts.append(u"training, mode %1: dropped %2 of %3 cells under dropout%4 (%5\u00a0%, p = %6)"_s.arg(mode)
-                     .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells), where)
-                     .arg(FigureText::formatNumber(100.0 * data.count.fraction(), 4))
-                     .arg(FigureText::formatNumber(params.dropout, 4)));
+    // under dropout (10.01 %, p = 0.1)"; no share of nothing (every row passed through or padding).
+    if (data.count.cells == 0)
+        parts.append(u"training, mode %1: no cell under dropout (p = %2)"_s.arg(mode).arg(
+            FigureText::formatNumber(params.dropout, 4)));
+    else
+        parts.append(u"training, mode %1: dropped %2 of %3 cells under dropout%4 (%5\u00a0%, p = %6)"_s.arg(mode)
+                         .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells),
+                              where)
+                         .arg(FigureText::formatNumber(100.0 * data.count.fraction(), 4))
+                         .arg(FigureText::formatNumber(params.dropout, 4)));
     if (params.dropout >= 1.0)
         parts.append(params.dropoutMode == DropoutMode::Embedding ? u"p = 1: s·E all dropped, Y = PE"_s
                                                                   : u"p = 1: nothing kept, nothing divided"_s);

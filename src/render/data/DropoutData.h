@@ -42,7 +42,6 @@ namespace DropoutCompute {
 
 // `rows` x `cols` cells from the first, and further down to show a few padding rows past
 // seq_len when the sequence ends not far below `rows`: [CLS], [SEP] and padding in one view.
-// A table of at most twice `rows` x `cols` whole.
 Block sequenceBlock(const Params &params, std::int64_t rows, std::int64_t cols);
 
 // The cells of `block` counted by the variant's row rules, over evenly spaced whole rows of it
@@ -52,8 +51,8 @@ std::optional<DropCount> countDropped(const Engine &engine, const Block &block, 
 
 std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &request, Detail detail,
                                    const ComputeOptions &options);
-// What the variant did, and what was counted: "training, mode sum: dropped 0.0998 of the
-// 524,288 cells under dropout (p = 0.1)  ·  kept values × 1/(1−p) = 1.111", with the rows
+// What the variant did, and what was counted: "training, mode sum: dropped 52,482 of 524,288
+// cells under dropout (10.01 %, p = 0.1)  ·  kept values × 1/(1−p) = 1.111", with the rows
 // passed through or zeroed and not counted.
 QString summary(const DropoutData &data);
 

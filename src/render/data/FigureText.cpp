@@ -215,13 +215,16 @@ QString cellsPerPixelText(const Block &block, int rows, int cols)
     return averaged.isEmpty() ? averaged : averaged + u" cells a pixel"_s;
 }
 
-QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor)
+QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor,
+                      bool axes)
 {
     std::int64_t below = 0;
     for (const QList<double> *list : values)
         for (const double v : *list)
             below += std::isfinite(v) && std::abs(v) < floor ? 1 : 0;
-    return below == 0 ? name : u"%1 (%2 below the axis)"_s.arg(name, formatCount(below));
+    if (below == 0)
+        return name;
+    return u"%1 (%2 below the %3)"_s.arg(name, formatCount(below), axes ? u"axes"_s : u"axis"_s);
 }
 
 } // namespace posenc::FigureText

@@ -47,7 +47,9 @@ QString averagedCellsText(const Block &block, int rows, int cols);
 // The same for a title: "~3,090 × 17.8 cells a pixel", or empty.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
 // A legend name for values on a log axis from `floor` up, with the count of those it cannot show
-// (|v| below the floor, zeros included): "|mean| of PE[:, j] (42 below the axis)", or the name.
-QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor);
+// (|v| below the floor, zeros included): "|mean| of PE[:, j] (42 below the axis)", or the name;
+// `axes` for a legend shared by several axes: "(42 below the axes)".
+QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor,
+                      bool axes = false);
 
 } // namespace posenc::FigureText

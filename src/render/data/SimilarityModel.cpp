@@ -40,7 +40,7 @@ QList<FigureOption> SimilarityModel::options() const
     cosine.key = QString::fromUtf16(kCosine);
     cosine.kind = FigureOption::Kind::Switch;
     cosine.valueName = u"true|false"_s;
-    cosine.help = u"cosine similarity: PE_p . PE_q / (||PE_p|| ||PE_q||)"_s;
+    cosine.help = u"cosine similarity: PE[p] . PE[q] / (||PE[p]|| ||PE[q]||)"_s;
     cosine.defaultText = u"false"_s;
     return {cosine, ViewOptions::positions(u"positions A..B-1 in view, p and q"_s)};
 }

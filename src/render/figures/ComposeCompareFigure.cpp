@@ -232,7 +232,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
     // One legend for both sides; what lies under their axis is counted in it, not left out unsaid.
     const ComposePanel &concat = data.panels[1];
     const auto name = [&](const QString &compact, const QString &full, const QList<double> &a, const QList<double> &b) {
-        return FigureText::belowAxisName(m_compact ? compact : full, {&a, &b}, values.lower);
+        return FigureText::belowAxisName(m_compact ? compact : full, {&a, &b}, values.lower, true);
     };
     m_sides[0].embeddingStd->setName(
         name(u"s·E std"_s, u"std of s·E[:, j]"_s, sum.embedding.std, concat.embedding.std));

@@ -105,7 +105,7 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     m_scale->setBarWidth(12);
     m_scale->setDataScaleType(QCPAxis::stLogarithmic);
     setLog(m_scale->axis());
-    m_scale->axis()->setLabel(u"max |error| in the pixel"_s);
+    m_scale->axis()->setLabel(u"max |error| in each block"_s);
     m_scale->setGradient(Colormaps::gradient(Colormap::Viridis));
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
     m_map = new QCPColorMap(m_cells->axis(QCPAxis::atBottom), m_cells->axis(QCPAxis::atLeft));
@@ -181,7 +181,7 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     // Two decades at least: over fewer than 1.6, QCPAxisTickerLog ticks in linear steps, which the
     // one-digit labels round alike ("2·10⁻⁸" three times at L = 1, where every error is 0).
     m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 100)));
-    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| over a cell's positions"_s);
+    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| in each block"_s);
 
     const QString what
         = m_compact ? u"Float32-angle error"_s : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
