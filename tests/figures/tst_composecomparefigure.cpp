@@ -165,11 +165,7 @@ void TestComposeCompareFigure::slowColumnsAreAnOffsetAndFastOnesVary()
     plot.setViewport(QRect(0, 0, 1400, 900)); // room for the captions
     ComposeCompareFigure figure(&plot);
     figure.setData(*data);
-    QStringList texts;
-    for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            texts.append(text->text());
-    const QString all = texts.join(u'\n');
+    const QString all = FigureBuilds::texts(plot).join(u'\n');
     QVERIFY2(all.contains(u"slowest cos j = 511: mean 1.00, std 0.0017 (an offset)"_s), qPrintable(all));
     QVERIFY2(all.contains(u"fastest cos j = 1: mean 0.00, std 0.71 (varies fully)"_s), qPrintable(all));
 }

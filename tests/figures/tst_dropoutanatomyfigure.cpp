@@ -197,10 +197,7 @@ void TestDropoutAnatomyFigure::titlesNameTheirNumbers()
     p.seqLen = 12;
     const auto built = FigureBuilds::build(u"dropout-anatomy"_s, p, FigureSize::fromPixels(QSize(1300, 900)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    QStringList texts;
-    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            texts.append(text->text());
+    const QStringList texts = FigureBuilds::texts(*built->plot());
     const QString all = texts.join(u" "_s).replace(u'\n', u' ');
     // 16 positions, 4 past seq_len 12, by 24 columns: 12 x 24 cells under dropout.
     for (const QString &part :

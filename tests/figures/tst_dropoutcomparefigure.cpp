@@ -279,10 +279,7 @@ void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
     p.seqLen = 16; // d 512, L 1024, s sqrt(d), sigma 1: the lecturer's settings
     const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(QSize(1400, 860)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    QStringList texts;
-    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            texts.append(text->text());
+    const QStringList texts = FigureBuilds::texts(*built->plot());
     const QString all = texts.join(u"\n"_s);
     for (const QString &part :
          {u"sum\nY = dropout(X)"_s, u"embedding\nY = dropout(s·E) + PE"_s, u"protect-special\n"_s,
@@ -366,10 +363,7 @@ void TestDropoutCompareFigure::unsetSequenceShowsPadding()
 
     const auto built = FigureBuilds::build(u"dropout-compare"_s, Params {}, FigureSize::fromPixels(QSize(1400, 860)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    QStringList texts;
-    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            texts.append(text->text());
+    const QStringList texts = FigureBuilds::texts(*built->plot());
     const QString all = texts.join(u" "_s).replace(u'\n', u' ');
     QVERIFY2(all.contains(u"seq_len unset: 16 here, so that padding shows"_s), qPrintable(all));
     QVERIFY2(all.contains(u"padding 16–1,023 (hatched, seq_len 16)"_s), qPrintable(all));
@@ -413,11 +407,7 @@ void TestDropoutCompareFigure::smallTableShowsWholeAndCountsItsSequence()
     for (const QSize size : {QSize(1200, 800), QSize(640, 420)}) {
         const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(size));
         QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-        QStringList texts;
-        for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
-            if (auto *text = qobject_cast<QCPTextElement *>(e))
-                texts.append(text->text());
-        const QString all = texts.join(u" "_s).replace(u'\n', u' ');
+        const QString all = FigureBuilds::texts(*built->plot()).join(u" "_s).replace(u'\n', u' ');
         QVERIFY2(all.contains(u"counted over the sequence's cells in view"_s), qPrintable(all));
         if (size.width() >= 800)
             QVERIFY2(all.contains(u"PE lost: 0 of 512 cells"_s), qPrintable(all)); // embedding mode

@@ -35,15 +35,6 @@ std::unique_ptr<FigureBuild> build(const Params &params, QSize size = QSize(1100
     return built;
 }
 
-QStringList texts(QCustomPlot *plot)
-{
-    QStringList list;
-    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            list.append(text->text());
-    return list;
-}
-
 QList<QCPColorScale *> shownScales(QCustomPlot *plot)
 {
     QList<QCPColorScale *> scales;
@@ -102,10 +93,10 @@ void TestDropoutFigure::outputIsNamedByItsMode()
     const QList<QCPColorScale *> scales = shownScales(built->plot());
     QCOMPARE(scales.size(), 1); // Y's; the mask is named by its legend
     QCOMPARE(scales.first()->axis()->label(), label);
-    QVERIFY2(texts(built->plot()).first().contains(label), qPrintable(texts(built->plot()).first()));
+    QVERIFY2(FigureBuilds::texts(*built->plot()).first().contains(label), qPrintable(FigureBuilds::texts(*built->plot()).first()));
     // masked-fill with padding never claims Y = X alone.
     if (p.dropoutMode == DropoutMode::MaskedFill)
-        for (const QString &text : texts(built->plot()))
+        for (const QString &text : FigureBuilds::texts(*built->plot()))
             QVERIFY2(!text.contains(u"Y = X  ·"_s) && !text.endsWith(u"Y = X"_s), qPrintable(text));
 }
 
@@ -115,7 +106,7 @@ void TestDropoutFigure::titleNamesTheParameters()
     p.dModel = 512;
     p.maxLen = 1024;
     const auto built = build(p);
-    const QString title = texts(built->plot()).first().replace(u'\n', u' ');
+    const QString title = FigureBuilds::texts(*built->plot()).first().replace(u'\n', u' ');
     for (const QString &part : {u"p = 0.25"_s, u"dropout mode protect-special"_s, u"d = 512"_s, u"L = 1,024"_s,
                                 u"s = √d = 22.63"_s, u"σ = 1"_s})
         QVERIFY2(title.contains(part), qPrintable(title + u" lacks "_s + part));

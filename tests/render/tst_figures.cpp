@@ -39,15 +39,6 @@ HeatmapFigureData heatmapData(const HeatmapGrid &grid, const Params &params)
     return data;
 }
 
-QStringList texts(QCustomPlot &plot)
-{
-    QStringList list;
-    for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            list.append(text->text());
-    return list;
-}
-
 } // namespace
 
 // The figure builders used headless, as the exporter will: an offscreen QCustomPlot filled
@@ -111,7 +102,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
         QCOMPARE(range.upper, upper);
     }
     QVERIFY(!figure.panel().colorScale()->axis()->label().isEmpty());
-    QVERIFY(texts(plot).join(u" "_s).contains(u"d = 100, L = 700"_s));
+    QVERIFY(FigureBuilds::texts(plot).join(u" "_s).contains(u"d = 100, L = 700"_s));
     const QPixmap pixmap = plot.toPixmap(600, 400);
     QCOMPARE(pixmap.size(), QSize(600, 400));
 }
@@ -127,10 +118,10 @@ void TestFigures::heatmapTitleSaysPreviewUntilExact()
     QCustomPlot plot;
     HeatmapFigure figure(&plot);
     figure.setData(heatmapData(*preview, engine.params()));
-    const QString previewTitle = texts(plot).join(u" "_s);
+    const QString previewTitle = FigureBuilds::texts(plot).join(u" "_s);
     QVERIFY2(previewTitle.contains(u"preview ("_s) && previewTitle.contains(u"% of rows)"_s), qPrintable(previewTitle));
     figure.setData(heatmapData(*exact, engine.params()));
-    const QString exactTitle = texts(plot).join(u" "_s);
+    const QString exactTitle = FigureBuilds::texts(plot).join(u" "_s);
     QVERIFY2(!exactTitle.contains(u"preview"_s) && !exactTitle.contains(u"sampled"_s), qPrintable(exactTitle));
 }
 
@@ -208,7 +199,7 @@ void TestFigures::dropoutShowsMaskAndOutputSideBySide()
     QVERIFY(!figure.maskPanel().colorScale()->visible());
     QCOMPARE(figure.maskPanel().colorMap()->data()->keySize(), 48);
     QCOMPARE(figure.outputPanel().colorMap()->data()->keySize(), 48);
-    QVERIFY(texts(plot).join(u" "_s).contains(u"1/(1−p) = 1.333"_s));
+    QVERIFY(FigureBuilds::texts(plot).join(u" "_s).contains(u"1/(1−p) = 1.333"_s));
     // Zooming one panel moves the other.
     figure.maskPanel().axisRect()->axis(QCPAxis::atBottom)->setRange(3.0, 9.0);
     QCOMPARE(figure.outputPanel().axisRect()->axis(QCPAxis::atBottom)->range(), QCPRange(3.0, 9.0));
@@ -255,7 +246,7 @@ void TestFigures::heatmapTitleNamesWhatTheParametersMake()
     state.options.insert(u"quantity"_s, quantity);
     const auto built = FigureBuilds::build(u"heatmap"_s, p, FigureSize::fromPixels(QSize(2400, 900)), state);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    const QString text = texts(*built->plot()).join(u" "_s);
+    const QString text = FigureBuilds::texts(*built->plot()).join(u" "_s);
     for (const QString &part : title)
         QVERIFY2(text.contains(part), qPrintable(part + u" not in "_s + text));
     QCOMPARE(colorScales(*built->plot()).value(0)->axis()->label(), colorbar);
@@ -279,7 +270,7 @@ void TestFigures::curvesNumberColumnsAsXDoes()
     QCOMPARE(names.size(), 6);
     QVERIFY2(names.front().startsWith(u"j=48 sin i=0"_s), qPrintable(names.front()));
     QVERIFY2(names.back().startsWith(u"j=63 cos i=7"_s), qPrintable(names.back()));
-    const QString title = texts(*built->plot()).join(u" "_s);
+    const QString title = FigureBuilds::texts(*built->plot()).join(u" "_s);
     QVERIFY2(title.contains(u"X = [s·E | PE]"_s) && title.contains(u"k = 16 columns (X's 48–63), L = 200"_s),
              qPrintable(title));
     QCOMPARE(built->plot()->axisRect()->axis(QCPAxis::atLeft)->label(), u"X[p, j] = PE[p, j − 48]"_s);
@@ -326,7 +317,7 @@ void TestFigures::magnitudesNameTheirParameters()
     p.compose = Compose::Concat;
     const auto built = FigureBuilds::build(u"magnitudes"_s, p, FigureSize::fromPixels(QSize(1600, 900)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    const QString title = texts(*built->plot()).join(u" "_s);
+    const QString title = FigureBuilds::texts(*built->plot()).join(u" "_s);
     for (const QString &part : {u"X = [s·E | PE]"_s, u"d = 64, L = 200"_s, u"s = √d = 8, σ = 1"_s,
                                 u"s·E in columns 0–31, PE (k = 32) in 32–63"_s})
         QVERIFY2(title.contains(part), qPrintable(part + u" not in "_s + title));

@@ -29,6 +29,16 @@ inline std::unique_ptr<posenc::FigureBuild> build(const QString &name, const pos
     return built;
 }
 
+// The texts of a figure's layout (titles, captions), in layout order.
+inline QStringList texts(const QCustomPlot &plot)
+{
+    QStringList list;
+    for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            list.append(text->text());
+    return list;
+}
+
 // Why the figure was not built, or "" when it was.
 inline QString errorOf(const posenc::FigureBuild &built)
 {
