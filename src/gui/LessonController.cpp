@@ -70,13 +70,14 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     m_previousAction->setShortcut(QKeySequence(u"Alt+Left"_s));
     m_nextAction->setShortcut(QKeySequence(u"Alt+Right"_s));
     m_leaveAction->setObjectName(u"leaveLessonAction"_s);
+    m_leaveAction->setShortcut(QKeySequence::Close);
     m_leaveAction->setStatusTip(tr("Close the lesson and bring back the parameters and views you had before it"));
     connect(m_startPanelAction, &QAction::triggered, this, &LessonController::openStartPanel);
     connect(m_previousAction, &QAction::triggered, this, [this] { step(-1); });
     connect(m_nextAction, &QAction::triggered, this, [this] { step(1); });
     connect(m_panel, &LessonPanel::previousRequested, m_previousAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::nextRequested, m_nextAction, &QAction::trigger);
-    connect(m_leaveAction, &QAction::triggered, this, &LessonController::requestLeave);
+    connect(m_leaveAction, &QAction::triggered, this, [this] { requestLeave(); });
     connect(m_panel, &LessonPanel::leaveRequested, m_leaveAction, &QAction::trigger);
     connect(m_panel, &LessonPanel::resetRequested, this, [this] {
         if (const Lesson *lesson = current())
@@ -154,12 +155,24 @@ void LessonController::leave(Leaving how)
     emit left(restore);
 }
 
-void LessonController::requestLeave()
+bool LessonController::leavingAsks() const
+{
+    return current() && m_home && m_parts.controls->params() != m_lessonParams;
+}
+
+void LessonController::requestLeave(const std::function<void()> &afterLeaving)
 {
     if (!current())
         return;
-    if (!m_home || m_parts.controls->params() == m_lessonParams) {
+    if (!leavingAsks()) {
         leave(Leaving::Restore);
+        if (afterLeaving)
+            afterLeaving();
+        return;
+    }
+    if (m_leaveQuestion && m_leaveQuestion->isVisible()) { // asked already: one question, whatever asks again
+        m_leaveQuestion->raise();
+        m_leaveQuestion->activateWindow();
         return;
     }
     auto *box = new QMessageBox(QMessageBox::Question, tr("Leave lesson"),
@@ -174,11 +187,13 @@ void LessonController::requestLeave()
     keep->setObjectName(u"leaveKeep"_s);
     box->addButton(QMessageBox::Cancel)->setObjectName(u"leaveCancel"_s);
     box->setDefaultButton(restore);
-    connect(box, &QMessageBox::buttonClicked, this, [this, restore, keep](QAbstractButton *button) {
-        if (button == restore)
-            leave(Leaving::Restore);
-        else if (button == keep)
-            leave(Leaving::Keep);
+    m_leaveQuestion = box;
+    connect(box, &QMessageBox::buttonClicked, this, [this, restore, keep, afterLeaving](QAbstractButton *button) {
+        if (button != restore && button != keep)
+            return; // Cancel: the lesson stays, and so does the window
+        leave(button == restore ? Leaving::Restore : Leaving::Keep);
+        if (afterLeaving)
+            afterLeaving();
     });
     box->open();
 }

@@ -5,9 +5,11 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMessageBox>
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <optional>
 
 class QAction;
@@ -81,7 +83,10 @@ public:
     void leave(Leaving how = Leaving::Restore);
     // Leave lesson: restores at once when the parameters are still the lesson's; when the user
     // changed them, asks (without blocking) whether to go back or keep them, or to stay.
-    void requestLeave();
+    // `afterLeaving` runs once the lesson is left, not when the user chose to stay.
+    void requestLeave(const std::function<void()> &afterLeaving = {});
+    // Whether Leave lesson would ask: a lesson is open and the user changed its parameters.
+    bool leavingAsks() const;
 
     // The workspace from before the open lesson; none without one.
     const std::optional<Workspace> &home() const { return m_home; }
@@ -121,6 +126,7 @@ private:
     QAction *m_nextAction;
     QAction *m_leaveAction;
     QPointer<StartPanel> m_startPanel;
+    QPointer<QMessageBox> m_leaveQuestion; // Leave lesson's question while it is open
     std::optional<Workspace> m_home;
     Params m_lessonParams; // as the open lesson set them: what Leave lesson compares with
 };

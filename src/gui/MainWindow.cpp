@@ -199,6 +199,13 @@ void MainWindow::showProblem(const QString &title, const QString &text)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Parameters the user changed in a lesson are theirs: closing asks, as Leave lesson does,
+    // whether to keep them or go back, and closes once the lesson is left.
+    if (m_lessons->leavingAsks()) {
+        event->ignore();
+        m_lessons->requestLeave([this] { close(); });
+        return;
+    }
     if (m_settings) {
         Settings::saveParams(*m_settings, m_lessons->rememberedParams());
         Settings::saveGeometry(*m_settings, saveGeometry());

@@ -33,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -85,6 +87,8 @@ private slots:
     void aSessionSavedDuringALessonReopensIt();
     void leavingBringsBackTheWorkspaceFromBefore();
     void theWindowRemembersTheUsersParametersDuringALesson();
+    void closingAfterAChangeInALessonAsks();
+    void leaveLessonHasAKey();
     void aSessionOpenedFromAFileIsTheNewWorkspace();
     void aWindowStartedInALessonLeavesToTheGivenWorkspace();
     void thePanelClosesOnlyWithItsLesson();
@@ -374,6 +378,57 @@ void TestLessons::theWindowRemembersTheUsersParametersDuringALesson()
         QVERIFY(window.close());
     }
     QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
+}
+
+// Parameters changed in a lesson are the user's: closing the window asks, as Leave lesson does,
+// and what is remembered is what the user answered; Cancel keeps the window and the lesson.
+void TestLessons::closingAfterAChangeInALessonAsks()
+{
+    const auto closeChanged = [&](const char *button) {
+        auto window = std::make_unique<MainWindow>(ownParams(), m_settings.get());
+        window->show();
+        QVERIFY(window->lessons()->open(u"masked-dropout"_s));
+        Params moved = window->controlPanel()->params();
+        moved.dModel = 40;
+        window->controlPanel()->applyParams(moved);
+        QVERIFY(!window->close());
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
+        // Asked again while the question is open: the same one question.
+        QVERIFY(!window->close());
+        window->lessons()->leaveAction()->trigger();
+        QCOMPARE(MessageBoxes::openBoxes("leaveLessonQuestion"), 1);
+        question->findChild<QPushButton *>(QString::fromLatin1(button))->click();
+        if (std::strcmp(button, "leaveCancel") == 0) {
+            QVERIFY(window->isVisible());
+            QVERIFY(window->lessons()->current());
+            QCOMPARE(window->controlPanel()->params().dModel, 40);
+            QTRY_VERIFY(!MessageBoxes::openBox("leaveLessonQuestion"));
+            return;
+        }
+        QVERIFY(!window->isVisible());
+        QVERIFY(!window->lessons()->current());
+    };
+    Settings::saveParams(*m_settings, Params {});
+    closeChanged("leaveCancel");
+    QVERIFY(Settings::loadParams(*m_settings).params == Params {}); // nothing saved: not closed
+    closeChanged("leaveRestore");
+    QVERIFY(Settings::loadParams(*m_settings).params == ownParams());
+    closeChanged("leaveKeep");
+    QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
+}
+
+// Leave lesson has the platform's Close key (Ctrl+W): a lesson unchanged is left at once.
+void TestLessons::leaveLessonHasAKey()
+{
+    MainWindow window(ownParams(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.lessons()->open(u"frequencies"_s));
+    window.activateWindow();
+    QTest::keySequence(&window, QKeySequence::Close);
+    QTRY_VERIFY(!window.lessons()->current());
+    QVERIFY(window.controlPanel()->params() == ownParams());
 }
 
 void TestLessons::aSessionOpenedFromAFileIsTheNewWorkspace()

@@ -17,4 +17,16 @@ inline QMessageBox *openBox(const char *name)
     return nullptr;
 }
 
+// How many message boxes named `name` are shown.
+inline int openBoxes(const char *name)
+{
+    int count = 0;
+    for (QWidget *w : QApplication::topLevelWidgets()) {
+        if (auto *box = qobject_cast<QMessageBox *>(w);
+            box && box->objectName() == QLatin1StringView(name) && box->isVisible())
+            ++count;
+    }
+    return count;
+}
+
 } // namespace MessageBoxes
