@@ -193,7 +193,7 @@ void TestLessons::theNumbersFollowTheControls()
     // d 512, s sqrt(d), sigma d^-1/2: sqrt(2/512) = 0.0625, sqrt(2 * 512) = 32, and the ratio sqrt(2).
     QVERIFY2(panel->explanationText().contains(u"√(2/d) = 0.0625"_s), qPrintable(panel->explanationText()));
     QVERIFY(panel->explanationText().contains(u"√(2d) = 32"_s));
-    QVERIFY(panel->explanationText().contains(u"||s·Ep|| / ||PEp|| = 1.41"_s));
+    QVERIFY(panel->explanationText().contains(u"‖s·Ep‖ / ‖PEp‖ = 1.41"_s));
     Params p = window.controlPanel()->params();
     p.dModel = 128;
     p.init = InitKind::Normal;
@@ -201,7 +201,7 @@ void TestLessons::theNumbersFollowTheControls()
     // d 128: sqrt(2/128) = 0.125, sqrt(256) = 16; sigma 1 with s sqrt(128): sqrt(2 * 128) = 16.
     QVERIFY2(panel->explanationText().contains(u"√(2/d) = 0.125"_s), qPrintable(panel->explanationText()));
     QVERIFY(panel->explanationText().contains(u"√(2d) = 16"_s));
-    QVERIFY(panel->explanationText().contains(u"||s·Ep|| / ||PEp|| = 16"_s));
+    QVERIFY(panel->explanationText().contains(u"‖s·Ep‖ / ‖PEp‖ = 16"_s));
     QVERIFY(panel->explanationText().contains(u"σ = 1:"_s));
 }
 
