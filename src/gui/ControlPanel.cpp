@@ -197,6 +197,21 @@ void ControlPanel::applyParams(const Params &params)
         emit paramsChanged(m_params);
 }
 
+void ControlPanel::commitPendingEdits()
+{
+    Ui::ControlPanel &ui = *m_ui;
+    // A spin box reads its text on Return or leaving it (no keyboard tracking): its valueChanged
+    // reads the controls when the text differs from its value.
+    for (QAbstractSpinBox *spin : findChildren<QAbstractSpinBox *>())
+        spin->interpretText();
+    for (QLineEdit *edit : {ui.baseEdit, ui.scaleEdit, ui.sigmaEdit, ui.specialEdit}) {
+        if (edit->isModified()) {
+            readControls();
+            return;
+        }
+    }
+}
+
 bool ControlPanel::choosePreset(int index)
 {
     if (index < 0 || index >= m_presets.size())

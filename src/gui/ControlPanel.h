@@ -37,6 +37,9 @@ public:
     // Shows `params` in the controls and emits paramsChanged() when they differ from the
     // current ones, as an edit of the controls does (a session opened, a matrix loaded).
     void applyParams(const Params &params);
+    // Enters what was typed in a field but not yet entered (Return or leaving the field), as
+    // if it had been: before the window closes, or a lesson is left, on a key pressed in it.
+    void commitPendingEdits();
     // The last valid parameters.
     const Params &params() const { return m_params; }
     // The message shown beside the control of `key` (empty when none).

@@ -70,7 +70,7 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     m_previousAction->setShortcut(QKeySequence(u"Alt+Left"_s));
     m_nextAction->setShortcut(QKeySequence(u"Alt+Right"_s));
     m_leaveAction->setObjectName(u"leaveLessonAction"_s);
-    m_leaveAction->setShortcut(QKeySequence::Close);
+    m_leaveAction->setShortcuts(QKeySequence::Close); // Ctrl+W, and Ctrl+F4 where the platform has it
     m_leaveAction->setStatusTip(tr("Close the lesson and bring back the parameters and views you had before it"));
     connect(m_startPanelAction, &QAction::triggered, this, &LessonController::openStartPanel);
     connect(m_previousAction, &QAction::triggered, this, [this] { step(-1); });
@@ -164,12 +164,16 @@ void LessonController::requestLeave(const std::function<void()> &afterLeaving)
 {
     if (!current())
         return;
+    // A value typed but not yet entered is a change too (Ctrl+W can come from a text field).
+    m_parts.controls->commitPendingEdits();
     if (!leavingAsks()) {
         leave(Leaving::Restore);
         if (afterLeaving)
             afterLeaving();
         return;
     }
+    if (afterLeaving)
+        m_afterLeaving = afterLeaving; // a close asked for while the question is open closes too
     if (m_leaveQuestion && m_leaveQuestion->isVisible()) { // asked already: one question, whatever asks again
         m_leaveQuestion->raise();
         m_leaveQuestion->activateWindow();
@@ -188,12 +192,13 @@ void LessonController::requestLeave(const std::function<void()> &afterLeaving)
     box->addButton(QMessageBox::Cancel)->setObjectName(u"leaveCancel"_s);
     box->setDefaultButton(restore);
     m_leaveQuestion = box;
-    connect(box, &QMessageBox::buttonClicked, this, [this, restore, keep, afterLeaving](QAbstractButton *button) {
+    connect(box, &QMessageBox::buttonClicked, this, [this, restore, keep](QAbstractButton *button) {
+        const std::function<void()> then = std::exchange(m_afterLeaving, {});
         if (button != restore && button != keep)
             return; // Cancel: the lesson stays, and so does the window
         leave(button == restore ? Leaving::Restore : Leaving::Keep);
-        if (afterLeaving)
-            afterLeaving();
+        if (then)
+            then();
     });
     box->open();
 }

@@ -83,7 +83,8 @@ public:
     void leave(Leaving how = Leaving::Restore);
     // Leave lesson: restores at once when the parameters are still the lesson's; when the user
     // changed them, asks (without blocking) whether to go back or keep them, or to stay.
-    // `afterLeaving` runs once the lesson is left, not when the user chose to stay.
+    // `afterLeaving` runs once the lesson is left, not when the user chose to stay. A value typed
+    // in the controls but not yet entered counts as entered.
     void requestLeave(const std::function<void()> &afterLeaving = {});
     // Whether Leave lesson would ask: a lesson is open and the user changed its parameters.
     bool leavingAsks() const;
@@ -127,6 +128,7 @@ private:
     QAction *m_leaveAction;
     QPointer<StartPanel> m_startPanel;
     QPointer<QMessageBox> m_leaveQuestion; // Leave lesson's question while it is open
+    std::function<void()> m_afterLeaving; // what runs once the lesson is left after the question
     std::optional<Workspace> m_home;
     Params m_lessonParams; // as the open lesson set them: what Leave lesson compares with
 };

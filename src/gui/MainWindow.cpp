@@ -201,6 +201,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     // Parameters the user changed in a lesson are theirs: closing asks, as Leave lesson does,
     // whether to keep them or go back, and closes once the lesson is left.
+    m_controls->commitPendingEdits(); // what the controls show is what is remembered
     if (m_lessons->leavingAsks()) {
         event->ignore();
         m_lessons->requestLeave([this] { close(); });

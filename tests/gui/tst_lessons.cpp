@@ -22,6 +22,7 @@
 #include <QDockWidget>
 #include <QJsonArray>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
@@ -29,6 +30,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -88,7 +90,8 @@ private slots:
     void leavingBringsBackTheWorkspaceFromBefore();
     void theWindowRemembersTheUsersParametersDuringALesson();
     void closingAfterAChangeInALessonAsks();
-    void leaveLessonHasAKey();
+    void leaveLessonIsOnCtrlW();
+    void aCloseDuringLeaveLessonsQuestionCloses();
     void aSessionOpenedFromAFileIsTheNewWorkspace();
     void aWindowStartedInALessonLeavesToTheGivenWorkspace();
     void thePanelClosesOnlyWithItsLesson();
@@ -378,6 +381,18 @@ void TestLessons::theWindowRemembersTheUsersParametersDuringALesson()
         QVERIFY(window.close());
     }
     QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
+    // A value typed and not entered when the window closes is remembered as the field shows it.
+    {
+        MainWindow window(ownParams(), m_settings.get());
+        window.show();
+        auto *spin = window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s);
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, u"300"_s);
+        QCOMPARE(window.controlPanel()->params().dModel, ownParams().dModel);
+        QVERIFY(window.close());
+    }
+    QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 300);
 }
 
 // Parameters changed in a lesson are the user's: closing the window asks, as Leave lesson does,
@@ -418,17 +433,53 @@ void TestLessons::closingAfterAChangeInALessonAsks()
     QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
 }
 
-// Leave lesson has the platform's Close key (Ctrl+W): a lesson unchanged is left at once.
-void TestLessons::leaveLessonHasAKey()
+// Leave lesson is on Ctrl+W: a lesson unchanged is left at once. A value typed in a field and
+// not yet entered is a change: the key, pressed in that field, asks first and the value stays.
+void TestLessons::leaveLessonIsOnCtrlW()
 {
     MainWindow window(ownParams(), nullptr);
     window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(window.lessons()->open(u"frequencies"_s));
     window.activateWindow();
-    QTest::keySequence(&window, QKeySequence::Close);
-    QTRY_VERIFY(!window.lessons()->current());
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    LessonController *lessons = window.lessons();
+    QVERIFY(lessons->open(u"frequencies"_s));
+    QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier);
+    QTRY_VERIFY(!lessons->current());
     QVERIFY(window.controlPanel()->params() == ownParams());
+
+    QVERIFY(lessons->open(u"frequencies"_s));
+    const double lessonBase = window.controlPanel()->params().base;
+    auto *base = window.controlPanel()->findChild<QLineEdit *>(u"baseEdit"_s);
+    base->setFocus();
+    base->selectAll();
+    QTest::keyClicks(base, u"500"_s);
+    QCOMPARE(window.controlPanel()->params().base, lessonBase); // typed, not entered
+    QTest::keyClick(base, Qt::Key_W, Qt::ControlModifier);
+    QMessageBox *question = nullptr;
+    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
+    QCOMPARE(window.controlPanel()->params().base, 500.0);
+    question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
+    QVERIFY(!lessons->current());
+    QCOMPARE(window.controlPanel()->params().base, 500.0);
+}
+
+// A close asked for while Leave lesson's question is open closes the window once it is answered.
+void TestLessons::aCloseDuringLeaveLessonsQuestionCloses()
+{
+    MainWindow window(ownParams(), m_settings.get());
+    window.show();
+    QVERIFY(window.lessons()->open(u"masked-dropout"_s));
+    Params moved = window.controlPanel()->params();
+    moved.dModel = 40;
+    window.controlPanel()->applyParams(moved);
+    window.lessons()->leaveAction()->trigger();
+    QMessageBox *question = nullptr;
+    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
+    QVERIFY(!window.close());
+    QCOMPARE(MessageBoxes::openBoxes("leaveLessonQuestion"), 1);
+    question->findChild<QPushButton *>(u"leaveRestore"_s)->click();
+    QVERIFY(!window.isVisible());
+    QVERIFY(Settings::loadParams(*m_settings).params == ownParams());
 }
 
 void TestLessons::aSessionOpenedFromAFileIsTheNewWorkspace()
@@ -582,9 +633,13 @@ void TestLessons::shortcutsDialogListsEveryShortcutOfTheWindow()
     const QList<ShortcutsDialog::Entry> entries = ShortcutsDialog::entries(&window);
     QStringList expected;
     for (const QAction *action : window.findChildren<QAction *>()) {
-        if (action->shortcut().isEmpty())
+        if (action->shortcuts().isEmpty())
             continue;
-        const QString keys = action->shortcut().toString(QKeySequence::NativeText);
+        // Every key of the action, as Leave lesson's Ctrl+W and, on some platforms, Ctrl+F4.
+        QStringList all;
+        for (const QKeySequence &key : action->shortcuts())
+            all.append(key.toString(QKeySequence::NativeText));
+        const QString keys = all.join(u", "_s);
         const auto listed = std::find_if(entries.begin(), entries.end(),
                                          [&](const ShortcutsDialog::Entry &e) { return e.keys.startsWith(keys); });
         QVERIFY2(listed != entries.end(), qPrintable(keys + u" "_s + action->text()));
@@ -592,6 +647,8 @@ void TestLessons::shortcutsDialogListsEveryShortcutOfTheWindow()
     }
     QVERIFY(expected.contains(u"Ctrl+E"_s)); // Export figure
     QVERIFY(expected.contains(u"F1"_s)); // the lessons
+    QVERIFY(std::any_of(expected.begin(), expected.end(), // Leave lesson
+                        [](const QString &keys) { return keys.split(u", "_s).contains(u"Ctrl+W"_s); }));
     QVERIFY(expected.contains(u"Ctrl+Shift+F9"_s));
     const auto something = std::find_if(entries.begin(), entries.end(),
                                         [](const ShortcutsDialog::Entry &e) { return e.keys == u"Ctrl+Shift+F9"_s; });
