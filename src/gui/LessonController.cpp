@@ -200,6 +200,9 @@ void LessonController::requestLeave(const std::function<void()> &afterLeaving)
         if (then)
             then();
     });
+    // However the question ends (a button, or closed by its title bar, which clicks none), a close
+    // asked for during it ends with it: buttonClicked, which runs it, comes before finished.
+    connect(box, &QDialog::finished, this, [this] { m_afterLeaving = {}; });
     box->open();
 }
 

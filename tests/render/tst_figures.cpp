@@ -71,6 +71,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar_data()
     QTest::newRow("PE fixed to [-1, 1]") << int(Quantity::Pe) << -1.0 << 1.0;
     QTest::newRow("mask in [0, 1]") << int(Quantity::Mask) << 0.0 << 1.0;
     QTest::newRow("X symmetric about 0") << int(Quantity::Input) << qQNaN() << qQNaN();
+    QTest::newRow("Y symmetric about 0") << int(Quantity::Output) << qQNaN() << qQNaN();
 }
 
 void TestFigures::heatmapShowsTheGridWithAColorbar()
@@ -103,6 +104,11 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
     }
     QVERIFY(!figure.panel().colorScale()->axis()->label().isEmpty());
     QVERIFY(FigureBuilds::texts(plot).join(u" "_s).contains(u"d = 100, L = 700"_s));
+    // One p per figure: where the title gives the dropout probability, the rows are "position".
+    const bool dropoutInTitle = FigureBuilds::texts(plot).join(u" "_s).contains(u"p = 0.1"_s);
+    QCOMPARE(dropoutInTitle, q == Quantity::Output || q == Quantity::Mask);
+    QCOMPARE(figure.panel().axisRect()->axis(QCPAxis::atLeft)->label(),
+             dropoutInTitle ? u"position"_s : u"position p"_s);
     const QPixmap pixmap = plot.toPixmap(600, 400);
     QCOMPARE(pixmap.size(), QSize(600, 400));
 }
@@ -200,6 +206,8 @@ void TestFigures::dropoutShowsMaskAndOutputSideBySide()
     QCOMPARE(figure.maskPanel().colorMap()->data()->keySize(), 48);
     QCOMPARE(figure.outputPanel().colorMap()->data()->keySize(), 48);
     QVERIFY(FigureBuilds::texts(plot).join(u" "_s).contains(u"1/(1−p) = 1.333"_s));
+    QVERIFY(!FigureBuilds::texts(plot).contains(u"position p"_s)); // p is the dropout probability here
+    QCOMPARE(figure.maskPanel().axisRect()->axis(QCPAxis::atLeft)->label(), u"position"_s);
     // Zooming one panel moves the other.
     figure.maskPanel().axisRect()->axis(QCPAxis::atBottom)->setRange(3.0, 9.0);
     QCOMPARE(figure.outputPanel().axisRect()->axis(QCPAxis::atBottom)->range(), QCPRange(3.0, 9.0));
