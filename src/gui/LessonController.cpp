@@ -192,17 +192,17 @@ void LessonController::requestLeave(const std::function<void()> &afterLeaving)
     box->addButton(QMessageBox::Cancel)->setObjectName(u"leaveCancel"_s);
     box->setDefaultButton(restore);
     m_leaveQuestion = box;
-    connect(box, &QMessageBox::buttonClicked, this, [this, restore, keep](QAbstractButton *button) {
+    // However the question ends: a close asked for during it ends with it. Closed by its title
+    // bar, the question has clicked Cancel.
+    connect(box, &QDialog::finished, this, [this, box, restore, keep] {
         const std::function<void()> then = std::exchange(m_afterLeaving, {});
+        const QAbstractButton *button = box->clickedButton();
         if (button != restore && button != keep)
             return; // Cancel: the lesson stays, and so does the window
         leave(button == restore ? Leaving::Restore : Leaving::Keep);
         if (then)
             then();
     });
-    // However the question ends (a button, or closed by its title bar, which clicks none), a close
-    // asked for during it ends with it: buttonClicked, which runs it, comes before finished.
-    connect(box, &QDialog::finished, this, [this] { m_afterLeaving = {}; });
     box->open();
 }
 

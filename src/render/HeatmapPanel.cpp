@@ -81,7 +81,7 @@ void HeatmapPanel::initAxes()
 {
     PlotStyle::styleAxisRect(m_rect);
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
-    m_rect->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
+    namePositions(false);
     m_rect->axis(QCPAxis::atLeft)->setRangeReversed(true);
     IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
     IndexTicker::install(m_rect->axis(QCPAxis::atLeft));
@@ -90,6 +90,11 @@ void HeatmapPanel::initAxes()
     m_map->setTightBoundary(false);
     m_map->setAntialiased(false);
     m_map->setColorScale(m_scale);
+}
+
+void HeatmapPanel::namePositions(bool dropoutInTitle)
+{
+    m_rect->axis(QCPAxis::atLeft)->setLabel(dropoutInTitle ? u"position"_s : u"position p"_s);
 }
 
 QCPRange HeatmapPanel::cellRange(std::int64_t first, std::int64_t end, int cells)

@@ -64,6 +64,10 @@ public:
     // cell over the whole range, and nothing of a range of width 0.
     static QCPRange cellRange(std::int64_t first, std::int64_t end, int cells);
 
+    // Names the rows' axis: "position p", or "position" in a figure whose title gives the dropout
+    // probability p, so that p means one thing there.
+    void namePositions(bool dropoutInTitle);
+
     QCPAxisRect *axisRect() const { return m_rect; }
     QCPColorMap *colorMap() const { return m_map; }
     QCPColorScale *colorScale() const { return m_scale; }

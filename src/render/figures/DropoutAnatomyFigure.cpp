@@ -94,8 +94,10 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
         rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
-        // p is the dropout probability throughout this figure: the rows are named without it.
-        rect->axis(QCPAxis::atLeft)->setLabel(i == 0 ? u"position"_s : QString());
+        if (i > 0)
+            rect->axis(QCPAxis::atLeft)->setLabel(QString());
+        else
+            m_panels[i]->namePositions(true);
         m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         grid->setColumnStretchFactor(i, 1.0);
     }

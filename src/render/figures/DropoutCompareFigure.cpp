@@ -87,8 +87,10 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
             rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
             rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
             rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
-            // p is the dropout probability in this figure: the rows are named without it.
-            rect->axis(QCPAxis::atLeft)->setLabel(m == 0 ? u"position"_s : QString());
+            if (m > 0)
+                rect->axis(QCPAxis::atLeft)->setLabel(QString());
+            else
+                panel->namePositions(true);
             m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         }
         m_grid->setColumnStretchFactor(m, 1.0);

@@ -31,8 +31,7 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     m_output = std::make_unique<HeatmapPanel>(plot, row, 0, 1);
     row->setColumnSpacing(12);
     m_output->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
-    // The title gives the dropout probability p: the rows are named without it.
-    m_mask->axisRect()->axis(QCPAxis::atLeft)->setLabel(u"position"_s);
+    m_mask->namePositions(true);
     m_sides = new QCPMarginGroup(plot);
     m_maskRoles = std::make_unique<TokenRoleMarks>(m_mask->axisRect());
     m_outputRoles = std::make_unique<TokenRoleMarks>(m_output->axisRect());

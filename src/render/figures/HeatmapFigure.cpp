@@ -29,9 +29,7 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     if (colormap)
         style.colormap = *colormap;
     m_panel.setGrid(grid, style);
-    // Y's and the mask's titles give the dropout probability p: their rows are named without it.
-    const bool dropoutInTitle = grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask;
-    m_panel.axisRect()->axis(QCPAxis::atLeft)->setLabel(dropoutInTitle ? u"position"_s : u"position p"_s);
+    m_panel.namePositions(grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask);
     QStringList parts {data.label, data.parameters, FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols)};
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
     if (grid.isPreview())
