@@ -1,6 +1,7 @@
 // One way to do background work (docs/ARCHITECTURE.md, "Background work"): figure data is never
 // computed on the GUI thread, whatever the window does, and closing the window during a long
-// load or a long export returns at once.
+// load or a long export stops it instead of waiting for it. No assertion here is on time: these
+// tests run on slow machines, under sanitizers and beside other tests.
 #include "gui/ControlPanel.h"
 #include "gui/EmbeddingsController.h"
 #include "gui/ExportController.h"
@@ -13,12 +14,14 @@
 
 #include "support/WindowViews.h"
 
-#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -34,15 +37,26 @@ Params small()
     return p;
 }
 
-// Closes `window` (deleted on close) and waits for it to be gone; the milliseconds it took.
-qint64 closeAndTime(QPointer<MainWindow> &window)
+// Closes `window` (deleted on close) and waits for it to be gone.
+void closeAndWait(QPointer<MainWindow> &window)
 {
-    QElapsedTimer timer;
-    timer.start();
     window->close();
     while (window)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-    return timer.elapsed();
+}
+
+// The bytes this process has read so far through read() and its kin, from any file and any
+// thread: "rchar" in Linux's /proc/self/io, page cache included.
+std::optional<qint64> bytesRead()
+{
+    QFile io(u"/proc/self/io"_s);
+    if (!io.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    for (const QByteArray &line : io.readAll().split('\n')) {
+        if (line.startsWith("rchar:"))
+            return line.mid(6).trimmed().toLongLong();
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -53,8 +67,8 @@ class TestBackgroundWork : public QObject
 
 private slots:
     void noFigureDataIsComputedOnTheGuiThread();
-    void closingDuringALoadReturnsAtOnce();
-    void closingDuringAnExportReturnsAtOnce();
+    void closingDuringALoadStopsTheRead();
+    void closingDuringAnExportStopsIt();
 };
 
 void TestBackgroundWork::noFigureDataIsComputedOnTheGuiThread()
@@ -91,7 +105,8 @@ void TestBackgroundWork::noFigureDataIsComputedOnTheGuiThread()
     QCOMPARE(after.onApplicationThread, before.onApplicationThread);
 }
 
-void TestBackgroundWork::closingDuringALoadReturnsAtOnce()
+// The close does not wait for the read: the file, read whole if it did, is left mostly unread.
+void TestBackgroundWork::closingDuringALoadStopsTheRead()
 {
     // A GPT-2-sized token embedding matrix, 50257 x 768 float32 (147 MiB).
     QTemporaryDir dir;
@@ -106,14 +121,19 @@ void TestBackgroundWork::closingDuringALoadReturnsAtOnce()
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.data()));
     QSignalSpy changed(window->embeddings(), &EmbeddingsController::embeddingsChanged);
+    const std::optional<qint64> before = bytesRead();
+    QVERIFY(before);
     window->embeddings()->load({path, std::nullopt}, false);
     QVERIFY(window->matrixLoader()->isLoading());
-    const qint64 took = closeAndTime(window);
-    QVERIFY2(took < 1000, qPrintable(u"closing took %1 ms"_s.arg(took)));
+    closeAndWait(window);
+    const qint64 read = *bytesRead() - *before;
+    const qint64 size = QFileInfo(path).size();
+    QVERIFY2(read < size / 4, qPrintable(u"%1 of the file's %2 bytes read"_s.arg(read).arg(size)));
     QCOMPARE(changed.count(), 0); // the read was stopped, never applied
 }
 
-void TestBackgroundWork::closingDuringAnExportReturnsAtOnce()
+// The close does not wait for the export: it is stopped, and its file is never written.
+void TestBackgroundWork::closingDuringAnExportStopsIt()
 {
     // Magnitudes of a million positions at d 2048: the norms of every row take seconds.
     Params p;
@@ -135,8 +155,7 @@ void TestBackgroundWork::closingDuringAnExportReturnsAtOnce()
     QVERIFY(dialog->isExporting());
     QTest::qWait(50); // well into the computation
     QVERIFY(dialog->isExporting());
-    const qint64 took = closeAndTime(window);
-    QVERIFY2(took < 1000, qPrintable(u"closing took %1 ms"_s.arg(took)));
+    closeAndWait(window);
     QVERIFY(!QFile::exists(path));
 }
 
