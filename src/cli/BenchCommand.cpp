@@ -141,8 +141,8 @@ double maxAbsError(const Engine &engine, const RowMatrixXf &table)
     double worst = 0.0;
     for (std::int64_t r = 0; r < table.rows(); r += std::max<std::int64_t>(1, table.rows() / 61)) {
         for (std::int64_t c = 0; c < table.cols(); ++c) {
-            const ColumnRole role = Frequencies::role(c, p.dModel, p.layout);
-            const double angle = static_cast<double>(r) * Frequencies::angular(role.pair, p.dModel, p.base);
+            const ColumnRole role = Frequencies::role(c, p.dModel, p.sinusoidal.layout);
+            const double angle = static_cast<double>(r) * Frequencies::angular(role.pair, p.dModel, p.sinusoidal.base);
             const double exact = role.isCos ? std::cos(angle) : std::sin(angle);
             worst = std::max(worst, std::abs(static_cast<double>(table(r, c)) - exact));
         }
@@ -248,7 +248,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         err << "posenc bench: --compose: the bench times the sum s*E + PE; use --compose sum\n";
         return ExitUsage;
     }
-    params.angles = Angles::Exact;
+    params.sinusoidal.angles = Angles::Exact;
     const std::int64_t rows = params.maxLen;
     const std::int64_t cols = params.dModel;
     const std::int64_t cells = rows * cols;
@@ -265,9 +265,9 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     RowMatrixXf buffer = allocateTable(rows, cols);
     const Block all {0, rows, 0, cols};
     Params interleaved = params;
-    interleaved.layout = Layout::Interleaved;
+    interleaved.sinusoidal.layout = Layout::Interleaved;
     Params split = params;
-    split.layout = Layout::Split;
+    split.sinusoidal.layout = Layout::Split;
     const Engine peInterleaved(interleaved);
     const Engine peSplit(split);
 

@@ -40,25 +40,6 @@ void fail(ParamOptions::Result &result, const EmbeddingRows::Problem &problem)
 
 } // namespace
 
-void add(QCommandLineParser &parser)
-{
-    parser.addOption(QCommandLineOption(
-        kEmbeddings, u"token embeddings: rows of a matrix in a .npy or .safetensors file (TENSOR names one)"_s,
-        u"FILE[:TENSOR]"_s));
-    parser.addOption(
-        QCommandLineOption(kTokens, u"rows of the --embeddings matrix to use, e.g. 0,464,5:9"_s, u"LIST"_s));
-}
-
-QString helpText()
-{
-    return u"  --embeddings FILE[:TENSOR]\n"
-           "      token embeddings from a matrix: .npy (f2/f4/f8/integers, any byte order, C or Fortran order)\n"
-           "      or .safetensors (F16/BF16/F32/F64, TENSOR names one); d_model comes from its columns and\n"
-           "      row p is the embedding at position p (the first max_len rows)\n"
-           "  --tokens LIST\n"
-           "      with --embeddings: the rows to use instead, in order, e.g. 0,464,5:9 (max_len: their count)\n"_s;
-}
-
 void read(const ParamOptions::Given &given, ParamOptions::Result &result)
 {
     if (!given.contains(kEmbeddings)) {

@@ -2,7 +2,9 @@
 
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
+#include "PositionTableOptions.h"
 
+#include "core/ParamTable.h"
 #include "core/ParamText.h"
 
 using namespace Qt::StringLiterals;
@@ -11,21 +13,19 @@ namespace posenc::ParamOptions {
 
 namespace {
 
-// --eval is a switch on the command line and a true/false value in a session file.
-const QString kEvalKey = u"eval"_s;
 const QString kSessionKey = u"session"_s;
 
 } // namespace
 
 void add(QCommandLineParser &parser)
 {
-    for (const QString &key : ParamText::valueKeys()) {
-        if (key == kEvalKey)
-            parser.addOption(QCommandLineOption(key, ParamText::describe(key)));
+    for (const QString &key : ParamTable::flagKeys()) {
+        const ParamSpec &row = *ParamTable::find(key);
+        if (row.kind == ParamKind::Switch)
+            parser.addOption(QCommandLineOption(key, row.helpLine()));
         else
-            parser.addOption(QCommandLineOption(key, ParamText::describe(key), ParamText::valueName(key)));
+            parser.addOption(QCommandLineOption(key, row.helpLine(), row.valueName));
     }
-    EmbeddingOptions::add(parser);
     parser.addOption(QCommandLineOption(
         kSessionKey, u"parameters from a saved session; parameter flags override them"_s, u"FILE"_s));
 }
@@ -76,7 +76,8 @@ Result read(const QCommandLineParser &parser)
     for (const QString &key : Session::parameterKeys()) {
         if (!parser.isSet(key))
             continue;
-        given.insert(key, key == kEvalKey ? u"true"_s : parser.values(key).constLast());
+        const bool isSwitch = ParamTable::find(key)->kind == ParamKind::Switch;
+        given.insert(key, isSwitch ? u"true"_s : parser.values(key).constLast());
         fromFlags.append(key);
     }
     Result result = read(given);
@@ -104,6 +105,8 @@ Result read(const Given &given)
     if (result.errors.isEmpty())
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)
+        PositionTableOptions::read(given, result);
+    if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;
 }
@@ -116,12 +119,11 @@ QString flagText(const ParamError &error)
 QString helpText()
 {
     QString text;
-    for (const QString &key : ParamText::valueKeys()) {
-        const QString flag = key == kEvalKey ? u"--%1"_s.arg(key) : u"--%1 %2"_s.arg(key, ParamText::valueName(key));
-        text += u"  %1\n      %2\n"_s.arg(flag, ParamText::describe(key));
+    for (const QString &key : ParamTable::flagKeys()) {
+        const ParamSpec &row = *ParamTable::find(key);
+        text += u"  %1\n      %2\n"_s.arg(row.flag(), row.helpLine());
     }
-    return text + EmbeddingOptions::helpText()
-        + u"  --session FILE\n      parameters from a saved session; parameter flags override them\n"_s;
+    return text + u"  --session FILE\n      parameters from a saved session; parameter flags override them\n"_s;
 }
 
 } // namespace posenc::ParamOptions

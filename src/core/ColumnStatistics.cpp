@@ -137,7 +137,7 @@ void placeClosedForm(const Params &p, ColumnStats &stats)
 {
     const std::int64_t k = p.peColumns();
     Eigen::ArrayXd mean, meanSquare;
-    sinusoidMoments(k, p.base, p.layout, p.maxLen, mean, meanSquare);
+    sinusoidMoments(k, p.sinusoidal.base, p.sinusoidal.layout, p.maxLen, mean, meanSquare);
     const std::int64_t offset = peOffset(p);
     stats.peMean.segment(offset, k) = mean;
     stats.peStd.segment(offset, k) = (meanSquare - mean.square()).max(0.0).sqrt();
@@ -149,7 +149,7 @@ std::optional<ColumnStats> statistics(const Engine &engine, const std::vector<Ru
 {
     const Params &p = engine.params();
     ColumnStats stats = emptyStats(p);
-    if (p.angles == Angles::Exact || !exact) {
+    if (p.sinusoidal.angles == Angles::Exact || !exact) {
         placeClosedForm(p, stats);
     } else {
         const auto pe = rowMoments(engine, Quantity::Pe, p.peColumns(), runs, options);

@@ -23,12 +23,10 @@ Embeddings::Embeddings(std::shared_ptr<const EmbeddingMatrix> matrix)
     , m_columns(m_matrix->values.cols())
 { }
 
-Embeddings Embeddings::fromParams(const Params &params)
-{
-    if (params.embeddings)
-        return Embeddings(params.embeddings);
-    return Embeddings(params.seed, params.sigma(), params.embeddingColumns());
-}
+Embeddings::Embeddings(const Params &params)
+    : Embeddings(params.embeddings ? Embeddings(params.embeddings)
+                                   : Embeddings(params.seed, params.sigma(), params.embeddingColumns()))
+{ }
 
 void Embeddings::fill(const Block &block, BlockRef out) const
 {

@@ -23,7 +23,8 @@ public:
     // Rows of a caller-given matrix.
     explicit Embeddings(std::shared_ptr<const EmbeddingMatrix> matrix);
     // The embeddings of `params`: the loaded matrix if any, else the seeded init.
-    static Embeddings fromParams(const Params &params);
+    explicit Embeddings(const Params &params);
+    static Embeddings fromParams(const Params &params) { return Embeddings(params); }
 
     std::int64_t columns() const { return m_columns; }
     bool isGenerated() const { return m_matrix == nullptr; }

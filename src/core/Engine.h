@@ -4,14 +4,17 @@
 #include "DropoutMask.h"
 #include "Embeddings.h"
 #include "Params.h"
-#include "PositionalTable.h"
+#include "PositionTerm.h"
 #include "Quantity.h"
 
 #include <QString>
 
 #include <atomic>
-#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <typeindex>
 
 namespace posenc {
 
@@ -21,24 +24,37 @@ struct ComputeOptions
     const std::atomic<bool> *cancel = nullptr; // polled between tiles
 };
 
-// Computes any block of any quantity for one valid Params. Immutable once built, so one
-// engine serves any number of threads. Every cell is a pure function of the parameters and
-// its (row, column), so a block computed alone, serially or threaded, equals the same cells
-// of the whole table bit for bit.
+class ModelInput;
+
+// Computes any block of any quantity for one valid Params (docs/ARCHITECTURE.md, "The engine of
+// table sources"). Each quantity's row (Quantities) fills its blocks from sources the engine
+// builds on first use and keeps: the position term, the embeddings, the dropout mask, the model
+// input, or any family's own. Immutable once built, so one engine serves any number of threads.
+// Every cell is a pure function of the parameters and its (row, column), so a block computed
+// alone, serially or threaded, equals the same cells of the whole table bit for bit.
 class Engine
 {
 public:
     // Precondition: params.validate() is empty.
     explicit Engine(Params params);
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
 
     const Params &params() const { return m_params; }
     Shape shape(Quantity quantity) const { return Quantities::shape(quantity, m_params); }
-    const PositionalTable &positionalTable() const { return m_pe; }
-    const Embeddings &embeddings() const { return m_embeddings; }
-    const DropoutMask &dropoutMask() const { return m_mask; }
 
-    // The error that refuses `block` of `quantity` (outside the table, or over the memory
-    // budget with cells and GiB), or nothing when it can be computed.
+    // The source of type `Source` for these parameters, built on first use from the engine
+    // (a constructor taking `const Engine &`) or from the parameters (one taking `const Params &`),
+    // and kept while the engine lives. Safe from any thread.
+    template<typename Source> const Source &source() const;
+
+    const PositionTerm &positionTerm() const { return source<PositionTerm>(); }
+    const Embeddings &embeddings() const { return source<Embeddings>(); }
+    const DropoutMask &dropoutMask() const { return source<DropoutMask>(); }
+    const ModelInput &modelInput() const;
+
+    // The error that refuses `block` of `quantity` (a quantity these parameters lack, outside the
+    // table, or over the memory budget with cells and GiB), or nothing when it can be computed.
     std::optional<QString> check(Quantity quantity, const Block &block) const;
 
     // One block in the calling thread. Precondition: check() passed; out is block-sized.
@@ -50,48 +66,35 @@ public:
     std::optional<RowMatrixXf> table(Quantity quantity, const Block &block, const ComputeOptions &options = {}) const;
 
     // A block of the model input split into its two parts: the embedding part (s*E, zero in
-    // the PE-only columns of concat) and the positional part (PE, zero in the E-only
+    // the position-only columns of concat) and the position part (zero in the E-only
     // columns). X is their sum.
     void inputParts(const Block &block, BlockRef embeddingPart, BlockRef positionalPart) const;
 
 private:
-    // Rows row0 .. row0 + rows - 1 of the model input's columns col0 .. col0 + cols - 1 by their
-    // parts: row r is x(r).
-    struct InputTile
-    {
-        std::int64_t row0;
-        std::int64_t rows;
-        std::int64_t col0;
-        std::int64_t cols;
-        const float *embedding; // row r at embedding + r * embeddingStride
-        std::int64_t embeddingStride;
-        float scale;
-        const float *positional;
-        std::int64_t positionalStride;
-
-        InputRow x(std::int64_t r) const
-        {
-            return {embedding + r * embeddingStride, scale, positional + r * positionalStride};
-        }
-    };
-    using InputTileSink = std::function<void(const InputTile &tile)>;
-    // Hands the model input of the block to `sink` in tiles of at most
-    // PositionalTable::kRunRows rows and kTileColumns columns, each cell once: for the parts of
-    // X, and for X and Y where the PE kernel does not combine them itself (combinesInKernel).
-    void forEachInputTile(const Block &block, const InputTileSink &sink) const;
-    void computeRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
-    // Whether the PE kernel itself can turn the PE into `quantity` (X or Y) as it stores it: the
-    // sum, exact angles, and for Y a p below 1.
-    bool combinesInKernel(Quantity quantity) const;
-    // X or Y of the block through the PE kernel: each run of rows gets its embeddings and keep
-    // bits first, then the kernel loads E and stores X or Y alongside its own arithmetic.
-    void combineRows(Quantity quantity, const Block &block, BlockRef out, bool streaming) const;
-
     Params m_params;
-    PositionalTable m_pe; // the table that enters X: d columns, or k in concat
-    Embeddings m_embeddings; // d columns, or d - k in concat
-    DropoutMask m_mask;
-    float m_scale;
+    mutable std::mutex m_sourcesMutex;
+    mutable std::map<std::type_index, std::shared_ptr<const void>> m_sources;
 };
+
+template<typename Source> const Source &Engine::source() const
+{
+    const std::type_index key(typeid(Source));
+    {
+        const std::lock_guard lock(m_sourcesMutex);
+        if (const auto found = m_sources.find(key); found != m_sources.end())
+            return *static_cast<const Source *>(found->second.get());
+    }
+    // Built outside the lock, so that a source may ask for others; two threads that build the
+    // same source at once keep the first, and the sources being pure functions of the
+    // parameters, either is the same.
+    std::shared_ptr<const Source> made;
+    if constexpr (std::is_constructible_v<Source, const Engine &>)
+        made = std::make_shared<const Source>(*this);
+    else
+        made = std::make_shared<const Source>(m_params);
+    const std::lock_guard lock(m_sourcesMutex);
+    const auto [where, inserted] = m_sources.emplace(key, std::move(made));
+    return *static_cast<const Source *>(where->second.get());
+}
 
 } // namespace posenc

@@ -15,6 +15,15 @@ double angular(std::int64_t pair, std::int64_t dModel, double base)
     return std::exp(-2.0 * static_cast<double>(pair) * std::log(base) / static_cast<double>(dModel));
 }
 
+FrequencySchedule schedule(std::int64_t dModel, double base)
+{
+    FrequencySchedule result;
+    result.w.resize(static_cast<std::size_t>(pairCount(dModel)));
+    for (std::int64_t i = 0; i < pairCount(dModel); ++i)
+        result.w[static_cast<std::size_t>(i)] = angular(i, dModel, base);
+    return result;
+}
+
 double wavelength(std::int64_t pair, std::int64_t dModel, double base)
 {
     return 2.0 * std::numbers::pi / angular(pair, dModel, base);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FrequencySchedule.h"
 #include "Params.h"
 
 #include <cstdint>
@@ -19,6 +20,8 @@ namespace Frequencies {
 
 std::int64_t pairCount(std::int64_t dModel); // ceil(d / 2): pairs holding a sine
 double angular(std::int64_t pair, std::int64_t dModel, double base);
+// The schedule of the sinusoidal table: w_0 .. w_{ceil(d/2) - 1}, amplitude 1.
+FrequencySchedule schedule(std::int64_t dModel, double base);
 double wavelength(std::int64_t pair, std::int64_t dModel, double base); // 2 pi / w
 ColumnRole role(std::int64_t column, std::int64_t dModel, Layout layout);
 // The column holding the sine (isCos false) or cosine of a pair; -1 where d is odd and the

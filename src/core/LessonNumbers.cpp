@@ -94,7 +94,7 @@ double peNormSquared(const Params &p)
 
 double angular(const Params &p, std::int64_t pair)
 {
-    return Frequencies::angular(pair, p.peColumns(), p.base);
+    return Frequencies::angular(pair, p.peColumns(), p.sinusoidal.base);
 }
 
 std::int64_t pairCount(const Params &p)
@@ -108,7 +108,7 @@ std::int64_t firstSlowPair(const Params &p)
 {
     const std::int64_t pairs = pairCount(p);
     for (std::int64_t i = 0; i < pairs; ++i) {
-        if (Frequencies::wavelength(i, p.peColumns(), p.base) > double(p.maxLen))
+        if (Frequencies::wavelength(i, p.peColumns(), p.sinusoidal.base) > double(p.maxLen))
             return i;
     }
     return pairs;
@@ -118,7 +118,7 @@ std::int64_t firstSlowPair(const Params &p)
 // sum_p e^{i p w} = e^{i (L-1) w / 2} sin(L w / 2) / sin(w / 2), and sin^2, cos^2 = (1 -+ cos 2pw) / 2.
 std::pair<double, double> columnMoments(const Params &p, std::int64_t column)
 {
-    const ColumnRole role = Frequencies::role(column, p.peColumns(), p.layout);
+    const ColumnRole role = Frequencies::role(column, p.peColumns(), p.sinusoidal.layout);
     const double w = angular(p, role.pair);
     const double n = double(p.maxLen);
     const auto dirichlet = [n](double x) { return std::sin(n * x / 2.0) / (n * std::sin(x / 2.0)); };
@@ -209,7 +209,7 @@ const QList<Entry> &entries()
         {u"d"_s, u"d_model"_s, [](const Params &p) { return integer(p.dModel); }},
         {u"L"_s, u"max_len: positions 0 .. L − 1"_s, [](const Params &p) { return integer(p.maxLen); }},
         {u"p"_s, u"the dropout probability"_s, [](const Params &p) { return real(p.dropout); }},
-        {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.base); }},
+        {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.sinusoidal.base); }},
         {u"s"_s, u"the embedding scale s"_s, [](const Params &p) { return real(p.scale()); }},
         {u"sigma"_s, u"the standard deviation σ of the random embeddings"_s,
          [](const Params &p) { return sigma(p) ? real(*sigma(p)) : none(kLoaded); }},
@@ -285,11 +285,11 @@ const QList<Entry> &entries()
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
         {u"lambda_first"_s, u"the wavelength of pair 0: 2π"_s,
-         [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.base)); }},
+         [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.sinusoidal.base)); }},
         {u"lambda_mid"_s, u"the wavelength of the middle pair"_s,
-         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.base)); }},
+         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.sinusoidal.base)); }},
         {u"lambda_last"_s, u"the wavelength of the last pair"_s,
-         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.base)); }},
+         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal.base)); }},
         {u"mid_pair"_s, u"the middle pair, ⌈k/2⌉/2 rounded down"_s,
          [](const Params &p) { return integer(pairCount(p) / 2); }},
         {u"slow_pairs"_s, u"the pairs whose wavelength exceeds L: not one period over the table"_s,
@@ -299,7 +299,7 @@ const QList<Entry> &entries()
              const std::int64_t pair = firstSlowPair(p);
              if (pair == pairCount(p))
                  return none(u"none (every pair turns at least once over L positions)"_s);
-             return integer(Frequencies::column({pair, false}, p.peColumns(), p.layout));
+             return integer(Frequencies::column({pair, false}, p.peColumns(), p.sinusoidal.layout));
          }},
         {u"pe_mean_first"_s, u"the mean of the PE's column 0 over the positions"_s,
          [](const Params &p) { return real(columnMoments(p, 0).first); }},

@@ -13,13 +13,12 @@ namespace posenc::ParamInputs {
 // The key of the loaded matrix, beside ParamText's keys: two matrices differ by identity.
 inline constexpr char16_t kEmbeddingsKey[] = u"embeddings";
 
-// The parameter keys that the table of `quantity` never reads, whatever the other parameters.
-// The list names exclusions, so that a parameter added later counts as read until it is listed
-// here: a figure may then be computed once too often, never left stale. tst_paraminputs checks
-// each exclusion against the engine's tables.
+// The parameter keys that the table of `quantity` never reads: every key its row of the
+// quantity table does not declare. tst_paraminputs checks the declarations against the engine's
+// tables: an undeclared key changes none of its cells, and each declared key changes some.
 QStringList unreadKeys(Quantity quantity);
 
-// The keys of `a` and `b` that differ (ParamText's text of each, and the matrix's identity).
+// The keys of `a` and `b` whose values differ (a matrix by its identity).
 QStringList differingKeys(const Params &a, const Params &b);
 
 // Whether a table of any of `quantities` can differ between `a` and `b`.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ParamTable.h"
 #include "Params.h"
 
 #include <QString>
@@ -10,8 +11,8 @@
 namespace posenc {
 
 // The textual form of parameters, shared by the command line and session files: one key per
-// parameter (the flag without its dashes) and one syntax per value. Only syntax is checked
-// here; ranges are Params::validate()'s job.
+// parameter (the flag without its dashes) and one syntax per value, read from the parameter
+// table (ParamTable). Only syntax is checked here; ranges are Params::validate()'s job.
 namespace ParamText {
 
 // Keys that take a value, in the order of the command line's --help.
@@ -33,16 +34,13 @@ QString toString(Layout);
 QString toString(Angles);
 QString toString(Compose);
 QString toString(DropoutMode);
+QString toString(Encoding);
 
-// "0,5,-1" or "3:7" (half-open) or a mix: "0,10:12". Used for special positions, dims and
-// tokens. A list of more than `maxCount` values is refused before it is built, so that a typed
-// range such as 0:99999999999 cannot exhaust memory.
-constexpr std::int64_t kMaxIndexListLength = std::int64_t(1) << 24;
+// ParamTable's readers of lists, ranges and numbers (kept here for their callers).
+constexpr std::int64_t kMaxIndexListLength = ParamTable::kMaxIndexListLength;
 std::optional<std::vector<std::int64_t>> parseIndexList(const QString &text,
                                                         std::int64_t maxCount = kMaxIndexListLength);
-// "A:B", half-open, both required.
 std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString &text);
-// A finite double, written the C way ("1e-3", "10000"); rejects "nan", "inf" and trailing text.
 std::optional<double> parseFinite(const QString &text);
 
 } // namespace ParamText

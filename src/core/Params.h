@@ -19,6 +19,8 @@ enum class ScaleKind { One, Sqrt, Custom };
 enum class InitKind { Normal, ScaledNormal, Custom };
 enum class Compose { Sum, Concat };
 enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
+// The family of the position term (docs/ARCHITECTURE.md, Encoding families).
+enum class Encoding { Sinusoidal, Learned, None };
 
 // Rows of a real matrix used as token embeddings: row p is the embedding at position p.
 struct EmbeddingMatrix
@@ -26,6 +28,31 @@ struct EmbeddingMatrix
     RowMatrixXf values;
     QString source; // where it came from, for display ("file.npy", "model.safetensors:wte")
     QString tokens; // the rows it was read with (a --tokens list), empty for the first rows
+};
+
+// A learned position table: row p holds the vector the model adds at position p.
+struct PositionMatrix
+{
+    RowMatrixXf values;
+    QString source; // where it came from, for display ("roberta.safetensors:embeddings.position_embeddings.weight")
+};
+
+// The sinusoidal family's parameters: w_i = b^(-2i/d) in one of two layouts.
+struct SinusoidalParams
+{
+    double base = 10000.0;
+    Layout layout = Layout::Interleaved;
+    Angles angles = Angles::Exact;
+
+    friend bool operator==(const SinusoidalParams &, const SinusoidalParams &) = default;
+};
+
+// The learned family's parameters: a position table read from a file.
+struct LearnedParams
+{
+    std::shared_ptr<const PositionMatrix> table;
+
+    friend bool operator==(const LearnedParams &, const LearnedParams &) = default;
 };
 
 // Every parameter of the mathematics (docs/ARCHITECTURE.md, "The mathematics"), with the defaults of the
@@ -36,11 +63,11 @@ struct Params
     static constexpr std::int64_t kMaxLen = std::int64_t(1) << 24; // exactness holds for p < 2^24
     static constexpr std::uint64_t kDefaultMemoryBudget = std::uint64_t(2) << 30;
 
+    // What every family shares: the model's width and length, the embeddings, their sum or
+    // concatenation with the position term, dropout, the seed and the memory budget.
+    Encoding encoding = Encoding::Sinusoidal;
     std::int64_t dModel = 512;
     std::int64_t maxLen = 1024;
-    double base = 10000.0;
-    Layout layout = Layout::Interleaved;
-    Angles angles = Angles::Exact;
 
     ScaleKind scaleKind = ScaleKind::Sqrt;
     double customScale = 1.0; // used when scaleKind == Custom
@@ -63,11 +90,21 @@ struct Params
 
     std::uint64_t memoryBudget = kDefaultMemoryBudget; // bytes a single request may allocate
 
+    // One group per family: read only when `encoding` names it.
+    SinusoidalParams sinusoidal;
+    LearnedParams learned;
+
     // Values derived from the parameters above.
     double scale() const; // s
     double sigma() const; // standard deviation of the random init
-    std::int64_t peColumns() const; // columns of the PE table that enters X: d, or k in concat
+    // Columns of the position table that enters X: d, or k in concat; 0 without a position term.
+    std::int64_t peColumns() const;
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
+    // Whether X is [s*E | PE]: compose concat with a position term to concatenate.
+    bool concatenates() const;
+    // Whether the position term is the sinusoid's, with closed forms for its statistics.
+    bool isSinusoidal() const { return encoding == Encoding::Sinusoidal; }
+
     // X's first columns that dropout acts on: all d, but d - k in concat's embedding mode, whose
     // dropout acts on s*E only and leaves the PE columns after it whole.
     std::int64_t droppableColumns() const;

@@ -9,11 +9,16 @@
 namespace posenc {
 
 PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles)
-    : m_dModel(dModel)
+    : PositionalTable(dModel, Frequencies::schedule(dModel, base), layout, angles)
+{ }
+
+PositionalTable::PositionalTable(std::int64_t columns, FrequencySchedule schedule, Layout layout, Angles angles)
+    : m_dModel(columns)
     , m_layout(layout)
     , m_angles(angles)
+    , m_amplitude(schedule.amplitude)
 {
-    const std::int64_t pairs = Frequencies::pairCount(dModel);
+    const std::int64_t pairs = Frequencies::pairCount(columns);
     m_w.resize(pairs);
     m_stepCos.resize(pairs);
     m_stepSin.resize(pairs);
@@ -21,7 +26,7 @@ PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout
     m_hopSin.resize(pairs);
     m_wFloat.resize(pairs);
     for (std::int64_t i = 0; i < pairs; ++i) {
-        const double w = Frequencies::angular(i, dModel, base);
+        const double w = schedule.w[static_cast<std::size_t>(i)];
         m_w[i] = w;
         m_stepCos[i] = std::cos(w);
         m_stepSin[i] = std::sin(w);
@@ -88,7 +93,9 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
     Eigen::ArrayXd hopS(n), hopC(n), s(n), c(n);
 
     // sin and cos of the exact product p * w: the double product plus its rounding error,
-    // which fma gives exactly and which reaches ~1e-9 near p = 2^24.
+    // which fma gives exactly and which reaches ~1e-9 near p = 2^24. The amplitude scales the
+    // anchor, and the rotations, which keep a norm, carry it to every row.
+    const double amplitude = m_amplitude;
     const auto anchor = [&](std::int64_t p) {
         const auto position = static_cast<double>(p);
         for (std::int64_t k = 0; k < n; ++k) {
@@ -98,6 +105,10 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
             const double c = std::cos(angle);
             hopS[k] = s + c * rest;
             hopC[k] = c - s * rest;
+            if (amplitude != 1.0) {
+                hopS[k] *= amplitude;
+                hopC[k] *= amplitude;
+            }
         }
     };
 
@@ -319,7 +330,7 @@ float PositionalTable::float32Value(std::int64_t p, std::int64_t column) const
     // The float32 angle float(p) * float(w), the way float32 frameworks form it.
     const ColumnRole role = Frequencies::role(column, m_dModel, m_layout);
     const auto angle = static_cast<double>(static_cast<float>(p) * m_wFloat[role.pair]);
-    return static_cast<float>(role.isCos ? std::cos(angle) : std::sin(angle));
+    return static_cast<float>(m_amplitude * (role.isCos ? std::cos(angle) : std::sin(angle)));
 }
 
 void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) const

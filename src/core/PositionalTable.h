@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Block.h"
+#include "FrequencySchedule.h"
 #include "Params.h"
 #include "PositionalSimd.h"
 
@@ -17,7 +18,9 @@ using RowSink = std::function<void(std::int64_t position, const float *values)>;
 // itself); asked once per run of rows, before the run's first value is stored.
 using CombineSource = std::function<const PairCombine *(std::int64_t p, int count)>;
 
-// The sinusoidal table PE (docs/ARCHITECTURE.md, The mathematics) for one (d, base, layout, angles).
+// A table of sines and cosines of p * w_i (docs/ARCHITECTURE.md, The mathematics) for one
+// frequency schedule, layout and angles: the sinusoidal PE for (d, base), or any family's
+// frequencies.
 //
 // Exact angles: sin and cos of p * w_i are carried in double by rotation, re-anchored with
 // a full-precision sin/cos of the exact product p * w_i at every multiple of kAnchorRows and advanced by a precomputed
@@ -56,6 +59,9 @@ public:
     };
     using TileSink = std::function<void(const Tile &tile)>;
 
+    // `columns` columns of the schedule's ceil(columns / 2) pairs.
+    PositionalTable(std::int64_t columns, FrequencySchedule schedule, Layout layout, Angles angles);
+    // The sinusoidal PE of d_model `dModel` and base `base` (Frequencies::schedule).
     PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles);
 
     std::int64_t columns() const { return m_dModel; }
@@ -121,6 +127,7 @@ private:
     std::int64_t m_dModel;
     Layout m_layout;
     Angles m_angles;
+    double m_amplitude;
     Eigen::ArrayXd m_w; // w_i
     Eigen::ArrayXd m_stepCos; // cos(w_i), sin(w_i): one row
     Eigen::ArrayXd m_stepSin;

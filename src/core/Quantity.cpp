@@ -4,64 +4,58 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::Quantities {
 
-namespace {
-
-struct Entry
+const QList<QuantitySpec> &rows()
 {
-    Quantity quantity;
-    const char16_t *name;
-};
+    static const QList<QuantitySpec> table = [] {
+        QList<QuantitySpec> all;
+#define POSENC_QUANTITY(Name) all.append(make##Name##Quantity());
+#include "QuantityList.h"
+#undef POSENC_QUANTITY
+        return all;
+    }();
+    return table;
+}
 
-constexpr Entry kEntries[] = {
-    {Quantity::Pe, u"pe"},         {Quantity::Embedding, u"embedding"}, {Quantity::Input, u"input"},
-    {Quantity::Output, u"output"}, {Quantity::Mask, u"mask"},           {Quantity::Similarity, u"similarity"},
-    {Quantity::Error, u"error"},
-};
-
-} // namespace
+const QuantitySpec &spec(Quantity quantity)
+{
+    return rows()[static_cast<qsizetype>(quantity)];
+}
 
 QStringList names()
 {
     QStringList list;
-    for (const Entry &e : kEntries)
-        list.append(QString::fromUtf16(e.name));
+    for (const QuantitySpec &row : rows())
+        list.append(row.name);
     return list;
 }
 
 QString name(Quantity quantity)
 {
-    for (const Entry &e : kEntries) {
-        if (e.quantity == quantity)
-            return QString::fromUtf16(e.name);
-    }
-    return {};
+    return spec(quantity).name;
 }
 
 std::optional<Quantity> fromName(const QString &text)
 {
-    for (const Entry &e : kEntries) {
-        if (text == QString::fromUtf16(e.name))
-            return e.quantity;
+    for (const QuantitySpec &row : rows()) {
+        if (row.name == text)
+            return row.quantity;
     }
     return std::nullopt;
 }
 
 Shape shape(Quantity quantity, const Params &params)
 {
-    switch (quantity) {
-    case Quantity::Pe:
-    case Quantity::Error:
-        return {params.maxLen, params.peColumns()};
-    case Quantity::Embedding:
-        return {params.maxLen, params.embeddingColumns()};
-    case Quantity::Input:
-    case Quantity::Output:
-    case Quantity::Mask:
-        return {params.maxLen, params.dModel};
-    case Quantity::Similarity:
-        return {params.maxLen, params.maxLen};
+    return spec(quantity).shape(params);
+}
+
+QList<Quantity> available(const Params &params)
+{
+    QList<Quantity> list;
+    for (const QuantitySpec &row : rows()) {
+        if (!row.missing(params))
+            list.append(row.quantity);
     }
-    return {};
+    return list;
 }
 
 } // namespace posenc::Quantities

@@ -1,23 +1,25 @@
 #pragma once
 
+#include "Block.h"
 #include "Params.h"
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace posenc {
 
-// What a table or a figure can show (docs/ARCHITECTURE.md, Command line).
+class Engine;
+
+// What a table or a figure can show: a row of the quantity table (docs/ARCHITECTURE.md, "The
+// quantity table"), listed in QuantityList.h.
 enum class Quantity {
-    Pe, // the sinusoidal table that enters X: [L, d], or [L, k] in concat
-    Embedding, // the scaled token embeddings s*E: [L, d], or [L, d - k] in concat
-    Input, // X = s*E + PE (or the concatenation): [L, d]
-    Output, // Y = dropout(X) for the chosen variant: [L, d]
-    Mask, // the keep mask of that variant, 1 kept, 0 dropped: [L, d]
-    Similarity, // S = PE . PE^T: [L, L]
-    Error, // float32-angle PE minus exact PE: [L, d], or [L, k] in concat
+#define POSENC_QUANTITY(Name) Name,
+#include "QuantityList.h"
+#undef POSENC_QUANTITY
 };
 
 struct Shape
@@ -27,11 +29,59 @@ struct Shape
     friend bool operator==(const Shape &, const Shape &) = default;
 };
 
+// Which part of X a quantity's columns are: the position term's, the embeddings', or all of X.
+enum class QuantityPart { Position, Embedding, Model, Other };
+
+// How the engine cuts a block into tiles for its threads.
+enum class Tiling {
+    Columns, // row tiles, and column tiles of kTileColumns aligned on multiples of it
+    WholeRows, // row tiles of whole rows (a kernel that goes through the columns itself)
+    RowsOnly, // row tiles, never streamed (a product whose columns are other rows)
+};
+
+// One quantity: its name, what it shows, its shape for the parameters, the parameters it reads,
+// and the source that fills any block of it.
+struct QuantitySpec
+{
+    Quantity quantity;
+    QString name; // the command line's QUANTITY, a figure's "quantity": "pe"
+    QString label; // what a figure calls it: "PE"
+    QString help; // `posenc table --help`'s line
+    QuantityPart part = QuantityPart::Other;
+    // The parameter keys its cells may read. tst_paraminputs checks the declaration: a key not
+    // listed changes none of its cells, and each listed key changes some.
+    QStringList reads;
+    // The key of the parameter that picks a slice of a quantity with a third axis (one table per
+    // value, as one attention head of many); empty for a two-axis quantity.
+    QString chooser;
+    Tiling tiling = Tiling::Columns;
+
+    // Whether the parameters have this quantity (the sinusoid's float32 error has no meaning
+    // for a learned table), and why not.
+    std::function<std::optional<QString>(const Params &)> missing;
+    std::function<Shape(const Params &)> shape;
+    // Cells held at once to compute `block`: the block, and what its computation holds beside
+    // it (the memory budget counts both).
+    std::function<std::uint64_t(const Params &, const Block &)> workCells;
+    // Fills `out` (block-sized) with the block's cells, in the calling thread.
+    std::function<void(const Engine &, const Block &, BlockRef out, bool streaming)> fill;
+};
+
 namespace Quantities {
+// Every row, in the order of QuantityList.h.
+const QList<QuantitySpec> &rows();
+const QuantitySpec &spec(Quantity quantity);
 QStringList names();
 QString name(Quantity quantity);
 std::optional<Quantity> fromName(const QString &name);
 Shape shape(Quantity quantity, const Params &params);
+// The quantities the parameters have (the chooser's list for the current family).
+QList<Quantity> available(const Params &params);
 } // namespace Quantities
+
+// The rows, defined in the files of the quantities' families.
+#define POSENC_QUANTITY(Name) QuantitySpec make##Name##Quantity();
+#include "QuantityList.h"
+#undef POSENC_QUANTITY
 
 } // namespace posenc

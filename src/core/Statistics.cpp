@@ -1,5 +1,7 @@
 #include "Statistics.h"
 
+#include <functional>
+
 #include "OrderedTiles.h"
 
 #include <algorithm>
@@ -112,16 +114,19 @@ ExpectedNorms expectedNorms(const Params &params)
     return expected;
 }
 
-void similarity(const PositionalTable &table, const Block &block, bool cosine, BlockRef out)
+namespace {
+
+// S of the rows of a table of `k` columns that `fill` gives.
+void similarityOf(std::int64_t k, const std::function<void(const Block &, BlockRef)> &fill, const Block &block,
+                  bool cosine, BlockRef out)
 {
-    const std::int64_t k = table.columns();
     if (k == 0) {
         out.setZero();
         return;
     }
     RowMatrixXf rows(block.rows, k), cols(block.cols, k);
-    table.fill(Block {block.row0, block.rows, 0, k}, rows);
-    table.fill(Block {block.col0, block.cols, 0, k}, cols);
+    fill(Block {block.row0, block.rows, 0, k}, rows);
+    fill(Block {block.col0, block.cols, 0, k}, cols);
     const RowMatrixXd a = rows.cast<double>();
     const RowMatrixXd b = cols.cast<double>();
     RowMatrixXd s = a * b.transpose();
@@ -135,6 +140,20 @@ void similarity(const PositionalTable &table, const Block &block, bool cosine, B
             }
     }
     out = s.cast<float>();
+}
+
+} // namespace
+
+void similarity(const PositionTerm &term, const Block &block, bool cosine, BlockRef out)
+{
+    similarityOf(
+        term.columns(), [&](const Block &b, BlockRef o) { term.fill(b, o); }, block, cosine, out);
+}
+
+void similarity(const PositionalTable &table, const Block &block, bool cosine, BlockRef out)
+{
+    similarityOf(
+        table.columns(), [&](const Block &b, BlockRef o) { table.fill(b, o); }, block, cosine, out);
 }
 
 } // namespace posenc::Statistics

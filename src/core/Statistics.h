@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Engine.h"
+#include "PositionTerm.h"
 
 #include <Eigen/Core>
 
@@ -45,6 +46,7 @@ ExpectedNorms expectedNorms(const Params &params);
 
 // S[p, q] = PE_p . PE_q for rows p of block and columns q (positions), accumulated in double;
 // with `cosine`, divided by ||PE_p|| ||PE_q|| (zero rows give zero).
+void similarity(const PositionTerm &term, const Block &block, bool cosine, BlockRef out);
 void similarity(const PositionalTable &table, const Block &block, bool cosine, BlockRef out);
 
 } // namespace Statistics

@@ -2,19 +2,19 @@
 
 #include "ui_ControlPanel.h"
 
+#include "ParamControl.h"
 #include "ParamLabels.h"
 #include "ParamTips.h"
 
-#include "core/ParamText.h"
 #include "core/ParamUse.h"
 
 #include <QCoreApplication>
-#include <QRandomGenerator>
+#include <QFont>
+#include <QGridLayout>
+#include <QLabel>
 #include <QStandardItemModel>
 
 #include <algorithm>
-
-#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -22,21 +22,44 @@ namespace posenc {
 
 namespace {
 
-// max_len slider: position v stands for L = 2^(v / 10), 1 to 2^24.
-constexpr double kLogSteps = 10.0;
-
-int maxLenToSlider(std::int64_t length)
+// The heading of each group of the table, as the panel shows it.
+QString groupHeading(ParamGroup group)
 {
-    return static_cast<int>(std::lround(kLogSteps * std::log2(static_cast<double>(std::max<std::int64_t>(length, 1)))));
+    switch (group) {
+    case ParamGroup::Model:
+        return QCoreApplication::translate("ControlPanel", "Model");
+    case ParamGroup::Sinusoidal:
+        return QCoreApplication::translate("ControlPanel", "Sinusoidal PE");
+    case ParamGroup::Learned:
+        return QCoreApplication::translate("ControlPanel", "Learned position table");
+    case ParamGroup::Embeddings:
+        return QCoreApplication::translate("ControlPanel", "Embeddings");
+    case ParamGroup::Dropout:
+        return QCoreApplication::translate("ControlPanel", "Dropout");
+    case ParamGroup::Run:
+        return QCoreApplication::translate("ControlPanel", "Run");
+    }
+    return {};
 }
 
-std::int64_t sliderToMaxLen(int value)
+// The family a group belongs to, or nothing for the groups every family shares.
+std::optional<Encoding> familyOf(ParamGroup group)
 {
-    return std::llround(std::exp2(value / kLogSteps));
+    switch (group) {
+    case ParamGroup::Sinusoidal:
+        return Encoding::Sinusoidal;
+    case ParamGroup::Learned:
+        return Encoding::Learned;
+    default:
+        return std::nullopt;
+    }
 }
 
-const QStringList kScaleTexts = {u"1"_s, u"sqrt"_s};
-const QStringList kInitTexts = {u"normal"_s, u"scaled-normal"_s};
+// The window shows what a person sets: not the memory budget (a command-line limit).
+bool shownInPanel(const ParamSpec &row)
+{
+    return row.isFlag && row.key != u"memory-budget"_s;
+}
 
 QString presetTooltip(const Preset &preset)
 {
@@ -58,36 +81,74 @@ ControlPanel::ControlPanel(QWidget *parent, const QString &presetFolder)
     , m_presets(Presets::load(presetFolder).presets)
 {
     m_ui->setupUi(this);
-    Ui::ControlPanel &ui = *m_ui;
-    m_errorLabels = {
-        {u"d-model"_s, ui.dModelError}, {u"max-len"_s, ui.maxLenError},    {u"base"_s, ui.baseError},
-        {u"scale"_s, ui.scaleError},    {u"init"_s, ui.initError},         {u"pe-dims"_s, ui.peDimsError},
-        {u"compose"_s, ui.peDimsError}, {u"dropout"_s, ui.dropoutError},   {u"special"_s, ui.specialError},
-        {u"seq-len"_s, ui.seqLenError}, {u"embeddings"_s, ui.maxLenError},
-    };
-    m_controlsOf = {
-        {u"d-model"_s, {ui.dModelLabel, ui.dModelSpin, ui.dModelSlider}},
-        {u"max-len"_s, {ui.maxLenLabel, ui.maxLenSpin, ui.maxLenSlider}},
-        {u"base"_s, {ui.baseLabel, ui.baseEdit}},
-        {u"layout"_s, {ui.layoutLabel, ui.layoutCombo}},
-        {u"angles"_s, {ui.anglesLabel, ui.anglesCombo}},
-        {u"scale"_s, {ui.scaleLabel, ui.scaleCombo}},
-        {QString::fromUtf16(ParamUse::kCustomScale), {ui.scaleEdit}},
-        {u"init"_s, {ui.initLabel, ui.initCombo}},
-        {QString::fromUtf16(ParamUse::kCustomSigma), {ui.sigmaEdit}},
-        {u"compose"_s, {ui.composeLabel, ui.composeCombo}},
-        {u"pe-dims"_s, {ui.peDimsLabel, ui.peDimsSpin}},
-        {u"dropout"_s, {ui.dropoutLabel, ui.dropoutSpin, ui.dropoutSlider}},
-        {u"dropout-mode"_s, {ui.dropoutModeLabel, ui.dropoutModeCombo}},
-        {u"special"_s, {ui.specialLabel, ui.specialEdit}},
-        {u"seq-len"_s, {ui.seqLenLabel, ui.seqLenSpin}},
-        {u"seed"_s, {ui.seedLabel, ui.seedSpin, ui.newSeedButton}},
-        {u"eval"_s, {ui.evalLabel, ui.evalCheck}},
-    };
-    ui.presetError->setVisible(false);
+    m_ui->presetError->setVisible(false);
     fillPresets();
+    buildControls();
     setParams(Params {});
-    connectControls();
+    connect(m_ui->presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index > 0)
+            choosePreset(index - 1);
+        else
+            showPreset(m_params, true);
+    });
+}
+
+void ControlPanel::buildControls()
+{
+    auto *grid = m_ui->grid;
+    // The rows go between the presets and the general error, which move to the end.
+    QLayoutItem *spacer = grid->itemAtPosition(4, 0);
+    grid->removeWidget(m_ui->generalError);
+    grid->removeItem(spacer);
+    int line = 3;
+    std::optional<ParamGroup> group;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        if (!shownInPanel(row))
+            continue;
+        if (row.group != group) {
+            group = row.group;
+            auto *heading = new QLabel(groupHeading(row.group), this);
+            heading->setObjectName(row.objectName + u"Heading"_s);
+            QFont bold = heading->font();
+            bold.setBold(true);
+            heading->setFont(bold);
+            heading->setContentsMargins(0, line > 3 ? 8 : 0, 0, 0);
+            grid->addWidget(heading, line++, 0, 1, 2);
+            m_groupWidgets[row.group].append(heading);
+        }
+        const ParamSpec *custom = nullptr;
+        if (row.kind == ParamKind::ChoiceOrNumber) {
+            for (const ParamSpec &other : ParamTable::rows()) {
+                if (!other.isFlag && other.parentKey == row.key)
+                    custom = &other;
+            }
+        }
+        auto *control = new ParamControl(row, custom, this);
+        m_controls.append(control);
+        grid->addWidget(control->label(), line, 0);
+        grid->addWidget(control->field(), line++, 1);
+        grid->addWidget(control->errorLabel(), line++, 1);
+        m_errorLabels.insert(row.key, control->errorLabel());
+        m_controlsOf.insert(row.key, control->widgets());
+        if (custom)
+            m_controlsOf.insert(custom->key, control->customWidgets());
+        m_groupWidgets[row.group] += {control->label(), control->field()};
+        connect(control, &ParamControl::edited, this, &ControlPanel::readControls);
+        connect(control, &ParamControl::loadRequested, this, &ControlPanel::loadRequested);
+    }
+    grid->addWidget(m_ui->generalError, line++, 0, 1, 2);
+    grid->addItem(spacer, line, 0, 1, 2);
+}
+
+void ControlPanel::showFamily(Encoding encoding)
+{
+    for (auto it = m_groupWidgets.cbegin(); it != m_groupWidgets.cend(); ++it) {
+        const auto family = familyOf(it.key());
+        if (!family)
+            continue;
+        for (QWidget *w : it.value())
+            w->setVisible(*family == encoding);
+    }
 }
 
 ControlPanel::~ControlPanel() = default;
@@ -108,81 +169,13 @@ void ControlPanel::fillPresets()
                                      "it names and leaves the others as they are."));
 }
 
-void ControlPanel::connectControls()
-{
-    Ui::ControlPanel &ui = *m_ui;
-    const auto read = [this] { readControls(); };
-    connect(ui.presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (index > 0)
-            choosePreset(index - 1);
-        else
-            showPreset(m_params, true);
-    });
-    // Sliders drive their spin boxes; the spin boxes are what is read.
-    connect(ui.dModelSlider, &QSlider::valueChanged, ui.dModelSpin, &QSpinBox::setValue);
-    connect(ui.dModelSpin, &QSpinBox::valueChanged, this, [this, read](int value) {
-        const QSignalBlocker block(m_ui->dModelSlider);
-        m_ui->dModelSlider->setValue(value);
-        read();
-    });
-    connect(ui.maxLenSlider, &QSlider::valueChanged, this,
-            [this](int value) { m_ui->maxLenSpin->setValue(static_cast<int>(sliderToMaxLen(value))); });
-    connect(ui.maxLenSpin, &QSpinBox::valueChanged, this, [this, read](int value) {
-        const QSignalBlocker block(m_ui->maxLenSlider);
-        m_ui->maxLenSlider->setValue(maxLenToSlider(value));
-        read();
-    });
-    connect(ui.dropoutSlider, &QSlider::valueChanged, this,
-            [this](int value) { m_ui->dropoutSpin->setValue(value / 1000.0); });
-    connect(ui.dropoutSpin, &QDoubleSpinBox::valueChanged, this, [this, read](double value) {
-        const QSignalBlocker block(m_ui->dropoutSlider);
-        m_ui->dropoutSlider->setValue(static_cast<int>(std::lround(value * 1000.0)));
-        read();
-    });
-    for (QLineEdit *edit : {ui.baseEdit, ui.scaleEdit, ui.sigmaEdit, ui.specialEdit})
-        connect(edit, &QLineEdit::editingFinished, this, read);
-    for (QComboBox *combo :
-         {ui.layoutCombo, ui.anglesCombo, ui.scaleCombo, ui.initCombo, ui.composeCombo, ui.dropoutModeCombo})
-        connect(combo, &QComboBox::currentIndexChanged, this, read);
-    for (QSpinBox *spin : {ui.peDimsSpin, ui.seqLenSpin, ui.seedSpin})
-        connect(spin, &QSpinBox::valueChanged, this, read);
-    connect(ui.evalCheck, &QCheckBox::toggled, this, read);
-    connect(ui.newSeedButton, &QPushButton::clicked, this, [this] {
-        m_ui->seedSpin->setValue(static_cast<int>(QRandomGenerator::global()->bounded(m_ui->seedSpin->maximum())));
-    });
-}
-
 void ControlPanel::setParams(const Params &params)
 {
     m_updating = true;
-    Ui::ControlPanel &ui = *m_ui;
-    const QList<QWidget *> widgets = findChildren<QWidget *>();
-    std::vector<std::unique_ptr<QSignalBlocker>> blockers;
-    for (QWidget *w : widgets)
-        blockers.push_back(std::make_unique<QSignalBlocker>(w));
-    ui.dModelSpin->setValue(static_cast<int>(params.dModel));
-    ui.dModelSlider->setValue(static_cast<int>(params.dModel));
-    ui.maxLenSpin->setValue(static_cast<int>(params.maxLen));
-    ui.maxLenSlider->setValue(maxLenToSlider(params.maxLen));
-    ui.baseEdit->setText(ParamText::get(params, u"base"_s));
-    ui.layoutCombo->setCurrentIndex(params.layout == Layout::Split ? 1 : 0);
-    ui.anglesCombo->setCurrentIndex(params.angles == Angles::Float32 ? 1 : 0);
-    ui.scaleCombo->setCurrentIndex(static_cast<int>(params.scaleKind));
-    ui.scaleEdit->setText(ParamText::get(params, u"scale"_s) == u"sqrt"_s ? u"1"_s
-                                                                          : ParamText::get(params, u"scale"_s));
-    ui.initCombo->setCurrentIndex(static_cast<int>(params.init));
-    ui.sigmaEdit->setText(params.init == InitKind::Custom ? ParamText::get(params, u"init"_s) : u"1"_s);
-    ui.composeCombo->setCurrentIndex(params.compose == Compose::Concat ? 1 : 0);
-    ui.peDimsSpin->setValue(params.peDims ? static_cast<int>(*params.peDims) : -1);
-    ui.dropoutSpin->setValue(params.dropout);
-    ui.dropoutSlider->setValue(static_cast<int>(std::lround(params.dropout * 1000.0)));
-    ui.dropoutModeCombo->setCurrentIndex(static_cast<int>(params.dropoutMode));
-    ui.specialEdit->setText(ParamText::get(params, u"special"_s));
-    ui.seqLenSpin->setValue(params.seqLen ? static_cast<int>(*params.seqLen) : 0);
-    ui.seedSpin->setValue(static_cast<int>(std::min<std::uint64_t>(params.seed, 2147483647u)));
-    ui.evalCheck->setChecked(!params.training);
-    blockers.clear();
+    for (ParamControl *control : std::as_const(m_controls))
+        control->show(params);
     m_params = params;
+    showFamily(params.encoding);
     showErrors({});
     showUse(params, {});
     showPreset(params, false);
@@ -199,17 +192,14 @@ void ControlPanel::applyParams(const Params &params)
 
 void ControlPanel::commitPendingEdits()
 {
-    Ui::ControlPanel &ui = *m_ui;
     // A spin box reads its text on Return or leaving it (no keyboard tracking): its valueChanged
     // reads the controls when the text differs from its value.
     for (QAbstractSpinBox *spin : findChildren<QAbstractSpinBox *>())
         spin->interpretText();
-    for (QLineEdit *edit : {ui.baseEdit, ui.scaleEdit, ui.sigmaEdit, ui.specialEdit}) {
-        if (edit->isModified()) {
-            readControls();
-            return;
-        }
-    }
+    const bool pending = std::any_of(m_controls.cbegin(), m_controls.cend(),
+                                     [](const ParamControl *control) { return control->hasPendingEdit(); });
+    if (pending)
+        readControls();
 }
 
 bool ControlPanel::choosePreset(int index)
@@ -237,47 +227,21 @@ void ControlPanel::readControls()
 {
     if (m_updating)
         return;
-    const Ui::ControlPanel &ui = *m_ui;
     Params next = m_params; // keeps what no control shows: a loaded matrix, the memory budget
-    const int scale = ui.scaleCombo->currentIndex();
-    const int init = ui.initCombo->currentIndex();
-    // A loaded matrix fixes d_model: its columns, plus the PE's in a concatenation.
-    std::int64_t dModel = ui.dModelSpin->value();
-    if (next.embeddings) {
-        const std::int64_t cols = next.embeddings->values.cols();
-        dModel = ui.composeCombo->currentIndex() == 1 && ui.peDimsSpin->value() >= 0 ? cols + ui.peDimsSpin->value()
-            : ui.composeCombo->currentIndex() == 1                                   ? 2 * cols
-                                                                                     : cols;
-    }
-    const QList<std::pair<QString, QString>> texts = {
-        {u"d-model"_s, QString::number(dModel)},
-        {u"max-len"_s, QString::number(ui.maxLenSpin->value())},
-        {u"base"_s, ui.baseEdit->text()},
-        {u"layout"_s, ui.layoutCombo->currentIndex() == 1 ? u"split"_s : u"interleaved"_s},
-        {u"angles"_s, ui.anglesCombo->currentIndex() == 1 ? u"float32"_s : u"exact"_s},
-        {u"scale"_s, scale < 2 ? kScaleTexts[scale] : ui.scaleEdit->text()},
-        {u"init"_s, init < 2 ? kInitTexts[init] : ui.sigmaEdit->text()},
-        {u"compose"_s, ui.composeCombo->currentIndex() == 1 ? u"concat"_s : u"sum"_s},
-        {u"pe-dims"_s, ui.peDimsSpin->value() < 0 ? u"auto"_s : QString::number(ui.peDimsSpin->value())},
-        {u"dropout"_s, QString::number(ui.dropoutSpin->value(), 'g', 17)},
-        {u"dropout-mode"_s, ui.dropoutModeCombo->currentText()},
-        {u"special"_s, ui.specialEdit->text().trimmed().isEmpty() ? u"none"_s : ui.specialEdit->text()},
-        {u"seq-len"_s, ui.seqLenSpin->value() == 0 ? u"auto"_s : QString::number(ui.seqLenSpin->value())},
-        {u"seed"_s, QString::number(ui.seedSpin->value())},
-        {u"eval"_s, ui.evalCheck->isChecked() ? u"true"_s : u"false"_s},
-    };
     QList<ParamError> errors;
-    for (const auto &[key, text] : texts) {
-        if (auto error = ParamText::set(next, key, text))
+    for (const ParamControl *control : std::as_const(m_controls)) {
+        if (auto error = control->assignTo(next))
             errors.append(*error);
     }
-    // A custom scale of 1 reads back as the scale 1; the chooser says custom, so its field stays
-    // enabled for the number about to be typed.
-    if (scale == 2 && next.scaleKind == ScaleKind::One)
-        next.scaleKind = ScaleKind::Custom;
+    // A loaded matrix fixes d_model: its columns, plus the position term's in a concatenation.
+    if (next.embeddings)
+        next.dModel = next.concatenates()
+            ? next.embeddings->values.cols() + next.peDims.value_or(next.embeddings->values.cols())
+            : next.embeddings->values.cols();
     if (errors.isEmpty())
         errors = next.validate();
     showErrors(errors);
+    showFamily(next.encoding);
     // What the controls say decides what they enable; while they say something invalid, the
     // last valid parameters do.
     showUse(errors.isEmpty() ? next : m_params, errors);
@@ -319,11 +283,11 @@ void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors
 {
     for (auto it = m_controlsOf.cbegin(); it != m_controlsOf.cend(); ++it) {
         const QString &key = it.key();
-        // A control whose value is refused stays enabled, so that it can be put right.
-        const bool refused = std::any_of(errors.begin(), errors.end(), [&](const ParamError &e) {
-            return e.key == key || (key == QString::fromUtf16(ParamUse::kCustomScale) && e.key == u"scale"_s)
-                || (key == QString::fromUtf16(ParamUse::kCustomSigma) && e.key == u"init"_s);
-        });
+        // A control whose value is refused stays enabled, so that it can be put right; a custom
+        // number is refused under the key of the parameter it is the number of.
+        const QString parent = ParamTable::find(key)->parentKey;
+        const bool refused = std::any_of(errors.begin(), errors.end(),
+                                         [&](const ParamError &e) { return e.key == key || e.key == parent; });
         const bool enabled = refused || !ParamUse::idle(params, key);
         const QString tip = ParamTips::tooltip(key, params);
         for (QWidget *w : it.value()) {

@@ -2,6 +2,7 @@
 
 #include "Preset.h"
 
+#include "core/ParamTable.h"
 #include "core/Params.h"
 
 #include <QHash>
@@ -17,11 +18,15 @@ class ControlPanel;
 
 namespace posenc {
 
-// Every parameter of Params as a control (layout in ui/ControlPanel.ui), named with the command
-// line's words, under a chooser of presets. A change is read back through ParamText and
-// validated once by Params; a valid result is emitted, an invalid one shows each reason beside
-// its control and emits nothing, so the views keep showing the last valid state. A control the
-// settings ignore is disabled, and its tooltip says why (ParamUse, ParamTips).
+class ParamControl;
+
+// Every parameter of the parameter table as a control (ParamControl), named with the command
+// line's words, in the table's groups under a chooser of presets (ui/ControlPanel.ui): the model,
+// the chosen encoding family's page, the embeddings, dropout and the seed. A change is assigned
+// to the parameters as a value and validated once by Params; a valid result is emitted, an
+// invalid one shows each reason beside its control and emits nothing, so the views keep showing
+// the last valid state. A control the settings ignore is disabled, and its tooltip says why
+// (the row's idle rule, ParamTips).
 class ControlPanel : public QWidget
 {
     Q_OBJECT
@@ -55,10 +60,12 @@ public:
 
 signals:
     void paramsChanged(const posenc::Params &params);
+    // A matrix parameter's button: load a file for `key` ("embeddings", "position-table").
+    void loadRequested(const QString &key);
 
 private:
     void fillPresets();
-    void connectControls();
+    void buildControls();
     void readControls();
     void showErrors(const QList<ParamError> &errors);
     // Enables the controls `params` read, with tooltips that give their formula or why not.
@@ -67,11 +74,15 @@ private:
     // controls moved away from it, the first that matches.
     void showPreset(const Params &params, bool editedByHand);
     QLabel *errorLabelFor(const QString &key) const;
+    // Shows the group of the chosen encoding family, hides the others'.
+    void showFamily(Encoding encoding);
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     Params m_params;
+    QList<ParamControl *> m_controls; // in the table's order
     QHash<QString, QLabel *> m_errorLabels;
     QHash<QString, QList<QWidget *>> m_controlsOf; // per key: its label and its input widgets
+    QHash<ParamGroup, QList<QWidget *>> m_groupWidgets; // per family group: its heading and rows
     QList<Preset> m_presets;
     int m_activePreset = -1;
     bool m_hasErrors = false;

@@ -32,12 +32,12 @@ bool isCellPart(std::optional<Quantity> quantity)
 QString frequencyText(const Params &params, std::int64_t peColumn)
 {
     const std::int64_t k = params.peColumns();
-    const ColumnRole role = Frequencies::role(peColumn, k, params.layout);
+    const ColumnRole role = Frequencies::role(peColumn, k, params.sinusoidal.layout);
     return tr("pair %1 (%2): w = %3, λ = %4")
         .arg(role.pair)
         .arg(role.isCos ? u"cos"_s : u"sin"_s)
-        .arg(Frequencies::angular(role.pair, k, params.base), 0, 'g', 5)
-        .arg(Frequencies::wavelength(role.pair, k, params.base), 0, 'g', 5);
+        .arg(Frequencies::angular(role.pair, k, params.sinusoidal.base), 0, 'g', 5)
+        .arg(Frequencies::wavelength(role.pair, k, params.sinusoidal.base), 0, 'g', 5);
 }
 
 QString columnText(const Params &params, const Cell &c)
@@ -55,7 +55,7 @@ QString columnText(const Params &params, const Cell &c)
 QString peText(const Params &params, const Cell &c)
 {
     const QString function = c.role.isCos ? u"cos"_s : u"sin"_s;
-    if (params.angles == Angles::Float32)
+    if (params.sinusoidal.angles == Angles::Float32)
         return tr("PE = %1 = %2(%3 rad: %4·w in float32)").arg(num(c.pe), function, num(c.angle)).arg(c.position);
     return tr("PE = %1 = %2(%3·w = %4 rad)").arg(num(c.pe), function).arg(c.position).arg(num(c.angle));
 }
@@ -133,10 +133,10 @@ std::optional<Cell> cell(const Engine &engine, std::int64_t position, std::int64
     };
     if (c.peColumn) {
         const std::int64_t k = params.peColumns();
-        c.role = Frequencies::role(*c.peColumn, k, params.layout);
-        c.omega = Frequencies::angular(c.role.pair, k, params.base);
+        c.role = Frequencies::role(*c.peColumn, k, params.sinusoidal.layout);
+        c.omega = Frequencies::angular(c.role.pair, k, params.sinusoidal.base);
         // The angle as the table forms it: in double, or both factors rounded to float32 first.
-        c.angle = params.angles == Angles::Float32
+        c.angle = params.sinusoidal.angles == Angles::Float32
             ? static_cast<double>(static_cast<float>(position) * static_cast<float>(c.omega))
             : static_cast<double>(position) * c.omega;
         c.pe = at(Quantity::Pe, *c.peColumn);

@@ -12,13 +12,12 @@ namespace posenc::EmbeddingRows {
 
 namespace {
 
-const QString kEmbeddings = u"embeddings"_s;
 const QString kTokens = u"tokens"_s;
 
-Problem fromReadError(const ReadError &error)
+Problem fromReadError(const QString &key, const ReadError &error)
 {
     if (error.kind == ReadError::Kind::Choice)
-        return {Problem::Kind::Parameter, ParamError {kEmbeddings, QString(), error.toString(), std::nullopt}, {}, {}};
+        return {Problem::Kind::Parameter, ParamError {key, QString(), error.toString(), std::nullopt}, {}, {}};
     return {Problem::Kind::File, std::nullopt, error, error.toString()};
 }
 
@@ -45,14 +44,15 @@ std::variant<Plan, Problem> plan(const Request &request)
     }
     const auto info = MatrixFile::inspect(request.source);
     if (!info)
-        return fromReadError(info.error());
+        return fromReadError(request.key, info.error());
     Plan result;
+    result.key = request.key;
     result.source = request.source;
     result.fileRows = info->shape[0];
     result.cols = info->shape[1];
     if (result.fileRows == 0 || result.cols == 0)
-        return parameter({kEmbeddings, QString(),
-                          u"%1: the matrix has shape [%2, %3]; token embeddings need at least one row and one "
+        return parameter({request.key, QString(),
+                          u"%1: the matrix has shape [%2, %3]; it needs at least one row and one "
                           "column"_s.arg(request.source.path)
                               .arg(result.fileRows)
                               .arg(result.cols),
@@ -83,7 +83,7 @@ std::variant<RowMatrixXf, Problem> read(const Plan &plan, const std::atomic<bool
         return Problem {Problem::Kind::OverBudget, std::nullopt, std::nullopt, *plan.overBudget};
     auto loaded = MatrixFile::load(plan.source, plan.selection, cancel);
     if (!loaded)
-        return fromReadError(loaded.error());
+        return fromReadError(plan.key, loaded.error());
     return std::move(loaded.value());
 }
 

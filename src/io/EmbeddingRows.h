@@ -25,11 +25,14 @@ struct Request
     // Read every row when they fit the budget, so that max_len can later go up to them without
     // reading again (the window, where max_len moves); the first max_len rows otherwise.
     bool readAhead = false;
+    // The parameter the matrix comes from, which its problems name ("embeddings", "position-table").
+    QString key = QStringLiteral("embeddings");
 };
 
 // The rows to read, checked against the file's headers and the budget.
 struct Plan
 {
+    QString key; // the request's
     MatrixSource source;
     std::int64_t fileRows = 0; // of the matrix in the file
     std::int64_t cols = 0;

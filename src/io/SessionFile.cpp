@@ -1,6 +1,6 @@
 #include "SessionFile.h"
 
-#include "core/ParamText.h"
+#include "core/ParamTable.h"
 #include "core/Params.h"
 
 #include <QFile>
@@ -14,8 +14,6 @@ namespace posenc {
 namespace {
 
 const QString kFormat = u"posenc-session"_s;
-const QString kEmbeddings = u"embeddings"_s;
-const QString kTokens = u"tokens"_s;
 
 // Line and column of a byte offset, for parse errors a person can find in an editor.
 QString placeOf(const QByteArray &json, qsizetype offset)
@@ -63,18 +61,19 @@ QString SessionError::toString() const
 
 QStringList Session::parameterKeys()
 {
-    return ParamText::valueKeys() << kEmbeddings << kTokens;
+    return ParamTable::flagKeys();
 }
 
 Session Session::fromParams(const Params &params)
 {
     Session session;
-    for (const QString &key : ParamText::valueKeys())
-        session.params.insert(key, ParamText::get(params, key));
-    if (params.embeddings && !params.embeddings->source.isEmpty()) {
-        session.params.insert(kEmbeddings, params.embeddings->source);
-        if (!params.embeddings->tokens.isEmpty())
-            session.params.insert(kTokens, params.embeddings->tokens);
+    for (const QString &key : ParamTable::flagKeys()) {
+        const ParamSpec &row = *ParamTable::find(key);
+        const QString text = row.text(params);
+        // A matrix is saved as the file it was read from, when it was read from one.
+        if (row.kind == ParamKind::Matrix && text.isEmpty())
+            continue;
+        session.params.insert(key, text);
     }
     return session;
 }

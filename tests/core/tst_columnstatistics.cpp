@@ -67,7 +67,7 @@ void TestColumnStatistics::peMatchesTheClosedFormsAtLargeL_data()
     Params interleaved = sized(64, std::int64_t(1) << 20);
     Params split = interleaved;
     split.dModel = 75;
-    split.layout = Layout::Split;
+    split.sinusoidal.layout = Layout::Split;
     Params concat = interleaved;
     concat.compose = Compose::Concat;
     concat.peDims = 24;
@@ -89,9 +89,9 @@ void TestColumnStatistics::peMatchesTheClosedFormsAtLargeL()
     for (std::int64_t j = 0; j < params.dModel; ++j) {
         double mean = 0.0, square = 0.0;
         if (j >= offset) {
-            const reference::Role role = reference::role(j - offset, k, params.layout);
+            const reference::Role role = reference::role(j - offset, k, params.sinusoidal.layout);
             std::tie(mean, square)
-                = sinusoidMoments(reference::omega(role.pair, k, params.base), params.maxLen, role.isCos);
+                = sinusoidMoments(reference::omega(role.pair, k, params.sinusoidal.base), params.maxLen, role.isCos);
         }
         const double std = std::sqrt(std::max(0.0, square - mean * mean));
         QVERIFY2(std::abs(stats->peMean[j] - mean) < 1e-6 && std::abs(stats->peStd[j] - std) < 1e-6
@@ -117,7 +117,7 @@ void TestColumnStatistics::peMatchesDirectSumsAtLargeL()
     for (const std::int64_t j : {0, 1, 62, 63}) {
         long double sum = 0.0L, squares = 0.0L;
         for (std::int64_t pos = 0; pos < p.maxLen; ++pos) {
-            const long double v = reference::preciseValue(pos, j, 64, p.base, p.layout);
+            const long double v = reference::preciseValue(pos, j, 64, p.sinusoidal.base, p.sinusoidal.layout);
             sum += v;
             squares += v * v;
         }
@@ -142,8 +142,8 @@ void TestColumnStatistics::tablePartsMatchDirectStatistics_data()
     concat.init = InitKind::ScaledNormal;
     Params float32 = sum;
     float32.dModel = 75;
-    float32.layout = Layout::Split;
-    float32.angles = Angles::Float32;
+    float32.sinusoidal.layout = Layout::Split;
+    float32.sinusoidal.angles = Angles::Float32;
     Params loaded = sized(20, 500);
     RowMatrixXf offset = RowMatrixXf::Constant(500, 20, 3.0f);
     offset.col(4).setLinSpaced(500, -1.0f, 1.0f); // a constant offset and a ramp

@@ -179,8 +179,8 @@ void TestDropoutMaskBits::survivorsAreInputOverKeep()
     QFETCH(bool, loaded);
     Params params = dropoutParams(p, 512, cols);
     params.compose = compose;
-    params.angles = angles;
-    params.layout = layout;
+    params.sinusoidal.angles = angles;
+    params.sinusoidal.layout = layout;
     if (loaded)
         params.embeddings = Embeddings::materialize(Embeddings::fromParams(params), 512, 2);
     QVERIFY(params.isValid());

@@ -50,8 +50,8 @@ QList<std::pair<const char *, Params>> parameterSets()
     Params concat = sum;
     concat.compose = Compose::Concat;
     concat.peDims = 21;
-    concat.layout = Layout::Split;
-    concat.angles = Angles::Float32;
+    concat.sinusoidal.layout = Layout::Split;
+    concat.sinusoidal.angles = Angles::Float32;
     concat.dropoutMode = DropoutMode::ProtectSpecial;
     concat.special = {0, 5, -1};
     concat.seqLen = testing::sized(2500);
@@ -65,7 +65,7 @@ QList<std::pair<const char *, Params>> parameterSets()
     Params masked = sum;
     masked.dropoutMode = DropoutMode::MaskedFill;
     masked.seqLen = testing::sized(1234);
-    masked.layout = Layout::Split;
+    masked.sinusoidal.layout = Layout::Split;
     return {{"sum", sum},
             {"concat split float32 protect-special", concat},
             {"embedding dropout", embedding},

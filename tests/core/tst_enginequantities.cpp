@@ -84,7 +84,7 @@ void TestEngineQuantities::shapes()
     QCOMPARE(engine.shape(Quantity::Output), (Shape {L, d}));
     QCOMPARE(engine.shape(Quantity::Mask), (Shape {L, d}));
     QCOMPARE(engine.shape(Quantity::Similarity), (Shape {L, L}));
-    QCOMPARE(engine.positionalTable().columns(), peCols);
+    QCOMPARE(engine.positionTerm().columns(), peCols);
     QCOMPARE(engine.embeddings().columns(), eCols);
 }
 
@@ -120,8 +120,8 @@ Params peRowParams(std::int64_t d, Layout layout, Angles angles, Compose compose
     Params params;
     params.dModel = d;
     params.maxLen = Params::kMaxLen;
-    params.layout = layout;
-    params.angles = angles;
+    params.sinusoidal.layout = layout;
+    params.sinusoidal.angles = angles;
     params.compose = compose;
     if (compose == Compose::Concat)
         params.peDims = k;
@@ -274,7 +274,7 @@ void TestEngineQuantities::similarityMatchesClosedForm()
     Params params;
     params.dModel = d;
     params.maxLen = 4096;
-    params.layout = layout;
+    params.sinusoidal.layout = layout;
     const Engine engine(params);
     QVERIFY(!engine.check(Quantity::Similarity, block));
     const RowMatrixXf s = testing::computeTable(engine, Quantity::Similarity, block, 2);

@@ -142,7 +142,7 @@ void TestLessonNumbers::normsAndTheirRatio()
     QVERIFY(params.isValid());
     // ||PE_p||^2: sin^2 + cos^2 = 1 per pair, measured on a row of the table.
     double rowSquare = 0.0;
-    for (const double v : peRow(37, std::int64_t(peColumns), params.base, params.layout))
+    for (const double v : peRow(37, std::int64_t(peColumns), params.sinusoidal.base, params.sinusoidal.layout))
         rowSquare += v * v;
     QVERIFY(close(valueOf(u"pe_norm_sq"_s, params), rowSquare, 1e-12));
     QVERIFY(close(valueOf(u"pe_norm_sq"_s, params), peColumns / 2.0, 1e-15));
@@ -181,11 +181,11 @@ void TestLessonNumbers::columnMomentsEqualSumsOverPositions()
                                                   std::tuple {k - 1, u"pe_mean_last"_s, u"pe_std_last"_s}}) {
         double sum = 0.0;
         for (std::int64_t p = 0; p < params.maxLen; ++p)
-            sum += reference::exactValue(p, column, k, params.base, params.layout);
+            sum += reference::exactValue(p, column, k, params.sinusoidal.base, params.sinusoidal.layout);
         const double mean = sum / double(params.maxLen);
         double squares = 0.0;
         for (std::int64_t p = 0; p < params.maxLen; ++p) {
-            const double v = reference::exactValue(p, column, k, params.base, params.layout) - mean;
+            const double v = reference::exactValue(p, column, k, params.sinusoidal.base, params.sinusoidal.layout) - mean;
             squares += v * v;
         }
         const double std = std::sqrt(squares / double(params.maxLen));
@@ -212,8 +212,8 @@ void TestLessonNumbers::similarityEqualsDotProductsOfRows()
     for (const int offset : {0, 1, 10, 100}) {
         // Two pairs of rows at this offset, far apart: the dot product is the same.
         for (const std::int64_t p : {std::int64_t(0), std::int64_t(1234)}) {
-            const std::vector<double> a = peRow(p, d, params.base, params.layout);
-            const std::vector<double> b = peRow(p + offset, d, params.base, params.layout);
+            const std::vector<double> a = peRow(p, d, params.sinusoidal.base, params.sinusoidal.layout);
+            const std::vector<double> b = peRow(p + offset, d, params.sinusoidal.base, params.sinusoidal.layout);
             double dot = 0.0;
             for (std::size_t j = 0; j < a.size(); ++j)
                 dot += a[j] * b[j];
@@ -239,11 +239,11 @@ void TestLessonNumbers::wavelengths()
     const std::int64_t d = params.dModel;
     const std::int64_t pairs = (d + 1) / 2;
     QCOMPARE(valueOf(u"pairs"_s, params), double(pairs));
-    const auto lambda = [&](std::int64_t i) { return 2.0 * std::numbers::pi / reference::omega(i, d, params.base); };
+    const auto lambda = [&](std::int64_t i) { return 2.0 * std::numbers::pi / reference::omega(i, d, params.sinusoidal.base); };
     QVERIFY(close(valueOf(u"lambda_first"_s, params), 2.0 * std::numbers::pi, 1e-15));
     QVERIFY(close(valueOf(u"lambda_last"_s, params), lambda(pairs - 1), 1e-12));
     QVERIFY(close(valueOf(u"lambda_mid"_s, params), lambda(pairs / 2), 1e-12));
-    QVERIFY(close(valueOf(u"w_last"_s, params), reference::omega(pairs - 1, d, params.base), 1e-12));
+    QVERIFY(close(valueOf(u"w_last"_s, params), reference::omega(pairs - 1, d, params.sinusoidal.base), 1e-12));
     std::int64_t slow = 0;
     std::int64_t firstSlow = -1;
     for (std::int64_t i = 0; i < pairs; ++i) {
@@ -259,7 +259,7 @@ void TestLessonNumbers::wavelengths()
         return;
     }
     // The sine of that pair: column 2i interleaved, column i split.
-    const double column = params.layout == Layout::Interleaved ? 2.0 * double(firstSlow) : double(firstSlow);
+    const double column = params.sinusoidal.layout == Layout::Interleaved ? 2.0 * double(firstSlow) : double(firstSlow);
     QCOMPARE(valueOf(u"slow_column"_s, params), column);
 }
 
@@ -281,8 +281,8 @@ void TestLessonNumbers::float32BoundHoldsAtTheLastPosition()
     // The error of column 0 over the last thousand positions stays within it.
     double worst = 0.0;
     for (std::int64_t p = std::max<std::int64_t>(0, maxLen - 1000); p < maxLen; ++p) {
-        const double error = std::abs(double(reference::float32AngleValue(p, 0, 128, params.base, params.layout))
-                                      - reference::preciseValue(p, 0, 128, params.base, params.layout));
+        const double error = std::abs(double(reference::float32AngleValue(p, 0, 128, params.sinusoidal.base, params.sinusoidal.layout))
+                                      - reference::preciseValue(p, 0, 128, params.sinusoidal.base, params.sinusoidal.layout));
         worst = std::max(worst, error);
     }
     QVERIFY2(worst <= bound, qPrintable(u"%1 > %2"_s.arg(worst).arg(bound)));

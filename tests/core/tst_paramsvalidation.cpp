@@ -70,9 +70,9 @@ void TestParamsValidation::defaultsAreValid()
     QVERIFY(p.isValid());
     QCOMPARE(p.dModel, std::int64_t(512));
     QCOMPARE(p.maxLen, std::int64_t(1024));
-    QVERIFY(p.base == 10000.0);
-    QCOMPARE(p.layout, Layout::Interleaved);
-    QCOMPARE(p.angles, Angles::Exact);
+    QVERIFY(p.sinusoidal.base == 10000.0);
+    QCOMPARE(p.sinusoidal.layout, Layout::Interleaved);
+    QCOMPARE(p.sinusoidal.angles, Angles::Exact);
     QCOMPARE(p.compose, Compose::Sum);
     QCOMPARE(p.dropoutMode, DropoutMode::Sum);
     QCOMPARE(p.special, (std::vector<std::int64_t> {0, -1}));
@@ -190,13 +190,13 @@ void TestParamsValidation::invalidParameterIsNamed_data()
     row("L = 0", u"max-len"_s, u"0"_s, [](Params &p) { p.maxLen = 0; });
     row("L = -5", u"max-len"_s, u"-5"_s, [](Params &p) { p.maxLen = -5; });
     row("L = 2^24 + 1", u"max-len"_s, u"16777217"_s, [](Params &p) { p.maxLen = Params::kMaxLen + 1; });
-    row("base = 1", u"base"_s, u"1"_s, [](Params &p) { p.base = 1.0; });
-    row("base = 0.5", u"base"_s, u"0.5"_s, [](Params &p) { p.base = 0.5; });
-    row("base = 0", u"base"_s, u"0"_s, [](Params &p) { p.base = 0.0; });
-    row("base = -2", u"base"_s, u"-2"_s, [](Params &p) { p.base = -2.0; });
-    row("base NaN", u"base"_s, u"nan"_s, [](Params &p) { p.base = kNaN; });
-    row("base +inf", u"base"_s, u"inf"_s, [](Params &p) { p.base = kInf; });
-    row("base -inf", u"base"_s, u"inf"_s, [](Params &p) { p.base = -kInf; });
+    row("base = 1", u"base"_s, u"1"_s, [](Params &p) { p.sinusoidal.base = 1.0; });
+    row("base = 0.5", u"base"_s, u"0.5"_s, [](Params &p) { p.sinusoidal.base = 0.5; });
+    row("base = 0", u"base"_s, u"0"_s, [](Params &p) { p.sinusoidal.base = 0.0; });
+    row("base = -2", u"base"_s, u"-2"_s, [](Params &p) { p.sinusoidal.base = -2.0; });
+    row("base NaN", u"base"_s, u"nan"_s, [](Params &p) { p.sinusoidal.base = kNaN; });
+    row("base +inf", u"base"_s, u"inf"_s, [](Params &p) { p.sinusoidal.base = kInf; });
+    row("base -inf", u"base"_s, u"inf"_s, [](Params &p) { p.sinusoidal.base = -kInf; });
     row("dropout -0.1", u"dropout"_s, u"-0.1"_s, [](Params &p) { p.dropout = -0.1; });
     row("dropout 1.5", u"dropout"_s, u"1.5"_s, [](Params &p) { p.dropout = 1.5; });
     row("dropout NaN", u"dropout"_s, u"nan"_s, [](Params &p) { p.dropout = kNaN; });
@@ -289,7 +289,7 @@ void TestParamsValidation::validEdgeValues_data()
     };
     row("dropout 1", [](Params &p) { p.dropout = 1.0; });
     row("dropout 0", [](Params &p) { p.dropout = 0.0; });
-    row("base just above 1", [](Params &p) { p.base = 1.0001; });
+    row("base just above 1", [](Params &p) { p.sinusoidal.base = 1.0001; });
     row("d = 1", [](Params &p) { p.dModel = 1; });
     row("d = 511", [](Params &p) { p.dModel = 511; });
     row("d = 2^20", [](Params &p) { p.dModel = Params::kMaxDModel; });
@@ -337,7 +337,7 @@ void TestParamsValidation::severalErrorsAllReported()
 {
     Params p;
     p.dModel = -1;
-    p.base = kNaN;
+    p.sinusoidal.base = kNaN;
     p.dropout = 2.0;
     p.maxLen = 0;
     p.scaleKind = ScaleKind::Custom;

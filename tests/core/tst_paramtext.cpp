@@ -18,9 +18,9 @@ Params unusualParams()
     Params p;
     p.dModel = 96;
     p.maxLen = 777;
-    p.base = 0.1 + 12345.2; // not a short decimal: get() must print every digit
-    p.layout = Layout::Split;
-    p.angles = Angles::Float32;
+    p.sinusoidal.base = 0.1 + 12345.2; // not a short decimal: get() must print every digit
+    p.sinusoidal.layout = Layout::Split;
+    p.sinusoidal.angles = Angles::Float32;
     p.scaleKind = ScaleKind::Custom;
     p.customScale = 2.0 / 3.0;
     p.init = InitKind::Custom;
@@ -100,9 +100,9 @@ void TestParamText::roundTripEveryKey()
     }
     QCOMPARE(rebuilt.dModel, source.dModel);
     QCOMPARE(rebuilt.maxLen, source.maxLen);
-    QVERIFY2(rebuilt.base == source.base, "base must round-trip exactly");
-    QCOMPARE(rebuilt.layout, source.layout);
-    QCOMPARE(rebuilt.angles, source.angles);
+    QVERIFY2(rebuilt.sinusoidal.base == source.sinusoidal.base, "base must round-trip exactly");
+    QCOMPARE(rebuilt.sinusoidal.layout, source.sinusoidal.layout);
+    QCOMPARE(rebuilt.sinusoidal.angles, source.sinusoidal.angles);
     QCOMPARE(rebuilt.scaleKind, source.scaleKind);
     QVERIFY2(rebuilt.customScale == source.customScale, "customScale must round-trip exactly");
     QCOMPARE(rebuilt.init, source.init);
@@ -134,13 +134,13 @@ void TestParamText::setParsesValues_data()
     };
     row(u"d-model"_s, u"96"_s, [](Params &p) { p.dModel = 96; });
     row(u"max-len"_s, u"4096"_s, [](Params &p) { p.maxLen = 4096; });
-    row(u"base"_s, u"500000"_s, [](Params &p) { p.base = 500000.0; });
-    row(u"base"_s, u"1e4"_s, [](Params &p) { p.base = 10000.0; });
-    row(u"base"_s, u"2.5"_s, [](Params &p) { p.base = 2.5; });
-    row(u"layout"_s, u"split"_s, [](Params &p) { p.layout = Layout::Split; });
-    row(u"layout"_s, u"interleaved"_s, [](Params &p) { p.layout = Layout::Interleaved; });
-    row(u"angles"_s, u"float32"_s, [](Params &p) { p.angles = Angles::Float32; });
-    row(u"angles"_s, u"exact"_s, [](Params &p) { p.angles = Angles::Exact; });
+    row(u"base"_s, u"500000"_s, [](Params &p) { p.sinusoidal.base = 500000.0; });
+    row(u"base"_s, u"1e4"_s, [](Params &p) { p.sinusoidal.base = 10000.0; });
+    row(u"base"_s, u"2.5"_s, [](Params &p) { p.sinusoidal.base = 2.5; });
+    row(u"layout"_s, u"split"_s, [](Params &p) { p.sinusoidal.layout = Layout::Split; });
+    row(u"layout"_s, u"interleaved"_s, [](Params &p) { p.sinusoidal.layout = Layout::Interleaved; });
+    row(u"angles"_s, u"float32"_s, [](Params &p) { p.sinusoidal.angles = Angles::Float32; });
+    row(u"angles"_s, u"exact"_s, [](Params &p) { p.sinusoidal.angles = Angles::Exact; });
     row(u"scale"_s, u"sqrt"_s, [](Params &p) { p.scaleKind = ScaleKind::Sqrt; });
     row(u"scale"_s, u"2.5"_s, [](Params &p) {
         p.scaleKind = ScaleKind::Custom;

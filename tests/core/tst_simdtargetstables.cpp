@@ -148,7 +148,7 @@ void TestSimdTargetsTables::engineTables_data()
         Params p;
         p.maxLen = 300;
         p.dModel = d;
-        p.layout = layout;
+        p.sinusoidal.layout = layout;
         p.dropout = 0.1;
         p.dropoutMode = mode;
         p.compose = compose;

@@ -31,8 +31,8 @@ QList<std::pair<const char *, Params>> statisticsParams()
     sum.seed = 3;
     Params oddSplit = sum;
     oddSplit.dModel = 75;
-    oddSplit.layout = Layout::Split;
-    oddSplit.angles = Angles::Float32;
+    oddSplit.sinusoidal.layout = Layout::Split;
+    oddSplit.sinusoidal.angles = Angles::Float32;
     oddSplit.scaleKind = ScaleKind::One;
     oddSplit.dropoutMode = DropoutMode::Embedding;
     Params concat = sum;
@@ -163,7 +163,7 @@ void TestStatistics::columnRmsMatchTables()
     }
     // Column 0 of an interleaved sum table is sin(p): RMS near 1/sqrt(2); a cosine column of
     // the slowest pair is ~cos(0) = 1, a nearly constant offset.
-    if (params.layout == Layout::Interleaved && !concat) {
+    if (params.sinusoidal.layout == Layout::Interleaved && !concat) {
         QVERIFY(std::abs(rms->pe[0] - std::sqrt(0.5)) < 0.03);
         QVERIFY(std::abs(rms->pe[d - 1] - 1.0) < 1e-2);
     }

@@ -23,7 +23,7 @@ Params params(std::int64_t d, std::int64_t length, Layout layout = Layout::Inter
     Params p;
     p.dModel = d;
     p.maxLen = length;
-    p.layout = layout;
+    p.sinusoidal.layout = layout;
     p.seed = 4;
     return p;
 }
@@ -118,7 +118,7 @@ void TestComposeCompareFigure::columnStatisticsAreFloat64Sums()
         for (std::int64_t i = 0; i < columns; ++i) {
             QCOMPARE(panel.pe.columns[i], double(first + i));
             const Moments expected = moments(
-                p.maxLen, [&](std::int64_t q) { return reference::exactValue(q, i, columns, p.base, p.layout); });
+                p.maxLen, [&](std::int64_t q) { return reference::exactValue(q, i, columns, p.sinusoidal.base, p.sinusoidal.layout); });
             compareMoments(panel.pe, i, expected, 1e-9, "PE");
         }
         // s*E: the engine's cells of the side, summed here.
@@ -188,10 +188,10 @@ void TestComposeCompareFigure::heatmapsShareOneColourScaleAndConcatHoldsThePeAlo
     double largest = 0.0;
     for (int q = 0; q < 40; ++q) {
         for (int j = 0; j < 16; ++j) {
-            const double pe = reference::exactValue(q, j, 16, p.base, p.layout);
+            const double pe = reference::exactValue(q, j, 16, p.sinusoidal.base, p.sinusoidal.layout);
             QVERIFY(std::abs(sum.at(q, j) - (double((*embedding)(q, j)) + pe)) < 1e-5);
             const double expected
-                = j < 8 ? double((*embedding)(q, j)) : reference::exactValue(q, j - 8, 8, p.base, p.layout);
+                = j < 8 ? double((*embedding)(q, j)) : reference::exactValue(q, j - 8, 8, p.sinusoidal.base, p.sinusoidal.layout);
             QVERIFY(std::abs(concat.at(q, j) - expected) < 1e-6);
             largest = std::max({largest, std::abs(double(sum.at(q, j))), std::abs(double(concat.at(q, j)))});
         }

@@ -102,7 +102,7 @@ void TestDropoutAnatomyFigure::everyCellLiesOnItsLine()
     for (const ScatterPoints *points : {&data.kept, &data.dropped, &data.passed, &data.zeroed})
         inputs += points->x;
     for (std::int64_t c = 0; c < 32; ++c) {
-        const double x = double(sE(0, c)) + (embedding ? 0.0 : reference::exactValue(0, c, 32, p.base, p.layout));
+        const double x = double(sE(0, c)) + (embedding ? 0.0 : reference::exactValue(0, c, 32, p.sinusoidal.base, p.sinusoidal.layout));
         QVERIFY2(std::any_of(inputs.cbegin(), inputs.cend(), [&](double v) { return near(v, x, 1e-5); }),
                  qPrintable(u"no point at x = %1"_s.arg(x)));
     }

@@ -28,7 +28,7 @@ Params small(double p = 0.3, Layout layout = Layout::Interleaved)
     params.dModel = 24;
     params.maxLen = 40;
     params.dropout = p;
-    params.layout = layout;
+    params.sinusoidal.layout = layout;
     params.seqLen = 30;
     params.special = {0, 4, -1};
     params.seed = 77;
@@ -50,7 +50,7 @@ DropoutCompareData compare(const Params &params)
 
 double pe(const Params &p, std::int64_t r, std::int64_t c)
 {
-    return reference::exactValue(r, c, p.dModel, p.base, p.layout);
+    return reference::exactValue(r, c, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
 }
 
 bool near(double got, double expected, double tolerance)

@@ -23,15 +23,15 @@ Params params(std::int64_t d, std::int64_t length, Layout layout = Layout::Inter
     Params p;
     p.dModel = d;
     p.maxLen = length;
-    p.layout = layout;
+    p.sinusoidal.layout = layout;
     return p;
 }
 
 // |float32-angle PE - PE| of one cell, from the reference's float32 recipe and float64 sine.
 double error(const Params &p, std::int64_t position, std::int64_t column)
 {
-    return std::abs(double(reference::float32AngleValue(position, column, p.dModel, p.base, p.layout))
-                    - reference::preciseValue(position, column, p.dModel, p.base, p.layout));
+    return std::abs(double(reference::float32AngleValue(position, column, p.dModel, p.sinusoidal.base, p.sinusoidal.layout))
+                    - reference::preciseValue(position, column, p.dModel, p.sinusoidal.base, p.sinusoidal.layout));
 }
 
 double bruteMaximum(const Params &p, std::int64_t first, std::int64_t end, std::int64_t col0 = 0,
@@ -96,7 +96,7 @@ void TestPrecisionFigure::errorsStayWithinTheBoundAndReachIt()
         double worstShare = 0.0;
         for (std::int64_t q = first; q < first + 2000; ++q) {
             for (std::int64_t j = 0; j < p.dModel; ++j) {
-                const double w = reference::omega(reference::role(j, p.dModel, p.layout).pair, p.dModel, p.base);
+                const double w = reference::omega(reference::role(j, p.dModel, p.sinusoidal.layout).pair, p.dModel, p.sinusoidal.base);
                 const double e = error(p, q, j);
                 QVERIFY2(e <= PrecisionModel::bound(q, w),
                          qPrintable(u"p %1, j %2: %3 > %4"_s.arg(q).arg(j).arg(e).arg(PrecisionModel::bound(q, w))));

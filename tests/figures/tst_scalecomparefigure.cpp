@@ -53,7 +53,7 @@ double peSquared(std::int64_t position, std::int64_t k, const Params &p)
 {
     double sum = 0.0;
     for (std::int64_t j = 0; j < k; ++j) {
-        const double v = reference::exactValue(position, j, k, p.base, p.layout);
+        const double v = reference::exactValue(position, j, k, p.sinusoidal.base, p.sinusoidal.layout);
         sum += v * v;
     }
     return sum;

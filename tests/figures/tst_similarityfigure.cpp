@@ -23,7 +23,7 @@ Params params(std::int64_t d, std::int64_t length, Layout layout = Layout::Inter
     Params p;
     p.dModel = d;
     p.maxLen = length;
-    p.layout = layout;
+    p.sinusoidal.layout = layout;
     return p;
 }
 
@@ -32,7 +32,7 @@ std::vector<double> row(const Params &p, std::int64_t position)
 {
     std::vector<double> values(static_cast<std::size_t>(p.dModel));
     for (std::int64_t j = 0; j < p.dModel; ++j)
-        values[static_cast<std::size_t>(j)] = reference::exactValue(position, j, p.dModel, p.base, p.layout);
+        values[static_cast<std::size_t>(j)] = reference::exactValue(position, j, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
     return values;
 }
 
@@ -96,7 +96,7 @@ void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
     QTest::newRow("split") << params(24, 300, Layout::Split) << false;
     QTest::newRow("cosine") << params(24, 300) << true;
     Params float32 = params(24, 300);
-    float32.angles = Angles::Float32;
+    float32.sinusoidal.angles = Angles::Float32;
     QTest::newRow("float32 angles, from the table") << float32 << false;
 }
 
@@ -117,7 +117,7 @@ void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions()
             const std::int64_t c0 = 300 * b / 70, c1 = 300 * (b + 1) / 70;
             const double expected = dot(meanRow(p, r0, r1), meanRow(p, c0, c1)) / norm;
             // float32 angles: the table's rows, whose angles differ from the exact ones by 1e-5 here.
-            const double tolerance = p.angles == Angles::Exact ? 1e-5 : 1e-3;
+            const double tolerance = p.sinusoidal.angles == Angles::Exact ? 1e-5 : 1e-3;
             QVERIFY2(std::abs(data->grid.at(a, b) - expected) <= tolerance * std::max(1.0, std::abs(expected)),
                      qPrintable(u"cell (%1, %2): %3 vs %4"_s.arg(a).arg(b).arg(data->grid.at(a, b)).arg(expected)));
         }
@@ -168,7 +168,7 @@ void TestSimilarityFigure::closedFormIsTheSumOfCosines()
         for (const double k : {0.0, 1.0, 7.5, 333.0}) {
             double sum = 0.0;
             for (std::int64_t i = 0; i < d / 2; ++i)
-                sum += std::cos(k * reference::omega(i, d, p.base));
+                sum += std::cos(k * reference::omega(i, d, p.sinusoidal.base));
             QVERIFY(std::abs(SimilarityCompute::closedForm(p, k, false) - sum) < 1e-9 * double(d));
             QVERIFY(std::abs(SimilarityCompute::closedForm(p, k, true) - sum / double(d / 2)) < 1e-12);
         }

@@ -8,6 +8,7 @@
 
 #include "gui/ParamLabels.h"
 
+#include "core/ParamTable.h"
 #include "core/ParamText.h"
 
 #include <QAbstractButton>
@@ -176,7 +177,7 @@ void TestControlPanelParams::labelsAreTheCommandLinesWords()
     // Every label of the panel names a parameter as posenc --help does: the flag without its
     // dashes, written d_model, max_len, seq_len, pe_dims and "dropout mode".
     ControlPanel panel;
-    const QStringList flags = ParamText::valueKeys();
+    const QStringList flags = ParamTable::flagKeys();
     int labels = 0;
     for (const QLabel *label : panel.findChildren<QLabel *>()) {
         if (!label->objectName().endsWith(u"Label"_s) || label->objectName() == u"presetLabel"_s)

@@ -268,8 +268,8 @@ void TestExportController::curvesDataIsTheDrawnColumnsAtIntegerPositions()
     const auto table = readNpy(readAll(path), 47, 3);
     QVERIFY(table);
     const Params p = params();
-    QVERIFY(std::abs((*table)(0, 0) - reference::exactValue(4, 17, p.dModel, p.base, p.layout)) < 1e-6);
-    QVERIFY(std::abs((*table)(46, 2) - reference::exactValue(50, 5, p.dModel, p.base, p.layout)) < 1e-6);
+    QVERIFY(std::abs((*table)(0, 0) - reference::exactValue(4, 17, p.dModel, p.sinusoidal.base, p.sinusoidal.layout)) < 1e-6);
+    QVERIFY(std::abs((*table)(46, 2) - reference::exactValue(50, 5, p.dModel, p.sinusoidal.base, p.sinusoidal.layout)) < 1e-6);
 }
 
 void TestExportController::magnitudesDataIsTheNormsPerPosition()
@@ -290,7 +290,7 @@ void TestExportController::magnitudesDataIsTheNormsPerPosition()
     for (std::int64_t row = 0; row < p.maxLen; ++row) {
         double pe2 = 0.0;
         for (std::int64_t j = 0; j < p.dModel; ++j) {
-            const double v = reference::exactValue(row, j, p.dModel, p.base, p.layout);
+            const double v = reference::exactValue(row, j, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
             pe2 += v * v;
         }
         const double e = embedding.row(row).cast<double>().norm();

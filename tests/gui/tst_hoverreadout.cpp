@@ -85,8 +85,8 @@ void TestHoverReadout::cellPartsAgainstFloat64()
     Params p;
     p.dModel = 16;
     p.maxLen = 4096;
-    p.layout = Layout(layout);
-    p.angles = Angles(angles);
+    p.sinusoidal.layout = Layout(layout);
+    p.sinusoidal.angles = Angles(angles);
     p.compose = Compose(compose);
     p.peDims = 6; // concat: X's columns 10..15 hold the PE
     p.scaleKind = ScaleKind::Custom;
@@ -106,18 +106,18 @@ void TestHoverReadout::cellPartsAgainstFloat64()
     double pe = 0.0, sE = 0.0;
     if (peColumn >= 0) {
         QCOMPARE(c->peColumn, std::optional<std::int64_t>(peColumn));
-        const auto role = reference::role(peColumn, k, p.layout);
+        const auto role = reference::role(peColumn, k, p.sinusoidal.layout);
         QCOMPARE(c->role.pair, role.pair);
         QCOMPARE(c->role.isCos, role.isCos);
         const double w = reference::omega(role.pair, k, 10000.0);
         QVERIFY(std::abs(c->omega - w) <= 1e-15 * w);
-        if (p.angles == Angles::Exact) {
+        if (p.sinusoidal.angles == Angles::Exact) {
             QVERIFY(std::abs(c->angle - double(position) * w) <= 1e-12 * double(position) * w);
-            pe = reference::exactValue(position, peColumn, k, 10000.0, p.layout);
+            pe = reference::exactValue(position, peColumn, k, 10000.0, p.sinusoidal.layout);
             QVERIFY2(std::abs(double(c->pe) - pe) <= 1e-6, qPrintable(u"%1 against %2"_s.arg(c->pe).arg(pe)));
         } else {
             QCOMPARE(c->angle, double(float(position) * float(w)));
-            pe = double(reference::float32AngleValue(position, peColumn, k, 10000.0, p.layout));
+            pe = double(reference::float32AngleValue(position, peColumn, k, 10000.0, p.sinusoidal.layout));
             QVERIFY(std::abs(double(c->pe) - pe) <= 1e-6);
         }
     } else {
@@ -294,7 +294,7 @@ void TestHoverReadout::splitLayoutPairs()
 {
     Params p;
     p.dModel = 10;
-    p.layout = Layout::Split;
+    p.sinusoidal.layout = Layout::Split;
     const Engine engine(p);
     HoverPoint point;
     point.column = 7; // cos of pair 2 in the split layout (h = 5)

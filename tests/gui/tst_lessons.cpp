@@ -460,19 +460,19 @@ void TestLessons::leaveLessonIsOnCtrlW()
     QVERIFY(window.controlPanel()->params() == ownParams());
 
     QVERIFY(lessons->open(u"frequencies"_s));
-    const double lessonBase = window.controlPanel()->params().base;
+    const double lessonBase = window.controlPanel()->params().sinusoidal.base;
     auto *base = window.controlPanel()->findChild<QLineEdit *>(u"baseEdit"_s);
     base->setFocus();
     base->selectAll();
     QTest::keyClicks(base, u"500"_s);
-    QCOMPARE(window.controlPanel()->params().base, lessonBase); // typed, not entered
+    QCOMPARE(window.controlPanel()->params().sinusoidal.base, lessonBase); // typed, not entered
     QTest::keyClick(base, Qt::Key_W, Qt::ControlModifier);
     QMessageBox *question = nullptr;
     QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-    QCOMPARE(window.controlPanel()->params().base, 500.0);
+    QCOMPARE(window.controlPanel()->params().sinusoidal.base, 500.0);
     question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
     QVERIFY(!lessons->current());
-    QCOMPARE(window.controlPanel()->params().base, 500.0);
+    QCOMPARE(window.controlPanel()->params().sinusoidal.base, 500.0);
 }
 
 // A close asked for while Leave lesson's question is open closes the window once it is answered.

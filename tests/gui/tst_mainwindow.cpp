@@ -55,7 +55,7 @@ QString heatmapMismatch(const FigureView &view, const Params &p)
     for (int a = 0; a < grid->rows; ++a)
         for (int b = 0; b < grid->cols; ++b) {
             const double exact
-                = reference::exactValue(grid->block.row0 + a, grid->block.col0 + b, p.dModel, p.base, p.layout);
+                = reference::exactValue(grid->block.row0 + a, grid->block.col0 + b, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
             if (std::abs(grid->at(a, b) - exact) > 1e-6)
                 return u"cell (%1, %2): %3 vs %4"_s.arg(a).arg(b).arg(grid->at(a, b)).arg(exact);
         }

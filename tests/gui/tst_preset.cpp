@@ -155,7 +155,7 @@ void TestPreset::theParametersAPresetDoesNotNameStay()
     mine.maxLen = 300;
     mine.dropout = 0.25;
     mine.seed = 17;
-    mine.layout = Layout::Split;
+    mine.sinusoidal.layout = Layout::Split;
     const Preset *fairseq = find(loaded.presets, u"fairseq embedding init"_s);
     QVERIFY(fairseq);
     const Params applied = std::get<Params>(fairseq->applyTo(mine));

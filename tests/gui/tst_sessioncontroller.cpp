@@ -93,8 +93,8 @@ void TestSessionController::init()
 static void changeEverything(MainWindow &window)
 {
     Params p = small();
-    p.base = 500.0;
-    p.layout = Layout::Split;
+    p.sinusoidal.base = 500.0;
+    p.sinusoidal.layout = Layout::Split;
     p.dropout = 0.25;
     p.seed = 7;
     window.controlPanel()->applyParams(p);

@@ -45,9 +45,9 @@ void TestSettings::parametersRoundTrip()
     Params p;
     p.dModel = 77;
     p.maxLen = 300;
-    p.base = 500.5;
-    p.layout = Layout::Split;
-    p.angles = Angles::Float32;
+    p.sinusoidal.base = 500.5;
+    p.sinusoidal.layout = Layout::Split;
+    p.sinusoidal.angles = Angles::Float32;
     p.scaleKind = ScaleKind::Custom;
     p.customScale = 2.5;
     p.init = InitKind::Custom;

@@ -26,9 +26,9 @@ Params unusualParams()
     Params p;
     p.dModel = 77;
     p.maxLen = 3000;
-    p.base = 500.5;
-    p.layout = Layout::Split;
-    p.angles = Angles::Float32;
+    p.sinusoidal.base = 500.5;
+    p.sinusoidal.layout = Layout::Split;
+    p.sinusoidal.angles = Angles::Float32;
     p.scaleKind = ScaleKind::Custom;
     p.customScale = 0.125;
     p.init = InitKind::Custom;

@@ -65,7 +65,7 @@ inline std::vector<double> referenceGrid(const std::function<double(std::int64_t
 // The float64 PE of a cell.
 inline std::function<double(std::int64_t, std::int64_t)> peCell(const Params &p)
 {
-    return [p](std::int64_t r, std::int64_t c) { return reference::preciseValue(r, c, p.dModel, p.base, p.layout); };
+    return [p](std::int64_t r, std::int64_t c) { return reference::preciseValue(r, c, p.dModel, p.sinusoidal.base, p.sinusoidal.layout); };
 }
 
 // The cells of a table the engine computed, in float64.

@@ -63,7 +63,7 @@ void TestFigureData::curvesFollowTheFormulaAndMarkTheTable()
 {
     QFETCH(Layout, layout);
     Params p = sized(64, 500);
-    p.layout = layout;
+    p.sinusoidal.layout = layout;
     const Engine engine(p);
     const auto data = CurvesCompute::compute(engine, {{0, 5, 33, 63}, 10.0, 60.0, 800}, {});
     QVERIFY(data);
@@ -72,7 +72,7 @@ void TestFigureData::curvesFollowTheFormulaAndMarkTheTable()
         const reference::Role role = reference::role(curve.column, 64, layout);
         QCOMPARE(curve.pair, role.pair);
         QCOMPARE(curve.isCos, role.isCos);
-        const double w = reference::omega(role.pair, 64, p.base);
+        const double w = reference::omega(role.pair, 64, p.sinusoidal.base);
         QVERIFY(std::abs(curve.frequency - w) <= 1e-15 * w);
         QVERIFY(std::abs(curve.wavelength - 2.0 * M_PI / w) <= 1e-12 * curve.wavelength);
         QVERIFY(curve.denseX.size() >= 800); // a sample per pixel at least
@@ -86,7 +86,7 @@ void TestFigureData::curvesFollowTheFormulaAndMarkTheTable()
         QCOMPARE(curve.pointX.size(), 51);
         for (qsizetype i = 0; i < curve.pointX.size(); ++i) {
             QCOMPARE(curve.pointX[i], 10.0 + double(i));
-            const double exact = reference::exactValue(10 + i, curve.column, 64, p.base, layout);
+            const double exact = reference::exactValue(10 + i, curve.column, 64, p.sinusoidal.base, layout);
             QVERIFY(std::abs(curve.pointY[i] - exact) < 1e-6);
         }
         QVERIFY(CurvesCompute::legendText(curve).contains(u"j=%1"_s.arg(curve.column)));
@@ -181,7 +181,7 @@ void TestFigureData::columnStatisticsAreExactAtLargeL()
     QVERIFY(data->columnStatsExact());
     for (std::int64_t j = 0; j < 256; ++j) {
         using C = std::complex<long double>;
-        const long double w = reference::omega(j / 2, 256, p.base);
+        const long double w = reference::omega(j / 2, 256, p.sinusoidal.base);
         const auto mean = [&](long double angle) {
             const C z = std::polar(1.0L, angle);
             return (C(1.0L) - std::pow(z, static_cast<long double>(p.maxLen))) / (C(1.0L) - z)

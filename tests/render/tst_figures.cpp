@@ -311,7 +311,7 @@ void TestFigures::curvesNumberColumnsAsXDoes()
     figure.fill(std::make_shared<CurvesData>(*data), {});
     plot.replot();
     QCPAxisRect *rect = figure.axisRect();
-    const double value = std::sin(3.0 * reference::omega(1, 16, p.base));
+    const double value = std::sin(3.0 * reference::omega(1, 16, p.sinusoidal.base));
     const auto point = figure.hoverAt(
         {rect->axis(QCPAxis::atBottom)->coordToPixel(3.0), rect->axis(QCPAxis::atLeft)->coordToPixel(value)}, engine);
     QVERIFY(point && point->column);

@@ -68,7 +68,7 @@ void TestHeatmapResampler::fewCellsAreShownOneToOne()
     QCOMPARE(grid->rowCoverage, 1.0);
     for (int a = 0; a < grid->rows; ++a)
         for (int b = 0; b < grid->cols; ++b) {
-            const double expected = reference::exactValue(block.row0 + a, block.col0 + b, p.dModel, p.base, p.layout);
+            const double expected = reference::exactValue(block.row0 + a, block.col0 + b, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
             QVERIFY2(std::abs(grid->at(a, b) - expected) < 1e-6, qPrintable(u"cell %1, %2"_s.arg(a).arg(b)));
         }
 }
@@ -122,7 +122,7 @@ void TestHeatmapResampler::largeTablesMatchTheFilterDirectly()
     QFETCH(int, pixelRows);
     QFETCH(int, pixelCols);
     Params p = sized(dModel, 200000 + 65432);
-    p.layout = layout;
+    p.sinusoidal.layout = layout;
     const Engine engine(p);
     const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, block, pixelRows, pixelCols});
     QVERIFY(grid);
@@ -153,7 +153,7 @@ void TestHeatmapResampler::cellsAtTheLargestLengthMatchDirectSums()
             const double w = gaussian(r, p.maxLen, 400, a);
             rowTotal += w;
             for (std::int64_t c = 44; c < 64; ++c) // the columns within reach of b >= 13
-                filtered[std::size_t(c)] += w * reference::preciseValue(r, c, 64, p.base, p.layout);
+                filtered[std::size_t(c)] += w * reference::preciseValue(r, c, 64, p.sinusoidal.base, p.sinusoidal.layout);
         }
         double sum = 0.0, total = 0.0;
         for (std::int64_t c = 0; c < 64; ++c) {
@@ -201,8 +201,8 @@ void TestHeatmapResampler::midFrequencyColumnsLeaveNoFringes()
     // The pair whose wavelength is closest to 1.43 grid cells.
     std::int64_t pair = 0;
     for (std::int64_t i = 0; i < 512; ++i)
-        if (std::abs(2 * M_PI / reference::omega(i, 1024, p.base) - 1.43 * rowsPerCell)
-            < std::abs(2 * M_PI / reference::omega(pair, 1024, p.base) - 1.43 * rowsPerCell))
+        if (std::abs(2 * M_PI / reference::omega(i, 1024, p.sinusoidal.base) - 1.43 * rowsPerCell)
+            < std::abs(2 * M_PI / reference::omega(pair, 1024, p.sinusoidal.base) - 1.43 * rowsPerCell))
             pair = i;
     const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, {0, 8192, 2 * pair, 1}, gridRows, 1});
     QVERIFY(grid);
@@ -261,8 +261,8 @@ void TestHeatmapResampler::lastPassIsTheExactAreaAverage_data()
     masked.dropoutMode = DropoutMode::MaskedFill;
     masked.seqLen = 29000;
     Params float32 = input;
-    float32.angles = Angles::Float32;
-    float32.layout = Layout::Split;
+    float32.sinusoidal.angles = Angles::Float32;
+    float32.sinusoidal.layout = Layout::Split;
     QTest::newRow("X") << Quantity::Input << input;
     QTest::newRow("X, concat") << Quantity::Input << concat;
     QTest::newRow("Y, masked-fill") << Quantity::Output << masked;

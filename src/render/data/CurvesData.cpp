@@ -68,11 +68,11 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
         Curve curve;
         curve.column = xColumn;
         curve.peColumn = j;
-        const ColumnRole role = Frequencies::role(j, k, params.layout);
+        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
         curve.pair = role.pair;
         curve.isCos = role.isCos;
-        curve.frequency = Frequencies::angular(role.pair, k, params.base);
-        curve.wavelength = Frequencies::wavelength(role.pair, k, params.base);
+        curve.frequency = Frequencies::angular(role.pair, k, params.sinusoidal.base);
+        curve.wavelength = Frequencies::wavelength(role.pair, k, params.sinusoidal.base);
         curve.denseX.resize(samples);
         curve.denseY.resize(samples);
         for (int s = 0; s < samples; ++s) {

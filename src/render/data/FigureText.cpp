@@ -103,11 +103,11 @@ QString dropoutText(const Params &params)
 QString peVariantText(const Params &params)
 {
     QStringList parts;
-    if (params.layout == Layout::Split)
+    if (params.sinusoidal.layout == Layout::Split)
         parts.append(u"split layout"_s);
-    if (params.base != 10000.0)
-        parts.append(u"b = %1"_s.arg(formatNumber(params.base, 6)));
-    if (params.angles == Angles::Float32)
+    if (params.sinusoidal.base != 10000.0)
+        parts.append(u"b = %1"_s.arg(formatNumber(params.sinusoidal.base, 6)));
+    if (params.sinusoidal.angles == Angles::Float32)
         parts.append(u"float32 angles"_s);
     return parts.join(u", "_s);
 }

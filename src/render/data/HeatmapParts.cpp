@@ -10,7 +10,7 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     QuantityParts parts;
     parts.peColumns = p.peColumns();
     parts.peRowEnd = p.maxLen;
-    const bool exactAngles = p.angles == Angles::Exact;
+    const bool exactAngles = p.sinusoidal.angles == Angles::Exact;
     switch (quantity) {
     case Quantity::Pe:
         parts.hasClosed = true;
@@ -48,13 +48,13 @@ DirectPart::DirectPart(const Engine &engine, Quantity quantity, const QuantityPa
     : m_engine(engine)
     , m_quantity(quantity)
     , m_parts(parts)
-    , m_exact(engine.params().peColumns(), engine.params().base, engine.params().layout, Angles::Exact)
+    , m_exact(engine.params().peColumns(), engine.params().sinusoidal.base, engine.params().sinusoidal.layout, Angles::Exact)
 { }
 
 void DirectPart::compute(const Block &block, BlockRef out) const
 {
     const Params &p = m_engine.params();
-    if (m_parts.hasClosed && m_quantity == Quantity::Input && p.angles == Angles::Exact) {
+    if (m_parts.hasClosed && m_quantity == Quantity::Input && p.sinusoidal.angles == Angles::Exact) {
         // D is s*E itself: computed alone, without the PE it would add and take away.
         const std::int64_t eEnd = p.compose == Compose::Concat ? p.embeddingColumns() : p.dModel;
         out.setZero();

@@ -60,14 +60,14 @@ bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &column
                const ComputeOptions &options)
 {
     const Params &p = engine.params();
-    const PeWindowMeans means(p.peColumns(), p.base, p.layout, s.rows.windows(s.parts.peRowEnd - 1));
+    const PeWindowMeans means(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, s.rows.windows(s.parts.peRowEnd - 1));
     const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
     const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
     if (q1 <= q0)
         return true;
     // In PE columns: what the block holds, and where the live pairs begin.
     const std::int64_t pe0 = q0 - s.parts.peColumn0, pe1 = q1 - s.parts.peColumn0;
-    const std::int64_t live = p.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
+    const std::int64_t live = p.sinusoidal.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
     const std::int64_t livePe0 = std::clamp(live, pe0, pe1);
     const std::int64_t gridCols = s.cols.cells();
     const std::int64_t band = PeWindowMeans::kAnchorWindows;

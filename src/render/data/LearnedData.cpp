@@ -79,7 +79,7 @@ std::optional<LearnedData> compute(const RowMatrixXf &learned, const Params &par
     data.rows = learned.rows();
     data.cols = learned.cols();
     RowMatrixXf pe(data.rows, data.cols);
-    PositionalTable(data.cols, params.base, params.layout, params.angles).fill({0, data.rows, 0, data.cols}, pe);
+    PositionalTable(data.cols, params.sinusoidal.base, params.sinusoidal.layout, params.sinusoidal.angles).fill({0, data.rows, 0, data.cols}, pe);
     if (cancelled())
         return std::nullopt;
     // The two tables through the heatmap view's resampler (a Gaussian area filter, so the

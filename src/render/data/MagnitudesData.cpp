@@ -46,7 +46,7 @@ double peNorm(const Engine &engine, std::int64_t position)
     double squares = static_cast<double>(k / 2);
     if (k % 2 == 1) {
         float lone = 0.0f;
-        const std::int64_t column = p.layout == Layout::Interleaved ? k - 1 : (k - 1) / 2;
+        const std::int64_t column = p.sinusoidal.layout == Layout::Interleaved ? k - 1 : (k - 1) / 2;
         engine.computeBlock(Quantity::Pe, {position, 1, column, 1}, Eigen::Map<RowMatrixXf>(&lone, 1, 1));
         squares += static_cast<double>(lone) * static_cast<double>(lone);
     }
@@ -116,7 +116,7 @@ std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, 
     const bool exact = rows >= p.maxLen;
     if (ColumnStatistics::check(engine))
         return std::nullopt; // refused: over the memory budget
-    if (p.angles != Angles::Exact) {
+    if (p.sinusoidal.angles != Angles::Exact) {
         if (norms) {
             auto e = EmbeddingMoments::compute(engine, rows, true, options);
             if (!e)
@@ -137,7 +137,7 @@ std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, 
     const std::int64_t k = p.peColumns();
     const std::int64_t offset = p.compose == Compose::Concat ? p.embeddingColumns() : 0;
     Eigen::ArrayXd mean, meanSquare;
-    ColumnStatistics::sinusoidMoments(k, p.base, p.layout, p.maxLen, mean, meanSquare);
+    ColumnStatistics::sinusoidMoments(k, p.sinusoidal.base, p.sinusoidal.layout, p.maxLen, mean, meanSquare);
     stats.peMean.segment(offset, k) = mean;
     stats.peStd.segment(offset, k) = (meanSquare - mean.square()).max(0.0).sqrt();
     stats.peRms.segment(offset, k) = meanSquare.sqrt();

@@ -44,10 +44,10 @@ double bandMaximum(const Engine &engine, std::int64_t first, std::int64_t end)
     RowMatrixXf column(end - first, 1);
     for (std::int64_t i = 0; i < pairs; ++i) {
         // Frequencies fall with the pair: no later column can do better than this bound.
-        if (PrecisionModel::bound(end - 1, Frequencies::angular(i, k, params.base)) <= largest)
+        if (PrecisionModel::bound(end - 1, Frequencies::angular(i, k, params.sinusoidal.base)) <= largest)
             break;
         for (const bool isCos : {false, true}) {
-            const std::int64_t j = Frequencies::column({i, isCos}, k, params.layout);
+            const std::int64_t j = Frequencies::column({i, isCos}, k, params.sinusoidal.layout);
             if (j < 0)
                 continue;
             engine.computeBlock(Quantity::Error, {first, end - first, j, 1}, column);
@@ -77,7 +77,7 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
             }))
             return std::nullopt;
         data.bandPositions = static_cast<double>(count) / bands;
-        const double fastest = Frequencies::angular(0, k, params.base);
+        const double fastest = Frequencies::angular(0, k, params.sinusoidal.base);
         for (int b = 0; b < bands; ++b) {
             const std::int64_t a = bandStart(rows->first, count, bands, b);
             const std::int64_t e = bandStart(rows->first, count, bands, b + 1);

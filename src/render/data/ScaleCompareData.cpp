@@ -9,6 +9,8 @@
 #include <cmath>
 #include <vector>
 
+#include <deque>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::ScaleCompareCompute {
@@ -25,7 +27,8 @@ double meanSquaredPeNorm(const Params &params)
     if (const auto squared = Statistics::expectedNorms(params).peSquared)
         return *squared;
     Eigen::ArrayXd mean, meanSquare;
-    ColumnStatistics::sinusoidMoments(params.peColumns(), params.base, params.layout, params.maxLen, mean, meanSquare);
+    ColumnStatistics::sinusoidMoments(params.peColumns(), params.sinusoidal.base, params.sinusoidal.layout,
+                                      params.maxLen, mean, meanSquare);
     return meanSquare.sum();
 }
 
@@ -69,8 +72,7 @@ std::int64_t positionStride(const Params &params, Detail detail)
 std::optional<ScaleCompareData> compute(const Params &params, Detail detail, const ComputeOptions &options)
 {
     const QList<Params> panels = variants(params);
-    std::vector<Engine> engines;
-    engines.reserve(static_cast<std::size_t>(panels.size()));
+    std::deque<Engine> engines;
     for (const Params &p : panels)
         engines.emplace_back(p);
 

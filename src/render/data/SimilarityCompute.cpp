@@ -46,12 +46,12 @@ Eigen::MatrixXd closedFormMeans(const Params &params, std::int64_t first, std::i
         const std::int64_t a = bandStart(first, count, bands, b);
         const std::int64_t n = bandStart(first, count, bands, b + 1) - a;
         for (std::int64_t i = 0; i < pairs; ++i) {
-            const auto [s, c] = meanSinCos(a, n, Frequencies::angular(i, k, params.base));
+            const auto [s, c] = meanSinCos(a, n, Frequencies::angular(i, k, params.sinusoidal.base));
             sines[static_cast<std::size_t>(i)] = s / norm;
             cosines[static_cast<std::size_t>(i)] = c / norm;
         }
         for (std::int64_t j = 0; j < k; ++j) {
-            const ColumnRole role = Frequencies::role(j, k, params.layout);
+            const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
             means(b, j) = (role.isCos ? cosines : sines)[static_cast<std::size_t>(role.pair)];
         }
     }
@@ -114,7 +114,7 @@ std::optional<Eigen::MatrixXd> bandMeans(const Engine &engine, std::int64_t firs
                                          bool unit, int threads, const std::atomic<bool> *cancel)
 {
     const Params &params = engine.params();
-    if (params.angles == Angles::Exact && (!unit || params.peColumns() % 2 == 0))
+    if (params.sinusoidal.angles == Angles::Exact && (!unit || params.peColumns() % 2 == 0))
         return closedFormMeans(params, first, count, bands, unit);
     return directMeans(engine, first, count, bands, unit, threads, cancel);
 }
@@ -125,10 +125,10 @@ double closedForm(const Params &params, double k, bool cosine)
     const std::int64_t whole = d / 2;
     double sum = 0.0;
     for (std::int64_t i = 0; i < whole; ++i)
-        sum += std::cos(k * Frequencies::angular(i, d, params.base));
+        sum += std::cos(k * Frequencies::angular(i, d, params.sinusoidal.base));
     double norm2 = static_cast<double>(whole);
     if (d % 2 == 1) {
-        sum += 0.5 * std::cos(k * Frequencies::angular(whole, d, params.base));
+        sum += 0.5 * std::cos(k * Frequencies::angular(whole, d, params.sinusoidal.base));
         norm2 += 0.5;
     }
     return cosine ? sum / norm2 : sum;
@@ -143,7 +143,7 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     data.table = engine.shape(Quantity::Similarity);
     data.cosine = cosine;
     data.peColumns = params.peColumns();
-    data.translationInvariant = data.peColumns % 2 == 0 && params.angles == Angles::Exact;
+    data.translationInvariant = data.peColumns % 2 == 0 && params.sinusoidal.angles == Angles::Exact;
     const Block &block = visible.block;
     HeatmapGrid &grid = data.grid;
     grid.quantity = Quantity::Similarity;

@@ -1,0 +1,204 @@
+// The quantities every family shares: the position term, the embeddings, X, Y, the mask and
+// the position term's similarity (docs/ARCHITECTURE.md, "The quantity table").
+#include "Engine.h"
+#include "ModelInput.h"
+#include "Statistics.h"
+#include "StreamStore.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// What a position term's table reads: the family, the model's shape and the family's own keys.
+const QStringList kPositionReads = {u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s,       u"pe-dims"_s,
+                                    u"base"_s,     u"layout"_s,  u"angles"_s,  u"position-table"_s};
+// What s*E reads: the encoding (whether a term takes columns in concat) and the embeddings' own.
+const QStringList kEmbeddingReads = {u"encoding"_s, u"d-model"_s, u"max-len"_s,    u"compose"_s, u"pe-dims"_s,
+                                     u"scale"_s,    u"init"_s,    u"embeddings"_s, u"tokens"_s,  u"seed"_s};
+const QStringList kDropoutReads = {u"dropout"_s, u"dropout-mode"_s, u"special"_s, u"seq-len"_s, u"eval"_s};
+
+QStringList unite(const QStringList &a, const QStringList &b)
+{
+    QStringList all = a;
+    for (const QString &key : b) {
+        if (!all.contains(key))
+            all.append(key);
+    }
+    return all;
+}
+
+std::optional<QString> always(const Params &)
+{
+    return std::nullopt;
+}
+
+std::optional<QString> needsPositionTerm(const Params &params)
+{
+    if (params.encoding == Encoding::None)
+        return u"encoding none adds no position term"_s;
+    return std::nullopt;
+}
+
+std::uint64_t blockCells(const Params &, const Block &block)
+{
+    return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
+}
+
+Shape modelShape(const Params &params)
+{
+    return {params.maxLen, params.dModel};
+}
+
+} // namespace
+
+QuantitySpec makePeQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Pe;
+    q.name = u"pe"_s;
+    q.label = u"PE"_s;
+    q.help = u"the position term that enters X: the sinusoidal table, or the learned table's rows"_s;
+    q.part = QuantityPart::Position;
+    q.reads = kPositionReads;
+    // The kernel takes a chunk of pairs through all of a block's rows at a time
+    // (PositionalTable::fill), in the split layout too, where a pair's sine and cosine lie half a
+    // row apart.
+    q.tiling = Tiling::WholeRows;
+    q.missing = needsPositionTerm;
+    q.shape = [](const Params &p) { return Shape {p.maxLen, p.peColumns()}; };
+    q.workCells = blockCells;
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        engine.positionTerm().fill(block, out, streaming);
+    };
+    return q;
+}
+
+QuantitySpec makeEmbeddingQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Embedding;
+    q.name = u"embedding"_s;
+    q.label = u"s·E"_s;
+    q.help = u"the scaled token embeddings s*E"_s;
+    q.part = QuantityPart::Embedding;
+    q.reads = kEmbeddingReads;
+    q.missing = always;
+    q.shape = [](const Params &p) { return Shape {p.maxLen, p.embeddingColumns()}; };
+    q.workCells = blockCells;
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        const Embeddings &embeddings = engine.embeddings();
+        const auto scale = static_cast<float>(engine.params().scale());
+        std::vector<float> row(static_cast<std::size_t>(block.cols));
+        for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
+            embeddings.fill(Block {p, 1, block.col0, block.cols}, Eigen::Map<RowMatrixXf>(row.data(), 1, block.cols));
+            for (float &v : row)
+                v *= scale;
+            float *dst = out.row(p - block.row0).data();
+            if (streaming)
+                streamCopy(dst, row.data(), block.cols);
+            else
+                std::copy(row.begin(), row.end(), dst);
+        }
+    };
+    return q;
+}
+
+QuantitySpec makeInputQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Input;
+    q.name = u"input"_s;
+    q.label = u"X = s·E + PE"_s;
+    q.help = u"the model input X = s*E + PE, or [s*E | PE] in concat"_s;
+    q.part = QuantityPart::Model;
+    q.reads = unite(kPositionReads, kEmbeddingReads);
+    // X goes through the columns in tiles of its own, and is written as a few sequential streams.
+    q.tiling = Tiling::WholeRows;
+    q.missing = always;
+    q.shape = modelShape;
+    q.workCells = blockCells;
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        engine.modelInput().fill(Quantity::Input, block, out, streaming);
+    };
+    return q;
+}
+
+QuantitySpec makeOutputQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Output;
+    q.name = u"output"_s;
+    q.label = u"Y = dropout(X)"_s;
+    q.help = u"Y, the model input after dropout in the chosen mode"_s;
+    q.part = QuantityPart::Model;
+    q.reads = unite(unite(kPositionReads, kEmbeddingReads), kDropoutReads);
+    q.tiling = Tiling::WholeRows;
+    q.missing = always;
+    q.shape = modelShape;
+    q.workCells = blockCells;
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        engine.modelInput().fill(Quantity::Output, block, out, streaming);
+    };
+    return q;
+}
+
+QuantitySpec makeMaskQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Mask;
+    q.name = u"mask"_s;
+    q.label = u"mask (kept fraction)"_s;
+    q.help = u"the keep mask, 1 kept, 0 dropped"_s;
+    q.part = QuantityPart::Model;
+    q.reads = unite({u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s, u"seed"_s}, kDropoutReads);
+    q.missing = always;
+    q.shape = modelShape;
+    q.workCells = blockCells;
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        const DropoutMask &mask = engine.dropoutMask();
+        // Concat's position columns in embedding mode are kept whatever the dice say (Y = PE there).
+        const std::int64_t kept0
+            = std::clamp(engine.params().droppableColumns() - block.col0, std::int64_t(0), block.cols);
+        std::vector<float> row(static_cast<std::size_t>(block.cols));
+        for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
+            mask.fillRow(p, block.col0, block.cols, row.data());
+            std::fill(row.begin() + kept0, row.end(), 1.0f);
+            float *dst = out.row(p - block.row0).data();
+            if (streaming)
+                streamCopy(dst, row.data(), block.cols);
+            else
+                std::copy(row.begin(), row.end(), dst);
+        }
+    };
+    return q;
+}
+
+QuantitySpec makeSimilarityQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Similarity;
+    q.name = u"similarity"_s;
+    q.label = u"PE·PEᵀ"_s;
+    q.help = u"S = PE . PE^T, the position term's rows against each other: [max_len, max_len]"_s;
+    q.part = QuantityPart::Other;
+    q.reads = kPositionReads;
+    q.tiling = Tiling::RowsOnly;
+    q.missing = needsPositionTerm;
+    q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
+    // The position rows of both sides, in double.
+    q.workCells = [](const Params &p, const Block &block) {
+        return blockCells(p, block)
+            + 4 * static_cast<std::uint64_t>(block.rows + block.cols) * static_cast<std::uint64_t>(p.peColumns());
+    };
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
+        Statistics::similarity(engine.positionTerm(), block, false, out);
+    };
+    return q;
+}
+
+} // namespace posenc

@@ -1,0 +1,74 @@
+#include "PositionTerm.h"
+
+#include "Frequencies.h"
+#include "StreamStore.h"
+
+#include <algorithm>
+
+namespace posenc {
+
+PositionTerm::PositionTerm(const Params &params)
+    : m_columns(params.peColumns())
+{
+    switch (params.encoding) {
+    case Encoding::Sinusoidal:
+        m_kernel.emplace(m_columns, Frequencies::schedule(m_columns, params.sinusoidal.base), params.sinusoidal.layout,
+                         params.sinusoidal.angles);
+        break;
+    case Encoding::Learned:
+        m_table = params.learned.table;
+        m_matrix = m_table ? &m_table->values : nullptr;
+        break;
+    case Encoding::None:
+        break;
+    }
+}
+
+void PositionTerm::fill(const Block &block, BlockRef out, bool streaming) const
+{
+    if (block.isEmpty())
+        return;
+    if (m_kernel) {
+        m_kernel->fill(block, out, streaming);
+        return;
+    }
+    for (std::int64_t r = 0; r < block.rows; ++r) {
+        float *dst = out.row(r).data();
+        if (m_matrix) {
+            const float *src = m_matrix->row(block.row0 + r).data() + block.col0;
+            if (streaming)
+                streamCopy(dst, src, block.cols);
+            else
+                std::copy(src, src + block.cols, dst);
+        } else {
+            std::fill(dst, dst + block.cols, 0.0f);
+        }
+    }
+}
+
+void PositionTerm::forEachTile(const Block &block, const PositionalTable::TileSink &sink) const
+{
+    if (block.isEmpty())
+        return;
+    if (m_kernel) {
+        m_kernel->forEachTile(block, sink);
+        return;
+    }
+    // A learned table's rows are where the matrix holds them; no term reads as zeros.
+    static const std::vector<float> zeros(static_cast<std::size_t>(PositionalTable::kTileColumns), 0.0f);
+    constexpr std::int64_t kRows = PositionalTable::kRunRows;
+    constexpr std::int64_t kWidth = PositionalTable::kTileColumns;
+    for (std::int64_t p = block.row0; p < block.rowEnd(); p += kRows) {
+        const std::int64_t rows = std::min(kRows, block.rowEnd() - p);
+        for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
+            const std::int64_t c1 = std::min(block.colEnd(), (c0 / kWidth + 1) * kWidth);
+            if (m_matrix)
+                sink({p, rows, c0, c1 - c0, m_matrix->row(p).data() + c0, m_matrix->cols()});
+            else
+                sink({p, rows, c0, c1 - c0, zeros.data(), 0});
+            c0 = c1;
+        }
+    }
+}
+
+} // namespace posenc

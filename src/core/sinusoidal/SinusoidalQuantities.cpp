@@ -1,0 +1,43 @@
+// The sinusoid's own quantity: the error of float32 angles (docs/ARCHITECTURE.md, "Exactness").
+#include "core/Engine.h"
+#include "core/StreamStore.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+QuantitySpec makeErrorQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::Error;
+    q.name = u"error"_s;
+    q.label = u"float32-angle PE − exact PE"_s;
+    q.help = u"the float32-angle PE minus the exact PE"_s;
+    q.part = QuantityPart::Position;
+    q.reads = {u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s, u"base"_s, u"layout"_s};
+    // In the split layout a pair's sine and cosine lie half a row apart.
+    q.tiling = Tiling::WholeRows;
+    q.missing = [](const Params &p) -> std::optional<QString> {
+        if (p.encoding != Encoding::Sinusoidal)
+            return u"only the sinusoidal encoding has angles to round"_s;
+        return std::nullopt;
+    };
+    q.shape = [](const Params &p) { return Shape {p.maxLen, p.peColumns()}; };
+    q.workCells = [](const Params &, const Block &block) {
+        return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
+    };
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        engine.positionTerm().kernel()->forEachErrorRow(block, [&](std::int64_t p, const float *values) {
+            float *dst = out.row(p - block.row0).data();
+            if (streaming)
+                streamCopy(dst, values, block.cols);
+            else
+                std::copy(values, values + block.cols, dst);
+        });
+    };
+    return q;
+}
+
+} // namespace posenc
