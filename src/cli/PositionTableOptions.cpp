@@ -42,7 +42,7 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
         params.dModel = cols;
     }
     if (!given.contains(u"max-len"_s) && !params.embeddings)
-        params.maxLen = std::max<std::int64_t>(1, table->values.rows());
+        params.maxLen = std::max<std::int64_t>(1, table->values.rows() - params.learned.offset);
     params.learned.table = std::move(table);
 }
 

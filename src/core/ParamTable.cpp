@@ -426,7 +426,7 @@ QList<ParamSpec> modelRows()
     encoding.label = u"encoding"_s;
     encoding.formula = [](const Params &) {
         return tr("The position term added to the token embeddings:<br>sinusoidal: PE = sin, cos(p·w<sub>i</sub>) "
-                  "(Vaswani et al. 2017)<br>learned: row p of a trained table read from a file (GPT-2, "
+                  "(Vaswani et al. 2017)<br>learned: row p + offset of a trained table read from a file (GPT-2, "
                   "BERT, RoBERTa)<br>none: no position term, X = s·E (NoPE)");
     };
     rows.append(encoding);

@@ -30,7 +30,7 @@ struct EmbeddingMatrix
     QString tokens; // the rows it was read with (a --tokens list), empty for the first rows
 };
 
-// A learned position table: row p holds the vector the model adds at position p.
+// A learned position table: row r holds the vector the model adds at position r - offset.
 struct PositionMatrix
 {
     RowMatrixXf values;
@@ -47,10 +47,12 @@ struct SinusoidalParams
     friend bool operator==(const SinusoidalParams &, const SinusoidalParams &) = default;
 };
 
-// The learned family's parameters: a position table read from a file.
+// The learned family's parameters: a position table read from a file, and the row that holds
+// position 0 (2 for RoBERTa, XLM-R, BART and OPT, whose first rows belong to padding).
 struct LearnedParams
 {
     std::shared_ptr<const PositionMatrix> table;
+    std::int64_t offset = 0;
 
     friend bool operator==(const LearnedParams &, const LearnedParams &) = default;
 };
@@ -62,6 +64,8 @@ struct Params
     static constexpr std::int64_t kMaxDModel = std::int64_t(1) << 20;
     static constexpr std::int64_t kMaxLen = std::int64_t(1) << 24; // exactness holds for p < 2^24
     static constexpr std::uint64_t kDefaultMemoryBudget = std::uint64_t(2) << 30;
+
+    static constexpr std::int64_t kMaxPositionOffset = 1 << 20;
 
     // What every family shares: the model's width and length, the embeddings, their sum or
     // concatenation with the position term, dropout, the seed and the memory budget.

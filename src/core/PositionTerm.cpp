@@ -18,6 +18,7 @@ PositionTerm::PositionTerm(const Params &params)
     case Encoding::Learned:
         m_table = params.learned.table;
         m_matrix = m_table ? &m_table->values : nullptr;
+        m_rowOffset = params.learned.offset;
         break;
     case Encoding::None:
         break;
@@ -35,7 +36,7 @@ void PositionTerm::fill(const Block &block, BlockRef out, bool streaming) const
     for (std::int64_t r = 0; r < block.rows; ++r) {
         float *dst = out.row(r).data();
         if (m_matrix) {
-            const float *src = m_matrix->row(block.row0 + r).data() + block.col0;
+            const float *src = m_matrix->row(m_rowOffset + block.row0 + r).data() + block.col0;
             if (streaming)
                 streamCopy(dst, src, block.cols);
             else
@@ -63,7 +64,7 @@ void PositionTerm::forEachTile(const Block &block, const PositionalTable::TileSi
         for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
             const std::int64_t c1 = std::min(block.colEnd(), (c0 / kWidth + 1) * kWidth);
             if (m_matrix)
-                sink({p, rows, c0, c1 - c0, m_matrix->row(p).data() + c0, m_matrix->cols()});
+                sink({p, rows, c0, c1 - c0, m_matrix->row(m_rowOffset + p).data() + c0, m_matrix->cols()});
             else
                 sink({p, rows, c0, c1 - c0, zeros.data(), 0});
             c0 = c1;

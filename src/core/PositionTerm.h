@@ -10,7 +10,7 @@ namespace posenc {
 
 // The position term of the model input X (docs/ARCHITECTURE.md, "Encoding families"): the table
 // the chosen family adds to s*E, in the columns X gives it: the sinusoidal table computed by the
-// exact kernel, the rows of a learned table, or nothing.
+// exact kernel, the rows of a learned table from its offset on, or nothing.
 class PositionTerm
 {
 public:
@@ -21,8 +21,9 @@ public:
     // The sinusoidal kernel behind the term, or nullptr: the kernel is what computes X and Y in
     // one pass (Engine::combineRows), and its closed forms what make statistics exact at any L.
     const PositionalTable *kernel() const { return m_kernel ? &*m_kernel : nullptr; }
-    // The learned table the term reads, or nullptr; position p is its row p.
+    // The learned table the term reads, or nullptr; position p is its row p + rowOffset().
     const RowMatrixXf *matrix() const { return m_matrix; }
+    std::int64_t rowOffset() const { return m_rowOffset; }
 
     // The block of the term's table (rows are positions).
     void fill(const Block &block, BlockRef out, bool streaming = false) const;
@@ -35,6 +36,7 @@ private:
     std::optional<PositionalTable> m_kernel;
     const RowMatrixXf *m_matrix = nullptr;
     std::shared_ptr<const PositionMatrix> m_table; // keeps m_matrix alive
+    std::int64_t m_rowOffset = 0;
 };
 
 } // namespace posenc

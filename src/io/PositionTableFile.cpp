@@ -10,7 +10,7 @@ read(const MatrixSource &source, std::uint64_t memoryBudget, const std::atomic<b
     EmbeddingRows::Request request;
     request.key = u"position-table"_s;
     request.source = source;
-    request.maxLen = Params::kMaxLen; // every row the file has
+    request.maxLen = Params::kMaxLen + Params::kMaxPositionOffset; // every row the file has
     request.memoryBudget = memoryBudget;
     const auto planned = EmbeddingRows::plan(request);
     if (const auto *problem = std::get_if<EmbeddingRows::Problem>(&planned))
