@@ -244,7 +244,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     Params params = read.params;
     // The pipeline timed is the sum s*E + PE over the whole buffer: in concat the embedding
     // table and the PE are narrower than the buffer, and its copy would read past the table.
-    if (params.compose != Compose::Sum) {
+    if (params.concatenates()) {
         err << "posenc bench: --compose: the bench times the sum s*E + PE; use --compose sum\n";
         return ExitUsage;
     }

@@ -18,7 +18,7 @@ const QString kTokens = u"tokens"_s;
 // concatenation the PE's columns come on top (pe_dims, or as many as E has when auto).
 std::int64_t dModelFor(const Params &params, std::int64_t cols)
 {
-    if (params.compose == Compose::Concat)
+    if (params.concatenates())
         return cols + params.peDims.value_or(cols);
     return cols;
 }

@@ -43,18 +43,21 @@ std::optional<TableRequest::Content> statisticsFromName(const QString &name)
     return std::nullopt;
 }
 
+// One line per row of the quantity table.
+QString quantityLines()
+{
+    QString lines;
+    for (const QuantitySpec &row : Quantities::rows())
+        lines += u"  %1  %2\n"_s.arg(row.name.leftJustified(10), row.help);
+    return lines;
+}
+
 QString usage()
 {
     return u"Usage: posenc table QUANTITY -o FILE [OPTIONS]\n"
            "Writes a table as .npy (float32, C order, shape [rows, cols]) or .csv (one row per line).\n\n"
            "QUANTITY: %1, or a table of statistics: %3\n"
-           "  pe          the sinusoidal table PE [max_len, d_model] (concat: [max_len, pe_dims])\n"
-           "  embedding   the scaled token embeddings s*E (concat: d_model - pe_dims columns)\n"
-           "  input       the model input X = s*E + PE (or the concatenation)\n"
-           "  output      Y = dropout(X) for the chosen dropout mode\n"
-           "  mask        the keep mask of that dropout: 1 kept, 0 dropped\n"
-           "  similarity  S = PE . PE^T [max_len, max_len]\n"
-           "  error       float32-angle PE minus exact PE\n"
+           "%4"
            "  column-stats  one row per column j of X, over all max_len positions: PE mean, PE std,\n"
            "                PE rms, s*E mean, s*E std, s*E rms (std divides by max_len); exact at any\n"
            "                length: the PE in closed form, every row of s*E (--dims: these columns)\n"
@@ -67,7 +70,7 @@ QString usage()
            "  --dims LIST         only these columns, e.g. 0,1,64:68\n"
            "  --threads N         worker threads (default: all cores)\n\n"
            "Parameters:\n%2"_s.arg(Quantities::names().join(u", "_s), ParamOptions::helpText(),
-                                   statisticsNames().join(u", "_s));
+                                   statisticsNames().join(u", "_s), quantityLines());
 }
 
 int fail(QTextStream &err, int code, const QString &message)
@@ -205,6 +208,10 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return ExitUsage;
         return write(engine, *request, path, force, threads, err);
     }
+    if (const auto missing = Quantities::spec(*quantity).missing(read.params))
+        return fail(
+            err, ExitUsage,
+            u"QUANTITY %1 is not defined with these parameters: %2"_s.arg(Quantities::name(*quantity), *missing));
     const Shape shape = engine.shape(*quantity);
     TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
     if (parser.isSet(positionsOption)) {

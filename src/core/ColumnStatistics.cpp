@@ -130,7 +130,7 @@ ColumnStats emptyStats(const Params &p)
 
 std::int64_t peOffset(const Params &p)
 {
-    return p.compose == Compose::Concat ? p.embeddingColumns() : 0;
+    return p.concatenates() ? p.embeddingColumns() : 0;
 }
 
 void placeClosedForm(const Params &p, ColumnStats &stats)
@@ -149,9 +149,11 @@ std::optional<ColumnStats> statistics(const Engine &engine, const std::vector<Ru
 {
     const Params &p = engine.params();
     ColumnStats stats = emptyStats(p);
-    if (p.sinusoidal.angles == Angles::Exact || !exact) {
+    // The sinusoid's columns have closed forms; a learned table's are taken from its rows.
+    const PositionalTable *kernel = engine.positionTerm().kernel();
+    if (kernel && (kernel->angles() == Angles::Exact || !exact)) {
         placeClosedForm(p, stats);
-    } else {
+    } else if (p.peColumns() > 0) {
         const auto pe = rowMoments(engine, Quantity::Pe, p.peColumns(), runs, options);
         if (!pe)
             return std::nullopt;

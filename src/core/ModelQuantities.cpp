@@ -63,7 +63,8 @@ QuantitySpec makePeQuantity()
     q.quantity = Quantity::Pe;
     q.name = u"pe"_s;
     q.label = u"PE"_s;
-    q.help = u"the position term that enters X: the sinusoidal table, or the learned table's rows"_s;
+    q.help = u"the position term that enters X [max_len, d_model] (concat: [max_len, pe_dims]): the sinusoidal\n"
+             "              table, or the learned table's rows from the offset on"_s;
     q.part = QuantityPart::Position;
     q.reads = kPositionReads;
     // The kernel takes a chunk of pairs through all of a block's rows at a time
@@ -85,7 +86,7 @@ QuantitySpec makeEmbeddingQuantity()
     q.quantity = Quantity::Embedding;
     q.name = u"embedding"_s;
     q.label = u"s·E"_s;
-    q.help = u"the scaled token embeddings s*E"_s;
+    q.help = u"the scaled token embeddings s*E (concat: d_model - pe_dims columns)"_s;
     q.part = QuantityPart::Embedding;
     q.reads = kEmbeddingReads;
     q.missing = always;
@@ -115,7 +116,7 @@ QuantitySpec makeInputQuantity()
     q.quantity = Quantity::Input;
     q.name = u"input"_s;
     q.label = u"X = s·E + PE"_s;
-    q.help = u"the model input X = s*E + PE, or [s*E | PE] in concat"_s;
+    q.help = u"the model input X = s*E + PE (or the concatenation)"_s;
     q.part = QuantityPart::Model;
     q.reads = unite(kPositionReads, kEmbeddingReads);
     // X goes through the columns in tiles of its own, and is written as a few sequential streams.
@@ -135,7 +136,7 @@ QuantitySpec makeOutputQuantity()
     q.quantity = Quantity::Output;
     q.name = u"output"_s;
     q.label = u"Y = dropout(X)"_s;
-    q.help = u"Y, the model input after dropout in the chosen mode"_s;
+    q.help = u"Y = dropout(X) for the chosen dropout mode"_s;
     q.part = QuantityPart::Model;
     q.reads = unite(unite(kPositionReads, kEmbeddingReads), kDropoutReads);
     q.tiling = Tiling::WholeRows;
@@ -154,7 +155,7 @@ QuantitySpec makeMaskQuantity()
     q.quantity = Quantity::Mask;
     q.name = u"mask"_s;
     q.label = u"mask (kept fraction)"_s;
-    q.help = u"the keep mask, 1 kept, 0 dropped"_s;
+    q.help = u"the keep mask of that dropout: 1 kept, 0 dropped"_s;
     q.part = QuantityPart::Model;
     q.reads = unite({u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s, u"seed"_s}, kDropoutReads);
     q.missing = always;
@@ -185,7 +186,7 @@ QuantitySpec makeSimilarityQuantity()
     q.quantity = Quantity::Similarity;
     q.name = u"similarity"_s;
     q.label = u"PE·PEᵀ"_s;
-    q.help = u"S = PE . PE^T, the position term's rows against each other: [max_len, max_len]"_s;
+    q.help = u"S = PE . PE^T [max_len, max_len]"_s;
     q.part = QuantityPart::Other;
     q.reads = kPositionReads;
     q.tiling = Tiling::RowsOnly;

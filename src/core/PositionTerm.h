@@ -21,6 +21,8 @@ public:
     // The sinusoidal kernel behind the term, or nullptr: the kernel is what computes X and Y in
     // one pass (Engine::combineRows), and its closed forms what make statistics exact at any L.
     const PositionalTable *kernel() const { return m_kernel ? &*m_kernel : nullptr; }
+    // Whether the term's statistics have closed forms: the sinusoid at exact angles.
+    bool hasClosedForms() const { return m_kernel && m_kernel->angles() == Angles::Exact; }
     // The learned table the term reads, or nullptr; position p is its row p + rowOffset().
     const RowMatrixXf *matrix() const { return m_matrix; }
     std::int64_t rowOffset() const { return m_rowOffset; }

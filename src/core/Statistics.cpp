@@ -100,7 +100,7 @@ ExpectedNorms expectedNorms(const Params &params)
 {
     ExpectedNorms expected;
     const std::int64_t k = params.peColumns();
-    if (k % 2 == 0) // every pair holds sin^2 + cos^2 = 1
+    if (params.isSinusoidal() && k % 2 == 0) // every pair holds sin^2 + cos^2 = 1
         expected.peSquared = static_cast<double>(k) / 2.0;
     const double s = params.scale();
     if (params.embeddings) {

@@ -2,7 +2,6 @@
 
 #include "ControlPanel.h"
 #include "ParamLabels.h"
-#include "TensorPicker.h"
 
 #include "render/PlotStyle.h"
 
@@ -11,10 +10,6 @@
 using namespace Qt::StringLiterals;
 
 namespace posenc {
-
-namespace {
-const QString kPositionTableKey = u"positionTable"_s;
-} // namespace
 
 EmbeddingsController::EmbeddingsController(ControlPanel *controls, MatrixLoader *loader, QObject *parent)
     : QObject(parent)
@@ -50,14 +45,19 @@ void EmbeddingsController::load(const MatrixSource &source, bool positionTable)
     request.memoryBudget = m_controls->params().memoryBudget;
     m_loader->load(request, [this, positionTable](const ReadResult<LoadedMatrix> &loaded) {
         if (!loaded) {
-            emit failed(tr("Cannot read the embeddings"), loaded.error().toString());
+            emit failed(positionTable ? tr("Cannot read the position table") : tr("Cannot read the embeddings"),
+                        loaded.error().toString());
+            return;
+        }
+        if (positionTable) {
+            usePositionTable(*loaded->matrix);
             return;
         }
         Params p = m_controls->params();
         const std::int64_t rows = loaded->matrix->values.rows();
         const std::int64_t cols = loaded->matrix->values.cols();
         p.embeddings = loaded->matrix;
-        p.dModel = p.compose == Compose::Concat ? cols + p.peDims.value_or(cols) : cols;
+        p.dModel = p.concatenates() ? cols + p.peDims.value_or(cols) : cols;
         p.maxLen = std::min(p.maxLen, rows);
         if (p.seqLen && *p.seqLen > p.maxLen)
             p.seqLen.reset();
@@ -71,10 +71,35 @@ void EmbeddingsController::load(const MatrixSource &source, bool positionTable)
         }
         m_matrix = loaded->matrix;
         m_statistics = loaded->statistics;
-        m_positionTable = positionTable;
         m_controls->applyParams(p);
         emit embeddingsChanged();
     });
+}
+
+void EmbeddingsController::usePositionTable(const EmbeddingMatrix &matrix)
+{
+    // The learned family's table: its columns are the position term's (d_model in a sum, pe_dims
+    // in a concatenation), and max_len at most its rows past the offset.
+    Params p = m_controls->params();
+    p.encoding = Encoding::Learned;
+    p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix.values, matrix.source});
+    const std::int64_t cols = matrix.values.cols();
+    if (p.concatenates())
+        p.peDims = cols;
+    else if (!p.embeddings)
+        p.dModel = cols;
+    p.maxLen = std::max<std::int64_t>(1, std::min(p.maxLen, matrix.values.rows() - p.learned.offset));
+    if (p.seqLen && *p.seqLen > p.maxLen)
+        p.seqLen.reset();
+    QStringList problems;
+    for (const ParamError &e : p.validate())
+        problems << ParamLabels::text(e);
+    if (!problems.isEmpty()) {
+        emit failed(tr("Cannot use the position table"), tr("%1: %2").arg(matrix.source, problems.join(u'\n')));
+        return;
+    }
+    m_controls->applyParams(p);
+    emit embeddingsChanged();
 }
 
 void EmbeddingsController::useRandom()
@@ -85,7 +110,6 @@ void EmbeddingsController::useRandom()
     p.embeddings.reset();
     m_matrix.reset();
     m_statistics = {};
-    m_positionTable = false;
     m_controls->applyParams(p);
     emit embeddingsChanged();
 }
@@ -94,21 +118,12 @@ void EmbeddingsController::adopt(const Params &params)
 {
     m_matrix = params.embeddings;
     m_statistics = m_matrix ? MatrixStatistics::of(m_matrix->values) : MatrixStatistics {};
-    m_positionTable = m_matrix && TensorPicker::looksLikePositionTable(m_matrix->source);
     emit embeddingsChanged();
 }
 
 bool EmbeddingsController::isLoaded() const
 {
     return m_controls->params().embeddings != nullptr;
-}
-
-void EmbeddingsController::setPositionTable(bool positionTable)
-{
-    if (m_positionTable == positionTable)
-        return;
-    m_positionTable = positionTable;
-    emit embeddingsChanged();
 }
 
 QString EmbeddingsController::statisticsText() const
@@ -122,16 +137,6 @@ QString EmbeddingsController::statisticsText() const
         .arg(FigureText::formatCount(m_statistics.rows), FigureText::formatCount(m_statistics.cols),
              FigureText::formatNumber(m_statistics.meanRowNorm), FigureText::formatNumber(m_statistics.sigma),
              FigureText::formatNumber(std::sqrt(k / 2.0)), FigureText::formatNumber(std::sqrt(0.5)));
-}
-
-QJsonObject EmbeddingsController::viewState() const
-{
-    return {{kPositionTableKey, isPositionTable()}};
-}
-
-void EmbeddingsController::restoreViewState(const QJsonObject &view)
-{
-    setPositionTable(view.value(kPositionTableKey).toBool());
 }
 
 } // namespace posenc

@@ -22,23 +22,17 @@ public:
 
     // The arrays of a file, for a picker (headers only); failed() when it cannot be listed.
     std::optional<std::vector<TensorInfo>> list(const QString &path);
-    // Reads the matrix and applies it; `positionTable` shows it beside the sinusoidal PE.
+    // Reads the matrix and applies it: as the token embeddings, or with `positionTable` as the
+    // learned family's position table (the encoding becomes learned).
     void load(const MatrixSource &source, bool positionTable);
     void useRandom();
-    // Takes the matrix of parameters given at start (posenc --embeddings): its statistics, and
-    // whether its name says it is a position table.
+    // Takes the matrix of parameters given at start (posenc --embeddings): its statistics.
     void adopt(const Params &params);
 
     bool isLoaded() const;
-    bool isPositionTable() const { return m_positionTable && isLoaded(); }
-    void setPositionTable(bool positionTable);
     const MatrixStatistics &statistics() const { return m_statistics; }
     // "E: mean ‖row‖ 3.4, σ 0.14  ·  PE: √(d/2) = 19.6, RMS 0.707", empty without a matrix.
     QString statisticsText() const;
-
-    // The part of a session's view state this controller keeps.
-    QJsonObject viewState() const;
-    void restoreViewState(const QJsonObject &view);
 
 signals:
     void failed(const QString &title, const QString &message);
@@ -46,11 +40,12 @@ signals:
     void embeddingsChanged();
 
 private:
+    void usePositionTable(const EmbeddingMatrix &matrix);
+
     ControlPanel *m_controls;
     MatrixLoader *m_loader;
     MatrixStatistics m_statistics;
     std::shared_ptr<const EmbeddingMatrix> m_matrix; // the matrix the statistics are of
-    bool m_positionTable = false;
 };
 
 } // namespace posenc

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QToolButton>
 
 using namespace Qt::StringLiterals;
@@ -122,6 +123,13 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
 {
     if (!m_figure)
         return;
+    // The chooser offers the figures of the chosen encoding family.
+    if (auto *list = m_chooser ? qobject_cast<QListView *>(m_chooser->view()) : nullptr) {
+        for (int i = 0; i < m_chooser->count(); ++i) {
+            const FigureDescriptor *figure = FigureRegistry::find(m_chooser->itemData(i).toString());
+            list->setRowHidden(i, figure != m_figure && !figure->model().appliesTo(params));
+        }
+    }
     for (auto it = m_controlOf.cbegin(); it != m_controlOf.cend(); ++it) {
         const QString key = it.key();
         const QSignalBlocker block(it.value());

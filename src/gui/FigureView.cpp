@@ -4,7 +4,6 @@
 #include "FigureOptionBar.h"
 #include "ParamLabels.h"
 
-#include "core/ParamInputs.h"
 #include "render/FigureFit.h"
 #include "render/FigureRegistry.h"
 #include "render/PlotStyle.h"
@@ -26,18 +25,6 @@ namespace {
 // which may take seconds, every core).
 constexpr int kJobThreads = 1;
 
-// The views are given the same parameters one after the other: they share one engine, whose
-// tables take a while to set up at a large d. Views live on the GUI thread only.
-std::shared_ptr<const Engine> engineFor(const Params &params)
-{
-    static std::weak_ptr<const Engine> last;
-    if (auto engine = last.lock(); engine && engine->params() == params)
-        return engine;
-    auto engine = std::make_shared<const Engine>(params);
-    last = engine;
-    return engine;
-}
-
 // Room enough for QCustomPlot to paint into, whatever the dashboard gives the view.
 constexpr QSize kMinimumPlotSize(120, 90);
 
@@ -51,7 +38,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     , m_message(new QLabel(m_plot))
     , m_cursor(m_plot)
     , m_scheduler(new ComputeScheduler(this))
-    , m_engine(engineFor(Params {}))
+    , m_engine(std::make_shared<const Engine>(Params {}))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -204,14 +191,20 @@ void FigureView::optionEdited(const QString &key, const QString &text)
 
 void FigureView::setParams(const Params &params)
 {
+    setParams(ParamsChange::between(m_engine->params(), std::make_shared<const Engine>(params)));
+}
+
+void FigureView::setParams(const ParamsChange &change)
+{
     const Params before = m_engine->params();
     const bool wasCurrent = m_drawnSerial == m_paramsSerial && !m_awaitingReplot;
-    m_engine = engineFor(params);
+    m_engine = change.engine;
+    const Params &params = m_engine->params();
     ++m_paramsSerial;
     const QList<ParamError> problemsBefore = m_problems;
     m_problems = FigureRegistry::check(*m_figure, params, m_state);
     m_bar->showState(m_state, params);
-    if (m_problems == problemsBefore && !ParamInputs::differ(before, params, m_figure->model().inputs(m_state))) {
+    if (m_problems == problemsBefore && !change.touches(m_figure->model().inputs(m_state))) {
         // What is drawn, or on its way, is already the figure of these parameters.
         if (wasCurrent) {
             m_drawnSerial = m_paramsSerial;

@@ -3,6 +3,7 @@
 #include "ComputeScheduler.h"
 #include "FigureJob.h"
 #include "LinkedCursor.h"
+#include "ParamsChange.h"
 
 #include "core/Engine.h"
 #include "render/FigureDescriptor.h"
@@ -47,6 +48,10 @@ public:
     // Sets one option as its control does; false (and the control marked) when the figure refuses it.
     bool setOption(const QString &key, const QString &text);
 
+    // The parameters of `change`, whose engine the views share; the figure is computed again only
+    // when a changed key is read by its inputs.
+    void setParams(const ParamsChange &change);
+    // The same, for a view on its own.
     void setParams(const Params &params);
     const Params &params() const { return m_engine->params(); }
     std::shared_ptr<const Engine> engine() const { return m_engine; }

@@ -42,7 +42,7 @@ QString frequencyText(const Params &params, std::int64_t peColumn)
 
 QString columnText(const Params &params, const Cell &c)
 {
-    if (params.compose == Compose::Sum)
+    if (!params.concatenates())
         return tr("position %1, column %2").arg(c.position).arg(c.column);
     if (c.peColumn)
         return tr("position %1, column %2 of X = [s·E | PE]: PE column %3")
@@ -54,6 +54,8 @@ QString columnText(const Params &params, const Cell &c)
 
 QString peText(const Params &params, const Cell &c)
 {
+    if (params.encoding == Encoding::Learned)
+        return tr("PE = %1, row %2 of the position table").arg(num(c.pe)).arg(c.position + params.learned.offset);
     const QString function = c.role.isCos ? u"cos"_s : u"sin"_s;
     if (params.sinusoidal.angles == Angles::Float32)
         return tr("PE = %1 = %2(%3 rad: %4·w in float32)").arg(num(c.pe), function, num(c.angle)).arg(c.position);
@@ -103,12 +105,12 @@ QStringList cellParts(const Params &params, const Cell &c)
 
 std::int64_t xColumnOf(const Params &params, std::int64_t column, bool columnIsPe)
 {
-    return columnIsPe && params.compose == Compose::Concat ? column + params.embeddingColumns() : column;
+    return columnIsPe && params.concatenates() ? column + params.embeddingColumns() : column;
 }
 
 std::optional<std::int64_t> peColumnOf(const Params &params, std::int64_t xColumn)
 {
-    const std::int64_t pe = params.compose == Compose::Sum ? xColumn : xColumn - params.embeddingColumns();
+    const std::int64_t pe = !params.concatenates() ? xColumn : xColumn - params.embeddingColumns();
     if (pe < 0 || pe >= params.peColumns())
         return std::nullopt;
     return pe;
@@ -131,7 +133,7 @@ std::optional<Cell> cell(const Engine &engine, std::int64_t position, std::int64
         engine.computeBlock(quantity, {position, 1, col, 1}, value);
         return value(0, 0);
     };
-    if (c.peColumn) {
+    if (c.peColumn && params.isSinusoidal()) {
         const std::int64_t k = params.peColumns();
         c.role = Frequencies::role(*c.peColumn, k, params.sinusoidal.layout);
         c.omega = Frequencies::angular(c.role.pair, k, params.sinusoidal.base);
@@ -139,8 +141,9 @@ std::optional<Cell> cell(const Engine &engine, std::int64_t position, std::int64
         c.angle = params.sinusoidal.angles == Angles::Float32
             ? static_cast<double>(static_cast<float>(position) * static_cast<float>(c.omega))
             : static_cast<double>(position) * c.omega;
-        c.pe = at(Quantity::Pe, *c.peColumn);
     }
+    if (c.peColumn)
+        c.pe = at(Quantity::Pe, *c.peColumn);
     c.scale = params.scale();
     if (c.embeddingColumn) {
         engine.embeddings().fill({position, 1, *c.embeddingColumn, 1}, value);
@@ -169,8 +172,10 @@ QString format(const Engine &engine, const HoverPoint &point)
         if (point.column) {
             parts << tr("column %1").arg(*point.column);
             const auto pe = point.columnIsPe ? std::optional(*point.column) : peColumnOf(params, *point.column);
-            if (pe && *pe < params.peColumns())
+            if (pe && *pe < params.peColumns() && params.isSinusoidal())
                 parts << frequencyText(params, *pe);
+            else if (pe && *pe < params.peColumns())
+                parts << tr("PE column %1").arg(*pe);
             else
                 parts << tr("no PE in this column");
         }

@@ -20,7 +20,6 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QStatusBar>
-#include <QTabWidget>
 
 using namespace Qt::StringLiterals;
 
@@ -28,53 +27,53 @@ namespace posenc {
 
 namespace {
 
-QList<FigureView *> makeViews(const QStringList &figures)
+QList<FigureView *> makeViews(const QList<std::pair<QString, FigureState>> &figures)
 {
     QList<FigureView *> views;
-    for (const QString &name : figures)
-        views.append(new FigureView(*FigureRegistry::find(name)));
+    for (const auto &[name, state] : figures) {
+        auto *view = new FigureView(*FigureRegistry::find(name));
+        view->setState(state);
+        views.append(view);
+    }
     return views;
 }
 
 } // namespace
 
-QStringList MainWindow::defaultFigures()
+QList<std::pair<QString, FigureState>> MainWindow::defaultFigures(Encoding encoding)
 {
-    return {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"dropout"_s};
+    const auto figure = [](const QString &name) { return std::pair {name, FigureState {}}; };
+    switch (encoding) {
+    case Encoding::Sinusoidal:
+        break;
+    case Encoding::Learned:
+        return {figure(u"learned"_s), figure(u"heatmap"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
+    case Encoding::None: {
+        FigureState input;
+        input.options.insert(u"quantity"_s, u"input"_s);
+        return {{u"heatmap"_s, input}, figure(u"magnitudes"_s), figure(u"dropout"_s), figure(u"dropout-anatomy"_s)};
+    }
+    }
+    return {figure(u"heatmap"_s), figure(u"curves"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
 }
 
 MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_controls(new ControlPanel)
-    , m_dashboard(new Dashboard(makeViews(defaultFigures())))
-    , m_learned(new FigureView(*FigureRegistry::find(u"learned"_s), false))
-    , m_tabs(new QTabWidget)
+    , m_dashboard(new Dashboard(makeViews(defaultFigures(params.encoding))))
     , m_readout(new QLabel)
     , m_matrixNote(new QLabel)
     , m_loader(new MatrixLoader(this))
     , m_embeddings(new EmbeddingsController(m_controls, m_loader, this))
-    , m_sessions(new SessionController({m_controls, m_dashboard, m_loader,
-                                        [this] {
-                                            QJsonObject view = m_embeddings->viewState();
-                                            view.insert(u"tab"_s, m_tabs->currentIndex());
-                                            return view;
-                                        },
-                                        [this](const QJsonObject &view) {
-                                            m_embeddings->restoreViewState(view);
-                                            m_tabs->setCurrentIndex(view.value(u"tab"_s).toInt(0));
-                                        }},
-                                       settings, this))
-    , m_exports(new ExportController(this, allViews(), settings, this))
+    , m_sessions(new SessionController(
+          {m_controls, m_dashboard, m_loader, [] { return QJsonObject(); }, [](const QJsonObject &) {}}, settings,
+          this))
+    , m_exports(new ExportController(this, views(), settings, this))
     , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions}, settings, this))
 {
     setWindowTitle(tr("PosEnc Explorer"));
-    m_tabs->setObjectName(u"viewTabs"_s);
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_dashboard, tr("Views"));
-    m_tabs->addTab(m_learned, tr("Learned vs sinusoidal"));
-    m_tabs->setTabVisible(1, false);
-    setCentralWidget(m_tabs);
+    setCentralWidget(m_dashboard);
     auto *dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(u"parametersDock"_s);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -88,7 +87,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
-    m_menus = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_learned, m_lessons});
+    m_menus = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     connect(m_sessions, &SessionController::failed, this, &MainWindow::showProblem);
@@ -104,7 +103,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
         else
             statusBar()->clearMessage();
     });
-    for (FigureView *view : allViews())
+    for (FigureView *view : views())
         connectView(view);
     m_controls->setParams(params);
     applyParams(params);
@@ -118,14 +117,14 @@ void MainWindow::connectView(FigureView *view)
 {
     connect(view, &FigureView::hovered, this, [this, view](const HoverPoint &point) {
         m_readout->setText(HoverReadout::format(*view->engine(), point));
-        for (FigureView *other : allViews()) {
+        for (FigureView *other : views()) {
             if (other != view)
                 other->setCursorPosition(point.hasPosition ? std::optional(point.position) : std::nullopt);
         }
     });
     connect(view, &FigureView::hoverLeft, this, [this] {
         m_readout->clear();
-        for (FigureView *other : allViews())
+        for (FigureView *other : views())
             other->setCursorPosition(std::nullopt);
     });
     connect(view, &FigureView::drawn, this, &MainWindow::viewDrawn);
@@ -139,11 +138,6 @@ QString MainWindow::matrixNote() const
 QList<FigureView *> MainWindow::views() const
 {
     return m_dashboard->views();
-}
-
-QList<FigureView *> MainWindow::allViews() const
-{
-    return views() + QList<FigureView *> {m_learned};
 }
 
 FigureView *MainWindow::viewOf(const QString &name) const
@@ -166,7 +160,7 @@ bool MainWindow::isUpToDate() const
 
 bool MainWindow::isSettled() const
 {
-    for (const FigureView *view : allViews()) {
+    for (const FigureView *view : views()) {
         if (!view->isSettled())
             return false;
     }
@@ -175,17 +169,30 @@ bool MainWindow::isSettled() const
 
 void MainWindow::applyParams(const Params &params)
 {
-    for (FigureView *view : allViews())
-        view->setParams(params);
+    const ParamsChange change = ParamsChange::between(m_params, std::make_shared<const Engine>(params));
+    m_params = params;
+    const QList<FigureView *> all = views();
+    for (FigureView *view : all)
+        view->setParams(change);
+    if (!change.keys.contains(u"encoding"_s))
+        return;
+    // Another family: a view whose figure does not apply to it, or cannot be drawn for it (a
+    // heatmap of a quantity the family lacks), takes the family's figure at its place, and the
+    // family's first figure is shown somewhere.
+    const auto defaults = defaultFigures(params.encoding);
+    bool mainShown = false;
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        FigureView *view = all[i];
+        if (i < defaults.size() && (!view->figure().model().appliesTo(params) || !view->problems().isEmpty()))
+            view->setFigure(*FigureRegistry::find(defaults[i].first), defaults[i].second);
+        mainShown = mainShown || view->figure().name() == defaults.front().first;
+    }
+    if (!mainShown && !all.isEmpty())
+        all.front()->setFigure(*FigureRegistry::find(defaults.front().first), defaults.front().second);
 }
 
 void MainWindow::embeddingsChanged()
 {
-    const bool table = m_embeddings->isPositionTable();
-    const bool wasVisible = m_tabs->isTabVisible(1);
-    m_tabs->setTabVisible(1, table);
-    if (table && !wasVisible)
-        m_tabs->setCurrentIndex(1);
     m_matrixNote->setText(m_embeddings->statisticsText());
     m_menus->embeddingsChanged();
 }
@@ -214,7 +221,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     // Nothing waits for a computation: each view's scheduler cancels its job when destroyed,
     // the loader its read and the exports their work.
-    for (FigureView *view : allViews())
+    for (FigureView *view : views())
         view->scheduler()->cancelAll();
     m_loader->cancel();
     m_exports->cancel();

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "core/Params.h"
+#include "render/data/FigureState.h"
 
 #include <QMainWindow>
 
 class QLabel;
-class QTabWidget;
 class QSettings;
 
 namespace posenc {
@@ -27,33 +27,29 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    // The figures of the dashboard's views when the window opens.
-    static QStringList defaultFigures();
+    // The figures of the dashboard's views for an encoding family: what the window opens on, and
+    // what a view that cannot show its figure for a newly chosen family takes instead.
+    static QList<std::pair<QString, FigureState>> defaultFigures(Encoding encoding = Encoding::Sinusoidal);
 
     // `settings` (may be null) is read for the geometry and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return m_controls; }
     Dashboard *dashboard() const { return m_dashboard; }
-    // The view of the "Learned vs sinusoidal" tab.
-    FigureView *learnedView() const { return m_learned; }
     SessionController *sessions() const { return m_sessions; }
     LessonController *lessons() const { return m_lessons; }
     EmbeddingsController *embeddings() const { return m_embeddings; }
     ExportController *exports() const { return m_exports; }
-    QTabWidget *tabs() const { return m_tabs; }
     MatrixLoader *matrixLoader() const { return m_loader; }
     // The loaded matrix's statistics beside the PE's closed forms (empty without a matrix).
     QString matrixNote() const;
     // The dashboard's views.
     QList<FigureView *> views() const;
-    // The dashboard's views and the learned-vs-sinusoidal view.
-    QList<FigureView *> allViews() const;
     // The first dashboard view showing the figure `name`, if any.
     FigureView *viewOf(const QString &name) const;
     // Every view drew the current parameters (at least their preview).
     bool isUpToDate() const;
-    // Every view, the learned one included, drew the current parameters in full detail.
+    // Every view drew the current parameters in full detail.
     bool isSettled() const;
 
 signals:
@@ -64,6 +60,8 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // Hands the change to `params` to every view, worked out once (ParamsChange); views that
+    // cannot show their figure for a newly chosen family take the family's.
     void applyParams(const Params &params);
     void connectView(FigureView *view);
     void embeddingsChanged();
@@ -73,8 +71,7 @@ private:
     QSettings *m_settings;
     ControlPanel *m_controls;
     Dashboard *m_dashboard;
-    FigureView *m_learned;
-    QTabWidget *m_tabs;
+    Params m_params; // what the views show
     QLabel *m_readout;
     QLabel *m_matrixNote;
     MatrixLoader *m_loader;

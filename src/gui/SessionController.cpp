@@ -88,44 +88,61 @@ bool SessionController::apply(const Session &session, const QString &path)
         if (auto error = ParamText::set(params, key, *text))
             problems << ParamLabels::text(*error);
     }
+    // The checks that need no matrix now; the rest once the matrices are read.
     if (problems.isEmpty()) {
-        for (const ParamError &e : params.validate())
-            problems << ParamLabels::text(e);
+        for (const ParamError &e : params.validate()) {
+            if (e.key != u"embeddings"_s && e.key != u"position-table"_s)
+                problems << ParamLabels::text(e);
+        }
     }
     if (session.params.contains(u"tokens"_s) && !session.params.contains(u"embeddings"_s))
         problems << tr("tokens: chooses rows of a matrix, so it needs embeddings");
     if (!problems.isEmpty())
         return refuse(problems);
-    if (!session.params.contains(u"embeddings"_s)) {
-        finishOpen(params, session, path);
-        return true;
-    }
-    // The matrix is read off the GUI thread; nothing changes until it is in and checked.
-    MatrixLoader::Request request;
-    request.source = MatrixSource::parse(session.params.value(u"embeddings"_s));
-    request.tokens = session.params.value(u"tokens"_s);
-    request.minRows = params.maxLen;
-    request.memoryBudget = params.memoryBudget;
-    m_parts.loader->load(request, [this, params, session, path](const ReadResult<LoadedMatrix> &loaded) {
-        if (!loaded) {
-            emit failed(tr("Cannot open the session"),
-                        tr("%1: the session was not opened: its embeddings cannot be read:\n%2")
-                            .arg(path, loaded.error().toString()));
-            return;
-        }
-        Params withMatrix = params;
-        withMatrix.embeddings = loaded->matrix;
+    readMatrices(params, session, path);
+    return true;
+}
+
+void SessionController::readMatrices(const Params &params, const Session &session, const QString &path)
+{
+    // The matrices are read off the GUI thread, one after the other: the embeddings, then the
+    // learned family's position table. Nothing changes until both are in and checked.
+    const bool embeddings = session.params.contains(u"embeddings"_s) && !params.embeddings;
+    const bool table = session.params.contains(u"position-table"_s) && !params.learned.table;
+    if (!embeddings && !table) {
         QStringList reasons;
-        for (const ParamError &e : withMatrix.validate())
+        for (const ParamError &e : params.validate())
             reasons << ParamLabels::text(e);
         if (!reasons.isEmpty()) {
             emit failed(tr("Cannot open the session"),
                         tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));
             return;
         }
-        finishOpen(withMatrix, session, path);
+        finishOpen(params, session, path);
+        return;
+    }
+    const QString key = embeddings ? u"embeddings"_s : u"position-table"_s;
+    MatrixLoader::Request request;
+    request.source = MatrixSource::parse(session.params.value(key));
+    if (embeddings)
+        request.tokens = session.params.value(u"tokens"_s);
+    request.minRows = embeddings ? params.maxLen : params.learned.offset + params.maxLen;
+    request.memoryBudget = params.memoryBudget;
+    m_parts.loader->load(request, [this, params, session, path, key](const ReadResult<LoadedMatrix> &loaded) {
+        if (!loaded) {
+            emit failed(tr("Cannot open the session"),
+                        tr("%1: the session was not opened: its %2 cannot be read:\n%3")
+                            .arg(path, ParamLabels::label(key), loaded.error().toString()));
+            return;
+        }
+        Params withMatrix = params;
+        if (key == u"embeddings"_s)
+            withMatrix.embeddings = loaded->matrix;
+        else
+            withMatrix.learned.table = std::make_shared<const PositionMatrix>(
+                PositionMatrix {loaded->matrix->values, loaded->matrix->source});
+        readMatrices(withMatrix, session, path);
     });
-    return true;
 }
 
 void SessionController::finishOpen(const Params &params, const Session &session, const QString &path)

@@ -72,6 +72,8 @@ signals:
     void recentSessionsChanged();
 
 private:
+    // Reads the session's matrices not yet in `params`, then opens it.
+    void readMatrices(const Params &params, const Session &session, const QString &path);
     void finishOpen(const Params &params, const Session &session, const QString &path);
     void remember(const QString &path);
 

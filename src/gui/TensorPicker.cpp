@@ -13,10 +13,12 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent)
+TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent,
+                           bool positionTable)
     : QDialog(parent)
     , m_list(new QTreeWidget(this))
-    , m_positionTable(new QCheckBox(tr("This is a learned position table: compare it with the sinusoidal PE"), this))
+    , m_positionTable(new QCheckBox(tr("This is a learned position table: use it as the learned encoding's"), this))
+    , m_askedForTable(positionTable)
 {
     setWindowTitle(tr("Choose a matrix"));
     auto *layout = new QVBoxLayout(this);
@@ -104,7 +106,7 @@ void TensorPicker::selectionChanged()
 {
     const QString name = selectedTensor();
     m_ok->setEnabled(!name.isEmpty());
-    m_positionTable->setChecked(looksLikePositionTable(name));
+    m_positionTable->setChecked(m_askedForTable || looksLikePositionTable(name));
 }
 
 } // namespace posenc

@@ -21,7 +21,9 @@ class TensorPicker : public QDialog
     Q_OBJECT
 
 public:
-    TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent = nullptr);
+    // `positionTable`: the matrix is asked for as a position table, whatever its name.
+    TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent = nullptr,
+                 bool positionTable = false);
 
     // Why a tensor cannot be chosen; empty when it can.
     static QString refusal(const TensorInfo &tensor);
@@ -39,6 +41,7 @@ private:
 
     QTreeWidget *m_list;
     QCheckBox *m_positionTable;
+    bool m_askedForTable; // File > Load position table: checked whatever the name
     QPushButton *m_ok = nullptr;
 };
 

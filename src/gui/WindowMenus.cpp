@@ -1,6 +1,7 @@
 #include "WindowMenus.h"
 
 #include "AboutDialog.h"
+#include "ControlPanel.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
 #include "ExportController.h"
@@ -84,29 +85,30 @@ void WindowMenus::createEmbeddingsActions(QMenu *file)
     EmbeddingsController *embeddings = m_parts.embeddings;
     file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+L"_s), this, &WindowMenus::chooseEmbeddings);
     m_randomAction = file->addAction(tr("Use &random embeddings"), this, [embeddings] { embeddings->useRandom(); });
-    m_positionTableAction = file->addAction(tr("Loaded matrix is a &position table"));
-    m_positionTableAction->setCheckable(true);
-    m_positionTableAction->setToolTip(tr("Show the loaded matrix beside the sinusoidal PE"));
-    connect(m_positionTableAction, &QAction::toggled, embeddings, &EmbeddingsController::setPositionTable);
+    file->addAction(tr("Load &position table…"), this, [this] { chooseMatrix(true); });
+    connect(m_parts.controls, &ControlPanel::loadRequested, this,
+            [this](const QString &key) { chooseMatrix(key == u"position-table"_s); });
     embeddingsChanged();
 }
 
 void WindowMenus::embeddingsChanged()
 {
-    const QSignalBlocker block(m_positionTableAction);
-    m_positionTableAction->setEnabled(m_parts.embeddings->isLoaded());
-    m_positionTableAction->setChecked(m_parts.embeddings->isPositionTable());
     m_randomAction->setEnabled(m_parts.embeddings->isLoaded());
 }
 
 void WindowMenus::chooseEmbeddings()
 {
-    FileDialogs::askOpen(m_window, tr("Load embeddings"), QString(),
-                         tr("Matrices (*.npy *.safetensors);;All files (*)"),
-                         [this](const QString &path) { embeddingsChosen(path); });
+    chooseMatrix(false);
 }
 
-void WindowMenus::embeddingsChosen(const QString &path)
+void WindowMenus::chooseMatrix(bool positionTable)
+{
+    FileDialogs::askOpen(m_window, positionTable ? tr("Load a learned position table") : tr("Load embeddings"),
+                         QString(), tr("Matrices (*.npy *.safetensors);;All files (*)"),
+                         [this, positionTable](const QString &path) { embeddingsChosen(path, positionTable); });
+}
+
+void WindowMenus::embeddingsChosen(const QString &path, bool positionTable)
 {
     EmbeddingsController *embeddings = m_parts.embeddings;
     const auto tensors = embeddings->list(path);
@@ -115,10 +117,11 @@ void WindowMenus::embeddingsChosen(const QString &path)
     if (tensors->size() == 1 && TensorPicker::refusal(tensors->front()).isEmpty()) {
         // A file of one matrix needs no tensor name (a .npy has none to give).
         const QString name = tensors->front().name;
-        embeddings->load({path, std::nullopt}, TensorPicker::looksLikePositionTable(name.isEmpty() ? path : name));
+        embeddings->load({path, std::nullopt},
+                         positionTable || TensorPicker::looksLikePositionTable(name.isEmpty() ? path : name));
         return;
     }
-    auto *picker = new TensorPicker(path, *tensors, m_window);
+    auto *picker = new TensorPicker(path, *tensors, m_window, positionTable);
     picker->setAttribute(Qt::WA_DeleteOnClose);
     connect(picker, &QDialog::accepted, this, [embeddings, picker, path] {
         embeddings->load({path, picker->selectedTensor()}, picker->isPositionTable());
@@ -138,7 +141,7 @@ void WindowMenus::createExportActions(QMenu *file)
     connect(exports, &ExportController::figureCopied, this,
             [this] { showStatus(tr("Copied the figure to the clipboard"), 3000); });
     // Right-click on a plot: the same actions for that view.
-    for (FigureView *view : m_parts.dashboard->views() + QList<FigureView *> {m_parts.learned}) {
+    for (FigureView *view : m_parts.dashboard->views()) {
         connect(view, &FigureView::contextMenuRequested, this, [this, exports, view](const QPoint &globalPos) {
             auto *menu = new QMenu(m_window);
             menu->setAttribute(Qt::WA_DeleteOnClose);
@@ -169,11 +172,16 @@ void WindowMenus::createViewMenu()
     QMenu *figures = view->addMenu(tr("Show &figure"));
     figures->setObjectName(u"showFigureMenu"_s);
     for (const FigureDescriptor *figure : FigureRegistry::all()) {
-        figures->addAction(figure->model().title(), this, [this, dashboard, figure] {
-            FigureView *current = m_parts.exports->currentView();
-            (current == m_parts.learned ? dashboard->views().front() : current)->setFigure(*figure);
-        });
+        QAction *show = figures->addAction(figure->model().title(), this,
+                                           [this, figure] { m_parts.exports->currentView()->setFigure(*figure); });
+        show->setData(figure->name());
     }
+    // Only the figures of the chosen encoding family are offered.
+    connect(figures, &QMenu::aboutToShow, this, [this, figures] {
+        const Params &params = m_parts.controls->params();
+        for (QAction *action : figures->actions())
+            action->setVisible(FigureRegistry::find(action->data().toString())->model().appliesTo(params));
+    });
 }
 
 void WindowMenus::createLayoutMenu(QMenu *view)

@@ -8,6 +8,7 @@ class QMenu;
 
 namespace posenc {
 
+class ControlPanel;
 class Dashboard;
 class EmbeddingsController;
 class ExportController;
@@ -29,7 +30,7 @@ public:
         EmbeddingsController *embeddings = nullptr;
         ExportController *exports = nullptr;
         Dashboard *dashboard = nullptr;
-        FigureView *learned = nullptr; // the view of the learned tab
+        ControlPanel *controls = nullptr;
         LessonController *lessons = nullptr;
     };
 
@@ -49,12 +50,13 @@ private:
     void createHelp();
     // File > Load embeddings…: a file, then a matrix of it when it holds several.
     void chooseEmbeddings();
-    void embeddingsChosen(const QString &path);
+    // A matrix file for the embeddings, or for the learned family's position table.
+    void chooseMatrix(bool positionTable);
+    void embeddingsChosen(const QString &path, bool positionTable);
     void showStatus(const QString &text, int milliseconds);
 
     QMainWindow *m_window;
     Parts m_parts;
-    QAction *m_positionTableAction = nullptr;
     QAction *m_randomAction = nullptr;
 };
 

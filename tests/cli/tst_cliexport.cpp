@@ -73,7 +73,7 @@ void TestCliExport::everyFigureInEveryFormat()
         const QString table = path(u"table.npy"_s);
         const Run written = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, table} + kSmall);
         QVERIFY2(written.exitCode == 0, qPrintable(written.err));
-        extra = {u"--embeddings"_s, table};
+        extra = {u"--encoding"_s, u"learned"_s, u"--position-table"_s, table};
     }
     const Run run
         = posenc(QStringList {u"export"_s, figure, u"-o"_s, file, u"--width"_s, u"720"_s, u"--height"_s, u"480"_s}
@@ -188,7 +188,7 @@ void TestCliExport::invalidUsage_data()
                                      << u"megapixels"_s;
     QTest::newRow("too small for its text")
         << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"5x3cm"_s} << u"at least"_s;
-    QTest::newRow("learned without a table") << QStringList {u"learned"_s, u"-o"_s, out} << u"--embeddings"_s;
+    QTest::newRow("learned without its family") << QStringList {u"learned"_s, u"-o"_s, out} << u"--encoding"_s;
     QTest::newRow("dims on learned") << QStringList {u"learned"_s, u"-o"_s, out, u"--dims"_s, u"0:4"_s} << u"--dims"_s;
     QTest::newRow("unknown colormap") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colormap"_s, u"jet"_s}
                                       << u"--colormap"_s;

@@ -137,7 +137,7 @@ void TestEmbeddingsController::npyRowsBecomeTheEmbeddings()
     QVERIFY(!dModel->isEnabled());
     QVERIFY(dModel->toolTip().contains(u"16 columns"_s));
     QVERIFY(window.matrixNote().contains(u"σ"_s));
-    QVERIFY(!window.tabs()->isTabVisible(1));
+    QCOMPARE(p.encoding, Encoding::Sinusoidal); // embeddings, not a position table
 
     window.embeddings()->useRandom();
     QVERIFY(!window.controlPanel()->params().embeddings);
@@ -193,12 +193,15 @@ void TestEmbeddingsController::safetensorsTensorIsLoadedAndShownAsAPositionTable
     QCOMPARE(window.controlPanel()->params().embeddings->source, path + u":wte"_s);
     window.embeddings()->load({path, u"wpe"_s}, true);
     QTRY_COMPARE(changed.size(), 2);
-    QVERIFY(window.controlPanel()->params().embeddings->values == wpe);
-    QCOMPARE(window.controlPanel()->params().maxLen, 10);
-    QVERIFY(window.tabs()->isTabVisible(1));
-    QCOMPARE(window.tabs()->currentIndex(), 1);
+    // The position table of the learned family, beside the embeddings kept.
+    const Params learned = window.controlPanel()->params();
+    QCOMPARE(learned.encoding, Encoding::Learned);
+    QVERIFY(learned.learned.table->values == wpe);
+    QVERIFY(learned.embeddings->values == wte);
+    QCOMPARE(learned.maxLen, 10);
+    QVERIFY(window.viewOf(u"learned"_s));
     QTRY_VERIFY(settled(window));
-    const LearnedData *data = WindowViews::data<LearnedData>(window.learnedView());
+    const LearnedData *data = WindowViews::data<LearnedData>(window.viewOf(u"learned"_s));
     QVERIFY(data);
     QCOMPARE(data->rows, 10);
     QCOMPARE(data->learned.rows, 10);
@@ -237,7 +240,7 @@ void TestEmbeddingsController::latestLoadWins()
     MainWindow window(small(), nullptr);
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
     window.embeddings()->load({path, u"wte"_s}, false);
-    window.embeddings()->load({path, u"wpe"_s}, true);
+    window.embeddings()->load({path, u"wpe"_s}, false);
     QTRY_VERIFY(!window.matrixLoader()->isLoading());
     QCOMPARE(changed.size(), 1);
     QVERIFY(window.controlPanel()->params().embeddings->values == wpe);
@@ -297,7 +300,7 @@ void TestEmbeddingsController::peTableReadAsLearnedHasTheSinusoidalSimilarity()
     window.embeddings()->load({path, std::nullopt}, true);
     QTRY_COMPARE(changed.size(), 1);
     QTRY_VERIFY(settled(window));
-    const LearnedData *data = WindowViews::data<LearnedData>(window.learnedView());
+    const LearnedData *data = WindowViews::data<LearnedData>(window.viewOf(u"learned"_s));
     QVERIFY(data);
     QCOMPARE(data->learnedSimilarity.rows, int(rows)); // one cell per position pair at this size
     for (int p = 0; p < rows; ++p)
@@ -326,8 +329,8 @@ void TestEmbeddingsController::sessionWithEmbeddingsReopensTheSameTables()
     QSignalSpy opened(second.sessions(), &SessionController::opened);
     QVERIFY(second.sessions()->open(a));
     QTRY_COMPARE(opened.size(), 1);
-    QVERIFY(second.controlPanel()->params().embeddings->values == m);
-    QVERIFY(second.embeddings()->isPositionTable());
+    QCOMPARE(second.controlPanel()->params().encoding, Encoding::Learned);
+    QVERIFY(second.controlPanel()->params().learned.table->values == m);
     QVERIFY(second.sessions()->save(b));
     QFile fa(a), fb(b);
     QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));

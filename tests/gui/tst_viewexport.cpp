@@ -23,7 +23,9 @@ Q_DECLARE_METATYPE(QCPRange)
 
 namespace {
 
-Params params()
+// The parameters `figure` is drawn from: the learned figure's are the learned family's, with the
+// same table as its position table.
+Params params(const QString &figure = {})
 {
     Params p;
     p.dModel = 96;
@@ -36,6 +38,10 @@ Params params()
         for (std::int64_t j = 0; j < p.dModel; ++j)
             table->values(r, j) = float(0.3 * std::sin(0.01 * double(r) * double(j % 5 + 1) + 0.5 * double(j)));
     table->source = u"learned.npy"_s;
+    if (figure == u"learned"_s) {
+        p.encoding = Encoding::Learned;
+        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {table->values, table->source});
+    }
     p.embeddings = std::move(table);
     return p;
 }
@@ -49,7 +55,7 @@ std::unique_ptr<FigureView> makeView(const QString &figure)
 QImage exported(const FigureView &view, QSize size, const FigureState &state)
 {
     const FigureSize figureSize = FigureSize::fromPixels(size);
-    const auto built = FigureBuilds::build(view.figure().name(), params(), figureSize, state);
+    const auto built = FigureBuilds::build(view.figure().name(), params(view.figure().name()), figureSize, state);
     if (built->error())
         qFatal("%s", qPrintable(FigureBuilds::errorOf(*built)));
     return FigureExporter::image(built->plot(), figureSize);
@@ -111,7 +117,7 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
     QFETCH(QString, figure);
     QFETCH(QSize, size);
     const std::unique_ptr<FigureView> view = makeView(figure);
-    view->setParams(params());
+    view->setParams(params(view->figure().name()));
     view->plot()->setFixedSize(size);
     view->show();
     QVERIFY(QTest::qWaitForWindowExposed(view.get()));
@@ -161,7 +167,7 @@ void TestViewExport::zoomedViewExportEqualsTheWindow()
     QFETCH(QCPRange, positions);
     QFETCH(QCPRange, columns);
     const std::unique_ptr<FigureView> view = makeView(figure);
-    view->setParams(params());
+    view->setParams(params(view->figure().name()));
     FigureState state;
     if (figure == u"heatmap"_s) {
         state.options = {{u"quantity"_s, u"input"_s}, {u"colormap"_s, u"viridis"_s}};
@@ -184,7 +190,7 @@ void TestViewExport::zoomedViewExportEqualsTheWindow()
     QVERIFY(shown.range(u"positions"_s));
     QCOMPARE(shown.range(u"positions"_s)->lower, positions.lower);
     QCOMPARE(shown.range(u"positions"_s)->upper, positions.upper);
-    QVERIFY(FigureRegistry::check(view->figure(), params(), shown).isEmpty());
+    QVERIFY(FigureRegistry::check(view->figure(), params(view->figure().name()), shown).isEmpty());
     const QImage zoomed = exported(*view, size, shown);
 
     // The same state without the continuous view draws another figure: the test sees zoom.

@@ -49,8 +49,11 @@ std::shared_ptr<const EmbeddingMatrix> learnedTable(std::int64_t rows, std::int6
 Params paramsFor(const QString &figure)
 {
     Params p = small();
-    if (figure == u"learned"_s)
-        p.embeddings = learnedTable(p.maxLen, p.dModel);
+    if (figure == u"learned"_s) {
+        p.encoding = Encoding::Learned;
+        const auto table = learnedTable(p.maxLen, p.dModel);
+        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {table->values, table->source});
+    }
     return p;
 }
 
@@ -63,7 +66,7 @@ QString axisLabel(const QString &figure)
         : figure == u"precision"_s   ? u"position p"_s
         // p is its dropout probability: the rows are just "position".
         : figure == u"dropout-anatomy"_s || figure == u"dropout-compare"_s || figure == u"dropout"_s ? u"position"_s
-                                         : u"position p"_s;
+                                                                                                     : u"position p"_s;
 }
 
 // The root element's name and every text of an SVG, or nothing when it is not well-formed XML.
@@ -341,7 +344,7 @@ void TestFigureExporter::refusedOptions_data()
     QTest::newRow("positions empty") << u"dropout"_s << u"positions"_s << u"5:5"_s << u"positions"_s;
     QTest::newRow("column past the end") << u"curves"_s << u"dims"_s << u"0,64"_s << u"dims"_s;
     QTest::newRow("positions on magnitudes") << u"magnitudes"_s << u"positions"_s << u"0:10"_s << u"positions"_s;
-    QTest::newRow("learned without a table") << u"learned"_s << QString() << QString() << u"embeddings"_s;
+    QTest::newRow("learned without its family") << u"learned"_s << QString() << QString() << u"encoding"_s;
     QTest::newRow("colormap on learned") << u"learned"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
     QTest::newRow("quantity not offered") << u"heatmap"_s << u"quantity"_s << u"similarity"_s << u"quantity"_s;
 }

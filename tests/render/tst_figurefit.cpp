@@ -248,6 +248,10 @@ void TestFigureFit::legendsScaleWithTheFontSize()
     matrix->values = RowMatrixXf::Random(p.maxLen, p.dModel);
     matrix->source = u"random.npy"_s;
     p.embeddings = matrix;
+    if (figure == u"learned"_s) { // the learned family's table, the same matrix
+        p.encoding = Encoding::Learned;
+        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix->values, matrix->source});
+    }
     const auto normalBuild = FigureBuilds::build(figure, p, slide);
     const auto largerBuild = FigureBuilds::build(figure, p, slide, {}, larger);
     QVERIFY2(!normalBuild->error() && !largerBuild->error(), qPrintable(FigureBuilds::errorOf(*largerBuild)));
@@ -305,8 +309,10 @@ void TestFigureFit::textsStayWithinTheirRoom()
     auto matrix = std::make_shared<EmbeddingMatrix>();
     matrix->values = RowMatrixXf::Random(p.maxLen, p.dModel);
     matrix->source = u"a learned position table of a model.npy"_s;
-    if (figure == u"learned"_s)
-        p.embeddings = matrix;
+    if (figure == u"learned"_s) {
+        p.encoding = Encoding::Learned;
+        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix->values, matrix->source});
+    }
     const auto built = FigureBuilds::build(figure, p, size);
     if (built->error()) {
         // Every figure fits a slide.

@@ -44,7 +44,7 @@ void TestLearnedData::sinusoidalSimilarityIsASumOfCosines()
     Params params;
     params.dModel = cols;
     params.maxLen = rows;
-    const auto data = LearnedCompute::compute(referencePe(rows, cols, 10000.0), params, QSize(400, 400), 400);
+    const auto data = LearnedCompute::compute(referencePe(rows, cols, 10000.0), 0, params, QSize(400, 400), 400);
     QVERIFY(data);
     QCOMPARE(data->sinusoidalSimilarity.rows, int(rows));
     for (std::int64_t p = 0; p < rows; ++p)
@@ -66,7 +66,7 @@ void TestLearnedData::aPeTableReadAsLearnedMatchesTheSinusoidalOne()
     Params params;
     params.dModel = cols;
     params.maxLen = rows;
-    const auto data = LearnedCompute::compute(referencePe(rows, cols, 10000.0), params, QSize(50, 120), 90);
+    const auto data = LearnedCompute::compute(referencePe(rows, cols, 10000.0), 0, params, QSize(50, 120), 90);
     QVERIFY(data);
     QCOMPARE(data->learnedSimilarity.rows, 90);
     for (std::size_t i = 0; i < data->learnedSimilarity.values.size(); ++i)
@@ -112,7 +112,7 @@ void TestLearnedData::neverMoreCellsThanPixels()
     params.dModel = 768;
     params.maxLen = 1024;
     const RowMatrixXf table = RowMatrixXf::Constant(1024, 768, 0.5f);
-    const auto data = LearnedCompute::compute(table, params, QSize(300, 200), 150);
+    const auto data = LearnedCompute::compute(table, 0, params, QSize(300, 200), 150);
     QVERIFY(data);
     QVERIFY(data->learned.rows <= 200 && data->learned.rows > 100);
     QVERIFY(data->learned.cols <= 300 && data->learned.cols > 150);
@@ -130,7 +130,7 @@ void TestLearnedData::figureFillsEveryPanel()
     Params params;
     params.dModel = 16;
     params.maxLen = 24;
-    const auto data = LearnedCompute::compute(referencePe(24, 16, 10000.0), params, QSize(100, 100), 100);
+    const auto data = LearnedCompute::compute(referencePe(24, 16, 10000.0), 0, params, QSize(100, 100), 100);
     QVERIFY(data);
     figure.setData(*data);
     plot.replot();

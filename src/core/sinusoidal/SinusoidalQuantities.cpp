@@ -14,7 +14,7 @@ QuantitySpec makeErrorQuantity()
     q.quantity = Quantity::Error;
     q.name = u"error"_s;
     q.label = u"float32-angle PE − exact PE"_s;
-    q.help = u"the float32-angle PE minus the exact PE"_s;
+    q.help = u"float32-angle PE minus exact PE (sinusoidal)"_s;
     q.part = QuantityPart::Position;
     q.reads = {u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s, u"base"_s, u"layout"_s};
     // In the split layout a pair's sine and cosine lie half a row apart.

@@ -58,7 +58,7 @@ ColumnPart part(const Eigen::ArrayXd &mean, const Eigen::ArrayXd &std, std::int6
 void cosineColumns(const Params &params, ComposePanel &panel)
 {
     const std::int64_t k = params.peColumns();
-    const std::int64_t offset = params.compose == Compose::Concat ? params.embeddingColumns() : 0;
+    const std::int64_t offset = params.concatenates() ? params.embeddingColumns() : 0;
     for (std::int64_t j = 0; j < k; ++j) {
         const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
         if (!role.isCos)
@@ -116,7 +116,7 @@ std::optional<ComposeCompareData> compute(const Params &params, const Request &r
         ComposePanel &panel = data.panels[i];
         panel.params = p;
         panel.label = FigureText::quantityLabel(Quantity::Input, p);
-        panel.layout = p.compose == Compose::Concat
+        panel.layout = p.concatenates()
             ? FigureText::composeText(p)
             : u"PE added to all %1 columns"_s.arg(FigureText::formatCount(p.dModel));
         auto grid = computeHeatmap(engine, request.visible[i], request.detail, options);
@@ -141,7 +141,7 @@ std::optional<ComposeCompareData> compute(const Params &params, const Request &r
         data.statisticsRows = std::min(data.statisticsRows, stats->rows);
         const std::int64_t e = p.embeddingColumns();
         const std::int64_t d = p.dModel;
-        const bool concat = p.compose == Compose::Concat;
+        const bool concat = p.concatenates();
         panel.pe = part(stats->peMean, stats->peStd, concat ? e : 0, d);
         panel.embedding = part(stats->embeddingMean, stats->embeddingStd, 0, concat ? e : d);
         cosineColumns(p, panel);

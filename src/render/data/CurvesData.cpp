@@ -18,7 +18,7 @@ std::int64_t defaultLastPosition(std::int64_t maxLen)
 
 std::int64_t firstColumn(const Params &params)
 {
-    return params.compose == Compose::Concat ? params.embeddingColumns() : 0;
+    return params.concatenates() ? params.embeddingColumns() : 0;
 }
 
 std::vector<std::int64_t> defaultColumns(std::int64_t k)

@@ -113,7 +113,7 @@ QList<double> probabilities()
 
 QString trainingFormula(const Params &p)
 {
-    const bool concat = p.compose == Compose::Concat;
+    const bool concat = p.concatenates();
     if (p.dropout >= 1.0) {
         switch (p.dropoutMode) {
         case DropoutMode::Embedding:

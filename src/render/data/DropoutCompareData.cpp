@@ -45,7 +45,7 @@ std::optional<PeCount> countPe(const std::array<Engine, 4> &modes, const Block &
     const Params &p = engine.params();
     // The columns of the view that hold a PE value: all of them, or the PE's in concat; the rows
     // of the sequence.
-    const std::int64_t peFrom = p.compose == Compose::Concat ? std::max(block.col0, p.embeddingColumns()) : block.col0;
+    const std::int64_t peFrom = p.concatenates() ? std::max(block.col0, p.embeddingColumns()) : block.col0;
     const std::int64_t rowEnd = std::min(block.rowEnd(), p.sequenceLength());
     const Block pe {block.row0, std::max<std::int64_t>(0, rowEnd - block.row0), peFrom, block.colEnd() - peFrom};
     *everyRow = true;
@@ -175,7 +175,7 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
 QString modeTitle(const DropoutModePanel &panel)
 {
     const Params &p = panel.params;
-    const bool concat = p.compose == Compose::Concat;
+    const bool concat = p.concatenates();
     const bool dropping = p.training && p.dropout > 0.0;
     QString formula;
     switch (panel.mode) {

@@ -1,5 +1,7 @@
 #include "FigureModel.h"
 
+#include "core/ParamText.h"
+
 #include <QCoreApplication>
 #include <QThread>
 
@@ -55,9 +57,23 @@ QList<ParamError> FigureModel::check(const Params &params, const FigureState &st
         if (auto refused = known->refusal(it.value()))
             problems.append(*refused);
     }
+    if (!appliesTo(params)) {
+        QStringList words;
+        for (const Encoding family : families())
+            words.append(ParamText::toString(family));
+        problems.append(
+            {u"encoding"_s, u"%1"_s.arg(words.size() == 1 ? words[0] : u"one of "_s + words.join(u", "_s)),
+             u"is %1, which the %2 figure does not show"_s.arg(ParamText::toString(params.encoding), name()),
+             std::nullopt});
+    }
     if (problems.isEmpty())
         problems = checkOptions(params, state);
     return problems;
+}
+
+QList<Encoding> FigureModel::families() const
+{
+    return {Encoding::Sinusoidal, Encoding::Learned, Encoding::None};
 }
 
 QList<ParamError> FigureModel::checkOptions(const Params &, const FigureState &) const

@@ -73,6 +73,10 @@ public:
     virtual QString title() const = 0; // the window's name for it: "Heatmap"
     virtual QString summary() const = 0; // one line for --help
     virtual QList<FigureOption> options() const { return {}; }
+    // The encoding families the figure applies to (docs/ARCHITECTURE.md, "Encoding families"):
+    // every family, or those whose position term it shows (the sinusoid's closed forms).
+    virtual QList<Encoding> families() const;
+    bool appliesTo(const Params &params) const { return families().contains(params.encoding); }
     std::optional<FigureOption> option(const QString &key) const;
     // What option `key` reads as when it is not given, for these parameters (a placeholder).
     virtual QString defaultText(const QString &key, const Params &params) const;

@@ -33,7 +33,7 @@ QString quantityLabel(Quantity quantity)
 
 QString quantityLabel(Quantity quantity, const Params &params)
 {
-    const bool concat = params.compose == Compose::Concat;
+    const bool concat = params.concatenates();
     const QString x = concat ? u"[s·E | PE]"_s : u"s·E + PE"_s;
     const bool dropping = params.training && params.dropout > 0.0;
     // masked-fill zeroes the padding rows (past seq_len) in training and in evaluation alike.
@@ -121,7 +121,7 @@ QString columnsText(std::int64_t first, std::int64_t end)
 
 QString composeText(const Params &params)
 {
-    if (params.compose != Compose::Concat)
+    if (!params.concatenates())
         return {};
     const std::int64_t e = params.embeddingColumns();
     const std::int64_t k = params.peColumns();
@@ -136,7 +136,7 @@ QString composeText(const Params &params)
 QString parametersText(Quantity quantity, const Params &params)
 {
     const QString length = u"L = %1"_s.arg(formatCount(params.maxLen));
-    const bool concat = params.compose == Compose::Concat;
+    const bool concat = params.concatenates();
     const std::int64_t k = params.peColumns();
     QStringList parts;
     switch (quantity) {

@@ -10,7 +10,7 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     QuantityParts parts;
     parts.peColumns = p.peColumns();
     parts.peRowEnd = p.maxLen;
-    const bool exactAngles = p.sinusoidal.angles == Angles::Exact;
+    const bool exactAngles = engine.positionTerm().hasClosedForms();
     switch (quantity) {
     case Quantity::Pe:
         parts.hasClosed = true;
@@ -18,7 +18,7 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
         break;
     case Quantity::Input:
         parts.hasClosed = true;
-        parts.peColumn0 = p.compose == Compose::Concat ? p.embeddingColumns() : 0;
+        parts.peColumn0 = p.concatenates() ? p.embeddingColumns() : 0;
         break;
     case Quantity::Output: {
         // E[Y] = X wherever a row is kept in expectation: inverted dropout, pass-through and
@@ -26,7 +26,7 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
         // PE of the embedding variant).
         const bool allDropped = p.training && p.dropout >= 1.0 && p.dropoutMode != DropoutMode::Embedding;
         parts.hasClosed = !allDropped;
-        parts.peColumn0 = p.compose == Compose::Concat ? p.embeddingColumns() : 0;
+        parts.peColumn0 = p.concatenates() ? p.embeddingColumns() : 0;
         if (p.dropoutMode == DropoutMode::MaskedFill)
             parts.peRowEnd = std::min(p.maxLen, p.sequenceLength());
         break;
@@ -37,7 +37,8 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     case Quantity::Error:
         break;
     }
-    if (!closedForms || parts.peColumns == 0) {
+    // Only the sinusoid has closed forms; a learned table's rows are averaged cell by cell.
+    if (!closedForms || parts.peColumns == 0 || !engine.positionTerm().kernel()) {
         parts.hasClosed = false;
         parts.hasDirect = true;
     }
@@ -48,7 +49,8 @@ DirectPart::DirectPart(const Engine &engine, Quantity quantity, const QuantityPa
     : m_engine(engine)
     , m_quantity(quantity)
     , m_parts(parts)
-    , m_exact(engine.params().peColumns(), engine.params().sinusoidal.base, engine.params().sinusoidal.layout, Angles::Exact)
+    , m_exact(engine.params().peColumns(), engine.params().sinusoidal.base, engine.params().sinusoidal.layout,
+              Angles::Exact)
 { }
 
 void DirectPart::compute(const Block &block, BlockRef out) const
@@ -56,7 +58,7 @@ void DirectPart::compute(const Block &block, BlockRef out) const
     const Params &p = m_engine.params();
     if (m_parts.hasClosed && m_quantity == Quantity::Input && p.sinusoidal.angles == Angles::Exact) {
         // D is s*E itself: computed alone, without the PE it would add and take away.
-        const std::int64_t eEnd = p.compose == Compose::Concat ? p.embeddingColumns() : p.dModel;
+        const std::int64_t eEnd = p.concatenates() ? p.embeddingColumns() : p.dModel;
         out.setZero();
         const std::int64_t c1 = std::min(block.colEnd(), eEnd);
         if (c1 > block.col0)

@@ -71,50 +71,66 @@ HeatmapGrid similarity(const RowMatrixXf &table, int pixels)
     return grid;
 }
 
-std::optional<LearnedData> compute(const RowMatrixXf &learned, const Params &params, QSize tablePixels,
-                                   int similarityPixels, const std::atomic<bool> *cancel)
+std::optional<LearnedData> compute(const RowMatrixXf &learned, std::int64_t paddingRows, const Params &params,
+                                   QSize tablePixels, int similarityPixels, const std::atomic<bool> *cancel)
 {
     const auto cancelled = [cancel] { return cancel && cancel->load(); };
     LearnedData data;
-    data.rows = learned.rows();
+    data.paddingRows = paddingRows;
+    data.rows = learned.rows() - paddingRows;
     data.cols = learned.cols();
+    const auto positionRows = learned.bottomRows(data.rows);
     RowMatrixXf pe(data.rows, data.cols);
-    PositionalTable(data.cols, params.sinusoidal.base, params.sinusoidal.layout, params.sinusoidal.angles).fill({0, data.rows, 0, data.cols}, pe);
+    PositionalTable(data.cols, params.sinusoidal.base, params.sinusoidal.layout, params.sinusoidal.angles)
+        .fill({0, data.rows, 0, data.cols}, pe);
     if (cancelled())
         return std::nullopt;
     // The two tables through the heatmap view's resampler (a Gaussian area filter, so the
-    // fast columns of the PE do not alias into moire): the learned one as E with s = 1.
+    // fast columns of the PE do not alias into moire): the learned one, padding rows and all, as
+    // E with s = 1; the PE of the sinusoid of the same shape.
+    const ComputeOptions options {1, cancel};
+    const auto resample = [&](const Params &tables, Quantity q, std::int64_t rows) -> std::optional<HeatmapGrid> {
+        const Engine engine(tables);
+        HeatmapRequest request;
+        request.quantity = q;
+        request.block = {0, rows, 0, data.cols};
+        request.pixelRows = std::max(tablePixels.height(), 1);
+        request.pixelCols = std::max(tablePixels.width(), 1);
+        return HeatmapResampler::resample(engine, request, options);
+    };
     Params tables = params;
+    tables.encoding = Encoding::Sinusoidal;
     tables.dModel = data.cols;
     tables.maxLen = data.rows;
     tables.compose = Compose::Sum;
     tables.scaleKind = ScaleKind::One;
     tables.seqLen.reset();
+    auto sinusoidal = resample(tables, Quantity::Pe, data.rows);
+    if (!sinusoidal)
+        return std::nullopt;
+    data.sinusoidal = std::move(*sinusoidal);
+    tables.maxLen = learned.rows();
     tables.embeddings = std::make_shared<const EmbeddingMatrix>(EmbeddingMatrix {learned, QString(), QString()});
-    const Engine engine(tables);
-    const ComputeOptions options {1, cancel};
-    for (const Quantity q : {Quantity::Embedding, Quantity::Pe}) {
-        HeatmapRequest request;
-        request.quantity = q;
-        request.block = {0, data.rows, 0, data.cols};
-        request.pixelRows = std::max(tablePixels.height(), 1);
-        request.pixelCols = std::max(tablePixels.width(), 1);
-        auto grid = HeatmapResampler::resample(engine, request, options);
-        if (!grid)
-            return std::nullopt;
-        (q == Quantity::Pe ? data.sinusoidal : data.learned) = std::move(*grid);
-    }
-    data.learnedSimilarity = similarity(learned, similarityPixels);
+    auto table = resample(tables, Quantity::Embedding, learned.rows());
+    if (!table)
+        return std::nullopt;
+    data.learned = std::move(*table);
+    data.learned.block.row0 = -paddingRows; // row r holds position r - offset
+    data.learnedSimilarity = similarity(positionRows, similarityPixels);
     if (cancelled())
         return std::nullopt;
     data.sinusoidalSimilarity = similarity(pe, similarityPixels);
     data.positions.reserve(data.rows);
     double peSum = 0.0;
+    for (std::int64_t r = 0; r < learned.rows(); ++r) {
+        data.learnedPositions.append(static_cast<double>(r - paddingRows));
+        data.learnedNorm.append(learned.row(r).cast<double>().norm());
+        if (r >= paddingRows)
+            data.learnedMeanNorm += data.learnedNorm.back();
+    }
     for (std::int64_t p = 0; p < data.rows; ++p) {
         data.positions.append(static_cast<double>(p));
-        data.learnedNorm.append(learned.row(p).cast<double>().norm());
         data.sinusoidalNorm.append(pe.row(p).cast<double>().norm());
-        data.learnedMeanNorm += data.learnedNorm.back();
         peSum += data.sinusoidalNorm.back();
     }
     if (data.rows > 0) {

@@ -13,19 +13,23 @@
 
 namespace posenc {
 
-// A learned position table P (rows 0..L-1 of a loaded matrix) beside the sinusoidal table PE
-// of the same shape (the base, layout and angles of the parameters): both tables, their
-// similarity matrices P P^T and PE PE^T, and their row norms. Every grid is at screen
+// The learned family's position table P beside the sinusoidal table PE of the same shape (the
+// base, layout and angles of the parameters): both tables, their similarity matrices P P^T and
+// PE PE^T over the positions, and their row norms. The rows before the offset, which belong to
+// padding, are shown at positions -offset .. -1 and used nowhere else. Every grid is at screen
 // resolution: exact area averages, never more cells than pixels.
 struct LearnedData : FigureData
 {
-    HeatmapGrid learned, sinusoidal; // L x d tables
+    HeatmapGrid learned; // (offset + L) x d, its block's rows from -offset
+    HeatmapGrid sinusoidal; // L x d
     HeatmapGrid learnedSimilarity, sinusoidalSimilarity; // L x L
-    QList<double> positions, learnedNorm, sinusoidalNorm;
+    QList<double> learnedPositions, learnedNorm; // -offset .. L - 1
+    QList<double> positions, sinusoidalNorm; // 0 .. L - 1
     double expectedPeNorm = 0.0; // sqrt(d / 2), interleaved even d; measured mean otherwise
     double learnedMeanNorm = 0.0;
     std::int64_t rows = 0; // L
     std::int64_t cols = 0; // d
+    std::int64_t paddingRows = 0; // the table's rows before position 0
 };
 
 namespace LearnedCompute {
@@ -38,10 +42,10 @@ HeatmapGrid areaAverage(const RowMatrixXf &table, int maxRows, int maxCols);
 // row bands: the mean of P_p . P_q over p in band A and q in band B is mean(A) . mean(B).
 HeatmapGrid similarity(const RowMatrixXf &table, int pixels);
 
-// `learned` holds the learned table's rows 0..L-1 (L = its rows). `tablePixels` and
-// `similarityPixels` are the panel sizes. Nothing when cancelled.
-std::optional<LearnedData> compute(const RowMatrixXf &learned, const Params &params, QSize tablePixels,
-                                   int similarityPixels, const std::atomic<bool> *cancel = nullptr);
+// `learned` holds the learned table's rows 0 .. offset + L - 1: `paddingRows` rows of padding, then
+// the positions. `tablePixels` and `similarityPixels` are the panel sizes. Nothing when cancelled.
+std::optional<LearnedData> compute(const RowMatrixXf &learned, std::int64_t paddingRows, const Params &params,
+                                   QSize tablePixels, int similarityPixels, const std::atomic<bool> *cancel = nullptr);
 
 } // namespace LearnedCompute
 

@@ -4,18 +4,18 @@
 
 namespace posenc {
 
-// "Learned vs sinusoidal": the loaded matrix read as a learned position table (rows 0..L-1)
-// beside the sinusoidal PE of its shape. It needs a matrix with at least max_len rows.
+// "Learned vs sinusoidal": the learned family's position table (its padding rows, then positions
+// 0..L-1 from the offset on) beside the sinusoidal PE of its shape.
 class LearnedModel final : public FigureModel
 {
 public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
+    QList<Encoding> families() const override { return {Encoding::Learned}; }
     QList<Quantity> inputs(const FigureState &state) const override;
 
 protected:
-    QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
 };
 

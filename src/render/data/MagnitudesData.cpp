@@ -116,7 +116,7 @@ std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, 
     const bool exact = rows >= p.maxLen;
     if (ColumnStatistics::check(engine))
         return std::nullopt; // refused: over the memory budget
-    if (p.sinusoidal.angles != Angles::Exact) {
+    if (!engine.positionTerm().hasClosedForms()) {
         if (norms) {
             auto e = EmbeddingMoments::compute(engine, rows, true, options);
             if (!e)
@@ -135,7 +135,7 @@ std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, 
          {&stats.peMean, &stats.peStd, &stats.peRms, &stats.embeddingMean, &stats.embeddingStd, &stats.embeddingRms})
         *a = Eigen::ArrayXd::Zero(p.dModel);
     const std::int64_t k = p.peColumns();
-    const std::int64_t offset = p.compose == Compose::Concat ? p.embeddingColumns() : 0;
+    const std::int64_t offset = p.concatenates() ? p.embeddingColumns() : 0;
     Eigen::ArrayXd mean, meanSquare;
     ColumnStatistics::sinusoidMoments(k, p.sinusoidal.base, p.sinusoidal.layout, p.maxLen, mean, meanSquare);
     stats.peMean.segment(offset, k) = mean;
@@ -176,7 +176,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     data.expectedEmbeddingNorm = std::sqrt(expected.embeddingSquared);
     data.input = FigureText::quantityLabel(Quantity::Input, params);
     data.parameters = FigureText::parametersText(Quantity::Input, params);
-    const bool concat = params.compose == Compose::Concat;
+    const bool concat = params.concatenates();
     data.expectedEmbeddingFormula = params.embeddings ? u"√(s² mean‖Eₚ‖²)"_s
         : concat                                      ? u"√(s²σ²(d−k))"_s
                                                       : u"√(s²σ²d)"_s;

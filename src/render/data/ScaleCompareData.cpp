@@ -35,14 +35,14 @@ double meanSquaredPeNorm(const Params &params)
 // The squared norms' closed forms as the parameters write them.
 QString embeddingSquared(const Params &params)
 {
-    return params.compose == Compose::Concat ? u"s²σ²(d−k)"_s : u"s²σ²d"_s;
+    return params.concatenates() ? u"s²σ²(d−k)"_s : u"s²σ²d"_s;
 }
 
 QString peSquared(const Params &params)
 {
     if (params.peColumns() % 2 != 0)
         return u"mean‖PEₚ‖²"_s;
-    return params.compose == Compose::Concat ? u"k/2"_s : u"d/2"_s;
+    return params.concatenates() ? u"k/2"_s : u"d/2"_s;
 }
 
 } // namespace
@@ -78,7 +78,7 @@ std::optional<ScaleCompareData> compute(const Params &params, Detail detail, con
 
     ScaleCompareData data;
     data.maxLen = params.maxLen;
-    data.concat = params.compose == Compose::Concat;
+    data.concat = params.concatenates();
     data.loadedMatrixSetAside = params.embeddings != nullptr;
     data.meanSquaredPeNorm = meanSquaredPeNorm(params);
     const QString peFormula = peSquared(params);

@@ -15,6 +15,8 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
+    // The sinusoid's closed forms: the sinusoidal family only.
+    QList<Encoding> families() const override { return {Encoding::Sinusoidal}; }
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
 

@@ -109,6 +109,26 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     legend->setIconSize(18, 8);
     for (QCPGraph *graph : {m_learnedNorm, m_sinusoidalNorm, m_expectedNorm})
         MeasuredText::addToLegend(graph, legend);
+
+    // The padding rows, hatched grey over the table's rows and the norms' positions before 0.
+    for (QCPItemRect **mark : {&m_paddingRows, &m_paddingNorms}) {
+        QCPAxisRect *rect = mark == &m_paddingRows ? m_learned->axisRect() : m_norms;
+        *mark = new QCPItemRect(plot);
+        (*mark)->setClipAxisRect(rect);
+        const bool table = mark == &m_paddingRows;
+        for (QCPItemPosition *corner : {(*mark)->topLeft, (*mark)->bottomRight}) {
+            corner->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            corner->setAxisRect(rect);
+            // Across the whole panel the other way: columns of the table, values of the norms.
+            if (table)
+                corner->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            else
+                corner->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        (*mark)->setPen(QPen(QColor(90, 90, 90), 1.0));
+        (*mark)->setBrush(QBrush(QColor(90, 90, 90, 150), Qt::BDiagPattern));
+        (*mark)->setVisible(false);
+    }
 }
 
 QSize LearnedFigure::tablePixels() const
@@ -125,25 +145,37 @@ int LearnedFigure::similarityPixels() const
 
 void LearnedFigure::setData(const LearnedData &data)
 {
-    m_title->setText(u"Learned vs sinusoidal  ·  %1 × %2"_s.arg(
-        FigureText::countText(data.rows, u"position"_s, u"positions"_s),
-        FigureText::countText(data.cols, u"column"_s, u"columns"_s)));
-    m_learned->setGrid(data.learned, signedStyle(data.learned));
+    m_title->setText(
+        u"Learned vs sinusoidal  ·  %1 × %2"_s.arg(FigureText::countText(data.rows, u"position"_s, u"positions"_s),
+                                                   FigureText::countText(data.cols, u"column"_s, u"columns"_s)));
+    HeatmapStyle learnedStyle = signedStyle(data.learned);
+    m_learned->setGrid(data.learned, learnedStyle);
     m_sinusoidal->setGrid(data.sinusoidal, HeatmapStyle {});
     // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.
     m_learnedSimilarity->setGrid(data.learnedSimilarity, signedStyle(data.learnedSimilarity));
     m_sinusoidalSimilarity->setGrid(data.sinusoidalSimilarity, signedStyle(data.sinusoidalSimilarity));
-    for (HeatmapPanel *panel : {m_learned.get(), m_sinusoidal.get()})
-        panel->fitAxes({data.rows, data.cols});
+    m_learned->showBlock({-data.paddingRows, data.paddingRows + data.rows, 0, data.cols});
+    m_sinusoidal->fitAxes({data.rows, data.cols});
+    // The padding rows before the offset: shown, marked, and used nowhere.
+    const bool padded = data.paddingRows > 0;
+    const double before = -static_cast<double>(data.paddingRows) - 0.5; // the first padding row's edge
+    m_paddingRows->setVisible(padded);
+    m_paddingRows->topLeft->setCoords(0.0, before); // x as a share of the panel: all of it
+    m_paddingRows->bottomRight->setCoords(1.0, -0.5);
+    m_paddingNorms->setVisible(padded);
+    m_paddingNorms->topLeft->setCoords(before, 0.0); // y as a share of the panel: all of it
+    m_paddingNorms->bottomRight->setCoords(-0.5, 1.0);
+    m_panelTitles[0]->setText(padded ? u"learned table P (rows 0–%1: padding, never used)"_s.arg(data.paddingRows - 1)
+                                     : u"learned table P"_s);
     for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()})
         panel->fitAxes({data.rows, data.rows});
 
-    m_learnedNorm->setData(data.positions, data.learnedNorm, true);
+    m_learnedNorm->setData(data.learnedPositions, data.learnedNorm, true);
     m_sinusoidalNorm->setData(data.positions, data.sinusoidalNorm, true);
     const double last = std::max<double>(static_cast<double>(data.rows) - 1.0, 1.0);
     m_expectedNorm->setData({0.0, last}, {data.expectedPeNorm, data.expectedPeNorm}, true);
     m_expectedNorm->setName(u"√(d/2) = %1"_s.arg(FigureText::formatNumber(data.expectedPeNorm)));
-    m_norms->axis(QCPAxis::atBottom)->setRange(0.0, last);
+    m_norms->axis(QCPAxis::atBottom)->setRange(padded ? -static_cast<double>(data.paddingRows) - 0.5 : 0.0, last);
     double hi = data.expectedPeNorm;
     for (double v : data.learnedNorm)
         hi = std::max(hi, v);
@@ -175,11 +207,16 @@ std::optional<HoverPoint> LearnedFigure::hoverAt(const QPointF &pixel, const Eng
     if (!m_data || !m_norms->rect().contains(pixel.toPoint()))
         return std::nullopt;
     const auto p = static_cast<std::int64_t>(std::llround(m_norms->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
-    if (p < 0 || p >= m_data->rows)
+    if (p < -m_data->paddingRows || p >= m_data->rows)
         return std::nullopt;
     HoverPoint point;
+    point.value = m_data->learnedNorm[p + m_data->paddingRows];
+    if (p < 0) {
+        point.hasPosition = false;
+        point.valueName = u"‖P[row %1]‖, a padding row (never used)"_s.arg(p + m_data->paddingRows);
+        return point;
+    }
     point.position = p;
-    point.value = m_data->learnedNorm[p];
     point.valueName = u"‖PE[p]‖ = %1, ‖P[p]‖ learned"_s.arg(m_data->sinusoidalNorm[p], 0, 'g', 5);
     return point;
 }

@@ -10,7 +10,8 @@
 
 namespace posenc {
 
-// "Learned vs sinusoidal": a learned position table beside the sinusoidal PE of its shape.
+// "Learned vs sinusoidal": a learned position table beside the sinusoidal PE of its shape, its
+// padding rows (before the offset) at positions -offset .. -1, hatched.
 // Top row: the two tables; middle row: their similarity matrices P P^T and PE PE^T; bottom:
 // their norms per position with the closed form sqrt(d/2). One builder for the window and the
 // exporter.
@@ -43,6 +44,8 @@ private:
     QCPAxisRect *m_norms;
     QCPGraph *m_learnedNorm, *m_sinusoidalNorm, *m_expectedNorm;
     QList<QCPTextElement *> m_panelTitles;
+    QCPItemRect *m_paddingRows = nullptr; // over the table's padding rows
+    QCPItemRect *m_paddingNorms = nullptr; // over the norms' positions before 0
     std::shared_ptr<const LearnedData> m_data;
 };
 
