@@ -30,7 +30,7 @@ public:
     // The figures of the dashboard's views when the window opens.
     static QStringList defaultFigures();
 
-    // `settings` (may be null) is read for the geometry and written on close.
+    // `settings` (may be null) is read for the geometry and the docks' layout, and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return m_controls; }
@@ -65,6 +65,7 @@ protected:
 
 private:
     void applyParams(const Params &params);
+    void restoreLayout();
     void connectView(FigureView *view);
     void embeddingsChanged();
     // A problem the user must see: a dialog that does not block the event loop.
