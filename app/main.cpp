@@ -85,5 +85,6 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
-                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel});
+                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel,
+                              window.files});
 }

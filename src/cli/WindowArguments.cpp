@@ -9,10 +9,22 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
+
+namespace {
+
+// `posenc FILE`, as a file manager starts the program (Exec=posenc %F): an argument that names a
+// file, or reads as a path, is a file; any other word is a command mistyped.
+bool isPath(const QString &argument)
+{
+    return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.');
+}
+
+} // namespace
 
 std::variant<WindowArguments, int> parseWindowArguments(const QStringList &arguments, QTextStream &out,
                                                         QTextStream &err)
@@ -47,10 +59,18 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         out << QCoreApplication::applicationName() << ' ' << QCoreApplication::applicationVersion() << '\n';
         return int(ExitDone);
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "posenc: unknown command " << parser.positionalArguments().constFirst() << "\n\n" << cliUsage();
-        return int(ExitUsage);
+    QStringList files;
+    for (const QString &argument : parser.positionalArguments()) {
+        if (!isPath(argument)) {
+            err << "posenc: unknown command " << argument << "\n\n" << cliUsage();
+            return int(ExitUsage);
+        }
+        files << argument;
     }
+    for (const QString &file : files)
+        err << "posenc: " << file
+            << ": not opened: the window does not open files given as arguments yet; give a session as --session "
+               "FILE and a matrix as --embeddings FILE\n";
     const auto lesson = LessonOptions::lesson(parser);
     if (const auto *refused = std::get_if<QString>(&lesson)) {
         err << "posenc: " << *refused << '\n';
@@ -77,6 +97,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     result.screenshot = parser.value(screenshotOption);
     result.lesson = chosen ? chosen->name : QString();
     result.startPanel = parser.isSet(startPanelOption);
+    result.files = files;
     return result;
 }
 

@@ -8,6 +8,7 @@
 #include "StartPanel.h"
 
 #include <QApplication>
+#include <QMessageBox>
 #include <QPainter>
 #include <QSettings>
 #include <QStatusBar>
@@ -91,6 +92,18 @@ int runWindow(const WindowOptions &options)
                 .arg(tooLarge),
             15000);
     window.show();
+    if (!options.files.isEmpty()) {
+        const QString text = QApplication::translate("posenc",
+                                                     "Opening files given to the program is not supported yet, so "
+                                                     "these were not opened:\n\n%1\n\nOpen a session with File > "
+                                                     "Open session…, a matrix with File > Load embeddings….")
+                                 .arg(options.files.join(u'\n'));
+        auto *box = new QMessageBox(QMessageBox::Information, QApplication::translate("posenc", "Files not opened"),
+                                    text, QMessageBox::Ok, &window);
+        box->setObjectName(u"filesNotOpenedBox"_s);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     // A start with nothing asked for offers the lessons; a screenshot, a lesson, a session or
     // parameters given mean the user knows what they want.
     const bool plainStart = !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty();

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -20,6 +21,7 @@ struct WindowOptions
     QJsonObject sessionLesson; // its lesson block, empty when it has none
     QString lesson; // a lesson to open (its parameters are in `params`, with the flags given over them)
     bool startPanel = false; // show the start panel even where a start would not (--screenshot)
+    QStringList files; // files given as arguments: not opened yet, and the window says so
 };
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.

@@ -27,6 +27,10 @@ namespace posenc {
 
 namespace {
 
+// The version of the docks' layout that saveState writes: a new dock or a dock renamed makes
+// a layout of an earlier version one to forget.
+constexpr int kLayoutVersion = 1;
+
 QList<FigureView *> makeViews(const QList<std::pair<QString, FigureState>> &figures)
 {
     QList<FigureView *> views;
@@ -110,7 +114,23 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     m_embeddings->adopt(params);
     resize(1500, 950);
     if (m_settings)
-        restoreGeometry(Settings::loadGeometry(*m_settings));
+        restoreLayout();
+}
+
+// The window's size and its docks as the user left them. Stored values the window cannot read
+// (corrupt, or of another layout version) are forgotten, and the window keeps its own layout.
+void MainWindow::restoreLayout()
+{
+    const QByteArray geometry = Settings::loadGeometry(*m_settings);
+    const QByteArray state = Settings::loadWindowState(*m_settings);
+    const bool geometryRead = geometry.isEmpty() || restoreGeometry(geometry);
+    const bool stateRead = state.isEmpty() || restoreState(state, kLayoutVersion);
+    if (!geometryRead || !stateRead) {
+        Settings::forgetWindowLayout(*m_settings);
+        resize(1500, 950);
+    }
+    // The lesson's panel shows with a lesson only, whatever the window was closed with.
+    m_lessons->dock()->setVisible(m_lessons->current() != nullptr);
 }
 
 void MainWindow::connectView(FigureView *view)
@@ -217,6 +237,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_settings) {
         Settings::saveParams(*m_settings, m_lessons->rememberedParams());
         Settings::saveGeometry(*m_settings, saveGeometry());
+        Settings::saveWindowState(*m_settings, saveState(kLayoutVersion));
         m_settings->sync();
     }
     // Nothing waits for a computation: each view's scheduler cancels its job when destroyed,

@@ -31,7 +31,7 @@ public:
     // what a view that cannot show its figure for a newly chosen family takes instead.
     static QList<std::pair<QString, FigureState>> defaultFigures(Encoding encoding = Encoding::Sinusoidal);
 
-    // `settings` (may be null) is read for the geometry and written on close.
+    // `settings` (may be null) is read for the geometry and the docks' layout, and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return m_controls; }
@@ -63,6 +63,7 @@ private:
     // Hands the change to `params` to every view, worked out once (ParamsChange); views that
     // cannot show their figure for a newly chosen family take the family's.
     void applyParams(const Params &params);
+    void restoreLayout();
     void connectView(FigureView *view);
     void embeddingsChanged();
     // A problem the user must see: a dialog that does not block the event loop.

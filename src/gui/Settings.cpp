@@ -14,6 +14,7 @@ namespace {
 
 const QString kParamsGroup = u"params"_s;
 const QString kGeometryKey = u"window/geometry"_s;
+const QString kStateKey = u"window/state"_s;
 
 const QString kExportGroup = u"export"_s;
 const QStringList kExportFormats = {u"png"_s, u"svg"_s, u"pdf"_s};
@@ -107,6 +108,22 @@ QByteArray loadGeometry(QSettings &settings)
 void saveGeometry(QSettings &settings, const QByteArray &geometry)
 {
     settings.setValue(kGeometryKey, geometry);
+}
+
+QByteArray loadWindowState(QSettings &settings)
+{
+    return settings.value(kStateKey).toByteArray();
+}
+
+void saveWindowState(QSettings &settings, const QByteArray &state)
+{
+    settings.setValue(kStateKey, state);
+}
+
+void forgetWindowLayout(QSettings &settings)
+{
+    settings.remove(kGeometryKey);
+    settings.remove(kStateKey);
 }
 
 void reset(QSettings &settings)

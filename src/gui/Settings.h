@@ -35,6 +35,11 @@ LoadedParams loadParams(QSettings &settings);
 void saveParams(QSettings &settings, const Params &params);
 QByteArray loadGeometry(QSettings &settings);
 void saveGeometry(QSettings &settings, const QByteArray &geometry);
+// The window's layout: where its docks are, their sizes, which float (QMainWindow::saveState).
+QByteArray loadWindowState(QSettings &settings);
+void saveWindowState(QSettings &settings, const QByteArray &state);
+// Forgets a stored geometry and layout that the window could not restore.
+void forgetWindowLayout(QSettings &settings);
 // The choices of Export figure and Export data, offered again next time.
 struct ExportChoices
 {

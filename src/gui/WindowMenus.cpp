@@ -10,7 +10,9 @@
 #include "LessonController.h"
 #include "SessionController.h"
 #include "ShortcutsDialog.h"
+#include "StandardShortcuts.h"
 #include "TensorPicker.h"
+#include "UserGuideDialog.h"
 
 #include "render/FigureRegistry.h"
 
@@ -51,21 +53,31 @@ void WindowMenus::createFileMenu()
     file->addSeparator();
     createExportActions(file);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, m_window, &QWidget::close);
+    QAction *quit = file->addAction(tr("&Quit"), m_window, &QWidget::close);
+    quit->setObjectName(u"quitAction"_s);
+    quit->setShortcuts(StandardShortcuts::of(QKeySequence::Quit, QKeySequence(u"Ctrl+Q"_s)));
+    quit->setMenuRole(QAction::QuitRole);
 }
 
 void WindowMenus::createSessionActions(QMenu *file)
 {
     SessionController *sessions = m_parts.sessions;
-    const QString filter = tr("PosEnc sessions (*.json);;All files (*)");
-    file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this, sessions, filter] {
-        FileDialogs::askOpen(m_window, tr("Open session"), QString(), filter,
+    // Sessions have their own extension, .posenc (a file type of their own, resources/
+    // org.posenc.Explorer.xml); those saved as .json before are still opened.
+    const QString openFilter = tr("PosEnc sessions (*.posenc *.json);;All files (*)");
+    const QString saveFilter = tr("PosEnc sessions (*.posenc);;PosEnc sessions as JSON (*.json);;All files (*)");
+    QAction *open = file->addAction(tr("&Open session…"), this, [this, sessions, openFilter] {
+        FileDialogs::askOpen(m_window, tr("Open session"), QString(), openFilter,
                              [sessions](const QString &path) { sessions->open(path); });
     });
-    file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this, sessions, filter] {
-        FileDialogs::askSave(m_window, tr("Save session"), QString(), filter,
+    open->setObjectName(u"openSessionAction"_s);
+    open->setShortcuts(StandardShortcuts::of(QKeySequence::Open, QKeySequence(u"Ctrl+O"_s)));
+    QAction *save = file->addAction(tr("&Save session…"), this, [this, sessions, saveFilter] {
+        FileDialogs::askSave(m_window, tr("Save session"), QString(), saveFilter,
                              [sessions](const QString &path) { sessions->save(path); });
     });
+    save->setObjectName(u"saveSessionAction"_s);
+    save->setShortcuts(StandardShortcuts::of(QKeySequence::Save, QKeySequence(u"Ctrl+S"_s)));
     QMenu *recent = file->addMenu(tr("Recent sessions"));
     recent->setObjectName(u"recentSessionsMenu"_s);
     connect(recent, &QMenu::aboutToShow, this, [this, sessions, recent] {
@@ -247,8 +259,16 @@ void WindowMenus::createHelp()
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });
+    QAction *guide = new QAction(tr("&User guide"), help);
+    guide->setObjectName(u"userGuideAction"_s);
+    connect(guide, &QAction::triggered, this, [this] {
+        auto *dialog = new UserGuideDialog(m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
     QAction *first = help->actions().value(0);
     help->insertMenu(first, lessons);
+    help->insertAction(first, guide);
     help->insertAction(first, shortcuts);
     help->insertSeparator(first);
 }

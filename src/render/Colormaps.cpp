@@ -1,8 +1,9 @@
 #include "Colormaps.h"
 
+#include "ColormapTables.h"
+
 #include <algorithm>
-#include <array>
-#include <span>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -10,50 +11,56 @@ namespace posenc::Colormaps {
 
 namespace {
 
-// Evenly spaced samples of each map, from its published table (matplotlib's viridis and
-// cividis, ColorBrewer's RdBu); QCPColorGradient interpolates between them.
-constexpr std::array<QRgb, 11> kDiverging
-    = {0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7, 0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f};
-constexpr std::array<QRgb, 11> kViridis
-    = {0x440154, 0x482475, 0x414487, 0x355f8d, 0x2a788e, 0x21918c, 0x22a884, 0x44bf70, 0x7ad151, 0xbddf26, 0xfde725};
-constexpr std::array<QRgb, 11> kCividis
-    = {0x00224e, 0x083370, 0x35456c, 0x4f576c, 0x666970, 0x7d7c78, 0x948e77, 0xaea371, 0xc8b866, 0xe5cf52, 0xfee838};
-
-std::span<const QRgb> samples(Colormap map)
+const ColormapTables::Table &table(Colormap map)
 {
     switch (map) {
     case Colormap::Diverging:
-        return kDiverging;
+        return ColormapTables::kDiverging;
     case Colormap::Viridis:
-        return kViridis;
+        return ColormapTables::kViridis;
     case Colormap::Cividis:
-        return kCividis;
+        return ColormapTables::kCividis;
+    case Colormap::Magma:
+        return ColormapTables::kMagma;
     }
-    return kViridis;
+    return ColormapTables::kViridis;
+}
+
+// The nearest 8-bit colour to a table entry.
+QColor entryColor(const std::array<double, 3> &entry)
+{
+    const auto channel = [](double v) { return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); };
+    return QColor(channel(entry[0]), channel(entry[1]), channel(entry[2]));
 }
 
 } // namespace
 
+// matplotlib's table as it is: value t of the range takes entry floor(256 t) (the last entry
+// at t = 1). QCPColorGradient takes level floor(t (n - 1)) of n levels, each level interpolated
+// between stops; with 257 levels at k/256, a power of two, the stops sit exactly on the levels
+// (docs/ARCHITECTURE.md, Colour maps).
 QCPColorGradient gradient(Colormap map)
 {
-    const std::span<const QRgb> rgb = samples(map);
+    const ColormapTables::Table &entries = table(map);
+    const int size = static_cast<int>(entries.size());
     QMap<double, QColor> stops;
-    for (std::size_t i = 0; i < rgb.size(); ++i)
-        stops.insert(static_cast<double>(i) / static_cast<double>(rgb.size() - 1), QColor::fromRgb(rgb[i]));
+    for (int i = 0; i < size; ++i)
+        stops.insert(i * (1.0 / size), entryColor(entries[static_cast<std::size_t>(i)]));
+    stops.insert(1.0, entryColor(entries.back()));
     QCPColorGradient g;
     g.setColorStops(stops);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
-    g.setLevelCount(512);
+    g.setLevelCount(size + 1);
     return g;
 }
 
 QColor colorAt(Colormap map, double t)
 {
-    QCPColorGradient g = gradient(map);
-    double value = std::clamp(t, 0.0, 1.0);
-    QRgb rgb = 0;
-    g.colorize(&value, QCPRange(0.0, 1.0), &rgb, 1);
-    return QColor::fromRgb(rgb);
+    const ColormapTables::Table &entries = table(map);
+    const double clamped = std::isnan(t) ? 0.0 : std::clamp(t, 0.0, 1.0);
+    const auto index
+        = std::min(static_cast<std::size_t>(clamped * static_cast<double>(entries.size())), entries.size() - 1);
+    return entryColor(entries[index]);
 }
 
 Colormap forSignedData(bool isSigned)

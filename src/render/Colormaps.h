@@ -14,8 +14,10 @@ namespace posenc {
 
 namespace Colormaps {
 
+// The map as QCustomPlot colours with it: matplotlib's 256 entries, exactly.
 QCPColorGradient gradient(Colormap map);
-// The colour the map gives to t in [0, 1] (0 the low end of the data range).
+// The colour the map gives to t in [0, 1] (0 the low end of the data range), as the gradient
+// gives it: entry floor(256 t) of matplotlib's table.
 QColor colorAt(Colormap map, double t);
 // The map that suits data that is signed (diverging) or not (viridis).
 Colormap forSignedData(bool isSigned);

@@ -4,6 +4,8 @@
 
 #include "data/FigureModel.h"
 
+#include <QLocale>
+
 #include <memory>
 
 namespace posenc {
@@ -31,7 +33,13 @@ template<typename Model, typename Plot> class FigureDescriptorOf final : public 
 {
 public:
     const FigureModel &model() const override { return m_model; }
-    std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const override { return std::make_unique<Plot>(plot); }
+    std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const override
+    {
+        // A figure prints its numbers in one locale on every machine (docs/ARCHITECTURE.md,
+        // Exporting): QCustomPlot's tick labels follow the plot widget's, the user's unless set.
+        plot->setLocale(QLocale::c());
+        return std::make_unique<Plot>(plot);
+    }
 
 private:
     Model m_model;

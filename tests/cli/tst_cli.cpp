@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -54,6 +55,8 @@ private slots:
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
     void windowOpensASessionWithFlagsOverridingIt();
+    void windowSaysAFileArgumentIsNotOpenedYet();
+    void aWordIsAnUnknownCommand();
 
 private:
     QTemporaryDir m_dir;
@@ -429,6 +432,35 @@ void TestCli::benchRefusesChangesWithKernelsOnly()
     QVERIFY2(run.err.contains(option + u": the window's changes are not run with --kernels-only"_s),
              qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
+}
+
+// `posenc FILE`, as a file manager starts it (Exec=posenc %F): the window opens and says, on
+// stderr and in the window, that the file was not opened and how to open it. Before, the file
+// was "unknown command" with the whole help, and no window.
+void TestCli::windowSaysAFileArgumentIsNotOpenedYet()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"file-config"_s));
+    const QString file = path(u"wte.npy"_s);
+    const Run written = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"8"_s, u"--max-len"_s, u"4"_s});
+    QCOMPARE(written.exitCode, 0);
+    const Run run = posenc(
+        {file, u"--d-model"_s, u"16"_s, u"--max-len"_s, u"32"_s, u"--screenshot"_s, path(u"file-window.png"_s)},
+        environment);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains(file) && run.err.contains(u"not opened"_s) && run.err.contains(u"--embeddings FILE"_s)
+                 && run.err.contains(u"--session FILE"_s),
+             qPrintable(run.err));
+    QVERIFY2(!run.err.contains(u"unknown command"_s), qPrintable(run.err));
+    QVERIFY(QFileInfo::exists(path(u"file-window.png"_s)));
+}
+
+void TestCli::aWordIsAnUnknownCommand()
+{
+    const Run run = posenc({u"exprot"_s});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(u"unknown command exprot"_s), qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

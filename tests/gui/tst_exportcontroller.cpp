@@ -15,6 +15,7 @@
 #include "support/FigureBuilds.h"
 #include "support/MessageBoxes.h"
 #include "support/TestFiles.h"
+#include "support/TestShots.h"
 #include "support/WindowViews.h"
 
 #include <QAbstractButton>
@@ -128,7 +129,7 @@ void TestExportController::ctrlCOnAFocusedPlotCopiesItsPixels()
     QTest::mouseClick(view->plot(), Qt::LeftButton, {}, QPoint(view->plot()->width() / 2, 30));
     QTRY_VERIFY(view->plot()->hasFocus());
     // For a look at the focus frame around the plot.
-    m_window->grab().save(QDir::temp().filePath(u"posenc-focused-plot.png"_s));
+    TestShots::save(m_window->grab(), u"posenc-focused-plot"_s);
     QCOMPARE(m_window->exports()->currentView(), view);
     QSignalSpy copied(m_window->exports(), &ExportController::figureCopied);
     QTest::keyClick(view->plot(), Qt::Key_C, Qt::ControlModifier);

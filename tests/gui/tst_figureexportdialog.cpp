@@ -7,6 +7,7 @@
 #include "support/FigureBuilds.h"
 #include "support/MessageBoxes.h"
 #include "support/TestFiles.h"
+#include "support/TestShots.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -355,7 +356,7 @@ void TestFigureExportDialog::showsThePixelSizeLive()
     // For a look at the layout: the dialog as drawn.
     dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
     dialog.setDpi(300);
-    dialog.grab().save(QDir::temp().filePath(u"posenc-figureexportdialog.png"_s));
+    TestShots::save(dialog.grab(), u"posenc-figureexportdialog"_s);
 }
 
 QTEST_MAIN(TestFigureExportDialog)

@@ -108,6 +108,9 @@ private:
 
 void TestLessons::init()
 {
+    // The last test's settings write their file as they go: before their directory does, or
+    // they would make it again and leave it behind.
+    m_settings.reset();
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_settings = std::make_unique<QSettings>(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);

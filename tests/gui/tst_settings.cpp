@@ -1,9 +1,11 @@
+#include "gui/LessonController.h"
 #include "gui/MainWindow.h"
 #include "gui/ParamLabels.h"
 #include "gui/Settings.h"
 
 #include "core/ParamText.h"
 
+#include <QDockWidget>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,6 +29,10 @@ private slots:
     void resetForgetsEverything();
     void corruptGeometryLeavesAUsableWindow();
     void windowRemembersItsParametersOnClose();
+    void windowRemembersItsDocks();
+    void corruptLayoutIsForgotten_data();
+    void corruptLayoutIsForgotten();
+    void lessonPanelShowsOnlyWithALesson();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -35,6 +41,9 @@ private:
 
 void TestSettings::init()
 {
+    // The last test's settings write their file as they go: before their directory does, or
+    // they would make it again and leave it behind.
+    m_settings.reset();
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_settings = std::make_unique<QSettings>(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);
@@ -166,6 +175,90 @@ void TestSettings::windowRemembersItsParametersOnClose()
     QCOMPARE(loaded.params.dModel, 48);
     QCOMPARE(loaded.params.maxLen, 64);
     QVERIFY(!Settings::loadGeometry(*m_settings).isEmpty());
+}
+
+// The docks as the user left them (QMainWindow::saveState): the parameters moved to the right
+// and widened come back there, at that width.
+void TestSettings::windowRemembersItsDocks()
+{
+    int width = 0;
+    {
+        MainWindow window(Params {}, m_settings.get());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
+        QVERIFY(dock);
+        QCOMPARE(window.dockWidgetArea(dock), Qt::LeftDockWidgetArea);
+        window.addDockWidget(Qt::RightDockWidgetArea, dock);
+        QTRY_COMPARE(window.dockWidgetArea(dock), Qt::RightDockWidgetArea);
+        const int before = dock->width();
+        window.resizeDocks({dock}, {before + 120}, Qt::Horizontal);
+        QTRY_VERIFY(dock->width() >= before + 100);
+        width = dock->width();
+        window.close();
+    }
+    QVERIFY(!Settings::loadWindowState(*m_settings).isEmpty());
+    MainWindow again(Params {}, m_settings.get());
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    auto *dock = again.findChild<QDockWidget *>(u"parametersDock"_s);
+    QCOMPARE(again.dockWidgetArea(dock), Qt::RightDockWidgetArea);
+    QTRY_COMPARE(dock->width(), width);
+}
+
+void TestSettings::corruptLayoutIsForgotten_data()
+{
+    QTest::addColumn<QVariant>("state");
+    QTest::newRow("garbage") << QVariant(QByteArray("\x00\x00\x00\xff\xff\xff garbage", 16));
+    QTest::newRow("text") << QVariant(u"left dock, 300 px"_s);
+    QTest::newRow("a number") << QVariant(42);
+    // A real layout cut short, and one of another version (a layout from an older program).
+    QByteArray real;
+    {
+        MainWindow window(Params {}, nullptr);
+        real = window.saveState(1);
+        QTest::newRow("truncated") << QVariant(real.left(real.size() / 2));
+        QTest::newRow("another version") << QVariant(window.saveState(99));
+    }
+}
+
+// A stored layout the window cannot read is forgotten: the window opens with its own docks,
+// and the next close stores a good one.
+void TestSettings::corruptLayoutIsForgotten()
+{
+    QFETCH(QVariant, state);
+    m_settings->setValue(u"window/state"_s, state);
+    {
+        MainWindow window(Params {}, m_settings.get());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
+        QCOMPARE(window.dockWidgetArea(dock), Qt::LeftDockWidgetArea);
+        QVERIFY(dock->isVisible() && !dock->isFloating());
+        QVERIFY(window.width() >= 800 && window.height() >= 600);
+        QVERIFY(!m_settings->contains(u"window/state"_s));
+        window.close();
+    }
+    MainWindow again(Params {}, m_settings.get());
+    QVERIFY(again.restoreState(Settings::loadWindowState(*m_settings), 1));
+}
+
+// A window closed during a lesson opens again without the lesson's panel: it shows with a
+// lesson only.
+void TestSettings::lessonPanelShowsOnlyWithALesson()
+{
+    {
+        MainWindow window(Params {}, m_settings.get());
+        window.show();
+        QVERIFY(window.lessons()->open(Lessons::all().constFirst()));
+        QTRY_VERIFY(window.lessons()->dock()->isVisible());
+        m_settings->setValue(u"window/state"_s, window.saveState(1));
+        window.lessons()->close();
+    }
+    MainWindow again(Params {}, m_settings.get());
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    QVERIFY(!again.lessons()->dock()->isVisible());
 }
 
 QTEST_MAIN(TestSettings)

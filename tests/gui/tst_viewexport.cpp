@@ -8,6 +8,7 @@
 #include "render/FigureRegistry.h"
 
 #include "support/FigureBuilds.h"
+#include "support/TestShots.h"
 
 #include <QDir>
 #include <QTest>
@@ -138,11 +139,11 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
     const QImage a = image.convertToFormat(QImage::Format_ARGB32);
     const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
     if (const auto differs = firstDifference(a, b)) {
-        a.save(QDir::temp().filePath(u"viewexport-exported.png"_s));
-        b.save(QDir::temp().filePath(u"viewexport-screen.png"_s));
-        QFAIL(qPrintable(u"first difference at (%1, %2); both images saved in %3"_s.arg(differs->x())
+        const QString kept = TestShots::save(a, u"viewexport-exported"_s);
+        TestShots::save(b, u"viewexport-screen"_s);
+        QFAIL(qPrintable(u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
                              .arg(differs->y())
-                             .arg(QDir::tempPath())));
+                             .arg(kept)));
     }
 }
 
@@ -202,11 +203,11 @@ void TestViewExport::zoomedViewExportEqualsTheWindow()
     const QImage a = zoomed.convertToFormat(QImage::Format_ARGB32);
     const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
     if (const auto differs = firstDifference(a, b)) {
-        a.save(QDir::temp().filePath(u"viewexport-zoomed-exported.png"_s));
-        b.save(QDir::temp().filePath(u"viewexport-zoomed-screen.png"_s));
-        QFAIL(qPrintable(u"first difference at (%1, %2); both images saved in %3"_s.arg(differs->x())
+        const QString kept = TestShots::save(a, u"viewexport-zoomed-exported"_s);
+        TestShots::save(b, u"viewexport-zoomed-screen"_s);
+        QFAIL(qPrintable(u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
                              .arg(differs->y())
-                             .arg(QDir::tempPath())));
+                             .arg(kept)));
     }
 }
 

@@ -1,12 +1,53 @@
 #include "render/Colormaps.h"
 
+#include <QFile>
 #include <QTest>
+
+#include <array>
+#include <cmath>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using posenc::Colormap;
 namespace Colormaps = posenc::Colormaps;
 
 Q_DECLARE_METATYPE(posenc::Colormap)
+
+namespace {
+
+constexpr int kEntries = 256;
+
+// The 8-bit colour nearest to an entry of matplotlib's table.
+QColor nearest(double r, double g, double b)
+{
+    const auto channel = [](double v) { return static_cast<int>(std::floor(v * 255.0 + 0.5)); };
+    return QColor(channel(r), channel(g), channel(b));
+}
+
+// tests/data/colormaps/NAME.csv: 256 lines "red,green,blue" taken from matplotlib's published
+// data (make_colormaps.py).
+std::vector<QColor> referenceTable(const QString &name)
+{
+    QFile file(QFINDTESTDATA(u"../data/colormaps/%1.csv"_s.arg(name)));
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return {};
+    std::vector<QColor> table;
+    while (!file.atEnd()) {
+        const QList<QByteArray> fields = file.readLine().trimmed().split(',');
+        if (fields.size() != 3)
+            return {};
+        table.push_back(nearest(fields[0].toDouble(), fields[1].toDouble(), fields[2].toDouble()));
+    }
+    return table;
+}
+
+// The middle of entry i's share of the data range.
+double middleOf(int i)
+{
+    return (i + 0.5) / kEntries;
+}
+
+} // namespace
 
 class TestColormaps : public QObject
 {
@@ -17,8 +58,10 @@ private slots:
     void divergingIsWhiteAtZeroAndSymmetric();
     void sequentialMapsGrowInLightness_data();
     void sequentialMapsGrowInLightness();
-    void endsAreThePublishedColours_data();
-    void endsAreThePublishedColours();
+    void everyEntryIsMatplotlibs_data();
+    void everyEntryIsMatplotlibs();
+    void publishedEntries_data();
+    void publishedEntries();
     void signedDataGetsTheDivergingMap();
 };
 
@@ -50,6 +93,7 @@ void TestColormaps::sequentialMapsGrowInLightness_data()
     QTest::addColumn<Colormap>("map");
     QTest::newRow("viridis") << Colormap::Viridis;
     QTest::newRow("cividis") << Colormap::Cividis;
+    QTest::newRow("magma") << Colormap::Magma;
 }
 
 void TestColormaps::sequentialMapsGrowInLightness()
@@ -69,27 +113,79 @@ void TestColormaps::sequentialMapsGrowInLightness()
     }
 }
 
-void TestColormaps::endsAreThePublishedColours_data()
+void TestColormaps::everyEntryIsMatplotlibs_data()
 {
     QTest::addColumn<Colormap>("map");
-    QTest::addColumn<QColor>("low");
-    QTest::addColumn<QColor>("high");
-    QTest::newRow("viridis") << Colormap::Viridis << QColor(0x44, 0x01, 0x54) << QColor(0xfd, 0xe7, 0x25);
-    QTest::newRow("cividis") << Colormap::Cividis << QColor(0x00, 0x22, 0x4e) << QColor(0xfe, 0xe8, 0x38);
-    QTest::newRow("diverging") << Colormap::Diverging << QColor(0x05, 0x30, 0x61) << QColor(0x67, 0x00, 0x1f);
+    for (const QString &name : Colormaps::names())
+        QTest::newRow(qPrintable(name)) << *Colormaps::fromName(name);
 }
 
-void TestColormaps::endsAreThePublishedColours()
+// Every map the program offers is matplotlib's table of 256 entries, each at its nearest 8-bit
+// colour, and the data in [i/256, (i+1)/256) of the range takes entry i as matplotlib maps it:
+// colorAt (legends) and the gradient QCustomPlot colours the heatmaps and colorbars with alike.
+// Before, 11 stops interpolated in RGB were up to 13 of 255 off a channel in viridis.
+void TestColormaps::everyEntryIsMatplotlibs()
 {
     QFETCH(Colormap, map);
-    QFETCH(QColor, low);
-    QFETCH(QColor, high);
-    const auto close = [](const QColor &a, const QColor &b) {
-        return std::abs(a.red() - b.red()) <= 2 && std::abs(a.green() - b.green()) <= 2
-            && std::abs(a.blue() - b.blue()) <= 2;
+    const std::vector<QColor> reference = referenceTable(Colormaps::name(map));
+    QCOMPARE(int(reference.size()), kEntries);
+    QCPColorGradient gradient = Colormaps::gradient(map);
+    const QCPRange range(0.0, 1.0);
+    const auto check = [&](double t, int entry) {
+        const QColor expected = reference[static_cast<std::size_t>(entry)];
+        const QColor fromColorAt = Colormaps::colorAt(map, t);
+        const QColor fromGradient = QColor::fromRgb(gradient.color(t, range));
+        QVERIFY2(
+            fromColorAt == expected,
+            qPrintable(
+                u"t %1: colorAt %2, entry %3 is %4"_s.arg(t).arg(fromColorAt.name()).arg(entry).arg(expected.name())));
+        QVERIFY2(fromGradient == expected,
+                 qPrintable(u"t %1: gradient %2, entry %3 is %4"_s.arg(t)
+                                .arg(fromGradient.name())
+                                .arg(entry)
+                                .arg(expected.name())));
     };
-    QVERIFY2(close(Colormaps::colorAt(map, 0.0), low), qPrintable(Colormaps::colorAt(map, 0.0).name()));
-    QVERIFY2(close(Colormaps::colorAt(map, 1.0), high), qPrintable(Colormaps::colorAt(map, 1.0).name()));
+    for (int i = 0; i < kEntries; ++i) {
+        check(middleOf(i), i);
+        check(double(i) / kEntries, i);
+    }
+    check(1.0, kEntries - 1);
+    check(-0.5, 0);
+    check(1.5, kEntries - 1);
+}
+
+void TestColormaps::publishedEntries_data()
+{
+    QTest::addColumn<Colormap>("map");
+    QTest::addColumn<int>("entry");
+    QTest::addColumn<QColor>("color");
+    // Typed from matplotlib's _cm_listed.py (the lists of 256 floats).
+    QTest::newRow("viridis 0") << Colormap::Viridis << 0 << nearest(0.267004, 0.004874, 0.329415);
+    QTest::newRow("viridis 128") << Colormap::Viridis << 128 << nearest(0.127568, 0.566949, 0.550556);
+    QTest::newRow("viridis 255") << Colormap::Viridis << 255 << nearest(0.993248, 0.906157, 0.143936);
+    QTest::newRow("cividis 0") << Colormap::Cividis << 0 << nearest(0.000000, 0.135112, 0.304751);
+    QTest::newRow("cividis 128") << Colormap::Cividis << 128 << nearest(0.488697, 0.485318, 0.471008);
+    QTest::newRow("cividis 255") << Colormap::Cividis << 255 << nearest(0.995737, 0.909344, 0.217772);
+    QTest::newRow("magma 0") << Colormap::Magma << 0 << nearest(0.001462, 0.000466, 0.013866);
+    QTest::newRow("magma 128") << Colormap::Magma << 128 << nearest(0.716387, 0.214982, 0.475290);
+    QTest::newRow("magma 255") << Colormap::Magma << 255 << nearest(0.987053, 0.991438, 0.749504);
+    // RdBu reversed passes through ColorBrewer's 11 colours at every 25.5 entries: the whole ones.
+    QTest::newRow("diverging 0") << Colormap::Diverging << 0 << QColor(0x053061);
+    QTest::newRow("diverging 51") << Colormap::Diverging << 51 << QColor(0x4393c3);
+    QTest::newRow("diverging 102") << Colormap::Diverging << 102 << QColor(0xd1e5f0);
+    QTest::newRow("diverging 153") << Colormap::Diverging << 153 << QColor(0xfddbc7);
+    QTest::newRow("diverging 204") << Colormap::Diverging << 204 << QColor(0xd6604d);
+    QTest::newRow("diverging 255") << Colormap::Diverging << 255 << QColor(0x67001f);
+}
+
+void TestColormaps::publishedEntries()
+{
+    QFETCH(Colormap, map);
+    QFETCH(int, entry);
+    QFETCH(QColor, color);
+    QCOMPARE(Colormaps::colorAt(map, middleOf(entry)).name(), color.name());
+    // The reference tables agree with the published values too.
+    QCOMPARE(referenceTable(Colormaps::name(map)).at(static_cast<std::size_t>(entry)).name(), color.name());
 }
 
 void TestColormaps::signedDataGetsTheDivergingMap()

@@ -6,7 +6,7 @@ namespace posenc::Colormaps {
 
 QStringList names()
 {
-    return {u"diverging"_s, u"viridis"_s, u"cividis"_s};
+    return {u"diverging"_s, u"viridis"_s, u"cividis"_s, u"magma"_s};
 }
 
 QString name(Colormap map)

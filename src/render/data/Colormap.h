@@ -7,12 +7,13 @@
 
 namespace posenc {
 
-// The colormaps of the program: a diverging map centred on zero for signed data, perceptually
-// uniform maps for magnitudes and fractions (Colormaps in src/render draws them).
+// The colormaps of the program, matplotlib's tables: a diverging map centred on zero for signed
+// data, perceptually uniform maps for magnitudes and fractions (Colormaps in src/render draws them).
 enum class Colormap {
-    Diverging, // ColorBrewer RdBu reversed: blue below zero, white at zero, red above
+    Diverging, // ColorBrewer RdBu reversed (matplotlib's RdBu_r): blue below zero, white at zero, red above
     Viridis,
     Cividis,
+    Magma,
 };
 
 namespace Colormaps {

@@ -1,0 +1,26 @@
+# The tests' scratch directory (tests/CMakeLists.txt): `cmake -DSCRATCH=DIR -DSTEP=prepare|check
+# -P ScratchDirectory.cmake`. prepare empties it and makes its parts; check fails naming every
+# file a test left in it.
+set(parts cwd tmp config)
+if(STEP STREQUAL "prepare")
+  file(REMOVE_RECURSE ${SCRATCH})
+  foreach(part IN LISTS parts)
+    file(MAKE_DIRECTORY ${SCRATCH}/${part})
+  endforeach()
+  # Qt refuses a runtime directory that others may enter, with a warning the quiet tests catch.
+  file(MAKE_DIRECTORY ${SCRATCH}/runtime)
+  file(CHMOD ${SCRATCH}/runtime DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+elseif(STEP STREQUAL "check")
+  set(left)
+  foreach(part IN LISTS parts)
+    file(GLOB_RECURSE found LIST_DIRECTORIES true ${SCRATCH}/${part}/*)
+    list(APPEND left ${found})
+  endforeach()
+  if(left)
+    list(JOIN left "\n  " listed)
+    message(FATAL_ERROR "Tests left these files outside their temporary directories:\n  ${listed}")
+  endif()
+  message(STATUS "No test left a file in ${SCRATCH}")
+else()
+  message(FATAL_ERROR "STEP must be prepare or check")
+endif()
