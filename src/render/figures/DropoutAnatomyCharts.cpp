@@ -192,14 +192,14 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
     m_current->setData({d.params.dropout}, {d.measuredAtP}, true);
     m_bandHigh->setName(u"p ± 4√(p(1−p)/n)"_s);
     m_expected->setName(u"expected: p"_s);
-    m_measured->setName(u"measured"_s);
+    m_measured->setName(u"measured, nested masks"_s);
     m_current->setName(
         u"at p = %1: %2"_s.arg(FigureText::formatNumber(d.params.dropout), FigureText::formatNumber(d.measuredAtP, 3)));
     const QString title = n == 0
         ? u"fraction dropped against p: no cell in view is under dropout\n(rows passed through or zeroed)"_s
-        : brief ? u"fraction dropped against p, n = %1"_s.arg(FigureText::formatCount(n))
-                : u"fraction dropped against p, n = %1 cells in view\nthe same cells and seed at every p"_s.arg(
-                    FigureText::formatCount(n));
+        : brief ? u"fraction dropped against p, n = %1 cells in view"_s.arg(FigureText::formatCount(n))
+                : u"fraction dropped against p, n = %1 cells in view\none seed for every p: a cell dropped at p stays "
+                  "dropped above it (nested masks), so the dots stray together"_s.arg(FigureText::formatCount(n));
     m_fractionTitle->setText(title);
     setColumns(m_fractionLegend, brief ? 4 : kLegendColumns);
 }

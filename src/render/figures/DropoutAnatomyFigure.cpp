@@ -141,7 +141,8 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const Params &p = d.params;
     // A small view keeps its room for the panels: shorter texts, the roles only outlined.
     const QRect viewport = m_title->parentPlot()->viewport();
-    m_wide = !m_compact && viewport.width() >= kAnatomyWideFigure.width() && viewport.height() >= kAnatomyWideFigure.height();
+    m_wide = !m_compact && viewport.width() >= kAnatomyWideFigure.width()
+        && viewport.height() >= kAnatomyWideFigure.height();
     fillHeatmaps(d);
     m_charts->fill(d, !m_wide);
     const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
@@ -153,23 +154,26 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
     // masked_fill zeroes the padding in evaluation too: Y = X only on the sequence's rows.
     const QString identity = hasPadding(p) ? u"Y = masked_fill(X), X on the sequence's rows"_s : u"Y = X"_s;
+    // Rows have roles only in the modes that treat them so; under sum no row is special.
+    const QString rows = TokenRoles::matter(p)
+        ? u"rows: "_s + TokenRoles::text(p)
+        : u"mode %1: every row alike, none protected"_s.arg(ParamText::toString(p.dropoutMode));
     if (!m_wide) {
-        m_subtitle->setText(u"rows: %1"_s.arg(TokenRoles::text(p)));
+        m_subtitle->setText(rows);
         return;
     }
     m_subtitle->setText(u"training: each cell kept with probability 1−p and scaled by 1/(1−p), else 0, so E[Y] = X  ·  "
-                        "evaluation: %1%2  ·  rows: %3"_s.arg(identity, evaluating, TokenRoles::text(p)));
+                        "evaluation: %1%2  ·  %3"_s.arg(identity, evaluating, rows));
 }
 
 void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
 {
     const Params &p = d.params;
     HeatmapStyle shared;
+    // The widest of the three quantities' ranges, the same at any resolution (ColourScale).
     double extent = 0.0;
     for (const HeatmapGrid *grid : {&d.input, &d.training, &d.evaluation})
-        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
-    if (!(extent > 0.0) || !std::isfinite(extent))
-        extent = 1.0;
+        extent = std::max(extent, grid->colourExtent);
     shared.dataRange = {-extent, extent};
     shared.colorbarLabel = u"X and Y"_s;
     m_panels[InputPanel]->setGrid(d.input, shared);
@@ -182,6 +186,8 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     QList<Swatch> swatches = mask.swatches();
     if (hasPadding(p))
         swatches.append({Colormaps::colorAt(mask.colormap, 0.0), u"padding"_s, Qt::BDiagPattern});
+    // Y's cells the mask zeroed, grey in the training panel: named with the mask they come from.
+    swatches += HeatmapPanel::markSwatches({m_panels[TrainingPanel].get(), m_panels[EvaluationPanel].get()});
     SwatchLegend::set(m_maskLegend, swatches);
     for (const auto &roles : m_roles)
         roles->update(p, m_wide);

@@ -4,6 +4,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/SwatchLegend.h"
 
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
@@ -34,14 +35,13 @@ QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
     return scale;
 }
 
-// The symmetric range of the grids together (+-1 when all are zero), so the panels compare.
+// The symmetric range of the grids together, so the panels compare: the widest of their
+// quantities' ranges, which the resolution does not change (ColourScale).
 QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
 {
     double extent = 0.0;
     for (const HeatmapGrid *grid : grids)
-        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
-    if (!(extent > 0.0) || !std::isfinite(extent))
-        extent = 1.0;
+        extent = std::max(extent, grid->colourExtent);
     return {-extent, extent};
 }
 
@@ -61,8 +61,12 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     plot->plotLayout()->addElement(2, 0, m_grid);
+    m_marksLegend = SwatchLegend::create(plot, plot->plotLayout(), 3, 0);
+    m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_marksLegend->setWrap(3);
     plot->plotLayout()->setRowStretchFactor(0, 0.01);
     plot->plotLayout()->setRowStretchFactor(1, 0.01);
+    plot->plotLayout()->setRowStretchFactor(3, 0.01);
     m_grid->setColumnSpacing(6);
     m_grid->setRowSpacing(2);
     m_outputScale = scaleIn(plot, m_grid, kOutputs);
@@ -154,8 +158,14 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         m_modeTitles[m]->setText(DropoutCompareCompute::modeTitle(panel)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
     }
+    // Two of the four modes treat rows by their role: every panel marks them, to compare.
+    const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);
     for (const auto &roles : m_roles)
-        roles->update(params, wide);
+        roles->update(roled, wide);
+    QList<const HeatmapPanel *> panels;
+    for (std::size_t m = 0; m < 4; ++m)
+        panels += {m_output[m].get(), m_pe[m].get()};
+    SwatchLegend::set(m_marksLegend, HeatmapPanel::markSwatches(panels));
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;

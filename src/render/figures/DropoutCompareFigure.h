@@ -39,6 +39,7 @@ private:
     QCPTextElement *m_title;
     QCPTextElement *m_subtitle;
     QCPLayoutGrid *m_grid;
+    QCPLegend *m_marksLegend; // what the grey cells and the lines mean, for all the panels
     QCPColorScale *m_outputScale;
     QCPColorScale *m_peScale;
     std::array<QCPTextElement *, 4> m_modeTitles {};

@@ -72,8 +72,9 @@ void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> col
     const QString output = FigureText::quantityLabel(Quantity::Output, params);
     m_title->setText(m_compact ? u"Mask M and %1  ·  %2"_s.arg(output, parameters)
                                : u"Dropout: keep mask M (1 kept, 0 dropped) and %1  ·  %2"_s.arg(output, parameters));
-    m_summary->setText(m_compact ? DropoutCompute::summary(data)
-                                 : DropoutCompute::summary(data) + u"  ·  rows: "_s + TokenRoles::text(params));
+    m_summary->setText(m_compact || !TokenRoles::matter(params)
+                           ? DropoutCompute::summary(data)
+                           : DropoutCompute::summary(data) + u"  ·  rows: "_s + TokenRoles::text(params));
 }
 
 QList<ViewAxis> DropoutFigure::viewAxes() const
