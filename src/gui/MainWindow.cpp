@@ -18,6 +18,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -109,9 +110,23 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     m_controls->setParams(params);
     applyParams(params);
     m_embeddings->adopt(params);
-    resize(1500, 950);
+    if (const QScreen *screen = this->screen())
+        setGeometry(initialGeometry(screen->availableGeometry()));
+    else
+        resize(kDefaultSize);
     if (m_settings)
         restoreGeometry(Settings::loadGeometry(*m_settings));
+}
+
+QRect MainWindow::initialGeometry(const QRect &available)
+{
+    // A window frame's title bar and borders come on top of the geometry: leave room for them.
+    constexpr int kFrame = 40;
+    const QSize room = (available.size() - QSize(kFrame / 2, kFrame)).expandedTo(QSize(1, 1));
+    const QSize size = kDefaultSize.boundedTo(room);
+    QRect geometry(QPoint(), size);
+    geometry.moveCenter(available.center());
+    return geometry;
 }
 
 void MainWindow::connectView(FigureView *view)
@@ -175,6 +190,8 @@ bool MainWindow::isSettled() const
 
 void MainWindow::applyParams(const Params &params)
 {
+    // A readout of the old parameters' cell would be stale: it comes back with the next move.
+    m_readout->clear();
     for (FigureView *view : allViews())
         view->setParams(params);
 }
