@@ -116,48 +116,14 @@ void FigureBuild::deliver(const FigureResult &result)
         finish();
 }
 
-QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
-{
-    QList<QCPAxisRect *> rects;
-    for (QCPAxisRect *rect : plot.axisRects()) {
-        if (rect->realVisibility() && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
-            rects.append(rect);
-    }
-    return rects;
-}
-
-double FigureBuild::leastPlotShare(const QCustomPlot &plot)
-{
-    const QList<QCPAxisRect *> rects = plotRects(plot);
-    const QRect viewport = plot.viewport();
-    if (rects.isEmpty() || viewport.isEmpty())
-        return 1.0;
-    const double share = double(viewport.width()) * viewport.height() / rects.size();
-    double least = 1.0;
-    for (const QCPAxisRect *rect : rects)
-        least = std::min(least, double(rect->width()) * rect->height() / share);
-    return least;
-}
-
 void FigureBuild::finish()
 {
     m_done = true;
-    const double cm = 2.54 / FigureSize::unitsPerInch();
     // Squeezed past the least its text, legends and axes need, they would overlap or be cut.
     const QSize least = m_plot->plotLayout()->minimumOuterSizeHint();
-    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height()) {
-        if (const double share = leastPlotShare(*m_plot); share < kMinPlotShare)
-            m_error = FigureError {
-                FigureError::TooSmall,
-                u"the %1 figure's text at %2 pt leaves a plot %3% of its share of %4 x %5 cm (%6% at least)"_s
-                    .arg(m_figure.name())
-                    .arg(m_style.fontPointSize)
-                    .arg(std::floor(100.0 * share))
-                    .arg(upToTenth(m_size.layout.width() * cm), 0, 'f', 1)
-                    .arg(upToTenth(m_size.layout.height() * cm), 0, 'f', 1)
-                    .arg(100.0 * kMinPlotShare)};
+    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height())
         return;
-    }
+    const double cm = 2.54 / FigureSize::unitsPerInch();
     const QSize need = least.expandedTo(m_size.layout);
     m_error = FigureError {
         FigureError::TooSmall,

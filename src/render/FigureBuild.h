@@ -52,13 +52,6 @@ class FigureBuild
 public:
     // Axes may be squeezed this small (layout units) before a figure is too small to draw.
     static constexpr int kMinAxisSide = 24;
-    // Each plot (an axis rect, colour scales aside) keeps at least this part of its share of the
-    // figure, the figure's area over its plots: text and legends that leave a plot less have
-    // squeezed it into a strip that shows nothing (a chart 30 pixels tall under a big legend).
-    static constexpr double kMinPlotShare = 0.25;
-    // The plots of a laid-out figure, and the smallest part of its share one of them has.
-    static QList<QCPAxisRect *> plotRects(const QCustomPlot &plot);
-    static double leastPlotShare(const QCustomPlot &plot);
 
     // Precondition: figure.check() passed for the engine's parameters and `state`.
     FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine, FigureState state,
