@@ -21,6 +21,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 
 using namespace Qt::StringLiterals;
@@ -83,6 +84,11 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The panel scrolls up and down on a short screen, never sideways: the dock is as wide as
+    // the controls need beside a vertical scroll bar, so no button is cut at its right edge.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_controls->minimumSizeHint().width()
+                            + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     m_readout->setObjectName(u"hoverReadout"_s);
