@@ -116,14 +116,61 @@ void FigureBuild::deliver(const FigureResult &result)
         finish();
 }
 
+QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
+{
+    QList<QCPAxisRect *> rects;
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (rect->realVisibility() && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            rects.append(rect);
+    }
+    return rects;
+}
+
+double FigureBuild::leastPlotShare()
+{
+    const QList<QCPAxisRect *> plots = plotRects(*m_plot);
+    const auto areas = [&] {
+        QList<double> list;
+        for (const QCPAxisRect *rect : plots)
+            list.append(double(rect->width()) * rect->height());
+        return list;
+    };
+    const QList<double> shown = areas();
+    const double factor = FigureStyle::kMinFontPointSize / m_style.fontPointSize;
+    if (factor >= 1.0)
+        return 1.0;
+    FigureFonts::scale(m_plot.get(), factor);
+    layOut();
+    const QList<double> roomy = areas();
+    FigureFonts::scale(m_plot.get(), 1.0 / factor);
+    layOut();
+    double least = 1.0;
+    for (qsizetype i = 0; i < plots.size(); ++i) {
+        if (roomy[i] > 0.0)
+            least = std::min(least, shown[i] / roomy[i]);
+    }
+    return least;
+}
+
 void FigureBuild::finish()
 {
     m_done = true;
+    const double cm = 2.54 / FigureSize::unitsPerInch();
     // Squeezed past the least its text, legends and axes need, they would overlap or be cut.
     const QSize least = m_plot->plotLayout()->minimumOuterSizeHint();
-    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height())
+    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height()) {
+        if (const double share = leastPlotShare(); share < kMinPlotShare)
+            m_error = FigureError {
+                FigureError::TooSmall,
+                u"the %1 figure's text at %2 pt leaves a plot %3% of its room at %4 x %5 cm (%6% at least)"_s
+                    .arg(m_figure.name())
+                    .arg(m_style.fontPointSize)
+                    .arg(std::floor(100.0 * share))
+                    .arg(upToTenth(m_size.layout.width() * cm), 0, 'f', 1)
+                    .arg(upToTenth(m_size.layout.height() * cm), 0, 'f', 1)
+                    .arg(100.0 * kMinPlotShare)};
         return;
-    const double cm = 2.54 / FigureSize::unitsPerInch();
+    }
     const QSize need = least.expandedTo(m_size.layout);
     m_error = FigureError {
         FigureError::TooSmall,

@@ -105,11 +105,11 @@ QList<Swatch> HeatmapPanel::swatchesOf(const HeatmapMarks &marks)
 {
     QList<Swatch> swatches;
     if (marks.hasMark(CellMark::Dropped))
-        swatches.append({HeatmapMarks::droppedColor(), u"dropped: zeroed by the mask, no value"_s});
+        swatches.append({HeatmapMarks::droppedColor(), u"dropped (no value)"_s});
     if (marks.hasMark(CellMark::Padding))
-        swatches.append({HeatmapMarks::droppedColor(), u"padding: zeroed by masked_fill"_s, Qt::BDiagPattern});
+        swatches.append({HeatmapMarks::droppedColor(), u"padding (masked_fill)"_s, Qt::BDiagPattern});
     if (marks.showsSpread() && marks.hasSpread())
-        swatches.append({Qt::white, u"lines: the PE swings within a pixel"_s, Qt::HorPattern});
+        swatches.append({Qt::white, u"lines: PE swings in the pixel"_s, Qt::HorPattern});
     return swatches;
 }
 

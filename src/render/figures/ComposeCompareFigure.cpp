@@ -34,14 +34,6 @@ QCPGraph *dots(QCPAxisRect *rect, const QColor &color, bool ring)
     return graph;
 }
 
-// A text that takes no room when it is empty: a paper column leaves the captions out.
-void setCollapsibleText(QCPTextElement *element, const QString &text)
-{
-    element->setText(text);
-    element->setMinimumSize(text.isEmpty() ? QSize(1, 1) : QSize());
-    element->setMaximumSize(QWIDGETSIZE_MAX, text.isEmpty() ? 1 : QWIDGETSIZE_MAX);
-}
-
 // Each axis follows the other: zooming or panning either moves both.
 void link(QCPAxis *a, QCPAxis *b)
 {
@@ -219,7 +211,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
         setGrid(side.map, side.marks, panel.grid, meanOnly);
         side.header->setText(i == 0 ? u"sum: "_s + panel.label : u"concat: "_s + panel.label);
         // A paper column keeps the heatmaps and the statistics; the words come with the room.
-        setCollapsibleText(side.layout, m_compact ? QString() : panel.layout);
+        PlotStyle::setCollapsibleText(side.layout, m_compact ? QString() : panel.layout);
         side.embeddingStd->setData(panel.embedding.columns, panel.embedding.std, true);
         side.embeddingMean->setData(panel.embedding.columns, magnitudes(panel.embedding.mean), true);
         side.peStd->setData(panel.pe.columns, panel.pe.std, true);
@@ -231,7 +223,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
         if (!panel.embedding.std.isEmpty())
             caption.append(u"s·E: std ≈ %1"_s.arg(FigureText::formatNumber(meanStd(panel.embedding), 3)));
         caption.removeAll(QString());
-        setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
+        PlotStyle::setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
     }
     const ComposePanel &sum = data.panels[0];
     // One legend for both sides; what lies under their axis is counted in it, not left out unsaid.
