@@ -41,22 +41,28 @@ FigureBuild::FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const E
     , m_size(size)
     , m_plot(std::make_unique<QCustomPlot>())
 {
-    m_figurePlot = m_figure.build(m_plot.get());
-    m_figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
-    m_figurePlot->showDefaultView(m_engine->params(), m_state);
-    for (const ViewAxis &axis : m_figurePlot->viewAxes()) {
-        if (const auto range = m_state.range(axis.key))
-            axis.axis->setRange(range->lower, range->upper);
-    }
-    FigureFonts::scale(m_plot.get(), m_style.fontPointSize / FigureStyle::kBaseFontPointSize);
-    for (QCPAxisRect *rect : m_plot->axisRects())
-        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
-    for (QCPAxisRect *rect : m_figurePlot->pictureRects())
-        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+    m_figurePlot = setUp(m_plot.get(), m_style.fontPointSize);
     layOut();
 }
 
 FigureBuild::~FigureBuild() = default;
+
+std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot, double points) const
+{
+    auto figurePlot = m_figure.build(plot);
+    figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
+    figurePlot->showDefaultView(m_engine->params(), m_state);
+    for (const ViewAxis &axis : figurePlot->viewAxes()) {
+        if (const auto range = m_state.range(axis.key))
+            axis.axis->setRange(range->lower, range->upper);
+    }
+    FigureFonts::scale(plot, points / FigureStyle::kBaseFontPointSize);
+    for (QCPAxisRect *rect : plot->axisRects())
+        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
+    for (QCPAxisRect *rect : figurePlot->pictureRects())
+        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+    return figurePlot;
+}
 
 // Lays the figure out at its size as the window does: a replot, which also fills QCustomPlot's
 // cache of tick labels, whose sizes then set the margins.
@@ -97,6 +103,7 @@ void FigureBuild::deliver(const FigureResult &result)
         return;
     }
     const QList<QRect> before = axisRectGeometry();
+    m_data = result.data;
     m_figurePlot->fill(result.data, m_state);
     // QCustomPlot thins a graph to a few points per layout unit, which shows as steps when a
     // unit is several output pixels: a print draws every point.
@@ -126,28 +133,27 @@ QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
     return rects;
 }
 
-double FigureBuild::leastPlotShare()
+double FigureBuild::leastPlotShare() const
 {
-    const QList<QCPAxisRect *> plots = plotRects(*m_plot);
-    const auto areas = [&] {
-        QList<double> list;
-        for (const QCPAxisRect *rect : plots)
-            list.append(double(rect->width()) * rect->height());
-        return list;
-    };
-    const QList<double> shown = areas();
-    const double factor = FigureStyle::kMinFontPointSize / m_style.fontPointSize;
-    if (factor >= 1.0)
+    if (!m_data || m_style.fontPointSize <= FigureStyle::kMinFontPointSize)
         return 1.0;
-    FigureFonts::scale(m_plot.get(), factor);
-    layOut();
-    const QList<double> roomy = areas();
-    FigureFonts::scale(m_plot.get(), 1.0 / factor);
-    layOut();
+    // The same figure and data laid out again with its text at 4 pt, in a plot of its own: the
+    // figure measured is left exactly as it is.
+    QCustomPlot roomy;
+    const std::unique_ptr<FigurePlot> figurePlot = setUp(&roomy, FigureStyle::kMinFontPointSize);
+    roomy.setViewport(QRect(QPoint(0, 0), m_size.layout));
+    roomy.replot();
+    figurePlot->fill(m_data, m_state);
+    roomy.replot();
+    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(&roomy); ++round)
+        roomy.replot();
+    const QList<QCPAxisRect *> shown = plotRects(*m_plot);
+    const QList<QCPAxisRect *> room = plotRects(roomy);
     double least = 1.0;
-    for (qsizetype i = 0; i < plots.size(); ++i) {
-        if (roomy[i] > 0.0)
-            least = std::min(least, shown[i] / roomy[i]);
+    for (qsizetype i = 0; i < std::min(shown.size(), room.size()); ++i) {
+        const double area = double(room[i]->width()) * room[i]->height();
+        if (area > 0.0)
+            least = std::min(least, double(shown[i]->width()) * shown[i]->height() / area);
     }
     return least;
 }

@@ -83,8 +83,10 @@ public:
 private:
     void layOut();
     void finish();
+    // The figure's drawing built in `plot`, its view set and its text at `points`.
+    std::unique_ptr<FigurePlot> setUp(QCustomPlot *plot, double points) const;
     // The least, over the plots, of a plot's area at the style's font size over its area at 4 pt.
-    double leastPlotShare();
+    double leastPlotShare() const;
     QList<QRect> axisRectGeometry() const;
 
     const FigureDescriptor &m_figure;
@@ -94,6 +96,7 @@ private:
     FigureSize m_size;
     std::unique_ptr<QCustomPlot> m_plot;
     std::unique_ptr<FigurePlot> m_figurePlot;
+    std::shared_ptr<const FigureData> m_data; // the last filled
     QList<QRect> m_requestedGeometry;
     int m_pass = 0;
     bool m_done = false;
