@@ -200,8 +200,10 @@ Number specialDropped(const Params &p)
 // L·L·d multiplications at most (~10 ms).
 constexpr double kRecoveryWork = double(1 << 24);
 
-// How many positions q of Y keep their position readable: PE_q is the PE row with the largest
-// dot product with Y_q (its PE columns in concat), at dropout probability `dropout`.
+// How many positions q keep their position through dropout: PE_q is the PE row with the largest
+// dot product with the PE's part of Y_q, M ⊙ PE_q / (1 − p) (its PE columns in concat), at
+// dropout probability `dropout`. The PE's part alone: what dropout leaves of the position, apart
+// from the embedding added to it.
 Number recovered(const Params &p, double dropout)
 {
     if (double(p.maxLen) * double(p.maxLen) * d(p) > kRecoveryWork)
@@ -211,8 +213,10 @@ Number recovered(const Params &p, double dropout)
     Params at = p;
     at.dropout = dropout;
     at.training = true;
-    // Y holds its positions whatever the variant; the question is about dropout on the sum.
+    // Dropout on the sum, of the PE alone (s·E = 0): the same mask.
     at.dropoutMode = DropoutMode::Sum;
+    at.scaleKind = ScaleKind::Custom;
+    at.customScale = 0.0;
     const Engine engine(at);
     const std::int64_t k = at.peColumns();
     RowMatrixXf y(at.maxLen, at.dModel), pe(at.maxLen, k);
@@ -384,7 +388,8 @@ const QList<Entry> &entries()
          [](const Params &) {
              return integer(std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23))));
          }},
-        {u"recovered"_s, u"positions q whose nearest PE row to Y_q is PE_q, of the L, at the current p"_s,
+        {u"recovered"_s,
+         u"positions q whose nearest PE row to the PE's part of Y_q, M ⊙ PE_q / (1 − p), is PE_q, at the current p"_s,
          [](const Params &p) { return recovered(p, p.training ? p.dropout : 0.0); }},
         {u"recovered_p50"_s, u"the same at p = 0.5"_s, [](const Params &p) { return recovered(p, 0.5); }},
         {u"recovered_p90"_s, u"the same at p = 0.9"_s, [](const Params &p) { return recovered(p, 0.9); }},
