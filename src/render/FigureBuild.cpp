@@ -135,7 +135,9 @@ QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
 
 double FigureBuild::leastPlotShare() const
 {
-    if (!m_data || m_style.fontPointSize <= FigureStyle::kMinFontPointSize)
+    // At the window's own size of text or less, a figure is what its view shows: only larger
+    // text (a slide's) can take the plots' room.
+    if (!m_data || m_style.fontPointSize <= FigureStyle::kBaseFontPointSize)
         return 1.0;
     // The same figure and data laid out again with its text at 4 pt, in a plot of its own: the
     // figure measured is left exactly as it is.

@@ -130,7 +130,7 @@ QList<Swatch> HeatmapPanel::markSwatches(const QList<const HeatmapPanel *> &pane
 
 void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
 {
-    if (swatches.isEmpty()) {
+    if (swatches.isEmpty() || m_marksNamedByFigure) {
         if (m_marksLegend && m_cell->hasElement(1, 0) && m_cell->element(1, 0) == m_marksLegend) {
             m_cell->take(m_marksLegend);
             m_cell->simplify();

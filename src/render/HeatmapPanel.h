@@ -67,6 +67,9 @@ public:
 
     // The mean alone, without the oscillation mark (a figure's option); the mark by default.
     void setShowSpread(bool show);
+    // The figure names this panel's marks itself (beside its mask's kept and dropped): no legend
+    // of them under the heatmap.
+    void setMarksNamedByFigure(bool named) { m_marksNamedByFigure = named; }
     // The legend entries of the marks the grid now carries: dropped cells, padding, the
     // oscillation mark. A panel with its own colorbar shows them under its heatmap; a figure
     // whose panels share a colour scale places them.
@@ -100,6 +103,7 @@ private:
     QCPLegend *m_legend = nullptr;
     HeatmapMarks *m_marks = nullptr;
     QCPLegend *m_marksLegend = nullptr; // under the heatmap, in m_cell while it has entries
+    bool m_marksNamedByFigure = false;
 };
 
 } // namespace posenc
