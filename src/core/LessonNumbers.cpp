@@ -1,6 +1,7 @@
 #include "LessonNumbers.h"
 
 #include "DropoutMask.h"
+#include "Engine.h"
 #include "Frequencies.h"
 
 #include <QRegularExpression>
@@ -195,6 +196,65 @@ Number specialDropped(const Params &p)
     return count(double(dropped));
 }
 
+// Tables small enough that the nearest PE row of every row of Y is found on the GUI thread:
+// L·L·d multiplications at most (~10 ms).
+constexpr double kRecoveryWork = double(1 << 24);
+
+// How many positions q keep their position through dropout: PE_q is the PE row with the largest
+// dot product with the PE's part of Y_q, M ⊙ PE_q / (1 − p) (its PE columns in concat), at
+// dropout probability `dropout`. The PE's part alone: what dropout leaves of the position, apart
+// from the embedding added to it.
+Number recovered(const Params &p, double dropout)
+{
+    if (double(p.maxLen) * double(p.maxLen) * d(p) > kRecoveryWork)
+        return none(u"not computed past L·L·d = 2²⁴ multiplications"_s);
+    if (dropout >= 1.0)
+        return none(u"nothing left of Y at p = 1"_s);
+    Params at = p;
+    at.dropout = dropout;
+    at.training = true;
+    // Dropout on the sum, of the PE alone (s·E = 0): the same mask.
+    at.dropoutMode = DropoutMode::Sum;
+    at.scaleKind = ScaleKind::Custom;
+    at.customScale = 0.0;
+    const Engine engine(at);
+    const std::int64_t k = at.peColumns();
+    RowMatrixXf y(at.maxLen, at.dModel), pe(at.maxLen, k);
+    engine.computeBlock(Quantity::Output, {0, at.maxLen, 0, at.dModel}, y);
+    engine.computeBlock(Quantity::Pe, {0, at.maxLen, 0, k}, pe);
+    const Eigen::MatrixXd scores = y.rightCols(k).cast<double>() * pe.cast<double>().transpose();
+    std::int64_t found = 0;
+    for (std::int64_t q = 0; q < at.maxLen; ++q) {
+        Eigen::Index best = 0;
+        scores.row(q).maxCoeff(&best);
+        found += best == q ? 1 : 0;
+    }
+    return integer(found);
+}
+
+// The mean |cos| between s·E_q and PE_q over the first rows (256 at most): how far from
+// parallel a token's embedding and its position's code are (concat: E's and the PE's columns
+// differ, so the sum's d columns are compared).
+Number embeddingPeCosine(const Params &p)
+{
+    Params sum = p;
+    sum.compose = Compose::Sum;
+    sum.peDims.reset();
+    const Engine engine(sum);
+    const std::int64_t rows = std::min<std::int64_t>(p.maxLen, 256);
+    RowMatrixXf e(rows, p.dModel), pe(rows, p.dModel);
+    if (engine.check(Quantity::Embedding, {0, rows, 0, p.dModel}))
+        return none(u"not computed: the embeddings cannot be read here"_s);
+    engine.computeBlock(Quantity::Embedding, {0, rows, 0, p.dModel}, e);
+    engine.computeBlock(Quantity::Pe, {0, rows, 0, p.dModel}, pe);
+    double total = 0.0;
+    for (std::int64_t q = 0; q < rows; ++q) {
+        const double norms = e.row(q).cast<double>().norm() * pe.row(q).cast<double>().norm();
+        total += norms > 0.0 ? std::abs(e.row(q).cast<double>().dot(pe.row(q).cast<double>())) / norms : 0.0;
+    }
+    return real(total / double(rows));
+}
+
 Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
 {
     // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
@@ -328,6 +388,15 @@ const QList<Entry> &entries()
          [](const Params &) {
              return integer(std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23))));
          }},
+        {u"recovered"_s,
+         u"positions q whose nearest PE row to the PE's part of Y_q, M ⊙ PE_q / (1 − p), is PE_q, at the current p"_s,
+         [](const Params &p) { return recovered(p, p.training ? p.dropout : 0.0); }},
+        {u"recovered_p50"_s, u"the same at p = 0.5"_s, [](const Params &p) { return recovered(p, 0.5); }},
+        {u"recovered_p90"_s, u"the same at p = 0.9"_s, [](const Params &p) { return recovered(p, 0.9); }},
+        {u"cos_e_pe"_s, u"the mean |cos(s·E_q, PE_q)| over the first 256 positions at most, this seed"_s,
+         embeddingPeCosine},
+        {u"cos_random"_s, u"√(2/(πd)): the mean |cos| of two random directions in d dimensions"_s,
+         [](const Params &p) { return real(std::sqrt(2.0 / (std::numbers::pi * d(p)))); }},
         {u"turns_last"_s, u"(L − 1)/(2π): the turns of column 0's angle up to the last position"_s,
          [](const Params &p) { return real(double(p.maxLen - 1) / (2.0 * std::numbers::pi)); }},
     };

@@ -26,17 +26,19 @@ std::complex<double> phase(double omega, double x)
 
 } // namespace
 
-PeWindowMeans::PeWindowMeans(std::int64_t dModel, double base, Layout layout, const RowWindows &windows)
+PeWindowMeans::PeWindowMeans(std::int64_t dModel, double base, Layout layout, const RowWindows &windows, Moment moment)
     : m_dModel(dModel)
     , m_layout(layout)
     , m_windows(windows)
+    , m_moment(moment)
 {
+    const double harmonic = moment == Moment::Square ? 2.0 : 1.0;
     const std::int64_t pairs = Frequencies::pairCount(dModel);
     m_omega.resize(static_cast<std::size_t>(pairs));
     m_attenuation.resize(static_cast<std::size_t>(pairs));
     m_firstLive = pairs;
     for (std::int64_t i = pairs - 1; i >= 0; --i) {
-        const double w = Frequencies::angular(i, dModel, base);
+        const double w = harmonic * Frequencies::angular(i, dModel, base);
         const double v = w * windows.sigma;
         m_omega[static_cast<std::size_t>(i)] = w;
         m_attenuation[static_cast<std::size_t>(i)] = std::exp(-0.5 * v * v);
@@ -69,6 +71,14 @@ GaussianWindow PeWindowMeans::peWindow(double centre) const
     if (centre + GaussianSum::kReach * m_windows.sigma > peLast)
         window.last = peLast;
     return window;
+}
+
+double PeWindowMeans::peShare(std::int64_t a) const
+{
+    const double centre = m_windows.centre(a);
+    const GaussianSum weights(0.0, m_windows.sigma);
+    const double total = weights(weightWindow(centre)).real();
+    return total > 0.0 ? weights(peWindow(centre)).real() / total : 0.0;
 }
 
 namespace {
@@ -201,7 +211,15 @@ void PeWindowMeans::forEachWindow(std::int64_t a0, std::int64_t count, std::int6
     const std::size_t span = static_cast<std::size_t>(hi - lo + 1);
     const bool interleaved = m_layout == Layout::Interleaved;
     const auto deliver = [&](std::int64_t a, const std::complex<double> *mean) {
-        if (interleaved) { // column c holds (sin, cos) of pair c / 2: a pair's mean is (cos, sin)
+        if (m_moment == Moment::Square) {
+            // sin^2 = (1 - cos 2x) / 2 and cos^2 = (1 + cos 2x) / 2, over the PE rows' share.
+            const double share = meetsEdge(a) ? peShare(a) : 1.0;
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const double cos2 = mean[pairOf[static_cast<std::size_t>(c)] - lo].real();
+                values[static_cast<std::size_t>(c)]
+                    = 0.5 * (share + (isCos[static_cast<std::size_t>(c)] ? cos2 : -cos2));
+            }
+        } else if (interleaved) { // column c holds (sin, cos) of pair c / 2: a pair's mean is (cos, sin)
             const auto *parts = reinterpret_cast<const double *>(mean); // (re, im) pairs, as the standard allows
             for (std::int64_t c = col0; c < col0 + cols; ++c)
                 values[static_cast<std::size_t>(c - col0)] = parts[(c ^ 1) - 2 * lo];

@@ -29,6 +29,11 @@ struct RowWindows
     double centre(std::int64_t a) const { return centre0 + static_cast<double>(a) * spacing; }
 };
 
+// Which average of the columns a PeWindowMeans gives: of the values, or of their squares, the
+// second moment from which a pixel's spread follows (sin^2 = (1 - cos 2x) / 2, cos^2 =
+// (1 + cos 2x) / 2: the same sums at twice the frequency).
+enum class Moment { Mean, Square };
+
 // Receives the means of one window: values[c] for the columns asked for.
 using WindowSink = std::function<void(std::int64_t window, const double *values)>;
 
@@ -40,15 +45,22 @@ using WindowSink = std::function<void(std::int64_t window, const double *values)
 // zero to float32 resolution and skipped, and the others advance from window to window by a
 // rotation, re-anchored exactly every kAnchorWindows windows. A window at an edge takes the
 // Euler-Maclaurin form of every pair. Within ~1e-12 of the float64 direct sums.
+//
+// Moment::Square gives the means of the squared columns from the sums at 2 w_i (GaussianSum's
+// aliases at 2 w <= 2 are ~1e-9 at the least sigma): a pair whose 2 w turns too fast for the window has
+// the mean 1/2 in its sine and its cosine column, the mean of a full swing.
 class PeWindowMeans
 {
 public:
     static constexpr std::int64_t kAnchorWindows = 64;
 
     // Precondition: windows.sigma >= GaussianSum::kMinSigma.
-    PeWindowMeans(std::int64_t dModel, double base, Layout layout, const RowWindows &windows);
+    PeWindowMeans(std::int64_t dModel, double base, Layout layout, const RowWindows &windows,
+                  Moment moment = Moment::Mean);
 
-    // Pairs before this one have exp(-sigma^2 w^2 / 2) below 2^-24.
+    Moment moment() const { return m_moment; }
+    // Pairs before this one have exp(-sigma^2 (k w)^2 / 2) below 2^-24, k = 1 for the mean, 2
+    // for the square.
     std::int64_t firstLivePair() const { return m_firstLive; }
     // True when window a meets an edge of the rows, or of the PE rows, within kReach sigmas.
     bool meetsEdge(std::int64_t a) const;
@@ -65,11 +77,14 @@ private:
                    std::vector<std::complex<double>> &means) const;
     GaussianWindow weightWindow(double centre) const;
     GaussianWindow peWindow(double centre) const;
+    // The share of window a's weight on the PE rows: 1 unless it reaches past peLast.
+    double peShare(std::int64_t a) const;
 
     std::int64_t m_dModel;
     Layout m_layout;
     RowWindows m_windows;
-    std::vector<double> m_omega; // per pair
+    Moment m_moment;
+    std::vector<double> m_omega; // per pair, times 2 for the square
     std::vector<double> m_attenuation; // exp(-sigma^2 w^2 / 2)
     std::int64_t m_firstLive = 0;
 };

@@ -18,8 +18,10 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QStyle>
 
 using namespace Qt::StringLiterals;
 
@@ -85,6 +87,11 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The panel scrolls up and down on a short screen, never sideways: the dock is as wide as
+    // the controls need beside a vertical scroll bar, so no button is cut at its right edge.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_controls->minimumSizeHint().width()
+                            + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     m_readout->setObjectName(u"hoverReadout"_s);
@@ -112,7 +119,10 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     m_controls->setParams(params);
     applyParams(params);
     m_embeddings->adopt(params);
-    resize(1500, 950);
+    if (const QScreen *screen = this->screen())
+        setGeometry(initialGeometry(screen->availableGeometry()));
+    else
+        resize(kDefaultSize);
     if (m_settings)
         restoreLayout();
 }
@@ -127,10 +137,21 @@ void MainWindow::restoreLayout()
     const bool stateRead = state.isEmpty() || restoreState(state, kLayoutVersion);
     if (!geometryRead || !stateRead) {
         Settings::forgetWindowLayout(*m_settings);
-        resize(1500, 950);
+        resize(kDefaultSize);
     }
     // The lesson's panel shows with a lesson only, whatever the window was closed with.
     m_lessons->dock()->setVisible(m_lessons->current() != nullptr);
+}
+
+QRect MainWindow::initialGeometry(const QRect &available)
+{
+    // A window frame's title bar and borders come on top of the geometry: leave room for them.
+    constexpr int kFrame = 40;
+    const QSize room = (available.size() - QSize(kFrame / 2, kFrame)).expandedTo(QSize(1, 1));
+    const QSize size = kDefaultSize.boundedTo(room);
+    QRect geometry(QPoint(), size);
+    geometry.moveCenter(available.center());
+    return geometry;
 }
 
 void MainWindow::connectView(FigureView *view)
@@ -191,6 +212,8 @@ void MainWindow::applyParams(const Params &params)
 {
     const ParamsChange change = ParamsChange::between(m_params, std::make_shared<const Engine>(params));
     m_params = params;
+    // A readout of the old parameters' cell would be stale: it comes back with the next move.
+    m_readout->clear();
     const QList<FigureView *> all = views();
     for (FigureView *view : all)
         view->setParams(change);

@@ -30,6 +30,12 @@ public:
     // The figures of the dashboard's views for an encoding family: what the window opens on, and
     // what a view that cannot show its figure for a newly chosen family takes instead.
     static QList<std::pair<QString, FigureState>> defaultFigures(Encoding encoding = Encoding::Sinusoidal);
+    // The size the window opens at where the screen has room for it.
+    static constexpr QSize kDefaultSize {1500, 950};
+    // Where the window opens on a screen whose available geometry (without task bars, in
+    // device-independent pixels, so at 2x a 1920 x 1080 screen gives 960 x 540) is `available`:
+    // kDefaultSize, or as much of the screen as it leaves, centred.
+    static QRect initialGeometry(const QRect &available);
 
     // `settings` (may be null) is read for the geometry and the docks' layout, and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);

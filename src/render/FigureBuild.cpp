@@ -41,22 +41,28 @@ FigureBuild::FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const E
     , m_size(size)
     , m_plot(std::make_unique<QCustomPlot>())
 {
-    m_figurePlot = m_figure.build(m_plot.get());
-    m_figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
-    m_figurePlot->showDefaultView(m_engine->params(), m_state);
-    for (const ViewAxis &axis : m_figurePlot->viewAxes()) {
-        if (const auto range = m_state.range(axis.key))
-            axis.axis->setRange(range->lower, range->upper);
-    }
-    FigureFonts::scale(m_plot.get(), m_style.fontPointSize / FigureStyle::kBaseFontPointSize);
-    for (QCPAxisRect *rect : m_plot->axisRects())
-        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
-    for (QCPAxisRect *rect : m_figurePlot->pictureRects())
-        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+    m_figurePlot = setUp(m_plot.get(), m_style.fontPointSize);
     layOut();
 }
 
 FigureBuild::~FigureBuild() = default;
+
+std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot, double points) const
+{
+    auto figurePlot = m_figure.build(plot);
+    figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
+    figurePlot->showDefaultView(m_engine->params(), m_state);
+    for (const ViewAxis &axis : figurePlot->viewAxes()) {
+        if (const auto range = m_state.range(axis.key))
+            axis.axis->setRange(range->lower, range->upper);
+    }
+    FigureFonts::scale(plot, points / FigureStyle::kBaseFontPointSize);
+    for (QCPAxisRect *rect : plot->axisRects())
+        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
+    for (QCPAxisRect *rect : figurePlot->pictureRects())
+        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+    return figurePlot;
+}
 
 // Lays the figure out at its size as the window does: a replot, which also fills QCustomPlot's
 // cache of tick labels, whose sizes then set the margins.
@@ -97,6 +103,7 @@ void FigureBuild::deliver(const FigureResult &result)
         return;
     }
     const QList<QRect> before = axisRectGeometry();
+    m_data = result.data;
     m_figurePlot->fill(result.data, m_state);
     // QCustomPlot thins a graph to a few points per layout unit, which shows as steps when a
     // unit is several output pixels: a print draws every point.
@@ -116,14 +123,62 @@ void FigureBuild::deliver(const FigureResult &result)
         finish();
 }
 
+QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
+{
+    QList<QCPAxisRect *> rects;
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (rect->realVisibility() && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            rects.append(rect);
+    }
+    return rects;
+}
+
+double FigureBuild::leastPlotShare() const
+{
+    // At the window's own size of text or less, a figure is what its view shows: only larger
+    // text (a slide's) can take the plots' room.
+    if (!m_data || m_style.fontPointSize <= FigureStyle::kBaseFontPointSize)
+        return 1.0;
+    // The same figure and data laid out again with its text at 4 pt, in a plot of its own: the
+    // figure measured is left exactly as it is.
+    QCustomPlot roomy;
+    const std::unique_ptr<FigurePlot> figurePlot = setUp(&roomy, FigureStyle::kMinFontPointSize);
+    roomy.setViewport(QRect(QPoint(0, 0), m_size.layout));
+    roomy.replot();
+    figurePlot->fill(m_data, m_state);
+    roomy.replot();
+    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(&roomy); ++round)
+        roomy.replot();
+    const QList<QCPAxisRect *> shown = plotRects(*m_plot);
+    const QList<QCPAxisRect *> room = plotRects(roomy);
+    double least = 1.0;
+    for (qsizetype i = 0; i < std::min(shown.size(), room.size()); ++i) {
+        const double area = double(room[i]->width()) * room[i]->height();
+        if (area > 0.0)
+            least = std::min(least, double(shown[i]->width()) * shown[i]->height() / area);
+    }
+    return least;
+}
+
 void FigureBuild::finish()
 {
     m_done = true;
+    const double cm = 2.54 / FigureSize::unitsPerInch();
     // Squeezed past the least its text, legends and axes need, they would overlap or be cut.
     const QSize least = m_plot->plotLayout()->minimumOuterSizeHint();
-    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height())
+    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height()) {
+        if (const double share = leastPlotShare(); share < kMinPlotShare)
+            m_error = FigureError {
+                FigureError::TooSmall,
+                u"the %1 figure's text at %2 pt leaves a plot %3% of its room at %4 x %5 cm (%6% at least)"_s
+                    .arg(m_figure.name())
+                    .arg(m_style.fontPointSize)
+                    .arg(std::floor(100.0 * share))
+                    .arg(upToTenth(m_size.layout.width() * cm), 0, 'f', 1)
+                    .arg(upToTenth(m_size.layout.height() * cm), 0, 'f', 1)
+                    .arg(100.0 * kMinPlotShare)};
         return;
-    const double cm = 2.54 / FigureSize::unitsPerInch();
+    }
     const QSize need = least.expandedTo(m_size.layout);
     m_error = FigureError {
         FigureError::TooSmall,

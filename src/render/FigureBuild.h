@@ -52,6 +52,13 @@ class FigureBuild
 public:
     // Axes may be squeezed this small (layout units) before a figure is too small to draw.
     static constexpr int kMinAxisSide = 24;
+    // Each plot (an axis rect, colour scales aside) keeps at least this part of the area it has
+    // when the figure's text is at its least, 4 pt: what the text takes from a plot, whatever
+    // the plot's shape (a heatmap of one row is a strip by design, a chart squeezed to a strip
+    // under a big legend is not).
+    static constexpr double kMinPlotShare = 0.25;
+    // The plots of a figure: its axis rects, colour scales aside.
+    static QList<QCPAxisRect *> plotRects(const QCustomPlot &plot);
 
     // Precondition: figure.check() passed for the engine's parameters and `state`.
     FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine, FigureState state,
@@ -76,6 +83,10 @@ public:
 private:
     void layOut();
     void finish();
+    // The figure's drawing built in `plot`, its view set and its text at `points`.
+    std::unique_ptr<FigurePlot> setUp(QCustomPlot *plot, double points) const;
+    // The least, over the plots, of a plot's area at the style's font size over its area at 4 pt.
+    double leastPlotShare() const;
     QList<QRect> axisRectGeometry() const;
 
     const FigureDescriptor &m_figure;
@@ -85,6 +96,7 @@ private:
     FigureSize m_size;
     std::unique_ptr<QCustomPlot> m_plot;
     std::unique_ptr<FigurePlot> m_figurePlot;
+    std::shared_ptr<const FigureData> m_data; // the last filled
     QList<QRect> m_requestedGeometry;
     int m_pass = 0;
     bool m_done = false;

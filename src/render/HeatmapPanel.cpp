@@ -26,14 +26,10 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
             style.colorbarLabel = u"mask: kept fraction"_s;
         return style;
     }
-    // Symmetric so that zero stays white.
-    const double extent = std::max(std::abs(grid.minValue), std::abs(grid.maxValue));
-    if (extent > 0.0 && std::isfinite(extent)) {
-        style.dataRange = {-extent, extent};
-    } else {
-        style.dataRange = {-1.0, 1.0};
+    // Symmetric so that zero stays white, and as wide at any resolution (ColourScale).
+    style.dataRange = {-grid.colourExtent, grid.colourExtent};
+    if (grid.minValue == 0.0 && grid.maxValue == 0.0)
         style.colorbarLabel += u" (all 0)"_s;
-    }
     return style;
 }
 
@@ -90,6 +86,69 @@ void HeatmapPanel::initAxes()
     m_map->setTightBoundary(false);
     m_map->setAntialiased(false);
     m_map->setColorScale(m_scale);
+    m_marks = new HeatmapMarks(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+}
+
+void HeatmapPanel::setShowSpread(bool show)
+{
+    m_marks->setShowSpread(show);
+    if (!m_sharedScale)
+        showMarksLegend(markSwatches());
+}
+
+QList<Swatch> HeatmapPanel::markSwatches() const
+{
+    return swatchesOf(*m_marks);
+}
+
+QList<Swatch> HeatmapPanel::swatchesOf(const HeatmapMarks &marks)
+{
+    QList<Swatch> swatches;
+    if (marks.hasMark(CellMark::Dropped))
+        swatches.append({HeatmapMarks::droppedColor(), u"dropped (no value)"_s});
+    if (marks.hasMark(CellMark::Padding))
+        swatches.append({HeatmapMarks::droppedColor(), u"padding (masked_fill)"_s, Qt::BDiagPattern});
+    if (marks.showsSpread() && marks.hasSpread())
+        swatches.append({Qt::white, u"lines: PE swings in the pixel"_s, Qt::HorPattern});
+    return swatches;
+}
+
+QList<Swatch> HeatmapPanel::markSwatches(const QList<const HeatmapPanel *> &panels)
+{
+    QList<Swatch> swatches;
+    QStringList named;
+    for (const HeatmapPanel *panel : panels) {
+        for (const Swatch &swatch : panel->markSwatches()) {
+            if (named.contains(swatch.label))
+                continue;
+            named.append(swatch.label);
+            swatches.append(swatch);
+        }
+    }
+    return swatches;
+}
+
+void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
+{
+    if (swatches.isEmpty() || m_marksNamedByFigure) {
+        if (m_marksLegend && m_cell->hasElement(1, 0) && m_cell->element(1, 0) == m_marksLegend) {
+            m_cell->take(m_marksLegend);
+            m_cell->simplify();
+            m_marksLegend->setVisible(false);
+        }
+        return;
+    }
+    if (!m_marksLegend) {
+        m_marksLegend = SwatchLegend::create(m_rect->parentPlot(), m_cell, 1, 0);
+        m_marksLegend->setFont(m_scale->axis()->tickLabelFont());
+        m_marksLegend->setWrap(2);
+        m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    } else if (!(m_cell->hasElement(1, 0) && m_cell->element(1, 0) == m_marksLegend)) {
+        m_cell->addElement(1, 0, m_marksLegend);
+    }
+    m_cell->setRowStretchFactor(1, 0.001);
+    m_marksLegend->setVisible(true);
+    SwatchLegend::set(m_marksLegend, swatches);
 }
 
 void HeatmapPanel::namePositions(bool dropoutInTitle)
@@ -116,6 +175,9 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     for (int a = 0; a < grid.rows; ++a)
         for (int c = 0; c < grid.cols; ++c)
             data->setCell(c, a, grid.at(a, c));
+    m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
+    m_marks->setSpread(grid.spread);
+    m_marks->setMarks(grid.marks);
     m_scale->setGradient(Colormaps::gradient(style.colormap));
     m_scale->setDataRange(style.dataRange);
     m_scale->axis()->setLabel(style.colorbarLabel);
@@ -124,6 +186,7 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     showLegend(!style.categories.isEmpty());
     if (m_legend)
         SwatchLegend::set(m_legend, style.swatches());
+    showMarksLegend(markSwatches());
 }
 
 void HeatmapPanel::showLegend(bool categorical)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Colormaps.h"
+#include "HeatmapMarks.h"
 #include "data/FigureModel.h"
 #include "data/HeatmapResampler.h"
 
@@ -27,9 +28,9 @@ struct HeatmapStyle
     // Entries the legend of categories shows after them (hatched padding rows).
     QList<Swatch> notes;
 
-    // The style of the program for a quantity: PE fixed to [-1, 1], other signed data
-    // symmetric around zero (and +-1 when all of it is zero, as Y at p = 1: a colorbar of
-    // +-1e-12 would say nothing true), the mask kept/dropped in a legend where each pixel is one
+    // The style of the program for a quantity: signed data symmetric around zero over the
+    // grid's colourExtent (the PE's +-1, the others' from the parameters, so that no colour
+    // changes with the resolution), the mask kept/dropped in a legend where each pixel is one
     // cell, else its kept fraction in [0, 1] with a sequential map.
     static HeatmapStyle forQuantity(Quantity quantity, const HeatmapGrid &grid);
 
@@ -64,6 +65,20 @@ public:
     // cell over the whole range, and nothing of a range of width 0.
     static QCPRange cellRange(std::int64_t first, std::int64_t end, int cells);
 
+    // The mean alone, without the oscillation mark (a figure's option); the mark by default.
+    void setShowSpread(bool show);
+    // The figure names this panel's marks itself (beside its mask's kept and dropped): no legend
+    // of them under the heatmap.
+    void setMarksNamedByFigure(bool named) { m_marksNamedByFigure = named; }
+    // The legend entries of the marks the grid now carries: dropped cells, padding, the
+    // oscillation mark. A panel with its own colorbar shows them under its heatmap; a figure
+    // whose panels share a colour scale places them.
+    QList<Swatch> markSwatches() const;
+    // The swatches of the marks of `marks`, as a legend names them.
+    static QList<Swatch> swatchesOf(const HeatmapMarks &marks);
+    // The marks of several panels that share one legend, each named once.
+    static QList<Swatch> markSwatches(const QList<const HeatmapPanel *> &panels);
+
     // Names the rows' axis: "position p", or "position" in a figure whose title gives the dropout
     // probability p, so that p means one thing there.
     void namePositions(bool dropoutInTitle);
@@ -76,6 +91,8 @@ private:
     void initAxes();
     // Puts the categories' legend (`categorical`) or the colorbar beside the heatmap.
     void showLegend(bool categorical);
+    // Puts the marks' legend under the heatmap while it has entries.
+    void showMarksLegend(const QList<Swatch> &swatches);
 
     QCPAxisRect *m_rect;
     QCPColorMap *m_map;
@@ -84,6 +101,9 @@ private:
     QCPLayoutGrid *m_cell = nullptr; // the heatmap beside its colorbar or legend; null when shared
     QCPLayoutGrid *m_side = nullptr; // the legend over a spacer, in the cell while it is shown
     QCPLegend *m_legend = nullptr;
+    HeatmapMarks *m_marks = nullptr;
+    QCPLegend *m_marksLegend = nullptr; // under the heatmap, in m_cell while it has entries
+    bool m_marksNamedByFigure = false;
 };
 
 } // namespace posenc

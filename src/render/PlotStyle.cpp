@@ -43,6 +43,20 @@ bool isCompact(QSize layout)
     return layout.width() < 500 || layout.height() < 340;
 }
 
+double textLines(const QCustomPlot &plot)
+{
+    const QCPAxisRect *rect = plot.axisRectCount() > 0 ? plot.axisRect(0) : nullptr;
+    const QFont font = rect ? rect->axis(QCPAxis::atBottom)->labelFont() : plot.font();
+    return plot.viewport().height() / QFontMetricsF(font).lineSpacing();
+}
+
+void setCollapsibleText(QCPTextElement *element, const QString &text)
+{
+    element->setText(text);
+    element->setMinimumSize(text.isEmpty() ? QSize(1, 1) : QSize());
+    element->setMaximumSize(QWIDGETSIZE_MAX, text.isEmpty() ? 1 : QWIDGETSIZE_MAX);
+}
+
 QCPTextElement *resetWithTitle(QCustomPlot *plot)
 {
     preparePlot(plot);

@@ -40,5 +40,11 @@ QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int c
 // A figure the size of a paper column or smaller (below 500 x 340 layout units, 13.2 x 9 cm):
 // the figures with long legends shorten them then, in the window as in the export.
 bool isCompact(QSize layout);
+// The lines of axis-label text the figure's height holds: a slide at 14 pt holds ~24, a view
+// of the window at 9 pt ~55. Figures with long texts shorten them below a number of lines, so
+// that a large font leaves the plots their room.
+double textLines(const QCustomPlot &plot);
+// A text that takes no room when it is empty: a paper column or a slide leaves it out.
+void setCollapsibleText(QCPTextElement *element, const QString &text);
 
 } // namespace posenc::PlotStyle

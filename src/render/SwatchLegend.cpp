@@ -56,6 +56,9 @@ protected:
                 std::max(text.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
     }
 
+public:
+    const Swatch &swatch() const { return m_swatch; }
+
 private:
     Swatch m_swatch;
 };
@@ -87,6 +90,19 @@ void set(QCPLegend *legend, const QList<Swatch> &swatches)
     legend->clearItems();
     for (const Swatch &swatch : swatches)
         legend->addItem(new SwatchItem(legend, swatch));
+}
+
+QString label(const QCPAbstractLegendItem *item)
+{
+    const auto *swatch = dynamic_cast<const SwatchItem *>(item);
+    return swatch ? swatch->swatch().label : QString();
+}
+
+QCPAbstractLegendItem *add(QCPLegend *legend, const Swatch &swatch)
+{
+    auto *item = new SwatchItem(legend, swatch);
+    legend->addItem(item);
+    return item;
 }
 
 QBrush hatchBrush(Qt::BrushStyle hatch)

@@ -25,6 +25,10 @@ namespace SwatchLegend {
 QCPLegend *create(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col);
 // Empties `legend` and gives it one item per swatch, in order, in the legend's font.
 void set(QCPLegend *legend, const QList<Swatch> &swatches);
+// The label of a swatch item; empty for any other item.
+QString label(const QCPAbstractLegendItem *item);
+// Adds one swatch to any legend (beside a figure's graphs); the legend owns the item.
+QCPAbstractLegendItem *add(QCPLegend *legend, const Swatch &swatch);
 // The hatch of rows that hold no data of their own (masked-fill's padding): dark lines over a
 // light wash, drawn over the cells so that their colour stays readable beneath and the lines
 // show over dark cells and light ones alike.

@@ -71,6 +71,11 @@ QCPItemRect *rowBand(QCPAxisRect *rect)
 
 namespace TokenRoles {
 
+bool matter(const Params &params)
+{
+    return params.dropoutMode == DropoutMode::ProtectSpecial || params.dropoutMode == DropoutMode::MaskedFill;
+}
+
 QList<TokenRole> of(const Params &params)
 {
     const std::int64_t n = params.sequenceLength();
@@ -160,6 +165,8 @@ void TokenRoleMarks::fitToView(const QCPRange &rows)
 void TokenRoleMarks::update(const Params &params, bool named)
 {
     clear();
+    if (!TokenRoles::matter(params))
+        return;
     const QList<TokenRole> roles = TokenRoles::of(params);
     for (const TokenRole &role : roles) {
         QCPItemRect *outline = rowBand(m_rect);

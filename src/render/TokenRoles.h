@@ -22,6 +22,10 @@ struct TokenRole
 
 namespace TokenRoles {
 
+// Whether the dropout mode of `params` treats rows by their role: protect-special (the special
+// rows pass) and masked-fill (the padding is zeroed). Under sum and embedding no row differs,
+// and a figure of them marks none, so that no row looks protected.
+bool matter(const Params &params);
 // The named positions, in order of position.
 QList<TokenRole> of(const Params &params);
 // The padding rows [seq_len, max_len); empty when the sequence fills the table.
@@ -42,7 +46,8 @@ public:
     TokenRoleMarks(const TokenRoleMarks &) = delete;
     TokenRoleMarks &operator=(const TokenRoleMarks &) = delete;
 
-    // Marks the roles of `params`; `named`: named on the rect's right axis too (else only outlined).
+    // Marks the roles of `params`, none where they do not matter (TokenRoles::matter); `named`:
+    // named on the rect's right axis too (else only outlined).
     void update(const Params &params, bool named);
 
 private:

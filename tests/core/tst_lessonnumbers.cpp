@@ -2,6 +2,7 @@
 // docs/ARCHITECTURE.md, The mathematics: never against the unit's own formulas; the one count
 // of a seed's mask against the mask's bits one cell at a time.
 #include "core/DropoutMask.h"
+#include "core/Engine.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
 
@@ -78,6 +79,9 @@ private slots:
     void formatting();
     void fillReplacesKeysAndKeepsOtherBraces();
     void everyKeyIsDescribedAndAnswers();
+    void positionsRecoveredFromY_data();
+    void positionsRecoveredFromY();
+    void embeddingAndPeAreNearlyOrthogonal();
 };
 
 void TestLessonNumbers::dropoutCounts_data()
@@ -428,6 +432,85 @@ void TestLessonNumbers::everyKeyIsDescribedAndAnswers()
             QVERIFY2(!number->value || std::isfinite(*number->value), qPrintable(key + u": "_s + number->text));
         }
     }
+}
+
+void TestLessonNumbers::positionsRecoveredFromY_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<double>("p");
+    const Params pe = make(64, 48, {{u"dropout"_s, u"0"_s}});
+    QTest::newRow("no dropout: every position") << pe << u"recovered"_s << 0.0;
+    Params seeded = make(64, 48);
+    seeded.seed = 5;
+    QTest::newRow("p = 0.5") << seeded << u"recovered_p50"_s << 0.5;
+    QTest::newRow("p = 0.9") << seeded << u"recovered_p90"_s << 0.9;
+    // The embedding plays no part: the PE's part of Y is counted.
+    Params large = make(128, 64, {{u"init"_s, u"normal"_s}});
+    large.seed = 3;
+    QTest::newRow("d 128, p = 0.5, sigma 1") << large << u"recovered_p50"_s << 0.5;
+}
+
+void TestLessonNumbers::positionsRecoveredFromY()
+{
+    // The count of positions q whose PE row nearest to the PE's part of Y_q (largest dot product)
+    // is PE_q, from that part written out in float64: M ⊙ PE / (1 − p), the mask bits the model's.
+    QFETCH(Params, params);
+    QFETCH(QString, key);
+    QFETCH(double, p);
+    Params at = params;
+    at.dropout = p;
+    const DropoutMask mask(at);
+    const std::int64_t L = at.maxLen, d = at.dModel;
+    std::vector<std::vector<double>> pe;
+    for (std::int64_t q = 0; q < L; ++q)
+        pe.push_back(peRow(q, d, at.base, at.layout));
+    std::int64_t found = 0;
+    for (std::int64_t q = 0; q < L; ++q) {
+        std::vector<double> y(static_cast<std::size_t>(d));
+        for (std::int64_t j = 0; j < d; ++j)
+            y[std::size_t(j)] = mask.kept(q, j) ? pe[std::size_t(q)][std::size_t(j)] / (1.0 - p) : 0.0;
+        std::int64_t best = 0;
+        double bestScore = -INFINITY;
+        for (std::int64_t r = 0; r < L; ++r) {
+            double score = 0.0;
+            for (std::int64_t j = 0; j < d; ++j)
+                score += y[std::size_t(j)] * pe[std::size_t(r)][std::size_t(j)];
+            if (score > bestScore) {
+                bestScore = score;
+                best = r;
+            }
+        }
+        found += best == q ? 1 : 0;
+    }
+    if (p == 0.0)
+        QCOMPARE(found, L); // S(0) = d/2 > S(k) for every other offset in the table
+    QCOMPARE(valueOf(key, params), double(found));
+}
+
+void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
+{
+    // The mean |cos(s·E_q, PE_q)| over the first 256 rows, from the engine's E in float64, and
+    // near sqrt(2/(pi d)), the mean for random directions (its spread over 256 rows is ~0.0017).
+    const Params params = make(512, 300, {{u"init"_s, u"scaled-normal"_s}});
+    const Engine engine(params);
+    RowMatrixXf e(256, 512);
+    engine.computeBlock(Quantity::Embedding, {0, 256, 0, 512}, e);
+    double total = 0.0;
+    for (std::int64_t q = 0; q < 256; ++q) {
+        const std::vector<double> pe = peRow(q, 512, params.base, params.layout);
+        double dot = 0.0, ee = 0.0, pp = 0.0;
+        for (std::int64_t j = 0; j < 512; ++j) {
+            dot += double(e(q, j)) * pe[std::size_t(j)];
+            ee += double(e(q, j)) * double(e(q, j));
+            pp += pe[std::size_t(j)] * pe[std::size_t(j)];
+        }
+        total += std::abs(dot) / std::sqrt(ee * pp);
+    }
+    QVERIFY(close(valueOf(u"cos_e_pe"_s, params), total / 256.0, 1e-5));
+    const double random = std::sqrt(2.0 / (std::numbers::pi * 512.0));
+    QVERIFY(close(valueOf(u"cos_random"_s, params), random, 1e-15));
+    QVERIFY2(std::abs(total / 256.0 - random) < 0.01, qPrintable(QString::number(total / 256.0)));
 }
 
 QTEST_GUILESS_MAIN(TestLessonNumbers)

@@ -41,8 +41,9 @@ RowWindows windowsOf(const Case &c)
             c.peLast};
 }
 
-// The mean of PE column j under window a, summed over every row within 9 sigma.
-double referenceMean(const Case &c, const RowWindows &w, std::int64_t a, std::int64_t column)
+// The mean of PE column j (or of its square) under window a, summed over every row within 9 sigma.
+double referenceMean(const Case &c, const RowWindows &w, std::int64_t a, std::int64_t column,
+                     Moment moment = Moment::Mean)
 {
     const double centre = w.centre(a);
     const auto lo = std::max(c.first, static_cast<std::int64_t>(std::floor(centre - 9.0 * w.sigma)));
@@ -52,8 +53,10 @@ double referenceMean(const Case &c, const RowWindows &w, std::int64_t a, std::in
         const double u = (double(n) - centre) / w.sigma;
         const double weight = std::exp(-0.5 * u * u);
         total += weight;
-        if (n <= c.peLast)
-            sum += weight * reference::preciseValue(n, column, c.dModel, 10000.0, c.layout);
+        if (n <= c.peLast) {
+            const double value = reference::preciseValue(n, column, c.dModel, 10000.0, c.layout);
+            sum += weight * (moment == Moment::Square ? value * value : value);
+        }
     }
     return sum / total;
 }
@@ -67,6 +70,9 @@ class TestPeWindowMeans : public QObject
 private slots:
     void meansMatchTheWeightedSums_data();
     void meansMatchTheWeightedSums();
+    void squaresMatchTheWeightedSums_data() { meansMatchTheWeightedSums_data(); }
+    void squaresMatchTheWeightedSums();
+    void fastPairsSquareToOneHalf();
     void valuesDoNotDependOnWhatIsAsked();
     void fastPairsVanishAwayFromTheEdges();
 };
@@ -117,6 +123,54 @@ void TestPeWindowMeans::meansMatchTheWeightedSums()
         }
     });
     QVERIFY2(worst < 1e-10, qPrintable(u"%1 off at %2"_s.arg(worst).arg(where)));
+}
+
+void TestPeWindowMeans::squaresMatchTheWeightedSums()
+{
+    QFETCH(std::int64_t, dModel);
+    QFETCH(Layout, layout);
+    QFETCH(std::int64_t, first);
+    QFETCH(std::int64_t, rows);
+    QFETCH(std::int64_t, windows);
+    QFETCH(std::int64_t, peLast);
+    const Case c {dModel, layout, first, rows, windows, peLast};
+    const RowWindows w = windowsOf(c);
+    const PeWindowMeans squares(dModel, 10000.0, layout, w, Moment::Square);
+    double worst = 0.0;
+    QString where;
+    squares.forEachWindow(0, windows, 0, dModel, [&](std::int64_t a, const double *values) {
+        for (std::int64_t j = 0; j < dModel; ++j) {
+            // Pairs whose 2 w is dead away from the edges are a flat 1/2 by design.
+            const bool skipped
+                = !squares.meetsEdge(a) && reference::role(j, dModel, layout).pair < squares.firstLivePair();
+            const double error
+                = std::abs(values[j] - referenceMean(c, w, a, j, Moment::Square)) - (skipped ? 1.0 / (1 << 24) : 0.0);
+            if (error > worst) {
+                worst = error;
+                where = u"window %1, column %2"_s.arg(a).arg(j);
+            }
+        }
+    });
+    // The sums at 2 w <= 2 carry aliases of exp(-sigma^2 (2 pi - 2 w)^2 / 2): 1.1e-9 each at the
+    // least sigma, 1.5, and w = 1.
+    QVERIFY2(worst < 5e-9, qPrintable(u"%1 off at %2"_s.arg(worst).arg(where)));
+}
+
+void TestPeWindowMeans::fastPairsSquareToOneHalf()
+{
+    // sin^2 + cos^2 = 1 in every window, and a pair too fast for the window squares to 1/2 in
+    // both columns: the variance of a full swing, whatever its mean (0).
+    const Case c {512, Layout::Interleaved, 0, 1 << 20, 256};
+    const PeWindowMeans squares(c.dModel, 10000.0, c.layout, windowsOf(c), Moment::Square);
+    QVERIFY(squares.firstLivePair() > 0);
+    squares.forEachWindow(0, 256, 0, c.dModel, [&](std::int64_t a, const double *v) {
+        for (std::int64_t j = 0; j < c.dModel; j += 2)
+            QVERIFY2(std::abs(v[j] + v[j + 1] - 1.0) < 1e-12, qPrintable(u"window %1 pair %2"_s.arg(a).arg(j / 2)));
+        if (!squares.meetsEdge(a)) {
+            QCOMPARE(v[0], 0.5);
+            QCOMPARE(v[1], 0.5);
+        }
+    });
 }
 
 void TestPeWindowMeans::valuesDoNotDependOnWhatIsAsked()

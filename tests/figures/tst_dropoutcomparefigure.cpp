@@ -385,7 +385,7 @@ void TestDropoutCompareFigure::smallViewKeepsRoomForTheHeatmaps()
                 QVERIFY2(metrics.horizontalAdvance(line) <= size.width(), qPrintable(line));
         }
     const QString all = texts.join(u" "_s).replace(u'\n', u' ');
-    QVERIFY2(all.contains(u"PE lost: 0\u00a0% of cells PE energy in kept cells: 100\u00a0%"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"PE lost: 0\u00a0% energy kept: 100\u00a0%"_s), qPrintable(all));
     QVERIFY2(!all.contains(u"its PE part PE lost"_s), qPrintable(all));
     for (QCPAxisRect *rect : built->plot()->axisRects())
         QVERIFY(!rect->axis(QCPAxis::atRight)->visible());

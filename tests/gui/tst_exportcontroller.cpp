@@ -106,6 +106,9 @@ private:
 void TestExportController::init()
 {
     m_window = std::make_unique<MainWindow>(params(), nullptr);
+    // The window's default size, whatever the test screen (400 x 300 at QT_SCALE_FACTOR=2): the
+    // views are copied and exported at a size a user has.
+    m_window->resize(MainWindow::kDefaultSize);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }

@@ -8,10 +8,14 @@
 #include "../core/Reference.h"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
+#include <QPushButton>
 #include <QScopeGuard>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -69,6 +73,9 @@ class TestMainWindow : public QObject
     Q_OBJECT
 
 private slots:
+    void opensWithinTheScreen_data();
+    void opensWithinTheScreen();
+    void fitsALaptopScreen();
     void opensWithTheGivenParametersInFourVisibleViews();
     void dModelChangeReachesEveryViewsData();
     void eachControlReachesTheViews_data();
@@ -84,6 +91,49 @@ private slots:
     void anyViewMaximisesAndRestores();
     void closingDuringAComputationExitsCleanly();
 };
+
+void TestMainWindow::opensWithinTheScreen_data()
+{
+    QTest::addColumn<QRect>("available");
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1920 x 1080, a task bar") << QRect(0, 0, 1920, 1040) << QSize(1500, 950);
+    QTest::newRow("1366 x 768") << QRect(0, 0, 1366, 728) << QSize(1346, 688);
+    QTest::newRow("1920 x 1080 at 2x") << QRect(0, 0, 960, 520) << QSize(940, 480);
+    QTest::newRow("a second screen to the right") << QRect(1920, 0, 1280, 1024) << QSize(1260, 950);
+}
+
+void TestMainWindow::opensWithinTheScreen()
+{
+    QFETCH(QRect, available);
+    QFETCH(QSize, size);
+    const QRect geometry = MainWindow::initialGeometry(available);
+    QCOMPARE(geometry.size(), size);
+    QVERIFY(available.contains(geometry));
+}
+
+void TestMainWindow::fitsALaptopScreen()
+{
+    // At 1366 x 768 the window's own minimum fits, and the parameter panel shows every control
+    // whole without a sideways scroll bar: "New seed" is not cut.
+    MainWindow window(small(), nullptr);
+    const QRect geometry = MainWindow::initialGeometry(QRect(0, 0, 1366, 728));
+    window.setGeometry(geometry);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY2(
+        window.minimumSizeHint().width() <= geometry.width() && window.minimumSizeHint().height() <= geometry.height(),
+        qPrintable(u"needs %1 x %2"_s.arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
+    QTRY_COMPARE(window.size(), geometry.size());
+    auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
+    auto *scroll = qobject_cast<QScrollArea *>(dock->widget());
+    QVERIFY(scroll);
+    QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+    auto *seed = window.findChild<QPushButton *>(u"newSeedButton"_s);
+    QVERIFY(seed);
+    const QRect shown(seed->mapTo(scroll->viewport(), QPoint(0, 0)), seed->size());
+    QVERIFY2(shown.right() < scroll->viewport()->width(),
+             qPrintable(u"New seed ends at %1 of %2"_s.arg(shown.right()).arg(scroll->viewport()->width())));
+}
 
 void TestMainWindow::opensWithTheGivenParametersInFourVisibleViews()
 {
@@ -396,6 +446,11 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
         }
         QVERIFY2(marked, qPrintable(view->figure().name()));
     }
+    // A change of parameters clears the readout: its values were of the old ones.
+    Params changed = small();
+    changed.seed += 1;
+    window.controlPanel()->applyParams(changed);
+    QTRY_VERIFY(readout->text().isEmpty());
 }
 
 void TestMainWindow::anyViewMaximisesAndRestores()

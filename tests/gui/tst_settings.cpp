@@ -6,6 +6,7 @@
 #include "core/ParamText.h"
 
 #include <QDockWidget>
+#include <QScreen>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -157,7 +158,9 @@ void TestSettings::corruptGeometryLeavesAUsableWindow()
 {
     Settings::saveGeometry(*m_settings, QByteArray("\x01\xd9\xd0\xcb garbage", 12));
     MainWindow window(Params {}, m_settings.get());
-    QVERIFY(window.width() >= 800 && window.height() >= 600);
+    // The window opens as on a first start: within the screen, as large as it allows.
+    const QSize first = MainWindow::initialGeometry(window.screen()->availableGeometry()).size();
+    QVERIFY(window.width() >= first.width() && window.height() >= first.height());
 }
 
 void TestSettings::windowRemembersItsParametersOnClose()

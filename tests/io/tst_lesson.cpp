@@ -1,6 +1,7 @@
 // Lesson files: what makes a session a lesson, what is refused and why, and the lessons shipped
 // in the program (resources/lessons through posenc.qrc): at least eight, each reading, with valid
-// parameters, an explanation of 3 to 6 sentences whose every {key} is a number LessonNumbers knows.
+// parameters, an explanation in 3 to 8 short steps (list items of one or two sentences) whose
+// every {key} is a number LessonNumbers knows.
 #include "io/Lesson.h"
 
 #include "core/LessonNumbers.h"
@@ -25,14 +26,23 @@ QByteArray lessonJson(const QByteArray &block, const QByteArray &view = R"({"vie
 const QByteArray kGoodBlock
     = R"({"name": "a-lesson", "order": 3, "title": "T", "question": "Q?", "explanation": "E {d}.", "main": 0})";
 
-// Sentences of an explanation: its text without markup and without the live note, split after
-// '.', '?' or '!' that end a word ("section 3.4" is not an end).
-int sentences(QString explanation)
+// Sentences of a text: without markup, split after '.', '?' or '!' that end a word ("section 3.4"
+// is not an end).
+int sentences(QString text)
 {
-    explanation.remove(u"{dropout_note}"_s);
-    explanation.remove(QRegularExpression(u"<[^>]*>"_s));
+    text.remove(QRegularExpression(u"<[^>]*>"_s));
     static const QRegularExpression end(u"[.?!](\\s|$)"_s);
-    return static_cast<int>(explanation.trimmed().count(end));
+    return static_cast<int>(text.trimmed().count(end));
+}
+
+// The steps of an explanation: its list items, the live note aside.
+QStringList steps(const QString &explanation)
+{
+    QStringList items;
+    static const QRegularExpression item(u"<li>(.*?)</li>"_s);
+    for (auto match = item.globalMatch(explanation); match.hasNext();)
+        items.append(match.next().captured(1));
+    return items;
 }
 
 } // namespace
@@ -153,8 +163,10 @@ void TestLesson::everyShippedLessonReadsAndValidates()
         const QString filled = LessonNumbers::fill(lesson.explanation, std::get<Params>(params), false, &unknown);
         QVERIFY2(unknown.isEmpty(), qPrintable(what + u": not numbers: "_s + unknown.join(u", "_s)));
         QVERIFY2(!filled.contains(u'{'), qPrintable(what));
-        const int count = sentences(lesson.explanation);
-        QVERIFY2(count >= 3 && count <= 6, qPrintable(what + u": %1 sentences"_s.arg(count)));
+        const QStringList items = steps(lesson.explanation);
+        QVERIFY2(items.size() >= 3 && items.size() <= 8, qPrintable(what + u": %1 steps"_s.arg(items.size())));
+        for (const QString &item : items)
+            QVERIFY2(sentences(item) >= 1 && sentences(item) <= 2, qPrintable(what + u": a step of "_s + item));
         QVERIFY2(lesson.question.endsWith(u'?'), qPrintable(what));
     }
 }

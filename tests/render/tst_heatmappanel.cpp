@@ -1,6 +1,9 @@
 #include "render/Colormaps.h"
 #include "render/FigureExporter.h"
 #include "render/HeatmapPanel.h"
+#include "render/SwatchLegend.h"
+
+#include "core/DropoutMask.h"
 
 #include "support/FigureBuilds.h"
 #include "support/TestParams.h"
@@ -59,6 +62,11 @@ private slots:
     void cellRangeSpansTheCellCentres();
     void everyColourMapDrawsItsCells_data();
     void everyColourMapDrawsItsCells();
+    void aDroppedCellIsNotDrawnAsAZero();
+    void fastColumnsCarryTheOscillationMark_data();
+    void fastColumnsCarryTheOscillationMark();
+    void theColourRangeIsTheSameAtAnyDpi_data();
+    void theColourRangeIsTheSameAtAnyDpi();
 };
 
 void TestHeatmapPanel::firstRowOfThePeAlternatesZeroAndOne()
@@ -151,6 +159,11 @@ void TestHeatmapPanel::everyColourMapDrawsItsCells()
         ++maps;
         QCPColorMapData *data = map->data();
         const QRect inside = map->keyAxis()->axisRect()->rect().adjusted(2, 2, -2, -2);
+        // Cells the mask zeroed are drawn with their own mark, not the map's colour.
+        const HeatmapMarks *marks = nullptr;
+        for (int k = 0; k < plot->plottableCount(); ++k)
+            if (auto *m = dynamic_cast<HeatmapMarks *>(plot->plottable(k)); m && m->keyAxis() == map->keyAxis())
+                marks = m;
         const bool log = map->dataScaleType() == QCPAxis::stLogarithmic;
         int checked = 0;
         for (int a = 0; a < data->valueSize(); ++a) {
@@ -158,7 +171,7 @@ void TestHeatmapPanel::everyColourMapDrawsItsCells()
                 const double key = centre(data->keyRange(), data->keySize(), c);
                 const double coord = centre(data->valueRange(), data->valueSize(), a);
                 const QPointF at(map->keyAxis()->coordToPixel(key), map->valueAxis()->coordToPixel(coord));
-                if (!inside.contains(at.toPoint()))
+                if (!inside.contains(at.toPoint()) || (marks && marks->markAt(c, a) != CellMark::None))
                     continue;
                 const QColor expected
                     = QColor::fromRgba(map->gradient().color(data->cell(c, a), map->dataRange(), log));
@@ -170,6 +183,124 @@ void TestHeatmapPanel::everyColourMapDrawsItsCells()
         QVERIFY2(checked > 0, qPrintable(u"no cell of a colour map in view"_s));
     }
     QVERIFY(maps > 0);
+}
+
+void TestHeatmapPanel::aDroppedCellIsNotDrawnAsAZero()
+{
+    // Y of the PE alone (s = 0) at p = 0.5: row 0 holds sin 0 = 0 in its even columns, kept or
+    // dropped. A kept zero is the map's white; a dropped cell must look otherwise.
+    Params p = sized(16, 4);
+    p.scaleKind = ScaleKind::Custom;
+    p.customScale = 0.0;
+    p.dropout = 0.5;
+    std::optional<std::int64_t> keptZero, dropped;
+    for (p.seed = 1; p.seed < 64 && !(keptZero && dropped); ++p.seed) {
+        const DropoutMask mask(p);
+        keptZero.reset();
+        dropped.reset();
+        for (std::int64_t j = 0; j < 16; j += 2)
+            (mask.kept(0, j) ? keptZero : dropped) = j;
+    }
+    QVERIFY(keptZero && dropped);
+    --p.seed;
+    FigureState state;
+    state.options.insert(u"quantity"_s, u"output"_s);
+    const auto built = FigureBuilds::build(u"heatmap"_s, p, kSize, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    double ratio = 1.0;
+    const QImage image = exported(plot, &ratio);
+    QCPAxisRect *rect = plot->axisRect(0);
+    const auto pixel = [&](std::int64_t j) {
+        const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(double(j)),
+                         rect->axis(QCPAxis::atLeft)->coordToPixel(0.0));
+        return image.pixelColor((at * ratio).toPoint());
+    };
+    const QColor zero = pixel(*keptZero);
+    const QColor drop = pixel(*dropped);
+    QVERIFY2(close(zero, Colormaps::colorAt(Colormap::Diverging, 0.5)), qPrintable(zero.name()));
+    const int distance = std::abs(zero.red() - drop.red()) + std::abs(zero.green() - drop.green())
+        + std::abs(zero.blue() - drop.blue());
+    QVERIFY2(distance > 120, qPrintable(u"dropped %1, zero %2"_s.arg(drop.name(), zero.name())));
+    // The legend names the mark.
+    bool named = false;
+    for (int i = 0; i < plot->layerCount(); ++i)
+        for (QCPLayerable *item : plot->layer(i)->children())
+            if (auto *legend = qobject_cast<QCPLegend *>(item))
+                for (int k = 0; k < legend->itemCount(); ++k)
+                    named = named || SwatchLegend::label(legend->item(k)).contains(u"dropped"_s);
+    QVERIFY(named);
+}
+
+void TestHeatmapPanel::fastColumnsCarryTheOscillationMark_data()
+{
+    QTest::addColumn<bool>("meanOnly");
+    QTest::newRow("marked") << false;
+    QTest::newRow("mean only") << true;
+}
+
+void TestHeatmapPanel::fastColumnsCarryTheOscillationMark()
+{
+    // The whole of PE at d 1024, L 8192: the fast columns average to ~0, white in the map. Their
+    // pixels carry the mark's dark lines, unless the figure shows the mean only.
+    QFETCH(bool, meanOnly);
+    FigureState state;
+    if (meanOnly)
+        state.options.insert(u"mean-only"_s, u"true"_s);
+    const auto built = FigureBuilds::build(u"heatmap"_s, sized(1024, 8192), kSize, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    double ratio = 1.0;
+    const QImage image = exported(plot, &ratio);
+    QCPAxisRect *rect = plot->axisRect(0);
+    const double x0 = rect->axis(QCPAxis::atBottom)->coordToPixel(4.0) * ratio;
+    const double x1 = rect->axis(QCPAxis::atBottom)->coordToPixel(40.0) * ratio;
+    const double y0 = rect->axis(QCPAxis::atLeft)->coordToPixel(1000.0) * ratio;
+    const double y1 = rect->axis(QCPAxis::atLeft)->coordToPixel(8000.0) * ratio;
+    int dark = 0, all = 0;
+    for (int y = int(y0); y < int(y1); ++y)
+        for (int x = int(x0); x < int(x1); ++x, ++all)
+            dark += image.pixelColor(x, y).lightness() < 150 ? 1 : 0;
+    QVERIFY(all > 100);
+    const double share = double(dark) / all;
+    if (meanOnly)
+        QVERIFY2(share == 0.0, qPrintable(QString::number(share)));
+    else
+        QVERIFY2(share > 0.2 && share < 0.45, qPrintable(QString::number(share))); // lines 1.25 units of 4
+}
+
+void TestHeatmapPanel::theColourRangeIsTheSameAtAnyDpi_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("quantity");
+    QTest::newRow("heatmap of X") << u"heatmap"_s << u"input"_s;
+    QTest::newRow("heatmap of Y") << u"heatmap"_s << u"output"_s;
+    QTest::newRow("compose-compare") << u"compose-compare"_s << QString();
+}
+
+void TestHeatmapPanel::theColourRangeIsTheSameAtAnyDpi()
+{
+    // The same figure at 96 and at 300 dpi averages ~3 times more cells a pixel at 96: its colours
+    // still mean the same values.
+    QFETCH(QString, figure);
+    QFETCH(QString, quantity);
+    FigureState state;
+    if (!quantity.isEmpty())
+        state.options.insert(u"quantity"_s, quantity);
+    const Params p = sized(512, 1024);
+    QList<QCPRange> ranges;
+    for (const double dpi : {96.0, 300.0}) {
+        const auto built = FigureBuilds::build(figure, p, FigureSize::fromInches(QSizeF(8.0, 5.0), dpi), state);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QCPColorScale *scale = nullptr;
+        for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+            if (auto *s = qobject_cast<QCPColorScale *>(e))
+                scale = s;
+        QVERIFY(scale);
+        ranges.append(scale->dataRange());
+    }
+    QCOMPARE(ranges[0].lower, ranges[1].lower);
+    QCOMPARE(ranges[0].upper, ranges[1].upper);
 }
 
 QTEST_MAIN(TestHeatmapPanel)

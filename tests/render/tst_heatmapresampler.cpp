@@ -54,6 +54,9 @@ private slots:
     void refusedBlockGivesNothing();
     void visibleBlockCoversWholeCellsInsideTheTable_data();
     void visibleBlockCoversWholeCellsInsideTheTable();
+    void spreadIsTheWeightedSpreadOfThePe_data();
+    void spreadIsTheWeightedSpreadOfThePe();
+    void fastColumnsSpreadAsAFullSwing();
 };
 
 void TestHeatmapResampler::fewCellsAreShownOneToOne()
@@ -402,6 +405,86 @@ void TestHeatmapResampler::visibleBlockCoversWholeCellsInsideTheTable()
     QFETCH(Block, expected);
     const Block got = HeatmapResampler::visibleBlock({50, 100}, colLo, colHi, rowLo, rowHi);
     QVERIFY2(got == expected, qPrintable(u"%1 %2 %3 %4"_s.arg(got.row0).arg(got.rows).arg(got.col0).arg(got.cols)));
+}
+
+void TestHeatmapResampler::spreadIsTheWeightedSpreadOfThePe_data()
+{
+    QTest::addColumn<Quantity>("quantity");
+    QTest::addColumn<qint64>("dModel");
+    QTest::addColumn<qint64>("maxLen");
+    QTest::addColumn<bool>("concat");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("cols");
+    // Closed forms (rows averaged), cell by cell (2.25 rows a grid row), and the PE part of X in
+    // concat's last columns.
+    QTest::newRow("PE, rows in closed form") << Quantity::Pe << qint64(16) << qint64(3000) << false << 60 << 16;
+    QTest::newRow("PE, rows too few for the closed forms")
+        << Quantity::Pe << qint64(64) << qint64(90) << false << 40 << 16;
+    QTest::newRow("X in concat, both averaged") << Quantity::Input << qint64(32) << qint64(2000) << true << 50 << 10;
+}
+
+void TestHeatmapResampler::spreadIsTheWeightedSpreadOfThePe()
+{
+    // The spread of a grid cell is that of the PE's part along its positions: each column's
+    // variance over the cell's rows, E[PE^2] - E[PE]^2 under the row weights, then the column
+    // filter's mean of those variances, written from the definition in float64.
+    QFETCH(Quantity, quantity);
+    QFETCH(qint64, dModel);
+    QFETCH(qint64, maxLen);
+    QFETCH(bool, concat);
+    QFETCH(int, rows);
+    QFETCH(int, cols);
+    Params p = sized(dModel, maxLen);
+    if (concat)
+        p.compose = Compose::Concat;
+    const Engine engine(p);
+    const std::int64_t pe0 = concat ? p.embeddingColumns() : 0;
+    const auto grid = HeatmapResampler::resample(engine, {quantity, {0, maxLen, 0, dModel}, rows, cols});
+    QVERIFY(grid);
+    QCOMPARE(grid->spread.size(), std::size_t(rows) * cols);
+    const auto pe = [&](std::int64_t r, std::int64_t c) {
+        return c < pe0 ? 0.0 : reference::preciseValue(r, c - pe0, p.peColumns(), p.base, p.layout);
+    };
+    double worst = 0.0;
+    for (int a = 0; a < rows; ++a) {
+        std::vector<double> variance(std::size_t(dModel), 0.0);
+        for (std::int64_t c = 0; c < dModel; ++c) {
+            double w = 0.0, m1 = 0.0, m2 = 0.0;
+            for (std::int64_t r = 0; r < maxLen; ++r) {
+                const double g = gaussian(r, maxLen, rows, a);
+                w += g;
+                m1 += g * pe(r, c);
+                m2 += g * pe(r, c) * pe(r, c);
+            }
+            variance[std::size_t(c)] = m2 / w - (m1 / w) * (m1 / w);
+        }
+        for (int b = 0; b < cols; ++b) {
+            double sum = 0.0, total = 0.0;
+            for (std::int64_t c = 0; c < dModel; ++c) {
+                const double g = gaussian(c, dModel, cols, b);
+                sum += g * variance[std::size_t(c)];
+                total += g;
+            }
+            const double spread = grid->spread[std::size_t(a) * cols + b];
+            worst = std::max(worst, std::abs(spread * spread - sum / total));
+        }
+    }
+    QVERIFY2(worst < 1e-6, qPrintable(u"variance off by %1"_s.arg(worst)));
+}
+
+void TestHeatmapResampler::fastColumnsSpreadAsAFullSwing()
+{
+    // At d 1024, L 8192 on 400 rows a pixel spans ~20 positions: column 0 (wavelength 2 pi) averages
+    // to ~0 and spreads by 1/sqrt(2), a sinusoid over whole turns; the last, slowest, barely moves.
+    const Engine engine(sized(1024, 8192));
+    const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, {0, 8192, 0, 1024}, 400, 1024});
+    QVERIFY(grid);
+    for (int a = 10; a < 390; a += 37) {
+        const std::size_t row = std::size_t(a) * grid->cols;
+        QVERIFY(std::abs(grid->values[row]) < 0.05);
+        QVERIFY2(std::abs(grid->spread[row] - std::sqrt(0.5)) < 0.02, qPrintable(QString::number(grid->spread[row])));
+        QVERIFY(grid->spread[row + 1023] < 0.01);
+    }
 }
 
 QTEST_MAIN(TestHeatmapResampler)

@@ -49,8 +49,8 @@ void TestMeasuredText::boundingRectIsQFontMetrics_data()
     QTest::addColumn<QFont>("font");
     QTest::addColumn<int>("height");
     QTest::addColumn<QString>("text");
-    QTest::newRow("title") << font(9.5, true) << 0
-                           << u"PE  ·  d = 8,192, L = 1,048,576  ·  ~318 × 2.28 cells a pixel"_s;
+    QTest::newRow("title") << font(
+        9.5, true) << 0 << u"PE  ·  d = 8,192, L = 1,048,576  ·  each pixel averages ~318 positions and ~2.3 columns"_s;
     QTest::newRow("two lines") << font(9.5, true) << 0 << u"Magnitudes per position\nX = s·E + PE"_s;
     QTest::newRow("legend entry") << font(8.0) << 8 << u"j=4096 sin i=2048  w=0.01  λ=628"_s;
     QTest::newRow("empty") << font(8.0) << 8 << QString();

@@ -126,7 +126,7 @@ std::optional<ComposeCompareData> compute(const Params &params, const Request &r
             return std::nullopt;
         }
         panel.grid = std::move(*grid);
-        limit = std::max({limit, std::abs(panel.grid.minValue), std::abs(panel.grid.maxValue)});
+        limit = std::max(limit, panel.grid.colourExtent);
 
         const std::int64_t previewRows
             = std::max<std::int64_t>(1, Budget::cells(Detail::Preview) / std::max<std::int64_t>(1, p.dModel));

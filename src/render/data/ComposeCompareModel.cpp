@@ -41,7 +41,7 @@ QString ComposeCompareModel::summary() const
 
 QList<FigureOption> ComposeCompareModel::options() const
 {
-    return {ViewOptions::positions(u"positions A..B-1 in view"_s),
+    return {ViewOptions::meanOnly(), ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
 }
 

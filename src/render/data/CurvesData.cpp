@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -13,7 +14,7 @@ namespace posenc::CurvesCompute {
 
 std::int64_t defaultLastPosition(std::int64_t maxLen)
 {
-    return std::min<std::int64_t>(maxLen - 1, 64);
+    return maxLen - 1;
 }
 
 std::int64_t firstColumn(const Params &params)
@@ -37,6 +38,59 @@ std::vector<std::int64_t> defaultColumns(const Params &params)
     for (std::int64_t &c : columns)
         c += firstColumn(params);
     return columns;
+}
+
+namespace {
+
+// A sinusoid turning less than this many times a sample is drawn through its samples.
+constexpr double kSmoothTurns = 0.125;
+
+// The least and greatest of sin(t + phase) for t in [a, b].
+std::pair<double, double> range(double a, double b, double phase)
+{
+    const double lo = a + phase, hi = b + phase;
+    double least = std::min(std::sin(lo), std::sin(hi));
+    double most = std::max(std::sin(lo), std::sin(hi));
+    // A crest (pi/2 + 2 pi n) or a trough (-pi/2 + 2 pi n) inside the interval.
+    const double twoPi = 2.0 * std::numbers::pi;
+    if (std::floor((hi - std::numbers::pi / 2) / twoPi) > std::floor((lo - std::numbers::pi / 2) / twoPi))
+        most = 1.0;
+    if (std::floor((hi + std::numbers::pi / 2) / twoPi) > std::floor((lo + std::numbers::pi / 2) / twoPi))
+        least = -1.0;
+    return {least, most};
+}
+
+} // namespace
+
+void sampleCurve(Curve &curve, bool isCos, double position0, double position1, int samples)
+{
+    const double step = samples > 1 ? (position1 - position0) / (samples - 1) : 0.0;
+    const double phase = isCos ? std::numbers::pi / 2 : 0.0;
+    curve.denseX.clear();
+    curve.denseY.clear();
+    // A curve faster than its samples would alias into slow false waves: each sample then spans
+    // the values the curve takes over its stretch, drawn as a stroke from the least to the most.
+    if (step * curve.frequency / (2.0 * std::numbers::pi) > kSmoothTurns) {
+        curve.denseX.reserve(2 * samples);
+        curve.denseY.reserve(2 * samples);
+        for (int s = 0; s < samples; ++s) {
+            const double x = position0 + step * s;
+            const double a = std::max(position0, x - step / 2) * curve.frequency;
+            const double b = std::min(position1, x + step / 2) * curve.frequency;
+            const auto [least, most] = range(a, b, phase);
+            curve.denseX.append({x, x});
+            curve.denseY.append(s % 2 == 0 ? QList<double> {least, most} : QList<double> {most, least});
+        }
+        return;
+    }
+    curve.denseX.resize(samples);
+    curve.denseY.resize(samples);
+    for (int s = 0; s < samples; ++s) {
+        const double x = position0 + step * s;
+        const double angle = x * curve.frequency;
+        curve.denseX[s] = x;
+        curve.denseY[s] = isCos ? std::cos(angle) : std::sin(angle);
+    }
 }
 
 std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options)
@@ -73,14 +127,7 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
         curve.isCos = role.isCos;
         curve.frequency = Frequencies::angular(role.pair, k, params.sinusoidal.base);
         curve.wavelength = Frequencies::wavelength(role.pair, k, params.sinusoidal.base);
-        curve.denseX.resize(samples);
-        curve.denseY.resize(samples);
-        for (int s = 0; s < samples; ++s) {
-            const double x = data.position0 + (data.position1 - data.position0) * s / (samples - 1);
-            const double angle = x * curve.frequency;
-            curve.denseX[s] = x;
-            curve.denseY[s] = role.isCos ? std::cos(angle) : std::sin(angle);
-        }
+        sampleCurve(curve, role.isCos, data.position0, data.position1, samples);
         if (markers) {
             engine.computeBlock(Quantity::Pe, {first, points, j, 1}, column);
             for (std::int64_t p = 0; p < points; ++p) {

@@ -57,9 +57,13 @@ std::int64_t firstColumn(const Params &params);
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);
 // Those of the PE of `params`, numbered as X numbers them.
 std::vector<std::int64_t> defaultColumns(const Params &params);
-// The last position shown by default: 64 positions, enough to see the fast columns turn and
-// their integer dots apart, or the whole table when it is shorter.
+// The last position shown by default: the table's last, so that the view follows max_len (its
+// integer dots are drawn where they stay apart, and curves too fast for the pixels as bands).
 std::int64_t defaultLastPosition(std::int64_t maxLen);
+// The curve's dense line over [position0, position1] at `samples` samples: through its values,
+// or, where it turns faster than an eighth of a turn a sample, through the least and the most it
+// takes around each sample, which draws its band instead of aliases.
+void sampleCurve(Curve &curve, bool isCos, double position0, double position1, int samples);
 // The curves of the request; nothing when cancelled.
 std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &request, const ComputeOptions &options);
 QString legendText(const Curve &curve);

@@ -207,7 +207,7 @@ QString peText(const DropoutModePanel &panel, bool brief)
     // The PE's energy in the cells it reaches, before their factor 1/(1 − p): the expected
     // energy is whole (E[Y] = X), this is how much of it the mask leaves in place.
     if (brief)
-        return u"PE lost: %1 of cells\nPE energy in kept cells: %2"_s.arg(
+        return u"PE lost: %1\nenergy kept: %2"_s.arg(
             percent.arg(FigureText::formatNumber(100.0 * panel.lostFraction(), 3)),
             percent.arg(FigureText::formatNumber(100.0 * panel.energyKeptFraction(), 3)));
     return u"its PE part\nPE lost: %1 of %2 cells, %3\nPE energy in kept cells: %4"_s.arg(

@@ -74,7 +74,7 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
 // The mode's name over the formula of its Y: "embedding\nY = dropout(s·E) + PE".
 QString modeTitle(const DropoutModePanel &panel);
 // "its PE part\nPE lost: 47 of 480 cells, 9.8 %\nPE energy in kept cells: 90.4 %"; `brief`, for
-// a small view: "PE lost: 9.8 % of cells\nPE energy in kept cells: 90.4 %". With no PE cell in
+// a small view: "PE lost: 9.8 %\nenergy kept: 90.4 %". With no PE cell in
 // view (concat), "no PE column in view"; with padding only, "only padding in view".
 QString peText(const DropoutModePanel &panel, bool brief = false);
 

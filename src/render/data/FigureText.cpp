@@ -211,12 +211,22 @@ QString averagedCellsText(const Block &block, int rows, int cols)
 
 QString cellsPerPixelText(const Block &block, int rows, int cols)
 {
-    const QString averaged = averagedCellsText(block, rows, cols);
-    return averaged.isEmpty() ? averaged : averaged + u" cells a pixel"_s;
+    const double perRow = static_cast<double>(block.rows) / rows;
+    const double perCol = static_cast<double>(block.cols) / cols;
+    if (perRow <= 1.0 && perCol <= 1.0)
+        return {};
+    // Whole numbers past ten, as a student counts them: "~24 positions", "~2.7 columns".
+    const auto count = [](double value, const QString &one, const QString &many) {
+        if (value <= 1.0)
+            return u"1 %1"_s.arg(one);
+        const QString n = value >= 10.0 ? formatRatio(std::round(value)) : formatNumber(value, 2);
+        return u"~%1 %2"_s.arg(n, many);
+    };
+    return u"each pixel averages %1 and %2"_s.arg(count(perRow, u"position"_s, u"positions"_s),
+                                                  count(perCol, u"column"_s, u"columns"_s));
 }
 
-QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor,
-                      bool axes)
+QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor, bool axes)
 {
     std::int64_t below = 0;
     for (const QList<double> *list : values)

@@ -44,7 +44,8 @@ QString formatRatio(double value);
 // The cells down and across that each pixel of a grid of `rows` x `cols` pixels over `block`
 // averages: "~3,090 × 17.8"; empty when no pixel averages more than one cell either way.
 QString averagedCellsText(const Block &block, int rows, int cols);
-// The same for a title: "~3,090 × 17.8 cells a pixel", or empty.
+// The same for a title, in a student's words: "each pixel averages ~3,090 positions and ~18
+// columns", or empty.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
 // A legend name for values on a log axis from `floor` up, with the count of those it cannot show
 // (|v| below the floor, zeros included): "|mean| of PE[:, j] (42 below the axis)", or the name;

@@ -65,7 +65,7 @@ QList<FigureOption> HeatmapModel::options() const
     colormap.valueName = colormap.choices.join(u'|');
     colormap.redrawsOnly = true;
 
-    return {quantity, colormap, ViewOptions::positions(u"positions A..B-1 in view"_s),
+    return {quantity, colormap, ViewOptions::meanOnly(), ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
 }
 

@@ -8,6 +8,7 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
 {
     const Params &p = engine.params();
     QuantityParts parts;
+    parts.quantity = quantity;
     parts.peColumns = p.peColumns();
     parts.peRowEnd = p.maxLen;
     const bool exactAngles = engine.positionTerm().hasClosedForms();

@@ -12,6 +12,7 @@ namespace posenc {
 // the dropout's zero-mean noise: a preview that samples rows of D samples nothing periodic.
 struct QuantityParts
 {
+    Quantity quantity = Quantity::Pe;
     bool hasClosed = false; // K is not zero
     bool hasDirect = true; // D is not zero (false only for the exact-angle PE itself)
     std::int64_t peColumn0 = 0; // Q's column that holds PE column 0 (concat: after E's)

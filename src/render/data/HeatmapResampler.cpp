@@ -1,9 +1,11 @@
 #include "HeatmapResampler.h"
 
+#include "ColourScale.h"
 #include "HeatmapFilter.h"
 #include "HeatmapParts.h"
 #include "RowSampling.h"
 
+#include "core/PositionalTable.h"
 #include "core/ThreadPools.h"
 
 #include <algorithm>
@@ -55,12 +57,15 @@ int passesOf(const Setup &s)
 }
 
 // Adds the closed-form part K to `sums` (rows x cols): the PE means of each grid row's
-// window, then the column filter over the columns that are not zero.
+// window, then the column filter over the columns that are not zero; or, for Moment::Square,
+// each column's variance over the window, E[K^2] - E[K]^2, through the same column filter.
 bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &columns, std::vector<double> &sums,
-               const ComputeOptions &options)
+               const ComputeOptions &options, Moment moment = Moment::Mean)
 {
     const Params &p = engine.params();
-    const PeWindowMeans means(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, s.rows.windows(s.parts.peRowEnd - 1));
+    const RowWindows rows = s.rows.windows(s.parts.peRowEnd - 1);
+    const PeWindowMeans means(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, moment);
+    const PeWindowMeans firsts(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, Moment::Mean);
     const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
     const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
     if (q1 <= q0)
@@ -68,7 +73,7 @@ bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &column
     // In PE columns: what the block holds, and where the live pairs begin.
     const std::int64_t pe0 = q0 - s.parts.peColumn0, pe1 = q1 - s.parts.peColumn0;
     const std::int64_t live = p.sinusoidal.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
-    const std::int64_t livePe0 = std::clamp(live, pe0, pe1);
+    const std::int64_t livePe0 = moment == Moment::Square ? pe0 : std::clamp(live, pe0, pe1);
     const std::int64_t gridCols = s.cols.cells();
     const std::int64_t band = PeWindowMeans::kAnchorWindows;
     const std::int64_t windows = s.rows.cells();
@@ -107,6 +112,14 @@ bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &column
                 batch.reserve(static_cast<std::size_t>(batchWindows * (pe1 - from)));
                 means.forEachWindow(a, next - a, from, pe1 - from, [&](std::int64_t window, const double *values) {
                     batch.insert(batch.end(), values, values + (pe1 - from));
+                    if (moment == Moment::Square) {
+                        // Less the square of the window's mean, column by column.
+                        firsts.forEachWindow(window, 1, from, pe1 - from, [&](std::int64_t, const double *m) {
+                            double *variance = batch.data() + batch.size() - static_cast<std::size_t>(pe1 - from);
+                            for (std::int64_t c = 0; c < pe1 - from; ++c)
+                                variance[c] -= m[c] * m[c];
+                        });
+                    }
                     batched.push_back(window);
                     if (static_cast<std::int64_t>(batched.size()) == batchWindows)
                         flush(blockFrom, blockTo);
@@ -181,6 +194,89 @@ bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &column
         }
     }
     return true;
+}
+
+// Cells of the PE whose squares are summed one by one for the spread, where the rows are too
+// few for the closed forms: past this (a short table of very many columns) no spread is given.
+constexpr std::int64_t kDirectSpreadCells = std::int64_t(1) << 24;
+
+// Each grid cell's variance of K along its rows, column by column, then through the column
+// filter: from K's cells (exact angles) one by one, for grids whose rows the closed forms do not
+// take.
+bool addDirectVariance(const Engine &engine, const Setup &s, const ColumnWeights &columns,
+                       std::vector<double> &variance, const ComputeOptions &options)
+{
+    const Params &p = engine.params();
+    const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
+    const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
+    const std::int64_t r1 = std::min(s.block.rowEnd(), s.parts.peRowEnd);
+    if (q1 <= q0 || r1 <= s.block.row0)
+        return true;
+    const PositionalTable exact(p.peColumns(), p.base, p.layout, Angles::Exact);
+    const int gridRows = s.rows.cells();
+    const std::int64_t cols = s.block.cols;
+    // Per grid row, each table column's weighted sums of K and K^2, and the row weights.
+    RowMatrixXd first = RowMatrixXd::Zero(gridRows, cols), second = RowMatrixXd::Zero(gridRows, cols);
+    std::vector<double> weights(static_cast<std::size_t>(gridRows), 0.0);
+    RowMatrixXf pe(1, q1 - q0);
+    for (std::int64_t n = s.block.row0; n < s.block.rowEnd(); ++n) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+            return false;
+        if (n < r1)
+            exact.fill({n, 1, q0 - s.parts.peColumn0, q1 - q0}, pe);
+        const auto [a0, a1] = s.rows.cellsOf(n);
+        for (int a = a0; a <= a1; ++a) {
+            const double w = s.rows.weight(n, a);
+            weights[static_cast<std::size_t>(a)] += w;
+            for (std::int64_t j = q0; n < r1 && j < q1; ++j) {
+                const double v = pe(0, j - q0);
+                first(a, j - s.block.col0) += w * v;
+                second(a, j - s.block.col0) += w * v * v;
+            }
+        }
+    }
+    RowMatrixXd perColumn(gridRows, cols), reduced;
+    for (int a = 0; a < gridRows; ++a) {
+        const double w = weights[static_cast<std::size_t>(a)];
+        for (std::int64_t j = 0; j < cols; ++j) {
+            const double mean = first(a, j) / w;
+            perColumn(a, j) = second(a, j) / w - mean * mean;
+        }
+    }
+    columns.reduceRows(perColumn, reduced);
+    std::copy(reduced.data(), reduced.data() + reduced.size(), variance.begin());
+    return true;
+}
+
+// The spread of K within each grid cell along its positions: the square root of the column-
+// filtered variance of each column over the cell's rows, so that a column turning faster than the
+// pixel shows, and columns merely averaged side by side (a slow sine beside its cosine) do not.
+// In closed form with the means where the rows allow it, else from K's cells while they are few;
+// empty where the grid averages no rows or holds no PE.
+std::optional<std::vector<float>> spreadOf(const Engine &engine, const Setup &s, const ColumnWeights &columns,
+                                           const ComputeOptions &options)
+{
+    std::vector<float> spread;
+    if (s.rows.isIdentity() || s.parts.peColumns == 0)
+        return spread;
+    const std::size_t cells = static_cast<std::size_t>(s.rows.cells()) * static_cast<std::size_t>(s.cols.cells());
+    std::vector<double> variance(cells, 0.0);
+    if (s.parts.hasClosed) {
+        if (!addClosed(engine, s, columns, variance, options, Moment::Square))
+            return std::nullopt;
+    } else {
+        // Only quantities that hold the PE: those whose closed forms the rows turned down.
+        if (!QuantityParts::of(engine, s.parts.quantity, true).hasClosed
+            || static_cast<std::int64_t>(s.rows.cells()) * s.block.cols > kDirectSpreadCells
+            || s.block.cells() > 16 * kDirectSpreadCells)
+            return spread;
+        if (!addDirectVariance(engine, s, columns, variance, options))
+            return std::nullopt;
+    }
+    spread.resize(cells);
+    for (std::size_t i = 0; i < cells; ++i)
+        spread[i] = static_cast<float>(std::sqrt(std::max(0.0, variance[i])));
+    return spread;
 }
 
 } // namespace
@@ -271,6 +367,13 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
     }
     grid.minValue = lo;
     grid.maxValue = hi;
+    grid.colourExtent = ColourScale::extent(request.quantity, engine.params());
+    auto spread = spreadOf(engine, *s, columns, options);
+    if (!spread)
+        return std::nullopt;
+    grid.spread = std::move(*spread);
+    if (request.quantity == Quantity::Output && grid.isCellByCell())
+        grid.marks = CellMarks::ofOutput(engine.params(), block);
     return grid;
 }
 

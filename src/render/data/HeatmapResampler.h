@@ -1,5 +1,7 @@
 #pragma once
 
+#include "CellMarks.h"
+
 #include "core/Engine.h"
 
 #include <atomic>
@@ -35,14 +37,25 @@ struct HeatmapGrid
     std::vector<float> values; // rows x cols, row-major
     double minValue = 0.0;
     double maxValue = 0.0;
+    // Half the width of the quantity's colour range, from the parameters (ColourScale): the same
+    // at any resolution, where minValue and maxValue shrink as pixels average more cells.
+    double colourExtent = 1.0;
     // Fraction of the block's rows whose cell-by-cell part entered the means: 1 when the grid
     // is exact (the filter's value of every cell); less for a preview, whose cell-by-cell
     // part is estimated from the rows of a pass.
     double rowCoverage = 1.0;
     int pass = 0; // the pass this grid is, of `passes`
     int passes = 1;
+    // The spread within each grid cell of the PE's part (its weighted standard deviation over
+    // the cells the grid cell averages, in closed form as the mean is): rows x cols, empty where
+    // the grid holds no PE or averages nothing. A column turning faster than a pixel has the
+    // mean ~0 and the spread ~0.71, a full swing.
+    std::vector<float> spread;
+    // One table cell a grid cell, in Y: which cells the mask zeroed (CellMarks); else empty.
+    std::vector<CellMark> marks;
 
     bool isPreview() const { return rowCoverage < 1.0; }
+    bool isCellByCell() const { return rows == block.rows && cols == block.cols; }
     float at(int row, int col) const { return values[static_cast<std::size_t>(row) * cols + col]; }
 };
 

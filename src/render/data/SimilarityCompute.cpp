@@ -1,5 +1,7 @@
 #include "SimilarityCompute.h"
 
+#include "ColourScale.h"
+
 #include "core/Frequencies.h"
 #include "core/TableAllocation.h"
 
@@ -163,6 +165,7 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
             grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(s(a, b));
     grid.minValue = s.minCoeff();
     grid.maxValue = s.maxCoeff();
+    grid.colourExtent = cosine ? 1.0 : ColourScale::extent(Quantity::Similarity, params);
 
     // S against the offset, over the offsets in view.
     const double lo = std::max(0.0, std::min(offsets.lower, offsets.upper));

@@ -30,6 +30,23 @@ FigureOption dims(const QString &help, bool inWindow)
     return o;
 }
 
+FigureOption meanOnly()
+{
+    FigureOption option;
+    option.key = QString::fromUtf16(kMeanOnly);
+    option.kind = FigureOption::Kind::Switch;
+    option.valueName = u"true|false"_s;
+    option.help = u"mean only: no lines marking pixels over which the PE swings"_s;
+    option.defaultText = u"false"_s;
+    option.redrawsOnly = true;
+    return option;
+}
+
+bool isMeanOnly(const FigureState &state)
+{
+    return state.option(QString::fromUtf16(kMeanOnly)) == u"true"_s;
+}
+
 std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const FigureState &state)
 {
     const QString text = state.option(QString::fromUtf16(kPositions));

@@ -16,9 +16,14 @@ namespace posenc::ViewOptions {
 
 inline constexpr char16_t kPositions[] = u"positions";
 inline constexpr char16_t kDims[] = u"dims";
+inline constexpr char16_t kMeanOnly[] = u"mean-only";
 
 FigureOption positions(const QString &help);
 FigureOption dims(const QString &help, bool inWindow);
+// --mean-only: a heatmap's pixels show the mean of the cells they average, without the mark of
+// the PE's swing within them (drawn without computing again).
+FigureOption meanOnly();
+bool isMeanOnly(const FigureState &state);
 
 // The positions [A, B) given, if any (check() made sure they read).
 std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const FigureState &state);

@@ -7,6 +7,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
+#include "render/SwatchLegend.h"
 
 #include "render/data/ViewOptions.h"
 
@@ -33,14 +34,6 @@ QCPGraph *dots(QCPAxisRect *rect, const QColor &color, bool ring)
     return graph;
 }
 
-// A text that takes no room when it is empty: a paper column leaves the captions out.
-void setCollapsibleText(QCPTextElement *element, const QString &text)
-{
-    element->setText(text);
-    element->setMinimumSize(text.isEmpty() ? QSize(1, 1) : QSize());
-    element->setMaximumSize(QWIDGETSIZE_MAX, text.isEmpty() ? 1 : QWIDGETSIZE_MAX);
-}
-
 // Each axis follows the other: zooming or panning either moves both.
 void link(QCPAxis *a, QCPAxis *b)
 {
@@ -52,7 +45,7 @@ void link(QCPAxis *a, QCPAxis *b)
 
 // The grid's cells into the colour map, table cell j spanning [j - 0.5, j + 0.5] as in every
 // heatmap of the program.
-void setGrid(QCPColorMap *map, const HeatmapGrid &grid)
+void setGrid(QCPColorMap *map, HeatmapMarks *marks, const HeatmapGrid &grid, bool meanOnly)
 {
     QCPColorMapData *data = map->data();
     const Block &b = grid.block;
@@ -62,6 +55,9 @@ void setGrid(QCPColorMap *map, const HeatmapGrid &grid)
     for (int a = 0; a < grid.rows; ++a)
         for (int c = 0; c < grid.cols; ++c)
             data->setCell(c, a, grid.at(a, c));
+    marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
+    marks->setSpread(grid.spread);
+    marks->setShowSpread(!meanOnly);
 }
 
 QList<double> magnitudes(const QList<double> &values)
@@ -152,6 +148,7 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
         side.map->setTightBoundary(false);
         side.map->setAntialiased(false);
         side.map->setColorScale(m_scale);
+        side.marks = new HeatmapMarks(side.heat->axis(QCPAxis::atBottom), side.heat->axis(QCPAxis::atLeft));
         PlotStyle::setLogAxis(side.stats->axis(QCPAxis::atLeft));
         side.stats->setRangeDrag(Qt::Horizontal);
         side.stats->setRangeZoom(Qt::Horizontal);
@@ -187,7 +184,7 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
 
 ComposeCompareFigure::~ComposeCompareFigure() = default;
 
-void ComposeCompareFigure::setData(const ComposeCompareData &data)
+void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly)
 {
     // The captions in numbers take four lines a side: for a slide or a maximised view, where
     // they leave the heatmaps and the statistics their room.
@@ -211,10 +208,10 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
     for (std::size_t i = 0; i < m_sides.size(); ++i) {
         const ComposePanel &panel = data.panels[i];
         Side &side = m_sides[i];
-        setGrid(side.map, panel.grid);
+        setGrid(side.map, side.marks, panel.grid, meanOnly);
         side.header->setText(i == 0 ? u"sum: "_s + panel.label : u"concat: "_s + panel.label);
         // A paper column keeps the heatmaps and the statistics; the words come with the room.
-        setCollapsibleText(side.layout, m_compact ? QString() : panel.layout);
+        PlotStyle::setCollapsibleText(side.layout, m_compact ? QString() : panel.layout);
         side.embeddingStd->setData(panel.embedding.columns, panel.embedding.std, true);
         side.embeddingMean->setData(panel.embedding.columns, magnitudes(panel.embedding.mean), true);
         side.peStd->setData(panel.pe.columns, panel.pe.std, true);
@@ -226,7 +223,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
         if (!panel.embedding.std.isEmpty())
             caption.append(u"s·E: std ≈ %1"_s.arg(FigureText::formatNumber(meanStd(panel.embedding), 3)));
         caption.removeAll(QString());
-        setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
+        PlotStyle::setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
     }
     const ComposePanel &sum = data.panels[0];
     // One legend for both sides; what lies under their axis is counted in it, not left out unsaid.
@@ -240,6 +237,20 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data)
         name(u"s·E |mean|"_s, u"|mean| of s·E[:, j]"_s, sum.embedding.mean, concat.embedding.mean));
     m_sides[0].peStd->setName(name(u"PE std"_s, u"std of PE[:, j]"_s, sum.pe.std, concat.pe.std));
     m_sides[0].peMean->setName(name(u"PE |mean|"_s, u"|mean| of PE[:, j]"_s, sum.pe.mean, concat.pe.mean));
+
+    // The oscillation mark named beside the statistics' entries, while either heatmap draws it.
+    if (m_spreadItem) {
+        m_legend->removeItem(m_spreadItem);
+        m_spreadItem = nullptr;
+    }
+    for (const Side &side : m_sides) {
+        const QList<Swatch> swatches = HeatmapPanel::swatchesOf(*side.marks);
+        if (!swatches.isEmpty()) {
+            m_spreadItem = SwatchLegend::add(m_legend, swatches.last());
+            m_spreadItem->setFont(m_legend->font());
+            break;
+        }
+    }
 
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)
@@ -288,12 +299,12 @@ QList<PanelExtent> ComposeCompareFigure::panels(double pixelRatio) const
     return list;
 }
 
-void ComposeCompareFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+void ComposeCompareFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const ComposeCompareData>(data);
     for (std::size_t i = 0; i < m_engines.size(); ++i)
         m_engines[i] = std::make_unique<Engine>(m_data->panels[i].params);
-    setData(*m_data);
+    setData(*m_data, ViewOptions::isMeanOnly(state));
 }
 
 QList<QCPAxisRect *> ComposeCompareFigure::pictureRects() const

@@ -9,6 +9,8 @@
 
 namespace posenc {
 
+class HeatmapMarks;
+
 // The sum-or-concatenate figure's drawing: X in sum (left) and in concat (right) as heatmaps on
 // one colour scale, their columns and positions moving together; under each, per column on a
 // log axis the std (squares) and |mean| (rings) over positions of the PE (orange) and of s*E
@@ -19,7 +21,7 @@ public:
     explicit ComposeCompareFigure(QCustomPlot *plot);
     ~ComposeCompareFigure() override;
 
-    void setData(const ComposeCompareData &data);
+    void setData(const ComposeCompareData &data, bool meanOnly = false);
     QCPAxisRect *heatmapRect(int side) const { return m_sides[static_cast<std::size_t>(side)].heat; }
     QCPColorMap *colorMap(int side) const { return m_sides[static_cast<std::size_t>(side)].map; }
     QCPAxisRect *statisticsRect(int side) const { return m_sides[static_cast<std::size_t>(side)].stats; }
@@ -42,6 +44,7 @@ private:
         QCPTextElement *layout = nullptr; // where its parts sit
         QCPAxisRect *heat = nullptr;
         QCPColorMap *map = nullptr;
+        HeatmapMarks *marks = nullptr; // the PE's swing within a pixel
         QCPTextElement *caption = nullptr; // the PE's fastest and slowest cosine columns in numbers, given room
         QCPAxisRect *stats = nullptr;
         QCPGraph *peStd = nullptr, *peMean = nullptr, *embeddingStd = nullptr, *embeddingMean = nullptr;
@@ -52,6 +55,7 @@ private:
     std::array<Side, 2> m_sides;
     QCPColorScale *m_scale;
     QCPLegend *m_legend = nullptr;
+    QCPAbstractLegendItem *m_spreadItem = nullptr; // the oscillation mark's entry, while drawn
     bool m_compact = false;
     std::shared_ptr<const ComposeCompareData> m_data;
     std::array<std::unique_ptr<Engine>, 2> m_engines; // of the two sides, for the hover's exact cells

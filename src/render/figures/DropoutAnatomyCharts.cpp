@@ -76,7 +76,8 @@ QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
 } // namespace
 
 DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid)
-    : m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0))
+    : m_grid(grid)
+    , m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0))
     , m_fractionTitle(PlotStyle::smallText(plot, grid, 0, 1))
     , m_scatter(rectIn(plot, grid, 0))
     , m_fraction(rectIn(plot, grid, 1))
@@ -118,6 +119,29 @@ void DropoutAnatomyCharts::fill(const DropoutAnatomyData &data, bool brief)
 {
     fillScatter(data, brief);
     fillFraction(data, brief);
+}
+
+void DropoutAnatomyCharts::setLegendsInside(bool inside)
+{
+    if (inside == m_inside)
+        return;
+    m_inside = inside;
+    int col = 0;
+    for (const auto &[legend, rect] :
+         {std::pair {m_scatterLegend, m_scatter}, std::pair {m_fractionLegend, m_fraction}}) {
+        if (inside) {
+            m_grid->take(legend);
+            rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+            legend->setBrush(QColor(255, 255, 255, 210));
+        } else {
+            rect->insetLayout()->take(legend);
+            m_grid->addElement(2, col, legend);
+            legend->setBrush(Qt::NoBrush);
+        }
+        ++col;
+    }
+    m_grid->simplify();
+    m_grid->setRowStretchFactors(inside ? QList<double> {0.01, 1.0} : QList<double> {0.01, 1.0, 0.01});
 }
 
 void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
@@ -171,7 +195,7 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
                                 : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
                                     FigureText::formatCount(d.scatterCells), rows, slopes);
     m_scatterTitle->setText(title); // FigureFit wraps the texts and legends within their column
-    setColumns(m_scatterLegend, brief ? 4 : kLegendColumns);
+    setColumns(m_scatterLegend, m_inside ? 1 : brief ? 4 : kLegendColumns);
 }
 
 void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
@@ -192,16 +216,16 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
     m_current->setData({d.params.dropout}, {d.measuredAtP}, true);
     m_bandHigh->setName(u"p ± 4√(p(1−p)/n)"_s);
     m_expected->setName(u"expected: p"_s);
-    m_measured->setName(u"measured"_s);
+    m_measured->setName(u"measured, nested masks"_s);
     m_current->setName(
         u"at p = %1: %2"_s.arg(FigureText::formatNumber(d.params.dropout), FigureText::formatNumber(d.measuredAtP, 3)));
     const QString title = n == 0
         ? u"fraction dropped against p: no cell in view is under dropout\n(rows passed through or zeroed)"_s
-        : brief ? u"fraction dropped against p, n = %1"_s.arg(FigureText::formatCount(n))
-                : u"fraction dropped against p, n = %1 cells in view\nthe same cells and seed at every p"_s.arg(
-                    FigureText::formatCount(n));
+        : brief ? u"fraction dropped against p, n = %1 cells in view"_s.arg(FigureText::formatCount(n))
+                : u"fraction dropped against p, n = %1 cells in view\none seed for every p: a cell dropped at p stays "
+                  "dropped above it (nested masks), so the dots stray together"_s.arg(FigureText::formatCount(n));
     m_fractionTitle->setText(title);
-    setColumns(m_fractionLegend, brief ? 4 : kLegendColumns);
+    setColumns(m_fractionLegend, m_inside ? 1 : brief ? 4 : kLegendColumns);
 }
 
 } // namespace posenc

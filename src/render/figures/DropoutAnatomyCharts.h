@@ -16,6 +16,10 @@ public:
 
     // `brief`: one-line titles, for a small view.
     void fill(const DropoutAnatomyData &data, bool brief = false);
+    // Each chart's legend in the chart's empty upper left corner instead of below it: a short
+    // figure (a slide) keeps the charts' height. Both charts' points run from lower left to upper
+    // right.
+    void setLegendsInside(bool inside);
 
     QCPAxisRect *scatterRect() const { return m_scatter; }
     QCPAxisRect *fractionRect() const { return m_fraction; }
@@ -31,6 +35,8 @@ private:
     void fillScatter(const DropoutAnatomyData &data, bool brief);
     void fillFraction(const DropoutAnatomyData &data, bool brief);
 
+    QCPLayoutGrid *m_grid;
+    bool m_inside = false;
     QCPTextElement *m_scatterTitle;
     QCPTextElement *m_fractionTitle;
     QCPAxisRect *m_scatter;

@@ -21,6 +21,9 @@ namespace {
 
 // Smaller (layout units), the role names and long texts would squeeze the panels.
 constexpr QSize kAnatomyWideFigure(800, 560);
+// Fewer lines of text in the figure's height (a slide at 14 pt): no subtitle, one-line panel
+// titles, so that the panels keep their room.
+constexpr double kAnatomyRoomyLines = 32.0;
 
 bool hasPadding(const Params &p)
 {
@@ -141,8 +144,11 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const Params &p = d.params;
     // A small view keeps its room for the panels: shorter texts, the roles only outlined.
     const QRect viewport = m_title->parentPlot()->viewport();
-    m_wide = !m_compact && viewport.width() >= kAnatomyWideFigure.width() && viewport.height() >= kAnatomyWideFigure.height();
+    m_wide = !m_compact && viewport.width() >= kAnatomyWideFigure.width()
+        && viewport.height() >= kAnatomyWideFigure.height();
+    m_tight = PlotStyle::textLines(*m_title->parentPlot()) < kAnatomyRoomyLines;
     fillHeatmaps(d);
+    m_charts->setLegendsInside(m_tight);
     m_charts->fill(d, !m_wide);
     const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
                                            : u"1/(1−p) undefined, nothing kept"_s;
@@ -153,23 +159,32 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
     // masked_fill zeroes the padding in evaluation too: Y = X only on the sequence's rows.
     const QString identity = hasPadding(p) ? u"Y = masked_fill(X), X on the sequence's rows"_s : u"Y = X"_s;
-    if (!m_wide) {
-        m_subtitle->setText(u"rows: %1"_s.arg(TokenRoles::text(p)));
+    // Rows have roles only in the modes that treat them so; under sum no row is special.
+    const QString rows = TokenRoles::matter(p)
+        ? u"rows: "_s + TokenRoles::text(p)
+        : u"mode %1: every row alike, none protected"_s.arg(ParamText::toString(p.dropoutMode));
+    if (m_tight) {
+        PlotStyle::setCollapsibleText(m_subtitle, QString());
         return;
     }
-    m_subtitle->setText(u"training: each cell kept with probability 1−p and scaled by 1/(1−p), else 0, so E[Y] = X  ·  "
-                        "evaluation: %1%2  ·  rows: %3"_s.arg(identity, evaluating, TokenRoles::text(p)));
+    if (!m_wide) {
+        PlotStyle::setCollapsibleText(m_subtitle, rows);
+        return;
+    }
+    PlotStyle::setCollapsibleText(
+        m_subtitle,
+        u"training: each cell kept with probability 1−p and scaled by 1/(1−p), else 0, so E[Y] = X  ·  "
+        "evaluation: %1%2  ·  %3"_s.arg(identity, evaluating, rows));
 }
 
 void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
 {
     const Params &p = d.params;
     HeatmapStyle shared;
+    // The widest of the three quantities' ranges, the same at any resolution (ColourScale).
     double extent = 0.0;
     for (const HeatmapGrid *grid : {&d.input, &d.training, &d.evaluation})
-        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
-    if (!(extent > 0.0) || !std::isfinite(extent))
-        extent = 1.0;
+        extent = std::max(extent, grid->colourExtent);
     shared.dataRange = {-extent, extent};
     shared.colorbarLabel = u"X and Y"_s;
     m_panels[InputPanel]->setGrid(d.input, shared);
@@ -177,7 +192,9 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     m_panels[EvaluationPanel]->setGrid(d.evaluation, shared);
     HeatmapStyle mask = HeatmapStyle::forQuantity(Quantity::Mask, d.mask);
     const bool exact = !mask.categories.isEmpty();
-    mask.categories = {{1.0, u"kept"_s}, {0.0, u"dropped"_s}};
+    // The cells the mask drops are grey in Y (HeatmapMarks): one entry names both.
+    const bool greyInY = m_panels[TrainingPanel]->markSwatches().size() > 0;
+    mask.categories = {{1.0, u"kept"_s}, {0.0, greyInY ? u"dropped (grey in Y)"_s : u"dropped"_s}};
     m_panels[MaskPanel]->setGrid(d.mask, mask);
     QList<Swatch> swatches = mask.swatches();
     if (hasPadding(p))
@@ -187,11 +204,15 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
         roles->update(p, m_wide);
 
     const QString evaluation = hasPadding(p) ? u"Y = masked_fill(X)"_s : u"Y = X"_s;
-    const std::array<QString, 4> titles {
-        u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
-        exact ? u"keep mask M ~ Bernoulli(1−p)"_s : u"keep mask M, kept fraction a pixel"_s,
-        u"training, p = %1\n%2"_s.arg(FigureText::formatNumber(p.dropout), DropoutAnatomyCompute::trainingFormula(p)),
-        u"evaluation\n%1"_s.arg(evaluation)};
+    // Tight, one line each: the formulas are the lesson's, the panels what they show.
+    const std::array<QString, 4> titles = m_tight
+        ? std::array<QString, 4> {u"input X"_s, exact ? u"keep mask M"_s : u"mask M, kept fraction"_s, u"training: Y"_s,
+                                  u"evaluation: Y"_s}
+        : std::array<QString, 4> {u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
+                                  exact ? u"keep mask M ~ Bernoulli(1−p)"_s : u"keep mask M, kept fraction a pixel"_s,
+                                  u"training, p = %1\n%2"_s.arg(FigureText::formatNumber(p.dropout),
+                                                                DropoutAnatomyCompute::trainingFormula(p)),
+                                  u"evaluation\n%1"_s.arg(evaluation)};
     for (std::size_t i = 0; i < titles.size(); ++i)
         m_titles[i]->setText(titles[i]); // FigureFit wraps it within its column
 }

@@ -55,6 +55,7 @@ private:
     std::unique_ptr<DropoutAnatomyCharts> m_charts;
     bool m_compact = false;
     bool m_wide = true; // room for every text and the role names
+    bool m_tight = false; // few lines of text fit its height: the short texts
     std::shared_ptr<const DropoutAnatomyData> m_data;
 };
 

@@ -4,6 +4,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/SwatchLegend.h"
 
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
@@ -23,6 +24,12 @@ constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
 constexpr int kScaleColumn = 4;
 // Narrower (layout units), the eight panels' role names and long titles would squeeze the heatmaps.
 constexpr int kCompareWideFigure = 800;
+// Fewer lines of text in the figure's height (a slide at 14 pt), the long texts would take the
+// heatmaps' room.
+constexpr double kCompareRoomyLines = 40.0;
+// Taller than wide by this much (a lesson's view beside its panel), the four modes stand in 2 x 2:
+// in a row they would be strips four times taller than wide.
+constexpr double kSquareAspect = 1.15;
 
 QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
 {
@@ -34,14 +41,13 @@ QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
     return scale;
 }
 
-// The symmetric range of the grids together (+-1 when all are zero), so the panels compare.
+// The symmetric range of the grids together, so the panels compare: the widest of their
+// quantities' ranges, which the resolution does not change (ColourScale).
 QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
 {
     double extent = 0.0;
     for (const HeatmapGrid *grid : grids)
-        extent = std::max({extent, std::abs(grid->minValue), std::abs(grid->maxValue)});
-    if (!(extent > 0.0) || !std::isfinite(extent))
-        extent = 1.0;
+        extent = std::max(extent, grid->colourExtent);
     return {-extent, extent};
 }
 
@@ -61,8 +67,12 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     plot->plotLayout()->addElement(2, 0, m_grid);
+    m_marksLegend = SwatchLegend::create(plot, plot->plotLayout(), 3, 0);
+    m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_marksLegend->setWrap(3);
     plot->plotLayout()->setRowStretchFactor(0, 0.01);
     plot->plotLayout()->setRowStretchFactor(1, 0.01);
+    plot->plotLayout()->setRowStretchFactor(3, 0.01);
     m_grid->setColumnSpacing(6);
     m_grid->setRowSpacing(2);
     m_outputScale = scaleIn(plot, m_grid, kOutputs);
@@ -117,6 +127,37 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     }
 }
 
+void DropoutCompareFigure::arrange(bool square)
+{
+    if (square == m_square)
+        return;
+    m_square = square;
+    QList<QCPLayoutElement *> parts {m_outputScale, m_peScale};
+    for (std::size_t m = 0; m < 4; ++m)
+        parts += {m_modeTitles[m], m_output[m]->axisRect(), m_peTitles[m], m_pe[m]->axisRect()};
+    for (QCPLayoutElement *part : parts)
+        m_grid->take(part);
+    m_grid->simplify();
+    // Each mode a column of its title, Y, its PE part's title and the PE part; in 2 x 2 the
+    // second pair of modes under the first.
+    for (int m = 0; m < 4; ++m) {
+        const auto i = static_cast<std::size_t>(m);
+        const int row = square ? 4 * (m / 2) : 0;
+        const int col = square ? m % 2 : m;
+        m_grid->addElement(row + kOutputTitles, col, m_modeTitles[i]);
+        m_grid->addElement(row + kOutputs, col, m_output[i]->axisRect());
+        m_grid->addElement(row + kPeTitles, col, m_peTitles[i]);
+        m_grid->addElement(row + kPes, col, m_pe[i]->axisRect());
+    }
+    const int scaleColumn = square ? 2 : kScaleColumn;
+    m_grid->addElement(kOutputs, scaleColumn, m_outputScale);
+    m_grid->addElement(kPes, scaleColumn, m_peScale);
+    for (int col = 0; col < m_grid->columnCount(); ++col)
+        m_grid->setColumnStretchFactor(col, col == scaleColumn ? 0.01 : 1.0);
+    for (int row = 0; row < m_grid->rowCount(); ++row)
+        m_grid->setRowStretchFactor(row, row % 2 == 0 ? 0.01 : 1.0);
+}
+
 QList<ViewAxis> DropoutCompareFigure::viewAxes() const
 {
     const QCPAxisRect *lead = m_output[0]->axisRect();
@@ -140,7 +181,10 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const DropoutCompareData &d = *m_data;
     const Params &params = d.params;
     // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
-    const bool wide = !m_compact && m_grid->parentPlot()->viewport().width() >= kCompareWideFigure;
+    const QCustomPlot &plot = *m_grid->parentPlot();
+    arrange(!m_compact && plot.viewport().height() > kSquareAspect * plot.viewport().width());
+    const bool wide = !m_compact && plot.viewport().width() >= kCompareWideFigure
+        && PlotStyle::textLines(plot) >= kCompareRoomyLines;
     HeatmapStyle output;
     output.dataRange = sharedRange({&d.modes[0].output, &d.modes[1].output, &d.modes[2].output, &d.modes[3].output});
     output.colorbarLabel = u"Y"_s;
@@ -151,11 +195,19 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         const DropoutModePanel &panel = d.modes[m];
         m_output[m]->setGrid(panel.output, output);
         m_pe[m]->setGrid(panel.pePart, pe);
-        m_modeTitles[m]->setText(DropoutCompareCompute::modeTitle(panel)); // FigureFit wraps it within its column
+        // Short of room, the mode's name alone: its formula is in the subtitle's place, the lesson.
+        m_modeTitles[m]->setText(wide ? DropoutCompareCompute::modeTitle(panel)
+                                      : ParamText::toString(panel.mode)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
     }
+    // Two of the four modes treat rows by their role: every panel marks them, to compare.
+    const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);
     for (const auto &roles : m_roles)
-        roles->update(params, wide);
+        roles->update(roled, wide);
+    QList<const HeatmapPanel *> panels;
+    for (std::size_t m = 0; m < 4; ++m)
+        panels += {m_output[m].get(), m_pe[m].get()};
+    SwatchLegend::set(m_marksLegend, HeatmapPanel::markSwatches(panels));
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;

@@ -36,9 +36,13 @@ public:
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
+    // Lays the four modes out in a row or in 2 x 2.
+    void arrange(bool square);
+
     QCPTextElement *m_title;
     QCPTextElement *m_subtitle;
     QCPLayoutGrid *m_grid;
+    QCPLegend *m_marksLegend; // what the grey cells and the lines mean, for all the panels
     QCPColorScale *m_outputScale;
     QCPColorScale *m_peScale;
     std::array<QCPTextElement *, 4> m_modeTitles {};
@@ -47,6 +51,7 @@ private:
     std::array<std::unique_ptr<HeatmapPanel>, 4> m_pe;
     std::vector<std::unique_ptr<TokenRoleMarks>> m_roles;
     bool m_compact = false;
+    bool m_square = false; // the modes in 2 x 2, not in a row
     std::shared_ptr<const DropoutCompareData> m_data;
 };
 

@@ -31,6 +31,7 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     m_output = std::make_unique<HeatmapPanel>(plot, row, 0, 1);
     row->setColumnSpacing(12);
     m_output->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
+    m_output->setMarksNamedByFigure(true); // the mask's legend names its grey cells
     m_mask->namePositions(true);
     m_sides = new QCPMarginGroup(plot);
     m_maskRoles = std::make_unique<TokenRoleMarks>(m_mask->axisRect());
@@ -58,6 +59,10 @@ void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> col
         maskStyle.colormap = outputStyle.colormap = *colormap;
     if (params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen)
         maskStyle.notes = {{Colormaps::colorAt(maskStyle.colormap, 0.0), u"padding"_s, Qt::BDiagPattern}};
+    // Y's cells the mask zeroed are grey: the mask's own entry says so, but in a paper column,
+    // whose legend has no room for it.
+    if (!data.output.marks.empty() && !maskStyle.categories.isEmpty() && !m_compact)
+        maskStyle.categories.back().second = u"dropped (grey in Y)"_s;
     m_mask->setGrid(data.mask, maskStyle);
     m_output->setGrid(data.output, outputStyle);
     // Equal margins beside both heatmaps, so that the two show their cells at one size; a paper
@@ -72,8 +77,9 @@ void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> col
     const QString output = FigureText::quantityLabel(Quantity::Output, params);
     m_title->setText(m_compact ? u"Mask M and %1  ·  %2"_s.arg(output, parameters)
                                : u"Dropout: keep mask M (1 kept, 0 dropped) and %1  ·  %2"_s.arg(output, parameters));
-    m_summary->setText(m_compact ? DropoutCompute::summary(data)
-                                 : DropoutCompute::summary(data) + u"  ·  rows: "_s + TokenRoles::text(params));
+    m_summary->setText(m_compact || !TokenRoles::matter(params)
+                           ? DropoutCompute::summary(data)
+                           : DropoutCompute::summary(data) + u"  ·  rows: "_s + TokenRoles::text(params));
 }
 
 QList<ViewAxis> DropoutFigure::viewAxes() const

@@ -21,7 +21,7 @@ HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
     , m_panel(plot, plot->plotLayout(), 1, 0)
 { }
 
-void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colormap> colormap)
+void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colormap> colormap, bool meanOnly)
 {
     const HeatmapGrid &grid = data.grid;
     HeatmapStyle style = HeatmapStyle::forQuantity(grid.quantity, grid);
@@ -29,6 +29,7 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     if (colormap)
         style.colormap = *colormap;
     m_panel.setGrid(grid, style);
+    m_panel.setShowSpread(!meanOnly);
     m_panel.namePositions(grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask);
     QStringList parts {data.label, data.parameters, FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols)};
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
@@ -58,7 +59,8 @@ QList<PanelExtent> HeatmapFigure::panels(double pixelRatio) const
 void HeatmapFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const HeatmapFigureData>(data);
-    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap))));
+    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap))),
+            ViewOptions::isMeanOnly(state));
 }
 
 QList<PositionAxis> HeatmapFigure::positionAxes() const

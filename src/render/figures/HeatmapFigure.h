@@ -17,7 +17,7 @@ class HeatmapFigure final : public FigurePlot
 public:
     explicit HeatmapFigure(QCustomPlot *plot);
 
-    void setData(const HeatmapFigureData &data, std::optional<Colormap> colormap = std::nullopt);
+    void setData(const HeatmapFigureData &data, std::optional<Colormap> colormap = std::nullopt, bool meanOnly = false);
     HeatmapPanel &panel() { return m_panel; }
     const HeatmapPanel &panel() const { return m_panel; }
 

@@ -60,6 +60,8 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     }
     m_learned = std::make_unique<HeatmapPanel>(plot, grid, 1, 0);
     m_sinusoidal = std::make_unique<HeatmapPanel>(plot, grid, 1, 1);
+    // Beside the learned table, whose means carry no such mark, the PE shows its means alone.
+    m_sinusoidal->setShowSpread(false);
     m_learnedSimilarity = std::make_unique<HeatmapPanel>(plot, grid, 3, 0);
     m_sinusoidalSimilarity = std::make_unique<HeatmapPanel>(plot, grid, 3, 1);
     for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()}) {
@@ -148,8 +150,7 @@ void LearnedFigure::setData(const LearnedData &data)
     m_title->setText(
         u"Learned vs sinusoidal  ·  %1 × %2"_s.arg(FigureText::countText(data.rows, u"position"_s, u"positions"_s),
                                                    FigureText::countText(data.cols, u"column"_s, u"columns"_s)));
-    HeatmapStyle learnedStyle = signedStyle(data.learned);
-    m_learned->setGrid(data.learned, learnedStyle);
+    m_learned->setGrid(data.learned, signedStyle(data.learned));
     m_sinusoidal->setGrid(data.sinusoidal, HeatmapStyle {});
     // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.
     m_learnedSimilarity->setGrid(data.learnedSimilarity, signedStyle(data.learnedSimilarity));

@@ -1,0 +1,176 @@
+#include "HeatmapMarks.h"
+
+#include "SwatchLegend.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace posenc {
+
+namespace {
+
+// The oscillation mark's lines: one every kPitch layout units, kWidth thick.
+constexpr double kPitch = 4.0;
+constexpr double kWidth = 1.25;
+// Cells narrower than this (layout units) are filled without an outline, which would cover them.
+constexpr double kOutlineCell = 5.0;
+// Output pixels per layout unit of a vector output's texture: its image is drawn at 4x.
+constexpr double kVectorScale = 4.0;
+
+} // namespace
+
+QColor HeatmapMarks::droppedColor()
+{
+    return QColor(140, 140, 140);
+}
+
+QColor HeatmapMarks::lineColor(double spread)
+{
+    const double strength = std::clamp(spread / kFullSpread, 0.0, 1.0);
+    return QColor(0, 0, 0, static_cast<int>(std::lround(60.0 + 170.0 * strength)));
+}
+
+HeatmapMarks::HeatmapMarks(QCPAxis *keyAxis, QCPAxis *valueAxis)
+    : QCPAbstractPlottable(keyAxis, valueAxis)
+{
+    setAntialiased(false);
+    setSelectable(QCP::stNone);
+}
+
+void HeatmapMarks::setGrid(const QCPRange &keys, const QCPRange &values, int cols, int rows)
+{
+    m_keys = keys;
+    m_values = values;
+    m_cols = cols;
+    m_rows = rows;
+}
+
+bool HeatmapMarks::hasSpread() const
+{
+    return std::any_of(m_spread.begin(), m_spread.end(), [](float s) { return s >= kMinSpread; });
+}
+
+bool HeatmapMarks::hasMark(CellMark mark) const
+{
+    return std::find(m_marks.begin(), m_marks.end(), mark) != m_marks.end();
+}
+
+QCPRange HeatmapMarks::getKeyRange(bool &foundRange, QCP::SignDomain) const
+{
+    foundRange = false;
+    return {};
+}
+
+QCPRange HeatmapMarks::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
+{
+    foundRange = false;
+    return {};
+}
+
+std::vector<double> HeatmapMarks::edges(QCPAxis *axis, const QCPRange &centres, int cells) const
+{
+    // As QCPColorMap draws them: centres evenly spread over the range, each cell half a step
+    // beyond; a lone cell spans the whole range.
+    std::vector<double> out(static_cast<std::size_t>(cells) + 1);
+    const double step = cells > 1 ? centres.size() / (cells - 1) : centres.size();
+    const double first = cells > 1 ? centres.lower - 0.5 * step : centres.lower;
+    for (int i = 0; i <= cells; ++i)
+        out[static_cast<std::size_t>(i)] = axis->coordToPixel(first + i * step);
+    return out;
+}
+
+void HeatmapMarks::draw(QCPPainter *painter)
+{
+    if (m_cols <= 0 || m_rows <= 0 || (m_marks.empty() && !showsSpread()))
+        return;
+    const std::vector<double> x = edges(keyAxis(), m_keys, m_cols);
+    const std::vector<double> y = edges(valueAxis(), m_values, m_rows);
+    if (!m_marks.empty())
+        drawMarks(painter, x, y);
+    if (showsSpread())
+        drawSpread(painter, x, y);
+}
+
+void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)
+{
+    const QRectF clip(clipRect());
+    painter->save();
+    for (int a = 0; a < m_rows; ++a) {
+        for (int b = 0; b < m_cols; ++b) {
+            const CellMark mark = m_marks[static_cast<std::size_t>(a) * m_cols + b];
+            if (mark == CellMark::None)
+                continue;
+            const QRectF cell = QRectF(QPointF(x[b], y[a]), QPointF(x[b + 1], y[a + 1])).normalized();
+            if (!cell.intersects(clip))
+                continue;
+            painter->fillRect(cell, droppedColor());
+            if (mark == CellMark::Padding)
+                painter->fillRect(cell, SwatchLegend::hatchBrush());
+            if (mark == CellMark::Dropped && cell.width() >= kOutlineCell && cell.height() >= kOutlineCell) {
+                painter->setPen(QPen(QColor(40, 40, 40), 1.0));
+                painter->setBrush(Qt::NoBrush);
+                painter->drawRect(cell.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
+    }
+    painter->restore();
+}
+
+void HeatmapMarks::drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)
+{
+    // A texture at output resolution: each output pixel on a line takes its grid cell's shade.
+    const QRectF area
+        = QRectF(clipRect())
+              .intersected(QRectF(QPointF(x.front(), y.front()), QPointF(x.back(), y.back())).normalized());
+    if (area.isEmpty())
+        return;
+    const bool vector = painter->modes().testFlag(QCPPainter::pmVectorized);
+    const double scale
+        = vector ? kVectorScale : std::max(1.0, painter->transform().m11() * painter->device()->devicePixelRatioF());
+    const int width = static_cast<int>(std::ceil(area.width() * scale));
+    const int height = static_cast<int>(std::ceil(area.height() * scale));
+    // Each output column and row's grid cell (the edges run either way along an axis).
+    const auto cellsOf = [](const std::vector<double> &e, double from, int pixels, double scale) {
+        std::vector<int> cell(static_cast<std::size_t>(pixels), -1);
+        const bool rising = e.back() >= e.front();
+        const int cells = static_cast<int>(e.size()) - 1;
+        for (int i = 0; i < pixels; ++i) {
+            const double at = from + (i + 0.5) / scale;
+            int lo = 0, hi = cells; // edge lo before `at`, edge hi after it
+            if ((rising ? at < e.front() || at >= e.back() : at > e.front() || at <= e.back()))
+                continue;
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) / 2;
+                if (rising ? e[static_cast<std::size_t>(mid)] <= at : e[static_cast<std::size_t>(mid)] >= at)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            cell[static_cast<std::size_t>(i)] = lo;
+        }
+        return cell;
+    };
+    const std::vector<int> col = cellsOf(x, area.left(), width, scale);
+    const std::vector<int> row = cellsOf(y, area.top(), height, scale);
+    QImage texture(width, height, QImage::Format_ARGB32_Premultiplied);
+    texture.fill(Qt::transparent);
+    for (int i = 0; i < height; ++i) {
+        const int a = row[static_cast<std::size_t>(i)];
+        const double unit = std::fmod(area.top() + (i + 0.5) / scale, kPitch);
+        if (a < 0 || unit >= kWidth)
+            continue;
+        auto *line = reinterpret_cast<QRgb *>(texture.scanLine(i));
+        for (int j = 0; j < width; ++j) {
+            const int b = col[static_cast<std::size_t>(j)];
+            if (b < 0)
+                continue;
+            const float spread = m_spread[static_cast<std::size_t>(a) * m_cols + b];
+            if (spread < kMinSpread)
+                continue;
+            line[j] = qPremultiply(lineColor(spread).rgba());
+        }
+    }
+    painter->drawImage(QRectF(area.topLeft(), QSizeF(width / scale, height / scale)), texture);
+}
+
+} // namespace posenc

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include "data/CellMarks.h"
+
+#include <vector>
+
+namespace posenc {
+
+// What a heatmap draws over its colours, never in a colour of the map (docs/ARCHITECTURE.md,
+// "Exact at any size"):
+// - cells the mask zeroed, filled neutral grey and outlined where a cell is large enough, so that
+//   a dropped cell never reads as a value near 0;
+// - the oscillation mark: dark horizontal lines over each pixel whose PE part swings within it,
+//   the darker the wider (HeatmapGrid::spread), at a fixed pitch in layout units so that it reads
+//   as a texture at any dpi. The colour beneath stays the exact mean.
+class HeatmapMarks : public QCPAbstractPlottable
+{
+public:
+    // Spreads below this (of the PE's +-1) draw nothing: a pixel whose PE part barely moves.
+    static constexpr double kMinSpread = 0.03;
+    // The spread of a sinusoid over whole turns, 1/sqrt(2): the mark at its darkest.
+    static constexpr double kFullSpread = 0.70710678118654752;
+    static QColor droppedColor();
+    static QColor lineColor(double spread);
+
+    HeatmapMarks(QCPAxis *keyAxis, QCPAxis *valueAxis);
+
+    // The grid's geometry as its colour map has it: `cols` x `rows` cells whose centres span
+    // `keys` and `values`.
+    void setGrid(const QCPRange &keys, const QCPRange &values, int cols, int rows);
+    void setSpread(std::vector<float> spread) { m_spread = std::move(spread); }
+    void setMarks(std::vector<CellMark> marks) { m_marks = std::move(marks); }
+    // The mean only: the oscillation mark hidden (the grid's spread kept).
+    void setShowSpread(bool show) { m_showSpread = show; }
+    bool showsSpread() const { return m_showSpread && !m_spread.empty(); }
+    // Whether any cell of the grid carries the mark.
+    bool hasSpread() const;
+    bool hasMark(CellMark mark) const;
+    // The mark of grid cell (col, row): None without marks.
+    CellMark markAt(int col, int row) const
+    {
+        return m_marks.empty() ? CellMark::None : m_marks[static_cast<std::size_t>(row) * m_cols + col];
+    }
+
+    double selectTest(const QPointF &, bool, QVariant *) const override { return -1.0; }
+    QCPRange getKeyRange(bool &foundRange, QCP::SignDomain) const override;
+    QCPRange getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const override;
+
+protected:
+    void draw(QCPPainter *painter) override;
+    void drawLegendIcon(QCPPainter *, const QRectF &) const override { }
+
+private:
+    // The pixel edges of the grid's cells along an axis: cells + 1 coordinates.
+    std::vector<double> edges(QCPAxis *axis, const QCPRange &centres, int cells) const;
+    void drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
+    void drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
+
+    QCPRange m_keys;
+    QCPRange m_values;
+    int m_cols = 0;
+    int m_rows = 0;
+    std::vector<float> m_spread;
+    std::vector<CellMark> m_marks;
+    bool m_showSpread = true;
+};
+
+} // namespace posenc

@@ -1,0 +1,60 @@
+#include "ColourScale.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace posenc::ColourScale {
+
+namespace {
+
+// Standard deviations of s·E within the range: all but 0.27 % of a normal's cells.
+constexpr double kSpreads = 3.0;
+
+// The standard deviation of E's cells: the init's, or the loaded rows' RMS.
+double embeddingSpread(const Params &params)
+{
+    if (!params.embeddings)
+        return params.sigma();
+    const RowMatrixXf &values = params.embeddings->values;
+    if (values.size() == 0)
+        return 0.0;
+    return std::sqrt(values.cast<double>().squaredNorm() / static_cast<double>(values.size()));
+}
+
+} // namespace
+
+double extent(Quantity quantity, const Params &params)
+{
+    const double embedding = kSpreads * std::abs(params.scale()) * embeddingSpread(params);
+    const double input = params.compose == Compose::Sum ? 1.0 + embedding : std::max(1.0, embedding);
+    double value = 1.0;
+    switch (quantity) {
+    case Quantity::Pe:
+    case Quantity::Mask:
+        value = 1.0;
+        break;
+    case Quantity::Embedding:
+        value = embedding;
+        break;
+    case Quantity::Input:
+        value = input;
+        break;
+    case Quantity::Output:
+        if (!params.training || params.dropout <= 0.0)
+            value = input;
+        else if (params.dropout < 1.0)
+            value = input / (1.0 - params.dropout);
+        else // everything dropped: Y is the PE in the embedding variant, else zero
+            value = 1.0;
+        break;
+    case Quantity::Similarity:
+        value = std::max(1.0, std::ceil(static_cast<double>(params.peColumns()) / 2.0));
+        break;
+    case Quantity::Error:
+        value = std::min(2.0, static_cast<double>(params.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -24));
+        break;
+    }
+    return value > 0.0 && std::isfinite(value) ? value : 1.0;
+}
+
+} // namespace posenc::ColourScale

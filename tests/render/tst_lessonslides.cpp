@@ -1,0 +1,72 @@
+// Every shipped lesson's main figure as a lecture slide: 16:9, 25.4 x 14.29 cm at 14 pt, built as
+// `posenc export --lesson NAME --size 25.4x14.29cm --font-size 14` builds it. It must be built
+// (no size refusal), and each of its plots (axis rects, colour scales aside) must keep at least a
+// quarter of the area it has in the same slide with its text at 4 pt: the part of the slide the
+// text takes from a plot, whatever the plot's shape by design.
+#include "io/Lesson.h"
+
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// The areas of the figure's plots, in layout order.
+QList<double> plotAreas(const QCustomPlot &plot)
+{
+    QList<double> areas;
+    for (const QCPAxisRect *rect : plot.axisRects())
+        if (rect->realVisibility() && !dynamic_cast<const QCPColorScaleAxisRectPrivate *>(rect))
+            areas.append(double(rect->width()) * rect->height());
+    return areas;
+}
+
+} // namespace
+
+class TestLessonSlides : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyLessonMakesASlide_data();
+    void everyLessonMakesASlide();
+};
+
+void TestLessonSlides::everyLessonMakesASlide_data()
+{
+    QTest::addColumn<int>("index");
+    const QList<Lesson> &lessons = Lessons::all();
+    QVERIFY(lessons.size() >= 8);
+    for (int i = 0; i < lessons.size(); ++i)
+        QTest::newRow(qPrintable(lessons[i].name)) << i;
+}
+
+void TestLessonSlides::everyLessonMakesASlide()
+{
+    QFETCH(int, index);
+    const Lesson &lesson = Lessons::all()[index];
+    const auto params = lesson.params();
+    QVERIFY(std::holds_alternative<Params>(params));
+    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
+    const FigureState state = FigureState::fromJson(lesson.viewJson(lesson.mainView));
+    QList<QList<double>> areas;
+    for (const double points : {14.0, 4.0}) {
+        FigureStyle style;
+        style.fontPointSize = points;
+        const auto built = FigureBuilds::build(lesson.mainFigure(), std::get<Params>(params), slide, state, style);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        areas.append(plotAreas(*built->plot()));
+    }
+    QCOMPARE(areas[0].size(), areas[1].size());
+    QVERIFY(!areas[0].isEmpty());
+    for (qsizetype i = 0; i < areas[0].size(); ++i) {
+        const double part = areas[0][i] / areas[1][i];
+        QVERIFY2(part >= 0.25, qPrintable(u"plot %1: %2 of its area at 4 pt"_s.arg(i).arg(part, 0, 'f', 2)));
+    }
+}
+
+QTEST_MAIN(TestLessonSlides)
+#include "tst_lessonslides.moc"
