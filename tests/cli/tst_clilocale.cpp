@@ -73,7 +73,7 @@ void TestCliLocale::figuresAreTheSameInEveryLocale()
     QFETCH(QString, extension);
     QStringList extra = kParams;
     if (figure == u"learned"_s)
-        extra = {u"--embeddings"_s, m_table};
+        extra = {u"--encoding"_s, u"learned"_s, u"--position-table"_s, m_table};
     QByteArray files[2];
     const QStringList locales = {u"C.UTF-8"_s, u"de_DE.UTF-8"_s};
     for (int i = 0; i < 2; ++i) {

@@ -464,7 +464,7 @@ void TestLessonNumbers::positionsRecoveredFromY()
     const std::int64_t L = at.maxLen, d = at.dModel;
     std::vector<std::vector<double>> pe;
     for (std::int64_t q = 0; q < L; ++q)
-        pe.push_back(peRow(q, d, at.base, at.layout));
+        pe.push_back(peRow(q, d, at.sinusoidal.base, at.sinusoidal.layout));
     std::int64_t found = 0;
     for (std::int64_t q = 0; q < L; ++q) {
         std::vector<double> y(static_cast<std::size_t>(d));
@@ -498,7 +498,7 @@ void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
     engine.computeBlock(Quantity::Embedding, {0, 256, 0, 512}, e);
     double total = 0.0;
     for (std::int64_t q = 0; q < 256; ++q) {
-        const std::vector<double> pe = peRow(q, 512, params.base, params.layout);
+        const std::vector<double> pe = peRow(q, 512, params.sinusoidal.base, params.sinusoidal.layout);
         double dot = 0.0, ee = 0.0, pp = 0.0;
         for (std::int64_t j = 0; j < 512; ++j) {
             dot += double(e(q, j)) * pe[std::size_t(j)];

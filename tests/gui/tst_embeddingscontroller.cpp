@@ -294,6 +294,8 @@ void TestEmbeddingsController::peTableReadAsLearnedHasTheSinusoidalSimilarity()
     const QString path = m_dir->filePath(u"wpe.npy"_s);
     QVERIFY(!writeNpy(path, pe));
     MainWindow window(small(), nullptr);
+    // Views wide enough for one cell per position pair, whatever the screen's size.
+    window.resize(MainWindow::kDefaultSize);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);

@@ -187,6 +187,8 @@ void TestSettings::windowRemembersItsDocks()
     int width = 0;
     {
         MainWindow window(Params {}, m_settings.get());
+        // Room for a wider dock, whatever the screen's size.
+        window.resize(MainWindow::kDefaultSize);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
@@ -233,6 +235,8 @@ void TestSettings::corruptLayoutIsForgotten()
     m_settings->setValue(u"window/state"_s, state);
     {
         MainWindow window(Params {}, m_settings.get());
+        // Room for a wider dock, whatever the screen's size.
+        window.resize(MainWindow::kDefaultSize);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);

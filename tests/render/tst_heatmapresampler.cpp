@@ -443,7 +443,7 @@ void TestHeatmapResampler::spreadIsTheWeightedSpreadOfThePe()
     QVERIFY(grid);
     QCOMPARE(grid->spread.size(), std::size_t(rows) * cols);
     const auto pe = [&](std::int64_t r, std::int64_t c) {
-        return c < pe0 ? 0.0 : reference::preciseValue(r, c - pe0, p.peColumns(), p.base, p.layout);
+        return c < pe0 ? 0.0 : reference::preciseValue(r, c - pe0, p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout);
     };
     double worst = 0.0;
     for (int a = 0; a < rows; ++a) {

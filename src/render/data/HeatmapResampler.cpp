@@ -212,7 +212,7 @@ bool addDirectVariance(const Engine &engine, const Setup &s, const ColumnWeights
     const std::int64_t r1 = std::min(s.block.rowEnd(), s.parts.peRowEnd);
     if (q1 <= q0 || r1 <= s.block.row0)
         return true;
-    const PositionalTable exact(p.peColumns(), p.base, p.layout, Angles::Exact);
+    const PositionalTable exact(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, Angles::Exact);
     const int gridRows = s.rows.cells();
     const std::int64_t cols = s.block.cols;
     // Per grid row, each table column's weighted sums of K and K^2, and the row weights.
