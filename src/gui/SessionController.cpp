@@ -36,18 +36,15 @@ Session SessionController::current() const
 
 QJsonObject SessionController::viewState() const
 {
-    QJsonObject view = m_parts.extraViewState ? m_parts.extraViewState() : QJsonObject();
-    const QJsonObject dashboard = DashboardState::save(*m_parts.dashboard);
-    for (auto it = dashboard.begin(); it != dashboard.end(); ++it)
-        view.insert(it.key(), it.value());
-    return view;
+    return DashboardState::save(*m_parts.dashboard).write(m_parts.extraViewState ? m_parts.extraViewState()
+                                                                                 : QJsonObject());
 }
 
 void SessionController::setViewState(const QJsonObject &view)
 {
     if (m_parts.restoreExtraViewState)
         m_parts.restoreExtraViewState(view);
-    DashboardState::restore(*m_parts.dashboard, view);
+    DashboardState::restore(*m_parts.dashboard, SessionView::read(view));
 }
 
 bool SessionController::save(const QString &path)

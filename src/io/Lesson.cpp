@@ -4,7 +4,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -14,9 +13,6 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
-
-const QString kViews = u"views"_s;
-const QString kFigure = u"figure"_s;
 
 struct Catalogue
 {
@@ -48,15 +44,10 @@ const Catalogue &catalogue()
 
 } // namespace
 
-QJsonObject Lesson::viewJson(int index) const
-{
-    const QJsonArray views = session.view.value(kViews).toArray();
-    return index >= 0 && index < views.size() ? views[index].toObject() : QJsonObject();
-}
-
 QString Lesson::mainFigure() const
 {
-    return viewJson(mainView).value(kFigure).toString();
+    const auto main = view().figure(mainView);
+    return main ? main->name : QString();
 }
 
 std::variant<Params, QList<ParamError>> Lesson::params() const
