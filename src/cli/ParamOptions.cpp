@@ -45,9 +45,9 @@ QStringList Result::messages() const
 {
     QStringList lines;
     for (const ParamError &e : errors) {
-        // A message names the session for the values that came from it.
-        const bool inSession = fromSession.contains(e.key);
-        lines.append(flagText(e) + (inSession ? u" (in %1)"_s.arg(sessionPath) : QString()));
+        // A message names the session or lesson for the values that came from it.
+        const bool fromBase = fromOrigin.contains(e.key);
+        lines.append(flagText(e) + (fromBase ? u" (in %1)"_s.arg(origin) : QString()));
     }
     for (const QString &line : {fileError, overBudget}) {
         if (!line.isEmpty())
@@ -58,20 +58,24 @@ QStringList Result::messages() const
 
 Result read(const QCommandLineParser &parser)
 {
-    Given given;
-    std::optional<Session> session;
-    QString sessionPath;
-    if (parser.isSet(kSessionKey)) {
-        sessionPath = parser.values(kSessionKey).constLast();
-        auto loaded = readSession(sessionPath);
-        if (const auto *error = std::get_if<SessionError>(&loaded)) {
-            Result result;
-            result.fileError = error->toString();
-            return result;
-        }
-        session = std::get<Session>(std::move(loaded));
-        given = session->params;
+    if (!parser.isSet(kSessionKey))
+        return read(parser, {}, {});
+    const QString path = parser.values(kSessionKey).constLast();
+    auto loaded = readSession(path);
+    if (const auto *error = std::get_if<SessionError>(&loaded)) {
+        Result result;
+        result.fileError = error->toString();
+        return result;
     }
+    Session session = std::get<Session>(std::move(loaded));
+    Result result = read(parser, session.params, path);
+    result.session = std::move(session);
+    return result;
+}
+
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin)
+{
+    Given given = base;
     QStringList fromFlags;
     for (const QString &key : Session::parameterKeys()) {
         if (!parser.isSet(key))
@@ -80,27 +84,18 @@ Result read(const QCommandLineParser &parser)
         fromFlags.append(key);
     }
     Result result = read(given);
-    if (session) {
-        result.sessionPath = sessionPath;
-        for (const QString &key : session->params.keys()) {
-            if (!fromFlags.contains(key))
-                result.fromSession.append(key);
-        }
+    result.origin = origin;
+    for (const QString &key : base.keys()) {
+        if (!fromFlags.contains(key))
+            result.fromOrigin.append(key);
     }
-    result.session = std::move(session);
     return result;
 }
 
 Result read(const Given &given)
 {
     Result result;
-    for (const QString &key : ParamText::valueKeys()) {
-        const auto text = given.constFind(key);
-        if (text == given.cend())
-            continue;
-        if (auto error = ParamText::set(result.params, key, *text))
-            result.errors.append(*error);
-    }
+    result.errors = ParamOverlay::set(result.params, given);
     if (result.errors.isEmpty())
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)

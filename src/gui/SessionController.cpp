@@ -5,7 +5,7 @@
 #include "MatrixLoader.h"
 #include "ParamLabels.h"
 
-#include "core/ParamText.h"
+#include "core/ParamOverlay.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -36,8 +36,8 @@ Session SessionController::current() const
 
 QJsonObject SessionController::viewState() const
 {
-    return DashboardState::save(*m_parts.dashboard).write(m_parts.extraViewState ? m_parts.extraViewState()
-                                                                                 : QJsonObject());
+    return DashboardState::save(*m_parts.dashboard)
+        .write(m_parts.extraViewState ? m_parts.extraViewState() : QJsonObject());
 }
 
 void SessionController::setViewState(const QJsonObject &view)
@@ -75,19 +75,16 @@ bool SessionController::apply(const Session &session, const QString &path)
                     tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));
         return false;
     };
+    // The session's parameters over the defaults; the memory budget is this machine's.
     Params params;
     params.memoryBudget = m_parts.controls->params().memoryBudget;
     QStringList problems;
-    for (const QString &key : ParamText::valueKeys()) {
-        const auto text = session.params.constFind(key);
-        if (text == session.params.cend())
-            continue;
-        if (auto error = ParamText::set(params, key, *text))
-            problems << ParamLabels::text(*error);
-    }
-    if (problems.isEmpty()) {
-        for (const ParamError &e : params.validate())
+    auto read = ParamOverlay::over(params, session.params);
+    if (const auto *errors = std::get_if<QList<ParamError>>(&read)) {
+        for (const ParamError &e : *errors)
             problems << ParamLabels::text(e);
+    } else {
+        params = std::get<Params>(std::move(read));
     }
     if (session.params.contains(u"tokens"_s) && !session.params.contains(u"embeddings"_s))
         problems << tr("tokens: chooses rows of a matrix, so it needs embeddings");

@@ -1,6 +1,6 @@
 #include "Lesson.h"
 
-#include "core/ParamText.h"
+#include "core/ParamOverlay.h"
 
 #include <QDir>
 #include <QFile>
@@ -52,20 +52,7 @@ QString Lesson::mainFigure() const
 
 std::variant<Params, QList<ParamError>> Lesson::params() const
 {
-    Params params;
-    QList<ParamError> problems;
-    for (const QString &key : ParamText::valueKeys()) {
-        const auto text = session.params.constFind(key);
-        if (text == session.params.cend())
-            continue;
-        if (auto error = ParamText::set(params, key, *text))
-            problems.append(*error);
-    }
-    if (problems.isEmpty())
-        problems = params.validate();
-    if (!problems.isEmpty())
-        return problems;
-    return params;
+    return ParamOverlay::over(Params {}, session.params);
 }
 
 namespace Lessons {
