@@ -5,6 +5,7 @@
 #include "ParamLabels.h"
 #include "ParamTips.h"
 
+#include "core/MatrixColumns.h"
 #include "core/ParamText.h"
 #include "core/ParamUse.h"
 
@@ -241,13 +242,14 @@ void ControlPanel::readControls()
     Params next = m_params; // keeps what no control shows: a loaded matrix, the memory budget
     const int scale = ui.scaleCombo->currentIndex();
     const int init = ui.initCombo->currentIndex();
-    // A loaded matrix fixes d_model: its columns, plus the PE's in a concatenation.
+    // A loaded matrix fixes d_model, in the composition the controls say.
     std::int64_t dModel = ui.dModelSpin->value();
     if (next.embeddings) {
-        const std::int64_t cols = next.embeddings->values.cols();
-        dModel = ui.composeCombo->currentIndex() == 1 && ui.peDimsSpin->value() >= 0 ? cols + ui.peDimsSpin->value()
-            : ui.composeCombo->currentIndex() == 1                                   ? 2 * cols
-                                                                                     : cols;
+        Params composed;
+        composed.compose = ui.composeCombo->currentIndex() == 1 ? Compose::Concat : Compose::Sum;
+        if (ui.peDimsSpin->value() >= 0)
+            composed.peDims = ui.peDimsSpin->value();
+        dModel = dModelOfMatrix(composed, next.embeddings->values.cols());
     }
     const QList<std::pair<QString, QString>> texts = {
         {u"d-model"_s, QString::number(dModel)},
