@@ -21,6 +21,8 @@ std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
                                                                                         ParamError::quoted(name));
     if (parser.isSet(u"session"_s))
         return u"--lesson, --session: give one of them; each sets every parameter"_s;
+    if (parser.isSet(u"preset"_s))
+        return u"--lesson, --preset: give one of them; parameter flags override either"_s;
     return found;
 }
 

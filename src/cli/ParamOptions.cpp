@@ -4,6 +4,7 @@
 #include "ExitCode.h"
 
 #include "core/ParamText.h"
+#include "io/Preset.h"
 
 using namespace Qt::StringLiterals;
 
@@ -14,6 +15,25 @@ namespace {
 // --eval is a switch on the command line and a true/false value in a session file.
 const QString kEvalKey = u"eval"_s;
 const QString kSessionKey = u"session"_s;
+const QString kPresetKey = u"preset"_s;
+const QString kSessionHelp = u"parameters from a saved session; parameter flags override them"_s;
+const QString kPresetHelp = u"the parameters of a preset (posenc presets lists them); parameter flags override them"_s;
+
+// The preset --preset names, or why it cannot be used.
+std::variant<const Preset *, Result> chosenPreset(const QCommandLineParser &parser)
+{
+    Result refused;
+    if (parser.isSet(kSessionKey)) {
+        refused.usage = u"--preset, --session: give one of them; parameter flags override either"_s;
+        return refused;
+    }
+    const QString name = parser.values(kPresetKey).constLast();
+    if (const Preset *preset = Presets::find(name))
+        return preset;
+    refused.errors.append({kPresetKey, u"one of %1 (posenc presets lists them)"_s.arg(Presets::names().join(u", "_s)),
+                           QString(), ParamError::quoted(name)});
+    return refused;
+}
 
 } // namespace
 
@@ -26,13 +46,13 @@ void add(QCommandLineParser &parser)
             parser.addOption(QCommandLineOption(key, ParamText::describe(key), ParamText::valueName(key)));
     }
     EmbeddingOptions::add(parser);
-    parser.addOption(QCommandLineOption(
-        kSessionKey, u"parameters from a saved session; parameter flags override them"_s, u"FILE"_s));
+    parser.addOption(QCommandLineOption(kSessionKey, kSessionHelp, u"FILE"_s));
+    parser.addOption(QCommandLineOption(kPresetKey, kPresetHelp, u"NAME"_s));
 }
 
 int Result::exitCode() const
 {
-    if (!errors.isEmpty())
+    if (!errors.isEmpty() || !usage.isEmpty())
         return ExitUsage;
     if (!fileError.isEmpty())
         return ExitIo;
@@ -44,8 +64,10 @@ int Result::exitCode() const
 QStringList Result::messages() const
 {
     QStringList lines;
+    if (!usage.isEmpty())
+        lines.append(usage);
     for (const ParamError &e : errors) {
-        // A message names the session or lesson for the values that came from it.
+        // A message names the session, lesson or preset for the values that came from it.
         const bool fromBase = fromOrigin.contains(e.key);
         lines.append(flagText(e) + (fromBase ? u" (in %1)"_s.arg(origin) : QString()));
     }
@@ -58,6 +80,13 @@ QStringList Result::messages() const
 
 Result read(const QCommandLineParser &parser)
 {
+    if (parser.isSet(kPresetKey)) {
+        const auto chosen = chosenPreset(parser);
+        if (const auto *refused = std::get_if<Result>(&chosen))
+            return *refused;
+        const Preset *preset = std::get<const Preset *>(chosen);
+        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name));
+    }
     if (!parser.isSet(kSessionKey))
         return read(parser, {}, {});
     const QString path = parser.values(kSessionKey).constLast();
@@ -116,7 +145,7 @@ QString helpText()
         text += u"  %1\n      %2\n"_s.arg(flag, ParamText::describe(key));
     }
     return text + EmbeddingOptions::helpText()
-        + u"  --session FILE\n      parameters from a saved session; parameter flags override them\n"_s;
+        + u"  --session FILE\n      %1\n  --preset NAME\n      %2\n"_s.arg(kSessionHelp, kPresetHelp);
 }
 
 } // namespace posenc::ParamOptions

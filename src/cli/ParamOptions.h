@@ -13,7 +13,7 @@
 namespace posenc::ParamOptions {
 
 // Adds one option per parameter, named after its ParamText key,
-// --embeddings FILE[:TENSOR] with --tokens LIST, and --session FILE.
+// --embeddings FILE[:TENSOR] with --tokens LIST, --session FILE and --preset NAME.
 void add(QCommandLineParser &parser);
 
 // Parameter texts by key (Session::parameterKeys()), as given on the command line or saved in a
@@ -26,7 +26,8 @@ struct Result
 {
     Params params;
     QList<ParamError> errors; // syntax and range: exit 2
-    QString origin; // the --session file or the lesson, named in the messages of the values it gave
+    QString usage; // options that cannot go together: exit 2
+    QString origin; // the --session file, the lesson or the preset, named in the messages of the values it gave
     QStringList fromOrigin; // keys whose values came from it
     QString fileError; // --embeddings could not be read: exit 3, path and reason
     QString overBudget; // --embeddings asks for more than the memory budget: exit 4
@@ -36,11 +37,12 @@ struct Result
     // One line per problem, each naming its parameter or path.
     QStringList messages() const;
 };
-// The parameters of --session FILE if given, overridden by every parameter flag given.
+// The parameters of --session FILE or --preset NAME if given, overridden by every parameter flag
+// given.
 Result read(const QCommandLineParser &parser);
-// The parameters of `base` (a session's or a lesson's), every parameter flag given overriding
-// them whatever their order; the messages about the values `base` gave name `origin`. How a
-// session and a lesson both reach the command line.
+// The parameters of `base` (a session's, a lesson's or a preset's), every parameter flag given
+// overriding them whatever their order; the messages about the values `base` gave name `origin`.
+// How a session, a lesson and a preset all reach the command line.
 Result read(const QCommandLineParser &parser, const Given &base, const QString &origin);
 // The parameters of `given` over the defaults.
 Result read(const Given &given);
