@@ -40,22 +40,6 @@ QJsonObject presetFile(const QString &file)
     return QJsonDocument::fromJson(json.readAll()).object();
 }
 
-// The preset's values as flags, as a user would type them.
-QStringList parameterFlags(const QJsonObject &preset)
-{
-    QStringList flags;
-    const QJsonObject params = preset.value(u"params"_s).toObject();
-    for (auto it = params.begin(); it != params.end(); ++it) {
-        if (it.key() == u"eval"_s) {
-            if (it.value().toString() == u"true"_s)
-                flags << u"--eval"_s;
-            continue;
-        }
-        flags << u"--"_s + it.key() << it.value().toString();
-    }
-    return flags;
-}
-
 QByteArray bytesOf(const QString &path)
 {
     QFile file(path);
