@@ -125,7 +125,6 @@ void FigureView::setFigure(const FigureDescriptor &figure, const FigureState &st
     m_figure = &figure;
     m_state = state;
     build();
-    emit figureChanged();
 }
 
 void FigureView::setState(const FigureState &state)

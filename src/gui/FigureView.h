@@ -80,7 +80,6 @@ signals:
     void hovered(const posenc::HoverPoint &point);
     void hoverLeft();
     void maximizeRequested();
-    void figureChanged();
     // The figure was filled with a result computed for `figureSerial` (always the current one).
     void shown(quint64 figureSerial, posenc::Detail detail);
     // The plot was repainted with a result for the parameters of `serial`.

@@ -60,7 +60,6 @@ public:
     std::optional<FigureRequest> request(int threads) const;
     // Fills the figure with the result of request() and lays it out again.
     void deliver(const FigureResult &result);
-    bool isDone() const { return m_done; }
     // Why the finished figure cannot be used; nothing when it can.
     const std::optional<FigureError> &error() const { return m_error; }
 

@@ -20,9 +20,7 @@ public:
     ~ComposeCompareFigure() override;
 
     void setData(const ComposeCompareData &data);
-    QCPAxisRect *heatmapRect(int side) const { return m_sides[static_cast<std::size_t>(side)].heat; }
     QCPColorMap *colorMap(int side) const { return m_sides[static_cast<std::size_t>(side)].map; }
-    QCPAxisRect *statisticsRect(int side) const { return m_sides[static_cast<std::size_t>(side)].stats; }
     QCPColorScale *colorScale() const { return m_scale; }
 
     QList<ViewAxis> viewAxes() const override;

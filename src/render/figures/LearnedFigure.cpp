@@ -111,23 +111,11 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
         MeasuredText::addToLegend(graph, legend);
 }
 
-QSize LearnedFigure::tablePixels() const
-{
-    const QRect r = m_learned->axisRect()->rect();
-    return {std::max(r.width(), 1), std::max(r.height(), 1)};
-}
-
-int LearnedFigure::similarityPixels() const
-{
-    const QRect r = m_learnedSimilarity->axisRect()->rect();
-    return std::max(std::min(r.width(), r.height()), 1);
-}
-
 void LearnedFigure::setData(const LearnedData &data)
 {
-    m_title->setText(u"Learned vs sinusoidal  ·  %1 × %2"_s.arg(
-        FigureText::countText(data.rows, u"position"_s, u"positions"_s),
-        FigureText::countText(data.cols, u"column"_s, u"columns"_s)));
+    m_title->setText(
+        u"Learned vs sinusoidal  ·  %1 × %2"_s.arg(FigureText::countText(data.rows, u"position"_s, u"positions"_s),
+                                                   FigureText::countText(data.cols, u"column"_s, u"columns"_s)));
     m_learned->setGrid(data.learned, signedStyle(data.learned));
     m_sinusoidal->setGrid(data.sinusoidal, HeatmapStyle {});
     // Each similarity on its own symmetric scale: a learned table's norms are not the PE's.
