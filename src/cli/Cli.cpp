@@ -5,6 +5,7 @@
 #include "ExportCommand.h"
 #include "LessonsCommand.h"
 #include "ParamOptions.h"
+#include "PresetsCommand.h"
 #include "TableCommand.h"
 
 #include "core/MemoryBudget.h"
@@ -18,7 +19,7 @@ namespace posenc {
 
 namespace {
 
-const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s};
+const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s, u"presets"_s};
 
 } // namespace
 
@@ -36,7 +37,9 @@ QString cliUsage()
            "  posenc table QUANTITY -o FILE [OPTIONS]   write a table (.npy or .csv); see posenc table --help\n"
            "  posenc bench [--json]                     run the kernel and interaction benchmarks\n"
            "  posenc lessons                            list the lessons, NAME<TAB>TITLE\n"
-           "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n\n"
+           "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n"
+           "  posenc presets                            list the presets, NAME<TAB>TITLE<TAB>SOURCE\n"
+           "  posenc --preset NAME [OPTIONS]            the preset's parameters, here or with any subcommand\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 
@@ -59,6 +62,8 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
             return runTableCommand(rest, out, err);
         if (command == u"lessons"_s)
             return runLessonsCommand(rest, out, err);
+        if (command == u"presets"_s)
+            return runPresetsCommand(rest, out, err);
         return runBenchCommand(rest, out, err);
     } catch (const TableAllocationFailed &failed) {
         err << "posenc " << command << ": " << failed.message() << '\n';

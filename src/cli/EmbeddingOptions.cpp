@@ -1,5 +1,6 @@
 #include "EmbeddingOptions.h"
 
+#include "core/MatrixColumns.h"
 #include "io/EmbeddingRows.h"
 
 #include <algorithm>
@@ -13,15 +14,6 @@ namespace {
 
 const QString kEmbeddings = u"embeddings"_s;
 const QString kTokens = u"tokens"_s;
-
-// d_model of a model whose token embeddings have `cols` columns: all of them in a sum; in a
-// concatenation the PE's columns come on top (pe_dims, or as many as E has when auto).
-std::int64_t dModelFor(const Params &params, std::int64_t cols)
-{
-    if (params.concatenates())
-        return cols + params.peDims.value_or(cols);
-    return cols;
-}
 
 void fail(ParamOptions::Result &result, const EmbeddingRows::Problem &problem)
 {
@@ -60,7 +52,7 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
     const EmbeddingRows::Plan &plan = std::get<EmbeddingRows::Plan>(planned);
     const QString source = request.source.toString();
 
-    const std::int64_t dModel = dModelFor(params, plan.cols);
+    const std::int64_t dModel = dModelOfMatrix(params, plan.cols);
     if (given.contains(u"d-model"_s) && params.dModel != dModel) {
         result.errors.append({u"d-model"_s, QString(),
                               u"is %1, but the matrix of --embeddings %2 has %3 columns, so d_model is "

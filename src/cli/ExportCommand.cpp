@@ -161,11 +161,12 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser, con
 // defaults when no view of the lesson shows it.
 FigureState lessonState(const Lesson &lesson, const QString &figure)
 {
-    if (lesson.mainFigure() == figure)
-        return FigureState::fromJson(lesson.viewJson(lesson.mainView));
-    for (int i = 0; !lesson.viewJson(i).isEmpty(); ++i) {
-        if (lesson.viewJson(i).value(u"figure"_s).toString() == figure)
-            return FigureState::fromJson(lesson.viewJson(i));
+    const SessionView view = lesson.view();
+    if (const auto main = view.figure(lesson.mainView); main && main->name == figure)
+        return FigureState::fromJson(main->state);
+    for (const SessionView::Figure &shown : view.views.value_or(QList<SessionView::Figure>())) {
+        if (shown.name == figure)
+            return FigureState::fromJson(shown.state);
     }
     return {};
 }

@@ -21,27 +21,14 @@ std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
                                                                                         ParamError::quoted(name));
     if (parser.isSet(u"session"_s))
         return u"--lesson, --session: give one of them; each sets every parameter"_s;
+    if (parser.isSet(u"preset"_s))
+        return u"--lesson, --preset: give one of them; parameter flags override either"_s;
     return found;
 }
 
 ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson)
 {
-    ParamOptions::Given given = lesson.session.params;
-    QStringList fromFlags;
-    for (const QString &key : Session::parameterKeys()) {
-        if (!parser.isSet(key))
-            continue;
-        // --eval is a switch on the command line and a true/false value in a session.
-        given.insert(key, key == u"eval"_s ? u"true"_s : parser.values(key).constLast());
-        fromFlags.append(key);
-    }
-    ParamOptions::Result result = ParamOptions::read(given);
-    result.sessionPath = u"the lesson %1"_s.arg(lesson.name);
-    for (const QString &key : lesson.session.params.keys()) {
-        if (!fromFlags.contains(key))
-            result.fromSession.append(key);
-    }
-    return result;
+    return ParamOptions::read(parser, lesson.session.params, u"the lesson %1"_s.arg(lesson.name));
 }
 
 QString helpText()

@@ -18,7 +18,7 @@ inline constexpr char16_t kKey[] = u"lesson";
 void add(QCommandLineParser &parser);
 
 // The lesson --lesson names, nothing when it is not given, or the usage error: a name that is
-// not a lesson (naming the lessons) or --lesson beside --session.
+// not a lesson (naming the lessons), or --lesson beside --session or --preset.
 std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser);
 
 // The lesson's parameters over the defaults, then every parameter flag given.

@@ -6,6 +6,7 @@
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "io/Preset.h"
 
 using namespace Qt::StringLiterals;
 
@@ -14,6 +15,25 @@ namespace posenc::ParamOptions {
 namespace {
 
 const QString kSessionKey = u"session"_s;
+const QString kPresetKey = u"preset"_s;
+const QString kSessionHelp = u"parameters from a saved session; parameter flags override them"_s;
+const QString kPresetHelp = u"the parameters of a preset (posenc presets lists them); parameter flags override them"_s;
+
+// The preset --preset names, or why it cannot be used.
+std::variant<const Preset *, Result> chosenPreset(const QCommandLineParser &parser)
+{
+    Result refused;
+    if (parser.isSet(kSessionKey)) {
+        refused.usage = u"--preset, --session: give one of them; parameter flags override either"_s;
+        return refused;
+    }
+    const QString name = parser.values(kPresetKey).constLast();
+    if (const Preset *preset = Presets::find(name))
+        return preset;
+    refused.errors.append({kPresetKey, u"one of %1 (posenc presets lists them)"_s.arg(Presets::names().join(u", "_s)),
+                           QString(), ParamError::quoted(name)});
+    return refused;
+}
 
 } // namespace
 
@@ -26,13 +46,13 @@ void add(QCommandLineParser &parser)
         else
             parser.addOption(QCommandLineOption(key, row.helpLine(), row.valueName));
     }
-    parser.addOption(QCommandLineOption(
-        kSessionKey, u"parameters from a saved session; parameter flags override them"_s, u"FILE"_s));
+    parser.addOption(QCommandLineOption(kSessionKey, kSessionHelp, u"FILE"_s));
+    parser.addOption(QCommandLineOption(kPresetKey, kPresetHelp, u"NAME"_s));
 }
 
 int Result::exitCode() const
 {
-    if (!errors.isEmpty())
+    if (!errors.isEmpty() || !usage.isEmpty())
         return ExitUsage;
     if (!fileError.isEmpty())
         return ExitIo;
@@ -44,10 +64,12 @@ int Result::exitCode() const
 QStringList Result::messages() const
 {
     QStringList lines;
+    if (!usage.isEmpty())
+        lines.append(usage);
     for (const ParamError &e : errors) {
-        // A message names the session for the values that came from it.
-        const bool inSession = fromSession.contains(e.key);
-        lines.append(flagText(e) + (inSession ? u" (in %1)"_s.arg(sessionPath) : QString()));
+        // A message names the session, lesson or preset for the values that came from it.
+        const bool fromBase = fromOrigin.contains(e.key);
+        lines.append(flagText(e) + (fromBase ? u" (in %1)"_s.arg(origin) : QString()));
     }
     for (const QString &line : {fileError, overBudget}) {
         if (!line.isEmpty())
@@ -58,20 +80,31 @@ QStringList Result::messages() const
 
 Result read(const QCommandLineParser &parser)
 {
-    Given given;
-    std::optional<Session> session;
-    QString sessionPath;
-    if (parser.isSet(kSessionKey)) {
-        sessionPath = parser.values(kSessionKey).constLast();
-        auto loaded = readSession(sessionPath);
-        if (const auto *error = std::get_if<SessionError>(&loaded)) {
-            Result result;
-            result.fileError = error->toString();
-            return result;
-        }
-        session = std::get<Session>(std::move(loaded));
-        given = session->params;
+    if (parser.isSet(kPresetKey)) {
+        const auto chosen = chosenPreset(parser);
+        if (const auto *refused = std::get_if<Result>(&chosen))
+            return *refused;
+        const Preset *preset = std::get<const Preset *>(chosen);
+        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name));
     }
+    if (!parser.isSet(kSessionKey))
+        return read(parser, {}, {});
+    const QString path = parser.values(kSessionKey).constLast();
+    auto loaded = readSession(path);
+    if (const auto *error = std::get_if<SessionError>(&loaded)) {
+        Result result;
+        result.fileError = error->toString();
+        return result;
+    }
+    Session session = std::get<Session>(std::move(loaded));
+    Result result = read(parser, session.params, path);
+    result.session = std::move(session);
+    return result;
+}
+
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin)
+{
+    Given given = base;
     QStringList fromFlags;
     for (const QString &key : Session::parameterKeys()) {
         if (!parser.isSet(key))
@@ -81,27 +114,18 @@ Result read(const QCommandLineParser &parser)
         fromFlags.append(key);
     }
     Result result = read(given);
-    if (session) {
-        result.sessionPath = sessionPath;
-        for (const QString &key : session->params.keys()) {
-            if (!fromFlags.contains(key))
-                result.fromSession.append(key);
-        }
+    result.origin = origin;
+    for (const QString &key : base.keys()) {
+        if (!fromFlags.contains(key))
+            result.fromOrigin.append(key);
     }
-    result.session = std::move(session);
     return result;
 }
 
 Result read(const Given &given)
 {
     Result result;
-    for (const QString &key : ParamText::valueKeys()) {
-        const auto text = given.constFind(key);
-        if (text == given.cend())
-            continue;
-        if (auto error = ParamText::set(result.params, key, *text))
-            result.errors.append(*error);
-    }
+    result.errors = ParamOverlay::set(result.params, given);
     if (result.errors.isEmpty())
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)
@@ -123,7 +147,7 @@ QString helpText()
         const ParamSpec &row = *ParamTable::find(key);
         text += u"  %1\n      %2\n"_s.arg(row.flag(), row.helpLine());
     }
-    return text + u"  --session FILE\n      parameters from a saved session; parameter flags override them\n"_s;
+    return text + u"  --session FILE\n      %1\n  --preset NAME\n      %2\n"_s.arg(kSessionHelp, kPresetHelp);
 }
 
 } // namespace posenc::ParamOptions

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/ParamOverlay.h"
 #include "core/Params.h"
 #include "io/SessionFile.h"
 
@@ -12,12 +13,12 @@
 namespace posenc::ParamOptions {
 
 // Adds one option per parameter, named after its ParamText key,
-// --embeddings FILE[:TENSOR] with --tokens LIST, and --session FILE.
+// --embeddings FILE[:TENSOR] with --tokens LIST, --session FILE and --preset NAME.
 void add(QCommandLineParser &parser);
 
 // Parameter texts by key (Session::parameterKeys()), as given on the command line or saved in a
 // session file.
-using Given = QMap<QString, QString>;
+using Given = ParamTexts;
 
 // Params from the defaults and the options given (the matrix of --embeddings loaded), with
 // every problem and the exit code it calls for.
@@ -25,8 +26,9 @@ struct Result
 {
     Params params;
     QList<ParamError> errors; // syntax and range: exit 2
-    QString sessionPath; // the --session file, named in the messages of the values it gave
-    QStringList fromSession; // keys whose values came from the session file
+    QString usage; // options that cannot go together: exit 2
+    QString origin; // the --session file, the lesson or the preset, named in the messages of the values it gave
+    QStringList fromOrigin; // keys whose values came from it
     QString fileError; // --embeddings could not be read: exit 3, path and reason
     QString overBudget; // --embeddings asks for more than the memory budget: exit 4
     std::optional<Session> session; // the --session file read, for its view state
@@ -35,8 +37,13 @@ struct Result
     // One line per problem, each naming its parameter or path.
     QStringList messages() const;
 };
-// The parameters of --session FILE if given, overridden by every parameter flag given.
+// The parameters of --session FILE or --preset NAME if given, overridden by every parameter flag
+// given.
 Result read(const QCommandLineParser &parser);
+// The parameters of `base` (a session's, a lesson's or a preset's), every parameter flag given
+// overriding them whatever their order; the messages about the values `base` gave name `origin`.
+// How a session, a lesson and a preset all reach the command line.
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin);
 // The parameters of `given` over the defaults.
 Result read(const Given &given);
 

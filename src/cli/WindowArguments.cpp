@@ -85,8 +85,9 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     WindowArguments result;
     result.params = read.params;
-    // A session, a matrix or any parameter flag wins over the remembered parameters.
-    const QStringList keys = Session::parameterKeys() << u"session"_s << QString::fromUtf16(LessonOptions::kKey);
+    // A session, a lesson, a preset, a matrix or any parameter flag wins over the remembered parameters.
+    const QStringList keys = Session::parameterKeys()
+        << u"session"_s << u"preset"_s << QString::fromUtf16(LessonOptions::kKey);
     for (const QString &key : keys)
         result.paramsGiven = result.paramsGiven || parser.isSet(key);
     if (read.session) {

@@ -6,6 +6,7 @@
 #include "ParamLabels.h"
 #include "ParamTips.h"
 
+#include "core/MatrixColumns.h"
 #include "core/ParamUse.h"
 
 #include <QCoreApplication>
@@ -235,9 +236,7 @@ void ControlPanel::readControls()
     }
     // A loaded matrix fixes d_model: its columns, plus the position term's in a concatenation.
     if (next.embeddings)
-        next.dModel = next.concatenates()
-            ? next.embeddings->values.cols() + next.peDims.value_or(next.embeddings->values.cols())
-            : next.embeddings->values.cols();
+        next.dModel = dModelOfMatrix(next, next.embeddings->values.cols());
     if (errors.isEmpty())
         errors = next.validate();
     showErrors(errors);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Preset.h"
+#include "io/Preset.h"
 
 #include "core/ParamTable.h"
 #include "core/Params.h"

@@ -6,18 +6,11 @@
 #include "render/FigureRegistry.h"
 #include "render/data/ViewOptions.h"
 
-#include <QJsonArray>
-
 using namespace Qt::StringLiterals;
 
 namespace posenc::DashboardState {
 
 namespace {
-
-const QString kViews = u"views"_s;
-const QString kFigure = u"figure"_s;
-const QString kMaximized = u"maximized"_s;
-const QString kLayout = u"layout"_s;
 
 // The state of a figure as sessions before figure descriptors kept it.
 FigureState legacyState(const QString &figure, const QJsonObject &json)
@@ -34,41 +27,38 @@ FigureState legacyState(const QString &figure, const QJsonObject &json)
 
 } // namespace
 
-QJsonObject save(const Dashboard &dashboard)
+SessionView save(const Dashboard &dashboard)
 {
-    QJsonArray views;
-    for (const FigureView *view : dashboard.views()) {
-        QJsonObject json = view->state().toJson();
-        json.insert(kFigure, view->figure().name());
-        views.append(json);
-    }
-    return {{kLayout, Dashboard::toString(dashboard.arrangement())},
-            {kViews, views},
-            {kMaximized, dashboard.views().indexOf(dashboard.maximized())}};
+    SessionView saved;
+    saved.layout = Dashboard::toString(dashboard.arrangement());
+    saved.views.emplace();
+    for (const FigureView *view : dashboard.views())
+        saved.views->append({view->figure().name(), view->state().toJson()});
+    saved.maximized = static_cast<int>(dashboard.views().indexOf(dashboard.maximized()));
+    return saved;
 }
 
-void restore(Dashboard &dashboard, const QJsonObject &view)
+void restore(Dashboard &dashboard, const SessionView &view)
 {
     const QList<FigureView *> &views = dashboard.views();
-    if (const auto arrangement = Dashboard::arrangementFrom(view.value(kLayout).toString()))
+    if (const auto arrangement = Dashboard::arrangementFrom(view.layout.value_or(QString())))
         dashboard.setArrangement(*arrangement);
-    else if (view.value(kViews).isArray() && !view.contains(kLayout))
+    else if (view.views && !view.layout)
         dashboard.setArrangement(Dashboard::Arrangement::Grid);
-    if (view.value(kViews).isArray()) {
-        const QJsonArray saved = view.value(kViews).toArray();
-        for (qsizetype i = 0; i < std::min<qsizetype>(saved.size(), views.size()); ++i) {
-            const QJsonObject json = saved[i].toObject();
-            if (const FigureDescriptor *figure = FigureRegistry::find(json.value(kFigure).toString()))
-                views[i]->setFigure(*figure, FigureState::fromJson(json));
+    if (view.views) {
+        for (qsizetype i = 0; i < std::min<qsizetype>(view.views->size(), views.size()); ++i) {
+            const SessionView::Figure &saved = view.views->at(i);
+            if (const FigureDescriptor *figure = FigureRegistry::find(saved.name))
+                views[i]->setFigure(*figure, FigureState::fromJson(saved.state));
         }
     } else {
         for (FigureView *v : views) {
             const QString name = v->figure().name();
-            if (view.value(name).isObject())
-                v->setState(legacyState(name, view.value(name).toObject()));
+            if (const auto saved = view.byFigure.constFind(name); saved != view.byFigure.cend())
+                v->setState(legacyState(name, *saved));
         }
     }
-    const int maximized = view.value(kMaximized).toInt(-1);
+    const int maximized = view.maximized;
     FigureView *wanted = maximized >= 0 && maximized < views.size() ? views[maximized] : nullptr;
     if (dashboard.maximized() != wanted)
         dashboard.toggleMaximized(wanted ? wanted : dashboard.maximized());

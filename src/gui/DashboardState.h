@@ -1,27 +1,23 @@
 #pragma once
 
-#include <QJsonObject>
+#include "io/SessionView.h"
 
 namespace posenc {
 
 class Dashboard;
 
-// The dashboard's part of a session's view state: how many views it shows and how ("layout",
-// rows x columns), the figure each view shows with its state, and the maximised view.
-//
-//   {"layout": "1x2",
-//    "views": [{"figure": "heatmap", "quantity": "input", "columns": [3.5, 20.5], ...}, ...],
-//    "maximized": 0}
+// The dashboard's part of a session's view state (SessionView): how many views it shows and how,
+// the figure each view shows with its state, and the maximised view.
 //
 // Sessions saved before the dashboard had layouts showed four views: "views" without "layout"
-// reads as "2x2". Sessions saved before views could show any figure kept {"heatmap": {...},
-// "curves": {"columns": "0,1", ...}}; those are read into the views that show those figures.
+// reads as "2x2". Sessions saved before views could show any figure kept a state by figure; those
+// are read into the views that show those figures.
 namespace DashboardState {
 
-QJsonObject save(const Dashboard &dashboard);
+SessionView save(const Dashboard &dashboard);
 // Restores what is present and sound; anything else stays as it is, since a view state is a
 // convenience, not a parameter.
-void restore(Dashboard &dashboard, const QJsonObject &view);
+void restore(Dashboard &dashboard, const SessionView &view);
 
 } // namespace DashboardState
 

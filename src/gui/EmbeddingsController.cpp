@@ -3,6 +3,7 @@
 #include "ControlPanel.h"
 #include "ParamLabels.h"
 
+#include "core/MatrixColumns.h"
 #include "render/PlotStyle.h"
 
 #include <cmath>
@@ -57,7 +58,7 @@ void EmbeddingsController::load(const MatrixSource &source, bool positionTable)
         const std::int64_t rows = loaded->matrix->values.rows();
         const std::int64_t cols = loaded->matrix->values.cols();
         p.embeddings = loaded->matrix;
-        p.dModel = p.concatenates() ? cols + p.peDims.value_or(cols) : cols;
+        p.dModel = dModelOfMatrix(p, cols);
         p.maxLen = std::min(p.maxLen, rows);
         if (p.seqLen && *p.seqLen > p.maxLen)
             p.seqLen.reset();

@@ -4,7 +4,6 @@
 #include "FigureOptionBar.h"
 #include "ParamLabels.h"
 
-#include "render/FigureFit.h"
 #include "render/FigureRegistry.h"
 #include "render/PlotStyle.h"
 
@@ -36,6 +35,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     , m_bar(new FigureOptionBar(chooser, this))
     , m_plot(new QCustomPlot(this))
     , m_message(new QLabel(m_plot))
+    , m_layout(m_plot)
     , m_cursor(m_plot)
     , m_scheduler(new ComputeScheduler(this))
     , m_engine(std::make_shared<const Engine>(Params {}))
@@ -104,7 +104,7 @@ void FigureView::build()
     m_problems = FigureRegistry::check(*m_figure, params(), m_state);
     m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
     showView();
-    m_geometryRequests = 0;
+    m_layout.restart();
 }
 
 void FigureView::setFigure(const FigureDescriptor &figure, const FigureState &state)
@@ -112,7 +112,6 @@ void FigureView::setFigure(const FigureDescriptor &figure, const FigureState &st
     m_figure = &figure;
     m_state = state;
     build();
-    emit figureChanged();
 }
 
 void FigureView::setState(const FigureState &state)
@@ -213,7 +212,7 @@ void FigureView::setParams(const ParamsChange &change)
         return;
     }
     m_figureSerial = m_paramsSerial;
-    m_geometryRequests = 0;
+    m_layout.restart();
     // A table of another size is shown whole again, drawn when its data comes: the data on
     // screen is of other parameters.
     if (!(Quantities::shape(Quantity::Input, before) == m_engine->shape(Quantity::Input))) {
@@ -266,8 +265,8 @@ void FigureView::submitNow()
     // The request must see the pixels the plot has now (after a resize or a maximise), not
     // those of the last replot. Only a filling is fitted to the room (as in an export): ticks
     // thinned for a passing size would stay thinned.
-    layOut();
-    m_requestedGeometry = axisRectGeometry();
+    m_layout.layOut();
+    m_layout.computingFor();
     FigureRequest request;
     request.engine = m_engine;
     request.state = m_state;
@@ -282,32 +281,13 @@ void FigureView::submitNow()
         m_start));
 }
 
-// QCustomPlot lays its axis rects out only when it replots: this lays them out without painting.
-void FigureView::layOut()
-{
-    QCPLayoutGrid *layout = m_plot->plotLayout();
-    layout->setOuterRect(m_plot->rect());
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        layout->update(phase);
-}
-
-// After a filling, on little room titles wrap, legends restack and tick labels thin as in an
-// export of this size (FigureFit), round after round as FigureBuild does, laid out between
-// rounds and painted once at the end. A figure's new content can move its axis rects (a title
-// that changed, a legend that grew, wider tick labels): the data was computed for other pixels,
-// so it is computed again, without a preview of what is shown already. Twice at most in a row:
-// tick labels that change width with the data could otherwise make the layout and the data
-// chase each other.
+// After a filling, the figure is fitted to its room as an export of this size is, painted once
+// at the end; when that moved its axes, the data is computed again for them (FigureLayoutLoop),
+// without a preview of what is shown already.
 void FigureView::fitToRoom()
 {
-    layOut();
-    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(m_plot); ++round)
-        layOut();
-    if (!m_requestedGeometry.isEmpty() && axisRectGeometry() != m_requestedGeometry
-        && m_geometryRequests < kMaxGeometryRequests) {
-        ++m_geometryRequests;
+    if (m_layout.refitAfterFilling())
         requestCompute(FigureJob::Start::FullOnly);
-    }
 }
 
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
@@ -363,14 +343,6 @@ void FigureView::afterReplot()
     emit drawn(m_drawnSerial, *m_drawnDetail);
 }
 
-QList<QRect> FigureView::axisRectGeometry() const
-{
-    QList<QRect> rects;
-    for (const QCPAxisRect *rect : m_plot->axisRects())
-        rects.append(rect->rect());
-    return rects;
-}
-
 void FigureView::setCursorPosition(std::optional<std::int64_t> position)
 {
     m_cursor.place(position);
@@ -387,7 +359,7 @@ void FigureView::mouseMoved(QMouseEvent *event)
 void FigureView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    m_geometryRequests = 0;
+    m_layout.restart();
     requestCompute();
 }
 

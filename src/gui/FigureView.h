@@ -7,6 +7,7 @@
 
 #include "core/Engine.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureLayoutLoop.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -84,7 +85,6 @@ signals:
     void hovered(const posenc::HoverPoint &point);
     void hoverLeft();
     void maximizeRequested();
-    void figureChanged();
     // The figure was filled with a result computed for `figureSerial` (always the current one).
     void shown(quint64 figureSerial, posenc::Detail detail);
     // The plot was repainted with a result for the parameters of `serial`.
@@ -104,7 +104,6 @@ private:
     void showView(bool redraw = true);
     void requestCompute(FigureJob::Start start = FigureJob::Start::WithPreview);
     void submitNow();
-    void layOut();
     void fitToRoom();
     void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
     void showProblems();
@@ -112,7 +111,6 @@ private:
     void afterReplot();
     void optionEdited(const QString &key, const QString &text);
     void rangeChanged();
-    QList<QRect> axisRectGeometry() const;
     void mouseMoved(QMouseEvent *event);
 
     const FigureDescriptor *m_figure;
@@ -120,6 +118,7 @@ private:
     FigureOptionBar *m_bar;
     QCustomPlot *m_plot;
     QLabel *m_message; // over the plot: why there is no figure
+    FigureLayoutLoop m_layout;
     std::unique_ptr<FigurePlot> m_figurePlot;
     LinkedCursor m_cursor;
     ComputeScheduler *m_scheduler;
@@ -138,9 +137,6 @@ private:
     std::optional<Detail> m_shownDetail;
     std::optional<Detail> m_drawnDetail;
     bool m_awaitingReplot = false;
-    QList<QRect> m_requestedGeometry;
-    static constexpr int kMaxGeometryRequests = 2;
-    int m_geometryRequests = 0;
 };
 
 } // namespace posenc

@@ -5,7 +5,7 @@
 #include "MatrixLoader.h"
 #include "ParamLabels.h"
 
-#include "core/ParamText.h"
+#include "core/ParamOverlay.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -36,18 +36,15 @@ Session SessionController::current() const
 
 QJsonObject SessionController::viewState() const
 {
-    QJsonObject view = m_parts.extraViewState ? m_parts.extraViewState() : QJsonObject();
-    const QJsonObject dashboard = DashboardState::save(*m_parts.dashboard);
-    for (auto it = dashboard.begin(); it != dashboard.end(); ++it)
-        view.insert(it.key(), it.value());
-    return view;
+    return DashboardState::save(*m_parts.dashboard)
+        .write(m_parts.extraViewState ? m_parts.extraViewState() : QJsonObject());
 }
 
 void SessionController::setViewState(const QJsonObject &view)
 {
     if (m_parts.restoreExtraViewState)
         m_parts.restoreExtraViewState(view);
-    DashboardState::restore(*m_parts.dashboard, view);
+    DashboardState::restore(*m_parts.dashboard, SessionView::read(view));
 }
 
 bool SessionController::save(const QString &path)
@@ -78,16 +75,12 @@ bool SessionController::apply(const Session &session, const QString &path)
                     tr("%1: the session was not opened:\n%2").arg(path, reasons.join(u'\n')));
         return false;
     };
+    // The session's parameters over the defaults; the memory budget is this machine's.
     Params params;
     params.memoryBudget = m_parts.controls->params().memoryBudget;
     QStringList problems;
-    for (const QString &key : ParamText::valueKeys()) {
-        const auto text = session.params.constFind(key);
-        if (text == session.params.cend())
-            continue;
-        if (auto error = ParamText::set(params, key, *text))
-            problems << ParamLabels::text(*error);
-    }
+    for (const ParamError &e : ParamOverlay::set(params, session.params))
+        problems << ParamLabels::text(e);
     // The checks that need no matrix now; the rest once the matrices are read.
     if (problems.isEmpty()) {
         for (const ParamError &e : params.validate()) {

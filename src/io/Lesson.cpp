@@ -1,10 +1,9 @@
 #include "Lesson.h"
 
-#include "core/ParamText.h"
+#include "core/ParamOverlay.h"
 
 #include <QDir>
 #include <QFile>
-#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -14,9 +13,6 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
-
-const QString kViews = u"views"_s;
-const QString kFigure = u"figure"_s;
 
 struct Catalogue
 {
@@ -48,33 +44,15 @@ const Catalogue &catalogue()
 
 } // namespace
 
-QJsonObject Lesson::viewJson(int index) const
-{
-    const QJsonArray views = session.view.value(kViews).toArray();
-    return index >= 0 && index < views.size() ? views[index].toObject() : QJsonObject();
-}
-
 QString Lesson::mainFigure() const
 {
-    return viewJson(mainView).value(kFigure).toString();
+    const auto main = view().figure(mainView);
+    return main ? main->name : QString();
 }
 
 std::variant<Params, QList<ParamError>> Lesson::params() const
 {
-    Params params;
-    QList<ParamError> problems;
-    for (const QString &key : ParamText::valueKeys()) {
-        const auto text = session.params.constFind(key);
-        if (text == session.params.cend())
-            continue;
-        if (auto error = ParamText::set(params, key, *text))
-            problems.append(*error);
-    }
-    if (problems.isEmpty())
-        problems = params.validate();
-    if (!problems.isEmpty())
-        return problems;
-    return params;
+    return ParamOverlay::over(Params {}, session.params);
 }
 
 namespace Lessons {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "SessionFile.h"
+#include "SessionView.h"
 
 #include "core/Params.h"
 
@@ -36,8 +37,9 @@ struct Lesson
     int mainView = 0;
     Session session;
 
-    // The figure name and state (a session's view object) of view `index`; empty when none.
-    QJsonObject viewJson(int index) const;
+    // The lesson's views (its session's "view").
+    SessionView view() const { return SessionView::read(session.view); }
+    // The figure of its main view; empty when none.
     QString mainFigure() const;
     // The parameters of the lesson over the defaults, or every problem with them.
     std::variant<Params, QList<ParamError>> params() const;

@@ -1,6 +1,5 @@
 #include "FigureBuild.h"
 
-#include "FigureFit.h"
 #include "FigureFonts.h"
 #include "PlotStyle.h"
 
@@ -14,8 +13,6 @@ namespace {
 
 // Panels read as pictures (the learned figure's heatmaps): smaller, they show nothing.
 constexpr int kMinPictureSide = 64;
-// Fillings that may move the axes before the layout is taken as it is.
-constexpr int kMaxPasses = 4;
 
 // Rounded up to a tenth, so that the size a message names is enough (9.03 cm -> 9.1 cm).
 double upToTenth(double value)
@@ -40,9 +37,11 @@ FigureBuild::FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const E
     , m_style(std::move(style))
     , m_size(size)
     , m_plot(std::make_unique<QCustomPlot>())
+    , m_layout(m_plot.get(), m_size.layout)
 {
     m_figurePlot = setUp(m_plot.get(), m_style.fontPointSize);
-    layOut();
+    m_layout.layOut();
+    m_layout.computingFor();
 }
 
 FigureBuild::~FigureBuild() = default;
@@ -62,22 +61,6 @@ std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot, double points)
     for (QCPAxisRect *rect : figurePlot->pictureRects())
         rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
     return figurePlot;
-}
-
-// Lays the figure out at its size as the window does: a replot, which also fills QCustomPlot's
-// cache of tick labels, whose sizes then set the margins.
-void FigureBuild::layOut()
-{
-    m_plot->setViewport(QRect(QPoint(0, 0), m_size.layout));
-    m_plot->replot();
-}
-
-QList<QRect> FigureBuild::axisRectGeometry() const
-{
-    QList<QRect> rects;
-    for (const QCPAxisRect *rect : m_plot->axisRects())
-        rects.append(rect->rect());
-    return rects;
 }
 
 std::optional<FigureRequest> FigureBuild::request(int threads) const
@@ -102,7 +85,6 @@ void FigureBuild::deliver(const FigureResult &result)
         m_done = true;
         return;
     }
-    const QList<QRect> before = axisRectGeometry();
     m_data = result.data;
     m_figurePlot->fill(result.data, m_state);
     // QCustomPlot thins a graph to a few points per layout unit, which shows as steps when a
@@ -115,11 +97,10 @@ void FigureBuild::deliver(const FigureResult &result)
         if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
             title->setText(*m_style.title);
     }
-    layOut();
-    // Little room: wrap, thin and stack what would overlap, a few rounds at most.
-    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(m_plot.get()); ++round)
-        layOut();
-    if (++m_pass >= kMaxPasses || axisRectGeometry() == before)
+    // The next request, if any, is computed for the axes as this filling left them.
+    if (m_layout.refitAfterFilling())
+        m_layout.computingFor();
+    else
         finish();
 }
 

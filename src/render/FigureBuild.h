@@ -1,9 +1,8 @@
 #pragma once
 
 #include "FigureDescriptor.h"
+#include "FigureLayoutLoop.h"
 #include "FigureSize.h"
-
-#include <QRect>
 
 #include <memory>
 #include <optional>
@@ -40,9 +39,8 @@ struct FigureError
 
 // A figure built for a file at a size (docs/ARCHITECTURE.md, "Exporting"): the descriptor's
 // layout in an offscreen QCustomPlot at the size's layout units, fonts scaled, filled with
-// data computed for that layout, and laid out again while filling moved the axes (a title or
-// legend that appeared with the data), so that the data is always computed for the pixels it
-// is drawn on; then fitted to little room (FigureFit), or refused with the least size it needs.
+// data computed for that layout, fitted to little room and filled again while filling moved the
+// axes, as a view of the window is (FigureLayoutLoop); or refused with the least size it needs.
 //
 // The computing is the caller's: request() gives what to compute next, deliver() takes its
 // result. `posenc export` computes in its own thread (run()); the window on its scheduler.
@@ -69,7 +67,6 @@ public:
     std::optional<FigureRequest> request(int threads) const;
     // Fills the figure with the result of request() and lays it out again.
     void deliver(const FigureResult &result);
-    bool isDone() const { return m_done; }
     // Why the finished figure cannot be used; nothing when it can.
     const std::optional<FigureError> &error() const { return m_error; }
 
@@ -81,13 +78,11 @@ public:
     const FigureDescriptor &figure() const { return m_figure; }
 
 private:
-    void layOut();
     void finish();
     // The figure's drawing built in `plot`, its view set and its text at `points`.
     std::unique_ptr<FigurePlot> setUp(QCustomPlot *plot, double points) const;
     // The least, over the plots, of a plot's area at the style's font size over its area at 4 pt.
     double leastPlotShare() const;
-    QList<QRect> axisRectGeometry() const;
 
     const FigureDescriptor &m_figure;
     std::shared_ptr<const Engine> m_engine;
@@ -97,8 +92,7 @@ private:
     std::unique_ptr<QCustomPlot> m_plot;
     std::unique_ptr<FigurePlot> m_figurePlot;
     std::shared_ptr<const FigureData> m_data; // the last filled
-    QList<QRect> m_requestedGeometry;
-    int m_pass = 0;
+    FigureLayoutLoop m_layout;
     bool m_done = false;
     std::optional<FigureError> m_error;
 };

@@ -24,7 +24,8 @@ std::optional<QString> sizeRefusal(const FigureSize &size);
 // The title a file records when the style gives none.
 QString documentTitle(const FigureDescriptor &figure, const FigureStyle &style);
 
-// The bytes of a built figure (FigureBuild::isDone() without error); empty when the encoder failed.
+// The bytes of a built figure (one whose request() gives nothing more, without error); empty when
+// the encoder failed.
 QByteArray encode(const FigureBuild &build, FigureFormat format, const FigureStyle &style);
 
 // Builds the figure computing in the calling thread, and encodes it. Precondition: the

@@ -1,9 +1,11 @@
 #pragma once
 
-// Runs the real `posenc` executable as scripts meet it, and reads back the .npy tables it writes
-// with a reader of its own (format 1.0, '<f4', C order, 2-D: what the contract promises).
+// Runs the real `posenc` executable as scripts meet it, with the flags a user would type, and reads
+// back the .npy tables it writes with a reader of its own (format 1.0, '<f4', C order, 2-D: what
+// the contract promises).
 #include <QByteArray>
 #include <QFile>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -30,6 +32,22 @@ inline Run posenc(const QStringList &arguments,
         return {};
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+// The "params" of a file (a session's, a lesson's or a preset's) as the flags a user would type.
+inline QStringList parameterFlags(const QJsonObject &file)
+{
+    QStringList flags;
+    const QJsonObject params = file.value(QStringLiteral("params")).toObject();
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        if (it.key() == QStringLiteral("eval")) {
+            if (it.value().toString() == QStringLiteral("true"))
+                flags << QStringLiteral("--eval");
+            continue;
+        }
+        flags << QStringLiteral("--") + it.key() << it.value().toString();
+    }
+    return flags;
 }
 
 struct Table

@@ -35,22 +35,6 @@ QJsonObject lessonFile(const QString &name)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-// The lesson's parameters as flags, as a user would type them.
-QStringList parameterFlags(const QJsonObject &lesson)
-{
-    QStringList flags;
-    const QJsonObject params = lesson.value(u"params"_s).toObject();
-    for (auto it = params.begin(); it != params.end(); ++it) {
-        if (it.key() == u"eval"_s) {
-            if (it.value().toString() == u"true"_s)
-                flags << u"--eval"_s;
-            continue;
-        }
-        flags << u"--"_s + it.key() << it.value().toString();
-    }
-    return flags;
-}
-
 // The main figure and its options (each a text, or "true" for a switch) as FIGURE and flags.
 QStringList figureArguments(const QJsonObject &lesson)
 {

@@ -55,7 +55,6 @@ class ColumnWeights
 public:
     explicit ColumnWeights(const AxisFilter &filter);
 
-    int cells() const { return static_cast<int>(m_lo.size()); }
     // out(r, b) = sum_j w_b(j) rows(r, j) / sum_j w_b(j), j over the block's columns (rows
     // indexed from the block's first column), for every row r: the weights read once.
     void reduceRows(const RowMatrixXd &rows, RowMatrixXd &out) const;

@@ -24,7 +24,6 @@ public:
     void setData(const ComposeCompareData &data, bool meanOnly = false);
     QCPAxisRect *heatmapRect(int side) const { return m_sides[static_cast<std::size_t>(side)].heat; }
     QCPColorMap *colorMap(int side) const { return m_sides[static_cast<std::size_t>(side)].map; }
-    QCPAxisRect *statisticsRect(int side) const { return m_sides[static_cast<std::size_t>(side)].stats; }
     QCPColorScale *colorScale() const { return m_scale; }
 
     QList<ViewAxis> viewAxes() const override;

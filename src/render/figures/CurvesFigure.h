@@ -18,7 +18,6 @@ public:
     // Small figures (PlotStyle::isCompact) name each curve by column, sin/cos and wavelength
     // only, three to a legend row, with smaller dots; the next setData() draws it so.
     void setCompact(bool compact) override { m_compact = compact; }
-    bool isCompact() const { return m_compact; }
     // The x axis shows positions [first, last].
     void setPositionRange(double first, double last);
     QCPAxisRect *axisRect() const { return m_rect; }

@@ -21,16 +21,6 @@ public:
     // right.
     void setLegendsInside(bool inside);
 
-    QCPAxisRect *scatterRect() const { return m_scatter; }
-    QCPAxisRect *fractionRect() const { return m_fraction; }
-    QCPTextElement *scatterTitle() const { return m_scatterTitle; }
-    QCPTextElement *fractionTitle() const { return m_fractionTitle; }
-    QCPGraph *keptPoints() const { return m_kept; }
-    QCPGraph *droppedPoints() const { return m_dropped; }
-    QCPGraph *bandLow() const { return m_bandLow; }
-    QCPGraph *bandHigh() const { return m_bandHigh; }
-    QCPGraph *measured() const { return m_measured; }
-
 private:
     void fillScatter(const DropoutAnatomyData &data, bool brief);
     void fillFraction(const DropoutAnatomyData &data, bool brief);

@@ -24,12 +24,6 @@ public:
 
     explicit DropoutAnatomyFigure(QCustomPlot *plot);
 
-    HeatmapPanel &panel(Panel which) { return *m_panels[which]; }
-    QCPColorScale *sharedScale() const { return m_scale; }
-    QCPTextElement *panelTitle(Panel which) const { return m_titles[which]; }
-    QCPLegend *maskLegend() const { return m_maskLegend; }
-    DropoutAnatomyCharts &charts() { return *m_charts; }
-
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;
     QList<PanelExtent> panels(double pixelRatio) const override;

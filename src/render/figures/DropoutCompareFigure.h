@@ -19,13 +19,6 @@ class DropoutCompareFigure final : public FigurePlot
 public:
     explicit DropoutCompareFigure(QCustomPlot *plot);
 
-    HeatmapPanel &outputPanel(int mode) { return *m_output[static_cast<std::size_t>(mode)]; }
-    HeatmapPanel &pePanel(int mode) { return *m_pe[static_cast<std::size_t>(mode)]; }
-    QCPColorScale *outputScale() const { return m_outputScale; }
-    QCPColorScale *peScale() const { return m_peScale; }
-    QCPTextElement *modeTitle(int mode) const { return m_modeTitles[static_cast<std::size_t>(mode)]; }
-    QCPTextElement *peTitle(int mode) const { return m_peTitles[static_cast<std::size_t>(mode)]; }
-
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;
     QList<PanelExtent> panels(double pixelRatio) const override;

@@ -24,10 +24,6 @@ public:
     void setData(const DropoutData &data, std::optional<Colormap> colormap = std::nullopt);
     HeatmapPanel &maskPanel() { return *m_mask; }
     HeatmapPanel &outputPanel() { return *m_output; }
-    const HeatmapPanel &maskPanel() const { return *m_mask; }
-    const HeatmapPanel &outputPanel() const { return *m_output; }
-    QCPTextElement *title() const { return m_title; }
-    QCPTextElement *subtitle() const { return m_summary; }
 
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;

@@ -19,7 +19,6 @@ public:
 
     void setData(const HeatmapFigureData &data, std::optional<Colormap> colormap = std::nullopt, bool meanOnly = false);
     HeatmapPanel &panel() { return m_panel; }
-    const HeatmapPanel &panel() const { return m_panel; }
 
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;

@@ -133,18 +133,6 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     }
 }
 
-QSize LearnedFigure::tablePixels() const
-{
-    const QRect r = m_learned->axisRect()->rect();
-    return {std::max(r.width(), 1), std::max(r.height(), 1)};
-}
-
-int LearnedFigure::similarityPixels() const
-{
-    const QRect r = m_learnedSimilarity->axisRect()->rect();
-    return std::max(std::min(r.width(), r.height()), 1);
-}
-
 void LearnedFigure::setData(const LearnedData &data)
 {
     m_title->setText(

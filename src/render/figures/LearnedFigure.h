@@ -26,9 +26,6 @@ public:
     HeatmapPanel &learnedSimilarityPanel() { return *m_learnedSimilarity; }
     HeatmapPanel &sinusoidalSimilarityPanel() { return *m_sinusoidalSimilarity; }
     QCPAxisRect *normRect() const { return m_norms; }
-    // Pixels of a table panel and of a similarity panel (its smaller side), for the data.
-    QSize tablePixels() const;
-    int similarityPixels() const;
 
     QList<PanelExtent> panels(double pixelRatio) const override;
     void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;

@@ -21,7 +21,6 @@ public:
     // take much of their height, for one short legend under both: blue s·E, orange PE, green
     // ratio, dashed expected norms. The dots per column shrink with them.
     void setCompact(bool compact) override;
-    bool isCompact() const { return m_compact; }
     QCPAxisRect *positionRect() const { return m_positions; }
     QCPAxisRect *columnRect() const { return m_columns; }
 

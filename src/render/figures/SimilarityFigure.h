@@ -17,9 +17,6 @@ class SimilarityFigure final : public FigurePlot
 public:
     explicit SimilarityFigure(QCustomPlot *plot);
 
-    HeatmapPanel &panel() { return m_panel; }
-    QCPAxisRect *offsetRect() const { return m_offsets; }
-
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;
     QList<PanelExtent> panels(double pixelRatio) const override;

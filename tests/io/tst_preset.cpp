@@ -1,7 +1,7 @@
-// The presets of the parameters dock: every shipped one loads, validates and sets the values its
-// source gives (written here from the sources, not read back from the files); a preset file that
-// is not one is refused with its path and the reason.
-#include "gui/Preset.h"
+// The presets of the parameters dock and of --preset: every shipped one loads, validates and sets
+// the values its source gives (written here from the sources, not read back from the files), and
+// is named by its file; a preset file that is not one is refused with its path and the reason.
+#include "io/Preset.h"
 
 #include "core/ParamText.h"
 
@@ -54,6 +54,9 @@ private slots:
     void matchesComparesTheValuesAsTheControlsReadThem();
     void refusesWhatIsNotAPreset_data();
     void refusesWhatIsNotAPreset();
+    void eachShippedPresetIsNamedByItsFile();
+    void theNameIsTheFileNameWithoutOrder_data();
+    void theNameIsTheFileNameWithoutOrder();
 };
 
 void TestPreset::everyShippedPresetLoadsAndValidates()
@@ -223,6 +226,58 @@ void TestPreset::refusesWhatIsNotAPreset()
     const Presets::Loaded loaded = Presets::load(dir.path());
     QCOMPARE(loaded.presets.size(), 1);
     QCOMPARE(loaded.problems.size(), 1);
+}
+
+void TestPreset::eachShippedPresetIsNamedByItsFile()
+{
+    // The command line's NAME: the file's name without its order and extension.
+    const QStringList names = {u"transformer-base"_s,    u"transformer-big"_s, u"annotated-transformer"_s,
+                               u"tensorflow-tutorial"_s, u"fairseq-init"_s,    u"pytorch-embedding"_s};
+    QCOMPARE(Presets::names(), names);
+    QVERIFY(Presets::shipped().problems.isEmpty());
+    const Presets::Loaded loaded = Presets::load();
+    QCOMPARE(loaded.presets.size(), names.size());
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        QCOMPARE(loaded.presets[i].name, names[i]);
+        const Preset *found = Presets::find(names[i]);
+        QVERIFY(found);
+        QVERIFY(*found == loaded.presets[i]);
+    }
+    QCOMPARE(Presets::find(u"fairseq-init"_s)->title, u"fairseq embedding init"_s);
+    QVERIFY(!Presets::find(u"5-fairseq-init"_s));
+    QVERIFY(!Presets::find(u"Transformer base (Vaswani et al. 2017)"_s));
+    QVERIFY(!Presets::find(QString()));
+}
+
+void TestPreset::theNameIsTheFileNameWithoutOrder_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("name"); // empty: refused
+    QTest::newRow("order and name") << u"12-my-model.json"_s << u"my-model"_s;
+    QTest::newRow("no order") << u"base.json"_s << u"base"_s;
+    QTest::newRow("a name that starts with a digit") << u"3d-table.json"_s << u"3d-table"_s;
+    QTest::newRow("a number alone") << u"7.json"_s << u"7"_s;
+    QTest::newRow("capitals") << u"1-Base.json"_s << QString();
+    QTest::newRow("underscore") << u"1-my_model.json"_s << QString();
+    QTest::newRow("order only") << u"1-.json"_s << QString();
+    QTest::newRow("double dash") << u"my--model.json"_s << QString();
+}
+
+void TestPreset::theNameIsTheFileNameWithoutOrder()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, name);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto result = Presets::read(write(dir, file, presetJson(R"({"d-model": "64"})")));
+    if (name.isEmpty()) {
+        QVERIFY(std::holds_alternative<PresetError>(result));
+        QVERIFY2(std::get<PresetError>(result).reason.contains(u"NAME"_s),
+                 qPrintable(std::get<PresetError>(result).reason));
+        return;
+    }
+    QVERIFY(std::holds_alternative<Preset>(result));
+    QCOMPARE(std::get<Preset>(result).name, name);
 }
 
 QTEST_GUILESS_MAIN(TestPreset)

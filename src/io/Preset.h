@@ -1,17 +1,20 @@
 #pragma once
 
+#include "core/ParamOverlay.h"
 #include "core/Params.h"
 
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <variant>
 
 namespace posenc {
 
 // A named set of parameter values from a published source (the paper, a tutorial, a library's
-// defaults), shipped as resources/presets/*.json:
+// defaults), shipped as resources/presets/ORDER-NAME.json (1-transformer-base.json): the window's
+// chooser lists them in that order, and `posenc --preset NAME` (any command) takes one by NAME.
 //
 //   {"format": "posenc-preset", "version": 1,
 //    "title": "Transformer base (Vaswani et al. 2017)", "cite": "Vaswani et al. 2017, sections ...",
@@ -25,11 +28,12 @@ struct Preset
 {
     static constexpr int kVersion = 1;
 
+    QString name; // the command line's NAME: its file's name without order and extension
     QString title; // what the chooser lists: "Transformer base (Vaswani et al. 2017)"
     QString cite; // the source in a line: "Vaswani et al. 2017, Table 3, “big”"
     QString source; // where the values come from, precisely enough to check them
     QString note; // what the source leaves open and how the preset treats it; may be empty
-    QMap<QString, QString> params; // key -> text, as ParamText reads them
+    ParamTexts params; // key -> text, as ParamText reads them
 
     // `base` with every parameter this preset names set, or the problems that refuse it (a
     // loaded matrix whose columns are not the preset's d_model).
@@ -52,8 +56,9 @@ namespace Presets {
 // The folder the shipped presets are compiled into (resources/posenc.qrc).
 inline constexpr char16_t kShippedFolder[] = u":/presets";
 
-// Reads and checks one preset: its keys must be parameters a preset may set (not a file to load,
-// not the memory budget), and its values must give valid parameters from the defaults.
+// Reads and checks one preset: its file name must be ORDER-NAME.json or NAME.json with NAME
+// lowercase words joined by '-', its keys parameters a preset may set (not a file to load, not the
+// memory budget), and its values must give valid parameters from the defaults.
 std::variant<Preset, PresetError> read(const QString &path);
 
 struct Loaded
@@ -63,6 +68,14 @@ struct Loaded
 };
 // Every *.json preset of `folder`.
 Loaded load(const QString &folder = QString::fromUtf16(kShippedFolder));
+
+// The shipped presets, read once; those that do not read are mistakes of the build, which
+// tests catch.
+const Loaded &shipped();
+// The shipped preset called `name`, or none.
+const Preset *find(const QString &name);
+// The names of the shipped presets, in their order.
+QStringList names();
 
 } // namespace Presets
 

@@ -4,8 +4,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -13,8 +17,8 @@ namespace posenc {
 
 namespace {
 
-const QString kFormat = u"posenc-preset"_s;
-constexpr qint64 kMaxFileBytes = 1 << 20;
+const QString kPresetFormat = u"posenc-preset"_s;
+constexpr qint64 kMaxPresetBytes = 1 << 20;
 
 // What a preset may set: a parameter of the mathematics, never a file to read or a budget of
 // this machine.
@@ -29,17 +33,7 @@ QStringList settableKeys()
 
 std::variant<Params, QList<ParamError>> Preset::applyTo(const Params &base) const
 {
-    Params next = base;
-    QList<ParamError> errors;
-    for (auto it = params.cbegin(); it != params.cend(); ++it) {
-        if (const auto error = ParamText::set(next, it.key(), it.value()))
-            errors.append(*error);
-    }
-    if (errors.isEmpty())
-        errors = next.validate();
-    if (!errors.isEmpty())
-        return errors;
-    return next;
+    return ParamOverlay::over(base, params);
 }
 
 bool Preset::matches(const Params &current) const
@@ -59,18 +53,23 @@ namespace Presets {
 std::variant<Preset, PresetError> read(const QString &path)
 {
     const auto fail = [&](const QString &reason) { return PresetError {path, reason}; };
+    // "1-transformer-base.json" is transformer-base, listed first.
+    static const QRegularExpression fileName(u"^(?:[0-9]+-)?([a-z0-9]+(?:-[a-z0-9]+)*)\\.json$"_s);
+    const auto named = fileName.match(QFileInfo(path).fileName());
+    if (!named.hasMatch())
+        return fail(u"a preset's file is named ORDER-NAME.json or NAME.json, NAME lowercase words joined by '-'"_s);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(file.errorString());
-    if (file.size() > kMaxFileBytes)
-        return fail(u"%1 bytes is too large for a preset (at most %2)"_s.arg(file.size()).arg(kMaxFileBytes));
+    if (file.size() > kMaxPresetBytes)
+        return fail(u"%1 bytes is too large for a preset (at most %2)"_s.arg(file.size()).arg(kMaxPresetBytes));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError)
         return fail(u"not JSON: %1 at byte %2"_s.arg(parseError.errorString()).arg(parseError.offset));
     const QJsonObject root = document.object();
-    if (root.value(u"format"_s) != QJsonValue(kFormat))
-        return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kFormat));
+    if (root.value(u"format"_s) != QJsonValue(kPresetFormat))
+        return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kPresetFormat));
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
     const QStringList known = {u"format"_s, u"version"_s, u"title"_s, u"cite"_s, u"source"_s, u"note"_s, u"params"_s};
@@ -79,6 +78,7 @@ std::variant<Preset, PresetError> read(const QString &path)
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
     }
     Preset preset;
+    preset.name = named.captured(1);
     preset.title = root.value(u"title"_s).toString();
     preset.cite = root.value(u"cite"_s).toString();
     preset.source = root.value(u"source"_s).toString();
@@ -117,6 +117,28 @@ Loaded load(const QString &folder)
             loaded.problems.append(std::get<PresetError>(result));
     }
     return loaded;
+}
+
+const Loaded &shipped()
+{
+    static const Loaded read = load();
+    return read;
+}
+
+const Preset *find(const QString &name)
+{
+    const QList<Preset> &presets = shipped().presets;
+    const auto found
+        = std::find_if(presets.begin(), presets.end(), [&](const Preset &preset) { return preset.name == name; });
+    return found == presets.end() ? nullptr : &*found;
+}
+
+QStringList names()
+{
+    QStringList list;
+    for (const Preset &preset : shipped().presets)
+        list.append(preset.name);
+    return list;
 }
 
 } // namespace Presets

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QList>
+#include <QRect>
+#include <QSize>
+
+#include <optional>
+
+namespace posenc {
+
+// The layout-and-refit loop of a figure, on screen and in a file alike (docs/ARCHITECTURE.md,
+// "Exporting"): the data is computed for the axis rects as they are laid out when it is asked
+// for; once it fills the figure, the figure is laid out again and, on little room, fitted to it
+// (FigureFit) round after round. Its new content can move the axis rects (a title that came with
+// the data, a legend that grew, wider tick labels): the data was computed for other pixels, so it
+// is computed again, for them. A view of the window and the export of its figure at its size go
+// through the same passes, so they draw the same pixels.
+class FigureLayoutLoop
+{
+public:
+    // Computations again for moved axes after one asked for, in a row: tick labels that change
+    // width with the data could otherwise make the layout and the data chase each other. The
+    // window's views and the exports share it, or an export could settle where its view stopped.
+    static constexpr int kMaxRefits = 2;
+
+    // A view of the window: laid out in the plot's own rect without painting (its queued replot
+    // paints it once).
+    explicit FigureLayoutLoop(QCustomPlot *plot);
+    // A figure for a file at `size` (layout units): laid out by a replot, which also fills
+    // QCustomPlot's cache of tick labels, whose sizes then set the margins, as when it is drawn.
+    FigureLayoutLoop(QCustomPlot *plot, QSize size);
+
+    // Lays the figure out: QCustomPlot places its axis rects only when it replots.
+    void layOut();
+    // The data about to be asked for is computed for the axis rects as they are now.
+    void computingFor();
+    // After a filling: lays the figure out and fits it to its room. True when its axis rects
+    // moved from those the data was computed for and a refit is left: compute it again.
+    bool refitAfterFilling();
+    // Other parameters, another size or figure: the refits are counted from none again.
+    void restart() { m_refits = 0; }
+
+private:
+    QList<QRect> axisRects() const;
+
+    QCustomPlot *m_plot;
+    std::optional<QSize> m_fileSize;
+    QList<QRect> m_computedFor; // empty until data is asked for
+    int m_refits = 0;
+};
+
+} // namespace posenc
