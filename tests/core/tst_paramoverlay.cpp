@@ -32,7 +32,7 @@ void TestParamOverlay::theNamedParametersTakeTheirValues()
     const Params &p = std::get<Params>(read);
     QCOMPARE(p.dModel, 96);
     QCOMPARE(p.maxLen, 300);
-    QCOMPARE(p.layout, Layout::Split);
+    QCOMPARE(p.sinusoidal.layout, Layout::Split);
     QCOMPARE(p.scaleKind, ScaleKind::Custom);
     QCOMPARE(p.customScale, 2.5);
     QCOMPARE(p.init, InitKind::Custom);
@@ -51,7 +51,7 @@ void TestParamOverlay::theOthersKeepTheBase()
     Params base;
     base.dModel = 64;
     base.maxLen = 2048;
-    base.base = 500.0;
+    base.sinusoidal.base = 500.0;
     base.seed = 99;
     base.memoryBudget = std::uint64_t(1) << 30;
     const auto read = ParamOverlay::over(base, {{u"init"_s, u"scaled-normal"_s}, {u"scale"_s, u"1"_s}});

@@ -51,7 +51,8 @@ void TestLessonSlides::everyLessonMakesASlide()
     const auto params = lesson.params();
     QVERIFY(std::holds_alternative<Params>(params));
     const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
-    const FigureState state = FigureState::fromJson(lesson.viewJson(lesson.mainView));
+    const auto main = lesson.view().figure(lesson.mainView);
+    const FigureState state = main ? FigureState::fromJson(main->state) : FigureState {};
     QList<QList<double>> areas;
     for (const double points : {14.0, 4.0}) {
         FigureStyle style;
