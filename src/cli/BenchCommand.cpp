@@ -321,6 +321,24 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         generated.compute(Quantity::Output, all, buffer, {threads, nullptr});
     });
 
+    // Every quantity of the quantity table these parameters have, one block of it filled by its
+    // source: its first rows and columns, at most kQuantityRows x the bench's columns, so that the
+    // slowest (the similarity, a product of rows) stays within a second.
+    constexpr std::int64_t kQuantityRows = 4096;
+    QJsonObject quantityFills;
+    QList<std::pair<QString, Timing>> quantityTimings;
+    for (const Quantity q : Quantities::available(pipeline)) {
+        const Shape shape = forward.shape(q);
+        const Block block {0, std::min({shape.rows, rows, kQuantityRows}), 0,
+                           std::min({shape.cols, cols, kQuantityRows})};
+        auto out = buffer.topLeftCorner(block.rows, block.cols);
+        const Timing timing = timeIt(std::max(1, repeats / 4), [&] {
+            forward.compute(q, block, out, {threads, nullptr});
+        });
+        quantityFills[Quantities::name(q)] = timing.minMs;
+        quantityTimings.append({u"%1, %2 x %3"_s.arg(Quantities::name(q)).arg(block.rows).arg(block.cols), timing});
+    }
+
     QJsonObject json;
     json[u"rows"_s] = static_cast<double>(rows);
     json[u"cols"_s] = static_cast<double>(cols);
@@ -353,6 +371,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pipeline_without_dropout_ms"_s] = sum.minMs;
     json[u"pipeline_without_dropout_over_copy"_s] = sum.minMs / copy.minMs;
     json[u"dropout_bits_ms"_s] = bits.minMs;
+    json[u"quantity_fill_ms"_s] = quantityFills;
     QJsonObject extraKeys;
     if (!parser.isSet(kernelsOnlyOption)) {
         for (const ExtraBenchmark &extra : extraBenchmarks()) {
@@ -401,6 +420,9 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
          u"with the line above, %1x the pipeline"_s.arg((sum.minMs + bits.minMs) / pipe.minMs, 0, 'f', 2));
     line(u"pipeline, 1 thread"_s, pipeSerial.minMs);
     line(u"pipeline drawing E cell by cell"_s, pipeGenerated.minMs);
+    out << "\nEvery quantity of the table, one block:\n";
+    for (const auto &[what, timing] : quantityTimings)
+        line(u"  "_s + what, timing.minMs);
     for (auto it = extraKeys.begin(); it != extraKeys.end(); ++it)
         out << it.key().leftJustified(44) << QString::number(it.value().toDouble(), 'f', 2).rightJustified(9) << '\n';
     return ExitDone;

@@ -66,6 +66,7 @@ QuantitySpec makePeQuantity()
     q.help = u"the position term that enters X [max_len, d_model] (concat: [max_len, pe_dims]): the sinusoidal\n"
              "              table, or the learned table's rows from the offset on"_s;
     q.part = QuantityPart::Position;
+    q.cellTerm = true;
     q.reads = kPositionReads;
     // The kernel takes a chunk of pairs through all of a block's rows at a time
     // (PositionalTable::fill), in the split layout too, where a pair's sine and cosine lie half a
@@ -88,6 +89,7 @@ QuantitySpec makeEmbeddingQuantity()
     q.label = u"s·E"_s;
     q.help = u"the scaled token embeddings s*E (concat: d_model - pe_dims columns)"_s;
     q.part = QuantityPart::Embedding;
+    q.cellTerm = true;
     q.reads = kEmbeddingReads;
     q.missing = always;
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.embeddingColumns()}; };
@@ -118,6 +120,7 @@ QuantitySpec makeInputQuantity()
     q.label = u"X = s·E + PE"_s;
     q.help = u"the model input X = s*E + PE (or the concatenation)"_s;
     q.part = QuantityPart::Model;
+    q.cellTerm = true;
     q.reads = unite(kPositionReads, kEmbeddingReads);
     // X goes through the columns in tiles of its own, and is written as a few sequential streams.
     q.tiling = Tiling::WholeRows;
@@ -138,6 +141,7 @@ QuantitySpec makeOutputQuantity()
     q.label = u"Y = dropout(X)"_s;
     q.help = u"Y = dropout(X) for the chosen dropout mode"_s;
     q.part = QuantityPart::Model;
+    q.cellTerm = true;
     q.reads = unite(unite(kPositionReads, kEmbeddingReads), kDropoutReads);
     q.tiling = Tiling::WholeRows;
     q.missing = always;
@@ -157,6 +161,7 @@ QuantitySpec makeMaskQuantity()
     q.label = u"mask (kept fraction)"_s;
     q.help = u"the keep mask of that dropout: 1 kept, 0 dropped"_s;
     q.part = QuantityPart::Model;
+    q.cellTerm = true;
     q.reads = unite({u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s, u"seed"_s}, kDropoutReads);
     q.missing = always;
     q.shape = modelShape;

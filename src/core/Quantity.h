@@ -47,7 +47,12 @@ struct QuantitySpec
     QString name; // the command line's QUANTITY, a figure's "quantity": "pe"
     QString label; // what a figure calls it: "PE"
     QString help; // `posenc table --help`'s line
+    // The part of X its columns are; Other when they are not X's columns (positions x positions),
+    // so that the heatmap, a table of positions x columns, does not offer it.
     QuantityPart part = QuantityPart::Other;
+    // One of the terms of the model a cell's hover readout lists (PE, s·E, X, Y, the mask), so
+    // the readout does not show its value twice.
+    bool cellTerm = false;
     // The parameter keys its cells may read. tst_paraminputs checks the declaration: a key not
     // listed changes none of its cells, and each listed key changes some.
     QStringList reads;

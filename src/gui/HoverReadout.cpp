@@ -23,9 +23,7 @@ QString num(double value)
 // The quantities whose cells the readout of a cell already shows.
 bool isCellPart(std::optional<Quantity> quantity)
 {
-    return quantity
-        && (*quantity == Quantity::Pe || *quantity == Quantity::Embedding || *quantity == Quantity::Input
-            || *quantity == Quantity::Output || *quantity == Quantity::Mask);
+    return quantity && Quantities::spec(*quantity).cellTerm;
 }
 
 // The pair of a PE column with its frequency (radians per position) and wavelength (positions).

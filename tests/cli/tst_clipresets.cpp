@@ -63,6 +63,7 @@ private slots:
     void aValueThePresetGaveIsNamedWithIt();
     void aNameThatIsNotAPresetExitsTwoNamingThem();
     void aPresetGoesAloneWithASessionOrALesson();
+    void theEncodingFlagOverridesThePresetsFamily();
 
 private:
     QString path(const QString &name) const { return m_dir->filePath(name); }
@@ -252,6 +253,30 @@ void TestCliPresets::aPresetGoesAloneWithASessionOrALesson()
     }
     QVERIFY(!QFile::exists(path(u"x.npy"_s)));
     QVERIFY(!QFile::exists(path(u"x.png"_s)));
+}
+
+// Every preset names its family (sinusoidal); --encoding none over it leaves X = s·E, so the
+// input table equals the embedding table cell for cell, and the PE is refused with exit 2.
+void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
+{
+    for (const QString &file : presetFiles())
+        QCOMPARE(presetFile(file).value(u"params"_s).toObject().value(u"encoding"_s).toString(), u"sinusoidal"_s);
+    const QStringList small {u"--preset"_s, u"transformer-base"_s, u"--max-len"_s, u"30"_s, u"--d-model"_s, u"32"_s,
+                             u"--seed"_s, u"4"_s};
+    const QString input = path(u"input.npy"_s);
+    const QString embedding = path(u"embedding.npy"_s);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, input, u"--encoding"_s, u"none"_s} + small).exitCode,
+             0);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, embedding} + small).exitCode, 0);
+    const Table x = readNpy(input);
+    QCOMPARE(x.rows, 30);
+    QCOMPARE(x.cols, 32);
+    QCOMPARE(bytesOf(input), bytesOf(embedding));
+    const Run pe
+        = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"pe.npy"_s), u"--encoding"_s, u"none"_s} + small);
+    QCOMPARE(pe.exitCode, 2);
+    QVERIFY2(pe.err.contains(u"pe"_s) && pe.err.contains(u"none"_s), qPrintable(pe.err));
+    QVERIFY(!QFile::exists(path(u"pe.npy"_s)));
 }
 
 QTEST_GUILESS_MAIN(TestCliPresets)

@@ -5,6 +5,7 @@
 #include "io/Lesson.h"
 
 #include "core/LessonNumbers.h"
+#include "core/ParamText.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,6 +60,7 @@ private slots:
     void theProgramShipsAtLeastEightLessons();
     void everyShippedLessonReadsAndValidates();
     void everyFileOfTheFolderIsShipped();
+    void everyShippedLessonNamesItsFamily();
 };
 
 void TestLesson::readsALesson()
@@ -168,6 +170,18 @@ void TestLesson::everyShippedLessonReadsAndValidates()
         for (const QString &item : items)
             QVERIFY2(sentences(item) >= 1 && sentences(item) <= 2, qPrintable(what + u": a step of "_s + item));
         QVERIFY2(lesson.question.endsWith(u'?'), qPrintable(what));
+    }
+}
+
+// A lesson is about one encoding family and names it, so that its parameters stay its own when
+// the window's family is another.
+void TestLesson::everyShippedLessonNamesItsFamily()
+{
+    for (const Lesson &lesson : Lessons::all()) {
+        QVERIFY2(lesson.session.params.contains(u"encoding"_s), qPrintable(lesson.name));
+        const auto params = lesson.params();
+        QVERIFY(std::holds_alternative<Params>(params));
+        QCOMPARE(ParamText::get(std::get<Params>(params), u"encoding"_s), lesson.session.params.value(u"encoding"_s));
     }
 }
 

@@ -48,6 +48,7 @@ class TestPreset : public QObject
 private slots:
     void everyShippedPresetLoadsAndValidates();
     void everyFileOfTheFolderIsShipped();
+    void everyShippedPresetNamesItsFamily();
     void eachPresetSetsWhatItsSourceSays_data();
     void eachPresetSetsWhatItsSourceSays();
     void theParametersAPresetDoesNotNameStay();
@@ -88,6 +89,24 @@ void TestPreset::everyFileOfTheFolderIsShipped()
     QCOMPARE(shipped, onDisk);
     const Presets::Loaded fromDisk = Presets::load(folder);
     QCOMPARE(fromDisk.presets, Presets::load().presets);
+}
+
+// A preset's values are those of one encoding family, which it names; one without "encoding"
+// (a preset of an earlier version) is sinusoidal, the default.
+void TestPreset::everyShippedPresetNamesItsFamily()
+{
+    for (const Preset &preset : Presets::shipped().presets) {
+        QVERIFY2(preset.params.contains(u"encoding"_s), qPrintable(preset.name));
+        const auto applied = preset.applyTo(Params {});
+        QVERIFY(std::holds_alternative<Params>(applied));
+        QCOMPARE(std::get<Params>(applied).encoding, Encoding::Sinusoidal);
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto old = Presets::read(write(dir, u"old.json"_s, presetJson(R"({"d-model": "64"})")));
+    QVERIFY(std::holds_alternative<Preset>(old));
+    const auto applied = std::get<Preset>(old).applyTo(Params {});
+    QCOMPARE(std::get<Params>(applied).encoding, Encoding::Sinusoidal);
 }
 
 void TestPreset::eachPresetSetsWhatItsSourceSays_data()

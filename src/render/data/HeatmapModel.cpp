@@ -19,7 +19,13 @@ constexpr std::int64_t kFullCells = std::int64_t(1) << 33;
 
 QList<Quantity> HeatmapModel::quantities()
 {
-    return {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Error};
+    // Every quantity whose columns are X's (its part's), in the quantity table's order.
+    QList<Quantity> list;
+    for (const QuantitySpec &row : Quantities::rows()) {
+        if (row.part != QuantityPart::Other)
+            list.append(row.quantity);
+    }
+    return list;
 }
 
 Quantity HeatmapModel::quantity(const FigureState &state)
