@@ -1,5 +1,8 @@
 #include "LessonNumbers.h"
 
+#include "ClosedForms.h"
+#include "NumberText.h"
+
 #include "DropoutMask.h"
 #include "Engine.h"
 #include "Frequencies.h"
@@ -29,7 +32,7 @@ struct Entry
 
 Number real(double v)
 {
-    return {v, format(v)};
+    return {v, NumberText::prose(v)};
 }
 
 Number integer(std::int64_t v)
@@ -58,12 +61,6 @@ double cells(const Params &p)
     return double(p.maxLen) * double(p.dModel);
 }
 
-// The PE table that enters X has k columns: d in sum, the last k in concat.
-double peColumns(const Params &p)
-{
-    return double(p.peColumns());
-}
-
 // k of concat, whatever the composition now: what concatenating would give the PE.
 std::int64_t concatColumns(const Params &p)
 {
@@ -79,18 +76,16 @@ std::optional<double> sigma(const Params &p)
 
 const QString kLoaded = u"not a closed form here (the embeddings come from a file; the figures measure it)"_s;
 
-// E||s E_p||^2 = s^2 sigma^2 d_E for random embeddings.
+// E||s E_p||^2 for random embeddings; none for a loaded matrix.
 std::optional<double> embeddingNormSquared(const Params &p)
 {
     const auto s = sigma(p);
-    return s ? std::optional(p.scale() * p.scale() * *s * *s * double(p.embeddingColumns())) : std::nullopt;
+    return s ? std::optional(ClosedForms::embeddingNormSquared(p.scale(), *s, p.embeddingColumns())) : std::nullopt;
 }
 
-// ||PE_p||^2 = k/2: each whole pair adds sin^2 + cos^2 = 1 (for odd k, about: the lone sine
-// column adds sin^2, 1/2 on average).
 double peNormSquared(const Params &p)
 {
-    return peColumns(p) / 2.0;
+    return ClosedForms::peNormSquared(p.peColumns());
 }
 
 double angular(const Params &p, std::int64_t pair)
@@ -163,7 +158,7 @@ QString dropoutNote(const Params &p)
     if (p.dropout >= 1.0)
         return u"p = 1 now: every cell that dropout reaches is zeroed."_s;
     return u"Training, p = %1: each cell is zeroed with probability %1, the others multiplied by %2."_s.arg(
-        format(p.dropout), format(1.0 / (1.0 - p.dropout)));
+        NumberText::prose(p.dropout), NumberText::prose(1.0 / (1.0 - p.dropout)));
 }
 
 QString specialList(const Params &p)
@@ -347,9 +342,13 @@ const QList<Entry> &entries()
         {u"lambda_first"_s, u"the wavelength of pair 0: 2π"_s,
          [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.sinusoidal.base)); }},
         {u"lambda_mid"_s, u"the wavelength of the middle pair"_s,
-         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.sinusoidal.base)); }},
+         [](const Params &p) {
+             return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.sinusoidal.base));
+         }},
         {u"lambda_last"_s, u"the wavelength of the last pair"_s,
-         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal.base)); }},
+         [](const Params &p) {
+             return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal.base));
+         }},
         {u"mid_pair"_s, u"the middle pair, ⌈k/2⌉/2 rounded down"_s,
          [](const Params &p) { return integer(pairCount(p) / 2); }},
         {u"slow_pairs"_s, u"the pairs whose wavelength exceeds L: not one period over the table"_s,
@@ -412,15 +411,6 @@ const Entry *entry(const QString &key)
     return nullptr;
 }
 
-QString superscript(int exponent)
-{
-    static const QString digits = u"⁰¹²³⁴⁵⁶⁷⁸⁹"_s;
-    QString text = exponent < 0 ? u"⁻"_s : QString();
-    for (const QChar c : QString::number(std::abs(exponent)))
-        text += digits[c.digitValue()];
-    return text;
-}
-
 } // namespace
 
 QStringList keys()
@@ -464,41 +454,6 @@ QString fill(const QString &text, const Params &params, bool emphasise, QStringL
         filled += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
     }
     return filled + text.mid(from);
-}
-
-QString format(double value)
-{
-    if (std::isnan(value))
-        return u"NaN"_s;
-    if (std::isinf(value))
-        return value > 0 ? u"∞"_s : u"−∞"_s;
-    if (value == 0.0)
-        return u"0"_s;
-    const QString sign = value < 0 ? u"−"_s : QString();
-    const double magnitude = std::abs(value);
-    int exponent = int(std::floor(std::log10(magnitude)));
-    if (magnitude >= 1e-3 && magnitude < 1e7) {
-        const int decimals = std::max(0, 2 - exponent);
-        QString text = QString::number(magnitude, 'f', decimals);
-        if (text.contains(u'.')) {
-            while (text.endsWith(u'0'))
-                text.chop(1);
-            if (text.endsWith(u'.'))
-                text.chop(1);
-        }
-        return sign + text;
-    }
-    double mantissa = magnitude / std::pow(10.0, exponent);
-    QString digits = QString::number(mantissa, 'f', 2);
-    if (digits.startsWith(u"10"_s)) { // 9.996 rounds up to the next power of ten
-        ++exponent;
-        digits = QString::number(mantissa / 10.0, 'f', 2);
-    }
-    while (digits.endsWith(u'0'))
-        digits.chop(1);
-    if (digits.endsWith(u'.'))
-        digits.chop(1);
-    return sign + (digits == u"1"_s ? QString() : digits + u"·"_s) + u"10"_s + superscript(exponent);
 }
 
 } // namespace posenc::LessonNumbers

@@ -33,10 +33,6 @@ std::optional<Number> number(const QString &key, const Params &params);
 // a {word} that is not a key stays as it is and is listed in `unknown`.
 QString fill(const QString &text, const Params &params, bool emphasise = false, QStringList *unknown = nullptr);
 
-// A number as the explanations write it: three significant digits ("51.2", "0.00123", "1234"),
-// powers of ten beyond ("3.8·10⁻²⁴"), a minus sign as "−".
-QString format(double value);
-
 } // namespace LessonNumbers
 
 } // namespace posenc

@@ -1,5 +1,8 @@
 #include "ParamTable.h"
 
+#include "ClosedForms.h"
+#include "NumberText.h"
+
 #include "ParamUse.h"
 
 #include "learned/LearnedParamRows.h"
@@ -45,11 +48,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("ParamTable", text);
 }
 
-QString num(double value)
-{
-    return QString::number(value, 'g', 5);
-}
-
 } // namespace
 
 // --- ParamSpec --------------------------------------------------------------------------------
@@ -88,7 +86,7 @@ QString ParamSpec::helpLine() const
         return help;
     const ParamValue fallback = value(Params {});
     const auto *d = std::get_if<double>(&fallback);
-    return u"%1 (default %2)"_s.arg(help, d ? ParamRows::number(*d) : text(fallback));
+    return u"%1 (default %2)"_s.arg(help, d ? NumberText::exact(*d) : text(fallback));
 }
 
 QString ParamSpec::flag() const
@@ -105,11 +103,6 @@ namespace ParamRows {
 QString integerRange(std::int64_t lo, std::int64_t hi, const QString &note)
 {
     return u"an integer in [%1, %2]%3"_s.arg(lo).arg(hi).arg(note);
-}
-
-QString number(double value)
-{
-    return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
@@ -189,7 +182,6 @@ std::optional<IdleReason> otherEncoding(const Params &params, Encoding family)
 namespace {
 
 using ParamRows::integer;
-using ParamRows::number;
 using Code = IdleReason::Code;
 
 std::optional<IdleReason> idleAs(Code code, const QString &why)
@@ -269,12 +261,15 @@ std::optional<IdleReason> seqLenIdle(const Params &params)
 QString balance(const Params &params)
 {
     const double s = params.scale();
-    const auto peColumns = static_cast<double>(params.peColumns());
-    const QString pe = tr("‖PE<sub>p</sub>‖² ≈ %1").arg(num(peColumns / 2.0));
+    const QString pe
+        = tr("‖PE<sub>p</sub>‖² ≈ %1").arg(NumberText::compact(ClosedForms::peNormSquared(params.peColumns()), 5));
     if (params.embeddings)
         return pe;
-    const double e = s * s * params.sigma() * params.sigma() * static_cast<double>(params.embeddingColumns());
-    return tr("E‖s·E<sub>p</sub>‖² = s²σ²·%1 = %2 against %3").arg(params.embeddingColumns()).arg(num(e)).arg(pe);
+    const double e = ClosedForms::embeddingNormSquared(s, params.sigma(), params.embeddingColumns());
+    return tr("E‖s·E<sub>p</sub>‖² = s²σ²·%1 = %2 against %3")
+        .arg(params.embeddingColumns())
+        .arg(NumberText::compact(e, 5))
+        .arg(pe);
 }
 
 QString seedDraws(const Params &params)
@@ -485,14 +480,15 @@ QList<ParamSpec> embeddingRows()
     scale.allowed = [](const Params &) { return u"sqrt, 1 or a finite number >= 0"_s; };
     scale.check = [](const Params &p) -> std::optional<ParamError> {
         if (p.scaleKind == ScaleKind::Custom && (!std::isfinite(p.customScale) || p.customScale < 0.0))
-            return ParamError {u"scale"_s, u"1, sqrt or a finite number >= 0"_s, QString(), number(p.customScale)};
+            return ParamError {u"scale"_s, u"1, sqrt or a finite number >= 0"_s, QString(),
+                               NumberText::exact(p.customScale)};
         return std::nullopt;
     };
     scale.idle = noEmbeddingColumns;
     scale.formula = [](const Params &p) {
         return tr("s in X = s·E + PE: 1, √d (the paper, section 3.4) or a custom number; now s = %1. It sets the "
                   "balance: %2.")
-            .arg(num(p.scale()), balance(p));
+            .arg(NumberText::compact(p.scale(), 5), balance(p));
     };
     rows.append(scale);
 
@@ -563,14 +559,14 @@ QList<ParamSpec> embeddingRows()
     init.check = [](const Params &p) -> std::optional<ParamError> {
         if (p.init == InitKind::Custom && (!std::isfinite(p.customSigma) || p.customSigma < 0.0))
             return ParamError {u"init"_s, u"normal, scaled-normal or a finite sigma >= 0"_s, QString(),
-                               number(p.customSigma)};
+                               NumberText::exact(p.customSigma)};
         return std::nullopt;
     };
     init.idle = embeddingsFromFile;
     init.formula = [](const Params &p) {
         return tr("σ in E ~ N(0, σ²): 1 (nn.Embedding's default), d<sup>−1/2</sup> (fairseq) or a custom σ; "
                   "now σ = %1.")
-            .arg(num(p.sigma()));
+            .arg(NumberText::compact(p.sigma(), 5));
     };
     rows.append(init);
 
@@ -698,7 +694,7 @@ QList<ParamSpec> dropoutRows()
     dropout.allowed = [](const Params &) { return u"a probability in [0, 1]"_s; };
     dropout.check = [](const Params &p) -> std::optional<ParamError> {
         if (!(p.dropout >= 0.0 && p.dropout <= 1.0)) // also refuses NaN
-            return ParamError {u"dropout"_s, u"a probability in [0, 1]"_s, QString(), number(p.dropout)};
+            return ParamError {u"dropout"_s, u"a probability in [0, 1]"_s, QString(), NumberText::exact(p.dropout)};
         return std::nullopt;
     };
     dropout.idle = [](const Params &p) -> std::optional<IdleReason> {
@@ -709,7 +705,7 @@ QList<ParamSpec> dropoutRows()
     dropout.formula = [](const Params &p) {
         QString text = tr("p in Y = M ⊙ X / (1 − p), M ~ Bernoulli(1 − p): each cell is zeroed with probability p "
                           "and the survivors are scaled by 1/(1 − p), so that E[Y] = X.");
-        text += p.dropout < 1.0 ? tr(" Now 1/(1 − p) = %1.").arg(num(1.0 / (1.0 - p.dropout)))
+        text += p.dropout < 1.0 ? tr(" Now 1/(1 − p) = %1.").arg(NumberText::compact(1.0 / (1.0 - p.dropout), 5))
                                 : tr(" p = 1 zeroes every cell, and nothing is divided by zero.");
         return text;
     };

@@ -170,8 +170,6 @@ namespace ParamRows {
 
 // "an integer in [lo, hi]", the bounds from `bounds`, with `note` after them (" (d_model)").
 QString integerRange(std::int64_t lo, std::int64_t hi, const QString &note = {});
-// A number as --help and the messages write it: shortest round-trip form.
-QString number(double value);
 
 // An integer field of Params within [lo(params), hi(params)].
 ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,

@@ -1,5 +1,7 @@
 #include "Statistics.h"
 
+#include "ClosedForms.h"
+
 #include <functional>
 
 #include "OrderedTiles.h"
@@ -101,7 +103,7 @@ ExpectedNorms expectedNorms(const Params &params)
     ExpectedNorms expected;
     const std::int64_t k = params.peColumns();
     if (params.isSinusoidal() && k % 2 == 0) // every pair holds sin^2 + cos^2 = 1
-        expected.peSquared = static_cast<double>(k) / 2.0;
+        expected.peSquared = ClosedForms::peNormSquared(k);
     const double s = params.scale();
     if (params.embeddings) {
         const auto &m = params.embeddings->values;
@@ -109,7 +111,7 @@ ExpectedNorms expectedNorms(const Params &params)
         expected.embeddingSquared = s * s * m.topRows(rows).cast<double>().rowwise().squaredNorm().mean();
     } else {
         const double sigma = params.sigma();
-        expected.embeddingSquared = s * s * sigma * sigma * static_cast<double>(params.embeddingColumns());
+        expected.embeddingSquared = ClosedForms::embeddingNormSquared(s, sigma, params.embeddingColumns());
     }
     return expected;
 }

@@ -3,6 +3,7 @@
 #include "ControlPanel.h"
 #include "ParamLabels.h"
 
+#include "core/ClosedForms.h"
 #include "core/MatrixColumns.h"
 #include "render/PlotStyle.h"
 
@@ -132,12 +133,12 @@ QString EmbeddingsController::statisticsText() const
     if (!isLoaded())
         return {};
     const Params &p = m_controls->params();
-    const double k = static_cast<double>(p.peColumns());
     // Every PE row has norm sqrt(d/2) (even d), so each cell's RMS is 1/sqrt(2).
     return tr("E (%1 × %2): mean ‖row‖ %3, σ %4  ·  PE: ‖row‖ √(d/2) = %5, RMS %6")
         .arg(FigureText::formatCount(m_statistics.rows), FigureText::formatCount(m_statistics.cols),
-             FigureText::formatNumber(m_statistics.meanRowNorm), FigureText::formatNumber(m_statistics.sigma),
-             FigureText::formatNumber(std::sqrt(k / 2.0)), FigureText::formatNumber(std::sqrt(0.5)));
+             NumberText::compact(m_statistics.meanRowNorm), NumberText::compact(m_statistics.sigma),
+             NumberText::compact(std::sqrt(ClosedForms::peNormSquared(p.peColumns()))),
+             NumberText::compact(std::sqrt(0.5)));
 }
 
 } // namespace posenc

@@ -1,5 +1,7 @@
 #include "HoverReadout.h"
 
+#include "core/NumberText.h"
+
 #include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
@@ -13,11 +15,6 @@ const QString kSeparator = u"  ·  "_s;
 QString tr(const char *text)
 {
     return QCoreApplication::translate("HoverReadout", text);
-}
-
-QString num(double value)
-{
-    return QString::number(value, 'g', 6);
 }
 
 // The quantities whose cells the readout of a cell already shows.
@@ -53,18 +50,25 @@ QString columnText(const Params &params, const Cell &c)
 QString peText(const Params &params, const Cell &c)
 {
     if (params.encoding == Encoding::Learned)
-        return tr("PE = %1, row %2 of the position table").arg(num(c.pe)).arg(c.position + params.learned.offset);
+        return tr("PE = %1, row %2 of the position table")
+            .arg(NumberText::compact(c.pe, 6))
+            .arg(c.position + params.learned.offset);
     const QString function = c.role.isCos ? u"cos"_s : u"sin"_s;
     if (params.sinusoidal.angles == Angles::Float32)
-        return tr("PE = %1 = %2(%3 rad: %4·w in float32)").arg(num(c.pe), function, num(c.angle)).arg(c.position);
-    return tr("PE = %1 = %2(%3·w = %4 rad)").arg(num(c.pe), function).arg(c.position).arg(num(c.angle));
+        return tr("PE = %1 = %2(%3 rad: %4·w in float32)")
+            .arg(NumberText::compact(c.pe, 6), function, NumberText::compact(c.angle, 6))
+            .arg(c.position);
+    return tr("PE = %1 = %2(%3·w = %4 rad)")
+        .arg(NumberText::compact(c.pe, 6), function)
+        .arg(c.position)
+        .arg(NumberText::compact(c.angle, 6));
 }
 
 QString xText(const Cell &c)
 {
     if (c.peColumn && c.embeddingColumn)
-        return tr("X = s·E + PE = %1").arg(num(c.x));
-    return (c.peColumn ? tr("X = PE = %1") : tr("X = s·E = %1")).arg(num(c.x));
+        return tr("X = s·E + PE = %1").arg(NumberText::compact(c.x, 6));
+    return (c.peColumn ? tr("X = PE = %1") : tr("X = s·E = %1")).arg(NumberText::compact(c.x, 6));
 }
 
 QString yText(const Params &params, const Cell &c)
@@ -74,10 +78,10 @@ QString yText(const Params &params, const Cell &c)
         return tr("padding row (position ≥ seq_len %1), zeroed by masked-fill: Y = 0").arg(params.sequenceLength());
     if (c.rule == Rule::PassThrough)
         return (params.training ? tr("special row, passed untouched: Y = X = %1") : tr("evaluation mode: Y = X = %1"))
-            .arg(num(c.y));
+            .arg(NumberText::compact(c.y, 6));
     const bool kept = c.mask >= 0.5f;
     const QString bit = kept ? tr("kept (M = 1)") : tr("dropped (M = 0)");
-    const QString y = num(c.y);
+    const QString y = NumberText::compact(c.y, 6);
     if (params.dropoutMode == DropoutMode::Embedding) {
         if (!c.embeddingColumn)
             return tr("%1: embedding mode leaves the PE, Y = PE = %2").arg(bit, y);
@@ -94,7 +98,9 @@ QStringList cellParts(const Params &params, const Cell &c)
     if (c.peColumn)
         parts << frequencyText(params, *c.peColumn) << peText(params, c);
     if (c.embeddingColumn)
-        parts << tr("s·E = %1 × %2 = %3").arg(num(c.scale), num(c.embedding), num(c.scaledEmbedding));
+        parts << tr("s·E = %1 × %2 = %3")
+                     .arg(NumberText::compact(c.scale, 6), NumberText::compact(c.embedding, 6),
+                          NumberText::compact(c.scaledEmbedding, 6));
     parts << xText(c) << yText(params, c);
     return parts;
 }
@@ -179,7 +185,8 @@ QString format(const Engine &engine, const HoverPoint &point)
         }
     }
     if (point.value && !(c && isCellPart(point.quantity)))
-        parts << u"%1 = %2"_s.arg(point.valueName.isEmpty() ? tr("value") : point.valueName, num(*point.value));
+        parts << u"%1 = %2"_s.arg(point.valueName.isEmpty() ? tr("value") : point.valueName,
+                                  NumberText::compact(*point.value, 6));
     return parts.join(kSeparator);
 }
 

@@ -1,5 +1,7 @@
 #include "ParamControl.h"
 
+#include "core/NumberText.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -35,11 +37,6 @@ int toInt(std::int64_t v)
 int logPosition(std::int64_t value)
 {
     return static_cast<int>(std::lround(kLogSteps * std::log2(static_cast<double>(std::max<std::int64_t>(value, 1)))));
-}
-
-QString number(double value)
-{
-    return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 } // namespace
@@ -226,7 +223,7 @@ void ParamControl::show(const Params &params)
         } else {
             m_combo->setCurrentIndex(static_cast<int>(m_row.choices.size()));
             if (m_edit)
-                m_edit->setText(number(std::get<double>(value)));
+                m_edit->setText(NumberText::exact(std::get<double>(value)));
         }
         if (m_edit)
             m_edit->setModified(false);

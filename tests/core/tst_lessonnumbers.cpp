@@ -4,6 +4,7 @@
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
 #include "core/LessonNumbers.h"
+#include "core/NumberText.h"
 #include "core/ParamText.h"
 
 #include "Reference.h"
@@ -189,7 +190,8 @@ void TestLessonNumbers::columnMomentsEqualSumsOverPositions()
         const double mean = sum / double(params.maxLen);
         double squares = 0.0;
         for (std::int64_t p = 0; p < params.maxLen; ++p) {
-            const double v = reference::exactValue(p, column, k, params.sinusoidal.base, params.sinusoidal.layout) - mean;
+            const double v
+                = reference::exactValue(p, column, k, params.sinusoidal.base, params.sinusoidal.layout) - mean;
             squares += v * v;
         }
         const double std = std::sqrt(squares / double(params.maxLen));
@@ -243,7 +245,8 @@ void TestLessonNumbers::wavelengths()
     const std::int64_t d = params.dModel;
     const std::int64_t pairs = (d + 1) / 2;
     QCOMPARE(valueOf(u"pairs"_s, params), double(pairs));
-    const auto lambda = [&](std::int64_t i) { return 2.0 * std::numbers::pi / reference::omega(i, d, params.sinusoidal.base); };
+    const auto lambda
+        = [&](std::int64_t i) { return 2.0 * std::numbers::pi / reference::omega(i, d, params.sinusoidal.base); };
     QVERIFY(close(valueOf(u"lambda_first"_s, params), 2.0 * std::numbers::pi, 1e-15));
     QVERIFY(close(valueOf(u"lambda_last"_s, params), lambda(pairs - 1), 1e-12));
     QVERIFY(close(valueOf(u"lambda_mid"_s, params), lambda(pairs / 2), 1e-12));
@@ -285,8 +288,9 @@ void TestLessonNumbers::float32BoundHoldsAtTheLastPosition()
     // The error of column 0 over the last thousand positions stays within it.
     double worst = 0.0;
     for (std::int64_t p = std::max<std::int64_t>(0, maxLen - 1000); p < maxLen; ++p) {
-        const double error = std::abs(double(reference::float32AngleValue(p, 0, 128, params.sinusoidal.base, params.sinusoidal.layout))
-                                      - reference::preciseValue(p, 0, 128, params.sinusoidal.base, params.sinusoidal.layout));
+        const double error
+            = std::abs(double(reference::float32AngleValue(p, 0, 128, params.sinusoidal.base, params.sinusoidal.layout))
+                       - reference::preciseValue(p, 0, 128, params.sinusoidal.base, params.sinusoidal.layout));
         worst = std::max(worst, error);
     }
     QVERIFY2(worst <= bound, qPrintable(u"%1 > %2"_s.arg(worst).arg(bound)));
@@ -404,7 +408,7 @@ void TestLessonNumbers::formatting()
 {
     QFETCH(double, value);
     QFETCH(QString, text);
-    QCOMPARE(LessonNumbers::format(value), text);
+    QCOMPARE(NumberText::prose(value), text);
 }
 
 void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()

@@ -223,11 +223,10 @@ void TestScaleCompareFigure::panelsNameTheirSigmaAndScaleAndShareTheirAxes()
         QVERIFY2(header.contains(sigmas[v]) && header.contains(scales[v]), qPrintable(header));
         // The ratio as a number, measured and expected: sqrt(2) = 1.4142, sqrt(2d) = 11.314, ...
         const QString ratio = figure.panelRatio(v)->text();
-        QVERIFY2(ratio.contains(u"‖s·E‖ / ‖PE‖ = "_s + FigureText::formatNumber(data->variants[v].measuredRatio, 5)),
+        QVERIFY2(ratio.contains(u"‖s·E‖ / ‖PE‖ = "_s + NumberText::compact(data->variants[v].measuredRatio, 5)),
                  qPrintable(ratio));
-        QVERIFY2(
-            ratio.contains(u"√(s²σ²d / (d/2)) = "_s + FigureText::formatNumber(data->variants[v].expectedRatio, 5)),
-            qPrintable(ratio));
+        QVERIFY2(ratio.contains(u"√(s²σ²d / (d/2)) = "_s + NumberText::compact(data->variants[v].expectedRatio, 5)),
+                 qPrintable(ratio));
         QCOMPARE(figure.panelRect(v)->axis(QCPAxis::atLeft)->range(),
                  figure.panelRect(0)->axis(QCPAxis::atLeft)->range());
         QCOMPARE(figure.panelRect(v)->axis(QCPAxis::atLeft)->scaleType(), QCPAxis::stLogarithmic);

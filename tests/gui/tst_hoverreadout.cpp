@@ -287,7 +287,7 @@ void TestHoverReadout::theFiguresOwnValueIsShownOnce()
     point.quantity = Quantity::Error;
     point.valueName = u"error"_s;
     point.value = 1.5e-7;
-    QVERIFY(HoverReadout::format(engine, point).endsWith(u"error = 1.5e-07"_s));
+    QVERIFY(HoverReadout::format(engine, point).endsWith(u"error = 1.5e-7"_s));
 }
 
 void TestHoverReadout::splitLayoutPairs()

@@ -13,9 +13,12 @@ using namespace posenc;
 
 namespace {
 
+// Five significant digits, the exponent as the program prints every number: "2.6214e5".
 QString num(double value)
 {
-    return QString::number(value, 'g', 5);
+    QString text = QString::number(value, 'g', 5);
+    text.replace(u"e+0"_s, u"e"_s).replace(u"e+"_s, u"e"_s).replace(u"e-0"_s, u"e-"_s);
+    return text;
 }
 
 } // namespace

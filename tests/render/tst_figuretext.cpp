@@ -78,12 +78,12 @@ void TestFigureText::parameterParts()
     params.dModel = 512;
     params.maxLen = 1024;
     QCOMPARE(FigureText::tableText(params), u"d = 512, L = 1,024"_s);
-    QCOMPARE(FigureText::scaleText(params), u"s = √d = %1"_s.arg(FigureText::formatNumber(std::sqrt(512.0))));
+    QCOMPARE(FigureText::scaleText(params), u"s = √d = %1"_s.arg(NumberText::compact(std::sqrt(512.0))));
     params.scaleKind = ScaleKind::One;
     QCOMPARE(FigureText::scaleText(params), u"s = 1"_s);
     QCOMPARE(FigureText::sigmaText(params), u"σ = 1"_s);
     params.init = InitKind::ScaledNormal;
-    QCOMPARE(FigureText::sigmaText(params), u"σ = d^-1/2 = %1"_s.arg(FigureText::formatNumber(1.0 / std::sqrt(512.0))));
+    QCOMPARE(FigureText::sigmaText(params), u"σ = d^-1/2 = %1"_s.arg(NumberText::compact(1.0 / std::sqrt(512.0))));
     QCOMPARE(FigureText::dropoutText(params), u"p = 0.1, dropout mode sum"_s);
     params.training = false;
     QCOMPARE(FigureText::dropoutText(params), u"evaluation: no dropout"_s);
@@ -105,7 +105,8 @@ void TestFigureText::namesCountWhatLiesBelowTheAxis()
     const QList<double> a {0.0, 1e-6, 0.5, -2e-4, std::nan("")};
     const QList<double> b {3e-3, 1e-3};
     // Zeros and magnitudes under the floor count; the floor itself, larger values and NaN do not.
-    QCOMPARE(FigureText::belowAxisName(u"|mean| of PE[:, j]"_s, {&a, &b}, 1e-3), u"|mean| of PE[:, j] (3 below the axis)"_s);
+    QCOMPARE(FigureText::belowAxisName(u"|mean| of PE[:, j]"_s, {&a, &b}, 1e-3),
+             u"|mean| of PE[:, j] (3 below the axis)"_s);
     QCOMPARE(FigureText::belowAxisName(u"std"_s, {&b}, 1e-3), u"std"_s);
 }
 

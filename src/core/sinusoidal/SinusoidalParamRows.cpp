@@ -1,6 +1,7 @@
 #include "SinusoidalParamRows.h"
 
 #include "core/Frequencies.h"
+#include "core/NumberText.h"
 
 #include <QCoreApplication>
 
@@ -54,7 +55,7 @@ QList<ParamSpec> rows()
     base.check = [](const Params &p) -> std::optional<ParamError> {
         if (!std::isfinite(p.sinusoidal.base) || p.sinusoidal.base <= 1.0)
             return ParamError {u"base"_s, u"a finite number greater than 1"_s, QString(),
-                               ParamRows::number(p.sinusoidal.base)};
+                               NumberText::exact(p.sinusoidal.base)};
         return std::nullopt;
     };
     base.idle = sinusoidalIdle;

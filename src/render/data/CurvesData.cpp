@@ -145,14 +145,14 @@ QString legendText(const Curve &curve)
     return u"j=%1 %2 i=%3  w=%4  λ=%5"_s.arg(curve.column)
         .arg(curve.isCos ? u"cos"_s : u"sin"_s)
         .arg(curve.pair)
-        .arg(FigureText::formatNumber(curve.frequency, 3), FigureText::formatNumber(curve.wavelength, 3));
+        .arg(NumberText::compact(curve.frequency, 3), NumberText::compact(curve.wavelength, 3));
 }
 
 QString shortLegendText(const Curve &curve)
 {
     return u"j=%1 %2  λ=%3"_s.arg(curve.column)
         .arg(curve.isCos ? u"cos"_s : u"sin"_s)
-        .arg(FigureText::formatNumber(curve.wavelength, 3));
+        .arg(NumberText::compact(curve.wavelength, 3));
 }
 
 } // namespace posenc::CurvesCompute

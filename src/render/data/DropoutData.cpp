@@ -137,19 +137,19 @@ QString summary(const DropoutData &data)
     const QString where = data.count.everyRow ? QString() : u" in evenly spaced rows"_s;
     // A count and its share, so that the share reads against p: "dropped 52,480 of 524,288 cells
     // under dropout (10.01 %, p = 0.1)"; no share of nothing (every row passed through or padding).
-    const QString p = FigureText::formatNumber(params.dropout, 4);
+    const QString p = NumberText::compact(params.dropout, 4);
     if (data.count.cells == 0)
         parts.append(u"training, mode %1: no cell under dropout (p = %2)"_s.arg(mode, p));
     else
-        parts.append(u"training, mode %1: dropped %2 of %3 cells under dropout%4 (%5\u00a0%, p = %6)"_s.arg(mode)
-                         .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells),
-                              where)
-                         .arg(FigureText::formatNumber(100.0 * data.count.fraction(), 4), p));
+        parts.append(
+            u"training, mode %1: dropped %2 of %3 cells under dropout%4 (%5\u00a0%, p = %6)"_s.arg(mode)
+                .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells), where)
+                .arg(NumberText::compact(100.0 * data.count.fraction(), 4), p));
     if (params.dropout >= 1.0)
         parts.append(params.dropoutMode == DropoutMode::Embedding ? u"p = 1: s·E all dropped, Y = PE"_s
                                                                   : u"p = 1: nothing kept, nothing divided"_s);
     else
-        parts.append(u"kept values × 1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - params.dropout), 4)));
+        parts.append(u"kept values × 1/(1−p) = %1"_s.arg(NumberText::compact(1.0 / (1.0 - params.dropout), 4)));
     return (parts + fixedRows(params)).join(u"  ·  "_s);
 }
 

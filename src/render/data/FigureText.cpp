@@ -70,13 +70,13 @@ QString scaleText(const Params &params)
 {
     switch (params.scaleKind) {
     case ScaleKind::Sqrt:
-        return u"s = √d = %1"_s.arg(formatNumber(params.scale()));
+        return u"s = √d = %1"_s.arg(NumberText::compact(params.scale()));
     case ScaleKind::One:
         return u"s = 1"_s;
     case ScaleKind::Custom:
         break;
     }
-    return u"s = %1"_s.arg(formatNumber(params.scale()));
+    return u"s = %1"_s.arg(NumberText::compact(params.scale()));
 }
 
 QString sigmaText(const Params &params)
@@ -85,19 +85,20 @@ QString sigmaText(const Params &params)
         return u"E from %1"_s.arg(params.embeddings->source);
     switch (params.init) {
     case InitKind::ScaledNormal:
-        return u"σ = d^-1/2 = %1"_s.arg(formatNumber(params.sigma()));
+        return u"σ = d^-1/2 = %1"_s.arg(NumberText::compact(params.sigma()));
     case InitKind::Normal:
     case InitKind::Custom:
         break;
     }
-    return u"σ = %1"_s.arg(formatNumber(params.sigma()));
+    return u"σ = %1"_s.arg(NumberText::compact(params.sigma()));
 }
 
 QString dropoutText(const Params &params)
 {
     if (!params.training)
         return u"evaluation: no dropout"_s;
-    return u"p = %1, dropout mode %2"_s.arg(formatNumber(params.dropout), ParamText::toString(params.dropoutMode));
+    return u"p = %1, dropout mode %2"_s.arg(NumberText::compact(params.dropout),
+                                            ParamText::toString(params.dropoutMode));
 }
 
 QString peVariantText(const Params &params)
@@ -106,7 +107,7 @@ QString peVariantText(const Params &params)
     if (params.sinusoidal.layout == Layout::Split)
         parts.append(u"split layout"_s);
     if (params.sinusoidal.base != 10000.0)
-        parts.append(u"b = %1"_s.arg(formatNumber(params.sinusoidal.base, 6)));
+        parts.append(u"b = %1"_s.arg(NumberText::compact(params.sinusoidal.base, 6)));
     if (params.sinusoidal.angles == Angles::Float32)
         parts.append(u"float32 angles"_s);
     return parts.join(u", "_s);
@@ -184,18 +185,10 @@ QString countText(std::int64_t n, const QString &one, const QString &many)
     return u"%1 %2"_s.arg(formatCount(n), n == 1 ? one : many);
 }
 
-QString formatNumber(double value, int digits)
-{
-    // "6.03e+04" -> "6.03e4", "1.04e-04" -> "1.04e-4": short enough for a legend.
-    QString text = QString::number(value, 'g', digits);
-    text.replace(u"e+0"_s, u"e"_s).replace(u"e+"_s, u"e"_s).replace(u"e-0"_s, u"e-"_s);
-    return text;
-}
-
 QString formatRatio(double value)
 {
     if (!(std::abs(value) >= 999.5) || !std::isfinite(value)) // 999.5 is 1,000 to three digits
-        return formatNumber(value, 3);
+        return NumberText::compact(value, 3);
     const double unit = std::pow(10.0, std::floor(std::log10(std::abs(value))) - 2.0);
     return formatCount(std::llround(std::round(value / unit) * unit));
 }
@@ -219,7 +212,7 @@ QString cellsPerPixelText(const Block &block, int rows, int cols)
     const auto count = [](double value, const QString &one, const QString &many) {
         if (value <= 1.0)
             return u"1 %1"_s.arg(one);
-        const QString n = value >= 10.0 ? formatRatio(std::round(value)) : formatNumber(value, 2);
+        const QString n = value >= 10.0 ? formatRatio(std::round(value)) : NumberText::compact(value, 2);
         return u"~%1 %2"_s.arg(n, many);
     };
     return u"each pixel averages %1 and %2"_s.arg(count(perRow, u"position"_s, u"positions"_s),

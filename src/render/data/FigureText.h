@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Block.h"
+#include "core/NumberText.h"
 #include "core/Params.h"
 #include "core/Quantity.h"
 
@@ -37,7 +38,6 @@ QString parametersText(Quantity quantity, const Params &params);
 QString formatCount(std::int64_t n); // 8192 -> "8,192"
 // "1 position", "8,192 positions": the count and the noun that agrees with it.
 QString countText(std::int64_t n, const QString &one, const QString &many);
-QString formatNumber(double value, int digits = 4); // compact, exponent when needed
 // A ratio to three significant digits, thousands grouped instead of an exponent:
 // 3093.4 -> "3,090", 17.83 -> "17.8".
 QString formatRatio(double value);

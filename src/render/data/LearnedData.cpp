@@ -1,5 +1,6 @@
 #include "LearnedData.h"
 
+#include "core/ClosedForms.h"
 #include "core/PositionalTable.h"
 
 #include <algorithm>
@@ -138,7 +139,7 @@ std::optional<LearnedData> compute(const RowMatrixXf &learned, std::int64_t padd
         peSum /= static_cast<double>(data.rows);
     }
     const bool closedForm = data.cols % 2 == 0; // d / 2 sin^2 + cos^2 pairs in either layout
-    data.expectedPeNorm = closedForm ? std::sqrt(static_cast<double>(data.cols) / 2.0) : peSum;
+    data.expectedPeNorm = closedForm ? std::sqrt(ClosedForms::peNormSquared(data.cols)) : peSum;
     return data;
 }
 

@@ -3,6 +3,7 @@
 #include "EmbeddingMoments.h"
 #include "FigureText.h"
 
+#include "core/ClosedForms.h"
 #include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
@@ -43,7 +44,7 @@ double peNorm(const Engine &engine, std::int64_t position)
 {
     const Params &p = engine.params();
     const std::int64_t k = p.peColumns();
-    double squares = static_cast<double>(k / 2);
+    double squares = ClosedForms::pePairsNormSquared(k);
     if (k % 2 == 1) {
         float lone = 0.0f;
         const std::int64_t column = p.sinusoidal.layout == Layout::Interleaved ? k - 1 : (k - 1) / 2;

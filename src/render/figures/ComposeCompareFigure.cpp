@@ -83,7 +83,7 @@ QString columnText(const ColumnPart &pe, std::int64_t column, const QString &whi
     return u"%1 j = %2: mean %3, std %4 (%5)"_s.arg(which)
         .arg(column)
         .arg(mean, 0, 'f', 2)
-        .arg(FigureText::formatNumber(std, 2), reading);
+        .arg(NumberText::compact(std, 2), reading);
 }
 
 // The typical spread of s*E: its std, averaged over its columns.
@@ -221,7 +221,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
         caption.append(columnText(panel.pe, panel.fastestCos, u"fastest cos"_s));
         caption.append(columnText(panel.pe, panel.slowestCos, u"slowest cos"_s));
         if (!panel.embedding.std.isEmpty())
-            caption.append(u"s·E: std ≈ %1"_s.arg(FigureText::formatNumber(meanStd(panel.embedding), 3)));
+            caption.append(u"s·E: std ≈ %1"_s.arg(NumberText::compact(meanStd(panel.embedding), 3)));
         caption.removeAll(QString());
         PlotStyle::setCollapsibleText(side.caption, roomy ? u"PE, "_s + caption.join(u"  ·  "_s) : QString());
     }

@@ -189,7 +189,7 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
     }
     const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
     const QString slopes = p.dropout < 1.0
-        ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+        ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(NumberText::compact(1.0 / (1.0 - p.dropout)))
         : u"p = 1: slope 0, every cell under dropout dropped"_s;
     const QString title = brief ? u"output against input, %1"_s.arg(slopes)
                                 : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
@@ -218,7 +218,7 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
     m_expected->setName(u"expected: p"_s);
     m_measured->setName(u"measured, nested masks"_s);
     m_current->setName(
-        u"at p = %1: %2"_s.arg(FigureText::formatNumber(d.params.dropout), FigureText::formatNumber(d.measuredAtP, 3)));
+        u"at p = %1: %2"_s.arg(NumberText::compact(d.params.dropout), NumberText::compact(d.measuredAtP, 3)));
     const QString title = n == 0
         ? u"fraction dropped against p: no cell in view is under dropout\n(rows passed through or zeroed)"_s
         : brief ? u"fraction dropped against p, n = %1 cells in view"_s.arg(FigureText::formatCount(n))

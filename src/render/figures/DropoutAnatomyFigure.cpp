@@ -150,10 +150,10 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     fillHeatmaps(d);
     m_charts->setLegendsInside(m_tight);
     m_charts->fill(d, !m_wide);
-    const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(FigureText::formatNumber(1.0 / (1.0 - p.dropout)))
+    const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(NumberText::compact(1.0 / (1.0 - p.dropout)))
                                            : u"1/(1−p) undefined, nothing kept"_s;
     m_title->setText(u"What dropout does  ·  mode %1, p = %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
-        ParamText::toString(p.dropoutMode), FigureText::formatNumber(p.dropout), factor, QString::number(p.seed),
+        ParamText::toString(p.dropoutMode), NumberText::compact(p.dropout), factor, QString::number(p.seed),
         FigureText::tableText(p), FigureText::scaleText(p), FigureText::sigmaText(p)));
     // Both are drawn whatever the parameters say; evaluation ones are told why training shows.
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
@@ -208,11 +208,11 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     const std::array<QString, 4> titles = m_tight
         ? std::array<QString, 4> {u"input X"_s, exact ? u"keep mask M"_s : u"mask M, kept fraction"_s, u"training: Y"_s,
                                   u"evaluation: Y"_s}
-        : std::array<QString, 4> {u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
-                                  exact ? u"keep mask M ~ Bernoulli(1−p)"_s : u"keep mask M, kept fraction a pixel"_s,
-                                  u"training, p = %1\n%2"_s.arg(FigureText::formatNumber(p.dropout),
-                                                                DropoutAnatomyCompute::trainingFormula(p)),
-                                  u"evaluation\n%1"_s.arg(evaluation)};
+        : std::array<QString, 4> {
+            u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
+            exact ? u"keep mask M ~ Bernoulli(1−p)"_s : u"keep mask M, kept fraction a pixel"_s,
+            u"training, p = %1\n%2"_s.arg(NumberText::compact(p.dropout), DropoutAnatomyCompute::trainingFormula(p)),
+            u"evaluation\n%1"_s.arg(evaluation)};
     for (std::size_t i = 0; i < titles.size(); ++i)
         m_titles[i]->setText(titles[i]); // FigureFit wraps it within its column
 }

@@ -216,7 +216,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     if (grid.isPreview())
         detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     const QString dropout = params.training
-        ? u"p = %1, seed %2"_s.arg(FigureText::formatNumber(params.dropout)).arg(params.seed)
+        ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;
     const QString what = wide
         ? u"Dropout modes side by side, one %1 and one mask"_s.arg(FigureText::quantityLabel(Quantity::Input, params))

@@ -163,7 +163,7 @@ void LearnedFigure::setData(const LearnedData &data)
     m_sinusoidalNorm->setData(data.positions, data.sinusoidalNorm, true);
     const double last = std::max<double>(static_cast<double>(data.rows) - 1.0, 1.0);
     m_expectedNorm->setData({0.0, last}, {data.expectedPeNorm, data.expectedPeNorm}, true);
-    m_expectedNorm->setName(u"√(d/2) = %1"_s.arg(FigureText::formatNumber(data.expectedPeNorm)));
+    m_expectedNorm->setName(u"√(d/2) = %1"_s.arg(NumberText::compact(data.expectedPeNorm)));
     m_norms->axis(QCPAxis::atBottom)->setRange(padded ? -static_cast<double>(data.paddingRows) - 0.5 : 0.0, last);
     double hi = data.expectedPeNorm;
     for (double v : data.learnedNorm)

@@ -251,9 +251,9 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_peMean->setData(data.columns, peMean, true);
 
     m_expectedEmbedding->setName(
-        u"expected %1 = %2"_s.arg(data.expectedEmbeddingFormula, FigureText::formatNumber(data.expectedEmbeddingNorm)));
-    m_expectedPe->setName(data.expectedPeNorm ? u"expected %1 = %2"_s.arg(
-                              data.expectedPeFormula, FigureText::formatNumber(*data.expectedPeNorm))
+        u"expected %1 = %2"_s.arg(data.expectedEmbeddingFormula, NumberText::compact(data.expectedEmbeddingNorm)));
+    m_expectedPe->setName(data.expectedPeNorm ? u"expected %1 = %2"_s.arg(data.expectedPeFormula,
+                                                                          NumberText::compact(*data.expectedPeNorm))
                                               : u"expected"_s);
     if (m_positionLegend) {
         // Odd k has no closed form to draw, nor to name.

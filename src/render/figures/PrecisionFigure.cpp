@@ -185,10 +185,10 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
 
     const QString what
         = m_compact ? u"Float32-angle error"_s : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
-    QString title = u"%1  ·  %2, d = %3"_s.arg(
-        what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s), FigureText::formatCount(d.peColumns));
+    QString title = u"%1  ·  %2, d = %3"_s.arg(what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s),
+                                               FigureText::formatCount(d.peColumns));
     if (d.largest > 0.0)
-        title += u"  ·  largest %1 at position %2"_s.arg(FigureText::formatNumber(d.largest, 3),
+        title += u"  ·  largest %1 at position %2"_s.arg(NumberText::compact(d.largest, 3),
                                                          FigureText::formatCount(d.largestAt));
     if (d.stride > 1)
         title += u"  ·  preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride));

@@ -14,7 +14,6 @@ namespace posenc {
 
 namespace {
 
-
 QCPGraph *addGraph(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style)
 {
     auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -26,7 +25,7 @@ QCPGraph *addGraph(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style)
 // "32.003": enough digits to tell the measured ratio from the expected one.
 QString ratioText(double value)
 {
-    return FigureText::formatNumber(value, 5);
+    return NumberText::compact(value, 5);
 }
 
 // "σ = d^-1/2, s = √d": the panel's title in a paper column, its numbers left to the ratio.

@@ -1,0 +1,71 @@
+#include "NumberText.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::NumberText {
+
+namespace {
+
+QString superscript(int exponent)
+{
+    static const QString digits = u"⁰¹²³⁴⁵⁶⁷⁸⁹"_s;
+    QString text = exponent < 0 ? u"⁻"_s : QString();
+    for (const QChar c : QString::number(std::abs(exponent)))
+        text += digits[c.digitValue()];
+    return text;
+}
+
+} // namespace
+
+QString compact(double value, int digits)
+{
+    QString text = QString::number(value, 'g', digits);
+    text.replace(u"e+0"_s, u"e"_s).replace(u"e+"_s, u"e"_s).replace(u"e-0"_s, u"e-"_s);
+    return text;
+}
+
+QString prose(double value)
+{
+    if (std::isnan(value))
+        return u"NaN"_s;
+    if (std::isinf(value))
+        return value > 0 ? u"∞"_s : u"−∞"_s;
+    if (value == 0.0)
+        return u"0"_s;
+    const QString sign = value < 0 ? u"−"_s : QString();
+    const double magnitude = std::abs(value);
+    int exponent = int(std::floor(std::log10(magnitude)));
+    if (magnitude >= 1e-3 && magnitude < 1e7) {
+        const int decimals = std::max(0, 2 - exponent);
+        QString text = QString::number(magnitude, 'f', decimals);
+        if (text.contains(u'.')) {
+            while (text.endsWith(u'0'))
+                text.chop(1);
+            if (text.endsWith(u'.'))
+                text.chop(1);
+        }
+        return sign + text;
+    }
+    double mantissa = magnitude / std::pow(10.0, exponent);
+    QString digits = QString::number(mantissa, 'f', 2);
+    if (digits.startsWith(u"10"_s)) { // 9.996 rounds up to the next power of ten
+        ++exponent;
+        digits = QString::number(mantissa / 10.0, 'f', 2);
+    }
+    while (digits.endsWith(u'0'))
+        digits.chop(1);
+    if (digits.endsWith(u'.'))
+        digits.chop(1);
+    return sign + (digits == u"1"_s ? QString() : digits + u"·"_s) + u"10"_s + superscript(exponent);
+}
+
+QString exact(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+} // namespace posenc::NumberText

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+// How the program prints a number (docs/ARCHITECTURE.md, "Numbers in text"): one home, so that
+// a lesson, its figure, a tooltip and the readout print the same value alike.
+namespace posenc::NumberText {
+
+// Compact, for legends, titles, tooltips and the readout: `digits` significant digits, an
+// exponent without its '+' and leading zeros where one is needed ("6.03e4", "1.04e-4").
+QString compact(double value, int digits = 4);
+
+// For prose (lessons): three significant digits, trailing zeros dropped, a true minus sign, and
+// powers of ten written out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled.
+QString prose(double value);
+
+// The shortest text that reads back as the same double, for values the user types and the
+// files and help texts that hold them ("0.1", "10000").
+QString exact(double value);
+
+} // namespace posenc::NumberText
