@@ -34,7 +34,8 @@ QString quantityLabel(Quantity quantity)
 QString quantityLabel(Quantity quantity, const Params &params)
 {
     const bool concat = params.concatenates();
-    const QString x = concat ? u"[s·E | PE]"_s : u"s·E + PE"_s;
+    // Without a position term (NoPE), X is the scaled embeddings alone.
+    const QString x = params.peColumns() == 0 ? u"s·E"_s : concat ? u"[s·E | PE]"_s : u"s·E + PE"_s;
     const bool dropping = params.training && params.dropout > 0.0;
     // masked-fill zeroes the padding rows (past seq_len) in training and in evaluation alike.
     const bool maskedFill = params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen;

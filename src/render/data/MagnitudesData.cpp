@@ -176,6 +176,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         data.expectedPeNorm = std::sqrt(*expected.peSquared);
     data.expectedEmbeddingNorm = std::sqrt(expected.embeddingSquared);
     data.input = FigureText::quantityLabel(Quantity::Input, params);
+    data.hasPositionTerm = params.peColumns() > 0;
     data.parameters = FigureText::parametersText(Quantity::Input, params);
     const bool concat = params.concatenates();
     data.expectedEmbeddingFormula = params.embeddings ? u"√(s² mean‖Eₚ‖²)"_s

@@ -28,6 +28,7 @@ struct MagnitudesData : FigureData
     std::int64_t rmsRows = 0; // positions the per-column statistics are taken over
     std::int64_t maxLen = 0;
     QString input; // what X is: "X = [s·E | PE]" in concat
+    bool hasPositionTerm = true; // false without one (--encoding none): no PE to draw or compare
     QString parameters; // FigureText::parametersText of X
     // The closed forms as the parameters write them: "√(s²σ²d)", "√(k/2)" in concat.
     QString expectedEmbeddingFormula, expectedPeFormula;

@@ -138,6 +138,7 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     entry(u"s·E"_s, QPen(PlotStyle::kEmbedding, 1.3));
     entry(u"PE"_s, QPen(PlotStyle::kPositional, 1.3));
     entry(u"ratio (right)"_s, QPen(kRatio, 1.0));
+    m_compactPositionEntries = m_compactEntries.mid(1, 2);
     entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
     // And what the two markers per column mean.
     const auto marker = [this](const QString &name, const QCPScatterStyle &style) {
@@ -156,6 +157,7 @@ void MagnitudesFigure::addBlockLegends()
 {
     // Five entries over the norms, four over the columns: one row each where the figure is wide.
     m_positionLegend = legendAbove(m_plot, m_positionBlock, 5);
+    // Refilled by setData, which knows whether there is a position term to name.
     for (QCPGraph *graph : {m_embeddingNorm, m_expectedEmbedding, m_peNorm, m_expectedPe, m_ratio})
         MeasuredText::addToLegend(graph, m_positionLegend);
     m_columnLegend = legendAbove(m_plot, m_columnBlock, 4);
@@ -192,7 +194,8 @@ void MagnitudesFigure::setCompact(bool compact)
         m_compactLegend->setFont(font);
         m_compactLegend->setIconSize(14, 8);
         for (QCPGraph *graph : m_compactEntries)
-            MeasuredText::addToLegend(graph, m_compactLegend);
+            if (m_hasPositionTerm || !m_compactPositionEntries.contains(graph))
+                MeasuredText::addToLegend(graph, m_compactLegend);
     } else {
         layout->remove(m_compactLegend); // deletes it and its items
         layout->simplify();
@@ -225,6 +228,20 @@ QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueA
 
 void MagnitudesFigure::setData(const MagnitudesData &data)
 {
+    // Without a position term (NoPE) only s·E is drawn: no PE, no ratio to it, no right axis.
+    const bool pe = data.hasPositionTerm;
+    if (pe != m_hasPositionTerm) {
+        m_hasPositionTerm = pe;
+        if (m_compactLegend) {
+            m_compactLegend->clearItems();
+            for (QCPGraph *graph : m_compactEntries)
+                if (pe || !m_compactPositionEntries.contains(graph))
+                    MeasuredText::addToLegend(graph, m_compactLegend);
+        }
+    }
+    for (QCPGraph *graph : {m_peNorm, m_ratio, m_peStd, m_peMean})
+        graph->setVisible(pe);
+    m_positions->axis(QCPAxis::atRight)->setVisible(pe);
     m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
     m_peNorm->setData(data.positions, data.peNorm, true);
     m_ratio->setData(data.positions, data.ratio, true);
@@ -236,7 +253,7 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
         m_expectedPe->setData({0.0, last}, {*data.expectedPeNorm, *data.expectedPeNorm}, true);
     else
         m_expectedPe->data()->clear();
-    m_expectedPe->setVisible(data.expectedPeNorm.has_value());
+    m_expectedPe->setVisible(pe && data.expectedPeNorm.has_value());
     const auto magnitudes = [](const QList<double> &values) {
         QList<double> out;
         out.reserve(values.size());
@@ -259,8 +276,14 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
         // Odd k has no closed form to draw, nor to name.
         m_positionLegend->clearItems();
         for (QCPGraph *graph : {m_embeddingNorm, m_expectedEmbedding, m_peNorm, m_expectedPe, m_ratio})
-            if (graph != m_expectedPe || data.expectedPeNorm)
+            if (graph->visible())
                 MeasuredText::addToLegend(graph, m_positionLegend);
+    }
+    if (m_columnLegend) {
+        m_columnLegend->clearItems();
+        for (QCPGraph *graph : {m_embeddingStd, m_embeddingMean, m_peStd, m_peMean})
+            if (graph->visible())
+                MeasuredText::addToLegend(graph, m_columnLegend);
     }
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
     const double positionHeadroom = 2.0;

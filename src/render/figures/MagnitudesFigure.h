@@ -45,6 +45,9 @@ private:
     QCPGraph *m_peNorm, *m_embeddingNorm, *m_ratio, *m_expectedPe, *m_expectedEmbedding;
     QCPGraph *m_peStd, *m_embeddingStd, *m_peMean, *m_embeddingMean;
     QList<QCPGraph *> m_compactEntries;
+    // The compact legend's entries of the position term, left out where there is none (NoPE).
+    QList<QCPGraph *> m_compactPositionEntries;
+    bool m_hasPositionTerm = true;
     QCPLegend *m_compactLegend = nullptr; // only while compact
     bool m_compact = false;
     std::shared_ptr<const MagnitudesData> m_data;
