@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QStyle>
 #include <QToolButton>
 
 using namespace Qt::StringLiterals;
@@ -17,6 +18,26 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
+
+// A chooser as wide as its longest entry where the view has room, and narrower (its text
+// elided) where it has not: a narrow screen's single view keeps its option bar on screen.
+class ShrinkingComboBox : public QComboBox
+{
+public:
+    using QComboBox::QComboBox;
+
+    QSize minimumSizeHint() const override
+    {
+        constexpr int kMinimumCharacters = 8;
+        QSize least = QComboBox::minimumSizeHint();
+        const int narrow = fontMetrics().averageCharWidth() * kMinimumCharacters
+            + style()->pixelMetric(QStyle::PM_ScrollBarExtent)
+            + 2 * style()->pixelMetric(QStyle::PM_ComboBoxFrameWidth);
+        least.setWidth(std::min(least.width(), narrow));
+        return least;
+    }
+};
+
 const char *const kInvalid = "invalid";
 const QString kInvalidStyle = u"border: 1px solid #c0392b;"_s;
 } // namespace
@@ -31,7 +52,7 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     if (chooser) {
-        m_chooser = new QComboBox(this);
+        m_chooser = new ShrinkingComboBox(this);
         m_chooser->setObjectName(u"figureBox"_s);
         m_chooser->setToolTip(tr("The figure this view shows"));
         for (const FigureDescriptor *figure : FigureRegistry::all())
@@ -72,7 +93,7 @@ QWidget *FigureOptionBar::makeControl(const FigureOption &option)
     const QString key = option.key;
     switch (option.kind) {
     case FigureOption::Kind::Choice: {
-        auto *box = new QComboBox(this);
+        auto *box = new ShrinkingComboBox(this);
         box->setObjectName(key + u"Box"_s);
         for (qsizetype i = 0; i < option.choices.size(); ++i)
             box->addItem(option.choiceLabels.value(i, option.choices[i]), option.choices[i]);

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QMessageBox>
 #include <QPainter>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextStream>
@@ -91,6 +92,8 @@ int runWindow(const WindowOptions &options)
                                     "larger.")
                 .arg(tooLarge),
             15000);
+    if (const QScreen *screen = window.screen())
+        window.fitArrangementTo(screen->availableGeometry().size());
     window.show();
     if (!options.files.isEmpty()) {
         const QString text = QApplication::translate("posenc",

@@ -154,6 +154,37 @@ QRect MainWindow::initialGeometry(const QRect &available)
     return geometry;
 }
 
+void MainWindow::fitArrangementTo(const QSize &available)
+{
+    using Arrangement = Dashboard::Arrangement;
+    // The least a view needs for its figure to stay legible: smaller, one view's title, legend
+    // and axes crowd each other out (a 2 x 2 grid beside the parameters at 960 x 540 does).
+    constexpr QSize kLegibleView(400, 260);
+    const auto fits = [&] {
+        // The hints are cached by the layouts: measured afresh for the arrangement now.
+        m_dashboard->updateGeometry();
+        if (QLayout *layout = this->layout()) {
+            layout->invalidate();
+            layout->activate();
+        }
+        const QSize least = minimumSizeHint();
+        const QSize around = least - m_dashboard->minimumSizeHint(); // the docks, menus and status bar
+        const int views = Dashboard::viewCount(m_dashboard->arrangement());
+        const bool twoColumns
+            = m_dashboard->arrangement() == Arrangement::Grid || m_dashboard->arrangement() == Arrangement::SideBySide;
+        const int columns = twoColumns ? 2 : 1;
+        const int rows = views / columns;
+        const QSize room = available - around;
+        return least.width() <= available.width() && least.height() <= available.height()
+            && room.width() / columns >= kLegibleView.width() && room.height() / rows >= kLegibleView.height();
+    };
+    // From more views to fewer; a side-by-side pair is as wide as the grid.
+    const QList<Arrangement> fewer = {Arrangement::Grid, Arrangement::Stacked, Arrangement::One};
+    const Arrangement now = m_dashboard->arrangement();
+    for (qsizetype i = now == Arrangement::SideBySide ? 0 : fewer.indexOf(now); i + 1 < fewer.size() && !fits(); ++i)
+        m_dashboard->setArrangement(fewer[i + 1]);
+}
+
 void MainWindow::connectView(FigureView *view)
 {
     connect(view, &FigureView::hovered, this, [this, view](const HoverPoint &point) {

@@ -36,6 +36,10 @@ public:
     // device-independent pixels, so at 2x a 1920 x 1080 screen gives 960 x 540) is `available`:
     // kDefaultSize, or as much of the screen as it leaves, centred.
     static QRect initialGeometry(const QRect &available);
+    // On a screen too small for the views' arrangement beside the parameters (1920 x 1080 at 2x
+    // leaves 960 x 540), fewer views: the grid's stack in one column, then one view alone, so that
+    // nothing overflows the screen. A larger screen keeps the arrangement as it is.
+    void fitArrangementTo(const QSize &available);
 
     // `settings` (may be null) is read for the geometry and the docks' layout, and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);

@@ -58,8 +58,8 @@ QString heatmapMismatch(const FigureView &view, const Params &p)
             .arg(grid->block.cols);
     for (int a = 0; a < grid->rows; ++a)
         for (int b = 0; b < grid->cols; ++b) {
-            const double exact
-                = reference::exactValue(grid->block.row0 + a, grid->block.col0 + b, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
+            const double exact = reference::exactValue(grid->block.row0 + a, grid->block.col0 + b, p.dModel,
+                                                       p.sinusoidal.base, p.sinusoidal.layout);
             if (std::abs(grid->at(a, b) - exact) > 1e-6)
                 return u"cell (%1, %2): %3 vs %4"_s.arg(a).arg(b).arg(grid->at(a, b)).arg(exact);
         }
@@ -76,6 +76,8 @@ private slots:
     void opensWithinTheScreen_data();
     void opensWithinTheScreen();
     void fitsALaptopScreen();
+    void aSmallScreenShowsFewerViews_data();
+    void aSmallScreenShowsFewerViews();
     void opensWithTheGivenParametersInFourVisibleViews();
     void dModelChangeReachesEveryViewsData();
     void eachControlReachesTheViews_data();
@@ -109,6 +111,29 @@ void TestMainWindow::opensWithinTheScreen()
     const QRect geometry = MainWindow::initialGeometry(available);
     QCOMPARE(geometry.size(), size);
     QVERIFY(available.contains(geometry));
+}
+
+void TestMainWindow::aSmallScreenShowsFewerViews_data()
+{
+    QTest::addColumn<QSize>("available");
+    QTest::addColumn<int>("views");
+    QTest::newRow("1920 x 1080") << QSize(1920, 1040) << 4;
+    QTest::newRow("1366 x 768") << QSize(1346, 728) << 4;
+    QTest::newRow("1920 x 1080 at 2x") << QSize(940, 500) << 1;
+}
+
+// On a screen too small for four legible views beside the parameters, the window starts with
+// fewer, and its least size fits the screen: at 2x on 1920 x 1080 a 2 x 2 grid overflowed it.
+void TestMainWindow::aSmallScreenShowsFewerViews()
+{
+    QFETCH(QSize, available);
+    QFETCH(int, views);
+    MainWindow window(small(), nullptr);
+    window.fitArrangementTo(available);
+    QCOMPARE(Dashboard::viewCount(window.dashboard()->arrangement()), views);
+    const QSize least = window.minimumSizeHint();
+    QVERIFY2(least.width() <= available.width() && least.height() <= available.height(),
+             qPrintable(u"needs %1 x %2"_s.arg(least.width()).arg(least.height())));
 }
 
 void TestMainWindow::fitsALaptopScreen()
