@@ -1,5 +1,7 @@
 #include "SessionFile.h"
 
+#include "Lesson.h"
+
 #include "core/ParamText.h"
 #include "core/Params.h"
 
@@ -142,6 +144,12 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
     }
     session.view = view.toObject();
     session.lesson = lesson.toObject();
+    // A lesson block is part of the file: one the window could not show refuses the file, with
+    // the reason, rather than be dropped without a word.
+    if (!session.lesson.isEmpty()) {
+        if (auto refused = Lessons::fromSession(session, path); std::holds_alternative<SessionError>(refused))
+            return std::get<SessionError>(std::move(refused));
+    }
     return session;
 }
 
