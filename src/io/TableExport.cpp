@@ -47,7 +47,18 @@ std::optional<QString> check(const Engine &engine, const TableRequest &request)
                     .arg(block.col0)
                     .arg(block.colEnd());
         }
-        return engine.check(request.quantity, block);
+        if (const auto refused = engine.check(request.quantity, block); refused || request.dims.empty())
+            return refused;
+        // The columns listed are copied out of the block: a list that repeats columns makes the
+        // table larger than the block.
+        const auto listed = static_cast<std::uint64_t>(request.dims.size());
+        const std::uint64_t cells
+            = static_cast<std::uint64_t>(block.rows) * (static_cast<std::uint64_t>(block.cols) + listed);
+        return MemoryBudget::check(cells, engine.params().memoryBudget,
+                                   u"%1 columns of %2 rows of %3 (and the %4 columns they are taken from)"_s.arg(listed)
+                                       .arg(block.rows)
+                                       .arg(Quantities::name(request.quantity))
+                                       .arg(block.cols));
     }
     if (request.content == TableRequest::ColumnStats) {
         const std::int64_t d = engine.params().dModel;

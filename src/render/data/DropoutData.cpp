@@ -74,8 +74,10 @@ std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &r
     data.params = engine.params();
     const HeatmapRequest base {Quantity::Mask, request.block, request.pixelRows, request.pixelCols,
                                Budget::cells(detail)};
-    // A preview is the resampler's first pass (labelled so in its grids); the full detail exact.
-    const int pass = detail == Detail::Preview ? 0 : HeatmapResampler::kLastPass;
+    // A preview is the resampler's first pass (labelled so in its grids); the full detail exact,
+    // within the cap of every figure (a larger view: the largest pass within, labelled so).
+    const int pass
+        = detail == Detail::Preview ? 0 : HeatmapResampler::lastPassWithin(engine, base, Budget::kMaxExactCells);
     auto mask = HeatmapResampler::resample(engine, base, options, pass);
     if (!mask)
         return std::nullopt;
@@ -141,10 +143,10 @@ QString summary(const DropoutData &data)
     if (data.count.cells == 0)
         parts.append(u"training, mode %1: no cell under dropout (p = %2)"_s.arg(mode, p));
     else
-        parts.append(u"training, mode %1: dropped %2 of %3 cells under dropout%4 (%5\u00a0%, p = %6)"_s.arg(mode)
-                         .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells),
-                              where)
-                         .arg(FigureText::formatNumber(100.0 * data.count.fraction(), 4), p));
+        parts.append(
+            u"training, mode %1: dropped %2 of %3 cells under dropout%4 (%5\u00a0%, p = %6)"_s.arg(mode)
+                .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells), where)
+                .arg(FigureText::formatNumber(100.0 * data.count.fraction(), 4), p));
     if (params.dropout >= 1.0)
         parts.append(params.dropoutMode == DropoutMode::Embedding ? u"p = 1: s·E all dropped, Y = PE"_s
                                                                   : u"p = 1: nothing kept, nothing divided"_s);
