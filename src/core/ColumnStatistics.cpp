@@ -103,7 +103,11 @@ std::optional<Moments> rowMoments(const Engine &engine, Quantity quantity, std::
             engine.computeBlock(quantity, {tile.row0, tile.rows, 0, cols}, values);
             return momentsOf(values);
         },
-        [&](std::int64_t, const Moments &part) { merge(total, part); });
+        [&](std::int64_t, const Moments &part) {
+            merge(total, part);
+            if (options.progress)
+                options.progress->advance(part.n);
+        });
     if (!done)
         return std::nullopt;
     return total;
@@ -149,6 +153,13 @@ std::optional<ColumnStats> statistics(const Engine &engine, const std::vector<Ru
 {
     const Params &p = engine.params();
     ColumnStats stats = emptyStats(p);
+    if (options.progress) {
+        std::int64_t rows = 0;
+        for (const Run &run : runs)
+            rows += run.rows;
+        // s*E's rows, and a float32-angle PE's as many again.
+        options.progress->expect(p.angles == Angles::Exact || !exact ? rows : 2 * rows);
+    }
     if (p.angles == Angles::Exact || !exact) {
         placeClosedForm(p, stats);
     } else {

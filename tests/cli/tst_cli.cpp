@@ -170,9 +170,10 @@ void TestCli::csvHoldsTheSameValues()
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = file.readAll().split('\n');
-    QCOMPARE(lines.size(), 21); // 20 rows and the empty text after the last newline
+    QCOMPARE(lines.size(), 22); // the header, 20 rows and the empty text after the last newline
+    QVERIFY(lines.first().startsWith("# output_0,"));
     for (qint64 r = 0; r < t.rows; ++r) {
-        const QList<QByteArray> fields = lines[r].split(',');
+        const QList<QByteArray> fields = lines[r + 1].split(',');
         QCOMPARE(fields.size(), 9);
         for (qint64 c = 0; c < t.cols; ++c)
             QCOMPARE(std::strtof(fields[c].constData(), nullptr), t.at(r, c));
