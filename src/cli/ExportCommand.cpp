@@ -275,8 +275,13 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                 u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(fontOption)));
         style.fontPointSize = *points;
     }
-    if (parser.isSet(titleOption))
+    if (parser.isSet(titleOption)) {
         style.title = parser.value(titleOption);
+        if (style.title->size() > kMaxTitleCharacters)
+            return fail(
+                err, ExitUsage,
+                u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters).arg(style.title->size()));
+    }
     FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key))
@@ -330,7 +335,12 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto &refused = build.error()) {
         if (refused->kind == FigureError::OverBudget)
             return fail(err, ExitOverBudget, refused->message);
-        return fail(err, ExitUsage, u"--size: %1; give a larger size or a smaller --font-size"_s.arg(refused->message));
+        // The room the text needs: the user's own title may be what does not fit.
+        return fail(err, ExitUsage,
+                    u"--size: %1; give a larger size%2"_s.arg(refused->message,
+                                                              style.title
+                                                                  ? u", a smaller --font-size or a shorter --title"_s
+                                                                  : u" or a smaller --font-size"_s));
     }
     const QByteArray bytes = FigureFile::encode(build, *format, style);
     if (bytes.isEmpty())

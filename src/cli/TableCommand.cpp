@@ -1,5 +1,6 @@
 #include "TableCommand.h"
 
+#include "BudgetAdvice.h"
 #include "ExitCode.h"
 #include "Interrupt.h"
 #include "OutputFile.h"
@@ -105,7 +106,11 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
         return fail(err, ExitIo, *refused);
     if (const auto refused = TableExport::check(engine, request))
         return fail(err, ExitOverBudget,
-                    *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
+                    *refused
+                        + overBudgetAdvice(request.content == TableRequest::ColumnStats
+                                               ? u"choose fewer columns with --dims"_s
+                                               : u"ask for fewer rows with --positions"_s,
+                                           engine.params().memoryBudget));
     ProgressLine line(u"posenc table"_s, !output.quiet && ProgressLine::stderrIsTerminal());
     std::optional<RowMatrixXf> table;
     {

@@ -224,6 +224,21 @@ void TestCliExport::invalidUsage_data()
     QTest::newRow("dropout above one") << QStringList {u"dropout"_s, u"-o"_s, out, u"--dropout"_s, u"1.5"_s}
                                        << u"dropout"_s;
     QTest::newRow("unknown option") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colour"_s, u"red"_s} << u"colour"_s;
+    // The audit: a 100,000-character title was blamed on --size, whose advice could not help.
+    QTest::newRow("a title too long") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--title"_s, QString(100000, u'x')}
+                                      << u"--title: must be at most 300 characters; got 100000"_s;
+    QTest::newRow("a title that does not fit")
+        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"8.5x6cm"_s, u"--title"_s, QString(290, u'x')}
+        << u"a shorter --title"_s;
+    // The audit: `--size 1e9x1e9cm` gave the format without the range.
+    QTest::newRow("size far too large") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"1e9x1e9cm"_s}
+                                        << u"between 0.25 in (0.635 cm) and 100 in (254 cm)"_s;
+    QTest::newRow("size not a size") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"big"_s}
+                                     << u"between 0.25 in (0.635 cm) and 100 in (254 cm)"_s;
+    // The audit: a table of no columns was "over the memory budget" (exit 4).
+    QTest::newRow("a quantity with no columns")
+        << QStringList {u"heatmap"_s, u"-o"_s, out, u"--compose"_s, u"concat"_s, u"--pe-dims"_s, u"0"_s}
+        << u"--quantity: the pe table has no columns"_s;
 }
 
 void TestCliExport::invalidUsage()
