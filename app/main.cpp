@@ -1,5 +1,7 @@
 #include "cli/BenchCommand.h"
 #include "cli/Cli.h"
+#include "cli/DisplayCheck.h"
+#include "cli/ExitCode.h"
 #include "cli/QtMessageFilter.h"
 #include "cli/RuntimeDirectory.h"
 #include "cli/WindowArguments.h"
@@ -11,6 +13,7 @@
 #include <QTextStream>
 
 #include <cstdio>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -21,6 +24,34 @@ void setNames()
     QCoreApplication::setApplicationName(u"posenc"_s);
     QCoreApplication::setOrganizationName(u"PosEnc Explorer"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(POSENC_VERSION));
+}
+
+// `posenc [OPTIONS]`: the window, once its arguments are valid and there is a display to open it on.
+int openWindow(int &argc, char *argv[], const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    // Help and invalid parameters are answered before any screen is needed.
+    const auto parsed = posenc::parseWindowArguments(arguments, out, err);
+    if (const int *exitCode = std::get_if<int>(&parsed))
+        return *exitCode;
+    const auto &window = std::get<posenc::WindowArguments>(parsed);
+    // A screenshot needs no screen: without a display to show it on, it is drawn offscreen.
+    if (!window.screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (const auto cause = posenc::DisplayCheck::missing()) {
+        err << "posenc: " << posenc::DisplayCheck::noDisplayMessage(*cause) << '\n';
+        return posenc::ExitUsage;
+    }
+    std::optional<QApplication> app;
+    {
+        const posenc::DisplayCheck::ExitWithoutDisplay noDisplay;
+        app.emplace(argc, argv);
+    }
+    QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
+    QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
+    return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
+                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel,
+                              window.files});
 }
 
 } // namespace
@@ -72,19 +103,7 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         return posenc::runCli(QCoreApplication::arguments(), out, err);
     }
-    // Help and invalid parameters are answered before any screen is needed.
-    const auto parsed = posenc::parseWindowArguments(arguments, out, err);
-    if (const int *exitCode = std::get_if<int>(&parsed))
-        return *exitCode;
-    // A screenshot needs no screen: without a display to show it on, it is drawn offscreen.
-    const auto &window = std::get<posenc::WindowArguments>(parsed);
-    if (!window.screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
-        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
-    QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
-    return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
-                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel,
-                              window.files});
+    // Memory refused on the way to the window (a matrix loaded, the window's start) exits 4, as
+    // a table does.
+    return posenc::runWithinMemory(u"posenc"_s, err, [&] { return openWindow(argc, argv, arguments, out, err); });
 }

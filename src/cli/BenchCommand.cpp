@@ -1,5 +1,6 @@
 #include "BenchCommand.h"
 
+#include "BudgetAdvice.h"
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
@@ -258,7 +259,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const auto refused
         = MemoryBudget::check(2 * static_cast<std::uint64_t>(cells), params.memoryBudget,
                               u"the bench's buffer and embedding table, %1 x %2 each"_s.arg(rows).arg(cols))) {
-        err << "posenc bench: " << *refused << "; lower --max-len or --d-model, or raise --memory-budget\n";
+        err << "posenc bench: " << *refused << overBudgetAdvice(u"lower --max-len or --d-model"_s, params.memoryBudget)
+            << '\n';
         return ExitOverBudget;
     }
 

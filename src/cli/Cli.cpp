@@ -43,6 +43,21 @@ QString cliUsage()
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 
+int runWithinMemory(const QString &command, QTextStream &err, const std::function<int()> &work)
+{
+    // Memory the budget allowed but the system would not give ends the command with exit 4
+    // and its size, not with an abort. Nothing was written: files are replaced only whole.
+    try {
+        return work();
+    } catch (const TableAllocationFailed &failed) {
+        err << command << ": " << failed.message() << '\n';
+    } catch (const std::bad_alloc &) {
+        err << command << ": the system could not give the memory asked for; this machine has "
+            << MemoryBudget::formatGiB(MemoryBudget::physicalMemory()) << " of memory, and not all of it free\n";
+    }
+    return ExitOverBudget;
+}
+
 int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     if (!isSubcommand(arguments)) {
@@ -53,9 +68,7 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
     // Each subcommand parses its own arguments, with the program name in front as Qt expects.
     QStringList rest = arguments;
     const QString command = rest.takeAt(1);
-    // Memory the budget allowed but the system would not give ends the command with exit 4
-    // and its size, not with an abort. Nothing was written: files are replaced only whole.
-    try {
+    return runWithinMemory(u"posenc "_s + command, err, [&] {
         if (command == u"export"_s)
             return runExportCommand(rest, out, err);
         if (command == u"table"_s)
@@ -65,13 +78,7 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
         if (command == u"presets"_s)
             return runPresetsCommand(rest, out, err);
         return runBenchCommand(rest, out, err);
-    } catch (const TableAllocationFailed &failed) {
-        err << "posenc " << command << ": " << failed.message() << '\n';
-    } catch (const std::bad_alloc &) {
-        err << "posenc " << command << ": the system could not give the memory asked for; this machine has "
-            << MemoryBudget::formatGiB(MemoryBudget::physicalMemory()) << " of memory, and not all of it free\n";
-    }
-    return ExitOverBudget;
+    });
 }
 
 } // namespace posenc

@@ -1,5 +1,7 @@
 #include "EmbeddingOptions.h"
 
+#include "BudgetAdvice.h"
+
 #include "core/MatrixColumns.h"
 #include "io/EmbeddingRows.h"
 
@@ -81,7 +83,7 @@ void read(const ParamOptions::Given &given, ParamOptions::Result &result)
         return;
     if (plan.overBudget) {
         result.overBudget = u"--embeddings "_s + *plan.overBudget
-            + u"; use fewer rows with --max-len or --tokens, or raise --memory-budget"_s;
+            + overBudgetAdvice(u"use fewer rows with --max-len or --tokens"_s, params.memoryBudget);
         return;
     }
     auto loaded = EmbeddingRows::read(plan);

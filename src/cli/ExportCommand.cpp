@@ -1,13 +1,14 @@
 #include "ExportCommand.h"
 
 #include "ExitCode.h"
+#include "Interrupt.h"
 #include "LessonOptions.h"
 #include "OutputFile.h"
 #include "ParamOptions.h"
+#include "ProgressLine.h"
 
 #include "core/ParamText.h"
 #include "core/Quantity.h"
-#include "io/AtomicFile.h"
 #include "render/FigureFile.h"
 #include "render/FigureRegistry.h"
 
@@ -28,6 +29,16 @@ using FigureFile::kMaxSide;
 constexpr int kDefaultWidth = 1200;
 constexpr int kDefaultHeight = 800;
 constexpr double kDefaultDpi = 300.0;
+// A title longer than this cannot fit any figure at a legible size.
+constexpr int kMaxTitleCharacters = 300;
+
+std::optional<FigureFormat> formatNamed(const QString &name)
+{
+    for (const FigureFormat format : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf})
+        if (FigureExporter::extension(format) == name.toLower())
+            return format;
+    return std::nullopt;
+}
 
 // Every option some figure takes, once, with the figures that take it.
 struct OptionUse
@@ -72,7 +83,9 @@ QString usage()
            "the options and parameters given override them.\n\n"
            "FIGURE:\n%1\n"
            "Options:\n"
-           "  -o, --output FILE    where to write, whole or not at all\n"
+           "  -o, --output FILE    where to write, whole or not at all; - for standard output (with\n"
+           "                       --format)\n"
+           "  --format FORMAT      png, svg or pdf: the format of -o -, or instead of FILE's extension\n"
            "  --force              replace FILE if it exists (else the run is refused, exit 3)\n"
            "  --width PX --height PX\n"
            "                       size in pixels (default %2 x %3), laid out as on screen;\n"
@@ -81,16 +94,22 @@ QString usage()
            "                       size; PDF and SVG pages are this size\n"
            "  --dpi N              pixels per inch of a physical size (default %4)\n"
            "  --font-size PT       size of the axis labels, every text scaled with it (default 9)\n"
-           "  --title TEXT         replaces the figure's title\n"
-           "  --threads N          worker threads (default: all cores)\n\n"
+           "  --title TEXT         replaces the figure's title (at most %8 characters)\n"
+           "  --threads N          worker threads (default: all cores)\n"
+           "  --quiet              no progress line (shown on a terminal for work over a second)\n\n"
            "Options of the figures (the figures that take each):\n%5\n"
+           "At any size a figure takes a bounded time: where its exact data would take more than\n"
+           "2^33 cells computed one by one (about 15 s on two cores), it shows the largest part\n"
+           "within them, titled a preview (or an estimate) with its share. Ctrl+C stops a figure:\n"
+           "nothing is written, exit 130.\n\n"
            "Exit codes: 0 done, 2 invalid usage or parameter, 3 the file exists (without --force) or\n"
-           "cannot be written or read, 4 over the memory budget.\n\n"
+           "cannot be written or read, 4 over the memory budget, 130 interrupted.\n\n"
            "Parameters:\n%6%7"_s.arg(figures)
                .arg(kDefaultWidth)
                .arg(kDefaultHeight)
                .arg(kDefaultDpi)
-               .arg(options, ParamOptions::helpText(), LessonOptions::helpText());
+               .arg(options, ParamOptions::helpText(), LessonOptions::helpText())
+               .arg(kMaxTitleCharacters);
 }
 
 int fail(QTextStream &err, int code, const QString &message)
@@ -182,10 +201,12 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const QCommandLineOption fontOption(u"font-size"_s, u"Font size."_s, u"PT"_s);
     const QCommandLineOption titleOption(u"title"_s, u"Title."_s, u"TEXT"_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
+    const QCommandLineOption quietOption(u"quiet"_s, u"No progress line."_s);
+    const QCommandLineOption formatOption = OutputFile::formatOption(u"png|svg|pdf"_s);
     const QCommandLineOption forceOption = OutputFile::forceOption();
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({outputOption, forceOption, sizeOptions.width, sizeOptions.height, sizeOptions.size,
-                       sizeOptions.dpi, fontOption, titleOption, threadsOption, helpOption});
+    parser.addOptions({outputOption, formatOption, forceOption, sizeOptions.width, sizeOptions.height, sizeOptions.size,
+                       sizeOptions.dpi, fontOption, titleOption, threadsOption, quietOption, helpOption});
     const QList<OptionUse> uses = figureOptions();
     for (const OptionUse &use : uses) {
         if (use.option.kind == FigureOption::Kind::Switch)
@@ -220,12 +241,27 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return fail(err, ExitUsage, u"FIGURE must be one of %1; got '%2'"_s.arg(kinds, positional.first()));
     const QString path = parser.value(outputOption);
     if (path.isEmpty())
-        return fail(err, ExitUsage, u"--output: a file ending in %1 is required"_s.arg(FigureExporter::extensions()));
-    const auto format = FigureExporter::formatOf(path);
-    if (!format)
         return fail(
             err, ExitUsage,
-            u"--output: the format comes from the extension, %1; got '%2'"_s.arg(FigureExporter::extensions(), path));
+            u"--output: a file ending in %1, or - with --format, is required"_s.arg(FigureExporter::extensions()));
+    std::optional<FigureFormat> format;
+    if (parser.isSet(formatOption)) {
+        format = formatNamed(parser.value(formatOption));
+        if (!format)
+            return fail(err, ExitUsage,
+                        u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(formatOption)));
+    } else if (OutputFile::isStandardOutput(path)) {
+        return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format png, svg or pdf"_s);
+    } else {
+        format = FigureExporter::formatOf(path);
+        if (!format)
+            return fail(err, ExitUsage,
+                        u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
+                            FigureExporter::extensions(), path));
+    }
+    if (const auto refused
+        = OutputFile::terminalRefusal(path, FigureExporter::extension(*format), *format != FigureFormat::Svg))
+        return fail(err, ExitUsage, *refused);
     const auto size = readSize(parser, sizeOptions);
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
@@ -240,8 +276,13 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                 u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(fontOption)));
         style.fontPointSize = *points;
     }
-    if (parser.isSet(titleOption))
+    if (parser.isSet(titleOption)) {
         style.title = parser.value(titleOption);
+        if (style.title->size() > kMaxTitleCharacters)
+            return fail(
+                err, ExitUsage,
+                u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters).arg(style.title->size()));
+    }
     FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key))
@@ -281,23 +322,36 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const bool force = parser.isSet(forceOption);
     if (const auto refused = OutputFile::refusal(path, force))
         return fail(err, ExitIo, *refused);
-    const auto rendered = FigureFile::render(*figure, std::make_shared<const Engine>(read.params), state, style,
-                                             std::get<FigureSize>(size), *format, threads);
-    if (const auto *refused = std::get_if<FigureError>(&rendered)) {
+    ProgressLine line(u"posenc export"_s, !parser.isSet(quietOption) && ProgressLine::stderrIsTerminal());
+    line.stage(u"drawing the %1 figure"_s.arg(figure->name()));
+    FigureBuild build(*figure, std::make_shared<const Engine>(read.params), state, style, std::get<FigureSize>(size));
+    {
+        const InterruptCancels interrupt;
+        if (!build.run(threads, interrupt.flag())) {
+            line.finish();
+            return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
+        }
+    }
+    line.finish();
+    if (const auto &refused = build.error()) {
         if (refused->kind == FigureError::OverBudget)
             return fail(err, ExitOverBudget, refused->message);
-        return fail(err, ExitUsage, u"--size: %1; give a larger size or a smaller --font-size"_s.arg(refused->message));
+        // The room the text needs: the user's own title may be what does not fit.
+        return fail(err, ExitUsage,
+                    u"--size: %1; give a larger size%2"_s.arg(refused->message,
+                                                              style.title
+                                                                  ? u", a smaller --font-size or a shorter --title"_s
+                                                                  : u" or a smaller --font-size"_s));
     }
-    const QByteArray &bytes = std::get<QByteArray>(rendered);
+    const QByteArray bytes = FigureFile::encode(build, *format, style);
     if (bytes.isEmpty())
         return fail(err, ExitIo, u"%1: the figure could not be encoded"_s.arg(path));
     // Asked again: the file may have appeared while the figure was drawn.
     if (const auto refused = OutputFile::refusal(path, force))
         return fail(err, ExitIo, *refused);
-    const auto written
-        = writeAtomically(path, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); });
-    if (written)
-        return fail(err, ExitIo, written->toString());
+    if (const auto written
+        = OutputFile::write(path, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); }))
+        return fail(err, ExitIo, *written);
     return ExitDone;
 }
 

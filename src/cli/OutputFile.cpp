@@ -1,21 +1,69 @@
 #include "OutputFile.h"
 
+#include "io/AtomicFile.h"
+
+#include <QFile>
 #include <QFileInfo>
+
+#include <cstdio>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::OutputFile {
+
+namespace {
+
+const QString kStandardOutput = u"-"_s;
+
+} // namespace
 
 QCommandLineOption forceOption()
 {
     return QCommandLineOption(u"force"_s, u"Replace the output file if it exists."_s);
 }
 
+QCommandLineOption formatOption(const QString &names)
+{
+    return QCommandLineOption(u"format"_s, u"The format (%1)."_s.arg(names), u"FORMAT"_s);
+}
+
+bool isStandardOutput(const QString &path)
+{
+    return path == kStandardOutput;
+}
+
 std::optional<QString> refusal(const QString &path, bool force)
 {
-    if (force || !QFileInfo(path).isFile())
+    if (force || isStandardOutput(path) || !QFileInfo(path).isFile())
         return std::nullopt;
     return u"%1: the file exists; give --force to replace it"_s.arg(path);
+}
+
+std::optional<QString> terminalRefusal(const QString &path, const QString &format, bool binary)
+{
+    if (!isStandardOutput(path) || !binary || !isatty(STDOUT_FILENO))
+        return std::nullopt;
+    return u"-o -: standard output is a terminal, and %1 is binary; send it to a file or a pipe "
+           "(-o - | ...)"_s.arg(format);
+}
+
+std::optional<QString> write(const QString &path, const std::function<bool(QIODevice &)> &write)
+{
+    if (!isStandardOutput(path)) {
+        if (const auto failed = writeAtomically(path, write))
+            return failed->toString();
+        return std::nullopt;
+    }
+    // What was printed before through C's stdout goes first.
+    std::fflush(stdout);
+    QFile out;
+    if (!out.open(STDOUT_FILENO, QIODevice::WriteOnly, QFileDevice::DontCloseHandle))
+        return u"standard output: %1"_s.arg(out.errorString());
+    if (!write(out) || !out.flush())
+        return u"standard output: %1"_s.arg(out.error() != QFileDevice::NoError ? out.errorString()
+                                                                                : u"the output could not be written"_s);
+    return std::nullopt;
 }
 
 } // namespace posenc::OutputFile

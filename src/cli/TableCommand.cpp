@@ -1,8 +1,11 @@
 #include "TableCommand.h"
 
+#include "BudgetAdvice.h"
 #include "ExitCode.h"
+#include "Interrupt.h"
 #include "OutputFile.h"
 #include "ParamOptions.h"
+#include "ProgressLine.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -64,11 +67,18 @@ QString usage()
            "  row-norms     one row per position p: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||,\n"
            "                ||X_p||, ||Y_p|| (--positions: these rows)\n\n"
            "Options:\n"
-           "  -o, --output FILE   where to write; .npy or .csv, whole or not at all\n"
+           "  -o, --output FILE   where to write; .npy or .csv, whole or not at all; - for standard\n"
+           "                      output (with --format)\n"
+           "  --format FORMAT     npy or csv: the format of -o -, or instead of FILE's extension\n"
            "  --force             replace FILE if it exists (else the run is refused, exit 3)\n"
            "  --positions A:B     only rows A..B-1\n"
            "  --dims LIST         only these columns, e.g. 0,1,64:68\n"
-           "  --threads N         worker threads (default: all cores)\n\n"
+           "  --threads N         worker threads (default: all cores)\n"
+           "  --quiet             no progress line (shown on a terminal for work over a second)\n\n"
+           "A CSV file starts with a header line, '# ' and the column names (numpy's loadtxt skips\n"
+           "it). Ctrl+C stops the work: nothing is written, exit 130. Exit codes: 0 done, 2 invalid\n"
+           "usage or parameter, 3 the file exists (without --force) or cannot be written or read,\n"
+           "4 over the memory budget, 130 interrupted.\n\n"
            "Parameters:\n%2"_s.arg(Quantities::names().join(u", "_s), ParamOptions::helpText(),
                                    statisticsNames().join(u", "_s), quantityLines());
 }
@@ -79,24 +89,58 @@ int fail(QTextStream &err, int code, const QString &message)
     return code;
 }
 
+// Where and how the table goes: -o FILE (or - for standard output), its format, --force,
+// --threads, --quiet.
+struct Output
+{
+    QString path;
+    TableExport::Format format = TableExport::Format::Npy;
+    bool force = false;
+    int threads = 0;
+    bool quiet = false;
+};
+
 // Checks, computes and writes the table of `request`: exit 4 over the budget, 3 an existing file
-// without --force or unwritable.
-int write(const Engine &engine, const TableRequest &request, const QString &path, bool force, int threads,
+// without --force or unwritable, 130 when Ctrl+C stopped it (nothing written).
+int write(const Engine &engine, const TableRequest &request, const Output &output, const QString &name,
           QTextStream &err)
 {
-    if (const auto refused = OutputFile::refusal(path, force))
+    if (const auto refused = OutputFile::refusal(output.path, output.force))
         return fail(err, ExitIo, *refused);
     if (const auto refused = TableExport::check(engine, request))
         return fail(err, ExitOverBudget,
-                    *refused + u"; ask for fewer rows with --positions or raise --memory-budget"_s);
-    const auto table = TableExport::compute(engine, request, ComputeOptions {threads, nullptr});
+                    *refused
+                        + overBudgetAdvice(request.content == TableRequest::ColumnStats
+                                               ? u"choose fewer columns with --dims"_s
+                                               : u"ask for fewer rows with --positions"_s,
+                                           engine.params().memoryBudget));
+    ProgressLine line(u"posenc table"_s, !output.quiet && ProgressLine::stderrIsTerminal());
+    std::optional<RowMatrixXf> table;
+    {
+        const InterruptCancels interrupt;
+        WorkProgress computing;
+        line.stage(name, &computing);
+        table = TableExport::compute(engine, request, ComputeOptions {output.threads, interrupt.flag(), &computing});
+        if (interrupt.interrupted()) {
+            line.finish();
+            return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
+        }
+    }
     if (!table)
         return fail(err, ExitOverBudget, u"the table could not be computed within the memory budget"_s);
     // Asked again: the file may have appeared while the table was computed.
-    if (const auto refused = OutputFile::refusal(path, force))
+    if (const auto refused = OutputFile::refusal(output.path, output.force))
         return fail(err, ExitIo, *refused);
-    if (const auto written = TableExport::write(path, *table))
-        return fail(err, ExitIo, written->toString());
+    WorkProgress writing;
+    line.stage(u"writing %1"_s.arg(OutputFile::isStandardOutput(output.path) ? u"to standard output"_s : output.path),
+               &writing);
+    const QStringList columns = TableExport::columnNames(request);
+    const auto written = OutputFile::write(output.path, [&](QIODevice &device) {
+        return TableExport::writeTo(device, *table, output.format, columns, &writing);
+    });
+    line.finish();
+    if (written)
+        return fail(err, ExitIo, *written);
     return ExitDone;
 }
 
@@ -150,12 +194,15 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption outputOption({u"o"_s, u"output"_s}, u"File to write."_s, u"FILE"_s);
+    const QCommandLineOption formatOption = OutputFile::formatOption(u"npy|csv"_s);
     const QCommandLineOption positionsOption(u"positions"_s, u"Rows A..B-1."_s, u"A:B"_s);
     const QCommandLineOption dimsOption(u"dims"_s, u"Columns."_s, u"LIST"_s);
     const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
+    const QCommandLineOption quietOption(u"quiet"_s, u"No progress line."_s);
     const QCommandLineOption forceOption = OutputFile::forceOption();
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({outputOption, forceOption, positionsOption, dimsOption, threadsOption, helpOption});
+    parser.addOptions(
+        {outputOption, formatOption, forceOption, positionsOption, dimsOption, threadsOption, quietOption, helpOption});
     ParamOptions::add(parser);
     parser.addPositionalArgument(u"quantity"_s, u"What to write."_s);
 
@@ -176,13 +223,29 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitUsage,
                     u"QUANTITY must be one of %1, or %2; got '%3'"_s.arg(
                         Quantities::names().join(u", "_s), statisticsNames().join(u", "_s), positional.first()));
-    const QString path = parser.value(outputOption);
-    if (path.isEmpty())
-        return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv is required"_s);
-    if (!TableExport::formatOf(path))
+    Output output;
+    output.path = parser.value(outputOption);
+    if (output.path.isEmpty())
+        return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv, or - with --format, is required"_s);
+    if (parser.isSet(formatOption)) {
+        const auto format = TableExport::formatOf(u"table."_s + parser.value(formatOption));
+        if (!format || parser.value(formatOption).contains(u'.'))
+            return fail(err, ExitUsage, u"--format: must be npy or csv; got '%1'"_s.arg(parser.value(formatOption)));
+        output.format = *format;
+    } else if (OutputFile::isStandardOutput(output.path)) {
+        return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format npy or --format csv"_s);
+    } else if (const auto format = TableExport::formatOf(output.path)) {
+        output.format = *format;
+    } else {
         return fail(err, ExitUsage,
-                    u"--output: the format comes from the extension, .npy or .csv; got '%1'"_s.arg(path));
-    const bool force = parser.isSet(forceOption);
+                    u"--output: the format comes from the extension, .npy or .csv, or from --format; got '%1'"_s.arg(
+                        output.path));
+    }
+    if (const auto refused
+        = OutputFile::terminalRefusal(output.path, u"npy"_s, output.format == TableExport::Format::Npy))
+        return fail(err, ExitUsage, *refused);
+    output.force = parser.isSet(forceOption);
+    output.quiet = parser.isSet(quietOption);
 
     const ParamOptions::Result read = ParamOptions::read(parser);
     if (read.exitCode() != ExitDone) {
@@ -190,11 +253,10 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             err << "posenc table: " << line << '\n';
         return read.exitCode();
     }
-    int threads = 0;
     if (parser.isSet(threadsOption)) {
         bool ok = false;
-        threads = parser.value(threadsOption).toInt(&ok);
-        if (!ok || threads < 1 || threads > 1024)
+        output.threads = parser.value(threadsOption).toInt(&ok);
+        if (!ok || output.threads < 1 || output.threads > 1024)
             return fail(err, ExitUsage,
                         u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
     }
@@ -206,7 +268,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             parser.isSet(dimsOption) ? parser.value(dimsOption) : QString(), err);
         if (!request)
             return ExitUsage;
-        return write(engine, *request, path, force, threads, err);
+        return write(engine, *request, output, positional.first(), err);
     }
     if (const auto missing = Quantities::spec(*quantity).missing(read.params))
         return fail(
@@ -235,7 +297,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         request.dims = *list;
         request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }
-    return write(engine, request, path, force, threads, err);
+    return write(engine, request, output, Quantities::name(*quantity), err);
 }
 
 } // namespace posenc

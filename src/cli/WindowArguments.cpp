@@ -32,8 +32,8 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    // As QCommandLineParser::addVersionOption() would: -v and --version.
-    const QCommandLineOption versionOption({u"v"_s, u"version"_s}, u"Show the version."_s);
+    // -V as GNU and clig.dev keep it; -v, which earlier versions took, stays as an alias.
+    const QCommandLineOption versionOption({u"V"_s, u"v"_s, u"version"_s}, u"Show the version (-v also)."_s);
     const QCommandLineOption resetOption(u"reset-settings"_s, u"Forget the remembered window and parameters."_s);
     // Hidden: for tests and documentation screenshots.
     QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window once drawn, then quit."_s,
@@ -44,14 +44,23 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     parser.addOptions({helpOption, versionOption, resetOption, screenshotOption, startPanelOption});
     ParamOptions::add(parser);
     LessonOptions::add(parser);
-    if (!parser.parse(arguments)) {
-        err << "posenc: " << parser.errorText() << "\n\n" << cliUsage();
+    // A mistake gets one line that names it, not the whole help.
+    const auto usageError = [&err](const QString &message) {
+        err << "posenc: " << message << " (see posenc --help)\n";
         return int(ExitUsage);
+    };
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    for (const QCommandLineOption *alone : {&helpOption, &versionOption}) {
+        if (parser.isSet(*alone) && !positional.isEmpty())
+            return usageError(
+                u"--%1 takes no arguments; got '%2'"_s.arg(alone->names().constLast(), positional.join(u' ')));
     }
     if (parser.isSet(helpOption)) {
         out << cliUsage() << "\nWindow options:\n"
             << LessonOptions::helpText() << "  --reset-settings\n      " << resetOption.description()
-            << "\n\nOther options:\n  -h, --help\n      " << helpOption.description() << "\n  -v, --version\n      "
+            << "\n\nOther options:\n  -h, --help\n      " << helpOption.description() << "\n  -V, --version\n      "
             << versionOption.description() << '\n';
         return int(ExitDone);
     }
@@ -60,13 +69,14 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitDone);
     }
     QStringList files;
-    for (const QString &argument : parser.positionalArguments()) {
-        if (!isPath(argument)) {
-            err << "posenc: unknown command " << argument << "\n\n" << cliUsage();
-            return int(ExitUsage);
-        }
+    for (const QString &argument : positional) {
+        if (!isPath(argument))
+            return usageError(
+                u"unknown command %1; the commands are export, table, bench, lessons and presets"_s.arg(argument));
         files << argument;
     }
+    if (parser.isSet(screenshotOption) && parser.value(screenshotOption).isEmpty())
+        return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
     for (const QString &file : files)
         err << "posenc: " << file
             << ": not opened: the window does not open files given as arguments yet; give a session as --session "

@@ -103,7 +103,11 @@ std::optional<Moments> rowMoments(const Engine &engine, Quantity quantity, std::
             engine.computeBlock(quantity, {tile.row0, tile.rows, 0, cols}, values);
             return momentsOf(values);
         },
-        [&](std::int64_t, const Moments &part) { merge(total, part); });
+        [&](std::int64_t, const Moments &part) {
+            merge(total, part);
+            if (options.progress)
+                options.progress->advance(part.n);
+        });
     if (!done)
         return std::nullopt;
     return total;
@@ -151,7 +155,15 @@ std::optional<ColumnStats> statistics(const Engine &engine, const std::vector<Ru
     ColumnStats stats = emptyStats(p);
     // The sinusoid's columns have closed forms; a learned table's are taken from its rows.
     const PositionalTable *kernel = engine.positionTerm().kernel();
-    if (kernel && (kernel->angles() == Angles::Exact || !exact)) {
+    const bool closed = kernel && (kernel->angles() == Angles::Exact || !exact);
+    if (options.progress) {
+        std::int64_t rows = 0;
+        for (const Run &run : runs)
+            rows += run.rows;
+        // s*E's rows, and the PE's as many again where its statistics come from its rows.
+        options.progress->expect(closed || p.peColumns() == 0 ? rows : 2 * rows);
+    }
+    if (closed) {
         placeClosedForm(p, stats);
     } else if (p.peColumns() > 0) {
         const auto pe = rowMoments(engine, Quantity::Pe, p.peColumns(), runs, options);

@@ -6,6 +6,7 @@
 #include "Params.h"
 #include "PositionTerm.h"
 #include "Quantity.h"
+#include "WorkProgress.h"
 
 #include <QString>
 
@@ -22,6 +23,7 @@ struct ComputeOptions
 {
     int threads = 0; // 0: the machine's; 1: serial in the caller
     const std::atomic<bool> *cancel = nullptr; // polled between tiles
+    WorkProgress *progress = nullptr; // the rows done, where the work counts them (statistics, tables)
 };
 
 class ModelInput;

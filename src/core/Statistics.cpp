@@ -45,6 +45,8 @@ std::optional<PositionNorms> positionNorms(const Engine &engine, std::int64_t ro
     for (Eigen::ArrayXd *a : {&norms.pe, &norms.embedding, &norms.ratio, &norms.input, &norms.output})
         a->resize(rows);
     const std::int64_t d = engine.params().dModel;
+    if (options.progress)
+        options.progress->expect(rows);
     const bool done = forEachTile(tileCount(rows, d), options.threads, options.cancel, [&](std::int64_t tile) {
         const Block block = tileBlock(row0, rows, tile, d);
         RowMatrixXf e(block.rows, d), q(block.rows, d), y(block.rows, d);
@@ -57,6 +59,8 @@ std::optional<PositionNorms> positionNorms(const Engine &engine, std::int64_t ro
         norms.embedding.segment(r0, block.rows) = ed.square().rowwise().sum().sqrt();
         norms.input.segment(r0, block.rows) = (ed + qd).square().rowwise().sum().sqrt();
         norms.output.segment(r0, block.rows) = y.cast<double>().array().square().rowwise().sum().sqrt();
+        if (options.progress)
+            options.progress->advance(block.rows);
     });
     if (!done)
         return std::nullopt;

@@ -166,7 +166,7 @@ void ExportController::writeData(std::shared_ptr<const Engine> engine, const Tab
         const auto table = TableExport::compute(*engine, request, {0, &cancel});
         if (!table)
             return;
-        const std::optional<WriteError> error = TableExport::write(path, *table);
+        const std::optional<WriteError> error = TableExport::write(path, *table, TableExport::columnNames(request));
         publish([self, busy, path, error] {
             if (busy)
                 busy->deleteLater();

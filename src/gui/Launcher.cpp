@@ -7,7 +7,10 @@
 #include "Settings.h"
 #include "StartPanel.h"
 
+#include "io/AtomicFile.h"
+
 #include <QApplication>
+#include <QBuffer>
 #include <QMessageBox>
 #include <QPainter>
 #include <QScreen>
@@ -40,6 +43,21 @@ QPixmap screenshot(MainWindow &window)
         painter.drawPixmap(centre - QPoint(over.width(), over.height()) / (2 * over.devicePixelRatio()), over);
     }
     return shot;
+}
+
+// Encoded whole first, then written whole or not at all: a full or read-only disk leaves no
+// part of a PNG, and the message names the system's reason.
+std::optional<QString> saveScreenshot(const QPixmap &shot, const QString &path)
+{
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!shot.save(&buffer, "PNG"))
+        return u"%1: the window's image could not be encoded as PNG"_s.arg(path);
+    if (const auto failed
+        = writeAtomically(path, [&png](QIODevice &device) { return device.write(png) == png.size(); }))
+        return failed->toString();
+    return std::nullopt;
 }
 
 } // namespace
@@ -118,11 +136,11 @@ int runWindow(const WindowOptions &options)
             if (!fullyDrawn(window))
                 return;
             poll->stop();
-            const bool saved = screenshot(window).save(options.screenshot);
-            if (!saved)
-                err << "posenc: " << options.screenshot << ": cannot write the screenshot\n";
+            const auto failed = saveScreenshot(screenshot(window), options.screenshot);
+            if (failed)
+                err << "posenc: " << *failed << '\n';
             window.close(); // remembers the parameters, as a user's close does
-            QApplication::exit(saved ? 0 : 3);
+            QApplication::exit(failed ? 3 : 0);
         });
         poll->start(50);
     }

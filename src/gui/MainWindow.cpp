@@ -274,6 +274,9 @@ void MainWindow::embeddingsChanged()
 void MainWindow::showProblem(const QString &title, const QString &text)
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    // The text quotes paths and files' contents: shown as rich text, an "<img src=...>" in them
+    // would be loaded (WriteDialogs::showRefusal).
+    box->setTextFormat(Qt::PlainText);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }

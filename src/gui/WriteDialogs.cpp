@@ -16,6 +16,7 @@ void confirmOverwrite(QWidget *parent, const QString &path, bool confirmed, cons
                                 QMessageBox::tr("%1 already exists. Replace it?").arg(path),
                                 QMessageBox::Yes | QMessageBox::No, parent);
     box->setObjectName(QLatin1StringView(kOverwriteQuestion));
+    box->setTextFormat(Qt::PlainText); // a path may hold markup
     box->setDefaultButton(QMessageBox::No);
     box->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(box, &QMessageBox::finished, box, [box, write](int) {
@@ -34,6 +35,9 @@ void showRefusal(QWidget *parent, const QString &title, const QString &text)
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, parent);
     box->setObjectName(QLatin1StringView(kWriteWarning));
+    // The text quotes paths and what a file held: as rich text, an "<img src=/dev/zero>" in them
+    // would be read without end.
+    box->setTextFormat(Qt::PlainText);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }

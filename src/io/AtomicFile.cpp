@@ -1,5 +1,7 @@
 #include "io/AtomicFile.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 using namespace Qt::StringLiterals;
@@ -32,6 +34,19 @@ QString WriteError::toString() const
 
 std::optional<WriteError> writeAtomically(const QString &path, const std::function<bool(QIODevice &)> &write)
 {
+    // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written to as it is: a file renamed
+    // over it would replace the device itself, wherever the user may create files beside it.
+    if (const QFileInfo info(path); info.exists() && !info.isFile() && !info.isDir()) {
+        QFile device(path);
+        if (!device.open(QIODevice::WriteOnly))
+            return WriteError {path, device.errorString()};
+        if (!write(device) || !device.flush())
+            return WriteError {path,
+                               device.error() != QFileDevice::NoError
+                                   ? device.errorString()
+                                   : u"the content could not be written completely"_s};
+        return std::nullopt;
+    }
     // A QSaveFile destroyed without commit() removes its temporary file, so every early
     // return below (and an exception thrown by `write`) leaves the target untouched.
     QSaveFile file(path);

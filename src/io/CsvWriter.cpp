@@ -28,32 +28,43 @@ void appendValue(QByteArray &out, float value)
 
 } // namespace
 
-std::optional<WriteError> writeCsv(const QString &path, const ConstBlockRef &table)
+bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList &columns, WorkProgress *progress)
 {
-    return writeAtomically(path, [&table](QIODevice &device) {
-        QByteArray chunk;
-        chunk.reserve(chunkBytes + maxValueBytes);
-        const auto flushIfFull = [&] {
-            if (chunk.size() < chunkBytes)
-                return true;
-            const bool written = device.write(chunk) == chunk.size();
-            chunk.resize(0); // unlike clear(), keeps the reserved capacity
-            return written;
-        };
-        for (Eigen::Index r = 0; r < table.rows(); ++r) {
-            for (Eigen::Index c = 0; c < table.cols(); ++c) {
-                if (c > 0)
-                    chunk.append(',');
-                appendValue(chunk, table(r, c));
-                if (!flushIfFull())
-                    return false;
-            }
-            chunk.append('\n');
+    Q_ASSERT(columns.size() == table.cols());
+    const QByteArray header = "# " + columns.join(u',').toUtf8() + '\n';
+    if (device.write(header) != header.size())
+        return false;
+    if (progress)
+        progress->expect(table.rows());
+    QByteArray chunk;
+    chunk.reserve(chunkBytes + maxValueBytes);
+    const auto flushIfFull = [&] {
+        if (chunk.size() < chunkBytes)
+            return true;
+        const bool written = device.write(chunk) == chunk.size();
+        chunk.resize(0); // unlike clear(), keeps the reserved capacity
+        return written;
+    };
+    for (Eigen::Index r = 0; r < table.rows(); ++r) {
+        for (Eigen::Index c = 0; c < table.cols(); ++c) {
+            if (c > 0)
+                chunk.append(',');
+            appendValue(chunk, table(r, c));
             if (!flushIfFull())
                 return false;
         }
-        return device.write(chunk) == chunk.size();
-    });
+        chunk.append('\n');
+        if (!flushIfFull())
+            return false;
+        if (progress)
+            progress->advance(1);
+    }
+    return device.write(chunk) == chunk.size();
+}
+
+std::optional<WriteError> writeCsv(const QString &path, const ConstBlockRef &table, const QStringList &columns)
+{
+    return writeAtomically(path, [&](QIODevice &device) { return writeCsvTo(device, table, columns); });
 }
 
 } // namespace posenc

@@ -3,15 +3,24 @@
 #include "io/AtomicFile.h"
 #include "io/ConstBlockRef.h"
 
+#include "core/WorkProgress.h"
+
+#include <QIODevice>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
 namespace posenc {
 
-// Writes `table` as CSV, atomically and in bounded chunks: one line per row ending in '\n',
-// values separated by ',', no header. Each value is the shortest text that reads back to the
-// same float32; non-finite values are written 'nan', 'inf' and '-inf'.
-std::optional<WriteError> writeCsv(const QString &path, const ConstBlockRef &table);
+// Writes `table` as CSV, atomically and in bounded chunks: a header line '# ' and the column
+// names joined by ',' (numpy's loadtxt skips it as a comment), then one line per row ending in
+// '\n', values separated by ','. Each value is the shortest text that reads back to the same
+// float32; non-finite values are written 'nan', 'inf' and '-inf'. Precondition: one name per
+// column, none holding ',' or a line break.
+std::optional<WriteError> writeCsv(const QString &path, const ConstBlockRef &table, const QStringList &columns);
+// The same text to `device`, each row counted in `progress`; false when the device refused it.
+bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList &columns,
+                WorkProgress *progress = nullptr);
 
 } // namespace posenc

@@ -1,9 +1,13 @@
 #include "Lesson.h"
 
+#include "LessonMarkup.h"
+
 #include "core/ParamOverlay.h"
+#include "core/ParamText.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -78,29 +82,44 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
     static const QRegularExpression namePattern(u"^[a-z0-9]+(-[a-z0-9]+)*$"_s);
     if (!namePattern.match(lesson.name).hasMatch())
         return fail(u"\"lesson\": \"name\" must be lowercase words joined by '-', got \"%1\""_s.arg(lesson.name));
-    for (const QString &key : {u"title"_s, u"question"_s, u"explanation"_s}) {
+    // The texts the window lays out, each within its bound (LessonMarkup).
+    const std::pair<QString, int> texts[] = {{u"title"_s, LessonMarkup::kMaxTitle},
+                                             {u"question"_s, LessonMarkup::kMaxQuestion},
+                                             {u"explanation"_s, LessonMarkup::kMaxExplanation}};
+    for (const auto &[key, most] : texts) {
         if (text(key).isEmpty())
             return fail(u"\"lesson\": \"%1\" must be a text that is not empty"_s.arg(key));
+        if (text(key).size() > most)
+            return fail(u"\"lesson\": \"%1\" is %2 characters long; it may hold at most %3"_s.arg(key)
+                            .arg(text(key).size())
+                            .arg(most));
     }
     lesson.title = text(u"title"_s);
     lesson.question = text(u"question"_s);
     lesson.explanation = text(u"explanation"_s);
+    if (const auto refused = LessonMarkup::checkExplanation(lesson.explanation))
+        return fail(u"\"lesson\": \"explanation\" "_s + *refused);
     lesson.code = block.value(u"code"_s).toString();
+    if (lesson.code.size() > LessonMarkup::kMaxCode)
+        return fail(u"\"lesson\": \"code\" is %1 characters long; it may hold at most %2"_s.arg(lesson.code.size())
+                        .arg(LessonMarkup::kMaxCode));
     lesson.order = block.value(u"order"_s).toInt(0);
     lesson.mainView = block.value(u"main"_s).toInt(0);
-    if (lesson.mainFigure().isEmpty())
-        return fail(u"\"lesson\": \"main\" must be the index of a view of \"view\": \"views\" that names a figure"_s);
+    if (lesson.mainFigure().isEmpty()) {
+        const qsizetype views = lesson.session.view.value(kViews).toArray().size();
+        return fail(u"\"lesson\": \"main\" must be the index of a view of \"view\": \"views\" that names a figure "
+                    "(%1); got %2"_s.arg(views > 0 ? u"0 to %1"_s.arg(views - 1) : u"there is none"_s)
+                        .arg(block.value(u"main"_s).toVariant().toString()));
+    }
     return lesson;
 }
 
 std::variant<Lesson, SessionError> read(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return SessionError {path, file.errorString()};
-    if (file.size() > Session::kMaxFileBytes)
-        return SessionError {path, u"%1 bytes is too large for a lesson"_s.arg(file.size())};
-    return parse(file.readAll(), path);
+    auto session = readSession(path);
+    if (const auto *error = std::get_if<SessionError>(&session))
+        return *error;
+    return fromSession(std::get<Session>(session), path);
 }
 
 const QList<Lesson> &all()

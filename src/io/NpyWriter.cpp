@@ -15,7 +15,7 @@ constexpr qsizetype chunkFloats = qsizetype(1) << 18;
 
 // Copies the rows into a bounded buffer (converted to little-endian) and writes it whenever
 // it is full, so a table of any size costs at most one chunk of extra memory.
-bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table)
+bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress)
 {
     const std::int64_t rows = table.rows();
     const std::int64_t cols = table.cols();
@@ -41,6 +41,8 @@ bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table)
             if (used == bufferFloats && !flush())
                 return false;
         }
+        if (progress)
+            progress->advance(1);
     }
     return used == 0 || flush();
 }
@@ -83,12 +85,17 @@ QByteArray npyHeader(std::int64_t rows, std::int64_t cols)
     return wrapNpyHeader(dict);
 }
 
-std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table)
+bool writeNpyTo(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress)
 {
     const QByteArray header = npyHeader(table.rows(), table.cols());
-    return writeAtomically(path, [&](QIODevice &device) {
-        return device.write(header) == header.size() && writeLittleEndianRows(device, table);
-    });
+    if (progress)
+        progress->expect(table.rows());
+    return device.write(header) == header.size() && writeLittleEndianRows(device, table, progress);
+}
+
+std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table)
+{
+    return writeAtomically(path, [&](QIODevice &device) { return writeNpyTo(device, table); });
 }
 
 } // namespace posenc

@@ -3,7 +3,10 @@
 #include "io/AtomicFile.h"
 #include "io/ConstBlockRef.h"
 
+#include "core/WorkProgress.h"
+
 #include <QByteArray>
+#include <QIODevice>
 #include <QString>
 
 #include <cstdint>
@@ -21,5 +24,8 @@ QByteArray npyHeader(std::int64_t rows, std::int64_t cols);
 
 // Writes `table` as a .npy file, atomically, converting to little-endian in bounded chunks.
 std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table);
+// The same bytes to `device` (a pipe, a file being written atomically), each row counted in
+// `progress`; false when the device refused them.
+bool writeNpyTo(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr);
 
 } // namespace posenc

@@ -1,11 +1,17 @@
 #include "SessionFile.h"
 
+#include "Lesson.h"
+
 #include "core/ParamTable.h"
+#include "core/ParamText.h"
 #include "core/Params.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -97,6 +103,10 @@ QByteArray Session::toJson() const
 std::variant<Session, SessionError> parseSession(const QByteArray &json, const QString &path)
 {
     const auto fail = [&](const QString &reason) { return SessionError {path, reason}; };
+    // Qt's parser takes a raw NUL inside a string, where JSON allows none, and a value would
+    // then read as its text before it.
+    if (const qsizetype nul = json.indexOf('\0'); nul >= 0)
+        return fail(u"not a session file: %1: a NUL byte (a session file is text)"_s.arg(placeOf(json, nul)));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
@@ -137,15 +147,31 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
         if (!it.value().isString())
             return fail(u"parameter \"%1\" must be a string as on the command line (\"%1\": \"...\"), got %2"_s.arg(
                 it.key(), typeName(it.value())));
-        session.params.insert(it.key(), it.value().toString());
+        const QString value = it.value().toString();
+        const auto control = std::find_if(value.cbegin(), value.cend(), [](QChar c) { return c.unicode() < 0x20; });
+        if (control != value.cend())
+            return fail(
+                u"parameter \"%1\" holds the control character U+%2, which no parameter takes"_s.arg(it.key()).arg(
+                    int(control->unicode()), 4, 16, QChar(u'0')));
+        session.params.insert(it.key(), value);
     }
     session.view = view.toObject();
     session.lesson = lesson.toObject();
+    // A lesson block is part of the file: one the window could not show refuses the file, with
+    // the reason, rather than be dropped without a word.
+    if (!session.lesson.isEmpty()) {
+        if (auto refused = Lessons::fromSession(session, path); std::holds_alternative<SessionError>(refused))
+            return std::get<SessionError>(std::move(refused));
+    }
     return session;
 }
 
 std::variant<Session, SessionError> readSession(const QString &path)
 {
+    // A pipe or a device would block the read, or never end it; --embeddings refuses them too.
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        return SessionError {path, u"not a regular file"_s};
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return SessionError {path, file.errorString()};

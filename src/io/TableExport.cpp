@@ -24,6 +24,8 @@ constexpr std::uint64_t kNormCellsPerRow = 3 + 5 * 2;
 constexpr std::uint64_t kRowNormCellsPerRow = 5 + 5 * 2;
 // Per column: six float32 outputs and the six double statistics.
 constexpr std::uint64_t kStatCellsPerColumn = 6 + 6 * 2;
+// Cells of a table computed between two counts of progress: enough to keep every core busy.
+constexpr std::int64_t kProgressRunCells = std::int64_t(1) << 24;
 
 } // namespace
 
@@ -47,7 +49,18 @@ std::optional<QString> check(const Engine &engine, const TableRequest &request)
                     .arg(block.col0)
                     .arg(block.colEnd());
         }
-        return engine.check(request.quantity, block);
+        if (const auto refused = engine.check(request.quantity, block); refused || request.dims.empty())
+            return refused;
+        // The columns listed are copied out of the block: a list that repeats columns makes the
+        // table larger than the block.
+        const auto listed = static_cast<std::uint64_t>(request.dims.size());
+        const std::uint64_t cells
+            = static_cast<std::uint64_t>(block.rows) * (static_cast<std::uint64_t>(block.cols) + listed);
+        return MemoryBudget::check(cells, engine.params().memoryBudget,
+                                   u"%1 columns of %2 rows of %3 (and the %4 columns they are taken from)"_s.arg(listed)
+                                       .arg(block.rows)
+                                       .arg(Quantities::name(request.quantity))
+                                       .arg(block.cols));
     }
     if (request.content == TableRequest::ColumnStats) {
         const std::int64_t d = engine.params().dModel;
@@ -105,8 +118,22 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
         return table;
     }
     RowMatrixXf table = allocateTable(block.rows, block.cols);
-    if (!engine.compute(request.quantity, block, table, options))
+    if (options.progress) {
+        // In runs of rows, so that the rows done can be counted: each run is the same cells of
+        // the whole table (docs/ARCHITECTURE.md, Layers).
+        const std::int64_t runRows
+            = std::max<std::int64_t>(1, kProgressRunCells / std::max<std::int64_t>(block.cols, 1));
+        options.progress->expect(block.rows);
+        for (std::int64_t r = 0; r < block.rows; r += runRows) {
+            const std::int64_t rows = std::min(runRows, block.rows - r);
+            if (!engine.compute(request.quantity, {block.row0 + r, rows, block.col0, block.cols},
+                                table.middleRows(r, rows), options))
+                return std::nullopt;
+            options.progress->advance(rows);
+        }
+    } else if (!engine.compute(request.quantity, block, table, options)) {
         return std::nullopt;
+    }
     if (request.dims.empty())
         return table;
     RowMatrixXf selected(block.rows, static_cast<Eigen::Index>(request.dims.size()));
@@ -115,9 +142,45 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
     return selected;
 }
 
-std::optional<WriteError> write(const QString &path, const ConstBlockRef &table)
+QStringList columnNames(const TableRequest &request)
 {
-    return formatOf(path) == Format::Csv ? writeCsv(path, table) : writeNpy(path, table);
+    switch (request.content) {
+    case TableRequest::PositionNorms:
+        return {u"pe_norm"_s, u"embedding_norm"_s, u"embedding_over_pe"_s};
+    case TableRequest::RowNorms:
+        return {u"pe_norm"_s, u"embedding_norm"_s, u"embedding_over_pe"_s, u"input_norm"_s, u"output_norm"_s};
+    case TableRequest::ColumnStats:
+        return {u"pe_mean"_s, u"pe_std"_s, u"pe_rms"_s, u"embedding_mean"_s, u"embedding_std"_s, u"embedding_rms"_s};
+    case TableRequest::Cells:
+        break;
+    }
+    const QString prefix = Quantities::name(request.quantity) + u'_';
+    QStringList names;
+    if (!request.dims.empty()) {
+        for (const std::int64_t c : request.dims)
+            names.append(prefix + QString::number(c));
+        return names;
+    }
+    for (std::int64_t c = request.block.col0; c < request.block.colEnd(); ++c)
+        names.append(prefix + QString::number(c));
+    return names;
+}
+
+bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
+             WorkProgress *progress)
+{
+    return format == Format::Csv ? writeCsvTo(device, table, columns, progress) : writeNpyTo(device, table, progress);
+}
+
+std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,
+                                const QStringList &columns, WorkProgress *progress)
+{
+    return writeAtomically(path, [&](QIODevice &device) { return writeTo(device, table, format, columns, progress); });
+}
+
+std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, const QStringList &columns)
+{
+    return write(path, table, formatOf(path).value_or(Format::Npy), columns);
 }
 
 } // namespace posenc::TableExport

@@ -6,7 +6,9 @@
 #include "core/Engine.h"
 #include "core/TableRequest.h"
 
+#include <QIODevice>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -28,8 +30,19 @@ std::optional<QString> check(const Engine &engine, const TableRequest &request);
 // The table, float32, rows x columns; nothing when cancelled. Precondition: check() passed.
 std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &request,
                                    const ComputeOptions &options = {});
+// The names of the request's columns, for a CSV file's header line: "pe_0", "pe_1", ... for the
+// cells of a quantity (its column indices, those of `dims` when given), "pe_mean", ... for the
+// statistics.
+QStringList columnNames(const TableRequest &request);
+// Writes `table` to `device` in `format` (CSV with a header line naming `columns`), each row
+// counted in `progress`; false when the device refused it.
+bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
+             WorkProgress *progress = nullptr);
+// Writes `table` atomically in `format`.
+std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,
+                                const QStringList &columns, WorkProgress *progress = nullptr);
 // Writes `table` atomically in the format of `path`'s extension (.csv, else .npy).
-std::optional<WriteError> write(const QString &path, const ConstBlockRef &table);
+std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, const QStringList &columns);
 
 } // namespace TableExport
 

@@ -52,10 +52,12 @@ namespace FigureSizes {
 
 std::variant<QSizeF, QString> parsePhysical(const QString &text)
 {
-    static const QRegularExpression form(uR"(^\s*([0-9]*\.?[0-9]+)\s*[xX×]\s*([0-9]*\.?[0-9]+)\s*(cm|mm|in)\s*$)"_s);
+    static const QRegularExpression form(
+        uR"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*[xX×]\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(cm|mm|in)\s*$)"_s);
     const QRegularExpressionMatch match = form.match(text);
     if (!match.hasMatch())
-        return u"must be WIDTHxHEIGHT with a unit cm, mm or in, e.g. 8.5x6cm or 3.5x2.5in; got '%1'"_s.arg(text);
+        return u"must be WIDTHxHEIGHT with a unit cm, mm or in, each side between 0.25 in (0.635 cm) and 100 in "
+               "(254 cm), e.g. 8.5x6cm or 3.5x2.5in; got '%1'"_s.arg(text);
     const QString unit = match.captured(3);
     const double perInch = unit == u"in"_s ? 1.0 : unit == u"cm"_s ? 2.54 : 25.4;
     const QSizeF inches(match.captured(1).toDouble() / perInch, match.captured(2).toDouble() / perInch);

@@ -48,6 +48,10 @@ void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &
     const QPointF offset(painter->worldTransform().dx(), painter->worldTransform().dy());
     const double half = side / 2.0;
     for (const QPointF &scatter : scatters) {
+        // A point whose value is NaN or infinite has no place: QCPGraph draws nothing for it, and
+        // a copy to a NaN pixel would crash the raster engine.
+        if (!std::isfinite(scatter.x()) || !std::isfinite(scatter.y()))
+            continue;
         const QPointF corner(std::round((scatter.x() + shift) * ratio - half),
                              std::round((scatter.y() + shift) * ratio - half));
         painter->drawPixmap(corner / ratio - offset, m_stamp);

@@ -22,16 +22,31 @@ struct Run
     QString err;
 };
 
-inline Run posenc(const QStringList &arguments,
-                  const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+// A run with standard output as the bytes written: a table or a figure sent to `-o -`.
+struct BinaryRun
+{
+    int exitCode = -1;
+    QByteArray out;
+    QString err;
+};
+
+inline BinaryRun posencBytes(const QStringList &arguments,
+                             const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(POSENC_EXECUTABLE), arguments);
     if (!process.waitForFinished(300000))
         return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+inline Run posenc(const QStringList &arguments,
+                  const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+{
+    const BinaryRun run = posencBytes(arguments, environment);
+    return {run.exitCode, QString::fromUtf8(run.out), run.err};
 }
 
 // The "params" of a file (a session's, a lesson's or a preset's) as the flags a user would type.
@@ -81,6 +96,27 @@ inline Table readNpy(const QString &path)
     t.values.resize(static_cast<std::size_t>(t.rows * t.cols));
     std::memcpy(t.values.data(), bytes.constData() + dataStart, t.values.size() * sizeof(float));
     return t;
+}
+
+// The preamble of a C-order little-endian float32 .npy of `rows` x `cols` (format 1.0).
+inline QByteArray npyHeader(qint64 rows, qint64 cols)
+{
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + QByteArray::number(rows) + ", "
+        + QByteArray::number(cols) + "), }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    return bytes;
+}
+
+// Writes that .npy, row-major `values`.
+inline bool writeNpy(const QString &path, qint64 rows, qint64 cols, const std::vector<float> &values)
+{
+    QByteArray bytes = npyHeader(rows, cols);
+    bytes.append(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
 } // namespace CliRun

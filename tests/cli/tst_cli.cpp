@@ -10,12 +10,18 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <vector>
+
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace CliRun;
@@ -25,6 +31,15 @@ namespace {
 double frequency(qint64 pair, qint64 d, double base)
 {
     return std::exp(-2.0 * static_cast<double>(pair) * std::log(base) / static_cast<double>(d));
+}
+
+// Runs `posenc --screenshot` of a small window into `shot`, offscreen.
+Run screenshotInto(const QString &shot, const QString &config)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, config);
+    return posenc({u"--d-model"_s, u"32"_s, u"--max-len"_s, u"64"_s, u"--screenshot"_s, shot}, environment);
 }
 
 } // namespace
@@ -57,6 +72,9 @@ private slots:
     void windowOpensASessionWithFlagsOverridingIt();
     void windowSaysAFileArgumentIsNotOpenedYet();
     void aWordIsAnUnknownCommand();
+    void screenshotRefusedByTheDiskNamesTheCause();
+    void screenshotOnAFullDiskSaysNoSpaceLeft();
+    void screenshotInAReadOnlyDirectoryLeavesNothing();
 
 private:
     QTemporaryDir m_dir;
@@ -155,9 +173,10 @@ void TestCli::csvHoldsTheSameValues()
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = file.readAll().split('\n');
-    QCOMPARE(lines.size(), 21); // 20 rows and the empty text after the last newline
+    QCOMPARE(lines.size(), 22); // the header, 20 rows and the empty text after the last newline
+    QVERIFY(lines.first().startsWith("# output_0,"));
     for (qint64 r = 0; r < t.rows; ++r) {
-        const QList<QByteArray> fields = lines[r].split(',');
+        const QList<QByteArray> fields = lines[r + 1].split(',');
         QCOMPARE(fields.size(), 9);
         for (qint64 c = 0; c < t.cols; ++c)
             QCOMPARE(std::strtof(fields[c].constData(), nullptr), t.at(r, c));
@@ -335,6 +354,77 @@ void TestCli::windowOpensASessionWithFlagsOverridingIt()
     const Run refused = posenc({u"--session"_s, session}, environment);
     QCOMPARE(refused.exitCode, 3);
     QVERIFY2(refused.err.contains(session) && refused.err.contains(u"version 2"_s), qPrintable(refused.err));
+}
+
+// The audit: --screenshot on a full or read-only disk left a partial PNG and said "libpng error:
+// Write Error". Now the PNG is written whole or not at all, and the message names the reason: here
+// a file size limit refuses the write half way, as a full disk would.
+void TestCli::screenshotRefusedByTheDiskNamesTheCause()
+{
+    QDir().mkpath(path(u"limited"_s));
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"limited-config"_s));
+    process.setProcessEnvironment(environment);
+    process.setChildProcessModifier([] {
+        std::signal(SIGXFSZ, SIG_IGN); // the write then fails with EFBIG instead of ending the process
+        const rlimit limit {16384, 16384};
+        setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    const QString shot = path(u"limited/window.png"_s);
+    process.start(QStringLiteral(POSENC_EXECUTABLE),
+                  {u"--d-model"_s, u"32"_s, u"--max-len"_s, u"64"_s, u"--screenshot"_s, shot});
+    QVERIFY(process.waitForFinished(300000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 3);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains(shot + u": File too large"_s), qPrintable(err));
+    QVERIFY2(!err.contains(u"libpng"_s), qPrintable(err));
+    QCOMPARE(QDir(path(u"limited"_s)).entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+// A real full disk: an 8 KiB tmpfs, where this process may mount one (root); skipped elsewhere.
+void TestCli::screenshotOnAFullDiskSaysNoSpaceLeft()
+{
+    const QString directory = path(u"full"_s);
+    QVERIFY(QDir().mkpath(directory));
+    const QByteArray mountPoint = QFile::encodeName(directory);
+    if (geteuid() != 0 || mount("tmpfs", mountPoint.constData(), "tmpfs", 0, "size=8k") != 0)
+        QSKIP("cannot mount a small tmpfs here (needs root)");
+    const auto unmount = qScopeGuard([&] { umount(mountPoint.constData()); });
+    const QString shot = directory + u"/window.png"_s;
+    const Run run = screenshotInto(shot, path(u"full-config"_s));
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains(shot + u": No space left on device"_s), qPrintable(run.err));
+    QVERIFY2(!run.err.contains(u"libpng"_s), qPrintable(run.err));
+    QCOMPARE(QDir(directory).entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+// A directory the user may not write to, or (as root, who may write anywhere) a read-only
+// filesystem: nothing is left, and the message names the reason.
+void TestCli::screenshotInAReadOnlyDirectoryLeavesNothing()
+{
+    const QString directory = path(u"read-only"_s);
+    QVERIFY(QDir().mkpath(directory));
+    const QByteArray mountPoint = QFile::encodeName(directory);
+    const bool root = geteuid() == 0;
+    if (root && mount("tmpfs", mountPoint.constData(), "tmpfs", MS_RDONLY, "size=64k") != 0)
+        QSKIP("root writes into a read-only directory, and cannot mount a read-only tmpfs here");
+    const auto restore = qScopeGuard([&] {
+        if (root)
+            umount(mountPoint.constData());
+        else
+            QFile::setPermissions(directory, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    });
+    if (!root)
+        QVERIFY(QFile::setPermissions(directory, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    const QString shot = directory + u"/window.png"_s;
+    const Run run = screenshotInto(shot, path(u"read-only-config"_s));
+    QCOMPARE(run.exitCode, 3);
+    const QString reason = root ? u"Read-only file system"_s : u"ermission denied"_s;
+    QVERIFY2(run.err.contains(shot + u": "_s) && run.err.contains(reason), qPrintable(run.err));
+    QCOMPARE(QDir(directory).entryList(QDir::Files | QDir::Hidden), QStringList());
 }
 
 void TestCli::benchJsonHasItsKeys()

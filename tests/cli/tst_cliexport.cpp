@@ -7,10 +7,19 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+
+#include <csignal>
+#include <limits>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
@@ -38,6 +47,10 @@ private slots:
     void overBudget();
     void refusedRunLeavesTheFileUnchanged();
     void existingFileIsReplacedWholeOnlyWithForce();
+    void everyFigureDrawsAMatrixWithNonFiniteValues_data();
+    void everyFigureDrawsAMatrixWithNonFiniteValues();
+    void aRefusedWriteIsNamedAndLeavesNothing();
+    void aPipeGivenAsOutputIsFedNotReplaced();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -211,6 +224,21 @@ void TestCliExport::invalidUsage_data()
     QTest::newRow("dropout above one") << QStringList {u"dropout"_s, u"-o"_s, out, u"--dropout"_s, u"1.5"_s}
                                        << u"dropout"_s;
     QTest::newRow("unknown option") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colour"_s, u"red"_s} << u"colour"_s;
+    // The audit: a 100,000-character title was blamed on --size, whose advice could not help.
+    QTest::newRow("a title too long") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--title"_s, QString(100000, u'x')}
+                                      << u"--title: must be at most 300 characters; got 100000"_s;
+    QTest::newRow("a title that does not fit")
+        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"8.5x6cm"_s, u"--title"_s, QString(290, u'x')}
+        << u"a shorter --title"_s;
+    // The audit: `--size 1e9x1e9cm` gave the format without the range.
+    QTest::newRow("size far too large") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"1e9x1e9cm"_s}
+                                        << u"between 0.25 in (0.635 cm) and 100 in (254 cm)"_s;
+    QTest::newRow("size not a size") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"big"_s}
+                                     << u"between 0.25 in (0.635 cm) and 100 in (254 cm)"_s;
+    // The audit: a table of no columns was "over the memory budget" (exit 4).
+    QTest::newRow("a quantity with no columns")
+        << QStringList {u"heatmap"_s, u"-o"_s, out, u"--compose"_s, u"concat"_s, u"--pe-dims"_s, u"0"_s}
+        << u"--quantity: the pe table has no columns"_s;
 }
 
 void TestCliExport::invalidUsage()
@@ -290,6 +318,94 @@ void TestCliExport::existingFileIsReplacedWholeOnlyWithForce()
     const QByteArray bytes = readAll(file);
     QVERIFY(!bytes.contains("xxxx"));
     QVERIFY(bytes.trimmed().endsWith("</svg>"));
+}
+
+void TestCliExport::everyFigureDrawsAMatrixWithNonFiniteValues_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<bool>("wholeRow");
+    for (const QString &figure :
+         {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"dropout"_s, u"dropout-compare"_s, u"dropout-anatomy"_s,
+          u"learned"_s, u"similarity"_s, u"precision"_s, u"scale-compare"_s, u"compose-compare"_s})
+        for (const QString &value : {u"nan"_s, u"inf"_s, u"-inf"_s})
+            for (const bool row : {true, false})
+                QTest::newRow(qPrintable(u"%1, %2 %3"_s.arg(figure, value, row ? u"row"_s : u"cell"_s)))
+                    << figure << value << row;
+}
+
+// The audit: a NaN row in a loaded matrix crashed dropout-anatomy (SIGSEGV in
+// StampedGraph::drawScatterPlot), in export and in the window. No figure may crash on one.
+void TestCliExport::everyFigureDrawsAMatrixWithNonFiniteValues()
+{
+    QFETCH(QString, figure);
+    QFETCH(QString, value);
+    QFETCH(bool, wholeRow);
+    const float bad = value == u"nan"_s ? std::numeric_limits<float>::quiet_NaN()
+        : value == u"inf"_s             ? std::numeric_limits<float>::infinity()
+                                        : -std::numeric_limits<float>::infinity();
+    std::vector<float> values(16 * 8, 1.0f);
+    for (int c = 0; c < 8; ++c)
+        if (wholeRow || c == 2)
+            values[static_cast<std::size_t>(wholeRow ? c : 3 * 8 + c)] = bad;
+    const QString matrix = path(u"nonfinite.npy"_s);
+    QVERIFY(writeNpy(matrix, 16, 8, values));
+    const QString out = path(u"nonfinite.png"_s);
+    const Run run = posenc({u"export"_s, figure, u"-o"_s, out, u"--force"_s, u"--embeddings"_s, matrix, u"--width"_s,
+                            u"900"_s, u"--height"_s, u"700"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(u"exit %1: %2"_s.arg(run.exitCode).arg(run.err)));
+    QVERIFY(!QImage(out).isNull());
+}
+
+// A write the system refuses half way (here a file size limit, as a full disk would) names the
+// system's reason and leaves no part of the file.
+void TestCliExport::aRefusedWriteIsNamedAndLeavesNothing()
+{
+    QProcess process;
+    process.setChildProcessModifier([] {
+        std::signal(SIGXFSZ, SIG_IGN); // the write then fails with EFBIG instead of ending the process
+        const rlimit limit {4096, 4096};
+        setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    const QString out = path(u"limited.png"_s);
+    const QStringList before = entries();
+    process.start(QStringLiteral(POSENC_EXECUTABLE), QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, out} + kSmall);
+    QVERIFY(process.waitForFinished(300000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 3);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains(out + u": File too large"_s), qPrintable(err));
+    QCOMPARE(entries(), before);
+}
+
+// A pipe named as the output is fed the figure: before, a file was renamed over it, as over
+// /dev/null or any device the user could create files beside.
+void TestCliExport::aPipeGivenAsOutputIsFedNotReplaced()
+{
+    const QString fifo = path(u"figure.fifo"_s);
+    QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    // The reading end, opened first without waiting for a writer, drained while posenc runs: a
+    // pipe replaced by a file gets nothing, and the test ends all the same.
+    const int reading = ::open(QFile::encodeName(fifo).constData(), O_RDONLY | O_NONBLOCK);
+    QVERIFY(reading >= 0);
+    QByteArray received;
+    const auto drain = [&] {
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(reading, buffer, sizeof(buffer))) > 0;)
+            received.append(buffer, n);
+    };
+    QProcess process;
+    process.start(QStringLiteral(POSENC_EXECUTABLE),
+                  QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, fifo, u"--format"_s, u"png"_s} + kSmall);
+    while (!process.waitForFinished(5))
+        drain();
+    drain();
+    ::close(reading);
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(received.startsWith("\x89PNG"));
+    QVERIFY(!QImage::fromData(received).isNull());
+    const QFileInfo info(fifo);
+    QVERIFY(info.exists() && !info.isFile());
 }
 
 QTEST_GUILESS_MAIN(TestCliExport)

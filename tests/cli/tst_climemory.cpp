@@ -7,6 +7,7 @@
 #include "support/Sanitizer.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace CliRun;
@@ -58,7 +60,10 @@ private slots:
     void init();
     void beyondTheMachinesMemoryExits4_data();
     void beyondTheMachinesMemoryExits4();
+    void aBudgetBelowTheMachineAdvisesRaisingIt();
+    void repeatedDimsCountAgainstTheBudget();
     void failedAllocationExits4();
+    void windowStartOutOfMemoryExits4();
     void benchKeepsToTheBudget_data();
     void benchKeepsToTheBudget();
     void benchRefusesAStrayArgument();
@@ -104,7 +109,77 @@ void TestCliMemory::beyondTheMachinesMemoryExits4()
     QVERIFY2(run.err.contains(u" cells"_s) && run.err.contains(u"GiB"_s), qPrintable(run.err));
     QVERIFY2(run.err.contains(u"of memory this machine has"_s), qPrintable(run.err));
     QVERIFY2(run.err.contains(u"above the machine's memory"_s), qPrintable(run.err));
+    // The audit: the advice went on "...or raise --memory-budget", which cannot help here.
+    QVERIFY2(!run.err.contains(u"raise --memory-budget"_s), qPrintable(run.err));
     QVERIFY(!QFile::exists(path(u"x.npy"_s)));
+}
+
+// Below the machine's memory, raising the budget is still the way on.
+void TestCliMemory::aBudgetBelowTheMachineAdvisesRaisingIt()
+{
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--d-model"_s, u"1024"_s, u"--max-len"_s,
+                            u"1024"_s, u"--memory-budget"_s, u"0.001"_s});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(u"ask for fewer rows with --positions, or raise --memory-budget"_s), qPrintable(run.err));
+}
+
+// The audit: `--dims 0:8,0:8,...` (16 copies) wrote 512 MiB under a 0.25 GiB budget; only the
+// block the columns are taken from was checked, not the table they make.
+void TestCliMemory::repeatedDimsCountAgainstTheBudget()
+{
+    QStringList copies;
+    for (int i = 0; i < 16; ++i)
+        copies << u"0:8"_s;
+    const QString file = path(u"dims.npy"_s);
+    const QStringList table
+        = {u"table"_s,           u"pe"_s,   u"-o"_s,    file, u"--max-len"_s, u"1048576"_s, u"--d-model"_s, u"8"_s,
+           u"--memory-budget"_s, u"0.25"_s, u"--dims"_s};
+    const Run run = posenc(table + QStringList {copies.join(u',')});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(u"128 columns of 1048576 rows of pe"_s) && run.err.contains(u"over the memory budget"_s),
+             qPrintable(run.err));
+    QVERIFY(!QFile::exists(file));
+    // Once each, the same columns fit.
+    QCOMPARE(posenc(table + QStringList {u"0:8"_s}).exitCode, 0);
+}
+
+// The audit: std::bad_alloc while the window's arguments were read (a matrix loaded for
+// --embeddings) aborted, where `table` exits 4. Here the matrix is a sparse file (no disk) of
+// 1.5 GB, read under a 1 GiB address-space limit.
+void TestCliMemory::windowStartOutOfMemoryExits4()
+{
+#if defined(POSENC_TEST_ASAN) || defined(POSENC_TEST_TSAN)
+    QSKIP("a sanitizer's shadow memory needs far more address space than the limit leaves");
+#endif
+    constexpr qint64 rows = 375000, cols = 1024; // 1.5 GB of float32
+    const QString matrix = path(u"big.npy"_s);
+    {
+        // The header of `rows` rows, the data left as a hole.
+        QFile file(matrix);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray header = npyHeader(rows, cols);
+        QCOMPARE(file.write(header), header.size());
+        QVERIFY(file.resize(header.size() + rows * cols * 4));
+    }
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(u"QT_QPA_PLATFORM"_s);
+    environment.remove(u"DISPLAY"_s);
+    environment.remove(u"WAYLAND_DISPLAY"_s);
+    process.setProcessEnvironment(environment);
+    process.setChildProcessModifier([] {
+        const rlimit limit {rlim_t(1) << 30, rlim_t(1) << 30};
+        setrlimit(RLIMIT_AS, &limit);
+    });
+    process.start(QStringLiteral(POSENC_EXECUTABLE),
+                  {u"--screenshot"_s, path(u"w.png"_s), u"--embeddings"_s, matrix, u"--max-len"_s,
+                   QString::number(rows), u"--memory-budget"_s, u"10"_s});
+    QVERIFY(process.waitForFinished(300000));
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 4);
+    QVERIFY2(err.startsWith(u"posenc: "_s) && err.contains(u"GiB"_s), qPrintable(err));
+    QVERIFY(!QFile::exists(path(u"w.png"_s)));
 }
 
 // A table within the budget and the machine's memory that the system still refuses (here: a

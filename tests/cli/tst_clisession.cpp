@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -21,6 +23,7 @@ private slots:
     void sessionCarriesEmbeddings();
     void refusedSession_data();
     void refusedSession();
+    void sessionOnAFifoIsRefused();
 
 private:
     QString write(const QString &name, const QByteArray &content)
@@ -115,6 +118,29 @@ void TestCliSession::refusedSession_data()
         << session(R"("dropout": "lots")") << 2 << QStringList {u"--dropout"_s, u"(in "_s};
     QTest::newRow("missing embeddings file")
         << session(R"("embeddings": "/nonexistent/wte.npy")") << 3 << QStringList {u"/nonexistent/wte.npy"_s};
+    // The audit: a raw NUL inside a value was taken, and cut it short ("1\0" "6" gave d 1).
+    QTest::newRow("a raw NUL in a value") << QByteArray(R"({"format": "posenc-session", "version": 1, "params": )"
+                                                        R"({"d-model": "1)"
+                                                        "\0"
+                                                        R"(6"}})",
+                                                        72)
+                                          << 3 << QStringList {u"a NUL byte"_s, u"line 1, column 68"_s};
+    QTest::newRow("an escaped NUL in a value") << session(R"("d-model": "1\u00006")") << 3
+                                               << QStringList {u"\"d-model\" holds the control character U+0000"_s};
+    // The audit: an invalid lesson block was dropped without a word.
+    const QByteArray views = R"(, "view": {"views": [{"figure": "heatmap"}]}, "lesson": )";
+    QTest::newRow("a lesson named with capitals and a space")
+        << QByteArray(R"({"format": "posenc-session", "version": 1, "params": {})" + views
+                      + R"({"name": "Bad Name", "title": "T", "question": "Q", "explanation": "E", "main": 0}})")
+        << 3 << QStringList {u"\"name\" must be lowercase words joined by '-', got \"Bad Name\""_s};
+    QTest::newRow("a lesson whose main view is not there")
+        << QByteArray(R"({"format": "posenc-session", "version": 1, "params": {})" + views
+                      + R"({"name": "a", "title": "T", "question": "Q", "explanation": "E", "main": 99}})")
+        << 3 << QStringList {u"\"main\" must be the index of a view"_s, u"(0 to 0); got 99"_s};
+    QTest::newRow("a lesson that would load a file") << QByteArray(
+        R"({"format": "posenc-session", "version": 1, "params": {})" + views
+        + R"({"name": "a", "title": "T", "question": "Q", "explanation": "<img src=/dev/zero>", "main": 0}})")
+                                                     << 3 << QStringList {u"uses <img src=/dev/zero>"_s};
 }
 
 void TestCliSession::refusedSession()
@@ -130,6 +156,27 @@ void TestCliSession::refusedSession()
         QVERIFY2(run.err.contains(part), qPrintable(run.err));
     if (!content.contains("embeddings")) // the message names the session file
         QVERIFY2(run.err.contains(s), qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));
+    // The window refuses it the same way, before it needs a display.
+    QProcessEnvironment noDisplay = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : {u"QT_QPA_PLATFORM"_s, u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s})
+        noDisplay.remove(name);
+    const Run window = posenc({u"--session"_s, s}, noDisplay);
+    QCOMPARE(window.exitCode, exitCode);
+    for (const QString &part : message)
+        QVERIFY2(window.err.contains(part), qPrintable(window.err));
+}
+
+// The audit: `--session` on a FIFO waited for a writer for ever, where `--embeddings` refuses
+// what is not a regular file.
+void TestCliSession::sessionOnAFifoIsRefused()
+{
+    const QString fifo = path(u"session.fifo"_s);
+    QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString out = path(u"fifo.npy"_s);
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--session"_s, fifo});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains(fifo + u": not a regular file"_s), qPrintable(run.err));
     QVERIFY(!QFile::exists(out));
 }
 

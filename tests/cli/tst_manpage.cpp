@@ -13,10 +13,10 @@ using namespace CliRun;
 
 namespace {
 
-// The options a text names: --long-name and -x (a single letter, as help and roff write them).
+// The options a text names: --long-name and -x or -X (a single letter, as help and roff write them).
 QSet<QString> optionsIn(const QString &text)
 {
-    static const QRegularExpression option(uR"((?<![\w-])(--[a-z][a-z0-9-]*[a-z0-9]|-[a-z])(?![\w-]))"_s);
+    static const QRegularExpression option(uR"((?<![\w-])(--[a-z][a-z0-9-]*[a-z0-9]|-[a-zA-Z])(?![\w-]))"_s);
     QSet<QString> found;
     for (auto it = option.globalMatch(text); it.hasNext();)
         found.insert(it.next().captured(1));

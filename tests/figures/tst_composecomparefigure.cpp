@@ -83,6 +83,7 @@ private slots:
     void aLoadedMatrixEntersConcatByItsFirstColumns();
     void panelsNameTheirCompositionAndMoveTogether();
     void figureIsRegisteredAndExports();
+    void statisticsPastTheCapAreAnEstimate();
 };
 
 void TestComposeCompareFigure::columnStatisticsAreFloat64Sums_data()
@@ -284,6 +285,25 @@ void TestComposeCompareFigure::figureIsRegisteredAndExports()
     QCOMPARE(map->valueAxis()->range(), QCPRange(9.5, 41.5));
     const QImage image = FigureExporter::image(built->plot(), FigureSize::fromPixels(QSize(1300, 850)));
     QCOMPARE(image.size(), QSize(1300, 850));
+}
+
+// The audit: compose-compare at d 2^20 by L 2^24 took every position of s*E (hours). Past the cap
+// of every figure, the statistics are an estimate from the positions within it, which the figure
+// says; within it, every position as before.
+void TestComposeCompareFigure::statisticsPastTheCapAreAnEstimate()
+{
+    QCOMPARE(ComposeCompareCompute::statisticsRows(params(8192, 1 << 20)), std::int64_t(1) << 20);
+    const Params largest = params(1 << 20, std::int64_t(1) << 24);
+    const std::int64_t rows = ComposeCompareCompute::statisticsRows(largest);
+    QVERIFY(rows < largest.maxLen);
+    QVERIFY(Budget::exactCost(rows, largest.embeddingColumns()) <= double(Budget::kMaxExactCells));
+    // A short table of wide rows: 600 positions, 512 within the cap.
+    const Params wide = params(1 << 20, 600);
+    ComposeCompareCompute::Request request = wholeTable(wide, 32);
+    request.detail = Detail::Full;
+    const auto data = ComposeCompareCompute::compute(wide, request, {}, nullptr);
+    QVERIFY(data);
+    QCOMPARE(data->statisticsRows, std::int64_t(512));
 }
 
 QTEST_MAIN(TestComposeCompareFigure)

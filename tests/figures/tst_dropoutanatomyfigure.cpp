@@ -11,6 +11,8 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -61,6 +63,7 @@ private slots:
     void fullProbabilityKeepsAnHonestScale();
     void titlesNameTheirNumbers();
     void smallViewKeepsRoomForThePanels();
+    void nonFiniteCellsAreLeftOutAndCounted();
 };
 
 void TestDropoutAnatomyFigure::everyCellLiesOnItsLine_data()
@@ -236,6 +239,35 @@ void TestDropoutAnatomyFigure::smallViewKeepsRoomForThePanels()
     QVERIFY2(!all.contains(u"hatched"_s), qPrintable(all));
     for (QCPAxisRect *rect : built->plot()->axisRects())
         QVERIFY(!rect->axis(QCPAxis::atRight)->visible());
+}
+
+// The audit: a NaN row of a loaded matrix crashed the figure (SIGSEGV drawing its scatter). Its
+// cells are no points of the scatter, their count is in the title, and the figure draws.
+void TestDropoutAnatomyFigure::nonFiniteCellsAreLeftOutAndCounted()
+{
+    RowMatrixXf matrix = RowMatrixXf::Constant(16, 8, 0.5f);
+    matrix.row(0).setConstant(std::numeric_limits<float>::quiet_NaN());
+    matrix(5, 3) = std::numeric_limits<float>::infinity();
+    Params p;
+    p.dModel = 8;
+    p.maxLen = 16;
+    p.dropout = 0.25;
+    p.embeddings = std::make_shared<const EmbeddingMatrix>(EmbeddingMatrix {matrix, u"nan.npy"_s, QString()});
+    const DropoutAnatomyData data = anatomy(p, {0, 16, 0, 8});
+    QCOMPARE(data.nonFiniteCells, 9);
+    QCOMPARE(data.kept.size() + data.dropped.size() + data.passed.size() + data.zeroed.size(), 16 * 8 - 9);
+    for (const ScatterPoints *points : {&data.kept, &data.dropped, &data.passed, &data.zeroed})
+        for (qsizetype i = 0; i < points->size(); ++i)
+            QVERIFY(std::isfinite(points->x[i]) && std::isfinite(points->y[i]));
+    // Drawn on screen, where the markers are stamped, and for a file.
+    const auto built = FigureBuilds::build(u"dropout-anatomy"_s, p, FigureSize::fromPixels(QSize(1300, 900)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    bool named = false;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e); text && text->text().contains(u"9 not finite left out"_s))
+            named = true;
+    QVERIFY(named);
+    QVERIFY(!FigureExporter::png(built->plot(), built->size()).isEmpty());
 }
 
 QTEST_MAIN(TestDropoutAnatomyFigure)

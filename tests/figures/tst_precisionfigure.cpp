@@ -62,6 +62,9 @@ private slots:
     void errorsStayWithinTheBoundAndReachIt();
     void pixelsHoldTheirLargestError();
     void previewTakesEveryStrideThPosition();
+    void bandsStopAtTheirShareOfTheCap();
+    void fullDetailPastTheCapTakesTheLastPositions();
+    void wideRowsTakeTheFastestColumnsOfEachPixel();
     void figureIsRegisteredAndExports();
 };
 
@@ -82,7 +85,7 @@ void TestPrecisionFigure::bandMaximumIsTheLargestOfEveryCell()
     QFETCH(qint64, end);
     // The columns the maximum skips cannot change it: every cell is taken here.
     const double expected = bruteMaximum(p, first, end);
-    const double got = PrecisionCompute::bandMaximum(Engine(p), first, end);
+    const double got = PrecisionCompute::bandMaximum(Engine(p), first, end).largest;
     QVERIFY2(std::abs(got - expected) <= 1e-9 + 1e-6 * expected,
              qPrintable(u"%1 vs %2"_s.arg(got, 0, 'g', 12).arg(expected, 0, 'g', 12)));
 }
@@ -151,6 +154,76 @@ void TestPrecisionFigure::previewTakesEveryStrideThPosition()
     QVERIFY(data);
     QVERIFY(data->stride > 1); // 2^22 cells against a preview budget of 2^19
     QVERIFY(data->stride * Budget::cells(Detail::Preview) >= (std::int64_t(1) << 22));
+}
+
+// The audit: the precision figure at d 2^20 by L 2^24 ran for hours. At d 2^20 every pair's bound
+// stays above the errors found, so a band took all 2^19 pairs; now it takes its share of the cap.
+void TestPrecisionFigure::bandsStopAtTheirShareOfTheCap()
+{
+    const Params p = params(1 << 20, 4096);
+    const Engine engine(p);
+    const auto capped = PrecisionCompute::bandMaximum(engine, 3000, 4000, 20000);
+    QVERIFY(!capped.complete);
+    QCOMPARE(capped.pairs, std::int64_t(10)); // 2 columns of 1000 positions a pair
+    // Those pairs' largest error, as every cell of their columns gives it.
+    RowMatrixXf column(1000, 1);
+    double largest = 0.0;
+    for (std::int64_t j = 0; j < 20; ++j) {
+        engine.computeBlock(Quantity::Error, {3000, 1000, j, 1}, column);
+        largest = std::max(largest, double(column.array().abs().maxCoeff()));
+    }
+    QCOMPARE(capped.largest, largest);
+    // Without a cap, at a small d, the bound ends the search: complete.
+    const auto whole = PrecisionCompute::bandMaximum(Engine(params(64, 4096)), 3000, 4000);
+    QVERIFY(whole.complete);
+}
+
+void TestPrecisionFigure::fullDetailPastTheCapTakesTheLastPositions()
+{
+    // 2^20 positions of 64 columns: within the cap, every position.
+    QCOMPARE(PrecisionCompute::fullDetailShare({0, 1 << 20, 0, 64}), std::int64_t(1));
+    // 2^24 by 2^20: a share of each pixel's positions, within the cap at what error cells cost.
+    const Block largest {0, std::int64_t(1) << 24, 0, 1 << 20};
+    const std::int64_t share = PrecisionCompute::fullDetailShare(largest);
+    QVERIFY(share > 1);
+    QVERIFY(Budget::exactCost(largest.rows / share, largest.cols) * 8.0
+            <= double(Budget::kMaxExactCells) / 2.0 * 1.001);
+    // Drawn: the last 1/s of each pixel's positions, and the title says so.
+    Params p = params(64, 1 << 20);
+    const auto data
+        = PrecisionCompute::compute(Engine(p), panel(QSize(200, 50), -0.5, 1048575.5),
+                                    panel(QSize(200, 64), -0.5, 1048575.5, -0.5, 63.5), Detail::Full, 0, nullptr);
+    QVERIFY(data);
+    QCOMPARE(data->share, std::int64_t(1));
+    QVERIFY(data->bandPairsComplete);
+}
+
+// The audit's largest precision export took minutes past the cap: at d 2^20 even one position of
+// each pixel costs more (a lone row sets up every one of its columns). Then each pixel takes its
+// last position and the fastest columns of its pixel row, within the cap, and the title says so.
+void TestPrecisionFigure::wideRowsTakeTheFastestColumnsOfEachPixel()
+{
+    const Params p = params(1 << 20, 4096);
+    // 64 pixels of positions, one position each: 64 x 2^20 columns at 16 times their cells, 2^30,
+    // past the panel's 2^29; 8 pixel rows of 2^17 columns share the cap.
+    const std::int64_t columns = PrecisionCompute::fastestColumns({0, 4096, 0, 1 << 20}, 64, 8);
+    QCOMPARE(columns, std::int64_t(65536));
+    QCOMPARE(PrecisionCompute::fastestColumns({0, 4096, 0, 8192}, 64, 8), std::int64_t(0));
+    // No position under the upper panel: only the lower one is computed.
+    const auto data
+        = PrecisionCompute::compute(Engine(p), panel(QSize(10, 10), -20.5, -10.5),
+                                    panel(QSize(64, 8), -0.5, 4095.5, -0.5, 1048575.5), Detail::Full, 0, nullptr);
+    QVERIFY(data);
+    QCOMPARE(data->columnsTaken, columns);
+    for (const int b : {0, 37, 63}) {
+        const std::int64_t last = 4096 * (b + 1) / 64 - 1;
+        for (const int y : {0, 5}) {
+            const std::int64_t c0 = std::int64_t(y) << 17;
+            const double expected = bruteMaximum(p, last, last + 1, c0, c0 + columns);
+            QVERIFY2(std::abs(data->at(y, b) - expected) <= 1e-7 + 1e-6 * expected,
+                     qPrintable(u"pixel (%1, %2): %3 vs %4"_s.arg(y).arg(b).arg(data->at(y, b)).arg(expected)));
+        }
+    }
 }
 
 void TestPrecisionFigure::figureIsRegisteredAndExports()

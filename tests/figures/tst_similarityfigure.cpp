@@ -6,6 +6,8 @@
 #include "render/data/SimilarityCompute.h"
 
 #include "../core/Reference.h"
+#include "../io/PeakMemory.h"
+#include "render/FigureRegistry.h"
 #include "support/FigureBuilds.h"
 #include <QRegularExpression>
 
@@ -86,6 +88,8 @@ private slots:
     void heatmapIsSquareBesideOrAboveTheOffsets_data();
     void heatmapIsSquareBesideOrAboveTheOffsets();
     void aSizeThatFitsFitsWhenLarger();
+    void bandMeansStayWithinTheMemoryBudget();
+    void aGridOverTheBudgetIsRefused();
 };
 
 void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
@@ -98,6 +102,11 @@ void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
     Params float32 = params(24, 300);
     float32.sinusoidal.angles = Angles::Float32;
     QTest::newRow("float32 angles, from the table") << float32 << false;
+    // More PE columns than are summed at once (1024): the chunks add up to the whole.
+    QTest::newRow("2500 columns, in chunks") << params(2500, 300) << false;
+    Params wide32 = params(2500, 300);
+    wide32.angles = Angles::Float32;
+    QTest::newRow("2500 columns, float32 angles, cosine") << wide32 << true;
 }
 
 void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions()
@@ -110,7 +119,7 @@ void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions()
     const auto data = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 70), cosine, {0, 10}, 100, 1, nullptr);
     QVERIFY(data);
     QCOMPARE(data->grid.rows, 70);
-    const double norm = cosine ? 0.5 * double(p.dModel) : 1.0; // ||PE_p||^2 for even d
+    const double norm = cosine ? 0.5 * double(p.dModel) : 1.0; // ||PE_p||^2 for even d (float32 angles: nearly)
     for (int a = 0; a < 70; a += 7) {
         for (int b = 0; b < 70; b += 9) {
             const std::int64_t r0 = 300 * a / 70, r1 = 300 * (a + 1) / 70;
@@ -368,6 +377,54 @@ void TestSimilarityFigure::onePositionDrawsItsCellAndItsPointQuietly()
         if (auto *text = qobject_cast<QCPTextElement *>(e))
             title += text->text();
     QVERIFY2(title.contains(u"1 position,"_s), qPrintable(title));
+}
+
+// The audit: at d 262144 by L 2^24 under a 0.5 GiB budget the figure peaked at 2.89 GiB (the band
+// means of every column, for both sides at once); at d 2^20, 5.7 GiB under 2. Now a chunk of
+// columns at a time: here 0.5 GiB of means before, about 1 MiB now.
+void TestSimilarityFigure::bandMeansStayWithinTheMemoryBudget()
+{
+    Params p = params(262144, std::int64_t(1) << 24);
+    p.memoryBudget = std::uint64_t(64) << 20;
+    const Engine engine(p);
+    const HeatmapRequest visible = wholeTable(p.maxLen, 128);
+    QVERIFY(!SimilarityCompute::check(engine, visible, false));
+    std::optional<SimilarityData> data;
+    const qint64 grown = PeakMemory::growth([&] {
+        data = SimilarityCompute::compute(engine, visible, false, {0, 100}, 50, 0, nullptr);
+    });
+    QVERIFY(data);
+    QVERIFY2(grown < qint64(64) << 20, qPrintable(u"grew by %1 MiB"_s.arg(grown >> 20)));
+    // The first cell, positions [0, n) on both sides: the mean of PE_p . PE_q over them is
+    // sum_i |mean_p e^{i p w_i}|^2 = sum_i (sin(n w_i / 2) / (n sin(w_i / 2)))^2, a Fejer kernel.
+    const double n = double(p.maxLen / 128);
+    double expected = 0.0;
+    for (std::int64_t i = 0; i < p.dModel / 2; ++i) {
+        const double w = std::exp(-2.0 * double(i) * std::log(p.sinusoidal.base) / double(p.dModel));
+        const double kernel = std::sin(n * w / 2.0) / (n * std::sin(w / 2.0));
+        expected += kernel * kernel;
+    }
+    QVERIFY2(std::abs(data->grid.at(0, 0) - expected) <= 1e-5 * expected,
+             qPrintable(u"%1 vs %2"_s.arg(data->grid.at(0, 0)).arg(expected)));
+}
+
+void TestSimilarityFigure::aGridOverTheBudgetIsRefused()
+{
+    Params p = params(262144, std::int64_t(1) << 24);
+    p.memoryBudget = std::uint64_t(1) << 20;
+    const Engine engine(p);
+    const auto refused = SimilarityCompute::check(engine, wholeTable(p.maxLen, 128), false);
+    QVERIFY(refused);
+    QVERIFY2(refused->contains(u"over the memory budget"_s) && refused->contains(u"GiB"_s), qPrintable(*refused));
+    // The figure's model refuses it so, before computing: its heatmap panel of 128 x 128 pixels
+    // over every position, its offsets panel beside it.
+    const double whole = double(p.maxLen) - 0.5;
+    FigureRequest request;
+    request.engine = std::make_shared<const Engine>(p);
+    request.panels = {PanelExtent {QSize(128, 128), 1.0, {-0.5, whole}, {-0.5, whole}},
+                      PanelExtent {QSize(100, 100), 1.0, {0.0, 100.0}, {-1.0, 1.0}}};
+    const FigureResult result = FigureRegistry::find(u"similarity"_s)->model().compute(request, {});
+    QVERIFY(result.refusal && result.refusal->contains(u"over the memory budget"_s));
 }
 
 QTEST_MAIN(TestSimilarityFigure)

@@ -321,12 +321,14 @@ void TestExportController::csvFollowsTheExtension()
     m_window->exports()->exportData(view, path);
     QTRY_COMPARE(saved.count(), 1);
     const QList<QByteArray> lines = readAll(path).trimmed().split('\n');
-    QCOMPARE(lines.size(), 10);
+    // The header line names the columns, as `posenc table` writes it; then the rows.
+    QCOMPARE(lines.size(), 11);
+    QCOMPARE(lines.first(), QByteArray("# mask_3,mask_4,mask_5,mask_6"));
     const Engine engine(params());
     RowMatrixXf mask(10, 4);
     engine.computeBlock(Quantity::Mask, {0, 10, 3, 4}, mask);
     for (int r = 0; r < 10; ++r) {
-        const QList<QByteArray> cells = lines[r].split(',');
+        const QList<QByteArray> cells = lines[r + 1].split(',');
         QCOMPARE(cells.size(), 4);
         for (int c = 0; c < 4; ++c)
             QCOMPARE(cells[c].toFloat(), mask(r, c));

@@ -246,6 +246,19 @@ void TestSessionController::refusedFileChangesNothing_data()
     QTest::newRow("missing matrix") << QByteArray(
         R"({"format": "posenc-session", "version": 1, "params": {"embeddings": "/no/such/file.npy"}})")
                                     << u"/no/such/file.npy"_s;
+    // The audit: a lesson block the panel cannot show was dropped without a word, and one whose
+    // explanation named a file read it (/dev/zero without end).
+    const QByteArray lesson = R"({"format": "posenc-session", "version": 1, "params": {"d-model": "64"},
+        "view": {"views": [{"figure": "heatmap"}]}, "lesson": )";
+    QTest::newRow("a lesson named with capitals") << QByteArray(lesson + R"({"name": "Bad Name", "title": "T",
+        "question": "Q", "explanation": "E", "main": 0}})")
+                                                  << u"\"name\" must be lowercase words"_s;
+    QTest::newRow("a lesson whose main view is not there") << QByteArray(lesson + R"({"name": "a", "title": "T",
+        "question": "Q", "explanation": "E", "main": 99}})")
+                                                           << u"got 99"_s;
+    QTest::newRow("a lesson that would read a device") << QByteArray(lesson + R"({"name": "a", "title": "T",
+        "question": "Q", "explanation": "<img src=/dev/zero>", "main": 0}})")
+                                                       << u"uses <img src=/dev/zero>"_s;
 }
 
 void TestSessionController::refusedFileChangesNothing()

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QIODevice>
 #include <QScopeGuard>
 #include <QTemporaryDir>
@@ -9,12 +10,18 @@
 
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
+
+#include <fcntl.h>
 
 using namespace Qt::StringLiterals;
 using posenc::writeAtomically;
@@ -89,6 +96,7 @@ private slots:
     void fileSizeLimitNamesTheSystemsReason();
     void fullFilesystemSaysNoSpaceLeft_data();
     void fullFilesystemSaysNoSpaceLeft();
+    void aPipeIsFedNotReplaced();
 };
 
 void TestAtomicFile::toStringNamesPathAndReason()
@@ -323,6 +331,42 @@ void TestAtomicFile::fullFilesystemSaysNoSpaceLeft()
     QCOMPARE(error->reason, osReason(ENOSPC));
     QCOMPARE(readAll(path), QByteArray("old"));
     QCOMPARE(entries(dir.path()), QStringList {u"table.csv"_s});
+}
+
+// A FIFO (as a device such as /dev/null) cannot be replaced, only written to: before, a file
+// was renamed over it, wherever the user could create files beside it.
+void TestAtomicFile::aPipeIsFedNotReplaced()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fifo = dir.filePath(u"pipe"_s);
+    QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    // The reading end, opened first (without waiting for a writer), drained by a thread until the
+    // write is over: a pipe replaced by a file gets nothing, and the test ends all the same.
+    const int reading = ::open(QFile::encodeName(fifo).constData(), O_RDONLY | O_NONBLOCK);
+    QVERIFY(reading >= 0);
+    std::atomic<bool> written {false};
+    QByteArray received;
+    std::thread reader([&] {
+        char buffer[4096];
+        for (bool last = false; !last;) {
+            last = written.load();
+            for (ssize_t n; (n = ::read(reading, buffer, sizeof(buffer))) > 0;)
+                received.append(buffer, n);
+            if (!last)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    });
+
+    const auto error = writeAtomically(fifo, writer(QByteArray(100000, 'p')));
+
+    written.store(true);
+    reader.join();
+    ::close(reading);
+    QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
+    QCOMPARE(received, QByteArray(100000, 'p'));
+    QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
+    QCOMPARE(entries(dir.path()), QStringList {u"pipe"_s});
 }
 
 QTEST_GUILESS_MAIN(TestAtomicFile)

@@ -81,6 +81,15 @@ qsizetype shortestRoundTripLength(float value)
     return shortest;
 }
 
+// Names for `cols` columns: c0, c1, ...
+QStringList names(qint64 cols)
+{
+    QStringList list;
+    for (qint64 c = 0; c < cols; ++c)
+        list.append(QStringLiteral("c%1").arg(c));
+    return list;
+}
+
 } // namespace
 
 class TestCsvWriter : public QObject
@@ -135,15 +144,17 @@ void TestCsvWriter::writesTable()
     const posenc::ConstBlockRef table
         = isBlock ? posenc::ConstBlockRef(parent.block(2, 3, rows, cols)) : posenc::ConstBlockRef(parent);
 
-    const auto error = posenc::writeCsv(path, table);
+    const auto error = posenc::writeCsv(path, table, names(cols));
 
     QVERIFY2(!error, qPrintable(error ? error->toString() : QString()));
     const QByteArray text = readAll(path);
-    QCOMPARE(text.count('\n'), rows);
-    QVERIFY(text.isEmpty() || text.endsWith('\n'));
+    QCOMPARE(text.count('\n'), rows + 1);
+    QVERIFY(text.endsWith('\n'));
     const QList<QByteArray> lines = text.split('\n');
+    // The header: '#', then the names, which numpy's loadtxt skips as a comment.
+    QCOMPARE(lines.first(), "# " + names(cols).join(u',').toUtf8());
     for (qint64 r = 0; r < rows; ++r) {
-        const QList<QByteArray> fields = cols == 0 ? QList<QByteArray>() : lines[r].split(',');
+        const QList<QByteArray> fields = cols == 0 ? QList<QByteArray>() : lines[r + 1].split(',');
         QCOMPARE(fields.size(), cols);
         for (qint64 c = 0; c < cols; ++c) {
             const QString cell = u"cell (%1, %2) '%3'"_s.arg(r).arg(c).arg(QString::fromLatin1(fields[c]));
@@ -194,9 +205,9 @@ void TestCsvWriter::shortestText()
     RowMatrixXf table(2, 3);
     table << 1.0f, value, 2.0f, value, -1.0f, value;
 
-    QVERIFY(!posenc::writeCsv(path, table));
+    QVERIFY(!posenc::writeCsv(path, table, {u"a"_s, u"b"_s, u"c"_s}));
 
-    QCOMPARE(readAll(path), "1," + expected + ",2\n" + expected + ",-1," + expected + '\n');
+    QCOMPARE(readAll(path), "# a,b,c\n1," + expected + ",2\n" + expected + ",-1," + expected + '\n');
     float readBack = 0;
     QVERIFY(parseFloat(expected, readBack));
     if (std::isnan(value))
@@ -212,12 +223,12 @@ void TestCsvWriter::usesShortestText()
     const QString path = dir.filePath(u"shortest.csv"_s);
     const RowMatrixXf table = finiteValues(100, 200, 2024);
 
-    QVERIFY(!posenc::writeCsv(path, table));
+    QVERIFY(!posenc::writeCsv(path, table, names(table.cols())));
 
     const QList<QByteArray> lines = readAll(path).split('\n');
-    QCOMPARE(lines.size(), table.rows() + 1);
+    QCOMPARE(lines.size(), table.rows() + 2);
     for (Eigen::Index r = 0; r < table.rows(); ++r) {
-        const QList<QByteArray> fields = lines[r].split(',');
+        const QList<QByteArray> fields = lines[r + 1].split(',');
         QCOMPARE(fields.size(), table.cols());
         for (Eigen::Index c = 0; c < table.cols(); ++c)
             if (fields[c].size() != shortestRoundTripLength(table(r, c)))
@@ -234,7 +245,7 @@ void TestCsvWriter::reportsUnwritablePath()
     parent.close();
     const QString path = dir.filePath(u"afile/x.csv"_s);
 
-    const auto error = posenc::writeCsv(path, finiteValues(3, 4, 1));
+    const auto error = posenc::writeCsv(path, finiteValues(3, 4, 1), names(4));
 
     QVERIFY(error);
     QVERIFY(error->toString().startsWith(path + u": "_s));

@@ -103,6 +103,29 @@ void TestLesson::refusesWhatIsNotALesson_data()
                                             "explanation": "E", "main": 1})")
                                          << u"\"main\" must be the index of a view"_s;
     QTest::newRow("no views") << lessonJson(kGoodBlock, "{}") << u"\"main\" must be the index of a view"_s;
+    QTest::newRow("main far past the views") << lessonJson(R"({"name": "a", "title": "T", "question": "Q",
+                                                "explanation": "E", "main": 99})")
+                                             << u"(0 to 0); got 99"_s;
+    QTest::newRow("an explanation that reads a device") << lessonJson(
+        R"({"name": "a", "title": "T", "question": "Q", "explanation": "<img src=/dev/zero>", "main": 0})")
+                                                        << u"\"explanation\" uses <img src=/dev/zero>"_s;
+    QTest::newRow("an explanation of tables") << lessonJson(
+        R"({"name": "a", "title": "T", "question": "Q", "explanation": "<table><tr><td>x</td></tr></table>",
+                      "main": 0})") << u"\"explanation\" uses <table>"_s;
+    QTest::newRow("a title too long") << lessonJson(R"({"name": "a", "title": ")" + QByteArray(201, 'T')
+                                                    + R"(", "question": "Q", "explanation": "E", "main": 0})")
+                                      << u"\"title\" is 201 characters long; it may hold at most 200"_s;
+    QTest::newRow("a question too long") << lessonJson(R"({"name": "a", "title": "T", "question": ")"
+                                                       + QByteArray(1001, 'Q') + R"(", "explanation": "E", "main": 0})")
+                                         << u"\"question\" is 1001 characters long"_s;
+    QTest::newRow("an explanation too long")
+        << lessonJson(R"({"name": "a", "title": "T", "question": "Q", "explanation": ")" + QByteArray(16385, 'E')
+                      + R"(", "main": 0})")
+        << u"\"explanation\" is 16385 characters long; it may hold at most 16384"_s;
+    QTest::newRow("code too long") << lessonJson(R"({"name": "a", "title": "T", "question": "Q", "explanation": "E",
+                                                 "code": ")"
+                                                 + QByteArray(4001, 'c') + R"(", "main": 0})")
+                                   << u"\"code\" is 4001 characters long; it may hold at most 4000"_s;
 }
 
 void TestLesson::refusesWhatIsNotALesson()

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace posenc;
@@ -69,6 +71,7 @@ private slots:
     void refusedContent_data();
     void refusedContent();
     void unreadablePathNamesPathAndReason();
+    void aPipeIsNotASessionFile();
     void oversizedFileIsRefusedBeforeReading();
     void unwritablePathLeavesNothing();
 };
@@ -165,6 +168,26 @@ void TestSessionFile::refusedContent_data()
         u"parameter \"d-model\" must be a string as on the command line (\"d-model\": \"...\"), got a number"_s);
     row("view as text", R"({"format": "posenc-session", "version": 1, "params": {}, "view": "zoomed"})",
         u"\"view\" must be an object, got a string"_s);
+    // The audit: a raw NUL inside a value was taken and cut the value short ("1\0" "6" read as 1).
+    row("a raw NUL in a value",
+        QByteArray("{\"format\": \"posenc-session\", \"version\": 1,\n\"params\": {\"d-model\": \"1\0006\"}}", 72),
+        u"line 2, column 25: a NUL byte"_s);
+    row("an escaped NUL in a value", R"({"format": "posenc-session", "version": 1, "params": {"seed": "7\u0000"}})",
+        u"parameter \"seed\" holds the control character U+0000"_s);
+    row("a line break in a value", R"({"format": "posenc-session", "version": 1, "params": {"seed": "7\n8"}})",
+        u"parameter \"seed\" holds the control character U+000a"_s);
+    // The audit: an invalid lesson block was dropped without a word; the file is refused with it.
+    const QByteArray lesson = R"({"format": "posenc-session", "version": 1, "params": {},
+        "view": {"views": [{"figure": "heatmap"}]}, "lesson": )";
+    row("a lesson named with a space",
+        lesson + R"({"name": "Bad Name", "title": "T", "question": "Q", "explanation": "E", "main": 0}})",
+        u"\"name\" must be lowercase words joined by '-', got \"Bad Name\""_s);
+    row("a lesson whose main view is not there",
+        lesson + R"({"name": "a", "title": "T", "question": "Q", "explanation": "E", "main": 99}})",
+        u"\"main\" must be the index of a view of \"view\": \"views\" that names a figure (0 to 0); got 99"_s);
+    row("a lesson that loads a file",
+        lesson + R"({"name": "a", "title": "T", "question": "Q", "explanation": "<img src=/dev/zero>", "main": 0}})",
+        u"\"explanation\" uses <img src=/dev/zero>"_s);
 }
 
 void TestSessionFile::refusedContent()
@@ -187,6 +210,18 @@ void TestSessionFile::unreadablePathNamesPathAndReason()
     const SessionError error = std::get<SessionError>(result);
     QCOMPARE(error.path, missing);
     QVERIFY2(error.reason.contains(u"No such file"_s), qPrintable(error.reason));
+}
+
+// The audit: `--session` on a FIFO waited for a writer for ever; like --embeddings, a session
+// must be a regular file.
+void TestSessionFile::aPipeIsNotASessionFile()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(u"session.json"_s);
+    QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const auto result = readSession(fifo);
+    QVERIFY(std::holds_alternative<SessionError>(result));
+    QCOMPARE(std::get<SessionError>(result).toString(), fifo + u": not a regular file"_s);
 }
 
 void TestSessionFile::oversizedFileIsRefusedBeforeReading()

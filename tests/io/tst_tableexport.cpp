@@ -27,6 +27,9 @@ private slots:
     void columnStatsAreSixPerColumnInOrder();
     void rowNormsAreFivePerPosition();
     void rowNormsOverTheBudgetAreRefused();
+    void repeatedColumnsCountAgainstTheBudget();
+    void columnNamesNameEveryColumn();
+    void progressCountsEveryRowAndChangesNoCell();
 };
 
 void TestTableExport::cellsInView_data()
@@ -200,6 +203,60 @@ void TestTableExport::rowNormsOverTheBudgetAreRefused()
     QVERIFY2(refused->contains(u"15000 cells"_s), qPrintable(*refused));
     p.memoryBudget += 4;
     QVERIFY(!TableExport::check(Engine(p), request));
+}
+
+// The audit: a --dims list that repeats columns made a table larger than the block they come
+// from, and only the block was checked against the budget.
+void TestTableExport::repeatedColumnsCountAgainstTheBudget()
+{
+    Params p;
+    p.dModel = 8;
+    p.maxLen = 1000;
+    TableRequest request {TableRequest::Cells, Quantity::Pe, {0, 1000, 0, 8}, {}};
+    for (int copy = 0; copy < 16; ++copy)
+        for (std::int64_t c = 0; c < 8; ++c)
+            request.dims.push_back(c);
+    // The block (8 columns) and the table of 128 columns, 136 cells a row.
+    p.memoryBudget = 4 * 1000 * 136 - 4;
+    const auto refused = TableExport::check(Engine(p), request);
+    QVERIFY(refused);
+    QVERIFY2(refused->contains(u"136000 cells"_s), qPrintable(*refused));
+    p.memoryBudget = 4 * 1000 * 136;
+    QVERIFY(!TableExport::check(Engine(p), request));
+}
+
+void TestTableExport::columnNamesNameEveryColumn()
+{
+    const TableRequest some {TableRequest::Cells, Quantity::Output, {0, 4, 3, 5}, {7, 3, 3}};
+    QCOMPARE(TableExport::columnNames(some), (QStringList {u"output_7"_s, u"output_3"_s, u"output_3"_s}));
+    const TableRequest block {TableRequest::Cells, Quantity::Pe, {0, 4, 3, 2}, {}};
+    QCOMPARE(TableExport::columnNames(block), (QStringList {u"pe_3"_s, u"pe_4"_s}));
+    TableRequest stats;
+    stats.content = TableRequest::ColumnStats;
+    QCOMPARE(TableExport::columnNames(stats).size(), 6);
+    stats.content = TableRequest::RowNorms;
+    QCOMPARE(TableExport::columnNames(stats).size(), 5);
+    stats.content = TableRequest::PositionNorms;
+    QCOMPARE(TableExport::columnNames(stats).size(), 3);
+}
+
+// A table computed in runs, its rows counted for a progress line, is the table computed whole.
+void TestTableExport::progressCountsEveryRowAndChangesNoCell()
+{
+    Params p;
+    p.dModel = 4096;
+    p.maxLen = 9000; // runs of 4096 rows: two whole and one part
+    p.dropout = 0.3;
+    const Engine engine(p);
+    const TableRequest request {TableRequest::Cells, Quantity::Output, {0, 9000, 0, 4096}, {}};
+    WorkProgress progress;
+    const auto counted = TableExport::compute(engine, request, {0, nullptr, &progress});
+    const auto whole = TableExport::compute(engine, request);
+    QVERIFY(counted && whole);
+    QVERIFY(*counted == *whole);
+    QCOMPARE(progress.total(), 9000);
+    QCOMPARE(progress.done(), 9000);
+    QCOMPARE(progress.fraction(), 1.0);
 }
 
 QTEST_MAIN(TestTableExport)

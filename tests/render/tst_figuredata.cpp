@@ -1,4 +1,5 @@
 #include "render/data/CurvesData.h"
+#include "render/data/Detail.h"
 #include "render/data/DropoutData.h"
 #include "render/data/MagnitudesData.h"
 
@@ -38,6 +39,7 @@ private slots:
     void previewSamplesEvenlySpacedPositions();
     void columnStatisticsAreExactAtLargeL();
     void longStatisticsComeInPassesEachLabelled();
+    void theLargestStatisticsStayWithinTheCap();
     void dropFractionIsNearP_data();
     void dropFractionIsNearP();
     void concatEmbeddingModeCountsTheEmbeddingColumns();
@@ -216,6 +218,27 @@ void TestFigureData::longStatisticsComeInPassesEachLabelled()
     QVERIFY(first->embeddingMean != last->embeddingMean);
     for (qsizetype j = 0; j < last->embeddingStd.size(); ++j)
         QVERIFY(std::abs(last->embeddingStd[j] / (p.scale() * p.sigma()) - 1.0) < 0.01);
+}
+
+// The audit: magnitudes at d 2^20 by L 2^24 ran past 600 s (every position of s*E, 2^44 cells),
+// where the README promises a capped preview. Its last pass takes the positions within the cap of
+// every figure, an estimate; within the cap (X at L 2^20, d 8192) every position, as before.
+void TestFigureData::theLargestStatisticsStayWithinTheCap()
+{
+    const Engine largest(sized(1 << 20, std::int64_t(1) << 24));
+    const std::int64_t rows = MagnitudesCompute::exactRows(largest);
+    QVERIFY(rows < largest.params().maxLen);
+    QVERIFY(Budget::exactCost(rows, largest.params().dModel) <= double(Budget::kMaxExactCells));
+    QVERIFY(Budget::exactCost(2 * rows, largest.params().dModel) > double(Budget::kMaxExactCells));
+    QVERIFY(MagnitudesCompute::passCount(largest) >= 1);
+    const Engine atTheCap(sized(8192, std::int64_t(1) << 20));
+    QCOMPARE(MagnitudesCompute::exactRows(atTheCap), atTheCap.params().maxLen);
+    // A short table past the cap: its last pass is the estimate from the first rows, labelled so.
+    const Params wide = sized(1 << 20, 600);
+    const auto data = MagnitudesCompute::compute(Engine(wide), 300, Detail::Full, {}, -1);
+    QVERIFY(data);
+    QCOMPARE(data->rmsRows, std::int64_t(512));
+    QVERIFY(!data->columnStatsExact());
 }
 
 void TestFigureData::dropFractionIsNearP_data()

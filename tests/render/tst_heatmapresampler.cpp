@@ -1,5 +1,6 @@
 #include "render/Colormaps.h"
 #include "render/HeatmapPanel.h"
+#include "render/data/Detail.h"
 #include "render/data/HeatmapResampler.h"
 
 #include "HeatmapReference.h"
@@ -48,6 +49,7 @@ private slots:
     void lastPassIsTheExactAreaAverage();
     void previewsHoldThePeExactly();
     void lastPassWithinABoundOfCells();
+    void wideRowsCountAtWhatTheyCost();
     void sameCellsWhateverTheThreads_data();
     void sameCellsWhateverTheThreads();
     void cancelledGivesNothing();
@@ -340,6 +342,32 @@ void TestHeatmapResampler::lastPassWithinABoundOfCells()
     QVERIFY(grid && grid->isPreview() && grid->rowCoverage <= 0.25);
     // The PE needs no cell computed one by one: its only pass is within any bound.
     QCOMPARE(HeatmapResampler::lastPassWithin(engine, {Quantity::Pe, {0, 100000, 0, 64}, 100, 32}, 1), 0);
+}
+
+// The audit: Y's heatmap at d 2^20 by L 2^24 ran for hours: the pass within 2^33 cells counted
+// its cells alone, where a row of 2^20 columns costs about 10 times its cells. Now each wide row
+// counts d / 2^16 times, and the pass chosen costs at most the cap at that rate.
+void TestHeatmapResampler::wideRowsCountAtWhatTheyCost()
+{
+    QCOMPARE(Budget::exactCost(10, 1 << 16), 10.0 * (1 << 16));
+    QCOMPARE(Budget::exactCost(10, 1 << 20), 10.0 * (1 << 20) * 16.0);
+    QCOMPARE(Budget::exactRowsWithin(8192), std::int64_t(1) << 20); // X at L 2^20, d 8192 exact, as before
+    QCOMPARE(Budget::exactRowsWithin(1 << 20), std::int64_t(512));
+    const Params wide = sized(1 << 20, std::int64_t(1) << 24);
+    const Engine engine(wide);
+    HeatmapRequest request {Quantity::Output, {0, wide.maxLen, 0, wide.dModel}, 1000, 1200};
+    request.cellBudget = Budget::cells(Detail::Full);
+    const int pass = HeatmapResampler::lastPassWithin(engine, request, Budget::kMaxExactCells);
+    const int passes = HeatmapResampler::passCount(engine, request);
+    QVERIFY(passes > 1);
+    QVERIFY(pass < passes - 1);
+    // The chosen pass within the cap (the first pass is taken whatever it costs: a row for each
+    // row of the grid), the next beyond it, both counted at the cost of their wide rows.
+    if (pass > 0)
+        QVERIFY(Budget::exactCost(HeatmapResampler::rowsOfPass(engine, request, pass), wide.dModel)
+                <= double(Budget::kMaxExactCells));
+    QVERIFY(Budget::exactCost(HeatmapResampler::rowsOfPass(engine, request, pass + 1), wide.dModel)
+            > double(Budget::kMaxExactCells));
 }
 
 void TestHeatmapResampler::sameCellsWhateverTheThreads_data()

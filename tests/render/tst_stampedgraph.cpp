@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace posenc;
 
@@ -20,6 +21,8 @@ private slots:
     void exportsDrawExactly();
     void screenMarkersWithinHalfAPixel_data();
     void screenMarkersWithinHalfAPixel();
+    void nonFinitePointsDrawNothing_data();
+    void nonFinitePointsDrawNothing();
 };
 
 namespace {
@@ -169,6 +172,38 @@ void TestStampedGraph::screenMarkersWithinHalfAPixel()
                                 .arg(b.centroid.x())
                                 .arg(b.centroid.y())));
     }
+}
+
+void TestStampedGraph::nonFinitePointsDrawNothing_data()
+{
+    QTest::addColumn<double>("key");
+    QTest::addColumn<double>("value");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    QTest::newRow("NaN value") << 0.5 << nan;
+    QTest::newRow("NaN key") << nan << 0.5;
+    QTest::newRow("infinite value") << 0.5 << inf;
+    QTest::newRow("-infinite key") << -inf << 0.5;
+}
+
+// The audit: a NaN point crashed the stamping (a copy to a NaN pixel, in the raster engine).
+// Drawn on screen it is skipped, as QCPGraph draws nothing for it; the finite points still show.
+void TestStampedGraph::nonFinitePointsDrawNothing()
+{
+    QFETCH(double, key);
+    QFETCH(double, value);
+    const QCPScatterStyle style(QCPScatterStyle::ssDisc, 6);
+    QCustomPlot plot;
+    build(plot, true, style, true);
+    plot.graph(0)->addData(key, value);
+    plot.replot();
+    const QImage image = plot.grab().toImage();
+    const QList<QPointF> pixels = markerPixels(plot);
+    int inked = 0;
+    for (const QPointF &at : pixels)
+        if (std::isfinite(at.x()) && std::isfinite(at.y()) && inkAround(image, at, 4).total > 0.0)
+            ++inked;
+    QCOMPARE(inked, kMarkers);
 }
 
 QTEST_MAIN(TestStampedGraph)

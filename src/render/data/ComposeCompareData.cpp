@@ -95,6 +95,11 @@ std::array<Params, 2> sides(const Params &params)
     return {sum, concat};
 }
 
+std::int64_t statisticsRows(const Params &params)
+{
+    return std::min(params.maxLen, Budget::exactRowsWithin(std::max<std::int64_t>(1, params.embeddingColumns())));
+}
+
 std::optional<ComposeCompareData> compute(const Params &params, const Request &request, const ComputeOptions &options,
                                           QString *refusal)
 {
@@ -130,8 +135,12 @@ std::optional<ComposeCompareData> compute(const Params &params, const Request &r
 
         const std::int64_t previewRows
             = std::max<std::int64_t>(1, Budget::cells(Detail::Preview) / std::max<std::int64_t>(1, p.dModel));
-        const auto stats = request.detail == Detail::Full ? exactStatistics(engine, options)
-                                                          : ColumnStatistics::estimate(engine, previewRows, options);
+        // Full detail over every position, within the cap of every figure: past it, an estimate
+        // from the positions within (statisticsRows says so in the title).
+        const std::int64_t exactRows = statisticsRows(p);
+        const auto stats = request.detail == Detail::Preview ? ColumnStatistics::estimate(engine, previewRows, options)
+            : p.maxLen <= exactRows                          ? exactStatistics(engine, options)
+                                                             : ColumnStatistics::estimate(engine, exactRows, options);
         if (!stats) {
             if (refusal && !(options.cancel && options.cancel->load()))
                 *refusal = ColumnStatistics::check(engine).value_or(

@@ -71,6 +71,9 @@ struct Request
 };
 std::optional<ComposeCompareData> compute(const Params &params, const Request &request, const ComputeOptions &options,
                                           QString *refusal);
+// The positions a side's full-detail statistics take: every one, or past the cap of every
+// figure (Budget::kMaxExactCells) as many as it allows, an estimate the title names.
+std::int64_t statisticsRows(const Params &params);
 
 } // namespace ComposeCompareCompute
 

@@ -54,10 +54,14 @@ void scatter(const Engine &engine, const Block &block, DropoutAnatomyData &data)
             // X as the engine forms it: s·E + PE in float.
             const double in = embeddingInput ? e(0, c) : static_cast<double>(e(0, c) + q(0, c));
             const double out = embeddingInput ? static_cast<double>(y(0, c)) - q(0, c) : y(0, c);
-            ScatterPoints &points = rule == DropoutMask::RowRule::Zero          ? data.zeroed
+            if (!std::isfinite(in) || !std::isfinite(out)) {
+                ++data.nonFiniteCells;
+                continue;
+            }
+            ScatterPoints &points = rule == DropoutMask::RowRule::Zero        ? data.zeroed
                 : rule == DropoutMask::RowRule::PassThrough || c >= droppable ? data.passed
-                : m(0, c) != 0.0f                                      ? data.kept
-                                                                       : data.dropped;
+                : m(0, c) != 0.0f                                             ? data.kept
+                                                                              : data.dropped;
             points.add(in, out);
         }
         data.scatterCells += block.cols;

@@ -39,6 +39,9 @@ struct DropoutAnatomyData : FigureData
     // (0), passed through (protect-special's rows: x 1), zeroed (masked-fill's padding).
     ScatterPoints kept, dropped, passed, zeroed;
     std::int64_t scatterCells = 0;
+    // Cells whose input or output is NaN or infinite (a loaded matrix may hold them): no point
+    // on the plot, counted in its title.
+    std::int64_t nonFiniteCells = 0;
     bool scatterEveryRow = true; // else evenly spaced rows of the view
     // The fraction of the same cells dropped at each p, with the same seed: the cells in view
     // under dropout (not the rows passed through or zeroed), evenly spaced rows past a budget.

@@ -74,8 +74,10 @@ std::optional<DropoutData> compute(const Engine &engine, const DropoutRequest &r
     data.params = engine.params();
     const HeatmapRequest base {Quantity::Mask, request.block, request.pixelRows, request.pixelCols,
                                Budget::cells(detail)};
-    // A preview is the resampler's first pass (labelled so in its grids); the full detail exact.
-    const int pass = detail == Detail::Preview ? 0 : HeatmapResampler::kLastPass;
+    // A preview is the resampler's first pass (labelled so in its grids); the full detail exact,
+    // within the cap of every figure (a larger view: the largest pass within, labelled so).
+    const int pass
+        = detail == Detail::Preview ? 0 : HeatmapResampler::lastPassWithin(engine, base, Budget::kMaxExactCells);
     auto mask = HeatmapResampler::resample(engine, base, options, pass);
     if (!mask)
         return std::nullopt;

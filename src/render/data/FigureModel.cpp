@@ -1,11 +1,14 @@
 #include "FigureModel.h"
 
+#include "core/MemoryBudget.h"
 #include "core/ParamText.h"
+#include "core/TableAllocation.h"
 
 #include <QCoreApplication>
 #include <QThread>
 
 #include <cmath>
+#include <new>
 
 using namespace Qt::StringLiterals;
 
@@ -96,7 +99,17 @@ FigureResult FigureModel::compute(const FigureRequest &request, const std::atomi
     ++g_computations;
     if (const QCoreApplication *app = QCoreApplication::instance(); app && QThread::currentThread() == app->thread())
         ++g_onApplicationThread;
-    return computeData(request, cancel);
+    // Memory the budget allowed but the system would not give (a busy machine, a process limit)
+    // refuses the figure as the budget would: a worker thread must not end the program.
+    try {
+        return computeData(request, cancel);
+    } catch (const TableAllocationFailed &failed) {
+        return {nullptr, u"%1: %2"_s.arg(name(), failed.message())};
+    } catch (const std::bad_alloc &) {
+        return {nullptr,
+                u"%1: the system could not give the memory asked for; this machine has %2 of memory, and not all "
+                "of it free"_s.arg(name(), MemoryBudget::formatGiB(MemoryBudget::physicalMemory()))};
+    }
 }
 
 std::optional<TableRequest> FigureModel::table(const Params &, const FigureState &) const

@@ -11,10 +11,9 @@ namespace posenc {
 
 namespace {
 constexpr int kPreviewCoarseness = 2;
-// Cells a full-detail grid computes one by one at most: 2^33, the whole of X at L 2^20,
-// d 8192 (~15 s). Past that (X of d 2^20 by L 2^24 would take hours), the largest pass
-// within it, labelled a preview.
-constexpr std::int64_t kFullCells = std::int64_t(1) << 33;
+// Cells a full-detail grid computes one by one at most (Budget::kMaxExactCells). Past that (X of
+// d 2^20 by L 2^24 would take hours), the largest pass within it, labelled a preview.
+constexpr std::int64_t kFullCells = Budget::kMaxExactCells;
 } // namespace
 
 QList<Quantity> HeatmapModel::quantities()
@@ -82,7 +81,16 @@ QList<Quantity> HeatmapModel::inputs(const FigureState &state) const
 
 QList<ParamError> HeatmapModel::checkOptions(const Params &params, const FigureState &state) const
 {
-    const Shape shape = Quantities::shape(quantity(state), params);
+    const Quantity q = quantity(state);
+    const Shape shape = Quantities::shape(q, params);
+    // The concatenation may give the PE no column: a table of no cells has nothing to show, which
+    // is not a matter of memory.
+    if (shape.cols == 0)
+        return {
+            ParamError {QString::fromUtf16(kQuantity), u"a quantity whose table has cells"_s,
+                        u"the %1 table has no columns at these parameters (the concatenation gives the PE none)"_s.arg(
+                            Quantities::name(q)),
+                        ParamError::quoted(Quantities::name(q))}};
     return ViewOptions::check(state, name(), shape.rows, shape.cols);
 }
 

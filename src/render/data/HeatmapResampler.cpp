@@ -1,6 +1,7 @@
 #include "HeatmapResampler.h"
 
 #include "ColourScale.h"
+#include "Detail.h"
 #include "HeatmapFilter.h"
 #include "HeatmapParts.h"
 #include "RowSampling.h"
@@ -148,21 +149,29 @@ bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &column
 {
     const DirectPart direct(engine, quantity, s.parts);
     const std::int64_t gridCols = s.cols.cells();
-    const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / s.block.cols);
-    std::vector<RowRun> tiles;
+    // A tile is a run's rows, as many as fit kTileCells but at least a whole run (up to
+    // RowSampling::kMaxRun rows), across the columns that then fit: a block's first row sets
+    // up every pair of its columns (a sine and cosine each), which single rows of a wide table
+    // (d 2^20) would pay row by row, far more than their cells.
+    const std::int64_t wideRows = std::max<std::int64_t>(1, kTileCells / s.block.cols);
+    std::vector<Block> tiles;
     for (const RowRun &run : s.sampling.runs(pass)) {
         *taken += run.rows;
+        const std::int64_t tileRows = std::max(wideRows, std::min(run.rows, RowSampling::kMaxRun));
+        const std::int64_t tileCols = std::clamp<std::int64_t>(kTileCells / tileRows, 1, s.block.cols);
         for (std::int64_t r = 0; r < run.rows; r += tileRows)
-            tiles.push_back({run.row0 + r, std::min(tileRows, run.rows - r)});
+            for (std::int64_t c = 0; c < s.block.cols; c += tileCols)
+                tiles.push_back({run.row0 + r, std::min(tileRows, run.rows - r), s.block.col0 + c,
+                                 std::min(tileCols, s.block.cols - c)});
     }
     const auto tileCount = static_cast<std::int64_t>(tiles.size());
     for (std::int64_t chunk = 0; chunk < tileCount; chunk += kChunkTiles) {
         const std::int64_t count = std::min(kChunkTiles, tileCount - chunk);
         std::vector<TileSums> parts(static_cast<std::size_t>(count));
         const bool done = forEachTile(count, options.threads, options.cancel, [&](std::int64_t t) {
-            const RowRun &tile = tiles[static_cast<std::size_t>(chunk + t)];
-            RowMatrixXf values(tile.rows, s.block.cols);
-            direct.compute({tile.row0, tile.rows, s.block.col0, s.block.cols}, values);
+            const Block &tile = tiles[static_cast<std::size_t>(chunk + t)];
+            RowMatrixXf values(tile.rows, tile.cols);
+            direct.compute(tile, values);
             TileSums &part = parts[static_cast<std::size_t>(t)];
             const int lo = s.rows.cellsOf(tile.row0).first;
             const int hi = s.rows.cellsOf(tile.row0 + tile.rows - 1).second;
@@ -171,7 +180,16 @@ bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &column
             part.sums.assign(static_cast<std::size_t>(part.n * gridCols), 0.0);
             part.weights.assign(static_cast<std::size_t>(part.n), 0.0);
             RowMatrixXd reduced;
-            columns.reduceRows(values.cast<double>(), reduced);
+            if (tile.cols == s.block.cols) {
+                columns.reduceRows(values.cast<double>(), reduced);
+            } else {
+                // Part of the columns: what they add to each grid column.
+                const RowMatrixXd cells = values.cast<double>();
+                reduced = RowMatrixXd::Zero(tile.rows, gridCols);
+                const std::int64_t from = tile.col0 - s.block.col0;
+                columns.addReduced(cells.data(), tile.cols, static_cast<int>(tile.rows), from, from + tile.cols,
+                                   reduced.data(), gridCols);
+            }
             for (std::int64_t r = 0; r < tile.rows; ++r) {
                 const auto [a0, a1] = s.rows.cellsOf(tile.row0 + r);
                 for (int a = a0; a <= a1; ++a) {
@@ -180,7 +198,9 @@ bool addDirect(const Engine &engine, const Setup &s, const ColumnWeights &column
                     const double *from = reduced.row(r).data();
                     for (std::int64_t b = 0; b < gridCols; ++b)
                         row[b] += w * from[b];
-                    part.weights[static_cast<std::size_t>(a - part.a0)] += w;
+                    // A row's weight counts once, with its first columns.
+                    if (tile.col0 == s.block.col0)
+                        part.weights[static_cast<std::size_t>(a - part.a0)] += w;
                 }
             }
         });
@@ -300,6 +320,17 @@ int passCount(const Engine &engine, const HeatmapRequest &request)
     return s ? passesOf(*s) : 1;
 }
 
+std::int64_t rowsOfPass(const Engine &engine, const HeatmapRequest &request, int pass)
+{
+    const auto s = setUp(engine, request);
+    if (!s || !s->parts.hasDirect)
+        return 0;
+    std::int64_t rows = 0;
+    for (const RowRun &run : s->sampling.runs(pass))
+        rows += run.rows;
+    return rows;
+}
+
 int lastPassWithin(const Engine &engine, const HeatmapRequest &request, std::int64_t cells)
 {
     const auto s = setUp(engine, request);
@@ -309,7 +340,8 @@ int lastPassWithin(const Engine &engine, const HeatmapRequest &request, std::int
         std::int64_t rows = 0;
         for (const RowRun &run : s->sampling.runs(pass))
             rows += run.rows;
-        if (rows * s->block.cols <= cells)
+        // Counted at what they cost: a wide row more than its cells (Budget::exactCost).
+        if (Budget::exactCost(rows, s->block.cols) <= static_cast<double>(cells))
             return pass;
     }
     return 0;

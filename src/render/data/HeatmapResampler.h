@@ -77,9 +77,12 @@ constexpr int kLastPass = std::numeric_limits<int>::max();
 
 // The passes `request` takes until it is exact; 1 when the first is.
 int passCount(const Engine &engine, const HeatmapRequest &request);
-// The last pass that computes at most `cells` table cells one by one (pass 0 if none does):
-// where an exact grid would take too long, the best preview within a bound.
+// The last pass that computes at most `cells` table cells one by one, a wide row counted at what
+// it costs (Budget::exactCost; pass 0 if none does): where an exact grid would take too long, the
+// best preview within a bound.
 int lastPassWithin(const Engine &engine, const HeatmapRequest &request, std::int64_t cells);
+// The rows pass `pass` computes one by one (0 where no cell is).
+std::int64_t rowsOfPass(const Engine &engine, const HeatmapRequest &request, int pass);
 
 // The grid of `request` after pass `pass` (kLastPass, or any pass past the last: the exact
 // grid). Nothing when cancelled or when the engine refuses the block.

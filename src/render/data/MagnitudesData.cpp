@@ -153,10 +153,16 @@ std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, 
 
 } // namespace
 
+std::int64_t exactRows(const Engine &engine)
+{
+    const Params &p = engine.params();
+    return std::min(p.maxLen, Budget::exactRowsWithin(std::max<std::int64_t>(p.embeddingColumns(), 1)));
+}
+
 int passCount(const Engine &engine)
 {
     const Params &p = engine.params();
-    const std::int64_t cells = p.maxLen * std::max<std::int64_t>(p.embeddingColumns(), 1);
+    const std::int64_t cells = exactRows(engine) * std::max<std::int64_t>(p.embeddingColumns(), 1);
     int passes = 1;
     for (std::int64_t first = cells; first > Budget::cells(Detail::Full) && passes < kMaxPasses; first /= kPassGrowth)
         ++passes;
@@ -191,10 +197,11 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
         = preview ? previewRows(d) : std::max<std::int64_t>(1, Budget::cells(detail) / std::max<std::int64_t>(1, d));
     // Full detail: the statistics over the first L / 8^k positions in pass k from the last, all
     // of them in the last (s*E's rows are independent draws: a first part of them is a fair
-    // sample, and what one pass measured is kept for the next).
+    // sample, and what one pass measured is kept for the next); past the cap of every figure,
+    // the last takes the positions within it, an estimate that says so.
     const int passes = passCount(engine);
     pass = pass < 0 ? passes - 1 : std::min(pass, passes - 1);
-    std::int64_t statsRows = L;
+    std::int64_t statsRows = exactRows(engine);
     for (int k = pass; k < passes - 1; ++k)
         statsRows = std::max<std::int64_t>(1, statsRows / kPassGrowth);
     const bool everyPosition = !preview && L <= budgetRows;

@@ -42,9 +42,13 @@ namespace MagnitudesCompute {
 // The passes of the full detail: one, or where the exact statistics take long (more than the
 // full budget's cells of s*E), several over 8 times more positions each, the last over all.
 int passCount(const Engine &engine);
+// The positions the last pass takes s*E's statistics over: every one, or past the cap of every
+// figure (Budget::kMaxExactCells) as many as it allows, an estimate.
+std::int64_t exactRows(const Engine &engine);
 
 // `pixels` is the width the per-position curves are shown on. Full: the per-column statistics
-// over every position in the last pass (`pass` -1), over the first L / 8^k positions k passes
+// over every position in the last pass (`pass` -1; the first Budget::exactRowsWithin(d) past
+// that cap, an estimate), over the first L / 8^k positions k passes
 // before it, each labelled an estimate; Preview: s*E's estimated from a few rows (the PE's are
 // exact either way). Nothing when cancelled.
 std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail detail, const ComputeOptions &options,

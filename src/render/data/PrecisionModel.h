@@ -16,6 +16,10 @@ struct PrecisionData : FigureData
     // and every PE column, exact, beside the bound float32 rounding of the angle gives.
     QList<double> bandCentre, bandMax, bound;
     double bandPositions = 1.0; // the positions of a band, on average
+    // The pairs every band took, fastest first: all that could reach its largest error, or
+    // fewer where the cap of every figure stopped them (bandPairsComplete false: a preview).
+    std::int64_t bandPairs = 0;
+    bool bandPairsComplete = true;
     // Lower panel: the largest |error| in each pixel, positions across and PE columns down.
     Block block; // positions [row0, rowEnd) on x, columns [col0, colEnd) on y
     int cols = 0; // position bands
@@ -23,6 +27,12 @@ struct PrecisionData : FigureData
     std::vector<float> maxima; // rows x cols, row-major
     // 1 when every position entered the maxima; s when every s-th did (a preview).
     std::int64_t stride = 1;
+    // 1 when every position entered the maxima; s when the last 1/s of each pixel's positions did
+    // (full detail past the cap of every figure, Budget::kMaxExactCells: a preview).
+    std::int64_t share = 1;
+    // 0 when every column entered the maxima; m when, past the cap with one position a pixel,
+    // the first (fastest) m columns of each pixel row did, at each pixel's last position.
+    std::int64_t columnsTaken = 0;
     double largest = 0.0; // over the panel's positions and columns
     std::int64_t largestAt = 0; // its position
     std::int64_t peColumns = 0;

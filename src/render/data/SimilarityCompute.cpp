@@ -3,10 +3,13 @@
 #include "ColourScale.h"
 
 #include "core/Frequencies.h"
+#include "core/MemoryBudget.h"
 #include "core/TableAllocation.h"
 
 #include <algorithm>
 #include <cmath>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc::SimilarityCompute {
 
@@ -14,6 +17,8 @@ namespace {
 
 // Rows computed at once by the direct sums: large enough for the engine, small for the cache.
 constexpr std::int64_t kTileCells = std::int64_t(1) << 18;
+// PE columns whose band means are held at once.
+constexpr std::int64_t kChunkColumns = 1024;
 
 bool cancelled(const std::atomic<bool> *cancel)
 {
@@ -36,50 +41,84 @@ std::pair<double, double> meanSinCos(std::int64_t a, std::int64_t n, double w)
     return {std::sin(centre) * factor, std::cos(centre) * factor};
 }
 
-Eigen::MatrixXd closedFormMeans(const Params &params, std::int64_t first, std::int64_t count, int bands, bool unit)
+// Whether the band means come from the closed form (exact angles; unit rows only when every
+// row has the same norm, even k) or from the table's rows.
+bool closedFormApplies(const Params &params, bool unit)
+{
+    return params.sinusoidal.angles == Angles::Exact && (!unit || params.peColumns() % 2 == 0);
+}
+
+// Columns [c0, c1) of the band means in closed form.
+Eigen::MatrixXd closedFormMeans(const Params &params, std::int64_t first, std::int64_t count, int bands, bool unit,
+                                std::int64_t c0, std::int64_t c1)
 {
     const std::int64_t k = params.peColumns();
-    const std::int64_t pairs = Frequencies::pairCount(k);
-    Eigen::MatrixXd means(bands, k);
-    std::vector<double> sines(static_cast<std::size_t>(pairs)), cosines(static_cast<std::size_t>(pairs));
+    Eigen::MatrixXd means(bands, c1 - c0);
     // Even k: every row has the norm sqrt(k / 2).
     const double norm = unit ? std::sqrt(0.5 * static_cast<double>(k)) : 1.0;
     for (int b = 0; b < bands; ++b) {
         const std::int64_t a = bandStart(first, count, bands, b);
         const std::int64_t n = bandStart(first, count, bands, b + 1) - a;
-        for (std::int64_t i = 0; i < pairs; ++i) {
-            const auto [s, c] = meanSinCos(a, n, Frequencies::angular(i, k, params.sinusoidal.base));
-            sines[static_cast<std::size_t>(i)] = s / norm;
-            cosines[static_cast<std::size_t>(i)] = c / norm;
-        }
-        for (std::int64_t j = 0; j < k; ++j) {
+        // Interleaved, a pair's two columns are neighbours: its means are taken once.
+        std::int64_t pair = -1;
+        std::pair<double, double> mean;
+        for (std::int64_t j = c0; j < c1; ++j) {
             const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
-            means(b, j) = (role.isCos ? cosines : sines)[static_cast<std::size_t>(role.pair)];
+            if (role.pair != pair) {
+                pair = role.pair;
+                mean = meanSinCos(a, n, Frequencies::angular(role.pair, k, params.sinusoidal.base));
+            }
+            means(b, j - c0) = (role.isCos ? mean.second : mean.first) / norm;
         }
     }
     return means;
 }
 
-std::optional<Eigen::MatrixXd> directMeans(const Engine &engine, std::int64_t first, std::int64_t count, int bands,
-                                           bool unit, int threads, const std::atomic<bool> *cancel)
+// The norms of the table's PE rows [first, first + count), in double.
+std::optional<std::vector<double>> rowNorms(const Engine &engine, std::int64_t first, std::int64_t count, int threads,
+                                            const std::atomic<bool> *cancel)
 {
     const std::int64_t k = engine.params().peColumns();
-    Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(bands, k);
     const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / std::max<std::int64_t>(k, 1));
+    std::vector<double> norms(static_cast<std::size_t>(count));
     RowMatrixXf tile;
-    int band = 0;
     for (std::int64_t r0 = first; r0 < first + count; r0 += tileRows) {
         const std::int64_t rows = std::min(tileRows, first + count - r0);
         tile.resize(rows, k);
         if (!engine.compute(Quantity::Pe, {r0, rows, 0, k}, tile, {threads, cancel}))
+            return std::nullopt;
+        for (std::int64_t r = 0; r < rows; ++r)
+            norms[static_cast<std::size_t>(r0 + r - first)] = tile.row(r).cast<double>().norm();
+    }
+    return norms;
+}
+
+// Columns [c0, c1) of the band means from the table's rows, each divided by its norm when
+// `norms` (of the rows from `first`) is given.
+std::optional<Eigen::MatrixXd> directMeans(const Engine &engine, std::int64_t first, std::int64_t count, int bands,
+                                           const std::vector<double> *norms, std::int64_t c0, std::int64_t c1,
+                                           int threads, const std::atomic<bool> *cancel)
+{
+    const std::int64_t cols = c1 - c0;
+    Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(bands, cols);
+    const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / std::max<std::int64_t>(cols, 1));
+    RowMatrixXf tile;
+    int band = 0;
+    for (std::int64_t r0 = first; r0 < first + count; r0 += tileRows) {
+        const std::int64_t rows = std::min(tileRows, first + count - r0);
+        tile.resize(rows, cols);
+        if (!engine.compute(Quantity::Pe, {r0, rows, c0, cols}, tile, {threads, cancel}))
             return std::nullopt;
         for (std::int64_t r = 0; r < rows; ++r) {
             const std::int64_t p = r0 + r;
             while (p >= bandStart(first, count, bands, band + 1))
                 ++band;
             Eigen::VectorXd row = tile.row(r).cast<double>().transpose();
-            if (unit && row.norm() > 0.0)
-                row /= row.norm();
+            if (norms) {
+                const double norm = (*norms)[static_cast<std::size_t>(p - first)];
+                if (norm > 0.0)
+                    row /= norm;
+            }
             sums.row(band) += row.transpose();
         }
         if (cancelled(cancel))
@@ -88,6 +127,26 @@ std::optional<Eigen::MatrixXd> directMeans(const Engine &engine, std::int64_t fi
     for (int b = 0; b < bands; ++b)
         sums.row(b) /= static_cast<double>(bandStart(first, count, bands, b + 1) - bandStart(first, count, bands, b));
     return sums;
+}
+
+// A side of the grid: its rows of the table, cut into bands, and their norms where the band
+// means need them.
+struct Side
+{
+    std::int64_t first;
+    std::int64_t count;
+    int bands;
+    std::optional<std::vector<double>> norms;
+};
+
+// Columns [c0, c1) of a side's band means.
+std::optional<Eigen::MatrixXd> sideMeans(const Engine &engine, const Side &side, bool unit, std::int64_t c0,
+                                         std::int64_t c1, int threads, const std::atomic<bool> *cancel)
+{
+    if (closedFormApplies(engine.params(), unit))
+        return closedFormMeans(engine.params(), side.first, side.count, side.bands, unit, c0, c1);
+    return directMeans(engine, side.first, side.count, side.bands, side.norms ? &*side.norms : nullptr, c0, c1, threads,
+                       cancel);
 }
 
 // The dot products of PE rows p0 and p0 + k for the offsets `ks`, from the table.
@@ -115,10 +174,34 @@ std::optional<QList<double>> measured(const Engine &engine, std::int64_t p0, con
 std::optional<Eigen::MatrixXd> bandMeans(const Engine &engine, std::int64_t first, std::int64_t count, int bands,
                                          bool unit, int threads, const std::atomic<bool> *cancel)
 {
+    Side side {first, count, bands, std::nullopt};
+    if (unit && !closedFormApplies(engine.params(), unit)) {
+        side.norms = rowNorms(engine, first, count, threads, cancel);
+        if (!side.norms)
+            return std::nullopt;
+    }
+    return sideMeans(engine, side, unit, 0, engine.params().peColumns(), threads, cancel);
+}
+
+std::optional<QString> check(const Engine &engine, const HeatmapRequest &visible, bool cosine)
+{
     const Params &params = engine.params();
-    if (params.sinusoidal.angles == Angles::Exact && (!unit || params.peColumns() % 2 == 0))
-        return closedFormMeans(params, first, count, bands, unit);
-    return directMeans(engine, first, count, bands, unit, threads, cancel);
+    const Block &block = visible.block;
+    const auto gridRows
+        = static_cast<std::uint64_t>(std::min<std::int64_t>(block.rows, std::max(1, visible.pixelRows)));
+    const auto gridCols
+        = static_cast<std::uint64_t>(std::min<std::int64_t>(block.cols, std::max(1, visible.pixelCols)));
+    const auto chunk = static_cast<std::uint64_t>(std::min(kChunkColumns, params.peColumns()));
+    // In float32 cells: the band means of a chunk of columns for both sides and the grid, in
+    // double; the norms of every row of both sides where unit rows need them; a tile of the table.
+    std::uint64_t cells = 2 * (gridRows + gridCols) * chunk + 2 * gridRows * gridCols + kTileCells;
+    if (cosine && !closedFormApplies(params, true))
+        cells += 2 * static_cast<std::uint64_t>(block.rows + block.cols);
+    return MemoryBudget::check(cells, params.memoryBudget,
+                               u"the similarity of %1 x %2 positions on a %3 x %4 grid"_s.arg(block.rows)
+                                   .arg(block.cols)
+                                   .arg(gridRows)
+                                   .arg(gridCols));
 }
 
 double closedForm(const Params &params, double k, bool cosine)
@@ -152,13 +235,29 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     grid.block = block;
     grid.rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, visible.pixelRows)));
     grid.cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, visible.pixelCols)));
-    const auto rowMeans = bandMeans(engine, block.row0, block.rows, grid.rows, cosine, threads, cancel);
-    if (!rowMeans)
-        return std::nullopt;
-    const auto colMeans = bandMeans(engine, block.col0, block.cols, grid.cols, cosine, threads, cancel);
-    if (!colMeans)
-        return std::nullopt;
-    const Eigen::MatrixXd s = *rowMeans * colMeans->transpose();
+    // S of a cell is the dot product of its two bands' mean rows, summed over the PE's columns a
+    // chunk at a time: the band means of every column at once would take (rows + cols) x k
+    // doubles, gigabytes at k 2^18.
+    Side rows {block.row0, block.rows, grid.rows, std::nullopt};
+    Side cols {block.col0, block.cols, grid.cols, std::nullopt};
+    if (cosine && !closedFormApplies(params, true)) {
+        rows.norms = rowNorms(engine, rows.first, rows.count, threads, cancel);
+        cols.norms = rows.norms ? rowNorms(engine, cols.first, cols.count, threads, cancel) : std::nullopt;
+        if (!cols.norms)
+            return std::nullopt;
+    }
+    const std::int64_t k = params.peColumns();
+    Eigen::MatrixXd s = Eigen::MatrixXd::Zero(grid.rows, grid.cols);
+    for (std::int64_t c0 = 0; c0 < k; c0 += kChunkColumns) {
+        const std::int64_t c1 = std::min(k, c0 + kChunkColumns);
+        const auto rowMeans = sideMeans(engine, rows, cosine, c0, c1, threads, cancel);
+        if (!rowMeans)
+            return std::nullopt;
+        const auto colMeans = sideMeans(engine, cols, cosine, c0, c1, threads, cancel);
+        if (!colMeans || cancelled(cancel))
+            return std::nullopt;
+        s.noalias() += *rowMeans * colMeans->transpose();
+    }
     grid.values.resize(static_cast<std::size_t>(grid.rows) * grid.cols);
     for (int a = 0; a < grid.rows; ++a)
         for (int b = 0; b < grid.cols; ++b)

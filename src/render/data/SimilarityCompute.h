@@ -19,6 +19,10 @@ namespace posenc::SimilarityCompute {
 std::optional<Eigen::MatrixXd> bandMeans(const Engine &engine, std::int64_t first, std::int64_t count, int bands,
                                          bool unit, int threads, const std::atomic<bool> *cancel);
 
+// The refusal of the grid of `visible` over the memory budget (the band means of a chunk of
+// columns, the grid, the rows' norms for cosines from the table), or nothing.
+std::optional<QString> check(const Engine &engine, const HeatmapRequest &visible, bool cosine);
+
 // S(k) in closed form: the sum over whole pairs of cos(k w_i), plus half of cos(k w) for the lone
 // sine column of odd d (its mean over p); divided by the mean squared norm with `cosine`.
 double closedForm(const Params &params, double k, bool cosine);

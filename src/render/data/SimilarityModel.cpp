@@ -61,13 +61,12 @@ FigureResult SimilarityModel::computeData(const FigureRequest &request, const st
     const Shape shape = engine.shape(Quantity::Similarity);
     const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), Quantity::Similarity, shape);
     const PanelExtent offsets = request.panels.value(1);
+    if (auto refused = SimilarityCompute::check(engine, visible, cosine(request.state)))
+        return {nullptr, std::move(refused)};
     auto data = SimilarityCompute::compute(engine, visible, cosine(request.state), offsets.x, offsets.pixels().width(),
                                            request.threads, &cancel);
-    if (!data) {
-        if (cancel.load(std::memory_order_relaxed))
-            return {};
-        return {nullptr, VisibleCells::refusal(engine, Quantity::Pe, {0, 1, 0, engine.params().peColumns()})};
-    }
+    if (!data)
+        return {};
     return {std::make_shared<const SimilarityData>(std::move(*data)), std::nullopt};
 }
 

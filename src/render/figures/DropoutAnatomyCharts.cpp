@@ -187,7 +187,9 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
         if (graph->dataCount() > 0)
             MeasuredText::addToLegend(graph, m_scatterLegend);
     }
-    const QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
+    QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
+    if (d.nonFiniteCells > 0)
+        rows += u", %1 not finite left out"_s.arg(FigureText::formatCount(d.nonFiniteCells));
     const QString slopes = p.dropout < 1.0
         ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(NumberText::compact(1.0 / (1.0 - p.dropout)))
         : u"p = 1: slope 0, every cell under dropout dropped"_s;

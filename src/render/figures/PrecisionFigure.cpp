@@ -155,7 +155,9 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const QString over = d.bandPositions > 1.0
         ? u"over each ~%1 positions"_s.arg(FigureText::formatRatio(d.bandPositions))
         : u"at each position"_s;
-    m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| %1, every column"_s.arg(over));
+    const QString columns
+        = d.bandPairsComplete ? u"every column"_s : u"the fastest %1 pairs"_s.arg(FigureText::formatCount(d.bandPairs));
+    m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| %1, %2"_s.arg(over, columns));
     m_bound->setName(m_compact ? u"bound"_s : u"bound p·w₀·2⁻²³ + 2⁻²⁵"_s);
     // The decades the errors span, not those below the smallest.
     double lo = INFINITY, hi = kFloor * 10;
@@ -192,6 +194,13 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                                                          FigureText::formatCount(d.largestAt));
     if (d.stride > 1)
         title += u"  ·  preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride));
+    if (d.columnsTaken > 0)
+        title += u"  ·  preview: the last position and the fastest %1 columns of each pixel below"_s.arg(
+            FigureText::formatCount(d.columnsTaken));
+    else if (d.share > 1)
+        title += u"  ·  preview: the last 1/%1 of each pixel's positions below"_s.arg(FigureText::formatCount(d.share));
+    if (!d.bandPairsComplete)
+        title += u"  ·  preview: the fastest %1 pairs above"_s.arg(FigureText::formatCount(d.bandPairs));
     m_title->setText(title);
 }
 

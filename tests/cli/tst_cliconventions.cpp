@@ -1,0 +1,335 @@
+// The command line's conventions (docs/ARCHITECTURE.md, Command line), as a shell user meets them:
+// `-o -` writes to standard output in the --format given; CSV files name their columns in a
+// '#' line; long work shows a progress line on a terminal only, --quiet silences it, and Ctrl+C
+// stops it leaving nothing; without a display the window exits 2 saying what to do instead;
+// a bad option is one line pointing at --help; -V is the version.
+#include "CliRun.h"
+#include "Terminal.h"
+
+#include "support/TestFiles.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <cstdlib>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+namespace {
+
+const QStringList kSmall = {u"--d-model"_s, u"12"_s, u"--max-len"_s, u"30"_s, u"--dropout"_s, u"0.2"_s};
+
+// About 15 s of one core (X's statistics over 2^33 cells): long enough to be watched, stopped
+// long before it ends.
+const QStringList kLongTable
+    = {u"table"_s, u"column-stats"_s, u"--d-model"_s, u"8192"_s, u"--max-len"_s, u"1048576"_s, u"--threads"_s, u"1"_s};
+
+// The environment of a process with no display at all.
+QProcessEnvironment withoutDisplay()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : {u"QT_QPA_PLATFORM"_s, u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s})
+        environment.remove(name);
+    return environment;
+}
+
+} // namespace
+
+class TestCliConventions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void standardOutputCarriesTheTable_data();
+    void standardOutputCarriesTheTable();
+    void standardOutputCarriesTheFigure_data();
+    void standardOutputCarriesTheFigure();
+    void standardOutputNeedsAFormat_data();
+    void standardOutputNeedsAFormat();
+    void formatWinsOverTheExtension();
+    void csvStartsWithAHeaderNamingTheColumns_data();
+    void csvStartsWithAHeaderNamingTheColumns();
+    void progressShowsOnATerminalOnlyAndCtrlCStopsTheWork();
+    void withoutADisplayTheWindowExits2_data();
+    void withoutADisplayTheWindowExits2();
+    void aBadOptionIsOneLinePointingAtHelp_data();
+    void aBadOptionIsOneLinePointingAtHelp();
+    void capitalVIsTheVersion_data();
+    void capitalVIsTheVersion();
+    void versionTakesNoArguments();
+
+private:
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+};
+
+void TestCliConventions::standardOutputCarriesTheTable_data()
+{
+    QTest::addColumn<QString>("quantity");
+    QTest::addColumn<QString>("format");
+    for (const QString &format : {u"npy"_s, u"csv"_s}) {
+        QTest::newRow(qPrintable(u"output "_s + format)) << u"output"_s << format;
+        QTest::newRow(qPrintable(u"row-norms "_s + format)) << u"row-norms"_s << format;
+    }
+}
+
+// Before: "-o -" was refused, and no command could write to a pipe.
+void TestCliConventions::standardOutputCarriesTheTable()
+{
+    QFETCH(QString, quantity);
+    QFETCH(QString, format);
+    const QString file = path(u"table."_s + format);
+    QCOMPARE(posenc(QStringList {u"table"_s, quantity, u"-o"_s, file, u"--force"_s} + kSmall).exitCode, 0);
+    const BinaryRun piped
+        = posencBytes(QStringList {u"table"_s, quantity, u"-o"_s, u"-"_s, u"--format"_s, format} + kSmall);
+    QCOMPARE(piped.exitCode, 0);
+    QCOMPARE(piped.err, QString());
+    QVERIFY(!piped.out.isEmpty());
+    QCOMPARE(piped.out, TestFiles::readAll(file));
+}
+
+void TestCliConventions::standardOutputCarriesTheFigure_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("png") << u"png"_s;
+    QTest::newRow("svg") << u"svg"_s;
+    QTest::newRow("pdf") << u"pdf"_s;
+}
+
+void TestCliConventions::standardOutputCarriesTheFigure()
+{
+    QFETCH(QString, format);
+    const QStringList figure = {u"export"_s, u"heatmap"_s, u"--width"_s, u"400"_s, u"--height"_s, u"300"_s};
+    const QString file = path(u"figure."_s + format);
+    QCOMPARE(posenc(figure + QStringList {u"-o"_s, file, u"--force"_s} + kSmall).exitCode, 0);
+    const BinaryRun piped = posencBytes(figure + QStringList {u"-o"_s, u"-"_s, u"--format"_s, format} + kSmall);
+    QCOMPARE(piped.exitCode, 0);
+    QCOMPARE(piped.err, QString());
+    const QByteArray written = TestFiles::readAll(file);
+    if (format == u"pdf"_s) {
+        // A PDF records when it was made: the same page, not the same bytes.
+        QVERIFY(piped.out.startsWith("%PDF"));
+        QCOMPARE(TestFiles::mediaBox(piped.out), TestFiles::mediaBox(written));
+    } else {
+        QCOMPARE(piped.out, written);
+    }
+    if (format == u"png"_s)
+        QCOMPARE(QImage::fromData(piped.out).size(), QSize(400, 300));
+}
+
+void TestCliConventions::standardOutputNeedsAFormat_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("table without --format") << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"-"_s} << u"--format"_s;
+    QTest::newRow("export without --format")
+        << QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, u"-"_s} << u"--format"_s;
+    QTest::newRow("a figure's format for a table")
+        << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"png"_s} << u"npy or csv"_s;
+    QTest::newRow("a table's format for a figure")
+        << QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s} << u"png, svg or pdf"_s;
+}
+
+void TestCliConventions::standardOutputNeedsAFormat()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    const BinaryRun run = posencBytes(arguments + kSmall);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCliConventions::formatWinsOverTheExtension()
+{
+    const QString file = path(u"values.txt"_s);
+    QCOMPARE(posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, file, u"--format"_s, u"csv"_s, u"--force"_s} + kSmall)
+                 .exitCode,
+             0);
+    QVERIFY(TestFiles::readAll(file).startsWith("# pe_0,pe_1,"));
+}
+
+void TestCliConventions::csvStartsWithAHeaderNamingTheColumns_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("header");
+    QTest::addColumn<int>("rows");
+    QTest::newRow("pe, chosen columns") << QStringList {u"pe"_s, u"--dims"_s, u"5,0,7:9"_s}
+                                        << u"# pe_5,pe_0,pe_7,pe_8"_s << 30;
+    QTest::newRow("output, every column")
+        << QStringList {u"output"_s}
+        << u"# output_0,output_1,output_2,output_3,output_4,output_5,output_6,output_7,"
+           "output_8,output_9,output_10,output_11"_s
+        << 30;
+    QTest::newRow("similarity, positions") << QStringList {u"similarity"_s, u"--positions"_s, u"3:5"_s}
+                                           << u"# similarity_0,similarity_1,similarity_2,similarity_3,similarity_4,"
+                                              "similarity_5,similarity_6,similarity_7,similarity_8,similarity_9,"
+                                              "similarity_10,similarity_11,similarity_12,similarity_13,"
+                                              "similarity_14,similarity_15,similarity_16,similarity_17,"
+                                              "similarity_18,similarity_19,similarity_20,similarity_21,"
+                                              "similarity_22,similarity_23,similarity_24,similarity_25,"
+                                              "similarity_26,similarity_27,similarity_28,similarity_29"_s
+                                           << 2;
+    QTest::newRow("column-stats") << QStringList {u"column-stats"_s}
+                                  << u"# pe_mean,pe_std,pe_rms,embedding_mean,embedding_std,embedding_rms"_s << 12;
+    QTest::newRow("row-norms") << QStringList {u"row-norms"_s}
+                               << u"# pe_norm,embedding_norm,embedding_over_pe,input_norm,output_norm"_s << 30;
+}
+
+// Before: a CSV file was numbers alone. Now its first line names the columns behind '#', which
+// numpy's loadtxt skips as a comment; the rows after it are the .npy table's values.
+void TestCliConventions::csvStartsWithAHeaderNamingTheColumns()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, header);
+    QFETCH(int, rows);
+    const QString csv = path(u"named.csv"_s);
+    const QString npy = path(u"named.npy"_s);
+    QCOMPARE(posenc(QStringList {u"table"_s} + arguments + QStringList {u"-o"_s, csv, u"--force"_s} + kSmall).exitCode,
+             0);
+    QCOMPARE(posenc(QStringList {u"table"_s} + arguments + QStringList {u"-o"_s, npy, u"--force"_s} + kSmall).exitCode,
+             0);
+    const QList<QByteArray> lines = TestFiles::readAll(csv).split('\n');
+    QCOMPARE(QString::fromUtf8(lines.first()), header);
+    QCOMPARE(lines.size(), rows + 2); // the header, the rows and the empty text after the last newline
+    const Table table = readNpy(npy);
+    QCOMPARE(table.rows, rows);
+    const qsizetype columns = header.count(u',') + 1;
+    QCOMPARE(table.cols, columns);
+    for (qint64 r = 0; r < table.rows; ++r) {
+        const QList<QByteArray> fields = lines[r + 1].split(',');
+        QCOMPARE(fields.size(), columns);
+        for (qint64 c = 0; c < table.cols; ++c)
+            QCOMPARE(std::strtof(fields[c].constData(), nullptr), table.at(r, c));
+    }
+}
+
+// Before: column-stats at d 8192 x L 2^20 ran 12 s saying nothing, and --quiet was an unknown
+// option. Now, started together: on a terminal the line comes and counts the seconds; with
+// --quiet on a terminal, and on a pipe, nothing comes; Ctrl+C stops each at once, exit 130, no file.
+void TestCliConventions::progressShowsOnATerminalOnlyAndCtrlCStopsTheWork()
+{
+    Terminal watched, quiet;
+    QVERIFY(watched.isValid() && quiet.isValid());
+    QProcess onTerminal, quietOnTerminal, onPipe;
+    watched.becomeStandardErrorOf(onTerminal);
+    quiet.becomeStandardErrorOf(quietOnTerminal);
+    QVERIFY(QDir(m_dir.path()).mkpath(u"interrupted"_s));
+    const QString files[]
+        = {path(u"interrupted/watched.npy"_s), path(u"interrupted/quiet.npy"_s), path(u"interrupted/piped.npy"_s)};
+    QProcess *processes[] = {&onTerminal, &quietOnTerminal, &onPipe};
+    for (int i = 0; i < 3; ++i) {
+        QStringList arguments = kLongTable + QStringList {u"-o"_s, files[i]};
+        if (i == 1)
+            arguments << u"--quiet"_s;
+        processes[i]->start(QStringLiteral(POSENC_EXECUTABLE), arguments);
+        QVERIFY(processes[i]->waitForStarted());
+    }
+    // The line counts whole seconds: at "2 s" every process has run past the second after which
+    // a line shows.
+    QTRY_VERIFY_WITH_TIMEOUT(watched.read().contains(", 2 s"), 60000);
+    const QByteArray line = watched.read();
+    QVERIFY2(line.contains("posenc table: column-stats: ") && line.contains("(Ctrl+C stops)"), line.constData());
+    QVERIFY2(quiet.read().isEmpty(), quiet.read().constData());
+    QCOMPARE(onPipe.readAllStandardError(), QByteArray());
+    for (QProcess *process : processes) {
+        QCOMPARE(process->state(), QProcess::Running);
+        QCOMPARE(::kill(static_cast<pid_t>(process->processId()), SIGINT), 0);
+    }
+    for (QProcess *process : processes) {
+        QVERIFY(process->waitForFinished(60000));
+        QCOMPARE(process->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process->exitCode(), 130);
+    }
+    QVERIFY2(watched.read().contains("interrupted; nothing was written"), watched.read().constData());
+    QVERIFY(onPipe.readAllStandardError().contains("interrupted; nothing was written"));
+    for (const QString &file : files)
+        QVERIFY(!QFile::exists(file));
+    QCOMPARE(QDir(path(u"interrupted"_s)).entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+void TestCliConventions::withoutADisplayTheWindowExits2_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("display");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("no DISPLAY") << QStringList {} << QString() << u"neither DISPLAY nor WAYLAND_DISPLAY"_s;
+    QTest::newRow("a display that is not there") << QStringList {} << u":77"_s << u"could not connect to display :77"_s;
+    QTest::newRow("--screenshot \"\"") << QStringList {u"--screenshot"_s, QString()} << QString()
+                                       << u"--screenshot: a file name"_s;
+}
+
+// Before: each of these aborted (SIGABRT, exit 134) in Qt's platform plugin.
+void TestCliConventions::withoutADisplayTheWindowExits2()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, display);
+    QFETCH(QString, cause);
+    QProcessEnvironment environment = withoutDisplay();
+    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"config"_s));
+    if (!display.isEmpty())
+        environment.insert(u"DISPLAY"_s, display);
+    const Run run = posenc(arguments, environment);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(cause), qPrintable(run.err));
+    if (arguments.isEmpty())
+        QVERIFY2(run.err.contains(u"posenc export"_s) && run.err.contains(u"posenc table"_s), qPrintable(run.err));
+    QCOMPARE(run.err.count(u'\n'), 1);
+}
+
+void TestCliConventions::aBadOptionIsOneLinePointingAtHelp_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("window") << QStringList {u"--bogus"_s} << u"bogus"_s;
+    QTest::newRow("unknown command") << QStringList {u"draw"_s} << u"draw"_s;
+    QTest::newRow("table") << QStringList {u"table"_s, u"pe"_s, u"--bogus"_s} << u"bogus"_s;
+    QTest::newRow("export") << QStringList {u"export"_s, u"heatmap"_s, u"--bogus"_s} << u"bogus"_s;
+}
+
+// Before: `posenc --bogus` printed the whole 60-line help to standard error.
+void TestCliConventions::aBadOptionIsOneLinePointingAtHelp()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    const Run run = posenc(arguments, withoutDisplay());
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.err.count(u'\n'), 1);
+    QVERIFY2(run.err.contains(named) && run.err.contains(u"--help"_s), qPrintable(run.err));
+    QCOMPARE(run.out, QString());
+}
+
+void TestCliConventions::capitalVIsTheVersion_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::newRow("-V") << u"-V"_s;
+    QTest::newRow("-v, as before") << u"-v"_s;
+    QTest::newRow("--version") << u"--version"_s;
+}
+
+void TestCliConventions::capitalVIsTheVersion()
+{
+    QFETCH(QString, option);
+    const Run run = posenc({option}, withoutDisplay());
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.startsWith(u"posenc "_s) && run.out.count(u'\n') == 1, qPrintable(run.out));
+    QCOMPARE(run.err, QString());
+}
+
+// Before: `posenc --version extra` printed the version and exited 0.
+void TestCliConventions::versionTakesNoArguments()
+{
+    const Run run = posenc({u"--version"_s, u"extra"_s}, withoutDisplay());
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(u"'extra'"_s), qPrintable(run.err));
+    QCOMPARE(run.out, QString());
+}
+
+QTEST_GUILESS_MAIN(TestCliConventions)
+#include "tst_cliconventions.moc"
