@@ -106,7 +106,8 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
     lesson.order = block.value(u"order"_s).toInt(0);
     lesson.mainView = block.value(u"main"_s).toInt(0);
     if (lesson.mainFigure().isEmpty()) {
-        const qsizetype views = lesson.session.view.value(kViews).toArray().size();
+        const auto listed = lesson.view().views;
+        const qsizetype views = listed ? listed->size() : 0;
         return fail(u"\"lesson\": \"main\" must be the index of a view of \"view\": \"views\" that names a figure "
                     "(%1); got %2"_s.arg(views > 0 ? u"0 to %1"_s.arg(views - 1) : u"there is none"_s)
                         .arg(block.value(u"main"_s).toVariant().toString()));

@@ -105,7 +105,7 @@ void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
     // More PE columns than are summed at once (1024): the chunks add up to the whole.
     QTest::newRow("2500 columns, in chunks") << params(2500, 300) << false;
     Params wide32 = params(2500, 300);
-    wide32.angles = Angles::Float32;
+    wide32.sinusoidal.angles = Angles::Float32;
     QTest::newRow("2500 columns, float32 angles, cosine") << wide32 << true;
 }
 
