@@ -9,7 +9,8 @@ namespace posenc::LessonMarkup {
 
 namespace {
 
-const QStringList kContainers = {u"p"_s, u"b"_s, u"i"_s, u"em"_s, u"strong"_s, u"sub"_s, u"sup"_s, u"code"_s};
+const QStringList kContainers
+    = {u"p"_s, u"ul"_s, u"ol"_s, u"li"_s, u"b"_s, u"i"_s, u"em"_s, u"strong"_s, u"sub"_s, u"sup"_s, u"code"_s};
 const QString kBreak = u"br"_s;
 
 // A tag as written between '<' and '>': an optional '/', a name, an optional ' /' of <br />.

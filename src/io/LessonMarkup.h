@@ -8,8 +8,8 @@ namespace posenc {
 
 // What a lesson's texts may hold (docs/ARCHITECTURE.md, Lessons). A lesson is data from a file
 // that anyone may write and the window shows as rich text: its explanation may use only the
-// markup the shipped lessons use, <p>, <br>, <b>, <i>, <em>, <strong>, <sub>, <sup> and <code>,
-// without attributes, closed in order and nested at most kMaxDepth deep. So it loads no resource
+// markup the shipped lessons use, <p>, <ul>, <ol>, <li>, <br>, <b>, <i>, <em>, <strong>, <sub>,
+// <sup> and <code>, without attributes, closed in order and nested at most kMaxDepth deep. So it loads no resource
 // (an <img> or a style's url() would read any file, /dev/zero without end), and its layout is
 // bounded: no table, whose nested layouts take minutes, and a bounded length.
 namespace LessonMarkup {

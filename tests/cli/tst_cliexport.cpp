@@ -351,8 +351,12 @@ void TestCliExport::everyFigureDrawsAMatrixWithNonFiniteValues()
     const QString matrix = path(u"nonfinite.npy"_s);
     QVERIFY(writeNpy(matrix, 16, 8, values));
     const QString out = path(u"nonfinite.png"_s);
-    const Run run = posenc({u"export"_s, figure, u"-o"_s, out, u"--force"_s, u"--embeddings"_s, matrix, u"--width"_s,
-                            u"900"_s, u"--height"_s, u"700"_s});
+    // The learned figure reads the matrix as its position table, every other as the embeddings.
+    const QStringList source = figure == u"learned"_s
+        ? QStringList {u"--encoding"_s, u"learned"_s, u"--position-table"_s, matrix}
+        : QStringList {u"--embeddings"_s, matrix};
+    const Run run = posenc(QStringList {u"export"_s, figure, u"-o"_s, out, u"--force"_s} + source
+                           + QStringList {u"--width"_s, u"900"_s, u"--height"_s, u"700"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(u"exit %1: %2"_s.arg(run.exitCode).arg(run.err)));
     QVERIFY(!QImage(out).isNull());
 }

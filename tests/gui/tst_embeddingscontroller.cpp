@@ -184,6 +184,8 @@ void TestEmbeddingsController::safetensorsTensorIsLoadedAndShownAsAPositionTable
                               R"("wte":{"dtype":"F32","shape":[20,8],"data_offsets":[320,960]}})";
     QVERIFY(writeSafetensors(path, header, f32Bytes(wpe) + f32Bytes(wte)));
     MainWindow window(small(), nullptr);
+    // Views wide enough for one cell per position, whatever the screen's size.
+    window.resize(MainWindow::kDefaultSize);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
