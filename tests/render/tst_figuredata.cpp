@@ -1,6 +1,6 @@
-#include "render/data/CurvesData.h"
 #include "render/data/DropoutData.h"
 #include "render/data/MagnitudesData.h"
+#include "render/data/sinusoidal/CurvesData.h"
 
 #include "../core/Reference.h"
 #include "support/TestParams.h"

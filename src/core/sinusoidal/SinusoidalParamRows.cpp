@@ -1,6 +1,6 @@
 #include "SinusoidalParamRows.h"
 
-#include "core/Frequencies.h"
+#include "Frequencies.h"
 
 #include <QCoreApplication>
 
