@@ -6,12 +6,12 @@
 
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
-#include "core/Frequencies.h"
 #include "core/MemoryBudget.h"
 #include "core/SimdTargets.h"
 #include "core/StreamStore.h"
 #include "core/TableAllocation.h"
 #include "core/ThreadPools.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 #include "ColumnStatistics.h"
 
-#include "Frequencies.h"
 #include "OrderedTiles.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include "DropoutMask.h"
 #include "Engine.h"
-#include "Frequencies.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 #include "PositionTerm.h"
 
-#include "Frequencies.h"
 #include "StreamStore.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 

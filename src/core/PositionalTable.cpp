@@ -1,6 +1,6 @@
 #include "PositionalTable.h"
 
-#include "Frequencies.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <cmath>

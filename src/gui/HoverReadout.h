@@ -2,7 +2,7 @@
 
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
-#include "core/Frequencies.h"
+#include "core/sinusoidal/Frequencies.h"
 #include "render/HoverPoint.h"
 
 #include <QString>

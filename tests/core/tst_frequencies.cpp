@@ -3,7 +3,7 @@
 
 #include "Reference.h"
 
-#include "core/Frequencies.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // long-double trapezoid rule of its integral, and by erfc on the imaginary axis; Gaussian
 // sums by long-double direct summation, with edges, at rows near 2^24.
 
-#include "core/Faddeeva.h"
-#include "core/GaussianSum.h"
+#include "core/sinusoidal/Faddeeva.h"
+#include "core/sinusoidal/GaussianSum.h"
 
 #include <QTest>
 

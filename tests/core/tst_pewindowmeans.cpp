@@ -5,7 +5,7 @@
 
 #include "Reference.h"
 
-#include "core/PeWindowMeans.h"
+#include "core/sinusoidal/PeWindowMeans.h"
 
 #include <QTest>
 

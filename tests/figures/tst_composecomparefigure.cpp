@@ -2,7 +2,7 @@
 // over every position of the PE and of s*E, against float64 sums over positions written here
 // from the definitions (the PE) and from the engine's own cells (s*E).
 #include "render/FigureExporter.h"
-#include "render/figures/ComposeCompareFigure.h"
+#include "render/figures/sinusoidal/ComposeCompareFigure.h"
 
 #include "render/data/VisibleCells.h"
 

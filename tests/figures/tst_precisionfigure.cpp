@@ -3,8 +3,8 @@
 // the bound rounding the angle predicts.
 #include "render/FigureExporter.h"
 
-#include "render/data/PrecisionCompute.h"
-#include "render/figures/PrecisionFigure.h"
+#include "render/data/sinusoidal/PrecisionCompute.h"
+#include "render/figures/sinusoidal/PrecisionFigure.h"
 
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"

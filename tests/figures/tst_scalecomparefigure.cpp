@@ -10,7 +10,7 @@
 // with probability 6e-7 for a seed; the float32 rounding of the cells (1e-7) adds nothing
 // visible.
 #include "render/FigureExporter.h"
-#include "render/figures/ScaleCompareFigure.h"
+#include "render/figures/sinusoidal/ScaleCompareFigure.h"
 
 #include "render/data/FigureText.h"
 

@@ -1,9 +1,9 @@
 // The similarity figure: S = PE . PE^T shown at screen resolution, and S(k) against the offset
 // k with its closed form, all against float64 sums written here from the definition of PE.
 #include "render/FigureExporter.h"
-#include "render/figures/SimilarityFigure.h"
+#include "render/figures/sinusoidal/SimilarityFigure.h"
 
-#include "render/data/SimilarityCompute.h"
+#include "render/data/sinusoidal/SimilarityCompute.h"
 
 #include "../core/Reference.h"
 #include "../io/PeakMemory.h"

@@ -4,7 +4,7 @@
 #include "gui/SessionController.h"
 
 #include "render/FigureRegistry.h"
-#include "render/data/CurvesModel.h"
+#include "render/data/sinusoidal/CurvesModel.h"
 
 #include "support/WindowViews.h"
 

@@ -1,7 +1,7 @@
-#include "render/data/CurvesData.h"
 #include "render/data/Detail.h"
 #include "render/data/DropoutData.h"
 #include "render/data/MagnitudesData.h"
+#include "render/data/sinusoidal/CurvesData.h"
 
 #include "../core/Reference.h"
 #include "support/TestParams.h"

@@ -1,7 +1,7 @@
-#include "render/figures/CurvesFigure.h"
 #include "render/figures/DropoutFigure.h"
 #include "render/figures/HeatmapFigure.h"
 #include "render/figures/MagnitudesFigure.h"
+#include "render/figures/sinusoidal/CurvesFigure.h"
 
 #include "render/data/FigureText.h"
 

@@ -1,5 +1,5 @@
-#include "render/data/LearnedData.h"
-#include "render/figures/LearnedFigure.h"
+#include "render/data/learned/LearnedData.h"
+#include "render/figures/learned/LearnedFigure.h"
 
 #include <QTest>
 

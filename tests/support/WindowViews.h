@@ -2,11 +2,11 @@
 
 #include "gui/FigureView.h"
 #include "gui/MainWindow.h"
-#include "render/data/CurvesData.h"
 #include "render/data/DropoutData.h"
 #include "render/data/HeatmapModel.h"
-#include "render/data/LearnedData.h"
 #include "render/data/MagnitudesData.h"
+#include "render/data/learned/LearnedData.h"
+#include "render/data/sinusoidal/CurvesData.h"
 #include "render/figures/HeatmapFigure.h"
 
 #include <QtTest>

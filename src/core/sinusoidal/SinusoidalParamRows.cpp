@@ -1,6 +1,7 @@
 #include "SinusoidalParamRows.h"
 
-#include "core/Frequencies.h"
+#include "Frequencies.h"
+
 #include "core/NumberText.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/Block.h"
-#include "core/PeWindowMeans.h"
+#include "core/sinusoidal/PeWindowMeans.h"
 
 #include <cstdint>
 #include <utility>

@@ -2,7 +2,7 @@
 
 #include "render/FigurePlot.h"
 #include "render/HeatmapPanel.h"
-#include "render/data/LearnedModel.h"
+#include "render/data/learned/LearnedModel.h"
 
 #include "render/QCustomPlot.h"
 

@@ -1,10 +1,10 @@
 #include "SimilarityCompute.h"
 
-#include "ColourScale.h"
+#include "render/data/ColourScale.h"
 
-#include "core/Frequencies.h"
 #include "core/MemoryBudget.h"
 #include "core/TableAllocation.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FigureModel.h"
+#include "render/data/FigureModel.h"
 
 #include <QList>
 

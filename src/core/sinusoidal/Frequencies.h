@@ -1,7 +1,7 @@
 #pragma once
 
-#include "FrequencySchedule.h"
-#include "Params.h"
+#include "core/FrequencySchedule.h"
+#include "core/Params.h"
 
 #include <cstdint>
 

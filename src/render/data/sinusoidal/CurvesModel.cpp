@@ -1,6 +1,6 @@
 #include "CurvesModel.h"
 
-#include "ViewOptions.h"
+#include "render/data/ViewOptions.h"
 
 using namespace Qt::StringLiterals;
 

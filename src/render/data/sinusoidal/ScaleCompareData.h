@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Detail.h"
-#include "FigureModel.h"
+#include "render/data/Detail.h"
+#include "render/data/FigureModel.h"
 
 #include "core/Engine.h"
 

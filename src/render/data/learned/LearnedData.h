@@ -1,7 +1,7 @@
 #pragma once
 
-#include "FigureModel.h"
-#include "HeatmapResampler.h"
+#include "render/data/FigureModel.h"
+#include "render/data/HeatmapResampler.h"
 
 #include "core/Params.h"
 

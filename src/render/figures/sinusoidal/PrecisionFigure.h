@@ -2,7 +2,7 @@
 
 #include "render/FigurePlot.h"
 
-#include "render/data/PrecisionModel.h"
+#include "render/data/sinusoidal/PrecisionModel.h"
 
 namespace posenc {
 

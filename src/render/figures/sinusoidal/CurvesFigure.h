@@ -2,7 +2,7 @@
 
 #include "render/FigurePlot.h"
 
-#include "render/data/CurvesModel.h"
+#include "render/data/sinusoidal/CurvesModel.h"
 
 namespace posenc {
 

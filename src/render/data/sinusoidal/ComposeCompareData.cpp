@@ -1,11 +1,11 @@
 #include "ComposeCompareData.h"
 
-#include "FigureText.h"
-#include "HeatmapModel.h"
-#include "VisibleCells.h"
+#include "render/data/FigureText.h"
+#include "render/data/HeatmapModel.h"
+#include "render/data/VisibleCells.h"
 
 #include "core/ColumnStatistics.h"
-#include "core/Frequencies.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <QMutex>
 

@@ -2,7 +2,7 @@
 
 #include "render/FigurePlot.h"
 
-#include "render/data/ScaleCompareModel.h"
+#include "render/data/sinusoidal/ScaleCompareModel.h"
 
 #include <array>
 

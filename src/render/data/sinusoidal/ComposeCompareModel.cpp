@@ -1,7 +1,7 @@
 #include "ComposeCompareModel.h"
 
-#include "ViewOptions.h"
-#include "VisibleCells.h"
+#include "render/data/ViewOptions.h"
+#include "render/data/VisibleCells.h"
 
 #include "core/ParamInputs.h"
 

@@ -6,9 +6,9 @@
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
 
-#include "render/data/SimilarityCompute.h"
 #include "render/data/ViewOptions.h"
 #include "render/data/VisibleCells.h"
+#include "render/data/sinusoidal/SimilarityCompute.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include "CurvesData.h"
 
-#include "FigureText.h"
+#include "render/data/FigureText.h"
 
-#include "core/Frequencies.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include "SimilarityModel.h"
 
 #include "SimilarityCompute.h"
-#include "ViewOptions.h"
-#include "VisibleCells.h"
+#include "render/data/ViewOptions.h"
+#include "render/data/VisibleCells.h"
 
 using namespace Qt::StringLiterals;
 

@@ -3,7 +3,7 @@
 #include "render/FigurePlot.h"
 #include "render/HeatmapPanel.h"
 
-#include "render/data/SimilarityModel.h"
+#include "render/data/sinusoidal/SimilarityModel.h"
 
 namespace posenc {
 

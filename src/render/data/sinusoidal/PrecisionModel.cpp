@@ -1,7 +1,7 @@
 #include "PrecisionModel.h"
 
 #include "PrecisionCompute.h"
-#include "ViewOptions.h"
+#include "render/data/ViewOptions.h"
 
 #include <cmath>
 

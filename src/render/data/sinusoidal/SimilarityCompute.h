@@ -1,7 +1,7 @@
 #pragma once
 
-#include "HeatmapResampler.h"
 #include "SimilarityModel.h"
+#include "render/data/HeatmapResampler.h"
 
 #include <Eigen/Core>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "GaussianSum.h"
-#include "Params.h"
+#include "core/Params.h"
 
 #include <complex>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Detail.h"
-#include "FigureModel.h"
-#include "HeatmapResampler.h"
+#include "render/data/Detail.h"
+#include "render/data/FigureModel.h"
+#include "render/data/HeatmapResampler.h"
 
 #include "core/Engine.h"
 

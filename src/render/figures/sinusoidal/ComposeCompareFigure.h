@@ -2,7 +2,7 @@
 
 #include "render/FigurePlot.h"
 
-#include "render/data/ComposeCompareModel.h"
+#include "render/data/sinusoidal/ComposeCompareModel.h"
 
 #include <array>
 #include <memory>

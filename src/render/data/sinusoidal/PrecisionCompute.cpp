@@ -1,9 +1,9 @@
 #include "PrecisionCompute.h"
 
-#include "HeatmapResampler.h"
+#include "render/data/HeatmapResampler.h"
 
-#include "core/Frequencies.h"
 #include "core/ThreadPools.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "ScaleCompareData.h"
 
-#include "FigureText.h"
+#include "render/data/FigureText.h"
 
 #include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
