@@ -1,4 +1,4 @@
-// The sinusoid's own quantity: the error of float32 angles (docs/ARCHITECTURE.md, "Exactness").
+// The sinusoid's own quantity: the error of float32 angles (docs/ARCHITECTURE.md, "Exact at any size").
 #include "core/Engine.h"
 #include "core/StreamStore.h"
 
