@@ -50,6 +50,16 @@ std::uint64_t blockCells(const Params &, const Block &block)
     return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
 }
 
+// A row computed aside, written to the block's row `dst`: streamed past the caches when the
+// engine streams the block.
+void writeRow(const std::vector<float> &row, float *dst, bool streaming)
+{
+    if (streaming)
+        streamCopy(dst, row.data(), static_cast<std::int64_t>(row.size()));
+    else
+        std::copy(row.begin(), row.end(), dst);
+}
+
 Shape modelShape(const Params &params)
 {
     return {params.maxLen, params.dModel};
@@ -102,11 +112,7 @@ QuantitySpec makeEmbeddingQuantity()
             embeddings.fill(Block {p, 1, block.col0, block.cols}, Eigen::Map<RowMatrixXf>(row.data(), 1, block.cols));
             for (float &v : row)
                 v *= scale;
-            float *dst = out.row(p - block.row0).data();
-            if (streaming)
-                streamCopy(dst, row.data(), block.cols);
-            else
-                std::copy(row.begin(), row.end(), dst);
+            writeRow(row, out.row(p - block.row0).data(), streaming);
         }
     };
     return q;
@@ -175,11 +181,7 @@ QuantitySpec makeMaskQuantity()
         for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
             mask.fillRow(p, block.col0, block.cols, row.data());
             std::fill(row.begin() + kept0, row.end(), 1.0f);
-            float *dst = out.row(p - block.row0).data();
-            if (streaming)
-                streamCopy(dst, row.data(), block.cols);
-            else
-                std::copy(row.begin(), row.end(), dst);
+            writeRow(row, out.row(p - block.row0).data(), streaming);
         }
     };
     return q;
