@@ -45,6 +45,20 @@ void HeatmapMarks::setGrid(const QCPRange &keys, const QCPRange &values, int col
     m_rows = rows;
 }
 
+void HeatmapMarks::setSpread(std::vector<float> spread)
+{
+    m_spread = std::move(spread);
+    m_shade.resize(m_spread.size());
+    // lineColor's black at its opacity, premultiplied: only the alpha byte. A cell a pixel, so
+    // without a QColor each.
+    std::transform(m_spread.begin(), m_spread.end(), m_shade.begin(), [](float s) {
+        if (!(s >= kMinSpread)) // NaN: nothing
+            return QRgb(0);
+        const double strength = std::min(double(s) / kFullSpread, 1.0);
+        return qRgba(0, 0, 0, static_cast<int>(std::lround(60.0 + 170.0 * strength)));
+    });
+}
+
 bool HeatmapMarks::hasSpread() const
 {
     return std::any_of(m_spread.begin(), m_spread.end(), [](float s) { return s >= kMinSpread; });
@@ -160,14 +174,10 @@ void HeatmapMarks::drawSpread(QCPPainter *painter, const std::vector<double> &x,
         if (a < 0 || unit >= kWidth)
             continue;
         auto *line = reinterpret_cast<QRgb *>(texture.scanLine(i));
+        const QRgb *shade = m_shade.data() + static_cast<std::size_t>(a) * m_cols;
         for (int j = 0; j < width; ++j) {
-            const int b = col[static_cast<std::size_t>(j)];
-            if (b < 0)
-                continue;
-            const float spread = m_spread[static_cast<std::size_t>(a) * m_cols + b];
-            if (spread < kMinSpread)
-                continue;
-            line[j] = qPremultiply(lineColor(spread).rgba());
+            if (const int b = col[static_cast<std::size_t>(j)]; b >= 0)
+                line[j] = shade[b];
         }
     }
     painter->drawImage(QRectF(area.topLeft(), QSizeF(width / scale, height / scale)), texture);

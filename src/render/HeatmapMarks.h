@@ -30,7 +30,7 @@ public:
     // The grid's geometry as its colour map has it: `cols` x `rows` cells whose centres span
     // `keys` and `values`.
     void setGrid(const QCPRange &keys, const QCPRange &values, int cols, int rows);
-    void setSpread(std::vector<float> spread) { m_spread = std::move(spread); }
+    void setSpread(std::vector<float> spread);
     void setMarks(std::vector<CellMark> marks) { m_marks = std::move(marks); }
     // The mean only: the oscillation mark hidden (the grid's spread kept).
     void setShowSpread(bool show) { m_showSpread = show; }
@@ -63,6 +63,7 @@ private:
     int m_cols = 0;
     int m_rows = 0;
     std::vector<float> m_spread;
+    std::vector<QRgb> m_shade; // each cell's line colour, premultiplied; 0 draws nothing
     std::vector<CellMark> m_marks;
     bool m_showSpread = true;
 };

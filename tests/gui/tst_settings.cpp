@@ -214,7 +214,8 @@ void TestSettings::windowRemembersItsDocks()
 void TestSettings::corruptLayoutIsForgotten_data()
 {
     QTest::addColumn<QVariant>("state");
-    QTest::newRow("garbage") << QVariant(QByteArray("\x00\x00\x00\xff\xff\xff garbage", 16));
+    static constexpr char garbage[] = "\x00\x00\x00\xff\xff\xff garbage";
+    QTest::newRow("garbage") << QVariant(QByteArray(garbage, sizeof garbage - 1));
     QTest::newRow("text") << QVariant(u"left dock, 300 px"_s);
     QTest::newRow("a number") << QVariant(42);
     // A real layout cut short, and one of another version (a layout from an older program).

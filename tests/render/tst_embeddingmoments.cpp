@@ -132,14 +132,23 @@ void TestEmbeddingMoments::matchTheTableWhateverWasKeptBefore()
 
 void TestEmbeddingMoments::aFirstPartOfTheRows()
 {
+    // Without the row norms the statistics cover whole kept blocks (256 rows here): at least the
+    // rows asked for, never past L, and exactly those rows' moments. With them, exactly the rows.
     const Engine engine(sized(96, 2000));
-    for (const std::int64_t rows : {1, 255, 256, 700, 2000}) {
+    for (const auto &[rows, covered] : {std::pair<std::int64_t, std::int64_t> {1, 256}, {255, 256}, {256, 256},
+                                        {700, 768}, {1900, 2000}, {2000, 2000}}) {
         const auto got = EmbeddingMoments::compute(engine, rows, false, {});
         QVERIFY(got);
-        QCOMPARE(got->rows, rows);
+        QCOMPARE(got->rows, covered);
         QCOMPARE(got->rowNorms.size(), 0);
-        const QString problem = mismatch(*got, reference(engine, rows), engine.params().scale());
+        const QString problem = mismatch(*got, reference(engine, covered), engine.params().scale());
         QVERIFY2(problem.isEmpty(), qPrintable(u"%1 rows: %2"_s.arg(rows).arg(problem)));
+        const auto normed = EmbeddingMoments::compute(engine, rows, true, {});
+        QVERIFY(normed);
+        QCOMPARE(normed->rows, rows);
+        QCOMPARE(normed->rowNorms.size(), rows);
+        const QString exact = mismatch(*normed, reference(engine, rows), engine.params().scale());
+        QVERIFY2(exact.isEmpty(), qPrintable(u"%1 rows with norms: %2"_s.arg(rows).arg(exact)));
     }
 }
 

@@ -443,12 +443,20 @@ void TestHeatmapResampler::spreadIsTheWeightedSpreadOfThePe_data()
     QTest::addColumn<bool>("concat");
     QTest::addColumn<int>("rows");
     QTest::addColumn<int>("cols");
+    QTest::addColumn<Layout>("layout");
     // Closed forms (rows averaged), cell by cell (2.25 rows a grid row), and the PE part of X in
-    // concat's last columns.
-    QTest::newRow("PE, rows in closed form") << Quantity::Pe << qint64(16) << qint64(3000) << false << 60 << 16;
+    // concat's last columns. With windows of ~50 rows the fastest pairs average to 0 (their
+    // variance 1/2 is taken whole), in either layout.
+    QTest::newRow("PE, rows in closed form")
+        << Quantity::Pe << qint64(16) << qint64(3000) << false << 60 << 16 << Layout::Interleaved;
+    QTest::newRow("PE split, rows in closed form")
+        << Quantity::Pe << qint64(16) << qint64(3000) << false << 60 << 16 << Layout::Split;
     QTest::newRow("PE, rows too few for the closed forms")
-        << Quantity::Pe << qint64(64) << qint64(90) << false << 40 << 16;
-    QTest::newRow("X in concat, both averaged") << Quantity::Input << qint64(32) << qint64(2000) << true << 50 << 10;
+        << Quantity::Pe << qint64(64) << qint64(90) << false << 40 << 16 << Layout::Interleaved;
+    QTest::newRow("X in concat, both averaged")
+        << Quantity::Input << qint64(32) << qint64(2000) << true << 50 << 10 << Layout::Interleaved;
+    QTest::newRow("X split in concat, both averaged")
+        << Quantity::Input << qint64(32) << qint64(2000) << true << 50 << 10 << Layout::Split;
 }
 
 void TestHeatmapResampler::spreadIsTheWeightedSpreadOfThePe()
@@ -462,7 +470,9 @@ void TestHeatmapResampler::spreadIsTheWeightedSpreadOfThePe()
     QFETCH(bool, concat);
     QFETCH(int, rows);
     QFETCH(int, cols);
+    QFETCH(Layout, layout);
     Params p = sized(dModel, maxLen);
+    p.sinusoidal.layout = layout;
     if (concat)
         p.compose = Compose::Concat;
     const Engine engine(p);

@@ -287,6 +287,11 @@ std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norm
     const std::int64_t blockRows = kept.blockRows;
     // The rows the table has: any for the seeded normals, those read for a matrix.
     const std::int64_t tableRows = params.embeddings ? params.embeddings->values.rows() : Params::kMaxLen;
+    // Without the row norms, over whole blocks: a part of a block would be measured anew at each
+    // request (tens of milliseconds at d 8192), a whole one is kept. More rows than asked for,
+    // never fewer, and never past L: Result::rows says how many.
+    if (!norms)
+        rows = std::min(params.maxLen, (rows + blockRows - 1) / blockRows * blockRows);
     std::vector<Work> works;
     for (std::int64_t row0 = 0; row0 < rows; row0 += blockRows) {
         Work work;

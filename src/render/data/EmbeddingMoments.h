@@ -27,8 +27,9 @@ struct Result
     Eigen::ArrayXd rowNorms; // ||s*E_p|| for p in [0, rows), when asked for
 };
 
-// Over rows [0, rows) of the engine's s*E (rows <= L); with `norms`, the row norms too. Nothing
-// when cancelled. Precondition: ColumnStatistics::check(engine) passed.
+// Over rows [0, rows) of the engine's s*E (rows <= L); with `norms`, the row norms too. Without
+// them, over as many more rows as fill the last block kept (Result::rows). Nothing when
+// cancelled. Precondition: ColumnStatistics::check(engine) passed.
 std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norms, const ComputeOptions &options);
 
 // Forgets what was kept (tests).

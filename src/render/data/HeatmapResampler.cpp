@@ -58,74 +58,107 @@ int passesOf(const Setup &s)
 }
 
 // Adds the closed-form part K to `sums` (rows x cols): the PE means of each grid row's
-// window, then the column filter over the columns that are not zero; or, for Moment::Square,
-// each column's variance over the window, E[K^2] - E[K]^2, through the same column filter.
+// window, then the column filter over the columns that are not zero; and, given `variance`, each
+// column's variance over the window, E[K^2] - E[K]^2, through the same column filter. Both in one
+// run over the windows, which shares the means (and the edge windows' series, the costly part).
 bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &columns, std::vector<double> &sums,
-               const ComputeOptions &options, Moment moment = Moment::Mean)
+               std::vector<double> *variance, const ComputeOptions &options)
 {
     const Params &p = engine.params();
     const RowWindows rows = s.rows.windows(s.parts.peRowEnd - 1);
-    const PeWindowMeans means(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, moment);
-    const PeWindowMeans firsts(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, Moment::Mean);
+    const PeWindowMeans means(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, Moment::Mean);
+    std::optional<PeWindowMeans> squares;
+    if (variance)
+        squares.emplace(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, Moment::Square);
     const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
     const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
     if (q1 <= q0)
         return true;
-    // In PE columns: what the block holds, and where the live pairs begin.
+    // In PE columns: what the block holds, and where the live pairs begin (the means of the
+    // pairs before are 0; their variances are not).
     const std::int64_t pe0 = q0 - s.parts.peColumn0, pe1 = q1 - s.parts.peColumn0;
     const std::int64_t live = p.sinusoidal.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
-    const std::int64_t livePe0 = moment == Moment::Square ? pe0 : std::clamp(live, pe0, pe1);
+    const std::int64_t livePe0 = std::clamp(live, pe0, pe1);
     const std::int64_t gridCols = s.cols.cells();
     const std::int64_t band = PeWindowMeans::kAnchorWindows;
     const std::int64_t windows = s.rows.cells();
+    // Windows go through the column filter a batch at a time, which reads its weights once.
+    struct Batch
+    {
+        std::vector<double> values;
+        std::vector<std::int64_t> windows;
+    };
+    const auto flush = [&](Batch &batch, std::vector<double> &out, std::int64_t blockFrom, std::int64_t blockTo) {
+        const auto &batched = batch.windows;
+        for (std::size_t r = 0; r < batched.size();) {
+            // Consecutive windows share one call (their sums are gridCols apart).
+            std::size_t n = 1;
+            while (r + n < batched.size() && batched[r + n] == batched[r] + static_cast<std::int64_t>(n))
+                ++n;
+            columns.addReduced(batch.values.data() + r * static_cast<std::size_t>(blockTo - blockFrom),
+                               blockTo - blockFrom, static_cast<int>(n), blockFrom, blockTo,
+                               out.data() + static_cast<std::size_t>(batched[r] * gridCols), gridCols);
+            r += n;
+        }
+        batch.values.clear();
+        batch.windows.clear();
+    };
+    const std::int64_t toBlock = s.parts.peColumn0 - s.block.col0;
+    // Away from the edges a pair before the live ones has the mean 0 and the mean square 1/2 (its
+    // 2 w dies sooner still): its columns' variance is 1/2 in every such window, which the column
+    // filter turns into one row, added to each window's. At d 8192 these are most columns.
+    std::vector<double> deadVariance;
+    if (variance && livePe0 > pe0) {
+        deadVariance.assign(static_cast<std::size_t>(gridCols), 0.0);
+        const std::vector<double> half(static_cast<std::size_t>(livePe0 - pe0), 0.5);
+        columns.addReduced(half.data(), pe0 + toBlock, livePe0 + toBlock, deadVariance.data());
+    }
     return forEachTile((windows + band - 1) / band, options.threads, options.cancel, [&](std::int64_t tile) {
-        // Windows go through the column filter a batch at a time, which reads its weights once.
-        std::vector<double> batch;
-        std::vector<std::int64_t> batched;
-        const auto flush = [&](std::int64_t blockFrom, std::int64_t blockTo) {
-            for (std::size_t r = 0; r < batched.size();) {
-                // Consecutive windows share one call (their sums are gridCols apart).
-                std::size_t n = 1;
-                while (r + n < batched.size() && batched[r + n] == batched[r] + static_cast<std::int64_t>(n))
-                    ++n;
-                columns.addReduced(batch.data() + r * static_cast<std::size_t>(blockTo - blockFrom),
-                                   blockTo - blockFrom, static_cast<int>(n), blockFrom, blockTo,
-                                   sums.data() + static_cast<std::size_t>(batched[r] * gridCols), gridCols);
-                r += n;
-            }
-            batch.clear();
-            batched.clear();
-        };
+        Batch meanBatch, varianceBatch;
+        std::vector<double> firstMeans; // with `variance`: the means of the windows in hand
         const std::int64_t end = std::min(windows, (tile + 1) * band);
         for (std::int64_t a = tile * band; a < end;) {
             const bool edge = means.meetsEdge(a);
             std::int64_t next = a + 1;
             while (next < end && means.meetsEdge(next) == edge)
                 ++next;
+            if (variance && !edge && !deadVariance.empty()) {
+                for (std::int64_t window = a; window < next; ++window)
+                    std::transform(deadVariance.begin(), deadVariance.end(),
+                                   variance->begin() + static_cast<std::ptrdiff_t>(window * gridCols),
+                                   variance->begin() + static_cast<std::ptrdiff_t>(window * gridCols), std::plus<>());
+            }
             const std::int64_t from = edge ? pe0 : livePe0;
             if (from < pe1) {
-                const std::int64_t blockFrom = from + s.parts.peColumn0 - s.block.col0;
-                const std::int64_t blockTo = pe1 + s.parts.peColumn0 - s.block.col0;
-                const std::int64_t batchWindows
-                    = std::clamp<std::int64_t>(kBatchBytes / (8 * (pe1 - from)), 1, kBatchWindows);
+                const std::int64_t width = pe1 - from;
+                const std::int64_t batchWindows = std::clamp<std::int64_t>(kBatchBytes / (8 * width), 1, kBatchWindows);
                 // Room for the whole batch at once: grown a window at a time, it would be copied
                 // over and over.
-                batch.reserve(static_cast<std::size_t>(batchWindows * (pe1 - from)));
-                means.forEachWindow(a, next - a, from, pe1 - from, [&](std::int64_t window, const double *values) {
-                    batch.insert(batch.end(), values, values + (pe1 - from));
-                    if (moment == Moment::Square) {
-                        // Less the square of the window's mean, column by column.
-                        firsts.forEachWindow(window, 1, from, pe1 - from, [&](std::int64_t, const double *m) {
-                            double *variance = batch.data() + batch.size() - static_cast<std::size_t>(pe1 - from);
-                            for (std::int64_t c = 0; c < pe1 - from; ++c)
-                                variance[c] -= m[c] * m[c];
-                        });
-                    }
-                    batched.push_back(window);
-                    if (static_cast<std::int64_t>(batched.size()) == batchWindows)
-                        flush(blockFrom, blockTo);
+                meanBatch.values.reserve(static_cast<std::size_t>(batchWindows * width));
+                if (variance)
+                    varianceBatch.values.reserve(static_cast<std::size_t>(batchWindows * width));
+                firstMeans.clear();
+                means.forEachWindow(a, next - a, from, width, [&](std::int64_t window, const double *values) {
+                    if (variance)
+                        firstMeans.insert(firstMeans.end(), values, values + width);
+                    meanBatch.values.insert(meanBatch.values.end(), values, values + width);
+                    meanBatch.windows.push_back(window);
+                    if (static_cast<std::int64_t>(meanBatch.windows.size()) == batchWindows)
+                        flush(meanBatch, sums, from + toBlock, pe1 + toBlock);
                 });
-                flush(blockFrom, blockTo);
+                flush(meanBatch, sums, from + toBlock, pe1 + toBlock);
+                if (variance) {
+                    squares->forEachWindow(a, next - a, from, width, [&](std::int64_t window, const double *values) {
+                        // The mean of the squares less the square of the mean, column by column.
+                        const double *m = firstMeans.data() + static_cast<std::size_t>((window - a) * width);
+                        for (std::int64_t c = 0; c < width; ++c)
+                            varianceBatch.values.push_back(values[c] - m[c] * m[c]);
+                        varianceBatch.windows.push_back(window);
+                        if (static_cast<std::int64_t>(varianceBatch.windows.size()) == batchWindows)
+                            flush(varianceBatch, *variance, from + toBlock, pe1 + toBlock);
+                    });
+                    flush(varianceBatch, *variance, from + toBlock, pe1 + toBlock);
+                }
             }
             a = next;
         }
@@ -268,23 +301,27 @@ bool addDirectVariance(const Engine &engine, const Setup &s, const ColumnWeights
     return true;
 }
 
+// Whether the grid has a spread: it averages rows, and holds the PE.
+bool hasSpread(const Setup &s)
+{
+    return !s.rows.isIdentity() && s.parts.peColumns > 0;
+}
+
 // The spread of K within each grid cell along its positions: the square root of the column-
 // filtered variance of each column over the cell's rows, so that a column turning faster than the
 // pixel shows, and columns merely averaged side by side (a slow sine beside its cosine) do not.
-// In closed form with the means where the rows allow it, else from K's cells while they are few;
-// empty where the grid averages no rows or holds no PE.
+// In closed form with the means where the rows allow it (`closed`, from addClosed), else from K's
+// cells while they are few; empty where the grid averages no rows or holds no PE.
 std::optional<std::vector<float>> spreadOf(const Engine &engine, const Setup &s, const ColumnWeights &columns,
-                                           const ComputeOptions &options)
+                                           std::vector<double> closed, const ComputeOptions &options)
 {
     std::vector<float> spread;
-    if (s.rows.isIdentity() || s.parts.peColumns == 0)
+    if (!hasSpread(s))
         return spread;
     const std::size_t cells = static_cast<std::size_t>(s.rows.cells()) * static_cast<std::size_t>(s.cols.cells());
-    std::vector<double> variance(cells, 0.0);
-    if (s.parts.hasClosed) {
-        if (!addClosed(engine, s, columns, variance, options, Moment::Square))
-            return std::nullopt;
-    } else {
+    std::vector<double> variance = std::move(closed);
+    if (!s.parts.hasClosed) {
+        variance.assign(cells, 0.0);
         // Only quantities that hold the PE: those whose closed forms the rows turned down.
         if (!QuantityParts::of(engine, s.parts.quantity, true).hasClosed
             || static_cast<std::int64_t>(s.rows.cells()) * s.block.cols > kDirectSpreadCells
@@ -371,8 +408,11 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
 
     const std::size_t cells = static_cast<std::size_t>(grid.rows) * static_cast<std::size_t>(grid.cols);
     std::vector<double> closed(cells, 0.0);
+    // The closed forms' variance, for the spread, in the same run as their means.
+    std::vector<double> closedVariance(s->parts.hasClosed && hasSpread(*s) ? cells : 0, 0.0);
     const ColumnWeights columns(s->cols);
-    if (s->parts.hasClosed && !addClosed(engine, *s, columns, closed, options))
+    if (s->parts.hasClosed
+        && !addClosed(engine, *s, columns, closed, closedVariance.empty() ? nullptr : &closedVariance, options))
         return std::nullopt;
     std::vector<double> sums(cells, 0.0);
     std::vector<double> weights(static_cast<std::size_t>(grid.rows), 0.0);
@@ -400,7 +440,7 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
     grid.minValue = lo;
     grid.maxValue = hi;
     grid.colourExtent = ColourScale::extent(request.quantity, engine.params());
-    auto spread = spreadOf(engine, *s, columns, options);
+    auto spread = spreadOf(engine, *s, columns, std::move(closedVariance), options);
     if (!spread)
         return std::nullopt;
     grid.spread = std::move(*spread);

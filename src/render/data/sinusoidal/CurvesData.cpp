@@ -68,11 +68,13 @@ void sampleCurve(Curve &curve, bool isCos, double position0, double position1, i
     const double phase = isCos ? std::numbers::pi / 2 : 0.0;
     curve.denseX.clear();
     curve.denseY.clear();
+    curve.band = false;
     // A curve faster than its samples would alias into slow false waves: each sample then spans
     // the values the curve takes over its stretch, drawn as a stroke from the least to the most.
     if (step * curve.frequency / (2.0 * std::numbers::pi) > kSmoothTurns) {
         curve.denseX.reserve(2 * samples);
         curve.denseY.reserve(2 * samples);
+        curve.band = true;
         for (int s = 0; s < samples; ++s) {
             const double x = position0 + step * s;
             const double a = std::max(position0, x - step / 2) * curve.frequency;

@@ -32,7 +32,10 @@ struct Curve
     bool isCos = false;
     double frequency = 0.0; // w_i, radians per position
     double wavelength = 0.0; // 2 pi / w_i, positions
+    // Through the curve's values; or, for a band (see sampleCurve), the least and the most around
+    // each sample, as the pairs (x, least), (x, most) or (x, most), (x, least), alternately.
     QList<double> denseX, denseY;
+    bool band = false;
     QList<double> pointX, pointY; // from the engine's table
 };
 

@@ -69,9 +69,13 @@ void CurvesFigure::setData(const CurvesData &data)
         if (!pairs.contains(curve.pair))
             pairs.append(curve.pair);
         const QColor color = kPalette[pairs.indexOf(curve.pair) % std::size(kPalette)];
+        const QColor hue = curve.isCos ? color.lighter(150) : color;
         auto *line = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
-        line->setData(curve.denseX, curve.denseY, true);
-        line->setPen(QPen(curve.isCos ? color.lighter(150) : color, 1.4));
+        line->setPen(QPen(hue, 1.4));
+        if (curve.band)
+            addBand(curve, hue, line);
+        else
+            line->setData(curve.denseX, curve.denseY, true);
         line->setName(m_compact ? CurvesCompute::shortLegendText(curve) : CurvesCompute::legendText(curve));
         // Placed at its cell: QCPLegend::addItem looks for the first free cell, which is quadratic
         // in the number of curves.
@@ -93,6 +97,29 @@ void CurvesFigure::setData(const CurvesData &data)
     m_title->setText(u"%1  ·  %2  ·  %3"_s.arg(what, data.parameters,
                                                marked ? u"dots: the table at integer positions"_s
                                                       : u"zoom in to see the integer positions"_s));
+}
+
+// A band is filled between its least and its most: the same picture as stroking each sample's
+// span, at a fraction of the cost (a wide pen's stroke of thousands of overlapping segments takes
+// milliseconds a replot). `line` stays empty and names the curve in the legend.
+void CurvesFigure::addBand(const Curve &curve, const QColor &hue, QCPGraph *line)
+{
+    const qsizetype n = curve.denseX.size() / 2;
+    QList<double> x(n), least(n), most(n);
+    for (qsizetype s = 0; s < n; ++s) {
+        x[s] = curve.denseX[2 * s];
+        least[s] = std::min(curve.denseY[2 * s], curve.denseY[2 * s + 1]);
+        most[s] = std::max(curve.denseY[2 * s], curve.denseY[2 * s + 1]);
+    }
+    auto *lower = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+    lower->setData(x, least, true);
+    lower->setPen(Qt::NoPen);
+    auto *upper = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+    upper->setData(x, most, true);
+    upper->setPen(Qt::NoPen);
+    upper->setBrush(hue);
+    upper->setChannelFillGraph(lower);
+    line->setBrush(hue); // its legend icon: the line over the band's fill
 }
 
 void CurvesFigure::setPositionRange(double first, double last)

@@ -30,6 +30,8 @@ public:
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
+    void addBand(const Curve &curve, const QColor &hue, QCPGraph *line);
+
     QCustomPlot *m_plot;
     QCPTextElement *m_title;
     QCPAxisRect *m_rect;
