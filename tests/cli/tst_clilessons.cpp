@@ -7,8 +7,10 @@
 // for.
 #include "CliRun.h"
 
+#include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -60,6 +62,19 @@ QStringList lessonNames()
     return names;
 }
 
+// Copies the files under `from` to the same places under `to`.
+bool copyTree(const QString &from, const QString &to)
+{
+    QDirIterator files(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (files.hasNext()) {
+        const QString source = files.next();
+        const QString target = to + source.mid(from.size());
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
+            return false;
+    }
+    return true;
+}
+
 QByteArray configOf(const QString &directory)
 {
     QDirIterator files(directory, {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
@@ -76,6 +91,7 @@ class TestCliLessons : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void init();
     void listsAtLeastEightLessons();
     void eachLessonOpensTheWindow_data();
@@ -90,14 +106,32 @@ private:
     QString path(const QString &name) const { return m_dir->filePath(name); }
     QProcessEnvironment windowEnvironment(const QString &config) const
     {
+        return windowEnvironmentIn(m_dir->filePath(config));
+    }
+    static QProcessEnvironment windowEnvironmentIn(const QString &config)
+    {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-        environment.insert(u"XDG_CONFIG_HOME"_s, path(config));
+        environment.insert(u"XDG_CONFIG_HOME"_s, config);
         return environment;
     }
 
     std::unique_ptr<QTemporaryDir> m_dir;
+    // The user's own parameters, remembered by an earlier start: its configuration and its
+    // window, made once and copied for each lesson.
+    QTemporaryDir m_own;
 };
+
+void TestCliLessons::initTestCase()
+{
+    QVERIFY(m_own.isValid());
+    const QStringList own {u"--d-model"_s, u"96"_s, u"--max-len"_s, u"300"_s, u"--seed"_s, u"7"_s};
+    QCOMPARE(posenc(own + QStringList {u"--screenshot"_s, m_own.filePath(u"own.png"_s)},
+                    windowEnvironmentIn(m_own.filePath(u"config"_s)))
+                 .exitCode,
+             0);
+    QVERIFY(!configOf(m_own.filePath(u"config"_s)).isEmpty());
+}
 
 void TestCliLessons::init()
 {
@@ -137,10 +171,7 @@ void TestCliLessons::eachLessonOpensTheWindow_data()
 void TestCliLessons::eachLessonOpensTheWindow()
 {
     QFETCH(QString, name);
-    // The user's own parameters, remembered by an earlier start.
-    const QStringList own {u"--d-model"_s, u"96"_s, u"--max-len"_s, u"300"_s, u"--seed"_s, u"7"_s};
-    QCOMPARE(posenc(own + QStringList {u"--screenshot"_s, path(u"own.png"_s)}, windowEnvironment(u"config"_s)).exitCode,
-             0);
+    QVERIFY(copyTree(m_own.filePath(u"config"_s), path(u"config"_s)));
     const QString shot = path(name + u".png"_s);
     const Run run = posenc({u"--lesson"_s, name, u"--screenshot"_s, shot}, windowEnvironment(u"config"_s));
     QCOMPARE(run.exitCode, 0);
@@ -153,7 +184,7 @@ void TestCliLessons::eachLessonOpensTheWindow()
                  .exitCode,
              0);
     QVERIFY(image == QImage(bySession));
-    QVERIFY(image != QImage(path(u"own.png"_s)));
+    QVERIFY(image != QImage(m_own.filePath(u"own.png"_s)));
     // A lesson is a detour: the window remembered the user's parameters on close, not the lesson's.
     const QByteArray remembered = configOf(path(u"config"_s));
     for (const char *setting : {"\nd-model=96\n", "\nmax-len=300\n", "\nseed=7\n"})

@@ -394,7 +394,8 @@ void TestSimilarityFigure::bandMeansStayWithinTheMemoryBudget()
         data = SimilarityCompute::compute(engine, visible, false, {0, 100}, 50, 0, nullptr);
     });
     QVERIFY(data);
-    QVERIFY2(grown < qint64(64) << 20, qPrintable(u"grew by %1 MiB"_s.arg(grown >> 20)));
+    if (PeakMemory::kPeakIsOurs)
+        QVERIFY2(grown < qint64(64) << 20, qPrintable(u"grew by %1 MiB"_s.arg(grown >> 20)));
     // The first cell, positions [0, n) on both sides: the mean of PE_p . PE_q over them is
     // sum_i |mean_p e^{i p w_i}|^2 = sum_i (sin(n w_i / 2) / (n sin(w_i / 2)))^2, a Fejer kernel.
     const double n = double(p.maxLen / 128);

@@ -199,13 +199,7 @@ void TestSafetensorsRefusals::refusesMalformed()
     QCOMPARE(result.error().kind, isChoice ? ReadError::Kind::Choice : ReadError::Kind::File);
 }
 
-// Peak memory measures our allocations only without AddressSanitizer, whose redzones and
-// quarantine multiply the DOM's many small allocations (~76x measured at a 4 MiB header).
-#if defined(POSENC_TEST_ASAN)
-constexpr bool kPeakIsOurs = false;
-#else
-constexpr bool kPeakIsOurs = true;
-#endif
+using PeakMemory::kPeakIsOurs;
 
 // 1.5 million dimensions in a 3 MB header: refused by the scan of the raw bytes, before Qt's DOM
 // (~16 bytes a value) or a shape text is built; it once cost ~200 MB and a 6 MB message.
