@@ -20,6 +20,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -32,6 +33,12 @@ Params params(std::int64_t d, std::int64_t length, std::uint64_t seed = 0)
     p.dModel = d;
     p.maxLen = length;
     p.seed = seed;
+    return p;
+}
+
+Params sizedCopy(Params p, std::int64_t d)
+{
+    p.dModel = d;
     return p;
 }
 
@@ -74,6 +81,8 @@ private slots:
     void longTablesAreMeasuredAtEvenlySpacedPositions();
     void panelsNameTheirSigmaAndScaleAndShareTheirAxes();
     void figureIsRegisteredAndExports();
+    void ratioAgainstDModelIsTheClosedForm();
+    void aLoadedMatrixHasNoOwnRatioAndConcatSkipsDWithoutE();
 };
 
 void TestScaleCompareFigure::ratiosAreTheClosedFormWithinStatistics_data()
@@ -257,6 +266,92 @@ void TestScaleCompareFigure::figureIsRegisteredAndExports()
     }
 }
 
+// The ratio against d_model, sqrt(s^2 sigma^2 d_E / (k/2)), written from the definition for the
+// four conventions and for the parameters' own: Keras' U(-0.05, 0.05) has sigma 0.05 / sqrt(3),
+// which with s = sqrt(d) gives 0.9238 at d 512 and 0.4619 at d 128 (the TensorFlow tutorial's
+// asker: the PE is the larger).
+void TestScaleCompareFigure::ratioAgainstDModelIsTheClosedForm()
+{
+    const double keras = 0.05 / std::sqrt(3.0);
+    Params p = params(512, 64);
+    p.init = InitKind::Custom;
+    p.customSigma = keras;
+    const auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    QCOMPARE(data->ratios.size(), 5);
+    const std::array<std::function<double(double)>, 5> expected {
+        [](double) { return std::sqrt(2.0); },
+        [](double d) { return std::sqrt(2.0 * d); },
+        [](double d) { return std::sqrt(2.0 / d); },
+        [](double) { return std::sqrt(2.0); },
+        [keras](double d) { return keras * std::sqrt(2.0 * d); },
+    };
+    for (qsizetype c = 0; c < 5; ++c) {
+        const RatioAgainstD &curve = data->ratios[c];
+        QCOMPARE(curve.yours, c == 4);
+        QCOMPARE(curve.d.front(), 16.0);
+        QCOMPARE(curve.d.back(), 16384.0);
+        QCOMPARE(curve.d.size(), 41); // 4 a factor of 2 over 10 octaves
+        for (qsizetype i = 0; i < curve.d.size(); ++i) {
+            const double want = expected[static_cast<std::size_t>(c)](curve.d[i]);
+            QVERIFY2(std::abs(curve.ratio[i] / want - 1.0) < 1e-12,
+                     qPrintable(u"%1 at d %2: %3, not %4"_s.arg(curve.label).arg(curve.d[i]).arg(curve.ratio[i]).arg(want)));
+        }
+    }
+    QCOMPARE(data->ratios[4].label, u"yours: σ = 0.02887, s = √d"_s);
+    QCOMPARE(data->d, 512.0);
+    QVERIFY(std::abs(data->ownRatio - 0.92376) < 1e-5);
+    QVERIFY(std::abs(ScaleCompareCompute::expectedRatio(sizedCopy(p, 128)) - 0.46188) < 1e-5);
+    // Drawn: the header's number, a dot at the parameters' d, and every line in the legend.
+    QCustomPlot plot;
+    plot.resize(1200, 800);
+    ScaleCompareFigure figure(&plot);
+    figure.setData(*data);
+    const QString texts = FigureBuilds::texts(plot).join(u'\n');
+    QVERIFY2(texts.contains(u"yours: σ = 0.02887, s = √d at d = 512: 0.92376"_s), qPrintable(texts));
+    QStringList named;
+    for (int i = 0; i < plot.graphCount(); ++i) {
+        QCPGraph *graph = plot.graph(i);
+        if (graph->keyAxis()->scaleType() != QCPAxis::stLogarithmic || !graph->visible())
+            continue; // a panel's, against the position
+        named.append(graph->name());
+        if (graph->dataCount() == 1) { // the dot at the parameters' d
+            QCOMPARE(graph->data()->at(0)->key, 512.0);
+            QCOMPARE(graph->data()->at(0)->value, data->ownRatio);
+        }
+    }
+    for (const QString &name : {u"σ 1, s 1"_s, u"σ 1, s √d"_s, u"σ d^-1/2, s 1"_s, u"σ d^-1/2, s √d"_s, u"yours"_s,
+                                u"equal norms"_s})
+        QVERIFY2(named.contains(name), qPrintable(named.join(u", "_s)));
+}
+
+void TestScaleCompareFigure::aLoadedMatrixHasNoOwnRatioAndConcatSkipsDWithoutE()
+{
+    Params p = params(64, 32);
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Ones(32, 64);
+    matrix->source = u"m.npy"_s;
+    p.embeddings = matrix;
+    auto data = ScaleCompareCompute::compute(p, Detail::Full, {});
+    QVERIFY(data);
+    QCOMPARE(data->ratios.size(), 4);
+    QVERIFY(std::none_of(data->ratios.begin(), data->ratios.end(), [](const RatioAgainstD &c) { return c.yours; }));
+    // Concat with k = 48 PE columns: E has d - 48 columns, none at d <= 48.
+    Params concat = params(128, 32);
+    concat.compose = Compose::Concat;
+    concat.peDims = 48;
+    data = ScaleCompareCompute::compute(concat, Detail::Full, {});
+    QVERIFY(data);
+    for (const RatioAgainstD &curve : data->ratios) {
+        QVERIFY(curve.d.front() > 48.0);
+        QVERIFY(curve.d.front() <= 64.0);
+    }
+    // sigma 1, s 1: sqrt((d - 48) / 24).
+    const RatioAgainstD &first = data->ratios.front();
+    for (qsizetype i = 0; i < first.d.size(); ++i)
+        QVERIFY(std::abs(first.ratio[i] - std::sqrt((first.d[i] - 48.0) / 24.0)) < 1e-12 * first.ratio[i]);
+}
+
 void TestScaleCompareFigure::onePositionDrawsItsNormsAsMarkers()
 {
     // At L = 1: ||PE_0|| = sqrt(d/2), one point in each panel, which a line alone would not draw.
@@ -266,7 +361,8 @@ void TestScaleCompareFigure::onePositionDrawsItsNormsAsMarkers()
     int pe = 0, single = 0;
     for (int i = 0; i < plot->graphCount(); ++i) {
         QCPGraph *graph = plot->graph(i);
-        if (graph->dataCount() != 1)
+        // The panels' graphs, against the position (the ratio against d_model has its own dot).
+        if (graph->dataCount() != 1 || graph->keyAxis()->scaleType() == QCPAxis::stLogarithmic)
             continue;
         ++single;
         QVERIFY(graph->scatterStyle().shape() != QCPScatterStyle::ssNone);

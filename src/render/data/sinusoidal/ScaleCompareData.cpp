@@ -2,6 +2,7 @@
 
 #include "render/data/FigureText.h"
 
+#include "core/ClosedForms.h"
 #include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
@@ -45,6 +46,18 @@ QString peSquared(const Params &params)
     return params.concatenates() ? u"k/2"_s : u"d/2"_s;
 }
 
+// sigma and s as rules of d where they follow it ("σ = d^-1/2", "s = √d"), else their values.
+QString sigmaRule(const Params &params)
+{
+    return params.init == InitKind::ScaledNormal ? u"σ = d^-1/2"_s
+                                                 : u"σ = %1"_s.arg(NumberText::compact(params.sigma()));
+}
+
+QString scaleRule(const Params &params)
+{
+    return params.scaleKind == ScaleKind::Sqrt ? u"s = √d"_s : u"s = %1"_s.arg(NumberText::compact(params.scale()));
+}
+
 } // namespace
 
 QList<Params> variants(const Params &params)
@@ -67,6 +80,33 @@ std::int64_t positionStride(const Params &params, Detail detail)
     const std::int64_t perRow = kTablesPerRow * std::max<std::int64_t>(1, params.dModel);
     const std::int64_t rows = std::max<std::int64_t>(1, Budget::cells(detail) / perRow);
     return (params.maxLen + rows - 1) / rows;
+}
+
+double expectedRatio(const Params &params)
+{
+    const double pe = ClosedForms::peNormSquared(params.peColumns());
+    const double embedding = ClosedForms::embeddingNormSquared(params.scale(), params.sigma(), params.embeddingColumns());
+    return pe > 0.0 ? std::sqrt(embedding / pe) : INFINITY;
+}
+
+RatioAgainstD ratioAgainstD(const Params &params, const QString &label, bool yours)
+{
+    constexpr double kFirstD = 16.0, kLastD = 16384.0;
+    constexpr int kPerOctave = 4;
+    RatioAgainstD curve;
+    curve.label = label;
+    curve.yours = yours;
+    const double last = std::min(std::max(kLastD, 4.0 * static_cast<double>(params.dModel)), double(Params::kMaxDModel));
+    const int steps = static_cast<int>(std::lround(std::log2(last / kFirstD) * kPerOctave));
+    for (int i = 0; i <= steps; ++i) {
+        Params p = params;
+        p.dModel = static_cast<std::int64_t>(std::llround(kFirstD * std::exp2(double(i) / kPerOctave)));
+        if (p.embeddingColumns() <= 0 || p.peColumns() <= 0 || p.peColumns() > p.dModel)
+            continue;
+        curve.d.append(static_cast<double>(p.dModel));
+        curve.ratio.append(expectedRatio(p));
+    }
+    return curve;
 }
 
 std::optional<ScaleCompareData> compute(const Params &params, Detail detail, const ComputeOptions &options)
@@ -145,6 +185,13 @@ std::optional<ScaleCompareData> compute(const Params &params, Detail detail, con
         variant.expectedRatio
             = data.meanSquaredPeNorm > 0.0 ? std::sqrt(expectedSquared / data.meanSquaredPeNorm) : INFINITY;
         data.variants.append(variant);
+        data.ratios.append(ratioAgainstD(p, u"%1, %2"_s.arg(sigmaRule(p), scaleRule(p)), false));
+    }
+    data.d = static_cast<double>(params.dModel);
+    if (!data.loadedMatrixSetAside) {
+        data.ownRatio = expectedRatio(params);
+        data.ratios.append(ratioAgainstD(
+            params, u"yours: %1, %2"_s.arg(sigmaRule(params), scaleRule(params)), true));
     }
     return data;
 }

@@ -30,6 +30,16 @@ struct ScaleVariant
     double expectedRatio = 0.0;
 };
 
+// The ratio ||s*E|| / ||PE|| of one choice of sigma and s against d_model, in closed form:
+// sqrt(s^2 sigma^2 d_E / (k/2)), where s and sigma may themselves follow d (sqrt(d), d^-1/2).
+struct RatioAgainstD
+{
+    QString label; // "σ = 1, s = √d"; the parameters' own: "yours: σ = 0.0289, s = √d"
+    bool yours = false;
+    QList<double> d; // d_model, 4 a factor of 2, from 16 on
+    QList<double> ratio;
+};
+
 // Why s = sqrt(d): the norms per position of s*E against those of PE for sigma in {1, d^-1/2}
 // and s in {1, sqrt(d)}, at the parameters' d, L, PE and seed, with the ratio of the norms
 // measured beside its closed form (docs/ARCHITECTURE.md, "The mathematics").
@@ -47,6 +57,11 @@ struct ScaleCompareData : FigureData
     QString ratioFormula; // "√(s²σ²d / (d/2))", "√(s²σ²(d−k) / (k/2))" in concat
     QString expectedEmbeddingFormula; // "√(s²σ²d)", "√(s²σ²(d−k))"
     QString expectedPeFormula; // "√(d/2)", "√(k/2)", "√(mean‖PEₚ‖²)" for odd k
+    // The four panels' ratios against d, then the parameters' own sigma and s (none for a loaded
+    // matrix, whose sigma is its own), and where the parameters' d puts theirs.
+    QList<RatioAgainstD> ratios;
+    double d = 0.0;
+    double ownRatio = 0.0; // closed form at the parameters' d and sigma
 
     // The ratio is measured over every position, not a sample.
     bool isExact() const { return positionStride == 1; }
@@ -60,6 +75,13 @@ QList<Params> variants(const Params &params);
 // The positions measured: every one while 5 rows of d cells each (four s*E and the PE) fit
 // the budget of `detail`, else as many evenly spaced ones as fit.
 std::int64_t positionStride(const Params &params, Detail detail);
+// sqrt(E||s*E_p||^2 / ||PE_p||^2) in closed form at the parameters' d, sigma and s (k/2 for the
+// PE's squared norm: odd k by its average).
+double expectedRatio(const Params &params);
+// That ratio against d_model for the parameters with d changed: from 16 to 16384, or to 4 d
+// past that, 4 values a factor of 2. In concat with pe-dims set, the d that leave E no column are
+// skipped.
+RatioAgainstD ratioAgainstD(const Params &params, const QString &label, bool yours);
 // Nothing when cancelled.
 std::optional<ScaleCompareData> compute(const Params &params, Detail detail, const ComputeOptions &options);
 

@@ -22,6 +22,13 @@ QCPGraph *addGraph(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style)
     return graph;
 }
 
+// The four conventions' colours (Okabe-Ito, apart from s*E's blue and the PE's vermillion),
+// their panels' titles in them; the parameters' own sigma and s in black. Lines that coincide
+// (sigma 1 with s 1, and d^-1/2 with sqrt(d), both sqrt(2)) show as one inside the other: the
+// first drawn are the widest.
+const QColor kConvention[] = {QColor(0, 158, 115), QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233)};
+constexpr double kConventionWidth[] = {4.0, 3.0, 2.2, 1.4};
+
 // "32.003": enough digits to tell the measured ratio from the expected one.
 QString ratioText(double value)
 {
@@ -48,8 +55,16 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
 {
     // Three rows a panel (its title, its ratio, its axes), so that panels side by side keep
     // their axes level however their titles wrap.
+    // The four panels on the left, the ratio against d_model on the right.
+    auto *body = new QCPLayoutGrid;
+    m_body = body;
+    plot->plotLayout()->addElement(1, 0, body);
+    body->setColumnSpacing(24);
     auto *grid = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(1, 0, grid);
+    body->addElement(0, 0, grid);
+    auto *side = new QCPLayoutGrid;
+    m_side = side;
+    placeSide();
     grid->setColumnSpacing(16);
     grid->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
@@ -57,6 +72,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
         Panel &panel = m_panels[static_cast<std::size_t>(i)];
         const int row = i / 2, col = i % 2;
         panel.header = PlotStyle::panelTitle(plot, true);
+        panel.header->setTextColor(kConvention[i].darker(140)); // legible as text on white
         panel.ratio = PlotStyle::panelTitle(plot, false);
         panel.rect = new QCPAxisRect(plot);
         grid->addElement(3 * row, col, panel.header);
@@ -78,6 +94,45 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
         panel.pe = addGraph(panel.rect, PlotStyle::kPositional, Qt::SolidLine);
         panel.expectedPe = addGraph(panel.rect, PlotStyle::kPositional.darker(140), Qt::DashLine);
     }
+
+    // The ratio in closed form against d_model, log-log: each convention a line, the
+    // parameters' own sigma and s in black with a dot at their d, and the level of equal norms.
+    m_ratioHeader = PlotStyle::panelTitle(plot, true);
+    m_ratioHeader->setText(u"‖s·E‖ / ‖PE‖ against d_model"_s);
+    m_ownRatio = PlotStyle::panelTitle(plot, false);
+    m_ratioRect = new QCPAxisRect(plot);
+    side->addElement(0, 0, m_ratioHeader);
+    side->addElement(1, 0, m_ownRatio);
+    side->addElement(2, 0, m_ratioRect);
+    side->setRowSpacing(0);
+    PlotStyle::styleAxisRect(m_ratioRect);
+    PlotStyle::setLogAxis(m_ratioRect->axis(QCPAxis::atLeft));
+    PlotStyle::setLogAxis(m_ratioRect->axis(QCPAxis::atBottom));
+    m_ratioRect->axis(QCPAxis::atBottom)->setLabel(u"d_model"_s);
+    m_ratioRect->axis(QCPAxis::atLeft)->setLabel(u"‖s·E‖ / ‖PE‖ (expected)"_s);
+    for (std::size_t i = 0; i < std::size(kConvention); ++i) {
+        m_ratioLines.push_back(addGraph(m_ratioRect, kConvention[i], Qt::SolidLine));
+        m_ratioLines.back()->setPen(QPen(kConvention[i], kConventionWidth[i]));
+    }
+    m_ownLine = addGraph(m_ratioRect, Qt::black, Qt::SolidLine);
+    m_ownLine->setPen(QPen(Qt::black, 2.0, Qt::DashLine));
+    m_ownDot = addGraph(m_ratioRect, Qt::black, Qt::SolidLine);
+    m_ownDot->setLineStyle(QCPGraph::lsNone);
+    m_ownDot->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, Qt::black, Qt::black, 7));
+    m_equal = addGraph(m_ratioRect, QColor(120, 120, 120), Qt::DotLine);
+    m_equal->setName(u"equal norms"_s);
+    // Inside the plot's top left, above every line (the steepest starts near 6 at d 16, the
+    // range reaches past 300), so that the column is no taller than the panels beside it.
+    m_ratioLegend = new QCPLegend;
+    m_ratioRect->insetLayout()->addElement(m_ratioLegend, Qt::AlignTop | Qt::AlignLeft);
+    m_ratioLegend->setLayer(u"legend"_s);
+    m_ratioLegend->setBorderPen(Qt::NoPen);
+    m_ratioLegend->setBrush(QColor(255, 255, 255, 220));
+    QFont legendFont = plot->font();
+    legendFont.setPointSizeF(7.0);
+    m_ratioLegend->setFont(legendFont);
+    m_ratioLegend->setIconSize(14, 8);
+    m_ratioLegend->setRowSpacing(0);
 
     // One legend under the four panels, for all of them.
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
@@ -128,6 +183,7 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
                       : u"‖s·E‖ / ‖PE‖ = %1  ·  expected %2 = %3"_s.arg(
                           ratioText(variant.measuredRatio), data.ratioFormula, ratioText(variant.expectedRatio)));
     }
+    setRatios(data);
     const Panel &first = m_panels.front();
     first.embedding->setName(u"‖s·Eₚ‖"_s);
     first.pe->setName(u"‖PEₚ‖"_s);
@@ -144,6 +200,81 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     if (!data.isExact())
         parts.append(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride)));
     m_title->setText(parts.join(u"  ·  "_s));
+}
+
+// Beside the panels, or, in a figure too narrow for a third column (a paper column, a view in a
+// lesson's narrow room), left out: the four panels need the width.
+void ScaleCompareFigure::placeSide()
+{
+    const bool placed = m_body->hasElement(0, 1);
+    if (m_compact && placed) {
+        m_body->take(m_side);
+        m_body->simplify();
+    } else if (!m_compact && !placed) {
+        m_body->addElement(0, 1, m_side);
+        m_body->setColumnStretchFactors({3.0, 1.0});
+    }
+    // Out of the layout its elements keep their last place: hidden, they draw nothing there.
+    for (QCPLayoutElement *element : {static_cast<QCPLayoutElement *>(m_side), static_cast<QCPLayoutElement *>(m_ratioRect),
+                                      static_cast<QCPLayoutElement *>(m_ratioHeader),
+                                      static_cast<QCPLayoutElement *>(m_ownRatio)})
+        if (element)
+            element->setVisible(!m_compact);
+}
+
+void ScaleCompareFigure::setRatios(const ScaleCompareData &data)
+{
+    placeSide();
+    m_ratioLegend->clearItems();
+    double lo = INFINITY, hi = 0.0, dLo = INFINITY, dHi = 0.0;
+    const auto draw = [&](QCPGraph *graph, const RatioAgainstD *curve) {
+        graph->setVisible(curve != nullptr && !curve->d.isEmpty());
+        if (!graph->visible())
+            return;
+        graph->setData(curve->d, curve->ratio, true);
+        // Short, for a legend inside a narrow plot: "σ 1, s √d", and "yours" (named above it).
+        graph->setName(curve->yours ? u"yours"_s : QString(curve->label).replace(u" = "_s, u" "_s));
+        MeasuredText::addToLegend(graph, m_ratioLegend);
+        for (qsizetype i = 0; i < curve->d.size(); ++i) {
+            if (std::isfinite(curve->ratio[i]) && curve->ratio[i] > 0.0) {
+                lo = std::min(lo, curve->ratio[i]);
+                hi = std::max(hi, curve->ratio[i]);
+            }
+            dLo = std::min(dLo, curve->d[i]);
+            dHi = std::max(dHi, curve->d[i]);
+        }
+    };
+    const RatioAgainstD *own = nullptr;
+    std::size_t line = 0;
+    for (const RatioAgainstD &curve : data.ratios) {
+        if (curve.yours)
+            own = &curve;
+        else if (line < m_ratioLines.size())
+            draw(m_ratioLines[line++], &curve);
+    }
+    for (; line < m_ratioLines.size(); ++line)
+        draw(m_ratioLines[line], nullptr);
+    draw(m_ownLine, own);
+    if (!(dHi > 0.0) || !(hi > 0.0)) {
+        m_ownDot->setVisible(false);
+        m_equal->setVisible(false);
+        m_ownRatio->setText(QString());
+        return;
+    }
+    m_equal->setVisible(true);
+    m_equal->setData({dLo, dHi}, {1.0, 1.0}, true);
+    MeasuredText::addToLegend(m_equal, m_ratioLegend);
+    m_ownDot->setVisible(own != nullptr);
+    if (own) {
+        m_ownDot->setData({data.d}, {data.ownRatio}, true);
+        m_ownRatio->setText(u"%1 at d = %2: %3"_s.arg(own->label, FigureText::formatCount(std::llround(data.d)),
+                                                      ratioText(data.ownRatio)));
+    } else {
+        m_ownRatio->setText(u"E is the loaded matrix: its σ is its own"_s);
+    }
+    m_ratioRect->axis(QCPAxis::atBottom)->setRange(dLo / 1.2, dHi * 1.2);
+    // Room above the lines for the legend: the top decades are left to it.
+    m_ratioRect->axis(QCPAxis::atLeft)->setRange(std::min(lo, 1.0) / 2.0, std::max(hi, 1.0) * 200.0);
 }
 
 QList<PanelExtent> ScaleCompareFigure::panels(double pixelRatio) const

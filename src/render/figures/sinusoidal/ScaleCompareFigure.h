@@ -5,13 +5,16 @@
 #include "render/data/sinusoidal/ScaleCompareModel.h"
 
 #include <array>
+#include <vector>
 
 namespace posenc {
 
 // The scale comparison's drawing: four panels, sigma 1 on top and d^-1/2 below, s 1 on the left
 // and sqrt(d) on the right, each titled with its sigma and s and with the ratio ||s*E|| / ||PE||
 // measured and expected, over ||s*E_p|| and ||PE_p|| against the position on one log axis that
-// all four share, so that the panels compare at a glance; one legend under them.
+// all four share, so that the panels compare at a glance; one legend under them. On the right,
+// the expected ratio against d_model for the four and for the parameters' own sigma and s, with
+// a dot at their d.
 class ScaleCompareFigure final : public FigurePlot
 {
 public:
@@ -40,8 +43,23 @@ private:
         QCPGraph *embedding = nullptr, *pe = nullptr, *expectedEmbedding = nullptr, *expectedPe = nullptr;
     };
 
+    void setRatios(const ScaleCompareData &data);
+    void placeSide();
+
     QCPTextElement *m_title;
     std::array<Panel, 4> m_panels;
+    // The ratio against d_model: a line for each panel's sigma and s, the parameters' own, the
+    // dot at their d, the level of equal norms.
+    QCPLayoutGrid *m_body = nullptr; // the panels, and the side beside them unless compact
+    QCPLayoutGrid *m_side = nullptr;
+    QCPTextElement *m_ratioHeader = nullptr;
+    QCPTextElement *m_ownRatio = nullptr;
+    QCPAxisRect *m_ratioRect = nullptr;
+    std::vector<QCPGraph *> m_ratioLines;
+    QCPGraph *m_ownLine = nullptr;
+    QCPGraph *m_ownDot = nullptr;
+    QCPGraph *m_equal = nullptr;
+    QCPLegend *m_ratioLegend = nullptr;
     QCPLegend *m_legend = nullptr;
     bool m_compact = false;
     std::shared_ptr<const ScaleCompareData> m_data;
