@@ -77,10 +77,6 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     if (parser.isSet(screenshotOption) && parser.value(screenshotOption).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
-    for (const QString &file : files)
-        err << "posenc: " << file
-            << ": not opened: the window does not open files given as arguments yet; give a session as --session "
-               "FILE and a matrix as --embeddings FILE\n";
     const auto lesson = LessonOptions::lesson(parser);
     if (const auto *refused = std::get_if<QString>(&lesson)) {
         err << "posenc: " << *refused << '\n';

@@ -22,7 +22,7 @@ struct WindowArguments
     QJsonObject sessionLesson; // the lesson block of --session FILE, empty when it has none
     QString lesson; // --lesson NAME; its parameters are in `params`
     bool startPanel = false; // --start-panel: the start panel even under --screenshot
-    QStringList files; // paths given as arguments (posenc FILE), which the window does not open yet
+    QStringList files; // paths given as arguments (posenc FILE): sessions or matrices the window opens
 };
 
 // The window's arguments, or the exit code after printing help (0) or a usage error (2).

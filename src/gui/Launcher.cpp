@@ -3,6 +3,7 @@
 #include "FigureView.h"
 #include "LessonController.h"
 #include "MainWindow.h"
+#include "MatrixLoader.h"
 #include "SessionController.h"
 #include "Settings.h"
 #include "StartPanel.h"
@@ -11,7 +12,6 @@
 
 #include <QApplication>
 #include <QBuffer>
-#include <QMessageBox>
 #include <QPainter>
 #include <QScreen>
 #include <QSettings>
@@ -29,7 +29,7 @@ namespace {
 
 bool fullyDrawn(const MainWindow &window)
 {
-    return window.isSettled();
+    return !window.matrixLoader()->isLoading() && window.isSettled();
 }
 
 // The window as it looks, the start panel over it when it is open.
@@ -113,18 +113,10 @@ int runWindow(const WindowOptions &options)
     if (const QScreen *screen = window.screen())
         window.fitArrangementTo(screen->availableGeometry().size());
     window.show();
-    if (!options.files.isEmpty()) {
-        const QString text = QApplication::translate("posenc",
-                                                     "Opening files given to the program is not supported yet, so "
-                                                     "these were not opened:\n\n%1\n\nOpen a session with File > "
-                                                     "Open session…, a matrix with File > Load embeddings….")
-                                 .arg(options.files.join(u'\n'));
-        auto *box = new QMessageBox(QMessageBox::Information, QApplication::translate("posenc", "Files not opened"),
-                                    text, QMessageBox::Ok, &window);
-        box->setObjectName(u"filesNotOpenedBox"_s);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
+    // posenc FILE, as a file manager starts it (Exec=posenc %F): each file as a drop opens it. A
+    // screenshot cannot wait for an answer: a matrix whose name does not say becomes the embeddings.
+    for (const QString &file : options.files)
+        window.openFile(file, options.screenshot.isEmpty());
     // A start with nothing asked for offers the lessons; a screenshot, a lesson, a session or
     // parameters given mean the user knows what they want.
     const bool plainStart = !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty();

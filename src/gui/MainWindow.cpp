@@ -17,7 +17,11 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QUrl>
 #include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -102,6 +106,8 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     connect(m_sessions, &SessionController::failed, this, &MainWindow::showProblem);
+    connect(m_menus, &WindowMenus::failed, this, &MainWindow::showProblem);
+    setAcceptDrops(true);
     connect(m_embeddings, &EmbeddingsController::failed, this, &MainWindow::showProblem);
     connect(m_embeddings, &EmbeddingsController::embeddingsChanged, this, &MainWindow::embeddingsChanged);
     connect(m_sessions, &SessionController::saved, this,
@@ -269,6 +275,44 @@ void MainWindow::embeddingsChanged()
 {
     m_matrixNote->setText(m_embeddings->statisticsText());
     m_menus->embeddingsChanged();
+}
+
+void MainWindow::openFile(const QString &path, bool mayAsk)
+{
+    m_menus->openFile(path, mayAsk);
+}
+
+namespace {
+
+// The local files of a drag, in its order.
+QStringList localFiles(const QMimeData *data)
+{
+    QStringList files;
+    if (data && data->hasUrls()) {
+        for (const QUrl &url : data->urls())
+            if (url.isLocalFile())
+                files.append(url.toLocalFile());
+    }
+    return files;
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!localFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+// Each file as posenc FILE opens it, in the drag's order.
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList files = localFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    for (const QString &file : files)
+        openFile(file);
 }
 
 void MainWindow::showProblem(const QString &title, const QString &text)

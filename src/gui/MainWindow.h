@@ -61,6 +61,9 @@ public:
     bool isUpToDate() const;
     // Every view drew the current parameters in full detail.
     bool isSettled() const;
+    // A session or a matrix given to the window (posenc FILE): WindowMenus::openFile. Files
+    // dropped on the window are opened so too.
+    void openFile(const QString &path, bool mayAsk = true);
 
 signals:
     // A view drew a result; isUpToDate() tells whether all of them are current.
@@ -68,6 +71,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     // Hands the change to `params` to every view, worked out once (ParamsChange); views that

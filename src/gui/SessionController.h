@@ -58,8 +58,10 @@ public:
     // Applies a session read elsewhere (posenc --session): same checks as open().
     bool apply(const Session &session, const QString &path);
 
-    // The recent sessions, newest first.
+    // The recent files, newest first: the sessions opened or saved, and the matrices loaded.
     QStringList recentSessions() const;
+    // Puts a file opened (a matrix, a session) first among the recent ones.
+    void rememberFile(const QString &path) { remember(path); }
     // Forgets recent sessions whose file is gone; returns them.
     QStringList pruneRecentSessions();
 

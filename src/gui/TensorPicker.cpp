@@ -1,5 +1,7 @@
 #include "TensorPicker.h"
 
+#include "FileOpening.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -79,8 +81,7 @@ QString TensorPicker::refusal(const TensorInfo &tensor)
 
 bool TensorPicker::looksLikePositionTable(const QString &name)
 {
-    const QString lower = name.toLower();
-    return lower.contains(u"wpe"_s) || lower.contains(u"position"_s);
+    return FileOpening::isPositionTable(name).value_or(false);
 }
 
 QString TensorPicker::selectedTensor() const

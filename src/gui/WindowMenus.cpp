@@ -7,6 +7,7 @@
 #include "ExportController.h"
 #include "FigureView.h"
 #include "FileDialogs.h"
+#include "FileOpening.h"
 #include "LessonController.h"
 #include "SessionController.h"
 #include "ShortcutsDialog.h"
@@ -18,8 +19,11 @@
 
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 using namespace Qt::StringLiterals;
@@ -78,17 +82,18 @@ void WindowMenus::createSessionActions(QMenu *file)
     });
     save->setObjectName(u"saveSessionAction"_s);
     save->setShortcuts(StandardShortcuts::of(QKeySequence::Save, QKeySequence(u"Ctrl+S"_s)));
-    QMenu *recent = file->addMenu(tr("Recent sessions"));
+    // Sessions and the matrices loaded, each opened again as openFile does.
+    QMenu *recent = file->addMenu(tr("Recent files"));
     recent->setObjectName(u"recentSessionsMenu"_s);
     connect(recent, &QMenu::aboutToShow, this, [this, sessions, recent] {
         const QStringList gone = sessions->pruneRecentSessions();
         if (!gone.isEmpty())
-            showStatus(tr("Removed from the recent sessions, the file is gone: %1").arg(gone.join(u", "_s)), 8000);
+            showStatus(tr("Removed from the recent files, the file is gone: %1").arg(gone.join(u", "_s)), 8000);
         recent->clear();
         for (const QString &path : sessions->recentSessions())
-            recent->addAction(path, this, [sessions, path] { sessions->open(path); });
+            recent->addAction(path, this, [this, path] { openFile(path); });
         if (recent->isEmpty())
-            recent->addAction(tr("No recent sessions"))->setEnabled(false);
+            recent->addAction(tr("No recent files"))->setEnabled(false);
     });
 }
 
@@ -126,6 +131,7 @@ void WindowMenus::embeddingsChosen(const QString &path, bool positionTable)
     const auto tensors = embeddings->list(path);
     if (!tensors)
         return;
+    m_parts.sessions->rememberFile(path);
     if (tensors->size() == 1 && TensorPicker::refusal(tensors->front()).isEmpty()) {
         // A file of one matrix needs no tensor name (a .npy has none to give).
         const QString name = tensors->front().name;
@@ -139,6 +145,71 @@ void WindowMenus::embeddingsChosen(const QString &path, bool positionTable)
         embeddings->load({path, picker->selectedTensor()}, picker->isPositionTable());
     });
     picker->open();
+}
+
+void WindowMenus::openFile(const QString &path, bool mayAsk)
+{
+    switch (FileOpening::kindOf(path)) {
+    case FileOpening::Kind::Session:
+        m_parts.sessions->open(path);
+        return;
+    case FileOpening::Kind::Matrix:
+        openMatrix(path, mayAsk);
+        return;
+    case FileOpening::Kind::Unknown:
+        break;
+    }
+    emit failed(tr("File not opened"),
+                tr("%1 is neither a session (.posenc) nor a matrix (.npy, .safetensors), so it was not opened.")
+                    .arg(QFileInfo::exists(path) ? path : tr("%1, which does not exist,").arg(path)));
+}
+
+void WindowMenus::openMatrix(const QString &path, bool mayAsk)
+{
+    const auto tensors = m_parts.embeddings->list(path);
+    if (!tensors)
+        return;
+    // Several arrays: the picker lists them, its tick guessed from their names.
+    if (tensors->size() != 1 || !TensorPicker::refusal(tensors->front()).isEmpty()) {
+        embeddingsChosen(path, false);
+        return;
+    }
+    const QString name = tensors->front().name.isEmpty() ? QFileInfo(path).completeBaseName() : tensors->front().name;
+    if (const auto table = FileOpening::isPositionTable(name)) {
+        loadMatrix(path, *table);
+        return;
+    }
+    if (!mayAsk) {
+        loadMatrix(path, false);
+        showStatus(tr("%1 loaded as the token embeddings; File > Load position table… takes it as a position table")
+                       .arg(QFileInfo(path).fileName()),
+                   15000);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Open a matrix"),
+                                tr("What is the matrix of %1?").arg(QFileInfo(path).fileName()), QMessageBox::Cancel,
+                                m_window);
+    box->setObjectName(u"matrixRoleBox"_s);
+    box->setTextFormat(Qt::PlainText);
+    box->setInformativeText(tr("Token embeddings E (one row a token), or a learned position table (one row a "
+                               "position, the learned encoding family)."));
+    QPushButton *embeddings = box->addButton(tr("&Token embeddings"), QMessageBox::AcceptRole);
+    embeddings->setObjectName(u"asEmbeddingsButton"_s);
+    QPushButton *table = box->addButton(tr("&Position table"), QMessageBox::AcceptRole);
+    table->setObjectName(u"asPositionTableButton"_s);
+    box->setDefaultButton(embeddings);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, path, embeddings, table](QAbstractButton *clicked) {
+        if (clicked == embeddings || clicked == table)
+            loadMatrix(path, clicked == table);
+    });
+    box->open();
+}
+
+void WindowMenus::loadMatrix(const QString &path, bool positionTable)
+{
+    m_parts.sessions->rememberFile(path);
+    m_parts.embeddings->load({path, std::nullopt}, positionTable);
 }
 
 void WindowMenus::createExportActions(QMenu *file)

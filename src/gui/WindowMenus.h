@@ -38,6 +38,14 @@ public:
 
     // The embeddings actions follow a matrix loaded or dropped.
     void embeddingsChanged();
+    // Opens a file given to the window (posenc FILE, a drop, a recent file): a session, or a
+    // matrix as the token embeddings or the learned position table, as its name says; where it
+    // does not, the user is asked, or with `mayAsk` false (a screenshot) it becomes the
+    // embeddings, which the status bar says.
+    void openFile(const QString &path, bool mayAsk = true);
+
+signals:
+    void failed(const QString &title, const QString &message);
 
 private:
     void createFileMenu();
@@ -53,6 +61,9 @@ private:
     // A matrix file for the embeddings, or for the learned family's position table.
     void chooseMatrix(bool positionTable);
     void embeddingsChosen(const QString &path, bool positionTable);
+    // A matrix file opened without saying what it is for (openFile).
+    void openMatrix(const QString &path, bool mayAsk);
+    void loadMatrix(const QString &path, bool positionTable);
     void showStatus(const QString &text, int milliseconds);
 
     QMainWindow *m_window;

@@ -70,7 +70,7 @@ private slots:
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
     void windowOpensASessionWithFlagsOverridingIt();
-    void windowSaysAFileArgumentIsNotOpenedYet();
+    void aFileArgumentOpensInTheWindow();
     void aWordIsAnUnknownCommand();
     void screenshotRefusedByTheDiskNamesTheCause();
     void screenshotOnAFullDiskSaysNoSpaceLeft();
@@ -524,26 +524,55 @@ void TestCli::benchRefusesChangesWithKernelsOnly()
     QVERIFY(run.out.isEmpty());
 }
 
-// `posenc FILE`, as a file manager starts it (Exec=posenc %F): the window opens and says, on
-// stderr and in the window, that the file was not opened and how to open it. Before, the file
-// was "unknown command" with the whole help, and no window.
-void TestCli::windowSaysAFileArgumentIsNotOpenedYet()
+// `posenc FILE`, as a file manager starts it (Exec=posenc %F): a matrix named as token
+// embeddings ("wte") loads as the embeddings, one named as a position table ("wpe") as the learned
+// family's table, each fixing d_model, which the window remembers on close; a session opens as
+// --session does, the same window to the pixel. Before, the file was not opened.
+void TestCli::aFileArgumentOpensInTheWindow()
 {
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"file-config"_s));
-    const QString file = path(u"wte.npy"_s);
-    const Run written = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"8"_s, u"--max-len"_s, u"4"_s});
-    QCOMPARE(written.exitCode, 0);
-    const Run run = posenc(
-        {file, u"--d-model"_s, u"16"_s, u"--max-len"_s, u"32"_s, u"--screenshot"_s, path(u"file-window.png"_s)},
-        environment);
-    QCOMPARE(run.exitCode, 0);
-    QVERIFY2(run.err.contains(file) && run.err.contains(u"not opened"_s) && run.err.contains(u"--embeddings FILE"_s)
-                 && run.err.contains(u"--session FILE"_s),
-             qPrintable(run.err));
-    QVERIFY2(!run.err.contains(u"unknown command"_s), qPrintable(run.err));
-    QVERIFY(QFileInfo::exists(path(u"file-window.png"_s)));
+    const auto environment = [this](const QString &config) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        e.insert(u"XDG_CONFIG_HOME"_s, path(config));
+        return e;
+    };
+    const auto remembered = [this](const QString &config) {
+        QDirIterator files(path(config), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
+        QFile conf(files.hasNext() ? files.next() : QString());
+        return conf.open(QIODevice::ReadOnly) ? conf.readAll() : QByteArray();
+    };
+    for (const QString &name : {u"wte.npy"_s, u"wpe.npy"_s}) {
+        const QString file = path(name);
+        QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"40"_s})
+                     .exitCode,
+                 0);
+        const QString config = name + u"-config"_s;
+        const Run run = posenc({file, u"--screenshot"_s, path(name + u".png"_s)}, environment(config));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
+        const QByteArray settings = remembered(config);
+        QVERIFY2(settings.contains("\nd-model=24\n"), settings.constData());
+        QVERIFY2(settings.contains(name == u"wpe.npy"_s ? "\nencoding=learned\n" : "\nencoding=sinusoidal\n"),
+                 settings.constData());
+    }
+    // A session: as --session opens it.
+    const QString session = path(u"lecture.posenc"_s);
+    QFile file(session);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 1, "params": {"d-model": "40", "max-len": "80"}})");
+    file.close();
+    QCOMPARE(posenc({session, u"--screenshot"_s, path(u"by-file.png"_s)}, environment(u"a"_s)).exitCode, 0);
+    QCOMPARE(posenc({u"--session"_s, session, u"--screenshot"_s, path(u"by-option.png"_s)}, environment(u"b"_s))
+                 .exitCode,
+             0);
+    // The same window but for the status bar's "Opened the session ...", which only an opening says.
+    const QImage byFile(path(u"by-file.png"_s)), byOption(path(u"by-option.png"_s));
+    QVERIFY(!byFile.isNull());
+    QCOMPARE(byFile.size(), byOption.size());
+    const QRect aboveStatusBar(0, 0, byFile.width(), byFile.height() - 40);
+    QVERIFY(byFile.copy(aboveStatusBar) == byOption.copy(aboveStatusBar));
+    QVERIFY(byFile != byOption);
+    QVERIFY(remembered(u"a"_s).contains("\nd-model=40\n"));
 }
 
 void TestCli::aWordIsAnUnknownCommand()

@@ -1,0 +1,217 @@
+// Files given to the window, as a file manager and a user's drag give them (posenc FILE, a drop
+// on the window, File > Recent files): a session opens as File > Open session does; a matrix
+// becomes the token embeddings or the learned position table as its name says ("wte", "wpe"),
+// and where the name does not say, the window asks; the kind of a file is read from its first
+// bytes before its extension; a file that is neither is refused with a message naming it.
+#include "gui/ControlPanel.h"
+#include "gui/FileOpening.h"
+#include "gui/MainWindow.h"
+#include "gui/MatrixLoader.h"
+#include "gui/SessionController.h"
+
+#include "io/NpyWriter.h"
+#include "io/SessionFile.h"
+
+#include <QAbstractButton>
+#include <QDropEvent>
+#include <QFile>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+bool writeBytes(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// A small matrix of `rows` x `cols`, its cells 0.01 (i + j).
+RowMatrixXf matrix(int rows, int cols)
+{
+    RowMatrixXf m(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j)
+            m(i, j) = 0.01f * float(i + j);
+    return m;
+}
+
+void drop(QWidget &window, const QStringList &files)
+{
+    auto *data = new QMimeData;
+    QList<QUrl> urls;
+    for (const QString &file : files)
+        urls.append(QUrl::fromLocalFile(file));
+    data->setUrls(urls);
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent dropped(QPointF(10, 10), Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &dropped);
+    QVERIFY(dropped.isAccepted());
+    delete data;
+}
+
+} // namespace
+
+class TestFileOpening : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void kindsByTheirBytesThenTheirNames();
+    void namesSayWhatAMatrixIs_data();
+    void namesSayWhatAMatrixIs();
+    void aDroppedSessionOpensAsOpenSessionDoes();
+    void aMatrixNamedWpeIsThePositionTable();
+    void aMatrixWhoseNameDoesNotSayIsAskedAbout();
+    void anUnknownFileIsRefusedNamingIt();
+
+private:
+    QString path(const QString &name) const { return m_dir->filePath(name); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestFileOpening::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestFileOpening::kindsByTheirBytesThenTheirNames()
+{
+    using FileOpening::Kind;
+    // By their bytes, whatever their names.
+    QVERIFY(!writeNpy(path(u"table.bin"_s), matrix(3, 4)));
+    QCOMPARE(FileOpening::kindOf(path(u"table.bin"_s)), Kind::Matrix);
+    QByteArray safetensors(8, '\0');
+    safetensors[0] = 2;
+    safetensors += "{}";
+    QVERIFY(writeBytes(path(u"weights.dat"_s), safetensors));
+    QCOMPARE(FileOpening::kindOf(path(u"weights.dat"_s)), Kind::Matrix);
+    QVERIFY(!writeSession(path(u"lecture.txt"_s), Session::fromParams(Params {})));
+    QCOMPARE(FileOpening::kindOf(path(u"lecture.txt"_s)), Kind::Session);
+    // Bytes that say nothing, and files that are not there: their extensions.
+    QVERIFY(writeBytes(path(u"broken.posenc"_s), "not json"));
+    QCOMPARE(FileOpening::kindOf(path(u"broken.posenc"_s)), Kind::Session);
+    QCOMPARE(FileOpening::kindOf(path(u"gone.safetensors"_s)), Kind::Matrix);
+    QCOMPARE(FileOpening::kindOf(path(u"gone.NPY"_s)), Kind::Matrix);
+    QVERIFY(writeBytes(path(u"notes.txt"_s), "hello"));
+    QCOMPARE(FileOpening::kindOf(path(u"notes.txt"_s)), Kind::Unknown);
+}
+
+void TestFileOpening::namesSayWhatAMatrixIs_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("table"); // 1 a position table, 0 embeddings, -1 it does not say
+    QTest::newRow("GPT-2's wpe") << u"wpe.weight"_s << 1;
+    QTest::newRow("BERT's positions") << u"bert.embeddings.position_embeddings.weight"_s << 1;
+    QTest::newRow("GPT-2's wte") << u"wte.weight"_s << 0;
+    QTest::newRow("BERT's words") << u"bert.embeddings.word_embeddings.weight"_s << 0;
+    QTest::newRow("Llama's tokens") << u"model.embed_tokens.weight"_s << 0;
+    QTest::newRow("GPT-NeoX's embed_in") << u"gpt_neox.embed_in.weight"_s << 0;
+    QTest::newRow("a file name") << u"matrix"_s << -1;
+    QTest::newRow("an embedding of its own") << u"my_embedding"_s << -1;
+}
+
+void TestFileOpening::namesSayWhatAMatrixIs()
+{
+    QFETCH(QString, name);
+    QFETCH(int, table);
+    const std::optional<bool> said = FileOpening::isPositionTable(name);
+    QCOMPARE(said.has_value(), table >= 0);
+    if (said)
+        QCOMPARE(*said, table == 1);
+}
+
+void TestFileOpening::aDroppedSessionOpensAsOpenSessionDoes()
+{
+    Params saved;
+    saved.dModel = 48;
+    saved.maxLen = 96;
+    saved.seed = 9;
+    const QString file = path(u"lecture.posenc"_s);
+    QVERIFY(!writeSession(file, Session::fromParams(saved)));
+    QSettings settings(path(u"settings.ini"_s), QSettings::IniFormat);
+    MainWindow window(Params {}, &settings);
+    window.show();
+    drop(window, {file});
+    QTRY_COMPARE(window.controlPanel()->params().dModel, std::int64_t(48));
+    QCOMPARE(window.controlPanel()->params().maxLen, std::int64_t(96));
+    QCOMPARE(window.controlPanel()->params().seed, std::uint64_t(9));
+    QCOMPARE(window.sessions()->recentSessions().value(0), file);
+}
+
+void TestFileOpening::aMatrixNamedWpeIsThePositionTable()
+{
+    const QString file = path(u"wpe.npy"_s);
+    QVERIFY(!writeNpy(file, matrix(40, 16)));
+    QSettings settings(path(u"settings.ini"_s), QSettings::IniFormat);
+    MainWindow window(Params {}, &settings);
+    window.show();
+    window.openFile(file);
+    QTRY_COMPARE(window.controlPanel()->params().encoding, Encoding::Learned);
+    QTRY_VERIFY(!window.matrixLoader()->isLoading());
+    QCOMPARE(window.controlPanel()->params().dModel, std::int64_t(16));
+    QVERIFY(window.findChild<QMessageBox *>() == nullptr); // nothing asked
+    // A recent file, which opens the same way again.
+    QCOMPARE(window.sessions()->recentSessions().value(0), file);
+}
+
+void TestFileOpening::aMatrixWhoseNameDoesNotSayIsAskedAbout()
+{
+    for (const bool asTable : {false, true}) {
+        const QString file = path(u"matrix.npy"_s);
+        QVERIFY(!writeNpy(file, matrix(40, 24)));
+        MainWindow window(Params {}, nullptr);
+        window.show();
+        drop(window, {file});
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>(u"matrixRoleBox"_s)) != nullptr);
+        QVERIFY2(box->text().contains(u"matrix.npy"_s), qPrintable(box->text()));
+        auto *button = box->findChild<QAbstractButton *>(asTable ? u"asPositionTableButton"_s
+                                                                 : u"asEmbeddingsButton"_s);
+        QVERIFY(button);
+        button->click();
+        QTRY_COMPARE(window.controlPanel()->params().dModel, std::int64_t(24));
+        QTRY_VERIFY(!window.matrixLoader()->isLoading());
+        const Params &p = window.controlPanel()->params();
+        QCOMPARE(p.encoding, asTable ? Encoding::Learned : Encoding::Sinusoidal);
+        QCOMPARE(p.embeddings != nullptr, !asTable);
+    }
+    // Without a user to ask (a screenshot), it becomes the embeddings, and the status bar says so.
+    const QString file = path(u"other.npy"_s);
+    QVERIFY(!writeNpy(file, matrix(40, 20)));
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    window.openFile(file, false);
+    QTRY_COMPARE(window.controlPanel()->params().dModel, std::int64_t(20));
+    QVERIFY(window.controlPanel()->params().embeddings != nullptr);
+    QVERIFY(window.findChild<QMessageBox *>(u"matrixRoleBox"_s) == nullptr);
+}
+
+void TestFileOpening::anUnknownFileIsRefusedNamingIt()
+{
+    QVERIFY(writeBytes(path(u"notes.txt"_s), "hello"));
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    const Params before = window.controlPanel()->params();
+    window.openFile(path(u"notes.txt"_s));
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+    QVERIFY2(box->text().contains(path(u"notes.txt"_s)) && box->text().contains(u"neither a session"_s),
+             qPrintable(box->text()));
+    QCOMPARE(window.controlPanel()->params().dModel, before.dModel);
+}
+
+QTEST_MAIN(TestFileOpening)
+#include "tst_fileopening.moc"
