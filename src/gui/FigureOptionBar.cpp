@@ -86,6 +86,7 @@ void FigureOptionBar::clearControls()
     for (QWidget *control : std::as_const(m_controlOf))
         delete control;
     m_controlOf.clear();
+    m_labelFor.clear();
 }
 
 QWidget *FigureOptionBar::makeControl(const FigureOption &option)
@@ -134,6 +135,8 @@ void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureStat
             continue;
         QWidget *control = makeControl(option);
         control->setToolTip(option.help);
+        if (option.choiceLabelFor)
+            m_labelFor.insert(option.key, option.choiceLabelFor);
         m_controls->addWidget(control);
         m_controlOf.insert(option.key, control);
     }
@@ -155,8 +158,13 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
         const QString key = it.key();
         const QSignalBlocker block(it.value());
         const QString fallback = m_figure->model().defaultText(key, params);
-        if (auto *box = qobject_cast<QComboBox *>(it.value()))
+        if (auto *box = qobject_cast<QComboBox *>(it.value())) {
+            if (const auto labelFor = m_labelFor.value(key)) {
+                for (int i = 0; i < box->count(); ++i)
+                    box->setItemText(i, labelFor(box->itemData(i).toString(), params));
+            }
             box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
+        }
         else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
             check->setChecked(state.option(key, fallback) == u"true"_s);
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value())) {

@@ -44,6 +44,8 @@ private:
     QHBoxLayout *m_controls;
     QLabel *m_refusal; // beside the controls: why the last edit was refused
     QHash<QString, QWidget *> m_controlOf;
+    // Choices whose labels follow the parameters (FigureOption::choiceLabelFor), by key.
+    QHash<QString, std::function<QString(const QString &, const Params &)>> m_labelFor;
     const FigureDescriptor *m_figure = nullptr;
 };
 

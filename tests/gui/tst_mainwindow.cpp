@@ -420,6 +420,22 @@ void TestMainWindow::heatmapQuantityIsChosen()
         dropped += v == 0.0f;
     }
     QVERIFY(dropped > 0); // p = 0.1 over 2,400 cells
+    // The chooser names X as the parameters form it: s·E alone without a position term, the
+    // concatenation in concat.
+    // Found anew each time: a family switch may give the view its figure again, with new controls.
+    const auto labelOfX = [&window] {
+        const auto *box = heatmapView(window)->findChild<QComboBox *>(u"quantityBox"_s);
+        return box ? box->itemText(box->findData(u"input"_s)) : QString();
+    };
+    QCOMPARE(labelOfX(), u"X = s·E + PE"_s);
+    Params none = small();
+    none.encoding = Encoding::None;
+    window.controlPanel()->applyParams(none);
+    QTRY_COMPARE(labelOfX(), u"X = s·E"_s);
+    Params concat = small();
+    concat.compose = Compose::Concat;
+    window.controlPanel()->applyParams(concat);
+    QTRY_COMPARE(labelOfX(), u"X = [s·E | PE]"_s);
 }
 
 void TestMainWindow::heatmapColormapIsChosenWithoutRecomputing()

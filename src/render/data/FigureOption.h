@@ -1,11 +1,13 @@
 #pragma once
 
 #include "core/ParamError.h"
+#include "core/Params.h"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace posenc {
@@ -27,6 +29,9 @@ struct FigureOption
     QString defaultText; // what an option not given reads as
     QStringList choices; // Choice: the texts, in the order the window lists them
     QStringList choiceLabels; // Choice: what the window's list shows for each (the texts when empty)
+    // Choice: the label of a choice under the parameters, where it follows them (X is s·E alone
+    // without a position term); choiceLabels when empty.
+    std::function<QString(const QString &choice, const Params &params)> choiceLabelFor;
     bool inWindow = true; // has a control in the view's title bar (--positions has not: zoom does it)
     bool redrawsOnly = false; // a change is drawn from the data on screen, without computing (a colormap)
     bool resetsView = false; // a change shows the figure's default view (another quantity, another table)

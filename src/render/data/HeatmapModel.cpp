@@ -58,6 +58,10 @@ QList<FigureOption> HeatmapModel::options() const
         quantity.choices.append(Quantities::name(q));
         quantity.choiceLabels.append(FigureText::quantityLabel(q));
     }
+    quantity.choiceLabelFor = [](const QString &choice, const Params &params) {
+        const auto q = Quantities::fromName(choice);
+        return q ? FigureText::quantityLabel(*q, params) : choice;
+    };
     quantity.valueName = quantity.choices.join(u'|');
     quantity.resetsView = true;
 
