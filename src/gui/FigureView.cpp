@@ -51,10 +51,15 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     m_plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     m_plot->setMinimumSize(kMinimumPlotSize);
     connect(m_bar, &FigureOptionBar::maximizeRequested, this, &FigureView::maximizeRequested);
-    connect(m_bar, &FigureOptionBar::optionEdited, this, &FigureView::optionEdited);
+    connect(m_bar, &FigureOptionBar::optionEdited, this, [this](const QString &key, const QString &text) {
+        optionEdited(key, text);
+        emit stateEdited();
+    });
     connect(m_bar, &FigureOptionBar::figureChosen, this, [this](const QString &name) {
-        if (const FigureDescriptor *chosen = FigureRegistry::find(name); chosen && chosen != m_figure)
+        if (const FigureDescriptor *chosen = FigureRegistry::find(name); chosen && chosen != m_figure) {
             setFigure(*chosen);
+            emit stateEdited();
+        }
     });
 
     m_message->setObjectName(u"figureMessage"_s);

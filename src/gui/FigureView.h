@@ -93,6 +93,8 @@ signals:
     void plotFocused();
     // A context menu was asked for over the plot, at `globalPos`.
     void contextMenuRequested(const QPoint &globalPos);
+    // The user chose another figure or option in the view's bar (Edit > Undo takes it back).
+    void stateEdited();
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

@@ -7,6 +7,7 @@
 #include "SessionController.h"
 #include "Settings.h"
 #include "StartPanel.h"
+#include "UndoHistory.h"
 
 #include "io/AtomicFile.h"
 
@@ -112,6 +113,7 @@ int runWindow(const WindowOptions &options)
             15000);
     if (const QScreen *screen = window.screen())
         window.fitArrangementTo(screen->availableGeometry().size());
+    window.history()->restart(); // Undo stops at the window as it starts, its lesson or session in it
     window.show();
     // posenc FILE, as a file manager starts it (Exec=posenc %F): each file as a drop opens it. A
     // screenshot cannot wait for an answer: a matrix whose name does not say becomes the embeddings.

@@ -10,6 +10,7 @@
 #include "MatrixLoader.h"
 #include "SessionController.h"
 #include "Settings.h"
+#include "UndoHistory.h"
 #include "WindowMenus.h"
 
 #include "render/FigureRegistry.h"
@@ -102,9 +103,18 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
-    m_menus = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons});
+    m_history = new UndoHistory(m_controls, m_sessions, this);
+    m_menus = new WindowMenus(this,
+                              {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
+    // What Edit > Undo takes back: the parameters, the views' figures and options, the layout,
+    // a session or a lesson opened.
+    connect(m_controls, &ControlPanel::paramsChanged, m_history, &UndoHistory::noteChange);
+    connect(m_dashboard, &Dashboard::arrangementChanged, m_history, &UndoHistory::noteChange);
+    connect(m_sessions, &SessionController::opened, m_history, &UndoHistory::noteChange);
+    connect(m_lessons, &LessonController::opened, m_history, &UndoHistory::noteChange);
+    connect(m_lessons, &LessonController::left, m_history, &UndoHistory::noteChange);
     connect(m_sessions, &SessionController::failed, this, &MainWindow::showProblem);
     connect(m_menus, &WindowMenus::failed, this, &MainWindow::showProblem);
     setAcceptDrops(true);
@@ -131,6 +141,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
         resize(kDefaultSize);
     if (m_settings)
         restoreLayout();
+    m_history->restart();
 }
 
 // The window's size and its docks as the user left them. Stored values the window cannot read
@@ -193,6 +204,8 @@ void MainWindow::fitArrangementTo(const QSize &available)
 
 void MainWindow::connectView(FigureView *view)
 {
+    connect(view, &FigureView::stateEdited, m_history, &UndoHistory::noteChange);
+    connect(view, &FigureView::maximizeRequested, m_history, &UndoHistory::noteChange);
     connect(view, &FigureView::hovered, this, [this, view](const HoverPoint &point) {
         m_readout->setText(HoverReadout::format(*view->engine(), point));
         for (FigureView *other : views()) {

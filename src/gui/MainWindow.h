@@ -18,6 +18,7 @@ class FigureView;
 class LessonController;
 class MatrixLoader;
 class SessionController;
+class UndoHistory;
 class WindowMenus;
 
 // Wires the parts together: controls -> parameters -> views, hover -> status bar and linked
@@ -50,6 +51,7 @@ public:
     LessonController *lessons() const { return m_lessons; }
     EmbeddingsController *embeddings() const { return m_embeddings; }
     ExportController *exports() const { return m_exports; }
+    UndoHistory *history() const { return m_history; }
     MatrixLoader *matrixLoader() const { return m_loader; }
     // The loaded matrix's statistics beside the PE's closed forms (empty without a matrix).
     QString matrixNote() const;
@@ -95,6 +97,7 @@ private:
     SessionController *m_sessions;
     ExportController *m_exports;
     LessonController *m_lessons;
+    UndoHistory *m_history;
     WindowMenus *m_menus = nullptr;
 };
 

@@ -13,6 +13,7 @@
 #include "ShortcutsDialog.h"
 #include "StandardShortcuts.h"
 #include "TensorPicker.h"
+#include "UndoHistory.h"
 #include "UserGuideDialog.h"
 
 #include "render/FigureRegistry.h"
@@ -37,6 +38,17 @@ WindowMenus::WindowMenus(QMainWindow *window, Parts parts)
 {
     createFileMenu();
     QMenu *edit = m_window->menuBar()->addMenu(tr("&Edit"));
+    if (m_parts.history) {
+        QAction *undo = m_parts.history->stack()->createUndoAction(this, tr("&Undo"));
+        undo->setObjectName(u"undoAction"_s);
+        undo->setShortcuts(StandardShortcuts::of(QKeySequence::Undo, QKeySequence(u"Ctrl+Z"_s)));
+        QAction *redo = m_parts.history->stack()->createRedoAction(this, tr("&Redo"));
+        redo->setObjectName(u"redoAction"_s);
+        redo->setShortcuts(StandardShortcuts::of(QKeySequence::Redo, QKeySequence(u"Ctrl+Shift+Z"_s)));
+        edit->addAction(undo);
+        edit->addAction(redo);
+        edit->addSeparator();
+    }
     edit->addAction(m_parts.exports->copyFigureAction());
     createViewMenu();
     createLessonsMenu();

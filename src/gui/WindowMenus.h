@@ -15,6 +15,7 @@ class ExportController;
 class FigureView;
 class LessonController;
 class SessionController;
+class UndoHistory;
 
 // The main window's menus: File (sessions, embeddings, figures and data out), Edit, View
 // (figures and the dashboard's layout), Lessons and Help (the lessons, the keyboard shortcuts,
@@ -32,6 +33,7 @@ public:
         Dashboard *dashboard = nullptr;
         ControlPanel *controls = nullptr;
         LessonController *lessons = nullptr;
+        UndoHistory *history = nullptr;
     };
 
     WindowMenus(QMainWindow *window, Parts parts);

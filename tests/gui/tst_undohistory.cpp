@@ -1,0 +1,128 @@
+// Edit > Undo and Redo as a user meets them: a slider dragged through many values is one step,
+// undone to where the drag began and redone to where it ended; a figure or an option chosen in a
+// view is a step; zoom is not; the actions carry Ctrl+Z and Ctrl+Shift+Z and say what they undo.
+#include "gui/ControlPanel.h"
+#include "gui/FigureView.h"
+#include "gui/MainWindow.h"
+#include "gui/UndoHistory.h"
+#include "support/WindowViews.h"
+
+#include "render/FigurePlot.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QSpinBox>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+using namespace WindowViews;
+
+namespace {
+
+Params small()
+{
+    Params p;
+    p.dModel = 40;
+    p.maxLen = 60;
+    return p;
+}
+
+QString quantityOf(const MainWindow &window)
+{
+    const auto *box = heatmapView(window)->findChild<QComboBox *>(u"quantityBox"_s);
+    return box ? box->currentData().toString() : QString();
+}
+
+} // namespace
+
+class TestUndoHistory : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aDragIsOneStepUndoneAndRedone();
+    void aViewsOptionIsAStepAndZoomIsNot();
+    void theActionsHaveTheirKeysAndSayWhatTheyUndo();
+};
+
+void TestUndoHistory::aDragIsOneStepUndoneAndRedone()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QUndoStack *stack = window.history()->stack();
+    QCOMPARE(stack->count(), 0); // the window as it opens is where Undo stops
+    auto *spin = window.findChild<QSpinBox *>(u"dModelSpin"_s);
+    QVERIFY(spin);
+    for (const int d : {42, 44, 46, 48, 50, 52})
+        spin->setValue(d);
+    QTRY_COMPARE(window.controlPanel()->params().dModel, std::int64_t(52));
+    QTRY_COMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), u"d-model 40 → 52"_s);
+    stack->undo();
+    QCOMPARE(window.controlPanel()->params().dModel, std::int64_t(40));
+    QCOMPARE(spin->value(), 40);
+    QTRY_VERIFY(window.isUpToDate()); // the views follow
+    QCOMPARE(heatmapView(window)->engine()->params().dModel, std::int64_t(40));
+    // Undoing applies the old values as an edit would, but is no new step: Redo is still there.
+    QTest::qWait(UndoHistory::kSettleMs + 200);
+    QCOMPARE(stack->count(), 1);
+    QVERIFY(stack->canRedo());
+    stack->redo();
+    QCOMPARE(window.controlPanel()->params().dModel, std::int64_t(52));
+    // A new change after an undo replaces what could be redone.
+    stack->undo();
+    spin->setValue(64);
+    QTRY_COMPARE(stack->count(), 1);
+    QTRY_VERIFY(!stack->canRedo());
+    QCOMPARE(stack->undoText(), u"d-model 40 → 64"_s);
+}
+
+void TestUndoHistory::aViewsOptionIsAStepAndZoomIsNot()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isSettled());
+    QUndoStack *stack = window.history()->stack();
+    auto *box = heatmapView(window)->findChild<QComboBox *>(u"quantityBox"_s);
+    QVERIFY(box);
+    box->setCurrentIndex(box->findData(u"mask"_s));
+    QTRY_COMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), u"the views"_s);
+    // Zoom: not a step.
+    QCPAxis *axis = heatmapView(window)->plot()->axisRect()->axis(QCPAxis::atLeft);
+    axis->setRange(10.0, 20.0);
+    QTest::qWait(UndoHistory::kSettleMs + 200);
+    QCOMPARE(stack->count(), 1);
+    stack->undo();
+    QTRY_COMPARE(quantityOf(window), u"pe"_s);
+    stack->redo();
+    QTRY_COMPARE(quantityOf(window), u"mask"_s);
+}
+
+void TestUndoHistory::theActionsHaveTheirKeysAndSayWhatTheyUndo()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    auto *undo = window.findChild<QAction *>(u"undoAction"_s);
+    auto *redo = window.findChild<QAction *>(u"redoAction"_s);
+    QVERIFY(undo && redo);
+    QVERIFY(!undo->isEnabled() && !redo->isEnabled());
+    QVERIFY(!undo->shortcuts().isEmpty() && !redo->shortcuts().isEmpty());
+    if (QKeySequence::keyBindings(QKeySequence::Undo).isEmpty())
+        QCOMPARE(undo->shortcuts().constFirst(), QKeySequence(u"Ctrl+Z"_s));
+    if (QKeySequence::keyBindings(QKeySequence::Redo).isEmpty())
+        QCOMPARE(redo->shortcuts().constFirst(), QKeySequence(u"Ctrl+Shift+Z"_s));
+    window.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(80);
+    QTRY_VERIFY(undo->isEnabled());
+    QCOMPARE(undo->text(), u"&Undo max-len 60 → 80"_s);
+    undo->trigger();
+    QCOMPARE(window.controlPanel()->params().maxLen, std::int64_t(60));
+    QVERIFY(redo->isEnabled());
+}
+
+QTEST_MAIN(TestUndoHistory)
+#include "tst_undohistory.moc"
