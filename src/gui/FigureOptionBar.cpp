@@ -135,6 +135,7 @@ void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureStat
             continue;
         QWidget *control = makeControl(option);
         control->setToolTip(option.help);
+        control->setAccessibleName(ParamLabels::label(option.key));
         if (option.choiceLabelFor)
             m_labelFor.insert(option.key, option.choiceLabelFor);
         m_controls->addWidget(control);

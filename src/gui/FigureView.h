@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+class QKeyEvent;
 class QLabel;
 
 namespace posenc {
@@ -114,6 +115,10 @@ private:
     void optionEdited(const QString &key, const QString &text);
     void rangeChanged();
     void mouseMoved(QMouseEvent *event);
+    // The plot's keys: arrows pan, + and - zoom, 0 resets, Shift with the arrows moves the
+    // keyboard cursor over the cells. True when the key was one of them.
+    bool keyPressed(const QKeyEvent &event);
+    void moveKeyboardCursor(int dx, int dy);
 
     const FigureDescriptor *m_figure;
     FigureState m_state;
@@ -139,6 +144,8 @@ private:
     std::optional<Detail> m_shownDetail;
     std::optional<Detail> m_drawnDetail;
     bool m_awaitingReplot = false;
+    // Where Shift and the arrows put the cursor, in the plot's pixels; none before the first.
+    std::optional<QPointF> m_keyCursor;
 };
 
 } // namespace posenc

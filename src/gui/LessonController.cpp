@@ -41,6 +41,7 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
 {
     m_dock->setObjectName(u"lessonDock"_s);
     auto *scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Lesson"));
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -89,6 +89,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     dock->setObjectName(u"parametersDock"_s);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     auto *scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Parameters"));
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

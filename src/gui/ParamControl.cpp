@@ -2,6 +2,7 @@
 
 #include "core/NumberText.h"
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -63,12 +64,20 @@ void ParamControl::build()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     const QString name = m_row.objectName;
+    // What a screen reader says: the label (its first input is also its buddy), and which input
+    // of the row it is. A spin box's text field, which takes its focus, says the same.
+    const QString spoken = m_label->text().remove(u'&');
     const auto add = [&](QWidget *w, const QString &suffix, int stretch = 0) {
         w->setObjectName(name + suffix);
         layout->addWidget(w, stretch);
         m_inputs.append(w);
-        if (m_label->buddy() == nullptr)
+        const bool first = m_label->buddy() == nullptr;
+        if (first)
             m_label->setBuddy(w);
+        w->setAccessibleName(first ? spoken : tr("%1, %2").arg(spoken, suffix.toLower()));
+        if (auto *spin = qobject_cast<QAbstractSpinBox *>(w))
+            if (auto *edit = spin->findChild<QLineEdit *>())
+                edit->setAccessibleName(w->accessibleName());
     };
     switch (m_row.kind) {
     case ParamKind::Integer:
