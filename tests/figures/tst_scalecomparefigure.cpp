@@ -83,6 +83,7 @@ private slots:
     void figureIsRegisteredAndExports();
     void ratioAgainstDModelIsTheClosedForm();
     void aLoadedMatrixHasNoOwnRatioAndConcatSkipsDWithoutE();
+    void theRatioGoesWhereThereIsRoom();
 };
 
 void TestScaleCompareFigure::ratiosAreTheClosedFormWithinStatistics_data()
@@ -304,7 +305,7 @@ void TestScaleCompareFigure::ratioAgainstDModelIsTheClosedForm()
     QVERIFY(std::abs(ScaleCompareCompute::expectedRatio(sizedCopy(p, 128)) - 0.46188) < 1e-5);
     // Drawn: the header's number, a dot at the parameters' d, and every line in the legend.
     QCustomPlot plot;
-    plot.resize(1200, 800);
+    plot.setViewport(QRect(0, 0, 1200, 800)); // wide: the ratio beside the panels
     ScaleCompareFigure figure(&plot);
     figure.setData(*data);
     const QString texts = FigureBuilds::texts(plot).join(u'\n');
@@ -350,6 +351,36 @@ void TestScaleCompareFigure::aLoadedMatrixHasNoOwnRatioAndConcatSkipsDWithoutE()
     const RatioAgainstD &first = data->ratios.front();
     for (qsizetype i = 0; i < first.d.size(); ++i)
         QVERIFY(std::abs(first.ratio[i] - std::sqrt((first.d[i] - 48.0) / 24.0)) < 1e-12 * first.ratio[i]);
+}
+
+// Beside the panels in a wide figure, below them in a tall one (a view beside a lesson), left out
+// in a narrow one; wherever it goes it keeps clear of the panels.
+void TestScaleCompareFigure::theRatioGoesWhereThereIsRoom()
+{
+    const auto data = ScaleCompareCompute::compute(params(64, 100), Detail::Full, {});
+    QVERIFY(data);
+    // One figure through every place and back, as a view resized is.
+    QCustomPlot plot;
+    ScaleCompareFigure figure(&plot);
+    for (const QSize size : {QSize(1200, 800), QSize(600, 900), QSize(640, 420), QSize(600, 900), QSize(1200, 800),
+                             QSize(640, 420), QSize(1200, 800)}) {
+        plot.setViewport(QRect(QPoint(0, 0), size));
+        figure.setData(*data);
+        plot.replot();
+        const QRect ratio = figure.ratioRect()->rect();
+        const QRect panels = figure.panelRect(0)->rect().united(figure.panelRect(3)->rect());
+        const QString where = u"%1 x %2"_s.arg(size.width()).arg(size.height());
+        if (size.width() < 760 && size.height() < 1.2 * size.width()) {
+            QVERIFY2(!figure.ratioRect()->realVisibility(), qPrintable(where));
+            continue;
+        }
+        QVERIFY2(figure.ratioRect()->realVisibility(), qPrintable(where));
+        if (size.height() >= 1.2 * size.width())
+            QVERIFY2(ratio.top() > panels.bottom(), qPrintable(where));
+        else
+            QVERIFY2(ratio.left() > panels.right(), qPrintable(where));
+        QVERIFY2(ratio.width() > 100 && ratio.height() > 100, qPrintable(where));
+    }
 }
 
 void TestScaleCompareFigure::onePositionDrawsItsNormsAsMarkers()

@@ -51,7 +51,8 @@ std::unique_ptr<FigureDescriptor> makeScaleCompareFigure()
 }
 
 ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
-    : m_title(PlotStyle::resetWithTitle(plot))
+    : m_plot(plot)
+    , m_title(PlotStyle::resetWithTitle(plot))
 {
     // Three rows a panel (its title, its ratio, its axes), so that panels side by side keep
     // their axes level however their titles wrap.
@@ -64,7 +65,11 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     body->addElement(0, 0, grid);
     auto *side = new QCPLayoutGrid;
     m_side = side;
-    placeSide();
+    // In the layout from the start, where the figure's fonts are scaled (FigureFonts walks the
+    // layout); the data places it (placeSide).
+    body->addElement(0, 1, side);
+    body->setColumnStretchFactors({3.0, 1.0});
+    m_place = Place::Beside;
     grid->setColumnSpacing(16);
     grid->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
@@ -202,24 +207,39 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
-// Beside the panels, or, in a figure too narrow for a third column (a paper column, a view in a
-// lesson's narrow room), left out: the four panels need the width.
+// Beside the panels in a wide figure (a slide, an export); below them in a tall one (a view
+// beside a lesson); left out where neither leaves it room (a paper column, a view of four).
 void ScaleCompareFigure::placeSide()
 {
-    const bool placed = m_body->hasElement(0, 1);
-    if (m_compact && placed) {
-        m_body->take(m_side);
-        m_body->simplify();
-    } else if (!m_compact && !placed) {
-        m_body->addElement(0, 1, m_side);
-        m_body->setColumnStretchFactors({3.0, 1.0});
+    const QRect viewport = m_plot->viewport();
+    Place want = Place::Beside;
+    if (m_compact)
+        want = Place::None;
+    else if (viewport.height() >= 1.2 * viewport.width())
+        want = Place::Below;
+    else if (viewport.width() < kLeastWidthBeside)
+        want = Place::None;
+    if (want != m_place) {
+        if (m_place != Place::None) {
+            m_body->take(m_side);
+            m_body->simplify();
+        }
+        if (want == Place::Beside) {
+            m_body->addElement(0, 1, m_side);
+            m_body->setColumnStretchFactors({3.0, 1.0});
+        } else if (want == Place::Below) {
+            m_body->addElement(1, 0, m_side);
+            m_body->setRowStretchFactors({2.0, 1.0});
+        }
+        m_place = want;
     }
     // Out of the layout its elements keep their last place: hidden, they draw nothing there.
+    const bool shown = m_place != Place::None;
     for (QCPLayoutElement *element : {static_cast<QCPLayoutElement *>(m_side), static_cast<QCPLayoutElement *>(m_ratioRect),
                                       static_cast<QCPLayoutElement *>(m_ratioHeader),
                                       static_cast<QCPLayoutElement *>(m_ownRatio)})
         if (element)
-            element->setVisible(!m_compact);
+            element->setVisible(shown);
 }
 
 void ScaleCompareFigure::setRatios(const ScaleCompareData &data)

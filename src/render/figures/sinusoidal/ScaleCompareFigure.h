@@ -24,6 +24,8 @@ public:
     QCPAxisRect *panelRect(int panel) const { return m_panels[static_cast<std::size_t>(panel)].rect; }
     QCPTextElement *panelHeader(int panel) const { return m_panels[static_cast<std::size_t>(panel)].header; }
     QCPTextElement *panelRatio(int panel) const { return m_panels[static_cast<std::size_t>(panel)].ratio; }
+    // The plot of the ratio against d_model: visible where the figure has room for it.
+    QCPAxisRect *ratioRect() const { return m_ratioRect; }
 
     QList<PanelExtent> panels(double pixelRatio) const override;
     void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
@@ -46,12 +48,18 @@ private:
     void setRatios(const ScaleCompareData &data);
     void placeSide();
 
+    QCustomPlot *m_plot;
     QCPTextElement *m_title;
     std::array<Panel, 4> m_panels;
+    // The ratio against d_model beside the panels needs this much width (layout units).
+    static constexpr int kLeastWidthBeside = 760;
+    enum class Place { None, Beside, Below };
+
+    QCPLayoutGrid *m_body = nullptr; // the panels, and the ratio against d_model (placeSide)
+    QCPLayoutGrid *m_side = nullptr;
+    Place m_place = Place::None;
     // The ratio against d_model: a line for each panel's sigma and s, the parameters' own, the
     // dot at their d, the level of equal norms.
-    QCPLayoutGrid *m_body = nullptr; // the panels, and the side beside them unless compact
-    QCPLayoutGrid *m_side = nullptr;
     QCPTextElement *m_ratioHeader = nullptr;
     QCPTextElement *m_ownRatio = nullptr;
     QCPAxisRect *m_ratioRect = nullptr;
