@@ -161,8 +161,12 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
         const QString fallback = m_figure->model().defaultText(key, params);
         if (auto *box = qobject_cast<QComboBox *>(it.value())) {
             if (const auto labelFor = m_labelFor.value(key)) {
-                for (int i = 0; i < box->count(); ++i)
-                    box->setItemText(i, labelFor(box->itemData(i).toString(), params));
+                // Only a label that changed: setting one relays the bar out, at every change.
+                for (int i = 0; i < box->count(); ++i) {
+                    const QString label = labelFor(box->itemData(i).toString(), params);
+                    if (box->itemText(i) != label)
+                        box->setItemText(i, label);
+                }
             }
             box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
         }

@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::FileOpening {
@@ -15,9 +17,15 @@ Kind kindOf(const QString &path)
         const QByteArray head = file.read(16);
         if (head.startsWith("\x93NUMPY"))
             return Kind::Matrix;
-        // safetensors: an 8-byte little-endian header length, then the header's JSON object.
-        if (head.size() >= 9 && head.at(8) == '{')
-            return Kind::Matrix;
+        // safetensors: an 8-byte little-endian header length that the file holds, then the
+        // header's JSON object. A session's text read as that length is far past its size.
+        if (head.size() >= 9 && head.at(8) == '{') {
+            quint64 length = 0;
+            for (int i = 7; i >= 0; --i)
+                length = (length << 8) | static_cast<unsigned char>(head.at(i));
+            if (length >= 2 && length <= quint64(std::max<qint64>(0, file.size() - 8)))
+                return Kind::Matrix;
+        }
         if (head.trimmed().startsWith('{'))
             return Kind::Session;
     }

@@ -172,8 +172,10 @@ void WindowMenus::openFile(const QString &path, bool mayAsk)
         break;
     }
     emit failed(tr("File not opened"),
-                tr("%1 is neither a session (.posenc) nor a matrix (.npy, .safetensors), so it was not opened.")
-                    .arg(QFileInfo::exists(path) ? path : tr("%1, which does not exist,").arg(path)));
+                QFileInfo::exists(path)
+                    ? tr("%1 is neither a session (.posenc) nor a matrix (.npy, .safetensors), so it was not opened.")
+                          .arg(path)
+                    : tr("%1: no such file.").arg(path));
 }
 
 void WindowMenus::openMatrix(const QString &path, bool mayAsk)

@@ -100,6 +100,9 @@ void TestFileOpening::kindsByTheirBytesThenTheirNames()
     QCOMPARE(FileOpening::kindOf(path(u"weights.dat"_s)), Kind::Matrix);
     QVERIFY(!writeSession(path(u"lecture.txt"_s), Session::fromParams(Params {})));
     QCOMPARE(FileOpening::kindOf(path(u"lecture.txt"_s)), Kind::Session);
+    // A session written by hand whose ninth byte is a brace is still a session.
+    QVERIFY(writeBytes(path(u"compact"_s), R"({"view":{"layout":"1x1"},"format":"posenc-session","version":1})"));
+    QCOMPARE(FileOpening::kindOf(path(u"compact"_s)), Kind::Session);
     // Bytes that say nothing, and files that are not there: their extensions.
     QVERIFY(writeBytes(path(u"broken.posenc"_s), "not json"));
     QCOMPARE(FileOpening::kindOf(path(u"broken.posenc"_s)), Kind::Session);
@@ -211,6 +214,10 @@ void TestFileOpening::anUnknownFileIsRefusedNamingIt()
     QVERIFY2(box->text().contains(path(u"notes.txt"_s)) && box->text().contains(u"neither a session"_s),
              qPrintable(box->text()));
     QCOMPARE(window.controlPanel()->params().dModel, before.dModel);
+    delete box;
+    window.openFile(path(u"nowhere"_s));
+    QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+    QVERIFY2(box->text().contains(u"no such file"_s), qPrintable(box->text()));
 }
 
 QTEST_MAIN(TestFileOpening)
