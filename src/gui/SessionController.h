@@ -40,7 +40,7 @@ class SessionController : public QObject
 public:
     static constexpr int kMaxRecent = 8;
 
-    // `settings` (may be null) keeps the recent sessions.
+    // `settings` (may be null) keeps the recent files (sessions, and the matrices loaded).
     SessionController(SessionParts parts, QSettings *settings, QObject *parent = nullptr);
 
     Session current() const;
@@ -62,7 +62,7 @@ public:
     QStringList recentSessions() const;
     // Puts a file opened (a matrix, a session) first among the recent ones.
     void rememberFile(const QString &path) { remember(path); }
-    // Forgets recent sessions whose file is gone; returns them.
+    // Forgets recent files that are gone; returns them.
     QStringList pruneRecentSessions();
 
 signals:
