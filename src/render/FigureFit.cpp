@@ -41,11 +41,19 @@ const QCPLayoutElement *cell(const QCPLayoutGrid *grid, int row, int column)
     return grid->elementAt(grid->rowColToIndex(row, column));
 }
 
-// The least width of `element` besides its texts, which fit() wraps.
+// The least width of `element` besides its texts and its legends' columns, which fit() wraps
+// (a legend down to one column: its widest item).
 int leastWidth(const QCPLayoutElement *element)
 {
     if (!element || qobject_cast<const QCPTextElement *>(element))
         return 0;
+    if (const auto *legend = qobject_cast<const QCPLegend *>(element)) {
+        int widest = 0;
+        for (int i = 0; i < legend->elementCount(); ++i)
+            if (const QCPLayoutElement *item = legend->elementAt(i))
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+        return widest + legend->margins().left() + legend->margins().right();
+    }
     const auto *grid = qobject_cast<const QCPLayoutGrid *>(element);
     if (!grid || qobject_cast<const QCPLegend *>(element)) {
         // As QCPLayout takes it: a minimum size set (a colour scale sets its own as it is laid

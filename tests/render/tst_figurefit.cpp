@@ -63,6 +63,7 @@ private slots:
     void legendInsideAxesScalesOnce();
     void textsStayWithinTheirRoom_data();
     void textsStayWithinTheirRoom();
+    void aTitleTakesItsColumnBesideAWideLegend();
     void linkedPanelsTickAlike_data();
     void linkedPanelsTickAlike();
 };
@@ -293,6 +294,25 @@ void TestFigureFit::textsStayWithinTheirRoom_data()
     for (const FigureDescriptor *figure : FigureRegistry::all())
         for (const auto &[name, size] : sizes)
             QTest::newRow(qPrintable(figure->name() + u", "_s + name)) << figure->name() << size;
+}
+
+// A chart's title beside a chart whose legend is laid out four columns wide: that legend wraps to
+// fit its own column, so the title keeps the half of the row its column has. It was wrapped as
+// though the neighbour's legend kept its four columns, to a word a line ("output / against /
+// input, / slopes / 1.111 ..." in what-dropout-does beside a lesson).
+void TestFigureFit::aTitleTakesItsColumnBesideAWideLegend()
+{
+    Params p = small();
+    p.dModel = 64;
+    p.maxLen = 64;
+    const auto built = FigureBuilds::build(u"dropout-anatomy"_s, p, FigureSize::fromPixels(QSize(620, 880)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QString title;
+    for (const QString &text : FigureBuilds::texts(*built->plot()))
+        if (QString(text).replace(u'\n', u' ').startsWith(u"output against input"_s))
+            title = text;
+    QVERIFY(!title.isEmpty());
+    QVERIFY2(title.count(u'\n') <= 1, qPrintable(title));
 }
 
 void TestFigureFit::textsStayWithinTheirRoom()
