@@ -169,8 +169,7 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
                 }
             }
             box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
-        }
-        else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
+        } else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
             check->setChecked(state.option(key, fallback) == u"true"_s);
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value())) {
             edit->setText(state.option(key));

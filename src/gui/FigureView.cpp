@@ -371,11 +371,20 @@ bool FigureView::keyPressed(const QKeyEvent &event)
     const int key = event.key();
     if (modifiers == Qt::ShiftModifier) {
         switch (key) {
-        case Qt::Key_Left: moveKeyboardCursor(-1, 0); return true;
-        case Qt::Key_Right: moveKeyboardCursor(1, 0); return true;
-        case Qt::Key_Up: moveKeyboardCursor(0, -1); return true;
-        case Qt::Key_Down: moveKeyboardCursor(0, 1); return true;
-        default: break;
+        case Qt::Key_Left:
+            moveKeyboardCursor(-1, 0);
+            return true;
+        case Qt::Key_Right:
+            moveKeyboardCursor(1, 0);
+            return true;
+        case Qt::Key_Up:
+            moveKeyboardCursor(0, -1);
+            return true;
+        case Qt::Key_Down:
+            moveKeyboardCursor(0, 1);
+            return true;
+        default:
+            break;
         }
     }
     if (modifiers != Qt::NoModifier && modifiers != Qt::ShiftModifier)
@@ -390,14 +399,27 @@ bool FigureView::keyPressed(const QKeyEvent &event)
         return false; // as the wheel and a drag do nothing there
     double panX = 0.0, panY = 0.0, zoom = 1.0;
     switch (key) {
-    case Qt::Key_Left: panX = -0.1; break;
-    case Qt::Key_Right: panX = 0.1; break;
-    case Qt::Key_Up: panY = -0.1; break;
-    case Qt::Key_Down: panY = 0.1; break;
+    case Qt::Key_Left:
+        panX = -0.1;
+        break;
+    case Qt::Key_Right:
+        panX = 0.1;
+        break;
+    case Qt::Key_Up:
+        panY = -0.1;
+        break;
+    case Qt::Key_Down:
+        panY = 0.1;
+        break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoom = 0.8; break;
-    case Qt::Key_Minus: zoom = 1.25; break;
-    default: return false;
+    case Qt::Key_Equal:
+        zoom = 0.8;
+        break;
+    case Qt::Key_Minus:
+        zoom = 1.25;
+        break;
+    default:
+        return false;
     }
     for (const ViewAxis &view : m_figurePlot->viewAxes()) {
         QCPAxis *axis = view.axis;

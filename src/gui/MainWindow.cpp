@@ -17,16 +17,16 @@
 
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QLabel>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QUrl>
 #include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QStyle>
+#include <QUrl>
 
 using namespace Qt::StringLiterals;
 
@@ -105,8 +105,8 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
     m_history = new UndoHistory(m_controls, m_sessions, this);
-    m_menus = new WindowMenus(this,
-                              {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history});
+    m_menus
+        = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     // What Edit > Undo takes back: the parameters, the views' figures and options, the layout,

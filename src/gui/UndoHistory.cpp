@@ -103,8 +103,9 @@ UndoHistory::Snapshot UndoHistory::current() const
     key.insert(u"params"_s, QString::fromUtf8(Session::fromParams(snapshot.params).toJson()));
     key.insert(u"view"_s, withoutRanges(snapshot.view));
     // Two matrices read from one file are the same table only when they are one.
-    key.insert(u"matrices"_s, u"%1 %2"_s.arg(quintptr(snapshot.params.embeddings.get()))
-                                  .arg(quintptr(snapshot.params.learned.table.get())));
+    key.insert(
+        u"matrices"_s,
+        u"%1 %2"_s.arg(quintptr(snapshot.params.embeddings.get())).arg(quintptr(snapshot.params.learned.table.get())));
     snapshot.key = QJsonDocument(key).toJson(QJsonDocument::Compact);
     return snapshot;
 }

@@ -171,11 +171,11 @@ void WindowMenus::openFile(const QString &path, bool mayAsk)
     case FileOpening::Kind::Unknown:
         break;
     }
-    emit failed(tr("File not opened"),
-                QFileInfo::exists(path)
-                    ? tr("%1 is neither a session (.posenc) nor a matrix (.npy, .safetensors), so it was not opened.")
-                          .arg(path)
-                    : tr("%1: no such file.").arg(path));
+    emit failed(
+        tr("File not opened"),
+        QFileInfo::exists(path)
+            ? tr("%1 is neither a session (.posenc) nor a matrix (.npy, .safetensors), so it was not opened.").arg(path)
+            : tr("%1: no such file.").arg(path));
 }
 
 void WindowMenus::openMatrix(const QString &path, bool mayAsk)

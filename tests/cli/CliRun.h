@@ -4,9 +4,12 @@
 // back the .npy tables it writes with a reader of its own (format 1.0, '<f4', C order, 2-D: what
 // the contract promises).
 #include <QByteArray>
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -47,6 +50,25 @@ inline Run posenc(const QStringList &arguments,
 {
     const BinaryRun run = posencBytes(arguments, environment);
     return {run.exitCode, QString::fromUtf8(run.out), run.err};
+}
+
+// The window's environment: offscreen, its settings under `config` (a directory of the test's).
+inline QProcessEnvironment windowEnvironment(const QString &config)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+    return environment;
+}
+
+// The settings file the window wrote under `config` when it closed, or nothing.
+inline QByteArray rememberedSettings(const QString &config)
+{
+    QDirIterator files(config, {QStringLiteral("*.conf")}, QDir::Files, QDirIterator::Subdirectories);
+    if (!files.hasNext())
+        return {};
+    QFile conf(files.next());
+    return conf.open(QIODevice::ReadOnly) ? conf.readAll() : QByteArray();
 }
 
 // The "params" of a file (a session's, a lesson's or a preset's) as the flags a user would type.

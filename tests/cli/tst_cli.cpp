@@ -36,10 +36,8 @@ double frequency(qint64 pair, qint64 d, double base)
 // Runs `posenc --screenshot` of a small window into `shot`, offscreen.
 Run screenshotInto(const QString &shot, const QString &config)
 {
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    environment.insert(u"XDG_CONFIG_HOME"_s, config);
-    return posenc({u"--d-model"_s, u"32"_s, u"--max-len"_s, u"64"_s, u"--screenshot"_s, shot}, environment);
+    return posenc({u"--d-model"_s, u"32"_s, u"--max-len"_s, u"64"_s, u"--screenshot"_s, shot},
+                  windowEnvironment(config));
 }
 
 } // namespace
@@ -290,9 +288,7 @@ void TestCli::windowOpensWithTheParameterFlags()
 {
     // The real window, offscreen, with its settings in a temporary directory; --screenshot
     // saves it once every view has drawn in full detail, then quits.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"config"_s));
+    const QProcessEnvironment environment = windowEnvironment(path(u"config"_s));
     const QString shot = path(u"window.png"_s);
     const Run run = posenc({u"--d-model"_s, u"64"_s, u"--max-len"_s, u"200"_s, u"--screenshot"_s, shot}, environment);
     QCOMPARE(run.exitCode, 0);
@@ -325,9 +321,7 @@ void TestCli::windowRefusesInvalidParametersWithoutAScreen()
 // session is refused before any screen is needed (exit 3, path and reason).
 void TestCli::windowOpensASessionWithFlagsOverridingIt()
 {
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"session-config"_s));
+    QProcessEnvironment environment = windowEnvironment(path(u"session-config"_s));
     const QString session = path(u"s.json"_s);
     QFile file(session);
     QVERIFY(file.open(QIODevice::WriteOnly));
@@ -337,11 +331,8 @@ void TestCli::windowOpensASessionWithFlagsOverridingIt()
     const Run run = posenc(
         {u"--session"_s, session, u"--max-len"_s, u"90"_s, u"--screenshot"_s, path(u"session.png"_s)}, environment);
     QCOMPARE(run.exitCode, 0);
-    QDirIterator files(path(u"session-config"_s), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
-    QVERIFY(files.hasNext());
-    QFile conf(files.next());
-    QVERIFY(conf.open(QIODevice::ReadOnly));
-    const QByteArray remembered = conf.readAll();
+    const QByteArray remembered = rememberedSettings(path(u"session-config"_s));
+    QVERIFY(!remembered.isEmpty());
     QVERIFY(remembered.contains("d-model=48"));
     QVERIFY(remembered.contains("max-len=90"));
     QVERIFY(remembered.contains("base=500"));
@@ -363,10 +354,7 @@ void TestCli::screenshotRefusedByTheDiskNamesTheCause()
 {
     QDir().mkpath(path(u"limited"_s));
     QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    environment.insert(u"XDG_CONFIG_HOME"_s, path(u"limited-config"_s));
-    process.setProcessEnvironment(environment);
+    process.setProcessEnvironment(windowEnvironment(path(u"limited-config"_s)));
     process.setChildProcessModifier([] {
         std::signal(SIGXFSZ, SIG_IGN); // the write then fails with EFBIG instead of ending the process
         const rlimit limit {16384, 16384};
@@ -530,22 +518,12 @@ void TestCli::benchRefusesChangesWithKernelsOnly()
 // --session does, the same window to the pixel. Before, the file was not opened.
 void TestCli::aFileArgumentOpensInTheWindow()
 {
-    const auto environment = [this](const QString &config) {
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-        e.insert(u"XDG_CONFIG_HOME"_s, path(config));
-        return e;
-    };
-    const auto remembered = [this](const QString &config) {
-        QDirIterator files(path(config), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
-        QFile conf(files.hasNext() ? files.next() : QString());
-        return conf.open(QIODevice::ReadOnly) ? conf.readAll() : QByteArray();
-    };
+    const auto environment = [this](const QString &config) { return windowEnvironment(path(config)); };
+    const auto remembered = [this](const QString &config) { return rememberedSettings(path(config)); };
     for (const QString &name : {u"wte.npy"_s, u"wpe.npy"_s}) {
         const QString file = path(name);
-        QCOMPARE(posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"40"_s})
-                     .exitCode,
-                 0);
+        QCOMPARE(
+            posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"40"_s}).exitCode, 0);
         const QString config = name + u"-config"_s;
         const Run run = posenc({file, u"--screenshot"_s, path(name + u".png"_s)}, environment(config));
         QCOMPARE(run.exitCode, 0);
@@ -562,9 +540,9 @@ void TestCli::aFileArgumentOpensInTheWindow()
     file.write(R"({"format": "posenc-session", "version": 1, "params": {"d-model": "40", "max-len": "80"}})");
     file.close();
     QCOMPARE(posenc({session, u"--screenshot"_s, path(u"by-file.png"_s)}, environment(u"a"_s)).exitCode, 0);
-    QCOMPARE(posenc({u"--session"_s, session, u"--screenshot"_s, path(u"by-option.png"_s)}, environment(u"b"_s))
-                 .exitCode,
-             0);
+    QCOMPARE(
+        posenc({u"--session"_s, session, u"--screenshot"_s, path(u"by-option.png"_s)}, environment(u"b"_s)).exitCode,
+        0);
     // The same window but for the status bar's "Opened the session ...", which only an opening says.
     const QImage byFile(path(u"by-file.png"_s)), byOption(path(u"by-option.png"_s));
     QVERIFY(!byFile.isNull());

@@ -75,15 +75,6 @@ bool copyTree(const QString &from, const QString &to)
     return true;
 }
 
-QByteArray configOf(const QString &directory)
-{
-    QDirIterator files(directory, {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
-    if (!files.hasNext())
-        return {};
-    QFile conf(files.next());
-    return conf.open(QIODevice::ReadOnly) ? conf.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestCliLessons : public QObject
@@ -106,14 +97,7 @@ private:
     QString path(const QString &name) const { return m_dir->filePath(name); }
     QProcessEnvironment windowEnvironment(const QString &config) const
     {
-        return windowEnvironmentIn(m_dir->filePath(config));
-    }
-    static QProcessEnvironment windowEnvironmentIn(const QString &config)
-    {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-        environment.insert(u"XDG_CONFIG_HOME"_s, config);
-        return environment;
+        return CliRun::windowEnvironment(m_dir->filePath(config));
     }
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -127,10 +111,10 @@ void TestCliLessons::initTestCase()
     QVERIFY(m_own.isValid());
     const QStringList own {u"--d-model"_s, u"96"_s, u"--max-len"_s, u"300"_s, u"--seed"_s, u"7"_s};
     QCOMPARE(posenc(own + QStringList {u"--screenshot"_s, m_own.filePath(u"own.png"_s)},
-                    windowEnvironmentIn(m_own.filePath(u"config"_s)))
+                    CliRun::windowEnvironment(m_own.filePath(u"config"_s)))
                  .exitCode,
              0);
-    QVERIFY(!configOf(m_own.filePath(u"config"_s)).isEmpty());
+    QVERIFY(!rememberedSettings(m_own.filePath(u"config"_s)).isEmpty());
 }
 
 void TestCliLessons::init()
@@ -186,7 +170,7 @@ void TestCliLessons::eachLessonOpensTheWindow()
     QVERIFY(image == QImage(bySession));
     QVERIFY(image != QImage(m_own.filePath(u"own.png"_s)));
     // A lesson is a detour: the window remembered the user's parameters on close, not the lesson's.
-    const QByteArray remembered = configOf(path(u"config"_s));
+    const QByteArray remembered = rememberedSettings(path(u"config"_s));
     for (const char *setting : {"\nd-model=96\n", "\nmax-len=300\n", "\nseed=7\n"})
         QVERIFY2(remembered.contains(setting), setting);
     // A screenshot never shows the start panel: nothing was decided about it.
@@ -273,12 +257,12 @@ void TestCliLessons::aNameThatIsNotALessonExitsTwoNamingThem()
 void TestCliLessons::startPanelOnlyWhenAskedUnderScreenshot()
 {
     QCOMPARE(posenc({u"--screenshot"_s, path(u"plain.png"_s)}, windowEnvironment(u"plain"_s)).exitCode, 0);
-    QVERIFY(!configOf(path(u"plain"_s)).isEmpty());
-    QVERIFY(!configOf(path(u"plain"_s)).contains("showAtStart"));
+    QVERIFY(!rememberedSettings(path(u"plain"_s)).isEmpty());
+    QVERIFY(!rememberedSettings(path(u"plain"_s)).contains("showAtStart"));
     // Asked for: a first start shows it, and from then on it is no longer the first.
     const QString shot = path(u"panel.png"_s);
     QCOMPARE(posenc({u"--start-panel"_s, u"--screenshot"_s, shot}, windowEnvironment(u"asked"_s)).exitCode, 0);
-    QVERIFY(configOf(path(u"asked"_s)).contains("showAtStart=false"));
+    QVERIFY(rememberedSettings(path(u"asked"_s)).contains("showAtStart=false"));
     QVERIFY(QImage(shot) != QImage(path(u"plain.png"_s)));
 }
 

@@ -295,8 +295,9 @@ void TestScaleCompareFigure::ratioAgainstDModelIsTheClosedForm()
         QCOMPARE(curve.d.size(), 41); // 4 a factor of 2 over 10 octaves
         for (qsizetype i = 0; i < curve.d.size(); ++i) {
             const double want = expected[static_cast<std::size_t>(c)](curve.d[i]);
-            QVERIFY2(std::abs(curve.ratio[i] / want - 1.0) < 1e-12,
-                     qPrintable(u"%1 at d %2: %3, not %4"_s.arg(curve.label).arg(curve.d[i]).arg(curve.ratio[i]).arg(want)));
+            QVERIFY2(
+                std::abs(curve.ratio[i] / want - 1.0) < 1e-12,
+                qPrintable(u"%1 at d %2: %3, not %4"_s.arg(curve.label).arg(curve.d[i]).arg(curve.ratio[i]).arg(want)));
         }
     }
     QCOMPARE(data->ratios[4].label, u"yours: σ = 0.02887, s = √d"_s);
@@ -321,8 +322,8 @@ void TestScaleCompareFigure::ratioAgainstDModelIsTheClosedForm()
             QCOMPARE(graph->data()->at(0)->value, data->ownRatio);
         }
     }
-    for (const QString &name : {u"σ 1, s 1"_s, u"σ 1, s √d"_s, u"σ d^-1/2, s 1"_s, u"σ d^-1/2, s √d"_s, u"yours"_s,
-                                u"equal norms"_s})
+    for (const QString &name :
+         {u"σ 1, s 1"_s, u"σ 1, s √d"_s, u"σ d^-1/2, s 1"_s, u"σ d^-1/2, s √d"_s, u"yours"_s, u"equal norms"_s})
         QVERIFY2(named.contains(name), qPrintable(named.join(u", "_s)));
 }
 

@@ -181,8 +181,8 @@ void TestFileOpening::aMatrixWhoseNameDoesNotSayIsAskedAbout()
         QMessageBox *box = nullptr;
         QTRY_VERIFY((box = window.findChild<QMessageBox *>(u"matrixRoleBox"_s)) != nullptr);
         QVERIFY2(box->text().contains(u"matrix.npy"_s), qPrintable(box->text()));
-        auto *button = box->findChild<QAbstractButton *>(asTable ? u"asPositionTableButton"_s
-                                                                 : u"asEmbeddingsButton"_s);
+        auto *button
+            = box->findChild<QAbstractButton *>(asTable ? u"asPositionTableButton"_s : u"asEmbeddingsButton"_s);
         QVERIFY(button);
         button->click();
         QTRY_COMPARE(window.controlPanel()->params().dModel, std::int64_t(24));

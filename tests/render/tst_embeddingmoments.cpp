@@ -135,8 +135,12 @@ void TestEmbeddingMoments::aFirstPartOfTheRows()
     // Without the row norms the statistics cover whole kept blocks (256 rows here): at least the
     // rows asked for, never past L, and exactly those rows' moments. With them, exactly the rows.
     const Engine engine(sized(96, 2000));
-    for (const auto &[rows, covered] : {std::pair<std::int64_t, std::int64_t> {1, 256}, {255, 256}, {256, 256},
-                                        {700, 768}, {1900, 2000}, {2000, 2000}}) {
+    for (const auto &[rows, covered] : {std::pair<std::int64_t, std::int64_t> {1, 256},
+                                        {255, 256},
+                                        {256, 256},
+                                        {700, 768},
+                                        {1900, 2000},
+                                        {2000, 2000}}) {
         const auto got = EmbeddingMoments::compute(engine, rows, false, {});
         QVERIFY(got);
         QCOMPARE(got->rows, covered);

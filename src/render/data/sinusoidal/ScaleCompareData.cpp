@@ -85,7 +85,8 @@ std::int64_t positionStride(const Params &params, Detail detail)
 double expectedRatio(const Params &params)
 {
     const double pe = ClosedForms::peNormSquared(params.peColumns());
-    const double embedding = ClosedForms::embeddingNormSquared(params.scale(), params.sigma(), params.embeddingColumns());
+    const double embedding
+        = ClosedForms::embeddingNormSquared(params.scale(), params.sigma(), params.embeddingColumns());
     return pe > 0.0 ? std::sqrt(embedding / pe) : INFINITY;
 }
 
@@ -96,7 +97,8 @@ RatioAgainstD ratioAgainstD(const Params &params, const QString &label, bool you
     RatioAgainstD curve;
     curve.label = label;
     curve.yours = yours;
-    const double last = std::min(std::max(kLastD, 4.0 * static_cast<double>(params.dModel)), double(Params::kMaxDModel));
+    const double last
+        = std::min(std::max(kLastD, 4.0 * static_cast<double>(params.dModel)), double(Params::kMaxDModel));
     const int steps = static_cast<int>(std::lround(std::log2(last / kFirstD) * kPerOctave));
     for (int i = 0; i <= steps; ++i) {
         Params p = params;
@@ -190,8 +192,7 @@ std::optional<ScaleCompareData> compute(const Params &params, Detail detail, con
     data.d = static_cast<double>(params.dModel);
     if (!data.loadedMatrixSetAside) {
         data.ownRatio = expectedRatio(params);
-        data.ratios.append(ratioAgainstD(
-            params, u"yours: %1, %2"_s.arg(sigmaRule(params), scaleRule(params)), true));
+        data.ratios.append(ratioAgainstD(params, u"yours: %1, %2"_s.arg(sigmaRule(params), scaleRule(params)), true));
     }
     return data;
 }

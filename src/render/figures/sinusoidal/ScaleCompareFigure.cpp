@@ -235,11 +235,9 @@ void ScaleCompareFigure::placeSide()
     }
     // Out of the layout its elements keep their last place: hidden, they draw nothing there.
     const bool shown = m_place != Place::None;
-    for (QCPLayoutElement *element : {static_cast<QCPLayoutElement *>(m_side), static_cast<QCPLayoutElement *>(m_ratioRect),
-                                      static_cast<QCPLayoutElement *>(m_ratioHeader),
-                                      static_cast<QCPLayoutElement *>(m_ownRatio)})
-        if (element)
-            element->setVisible(shown);
+    for (QCPLayoutElement *element :
+         std::initializer_list<QCPLayoutElement *> {m_side, m_ratioRect, m_ratioHeader, m_ownRatio})
+        element->setVisible(shown);
 }
 
 void ScaleCompareFigure::setRatios(const ScaleCompareData &data)
