@@ -1,0 +1,66 @@
+#pragma once
+
+#include "core/FrequencySchedule.h"
+#include "core/Params.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// RoPE's frequencies for every rope_type of HF transformers' modeling_rope_utils.py, quirks
+// included, computed in double (docs/ARCHITECTURE.md, Encoding families). Our own code, checked
+// against float64 formulas written in the tests (tst_ropefrequencies).
+namespace posenc::RopeFrequencies {
+
+// The columns a head rotates: int(head_dim * partial_rotary_factor), or head_dim for
+// proportional, whose tail pairs turn at frequency 0.
+std::int64_t rotaryDim(const RopeParams &rope);
+// rotaryDim / 2.
+std::int64_t pairs(const RopeParams &rope);
+// proportional's pairs with a frequency: int(F * head_dim // 2); rotaryDim / 2 for the others.
+std::int64_t livePairs(const RopeParams &rope);
+
+// What the rope-frequencies table holds, pair by pair.
+struct Table
+{
+    std::vector<double> inv; // inverse frequency after scaling (0 for proportional's tail)
+    std::vector<double> invBefore; // the same type's unscaled frequency
+    // yarn's ramp gamma_i (0 kept, 1 divided by the factor); llama3's band, 0 kept, 1 blended,
+    // 2 divided; 0 for the other types.
+    std::vector<double> band;
+    double attentionFactor = 1.0; // what multiplies cos and sin, as HF computes it
+};
+
+// For valid parameters under encoding rope. `maxLen` is the sequence length: dynamic uses
+// max(maxLen, original), longrope the long factors when maxLen exceeds the original length.
+Table table(const Params &params);
+// The table's frequencies and attention factor, as the anchored kernel turns them.
+FrequencySchedule schedule(const Params &params);
+
+// The numbers `posenc describe` prints (docs/ARCHITECTURE.md, Encoding families).
+struct Description
+{
+    RopeType type = RopeType::Default;
+    std::int64_t rotaryDim = 0;
+    double attentionFactor = 1.0;
+    double softmaxScaleFactor = 1.0; // get_mscale(f, mscale_all_dim)^2 for a yarn mscale_all_dim
+    double logitScale = 1.0; // attentionFactor^2 * softmaxScaleFactor
+    // yarn's correction range before and after rounding and clamping (unset for other types).
+    std::optional<double> bandLow, bandHigh, bandLowUsed, bandHighUsed;
+    // llama3's bands, or for yarn the pairs with ramp 0, between, 1 (unset for other types).
+    std::optional<std::int64_t> pairsKept, pairsBlended, pairsDivided;
+    double wavelengthMin = 0.0; // after scaling; proportional's zero frequencies excluded
+    double wavelengthMax = 0.0;
+    std::int64_t criticalDimension = 0; // Liu et al. 2023: 2 ceil((r/2) log_theta(L0 / 2 pi))
+    double bf16PositionStep = 0.0; // gap between neighbouring bf16 values at max_len - 1
+    std::optional<double> fp16PositionStep; // unset where max_len - 1 overflows fp16
+};
+Description describe(const Params &params);
+
+// The gap between neighbouring values of a float format with `mantissaBits` explicit bits at
+// x >= 0 (x below 1 counts as 1).
+double positionStep(double x, int mantissaBits);
+
+} // namespace posenc::RopeFrequencies
