@@ -80,6 +80,10 @@ std::vector<Timing> timeInterleaved(int repeats, const std::vector<std::function
     return timings;
 }
 
+// The RoPE table the bench times: rope-cos at HF's size of a long-context head.
+constexpr std::int64_t kRopeRows = 131072;
+constexpr std::int64_t kRopeHeadDim = 128;
+
 double gbps(std::int64_t cells, double ms)
 {
     return static_cast<double>(cells) * sizeof(float) / (ms * 1e6);
@@ -189,7 +193,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                "Times the PE fill in both layouts, the machine's write bandwidth on the same buffer, a\n"
                "plain copy of the embedding table to it, and the full pipeline (scale, sum, dropout)\n"
                "with its parts alone (the sum without dropout, the keep bits without a table)\n"
-               "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names.\n"
+               "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names;\n"
+               "and RoPE's cos table at 131072 x 128 against a plain fill of its own buffer.\n"
                "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
                "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
                "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
@@ -255,10 +260,14 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const std::int64_t cells = rows * cols;
     const int threads = QThread::idealThreadCount();
     // Two tables of this size: the buffer every measurement writes and the embedding table the
-    // pipeline reads.
-    if (const auto refused
-        = MemoryBudget::check(2 * static_cast<std::uint64_t>(cells), params.memoryBudget,
-                              u"the bench's buffer and embedding table, %1 x %2 each"_s.arg(rows).arg(cols))) {
+    // pipeline reads; and RoPE's cos table.
+    if (const auto refused = MemoryBudget::check(
+            2 * static_cast<std::uint64_t>(cells) + static_cast<std::uint64_t>(kRopeRows * kRopeHeadDim),
+            params.memoryBudget,
+            u"the bench's buffer and embedding table, %1 x %2 each, and RoPE's %3 x %4 table"_s.arg(rows)
+                .arg(cols)
+                .arg(kRopeRows)
+                .arg(kRopeHeadDim))) {
         err << "posenc bench: " << *refused << overBudgetAdvice(u"lower --max-len or --d-model"_s, params.memoryBudget)
             << '\n';
         return ExitOverBudget;
@@ -323,6 +332,26 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         generated.compute(Quantity::Output, all, buffer, {threads, nullptr});
     });
 
+    // RoPE's cos table as HF returns it, at L 131072 x head_dim 128 (the default type), through the
+    // anchored kernel, against the better plain fill of the same buffer, round-robin.
+    Params rope;
+    rope.encoding = Encoding::Rope;
+    rope.maxLen = kRopeRows;
+    rope.rope.headDim = kRopeHeadDim;
+    rope.memoryBudget = params.memoryBudget;
+    const Engine ropeEngine(rope);
+    RowMatrixXf ropeBuffer = allocateTable(kRopeRows, kRopeHeadDim);
+    const Block ropeAll {0, kRopeRows, 0, kRopeHeadDim};
+    const std::vector<Timing> ropeCompared = timeInterleaved(
+        repeats,
+        {[&] { plainFill(ropeBuffer, threads, false); }, [&] { plainFill(ropeBuffer, threads, true); },
+         [&] {
+             ropeEngine.compute(Quantity::RopeCos, ropeAll, ropeBuffer, {threads, nullptr});
+         }});
+    const Timing ropeBandwidth = ropeCompared[0].minMs <= ropeCompared[1].minMs ? ropeCompared[0] : ropeCompared[1];
+    const Timing ropeFill = ropeCompared[2];
+    constexpr std::int64_t ropeCells = kRopeRows * kRopeHeadDim;
+
     // Every quantity of the quantity table these parameters have, one block of it filled by its
     // source: its first rows and columns, at most kQuantityRows x the bench's columns, so that the
     // slowest (the similarity, a product of rows) stays within a second.
@@ -359,6 +388,10 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pe_fill_split_over_interleaved"_s] = fillSplit.minMs / fill.minMs;
     json[u"pe_fill_1thread_ms"_s] = fillSerial.minMs;
     json[u"pe_max_abs_error"_s] = error;
+    json[u"rope_fill_ms"_s] = ropeFill.minMs;
+    json[u"rope_fill_gbps"_s] = gbps(ropeCells, ropeFill.minMs);
+    json[u"rope_write_bandwidth_gbps"_s] = gbps(ropeCells, ropeBandwidth.minMs);
+    json[u"rope_fill_fraction_of_bandwidth"_s] = ropeBandwidth.minMs / ropeFill.minMs;
     json[u"embedding_init_ms"_s] = initMs;
     json[u"pipeline_ms"_s] = pipe.minMs;
     json[u"pipeline_median_ms"_s] = pipe.medianMs;
@@ -409,6 +442,10 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     line(u"PE fill, exact angles, split"_s, fillSplit.minMs,
          u"%1 GB/s = %2x the interleaved fill"_s.arg(gbps(cells, fillSplit.minMs), 0, 'f', 1)
              .arg(fillSplit.minMs / fill.minMs, 0, 'f', 2));
+    line(u"RoPE cos, 131072 x 128, exact angles"_s, ropeFill.minMs,
+         u"%1 GB/s = %2% of the better fill of its buffer (%3 GB/s)"_s.arg(gbps(ropeCells, ropeFill.minMs), 0, 'f', 1)
+             .arg(100.0 * ropeBandwidth.minMs / ropeFill.minMs, 0, 'f', 0)
+             .arg(gbps(ropeCells, ropeBandwidth.minMs), 0, 'f', 1));
     line(u"PE fill, 1 thread"_s, fillSerial.minMs,
          u"%1x from the second thread"_s.arg(fillSerial.minMs / fill.minMs, 0, 'f', 2));
     line(u"embedding init N(0, 1), once"_s, initMs);

@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "BenchCommand.h"
+#include "DescribeCommand.h"
 #include "ExitCode.h"
 #include "ExportCommand.h"
 #include "LessonsCommand.h"
@@ -19,7 +20,7 @@ namespace posenc {
 
 namespace {
 
-const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s, u"presets"_s};
+const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s, u"presets"_s, u"describe"_s};
 
 } // namespace
 
@@ -39,7 +40,8 @@ QString cliUsage()
            "  posenc lessons                            list the lessons, NAME<TAB>TITLE\n"
            "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n"
            "  posenc presets                            list the presets, NAME<TAB>TITLE<TAB>SOURCE\n"
-           "  posenc --preset NAME [OPTIONS]            the preset's parameters, here or with any subcommand\n\n"
+           "  posenc --preset NAME [OPTIONS]            the preset's parameters, here or with any subcommand\n"
+           "  posenc describe [--json] [OPTIONS]        RoPE's derived numbers (--encoding rope); see --help\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 
@@ -77,6 +79,8 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
             return runLessonsCommand(rest, out, err);
         if (command == u"presets"_s)
             return runPresetsCommand(rest, out, err);
+        if (command == u"describe"_s)
+            return runDescribeCommand(rest, out, err);
         return runBenchCommand(rest, out, err);
     });
 }

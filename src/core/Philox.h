@@ -15,7 +15,8 @@ namespace posenc {
 enum class RandomStream : std::uint32_t {
     Embedding = 0x454d4244u,
     Dropout = 0x44524f50u,
-    DropoutLowBits = 0x44524f4cu
+    DropoutLowBits = 0x44524f4cu,
+    RopeScore = 0x524f5045u, // the random query and key pairs of the rope-score table
 };
 
 class CellRandom

@@ -47,6 +47,9 @@ struct QuantitySpec
     QString name; // the command line's QUANTITY, a figure's "quantity": "pe"
     QString label; // what a figure calls it: "PE"
     QString help; // `posenc table --help`'s line
+    // Names of its columns, for a CSV file's header, where each column is its own quantity
+    // (rope-frequencies: "inv_freq", ...); empty: the name and the column's number ("pe_3").
+    QStringList columnNames;
     // The part of X its columns are; Other when they are not X's columns (positions x positions),
     // so that the heatmap, a table of positions x columns, does not offer it.
     QuantityPart part = QuantityPart::Other;

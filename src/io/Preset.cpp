@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -27,6 +28,22 @@ QStringList settableKeys()
     QStringList keys = ParamText::valueKeys();
     keys.removeAll(u"memory-budget"_s);
     return keys;
+}
+
+// The preset files in their order: by the number in front (2 before 10), then by name; a file
+// without one after those with one.
+QStringList inOrder(QStringList files)
+{
+    const auto order = [](const QString &file) {
+        bool ok = false;
+        const qlonglong n = file.section(u'-', 0, 0).toLongLong(&ok);
+        return ok ? n : std::numeric_limits<qlonglong>::max();
+    };
+    std::stable_sort(files.begin(), files.end(), [&](const QString &a, const QString &b) {
+        const qlonglong x = order(a), y = order(b);
+        return x != y ? x < y : a < b;
+    });
+    return files;
 }
 
 } // namespace
@@ -109,7 +126,7 @@ Loaded load(const QString &folder)
 {
     Loaded loaded;
     const QDir dir(folder);
-    for (const QString &name : dir.entryList({u"*.json"_s}, QDir::Files, QDir::Name)) {
+    for (const QString &name : inOrder(dir.entryList({u"*.json"_s}, QDir::Files, QDir::Name))) {
         auto result = read(dir.filePath(name));
         if (auto *preset = std::get_if<Preset>(&result))
             loaded.presets.append(std::move(*preset));

@@ -154,15 +154,19 @@ QStringList columnNames(const TableRequest &request)
     case TableRequest::Cells:
         break;
     }
+    const QStringList &fixed = Quantities::spec(request.quantity).columnNames;
     const QString prefix = Quantities::name(request.quantity) + u'_';
+    const auto columnName = [&](std::int64_t c) {
+        return c < fixed.size() ? fixed[static_cast<qsizetype>(c)] : prefix + QString::number(c);
+    };
     QStringList names;
     if (!request.dims.empty()) {
         for (const std::int64_t c : request.dims)
-            names.append(prefix + QString::number(c));
+            names.append(columnName(c));
         return names;
     }
     for (std::int64_t c = request.block.col0; c < request.block.colEnd(); ++c)
-        names.append(prefix + QString::number(c));
+        names.append(columnName(c));
     return names;
 }
 

@@ -428,6 +428,15 @@ void TestCli::benchJsonHasItsKeys()
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
     QCOMPARE(json.value(u"pipeline_over_copy"_s).toDouble(),
              json.value(u"pipeline_ms"_s).toDouble() / json.value(u"stream_copy_ms"_s).toDouble());
+    // RoPE's cos table at 131072 x 128 against the plain fill of its own buffer: a share of it.
+    for (const char *key : {"rope_fill_ms", "rope_fill_gbps", "rope_write_bandwidth_gbps"})
+        QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
+    const double ropeFraction = json.value(u"rope_fill_fraction_of_bandwidth"_s).toDouble();
+    QVERIFY2(ropeFraction > 0.0 && ropeFraction < 10.0, qPrintable(run.out));
+    QVERIFY(
+        std::abs(ropeFraction
+                 - json.value(u"rope_fill_gbps"_s).toDouble() / json.value(u"rope_write_bandwidth_gbps"_s).toDouble())
+        < 1e-9 * ropeFraction);
     // The SIMD target the kernels ran on, by Highway's name.
     const QStringList targets {u"SCALAR"_s, u"EMU128"_s, u"SSSE3"_s, u"SSE4"_s, u"AVX2"_s, u"AVX3"_s, u"AVX3_DL"_s};
     QVERIFY2(targets.contains(json.value(u"simd_target"_s).toString()), qPrintable(run.out));

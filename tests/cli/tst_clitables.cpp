@@ -44,6 +44,7 @@ private slots:
     void columnStatsOfEmbeddingsMatchTheTable();
     void rowNormsMatchTheTables();
     void eachTableRefusesTheOtherAxis();
+    void ropeCosIsTheRotaryTable();
 
 private:
     QTemporaryDir m_dir;
@@ -150,6 +151,36 @@ void TestCliTables::eachTableRefusesTheOtherAxis()
     const Run outside = posenc({u"table"_s, u"column-stats"_s, u"-o"_s, file, u"--dims"_s, u"600"_s});
     QCOMPARE(outside.exitCode, 2);
     QVERIFY(!QFile::exists(file));
+}
+
+// `posenc table rope-cos` writes HF's cos table of the rotary embedding: column c holds pair c mod
+// 32 (rotate_half), each cell within 1e-6 of float64 cos(p 10000^(-2i/64)); interleaved holds
+// each pair twice in a row.
+void TestCliTables::ropeCosIsTheRotaryTable()
+{
+    for (const QString &layout : {u"half"_s, u"interleaved"_s}) {
+        const QString file = path(u"rope-cos-"_s + layout + u".npy"_s);
+        const Run run = posenc({u"table"_s, u"rope-cos"_s, u"-o"_s, file, u"--encoding"_s, u"rope"_s, u"--head-dim"_s,
+                                u"64"_s, u"--max-len"_s, u"3000"_s, u"--rope-layout"_s, layout});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const Table t = readNpy(file);
+        QCOMPARE(t.rows, 3000);
+        QCOMPARE(t.cols, 64);
+        double worst = 0.0;
+        for (qint64 p = 0; p < t.rows; ++p) {
+            for (qint64 c = 0; c < t.cols; ++c) {
+                const qint64 pair = layout == u"half"_s ? c % 32 : c / 2;
+                const double expected
+                    = std::cos(static_cast<double>(p) * std::pow(10000.0, -2.0 * double(pair) / 64.0));
+                worst = std::max(worst, std::abs(double(t.at(p, c)) - expected));
+            }
+        }
+        QVERIFY2(worst <= 1e-6, qPrintable(u"%1: largest |error| %2"_s.arg(layout).arg(worst)));
+    }
+    // Under another encoding there is no such table.
+    const Run refused = posenc({u"table"_s, u"rope-cos"_s, u"-o"_s, path(u"no.npy"_s)});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"rope"_s), qPrintable(refused.err));
 }
 
 QTEST_MAIN(TestCliTables)

@@ -4,11 +4,16 @@
 #include "io/Preset.h"
 
 #include "core/ParamText.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <map>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -56,6 +61,9 @@ private slots:
     void refusesWhatIsNotAPreset_data();
     void refusesWhatIsNotAPreset();
     void eachShippedPresetIsNamedByItsFile();
+    void rotaryPresetsGiveTheirModelsNumbers_data();
+    void rotaryPresetsGiveTheirModelsNumbers();
+    void theOrderIsTheNumberInFront();
     void theNameIsTheFileNameWithoutOrder_data();
     void theNameIsTheFileNameWithoutOrder();
 };
@@ -66,7 +74,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 6);
+    QCOMPARE(loaded.presets.size(), 21);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -92,15 +100,21 @@ void TestPreset::everyFileOfTheFolderIsShipped()
 }
 
 // A preset's values are those of one encoding family, which it names; one without "encoding"
-// (a preset of an earlier version) is sinusoidal, the default.
+// (a preset of an earlier version) is sinusoidal, the default. The papers' and libraries' presets
+// are sinusoidal, the models' rotary.
 void TestPreset::everyShippedPresetNamesItsFamily()
 {
+    int rotary = 0;
     for (const Preset &preset : Presets::shipped().presets) {
         QVERIFY2(preset.params.contains(u"encoding"_s), qPrintable(preset.name));
         const auto applied = preset.applyTo(Params {});
         QVERIFY(std::holds_alternative<Params>(applied));
-        QCOMPARE(std::get<Params>(applied).encoding, Encoding::Sinusoidal);
+        const Encoding expected
+            = preset.params.value(u"encoding"_s) == u"rope"_s ? Encoding::Rope : Encoding::Sinusoidal;
+        QCOMPARE(std::get<Params>(applied).encoding, expected);
+        rotary += expected == Encoding::Rope;
     }
+    QCOMPARE(rotary, 15);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const auto old = Presets::read(write(dir, u"old.json"_s, presetJson(R"({"d-model": "64"})")));
@@ -252,8 +266,27 @@ void TestPreset::refusesWhatIsNotAPreset()
 void TestPreset::eachShippedPresetIsNamedByItsFile()
 {
     // The command line's NAME: the file's name without its order and extension.
-    const QStringList names = {u"transformer-base"_s,    u"transformer-big"_s, u"annotated-transformer"_s,
-                               u"tensorflow-tutorial"_s, u"fairseq-init"_s,    u"pytorch-embedding"_s};
+    const QStringList names = {u"transformer-base"_s,
+                               u"transformer-big"_s,
+                               u"annotated-transformer"_s,
+                               u"tensorflow-tutorial"_s,
+                               u"fairseq-init"_s,
+                               u"pytorch-embedding"_s,
+                               u"llama-2-7b"_s,
+                               u"llama-3-1-8b"_s,
+                               u"llama-3-2-1b"_s,
+                               u"llama-4-scout"_s,
+                               u"mistral-7b"_s,
+                               u"qwen2-5-7b"_s,
+                               u"qwen3-8b"_s,
+                               u"gpt-oss-20b"_s,
+                               u"deepseek-v3"_s,
+                               u"phi-3-mini-128k"_s,
+                               u"phi-4-mini"_s,
+                               u"gemma-3-4b"_s,
+                               u"gemma-4"_s,
+                               u"gpt-neox-20b"_s,
+                               u"gpt-j-6b"_s};
     QCOMPARE(Presets::names(), names);
     QVERIFY(Presets::shipped().problems.isEmpty());
     const Presets::Loaded loaded = Presets::load();
@@ -268,6 +301,109 @@ void TestPreset::eachShippedPresetIsNamedByItsFile()
     QVERIFY(!Presets::find(u"5-fairseq-init"_s));
     QVERIFY(!Presets::find(u"Transformer base (Vaswani et al. 2017)"_s));
     QVERIFY(!Presets::find(QString()));
+}
+
+void TestPreset::rotaryPresetsGiveTheirModelsNumbers_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QStringList>("values"); // key=text, the model's config
+    QTest::addColumn<QStringList>("numbers"); // describe's key=value, to 4 significant digits
+    // Llama 3.1: llama3, factor 8, low 1, high 4, original 8192: 29 pairs kept, 6 blended, 29 divided.
+    QTest::newRow("llama 3.1") << u"llama-3-1-8b"_s
+                               << QStringList {u"head-dim=128"_s, u"rope-theta=500000"_s, u"rope-type=llama3"_s,
+                                               u"rope-factor=8"_s, u"original-max-len=8192"_s}
+                               << QStringList {u"kept=29"_s, u"blended=6"_s, u"divided=29"_s, u"attention=1"_s};
+    // Llama 4 Scout: low = high, so no pair is blended and no number is NaN.
+    QTest::newRow("llama 4 scout") << u"llama-4-scout"_s
+                                   << QStringList {u"low-freq-factor=1"_s, u"high-freq-factor=1"_s, u"rope-factor=16"_s}
+                                   << QStringList {u"blended=0"_s};
+    // gpt-oss: yarn without truncation keeps its band edges unrounded, 8.093 and 17.398.
+    QTest::newRow("gpt-oss") << u"gpt-oss-20b"_s
+                             << QStringList {u"head-dim=64"_s, u"rope-theta=150000"_s, u"rope-type=yarn"_s,
+                                             u"rope-factor=32"_s, u"yarn-truncate=false"_s}
+                             << QStringList {u"low=8.093"_s, u"high=17.398"_s, u"lowUsed=8.093"_s, u"highUsed=17.398"_s,
+                                             u"attention=1.347"_s};
+    // DeepSeek-V3: mscale = mscale_all_dim = 1, so the attention factor is 1 and the logits are
+    // scaled by (0.1 ln 40 + 1)^2 = 1.874.
+    QTest::newRow("deepseek-v3") << u"deepseek-v3"_s
+                                 << QStringList {u"rope-factor=40"_s, u"mscale=1"_s, u"mscale-all-dim=1"_s,
+                                                 u"rope-layout=interleaved"_s}
+                                 << QStringList {u"attention=1"_s, u"logit=1.874"_s};
+    // Phi-3 mini 128k: longrope at max_len 131072 of 4096: sqrt(1 + ln 32 / ln 4096) = 1.1902.
+    QTest::newRow("phi-3") << u"phi-3-mini-128k"_s
+                           << QStringList {u"head-dim=96"_s, u"rope-type=longrope"_s, u"original-max-len=4096"_s,
+                                           u"max-len=131072"_s}
+                           << QStringList {u"attention=1.1902"_s, u"rotary=96"_s};
+    QTest::newRow("phi-4") << u"phi-4-mini"_s << QStringList {u"partial-rotary-factor=0.75"_s}
+                           << QStringList {u"attention=1.1902"_s, u"rotary=96"_s};
+    QTest::newRow("gemma 4") << u"gemma-4"_s
+                             << QStringList {u"head-dim=512"_s, u"rope-type=proportional"_s,
+                                             u"partial-rotary-factor=0.25"_s}
+                             << QStringList {u"rotary=512"_s};
+    QTest::newRow("gpt-neox") << u"gpt-neox-20b"_s << QStringList {u"partial-rotary-factor=0.25"_s}
+                              << QStringList {u"rotary=24"_s};
+    QTest::newRow("gpt-j") << u"gpt-j-6b"_s << QStringList {u"rope-layout=interleaved"_s}
+                           << QStringList {u"rotary=64"_s};
+}
+
+// Each model's preset gives its config's values, and posenc describe's numbers for them are the
+// model's known ones (issue: the golden numbers of real configs).
+void TestPreset::rotaryPresetsGiveTheirModelsNumbers()
+{
+    QFETCH(QString, name);
+    QFETCH(QStringList, values);
+    QFETCH(QStringList, numbers);
+    const Preset *preset = Presets::find(name);
+    QVERIFY2(preset, qPrintable(name));
+    const Params applied = std::get<Params>(preset->applyTo(Params {}));
+    QCOMPARE(applied.encoding, Encoding::Rope);
+    QVERIFY(applied.dModel >= applied.rope.headDim);
+    QVERIFY(applied.maxLen <= 131072);
+    for (const QString &pair : values) {
+        Params expected;
+        QVERIFY(!ParamText::set(expected, pair.section(u'=', 0, 0), pair.section(u'=', 1)));
+        QCOMPARE(ParamText::get(applied, pair.section(u'=', 0, 0)), ParamText::get(expected, pair.section(u'=', 0, 0)));
+    }
+    const RopeFrequencies::Description d = RopeFrequencies::describe(applied);
+    const auto value = [&](const QString &key) -> std::optional<double> {
+        const std::map<QString, std::optional<double>> all = {
+            {u"kept"_s, d.pairsKept ? std::optional<double>(double(*d.pairsKept)) : std::nullopt},
+            {u"blended"_s, d.pairsBlended ? std::optional<double>(double(*d.pairsBlended)) : std::nullopt},
+            {u"divided"_s, d.pairsDivided ? std::optional<double>(double(*d.pairsDivided)) : std::nullopt},
+            {u"low"_s, d.bandLow},
+            {u"high"_s, d.bandHigh},
+            {u"lowUsed"_s, d.bandLowUsed},
+            {u"highUsed"_s, d.bandHighUsed},
+            {u"attention"_s, d.attentionFactor},
+            {u"logit"_s, d.logitScale},
+            {u"rotary"_s, double(d.rotaryDim)},
+        };
+        return all.at(key);
+    };
+    for (const QString &pair : numbers) {
+        const QString key = pair.section(u'=', 0, 0);
+        const QString text = pair.section(u'=', 1);
+        const auto got = value(key);
+        QVERIFY2(got, qPrintable(key + u" is unset"_s));
+        // To the digits the issue gives: 8.093 is [8.0925, 8.0935).
+        const int decimals = text.contains(u'.') ? int(text.size() - text.indexOf(u'.') - 1) : 0;
+        const double unit = std::pow(10.0, -decimals);
+        QVERIFY2(std::abs(*got - text.toDouble()) <= 0.5 * unit,
+                 qPrintable(u"%1: %2, expected %3"_s.arg(key).arg(*got, 0, 'g', 10).arg(text)));
+    }
+}
+
+void TestPreset::theOrderIsTheNumberInFront()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const QString &file : {u"10-ten.json"_s, u"2-two.json"_s, u"1-one.json"_s, u"plain.json"_s})
+        write(dir, file, presetJson(R"({"d-model": "64"})"));
+    const Presets::Loaded loaded = Presets::load(dir.path());
+    QStringList names;
+    for (const Preset &preset : loaded.presets)
+        names.append(preset.name);
+    QCOMPARE(names, (QStringList {u"one"_s, u"two"_s, u"ten"_s, u"plain"_s}));
 }
 
 void TestPreset::theNameIsTheFileNameWithoutOrder_data()

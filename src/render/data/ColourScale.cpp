@@ -1,5 +1,7 @@
 #include "ColourScale.h"
 
+#include "core/rope/RopeFrequencies.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -52,6 +54,19 @@ double extent(Quantity quantity, const Params &params)
         break;
     case Quantity::Error:
         value = std::min(2.0, static_cast<double>(params.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -24));
+        break;
+    case Quantity::RopeFrequencies:
+    case Quantity::RopeScore:
+        value = 1.0;
+        break;
+    // cos and sin carry the attention factor; the rotation keeps a pair's norm, times that factor.
+    case Quantity::RopeCos:
+    case Quantity::RopeSin:
+        value = params.encoding == Encoding::Rope ? RopeFrequencies::table(params).attentionFactor : 1.0;
+        break;
+    case Quantity::RopeInput:
+        value = embedding
+            * (params.encoding == Encoding::Rope ? std::max(1.0, RopeFrequencies::table(params).attentionFactor) : 1.0);
         break;
     }
     return value > 0.0 && std::isfinite(value) ? value : 1.0;

@@ -27,6 +27,16 @@ QString quantityLabel(Quantity quantity)
         return u"PE·PEᵀ"_s;
     case Quantity::Error:
         return u"float32-angle PE − exact PE"_s;
+    case Quantity::RopeFrequencies:
+        return u"RoPE frequencies"_s;
+    case Quantity::RopeCos:
+        return u"RoPE cos"_s;
+    case Quantity::RopeSin:
+        return u"RoPE sin"_s;
+    case Quantity::RopeScore:
+        return u"RoPE score against distance"_s;
+    case Quantity::RopeInput:
+        return u"R(p) · s·E"_s;
     }
     return {};
 }
@@ -171,6 +181,17 @@ QString parametersText(Quantity quantity, const Params &params)
         }
         if (quantity != Quantity::Input)
             parts.append(dropoutText(params));
+        break;
+    case Quantity::RopeFrequencies:
+    case Quantity::RopeCos:
+    case Quantity::RopeSin:
+    case Quantity::RopeScore:
+    case Quantity::RopeInput:
+        parts.append(
+            u"head_dim = %1, rope_type %2, θ = %3, %4"_s.arg(params.rope.headDim)
+                .arg(ParamText::get(params, u"rope-type"_s), NumberText::compact(params.rope.theta, 6), length));
+        if (quantity == Quantity::RopeInput)
+            parts.append(u"%1, %2"_s.arg(scaleText(params), sigmaText(params)));
         break;
     }
     return parts.join(u"  ·  "_s);

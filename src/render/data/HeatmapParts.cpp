@@ -36,6 +36,11 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     case Quantity::Mask:
     case Quantity::Similarity:
     case Quantity::Error:
+    case Quantity::RopeFrequencies:
+    case Quantity::RopeCos:
+    case Quantity::RopeSin:
+    case Quantity::RopeScore:
+    case Quantity::RopeInput:
         break;
     }
     // Only the sinusoid has closed forms; a learned table's rows are averaged cell by cell.

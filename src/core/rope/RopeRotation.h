@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/Block.h"
+#include "core/Params.h"
+#include "core/PositionalTable.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace posenc {
+
+// The rotary embedding of one head as HF transformers' rotary embedding returns it, computed by
+// the exact anchored kernel (docs/ARCHITECTURE.md, The mathematics, Exactness): the cos and sin
+// tables with the attention factor included, and R(p) applied to rows (apply_rotary_pos_emb).
+// An engine source: built from the parameters on first use, immutable, shared by the threads.
+class RopeRotation
+{
+public:
+    // Precondition: params valid, encoding rope.
+    explicit RopeRotation(const Params &params);
+
+    std::int64_t headDim() const { return m_headDim; }
+    std::int64_t rotaryDim() const { return 2 * m_pairs; }
+    std::int64_t pairs() const { return m_pairs; }
+    RopeLayout layout() const { return m_layout; }
+
+    // A block of rope-cos (`cosine`) or rope-sin: L x rotary_dim, the pair of column c being
+    // c mod h (half) or c / 2 (interleaved). Each output row is written once, from the kernel's
+    // runs of rows; `streaming` writes around the caches where a row is vector-aligned.
+    void fillTable(bool cosine, const Block &block, BlockRef out, bool streaming) const;
+
+    // Rows row0 .. row0 + rows - 1 of the head's input x (headDim columns each, row r at
+    // x + r * xStride) rotated to their positions, columns col0 .. col0 + cols - 1 of the result
+    // into `out`: rotate_half's or GPT-J's pairs times cos and sin (attention factor included),
+    // the columns past the rotary dim passed through.
+    void rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const;
+
+private:
+    // The pairs a block of the table's or of the head's columns reads: [first, end).
+    struct PairSpan
+    {
+        std::int64_t first = 0;
+        std::int64_t end = 0;
+    };
+    PairSpan pairsOf(std::int64_t col0, std::int64_t colEnd) const;
+
+    std::int64_t m_headDim;
+    std::int64_t m_pairs; // h: rotary_dim / 2
+    RopeLayout m_layout;
+    // 2h columns in the split layout: af * sin(p w_i) in column i, af * cos(p w_i) in h + i.
+    PositionalTable m_kernel;
+};
+
+} // namespace posenc

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/Block.h"
+#include "core/Params.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace posenc {
+
+// The rope-score table (docs/ARCHITECTURE.md, Encoding families): for each relative distance k,
+// what the rotation R(k) does to a query-key product, R being the pure rotation of one head
+// (no attention factor) at the scaled frequencies. Columns:
+//   0  <q, R(k) q> / |q|^2 for q all ones over head_dim (the unrotated columns add 1 each);
+//   1  the mean and 2 the standard deviation (dividing by the count) over kSamples seeded random
+//      unit pairs (q, k) in R^head_dim of <q, R(k) k>, which is <R(m) q, R(m + k) k> for any m;
+//   3  RoFormer's decay bound (1/h) sum_{j=1..h} |S_j|, S_j = sum_{i<j} e^{i k theta_i}.
+// The random pairs are drawn in the pairs' own coordinates (pair i's two columns, then the
+// unrotated ones), so the table is the same in both layouts, which only permute the columns.
+// An engine source, built from the parameters on first use.
+class RopeScore
+{
+public:
+    static constexpr std::int64_t kSamples = 256;
+    static constexpr std::int64_t kColumns = 4;
+
+    // Precondition: params valid, encoding rope.
+    explicit RopeScore(const Params &params);
+
+    // The unit vector `index` (2n the query, 2n + 1 the key of pair n) in the pairs' coordinates:
+    // pair i's columns 2i and 2i + 1, then the head's unrotated columns. A pure function of
+    // (seed, index): standard normals from Philox by Box-Muller, divided by their norm.
+    static std::vector<double> unitVector(std::uint64_t seed, std::int64_t index, std::int64_t headDim);
+
+    // Fills `out` (block-sized, columns of the kColumns above) in the calling thread.
+    void fill(const Block &block, BlockRef out) const;
+
+private:
+    std::vector<double> m_w; // the pure frequencies theta_i
+    std::int64_t m_headDim;
+    // Row n: <q, R k> = sum_i A[n, i] cos(k theta_i) + B[n, i] sin(k theta_i) + tail[n].
+    RowMatrixXd m_coefficients; // kSamples x 2h: A, then B
+    Eigen::VectorXd m_tail;
+};
+
+} // namespace posenc

@@ -1,0 +1,249 @@
+// `posenc describe` as scripts meet it: real models' configs given as flags (or as a preset) print
+// their known numbers, a line "key: value" each or one JSON object, in one order, null where a key
+// does not apply; another encoding, a bad value and a stray argument exit 2.
+#include "CliRun.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+namespace {
+
+const QStringList kKeys
+    = {u"rope_type"_s,         u"rotary_dim"_s,     u"attention_factor"_s,   u"softmax_scale_factor"_s,
+       u"logit_scale"_s,       u"band_low"_s,       u"band_high"_s,          u"band_low_used"_s,
+       u"band_high_used"_s,    u"pairs_kept"_s,     u"pairs_blended"_s,      u"pairs_divided"_s,
+       u"wavelength_min"_s,    u"wavelength_max"_s, u"critical_dimension"_s, u"bf16_position_step"_s,
+       u"fp16_position_step"_s};
+
+const QStringList kLlama31
+    = {u"--encoding"_s,        u"rope"_s,   u"--head-dim"_s,         u"128"_s, u"--rope-theta"_s,       u"500000"_s,
+       u"--rope-type"_s,       u"llama3"_s, u"--rope-factor"_s,      u"8"_s,   u"--original-max-len"_s, u"8192"_s,
+       u"--low-freq-factor"_s, u"1"_s,      u"--high-freq-factor"_s, u"4"_s,   u"--max-len"_s,          u"131072"_s,
+       u"--d-model"_s,         u"4096"_s};
+
+const QStringList kGptOss
+    = {u"--encoding"_s,  u"rope"_s,   u"--head-dim"_s,    u"64"_s,  u"--rope-theta"_s,       u"150000"_s,
+       u"--rope-type"_s, u"yarn"_s,   u"--rope-factor"_s, u"32"_s,  u"--original-max-len"_s, u"4096"_s,
+       u"--beta-fast"_s, u"32"_s,     u"--beta-slow"_s,   u"1"_s,   u"--yarn-truncate"_s,    u"false"_s,
+       u"--max-len"_s,   u"131072"_s, u"--d-model"_s,     u"2880"_s};
+
+const QStringList kDeepSeek
+    = {u"--encoding"_s,  u"rope"_s,  u"--head-dim"_s,       u"64"_s, u"--rope-theta"_s,       u"10000"_s,
+       u"--rope-type"_s, u"yarn"_s,  u"--rope-factor"_s,    u"40"_s, u"--original-max-len"_s, u"4096"_s,
+       u"--mscale"_s,    u"1"_s,     u"--mscale-all-dim"_s, u"1"_s,  u"--rope-layout"_s,      u"interleaved"_s,
+       u"--max-len"_s,   u"131072"_s};
+
+// The lines of a text run as key -> value, in their order.
+QList<std::pair<QString, QString>> lines(const QString &out)
+{
+    QList<std::pair<QString, QString>> list;
+    for (const QString &line : out.split(u'\n', Qt::SkipEmptyParts)) {
+        const qsizetype colon = line.indexOf(u": "_s);
+        list.append({line.left(colon), line.mid(colon + 2)});
+    }
+    return list;
+}
+
+QString valueOf(const QList<std::pair<QString, QString>> &list, const QString &key)
+{
+    for (const auto &[k, v] : list) {
+        if (k == key)
+            return v;
+    }
+    return u"(missing)"_s;
+}
+
+} // namespace
+
+class TestCliDescribe : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void llama31KeepsBlendsAndDivides();
+    void gptOssKeepsItsBandEdgesUnrounded();
+    void deepSeekScalesTheSoftmax();
+    void phi3FromItsPreset();
+    void llama2CriticalDimensionAndPositionSteps();
+    void jsonHasTheKeysInOrder();
+    void anotherEncodingExitsTwo();
+    void badValuesExitTwo_data();
+    void badValuesExitTwo();
+    void helpListsTheKeys();
+};
+
+void TestCliDescribe::llama31KeepsBlendsAndDivides()
+{
+    const Run run = posenc(QStringList {u"describe"_s} + kLlama31);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY(run.err.isEmpty());
+    const auto list = lines(run.out);
+    QStringList keys;
+    for (const auto &entry : list)
+        keys.append(entry.first);
+    QCOMPARE(keys, kKeys);
+    QCOMPARE(valueOf(list, u"rope_type"_s), u"llama3"_s);
+    QCOMPARE(valueOf(list, u"rotary_dim"_s), u"128"_s);
+    QCOMPARE(valueOf(list, u"pairs_kept"_s), u"29"_s);
+    QCOMPARE(valueOf(list, u"pairs_blended"_s), u"6"_s);
+    QCOMPARE(valueOf(list, u"pairs_divided"_s), u"29"_s);
+    QCOMPARE(valueOf(list, u"attention_factor"_s), u"1"_s);
+    QCOMPARE(valueOf(list, u"logit_scale"_s), u"1"_s);
+    // yarn's keys have no meaning for llama3.
+    for (const QString &key : {u"band_low"_s, u"band_high"_s, u"band_low_used"_s, u"band_high_used"_s})
+        QCOMPARE(valueOf(list, key), u"null"_s);
+    // 2 ceil(64 log_500000(8192 / 2 pi)) = 2 ceil(34.98)
+    QCOMPARE(valueOf(list, u"critical_dimension"_s), u"70"_s);
+    // The slowest pair after scaling: 2 pi 500000^(126/128) * 8.
+    const double slowest = 2.0 * std::numbers::pi * std::pow(500000.0, 126.0 / 128.0) * 8.0;
+    QVERIFY(std::abs(valueOf(list, u"wavelength_max"_s).toDouble() / slowest - 1.0) < 1e-12);
+    QCOMPARE(valueOf(list, u"wavelength_min"_s).toDouble(), 2.0 * std::numbers::pi);
+}
+
+void TestCliDescribe::gptOssKeepsItsBandEdgesUnrounded()
+{
+    const Run run = posenc(QStringList {u"describe"_s, u"--json"_s} + kGptOss);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QJsonParseError error;
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(run.out));
+    // corr(n) = 64 ln(4096 / (2 pi n)) / (2 ln 150000) for beta_fast 32 and beta_slow 1.
+    const auto corr
+        = [](double n) { return 64.0 * std::log(4096.0 / (n * 2.0 * std::numbers::pi)) / (2.0 * std::log(150000.0)); };
+    QVERIFY(std::abs(json.value(u"band_low"_s).toDouble() - corr(32.0)) < 1e-12);
+    QVERIFY(std::abs(json.value(u"band_high"_s).toDouble() - corr(1.0)) < 1e-12);
+    QCOMPARE(QString::number(json.value(u"band_low"_s).toDouble(), 'f', 3), u"8.093"_s);
+    QCOMPARE(QString::number(json.value(u"band_high"_s).toDouble(), 'f', 3), u"17.398"_s);
+    // Truncate off: the edges are used as they are.
+    QCOMPARE(json.value(u"band_low_used"_s).toDouble(), json.value(u"band_low"_s).toDouble());
+    QCOMPARE(json.value(u"band_high_used"_s).toDouble(), json.value(u"band_high"_s).toDouble());
+    // Pairs 0..8 keep ramp 0, 9..17 are between, 18..31 are divided by 32.
+    QCOMPARE(json.value(u"pairs_kept"_s).toInt(), 9);
+    QCOMPARE(json.value(u"pairs_blended"_s).toInt(), 9);
+    QCOMPARE(json.value(u"pairs_divided"_s).toInt(), 14);
+    QVERIFY(std::abs(json.value(u"attention_factor"_s).toDouble() - (0.1 * std::log(32.0) + 1.0)) < 1e-12);
+    QCOMPARE(json.value(u"rope_type"_s).toString(), u"yarn"_s);
+}
+
+void TestCliDescribe::deepSeekScalesTheSoftmax()
+{
+    const Run run = posenc(QStringList {u"describe"_s, u"--json"_s} + kDeepSeek);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    const double mscale = 0.1 * std::log(40.0) + 1.0;
+    QCOMPARE(json.value(u"attention_factor"_s).toDouble(), 1.0);
+    QVERIFY(std::abs(json.value(u"softmax_scale_factor"_s).toDouble() - mscale * mscale) < 1e-12);
+    QVERIFY(std::abs(json.value(u"logit_scale"_s).toDouble() - mscale * mscale) < 1e-12);
+    QCOMPARE(QString::number(json.value(u"logit_scale"_s).toDouble(), 'f', 3), u"1.874"_s);
+}
+
+void TestCliDescribe::phi3FromItsPreset()
+{
+    const Run run = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const auto list = lines(run.out);
+    const double expected = std::sqrt(1.0 + std::log(32.0) / std::log(4096.0));
+    QVERIFY(std::abs(valueOf(list, u"attention_factor"_s).toDouble() - expected) < 1e-12);
+    QCOMPARE(QString::number(valueOf(list, u"attention_factor"_s).toDouble(), 'f', 4), u"1.1902"_s);
+    QCOMPARE(valueOf(list, u"rope_type"_s), u"longrope"_s);
+    // A flag overrides the preset: at 4096 positions the short factors apply and the factor is 1.
+    const Run shorter = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--max-len"_s, u"4096"_s});
+    QCOMPARE(shorter.exitCode, 0);
+    QCOMPARE(valueOf(lines(shorter.out), u"attention_factor"_s), u"1"_s);
+}
+
+void TestCliDescribe::llama2CriticalDimensionAndPositionSteps()
+{
+    const Run run = posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--max-len"_s, u"4096"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const auto list = lines(run.out);
+    // Liu et al. 2023: 92 for Llama 2 (theta 10000, 4096 positions, no original length).
+    QCOMPARE(valueOf(list, u"critical_dimension"_s), u"92"_s);
+    // Position 4095: bf16 (7 explicit bits) steps by 2^(11 - 7), fp16 (10) by 2^(11 - 10).
+    QCOMPARE(valueOf(list, u"bf16_position_step"_s), u"16"_s);
+    QCOMPARE(valueOf(list, u"fp16_position_step"_s), u"2"_s);
+    for (const QString &key : {u"pairs_kept"_s, u"band_low"_s})
+        QCOMPARE(valueOf(list, key), u"null"_s);
+    // Past 65504 fp16 overflows.
+    const Run longer = posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--max-len"_s, u"131072"_s});
+    QCOMPARE(valueOf(lines(longer.out), u"fp16_position_step"_s), u"null"_s);
+    QCOMPARE(valueOf(lines(longer.out), u"bf16_position_step"_s), u"512"_s);
+}
+
+void TestCliDescribe::jsonHasTheKeysInOrder()
+{
+    const Run text = posenc(QStringList {u"describe"_s} + kGptOss);
+    const Run json = posenc(QStringList {u"describe"_s, u"--json"_s} + kGptOss);
+    QCOMPARE(json.exitCode, 0);
+    QCOMPARE(json.out.count(u'\n'), 1);
+    const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(object.size(), kKeys.size());
+    // The keys in the text's order, each value the text's.
+    qsizetype at = 0;
+    for (const auto &[key, value] : lines(text.out)) {
+        const qsizetype found = json.out.indexOf(u"\""_s + key + u"\":"_s);
+        QVERIFY2(found > at, qPrintable(key));
+        at = found;
+        const QJsonValue v = object.value(key);
+        if (value == u"null"_s)
+            QVERIFY2(v.isNull(), qPrintable(key));
+        else if (v.isString())
+            QCOMPARE(v.toString(), value);
+        else
+            QCOMPARE(v.toDouble(), value.toDouble());
+    }
+    QVERIFY(object.value(u"fp16_position_step"_s).isNull());
+}
+
+void TestCliDescribe::anotherEncodingExitsTwo()
+{
+    for (const QStringList &arguments :
+         {QStringList {u"describe"_s}, QStringList {u"describe"_s, u"--encoding"_s, u"learned"_s, u"--json"_s},
+          QStringList {u"describe"_s, u"--preset"_s, u"transformer-base"_s}}) {
+        const Run run = posenc(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"--encoding"_s) && run.err.contains(u"rope"_s), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
+}
+
+void TestCliDescribe::badValuesExitTwo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("unknown type") << QStringList {u"--rope-type"_s, u"ntk"_s} << u"--rope-type"_s;
+    QTest::newRow("odd rotary dim") << QStringList {u"--head-dim"_s, u"10"_s, u"--partial-rotary-factor"_s, u"0.5"_s}
+                                    << u"--partial-rotary-factor"_s;
+    QTest::newRow("stray argument") << QStringList {u"llama"_s} << u"llama"_s;
+}
+
+void TestCliDescribe::badValuesExitTwo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    const Run run = posenc(QStringList {u"describe"_s, u"--encoding"_s, u"rope"_s} + arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCliDescribe::helpListsTheKeys()
+{
+    const Run run = posenc({u"describe"_s, u"--help"_s});
+    QCOMPARE(run.exitCode, 0);
+    for (const QString &key : kKeys)
+        QVERIFY2(run.out.contains(key), qPrintable(key));
+    for (const QString &option : {u"--json"_s, u"--preset"_s, u"--head-dim"_s, u"--rope-type"_s})
+        QVERIFY2(run.out.contains(option), qPrintable(option));
+    QVERIFY(posenc({u"--help"_s}).out.contains(u"posenc describe"_s));
+}
+
+QTEST_GUILESS_MAIN(TestCliDescribe)
+#include "tst_clidescribe.moc"
