@@ -37,12 +37,12 @@ double Params::sigma() const
 
 bool Params::concatenates() const
 {
-    return compose == Compose::Concat && encoding != Encoding::None;
+    return compose == Compose::Concat && encoding != Encoding::None && encoding != Encoding::Rope;
 }
 
 std::int64_t Params::peColumns() const
 {
-    if (encoding == Encoding::None)
+    if (encoding == Encoding::None || encoding == Encoding::Rope)
         return 0;
     return compose == Compose::Concat ? peDims.value_or(dModel / 2) : dModel;
 }
