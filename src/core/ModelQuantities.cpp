@@ -42,6 +42,8 @@ std::optional<QString> needsPositionTerm(const Params &params)
 {
     if (params.encoding == Encoding::None)
         return u"encoding none adds no position term"_s;
+    if (params.encoding == Encoding::Rope)
+        return u"encoding rope adds no position term: it rotates queries and keys"_s;
     return std::nullopt;
 }
 

@@ -214,6 +214,9 @@ std::optional<IdleReason> noPositionTerm(const Params &params)
 {
     if (params.encoding == Encoding::None)
         return idleAs(Code::NoPositionTerm, tr("encoding none adds no position term to compose with s·E."));
+    if (params.encoding == Encoding::Rope)
+        return idleAs(Code::NoPositionTerm,
+                      tr("encoding rope adds no position term to compose with s·E: it rotates queries and keys."));
     return std::nullopt;
 }
 
@@ -416,13 +419,16 @@ QList<ParamSpec> modelRows()
     rows.append(maxLen);
 
     ParamSpec encoding = ParamRows::choice(u"encoding"_s, ParamGroup::Model, &Params::encoding,
-                                           {u"sinusoidal"_s, u"learned"_s, u"none"_s});
-    encoding.help = u"the position term: the sinusoidal table, a learned table read from a file, or none (NoPE)"_s;
+                                           {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s});
+    encoding.help = u"the position term: the sinusoidal table, a learned table read from a file, none (NoPE), or\n"
+                    "      rope: no term, queries and keys rotated by position (RoPE)"_s;
     encoding.label = u"encoding"_s;
     encoding.formula = [](const Params &) {
         return tr("The position term added to the token embeddings:<br>sinusoidal: PE = sin, cos(p·w<sub>i</sub>) "
                   "(Vaswani et al. 2017)<br>learned: row p + offset of a trained table read from a file (GPT-2, "
-                  "BERT, RoBERTa)<br>none: no position term, X = s·E (NoPE)");
+                  "BERT, RoBERTa)<br>none: no position term, X = s·E (NoPE)<br>rope: no term added, X = s·E; each "
+                  "head's query "
+                  "and key are rotated by position, pair i by p·θ<sub>i</sub> (Su et al. 2021; Llama, Qwen, Mistral)");
     };
     rows.append(encoding);
     return rows;
@@ -654,7 +660,7 @@ QList<ParamSpec> embeddingRows()
             return ParamError {
                 u"embeddings"_s, QString(),
                 u"the matrix has %1 columns; the model needs %2 (d_model%3)"_s.arg(m.cols()).arg(wantCols).arg(
-                    p.compose == Compose::Concat && p.encoding != Encoding::None ? u" - pe_dims"_s : QString()),
+                    p.concatenates() ? u" - pe_dims"_s : QString()),
                 std::nullopt};
         if (m.rows() < p.maxLen)
             return ParamError {u"embeddings"_s, QString(),

@@ -37,12 +37,25 @@ double Params::sigma() const
 
 bool Params::concatenates() const
 {
-    return compose == Compose::Concat && encoding != Encoding::None;
+    return compose == Compose::Concat && hasPositionTerm();
+}
+
+bool Params::hasPositionTerm() const
+{
+    switch (encoding) {
+    case Encoding::Sinusoidal:
+    case Encoding::Learned:
+        return true;
+    case Encoding::None:
+    case Encoding::Rope:
+        break;
+    }
+    return false;
 }
 
 std::int64_t Params::peColumns() const
 {
-    if (encoding == Encoding::None)
+    if (!hasPositionTerm())
         return 0;
     return compose == Compose::Concat ? peDims.value_or(dModel / 2) : dModel;
 }

@@ -74,7 +74,8 @@ struct RopeParams
     RopeLayout layout = RopeLayout::Half;
     RopeType type = RopeType::Default; // rope_type
     std::optional<double> factor; // factor
-    std::optional<std::int64_t> originalMaxLen; // original_max_position_embeddings (max_position_embeddings for dynamic)
+    std::optional<std::int64_t>
+        originalMaxLen; // original_max_position_embeddings (max_position_embeddings for dynamic)
     double lowFreqFactor = 1.0; // llama3
     double highFreqFactor = 4.0; // llama3
     double betaFast = 32.0; // yarn
@@ -137,6 +138,9 @@ struct Params
     // Columns of the position table that enters X: d, or k in concat; 0 without a position term.
     std::int64_t peColumns() const;
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
+    // Whether the family adds a term to s*E: none adds nothing, and RoPE rotates queries and keys
+    // instead (X = s*E).
+    bool hasPositionTerm() const;
     // Whether X is [s*E | PE]: compose concat with a position term to concatenate.
     bool concatenates() const;
     // Whether the position term is the sinusoid's, with closed forms for its statistics.

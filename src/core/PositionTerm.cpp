@@ -21,6 +21,7 @@ PositionTerm::PositionTerm(const Params &params)
         m_rowOffset = params.learned.offset;
         break;
     case Encoding::None:
+    case Encoding::Rope: // RoPE rotates queries and keys; it adds nothing to X
         break;
     }
 }

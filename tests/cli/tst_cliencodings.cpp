@@ -209,7 +209,7 @@ void TestCliEncodings::badEncodingExitsTwo_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown family") << QStringList {u"--encoding"_s, u"rotary"_s}
-                                    << u"--encoding: must be one of sinusoidal, learned, none; got 'rotary'"_s;
+                                    << u"--encoding: must be one of sinusoidal, learned, none, rope; got 'rotary'"_s;
     QTest::newRow("negative offset") << QStringList {u"--position-offset"_s, u"-1"_s}
                                      << u"--position-offset: must be an integer in [0, 1048576]; got -1"_s;
 }
@@ -232,7 +232,7 @@ void TestCliEncodings::helpNamesTheFamilies()
 {
     const Run run = posenc({u"table"_s, u"--help"_s});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none"_s));
+    QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none|rope"_s));
     QVERIFY(run.out.contains(u"--position-table FILE[:TENSOR]"_s));
     QVERIFY(run.out.contains(u"--position-offset N"_s));
 }

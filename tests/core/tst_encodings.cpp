@@ -1,6 +1,6 @@
-// The encoding families' position terms in the engine: `none` adds nothing (X = s*E cell for
-// cell), `learned` adds row p + offset of its table (checked against float64 sums written here),
-// and each family has exactly the quantities it defines.
+// The encoding families' position terms in the engine: `none` and `rope` add nothing (X = s*E
+// cell for cell), `learned` adds row p + offset of its table (checked against float64 sums written
+// here), and each family has exactly the quantities it defines.
 #include "core/Engine.h"
 #include "core/ParamText.h"
 
@@ -59,6 +59,7 @@ class TestEncodings : public QObject
 private slots:
     void noneInputIsTheScaledEmbeddings_data();
     void noneInputIsTheScaledEmbeddings();
+    void noneHasNoPositionQuantities_data();
     void noneHasNoPositionQuantities();
     void learnedPeIsTheTableFromItsOffset();
     void learnedInputAddsTheTableRow();
@@ -70,20 +71,26 @@ private slots:
 
 void TestEncodings::noneInputIsTheScaledEmbeddings_data()
 {
+    QTest::addColumn<QString>("encoding");
     QTest::addColumn<QString>("compose");
     QTest::addColumn<QString>("mode");
-    QTest::newRow("sum") << u"sum"_s << u"sum"_s;
-    // compose is idle without a position term: concat gives the same X.
-    QTest::newRow("concat") << u"concat"_s << u"embedding"_s;
-    QTest::newRow("masked-fill") << u"sum"_s << u"masked-fill"_s;
+    // RoPE adds no term either: it rotates queries and keys, and X = s*E.
+    for (const QString &encoding : {u"none"_s, u"rope"_s}) {
+        QTest::addRow("%s sum", qPrintable(encoding)) << encoding << u"sum"_s << u"sum"_s;
+        // compose is idle without a position term: concat gives the same X.
+        QTest::addRow("%s concat", qPrintable(encoding)) << encoding << u"concat"_s << u"embedding"_s;
+        QTest::addRow("%s masked-fill", qPrintable(encoding)) << encoding << u"sum"_s << u"masked-fill"_s;
+    }
 }
 
 void TestEncodings::noneInputIsTheScaledEmbeddings()
 {
+    QFETCH(QString, encoding);
     QFETCH(QString, compose);
     QFETCH(QString, mode);
     Params p;
-    p.encoding = Encoding::None;
+    QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
+    p.rope.headDim = 64; // within d_model, as RoPE's head requires
     p.dModel = 70;
     p.maxLen = 90;
     p.seqLen = 60;
@@ -111,10 +118,18 @@ void TestEncodings::noneInputIsTheScaledEmbeddings()
         }
 }
 
+void TestEncodings::noneHasNoPositionQuantities_data()
+{
+    QTest::addColumn<QString>("encoding");
+    QTest::newRow("none") << u"none"_s;
+    QTest::newRow("rope") << u"rope"_s;
+}
+
 void TestEncodings::noneHasNoPositionQuantities()
 {
+    QFETCH(QString, encoding);
     Params p;
-    p.encoding = Encoding::None;
+    QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
     QVERIFY(p.isValid());
     QCOMPARE(p.peColumns(), std::int64_t(0));
     const Engine engine(p);
@@ -122,8 +137,13 @@ void TestEncodings::noneHasNoPositionQuantities()
         const auto refusal = engine.check(q, {0, 1, 0, 1});
         QVERIFY2(refusal && refusal->contains(u"not defined"_s), qPrintable(Quantities::name(q)));
     }
-    const QList<Quantity> available = Quantities::available(p);
-    QCOMPARE(available, (QList<Quantity> {Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask}));
+    // Of the quantities every family shares, those of the embeddings and of X (RoPE has tables of
+    // its own besides).
+    const QList<Quantity> everyFamilys = {Quantity::Pe,   Quantity::Embedding,  Quantity::Input, Quantity::Output,
+                                          Quantity::Mask, Quantity::Similarity, Quantity::Error};
+    QList<Quantity> shared = Quantities::available(p);
+    shared.removeIf([&](Quantity q) { return !everyFamilys.contains(q); });
+    QCOMPARE(shared, (QList<Quantity> {Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask}));
 }
 
 void TestEncodings::learnedPeIsTheTableFromItsOffset()

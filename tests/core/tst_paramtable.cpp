@@ -222,18 +222,19 @@ void TestParamTable::changedKeysNameEachChangedValue()
 
 void TestParamTable::choicesAreTheEnumsWords()
 {
-    QCOMPARE(ParamTable::find(u"encoding"_s)->choices, (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s}));
+    QCOMPARE(ParamTable::find(u"encoding"_s)->choices,
+             (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s}));
     Params p;
     for (const auto &[text, encoding] :
          {std::pair {u"sinusoidal"_s, Encoding::Sinusoidal}, std::pair {u"learned"_s, Encoding::Learned},
-          std::pair {u"none"_s, Encoding::None}}) {
+          std::pair {u"none"_s, Encoding::None}, std::pair {u"rope"_s, Encoding::Rope}}) {
         QVERIFY(!ParamText::set(p, u"encoding"_s, text));
         QCOMPARE(p.encoding, encoding);
         QCOMPARE(ParamText::toString(encoding), text);
     }
     const auto error = ParamText::set(p, u"encoding"_s, u"rope-ish"_s);
     QVERIFY(error.has_value());
-    QCOMPARE(error->allowed, u"one of sinusoidal, learned, none"_s);
+    QCOMPARE(error->allowed, u"one of sinusoidal, learned, none, rope"_s);
 }
 
 QTEST_GUILESS_MAIN(TestParamTable)
