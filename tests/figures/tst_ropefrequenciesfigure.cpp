@@ -6,6 +6,7 @@
 #include "render/figures/rope/RopeFrequenciesFigure.h"
 
 #include "RopeFigureReference.h"
+#include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -65,6 +66,7 @@ private slots:
     void proportionalBesidePartialRotary();
     void titleCarriesTheAttentionFactor();
     void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
 };
 
 void TestRopeFrequenciesFigure::wavelengthsAreTheFormulas_data()
@@ -229,6 +231,11 @@ void TestRopeFrequenciesFigure::figureIsRegisteredAndExports()
     const auto built = FigureBuilds::build(u"rope-frequencies"_s, roperef::llama31(), size);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
+}
+
+void TestRopeFrequenciesFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-frequencies"_s);
 }
 
 QTEST_MAIN(TestRopeFrequenciesFigure)

@@ -6,6 +6,7 @@
 #include "render/figures/rope/RopeInputFigure.h"
 
 #include "RopeFigureReference.h"
+#include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -54,6 +55,7 @@ private slots:
     void afterIsTheRotationOfBefore_data();
     void afterIsTheRotationOfBefore();
     void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
 };
 
 void TestRopeInputFigure::afterIsTheRotationOfBefore_data()
@@ -115,6 +117,11 @@ void TestRopeInputFigure::figureIsRegisteredAndExports()
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"columns 16– pass, dashed"_s), qPrintable(texts));
+}
+
+void TestRopeInputFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-input"_s);
 }
 
 QTEST_MAIN(TestRopeInputFigure)

@@ -6,6 +6,7 @@
 #include "render/figures/rope/RopePrecisionFigure.h"
 
 #include "RopeFigureReference.h"
+#include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -68,6 +69,7 @@ private slots:
     void firstMergesAreWhereRoundingMerges();
     void fp16OverflowsPast65504();
     void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
 };
 
 void TestRopePrecisionFigure::gapsAreTheFormats()
@@ -131,6 +133,11 @@ void TestRopePrecisionFigure::figureIsRegisteredAndExports()
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"bf16 gap 512"_s) && texts.contains(u"fp16 overflows"_s), qPrintable(texts));
+}
+
+void TestRopePrecisionFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-precision"_s);
 }
 
 QTEST_MAIN(TestRopePrecisionFigure)

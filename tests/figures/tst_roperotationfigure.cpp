@@ -5,6 +5,7 @@
 #include "render/figures/rope/RopeRotationFigure.h"
 
 #include "RopeFigureReference.h"
+#include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -67,6 +68,7 @@ private slots:
     void manyPositionsAreTakenEveryStrideTh();
     void pairOptionIsChecked();
     void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
 };
 
 void TestRopeRotationFigure::circleIsTheRotation_data()
@@ -184,6 +186,11 @@ void TestRopeRotationFigure::figureIsRegisteredAndExports()
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(900, 500));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"pair 20"_s), qPrintable(texts));
+}
+
+void TestRopeRotationFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-rotation"_s);
 }
 
 QTEST_MAIN(TestRopeRotationFigure)

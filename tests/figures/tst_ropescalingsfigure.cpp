@@ -5,6 +5,7 @@
 #include "render/figures/rope/RopeScalingsFigure.h"
 
 #include "RopeFigureReference.h"
+#include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -69,6 +70,7 @@ private slots:
     void aModelWithoutScalingAssumesAFactor();
     void longropeWithItsLists();
     void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
 };
 
 void TestRopeScalingsFigure::llama31UnderEveryType()
@@ -143,6 +145,11 @@ void TestRopeScalingsFigure::figureIsRegisteredAndExports()
     const auto built = FigureBuilds::build(u"rope-scalings"_s, roperef::gptOss(), size);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
+}
+
+void TestRopeScalingsFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-scalings"_s);
 }
 
 QTEST_MAIN(TestRopeScalingsFigure)

@@ -6,6 +6,7 @@
 #include "render/figures/rope/RopeScoreFigure.h"
 
 #include "RopeFigureReference.h"
+#include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -73,6 +74,7 @@ private slots:
     void crowdedPixelsHoldTheirLeastAndMost();
     void pastTheCapEachPixelIsSampled();
     void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
 };
 
 void TestRopeScoreFigure::everyDistanceItsOwnPoint_data()
@@ -171,6 +173,11 @@ void TestRopeScoreFigure::figureIsRegisteredAndExports()
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"Does RoPE decay with distance?"_s), qPrintable(texts));
+}
+
+void TestRopeScoreFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-score"_s);
 }
 
 QTEST_MAIN(TestRopeScoreFigure)

@@ -63,6 +63,10 @@ RopeFrequenciesData RopeFrequenciesModel::compute(const Params &params)
     data.rampHigh = description.bandHigh;
     data.rampLowUsed = description.bandLowUsed;
     data.rampHighUsed = description.bandHighUsed;
+    if (rope.type == RopeType::Llama3 && rope.originalMaxLen) {
+        data.keptBelow = double(*rope.originalMaxLen) / rope.highFreqFactor;
+        data.dividedAbove = double(*rope.originalMaxLen) / rope.lowFreqFactor;
+    }
     data.originalGiven = rope.originalMaxLen.has_value();
     data.original = RopeText::originalContext(params);
     data.extended = params.maxLen;

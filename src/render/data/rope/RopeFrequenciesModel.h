@@ -28,6 +28,8 @@ struct RopeFrequenciesData : FigureData
     QList<RopeBand> bands;
     // yarn: the ramp's edges in pairs, before rounding and clamping and as used.
     std::optional<double> rampLow, rampHigh, rampLowUsed, rampHighUsed;
+    // llama3: the wavelengths its bands part at, L0 / high_freq_factor and L0 / low_freq_factor.
+    double keptBelow = 0.0, dividedAbove = 0.0;
     std::int64_t original = 0; // the original context L0 (max_len when none is given)
     bool originalGiven = false;
     std::int64_t extended = 0; // max_len

@@ -61,6 +61,7 @@ FigureResult RopeInputModel::computeData(const FigureRequest &request, const std
     auto data = std::make_shared<RopeInputData>();
     data->headDim = params.rope.headDim;
     data->rotaryDim = RopeFrequencies::rotaryDim(params.rope);
+    data->attentionFactor = RopeFrequencies::table(params).attentionFactor;
     data->layout = params.rope.layout;
     data->scaling = RopeText::scalingText(params);
     data->model = RopeText::modelText(params);

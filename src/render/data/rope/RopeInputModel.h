@@ -17,6 +17,7 @@ struct RopeInputData : FigureData
     HeatmapGrid change; // after - before, cell by cell of the grids (a mean of differences)
     std::int64_t headDim = 0;
     std::int64_t rotaryDim = 0;
+    double attentionFactor = 1.0; // in cos and sin: the rotated columns grow by it
     RopeLayout layout = RopeLayout::Half;
     QString scaling, model;
     QString input; // what X is: "s·E (s = √d = 22.63, σ = 1)" or the loaded matrix

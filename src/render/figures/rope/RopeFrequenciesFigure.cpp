@@ -25,26 +25,28 @@ const QColor kDividedShade(86, 180, 233, 70);
 const QColor kContext(60, 60, 60);
 const QColor kCritical(160, 30, 120);
 
-QString bandName(const RopeFrequenciesData &d, RopeBand band, bool compact)
+// A band's legend entry: llama3's by the wavelengths it parts at, yarn's by its ramp.
+QString bandName(const RopeFrequenciesData &d, RopeBand band)
 {
     const QString factor = d.factor ? RopeText::number(*d.factor) : u"the factor"_s;
     if (d.type == RopeType::Llama3) {
+        const QString low = RopeText::number(d.keptBelow), high = RopeText::number(d.dividedAbove);
         switch (band) {
         case RopeBand::Kept:
-            return compact ? u"kept"_s : u"kept: wavelength < L₀/high_freq_factor"_s;
+            return u"kept: λ < %1"_s.arg(low);
         case RopeBand::Blended:
-            return compact ? u"blended"_s : u"blended between kept and divided"_s;
+            return u"blended: λ %1–%2"_s.arg(low, high);
         case RopeBand::Divided:
-            return compact ? u"÷ %1"_s.arg(factor) : u"divided by %1: wavelength > L₀/low_freq_factor"_s.arg(factor);
+            return u"÷ %1: λ > %2"_s.arg(factor, high);
         }
     }
     switch (band) {
     case RopeBand::Kept:
-        return compact ? u"kept (γ = 0)"_s : u"kept: ramp γ = 0"_s;
+        return u"kept (ramp γ = 0)"_s;
     case RopeBand::Blended:
-        return compact ? u"ramp 0 < γ < 1"_s : u"blended: ramp 0 < γ < 1"_s;
+        return u"blended (0 < γ < 1)"_s;
     case RopeBand::Divided:
-        return compact ? u"÷ %1 (γ = 1)"_s.arg(factor) : u"divided by %1: ramp γ = 1"_s.arg(factor);
+        return u"÷ %1 (γ = 1)"_s.arg(factor);
     }
     return QString();
 }
@@ -65,7 +67,7 @@ RopeFrequenciesFigure::RopeFrequenciesFigure(QCustomPlot *plot)
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"rotary pair i"_s);
     IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
     PlotStyle::setLogAxis(m_rect->axis(QCPAxis::atLeft));
-    m_rect->axis(QCPAxis::atLeft)->setLabel(u"wavelength 2π/θᵢ (positions)"_s);
+    m_rect->axis(QCPAxis::atLeft)->setLabel(u"wavelength λᵢ = 2π/θᵢ (positions)"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 3);
     // The shades first: drawn behind every line.
     m_blended = RopePlot::shade(m_rect, kBlendedShade);
@@ -98,6 +100,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     values << static_cast<double>(d.original) << static_cast<double>(d.extended);
     const QCPRange y = RopePlot::logRange(values, 2.0);
     m_rect->axis(QCPAxis::atLeft)->setRange(y);
+    // Short entries, three to a row: on a slide they keep the plot its height.
     m_legend->clearItems();
     m_legend->setWrap(m_compact ? 2 : 3);
     const auto add = [this](QCPGraph *graph) { MeasuredText::addToLegend(graph, m_legend); };
@@ -108,24 +111,22 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_after->setScatterStyle(d.pairs <= 96 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 4)
                                            : QCPScatterStyle(QCPScatterStyle::ssNone));
     const QString exponent = d.type == RopeType::Proportional ? u"2j/head_dim"_s : u"2i/r"_s;
-    m_after->setName(scaled ? u"%1: after scaling"_s.arg(RopeText::typeWord(d.type))
-                            : u"default: 2π·θ^(%1)"_s.arg(exponent));
+    m_after->setName(scaled ? u"%1 (scaled)"_s.arg(RopeText::typeWord(d.type)) : u"2π·θ^(%1)"_s.arg(exponent));
     add(m_after);
     m_before->setVisible(scaled);
     m_before->setData(d.pair, d.wavelengthBefore, true);
-    m_before->setName(m_compact ? u"unscaled"_s : u"unscaled: 2π·θ^(%1)"_s.arg(exponent));
+    m_before->setName(u"unscaled 2π·θ^(%1)"_s.arg(exponent));
     if (scaled)
         add(m_before);
     m_partial->setVisible(!d.partialPair.isEmpty());
     m_partial->setData(d.partialPair, d.partialWavelength, true);
-    m_partial->setName(m_compact ? u"partial rotary, same F"_s
-                                 : u"partial rotary with the same F (exponent over r, not head_dim)"_s);
+    m_partial->setName(u"partial rotary, same F"_s);
     if (!d.partialPair.isEmpty())
         add(m_partial);
 
     RopePlot::horizontal(m_original, x0, x1, static_cast<double>(d.original));
-    m_original->setName(d.originalGiven ? u"original context L₀ = %1"_s.arg(FigureText::formatCount(d.original))
-                                        : u"context L₀ = max-len = %1"_s.arg(FigureText::formatCount(d.original)));
+    m_original->setName(d.originalGiven ? u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original))
+                                        : u"L₀ = max-len = %1"_s.arg(FigureText::formatCount(d.original)));
     add(m_original);
     const bool extended = d.originalGiven && d.extended != d.original;
     m_extended->setVisible(extended);
@@ -147,24 +148,24 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
         const QColor swatch = band == RopeBand::Kept ? QColor(Qt::white)
             : band == RopeBand::Blended              ? kBlendedShade
                                                      : kDividedShade;
-        SwatchLegend::add(m_legend, {swatch, bandName(d, band, m_compact)});
+        SwatchLegend::add(m_legend, {swatch, bandName(d, band)});
     }
-    // yarn's ramp: its edges as computed (before rounding), where it rises from 0 to 1.
+    // yarn's ramp: its edges as computed, before rounding, and as used.
     const bool ramp = d.type == RopeType::Yarn && d.rampLow && d.rampHigh;
     m_rampLow->setVisible(ramp);
     m_rampHigh->setVisible(ramp);
     if (ramp) {
         RopePlot::vertical(m_rampLow, *d.rampLow, y.lower, y.upper);
         RopePlot::vertical(m_rampHigh, *d.rampHigh, y.lower, y.upper);
+        // Three decimals: gpt-oss's 8.093 and 17.398, which rounding would move to 8 and 18.
+        const auto edge = [](double v) { return QString::number(v, 'f', 3); };
+        const QString computed = u"%1–%2"_s.arg(edge(*d.rampLow), edge(*d.rampHigh));
         const bool rounded
             = d.rampLowUsed && d.rampHighUsed && (*d.rampLowUsed != *d.rampLow || *d.rampHighUsed != *d.rampHigh);
-        QString name
-            = u"ramp edges %1, %2"_s.arg(NumberText::compact(*d.rampLow, 4), NumberText::compact(*d.rampHigh, 4));
-        if (!m_compact)
-            name += rounded ? u" (used as %1, %2)"_s.arg(NumberText::compact(*d.rampLowUsed, 4),
-                                                         NumberText::compact(*d.rampHighUsed, 4))
-                            : u" (used unrounded)"_s;
-        m_rampLow->setName(name);
+        m_rampLow->setName(rounded
+                               ? u"ramp %1, rounded to %2–%3"_s.arg(computed, NumberText::compact(*d.rampLowUsed, 4),
+                                                                    NumberText::compact(*d.rampHighUsed, 4))
+                               : u"ramp %1, unrounded"_s.arg(computed));
         add(m_rampLow);
     }
     // The critical dimension: from pair d_c / 2 on, a pair turns less than once within L0.
@@ -173,10 +174,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_critical->setVisible(critical);
     if (critical) {
         RopePlot::vertical(m_critical, criticalPair - 0.5, y.lower, y.upper);
-        m_critical->setName(
-            m_compact ? u"critical dim %1"_s.arg(d.criticalDimension)
-                      : u"critical dimension %1: pairs from %2 on turn less than once in L₀"_s.arg(d.criticalDimension)
-                            .arg(d.criticalDimension / 2));
+        m_critical->setName(u"critical dim %1 (pair %2)"_s.arg(d.criticalDimension).arg(d.criticalDimension / 2));
         add(m_critical);
     }
 

@@ -56,6 +56,10 @@ RopeInputFigure::RopeInputFigure(QCustomPlot *plot)
     for (QCPLayoutElement *e : std::initializer_list<QCPLayoutElement *> {m_before->axisRect(), m_after->axisRect(),
                                                                           m_change->axisRect(), m_scale})
         e->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    // The three as wide as each other, whichever has the positions' labels: they tick alike.
+    auto *sides = new QCPMarginGroup(plot);
+    for (HeatmapPanel *panel : {m_before.get(), m_after.get(), m_change.get()})
+        panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(12);
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
@@ -118,6 +122,8 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_beforeTitle->setText(m_compact ? u"X = s·E"_s : u"before: X = s·E, one head"_s);
     m_afterTitle->setText(m_compact ? u"R(p)·X"_s : u"after: rope-input = R(p)·X"_s);
     QString change = m_compact ? u"change"_s : u"change: R(p)·X − X"_s;
+    if (d.attentionFactor != 1.0 && !m_compact)
+        change += u", with cos and sin × %1"_s.arg(NumberText::compact(d.attentionFactor, 4));
     if (passing && !m_compact)
         change += u" (columns %1– pass, dashed)"_s.arg(d.rotaryDim);
     m_changeTitle->setText(change);

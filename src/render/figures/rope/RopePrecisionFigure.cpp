@@ -118,7 +118,7 @@ void RopePrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, co
     atLast += d.fp16StepAtLast ? u", fp16 gap %1"_s.arg(RopeText::number(*d.fp16StepAtLast)) : u", fp16 overflows"_s;
     m_title->setText(u"%1  ·  p < max-len = %2  ·  %3"_s.arg(
         m_compact ? u"Positions in float32, bf16, fp16"_s
-                  : u"Which positions float32, bf16 and fp16 tell apart: the gap between neighbouring values"_s,
+                  : u"Positions in float32, bf16 and fp16: the gap to the next value"_s,
         FigureText::formatCount(d.last + 1), atLast));
 }
 

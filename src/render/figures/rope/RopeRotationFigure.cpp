@@ -19,6 +19,43 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+// An axis rect whose two axes show the same length a pixel, centred on 0 and each showing
+// [-half, half] at least: a circle in it stays round at any size, whatever the layout does to
+// the rect after its data came (a title that wraps, a font scaled for a slide).
+class RoundAxisRect final : public QCPAxisRect
+{
+public:
+    explicit RoundAxisRect(QCustomPlot *plot)
+        : QCPAxisRect(plot)
+    { }
+
+    void setHalf(double half)
+    {
+        m_half = half;
+        square();
+    }
+
+    void update(UpdatePhase phase) override
+    {
+        QCPAxisRect::update(phase);
+        if (phase == upLayout)
+            square();
+    }
+
+private:
+    void square()
+    {
+        const double w = std::max(rect().width(), 1);
+        const double h = std::max(rect().height(), 1);
+        const double across = w >= h ? m_half * w / h : m_half;
+        const double down = w >= h ? m_half : m_half * h / w;
+        axis(QCPAxis::atBottom)->setRange(-across, across);
+        axis(QCPAxis::atLeft)->setRange(-down, down);
+    }
+
+    double m_half = 1.18;
+};
+
 namespace {
 
 // Dots coloured in this many steps of the map: enough to read the order, few graphs to draw.
@@ -54,7 +91,7 @@ std::unique_ptr<FigureDescriptor> makeRopeRotationFigure()
 
 RopeRotationFigure::RopeRotationFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
-    , m_circle(new QCPAxisRect(plot))
+    , m_circle(new RoundAxisRect(plot))
     , m_positions(new QCPColorScale(plot))
     , m_scale(new QCPColorScale(plot))
 {
@@ -116,6 +153,10 @@ RopeRotationFigure::RopeRotationFigure(QCustomPlot *plot)
         panel->setShowSpread(false);
     }
     m_sin->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
+    // The two tables as wide as each other, whichever has the positions' labels: they tick alike.
+    auto *sides = new QCPMarginGroup(plot);
+    for (HeatmapPanel *panel : {m_cos.get(), m_sin.get()})
+        panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
     m_cosFrame = frame(m_cos->axisRect());
     m_sinFrame = frame(m_sin->axisRect());
     // The two tables show the same cells: zooming one zooms the other.
@@ -154,26 +195,14 @@ QList<PanelExtent> RopeRotationFigure::panels(double pixelRatio) const
             m_sin->extent(pixelRatio)};
 }
 
-void RopeRotationFigure::squareCircle(double radius)
-{
-    const double r = 1.18 * radius;
-    const double w = std::max(m_circle->rect().width(), 1);
-    const double h = std::max(m_circle->rect().height(), 1);
-    if (w >= h) {
-        m_circle->axis(QCPAxis::atLeft)->setRange(-r, r);
-        m_circle->axis(QCPAxis::atBottom)->setRange(-r * w / h, r * w / h);
-    } else {
-        m_circle->axis(QCPAxis::atBottom)->setRange(-r, r);
-        m_circle->axis(QCPAxis::atLeft)->setRange(-r * h / w, r * h / w);
-    }
-}
-
 void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
     m_data = std::static_pointer_cast<const RopeRotationData>(data);
     const RopeRotationData &d = *m_data;
     const double radius = d.attentionFactor;
-    squareCircle(radius);
+    m_circle->setHalf(1.18 * radius);
+    // A slide's large text leaves the panels little room: the titles keep to what they must say.
+    const bool terse = m_compact || PlotStyle::textLines(*m_circle->parentPlot()) < 28;
     QList<double> ringX, ringY, ringT;
     for (int s = 0; s <= 180; ++s) {
         const double angle = 2.0 * std::numbers::pi * s / 180.0;
@@ -216,19 +245,23 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     if (d.stride > 1)
         notes.append(u"one position in %1"_s.arg(d.stride));
     const QString note = notes.isEmpty() ? QString() : u" (%1)"_s.arg(notes.join(u", "_s));
-    m_circleTitle->setText(m_compact ? u"pair %1, %2%3"_s.arg(d.pair).arg(positions, note)
-                                     : u"pair %1 at %2%3; arrows: p = %4 (black) and p = %5 (orange)"_s.arg(d.pair).arg(
-                                         positions, note, FigureText::formatCount(std::int64_t(first)),
-                                         FigureText::formatCount(std::int64_t(first) + 1)));
+    const QString circle = u"pair %1, %2%3"_s.arg(d.pair).arg(positions, note);
+    m_circleTitle->setText(
+        terse ? circle
+              : circle
+                + u"; arrows: p = %1 and %2"_s.arg(FigureText::formatCount(std::int64_t(first)),
+                                                   FigureText::formatCount(std::int64_t(first) + 1)));
 
     HeatmapStyle style;
     style.dataRange = {-radius, radius};
     m_cos->setGrid(d.cos, style);
     m_sin->setGrid(d.sin, style);
     const QString factor = radius == 1.0 ? QString() : u"%1·"_s.arg(NumberText::compact(radius, 4));
-    m_scale->axis()->setLabel(u"%1cos, %1sin"_s.arg(factor));
-    m_cosTitle->setText(u"rope-cos = %1cos(p·θᵢ)"_s.arg(factor));
-    m_sinTitle->setText(u"rope-sin = %1sin(p·θᵢ)"_s.arg(factor));
+    m_scale->axis()->setLabel(u"%1cos(p·θᵢ), %1sin(p·θᵢ)"_s.arg(factor));
+    m_circle->axis(QCPAxis::atBottom)->setLabel(u"%1cos(p·θᵢ)"_s.arg(factor));
+    m_circle->axis(QCPAxis::atLeft)->setLabel(u"%1sin(p·θᵢ)"_s.arg(factor));
+    m_cosTitle->setText(u"rope-cos"_s);
+    m_sinTitle->setText(u"rope-sin"_s);
     const bool half = d.layout == RopeLayout::Half;
     for (HeatmapPanel *panel : {m_cos.get(), m_sin.get()})
         panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(half ? u"pair i"_s : u"column j (pair ⌊j/2⌋)"_s);
@@ -244,11 +277,12 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     QStringList parts {m_compact ? u"RoPE rotation, pair %1"_s.arg(d.pair)
                                  : u"RoPE turns pair %1 by p·θᵢ"_s.arg(d.pair),
                        turn, d.scaling, d.model};
-    if (!m_compact)
+    if (!terse) {
         parts.append(RopeText::layoutText(d.layout));
-    const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
-    if (!cells.isEmpty())
-        parts.append(u"tables: "_s + cells);
+        const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
+        if (!cells.isEmpty())
+            parts.append(u"tables: "_s + cells);
+    }
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
     m_title->setText(parts.join(u"  ·  "_s));

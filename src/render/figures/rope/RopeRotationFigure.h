@@ -9,6 +9,8 @@
 
 namespace posenc {
 
+class RoundAxisRect; // the circle's axes, in RopeRotationFigure.cpp
+
 // The rope-rotation figure's drawing: on the left the chosen pair's vector at each position in
 // view, a dot coloured by p on its circle of radius the attention factor, the steps from the
 // first position to the next as arrows; on the right the rope-cos and rope-sin tables over the
@@ -29,12 +31,9 @@ public:
     QList<QCPAxisRect *> pictureRects() const override;
 
 private:
-    // The circle's ranges: the same units per pixel both ways, the circle whole.
-    void squareCircle(double radius);
-
     QCPTextElement *m_title;
     QCPTextElement *m_circleTitle, *m_cosTitle, *m_sinTitle;
-    QCPAxisRect *m_circle;
+    RoundAxisRect *m_circle;
     QCPColorScale *m_positions; // the dots' colours
     QCPColorScale *m_scale; // the tables'
     std::unique_ptr<HeatmapPanel> m_cos, m_sin;

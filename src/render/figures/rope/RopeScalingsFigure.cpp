@@ -20,24 +20,24 @@ namespace {
 
 const QColor kScalingsContext(60, 60, 60);
 
-// What a type does to the pairs, for its legend entry.
-QString scalingWords(RopeType type)
+// What a type does to the pairs, in a few words for its legend entry.
+QString scalingWords(RopeType type, double factor)
 {
     switch (type) {
     case RopeType::Default:
-        return u"no scaling"_s;
+        return u"unscaled"_s;
     case RopeType::Linear:
-        return u"all ÷ f"_s;
+        return u"all ÷ %1"_s.arg(RopeText::number(factor));
     case RopeType::Dynamic:
         return u"NTK, θ raised"_s;
     case RopeType::Yarn:
-        return u"slow ÷ f, ramp between"_s;
+        return u"ramp"_s;
     case RopeType::LongRope:
-        return u"a factor per pair"_s;
+        return u"a factor a pair"_s;
     case RopeType::Llama3:
-        return u"slow ÷ f, fast kept, blend between"_s;
+        return u"three bands"_s;
     case RopeType::Proportional:
-        return u"first F·head_dim/2 pairs ÷ f"_s;
+        return u"F·head_dim/2 pairs"_s;
     }
     return QString();
 }
@@ -60,7 +60,7 @@ RopeScalingsFigure::RopeScalingsFigure(QCustomPlot *plot)
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"rotary pair i"_s);
     IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
     PlotStyle::setLogAxis(m_rect->axis(QCPAxis::atLeft));
-    m_rect->axis(QCPAxis::atLeft)->setLabel(u"wavelength 2π/θᵢ (positions)"_s);
+    m_rect->axis(QCPAxis::atLeft)->setLabel(u"wavelength λᵢ = 2π/θᵢ (positions)"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 2);
 }
 
@@ -77,7 +77,7 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     const RopeScalingsData &d = *m_data;
     // The graphs are made anew: the types drawn change with the parameters.
     m_legend->clearItems();
-    m_legend->setWrap(m_compact ? 3 : 2);
+    m_legend->setWrap(3);
     const QList<QCPGraph *> old = m_rect->graphs();
     for (QCPGraph *graph : old)
         m_plot->removeGraph(graph);
@@ -92,7 +92,7 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     m_rect->axis(QCPAxis::atLeft)->setRange(RopePlot::logRange(values, 2.0));
     QCPGraph *original = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
     RopePlot::horizontal(original, x0, x1, double(d.original));
-    original->setName(u"original context L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
+    original->setName(u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
     QCPGraph *extended = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
     RopePlot::horizontal(extended, x0, x1, double(d.extended));
     extended->setName(u"stretched to %1"_s.arg(FigureText::formatCount(d.extended)));
@@ -120,14 +120,14 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
         QString name = RopeText::typeWord(curve->type);
         if (curve->chosen)
             name += u" (chosen)"_s;
-        if (!m_compact)
-            name += u": "_s + scalingWords(curve->type);
+        QString words = scalingWords(curve->type, d.factor);
+        if (curve->type == RopeType::Proportional && d.proportionalIsLinear)
+            words = u"= linear at F = 1"_s;
+        else if (curve->type == RopeType::Proportional && curve->pair.size() < curve->pairs)
+            words = u"%1 of %2 pairs turn"_s.arg(curve->pair.size()).arg(curve->pairs);
+        name += u": "_s + words;
         if (curve->attentionFactor != 1.0)
             name += u", attention × %1"_s.arg(NumberText::compact(curve->attentionFactor, 4));
-        if (curve->type == RopeType::Proportional && d.proportionalIsLinear)
-            name += u" (= linear at F = 1)"_s;
-        if (curve->type == RopeType::Proportional && curve->pair.size() < curve->pairs)
-            name += u" (%1 of %2 pairs turn)"_s.arg(curve->pair.size()).arg(curve->pairs);
         graph->setName(name);
         byType.insert(static_cast<int>(curve->type), graph);
     }

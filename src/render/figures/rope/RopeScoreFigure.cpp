@@ -133,6 +133,9 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
 
     QStringList parts {m_compact ? u"RoPE score against distance"_s : u"Does RoPE decay with distance?"_s, d.scaling,
                        d.model};
+    // Where a pixel holds many distances, a series is the band from their least to their most.
+    if (!m_compact && PlotStyle::textLines(*m_scores->parentPlot()) >= 28 && d.distance.size() < d.computed)
+        parts.append(u"a band: the least to the most of a pixel's distances"_s);
     if (d.perPixel > 0)
         parts.append(u"long distances: %1 sampled a pixel"_s.arg(d.perPixel));
     if (d.preview)
