@@ -21,20 +21,20 @@ namespace posenc {
 namespace {
 
 // A value of the description: a word, an integer, a number, or unset (null).
-using Value = std::variant<std::monostate, QString, std::int64_t, double>;
+using DescribedValue = std::variant<std::monostate, QString, std::int64_t, double>;
 
-Value from(const std::optional<double> &value)
+DescribedValue describedValue(const std::optional<double> &value)
 {
-    return value ? Value(*value) : Value();
+    return value ? DescribedValue(*value) : DescribedValue();
 }
 
-Value from(const std::optional<std::int64_t> &value)
+DescribedValue describedValue(const std::optional<std::int64_t> &value)
 {
-    return value ? Value(*value) : Value();
+    return value ? DescribedValue(*value) : DescribedValue();
 }
 
 // The keys in the order of the table, which --help lists too.
-std::vector<std::pair<QString, Value>> entries(const Params &params)
+std::vector<std::pair<QString, DescribedValue>> describedEntries(const Params &params)
 {
     const RopeFrequencies::Description d = RopeFrequencies::describe(params);
     return {
@@ -43,23 +43,23 @@ std::vector<std::pair<QString, Value>> entries(const Params &params)
         {u"attention_factor"_s, d.attentionFactor},
         {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
         {u"logit_scale"_s, d.logitScale},
-        {u"band_low"_s, from(d.bandLow)},
-        {u"band_high"_s, from(d.bandHigh)},
-        {u"band_low_used"_s, from(d.bandLowUsed)},
-        {u"band_high_used"_s, from(d.bandHighUsed)},
-        {u"pairs_kept"_s, from(d.pairsKept)},
-        {u"pairs_blended"_s, from(d.pairsBlended)},
-        {u"pairs_divided"_s, from(d.pairsDivided)},
+        {u"band_low"_s, describedValue(d.bandLow)},
+        {u"band_high"_s, describedValue(d.bandHigh)},
+        {u"band_low_used"_s, describedValue(d.bandLowUsed)},
+        {u"band_high_used"_s, describedValue(d.bandHighUsed)},
+        {u"pairs_kept"_s, describedValue(d.pairsKept)},
+        {u"pairs_blended"_s, describedValue(d.pairsBlended)},
+        {u"pairs_divided"_s, describedValue(d.pairsDivided)},
         {u"wavelength_min"_s, d.wavelengthMin},
         {u"wavelength_max"_s, d.wavelengthMax},
         {u"critical_dimension"_s, d.criticalDimension},
         {u"bf16_position_step"_s, d.bf16PositionStep},
-        {u"fp16_position_step"_s, from(d.fp16PositionStep)},
+        {u"fp16_position_step"_s, describedValue(d.fp16PositionStep)},
     };
 }
 
 // The value as text: JSON's where `json`, else the same without the quotes of a word.
-QString text(const Value &value, bool json)
+QString valueText(const DescribedValue &value, bool json)
 {
     if (std::holds_alternative<std::monostate>(value))
         return u"null"_s;
@@ -70,7 +70,7 @@ QString text(const Value &value, bool json)
     return NumberText::exact(std::get<double>(value));
 }
 
-QString usage()
+QString describeUsage()
 {
     return u"Usage: posenc describe [--json] --encoding rope [OPTIONS]\n"
            "Prints the numbers RoPE's parameters derive, as HF transformers' modeling_rope_utils.py\n"
@@ -115,7 +115,7 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
         return ExitUsage;
     }
     if (parser.isSet(helpOption)) {
-        out << usage();
+        out << describeUsage();
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -136,8 +136,9 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
     }
     const bool json = parser.isSet(jsonOption);
     QStringList lines;
-    for (const auto &[key, value] : entries(read.params))
-        lines.append(json ? u"\"%1\": %2"_s.arg(key, text(value, true)) : u"%1: %2"_s.arg(key, text(value, false)));
+    for (const auto &[key, value] : describedEntries(read.params))
+        lines.append(json ? u"\"%1\": %2"_s.arg(key, valueText(value, true))
+                          : u"%1: %2"_s.arg(key, valueText(value, false)));
     if (json)
         out << '{' << lines.join(u", "_s) << "}\n";
     else

@@ -6,6 +6,7 @@
 #include "ParamUse.h"
 
 #include "learned/LearnedParamRows.h"
+#include "rope/RopeParamRows.h"
 #include "sinusoidal/SinusoidalParamRows.h"
 
 #include <QCoreApplication>
@@ -43,6 +44,17 @@ QString indexList(const std::vector<std::int64_t> &values)
     return parts.join(u',');
 }
 
+// Each number as the shortest text that reads back as the same double.
+QString numberListText(const std::vector<double> &values)
+{
+    if (values.empty())
+        return u"none"_s;
+    QStringList parts;
+    for (const double v : values)
+        parts.append(NumberText::exact(v));
+    return parts.join(u',');
+}
+
 QString tr(const char *text)
 {
     return QCoreApplication::translate("ParamTable", text);
@@ -58,7 +70,7 @@ QString ParamSpec::text(const ParamValue &v) const
         [this](const auto &x) -> QString {
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, std::monostate>)
-                return kind == ParamKind::Matrix ? QString() : u"auto"_s;
+                return kind == ParamKind::Matrix ? QString() : unsetText;
             else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>)
                 return QString::number(x);
             else if constexpr (std::is_same_v<T, double>)
@@ -69,6 +81,8 @@ QString ParamSpec::text(const ParamValue &v) const
                 return x;
             else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>)
                 return indexList(x);
+            else if constexpr (std::is_same_v<T, std::vector<double>>)
+                return numberListText(x);
             else
                 return x.source;
         },
@@ -163,6 +177,76 @@ ParamSpec choiceOf(QString key, ParamGroup group, std::function<int(const Params
     s.check = [](const Params &) { return std::nullopt; };
     s.idle = [](const Params &) { return std::nullopt; };
     return s;
+}
+
+ParamSpec optionalNumber(QString key, ParamGroup group, std::function<std::optional<double> &(Params &)> field)
+{
+    ParamSpec s;
+    s.key = std::move(key);
+    s.group = group;
+    s.kind = ParamKind::OptionalNumber;
+    s.valueName = u"F|unset"_s;
+    s.unsetText = u"unset"_s;
+    s.value = [field](const Params &p) {
+        const auto &v = field(const_cast<Params &>(p));
+        return v ? ParamValue(*v) : ParamValue(std::monostate {});
+    };
+    s.assign = [field](Params &p, const ParamValue &v) {
+        if (std::holds_alternative<std::monostate>(v))
+            field(p).reset();
+        else if (const auto *d = std::get_if<double>(&v))
+            field(p) = *d;
+    };
+    // Any double, NaN and infinities included: the row's check reports those with the range.
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString w = t.trimmed();
+        if (w.isEmpty() || w == u"unset"_s)
+            return ParamValue(std::monostate {});
+        if (const auto v = parseDouble(w))
+            return ParamValue(*v);
+        return std::nullopt;
+    };
+    s.idle = [](const Params &) { return std::nullopt; };
+    return s;
+}
+
+ParamSpec numberList(QString key, ParamGroup group, std::function<std::vector<double> &(Params &)> field)
+{
+    ParamSpec s;
+    s.key = std::move(key);
+    s.group = group;
+    s.kind = ParamKind::NumberList;
+    s.valueName = u"LIST|none"_s;
+    s.value = [field](const Params &p) { return ParamValue(field(const_cast<Params &>(p))); };
+    s.assign = [field](Params &p, const ParamValue &v) {
+        if (const auto *list = std::get_if<std::vector<double>>(&v))
+            field(p) = *list;
+    };
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        if (auto v = parseNumberList(t, RopeParams::kMaxHeadDim / 2))
+            return ParamValue(std::move(*v));
+        return std::nullopt;
+    };
+    s.idle = [](const Params &) { return std::nullopt; };
+    return s;
+}
+
+std::optional<std::vector<double>> parseNumberList(const QString &text, std::int64_t maxCount)
+{
+    std::vector<double> values;
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty() || trimmed == u"none"_s)
+        return values;
+    const QStringList items = trimmed.split(u',');
+    if (items.size() > maxCount)
+        return std::nullopt;
+    for (const QString &item : items) {
+        const auto v = ParamTable::parseFinite(item);
+        if (!v || !(*v > 0.0))
+            return std::nullopt;
+        values.push_back(*v);
+    }
+    return values;
 }
 
 std::optional<IdleReason> otherEncoding(const Params &params, Encoding family)
@@ -923,6 +1007,7 @@ const QList<ParamSpec> &rows()
         QList<ParamSpec> all = modelRows();
         all += SinusoidalParamRows::rows();
         all += LearnedParamRows::rows();
+        all += RopeParamRows::rows();
         all += embeddingRows();
         all += dropoutRows();
         all += runRows();

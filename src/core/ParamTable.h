@@ -21,14 +21,16 @@ namespace posenc {
 
 // Where a parameter belongs: the common groups every encoding has, and one group per family,
 // shown only while the family is chosen.
-enum class ParamGroup { Model, Sinusoidal, Learned, Embeddings, Dropout, Run };
+enum class ParamGroup { Model, Sinusoidal, Learned, Rope, Embeddings, Dropout, Run };
 
 // What a value is, which decides its text and the control the window gives it.
 enum class ParamKind {
     Integer, // N: a spin box
     Unsigned, // N up to 2^64 - 1: a spin box (the seed)
-    OptionalInteger, // N|auto: a spin box whose lowest value reads "auto"
+    OptionalInteger, // N|auto: a spin box whose lowest value reads "auto" (or the row's unsetText)
     Number, // a number: a text field
+    OptionalNumber, // a number or unset, as a config that leaves the key out: a text field, empty when unset
+    NumberList, // finite positive numbers such as 1,1.5,2, or none: a text field
     Probability, // a number in [0, 1]: a spin box with a slider
     Choice, // one of `choices`: a chooser
     ChoiceOrNumber, // one of `choices` or a number: a chooser whose last entry is a number field
@@ -50,9 +52,10 @@ struct MatrixValue
 };
 
 // A parameter's value, typed: what the window's controls give and take without text.
-// std::monostate stands for "auto" (an OptionalInteger left to its default) and for no matrix.
+// std::monostate stands for "auto" or "unset" (an OptionalInteger or OptionalNumber left to its
+// default) and for no matrix.
 using ParamValue = std::variant<std::monostate, std::int64_t, std::uint64_t, double, bool, QString,
-                                std::vector<std::int64_t>, MatrixValue>;
+                                std::vector<std::int64_t>, std::vector<double>, MatrixValue>;
 
 // Why the current settings ignore a parameter: the reason as a value (tests compare it) and in
 // words (the window's tooltip).
@@ -74,6 +77,10 @@ struct IdleReason
         NothingRandom, // seed: embeddings from a file and no mask drawn
         OtherEncoding, // a family's parameter while another family is chosen
         NoPositionTerm, // compose, pe-dims: the encoding adds no position term
+        OtherRopeType, // a RoPE parameter that the chosen rope-type does not read
+        OtherFactorList, // short-factor, long-factor: longrope reads the other list at this max-len
+        ExplicitAttentionFactor, // mscale; longrope's rope-factor: attention-factor is given and used as it is
+        NoMscaleAllDim, // mscale: yarn reads it only beside a non-zero mscale-all-dim
     };
     Code code;
     QString why; // "evaluation mode (eval) drops nothing."
@@ -92,6 +99,9 @@ struct ParamSpec
     QStringList choiceLabels; // what the chooser shows for each word, when it differs from it
     QString customLabel; // ChoiceOrNumber: the chooser's entry for a number ("custom σ")
     QString controlText; // a switch's check box text, a matrix's button
+    // The text of an optional value left unset (OptionalInteger, OptionalNumber): "auto" where
+    // the program works the value out (pe-dims, seq-len), "unset" where a config leaves it out.
+    QString unsetText = QStringLiteral("auto");
     // The values an integer control can hold: wider than the allowed range where a value outside
     // it can be typed and refused with its reason (d_model 0), and its lowest value "auto" for an
     // OptionalInteger.
@@ -178,6 +188,14 @@ ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Pa
 template<typename Enum> ParamSpec choice(QString key, ParamGroup group, Enum Params::*member, QStringList words);
 template<typename Enum, typename Group>
 ParamSpec choice(QString key, ParamGroup group, Group Params::*groupMember, Enum Group::*member, QStringList words);
+
+// A number field that is unset until given (a config's optional key): text "unset" or empty.
+// The row's allowed words and check are the caller's.
+ParamSpec optionalNumber(QString key, ParamGroup group, std::function<std::optional<double> &(Params &)> field);
+// A list of finite positive numbers, "none" or empty for no value. The row's check is the caller's.
+ParamSpec numberList(QString key, ParamGroup group, std::function<std::vector<double> &(Params &)> field);
+// Reads "1,1.5,2" (each finite and > 0, at most `maxCount` of them), or "none" and "" as no value.
+std::optional<std::vector<double>> parseNumberList(const QString &text, std::int64_t maxCount);
 
 // A choice row over an enum reached by `field`.
 ParamSpec choiceOf(QString key, ParamGroup group, std::function<int(const Params &)> get,

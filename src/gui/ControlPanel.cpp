@@ -33,6 +33,8 @@ QString groupHeading(ParamGroup group)
         return QCoreApplication::translate("ControlPanel", "Sinusoidal PE");
     case ParamGroup::Learned:
         return QCoreApplication::translate("ControlPanel", "Learned position table");
+    case ParamGroup::Rope:
+        return QCoreApplication::translate("ControlPanel", "RoPE");
     case ParamGroup::Embeddings:
         return QCoreApplication::translate("ControlPanel", "Embeddings");
     case ParamGroup::Dropout:
@@ -51,6 +53,8 @@ std::optional<Encoding> familyOf(ParamGroup group)
         return Encoding::Sinusoidal;
     case ParamGroup::Learned:
         return Encoding::Learned;
+    case ParamGroup::Rope:
+        return Encoding::Rope;
     default:
         return std::nullopt;
     }

@@ -87,7 +87,7 @@ void ParamControl::build()
         spin->setRange(toInt(m_row.controlMin), toInt(m_row.controlMax));
         spin->setKeyboardTracking(false);
         if (m_row.kind == ParamKind::OptionalInteger)
-            spin->setSpecialValueText(u"auto"_s);
+            spin->setSpecialValueText(m_row.unsetText);
         add(spin, u"Spin"_s);
         connect(spin, &QSpinBox::valueChanged, this, &ParamControl::edited);
         if (m_row.slider != SliderScale::None) {
@@ -133,7 +133,14 @@ void ParamControl::build()
     }
     case ParamKind::Number:
     case ParamKind::IndexList:
+    case ParamKind::OptionalNumber:
+    case ParamKind::NumberList:
         m_edit = new QLineEdit(m_field);
+        // An empty field is an unset number, or a list of no value.
+        if (m_row.kind == ParamKind::OptionalNumber)
+            m_edit->setPlaceholderText(m_row.unsetText);
+        else if (m_row.kind == ParamKind::NumberList)
+            m_edit->setPlaceholderText(tr("none"));
         add(m_edit, u"Edit"_s, 1);
         connect(m_edit, &QLineEdit::editingFinished, this, &ParamControl::edited);
         break;
@@ -221,6 +228,16 @@ void ParamControl::show(const Params &params)
         m_edit->setText(m_row.text(value));
         m_edit->setModified(false);
         break;
+    case ParamKind::OptionalNumber:
+    case ParamKind::NumberList: {
+        // Unset and the empty list show as the placeholder; a number as its shortest exact text.
+        const auto *d = std::get_if<double>(&value);
+        const auto *list = std::get_if<std::vector<double>>(&value);
+        const bool empty = std::holds_alternative<std::monostate>(value) || (list && list->empty());
+        m_edit->setText(empty ? QString() : d ? NumberText::exact(*d) : m_row.text(value));
+        m_edit->setModified(false);
+        break;
+    }
     case ParamKind::Choice:
         m_combo->setCurrentIndex(static_cast<int>(m_row.choices.indexOf(std::get<QString>(value))));
         break;
@@ -263,6 +280,8 @@ std::optional<ParamValue> ParamControl::fieldValue() const
     case ParamKind::Probability:
         return ParamValue(static_cast<QDoubleSpinBox *>(m_inputs[0])->value());
     case ParamKind::Number:
+    case ParamKind::OptionalNumber: // empty reads as unset
+    case ParamKind::NumberList: // empty reads as no value
         return m_row.parse(m_edit->text());
     case ParamKind::IndexList:
         // An emptied list field means no position.

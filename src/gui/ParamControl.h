@@ -68,7 +68,7 @@ private:
     QWidget *m_field;
     QLabel *m_error;
     QList<QWidget *> m_inputs;
-    QLineEdit *m_edit = nullptr; // Number, IndexList, and ChoiceOrNumber's custom number
+    QLineEdit *m_edit = nullptr; // Number, IndexList, OptionalNumber, NumberList, ChoiceOrNumber's custom number
     QComboBox *m_combo = nullptr;
 };
 

@@ -1,7 +1,7 @@
-// --encoding sinusoidal|learned|none on the command line, in sessions and in presets: a learned
-// table shaped as RoBERTa's (padding rows 0 and 1, position p at row p + 2) read from .npy and
-// .safetensors gives the PE rows from its offset on; none gives X = s*E; a bad value exits 2
-// naming the flag and the allowed values.
+// --encoding sinusoidal|learned|none|rope on the command line, in sessions and in presets: a
+// learned table shaped as RoBERTa's (padding rows 0 and 1, position p at row p + 2) read from .npy
+// and .safetensors gives the PE rows from its offset on; none and rope give X = s*E; a bad value
+// exits 2 naming the flag and the allowed values, RoPE's as its rope-type needs them.
 #include "CliRun.h"
 
 #include <QFile>
@@ -80,6 +80,10 @@ private slots:
     void encodingInASession();
     void badEncodingExitsTwo_data();
     void badEncodingExitsTwo();
+    void ropeInputIsScaledEmbeddings();
+    void ropeFlagsInASession();
+    void badRopeValuesExitTwo_data();
+    void badRopeValuesExitTwo();
     void helpNamesTheFamilies();
 
 private:
@@ -228,11 +232,148 @@ void TestCliEncodings::badEncodingExitsTwo()
     }
 }
 
+void TestCliEncodings::ropeInputIsScaledEmbeddings()
+{
+    // RoPE rotates queries and keys: it adds no term to X. Valid RoPE flags of every type change
+    // nothing in X = s*E.
+    const QString x = path(u"rope_x.npy"_s);
+    const QString e = path(u"rope_e.npy"_s);
+    const QStringList common = {u"--force"_s, u"--encoding"_s, u"rope"_s, u"--d-model"_s,  u"24"_s, u"--max-len"_s,
+                                u"50"_s,      u"--seed"_s,     u"9"_s,    u"--head-dim"_s, u"16"_s};
+    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
+    const Table te = readNpy(e);
+    const QList<QStringList> types = {
+        {},
+        {u"--rope-type"_s, u"yarn"_s, u"--rope-factor"_s, u"4"_s, u"--original-max-len"_s, u"32"_s,
+         u"--yarn-truncate"_s, u"false"_s, u"--mscale"_s, u"1"_s, u"--mscale-all-dim"_s, u"1"_s},
+        // Llama 4 Scout's low = high is valid.
+        {u"--rope-type"_s, u"llama3"_s, u"--rope-factor"_s, u"16"_s, u"--original-max-len"_s, u"32"_s,
+         u"--low-freq-factor"_s, u"1"_s, u"--high-freq-factor"_s, u"1"_s},
+        {u"--rope-type"_s, u"longrope"_s, u"--original-max-len"_s, u"32"_s, u"--short-factor"_s,
+         u"1,1.5,2,2.5,3,3.5,4,4.5"_s, u"--long-factor"_s, u"1,2,3,4,5,6,7,8"_s, u"--attention-factor"_s, u"1.2"_s},
+        {u"--rope-type"_s, u"proportional"_s, u"--partial-rotary-factor"_s, u"0.25"_s, u"--rope-layout"_s,
+         u"interleaved"_s},
+    };
+    for (const QStringList &type : types) {
+        const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + type);
+        QVERIFY2(run.exitCode == 0, qPrintable(type.join(u' ') + u": "_s + run.err));
+        QVERIFY(readNpy(x).values == te.values);
+    }
+    // No position term: its table is refused with the reason.
+    const Run pe = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"rope_pe.npy"_s)} + common);
+    QCOMPARE(pe.exitCode, 2);
+    QVERIFY2(pe.err.contains(u"encoding rope adds no position term"_s), qPrintable(pe.err));
+}
+
+void TestCliEncodings::ropeFlagsInASession()
+{
+    const QString session = path(u"rope.json"_s);
+    QFile file(session);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 1, "params": {"encoding": "rope", "d-model": "64",
+               "max-len": "8", "head-dim": "64", "rope-type": "yarn", "rope-factor": "32",
+               "original-max-len": "4096", "yarn-truncate": "false", "rope-theta": "150000"}})");
+    file.close();
+    const QString out = path(u"rope_session.npy"_s);
+    const Run run = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    // A flag after the session overrides it, and a refusal names the session for its values.
+    const Run llama3 = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session,
+                               u"--rope-type"_s, u"llama3"_s, u"--low-freq-factor"_s, u"8"_s});
+    QCOMPARE(llama3.exitCode, 2);
+    QVERIFY2(llama3.err.contains(u"--low-freq-factor: must be a number in (0, 4] (at most high-freq-factor); got 8"_s),
+             qPrintable(llama3.err));
+    const Run unset = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session,
+                              u"--original-max-len"_s, u"unset"_s});
+    QCOMPARE(unset.exitCode, 2);
+    QVERIFY2(unset.err.contains(u"--original-max-len: is needed by rope-type yarn"_s), qPrintable(unset.err));
+}
+
+void TestCliEncodings::badRopeValuesExitTwo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("message"); // each part in the message
+    const auto row = [](const char *name, const QStringList &arguments, const QStringList &message) {
+        QTest::newRow(name) << arguments << message;
+    };
+    row("unknown type", {u"--rope-type"_s, u"ntk"_s},
+        {u"--rope-type: must be one of default, linear, dynamic, yarn, longrope, llama3, proportional; got 'ntk'"_s});
+    row("odd rotary dim", {u"--head-dim"_s, u"64"_s, u"--partial-rotary-factor"_s, u"0.3"_s},
+        {u"--partial-rotary-factor: gives the rotary dim int(64"_s,
+         u"= 19, which is odd; it must be a number in (0, 1]"_s, u"(head_dim 64); got 0.3"_s});
+    row("zero rotary dim", {u"--head-dim"_s, u"64"_s, u"--partial-rotary-factor"_s, u"0.01"_s},
+        {u"--partial-rotary-factor: gives the rotary dim int(64"_s, u"= 0, which turns nothing"_s});
+    row("partial factor 0", {u"--partial-rotary-factor"_s, u"0"_s},
+        {u"--partial-rotary-factor: must be a number in (0, 1]"_s, u"got 0"_s});
+    row("odd head_dim", {u"--head-dim"_s, u"63"_s},
+        {u"--head-dim: must be an even integer in [2, 512] (d_model); got 63"_s});
+    row("head_dim past d_model", {u"--d-model"_s, u"64"_s, u"--head-dim"_s, u"128"_s},
+        {u"--head-dim: must be an even integer in [2, 64] (d_model); got 128"_s});
+    row("theta 1", {u"--rope-theta"_s, u"1"_s}, {u"--rope-theta: must be a number in (1, 1e15]; got 1"_s});
+    row("factor 0", {u"--rope-type"_s, u"linear"_s, u"--rope-factor"_s, u"0"_s},
+        {u"--rope-factor: must be a number in (0, 1000000]; got 0"_s});
+    row("factor negative", {u"--rope-type"_s, u"yarn"_s, u"--original-max-len"_s, u"4096"_s, u"--rope-factor=-2"_s},
+        {u"--rope-factor: must be a number in (0, 1000000]; got -2"_s});
+    row("factor missing", {u"--rope-type"_s, u"llama3"_s, u"--original-max-len"_s, u"8192"_s},
+        {u"--rope-factor: is needed by rope-type llama3"_s, u"it must be a number in (0, 1000000]"_s});
+    row("original length missing", {u"--rope-type"_s, u"yarn"_s, u"--rope-factor"_s, u"4"_s},
+        {u"--original-max-len: is needed by rope-type yarn: the context length the model was trained on; it must be "
+         "an integer in [1, 16777216]"_s});
+    row("original length 0",
+        {u"--rope-type"_s, u"dynamic"_s, u"--rope-factor"_s, u"2"_s, u"--original-max-len"_s, u"0"_s},
+        {u"--original-max-len: must be an integer in [1, 16777216]; got 0"_s});
+    row("longrope list of the wrong length",
+        {u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s, u"8"_s, u"--original-max-len"_s, u"16"_s,
+         u"--short-factor"_s, u"1,1,1"_s, u"--long-factor"_s, u"1,1,1,1"_s},
+        {u"--short-factor: has 3 values; it must be a list of 4 finite numbers > 0 (rotary_dim / 2)"_s});
+    row("longrope list missing",
+        {u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s, u"8"_s, u"--original-max-len"_s, u"16"_s,
+         u"--short-factor"_s, u"1,1,1,1"_s},
+        {u"--long-factor: is needed by rope-type longrope"_s, u"a list of 4 finite numbers > 0"_s});
+    row("longrope list with a zero", {u"--short-factor"_s, u"1,0"_s},
+        {u"--short-factor: must be none or a list of finite numbers > 0; got '1,0'"_s});
+    row("llama3 low above high",
+        {u"--rope-type"_s, u"llama3"_s, u"--rope-factor"_s, u"8"_s, u"--original-max-len"_s, u"8192"_s,
+         u"--low-freq-factor"_s, u"5"_s, u"--high-freq-factor"_s, u"4"_s},
+        {u"--low-freq-factor: must be a number in (0, 4] (at most high-freq-factor); got 5"_s});
+    row("dynamic's rotary dim 2",
+        {u"--rope-type"_s, u"dynamic"_s, u"--rope-factor"_s, u"2"_s, u"--original-max-len"_s, u"64"_s, u"--head-dim"_s,
+         u"2"_s},
+        {u"--partial-rotary-factor: gives the rotary dim int(2"_s, u"rope-type dynamic needs at least 4"_s});
+    row("proportional turning nothing",
+        {u"--rope-type"_s, u"proportional"_s, u"--head-dim"_s, u"4"_s, u"--partial-rotary-factor"_s, u"0.25"_s},
+        {u"--partial-rotary-factor: turns int(0.25"_s, u"= 0 pairs under rope-type proportional"_s});
+    row("beta_fast 0", {u"--beta-fast"_s, u"0"_s}, {u"--beta-fast: must be a finite number > 0; got 0"_s});
+    row("mscale negative", {u"--mscale=-1"_s}, {u"--mscale: must be a finite number >= 0; got -1"_s});
+    row("attention factor 0", {u"--attention-factor"_s, u"0"_s},
+        {u"--attention-factor: must be a finite number > 0; got 0"_s});
+    row("truncate maybe", {u"--yarn-truncate"_s, u"maybe"_s},
+        {u"--yarn-truncate: must be one of true, false; got 'maybe'"_s});
+}
+
+void TestCliEncodings::badRopeValuesExitTwo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, message);
+    const QString out = path(u"bad_rope.npy"_s);
+    const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, out, u"--encoding"_s, u"rope"_s} + arguments);
+    QCOMPARE(run.exitCode, 2);
+    for (const QString &part : message)
+        QVERIFY2(run.err.contains(part), qPrintable(u"'%1' not in: %2"_s.arg(part, run.err)));
+    QVERIFY(!QFile::exists(out));
+}
+
 void TestCliEncodings::helpNamesTheFamilies()
 {
     const Run run = posenc({u"table"_s, u"--help"_s});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none|rope"_s));
+    for (const char *flag :
+         {"--head-dim N", "--rope-theta B", "--partial-rotary-factor F", "--rope-layout half|interleaved",
+          "--rope-type default|linear|dynamic|yarn|longrope|llama3|proportional", "--rope-factor F|unset",
+          "--original-max-len N|unset", "--yarn-truncate true|false", "--short-factor LIST|none",
+          "--long-factor LIST|none"})
+        QVERIFY2(run.out.contains(QString::fromLatin1(flag)), flag);
     QVERIFY(run.out.contains(u"--position-table FILE[:TENSOR]"_s));
     QVERIFY(run.out.contains(u"--position-offset N"_s));
 }

@@ -135,6 +135,8 @@ void TestParamInputs::unreadParametersLeaveTheTableAlone()
     const QStringList unread = ParamInputs::unreadKeys(q);
     int compared = 0;
     for (const auto &[name, setting] : settings()) {
+        if (Quantities::spec(q).missing(setting))
+            continue; // encoding rope has no PE, nor its similarity
         QList<std::pair<QString, Params>> variants;
         for (const auto &[key, text] : changes())
             variants.append({key + u"="_s + text, with(setting, key, text)});

@@ -18,15 +18,42 @@ namespace {
 QString otherText(const ParamSpec &row)
 {
     static const QHash<QString, QString> texts = {
-        {u"d-model"_s, u"64"_s},        {u"max-len"_s, u"300"_s},
-        {u"encoding"_s, u"none"_s},     {u"base"_s, u"500"_s},
-        {u"layout"_s, u"split"_s},      {u"angles"_s, u"float32"_s},
-        {u"scale"_s, u"2.5"_s},         {u"init"_s, u"0.3"_s},
-        {u"compose"_s, u"concat"_s},    {u"pe-dims"_s, u"8"_s},
-        {u"dropout"_s, u"0.25"_s},      {u"dropout-mode"_s, u"embedding"_s},
-        {u"special"_s, u"0,3,-2"_s},    {u"seq-len"_s, u"50"_s},
-        {u"eval"_s, u"true"_s},         {u"seed"_s, u"18446744073709551615"_s},
-        {u"memory-budget"_s, u"0.5"_s}, {u"position-offset"_s, u"2"_s},
+        {u"d-model"_s, u"64"_s},
+        {u"max-len"_s, u"300"_s},
+        {u"encoding"_s, u"none"_s},
+        {u"base"_s, u"500"_s},
+        {u"layout"_s, u"split"_s},
+        {u"angles"_s, u"float32"_s},
+        {u"scale"_s, u"2.5"_s},
+        {u"init"_s, u"0.3"_s},
+        {u"compose"_s, u"concat"_s},
+        {u"pe-dims"_s, u"8"_s},
+        {u"dropout"_s, u"0.25"_s},
+        {u"dropout-mode"_s, u"embedding"_s},
+        {u"special"_s, u"0,3,-2"_s},
+        {u"seq-len"_s, u"50"_s},
+        {u"eval"_s, u"true"_s},
+        {u"seed"_s, u"18446744073709551615"_s},
+        {u"memory-budget"_s, u"0.5"_s},
+        {u"position-offset"_s, u"2"_s},
+        {u"head-dim"_s, u"64"_s},
+        {u"rope-theta"_s, u"500000"_s},
+        {u"partial-rotary-factor"_s, u"0.25"_s},
+        {u"rope-layout"_s, u"interleaved"_s},
+        {u"rope-type"_s, u"yarn"_s},
+        {u"rope-factor"_s, u"8"_s},
+        {u"original-max-len"_s, u"8192"_s},
+        {u"low-freq-factor"_s, u"2"_s},
+        {u"high-freq-factor"_s, u"8"_s},
+        {u"beta-fast"_s, u"16"_s},
+        {u"beta-slow"_s, u"2"_s},
+        {u"yarn-truncate"_s, u"false"_s},
+        {u"mscale"_s, u"0.707"_s},
+        {u"mscale-all-dim"_s, u"1"_s},
+        {u"attention-factor"_s, u"1.25"_s},
+        // Phi-3-mini-128k's first short and long factors: every digit comes back.
+        {u"short-factor"_s, u"1.1,1.3000000000000003,2.000000000000001"_s},
+        {u"long-factor"_s, u"1.0700000524520874,64.76000213623047"_s},
     };
     return texts.value(row.key);
 }
@@ -53,6 +80,12 @@ private slots:
     void familyRowsAreIdleUnderAnotherEncoding();
     void changedKeysNameEachChangedValue();
     void choicesAreTheEnumsWords();
+    void ropeRowsAreIdleUnderATypeThatDoesNotReadThem_data();
+    void ropeRowsAreIdleUnderATypeThatDoesNotReadThem();
+    void optionalNumbersReadUnset_data();
+    void optionalNumbersReadUnset();
+    void numberListsKeepEveryDigit_data();
+    void numberListsKeepEveryDigit();
 };
 
 void TestParamTable::everyRowIsComplete()
@@ -202,9 +235,23 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
         QVERIFY(!ParamUse::idle(learned, k));
         QCOMPARE(ParamUse::idle(Params {}, k), std::optional(IdleReason::Code::OtherEncoding));
     }
+    Params rope;
+    rope.encoding = Encoding::Rope;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        if (row.group != ParamGroup::Rope)
+            continue;
+        for (const Params &other : {Params {}, learned, none}) {
+            QCOMPARE(ParamUse::idle(other, row.key), std::optional(IdleReason::Code::OtherEncoding));
+            QVERIFY(ParamUse::reason(other, row.key)->why.contains(u"only encoding rope reads it"_s));
+        }
+    }
+    for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
+        QVERIFY(!ParamUse::idle(rope, QString::fromLatin1(key)));
     // Without a position term there is nothing to compose with s*E.
-    QCOMPARE(ParamUse::idle(none, u"compose"_s), std::optional(IdleReason::Code::NoPositionTerm));
-    QCOMPARE(ParamUse::idle(none, u"pe-dims"_s), std::optional(IdleReason::Code::NoPositionTerm));
+    for (const Params &p : {none, rope}) {
+        QCOMPARE(ParamUse::idle(p, u"compose"_s), std::optional(IdleReason::Code::NoPositionTerm));
+        QCOMPARE(ParamUse::idle(p, u"pe-dims"_s), std::optional(IdleReason::Code::NoPositionTerm));
+    }
 }
 
 void TestParamTable::changedKeysNameEachChangedValue()
@@ -235,6 +282,146 @@ void TestParamTable::choicesAreTheEnumsWords()
     const auto error = ParamText::set(p, u"encoding"_s, u"rope-ish"_s);
     QVERIFY(error.has_value());
     QCOMPARE(error->allowed, u"one of sinusoidal, learned, none, rope"_s);
+
+    // rope-type's words are HF's rope_type values, in the order of RopeType.
+    const QStringList types
+        = {u"default"_s, u"linear"_s, u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s, u"proportional"_s};
+    QCOMPARE(ParamTable::find(u"rope-type"_s)->choices, types);
+    for (int i = 0; i < types.size(); ++i) {
+        QVERIFY(!ParamText::set(p, u"rope-type"_s, types[i]));
+        QCOMPARE(p.rope.type, static_cast<RopeType>(i));
+    }
+    const auto unknown = ParamText::set(p, u"rope-type"_s, u"ntk"_s);
+    QVERIFY(unknown.has_value());
+    QCOMPARE(unknown->allowed, u"one of default, linear, dynamic, yarn, longrope, llama3, proportional"_s);
+    QCOMPARE(ParamTable::find(u"rope-layout"_s)->choices, (QStringList {u"half"_s, u"interleaved"_s}));
+    QVERIFY(!ParamText::set(p, u"rope-layout"_s, u"interleaved"_s));
+    QCOMPARE(p.rope.layout, RopeLayout::Interleaved);
+}
+
+// The rope-types that read each RoPE parameter (HF transformers' modeling_rope_utils.py); the
+// others leave it idle with the type named.
+void TestParamTable::ropeRowsAreIdleUnderATypeThatDoesNotReadThem_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QStringList>("readers");
+    const QStringList all = ParamTable::find(u"rope-type"_s)->choices;
+    for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
+        QTest::newRow(key) << QString::fromLatin1(key) << all;
+    QTest::newRow("rope-factor") << u"rope-factor"_s << QStringList {u"linear"_s,   u"dynamic"_s, u"yarn"_s,
+                                                                     u"longrope"_s, u"llama3"_s,  u"proportional"_s};
+    QTest::newRow("original-max-len") << u"original-max-len"_s
+                                      << QStringList {u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s};
+    for (const char *key : {"low-freq-factor", "high-freq-factor"})
+        QTest::newRow(key) << QString::fromLatin1(key) << QStringList {u"llama3"_s};
+    for (const char *key : {"beta-fast", "beta-slow", "yarn-truncate", "mscale", "mscale-all-dim"})
+        QTest::newRow(key) << QString::fromLatin1(key) << QStringList {u"yarn"_s};
+    QTest::newRow("attention-factor") << u"attention-factor"_s << QStringList {u"yarn"_s, u"longrope"_s};
+    QTest::newRow("short-factor") << u"short-factor"_s << QStringList {u"longrope"_s};
+    QTest::newRow("long-factor") << u"long-factor"_s << QStringList {u"longrope"_s};
+}
+
+void TestParamTable::ropeRowsAreIdleUnderATypeThatDoesNotReadThem()
+{
+    QFETCH(QString, key);
+    QFETCH(QStringList, readers);
+    // Settings where nothing but the type can leave a parameter idle: mscale beside an
+    // mscale-all-dim, max_len past the original length for the long factors, and within it for
+    // the short ones.
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.rope.mscaleAllDim = 1.0;
+    p.rope.originalMaxLen = key == u"short-factor"_s ? p.maxLen : p.maxLen / 2;
+    for (const QString &type : ParamTable::find(u"rope-type"_s)->choices) {
+        QVERIFY(!ParamText::set(p, u"rope-type"_s, type));
+        const auto why = ParamUse::reason(p, key);
+        if (readers.contains(type)) {
+            QVERIFY2(!why, qPrintable(type + u": "_s + (why ? why->why : QString())));
+        } else {
+            QVERIFY2(why && why->code == IdleReason::Code::OtherRopeType, qPrintable(type));
+            QVERIFY2(why->why.contains(u"rope-type %1 does not read it"_s.arg(type)), qPrintable(why->why));
+        }
+    }
+}
+
+// An optional number: "unset" or an empty text leaves it out, as a config that has no such key.
+void TestParamTable::optionalNumbersReadUnset_data()
+{
+    QTest::addColumn<QString>("key");
+    for (const ParamSpec &row : ParamTable::rows()) {
+        if (row.kind == ParamKind::OptionalNumber)
+            QTest::newRow(qPrintable(row.key)) << row.key;
+    }
+    QTest::newRow("original-max-len") << u"original-max-len"_s;
+}
+
+void TestParamTable::optionalNumbersReadUnset()
+{
+    QFETCH(QString, key);
+    const ParamSpec &row = *ParamTable::find(key);
+    QCOMPARE(row.text(Params {}), u"unset"_s);
+    QVERIFY(row.helpLine().endsWith(u"(default unset)"_s));
+    for (const QString &text : {u"unset"_s, u""_s, u"  unset "_s}) {
+        Params p;
+        QVERIFY(!ParamText::set(p, key, u"2"_s));
+        QVERIFY(!(p == Params {}));
+        QVERIFY2(!ParamText::set(p, key, text), qPrintable(text));
+        QVERIFY(p == Params {});
+    }
+    Params p;
+    QVERIFY(ParamText::set(p, key, u"auto"_s).has_value());
+    QVERIFY(ParamText::set(p, key, u"1x"_s).has_value());
+    QVERIFY(p == Params {});
+}
+
+void TestParamTable::numberListsKeepEveryDigit_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<int>("count");
+    QTest::newRow("one") << u"2"_s << true << 1;
+    QTest::newRow("Phi-3's digits") << u"1.0700000524520874,1.1200000047683716,64.76000213623047"_s << true << 3;
+    QTest::newRow("0.1 + 0.2") << u"0.30000000000000004"_s << true << 1;
+    QTest::newRow("spaces") << u" 1 , 2.5 "_s << true << 2;
+    QTest::newRow("none") << u"none"_s << true << 0;
+    QTest::newRow("empty") << u""_s << true << 0;
+    QTest::newRow("zero") << u"1,0"_s << false << 0;
+    QTest::newRow("negative") << u"-1"_s << false << 0;
+    QTest::newRow("nan") << u"1,nan"_s << false << 0;
+    QTest::newRow("inf") << u"inf"_s << false << 0;
+    QTest::newRow("empty item") << u"1,,2"_s << false << 0;
+    QTest::newRow("trailing comma") << u"1,2,"_s << false << 0;
+    QTest::newRow("word") << u"1,x"_s << false << 0;
+    QTest::newRow("more than 32768") << QStringList(32769, u"1"_s).join(u',') << false << 0;
+}
+
+void TestParamTable::numberListsKeepEveryDigit()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, valid);
+    QFETCH(int, count);
+    for (const QString &key : {u"short-factor"_s, u"long-factor"_s}) {
+        Params p;
+        const auto error = ParamText::set(p, key, text);
+        QCOMPARE(!error, valid);
+        if (!valid) {
+            QCOMPARE(error->key, key);
+            QVERIFY2(error->allowed.contains(u"finite numbers > 0"_s), qPrintable(error->sentence()));
+            QVERIFY(p == Params {});
+            continue;
+        }
+        const std::vector<double> &list = key == u"short-factor"_s ? p.rope.shortFactor : p.rope.longFactor;
+        QCOMPARE(int(list.size()), count);
+        // The text written reads back to the same doubles, bit for bit.
+        const QString written = ParamText::get(p, key);
+        Params again;
+        QVERIFY(!ParamText::set(again, key, written));
+        QVERIFY(again == p);
+        if (count == 0)
+            QCOMPARE(written, u"none"_s);
+        else if (!text.contains(u' '))
+            QCOMPARE(written, text);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestParamTable)

@@ -34,6 +34,23 @@ Params unusualParams()
     p.seed = 18446744073709551557ull;
     p.training = false;
     p.memoryBudget = std::uint64_t(3) << 28;
+    p.rope.headDim = 96;
+    p.rope.theta = 0.1 + 150000.2;
+    p.rope.partialRotaryFactor = 1.0 / 3.0;
+    p.rope.layout = RopeLayout::Interleaved;
+    p.rope.type = RopeType::LongRope;
+    p.rope.factor = 0.1 + 0.7;
+    p.rope.originalMaxLen = 4096;
+    p.rope.lowFreqFactor = 0.3;
+    p.rope.highFreqFactor = 1.0 / 7.0;
+    p.rope.betaFast = 31.5;
+    p.rope.betaSlow = 0.75;
+    p.rope.yarnTruncate = false;
+    p.rope.mscale = 0.707;
+    p.rope.mscaleAllDim = 0.0;
+    p.rope.attentionFactor = 1.0 / 9.0;
+    p.rope.shortFactor = {1.1, 1.0 / 3.0, 2.000000000000001};
+    p.rope.longFactor = {1.0700000524520874, 64.76000213623047};
     return p;
 }
 
@@ -118,6 +135,7 @@ void TestParamText::roundTripEveryKey()
         QCOMPARE(rebuilt.training, source.training);
     if (ParamText::valueKeys().contains(u"memory-budget"_s))
         QCOMPARE(rebuilt.memoryBudget, source.memoryBudget);
+    QVERIFY2(rebuilt.rope == source.rope, "RoPE's parameters must round-trip exactly");
     if (ParamText::valueKeys().contains(u"eval"_s) && ParamText::valueKeys().contains(u"memory-budget"_s))
         QVERIFY(rebuilt == source);
 }
@@ -165,6 +183,20 @@ void TestParamText::setParsesValues_data()
     row(u"seq-len"_s, u"100"_s, [](Params &p) { p.seqLen = 100; });
     row(u"seed"_s, u"42"_s, [](Params &p) { p.seed = 42; });
     row(u"seed"_s, u"18446744073709551615"_s, [](Params &p) { p.seed = 18446744073709551615ull; });
+    row(u"encoding"_s, u"rope"_s, [](Params &p) { p.encoding = Encoding::Rope; });
+    row(u"head-dim"_s, u"64"_s, [](Params &p) { p.rope.headDim = 64; });
+    row(u"rope-theta"_s, u"5e5"_s, [](Params &p) { p.rope.theta = 500000.0; });
+    row(u"partial-rotary-factor"_s, u"0.25"_s, [](Params &p) { p.rope.partialRotaryFactor = 0.25; });
+    row(u"rope-layout"_s, u"interleaved"_s, [](Params &p) { p.rope.layout = RopeLayout::Interleaved; });
+    row(u"rope-type"_s, u"llama3"_s, [](Params &p) { p.rope.type = RopeType::Llama3; });
+    row(u"rope-factor"_s, u"8"_s, [](Params &p) { p.rope.factor = 8.0; });
+    row(u"rope-factor"_s, u"unset"_s, [](Params &) {});
+    row(u"original-max-len"_s, u"8192"_s, [](Params &p) { p.rope.originalMaxLen = 8192; });
+    row(u"original-max-len"_s, u"unset"_s, [](Params &) {});
+    row(u"yarn-truncate"_s, u"false"_s, [](Params &p) { p.rope.yarnTruncate = false; });
+    row(u"mscale-all-dim"_s, u"1"_s, [](Params &p) { p.rope.mscaleAllDim = 1.0; });
+    row(u"short-factor"_s, u"1,1.5"_s, [](Params &p) { p.rope.shortFactor = {1.0, 1.5}; });
+    row(u"long-factor"_s, u"none"_s, [](Params &) {});
 }
 
 void TestParamText::setParsesValues()
@@ -207,6 +239,15 @@ void TestParamText::setRejectsMalformedText_data()
     rows(u"seed"_s, {u"-1"_s});
     rows(u"special"_s, {u"0:99999999999"_s});
     rows(u"memory-budget"_s, {u"0"_s, u"-1"_s, u"abc"_s});
+    for (const QString &key : {u"head-dim"_s, u"original-max-len"_s})
+        rows(key, {u"abc"_s, u"1.5"_s, u"12abc"_s, u"auto"_s});
+    for (const QString &key : {u"rope-theta"_s, u"partial-rotary-factor"_s, u"beta-fast"_s, u"rope-factor"_s,
+                               u"mscale"_s, u"attention-factor"_s})
+        rows(key, {u"abc"_s, u"1e"_s, u"nan"_s, u"inf"_s, u"0.5x"_s});
+    for (const QString &key : {u"rope-type"_s, u"rope-layout"_s, u"yarn-truncate"_s})
+        rows(key, {u"abc"_s, u""_s, u"ntk"_s});
+    for (const QString &key : {u"short-factor"_s, u"long-factor"_s})
+        rows(key, {u"abc"_s, u"1,,2"_s, u"0"_s, u"-1.5"_s, u"1,nan"_s, u"inf"_s});
 }
 
 // The range a refused text names is the range Params::validate() checks.

@@ -5,6 +5,7 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/ParamUse.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <QTest>
 
@@ -50,6 +51,49 @@ Params loaded(Params p)
     return p;
 }
 
+// RoPE with a head of 8 (4 pairs) within d_model 12, and each rope-type in a setting where its
+// parameters change its frequencies.
+Params rope(const QList<std::pair<QString, QString>> &values)
+{
+    Params p = with(with(small(), u"encoding"_s, u"rope"_s), u"head-dim"_s, u"8"_s);
+    for (const auto &[key, text] : values)
+        p = with(p, key, text);
+    return p;
+}
+
+QList<std::pair<QString, Params>> ropeSettings()
+{
+    return {
+        // The factor is idle under default, and makes linear a valid other type.
+        {u"rope default"_s, rope({{u"rope-factor"_s, u"2"_s}})},
+        {u"rope yarn"_s,
+         rope({{u"rope-type"_s, u"yarn"_s},
+               {u"rope-factor"_s, u"4"_s},
+               {u"original-max-len"_s, u"4096"_s},
+               {u"mscale-all-dim"_s, u"1"_s}})},
+        {u"rope yarn, attention factor given"_s,
+         rope({{u"rope-type"_s, u"yarn"_s},
+               {u"rope-factor"_s, u"4"_s},
+               {u"original-max-len"_s, u"4096"_s},
+               {u"attention-factor"_s, u"1.2"_s}})},
+        {u"rope llama3"_s,
+         rope({{u"rope-type"_s, u"llama3"_s}, {u"rope-factor"_s, u"4"_s}, {u"original-max-len"_s, u"8"_s}})},
+        {u"rope longrope, short"_s,
+         rope({{u"rope-type"_s, u"longrope"_s},
+               {u"original-max-len"_s, u"32"_s},
+               {u"short-factor"_s, u"1,2,3,4"_s},
+               {u"long-factor"_s, u"1,1,1,1"_s}})},
+        {u"rope longrope, long"_s,
+         rope({{u"rope-type"_s, u"longrope"_s},
+               {u"original-max-len"_s, u"8"_s},
+               {u"short-factor"_s, u"1,2,3,4"_s},
+               {u"long-factor"_s, u"1,1,1,1"_s}})},
+        {u"rope dynamic"_s,
+         rope({{u"rope-type"_s, u"dynamic"_s}, {u"rope-factor"_s, u"3"_s}, {u"original-max-len"_s, u"8"_s}})},
+        {u"rope proportional"_s, rope({{u"rope-type"_s, u"proportional"_s}, {u"partial-rotary-factor"_s, u"0.5"_s}})},
+    };
+}
+
 // Settings where parameters start or stop to matter.
 QList<std::pair<QString, Params>> settings()
 {
@@ -58,7 +102,7 @@ QList<std::pair<QString, Params>> settings()
     const Params protect = with(base, u"dropout-mode"_s, u"protect-special"_s);
     const Params maskedFill = with(with(base, u"dropout-mode"_s, u"masked-fill"_s), u"seq-len"_s, u"9"_s);
     Params custom = with(with(base, u"scale"_s, u"1.5"_s), u"init"_s, u"0.5"_s);
-    return {
+    const QList<std::pair<QString, Params>> list = {
         {u"defaults"_s, base},
         {u"evaluation"_s, with(base, u"eval"_s, u"true"_s)},
         {u"p = 0"_s, with(base, u"dropout"_s, u"0"_s)},
@@ -79,6 +123,7 @@ QList<std::pair<QString, Params>> settings()
         {u"loaded matrix, evaluation"_s, loaded(with(base, u"eval"_s, u"true"_s))},
         {u"loaded matrix, p = 1"_s, loaded(with(base, u"dropout"_s, u"1"_s))},
     };
+    return list + ropeSettings();
 }
 
 // Other values of each key, as a change of the control would make them.
@@ -111,12 +156,35 @@ QList<Params> alternatives(const Params &p, const QString &key)
         {u"seq-len"_s, {u"5"_s, u"auto"_s}},
         {u"seed"_s, {u"7"_s, u"0"_s}},
         {u"eval"_s, {u"true"_s, u"false"_s}},
+        {u"head-dim"_s, {u"4"_s, u"8"_s}},
+        {u"rope-theta"_s, {u"500"_s, u"10000"_s}},
+        {u"partial-rotary-factor"_s, {u"0.5"_s, u"1"_s}},
+        {u"rope-type"_s,
+         {u"default"_s, u"linear"_s, u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s, u"proportional"_s}},
+        {u"rope-factor"_s, {u"2"_s, u"3"_s, u"unset"_s}},
+        {u"original-max-len"_s, {u"4"_s, u"32"_s, u"unset"_s}},
+        {u"low-freq-factor"_s, {u"0.5"_s, u"1"_s}},
+        {u"high-freq-factor"_s, {u"2"_s, u"4"_s}},
+        {u"beta-fast"_s, {u"4"_s, u"32"_s}},
+        {u"beta-slow"_s, {u"8"_s, u"1"_s}},
+        {u"yarn-truncate"_s, {u"false"_s, u"true"_s}},
+        {u"mscale"_s, {u"0.5"_s, u"unset"_s}},
+        {u"mscale-all-dim"_s, {u"0.5"_s, u"unset"_s}},
+        {u"attention-factor"_s, {u"1.5"_s, u"unset"_s}},
+        {u"short-factor"_s, {u"1,1.5,2,2.5"_s, u"1,2,3,4"_s}},
+        {u"long-factor"_s, {u"2,2,2,2"_s, u"1,1,1,1"_s}},
     };
     for (const QString &text : values.value(key)) {
         Params q = with(p, key, text);
         // A loaded matrix fixes d_model to its columns plus the PE's, as the window sets it.
         if (p.embeddings && key == u"compose"_s)
             q.dModel = q.compose == Compose::Concat ? 2 * p.embeddings->values.cols() : p.embeddings->values.cols();
+        // A longrope head of another rotary dim comes with factor lists of its length.
+        if (q.rope.type == RopeType::LongRope && (key == u"head-dim"_s || key == u"partial-rotary-factor"_s)) {
+            const auto pairs = static_cast<std::size_t>(RopeFrequencies::pairs(q.rope));
+            q.rope.shortFactor.resize(pairs, 1.5);
+            q.rope.longFactor.resize(pairs, 1.5);
+        }
         if (!(q == p))
             out.append(q);
     }
@@ -125,25 +193,66 @@ QList<Params> alternatives(const Params &p, const QString &key)
 
 QStringList keys()
 {
-    return {u"d-model"_s,      u"max-len"_s, u"base"_s,    u"layout"_s,  u"angles"_s,  u"scale"_s,
-            kCustomScale,      u"init"_s,    kCustomSigma, u"compose"_s, u"pe-dims"_s, u"dropout"_s,
-            u"dropout-mode"_s, u"special"_s, u"seq-len"_s, u"seed"_s,    u"eval"_s};
+    return {u"d-model"_s,
+            u"max-len"_s,
+            u"base"_s,
+            u"layout"_s,
+            u"angles"_s,
+            u"scale"_s,
+            kCustomScale,
+            u"init"_s,
+            kCustomSigma,
+            u"compose"_s,
+            u"pe-dims"_s,
+            u"dropout"_s,
+            u"dropout-mode"_s,
+            u"special"_s,
+            u"seq-len"_s,
+            u"seed"_s,
+            u"eval"_s,
+            u"head-dim"_s,
+            u"rope-theta"_s,
+            u"partial-rotary-factor"_s,
+            u"rope-type"_s,
+            u"rope-factor"_s,
+            u"original-max-len"_s,
+            u"low-freq-factor"_s,
+            u"high-freq-factor"_s,
+            u"beta-fast"_s,
+            u"beta-slow"_s,
+            u"yarn-truncate"_s,
+            u"mscale"_s,
+            u"mscale-all-dim"_s,
+            u"attention-factor"_s,
+            u"short-factor"_s,
+            u"long-factor"_s};
+}
+
+// Whether RoPE's frequencies differ: what its tables turn by (the frequencies, yarn's ramp or
+// llama3's bands, the attention factor) and what scales q·k besides (the softmax scale factor).
+bool ropeDiffers(const Params &a, const Params &b)
+{
+    if (a.encoding != Encoding::Rope && b.encoding != Encoding::Rope)
+        return false;
+    if (a.encoding != b.encoding)
+        return true;
+    const RopeFrequencies::Table ta = RopeFrequencies::table(a);
+    const RopeFrequencies::Table tb = RopeFrequencies::table(b);
+    return ta.inv != tb.inv || ta.band != tb.band || ta.attentionFactor != tb.attentionFactor
+        || RopeFrequencies::describe(a).softmaxScaleFactor != RopeFrequencies::describe(b).softmaxScaleFactor;
 }
 
 // Whether any table differs between the two parameter sets.
 bool tablesDiffer(const Params &a, const Params &b)
 {
+    if (ropeDiffers(a, b))
+        return true;
+    const QList<Quantity> quantities = Quantities::available(a);
+    if (quantities != Quantities::available(b))
+        return true;
     const Engine ea(a);
     const Engine eb(b);
-    for (const Quantity q :
-         {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Error,
-          Quantity::RopeFrequencies, Quantity::RopeCos, Quantity::RopeSin, Quantity::RopeScore, Quantity::RopeInput}) {
-        // A table one side lacks (rope's under another encoding) differs; one both lack is not shown.
-        const bool missingA = Quantities::spec(q).missing(a).has_value();
-        if (missingA != Quantities::spec(q).missing(b).has_value())
-            return true;
-        if (missingA)
-            continue;
+    for (const Quantity q : quantities) {
         const Shape shape = ea.shape(q);
         if (!(shape == eb.shape(q)))
             return true;
@@ -266,6 +375,42 @@ void TestParamUse::documentedCases_data()
         row(qPrintable(u"concat k 0: "_s + QString::fromLatin1(key)), noPe, QString::fromLatin1(key), I::NoPeColumns);
     for (const char *key : {"max-len", "compose", "dropout-mode", "eval", "base", "layout", "angles"})
         row(qPrintable(u"defaults: "_s + QString::fromLatin1(key)), base, QString::fromLatin1(key), std::nullopt);
+
+    // RoPE's parameters: another encoding, a rope-type that does not read them, and the readings
+    // that leave one aside.
+    row("sinusoidal: head_dim", base, u"head-dim"_s, I::OtherEncoding);
+    row("sinusoidal: rope-type", base, u"rope-type"_s, I::OtherEncoding);
+    const Params ropeDefault = rope({});
+    row("rope: head_dim", ropeDefault, u"head-dim"_s, std::nullopt);
+    row("rope: base", ropeDefault, u"base"_s, I::OtherEncoding);
+    row("rope: compose", ropeDefault, u"compose"_s, I::NoPositionTerm);
+    row("rope: pe_dims", ropeDefault, u"pe-dims"_s, I::NoPositionTerm);
+    row("rope default: factor", ropeDefault, u"rope-factor"_s, I::OtherRopeType);
+    row("rope default: beta_fast", ropeDefault, u"beta-fast"_s, I::OtherRopeType);
+    const auto settingNamed = [](const QString &name) {
+        for (const auto &[n, p] : ropeSettings()) {
+            if (n == name)
+                return p;
+        }
+        return Params {};
+    };
+    const Params yarn = settingNamed(u"rope yarn"_s);
+    row("yarn: mscale beside mscale_all_dim", yarn, u"mscale"_s, std::nullopt);
+    row("yarn: mscale alone", with(yarn, u"mscale-all-dim"_s, u"unset"_s), u"mscale"_s, I::NoMscaleAllDim);
+    row("yarn: mscale beside a zero mscale_all_dim", with(yarn, u"mscale-all-dim"_s, u"0"_s), u"mscale"_s,
+        I::NoMscaleAllDim);
+    row("yarn, attention factor: mscale", settingNamed(u"rope yarn, attention factor given"_s), u"mscale"_s,
+        I::ExplicitAttentionFactor);
+    row("yarn: llama3's low factor", yarn, u"low-freq-factor"_s, I::OtherRopeType);
+    const Params shortSide = settingNamed(u"rope longrope, short"_s);
+    row("longrope within L0: short factor", shortSide, u"short-factor"_s, std::nullopt);
+    row("longrope within L0: long factor", shortSide, u"long-factor"_s, I::OtherFactorList);
+    row("longrope past L0: short factor", settingNamed(u"rope longrope, long"_s), u"short-factor"_s,
+        I::OtherFactorList);
+    row("longrope: factor", shortSide, u"rope-factor"_s, std::nullopt);
+    row("longrope, attention factor: factor", with(shortSide, u"attention-factor"_s, u"1.1"_s), u"rope-factor"_s,
+        I::ExplicitAttentionFactor);
+    row("proportional: factor", settingNamed(u"rope proportional"_s), u"rope-factor"_s, std::nullopt);
 }
 
 void TestParamUse::documentedCases()

@@ -35,7 +35,7 @@ Params rope(std::int64_t headDim, std::int64_t maxLen)
 }
 
 // The float64 reference of one head: rotary dim, pure frequencies, band and attention factor.
-struct Frequencies
+struct HeadReference
 {
     std::int64_t rotary = 0;
     std::vector<double> inv; // after scaling
@@ -49,10 +49,10 @@ double getMscale(double scale, double m)
     return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
 }
 
-Frequencies reference(const Params &p)
+HeadReference headReference(const Params &p)
 {
     const RopeParams &r = p.rope;
-    Frequencies f;
+    HeadReference f;
     const bool proportional = r.type == RopeType::Proportional;
     f.rotary = proportional ? r.headDim : static_cast<std::int64_t>(double(r.headDim) * r.partialRotaryFactor);
     const std::int64_t h = f.rotary / 2;
@@ -299,7 +299,7 @@ void TestRopeTables::frequenciesMatchTheFormulas()
     QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     const Engine engine(params);
     const RowMatrixXf table = whole(engine, Quantity::RopeFrequencies);
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     QCOMPARE(table.rows(), static_cast<Eigen::Index>(f.inv.size()));
     const auto close = [](double value, double expected) {
         return std::abs(value - expected) <= 1e-6 * std::abs(expected) || (std::isinf(value) && std::isinf(expected));
@@ -328,7 +328,7 @@ void TestRopeTables::cosAndSinMatchTheFormulas()
 {
     QFETCH(Params, params);
     const Engine engine(params);
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     const std::int64_t h = f.rotary / 2;
     const RowMatrixXf cosines = whole(engine, Quantity::RopeCos);
     const RowMatrixXf sines = whole(engine, Quantity::RopeSin);
@@ -360,7 +360,7 @@ void TestRopeTables::exactNearTheLastPosition()
     QFETCH(Params, params);
     QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     const Engine engine(params);
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     const std::int64_t h = f.rotary / 2;
     const Block block {Params::kMaxLen - 40, 40, 0, f.rotary};
     const RowMatrixXf cosines = testing::computeTable(engine, Quantity::RopeCos, block, 1);
@@ -394,7 +394,7 @@ void TestRopeTables::layoutsAreAColumnPermutation()
     Params interleaved = params;
     interleaved.rope.layout = RopeLayout::Interleaved;
     const std::int64_t headDim = params.rope.headDim;
-    const std::int64_t h = reference(params).rotary / 2;
+    const std::int64_t h = headReference(params).rotary / 2;
     // Column of the half layout -> its column in the interleaved one.
     const auto moved = [h](std::int64_t c) { return c < h ? 2 * c : c < 2 * h ? 2 * (c - h) + 1 : c; };
     for (const Quantity q : {Quantity::RopeCos, Quantity::RopeSin}) {
@@ -431,7 +431,7 @@ void TestRopeTables::inputMatchesApplyRotaryPosEmb()
     params.maxLen = 300;
     params.dModel = params.rope.headDim + 8;
     const Engine engine(params);
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     const std::int64_t h = f.rotary / 2;
     const RowMatrixXf x = whole(engine, Quantity::Embedding);
     const RowMatrixXf out = whole(engine, Quantity::RopeInput);
@@ -476,7 +476,7 @@ void TestRopeTables::rotationKeepsNorms()
     QFETCH(Params, params);
     params.dModel = 256;
     const Engine engine(params);
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     const std::int64_t r = f.rotary;
     const RowMatrixXf x = whole(engine, Quantity::Embedding);
     const RowMatrixXf out = whole(engine, Quantity::RopeInput);
@@ -486,8 +486,8 @@ void TestRopeTables::rotationKeepsNorms()
         const double after = out.row(p).head(r).cast<double>().norm();
         QVERIFY2(std::abs(after - f.attention * before) <= 1e-6 * f.attention * before,
                  qPrintable(u"row %1: %2 against %3"_s.arg(p).arg(after).arg(f.attention * before)));
-        const std::int64_t rest = params.rope.headDim - r;
-        QVERIFY(bitEqual(out.row(p).tail(rest), x.row(p).segment(r, rest)));
+        for (std::int64_t j = r; j < params.rope.headDim; ++j)
+            QCOMPARE(out(p, j), x(p, j));
         if (f.attention == 1.0) {
             const double norm = out.row(p).cast<double>().norm();
             QVERIFY(std::abs(norm - x.row(p).head(params.rope.headDim).cast<double>().norm()) <= 1e-6 * norm);
@@ -515,7 +515,7 @@ void TestRopeTables::productDependsOnlyOnTheDistance()
     keys.embeddings = matrix(k.replicate(params.maxLen, 1));
     const RowMatrixXf rq = whole(Engine(queries), Quantity::RopeInput);
     const RowMatrixXf rk = whole(Engine(keys), Quantity::RopeInput);
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     for (const std::int64_t distance : {0, 1, 7, 100, 1500}) {
         // The float64 product at that distance, in the pairs' coordinates (half layout).
         double expected = 0.0;
@@ -527,6 +527,8 @@ void TestRopeTables::productDependsOnlyOnTheDistance()
         }
         for (const std::int64_t m :
              {std::int64_t(0), std::int64_t(3), std::int64_t(511), std::int64_t(1023), std::int64_t(2199) - distance}) {
+            if (m + distance >= params.maxLen)
+                continue;
             const double product = rq.row(m).cast<double>().dot(rk.row(m + distance).cast<double>());
             QVERIFY2(std::abs(product - expected) <= 1e-5 * (std::abs(expected) + 1.0),
                      qPrintable(u"m %1, distance %2: %3 against %4"_s.arg(m).arg(distance).arg(product).arg(expected)));
@@ -559,7 +561,7 @@ void TestRopeTables::scoreMatchesTheFormulas()
     Params other = params;
     other.rope.layout = params.rope.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
     QVERIFY(bitEqual(score, whole(Engine(other), Quantity::RopeScore)));
-    const Frequencies f = reference(params);
+    const HeadReference f = headReference(params);
     const std::int64_t headDim = params.rope.headDim;
     const std::int64_t h = f.rotary / 2;
     // The pairs drawn by the program's seeded generator; their products computed here.
@@ -574,6 +576,8 @@ void TestRopeTables::scoreMatchesTheFormulas()
     }
     for (const std::int64_t k :
          {std::int64_t(0), std::int64_t(1), std::int64_t(2), std::int64_t(57), std::int64_t(1024), params.maxLen - 1}) {
+        if (k >= params.maxLen)
+            continue;
         double ones = double(headDim - 2 * h);
         double boundSum = 0.0;
         std::complex<double> partial;

@@ -41,6 +41,7 @@ private slots:
     void aRefusedValueKeepsItsControlEnabled();
     void tooltipsGiveTheFormula_data();
     void tooltipsGiveTheFormula();
+    void ropeGroupShowsWhileRopeIsChosen();
 };
 
 void TestControlPanelParams::showsTheDefaults()
@@ -83,6 +84,19 @@ void TestControlPanelParams::everyControlChangesItsParameter_data()
     row("seq_len", {}, u"seqLenSpin"_s, u"100"_s, u"seq-len"_s, u"100"_s);
     row("seed", {}, u"seedSpin"_s, u"42"_s, u"seed"_s, u"42"_s);
     row("eval", {}, u"evalCheck"_s, u"true"_s, u"eval"_s, u"true"_s);
+    row("encoding rope", {}, u"encodingCombo"_s, u"3"_s, u"encoding"_s, u"rope"_s);
+    row("head_dim", u"encodingCombo=3"_s, u"headDimSpin"_s, u"64"_s, u"head-dim"_s, u"64"_s);
+    row("rope_theta", u"encodingCombo=3"_s, u"ropeThetaEdit"_s, u"500000"_s, u"rope-theta"_s, u"500000"_s);
+    row("rope_type proportional", u"encodingCombo=3"_s, u"ropeTypeCombo"_s, u"6"_s, u"rope-type"_s, u"proportional"_s);
+    row("rope_layout", u"encodingCombo=3"_s, u"ropeLayoutCombo"_s, u"1"_s, u"rope-layout"_s, u"interleaved"_s);
+    row("rope_factor", u"encodingCombo=3"_s, u"ropeFactorEdit"_s, u"8"_s, u"rope-factor"_s, u"8"_s);
+    row("rope_factor emptied", u"ropeFactorEdit=8"_s, u"ropeFactorEdit"_s, QString(), u"rope-factor"_s, u"unset"_s);
+    row("original_max_len", {}, u"originalMaxLenSpin"_s, u"8192"_s, u"original-max-len"_s, u"8192"_s);
+    row("original_max_len unset", u"originalMaxLenSpin=8192"_s, u"originalMaxLenSpin"_s, u"0"_s, u"original-max-len"_s,
+        u"unset"_s);
+    row("yarn_truncate", {}, u"yarnTruncateCombo"_s, u"1"_s, u"yarn-truncate"_s, u"false"_s);
+    row("short_factor", {}, u"shortFactorEdit"_s, u"1.0700000524520874,1.5"_s, u"short-factor"_s,
+        u"1.0700000524520874,1.5"_s);
 }
 
 void TestControlPanelParams::everyControlChangesItsParameter()
@@ -119,6 +133,13 @@ void TestControlPanelParams::invalidValueShowsItsReasonAndKeepsTheLastValid_data
     QTest::newRow("special out of range") << QString() << u"specialEdit"_s << u"0,5000"_s << u"special"_s << u"0,5"_s;
     QTest::newRow("seq_len past max_len") << QString() << u"seqLenSpin"_s << u"5000"_s << u"seq-len"_s << u"50"_s;
     QTest::newRow("pe_dims past d") << u"composeCombo=1"_s << u"peDimsSpin"_s << u"600"_s << u"pe-dims"_s << u"60"_s;
+    QTest::newRow("head_dim odd") << QString() << u"headDimSpin"_s << u"63"_s << u"head-dim"_s << u"64"_s;
+    QTest::newRow("rope_factor text") << QString() << u"ropeFactorEdit"_s << u"x"_s << u"rope-factor"_s << u"4"_s;
+    QTest::newRow("short_factor zero") << QString() << u"shortFactorEdit"_s << u"1,0"_s << u"short-factor"_s
+                                       << u"1,2"_s;
+    // linear needs its factor: the message sits beside the factor's field.
+    QTest::newRow("linear without a factor")
+        << u"encodingCombo=3"_s << u"ropeTypeCombo"_s << u"1"_s << u"rope-factor"_s << u"6"_s;
 }
 
 void TestControlPanelParams::invalidValueShowsItsReasonAndKeepsTheLastValid()
@@ -233,6 +254,14 @@ void TestControlPanelParams::ignoredControlsAreDisabledAndSayWhy_data()
     row("base always", u"evalCheck=true;dropoutModeCombo=3"_s, u"baseEdit"_s, true, u"b<sup>−2i/d</sup>"_s);
     row("angles always", u"evalCheck=true"_s, u"anglesCombo"_s, true, u"float32"_s);
     row("eval switch always", u"dropoutSpin=0"_s, u"evalCheck"_s, true, u"model.eval()"_s);
+    row("sinusoidal: head_dim", {}, u"headDimSpin"_s, false, u"only encoding rope reads it"_s);
+    row("rope: head_dim", u"encodingCombo=3"_s, u"headDimSpin"_s, true, u"head_dim"_s);
+    row("rope: compose", u"encodingCombo=3"_s, u"composeCombo"_s, false, u"encoding rope adds no position term"_s);
+    row("rope default: factor", u"encodingCombo=3"_s, u"ropeFactorEdit"_s, false,
+        u"rope-type default does not read it"_s);
+    row("rope default: beta_fast", u"encodingCombo=3"_s, u"betaFastEdit"_s, false, u"only yarn does"_s);
+    row("rope proportional: factor", u"encodingCombo=3;ropeTypeCombo=6"_s, u"ropeFactorEdit"_s, true,
+        u"proportional: every frequency divided by f"_s);
 }
 
 void TestControlPanelParams::ignoredControlsAreDisabledAndSayWhy()
@@ -281,6 +310,9 @@ void TestControlPanelParams::tooltipsGiveTheFormula_data()
     QTest::newRow("seq_len") << u"seqLenSpin"_s << u"attention_mask == 0"_s << u"--seq-len"_s;
     QTest::newRow("seed") << u"seedSpin"_s << u"(seed, p, j)"_s << u"--seed"_s;
     QTest::newRow("eval") << u"evalCheck"_s << u"Y = X"_s << u"--eval"_s;
+    QTest::newRow("rope_theta") << u"ropeThetaEdit"_s << u"θ<sub>i</sub> = θ<sup>−2i/r</sup>"_s << u"--rope-theta"_s;
+    QTest::newRow("original_max_len") << u"originalMaxLenSpin"_s << u"original_max_position_embeddings"_s
+                                      << u"--original-max-len N|unset"_s;
 }
 
 void TestControlPanelParams::tooltipsGiveTheFormula()
@@ -292,6 +324,32 @@ void TestControlPanelParams::tooltipsGiveTheFormula()
     const QString tip = panel.findChild<QWidget *>(control)->toolTip();
     QVERIFY2(tip.contains(formula), qPrintable(tip));
     QVERIFY2(tip.contains(flag), qPrintable(tip));
+}
+
+void TestControlPanelParams::ropeGroupShowsWhileRopeIsChosen()
+{
+    ControlPanel panel;
+    const auto *heading = panel.findChild<QLabel *>(u"headDimHeading"_s);
+    QVERIFY(heading);
+    QCOMPARE(heading->text(), u"RoPE"_s);
+    const QStringList ropeFields
+        = {u"headDimSpin"_s, u"ropeTypeCombo"_s, u"ropeFactorEdit"_s, u"originalMaxLenSpin"_s, u"longFactorEdit"_s};
+    QVERIFY(!heading->isVisibleTo(&panel));
+    for (const QString &name : ropeFields)
+        QVERIFY2(!panel.findChild<QWidget *>(name)->isVisibleTo(&panel), qPrintable(name));
+    QVERIFY(panel.findChild<QWidget *>(u"baseEdit"_s)->isVisibleTo(&panel));
+    setControl(panel, u"encodingCombo"_s, u"3"_s);
+    QVERIFY(!panel.hasErrors());
+    QVERIFY(heading->isVisibleTo(&panel));
+    for (const QString &name : ropeFields)
+        QVERIFY2(panel.findChild<QWidget *>(name)->isVisibleTo(&panel), qPrintable(name));
+    QVERIFY(!panel.findChild<QWidget *>(u"baseEdit"_s)->isVisibleTo(&panel));
+    // An unset number shows as its placeholder, and the spin box of an unset length reads "unset".
+    const auto *factor = panel.findChild<QLineEdit *>(u"ropeFactorEdit"_s);
+    QVERIFY(factor->text().isEmpty());
+    QCOMPARE(factor->placeholderText(), u"unset"_s);
+    QCOMPARE(panel.findChild<QSpinBox *>(u"originalMaxLenSpin"_s)->text(), u"unset"_s);
+    QCOMPARE(panel.findChild<QLineEdit *>(u"shortFactorEdit"_s)->placeholderText(), u"none"_s);
 }
 
 QTEST_MAIN(TestControlPanelParams)
