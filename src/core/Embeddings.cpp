@@ -6,13 +6,15 @@
 #include "ThreadPools.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace posenc {
 
-Embeddings::Embeddings(std::uint64_t seed, double sigma, std::int64_t columns)
+Embeddings::Embeddings(std::uint64_t seed, double sigma, std::int64_t columns, CellLaw law)
     : m_random(seed, RandomStream::Embedding)
     , m_sigma(static_cast<float>(sigma))
+    , m_law(law)
     , m_columns(columns)
 { }
 
@@ -24,8 +26,9 @@ Embeddings::Embeddings(std::shared_ptr<const EmbeddingMatrix> matrix)
 { }
 
 Embeddings::Embeddings(const Params &params)
-    : Embeddings(params.embeddings ? Embeddings(params.embeddings)
-                                   : Embeddings(params.seed, params.sigma(), params.embeddingColumns()))
+    : Embeddings(params.embeddings
+                     ? Embeddings(params.embeddings)
+                     : Embeddings(params.seed, params.sigma(), params.embeddingColumns(), params.cellLaw()))
 { }
 
 void Embeddings::fill(const Block &block, BlockRef out) const
@@ -39,6 +42,21 @@ void Embeddings::fill(const Block &block, BlockRef out) const
     for (std::int64_t r = 0; r < block.rows; ++r)
         fillGeneratedRow(block.row0 + r, block.col0, block.cols, out.row(r).data());
 }
+
+namespace {
+
+// Cell c from word c: u = (top 24 bits + 1/2) / 2^24 in (0, 1), the cell sigma sqrt 3 (2u - 1),
+// uniform on (-sqrt 3 sigma, sqrt 3 sigma) with standard deviation sigma (to 2^-48).
+void uniformCells(const std::uint32_t *words, std::int64_t cells, float sigma, float *out)
+{
+    const double half = std::sqrt(3.0) * static_cast<double>(sigma);
+    for (std::int64_t c = 0; c < cells; ++c) {
+        const double u = (static_cast<double>(words[c] >> 8) + 0.5) * 0x1p-24;
+        out[c] = static_cast<float>(half * (2.0 * u - 1.0));
+    }
+}
+
+} // namespace
 
 void Embeddings::fillGeneratedRow(std::int64_t position, std::int64_t col0, std::int64_t cols, float *dst) const
 {
@@ -54,7 +72,10 @@ void Embeddings::fillGeneratedRow(std::int64_t position, std::int64_t col0, std:
     t_words.resize(static_cast<std::size_t>(4 * kGroups * chunks));
     t_cells.resize(static_cast<std::size_t>(kChunkColumns * chunks));
     m_random.fill(position, chunk0 * kGroups, kGroups * chunks, t_words.data());
-    normalPairs(t_words.data(), kChunkColumns / 2 * chunks, m_sigma, t_cells.data());
+    if (m_law == CellLaw::Uniform)
+        uniformCells(t_words.data(), kChunkColumns * chunks, m_sigma, t_cells.data());
+    else
+        normalPairs(t_words.data(), kChunkColumns / 2 * chunks, m_sigma, t_cells.data());
     const float *cells = t_cells.data() + (col0 - chunk0 * kChunkColumns);
     std::copy(cells, cells + cols, dst);
 }

@@ -9,17 +9,18 @@
 
 namespace posenc {
 
-// The token embeddings E (unscaled): seeded N(0, sigma^2) cells, or rows of a real matrix.
-// A generated cell is a pure function of (seed, position, column): Box-Muller on Philox
-// words, evaluated in fixed chunks of kChunkColumns so that a block computed alone gives
-// exactly the cells of the whole table.
+// The token embeddings E (unscaled): seeded N(0, sigma^2) or U(-sqrt 3 sigma, sqrt 3 sigma)
+// cells, or rows of a real matrix. A generated cell is a pure function of (seed, position,
+// column): Box-Muller on Philox words, or one word per cell for the uniform law, evaluated in
+// fixed chunks of kChunkColumns so that a block computed alone gives exactly the cells of the
+// whole table.
 class Embeddings
 {
 public:
     static constexpr std::int64_t kChunkColumns = 64;
 
-    // Seeded normal embeddings with `columns` columns.
-    Embeddings(std::uint64_t seed, double sigma, std::int64_t columns);
+    // Seeded embeddings with `columns` columns, of standard deviation `sigma`.
+    Embeddings(std::uint64_t seed, double sigma, std::int64_t columns, CellLaw law = CellLaw::Normal);
     // Rows of a caller-given matrix.
     explicit Embeddings(std::shared_ptr<const EmbeddingMatrix> matrix);
     // The embeddings of `params`: the loaded matrix if any, else the seeded init.
@@ -29,6 +30,7 @@ public:
     std::int64_t columns() const { return m_columns; }
     bool isGenerated() const { return m_matrix == nullptr; }
     double sigma() const { return m_sigma; }
+    CellLaw law() const { return m_law; }
     // The matrix the rows come from, or nullptr for the seeded init.
     const RowMatrixXf *matrix() const { return m_matrix ? &m_matrix->values : nullptr; }
 
@@ -44,6 +46,7 @@ private:
     std::shared_ptr<const EmbeddingMatrix> m_matrix;
     CellRandom m_random;
     float m_sigma;
+    CellLaw m_law = CellLaw::Normal;
     std::int64_t m_columns;
 };
 

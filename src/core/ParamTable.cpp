@@ -605,11 +605,11 @@ QList<ParamSpec> embeddingRows()
     init.key = u"init"_s;
     init.group = ParamGroup::Embeddings;
     init.kind = ParamKind::ChoiceOrNumber;
-    init.valueName = u"normal|scaled-normal|SIGMA"_s;
-    init.help = u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA"_s;
+    init.valueName = u"normal|scaled-normal|keras-uniform|SIGMA"_s;
+    init.help = u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA; or Keras' U(-0.05, 0.05)"_s;
     init.label = u"init"_s;
-    init.choices = {u"normal"_s, u"scaled-normal"_s};
-    init.choiceLabels = {u"normal (σ 1)"_s, u"scaled-normal (σ d^-1/2)"_s};
+    init.choices = {u"normal"_s, u"scaled-normal"_s, u"keras-uniform"_s};
+    init.choiceLabels = {u"normal (σ 1)"_s, u"scaled-normal (σ d^-1/2)"_s, u"keras-uniform (U ±0.05)"_s};
     init.customLabel = u"custom σ"_s;
     init.assignCustom = [](Params &p, double v) {
         p.init = InitKind::Custom;
@@ -621,6 +621,8 @@ QList<ParamSpec> embeddingRows()
             return ParamValue(u"normal"_s);
         case InitKind::ScaledNormal:
             return ParamValue(u"scaled-normal"_s);
+        case InitKind::KerasUniform:
+            return ParamValue(u"keras-uniform"_s);
         case InitKind::Custom:
             break;
         }
@@ -632,6 +634,8 @@ QList<ParamSpec> embeddingRows()
                 p.init = InitKind::Normal;
             else if (*w == u"scaled-normal"_s)
                 p.init = InitKind::ScaledNormal;
+            else if (*w == u"keras-uniform"_s)
+                p.init = InitKind::KerasUniform;
         } else if (const auto *d = std::get_if<double>(&v)) {
             p.init = InitKind::Custom;
             p.customSigma = *d;
@@ -639,23 +643,23 @@ QList<ParamSpec> embeddingRows()
     };
     init.parse = [](const QString &t) -> std::optional<ParamValue> {
         const QString w = t.trimmed();
-        if (w == u"normal"_s || w == u"scaled-normal"_s)
+        if (w == u"normal"_s || w == u"scaled-normal"_s || w == u"keras-uniform"_s)
             return ParamValue(w);
         if (const auto v = parseDouble(t))
             return ParamValue(*v);
         return std::nullopt;
     };
-    init.allowed = [](const Params &) { return u"normal, scaled-normal or a finite sigma >= 0"_s; };
+    init.allowed = [](const Params &) { return u"normal, scaled-normal, keras-uniform or a finite sigma >= 0"_s; };
     init.check = [](const Params &p) -> std::optional<ParamError> {
         if (p.init == InitKind::Custom && (!std::isfinite(p.customSigma) || p.customSigma < 0.0))
-            return ParamError {u"init"_s, u"normal, scaled-normal or a finite sigma >= 0"_s, QString(),
+            return ParamError {u"init"_s, u"normal, scaled-normal, keras-uniform or a finite sigma >= 0"_s, QString(),
                                NumberText::exact(p.customSigma)};
         return std::nullopt;
     };
     init.idle = embeddingsFromFile;
     init.formula = [](const Params &p) {
         return tr("σ in E ~ N(0, σ²): 1 (nn.Embedding's default), d<sup>−1/2</sup> (fairseq) or a custom σ; "
-                  "now σ = %1.")
+                  "or E ~ U(−0.05, 0.05), Keras' Embedding default (σ = 0.05/√3); now σ = %1.")
             .arg(NumberText::compact(p.sigma(), 5));
     };
     rows.append(init);

@@ -31,8 +31,15 @@ double Params::sigma() const
         return 1.0 / std::sqrt(static_cast<double>(dModel));
     case InitKind::Custom:
         return customSigma;
+    case InitKind::KerasUniform:
+        return kKerasUniformLimit / std::sqrt(3.0);
     }
     return 1.0;
+}
+
+CellLaw Params::cellLaw() const
+{
+    return init == InitKind::KerasUniform ? CellLaw::Uniform : CellLaw::Normal;
 }
 
 bool Params::concatenates() const

@@ -16,7 +16,11 @@ namespace posenc {
 enum class Layout { Interleaved, Split };
 enum class Angles { Exact, Float32 };
 enum class ScaleKind { One, Sqrt, Custom };
-enum class InitKind { Normal, ScaledNormal, Custom };
+// How the random embeddings are drawn: N(0, 1), N(0, 1/d), N(0, custom sigma^2), or Keras'
+// Embedding default, U(-0.05, 0.05) (sigma 0.05 / sqrt 3).
+enum class InitKind { Normal, ScaledNormal, Custom, KerasUniform };
+// The law of a generated cell before its sigma: N(0, 1) or U(-sqrt 3, sqrt 3), both variance 1.
+enum class CellLaw { Normal, Uniform };
 enum class Compose { Sum, Concat };
 enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
 // The family of the position term (docs/ARCHITECTURE.md, Encoding families).
@@ -99,6 +103,8 @@ struct Params
     static constexpr std::uint64_t kDefaultMemoryBudget = std::uint64_t(2) << 30;
 
     static constexpr std::int64_t kMaxPositionOffset = 1 << 20;
+    // Keras' Embedding starts from U(-limit, limit) (its "uniform" initializer's default).
+    static constexpr double kKerasUniformLimit = 0.05;
 
     // What every family shares: the model's width and length, the embeddings, their sum or
     // concatenation with the position term, dropout, the seed and the memory budget.
@@ -135,6 +141,7 @@ struct Params
     // Values derived from the parameters above.
     double scale() const; // s
     double sigma() const; // standard deviation of the random init
+    CellLaw cellLaw() const; // the law of the random init's cells
     // Columns of the position table that enters X: d, or k in concat; 0 without a position term.
     std::int64_t peColumns() const;
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat

@@ -143,6 +143,60 @@ void ControlPanel::buildControls()
     }
     grid->addWidget(m_ui->generalError, line++, 0, 1, 2);
     grid->addItem(spacer, line, 0, 1, 2);
+    assignMnemonics();
+}
+
+void ControlPanel::assignMnemonics()
+{
+    // Letters taken wherever the panel is: the menu bar's (File, Edit, View, Lessons, Help) and
+    // the preset chooser's. tst_accessibility checks this list against the window's menu bar.
+    static const QString kTaken = u"fevlhp"_s;
+    // A label takes a free letter that begins one of its words (`initials`) or any free letter
+    // of it; one whose letters are all taken has none.
+    const auto pick = [](QLabel *label, QString &used, bool initials) {
+        const QString text = label->text();
+        if (text.contains(u'&'))
+            return;
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            const QChar c = text.at(i).toLower();
+            const bool starts = i == 0 || !text.at(i - 1).isLetter();
+            if (c.isLetter() && c.unicode() < 128 && !used.contains(c) && (starts || !initials)) {
+                used += c;
+                label->setText(text.left(i) + u'&' + text.mid(i));
+                return;
+            }
+        }
+    };
+    // The shared groups are shown with every family's, which replace each other: a family may
+    // reuse another family's letters, never a shared one's. Initials go first everywhere, so
+    // "base" keeps its b against the e-m-b of "embeddings".
+    QList<ParamControl *> shared;
+    QHash<ParamGroup, QList<ParamControl *>> families;
+    for (ParamControl *control : std::as_const(m_controls)) {
+        if (familyOf(control->row().group))
+            families[control->row().group].append(control);
+        else
+            shared.append(control);
+    }
+    QString sharedUsed = kTaken;
+    for (ParamControl *control : std::as_const(shared))
+        pick(control->label(), sharedUsed, true);
+    QHash<ParamGroup, QString> familyUsed;
+    QString anyFamily;
+    for (auto it = families.cbegin(); it != families.cend(); ++it) {
+        QString &used = familyUsed[it.key()] = sharedUsed;
+        for (ParamControl *control : it.value())
+            pick(control->label(), used, true);
+        anyFamily += used;
+    }
+    QString sharedAll = anyFamily;
+    for (ParamControl *control : std::as_const(shared))
+        pick(control->label(), sharedAll, false);
+    for (auto it = families.cbegin(); it != families.cend(); ++it) {
+        QString used = familyUsed.value(it.key()) + sharedAll;
+        for (ParamControl *control : it.value())
+            pick(control->label(), used, false);
+    }
 }
 
 void ControlPanel::showFamily(Encoding encoding)

@@ -66,6 +66,8 @@ signals:
 private:
     void fillPresets();
     void buildControls();
+    // Gives each label a mnemonic: Alt and a letter of its text move to its control.
+    void assignMnemonics();
     void readControls();
     void showErrors(const QList<ParamError> &errors);
     // Enables the controls `params` read, with tooltips that give their formula or why not.

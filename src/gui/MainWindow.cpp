@@ -107,7 +107,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
-    m_history = new UndoHistory(m_controls, m_sessions, this);
+    m_history = new UndoHistory(m_controls, m_sessions, m_lessons, this);
     m_menus
         = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history});
 

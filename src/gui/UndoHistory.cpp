@@ -1,6 +1,7 @@
 #include "UndoHistory.h"
 
 #include "ControlPanel.h"
+#include "LessonController.h"
 #include "SessionController.h"
 
 #include "core/ParamText.h"
@@ -58,10 +59,12 @@ private:
     bool m_done = false;
 };
 
-UndoHistory::UndoHistory(ControlPanel *controls, SessionController *sessions, QObject *parent)
+UndoHistory::UndoHistory(ControlPanel *controls, SessionController *sessions, LessonController *lessons,
+                         QObject *parent)
     : QObject(parent)
     , m_controls(controls)
     , m_sessions(sessions)
+    , m_lessons(lessons)
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(kSettleMs);
@@ -99,7 +102,10 @@ UndoHistory::Snapshot UndoHistory::current() const
     Snapshot snapshot;
     snapshot.params = m_controls->params();
     snapshot.view = m_sessions->viewState();
+    if (const Lesson *lesson = m_lessons->current())
+        snapshot.lesson = lesson->name;
     QJsonObject key;
+    key.insert(u"lesson"_s, snapshot.lesson);
     key.insert(u"params"_s, QString::fromUtf8(Session::fromParams(snapshot.params).toJson()));
     key.insert(u"view"_s, withoutRanges(snapshot.view));
     // Two matrices read from one file are the same table only when they are one.
@@ -114,6 +120,14 @@ void UndoHistory::apply(const Snapshot &snapshot)
 {
     m_applying = true;
     m_settle.stop();
+    // The lesson first: opening one sets its own parameters and views, which the step's replace.
+    const Lesson *shown = m_lessons->current();
+    if (snapshot.lesson != (shown ? shown->name : QString())) {
+        if (snapshot.lesson.isEmpty())
+            m_lessons->close();
+        else
+            m_lessons->open(snapshot.lesson);
+    }
     m_controls->applyParams(snapshot.params);
     m_sessions->setViewState(snapshot.view);
     m_last = current();
@@ -123,6 +137,8 @@ void UndoHistory::apply(const Snapshot &snapshot)
 // "d_model 512 → 520", "d_model, max_len", or "the views".
 QString UndoHistory::describe(const Snapshot &before, const Snapshot &after)
 {
+    if (before.lesson != after.lesson)
+        return after.lesson.isEmpty() ? tr("leave lesson %1").arg(before.lesson) : tr("lesson %1").arg(after.lesson);
     QStringList changed;
     for (const QString &key : Session::parameterKeys())
         if (ParamText::get(before.params, key) != ParamText::get(after.params, key))

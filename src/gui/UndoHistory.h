@@ -10,6 +10,7 @@
 namespace posenc {
 
 class ControlPanel;
+class LessonController;
 class SessionController;
 
 // Edit > Undo and Redo over the parameters and the views (docs/ARCHITECTURE.md, "Undo and redo"):
@@ -17,7 +18,8 @@ class SessionController;
 // an option chosen, the layout) calls noteChange(); once nothing has changed for kSettleMs the
 // parameters and the views' figures, options and layout are compared with the last step's, and
 // a difference becomes a step. A slider dragged through fifty values is one step; zoom and pan
-// are not steps (Home undoes them), though a step restores the ranges it had.
+// are not steps (Home undoes them), though a step restores the ranges it had. Opening or leaving a
+// lesson is part of a step: undoing a lesson's opening closes its panel too.
 class UndoHistory : public QObject
 {
     Q_OBJECT
@@ -25,7 +27,8 @@ class UndoHistory : public QObject
 public:
     static constexpr int kSettleMs = 500;
 
-    UndoHistory(ControlPanel *controls, SessionController *sessions, QObject *parent = nullptr);
+    UndoHistory(ControlPanel *controls, SessionController *sessions, LessonController *lessons,
+                QObject *parent = nullptr);
 
     QUndoStack *stack() { return &m_stack; }
     // Something may have changed: recorded once it settles.
@@ -40,6 +43,7 @@ private:
     {
         Params params;
         QJsonObject view;
+        QString lesson; // the lesson shown, or empty
         QByteArray key; // what a step compares: the parameters, figures, options and layout
     };
     class Step;
@@ -50,6 +54,7 @@ private:
 
     ControlPanel *m_controls;
     SessionController *m_sessions;
+    LessonController *m_lessons;
     QUndoStack m_stack;
     QTimer m_settle;
     Snapshot m_last;

@@ -154,10 +154,20 @@ bool fitAxisLabel(QCPAxis *axis)
         : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
     const QFontMetricsF metrics(axis->labelFont());
     const QString label = axis->label();
-    if (label.isEmpty() || widest(label, metrics) <= length)
+    // The label as its figure set it: a label this function wrapped remembers it, so that it is
+    // laid out whole again when the axis has room for it (a view made narrow, then wide).
+    const QString given = axis->property("fitWrappedTo").toString() == label && !label.isEmpty()
+        ? axis->property("fitWrappedFrom").toString()
+        : label;
+    const QString fitted = given.isEmpty() || widest(given, metrics) <= length
+        ? given
+        : wrap(QString(given).replace(u'\n', u' '), metrics, length);
+    axis->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
+    axis->setProperty("fitWrappedTo", fitted == given ? QVariant() : QVariant(fitted));
+    if (fitted == label)
         return false;
-    axis->setLabel(wrap(QString(label).replace(u'\n', u' '), metrics, length));
-    return axis->label() != label;
+    axis->setLabel(fitted);
+    return true;
 }
 
 // Whether two neighbouring tick labels of `axis` would touch.

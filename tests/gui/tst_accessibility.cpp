@@ -10,6 +10,7 @@
 #include <QAccessible>
 #include <QApplication>
 #include <QLabel>
+#include <QMenuBar>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -24,6 +25,13 @@ Params small()
     p.dModel = 40;
     p.maxLen = 60;
     return p;
+}
+
+// The letter after a text's '&', lower-cased, or nothing.
+QChar mnemonicOf(const QString &text)
+{
+    const qsizetype at = text.indexOf(u'&');
+    return at >= 0 && at + 1 < text.size() ? text.at(at + 1).toLower() : QChar();
 }
 
 QString accessibleName(QWidget *widget)
@@ -41,6 +49,7 @@ class TestAccessibility : public QObject
 private slots:
     void everyControlInTheFocusChainHasAName();
     void theKeyboardZoomsAHeatmapAndReadsACell();
+    void eachParameterLabelHasItsOwnMnemonic();
 };
 
 void TestAccessibility::everyControlInTheFocusChainHasAName()
@@ -113,6 +122,59 @@ void TestAccessibility::theKeyboardZoomsAHeatmapAndReadsACell()
     QTest::keyClick(plot, Qt::Key_0);
     QTRY_COMPARE(positions->range(), whole);
     QVERIFY(columns->range().size() > 0);
+}
+
+// Alt and a letter reach every parameter: each label of the control panel has a mnemonic, none
+// shared with the menu bar or with another label shown at the same time (the shared groups and
+// one family's), and it moves the focus to the label's control.
+void TestAccessibility::eachParameterLabelHasItsOwnMnemonic()
+{
+    MainWindow window(small(), nullptr);
+    window.resize(1500, 950);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QString menuLetters;
+    for (QAction *menu : window.menuBar()->actions())
+        menuLetters += mnemonicOf(menu->text());
+    QVERIFY2(menuLetters.size() >= 4, qPrintable(menuLetters));
+    QList<QLabel *> labels;
+    for (QLabel *label : window.findChildren<QLabel *>())
+        if (label->buddy() && label->objectName().endsWith(u"Label"_s))
+            labels.append(label);
+    QVERIFY(labels.size() > 15);
+    QHash<QChar, QString> shown; // letter -> the visible label that has it
+    QList<QLabel *> without;
+    int visible = 0;
+    for (QLabel *label : std::as_const(labels)) {
+        if (!label->isVisibleTo(&window))
+            continue;
+        ++visible;
+        const QChar letter = mnemonicOf(label->text());
+        if (letter.isNull()) {
+            without.append(label);
+            continue;
+        }
+        QVERIFY2(!menuLetters.contains(letter), qPrintable(label->objectName() + u" takes the menu bar's "_s + letter));
+        QVERIFY2(!shown.contains(letter),
+                 qPrintable(label->objectName() + u" and "_s + shown.value(letter) + u" share "_s + letter));
+        shown.insert(letter, label->objectName());
+    }
+    // A label goes without only when every letter of it is taken already.
+    for (QLabel *label : std::as_const(without))
+        for (QChar c : label->text().toLower())
+            if (c.isLetter() && c.unicode() < 128)
+                QVERIFY2(shown.contains(c) || menuLetters.contains(c) || c == u'p',
+                         qPrintable(label->objectName() + u" could have had "_s + c));
+    qInfo("%d of %d labels shown have a mnemonic", int(shown.size()), visible);
+    QVERIFY(shown.size() >= visible * 3 / 4);
+    // Alt+letter of d_model's label focuses its spin box.
+    auto *dModel = window.findChild<QLabel *>(u"dModelLabel"_s);
+    QVERIFY(dModel);
+    const QChar letter = mnemonicOf(dModel->text());
+    QTest::keyClick(&window, static_cast<Qt::Key>(Qt::Key_A + (letter.unicode() - u'a')), Qt::AltModifier);
+    QTRY_VERIFY(QApplication::focusWidget() == dModel->buddy()
+                || dModel->buddy()->isAncestorOf(QApplication::focusWidget()));
 }
 
 QTEST_MAIN(TestAccessibility)

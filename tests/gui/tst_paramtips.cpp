@@ -84,6 +84,30 @@ void TestParamTips::formulasCarryTheCurrentNumbers_data()
     QTest::newRow("special: resolved rows") << u"special"_s << special << u"Now rows 0, 9."_s;
     QTest::newRow("seq_len: n") << u"seq-len"_s << special << u"now n = 10"_s;
     QTest::newRow("seed: both") << u"seed"_s << p << u"Now it draws the embeddings E and the mask M"_s;
+    // RoPE, gpt-oss-20b's yarn: head_dim 64, theta 150000, factor 32 over 4096, edges unrounded.
+    Params oss = p;
+    oss.encoding = Encoding::Rope;
+    oss.rope.headDim = 64;
+    oss.rope.theta = 150000.0;
+    oss.rope.type = RopeType::Yarn;
+    oss.rope.factor = 32.0;
+    oss.rope.originalMaxLen = 4096;
+    oss.rope.yarnTruncate = false;
+    const auto edge
+        = [](double beta) { return 64.0 * std::log(4096.0 / (beta * 2.0 * M_PI)) / (2.0 * std::log(150000.0)); };
+    QTest::newRow("beta_fast: yarn's edges")
+        << u"beta-fast"_s << oss
+        << u"Now the edges are %1 and %2, used as %1 and %2."_s.arg(num(edge(32.0)), num(edge(1.0)));
+    QTest::newRow("attention_factor: 0.1 ln f + 1")
+        << u"attention-factor"_s << oss << u"Now %1."_s.arg(num(0.1 * std::log(32.0) + 1.0));
+    // The slowest pair keeps theta^(62/64) at 2 pi, divided by the factor.
+    QTest::newRow("rope_theta: wavelengths")
+        << u"rope-theta"_s << oss
+        << u"run from %1 to %2 positions"_s.arg(num(2.0 * M_PI),
+                                                num(32.0 * 2.0 * M_PI * std::pow(150000.0, 62.0 / 64.0)));
+    Params partial = oss;
+    partial.rope.partialRotaryFactor = 0.25;
+    QTest::newRow("head_dim: the rotary dim") << u"head-dim"_s << partial << u"Now r = 16."_s;
 }
 
 void TestParamTips::formulasCarryTheCurrentNumbers()
@@ -126,6 +150,16 @@ void TestParamTips::idleParametersSayWhy_data()
                                                        u"mode draws no mask."_s;
     QTest::newRow("custom scale") << QString::fromUtf16(ParamUse::kCustomScale) << p
                                   << u"only a custom scale reads it; the scale is sqrt."_s;
+    QTest::newRow("head_dim under sinusoidal")
+        << u"head-dim"_s << p << u"only encoding rope reads it; the encoding is sinusoidal."_s;
+    Params rope = p;
+    rope.encoding = Encoding::Rope;
+    QTest::newRow("head_dim under rope") << u"head-dim"_s << rope << QString();
+    QTest::newRow("beta_fast under default")
+        << u"beta-fast"_s << rope << u"rope-type default does not read it; only yarn does."_s;
+    QTest::newRow("rope_factor under default")
+        << u"rope-factor"_s << rope
+        << u"rope-type default does not read it; linear, dynamic, yarn, longrope, llama3 and proportional do."_s;
 }
 
 void TestParamTips::idleParametersSayWhy()

@@ -3,6 +3,7 @@
 // view is a step; zoom is not; the actions carry Ctrl+Z and Ctrl+Shift+Z and say what they undo.
 #include "gui/ControlPanel.h"
 #include "gui/FigureView.h"
+#include "gui/LessonController.h"
 #include "gui/MainWindow.h"
 #include "gui/UndoHistory.h"
 #include "support/WindowViews.h"
@@ -11,6 +12,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
@@ -45,6 +47,7 @@ private slots:
     void aDragIsOneStepUndoneAndRedone();
     void aViewsOptionIsAStepAndZoomIsNot();
     void theActionsHaveTheirKeysAndSayWhatTheyUndo();
+    void undoingALessonsOpeningClosesIt();
 };
 
 void TestUndoHistory::aDragIsOneStepUndoneAndRedone()
@@ -122,6 +125,39 @@ void TestUndoHistory::theActionsHaveTheirKeysAndSayWhatTheyUndo()
     undo->trigger();
     QCOMPARE(window.controlPanel()->params().maxLen, std::int64_t(60));
     QVERIFY(redo->isEnabled());
+}
+
+// Opening a lesson is one step: Undo closes its panel and brings back the parameters from before
+// it, Redo opens it again with its own.
+void TestUndoHistory::undoingALessonsOpeningClosesIt()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QUndoStack *stack = window.history()->stack();
+    LessonController *lessons = window.lessons();
+    QVERIFY(lessons->open(u"frequencies"_s));
+    QVERIFY(lessons->current());
+    const std::int64_t lessonD = window.controlPanel()->params().dModel;
+    QVERIFY(lessonD != 40);
+    QTRY_COMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), u"lesson frequencies"_s);
+    stack->undo();
+    QVERIFY(!lessons->current());
+    QVERIFY(!lessons->dock()->isVisibleTo(&window));
+    QCOMPARE(window.controlPanel()->params().dModel, std::int64_t(40));
+    stack->redo();
+    QVERIFY(lessons->current());
+    QCOMPARE(lessons->current()->name, u"frequencies"_s);
+    QVERIFY(lessons->dock()->isVisibleTo(&window));
+    QCOMPARE(window.controlPanel()->params().dModel, lessonD);
+    // Leaving it is a step too, undone into the lesson.
+    lessons->leave();
+    QTRY_COMPARE(stack->count(), 2);
+    QCOMPARE(window.controlPanel()->params().dModel, std::int64_t(40));
+    stack->undo();
+    QVERIFY(lessons->current());
+    QCOMPARE(window.controlPanel()->params().dModel, lessonD);
 }
 
 QTEST_MAIN(TestUndoHistory)

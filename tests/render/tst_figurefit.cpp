@@ -59,6 +59,7 @@ private slots:
     void paperColumnLegendsAreShort();
     void wrapBreaksAtSeparatorsFirst();
     void fitKeepsTheTextsLineBreaks();
+    void anAxisLabelUnwrapsWhenItsRoomReturns();
     void legendsScaleWithTheFontSize_data();
     void legendsScaleWithTheFontSize();
     void legendInsideAxesScalesOnce();
@@ -201,6 +202,36 @@ void TestFigureFit::wrapBreaksAtSeparatorsFirst()
     // A part wider than the room breaks at its spaces.
     QCOMPARE(FigureFit::wrap(u"norm of row p"_s, metrics, metrics.horizontalAdvance(u"norm of"_s) + 1),
              u"norm of\nrow p"_s);
+}
+
+// A view made narrow wraps an axis label; made wide again, the label is whole again: fit()
+// starts from the label as the figure set it, not from its own wrapping.
+void TestFigureFit::anAxisLabelUnwrapsWhenItsRoomReturns()
+{
+    QCustomPlot plot;
+    plot.setFont(QFont(PinnedFont::family(), 9));
+    QCPAxis *x = plot.xAxis;
+    x->setLabelFont(QFont(PinnedFont::family(), 9));
+    const QString label = u"column j of the table, each a sine or a cosine"_s;
+    x->setLabel(label);
+    const QFontMetricsF metrics(x->labelFont());
+    const auto layOut = [&](int width) {
+        plot.resize(width, 300);
+        plot.setViewport(QRect(0, 0, width, 300)); // a widget never shown gets no resize event
+        for (int pass = 0; pass < 3; ++pass) {
+            plot.replot(QCustomPlot::rpImmediateRefresh);
+            if (!FigureFit::fit(&plot))
+                break;
+        }
+    };
+    layOut(static_cast<int>(metrics.horizontalAdvance(label) * 0.6));
+    QVERIFY2(x->label().contains(u'\n'), qPrintable(x->label()));
+    layOut(static_cast<int>(metrics.horizontalAdvance(label) * 2.5));
+    QCOMPARE(x->label(), label);
+    // A label the figure sets anew is taken as it is.
+    x->setLabel(u"position p"_s);
+    layOut(static_cast<int>(metrics.horizontalAdvance(label) * 2.5));
+    QCOMPARE(x->label(), u"position p"_s);
 }
 
 void TestFigureFit::fitKeepsTheTextsLineBreaks()

@@ -106,19 +106,20 @@ std::optional<Moments> measure(const Embeddings &base, std::int64_t row0, std::i
     return total;
 }
 
-// The base table of `params`: the loaded matrix, or the seeded normals with sigma 1. Its
-// identity is the matrix, or the seed.
+// The base table of `params`: the loaded matrix, or the seeded cells with sigma 1. Its
+// identity is the matrix, or the seed and the cells' law.
 struct Source
 {
     std::weak_ptr<const EmbeddingMatrix> matrix;
     bool loaded = false; // a matrix, even once released: never the seeded normals
     std::uint64_t seed = 0;
+    CellLaw law = CellLaw::Normal;
 
     bool is(const Params &params) const
     {
         if (params.embeddings)
             return loaded && matrix.lock() == params.embeddings;
-        return !loaded && seed == params.seed;
+        return !loaded && seed == params.seed && law == params.cellLaw();
     }
 };
 
@@ -158,6 +159,7 @@ Kept keptFor(const Params &params, std::int64_t cols)
         g_kept.source.matrix = params.embeddings;
         g_kept.source.loaded = params.embeddings != nullptr;
         g_kept.source.seed = params.seed;
+        g_kept.source.law = params.cellLaw();
         g_kept.blockRows = blockRowsFor(L, cols);
     }
     return g_kept;
@@ -280,7 +282,7 @@ std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norm
         ? cols
         : (cols + Embeddings::kChunkColumns - 1) / Embeddings::kChunkColumns * Embeddings::kChunkColumns;
     const Embeddings base
-        = params.embeddings ? Embeddings(params.embeddings) : Embeddings(params.seed, 1.0, keptColumns);
+        = params.embeddings ? Embeddings(params.embeddings) : Embeddings(params.seed, 1.0, keptColumns, params.cellLaw());
     const double factor = params.embeddings ? params.scale() : params.scale() * params.sigma();
 
     const Kept kept = keptFor(params, keptColumns);

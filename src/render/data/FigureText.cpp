@@ -97,6 +97,8 @@ QString sigmaText(const Params &params)
     switch (params.init) {
     case InitKind::ScaledNormal:
         return u"σ = d^-1/2 = %1"_s.arg(NumberText::compact(params.sigma()));
+    case InitKind::KerasUniform:
+        return u"E ~ U(±0.05), σ = %1"_s.arg(NumberText::compact(params.sigma()));
     case InitKind::Normal:
     case InitKind::Custom:
         break;

@@ -49,8 +49,10 @@ QString peSquared(const Params &params)
 // sigma and s as rules of d where they follow it ("σ = d^-1/2", "s = √d"), else their values.
 QString sigmaRule(const Params &params)
 {
-    return params.init == InitKind::ScaledNormal ? u"σ = d^-1/2"_s
-                                                 : u"σ = %1"_s.arg(NumberText::compact(params.sigma()));
+    if (params.init == InitKind::ScaledNormal)
+        return u"σ = d^-1/2"_s;
+    const QString sigma = u"σ = %1"_s.arg(NumberText::compact(params.sigma()));
+    return params.init == InitKind::KerasUniform ? u"U(±0.05), "_s + sigma : sigma;
 }
 
 QString scaleRule(const Params &params)
