@@ -205,7 +205,7 @@ void TestCliDescribe::jsonHasTheKeysInOrder()
 void TestCliDescribe::anotherEncodingExitsTwo()
 {
     for (const QStringList &arguments :
-         {QStringList {u"describe"_s}, QStringList {u"describe"_s, u"--encoding"_s, u"learned"_s, u"--json"_s},
+         {QStringList {u"describe"_s}, QStringList {u"describe"_s, u"--encoding"_s, u"none"_s, u"--json"_s},
           QStringList {u"describe"_s, u"--preset"_s, u"transformer-base"_s}}) {
         const Run run = posenc(arguments);
         QCOMPARE(run.exitCode, 2);
