@@ -151,25 +151,32 @@ void ControlPanel::assignMnemonics()
     // Letters taken wherever the panel is: the menu bar's (File, Edit, View, Lessons, Help) and
     // the preset chooser's. tst_accessibility checks this list against the window's menu bar.
     static const QString kTaken = u"fevlhp"_s;
-    // A label takes a free letter that begins one of its words (`initials`) or any free letter
-    // of it; one whose letters are all taken has none.
-    const auto pick = [](QLabel *label, QString &used, bool initials) {
-        const QString text = label->text();
-        if (text.contains(u'&'))
-            return;
+    // The index of a letter of `text` not in `used` nor in `avoid`: one that begins a word when
+    // `initials`, any letter otherwise; -1 when there is none.
+    const auto choose = [](const QString &text, const QString &used, bool initials, const QString &avoid) {
         for (qsizetype i = 0; i < text.size(); ++i) {
             const QChar c = text.at(i).toLower();
             const bool starts = i == 0 || !text.at(i - 1).isLetter();
-            if (c.isLetter() && c.unicode() < 128 && !used.contains(c) && (starts || !initials)) {
-                used += c;
-                label->setText(text.left(i) + u'&' + text.mid(i));
-                return;
-            }
+            if (c.isLetter() && c.unicode() < 128 && !used.contains(c) && !avoid.contains(c) && (starts || !initials))
+                return i;
         }
+        return qsizetype(-1);
     };
-    // The shared groups are shown with every family's, which replace each other: a family may
-    // reuse another family's letters, never a shared one's. Initials go first everywhere, so
-    // "base" keeps its b against the e-m-b of "embeddings".
+    const auto mark = [](QLabel *label, qsizetype i, QString &used) {
+        const QString text = label->text();
+        used += text.at(i).toLower();
+        label->setText(text.left(i) + u'&' + text.mid(i));
+    };
+    const auto pick = [&](QLabel *label, QString &used, bool initials, const QString &avoid = {}) {
+        if (label->text().contains(u'&'))
+            return;
+        if (const qsizetype i = choose(label->text(), used, initials, avoid); i >= 0)
+            mark(label, i, used);
+    };
+    // The shared groups are shown with every family's, which replace each other: the shared
+    // labels take their letters first, and a family may reuse another family's letters, never a
+    // shared one's. Initials go first: a shared label's later letter is one no family's label
+    // begins a word with where it can be, so "base" keeps its b against the e-m-b of "embeddings".
     QList<ParamControl *> shared;
     QHash<ParamGroup, QList<ParamControl *>> families;
     for (ParamControl *control : std::as_const(m_controls)) {
@@ -181,19 +188,24 @@ void ControlPanel::assignMnemonics()
     QString sharedUsed = kTaken;
     for (ParamControl *control : std::as_const(shared))
         pick(control->label(), sharedUsed, true);
-    QHash<ParamGroup, QString> familyUsed;
-    QString anyFamily;
+    // The initials the families would take, to leave them where a shared label has another letter.
+    QString familyInitials;
     for (auto it = families.cbegin(); it != families.cend(); ++it) {
-        QString &used = familyUsed[it.key()] = sharedUsed;
+        QString used = sharedUsed;
+        for (ParamControl *control : it.value()) {
+            if (const qsizetype i = choose(control->label()->text(), used, true, {}); i >= 0)
+                used += control->label()->text().at(i).toLower();
+        }
+        familyInitials += used.mid(sharedUsed.size());
+    }
+    for (ParamControl *control : std::as_const(shared)) {
+        pick(control->label(), sharedUsed, false, familyInitials);
+        pick(control->label(), sharedUsed, false);
+    }
+    for (auto it = families.cbegin(); it != families.cend(); ++it) {
+        QString used = sharedUsed;
         for (ParamControl *control : it.value())
             pick(control->label(), used, true);
-        anyFamily += used;
-    }
-    QString sharedAll = anyFamily;
-    for (ParamControl *control : std::as_const(shared))
-        pick(control->label(), sharedAll, false);
-    for (auto it = families.cbegin(); it != families.cend(); ++it) {
-        QString used = familyUsed.value(it.key()) + sharedAll;
         for (ParamControl *control : it.value())
             pick(control->label(), used, false);
     }

@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QMenuBar>
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -49,6 +50,7 @@ class TestAccessibility : public QObject
 private slots:
     void everyControlInTheFocusChainHasAName();
     void theKeyboardZoomsAHeatmapAndReadsACell();
+    void eachParameterLabelHasItsOwnMnemonic_data();
     void eachParameterLabelHasItsOwnMnemonic();
 };
 
@@ -127,9 +129,22 @@ void TestAccessibility::theKeyboardZoomsAHeatmapAndReadsACell()
 // Alt and a letter reach every parameter: each label of the control panel has a mnemonic, none
 // shared with the menu bar or with another label shown at the same time (the shared groups and
 // one family's), and it moves the focus to the label's control.
+void TestAccessibility::eachParameterLabelHasItsOwnMnemonic_data()
+{
+    // Each family's labels replace another's beside the shared ones.
+    QTest::addColumn<int>("encoding");
+    QTest::newRow("sinusoidal") << static_cast<int>(Encoding::Sinusoidal);
+    QTest::newRow("none") << static_cast<int>(Encoding::None);
+    QTest::newRow("rope") << static_cast<int>(Encoding::Rope);
+}
+
 void TestAccessibility::eachParameterLabelHasItsOwnMnemonic()
 {
-    MainWindow window(small(), nullptr);
+    QFETCH(int, encoding);
+    Params params = small();
+    params.encoding = static_cast<Encoding>(encoding);
+    params.rope.headDim = 32; // within d_model 40
+    MainWindow window(params, nullptr);
     window.resize(1500, 950);
     window.show();
     window.activateWindow();
@@ -166,8 +181,16 @@ void TestAccessibility::eachParameterLabelHasItsOwnMnemonic()
             if (c.isLetter() && c.unicode() < 128)
                 QVERIFY2(shown.contains(c) || menuLetters.contains(c) || c == u'p',
                          qPrintable(label->objectName() + u" could have had "_s + c));
-    qInfo("%d of %d labels shown have a mnemonic", int(shown.size()), visible);
-    QVERIFY(shown.size() >= visible * 3 / 4);
+    // Three in four have one, or, where the labels outnumber the letters they offer (RoPE's 17
+    // beside the shared ones), nine in ten of those letters are somebody's.
+    QSet<QChar> offered;
+    for (QLabel *label : std::as_const(labels))
+        if (label->isVisibleTo(&window))
+            for (QChar c : label->text().toLower())
+                if (c.isLetter() && c.unicode() < 128 && !menuLetters.contains(c) && c != u'p')
+                    offered.insert(c);
+    qInfo("%d of %d labels shown have a mnemonic; %d letters offered", int(shown.size()), visible, int(offered.size()));
+    QVERIFY(shown.size() >= std::min(visible * 3 / 4, int(offered.size()) * 9 / 10));
     // Alt+letter of d_model's label focuses its spin box.
     auto *dModel = window.findChild<QLabel *>(u"dModelLabel"_s);
     QVERIFY(dModel);
