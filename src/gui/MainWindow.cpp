@@ -59,12 +59,14 @@ QList<std::pair<QString, FigureState>> MainWindow::defaultFigures(Encoding encod
         break;
     case Encoding::Learned:
         return {figure(u"learned"_s), figure(u"heatmap"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
-    case Encoding::None:
-    case Encoding::Rope: {
+    case Encoding::None: {
         FigureState input;
         input.options.insert(u"quantity"_s, u"input"_s);
         return {{u"heatmap"_s, input}, figure(u"magnitudes"_s), figure(u"dropout"_s), figure(u"dropout-anatomy"_s)};
     }
+    case Encoding::Rope:
+        return {figure(u"rope-frequencies"_s), figure(u"rope-rotation"_s), figure(u"rope-score"_s),
+                figure(u"rope-precision"_s)};
     }
     return {figure(u"heatmap"_s), figure(u"curves"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
 }

@@ -1,5 +1,6 @@
 #include "FigureBuild.h"
 
+#include "FigureFit.h"
 #include "FigureFonts.h"
 #include "PlotStyle.h"
 

@@ -327,7 +327,7 @@ void TestCliExport::everyFigureDrawsAMatrixWithNonFiniteValues_data()
     QTest::addColumn<bool>("wholeRow");
     for (const QString &figure :
          {u"heatmap"_s, u"curves"_s, u"magnitudes"_s, u"dropout"_s, u"dropout-compare"_s, u"dropout-anatomy"_s,
-          u"learned"_s, u"similarity"_s, u"precision"_s, u"scale-compare"_s, u"compose-compare"_s})
+          u"learned"_s, u"similarity"_s, u"precision"_s, u"scale-compare"_s, u"compose-compare"_s, u"rope-input"_s})
         for (const QString &value : {u"nan"_s, u"inf"_s, u"-inf"_s})
             for (const bool row : {true, false})
                 QTest::newRow(qPrintable(u"%1, %2 %3"_s.arg(figure, value, row ? u"row"_s : u"cell"_s)))
@@ -351,10 +351,13 @@ void TestCliExport::everyFigureDrawsAMatrixWithNonFiniteValues()
     const QString matrix = path(u"nonfinite.npy"_s);
     QVERIFY(writeNpy(matrix, 16, 8, values));
     const QString out = path(u"nonfinite.png"_s);
-    // The learned figure reads the matrix as its position table, every other as the embeddings.
-    const QStringList source = figure == u"learned"_s
+    // The learned figure reads the matrix as its position table, every other as the embeddings;
+    // rope-input rotates its rows, a head of all 8 columns.
+    QStringList source = figure == u"learned"_s
         ? QStringList {u"--encoding"_s, u"learned"_s, u"--position-table"_s, matrix}
         : QStringList {u"--embeddings"_s, matrix};
+    if (figure == u"rope-input"_s)
+        source += {u"--encoding"_s, u"rope"_s, u"--head-dim"_s, u"8"_s};
     const Run run = posenc(QStringList {u"export"_s, figure, u"-o"_s, out, u"--force"_s} + source
                            + QStringList {u"--width"_s, u"900"_s, u"--height"_s, u"700"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(u"exit %1: %2"_s.arg(run.exitCode).arg(run.err)));

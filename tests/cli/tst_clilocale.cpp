@@ -5,6 +5,7 @@
 // locale needs no glibc locale generated on the machine.
 #include "CliRun.h"
 
+#include "support/RopeTestParams.h"
 #include "support/TestFiles.h"
 
 #include "render/FigureRegistry.h"
@@ -74,6 +75,8 @@ void TestCliLocale::figuresAreTheSameInEveryLocale()
     QStringList extra = kParams;
     if (figure == u"learned"_s)
         extra = {u"--encoding"_s, u"learned"_s, u"--position-table"_s, m_table};
+    else if (RopeTestParams::showsRope(*posenc::FigureRegistry::find(figure)))
+        extra += RopeTestParams::ropeFlags(2000);
     QByteArray files[2];
     const QStringList locales = {u"C.UTF-8"_s, u"de_DE.UTF-8"_s};
     for (int i = 0; i < 2; ++i) {

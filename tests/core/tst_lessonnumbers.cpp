@@ -8,10 +8,12 @@
 #include "core/ParamText.h"
 
 #include "Reference.h"
+#include "figures/RopeFigureReference.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <complex>
 #include <numbers>
 
 using namespace Qt::StringLiterals;
@@ -83,6 +85,12 @@ private slots:
     void positionsRecoveredFromY_data();
     void positionsRecoveredFromY();
     void embeddingAndPeAreNearlyOrthogonal();
+    void ropeScalingNumbers();
+    void ropeScoresDependOnTheDistanceOnly_data();
+    void ropeScoresDependOnTheDistanceOnly();
+    void ropeLayoutsTradePlaces();
+    void ropeDecayNumbers();
+    void ropeNumbersNeedRope();
 };
 
 void TestLessonNumbers::dropoutCounts_data()
@@ -515,6 +523,151 @@ void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
     const double random = std::sqrt(2.0 / (std::numbers::pi * 512.0));
     QVERIFY(close(valueOf(u"cos_random"_s, params), random, 1e-15));
     QVERIFY2(std::abs(total / 256.0 - random) < 0.01, qPrintable(QString::number(total / 256.0)));
+}
+
+namespace {
+
+// The lessons' head vectors: q_j = sin(j + 1), k_j = cos(2j + 1).
+std::vector<double> ropeVector(std::int64_t headDim, bool query)
+{
+    std::vector<double> v;
+    for (std::int64_t j = 0; j < headDim; ++j)
+        v.push_back(query ? std::sin(double(j) + 1.0) : std::cos(2.0 * double(j) + 1.0));
+    return v;
+}
+
+// R(position) x: pair i, columns (i, i + h) or (2i, 2i + 1), as the complex number a + ib turned
+// by e^{i position theta_i}, times the attention factor.
+std::vector<double> ropeTurned(const Params &p, std::vector<double> x, double position, RopeLayout layout)
+{
+    const std::vector<double> inv = roperef::inv(p);
+    const double a = roperef::attentionFactor(p);
+    const std::size_t h = inv.size();
+    for (std::size_t i = 0; i < h; ++i) {
+        const std::size_t c0 = layout == RopeLayout::Half ? i : 2 * i;
+        const std::size_t c1 = layout == RopeLayout::Half ? i + h : 2 * i + 1;
+        const std::complex<double> z = std::complex<double>(x[c0], x[c1]) * std::polar(a, position * inv[i]);
+        x[c0] = z.real();
+        x[c1] = z.imag();
+    }
+    return x;
+}
+
+double ropeReferenceScore(const Params &p, double m, double n, RopeLayout layout)
+{
+    const std::vector<double> q = ropeTurned(p, ropeVector(p.rope.headDim, true), m, layout);
+    const std::vector<double> k = ropeTurned(p, ropeVector(p.rope.headDim, false), n, layout);
+    double sum = 0.0;
+    for (std::size_t j = 0; j < q.size(); ++j)
+        sum += q[j] * k[j];
+    return sum;
+}
+
+} // namespace
+
+void TestLessonNumbers::ropeScalingNumbers()
+{
+    // Llama 3.1 8B: 29 pairs kept, 6 blended, 29 divided; NTK's base at 131,072 of 8,192.
+    const Params llama = roperef::llama31();
+    QCOMPARE(valueOf(u"rope_kept"_s, llama), 29.0);
+    QCOMPARE(valueOf(u"rope_blended"_s, llama), 6.0);
+    QCOMPARE(valueOf(u"rope_divided"_s, llama), 29.0);
+    QCOMPARE(valueOf(u"rope_attention"_s, llama), 1.0);
+    QCOMPARE(valueOf(u"rope_critical_dim"_s, llama),
+             2.0 * std::ceil(64.0 * std::log(8192.0 / (2.0 * std::numbers::pi)) / std::log(500000.0)));
+    QVERIFY(close(valueOf(u"rope_dynamic_base"_s, llama),
+                  500000.0 * std::pow(8.0 * 131072.0 / 8192.0 - 7.0, 128.0 / 126.0), 1e-12));
+    QVERIFY(close(valueOf(u"rope_yarn_mscale"_s, llama), 0.1 * std::log(8.0) + 1.0, 1e-15));
+    QVERIFY(close(valueOf(u"rope_yarn_logits"_s, llama), std::pow(0.1 * std::log(8.0) + 1.0, 2.0), 1e-15));
+    QVERIFY(close(valueOf(u"rope_lambda_first_before"_s, llama), 2.0 * std::numbers::pi, 1e-15));
+    QVERIFY(close(valueOf(u"rope_lambda_last"_s, llama),
+                  8.0 * 2.0 * std::numbers::pi * std::pow(500000.0, 126.0 / 128.0), 1e-12));
+    QCOMPARE(valueOf(u"rope_pairs"_s, llama), 64.0);
+    QCOMPARE(valueOf(u"rope_original"_s, llama), 8192.0);
+    // gpt-oss: yarn's ramp from 8.093 to 17.398 keeps 9 pairs, blends 9 and divides 14; its
+    // attention factor 0.1 ln 32 + 1 multiplies q·k by its square.
+    const Params oss = roperef::gptOss();
+    QCOMPARE(valueOf(u"rope_kept"_s, oss), 9.0);
+    QCOMPARE(valueOf(u"rope_blended"_s, oss), 9.0);
+    QCOMPARE(valueOf(u"rope_divided"_s, oss), 14.0);
+    QVERIFY(close(valueOf(u"rope_attention"_s, oss), 0.1 * std::log(32.0) + 1.0, 1e-15));
+    QVERIFY(close(valueOf(u"rope_logit_scale"_s, oss), std::pow(0.1 * std::log(32.0) + 1.0, 2.0), 1e-14));
+    // The rotation keeps each pair's norm, times the attention factor.
+    QVERIFY(
+        close(valueOf(u"rope_norm_rq"_s, oss), valueOf(u"rope_norm_q"_s, oss) * (0.1 * std::log(32.0) + 1.0), 1e-12));
+}
+
+void TestLessonNumbers::ropeScoresDependOnTheDistanceOnly_data()
+{
+    QTest::addColumn<Params>("params");
+    Params small = make(64, 512, {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"64"_s}});
+    QTest::newRow("default, half") << small;
+    ParamText::set(small, u"rope-layout"_s, u"interleaved"_s);
+    QTest::newRow("default, interleaved") << small;
+    QTest::newRow("gpt-oss, yarn") << roperef::gptOss();
+}
+
+void TestLessonNumbers::ropeScoresDependOnTheDistanceOnly()
+{
+    QFETCH(Params, params);
+    QVERIFY(params.isValid());
+    const RopeLayout layout = params.rope.layout;
+    const double at3 = valueOf(u"rope_dot_3_10"_s, params);
+    QVERIFY(close(at3, ropeReferenceScore(params, 3.0, 10.0, layout), 1e-12, 1e-12));
+    QVERIFY(close(valueOf(u"rope_dot_3_11"_s, params), ropeReferenceScore(params, 3.0, 11.0, layout), 1e-12, 1e-12));
+    // The same distance 7 from 3, 100 and 0: the same score, to rounding.
+    QVERIFY(close(valueOf(u"rope_dot_100_107"_s, params), at3, 1e-10, 1e-12));
+    QVERIFY(close(valueOf(u"rope_dot_0_7"_s, params), at3, 1e-10, 1e-12));
+    QVERIFY(std::abs(valueOf(u"rope_dot_3_11"_s, params) - at3) > 1e-3);
+}
+
+void TestLessonNumbers::ropeLayoutsTradePlaces()
+{
+    Params half = make(64, 256, {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"64"_s}});
+    Params interleaved = half;
+    interleaved.rope.layout = RopeLayout::Interleaved;
+    for (const double d : {10.0, 100.0}) {
+        const QString n = QString::number(int(d));
+        const double right = valueOf(u"rope_right_"_s + n, half);
+        const double wrong = valueOf(u"rope_wrong_"_s + n, half);
+        QVERIFY(close(right, ropeReferenceScore(half, 0.0, d, RopeLayout::Half), 1e-12, 1e-12));
+        QVERIFY(close(wrong, ropeReferenceScore(half, 0.0, d, RopeLayout::Interleaved), 1e-12, 1e-12));
+        QVERIFY(std::abs(right - wrong) > 1e-2);
+        QCOMPARE(valueOf(u"rope_right_"_s + n, interleaved), wrong);
+        QCOMPARE(valueOf(u"rope_wrong_"_s + n, interleaved), right);
+    }
+}
+
+void TestLessonNumbers::ropeDecayNumbers()
+{
+    const Params p = make(512, 16384, {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"128"_s}});
+    const std::vector<double> inv = roperef::inv(p);
+    for (const double k : {1.0, 10.0, 100.0, 1000.0}) {
+        double ones = 0.0, bound = 0.0;
+        std::complex<double> s(0.0, 0.0);
+        for (const double theta : inv) {
+            ones += std::cos(k * theta) / double(inv.size());
+            s += std::polar(1.0, k * theta);
+            bound += std::abs(s) / double(inv.size());
+        }
+        QVERIFY(close(valueOf(u"rope_ones_"_s + QString::number(int(k)), p), ones, 1e-12, 1e-14));
+        if (k >= 100.0)
+            QVERIFY(close(valueOf(u"rope_bound_"_s + QString::number(int(k)), p), bound, 1e-12));
+    }
+    QVERIFY(close(valueOf(u"rope_bound_0"_s, p), (64.0 + 1.0) / 2.0, 1e-15));
+    QVERIFY(close(valueOf(u"rope_random_std"_s, p), 1.0 / std::sqrt(128.0), 1e-15));
+}
+
+void TestLessonNumbers::ropeNumbersNeedRope()
+{
+    const auto number = LessonNumbers::number(u"rope_dot_3_10"_s, make(64, 64));
+    QVERIFY(number && !number->value);
+    QVERIFY2(number->text.contains(u"not rope"_s), qPrintable(number->text));
+    // A type without bands says so.
+    const auto kept
+        = LessonNumbers::number(u"rope_kept"_s, make(64, 64, {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"64"_s}}));
+    QVERIFY(kept && !kept->value);
+    QVERIFY2(kept->text.contains(u"llama3 and yarn"_s), qPrintable(kept->text));
 }
 
 QTEST_GUILESS_MAIN(TestLessonNumbers)

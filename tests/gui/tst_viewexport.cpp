@@ -8,6 +8,7 @@
 #include "render/FigureRegistry.h"
 
 #include "support/FigureBuilds.h"
+#include "support/RopeTestParams.h"
 #include "support/TestShots.h"
 
 #include <QDir>
@@ -25,7 +26,7 @@ Q_DECLARE_METATYPE(QCPRange)
 namespace {
 
 // The parameters `figure` is drawn from: the learned figure's are the learned family's, with the
-// same table as its position table.
+// same table as its position table; a rotary figure's the rotary family's (RopeTestParams).
 Params params(const QString &figure = {})
 {
     Params p;
@@ -44,6 +45,8 @@ Params params(const QString &figure = {})
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {table->values, table->source});
     }
     p.embeddings = std::move(table);
+    if (!figure.isEmpty() && RopeTestParams::showsRope(FigureBuilds::figure(figure)))
+        p = RopeTestParams::rope(p);
     return p;
 }
 

@@ -6,6 +6,7 @@
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
+#include "support/RopeTestParams.h"
 #include "support/TestFiles.h"
 
 #include <QBuffer>
@@ -54,16 +55,20 @@ Params paramsFor(const QString &figure)
         const auto table = learnedTable(p.maxLen, p.dModel);
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {table->values, table->source});
     }
+    if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
+        p = RopeTestParams::rope(p);
     return p;
 }
 
 // A text each figure shows on an axis.
 QString axisLabel(const QString &figure)
 {
-    return figure == u"magnitudes"_s ? u"norm of row p"_s
-        : figure == u"curves"_s      ? u"PE[p, j]"_s
-        : figure == u"similarity"_s  ? u"offset k"_s
-        : figure == u"precision"_s   ? u"position p"_s
+    return figure == u"magnitudes"_s                                      ? u"norm of row p"_s
+        : figure == u"curves"_s                                           ? u"PE[p, j]"_s
+        : figure == u"similarity"_s                                       ? u"offset k"_s
+        : figure == u"precision"_s                                        ? u"position p"_s
+        : figure == u"rope-frequencies"_s || figure == u"rope-scalings"_s ? u"rotary pair i"_s
+        : figure == u"rope-score"_s                                       ? u"relative distance k"_s
         // p is its dropout probability: the rows are just "position".
         : figure == u"dropout-anatomy"_s || figure == u"dropout-compare"_s || figure == u"dropout"_s ? u"position"_s
                                                                                                      : u"position p"_s;

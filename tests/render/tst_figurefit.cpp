@@ -7,6 +7,7 @@
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
+#include "support/RopeTestParams.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -284,6 +285,8 @@ void TestFigureFit::legendsScaleWithTheFontSize()
         p.encoding = Encoding::Learned;
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix->values, matrix->source});
     }
+    if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
+        p = RopeTestParams::rope(p);
     const auto normalBuild = FigureBuilds::build(figure, p, slide);
     const auto largerBuild = FigureBuilds::build(figure, p, slide, {}, larger);
     QVERIFY2(!normalBuild->error() && !largerBuild->error(), qPrintable(FigureBuilds::errorOf(*largerBuild)));
@@ -364,6 +367,8 @@ void TestFigureFit::textsStayWithinTheirRoom()
         p.encoding = Encoding::Learned;
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix->values, matrix->source});
     }
+    if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
+        p = RopeTestParams::rope(p);
     const auto built = FigureBuilds::build(figure, p, size);
     if (built->error()) {
         // Every figure fits a slide.

@@ -76,7 +76,7 @@ QList<ParamError> FigureModel::check(const Params &params, const FigureState &st
 
 QList<Encoding> FigureModel::families() const
 {
-    return {Encoding::Sinusoidal, Encoding::Learned, Encoding::None};
+    return {Encoding::Sinusoidal, Encoding::Learned, Encoding::None, Encoding::Rope};
 }
 
 QList<ParamError> FigureModel::checkOptions(const Params &, const FigureState &) const

@@ -1,0 +1,78 @@
+#include "RopeText.h"
+
+#include "core/rope/RopeFrequencies.h"
+#include "render/data/FigureText.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeText {
+
+QString typeWord(RopeType type)
+{
+    switch (type) {
+    case RopeType::Default:
+        return u"default"_s;
+    case RopeType::Linear:
+        return u"linear"_s;
+    case RopeType::Dynamic:
+        return u"dynamic"_s;
+    case RopeType::Yarn:
+        return u"yarn"_s;
+    case RopeType::LongRope:
+        return u"longrope"_s;
+    case RopeType::Llama3:
+        return u"llama3"_s;
+    case RopeType::Proportional:
+        return u"proportional"_s;
+    }
+    return QString();
+}
+
+QString number(double value)
+{
+    if (value == std::floor(value) && std::abs(value) < 1e15)
+        return FigureText::formatCount(static_cast<std::int64_t>(value));
+    return NumberText::compact(value, 4);
+}
+
+QString modelText(const Params &params)
+{
+    const std::int64_t rotary = RopeFrequencies::rotaryDim(params.rope);
+    QString text = u"θ = %1, rotary dim %2"_s.arg(number(params.rope.theta)).arg(rotary);
+    if (params.rope.type == RopeType::Proportional
+        && RopeFrequencies::livePairs(params.rope) < RopeFrequencies::pairs(params.rope))
+        text += u" (%1 pairs turn)"_s.arg(RopeFrequencies::livePairs(params.rope));
+    else if (rotary < params.rope.headDim)
+        text += u" of head_dim %1"_s.arg(params.rope.headDim);
+    return text;
+}
+
+QString scalingText(const Params &params)
+{
+    const RopeParams &rope = params.rope;
+    if (rope.type == RopeType::Default)
+        return u"default (no scaling)"_s;
+    QStringList parts {typeWord(rope.type)};
+    if (rope.type == RopeType::Proportional)
+        parts.append(u"F = %1"_s.arg(NumberText::compact(rope.partialRotaryFactor, 4)));
+    if (rope.factor)
+        parts.append(u"factor %1"_s.arg(number(*rope.factor)));
+    if (rope.originalMaxLen && rope.type != RopeType::Linear && rope.type != RopeType::Proportional)
+        parts.append(u"original %1"_s.arg(FigureText::formatCount(*rope.originalMaxLen)));
+    return parts.join(u", "_s);
+}
+
+QString layoutText(RopeLayout layout)
+{
+    return layout == RopeLayout::Half ? u"half layout (rotate_half: pair i in columns i, i + r/2)"_s
+                                      : u"interleaved layout (pair i in columns 2i, 2i + 1)"_s;
+}
+
+std::int64_t originalContext(const Params &params)
+{
+    return params.rope.originalMaxLen.value_or(params.maxLen);
+}
+
+} // namespace posenc::RopeText

@@ -1,0 +1,186 @@
+#include "RopeInputFigure.h"
+
+#include "RopePlot.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/FigureText.h"
+#include "render/data/ViewOptions.h"
+#include "render/data/rope/RopeText.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+QCPItemRect *passingFrame(QCPAxisRect *rect)
+{
+    QCPItemRect *item = RopePlot::shade(rect, Qt::transparent);
+    item->setBrush(Qt::NoBrush);
+    item->setPen(QPen(QColor(20, 20, 20), 1.4, Qt::DashLine));
+    return item;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeRopeInputFigure()
+{
+    return std::make_unique<FigureDescriptorOf<RopeInputModel, RopeInputFigure>>();
+}
+
+RopeInputFigure::RopeInputFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_scale(new QCPColorScale(plot))
+{
+    auto *grid = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, grid);
+    grid->setColumnSpacing(10);
+    grid->setRowSpacing(2);
+    m_beforeTitle = PlotStyle::panelTitle(plot, false);
+    m_afterTitle = PlotStyle::panelTitle(plot, false);
+    m_changeTitle = PlotStyle::panelTitle(plot, false);
+    grid->addElement(0, 0, m_beforeTitle);
+    grid->addElement(0, 1, m_afterTitle);
+    grid->addElement(0, 2, m_changeTitle);
+    m_before = std::make_unique<HeatmapPanel>(plot, grid, 1, 0, m_scale);
+    m_after = std::make_unique<HeatmapPanel>(plot, grid, 1, 1, m_scale);
+    m_change = std::make_unique<HeatmapPanel>(plot, grid, 1, 2, m_scale);
+    grid->addElement(1, 3, m_scale);
+    grid->setColumnStretchFactors({1.0, 1.0, 1.0, 0.01});
+    grid->setRowStretchFactors({0.001, 1.0});
+    auto *margins = new QCPMarginGroup(plot);
+    for (QCPLayoutElement *e : std::initializer_list<QCPLayoutElement *> {m_before->axisRect(), m_after->axisRect(),
+                                                                          m_change->axisRect(), m_scale})
+        e->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    // The three as wide as each other, whichever has the positions' labels: they tick alike.
+    auto *sides = new QCPMarginGroup(plot);
+    for (HeatmapPanel *panel : {m_before.get(), m_after.get(), m_change.get()})
+        panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->setBarWidth(12);
+    PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
+    for (HeatmapPanel *panel : {m_before.get(), m_after.get(), m_change.get()}) {
+        panel->setShowSpread(false);
+        for (QCPAxis *axis : {panel->axisRect()->axis(QCPAxis::atBottom), panel->axisRect()->axis(QCPAxis::atLeft)})
+            axis->ticker()->setTickCount(4);
+        m_passing.append(passingFrame(panel->axisRect()));
+    }
+    for (HeatmapPanel *panel : {m_after.get(), m_change.get()})
+        panel->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
+    // The three show the same cells: zooming one zooms the others.
+    for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+        QCPAxis *lead = m_after->axisRect()->axis(type);
+        for (HeatmapPanel *panel : {m_before.get(), m_change.get()}) {
+            QCPAxis *other = panel->axisRect()->axis(type);
+            QObject::connect(lead, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), other,
+                             qOverload<const QCPRange &>(&QCPAxis::setRange));
+            QObject::connect(other, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), lead,
+                             qOverload<const QCPRange &>(&QCPAxis::setRange));
+        }
+    }
+}
+
+QList<ViewAxis> RopeInputFigure::viewAxes() const
+{
+    const QCPAxisRect *rect = m_after->axisRect();
+    return {{QString::fromUtf16(RopeInputModel::kColumnsAxis), rect->axis(QCPAxis::atBottom)},
+            {QString::fromUtf16(RopeInputModel::kPositionsAxis), rect->axis(QCPAxis::atLeft)}};
+}
+
+void RopeInputFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    const Shape shape = Quantities::shape(Quantity::RopeInput, params);
+    const std::int64_t rows = std::min(shape.rows, RopeInputModel::kFirstPositions);
+    m_after->showBlock(ViewOptions::inView(state, {0, rows, 0, shape.cols}));
+}
+
+QList<PanelExtent> RopeInputFigure::panels(double pixelRatio) const
+{
+    return {m_before->extent(pixelRatio), m_after->extent(pixelRatio), m_change->extent(pixelRatio)};
+}
+
+void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const RopeInputData>(data);
+    const RopeInputData &d = *m_data;
+    // One colour range for all: a rotation keeps each pair's norm, so before and after spread alike.
+    HeatmapStyle style;
+    const double extent = std::max({d.before.colourExtent, d.after.colourExtent, 1e-12});
+    style.dataRange = {-extent, extent};
+    m_before->setGrid(d.before, style);
+    m_after->setGrid(d.after, style);
+    m_change->setGrid(d.change, style);
+    m_scale->axis()->setLabel(m_compact ? u"value"_s : u"X, R(p)·X and their difference"_s);
+    const bool passing = d.rotaryDim < d.headDim;
+    const double r = static_cast<double>(d.rotaryDim) - 0.5, end = static_cast<double>(d.headDim) - 0.5;
+    for (QCPItemRect *frame : m_passing)
+        RopePlot::placeShade(frame, passing, r, end);
+    m_beforeTitle->setText(m_compact ? u"X = s·E"_s : u"before: X = s·E, one head"_s);
+    m_afterTitle->setText(m_compact ? u"R(p)·X"_s : u"after: rope-input = R(p)·X"_s);
+    QString change = m_compact ? u"change"_s : u"change: R(p)·X − X"_s;
+    if (d.attentionFactor != 1.0 && !m_compact)
+        change += u", with cos and sin × %1"_s.arg(NumberText::compact(d.attentionFactor, 4));
+    if (passing && !m_compact)
+        change += u" (columns %1– pass, dashed)"_s.arg(d.rotaryDim);
+    m_changeTitle->setText(change);
+    QStringList parts {m_compact ? u"RoPE on the input"_s : u"RoPE turns one head of the input, pair by pair"_s,
+                       d.scaling, d.model, RopeText::layoutText(d.layout)};
+    if (!m_compact)
+        parts.append(d.input);
+    const QString cells = FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols);
+    if (!cells.isEmpty())
+        parts.append(cells);
+    if (d.after.isPreview())
+        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * d.after.rowCoverage, 0, 'g', 2));
+    m_title->setText(parts.join(u"  ·  "_s));
+}
+
+QList<PositionAxis> RopeInputFigure::positionAxes() const
+{
+    return {{m_before->axisRect(), true}, {m_after->axisRect(), true}, {m_change->axisRect(), true}};
+}
+
+std::optional<HoverPoint> RopeInputFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_data)
+        return std::nullopt;
+    const Shape head = engine.shape(Quantity::RopeInput);
+    for (const HeatmapPanel *panel : {m_before.get(), m_after.get(), m_change.get()}) {
+        const auto cell = panel->cellAt(pixel, head);
+        if (!cell)
+            continue;
+        // The cell itself, exact, from the engine: X, R(p)·X, or their difference.
+        const Block block {cell->first, 1, cell->second, 1};
+        RowMatrixXf before(1, 1), after(1, 1);
+        engine.computeBlock(Quantity::Input, block, before);
+        engine.computeBlock(Quantity::RopeInput, block, after);
+        HoverPoint point;
+        point.position = cell->first;
+        point.column = cell->second;
+        if (panel == m_before.get()) {
+            point.value = before(0, 0);
+            point.valueName = u"X before the rotation"_s;
+            point.quantity = Quantity::Input;
+        } else if (panel == m_after.get()) {
+            point.value = after(0, 0);
+            point.valueName = u"rope-input"_s;
+            point.quantity = Quantity::RopeInput;
+        } else {
+            point.value = double(after(0, 0)) - double(before(0, 0));
+            point.valueName = u"rope-input − X"_s;
+        }
+        return point;
+    }
+    return std::nullopt;
+}
+
+QList<QCPAxisRect *> RopeInputFigure::pictureRects() const
+{
+    return {m_before->axisRect(), m_after->axisRect(), m_change->axisRect()};
+}
+
+} // namespace posenc

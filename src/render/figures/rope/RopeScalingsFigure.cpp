@@ -1,0 +1,178 @@
+#include "RopeScalingsFigure.h"
+
+#include "RopePlot.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
+#include "render/PlotStyle.h"
+
+#include "render/data/FigureText.h"
+#include "render/data/rope/RopeText.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kScalingsContext(60, 60, 60);
+
+// What a type does to the pairs, in a few words for its legend entry.
+QString scalingWords(RopeType type, double factor)
+{
+    switch (type) {
+    case RopeType::Default:
+        return u"unscaled"_s;
+    case RopeType::Linear:
+        return u"all ÷ %1"_s.arg(RopeText::number(factor));
+    case RopeType::Dynamic:
+        return u"NTK, θ raised"_s;
+    case RopeType::Yarn:
+        return u"ramp"_s;
+    case RopeType::LongRope:
+        return u"a factor a pair"_s;
+    case RopeType::Llama3:
+        return u"three bands"_s;
+    case RopeType::Proportional:
+        return u"F·head_dim/2 pairs"_s;
+    }
+    return QString();
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeRopeScalingsFigure()
+{
+    return std::make_unique<FigureDescriptorOf<RopeScalingsModel, RopeScalingsFigure>>();
+}
+
+RopeScalingsFigure::RopeScalingsFigure(QCustomPlot *plot)
+    : m_plot(plot)
+    , m_title(PlotStyle::resetWithTitle(plot))
+    , m_rect(new QCPAxisRect(plot))
+{
+    m_note = PlotStyle::smallText(plot, plot->plotLayout(), 1, 0);
+    plot->plotLayout()->addElement(2, 0, m_rect);
+    PlotStyle::styleAxisRect(m_rect);
+    m_rect->axis(QCPAxis::atBottom)->setLabel(u"rotary pair i"_s);
+    IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
+    PlotStyle::setLogAxis(m_rect->axis(QCPAxis::atLeft));
+    m_rect->axis(QCPAxis::atLeft)->setLabel(u"wavelength λᵢ = 2π/θᵢ (positions)"_s);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 2);
+}
+
+QList<PanelExtent> RopeScalingsFigure::panels(double pixelRatio) const
+{
+    const QCPRange x = m_rect->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_rect->axis(QCPAxis::atLeft)->range();
+    return {{m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
+}
+
+void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const RopeScalingsData>(data);
+    const RopeScalingsData &d = *m_data;
+    // The graphs are made anew: the types drawn change with the parameters.
+    m_legend->clearItems();
+    m_legend->setWrap(3);
+    const QList<QCPGraph *> old = m_rect->graphs();
+    for (QCPGraph *graph : old)
+        m_plot->removeGraph(graph);
+    std::int64_t pairs = 1;
+    QList<double> values {double(d.original), double(d.extended)};
+    for (const RopeScalingCurve &curve : d.curves) {
+        pairs = std::max(pairs, curve.pairs);
+        values += curve.wavelength;
+    }
+    const double x0 = -0.5, x1 = static_cast<double>(pairs) - 0.5;
+    m_rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
+    m_rect->axis(QCPAxis::atLeft)->setRange(RopePlot::logRange(values, 2.0));
+    QCPGraph *original = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
+    RopePlot::horizontal(original, x0, x1, double(d.original));
+    original->setName(u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
+    QCPGraph *extended = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
+    RopePlot::horizontal(extended, x0, x1, double(d.extended));
+    extended->setName(u"stretched to %1"_s.arg(FigureText::formatCount(d.extended)));
+    // The default, the reference, under the others; the parameters' own type last, on top.
+    QList<const RopeScalingCurve *> order;
+    for (const RopeScalingCurve &curve : d.curves)
+        if (curve.type == RopeType::Default)
+            order.append(&curve);
+    for (const RopeScalingCurve &curve : d.curves)
+        if (!curve.chosen && curve.type != RopeType::Default)
+            order.append(&curve);
+    for (const RopeScalingCurve &curve : d.curves)
+        if (curve.chosen && curve.type != RopeType::Default)
+            order.append(&curve);
+    QMap<int, QCPGraph *> byType;
+    for (const RopeScalingCurve *curve : order) {
+        const QColor color = RopePlot::typeColor(curve->type);
+        // Dashed where another curve may lie beneath: the default under the fast pairs of yarn and
+        // llama3, linear under proportional at F = 1.
+        const bool dashed = curve->type == RopeType::Default || curve->type == RopeType::Proportional;
+        QCPGraph *graph
+            = RopePlot::line(m_rect, color, curve->chosen ? 3.0 : 1.8, dashed ? Qt::DashLine : Qt::SolidLine);
+        graph->setData(curve->pair, curve->wavelength, true);
+        PlotStyle::showLonePoint(graph);
+        QString name = RopeText::typeWord(curve->type);
+        if (curve->chosen)
+            name += u" (chosen)"_s;
+        QString words = scalingWords(curve->type, d.factor);
+        if (curve->type == RopeType::Proportional && d.proportionalIsLinear)
+            words = u"= linear at F = 1"_s;
+        else if (curve->type == RopeType::Proportional && curve->pair.size() < curve->pairs)
+            words = u"%1 of %2 pairs turn"_s.arg(curve->pair.size()).arg(curve->pairs);
+        name += u": "_s + words;
+        if (curve->attentionFactor != 1.0)
+            name += u", attention × %1"_s.arg(NumberText::compact(curve->attentionFactor, 4));
+        graph->setName(name);
+        byType.insert(static_cast<int>(curve->type), graph);
+    }
+    // In the legend in the types' order, then the two contexts.
+    for (const RopeScalingCurve &curve : d.curves)
+        MeasuredText::addToLegend(byType.value(static_cast<int>(curve.type)), m_legend);
+    MeasuredText::addToLegend(original, m_legend);
+    MeasuredText::addToLegend(extended, m_legend);
+
+    QStringList notes;
+    if (d.factorAssumed || d.originalAssumed) {
+        QStringList assumed;
+        if (d.factorAssumed)
+            assumed.append(u"factor %1"_s.arg(RopeText::number(d.factor)));
+        if (d.originalAssumed)
+            assumed.append(u"original context = max-len"_s);
+        notes.append(m_compact ? u"assumed: %1"_s.arg(assumed.join(u", "_s))
+                               : u"not in these parameters, so assumed: %1"_s.arg(assumed.join(u", "_s)));
+    }
+    if (!m_compact) {
+        notes.append(u"HF's defaults where a type's own values are not given"_s);
+        if (!d.left.isEmpty())
+            notes.append(u"left out: %1"_s.arg(d.left.join(u", "_s)));
+    }
+    PlotStyle::setCollapsibleText(m_note, notes.join(u"  ·  "_s));
+    m_title->setText(u"%1  ·  %2  ·  factor f = %3: L₀ = %4 stretched to %5"_s.arg(
+        m_compact ? u"RoPE scalings"_s : u"Every RoPE scaling of one model"_s, d.model, RopeText::number(d.factor),
+        FigureText::formatCount(d.original), FigureText::formatCount(d.extended)));
+}
+
+std::optional<HoverPoint> RopeScalingsFigure::hoverAt(const QPointF &pixel, const Engine &) const
+{
+    if (!m_data || !m_rect->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const auto i = std::llround(m_rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
+    QStringList parts;
+    for (const RopeScalingCurve &curve : m_data->curves)
+        if (i >= 0 && i < curve.pair.size())
+            parts.append(u"%1 %2"_s.arg(RopeText::typeWord(curve.type), NumberText::compact(curve.wavelength[i], 4)));
+    if (parts.isEmpty())
+        return std::nullopt;
+    HoverPoint point;
+    point.hasPosition = false;
+    point.valueName = u"pair %1, wavelengths: %2"_s.arg(i).arg(parts.join(u", "_s));
+    return point;
+}
+
+} // namespace posenc

@@ -1,0 +1,197 @@
+// The rope-rotation figure: the chosen pair's points on its circle are (cos p·theta_i,
+// sin p·theta_i) times the attention factor, and the tables beside it hold the same, against
+// float64 formulas written here, in both layouts; its pair option is checked with its range.
+#include "render/FigureExporter.h"
+#include "render/figures/rope/RopeRotationFigure.h"
+
+#include "RopeFigureReference.h"
+#include "RopeSlides.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params small(RopeLayout layout, RopeType type = RopeType::Yarn)
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.dModel = 64;
+    p.maxLen = 300;
+    p.rope.headDim = 32;
+    p.rope.layout = layout;
+    p.rope.type = type;
+    if (type == RopeType::Yarn) {
+        p.rope.factor = 4.0;
+        p.rope.originalMaxLen = 64;
+    }
+    return p;
+}
+
+PanelExtent panel(QSize size, double x0, double x1, double y0, double y1)
+{
+    return {size, 1.0, {x0, x1}, {y0, y1}};
+}
+
+// The figure's data for the tables' view: columns [0, cols) and positions [0, rows), one pixel a cell.
+std::shared_ptr<const RopeRotationData> compute(const Params &p, const FigureState &state, std::int64_t rows,
+                                                std::int64_t cols)
+{
+    const auto engine = std::make_shared<const Engine>(p);
+    FigureRequest request;
+    request.engine = engine;
+    request.state = state;
+    const PanelExtent table
+        = panel(QSize(int(cols) * 4, int(rows) * 2), -0.5, double(cols) - 0.5, -0.5, double(rows) - 0.5);
+    request.panels = {panel(QSize(300, 300), -1, 1, -1, 1), table, table};
+    const std::atomic<bool> cancel {false};
+    const FigureResult result = FigureBuilds::figure(u"rope-rotation"_s).model().compute(request, cancel);
+    return std::static_pointer_cast<const RopeRotationData>(result.data);
+}
+
+} // namespace
+
+class TestRopeRotationFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void circleIsTheRotation_data();
+    void circleIsTheRotation();
+    void tablesHoldTheRotation_data();
+    void tablesHoldTheRotation();
+    void manyPositionsAreTakenEveryStrideTh();
+    void pairOptionIsChecked();
+    void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
+};
+
+void TestRopeRotationFigure::circleIsTheRotation_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<QString>("pair");
+    QTest::newRow("half, yarn, default pair") << small(RopeLayout::Half) << QString();
+    QTest::newRow("interleaved, yarn, pair 3") << small(RopeLayout::Interleaved) << u"3"_s;
+    QTest::newRow("half, default type, last pair") << small(RopeLayout::Half, RopeType::Default) << u"15"_s;
+}
+
+void TestRopeRotationFigure::circleIsTheRotation()
+{
+    QFETCH(Params, p);
+    QFETCH(QString, pair);
+    FigureState state;
+    if (!pair.isEmpty())
+        state.options.insert(u"pair"_s, pair);
+    const auto d = compute(p, state, 200, 16);
+    QVERIFY(d);
+    const std::int64_t i = pair.isEmpty() ? 4 : pair.toLongLong(); // default: rotary dim / 8
+    QCOMPARE(d->pair, i);
+    const double theta = roperef::inv(p)[std::size_t(i)];
+    const double a = roperef::attentionFactor(p);
+    QVERIFY(std::abs(d->frequency - theta) <= 1e-15 * theta);
+    QCOMPARE(d->attentionFactor, a);
+    // The positions in view, up to one turn: ceil(2 pi / theta) + 1 points at most.
+    const auto turn = qsizetype(std::ceil(roperef::kTwoPi / theta)) + 1;
+    QCOMPARE(d->position.size(), std::min<qsizetype>(200, turn));
+    QCOMPARE(d->oneTurn, turn < 200);
+    QCOMPARE(d->stride, 1);
+    for (qsizetype k = 0; k < d->position.size(); ++k) {
+        const double angle = d->position[k] * theta;
+        QVERIFY2(std::abs(d->x[k] - a * std::cos(angle)) < 1e-6 && std::abs(d->y[k] - a * std::sin(angle)) < 1e-6,
+                 qPrintable(u"p %1: (%2, %3)"_s.arg(d->position[k]).arg(d->x[k]).arg(d->y[k])));
+        // On the circle of radius a.
+        QVERIFY(std::abs(std::hypot(d->x[k], d->y[k]) - a) < 1e-6);
+    }
+}
+
+void TestRopeRotationFigure::tablesHoldTheRotation_data()
+{
+    QTest::addColumn<RopeLayout>("layout");
+    QTest::newRow("half") << RopeLayout::Half;
+    QTest::newRow("interleaved") << RopeLayout::Interleaved;
+}
+
+void TestRopeRotationFigure::tablesHoldTheRotation()
+{
+    QFETCH(RopeLayout, layout);
+    const Params p = small(layout);
+    // One pixel a cell: the grids are the tables' cells. Half: the pairs' h columns; interleaved:
+    // all r, pair j/2 in column j.
+    const std::int64_t cols = RopeRotationModel::shownColumns(p);
+    QCOMPARE(cols, layout == RopeLayout::Half ? 16 : 32);
+    const auto d = compute(p, {}, 120, cols);
+    QVERIFY(d);
+    QCOMPARE(d->cos.rows, 120);
+    QCOMPARE(d->cos.cols, int(cols));
+    const std::vector<double> inv = roperef::inv(p);
+    const double a = roperef::attentionFactor(p);
+    for (int row = 0; row < 120; ++row) {
+        for (int col = 0; col < int(cols); ++col) {
+            const double theta = inv[std::size_t(layout == RopeLayout::Half ? col : col / 2)];
+            QVERIFY(std::abs(d->cos.at(row, col) - a * std::cos(row * theta)) < 1e-6);
+            QVERIFY(std::abs(d->sin.at(row, col) - a * std::sin(row * theta)) < 1e-6);
+        }
+    }
+}
+
+void TestRopeRotationFigure::manyPositionsAreTakenEveryStrideTh()
+{
+    // The last pair turns once in ~35,000 positions: all 5,000 in view are within its turn, 512
+    // points at most, every 10th.
+    Params p = small(RopeLayout::Half, RopeType::Default);
+    p.maxLen = 5000;
+    FigureState slow;
+    slow.options.insert(u"pair"_s, u"15"_s);
+    const auto d = compute(p, slow, 5000, 16);
+    QVERIFY(d);
+    QVERIFY(!d->oneTurn);
+    QCOMPARE(d->stride, 10);
+    QCOMPARE(d->position.size(), 500);
+    QCOMPARE(d->position[1], 10.0);
+}
+
+void TestRopeRotationFigure::pairOptionIsChecked()
+{
+    const FigureModel &model = FigureBuilds::figure(u"rope-rotation"_s).model();
+    const Params p = small(RopeLayout::Half);
+    QCOMPARE(model.defaultText(u"pair"_s, p), u"4"_s);
+    for (const QString &bad : {u"16"_s, u"-1"_s, u"two"_s}) {
+        FigureState state;
+        state.options.insert(u"pair"_s, bad);
+        const QList<ParamError> problems = model.check(p, state);
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems.front().key, u"pair"_s);
+        QVERIFY2(problems.front().allowed.contains(u"[0, 15]"_s), qPrintable(problems.front().allowed));
+    }
+    FigureState last;
+    last.options.insert(u"pair"_s, u"15"_s);
+    QVERIFY(model.check(p, last).isEmpty());
+}
+
+void TestRopeRotationFigure::figureIsRegisteredAndExports()
+{
+    const FigureDescriptor &figure = FigureBuilds::figure(u"rope-rotation"_s);
+    QCOMPARE(figure.model().inputs({}), (QList<Quantity> {Quantity::RopeCos, Quantity::RopeSin}));
+    FigureState state;
+    state.options.insert(u"pair"_s, u"20"_s);
+    state.options.insert(u"positions"_s, u"0:400"_s);
+    const FigureSize size = FigureSize::fromPixels(QSize(900, 500));
+    const auto built = FigureBuilds::build(u"rope-rotation"_s, roperef::llama31(), size, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(900, 500));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(texts.contains(u"pair 20"_s), qPrintable(texts));
+}
+
+void TestRopeRotationFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-rotation"_s);
+}
+
+QTEST_MAIN(TestRopeRotationFigure)
+#include "tst_roperotationfigure.moc"

@@ -1,0 +1,156 @@
+// The rope-scalings figure: every rope_type for one model, each curve against the float64 formula
+// of its type written here with the model's factor and original context, the types the model
+// lacks the parameters of said in the figure, longrope only with its factor lists.
+#include "render/FigureExporter.h"
+#include "render/figures/rope/RopeScalingsFigure.h"
+
+#include "RopeFigureReference.h"
+#include "RopeSlides.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+bool close(double a, double b, double relative = 1e-12)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+QList<RopeType> typesOf(const RopeScalingsData &d)
+{
+    QList<RopeType> types;
+    for (const RopeScalingCurve &curve : d.curves)
+        types.append(curve.type);
+    return types;
+}
+
+// Each curve against its formula at the data's factor, original and stretched context.
+void checkCurves(const Params &model, const RopeScalingsData &d)
+{
+    for (const RopeScalingCurve &curve : d.curves) {
+        Params p = model;
+        p.maxLen = d.extended;
+        if (curve.type != model.rope.type) {
+            p.rope.type = curve.type;
+            p.rope.factor = d.factor;
+            p.rope.originalMaxLen = d.original;
+        }
+        const std::vector<double> inv = roperef::inv(p);
+        qsizetype drawn = 0;
+        for (std::size_t i = 0; i < inv.size(); ++i) {
+            if (inv[i] == 0.0)
+                continue;
+            QVERIFY2(close(curve.wavelength[drawn], roperef::kTwoPi / inv[i]),
+                     qPrintable(u"type %1 pair %2: %3 vs %4"_s.arg(int(curve.type))
+                                    .arg(i)
+                                    .arg(curve.wavelength[drawn])
+                                    .arg(roperef::kTwoPi / inv[i])));
+            ++drawn;
+        }
+        QCOMPARE(curve.wavelength.size(), drawn);
+        QVERIFY(close(curve.attentionFactor, roperef::attentionFactor(p)));
+        QCOMPARE(curve.chosen, curve.type == model.rope.type);
+    }
+}
+
+} // namespace
+
+class TestRopeScalingsFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void llama31UnderEveryType();
+    void aModelWithoutScalingAssumesAFactor();
+    void longropeWithItsLists();
+    void figureIsRegisteredAndExports();
+    void llamaAndGptOssFitASlide();
+};
+
+void TestRopeScalingsFigure::llama31UnderEveryType()
+{
+    const Params p = roperef::llama31();
+    const RopeScalingsData d = RopeScalingsModel::compute(p);
+    QCOMPARE(typesOf(d),
+             (QList<RopeType> {RopeType::Default, RopeType::Linear, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3,
+                               RopeType::Proportional}));
+    QCOMPARE(d.factor, 8.0);
+    QVERIFY(!d.factorAssumed && !d.originalAssumed);
+    QCOMPARE(d.original, 8192);
+    QCOMPARE(d.extended, 131072);
+    QVERIFY(d.left.contains(u"longrope (no factor lists)"_s));
+    checkCurves(p, d);
+    // yarn stretched by 8 keeps its 0.1 ln 8 + 1.
+    QVERIFY(close(d.curves[3].attentionFactor, 0.1 * std::log(8.0) + 1.0));
+    // proportional at F = 1 is linear: every pair divided by the factor.
+    for (qsizetype i = 0; i < d.curves[5].wavelength.size(); ++i)
+        QVERIFY(close(d.curves[5].wavelength[i], d.curves[1].wavelength[i]));
+}
+
+void TestRopeScalingsFigure::aModelWithoutScalingAssumesAFactor()
+{
+    // Llama 2 gives neither a factor nor an original length: the figure stretches its 4,096
+    // positions by 4 and says so.
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.maxLen = 4096;
+    const RopeScalingsData d = RopeScalingsModel::compute(p);
+    QVERIFY(d.factorAssumed && d.originalAssumed);
+    QCOMPARE(d.factor, RopeScalingsModel::kAssumedFactor);
+    QCOMPARE(d.original, 4096);
+    QCOMPARE(d.extended, 16384);
+    checkCurves(p, d);
+    const auto built = FigureBuilds::build(u"rope-scalings"_s, p, FigureSize::fromPixels(QSize(1400, 800)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(texts.contains(u"assumed: factor 4, original context = max-len"_s), qPrintable(texts));
+}
+
+void TestRopeScalingsFigure::longropeWithItsLists()
+{
+    // Phi-3-like: 48 pairs, short factors 1, long factors rising; max_len past the original
+    // takes the long ones.
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.dModel = 3072;
+    p.maxLen = 131072;
+    p.rope.headDim = 96;
+    p.rope.type = RopeType::LongRope;
+    p.rope.originalMaxLen = 4096;
+    for (int i = 0; i < 48; ++i) {
+        p.rope.shortFactor.push_back(1.0 + 0.01 * i);
+        p.rope.longFactor.push_back(1.0 + 1.5 * i);
+    }
+    QVERIFY(p.validate().isEmpty());
+    const RopeScalingsData d = RopeScalingsModel::compute(p);
+    QVERIFY(typesOf(d).contains(RopeType::LongRope));
+    QVERIFY(d.left.isEmpty());
+    QVERIFY(d.factorAssumed); // longrope's own factor is max_len / original; the others take 4
+    checkCurves(p, d);
+    // Its attention factor: sqrt(1 + ln 32 / ln 4096).
+    QVERIFY(close(d.curves[4].attentionFactor, std::sqrt(1.0 + std::log(32.0) / std::log(4096.0))));
+}
+
+void TestRopeScalingsFigure::figureIsRegisteredAndExports()
+{
+    const FigureDescriptor &figure = FigureBuilds::figure(u"rope-scalings"_s);
+    QCOMPARE(figure.model().families(), QList<Encoding> {Encoding::Rope});
+    const FigureSize size = FigureSize::fromPixels(QSize(800, 500));
+    const auto built = FigureBuilds::build(u"rope-scalings"_s, roperef::gptOss(), size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
+}
+
+void TestRopeScalingsFigure::llamaAndGptOssFitASlide()
+{
+    RopeSlides::check(u"rope-scalings"_s);
+}
+
+QTEST_MAIN(TestRopeScalingsFigure)
+#include "tst_ropescalingsfigure.moc"
