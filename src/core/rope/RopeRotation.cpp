@@ -35,58 +35,42 @@ void RopeRotation::fillTable(bool cosine, const Block &block, BlockRef out, bool
     if (block.isEmpty() || span.end <= span.first)
         return;
     const std::int64_t h = m_pairs;
-    // The kernel's sines are its columns [0, h), its cosines [h, 2h).
+    const std::int64_t pairCount = span.end - span.first;
+    // The kernel's sines are its columns [0, h), its cosines [h, 2h). A chunk of rows of the
+    // pairs asked for is filled into this thread's buffer, which stays in the cache, then each
+    // output row is written once from it (around the caches with `streaming`).
     const std::int64_t offset = cosine ? h : 0;
-    const Block kernelBlock {block.row0, block.rows, offset + span.first, span.end - span.first};
-    const std::int64_t width = block.cols;
-    // A run of rows is put together here from its tiles, then written out row by row.
-    thread_local std::vector<float> t_run;
-    t_run.resize(std::max(t_run.size(), static_cast<std::size_t>(PositionalTable::kRunRows * width)));
-    float *run = t_run.data();
+    const std::int64_t chunkRows = std::clamp<std::int64_t>(kChunkBytes / (4 * pairCount), 1, block.rows);
+    thread_local RowMatrixXf t_chunk;
+    if (t_chunk.rows() < chunkRows || t_chunk.cols() != pairCount)
+        t_chunk.resize(chunkRows, pairCount);
+    thread_local std::vector<float> t_row;
+    t_row.resize(static_cast<std::size_t>(block.cols));
     const std::int64_t col0 = block.col0;
     const std::int64_t colEnd = block.colEnd();
-    m_kernel.forEachTile(kernelBlock, [&](const PositionalTable::Tile &tile) {
-        const std::int64_t t0 = tile.col0 - offset; // the tile's first pair
-        const std::int64_t t1 = t0 + tile.cols;
-        for (std::int64_t r = 0; r < tile.rows; ++r) {
-            const float *src = tile.values + r * tile.stride;
-            float *dst = run + r * width; // column c at dst[c - col0]
+    for (std::int64_t r0 = 0; r0 < block.rows; r0 += chunkRows) {
+        const std::int64_t rows = std::min(chunkRows, block.rows - r0);
+        m_kernel.fill({block.row0 + r0, rows, offset + span.first, pairCount}, t_chunk.topRows(rows));
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const float *src = t_chunk.row(r).data() - span.first; // src[i]: pair i
+            float *to = out.row(r0 + r).data();
+            // Column c of the output holds pair c mod h (half) or c / 2 (interleaved).
+            float *row = streaming ? t_row.data() : to;
             if (m_layout == RopeLayout::Half) {
                 for (const std::int64_t base : {std::int64_t(0), h}) {
-                    const std::int64_t c0 = std::max(col0, base + t0);
-                    const std::int64_t c1 = std::min(colEnd, base + t1);
+                    const std::int64_t c0 = std::max(col0, base + span.first);
+                    const std::int64_t c1 = std::min(colEnd, base + span.end);
                     if (c0 < c1)
-                        std::copy(src + (c0 - base - t0), src + (c1 - base - t0), dst + (c0 - col0));
+                        std::copy(src + (c0 - base), src + (c1 - base), row + (c0 - col0));
                 }
-                continue;
+            } else {
+                for (std::int64_t c = col0; c < colEnd; ++c)
+                    row[c - col0] = src[c / 2];
             }
-            // Interleaved: theta_0, theta_0, theta_1, theta_1, ...
-            std::int64_t c = std::max(col0, 2 * t0);
-            const std::int64_t c1 = std::min(colEnd, 2 * t1);
-            if (c < c1 && c % 2 == 1) {
-                dst[c - col0] = src[c / 2 - t0];
-                ++c;
-            }
-            for (; c + 1 < c1; c += 2) {
-                const float v = src[c / 2 - t0];
-                dst[c - col0] = v;
-                dst[c + 1 - col0] = v;
-            }
-            if (c < c1)
-                dst[c - col0] = src[c / 2 - t0];
-        }
-        // The run's last tile completes its rows.
-        if (tile.col0 + tile.cols < kernelBlock.colEnd())
-            return;
-        for (std::int64_t r = 0; r < tile.rows; ++r) {
-            float *to = out.row(tile.row0 + r - block.row0).data();
-            const float *from = run + r * width;
             if (streaming)
-                streamCopy(to, from, width);
-            else
-                std::copy(from, from + width, to);
+                streamCopy(to, row, block.cols);
         }
-    });
+    }
 }
 
 void RopeRotation::rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const

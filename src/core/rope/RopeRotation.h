@@ -36,6 +36,8 @@ public:
     void rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const;
 
 private:
+    // The bytes of kernel values a fill holds at once: within the second-level cache.
+    static constexpr std::int64_t kChunkBytes = std::int64_t(64) << 10;
     // The pairs a block of the table's or of the head's columns reads: [first, end).
     struct PairSpan
     {
