@@ -153,10 +153,15 @@ void TestCliDescribe::phi3FromItsPreset()
     QVERIFY(std::abs(valueOf(list, u"attention_factor"_s).toDouble() - expected) < 1e-12);
     QCOMPARE(QString::number(valueOf(list, u"attention_factor"_s).toDouble(), 'f', 4), u"1.1902"_s);
     QCOMPARE(valueOf(list, u"rope_type"_s), u"longrope"_s);
-    // A flag overrides the preset: at 4096 positions the short factors apply and the factor is 1.
+    // A flag overrides the preset: at 4096 positions the short factors apply, but the attention
+    // factor stays the model's (HF fixes it from the config, not from the sequence length).
     const Run shorter = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--max-len"_s, u"4096"_s});
     QCOMPARE(shorter.exitCode, 0);
-    QCOMPARE(valueOf(lines(shorter.out), u"attention_factor"_s), u"1"_s);
+    QVERIFY(std::abs(valueOf(lines(shorter.out), u"attention_factor"_s).toDouble() - expected) < 1e-12);
+    // Without the factor and without an attention factor, longrope is refused, naming the flag.
+    const Run noFactor = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--rope-factor"_s, u"unset"_s});
+    QCOMPARE(noFactor.exitCode, 2);
+    QVERIFY2(noFactor.err.contains(u"--rope-factor"_s), qPrintable(noFactor.err));
 }
 
 void TestCliDescribe::llama2CriticalDimensionAndPositionSteps()

@@ -311,11 +311,17 @@ void TestCliEncodings::badRopeValuesExitTwo_data()
         {u"--head-dim: must be an even integer in [2, 64] (d_model); got 128"_s});
     row("theta 1", {u"--rope-theta"_s, u"1"_s}, {u"--rope-theta: must be a number in (1, 1e15]; got 1"_s});
     row("factor 0", {u"--rope-type"_s, u"linear"_s, u"--rope-factor"_s, u"0"_s},
-        {u"--rope-factor: must be a number in (0, 1000000]; got 0"_s});
+        {u"--rope-factor: must be a number in [0.001, 1000000]; got 0"_s});
     row("factor negative", {u"--rope-type"_s, u"yarn"_s, u"--original-max-len"_s, u"4096"_s, u"--rope-factor=-2"_s},
-        {u"--rope-factor: must be a number in (0, 1000000]; got -2"_s});
+        {u"--rope-factor: must be a number in [0.001, 1000000]; got -2"_s});
+    row("factor below 0.001", {u"--rope-type"_s, u"linear"_s, u"--rope-factor"_s, u"1e-300"_s},
+        {u"--rope-factor: must be a number in [0.001, 1000000]; got 1e-300"_s});
+    row("longrope without a factor",
+        {u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s, u"8"_s, u"--original-max-len"_s, u"16"_s,
+         u"--short-factor"_s, u"1,1,1,1"_s, u"--long-factor"_s, u"1,1,1,1"_s},
+        {u"--rope-factor: is needed by rope-type longrope"_s});
     row("factor missing", {u"--rope-type"_s, u"llama3"_s, u"--original-max-len"_s, u"8192"_s},
-        {u"--rope-factor: is needed by rope-type llama3"_s, u"it must be a number in (0, 1000000]"_s});
+        {u"--rope-factor: is needed by rope-type llama3"_s, u"it must be a number in [0.001, 1000000]"_s});
     row("original length missing", {u"--rope-type"_s, u"yarn"_s, u"--rope-factor"_s, u"4"_s},
         {u"--original-max-len: is needed by rope-type yarn: the context length the model was trained on; it must be "
          "an integer in [1, 16777216]"_s});
@@ -325,13 +331,13 @@ void TestCliEncodings::badRopeValuesExitTwo_data()
     row("longrope list of the wrong length",
         {u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s, u"8"_s, u"--original-max-len"_s, u"16"_s,
          u"--short-factor"_s, u"1,1,1"_s, u"--long-factor"_s, u"1,1,1,1"_s},
-        {u"--short-factor: has 3 values; it must be a list of 4 finite numbers > 0 (rotary_dim / 2)"_s});
+        {u"--short-factor: has 3 values; it must be a list of 4 numbers in [0.001, 1000000] (rotary_dim / 2)"_s});
     row("longrope list missing",
         {u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s, u"8"_s, u"--original-max-len"_s, u"16"_s,
          u"--short-factor"_s, u"1,1,1,1"_s},
-        {u"--long-factor: is needed by rope-type longrope"_s, u"a list of 4 finite numbers > 0"_s});
+        {u"--long-factor: is needed by rope-type longrope"_s, u"a list of 4 numbers in [0.001, 1000000]"_s});
     row("longrope list with a zero", {u"--short-factor"_s, u"1,0"_s},
-        {u"--short-factor: must be none or a list of finite numbers > 0; got '1,0'"_s});
+        {u"--short-factor: must be none or a list of numbers in [0.001, 1000000]; got '1,0'"_s});
     row("llama3 low above high",
         {u"--rope-type"_s, u"llama3"_s, u"--rope-factor"_s, u"8"_s, u"--original-max-len"_s, u"8192"_s,
          u"--low-freq-factor"_s, u"5"_s, u"--high-freq-factor"_s, u"4"_s},

@@ -250,6 +250,7 @@ Params phi3Mini128k(std::int64_t maxLen)
     Params p = ropeParams(96, 10000.0, RopeType::LongRope);
     p.maxLen = maxLen;
     p.rope.originalMaxLen = 4096;
+    p.rope.factor = 32.0; // HF: max_position_embeddings 131072 / original 4096
     p.rope.shortFactor = kPhi3Short;
     p.rope.longFactor = kPhi3Long;
     return p;
@@ -536,13 +537,14 @@ void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch_data()
     QTest::addColumn<bool>("usesLong");
     QTest::addColumn<double>("expectedAttention");
     const auto phi3 = [](double f) { return std::sqrt(1.0 + std::log(f) / std::log(4096.0)); };
-    QTest::newRow("Phi-3-mini-128k at 131072: long, 1.1902")
-        << qint64(131072) << kUnset << kUnset << true << phi3(32.0);
-    QTest::newRow("at the original 4096: short, factor 1") << qint64(4096) << kUnset << kUnset << false << 1.0;
-    QTest::newRow("one past it: long") << qint64(4097) << kUnset << kUnset << true << phi3(4097.0 / 4096.0);
-    QTest::newRow("below it: short") << qint64(100) << kUnset << kUnset << false << 1.0;
-    QTest::newRow("a factor given") << qint64(100) << 32.0 << kUnset << false << phi3(32.0);
-    QTest::newRow("an attention factor given") << qint64(131072) << kUnset << 1.5 << true << 1.5;
+    // The attention factor is the model's, f = 131072 / 4096 = 32 as HF derives it: the sequence
+    // length switches the lists only.
+    QTest::newRow("Phi-3-mini-128k at 131072: long, 1.1902") << qint64(131072) << 32.0 << kUnset << true << phi3(32.0);
+    QTest::newRow("at the original 4096: short, still 1.1902") << qint64(4096) << 32.0 << kUnset << false << phi3(32.0);
+    QTest::newRow("one past it: long") << qint64(4097) << 32.0 << kUnset << true << phi3(32.0);
+    QTest::newRow("below it: short") << qint64(100) << 32.0 << kUnset << false << phi3(32.0);
+    QTest::newRow("a factor at most 1: attention 1") << qint64(100) << 1.0 << kUnset << false << 1.0;
+    QTest::newRow("an attention factor given, no factor") << qint64(131072) << kUnset << 1.5 << true << 1.5;
 }
 
 void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch()
@@ -565,7 +567,7 @@ void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch()
     compareLists(t.invBefore, defaultInv(10000.0, 96), "before");
     QVERIFY(close(t.attentionFactor, expectedAttention));
     QVERIFY(std::all_of(t.band.begin(), t.band.end(), [](double b) { return b == 0.0; }));
-    if (maxLen == 131072 && std::isnan(attention))
+    if (factor == 32.0 && std::isnan(attention))
         QCOMPARE(std::lround(t.attentionFactor * 10000.0), 11902L);
 }
 
@@ -693,16 +695,25 @@ void TestRopeFrequencies::criticalDimension_data()
     QTest::addColumn<qint64>("original"); // 0: unset, max_len counts
     QTest::addColumn<qint64>("maxLen");
     QTest::addColumn<qint64>("critical");
+    QTest::addColumn<bool>("proportional");
     // 2 ceil(64 log_1e4(4096 / 2 pi)) = 2 ceil(45.03) = 92.
-    QTest::newRow("Llama 2: 92") << qint64(128) << 1.0 << 1e4 << qint64(0) << qint64(4096) << qint64(92);
+    QTest::newRow("Llama 2: 92") << qint64(128) << 1.0 << 1e4 << qint64(0) << qint64(4096) << qint64(92) << false;
     QTest::newRow("Llama 2 at 4096, max_len longer")
-        << qint64(128) << 1.0 << 1e4 << qint64(4096) << qint64(32768) << qint64(92);
+        << qint64(128) << 1.0 << 1e4 << qint64(4096) << qint64(32768) << qint64(92) << false;
     // 2 ceil(64 log_5e5(8192 / 2 pi)) = 2 ceil(34.98) = 70.
-    QTest::newRow("Llama 3.1: 70") << qint64(128) << 1.0 << 5e5 << qint64(8192) << qint64(131072) << qint64(70);
+    QTest::newRow("Llama 3.1: 70") << qint64(128) << 1.0 << 5e5 << qint64(8192) << qint64(131072) << qint64(70)
+                                   << false;
     // 2 ceil(12 log_1e4(2048 / 2 pi)) = 2 ceil(7.53) = 16.
-    QTest::newRow("GPT-NeoX's 24 rotary dims") << qint64(96) << 0.25 << 1e4 << qint64(0) << qint64(2048) << qint64(16);
-    QTest::newRow("a context shorter than 2 pi: 0") << qint64(64) << 1.0 << 1e4 << qint64(0) << qint64(4) << qint64(0);
-    QTest::newRow("every dim turns: r") << qint64(8) << 1.0 << 10.0 << qint64(0) << qint64(1000000) << qint64(8);
+    QTest::newRow("GPT-NeoX's 24 rotary dims")
+        << qint64(96) << 0.25 << 1e4 << qint64(0) << qint64(2048) << qint64(16) << false;
+    QTest::newRow("a context shorter than 2 pi: 0")
+        << qint64(64) << 1.0 << 1e4 << qint64(0) << qint64(4) << qint64(0) << false;
+    QTest::newRow("every dim turns: r") << qint64(8) << 1.0 << 10.0 << qint64(0) << qint64(1000000) << qint64(8)
+                                        << false;
+    // Gemma 4's proportional 0.25 of 512: 2 ceil(256 log_1e6(8192 / 2 pi)) = 2 ceil(132.9) = 266
+    // dims would turn, but only its 64 live pairs (128 dims) have a frequency.
+    QTest::newRow("proportional: at most its live pairs")
+        << qint64(512) << 0.25 << 1e6 << qint64(0) << qint64(8192) << qint64(128) << true;
 }
 
 void TestRopeFrequencies::criticalDimension()
@@ -713,7 +724,8 @@ void TestRopeFrequencies::criticalDimension()
     QFETCH(qint64, original);
     QFETCH(qint64, maxLen);
     QFETCH(qint64, critical);
-    Params p = ropeParams(headDim, theta, RopeType::Default);
+    QFETCH(bool, proportional);
+    Params p = ropeParams(headDim, theta, proportional ? RopeType::Proportional : RopeType::Default);
     p.rope.partialRotaryFactor = partial;
     p.maxLen = maxLen;
     if (original > 0)

@@ -137,7 +137,7 @@ inline double attentionFactor(const Params &p)
         if (rope.attentionFactor)
             return *rope.attentionFactor;
         const double original = double(*rope.originalMaxLen);
-        const double f = rope.factor.value_or(double(p.maxLen) / original);
+        const double f = rope.factor.value_or(1.0); // the model's factor, never the sequence length's
         return f <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(f) / std::log(original));
     }
     return 1.0;

@@ -110,6 +110,14 @@ void TestRopeScalingsFigure::aModelWithoutScalingAssumesAFactor()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"assumed: factor 4, original context = max-len"_s), qPrintable(texts));
+    // A given original context shorter than max_len: the factor is how far max_len stretches it.
+    Params stretched = p;
+    stretched.maxLen = 131072;
+    stretched.rope.originalMaxLen = 4096;
+    const RopeScalingsData s = RopeScalingsModel::compute(stretched);
+    QVERIFY(s.factorAssumed && !s.originalAssumed);
+    QCOMPARE(s.factor, 32.0);
+    QCOMPARE(s.extended, 131072);
 }
 
 void TestRopeScalingsFigure::longropeWithItsLists()
@@ -123,6 +131,7 @@ void TestRopeScalingsFigure::longropeWithItsLists()
     p.rope.headDim = 96;
     p.rope.type = RopeType::LongRope;
     p.rope.originalMaxLen = 4096;
+    p.rope.factor = 32.0;
     for (int i = 0; i < 48; ++i) {
         p.rope.shortFactor.push_back(1.0 + 0.01 * i);
         p.rope.longFactor.push_back(1.0 + 1.5 * i);
@@ -131,7 +140,8 @@ void TestRopeScalingsFigure::longropeWithItsLists()
     const RopeScalingsData d = RopeScalingsModel::compute(p);
     QVERIFY(typesOf(d).contains(RopeType::LongRope));
     QVERIFY(d.left.isEmpty());
-    QVERIFY(d.factorAssumed); // longrope's own factor is max_len / original; the others take 4
+    QVERIFY(!d.factorAssumed);
+    QCOMPARE(d.factor, 32.0);
     checkCurves(p, d);
     // Its attention factor: sqrt(1 + ln 32 / ln 4096).
     QVERIFY(close(d.curves[4].attentionFactor, std::sqrt(1.0 + std::log(32.0) / std::log(4096.0))));

@@ -67,12 +67,11 @@ double yarnAttention(const RopeParams &rope)
     return getMscale(factor);
 }
 
-// longrope's factor: the one given, else how far max_len stretches the original context.
+// longrope's factor: the model's (HF's factor, or its max_position_embeddings over the original
+// length), never the sequence length's. Valid parameters give it unless an attention factor is.
 double longRopeFactor(const Params &params)
 {
-    if (params.rope.factor)
-        return *params.rope.factor;
-    return static_cast<double>(params.maxLen) / static_cast<double>(params.rope.originalMaxLen.value_or(1));
+    return params.rope.factor.value_or(1.0);
 }
 
 double longRopeAttention(const Params &params)
@@ -293,8 +292,10 @@ Description describe(const Params &params)
     // turn within the training context L0.
     const double context = static_cast<double>(rope.originalMaxLen.value_or(params.maxLen));
     const double turns = static_cast<double>(d.rotaryDim) / 2.0 * std::log(context / kTwoPi) / std::log(rope.theta);
-    // Clamped to the rotary dims: a context shorter than 2 pi leaves none, a long one all.
-    const double critical = std::clamp(2.0 * std::ceil(turns), 0.0, static_cast<double>(d.rotaryDim));
+    // Clamped to the dims that turn: a context shorter than 2 pi leaves none, a long one all of
+    // them, which under proportional stop at its live pairs (the tail turns at frequency 0).
+    const double turning = 2.0 * static_cast<double>(livePairs(rope));
+    const double critical = std::clamp(2.0 * std::ceil(turns), 0.0, turning);
     d.criticalDimension = std::isnan(critical) ? 0 : static_cast<std::int64_t>(critical);
 
     // The last position's neighbours in bf16 (7 explicit mantissa bits) and fp16 (10), which

@@ -18,6 +18,9 @@ using Code = IdleReason::Code;
 
 constexpr double kMaxTheta = 1e15;
 constexpr double kMaxFactor = 1e6;
+// The least factor and longrope divisor: a smaller one makes the fastest pair turn more than
+// 1000 radians a position, past what an angle p·θ keeps in double at p near 2^24.
+constexpr double kMinFactor = 1e-3;
 
 QString tr(const char *text)
 {
@@ -328,18 +331,20 @@ ParamSpec typeRow()
 ParamSpec factorRow()
 {
     const QList<RopeType> needs = {RopeType::Linear, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3};
-    const QString range = u"a number in (0, 1000000]"_s;
+    const QString range = u"a number in [0.001, 1000000]"_s;
     ParamSpec s = ParamRows::optionalNumber(u"rope-factor"_s, ParamGroup::Rope,
                                             [](Params &p) -> std::optional<double> & { return p.rope.factor; });
-    s.help = u"factor: linear, dynamic, yarn and llama3 need it; longrope's attention factor (unset:\n"
-             "      max_len/original_max_len); proportional's divisor (unset: 1)"_s;
+    s.help = u"factor: linear, dynamic, yarn and llama3 need it, and longrope without attention-factor (HF's\n"
+             "      max_position_embeddings/original_max_position_embeddings where a config has none); proportional's\n"
+             "      divisor (unset: 1)"_s;
     s.label = u"rope_factor"_s;
     s.allowed = [range](const Params &) { return u"unset or "_s + range; };
     s.check = [needs, range](const Params &p) -> std::optional<ParamError> {
         const auto &f = p.rope.factor;
-        if (f && !(*f > 0.0 && *f <= kMaxFactor))
+        if (f && !(*f >= kMinFactor && *f <= kMaxFactor))
             return ParamError {u"rope-factor"_s, range, QString(), number(*f)};
-        if (!f && underRope(p) && needs.contains(p.rope.type))
+        const bool longRopeNeeds = p.rope.type == RopeType::LongRope && !p.rope.attentionFactor;
+        if (!f && underRope(p) && (needs.contains(p.rope.type) || longRopeNeeds))
             return needed(u"rope-factor"_s, p, u"how many times longer the context becomes"_s, range);
         return std::nullopt;
     };
@@ -359,7 +364,8 @@ ParamSpec factorRow()
         return tr("The factor f the context is stretched by:<br>linear: θ<sub>i</sub>/f<br>dynamic: base θ·(f·L/L₀ − "
                   "(f − 1))<sup>r/(r−2)</sup><br>yarn: the slow pairs' θ<sub>i</sub>/f, attention factor 0.1·ln f + "
                   "1<br>llama3: the long wavelengths' θ<sub>i</sub>/f<br>longrope: only the attention factor "
-                  "√(1 + ln f / ln L₀); unset, f = max_len/L₀<br>proportional: every frequency divided by f; unset, 1");
+                  "√(1 + ln f / ln L₀), fixed by the model (HF: max_position_embeddings/L₀ where the config gives "
+                  "no factor), not by the sequence length<br>proportional: every frequency divided by f; unset, 1");
     };
     return s;
 }
@@ -585,15 +591,15 @@ ParamSpec factorListRow(const QString &key, bool longList)
     s.label = longList ? u"long_factor"_s : u"short_factor"_s;
     const auto allowed = [](const Params &p) {
         if (underRope(p) && p.rope.type == RopeType::LongRope && rotaryValid(p))
-            return u"a list of %1 finite numbers > 0 (rotary_dim / 2)"_s.arg(RopeFrequencies::pairs(p.rope));
-        return u"none or a list of finite numbers > 0"_s;
+            return u"a list of %1 numbers in [0.001, 1000000] (rotary_dim / 2)"_s.arg(RopeFrequencies::pairs(p.rope));
+        return u"none or a list of numbers in [0.001, 1000000]"_s;
     };
     s.allowed = allowed;
     s.check = [key, longList, allowed](const Params &p) -> std::optional<ParamError> {
         const std::vector<double> &list = longList ? p.rope.longFactor : p.rope.shortFactor;
         for (const double v : list) {
-            if (!(std::isfinite(v) && v > 0.0))
-                return ParamError {key, u"a list of finite numbers > 0"_s, QString(), number(v)};
+            if (!(v >= kMinFactor && v <= kMaxFactor))
+                return ParamError {key, u"a list of numbers in [0.001, 1000000]"_s, QString(), number(v)};
         }
         if (!underRope(p) || p.rope.type != RopeType::LongRope || !rotaryValid(p))
             return std::nullopt;

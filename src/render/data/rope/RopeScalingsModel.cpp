@@ -34,9 +34,11 @@ RopeScalingsData RopeScalingsModel::compute(const Params &params)
     const RopeParams &rope = params.rope;
     RopeScalingsData data;
     data.factorAssumed = !rope.factor;
-    data.factor = rope.factor.value_or(kAssumedFactor);
     data.originalAssumed = !rope.originalMaxLen;
     data.original = RopeText::originalContext(params);
+    // Without a factor: how far max_len stretches a given original context, else kAssumedFactor.
+    const bool stretched = !data.originalAssumed && params.maxLen > data.original;
+    data.factor = rope.factor.value_or(stretched ? double(params.maxLen) / double(data.original) : kAssumedFactor);
     // Stretched to max_len past a given original context; else to factor times the context.
     data.extended = !data.originalAssumed && params.maxLen > data.original
         ? params.maxLen
