@@ -281,8 +281,8 @@ std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norm
     const std::int64_t keptColumns = params.embeddings
         ? cols
         : (cols + Embeddings::kChunkColumns - 1) / Embeddings::kChunkColumns * Embeddings::kChunkColumns;
-    const Embeddings base
-        = params.embeddings ? Embeddings(params.embeddings) : Embeddings(params.seed, 1.0, keptColumns, params.cellLaw());
+    const Embeddings base = params.embeddings ? Embeddings(params.embeddings)
+                                              : Embeddings(params.seed, 1.0, keptColumns, params.cellLaw());
     const double factor = params.embeddings ? params.scale() : params.scale() * params.sigma();
 
     const Kept kept = keptFor(params, keptColumns);
