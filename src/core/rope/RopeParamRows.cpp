@@ -22,6 +22,12 @@ constexpr double kMaxFactor = 1e6;
 // 1000 radians a position, past what an angle p·θ keeps in double at p near 2^24.
 constexpr double kMinFactor = 1e-3;
 
+// "numbers in [0.001, 1000000]": the range of a factor and of a longrope divisor, in words.
+QString factorRange()
+{
+    return u"[%1, %2]"_s.arg(QString::number(kMinFactor), QString::number(kMaxFactor, 'f', 0));
+}
+
 QString tr(const char *text)
 {
     return QCoreApplication::translate("RopeParamRows", text);
@@ -331,7 +337,7 @@ ParamSpec typeRow()
 ParamSpec factorRow()
 {
     const QList<RopeType> needs = {RopeType::Linear, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3};
-    const QString range = u"a number in [0.001, 1000000]"_s;
+    const QString range = u"a number in "_s + factorRange();
     ParamSpec s = ParamRows::optionalNumber(u"rope-factor"_s, ParamGroup::Rope,
                                             [](Params &p) -> std::optional<double> & { return p.rope.factor; });
     s.help = u"factor: linear, dynamic, yarn and llama3 need it, and longrope without attention-factor (HF's\n"
@@ -591,15 +597,16 @@ ParamSpec factorListRow(const QString &key, bool longList)
     s.label = longList ? u"long_factor"_s : u"short_factor"_s;
     const auto allowed = [](const Params &p) {
         if (underRope(p) && p.rope.type == RopeType::LongRope && rotaryValid(p))
-            return u"a list of %1 numbers in [0.001, 1000000] (rotary_dim / 2)"_s.arg(RopeFrequencies::pairs(p.rope));
-        return u"none or a list of numbers in [0.001, 1000000]"_s;
+            return u"a list of %1 numbers in %2 (rotary_dim / 2)"_s.arg(RopeFrequencies::pairs(p.rope))
+                .arg(factorRange());
+        return u"none or a list of numbers in "_s + factorRange();
     };
     s.allowed = allowed;
     s.check = [key, longList, allowed](const Params &p) -> std::optional<ParamError> {
         const std::vector<double> &list = longList ? p.rope.longFactor : p.rope.shortFactor;
         for (const double v : list) {
             if (!(v >= kMinFactor && v <= kMaxFactor))
-                return ParamError {key, u"a list of numbers in [0.001, 1000000]"_s, QString(), number(v)};
+                return ParamError {key, u"a list of numbers in "_s + factorRange(), QString(), number(v)};
         }
         if (!underRope(p) || p.rope.type != RopeType::LongRope || !rotaryValid(p))
             return std::nullopt;
