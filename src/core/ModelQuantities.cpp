@@ -2,6 +2,7 @@
 // the position term's similarity (docs/ARCHITECTURE.md, "The quantity table").
 #include "Engine.h"
 #include "ModelInput.h"
+#include "ParamTable.h"
 #include "Statistics.h"
 #include "StreamStore.h"
 
@@ -44,6 +45,9 @@ std::optional<QString> needsPositionTerm(const Params &params)
         return u"encoding none adds no position term"_s;
     if (params.encoding == Encoding::Rope)
         return u"encoding rope adds no position term: it rotates queries and keys"_s;
+    if (!params.hasPositionTerm())
+        return u"encoding %1 adds no position term: it acts on the attention scores"_s.arg(
+            ParamTable::find(u"encoding"_s)->text(params));
     return std::nullopt;
 }
 

@@ -301,6 +301,10 @@ std::optional<IdleReason> noPositionTerm(const Params &params)
     if (params.encoding == Encoding::Rope)
         return idleAs(Code::NoPositionTerm,
                       tr("encoding rope adds no position term to compose with s·E: it rotates queries and keys."));
+    if (!params.hasPositionTerm())
+        return idleAs(Code::NoPositionTerm,
+                      tr("encoding %1 adds no position term to compose with s·E: it acts on the attention scores.")
+                          .arg(ParamTable::find(u"encoding"_s)->text(params)));
     return std::nullopt;
 }
 
@@ -502,8 +506,9 @@ QList<ParamSpec> modelRows()
     maxLen.formula = [](const Params &) { return tr("L, the positions p = 0 … L−1: the rows of every table."); };
     rows.append(maxLen);
 
-    ParamSpec encoding = ParamRows::choice(u"encoding"_s, ParamGroup::Model, &Params::encoding,
-                                           {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s});
+    ParamSpec encoding
+        = ParamRows::choice(u"encoding"_s, ParamGroup::Model, &Params::encoding,
+                            {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s});
     encoding.help = u"the position term: the sinusoidal table, a learned table read from a file, none (NoPE), or\n"
                     "      rope: no term, queries and keys rotated by position (RoPE)"_s;
     encoding.label = u"encoding"_s;

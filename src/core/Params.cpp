@@ -55,6 +55,9 @@ bool Params::hasPositionTerm() const
         return true;
     case Encoding::None:
     case Encoding::Rope:
+    case Encoding::Alibi:
+    case Encoding::T5:
+    case Encoding::Deberta:
         break;
     }
     return false;

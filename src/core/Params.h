@@ -24,11 +24,14 @@ enum class CellLaw { Normal, Uniform };
 enum class Compose { Sum, Concat };
 enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
 // The family of the position term (docs/ARCHITECTURE.md, Encoding families).
-enum class Encoding { Sinusoidal, Learned, None, Rope };
+enum class Encoding { Sinusoidal, Learned, None, Rope, Alibi, T5, Deberta };
 // RoPE's pairing of a head's columns: rotate_half's (i, i + r/2) or GPT-J's (2i, 2i + 1).
 enum class RopeLayout { Half, Interleaved };
 // HF transformers' rope_type (modeling_rope_utils.py), in the order of --rope-type's words.
 enum class RopeType { Default, Linear, Dynamic, Yarn, LongRope, Llama3, Proportional };
+// ALiBi's bias under a causal mask (-m(i - j) for keys j <= i, -inf after) or, for a
+// bidirectional model, symmetric (-m|i - j|).
+enum class AlibiMask { Causal, Symmetric };
 
 // Rows of a real matrix used as token embeddings: row p is the embedding at position p.
 struct EmbeddingMatrix
@@ -94,6 +97,44 @@ struct RopeParams
     friend bool operator==(const RopeParams &, const RopeParams &) = default;
 };
 
+// ALiBi's parameters (Press et al. 2022): H heads, head k (numbered 1..H as in the paper) adding
+// -m_k times the distance to its attention scores. Like RoPE it adds no term to X.
+struct AlibiParams
+{
+    static constexpr std::int64_t kMaxHeads = 4096;
+
+    std::int64_t heads = 8;
+    std::int64_t head = 1; // 1..heads
+    AlibiMask mask = AlibiMask::Causal;
+
+    friend bool operator==(const AlibiParams &, const AlibiParams &) = default;
+};
+
+// T5's relative attention buckets (HF T5Config's relative_attention_num_buckets and
+// relative_attention_max_distance): each head adds a learned scalar per bucket of key - query.
+struct T5Params
+{
+    static constexpr std::int64_t kMaxBuckets = std::int64_t(1) << 16;
+
+    std::int64_t buckets = 32;
+    std::int64_t maxDistance = 128;
+    bool causal = false; // the decoder's unidirectional map; the encoder's is bidirectional
+
+    friend bool operator==(const T5Params &, const T5Params &) = default;
+};
+
+// DeBERTa-v2/v3's log buckets of query - key (HF DebertaV2Config's position_buckets and
+// max_relative_positions, which -1 makes max_position_embeddings).
+struct DebertaParams
+{
+    static constexpr std::int64_t kMaxBuckets = std::int64_t(1) << 16;
+
+    std::int64_t buckets = 256;
+    std::int64_t maxPosition = 512;
+
+    friend bool operator==(const DebertaParams &, const DebertaParams &) = default;
+};
+
 // Every parameter of the mathematics (docs/ARCHITECTURE.md, "The mathematics"), with the defaults of the
 // program. A value type: cheap to copy, compared member by member, validated once.
 struct Params
@@ -137,6 +178,9 @@ struct Params
     SinusoidalParams sinusoidal;
     LearnedParams learned;
     RopeParams rope;
+    AlibiParams alibi;
+    T5Params t5;
+    DebertaParams deberta;
 
     // Values derived from the parameters above.
     double scale() const; // s
@@ -145,8 +189,8 @@ struct Params
     // Columns of the position table that enters X: d, or k in concat; 0 without a position term.
     std::int64_t peColumns() const;
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
-    // Whether the family adds a term to s*E: none adds nothing, and RoPE rotates queries and keys
-    // instead (X = s*E).
+    // Whether the family adds a term to s*E: none adds nothing; RoPE rotates queries and keys
+    // instead, and ALiBi, T5 and DeBERTa act on the attention scores (X = s*E).
     bool hasPositionTerm() const;
     // Whether X is [s*E | PE]: compose concat with a position term to concatenate.
     bool concatenates() const;

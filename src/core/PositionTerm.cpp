@@ -22,6 +22,9 @@ PositionTerm::PositionTerm(const Params &params)
         break;
     case Encoding::None:
     case Encoding::Rope: // RoPE rotates queries and keys; it adds nothing to X
+    case Encoding::Alibi: // ALiBi, T5 and DeBERTa act on the attention scores
+    case Encoding::T5:
+    case Encoding::Deberta:
         break;
     }
 }

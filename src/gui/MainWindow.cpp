@@ -59,7 +59,10 @@ QList<std::pair<QString, FigureState>> MainWindow::defaultFigures(Encoding encod
         break;
     case Encoding::Learned:
         return {figure(u"learned"_s), figure(u"heatmap"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
-    case Encoding::None: {
+    case Encoding::None:
+    case Encoding::Alibi:
+    case Encoding::T5:
+    case Encoding::Deberta: {
         FigureState input;
         input.options.insert(u"quantity"_s, u"input"_s);
         return {{u"heatmap"_s, input}, figure(u"magnitudes"_s), figure(u"dropout"_s), figure(u"dropout-anatomy"_s)};

@@ -76,7 +76,8 @@ QList<ParamError> FigureModel::check(const Params &params, const FigureState &st
 
 QList<Encoding> FigureModel::families() const
 {
-    return {Encoding::Sinusoidal, Encoding::Learned, Encoding::None, Encoding::Rope};
+    return {Encoding::Sinusoidal, Encoding::Learned, Encoding::None,   Encoding::Rope,
+            Encoding::Alibi,      Encoding::T5,      Encoding::Deberta};
 }
 
 QList<ParamError> FigureModel::checkOptions(const Params &, const FigureState &) const

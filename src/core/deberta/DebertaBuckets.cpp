@@ -1,0 +1,24 @@
+#include "DebertaBuckets.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace posenc::DebertaBuckets {
+
+std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition)
+{
+    const std::int64_t mid = buckets / 2;
+    // abs_pos: mid - 1 inside (-mid, mid), else |relative|.
+    const std::int64_t absPos = (relative < mid && relative > -mid) ? mid - 1 : std::abs(relative);
+    if (absPos <= mid)
+        return relative;
+    // torch.log(abs_pos / mid) / torch.log(torch.tensor((max_position - 1) / mid)) * (mid - 1):
+    // every tensor float32, the Python quotient made float32 by torch.tensor.
+    const float ratio = static_cast<float>(absPos) / static_cast<float>(mid);
+    const float span = std::log(static_cast<float>(static_cast<double>(maxPosition - 1) / static_cast<double>(mid)));
+    const float logPos = std::ceil(std::log(ratio) / span * static_cast<float>(mid - 1)) + static_cast<float>(mid);
+    const std::int64_t magnitude = static_cast<std::int64_t>(logPos);
+    return relative < 0 ? -magnitude : magnitude;
+}
+
+} // namespace posenc::DebertaBuckets

@@ -1,0 +1,43 @@
+#include "T5Buckets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace posenc::T5Buckets {
+
+std::int64_t sideBuckets(std::int64_t buckets, bool bidirectional)
+{
+    return bidirectional ? buckets / 2 : buckets;
+}
+
+std::int64_t maxExact(std::int64_t buckets, bool bidirectional)
+{
+    return sideBuckets(buckets, bidirectional) / 2;
+}
+
+std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
+{
+    const std::int64_t n = sideBuckets(buckets, bidirectional);
+    std::int64_t result = 0;
+    std::int64_t distance = 0;
+    if (bidirectional) {
+        if (relative > 0)
+            result += n;
+        distance = std::abs(relative);
+    } else {
+        distance = -std::min<std::int64_t>(relative, 0);
+    }
+    const std::int64_t exact = n / 2;
+    if (distance < exact)
+        return result + distance;
+    // relative_position.float() / max_exact, torch.log, / math.log(max_distance / max_exact) (a
+    // Python float, taken as float32 by the float32 tensor), * (num_buckets - max_exact): float32.
+    const float ratio = static_cast<float>(distance) / static_cast<float>(exact);
+    const float span = static_cast<float>(std::log(static_cast<double>(maxDistance) / static_cast<double>(exact)));
+    const float scaled = std::log(ratio) / span * static_cast<float>(n - exact);
+    const std::int64_t large = std::min(exact + static_cast<std::int64_t>(scaled), n - 1);
+    return result + large;
+}
+
+} // namespace posenc::T5Buckets

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cstdint>
+
+// T5's relative position buckets (docs/ARCHITECTURE.md, Encoding families), as HF transformers'
+// `T5Attention._relative_position_bucket` computes them.
+namespace posenc::T5Buckets {
+
+// The bucket of relative position `relative` = key - query. Bidirectional (the encoder) halves
+// the buckets and puts keys after the query (relative > 0) in the upper half; causal (the
+// decoder) buckets only keys at or before the query, every later key in bucket 0. Within a half
+// of n buckets, distances below max_exact = n / 2 are their own bucket; beyond,
+// max_exact + trunc(ln(distance / max_exact) / ln(max_distance / max_exact) * (n - max_exact)),
+// capped at n - 1. The logarithm's part is computed in float32, as the reference's tensors are,
+// and truncated toward zero by its `.to(torch.long)`.
+// Precondition: buckets >= 2 (even when bidirectional), maxDistance > maxExact(buckets, ...).
+std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional);
+// The buckets of one direction: buckets / 2 when bidirectional, else all of them.
+std::int64_t sideBuckets(std::int64_t buckets, bool bidirectional);
+// max_exact: the distances below it have a bucket each.
+std::int64_t maxExact(std::int64_t buckets, bool bidirectional);
+
+} // namespace posenc::T5Buckets
