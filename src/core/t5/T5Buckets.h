@@ -19,5 +19,10 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
 std::int64_t sideBuckets(std::int64_t buckets, bool bidirectional);
 // max_exact: the distances below it have a bucket each.
 std::int64_t maxExact(std::int64_t buckets, bool bidirectional);
+// The least distance d >= 0 (|key - query|, or query - key for causal's keys at or before the
+// query) whose bucket within its side is at least `sideBucket` (< sideBuckets): where that bucket
+// starts, or where the next one does when no distance falls in it. The bucket grows with the
+// distance, so it is found by bisection over what bucket() computes, float32 included.
+std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional);
 
 } // namespace posenc::T5Buckets
