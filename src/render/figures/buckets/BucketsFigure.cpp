@@ -52,6 +52,7 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
     , m_deberta(new QCPAxisRect(plot))
 {
     auto *row = new QCPLayoutGrid;
+    m_row = row;
     plot->plotLayout()->addElement(1, 0, row);
     row->setColumnSpacing(16);
     auto *curves = new QCPLayoutGrid;
@@ -76,6 +77,7 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
                          b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     auto *right = new QCPLayoutGrid;
+    m_mapCell = right;
     row->addElement(0, 1, right);
     m_mapTitle = PlotStyle::panelTitle(plot, false);
     right->addElement(0, 0, m_mapTitle);
@@ -143,8 +145,28 @@ QList<PanelExtent> BucketsFigure::panels(double pixelRatio) const
     return list;
 }
 
+void BucketsFigure::arrange(bool stacked)
+{
+    if (stacked == m_stacked)
+        return;
+    m_stacked = stacked;
+    m_row->take(m_mapCell);
+    m_row->simplify();
+    m_row->addElement(stacked ? 1 : 0, stacked ? 0 : 1, m_mapCell);
+    if (stacked) {
+        m_row->setColumnStretchFactors({1.0});
+        m_row->setRowStretchFactors({1.0, 1.0});
+    } else {
+        m_row->setRowStretchFactors({1.0});
+        m_row->setColumnStretchFactors({1.15, 1.0});
+    }
+}
+
 void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
+    // A figure taller than wide (a narrow view beside a lesson) puts the map under the curves.
+    const QRect viewport = m_title->parentPlot()->viewport();
+    arrange(viewport.height() > viewport.width());
     m_data = std::static_pointer_cast<const BucketsData>(data);
     const BucketsData &d = *m_data;
     const double farthest = static_cast<double>(std::max<std::int64_t>(d.farthest, 2));

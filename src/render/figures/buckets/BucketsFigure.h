@@ -12,7 +12,8 @@ namespace posenc {
 // The buckets figure's drawing: on the left, over the distance on a log axis, T5's buckets (keys
 // after and before the query in the bidirectional map, and the causal map) above DeBERTa's
 // |bucket|, each with its exact range shaded, T5's cap past max_distance and DeBERTa's growth
-// past max_position shaded apart; on the right the L x L map of the chosen family's buckets.
+// past max_position shaded apart; on the right the L x L map of the chosen family's buckets, or
+// under them in a figure taller than wide.
 class BucketsFigure final : public FigurePlot
 {
 public:
@@ -28,7 +29,13 @@ public:
     QList<QCPAxisRect *> pictureRects() const override;
 
 private:
+    // The curves and the map side by side, or the map under the curves.
+    void arrange(bool stacked);
+
     QCPTextElement *m_title;
+    QCPLayoutGrid *m_row = nullptr;
+    QCPLayoutGrid *m_mapCell = nullptr;
+    bool m_stacked = false;
     QCPAxisRect *m_t5, *m_deberta;
     QCPTextElement *m_mapTitle;
     std::unique_ptr<HeatmapPanel> m_map;
