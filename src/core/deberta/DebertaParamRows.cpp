@@ -36,7 +36,7 @@ ParamSpec bucketsRow()
         bounds);
     s.help = u"position_buckets: relative positions within position_buckets / 2 keep their own bucket, the farther\n"
              "      ones share logarithmic buckets"_s;
-    s.label = u"position_buckets"_s;
+    s.label = u"deberta_buckets"_s;
     s.controlMin = 0;
     s.controlMax = DebertaParams::kMaxBuckets;
     s.allowed = [allowed](const Params &) { return allowed; };
@@ -85,7 +85,7 @@ ParamSpec maxPositionRow()
         [](Params &p) -> std::int64_t & { return p.deberta.maxPosition; }, bounds);
     s.help = u"max_relative_positions (max_position_embeddings when a config gives -1): where the logarithmic\n"
              "      buckets reach 2*mid - 1"_s;
-    s.label = u"max_relative_positions"_s;
+    s.label = u"deberta_max_position"_s;
     s.controlMin = 0;
     s.controlMax = Params::kMaxLen;
     s.allowed = [bounds, note](const Params &p) {

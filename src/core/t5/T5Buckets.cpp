@@ -58,4 +58,21 @@ std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::i
     return lo;
 }
 
+Description describe(const Params &params)
+{
+    const T5Params &t5 = params.t5;
+    Description d;
+    d.buckets = t5.buckets;
+    d.maxDistance = t5.maxDistance;
+    d.bidirectional = !t5.causal;
+    d.sideBuckets = sideBuckets(t5.buckets, d.bidirectional);
+    d.maxExact = maxExact(t5.buckets, d.bidirectional);
+    for (std::int64_t b = d.maxExact; b < d.sideBuckets; ++b)
+        d.logBucketStarts.push_back(firstDistance(b, t5.buckets, t5.maxDistance, d.bidirectional));
+    for (std::size_t i = 0; i + 1 < d.logBucketStarts.size(); ++i)
+        d.emptyBuckets += d.logBucketStarts[i] == d.logBucketStarts[i + 1];
+    d.lastBucketStart = d.logBucketStarts.back();
+    return d;
+}
+
 } // namespace posenc::T5Buckets

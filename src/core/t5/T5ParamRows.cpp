@@ -46,7 +46,7 @@ ParamSpec bucketsRow()
         u"t5-buckets"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.buckets; }, bounds);
     s.help = u"relative_attention_num_buckets: the buckets of key - query; the bidirectional map halves them\n"
              "      between keys before and after the query, so it needs an even count"_s;
-    s.label = u"num_buckets"_s;
+    s.label = u"t5_buckets"_s;
     s.controlMin = 0;
     s.controlMax = T5Params::kMaxBuckets;
     s.allowed = allowed;
@@ -97,9 +97,11 @@ ParamSpec maxDistanceRow()
     };
     ParamSpec s = ParamRows::integer(
         u"t5-max-distance"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; }, bounds);
-    s.help = u"relative_attention_max_distance: the distance at which the logarithmic buckets reach the last one;\n"
-             "      every farther key shares it"_s;
-    s.label = u"max_distance"_s;
+    s.help
+        = u"relative_attention_max_distance: the logarithmic buckets are scaled to reach it; the last bucket\n"
+          "      starts a little before it (91 for the encoder's 32 and 128, 113 for the decoder's) and holds every\n"
+          "      farther key"_s;
+    s.label = u"t5_max_distance"_s;
     s.controlMin = 0;
     s.controlMax = Params::kMaxLen;
     s.allowed = [bounds, note](const Params &p) {
@@ -117,8 +119,9 @@ ParamSpec maxDistanceRow()
     s.formula = [](const Params &p) {
         QString text = tr("relative_attention_max_distance: a distance d ≥ max_exact takes bucket max_exact + "
                           "⌊ln(d/max_exact) / ln(max_distance/max_exact) · (n − max_exact)⌋, computed in float32 as "
-                          "the reference does, and at most n − 1: from about max_distance on every key shares the "
-                          "last bucket, so a model cannot tell 200 from 20000 (T5: 128).");
+                          "the reference does, and at most n − 1: the last bucket starts where that reaches n − 1, a "
+                          "little before max_distance, and holds every farther key, so a model cannot tell 200 from "
+                          "20000 (T5: 128, the last bucket from 91).");
         if (bucketsValid(p) && p.t5.maxDistance > p.t5.buckets / 2 && p.t5.maxDistance <= Params::kMaxLen)
             text += tr(" Now bucket n − 1 = %1 starts at distance %2.")
                         .arg(T5Buckets::sideBuckets(p.t5.buckets, !p.t5.causal) - 1)
@@ -138,7 +141,7 @@ ParamSpec causalRow()
     s.valueName = u"true|false"_s;
     s.help = u"T5's decoder map (bidirectional=False): every bucket for the keys at or before the query, bucket 0\n"
              "      for later ones; without it the encoder's bidirectional map"_s;
-    s.label = u"causal"_s;
+    s.label = u"t5_causal"_s;
     s.controlText = u"causal: the decoder's map"_s;
     s.helpShowsDefault = false;
     s.value = [](const Params &p) { return ParamValue(p.t5.causal); };
