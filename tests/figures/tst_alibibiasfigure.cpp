@@ -215,6 +215,14 @@ void TestAlibiBiasFigure::figureIsRegisteredAndExports()
     QVERIFY2(texts.contains(u"exact mean"_s), qPrintable(texts));
     // --positions within the table, named with its range when not.
     const auto &model = FigureBuilds::figure(u"alibi-bias"_s).model();
+    QCOMPARE(model.inputs({}), QList<Quantity> {Quantity::AlibiBias});
+    // Export data: the alibi-bias cells in view, whole cells of a zoomed view.
+    FigureState zoomed;
+    zoomed.view.insert(u"queries"_s, {99.5, 199.7});
+    zoomed.view.insert(u"keys"_s, {-0.5, 49.5});
+    const auto table = model.table(alibi(12, 5, 65536), zoomed);
+    QVERIFY(table && table->quantity == Quantity::AlibiBias);
+    QCOMPARE(table->block, (Block {100, 101, 0, 50}));
     FigureState state;
     state.options.insert(u"positions"_s, u"0:70000"_s);
     const auto problems = model.check(alibi(12, 5, 65536), state);

@@ -113,6 +113,12 @@ void TestAlibiSlopesFigure::figureIsRegisteredAndExports()
         const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
         QVERIFY2(texts.contains(u"head K = 3"_s), qPrintable(texts));
     }
+    // It redraws for the slopes and for head K (which the bias reads); its table is every head's.
+    const auto &model = FigureBuilds::figure(u"alibi-slopes"_s).model();
+    QCOMPARE(model.inputs({}), (QList<Quantity> {Quantity::AlibiSlopes, Quantity::AlibiBias}));
+    const auto table = model.table(alibi(12), {});
+    QVERIFY(table && table->quantity == Quantity::AlibiSlopes);
+    QCOMPARE(table->block, (Block {0, 12, 0, 4}));
     // Another family is refused, naming alibi.
     Params sinusoidal;
     const auto problems = FigureBuilds::figure(u"alibi-slopes"_s).model().check(sinusoidal, {});

@@ -255,6 +255,12 @@ void TestBucketsFigure::figureIsRegisteredAndExports()
                  qPrintable(texts));
         QVERIFY2(texts.contains(u"every key farther shares bucket"_s), qPrintable(texts));
     }
+    // Export data: the chosen family's table over the map's cells in view.
+    const auto &model = FigureBuilds::figure(u"buckets"_s).model();
+    QCOMPARE(model.inputs({}), (QList<Quantity> {Quantity::T5Bucket, Quantity::DebertaBucket}));
+    QCOMPARE(model.table(relref::t5Base(), {})->quantity, Quantity::T5Bucket);
+    QCOMPARE(model.table(relref::debertaV3Base(), {})->quantity, Quantity::DebertaBucket);
+    QCOMPARE(model.table(relref::debertaV3Base(), {})->block, (Block {0, 512, 0, 512}));
     // ALiBi is refused, naming the two families.
     Params alibi;
     alibi.encoding = Encoding::Alibi;

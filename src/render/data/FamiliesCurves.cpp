@@ -60,7 +60,7 @@ double directCosineSum(std::int64_t k, const std::vector<double> &w)
 
 std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vector<double> &w, double scale,
                                      double constant, const std::function<double(std::int64_t)> &extra,
-                                     std::int64_t *sampled, const std::atomic<bool> *cancel)
+                                     std::int64_t budget, std::int64_t *sampled, const std::atomic<bool> *cancel)
 {
     FamilyCurve curve;
     const std::size_t groups = pixels.starts.size();
@@ -73,7 +73,7 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
     const auto frequencies = std::max<std::int64_t>(static_cast<std::int64_t>(w.size()), 1);
     if (sampled)
         *sampled = 0;
-    if (pixels.count() * frequencies <= kMaxEvaluations) {
+    if (pixels.count() * frequencies <= budget) {
         // Every offset, a chunk at a time: each frequency's rotation e^(i k w) turned offset by offset.
         std::vector<double> sums(static_cast<std::size_t>(kOffsetChunk));
         std::size_t g = 0;
@@ -106,21 +106,41 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
         }
         return curve;
     }
-    // An even sample of each pixel's offsets, its first and last among them.
+    // An even sample of each pixel's offsets at a fixed stride from its first, and its last: the
+    // stride's rotation turns each frequency from one sample to the next.
     const std::int64_t perPixel = std::max<std::int64_t>(
-        2, kMaxEvaluations / (frequencies * std::max<std::int64_t>(static_cast<std::int64_t>(groups), 1)));
+        2, budget / (frequencies * std::max<std::int64_t>(static_cast<std::int64_t>(groups), 1)));
     if (sampled)
         *sampled = perPixel;
+    std::vector<double> sums;
     for (std::size_t g = 0; g < groups; ++g) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             return std::nullopt;
         const std::int64_t a = pixels.starts[g], b = pixels.end(g);
         const std::int64_t count = b - a + 1;
         const std::int64_t taken = std::min(count, perPixel);
-        for (std::int64_t s = 0; s < taken; ++s) {
-            const std::int64_t k = taken == 1 ? a : a + s * (count - 1) / (taken - 1);
-            widenPixel(curve, g, value(k, directCosineSum(k, w)), s == 0);
+        const std::int64_t stride = taken > 1 ? std::max<std::int64_t>(1, (count - 1) / (taken - 1)) : 1;
+        sums.assign(static_cast<std::size_t>(taken), 0.0);
+        for (const double frequency : w) {
+            const double stepCos = std::cos(static_cast<double>(stride) * frequency);
+            const double stepSin = std::sin(static_cast<double>(stride) * frequency);
+            double re = 0.0, im = 0.0;
+            for (std::int64_t t = 0; t < taken; ++t) {
+                if (t % kRotationAnchor == 0) {
+                    const double angle = static_cast<double>(a + t * stride) * frequency;
+                    re = std::cos(angle);
+                    im = std::sin(angle);
+                }
+                sums[static_cast<std::size_t>(t)] += re;
+                const double next = re * stepCos - im * stepSin;
+                im = re * stepSin + im * stepCos;
+                re = next;
+            }
         }
+        for (std::int64_t t = 0; t < taken; ++t)
+            widenPixel(curve, g, value(a + t * stride, sums[static_cast<std::size_t>(t)]), t == 0);
+        if (a + (taken - 1) * stride != b)
+            widenPixel(curve, g, value(b, directCosineSum(b, w)), false);
     }
     return curve;
 }

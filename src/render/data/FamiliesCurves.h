@@ -39,17 +39,19 @@ struct OffsetPixels
 // The curves of oscillating sums over the offsets, each pixel's least and most of its offsets.
 namespace FamiliesCurves {
 
-// Evaluations (offsets times frequencies) a sum over every offset in view may take; past it each
-// pixel takes an even sample of its offsets, its first and last among them.
-constexpr std::int64_t kMaxEvaluations = std::int64_t(1) << 26;
+// Evaluations (offsets times frequencies) a sum over every offset in view may take in full detail
+// (about a quarter of a second on one core), and in a preview; past them each pixel takes an even
+// sample of its offsets, its first and last among them.
+constexpr std::int64_t kMaxEvaluations = std::int64_t(1) << 24;
+constexpr std::int64_t kPreviewEvaluations = std::int64_t(1) << 20;
 
 // sum_i cos(k w_i) * scale + constant, plus extra(k) when given, over the offsets of `pixels`:
-// every offset while offsets x frequencies stay within kMaxEvaluations (turned by an anchored
-// rotation, re-anchored every 256 offsets), else `sampled` is set to the offsets taken a pixel.
-// Nothing when cancelled.
+// every offset while offsets x frequencies stay within `budget` (turned by an anchored rotation,
+// re-anchored every 256 offsets), else `sampled` is set to the offsets taken a pixel. Nothing when
+// cancelled.
 std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vector<double> &w, double scale,
                                      double constant, const std::function<double(std::int64_t)> &extra,
-                                     std::int64_t *sampled, const std::atomic<bool> *cancel);
+                                     std::int64_t budget, std::int64_t *sampled, const std::atomic<bool> *cancel);
 
 // A function of the offset with few values (a bucket) as exact steps: the first offset of each
 // run and its value, then the last offset again.

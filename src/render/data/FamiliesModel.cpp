@@ -55,7 +55,7 @@ std::int64_t FamiliesModel::query(const Params &params, const FigureState &state
 }
 
 std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::int64_t query, double lower, double upper,
-                                                   int pixels, const std::atomic<bool> *cancel)
+                                                   int pixels, const std::atomic<bool> *cancel, std::int64_t budget)
 {
     FamiliesData data;
     data.query = query;
@@ -79,7 +79,7 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
         };
     }
     std::int64_t sampled = 0;
-    auto sinusoid = FamiliesCurves::cosineSum(offsets, whole, 1.0, 0.0, lone, &sampled, cancel);
+    auto sinusoid = FamiliesCurves::cosineSum(offsets, whole, 1.0, 0.0, lone, budget, &sampled, cancel);
     if (!sinusoid)
         return std::nullopt;
     data.sinusoid = std::move(*sinusoid);
@@ -95,7 +95,8 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
         const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
         const auto headDim = static_cast<double>(rotary.rope.headDim);
         const double unrotated = headDim - 2.0 * static_cast<double>(theta.size());
-        auto rope = FamiliesCurves::cosineSum(offsets, theta, 2.0 / headDim, unrotated / headDim, {}, &sampled, cancel);
+        auto rope = FamiliesCurves::cosineSum(offsets, theta, 2.0 / headDim, unrotated / headDim, {}, budget, &sampled,
+                                              cancel);
         if (!rope)
             return std::nullopt;
         data.rope = std::move(*rope);
@@ -184,7 +185,19 @@ QString FamiliesModel::defaultText(const QString &key, const Params &params) con
 
 QList<Quantity> FamiliesModel::inputs(const FigureState &) const
 {
-    return {};
+    // Every family's settings: the PE's, RoPE's score, ALiBi's slopes and head, T5's and DeBERTa's.
+    return {Quantity::Pe,        Quantity::RopeScore, Quantity::AlibiSlopes,
+            Quantity::AlibiBias, Quantity::T5Bucket,  Quantity::DebertaBucket};
+}
+
+bool FamiliesModel::hasPreview(const FigureRequest &request) const
+{
+    // The offsets in view times the sinusoid's frequencies, the larger of the two sums.
+    const PanelExtent panel = request.panels.value(0);
+    const auto offsets = static_cast<std::int64_t>(std::max(0.0, panel.x.upper - panel.x.lower));
+    Params sinusoidal = request.engine->params();
+    sinusoidal.encoding = Encoding::Sinusoidal;
+    return offsets * std::max<std::int64_t>(sinusoidal.peColumns() / 2, 1) > FamiliesCurves::kPreviewEvaluations;
 }
 
 QList<ParamError> FamiliesModel::checkOptions(const Params &params, const FigureState &state) const
@@ -205,8 +218,12 @@ FigureResult FamiliesModel::computeData(const FigureRequest &request, const std:
 {
     const Params &params = request.engine->params();
     const PanelExtent panel = request.panels.value(0);
-    auto data
-        = compute(params, query(params, request.state), panel.x.lower, panel.x.upper, panel.pixels().width(), &cancel);
+    const std::int64_t budget
+        = request.detail == Detail::Preview ? FamiliesCurves::kPreviewEvaluations : FamiliesCurves::kMaxEvaluations;
+    auto data = compute(params, query(params, request.state), panel.x.lower, panel.x.upper, panel.pixels().width(),
+                        &cancel, budget);
+    if (data)
+        data->preview = request.detail == Detail::Preview && data->sampled > 0;
     if (!data)
         return {};
     return {std::make_shared<const FamiliesData>(std::move(*data)), std::nullopt};

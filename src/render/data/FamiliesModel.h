@@ -18,6 +18,7 @@ struct FamiliesData : FigureData
     std::int64_t maxLen = 0;
     Encoding chosen = Encoding::Sinusoidal; // the parameters' encoding, whose panel is marked
     std::int64_t sampled = 0; // offsets taken a pixel where the oscillating sums were sampled; 0: all
+    bool preview = false; // a quick sample before the full detail
     // Sinusoidal: PE[q] · PE[q + k] over the table's k columns (exact angles).
     FamilyCurve sinusoid;
     std::int64_t peColumns = 0;
@@ -54,9 +55,11 @@ public:
     // The query of `state`, or its default: the middle position, whose keys lie on both sides.
     static std::int64_t query(const Params &params, const FigureState &state);
     static std::int64_t defaultQuery(const Params &params);
-    // The data over offsets [lower, upper] of an axis `pixels` wide; nothing when cancelled.
+    // The data over offsets [lower, upper] of an axis `pixels` wide, the oscillating sums within
+    // `budget` evaluations (FamiliesCurves); nothing when cancelled.
     static std::optional<FamiliesData> compute(const Params &params, std::int64_t query, double lower, double upper,
-                                               int pixels, const std::atomic<bool> *cancel);
+                                               int pixels, const std::atomic<bool> *cancel,
+                                               std::int64_t budget = FamiliesCurves::kMaxEvaluations);
 
     QString name() const override;
     QString title() const override;
@@ -64,6 +67,8 @@ public:
     QList<FigureOption> options() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
+    // A quick sample of the oscillating sums first where every offset takes long.
+    bool hasPreview(const FigureRequest &request) const override;
 
 protected:
     QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;

@@ -268,7 +268,9 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
                        ? u"T5, DeBERTa: a learned bias per bucket has no fixed values; the bucket index stands for it"_s
                        : u"T5 and DeBERTa learn a bias per bucket, which has no fixed values: the bucket index stands "
                          "for it"_s);
-    if (d.sampled > 0)
+    if (d.preview)
+        caption.append(u"preview: PE·PE and RoPE at %1 offsets a pixel"_s.arg(d.sampled));
+    else if (d.sampled > 0)
         caption.append(
             u"PE·PE and RoPE: %1 offsets sampled a pixel, each band their least to their most"_s.arg(d.sampled));
     else if (!terse && d.sinusoid.offset.size() > 0 && d.sinusoid.offset.size() < view.upper - view.lower - 1.0)

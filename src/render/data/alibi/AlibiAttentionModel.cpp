@@ -127,7 +127,8 @@ QString AlibiAttentionModel::defaultText(const QString &key, const Params &param
 
 QList<Quantity> AlibiAttentionModel::inputs(const FigureState &) const
 {
-    return {};
+    // The slopes, and max-len, the mask and head K (drawn wider), which the bias reads.
+    return {Quantity::AlibiSlopes, Quantity::AlibiBias};
 }
 
 QList<ParamError> AlibiAttentionModel::checkOptions(const Params &params, const FigureState &state) const

@@ -32,7 +32,7 @@ std::optional<AlibiBiasData> AlibiBiasModel::compute(const Params &params, const
     const Shape table {params.maxLen, params.maxLen};
     for (const auto &[panel, mask, grid] : {std::tuple {causal, AlibiMask::Causal, &data.causal},
                                             std::tuple {symmetric, AlibiMask::Symmetric, &data.symmetric}}) {
-        const HeatmapRequest visible = VisibleCells::request(panel, Quantity::Pe, table);
+        const HeatmapRequest visible = VisibleCells::request(panel, Quantity::AlibiBias, table);
         auto computed
             = AlibiBiasMeans::grid(data.slope, mask, visible.block, visible.pixelRows, visible.pixelCols, cancel);
         if (!computed)
@@ -67,7 +67,23 @@ QList<FigureOption> AlibiBiasModel::options() const
 
 QList<Quantity> AlibiBiasModel::inputs(const FigureState &) const
 {
-    return {};
+    return {Quantity::AlibiBias};
+}
+
+std::optional<TableRequest> AlibiBiasModel::table(const Params &params, const FigureState &state) const
+{
+    // The cells in view under the parameters' mask: `posenc table alibi-bias --positions A:B --dims C:D`.
+    const ViewRange all = VisibleCells::wholeRows({params.maxLen, params.maxLen});
+    const ViewRange queries = state.range(QString::fromUtf16(kQueriesAxis)).value_or(all);
+    const ViewRange keys = state.range(QString::fromUtf16(kKeysAxis)).value_or(all);
+    const auto rows = TableView::cellsInView(queries.lower, queries.upper, params.maxLen);
+    const auto cols = TableView::cellsInView(keys.lower, keys.upper, params.maxLen);
+    if (!rows || !cols)
+        return std::nullopt;
+    return TableRequest {TableRequest::Cells,
+                         Quantity::AlibiBias,
+                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
+                         {}};
 }
 
 QList<ParamError> AlibiBiasModel::checkOptions(const Params &params, const FigureState &state) const

@@ -45,6 +45,7 @@ public:
     QList<Encoding> families() const override { return {Encoding::Alibi}; }
     QList<FigureOption> options() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
+    std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
 protected:
     QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;

@@ -47,7 +47,14 @@ QString AlibiSlopesModel::summary() const
 
 QList<Quantity> AlibiSlopesModel::inputs(const FigureState &) const
 {
-    return {};
+    // The slopes, and head K (ringed), which the bias reads.
+    return {Quantity::AlibiSlopes, Quantity::AlibiBias};
+}
+
+std::optional<TableRequest> AlibiSlopesModel::table(const Params &params, const FigureState &) const
+{
+    // Every head: `posenc table alibi-slopes`.
+    return TableRequest {TableRequest::Cells, Quantity::AlibiSlopes, {0, params.alibi.heads, 0, 4}, {}};
 }
 
 FigureResult AlibiSlopesModel::computeData(const FigureRequest &request, const std::atomic<bool> &) const

@@ -38,6 +38,7 @@ public:
     QString summary() const override;
     QList<Encoding> families() const override { return {Encoding::Alibi}; }
     QList<Quantity> inputs(const FigureState &state) const override;
+    std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
 protected:
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;

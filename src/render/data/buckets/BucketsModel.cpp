@@ -109,7 +109,9 @@ std::optional<BucketsData> BucketsModel::compute(const Params &params, const Pan
     BucketsData data = curves(params);
     if ((data.family == Encoding::T5 ? data.t5Problem : data.debertaProblem))
         return data;
-    const HeatmapRequest visible = VisibleCells::request(map, Quantity::Pe, {params.maxLen, params.maxLen});
+    const HeatmapRequest visible
+        = VisibleCells::request(map, data.family == Encoding::Deberta ? Quantity::DebertaBucket : Quantity::T5Bucket,
+                                {params.maxLen, params.maxLen});
     const Block &block = visible.block;
     const std::int64_t first = DiagonalMeans::firstDiagonal(block), last = DiagonalMeans::lastDiagonal(block);
     const Encoding family = data.family;
@@ -156,7 +158,23 @@ QList<FigureOption> BucketsModel::options() const
 
 QList<Quantity> BucketsModel::inputs(const FigureState &) const
 {
-    return {};
+    return {Quantity::T5Bucket, Quantity::DebertaBucket};
+}
+
+std::optional<TableRequest> BucketsModel::table(const Params &params, const FigureState &state) const
+{
+    // The map's cells in view: `posenc table t5-bucket` (or deberta-bucket) `--positions A:B --dims C:D`.
+    const ViewRange all = VisibleCells::wholeRows({params.maxLen, params.maxLen});
+    const ViewRange queries = state.range(QString::fromUtf16(kQueriesAxis)).value_or(all);
+    const ViewRange keys = state.range(QString::fromUtf16(kKeysAxis)).value_or(all);
+    const auto rows = TableView::cellsInView(queries.lower, queries.upper, params.maxLen);
+    const auto cols = TableView::cellsInView(keys.lower, keys.upper, params.maxLen);
+    if (!rows || !cols)
+        return std::nullopt;
+    return TableRequest {TableRequest::Cells,
+                         params.encoding == Encoding::Deberta ? Quantity::DebertaBucket : Quantity::T5Bucket,
+                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
+                         {}};
 }
 
 QList<ParamError> BucketsModel::checkOptions(const Params &params, const FigureState &state) const
