@@ -55,6 +55,8 @@ AlibiSlopesFigure::AlibiSlopesFigure(QCustomPlot *plot)
     plot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 2);
+    // Tall enough for the ring around head K whole.
+    m_legend->setIconSize(18, 14);
     m_plain = alibiSlopeGraph(m_rect, kSlopesPlain, QCPScatterStyle::ssCircle, 5, Qt::DotLine);
     m_plain->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSlopesPlain, 1.0), Qt::NoBrush, 5));
     m_series = alibiSlopeGraph(m_rect, kSlopesGeometric, QCPScatterStyle::ssNone, 0, Qt::DotLine);
