@@ -49,7 +49,7 @@ ParamSpec bucketsRow()
         if (n % 2 != 0)
             return ParamError {u"deberta-buckets"_s, allowed,
                                u"is odd: make_log_bucket_position takes mid = position_buckets // 2 and scales its "
-                               "logarithmic buckets to reach 2·mid - 1 at max_position, one short of the last "
+                               "logarithmic buckets to reach 2·mid - 1 at max_position - 1, one short of the last "
                                "bucket when the count is odd"_s,
                                given};
         return std::nullopt;
@@ -83,8 +83,8 @@ ParamSpec maxPositionRow()
     ParamSpec s = ParamRows::integer(
         u"deberta-max-position"_s, ParamGroup::Deberta,
         [](Params &p) -> std::int64_t & { return p.deberta.maxPosition; }, bounds);
-    s.help = u"max_relative_positions (max_position_embeddings when a config gives -1): where the logarithmic\n"
-             "      buckets reach 2*mid - 1"_s;
+    s.help = u"max_relative_positions (max_position_embeddings when a config gives -1): the logarithmic\n"
+             "      buckets reach 2*mid - 1 at distance max_position - 1 and go on growing past it"_s;
     s.label = u"deberta_max_position"_s;
     s.controlMin = 0;
     s.controlMax = Params::kMaxLen;
