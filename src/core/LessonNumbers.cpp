@@ -2,6 +2,7 @@
 
 #include "ClosedForms.h"
 #include "NumberText.h"
+#include "RelativeLessonNumbers.h"
 
 #include "DropoutMask.h"
 #include "Engine.h"
@@ -641,9 +642,21 @@ const QList<Entry> &entries()
     return table;
 }
 
+// The shared numbers, then those of ALiBi, T5, DeBERTa and the five families.
+const QList<Entry> &allEntries()
+{
+    static const QList<Entry> table = [] {
+        QList<Entry> list = entries();
+        for (const RelativeLessonNumbers::Entry &e : RelativeLessonNumbers::entries())
+            list.append({e.key, e.description, e.value});
+        return list;
+    }();
+    return table;
+}
+
 const Entry *entry(const QString &key)
 {
-    for (const Entry &e : entries()) {
+    for (const Entry &e : allEntries()) {
         if (e.key == key)
             return &e;
     }
@@ -655,7 +668,7 @@ const Entry *entry(const QString &key)
 QStringList keys()
 {
     QStringList list;
-    for (const Entry &e : entries())
+    for (const Entry &e : allEntries())
         list.append(e.key);
     return list;
 }

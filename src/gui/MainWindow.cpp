@@ -59,13 +59,20 @@ QList<std::pair<QString, FigureState>> MainWindow::defaultFigures(Encoding encod
         break;
     case Encoding::Learned:
         return {figure(u"learned"_s), figure(u"heatmap"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
-    case Encoding::None:
-    case Encoding::Alibi:
-    case Encoding::T5:
-    case Encoding::Deberta: {
+    case Encoding::None: {
         FigureState input;
         input.options.insert(u"quantity"_s, u"input"_s);
         return {{u"heatmap"_s, input}, figure(u"magnitudes"_s), figure(u"dropout"_s), figure(u"dropout-anatomy"_s)};
+    }
+    case Encoding::Alibi:
+        return {figure(u"alibi-bias"_s), figure(u"alibi-attention"_s), figure(u"alibi-slopes"_s),
+                figure(u"families"_s)};
+    case Encoding::T5:
+    case Encoding::Deberta: {
+        // X is s·E alone: its heatmap beside the buckets, which act on the scores.
+        FigureState input;
+        input.options.insert(u"quantity"_s, u"input"_s);
+        return {figure(u"buckets"_s), figure(u"families"_s), {u"heatmap"_s, input}, figure(u"magnitudes"_s)};
     }
     case Encoding::Rope:
         return {figure(u"rope-frequencies"_s), figure(u"rope-rotation"_s), figure(u"rope-score"_s),

@@ -5,6 +5,7 @@
 // locale needs no glibc locale generated on the machine.
 #include "CliRun.h"
 
+#include "support/RelativeTestParams.h"
 #include "support/RopeTestParams.h"
 #include "support/TestFiles.h"
 
@@ -77,6 +78,8 @@ void TestCliLocale::figuresAreTheSameInEveryLocale()
         extra = {u"--encoding"_s, u"learned"_s, u"--position-table"_s, m_table};
     else if (RopeTestParams::showsRope(*posenc::FigureRegistry::find(figure)))
         extra += RopeTestParams::ropeFlags(2000);
+    else if (const auto family = RelativeTestParams::familyOf(*posenc::FigureRegistry::find(figure)))
+        extra += RelativeTestParams::relativeFlags(*family);
     QByteArray files[2];
     const QStringList locales = {u"C.UTF-8"_s, u"de_DE.UTF-8"_s};
     for (int i = 0; i < 2; ++i) {

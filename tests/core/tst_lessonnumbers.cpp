@@ -8,6 +8,7 @@
 #include "core/ParamText.h"
 
 #include "Reference.h"
+#include "figures/RelativeReference.h"
 #include "figures/RopeFigureReference.h"
 
 #include <QTest>
@@ -91,6 +92,16 @@ private slots:
     void ropeLayoutsTradePlaces();
     void ropeDecayNumbers();
     void ropeNumbersNeedRope();
+    void alibiSlopeNumbers_data();
+    void alibiSlopeNumbers();
+    void alibiSpansAreTheSoftmaxOfTheBias_data();
+    void alibiSpansAreTheSoftmaxOfTheBias();
+    void t5Numbers_data();
+    void t5Numbers();
+    void debertaNumbers();
+    void familiesNumbers_data();
+    void familiesNumbers();
+    void relativeNumbersSayWhyWhereTheSettingsCannot();
 };
 
 void TestLessonNumbers::dropoutCounts_data()
@@ -668,6 +679,201 @@ void TestLessonNumbers::ropeNumbersNeedRope()
         = LessonNumbers::number(u"rope_kept"_s, make(64, 64, {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"64"_s}}));
     QVERIFY(kept && !kept->value);
     QVERIFY2(kept->text.contains(u"llama3 and yarn"_s), qPrintable(kept->text));
+}
+
+void TestLessonNumbers::alibiSlopeNumbers_data()
+{
+    QTest::addColumn<qint64>("heads");
+    QTest::addColumn<qint64>("power");
+    QTest::addColumn<QString>("interleaved");
+    QTest::newRow("8 heads") << qint64(8) << qint64(8) << u"none (H is a power of two)"_s;
+    QTest::newRow("12 heads") << qint64(12) << qint64(8) << u"0.707, 0.354, 0.177 and 0.0884"_s;
+    QTest::newRow("16 heads") << qint64(16) << qint64(16) << u"none (H is a power of two)"_s;
+    QTest::newRow("20 heads") << qint64(20) << qint64(16) << u"0.841, 0.595, 0.42 and 0.297"_s;
+    QTest::newRow("112 heads") << qint64(112) << qint64(64) << QString();
+}
+
+void TestLessonNumbers::alibiSlopeNumbers()
+{
+    QFETCH(qint64, heads);
+    QFETCH(qint64, power);
+    QFETCH(QString, interleaved);
+    const Params p = make(
+        64, 1024,
+        {{u"encoding"_s, u"alibi"_s}, {u"heads"_s, QString::number(heads)}, {u"head"_s, QString::number(heads)}});
+    const std::vector<double> slopes = relref::slopes(heads);
+    QCOMPARE(valueOf(u"alibi_heads"_s, p), double(heads));
+    QCOMPARE(valueOf(u"alibi_power"_s, p), double(power));
+    QCOMPARE(valueOf(u"alibi_twice"_s, p), double(2 * power));
+    QVERIFY(close(valueOf(u"alibi_ratio"_s, p), std::pow(2.0, -8.0 / double(power)), 1e-15));
+    QVERIFY(close(valueOf(u"alibi_slope_1"_s, p), slopes[0], 1e-15));
+    QVERIFY(close(valueOf(u"alibi_slope_p"_s, p), slopes[std::size_t(power - 1)], 1e-15));
+    QVERIFY(close(valueOf(u"alibi_slope_p"_s, p), std::pow(2.0, -8.0), 1e-14));
+    QVERIFY(close(valueOf(u"alibi_slope_h"_s, p), slopes.back(), 1e-15));
+    QVERIFY(close(valueOf(u"alibi_slope_k"_s, p), slopes.back(), 1e-15));
+    QVERIFY(close(valueOf(u"alibi_bias_k_100"_s, p), -100.0 * slopes.back(), 1e-15));
+    QVERIFY(close(valueOf(u"alibi_bias_p_1000"_s, p), -1000.0 * std::pow(2.0, -8.0), 1e-14));
+    QCOMPARE(valueOf(u"alibi_interleaved"_s, p), double(heads - power));
+    if (!interleaved.isEmpty())
+        QCOMPARE(LessonNumbers::number(u"alibi_interleaved"_s, p)->text, interleaved);
+}
+
+void TestLessonNumbers::alibiSpansAreTheSoftmaxOfTheBias_data()
+{
+    QTest::addColumn<QString>("mask");
+    QTest::addColumn<qint64>("maxLen");
+    QTest::newRow("causal, 1024: the table's edge shortens head 8's span") << u"causal"_s << qint64(1024);
+    QTest::newRow("causal, 4096, as the lesson") << u"causal"_s << qint64(4096);
+    QTest::newRow("symmetric, 1024") << u"symmetric"_s << qint64(1024);
+    QTest::newRow("causal, 100: the span reaches the table's edge") << u"causal"_s << qint64(100);
+}
+
+void TestLessonNumbers::alibiSpansAreTheSoftmaxOfTheBias()
+{
+    QFETCH(QString, mask);
+    QFETCH(qint64, maxLen);
+    const Params p = make(64, maxLen, {{u"encoding"_s, u"alibi"_s}, {u"heads"_s, u"12"_s}, {u"alibi"_s, mask}});
+    const AlibiMask m = mask == u"causal"_s ? AlibiMask::Causal : AlibiMask::Symmetric;
+    const std::vector<double> slopes = relref::slopes(12);
+    // The query the attention figure opens on: the last (causal) or the middle one.
+    const std::int64_t query = m == AlibiMask::Causal ? maxLen - 1 : (maxLen - 1) / 2;
+    QCOMPARE(valueOf(u"alibi_query"_s, p), double(query));
+    const std::vector<double> first = relref::softmax(slopes[0], maxLen, query, m);
+    const std::vector<double> gentle = relref::softmax(slopes[7], maxLen, query, m);
+    QVERIFY(close(valueOf(u"alibi_self_1"_s, p), first[std::size_t(query)], 1e-12));
+    QCOMPARE(valueOf(u"alibi_span_1_half"_s, p), double(relref::span(first, query, 0.5)));
+    QCOMPARE(valueOf(u"alibi_span_1_90"_s, p), double(relref::span(first, query, 0.9)));
+    QCOMPARE(valueOf(u"alibi_span_p_half"_s, p), double(relref::span(gentle, query, 0.5)));
+    QCOMPARE(valueOf(u"alibi_span_p_90"_s, p), double(relref::span(gentle, query, 0.9)));
+    // Ten times the length: the query moves with it, and the span stays unless the table's edge cut
+    // it short (at 1024 positions head 8 still weighs the first keys).
+    const std::int64_t longQuery = m == AlibiMask::Causal ? 10 * maxLen - 1 : (10 * maxLen - 1) / 2;
+    const std::vector<double> longer = relref::softmax(slopes[7], 10 * maxLen, longQuery, m);
+    QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), double(relref::span(longer, longQuery, 0.9)));
+    if (maxLen >= 4096)
+        QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), valueOf(u"alibi_span_p_90"_s, p));
+    else
+        QVERIFY(valueOf(u"alibi_span_p_90_10x"_s, p) > valueOf(u"alibi_span_p_90"_s, p));
+}
+
+void TestLessonNumbers::t5Numbers_data()
+{
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<qint64>("buckets");
+    QTest::newRow("T5-base, bidirectional") << false << qint64(32);
+    QTest::newRow("T5-base's decoder, causal") << true << qint64(32);
+    QTest::newRow("64 buckets") << false << qint64(64);
+}
+
+void TestLessonNumbers::t5Numbers()
+{
+    QFETCH(bool, causal);
+    QFETCH(qint64, buckets);
+    const Params p = make(64, 2048,
+                          {{u"encoding"_s, u"t5"_s},
+                           {u"t5-buckets"_s, QString::number(buckets)},
+                           {u"t5-causal"_s, causal ? u"true"_s : u"false"_s}});
+    const std::int64_t side = causal ? buckets : buckets / 2;
+    QCOMPARE(valueOf(u"t5_side"_s, p), double(side));
+    QCOMPARE(valueOf(u"t5_exact"_s, p), double(side / 2));
+    QCOMPARE(valueOf(u"t5_last"_s, p), double(side - 1));
+    for (const int d : {1, 7, 8, 16, 32, 64, 127, 128, 1000}) {
+        const auto number = LessonNumbers::number(u"t5_before_"_s + QString::number(d), p);
+        QVERIFY(number && number->value);
+        QVERIFY2(relref::matches(std::int64_t(*number->value), relref::t5(-d, buckets, 128, !causal)),
+                 qPrintable(u"%1 before: %2"_s.arg(d).arg(*number->value)));
+    }
+    QVERIFY(relref::matches(std::int64_t(valueOf(u"t5_after_1"_s, p)), relref::t5(1, buckets, 128, !causal)));
+    QVERIFY(relref::matches(std::int64_t(valueOf(u"t5_after_1000"_s, p)), relref::t5(1000, buckets, 128, !causal)));
+    // Where the last bucket starts: the least distance before the query whose bucket is it.
+    std::int64_t start = 0;
+    while (relref::t5(-start, buckets, 128, !causal).value < side - 1)
+        ++start;
+    QVERIFY2(std::abs(valueOf(u"t5_cap_start"_s, p) - double(start)) <= 1.0,
+             qPrintable(u"%1 vs %2"_s.arg(valueOf(u"t5_cap_start"_s, p)).arg(start)));
+    QCOMPARE(valueOf(u"t5_shared"_s, p), 2048.0 - valueOf(u"t5_cap_start"_s, p));
+    // Every key from the cap on shares the last bucket.
+    for (const std::int64_t d : {std::int64_t(valueOf(u"t5_cap_start"_s, p)), std::int64_t(2047)})
+        QCOMPARE(relref::t5(-d, buckets, 128, !causal).value, side - 1);
+}
+
+void TestLessonNumbers::debertaNumbers()
+{
+    const Params p = make(64, 2048, {{u"encoding"_s, u"deberta"_s}});
+    QCOMPARE(valueOf(u"deberta_mid"_s, p), 128.0);
+    QCOMPARE(valueOf(u"deberta_top"_s, p), 255.0);
+    QCOMPARE(valueOf(u"deberta_reach"_s, p), 511.0);
+    for (const int d : {128, 129, 256, 511, 512, 1000, -1000})
+        QVERIFY2(
+            relref::matches(std::int64_t(valueOf(
+                                u"deberta_"_s + (d < 0 ? u"minus_"_s + QString::number(-d) : QString::number(d)), p)),
+                            relref::deberta(d, 256, 512)),
+            qPrintable(QString::number(d)));
+    QCOMPARE(valueOf(u"deberta_511"_s, p), 255.0);
+    QVERIFY(valueOf(u"deberta_1000"_s, p) > 255.0);
+    QCOMPARE(valueOf(u"deberta_minus_1000"_s, p), -valueOf(u"deberta_1000"_s, p));
+    QVERIFY(relref::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), relref::deberta(2047, 256, 512)));
+}
+
+void TestLessonNumbers::familiesNumbers_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::newRow("the families lesson: Llama 3.1's RoPE, BLOOM's 16 heads, T5-base, DeBERTa-v3")
+        << make(512, 2048,
+                {{u"encoding"_s, u"rope"_s},
+                 {u"head-dim"_s, u"128"_s},
+                 {u"rope-theta"_s, u"500000"_s},
+                 {u"rope-type"_s, u"llama3"_s},
+                 {u"rope-factor"_s, u"8"_s},
+                 {u"original-max-len"_s, u"8192"_s},
+                 {u"heads"_s, u"16"_s}});
+    QTest::newRow("odd d, sinusoidal") << make(63, 301, {{u"heads"_s, u"12"_s}, {u"head-dim"_s, u"32"_s}});
+}
+
+void TestLessonNumbers::familiesNumbers()
+{
+    QFETCH(Params, p);
+    const std::int64_t q = (p.maxLen - 1) / 2;
+    QCOMPARE(valueOf(u"fam_query"_s, p), double(q));
+    // PE[q] · PE[q - d] from the rows themselves.
+    for (const int d : {0, 1, 100}) {
+        const std::vector<double> a = peRow(q, p.dModel, 10000.0, Layout::Interleaved);
+        const std::vector<double> b = peRow(q - d, p.dModel, 10000.0, Layout::Interleaved);
+        double dot = 0.0;
+        for (std::size_t j = 0; j < a.size(); ++j)
+            dot += a[j] * b[j];
+        QVERIFY2(close(valueOf(u"fam_pe_"_s + QString::number(d), p), dot, 1e-12, 1e-12),
+                 qPrintable(u"%1: %2 vs %3"_s.arg(d).arg(valueOf(u"fam_pe_"_s + QString::number(d), p)).arg(dot)));
+    }
+    // RoPE's aligned score from HF's inverse frequencies.
+    Params rope = p;
+    rope.encoding = Encoding::Rope;
+    const std::vector<double> inv = roperef::inv(rope);
+    for (const int d : {1, 100}) {
+        double sum = double(p.rope.headDim) - 2.0 * double(inv.size());
+        for (const double theta : inv)
+            sum += 2.0 * std::cos(double(d) * theta);
+        QVERIFY(close(valueOf(u"fam_rope_"_s + QString::number(d), p), sum / double(p.rope.headDim), 1e-12, 1e-14));
+    }
+    QVERIFY(close(valueOf(u"fam_alibi_1_100"_s, p), -100.0 * relref::slopes(p.alibi.heads)[0], 1e-15));
+    for (const int d : {1, 10, 100, 1000}) {
+        QVERIFY(relref::matches(std::int64_t(valueOf(u"fam_t5_"_s + QString::number(d), p)),
+                                relref::t5(-d, 32, 128, true)));
+        QVERIFY(relref::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
+                                relref::deberta(d, 256, 512)));
+    }
+}
+
+void TestLessonNumbers::relativeNumbersSayWhyWhereTheSettingsCannot()
+{
+    // RoPE's settings incomplete under another encoding (yarn needs a factor): the number says so.
+    const Params p = make(64, 64, {{u"rope-type"_s, u"yarn"_s}, {u"head-dim"_s, u"32"_s}});
+    const auto rope = LessonNumbers::number(u"fam_rope_1"_s, p);
+    QVERIFY(rope && !rope->value);
+    QVERIFY2(rope->text.contains(u"RoPE's settings"_s), qPrintable(rope->text));
+    // No key 100 positions before the middle of 64.
+    const auto far = LessonNumbers::number(u"fam_pe_100"_s, p);
+    QVERIFY(far && !far->value);
 }
 
 QTEST_GUILESS_MAIN(TestLessonNumbers)

@@ -3,6 +3,7 @@
 #include "gui/MainWindow.h"
 #include "render/Colormaps.h"
 
+#include "render/data/buckets/BucketsModel.h"
 #include "support/WindowViews.h"
 
 #include "../core/Reference.h"
@@ -92,6 +93,7 @@ private slots:
     void hoverShowsTheReadoutAndTheLinkedCursor();
     void anyViewMaximisesAndRestores();
     void closingDuringAComputationExitsCleanly();
+    void aFamilyOfRelativePositionsSwapsTheViews();
 };
 
 void TestMainWindow::opensWithinTheScreen_data()
@@ -522,6 +524,52 @@ void TestMainWindow::closingDuringAComputationExitsCleanly()
     QTRY_VERIFY(!heatmapView(*window)->scheduler()->isIdle());
     QVERIFY(window->close());
     QTRY_VERIFY(window.isNull());
+}
+
+// ALiBi, T5 and DeBERTa open on their own views, and a change of family swaps the views that do not
+// apply to it for its own, as for rope: the families figure, which applies to every family, stays.
+void TestMainWindow::aFamilyOfRelativePositionsSwapsTheViews()
+{
+    const auto figures = [](const MainWindow &window) {
+        QStringList names;
+        for (const FigureView *view : window.views())
+            names.append(view->figure().name());
+        return names;
+    };
+    Params alibi = small();
+    alibi.encoding = Encoding::Alibi;
+    alibi.alibi.heads = 12;
+    MainWindow window(alibi, nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(allSettled(window));
+    QCOMPARE(figures(window), (QStringList {u"alibi-bias"_s, u"alibi-attention"_s, u"alibi-slopes"_s, u"families"_s}));
+    for (const FigureView *view : window.views()) {
+        QVERIFY2(view->problems().isEmpty(), qPrintable(view->figure().name()));
+        QVERIFY(view->data());
+    }
+    const FigureView *families = window.views().back();
+    // T5: the ALiBi views take T5's figures at their places; families applies and stays.
+    Params t5 = small();
+    t5.encoding = Encoding::T5;
+    window.controlPanel()->applyParams(t5);
+    QTRY_VERIFY(allSettled(window) && figures(window).front() == u"buckets"_s);
+    QCOMPARE(figures(window), (QStringList {u"buckets"_s, u"families"_s, u"heatmap"_s, u"families"_s}));
+    QCOMPARE(window.views().back(), families);
+    QTRY_VERIFY(data<BucketsData>(window.viewOf(u"buckets"_s))
+                && data<BucketsData>(window.viewOf(u"buckets"_s))->family == Encoding::T5);
+    // DeBERTa: the buckets view applies and draws DeBERTa's map now.
+    Params deberta = small();
+    deberta.encoding = Encoding::Deberta;
+    window.controlPanel()->applyParams(deberta);
+    QTRY_VERIFY(allSettled(window) && data<BucketsData>(window.viewOf(u"buckets"_s))
+                && data<BucketsData>(window.viewOf(u"buckets"_s))->family == Encoding::Deberta);
+    QCOMPARE(figures(window).front(), u"buckets"_s);
+    // Back to the sinusoid: ALiBi's and the buckets' views give way, the families figure stays.
+    window.controlPanel()->applyParams(small());
+    QTRY_VERIFY(allSettled(window) && figures(window).front() == u"heatmap"_s);
+    QVERIFY(figures(window).contains(u"families"_s));
+    QVERIFY(!figures(window).contains(u"buckets"_s));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -8,6 +8,7 @@
 #include "render/FigureRegistry.h"
 
 #include "support/FigureBuilds.h"
+#include "support/RelativeTestParams.h"
 #include "support/RopeTestParams.h"
 #include "support/TestShots.h"
 
@@ -26,7 +27,8 @@ Q_DECLARE_METATYPE(QCPRange)
 namespace {
 
 // The parameters `figure` is drawn from: the learned figure's are the learned family's, with the
-// same table as its position table; a rotary figure's the rotary family's (RopeTestParams).
+// same table as its position table; a rotary figure's the rotary family's (RopeTestParams), one of
+// ALiBi, T5 or DeBERTa alone its family's (RelativeTestParams).
 Params params(const QString &figure = {})
 {
     Params p;
@@ -47,6 +49,9 @@ Params params(const QString &figure = {})
     p.embeddings = std::move(table);
     if (!figure.isEmpty() && RopeTestParams::showsRope(FigureBuilds::figure(figure)))
         p = RopeTestParams::rope(p);
+    if (!figure.isEmpty())
+        if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
+            p = RelativeTestParams::relative(p, *family);
     return p;
 }
 

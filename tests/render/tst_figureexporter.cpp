@@ -6,6 +6,7 @@
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
+#include "support/RelativeTestParams.h"
 #include "support/RopeTestParams.h"
 #include "support/TestFiles.h"
 
@@ -57,6 +58,8 @@ Params paramsFor(const QString &figure)
     }
     if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
         p = RopeTestParams::rope(p);
+    if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
+        p = RelativeTestParams::relative(p, *family);
     return p;
 }
 
@@ -69,6 +72,10 @@ QString axisLabel(const QString &figure)
         : figure == u"precision"_s                                        ? u"position p"_s
         : figure == u"rope-frequencies"_s || figure == u"rope-scalings"_s ? u"rotary pair i"_s
         : figure == u"rope-score"_s                                       ? u"relative distance k"_s
+        : figure == u"alibi-slopes"_s                                     ? u"head k"_s
+        : figure == u"alibi-bias"_s || figure == u"buckets"_s             ? u"query i"_s
+        : figure == u"alibi-attention"_s                                  ? u"weight of one key"_s
+        : figure == u"families"_s                                         ? u"offset k"_s
         // p is its dropout probability: the rows are just "position".
         : figure == u"dropout-anatomy"_s || figure == u"dropout-compare"_s || figure == u"dropout"_s ? u"position"_s
                                                                                                      : u"position p"_s;

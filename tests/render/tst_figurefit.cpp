@@ -7,6 +7,7 @@
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
+#include "support/RelativeTestParams.h"
 #include "support/RopeTestParams.h"
 
 #include <QRegularExpression>
@@ -287,6 +288,8 @@ void TestFigureFit::legendsScaleWithTheFontSize()
     }
     if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
         p = RopeTestParams::rope(p);
+    if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
+        p = RelativeTestParams::relative(p, *family);
     const auto normalBuild = FigureBuilds::build(figure, p, slide);
     const auto largerBuild = FigureBuilds::build(figure, p, slide, {}, larger);
     QVERIFY2(!normalBuild->error() && !largerBuild->error(), qPrintable(FigureBuilds::errorOf(*largerBuild)));
@@ -369,6 +372,8 @@ void TestFigureFit::textsStayWithinTheirRoom()
     }
     if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
         p = RopeTestParams::rope(p);
+    if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
+        p = RelativeTestParams::relative(p, *family);
     const auto built = FigureBuilds::build(figure, p, size);
     if (built->error()) {
         // Every figure fits a slide.

@@ -1,0 +1,132 @@
+#include "DiagonalMeans.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace posenc::DiagonalMeans {
+
+namespace {
+
+// sum over u <= t of clamp(u, 0, w).
+std::int64_t diagonalClampedPrefix(std::int64_t t, std::int64_t w)
+{
+    if (t <= 0)
+        return 0;
+    if (t <= w)
+        return t * (t + 1) / 2;
+    return w * (w + 1) / 2 + (t - w) * w;
+}
+
+// The last k in [from, end] with f(k) == value, f monotone on [from, end] and f(from) == value.
+std::int64_t diagonalRunEnd(std::int64_t from, std::int64_t end, double value,
+                            const std::function<double(std::int64_t)> &f)
+{
+    // Gallop: the run holds from..from + good and not from + bad (or bad is past the end).
+    std::int64_t good = 0, step = 1;
+    while (from + step <= end && f(from + step) == value) {
+        good = step;
+        step *= 2;
+    }
+    std::int64_t bad = std::min(step, end - from + 1);
+    while (bad - good > 1) {
+        const std::int64_t mid = good + (bad - good) / 2;
+        if (f(from + mid) == value)
+            good = mid;
+        else
+            bad = mid;
+    }
+    return from + good;
+}
+
+} // namespace
+
+std::int64_t bandStart(std::int64_t first, std::int64_t count, int bands, int band)
+{
+    return first + count * band / bands;
+}
+
+std::int64_t cellsUpTo(const Block &rect, std::int64_t k)
+{
+    // Row i holds the columns j <= i + k of [col0, colEnd): clamp(i + k - col0 + 1, 0, cols) of them.
+    const std::int64_t t0 = rect.row0 + k - rect.col0 + 1;
+    return diagonalClampedPrefix(t0 + rect.rows - 1, rect.cols) - diagonalClampedPrefix(t0 - 1, rect.cols);
+}
+
+std::int64_t cellsBetween(const Block &rect, std::int64_t a, std::int64_t b)
+{
+    if (b < a)
+        return 0;
+    return cellsUpTo(rect, b) - cellsUpTo(rect, a - 1);
+}
+
+std::int64_t firstDiagonal(const Block &block)
+{
+    return block.col0 - (block.rowEnd() - 1);
+}
+
+std::int64_t lastDiagonal(const Block &block)
+{
+    return block.colEnd() - 1 - block.row0;
+}
+
+std::vector<DiagonalRun> runs(std::int64_t first, std::int64_t last, const std::function<double(std::int64_t)> &f)
+{
+    std::vector<DiagonalRun> list;
+    // Monotone pieces: the diagonals before the query's own, its own, those after.
+    const std::int64_t pieces[3][2] = {{first, std::min<std::int64_t>(last, -1)},
+                                       {std::max<std::int64_t>(first, 0), std::min<std::int64_t>(last, 0)},
+                                       {std::max<std::int64_t>(first, 1), last}};
+    for (const auto &piece : pieces) {
+        for (std::int64_t k = piece[0]; k <= piece[1];) {
+            const double value = f(k);
+            const std::int64_t end = diagonalRunEnd(k, piece[1], value, f);
+            if (!list.empty() && list.back().value == value && list.back().last == k - 1)
+                list.back().last = end;
+            else
+                list.push_back({k, end, value});
+            k = end + 1;
+        }
+    }
+    return list;
+}
+
+std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Block &block, int rows, int cols,
+                                const std::atomic<bool> *cancel)
+{
+    HeatmapGrid grid;
+    grid.block = block;
+    grid.rows = static_cast<int>(std::clamp<std::int64_t>(rows, 1, std::max<std::int64_t>(block.rows, 1)));
+    grid.cols = static_cast<int>(std::clamp<std::int64_t>(cols, 1, std::max<std::int64_t>(block.cols, 1)));
+    grid.values.assign(static_cast<std::size_t>(grid.rows) * grid.cols, 0.0f);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int a = 0; a < grid.rows; ++a) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return std::nullopt;
+        const std::int64_t r0 = bandStart(block.row0, block.rows, grid.rows, a);
+        const std::int64_t r1 = bandStart(block.row0, block.rows, grid.rows, a + 1);
+        for (int b = 0; b < grid.cols; ++b) {
+            const std::int64_t c0 = bandStart(block.col0, block.cols, grid.cols, b);
+            const std::int64_t c1 = bandStart(block.col0, block.cols, grid.cols, b + 1);
+            const Block rect {r0, r1 - r0, c0, c1 - c0};
+            const std::int64_t kFirst = firstDiagonal(rect), kLast = lastDiagonal(rect);
+            // The first run that reaches the rectangle's diagonals.
+            auto run = std::partition_point(runs.begin(), runs.end(),
+                                            [kFirst](const DiagonalRun &r) { return r.last < kFirst; });
+            double sum = 0.0;
+            for (; run != runs.end() && run->first <= kLast; ++run) {
+                const auto n = cellsBetween(rect, std::max(run->first, kFirst), std::min(run->last, kLast));
+                sum += run->value * static_cast<double>(n);
+            }
+            const double mean = sum / static_cast<double>(rect.cells());
+            grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(mean);
+            lo = std::min(lo, mean);
+            hi = std::max(hi, mean);
+        }
+    }
+    grid.minValue = std::isfinite(lo) ? lo : 0.0;
+    grid.maxValue = std::isfinite(hi) ? hi : 0.0;
+    return grid;
+}
+
+} // namespace posenc::DiagonalMeans

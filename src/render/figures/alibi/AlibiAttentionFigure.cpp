@@ -1,0 +1,219 @@
+#include "AlibiAttentionFigure.h"
+
+#include "AlibiPlot.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/MeasuredText.h"
+#include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
+#include "render/figures/rope/RopePlot.h"
+
+#include "core/alibi/AlibiSlopes.h"
+#include "render/data/FigureText.h"
+#include "render/data/alibi/AlibiText.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kAttentionGuide(110, 110, 110);
+
+// Legend entries for at most this many heads; past it the first, K and the last.
+constexpr qsizetype kAttentionNamedHeads = 8;
+
+QCPGraph *attentionSpanDots(QCPAxisRect *rect, QCPScatterStyle::ScatterShape shape)
+{
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setPen(QPen(Qt::black));
+    graph->setScatterStyle(QCPScatterStyle(shape, QPen(Qt::black, 1.2), Qt::white, 8));
+    return graph;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeAlibiAttentionFigure()
+{
+    return std::make_unique<FigureDescriptorOf<AlibiAttentionModel, AlibiAttentionFigure>>();
+}
+
+AlibiAttentionFigure::AlibiAttentionFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_weights(new QCPAxisRect(plot))
+    , m_shares(new QCPAxisRect(plot))
+{
+    auto *grid = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, grid);
+    grid->addElement(0, 0, m_weights);
+    grid->addElement(1, 0, m_shares);
+    grid->setRowSpacing(4);
+    auto *margins = new QCPMarginGroup(plot);
+    for (QCPAxisRect *rect : {m_weights, m_shares}) {
+        PlotStyle::styleAxisRect(rect);
+        PlotStyle::setLogAxis(rect->axis(QCPAxis::atBottom));
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    }
+    PlotStyle::setLogAxis(m_weights->axis(QCPAxis::atLeft));
+    m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of one key"_s);
+    m_shares->axis(QCPAxis::atLeft)->setLabel(u"share within distance"_s);
+    m_shares->axis(QCPAxis::atLeft)->setRange(0.0, 1.02);
+    m_shares->axis(QCPAxis::atBottom)->setLabel(u"distance |i − j| of the key from the query"_s);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
+    m_halfLine = RopePlot::line(m_shares, kAttentionGuide, 1.0, Qt::DotLine);
+    m_ninetyLine = RopePlot::line(m_shares, kAttentionGuide, 1.0, Qt::DashLine);
+    m_halfSpans = attentionSpanDots(m_shares, QCPScatterStyle::ssCircle);
+    m_ninetySpans = attentionSpanDots(m_shares, QCPScatterStyle::ssSquare);
+    m_halfSpans->setName(u"half the weight"_s);
+    m_ninetySpans->setName(u"90% of it"_s);
+}
+
+void AlibiAttentionFigure::showDefaultView(const Params &params, const FigureState &state)
+{
+    const std::int64_t query = AlibiAttentionModel::query(params, state);
+    const auto keys = AlibiAttention::keysOf(params.maxLen, query, params.alibi.mask);
+    const double farthest = std::max(static_cast<double>(keys.farthest()), 2.0);
+    for (QCPAxisRect *rect : {m_weights, m_shares})
+        rect->axis(QCPAxis::atBottom)->setRange(1.0, farthest);
+}
+
+QList<PanelExtent> AlibiAttentionFigure::panels(double pixelRatio) const
+{
+    QList<PanelExtent> list;
+    for (const QCPAxisRect *rect : {m_weights, m_shares}) {
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = rect->axis(QCPAxis::atLeft)->range();
+        list.append({rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}});
+    }
+    return list;
+}
+
+void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const AlibiAttentionData>(data);
+    const AlibiAttentionData &d = *m_data;
+    // One pair of curves a head, made as the heads drawn change.
+    while (m_weightCurves.size() < d.drawn.size()) {
+        m_weightCurves.append(RopePlot::line(m_weights, Qt::black, 1.3));
+        m_shareCurves.append(RopePlot::line(m_shares, Qt::black, 1.3));
+    }
+    m_legend->clearItems();
+    const qsizetype count = d.drawn.size();
+    // Colours by slope: the steepest and the gentlest of the heads drawn.
+    double steepest = 0.0, gentlest = INFINITY;
+    for (const AlibiAttentionHead &head : d.drawn) {
+        steepest = std::max(steepest, head.slope);
+        gentlest = std::min(gentlest, head.slope);
+    }
+    const bool terse = m_compact || PlotStyle::textLines(*m_weights->parentPlot()) < 30;
+    double top = 0.0;
+    QList<double> halfX, halfY, ninetyX, ninetyY;
+    for (qsizetype n = 0; n < m_weightCurves.size(); ++n) {
+        const bool shown = n < count;
+        m_weightCurves[n]->setVisible(shown);
+        m_shareCurves[n]->setVisible(shown);
+        if (!shown)
+            continue;
+        const AlibiAttentionHead &head = d.drawn[n];
+        const QPen pen = AlibiPlot::headPen(head.slope, steepest, gentlest, head.head == d.head);
+        for (QCPGraph *graph : {m_weightCurves[n], m_shareCurves[n]})
+            graph->setPen(pen);
+        m_weightCurves[n]->setData(d.distance, head.weight, true);
+        m_shareCurves[n]->setData(d.distance, head.within, true);
+        for (const double w : head.weight)
+            top = std::max(top, w);
+        if (head.half >= 1) {
+            halfX.append(static_cast<double>(head.half));
+            halfY.append(head.halfShare);
+        }
+        if (head.ninety >= 1) {
+            ninetyX.append(static_cast<double>(head.ninety));
+            ninetyY.append(head.ninetyShare);
+        }
+        // The steepest, the gentlest and head K where not every head is named: the colours run
+        // between the first two.
+        const bool named
+            = count <= kAttentionNamedHeads || head.slope == steepest || head.slope == gentlest || head.head == d.head;
+        if (!named)
+            continue;
+        const QString m = NumberText::compact(head.slope, 3);
+        m_weightCurves[n]->setName(
+            terse ? u"head %1: half ≤ %2, 90% ≤ %3"_s.arg(head.head).arg(FigureText::formatCount(head.half),
+                                                                         FigureText::formatCount(head.ninety))
+                  : u"head %1 (m = %2): half within %3, 90% within %4"_s.arg(head.head).arg(
+                      m, FigureText::formatCount(head.half), FigureText::formatCount(head.ninety)));
+        MeasuredText::addToLegend(m_weightCurves[n], m_legend);
+    }
+    // The spans' dots, sorted by distance as a graph keeps its keys.
+    const auto sorted = [](QList<double> &x, QList<double> &y) {
+        QList<qsizetype> order(x.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&x](qsizetype a, qsizetype b) { return x[a] < x[b]; });
+        QList<double> sx, sy;
+        for (const qsizetype i : order) {
+            sx.append(x[i]);
+            sy.append(y[i]);
+        }
+        x = sx;
+        y = sy;
+    };
+    sorted(halfX, halfY);
+    sorted(ninetyX, ninetyY);
+    m_halfSpans->setData(halfX, halfY, true);
+    m_ninetySpans->setData(ninetyX, ninetyY, true);
+    MeasuredText::addToLegend(m_halfSpans, m_legend);
+    MeasuredText::addToLegend(m_ninetySpans, m_legend);
+    m_legend->setWrap(terse ? 3 : 3);
+
+    const double farthest = std::max(static_cast<double>(d.keys.farthest()), 2.0);
+    for (QCPAxisRect *rect : {m_weights, m_shares})
+        rect->axis(QCPAxis::atBottom)->setRange(1.0, farthest);
+    RopePlot::horizontal(m_halfLine, 1.0, farthest, 0.5);
+    RopePlot::horizontal(m_ninetyLine, 1.0, farthest, 0.9);
+    // Weights over six decades below the largest: a steep head's tail falls out of view.
+    const double high = top > 0.0 ? top * 2.0 : 1.0;
+    m_weights->axis(QCPAxis::atLeft)->setRange(high * 1e-6, high);
+
+    QStringList parts {terse ? u"ALiBi attention span"_s
+                             : u"How far does each ALiBi head look? Softmax weight, content scores zero"_s,
+                       u"query %1 of %2"_s.arg(FigureText::formatCount(d.query), FigureText::formatCount(d.maxLen)),
+                       AlibiText::maskText(d.mask)};
+    if (!terse)
+        parts.append(u"w(d) = e^(−m·d)/Z"_s);
+    if (d.drawn.size() < d.heads)
+        parts.append(u"%1 of %2 heads drawn"_s.arg(d.drawn.size()).arg(d.heads));
+    if (d.keys.farthest() < 1)
+        parts.append(u"the query sees only itself"_s);
+    m_title->setText(parts.join(u"  ·  "_s));
+}
+
+std::optional<HoverPoint> AlibiAttentionFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_data)
+        return std::nullopt;
+    const AlibiAttentionData &d = *m_data;
+    for (QCPAxisRect *rect : {m_weights, m_shares}) {
+        if (!rect->rect().contains(pixel.toPoint()))
+            continue;
+        const auto distance = std::llround(rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
+        if (distance < 0 || distance > d.keys.farthest())
+            return std::nullopt;
+        // Head K's numbers at that distance, exact.
+        const double slope = AlibiSlopes::of(engine.params().alibi.heads, engine.params().alibi.head);
+        HoverPoint point;
+        point.hasPosition = false;
+        point.value = AlibiAttention::weight(slope, d.keys, distance);
+        point.valueName
+            = u"distance %1: head %2's weight of one key (%3 of the weight within it)"_s.arg(distance).arg(d.head).arg(
+                NumberText::compact(AlibiAttention::within(slope, d.keys, distance), 4));
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "render/FigurePlot.h"
+#include "render/HeatmapPanel.h"
+
+#include "render/data/alibi/AlibiBiasModel.h"
+
+#include <memory>
+
+namespace posenc {
+
+// The alibi-bias figure's drawing: head K's bias under the causal mask and symmetric, side by
+// side over the same queries and keys on one colour scale (viridis from -m times the farthest
+// distance in view up to 0), the masked cells in a neutral grey that is not on the scale, named
+// in the legend. Zooming one panel zooms the other.
+class AlibiBiasFigure final : public FigurePlot
+{
+public:
+    explicit AlibiBiasFigure(QCustomPlot *plot);
+
+    QList<ViewAxis> viewAxes() const override;
+    void showDefaultView(const Params &params, const FigureState &state) override;
+    QList<PanelExtent> panels(double pixelRatio) const override;
+    void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
+    void setCompact(bool compact) override { m_compact = compact; }
+    QList<PositionAxis> positionAxes() const override;
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
+    QList<QCPAxisRect *> pictureRects() const override;
+
+    // The grey of the masked cells: neutral, so never a colour of viridis.
+    static QColor maskedColor();
+
+private:
+    QCPTextElement *m_title;
+    QCPTextElement *m_causalTitle, *m_symmetricTitle;
+    QCPColorScale *m_scale;
+    std::unique_ptr<HeatmapPanel> m_causal, m_symmetric;
+    QCPTextElement *m_caption;
+    QCPLegend *m_legend;
+    bool m_compact = false;
+    std::shared_ptr<const AlibiBiasData> m_data;
+};
+
+} // namespace posenc

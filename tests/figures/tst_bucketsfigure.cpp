@@ -1,0 +1,282 @@
+// The buckets figure: the staircases of T5 (bidirectional both sides, causal) and DeBERTa against
+// the buckets written here in float64 at every distance, the issue's distances among them, T5's
+// cap and DeBERTa's growth past max_position; the L x L map, each pixel the exact mean bucket of
+// its cells, summed here cell by cell, at L = 1000 and at L = 65536.
+#include "core/deberta/DebertaBuckets.h"
+#include "core/t5/T5Buckets.h"
+#include "render/FigureExporter.h"
+#include "render/data/DiagonalMeans.h"
+#include "render/figures/buckets/BucketsFigure.h"
+
+#include "RelativeReference.h"
+#include "RelativeSlides.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// The value a staircase holds at distance d: the bucket of the last step starting at or before d.
+double stepAt(const BucketSteps &steps, std::int64_t d)
+{
+    const auto it = std::upper_bound(steps.distance.cbegin(), steps.distance.cend(), double(d));
+    return steps.bucket[it - steps.distance.cbegin() - 1];
+}
+
+void checkSteps(const BucketSteps &steps, std::int64_t farthest,
+                const std::function<relref::Bucket(std::int64_t)> &reference, const QString &what)
+{
+    QCOMPARE(steps.distance.front(), 1.0);
+    QCOMPARE(steps.distance.back(), double(farthest));
+    for (std::int64_t d = 1; d <= farthest; ++d) {
+        const relref::Bucket expected = reference(d);
+        const auto got = std::int64_t(stepAt(steps, d));
+        QVERIFY2(relref::matches(got, expected),
+                 qPrintable(u"%1 at distance %2: %3 vs %4"_s.arg(what).arg(d).arg(got).arg(expected.value)));
+    }
+}
+
+PanelExtent whole(std::int64_t maxLen, int pixels)
+{
+    const double end = double(maxLen) - 0.5;
+    return {QSize(pixels, pixels), 1.0, {-0.5, end}, {-0.5, end}};
+}
+
+// The mean bucket over a rectangle of queries i x keys j, summed cell by cell. The cells are the
+// core's buckets, float32 as torch computes them (the staircases above check them against the
+// float64 ones): this checks the closed form of a pixel's mean, not the buckets again.
+double referenceMean(const Params &p, const Block &rect)
+{
+    double sum = 0.0;
+    for (std::int64_t i = rect.row0; i < rect.rowEnd(); ++i)
+        for (std::int64_t j = rect.col0; j < rect.colEnd(); ++j)
+            sum += double(p.encoding == Encoding::T5
+                              ? T5Buckets::bucket(j - i, p.t5.buckets, p.t5.maxDistance, !p.t5.causal)
+                              : DebertaBuckets::bucket(i - j, p.deberta.buckets, p.deberta.maxPosition));
+    return sum / double(rect.cells());
+}
+
+void checkMap(const Params &p, const HeatmapGrid &grid, int rowStep)
+{
+    const Block &b = grid.block;
+    for (int a = 0; a < grid.rows; a += rowStep)
+        for (int c = 0; c < grid.cols; ++c) {
+            const std::int64_t r0 = DiagonalMeans::bandStart(b.row0, b.rows, grid.rows, a);
+            const std::int64_t r1 = DiagonalMeans::bandStart(b.row0, b.rows, grid.rows, a + 1);
+            const std::int64_t c0 = DiagonalMeans::bandStart(b.col0, b.cols, grid.cols, c);
+            const std::int64_t c1 = DiagonalMeans::bandStart(b.col0, b.cols, grid.cols, c + 1);
+            const double expected = referenceMean(p, {r0, r1 - r0, c0, c1 - c0});
+            QVERIFY2(std::abs(grid.at(a, c) - expected) <= 2e-6 * std::max(1.0, std::abs(expected)),
+                     qPrintable(u"pixel (%1, %2): %3 vs %4"_s.arg(a).arg(c).arg(grid.at(a, c)).arg(expected)));
+        }
+}
+
+} // namespace
+
+class TestBucketsFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void t5StepsAreTheReference_data();
+    void t5StepsAreTheReference();
+    void t5AtTheIssuesDistances();
+    void debertaStepsAreTheReference();
+    void debertaAtTheIssuesDistances();
+    void mapCellByCell_data();
+    void mapCellByCell();
+    void mapPixelsAreTheExactMeanOfTheirCells_data();
+    void mapPixelsAreTheExactMeanOfTheirCells();
+    void figureIsRegisteredAndExports();
+    void t5AndDebertaFitASlide();
+};
+
+void TestBucketsFigure::t5StepsAreTheReference_data()
+{
+    QTest::addColumn<qint64>("buckets");
+    QTest::addColumn<qint64>("maxDistance");
+    QTest::newRow("32 buckets, 128") << qint64(32) << qint64(128);
+    QTest::newRow("16 buckets, 128") << qint64(16) << qint64(128);
+    QTest::newRow("64 buckets, 256") << qint64(64) << qint64(256);
+}
+
+void TestBucketsFigure::t5StepsAreTheReference()
+{
+    QFETCH(qint64, buckets);
+    QFETCH(qint64, maxDistance);
+    Params p = relref::t5Base();
+    p.t5.buckets = buckets;
+    p.t5.maxDistance = maxDistance;
+    p.maxLen = 2000;
+    const BucketsData d = BucketsModel::curves(p);
+    QVERIFY(!d.t5Problem);
+    QCOMPARE(d.farthest, 1999);
+    checkSteps(
+        d.t5After, d.farthest, [&](std::int64_t x) { return relref::t5(x, buckets, maxDistance, true); }, u"after"_s);
+    checkSteps(
+        d.t5Before, d.farthest, [&](std::int64_t x) { return relref::t5(-x, buckets, maxDistance, true); },
+        u"before"_s);
+    checkSteps(
+        d.t5Causal, d.farthest, [&](std::int64_t x) { return relref::t5(-x, buckets, maxDistance, false); },
+        u"causal"_s);
+    QCOMPARE(d.t5ExactBidirectional, buckets / 4);
+    QCOMPARE(d.t5ExactCausal, buckets / 2);
+    // The cap: every distance from max_distance on shares the last bucket of its side.
+    QCOMPARE(stepAt(d.t5After, maxDistance), double(buckets - 1));
+    QCOMPARE(stepAt(d.t5Before, 1999), double(buckets / 2 - 1));
+    QCOMPARE(stepAt(d.t5Causal, 1999), double(buckets - 1));
+}
+
+void TestBucketsFigure::t5AtTheIssuesDistances()
+{
+    // +-1..+-8, 16, 32, 64, 127, 128 and 1000, bidirectional and causal, 32 buckets and 128.
+    const BucketsData d = BucketsModel::curves(relref::t5Base());
+    QVERIFY(d.farthest >= 1000);
+    for (const std::int64_t x : {1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 127, 128, 1000}) {
+        QVERIFY(relref::matches(std::int64_t(stepAt(d.t5After, x)), relref::t5(x, 32, 128, true)));
+        QVERIFY(relref::matches(std::int64_t(stepAt(d.t5Before, x)), relref::t5(-x, 32, 128, true)));
+        QVERIFY(relref::matches(std::int64_t(stepAt(d.t5Causal, x)), relref::t5(-x, 32, 128, false)));
+    }
+    // Exact below 8 (bidirectional), keys after the query offset by 16; 127 and 128 share 31.
+    QCOMPARE(stepAt(d.t5After, 7), 23.0);
+    QCOMPARE(stepAt(d.t5Before, 7), 7.0);
+    QCOMPARE(stepAt(d.t5After, 127), 31.0);
+    QCOMPARE(stepAt(d.t5After, 1000), 31.0);
+    QCOMPARE(stepAt(d.t5Causal, 15), 15.0);
+}
+
+void TestBucketsFigure::debertaStepsAreTheReference()
+{
+    Params p = relref::debertaV3Base();
+    p.maxLen = 4000;
+    const BucketsData d = BucketsModel::curves(p);
+    QVERIFY(!d.debertaProblem);
+    checkSteps(
+        d.deberta, d.farthest, [](std::int64_t x) { return relref::deberta(x, 256, 512); }, u"DeBERTa"_s);
+    QCOMPARE(d.debertaMid, 128);
+}
+
+void TestBucketsFigure::debertaAtTheIssuesDistances()
+{
+    // +-128, 129, 256 and 1000 with 256 buckets and 512 positions; uncapped past 511.
+    const BucketsData d = BucketsModel::curves(relref::debertaV3Base());
+    QCOMPARE(d.farthest, 1024);
+    for (const std::int64_t x : {128, 129, 256, 511, 512, 1000})
+        QVERIFY2(relref::matches(std::int64_t(stepAt(d.deberta, x)), relref::deberta(x, 256, 512)),
+                 qPrintable(u"%1: %2"_s.arg(x).arg(stepAt(d.deberta, x))));
+    QCOMPARE(stepAt(d.deberta, 128), 128.0);
+    QCOMPARE(stepAt(d.deberta, 511), 255.0);
+    QVERIFY(stepAt(d.deberta, 1000) > 255.0);
+}
+
+void TestBucketsFigure::mapCellByCell_data()
+{
+    QTest::addColumn<Params>("p");
+    Params t5 = relref::t5Base();
+    t5.maxLen = 40;
+    QTest::newRow("T5 bidirectional") << t5;
+    t5.t5.causal = true;
+    QTest::newRow("T5 causal") << t5;
+    Params deberta = relref::debertaV3Base();
+    deberta.maxLen = 40;
+    deberta.deberta.buckets = 16;
+    deberta.deberta.maxPosition = 24;
+    QTest::newRow("DeBERTa 16 buckets, 24 positions") << deberta;
+}
+
+void TestBucketsFigure::mapCellByCell()
+{
+    QFETCH(Params, p);
+    const auto d = BucketsModel::compute(p, whole(p.maxLen, 100), nullptr);
+    QVERIFY(d);
+    QVERIFY(d->map.isCellByCell());
+    for (std::int64_t i = 0; i < p.maxLen; ++i)
+        for (std::int64_t j = 0; j < p.maxLen; ++j) {
+            const relref::Bucket expected = p.encoding == Encoding::T5
+                ? relref::t5(j - i, p.t5.buckets, p.t5.maxDistance, !p.t5.causal)
+                : relref::deberta(i - j, p.deberta.buckets, p.deberta.maxPosition);
+            QVERIFY2(
+                relref::matches(std::int64_t(d->map.at(int(i), int(j))), expected),
+                qPrintable(u"(%1, %2): %3 vs %4"_s.arg(i).arg(j).arg(d->map.at(int(i), int(j))).arg(expected.value)));
+        }
+    if (p.encoding == Encoding::T5) {
+        QCOMPARE(d->mapLow, 0.0);
+        QCOMPARE(d->mapHigh, 31.0);
+    } else {
+        QCOMPARE(d->mapHigh, -d->mapLow);
+        QCOMPARE(d->mapHigh, double(std::abs(relref::deberta(39, 16, 24).value)));
+    }
+}
+
+void TestBucketsFigure::mapPixelsAreTheExactMeanOfTheirCells_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<int>("pixels");
+    QTest::addColumn<int>("rowStep");
+    Params t5 = relref::t5Base();
+    t5.maxLen = 1000;
+    QTest::newRow("T5 1000 on 61 pixels") << t5 << 61 << 1;
+    Params deberta = relref::debertaV3Base();
+    deberta.maxLen = 1000;
+    QTest::newRow("DeBERTa 1000 on 61 pixels") << deberta << 61 << 1;
+    t5.maxLen = 65536;
+    t5.t5.causal = true;
+    QTest::newRow("T5 causal 65536 on 256 pixels") << t5 << 256 << 51;
+    deberta.maxLen = 65536;
+    QTest::newRow("DeBERTa 65536 on 256 pixels") << deberta << 256 << 51;
+}
+
+void TestBucketsFigure::mapPixelsAreTheExactMeanOfTheirCells()
+{
+    QFETCH(Params, p);
+    QFETCH(int, pixels);
+    QFETCH(int, rowStep);
+    const auto d = BucketsModel::compute(p, whole(p.maxLen, pixels), nullptr);
+    QVERIFY(d);
+    QCOMPARE(d->map.rows, pixels);
+    checkMap(p, d->map, rowStep);
+}
+
+void TestBucketsFigure::figureIsRegisteredAndExports()
+{
+    const FigureSize size = FigureSize::fromPixels(QSize(1000, 560));
+    for (const Params &p : {relref::t5Base(), relref::debertaV3Base()}) {
+        const auto built = FigureBuilds::build(u"buckets"_s, p, size);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(1000, 560));
+        const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+        QVERIFY2(texts.contains(p.encoding == Encoding::T5 ? u"T5 bidirectional map"_s : u"DeBERTa map"_s),
+                 qPrintable(texts));
+        QVERIFY2(texts.contains(u"every key farther shares bucket"_s), qPrintable(texts));
+    }
+    // Export data: the chosen family's table over the map's cells in view.
+    const auto &model = FigureBuilds::figure(u"buckets"_s).model();
+    QCOMPARE(model.inputs({}), (QList<Quantity> {Quantity::T5Bucket, Quantity::DebertaBucket}));
+    QCOMPARE(model.table(relref::t5Base(), {})->quantity, Quantity::T5Bucket);
+    QCOMPARE(model.table(relref::debertaV3Base(), {})->quantity, Quantity::DebertaBucket);
+    QCOMPARE(model.table(relref::debertaV3Base(), {})->block, (Block {0, 512, 0, 512}));
+    // ALiBi is refused, naming the two families.
+    Params alibi;
+    alibi.encoding = Encoding::Alibi;
+    const auto problems = FigureBuilds::figure(u"buckets"_s).model().check(alibi, {});
+    QCOMPARE(problems.size(), 1);
+    QVERIFY(problems[0].allowed.contains(u"t5"_s) && problems[0].allowed.contains(u"deberta"_s));
+}
+
+void TestBucketsFigure::t5AndDebertaFitASlide()
+{
+    Params long5 = relref::t5Base();
+    long5.maxLen = 65536;
+    RelativeSlides::check(
+        u"buckets"_s,
+        {{u"t5-base"_s, relref::t5Base()}, {u"deberta-v3-base"_s, relref::debertaV3Base()}, {u"t5-65536"_s, long5}});
+}
+
+QTEST_MAIN(TestBucketsFigure)
+#include "tst_bucketsfigure.moc"

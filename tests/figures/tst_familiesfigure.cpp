@@ -1,0 +1,225 @@
+// The families figure: for one query, each family's term against the key's offset, checked
+// against float64 sums written here: the sinusoid's PE[q]·PE[q + k] from its rows, RoPE's aligned
+// score from HF's inverse frequencies, ALiBi's bias, T5's and DeBERTa's buckets; each pixel the
+// least and the most of its offsets, sampled past the cap.
+#include "render/FigureExporter.h"
+#include "render/figures/FamiliesFigure.h"
+
+#include "RelativeReference.h"
+#include "RelativeSlides.h"
+#include "RopeFigureReference.h"
+#include "support/FigureBuilds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// PE[p] · PE[q] from the rows themselves: sin and cos of p w_i for each column (interleaved).
+double peDot(std::int64_t d, double base, std::int64_t p, std::int64_t q)
+{
+    double sum = 0.0;
+    for (std::int64_t j = 0; j < d; ++j) {
+        const double w = std::exp(-double(j - j % 2) * std::log(base) / double(d));
+        const double a = double(p) * w, b = double(q) * w;
+        sum += j % 2 == 0 ? std::sin(a) * std::sin(b) : std::cos(a) * std::cos(b);
+    }
+    return sum;
+}
+
+// <q, R(k) q> / |q|^2 for q all ones: 2 cos(k theta_i) per pair, 1 per unrotated column.
+double ropeAligned(const Params &p, double k)
+{
+    const std::vector<double> inv = roperef::inv(p);
+    double sum = double(p.rope.headDim) - 2.0 * double(inv.size());
+    for (const double theta : inv)
+        sum += 2.0 * std::cos(k * theta);
+    return sum / double(p.rope.headDim);
+}
+
+// The value of a staircase at offset k: the step starting at or before it.
+double stepAt(const FamilyCurve &steps, std::int64_t k)
+{
+    const auto it = std::upper_bound(steps.offset.cbegin(), steps.offset.cend(), double(k));
+    return steps.lo[it - steps.offset.cbegin() - 1];
+}
+
+// The point of `curve` holding offset k: its pixel's least and most.
+std::pair<double, double> at(const FamilyCurve &curve, const OffsetPixels &pixels, std::int64_t k)
+{
+    const auto it = std::upper_bound(pixels.starts.cbegin(), pixels.starts.cend(), k);
+    const qsizetype g = it - pixels.starts.cbegin() - 1;
+    return {curve.lo[g], curve.hi[g]};
+}
+
+Params settings(std::int64_t maxLen)
+{
+    Params p;
+    p.maxLen = maxLen;
+    p.dModel = 64;
+    p.alibi.heads = 12;
+    p.alibi.head = 10;
+    p.rope.headDim = 32;
+    p.rope.theta = 500000.0;
+    p.rope.type = RopeType::Llama3;
+    p.rope.factor = 8.0;
+    p.rope.originalMaxLen = 128;
+    return p;
+}
+
+} // namespace
+
+class TestFamiliesFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyOffsetItsOwnPoint_data();
+    void everyOffsetItsOwnPoint();
+    void crowdedPixelsHoldTheirLeastAndMost();
+    void pastTheCapEachPixelIsSampled();
+    void appliesToEveryFamilyAndMarksTheChosenOne();
+    void llamaBloomAndT5FitASlide();
+};
+
+void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
+{
+    QTest::addColumn<qint64>("dModel");
+    QTest::addColumn<bool>("causal");
+    QTest::newRow("d 64, causal ALiBi, bidirectional T5") << qint64(64) << false;
+    QTest::newRow("odd d 63: the lone sine, causal T5") << qint64(63) << true;
+}
+
+void TestFamiliesFigure::everyOffsetItsOwnPoint()
+{
+    QFETCH(qint64, dModel);
+    QFETCH(bool, causal);
+    Params p = settings(300);
+    p.dModel = dModel;
+    p.t5.causal = causal;
+    p.alibi.mask = causal ? AlibiMask::Symmetric : AlibiMask::Causal;
+    const std::int64_t q = 120;
+    const auto d = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+    QVERIFY(d);
+    QCOMPARE(d->sampled, 0);
+    const OffsetPixels pixels = OffsetPixels::of(q, 300, -q - 0.5, 300 - q - 0.5, 2000);
+    QCOMPARE(pixels.count(), 300);
+    QCOMPARE(qsizetype(pixels.starts.size()), 300);
+    QCOMPARE(d->sinusoid.offset.size(), 300);
+    const std::vector<double> slopes = relref::slopes(12);
+    for (std::int64_t k = -q; k < 300 - q; ++k) {
+        const auto [lo, hi] = at(d->sinusoid, pixels, k);
+        QCOMPARE(lo, hi);
+        QVERIFY2(std::abs(lo - peDot(dModel, 10000.0, q, q + k)) < 1e-9,
+                 qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(lo).arg(peDot(dModel, 10000.0, q, q + k))));
+        const auto rope = at(d->rope, pixels, k);
+        QVERIFY2(std::abs(rope.first - ropeAligned(p, double(k))) < 1e-12, qPrintable(QString::number(k)));
+        // T5: the bucket of k; DeBERTa: of q - j = -k.
+        QVERIFY2(
+            relref::matches(std::int64_t(stepAt(d->t5, k)), relref::t5(k, p.t5.buckets, p.t5.maxDistance, !causal)),
+            qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(d->t5, k))));
+        QVERIFY(relref::matches(std::int64_t(stepAt(d->deberta, k)), relref::deberta(-k, 256, 512)));
+    }
+    // ALiBi: a line per head through the ends of the offsets (and 0), -m|k| or masked after q.
+    QCOMPARE(d->alibi.size(), 12);
+    for (qsizetype h = 0; h < 12; ++h) {
+        const FamilyCurve &line = d->alibi[h];
+        const double m = slopes[std::size_t(h)];
+        QCOMPARE(d->alibiSlopes[h], m);
+        for (qsizetype n = 0; n < line.offset.size(); ++n) {
+            const auto k = std::int64_t(line.offset[n]);
+            QCOMPARE(line.lo[n], relref::bias(m, q, q + k, p.alibi.mask));
+        }
+        QCOMPARE(line.offset.front(), double(-q));
+        QCOMPARE(line.offset.back(), p.alibi.mask == AlibiMask::Causal ? 0.0 : double(300 - 1 - q));
+    }
+}
+
+void TestFamiliesFigure::crowdedPixelsHoldTheirLeastAndMost()
+{
+    // 5,000 offsets on 100 pixels: each point the least and the most of its pixel's PE·PE.
+    Params p = settings(5000);
+    const std::int64_t q = 2500;
+    const double lower = -2500.5, upper = 2499.5;
+    const auto d = FamiliesModel::compute(p, q, lower, upper, 100, nullptr);
+    QVERIFY(d);
+    QCOMPARE(d->sampled, 0);
+    const OffsetPixels pixels = OffsetPixels::of(q, 5000, lower, upper, 100);
+    QVERIFY(pixels.starts.size() <= 101);
+    for (std::size_t g = 0; g < pixels.starts.size(); ++g) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (std::int64_t k = pixels.starts[g]; k <= pixels.end(g); ++k) {
+            const double v = peDot(64, 10000.0, q, q + k);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            // Every offset in the pixel its axis places it in.
+            QCOMPARE(int(std::floor((double(k) - lower) / ((upper - lower) / 100.0))),
+                     int(std::floor((double(pixels.starts[g]) - lower) / ((upper - lower) / 100.0))));
+        }
+        QVERIFY2(std::abs(d->sinusoid.lo[qsizetype(g)] - lo) < 1e-9
+                     && std::abs(d->sinusoid.hi[qsizetype(g)] - hi) < 1e-9,
+                 qPrintable(u"pixel %1"_s.arg(g)));
+    }
+}
+
+void TestFamiliesFigure::pastTheCapEachPixelIsSampled()
+{
+    // 2^24 offsets of a d = 4096 table: past the cap each pixel takes a sample, its ends among them.
+    Params p = settings(std::int64_t(1) << 24);
+    p.dModel = 4096;
+    const std::int64_t q = 0;
+    const double upper = double(p.maxLen) - 0.5;
+    const auto d = FamiliesModel::compute(p, q, -0.5, upper, 200, nullptr);
+    QVERIFY(d);
+    QVERIFY(d->sampled >= 2);
+    const OffsetPixels pixels = OffsetPixels::of(q, p.maxLen, -0.5, upper, 200);
+    for (const std::size_t g : {std::size_t(0), pixels.starts.size() / 2, pixels.starts.size() - 1}) {
+        for (const std::int64_t k : {pixels.starts[g], pixels.end(g)}) {
+            const double v = peDot(4096, 10000.0, q, q + k);
+            QVERIFY2(d->sinusoid.lo[qsizetype(g)] <= v + 1e-7 && d->sinusoid.hi[qsizetype(g)] >= v - 1e-7,
+                     qPrintable(u"pixel %1, k %2"_s.arg(g).arg(k)));
+        }
+    }
+    const FigureSize size = FigureSize::fromPixels(QSize(900, 900));
+    const auto built = FigureBuilds::build(u"families"_s, p, size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(texts.contains(u"sampled a pixel"_s), qPrintable(texts));
+}
+
+void TestFamiliesFigure::appliesToEveryFamilyAndMarksTheChosenOne()
+{
+    const FigureSize size = FigureSize::fromPixels(QSize(900, 800));
+    for (const Encoding encoding :
+         {Encoding::Sinusoidal, Encoding::None, Encoding::Rope, Encoding::Alibi, Encoding::T5, Encoding::Deberta}) {
+        Params p = settings(1024);
+        p.encoding = encoding;
+        const auto built = FigureBuilds::build(u"families"_s, p, size);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+        QVERIFY2(texts.contains(u"the bucket index stands for it"_s), qPrintable(texts));
+        QVERIFY2(texts.contains(u"query q = 511"_s), qPrintable(texts));
+    }
+    const auto &model = FigureBuilds::figure(u"families"_s).model();
+    QCOMPARE(model.families().size(), 7);
+    FigureState state;
+    state.options.insert(u"query"_s, u"-1"_s);
+    QCOMPARE(model.check(settings(1024), state).size(), 1);
+}
+
+void TestFamiliesFigure::llamaBloomAndT5FitASlide()
+{
+    Params llama = roperef::llama31();
+    llama.maxLen = 8192;
+    Params bloom = relref::bloom560m();
+    bloom.rope = llama.rope;
+    Params t5 = relref::t5Base();
+    RelativeSlides::check(u"families"_s, {{u"llama-3.1"_s, llama}, {u"bloom-560m"_s, bloom}, {u"t5-base"_s, t5}});
+}
+
+QTEST_MAIN(TestFamiliesFigure)
+#include "tst_familiesfigure.moc"
