@@ -37,17 +37,16 @@ constexpr std::int64_t kSampleCells = std::int64_t(1) << 22;
 std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared);
 
 // The streaming of every row: threads (0 all cores), cancel, progress in rows, and the bytes of
-// table rows held at once (the chunks being read and compared).
+// table rows each thread reads at a time (a piece of the second-level cache).
 struct StreamOptions
 {
     int threads = 0;
     const std::atomic<bool> *cancel = nullptr;
     WorkProgress *progress = nullptr;
-    std::uint64_t chunkBytes = std::uint64_t(8) << 20;
+    std::uint64_t chunkBytes = std::uint64_t(128) << 10;
 };
 
-// The bytes a stream of a table `cols` wide holds: three chunks of rows in flight, and the
-// kernel's tiles.
+// The bytes of table rows a stream of a table `cols` wide holds at once, all threads together.
 std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options);
 
 struct Verification
@@ -66,9 +65,9 @@ struct Verification
     std::int64_t lastDeviatingRow = -1;
 };
 
-// Streams every row of the table against the match's reference, reading the next rows while the
-// threads compare the last: |table - reference| in every compared cell, the largest and where,
-// per column, and the cells beyond the tolerance. Nothing to compare (a learned or unknown
+// Streams every row of the table against the match's reference, each thread reading the rows its
+// kernel tiles reach: |table - reference| in every compared cell, the largest and where, per
+// column, and the cells beyond the tolerance. Nothing to compare (a learned or unknown
 // table) gives an empty verification.
 Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options);
 

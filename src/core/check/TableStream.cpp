@@ -6,6 +6,7 @@
 #include "core/PositionalTable.h"
 #include "core/ThreadPools.h"
 #include "core/check/CheckDiagnosis.h"
+#include "core/check/CompareSimd.h"
 #include "core/check/ReferenceTable.h"
 
 #include <QThread>
@@ -13,9 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 using namespace Qt::StringLiterals;
 
@@ -23,11 +21,10 @@ namespace posenc::TableCheck {
 
 namespace {
 
-constexpr std::size_t kChunksInFlight = 3;
 constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
-// Rows a part of a chunk takes at least: the kernel anchors each part's first row with a sine
-// and a cosine per pair, which a part of this many rows pays for many times over.
-constexpr std::int64_t kPartRows = PositionalTable::kAnchorRows;
+// The rows a thread takes at once: the kernel anchors a block's first row with a sine and a
+// cosine per pair, which a block of this many rows pays for many times over.
+constexpr std::int64_t kBlockRows = PositionalTable::kAnchorRows;
 
 // What one part of the work found; merged in order, so the result is the same whatever the
 // threads.
@@ -50,7 +47,8 @@ struct Tally
     { }
 };
 
-// Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols).
+// Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
+// kernel run of up to four rows at a time.
 void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
                  const ReferenceSpec &spec, const CellTolerance &tolerance, Tally &tally)
 {
@@ -58,163 +56,83 @@ void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t 
     const auto absolute = float(tolerance.absolute);
     thread_local std::vector<float> t_limit;
     const bool growing = !tolerance.perPosition.empty();
-    for (std::int64_t r = 0; r < t.rows; ++r) {
-        const std::int64_t row = t.row0 + r;
-        const float *table = rows + (row - row0) * cols + t.col0;
-        const float *ref = t.values + r * t.stride;
-        float *columnMax = tally.columnMax.data() + t.col0;
+    for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
+        const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
+        const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
+        const float *reference = t.values + r0 * t.stride;
         const float *extra = nullptr;
         if (growing) {
             // Float32 angles: the allowed error grows with the position.
-            t_limit.resize(std::size_t(t.cols));
-            const double position = std::fabs(double(spec.position(row)));
-            for (std::int64_t c = 0; c < t.cols; ++c)
-                t_limit[std::size_t(c)] = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+            t_limit.resize(std::size_t(count * t.cols));
+            for (int r = 0; r < count; ++r) {
+                const double position = std::fabs(double(spec.position(t.row0 + r0 + r)));
+                for (std::int64_t c = 0; c < t.cols; ++c)
+                    t_limit[std::size_t(r * t.cols + c)]
+                        = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+            }
             extra = t_limit.data();
         }
-        float rowMax = 0.0f;
-        int over = 0;
-        for (std::int64_t c = 0; c < t.cols; ++c) {
-            const float e = std::fabs(table[c] - ref[c]);
-            const float limit = relative * std::fabs(ref[c]) + absolute + (extra ? extra[c] : 0.0f);
-            columnMax[c] = columnMax[c] < e ? e : columnMax[c];
-            rowMax = rowMax < e ? e : rowMax;
-            over |= !(e <= limit);
-        }
-        if (double(rowMax) > tally.maxError) {
-            for (std::int64_t c = 0; c < t.cols; ++c) {
-                if (std::fabs(table[c] - ref[c]) == rowMax) {
-                    tally.maxError = rowMax;
-                    tally.worstRow = row;
-                    tally.worstColumn = t.col0 + c;
-                    break;
+        const RowsComparison compared = compareRows(table, cols, reference, t.stride, count,
+                                                    tally.columnMax.data() + t.col0, t.cols, relative, absolute, extra);
+        for (int r = 0; r < count; ++r) {
+            const std::int64_t row = t.row0 + r0 + r;
+            const float *cells = table + r * cols;
+            const float *ref = reference + r * t.stride;
+            const float rowMax = compared.rowMax[r];
+            if (double(rowMax) > tally.maxError) {
+                for (std::int64_t c = 0; c < t.cols; ++c) {
+                    if (std::fabs(cells[c] - ref[c]) == rowMax) {
+                        tally.maxError = rowMax;
+                        tally.worstRow = row;
+                        tally.worstColumn = t.col0 + c;
+                        break;
+                    }
                 }
             }
-        }
-        if (!over)
-            continue;
-        // The rare path: which cells, and whether one is not a number.
-        for (std::int64_t c = 0; c < t.cols; ++c) {
-            const float e = std::fabs(table[c] - ref[c]);
-            const float limit = relative * std::fabs(ref[c]) + absolute + (extra ? extra[c] : 0.0f);
-            if (e <= limit)
+            if (!compared.over[r])
                 continue;
-            if (!std::isfinite(table[c]) && tally.nonFiniteRow < 0) {
-                tally.nonFiniteRow = row;
-                tally.nonFiniteColumn = t.col0 + c;
-                tally.nonFiniteIsNan = std::isnan(table[c]);
+            // The rare path: which cells, and whether one is not a number.
+            const float *limits = extra ? extra + r * t.cols : nullptr;
+            for (std::int64_t c = 0; c < t.cols; ++c) {
+                const float e = std::fabs(cells[c] - ref[c]);
+                const float limit = relative * std::fabs(ref[c]) + absolute + (limits ? limits[c] : 0.0f);
+                if (e <= limit)
+                    continue;
+                if (!std::isfinite(cells[c]) && tally.nonFiniteRow < 0) {
+                    tally.nonFiniteRow = row;
+                    tally.nonFiniteColumn = t.col0 + c;
+                    tally.nonFiniteIsNan = std::isnan(cells[c]);
+                }
+                ++tally.columnDeviations[std::size_t(t.col0 + c)];
+                ++tally.deviatingCells;
             }
-            ++tally.columnDeviations[std::size_t(t.col0 + c)];
-            ++tally.deviatingCells;
+            if (tally.deviatingRows.empty() || tally.deviatingRows.back() != row)
+                tally.deviatingRows.push_back(row);
         }
-        if (tally.deviatingRows.empty() || tally.deviatingRows.back() != row)
-            tally.deviatingRows.push_back(row);
     }
 }
 
-// Chunks of rows read ahead by a thread of their own into a few buffers that the comparing
-// threads hand back.
-class ReadAhead
-{
-public:
-    ReadAhead(const TableRows &table, std::int64_t chunkRows, const std::atomic<bool> *cancel)
-        : m_table(table)
-        , m_chunkRows(chunkRows)
-        , m_cancel(cancel)
-    {
-        for (auto &buffer : m_buffers)
-            buffer.resize(std::size_t(chunkRows * table.cols()));
-        m_thread = std::thread([this] { run(); });
-    }
-    ~ReadAhead()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_wake.notify_all();
-        m_thread.join();
-    }
-    ReadAhead(const ReadAhead &) = delete;
-    ReadAhead &operator=(const ReadAhead &) = delete;
-
-    // Chunk k's rows once read, or null when reading failed (`error()`) or was stopped.
-    const float *wait(std::int64_t k)
-    {
-        std::unique_lock lock(m_mutex);
-        m_wake.wait(lock, [&] { return m_read > k || !m_error.isEmpty() || m_stop; });
-        return m_read > k ? m_buffers[std::size_t(k) % kChunksInFlight].data() : nullptr;
-    }
-    // Chunk k's buffer may take a later chunk.
-    void release(std::int64_t k)
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_released = k + 1;
-        }
-        m_wake.notify_all();
-    }
-    QString error()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_error;
-    }
-
-private:
-    void run()
-    {
-        const std::int64_t chunks = (m_table.rows() + m_chunkRows - 1) / m_chunkRows;
-        for (std::int64_t k = 0; k < chunks; ++k) {
-            {
-                std::unique_lock lock(m_mutex);
-                m_wake.wait(lock, [&] { return m_stop || k - m_released < std::int64_t(kChunksInFlight); });
-                if (m_stop)
-                    return;
-            }
-            if (m_cancel && m_cancel->load(std::memory_order_relaxed))
-                return;
-            const std::int64_t row0 = k * m_chunkRows;
-            const std::int64_t rows = std::min(m_chunkRows, m_table.rows() - row0);
-            QString error;
-            const bool ok = m_table.read(row0, rows, m_buffers[std::size_t(k) % kChunksInFlight].data(), error);
-            {
-                std::lock_guard lock(m_mutex);
-                if (ok)
-                    m_read = k + 1;
-                else
-                    m_error = error.isEmpty() ? u"the rows could not be read"_s : error;
-            }
-            m_wake.notify_all();
-            if (!ok)
-                return;
-        }
-    }
-
-    const TableRows &m_table;
-    const std::int64_t m_chunkRows;
-    const std::atomic<bool> *m_cancel;
-    std::vector<float> m_buffers[kChunksInFlight];
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::int64_t m_read = 0; // chunks read
-    std::int64_t m_released = 0; // chunks whose buffers were handed back
-    bool m_stop = false;
-    QString m_error;
-    std::thread m_thread;
-};
-
-std::int64_t chunkRowsFor(std::int64_t cols, const StreamOptions &options)
+// Rows each thread reads at a time: a piece of the second-level cache, so that the rows the
+// kernel's tiles are compared with are still there; four at least, a kernel run's.
+std::int64_t readRowsFor(std::int64_t cols, const StreamOptions &options)
 {
     const auto rowBytes = sizeof(float) * std::uint64_t(std::max<std::int64_t>(cols, 1));
-    return std::max<std::int64_t>(1, std::int64_t(options.chunkBytes / rowBytes));
+    const auto rows = std::int64_t(options.chunkBytes / rowBytes);
+    return std::clamp<std::int64_t>(rows / PositionalTable::kRunRows * PositionalTable::kRunRows,
+                                    PositionalTable::kRunRows, kBlockRows);
+}
+
+int threadsOf(const StreamOptions &options)
+{
+    return options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
 }
 
 } // namespace
 
 std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options)
 {
-    const std::uint64_t chunk = std::uint64_t(chunkRowsFor(cols, options)) * std::uint64_t(cols) * sizeof(float);
-    return kChunksInFlight * chunk;
+    return std::uint64_t(threadsOf(options)) * std::uint64_t(readRowsFor(cols, options))
+        * std::uint64_t(std::max<std::int64_t>(cols, 1)) * sizeof(float);
 }
 
 Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options)
@@ -226,54 +144,57 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     const ReferenceTable reference(spec);
     const std::int64_t cols = table.cols();
     const std::int64_t rows = table.rows();
-    const std::int64_t chunkRows = chunkRowsFor(cols, options);
-    const int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
+    const std::int64_t readRows = readRowsFor(cols, options);
+    const int threads = threadsOf(options);
     v.columnMax.assign(std::size_t(cols), 0.0f);
     v.columnDeviations.assign(std::size_t(cols), 0);
     if (options.progress)
         options.progress->expect(rows);
 
-    ReadAhead reader(table, chunkRows, options.cancel);
-    const std::int64_t chunks = (rows + chunkRows - 1) / chunkRows;
-    for (std::int64_t k = 0; k < chunks; ++k) {
-        const float *chunk = reader.wait(k);
-        if (!chunk) {
-            if (options.cancel && options.cancel->load())
-                v.cancelled = true;
-            else
-                v.error = reader.error();
-            return v;
-        }
-        const std::int64_t row0 = k * chunkRows;
-        const std::int64_t count = std::min(chunkRows, rows - row0);
-        // Parts of whole anchor runs of rows where the chunk has them, else of columns.
-        const std::int64_t byRows = std::max<std::int64_t>(1, count / kPartRows);
-        const bool splitRows = byRows >= threads || cols < 2 * 64;
-        const std::int64_t parts = splitRows ? byRows : std::min<std::int64_t>(threads, cols / 64);
-        std::vector<Tally> tallies(static_cast<std::size_t>(parts), Tally(cols));
-        const bool finished = forEachTile(parts, threads, options.cancel, [&](std::int64_t part) {
-            Block block {row0, count, 0, cols};
-            if (splitRows) {
-                block.row0 = row0 + count * part / parts;
-                block.rows = row0 + count * (part + 1) / parts - block.row0;
-            } else {
-                // Even column bounds keep an interleaved pair's two columns together.
-                block.col0 = (cols * part / parts) & ~std::int64_t(1);
-                block.cols = (part + 1 == parts ? cols : (cols * (part + 1) / parts) & ~std::int64_t(1)) - block.col0;
-            }
-            Tally &tally = tallies[std::size_t(part)];
-            reference.forEachTile(block, [&](const ReferenceTable::Tile &t) {
-                compareTile(t, chunk, row0, cols, spec, match.tolerance, tally);
+    // Blocks of whole anchor runs of rows, a thread each: the kernel anchors a block's first row
+    // once, and its tiles arrive row after row; the thread reads the table's rows a cache-sized
+    // piece at a time as the tiles reach them, so reading and comparing go on together on every
+    // core. A wave of a few blocks a thread at a time, merged in block order.
+    const std::int64_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+    const std::int64_t wave = std::int64_t(threads) * 4;
+    for (std::int64_t first = 0; first < blocks; first += wave) {
+        const std::int64_t count = std::min(wave, blocks - first);
+        std::vector<Tally> tallies(static_cast<std::size_t>(count), Tally(cols));
+        std::vector<QString> errors(static_cast<std::size_t>(count));
+        const bool finished = forEachTile(count, threads, options.cancel, [&](std::int64_t k) {
+            const std::int64_t row0 = (first + k) * kBlockRows;
+            const std::int64_t blockRows = std::min(kBlockRows, rows - row0);
+            Tally &tally = tallies[std::size_t(k)];
+            QString &error = errors[std::size_t(k)];
+            thread_local std::vector<float> t_rows;
+            t_rows.resize(std::size_t(readRows * cols));
+            std::int64_t held = -1; // the first row t_rows holds
+            reference.forEachTile({row0, blockRows, 0, cols}, [&](const ReferenceTable::Tile &t) {
+                if (!error.isEmpty())
+                    return;
+                if (held < 0 || t.row0 < held || t.row0 + t.rows > held + readRows) {
+                    const std::int64_t n = std::min(readRows, row0 + blockRows - t.row0);
+                    if (!table.read(t.row0, n, t_rows.data(), error)) {
+                        if (error.isEmpty())
+                            error = u"the rows could not be read"_s;
+                        return;
+                    }
+                    held = t.row0;
+                }
+                compareTile(t, t_rows.data(), held, cols, spec, match.tolerance, tally);
             });
         });
-        reader.release(k);
         if (!finished) {
             v.cancelled = true;
             return v;
         }
-        // Merged in part order: rows, then columns, as one thread would have found them.
-        std::vector<std::int64_t> chunkRowsDeviating;
-        for (const Tally &t : tallies) {
+        std::vector<std::int64_t> waveRows;
+        for (std::int64_t k = 0; k < count; ++k) {
+            const Tally &t = tallies[std::size_t(k)];
+            if (!errors[std::size_t(k)].isEmpty()) {
+                v.error = errors[std::size_t(k)];
+                return v;
+            }
             if (t.nonFiniteRow >= 0) {
                 v.error = u"row %1, column %2 holds %3; a table of positions holds finite numbers"_s.arg(t.nonFiniteRow)
                               .arg(t.nonFiniteColumn)
@@ -290,22 +211,20 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                 v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
             }
             v.deviatingCells += t.deviatingCells;
-            chunkRowsDeviating.insert(chunkRowsDeviating.end(), t.deviatingRows.begin(), t.deviatingRows.end());
+            waveRows.insert(waveRows.end(), t.deviatingRows.begin(), t.deviatingRows.end());
         }
-        std::sort(chunkRowsDeviating.begin(), chunkRowsDeviating.end());
-        chunkRowsDeviating.erase(std::unique(chunkRowsDeviating.begin(), chunkRowsDeviating.end()),
-                                 chunkRowsDeviating.end());
-        v.deviatingRows += std::int64_t(chunkRowsDeviating.size());
-        for (const std::int64_t r : chunkRowsDeviating) {
+        v.deviatingRows += std::int64_t(waveRows.size());
+        for (const std::int64_t r : waveRows) {
             if (v.someDeviatingRows.size() < kRowsNamed)
                 v.someDeviatingRows.push_back(r);
         }
-        if (!chunkRowsDeviating.empty())
-            v.lastDeviatingRow = chunkRowsDeviating.back();
-        for (std::int64_t r = row0; r < row0 + count; ++r)
+        if (!waveRows.empty())
+            v.lastDeviatingRow = waveRows.back();
+        const std::int64_t end = std::min(rows, (first + count) * kBlockRows);
+        for (std::int64_t r = first * kBlockRows; r < end; ++r)
             v.comparedRows += spec.compared(r);
         if (options.progress)
-            options.progress->advance(count);
+            options.progress->advance(end - first * kBlockRows);
     }
     return v;
 }
