@@ -179,6 +179,13 @@ private slots:
         QTest::newRow("positions from 1")
             << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, b, false, 1); })
             << QStringList {u"position-offset"_s} << b;
+        // The same in float32, as torch.arange(1, L + 1) gives it: not half_dim - 1's of base 9305.7
+        // from 0, which its frequencies also are.
+        const float c = float(-std::log(b) / double(d));
+        QTest::newRow("positions from 1, float32 angles") << table(2048, d, [&](std::int64_t p, std::int64_t j) {
+            const float angle = float(p + 1) * std::exp(float(2 * (j / 2)) * c);
+            return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }) << QStringList {u"position-offset"_s} << b;
         // transformers PR#29285: positions in bf16, 8188..8191 all 8192.
         QTest::newRow("positions in bfloat16")
             << table(10000, d,

@@ -22,6 +22,20 @@ QString short5(double value)
     return NumberText::compact(value, 5);
 }
 
+// The fewest significant digits that write `value` (10000: 1, 12345.6: 6).
+int significantDigits(double value)
+{
+    if (!(value > 0.0 && std::isfinite(value)))
+        return 17;
+    const int exponent = int(std::floor(std::log10(value)));
+    for (int digits = 1; digits < 17; ++digits) {
+        const double unit = std::pow(10.0, exponent - digits + 1);
+        if (std::fabs(std::round(value / unit) * unit - value) <= 1e-12 * value)
+            return digits;
+    }
+    return 17;
+}
+
 QString rowList(const std::vector<std::int64_t> &rows)
 {
     QStringList words;
@@ -263,7 +277,8 @@ QStringList ropeNotes(const RopeFit::Fit &fit)
                          .arg(d.pairsBlended.value_or(0))
                          .arg(d.pairsDivided.value_or(0)));
     }
-    if (r.type == RopeType::Default)
+    // A theta of many digits may be a dynamic table's grown base.
+    if (r.type == RopeType::Default && significantDigits(r.theta) > 3)
         notes.append(
             u"dynamic NTK scaling gives a default table of a larger theta, theta (f L/L0 - (f - 1))^(r/(r-2)): "
             "a table cannot tell the two apart"_s);
