@@ -334,8 +334,11 @@ QStringList learnedNotes(const LearnedFit::Structure &s)
 
 QString unknown(const LearnedFit::Structure &s)
 {
-    return u"no sinusoid, no RoPE table and no learned structure: neighbouring rows are unrelated (median cosine %1), "
-           "as random numbers are"_s.arg(NumberText::compact(s.neighbourCosine, 2));
+    const double far = s.cosineByDistance.empty() ? 0.0 : s.cosineByDistance.back().second;
+    return u"no sinusoid, no RoPE table and no learned structure this check can tell: the median cosine of "
+           u"neighbouring "
+           "rows is %1, of rows far apart %2 (random numbers give 0 for both)"_s.arg(
+               NumberText::compact(s.neighbourCosine, 2), NumberText::compact(far, 2));
 }
 
 QString allZero()

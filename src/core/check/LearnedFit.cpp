@@ -66,7 +66,8 @@ Structure analyse(const TableSample &sample)
     if (!s.cosineByDistance.empty())
         far = std::fabs(s.cosineByDistance.back().second);
     const double width = 1.0 / std::sqrt(double(std::max<std::int64_t>(sample.cols(), 1)));
-    s.learned = s.neighbourCosine > std::max(0.3, 4.0 * width) && s.neighbourCosine > far + 0.1;
+    // Random rows' cosines spread by 1/sqrt(d): a narrow table needs a closer likeness.
+    s.learned = s.neighbourCosine > std::max(0.3, std::min(0.9, 4.0 * width)) && s.neighbourCosine > far + 0.1;
 
     // Leading rows no position reads: zeros, or rows unlike the rows after them.
     const std::int64_t leading = std::min(sample.leadingRows, kLeadingCandidates);

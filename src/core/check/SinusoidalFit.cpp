@@ -128,7 +128,9 @@ Track trackPair(const TableSample &sample, std::int64_t sineColumn, std::int64_t
         x[used] = x[i];
         u[used] = unwrapped;
         ++used;
-        line = fitLine(x, u, used);
+        // Fitted again at the end of each run of rows: the next run is farther.
+        if (i + 1 == n || x[i + 1] - x[i] > 2.0)
+            line = fitLine(x, u, used);
     }
     track.ok = true;
     track.omega = line.slope;
