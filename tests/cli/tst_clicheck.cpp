@@ -13,8 +13,11 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(std::vector<float>)
 
 namespace {
 
@@ -304,6 +307,141 @@ private slots:
         const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--memory-budget"_s, u"0.00001"_s});
         QCOMPARE(run.exitCode, 4);
         QVERIFY2(run.err.contains(u"8000 cells"_s), qPrintable(run.err));
+    }
+
+    void npyOverTheBudget()
+    {
+        const QString file = path(u"budget.npy"_s);
+        QVERIFY(CliRun::writeNpy(file, 2048, 64,
+                                 cells(2048, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); })));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--memory-budget"_s, u"0.000001"_s});
+        QCOMPARE(run.exitCode, 4);
+        QVERIFY2(run.err.contains(u"over the memory budget"_s), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
+
+    // The JSON of each family and mistake, as scripts read it.
+    void jsonOfEachTable_data()
+    {
+        QTest::addColumn<std::vector<float>>("values");
+        QTest::addColumn<qint64>("cols");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QJsonObject>("expected");
+        const qint64 d = 64;
+        const auto rows = [](qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell) {
+            return cells(rows, cols, cell);
+        };
+        const auto fairseq = [&](qint64 p, qint64 j) {
+            if (p == 1)
+                return 0.0;
+            const qint64 h = d / 2;
+            const double angle = double(p) * std::exp(-double(j % h) * std::log(10000.0) / double(h - 1));
+            return j < h ? std::sin(angle) : std::cos(angle);
+        };
+        QTest::newRow("fairseq's weights") << rows(1026, d, fairseq) << d << QStringList()
+                                           << QJsonObject {{u"verdict"_s, u"correct"_s},
+                                                           {u"encoding"_s, u"sinusoidal"_s},
+                                                           {u"layout"_s, u"split"_s},
+                                                           {u"frequencies"_s, u"half-dim-minus-one"_s},
+                                                           {u"base"_s, 10000.0},
+                                                           {u"position_offset"_s, 0},
+                                                           {u"first_position_row"_s, 2},
+                                                           {u"precision"_s, u"exact"_s},
+                                                           {u"rope_type"_s, QJsonValue::Null},
+                                                           {u"mistakes"_s, QJsonArray {}}};
+        QTest::newRow("exponent-column-index")
+            << rows(1024, d,
+                    [&](qint64 p, qint64 j) {
+                        const double angle = double(p) * std::pow(10000.0, -double(j) / double(d));
+                        return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+                    })
+            << d << QStringList()
+            << QJsonObject {{u"verdict"_s, u"mistake"_s},
+                            {u"layout"_s, u"interleaved"_s},
+                            {u"mistakes"_s, QJsonArray {u"exponent-column-index"_s}}};
+        QTest::newRow("exponent-doubled")
+            << rows(1024, d, [&](qint64 p, qint64 j) { return paper(p, j, d, true, 1e8); }) << d << QStringList()
+            << QJsonObject {{u"verdict"_s, u"mistake"_s},
+                            {u"base"_s, 1e8},
+                            {u"layout"_s, u"split"_s},
+                            {u"mistakes"_s, QJsonArray {u"exponent-doubled"_s}}};
+        QTest::newRow("position-divided")
+            << rows(1024, d,
+                    [&](qint64 p, qint64 j) {
+                        const double angle = double(p) / std::pow(10000.0, -2.0 * double(j / 2) / double(d));
+                        return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+                    })
+            << d << QStringList()
+            << QJsonObject {{u"verdict"_s, u"mistake"_s}, {u"mistakes"_s, QJsonArray {u"position-divided"_s}}};
+        QTest::newRow("same-row") << rows(300, d, [&](qint64, qint64 j) { return paper(0, j, d, false); }) << d
+                                  << QStringList()
+                                  << QJsonObject {{u"verdict"_s, u"mistake"_s},
+                                                  {u"mistakes"_s, QJsonArray {u"same-row"_s}}};
+        QTest::newRow("half-precision-angles")
+            << rows(9000, d,
+                    [&](qint64 p, qint64 j) {
+                        const double step = p < 256 ? 1.0 : std::ldexp(1.0, std::ilogb(double(p)) - 7);
+                        return paper(qint64(std::nearbyint(double(p) / step) * step), j, d, false);
+                    })
+            << d << QStringList()
+            << QJsonObject {{u"verdict"_s, u"mistake"_s}, {u"mistakes"_s, QJsonArray {u"half-precision-angles"_s}}};
+        // RoPE's half layout as HF's cat((freqs, freqs)) gives it: yarn, factor 4 from 4096.
+        const auto yarn = [&](double amplitude) {
+            return [=](qint64 p, qint64 c) {
+                const qint64 h = d / 2, i = c % h;
+                const double theta = std::pow(10000.0, -2.0 * double(i) / double(d));
+                const double lowDim = std::max(0.0,
+                                               std::floor(double(d) * std::log(4096.0 / (32.0 * 2.0 * std::numbers::pi))
+                                                          / (2.0 * std::log(10000.0))));
+                const double highDim = std::min(
+                    double(d - 1),
+                    std::ceil(double(d) * std::log(4096.0 / (2.0 * std::numbers::pi)) / (2.0 * std::log(10000.0))));
+                const double ramp = std::clamp((double(i) - lowDim) / (highDim - lowDim), 0.0, 1.0);
+                const double inv = theta / 4.0 * ramp + theta * (1.0 - ramp);
+                return amplitude * std::cos(double(p) * inv);
+            };
+        };
+        const double af = 0.1 * std::log(4.0) + 1.0;
+        QTest::newRow("rope-cos, yarn") << rows(16384, d, yarn(af)) << d << QStringList()
+                                        << QJsonObject {{u"verdict"_s, u"correct"_s},
+                                                        {u"encoding"_s, u"rope-cos"_s},
+                                                        {u"layout"_s, u"half"_s},
+                                                        {u"rope_type"_s, u"yarn"_s},
+                                                        {u"attention_factor"_s, af},
+                                                        {u"base"_s, 10000.0},
+                                                        {u"frequencies"_s, QJsonValue::Null},
+                                                        {u"mistakes"_s, QJsonArray {}}};
+        QTest::newRow("attention-factor-missing")
+            << rows(16384, d, yarn(1.0)) << d << QStringList()
+            << QJsonObject {{u"verdict"_s, u"mistake"_s},
+                            {u"rope_type"_s, u"yarn"_s},
+                            {u"attention_factor"_s, 1.0},
+                            {u"mistakes"_s, QJsonArray {u"attention-factor-missing"_s}}};
+        QTest::newRow("rope-layout") << rows(2048, d, yarn(af)) << d
+                                     << QStringList {u"--rope-layout"_s, u"interleaved"_s}
+                                     << QJsonObject {{u"verdict"_s, u"mistake"_s},
+                                                     {u"layout"_s, u"half"_s},
+                                                     {u"mistakes"_s, QJsonArray {u"rope-layout"_s}}};
+    }
+    void jsonOfEachTable()
+    {
+        QFETCH(std::vector<float>, values);
+        QFETCH(qint64, cols);
+        QFETCH(QStringList, flags);
+        QFETCH(QJsonObject, expected);
+        const QString file = path(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_') + u".npy"_s);
+        QVERIFY(CliRun::writeNpy(file, qint64(values.size()) / cols, cols, values));
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(run.exitCode, expected[u"verdict"_s].toString() == u"correct"_s ? 0 : 1);
+        for (auto it = expected.begin(); it != expected.end(); ++it) {
+            if (it.value().isDouble() && it.key() != u"position_offset"_s && it.key() != u"first_position_row"_s)
+                QVERIFY2(std::fabs(o[it.key()].toDouble() - it.value().toDouble())
+                             <= 1e-9 * std::fabs(it.value().toDouble()),
+                         qPrintable(it.key() + u": "_s + run.out));
+            else
+                QVERIFY2(o[it.key()] == it.value(), qPrintable(it.key() + u": "_s + run.out));
+        }
     }
 
     void usageErrors()
