@@ -73,9 +73,25 @@ ReferenceTable::ReferenceTable(ReferenceSpec spec)
     if (m_direct) {
         m_kernel = std::make_shared<const PositionalTable>(d, m_spec.schedule, *m_direct, m_spec.angles);
     } else {
-        // Sines of every pair in columns [0, P), cosines in [P, 2P), gathered into the table's.
-        m_kernel = std::make_shared<const PositionalTable>(2 * m_spec.schedule.pairs(), m_spec.schedule, Layout::Split,
-                                                           m_spec.angles);
+        // Sines of every pair in columns [0, P), cosines in [P, 2P), gathered into the table's:
+        // only the span of them the table reads (a RoPE cos table, its cosines).
+        const std::int64_t pairs = m_spec.schedule.pairs();
+        m_kernel = std::make_shared<const PositionalTable>(2 * pairs, m_spec.schedule, Layout::Split, m_spec.angles);
+        std::int64_t first = 2 * pairs, last = -1;
+        for (const ReferenceColumn &c : m_spec.columns) {
+            if (c.pair < 0)
+                continue;
+            const std::int64_t k = c.isCos ? pairs + c.pair : c.pair;
+            first = std::min(first, k);
+            last = std::max(last, k);
+        }
+        m_kernelCol0 = last < 0 ? 0 : first;
+        m_kernelCols = last < 0 ? 0 : last + 1 - first;
+        m_source.resize(m_spec.columns.size());
+        for (std::size_t j = 0; j < m_spec.columns.size(); ++j) {
+            const ReferenceColumn &c = m_spec.columns[j];
+            m_source[j] = std::int32_t(c.pair < 0 ? m_kernelCols : (c.isCos ? pairs + c.pair : c.pair) - m_kernelCol0);
+        }
     }
 }
 
@@ -93,19 +109,20 @@ void ReferenceTable::forEachKernelRun(std::int64_t row0, std::int64_t rows, cons
         });
         return;
     }
-    const std::int64_t pairs = m_spec.schedule.pairs();
-    const std::int64_t width = 2 * pairs;
+    // The kernel's columns the table reads, one run of rows at a time, a zero after them for
+    // the zero columns; each table column then takes its source by index.
+    const std::int64_t width = m_kernelCols;
     thread_local std::vector<float> t_run;
     thread_local std::vector<float> t_out;
-    t_out.assign(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols), 0.0f);
+    t_out.resize(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols));
+    t_run.assign(static_cast<std::size_t>(PositionalTable::kRunRows * (width + 1)), 0.0f);
+    const std::int32_t *source = m_source.data() + block.col0;
     const auto gather = [&](std::int64_t firstRow, std::int64_t count) {
         for (std::int64_t r = 0; r < count; ++r) {
-            const float *from = t_run.data() + r * width;
+            const float *from = t_run.data() + r * (width + 1);
             float *to = t_out.data() + r * block.cols;
-            for (std::int64_t c = 0; c < block.cols; ++c) {
-                const ReferenceColumn &column = m_spec.columns[static_cast<std::size_t>(block.col0 + c)];
-                to[c] = column.pair < 0 ? 0.0f : from[column.isCos ? pairs + column.pair : column.pair];
-            }
+            for (std::int64_t c = 0; c < block.cols; ++c)
+                to[c] = from[source[c]];
         }
         sink(Tile {firstRow, count, block.col0, block.cols, t_out.data(), block.cols});
     };
@@ -114,11 +131,11 @@ void ReferenceTable::forEachKernelRun(std::int64_t row0, std::int64_t rows, cons
             gather(row0 + r, std::min(PositionalTable::kRunRows, rows - r));
         return;
     }
-    t_run.resize(static_cast<std::size_t>(PositionalTable::kRunRows * width));
-    m_kernel->forEachTile({position, rows, 0, width}, [&](const PositionalTable::Tile &t) {
+    m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
+        const std::int64_t at = t.col0 - m_kernelCol0;
         for (std::int64_t r = 0; r < t.rows; ++r)
-            std::copy(t.values + r * t.stride, t.values + r * t.stride + t.cols, t_run.data() + r * width + t.col0);
-        if (t.col0 + t.cols == width)
+            std::copy(t.values + r * t.stride, t.values + r * t.stride + t.cols, t_run.data() + r * (width + 1) + at);
+        if (at + t.cols == width)
             gather(t.row0 - position + row0, t.rows);
     });
 }

@@ -93,6 +93,11 @@ private:
     ReferenceSpec m_spec;
     std::optional<Layout> m_direct; // the columns are the kernel's own, in this layout
     std::shared_ptr<const PositionalTable> m_kernel;
+    // Otherwise: the span of the kernel's columns the table reads, and each table column's source
+    // in it (m_kernelCols for a zero column).
+    std::int64_t m_kernelCol0 = 0;
+    std::int64_t m_kernelCols = 0;
+    std::vector<std::int32_t> m_source;
 };
 
 } // namespace posenc
