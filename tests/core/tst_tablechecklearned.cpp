@@ -106,6 +106,18 @@ private slots:
         QVERIFY(std::holds_alternative<QString>(TableCheck::errorBlock(match, *rows, block, cancel.get())));
         // Outside the table: refused.
         QVERIFY(std::holds_alternative<QString>(TableCheck::errorBlock(match, *rows, {2990, 20, 0, 4})));
+        // The whole table's per-column maximum, streamed on a worker thread, as verify gives it.
+        auto stream = TableCheck::verifyAsync(rows, match, {}, std::make_shared<std::atomic<bool>>(false),
+                                              std::make_shared<WorkProgress>());
+        stream.waitForFinished();
+        const TableCheck::Verification whole = stream.result();
+        QVERIFY(std::fabs(whole.columnMax[5] - 0.25f) < 1e-6f);
+        QCOMPARE(whole.worstRow, qint64(2100));
+        QCOMPARE(whole.deviatingCells, qint64(1));
+        // Cancelled, it stops and says so.
+        auto stopped = TableCheck::verifyAsync(rows, match, {}, std::make_shared<std::atomic<bool>>(true));
+        stopped.waitForFinished();
+        QVERIFY(stopped.result().cancelled);
     }
 
     // The match's parameters reproduce the reference: the same table from the engine's kernel.

@@ -71,6 +71,12 @@ struct Verification
 // table) gives an empty verification.
 Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options);
 
+// The same on a worker thread of Qt's pool, for the window: the job holds the table and the
+// cancel flag (`options.cancel` is replaced by it), and counts its rows in `progress` if given.
+QFuture<Verification> verifyAsync(std::shared_ptr<const TableRows> table, TableMatch match, StreamOptions options,
+                                  std::shared_ptr<std::atomic<bool>> cancel,
+                                  std::shared_ptr<WorkProgress> progress = nullptr);
+
 // The verdict from what the stream found: the largest error and where, the deviations in words,
 // and the diagnosis of cells that deviate where no mistake was named.
 void conclude(TableMatch &match, const Verification &verification);

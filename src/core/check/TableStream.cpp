@@ -229,6 +229,17 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     return v;
 }
 
+QFuture<Verification> verifyAsync(std::shared_ptr<const TableRows> table, TableMatch match, StreamOptions options,
+                                  std::shared_ptr<std::atomic<bool>> cancel, std::shared_ptr<WorkProgress> progress)
+{
+    return QtConcurrent::run([table = std::move(table), match = std::move(match), options, cancel = std::move(cancel),
+                              progress = std::move(progress)]() mutable {
+        options.cancel = cancel.get();
+        options.progress = progress.get();
+        return verify(match, *table, options);
+    });
+}
+
 void conclude(TableMatch &match, const Verification &v)
 {
     if (!match.reference)
