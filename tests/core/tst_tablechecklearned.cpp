@@ -99,7 +99,8 @@ private slots:
         auto cancel = std::make_shared<std::atomic<bool>>(false);
         auto future = TableCheck::errorBlockAsync(rows, match, block, cancel);
         future.waitForFinished();
-        const auto &async = std::get<TableCheck::ErrorBlock>(future.result());
+        const auto result = future.result();
+        const auto &async = std::get<TableCheck::ErrorBlock>(result);
         QCOMPARE(async.error, error.error);
         // Cancelled before it starts, it says so.
         cancel->store(true);
