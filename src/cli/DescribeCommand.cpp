@@ -5,7 +5,10 @@
 
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "core/alibi/AlibiSlopes.h"
+#include "core/deberta/DebertaBuckets.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/t5/T5Buckets.h"
 
 #include <QCommandLineParser>
 
@@ -20,8 +23,9 @@ namespace posenc {
 
 namespace {
 
-// A value of the description: a word, an integer, a number, or unset (null).
-using DescribedValue = std::variant<std::monostate, QString, std::int64_t, double>;
+// A value of the description: a word, an integer, a number, a truth value, a list, or unset (null).
+using DescribedValue
+    = std::variant<std::monostate, QString, std::int64_t, double, bool, std::vector<double>, std::vector<std::int64_t>>;
 
 DescribedValue describedValue(const std::optional<double> &value)
 {
@@ -33,8 +37,55 @@ DescribedValue describedValue(const std::optional<std::int64_t> &value)
     return value ? DescribedValue(*value) : DescribedValue();
 }
 
-// The keys in the order of the table, which --help lists too.
-std::vector<std::pair<QString, DescribedValue>> describedEntries(const Params &params)
+using Entries = std::vector<std::pair<QString, DescribedValue>>;
+
+Entries alibiEntries(const Params &params)
+{
+    const AlibiSlopes::Description d = AlibiSlopes::describe(params);
+    return {
+        {u"heads"_s, d.heads},
+        {u"head"_s, d.head},
+        {u"mask"_s, ParamText::get(params, u"alibi"_s)},
+        {u"slope"_s, d.slope},
+        {u"slopes"_s, d.slopes},
+        {u"geometric_heads"_s, d.geometricHeads},
+        {u"interleaved_heads"_s, d.interleavedHeads},
+        {u"half_weight_distance"_s, d.halfWeightDistance},
+        {u"farthest_bias"_s, d.farthestBias},
+    };
+}
+
+Entries t5Entries(const Params &params)
+{
+    const T5Buckets::Description d = T5Buckets::describe(params);
+    return {
+        {u"buckets"_s, d.buckets},
+        {u"max_distance"_s, d.maxDistance},
+        {u"direction"_s, d.bidirectional ? u"bidirectional"_s : u"causal"_s},
+        {u"side_buckets"_s, d.sideBuckets},
+        {u"max_exact"_s, d.maxExact},
+        {u"log_bucket_starts"_s, d.logBucketStarts},
+        {u"empty_buckets"_s, d.emptyBuckets},
+        {u"last_bucket_start"_s, d.lastBucketStart},
+    };
+}
+
+Entries debertaEntries(const Params &params)
+{
+    const DebertaBuckets::Description d = DebertaBuckets::describe(params);
+    return {
+        {u"buckets"_s, d.buckets},
+        {u"max_position"_s, d.maxPosition},
+        {u"mid"_s, d.mid},
+        {u"log_start"_s, d.logStart},
+        {u"bucket_at_max_position"_s, d.bucketAtMaxPosition},
+        {u"bucket_at_max_len"_s, d.bucketAtMaxLen},
+        {u"capped"_s, d.capped},
+    };
+}
+
+// RoPE's keys in the order of the table, which --help lists too.
+Entries ropeEntries(const Params &params)
 {
     const RopeFrequencies::Description d = RopeFrequencies::describe(params);
     return {
@@ -58,6 +109,39 @@ std::vector<std::pair<QString, DescribedValue>> describedEntries(const Params &p
     };
 }
 
+// The keys of the encoding's family, or none for a family without derived numbers.
+std::optional<Entries> describedEntries(const Params &params)
+{
+    switch (params.encoding) {
+    case Encoding::Rope:
+        return ropeEntries(params);
+    case Encoding::Alibi:
+        return alibiEntries(params);
+    case Encoding::T5:
+        return t5Entries(params);
+    case Encoding::Deberta:
+        return debertaEntries(params);
+    case Encoding::Sinusoidal:
+    case Encoding::Learned:
+    case Encoding::None:
+        break;
+    }
+    return std::nullopt;
+}
+
+// A list's items joined by ',' in text (as the parameters' lists are written), in [] in JSON.
+template<typename T> QString listText(const std::vector<T> &items, bool json)
+{
+    QStringList parts;
+    for (const T &item : items) {
+        if constexpr (std::is_same_v<T, double>)
+            parts.append(NumberText::exact(item));
+        else
+            parts.append(QString::number(item));
+    }
+    return json ? u"["_s + parts.join(u", "_s) + u"]"_s : parts.join(u',');
+}
+
 // The value as text: JSON's where `json`, else the same without the quotes of a word.
 QString valueText(const DescribedValue &value, bool json)
 {
@@ -67,15 +151,22 @@ QString valueText(const DescribedValue &value, bool json)
         return json ? u"\"%1\""_s.arg(*word) : *word;
     if (const auto *integer = std::get_if<std::int64_t>(&value))
         return QString::number(*integer);
+    if (const auto *truth = std::get_if<bool>(&value))
+        return *truth ? u"true"_s : u"false"_s;
+    if (const auto *numbers = std::get_if<std::vector<double>>(&value))
+        return listText(*numbers, json);
+    if (const auto *integers = std::get_if<std::vector<std::int64_t>>(&value))
+        return listText(*integers, json);
     return NumberText::exact(std::get<double>(value));
 }
 
 QString describeUsage()
 {
-    return u"Usage: posenc describe [--json] --encoding rope [OPTIONS]\n"
-           "Prints the numbers RoPE's parameters derive, as HF transformers' modeling_rope_utils.py\n"
-           "computes them, a line \"key: value\" each, or one JSON object with --json; null where a\n"
-           "value does not apply to the type. The keys:\n"
+    return u"Usage: posenc describe [--json] --encoding rope|alibi|t5|deberta [OPTIONS]\n"
+           "Prints the numbers a family's parameters derive, as its reference code computes them, a line\n"
+           "\"key: value\" each (a list's items joined by ','), or one JSON object with --json; null where a\n"
+           "value does not apply. The keys of --encoding rope, as HF transformers' modeling_rope_utils.py\n"
+           "computes them:\n"
            "  rope_type             the type\n"
            "  rotary_dim            the columns of a head that turn\n"
            "  attention_factor      what multiplies cos and sin\n"
@@ -90,13 +181,39 @@ QString describeUsage()
            "  critical_dimension    Liu et al. 2023: 2 ceil((r/2) log_theta(L0 / 2 pi)), L0 the original\n"
            "                        context (or max-len without one)\n"
            "  bf16_position_step, fp16_position_step  the gap between neighbouring positions bf16 or\n"
-           "                        fp16 holds at max-len - 1 (fp16: null where it overflows)\n\n"
+           "                        fp16 holds at max-len - 1 (fp16: null where it overflows)\n"
+           "Of --encoding alibi (get_slopes of ofirpress/attention_with_linear_biases):\n"
+           "  heads, head           H and the head K (1..H)\n"
+           "  mask                  causal or symmetric\n"
+           "  slope                 m_K, head K's slope\n"
+           "  slopes                m_1 .. m_H\n"
+           "  geometric_heads       2^floor(log2 H): the heads whose slopes are 2^(-8k/geometric_heads)\n"
+           "  interleaved_heads     H - geometric_heads: every other slope of twice that power\n"
+           "  half_weight_distance  ln 2 / m_K: the distance at which head K's bias reaches -ln 2\n"
+           "  farthest_bias         -m_K (max-len - 1): the bias of the farthest key\n"
+           "Of --encoding t5 (HF's _relative_position_bucket, its logarithm in float32):\n"
+           "  buckets, max_distance the parameters\n"
+           "  direction             bidirectional (the encoder) or causal (the decoder)\n"
+           "  side_buckets          n: buckets / 2 when bidirectional, else buckets\n"
+           "  max_exact             n / 2: each distance below it is its own bucket\n"
+           "  log_bucket_starts     the first distance of each logarithmic bucket max_exact .. n - 1 (a\n"
+           "                        bucket no distance falls in starts where the next one does)\n"
+           "  empty_buckets         logarithmic buckets that no distance falls in\n"
+           "  last_bucket_start     every key at this distance or farther shares bucket n - 1\n"
+           "Of --encoding deberta (HF's make_log_bucket_position, in float32):\n"
+           "  buckets, max_position the parameters\n"
+           "  mid                   buckets / 2: each |i - j| <= mid is its own bucket\n"
+           "  log_start             mid + 1, the first distance in a logarithmic bucket\n"
+           "  bucket_at_max_position, bucket_at_max_len  the buckets of i - j = max_position and\n"
+           "                        max-len - 1\n"
+           "  capped                false: the bucket goes on growing past max_position (1000 is 317 at\n"
+           "                        256 and 512)\n\n"
            "Options:\n"
            "  --json       one JSON object, the keys in this order\n"
            "  -h, --help   show this help\n\n"
            "The parameters come from the flags, a --session file or a --preset, as for every command;\n"
-           "they must choose --encoding rope (else exit 2). Exit codes: 0 done, 2 invalid usage or\n"
-           "parameter, 3 a file that cannot be read.\n\n"
+           "they must choose --encoding rope, alibi, t5 or deberta (else exit 2). Exit codes: 0 done, 2\n"
+           "invalid usage or parameter, 3 a file that cannot be read.\n\n"
            "Parameters:\n%1"_s.arg(ParamOptions::helpText());
 }
 
@@ -129,14 +246,15 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
             err << "posenc describe: " << line << '\n';
         return read.exitCode();
     }
-    if (read.params.encoding != Encoding::Rope) {
-        err << "posenc describe: --encoding: describe needs --encoding rope; got '"
+    const std::optional<Entries> entries = describedEntries(read.params);
+    if (!entries) {
+        err << "posenc describe: --encoding: describe needs --encoding rope, alibi, t5 or deberta; got '"
             << ParamText::toString(read.params.encoding) << "'\n";
         return ExitUsage;
     }
     const bool json = parser.isSet(jsonOption);
     QStringList lines;
-    for (const auto &[key, value] : describedEntries(read.params))
+    for (const auto &[key, value] : *entries)
         lines.append(json ? u"\"%1\": %2"_s.arg(key, valueText(value, true))
                           : u"%1: %2"_s.arg(key, valueText(value, false)));
     if (json)
