@@ -1,6 +1,7 @@
 #include "BenchCommand.h"
 
 #include "BudgetAdvice.h"
+#include "CheckBenchmark.h"
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
@@ -196,6 +197,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names;\n"
                "and RoPE's cos table at 131072 x 128 against a plain fill of its own buffer.\n"
                "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
+               "Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to\n"
+               "a temporary directory, against reading its file as cat does (check_over_read), in turn.\n"
                "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
                "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
                "the larger one first waits for every view to be exact, about a minute on two cores).\n"
@@ -235,6 +238,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         }
     }
     // The benchmark's own size unless the caller chose one.
+    const bool sizeChosen = parser.isSet(u"max-len"_s) || parser.isSet(u"d-model"_s);
     QStringList sized = arguments;
     if (!parser.isSet(u"max-len"_s))
         sized << u"--max-len"_s << u"16384"_s;
@@ -370,6 +374,10 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         quantityTimings.append({u"%1, %2 x %3"_s.arg(Quantities::name(q)).arg(block.rows).arg(block.cols), timing});
     }
 
+    // posenc check against reading its file: 1,048,576 x 1024, or the size --max-len or --d-model chose.
+    const QJsonObject checkKeys
+        = checkOverRead(sizeChosen ? rows : kCheckRows, sizeChosen ? cols : kCheckCols, repeats, threads, err);
+
     QJsonObject json;
     json[u"rows"_s] = static_cast<double>(rows);
     json[u"cols"_s] = static_cast<double>(cols);
@@ -407,6 +415,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"pipeline_without_dropout_over_copy"_s] = sum.minMs / copy.minMs;
     json[u"dropout_bits_ms"_s] = bits.minMs;
     json[u"quantity_fill_ms"_s] = quantityFills;
+    for (auto it = checkKeys.begin(); it != checkKeys.end(); ++it)
+        json[it.key()] = it.value();
     QJsonObject extraKeys;
     if (!parser.isSet(kernelsOnlyOption)) {
         for (const ExtraBenchmark &extra : extraBenchmarks()) {
@@ -459,6 +469,14 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
          u"with the line above, %1x the pipeline"_s.arg((sum.minMs + bits.minMs) / pipe.minMs, 0, 'f', 2));
     line(u"pipeline, 1 thread"_s, pipeSerial.minMs);
     line(u"pipeline drawing E cell by cell"_s, pipeGenerated.minMs);
+    if (!checkKeys.isEmpty())
+        line(u"posenc check, %1 x %2"_s.arg(qint64(checkKeys[u"check_rows"_s].toDouble()))
+                 .arg(qint64(checkKeys[u"check_cols"_s].toDouble())),
+             checkKeys[u"check_ms"_s].toDouble(),
+             u"%1x reading the file as cat does (%2 ms); median %3x"_s
+                 .arg(checkKeys[u"check_over_read"_s].toDouble(), 0, 'f', 2)
+                 .arg(checkKeys[u"check_read_ms"_s].toDouble(), 0, 'f', 1)
+                 .arg(checkKeys[u"check_over_read_median"_s].toDouble(), 0, 'f', 2));
     out << "\nEvery quantity of the table, one block:\n";
     for (const auto &[what, timing] : quantityTimings)
         line(u"  "_s + what, timing.minMs);

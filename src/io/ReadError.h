@@ -13,6 +13,7 @@ struct ReadError
     enum class Kind {
         File, // the file cannot be read, or is malformed or hostile
         Choice, // the file is sound, but what was asked of it is not there (no such tensor, not a matrix)
+        OverBudget, // the file is sound, but holding what it holds would pass the memory budget
     };
 
     QString path;

@@ -493,6 +493,11 @@ void TestCli::benchKernelsOnlyLeavesTheWindowOut()
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     QCOMPARE(json.value(u"rows"_s).toDouble(), 128.0);
     QCOMPARE(json.value(u"cols"_s).toDouble(), 64.0);
+    // posenc check on a table of the bench's size, against reading its file as cat does.
+    QCOMPARE(json.value(u"check_rows"_s).toDouble(), 128.0);
+    QCOMPARE(json.value(u"check_cols"_s).toDouble(), 64.0);
+    QCOMPARE(json.value(u"check_over_read"_s).toDouble(),
+             json.value(u"check_ms"_s).toDouble() / json.value(u"check_read_ms"_s).toDouble());
     for (const char *key : {"pe_fill_ms", "pe_fill_split_ms", "stream_copy_ms", "pipeline_ms", "pipeline_over_copy",
                             "pipeline_without_dropout_ms", "dropout_bits_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);

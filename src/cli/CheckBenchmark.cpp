@@ -1,0 +1,128 @@
+#include "CheckBenchmark.h"
+
+#include "core/Engine.h"
+#include "core/check/TableCheck.h"
+#include "io/NpyWriter.h"
+#include "io/TableFile.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+constexpr std::int64_t kWriteBytes = std::int64_t(64) << 20; // a block of rows written at once
+
+// The table's .npy, a block of rows at a time.
+bool writeTable(const QString &path, std::int64_t rows, std::int64_t cols, QTextStream &err)
+{
+    Params p;
+    p.dModel = cols;
+    p.maxLen = rows;
+    p.memoryBudget = std::uint64_t(1) << 30;
+    const std::int64_t blocrows = std::clamp<std::int64_t>(kWriteBytes / (4 * cols), 1, rows);
+    const Engine engine(p);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        err << "posenc bench: " << path << ": " << file.errorString() << '\n';
+        return false;
+    }
+    const QByteArray header = npyHeader(rows, cols);
+    bool ok = file.write(header) == header.size();
+    RowMatrixXf block(blocrows, cols);
+    for (std::int64_t r = 0; ok && r < rows; r += blocrows) {
+        const std::int64_t n = std::min(blocrows, rows - r);
+        engine.compute(Quantity::Pe, {r, n, 0, cols}, block.topRows(n));
+        const auto bytes = qint64(n * cols * qint64(sizeof(float)));
+        ok = file.write(reinterpret_cast<const char *>(block.data()), bytes) == bytes;
+    }
+    if (!ok)
+        err << "posenc bench: " << path << ": " << file.errorString() << '\n';
+    return ok;
+}
+
+// What `cat FILE > /dev/null` does: read(2) through a 128 KiB buffer to the end.
+bool readThrough(const QString &path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY);
+    if (fd < 0)
+        return false;
+    std::vector<char> buffer(std::size_t(128) << 10);
+    ssize_t got = 0;
+    while ((got = ::read(fd, buffer.data(), buffer.size())) > 0) { }
+    ::close(fd);
+    return got == 0;
+}
+
+bool check(const QString &path, int threads)
+{
+    const auto table = TableFile::open(MatrixSource {path, std::nullopt}, std::uint64_t(2) << 30);
+    if (!table)
+        return false;
+    auto match = TableCheck::identify(*table.value(), {});
+    if (!std::holds_alternative<TableMatch>(match))
+        return false;
+    TableCheck::StreamOptions options;
+    options.threads = threads;
+    const TableCheck::Verification v = TableCheck::verify(std::get<TableMatch>(match), *table.value(), options);
+    return !v.error && v.deviatingCells == 0;
+}
+
+double msOf(const std::function<bool()> &run, bool &ok)
+{
+    QElapsedTimer timer;
+    timer.start();
+    ok = run() && ok;
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int threads, QTextStream &err)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid()) {
+        err << "posenc bench: check_over_read: no temporary directory: " << dir.errorString() << '\n';
+        return {};
+    }
+    const QString path = dir.filePath(u"check.npy"_s);
+    if (!writeTable(path, rows, cols, err))
+        return {};
+    // Round-robin, as the other measurements: the read and the check see the same drift.
+    std::vector<double> read, checked;
+    bool ok = true;
+    msOf([&] { return readThrough(path) && check(path, threads); }, ok); // warm-up
+    for (int i = 0; i < repeats && ok; ++i) {
+        read.push_back(msOf([&] { return readThrough(path); }, ok));
+        checked.push_back(msOf([&] { return check(path, threads); }, ok));
+    }
+    QFile::remove(path);
+    if (!ok) {
+        err << "posenc bench: check_over_read: the table could not be read or checked\n";
+        return {};
+    }
+    std::sort(read.begin(), read.end());
+    std::sort(checked.begin(), checked.end());
+    QJsonObject json;
+    json[u"check_rows"_s] = double(rows);
+    json[u"check_cols"_s] = double(cols);
+    json[u"check_read_ms"_s] = read.front();
+    json[u"check_read_median_ms"_s] = read[read.size() / 2];
+    json[u"check_ms"_s] = checked.front();
+    json[u"check_median_ms"_s] = checked[checked.size() / 2];
+    json[u"check_over_read"_s] = checked.front() / read.front();
+    json[u"check_over_read_median"_s] = checked[checked.size() / 2] / read[read.size() / 2];
+    return json;
+}
+
+} // namespace posenc

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace posenc {
+
+// `posenc check FILE[:TENSOR]`: what a user's own table of positions computes, and the mistake in
+// it (docs/ARCHITECTURE.md, Checking a table). The verdict in words, or one JSON object with
+// --json. Exit 0 for a correct table, 1 for a mistake or an unknown table, 2, 3, 4 and 130 as
+// for the other commands.
+int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+
+} // namespace posenc

@@ -1,0 +1,103 @@
+#include "CellTolerance.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace posenc {
+
+namespace {
+
+constexpr double kFloat32Ulp = 0x1p-23; // one unit in the last place of float32 at 1
+constexpr double kFloat16Half = 0x1p-11; // half a unit of float16 at 1
+constexpr double kBFloat16Half = 0x1p-8;
+constexpr double kFloat16SubnormalHalf = 0x1p-25;
+// The exact kernel's own error (docs/ARCHITECTURE.md, Exactness), per unit of amplitude.
+constexpr double kKernelError = 1e-12;
+
+bool isBFloat16(float x)
+{
+    return (std::bit_cast<std::uint32_t>(x) & 0xffffu) == 0 && std::isfinite(x);
+}
+
+bool isFloat16(float x)
+{
+    const float a = std::fabs(x);
+    if (a == 0.0f)
+        return true;
+    if (!(a <= 65504.0f) || a < 0x1p-24f)
+        return false;
+    if (a < 0x1p-14f) {
+        // Subnormal halves: multiples of 2^-24.
+        const float scaled = a * 0x1p24f;
+        return scaled == std::floor(scaled);
+    }
+    return (std::bit_cast<std::uint32_t>(x) & 0x1fffu) == 0;
+}
+
+} // namespace
+
+ValueFormat representableFormat(const float *values, std::int64_t count)
+{
+    bool bfloat = true;
+    bool half = true;
+    for (std::int64_t i = 0; i < count && (bfloat || half); ++i) {
+        bfloat = bfloat && isBFloat16(values[i]);
+        half = half && isFloat16(values[i]);
+    }
+    if (bfloat)
+        return ValueFormat::BFloat16;
+    return half ? ValueFormat::Float16 : ValueFormat::Float32;
+}
+
+ValueFormat storedFormat(StoredType stored)
+{
+    switch (stored) {
+    case StoredType::Float16:
+        return ValueFormat::Float16;
+    case StoredType::BFloat16:
+        return ValueFormat::BFloat16;
+    case StoredType::Float64:
+    case StoredType::Float32:
+    case StoredType::Integer:
+    case StoredType::Text:
+        return ValueFormat::Float32;
+    }
+    return ValueFormat::Float32;
+}
+
+CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType stored, double textRounding,
+                            const ReferenceSpec &reference)
+{
+    const double amplitude = std::fabs(reference.schedule.amplitude);
+    CellTolerance t;
+    // The table's value and the kernel's are each within half a float32 unit of the exact value.
+    t.relative = 1.01 * kFloat32Ulp;
+    t.absolute = kKernelError * amplitude;
+    switch (format) {
+    case ValueFormat::Float32:
+        break;
+    case ValueFormat::Float16:
+        t.relative += 1.01 * kFloat16Half;
+        t.absolute += kFloat16SubnormalHalf;
+        break;
+    case ValueFormat::BFloat16:
+        t.relative += 1.01 * kBFloat16Half;
+        break;
+    }
+    if (stored == StoredType::Text)
+        t.absolute += 1.01 * textRounding;
+    if (float32Angles) {
+        // |float(float(p) * float(w)) - p w| <= (|ln w| + 3) 2^-23 |p w| for w from float32 exp;
+        // twice that leaves room for a pow or a division on the way.
+        t.perPosition.resize(static_cast<std::size_t>(reference.cols()));
+        for (std::int64_t j = 0; j < reference.cols(); ++j) {
+            const double w = std::fabs(reference.frequency(j));
+            t.perPosition[static_cast<std::size_t>(j)]
+                = w > 0.0 ? amplitude * w * (std::fabs(std::log(w)) + 4.0) * 0x1p-22 : 0.0;
+        }
+    }
+    return t;
+}
+
+} // namespace posenc

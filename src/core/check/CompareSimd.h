@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+
+namespace posenc {
+
+// Up to four rows of a checked table against their reference, vectorised for the CPU's SIMD target
+// (SimdTargets): |table - reference| folded into the columns' maxima, each column's loaded and
+// stored once for all the rows, and each row's largest error and whether a cell is beyond
+// relative |reference| + absolute (+ extra[c]), or is not a number.
+struct RowsComparison
+{
+    static constexpr int kMaxRows = 4;
+    float rowMax[kMaxRows] = {};
+    bool over[kMaxRows] = {};
+};
+
+// Row r of the table at table + r * tableStride, of the reference at reference + r * referenceStride;
+// `extra` (may be null) is per row too, at extra + r * count.
+RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
+                           std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
+                           float absolute, const float *extra);
+
+} // namespace posenc

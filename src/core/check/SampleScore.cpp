@@ -1,0 +1,47 @@
+#include "SampleScore.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace posenc {
+
+SampleScore scoreOnSample(const ReferenceTable &reference, const TableSample &sample, const CellTolerance &tolerance,
+                          const CellTolerance *float32Angles, std::int64_t stopAfter)
+{
+    SampleScore score;
+    const ReferenceSpec &spec = reference.spec();
+    const std::int64_t cols = sample.cols();
+    const auto hopeless
+        = [&] { return score.bad > stopAfter && (!float32Angles || score.badWithFloat32Angles > stopAfter); };
+    for (std::int64_t i = 0; i < sample.size() && !hopeless();) {
+        // A run of consecutive sample rows is one block of the reference.
+        std::int64_t j = i + 1;
+        while (j < sample.size() && sample.rows[std::size_t(j)] == sample.rows[std::size_t(j - 1)] + 1)
+            ++j;
+        const std::int64_t first = sample.rows[std::size_t(i)];
+        const std::int64_t index0 = i;
+        reference.forEachTile({first, j - i, 0, cols}, [&](const ReferenceTable::Tile &t) {
+            for (std::int64_t r = 0; r < t.rows; ++r) {
+                const float *ref = t.values + r * t.stride;
+                const float *table = sample.values.row(index0 + t.row0 - first + r).data() + t.col0;
+                const double position = static_cast<double>(spec.position(t.row0 + r));
+                for (std::int64_t c = 0; c < t.cols; ++c) {
+                    const double value = table[c];
+                    const double error = std::fabs(value - double(ref[c]));
+                    score.sumSquares += error * error;
+                    score.tableSquares += value * value;
+                    score.maxError = std::max(score.maxError, error);
+                    if (!(error <= tolerance.limit(ref[c], t.col0 + c, position)))
+                        ++score.bad;
+                    if (float32Angles && !(error <= float32Angles->limit(ref[c], t.col0 + c, position)))
+                        ++score.badWithFloat32Angles;
+                }
+                score.compared += t.cols;
+            }
+        });
+        i = j;
+    }
+    return score;
+}
+
+} // namespace posenc

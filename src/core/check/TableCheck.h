@@ -1,0 +1,98 @@
+#pragma once
+
+#include "core/Block.h"
+#include "core/WorkProgress.h"
+#include "core/check/TableMatch.h"
+#include "core/check/TableRows.h"
+
+#include <QFuture>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+// `posenc check`'s work on a table (docs/ARCHITECTURE.md, Checking a table): identify what the
+// table is from a sample of its rows, then stream every row against the correct table. For the
+// command line and the window alike; no words of a flag here.
+namespace posenc::TableCheck {
+
+// What the user says the table is: a mismatch with what it is found to be is a mistake.
+struct Declared
+{
+    std::optional<Layout> layout; // the sinusoid's
+    std::optional<RopeLayout> ropeLayout;
+    std::optional<std::int64_t> firstPositionRow; // a learned table's position offset
+};
+
+// The cells a sample reads at most (a few hundred rows of up to 16384 columns).
+constexpr std::int64_t kSampleCells = std::int64_t(1) << 22;
+
+// Identifies the table from its sample: the family, its variant and parameters, the mistakes
+// the sample shows, the correct table to compare with. A message (the reason, without the
+// path) when the table cannot be read or holds what no table of positions holds.
+std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared);
+
+// The streaming of every row: threads (0 all cores), cancel, progress in rows, and the bytes of
+// table rows each thread reads at a time (a piece of the second-level cache).
+struct StreamOptions
+{
+    int threads = 0;
+    const std::atomic<bool> *cancel = nullptr;
+    WorkProgress *progress = nullptr;
+    std::uint64_t chunkBytes = std::uint64_t(128) << 10;
+};
+
+// The bytes of table rows a stream of a table `cols` wide holds at once, all threads together.
+std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options);
+
+struct Verification
+{
+    bool cancelled = false;
+    std::optional<QString> error; // a row that could not be read, a cell that is not a number
+    double maxAbsError = 0.0;
+    std::int64_t worstRow = -1;
+    std::int64_t worstColumn = -1;
+    std::vector<float> columnMax; // max |table - reference| per column
+    std::vector<std::int64_t> columnDeviations; // cells beyond the tolerance per column
+    std::int64_t comparedRows = 0;
+    std::int64_t deviatingCells = 0;
+    std::int64_t deviatingRows = 0;
+    std::vector<std::int64_t> someDeviatingRows; // the first few, increasing
+    std::int64_t lastDeviatingRow = -1;
+};
+
+// Streams every row of the table against the match's reference, each thread reading the rows its
+// kernel tiles reach: |table - reference| in every compared cell, the largest and where, per
+// column, and the cells beyond the tolerance. Nothing to compare (a learned or unknown
+// table) gives an empty verification.
+Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options);
+
+// The same on a worker thread of Qt's pool, for the window: the job holds the table and the
+// cancel flag (`options.cancel` is replaced by it), and counts its rows in `progress` if given.
+QFuture<Verification> verifyAsync(std::shared_ptr<const TableRows> table, TableMatch match, StreamOptions options,
+                                  std::shared_ptr<std::atomic<bool>> cancel,
+                                  std::shared_ptr<WorkProgress> progress = nullptr);
+
+// The verdict from what the stream found: the largest error and where, the deviations in words,
+// and the diagnosis of cells that deviate where no mistake was named.
+void conclude(TableMatch &match, const Verification &verification);
+
+// |table - reference| over a block (0 in rows the reference does not compare), and the largest
+// per column of the block: what the window's heatmap and per-column chart show.
+struct ErrorBlock
+{
+    Block block;
+    RowMatrixXf error;
+    std::vector<float> columnMax;
+};
+std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const TableRows &table, const Block &block,
+                                             const std::atomic<bool> *cancel = nullptr);
+// The same on a worker thread of Qt's pool: the job holds the table and the cancel flag.
+QFuture<std::variant<ErrorBlock, QString>> errorBlockAsync(std::shared_ptr<const TableRows> table, TableMatch match,
+                                                           Block block, std::shared_ptr<std::atomic<bool>> cancel);
+
+} // namespace posenc::TableCheck

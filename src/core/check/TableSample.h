@@ -1,0 +1,52 @@
+#pragma once
+
+#include "core/Block.h"
+#include "core/check/TableRows.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace posenc {
+
+// The rows of a table a check identifies it from (docs/ARCHITECTURE.md, Checking a table): the
+// first rows, which give each column's frequency, and short runs of consecutive rows spread over
+// the whole table (doubling distances, even steps, the last rows), which pin the slow
+// frequencies and show merged positions. A few hundred rows at most, whatever the table's
+// length, so that identifying costs the same at any L.
+struct TableSample
+{
+    static constexpr std::int64_t kMaxLeadingRows = 64;
+    static constexpr std::int64_t kRunRows = 4;
+    static constexpr std::int64_t kMaxRows = 320;
+
+    std::vector<std::int64_t> rows; // increasing
+    RowMatrixXf values; // rows.size() x cols
+    std::int64_t tableRows = 0;
+    std::int64_t leadingRows = 0; // rows 0 .. leadingRows - 1 are the sample's first rows
+
+    std::int64_t cols() const { return values.cols(); }
+    std::int64_t size() const { return static_cast<std::int64_t>(rows.size()); }
+    // The sample's index of table row `row`, or -1.
+    std::int64_t indexOf(std::int64_t row) const;
+};
+
+// Which rows of a table hold positions: from `firstRow` on, but the padding rows (rows of zeros,
+// fairseq's padding_idx) among them.
+struct RowFraming
+{
+    std::int64_t firstRow = 0;
+    std::vector<std::int64_t> paddingRows; // sorted, each >= firstRow
+};
+
+// The table rows a sample of a table of `rows` x `cols` reads: at most `maxCells` cells (but
+// never fewer than 16 rows, or the table's).
+std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t cols, std::int64_t maxCells);
+
+// Reads those rows. Nothing, with `error` set, when a row cannot be read or a cell is not a
+// finite number (a table of positions holds numbers: NaN names its row and column).
+std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCells, QString &error);
+
+} // namespace posenc

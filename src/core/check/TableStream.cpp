@@ -1,0 +1,334 @@
+// TableCheck's streaming half: every row of the table against the reference, the next rows read
+// while the last are compared (docs/ARCHITECTURE.md, Checking a table).
+#include "TableCheck.h"
+
+#include "core/NumberText.h"
+#include "core/PositionalTable.h"
+#include "core/ThreadPools.h"
+#include "core/check/CheckDiagnosis.h"
+#include "core/check/CompareSimd.h"
+#include "core/check/ReferenceTable.h"
+
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableCheck {
+
+namespace {
+
+constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
+// The rows a thread takes at once: the kernel anchors a block's first row with a sine and a
+// cosine per pair, which a block of this many rows pays for many times over.
+constexpr std::int64_t kBlockRows = PositionalTable::kAnchorRows;
+
+// What one part of the work found; merged in order, so the result is the same whatever the
+// threads.
+struct Tally
+{
+    double maxError = -1.0;
+    std::int64_t worstRow = -1;
+    std::int64_t worstColumn = -1;
+    std::vector<float> columnMax;
+    std::vector<std::int64_t> columnDeviations;
+    std::vector<std::int64_t> deviatingRows; // increasing
+    std::int64_t deviatingCells = 0;
+    std::int64_t nonFiniteRow = -1;
+    std::int64_t nonFiniteColumn = -1;
+    bool nonFiniteIsNan = false;
+
+    explicit Tally(std::int64_t cols)
+        : columnMax(std::size_t(cols), 0.0f)
+        , columnDeviations(std::size_t(cols), 0)
+    { }
+};
+
+// Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
+// kernel run of up to four rows at a time.
+void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
+                 const ReferenceSpec &spec, const CellTolerance &tolerance, Tally &tally)
+{
+    const auto relative = float(tolerance.relative);
+    const auto absolute = float(tolerance.absolute);
+    thread_local std::vector<float> t_limit;
+    const bool growing = !tolerance.perPosition.empty();
+    for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
+        const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
+        const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
+        const float *reference = t.values + r0 * t.stride;
+        const float *extra = nullptr;
+        if (growing) {
+            // Float32 angles: the allowed error grows with the position.
+            t_limit.resize(std::size_t(count * t.cols));
+            for (int r = 0; r < count; ++r) {
+                const double position = std::fabs(double(spec.position(t.row0 + r0 + r)));
+                for (std::int64_t c = 0; c < t.cols; ++c)
+                    t_limit[std::size_t(r * t.cols + c)]
+                        = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+            }
+            extra = t_limit.data();
+        }
+        const RowsComparison compared = compareRows(table, cols, reference, t.stride, count,
+                                                    tally.columnMax.data() + t.col0, t.cols, relative, absolute, extra);
+        for (int r = 0; r < count; ++r) {
+            const std::int64_t row = t.row0 + r0 + r;
+            const float *cells = table + r * cols;
+            const float *ref = reference + r * t.stride;
+            const float rowMax = compared.rowMax[r];
+            if (double(rowMax) > tally.maxError) {
+                for (std::int64_t c = 0; c < t.cols; ++c) {
+                    if (std::fabs(cells[c] - ref[c]) == rowMax) {
+                        tally.maxError = rowMax;
+                        tally.worstRow = row;
+                        tally.worstColumn = t.col0 + c;
+                        break;
+                    }
+                }
+            }
+            if (!compared.over[r])
+                continue;
+            // The rare path: which cells, and whether one is not a number.
+            const float *limits = extra ? extra + r * t.cols : nullptr;
+            for (std::int64_t c = 0; c < t.cols; ++c) {
+                const float e = std::fabs(cells[c] - ref[c]);
+                const float limit = relative * std::fabs(ref[c]) + absolute + (limits ? limits[c] : 0.0f);
+                if (e <= limit)
+                    continue;
+                if (!std::isfinite(cells[c]) && tally.nonFiniteRow < 0) {
+                    tally.nonFiniteRow = row;
+                    tally.nonFiniteColumn = t.col0 + c;
+                    tally.nonFiniteIsNan = std::isnan(cells[c]);
+                }
+                ++tally.columnDeviations[std::size_t(t.col0 + c)];
+                ++tally.deviatingCells;
+            }
+            if (tally.deviatingRows.empty() || tally.deviatingRows.back() != row)
+                tally.deviatingRows.push_back(row);
+        }
+    }
+}
+
+// Rows each thread reads at a time: a piece of the second-level cache, so that the rows the
+// kernel's tiles are compared with are still there; four at least, a kernel run's.
+std::int64_t readRowsFor(std::int64_t cols, const StreamOptions &options)
+{
+    const auto rowBytes = sizeof(float) * std::uint64_t(std::max<std::int64_t>(cols, 1));
+    const auto rows = std::int64_t(options.chunkBytes / rowBytes);
+    return std::clamp<std::int64_t>(rows / PositionalTable::kRunRows * PositionalTable::kRunRows,
+                                    PositionalTable::kRunRows, kBlockRows);
+}
+
+int threadsOf(const StreamOptions &options)
+{
+    return options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
+}
+
+} // namespace
+
+std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options)
+{
+    return std::uint64_t(threadsOf(options)) * std::uint64_t(readRowsFor(cols, options))
+        * std::uint64_t(std::max<std::int64_t>(cols, 1)) * sizeof(float);
+}
+
+Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options)
+{
+    Verification v;
+    if (!match.reference)
+        return v;
+    const ReferenceSpec &spec = *match.reference;
+    const ReferenceTable reference(spec);
+    const std::int64_t cols = table.cols();
+    const std::int64_t rows = table.rows();
+    const std::int64_t readRows = readRowsFor(cols, options);
+    const int threads = threadsOf(options);
+    v.columnMax.assign(std::size_t(cols), 0.0f);
+    v.columnDeviations.assign(std::size_t(cols), 0);
+    if (options.progress)
+        options.progress->expect(rows);
+
+    // Blocks of whole anchor runs of rows, a thread each: the kernel anchors a block's first row
+    // once, and its tiles arrive row after row; the thread reads the table's rows a cache-sized
+    // piece at a time as the tiles reach them, so reading and comparing go on together on every
+    // core. A wave of a few blocks a thread at a time, merged in block order.
+    const std::int64_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+    const std::int64_t wave = std::int64_t(threads) * 4;
+    for (std::int64_t first = 0; first < blocks; first += wave) {
+        const std::int64_t count = std::min(wave, blocks - first);
+        std::vector<Tally> tallies(static_cast<std::size_t>(count), Tally(cols));
+        std::vector<QString> errors(static_cast<std::size_t>(count));
+        const bool finished = forEachTile(count, threads, options.cancel, [&](std::int64_t k) {
+            const std::int64_t row0 = (first + k) * kBlockRows;
+            const std::int64_t blockRows = std::min(kBlockRows, rows - row0);
+            Tally &tally = tallies[std::size_t(k)];
+            QString &error = errors[std::size_t(k)];
+            thread_local std::vector<float> t_rows;
+            t_rows.resize(std::size_t(readRows * cols));
+            std::int64_t held = -1; // the first row t_rows holds
+            reference.forEachTile({row0, blockRows, 0, cols}, [&](const ReferenceTable::Tile &t) {
+                if (!error.isEmpty())
+                    return;
+                if (held < 0 || t.row0 < held || t.row0 + t.rows > held + readRows) {
+                    const std::int64_t n = std::min(readRows, row0 + blockRows - t.row0);
+                    if (!table.read(t.row0, n, t_rows.data(), error)) {
+                        if (error.isEmpty())
+                            error = u"the rows could not be read"_s;
+                        return;
+                    }
+                    held = t.row0;
+                }
+                compareTile(t, t_rows.data(), held, cols, spec, match.tolerance, tally);
+            });
+        });
+        if (!finished) {
+            v.cancelled = true;
+            return v;
+        }
+        std::vector<std::int64_t> waveRows;
+        for (std::int64_t k = 0; k < count; ++k) {
+            const Tally &t = tallies[std::size_t(k)];
+            if (!errors[std::size_t(k)].isEmpty()) {
+                v.error = errors[std::size_t(k)];
+                return v;
+            }
+            if (t.nonFiniteRow >= 0) {
+                v.error = u"row %1, column %2 holds %3; a table of positions holds finite numbers"_s.arg(t.nonFiniteRow)
+                              .arg(t.nonFiniteColumn)
+                              .arg(t.nonFiniteIsNan ? u"NaN"_s : u"an infinity"_s);
+                return v;
+            }
+            if (t.worstRow >= 0 && (v.worstRow < 0 || t.maxError > v.maxAbsError)) {
+                v.maxAbsError = t.maxError;
+                v.worstRow = t.worstRow;
+                v.worstColumn = t.worstColumn;
+            }
+            for (std::int64_t c = 0; c < cols; ++c) {
+                v.columnMax[std::size_t(c)] = std::max(v.columnMax[std::size_t(c)], t.columnMax[std::size_t(c)]);
+                v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
+            }
+            v.deviatingCells += t.deviatingCells;
+            waveRows.insert(waveRows.end(), t.deviatingRows.begin(), t.deviatingRows.end());
+        }
+        v.deviatingRows += std::int64_t(waveRows.size());
+        for (const std::int64_t r : waveRows) {
+            if (v.someDeviatingRows.size() < kRowsNamed)
+                v.someDeviatingRows.push_back(r);
+        }
+        if (!waveRows.empty())
+            v.lastDeviatingRow = waveRows.back();
+        const std::int64_t end = std::min(rows, (first + count) * kBlockRows);
+        for (std::int64_t r = first * kBlockRows; r < end; ++r)
+            v.comparedRows += spec.compared(r);
+        if (options.progress)
+            options.progress->advance(end - first * kBlockRows);
+    }
+    return v;
+}
+
+QFuture<Verification> verifyAsync(std::shared_ptr<const TableRows> table, TableMatch match, StreamOptions options,
+                                  std::shared_ptr<std::atomic<bool>> cancel, std::shared_ptr<WorkProgress> progress)
+{
+    return QtConcurrent::run([table = std::move(table), match = std::move(match), options, cancel = std::move(cancel),
+                              progress = std::move(progress)]() mutable {
+        options.cancel = cancel.get();
+        options.progress = progress.get();
+        return verify(match, *table, options);
+    });
+}
+
+void conclude(TableMatch &match, const Verification &v)
+{
+    if (!match.reference)
+        return;
+    match.maxAbsError = v.maxAbsError;
+    match.worstRow = v.worstRow;
+    match.worstColumn = v.worstColumn;
+    if (v.deviatingCells == 0)
+        return;
+    std::vector<std::int64_t> columns;
+    for (std::size_t c = 0; c < v.columnDeviations.size(); ++c) {
+        if (v.columnDeviations[c] > 0)
+            columns.push_back(std::int64_t(c));
+    }
+    QString rows;
+    if (v.deviatingRows <= std::int64_t(v.someDeviatingRows.size())) {
+        rows = CheckDiagnosis::indexSet(v.someDeviatingRows, v.comparedRows, u"row"_s);
+    } else {
+        QStringList first;
+        for (std::size_t i = 0; i < std::min<std::size_t>(v.someDeviatingRows.size(), 4); ++i)
+            first.append(QString::number(v.someDeviatingRows[i]));
+        rows = u"rows %1, ... %2 (%3 of %4)"_s.arg(first.join(u", "_s))
+                   .arg(v.lastDeviatingRow)
+                   .arg(v.deviatingRows)
+                   .arg(v.comparedRows);
+    }
+    match.deviations = u"%1; %2"_s.arg(
+        CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
+    if (match.verdict != CheckVerdict::Correct)
+        return;
+    // No mistake was named, yet cells deviate: the table is the reference but for them.
+    match.verdict = CheckVerdict::Mistake;
+    const QString where = u"row %1, column %2"_s.arg(v.worstRow).arg(v.worstColumn);
+    match.diagnosis = v.deviatingCells == 1
+        ? u"one cell deviates: %1 is off by %2 from %3; every other cell is within the rounding"_s.arg(
+            where, NumberText::compact(v.maxAbsError, 3), match.referenceText)
+        : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
+              .arg(match.referenceText, where, NumberText::compact(v.maxAbsError, 3));
+}
+
+std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const TableRows &table, const Block &block,
+                                             const std::atomic<bool> *cancel)
+{
+    if (block.row0 < 0 || block.col0 < 0 || block.rowEnd() > table.rows() || block.colEnd() > table.cols())
+        return u"rows %1..%2, columns %3..%4 are outside the table (%5 x %6)"_s.arg(block.row0)
+            .arg(block.rowEnd() - 1)
+            .arg(block.col0)
+            .arg(block.colEnd() - 1)
+            .arg(table.rows())
+            .arg(table.cols());
+    if (!match.reference)
+        return u"this table has no reference to compare with"_s;
+    ErrorBlock out;
+    out.block = block;
+    out.error.setZero(block.rows, block.cols);
+    out.columnMax.assign(std::size_t(block.cols), 0.0f);
+    const ReferenceTable reference(*match.reference);
+    constexpr std::int64_t kRows = 256;
+    std::vector<float> rows;
+    for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kRows) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return u"cancelled"_s;
+        const std::int64_t count = std::min(kRows, block.rowEnd() - r0);
+        rows.resize(std::size_t(count * table.cols()));
+        QString error;
+        if (!table.read(r0, count, rows.data(), error))
+            return error;
+        reference.forEachTile({r0, count, block.col0, block.cols}, [&](const ReferenceTable::Tile &t) {
+            for (std::int64_t r = 0; r < t.rows; ++r) {
+                const float *cells = rows.data() + (t.row0 - r0 + r) * table.cols() + t.col0;
+                const float *ref = t.values + r * t.stride;
+                for (std::int64_t c = 0; c < t.cols; ++c) {
+                    const float e = std::fabs(cells[c] - ref[c]);
+                    const std::int64_t column = t.col0 + c - block.col0;
+                    out.error(t.row0 + r - block.row0, column) = e;
+                    out.columnMax[std::size_t(column)] = std::max(out.columnMax[std::size_t(column)], e);
+                }
+            }
+        });
+    }
+    return out;
+}
+
+QFuture<std::variant<ErrorBlock, QString>> errorBlockAsync(std::shared_ptr<const TableRows> table, TableMatch match,
+                                                           Block block, std::shared_ptr<std::atomic<bool>> cancel)
+{
+    return QtConcurrent::run([table = std::move(table), match = std::move(match), block, cancel = std::move(cancel)] {
+        return errorBlock(match, *table, block, cancel.get());
+    });
+}
+
+} // namespace posenc::TableCheck

@@ -1,0 +1,287 @@
+#include "io/CsvReader.h"
+
+#include <QByteArray>
+
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::CsvReader {
+
+namespace {
+
+constexpr qint64 kChunkBytes = qint64(1) << 20;
+
+// The bytes of the source one at a time, read a chunk at a time into one reused buffer.
+class Bytes
+{
+public:
+    explicit Bytes(ByteSource &source)
+        : m_source(source)
+        , m_buffer(int(std::min(kChunkBytes, std::max<qint64>(source.size(), 1))), Qt::Uninitialized)
+    { }
+    // The next byte, -1 at the end, -2 when reading failed.
+    int next()
+    {
+        if (m_at == m_filled) {
+            const qint64 n = std::min<qint64>(m_buffer.size(), m_source.size() - m_offset);
+            if (n <= 0)
+                return -1;
+            if (!m_source.read(m_offset, n, m_buffer.data()))
+                return -2;
+            m_offset += n;
+            m_filled = n;
+            m_at = 0;
+        }
+        return static_cast<unsigned char>(m_buffer[m_at++]);
+    }
+
+private:
+    ByteSource &m_source;
+    QByteArray m_buffer;
+    qint64 m_offset = 0;
+    qint64 m_filled = 0;
+    qint64 m_at = 0;
+};
+
+// A cell's text as a message shows it: printable ASCII, other bytes as \xNN, at most 24 characters.
+QString shown(const char *text, int length)
+{
+    QString out;
+    for (int i = 0; i < length && out.size() < 24; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        out += c >= 0x20 && c < 0x7f ? QString(QChar(char16_t(c))) : u"\\x%1"_s.arg(int(c), 2, 16, QChar(u'0'));
+    }
+    return length > 24 ? out + u"..."_s : out;
+}
+
+struct Number
+{
+    float value = 0.0f;
+    double rounding = 0.0; // half a unit in its last digit
+};
+
+// A decimal number: [+-] digits [. digits] [e [+-] digits], and half a unit in its last digit;
+// or the reason it is not one.
+std::optional<Number> parseNumber(const char *text, int length, QString &why)
+{
+    int i = 0;
+    if (i < length && (text[i] == '+' || text[i] == '-'))
+        ++i;
+    const int mantissa = i;
+    int whole = 0, fraction = 0;
+    while (i < length && text[i] >= '0' && text[i] <= '9') {
+        ++i;
+        ++whole;
+    }
+    if (i < length && text[i] == '.') {
+        ++i;
+        while (i < length && text[i] >= '0' && text[i] <= '9') {
+            ++i;
+            ++fraction;
+        }
+    }
+    int exponent = 0;
+    bool valid = whole + fraction > 0;
+    if (valid && i < length && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        int sign = 1;
+        if (i < length && (text[i] == '+' || text[i] == '-'))
+            sign = text[i++] == '-' ? -1 : 1;
+        int digits = 0;
+        while (i < length && text[i] >= '0' && text[i] <= '9') {
+            exponent = std::min(exponent * 10 + (text[i] - '0'), 100000);
+            ++i;
+            ++digits;
+        }
+        valid = digits > 0;
+        exponent *= sign;
+    }
+    if (!valid || i != length) {
+        QByteArray lower = QByteArray(text + mantissa, length - mantissa).toLower();
+        why = lower == "nan" || lower == "inf" || lower == "infinity" ? u"is not a finite number"_s
+                                                                      : u"is not a number"_s;
+        return std::nullopt;
+    }
+    double value = 0.0;
+    const char *begin = text[0] == '+' ? text + 1 : text;
+    const auto [end, error] = std::from_chars(begin, text + length, value);
+    if (error == std::errc::result_out_of_range && exponent < 0)
+        value = 0.0; // below the smallest double: 0, as float32 holds it
+    else if (error != std::errc() || end != text + length)
+        value = std::numeric_limits<double>::infinity();
+    if (!(std::fabs(value) <= double(std::numeric_limits<float>::max()))) {
+        why = u"is past float32's range (3.4e38)"_s;
+        return std::nullopt;
+    }
+    Number n;
+    n.value = static_cast<float>(value);
+    // Short numbers ("0", "1", "1.0", "2e-3") are taken as exact: "%g" and repr write exact values
+    // so. A number of three significant digits or more shows the rounding of its last digit.
+    int significant = 0;
+    bool leading = true;
+    for (int k = mantissa; k < length && text[k] != 'e' && text[k] != 'E'; ++k) {
+        if (text[k] < '0' || text[k] > '9')
+            continue;
+        leading = leading && text[k] == '0';
+        significant += leading ? 0 : 1;
+    }
+    if (significant >= 3)
+        n.rounding = 0.5 * std::pow(10.0, double(std::clamp(exponent - fraction, -400, 400)));
+    return n;
+}
+
+// One pass over the file: every cell handed to `cell(row, column, value)`. The shape and the
+// rounding come back in the out parameters.
+std::optional<ReadError> parse(ByteSource &source, const std::function<void(std::int64_t, std::int64_t, float)> &cell,
+                               std::int64_t &rows, std::int64_t &cols, double &rounding)
+{
+    const auto refuse = [&](std::int64_t line, const QString &reason) {
+        return ReadError {source.name(), u"line %1: %2"_s.arg(line).arg(reason)};
+    };
+    Bytes bytes(source);
+    enum class Separator { Unknown, Comma, Space };
+    Separator separator = Separator::Unknown;
+    rows = 0;
+    cols = 0;
+    rounding = 0.0;
+    std::int64_t line = 1;
+    std::int64_t firstLine = 0;
+    char text[kMaxCellBytes];
+    int c = bytes.next();
+    for (;;) {
+        // The start of a line: blank lines and '#' comments are skipped.
+        while (c == ' ' || c == '\t' || c == '\r')
+            c = bytes.next();
+        if (c == -2)
+            return ReadError {source.name(), u"cannot read the file: %1"_s.arg(source.errorString())};
+        if (c == -1)
+            break;
+        if (c == '\n' || c == '#') {
+            while (c == '#' || (c >= 0 && c != '\n'))
+                c = bytes.next();
+            if (c == '\n') {
+                c = bytes.next();
+                ++line;
+            }
+            continue;
+        }
+        // A row: cells, each followed by a separator or the end of the line.
+        std::int64_t column = 0;
+        for (;;) {
+            int length = 0;
+            while (c >= 0 && c != ',' && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                if (length == kMaxCellBytes)
+                    return refuse(line,
+                                  u"column %1 is longer than %2 characters: '%3'"_s.arg(column + 1)
+                                      .arg(kMaxCellBytes)
+                                      .arg(shown(text, length)));
+                text[length++] = char(c);
+                c = bytes.next();
+            }
+            if (length == 0)
+                return refuse(line, u"column %1 is empty"_s.arg(column + 1));
+            QString why;
+            const auto number = parseNumber(text, length, why);
+            if (!number)
+                return refuse(line, u"column %1: '%2' %3"_s.arg(column + 1).arg(shown(text, length), why));
+            if (column >= kMaxColumns)
+                return refuse(line, u"more than %1 columns"_s.arg(kMaxColumns));
+            if (rows > 0 && column >= cols)
+                return refuse(line, u"more than the %1 columns of the first row (line %2)"_s.arg(cols).arg(firstLine));
+            cell(rows, column, number->value);
+            rounding = std::max(rounding, number->rounding);
+            ++column;
+            while (c == ' ' || c == '\t' || c == '\r')
+                c = bytes.next();
+            if (c == -2)
+                return ReadError {source.name(), u"cannot read the file: %1"_s.arg(source.errorString())};
+            if (c == ',') {
+                if (separator == Separator::Space)
+                    return refuse(line,
+                                  u"a comma after column %1, where the first row (line %2) separates its cells "
+                                  "by spaces"_s.arg(column)
+                                      .arg(firstLine));
+                if (rows == 0)
+                    separator = Separator::Comma;
+                c = bytes.next();
+                while (c == ' ' || c == '\t' || c == '\r')
+                    c = bytes.next();
+                if (c == '\n' || c < 0)
+                    return refuse(line, u"column %1 is empty"_s.arg(column + 1));
+                continue;
+            }
+            if (c == '\n' || c < 0)
+                break;
+            // Another cell after spaces.
+            if (separator == Separator::Comma)
+                return refuse(line,
+                              u"column %1 ends with spaces and no comma, where the first row (line %2) "
+                              "separates its cells by commas"_s.arg(column)
+                                  .arg(firstLine));
+            if (rows == 0)
+                separator = Separator::Space;
+        }
+        if (rows == 0) {
+            cols = column;
+            firstLine = line;
+        } else if (column != cols) {
+            return refuse(line,
+                          u"%1 columns where the first row (line %2) has %3: the rows are ragged"_s.arg(column)
+                              .arg(firstLine)
+                              .arg(cols));
+        }
+        ++rows;
+        if (c == '\n') {
+            c = bytes.next();
+            ++line;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
+{
+    std::int64_t rows = 0, cols = 0;
+    double rounding = 0.0;
+    // First pass: the shape, every cell checked, nothing kept.
+    std::int64_t cells = 0;
+    bool over = false;
+    const auto count = [&](std::int64_t, std::int64_t, float) {
+        ++cells;
+        over = over || cells > maxCells;
+    };
+    if (auto error = parse(source, count, rows, cols, rounding))
+        return *error;
+    if (over)
+        return ReadError {source.name(),
+                          u"the file holds %1 cells (%2 rows of %3), more than the %4 the memory budget holds as "
+                          "float32"_s.arg(cells)
+                              .arg(rows)
+                              .arg(cols)
+                              .arg(maxCells),
+                          ReadError::Kind::OverBudget};
+    Table table;
+    table.values.resize(rows, cols);
+    std::int64_t rows2 = 0, cols2 = 0;
+    bool changed = false;
+    const auto store = [&](std::int64_t r, std::int64_t c, float v) {
+        if (r < rows && c < cols)
+            table.values(r, c) = v;
+        else
+            changed = true;
+    };
+    if (auto error = parse(source, store, rows2, cols2, table.textRounding))
+        return *error;
+    if (changed || rows2 != rows || cols2 != cols)
+        return ReadError {source.name(), u"the file changed while it was being read"_s};
+    return table;
+}
+
+} // namespace posenc::CsvReader

@@ -1,0 +1,277 @@
+#include "io/TableFile.h"
+
+#include "io/ArrayRows.h"
+#include "io/CsvReader.h"
+#include "io/NpyReader.h"
+#include "io/SafetensorsReader.h"
+#include "io/SizeArithmetic.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableFile {
+
+namespace {
+
+// A file read with pread(2): no shared position, so any number of threads read it at once.
+class PreadSource final : public ByteSource
+{
+public:
+    explicit PreadSource(const QString &path)
+        : m_file(path)
+    { }
+    // False, with errorString() set, when the path is not a regular file that opens.
+    bool open()
+    {
+        const QFileInfo info(m_file.fileName());
+        if (!info.exists()) {
+            setErrorString(u"no such file"_s);
+            return false;
+        }
+        if (!info.isFile()) {
+            setErrorString(u"not a regular file"_s);
+            return false;
+        }
+        if (!m_file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
+            setErrorString(m_file.errorString());
+            return false;
+        }
+        m_size = m_file.size();
+        return true;
+    }
+    QString name() const override { return m_file.fileName(); }
+    qint64 size() const override { return m_size; }
+    // The bytes, from any thread; false with `error` set.
+    bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const
+    {
+        if (offset < 0 || length < 0 || offset > m_size || length > m_size - offset) {
+            error = u"%1 bytes from byte %2 are outside the file (%3 bytes)"_s.arg(length).arg(offset).arg(m_size);
+            return false;
+        }
+        const int fd = m_file.handle();
+        qint64 done = 0;
+        while (done < length) {
+            const ssize_t got = ::pread(fd, destination + done, std::size_t(length - done), off_t(offset + done));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                error = got < 0 ? QString::fromLocal8Bit(std::strerror(errno))
+                                : u"the file ended at byte %1 while it was being read"_s.arg(offset + done);
+                return false;
+            }
+            done += got;
+        }
+        return true;
+    }
+
+protected:
+    bool readInside(qint64 offset, qint64 length, char *destination) override
+    {
+        QString error;
+        if (readAt(offset, length, destination, error))
+            return true;
+        setErrorString(error);
+        return false;
+    }
+
+private:
+    QFile m_file;
+    qint64 m_size = 0;
+};
+
+// The same file's bytes for one thread's read of Fortran-ordered rows through readArrayRows.
+class ThreadSource final : public ByteSource
+{
+public:
+    explicit ThreadSource(const PreadSource &file)
+        : m_file(file)
+    { }
+    QString name() const override { return m_file.name(); }
+    qint64 size() const override { return m_file.size(); }
+
+protected:
+    bool readInside(qint64 offset, qint64 length, char *destination) override
+    {
+        QString error;
+        if (m_file.readAt(offset, length, destination, error))
+            return true;
+        setErrorString(error);
+        return false;
+    }
+
+private:
+    const PreadSource &m_file;
+};
+
+StoredType storedTypeOf(const ElementType &element)
+{
+    switch (element.kind) {
+    case ElementType::Kind::Float:
+        return element.bytes == 8 ? StoredType::Float64
+            : element.bytes == 4  ? StoredType::Float32
+                                  : StoredType::Float16;
+    case ElementType::Kind::BFloat:
+        return StoredType::BFloat16;
+    case ElementType::Kind::Signed:
+    case ElementType::Kind::Unsigned:
+    case ElementType::Kind::Bool:
+        return StoredType::Integer;
+    }
+    return StoredType::Float32;
+}
+
+class FileRows final : public TableRows
+{
+public:
+    FileRows(std::unique_ptr<PreadSource> file, ArrayLayout layout, QString name)
+        : m_file(std::move(file))
+        , m_layout(layout)
+        , m_name(std::move(name))
+    { }
+
+    std::int64_t rows() const override { return m_layout.rows; }
+    std::int64_t cols() const override { return m_layout.cols; }
+    StoredType storedType() const override { return storedTypeOf(m_layout.element); }
+    QString name() const override { return m_name; }
+
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        if (row0 < 0 || count < 0 || row0 > rows() || count > rows() - row0) {
+            error = u"rows %1..%2 were asked for; the table has %3"_s.arg(row0).arg(row0 + count - 1).arg(rows());
+            return false;
+        }
+        if (count == 0 || cols() == 0)
+            return true;
+        if (m_layout.fortranOrder)
+            return readFortran(row0, count, out, error);
+        const qint64 bytes = m_layout.element.bytes;
+        const qint64 first = m_layout.dataOffset + row0 * cols() * bytes;
+        const qint64 cells = count * cols();
+        const ElementType native {ElementType::Kind::Float, 4, std::endian::native == std::endian::big};
+        if (m_layout.element == native)
+            return m_file->readAt(first, cells * 4, reinterpret_cast<char *>(out), error);
+        // Other types through a buffer of this thread's, a piece at a time.
+        constexpr qint64 kPiece = qint64(1) << 18;
+        thread_local QByteArray t_bytes;
+        for (qint64 done = 0; done < cells;) {
+            const qint64 n = std::min(kPiece, cells - done);
+            if (t_bytes.size() < n * bytes)
+                t_bytes.resize(n * bytes);
+            if (!m_file->readAt(first + done * bytes, n * bytes, t_bytes.data(), error))
+                return false;
+            m_layout.element.toFloat(t_bytes.constData(), n, out + done);
+            done += n;
+        }
+        return true;
+    }
+
+private:
+    bool readFortran(std::int64_t row0, std::int64_t count, float *out, QString &error) const
+    {
+        std::vector<std::int64_t> wanted(static_cast<std::size_t>(count));
+        for (std::int64_t r = 0; r < count; ++r)
+            wanted[std::size_t(r)] = row0 + r;
+        ThreadSource source(*m_file);
+        const auto rows = readArrayRows(source, m_layout, RowSelection::listed(std::move(wanted)));
+        if (!rows) {
+            error = rows.error().reason;
+            return false;
+        }
+        std::copy(rows->data(), rows->data() + count * cols(), out);
+        return true;
+    }
+
+    std::unique_ptr<PreadSource> m_file;
+    ArrayLayout m_layout;
+    QString m_name;
+};
+
+// An array's shape as a table: two dimensions, or more of which all but two are 1.
+ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, bool fortranOrder, const QString &path)
+{
+    const auto refuse = [&](const QString &reason) { return ReadError {path, reason, ReadError::Kind::Choice}; };
+    const QString what = info.name.isEmpty() ? u"the array"_s : u"tensor '%1'"_s.arg(info.name);
+    const QString shape = info.shapeText(info.name.isEmpty());
+    if (!info.element)
+        return refuse(u"%1 has dtype %2, which is not a table of numbers (F16, BF16, F32, F64 or integers)"_s.arg(
+            what, info.dtype));
+    std::vector<std::int64_t> dims = info.shape;
+    for (std::size_t i = 0; dims.size() > 2 && i < dims.size();) {
+        if (dims[i] == 1)
+            dims.erase(dims.begin() + std::ptrdiff_t(i));
+        else
+            ++i;
+    }
+    if (dims.size() != 2)
+        return refuse(u"%1 is %2-D, shape %3; a table of positions is L x d (dimensions of 1 aside)"_s.arg(what)
+                          .arg(info.shape.size())
+                          .arg(shape));
+    return ArrayLayout {dataOffset, dims[0], dims[1], *info.element, fortranOrder};
+}
+
+} // namespace
+
+ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, std::uint64_t memoryBudget,
+                                                  const std::atomic<bool> *cancel)
+{
+    auto file = std::make_unique<PreadSource>(source.path);
+    file->setCancel(cancel);
+    if (!file->open())
+        return ReadError {source.path, u"cannot open the file: %1"_s.arg(file->errorString())};
+    const QString suffix = QFileInfo(source.path).suffix().toLower();
+    char magic[6] = {};
+    const bool npy = (file->size() >= 6 && file->read(0, 6, magic) && QByteArrayView(magic, 6) == "\x93NUMPY")
+        || suffix == u"npy"_s;
+    if (npy || suffix == u"safetensors"_s) {
+        if (npy && source.tensor)
+            return ReadError {
+                source.path, u"a .npy file holds one array, so there is no tensor '%1' to choose"_s.arg(*source.tensor),
+                ReadError::Kind::Choice};
+        ReadResult<ArrayLayout> layout = ReadError {};
+        if (npy) {
+            const auto array = NpyReader::inspect(*file);
+            if (!array)
+                return array.error();
+            layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, source.path);
+        } else {
+            const auto contents = SafetensorsReader::inspect(*file);
+            if (!contents)
+                return contents.error();
+            const auto tensor = SafetensorsReader::choose(contents.value(), source.tensor, source.path);
+            if (!tensor)
+                return tensor.error();
+            layout = tableLayout(tensor->info, contents->dataStart + tensor->begin, false, source.path);
+        }
+        if (!layout)
+            return layout.error();
+        return std::shared_ptr<const TableRows>(
+            std::make_shared<FileRows>(std::move(file), layout.value(), source.toString()));
+    }
+    if (suffix == u"csv"_s || suffix == u"txt"_s || suffix == u"tsv"_s) {
+        if (source.tensor)
+            return ReadError {
+                source.path, u"a text file holds one table, so there is no tensor '%1' to choose"_s.arg(*source.tensor),
+                ReadError::Kind::Choice};
+        const auto maxCells
+            = std::int64_t(std::min<std::uint64_t>(memoryBudget / sizeof(float), std::uint64_t(1) << 62));
+        auto table = CsvReader::read(*file, maxCells);
+        if (!table)
+            return table.error();
+        auto values = std::make_shared<const RowMatrixXf>(std::move(table.value().values));
+        return std::shared_ptr<const TableRows>(
+            std::make_shared<MatrixRows>(std::move(values), StoredType::Text, source.path, table->textRounding));
+    }
+    return ReadError {
+        source.path,
+        u"unknown format: neither a .npy file (it does not start with \\x93NUMPY), nor named *.safetensors, "
+        "*.csv, *.tsv or *.txt"_s};
+}
+
+} // namespace posenc::TableFile

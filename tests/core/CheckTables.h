@@ -1,0 +1,140 @@
+#pragma once
+
+// Tables of positions for the check's tests, each written here from float64 formulas (the paper's,
+// fairseq's, the mistakes' as the issues quote them), never from the code under test; and the
+// check run on one, identify, stream and conclude, as the command line runs it.
+#include "core/check/TableCheck.h"
+#include "core/check/TableRows.h"
+
+#include <QtGlobal>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <variant>
+
+namespace checktables {
+
+using posenc::RowMatrixXf;
+
+// Any table: cell(p, j) in float64, rounded to float32.
+inline RowMatrixXf table(std::int64_t rows, std::int64_t cols,
+                         const std::function<double(std::int64_t, std::int64_t)> &cell)
+{
+    RowMatrixXf t(rows, cols);
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t j = 0; j < cols; ++j)
+            t(p, j) = float(cell(p, j));
+    return t;
+}
+
+// The paper: pair i turns at b^(-2i/d); interleaved puts sin(p w_i) in column 2i and cos in 2i+1,
+// split the h = ceil(d/2) sines first. `first` is the position of row 0.
+inline double paper(std::int64_t p, std::int64_t j, std::int64_t d, double base, bool split, std::int64_t first = 0)
+{
+    const std::int64_t h = (d + 1) / 2;
+    const std::int64_t pair = split ? (j < h ? j : j - h) : j / 2;
+    const bool cosine = split ? j >= h : j % 2 == 1;
+    const double angle = double(p + first) * std::pow(base, -2.0 * double(pair) / double(d));
+    return cosine ? std::cos(angle) : std::sin(angle);
+}
+
+// fairseq's get_embedding: half_dim = d // 2, w_i = b^(-i/(half_dim - 1)), [sin | cos], row
+// `padding` zeroed; a zero column after them when d is odd.
+inline double fairseq(std::int64_t p, std::int64_t j, std::int64_t d, double base, std::int64_t padding = -1,
+                      std::int64_t first = 0)
+{
+    const std::int64_t h = d / 2;
+    if (p == padding || j >= 2 * h)
+        return 0.0;
+    const std::int64_t pair = j < h ? j : j - h;
+    const double angle = double(p + first) * std::exp(-double(pair) * std::log(base) / double(h - 1));
+    return j < h ? std::sin(angle) : std::cos(angle);
+}
+
+// float16's and bfloat16's rounding of a float, to nearest, ties to even.
+inline float toHalf(float x)
+{
+    if (x == 0.0f)
+        return x;
+    const int e = std::ilogb(x);
+    const double step = std::ldexp(1.0, std::max(e, -14) - 10);
+    return float(std::nearbyint(double(x) / step) * step);
+}
+inline float toBFloat(float x)
+{
+    std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return std::bit_cast<float>(bits & 0xffff0000u);
+}
+inline double roundedPosition(std::int64_t p, int mantissaBits)
+{
+    if (p == 0)
+        return 0.0;
+    const double step = std::ldexp(1.0, std::max(std::ilogb(double(p)) - mantissaBits, 0));
+    return std::nearbyint(double(p) / step) * step;
+}
+
+// Random numbers: no table of positions.
+inline RowMatrixXf random(std::int64_t rows, std::int64_t cols, unsigned seed)
+{
+    std::mt19937 engine(seed);
+    std::normal_distribution<double> normal;
+    return table(rows, cols, [&](std::int64_t, std::int64_t) { return normal(engine); });
+}
+
+// A RoBERTa-shaped learned table: row 0 as initialised (N(0, 0.02), never trained), row 1
+// padding_idx's zeros, then rows that drift smoothly from position to position.
+inline RowMatrixXf roberta(std::int64_t rows, std::int64_t cols, unsigned seed)
+{
+    std::mt19937 engine(seed);
+    std::normal_distribution<double> normal;
+    RowMatrixXf t(rows, cols);
+    for (std::int64_t j = 0; j < cols; ++j)
+        t(0, j) = float(0.02 * normal(engine));
+    t.row(1).setZero();
+    std::vector<double> state(static_cast<std::size_t>(cols));
+    for (double &s : state)
+        s = normal(engine);
+    for (std::int64_t p = 2; p < rows; ++p) {
+        for (std::int64_t j = 0; j < cols; ++j) {
+            double &s = state[std::size_t(j)];
+            s = 0.995 * s + 0.1 * normal(engine);
+            t(p, j) = float(0.05 * s);
+        }
+    }
+    return t;
+}
+
+struct Checked
+{
+    posenc::TableMatch match;
+    posenc::TableCheck::Verification verification;
+    QString error;
+};
+
+inline Checked check(RowMatrixXf values, posenc::StoredType stored = posenc::StoredType::Float32,
+                     const posenc::TableCheck::Declared &declared = {}, double textRounding = 0.0)
+{
+    const posenc::MatrixRows rows(std::make_shared<const RowMatrixXf>(std::move(values)), stored,
+                                  QStringLiteral("test"), textRounding);
+    Checked out;
+    auto identified = posenc::TableCheck::identify(rows, declared);
+    if (const auto *error = std::get_if<QString>(&identified)) {
+        out.error = *error;
+        return out;
+    }
+    out.match = std::get<posenc::TableMatch>(std::move(identified));
+    posenc::TableCheck::StreamOptions options;
+    options.chunkBytes = std::uint64_t(1) << 18; // several chunks even for small tables
+    out.verification = posenc::TableCheck::verify(out.match, rows, options);
+    if (out.verification.error)
+        out.error = *out.verification.error;
+    posenc::TableCheck::conclude(out.match, out.verification);
+    return out;
+}
+
+} // namespace checktables

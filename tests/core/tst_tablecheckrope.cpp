@@ -1,0 +1,173 @@
+// The check of RoPE cos and sin tables as HF's rotary embedding returns them: each type's
+// frequencies from modeling_rope_utils.py's formulas (RopeFigureReference.h, float64), the
+// attention factor in the amplitude, both layouts, and the mistakes rope-layout,
+// attention-factor-missing and position-offset.
+#include "CheckTables.h"
+#include "figures/RopeFigureReference.h"
+
+#include "core/check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// L x r: column c holds pair c mod r/2 (half) or c / 2 (interleaved), amplitude times cos or sin
+// of (p + first) inv_i.
+RowMatrixXf ropeTable(const Params &p, std::int64_t rows, bool cosine, double amplitude, std::int64_t first = 0)
+{
+    const std::vector<double> inv = roperef::inv(p);
+    const auto h = std::int64_t(inv.size());
+    const bool half = p.rope.layout == RopeLayout::Half;
+    return table(rows, 2 * h, [&](std::int64_t r, std::int64_t c) {
+        const double angle = double(r + first) * inv[std::size_t(half ? c % h : c / 2)];
+        return amplitude * (cosine ? std::cos(angle) : std::sin(angle));
+    });
+}
+
+Params rope(RopeType type, double theta, std::int64_t headDim)
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.maxLen = 4096;
+    p.rope.headDim = headDim;
+    p.rope.theta = theta;
+    p.rope.type = type;
+    return p;
+}
+
+QStringList ids(const TableMatch &m)
+{
+    QStringList out;
+    for (const TableMistake mistake : m.mistakes)
+        out.append(CheckWords::mistake(mistake));
+    return out;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(posenc::Params)
+
+class TestTableCheckRope : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void typesAreFound_data()
+    {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<QString>("type");
+
+        QTest::newRow("default, cos, half") << rope(RopeType::Default, 10000.0, 128) << true << "default";
+        Params sinInterleaved = rope(RopeType::Default, 500000.0, 64);
+        sinInterleaved.rope.layout = RopeLayout::Interleaved;
+        QTest::newRow("default, sin, interleaved") << sinInterleaved << false << "default";
+        Params linear = rope(RopeType::Linear, 10000.0, 128);
+        linear.rope.factor = 4.0;
+        QTest::newRow("linear 4") << linear << true << "linear";
+        Params yarn = rope(RopeType::Yarn, 10000.0, 128);
+        yarn.rope.factor = 4.0;
+        yarn.rope.originalMaxLen = 4096;
+        yarn.maxLen = 16384;
+        QTest::newRow("yarn 4 from 4096") << yarn << true << "yarn";
+        Params llama = roperef::llama31();
+        llama.maxLen = 16384;
+        QTest::newRow("llama3 (Llama 3.1)") << llama << true << "llama3";
+        Params gptOss = roperef::gptOss();
+        gptOss.maxLen = 16384;
+        QTest::newRow("yarn without truncation (gpt-oss)") << gptOss << false << "yarn";
+        Params proportional = rope(RopeType::Proportional, 1000000.0, 256);
+        proportional.rope.partialRotaryFactor = 0.25;
+        QTest::newRow("proportional (Gemma 4)") << proportional << true << "proportional";
+    }
+    void typesAreFound()
+    {
+        QFETCH(Params, params);
+        QFETCH(bool, cosine);
+        QFETCH(QString, type);
+        const double af = roperef::attentionFactor(params);
+        const Checked c = check(ropeTable(params, params.maxLen, cosine, af));
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const TableMatch &m = c.match;
+        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        QCOMPARE(CheckWords::encoding(m.encoding), cosine ? u"rope-cos"_s : u"rope-sin"_s);
+        QCOMPARE(CheckWords::ropeType(*m.ropeType), type);
+        QCOMPARE(*m.ropeLayout, params.rope.layout);
+        QCOMPARE(*m.base, params.rope.theta);
+        QVERIFY(std::fabs(*m.attentionFactor - af) < 1e-6 * af);
+        QCOMPARE(*m.positionOffset, qint64(0));
+        QCOMPARE(*m.firstPositionRow, qint64(0));
+        QVERIFY(m.mistakes.empty());
+        QVERIFY(m.params.has_value());
+        QCOMPARE(m.params->rope.type, params.rope.type);
+        if (params.rope.factor)
+            QCOMPARE(*m.params->rope.factor, *params.rope.factor);
+    }
+
+    // keras-hub PR#2981, exllamav3#259: a YaRN table without its attention factor.
+    void yarnWithoutAttentionFactor()
+    {
+        Params yarn = rope(RopeType::Yarn, 10000.0, 128);
+        yarn.rope.factor = 4.0;
+        yarn.rope.originalMaxLen = 4096;
+        yarn.maxLen = 16384;
+        const Checked c = check(ropeTable(yarn, yarn.maxLen, true, 1.0));
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(ids(c.match), QStringList {u"attention-factor-missing"_s});
+        QCOMPARE(CheckWords::ropeType(*c.match.ropeType), u"yarn"_s);
+        QCOMPARE(*c.match.attentionFactor, 1.0);
+        // Against the correct table, 0.1 ln 4 + 1 times as large.
+        QVERIFY(std::fabs(*c.match.maxAbsError - 0.1 * std::log(4.0)) < 1e-4);
+    }
+
+    // llama.cpp#3018: the half layout where interleaved was meant.
+    void declaredLayoutIsChecked()
+    {
+        const Params p = rope(RopeType::Default, 10000.0, 64);
+        TableCheck::Declared declared;
+        declared.ropeLayout = RopeLayout::Interleaved;
+        const Checked c = check(ropeTable(p, 2048, true, 1.0), StoredType::Float32, declared);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(ids(c.match), QStringList {u"rope-layout"_s});
+        QCOMPARE(*c.match.ropeLayout, RopeLayout::Half);
+        QVERIFY(*c.match.maxAbsError > 0.5);
+        // Declared as it is: correct.
+        declared.ropeLayout = RopeLayout::Half;
+        QCOMPARE(check(ropeTable(p, 2048, true, 1.0), StoredType::Float32, declared).match.verdict,
+                 CheckVerdict::Correct);
+    }
+
+    void positionsFromOne()
+    {
+        const Params p = rope(RopeType::Default, 10000.0, 64);
+        const Checked c = check(ropeTable(p, 2048, false, 1.0, 1));
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(ids(c.match), QStringList {u"position-offset"_s});
+        QCOMPARE(*c.match.positionOffset, qint64(1));
+    }
+
+    // HF computes cos and sin in float32: inv_freq = 1 / theta^(arange(0, r, 2) / r) and
+    // inv_freq * position in float32.
+    void float32Angles()
+    {
+        const std::int64_t r = 128;
+        const RowMatrixXf values = table(32768, r, [&](std::int64_t p, std::int64_t c) {
+            const float inv = 1.0f / std::pow(10000.0f, float(2 * (c % (r / 2))) / float(r));
+            return std::cos(float(p) * inv);
+        });
+        const Checked c = check(values);
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
+        QCOMPARE(*c.match.precision, TablePrecision::Float32Angles);
+        QCOMPARE(CheckWords::ropeType(*c.match.ropeType), u"default"_s);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTableCheckRope)
+#include "tst_tablecheckrope.moc"

@@ -1,0 +1,267 @@
+// The check of sinusoidal tables: each variant is correct and named, each mistake of issue 37's
+// table is named, and the fields the JSON prints hold what the table is. Every table is written
+// here from float64 formulas (CheckTables.h).
+#include "CheckTables.h"
+
+#include "core/check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(posenc::RowMatrixXf)
+
+namespace {
+
+QStringList ids(const TableMatch &m)
+{
+    QStringList out;
+    for (const TableMistake mistake : m.mistakes)
+        out.append(CheckWords::mistake(mistake));
+    return out;
+}
+
+} // namespace
+
+class TestTableCheckSinusoid : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void variantsAreCorrect_data()
+    {
+        QTest::addColumn<RowMatrixXf>("values");
+        QTest::addColumn<bool>("split");
+        QTest::addColumn<QString>("frequencies");
+        QTest::addColumn<double>("base");
+        QTest::addColumn<qint64>("offset");
+        QTest::addColumn<qint64>("firstRow");
+
+        const auto paperTable = [](std::int64_t rows, std::int64_t d, double base, bool split) {
+            return table(rows, d, [=](std::int64_t p, std::int64_t j) { return paper(p, j, d, base, split); });
+        };
+        QTest::newRow("paper, interleaved")
+            << paperTable(2048, 128, 10000.0, false) << false << "paper" << 10000.0 << qint64(0) << qint64(0);
+        QTest::newRow("paper, split (Keras, TF tutorial)")
+            << paperTable(2048, 128, 10000.0, true) << true << "paper" << 10000.0 << qint64(0) << qint64(0);
+        QTest::newRow("another base, 500")
+            << paperTable(1024, 64, 500.0, false) << false << "paper" << 500.0 << qint64(0) << qint64(0);
+        QTest::newRow("a base of several digits, 12345.6")
+            << paperTable(4096, 96, 12345.6, false) << false << "paper" << 12345.6 << qint64(0) << qint64(0);
+        QTest::newRow("odd d, 127") << paperTable(1024, 127, 10000.0, false) << false << "paper" << 10000.0 << qint64(0)
+                                    << qint64(0);
+        QTest::newRow("half_dim - 1, split (tensor2tensor, Whisper)")
+            << table(3000, 256, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 256, 10000.0); }) << true
+            << "half-dim-minus-one" << 10000.0 << qint64(0) << qint64(0);
+        QTest::newRow("fairseq's positions from padding_idx + 1")
+            << table(1024, 64, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 64, 10000.0, -1, 2); }) << true
+            << "half-dim-minus-one" << 10000.0 << qint64(2) << qint64(0);
+        QTest::newRow("fairseq's weights, padding_idx 1 zeroed")
+            << table(1024, 64, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 64, 10000.0, 1); }) << true
+            << "half-dim-minus-one" << 10000.0 << qint64(0) << qint64(2);
+        QTest::newRow("fairseq, odd d: a zero last column")
+            << table(512, 65, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 65, 10000.0); }) << true
+            << "half-dim-minus-one" << 10000.0 << qint64(0) << qint64(0);
+    }
+    void variantsAreCorrect()
+    {
+        QFETCH(RowMatrixXf, values);
+        QFETCH(bool, split);
+        QFETCH(QString, frequencies);
+        QFETCH(double, base);
+        QFETCH(qint64, offset);
+        QFETCH(qint64, firstRow);
+        const Checked c = check(values);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const TableMatch &m = c.match;
+        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        QCOMPARE(CheckWords::encoding(m.encoding), QStringLiteral("sinusoidal"));
+        QCOMPARE(*m.layout, split ? Layout::Split : Layout::Interleaved);
+        QCOMPARE(CheckWords::frequencies(*m.frequencies), frequencies);
+        QCOMPARE(*m.base, base);
+        QCOMPARE(*m.positionOffset, offset);
+        QCOMPARE(*m.firstPositionRow, firstRow);
+        QCOMPARE(*m.precision, TablePrecision::Exact);
+        QVERIFY(m.mistakes.empty());
+        QVERIFY(*m.maxAbsError <= 1.2e-7);
+        QVERIFY(m.params.has_value());
+    }
+
+    // The values rounded to float16 or bfloat16, stored as such or as float32: correct, the
+    // precision named.
+    void roundedValuesAreCorrect_data()
+    {
+        QTest::addColumn<int>("format"); // 16: float16, 8: bfloat16
+        QTest::addColumn<int>("stored");
+        QTest::newRow("float16 in float32") << 16 << int(StoredType::Float32);
+        QTest::newRow("float16 stored") << 16 << int(StoredType::Float16);
+        QTest::newRow("bfloat16 in float32") << 8 << int(StoredType::Float32);
+        QTest::newRow("bfloat16 stored") << 8 << int(StoredType::BFloat16);
+    }
+    void roundedValuesAreCorrect()
+    {
+        QFETCH(int, format);
+        QFETCH(int, stored);
+        const std::int64_t d = 128;
+        RowMatrixXf values
+            = table(4096, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, 10000.0, false); });
+        for (float &v : values.reshaped())
+            v = format == 16 ? toHalf(v) : toBFloat(v);
+        const Checked c = check(values, StoredType(stored));
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
+        QCOMPARE(*c.match.precision, format == 16 ? TablePrecision::Float16 : TablePrecision::BFloat16);
+        QCOMPARE(*c.match.base, 10000.0);
+    }
+
+    // PyTorch's tutorial in float32: w = exp(2i * (-ln(10000) / d)) in float32, the angle
+    // float(p) * w in float32, its sine and cosine.
+    void float32AnglesAreCorrect()
+    {
+        const std::int64_t d = 256;
+        const float c = float(-std::log(10000.0) / double(d));
+        const RowMatrixXf values = table(16384, d, [&](std::int64_t p, std::int64_t j) {
+            const float w = std::exp(float(2 * (j / 2)) * c);
+            const float angle = float(p) * w;
+            return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        });
+        const Checked c0 = check(values);
+        QVERIFY2(c0.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c0.match.diagnosis + u" | "_s + c0.match.deviations));
+        QCOMPARE(*c0.match.precision, TablePrecision::Float32Angles);
+        QCOMPARE(*c0.match.base, 10000.0);
+        QVERIFY(*c0.match.maxAbsError > 1e-5); // what float32 angles cost at p ~ 16000
+    }
+
+    void mistakesAreNamed_data()
+    {
+        QTest::addColumn<RowMatrixXf>("values");
+        QTest::addColumn<QStringList>("mistakes");
+        QTest::addColumn<double>("base");
+        const std::int64_t d = 128;
+        const double b = 10000.0;
+        // DeepCTR#379: column j at b^(-j/d), sine on even columns and cosine on odd ones.
+        QTest::newRow("exponent over the column index") << table(2048, d, [&](std::int64_t p, std::int64_t j) {
+            const double angle = double(p) * std::pow(b, -double(j) / double(d));
+            return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }) << QStringList {u"exponent-column-index"_s} << b;
+        // SamLynnEvans/Transformer#25: pair i at b^(-4i/d).
+        QTest::newRow("exponent stepping twice") << table(2048, d, [&](std::int64_t p, std::int64_t j) {
+            const double angle = double(p) * std::pow(b, -4.0 * double(j / 2) / double(d));
+            return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }) << QStringList {u"exponent-doubled"_s} << b * b;
+        // jadore801120's first code: column j at b^(-2j/d), both mistakes at once.
+        QTest::newRow("column index, stepping twice")
+            << table(2048, d,
+                     [&](std::int64_t p, std::int64_t j) {
+                         const double angle = double(p) * std::pow(b, -2.0 * double(j) / double(d));
+                         return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+                     })
+            << QStringList {u"exponent-column-index"_s, u"exponent-doubled"_s} << b * b;
+        QTest::newRow("sin and cos swapped, interleaved")
+            << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j ^ 1, d, b, false); })
+            << QStringList {u"sin-cos-swapped"_s} << b;
+        QTest::newRow("sin and cos swapped, split")
+            << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, (j + d / 2) % d, d, b, true); })
+            << QStringList {u"sin-cos-swapped"_s} << b;
+        // annotated-transformer#131: the angle p / w_i.
+        QTest::newRow("position divided")
+            << table(2048, d,
+                     [&](std::int64_t p, std::int64_t j) {
+                         const double angle = double(p) / std::pow(b, -2.0 * double(j / 2) / double(d));
+                         return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+                     })
+            << QStringList {u"position-divided"_s} << b;
+        QTest::newRow("positions from 1")
+            << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, b, false, 1); })
+            << QStringList {u"position-offset"_s} << b;
+        // The same in float32, as torch.arange(1, L + 1) gives it: not half_dim - 1's of base 9305.7
+        // from 0, which its frequencies also are.
+        const float c = float(-std::log(b) / double(d));
+        QTest::newRow("positions from 1, float32 angles") << table(2048, d, [&](std::int64_t p, std::int64_t j) {
+            const float angle = float(p + 1) * std::exp(float(2 * (j / 2)) * c);
+            return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }) << QStringList {u"position-offset"_s} << b;
+        // transformers PR#29285: positions in bf16, 8188..8191 all 8192.
+        QTest::newRow("positions in bfloat16")
+            << table(10000, d,
+                     [&](std::int64_t p, std::int64_t j) {
+                         const double angle = roundedPosition(p, 7) * std::pow(b, -2.0 * double(j / 2) / double(d));
+                         return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+                     })
+            << QStringList {u"half-precision-angles"_s} << b;
+        // numpy-transformer#1: pe[:batch] broadcast over the positions.
+        QTest::newRow("every row the same")
+            << table(512, d, [&](std::int64_t, std::int64_t j) { return paper(0, j, d, b, false); })
+            << QStringList {u"same-row"_s} << b;
+    }
+    void mistakesAreNamed()
+    {
+        QFETCH(RowMatrixXf, values);
+        QFETCH(QStringList, mistakes);
+        QFETCH(double, base);
+        const Checked c = check(values);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(ids(c.match), mistakes);
+        QCOMPARE(CheckWords::encoding(c.match.encoding), QStringLiteral("sinusoidal"));
+        QCOMPARE(*c.match.base, base);
+        // Against the correct table, which the mistake is not.
+        QVERIFY(*c.match.maxAbsError > 1e-3);
+        QVERIFY(!c.match.diagnosis.isEmpty());
+        QVERIFY(!c.match.deviations.isEmpty());
+    }
+
+    void offsetIsReported()
+    {
+        const Checked c
+            = check(table(1024, 64, [](std::int64_t p, std::int64_t j) { return paper(p, j, 64, 10000.0, false, 1); }));
+        QCOMPARE(*c.match.positionOffset, qint64(1));
+        QVERIFY(c.match.diagnosis.contains(u"positions start at 1"_s));
+    }
+
+    void oneChangedCellIsAMistakeAtThatCell()
+    {
+        const std::int64_t d = 64;
+        RowMatrixXf values
+            = table(5000, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, 10000.0, false); });
+        values(3001, 17) += 1e-3f;
+        const Checked c = check(values);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QVERIFY(c.match.mistakes.empty());
+        QCOMPARE(*c.match.worstRow, qint64(3001));
+        QCOMPARE(*c.match.worstColumn, qint64(17));
+        QVERIFY(std::fabs(*c.match.maxAbsError - 1e-3) < 1e-6);
+        QCOMPARE(c.verification.deviatingCells, qint64(1));
+        QVERIFY(c.match.diagnosis.contains(u"row 3001, column 17"_s));
+    }
+
+    void declaredLayoutIsChecked()
+    {
+        const std::int64_t d = 64;
+        TableCheck::Declared declared;
+        declared.layout = Layout::Interleaved;
+        const Checked c
+            = check(table(1024, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, 10000.0, true); }),
+                    StoredType::Float32, declared);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(*c.match.layout, Layout::Split);
+        QVERIFY(c.match.diagnosis.contains(u"tensorflow/text#1122"_s));
+    }
+
+    void nonFiniteCellIsRefused()
+    {
+        RowMatrixXf values
+            = table(100000, 16, [](std::int64_t p, std::int64_t j) { return paper(p, j, 16, 10000.0, false); });
+        values(77777, 3) = std::numeric_limits<float>::quiet_NaN();
+        const Checked c = check(values);
+        QVERIFY(c.error.contains(u"row 77777, column 3 holds NaN"_s));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTableCheckSinusoid)
+#include "tst_tablechecksinusoid.moc"
