@@ -2,73 +2,17 @@
 
 #include "ExitCode.h"
 #include "ParamOptions.h"
+#include "RopeDescription.h"
 
-#include "core/NumberText.h"
 #include "core/ParamText.h"
-#include "core/rope/RopeFrequencies.h"
 
 #include <QCommandLineParser>
-
-#include <optional>
-#include <utility>
-#include <variant>
-#include <vector>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
 namespace {
-
-// A value of the description: a word, an integer, a number, or unset (null).
-using DescribedValue = std::variant<std::monostate, QString, std::int64_t, double>;
-
-DescribedValue describedValue(const std::optional<double> &value)
-{
-    return value ? DescribedValue(*value) : DescribedValue();
-}
-
-DescribedValue describedValue(const std::optional<std::int64_t> &value)
-{
-    return value ? DescribedValue(*value) : DescribedValue();
-}
-
-// The keys in the order of the table, which --help lists too.
-std::vector<std::pair<QString, DescribedValue>> describedEntries(const Params &params)
-{
-    const RopeFrequencies::Description d = RopeFrequencies::describe(params);
-    return {
-        {u"rope_type"_s, ParamText::get(params, u"rope-type"_s)},
-        {u"rotary_dim"_s, d.rotaryDim},
-        {u"attention_factor"_s, d.attentionFactor},
-        {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
-        {u"logit_scale"_s, d.logitScale},
-        {u"band_low"_s, describedValue(d.bandLow)},
-        {u"band_high"_s, describedValue(d.bandHigh)},
-        {u"band_low_used"_s, describedValue(d.bandLowUsed)},
-        {u"band_high_used"_s, describedValue(d.bandHighUsed)},
-        {u"pairs_kept"_s, describedValue(d.pairsKept)},
-        {u"pairs_blended"_s, describedValue(d.pairsBlended)},
-        {u"pairs_divided"_s, describedValue(d.pairsDivided)},
-        {u"wavelength_min"_s, d.wavelengthMin},
-        {u"wavelength_max"_s, d.wavelengthMax},
-        {u"critical_dimension"_s, d.criticalDimension},
-        {u"bf16_position_step"_s, d.bf16PositionStep},
-        {u"fp16_position_step"_s, describedValue(d.fp16PositionStep)},
-    };
-}
-
-// The value as text: JSON's where `json`, else the same without the quotes of a word.
-QString valueText(const DescribedValue &value, bool json)
-{
-    if (std::holds_alternative<std::monostate>(value))
-        return u"null"_s;
-    if (const auto *word = std::get_if<QString>(&value))
-        return json ? u"\"%1\""_s.arg(*word) : *word;
-    if (const auto *integer = std::get_if<std::int64_t>(&value))
-        return QString::number(*integer);
-    return NumberText::exact(std::get<double>(value));
-}
 
 QString describeUsage()
 {
@@ -136,9 +80,9 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
     }
     const bool json = parser.isSet(jsonOption);
     QStringList lines;
-    for (const auto &[key, value] : describedEntries(read.params))
-        lines.append(json ? u"\"%1\": %2"_s.arg(key, valueText(value, true))
-                          : u"%1: %2"_s.arg(key, valueText(value, false)));
+    for (const auto &[key, value] : RopeDescription::entries(read.params))
+        lines.append(json ? u"\"%1\": %2"_s.arg(key, RopeDescription::text(value, true))
+                          : u"%1: %2"_s.arg(key, RopeDescription::text(value, false)));
     if (json)
         out << '{' << lines.join(u", "_s) << "}\n";
     else
