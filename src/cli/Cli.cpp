@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "BenchCommand.h"
+#include "ConfigCheckCommand.h"
 #include "DescribeCommand.h"
 #include "ExitCode.h"
 #include "ExportCommand.h"
@@ -20,7 +21,8 @@ namespace posenc {
 
 namespace {
 
-const QStringList kSubcommands = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s, u"presets"_s, u"describe"_s};
+const QStringList kSubcommands
+    = {u"export"_s, u"table"_s, u"bench"_s, u"lessons"_s, u"presets"_s, u"describe"_s, u"check"_s};
 
 } // namespace
 
@@ -41,7 +43,8 @@ QString cliUsage()
            "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n"
            "  posenc presets                            list the presets, NAME<TAB>TITLE<TAB>SOURCE\n"
            "  posenc --preset NAME [OPTIONS]            the preset's parameters, here or with any subcommand\n"
-           "  posenc describe [--json] [OPTIONS]        RoPE's derived numbers (--encoding rope); see --help\n\n"
+           "  posenc describe [--json] [OPTIONS]        RoPE's derived numbers (--encoding rope); see --help\n"
+           "  posenc check --config FILE [--json]       what a model's config.json computes, and its mistakes\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }
 
@@ -81,6 +84,8 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
             return runPresetsCommand(rest, out, err);
         if (command == u"describe"_s)
             return runDescribeCommand(rest, out, err);
+        if (command == u"check"_s)
+            return runConfigCheck(rest, out, err);
         return runBenchCommand(rest, out, err);
     });
 }

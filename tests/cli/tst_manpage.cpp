@@ -66,6 +66,7 @@ void TestManPage::everyHelpOptionIsInTheManual_data()
     QTest::newRow("posenc lessons --help") << QStringList {u"lessons"_s, u"--help"_s};
     QTest::newRow("posenc presets --help") << QStringList {u"presets"_s, u"--help"_s};
     QTest::newRow("posenc describe --help") << QStringList {u"describe"_s, u"--help"_s};
+    QTest::newRow("posenc check --help") << QStringList {u"check"_s, u"--help"_s};
 }
 
 void TestManPage::everyHelpOptionIsInTheManual()
@@ -85,7 +86,8 @@ void TestManPage::theManualNamesNoOtherOption()
     for (const QStringList &arguments :
          {QStringList {u"--help"_s}, QStringList {u"table"_s, u"--help"_s}, QStringList {u"export"_s, u"--help"_s},
           QStringList {u"bench"_s, u"--help"_s}, QStringList {u"lessons"_s, u"--help"_s},
-          QStringList {u"presets"_s, u"--help"_s}, QStringList {u"describe"_s, u"--help"_s}})
+          QStringList {u"presets"_s, u"--help"_s}, QStringList {u"describe"_s, u"--help"_s},
+          QStringList {u"check"_s, u"--help"_s}})
         help += optionsIn(posenc(arguments).out);
     const QSet<QString> extra = optionsIn(manualText()) - help;
     QVERIFY2(extra.isEmpty(), qPrintable(u"in posenc.1 but in no --help: "_s + sorted(extra)));

@@ -179,7 +179,10 @@ ConfigCheck check(const QJsonObject &config)
                      "repository's name)"_s.arg(type));
     }
     result.modelType = type;
+    // A multimodal type whose text keys sit at the top (older saves) reads as its text model.
     context.family = ModelFamilies::of(type);
+    if (!context.family.known)
+        context.family = ModelFamilies::of(ModelFamilies::textType(type));
     // FalconConfig: alibi true replaces the rotation (build_alibi_tensor, as Bloom's).
     if (type == u"falcon"_s && context.text.boolean(u"alibi"_s).value_or(false))
         context.family.scheme = ModelFamilies::Scheme::Alibi;

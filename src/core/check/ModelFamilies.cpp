@@ -46,9 +46,11 @@ QHash<QString, Family> table()
             q.defaultHeadDim = 128;
         add(q);
     }
-    Family qwenVl = rope(u"qwen2_vl"_s, u"Qwen2VLTextConfig"_s, 1e6, 32768);
-    qwenVl.layerRule = LayerRule::Qwen2;
-    add(qwenVl);
+    for (const QString &type : {u"qwen2_vl"_s, u"qwen2_vl_text"_s}) {
+        Family qwenVl = rope(type, u"Qwen2VLTextConfig"_s, 1e6, 32768);
+        qwenVl.layerRule = LayerRule::Qwen2;
+        add(qwenVl);
+    }
     Family gemma = rope(u"gemma"_s, u"GemmaConfig"_s, 10000.0, 8192);
     gemma.defaultHeadDim = 256;
     add(gemma);
@@ -168,6 +170,8 @@ QString textType(const QString &modelType)
         return u"gemma3_text"_s;
     if (modelType == u"llama4"_s)
         return u"llama4_text"_s;
+    if (modelType == u"qwen2_vl"_s)
+        return u"qwen2_vl_text"_s;
     return modelType;
 }
 

@@ -28,8 +28,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr qsizetype kMaxList = qsizetype(1) << 16;
 constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
 
+// A number in a message: a whole one written out (500000, not 5e+05).
 QString num(double v)
 {
+    if (std::abs(v) < 1e15 && v == std::floor(v))
+        return QString::number(static_cast<qint64>(v));
     return NumberText::exact(v);
 }
 
