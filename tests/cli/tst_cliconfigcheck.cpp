@@ -130,6 +130,8 @@ class TestCliConfigCheck : public QObject
 private slots:
     void everySharedConfigIsRead_data();
     void everySharedConfigIsRead();
+    void defaultRopeNumbers_data();
+    void defaultRopeNumbers();
     void llama31KeepsBlendsAndDivides();
     void llama32CountsItsBands();
     void llama2CriticalDimension();
@@ -226,6 +228,44 @@ void TestCliConfigCheck::everySharedConfigIsRead()
         if (layer.value(u"encoding"_s).toString() != u"rope"_s)
             QVERIFY(layer.value(u"rope_type"_s).isNull());
     }
+}
+
+void TestCliConfigCheck::defaultRopeNumbers_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("layerType");
+    QTest::addColumn<double>("theta");
+    QTest::addColumn<int>("rotary");
+    QTest::addColumn<double>("context");
+    QTest::newRow("Mistral-7B") << u"Mistral-7B-v0.1"_s << u"sliding_attention"_s << 1e4 << 128 << 32768.0;
+    QTest::newRow("Qwen2.5-7B") << u"Qwen2.5-7B-Instruct"_s << u"full_attention"_s << 1e6 << 128 << 32768.0;
+    QTest::newRow("Qwen3-8B") << u"Qwen3-8B"_s << u"full_attention"_s << 1e6 << 128 << 40960.0;
+    QTest::newRow("Qwen2-VL-7B") << u"Qwen2-VL-7B-Instruct"_s << u"full_attention"_s << 1e6 << 128 << 32768.0;
+    QTest::newRow("gemma-3-1b full") << u"gemma-3-1b-it"_s << u"full_attention"_s << 1e6 << 256 << 32768.0;
+    QTest::newRow("gemma-3-1b sliding") << u"gemma-3-1b-it"_s << u"sliding_attention"_s << 1e4 << 256 << 32768.0;
+    QTest::newRow("SmolLM3-3B") << u"SmolLM3-3B"_s << u"full_attention"_s << 5e6 << 128 << 65536.0;
+    QTest::newRow("gpt-neox-20b") << u"gpt-neox-20b"_s << u"full_attention"_s << 1e4 << 24 << 2048.0;
+    QTest::newRow("gpt-j-6b") << u"gpt-j-6b"_s << u"full_attention"_s << 1e4 << 64 << 2048.0;
+    QTest::newRow("Llama-4-Scout as shipped")
+        << u"Llama-4-Scout-17B-16E"_s << u"chunked_attention"_s << 5e5 << 128 << 262144.0;
+}
+
+void TestCliConfigCheck::defaultRopeNumbers()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, layerType);
+    QFETCH(double, theta);
+    QFETCH(int, rotary);
+    QFETCH(double, context);
+    const QJsonObject l = checkJson(fixture(name)).layer(layerType);
+    QCOMPARE(l.value(u"rope_type"_s).toString(), u"default"_s);
+    QCOMPARE(l.value(u"rope_theta"_s).toDouble(), theta);
+    QCOMPARE(l.value(u"rotary_dim"_s).toInt(), rotary);
+    QCOMPARE(l.value(u"attention_factor"_s).toDouble(), 1.0);
+    QCOMPARE(l.value(u"wavelength_min"_s).toDouble(), 2.0 * kPi);
+    QVERIFY(near(l.value(u"wavelength_max"_s).toDouble(), 2.0 * kPi * std::pow(theta, (rotary - 2.0) / rotary)));
+    QCOMPARE(l.value(u"critical_dimension"_s).toInt(), criticalDimension(rotary, theta, context));
+    QCOMPARE(l.value(u"frequencies_context"_s).toDouble(), context);
 }
 
 void TestCliConfigCheck::llama31KeepsBlendsAndDivides()
@@ -491,6 +531,13 @@ void TestCliConfigCheck::nonRotaryFamilies()
     QCOMPARE(roberta.value(u"positions"_s).toInt(), 512);
     QCOMPARE(roberta.value(u"rows"_s).toInt(), 514);
     QCOMPARE(checkJson(fixture(u"gpt2"_s)).layer(u"input"_s).value(u"rows"_s).toInt(), 1024);
+    const QJsonObject bert = checkJson(fixture(u"bert-base-uncased"_s)).layer(u"input"_s);
+    QCOMPARE(bert.value(u"rows"_s).toInt(), 512);
+    QCOMPARE(bert.value(u"first_position_row"_s).toInt(), 0);
+    const Checked flan = checkJson(fixture(u"flan-t5-base"_s));
+    QCOMPARE(flan.layer(u"decoder"_s).value(u"num_buckets"_s).toInt(), 32);
+    QCOMPARE(flan.layer(u"decoder"_s).value(u"layers"_s).toArray().size(), 12);
+    QVERIFY(flan.message(u"implicit-default"_s).contains(u"relative_attention_num_buckets"_s));
     const Checked whisper = checkJson(fixture(u"whisper-small"_s));
     QCOMPARE(whisper.layer(u"encoder"_s).value(u"encoding"_s).toString(), u"sinusoidal"_s);
     QCOMPARE(whisper.layer(u"encoder"_s).value(u"layout"_s).toString(), u"split"_s);
@@ -669,6 +716,8 @@ void TestCliConfigCheck::hostileConfigs_data()
                                      << 2 << u"rope_parameters.full_attention: must be an object or null"_s;
     QTest::newRow("huge head_dim") << QByteArray(R"({"model_type": "llama", "head_dim": 1e300})") << 2
                                    << u"head_dim: must be a whole number"_s;
+    QTest::newRow("a million layers") << QByteArray(R"({"model_type": "llama", "num_hidden_layers": 1000000})") << 2
+                                      << u"num_hidden_layers: must be a whole number in [1, 65536]; got 1000000"_s;
     QTest::newRow("no model at all") << QByteArray(R"({"hello": "world"})") << 3 << u"model_type"_s;
 }
 

@@ -60,8 +60,13 @@ QString ConfigObject::jsonText(const QJsonValue &value)
         return u"null"_s;
     case QJsonValue::Bool:
         return value.toBool() ? u"true"_s : u"false"_s;
-    case QJsonValue::Double:
-        return NumberText::exact(value.toDouble());
+    case QJsonValue::Double: {
+        // As the file writes a whole number: 1000000, not 1e+06.
+        const double d = value.toDouble();
+        if (std::abs(d) < 1e15 && d == std::floor(d))
+            return QString::number(static_cast<qint64>(d));
+        return NumberText::exact(d);
+    }
     case QJsonValue::String:
         text = u"\"%1\""_s.arg(value.toString());
         break;

@@ -19,6 +19,8 @@ namespace {
 using ModelFamilies::Scheme;
 
 constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
+// Real models have a few hundred layers at most; the layer lists stay small.
+constexpr std::int64_t kLayers = std::int64_t(1) << 16;
 
 std::vector<std::int64_t> range(std::int64_t n)
 {
@@ -76,7 +78,7 @@ private:
                             AlibiParams::kMaxHeads, mpt ? 16 : 8, true);
         const std::int64_t layers
             = m_c.integerOr(mpt ? QStringList {u"n_layers"_s} : QStringList {u"n_layer"_s, u"num_hidden_layers"_s}, 1,
-                            1 << 20, mpt ? 24 : 2, false);
+                            kLayers, mpt ? 24 : 2, false);
         const std::int64_t hidden
             = m_c.integerOr(mpt ? QStringList {u"d_model"_s} : QStringList {u"hidden_size"_s, u"n_embed"_s}, 1,
                             kMaxCount, mpt ? 2048 : 64, false);
@@ -124,8 +126,8 @@ private:
     {
         const std::int64_t heads = m_c.integerOr({u"num_heads"_s}, 1, 1 << 16, 8, false);
         const std::int64_t hidden = m_c.integerOr({u"d_model"_s}, 1, kMaxCount, 512, false);
-        const std::int64_t encoderLayers = m_c.integerOr({u"num_layers"_s}, 1, 1 << 20, 6, false);
-        const std::int64_t decoderLayers = m_c.integerOr({u"num_decoder_layers"_s}, 1, 1 << 20, encoderLayers, false);
+        const std::int64_t encoderLayers = m_c.integerOr({u"num_layers"_s}, 1, kLayers, 6, false);
+        const std::int64_t decoderLayers = m_c.integerOr({u"num_decoder_layers"_s}, 1, kLayers, encoderLayers, false);
         const std::int64_t buckets
             = m_c.integerOr({u"relative_attention_num_buckets"_s}, 1, T5Params::kMaxBuckets, 32, true);
         const std::int64_t maxDistance = m_c.integerOr({u"relative_attention_max_distance"_s}, 1, kMaxCount, 128, true);
@@ -164,7 +166,7 @@ private:
     {
         const std::int64_t heads = m_c.integerOr({u"num_attention_heads"_s}, 1, 1 << 16, 12, false);
         const std::int64_t hidden = m_c.integerOr({u"hidden_size"_s}, 1, kMaxCount, 768, false);
-        const std::int64_t layers = m_c.integerOr({u"num_hidden_layers"_s}, 1, 1 << 20, 12, false);
+        const std::int64_t layers = m_c.integerOr({u"num_hidden_layers"_s}, 1, kLayers, 12, false);
         const std::int64_t maxPositions = m_c.integerOr({u"max_position_embeddings"_s}, 1, kMaxCount, 512, true);
         QList<ConfigLayer> out;
         const bool biased = t.boolean(u"position_biased_input"_s).value_or(true);
@@ -239,12 +241,12 @@ private:
         if (type == u"gpt2"_s) {
             const std::int64_t rows = m_c.integerOr({u"n_positions"_s}, 1, kMaxCount, 1024, true);
             const std::int64_t hidden = m_c.integerOr({u"n_embd"_s}, 1, kMaxCount, 768, false);
-            const std::int64_t layers = m_c.integerOr({u"n_layer"_s}, 1, 1 << 20, 12, false);
+            const std::int64_t layers = m_c.integerOr({u"n_layer"_s}, 1, kLayers, 12, false);
             return {learnedLayer(u"input"_s, hidden, rows, 0, layers)};
         }
         const std::int64_t hidden = m_c.integerOr({u"hidden_size"_s, u"d_model"_s}, 1, kMaxCount, 768, false);
         const std::int64_t layers
-            = m_c.integerOr({u"num_hidden_layers"_s, u"encoder_layers"_s, u"num_layers"_s}, 1, 1 << 20, 12, false);
+            = m_c.integerOr({u"num_hidden_layers"_s, u"encoder_layers"_s, u"num_layers"_s}, 1, kLayers, 12, false);
         std::int64_t maxPositions
             = m_c.integerOr({u"max_position_embeddings"_s}, 1, kMaxCount, m_c.family.defaultMaxPositions, true);
         if (type == u"bart"_s || type == u"opt"_s) {
@@ -257,7 +259,7 @@ private:
                     .arg(maxPositions + 2));
             if (type == u"opt"_s)
                 return {learnedLayer(u"input"_s, hidden, maxPositions + 2, 2, layers)};
-            const std::int64_t decoderLayers = m_c.integerOr({u"decoder_layers"_s}, 1, 1 << 20, layers, false);
+            const std::int64_t decoderLayers = m_c.integerOr({u"decoder_layers"_s}, 1, kLayers, layers, false);
             return {learnedLayer(u"encoder"_s, hidden, maxPositions + 2, 2, layers),
                     learnedLayer(u"decoder"_s, hidden, maxPositions + 2, 2, decoderLayers)};
         }
@@ -292,8 +294,8 @@ private:
         const std::int64_t hidden = m_c.integerOr({u"d_model"_s}, 1, kMaxCount, 384, false);
         const std::int64_t source = m_c.integerOr({u"max_source_positions"_s}, 1, kMaxCount, 1500, true);
         const std::int64_t target = m_c.integerOr({u"max_target_positions"_s}, 1, kMaxCount, 448, true);
-        const std::int64_t encoderLayers = m_c.integerOr({u"encoder_layers"_s}, 1, 1 << 20, 4, false);
-        const std::int64_t decoderLayers = m_c.integerOr({u"decoder_layers"_s}, 1, 1 << 20, 4, false);
+        const std::int64_t encoderLayers = m_c.integerOr({u"encoder_layers"_s}, 1, kLayers, 4, false);
+        const std::int64_t decoderLayers = m_c.integerOr({u"decoder_layers"_s}, 1, kLayers, 4, false);
         ConfigLayer encoder;
         encoder.layerType = u"encoder"_s;
         encoder.layers = range(encoderLayers);

@@ -27,6 +27,8 @@ using ModelFamilies::LayerRule;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr qsizetype kMaxList = qsizetype(1) << 16;
 constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
+// Real models have a few hundred layers at most.
+constexpr std::int64_t kMaxLayers = std::int64_t(1) << 16;
 
 // A number in a message: a whole one written out (500000, not 5e+05).
 QString num(double v)
@@ -138,16 +140,15 @@ private:
     bool m_nested = false;
     QString m_dictPath; // "rope_scaling" or "rope_parameters"
 
+    // The layer types that have a layer where RoPE turns.
+    QSet<QString> m_turning;
+
     QString groupName(qsizetype layer) const
     {
         const QString type = m_shape.layerTypes.at(layer);
-        if (m_shape.ropeOn.at(std::size_t(layer)))
-            return type;
         // NoPE layers of a type whose other layers turn get a name of their own.
-        for (qsizetype j = 0; j < m_shape.layerTypes.size(); ++j) {
-            if (m_shape.layerTypes.at(j) == type && m_shape.ropeOn.at(std::size_t(j)))
-                return type + u":nope"_s;
-        }
+        if (!m_shape.ropeOn.at(std::size_t(layer)) && m_turning.contains(type))
+            return type + u":nope"_s;
         return type;
     }
 
@@ -174,9 +175,13 @@ private:
                             kMaxCount, m_f.defaultMaxPositions, true);
         m_shape.layerCount = m_c.integerOr(gptj ? QStringList {u"n_layer"_s}
                                                 : QStringList {u"num_hidden_layers"_s, u"n_layer"_s, u"num_layers"_s},
-                                           1, 1 << 20, m_f.defaultLayers, false);
+                                           1, kMaxLayers, m_f.defaultLayers, false);
         m_shape.slidingWindow = t.integer(u"sliding_window"_s, 1, kMaxCount);
         readLayerTypes();
+        for (qsizetype i = 0; i < m_shape.layerTypes.size(); ++i) {
+            if (m_shape.ropeOn.at(std::size_t(i)))
+                m_turning.insert(m_shape.layerTypes.at(i));
+        }
     }
 
     void readLayerTypes()
@@ -446,12 +451,13 @@ private:
             readMrope(layer, d);
         checkRotaryDim(layer);
         if (r.layout == RopeLayout::Interleaved)
-            m_c.find(
-                u"interleaved-pairs"_s,
-                u"%1 turns pairs (2i, 2i + 1) (%2), not rotate_half's (i, i + r/2): a port with the other layout "
-                "must permute its query and key weights"_s.arg(
-                    m_f.modelType,
-                    m_f.modelType == u"gptj"_s ? u"rotate_every_two"_s : u"complex multiplication, rope_interleave"_s));
+            m_c.find(u"interleaved-pairs"_s,
+                     u"%1 turns pairs (2i, 2i + 1) (%2), not rotate_half's (i, i + r/2): a port with the other layout "
+                     "must permute its query and key weights"_s.arg(m_f.modelType,
+                                                                    m_f.modelType == u"gptj"_s ? u"rotate_every_two"_s
+                                                                        : m_f.modelType.startsWith(u"deepseek"_s)
+                                                                        ? u"rope_interleave"_s
+                                                                        : u"complex multiplication"_s));
         fillValues(layer, d);
     }
 
