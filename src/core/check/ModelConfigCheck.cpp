@@ -103,11 +103,15 @@ void settleLayer(ConfigContext &context, ConfigLayer &layer, const QHash<QString
         QString key = sources.value(e.key);
         if (key.isEmpty())
             key = context.text.pathOf(QString(e.key).replace(u'-', u'_'));
-        QString got = e.given.value_or(QString());
+        // A value already refused for its type is not refused again for its absence.
+        const bool known = std::any_of(context.result.problems.cbegin(), context.result.problems.cend(),
+                                       [&](const ConfigProblem &p) { return p.key == key; });
+        if (known)
+            continue;
+        QString got = e.given.value_or(u"nothing"_s);
         if (!e.problem.isEmpty())
-            got = got.isEmpty() ? e.problem : got + u" ("_s + e.problem + u')';
-        context.result.problems.append(
-            ConfigProblem {key, e.allowed.isEmpty() ? e.problem : e.allowed, got.isEmpty() ? u"nothing"_s : got});
+            got += u" ("_s + e.problem + u')';
+        context.result.problems.append(ConfigProblem {key, e.allowed.isEmpty() ? e.problem : e.allowed, got});
     }
     layer.described = false;
 }

@@ -406,7 +406,8 @@ private:
             word = d->string(u"type"_s).value_or(u"default"_s);
             m_c.find(u"legacy-type-key"_s,
                      u"%1 is \"%2\", the legacy key: HF reads it as rope_type, but ports that read rope_type alone "
-                     "(mlxcel#1355, TensorRT-Model-Connect#399) see no scaling"_s.arg(d->pathOf(u"type"_s), word),
+                     "(mlxcel#1355, TensorRT-Model-Connect#399) find none and compute default RoPE"_s.arg(
+                         d->pathOf(u"type"_s), word),
                      layer.layerType);
         }
         const QString typeKeyPath = inDict(u"rope_type"_s) ? d->pathOf(u"rope_type"_s) : pathOf(u"type"_s);
