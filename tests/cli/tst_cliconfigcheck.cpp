@@ -637,6 +637,12 @@ void TestCliConfigCheck::mistakesAreNamed_data()
                                           << u"error factor-list-length"_s;
     QTest::newRow("legacy type") << with({{u"type"_s, u"linear"_s}, {u"factor"_s, 2.0}})
                                  << u"warning legacy-type-key"_s;
+    // What the fuzzer found: words and keys of the file with a newline stay on the finding's line.
+    QTest::newRow("unknown type with an odd character")
+        << with({{u"rope_type"_s, u"yarn\u00a0"_s}, {u"factor"_s, 2.0}}) << u"error unknown-rope-type"_s;
+    QTest::newRow("key with a newline") << with(
+        {{u"rope_type"_s, u"linear"_s}, {u"factor"_s, 2.0}, {u"high_freq_factor\n"_s, 4.0}})
+                                        << u"warning unrecognized-rope-key"_s;
     QTest::newRow("yarn mismatch") << with(
         {{u"rope_type"_s, u"yarn"_s}, {u"factor"_s, 4.0}, {u"original_max_position_embeddings"_s, 4096}})
                                    << u"warning yarn-factor-mismatch"_s;
@@ -716,6 +722,12 @@ void TestCliConfigCheck::hostileConfigs_data()
                                      << 2 << u"rope_parameters.full_attention: must be an object or null"_s;
     QTest::newRow("huge head_dim") << QByteArray(R"({"model_type": "llama", "head_dim": 1e300})") << 2
                                    << u"head_dim: must be a whole number"_s;
+    QTest::newRow("rope_type with a newline")
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn\n", "factor": 4}})") << 2
+        << u"rope_scaling.rope_type: must be a string of at most 256 characters, without control characters; got "
+           "\"yarn\\n\""_s;
+    QTest::newRow("control character") << QByteArray("{\"model_type\": \"llama\\u0007\"}") << 2
+                                       << u"model_type: must be a string of at most 256 characters"_s;
     QTest::newRow("a million layers") << QByteArray(R"({"model_type": "llama", "num_hidden_layers": 1000000})") << 2
                                       << u"num_hidden_layers: must be a whole number in [1, 65536]; got 1000000"_s;
     QTest::newRow("no model at all") << QByteArray(R"({"hello": "world"})") << 3 << u"model_type"_s;

@@ -4,6 +4,7 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -68,7 +69,8 @@ QString ConfigObject::jsonText(const QJsonValue &value)
         return NumberText::exact(d);
     }
     case QJsonValue::String:
-        text = u"\"%1\""_s.arg(value.toString());
+        text = QString::fromUtf8(QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact));
+        text = text.mid(1, text.size() - 2); // the string as JSON escapes it: "a\nb"
         break;
     case QJsonValue::Array:
         text = QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
@@ -128,13 +130,32 @@ std::optional<bool> ConfigObject::boolean(const QString &key) const
     return v.toBool();
 }
 
+namespace {
+
+// The words a config names things with (model_type, rope_type, a layer type) are short, one line.
+constexpr qsizetype kMaxWord = 256;
+
+bool isWord(const QJsonValue &v)
+{
+    const QString text = v.toString();
+    return v.isString() && text.size() <= kMaxWord
+        && std::none_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x20; });
+}
+
+QString wordText()
+{
+    return u"a string of at most %1 characters, without control characters"_s.arg(kMaxWord);
+}
+
+} // namespace
+
 std::optional<QString> ConfigObject::string(const QString &key) const
 {
     if (!has(key))
         return std::nullopt;
     const QJsonValue v = m_object.value(key);
-    if (!v.isString()) {
-        problem(key, u"a string"_s, jsonText(v));
+    if (!isWord(v)) {
+        problem(key, wordText(), jsonText(v));
         return std::nullopt;
     }
     return v.toString();
@@ -203,14 +224,16 @@ std::optional<QStringList> ConfigObject::strings(const QString &key, qsizetype m
     if (!has(key))
         return std::nullopt;
     const QJsonValue v = m_object.value(key);
-    const QString allowed = u"a list of at most %1 strings"_s.arg(maxCount);
+    const QString allowed
+        = u"a list of at most %1 strings of at most %2 characters, without control characters"_s.arg(maxCount).arg(
+            kMaxWord);
     if (!v.isArray() || v.toArray().size() > maxCount) {
         problem(key, allowed, v.isArray() ? u"%1 values"_s.arg(v.toArray().size()) : jsonText(v));
         return std::nullopt;
     }
     QStringList list;
     for (const QJsonValue &item : v.toArray()) {
-        if (!item.isString()) {
+        if (!isWord(item)) {
             problem(key, allowed, u"%1 at index %2"_s.arg(jsonText(item)).arg(list.size()));
             return std::nullopt;
         }

@@ -151,6 +151,11 @@ ConfigCheck check(const QJsonObject &config)
     ConfigContext context(config, result);
 
     QString type = context.top.string(u"model_type"_s).value_or(QString());
+    // A model_type that is no word (a number, a control character) is a problem of its own.
+    if (!result.problems.isEmpty()) {
+        result.modelType = ConfigObject::jsonText(config.value(u"model_type"_s));
+        return result;
+    }
     // A multimodal config keeps its text model's keys in text_config (Gemma3Config, Llama4Config,
     // Qwen2-VL as transformers 5 saves it): HF builds the text model from those alone.
     if (const auto textConfig = context.top.object(u"text_config"_s)) {

@@ -187,15 +187,10 @@ private:
             span = maxPositions; // DebertaV2Encoder: max_relative_positions < 1 means max_position_embeddings
         const std::int64_t buckets
             = t.integer(u"position_buckets"_s, -kMaxCount, DebertaParams::kMaxBuckets).value_or(-1);
-        QString types;
-        if (const QJsonValue v = t.json().value(u"pos_att_type"_s); v.isArray()) {
-            QStringList words;
-            for (const QJsonValue &w : v.toArray())
-                words.append(w.toString());
-            types = words.join(u'|');
-        } else {
-            types = v.toString();
-        }
+        // pos_att_type: a list, or the older "p2c|c2p".
+        const QString types = t.json().value(u"pos_att_type"_s).isArray()
+            ? t.strings(u"pos_att_type"_s, 8).value_or(QStringList()).join(u'|')
+            : t.string(u"pos_att_type"_s).value_or(QString());
         if (buckets > 0 && span - 1 <= buckets / 2) {
             t.problem(u"position_buckets"_s, u"at most 2 (max_relative_positions - 1) = %1"_s.arg(2 * (span - 1)),
                       QString::number(buckets));

@@ -9,6 +9,7 @@
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
@@ -36,6 +37,26 @@ QString num(double v)
     if (std::abs(v) < 1e15 && v == std::floor(v))
         return QString::number(static_cast<qint64>(v));
     return NumberText::exact(v);
+}
+
+// A word of the file as JSON writes it, quoted and escaped: a message stays one line.
+QString quote(const QString &word)
+{
+    return ConfigObject::jsonText(QJsonValue(word));
+}
+
+// Keys of the file in a message: plain names as they are, others quoted and escaped, at most
+// eight of them.
+QString keyList(const QStringList &keys)
+{
+    // Anchored as a whole: PCRE's $ would also match before a final newline.
+    static const QRegularExpression plain(QRegularExpression::anchoredPattern(u"[A-Za-z0-9_.-]{1,64}"_s));
+    QStringList words;
+    for (const QString &k : keys.mid(0, 8))
+        words.append(plain.match(k).hasMatch() ? k : quote(k));
+    if (keys.size() > 8)
+        words.append(u"%1 more"_s.arg(keys.size() - 8));
+    return words.join(u", "_s);
 }
 
 const QStringList &ropeTypeWords()
@@ -142,6 +163,7 @@ private:
 
     // The layer types that have a layer where RoPE turns.
     QSet<QString> m_turning;
+    QString m_where; // the layer type the findings of the dict being read concern, or none
 
     QString groupName(qsizetype layer) const
     {
@@ -303,7 +325,7 @@ private:
                         u"rope-parameters-mixed-keys"_s,
                         u"%1 holds %2 beside its per-layer dicts: HF's standardize_rope_params then reads the "
                         "whole as one flat dict, and no layer type's as its own%3"_s.arg(
-                            chosen->path(), stray.join(u", "_s),
+                            chosen->path(), keyList(stray),
                             stray.contains(u"truncate"_s) ? u" (truncate belongs in the yarn dict)"_s : QString()));
                 }
                 m_c.find(u"per-layer-dicts-unsupported"_s,
@@ -381,6 +403,8 @@ private:
 
     void readRope(ConfigLayer &layer, const QString &type, QHash<QString, QString> &sources)
     {
+        // What a dict shared by every layer type says concerns the config as a whole.
+        m_where = m_nested ? layer.layerType : QString();
         RopeParams &r = layer.params.rope;
         const ConfigObject &t = m_c.text;
         const auto it = m_dicts.find(type);
@@ -397,18 +421,18 @@ private:
                 const QString legacy = d->string(u"type"_s).value_or(word);
                 if (legacy != word)
                     m_c.find(u"type-and-rope-type-differ"_s,
-                             u"%1 is \"%2\" but %3 is \"%4\": HF reads rope_type; readers of the legacy key (older "
-                             "ports, transformers before 4.45) compute %4"_s.arg(d->pathOf(u"rope_type"_s), word,
-                                                                                 d->pathOf(u"type"_s), legacy),
-                             layer.layerType);
+                             u"%1 is %2 but %3 is %4: HF reads rope_type; readers of the legacy key (older "
+                             "ports, transformers before 4.45) compute %4"_s.arg(d->pathOf(u"rope_type"_s), quote(word),
+                                                                                 d->pathOf(u"type"_s), quote(legacy)),
+                             m_where);
             }
         } else if (inDict(u"type"_s)) {
             word = d->string(u"type"_s).value_or(u"default"_s);
             m_c.find(u"legacy-type-key"_s,
-                     u"%1 is \"%2\", the legacy key: HF reads it as rope_type, but ports that read rope_type alone "
+                     u"%1 is %2, the legacy key: HF reads it as rope_type, but ports that read rope_type alone "
                      "(mlxcel#1355, TensorRT-Model-Connect#399) find none and compute default RoPE"_s.arg(
-                         d->pathOf(u"type"_s), word),
-                     layer.layerType);
+                         d->pathOf(u"type"_s), quote(word)),
+                     m_where);
         }
         const QString typeKeyPath = inDict(u"rope_type"_s) ? d->pathOf(u"rope_type"_s) : pathOf(u"type"_s);
         // Model classes' own conversions.
@@ -424,9 +448,9 @@ private:
         const qsizetype index = ropeTypeWords().indexOf(word);
         if (index < 0) {
             m_c.find(u"unknown-rope-type"_s,
-                     u"%1 \"%2\" is no type HF computes (%3): ROPE_INIT_FUNCTIONS[\"%2\"] raises KeyError"_s.arg(
-                         typeKeyPath, word, ropeTypeWords().join(u", "_s)),
-                     layer.layerType);
+                     u"%1 %2 is no type HF computes (%3): ROPE_INIT_FUNCTIONS[%2] raises KeyError"_s.arg(
+                         typeKeyPath, quote(word), ropeTypeWords().join(u", "_s)),
+                     m_where);
             layer.described = false;
             return;
         }
@@ -434,9 +458,9 @@ private:
         r.layout = m_f.layout;
         if (m_f.modelType == u"phi3"_s && r.type != RopeType::Default && r.type != RopeType::LongRope)
             m_c.find(u"phi3-rope-type"_s,
-                     u"%1 is \"%2\": Phi3Config.validate_rope takes only default and longrope (ValueError)"_s.arg(
-                         typeKeyPath, word),
-                     layer.layerType);
+                     u"%1 is %2: Phi3Config.validate_rope takes only default and longrope (ValueError)"_s.arg(
+                         typeKeyPath, quote(word)),
+                     m_where);
         if (d && m_f.modelType.startsWith(u"deepseek"_s))
             r.layout = t.boolean(u"rope_interleave"_s).value_or(true) ? RopeLayout::Interleaved : RopeLayout::Half;
 
@@ -494,7 +518,7 @@ private:
             m_c.find(u"rope-theta-twice"_s,
                      u"%1 is %2 but %3 is %4: transformers 5 reads the dict's, transformers 4 the top level's"_s.arg(
                          d->pathOf(u"rope_theta"_s), num(*inDict), t.pathOf(topKey), num(*beside)),
-                     layer.layerType);
+                     m_where);
         if (inDict) {
             r.theta = *inDict;
         } else if (beside) {
@@ -508,7 +532,7 @@ private:
                      u"%1 is absent: HF's %2 takes %3%4"_s.arg(
                          t.pathOf(topKey), m_f.configClass, num(fallback),
                          fallback == 10000.0 ? QString() : u" (not the 10000 a port might assume)"_s),
-                     m_f.perLayerRope ? layer.layerType : QString());
+                     m_where);
         }
     }
 
@@ -542,7 +566,7 @@ private:
             m_c.find(u"partial-rotary-factor-twice"_s,
                      u"%1 is %2 but %3 is %4: HF versions disagree on which one standardize_rope_params keeps"_s.arg(
                          d->pathOf(u"partial_rotary_factor"_s), num(*inDict), t.pathOf(besideKey), num(*beside)),
-                     layer.layerType);
+                     m_where);
         if (inDict)
             r.partialRotaryFactor = *inDict;
         else if (beside)
@@ -578,7 +602,7 @@ private:
             m_c.find(u"missing-required-key"_s,
                      u"rope_type %1 needs %2 in %3: HF's _check_received_keys raises KeyError"_s.arg(
                          ropeTypeWords().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
-                     layer.layerType);
+                     m_where);
         }
         if (!d)
             return;
@@ -598,17 +622,17 @@ private:
         if (!unknown.isEmpty())
             m_c.find(u"unrecognized-rope-key"_s,
                      u"%1 holds %2, which HF's validator does not know for rope_type %3 (\"Unrecognized keys\"): "
-                     "%4 does not read %5"_s.arg(d->path(), unknown.join(u", "_s), ropeTypeWords().value(int(type)),
+                     "%4 does not read %5"_s.arg(d->path(), keyList(unknown), ropeTypeWords().value(int(type)),
                                                  u"_compute_%1_parameters"_s.arg(ropeTypeWords().value(int(type))),
                                                  unknown.size() == 1 ? u"it"_s : u"them"_s),
-                     layer.layerType);
+                     m_where);
     }
 
     void readScaling(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources)
     {
         RopeParams &r = layer.params.rope;
         const ConfigObject &t = m_c.text;
-        const QString lt = layer.layerType;
+        const QString lt = m_where;
         const std::int64_t maxPos = m_shape.maxPositions;
         if (!d)
             return;
@@ -710,7 +734,7 @@ private:
     void readYarn(ConfigLayer &layer, const ConfigObject *d, std::optional<std::int64_t> original, NumberIn numberIn)
     {
         RopeParams &r = layer.params.rope;
-        const QString lt = layer.layerType;
+        const QString lt = m_where;
         const std::int64_t maxPos = m_shape.maxPositions;
         r.originalMaxLen = original;
         // beta_fast / beta_slow: `get(...) or 32`, so 0 and null take the default too.
@@ -795,7 +819,7 @@ private:
                       QHash<QString, QString> &sources)
     {
         RopeParams &r = layer.params.rope;
-        const QString lt = layer.layerType;
+        const QString lt = m_where;
         r.originalMaxLen = original;
         if (d->has(u"attention_factor"_s)) {
             r.attentionFactor = d->number(u"attention_factor"_s, -kInf, kInf);
@@ -835,7 +859,7 @@ private:
     void readLlama3(ConfigLayer &layer, std::optional<std::int64_t> original, NumberIn numberIn)
     {
         RopeParams &r = layer.params.rope;
-        const QString lt = layer.layerType;
+        const QString lt = m_where;
         r.originalMaxLen = original;
         const auto low = numberIn(u"low_freq_factor"_s, u"low-freq-factor"_s);
         const auto high = numberIn(u"high_freq_factor"_s, u"high-freq-factor"_s);
@@ -885,12 +909,12 @@ private:
                              .arg(sum)
                              .arg(RopeFrequencies::rotaryDim(r))
                              .arg(RopeFrequencies::pairs(r)),
-                         layer.layerType);
+                         m_where);
         }
         m_c.find(u"mrope-text-positions"_s,
                  u"M-RoPE (%1): the pairs split into temporal, height and width sections; text tokens hold one "
                  "position on all three axes and so turn as default RoPE, which is what is described"_s.arg(words),
-                 layer.layerType);
+                 m_where);
     }
 
     void checkRotaryDim(ConfigLayer &layer)
@@ -907,7 +931,7 @@ private:
                          .arg(dim)
                          .arg((dim + 1) / 2)
                          .arg(dim + 1),
-                     layer.layerType);
+                     m_where);
     }
 
     void fillValues(ConfigLayer &layer, const ConfigObject *)
