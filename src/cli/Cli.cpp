@@ -43,7 +43,7 @@ QString cliUsage()
            "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n"
            "  posenc presets                            list the presets, NAME<TAB>TITLE<TAB>SOURCE\n"
            "  posenc --preset NAME [OPTIONS]            the preset's parameters, here or with any subcommand\n"
-           "  posenc describe [--json] [OPTIONS]        RoPE's derived numbers (--encoding rope); see --help\n"
+           "  posenc describe [--json] [OPTIONS]        the derived numbers of rope, alibi, t5 or deberta\n"
            "  posenc check --config FILE [--json]       what a model's config.json computes, and its mistakes\n\n"
            "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
 }

@@ -1,7 +1,7 @@
 #include "ConfigCheckCommand.h"
 
+#include "Description.h"
 #include "ExitCode.h"
-#include "RopeDescription.h"
 
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -139,18 +139,17 @@ QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool j
     list.append({u"described"_s, layer.described ? u"true"_s : u"false"_s});
     for (const auto &[key, value] : layer.values)
         list.append({key, valueText(value, json)});
-    const bool rope = layer.params.encoding == Encoding::Rope && layer.described;
-    if (!rope && !json)
-        return list;
-    const auto entries
-        = rope ? RopeDescription::entries(layer.params) : QList<std::pair<QString, RopeDescription::Value>>();
-    for (const QString &key : RopeDescription::keys()) {
-        RopeDescription::Value value;
-        for (const auto &[k, v] : entries) {
+    // The keys of `posenc describe` for the layer's family, null where the layer cannot be
+    // computed (an error, or a DeBERTa without buckets).
+    const bool computable = layer.described && layer.params.isValid();
+    const auto entries = computable ? Description::entries(layer.params) : std::nullopt;
+    for (const QString &key : Description::keys(layer.params.encoding)) {
+        Description::Value value;
+        for (const auto &[k, v] : entries.value_or(Description::Entries())) {
             if (k == key)
                 value = v;
         }
-        list.append({key, RopeDescription::text(value, json)});
+        list.append({key, Description::text(value, json)});
     }
     return list;
 }
@@ -270,14 +269,15 @@ QString configCheckHelp()
     return u"Usage: posenc check --config FILE [--json] [--layer-type TYPE] [--open]\n"
            "Reads a model's config.json as HF transformers does (rope_scaling or rope_parameters, per-layer\n"
            "dicts, text_config, no_rope_layers, the model class's defaults) and prints, for each layer type,\n"
-           "what it makes the model compute for position: the config's values, then for RoPE the numbers of\n"
-           "posenc describe (null where they do not apply); then its findings, each an id, a severity and a\n"
-           "line of why. Findings that concern one layer type are printed under it.\n\n"
+           "what it makes the model compute for position: the config's values, then the keys posenc describe\n"
+           "prints for its family (null where the layer cannot be computed); then its findings, each an id,\n"
+           "a severity and a line of why. Findings that concern one layer type are printed under it.\n\n"
            "Options:\n"
            "  --config FILE      the model's config.json (at most 4 MiB)\n"
            "  --json             one JSON object: config, model_type, text_config, layers (one object per\n"
            "                     layer type: layer_type, layers, encoding, described, the config's values\n"
-           "                     and posenc describe's keys), findings (id, severity, message, layer_type)\n"
+           "                     and its family's posenc describe keys), findings (id, severity, message,\n"
+           "                     layer_type, null for the config as a whole)\n"
            "  --layer-type TYPE  only that layer type (and the findings of the config as a whole)\n"
            "  --open             open the window on the layer type's RoPE: full_attention's unless\n"
            "                     --layer-type names another (max_len capped at 131072, as the presets)\n"

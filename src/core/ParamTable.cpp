@@ -5,9 +5,12 @@
 
 #include "ParamUse.h"
 
+#include "alibi/AlibiParamRows.h"
+#include "deberta/DebertaParamRows.h"
 #include "learned/LearnedParamRows.h"
 #include "rope/RopeParamRows.h"
 #include "sinusoidal/SinusoidalParamRows.h"
+#include "t5/T5ParamRows.h"
 
 #include <QCoreApplication>
 
@@ -509,15 +512,21 @@ QList<ParamSpec> modelRows()
     ParamSpec encoding
         = ParamRows::choice(u"encoding"_s, ParamGroup::Model, &Params::encoding,
                             {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s});
-    encoding.help = u"the position term: the sinusoidal table, a learned table read from a file, none (NoPE), or\n"
-                    "      rope: no term, queries and keys rotated by position (RoPE)"_s;
+    encoding.help = u"the position term: the sinusoidal table, a learned table read from a file, none (NoPE); or no\n"
+                    "      term but queries and keys rotated by position (rope), or a bias on the attention scores:\n"
+                    "      alibi (linear in the distance), t5 (buckets of key - query), deberta (log buckets)"_s;
     encoding.label = u"encoding"_s;
     encoding.formula = [](const Params &) {
         return tr("The position term added to the token embeddings:<br>sinusoidal: PE = sin, cos(p·w<sub>i</sub>) "
                   "(Vaswani et al. 2017)<br>learned: row p + offset of a trained table read from a file (GPT-2, "
                   "BERT, RoBERTa)<br>none: no position term, X = s·E (NoPE)<br>rope: no term added, X = s·E; each "
                   "head's query "
-                  "and key are rotated by position, pair i by p·θ<sub>i</sub> (Su et al. 2021; Llama, Qwen, Mistral)");
+                  "and key are rotated by position, pair i by p·θ<sub>i</sub> (Su et al. 2021; Llama, Qwen, "
+                  "Mistral)<br>alibi: no term added; head k adds −m<sub>k</sub>·(i − j) to query i's score of key "
+                  "j (Press et al. 2022; BLOOM, MPT, Falcon-RW, Baichuan-13B, Jina-BERT-v2)<br>t5: no term added; "
+                  "each head adds a learned scalar per bucket of j − i, exact near and logarithmic far (Raffel et "
+                  "al. 2020; T5, Flan-T5, mT5, Chronos)<br>deberta: no term added; log buckets of i − j index the "
+                  "relative embeddings of its disentangled attention (He et al. 2021; DeBERTa-v2, DeBERTa-v3)");
     };
     rows.append(encoding);
     return rows;
@@ -1017,6 +1026,9 @@ const QList<ParamSpec> &rows()
         all += SinusoidalParamRows::rows();
         all += LearnedParamRows::rows();
         all += RopeParamRows::rows();
+        all += AlibiParamRows::rows();
+        all += T5ParamRows::rows();
+        all += DebertaParamRows::rows();
         all += embeddingRows();
         all += dropoutRows();
         all += runRows();

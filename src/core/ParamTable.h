@@ -21,7 +21,7 @@ namespace posenc {
 
 // Where a parameter belongs: the common groups every encoding has, and one group per family,
 // shown only while the family is chosen.
-enum class ParamGroup { Model, Sinusoidal, Learned, Rope, Embeddings, Dropout, Run };
+enum class ParamGroup { Model, Sinusoidal, Learned, Rope, Alibi, T5, Deberta, Embeddings, Dropout, Run };
 
 // What a value is, which decides its text and the control the window gives it.
 enum class ParamKind {

@@ -35,6 +35,12 @@ QString groupHeading(ParamGroup group)
         return QCoreApplication::translate("ControlPanel", "Learned position table");
     case ParamGroup::Rope:
         return QCoreApplication::translate("ControlPanel", "RoPE");
+    case ParamGroup::Alibi:
+        return QCoreApplication::translate("ControlPanel", "ALiBi");
+    case ParamGroup::T5:
+        return QCoreApplication::translate("ControlPanel", "T5 relative buckets");
+    case ParamGroup::Deberta:
+        return QCoreApplication::translate("ControlPanel", "DeBERTa log buckets");
     case ParamGroup::Embeddings:
         return QCoreApplication::translate("ControlPanel", "Embeddings");
     case ParamGroup::Dropout:
@@ -55,6 +61,12 @@ std::optional<Encoding> familyOf(ParamGroup group)
         return Encoding::Learned;
     case ParamGroup::Rope:
         return Encoding::Rope;
+    case ParamGroup::Alibi:
+        return Encoding::Alibi;
+    case ParamGroup::T5:
+        return Encoding::T5;
+    case ParamGroup::Deberta:
+        return Encoding::Deberta;
     default:
         return std::nullopt;
     }

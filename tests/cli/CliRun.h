@@ -77,9 +77,10 @@ inline QStringList parameterFlags(const QJsonObject &file)
     QStringList flags;
     const QJsonObject params = file.value(QStringLiteral("params")).toObject();
     for (auto it = params.begin(); it != params.end(); ++it) {
-        if (it.key() == QStringLiteral("eval")) {
+        // A switch is a flag alone: given for true, left out for false.
+        if (it.key() == QStringLiteral("eval") || it.key() == QStringLiteral("t5-causal")) {
             if (it.value().toString() == QStringLiteral("true"))
-                flags << QStringLiteral("--eval");
+                flags << QStringLiteral("--") + it.key();
             continue;
         }
         flags << QStringLiteral("--") + it.key() << it.value().toString();

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -218,15 +219,24 @@ void TestCliConfigCheck::everySharedConfigIsRead()
     QVERIFY2(!c.json.isEmpty(), qPrintable(c.run.out));
     QCOMPARE(c.layerTypes(), layerTypes);
     QCOMPARE(c.findings(), findings);
-    // Every layer has the keys of posenc describe --json, null where they do not apply.
+    // Every layer has the keys of posenc describe --json for its family.
+    const QHash<QString, QStringList> describeKeys {
+        {u"rope"_s,
+         {u"rope_type"_s, u"rotary_dim"_s, u"attention_factor"_s, u"logit_scale"_s, u"critical_dimension"_s}},
+        {u"alibi"_s, {u"heads"_s, u"slope"_s, u"slopes"_s, u"half_weight_distance"_s}},
+        {u"t5"_s, {u"buckets"_s, u"max_distance"_s, u"side_buckets"_s, u"max_exact"_s}},
+        {u"deberta"_s, {u"buckets"_s, u"max_position"_s, u"mid"_s}}};
     for (const QJsonValue &l : c.json.value(u"layers"_s).toArray()) {
         const QJsonObject layer = l.toObject();
-        for (const QString &key : {u"layer_type"_s, u"layers"_s, u"encoding"_s, u"rope_type"_s, u"rotary_dim"_s,
-                                   u"attention_factor"_s, u"logit_scale"_s, u"critical_dimension"_s})
+        const QString encoding = layer.value(u"encoding"_s).toString();
+        for (const QString &key :
+             QStringList {u"layer_type"_s, u"layers"_s, u"encoding"_s, u"described"_s} + describeKeys.value(encoding)) {
             QVERIFY2(layer.contains(key), qPrintable(name + u": "_s + key));
+            QVERIFY2(!layer.value(key).isNull(), qPrintable(name + u": "_s + key));
+        }
         QVERIFY(layer.value(u"described"_s).toBool());
-        if (layer.value(u"encoding"_s).toString() != u"rope"_s)
-            QVERIFY(layer.value(u"rope_type"_s).isNull());
+        if (encoding != u"rope"_s)
+            QVERIFY(!layer.contains(u"rope_type"_s));
     }
 }
 
@@ -516,16 +526,20 @@ void TestCliConfigCheck::nonRotaryFamilies()
     QCOMPARE(mpt.value(u"heads"_s).toInt(), 32);
     QVERIFY(near(mpt.value(u"slopes"_s).toArray().at(31).toDouble(), std::pow(2.0, -8.0)));
     const Checked t5 = checkJson(fixture(u"t5-base"_s));
-    QCOMPARE(t5.layer(u"encoder"_s).value(u"num_buckets"_s).toInt(), 32);
+    QCOMPARE(t5.layer(u"encoder"_s).value(u"buckets"_s).toInt(), 32);
     QCOMPARE(t5.layer(u"encoder"_s).value(u"max_distance"_s).toInt(), 128);
     QCOMPARE(t5.layer(u"encoder"_s).value(u"max_exact"_s).toInt(), 8); // 32 / 2 / 2
     QCOMPARE(t5.layer(u"decoder"_s).value(u"max_exact"_s).toInt(), 16);
-    QCOMPARE(t5.layer(u"decoder"_s).value(u"bidirectional"_s).toBool(), false);
+    QCOMPARE(t5.layer(u"encoder"_s).value(u"direction"_s).toString(), u"bidirectional"_s);
+    QCOMPARE(t5.layer(u"decoder"_s).value(u"direction"_s).toString(), u"causal"_s);
     QVERIFY(t5.message(u"implicit-default"_s).contains(u"relative_attention_max_distance"_s));
     const QJsonObject deberta = checkJson(fixture(u"deberta-v3-base"_s)).layer(u"attention"_s);
     QCOMPARE(deberta.value(u"position_buckets"_s).toInt(), 256);
     QCOMPARE(deberta.value(u"max_relative_positions"_s).toInt(), 512);
     QCOMPARE(deberta.value(u"pos_att_type"_s).toString(), u"p2c|c2p"_s);
+    QCOMPARE(deberta.value(u"buckets"_s).toInt(), 256);
+    QCOMPARE(deberta.value(u"max_position"_s).toInt(), 512);
+    QCOMPARE(deberta.value(u"mid"_s).toInt(), 128);
     const QJsonObject roberta = checkJson(fixture(u"roberta-base"_s)).layer(u"input"_s);
     QCOMPARE(roberta.value(u"first_position_row"_s).toInt(), 2);
     QCOMPARE(roberta.value(u"positions"_s).toInt(), 512);
@@ -535,7 +549,7 @@ void TestCliConfigCheck::nonRotaryFamilies()
     QCOMPARE(bert.value(u"rows"_s).toInt(), 512);
     QCOMPARE(bert.value(u"first_position_row"_s).toInt(), 0);
     const Checked flan = checkJson(fixture(u"flan-t5-base"_s));
-    QCOMPARE(flan.layer(u"decoder"_s).value(u"num_buckets"_s).toInt(), 32);
+    QCOMPARE(flan.layer(u"decoder"_s).value(u"buckets"_s).toInt(), 32);
     QCOMPARE(flan.layer(u"decoder"_s).value(u"layers"_s).toArray().size(), 12);
     QVERIFY(flan.message(u"implicit-default"_s).contains(u"relative_attention_num_buckets"_s));
     const Checked whisper = checkJson(fixture(u"whisper-small"_s));

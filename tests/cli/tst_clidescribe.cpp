@@ -1,14 +1,17 @@
 // `posenc describe` as scripts meet it: real models' configs given as flags (or as a preset) print
 // their known numbers, a line "key: value" each or one JSON object, in one order, null where a key
-// does not apply; another encoding, a bad value and a stray argument exit 2.
+// does not apply; ALiBi's slopes, T5's bucket starts and DeBERTa's uncapped buckets against float64
+// references of the reference code; another encoding, a bad value and a stray argument exit 2.
 #include "CliRun.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace CliRun;
@@ -39,6 +42,47 @@ const QStringList kDeepSeek
        u"--rope-type"_s, u"yarn"_s,  u"--rope-factor"_s,    u"40"_s, u"--original-max-len"_s, u"4096"_s,
        u"--mscale"_s,    u"1"_s,     u"--mscale-all-dim"_s, u"1"_s,  u"--rope-layout"_s,      u"interleaved"_s,
        u"--max-len"_s,   u"131072"_s};
+
+// get_slopes of ofirpress/attention_with_linear_biases, in float64.
+std::vector<double> getSlopes(int n)
+{
+    const auto powerOfTwo = [](int m) {
+        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(m)) - 3.0)));
+        std::vector<double> slopes;
+        for (int i = 0; i < m; ++i)
+            slopes.push_back(start * std::pow(start, double(i)));
+        return slopes;
+    };
+    const int closest = 1 << int(std::floor(std::log2(double(n))));
+    std::vector<double> slopes = powerOfTwo(closest);
+    const std::vector<double> twice = powerOfTwo(2 * closest);
+    for (int i = 0; i < n - closest; ++i)
+        slopes.push_back(twice[std::size_t(2 * i)]);
+    return slopes;
+}
+
+// HF's _relative_position_bucket in float64, for a key `distance` before the query.
+qint64 t5Bucket(qint64 distance, qint64 buckets, qint64 maxDistance, bool bidirectional)
+{
+    const qint64 n = bidirectional ? buckets / 2 : buckets;
+    const qint64 exact = n / 2;
+    if (distance < exact)
+        return distance;
+    const double scaled = std::log(double(distance) / double(exact)) / std::log(double(maxDistance) / double(exact))
+        * double(n - exact);
+    return std::min(exact + qint64(scaled), n - 1);
+}
+
+// make_log_bucket_position in float64, for r = i - j >= 0.
+qint64 debertaBucket(qint64 r, qint64 buckets, qint64 maxPosition)
+{
+    const qint64 mid = buckets / 2;
+    if (r <= mid)
+        return r;
+    return qint64(std::ceil(std::log(double(r) / double(mid)) / std::log(double(maxPosition - 1) / double(mid))
+                            * double(mid - 1)))
+        + mid;
+}
 
 // The lines of a text run as key -> value, in their order.
 QList<std::pair<QString, QString>> lines(const QString &out)
@@ -77,6 +121,10 @@ private slots:
     void badValuesExitTwo_data();
     void badValuesExitTwo();
     void helpListsTheKeys();
+    void alibiSlopesOfTwelveHeads();
+    void t5BucketStarts_data();
+    void t5BucketStarts();
+    void debertaIsNotCapped();
 };
 
 void TestCliDescribe::llama31KeepsBlendsAndDivides()
@@ -245,9 +293,131 @@ void TestCliDescribe::helpListsTheKeys()
     QCOMPARE(run.exitCode, 0);
     for (const QString &key : kKeys)
         QVERIFY2(run.out.contains(key), qPrintable(key));
+    for (const QString &key : {u"slopes"_s, u"geometric_heads"_s, u"half_weight_distance"_s, u"log_bucket_starts"_s,
+                               u"last_bucket_start"_s, u"bucket_at_max_position"_s, u"capped"_s})
+        QVERIFY2(run.out.contains(key), qPrintable(key));
     for (const QString &option : {u"--json"_s, u"--preset"_s, u"--head-dim"_s, u"--rope-type"_s})
         QVERIFY2(run.out.contains(option), qPrintable(option));
     QVERIFY(posenc({u"--help"_s}).out.contains(u"posenc describe"_s));
+}
+
+void TestCliDescribe::alibiSlopesOfTwelveHeads()
+{
+    const QStringList params = {u"describe"_s, u"--encoding"_s, u"alibi"_s,     u"--heads"_s, u"12"_s,
+                                u"--head"_s,   u"9"_s,          u"--max-len"_s, u"2048"_s};
+    const Run text = posenc(params);
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    const auto list = lines(text.out);
+    QStringList keys;
+    for (const auto &entry : list)
+        keys.append(entry.first);
+    QCOMPARE(keys,
+             (QStringList {u"heads"_s, u"head"_s, u"mask"_s, u"slope"_s, u"slopes"_s, u"geometric_heads"_s,
+                           u"interleaved_heads"_s, u"half_weight_distance"_s, u"farthest_bias"_s}));
+    QCOMPARE(valueOf(list, u"mask"_s), u"causal"_s);
+    QCOMPARE(valueOf(list, u"geometric_heads"_s), u"8"_s);
+    QCOMPARE(valueOf(list, u"interleaved_heads"_s), u"4"_s);
+    const std::vector<double> slopes = getSlopes(12);
+    const QStringList texts = valueOf(list, u"slopes"_s).split(u',');
+    QCOMPARE(texts.size(), 12);
+    for (int k = 0; k < 12; ++k)
+        QCOMPARE(texts[k].toDouble(), slopes[std::size_t(k)]); // every digit: the shortest text of the double
+    // Head 9 is the first of the interleave: 2^-0.5, half its weight at ln 2 / m = 0.98 positions.
+    const double m = slopes[8];
+    QVERIFY(std::abs(m - std::sqrt(0.5)) < 1e-15);
+    QCOMPARE(valueOf(list, u"slope"_s).toDouble(), m);
+    QVERIFY(std::abs(valueOf(list, u"half_weight_distance"_s).toDouble() - std::log(2.0) / m) < 1e-12);
+    QVERIFY(std::abs(valueOf(list, u"farthest_bias"_s).toDouble() + m * 2047.0) < 1e-9);
+    // JSON: the slopes an array of numbers.
+    const Run json = posenc(QStringList {params.first(), u"--json"_s} + params.mid(1));
+    QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+    const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    const QJsonArray array = object.value(u"slopes"_s).toArray();
+    QCOMPARE(array.size(), 12);
+    for (int k = 0; k < 12; ++k)
+        QCOMPARE(array[k].toDouble(), slopes[std::size_t(k)]);
+    QCOMPARE(object.value(u"heads"_s).toInt(), 12);
+    QCOMPARE(object.value(u"mask"_s).toString(), u"causal"_s);
+}
+
+void TestCliDescribe::t5BucketStarts_data()
+{
+    QTest::addColumn<qint64>("buckets");
+    QTest::addColumn<qint64>("maxDistance");
+    QTest::addColumn<bool>("causal");
+    QTest::newRow("T5's encoder") << qint64(32) << qint64(128) << false;
+    QTest::newRow("T5's decoder") << qint64(32) << qint64(128) << true;
+    QTest::newRow("16 buckets") << qint64(16) << qint64(128) << false;
+    QTest::newRow("64 buckets") << qint64(64) << qint64(128) << false;
+    // The decoder's max distance just past max_exact: distance 17 is already in the last bucket,
+    // and buckets 17 .. 30 stay empty.
+    QTest::newRow("32 causal, max distance 17") << qint64(32) << qint64(17) << true;
+}
+
+void TestCliDescribe::t5BucketStarts()
+{
+    QFETCH(qint64, buckets);
+    QFETCH(qint64, maxDistance);
+    QFETCH(bool, causal);
+    QStringList args = {u"describe"_s,          u"--json"_s,
+                        u"--encoding"_s,        u"t5"_s,
+                        u"--t5-buckets"_s,      QString::number(buckets),
+                        u"--t5-max-distance"_s, QString::number(maxDistance)};
+    if (causal)
+        args << u"--t5-causal"_s;
+    const Run run = posenc(args);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    const qint64 n = causal ? buckets : buckets / 2;
+    QCOMPARE(json.value(u"direction"_s).toString(), causal ? u"causal"_s : u"bidirectional"_s);
+    QCOMPARE(json.value(u"side_buckets"_s).toInteger(), n);
+    QCOMPARE(json.value(u"max_exact"_s).toInteger(), n / 2);
+    // Where each logarithmic bucket starts, by a scan of the float64 reference.
+    QList<qint64> starts;
+    for (qint64 b = n / 2; b < n; ++b) {
+        qint64 d = 0;
+        while (t5Bucket(d, buckets, maxDistance, !causal) < b)
+            ++d;
+        starts << d;
+    }
+    QList<qint64> got;
+    for (const QJsonValue &v : json.value(u"log_bucket_starts"_s).toArray())
+        got << v.toInteger();
+    QCOMPARE(got, starts);
+    qint64 empty = 0;
+    for (qsizetype i = 0; i + 1 < starts.size(); ++i)
+        empty += starts[i] == starts[i + 1];
+    QCOMPARE(json.value(u"empty_buckets"_s).toInteger(), empty);
+    QCOMPARE(json.value(u"last_bucket_start"_s).toInteger(), starts.last());
+    if (buckets == 32 && maxDistance == 128) {
+        // T5's own: 8, 12, 16, 23, 32, 46, 64, 91 for the encoder; the decoder's last bucket from 113.
+        QCOMPARE(json.value(u"last_bucket_start"_s).toInteger(), causal ? 113 : 91);
+        if (!causal)
+            QCOMPARE(got, (QList<qint64> {8, 12, 16, 23, 32, 46, 64, 91}));
+        QCOMPARE(empty, 0);
+    }
+    if (maxDistance == 17)
+        QCOMPARE(empty, 14);
+}
+
+void TestCliDescribe::debertaIsNotCapped()
+{
+    const Run run = posenc({u"describe"_s, u"--json"_s, u"--encoding"_s, u"deberta"_s, u"--max-len"_s, u"1001"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QCOMPARE(json.value(u"buckets"_s).toInt(), 256);
+    QCOMPARE(json.value(u"max_position"_s).toInt(), 512);
+    QCOMPARE(json.value(u"mid"_s).toInt(), 128);
+    QCOMPARE(json.value(u"log_start"_s).toInt(), 129);
+    QCOMPARE(json.value(u"bucket_at_max_position"_s).toInteger(), debertaBucket(512, 256, 512));
+    QCOMPARE(json.value(u"bucket_at_max_position"_s).toInt(), 256);
+    // Not capped: the bucket of 1000 is 317, past 2 mid - 1 = 255.
+    QCOMPARE(json.value(u"bucket_at_max_len"_s).toInteger(), debertaBucket(1000, 256, 512));
+    QCOMPARE(json.value(u"bucket_at_max_len"_s).toInt(), 317);
+    QVERIFY(json.value(u"capped"_s).isBool());
+    QCOMPARE(json.value(u"capped"_s).toBool(), false);
+    const Run text = posenc({u"describe"_s, u"--encoding"_s, u"deberta"_s});
+    QCOMPARE(valueOf(lines(text.out), u"capped"_s), u"false"_s);
 }
 
 QTEST_GUILESS_MAIN(TestCliDescribe)

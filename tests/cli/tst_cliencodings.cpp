@@ -1,7 +1,9 @@
-// --encoding sinusoidal|learned|none|rope on the command line, in sessions and in presets: a
-// learned table shaped as RoBERTa's (padding rows 0 and 1, position p at row p + 2) read from .npy
-// and .safetensors gives the PE rows from its offset on; none and rope give X = s*E; a bad value
-// exits 2 naming the flag and the allowed values, RoPE's as its rope-type needs them.
+// --encoding sinusoidal|learned|none|rope|alibi|t5|deberta on the command line, in sessions and in
+// presets: a learned table shaped as RoBERTa's (padding rows 0 and 1, position p at row p + 2) read
+// from .npy and .safetensors gives the PE rows from its offset on; none, rope and the three bias
+// families give X = s*E; a bad value exits 2 naming the flag and the allowed values, RoPE's as its
+// rope-type needs them, ALiBi's head within the heads and T5's and DeBERTa's spans beyond their
+// exact buckets.
 #include "CliRun.h"
 
 #include <QFile>
@@ -85,6 +87,10 @@ private slots:
     void badRopeValuesExitTwo_data();
     void badRopeValuesExitTwo();
     void helpNamesTheFamilies();
+    void biasFamiliesAddNoTerm();
+    void biasFlagsInASession();
+    void badBiasValuesExitTwo_data();
+    void badBiasValuesExitTwo();
 
 private:
     QTemporaryDir m_dir;
@@ -213,7 +219,8 @@ void TestCliEncodings::badEncodingExitsTwo_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown family") << QStringList {u"--encoding"_s, u"rotary"_s}
-                                    << u"--encoding: must be one of sinusoidal, learned, none, rope; got 'rotary'"_s;
+                                    << u"--encoding: must be one of sinusoidal, learned, none, rope, alibi, t5, "
+                                       "deberta; got 'rotary'"_s;
     QTest::newRow("negative offset") << QStringList {u"--position-offset"_s, u"-1"_s}
                                      << u"--position-offset: must be an integer in [0, 1048576]; got -1"_s;
 }
@@ -382,6 +389,119 @@ void TestCliEncodings::helpNamesTheFamilies()
         QVERIFY2(run.out.contains(QString::fromLatin1(flag)), flag);
     QVERIFY(run.out.contains(u"--position-table FILE[:TENSOR]"_s));
     QVERIFY(run.out.contains(u"--position-offset N"_s));
+    QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none|rope|alibi|t5|deberta"_s));
+    for (const char *flag : {"--heads N", "--head N", "--alibi causal|symmetric", "--t5-buckets N",
+                             "--t5-max-distance N", "--t5-causal\n", "--deberta-buckets N", "--deberta-max-position N"})
+        QVERIFY2(run.out.contains(QString::fromLatin1(flag)), flag);
+}
+
+void TestCliEncodings::biasFamiliesAddNoTerm()
+{
+    // ALiBi, T5 and DeBERTa act on the attention scores: X = s*E whatever their flags.
+    const QString x = path(u"bias_x.npy"_s);
+    const QString e = path(u"bias_e.npy"_s);
+    const QStringList common = {u"--force"_s, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"50"_s, u"--seed"_s, u"9"_s};
+    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
+    const Table te = readNpy(e);
+    const QList<QStringList> families = {
+        {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"12"_s, u"--alibi"_s, u"symmetric"_s},
+        {u"--encoding"_s, u"t5"_s, u"--t5-buckets"_s, u"33"_s, u"--t5-causal"_s, u"--t5-max-distance"_s, u"17"_s},
+        {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"8"_s, u"--deberta-max-position"_s, u"6"_s},
+    };
+    for (const QStringList &family : families) {
+        const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + family);
+        QVERIFY2(run.exitCode == 0, qPrintable(family.join(u' ') + u": "_s + run.err));
+        QVERIFY(readNpy(x).values == te.values);
+        const Run pe = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"bias_pe.npy"_s)} + common + family);
+        QCOMPARE(pe.exitCode, 2);
+        QVERIFY2(
+            pe.err.contains(u"encoding %1 adds no position term: it acts on the attention scores"_s.arg(family[1])),
+            qPrintable(pe.err));
+    }
+}
+
+void TestCliEncodings::biasFlagsInASession()
+{
+    // A session stores the switch as true or false; the flag alone sets it.
+    const QString session = path(u"t5.json"_s);
+    QFile file(session);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "posenc-session", "version": 1, "params": {"encoding": "t5", "t5-buckets": "33",
+               "t5-causal": "true", "t5-max-distance": "64", "max-len": "8", "d-model": "4"}})");
+    file.close();
+    const QString out = path(u"t5_session.npy"_s);
+    const Run run = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    // The session's odd count is the causal map's; the encoder's refuses it, naming the session.
+    QFile bidirectional(path(u"t5_encoder.json"_s));
+    QVERIFY(bidirectional.open(QIODevice::WriteOnly));
+    bidirectional.write(R"({"format": "posenc-session", "version": 1, "params": {"encoding": "t5",
+                        "t5-buckets": "33", "t5-causal": "false"}})");
+    bidirectional.close();
+    const Run refused
+        = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, bidirectional.fileName()});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"--t5-buckets: is odd"_s) && refused.err.contains(bidirectional.fileName()),
+             qPrintable(refused.err));
+    // The flag overrides the session's false.
+    const Run causal = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s,
+                               bidirectional.fileName(), u"--t5-causal"_s});
+    QVERIFY2(causal.exitCode == 0, qPrintable(causal.err));
+    // A value that is no switch's is refused with the allowed words.
+    QVERIFY(bidirectional.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    bidirectional.write(R"({"format": "posenc-session", "version": 1, "params": {"t5-causal": "maybe"}})");
+    bidirectional.close();
+    const Run maybe
+        = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, bidirectional.fileName()});
+    QCOMPARE(maybe.exitCode, 2);
+    QVERIFY2(maybe.err.contains(u"--t5-causal: must be true or false"_s), qPrintable(maybe.err));
+}
+
+void TestCliEncodings::badBiasValuesExitTwo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("message"); // each part in the message
+    const auto row = [](const char *name, const QStringList &arguments, const QStringList &message) {
+        QTest::newRow(name) << arguments << message;
+    };
+    row("head 0", {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"0"_s},
+        {u"--head: must be an integer in [1, 12] (heads); got 0"_s});
+    row("head H + 1", {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"13"_s},
+        {u"--head: must be an integer in [1, 12] (heads); got 13"_s});
+    row("zero heads", {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"0"_s},
+        {u"--heads: must be an integer in [1, 4096]; got 0"_s});
+    row("unknown mask", {u"--encoding"_s, u"alibi"_s, u"--alibi"_s, u"bidirectional"_s},
+        {u"--alibi: must be one of causal, symmetric; got 'bidirectional'"_s});
+    row("odd bidirectional T5", {u"--encoding"_s, u"t5"_s, u"--t5-buckets"_s, u"33"_s},
+        {u"--t5-buckets: is odd: the bidirectional map halves the buckets"_s,
+         u"it must be an even integer in [4, 65536] (bidirectional); got 33"_s});
+    row("T5 max distance 16 of 32", {u"--encoding"_s, u"t5"_s, u"--t5-max-distance"_s, u"16"_s},
+        {u"--t5-max-distance: must be an integer in [17, 16777216] (more than t5-buckets / 2 = 16"_s,
+         u"ln(max_distance / max_exact)"_s, u"got 16"_s});
+    row("T5 max distance 8 of 16 causal",
+        {u"--encoding"_s, u"t5"_s, u"--t5-causal"_s, u"--t5-buckets"_s, u"16"_s, u"--t5-max-distance"_s, u"8"_s},
+        {u"--t5-max-distance: must be an integer in [9, 16777216]"_s, u"max_exact 8"_s, u"got 8"_s});
+    row("odd DeBERTa", {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"255"_s},
+        {u"--deberta-buckets: is odd"_s, u"it must be an even integer in [2, 65536]; got 255"_s});
+    row("DeBERTa max position too small", {u"--encoding"_s, u"deberta"_s, u"--deberta-max-position"_s, u"129"_s},
+        {u"--deberta-max-position: must be an integer in [130, 16777216] (more than deberta-buckets / 2 + 1 = 129"_s,
+         u"got 129"_s});
+}
+
+void TestCliEncodings::badBiasValuesExitTwo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, message);
+    for (const QString &command : {u"table"_s, u"describe"_s}) {
+        const QString out = path(u"bad_bias.npy"_s);
+        const QStringList output = command == u"table"_s ? QStringList {u"input"_s, u"-o"_s, out} : QStringList {};
+        const Run run = posenc(QStringList {command} + output + arguments);
+        QCOMPARE(run.exitCode, 2);
+        for (const QString &part : message)
+            QVERIFY2(run.err.contains(part), qPrintable(u"'%1' not in: %2"_s.arg(part, run.err)));
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!QFile::exists(out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliEncodings)

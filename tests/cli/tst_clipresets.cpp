@@ -90,7 +90,7 @@ void TestCliPresets::listsEveryPreset()
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     const QStringList files = presetFiles();
-    QCOMPARE(files.size(), 21);
+    QCOMPARE(files.size(), 26);
     QCOMPARE(lines.size(), files.size());
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QStringList fields = lines[i].split(u'\t');
@@ -268,12 +268,19 @@ void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
 {
     for (const QString &file : presetFiles()) {
         const QString family = presetFile(file).value(u"params"_s).toObject().value(u"encoding"_s).toString();
-        QVERIFY2(family
-                     == (presetFile(file).value(u"source"_s).toString().contains(u"huggingface.co"_s)
-                             ? u"rope"_s
-                             : u"sinusoidal"_s),
-                 qPrintable(file));
+        // A model's config (read on huggingface.co or in a repository at a commit) is rotary or one of
+        // the attention biases; the papers' and libraries' presets are sinusoidal.
+        const QString source = presetFile(file).value(u"source"_s).toString();
+        const QStringList families = source.contains(u"huggingface.co"_s) || source.contains(u" @ "_s)
+            ? QStringList {u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}
+            : QStringList {u"sinusoidal"_s};
+        QVERIFY2(families.contains(family), qPrintable(file));
     }
+    // The bias families' presets give their tables: BLOOM's first head has the slope 2^-0.5.
+    const Run bloom = posenc({u"table"_s, u"alibi-slopes"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--preset"_s,
+                              u"bloom-560m"_s, u"--positions"_s, u"0:1"_s});
+    QVERIFY2(bloom.exitCode == 0, qPrintable(bloom.err));
+    QCOMPARE(bloom.out.split(u'\n', Qt::SkipEmptyParts).value(1), u"1,0.70710677,-0.5,0"_s);
     const QStringList small {u"--preset"_s, u"transformer-base"_s, u"--max-len"_s, u"30"_s, u"--d-model"_s,
                              u"32"_s,       u"--seed"_s,           u"4"_s};
     const QString input = path(u"input.npy"_s);

@@ -3,11 +3,13 @@
 // float64 statistics of the tables `posenc table` writes itself, and their refusals.
 #include "CliRun.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <complex>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 using namespace CliRun;
@@ -45,6 +47,10 @@ private slots:
     void rowNormsMatchTheTables();
     void eachTableRefusesTheOtherAxis();
     void ropeCosIsTheRotaryTable();
+    void alibiBiasAt65536IsOverBudgetButABlockIsWritten();
+    void alibiBiasCsvWritesMinusInfinity();
+    void alibiSlopesNameTheirColumns();
+    void bucketTablesAreWholeNumbers();
 
 private:
     QTemporaryDir m_dir;
@@ -181,6 +187,93 @@ void TestCliTables::ropeCosIsTheRotaryTable()
     const Run refused = posenc({u"table"_s, u"rope-cos"_s, u"-o"_s, path(u"no.npy"_s)});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains(u"rope"_s), qPrintable(refused.err));
+}
+
+// An L x L table at L = 65536 is 2^32 cells, 16 GiB of float32: refused within the memory budget
+// (exit 4, cells and GiB); a block of it is computed alone and equals -m(i - j), m = 2^-8/16 * 3
+// for head 3 of 16 (get_slopes: 2^(-k/2)).
+void TestCliTables::alibiBiasAt65536IsOverBudgetButABlockIsWritten()
+{
+    const QStringList params
+        = {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"16"_s, u"--head"_s, u"3"_s, u"--max-len"_s, u"65536"_s};
+    const QString whole = path(u"alibi-whole.npy"_s);
+    const Run refused = posenc(QStringList {u"table"_s, u"alibi-bias"_s, u"-o"_s, whole} + params);
+    QCOMPARE(refused.exitCode, 4);
+    QVERIFY2(refused.err.contains(u"65536 x 65536"_s) && refused.err.contains(u"cells"_s)
+                 && refused.err.contains(u"GiB"_s),
+             qPrintable(refused.err));
+    QVERIFY(!QFile::exists(whole));
+    const QString block = path(u"alibi-block.npy"_s);
+    const Run run = posenc(QStringList {u"table"_s, u"alibi-bias"_s, u"-o"_s, block, u"--positions"_s, u"65000:65536"_s,
+                                        u"--dims"_s, u"64000:65536"_s}
+                           + params);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const Table t = readNpy(block);
+    QCOMPARE(t.rows, 536);
+    QCOMPARE(t.cols, 1536);
+    const double m = std::pow(2.0, -1.5);
+    for (qint64 r = 0; r < t.rows; ++r)
+        for (qint64 c = 0; c < t.cols; ++c) {
+            const qint64 i = 65000 + r;
+            const qint64 j = 64000 + c;
+            const float expected = j > i ? -std::numeric_limits<float>::infinity() : float(-m * double(i - j));
+            if (t.at(r, c) != expected)
+                QFAIL(qPrintable(u"(%1, %2): %3, expected %4"_s.arg(i).arg(j).arg(t.at(r, c)).arg(expected)));
+        }
+}
+
+// The causal bias's -inf is written "-inf", which numpy's loadtxt and Python's float() read.
+void TestCliTables::alibiBiasCsvWritesMinusInfinity()
+{
+    const Run run = posenc({u"table"_s, u"alibi-bias"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--encoding"_s,
+                            u"alibi"_s, u"--heads"_s, u"8"_s, u"--max-len"_s, u"3"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 4);
+    QVERIFY(lines[0].startsWith(u"# "_s));
+    // Head 1 of 8: m = 1/2.
+    QCOMPARE(lines[1], u"0,-inf,-inf"_s);
+    QCOMPARE(lines[2], u"-0.5,0,-inf"_s);
+    QCOMPARE(lines[3], u"-1,-0.5,0"_s);
+    const Run symmetric = posenc({u"table"_s, u"alibi-bias"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s,
+                                  u"--encoding"_s, u"alibi"_s, u"--alibi"_s, u"symmetric"_s, u"--max-len"_s, u"2"_s});
+    QCOMPARE(symmetric.out.split(u'\n', Qt::SkipEmptyParts).mid(1), (QStringList {u"0,-0.5"_s, u"-0.5,0"_s}));
+}
+
+void TestCliTables::alibiSlopesNameTheirColumns()
+{
+    const Run run = posenc({u"table"_s, u"alibi-slopes"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--encoding"_s,
+                            u"alibi"_s, u"--heads"_s, u"12"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 13);
+    QCOMPARE(lines[0], u"# head,slope,log2_slope,interleaved"_s);
+    QCOMPARE(lines[1], u"1,0.5,-1,0"_s);
+    QCOMPARE(lines[8], u"8,0.00390625,-8,0"_s);
+    // Head 9 is the first of the interleave: 2^-0.5.
+    QVERIFY2(lines[9].startsWith(u"9,0.70710677,-0.5,1"_s), qPrintable(lines[9]));
+    // The head is named 1..H: a 0th or 13th head is no row.
+    const Run refused = posenc({u"table"_s, u"alibi-slopes"_s, u"-o"_s, path(u"s.npy"_s), u"--encoding"_s, u"alibi"_s,
+                                u"--heads"_s, u"12"_s, u"--positions"_s, u"0:13"_s});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"0 <= A < B <= 12"_s), qPrintable(refused.err));
+}
+
+// T5's and DeBERTa's buckets as whole numbers, T5's of key - query, DeBERTa's of query - key.
+void TestCliTables::bucketTablesAreWholeNumbers()
+{
+    const Run t5 = posenc({u"table"_s, u"t5-bucket"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--encoding"_s,
+                           u"t5"_s, u"--max-len"_s, u"20"_s, u"--positions"_s, u"0:1"_s});
+    QVERIFY2(t5.exitCode == 0, qPrintable(t5.err));
+    // Row 0: keys after the query, 16 + d below 8, then 16 + 8 + trunc(ln(d / 8) / ln 16 * 8).
+    QCOMPARE(t5.out.split(u'\n', Qt::SkipEmptyParts).value(1),
+             u"0,17,18,19,20,21,22,23,24,24,24,24,25,25,25,25,26,26,26,26"_s);
+    const Run deberta = posenc({u"table"_s, u"deberta-bucket"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s,
+                                u"--encoding"_s, u"deberta"_s, u"--max-len"_s, u"1001"_s, u"--positions"_s,
+                                u"1000:1001"_s, u"--dims"_s, u"0,744,871,872"_s});
+    QVERIFY2(deberta.exitCode == 0, qPrintable(deberta.err));
+    // Query 1000: i - j = 1000, 256, 129, 128.
+    QCOMPARE(deberta.out.split(u'\n', Qt::SkipEmptyParts).value(1), u"317,192,129,128"_s);
 }
 
 QTEST_MAIN(TestCliTables)

@@ -74,8 +74,9 @@ void TestEncodings::noneInputIsTheScaledEmbeddings_data()
     QTest::addColumn<QString>("encoding");
     QTest::addColumn<QString>("compose");
     QTest::addColumn<QString>("mode");
-    // RoPE adds no term either: it rotates queries and keys, and X = s*E.
-    for (const QString &encoding : {u"none"_s, u"rope"_s}) {
+    // RoPE adds no term either: it rotates queries and keys, and X = s*E; ALiBi, T5 and DeBERTa
+    // bias the attention scores instead.
+    for (const QString &encoding : {u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}) {
         QTest::addRow("%s sum", qPrintable(encoding)) << encoding << u"sum"_s << u"sum"_s;
         // compose is idle without a position term: concat gives the same X.
         QTest::addRow("%s concat", qPrintable(encoding)) << encoding << u"concat"_s << u"embedding"_s;
@@ -123,6 +124,9 @@ void TestEncodings::noneHasNoPositionQuantities_data()
     QTest::addColumn<QString>("encoding");
     QTest::newRow("none") << u"none"_s;
     QTest::newRow("rope") << u"rope"_s;
+    QTest::newRow("alibi") << u"alibi"_s;
+    QTest::newRow("t5") << u"t5"_s;
+    QTest::newRow("deberta") << u"deberta"_s;
 }
 
 void TestEncodings::noneHasNoPositionQuantities()
@@ -137,8 +141,8 @@ void TestEncodings::noneHasNoPositionQuantities()
         const auto refusal = engine.check(q, {0, 1, 0, 1});
         QVERIFY2(refusal && refusal->contains(u"not defined"_s), qPrintable(Quantities::name(q)));
     }
-    // Of the quantities every family shares, those of the embeddings and of X (RoPE has tables of
-    // its own besides).
+    // Of the quantities every family shares, those of the embeddings and of X (RoPE, ALiBi, T5 and
+    // DeBERTa have tables of their own besides).
     const QList<Quantity> everyFamilys = {Quantity::Pe,   Quantity::Embedding,  Quantity::Input, Quantity::Output,
                                           Quantity::Mask, Quantity::Similarity, Quantity::Error};
     QList<Quantity> shared = Quantities::available(p);

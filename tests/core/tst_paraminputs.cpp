@@ -64,6 +64,17 @@ QList<std::pair<QString, Params>> settings()
     Params ropeLoaded = rope;
     ropeLoaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
     list.append({u"rope, loaded matrix"_s, ropeLoaded});
+    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets.
+    const Params alibi = with(with(with(base, u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
+    list.append({u"alibi"_s, alibi});
+    list.append({u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)});
+    const Params t5
+        = with(with(with(base, u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
+    list.append({u"t5"_s, t5});
+    list.append({u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)});
+    list.append({u"deberta"_s,
+                 with(with(with(base, u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
+                      u"deberta-max-position"_s, u"12"_s)});
     return list;
 }
 
@@ -103,6 +114,14 @@ QList<std::pair<QString, QString>> changes()
         {u"attention-factor"_s, u"1.3"_s},
         {u"short-factor"_s, u"1,1,1,1"_s},
         {u"long-factor"_s, u"1,2,2,2"_s},
+        {u"heads"_s, u"6"_s},
+        {u"head"_s, u"2"_s},
+        {u"alibi"_s, u"symmetric"_s},
+        {u"t5-buckets"_s, u"12"_s},
+        {u"t5-max-distance"_s, u"20"_s},
+        {u"t5-causal"_s, u"true"_s},
+        {u"deberta-buckets"_s, u"6"_s},
+        {u"deberta-max-position"_s, u"20"_s},
     };
 }
 
@@ -122,9 +141,10 @@ private slots:
 void TestParamInputs::unreadParametersLeaveTheTableAlone_data()
 {
     QTest::addColumn<int>("quantity");
-    for (const Quantity q : {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask,
-                             Quantity::Similarity, Quantity::Error, Quantity::RopeFrequencies, Quantity::RopeCos,
-                             Quantity::RopeSin, Quantity::RopeScore, Quantity::RopeInput})
+    for (const Quantity q :
+         {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Similarity,
+          Quantity::Error, Quantity::RopeFrequencies, Quantity::RopeCos, Quantity::RopeSin, Quantity::RopeScore,
+          Quantity::RopeInput, Quantity::AlibiSlopes, Quantity::AlibiBias, Quantity::T5Bucket, Quantity::DebertaBucket})
         QTest::newRow(qPrintable(Quantities::name(q))) << static_cast<int>(q);
 }
 

@@ -54,6 +54,14 @@ QString otherText(const ParamSpec &row)
         // Phi-3-mini-128k's first short and long factors: every digit comes back.
         {u"short-factor"_s, u"1.1,1.3000000000000003,2.000000000000001"_s},
         {u"long-factor"_s, u"1.0700000524520874,64.76000213623047"_s},
+        {u"heads"_s, u"12"_s},
+        {u"head"_s, u"3"_s},
+        {u"alibi"_s, u"symmetric"_s},
+        {u"t5-buckets"_s, u"64"_s},
+        {u"t5-max-distance"_s, u"256"_s},
+        {u"t5-causal"_s, u"true"_s},
+        {u"deberta-buckets"_s, u"128"_s},
+        {u"deberta-max-position"_s, u"1024"_s},
     };
     return texts.value(row.key);
 }
@@ -78,6 +86,8 @@ private slots:
     void integerRangesAreTheChecksRanges_data();
     void integerRangesAreTheChecksRanges();
     void familyRowsAreIdleUnderAnotherEncoding();
+    void familyRangesFollowTheKeysTheyDependOn_data();
+    void familyRangesFollowTheKeysTheyDependOn();
     void changedKeysNameEachChangedValue();
     void choicesAreTheEnumsWords();
     void ropeRowsAreIdleUnderATypeThatDoesNotReadThem_data();
@@ -247,11 +257,116 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
     }
     for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
         QVERIFY(!ParamUse::idle(rope, QString::fromLatin1(key)));
+    // ALiBi's, T5's and DeBERTa's rows: read under their own encoding only, each naming it.
+    const std::pair<ParamGroup, Encoding> families[] = {
+        {ParamGroup::Alibi, Encoding::Alibi}, {ParamGroup::T5, Encoding::T5}, {ParamGroup::Deberta, Encoding::Deberta}};
+    QList<Params> everyFamily;
+    for (const QString &word : ParamTable::find(u"encoding"_s)->choices) {
+        Params p;
+        QVERIFY(!ParamText::set(p, u"encoding"_s, word));
+        everyFamily.append(p);
+    }
+    QCOMPARE(everyFamily.size(), 7);
+    for (const auto &[group, family] : families) {
+        QStringList keys;
+        for (const ParamSpec &row : ParamTable::rows()) {
+            if (row.group == group)
+                keys.append(row.key);
+        }
+        QVERIFY(!keys.isEmpty());
+        const QString word = ParamText::toString(family);
+        for (const QString &key : keys) {
+            for (const Params &other : everyFamily) {
+                if (other.encoding == family) {
+                    QVERIFY2(!ParamUse::idle(other, key), qPrintable(key));
+                    continue;
+                }
+                QCOMPARE(ParamUse::idle(other, key), std::optional(IdleReason::Code::OtherEncoding));
+                const QString why = ParamUse::reason(other, key)->why;
+                QVERIFY2(why.contains(u"only encoding %1 reads it"_s.arg(word)), qPrintable(why));
+            }
+        }
+    }
+    QCOMPARE(ParamTable::find(u"heads"_s)->group, ParamGroup::Alibi);
+    QCOMPARE(ParamTable::find(u"t5-causal"_s)->group, ParamGroup::T5);
+    QCOMPARE(ParamTable::find(u"deberta-max-position"_s)->group, ParamGroup::Deberta);
     // Without a position term there is nothing to compose with s*E.
+    for (const Params &p : everyFamily) {
+        if (p.hasPositionTerm())
+            continue;
+        QCOMPARE(ParamUse::idle(p, u"compose"_s), std::optional(IdleReason::Code::NoPositionTerm));
+        QCOMPARE(ParamUse::idle(p, u"pe-dims"_s), std::optional(IdleReason::Code::NoPositionTerm));
+    }
     for (const Params &p : {none, rope}) {
         QCOMPARE(ParamUse::idle(p, u"compose"_s), std::optional(IdleReason::Code::NoPositionTerm));
         QCOMPARE(ParamUse::idle(p, u"pe-dims"_s), std::optional(IdleReason::Code::NoPositionTerm));
     }
+}
+
+// ALiBi's head, T5's and DeBERTa's spans are ranged by another key: the range in words is the live
+// one, and the check refuses what the reference cannot compute (an odd bidirectional T5 count, a
+// max distance within the exact buckets, a log span of ln(1) or less).
+void TestParamTable::familyRangesFollowTheKeysTheyDependOn_data()
+{
+    QTest::addColumn<QStringList>("values"); // key=text, set in order
+    QTest::addColumn<QString>("refused"); // the key refused, or empty when valid
+    QTest::addColumn<QString>("allowed"); // what its error's range says
+    QTest::addColumn<QString>("problem"); // a part of its problem beyond the range
+    QTest::newRow("head 12 of 12") << QStringList {u"heads=12"_s, u"head=12"_s} << QString() << QString() << QString();
+    QTest::newRow("head 13 of 12") << QStringList {u"heads=12"_s, u"head=13"_s} << u"head"_s
+                                   << u"an integer in [1, 12] (heads)"_s << QString();
+    QTest::newRow("head 0") << QStringList {u"head=0"_s} << u"head"_s << u"an integer in [1, 8] (heads)"_s << QString();
+    QTest::newRow("no heads") << QStringList {u"heads=0"_s, u"head=1"_s} << u"heads"_s << u"an integer in [1, 4096]"_s
+                              << QString();
+    QTest::newRow("4097 heads") << QStringList {u"heads=4097"_s} << u"heads"_s << u"an integer in [1, 4096]"_s
+                                << QString();
+    QTest::newRow("odd bidirectional T5") << QStringList {u"t5-buckets=33"_s} << u"t5-buckets"_s
+                                          << u"an even integer in [4, 65536] (bidirectional)"_s << u"is odd"_s;
+    QTest::newRow("odd causal T5") << QStringList {u"t5-causal=true"_s, u"t5-buckets=33"_s} << QString() << QString()
+                                   << QString();
+    QTest::newRow("2 causal T5 buckets") << QStringList {u"t5-causal=true"_s, u"t5-buckets=2"_s} << QString()
+                                         << QString() << QString();
+    QTest::newRow("2 bidirectional T5 buckets") << QStringList {u"t5-buckets=2"_s} << u"t5-buckets"_s
+                                                << u"an even integer in [4, 65536] (bidirectional)"_s << QString();
+    QTest::newRow("T5 max distance 16 of 32")
+        << QStringList {u"t5-max-distance=16"_s} << u"t5-max-distance"_s
+        << u"an integer in [17, 16777216] (more than t5-buckets / 2 = 16"_s << QString();
+    QTest::newRow("T5 max distance 17 of 32")
+        << QStringList {u"t5-max-distance=17"_s} << QString() << QString() << QString();
+    QTest::newRow("T5 max distance 32 of 64") << QStringList {u"t5-buckets=64"_s, u"t5-max-distance=32"_s}
+                                              << u"t5-max-distance"_s << u"an integer in [33, 16777216]"_s << QString();
+    QTest::newRow("odd DeBERTa") << QStringList {u"deberta-buckets=255"_s} << u"deberta-buckets"_s
+                                 << u"an even integer in [2, 65536]"_s << u"is odd"_s;
+    QTest::newRow("DeBERTa max position 129 of 256")
+        << QStringList {u"deberta-max-position=129"_s} << u"deberta-max-position"_s
+        << u"an integer in [130, 16777216] (more than deberta-buckets / 2 "
+           "+ 1 = 129"_s
+        << QString();
+    QTest::newRow("DeBERTa max position 130 of 256")
+        << QStringList {u"deberta-max-position=130"_s} << QString() << QString() << QString();
+}
+
+void TestParamTable::familyRangesFollowTheKeysTheyDependOn()
+{
+    QFETCH(QStringList, values);
+    QFETCH(QString, refused);
+    QFETCH(QString, allowed);
+    QFETCH(QString, problem);
+    Params p;
+    for (const QString &pair : values)
+        QVERIFY(!ParamText::set(p, pair.section(u'=', 0, 0), pair.section(u'=', 1)));
+    const QList<ParamError> errors = p.validate();
+    if (refused.isEmpty()) {
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).sentence()));
+        return;
+    }
+    QVERIFY(!errors.isEmpty());
+    const ParamError &error = errors.first();
+    QCOMPARE(error.key, refused);
+    QVERIFY2(error.allowed.startsWith(allowed), qPrintable(error.allowed));
+    QVERIFY2(error.problem.contains(problem), qPrintable(error.problem));
+    // The row words the same range as its check.
+    QCOMPARE(ParamTable::find(refused)->allowed(p), error.allowed);
 }
 
 void TestParamTable::changedKeysNameEachChangedValue()
@@ -270,18 +385,26 @@ void TestParamTable::changedKeysNameEachChangedValue()
 void TestParamTable::choicesAreTheEnumsWords()
 {
     QCOMPARE(ParamTable::find(u"encoding"_s)->choices,
-             (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s}));
+             (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}));
     Params p;
     for (const auto &[text, encoding] :
          {std::pair {u"sinusoidal"_s, Encoding::Sinusoidal}, std::pair {u"learned"_s, Encoding::Learned},
-          std::pair {u"none"_s, Encoding::None}, std::pair {u"rope"_s, Encoding::Rope}}) {
+          std::pair {u"none"_s, Encoding::None}, std::pair {u"rope"_s, Encoding::Rope},
+          std::pair {u"alibi"_s, Encoding::Alibi}, std::pair {u"t5"_s, Encoding::T5},
+          std::pair {u"deberta"_s, Encoding::Deberta}}) {
         QVERIFY(!ParamText::set(p, u"encoding"_s, text));
         QCOMPARE(p.encoding, encoding);
         QCOMPARE(ParamText::toString(encoding), text);
     }
     const auto error = ParamText::set(p, u"encoding"_s, u"rope-ish"_s);
     QVERIFY(error.has_value());
-    QCOMPARE(error->allowed, u"one of sinusoidal, learned, none, rope"_s);
+    QCOMPARE(error->allowed, u"one of sinusoidal, learned, none, rope, alibi, t5, deberta"_s);
+    QCOMPARE(ParamTable::find(u"alibi"_s)->choices, (QStringList {u"causal"_s, u"symmetric"_s}));
+    QVERIFY(!ParamText::set(p, u"alibi"_s, u"symmetric"_s));
+    QCOMPARE(p.alibi.mask, AlibiMask::Symmetric);
+    QVERIFY(!ParamText::set(p, u"alibi"_s, u"causal"_s));
+    QCOMPARE(p.alibi.mask, AlibiMask::Causal);
+    QCOMPARE(ParamText::set(p, u"alibi"_s, u"bidirectional"_s)->allowed, u"one of causal, symmetric"_s);
 
     // rope-type's words are HF's rope_type values, in the order of RopeType.
     const QStringList types

@@ -197,6 +197,16 @@ void TestParamText::setParsesValues_data()
     row(u"mscale-all-dim"_s, u"1"_s, [](Params &p) { p.rope.mscaleAllDim = 1.0; });
     row(u"short-factor"_s, u"1,1.5"_s, [](Params &p) { p.rope.shortFactor = {1.0, 1.5}; });
     row(u"long-factor"_s, u"none"_s, [](Params &) {});
+    row(u"encoding"_s, u"alibi"_s, [](Params &p) { p.encoding = Encoding::Alibi; });
+    row(u"heads"_s, u"12"_s, [](Params &p) { p.alibi.heads = 12; });
+    row(u"head"_s, u"3"_s, [](Params &p) { p.alibi.head = 3; });
+    row(u"alibi"_s, u"symmetric"_s, [](Params &p) { p.alibi.mask = AlibiMask::Symmetric; });
+    row(u"t5-buckets"_s, u"64"_s, [](Params &p) { p.t5.buckets = 64; });
+    row(u"t5-max-distance"_s, u"256"_s, [](Params &p) { p.t5.maxDistance = 256; });
+    row(u"t5-causal"_s, u"true"_s, [](Params &p) { p.t5.causal = true; });
+    row(u"t5-causal"_s, u"false"_s, [](Params &) {});
+    row(u"deberta-buckets"_s, u"128"_s, [](Params &p) { p.deberta.buckets = 128; });
+    row(u"deberta-max-position"_s, u"1024"_s, [](Params &p) { p.deberta.maxPosition = 1024; });
 }
 
 void TestParamText::setParsesValues()
@@ -244,8 +254,10 @@ void TestParamText::setRejectsMalformedText_data()
     for (const QString &key : {u"rope-theta"_s, u"partial-rotary-factor"_s, u"beta-fast"_s, u"rope-factor"_s,
                                u"mscale"_s, u"attention-factor"_s})
         rows(key, {u"abc"_s, u"1e"_s, u"nan"_s, u"inf"_s, u"0.5x"_s});
-    for (const QString &key : {u"rope-type"_s, u"rope-layout"_s, u"yarn-truncate"_s})
+    for (const QString &key : {u"rope-type"_s, u"rope-layout"_s, u"yarn-truncate"_s, u"alibi"_s, u"t5-causal"_s})
         rows(key, {u"abc"_s, u""_s, u"ntk"_s});
+    for (const QString &key : {u"heads"_s, u"head"_s, u"t5-buckets"_s, u"deberta-max-position"_s})
+        rows(key, {u"abc"_s, u"1.5"_s, u""_s});
     for (const QString &key : {u"short-factor"_s, u"long-factor"_s})
         rows(key, {u"abc"_s, u"1,,2"_s, u"0"_s, u"-1.5"_s, u"1,nan"_s, u"inf"_s});
 }

@@ -96,6 +96,21 @@ QList<std::pair<QString, Params>> ropeSettings()
     };
 }
 
+// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets.
+QList<std::pair<QString, Params>> biasSettings()
+{
+    const Params alibi = with(with(with(small(), u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
+    const Params t5
+        = with(with(with(small(), u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
+    const Params deberta = with(with(with(small(), u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
+                                u"deberta-max-position"_s, u"12"_s);
+    return {
+        {u"alibi"_s, alibi},     {u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)},
+        {u"t5"_s, t5},           {u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)},
+        {u"deberta"_s, deberta},
+    };
+}
+
 // Settings where parameters start or stop to matter.
 QList<std::pair<QString, Params>> settings()
 {
@@ -125,7 +140,7 @@ QList<std::pair<QString, Params>> settings()
         {u"loaded matrix, evaluation"_s, loaded(with(base, u"eval"_s, u"true"_s))},
         {u"loaded matrix, p = 1"_s, loaded(with(base, u"dropout"_s, u"1"_s))},
     };
-    return list + ropeSettings();
+    return list + ropeSettings() + biasSettings();
 }
 
 // Other values of each key, as a change of the control would make them.
@@ -175,6 +190,14 @@ QList<Params> alternatives(const Params &p, const QString &key)
         {u"attention-factor"_s, {u"1.5"_s, u"unset"_s}},
         {u"short-factor"_s, {u"1,1.5,2,2.5"_s, u"1,2,3,4"_s}},
         {u"long-factor"_s, {u"2,2,2,2"_s, u"1,1,1,1"_s}},
+        {u"heads"_s, {u"6"_s, u"12"_s}},
+        {u"head"_s, {u"2"_s, u"3"_s}},
+        {u"alibi"_s, {u"symmetric"_s, u"causal"_s}},
+        {u"t5-buckets"_s, {u"12"_s, u"8"_s}},
+        {u"t5-max-distance"_s, {u"20"_s, u"12"_s}},
+        {u"t5-causal"_s, {u"true"_s, u"false"_s}},
+        {u"deberta-buckets"_s, {u"6"_s, u"8"_s}},
+        {u"deberta-max-position"_s, {u"20"_s, u"12"_s, u"1024"_s}},
     };
     for (const QString &text : values.value(key)) {
         Params q = with(p, key, text);
@@ -227,7 +250,15 @@ QStringList keys()
             u"mscale-all-dim"_s,
             u"attention-factor"_s,
             u"short-factor"_s,
-            u"long-factor"_s};
+            u"long-factor"_s,
+            u"heads"_s,
+            u"head"_s,
+            u"alibi"_s,
+            u"t5-buckets"_s,
+            u"t5-max-distance"_s,
+            u"t5-causal"_s,
+            u"deberta-buckets"_s,
+            u"deberta-max-position"_s};
 }
 
 // Whether RoPE's frequencies differ: what its tables turn by (the frequencies, yarn's ramp or
@@ -413,6 +444,34 @@ void TestParamUse::documentedCases_data()
     row("longrope, attention factor: factor", with(shortSide, u"attention-factor"_s, u"1.1"_s), u"rope-factor"_s,
         I::ExplicitAttentionFactor);
     row("proportional: factor", settingNamed(u"rope proportional"_s), u"rope-factor"_s, std::nullopt);
+
+    // ALiBi's, T5's and DeBERTa's parameters: read under their own encoding only.
+    QHash<QString, Params> bias;
+    for (const auto &[name, p] : biasSettings())
+        bias.insert(name, p);
+    for (const char *key : {"heads", "head", "alibi"}) {
+        const QString k = QString::fromLatin1(key);
+        row(qPrintable(u"alibi: "_s + k), bias.value(u"alibi"_s), k, std::nullopt);
+        row(qPrintable(u"sinusoidal: "_s + k), base, k, I::OtherEncoding);
+        row(qPrintable(u"t5: "_s + k), bias.value(u"t5"_s), k, I::OtherEncoding);
+    }
+    for (const char *key : {"t5-buckets", "t5-max-distance", "t5-causal"}) {
+        const QString k = QString::fromLatin1(key);
+        row(qPrintable(u"t5: "_s + k), bias.value(u"t5"_s), k, std::nullopt);
+        row(qPrintable(u"t5 causal: "_s + k), bias.value(u"t5 causal"_s), k, std::nullopt);
+        row(qPrintable(u"deberta: "_s + k), bias.value(u"deberta"_s), k, I::OtherEncoding);
+    }
+    for (const char *key : {"deberta-buckets", "deberta-max-position"}) {
+        const QString k = QString::fromLatin1(key);
+        row(qPrintable(u"deberta: "_s + k), bias.value(u"deberta"_s), k, std::nullopt);
+        row(qPrintable(u"alibi: "_s + k), bias.value(u"alibi"_s), k, I::OtherEncoding);
+        row(qPrintable(u"rope: "_s + k), ropeDefault, k, I::OtherEncoding);
+    }
+    for (const auto &[name, p] : biasSettings()) {
+        row(qPrintable(name + u": compose"_s), p, u"compose"_s, I::NoPositionTerm);
+        row(qPrintable(name + u": base"_s), p, u"base"_s, I::OtherEncoding);
+        row(qPrintable(name + u": head_dim"_s), p, u"head-dim"_s, I::OtherEncoding);
+    }
 }
 
 void TestParamUse::documentedCases()

@@ -98,6 +98,18 @@ void TestControlPanelParams::everyControlChangesItsParameter_data()
     row("yarn_truncate", {}, u"yarnTruncateCombo"_s, u"1"_s, u"yarn-truncate"_s, u"false"_s);
     row("short_factor", {}, u"shortFactorEdit"_s, u"1.0700000524520874,1.5"_s, u"short-factor"_s,
         u"1.0700000524520874,1.5"_s);
+    row("encoding alibi", {}, u"encodingCombo"_s, u"4"_s, u"encoding"_s, u"alibi"_s);
+    row("heads", u"encodingCombo=4"_s, u"headsSpin"_s, u"12"_s, u"heads"_s, u"12"_s);
+    row("head", u"encodingCombo=4"_s, u"headSpin"_s, u"8"_s, u"head"_s, u"8"_s);
+    row("alibi symmetric", u"encodingCombo=4"_s, u"alibiCombo"_s, u"1"_s, u"alibi"_s, u"symmetric"_s);
+    row("encoding t5", {}, u"encodingCombo"_s, u"5"_s, u"encoding"_s, u"t5"_s);
+    row("t5 buckets", u"encodingCombo=5"_s, u"t5BucketsSpin"_s, u"64"_s, u"t5-buckets"_s, u"64"_s);
+    row("t5 max distance", u"encodingCombo=5"_s, u"t5MaxDistanceSpin"_s, u"256"_s, u"t5-max-distance"_s, u"256"_s);
+    row("t5 causal", u"encodingCombo=5"_s, u"t5CausalCheck"_s, u"true"_s, u"t5-causal"_s, u"true"_s);
+    row("encoding deberta", {}, u"encodingCombo"_s, u"6"_s, u"encoding"_s, u"deberta"_s);
+    row("deberta buckets", u"encodingCombo=6"_s, u"debertaBucketsSpin"_s, u"128"_s, u"deberta-buckets"_s, u"128"_s);
+    row("deberta max position", u"encodingCombo=6"_s, u"debertaMaxPositionSpin"_s, u"1024"_s, u"deberta-max-position"_s,
+        u"1024"_s);
 }
 
 void TestControlPanelParams::everyControlChangesItsParameter()
@@ -138,6 +150,16 @@ void TestControlPanelParams::invalidValueShowsItsReasonAndKeepsTheLastValid_data
     QTest::newRow("rope_factor text") << QString() << u"ropeFactorEdit"_s << u"x"_s << u"rope-factor"_s << u"4"_s;
     QTest::newRow("short_factor zero") << QString() << u"shortFactorEdit"_s << u"1,0"_s << u"short-factor"_s
                                        << u"1,2"_s;
+    QTest::newRow("head past heads") << u"encodingCombo=4"_s << u"headSpin"_s << u"9"_s << u"head"_s << u"8"_s;
+    QTest::newRow("no heads") << u"encodingCombo=4"_s << u"headsSpin"_s << u"0"_s << u"heads"_s << u"4"_s;
+    QTest::newRow("odd T5 buckets") << u"encodingCombo=5"_s << u"t5BucketsSpin"_s << u"33"_s << u"t5-buckets"_s
+                                    << u"34"_s;
+    QTest::newRow("T5 max distance within the exact buckets")
+        << u"encodingCombo=5"_s << u"t5MaxDistanceSpin"_s << u"16"_s << u"t5-max-distance"_s << u"17"_s;
+    QTest::newRow("odd DeBERTa buckets") << u"encodingCombo=6"_s << u"debertaBucketsSpin"_s << u"255"_s
+                                         << u"deberta-buckets"_s << u"254"_s;
+    QTest::newRow("DeBERTa max position too small")
+        << u"encodingCombo=6"_s << u"debertaMaxPositionSpin"_s << u"129"_s << u"deberta-max-position"_s << u"130"_s;
     // linear needs its factor: the message sits beside the factor's field.
     QTest::newRow("linear without a factor")
         << u"encodingCombo=3"_s << u"ropeTypeCombo"_s << u"1"_s << u"rope-factor"_s << u"6"_s;

@@ -108,6 +108,24 @@ void TestParamTips::formulasCarryTheCurrentNumbers_data()
     Params partial = oss;
     partial.rope.partialRotaryFactor = 0.25;
     QTest::newRow("head_dim: the rotary dim") << u"head-dim"_s << partial << u"Now r = 16."_s;
+    // ALiBi with 12 heads: 8 geometric, 4 interleaved; head 3's slope 2^-3.
+    Params alibi;
+    alibi.encoding = Encoding::Alibi;
+    alibi.alibi.heads = 12;
+    alibi.alibi.head = 3;
+    QTest::newRow("heads: the interleave") << u"heads"_s << alibi << u"heads 9 … 12 take the interleave of 16."_s;
+    QTest::newRow("head: its slope") << u"head"_s << alibi
+                                     << u"Now m<sub>3</sub> = 0.125: its bias reaches −1 at distance 8."_s;
+    // T5's encoder: 16 buckets a side, exact below 8, the last from 91.
+    Params t5;
+    t5.encoding = Encoding::T5;
+    QTest::newRow("t5 buckets: a side") << u"t5-buckets"_s << t5 << u"Now 16 buckets a side, exact below 8."_s;
+    QTest::newRow("t5 max distance: the last bucket")
+        << u"t5-max-distance"_s << t5 << u"Now bucket n − 1 = 15 starts at distance 91."_s;
+    Params deberta;
+    deberta.encoding = Encoding::Deberta;
+    QTest::newRow("deberta max position: its bucket")
+        << u"deberta-max-position"_s << deberta << u"Now r = 512 takes bucket 256."_s;
 }
 
 void TestParamTips::formulasCarryTheCurrentNumbers()
@@ -155,6 +173,12 @@ void TestParamTips::idleParametersSayWhy_data()
     Params rope = p;
     rope.encoding = Encoding::Rope;
     QTest::newRow("head_dim under rope") << u"head-dim"_s << rope << QString();
+    QTest::newRow("heads under rope") << u"heads"_s << rope << u"only encoding alibi reads it; the encoding is rope."_s;
+    QTest::newRow("t5 causal under sinusoidal")
+        << u"t5-causal"_s << p << u"only encoding t5 reads it; the encoding is sinusoidal."_s;
+    Params deberta = p;
+    deberta.encoding = Encoding::Deberta;
+    QTest::newRow("deberta buckets under deberta") << u"deberta-buckets"_s << deberta << QString();
     QTest::newRow("beta_fast under default")
         << u"beta-fast"_s << rope << u"rope-type default does not read it; only yarn does."_s;
     QTest::newRow("rope_factor under default")

@@ -1,13 +1,20 @@
 // The presets of the parameters dock and of --preset: every shipped one loads, validates and sets
-// the values its source gives (written here from the sources, not read back from the files), and
-// is named by its file; a preset file that is not one is refused with its path and the reason.
+// the values its source gives (written here from the sources, or read from the models' configs in
+// tests/data/model-configs/, not read back from the files), and is named by its file; a preset file
+// that is not one is refused with its path and the reason.
 #include "io/Preset.h"
 
+#include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "core/alibi/AlibiSlopes.h"
+#include "core/deberta/DebertaBuckets.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/t5/T5Buckets.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -63,6 +70,8 @@ private slots:
     void eachShippedPresetIsNamedByItsFile();
     void rotaryPresetsGiveTheirModelsNumbers_data();
     void rotaryPresetsGiveTheirModelsNumbers();
+    void biasPresetsGiveTheirConfigsValues_data();
+    void biasPresetsGiveTheirConfigsValues();
     void theOrderIsTheNumberInFront();
     void theNameIsTheFileNameWithoutOrder_data();
     void theNameIsTheFileNameWithoutOrder();
@@ -74,7 +83,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 21);
+    QCOMPARE(loaded.presets.size(), 26);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -105,16 +114,20 @@ void TestPreset::everyFileOfTheFolderIsShipped()
 void TestPreset::everyShippedPresetNamesItsFamily()
 {
     int rotary = 0;
+    int bias = 0;
     for (const Preset &preset : Presets::shipped().presets) {
         QVERIFY2(preset.params.contains(u"encoding"_s), qPrintable(preset.name));
         const auto applied = preset.applyTo(Params {});
         QVERIFY(std::holds_alternative<Params>(applied));
-        const Encoding expected
-            = preset.params.value(u"encoding"_s) == u"rope"_s ? Encoding::Rope : Encoding::Sinusoidal;
-        QCOMPARE(std::get<Params>(applied).encoding, expected);
-        rotary += expected == Encoding::Rope;
+        Params expected;
+        QVERIFY(!ParamText::set(expected, u"encoding"_s, preset.params.value(u"encoding"_s)));
+        QCOMPARE(std::get<Params>(applied).encoding, expected.encoding);
+        rotary += expected.encoding == Encoding::Rope;
+        bias += expected.encoding == Encoding::Alibi || expected.encoding == Encoding::T5
+            || expected.encoding == Encoding::Deberta;
     }
     QCOMPARE(rotary, 15);
+    QCOMPARE(bias, 5);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const auto old = Presets::read(write(dir, u"old.json"_s, presetJson(R"({"d-model": "64"})")));
@@ -285,7 +298,12 @@ void TestPreset::eachShippedPresetIsNamedByItsFile()
                                u"gemma-3-4b"_s,
                                u"gemma-4"_s,
                                u"gpt-neox-20b"_s,
-                               u"gpt-j-6b"_s};
+                               u"gpt-j-6b"_s,
+                               u"bloom-560m"_s,
+                               u"mpt-7b"_s,
+                               u"t5-base"_s,
+                               u"flan-t5-base"_s,
+                               u"deberta-v3-base"_s};
     QCOMPARE(Presets::names(), names);
     QVERIFY(Presets::shipped().problems.isEmpty());
     const Presets::Loaded loaded = Presets::load();
@@ -390,6 +408,96 @@ void TestPreset::rotaryPresetsGiveTheirModelsNumbers()
         QVERIFY2(std::abs(*got - text.toDouble()) <= 0.5 * unit,
                  qPrintable(u"%1: %2, expected %3"_s.arg(key).arg(*got, 0, 'g', 10).arg(text)));
     }
+}
+
+void TestPreset::biasPresetsGiveTheirConfigsValues_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("config"); // the fixture in tests/data/model-configs/
+    QTest::newRow("bloom-560m") << u"bloom-560m"_s << u"bloom-560m.json"_s;
+    QTest::newRow("mpt-7b") << u"mpt-7b"_s << u"mpt-7b.json"_s;
+    QTest::newRow("t5-base") << u"t5-base"_s << u"t5-base.json"_s;
+    QTest::newRow("flan-t5-base") << u"flan-t5-base"_s << u"flan-t5-base.json"_s;
+    QTest::newRow("deberta-v3-base") << u"deberta-v3-base"_s << u"deberta-v3-base.json"_s;
+}
+
+// ALiBi's, T5's and DeBERTa's presets against their models' configs (copied into
+// tests/data/model-configs/ with their sources): each value the config gives, by its own key, and
+// the family's numbers for it.
+void TestPreset::biasPresetsGiveTheirConfigsValues()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, config);
+    const QString path = QFINDTESTDATA(u"../data/model-configs/"_s + config);
+    QVERIFY2(!path.isEmpty(), qPrintable(config));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject inferred = json.value(u"_inferred"_s).toObject();
+    // A key the config has, or the value inferred for it (a default the file leaves out).
+    const auto key = [&](const QString &k) {
+        return json.contains(k) ? json.value(k).toInteger() : inferred.value(k).toInteger();
+    };
+    const Preset *preset = Presets::find(name);
+    QVERIFY2(preset, qPrintable(name));
+    QVERIFY2(preset->source.contains(u"https://"_s) || preset->source.contains(u" @ "_s), qPrintable(preset->source));
+    const Params p = std::get<Params>(preset->applyTo(Params {}));
+    if (name == u"bloom-560m"_s) {
+        QCOMPARE(json.value(u"model_type"_s).toString(), u"bloom"_s); // ALiBi, causal, by its type
+        QCOMPARE(p.encoding, Encoding::Alibi);
+        QCOMPARE(p.alibi.heads, key(u"n_head"_s));
+        QCOMPARE(p.dModel, key(u"hidden_size"_s));
+        QCOMPARE(p.alibi.mask, AlibiMask::Causal);
+        // 16 heads: m_k = 2^(-8k/16), the first 2^-0.5.
+        QVERIFY(std::abs(AlibiSlopes::describe(p).slope - std::sqrt(0.5)) < 1e-15);
+    } else if (name == u"mpt-7b"_s) {
+        const QJsonObject attention = json.value(u"attn_config"_s).toObject();
+        QVERIFY(attention.value(u"alibi"_s).toBool());
+        // The only bias max whose slopes are get_slopes': gen_slopes' 2^(-k * 8 / n).
+        QCOMPARE(attention.value(u"alibi_bias_max"_s).toInteger(), 8);
+        QCOMPARE(p.encoding, Encoding::Alibi);
+        QCOMPARE(p.alibi.heads, key(u"n_heads"_s));
+        QCOMPARE(p.dModel, key(u"d_model"_s));
+        QCOMPARE(p.maxLen, key(u"max_seq_len"_s));
+        QCOMPARE(p.alibi.mask, AlibiMask::Causal);
+        const AlibiSlopes::Description d = AlibiSlopes::describe(p);
+        QCOMPARE(d.geometricHeads, 32);
+        QVERIFY(std::abs(d.slopes.back() / std::pow(2.0, -8.0) - 1.0) < 1e-14);
+    } else if (name == u"t5-base"_s || name == u"flan-t5-base"_s) {
+        QCOMPARE(p.encoding, Encoding::T5);
+        QCOMPARE(p.t5.buckets, key(u"relative_attention_num_buckets"_s));
+        QCOMPARE(p.t5.maxDistance, key(u"relative_attention_max_distance"_s));
+        QCOMPARE(p.dModel, key(u"d_model"_s));
+        QCOMPARE(p.maxLen, key(u"n_positions"_s));
+        QVERIFY(!p.t5.causal); // the encoder's map
+        QVERIFY(preset->params.contains(u"t5-causal"_s));
+        QCOMPARE(T5Buckets::describe(p).lastBucketStart, 91);
+    } else {
+        QCOMPARE(p.encoding, Encoding::Deberta);
+        QCOMPARE(p.deberta.buckets, key(u"position_buckets"_s));
+        // max_relative_positions -1: HF takes max_position_embeddings.
+        QCOMPARE(key(u"max_relative_positions"_s), -1);
+        QCOMPARE(p.deberta.maxPosition, key(u"max_position_embeddings"_s));
+        QCOMPARE(p.dModel, key(u"hidden_size"_s));
+        QCOMPARE(p.maxLen, key(u"max_position_embeddings"_s));
+        QCOMPARE(DebertaBuckets::describe(p).bucketAtMaxPosition, 256);
+    }
+    // A preset names every parameter of its family, so that none stays from before it.
+    for (const ParamSpec &row : ParamTable::rows()) {
+        const bool family = (row.group == ParamGroup::Alibi && p.encoding == Encoding::Alibi)
+            || (row.group == ParamGroup::T5 && p.encoding == Encoding::T5)
+            || (row.group == ParamGroup::Deberta && p.encoding == Encoding::Deberta);
+        if (family)
+            QVERIFY2(preset->params.contains(row.key), qPrintable(row.key));
+    }
+    Params other;
+    other.alibi.heads = 40;
+    other.alibi.head = 40;
+    other.t5.causal = true;
+    other.t5.buckets = 7;
+    const auto applied = preset->applyTo(other);
+    QVERIFY(std::holds_alternative<Params>(applied));
+    QVERIFY(preset->matches(std::get<Params>(applied)));
 }
 
 void TestPreset::theOrderIsTheNumberInFront()

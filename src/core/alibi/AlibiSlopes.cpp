@@ -1,6 +1,8 @@
 #include "AlibiSlopes.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace posenc::AlibiSlopes {
@@ -59,12 +61,44 @@ double of(std::int64_t heads, std::int64_t head)
 
 double bias(double slope, std::int64_t query, std::int64_t key, AlibiMask mask)
 {
-    const double distance = static_cast<double>(query - key);
+    // m times the key's offset j - i (<= 0 where it counts): -m(i - j) exactly, and +0 at j = i.
     if (mask == AlibiMask::Symmetric)
-        return -slope * std::abs(distance);
+        return slope * static_cast<double>(-std::abs(key - query));
     if (key > query)
         return -std::numeric_limits<double>::infinity();
-    return -slope * distance;
+    return slope * static_cast<double>(key - query);
+}
+
+void biases(double slope, std::int64_t first, std::int64_t count, AlibiMask mask, float *out)
+{
+    // Offsets t <= 0 (keys at or before the query), then t > 0; 32-bit offsets convert to double
+    // in vectors.
+    const auto t0 = static_cast<int>(first);
+    const auto n = static_cast<int>(count);
+    const int before = std::clamp(1 - t0, 0, n); // the cells with t <= 0
+    for (int k = 0; k < before; ++k)
+        out[k] = static_cast<float>(slope * static_cast<double>(t0 + k));
+    if (mask == AlibiMask::Causal) {
+        std::fill(out + before, out + n, -std::numeric_limits<float>::infinity());
+        return;
+    }
+    for (int k = before; k < n; ++k)
+        out[k] = static_cast<float>(slope * static_cast<double>(-(t0 + k)));
+}
+
+Description describe(const Params &params)
+{
+    const AlibiParams &a = params.alibi;
+    Description d;
+    d.heads = a.heads;
+    d.head = a.head;
+    d.slopes = all(a.heads);
+    d.slope = d.slopes[static_cast<std::size_t>(a.head - 1)];
+    d.geometricHeads = geometricHeads(a.heads);
+    d.interleavedHeads = a.heads - d.geometricHeads;
+    d.halfWeightDistance = std::log(2.0) / d.slope;
+    d.farthestBias = -d.slope * static_cast<double>(params.maxLen - 1);
+    return d;
 }
 
 } // namespace posenc::AlibiSlopes

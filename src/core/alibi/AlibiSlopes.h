@@ -22,7 +22,28 @@ double of(std::int64_t heads, std::int64_t head);
 // series; the heads after it take theirs from the interleave of twice that power.
 std::int64_t geometricHeads(std::int64_t heads);
 // The bias head slope `slope` adds to query i's score of key j: -m|i - j| (symmetric), or
-// -m(i - j) for j <= i and -inf for j > i (causal).
+// -m(i - j) for j <= i and -inf for j > i (causal); 0 (not -0) on the diagonal.
 double bias(double slope, std::int64_t query, std::int64_t key, AlibiMask mask);
+// The biases at the key offsets t = j - i = first .. first + count - 1, as float32: bias()'s
+// values rounded once, in a loop the compiler vectorises (a row of the bias is affine in j).
+// Precondition: |first| and |first + count| below 2^31.
+void biases(double slope, std::int64_t first, std::int64_t count, AlibiMask mask, float *out);
+
+// What `posenc describe` prints for ALiBi's parameters: what a port checks its slopes against.
+struct Description
+{
+    std::int64_t heads = 0;
+    std::int64_t head = 0; // K, 1..heads
+    double slope = 0.0; // m_K
+    std::vector<double> slopes; // m_1 .. m_H
+    std::int64_t geometricHeads = 0; // 2^floor(log2 H): the heads of the geometric series
+    std::int64_t interleavedHeads = 0; // H - geometricHeads, from the interleave of twice that power
+    // ln 2 / m_K: the key distance at which head K's bias reaches -ln 2, halving the key's softmax
+    // weight against the query's own (all else equal).
+    double halfWeightDistance = 0.0;
+    double farthestBias = 0.0; // -m_K (max_len - 1): the bias of the farthest key a query sees
+};
+// Precondition: params valid.
+Description describe(const Params &params);
 
 } // namespace posenc::AlibiSlopes

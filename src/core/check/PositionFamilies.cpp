@@ -7,7 +7,6 @@
 #include "ConfigContext.h"
 
 #include "core/NumberText.h"
-#include "core/alibi/AlibiSlopes.h"
 #include "core/t5/T5Buckets.h"
 
 using namespace Qt::StringLiterals;
@@ -83,7 +82,6 @@ private:
             = m_c.integerOr(mpt ? QStringList {u"d_model"_s} : QStringList {u"hidden_size"_s, u"n_embed"_s}, 1,
                             kMaxCount, mpt ? 2048 : 64, false);
         std::optional<std::int64_t> positions = t.integer(mpt ? u"max_seq_len"_s : u"seq_length"_s, 1, kMaxCount);
-        double biasMax = 8.0;
         if (mpt) {
             // HF's MptModel applies ALiBi with alibi_bias_max 8 whatever attn_config says, and adds
             // no position table.
@@ -99,7 +97,6 @@ private:
                              u"%1 is %2, but HF's MptModel calls build_mpt_alibi_tensor with its default 8: the "
                              "slopes are 2^(-8k/H), not 2^(-%2k/H)"_s.arg(attn->pathOf(u"alibi_bias_max"_s),
                                                                           NumberText::exact(*max)));
-                biasMax = max.value_or(8.0);
             }
             if (t.boolean(u"learned_pos_emb"_s).value_or(false))
                 m_c.find(u"learned-pos-emb-ignored"_s,
@@ -113,12 +110,12 @@ private:
         layer.params.encoding = Encoding::Alibi;
         layer.params.alibi.heads = heads;
         layer.params.alibi.mask = AlibiMask::Causal;
-        const std::vector<double> slopes = AlibiSlopes::all(heads);
-        layer.values = {{u"heads"_s, heads},
-                        {u"alibi_bias_max"_s, 8.0},
-                        {u"slopes"_s, slopes},
+        // heads, slopes and the rest are posenc describe's keys; the bias max is HF's.
+        layer.values = {{u"alibi_bias_max"_s, 8.0},
                         {u"max_position_embeddings"_s, positions ? ConfigValue(*positions) : ConfigValue()}};
-        Q_UNUSED(biasMax);
+        settleLayer(m_c, layer,
+                    {{u"heads"_s, t.pathOf(mpt ? u"n_heads"_s : u"n_head"_s)},
+                     {u"max-len"_s, t.pathOf(mpt ? u"max_seq_len"_s : u"seq_length"_s)}});
         return layer;
     }
 
@@ -150,13 +147,12 @@ private:
             layer.params = base(hidden, positions);
             layer.params.encoding = Encoding::T5;
             layer.params.t5 = T5Params {buckets, maxDistance, decoder};
-            layer.values = {{u"heads"_s, heads},
-                            {u"num_buckets"_s, buckets},
-                            {u"max_distance"_s, maxDistance},
-                            {u"bidirectional"_s, !decoder},
-                            {u"buckets_per_direction"_s, side},
-                            {u"max_exact"_s, T5Buckets::maxExact(buckets, !decoder)},
-                            {u"bias_layer"_s, std::int64_t(0)}};
+            // The buckets, max_exact and the rest are posenc describe's keys.
+            layer.values = {{u"heads"_s, heads}, {u"bias_layer"_s, std::int64_t(0)}};
+            settleLayer(m_c, layer,
+                        {{u"t5-buckets"_s, t.pathOf(u"relative_attention_num_buckets"_s)},
+                         {u"t5-max-distance"_s, t.pathOf(u"relative_attention_max_distance"_s)},
+                         {u"max-len"_s, t.pathOf(u"n_positions"_s)}});
             out.append(layer);
         }
         return out;
@@ -208,6 +204,10 @@ private:
                         {u"attention_span"_s, buckets > 0 ? buckets : span},
                         {u"pos_att_type"_s, types},
                         {u"max_position_embeddings"_s, maxPositions}};
+        if (buckets > 0)
+            settleLayer(m_c, layer,
+                        {{u"deberta-buckets"_s, t.pathOf(u"position_buckets"_s)},
+                         {u"deberta-max-position"_s, t.pathOf(u"max_relative_positions"_s)}});
         out.append(layer);
         return out;
     }

@@ -21,4 +21,17 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
     return relative < 0 ? -magnitude : magnitude;
 }
 
+Description describe(const Params &params)
+{
+    const DebertaParams &deberta = params.deberta;
+    Description d;
+    d.buckets = deberta.buckets;
+    d.maxPosition = deberta.maxPosition;
+    d.mid = deberta.buckets / 2;
+    d.logStart = d.mid + 1;
+    d.bucketAtMaxPosition = bucket(deberta.maxPosition, deberta.buckets, deberta.maxPosition);
+    d.bucketAtMaxLen = bucket(params.maxLen - 1, deberta.buckets, deberta.maxPosition);
+    return d;
+}
+
 } // namespace posenc::DebertaBuckets

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Params.h"
+
 #include <cstdint>
 
 // DeBERTa-v2/v3's log buckets of relative position (docs/ARCHITECTURE.md, Encoding families), as
@@ -12,5 +14,19 @@ namespace posenc::DebertaBuckets {
 // give buckets past buckets - 1, which the attention then clamps to its span.
 // Precondition: buckets >= 2, maxPosition - 1 > buckets / 2.
 std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition);
+
+// What `posenc describe` prints for DeBERTa's parameters.
+struct Description
+{
+    std::int64_t buckets = 0;
+    std::int64_t maxPosition = 0;
+    std::int64_t mid = 0; // buckets / 2: |r| <= mid is its own bucket
+    std::int64_t logStart = 0; // mid + 1, the first |r| in a logarithmic bucket
+    std::int64_t bucketAtMaxPosition = 0; // the bucket of r = max_position
+    std::int64_t bucketAtMaxLen = 0; // of r = max_len - 1, the farthest pair of the table
+    bool capped = false; // the reference does not cap the bucket (the attention clamps it)
+};
+// Precondition: params valid.
+Description describe(const Params &params);
 
 } // namespace posenc::DebertaBuckets

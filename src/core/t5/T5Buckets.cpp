@@ -40,4 +40,39 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
     return result + large;
 }
 
+std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
+{
+    // A key before the query (relative = -d) takes its side's bucket without the offset.
+    const auto at = [&](std::int64_t d) { return bucket(-d, buckets, maxDistance, bidirectional); };
+    // Every distance from max_distance on is in the last bucket (the logarithm's part reaches
+    // n - max_exact there), so the answer is at most max_distance.
+    std::int64_t lo = 0;
+    std::int64_t hi = maxDistance;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (at(mid) >= sideBucket)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+Description describe(const Params &params)
+{
+    const T5Params &t5 = params.t5;
+    Description d;
+    d.buckets = t5.buckets;
+    d.maxDistance = t5.maxDistance;
+    d.bidirectional = !t5.causal;
+    d.sideBuckets = sideBuckets(t5.buckets, d.bidirectional);
+    d.maxExact = maxExact(t5.buckets, d.bidirectional);
+    for (std::int64_t b = d.maxExact; b < d.sideBuckets; ++b)
+        d.logBucketStarts.push_back(firstDistance(b, t5.buckets, t5.maxDistance, d.bidirectional));
+    for (std::size_t i = 0; i + 1 < d.logBucketStarts.size(); ++i)
+        d.emptyBuckets += d.logBucketStarts[i] == d.logBucketStarts[i + 1];
+    d.lastBucketStart = d.logBucketStarts.back();
+    return d;
+}
+
 } // namespace posenc::T5Buckets

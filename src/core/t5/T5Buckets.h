@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/Params.h"
+
 #include <cstdint>
+#include <vector>
 
 // T5's relative position buckets (docs/ARCHITECTURE.md, Encoding families), as HF transformers'
 // `T5Attention._relative_position_bucket` computes them.
@@ -19,5 +22,27 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
 std::int64_t sideBuckets(std::int64_t buckets, bool bidirectional);
 // max_exact: the distances below it have a bucket each.
 std::int64_t maxExact(std::int64_t buckets, bool bidirectional);
+// The least distance d >= 0 (|key - query|, or query - key for causal's keys at or before the
+// query) whose bucket within its side is at least `sideBucket` (< sideBuckets): where that bucket
+// starts, or where the next one does when no distance falls in it. The bucket grows with the
+// distance, so it is found by bisection over what bucket() computes, float32 included.
+std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional);
+
+// What `posenc describe` prints for T5's parameters.
+struct Description
+{
+    std::int64_t buckets = 0;
+    std::int64_t maxDistance = 0;
+    bool bidirectional = true;
+    std::int64_t sideBuckets = 0; // n: buckets / 2 when bidirectional, else all of them
+    std::int64_t maxExact = 0; // n / 2: the distances below it have a bucket each
+    // The first distance of each logarithmic bucket max_exact .. n - 1 (firstDistance): a bucket
+    // no distance falls in starts where the next one does.
+    std::vector<std::int64_t> logBucketStarts;
+    std::int64_t emptyBuckets = 0; // logarithmic buckets that no distance falls in
+    std::int64_t lastBucketStart = 0; // every key at this distance or farther shares bucket n - 1
+};
+// Precondition: params valid.
+Description describe(const Params &params);
 
 } // namespace posenc::T5Buckets

@@ -1,5 +1,7 @@
 #include "ColourScale.h"
 
+#include "core/alibi/AlibiSlopes.h"
+#include "core/deberta/DebertaBuckets.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
@@ -67,6 +69,26 @@ double extent(Quantity quantity, const Params &params)
     case Quantity::RopeInput:
         value = embedding
             * (params.encoding == Encoding::Rope ? std::max(1.0, RopeFrequencies::table(params).attentionFactor) : 1.0);
+        break;
+    // A slope is below 1: m_1 = 2^(-8/H) is the largest.
+    case Quantity::AlibiSlopes:
+        value = 1.0;
+        break;
+    // The farthest key's finite bias: m_K (L - 1).
+    case Quantity::AlibiBias:
+        value = params.encoding == Encoding::Alibi
+            ? AlibiSlopes::of(params.alibi.heads, params.alibi.head) * static_cast<double>(params.maxLen - 1)
+            : 1.0;
+        break;
+    // The last bucket.
+    case Quantity::T5Bucket:
+        value = static_cast<double>(params.t5.buckets - 1);
+        break;
+    // The bucket of the farthest pair, signed and not capped.
+    case Quantity::DebertaBucket:
+        value = params.encoding == Encoding::Deberta ? static_cast<double>(
+                    DebertaBuckets::bucket(params.maxLen - 1, params.deberta.buckets, params.deberta.maxPosition))
+                                                     : 1.0;
         break;
     }
     return value > 0.0 && std::isfinite(value) ? value : 1.0;

@@ -37,6 +37,14 @@ QString quantityLabel(Quantity quantity)
         return u"RoPE score against distance"_s;
     case Quantity::RopeInput:
         return u"R(p) · s·E"_s;
+    case Quantity::AlibiSlopes:
+        return u"ALiBi slopes"_s;
+    case Quantity::AlibiBias:
+        return u"ALiBi bias −m·(i − j)"_s;
+    case Quantity::T5Bucket:
+        return u"T5 bucket of j − i"_s;
+    case Quantity::DebertaBucket:
+        return u"DeBERTa bucket of i − j"_s;
     }
     return {};
 }
@@ -194,6 +202,24 @@ QString parametersText(Quantity quantity, const Params &params)
                 .arg(ParamText::get(params, u"rope-type"_s), NumberText::compact(params.rope.theta, 6), length));
         if (quantity == Quantity::RopeInput)
             parts.append(u"%1, %2"_s.arg(scaleText(params), sigmaText(params)));
+        break;
+    case Quantity::AlibiSlopes:
+        parts.append(u"H = %1 heads"_s.arg(params.alibi.heads));
+        break;
+    case Quantity::AlibiBias:
+        parts.append(u"head %1 of %2, %3, %4"_s.arg(params.alibi.head)
+                         .arg(params.alibi.heads)
+                         .arg(ParamText::get(params, u"alibi"_s), length));
+        break;
+    case Quantity::T5Bucket:
+        parts.append(u"%1 buckets, max distance %2, %3, %4"_s.arg(params.t5.buckets)
+                         .arg(params.t5.maxDistance)
+                         .arg(params.t5.causal ? u"causal"_s : u"bidirectional"_s, length));
+        break;
+    case Quantity::DebertaBucket:
+        parts.append(u"%1 buckets, max position %2, %3"_s.arg(params.deberta.buckets)
+                         .arg(params.deberta.maxPosition)
+                         .arg(length));
         break;
     }
     return parts.join(u"  ·  "_s);

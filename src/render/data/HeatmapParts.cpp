@@ -41,6 +41,10 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     case Quantity::RopeSin:
     case Quantity::RopeScore:
     case Quantity::RopeInput:
+    case Quantity::AlibiSlopes:
+    case Quantity::AlibiBias:
+    case Quantity::T5Bucket:
+    case Quantity::DebertaBucket:
         break;
     }
     // Only the sinusoid has closed forms; a learned table's rows are averaged cell by cell.

@@ -1,0 +1,86 @@
+// ALiBi's own quantities (docs/ARCHITECTURE.md, "The quantity table"): the slope of every head,
+// and the bias matrix of head K, each cell exact to float32 against the reference's get_slopes.
+#include "core/Engine.h"
+#include "core/RelativeTable.h"
+#include "core/alibi/AlibiSlopes.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+std::optional<QString> needsAlibi(const Params &params)
+{
+    if (params.encoding != Encoding::Alibi)
+        return u"only the alibi encoding biases the scores by head slopes"_s;
+    return std::nullopt;
+}
+
+std::uint64_t blockCells(const Block &block)
+{
+    return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
+}
+
+} // namespace
+
+QuantitySpec makeAlibiSlopesQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::AlibiSlopes;
+    q.name = u"alibi-slopes"_s;
+    q.label = u"ALiBi slopes"_s;
+    q.help = u"one row per head k = 1..H: k, its slope m_k (get_slopes), log2 m_k, and 1 where the slope\n"
+             "              comes from the interleave of twice the power of two below H, else 0 (alibi)"_s;
+    q.columnNames = {u"head"_s, u"slope"_s, u"log2_slope"_s, u"interleaved"_s};
+    q.reads = {u"encoding"_s, u"heads"_s};
+    q.tiling = Tiling::WholeRows;
+    q.missing = needsAlibi;
+    q.shape = [](const Params &p) { return Shape {p.alibi.heads, 4}; };
+    // Every head's slope, in double, beside the block.
+    q.workCells = [](const Params &p, const Block &block) {
+        return blockCells(block) + 2 * static_cast<std::uint64_t>(p.alibi.heads);
+    };
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
+        const std::int64_t heads = engine.params().alibi.heads;
+        const std::vector<double> slopes = AlibiSlopes::all(heads);
+        const std::int64_t geometric = AlibiSlopes::geometricHeads(heads);
+        for (std::int64_t r = 0; r < block.rows; ++r) {
+            const std::int64_t k = block.row0 + r + 1; // heads are numbered from 1
+            const double m = slopes[static_cast<std::size_t>(k - 1)];
+            const double values[] = {static_cast<double>(k), m, std::log2(m), k > geometric ? 1.0 : 0.0};
+            for (std::int64_t c = 0; c < block.cols; ++c)
+                out(r, c) = static_cast<float>(values[block.col0 + c]);
+        }
+    };
+    return q;
+}
+
+QuantitySpec makeAlibiBiasQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::AlibiBias;
+    q.name = u"alibi-bias"_s;
+    q.label = u"ALiBi bias"_s;
+    q.help = u"head K's bias of query i for key j [max_len, max_len]: causal -m_K (i - j) for j <= i and -inf\n"
+             "              after, symmetric -m_K |i - j| (alibi)"_s;
+    q.reads = {u"encoding"_s, u"max-len"_s, u"heads"_s, u"head"_s, u"alibi"_s};
+    q.chooser = u"head"_s;
+    q.missing = needsAlibi;
+    q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
+    q.workCells
+        = [](const Params &, const Block &block) { return blockCells(block) + RelativeTable::extraCells(block); };
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        const AlibiParams &alibi = engine.params().alibi;
+        const double slope = AlibiSlopes::of(alibi.heads, alibi.head);
+        RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
+            AlibiSlopes::biases(slope, first, count, alibi.mask, values);
+        });
+    };
+    return q;
+}
+
+} // namespace posenc

@@ -1,0 +1,42 @@
+// DeBERTa's own quantity (docs/ARCHITECTURE.md, "The quantity table"): the log bucket of every
+// query and key, as HF transformers' make_log_bucket_position computes it.
+#include "core/Engine.h"
+#include "core/RelativeTable.h"
+#include "core/deberta/DebertaBuckets.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+QuantitySpec makeDebertaBucketQuantity()
+{
+    QuantitySpec q;
+    q.quantity = Quantity::DebertaBucket;
+    q.name = u"deberta-bucket"_s;
+    q.label = u"DeBERTa bucket"_s;
+    q.help = u"the log bucket of query - key i - j [max_len, max_len], signed and not capped, whole numbers\n"
+             "              (deberta)"_s;
+    q.reads = {u"encoding"_s, u"max-len"_s, u"deberta-buckets"_s, u"deberta-max-position"_s};
+    q.missing = [](const Params &p) -> std::optional<QString> {
+        if (p.encoding != Encoding::Deberta)
+            return u"only the deberta encoding log-buckets query - key"_s;
+        return std::nullopt;
+    };
+    q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
+    q.workCells = [](const Params &, const Block &block) {
+        return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols)
+            + RelativeTable::extraCells(block);
+    };
+    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
+        const DebertaParams &deberta = engine.params().deberta;
+        // The table's offset is key - query; the bucket is of query - key.
+        RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
+            for (std::int64_t k = 0; k < count; ++k)
+                values[k]
+                    = static_cast<float>(DebertaBuckets::bucket(-(first + k), deberta.buckets, deberta.maxPosition));
+        });
+    };
+    return q;
+}
+
+} // namespace posenc

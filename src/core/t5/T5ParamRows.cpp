@@ -1,0 +1,179 @@
+#include "T5ParamRows.h"
+
+#include "T5Buckets.h"
+
+#include <QCoreApplication>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::T5ParamRows {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("T5ParamRows", text);
+}
+
+std::optional<IdleReason> t5Idle(const Params &p)
+{
+    return ParamRows::otherEncoding(p, Encoding::T5);
+}
+
+// The fewest buckets: each direction needs max_exact = side / 2 >= 1, or the reference divides
+// by zero (the bidirectional map halves the buckets first).
+std::int64_t minBuckets(const Params &p)
+{
+    return p.t5.causal ? 2 : 4;
+}
+
+bool bucketsValid(const Params &p)
+{
+    const std::int64_t n = p.t5.buckets;
+    return n >= minBuckets(p) && n <= T5Params::kMaxBuckets && (p.t5.causal || n % 2 == 0);
+}
+
+ParamSpec bucketsRow()
+{
+    const auto bounds
+        = [](const Params &p) { return std::pair<std::int64_t, std::int64_t>(minBuckets(p), T5Params::kMaxBuckets); };
+    const auto allowed = [bounds](const Params &p) {
+        const auto [lo, hi] = bounds(p);
+        return p.t5.causal ? ParamRows::integerRange(lo, hi, u" (t5-causal)"_s)
+                           : u"an even integer in [%1, %2] (bidirectional)"_s.arg(lo).arg(hi);
+    };
+    ParamSpec s = ParamRows::integer(
+        u"t5-buckets"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.buckets; }, bounds);
+    s.help = u"relative_attention_num_buckets: the buckets of key - query; the bidirectional map halves them\n"
+             "      between keys before and after the query, so it needs an even count"_s;
+    s.label = u"t5_buckets"_s;
+    s.controlMin = 0;
+    s.controlMax = T5Params::kMaxBuckets;
+    s.allowed = allowed;
+    s.check = [bounds, allowed](const Params &p) -> std::optional<ParamError> {
+        const auto [lo, hi] = bounds(p);
+        const std::int64_t n = p.t5.buckets;
+        const QString given = QString::number(n);
+        if (n < lo || n > hi)
+            return ParamError {u"t5-buckets"_s, allowed(p), QString(), given};
+        if (!p.t5.causal && n % 2 != 0)
+            return ParamError {u"t5-buckets"_s, allowed(p),
+                               u"is odd: the bidirectional map halves the buckets (num_buckets //= 2), which would "
+                               "leave the last one unused"_s,
+                               given};
+        return std::nullopt;
+    };
+    s.idle = t5Idle;
+    s.formula = [](const Params &p) {
+        QString text = tr("relative_attention_num_buckets: each head learns one scalar per bucket of key − query. "
+                          "Bidirectional (the encoder), n = buckets/2 per side, keys after the query in the upper "
+                          "half; causal (the decoder), n = buckets for the keys at or before it. Within a side the "
+                          "distances below max_exact = n/2 have a bucket each, the rest share ⌊logarithmic⌋ buckets "
+                          "up to max_distance, and every farther key the last one, n − 1 (Raffel et al. 2020).");
+        if (bucketsValid(p)) {
+            const bool bidirectional = !p.t5.causal;
+            text += tr(" Now %1 buckets a side, exact below %2.")
+                        .arg(T5Buckets::sideBuckets(p.t5.buckets, bidirectional))
+                        .arg(T5Buckets::maxExact(p.t5.buckets, bidirectional));
+        }
+        return text;
+    };
+    return s;
+}
+
+ParamSpec maxDistanceRow()
+{
+    // Above buckets / 2, so that the logarithmic buckets span distances beyond max_exact (at most
+    // buckets / 2): the reference divides by ln(max_distance / max_exact).
+    const auto lowest = [](const Params &p) { return bucketsValid(p) ? p.t5.buckets / 2 + 1 : 2; };
+    const auto bounds
+        = [lowest](const Params &p) { return std::pair<std::int64_t, std::int64_t>(lowest(p), Params::kMaxLen); };
+    const auto note = [](const Params &p) {
+        if (!bucketsValid(p))
+            return QString();
+        return u" (more than t5-buckets / 2 = %1: the logarithmic buckets run from max_exact %2 to max_distance, "
+               "and the reference divides by ln(max_distance / max_exact))"_s.arg(p.t5.buckets / 2)
+                   .arg(T5Buckets::maxExact(p.t5.buckets, !p.t5.causal));
+    };
+    ParamSpec s = ParamRows::integer(
+        u"t5-max-distance"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; }, bounds);
+    s.help
+        = u"relative_attention_max_distance: the logarithmic buckets are scaled to reach it; the last bucket\n"
+          "      starts a little before it (91 for the encoder's 32 and 128, 113 for the decoder's) and holds every\n"
+          "      farther key"_s;
+    s.label = u"t5_max_distance"_s;
+    s.controlMin = 0;
+    s.controlMax = Params::kMaxLen;
+    s.allowed = [bounds, note](const Params &p) {
+        const auto [lo, hi] = bounds(p);
+        return ParamRows::integerRange(lo, hi, note(p));
+    };
+    s.check = [bounds, note](const Params &p) -> std::optional<ParamError> {
+        const auto [lo, hi] = bounds(p);
+        if (p.t5.maxDistance >= lo && p.t5.maxDistance <= hi)
+            return std::nullopt;
+        return ParamError {u"t5-max-distance"_s, ParamRows::integerRange(lo, hi, note(p)), QString(),
+                           QString::number(p.t5.maxDistance)};
+    };
+    s.idle = t5Idle;
+    s.formula = [](const Params &p) {
+        QString text = tr("relative_attention_max_distance: a distance d ≥ max_exact takes bucket max_exact + "
+                          "⌊ln(d/max_exact) / ln(max_distance/max_exact) · (n − max_exact)⌋, computed in float32 as "
+                          "the reference does, and at most n − 1: the last bucket starts where that reaches n − 1, a "
+                          "little before max_distance, and holds every farther key, so a model cannot tell 200 from "
+                          "20000 (T5: 128, the last bucket from 91).");
+        if (bucketsValid(p) && p.t5.maxDistance > p.t5.buckets / 2 && p.t5.maxDistance <= Params::kMaxLen)
+            text += tr(" Now bucket n − 1 = %1 starts at distance %2.")
+                        .arg(T5Buckets::sideBuckets(p.t5.buckets, !p.t5.causal) - 1)
+                        .arg(T5Buckets::firstDistance(T5Buckets::sideBuckets(p.t5.buckets, !p.t5.causal) - 1,
+                                                      p.t5.buckets, p.t5.maxDistance, !p.t5.causal));
+        return text;
+    };
+    return s;
+}
+
+ParamSpec causalRow()
+{
+    ParamSpec s;
+    s.key = u"t5-causal"_s;
+    s.group = ParamGroup::T5;
+    s.kind = ParamKind::Switch;
+    s.valueName = u"true|false"_s;
+    s.help = u"T5's decoder map (bidirectional=False): every bucket for the keys at or before the query, bucket 0\n"
+             "      for later ones; without it the encoder's bidirectional map"_s;
+    s.label = u"t5_causal"_s;
+    s.controlText = u"causal: the decoder's map"_s;
+    s.helpShowsDefault = false;
+    s.value = [](const Params &p) { return ParamValue(p.t5.causal); };
+    s.assign = [](Params &p, const ParamValue &v) {
+        if (const auto *b = std::get_if<bool>(&v))
+            p.t5.causal = *b;
+    };
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString w = t.trimmed().toLower();
+        if (w == u"true"_s || w == u"1"_s || w == u"yes"_s)
+            return ParamValue(true);
+        if (w == u"false"_s || w == u"0"_s || w == u"no"_s)
+            return ParamValue(false);
+        return std::nullopt;
+    };
+    s.allowed = [](const Params &) { return u"true or false"_s; };
+    s.check = [](const Params &) { return std::nullopt; };
+    s.idle = t5Idle;
+    s.formula = [](const Params &) {
+        return tr("Causal, as T5's decoder: _relative_position_bucket(bidirectional=False) buckets the distance "
+                  "−min(j − i, 0) of keys at or before the query in all the buckets, and every later key falls "
+                  "in bucket 0 (the causal mask hides it). Off, as the encoder: half the buckets for each side, "
+                  "the later keys offset by buckets/2.");
+    };
+    return s;
+}
+
+} // namespace
+
+QList<ParamSpec> rows()
+{
+    return {bucketsRow(), maxDistanceRow(), causalRow()};
+}
+
+} // namespace posenc::T5ParamRows
