@@ -1,5 +1,6 @@
 #include "cli/BenchCommand.h"
 #include "cli/Cli.h"
+#include "cli/ConfigCheckCommand.h"
 #include "cli/DisplayCheck.h"
 #include "cli/ExitCode.h"
 #include "cli/QtMessageFilter.h"
@@ -14,6 +15,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <variant>
 
 using namespace Qt::StringLiterals;
 
@@ -26,11 +28,11 @@ void setNames()
     QCoreApplication::setApplicationVersion(QStringLiteral(POSENC_VERSION));
 }
 
-// `posenc [OPTIONS]`: the window, once its arguments are valid and there is a display to open it on.
-int openWindow(int &argc, char *argv[], const QStringList &arguments, QTextStream &out, QTextStream &err)
+// `posenc [OPTIONS]` (or `posenc check --config FILE --open`): the window, once its arguments are
+// valid and there is a display to open it on. Help and invalid parameters were answered in
+// `parsed`, before any screen is needed.
+int openWindow(int &argc, char *argv[], const std::variant<posenc::WindowArguments, int> &parsed, QTextStream &err)
 {
-    // Help and invalid parameters are answered before any screen is needed.
-    const auto parsed = posenc::parseWindowArguments(arguments, out, err);
     if (const int *exitCode = std::get_if<int>(&parsed))
         return *exitCode;
     const auto &window = std::get<posenc::WindowArguments>(parsed);
@@ -99,11 +101,18 @@ int main(int argc, char *argv[])
         return posenc::runCli(arguments, out, err);
     }
     // Other subcommands need no screen: they run without a GUI application.
+    // The config check's --open ends in the window, on the parameters the config gives.
+    if (posenc::opensConfigWindow(arguments))
+        return posenc::runWithinMemory(u"posenc check"_s, err, [&] {
+            return openWindow(argc, argv, posenc::configWindowArguments(arguments, out, err), err);
+        });
     if (posenc::isSubcommand(arguments)) {
         QCoreApplication app(argc, argv);
         return posenc::runCli(QCoreApplication::arguments(), out, err);
     }
     // Memory refused on the way to the window (a matrix loaded, the window's start) exits 4, as
     // a table does.
-    return posenc::runWithinMemory(u"posenc"_s, err, [&] { return openWindow(argc, argv, arguments, out, err); });
+    return posenc::runWithinMemory(u"posenc"_s, err, [&] {
+        return openWindow(argc, argv, posenc::parseWindowArguments(arguments, out, err), err);
+    });
 }

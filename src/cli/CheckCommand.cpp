@@ -1,6 +1,7 @@
 #include "CheckCommand.h"
 
 #include "BudgetAdvice.h"
+#include "ConfigCheckCommand.h"
 #include "ExitCode.h"
 #include "Interrupt.h"
 #include "ParamOptions.h"
@@ -15,6 +16,7 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -208,6 +210,12 @@ std::optional<ParamError> declare(Params &params, const QCommandLineParser &pars
 
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
+    // `posenc check --config FILE` checks a model's config.json, not a table.
+    const bool config = std::any_of(arguments.cbegin(), arguments.cend(), [](const QString &argument) {
+        return argument == u"--config"_s || argument.startsWith(u"--config="_s);
+    });
+    if (config)
+        return runConfigCheck(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
@@ -222,7 +230,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (!parser.parse(arguments))
         return fail(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
     if (parser.isSet(helpOption)) {
-        out << usage();
+        out << usage() << '\n' << configCheckHelp();
         return ExitDone;
     }
     const QStringList positional = parser.positionalArguments();

@@ -1,164 +1,18 @@
 #include "DescribeCommand.h"
 
+#include "Description.h"
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
-#include "core/NumberText.h"
 #include "core/ParamText.h"
-#include "core/alibi/AlibiSlopes.h"
-#include "core/deberta/DebertaBuckets.h"
-#include "core/rope/RopeFrequencies.h"
-#include "core/t5/T5Buckets.h"
 
 #include <QCommandLineParser>
-
-#include <optional>
-#include <utility>
-#include <variant>
-#include <vector>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
 namespace {
-
-// A value of the description: a word, an integer, a number, a truth value, a list, or unset (null).
-using DescribedValue
-    = std::variant<std::monostate, QString, std::int64_t, double, bool, std::vector<double>, std::vector<std::int64_t>>;
-
-DescribedValue describedValue(const std::optional<double> &value)
-{
-    return value ? DescribedValue(*value) : DescribedValue();
-}
-
-DescribedValue describedValue(const std::optional<std::int64_t> &value)
-{
-    return value ? DescribedValue(*value) : DescribedValue();
-}
-
-using Entries = std::vector<std::pair<QString, DescribedValue>>;
-
-Entries alibiEntries(const Params &params)
-{
-    const AlibiSlopes::Description d = AlibiSlopes::describe(params);
-    return {
-        {u"heads"_s, d.heads},
-        {u"head"_s, d.head},
-        {u"mask"_s, ParamText::get(params, u"alibi"_s)},
-        {u"slope"_s, d.slope},
-        {u"slopes"_s, d.slopes},
-        {u"geometric_heads"_s, d.geometricHeads},
-        {u"interleaved_heads"_s, d.interleavedHeads},
-        {u"half_weight_distance"_s, d.halfWeightDistance},
-        {u"farthest_bias"_s, d.farthestBias},
-    };
-}
-
-Entries t5Entries(const Params &params)
-{
-    const T5Buckets::Description d = T5Buckets::describe(params);
-    return {
-        {u"buckets"_s, d.buckets},
-        {u"max_distance"_s, d.maxDistance},
-        {u"direction"_s, d.bidirectional ? u"bidirectional"_s : u"causal"_s},
-        {u"side_buckets"_s, d.sideBuckets},
-        {u"max_exact"_s, d.maxExact},
-        {u"log_bucket_starts"_s, d.logBucketStarts},
-        {u"empty_buckets"_s, d.emptyBuckets},
-        {u"last_bucket_start"_s, d.lastBucketStart},
-    };
-}
-
-Entries debertaEntries(const Params &params)
-{
-    const DebertaBuckets::Description d = DebertaBuckets::describe(params);
-    return {
-        {u"buckets"_s, d.buckets},
-        {u"max_position"_s, d.maxPosition},
-        {u"mid"_s, d.mid},
-        {u"log_start"_s, d.logStart},
-        {u"bucket_at_max_position"_s, d.bucketAtMaxPosition},
-        {u"bucket_at_max_len"_s, d.bucketAtMaxLen},
-        {u"capped"_s, d.capped},
-    };
-}
-
-// RoPE's keys in the order of the table, which --help lists too.
-Entries ropeEntries(const Params &params)
-{
-    const RopeFrequencies::Description d = RopeFrequencies::describe(params);
-    return {
-        {u"rope_type"_s, ParamText::get(params, u"rope-type"_s)},
-        {u"rotary_dim"_s, d.rotaryDim},
-        {u"attention_factor"_s, d.attentionFactor},
-        {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
-        {u"logit_scale"_s, d.logitScale},
-        {u"band_low"_s, describedValue(d.bandLow)},
-        {u"band_high"_s, describedValue(d.bandHigh)},
-        {u"band_low_used"_s, describedValue(d.bandLowUsed)},
-        {u"band_high_used"_s, describedValue(d.bandHighUsed)},
-        {u"pairs_kept"_s, describedValue(d.pairsKept)},
-        {u"pairs_blended"_s, describedValue(d.pairsBlended)},
-        {u"pairs_divided"_s, describedValue(d.pairsDivided)},
-        {u"wavelength_min"_s, d.wavelengthMin},
-        {u"wavelength_max"_s, d.wavelengthMax},
-        {u"critical_dimension"_s, d.criticalDimension},
-        {u"bf16_position_step"_s, d.bf16PositionStep},
-        {u"fp16_position_step"_s, describedValue(d.fp16PositionStep)},
-    };
-}
-
-// The keys of the encoding's family, or none for a family without derived numbers.
-std::optional<Entries> describedEntries(const Params &params)
-{
-    switch (params.encoding) {
-    case Encoding::Rope:
-        return ropeEntries(params);
-    case Encoding::Alibi:
-        return alibiEntries(params);
-    case Encoding::T5:
-        return t5Entries(params);
-    case Encoding::Deberta:
-        return debertaEntries(params);
-    case Encoding::Sinusoidal:
-    case Encoding::Learned:
-    case Encoding::None:
-        break;
-    }
-    return std::nullopt;
-}
-
-// A list's items joined by ',' in text (as the parameters' lists are written), in [] in JSON.
-template<typename T> QString listText(const std::vector<T> &items, bool json)
-{
-    QStringList parts;
-    for (const T &item : items) {
-        if constexpr (std::is_same_v<T, double>)
-            parts.append(NumberText::exact(item));
-        else
-            parts.append(QString::number(item));
-    }
-    return json ? u"["_s + parts.join(u", "_s) + u"]"_s : parts.join(u',');
-}
-
-// The value as text: JSON's where `json`, else the same without the quotes of a word.
-QString valueText(const DescribedValue &value, bool json)
-{
-    if (std::holds_alternative<std::monostate>(value))
-        return u"null"_s;
-    if (const auto *word = std::get_if<QString>(&value))
-        return json ? u"\"%1\""_s.arg(*word) : *word;
-    if (const auto *integer = std::get_if<std::int64_t>(&value))
-        return QString::number(*integer);
-    if (const auto *truth = std::get_if<bool>(&value))
-        return *truth ? u"true"_s : u"false"_s;
-    if (const auto *numbers = std::get_if<std::vector<double>>(&value))
-        return listText(*numbers, json);
-    if (const auto *integers = std::get_if<std::vector<std::int64_t>>(&value))
-        return listText(*integers, json);
-    return NumberText::exact(std::get<double>(value));
-}
 
 QString describeUsage()
 {
@@ -246,7 +100,7 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
             err << "posenc describe: " << line << '\n';
         return read.exitCode();
     }
-    const std::optional<Entries> entries = describedEntries(read.params);
+    const std::optional<Description::Entries> entries = Description::entries(read.params);
     if (!entries) {
         err << "posenc describe: --encoding: describe needs --encoding rope, alibi, t5 or deberta; got '"
             << ParamText::toString(read.params.encoding) << "'\n";
@@ -255,8 +109,8 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
     const bool json = parser.isSet(jsonOption);
     QStringList lines;
     for (const auto &[key, value] : *entries)
-        lines.append(json ? u"\"%1\": %2"_s.arg(key, valueText(value, true))
-                          : u"%1: %2"_s.arg(key, valueText(value, false)));
+        lines.append(json ? u"\"%1\": %2"_s.arg(key, Description::text(value, true))
+                          : u"%1: %2"_s.arg(key, Description::text(value, false)));
     if (json)
         out << '{' << lines.join(u", "_s) << "}\n";
     else

@@ -1,0 +1,356 @@
+#include "ConfigCheckCommand.h"
+
+#include "Description.h"
+#include "ExitCode.h"
+
+#include "core/NumberText.h"
+#include "core/ParamText.h"
+#include "core/check/ModelConfigCheck.h"
+#include "io/ModelConfigFile.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QString kCommand = u"posenc check"_s;
+// The window opens at most this many positions, as the presets do, to stay responsive.
+constexpr std::int64_t kWindowMaxLen = 131072;
+
+struct Options
+{
+    QString config;
+    bool json = false;
+    QString layerType;
+    bool open = false;
+    QString screenshot; // hidden: a PNG of the window once drawn (tests)
+};
+
+// The arguments, or the exit code after help (0) or a usage error (2).
+std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption configOption(u"config"_s, u"The model's config.json."_s, u"FILE"_s);
+    const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
+    const QCommandLineOption layerOption(u"layer-type"_s, u"Only this layer type."_s, u"TYPE"_s);
+    const QCommandLineOption openOption(u"open"_s, u"Open the window on the layer type's RoPE."_s);
+    QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window, then quit."_s, u"FILE"_s);
+    screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
+    parser.addOptions({configOption, jsonOption, layerOption, openOption, screenshotOption, helpOption});
+    const auto usageError = [&err](const QString &message) {
+        err << kCommand << ": " << message << " (see posenc check --help)\n";
+        return int(ExitUsage);
+    };
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet(helpOption)) {
+        out << configCheckHelp();
+        return int(ExitDone);
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(u"unexpected argument '%1' beside --config"_s.arg(parser.positionalArguments().constFirst()));
+    Options o;
+    o.config = parser.value(configOption);
+    if (o.config.isEmpty())
+        return usageError(u"--config: a model's config.json is required"_s);
+    o.json = parser.isSet(jsonOption);
+    o.layerType = parser.value(layerOption);
+    o.open = parser.isSet(openOption);
+    o.screenshot = parser.value(screenshotOption);
+    if (o.json && o.open)
+        return usageError(u"--open: prints no JSON; give --json or --open"_s);
+    if (!o.screenshot.isEmpty() && !o.open)
+        return usageError(u"--screenshot: only with --open"_s);
+    return o;
+}
+
+QString jsonString(const QString &text)
+{
+    const QByteArray array = QJsonDocument(QJsonArray {text}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(array.mid(1, array.size() - 2));
+}
+
+// A config's number as it reads back: a whole one written out (1000000, not 1e+06).
+QString number(double v)
+{
+    if (std::abs(v) < 1e15 && v == std::floor(v))
+        return QString::number(static_cast<qint64>(v));
+    return NumberText::exact(v);
+}
+
+QString valueText(const ConfigValue &value, bool json)
+{
+    if (std::holds_alternative<std::monostate>(value))
+        return u"null"_s;
+    if (const auto *word = std::get_if<QString>(&value))
+        return json ? jsonString(*word) : *word;
+    if (const auto *integer = std::get_if<std::int64_t>(&value))
+        return QString::number(*integer);
+    if (const auto *flag = std::get_if<bool>(&value))
+        return *flag ? u"true"_s : u"false"_s;
+    if (const auto *list = std::get_if<std::vector<double>>(&value)) {
+        QStringList words;
+        for (const double v : *list)
+            words.append(number(v));
+        return json ? u"["_s + words.join(u", "_s) + u"]"_s : words.join(u", "_s);
+    }
+    return number(std::get<double>(value));
+}
+
+// "0-31", "0-2, 4-6, 8": a layer list in runs.
+QString runs(const std::vector<std::int64_t> &layers)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < layers.size();) {
+        std::size_t j = i;
+        while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1)
+            ++j;
+        parts.append(j == i ? QString::number(layers[i]) : u"%1-%2"_s.arg(layers[i]).arg(layers[j]));
+        i = j + 1;
+    }
+    return parts.join(u", "_s);
+}
+
+// The keys and values of a layer: its type and layers, its encoding, the config's values, then
+// describe's numbers (null where the layer has no RoPE or cannot be computed).
+QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json)
+{
+    QList<std::pair<QString, QString>> list;
+    list.append({u"layer_type"_s, json ? jsonString(layer.layerType) : layer.layerType});
+    QStringList indices;
+    for (const std::int64_t l : layer.layers)
+        indices.append(QString::number(l));
+    list.append({u"layers"_s,
+                 json ? u"["_s + indices.join(u", "_s) + u"]"_s
+                      : u"%1 (%2)"_s.arg(runs(layer.layers)).arg(layer.layers.size())});
+    const QString encoding = ParamText::toString(layer.params.encoding);
+    list.append({u"encoding"_s, json ? jsonString(encoding) : encoding});
+    list.append({u"described"_s, layer.described ? u"true"_s : u"false"_s});
+    for (const auto &[key, value] : layer.values)
+        list.append({key, valueText(value, json)});
+    // The keys of `posenc describe` for the layer's family, null where the layer cannot be
+    // computed (an error, or a DeBERTa without buckets).
+    const bool computable = layer.described && layer.params.isValid();
+    const auto entries = computable ? Description::entries(layer.params) : std::nullopt;
+    for (const QString &key : Description::keys(layer.params.encoding)) {
+        Description::Value value;
+        for (const auto &[k, v] : entries.value_or(Description::Entries())) {
+            if (k == key)
+                value = v;
+        }
+        list.append({key, Description::text(value, json)});
+    }
+    return list;
+}
+
+bool shown(const ConfigFinding &finding, const QString &layerType)
+{
+    return layerType.isEmpty() || finding.layerType.isEmpty() || finding.layerType == layerType;
+}
+
+void printText(const ConfigCheck &check, const Options &o, QTextStream &out)
+{
+    out << "config: " << o.config << '\n' << "model_type: " << check.modelType << '\n';
+    if (!check.textConfig.isEmpty())
+        out << "text model: " << check.textConfig << '\n';
+    for (const ConfigLayer &layer : check.layers) {
+        if (!o.layerType.isEmpty() && layer.layerType != o.layerType)
+            continue;
+        out << '\n';
+        for (const auto &[key, value] : layerEntries(layer, false))
+            out << key << ": " << value << '\n';
+        for (const ConfigFinding &f : check.findings) {
+            if (f.layerType == layer.layerType)
+                out << "  " << ConfigFindings::severityWord(f.severity) << ' ' << f.id << ": " << f.message << '\n';
+        }
+    }
+    QStringList general;
+    for (const ConfigFinding &f : check.findings) {
+        if (f.layerType.isEmpty())
+            general.append(u"  %1 %2: %3"_s.arg(ConfigFindings::severityWord(f.severity), f.id, f.message));
+    }
+    if (!general.isEmpty())
+        out << "\nthe config as a whole:\n" << general.join(u'\n') << '\n';
+    int counts[3] = {0, 0, 0};
+    for (const ConfigFinding &f : check.findings) {
+        if (shown(f, o.layerType))
+            ++counts[int(f.severity)];
+    }
+    out << "\nfindings: " << counts[0] << (counts[0] == 1 ? " error, " : " errors, ") << counts[1]
+        << (counts[1] == 1 ? " warning, " : " warnings, ") << counts[2] << (counts[2] == 1 ? " note\n" : " notes\n");
+}
+
+void printJson(const ConfigCheck &check, const Options &o, QTextStream &out)
+{
+    QStringList layers;
+    for (const ConfigLayer &layer : check.layers) {
+        if (!o.layerType.isEmpty() && layer.layerType != o.layerType)
+            continue;
+        QStringList fields;
+        for (const auto &[key, value] : layerEntries(layer, true))
+            fields.append(u"\"%1\": %2"_s.arg(key, value));
+        layers.append(u"{"_s + fields.join(u", "_s) + u"}"_s);
+    }
+    QStringList findings;
+    for (const ConfigFinding &f : check.findings) {
+        if (!shown(f, o.layerType))
+            continue;
+        findings.append(u"{\"id\": %1, \"severity\": %2, \"message\": %3, \"layer_type\": %4}"_s.arg(
+            jsonString(f.id), jsonString(ConfigFindings::severityWord(f.severity)), jsonString(f.message),
+            f.layerType.isEmpty() ? u"null"_s : jsonString(f.layerType)));
+    }
+    out << "{\"config\": " << jsonString(o.config) << ", \"model_type\": " << jsonString(check.modelType)
+        << ", \"text_config\": " << (check.textConfig.isEmpty() ? u"null"_s : jsonString(check.textConfig))
+        << ", \"layers\": [" << layers.join(u", "_s) << "], \"findings\": [" << findings.join(u", "_s) << "]}\n";
+}
+
+// Reads and checks the config, printing the report; the check, or the exit code when there is
+// none to go on with.
+std::variant<ConfigCheck, int> report(const Options &o, QTextStream &out, QTextStream &err)
+{
+    const ReadResult<QJsonObject> read = ModelConfigFile::read(o.config);
+    if (!read) {
+        err << kCommand << ": " << read.error().toString() << '\n';
+        return int(ExitIo);
+    }
+    ConfigCheck check = ModelConfig::check(read.value());
+    if (check.modelType.isEmpty()) {
+        err << kCommand << ": " << o.config << ": not a model config: " << check.problems.value(0).got
+            << "; model_type must be " << check.problems.value(0).allowed << '\n';
+        return int(ExitIo);
+    }
+    if (!check.problems.isEmpty()) {
+        for (const ConfigProblem &p : check.problems)
+            err << kCommand << ": " << o.config << ": " << p.toString() << '\n';
+        return int(ExitUsage);
+    }
+    if (!o.layerType.isEmpty() && !check.layer(o.layerType)) {
+        QStringList types;
+        for (const ConfigLayer &l : check.layers)
+            types.append(l.layerType);
+        err << kCommand << ": --layer-type: must be one of the config's layer types (" << types.join(u", "_s)
+            << "); got '" << o.layerType << "'\n";
+        return int(ExitUsage);
+    }
+    if (o.json)
+        printJson(check, o, out);
+    else
+        printText(check, o, out);
+    return check;
+}
+
+int exitCodeOf(const ConfigCheck &check, const QString &layerType)
+{
+    for (const ConfigFinding &f : check.findings) {
+        if (f.severity == Severity::Error && shown(f, layerType))
+            return 1;
+    }
+    return ExitDone;
+}
+
+} // namespace
+
+QString configCheckHelp()
+{
+    QString ids;
+    for (const ConfigFindings::Kind &kind : ConfigFindings::catalogue())
+        ids += u"  %1 %2: %3\n"_s.arg(ConfigFindings::severityWord(kind.severity), kind.id, kind.meaning);
+    return u"Usage: posenc check --config FILE [--json] [--layer-type TYPE] [--open]\n"
+           "Reads a model's config.json as HF transformers does (rope_scaling or rope_parameters, per-layer\n"
+           "dicts, text_config, no_rope_layers, the model class's defaults) and prints, for each layer type,\n"
+           "what it makes the model compute for position: the config's values, then the keys posenc describe\n"
+           "prints for its family (null where the layer cannot be computed); then its findings, each an id,\n"
+           "a severity and a line of why. Findings that concern one layer type are printed under it.\n\n"
+           "Options:\n"
+           "  --config FILE      the model's config.json (at most 4 MiB)\n"
+           "  --json             one JSON object: config, model_type, text_config, layers (one object per\n"
+           "                     layer type: layer_type, layers, encoding, described, the config's values\n"
+           "                     and its family's posenc describe keys), findings (id, severity, message,\n"
+           "                     layer_type, null for the config as a whole)\n"
+           "  --layer-type TYPE  only that layer type (and the findings of the config as a whole)\n"
+           "  --open             open the window on the layer type's RoPE: full_attention's unless\n"
+           "                     --layer-type names another (max_len capped at 131072, as the presets)\n"
+           "  -h, --help         show this help\n\n"
+           "Exit codes: 0 no error, 1 an error finding, 2 invalid usage or a config value no model could\n"
+           "mean (named with its key and range), 3 a file that cannot be read.\n\n"
+           "Findings:\n"_s
+        + ids;
+}
+
+int runConfigCheck(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    const auto parsed = parseOptions(arguments, out, err);
+    if (const int *code = std::get_if<int>(&parsed))
+        return *code;
+    const Options &o = std::get<Options>(parsed);
+    if (o.open) {
+        err << kCommand << ": --open: the window is opened by posenc itself (posenc check --config FILE --open)\n";
+        return ExitUsage;
+    }
+    const auto checked = report(o, out, err);
+    if (const int *code = std::get_if<int>(&checked))
+        return *code;
+    return exitCodeOf(std::get<ConfigCheck>(checked), o.layerType);
+}
+
+bool opensConfigWindow(const QStringList &arguments)
+{
+    if (arguments.size() < 2 || arguments[1] != u"check"_s)
+        return false;
+    const bool config = std::any_of(arguments.cbegin(), arguments.cend(), [](const QString &a) {
+        return a == u"--config"_s || a.startsWith(u"--config="_s);
+    });
+    return config && arguments.contains(u"--open"_s);
+}
+
+std::variant<WindowArguments, int> configWindowArguments(const QStringList &arguments, QTextStream &out,
+                                                         QTextStream &err)
+{
+    QStringList rest = arguments;
+    rest.removeAt(1);
+    const auto parsed = parseOptions(rest, out, err);
+    if (const int *code = std::get_if<int>(&parsed))
+        return *code;
+    const Options &o = std::get<Options>(parsed);
+    const auto checked = report(o, out, err);
+    if (const int *code = std::get_if<int>(&checked))
+        return *code;
+    const ConfigCheck &check = std::get<ConfigCheck>(checked);
+    const ConfigLayer *layer = o.layerType.isEmpty() ? check.openLayer() : check.layer(o.layerType);
+    if (!layer || layer->params.encoding != Encoding::Rope) {
+        err << kCommand << ": --open: "
+            << (layer ? u"layer type %1 has no RoPE (%2)"_s.arg(layer->layerType,
+                                                                ParamText::toString(layer->params.encoding))
+                      : u"the config has no RoPE layers"_s)
+            << "; the window opens on a RoPE\n";
+        return int(ExitUsage);
+    }
+    if (!layer->described) {
+        err << kCommand << ": --open: layer type " << layer->layerType
+            << " cannot be computed (see its errors above)\n";
+        return 1;
+    }
+    WindowArguments window;
+    window.params = layer->params;
+    if (window.params.maxLen > kWindowMaxLen) {
+        err << kCommand << ": --open: the window opens at max_len " << kWindowMaxLen << " (the model's "
+            << window.params.maxLen << "), as the presets do, to stay responsive\n";
+        window.params.maxLen = kWindowMaxLen;
+    }
+    window.paramsGiven = true;
+    window.screenshot = o.screenshot;
+    return window;
+}
+
+} // namespace posenc

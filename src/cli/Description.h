@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/Params.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <variant>
+#include <vector>
+
+// The numbers `posenc describe` prints for a family's parameters (RopeFrequencies::describe,
+// AlibiSlopes::describe, T5Buckets::describe, DebertaBuckets::describe), keyed as it prints them:
+// `posenc describe` and `posenc check --config` print the same keys from this one list.
+namespace posenc::Description {
+
+// A value of the description: a word, an integer, a number, a truth value, a list, or unset (null).
+using Value
+    = std::variant<std::monostate, QString, std::int64_t, double, bool, std::vector<double>, std::vector<std::int64_t>>;
+using Entries = std::vector<std::pair<QString, Value>>;
+
+// The keys of the encoding's family, with their values for valid parameters; none for a family
+// without derived numbers (sinusoidal, learned, none).
+std::optional<Entries> entries(const Params &params);
+// The keys alone, in their order; empty for a family without derived numbers.
+QStringList keys(Encoding encoding);
+// The value as text: JSON's where `json`, else the same without the quotes of a word (a list's
+// items joined by ',').
+QString text(const Value &value, bool json);
+
+} // namespace posenc::Description
