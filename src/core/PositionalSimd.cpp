@@ -309,6 +309,40 @@ template<bool Interleaved> std::int64_t rotateVectors(const PairRun &run, const 
 #undef POSENC_TWO_SOURCE_PERMUTE
 #endif
 
+void RotateState(double *sines, double *cosines, const double *rotCos, const double *rotSin, std::int64_t pairs,
+                 double *copySines, double *copyCosines)
+{
+    std::int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const DD dd;
+    const auto nd = static_cast<std::int64_t>(hn::Lanes(dd));
+    for (; i + nd <= pairs; i += nd) {
+        const VD s = hn::LoadU(dd, sines + i);
+        const VD c = hn::LoadU(dd, cosines + i);
+        const VD rc = hn::LoadU(dd, rotCos + i);
+        const VD rs = hn::LoadU(dd, rotSin + i);
+        const VD nextS = hn::Add(hn::Mul(s, rc), hn::Mul(c, rs));
+        const VD nextC = hn::Sub(hn::Mul(c, rc), hn::Mul(s, rs));
+        hn::StoreU(nextS, dd, sines + i);
+        hn::StoreU(nextC, dd, cosines + i);
+        if (copySines) {
+            hn::StoreU(nextS, dd, copySines + i);
+            hn::StoreU(nextC, dd, copyCosines + i);
+        }
+    }
+#endif
+    for (; i < pairs; ++i) {
+        const double s = sines[i];
+        const double c = cosines[i];
+        sines[i] = s * rotCos[i] + c * rotSin[i];
+        cosines[i] = c * rotCos[i] - s * rotSin[i];
+        if (copySines) {
+            copySines[i] = sines[i];
+            copyCosines[i] = cosines[i];
+        }
+    }
+}
+
 void RotatePairs(const PairRun &run)
 {
     std::int64_t i = 0;
@@ -327,10 +361,17 @@ HWY_AFTER_NAMESPACE();
 namespace posenc {
 
 HWY_EXPORT(RotatePairs);
+HWY_EXPORT(RotateState);
 
 void rotatePairs(const PairRun &run)
 {
     HWY_DYNAMIC_DISPATCH(RotatePairs)(run);
+}
+
+void rotateState(double *sines, double *cosines, const double *rotCos, const double *rotSin, std::int64_t pairs,
+                 double *copySines, double *copyCosines)
+{
+    HWY_DYNAMIC_DISPATCH(RotateState)(sines, cosines, rotCos, rotSin, pairs, copySines, copyCosines);
 }
 
 } // namespace posenc

@@ -54,4 +54,10 @@ struct PairRun
 
 void rotatePairs(const PairRun &run);
 
+// One step of the recurrence for `pairs` pairs, in place, with PairRun's roundings: the state
+// (sines, cosines) rotated by (rotCos, rotSin), and copied to (copySines, copyCosines) where
+// those are not null.
+void rotateState(double *sines, double *cosines, const double *rotCos, const double *rotSin, std::int64_t pairs,
+                 double *copySines = nullptr, double *copyCosines = nullptr);
+
 } // namespace posenc

@@ -57,18 +57,6 @@ PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int
 
 namespace {
 
-// One step of the recurrence: (sin, cos)(a + t) from (sin, cos)(a) and (cos t, sin t), with
-// the roundings of rotatePairs().
-inline void rotate(double *s, double *c, const double *rotCos, const double *rotSin, std::int64_t n)
-{
-    for (std::int64_t k = 0; k < n; ++k) {
-        const double sk = s[k];
-        const double ck = c[k];
-        s[k] = sk * rotCos[k] + ck * rotSin[k];
-        c[k] = ck * rotCos[k] - sk * rotSin[k];
-    }
-}
-
 // The pieces of `size` pairs, counted from pair 0, that meet the range [first, end).
 template<typename PieceFn> void forEachPiece(std::int64_t first, std::int64_t end, std::int64_t size, PieceFn &&pieceFn)
 {
@@ -118,11 +106,11 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
     const std::int64_t anchorRow = p - p % kAnchorRows;
     anchor(anchorRow);
     for (std::int64_t q = anchorRow + kHopRows; q <= p - p % kHopRows; q += kHopRows)
-        rotate(hopS.data(), hopC.data(), hopCos, hopSin, n);
+        rotateState(hopS.data(), hopC.data(), hopCos, hopSin, n);
     s = hopS;
     c = hopC;
     for (std::int64_t q = p - p % kHopRows; q < p; ++q)
-        rotate(s.data(), c.data(), stepCos, stepSin, n);
+        rotateState(s.data(), c.data(), stepCos, stepSin, n);
 
     const Rotation step {stepCos, stepSin};
     for (;;) {
@@ -138,9 +126,7 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
             s = hopS;
             c = hopC;
         } else if (p % kHopRows == 0) {
-            rotate(hopS.data(), hopC.data(), hopCos, hopSin, n);
-            s = hopS;
-            c = hopC;
+            rotateState(hopS.data(), hopC.data(), hopCos, hopSin, n, s.data(), c.data());
         }
     }
 }
@@ -351,7 +337,7 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
                     dst[col] = static_cast<float>(float32Value - exact);
                 }
                 if (p + 1 < p0 + count || advancePast)
-                    rotate(s, c, step.cos, step.sin, pairs.count);
+                    rotateState(s, c, step.cos, step.sin, pairs.count);
                 sink(p, dst);
             }
         });
