@@ -68,6 +68,42 @@ void rotateScalar(const PairRun &run, std::int64_t from, std::int64_t to)
     }
 }
 
+// Pairs [from, to) of a PairRows one by one, each through every row: the scalar target's way and
+// the vector targets' tail, with the roundings of the vector loop.
+void rowsScalar(const PairRows &run, std::int64_t from, std::int64_t to)
+{
+    const int rotations = run.rows - 1 + (run.advancePast ? 1 : 0);
+    for (std::int64_t i = from; i < to; ++i) {
+        double s = run.sines[i];
+        double c = run.cosines[i];
+        const double rc = run.rotCos[i];
+        const double rs = run.rotSin[i];
+        for (int r = 0;; ++r) {
+            const std::int64_t o = r * run.stride;
+            const auto first = static_cast<float>(run.values == PairValues::Cosines ? c : s);
+            const auto second = static_cast<float>(run.values == PairValues::Sines ? s : c);
+            if (run.interleaved) {
+                run.interleavedRow[o + 2 * i] = first;
+                run.interleavedRow[o + 2 * i + 1] = second;
+            } else {
+                if (run.firstRow)
+                    run.firstRow[o + i] = first;
+                if (run.secondRow)
+                    run.secondRow[o + i] = second;
+            }
+            if (r == rotations)
+                break;
+            const double next = s * rc + c * rs;
+            c = c * rc - s * rs;
+            s = next;
+            if (r + 1 == run.rows)
+                break; // advanced past the run's last row
+        }
+        run.sines[i] = s;
+        run.cosines[i] = c;
+    }
+}
+
 #if HWY_TARGET != HWY_SCALAR
 using DF = hn::ScalableTag<float>;
 using DD = hn::Repartition<double, DF>; // half as many lanes
@@ -165,6 +201,18 @@ HWY_INLINE VF interleaved(VD s, VD c, const Order &order)
 #endif
 }
 
+// The float32 values of 2 * Lanes(DD) pairs, from their two vectors of doubles.
+HWY_INLINE VF demoted(VD low, VD high)
+{
+    const DH dh;
+    return hn::Combine(DF(), hn::DemoteTo(dh, high), hn::DemoteTo(dh, low));
+}
+
+// Units enough that each step gives every row whole cache lines of sines and of cosines:
+// non-temporal stores then leave each line complete, however many rows are written. Two at
+// least: on AVX-512, where one unit fills a line, two lines a row per step were measured faster.
+constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(2), 16 / hn::MaxLanes(DF())));
+
 // Pairs i .. i + Units * Lanes(DF) - 1 through the Rows rows of the run, their state and rotation
 // in registers; each row receives Units * Lanes(DF) * 2 floats (interleaved) or Units vectors of
 // sines and of cosines (split) at each step. The rows, their destinations and the lane order are
@@ -174,9 +222,7 @@ template<int Units, bool Interleaved, Streams S, int Rows, bool Combined>
 HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bool (&streams)[2][PairRun::kMaxRows],
                             const CombineLocals<Rows> &combine, std::int64_t i)
 {
-    const DF df;
     const DD dd;
-    const DH dh;
     const auto nd = static_cast<std::int64_t>(hn::Lanes(dd));
     const bool advancePast = run.advancePast;
     const Order order = laneOrder;
@@ -214,13 +260,9 @@ HWY_INLINE void rotateUnits(const PairRun &run, const Order &laneOrder, const bo
             for (int u = 0; u < Units; ++u) {
                 const std::int64_t at = i + 2 * u * nd;
                 if (first[r])
-                    put<S>(value(r, first[r] + at,
-                                 hn::Combine(df, hn::DemoteTo(dh, s[2 * u + 1]), hn::DemoteTo(dh, s[2 * u]))),
-                           first[r] + at, firstStreams[r]);
+                    put<S>(value(r, first[r] + at, demoted(s[2 * u], s[2 * u + 1])), first[r] + at, firstStreams[r]);
                 if (second[r])
-                    put<S>(value(r, second[r] + at,
-                                 hn::Combine(df, hn::DemoteTo(dh, c[2 * u + 1]), hn::DemoteTo(dh, c[2 * u]))),
-                           second[r] + at, secondStreams[r]);
+                    put<S>(value(r, second[r] + at, demoted(c[2 * u], c[2 * u + 1])), second[r] + at, secondStreams[r]);
             }
         }
         // After each row but the last, and after the last too when the run advances past it.
@@ -246,11 +288,6 @@ std::int64_t rotateVectors(const PairRun &run, const Order &order, const bool (&
 {
     const CombineLocals<Rows> combine(Combined ? run.combine : nullptr);
     const auto nf = static_cast<std::int64_t>(hn::Lanes(DF()));
-    // Units enough that each step gives every row whole cache lines of sines and of cosines:
-    // non-temporal stores then leave each line complete, however many rows are written. Two
-    // at least: on AVX-512, where one unit fills a line, two lines a row per step were measured
-    // faster.
-    constexpr int kLineUnits = static_cast<int>(HWY_MAX(std::size_t(2), 16 / hn::MaxLanes(DF())));
     std::int64_t i = 0;
     for (; i + kLineUnits * nf <= run.pairs; i += kLineUnits * nf)
         rotateUnits<kLineUnits, Interleaved, S, Rows, Combined>(run, order, streams, combine, i);
@@ -306,8 +343,192 @@ template<bool Interleaved> std::int64_t rotateVectors(const PairRun &run, const 
         return rotateVectors<Interleaved, Streams::All>(run, order, streams);
     return rotateVectors<Interleaved, Streams::PerRow>(run, order, streams);
 }
+
+// A pair's value in its first column and in its second.
+template<PairValues V> HWY_INLINE VD firstValue(VD s, VD c)
+{
+    return V == PairValues::Cosines ? c : s;
+}
+
+template<PairValues V> HWY_INLINE VD secondValue(VD s, VD c)
+{
+    return V == PairValues::Sines ? s : c;
+}
+
+// Pairs i .. i + Units * Lanes(DF) - 1 of a PairRows through all its rows, their state and
+// rotation in registers; at each step every row's destinations receive whole vectors, as in
+// rotateUnits(). Which destinations a row has (First, Second; interleaved: First) is a constant,
+// so that the loop over the rows does nothing but the arithmetic and the stores. With
+// Streams::PerRow, each row's alignment decides its stores.
+template<int Units, bool Interleaved, PairValues V, Streams S, bool First, bool Second>
+HWY_INLINE void rowsOfUnits(const PairRows &run, const Order &laneOrder, const bool (&streams)[2], std::int64_t i)
+{
+    const DD dd;
+    const auto nd = static_cast<std::int64_t>(hn::Lanes(dd));
+    const Order order = laneOrder;
+    const int rows = run.rows;
+    const std::int64_t stride = run.stride;
+    float *first = First ? (Interleaved ? run.interleavedRow + 2 * i : run.firstRow + i) : nullptr;
+    float *second = Second ? run.secondRow + i : nullptr;
+    const bool firstStreams = streams[0];
+    const bool secondStreams = streams[1];
+    VD s[2 * Units], c[2 * Units], rc[2 * Units], rs[2 * Units];
+    for (int k = 0; k < 2 * Units; ++k) {
+        s[k] = hn::LoadU(dd, run.sines + i + k * nd);
+        c[k] = hn::LoadU(dd, run.cosines + i + k * nd);
+        rc[k] = hn::LoadU(dd, run.rotCos + i + k * nd);
+        rs[k] = hn::LoadU(dd, run.rotSin + i + k * nd);
+    }
+    // Row r's values.
+    const auto storeRow = [&](std::int64_t r) HWY_ATTR {
+        float *firstAt = First ? first + r * stride : nullptr;
+        float *secondAt = Second ? second + r * stride : nullptr;
+        const bool firstRowStreams = S == Streams::PerRow ? First && aligned(firstAt) : firstStreams;
+        const bool secondRowStreams = S == Streams::PerRow ? Second && aligned(secondAt) : secondStreams;
+        if constexpr (Interleaved) {
+            for (int k = 0; k < 2 * Units; ++k)
+                put<S>(interleaved(firstValue<V>(s[k], c[k]), secondValue<V>(s[k], c[k]), order), firstAt + 2 * k * nd,
+                       firstRowStreams);
+        } else {
+            for (int u = 0; u < Units; ++u) {
+                const VF a = demoted(firstValue<V>(s[2 * u], c[2 * u]), firstValue<V>(s[2 * u + 1], c[2 * u + 1]));
+                const VF b = V == PairValues::SineCosine ? demoted(c[2 * u], c[2 * u + 1]) : a;
+                if constexpr (First)
+                    put<S>(a, firstAt + 2 * u * nd, firstRowStreams);
+                if constexpr (Second)
+                    put<S>(b, secondAt + 2 * u * nd, secondRowStreams);
+            }
+        }
+    };
+    const auto rotate = [&]() HWY_ATTR {
+        for (int k = 0; k < 2 * Units; ++k) {
+            const VD next = hn::Add(hn::Mul(s[k], rc[k]), hn::Mul(c[k], rs[k]));
+            c[k] = hn::Sub(hn::Mul(c[k], rc[k]), hn::Mul(s[k], rs[k]));
+            s[k] = next;
+        }
+    };
+    // A rotation after each row but the last, and after the last too when the run advances past it.
+    int r = 0;
+    for (; r + 1 < rows; ++r) {
+        storeRow(r);
+        rotate();
+    }
+    storeRow(r);
+    if (run.advancePast)
+        rotate();
+    for (int k = 0; k < 2 * Units; ++k) {
+        hn::StoreU(s[k], dd, run.sines + i + k * nd);
+        hn::StoreU(c[k], dd, run.cosines + i + k * nd);
+    }
+}
+
+// The vector part of a PairRows, pairs [0, the last whole vector's end); returns that end.
+template<bool Interleaved, PairValues V, Streams S, bool First, bool Second>
+std::int64_t rowsOfVectors(const PairRows &run, const Order &order, const bool (&streams)[2])
+{
+    const auto nf = static_cast<std::int64_t>(hn::Lanes(DF()));
+    std::int64_t i = 0;
+    for (; i + kLineUnits * nf <= run.pairs; i += kLineUnits * nf)
+        rowsOfUnits<kLineUnits, Interleaved, V, S, First, Second>(run, order, streams, i);
+    for (; i + nf <= run.pairs; i += nf)
+        rowsOfUnits<1, Interleaved, V, S, First, Second>(run, order, streams, i);
+    return i;
+}
+
+// The destinations a row has, as constants.
+template<bool Interleaved, PairValues V, Streams S>
+std::int64_t rowsOfVectors(const PairRows &run, const Order &order, const bool (&streams)[2])
+{
+    if (Interleaved || (run.firstRow && run.secondRow))
+        return rowsOfVectors<Interleaved, V, S, true, !Interleaved>(run, order, streams);
+    if (run.firstRow)
+        return rowsOfVectors<Interleaved, V, S, true, false>(run, order, streams);
+    return rowsOfVectors<Interleaved, V, S, false, true>(run, order, streams);
+}
+
+template<bool Interleaved, PairValues V> std::int64_t rowsOfVectors(const PairRows &run, const Order &order)
+{
+    // A stride of whole vectors keeps every row's alignment the first row's; otherwise each row
+    // is looked at.
+    const float *targets[2] = {Interleaved ? run.interleavedRow : run.firstRow, Interleaved ? nullptr : run.secondRow};
+    bool streams[2] = {};
+    int streamed = 0;
+    int written = 0;
+    for (int t = 0; t < 2; ++t) {
+        if (!targets[t])
+            continue;
+        streams[t] = run.streaming && aligned(targets[t]);
+        streamed += streams[t] ? 1 : 0;
+        ++written;
+    }
+    if (!run.streaming)
+        return rowsOfVectors<Interleaved, V, Streams::None>(run, order, streams);
+    if (run.stride % static_cast<std::int64_t>(hn::Lanes(DF())) != 0)
+        return rowsOfVectors<Interleaved, V, Streams::PerRow>(run, order, streams);
+    if (streamed == 0)
+        return rowsOfVectors<Interleaved, V, Streams::None>(run, order, streams);
+    if (streamed == written)
+        return rowsOfVectors<Interleaved, V, Streams::All>(run, order, streams);
+    return rowsOfVectors<Interleaved, V, Streams::PerRow>(run, order, streams);
+}
+
+template<bool Interleaved> std::int64_t rowsOfVectors(const PairRows &run, const Order &order)
+{
+    switch (run.values) {
+    case PairValues::Sines:
+        return rowsOfVectors<Interleaved, PairValues::Sines>(run, order);
+    case PairValues::Cosines:
+        return rowsOfVectors<Interleaved, PairValues::Cosines>(run, order);
+    default:
+        return rowsOfVectors<Interleaved, PairValues::SineCosine>(run, order);
+    }
+}
 #undef POSENC_TWO_SOURCE_PERMUTE
 #endif
+
+void RotateState(double *sines, double *cosines, const double *rotCos, const double *rotSin, std::int64_t pairs,
+                 double *copySines, double *copyCosines)
+{
+    std::int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const DD dd;
+    const auto nd = static_cast<std::int64_t>(hn::Lanes(dd));
+    for (; i + nd <= pairs; i += nd) {
+        const VD s = hn::LoadU(dd, sines + i);
+        const VD c = hn::LoadU(dd, cosines + i);
+        const VD rc = hn::LoadU(dd, rotCos + i);
+        const VD rs = hn::LoadU(dd, rotSin + i);
+        const VD nextS = hn::Add(hn::Mul(s, rc), hn::Mul(c, rs));
+        const VD nextC = hn::Sub(hn::Mul(c, rc), hn::Mul(s, rs));
+        hn::StoreU(nextS, dd, sines + i);
+        hn::StoreU(nextC, dd, cosines + i);
+        if (copySines) {
+            hn::StoreU(nextS, dd, copySines + i);
+            hn::StoreU(nextC, dd, copyCosines + i);
+        }
+    }
+#endif
+    for (; i < pairs; ++i) {
+        const double s = sines[i];
+        const double c = cosines[i];
+        sines[i] = s * rotCos[i] + c * rotSin[i];
+        cosines[i] = c * rotCos[i] - s * rotSin[i];
+        if (copySines) {
+            copySines[i] = sines[i];
+            copyCosines[i] = cosines[i];
+        }
+    }
+}
+
+void RotatePairRows(const PairRows &run)
+{
+    std::int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const Order order = interleaveOrder();
+    i = run.interleaved ? rowsOfVectors<true>(run, order) : rowsOfVectors<false>(run, order);
+#endif
+    rowsScalar(run, i, run.pairs);
+}
 
 void RotatePairs(const PairRun &run)
 {
@@ -327,10 +548,23 @@ HWY_AFTER_NAMESPACE();
 namespace posenc {
 
 HWY_EXPORT(RotatePairs);
+HWY_EXPORT(RotatePairRows);
+HWY_EXPORT(RotateState);
 
 void rotatePairs(const PairRun &run)
 {
     HWY_DYNAMIC_DISPATCH(RotatePairs)(run);
+}
+
+void rotatePairRows(const PairRows &rows)
+{
+    HWY_DYNAMIC_DISPATCH(RotatePairRows)(rows);
+}
+
+void rotateState(double *sines, double *cosines, const double *rotCos, const double *rotSin, std::int64_t pairs,
+                 double *copySines, double *copyCosines)
+{
+    HWY_DYNAMIC_DISPATCH(RotateState)(sines, cosines, rotCos, rotSin, pairs, copySines, copyCosines);
 }
 
 } // namespace posenc

@@ -54,4 +54,45 @@ struct PairRun
 
 void rotatePairs(const PairRun &run);
 
+// One step of the recurrence for `pairs` pairs, in place, with PairRun's roundings: the state
+// (sines, cosines) rotated by (rotCos, rotSin), and copied to (copySines, copyCosines) where
+// those are not null.
+void rotateState(double *sines, double *cosines, const double *rotCos, const double *rotSin, std::int64_t pairs,
+                 double *copySines = nullptr, double *copyCosines = nullptr);
+
+// What a pair's two columns hold: its sine and its cosine (the PE), or one of the two in both
+// (RoPE's sin and cos tables as HF returns them).
+enum class PairValues { SineCosine, Sines, Cosines };
+
+// PairRun's recurrence through any number of rows from one pass over the state, each row's
+// destinations `stride` floats after the row before's: a table of narrow rows pays a pass's fixed
+// costs once for a whole hop of rows (docs/ARCHITECTURE.md, Performance), and RoPE's tables store
+// the one value a pair has in both of its columns straight from the registers.
+struct PairRows
+{
+    // As PairRun's: the state at the run's first row, advanced after each row but the last, and
+    // after the last too when `advancePast`.
+    double *sines;
+    double *cosines;
+    const double *rotCos;
+    const double *rotSin;
+    std::int64_t pairs;
+    int rows;
+    bool advancePast;
+    // Row 0's destinations, rounded to float32: with `interleaved`, pair i's first and second
+    // values to interleavedRow[2i] and [2i + 1]; otherwise its first value to firstRow[i] and
+    // its second to secondRow[i], where those are not null. Row r's are r * stride floats on.
+    bool interleaved;
+    float *interleavedRow;
+    float *firstRow;
+    float *secondRow;
+    std::int64_t stride;
+    // The first value is the sine and the second the cosine, unless one of them is in both.
+    PairValues values;
+    // Non-temporal stores to the rows that start on a vector-aligned address.
+    bool streaming;
+};
+
+void rotatePairRows(const PairRows &rows);
+
 } // namespace posenc

@@ -57,18 +57,6 @@ PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int
 
 namespace {
 
-// One step of the recurrence: (sin, cos)(a + t) from (sin, cos)(a) and (cos t, sin t), with
-// the roundings of rotatePairs().
-inline void rotate(double *s, double *c, const double *rotCos, const double *rotSin, std::int64_t n)
-{
-    for (std::int64_t k = 0; k < n; ++k) {
-        const double sk = s[k];
-        const double ck = c[k];
-        s[k] = sk * rotCos[k] + ck * rotSin[k];
-        c[k] = ck * rotCos[k] - sk * rotSin[k];
-    }
-}
-
 // The pieces of `size` pairs, counted from pair 0, that meet the range [first, end).
 template<typename PieceFn> void forEachPiece(std::int64_t first, std::int64_t end, std::int64_t size, PieceFn &&pieceFn)
 {
@@ -82,7 +70,8 @@ template<typename PieceFn> void forEachPiece(std::int64_t first, std::int64_t en
 } // namespace
 
 template<typename RunFn>
-void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, RunFn &&runFn) const
+void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, std::int64_t runRows,
+                                      RunFn &&runFn) const
 {
     const std::int64_t n = pairs.count;
     const double *w = m_w.data() + pairs.first;
@@ -118,16 +107,16 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
     const std::int64_t anchorRow = p - p % kAnchorRows;
     anchor(anchorRow);
     for (std::int64_t q = anchorRow + kHopRows; q <= p - p % kHopRows; q += kHopRows)
-        rotate(hopS.data(), hopC.data(), hopCos, hopSin, n);
+        rotateState(hopS.data(), hopC.data(), hopCos, hopSin, n);
     s = hopS;
     c = hopC;
     for (std::int64_t q = p - p % kHopRows; q < p; ++q)
-        rotate(s.data(), c.data(), stepCos, stepSin, n);
+        rotateState(s.data(), c.data(), stepCos, stepSin, n);
 
     const Rotation step {stepCos, stepSin};
     for (;;) {
         // A run stays within one hop segment: its rows follow each other by one step.
-        const std::int64_t count = std::min({kRunRows, end - p, kHopRows - p % kHopRows});
+        const std::int64_t count = std::min({runRows, end - p, kHopRows - p % kHopRows});
         const std::int64_t next = p + count;
         runFn(p, count, s.data(), c.data(), step, next != end && next % kHopRows != 0);
         if (next == end)
@@ -138,9 +127,7 @@ void PositionalTable::forEachExactRun(std::int64_t row0, std::int64_t rows, Pair
             s = hopS;
             c = hopC;
         } else if (p % kHopRows == 0) {
-            rotate(hopS.data(), hopC.data(), hopCos, hopSin, n);
-            s = hopS;
-            c = hopC;
+            rotateState(hopS.data(), hopC.data(), hopCos, hopSin, n, s.data(), c.data());
         }
     }
 }
@@ -164,35 +151,10 @@ int PositionalTable::columnsOf(std::int64_t first, std::int64_t end, const Block
     return count;
 }
 
-void PositionalTable::storePairs(const RunState &run, std::int64_t first, std::int64_t end, const Block &block,
-                                 const Destination &to) const
+template<typename RangeFn>
+void PositionalTable::forEachColumnRange(std::int64_t first, std::int64_t end, const Block &block,
+                                         RangeFn &&rangeFn) const
 {
-    // The kernel on pairs [from, till): interleaved from sineColumn, or sines from sineColumn and
-    // cosines from cosineColumn, either -1 for none.
-    const auto kernel = [&](std::int64_t from, std::int64_t till, bool interleaved, std::int64_t sineColumn,
-                            std::int64_t cosineColumn) {
-        const std::int64_t k = from - run.range.first;
-        PairRun pairs {run.sines + k,
-                       run.cosines + k,
-                       run.step.cos + k,
-                       run.step.sin + k,
-                       till - from,
-                       run.rows,
-                       run.advancePast,
-                       interleaved,
-                       {},
-                       {},
-                       {},
-                       run.streaming,
-                       run.combine};
-        for (int r = 0; r < run.rows; ++r) {
-            if (interleaved)
-                pairs.interleavedRows[r] = to(r, sineColumn);
-            pairs.sineRows[r] = !interleaved && sineColumn >= 0 ? to(r, sineColumn) : nullptr;
-            pairs.cosineRows[r] = !interleaved && cosineColumn >= 0 ? to(r, cosineColumn) : nullptr;
-        }
-        rotatePairs(pairs);
-    };
     const std::int64_t col0 = block.col0;
     const std::int64_t colEnd = block.colEnd();
     if (m_layout == Layout::Interleaved) {
@@ -201,11 +163,11 @@ void PositionalTable::storePairs(const RunState &run, std::int64_t first, std::i
         const std::int64_t whole0 = (x0 + 1) / 2; // pairs with both columns in the block
         const std::int64_t whole1 = x1 / 2;
         if (x0 % 2 == 1) // a cosine without its sine
-            kernel(x0 / 2, x0 / 2 + 1, false, -1, x0);
+            rangeFn(x0 / 2, x0 / 2 + 1, false, -1, x0);
         if (whole1 > whole0)
-            kernel(whole0, whole1, true, 2 * whole0, -1);
+            rangeFn(whole0, whole1, true, 2 * whole0, -1);
         if (x1 % 2 == 1) // a sine without its cosine
-            kernel(x1 / 2, x1 / 2 + 1, false, x1 - 1, -1);
+            rangeFn(x1 / 2, x1 / 2 + 1, false, x1 - 1, -1);
         return;
     }
     // Split: pairs whose sine, cosine or both are in the block, in ranges where that is the same.
@@ -229,8 +191,75 @@ void PositionalTable::storePairs(const RunState &run, std::int64_t first, std::i
         const bool sine = sine0 <= from && till <= sine1;
         const bool cosine = cosine0 <= from && till <= cosine1;
         if (sine || cosine)
-            kernel(from, till, false, sine ? from : -1, cosine ? h + from : -1);
+            rangeFn(from, till, false, sine ? from : -1, cosine ? h + from : -1);
     }
+}
+
+void PositionalTable::storePairs(const RunState &run, std::int64_t first, std::int64_t end, const Block &block,
+                                 const Destination &to) const
+{
+    forEachColumnRange(first, end, block,
+                       [&](std::int64_t from, std::int64_t till, bool interleaved, std::int64_t sineColumn,
+                           std::int64_t cosineColumn) {
+                           const std::int64_t k = from - run.range.first;
+                           PairRun pairs {run.sines + k,
+                                          run.cosines + k,
+                                          run.step.cos + k,
+                                          run.step.sin + k,
+                                          till - from,
+                                          run.rows,
+                                          run.advancePast,
+                                          interleaved,
+                                          {},
+                                          {},
+                                          {},
+                                          run.streaming,
+                                          run.combine};
+                           for (int r = 0; r < run.rows; ++r) {
+                               if (interleaved)
+                                   pairs.interleavedRows[r] = to(r, sineColumn);
+                               pairs.sineRows[r] = !interleaved && sineColumn >= 0 ? to(r, sineColumn) : nullptr;
+                               pairs.cosineRows[r] = !interleaved && cosineColumn >= 0 ? to(r, cosineColumn) : nullptr;
+                           }
+                           rotatePairs(pairs);
+                       });
+}
+
+void PositionalTable::fillHops(const Block &block, BlockRef out, bool streaming, PairValues values) const
+{
+    const PairRange pairs = pairsFor(block.col0, block.cols);
+    // The block's column ranges, the same for every run: taken once, not at every hop.
+    struct ColumnRange
+    {
+        std::int64_t from;
+        std::int64_t till;
+        bool interleaved;
+        std::int64_t firstColumn;
+        std::int64_t secondColumn;
+    };
+    std::vector<ColumnRange> ranges;
+    forEachColumnRange(pairs.first, pairs.first + pairs.count, block,
+                       [&](std::int64_t from, std::int64_t till, bool interleaved, std::int64_t firstColumn,
+                           std::int64_t secondColumn) {
+                           ranges.push_back({from, till, interleaved, firstColumn, secondColumn});
+                       });
+    const std::int64_t stride = out.outerStride();
+    forEachExactRun(block.row0, block.rows, pairs, kHopRows,
+                    [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
+                        bool advancePast) {
+                        const auto at = [&](std::int64_t column) {
+                            return column < 0 ? nullptr : out.row(p - block.row0).data() + (column - block.col0);
+                        };
+                        for (const ColumnRange &range : ranges) {
+                            const std::int64_t k = range.from - pairs.first;
+                            rotatePairRows(PairRows {
+                                sines + k, cosines + k, step.cos + k, step.sin + k, range.till - range.from,
+                                static_cast<int>(count), advancePast, range.interleaved,
+                                range.interleaved ? at(range.firstColumn) : nullptr,
+                                range.interleaved ? nullptr : at(range.firstColumn),
+                                range.interleaved ? nullptr : at(range.secondColumn), stride, values, streaming});
+                        }
+                    });
 }
 
 void PositionalTable::forEachTile(const Block &block, const TileSink &sink) const
@@ -259,7 +288,7 @@ void PositionalTable::forEachTile(const Block &block, const TileSink &sink) cons
     }
     const PairRange pairs = pairsFor(block.col0, block.cols);
     forEachExactRun(
-        block.row0, block.rows, pairs,
+        block.row0, block.rows, pairs, kRunRows,
         [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
             bool advancePast) {
             const RunState run {pairs, sines, cosines, step, static_cast<int>(count), advancePast, false, nullptr};
@@ -284,17 +313,15 @@ void PositionalTable::fill(const Block &block, BlockRef out, bool streaming, con
 {
     if (block.isEmpty())
         return;
-    if (m_angles == Angles::Float32) {
-        for (std::int64_t r = 0; r < block.rows; ++r) {
-            for (std::int64_t c = 0; c < block.cols; ++c)
-                out(r, c) = float32Value(block.row0 + r, block.col0 + c);
-        }
+    const PairRange pairs = pairsFor(block.col0, block.cols);
+    // Narrow rows go a hop at a time, from one pass over their state.
+    if (m_angles == Angles::Float32 || (!combine && pairs.count <= kNarrowPairs)) {
+        fillValues(block, out, PairValues::SineCosine, streaming);
         return;
     }
-    const PairRange pairs = pairsFor(block.col0, block.cols);
     // The pairs of `range` through all the block's rows, a run of rows at a time.
     const auto fillPairs = [&](PairRange range) {
-        forEachExactRun(block.row0, block.rows, range,
+        forEachExactRun(block.row0, block.rows, range, kRunRows,
                         [&](std::int64_t p, std::int64_t count, double *sines, double *cosines, const Rotation &step,
                             bool advancePast) {
                             const RunState run {range,
@@ -325,12 +352,27 @@ void PositionalTable::fill(const Block &block, BlockRef out, bool streaming, con
     });
 }
 
-float PositionalTable::float32Value(std::int64_t p, std::int64_t column) const
+void PositionalTable::fillValues(const Block &block, BlockRef out, PairValues values, bool streaming) const
+{
+    if (block.isEmpty())
+        return;
+    if (m_angles == Angles::Float32) {
+        for (std::int64_t r = 0; r < block.rows; ++r) {
+            for (std::int64_t c = 0; c < block.cols; ++c)
+                out(r, c) = float32Value(block.row0 + r, block.col0 + c, values);
+        }
+        return;
+    }
+    fillHops(block, out, streaming, values);
+}
+
+float PositionalTable::float32Value(std::int64_t p, std::int64_t column, PairValues values) const
 {
     // The float32 angle float(p) * float(w), the way float32 frameworks form it.
     const ColumnRole role = Frequencies::role(column, m_dModel, m_layout);
+    const bool isCos = values == PairValues::SineCosine ? role.isCos : values == PairValues::Cosines;
     const auto angle = static_cast<double>(static_cast<float>(p) * m_wFloat[role.pair]);
-    return static_cast<float>(m_amplitude * (role.isCos ? std::cos(angle) : std::sin(angle)));
+    return static_cast<float>(m_amplitude * (isCos ? std::cos(angle) : std::sin(angle)));
 }
 
 void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) const
@@ -341,7 +383,7 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
     std::vector<float> row(static_cast<std::size_t>(block.cols));
     float *dst = row.data();
     forEachExactRun(
-        block.row0, block.rows, pairs,
+        block.row0, block.rows, pairs, kRunRows,
         [&](std::int64_t p0, std::int64_t count, double *s, double *c, const Rotation &step, bool advancePast) {
             for (std::int64_t p = p0; p < p0 + count; ++p) {
                 for (std::int64_t col = 0; col < block.cols; ++col) {
@@ -351,7 +393,7 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
                     dst[col] = static_cast<float>(float32Value - exact);
                 }
                 if (p + 1 < p0 + count || advancePast)
-                    rotate(s, c, step.cos, step.sin, pairs.count);
+                    rotateState(s, c, step.cos, step.sin, pairs.count);
                 sink(p, dst);
             }
         });

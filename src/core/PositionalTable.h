@@ -35,6 +35,10 @@ public:
     static constexpr std::int64_t kHopRows = 32;
     // Rows computed together from one pass over the state (a divisor of kHopRows).
     static constexpr std::int64_t kRunRows = PairRun::kMaxRows;
+    // The widest block, in pairs, that fill() computes a whole hop of rows at a time from one
+    // pass over the state (PairRows): a run of kRunRows rows of so few pairs writes too little
+    // to pay for the pass's set-up (docs/ARCHITECTURE.md, Performance).
+    static constexpr std::int64_t kNarrowPairs = 512;
     // Pairs taken through a run together, from pair 0 on: their state stays in the first-level
     // cache while they go through the run's rows, and, where fill() has no combine, through all
     // of the block's rows.
@@ -77,6 +81,10 @@ public:
     // caller fences). With `combine` (exact angles only), each run's values are combined as it
     // says on their way to `out`; it is asked once per run of rows, for their whole width.
     void fill(const Block &block, BlockRef out, bool streaming = false, const CombineSource &combine = {}) const;
+    // Fills `out` like fill() without a combine, each pair's two columns holding `values`: one of
+    // its sine and cosine in both is RoPE's sin or cos table as HF returns it. A hop of rows at
+    // a time, at any width.
+    void fillValues(const Block &block, BlockRef out, PairValues values, bool streaming = false) const;
     // float32-angle value minus the exact value (float64), rounded to float32.
     void forEachErrorRow(const Block &block, const RowSink &sink) const;
 
@@ -108,21 +116,30 @@ private:
     using Destination = std::function<float *(int r, std::int64_t column)>;
 
     PairRange pairsFor(std::int64_t col0, std::int64_t cols) const;
-    // Calls runFn(p, count, sin, cos, step, advancePast) for runs of at most kRunRows
-    // consecutive rows p .. p + count - 1 of the block, with the exact state (double) of the
-    // pairs in `pairs` at row p. runFn advances the state by `step` from row to row and, where
-    // `advancePast` is set, past the run's last row; the recurrence does the rest.
+    // Calls runFn(p, count, sin, cos, step, advancePast) for runs of at most `runRows` (at most
+    // kHopRows) consecutive rows p .. p + count - 1 of the block, with the exact state (double)
+    // of the pairs in `pairs` at row p. runFn advances the state by `step` from row to row and,
+    // where `advancePast` is set, past the run's last row; the recurrence does the rest.
     template<typename RunFn>
-    void forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, RunFn &&runFn) const;
+    void forEachExactRun(std::int64_t row0, std::int64_t rows, PairRange pairs, std::int64_t runRows,
+                         RunFn &&runFn) const;
+    // The block's columns of pairs [first, end) in ranges of pairs whose columns lie alike:
+    // rangeFn(from, till, interleaved, firstColumn, secondColumn), the pairs' columns from
+    // firstColumn on (interleaved), or their first values' from firstColumn and their second
+    // values' from secondColumn, either -1 for none.
+    template<typename RangeFn>
+    void forEachColumnRange(std::int64_t first, std::int64_t end, const Block &block, RangeFn &&rangeFn) const;
     // Writes the block's columns of pairs [first, end) for the run's rows to `to`, advancing
     // their state.
     void storePairs(const RunState &run, std::int64_t first, std::int64_t end, const Block &block,
                     const Destination &to) const;
+    // The block's rows a hop at a time, all its pairs from one pass over the state.
+    void fillHops(const Block &block, BlockRef out, bool streaming, PairValues values) const;
     // The block's columns of pairs [first, end): one range in the interleaved layout, up to two
     // in the split one (sines, then cosines). Returns how many.
     int columnsOf(std::int64_t first, std::int64_t end, const Block &block, Block (&ranges)[2]) const;
-    // The value of cell (p, column) with float32 angles.
-    float float32Value(std::int64_t p, std::int64_t column) const;
+    // The value of cell (p, column) with float32 angles, the pair's columns holding `values`.
+    float float32Value(std::int64_t p, std::int64_t column, PairValues values = PairValues::SineCosine) const;
 
     std::int64_t m_dModel;
     Layout m_layout;

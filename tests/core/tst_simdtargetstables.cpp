@@ -39,6 +39,8 @@ private slots:
     void eachTargetRuns();
     void positionalTable_data();
     void positionalTable();
+    void pairValues_data();
+    void pairValues();
     void engineTables_data();
     void engineTables();
 };
@@ -140,6 +142,77 @@ void TestSimdTargetsTables::positionalTable()
     }
 }
 
+void TestSimdTargetsTables::pairValues_data()
+{
+    QTest::addColumn<std::int64_t>("dModel");
+    QTest::addColumn<Layout>("layout");
+    QTest::addColumn<PairValues>("values");
+    QTest::addColumn<Block>("block");
+    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
+        const char *l = layout == Layout::Interleaved ? "interleaved" : "split";
+        for (const PairValues values : {PairValues::Sines, PairValues::Cosines}) {
+            const char *v = values == PairValues::Sines ? "sines" : "cosines";
+            // Pairs ending in a partial vector, rows wider than fill()'s narrow ones; across hops
+            // and an anchor, from mid-hop and mid-row, one row of two columns, rows near 2^24.
+            for (const std::int64_t d : {72, 61, 1030}) {
+                QTest::addRow("%s %s d=%lld whole, rows 1000..1100", l, v, static_cast<long long>(d))
+                    << d << layout << values << Block {1000, 100, 0, d};
+                QTest::addRow("%s %s d=%lld columns 3..d-2 from row 29", l, v, static_cast<long long>(d))
+                    << d << layout << values << Block {29, 40, 3, d - 5};
+                QTest::addRow("%s %s d=%lld columns h-1..h+1", l, v, static_cast<long long>(d))
+                    << d << layout << values << Block {7, 33, (d + 1) / 2 - 1, 3};
+                QTest::addRow("%s %s d=%lld near 2^24", l, v, static_cast<long long>(d))
+                    << d << layout << values << Block {reference::kTwoTo24 - 37, 37, 0, d};
+            }
+            QTest::addRow("%s %s d=2 one row", l, v) << std::int64_t(2) << layout << values << Block {5, 1, 0, 2};
+        }
+    }
+}
+
+// fillValues(), the table of RoPE's cos and sin tables: both columns of pair i hold its sine, or
+// its cosine, within 1e-6 of float64 and identical on every target, through the caches or
+// around them.
+void TestSimdTargetsTables::pairValues()
+{
+    QFETCH(std::int64_t, dModel);
+    QFETCH(Layout, layout);
+    QFETCH(PairValues, values);
+    QFETCH(Block, block);
+    const double base = 10000.0;
+    const PositionalTable table(dModel, base, layout, Angles::Exact);
+    const auto results = onEveryTarget<std::vector<RowMatrixXf>>([&] {
+        RowMatrixXf filled = nanTable(block.rows, block.cols);
+        table.fillValues(block, filled, values);
+        RowMatrixXf streamed = nanTable(block.rows, block.cols);
+        table.fillValues(block, streamed, values, true);
+        streamFence();
+        return std::vector<RowMatrixXf> {filled, streamed};
+    });
+    for (std::size_t t = 0; t < results.size(); ++t) {
+        for (std::size_t k = 0; k < 2; ++k) {
+            const QString difference
+                = reference::firstBitDifference(results[0][0], results[t][k], block.row0, block.col0);
+            QVERIFY2(difference.isEmpty(),
+                     qPrintable(targetName(t) + u" way "_s + QString::number(k) + u": "_s + difference));
+        }
+    }
+    const RowMatrixXf &got = results[0][0];
+    for (std::int64_t r = 0; r < block.rows; ++r) {
+        for (std::int64_t c = 0; c < block.cols; ++c) {
+            const std::int64_t p = block.row0 + r;
+            const std::int64_t j = block.col0 + c;
+            // The value of column j's pair, the product p * w carried exactly (hi + lo).
+            const double w = reference::omega(reference::role(j, dModel, layout).pair, dModel, base);
+            const double hi = double(p) * w;
+            const double lo = std::fma(double(p), w, -hi);
+            const double exact
+                = values == PairValues::Sines ? std::sin(hi) + std::cos(hi) * lo : std::cos(hi) - std::sin(hi) * lo;
+            QVERIFY2(std::abs(double(got(r, c)) - exact) <= 1e-6,
+                     qPrintable(u"(%1, %2): %3, float64 %4"_s.arg(p).arg(j).arg(got(r, c)).arg(exact)));
+        }
+    }
+}
+
 void TestSimdTargetsTables::engineTables_data()
 {
     QTest::addColumn<Params>("params");
@@ -167,6 +240,34 @@ void TestSimdTargetsTables::engineTables_data()
                 << params(d, Layout::Split, DropoutMode::Embedding, Compose::Sum) << quantity;
             QTest::addRow("%s d=%lld concat, protect-special", qPrintable(name), static_cast<long long>(d))
                 << params(d, Layout::Interleaved, DropoutMode::ProtectSpecial, Compose::Concat) << quantity;
+        }
+    }
+    // RoPE's cos and sin tables: a head whose pairs end in a partial vector, a partial rotary dim,
+    // and yarn's attention factor, in both layouts.
+    Params head;
+    head.encoding = Encoding::Rope;
+    head.maxLen = 300;
+    head.dModel = 128;
+    head.rope.headDim = 72;
+    Params partial = head;
+    partial.rope.headDim = 128;
+    partial.rope.partialRotaryFactor = 0.25;
+    Params yarn = head;
+    yarn.rope.type = RopeType::Yarn;
+    yarn.rope.factor = 32.0;
+    yarn.rope.theta = 150000.0;
+    yarn.rope.originalMaxLen = 4096;
+    yarn.rope.attentionFactor = 1.25;
+    for (const Quantity quantity : {Quantity::RopeCos, Quantity::RopeSin}) {
+        const QString name = Quantities::name(quantity);
+        for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
+            const char *l = layout == RopeLayout::Half ? "half" : "interleaved";
+            for (const auto &[setting, p] : {std::pair {"head_dim 72", head}, std::pair {"partial 0.25", partial},
+                                             std::pair {"yarn, attention factor", yarn}}) {
+                Params laidOut = p;
+                laidOut.rope.layout = layout;
+                QTest::addRow("%s %s, %s", qPrintable(name), setting, l) << laidOut << quantity;
+            }
         }
     }
 }

@@ -1,6 +1,5 @@
 #include "RopeRotation.h"
 
-#include "core/StreamStore.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
@@ -9,68 +8,21 @@
 namespace posenc {
 
 RopeRotation::RopeRotation(const Params &params)
+    : RopeRotation(params, RopeFrequencies::schedule(params))
+{ }
+
+RopeRotation::RopeRotation(const Params &params, const FrequencySchedule &schedule)
     : m_headDim(params.rope.headDim)
     , m_pairs(RopeFrequencies::pairs(params.rope))
     , m_layout(params.rope.layout)
-    , m_kernel(2 * RopeFrequencies::pairs(params.rope), RopeFrequencies::schedule(params), Layout::Split, Angles::Exact)
+    , m_kernel(2 * m_pairs, schedule, Layout::Split, Angles::Exact)
+    , m_tables(2 * m_pairs, schedule, m_layout == RopeLayout::Half ? Layout::Split : Layout::Interleaved, Angles::Exact)
 { }
-
-RopeRotation::PairSpan RopeRotation::pairsOf(std::int64_t col0, std::int64_t colEnd) const
-{
-    const std::int64_t h = m_pairs;
-    colEnd = std::min(colEnd, 2 * h);
-    if (col0 >= colEnd)
-        return {};
-    if (m_layout == RopeLayout::Interleaved)
-        return {col0 / 2, (colEnd - 1) / 2 + 1};
-    // Half: column c holds pair c mod h; columns on both sides of h read pairs from 0 on.
-    if (col0 < h && colEnd > h)
-        return {0, h};
-    return {col0 % h, (colEnd - 1) % h + 1};
-}
 
 void RopeRotation::fillTable(bool cosine, const Block &block, BlockRef out, bool streaming) const
 {
-    const PairSpan span = pairsOf(block.col0, block.colEnd());
-    if (block.isEmpty() || span.end <= span.first)
-        return;
-    const std::int64_t h = m_pairs;
-    const std::int64_t pairCount = span.end - span.first;
-    // The kernel's sines are its columns [0, h), its cosines [h, 2h). A chunk of rows of the
-    // pairs asked for is filled into this thread's buffer, which stays in the cache, then each
-    // output row is written once from it (around the caches with `streaming`).
-    const std::int64_t offset = cosine ? h : 0;
-    const std::int64_t chunkRows = std::clamp<std::int64_t>(kChunkBytes / (4 * pairCount), 1, block.rows);
-    thread_local RowMatrixXf t_chunk;
-    if (t_chunk.rows() < chunkRows || t_chunk.cols() != pairCount)
-        t_chunk.resize(chunkRows, pairCount);
-    thread_local std::vector<float> t_row;
-    t_row.resize(static_cast<std::size_t>(block.cols));
-    const std::int64_t col0 = block.col0;
-    const std::int64_t colEnd = block.colEnd();
-    for (std::int64_t r0 = 0; r0 < block.rows; r0 += chunkRows) {
-        const std::int64_t rows = std::min(chunkRows, block.rows - r0);
-        m_kernel.fill({block.row0 + r0, rows, offset + span.first, pairCount}, t_chunk.topRows(rows));
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const float *src = t_chunk.row(r).data() - span.first; // src[i]: pair i
-            float *to = out.row(r0 + r).data();
-            // Column c of the output holds pair c mod h (half) or c / 2 (interleaved).
-            float *row = streaming ? t_row.data() : to;
-            if (m_layout == RopeLayout::Half) {
-                for (const std::int64_t base : {std::int64_t(0), h}) {
-                    const std::int64_t c0 = std::max(col0, base + span.first);
-                    const std::int64_t c1 = std::min(colEnd, base + span.end);
-                    if (c0 < c1)
-                        std::copy(src + (c0 - base), src + (c1 - base), row + (c0 - col0));
-                }
-            } else {
-                for (std::int64_t c = col0; c < colEnd; ++c)
-                    row[c - col0] = src[c / 2];
-            }
-            if (streaming)
-                streamCopy(to, row, block.cols);
-        }
-    }
+    // Half's columns c and h + c, and interleaved's 2i and 2i + 1, hold the same value of a pair.
+    m_tables.fillValues(block, out, cosine ? PairValues::Cosines : PairValues::Sines, streaming);
 }
 
 void RopeRotation::rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const

@@ -25,8 +25,9 @@ public:
     RopeLayout layout() const { return m_layout; }
 
     // A block of rope-cos (`cosine`) or rope-sin: L x rotary_dim, the pair of column c being
-    // c mod h (half) or c / 2 (interleaved). Each output row is written once, from the kernel's
-    // runs of rows; `streaming` writes around the caches where a row is vector-aligned.
+    // c mod h (half) or c / 2 (interleaved). The kernel writes each cell once, a hop of rows at a
+    // time (PositionalTable::fillValues); `streaming` writes around the caches where a row is
+    // vector-aligned.
     void fillTable(bool cosine, const Block &block, BlockRef out, bool streaming) const;
 
     // Rows row0 .. row0 + rows - 1 of the head's input x (headDim columns each, row r at
@@ -36,21 +37,16 @@ public:
     void rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const;
 
 private:
-    // The bytes of kernel values a fill holds at once: within the second-level cache.
-    static constexpr std::int64_t kChunkBytes = std::int64_t(64) << 10;
-    // The pairs a block of the table's or of the head's columns reads: [first, end).
-    struct PairSpan
-    {
-        std::int64_t first = 0;
-        std::int64_t end = 0;
-    };
-    PairSpan pairsOf(std::int64_t col0, std::int64_t colEnd) const;
+    RopeRotation(const Params &params, const FrequencySchedule &schedule);
 
     std::int64_t m_headDim;
     std::int64_t m_pairs; // h: rotary_dim / 2
     RopeLayout m_layout;
     // 2h columns in the split layout: af * sin(p w_i) in column i, af * cos(p w_i) in h + i.
     PositionalTable m_kernel;
+    // 2h columns in the model's layout (split for half), which the cos and sin tables fill with
+    // one of the two values in both columns of a pair.
+    PositionalTable m_tables;
 };
 
 } // namespace posenc
