@@ -2,6 +2,7 @@
 
 #include "BudgetAdvice.h"
 #include "ConfigCheckCommand.h"
+#include "Description.h"
 #include "ExitCode.h"
 #include "Interrupt.h"
 #include "ParamOptions.h"
@@ -24,6 +25,8 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
+
+using Description::jsonString;
 
 // Exit 1: the table is not correct (a mistake, or nothing the check knows).
 constexpr int kExitNotCorrect = 1;
@@ -89,20 +92,6 @@ QString storedWords(StoredType stored)
         return u"text"_s;
     }
     return {};
-}
-
-QString jsonString(const QString &text)
-{
-    QString out = u"\""_s;
-    for (const QChar c : text) {
-        if (c == u'"' || c == u'\\')
-            out += u'\\' + QString(c);
-        else if (c.unicode() < 0x20)
-            out += u"\\u%1"_s.arg(int(c.unicode()), 4, 16, QChar(u'0'));
-        else
-            out += c;
-    }
-    return out + u'"';
 }
 
 template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (*text)(T))

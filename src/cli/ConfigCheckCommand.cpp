@@ -9,8 +9,6 @@
 #include "io/ModelConfigFile.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
-#include <QJsonDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +19,8 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
+
+using Description::jsonString;
 
 const QString kCommand = u"posenc check"_s;
 // The window opens at most this many positions, as the presets do, to stay responsive.
@@ -73,12 +73,6 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
     if (!o.screenshot.isEmpty() && !o.open)
         return usageError(u"--screenshot: only with --open"_s);
     return o;
-}
-
-QString jsonString(const QString &text)
-{
-    const QByteArray array = QJsonDocument(QJsonArray {text}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(array.mid(1, array.size() - 2));
 }
 
 // A config's number as it reads back: a whole one written out (1000000, not 1e+06).

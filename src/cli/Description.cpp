@@ -7,6 +7,9 @@
 #include "core/rope/RopeFrequencies.h"
 #include "core/t5/T5Buckets.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+
 #include <type_traits>
 
 using namespace Qt::StringLiterals;
@@ -140,13 +143,19 @@ QStringList keys(Encoding encoding)
     return list;
 }
 
+QString jsonString(const QString &text)
+{
+    const QByteArray array = QJsonDocument(QJsonArray {text}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(array.mid(1, array.size() - 2));
+}
+
 // The value as text: JSON's where `json`, else the same without the quotes of a word.
 QString text(const Value &value, bool json)
 {
     if (std::holds_alternative<std::monostate>(value))
         return u"null"_s;
     if (const auto *word = std::get_if<QString>(&value))
-        return json ? u"\"%1\""_s.arg(*word) : *word;
+        return json ? jsonString(*word) : *word;
     if (const auto *integer = std::get_if<std::int64_t>(&value))
         return QString::number(*integer);
     if (const auto *truth = std::get_if<bool>(&value))

@@ -29,5 +29,7 @@ QStringList keys(Encoding encoding);
 // The value as text: JSON's where `json`, else the same without the quotes of a word (a list's
 // items joined by ',').
 QString text(const Value &value, bool json);
+// `text` as a JSON string, quoted and escaped (QJsonDocument's escaping).
+QString jsonString(const QString &text);
 
 } // namespace posenc::Description
