@@ -7,8 +7,10 @@
 #include "EngineTable.h"
 
 #include "core/Engine.h"
+#include "core/deberta/DebertaBuckets.h"
 #include "core/t5/T5Buckets.h"
 
+#include <QFile>
 #include <QTest>
 
 #include <cmath>
@@ -150,6 +152,7 @@ private slots:
     void t5FirstDistancesStartEachBucket();
     void debertaAtTheIssuesDistances();
     void debertaFloat32AgainstFloat64BelowDistance65536();
+    void bucketsEqualTorchsOwnOutput();
     void blocksAloneAreTheWholeTable();
     void tablesNeedTheirEncoding();
 };
@@ -299,6 +302,50 @@ void TestBucketTables::debertaFloat32AgainstFloat64BelowDistance65536()
     // follows.
     QCOMPARE(found, (QList<qint64> {-65317, 65317}));
     QCOMPARE(debertaFloat32(65317, 256, 512), debertaFloat64(65317, 256, 512) - 1);
+}
+
+// torch's own output (tests/data/make_bucket_fixture.py ran HF's functions in torch 1.13, CPU):
+// every |relative| to 300 and the distances below 65536 where the float64 logarithm lies within
+// 1e-4 of a rounding boundary, so that a float32 step taken otherwise than torch's shows here.
+void TestBucketTables::bucketsEqualTorchsOwnOutput()
+{
+    QFile file(QStringLiteral(POSENC_TORCH_BUCKETS));
+    QVERIFY2(file.open(QIODevice::ReadOnly | QIODevice::Text), qPrintable(file.fileName()));
+    int t5Rows = 0;
+    int debertaRows = 0;
+    int nearBoundary = 0;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine().trimmed();
+        if (line.isEmpty() || line.startsWith('#'))
+            continue;
+        const QList<QByteArray> f = line.split(',');
+        QCOMPARE(f.size(), 6);
+        const std::int64_t buckets = f[1].toLongLong();
+        const std::int64_t reach = f[2].toLongLong();
+        const bool bidirectional = f[3] == "1";
+        const std::int64_t relative = f[4].toLongLong();
+        const std::int64_t expected = f[5].toLongLong();
+        std::int64_t got = 0;
+        std::int64_t float64 = 0;
+        if (f[0] == "t5") {
+            got = T5Buckets::bucket(relative, buckets, reach, bidirectional);
+            float64 = t5Float64(relative, buckets, reach, bidirectional);
+            ++t5Rows;
+        } else {
+            QCOMPARE(f[0], QByteArray("deberta"));
+            got = DebertaBuckets::bucket(relative, buckets, reach);
+            float64 = debertaFloat64(relative, buckets, reach);
+            ++debertaRows;
+        }
+        nearBoundary += float64 != expected;
+        if (got != expected)
+            QFAIL(qPrintable(
+                QStringLiteral("%1: torch %2, posenc %3").arg(QString::fromLatin1(line)).arg(expected).arg(got)));
+    }
+    // The fixture is whole, and holds the positions where torch's float32 parts from float64.
+    QVERIFY(t5Rows >= 4 * (601 + 2));
+    QVERIFY(debertaRows >= 2 * (601 + 2));
+    QVERIFY2(nearBoundary > 0, "no position where float32 and float64 part");
 }
 
 void TestBucketTables::blocksAloneAreTheWholeTable()
