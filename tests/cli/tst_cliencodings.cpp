@@ -480,7 +480,7 @@ void TestCliEncodings::badBiasValuesExitTwo_data()
          u"ln(max_distance / max_exact)"_s, u"got 16"_s});
     row("T5 max distance 8 of 16 causal",
         {u"--encoding"_s, u"t5"_s, u"--t5-causal"_s, u"--t5-buckets"_s, u"16"_s, u"--t5-max-distance"_s, u"8"_s},
-        {u"--t5-max-distance: must be an integer in [9, 16777216]"_s, u"max_exact 8"_s, u"got 8"_s});
+        {u"--t5-max-distance: must be an integer in [9, 16777216]"_s, u"max_exact = 8"_s, u"got 8"_s});
     row("odd DeBERTa", {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"255"_s},
         {u"--deberta-buckets: is odd"_s, u"it must be an even integer in [2, 65536]; got 255"_s});
     row("DeBERTa max position too small", {u"--encoding"_s, u"deberta"_s, u"--deberta-max-position"_s, u"129"_s},

@@ -83,17 +83,18 @@ ParamSpec bucketsRow()
 
 ParamSpec maxDistanceRow()
 {
-    // Above buckets / 2, so that the logarithmic buckets span distances beyond max_exact (at most
-    // buckets / 2): the reference divides by ln(max_distance / max_exact).
+    // Above buckets / 2 for either mask: a config's encoder (max_exact buckets / 4) and decoder
+    // (max_exact buckets / 2) share max_distance, and the reference divides by
+    // ln(max_distance / max_exact), so the decoder needs max_distance > buckets / 2.
     const auto lowest = [](const Params &p) { return bucketsValid(p) ? p.t5.buckets / 2 + 1 : 2; };
     const auto bounds
         = [lowest](const Params &p) { return std::pair<std::int64_t, std::int64_t>(lowest(p), Params::kMaxLen); };
     const auto note = [](const Params &p) {
         if (!bucketsValid(p))
             return QString();
-        return u" (more than t5-buckets / 2 = %1: the logarithmic buckets run from max_exact %2 to max_distance, "
-               "and the reference divides by ln(max_distance / max_exact))"_s.arg(p.t5.buckets / 2)
-                   .arg(T5Buckets::maxExact(p.t5.buckets, !p.t5.causal));
+        return u" (more than t5-buckets / 2 = %1: a T5 config gives its encoder and its decoder the same "
+               "max_distance, the decoder's causal buckets run logarithmically from max_exact = %1, and the "
+               "reference divides by ln(max_distance / max_exact))"_s.arg(p.t5.buckets / 2);
     };
     ParamSpec s = ParamRows::integer(
         u"t5-max-distance"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; }, bounds);

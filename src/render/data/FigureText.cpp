@@ -204,7 +204,7 @@ QString parametersText(Quantity quantity, const Params &params)
             parts.append(u"%1, %2"_s.arg(scaleText(params), sigmaText(params)));
         break;
     case Quantity::AlibiSlopes:
-        parts.append(u"H = %1 heads"_s.arg(params.alibi.heads));
+        parts.append(params.alibi.heads == 1 ? u"H = 1 head"_s : u"H = %1 heads"_s.arg(params.alibi.heads));
         break;
     case Quantity::AlibiBias:
         parts.append(u"head %1 of %2, %3, %4"_s.arg(params.alibi.head)

@@ -113,8 +113,8 @@ QList<FigureOption> AlibiAttentionModel::options() const
     query.key = QString::fromUtf16(kQuery);
     query.kind = FigureOption::Kind::Text;
     query.valueName = u"I"_s;
-    query.help = u"the query position, 0 .. max-len - 1; empty: the last under alibi's causal mask "
-                 "(alibi-attention), else the middle one, (max-len - 1)/2"_s;
+    query.help = u"the query position, 0 .. max-len - 1; empty: for alibi-attention under alibi's causal mask the "
+                 "last one, else (and always for families) the middle one, (max-len - 1)/2"_s;
     return {query};
 }
 

@@ -83,13 +83,17 @@ QString interleaveText(std::int64_t heads)
         which = u"its %1, … %2"_s.arg(members.join(u", "_s), ordinal(2 * extra - 1));
     const QString range = extra == 1 ? u"head %1 takes"_s.arg(p + 1) : u"heads %1–%2 take"_s.arg(p + 1).arg(heads);
     const QString series = extra == 1 ? u"the first slope"_s : u"every other slope"_s;
-    return u"%1 %2 of the %3-head series (%4), each halfway between two slopes of heads 1–%5 on a log scale"_s.arg(
-        range, series, QString::number(2 * p), which, QString::number(p));
+    const QString place = extra == 1
+        ? u"above head 1's slope"_s
+        : u"the first above head 1's slope, each other one halfway between two slopes of heads 1–%1 on a log scale"_s
+              .arg(p);
+    return u"%1 %2 of the %3-head series (%4): %5"_s.arg(range, series, QString::number(2 * p), which, place);
 }
 
 QString headText(const AlibiParams &alibi)
 {
-    return u"H = %1 heads, head K = %2 (m = %3)"_s.arg(alibi.heads)
+    return u"H = %1 %2, head K = %3 (m = %4)"_s.arg(alibi.heads)
+        .arg(alibi.heads == 1 ? u"head"_s : u"heads"_s)
         .arg(alibi.head)
         .arg(slopeText(AlibiSlopes::of(alibi.heads, alibi.head)));
 }

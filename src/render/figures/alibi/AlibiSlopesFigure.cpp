@@ -118,8 +118,9 @@ void AlibiSlopesFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     // On a slide or a small view the plot keeps its room: short legends, the interleave alone.
     const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
     const QString p = QString::number(d.geometric);
-    m_geometric->setName(terse ? u"heads 1–%1: 2^(−8k/%1)"_s.arg(p)
-                               : u"heads 1–%1: the geometric series mₖ = 2^(−8k/%1)"_s.arg(p));
+    const QString firstHeads = d.geometric == 1 ? u"head 1"_s : u"heads 1–%1"_s.arg(p);
+    m_geometric->setName(terse ? u"%1: 2^(−8k/%2)"_s.arg(firstHeads, p)
+                               : u"%1: the geometric series mₖ = 2^(−8k/%2)"_s.arg(firstHeads, p));
     MeasuredText::addToLegend(m_geometric, m_legend);
     if (!d.plain.isEmpty()) {
         const QString range = d.heads - d.geometric == 1 ? u"head %1"_s.arg(d.heads)
@@ -129,7 +130,7 @@ void AlibiSlopesFigure::fill(const std::shared_ptr<const FigureData> &data, cons
         m_plain->setName(terse ? u"plain 2^(−8k/%1): wrong"_s.arg(d.heads)
                                : u"plain 2^(−8k/%1) for every head: the bug (mlx#343)"_s.arg(d.heads));
         m_places->setName(terse ? u"their place on the series"_s
-                                : u"their place on the series: halfway between two heads"_s);
+                                : u"their place on the series: head ½, then halfway between two heads"_s);
         MeasuredText::addToLegend(m_interleaved, m_legend);
         if (m_places->visible())
             MeasuredText::addToLegend(m_places, m_legend);

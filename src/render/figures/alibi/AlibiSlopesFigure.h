@@ -10,7 +10,7 @@ namespace posenc {
 // geometric heads joined as a line, the interleaved ones apart in another colour and shape, the
 // plain series a port without the interleave would give dotted beside them, head K ringed, and
 // the interleave said in words under the plot; where there is one, the series is drawn on to
-// head 1/2 and each interleaved slope's place on it (halfway between two heads) marked hollow.
+// head 1/2 and each interleaved slope's place on it (head ½ for the first, then halfway between two heads) marked hollow.
 class AlibiSlopesFigure final : public FigurePlot
 {
 public:

@@ -227,7 +227,8 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     const double growth = static_cast<double>(d.debertaMaxPosition - 1);
     RopePlot::placeShade(m_debertaGrowth, deberta && growth < farthest, growth, farthest);
     RopePlot::vertical(m_debertaMaxPosition, growth, -debertaTop, 2.0 * debertaTop);
-    RopePlot::horizontal(m_debertaSpan, 1.0, farthest, static_cast<double>(d.debertaBuckets));
+    // c2p reads rows -buckets .. buckets - 1 (p2c mirrored): HF clamps bucket + buckets to [0, 2 buckets - 1].
+    RopePlot::horizontal(m_debertaSpan, 1.0, farthest, static_cast<double>(d.debertaBuckets - 1));
     m_debertaLength->setVisible(lengthShown);
     RopePlot::vertical(m_debertaLength, length, -debertaTop, 2.0 * debertaTop);
     if (deberta) {
@@ -241,8 +242,9 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                                    : u"T5 max_distance %1, DeBERTa max_position − 1 = %2"_s.arg(
                                        bucketsCount(d.t5MaxDistance), bucketsCount(d.debertaMaxPosition - 1)));
     add(m_t5MaxDistance);
-    m_debertaSpan->setName(terse ? u"DeBERTa's rows: ±%1"_s.arg(d.debertaBuckets)
-                                 : u"DeBERTa's attention rows: |bucket| ≤ %1"_s.arg(d.debertaBuckets));
+    m_debertaSpan->setName(terse ? u"DeBERTa's rows: −%1 … %2"_s.arg(d.debertaBuckets).arg(d.debertaBuckets - 1)
+                                 : u"DeBERTa's attention rows: −%1 … %2 (c2p; p2c mirrored)"_s.arg(d.debertaBuckets)
+                                       .arg(d.debertaBuckets - 1));
     if (deberta)
         add(m_debertaSpan);
     m_t5Length->setName(u"max-len − 1 = %1"_s.arg(bucketsCount(d.maxLen - 1)));
@@ -269,18 +271,26 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     QStringList caption;
     if (t5 && !terse)
         caption.append(
-            u"T5: exact below %1 (causal %2), logarithmic to max_distance %3; every key farther shares bucket "
-            "%4"_s.arg(d.t5ExactBidirectional)
-                .arg(d.t5ExactCausal)
-                .arg(bucketsCount(d.t5MaxDistance))
-                .arg(d.t5IsCausal ? d.t5Buckets - 1 : d.t5Buckets / 2 - 1));
+            d.t5IsCausal
+                ? u"T5 causal: exact below %1, logarithmic to max_distance %2; every key farther back shares the "
+                  "last bucket, %3"_s.arg(d.t5ExactCausal)
+                      .arg(bucketsCount(d.t5MaxDistance))
+                      .arg(d.t5Buckets - 1)
+                : u"T5: exact below %1 (causal %2), logarithmic to max_distance %3; every key farther shares the "
+                  "last bucket of its side: %4 before the query, %5 after (causal %6)"_s.arg(d.t5ExactBidirectional)
+                      .arg(d.t5ExactCausal)
+                      .arg(bucketsCount(d.t5MaxDistance))
+                      .arg(d.t5Buckets / 2 - 1)
+                      .arg(d.t5Buckets - 1)
+                      .arg(d.t5Buckets - 1));
     if (deberta && !terse)
         caption.append(
-            u"DeBERTa: exact to %1, logarithmic to %2 at distance %3, then uncapped (the attention clamps to "
-            "±%4)"_s.arg(d.debertaMid)
+            u"DeBERTa: exact to %1, logarithmic to %2 at distance %3, then uncapped (the attention clamps c2p "
+            "to −%4 … %5, p2c mirrored)"_s.arg(d.debertaMid)
                 .arg(2 * d.debertaMid - 1)
                 .arg(bucketsCount(d.debertaMaxPosition - 1))
-                .arg(d.debertaBuckets));
+                .arg(d.debertaBuckets)
+                .arg(d.debertaBuckets - 1));
     if (!mapProblem && !d.map.isCellByCell())
         caption.append(terse ? u"a map pixel: the mean bucket of its %1 cells"_s.arg(
                            FigureText::averagedCellsText(d.map.block, d.map.rows, d.map.cols))
