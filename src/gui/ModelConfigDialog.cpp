@@ -203,6 +203,24 @@ void ModelConfigDialog::showCheck(ConfigCheck check)
 
     auto *content = new QWidget;
     m_layers = new QVBoxLayout(content);
+    // The config's own findings first: they concern every layer type below.
+    QList<ConfigFinding> general;
+    for (const ConfigFinding &f : c.findings) {
+        if (f.layerType.isEmpty())
+            general.append(f);
+    }
+    m_hasGeneralFindings = !general.isEmpty();
+    if (!general.isEmpty()) {
+        auto *box = new QGroupBox(tr("The config as a whole"));
+        box->setObjectName(u"configWhole"_s);
+        box->setAccessibleName(tr("The config as a whole"));
+        QFont bold = box->font();
+        bold.setBold(true);
+        box->setFont(bold);
+        auto *layout = new QVBoxLayout(box);
+        layout->addWidget(findingsPanel(general));
+        m_layers->addWidget(box);
+    }
     // Two layer types side by side, as Gemma's local and global layers are read together.
     auto *grid = new QGridLayout;
     const int columns = c.layers.size() > 1 ? 2 : 1;
@@ -211,18 +229,6 @@ void ModelConfigDialog::showCheck(ConfigCheck check)
     for (int col = 0; col < columns; ++col)
         grid->setColumnStretch(col, 1);
     m_layers->addLayout(grid);
-    QList<ConfigFinding> general;
-    for (const ConfigFinding &f : c.findings) {
-        if (f.layerType.isEmpty())
-            general.append(f);
-    }
-    if (!general.isEmpty()) {
-        auto *box = new QGroupBox(tr("The config as a whole"));
-        box->setObjectName(u"configWhole"_s);
-        auto *layout = new QVBoxLayout(box);
-        layout->addWidget(findingsPanel(general));
-        m_layers->addWidget(box);
-    }
     m_layers->addStretch(1);
     m_scroll->setWidget(content);
     emit checked();
@@ -274,8 +280,10 @@ QWidget *ModelConfigDialog::layerPanel(const ConfigLayer &layer)
         if (f.layerType == layer.layerType)
             findings.append(f);
     }
-    QWidget *findingsWidget
-        = findings.isEmpty() ? new QLabel(tr("No findings for these layers.")) : findingsPanel(findings);
+    QWidget *findingsWidget = findings.isEmpty()
+        ? new QLabel(m_hasGeneralFindings ? tr("No findings of these layers alone: see the config's own above.")
+                                          : tr("No findings for these layers."))
+        : findingsPanel(findings);
     layout->addWidget(findingsWidget);
     auto *button = new QPushButton(tr("Set parameters to %1").arg(QString(layer.layerType).replace(u'&', u"&&"_s)));
     button->setObjectName(u"open-"_s + layer.layerType);

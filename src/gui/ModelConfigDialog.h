@@ -71,6 +71,7 @@ private:
     QScrollArea *m_scroll;
     QVBoxLayout *m_layers;
     bool m_checking = false;
+    bool m_hasGeneralFindings = false;
     std::optional<ConfigCheck> m_check;
     QString m_problem;
     QList<std::pair<QString, QPushButton *>> m_buttons;

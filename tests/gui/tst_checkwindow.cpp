@@ -21,6 +21,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPointer>
 #include <QPushButton>
@@ -122,6 +123,7 @@ private slots:
     void aSafetensorsTensorIsChosenThenChecked();
     void filesGivenToTheWindowAreChecked();
     void aModelConfig();
+    void aModelConfigWithAnError();
     void aModelConfigRefused();
     void nothingIsComputedOnTheGuiThread();
     void closingDuringACheckStopsIt();
@@ -524,6 +526,36 @@ void TestCheckWindow::aModelConfig()
     QCOMPARE(window.controlPanel()->params(), after);
     window.history()->stack()->undo();
     QCOMPARE(window.controlPanel()->params(), before);
+}
+
+// An error and a warning: each marked by its severity in words, and the layers the error leaves
+// uncomputable cannot be opened.
+void TestCheckWindow::aModelConfigWithAnError()
+{
+    MainWindow window(start(), nullptr);
+    const QString path = m_dir.filePath(u"odd.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+                  "max_position_embeddings": 8192, "rope_theta": 500000.0, "partial_rotary_factor": 0.5078125,
+                  "rope_scaling": {"type": "linear", "factor": 2.0}})");
+    file.close();
+    ModelConfigDialog *dialog = window.menus()->openModelConfig(path);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 60000);
+    QVERIFY(dialog->check());
+    QVERIFY2(dialog->summary().contains(u"1 error, 1 warning, 0 notes"_s), qPrintable(dialog->summary()));
+    const QLabel *error = dialog->findChild<QLabel *>(u"finding-odd-rotary-dim"_s);
+    QVERIFY(error);
+    QVERIFY2(error->text().startsWith(u"\u2716 error odd-rotary-dim: "_s), qPrintable(error->text()));
+    QCOMPARE(error->accessibleName(), u"error odd-rotary-dim"_s);
+    const QLabel *warning = dialog->findChild<QLabel *>(u"finding-legacy-type-key"_s);
+    QVERIFY(warning);
+    QVERIFY2(warning->text().startsWith(u"\u26A0 warning legacy-type-key: "_s), qPrintable(warning->text()));
+    QVERIFY(dialog->openButton(u"full_attention"_s));
+    QVERIFY(!dialog->openButton(u"full_attention"_s)->isEnabled());
+    dialog->resize(1000, 760);
+    QTest::qWait(0);
+    qInfo().noquote() << TestShots::save(dialog->grab(), u"config-error"_s);
 }
 
 // A file that is no config says why, and shows no layer.
