@@ -249,11 +249,14 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     progressRow->addWidget(m_progressBar, 1);
     progressRow->addWidget(m_cancel);
     auto *plots = new QWidget;
+    m_plots = plots;
+    plots->hide(); // until there is a result to plot
     auto *plotsLayout = new QVBoxLayout(plots);
     plotsLayout->setContentsMargins(0, 0, 0, 0);
     plotsLayout->addWidget(m_errorPlot, 3);
     plotsLayout->addWidget(m_errorCaption);
     plotsLayout->addWidget(m_columnPlot, 2);
+    plotsLayout->addStretch(0); // takes the room of hidden plots
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_report);
     splitter->addWidget(plots);
@@ -438,14 +441,19 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
         m_reference->setToolTip(tr("The table matched no reference the window can show"));
     showColumns();
     if (m.reference) {
+        m_plots->show();
         m_resetView->setEnabled(true);
         m_save->setEnabled(true);
         showBlock({0, m_table->rows(), 0, m_table->cols()});
     } else {
+        // Nothing to compare with: the report alone, and a line that says why there are no plots.
         m_errorCaption->setText(
-            tr("A %1 table has no reference to compare with: no |error| to show.")
-                .arg(CheckWords::encoding(m.encoding).isEmpty() ? tr("unknown") : CheckWords::encoding(m.encoding)));
-        m_errorPlot->replot();
+            m.encoding == TableEncoding::Learned
+                ? tr("A learned table has no formula to compare with: no |table − reference| to show.")
+                : tr("The table matched no reference: no |table − reference| to show."));
+        m_plots->show();
+        m_errorPlot->hide();
+        m_columnPlot->hide();
     }
     emit checked();
 }
@@ -530,8 +538,9 @@ void TableCheckDialog::viewChanged()
         return;
     const QCPRange x = m_panel->axisRect()->axis(QCPAxis::atBottom)->range();
     const QCPRange y = m_panel->axisRect()->axis(QCPAxis::atLeft)->range();
-    const auto first = [](double lower) { return std::int64_t(std::ceil(lower - 0.5)); };
-    const auto end = [](double upper) { return std::int64_t(std::floor(upper + 0.5)); };
+    // Cell r covers [r - 0.5, r + 0.5]: the cells the range touches, whole.
+    const auto first = [](double lower) { return std::int64_t(std::floor(lower + 0.5)); };
+    const auto end = [](double upper) { return std::int64_t(std::ceil(upper - 0.5)) + 1; };
     const std::int64_t c0 = std::max<std::int64_t>(0, first(x.lower));
     const std::int64_t c1 = std::min(m_table->cols(), end(x.upper));
     const std::int64_t r0 = std::max<std::int64_t>(0, first(y.lower));

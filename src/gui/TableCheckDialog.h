@@ -126,6 +126,7 @@ private:
     QCustomPlot *m_errorPlot;
     std::unique_ptr<HeatmapPanel> m_panel;
     QLabel *m_errorCaption;
+    QWidget *m_plots = nullptr; // the heatmap, its caption and the per-column plot
     QCustomPlot *m_columnPlot;
     QPushButton *m_reference;
     QPushButton *m_resetView;

@@ -119,6 +119,8 @@ private slots:
     void aMistakeAtOneCell();
     void aNamedMistakeAgainstTheCorrectTable();
     void thePooledHeatmapKeepsTheLargestError();
+    void aRopeCosTableSetsARope();
+    void anUnknownTableHasNoHeatmap();
     void theReferenceButtonIsOneUndoStep();
     void aSafetensorsTensorIsChosenThenChecked();
     void filesGivenToTheWindowAreChecked();
@@ -283,6 +285,15 @@ void TestCheckWindow::aMistakeAtOneCell()
     QTRY_VERIFY_WITH_TIMEOUT(grids.count() > before, 60000);
     QCOMPARE(dialog->errorGrid().block, (Block {70, 16, 16, 8}));
     QVERIFY(std::abs(dialog->errorGrid().at(int(kBadRow - 70), int(kBadCol - 16)) - kBump) <= 2 * kRounding);
+    // A zoom or a pan of the axes computes the cells now in view.
+    const int zoomed = int(grids.count());
+    QCPAxisRect *rect = dialog->errorPlot()->axisRect();
+    rect->axis(QCPAxis::atBottom)->setRange(15.5, 31.5);
+    rect->axis(QCPAxis::atLeft)->setRange(63.5, 127.5);
+    QTRY_VERIFY_WITH_TIMEOUT(grids.count() > zoomed, 60000);
+    const Block zoom = dialog->errorGrid().block;
+    QVERIFY2(zoom == (Block {64, 64, 16, 16}),
+             qPrintable(u"%1 %2 %3 %4"_s.arg(zoom.row0).arg(zoom.rows).arg(zoom.col0).arg(zoom.cols)));
 }
 
 // Exponents over the column index (DeepCTR#379): the mistake named, and the heatmap is the
@@ -437,6 +448,85 @@ void TestCheckWindow::filesGivenToTheWindowAreChecked()
     QVERIFY(config->check());
     QCOMPARE(config->check()->modelType, u"llama"_s);
     QVERIFY(window.findChildren<TableCheckDialog *>().size() == 1); // nothing else opened
+}
+
+// HF's cos table (L x rotary_dim, rotate_half's layout: the frequencies twice): the reference is
+// RoPE's, the heatmap |table − cos(p θ_i)| cell by cell (the float32 rounding), and the button
+// sets that RoPE.
+void TestCheckWindow::aRopeCosTableSetsARope()
+{
+    constexpr std::int64_t rows = 300;
+    constexpr std::int64_t dim = 32;
+    const auto angle = [](std::int64_t p, std::int64_t c) {
+        const std::int64_t i = c % (dim / 2);
+        return double(p) * std::pow(10000.0, -2.0 * double(i) / double(dim));
+    };
+    RowMatrixXf table(rows, dim);
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t c = 0; c < dim; ++c)
+            table(p, c) = float(std::cos(angle(p, c)));
+    const QString path = m_dir.filePath(u"rotary_cos.npy"_s);
+    QVERIFY(!writeNpy(path, table));
+    MainWindow window(start(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    TableCheckDialog *dialog = window.menus()->checkTable(path);
+    QVERIFY(dialog);
+    dialog->setGridLimit(QSize(4096, 4096));
+    QSignalSpy grids(dialog, &TableCheckDialog::errorGridChanged);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 120000);
+    QVERIFY(dialog->match());
+    const TableMatch &match = *dialog->match();
+    QCOMPARE(match.encoding, TableEncoding::RopeCos);
+    QCOMPARE(match.verdict, CheckVerdict::Correct);
+    QTRY_VERIFY_WITH_TIMEOUT(grids.count() >= 1, 60000);
+    const HeatmapGrid &grid = dialog->errorGrid();
+    QCOMPARE(grid.rows, int(rows));
+    QCOMPARE(grid.cols, int(dim));
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t c = 0; c < dim; ++c) {
+            const double expected = std::abs(double(table(p, c)) - std::cos(angle(p, c)));
+            QVERIFY2(std::abs(grid.at(int(p), int(c)) - expected) <= 3e-7,
+                     qPrintable(
+                         u"cell (%1, %2): %3, expected %4"_s.arg(p).arg(c).arg(grid.at(int(p), int(c))).arg(expected)));
+        }
+    QVERIFY(match.params);
+    QTest::mouseClick(dialog->referenceButton(), Qt::LeftButton);
+    const Params after = window.controlPanel()->params();
+    QCOMPARE(after.encoding, Encoding::Rope);
+    QCOMPARE(after.rope.headDim, dim);
+    QCOMPARE(after.rope.theta, 10000.0);
+    QCOMPARE(after.rope.layout, RopeLayout::Half);
+    QCOMPARE(after.rope.type, RopeType::Default);
+    QCOMPARE(after.rope, match.params->rope);
+}
+
+// Random numbers: unknown, nothing to compare with, so no heatmap and no button.
+void TestCheckWindow::anUnknownTableHasNoHeatmap()
+{
+    RowMatrixXf table(200, 32);
+    std::uint64_t state = 88172645463325252ull; // xorshift64
+    for (std::int64_t i = 0; i < table.size(); ++i) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        table.data()[i] = float(double(state >> 11) / double(std::uint64_t(1) << 53) * 2.0 - 1.0);
+    }
+    const QString path = m_dir.filePath(u"random.npy"_s);
+    QVERIFY(!writeNpy(path, table));
+    MainWindow window(start(), nullptr);
+    TableCheckDialog *dialog = checkAndWait(window, path);
+    QVERIFY(dialog);
+    QVERIFY(dialog->match());
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Unknown);
+    QVERIFY2(dialog->headline().startsWith(u"? unknown"_s), qPrintable(dialog->headline()));
+    QVERIFY2(dialog->reportText().contains(u"verdict: unknown"_s), qPrintable(dialog->reportText()));
+    QVERIFY(!dialog->referenceButton()->isEnabled());
+    QCOMPARE(dialog->errorGrid().rows, 0);
+    QVERIFY(!dialog->errorPlot()->isVisible() && !dialog->columnPlot()->isVisible());
+    dialog->resize(900, 860);
+    QTest::qWait(0);
+    qInfo().noquote() << TestShots::save(dialog->grab(), u"check-unknown"_s);
 }
 
 // The button sets the parameters of the matched reference, and Edit > Undo takes them back.
