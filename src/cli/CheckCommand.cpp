@@ -2,16 +2,17 @@
 
 #include "BudgetAdvice.h"
 #include "ConfigCheckCommand.h"
-#include "Description.h"
 #include "ExitCode.h"
 #include "Interrupt.h"
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
+#include "core/Description.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "core/check/CheckReport.h"
 #include "core/check/TableCheck.h"
 #include "io/TableFile.h"
 
@@ -75,25 +76,6 @@ QString usage()
            "cannot be read (or holds NaN), 4 over the memory budget, 130 interrupted.\n"_s;
 }
 
-QString storedWords(StoredType stored)
-{
-    switch (stored) {
-    case StoredType::Float64:
-        return u"float64"_s;
-    case StoredType::Float32:
-        return u"float32"_s;
-    case StoredType::Float16:
-        return u"float16"_s;
-    case StoredType::BFloat16:
-        return u"bfloat16"_s;
-    case StoredType::Integer:
-        return u"integers"_s;
-    case StoredType::Text:
-        return u"text"_s;
-    }
-    return {};
-}
-
 template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (*text)(T))
 {
     return value ? text(*value) : u"null"_s;
@@ -141,48 +123,6 @@ QString json(const TableMatch &m)
     for (const auto &[key, value] : entries)
         parts.append(u"\"%1\": %2"_s.arg(key, value));
     return u"{"_s + parts.join(u", "_s) + u"}\n"_s;
-}
-
-QString text(const TableMatch &m, const TableRows &table)
-{
-    QStringList lines;
-    lines.append(u"table: %1, %2 x %3, %4"_s.arg(table.name())
-                     .arg(table.rows())
-                     .arg(table.cols())
-                     .arg(storedWords(table.storedType())));
-    QString verdict = CheckWords::verdict(m.verdict);
-    if (!m.mistakes.empty()) {
-        QStringList ids;
-        for (const TableMistake mistake : m.mistakes)
-            ids.append(CheckWords::mistake(mistake));
-        verdict += u" (%1)"_s.arg(ids.join(u", "_s));
-    }
-    lines.append(u"verdict: "_s + verdict);
-    const QString encoding = CheckWords::encoding(m.encoding);
-    if (!encoding.isEmpty())
-        lines.append(u"encoding: "_s + encoding);
-    if (!m.referenceText.isEmpty())
-        lines.append(u"reference: "_s + m.referenceText);
-    if (m.precision)
-        lines.append(u"precision: "_s + CheckWords::precision(*m.precision));
-    if (m.firstPositionRow)
-        lines.append(u"first position row: %1 (row r holds position r %2 %3)"_s.arg(*m.firstPositionRow)
-                         .arg(m.positionOffset.value_or(0) < 0 ? u"-"_s : u"+"_s)
-                         .arg(std::abs(m.positionOffset.value_or(0))));
-    if (m.maxAbsError)
-        lines.append(u"max |error|: %1 at row %2, column %3 (tolerance %4 of |reference| + %5%6)"_s
-                         .arg(NumberText::compact(*m.maxAbsError, 3))
-                         .arg(m.worstRow.value_or(-1))
-                         .arg(m.worstColumn.value_or(-1))
-                         .arg(NumberText::compact(m.tolerance.relative, 3),
-                              NumberText::compact(m.tolerance.absolute, 3),
-                              m.tolerance.perPosition.empty() ? QString() : u" + the float32 angles' rounding"_s));
-    if (!m.deviations.isEmpty())
-        lines.append(u"deviating: "_s + m.deviations);
-    lines.append(u"diagnosis: "_s + m.diagnosis);
-    for (const QString &note : m.notes)
-        lines.append(u"note: "_s + note);
-    return lines.join(u'\n') + u'\n';
 }
 
 // A declared parameter, read and checked by its row as every parameter flag is.
@@ -295,7 +235,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
     TableCheck::conclude(match, verification);
 
-    out << (parser.isSet(jsonOption) ? json(match) : text(match, table));
+    out << (parser.isSet(jsonOption) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return match.verdict == CheckVerdict::Correct ? ExitDone : kExitNotCorrect;
 }
 

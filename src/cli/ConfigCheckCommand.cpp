@@ -1,17 +1,16 @@
 #include "ConfigCheckCommand.h"
 
-#include "Description.h"
 #include "ExitCode.h"
 
-#include "core/NumberText.h"
+#include "core/Description.h"
 #include "core/ParamText.h"
+#include "core/check/CheckReport.h"
 #include "core/check/ModelConfigCheck.h"
 #include "io/ModelConfigFile.h"
 
 #include <QCommandLineParser>
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -23,8 +22,6 @@ namespace {
 using Description::jsonString;
 
 const QString kCommand = u"posenc check"_s;
-// The window opens at most this many positions, as the presets do, to stay responsive.
-constexpr std::int64_t kWindowMaxLen = 131072;
 
 struct Options
 {
@@ -75,79 +72,6 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
     return o;
 }
 
-// A config's number as it reads back: a whole one written out (1000000, not 1e+06).
-QString number(double v)
-{
-    if (std::abs(v) < 1e15 && v == std::floor(v))
-        return QString::number(static_cast<qint64>(v));
-    return NumberText::exact(v);
-}
-
-QString valueText(const ConfigValue &value, bool json)
-{
-    if (std::holds_alternative<std::monostate>(value))
-        return u"null"_s;
-    if (const auto *word = std::get_if<QString>(&value))
-        return json ? jsonString(*word) : *word;
-    if (const auto *integer = std::get_if<std::int64_t>(&value))
-        return QString::number(*integer);
-    if (const auto *flag = std::get_if<bool>(&value))
-        return *flag ? u"true"_s : u"false"_s;
-    if (const auto *list = std::get_if<std::vector<double>>(&value)) {
-        QStringList words;
-        for (const double v : *list)
-            words.append(number(v));
-        return json ? u"["_s + words.join(u", "_s) + u"]"_s : words.join(u", "_s);
-    }
-    return number(std::get<double>(value));
-}
-
-// "0-31", "0-2, 4-6, 8": a layer list in runs.
-QString runs(const std::vector<std::int64_t> &layers)
-{
-    QStringList parts;
-    for (std::size_t i = 0; i < layers.size();) {
-        std::size_t j = i;
-        while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1)
-            ++j;
-        parts.append(j == i ? QString::number(layers[i]) : u"%1-%2"_s.arg(layers[i]).arg(layers[j]));
-        i = j + 1;
-    }
-    return parts.join(u", "_s);
-}
-
-// The keys and values of a layer: its type and layers, its encoding, the config's values, then
-// describe's numbers (null where the layer has no RoPE or cannot be computed).
-QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json)
-{
-    QList<std::pair<QString, QString>> list;
-    list.append({u"layer_type"_s, json ? jsonString(layer.layerType) : layer.layerType});
-    QStringList indices;
-    for (const std::int64_t l : layer.layers)
-        indices.append(QString::number(l));
-    list.append({u"layers"_s,
-                 json ? u"["_s + indices.join(u", "_s) + u"]"_s
-                      : u"%1 (%2)"_s.arg(runs(layer.layers)).arg(layer.layers.size())});
-    const QString encoding = ParamText::toString(layer.params.encoding);
-    list.append({u"encoding"_s, json ? jsonString(encoding) : encoding});
-    list.append({u"described"_s, layer.described ? u"true"_s : u"false"_s});
-    for (const auto &[key, value] : layer.values)
-        list.append({key, valueText(value, json)});
-    // The keys of `posenc describe` for the layer's family, null where the layer cannot be
-    // computed (an error, or a DeBERTa without buckets).
-    const bool computable = layer.described && layer.params.isValid();
-    const auto entries = computable ? Description::entries(layer.params) : std::nullopt;
-    for (const QString &key : Description::keys(layer.params.encoding)) {
-        Description::Value value;
-        for (const auto &[k, v] : entries.value_or(Description::Entries())) {
-            if (k == key)
-                value = v;
-        }
-        list.append({key, Description::text(value, json)});
-    }
-    return list;
-}
-
 bool shown(const ConfigFinding &finding, const QString &layerType)
 {
     return layerType.isEmpty() || finding.layerType.isEmpty() || finding.layerType == layerType;
@@ -162,7 +86,7 @@ void printText(const ConfigCheck &check, const Options &o, QTextStream &out)
         if (!o.layerType.isEmpty() && layer.layerType != o.layerType)
             continue;
         out << '\n';
-        for (const auto &[key, value] : layerEntries(layer, false))
+        for (const auto &[key, value] : CheckReport::layerEntries(layer, false))
             out << key << ": " << value << '\n';
         for (const ConfigFinding &f : check.findings) {
             if (f.layerType == layer.layerType)
@@ -192,7 +116,7 @@ void printJson(const ConfigCheck &check, const Options &o, QTextStream &out)
         if (!o.layerType.isEmpty() && layer.layerType != o.layerType)
             continue;
         QStringList fields;
-        for (const auto &[key, value] : layerEntries(layer, true))
+        for (const auto &[key, value] : CheckReport::layerEntries(layer, true))
             fields.append(u"\"%1\": %2"_s.arg(key, value));
         layers.append(u"{"_s + fields.join(u", "_s) + u"}"_s);
     }
@@ -336,12 +260,11 @@ std::variant<WindowArguments, int> configWindowArguments(const QStringList &argu
         return 1;
     }
     WindowArguments window;
-    window.params = layer->params;
-    if (window.params.maxLen > kWindowMaxLen) {
-        err << kCommand << ": --open: the window opens at max_len " << kWindowMaxLen << " (the model's "
-            << window.params.maxLen << "), as the presets do, to stay responsive\n";
-        window.params.maxLen = kWindowMaxLen;
-    }
+    const CheckReport::WindowParams opened = CheckReport::windowParams(*layer);
+    window.params = opened.params;
+    if (opened.capped)
+        err << kCommand << ": --open: the window opens at max_len " << CheckReport::kWindowMaxLen << " (the model's "
+            << opened.modelMaxLen << "), as the presets do, to stay responsive\n";
     window.paramsGiven = true;
     window.screenshot = o.screenshot;
     return window;

@@ -1,6 +1,6 @@
 #include "DescribeCommand.h"
 
-#include "Description.h"
+#include "core/Description.h"
 #include "ExitCode.h"
 #include "ParamOptions.h"
 

@@ -2,6 +2,8 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -26,14 +28,24 @@ Kind kindOf(const QString &path)
             if (length >= 2 && length <= quint64(std::max<qint64>(0, file.size() - 8)))
                 return Kind::Matrix;
         }
-        if (head.trimmed().startsWith('{'))
+        if (head.trimmed().startsWith('{')) {
+            // A model config (at most 4 MiB, ModelConfigFile) names its model; a session never does.
+            if (file.size() <= (qint64(4) << 20)) {
+                file.seek(0);
+                const QJsonObject object = QJsonDocument::fromJson(file.readAll()).object();
+                if (object.contains(u"model_type"_s) || object.contains(u"architectures"_s))
+                    return Kind::ModelConfig;
+            }
             return Kind::Session;
+        }
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == u"posenc"_s || suffix == u"json"_s)
         return Kind::Session;
     if (suffix == u"npy"_s || suffix == u"safetensors"_s)
         return Kind::Matrix;
+    if (suffix == u"csv"_s)
+        return Kind::CheckTable;
     return Kind::Unknown;
 }
 

@@ -5,6 +5,7 @@
 #include "EmbeddingsController.h"
 #include "ExportController.h"
 #include "FigureView.h"
+#include "FileOpening.h"
 #include "HoverReadout.h"
 #include "LessonController.h"
 #include "MatrixLoader.h"
@@ -338,8 +339,14 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (files.isEmpty())
         return;
     event->acceptProposedAction();
-    for (const QString &file : files)
-        openFile(file);
+    // Shift held: a .npy or .safetensors file is checked (File > Check a table…), not loaded.
+    const bool check = event->modifiers().testFlag(Qt::ShiftModifier);
+    for (const QString &file : files) {
+        if (check && FileOpening::kindOf(file) == FileOpening::Kind::Matrix)
+            m_menus->checkTable(file);
+        else
+            openFile(file);
+    }
 }
 
 void MainWindow::showProblem(const QString &title, const QString &text)

@@ -53,6 +53,8 @@ public:
     ExportController *exports() const { return m_exports; }
     UndoHistory *history() const { return m_history; }
     MatrixLoader *matrixLoader() const { return m_loader; }
+    // The menus: File > Check a table… and File > Open model config… open their dialogs there.
+    WindowMenus *menus() const { return m_menus; }
     // The loaded matrix's statistics beside the PE's closed forms (empty without a matrix).
     QString matrixNote() const;
     // The dashboard's views.

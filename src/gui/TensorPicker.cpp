@@ -11,29 +11,35 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
 TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent,
-                           bool positionTable)
+                           bool positionTable, Purpose purpose)
     : QDialog(parent)
     , m_list(new QTreeWidget(this))
     , m_positionTable(new QCheckBox(tr("This is a learned position table: use it as the learned encoding's"), this))
     , m_askedForTable(positionTable)
+    , m_purpose(purpose)
 {
-    setWindowTitle(tr("Choose a matrix"));
+    const bool check = purpose == Purpose::Check;
+    setWindowTitle(check ? tr("Choose a table to check") : tr("Choose a matrix"));
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(
-        tr("%1 holds %n arrays; choose the matrix to use as embeddings:", nullptr, static_cast<int>(tensors.size()))
-            .arg(QFileInfo(path).fileName()),
-        this));
+    const int count = static_cast<int>(tensors.size());
+    layout->addWidget(
+        new QLabel((check ? tr("%1 holds %n arrays; choose the table of positions to check:", nullptr, count)
+                          : tr("%1 holds %n arrays; choose the matrix to use as embeddings:", nullptr, count))
+                       .arg(QFileInfo(path).fileName()),
+                   this));
     m_list->setObjectName(u"tensorList"_s);
     m_list->setHeaderLabels({tr("Name"), tr("dtype"), tr("shape"), tr("note")});
     m_list->setRootIsDecorated(false);
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     for (const TensorInfo &t : tensors) {
-        const QString why = refusal(t);
+        const QString why = refusal(t, purpose);
         auto *item = new QTreeWidgetItem(m_list, {t.name, t.dtype, t.shapeText(false), why});
         if (!why.isEmpty()) {
             item->setFlags(item->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
@@ -44,9 +50,10 @@ TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &t
     layout->addWidget(m_list, 1);
     m_positionTable->setObjectName(u"positionTableBox"_s);
     layout->addWidget(m_positionTable);
+    m_positionTable->setVisible(!check);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
-    m_ok->setText(tr("Load"));
+    m_ok->setText(check ? tr("Check") : tr("Load"));
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -59,7 +66,7 @@ TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &t
     // The first loadable matrix is chosen to start with, a position table if there is one.
     QString first;
     for (const TensorInfo &t : tensors) {
-        if (!refusal(t).isEmpty())
+        if (!refusal(t, purpose).isEmpty())
             continue;
         if (first.isEmpty() || (looksLikePositionTable(t.name) && !looksLikePositionTable(first)))
             first = t.name;
@@ -68,8 +75,20 @@ TensorPicker::TensorPicker(const QString &path, const std::vector<TensorInfo> &t
     selectionChanged();
 }
 
-QString TensorPicker::refusal(const TensorInfo &tensor)
+QString TensorPicker::refusal(const TensorInfo &tensor, Purpose purpose)
 {
+    if (purpose == Purpose::Check) {
+        // A table of positions is L x d once its dimensions of size 1 are dropped (TableFile).
+        const auto wide
+            = std::count_if(tensor.shape.cbegin(), tensor.shape.cend(), [](std::int64_t n) { return n != 1; });
+        if (!tensor.element)
+            return tr("dtype %1 cannot be read").arg(tensor.dtype);
+        if (std::find(tensor.shape.cbegin(), tensor.shape.cend(), std::int64_t(0)) != tensor.shape.cend())
+            return tr("empty array");
+        if (wide > 2 || tensor.shape.size() < 2)
+            return tr("not a table (%1): positions x columns, dimensions of size 1 aside").arg(tensor.shapeText(false));
+        return {};
+    }
     if (!tensor.isMatrix())
         return tr("not a matrix (%1-D): embeddings need a 2-D matrix").arg(tensor.shape.size());
     if (!tensor.element)

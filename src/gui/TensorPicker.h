@@ -21,12 +21,16 @@ class TensorPicker : public QDialog
     Q_OBJECT
 
 public:
+    // What the matrix is chosen for: loaded as embeddings or a position table, or checked as a
+    // table of positions (File > Check a table…), which takes (L, 1, d) and (1, L, d) too.
+    enum class Purpose { Load, Check };
+
     // `positionTable`: the matrix is asked for as a position table, whatever its name.
     TensorPicker(const QString &path, const std::vector<TensorInfo> &tensors, QWidget *parent = nullptr,
-                 bool positionTable = false);
+                 bool positionTable = false, Purpose purpose = Purpose::Load);
 
     // Why a tensor cannot be chosen; empty when it can.
-    static QString refusal(const TensorInfo &tensor);
+    static QString refusal(const TensorInfo &tensor, Purpose purpose = Purpose::Load);
     // A name that a learned position table usually has.
     static bool looksLikePositionTable(const QString &name);
 
@@ -42,6 +46,7 @@ private:
     QTreeWidget *m_list;
     QCheckBox *m_positionTable;
     bool m_askedForTable; // File > Load position table: checked whatever the name
+    Purpose m_purpose;
     QPushButton *m_ok = nullptr;
 };
 

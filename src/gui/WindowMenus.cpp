@@ -9,9 +9,11 @@
 #include "FileDialogs.h"
 #include "FileOpening.h"
 #include "LessonController.h"
+#include "ModelConfigDialog.h"
 #include "SessionController.h"
 #include "ShortcutsDialog.h"
 #include "StandardShortcuts.h"
+#include "TableCheckDialog.h"
 #include "TensorPicker.h"
 #include "UndoHistory.h"
 #include "UserGuideDialog.h"
@@ -66,6 +68,8 @@ void WindowMenus::createFileMenu()
     createSessionActions(file);
     file->addSeparator();
     createEmbeddingsActions(file);
+    file->addSeparator();
+    createCheckActions(file);
     file->addSeparator();
     createExportActions(file);
     file->addSeparator();
@@ -168,13 +172,21 @@ void WindowMenus::openFile(const QString &path, bool mayAsk)
     case FileOpening::Kind::Matrix:
         openMatrix(path, mayAsk);
         return;
+    case FileOpening::Kind::ModelConfig:
+        openModelConfig(path);
+        return;
+    case FileOpening::Kind::CheckTable:
+        checkTable(path);
+        return;
     case FileOpening::Kind::Unknown:
         break;
     }
     emit failed(
         tr("File not opened"),
         QFileInfo::exists(path)
-            ? tr("%1 is neither a session (.posenc) nor a matrix (.npy, .safetensors), so it was not opened.").arg(path)
+            ? tr("%1 is neither a session (.posenc), a matrix (.npy, .safetensors), a table to check (.csv) nor a "
+                 "model's config.json, so it was not opened.")
+                  .arg(path)
             : tr("%1: no such file.").arg(path));
 }
 
@@ -224,6 +236,78 @@ void WindowMenus::loadMatrix(const QString &path, bool positionTable)
 {
     m_parts.sessions->rememberFile(path);
     m_parts.embeddings->load({path, std::nullopt}, positionTable);
+}
+
+void WindowMenus::createCheckActions(QMenu *file)
+{
+    QAction *table = file->addAction(tr("Check a &table…"), this, [this] {
+        FileDialogs::askOpen(m_window, tr("Check a table of positions"), QString(),
+                             tr("Tables (*.npy *.safetensors *.csv);;All files (*)"),
+                             [this](const QString &path) { checkTable(path); });
+    });
+    table->setObjectName(u"checkTableAction"_s);
+    table->setStatusTip(tr("Say what a table of positions computes and name the mistake in it (posenc check)"));
+    QAction *config = file->addAction(tr("Open model &config…"), this, [this] {
+        FileDialogs::askOpen(m_window, tr("Open a model config"), QString(),
+                             tr("Model configs (*.json);;All files (*)"),
+                             [this](const QString &path) { openModelConfig(path); });
+    });
+    config->setObjectName(u"openModelConfigAction"_s);
+    config->setStatusTip(tr(
+        "What an HF config.json makes each layer type compute for position, and its findings (posenc check --config)"));
+}
+
+TableCheckDialog *WindowMenus::checkTable(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != u"csv"_s && FileOpening::kindOf(path) == FileOpening::Kind::Matrix) {
+        const auto tensors = MatrixFile::list(path);
+        if (!tensors) {
+            emit failed(tr("Cannot check the table"), tensors.error().toString());
+            return nullptr;
+        }
+        if (tensors.value().size() > 1) {
+            auto *picker = new TensorPicker(path, tensors.value(), m_window, false, TensorPicker::Purpose::Check);
+            picker->setObjectName(u"checkTensorPicker"_s);
+            picker->setAttribute(Qt::WA_DeleteOnClose);
+            connect(picker, &QDialog::accepted, this, [this, picker, path] {
+                checkTable(MatrixSource {path, picker->selectedTensor()});
+            });
+            picker->open();
+            return nullptr;
+        }
+    }
+    return checkTable(MatrixSource {path, std::nullopt});
+}
+
+TableCheckDialog *WindowMenus::checkTable(const MatrixSource &source)
+{
+    ControlPanel *controls = m_parts.controls;
+    auto *dialog = new TableCheckDialog(
+        source, controls->params().memoryBudget, [controls] { return controls->params(); },
+        [this](const Params &params) { applyReference(params, tr("the checked table's reference")); }, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+ModelConfigDialog *WindowMenus::openModelConfig(const QString &path)
+{
+    ControlPanel *controls = m_parts.controls;
+    auto *dialog = new ModelConfigDialog(
+        path, [controls] { return controls->params(); },
+        [this](const Params &params) { applyReference(params, tr("the config's layers")); }, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void WindowMenus::applyReference(const Params &params, const QString &what)
+{
+    m_parts.controls->applyParams(params);
+    if (m_parts.history)
+        m_parts.history->settle();
+    showStatus(tr("Set the parameters to %1 (Edit > Undo takes them back)").arg(what), 8000);
 }
 
 void WindowMenus::createExportActions(QMenu *file)

@@ -6,6 +6,9 @@ class QAction;
 class QMainWindow;
 class QMenu;
 
+#include "core/Params.h"
+#include "io/MatrixFile.h"
+
 namespace posenc {
 
 class ControlPanel;
@@ -14,7 +17,9 @@ class EmbeddingsController;
 class ExportController;
 class FigureView;
 class LessonController;
+class ModelConfigDialog;
 class SessionController;
+class TableCheckDialog;
 class UndoHistory;
 
 // The main window's menus: File (sessions, embeddings, figures and data out), Edit, View
@@ -45,6 +50,13 @@ public:
     // does not, the user is asked, or with `mayAsk` false (a screenshot) it becomes the
     // embeddings, which the status bar says.
     void openFile(const QString &path, bool mayAsk = true);
+    // File > Check a table… on a file: its table checked in a dialog of its own, after the
+    // tensor is chosen where the file holds several; the dialog when opened at once, else null.
+    TableCheckDialog *checkTable(const QString &path);
+    // The dialog checking `source`.
+    TableCheckDialog *checkTable(const MatrixSource &source);
+    // File > Open model config… on a file: the config checked in a dialog of its own.
+    ModelConfigDialog *openModelConfig(const QString &path);
 
 signals:
     void failed(const QString &title, const QString &message);
@@ -53,6 +65,9 @@ private:
     void createFileMenu();
     void createSessionActions(QMenu *file);
     void createEmbeddingsActions(QMenu *file);
+    void createCheckActions(QMenu *file);
+    // Sets the window's parameters to a reference's, as one Undo step.
+    void applyReference(const Params &params, const QString &what);
     void createExportActions(QMenu *file);
     void createViewMenu();
     void createLayoutMenu(QMenu *view);

@@ -4,6 +4,10 @@
 // the cells whose readout the status bar shows.
 #include "gui/FigureView.h"
 #include "gui/MainWindow.h"
+#include "gui/ModelConfigDialog.h"
+#include "gui/TableCheckDialog.h"
+#include "gui/WindowMenus.h"
+#include "io/NpyWriter.h"
 #include "support/TestShots.h"
 #include "support/WindowViews.h"
 
@@ -11,7 +15,9 @@
 #include <QApplication>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -41,6 +47,25 @@ QString accessibleName(QWidget *widget)
     return face ? face->text(QAccessible::Name).trimmed() : QString();
 }
 
+// The controls of `window`'s focus chain that Tab reaches without an accessible name, and how many
+// it reaches.
+std::pair<QStringList, int> unnamedInFocusChain(QWidget *window)
+{
+    QStringList unnamed;
+    int reached = 0;
+    QWidget *start = window->nextInFocusChain();
+    QWidget *w = start;
+    do {
+        if (w->isVisible() && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus) && w->window() == window) {
+            ++reached;
+            if (accessibleName(w).isEmpty())
+                unnamed.append(QString::fromLatin1(w->metaObject()->className()) + u" "_s + w->objectName());
+        }
+        w = w->nextInFocusChain();
+    } while (w && w != start);
+    return {unnamed, reached};
+}
+
 } // namespace
 
 class TestAccessibility : public QObject
@@ -52,7 +77,65 @@ private slots:
     void theKeyboardZoomsAHeatmapAndReadsACell();
     void eachParameterLabelHasItsOwnMnemonic_data();
     void eachParameterLabelHasItsOwnMnemonic();
+    void theCheckWindowsAreNamedAndTheirKeysDistinct();
 };
+
+// File's actions each have their own letter; the check windows' controls are named, and their
+// buttons' letters differ from each other's.
+void TestAccessibility::theCheckWindowsAreNamedAndTheirKeysDistinct()
+{
+    MainWindow window(small(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QMenu *file = window.menuBar()->actions().constFirst()->menu();
+    QVERIFY(file);
+    QHash<QChar, QString> fileLetters;
+    for (QAction *action : file->actions()) {
+        const QChar letter = mnemonicOf(action->text());
+        if (letter.isNull())
+            continue;
+        QVERIFY2(!fileLetters.contains(letter),
+                 qPrintable(action->text() + u" and "_s + fileLetters.value(letter) + u" share "_s + letter));
+        fileLetters.insert(letter, action->text());
+    }
+    QVERIFY(fileLetters.contains(u't') && fileLetters.contains(u'c'));
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"pe.npy"_s);
+    RowMatrixXf table(64, 16);
+    for (int p = 0; p < 64; ++p)
+        for (int c = 0; c < 16; ++c) {
+            const double w = std::exp(-2.0 * double(c / 2) * std::log(10000.0) / 16.0);
+            table(p, c) = float(c % 2 == 0 ? std::sin(p * w) : std::cos(p * w));
+        }
+    QVERIFY(!writeNpy(path, table));
+    TableCheckDialog *check = window.menus()->checkTable(path);
+    QVERIFY(check);
+    QTRY_VERIFY_WITH_TIMEOUT(!check->isChecking(), 60000);
+    QVERIFY(check->match());
+    const auto [unnamed, reached] = unnamedInFocusChain(check);
+    QVERIFY2(reached >= 5, qPrintable(QString::number(reached)));
+    QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(u"\n"_s)));
+    QHash<QChar, QString> letters;
+    for (QPushButton *button : check->findChildren<QPushButton *>()) {
+        const QChar letter = mnemonicOf(button->text());
+        QVERIFY2(!letter.isNull(), qPrintable(button->text()));
+        QVERIFY2(!letters.contains(letter), qPrintable(button->text() + u" and "_s + letters.value(letter)));
+        letters.insert(letter, button->text());
+    }
+    // Alt+R is the reference's button.
+    QVERIFY(check->referenceButton()->isEnabled());
+    QCOMPARE(mnemonicOf(check->referenceButton()->text()), QChar(u'r'));
+
+    ModelConfigDialog *config
+        = window.menus()->openModelConfig(QStringLiteral(POSENC_CONFIGS) + u"/gemma-3-1b-it.json"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!config->isChecking(), 60000);
+    QVERIFY(config->check());
+    const auto [configUnnamed, configReached] = unnamedInFocusChain(config);
+    QVERIFY2(configReached >= 3, qPrintable(QString::number(configReached)));
+    QVERIFY2(configUnnamed.isEmpty(), qPrintable(configUnnamed.join(u"\n"_s)));
+}
 
 void TestAccessibility::everyControlInTheFocusChainHasAName()
 {

@@ -110,6 +110,13 @@ void TestFileOpening::kindsByTheirBytesThenTheirNames()
     QCOMPARE(FileOpening::kindOf(path(u"gone.NPY"_s)), Kind::Matrix);
     QVERIFY(writeBytes(path(u"notes.txt"_s), "hello"));
     QCOMPARE(FileOpening::kindOf(path(u"notes.txt"_s)), Kind::Unknown);
+    // A model's config.json names its model; a table of text is checked.
+    QVERIFY(writeBytes(path(u"config.json"_s), R"({"model_type": "llama", "rope_theta": 500000.0})"));
+    QCOMPARE(FileOpening::kindOf(path(u"config.json"_s)), Kind::ModelConfig);
+    QVERIFY(writeBytes(path(u"model.json"_s), "{\n  \"architectures\": [\"GPT2LMHeadModel\"]\n}"));
+    QCOMPARE(FileOpening::kindOf(path(u"model.json"_s)), Kind::ModelConfig);
+    QVERIFY(writeBytes(path(u"pe.csv"_s), "0,1\n0.8414709848,0.5403023059\n"));
+    QCOMPARE(FileOpening::kindOf(path(u"pe.csv"_s)), Kind::CheckTable);
 }
 
 void TestFileOpening::namesSayWhatAMatrixIs_data()

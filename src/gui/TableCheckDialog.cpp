@@ -1,0 +1,649 @@
+#include "TableCheckDialog.h"
+
+#include "ComputeScheduler.h"
+#include "FileDialogs.h"
+#include "WriteDialogs.h"
+
+#include "core/NumberText.h"
+#include "core/WorkProgress.h"
+#include "core/check/CheckReport.h"
+#include "io/AtomicFile.h"
+#include "io/TableFile.h"
+#include "render/FigureExporter.h"
+#include "render/FigureSize.h"
+#include "render/HeatmapPanel.h"
+#include "render/PinnedFont.h"
+#include "render/PlotStyle.h"
+
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+std::atomic<int> g_computations {0};
+std::atomic<int> g_onApplicationThread {0};
+
+// Rows of the heatmap's block compared at a time: a few MiB of |error| in flight.
+constexpr std::int64_t kGridChunkCells = std::int64_t(1) << 20;
+// The grid drawn before the plot has a size (a dialog not yet shown).
+constexpr QSize kDefaultGrid(512, 384);
+
+// The largest |table − reference| of every cell of `block`, each pixel of a rows x cols grid the
+// maximum of the cells it covers; nothing when cancelled, a message when the rows cannot be read.
+std::variant<HeatmapGrid, QString> maximumGrid(const TableMatch &match, const TableRows &table, const Block &block,
+                                               int rows, int cols, const std::atomic<bool> &cancel)
+{
+    HeatmapGrid grid;
+    grid.block = block;
+    grid.rows = rows;
+    grid.cols = cols;
+    grid.values.assign(std::size_t(rows) * std::size_t(cols), 0.0f);
+    const std::int64_t chunk
+        = std::clamp<std::int64_t>(kGridChunkCells / std::max<std::int64_t>(1, block.cols), 1, std::int64_t(1) << 14);
+    std::vector<int> columnBin(std::size_t(block.cols));
+    for (std::int64_t c = 0; c < block.cols; ++c)
+        columnBin[std::size_t(c)] = int(c * cols / block.cols);
+    for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += chunk) {
+        if (cancel.load(std::memory_order_relaxed))
+            return u"cancelled"_s;
+        const Block part {r0, std::min(chunk, block.rowEnd() - r0), block.col0, block.cols};
+        auto computed = TableCheck::errorBlock(match, table, part, &cancel);
+        if (const auto *message = std::get_if<QString>(&computed))
+            return *message;
+        const RowMatrixXf &error = std::get<TableCheck::ErrorBlock>(computed).error;
+        for (std::int64_t r = 0; r < part.rows; ++r) {
+            const std::int64_t gridRow = (r0 + r - block.row0) * rows / block.rows;
+            float *out = grid.values.data() + gridRow * cols;
+            for (std::int64_t c = 0; c < part.cols; ++c) {
+                float &cell = out[columnBin[std::size_t(c)]];
+                cell = std::max(cell, error(r, c));
+            }
+        }
+    }
+    const auto [lo, hi] = std::minmax_element(grid.values.cbegin(), grid.values.cend());
+    grid.minValue = grid.values.empty() ? 0.0 : *lo;
+    grid.maxValue = grid.values.empty() ? 0.0 : *hi;
+    return grid;
+}
+
+QString verdictSymbol(CheckVerdict verdict)
+{
+    switch (verdict) {
+    case CheckVerdict::Correct:
+        return u"\u2714"_s; // heavy check mark
+    case CheckVerdict::Mistake:
+        return u"\u2716"_s; // heavy multiplication x
+    case CheckVerdict::Unknown:
+        break;
+    }
+    return u"?"_s;
+}
+
+QColor verdictColour(CheckVerdict verdict)
+{
+    switch (verdict) {
+    case CheckVerdict::Correct:
+        return {0, 110, 50};
+    case CheckVerdict::Mistake:
+        return {180, 30, 30};
+    case CheckVerdict::Unknown:
+        break;
+    }
+    return {90, 90, 90};
+}
+
+} // namespace
+
+TableCheckDialog::Computations TableCheckDialog::computations()
+{
+    return {g_computations.load(), g_onApplicationThread.load()};
+}
+
+void TableCheckDialog::noteComputation()
+{
+    g_computations.fetch_add(1);
+    const QCoreApplication *app = QCoreApplication::instance();
+    if (app && QThread::currentThread() == app->thread())
+        g_onApplicationThread.fetch_add(1);
+}
+
+TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t memoryBudget, CurrentParams current,
+                                   ApplyParams apply, QWidget *parent)
+    : QDialog(parent)
+    , m_source(source)
+    , m_budget(memoryBudget)
+    , m_current(std::move(current))
+    , m_apply(std::move(apply))
+    , m_headline(new QLabel(this))
+    , m_diagnosis(new QLabel(this))
+    , m_progressBar(new QProgressBar(this))
+    , m_cancel(new QPushButton(tr("C&ancel check"), this))
+    , m_report(new QPlainTextEdit(this))
+    , m_errorPlot(new QCustomPlot)
+    , m_errorCaption(new QLabel(this))
+    , m_columnPlot(new QCustomPlot)
+    , m_reference(new QPushButton(tr("Set parameters to the &reference"), this))
+    , m_resetView(new QPushButton(tr("Show the &whole table"), this))
+    , m_save(new QPushButton(tr("&Save plots…"), this))
+    , m_progressTimer(new QTimer(this))
+    , m_viewTimer(new QTimer(this))
+    , m_checkJobs(std::make_unique<ComputeScheduler>())
+    , m_gridJobs(std::make_unique<ComputeScheduler>())
+{
+    setObjectName(u"tableCheckDialog"_s);
+    setWindowTitle(tr("Check a table: %1").arg(source.toString()));
+    setWindowFlag(Qt::Window);
+    setSizeGripEnabled(true);
+
+    m_headline->setObjectName(u"checkHeadline"_s);
+    m_headline->setWordWrap(true);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_headline->setFont(big);
+    m_headline->setAccessibleName(tr("Verdict"));
+    m_diagnosis->setObjectName(u"checkDiagnosis"_s);
+    m_diagnosis->setWordWrap(true);
+    m_diagnosis->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diagnosis->setAccessibleName(tr("Diagnosis"));
+    m_diagnosis->hide();
+
+    m_progressBar->setObjectName(u"checkProgress"_s);
+    m_progressBar->setRange(0, 1000);
+    m_progressBar->setAccessibleName(tr("Rows compared"));
+    m_progressBar->setFormat(tr("comparing rows: %p%"));
+    m_cancel->setObjectName(u"cancelCheckButton"_s);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        cancel();
+        showProblem(tr("The check was cancelled."));
+    });
+
+    m_report->setObjectName(u"checkReport"_s);
+    m_report->setReadOnly(true);
+    m_report->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_report->setAccessibleName(tr("Check report"));
+    m_report->setMinimumHeight(m_report->fontMetrics().lineSpacing() * 5);
+
+    // |table − reference| over positions x columns, as the other heatmaps draw a table.
+    m_errorPlot->setObjectName(u"errorHeatmap"_s);
+    m_errorPlot->setAccessibleName(tr("Heatmap of |table − reference|"));
+    PlotStyle::preparePlot(m_errorPlot);
+    QCPTextElement *title = PlotStyle::resetWithTitle(m_errorPlot);
+    title->setText(u"|table − reference|"_s);
+    auto *cell = new QCPLayoutGrid;
+    m_errorPlot->plotLayout()->addElement(1, 0, cell);
+    m_panel = std::make_unique<HeatmapPanel>(m_errorPlot, cell, 0, 0);
+    m_panel->colorScale()->setDataScaleType(QCPAxis::stLogarithmic);
+    m_panel->colorMap()->setDataScaleType(QCPAxis::stLogarithmic);
+    PlotStyle::setLogAxis(m_panel->colorScale()->axis());
+    m_panel->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    m_panel->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    m_errorPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_errorPlot->setMinimumSize(360, 260);
+    m_errorPlot->setFocusPolicy(Qt::StrongFocus);
+    m_errorCaption->setObjectName(u"errorCaption"_s);
+    m_errorCaption->setWordWrap(true);
+
+    // The largest |error| of each column over every position, from the stream of the whole table.
+    m_columnPlot->setObjectName(u"columnMaxPlot"_s);
+    m_columnPlot->setAccessibleName(tr("Plot of the largest |error| per column"));
+    PlotStyle::preparePlot(m_columnPlot);
+    PlotStyle::resetWithTitle(m_columnPlot)->setText(u"max |error| per column, over every position"_s);
+    auto *rect = new QCPAxisRect(m_columnPlot);
+    m_columnPlot->plotLayout()->addElement(1, 0, rect);
+    PlotStyle::styleAxisRect(rect);
+    rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
+    rect->axis(QCPAxis::atLeft)->setLabel(u"max |error|"_s);
+    PlotStyle::setLogAxis(rect->axis(QCPAxis::atLeft));
+    m_columnPlot->setMinimumSize(360, 200);
+
+    m_reference->setObjectName(u"setReferenceButton"_s);
+    m_reference->setEnabled(false);
+    m_reference->setToolTip(tr("Set the window's parameters to the reference the table matched (one Undo step)"));
+    connect(m_reference, &QPushButton::clicked, this, &TableCheckDialog::applyReference);
+    m_resetView->setObjectName(u"wholeTableButton"_s);
+    m_resetView->setEnabled(false);
+    connect(m_resetView, &QPushButton::clicked, this, [this] {
+        if (m_table)
+            showBlock({0, m_table->rows(), 0, m_table->cols()});
+    });
+    m_save->setObjectName(u"savePlotsButton"_s);
+    m_save->setEnabled(false);
+    m_save->setToolTip(tr("Write the heatmap as shown and the per-column plot as PNG, SVG or PDF"));
+    connect(m_save, &QPushButton::clicked, this, [this] {
+        FileDialogs::askSave(
+            this, tr("Save the plots"), QString(),
+            tr("PNG images (*.png);;SVG drawings (*.svg);;PDF documents (*.pdf)"), [this](const QString &path) {
+                const auto saved = savePlots(path);
+                if (const auto *why = std::get_if<QString>(&saved))
+                    WriteDialogs::showRefusal(this, tr("Save the plots"), *why);
+                else
+                    m_errorCaption->setText(tr("Saved %1").arg(std::get<QStringList>(saved).join(tr(" and "))));
+            });
+    });
+    auto *close = new QPushButton(tr("C&lose"), this);
+    close->setObjectName(u"closeCheckButton"_s);
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
+
+    auto *progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progressBar, 1);
+    progressRow->addWidget(m_cancel);
+    auto *plots = new QWidget;
+    m_plots = plots;
+    plots->hide(); // until there is a result to plot
+    auto *plotsLayout = new QVBoxLayout(plots);
+    plotsLayout->setContentsMargins(0, 0, 0, 0);
+    plotsLayout->addWidget(m_errorPlot, 3);
+    plotsLayout->addWidget(m_errorCaption);
+    plotsLayout->addWidget(m_columnPlot, 2);
+    plotsLayout->addStretch(0); // takes the room of hidden plots
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_report);
+    splitter->addWidget(plots);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 4);
+    splitter->setChildrenCollapsible(false);
+    // The report's lines whole, the plots below.
+    const int lines = m_report->fontMetrics().lineSpacing();
+    splitter->setSizes({lines * 11, lines * 50});
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_reference);
+    buttons->addWidget(m_resetView);
+    buttons->addWidget(m_save);
+    buttons->addStretch(1);
+    buttons->addWidget(close);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_diagnosis);
+    layout->addLayout(progressRow);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(buttons);
+    resize(900, 860);
+
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &TableCheckDialog::showProgress);
+    // A zoom or a pan computes the block in view once the wheel or the drag rests.
+    m_viewTimer->setSingleShot(true);
+    m_viewTimer->setInterval(80);
+    connect(m_viewTimer, &QTimer::timeout, this, &TableCheckDialog::requestGrid);
+    for (QCPAxis *axis : {m_panel->axisRect()->axis(QCPAxis::atBottom), m_panel->axisRect()->axis(QCPAxis::atLeft)})
+        connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &TableCheckDialog::viewChanged);
+    start();
+}
+
+TableCheckDialog::~TableCheckDialog()
+{
+    cancel();
+    // The schedulers wait only for jobs told to stop: closing returns at once.
+    m_gridJobs.reset();
+    m_checkJobs.reset();
+}
+
+void TableCheckDialog::closeEvent(QCloseEvent *event)
+{
+    cancel();
+    QDialog::closeEvent(event);
+}
+
+void TableCheckDialog::done(int result)
+{
+    cancel();
+    QDialog::done(result);
+}
+
+void TableCheckDialog::cancel()
+{
+    m_checkJobs->cancelAll();
+    m_gridJobs->cancelAll();
+    m_progressTimer->stop();
+    m_checking = false;
+}
+
+QString TableCheckDialog::reportText() const
+{
+    return m_report->toPlainText();
+}
+
+QString TableCheckDialog::headline() const
+{
+    return m_headline->text();
+}
+
+QString TableCheckDialog::diagnosis() const
+{
+    return m_diagnosis->text();
+}
+
+void TableCheckDialog::start()
+{
+    m_checking = true;
+    m_progress = std::make_shared<WorkProgress>();
+    m_headline->setText(tr("Checking %1 …").arg(m_source.toString()));
+    m_report->setPlainText(tr("Reading the table and identifying it from a sample of its rows …"));
+    m_progressBar->setValue(0);
+    m_progressTimer->start();
+    const MatrixSource source = m_source;
+    const std::uint64_t budget = m_budget;
+    const std::shared_ptr<WorkProgress> progress = m_progress;
+    m_checkJobs->submit(
+        [this, source, budget, progress](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+            noteComputation();
+            const auto opened = TableFile::open(source, budget, &cancel);
+            if (cancel.load())
+                return;
+            if (!opened) {
+                const QString message = opened.error().toString();
+                publish([this, message] { showProblem(message); });
+                return;
+            }
+            const std::shared_ptr<const TableRows> table = opened.value();
+            auto identified = TableCheck::identify(*table, {});
+            if (const auto *message = std::get_if<QString>(&identified)) {
+                const QString text = u"%1: %2"_s.arg(table->name(), *message);
+                publish([this, text] { showProblem(text); });
+                return;
+            }
+            TableMatch match = std::get<TableMatch>(std::move(identified));
+            TableCheck::StreamOptions options;
+            options.cancel = &cancel;
+            options.progress = progress.get();
+            TableCheck::Verification verification = TableCheck::verify(match, *table, options);
+            if (verification.cancelled || cancel.load())
+                return;
+            if (verification.error) {
+                const QString text = u"%1: %2"_s.arg(table->name(), *verification.error);
+                publish([this, text] { showProblem(text); });
+                return;
+            }
+            TableCheck::conclude(match, verification);
+            publish([this, table, match = std::move(match), verification = std::move(verification)]() mutable {
+                showResult(table, std::move(match), std::move(verification));
+            });
+        });
+}
+
+void TableCheckDialog::showProgress()
+{
+    if (m_progress)
+        m_progressBar->setValue(int(std::lround(m_progress->fraction() * 1000.0)));
+}
+
+void TableCheckDialog::showProblem(const QString &problem)
+{
+    m_checking = false;
+    m_progressTimer->stop();
+    m_progressBar->hide();
+    m_cancel->hide();
+    m_problem = problem;
+    m_headline->setText(tr("Not checked"));
+    m_report->setPlainText(problem);
+    emit checked();
+}
+
+void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableMatch match,
+                                  TableCheck::Verification verification)
+{
+    m_checking = false;
+    m_progressTimer->stop();
+    m_progressBar->hide();
+    m_cancel->hide();
+    m_table = std::move(table);
+    m_match = std::move(match);
+    m_verification = std::move(verification);
+
+    const TableMatch &m = *m_match;
+    // The verdict and what it is about in a line: the mistakes named, else the worst cell of a
+    // mistake, else the reference a correct table matched.
+    QString words = CheckWords::verdict(m.verdict);
+    if (!m.mistakes.empty()) {
+        QStringList ids;
+        for (const TableMistake mistake : m.mistakes)
+            ids.append(CheckWords::mistake(mistake));
+        words += u": "_s + ids.join(u", "_s);
+    } else if (m.verdict == CheckVerdict::Mistake && m.maxAbsError) {
+        words += tr(": |error| up to %1 at row %2, column %3")
+                     .arg(NumberText::compact(*m.maxAbsError, 3))
+                     .arg(m.worstRow.value_or(-1))
+                     .arg(m.worstColumn.value_or(-1));
+    } else if (!m.referenceText.isEmpty()) {
+        words += u" \u2014 "_s + m.referenceText;
+    }
+    m_headline->setText(u"%1 %2"_s.arg(verdictSymbol(m.verdict), words));
+    QPalette palette = m_headline->palette();
+    palette.setColor(QPalette::WindowText, verdictColour(m.verdict));
+    m_headline->setPalette(palette);
+    m_diagnosis->setText(m.diagnosis);
+    m_diagnosis->show();
+    m_report->setPlainText(CheckReport::tableLines(m, *m_table).join(u'\n'));
+
+    m_reference->setEnabled(m.params.has_value());
+    if (!m.params)
+        m_reference->setToolTip(tr("The table matched no reference the window can show"));
+    showColumns();
+    if (m.reference) {
+        m_plots->show();
+        m_resetView->setEnabled(true);
+        m_save->setEnabled(true);
+        showBlock({0, m_table->rows(), 0, m_table->cols()});
+    } else {
+        // Nothing to compare with: the report alone, and a line that says why there are no plots.
+        m_errorCaption->setText(
+            m.encoding == TableEncoding::Learned
+                ? tr("A learned table has no formula to compare with: no |table − reference| to show.")
+                : tr("The table matched no reference: no |table − reference| to show."));
+        m_plots->show();
+        m_errorPlot->hide();
+        m_columnPlot->hide();
+    }
+    emit checked();
+}
+
+QCPRange TableCheckDialog::errorRange() const
+{
+    const double tolerance = m_match ? m_match->tolerance.relative + m_match->tolerance.absolute : 1e-6;
+    const double floor = std::max(1e-12, tolerance * 1e-3);
+    const double top
+        = std::max({m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 2.0 * tolerance, floor * 10.0});
+    return {floor, top};
+}
+
+void TableCheckDialog::showColumns()
+{
+    m_columnPlot->clearGraphs();
+    m_columnPlot->clearItems();
+    QCPAxisRect *rect = m_columnPlot->axisRect();
+    if (!m_verification || m_verification->columnMax.empty()) {
+        m_columnPlot->replot();
+        return;
+    }
+    const QCPRange range = errorRange();
+    const std::vector<float> &max = m_verification->columnMax;
+    QVector<double> x(qsizetype(max.size())), y(qsizetype(max.size()));
+    QVector<double> badX, badY;
+    for (std::size_t c = 0; c < max.size(); ++c) {
+        x[qsizetype(c)] = double(c);
+        y[qsizetype(c)] = std::max(double(max[c]), range.lower);
+        if (c < m_verification->columnDeviations.size() && m_verification->columnDeviations[c] > 0) {
+            badX.append(double(c));
+            badY.append(y[qsizetype(c)]);
+        }
+    }
+    QCPGraph *graph = m_columnPlot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setName(u"max |error| of the column"_s);
+    graph->setPen(QPen(PlotStyle::kPositional, 1.5));
+    graph->setLineStyle(QCPGraph::lsStepCenter);
+    graph->setData(x, y, true);
+    PlotStyle::showLonePoint(graph);
+    if (!badX.isEmpty()) {
+        QCPGraph *bad = m_columnPlot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        bad->setName(u"cells beyond the tolerance"_s);
+        bad->setLineStyle(QCPGraph::lsNone);
+        bad->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(180, 30, 30), 7));
+        bad->setData(badX, badY, true);
+    }
+    const double tolerance = m_match->tolerance.relative + m_match->tolerance.absolute;
+    QCPGraph *line = m_columnPlot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    line->setName(u"tolerance at |reference| = 1"_s);
+    line->setPen(QPen(Qt::black, 1.0, Qt::DashLine));
+    line->setData(QVector<double> {-0.5, double(max.size()) - 0.5}, QVector<double> {tolerance, tolerance}, true);
+    QCPLegend *legend = PlotStyle::legendRow(m_columnPlot, m_columnPlot->plotLayout(), 2, 3);
+    legend->clearItems();
+    for (int i = 0; i < m_columnPlot->graphCount(); ++i)
+        m_columnPlot->graph(i)->addToLegend(legend);
+    rect->axis(QCPAxis::atBottom)->setRange(-0.5, double(max.size()) - 0.5);
+    rect->axis(QCPAxis::atLeft)->setRange(range.lower * 0.5, range.upper * 2.0);
+    m_columnPlot->replot();
+}
+
+void TableCheckDialog::showBlock(const Block &block)
+{
+    if (!m_table)
+        return;
+    Block clamped;
+    clamped.row0 = std::clamp<std::int64_t>(block.row0, 0, std::max<std::int64_t>(0, m_table->rows() - 1));
+    clamped.col0 = std::clamp<std::int64_t>(block.col0, 0, std::max<std::int64_t>(0, m_table->cols() - 1));
+    clamped.rows = std::clamp<std::int64_t>(block.rows, 1, m_table->rows() - clamped.row0);
+    clamped.cols = std::clamp<std::int64_t>(block.cols, 1, m_table->cols() - clamped.col0);
+    m_view = clamped;
+    m_settingView = true;
+    m_panel->showBlock(clamped);
+    m_settingView = false;
+    m_viewTimer->stop();
+    requestGrid();
+}
+
+void TableCheckDialog::viewChanged()
+{
+    if (m_settingView || !m_table || !m_match || !m_match->reference)
+        return;
+    const QCPRange x = m_panel->axisRect()->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_panel->axisRect()->axis(QCPAxis::atLeft)->range();
+    // Cell r covers [r - 0.5, r + 0.5]: the cells the range touches, whole.
+    const auto first = [](double lower) { return std::int64_t(std::floor(lower + 0.5)); };
+    const auto end = [](double upper) { return std::int64_t(std::ceil(upper - 0.5)) + 1; };
+    const std::int64_t c0 = std::max<std::int64_t>(0, first(x.lower));
+    const std::int64_t c1 = std::min(m_table->cols(), end(x.upper));
+    const std::int64_t r0 = std::max<std::int64_t>(0, first(y.lower));
+    const std::int64_t r1 = std::min(m_table->rows(), end(y.upper));
+    m_view = {r0, std::max<std::int64_t>(1, r1 - r0), c0, std::max<std::int64_t>(1, c1 - c0)};
+    m_viewTimer->start();
+}
+
+void TableCheckDialog::requestGrid()
+{
+    if (!m_table || !m_match || !m_match->reference)
+        return;
+    QSize limit = m_gridLimit;
+    if (limit.isEmpty()) {
+        const QSize pixels = m_panel->axisRect()->rect().size() * m_errorPlot->devicePixelRatioF();
+        limit = pixels.width() > 16 && pixels.height() > 16 ? pixels : kDefaultGrid;
+    }
+    const Block block = m_view;
+    const int rows = int(std::min<std::int64_t>(block.rows, limit.height()));
+    const int cols = int(std::min<std::int64_t>(block.cols, limit.width()));
+    m_errorCaption->setText(tr("Computing rows %1–%2, columns %3–%4 …")
+                                .arg(block.row0)
+                                .arg(block.rowEnd() - 1)
+                                .arg(block.col0)
+                                .arg(block.colEnd() - 1));
+    const std::shared_ptr<const TableRows> table = m_table;
+    const TableMatch match = *m_match;
+    m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
+                                                               const ComputeScheduler::Publish &publish) {
+        noteComputation();
+        auto grid = maximumGrid(match, *table, block, rows, cols, cancel);
+        if (cancel.load())
+            return;
+        if (const auto *message = std::get_if<QString>(&grid)) {
+            const QString text = *message;
+            publish([this, text] { m_errorCaption->setText(text); });
+            return;
+        }
+        publish([this, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable { showGrid(std::move(grid)); });
+    });
+}
+
+void TableCheckDialog::showGrid(HeatmapGrid grid)
+{
+    m_grid = std::move(grid);
+    HeatmapGrid drawn = m_grid;
+    const QCPRange range = errorRange();
+    // A logarithmic scale has no 0: cells within a thousandth of the tolerance take its floor.
+    for (float &v : drawn.values)
+        v = std::max(v, float(range.lower));
+    HeatmapStyle style;
+    style.colormap = Colormap::Viridis;
+    style.dataRange = range;
+    style.colorbarLabel = u"|table − reference|"_s;
+    m_settingView = true;
+    m_panel->setGrid(drawn, style);
+    m_settingView = false;
+    const Block &b = m_grid.block;
+    const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
+    m_errorCaption->setText(
+        tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: the "
+           "largest error (%8). Drag to pan, the wheel to zoom.")
+            .arg(b.row0)
+            .arg(b.rowEnd() - 1)
+            .arg(b.col0)
+            .arg(b.colEnd() - 1)
+            .arg(m_table->rows())
+            .arg(m_table->cols())
+            .arg(pooled ? tr("; each pixel the largest |error| of the %1 x %2 cells it covers")
+                              .arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
+                                   NumberText::compact(double(b.cols) / m_grid.cols, 3))
+                        : QString())
+            .arg(NumberText::compact(range.upper, 3)));
+    m_errorPlot->replot();
+    emit errorGridChanged();
+}
+
+std::variant<QStringList, QString> TableCheckDialog::savePlots(const QString &path)
+{
+    const std::optional<FigureFormat> format = FigureExporter::formatOf(path);
+    if (!format)
+        return tr("%1: the format comes from the extension, %2").arg(path, FigureExporter::extensions());
+    const QFileInfo info(path);
+    const QString columns
+        = info.dir().filePath(info.completeBaseName() + u"-columns."_s + FigureExporter::extension(*format));
+    const QString title = tr("posenc check: %1").arg(m_source.toString());
+    QStringList written;
+    for (const auto &[plot, target] : {std::pair {m_errorPlot, path}, std::pair {m_columnPlot, columns}}) {
+        const QByteArray bytes = FigureExporter::encode(plot, FigureSize::fromPixels(plot->size()), *format, title);
+        if (const auto error
+            = writeAtomically(target, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); }))
+            return error->toString();
+        written.append(target);
+    }
+    return written;
+}
+
+void TableCheckDialog::applyReference()
+{
+    if (!m_match || !m_match->params || !m_apply)
+        return;
+    const Params current = m_current ? m_current() : Params();
+    m_apply(CheckReport::referenceParams(current, *m_match->params));
+}
+
+} // namespace posenc
