@@ -152,6 +152,42 @@ private slots:
         QCOMPARE(*c.match.positionOffset, qint64(1));
     }
 
+    // One cell off in a table small enough to be sampled whole, in either layout and in a pair's
+    // first or second half: a mistake at that cell, not a table of another kind.
+    void oneChangedCellIsAMistakeAtThatCell_data()
+    {
+        QTest::addColumn<bool>("interleaved");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("row");
+        QTest::addColumn<qint64>("column");
+        QTest::newRow("half, first half") << false << qint64(300) << qint64(77) << qint64(5);
+        QTest::newRow("half, second half") << false << qint64(300) << qint64(77) << qint64(20);
+        QTest::newRow("interleaved, fastest pair") << true << qint64(300) << qint64(2) << qint64(1);
+        QTest::newRow("a table of 20 rows") << false << qint64(20) << qint64(7) << qint64(3);
+        QTest::newRow("sampled, not whole") << false << qint64(5000) << qint64(3001) << qint64(30);
+    }
+
+    void oneChangedCellIsAMistakeAtThatCell()
+    {
+        QFETCH(bool, interleaved);
+        QFETCH(qint64, rows);
+        QFETCH(qint64, row);
+        QFETCH(qint64, column);
+        Params p = rope(RopeType::Default, 10000.0, 32);
+        p.rope.layout = interleaved ? RopeLayout::Interleaved : RopeLayout::Half;
+        RowMatrixXf values = ropeTable(p, rows, true, 1.0);
+        values(row, column) += 1e-3f;
+        const Checked c = check(values);
+        QVERIFY2(c.match.verdict == CheckVerdict::Mistake, qPrintable(c.match.diagnosis));
+        QCOMPARE(c.match.encoding, TableEncoding::RopeCos);
+        QCOMPARE(*c.match.ropeLayout, p.rope.layout);
+        QVERIFY(c.match.mistakes.empty());
+        QCOMPARE(*c.match.worstRow, row);
+        QCOMPARE(*c.match.worstColumn, column);
+        QVERIFY(std::fabs(*c.match.maxAbsError - 1e-3) < 1e-6);
+        QCOMPARE(c.verification.deviatingCells, qint64(1));
+    }
+
     // HF computes cos and sin in float32: inv_freq = 1 / theta^(arange(0, r, 2) / r) and
     // inv_freq * position in float32.
     void float32Angles()

@@ -48,7 +48,8 @@ struct Fit
     std::int64_t bad() const { return float32Angles ? score.badWithFloat32Angles : score.bad; }
 };
 
-// The columns of a table `cols` wide that repeat as one of RoPE's layouts, or nothing.
+// The layout in which the table's columns repeat as RoPE's do, in all but at most 1 % of the
+// sample's pair comparisons (a few wrong cells are a mistake for the fit to place), or nothing.
 std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFraming &framing, double tolerance);
 
 // The best rope hypothesis for a table whose columns repeat as `layout`; `declared` is the
