@@ -254,7 +254,7 @@ void TestBucketsFigure::figureIsRegisteredAndExports()
         QVERIFY2(texts.contains(p.encoding == Encoding::T5 ? u"T5 bidirectional map"_s : u"DeBERTa map"_s),
                  qPrintable(texts));
         QVERIFY2(
-            texts.contains(u"every key farther shares the last bucket of its side: 15 before the query, 31 after"_s),
+            texts.contains(u"every key farther shares its side's last bucket (15 before, 31 after)"_s),
             qPrintable(texts));
     }
     // Export data: the chosen family's table over the map's cells in view.

@@ -242,9 +242,9 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                                    : u"T5 max_distance %1, DeBERTa max_position − 1 = %2"_s.arg(
                                        bucketsCount(d.t5MaxDistance), bucketsCount(d.debertaMaxPosition - 1)));
     add(m_t5MaxDistance);
-    m_debertaSpan->setName(terse ? u"DeBERTa's rows: −%1 … %2"_s.arg(d.debertaBuckets).arg(d.debertaBuckets - 1)
-                                 : u"DeBERTa's attention rows: −%1 … %2 (c2p; p2c mirrored)"_s.arg(d.debertaBuckets)
-                                       .arg(d.debertaBuckets - 1));
+    m_debertaSpan->setName(u"DeBERTa's %1rows: −%2 … %3"_s.arg(terse ? QString() : u"attention "_s)
+                               .arg(d.debertaBuckets)
+                               .arg(d.debertaBuckets - 1));
     if (deberta)
         add(m_debertaSpan);
     m_t5Length->setName(u"max-len − 1 = %1"_s.arg(bucketsCount(d.maxLen - 1)));
@@ -272,21 +272,20 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     if (t5 && !terse)
         caption.append(
             d.t5IsCausal
-                ? u"T5 causal: exact below %1, logarithmic to max_distance %2; every key farther back shares the "
-                  "last bucket, %3"_s.arg(d.t5ExactCausal)
+                ? u"T5 causal: exact below %1, logarithmic to max_distance %2; every key farther back shares bucket "
+                  "%3"_s.arg(d.t5ExactCausal)
                       .arg(bucketsCount(d.t5MaxDistance))
                       .arg(d.t5Buckets - 1)
-                : u"T5: exact below %1 (causal %2), logarithmic to max_distance %3; every key farther shares the "
-                  "last bucket of its side: %4 before the query, %5 after (causal %6)"_s.arg(d.t5ExactBidirectional)
+                : u"T5: exact below %1 (causal %2), logarithmic to max_distance %3; every key farther shares its "
+                  "side's last bucket (%4 before, %5 after)"_s.arg(d.t5ExactBidirectional)
                       .arg(d.t5ExactCausal)
                       .arg(bucketsCount(d.t5MaxDistance))
                       .arg(d.t5Buckets / 2 - 1)
-                      .arg(d.t5Buckets - 1)
                       .arg(d.t5Buckets - 1));
     if (deberta && !terse)
         caption.append(
-            u"DeBERTa: exact to %1, logarithmic to %2 at distance %3, then uncapped (the attention clamps c2p "
-            "to −%4 … %5, p2c mirrored)"_s.arg(d.debertaMid)
+            u"DeBERTa: exact to %1, logarithmic to %2 at distance %3, then uncapped (the attention reads rows "
+            "−%4 … %5)"_s.arg(d.debertaMid)
                 .arg(2 * d.debertaMid - 1)
                 .arg(bucketsCount(d.debertaMaxPosition - 1))
                 .arg(d.debertaBuckets)
