@@ -37,20 +37,24 @@ FileByteSource::FileByteSource(const QString &path)
     : m_file(path)
 { }
 
+QString openRegularFile(QFile &file)
+{
+    const QFileInfo info(file.fileName());
+    if (!info.exists())
+        return u"no such file"_s;
+    // A directory, a pipe or a device has no size to check lengths against.
+    if (!info.isFile())
+        return u"not a regular file"_s;
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
+        return file.errorString();
+    return {};
+}
+
 bool FileByteSource::open()
 {
-    const QFileInfo info(m_file.fileName());
-    if (!info.exists()) {
-        setErrorString(u"no such file"_s);
-        return false;
-    }
-    // A directory, a pipe or a device has no size to check lengths against.
-    if (!info.isFile()) {
-        setErrorString(u"not a regular file"_s);
-        return false;
-    }
-    if (!m_file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        setErrorString(m_file.errorString());
+    const QString error = openRegularFile(m_file);
+    if (!error.isEmpty()) {
+        setErrorString(error);
         return false;
     }
     m_size = m_file.size();

@@ -51,6 +51,10 @@ private:
 };
 
 // A file read with positioned reads: nothing of it is held in memory but what is asked for.
+// Opens `file` (its name set) unbuffered for reading when it names a regular file: "" on success,
+// else why not ("no such file", "not a regular file", or the system's reason).
+QString openRegularFile(QFile &file);
+
 class FileByteSource final : public ByteSource
 {
 public:

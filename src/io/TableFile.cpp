@@ -30,17 +30,9 @@ public:
     // False, with errorString() set, when the path is not a regular file that opens.
     bool open()
     {
-        const QFileInfo info(m_file.fileName());
-        if (!info.exists()) {
-            setErrorString(u"no such file"_s);
-            return false;
-        }
-        if (!info.isFile()) {
-            setErrorString(u"not a regular file"_s);
-            return false;
-        }
-        if (!m_file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-            setErrorString(m_file.errorString());
+        const QString error = openRegularFile(m_file);
+        if (!error.isEmpty()) {
+            setErrorString(error);
             return false;
         }
         m_size = m_file.size();

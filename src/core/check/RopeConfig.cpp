@@ -8,6 +8,7 @@
 
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeParamRows.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -57,13 +58,6 @@ QString keyList(const QStringList &keys)
     if (keys.size() > 8)
         words.append(u"%1 more"_s.arg(keys.size() - 8));
     return words.join(u", "_s);
-}
-
-const QStringList &ropeTypeWords()
-{
-    static const QStringList words
-        = {u"default"_s, u"linear"_s, u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s, u"proportional"_s};
-    return words;
 }
 
 // The keys _check_received_keys takes for each type: required, then optional
@@ -445,11 +439,11 @@ private:
         }
         if (m_f.modelType == u"phi3"_s && (word == u"su"_s || word == u"yarn"_s))
             word = u"longrope"_s; // Phi3Config: "For backward compatibility if previous version used su or yarn"
-        const qsizetype index = ropeTypeWords().indexOf(word);
+        const qsizetype index = RopeParamRows::typeWords().indexOf(word);
         if (index < 0) {
             m_c.find(u"unknown-rope-type"_s,
                      u"%1 %2 is no type HF computes (%3): ROPE_INIT_FUNCTIONS[%2] raises KeyError"_s.arg(
-                         typeKeyPath, quote(word), ropeTypeWords().join(u", "_s)),
+                         typeKeyPath, quote(word), RopeParamRows::typeWords().join(u", "_s)),
                      m_where);
             layer.described = false;
             return;
@@ -599,10 +593,11 @@ private:
         }
         if (!missing.isEmpty()) {
             layer.described = false;
-            m_c.find(u"missing-required-key"_s,
-                     u"rope_type %1 needs %2 in %3: HF's _check_received_keys raises KeyError"_s.arg(
-                         ropeTypeWords().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
-                     m_where);
+            m_c.find(
+                u"missing-required-key"_s,
+                u"rope_type %1 needs %2 in %3: HF's _check_received_keys raises KeyError"_s.arg(
+                    RopeParamRows::typeWords().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
+                m_where);
         }
         if (!d)
             return;
@@ -622,9 +617,10 @@ private:
         if (!unknown.isEmpty())
             m_c.find(u"unrecognized-rope-key"_s,
                      u"%1 holds %2, which HF's validator does not know for rope_type %3 (\"Unrecognized keys\"): "
-                     "%4 does not read %5"_s.arg(d->path(), keyList(unknown), ropeTypeWords().value(int(type)),
-                                                 u"_compute_%1_parameters"_s.arg(ropeTypeWords().value(int(type))),
-                                                 unknown.size() == 1 ? u"it"_s : u"them"_s),
+                     "%4 does not read %5"_s.arg(
+                         d->path(), keyList(unknown), RopeParamRows::typeWords().value(int(type)),
+                         u"_compute_%1_parameters"_s.arg(RopeParamRows::typeWords().value(int(type))),
+                         unknown.size() == 1 ? u"it"_s : u"them"_s),
                      m_where);
     }
 
@@ -991,7 +987,7 @@ private:
         if (!m_f.perLayerRope || !full || !sliding)
             return;
         const auto words = [](const RopeParams &r) {
-            const QString type = ropeTypeWords().value(int(r.type));
+            const QString type = RopeParamRows::typeWords().value(int(r.type));
             return u"theta %1, %2%3"_s.arg(num(r.theta), type,
                                            r.factor ? u" factor %1"_s.arg(num(*r.factor)) : QString());
         };

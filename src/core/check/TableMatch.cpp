@@ -1,5 +1,7 @@
 #include "TableMatch.h"
 
+#include "core/rope/RopeParamRows.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::CheckWords {
@@ -91,23 +93,7 @@ QString ropeLayout(RopeLayout layout)
 
 QString ropeType(RopeType type)
 {
-    switch (type) {
-    case RopeType::Default:
-        return u"default"_s;
-    case RopeType::Linear:
-        return u"linear"_s;
-    case RopeType::Dynamic:
-        return u"dynamic"_s;
-    case RopeType::Yarn:
-        return u"yarn"_s;
-    case RopeType::LongRope:
-        return u"longrope"_s;
-    case RopeType::Llama3:
-        return u"llama3"_s;
-    case RopeType::Proportional:
-        return u"proportional"_s;
-    }
-    return {};
+    return RopeParamRows::typeWord(type);
 }
 
 } // namespace posenc::CheckWords

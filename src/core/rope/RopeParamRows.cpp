@@ -12,6 +12,19 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::RopeParamRows {
 
+// --rope-type's words, in the order of RopeType.
+const QStringList &typeWords()
+{
+    static const QStringList words
+        = {u"default"_s, u"linear"_s, u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s, u"proportional"_s};
+    return words;
+}
+
+QString typeWord(RopeType type)
+{
+    return typeWords().value(static_cast<int>(type));
+}
+
 namespace {
 
 using Code = IdleReason::Code;
@@ -31,19 +44,6 @@ QString factorRange()
 QString tr(const char *text)
 {
     return QCoreApplication::translate("RopeParamRows", text);
-}
-
-// --rope-type's words, in the order of RopeType.
-const QStringList &typeWords()
-{
-    static const QStringList words
-        = {u"default"_s, u"linear"_s, u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s, u"proportional"_s};
-    return words;
-}
-
-QString typeWord(RopeType type)
-{
-    return typeWords().value(static_cast<int>(type));
 }
 
 QString number(double value)

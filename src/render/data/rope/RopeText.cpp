@@ -1,6 +1,7 @@
 #include "RopeText.h"
 
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeParamRows.h"
 #include "render/data/FigureText.h"
 
 #include <cmath>
@@ -11,23 +12,7 @@ namespace posenc::RopeText {
 
 QString typeWord(RopeType type)
 {
-    switch (type) {
-    case RopeType::Default:
-        return u"default"_s;
-    case RopeType::Linear:
-        return u"linear"_s;
-    case RopeType::Dynamic:
-        return u"dynamic"_s;
-    case RopeType::Yarn:
-        return u"yarn"_s;
-    case RopeType::LongRope:
-        return u"longrope"_s;
-    case RopeType::Llama3:
-        return u"llama3"_s;
-    case RopeType::Proportional:
-        return u"proportional"_s;
-    }
-    return QString();
+    return RopeParamRows::typeWord(type);
 }
 
 QString number(double value)
