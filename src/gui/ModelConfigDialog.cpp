@@ -295,7 +295,7 @@ QWidget *ModelConfigDialog::layerPanel(const ConfigLayer &layer)
         button->setToolTip(tr("Set the window's parameters to these layers' %1 (one Undo step)")
                                .arg(ParamText::toString(layer.params.encoding)));
     const ConfigLayer copy = layer;
-    connect(button, &QPushButton::clicked, this, [this, copy] { open(copy); });
+    connect(button, &QPushButton::clicked, this, [this, copy] { setParamsTo(copy); });
     auto *row = new QHBoxLayout;
     row->addWidget(button);
     row->addStretch(1);
@@ -343,7 +343,7 @@ QWidget *ModelConfigDialog::layerPanel(const ConfigLayer &layer)
     return box;
 }
 
-void ModelConfigDialog::open(const ConfigLayer &layer)
+void ModelConfigDialog::setParamsTo(const ConfigLayer &layer)
 {
     if (!m_apply)
         return;

@@ -61,7 +61,7 @@ private:
     void showProblem(const QString &problem);
     QWidget *layerPanel(const ConfigLayer &layer);
     QWidget *findingsPanel(const QList<ConfigFinding> &findings);
-    void open(const ConfigLayer &layer);
+    void setParamsTo(const ConfigLayer &layer);
 
     QString m_path;
     CurrentParams m_current;
