@@ -234,11 +234,14 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
         FileDialogs::askSave(
             this, tr("Save the plots"), QString(),
             tr("PNG images (*.png);;SVG drawings (*.svg);;PDF documents (*.pdf)"), [this](const QString &path) {
-                const auto saved = savePlots(path);
-                if (const auto *why = std::get_if<QString>(&saved))
-                    WriteDialogs::showRefusal(this, tr("Save the plots"), *why);
-                else
-                    m_errorCaption->setText(tr("Saved %1").arg(std::get<QStringList>(saved).join(tr(" and "))));
+                // The save dialog asked about `path`; the column plot's file beside it is asked here.
+                WriteDialogs::confirmOverwrite(this, columnsPath(path), false, [this, path] {
+                    const auto saved = savePlots(path);
+                    if (const auto *why = std::get_if<QString>(&saved))
+                        WriteDialogs::showRefusal(this, tr("Save the plots"), *why);
+                    else
+                        m_errorCaption->setText(tr("Saved %1").arg(std::get<QStringList>(saved).join(tr(" and "))));
+                });
             });
     });
     auto *close = new QPushButton(tr("C&lose"), this);
@@ -618,14 +621,18 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
     emit errorGridChanged();
 }
 
+QString TableCheckDialog::columnsPath(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.dir().filePath(info.completeBaseName() + u"-columns."_s + info.suffix());
+}
+
 std::variant<QStringList, QString> TableCheckDialog::savePlots(const QString &path)
 {
     const std::optional<FigureFormat> format = FigureExporter::formatOf(path);
     if (!format)
         return tr("%1: the format comes from the extension, %2").arg(path, FigureExporter::extensions());
-    const QFileInfo info(path);
-    const QString columns
-        = info.dir().filePath(info.completeBaseName() + u"-columns."_s + FigureExporter::extension(*format));
+    const QString columns = columnsPath(path);
     const QString title = tr("posenc check: %1").arg(m_source.toString());
     QStringList written;
     for (const auto &[plot, target] : {std::pair {m_errorPlot, path}, std::pair {m_columnPlot, columns}}) {

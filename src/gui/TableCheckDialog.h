@@ -68,6 +68,8 @@ public:
     // per-column plot beside it, its name ending "-columns" before the extension; whole or not
     // at all. The paths written, or why not.
     std::variant<QStringList, QString> savePlots(const QString &path);
+    // Where savePlots writes the per-column plot: "check.png" gives "check-columns.png".
+    static QString columnsPath(const QString &path);
     // The heatmap's view: rows and columns of the table, clamped to it. Computed on the worker.
     void showBlock(const Block &block);
     // The largest grid the heatmap computes (its plot's pixels by default).
