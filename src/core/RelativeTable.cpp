@@ -7,9 +7,10 @@
 
 namespace posenc::RelativeTable {
 
-std::uint64_t extraCells(const Block &block)
+std::uint64_t workCells(const Params &, const Block &block)
 {
-    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, block.rows + block.cols - 1));
+    return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols)
+        + static_cast<std::uint64_t>(std::max<std::int64_t>(0, block.rows + block.cols - 1));
 }
 
 void fill(const Block &block, BlockRef out, bool streaming, const Values &values)

@@ -71,8 +71,7 @@ QuantitySpec makeAlibiBiasQuantity()
     q.chooser = u"head"_s;
     q.missing = needsAlibi;
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
-    q.workCells
-        = [](const Params &, const Block &block) { return blockCells(block) + RelativeTable::extraCells(block); };
+    q.workCells = RelativeTable::workCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         const AlibiParams &alibi = engine.params().alibi;
         const double slope = AlibiSlopes::of(alibi.heads, alibi.head);

@@ -196,11 +196,13 @@ std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFra
     // A few cells off (a mistake the fit then finds and places) leave the layout plain: the
     // columns repeat in all but at most one comparison in a hundred, and in more of them than in
     // the other layout.
+    const std::int64_t allowed = std::max<std::int64_t>(1, std::int64_t(rows.index.size()) * h / 100);
+    // Counted up to allowed + 1, past which the layout is out whatever the exact count.
     const auto mismatches = [&](RopeLayout layout) {
         std::int64_t count = 0;
-        for (std::size_t k = 0; k < rows.index.size(); ++k) {
+        for (std::size_t k = 0; k < rows.index.size() && count <= allowed; ++k) {
             const auto row = sample.values.row(rows.index[k]);
-            for (std::int64_t i = 0; i < h; ++i) {
+            for (std::int64_t i = 0; i < h && count <= allowed; ++i) {
                 const double a = row(layout == RopeLayout::Half ? i : 2 * i);
                 const double b = row(layout == RopeLayout::Half ? h + i : 2 * i + 1);
                 count += !(std::fabs(a - b) <= tolerance * (1.0 + std::fabs(a)));
@@ -208,7 +210,6 @@ std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFra
         }
         return count;
     };
-    const std::int64_t allowed = std::max<std::int64_t>(1, std::int64_t(rows.index.size()) * h / 100);
     const std::int64_t half = mismatches(RopeLayout::Half);
     const std::int64_t interleaved = mismatches(RopeLayout::Interleaved);
     if (half <= allowed && half <= interleaved)

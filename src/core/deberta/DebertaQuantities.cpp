@@ -23,10 +23,7 @@ QuantitySpec makeDebertaBucketQuantity()
         return std::nullopt;
     };
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
-    q.workCells = [](const Params &, const Block &block) {
-        return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols)
-            + RelativeTable::extraCells(block);
-    };
+    q.workCells = RelativeTable::workCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         const DebertaParams &deberta = engine.params().deberta;
         // The table's offset is key - query; the bucket is of query - key.

@@ -23,10 +23,7 @@ QuantitySpec makeT5BucketQuantity()
         return std::nullopt;
     };
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
-    q.workCells = [](const Params &, const Block &block) {
-        return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols)
-            + RelativeTable::extraCells(block);
-    };
+    q.workCells = RelativeTable::workCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         const T5Params &t5 = engine.params().t5;
         RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
