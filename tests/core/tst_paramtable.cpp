@@ -248,7 +248,7 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
     Params rope;
     rope.encoding = Encoding::Rope;
     for (const ParamSpec &row : ParamTable::rows()) {
-        if (row.group != ParamGroup::Rope)
+        if (row.family != Encoding::Rope)
             continue;
         for (const Params &other : {Params {}, learned, none}) {
             QCOMPARE(ParamUse::idle(other, row.key), std::optional(IdleReason::Code::OtherEncoding));
@@ -258,8 +258,7 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
     for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
         QVERIFY(!ParamUse::idle(rope, QString::fromLatin1(key)));
     // ALiBi's, T5's and DeBERTa's rows: read under their own encoding only, each naming it.
-    const std::pair<ParamGroup, Encoding> families[] = {
-        {ParamGroup::Alibi, Encoding::Alibi}, {ParamGroup::T5, Encoding::T5}, {ParamGroup::Deberta, Encoding::Deberta}};
+    const Encoding families[] = {Encoding::Alibi, Encoding::T5, Encoding::Deberta};
     QList<Params> everyFamily;
     for (const QString &word : ParamTable::find(u"encoding"_s)->choices) {
         Params p;
@@ -267,10 +266,10 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
         everyFamily.append(p);
     }
     QCOMPARE(everyFamily.size(), 7);
-    for (const auto &[group, family] : families) {
+    for (const Encoding family : families) {
         QStringList keys;
         for (const ParamSpec &row : ParamTable::rows()) {
-            if (row.group == group)
+            if (row.family == family)
                 keys.append(row.key);
         }
         QVERIFY(!keys.isEmpty());
@@ -287,9 +286,11 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
             }
         }
     }
-    QCOMPARE(ParamTable::find(u"heads"_s)->group, ParamGroup::Alibi);
-    QCOMPARE(ParamTable::find(u"t5-causal"_s)->group, ParamGroup::T5);
-    QCOMPARE(ParamTable::find(u"deberta-max-position"_s)->group, ParamGroup::Deberta);
+    QCOMPARE(ParamTable::find(u"heads"_s)->group, ParamGroup::Family);
+    QCOMPARE(ParamTable::find(u"heads"_s)->family, std::optional(Encoding::Alibi));
+    QCOMPARE(ParamTable::find(u"t5-causal"_s)->family, std::optional(Encoding::T5));
+    QCOMPARE(ParamTable::find(u"deberta-max-position"_s)->family, std::optional(Encoding::Deberta));
+    QVERIFY(!ParamTable::find(u"d-model"_s)->family);
     // Without a position term there is nothing to compose with s*E.
     for (const Params &p : everyFamily) {
         if (p.hasPositionTerm())
