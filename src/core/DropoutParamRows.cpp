@@ -98,10 +98,10 @@ QString noMaskReason(const Params &params)
 
 } // namespace
 
-QList<ParamSpec> dropout()
-{
-    QList<ParamSpec> rows;
+namespace {
 
+ParamSpec dropoutRow()
+{
     ParamSpec dropout
         = ParamRows::numberRow(u"dropout"_s, ParamGroup::Dropout, [](Params &p) -> double & { return p.dropout; });
     dropout.kind = ParamKind::Probability;
@@ -129,8 +129,11 @@ QList<ParamSpec> dropout()
                                 : dropoutTr(" p = 1 zeroes every cell, and nothing is divided by zero.");
         return text;
     };
-    rows.append(dropout);
+    return dropout;
+}
 
+ParamSpec modeRow()
+{
     ParamSpec mode = ParamRows::choice(u"dropout-mode"_s, ParamGroup::Dropout, &Params::dropoutMode,
                                        {u"sum"_s, u"embedding"_s, u"protect-special"_s, u"masked-fill"_s});
     mode.help = u"where dropout acts"_s;
@@ -146,8 +149,11 @@ QList<ParamSpec> dropout()
             text += dropoutTr("<br>In evaluation mode only masked-fill changes Y: it still zeroes the padding rows.");
         return text;
     };
-    rows.append(mode);
+    return mode;
+}
 
+ParamSpec specialRow()
+{
     ParamSpec special;
     special.key = u"special"_s;
     special.group = ParamGroup::Dropout;
@@ -199,8 +205,11 @@ QList<ParamSpec> dropout()
                    "seq_len − 1, where [SEP] sits. Now rows %1.")
             .arg(rows.isEmpty() ? dropoutTr("none") : rows.join(u", "_s));
     };
-    rows.append(special);
+    return special;
+}
 
+ParamSpec seqLenRow()
+{
     ParamSpec seqLen = ParamRows::optionalInteger(
         u"seq-len"_s, ParamGroup::Dropout, [](Params &p) -> std::optional<std::int64_t> & { return p.seqLen; },
         [](const Params &p) { return std::pair<std::int64_t, std::int64_t>(1, p.maxLen); }, u" (max_len)"_s);
@@ -224,8 +233,11 @@ QList<ParamSpec> dropout()
                    "from n. auto: n = max_len; now n = %1.")
             .arg(p.sequenceLength());
     };
-    rows.append(seqLen);
+    return seqLen;
+}
 
+ParamSpec evalRow()
+{
     ParamSpec eval;
     eval.key = u"eval"_s;
     eval.group = ParamGroup::Dropout;
@@ -256,8 +268,14 @@ QList<ParamSpec> dropout()
             "Evaluation mode, as model.eval(): dropout is the identity, Y = X; masked-fill still zeroes the "
             "padding rows.");
     };
-    rows.append(eval);
-    return rows;
+    return eval;
+}
+
+} // namespace
+
+QList<ParamSpec> dropout()
+{
+    return {dropoutRow(), modeRow(), specialRow(), seqLenRow(), evalRow()};
 }
 
 QList<ParamSpec> run()

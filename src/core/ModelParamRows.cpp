@@ -156,10 +156,10 @@ QList<ParamSpec> model()
     return rows;
 }
 
-QList<ParamSpec> embeddings()
-{
-    QList<ParamSpec> rows;
+namespace {
 
+ParamSpec scaleRow()
+{
     ParamSpec scale;
     scale.key = u"scale"_s;
     scale.group = ParamGroup::Embeddings;
@@ -218,8 +218,11 @@ QList<ParamSpec> embeddings()
                        "balance: %2.")
             .arg(NumberText::compact(p.scale(), 5), balance(p));
     };
-    rows.append(scale);
+    return scale;
+}
 
+ParamSpec customScaleRow()
+{
     ParamSpec customScale = ParamRows::numberRow(u"custom-scale"_s, ParamGroup::Embeddings,
                                                  [](Params &p) -> double & { return p.customScale; });
     customScale.isFlag = false;
@@ -237,8 +240,11 @@ QList<ParamSpec> embeddings()
         return noEmbeddingColumns(p);
     };
     customScale.formula = [](const Params &) { return modelTr("A custom s in X = s·E + PE: a finite number ≥ 0."); };
-    rows.append(customScale);
+    return customScale;
+}
 
+ParamSpec initRow()
+{
     ParamSpec init;
     init.key = u"init"_s;
     init.group = ParamGroup::Embeddings;
@@ -300,8 +306,11 @@ QList<ParamSpec> embeddings()
                        "or E ~ U(−0.05, 0.05), Keras' Embedding default (σ = 0.05/√3); now σ = %1.")
             .arg(NumberText::compact(p.sigma(), 5));
     };
-    rows.append(init);
+    return init;
+}
 
+ParamSpec customSigmaRow()
+{
     ParamSpec customSigma = ParamRows::numberRow(u"custom-sigma"_s, ParamGroup::Embeddings,
                                                  [](Params &p) -> double & { return p.customSigma; });
     customSigma.isFlag = false;
@@ -321,8 +330,11 @@ QList<ParamSpec> embeddings()
         return std::nullopt;
     };
     customSigma.formula = [](const Params &) { return modelTr("A custom σ in E ~ N(0, σ²): a finite number ≥ 0."); };
-    rows.append(customSigma);
+    return customSigma;
+}
 
+ParamSpec composeRow()
+{
     ParamSpec compose
         = ParamRows::choice(u"compose"_s, ParamGroup::Embeddings, &Params::compose, {u"sum"_s, u"concat"_s});
     compose.help = u"X = s*E + PE, or [s*E | PE] with the PE in the last pe-dims columns"_s;
@@ -333,8 +345,11 @@ QList<ParamSpec> embeddings()
         return modelTr("sum: X = s·E + PE, both in every column.<br>concat: X = [s·E | PE], s·E in the first d − k "
                        "columns and the PE of a k-column table in the last k.");
     };
-    rows.append(compose);
+    return compose;
+}
 
+ParamSpec peDimsRow()
+{
     ParamSpec peDims = ParamRows::optionalInteger(
         u"pe-dims"_s, ParamGroup::Embeddings, [](Params &p) -> std::optional<std::int64_t> & { return p.peDims; },
         [](const Params &p) { return std::pair<std::int64_t, std::int64_t>(0, p.dModel); }, u" (d_model)"_s);
@@ -363,8 +378,11 @@ QList<ParamSpec> embeddings()
             text += modelTr(" Now X's columns %1 … %2 hold the PE.").arg(p.dModel - p.peColumns()).arg(p.dModel - 1);
         return text;
     };
-    rows.append(peDims);
+    return peDims;
+}
 
+ParamSpec embeddingsRow()
+{
     ParamSpec embeddings = ParamRows::matrixRow(
         u"embeddings"_s, ParamGroup::Embeddings, u"FILE[:TENSOR]"_s,
         u"token embeddings from a matrix: .npy (f2/f4/f8/integers, any byte order, C or Fortran order)\n"
@@ -396,8 +414,11 @@ QList<ParamSpec> embeddings()
         return std::nullopt;
     };
     embeddings.formula = [](const Params &) { return modelTr("E, the rows of a real model's embedding matrix."); };
-    rows.append(embeddings);
+    return embeddings;
+}
 
+ParamSpec tokensRow()
+{
     ParamSpec tokens
         = ParamRows::matrixRow(u"tokens"_s, ParamGroup::Embeddings, u"LIST"_s,
                                u"with --embeddings: the rows to use instead, in order, e.g. 0,464,5:9 (max_len: their "
@@ -409,8 +430,15 @@ QList<ParamSpec> embeddings()
             : ParamValue(std::monostate {});
     };
     tokens.formula = [](const Params &) { return modelTr("The rows of the loaded matrix, in order."); };
-    rows.append(tokens);
-    return rows;
+    return tokens;
+}
+
+} // namespace
+
+QList<ParamSpec> embeddings()
+{
+    return {scaleRow(),   customScaleRow(), initRow(),       customSigmaRow(),
+            composeRow(), peDimsRow(),      embeddingsRow(), tokensRow()};
 }
 
 } // namespace posenc::SharedParamRows
