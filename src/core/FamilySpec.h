@@ -33,13 +33,28 @@ struct DefaultFigure
 };
 
 // What a family's position term is made of, which PositionTerm holds: an exact kernel that
-// computes its table, or the rows of a table (position p at row p + rowOffset).
+// computes its table, the rows of a table (position p at row p + rowOffset), or a family's own
+// table computed block by block (the 2-D sin-cos table of a patch grid).
 struct PositionTermParts
 {
     std::optional<PositionalTable> kernel;
     const RowMatrixXf *matrix = nullptr;
     std::shared_ptr<const void> owner; // keeps `matrix` alive
     std::int64_t rowOffset = 0;
+    // Fills any block of the term's table (rows are positions), in the calling thread.
+    std::function<void(const Block &, BlockRef)> fill;
+};
+
+// Rows of another family that a family reads as they are: multimodal RoPE reads RoPE's head_dim,
+// rope_theta, rope_type and scaling. The control panel shows them under the borrowing family
+// (ControlPanel::showFamily); with `asOwn`, they are checked and idle as under their own family
+// (ParamTable::rows), for rows written for it alone; without, the rows name the borrowing family
+// themselves.
+struct BorrowedRows
+{
+    Encoding family = {};
+    QStringList keys; // empty: every row of the family
+    bool asOwn = true;
 };
 
 struct FamilySpec
@@ -55,6 +70,8 @@ struct FamilySpec
 
     // Its rows of the parameter table, in their order; ParamTable puts them in the family's group.
     std::function<QList<ParamSpec>()> rows;
+    // The rows of other families it reads too.
+    QList<BorrowedRows> borrows;
     // The term it adds to s·E, in the columns X gives it; empty for a family that adds none.
     std::function<PositionTermParts(const Params &, std::int64_t columns)> positionTerm;
     // A table its parameters hold, read from a file (the learned family's): the key of its
@@ -79,6 +96,8 @@ struct FamilySpec
     std::optional<FamilyPanel> panel;
 
     bool hasPositionTerm() const { return bool(positionTerm); }
+    // Whether it reads `family`'s row `key` (any of its rows for an empty key).
+    bool borrowsRow(Encoding family, const QString &key = {}) const;
 };
 
 namespace Families {

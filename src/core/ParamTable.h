@@ -36,6 +36,7 @@ enum class ParamKind {
     ChoiceOrNumber, // one of `choices` or a number: a chooser whose last entry is a number field
     Switch, // true|false: a check box
     IndexList, // positions such as 0,-1 or 0:4, or none: a text field
+    Text, // a text the row's parse and check read (a prompt): a text field
     Matrix, // FILE[:TENSOR], read by the command line or the window (not by ParamText)
 };
 
@@ -81,6 +82,9 @@ struct IdleReason
         OtherFactorList, // short-factor, long-factor: longrope reads the other list at this max-len
         ExplicitAttentionFactor, // mscale; longrope's rope-factor: attention-factor is given and used as it is
         NoMscaleAllDim, // mscale: yarn reads it only beside a non-zero mscale-all-dim
+        OtherVisionRule, // tokens-per-second, second-per-grid, timestamp-tokens: another model's get_rope_index
+        OtherRope2dStyle, // axes-dim, spatial-merge-size: the chosen rope-2d-style does not read it
+        NoBaseSize, // interpolation-scale: only diffusers' coordinates (a base-size) read it
     };
     Code code;
     QString why; // "evaluation mode (eval) drops nothing."

@@ -72,6 +72,19 @@ QList<std::pair<QString, Params>> settings()
         = with(with(with(base, u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
     list.append({u"t5"_s, t5});
     list.append({u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)});
+    // M-RoPE, 2-D RoPE and the 2-D sin-cos table, small.
+    const Params mrope
+        = with(with(with(with(base, u"encoding"_s, u"mrope"_s), u"head-dim"_s, u"8"_s), u"mrope-section"_s, u"1,1,2"_s),
+               u"prompt"_s, u"text:2,image:1x4x2,text:1,video:3x2x4,text:2"_s);
+    list.append({u"mrope"_s, mrope});
+    list.append({u"mrope qwen2.5-vl"_s, with(mrope, u"vision-positions"_s, u"qwen2.5-vl"_s)});
+    list.append({u"mrope qwen3-vl"_s, with(mrope, u"vision-positions"_s, u"qwen3-vl"_s)});
+    const Params rope2d
+        = with(with(with(with(base, u"encoding"_s, u"rope-2d"_s), u"head-dim"_s, u"8"_s), u"grid"_s, u"4,6"_s),
+               u"patch"_s, u"1,1"_s);
+    list.append({u"rope-2d"_s, rope2d});
+    list.append({u"rope-2d flux"_s, with(with(rope2d, u"axes-dim"_s, u"2,2,4"_s), u"rope-2d-style"_s, u"flux"_s)});
+    list.append({u"sincos-2d"_s, with(with(base, u"encoding"_s, u"sincos-2d"_s), u"grid"_s, u"4,4"_s)});
     list.append({u"deberta"_s,
                  with(with(with(base, u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
                       u"deberta-max-position"_s, u"12"_s)});
@@ -122,6 +135,22 @@ QList<std::pair<QString, QString>> changes()
         {u"t5-causal"_s, u"true"_s},
         {u"deberta-buckets"_s, u"6"_s},
         {u"deberta-max-position"_s, u"20"_s},
+        {u"mrope-section"_s, u"2,1,1"_s},
+        {u"mrope-interleaved"_s, u"true"_s},
+        {u"vision-positions"_s, u"qwen2.5-vl"_s},
+        {u"mrope-era"_s, u"v5"_s},
+        {u"spatial-merge-size"_s, u"1"_s},
+        {u"prompt"_s, u"text:3,image:1x2x2"_s},
+        {u"tokens-per-second"_s, u"4"_s},
+        {u"second-per-grid"_s, u"0.5"_s},
+        {u"timestamp-tokens"_s, u"3"_s},
+        {u"rope-2d-style"_s, u"axial"_s},
+        {u"axes-dim"_s, u"2,4,2"_s},
+        {u"patch"_s, u"1,2"_s},
+        {u"grid"_s, u"6,4"_s},
+        {u"cls-token"_s, u"true"_s},
+        {u"base-size"_s, u"8"_s},
+        {u"interpolation-scale"_s, u"2"_s},
     };
 }
 
@@ -141,10 +170,30 @@ private slots:
 void TestParamInputs::unreadParametersLeaveTheTableAlone_data()
 {
     QTest::addColumn<int>("quantity");
-    for (const Quantity q :
-         {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Similarity,
-          Quantity::Error, Quantity::RopeFrequencies, Quantity::RopeCos, Quantity::RopeSin, Quantity::RopeScore,
-          Quantity::RopeInput, Quantity::AlibiSlopes, Quantity::AlibiBias, Quantity::T5Bucket, Quantity::DebertaBucket})
+    for (const Quantity q : {Quantity::Pe,
+                             Quantity::Embedding,
+                             Quantity::Input,
+                             Quantity::Output,
+                             Quantity::Mask,
+                             Quantity::Similarity,
+                             Quantity::Error,
+                             Quantity::RopeFrequencies,
+                             Quantity::RopeCos,
+                             Quantity::RopeSin,
+                             Quantity::RopeScore,
+                             Quantity::RopeInput,
+                             Quantity::AlibiSlopes,
+                             Quantity::AlibiBias,
+                             Quantity::T5Bucket,
+                             Quantity::DebertaBucket,
+                             Quantity::MropePositions,
+                             Quantity::MropeAxes,
+                             Quantity::MropeCos,
+                             Quantity::MropeSin,
+                             Quantity::Rope2dFrequencies,
+                             Quantity::Rope2dCos,
+                             Quantity::Rope2dSin,
+                             Quantity::Rope2dScore})
         QTest::newRow(qPrintable(Quantities::name(q))) << static_cast<int>(q);
 }
 

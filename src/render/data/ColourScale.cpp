@@ -1,7 +1,9 @@
 #include "ColourScale.h"
 
+#include "core/FamilySpec.h"
 #include "core/alibi/AlibiSlopes.h"
 #include "core/deberta/DebertaBuckets.h"
+#include "core/mrope/MropePrompt.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
@@ -76,6 +78,29 @@ double extent(Quantity quantity, const Params &params)
     case Quantity::RopeInput:
         value = embedding
             * (hasQuantity(quantity, params) ? std::max(1.0, RopeFrequencies::table(params).attentionFactor) : 1.0);
+        break;
+    // An id is at most the prompt's largest; cos and sin carry the attention factor.
+    case Quantity::MropePositions:
+        value = hasQuantity(quantity, params) ? static_cast<double>(
+                    std::max<std::int64_t>(std::get<MropeLayout>(MropeLayout::build(params.mrope)).maxId(), 1))
+                                              : 1.0;
+        break;
+    case Quantity::MropeAxes:
+        value = 2.0;
+        break;
+    case Quantity::MropeCos:
+    case Quantity::MropeSin:
+        value = hasQuantity(quantity, params)
+            ? RopeFrequencies::table(familyUnder(params, Encoding::Rope)).attentionFactor
+            : 1.0;
+        break;
+    case Quantity::Rope2dFrequencies:
+        value = 3.0;
+        break;
+    case Quantity::Rope2dCos:
+    case Quantity::Rope2dSin:
+    case Quantity::Rope2dScore:
+        value = 1.0;
         break;
     // A slope is below 1: m_1 = 2^(-8/H) is the largest.
     case Quantity::AlibiSlopes:

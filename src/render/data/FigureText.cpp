@@ -37,6 +37,22 @@ QString quantityLabel(Quantity quantity)
         return u"RoPE score against distance"_s;
     case Quantity::RopeInput:
         return u"R(p) · s·E"_s;
+    case Quantity::MropePositions:
+        return u"M-RoPE position ids"_s;
+    case Quantity::MropeAxes:
+        return u"M-RoPE axes"_s;
+    case Quantity::MropeCos:
+        return u"M-RoPE cos"_s;
+    case Quantity::MropeSin:
+        return u"M-RoPE sin"_s;
+    case Quantity::Rope2dFrequencies:
+        return u"2-D RoPE frequencies"_s;
+    case Quantity::Rope2dCos:
+        return u"2-D RoPE cos"_s;
+    case Quantity::Rope2dSin:
+        return u"2-D RoPE sin"_s;
+    case Quantity::Rope2dScore:
+        return u"2-D RoPE score against a patch"_s;
     case Quantity::AlibiSlopes:
         return u"ALiBi slopes"_s;
     case Quantity::AlibiBias:
@@ -202,6 +218,26 @@ QString parametersText(Quantity quantity, const Params &params)
                 .arg(ParamText::get(params, u"rope-type"_s), NumberText::compact(params.rope.theta, 6), length));
         if (quantity == Quantity::RopeInput)
             parts.append(u"%1, %2"_s.arg(scaleText(params), sigmaText(params)));
+        break;
+    case Quantity::MropePositions:
+    case Quantity::MropeAxes:
+    case Quantity::MropeCos:
+    case Quantity::MropeSin:
+        parts.append(u"%1, mrope_section %2%3, head_dim = %4, θ = %5"_s
+                         .arg(ParamText::get(params, u"vision-positions"_s), ParamText::get(params, u"mrope-section"_s),
+                              params.mrope.interleaved ? u" interleaved"_s : QString())
+                         .arg(params.rope.headDim)
+                         .arg(NumberText::compact(params.rope.theta, 6)));
+        break;
+    case Quantity::Rope2dFrequencies:
+    case Quantity::Rope2dCos:
+    case Quantity::Rope2dSin:
+    case Quantity::Rope2dScore:
+        parts.append(u"%1, grid %2 × %3, head_dim = %4, θ = %5"_s.arg(ParamText::get(params, u"rope-2d-style"_s))
+                         .arg(params.sincos2d.grid[0])
+                         .arg(params.sincos2d.grid[1])
+                         .arg(params.rope.headDim)
+                         .arg(NumberText::compact(params.rope.theta, 6)));
         break;
     case Quantity::AlibiSlopes:
         parts.append(params.alibi.heads == 1 ? u"H = 1 head"_s : u"H = %1 heads"_s.arg(params.alibi.heads));

@@ -41,6 +41,14 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     case Quantity::RopeSin:
     case Quantity::RopeScore:
     case Quantity::RopeInput:
+    case Quantity::MropePositions:
+    case Quantity::MropeAxes:
+    case Quantity::MropeCos:
+    case Quantity::MropeSin:
+    case Quantity::Rope2dFrequencies:
+    case Quantity::Rope2dCos:
+    case Quantity::Rope2dSin:
+    case Quantity::Rope2dScore:
     case Quantity::AlibiSlopes:
     case Quantity::AlibiBias:
     case Quantity::T5Bucket:

@@ -1,0 +1,91 @@
+// Multimodal RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each token has
+// three ids (t, h, w), and each rotary pair turns by the id of its axis, as Qwen2-VL, Qwen2.5-VL
+// and Qwen3-VL compute them in HF transformers.
+#include "core/FamilySpec.h"
+
+#include "core/ParamText.h"
+#include "core/mrope/MropeLessonNumbers.h"
+#include "core/mrope/MropeParamRows.h"
+#include "core/mrope/MropePrompt.h"
+#include "core/mrope/MropeRotation.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <numeric>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+Description::Entries mropeEntries(const Params &params)
+{
+    const MropeLayout layout(params);
+    const MropeRotation rotation(params, layout);
+    const std::vector<std::int64_t> owned = MropeAxes::pairsPerAxis(rotation.axes());
+    const std::vector<std::int64_t> &section = params.mrope.section;
+    Description::Entries entries = {
+        {u"vision_positions"_s, ParamText::get(params, u"vision-positions"_s)},
+        {u"mrope_era"_s, ParamText::get(params, u"mrope-era"_s)},
+        {u"mrope_section"_s, section},
+        {u"section_sum"_s, std::accumulate(section.begin(), section.end(), std::int64_t(0))},
+        {u"rotary_dim"_s, rotation.rotaryDim()},
+        {u"pairs_t"_s, owned[0]},
+        {u"pairs_h"_s, owned[1]},
+        {u"pairs_w"_s, owned[2]},
+    };
+    static const char *const names[] = {"t", "h", "w"};
+    for (int axis = 0; axis < 3; ++axis) {
+        const std::int64_t j = MropeAxes::fastestPair(rotation.axes(), axis);
+        const QString key = u"fastest_pair_%1"_s.arg(QLatin1StringView(names[axis]));
+        entries.push_back({key, j >= 0 ? Description::Value(j) : Description::Value()});
+        entries.push_back({key + u"_inv_freq"_s,
+                           j >= 0 ? Description::Value(rotation.inverseFrequencies()[static_cast<std::size_t>(j)])
+                                  : Description::Value()});
+    }
+    entries.push_back({u"tokens"_s, layout.tokens()});
+    entries.push_back({u"image_tokens"_s, layout.imageTokens()});
+    entries.push_back({u"video_tokens"_s, layout.videoTokens()});
+    entries.push_back({u"max_position_id"_s, layout.maxId()});
+    entries.push_back({u"rope_deltas"_s, layout.ropeDelta()});
+    entries.push_back({u"next_position"_s, layout.maxId() + 1});
+    entries.push_back({u"attention_factor"_s, rotation.attentionFactor()});
+    return entries;
+}
+
+} // namespace
+
+FamilySpec makeMropeFamily()
+{
+    FamilySpec family;
+    family.word = u"mrope"_s;
+    family.kind = FamilyKind::Rotation;
+    family.help = u"multimodal RoPE, ids (t, h, w) per token (mrope)"_s;
+    family.formula = u"no term added, X = s·E; each token has ids (t, h, w) and rotary pair i turns by the id of "
+                     "its axis times θ<sub>i</sub>: sections chunked (Qwen2-VL, Qwen2.5-VL) or interleaved "
+                     "(Qwen3-VL)"_s;
+    family.heading = u"M-RoPE"_s;
+    family.rows = MropeParamRows::rows;
+    family.borrows = {{Encoding::Rope, {}}};
+    family.describe = mropeEntries;
+    family.describeHelp = u"Of --encoding mrope (HF transformers' get_rope_index and the multimodal rotary merge):\n"
+                          "  vision_positions, mrope_era  whose ids and which transformers' rule\n"
+                          "  mrope_section, section_sum  the pairs of t, h and w as given, and their sum\n"
+                          "  rotary_dim            the columns of a head that turn\n"
+                          "  pairs_t, pairs_h, pairs_w  the pairs each axis owns as the attention applies them\n"
+                          "  fastest_pair_t, _h, _w  each axis's fastest pair, and its _inv_freq\n"
+                          "  tokens, image_tokens, video_tokens  the prompt's tokens\n"
+                          "  max_position_id       the largest id on any axis\n"
+                          "  rope_deltas           max_position_id + 1 - tokens: what generated tokens add to their\n"
+                          "                        cache position\n"
+                          "  next_position         max_position_id + 1: the first generated token's id on all axes\n"
+                          "  attention_factor      what multiplies cos and sin\n"_s;
+    family.defaultFigures = {{u"mrope-positions"_s, {}},
+                             {u"mrope-axes"_s, {}},
+                             {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
+                             {u"magnitudes"_s, {}}};
+    family.lessonNumbers = MropeLessonNumbers::entries;
+    return family;
+}
+
+} // namespace posenc

@@ -1,0 +1,127 @@
+// The multimodal and 2-D families on the command line, as scripts meet them: `posenc describe`
+// reports rope_deltas as get_rope_index returns it (the Qwen2.5-VL docstring's video in both
+// transformers eras), `posenc table` writes the ids and the 2-D tables, and each bad value named in
+// the families' contract exits 2 with one line naming its flag and range.
+#include "CliRun.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace CliRun;
+
+class TestCliVision : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void describeReportsRopeDeltas_data();
+    void describeReportsRopeDeltas();
+    void tablesAreWritten_data();
+    void tablesAreWritten();
+    void badValuesExitTwo_data();
+    void badValuesExitTwo();
+};
+
+void TestCliVision::describeReportsRopeDeltas_data()
+{
+    QTest::addColumn<QString>("era");
+    QTest::addColumn<int>("delta");
+    QTest::addColumn<int>("next");
+    // video:3x4x4@2 at 25 tokens a second, then 5 text tokens: ids 0..100 and text 101..105 (4.x),
+    // or text 2..6 (5.x); either way max id 105 or 100, and 17 tokens.
+    QTest::newRow("v4") << u"v4"_s << 89 << 106;
+    QTest::newRow("v5") << u"v5"_s << 84 << 101;
+}
+
+void TestCliVision::describeReportsRopeDeltas()
+{
+    QFETCH(QString, era);
+    QFETCH(int, delta);
+    QFETCH(int, next);
+    const Run run
+        = posenc({u"describe"_s, u"--json"_s, u"--encoding"_s, u"mrope"_s, u"--vision-positions"_s, u"qwen2.5-vl"_s,
+                  u"--mrope-era"_s, era, u"--tokens-per-second"_s, u"25"_s, u"--prompt"_s, u"video:3x4x4@2,text:5"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QCOMPARE(json.value(u"rope_deltas"_s).toInt(), delta);
+    QCOMPARE(json.value(u"next_position"_s).toInt(), next);
+    QCOMPARE(json.value(u"tokens"_s).toInt(), 17);
+    QCOMPARE(json.value(u"pairs_w"_s).toInt(), 24);
+    QCOMPARE(json.value(u"fastest_pair_w"_s).toInt(), 40);
+}
+
+void TestCliVision::tablesAreWritten_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("firstLines");
+    QTest::newRow("mrope-positions")
+        << QStringList {u"mrope-positions"_s, u"--encoding"_s, u"mrope"_s, u"--prompt"_s,
+                        u"text:2,image:1x4x4,text:1"_s}
+        << u"# kind,t,h,w\n0,0,0,0\n0,1,1,1\n1,2,2,2\n1,2,2,3\n1,2,3,2\n1,2,3,3\n0,4,4,4\n"_s;
+    QTest::newRow("rope2d-frequencies") << QStringList {u"rope2d-frequencies"_s,
+                                                        u"--encoding"_s,
+                                                        u"rope-2d"_s,
+                                                        u"--rope-2d-style"_s,
+                                                        u"axial"_s,
+                                                        u"--head-dim"_s,
+                                                        u"8"_s,
+                                                        u"--rope-theta"_s,
+                                                        u"100"_s}
+                                        << u"# pair,axis,inv_freq\n0,2,1\n1,2,0.1\n2,1,1\n3,1,0.1\n"_s;
+}
+
+void TestCliVision::tablesAreWritten()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, firstLines);
+    const Run run
+        = posenc(QStringList {u"table"_s} + arguments + QStringList {u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(run.out, firstLines);
+}
+
+void TestCliVision::badValuesExitTwo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("line");
+    const QStringList mrope = {u"--encoding"_s, u"mrope"_s};
+    QTest::newRow("a section that does not sum")
+        << mrope + QStringList {u"--mrope-section"_s, u"16,24,16"_s}
+        << u"--mrope-section: must be t,h,w summing to the 64 rotary pairs (rotary_dim / 2); they sum to 56; got "
+           "'16,24,16'"_s;
+    QTest::newRow("a prompt of an unknown kind")
+        << mrope + QStringList {u"--prompt"_s, u"text:3,audio:4"_s}
+        << u"--prompt: 'audio:4': unknown kind 'audio' (text, image or video); it must be segments text:N, "
+           "image:TxHxW or video:TxHxW[@SECONDS] separated by commas; got 'text:3,audio:4'"_s;
+    QTest::newRow("an image not divisible by the merge size")
+        << mrope + QStringList {u"--prompt"_s, u"image:1x5x4"_s}
+        << u"--prompt: the image grid 1x5x4 is not divisible by spatial-merge-size 2 in height and width; it must be "
+           "segments text:N, image:TxHxW or video:TxHxW[@SECONDS] separated by commas; got 'image:1x5x4'"_s;
+    QTest::newRow("a grid of 0") << QStringList {u"--encoding"_s, u"rope-2d"_s, u"--grid"_s, u"0,16"_s}
+                                 << u"--grid: must be H,W: two integers in [1, 16384], H·W at most 16777216; got "
+                                    "'0,16'"_s;
+    QTest::newRow("a grid of 0 for sincos-2d") << QStringList {u"--encoding"_s, u"sincos-2d"_s, u"--grid"_s, u"4,0"_s}
+                                               << u"--grid: must be H,W: two integers in [1, 16384], H·W at most "
+                                                  "16777216; got '4,0'"_s;
+}
+
+void TestCliVision::badValuesExitTwo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, line);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(u"t.npy"_s);
+    const Run run = posenc(QStringList {u"describe"_s} + arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.startsWith(u"posenc describe: "_s + line), qPrintable(run.err));
+    QCOMPARE(run.err.count(u'\n'), 1);
+    QVERIFY(run.out.isEmpty());
+    const Run table = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, out} + arguments);
+    QCOMPARE(table.exitCode, 2);
+    QVERIFY(!QFile::exists(out));
+}
+
+QTEST_GUILESS_MAIN(TestCliVision)
+#include "tst_clivision.moc"
