@@ -345,6 +345,12 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     rope.rope.headDim = kRopeHeadDim;
     rope.memoryBudget = params.memoryBudget;
     const Engine ropeEngine(rope);
+    // 2-D RoPE's cos table of the same size, 256 x 512 patches of a head of 128 in the Qwen ViT's
+    // merge order: each row copied from its row's and column's values (Rope2dRotation).
+    Params rope2d = rope;
+    rope2d.encoding = Encoding::Rope2d;
+    rope2d.sincos2d.grid = {256, kRopeRows / 256};
+    const Engine rope2dEngine(rope2d);
     RowMatrixXf ropeBuffer = allocateTable(kRopeRows, kRopeHeadDim);
     const Block ropeAll {0, kRopeRows, 0, kRopeHeadDim};
     const std::vector<Timing> ropeCompared = timeInterleaved(
@@ -352,9 +358,13 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         {[&] { plainFill(ropeBuffer, threads, false); }, [&] { plainFill(ropeBuffer, threads, true); },
          [&] {
              ropeEngine.compute(Quantity::RopeCos, ropeAll, ropeBuffer, {threads, nullptr});
+         },
+         [&] {
+             rope2dEngine.compute(Quantity::Rope2dCos, ropeAll, ropeBuffer, {threads, nullptr});
          }});
     const Timing ropeBandwidth = ropeCompared[0].minMs <= ropeCompared[1].minMs ? ropeCompared[0] : ropeCompared[1];
     const Timing ropeFill = ropeCompared[2];
+    const Timing rope2dFill = ropeCompared[3];
     constexpr std::int64_t ropeCells = kRopeRows * kRopeHeadDim;
 
     // Every quantity of the quantity table these parameters have, one block of it filled by its
@@ -401,6 +411,9 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     json[u"rope_fill_gbps"_s] = gbps(ropeCells, ropeFill.minMs);
     json[u"rope_write_bandwidth_gbps"_s] = gbps(ropeCells, ropeBandwidth.minMs);
     json[u"rope_fill_fraction_of_bandwidth"_s] = ropeBandwidth.minMs / ropeFill.minMs;
+    json[u"rope2d_fill_ms"_s] = rope2dFill.minMs;
+    json[u"rope2d_fill_gbps"_s] = gbps(ropeCells, rope2dFill.minMs);
+    json[u"rope2d_fill_fraction_of_bandwidth"_s] = ropeBandwidth.minMs / rope2dFill.minMs;
     json[u"embedding_init_ms"_s] = initMs;
     json[u"pipeline_ms"_s] = pipe.minMs;
     json[u"pipeline_median_ms"_s] = pipe.medianMs;
@@ -457,6 +470,9 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
          u"%1 GB/s = %2% of the better fill of its buffer (%3 GB/s)"_s.arg(gbps(ropeCells, ropeFill.minMs), 0, 'f', 1)
              .arg(100.0 * ropeBandwidth.minMs / ropeFill.minMs, 0, 'f', 0)
              .arg(gbps(ropeCells, ropeBandwidth.minMs), 0, 'f', 1));
+    line(u"2-D RoPE cos, 256 x 512 patches, head 128"_s, rope2dFill.minMs,
+         u"%1 GB/s = %2% of the better fill of its buffer"_s.arg(gbps(ropeCells, rope2dFill.minMs), 0, 'f', 1)
+             .arg(100.0 * ropeBandwidth.minMs / rope2dFill.minMs, 0, 'f', 0));
     line(u"PE fill, 1 thread"_s, fillSerial.minMs,
          u"%1x from the second thread"_s.arg(fillSerial.minMs / fill.minMs, 0, 'f', 2));
     line(u"embedding init N(0, 1), once"_s, initMs);

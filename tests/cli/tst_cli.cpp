@@ -437,6 +437,10 @@ void TestCli::benchJsonHasItsKeys()
         std::abs(ropeFraction
                  - json.value(u"rope_fill_gbps"_s).toDouble() / json.value(u"rope_write_bandwidth_gbps"_s).toDouble())
         < 1e-9 * ropeFraction);
+    // 2-D RoPE's cos table of the same size, against the same fill.
+    const double rope2dFraction = json.value(u"rope2d_fill_fraction_of_bandwidth"_s).toDouble();
+    QVERIFY2(json.value(u"rope2d_fill_ms"_s).toDouble() > 0.0, qPrintable(run.out));
+    QVERIFY2(rope2dFraction > 0.0 && rope2dFraction < 10.0, qPrintable(run.out));
     // The SIMD target the kernels ran on, by Highway's name.
     const QStringList targets {u"SCALAR"_s, u"EMU128"_s, u"SSSE3"_s, u"SSE4"_s, u"AVX2"_s, u"AVX3"_s, u"AVX3_DL"_s};
     QVERIFY2(targets.contains(json.value(u"simd_target"_s).toString()), qPrintable(run.out));
