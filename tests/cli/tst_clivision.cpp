@@ -18,6 +18,8 @@ class TestCliVision : public QObject
 private slots:
     void describeReportsRopeDeltas_data();
     void describeReportsRopeDeltas();
+    void describeNamesFluxTextIds();
+    void describeHelpListsEveryKey();
     void tablesAreWritten_data();
     void tablesAreWritten();
     void badValuesExitTwo_data();
@@ -50,6 +52,47 @@ void TestCliVision::describeReportsRopeDeltas()
     QCOMPARE(json.value(u"tokens"_s).toInt(), 17);
     QCOMPARE(json.value(u"pairs_w"_s).toInt(), 24);
     QCOMPARE(json.value(u"fastest_pair_w"_s).toInt(), 40);
+    QCOMPARE(json.value(u"collapsed_video_grids"_s).toInt(), 0);
+}
+
+void TestCliVision::describeNamesFluxTextIds()
+{
+    // FLUX.1's text tokens all sit at (0, 0, 0), patch (0, 0)'s rotation; FLUX.2's on axis 3.
+    const QStringList flux = {u"describe"_s,        u"--json"_s, u"--encoding"_s, u"rope-2d"_s,
+                              u"--rope-2d-style"_s, u"flux"_s,   u"--head-dim"_s, u"128"_s};
+    const Run one = posenc(flux + QStringList {u"--axes-dim"_s, u"16,56,56"_s});
+    QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+    const QJsonObject first = QJsonDocument::fromJson(one.out.toUtf8()).object();
+    QVERIFY(first.value(u"text_ids"_s).toString().startsWith(u"(0, 0, 0): unrotated"_s));
+    QCOMPARE(first.value(u"pairs_row"_s).toInt(), 28);
+    QCOMPARE(first.value(u"pairs_constant"_s).toInt(), 8);
+    const Run two = posenc(flux + QStringList {u"--axes-dim"_s, u"32,32,32,32"_s, u"--rope-theta"_s, u"2000"_s});
+    QVERIFY2(two.exitCode == 0, qPrintable(two.err));
+    const QJsonObject second = QJsonDocument::fromJson(two.out.toUtf8()).object();
+    QVERIFY(second.value(u"text_ids"_s).toString().startsWith(u"(0, 0, 0, l)"_s));
+    QCOMPARE(second.value(u"pairs_constant"_s).toInt(), 32);
+    // A video of 0.083 s a grid at 2 tokens a second: 11 of its 14 grids share the t id before.
+    const Run truncated = posenc({u"describe"_s, u"--json"_s, u"--encoding"_s, u"mrope"_s, u"--vision-positions"_s,
+                                  u"qwen2.5-vl"_s, u"--prompt"_s, u"video:14x2x2@0.083"_s});
+    QVERIFY2(truncated.exitCode == 0, qPrintable(truncated.err));
+    QCOMPARE(QJsonDocument::fromJson(truncated.out.toUtf8()).object().value(u"collapsed_video_grids"_s).toInt(), 11);
+}
+
+void TestCliVision::describeHelpListsEveryKey()
+{
+    // Every key describe prints for the three families is in `posenc describe --help`.
+    const Run help = posenc({u"describe"_s, u"--help"_s});
+    QCOMPARE(help.exitCode, 0);
+    for (const QStringList &family :
+         {QStringList {u"--encoding"_s, u"mrope"_s}, QStringList {u"--encoding"_s, u"rope-2d"_s},
+          QStringList {u"--encoding"_s, u"sincos-2d"_s}}) {
+        const Run run = posenc(QStringList {u"describe"_s, u"--json"_s} + family);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QVERIFY(json.size() >= 8);
+        for (const QString &key : json.keys())
+            QVERIFY2(help.out.contains(key), qPrintable(key));
+    }
 }
 
 void TestCliVision::tablesAreWritten_data()

@@ -12,6 +12,7 @@
 // The literal ids are the reference's own output for these prompts.
 #include "EngineTable.h"
 
+#include "core/Description.h"
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/mrope/MropePrompt.h"
@@ -339,6 +340,11 @@ void tst_MropeTables::temporalProducts()
     p.mrope.tokensPerSecond = tps;
     p.mrope.secondPerGrid = seconds;
     QCOMPARE(positions(p).t, offsets);
+    // The grids whose time was truncated onto the grid before's, which describe reports.
+    std::int64_t collapsed = 0;
+    for (std::size_t k = 1; k < offsets.size(); ++k)
+        collapsed += offsets[k] == offsets[k - 1] ? 1 : 0;
+    QCOMPARE(MropeLayout(p).collapsedGrids(), collapsed);
 }
 
 void tst_MropeTables::axes_data()
@@ -381,6 +387,13 @@ void tst_MropeTables::axes()
         QVERIFY(std::abs(double(m(j, 2)) - inv) <= 1e-6 * inv);
     }
     QCOMPARE(axesText(got), expected);
+    // describe says whether each axis owns its section's count of pairs.
+    const auto entries = Description::entries(p);
+    QVERIFY(entries);
+    const auto honoured = std::find_if(entries->begin(), entries->end(),
+                                       [](const auto &entry) { return entry.first == u"section_honoured"_s; });
+    QVERIFY(honoured != entries->end());
+    QCOMPARE(std::get<bool>(honoured->second), QTest::currentDataTag() != QByteArray("chunked section interleaved"));
 }
 
 void tst_MropeTables::cosSinEqualFloat64_data()

@@ -33,6 +33,9 @@ Description::Entries mropeEntries(const Params &params)
         {u"pairs_t"_s, owned[0]},
         {u"pairs_h"_s, owned[1]},
         {u"pairs_w"_s, owned[2]},
+        // Whether each axis owns the pairs its section gives it: interleaved, a count past a third
+        // of the pairs runs off the end (Qwen2.5-VL's 16,24,24 fed to Qwen3-VL's interleave).
+        {u"section_honoured"_s, section.size() == 3 && owned == section},
     };
     static const char *const names[] = {"t", "h", "w"};
     for (int axis = 0; axis < 3; ++axis) {
@@ -49,6 +52,7 @@ Description::Entries mropeEntries(const Params &params)
     entries.push_back({u"max_position_id"_s, layout.maxId()});
     entries.push_back({u"rope_deltas"_s, layout.ropeDelta()});
     entries.push_back({u"next_position"_s, layout.maxId() + 1});
+    entries.push_back({u"collapsed_video_grids"_s, layout.collapsedGrids()});
     entries.push_back({u"attention_factor"_s, rotation.attentionFactor()});
     return entries;
 }
@@ -68,18 +72,24 @@ FamilySpec makeMropeFamily()
     family.rows = MropeParamRows::rows;
     family.borrows = {{Encoding::Rope, {}}};
     family.describe = mropeEntries;
-    family.describeHelp = u"Of --encoding mrope (HF transformers' get_rope_index and the multimodal rotary merge):\n"
-                          "  vision_positions, mrope_era  whose ids and which transformers' rule\n"
-                          "  mrope_section, section_sum  the pairs of t, h and w as given, and their sum\n"
-                          "  rotary_dim            the columns of a head that turn\n"
-                          "  pairs_t, pairs_h, pairs_w  the pairs each axis owns as the attention applies them\n"
-                          "  fastest_pair_t, _h, _w  each axis's fastest pair, and its _inv_freq\n"
-                          "  tokens, image_tokens, video_tokens  the prompt's tokens\n"
-                          "  max_position_id       the largest id on any axis\n"
-                          "  rope_deltas           max_position_id + 1 - tokens: what generated tokens add to their\n"
-                          "                        cache position\n"
-                          "  next_position         max_position_id + 1: the first generated token's id on all axes\n"
-                          "  attention_factor      what multiplies cos and sin\n"_s;
+    family.describeHelp
+        = u"Of --encoding mrope (HF transformers' get_rope_index and the multimodal rotary merge):\n"
+          "  vision_positions, mrope_era  whose ids and which transformers' rule\n"
+          "  mrope_section, section_sum  the pairs of t, h and w as given, and their sum\n"
+          "  rotary_dim            the columns of a head that turn\n"
+          "  pairs_t, pairs_h, pairs_w  the pairs each axis owns as the attention applies them\n"
+          "  section_honoured      whether they are the section's counts (interleaved, a count past a\n"
+          "                        third of the pairs runs off the end)\n"
+          "  fastest_pair_t, fastest_pair_h, fastest_pair_w  each axis's fastest pair (null if none)\n"
+          "  fastest_pair_t_inv_freq, fastest_pair_h_inv_freq, fastest_pair_w_inv_freq  its frequency\n"
+          "  tokens, image_tokens, video_tokens  the prompt's tokens\n"
+          "  max_position_id       the largest id on any axis\n"
+          "  rope_deltas           max_position_id + 1 - tokens: what generated tokens add to their\n"
+          "                        cache position\n"
+          "  next_position         max_position_id + 1: the first generated token's id on all axes\n"
+          "  collapsed_video_grids the video grids whose t id equals the grid before's: time truncated\n"
+          "                        away (second_per_grid * tokens_per_second below 1)\n"
+          "  attention_factor      what multiplies cos and sin\n"_s;
     family.defaultFigures = {{u"mrope-positions"_s, {}},
                              {u"mrope-axes"_s, {}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},

@@ -187,6 +187,10 @@ std::variant<MropeLayout, QString> MropeLayout::build(const MropeParams &mrope)
                 span.time = Span::Time::ProductV5;
             // Each rule is non-decreasing in k (float32 rounding and truncation are monotonic).
             const std::int64_t lastT = span.tOffset(span.gridT - 1);
+            if (video && span.time != Span::Time::Index) {
+                for (std::int64_t k = 1; k < span.gridT; ++k)
+                    layout.m_collapsedGrids += span.tOffset(k) == span.tOffset(k - 1) ? 1 : 0;
+            }
             const std::int64_t spanMax = position + std::max({lastT, span.gridH - 1, span.gridW - 1});
             layout.m_maxId = std::max(layout.m_maxId, spanMax);
             (video ? layout.m_videoTokens : layout.m_imageTokens) += span.rows;

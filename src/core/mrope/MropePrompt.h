@@ -74,6 +74,9 @@ public:
     // The counts of each kind of token and of vision spans.
     std::int64_t imageTokens() const { return m_imageTokens; }
     std::int64_t videoTokens() const { return m_videoTokens; }
+    // The video grids after a first whose temporal id equals the grid before's: time truncated
+    // away (Qwen2.5-VL's k · second_per_grid · tokens_per_second below a whole step).
+    std::int64_t collapsedGrids() const { return m_collapsedGrids; }
 
     // The ids of `count` tokens from `row` on.
     void ids(std::int64_t row, std::int64_t count, MropeIds *out) const;
@@ -105,6 +108,7 @@ private:
     std::int64_t m_maxId = -1;
     std::int64_t m_imageTokens = 0;
     std::int64_t m_videoTokens = 0;
+    std::int64_t m_collapsedGrids = 0;
 };
 
 } // namespace posenc

@@ -12,6 +12,17 @@ namespace posenc {
 
 namespace {
 
+// Where the style's model puts its text tokens: FLUX.1 at (0, 0, 0), the rotation of patch (0, 0)
+// (sampling.prepare's txt_ids); FLUX.2 at (0, 0, 0, l) (prc_txt); the vision encoders have none.
+QString textIds(const Params &params)
+{
+    if (params.rope2d.style != Rope2dStyle::Flux)
+        return u"none: the encoder sees patches alone"_s;
+    if (params.rope2d.axesDim.size() >= 4)
+        return u"(0, 0, 0, l): a 1-D rotation on axis 3"_s;
+    return u"(0, 0, 0): unrotated, as patch (0, 0)"_s;
+}
+
 Description::Entries rope2dEntries(const Params &params)
 {
     const Rope2dRotation rotation(params);
@@ -35,6 +46,7 @@ Description::Entries rope2dEntries(const Params &params)
         {u"pairs_constant"_s, perAxis[0] + perAxis[3]},
         {u"slowest_row_inv_freq"_s, slowestRow},
         {u"slowest_column_inv_freq"_s, slowestColumn},
+        {u"text_ids"_s, textIds(params)},
     };
 }
 
@@ -61,7 +73,9 @@ FamilySpec makeRope2dFamily()
                           "  head_dim              the columns of a head that turn\n"
                           "  pairs_row, pairs_column, pairs_constant  the pairs each axis owns (FLUX's t and l\n"
                           "                        axes are constant for an image)\n"
-                          "  slowest_row_inv_freq, slowest_column_inv_freq  each grid axis's slowest pair\n"_s;
+                          "  slowest_row_inv_freq, slowest_column_inv_freq  each grid axis's slowest pair\n"
+                          "  text_ids              flux: where the text tokens sit (FLUX.1's all at the top-left\n"
+                          "                        patch's rotation, FLUX.2's on their own axis)\n"_s;
     family.defaultFigures = {{u"rope-2d-similarity"_s, {}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},

@@ -62,6 +62,33 @@ Rope2dSimilarityFigure::Rope2dSimilarityFigure(QCustomPlot *plot)
     m_scale->setGradient(Colormaps::gradient(Colormap::Viridis));
     m_scale->axis()->setLabel(u"⟨R(p₀)q, R(p)q⟩ / ‖q‖²"_s);
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
+    // Laid out now, so that the build scales every text's font: three across until a fill
+    // finds the view taller than wide.
+    placePanels(3);
+}
+
+void Rope2dSimilarityFigure::placePanels(int across)
+{
+    if (m_across != 0) {
+        for (const Panel &panel : std::as_const(m_panels)) {
+            m_grid->take(panel.title);
+            m_grid->take(panel.rect);
+        }
+        m_grid->take(m_scale);
+        m_grid->simplify();
+    }
+    for (int i = 0; i < kPanels; ++i) {
+        const int row = 2 * (i / across), column = i % across;
+        m_grid->addElement(row, column, m_panels[i].title);
+        m_grid->addElement(row + 1, column, m_panels[i].rect);
+    }
+    m_grid->addElement(1, across, m_scale);
+    QList<double> stretch(across, 1.0);
+    stretch.append(0.01);
+    m_grid->setColumnStretchFactors(stretch);
+    for (int r = 0; r < m_grid->rowCount(); ++r)
+        m_grid->setRowStretchFactor(r, r % 2 == 0 ? 0.001 : 1.0);
+    m_across = across;
 }
 
 QList<PanelExtent> Rope2dSimilarityFigure::panels(double pixelRatio) const
@@ -91,28 +118,8 @@ void Rope2dSimilarityFigure::fill(const std::shared_ptr<const FigureData> &data,
     // Three across and two down, or two across and three down in a view taller than wide.
     const QSize room = plot->viewport().size();
     const int across = room.height() > room.width() ? 2 : 3;
-    if (across != m_across) {
-        if (m_across != 0) {
-            for (const Panel &panel : std::as_const(m_panels)) {
-                m_grid->take(panel.title);
-                m_grid->take(panel.rect);
-            }
-            m_grid->take(m_scale);
-            m_grid->simplify();
-        }
-        for (int i = 0; i < kPanels; ++i) {
-            const int row = 2 * (i / across), column = i % across;
-            m_grid->addElement(row, column, m_panels[i].title);
-            m_grid->addElement(row + 1, column, m_panels[i].rect);
-        }
-        m_grid->addElement(1, across, m_scale);
-        QList<double> stretch(across, 1.0);
-        stretch.append(0.01);
-        m_grid->setColumnStretchFactors(stretch);
-        for (int r = 0; r < m_grid->rowCount(); ++r)
-            m_grid->setRowStretchFactor(r, r % 2 == 0 ? 0.001 : 1.0);
-        m_across = across;
-    }
+    if (across != m_across)
+        placePanels(across);
     // A small view keeps its room for the maps: each panel named by its split alone.
     const bool terse = m_compact || PlotStyle::textLines(*plot) < 30 || room.width() < 900;
     m_scale->setDataRange({std::min(d.least, 0.99), 1.0});

@@ -23,6 +23,9 @@ public:
     bool isInteractive() const override { return false; }
 
 private:
+    // Lays the panels out `across` to a row, the colour scale beside the first row.
+    void placePanels(int across);
+
     struct Panel
     {
         QCPTextElement *title = nullptr;
