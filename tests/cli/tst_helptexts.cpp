@@ -136,6 +136,7 @@ private slots:
     void completionsOfferEveryOptionAndWord();
     void shellsComplete_data();
     void shellsComplete();
+    void guideHoldsTheProgramsReference();
 };
 
 void TestHelpTexts::initTestCase()
@@ -363,6 +364,26 @@ void TestHelpTexts::shellsComplete()
         QSKIP("the shell is not installed");
     for (const QString &word : expected)
         QVERIFY2(offered->contains(word), qPrintable(offered->join(u' ')));
+}
+
+// docs/GUIDE.md holds the reference as the program writes it (docs/update_generated.sh writes it
+// again), and the reference names every parameter and every finding.
+void TestHelpTexts::guideHoldsTheProgramsReference()
+{
+    const QString guide = QString::fromUtf8(TestFiles::readAll(QStringLiteral(POSENC_GUIDE)));
+    const qsizetype begin = guide.indexOf(GuideReference::beginMarker());
+    const qsizetype end = guide.indexOf(GuideReference::endMarker());
+    QVERIFY2(begin > 0 && end > begin, "docs/GUIDE.md has no reference between its markers");
+    const QString reference = GuideReference::markdown();
+    QVERIFY2(guide.mid(begin, end + GuideReference::endMarker().size() - begin) + u'\n' == reference,
+             "docs/GUIDE.md's reference is not the program's: run docs/update_generated.sh");
+    for (const QString &key : ParamTable::flagKeys())
+        QVERIFY2(reference.contains(u"| `"_s + ParamTable::find(key)->flag().replace(u'|', u"\\|"_s) + u"` |"_s),
+                 qPrintable(key));
+    for (const ConfigFindings::Kind &kind : ConfigFindings::catalogue())
+        QVERIFY2(reference.contains(u"| `"_s + kind.id + u"` |"_s), qPrintable(kind.id));
+    for (const QString &name : FigureRegistry::names() + Quantities::names())
+        QVERIFY2(reference.contains(u"| `"_s + name + u"` |"_s), qPrintable(name));
 }
 
 QTEST_GUILESS_MAIN(TestHelpTexts)
