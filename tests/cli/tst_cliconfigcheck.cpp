@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -157,6 +158,7 @@ private slots:
     void hugeFileIsRefusedUnread();
     void openNeedsRope();
     void openShowsTheWindow();
+    void openPrintsTheReportBeforeTheWindow();
     void helpListsTheFindings();
 };
 
@@ -813,6 +815,23 @@ void TestCliConfigCheck::openShowsTheWindow()
     QVERIFY(run.out.contains(u"layer_type: sliding_attention"_s));
     QVERIFY2(run.err.contains(u"max_len 131072"_s) == false, qPrintable(run.err)); // 131072 is the model's own
     QVERIFY(QFile::exists(png));
+}
+
+// The report is what one reads beside the window: on standard output while the window is open.
+// Before: it stayed in a buffer until the window was closed.
+void TestCliConfigCheck::openPrintsTheReportBeforeTheWindow()
+{
+    QTemporaryDir dir;
+    QProcess process;
+    process.setProcessEnvironment(windowEnvironment(dir.filePath(u"config"_s)));
+    process.start(QStringLiteral(POSENC_EXECUTABLE),
+                  {u"check"_s, u"--config"_s, fixture(u"Meta-Llama-3.1-8B"_s), u"--open"_s});
+    QVERIFY(process.waitForStarted());
+    QByteArray shown;
+    QTRY_VERIFY_WITH_TIMEOUT((shown += process.readAllStandardOutput()).contains("rope_type: llama3"), 60000);
+    QCOMPARE(process.state(), QProcess::Running);
+    process.kill();
+    QVERIFY(process.waitForFinished(60000));
 }
 
 void TestCliConfigCheck::helpListsTheFindings()
