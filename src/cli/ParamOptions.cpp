@@ -4,6 +4,7 @@
 #include "ExitCode.h"
 #include "PositionTableOptions.h"
 
+#include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "io/Preset.h"
@@ -77,15 +78,13 @@ CommandOption optionOf(const ParamSpec &row)
     return option;
 }
 
-// The heading of a group of rows in posenc help parameters: a family's under its --encoding (its
-// family read from the row, as FamilyInference reads it), the shared groups by their names.
+// The heading of a group of rows in posenc help parameters: a family's by its --encoding and its
+// spec's heading, the shared groups by their names.
 QString groupHeading(const ParamSpec &row)
 {
-    if (const auto clue = FamilyInference::parameterClue(row.key, row.key)) {
-        QStringList words;
-        for (const Encoding family : FamilyInference::familiesOf(*clue, Params()))
-            words.append(u"--encoding "_s + FamilyInference::word(family));
-        return u"Parameters of "_s + words.join(u", "_s);
+    if (row.family) {
+        const FamilySpec &family = Families::spec(*row.family);
+        return u"Parameters of --encoding %1 (%2)"_s.arg(family.word, family.heading);
     }
     switch (row.group) {
     case ParamGroup::Model:
@@ -96,9 +95,10 @@ QString groupHeading(const ParamSpec &row)
         return u"Dropout"_s;
     case ParamGroup::Run:
         return u"The run"_s;
-    default:
-        return u"Parameters"_s;
+    case ParamGroup::Family:
+        break;
     }
+    return u"Parameters"_s;
 }
 
 // The preset --preset names, or why it cannot be used.
@@ -243,12 +243,13 @@ HelpPage helpPage()
             page.section(heading).items(items);
         items.clear();
     };
-    std::optional<ParamGroup> group;
+    // A section per group of rows, each family's its own.
+    std::optional<std::pair<ParamGroup, std::optional<Encoding>>> group;
     for (const QString &key : ParamTable::flagKeys()) {
         const ParamSpec &row = *ParamTable::find(key);
-        if (row.group != group) {
+        if (group != std::pair {row.group, row.family}) {
             close();
-            group = row.group;
+            group = std::pair {row.group, row.family};
             heading = groupHeading(row);
         }
         items.append({row.flag(), row.helpLine()});

@@ -1,15 +1,13 @@
 #include "FamilyInference.h"
 
+#include "FamilySpec.h"
 #include "ParamTable.h"
-#include "ParamText.h"
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::FamilyInference {
 
 namespace {
-
-const QString kEncodingKey = u"encoding"_s;
 
 Params withFamily(Params params, Encoding family)
 {
@@ -21,19 +19,15 @@ Params withFamily(Params params, Encoding family)
 
 QList<Encoding> families()
 {
-    // Each word set on the parameters, so that the families are the row's, in its order.
     QList<Encoding> all;
-    for (const QString &choice : ParamTable::find(kEncodingKey)->choices) {
-        Params params;
-        if (!ParamText::set(params, kEncodingKey, choice))
-            all.append(params.encoding);
-    }
+    for (const FamilySpec &family : Families::all())
+        all.append(family.encoding);
     return all;
 }
 
 QString word(Encoding family)
 {
-    return ParamText::get(withFamily(Params(), family), kEncodingKey);
+    return Families::word(family);
 }
 
 QList<Encoding> familiesOf(const Clue &clue, const Params &params)
@@ -48,17 +42,12 @@ QList<Encoding> familiesOf(const Clue &clue, const Params &params)
 
 std::optional<Clue> parameterClue(const QString &key, const QString &what)
 {
+    // A family's row says which family it is; a shared row says nothing of the family.
     const ParamSpec *row = ParamTable::find(key);
-    if (!row || !row->idle)
+    if (!row || !row->family)
         return std::nullopt;
-    Clue clue {what, [row](const Params &params) {
-                   const auto idle = row->idle(params);
-                   return !idle || idle->code != IdleReason::Code::OtherEncoding;
-               }};
-    // A key every family reads says nothing of the family.
-    if (familiesOf(clue, Params()).size() == families().size())
-        return std::nullopt;
-    return clue;
+    const Encoding family = *row->family;
+    return Clue {what, [family](const Params &params) { return params.encoding == family; }};
 }
 
 Clue quantityClue(Quantity quantity, const QString &what)

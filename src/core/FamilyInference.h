@@ -12,8 +12,8 @@
 // Which encoding family a command means when it names none (docs/ARCHITECTURE.md, Command line,
 // "A family inferred"): each thing given that only some families have (a family's parameter, a
 // figure, a quantity) is a clue, and the family every clue fits is the one meant. The families,
-// their parameters and quantities come from the tables (the encoding row's words, each row's
-// `idle`, each quantity's `missing`), never from a list of their own.
+// their parameters and quantities come from the registries (Families, each row's `family`, each
+// quantity's `missing`), never from a list of their own.
 namespace posenc::FamilyInference {
 
 // One thing given that some families have and others lack: `what` in the words of the front
@@ -25,15 +25,15 @@ struct Clue
     std::function<bool(const Params &)> fits;
 };
 
-// Every family, in the order of the encoding row's words.
+// Every family, in the order of FamilyList.h (the encoding row's words').
 QList<Encoding> families();
-// The encoding row's word of `family`: "rope".
+// The family's word: "rope".
 QString word(Encoding family);
 // The families of `clue` among `families()`, asked of `params` with each family's encoding.
 QList<Encoding> familiesOf(const Clue &clue, const Params &params);
 
-// A parameter as a clue: the families under which its row is not idle for another encoding.
-// Nothing for a key every family reads (d-model) or that is not a row.
+// A parameter as a clue: the family its row belongs to. Nothing for a key every family reads
+// (d-model) or that is not a row.
 std::optional<Clue> parameterClue(const QString &key, const QString &what);
 // A quantity as a clue: the families under which the parameters have its table.
 Clue quantityClue(Quantity quantity, const QString &what);
