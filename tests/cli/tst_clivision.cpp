@@ -24,6 +24,7 @@ private slots:
     void tablesAreWritten();
     void badValuesExitTwo_data();
     void badValuesExitTwo();
+    void theFamilyIsInferred();
 };
 
 void TestCliVision::describeReportsRopeDeltas_data()
@@ -164,6 +165,22 @@ void TestCliVision::badValuesExitTwo()
     const Run table = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, out} + arguments);
     QCOMPARE(table.exitCode, 2);
     QVERIFY(!QFile::exists(out));
+}
+
+void TestCliVision::theFamilyIsInferred()
+{
+    // Without --encoding: the prompt is M-RoPE's, rope2d-cos 2-D RoPE's even with the grid it
+    // shares with the 2-D sin-cos table, which the grid alone chooses.
+    const Run mrope = posenc({u"describe"_s, u"--json"_s, u"--prompt"_s, u"text:4,image:1x2x2"_s});
+    QVERIFY2(mrope.exitCode == 0, qPrintable(mrope.err));
+    QCOMPARE(QJsonDocument::fromJson(mrope.out.toUtf8()).object().value(u"tokens"_s).toInt(), 5);
+    const Run rope2d = posenc({u"table"_s, u"rope2d-cos"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--grid"_s,
+                               u"2,2"_s, u"--head-dim"_s, u"8"_s, u"--patch"_s, u"0,0"_s});
+    QVERIFY2(rope2d.exitCode == 0, qPrintable(rope2d.err));
+    QCOMPARE(rope2d.out.count(u'\n'), 5); // the header and 4 patches
+    const Run sincos = posenc({u"describe"_s, u"--json"_s, u"--grid"_s, u"32,32"_s});
+    QVERIFY2(sincos.exitCode == 0, qPrintable(sincos.err));
+    QCOMPARE(QJsonDocument::fromJson(sincos.out.toUtf8()).object().value(u"tokens"_s).toInt(), 1024);
 }
 
 QTEST_GUILESS_MAIN(TestCliVision)

@@ -2,6 +2,7 @@
 // of RoPE's, 2-D RoPE RoPE's head_dim and rope_theta, M-RoPE's spatial_merge_size and the 2-D
 // sin-cos family's grid. Under the borrowing family those rows are read (not idle) and checked as
 // under their own; the other rows of the lending family stay idle, naming it.
+#include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
@@ -20,6 +21,8 @@ private slots:
     void borrowedRowsAreReadByTheBorrowingFamily_data();
     void borrowedRowsAreReadByTheBorrowingFamily();
     void theSpecsNameWhatTheyBorrow();
+    void aBorrowedParameterInfersTheFamily_data();
+    void aBorrowedParameterInfersTheFamily();
 };
 
 void TestFamilyBorrows::borrowedRowsAreReadByTheBorrowingFamily_data()
@@ -89,6 +92,40 @@ void TestFamilyBorrows::theSpecsNameWhatTheyBorrow()
     QVERIFY(!rope2d.borrowsRow(Encoding::Rope, u"rope-type"_s));
     QVERIFY(rope2d.borrowsRow(Encoding::Sincos2d, u"grid"_s));
     QVERIFY(!Families::spec(Encoding::Rope).borrowsRow(Encoding::Mrope));
+}
+
+void TestFamilyBorrows::aBorrowedParameterInfersTheFamily_data()
+{
+    QTest::addColumn<QStringList>("keys");
+    QTest::addColumn<int>("quantity"); // -1: none
+    QTest::addColumn<QString>("family"); // empty: none, or several
+    // A borrowed row fits its own family and the borrowers; alone it is its own family's.
+    QTest::newRow("head-dim alone") << QStringList {u"head-dim"_s} << -1 << u"rope"_s;
+    QTest::newRow("grid alone") << QStringList {u"grid"_s} << -1 << u"sincos-2d"_s;
+    QTest::newRow("head-dim and prompt") << QStringList {u"head-dim"_s, u"prompt"_s} << -1 << u"mrope"_s;
+    QTest::newRow("grid and patch") << QStringList {u"grid"_s, u"patch"_s} << -1 << u"rope-2d"_s;
+    QTest::newRow("grid, rope2d-cos") << QStringList {u"grid"_s} << int(Quantity::Rope2dCos) << u"rope-2d"_s;
+    QTest::newRow("head-dim, mrope-cos") << QStringList {u"head-dim"_s} << int(Quantity::MropeCos) << u"mrope"_s;
+    QTest::newRow("rope-type, rope2d-cos") << QStringList {u"rope-type"_s} << int(Quantity::Rope2dCos) << QString();
+}
+
+void TestFamilyBorrows::aBorrowedParameterInfersTheFamily()
+{
+    QFETCH(QStringList, keys);
+    QFETCH(int, quantity);
+    QFETCH(QString, family);
+    QList<FamilyInference::Clue> clues;
+    for (const QString &key : keys)
+        clues.append(*FamilyInference::parameterClue(key, u"--"_s + key));
+    if (quantity >= 0)
+        clues.append(FamilyInference::quantityClue(Quantity(quantity), u"QUANTITY"_s));
+    const FamilyInference::Outcome outcome = FamilyInference::infer(Params {}, clues);
+    if (family.isEmpty()) {
+        QVERIFY(!outcome.family);
+        return;
+    }
+    QVERIFY(outcome.family);
+    QCOMPARE(Families::word(*outcome.family), family);
 }
 
 QTEST_GUILESS_MAIN(TestFamilyBorrows)

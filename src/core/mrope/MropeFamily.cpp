@@ -72,24 +72,24 @@ FamilySpec makeMropeFamily()
     family.rows = MropeParamRows::rows;
     family.borrows = {{Encoding::Rope, {}}};
     family.describe = mropeEntries;
-    family.describeHelp
-        = u"Of --encoding mrope (HF transformers' get_rope_index and the multimodal rotary merge):\n"
-          "  vision_positions, mrope_era  whose ids and which transformers' rule\n"
-          "  mrope_section, section_sum  the pairs of t, h and w as given, and their sum\n"
-          "  rotary_dim            the columns of a head that turn\n"
-          "  pairs_t, pairs_h, pairs_w  the pairs each axis owns as the attention applies them\n"
-          "  section_honoured      whether they are the section's counts (interleaved, a count past a\n"
-          "                        third of the pairs runs off the end)\n"
-          "  fastest_pair_t, fastest_pair_h, fastest_pair_w  each axis's fastest pair (null if none)\n"
-          "  fastest_pair_t_inv_freq, fastest_pair_h_inv_freq, fastest_pair_w_inv_freq  its frequency\n"
-          "  tokens, image_tokens, video_tokens  the prompt's tokens\n"
-          "  max_position_id       the largest id on any axis\n"
-          "  rope_deltas           max_position_id + 1 - tokens: what generated tokens add to their\n"
-          "                        cache position\n"
-          "  next_position         max_position_id + 1: the first generated token's id on all axes\n"
-          "  collapsed_video_grids the video grids whose t id equals the grid before's: time truncated\n"
-          "                        away (second_per_grid * tokens_per_second below 1)\n"
-          "  attention_factor      what multiplies cos and sin\n"_s;
+    family.describeSource = u"HF transformers' get_rope_index and the multimodal rotary merge"_s;
+    family.describeKeys = {
+        {u"vision_positions, mrope_era"_s, u"whose ids and which transformers' rule"_s},
+        {u"mrope_section, section_sum"_s, u"the pairs of t, h and w as given, and their sum"_s},
+        {u"rotary_dim"_s, u"the columns of a head that turn"_s},
+        {u"pairs_t, pairs_h, pairs_w"_s, u"the pairs each axis owns as the attention applies them"_s},
+        {u"section_honoured"_s,
+         u"whether they are the section's counts (interleaved, a count past a third of the pairs runs off the end)"_s},
+        {u"fastest_pair_t, fastest_pair_h, fastest_pair_w"_s, u"each axis's fastest pair (null if none)"_s},
+        {u"fastest_pair_t_inv_freq, fastest_pair_h_inv_freq, fastest_pair_w_inv_freq"_s, u"its frequency"_s},
+        {u"tokens, image_tokens, video_tokens"_s, u"the prompt's tokens"_s},
+        {u"max_position_id"_s, u"the largest id on any axis"_s},
+        {u"rope_deltas"_s, u"max_position_id + 1 - tokens: what generated tokens add to their cache position"_s},
+        {u"next_position"_s, u"max_position_id + 1: the first generated token's id on all axes"_s},
+        {u"collapsed_video_grids"_s,
+         u"the video grids whose t id equals the grid before's: time truncated away (second_per_grid * tokens_per_second below 1)"_s},
+        {u"attention_factor"_s, u"what multiplies cos and sin"_s},
+    };
     family.defaultFigures = {{u"mrope-positions"_s, {}},
                              {u"mrope-axes"_s, {}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},

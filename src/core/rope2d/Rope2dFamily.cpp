@@ -67,15 +67,18 @@ FamilySpec makeRope2dFamily()
                       {Encoding::Mrope, {u"spatial-merge-size"_s}, false},
                       {Encoding::Sincos2d, {u"grid"_s}, false}};
     family.describe = rope2dEntries;
-    family.describeHelp = u"Of --encoding rope-2d:\n"
-                          "  rope_2d_style         the split of the pairs\n"
-                          "  patches               H x W\n"
-                          "  head_dim              the columns of a head that turn\n"
-                          "  pairs_row, pairs_column, pairs_constant  the pairs each axis owns (FLUX's t and l\n"
-                          "                        axes are constant for an image)\n"
-                          "  slowest_row_inv_freq, slowest_column_inv_freq  each grid axis's slowest pair\n"
-                          "  text_ids              flux: where the text tokens sit (FLUX.1's all at the top-left\n"
-                          "                        patch's rotation, FLUX.2's on their own axis)\n"_s;
+    family.describeSource
+        = u"the Qwen-VL ViT's rot_pos_emb, Pixtral's, FLUX's EmbedND and RoPE-ViT's axial frequencies"_s;
+    family.describeKeys = {
+        {u"rope_2d_style"_s, u"the split of the pairs"_s},
+        {u"patches"_s, u"H x W"_s},
+        {u"head_dim"_s, u"the columns of a head that turn"_s},
+        {u"pairs_row, pairs_column, pairs_constant"_s,
+         u"the pairs each axis owns (FLUX's t and l axes are constant for an image)"_s},
+        {u"slowest_row_inv_freq, slowest_column_inv_freq"_s, u"each grid axis's slowest pair"_s},
+        {u"text_ids"_s,
+         u"flux: where the text tokens sit (FLUX.1's all at the top-left patch's rotation, FLUX.2's on their own axis)"_s},
+    };
     family.defaultFigures = {{u"rope-2d-similarity"_s, {}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},

@@ -50,12 +50,14 @@ FamilySpec makeSincos2dFamily()
         return parts;
     };
     family.describe = sincos2dEntries;
-    family.describeHelp = u"Of --encoding sincos-2d (get_2d_sincos_pos_embed):\n"
-                          "  tokens                H·W, + 1 with the cls token\n"
-                          "  grid_h, grid_w, cls_token  the grid and the cls row\n"
-                          "  frequencies           d/4: the frequencies of each axis\n"
-                          "  last_row_coordinate, last_column_coordinate  the coordinates of the last patch\n"
-                          "  slowest_frequency     10000^(-(d/4 - 1)/(d/4))\n"_s;
+    family.describeSource = u"get_2d_sincos_pos_embed of MAE, DiT and diffusers"_s;
+    family.describeKeys = {
+        {u"tokens"_s, u"H·W, + 1 with the cls token"_s},
+        {u"grid_h, grid_w, cls_token"_s, u"the grid and the cls row"_s},
+        {u"frequencies"_s, u"d/4: the frequencies of each axis"_s},
+        {u"last_row_coordinate, last_column_coordinate"_s, u"the coordinates of the last patch"_s},
+        {u"slowest_frequency"_s, u"10000^(-(d/4 - 1)/(d/4))"_s},
+    };
     family.defaultFigures = {{u"heatmap"_s, {{u"quantity"_s, u"pe"_s}}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},
