@@ -272,6 +272,8 @@ private slots:
     void yarn_data();
     void yarn();
     void yarnGoldenNumbers();
+    void getMscale_data();
+    void getMscale();
     void longRopeOnBothSidesOfTheSwitch_data();
     void longRopeOnBothSidesOfTheSwitch();
     void llama3_data();
@@ -386,6 +388,10 @@ void TestRopeFrequencies::dynamicRaisesTheBasePastTheOriginalLength()
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
     const Rope::Table t = Rope::table(p);
     compareLists(t.inv, dynamicInv(10000.0, headDim, factor, double(maxLen), double(original)), "inv");
+    const double seq = double(std::max(maxLen, original));
+    QVERIFY(close(
+        Rope::dynamicBase(p),
+        10000.0 * std::pow(factor * seq / double(original) - (factor - 1.0), double(headDim) / double(headDim - 2))));
     compareLists(t.invBefore, defaultInv(10000.0, headDim), "before");
     if (maxLen <= original)
         compareLists(t.inv, defaultInv(10000.0, headDim), "inv within the original length");
@@ -462,6 +468,7 @@ void TestRopeFrequencies::yarn()
     compareLists(t.band, want.ramp, "ramp");
     compareLists(t.invBefore, defaultInv(theta, r), "before");
     QVERIFY(close(t.attentionFactor, want.attention));
+    QCOMPARE(Rope::attentionFactor(p), t.attentionFactor);
     const Rope::Description d = Rope::describe(p);
     QVERIFY(d.bandLow && d.bandHigh && d.bandLowUsed && d.bandHighUsed);
     QVERIFY(close(*d.bandLow, want.low));
@@ -529,6 +536,29 @@ void TestRopeFrequencies::yarnGoldenNumbers()
     QCOMPARE(std::lround(q.attentionFactor * 10000.0), 11386L); // 0.1 ln 4 + 1
 }
 
+// get_mscale of _compute_yarn_parameters: 1 for a scale that does not stretch, else 0.1 m ln s + 1.
+void TestRopeFrequencies::getMscale_data()
+{
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<double>("mscale");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("scale 1") << 1.0 << 1.0 << 1.0;
+    QTest::newRow("scale below 1") << 0.5 << 1.0 << 1.0;
+    QTest::newRow("scale 40") << 40.0 << 1.0 << 0.1 * std::log(40.0) + 1.0;
+    QTest::newRow("scale 40, mscale 0.707") << 40.0 << 0.707 << 0.1 * 0.707 * std::log(40.0) + 1.0;
+    QTest::newRow("mscale 0") << 40.0 << 0.0 << 1.0;
+}
+
+void TestRopeFrequencies::getMscale()
+{
+    QFETCH(double, scale);
+    QFETCH(double, mscale);
+    QFETCH(double, expected);
+    QVERIFY(close(Rope::getMscale(scale, mscale), expected));
+    if (mscale == 1.0)
+        QCOMPARE(Rope::getMscale(scale), Rope::getMscale(scale, 1.0));
+}
+
 void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch_data()
 {
     QTest::addColumn<qint64>("maxLen");
@@ -566,6 +596,7 @@ void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch()
     compareLists(t.inv, want, "inv");
     compareLists(t.invBefore, defaultInv(10000.0, 96), "before");
     QVERIFY(close(t.attentionFactor, expectedAttention));
+    QCOMPARE(Rope::attentionFactor(p), t.attentionFactor);
     QVERIFY(std::all_of(t.band.begin(), t.band.end(), [](double b) { return b == 0.0; }));
     if (factor == 32.0 && std::isnan(attention))
         QCOMPARE(std::lround(t.attentionFactor * 10000.0), 11902L);

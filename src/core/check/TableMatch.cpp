@@ -1,6 +1,6 @@
 #include "TableMatch.h"
 
-#include "core/rope/RopeParamRows.h"
+#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -93,7 +93,7 @@ QString ropeLayout(RopeLayout layout)
 
 QString ropeType(RopeType type)
 {
-    return RopeParamRows::typeWord(type);
+    return RopeTypes::word(type);
 }
 
 } // namespace posenc::CheckWords

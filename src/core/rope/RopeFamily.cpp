@@ -2,11 +2,11 @@
 // rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
 #include "core/FamilySpec.h"
 
-#include "core/ParamText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -19,7 +19,7 @@ Description::Entries ropeEntries(const Params &params)
 {
     const RopeFrequencies::Description d = RopeFrequencies::describe(params);
     return {
-        {u"rope_type"_s, ParamText::get(params, u"rope-type"_s)},
+        {u"rope_type"_s, RopeTypes::word(params.rope.type)},
         {u"rotary_dim"_s, d.rotaryDim},
         {u"attention_factor"_s, d.attentionFactor},
         {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
@@ -99,7 +99,7 @@ FamilySpec makeRopeFamily()
     family.describe = ropeEntries;
     family.describeHelp
         = u"Of --encoding rope (HF transformers' modeling_rope_utils.py):\n"
-          "  rope_type             the type\n"
+          "  rope_type             the type: %1\n"
           "  rotary_dim            the columns of a head that turn\n"
           "  attention_factor      what multiplies cos and sin\n"
           "  softmax_scale_factor  yarn with mscale_all_dim: get_mscale(f, mscale_all_dim)^2, which\n"
@@ -113,7 +113,8 @@ FamilySpec makeRopeFamily()
           "  critical_dimension    Liu et al. 2023: 2 ceil((r/2) log_theta(L0 / 2 pi)), L0 the original\n"
           "                        context (or max-len without one)\n"
           "  bf16_position_step, fp16_position_step  the gap between neighbouring positions bf16 or\n"
-          "                        fp16 holds at max-len - 1 (fp16: null where it overflows)\n"_s;
+          "                        fp16 holds at max-len - 1 (fp16: null where it overflows)\n"_s.arg(
+              RopeTypes::words().join(u", "_s));
     family.defaultFigures
         = {{u"rope-frequencies"_s, {}}, {u"rope-rotation"_s, {}}, {u"rope-score"_s, {}}, {u"rope-precision"_s, {}}};
     family.lessonNumbers = RopeLessonNumbers::entries;

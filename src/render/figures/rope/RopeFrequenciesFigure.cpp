@@ -9,6 +9,7 @@
 #include "render/SwatchLegend.h"
 
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 #include "render/data/FigureText.h"
 
 #include <algorithm>
@@ -111,7 +112,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_after->setScatterStyle(d.pairs <= 96 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 4)
                                            : QCPScatterStyle(QCPScatterStyle::ssNone));
     const QString exponent = d.type == RopeType::Proportional ? u"2j/head_dim"_s : u"2i/r"_s;
-    m_after->setName(scaled ? u"%1 (scaled)"_s.arg(RopeText::typeWord(d.type)) : u"2π·θ^(%1)"_s.arg(exponent));
+    m_after->setName(scaled ? u"%1 (scaled)"_s.arg(RopeTypes::word(d.type)) : u"2π·θ^(%1)"_s.arg(exponent));
     add(m_after);
     m_before->setVisible(scaled);
     m_before->setData(d.pair, d.wavelengthBefore, true);

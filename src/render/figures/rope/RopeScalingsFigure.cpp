@@ -8,6 +8,7 @@
 #include "render/PlotStyle.h"
 
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 #include "render/data/FigureText.h"
 
 #include <algorithm>
@@ -117,7 +118,7 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
             = RopePlot::line(m_rect, color, curve->chosen ? 3.0 : 1.8, dashed ? Qt::DashLine : Qt::SolidLine);
         graph->setData(curve->pair, curve->wavelength, true);
         PlotStyle::showLonePoint(graph);
-        QString name = RopeText::typeWord(curve->type);
+        QString name = RopeTypes::word(curve->type);
         if (curve->chosen)
             name += u" (chosen)"_s;
         QString words = scalingWords(curve->type, d.factor);
@@ -166,7 +167,7 @@ std::optional<HoverPoint> RopeScalingsFigure::hoverAt(const QPointF &pixel, cons
     QStringList parts;
     for (const RopeScalingCurve &curve : m_data->curves)
         if (i >= 0 && i < curve.pair.size())
-            parts.append(u"%1 %2"_s.arg(RopeText::typeWord(curve.type), NumberText::compact(curve.wavelength[i], 4)));
+            parts.append(u"%1 %2"_s.arg(RopeTypes::word(curve.type), NumberText::compact(curve.wavelength[i], 4)));
     if (parts.isEmpty())
         return std::nullopt;
     HoverPoint point;
