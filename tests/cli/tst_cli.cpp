@@ -444,11 +444,9 @@ void TestCli::benchJsonHasItsKeys()
     // The interaction benchmark drove the real window through its parameter changes; the tenth
     // waited for every view refined in full.
     QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 12.0);
-    for (const char *key :
-         {"interaction_p95_ms", "interaction_settled_p95_ms", "interaction_gui_cpu_p95_ms", "gui_max_stall_ms"})
+    for (const char *key : {"interaction_p95_ms", "interaction_settled_p95_ms", "interaction_gui_cpu_p50_ms",
+                            "interaction_gui_cpu_p95_ms", "gui_max_stall_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
-    QVERIFY(json.value(u"interaction_gui_cpu_p50_ms"_s).toDouble()
-            <= json.value(u"interaction_gui_cpu_p95_ms"_s).toDouble());
     for (const char *key :
          {"interaction_scale_changes", "interaction_scale_p95_ms", "interaction_scale_settled_p95_ms"})
         QVERIFY2(json.contains(QLatin1StringView(key)) && json.value(QLatin1StringView(key)).toDouble() == 0.0, key);
