@@ -5,9 +5,9 @@
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
+#include "render/PlotItems.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
-#include "render/figures/rope/RopePlot.h"
 
 #include "core/NumberText.h"
 #include "render/data/FigureText.h"
@@ -110,21 +110,21 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
 
     for (Panel &panel : m_panels)
-        panel.masked = RopePlot::shade(panel.rect, kFamiliesMaskedShade);
+        panel.masked = PlotItems::shade(panel.rect, kFamiliesMaskedShade);
     for (Panel &panel : m_panels)
-        panel.zero = RopePlot::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
+        panel.zero = PlotItems::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
     for (Panel &panel : m_panels) {
         const FamilyPanel &spec = *panel.family->panel;
         const QColor colour = familiesColour(spec.colour);
         if (spec.style == FamilyPanelStyle::Band) {
-            panel.lo = RopePlot::line(panel.rect, colour, 1.3);
-            panel.hi = RopePlot::line(panel.rect, colour, 1.3);
+            panel.lo = PlotItems::line(panel.rect, colour, 1.3);
+            panel.hi = PlotItems::line(panel.rect, colour, 1.3);
             QColor fill = colour;
             fill.setAlpha(90);
             panel.hi->setBrush(fill);
             panel.hi->setChannelFillGraph(panel.lo);
         } else if (spec.style == FamilyPanelStyle::Steps) {
-            panel.lo = RopePlot::line(panel.rect, colour, 1.8);
+            panel.lo = PlotItems::line(panel.rect, colour, 1.8);
             panel.lo->setLineStyle(QCPGraph::lsStepLeft);
         }
     }
@@ -166,7 +166,7 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
             graph->setVisible(!d.problem);
     // Lines: a line per curve, made as the lines drawn change, in its shade's colour.
     while (panel.lines.size() < d.lines.size())
-        panel.lines.append(RopePlot::line(panel.rect, Qt::black, 1.3));
+        panel.lines.append(PlotItems::line(panel.rect, Qt::black, 1.3));
     for (qsizetype n = 0; n < panel.lines.size(); ++n) {
         QCPGraph *graph = panel.lines[n];
         graph->setVisible(n < d.lines.size());
@@ -185,11 +185,11 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     }
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
-    RopePlot::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
+    PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
     if (masked)
         SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
     const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
-    RopePlot::vertical(panel.zero, 0.0, y.lower, y.upper);
+    PlotItems::vertical(panel.zero, 0.0, y.lower, y.upper);
     QCPAxis *top = panel.rect->axis(QCPAxis::atTop);
     top->setLabel(terse ? QString() : d.note);
     QFont font = top->labelFont();

@@ -1,6 +1,6 @@
 #include "RopeRotationFigure.h"
 
-#include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
@@ -76,7 +76,7 @@ QCPItemLine *arrow(QCPAxisRect *rect, const QColor &color)
 
 QCPItemRect *frame(QCPAxisRect *rect)
 {
-    QCPItemRect *item = RopePlot::shade(rect, Qt::transparent);
+    QCPItemRect *item = PlotItems::shade(rect, Qt::transparent);
     item->setBrush(Qt::NoBrush);
     item->setPen(QPen(QColor(20, 20, 20), 1.4));
     return item;
@@ -267,8 +267,8 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
         panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(half ? u"pair i"_s : u"column j (pair ⌊j/2⌋)"_s);
     const double c0 = static_cast<double>(d.column) - 0.5;
     const double c1 = static_cast<double>(d.column) + (half ? 0.5 : 1.5);
-    RopePlot::placeShade(m_cosFrame, true, c0, c1);
-    RopePlot::placeShade(m_sinFrame, true, c0, c1);
+    PlotItems::placeShade(m_cosFrame, true, c0, c1);
+    PlotItems::placeShade(m_sinFrame, true, c0, c1);
 
     const double wavelength = d.frequency > 0.0 ? 2.0 * std::numbers::pi / d.frequency : INFINITY;
     const QString turn = d.frequency > 0.0 ? u"θᵢ = %1 rad a position, wavelength %2"_s.arg(

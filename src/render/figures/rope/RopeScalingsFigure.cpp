@@ -1,6 +1,7 @@
 #include "RopeScalingsFigure.h"
 
 #include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
@@ -90,12 +91,12 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     }
     const double x0 = -0.5, x1 = static_cast<double>(pairs) - 0.5;
     m_rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
-    m_rect->axis(QCPAxis::atLeft)->setRange(RopePlot::logRange(values, 2.0));
-    QCPGraph *original = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
-    RopePlot::horizontal(original, x0, x1, double(d.original));
+    m_rect->axis(QCPAxis::atLeft)->setRange(PlotItems::logRange(values, 2.0));
+    QCPGraph *original = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
+    PlotItems::horizontal(original, x0, x1, double(d.original));
     original->setName(u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
-    QCPGraph *extended = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
-    RopePlot::horizontal(extended, x0, x1, double(d.extended));
+    QCPGraph *extended = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
+    PlotItems::horizontal(extended, x0, x1, double(d.extended));
     extended->setName(u"stretched to %1"_s.arg(FigureText::formatCount(d.extended)));
     // The default, the reference, under the others; the parameters' own type last, on top.
     QList<const RopeScalingCurve *> order;
@@ -115,7 +116,7 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
         // llama3, linear under proportional at F = 1.
         const bool dashed = curve->type == RopeType::Default || curve->type == RopeType::Proportional;
         QCPGraph *graph
-            = RopePlot::line(m_rect, color, curve->chosen ? 3.0 : 1.8, dashed ? Qt::DashLine : Qt::SolidLine);
+            = PlotItems::line(m_rect, color, curve->chosen ? 3.0 : 1.8, dashed ? Qt::DashLine : Qt::SolidLine);
         graph->setData(curve->pair, curve->wavelength, true);
         PlotStyle::showLonePoint(graph);
         QString name = RopeTypes::word(curve->type);
