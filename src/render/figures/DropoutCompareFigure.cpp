@@ -6,6 +6,7 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/TitleText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
@@ -42,7 +43,7 @@ QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
 }
 
 // The symmetric range of the grids together, so the panels compare: the widest of their
-// quantities' ranges, which the resolution does not change (ColourScale).
+// quantities' ranges, which the resolution does not change (QuantitySpec::bound).
 QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
 {
     double extent = 0.0;
@@ -219,10 +220,10 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;
     const QString what = wide
-        ? u"Dropout modes side by side, one %1 and one mask"_s.arg(FigureText::quantityLabel(Quantity::Input, params))
+        ? u"Dropout modes side by side, one %1 and one mask"_s.arg(Quantities::label(Quantity::Input, params))
         : u"Dropout modes, one X and one mask"_s;
-    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, FigureText::tableText(params),
-                                                         FigureText::scaleText(params), FigureText::sigmaText(params),
+    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, TitleText::tableText(params),
+                                                         TitleText::scaleText(params), TitleText::sigmaText(params),
                                                          detail));
     // The counts leave the padding out: attention masks it, whatever dropout did to it.
     QString counted = d.paddingInView ? u"sequence's cells in view"_s : u"cells in view"_s;

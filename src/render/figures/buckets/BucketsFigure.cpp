@@ -258,7 +258,7 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     HeatmapStyle style;
     style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
     style.dataRange = {d.mapLow, d.mapHigh};
-    style.colorbarLabel = t5Map ? u"T5 bucket of j − i"_s : u"DeBERTa bucket of i − j"_s;
+    style.colorbarLabel = Quantities::label(t5Map ? Quantity::T5Bucket : Quantity::DebertaBucket);
     if (!mapProblem)
         m_map->setGrid(d.map, style);
     QString mapTitle = t5Map
