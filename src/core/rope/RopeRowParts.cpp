@@ -97,21 +97,8 @@ ParamError needed(const QString &key, const Params &p, const QString &what, cons
 
 ParamSpec numberRow(QString key, QString valueName, std::function<double &(Params &)> field)
 {
-    ParamSpec s;
-    s.key = std::move(key);
-    s.group = ParamGroup::Family;
-    s.kind = ParamKind::Number;
+    ParamSpec s = ParamRows::numberRow(std::move(key), ParamGroup::Family, std::move(field));
     s.valueName = std::move(valueName);
-    s.value = [field](const Params &p) { return ParamValue(field(const_cast<Params &>(p))); };
-    s.assign = [field](Params &p, const ParamValue &v) {
-        if (const auto *d = std::get_if<double>(&v))
-            field(p) = *d;
-    };
-    s.parse = [](const QString &t) -> std::optional<ParamValue> {
-        bool ok = false;
-        const double v = t.trimmed().toDouble(&ok);
-        return ok ? std::optional<ParamValue>(ParamValue(v)) : std::nullopt;
-    };
     s.idle = ropeIdle;
     return s;
 }

@@ -54,7 +54,8 @@ bool neededNow(const Params &p, const QString &key);
 // "is needed by rope-type yarn: <what>", for a parameter the type cannot do without.
 ParamError needed(const QString &key, const Params &p, const QString &what, const QString &allowed);
 
-// A number field of the group; any double parses, so that the check refuses NaN with the range.
+// A number field of the group (ParamRows::numberRow: any double parses, so that the check refuses
+// NaN with the range), idle under another encoding.
 ParamSpec numberRow(QString key, QString valueName, std::function<double &(Params &)> field);
 
 // A finite number > 0, refused with `allowed` otherwise.
