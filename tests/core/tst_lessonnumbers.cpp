@@ -8,8 +8,10 @@
 #include "core/ParamText.h"
 
 #include "Reference.h"
-#include "figures/RelativeReference.h"
-#include "figures/RopeFigureReference.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
+#include "support/RopeReference.h"
+#include "support/T5Reference.h"
 
 #include <QTest>
 
@@ -701,7 +703,7 @@ void TestLessonNumbers::alibiSlopeNumbers()
     const Params p = make(
         64, 1024,
         {{u"encoding"_s, u"alibi"_s}, {u"heads"_s, QString::number(heads)}, {u"head"_s, QString::number(heads)}});
-    const std::vector<double> slopes = relref::slopes(heads);
+    const std::vector<double> slopes = alibiref::slopes(heads);
     QCOMPARE(valueOf(u"alibi_heads"_s, p), double(heads));
     QCOMPARE(valueOf(u"alibi_power"_s, p), double(power));
     QCOMPARE(valueOf(u"alibi_twice"_s, p), double(2 * power));
@@ -734,22 +736,22 @@ void TestLessonNumbers::alibiSpansAreTheSoftmaxOfTheBias()
     QFETCH(qint64, maxLen);
     const Params p = make(64, maxLen, {{u"encoding"_s, u"alibi"_s}, {u"heads"_s, u"12"_s}, {u"alibi"_s, mask}});
     const AlibiMask m = mask == u"causal"_s ? AlibiMask::Causal : AlibiMask::Symmetric;
-    const std::vector<double> slopes = relref::slopes(12);
+    const std::vector<double> slopes = alibiref::slopes(12);
     // The query the attention figure opens on: the last (causal) or the middle one.
     const std::int64_t query = m == AlibiMask::Causal ? maxLen - 1 : (maxLen - 1) / 2;
     QCOMPARE(valueOf(u"alibi_query"_s, p), double(query));
-    const std::vector<double> first = relref::softmax(slopes[0], maxLen, query, m);
-    const std::vector<double> gentle = relref::softmax(slopes[7], maxLen, query, m);
+    const std::vector<double> first = alibiref::softmax(slopes[0], maxLen, query, m == AlibiMask::Causal);
+    const std::vector<double> gentle = alibiref::softmax(slopes[7], maxLen, query, m == AlibiMask::Causal);
     QVERIFY(close(valueOf(u"alibi_self_1"_s, p), first[std::size_t(query)], 1e-12));
-    QCOMPARE(valueOf(u"alibi_span_1_half"_s, p), double(relref::span(first, query, 0.5)));
-    QCOMPARE(valueOf(u"alibi_span_1_90"_s, p), double(relref::span(first, query, 0.9)));
-    QCOMPARE(valueOf(u"alibi_span_p_half"_s, p), double(relref::span(gentle, query, 0.5)));
-    QCOMPARE(valueOf(u"alibi_span_p_90"_s, p), double(relref::span(gentle, query, 0.9)));
+    QCOMPARE(valueOf(u"alibi_span_1_half"_s, p), double(alibiref::span(first, query, 0.5)));
+    QCOMPARE(valueOf(u"alibi_span_1_90"_s, p), double(alibiref::span(first, query, 0.9)));
+    QCOMPARE(valueOf(u"alibi_span_p_half"_s, p), double(alibiref::span(gentle, query, 0.5)));
+    QCOMPARE(valueOf(u"alibi_span_p_90"_s, p), double(alibiref::span(gentle, query, 0.9)));
     // Ten times the length: the query moves with it, and the span stays unless the table's edge cut
     // it short (at 1024 positions head 8 still weighs the first keys).
     const std::int64_t longQuery = m == AlibiMask::Causal ? 10 * maxLen - 1 : (10 * maxLen - 1) / 2;
-    const std::vector<double> longer = relref::softmax(slopes[7], 10 * maxLen, longQuery, m);
-    QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), double(relref::span(longer, longQuery, 0.9)));
+    const std::vector<double> longer = alibiref::softmax(slopes[7], 10 * maxLen, longQuery, m == AlibiMask::Causal);
+    QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), double(alibiref::span(longer, longQuery, 0.9)));
     if (maxLen >= 4096)
         QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), valueOf(u"alibi_span_p_90"_s, p));
     else
@@ -780,21 +782,21 @@ void TestLessonNumbers::t5Numbers()
     for (const int d : {1, 7, 8, 16, 32, 64, 127, 128, 1000}) {
         const auto number = LessonNumbers::number(u"t5_before_"_s + QString::number(d), p);
         QVERIFY(number && number->value);
-        QVERIFY2(relref::matches(std::int64_t(*number->value), relref::t5(-d, buckets, 128, !causal)),
+        QVERIFY2(buckettie::matches(std::int64_t(*number->value), t5ref::t5(-d, buckets, 128, !causal)),
                  qPrintable(u"%1 before: %2"_s.arg(d).arg(*number->value)));
     }
-    QVERIFY(relref::matches(std::int64_t(valueOf(u"t5_after_1"_s, p)), relref::t5(1, buckets, 128, !causal)));
-    QVERIFY(relref::matches(std::int64_t(valueOf(u"t5_after_1000"_s, p)), relref::t5(1000, buckets, 128, !causal)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"t5_after_1"_s, p)), t5ref::t5(1, buckets, 128, !causal)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"t5_after_1000"_s, p)), t5ref::t5(1000, buckets, 128, !causal)));
     // Where the last bucket starts: the least distance before the query whose bucket is it.
     std::int64_t start = 0;
-    while (relref::t5(-start, buckets, 128, !causal).value < side - 1)
+    while (t5ref::t5(-start, buckets, 128, !causal).value < side - 1)
         ++start;
     QVERIFY2(std::abs(valueOf(u"t5_cap_start"_s, p) - double(start)) <= 1.0,
              qPrintable(u"%1 vs %2"_s.arg(valueOf(u"t5_cap_start"_s, p)).arg(start)));
     QCOMPARE(valueOf(u"t5_shared"_s, p), 2048.0 - valueOf(u"t5_cap_start"_s, p));
     // Every key from the cap on shares the last bucket.
     for (const std::int64_t d : {std::int64_t(valueOf(u"t5_cap_start"_s, p)), std::int64_t(2047)})
-        QCOMPARE(relref::t5(-d, buckets, 128, !causal).value, side - 1);
+        QCOMPARE(t5ref::t5(-d, buckets, 128, !causal).value, side - 1);
 }
 
 void TestLessonNumbers::debertaNumbers()
@@ -804,15 +806,15 @@ void TestLessonNumbers::debertaNumbers()
     QCOMPARE(valueOf(u"deberta_top"_s, p), 255.0);
     QCOMPARE(valueOf(u"deberta_reach"_s, p), 511.0);
     for (const int d : {128, 129, 256, 511, 512, 1000, -1000})
-        QVERIFY2(
-            relref::matches(std::int64_t(valueOf(
-                                u"deberta_"_s + (d < 0 ? u"minus_"_s + QString::number(-d) : QString::number(d)), p)),
-                            relref::deberta(d, 256, 512)),
-            qPrintable(QString::number(d)));
+        QVERIFY2(buckettie::matches(
+                     std::int64_t(
+                         valueOf(u"deberta_"_s + (d < 0 ? u"minus_"_s + QString::number(-d) : QString::number(d)), p)),
+                     debertaref::deberta(d, 256, 512)),
+                 qPrintable(QString::number(d)));
     QCOMPARE(valueOf(u"deberta_511"_s, p), 255.0);
     QVERIFY(valueOf(u"deberta_1000"_s, p) > 255.0);
     QCOMPARE(valueOf(u"deberta_minus_1000"_s, p), -valueOf(u"deberta_1000"_s, p));
-    QVERIFY(relref::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), relref::deberta(2047, 256, 512)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), debertaref::deberta(2047, 256, 512)));
 }
 
 void TestLessonNumbers::familiesNumbers_data()
@@ -855,12 +857,12 @@ void TestLessonNumbers::familiesNumbers()
             sum += 2.0 * std::cos(double(d) * theta);
         QVERIFY(close(valueOf(u"fam_rope_"_s + QString::number(d), p), sum / double(p.rope.headDim), 1e-12, 1e-14));
     }
-    QVERIFY(close(valueOf(u"fam_alibi_1_100"_s, p), -100.0 * relref::slopes(p.alibi.heads)[0], 1e-15));
+    QVERIFY(close(valueOf(u"fam_alibi_1_100"_s, p), -100.0 * alibiref::slopes(p.alibi.heads)[0], 1e-15));
     for (const int d : {1, 10, 100, 1000}) {
-        QVERIFY(relref::matches(std::int64_t(valueOf(u"fam_t5_"_s + QString::number(d), p)),
-                                relref::t5(-d, 32, 128, true)));
-        QVERIFY(relref::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
-                                relref::deberta(d, 256, 512)));
+        QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_t5_"_s + QString::number(d), p)),
+                                   t5ref::t5(-d, 32, 128, true)));
+        QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
+                                   debertaref::deberta(d, 256, 512)));
     }
 }
 

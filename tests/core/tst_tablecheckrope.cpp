@@ -1,9 +1,9 @@
 // The check of RoPE cos and sin tables as HF's rotary embedding returns them: each type's
-// frequencies from modeling_rope_utils.py's formulas (RopeFigureReference.h, float64), the
+// frequencies from modeling_rope_utils.py's formulas (tests/support/RopeReference.h, float64), the
 // attention factor in the amplitude, both layouts, and the mistakes rope-layout,
 // attention-factor-missing and position-offset.
 #include "CheckTables.h"
-#include "figures/RopeFigureReference.h"
+#include "support/RopeReference.h"
 
 #include "core/check/TableMatch.h"
 

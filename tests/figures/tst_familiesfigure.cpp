@@ -5,10 +5,13 @@
 #include "render/FigureExporter.h"
 #include "render/figures/FamiliesFigure.h"
 
-#include "RelativeReference.h"
 #include "RelativeSlides.h"
-#include "RopeFigureReference.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
 #include "support/FigureBuilds.h"
+#include "support/RelativeModels.h"
+#include "support/RopeReference.h"
+#include "support/T5Reference.h"
 
 #include <QTest>
 
@@ -116,7 +119,7 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
     QCOMPARE(pixels.count(), 300);
     QCOMPARE(qsizetype(pixels.starts.size()), 300);
     QCOMPARE(sinusoid.offset.size(), 300);
-    const std::vector<double> slopes = relref::slopes(12);
+    const std::vector<double> slopes = alibiref::slopes(12);
     for (std::int64_t k = -q; k < 300 - q; ++k) {
         const auto [lo, hi] = at(sinusoid, pixels, k);
         QCOMPARE(lo, hi);
@@ -125,9 +128,9 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
         const auto score = at(rope, pixels, k);
         QVERIFY2(std::abs(score.first - ropeAligned(p, double(k))) < 1e-12, qPrintable(QString::number(k)));
         // T5: the bucket of k; DeBERTa: of q - j = -k.
-        QVERIFY2(relref::matches(std::int64_t(stepAt(t5, k)), relref::t5(k, p.t5.buckets, p.t5.maxDistance, !causal)),
+        QVERIFY2(buckettie::matches(std::int64_t(stepAt(t5, k)), t5ref::t5(k, p.t5.buckets, p.t5.maxDistance, !causal)),
                  qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(t5, k))));
-        QVERIFY(relref::matches(std::int64_t(stepAt(deberta, k)), relref::deberta(-k, 256, 512)));
+        QVERIFY(buckettie::matches(std::int64_t(stepAt(deberta, k)), debertaref::deberta(-k, 256, 512)));
     }
     // ALiBi: a line per head through the ends of the offsets (and 0), -m|k| or masked after q.
     QCOMPARE(alibi.size(), 12);
@@ -141,7 +144,7 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
         QCOMPARE(!alibi[h].name.isEmpty(), named);
         for (qsizetype n = 0; n < line.offset.size(); ++n) {
             const auto k = std::int64_t(line.offset[n]);
-            QCOMPARE(line.lo[n], relref::bias(m, q, q + k, p.alibi.mask));
+            QCOMPARE(line.lo[n], alibiref::bias(m, q, q + k, p.alibi.mask == AlibiMask::Causal));
         }
         QCOMPARE(line.offset.front(), double(-q));
         QCOMPARE(line.offset.back(), p.alibi.mask == AlibiMask::Causal ? 0.0 : double(300 - 1 - q));
@@ -225,9 +228,9 @@ void TestFamiliesFigure::llamaBloomAndT5FitASlide()
 {
     Params llama = roperef::llama31();
     llama.maxLen = 8192;
-    Params bloom = relref::bloom560m();
+    Params bloom = relativemodels::bloom560m();
     bloom.rope = llama.rope;
-    Params t5 = relref::t5Base();
+    Params t5 = relativemodels::t5Base();
     RelativeSlides::check(u"families"_s, {{u"llama-3.1"_s, llama}, {u"bloom-560m"_s, bloom}, {u"t5-base"_s, t5}});
 }
 

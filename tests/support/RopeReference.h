@@ -1,14 +1,16 @@
 #pragma once
 
-// Float64 references for the RoPE figures' tests, written from HF transformers'
-// modeling_rope_utils.py formulas (docs/ARCHITECTURE.md, Encoding families), never from the code
-// under test: each rope_type's inverse frequencies, its attention factor, the rotation.
+// Float64 references for RoPE, written from HF transformers' modeling_rope_utils.py formulas
+// (docs/ARCHITECTURE.md, Encoding families), never from the code under test: each rope_type's
+// inverse frequencies (with yarn's ramp and llama3's bands), get_mscale, the attention factor;
+// and real models' settings.
 #include "core/Params.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 namespace roperef {
@@ -35,9 +37,18 @@ inline std::vector<double> defaultInv(double theta, std::int64_t r)
     return inv;
 }
 
+// get_mscale of _compute_yarn_parameters.
 inline double mscale(double scale, double m = 1.0)
 {
     return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
+}
+
+// dynamic: the base raised to theta * (f * seq / L0 - (f - 1))^(r / (r - 2)), seq = max(L, L0).
+inline std::vector<double> dynamicInv(double theta, std::int64_t r, double f, double maxLen, double original)
+{
+    const double seq = std::max(maxLen, original);
+    const double base = theta * std::pow(f * seq / original - (f - 1.0), double(r) / double(r - 2));
+    return defaultInv(base, r);
 }
 
 // yarn's correction range, in pairs: r ln(L0 / (n 2 pi)) / (2 ln theta) for n = beta_fast, beta_slow,
@@ -45,6 +56,76 @@ inline double mscale(double scale, double m = 1.0)
 inline double yarnCorrection(double n, std::int64_t r, double theta, double original)
 {
     return double(r) * std::log(original / (n * kTwoPi)) / (2.0 * std::log(theta));
+}
+
+// yarn: the ramp between the corrected edges (floored and ceiled when truncating, clamped to
+// [0, r - 1], 0.001 apart when they meet), each pair's 1/(f pos) and 1/pos blended by it, and the
+// attention factor (the given one, the mscale ratio, or get_mscale(f)).
+struct Yarn
+{
+    std::vector<double> inv, ramp;
+    double attention = 1.0;
+    double low = 0.0, high = 0.0, lowUsed = 0.0, highUsed = 0.0;
+};
+
+inline Yarn yarn(double theta, std::int64_t r, double f, double original, double betaFast, double betaSlow,
+                 bool truncate, std::optional<double> mscaleFactor, std::optional<double> mscaleAllDim,
+                 std::optional<double> attention)
+{
+    Yarn y;
+    y.low = yarnCorrection(betaFast, r, theta, original);
+    y.high = yarnCorrection(betaSlow, r, theta, original);
+    double low = truncate ? std::floor(y.low) : y.low;
+    double high = truncate ? std::ceil(y.high) : y.high;
+    low = std::max(low, 0.0);
+    high = std::min(high, double(r - 1));
+    if (low == high)
+        high += 0.001;
+    y.lowUsed = low;
+    y.highUsed = high;
+    for (std::int64_t i = 0; i < r / 2; ++i) {
+        const double pos = std::pow(theta, double(2 * i) / double(r));
+        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+        y.ramp.push_back(ramp);
+        y.inv.push_back(1.0 / (f * pos) * ramp + 1.0 / pos * (1.0 - ramp));
+    }
+    if (attention)
+        y.attention = *attention;
+    else if (mscaleFactor && mscaleAllDim && *mscaleFactor != 0.0 && *mscaleAllDim != 0.0)
+        y.attention = mscale(f, *mscaleFactor) / mscale(f, *mscaleAllDim);
+    else
+        y.attention = mscale(f);
+    return y;
+}
+
+// llama3: each pair kept (band 0) below the wavelength L0 / high, divided by f (band 2) above
+// L0 / low, blended between (band 1); with low = high a pair on the boundary is kept.
+struct Llama3
+{
+    std::vector<double> inv, band;
+};
+
+inline Llama3 llama3(double theta, std::int64_t r, double f, double original, double low, double high)
+{
+    Llama3 l;
+    for (const double inv : defaultInv(theta, r)) {
+        const double wavelength = kTwoPi / inv;
+        if (wavelength < original / high) {
+            l.inv.push_back(inv);
+            l.band.push_back(0.0);
+        } else if (wavelength > original / low) {
+            l.inv.push_back(inv / f);
+            l.band.push_back(2.0);
+        } else if (low == high) {
+            l.inv.push_back(inv); // on the boundary: kept
+            l.band.push_back(0.0);
+        } else {
+            const double smooth = (original / wavelength - low) / (high - low);
+            l.inv.push_back((1.0 - smooth) * inv / f + smooth * inv);
+            l.band.push_back(1.0);
+        }
+    }
+    return l;
 }
 
 // The inverse frequencies of `p`'s type, after scaling.
@@ -61,54 +142,20 @@ inline std::vector<double> inv(const Params &p)
         for (double &v : base)
             v /= f;
         return base;
-    case RopeType::Dynamic: {
-        const double original = double(*rope.originalMaxLen);
-        const double seq = std::max(double(p.maxLen), original);
-        const double theta = rope.theta * std::pow(f * seq / original - (f - 1.0), double(r) / double(r - 2));
-        return defaultInv(theta, r);
-    }
-    case RopeType::Yarn: {
-        const double original = double(*rope.originalMaxLen);
-        double low = yarnCorrection(rope.betaFast, r, rope.theta, original);
-        double high = yarnCorrection(rope.betaSlow, r, rope.theta, original);
-        if (rope.yarnTruncate) {
-            low = std::floor(low);
-            high = std::ceil(high);
-        }
-        low = std::max(low, 0.0);
-        high = std::min(high, double(r - 1));
-        if (low == high)
-            high += 0.001;
-        for (std::size_t i = 0; i < base.size(); ++i) {
-            const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
-            base[i] = base[i] / f * ramp + base[i] * (1.0 - ramp);
-        }
-        return base;
-    }
+    case RopeType::Dynamic:
+        return dynamicInv(rope.theta, r, f, double(p.maxLen), double(*rope.originalMaxLen));
+    case RopeType::Yarn:
+        return yarn(rope.theta, r, f, double(*rope.originalMaxLen), rope.betaFast, rope.betaSlow, rope.yarnTruncate,
+                    rope.mscale, rope.mscaleAllDim, rope.attentionFactor)
+            .inv;
     case RopeType::LongRope: {
         const auto &ext = p.maxLen > *rope.originalMaxLen ? rope.longFactor : rope.shortFactor;
         for (std::size_t i = 0; i < base.size(); ++i)
             base[i] /= ext[i];
         return base;
     }
-    case RopeType::Llama3: {
-        const double original = double(*rope.originalMaxLen);
-        const double lowWavelength = original / rope.lowFreqFactor;
-        const double highWavelength = original / rope.highFreqFactor;
-        for (double &v : base) {
-            const double wavelength = kTwoPi / v;
-            if (wavelength < highWavelength)
-                continue;
-            if (wavelength > lowWavelength) {
-                v /= f;
-                continue;
-            }
-            const double smooth
-                = (original / wavelength - rope.lowFreqFactor) / (rope.highFreqFactor - rope.lowFreqFactor);
-            v = (1.0 - smooth) * v / f + smooth * v;
-        }
-        return base;
-    }
+    case RopeType::Llama3:
+        return llama3(rope.theta, r, f, double(*rope.originalMaxLen), rope.lowFreqFactor, rope.highFreqFactor).inv;
     case RopeType::Proportional: {
         const auto angles
             = static_cast<std::int64_t>(std::floor(rope.partialRotaryFactor * double(rope.headDim) / 2.0));
