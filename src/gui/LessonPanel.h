@@ -9,6 +9,7 @@
 
 class QLabel;
 class QPushButton;
+class QToolButton;
 
 namespace posenc {
 
@@ -31,14 +32,22 @@ public:
     // The explanation as shown, without its markup.
     QString explanationText() const;
     void setNeighbours(bool hasPrevious, bool hasNext);
+    // Lays the panel out for a place below the figure (the explanation beside the code, wide
+    // and low) or beside it (one column).
+    void setTextBelow(bool below);
+    bool isTextBelow() const { return m_below; }
 
 signals:
+    // The panel's button: the user asks for the text below the figure, or beside it.
+    void textBelowRequested(bool below);
     void resetRequested();
     void previousRequested();
     void nextRequested();
     void leaveRequested();
 
 private:
+    void layOut();
+
     std::optional<Lesson> m_lesson;
     QLabel *m_title;
     QLabel *m_question;
@@ -47,6 +56,10 @@ private:
     QLabel *m_explanation;
     QPushButton *m_previous;
     QPushButton *m_next;
+    QPushButton *m_reset;
+    QPushButton *m_leave;
+    QToolButton *m_place;
+    bool m_below = false;
 };
 
 } // namespace posenc

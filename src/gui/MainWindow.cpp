@@ -9,6 +9,7 @@
 #include "HoverReadout.h"
 #include "LessonController.h"
 #include "MatrixLoader.h"
+#include "ParameterDock.h"
 #include "SessionController.h"
 #include "Settings.h"
 #include "UndoHistory.h"
@@ -17,16 +18,13 @@
 #include "render/FigureRegistry.h"
 
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
-#include <QScrollArea>
 #include <QStatusBar>
-#include <QStyle>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -86,6 +84,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     : QMainWindow(parent)
     , m_settings(settings)
     , m_controls(new ControlPanel)
+    , m_parameterDock(new ParameterDock(m_controls, this))
     , m_dashboard(new Dashboard(makeViews(defaultFigures(params.encoding))))
     , m_readout(new QLabel)
     , m_matrixNote(new QLabel)
@@ -95,32 +94,20 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
           {m_controls, m_dashboard, m_loader, [] { return QJsonObject(); }, [](const QJsonObject &) {}}, settings,
           this))
     , m_exports(new ExportController(this, views(), settings, this))
-    , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions}, settings, this))
+    , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions, m_parameterDock}, settings, this))
 {
     setWindowTitle(tr("PosEnc Explorer"));
     setCentralWidget(m_dashboard);
-    auto *dock = new QDockWidget(tr("Parameters"), this);
-    dock->setObjectName(u"parametersDock"_s);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    auto *scroll = new QScrollArea;
-    scroll->setAccessibleName(tr("Parameters"));
-    scroll->setWidget(m_controls);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    // The panel scrolls up and down on a short screen, never sideways: the dock is as wide as
-    // the controls need beside a vertical scroll bar, so no button is cut at its right edge.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_controls->minimumSizeHint().width()
-                            + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
-    dock->setWidget(scroll);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    // The left area runs the window's height: a lesson's text below the figure stays beside it.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    addDockWidget(Qt::LeftDockWidgetArea, m_parameterDock);
     m_readout->setObjectName(u"hoverReadout"_s);
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
     m_history = new UndoHistory(m_controls, m_sessions, m_lessons, this);
-    m_menus
-        = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history});
+    m_menus = new WindowMenus(
+        this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history, m_parameterDock});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     // What Edit > Undo takes back: the parameters, the views' figures and options, the layout,

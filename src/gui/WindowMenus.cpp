@@ -9,7 +9,9 @@
 #include "FileDialogs.h"
 #include "FileOpening.h"
 #include "LessonController.h"
+#include "LessonRoom.h"
 #include "ModelConfigDialog.h"
+#include "ParameterDock.h"
 #include "SessionController.h"
 #include "ShortcutsDialog.h"
 #include "StandardShortcuts.h"
@@ -349,6 +351,8 @@ void WindowMenus::createViewMenu()
                         [dashboard, i] { dashboard->toggleMaximized(dashboard->views()[i]); });
     }
     createLayoutMenu(view);
+    if (m_parts.parameters)
+        view->addAction(m_parts.parameters->foldAction());
     // Any figure in the view the figure actions act on (the last one clicked).
     QMenu *figures = view->addMenu(tr("Show &figure"));
     figures->setObjectName(u"showFigureMenu"_s);
@@ -402,6 +406,8 @@ void WindowMenus::createLessonsMenu()
     menu->addAction(lessons->previousAction());
     menu->addAction(lessons->nextAction());
     menu->addAction(lessons->leaveAction());
+    menu->addSeparator();
+    menu->addAction(lessons->room()->textBelowAction());
     connect(lessons, &LessonController::opened, this, [this, lessons] {
         if (const Lesson *lesson = lessons->current())
             showStatus(tr("Lesson: %1").arg(lesson->title), 5000);

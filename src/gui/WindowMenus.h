@@ -18,6 +18,7 @@ class ExportController;
 class FigureView;
 class LessonController;
 class ModelConfigDialog;
+class ParameterDock;
 class SessionController;
 class TableCheckDialog;
 class UndoHistory;
@@ -39,6 +40,7 @@ public:
         ControlPanel *controls = nullptr;
         LessonController *lessons = nullptr;
         UndoHistory *history = nullptr;
+        ParameterDock *parameters = nullptr;
     };
 
     WindowMenus(QMainWindow *window, Parts parts);

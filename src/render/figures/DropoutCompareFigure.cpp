@@ -27,6 +27,9 @@ constexpr int kCompareWideFigure = 800;
 // Fewer lines of text in the figure's height (a slide at 14 pt), the long texts would take the
 // heatmaps' room.
 constexpr double kCompareRoomyLines = 40.0;
+// Narrower than this a mode's column (layout units), the roles' names beside each of its heatmaps
+// would leave them strips: the heatmaps outline the rows, the subtitle names them.
+constexpr double kNamedColumn = 300.0;
 // Taller than wide by this much (a lesson's view beside its panel), the four modes stand in 2 x 2:
 // in a row they would be strips four times taller than wide.
 constexpr double kSquareAspect = 1.15;
@@ -202,8 +205,9 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     }
     // Two of the four modes treat rows by their role: every panel marks them, to compare.
     const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);
+    const bool named = wide && plot.viewport().width() / (m_square ? 2.0 : 4.0) >= kNamedColumn;
     for (const auto &roles : m_roles)
-        roles->update(roled, wide);
+        roles->update(roled, named);
     QList<const HeatmapPanel *> panels;
     for (std::size_t m = 0; m < 4; ++m)
         panels += {m_output[m].get(), m_pe[m].get()};
