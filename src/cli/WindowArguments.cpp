@@ -24,6 +24,25 @@ bool isPath(const QString &argument)
     return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.');
 }
 
+// The window's sides in pixels: from the least it lays out in to the largest image a screenshot
+// is drawn as.
+constexpr int kLeastSide = 320;
+constexpr int kLargestSide = 8192;
+
+// "1366x768" (also with 'X'), or nothing for any other text.
+std::optional<QSize> windowSize(const QString &text)
+{
+    const QStringList sides = text.toLower().split(u'x');
+    if (sides.size() != 2)
+        return std::nullopt;
+    bool wide = false, high = false;
+    const int width = sides[0].toInt(&wide), height = sides[1].toInt(&high);
+    const auto within = [](int side) { return side >= kLeastSide && side <= kLargestSide; };
+    if (!wide || !high || !within(width) || !within(height))
+        return std::nullopt;
+    return QSize(width, height);
+}
+
 } // namespace
 
 std::variant<WindowArguments, int> parseWindowArguments(const QStringList &arguments, QTextStream &out,
@@ -41,7 +60,9 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption startPanelOption(u"start-panel"_s, u"Show the start panel, also under --screenshot."_s);
     startPanelOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({helpOption, versionOption, resetOption, screenshotOption, startPanelOption});
+    QCommandLineOption sizeOption(u"size"_s, u"The window's size in pixels (--screenshot: 1920x1080)."_s, u"WxH"_s);
+    sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({helpOption, versionOption, resetOption, screenshotOption, startPanelOption, sizeOption});
     ParamOptions::add(parser);
     LessonOptions::add(parser);
     // A mistake gets one line that names it, not the whole help.
@@ -77,6 +98,14 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     if (parser.isSet(screenshotOption) && parser.value(screenshotOption).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
+    std::optional<QSize> size;
+    if (parser.isSet(sizeOption)) {
+        size = windowSize(parser.value(sizeOption));
+        if (!size)
+            return usageError(u"--size: must be WIDTHxHEIGHT in pixels, each in [%1, %2]; got '%3'"_s.arg(kLeastSide)
+                                  .arg(kLargestSide)
+                                  .arg(parser.value(sizeOption)));
+    }
     const auto lesson = LessonOptions::lesson(parser);
     if (const auto *refused = std::get_if<QString>(&lesson)) {
         err << "posenc: " << *refused << '\n';
@@ -102,6 +131,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     result.resetSettings = parser.isSet(resetOption);
     result.screenshot = parser.value(screenshotOption);
+    result.size = size;
     result.lesson = chosen ? chosen->name : QString();
     result.startPanel = parser.isSet(startPanelOption);
     result.files = files;
