@@ -99,6 +99,11 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
 
 FigureView::~FigureView() = default;
 
+QString FigureView::screenNote() const
+{
+    return m_bar->note();
+}
+
 void FigureView::build()
 {
     m_data.reset();
@@ -110,6 +115,7 @@ void FigureView::build()
     for (const ViewAxis &axis : m_figurePlot->viewAxes())
         connect(axis.axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &FigureView::rangeChanged);
     m_bar->setFigure(*m_figure, m_state, params());
+    m_bar->setNote(QString());
     m_problems = FigureRegistry::check(*m_figure, params(), m_state);
     m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
     showView();
@@ -310,6 +316,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     }
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
+    m_bar->setNote(m_figurePlot->screenNote());
     fitToRoom();
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
@@ -321,6 +328,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
 
 void FigureView::showProblems()
 {
+    m_bar->setNote(QString());
     QStringList lines;
     for (const ParamError &problem : m_problems)
         lines.append(ParamLabels::text(problem));

@@ -215,8 +215,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
-    if (const QString averaged = FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols); !averaged.isEmpty())
-        detail = u"  ·  "_s + averaged;
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
     if (grid.isPreview())
         detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     const QString dropout = params.training

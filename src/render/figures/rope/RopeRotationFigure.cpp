@@ -277,12 +277,10 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     QStringList parts {m_compact ? u"RoPE rotation, pair %1"_s.arg(d.pair)
                                  : u"RoPE turns pair %1 by p·θᵢ"_s.arg(d.pair),
                        turn, d.scaling, d.model};
-    if (!terse) {
+    if (!terse)
         parts.append(RopeText::layoutText(d.layout));
-        const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
-        if (!cells.isEmpty())
-            parts.append(u"tables: "_s + cells);
-    }
+    const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
+    setScreenNote(cells.isEmpty() ? cells : u"tables: "_s + cells);
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
     m_title->setText(parts.join(u"  ·  "_s));
