@@ -56,6 +56,7 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
         m_chooser = new ShrinkingComboBox(this);
         m_chooser->setObjectName(u"figureBox"_s);
         m_chooser->setToolTip(tr("The figure this view shows"));
+        m_chooser->setAccessibleName(tr("Figure"));
         for (const FigureDescriptor *figure : FigureRegistry::all())
             m_chooser->addItem(figure->model().title(), figure->name());
         layout->addWidget(m_chooser);
@@ -82,6 +83,7 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     maximize->setObjectName(u"maximizeButton"_s);
     maximize->setText(u"⤢"_s);
     maximize->setToolTip(tr("Maximise or restore this view (Ctrl+1 to Ctrl+4)"));
+    maximize->setAccessibleName(tr("Maximise or restore this view"));
     maximize->setAutoRaise(true);
     layout->addWidget(maximize);
     connect(maximize, &QToolButton::clicked, this, &FigureOptionBar::maximizeRequested);

@@ -1,7 +1,9 @@
 #include "FigureView.h"
 
+#include "Accessibility.h"
 #include "FigureJob.h"
 #include "FigureOptionBar.h"
+#include "HoverReadout.h"
 #include "ParamLabels.h"
 
 #include "render/FigureRegistry.h"
@@ -469,12 +471,15 @@ void FigureView::moveKeyboardCursor(int dx, int dy)
     at.setY(std::clamp(at.y(), area.top(), area.bottom()));
     m_keyCursor = at;
     // Without a mouse pointer to show where, the view marks its position as the others do.
+    // The readout the status bar shows is said to a screen reader too.
     if (auto point = m_figurePlot->hoverAt(at, *m_engine)) {
         setCursorPosition(point->hasPosition ? std::optional(point->position) : std::nullopt);
         emit hovered(*point);
+        Accessibility::announce(m_plot, HoverReadout::format(*m_engine, *point));
     } else {
         setCursorPosition(std::nullopt);
         emit hoverLeft();
+        Accessibility::announce(m_plot, tr("No cell here"));
     }
 }
 

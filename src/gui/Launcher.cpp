@@ -1,5 +1,6 @@
 #include "Launcher.h"
 
+#include "Accessibility.h"
 #include "FigureView.h"
 #include "LessonController.h"
 #include "MainWindow.h"
@@ -77,6 +78,9 @@ bool offersLessons(const WindowOptions &options)
 
 int runWindow(const WindowOptions &options)
 {
+    // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
+    // made, and keeps it.
+    Accessibility::install();
     QSettings settings;
     QTextStream err(stderr);
     if (options.resetSettings)

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "Accessibility.h"
 #include "ControlPanel.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     , m_exports(new ExportController(this, views(), settings, this))
     , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions, m_parameterDock}, settings, this))
 {
+    Accessibility::install();
     setWindowTitle(tr("PosEnc Explorer"));
     setCentralWidget(m_dashboard);
     // The left area runs the window's height: a lesson's text below the figure stays beside it.
