@@ -21,6 +21,7 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -124,10 +125,16 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     setAcceptDrops(true);
     connect(m_embeddings, &EmbeddingsController::failed, this, &MainWindow::showProblem);
     connect(m_embeddings, &EmbeddingsController::embeddingsChanged, this, &MainWindow::embeddingsChanged);
-    connect(m_sessions, &SessionController::saved, this,
-            [this](const QString &path) { statusBar()->showMessage(tr("Saved the session %1").arg(path), 5000); });
-    connect(m_sessions, &SessionController::opened, this,
-            [this](const QString &path) { statusBar()->showMessage(tr("Opened the session %1").arg(path), 5000); });
+    connect(m_sessions, &SessionController::saved, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Saved the session %1").arg(path), 5000);
+        sessionFileChanged();
+    });
+    connect(m_sessions, &SessionController::opened, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Opened the session %1").arg(path), 5000);
+        sessionFileChanged();
+    });
+    // The title's [*]: a change since the session was opened or saved, which Undo can take back.
+    connect(m_history->stack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
     connect(m_loader, &MatrixLoader::loadingChanged, this, [this](bool loading, const QString &source) {
         if (loading)
             statusBar()->showMessage(tr("Reading %1 …").arg(source));
@@ -286,6 +293,15 @@ void MainWindow::applyParams(const Params &params)
     }
     if (!mainShown && !all.isEmpty())
         all.front()->setFigure(*FigureRegistry::find(defaults.front().first), defaults.front().second);
+}
+
+void MainWindow::sessionFileChanged()
+{
+    // What the file holds is what is shown now: a change still settling belongs to it.
+    m_history->settle();
+    m_history->stack()->setClean();
+    setWindowModified(false);
+    setWindowTitle(tr("%1[*] — PosEnc Explorer").arg(QFileInfo(m_sessions->file()).fileName()));
 }
 
 void MainWindow::embeddingsChanged()

@@ -88,6 +88,8 @@ private:
     void restoreLayout();
     void connectView(FigureView *view);
     void embeddingsChanged();
+    // A session was opened from or saved to its file: the title names it, unchanged since.
+    void sessionFileChanged();
     // A problem the user must see: a dialog that does not block the event loop.
     void showProblem(const QString &title, const QString &text);
 

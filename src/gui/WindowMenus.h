@@ -66,6 +66,8 @@ signals:
 private:
     void createFileMenu();
     void createSessionActions(QMenu *file);
+    // File > Save session (`asNew` false) and Save session as….
+    void saveSession(bool asNew);
     void createEmbeddingsActions(QMenu *file);
     void createCheckActions(QMenu *file);
     // Sets the window's parameters to a reference's, as one Undo step.
