@@ -43,8 +43,8 @@ struct FamiliesData : FigureData
 // "One query, five families": for one query position (--query) and the current settings, the
 // positional term each family gives a key against its offset k = j - q, stacked panels over one
 // offset axis: the sinusoid's PE·PE, RoPE's score of an aligned query and key, ALiBi's bias per
-// head, T5's and DeBERTa's bucket index (a learned bias per bucket has no fixed values: the
-// bucket stands for it). Applies to every family; the chosen one's panel is marked. Its view:
+// head, T5's and DeBERTa's bucket index (T5's learned bias per bucket and DeBERTa's learned
+// relative embedding row per bucket have no fixed values: the bucket stands for them). Applies to every family; the chosen one's panel is marked. Its view:
 // "offsets".
 class FamiliesModel final : public FigureModel
 {

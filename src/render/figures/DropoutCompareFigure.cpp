@@ -41,6 +41,9 @@ QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
     scale->setType(QCPAxis::atRight);
     scale->setBarWidth(12);
     PlotStyle::styleAxisRect(scale->axis()->axisRect());
+    // Its range comes from the parameters (±19.97 for a slide's Y): steps that meet the tick count
+    // keep ticks inside it where a rounder step (±20) would leave only 0.
+    scale->axis()->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
     return scale;
 }
 

@@ -44,6 +44,29 @@ QCPRange familiesPadded(const QList<double> &lo, const QList<double> &hi, double
     return {a - pad, b + pad};
 }
 
+// The five panels' grid: the last panel's outer rect holds the offset axis too, so its row is
+// stretched by that much more at each layout, from the margins just worked out, and the five
+// plots are as high as each other (the last was the lowest, its axis's label spilling into the
+// panel above, its ticks thinned to one).
+class EqualPlotsGrid final : public QCPLayoutGrid
+{
+public:
+    void updateLayout() override
+    {
+        const int rows = rowCount();
+        const auto around = [this](int row) {
+            const QCPLayoutElement *e = element(row, 0);
+            return e ? double(e->margins().top() + e->margins().bottom()) : 0.0;
+        };
+        if (rows > 1) {
+            const double first = around(0), last = around(rows - 1);
+            const double plot = (rect().height() - rowSpacing() * (rows - 1) - (rows - 1) * first - last) / rows;
+            setRowStretchFactor(rows - 1, plot > 0.0 && last > first ? (plot + last) / (plot + first) : 1.0);
+        }
+        QCPLayoutGrid::updateLayout();
+    }
+};
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeFamiliesFigure()
@@ -72,7 +95,7 @@ void FamiliesFigure::setBand(const Band &band, const FamilyCurve &curve)
 FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
-    auto *stack = new QCPLayoutGrid;
+    auto *stack = new EqualPlotsGrid;
     plot->plotLayout()->addElement(1, 0, stack);
     stack->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
@@ -106,7 +129,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         m_rects.append(rect);
         stretch << 1.0;
     }
-    stack->setRowStretchFactors(stretch);
+    stack->setRowStretchFactors(stretch); // the last one's set at each layout
     m_rects.back()->axis(QCPAxis::atBottom)->setLabel(u"offset k = j − q of the key from the query"_s);
     // One offset axis: zooming a panel zooms them all.
     for (QCPAxisRect *a : m_rects)
@@ -129,6 +152,8 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     m_t5->setLineStyle(QCPGraph::lsStepLeft);
     m_deberta = RopePlot::line(m_rects[Deberta], kFamiliesDeberta, 1.8);
     m_deberta->setLineStyle(QCPGraph::lsStepLeft);
+    // Its buckets run both ways from 0: ticks on both sides, however low the panel.
+    m_rects[Deberta]->axis(QCPAxis::atLeft)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
 }
 
 QList<ViewAxis> FamiliesFigure::viewAxes() const
@@ -263,11 +288,15 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         }
     }
 
+    // DeBERTa's term is no bias: the bucket picks rows of a learned relative embedding, which meet
+    // the query's and key's contents (c2p and p2c, HF's disentangled_attention_bias).
     QStringList caption;
     caption.append(terse
-                       ? u"T5, DeBERTa: a learned bias per bucket has no fixed values; the bucket index stands for it"_s
-                       : u"T5 and DeBERTa learn a bias per bucket, which has no fixed values: the bucket index stands "
-                         "for it"_s);
+                       ? u"T5: a learned bias per bucket; DeBERTa: c2p + p2c over its bucket's embedding row. The "
+                         "bucket index stands for both"_s
+                       : u"T5 learns a bias per bucket; DeBERTa's bucket picks a row of a learned relative embedding, "
+                         "whose c2p and p2c terms meet the query's and key's contents. Neither has fixed values: the "
+                         "bucket index stands for them"_s);
     if (d.preview)
         caption.append(u"preview: PE·PE and RoPE at %1 offsets a pixel"_s.arg(d.sampled));
     else if (d.sampled > 0)
