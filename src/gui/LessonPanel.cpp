@@ -6,6 +6,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QStyle>
 #include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -35,6 +37,7 @@ LessonPanel::LessonPanel(QWidget *parent)
     , m_question(wrappingLabel(u"lessonQuestion"_s))
     , m_codeCaption(new QLabel(tr("The code in question:")))
     , m_code(new QLabel)
+    , m_codeScroll(new QScrollArea)
     , m_explanation(wrappingLabel(u"lessonExplanation"_s))
     , m_previous(new QPushButton(tr("◀ Previous")))
     , m_next(new QPushButton(tr("Next ▶")))
@@ -54,10 +57,18 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_code->setTextFormat(Qt::PlainText);
     m_code->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_code->setFrameShape(QFrame::StyledPanel);
     m_code->setBackgroundRole(QPalette::Base);
     m_code->setAutoFillBackground(true);
     m_code->setMargin(6);
+    m_code->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_codeScroll->setObjectName(u"lessonCodeScroll"_s);
+    m_codeScroll->setAccessibleName(tr("The code in question"));
+    m_codeScroll->setWidget(m_code);
+    m_codeScroll->setWidgetResizable(true);
+    m_codeScroll->setFrameShape(QFrame::StyledPanel);
+    m_codeScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_codeScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_codeScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
     m_reset->setObjectName(u"lessonReset"_s);
     m_reset->setToolTip(tr("Set the lesson's parameters and views again"));
@@ -105,7 +116,7 @@ void LessonPanel::layOut()
     text->addSpacing(6);
     auto *code = new QVBoxLayout;
     code->addWidget(m_codeCaption);
-    code->addWidget(m_code);
+    code->addWidget(m_codeScroll);
     if (!m_below) {
         // One column: the question, its code, the explanation, the buttons at the foot.
         auto *layout = new QVBoxLayout(this);
@@ -135,9 +146,17 @@ void LessonPanel::showLesson(const Lesson &lesson, const Params &params)
     m_title->setText(lesson.title.toHtmlEscaped());
     m_question->setText(lesson.question.toHtmlEscaped());
     m_code->setText(lesson.code);
-    m_code->setVisible(!lesson.code.isEmpty());
+    // As high as its lines and a sideways scroll bar, which shows where the panel is narrower.
+    m_codeScroll->setFixedHeight(m_code->sizeHint().height() + 2 * m_codeScroll->frameWidth()
+                                 + m_codeScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    m_codeScroll->setVisible(!lesson.code.isEmpty());
     m_codeCaption->setVisible(!lesson.code.isEmpty());
     setParams(params);
+}
+
+int LessonPanel::codeWidth() const
+{
+    return m_code->text().isEmpty() ? 0 : m_code->sizeHint().width() + 2 * m_codeScroll->frameWidth();
 }
 
 void LessonPanel::clear()

@@ -9,6 +9,7 @@
 
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QToolButton;
 
 namespace posenc {
@@ -36,6 +37,9 @@ public:
     // and low) or beside it (one column).
     void setTextBelow(bool below);
     bool isTextBelow() const { return m_below; }
+    // The width the lesson's code takes with its lines whole (0 without code): a narrower panel
+    // scrolls the code sideways rather than cut it or take the figure's room.
+    int codeWidth() const;
 
 signals:
     // The panel's button: the user asks for the text below the figure, or beside it.
@@ -53,6 +57,7 @@ private:
     QLabel *m_question;
     QLabel *m_codeCaption;
     QLabel *m_code;
+    QScrollArea *m_codeScroll; // the code, scrolled sideways where its lines are wider than the panel
     QLabel *m_explanation;
     QPushButton *m_previous;
     QPushButton *m_next;

@@ -25,6 +25,8 @@ constexpr double kTextShare = 0.3;
 // Below the figure: a share of the window's height, within these.
 constexpr int kLowestText = 180;
 constexpr int kHighestText = 360;
+// The panel's margins and its scroll area's around the code.
+constexpr int kPanelMargins = 32;
 
 bool besideTheFigure(const QMainWindow *window, QDockWidget *dock)
 {
@@ -72,17 +74,26 @@ int LessonRoom::textExtent() const
     const QMainWindow *window = m_parts.window;
     if (m_textBelow)
         return std::clamp(int(kTextShare * window->height()), kLowestText, kHighestText);
+    // A comfortable line, or the code's whole lines where they are wider and the figure keeps its
+    // share beside the parameters as they are (a strip when folded); the code scrolls sideways
+    // past that.
     const int comfortable = std::clamp(int(kTextShare * window->width()), kNarrowestText, kWidestText);
-    return std::max(comfortable, m_parts.dock->minimumWidth());
+    ParameterDock *parameters = m_parts.parameters;
+    const int beside = besideTheFigure(window, m_parts.parameters)
+        ? (parameters->isFolded() ? parameters->stripWidth()
+                                  : std::max(parameters->width(), parameters->minimumSizeHint().width()))
+        : 0;
+    const int separators = 2 * window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, window);
+    const int room = int((1.0 - kFigureShare) * window->width()) - beside - separators;
+    const int code = m_parts.panel->codeWidth() + kPanelMargins;
+    return std::max(comfortable, std::min(code, room));
 }
 
 void LessonRoom::placeDock()
 {
     QMainWindow *window = m_parts.window;
     QDockWidget *dock = m_parts.dock;
-    // Wide enough beside the figure for the lesson's code, whose lines do not wrap; below it,
-    // the code has a column of its own.
-    dock->setMinimumWidth(m_textBelow ? 0 : std::max(kNarrowestText, m_parts.panel->minimumSizeHint().width() + 24));
+    dock->setMinimumWidth(m_textBelow ? 0 : kNarrowestText);
     if (!dock->isFloating()) {
         const Qt::DockWidgetArea area = window->dockWidgetArea(dock);
         const bool below = area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea;
@@ -94,21 +105,23 @@ void LessonRoom::placeDock()
 
 void LessonRoom::lessonShown()
 {
+    if (!m_inLessons) {
+        // The first of a run of lessons: the next ones keep the panel as the user leaves it.
+        m_inLessons = true;
+        ParameterDock *parameters = m_parts.parameters;
+        m_foldedBefore = parameters->isFolded();
+        const QMainWindow *window = m_parts.window;
+        if (!parameters->isFolded() && besideTheFigure(window, parameters)) {
+            const int separator = window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, window);
+            const int text = m_textBelow
+                ? 0
+                : std::clamp(int(kTextShare * window->width()), kNarrowestText, kWidestText) + separator;
+            const int panel = std::max(parameters->width(), parameters->minimumSizeHint().width());
+            if (window->width() - panel - separator - text < kFigureShare * window->width())
+                parameters->setFolded(true);
+        }
+    }
     placeDock();
-    if (m_inLessons)
-        return; // the next lesson keeps the panel as the user left it
-    m_inLessons = true;
-    ParameterDock *parameters = m_parts.parameters;
-    m_foldedBefore = parameters->isFolded();
-    if (parameters->isFolded() || !besideTheFigure(m_parts.window, parameters))
-        return;
-    const QMainWindow *window = m_parts.window;
-    const int separator = window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, window);
-    const int text = m_textBelow ? 0 : textExtent() + separator;
-    const int panel = std::max(parameters->width(), parameters->minimumSizeHint().width());
-    const int figure = window->width() - panel - separator - text;
-    if (figure < kFigureShare * window->width())
-        parameters->setFolded(true);
 }
 
 void LessonRoom::lessonsEnded()

@@ -41,12 +41,15 @@ QList<int> heatmapWidths(QCustomPlot *plot)
     return widths;
 }
 
-// The window at a laptop's size, shown, in the lesson `name`, its views drawn.
-bool openAtLaptopSize(MainWindow &window, const QString &name)
+// The window at a laptop's size in the lesson `name`, its views drawn: the lesson opened in the
+// window shown, or, `atStart`, before it shows, as `posenc --lesson NAME` opens it.
+bool openAtLaptopSize(MainWindow &window, const QString &name, bool atStart = false)
 {
     window.resize(kLaptop);
+    if (atStart && !window.lessons()->open(name))
+        return false;
     window.show();
-    if (!QTest::qWaitForWindowExposed(&window) || !window.lessons()->open(name))
+    if (!QTest::qWaitForWindowExposed(&window) || (!atStart && !window.lessons()->open(name)))
         return false;
     return QTest::qWaitFor([&window] { return window.isSettled(); }, 120000);
 }
@@ -81,15 +84,19 @@ void TestLessonRoom::init()
 void TestLessonRoom::theMainFigureGetsTheRoom_data()
 {
     QTest::addColumn<QString>("name");
-    for (const Lesson &lesson : Lessons::all())
-        QTest::newRow(qPrintable(lesson.name)) << lesson.name;
+    QTest::addColumn<bool>("atStart");
+    for (const Lesson &lesson : Lessons::all()) {
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name << false;
+        QTest::newRow(qPrintable(lesson.name + u" at the start"_s)) << lesson.name << true;
+    }
 }
 
 void TestLessonRoom::theMainFigureGetsTheRoom()
 {
     QFETCH(QString, name);
+    QFETCH(bool, atStart);
     MainWindow window(Params {}, m_settings.get());
-    QVERIFY(openAtLaptopSize(window, name));
+    QVERIFY(openAtLaptopSize(window, name, atStart));
     QCOMPARE(window.size(), kLaptop);
     const FigureView *view = window.views()[Lessons::find(name)->mainView];
     TestShots::save(window.grab().toImage(), u"lessonroom-"_s + name);
@@ -99,6 +106,13 @@ void TestLessonRoom::theMainFigureGetsTheRoom()
     for (const int width : heatmapWidths(view->plot()))
         QVERIFY2(width >= kLeastHeatmap, qPrintable(u"a heatmap %1 px across"_s.arg(width)));
     QVERIFY(window.parameterDock()->isFolded());
+    // The text is whole beside it: its panel no wider than the dock shows (long code lines
+    // scroll sideways in their own box rather than cut the explanation and the buttons).
+    const LessonPanel *panel = window.lessons()->panel();
+    const auto *scroll = qobject_cast<const QScrollArea *>(window.lessons()->dock()->widget());
+    QVERIFY(scroll);
+    QVERIFY2(panel->width() <= scroll->viewport()->width(),
+             qPrintable(u"the lesson's panel is %1 px in %2"_s.arg(panel->width()).arg(scroll->viewport()->width())));
 }
 
 void TestLessonRoom::theStripOpensTheParametersInOneClick()
