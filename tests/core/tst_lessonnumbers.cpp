@@ -15,6 +15,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -87,6 +89,7 @@ private slots:
     void everyKeyIsDescribedAndAnswers();
     void positionsRecoveredFromY_data();
     void positionsRecoveredFromY();
+    void embeddingAndPeAreNearlyOrthogonal_data();
     void embeddingAndPeAreNearlyOrthogonal();
     void ropeScalingNumbers();
     void ropeScoresDependOnTheDistanceOnly_data();
@@ -513,16 +516,29 @@ void TestLessonNumbers::positionsRecoveredFromY()
     QCOMPARE(valueOf(key, params), double(found));
 }
 
+void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal_data()
+{
+    // sum-vs-concat's L 1024 is taken whole (it was the first 256 rows while the lesson said L).
+    QTest::addColumn<int>("L");
+    QTest::addColumn<int>("rows");
+    QTest::newRow("L 300") << 300 << 300;
+    QTest::newRow("L 1024, the lesson's") << 1024 << 1024;
+    QTest::newRow("L 5000, the first 4096") << 5000 << 4096;
+}
+
 void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
 {
-    // The mean |cos(s·E_q, PE_q)| over the first 256 rows, from the engine's E in float64, and
-    // near sqrt(2/(pi d)), the mean for random directions (its spread over 256 rows is ~0.0017).
-    const Params params = make(512, 300, {{u"init"_s, u"scaled-normal"_s}});
+    // The mean |cos(s·E_q, PE_q)| over its rows, from the engine's E in float64, and near
+    // sqrt(2/(pi d)), the mean for random directions (its spread over 300 rows is ~0.0016).
+    QFETCH(int, L);
+    QFETCH(int, rows);
+    const Params params = make(512, L, {{u"init"_s, u"scaled-normal"_s}});
+    QCOMPARE(valueOf(u"cos_e_pe_rows"_s, params), double(rows));
     const Engine engine(params);
-    RowMatrixXf e(256, 512);
-    engine.computeBlock(Quantity::Embedding, {0, 256, 0, 512}, e);
+    RowMatrixXf e(rows, 512);
+    engine.computeBlock(Quantity::Embedding, {0, rows, 0, 512}, e);
     double total = 0.0;
-    for (std::int64_t q = 0; q < 256; ++q) {
+    for (std::int64_t q = 0; q < rows; ++q) {
         const std::vector<double> pe = peRow(q, 512, params.sinusoidal.base, params.sinusoidal.layout);
         double dot = 0.0, ee = 0.0, pp = 0.0;
         for (std::int64_t j = 0; j < 512; ++j) {
@@ -532,10 +548,10 @@ void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
         }
         total += std::abs(dot) / std::sqrt(ee * pp);
     }
-    QVERIFY(close(valueOf(u"cos_e_pe"_s, params), total / 256.0, 1e-5));
+    QVERIFY(close(valueOf(u"cos_e_pe"_s, params), total / rows, 1e-5));
     const double random = std::sqrt(2.0 / (std::numbers::pi * 512.0));
     QVERIFY(close(valueOf(u"cos_random"_s, params), random, 1e-15));
-    QVERIFY2(std::abs(total / 256.0 - random) < 0.01, qPrintable(QString::number(total / 256.0)));
+    QVERIFY2(std::abs(total / rows - random) < 0.01, qPrintable(QString::number(total / rows)));
 }
 
 namespace {
@@ -815,6 +831,17 @@ void TestLessonNumbers::debertaNumbers()
     QVERIFY(valueOf(u"deberta_1000"_s, p) > 255.0);
     QCOMPARE(valueOf(u"deberta_minus_1000"_s, p), -valueOf(u"deberta_1000"_s, p));
     QVERIFY(buckettie::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), debertaref::deberta(2047, 256, 512)));
+    // The rows of the relative embedding c2p and p2c read, as HF's disentangled_attention_bias
+    // gathers them: clamp(±bucket + k, 0, 2k − 1) with k = position_buckets = 256.
+    const auto row = [](std::int64_t bucket) { return double(std::clamp<std::int64_t>(bucket + 256, 0, 511)); };
+    QCOMPARE(valueOf(u"deberta_c2p_row_10"_s, p), row(10)); // 266
+    QCOMPARE(valueOf(u"deberta_p2c_row_10"_s, p), row(-10)); // 246
+    const std::int64_t far = debertaref::deberta(1000, 256, 512).value;
+    QVERIFY(far > 256); // past the rows: both clamp to the edges
+    QCOMPARE(valueOf(u"deberta_c2p_row_1000"_s, p), row(far));
+    QCOMPARE(valueOf(u"deberta_c2p_row_1000"_s, p), 511.0);
+    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), row(-far));
+    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), 0.0);
 }
 
 void TestLessonNumbers::familiesNumbers_data()

@@ -67,6 +67,9 @@ FamilyPanel debertaPanel()
     panel.colour = 0xCC79A7;
     panel.bucketStandsIn = true;
     panel.name = u"DeBERTa"_s;
+    // No bias: the bucket picks a row of a learned relative embedding, whose projections meet the
+    // query's and key's contents (HF's DisentangledSelfAttention.disentangled_attention_bias).
+    panel.bucketTerm = u"c2p + p2c over its bucket's row of a learned relative embedding"_s;
     panel.inputs = {Quantity::DebertaBucket};
     panel.compute = debertaPanelData;
     panel.valueAt = debertaPanelValue;

@@ -69,6 +69,7 @@ FamilyPanel t5Panel()
     panel.colour = 0x009E73;
     panel.bucketStandsIn = true;
     panel.name = u"T5"_s;
+    panel.bucketTerm = u"a learned bias per bucket"_s;
     panel.inputs = {Quantity::T5Bucket};
     panel.compute = t5PanelData;
     panel.valueAt = t5PanelValue;

@@ -37,6 +37,29 @@ QCPRange familiesPadded(const QList<double> &lo, const QList<double> &hi, double
     return {a - pad, b + pad};
 }
 
+// The five panels' grid: the last panel's outer rect holds the offset axis too, so its row is
+// stretched by that much more at each layout, from the margins just worked out, and the five
+// plots are as high as each other (the last was the lowest, its axis's label spilling into the
+// panel above, its ticks thinned to one).
+class EqualPlotsGrid final : public QCPLayoutGrid
+{
+public:
+    void updateLayout() override
+    {
+        const int rows = rowCount();
+        const auto around = [this](int row) {
+            const QCPLayoutElement *e = element(row, 0);
+            return e ? double(e->margins().top() + e->margins().bottom()) : 0.0;
+        };
+        if (rows > 1) {
+            const double first = around(0), last = around(rows - 1);
+            const double plot = (rect().height() - rowSpacing() * (rows - 1) - (rows - 1) * first - last) / rows;
+            setRowStretchFactor(rows - 1, plot > 0.0 && last > first ? (plot + last) / (plot + first) : 1.0);
+        }
+        QCPLayoutGrid::updateLayout();
+    }
+};
+
 QColor familiesColour(std::uint32_t rgb)
 {
     return QColor::fromRgb(static_cast<QRgb>(rgb));
@@ -58,7 +81,7 @@ std::unique_ptr<FigureDescriptor> makeFamiliesFigure()
 FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
-    auto *stack = new QCPLayoutGrid;
+    auto *stack = new EqualPlotsGrid;
     plot->plotLayout()->addElement(1, 0, stack);
     stack->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
@@ -95,7 +118,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         m_panels.append(panel);
         stretch << 1.0;
     }
-    stack->setRowStretchFactors(stretch);
+    stack->setRowStretchFactors(stretch); // the last one's set at each layout
     m_panels.back().rect->axis(QCPAxis::atBottom)->setLabel(u"offset k = j − q of the key from the query"_s);
     // One offset axis: zooming a panel zooms them all.
     for (const Panel &a : std::as_const(m_panels))
@@ -126,6 +149,9 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         } else if (spec.style == FamilyPanelStyle::Steps) {
             panel.lo = PlotItems::line(panel.rect, colour, 1.8);
             panel.lo->setLineStyle(QCPGraph::lsStepLeft);
+            // Buckets may run both ways from 0 (DeBERTa's): steps that meet the tick count keep
+            // ticks on both sides however low the panel, where a rounder step left 0 alone.
+            panel.rect->axis(QCPAxis::atLeft)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
         }
     }
 }
@@ -220,7 +246,7 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
     QStringList buckets, bands;
     for (const Panel &panel : m_panels) {
         if (panel.family->panel->bucketStandsIn)
-            buckets.append(panel.family->panel->name);
+            buckets.append(u"%1: %2"_s.arg(panel.family->panel->name, panel.family->panel->bucketTerm));
         if (panel.family->panel->style == FamilyPanelStyle::Band)
             bands.append(panel.family->panel->terseLabel);
     }
@@ -228,12 +254,9 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
     if (!buckets.isEmpty()) {
         const bool many = buckets.size() > 1;
         caption.append(
-            terse ? u"%1: a learned bias per bucket has no fixed values; the bucket index stands for it"_s.arg(
-                buckets.join(u", "_s))
-                  : u"%1 %2 a bias per bucket, which has no fixed values: the bucket index stands for it"_s.arg(
-                      many ? buckets.mid(0, buckets.size() - 1).join(u", "_s) + u" and "_s + buckets.back()
-                           : buckets.front(),
-                      many ? u"learn"_s : u"learns"_s));
+            terse ? u"%1. The bucket index stands for %2"_s.arg(buckets.join(u"; "_s), many ? u"them"_s : u"it"_s)
+                  : u"%1. Learned, %2 no fixed values: the bucket index stands for %3"_s.arg(
+                      buckets.join(u"; "_s), many ? u"they have"_s : u"it has"_s, many ? u"them"_s : u"it"_s));
     }
     const QString sums = bands.join(u" and "_s);
     if (d.preview)

@@ -303,8 +303,10 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     PlotStyle::setCollapsibleText(m_caption, caption.join(u"\n"_s));
     QString title = terse ? u"T5 and DeBERTa buckets: exact near, logarithmic far"_s
                           : u"Relative position buckets: exact near, logarithmic far"_s;
+    // T5 adds a number per bucket; DeBERTa's bucket picks rows of a learned relative embedding whose
+    // projections meet the tokens' contents (HF's disentangled_attention_bias: c2p and p2c).
     if (!terse)
-        title += u"  ·  a learned bias per bucket: the model adds it to the score"_s;
+        title += u"  ·  T5: a learned bias per bucket; DeBERTa: c2p + p2c over its bucket's embedding rows"_s;
     m_title->setText(title);
 }
 

@@ -31,7 +31,8 @@ QString scalingWords(RopeType type, double factor)
     case RopeType::Linear:
         return u"all ÷ %1"_s.arg(RopeText::number(factor));
     case RopeType::Dynamic:
-        return u"NTK, θ raised"_s;
+        // HF's dynamic takes max_position_embeddings as its length; the figure takes L₀.
+        return u"NTK, θ raised past L₀"_s;
     case RopeType::Yarn:
         return u"ramp"_s;
     case RopeType::LongRope:
