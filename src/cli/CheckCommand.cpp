@@ -8,6 +8,7 @@
 #include "ProgressLine.h"
 
 #include "core/Description.h"
+#include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
@@ -19,6 +20,7 @@
 #include <QCommandLineParser>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -81,9 +83,10 @@ template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (
     return value ? text(*value) : u"null"_s;
 }
 
+// Strict JSON: a number that is not finite (a masked cell's infinite error) is null.
 QString jsonNumber(double value)
 {
-    return NumberText::exact(value);
+    return std::isfinite(value) ? NumberText::exact(value) : u"null"_s;
 }
 
 QString jsonInteger(std::int64_t value)
@@ -91,34 +94,43 @@ QString jsonInteger(std::int64_t value)
     return QString::number(value);
 }
 
+QString jsonValue(const MatchValue &value)
+{
+    if (const auto *word = std::get_if<QString>(&value))
+        return jsonString(*word);
+    if (const auto *number = std::get_if<double>(&value))
+        return jsonNumber(*number);
+    if (const auto *integer = std::get_if<std::int64_t>(&value))
+        return jsonInteger(*integer);
+    if (const auto *flag = std::get_if<bool>(&value))
+        return *flag ? u"true"_s : u"false"_s;
+    return u"null"_s;
+}
+
+// One object: the verdict, the family and its table, every family's finding keys (null where the
+// matched family has none), the position, the mistakes, the stream's worst cell, the diagnosis.
 QString json(const TableMatch &m)
 {
-    QString layout = u"null"_s;
-    if (m.layout)
-        layout = jsonString(CheckWords::layout(*m.layout));
-    else if (m.ropeLayout)
-        layout = jsonString(CheckWords::ropeLayout(*m.ropeLayout));
     QStringList mistakes;
-    for (const TableMistake mistake : m.mistakes)
-        mistakes.append(jsonString(CheckWords::mistake(mistake)));
-    const QString encoding = CheckWords::encoding(m.encoding);
-    const QList<std::pair<QString, QString>> entries {
+    for (const QString &mistake : m.mistakes)
+        mistakes.append(jsonString(mistake));
+    QList<std::pair<QString, QString>> entries {
         {u"verdict"_s, jsonString(CheckWords::verdict(m.verdict))},
-        {u"encoding"_s, encoding.isEmpty() ? u"null"_s : jsonString(encoding)},
-        {u"layout"_s, layout},
-        {u"frequencies"_s, m.frequencies ? jsonString(CheckWords::frequencies(*m.frequencies)) : u"null"_s},
-        {u"base"_s, jsonOrNull(m.base, jsonNumber)},
+        {u"family"_s, m.family ? jsonString(Families::word(*m.family)) : u"null"_s},
+        {u"encoding"_s, m.table.isEmpty() ? u"null"_s : jsonString(m.table)},
+    };
+    for (const QString &key : TableCheck::findingKeys())
+        entries.append({key, jsonValue(m.finding(key))});
+    entries.append({
         {u"position_offset"_s, jsonOrNull(m.positionOffset, jsonInteger)},
         {u"first_position_row"_s, jsonOrNull(m.firstPositionRow, jsonInteger)},
         {u"precision"_s, m.precision ? jsonString(CheckWords::precision(*m.precision)) : u"null"_s},
-        {u"rope_type"_s, m.ropeType ? jsonString(CheckWords::ropeType(*m.ropeType)) : u"null"_s},
-        {u"attention_factor"_s, jsonOrNull(m.attentionFactor, jsonNumber)},
         {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
         {u"max_abs_error"_s, jsonOrNull(m.maxAbsError, jsonNumber)},
         {u"worst_position"_s, jsonOrNull(m.worstRow, jsonInteger)},
         {u"worst_column"_s, jsonOrNull(m.worstColumn, jsonInteger)},
         {u"diagnosis"_s, jsonString(m.diagnosis)},
-    };
+    });
     QStringList parts;
     for (const auto &[key, value] : entries)
         parts.append(u"\"%1\": %2"_s.arg(key, value));
@@ -152,7 +164,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const QCommandLineOption quietOption(u"quiet"_s, u"No progress line."_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
     parser.addOptions({jsonOption, threadsOption, quietOption, helpOption});
-    const QStringList declaredKeys {u"layout"_s, u"rope-layout"_s, u"position-offset"_s, u"memory-budget"_s};
+    const QStringList declaredKeys = TableCheck::declarableKeys() + QStringList {u"memory-budget"_s};
     for (const QString &key : declaredKeys)
         parser.addOption(QCommandLineOption(key, ParamTable::find(key)->helpLine(), ParamTable::find(key)->valueName));
     parser.addPositionalArgument(u"file"_s, u"The table: FILE or FILE:TENSOR."_s);
@@ -181,12 +193,11 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                         u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
     }
     TableCheck::Declared declaration;
-    if (parser.isSet(u"layout"_s))
-        declaration.layout = declared.sinusoidal.layout;
-    if (parser.isSet(u"rope-layout"_s))
-        declaration.ropeLayout = declared.rope.layout;
-    if (parser.isSet(u"position-offset"_s))
-        declaration.firstPositionRow = declared.learned.offset;
+    declaration.params = declared;
+    for (const QString &key : TableCheck::declarableKeys()) {
+        if (parser.isSet(key))
+            declaration.keys.append(key);
+    }
     const std::uint64_t budget = declared.memoryBudget;
 
     const InterruptCancels interrupt;

@@ -125,24 +125,14 @@ private slots:
         const QJsonObject o = jsonOf(run);
         QStringList keys = o.keys();
         keys.sort();
-        QStringList expected {u"verdict"_s,
-                              u"encoding"_s,
-                              u"layout"_s,
-                              u"frequencies"_s,
-                              u"base"_s,
-                              u"position_offset"_s,
-                              u"first_position_row"_s,
-                              u"precision"_s,
-                              u"rope_type"_s,
-                              u"attention_factor"_s,
-                              u"mistakes"_s,
-                              u"max_abs_error"_s,
-                              u"worst_position"_s,
-                              u"worst_column"_s,
-                              u"diagnosis"_s};
+        QStringList expected {u"verdict"_s,       u"family"_s,         u"encoding"_s,         u"layout"_s,
+                              u"frequencies"_s,   u"base"_s,           u"position_offset"_s,  u"first_position_row"_s,
+                              u"precision"_s,     u"rope_type"_s,      u"attention_factor"_s, u"mistakes"_s,
+                              u"max_abs_error"_s, u"worst_position"_s, u"worst_column"_s,     u"diagnosis"_s};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
+        QCOMPARE(o[u"family"_s].toString(), u"sinusoidal"_s);
         QCOMPARE(o[u"encoding"_s].toString(), u"sinusoidal"_s);
         QCOMPARE(o[u"layout"_s].toString(), u"interleaved"_s);
         QCOMPARE(o[u"frequencies"_s].toString(), u"paper"_s);

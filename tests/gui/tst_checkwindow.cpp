@@ -477,7 +477,7 @@ void TestCheckWindow::aRopeCosTableSetsARope()
     QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 120000);
     QVERIFY(dialog->match());
     const TableMatch &match = *dialog->match();
-    QCOMPARE(match.encoding, TableEncoding::RopeCos);
+    QCOMPARE(match.table, u"rope-cos"_s);
     QCOMPARE(match.verdict, CheckVerdict::Correct);
     QTRY_VERIFY_WITH_TIMEOUT(grids.count() >= 1, 60000);
     const HeatmapGrid &grid = dialog->errorGrid();

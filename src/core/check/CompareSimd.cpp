@@ -36,10 +36,12 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
         for (int r = 0; r < Rows; ++r) {
             const V t = hn::LoadU(d, table + r * tableStride + i);
             const V ref = hn::LoadU(d, reference + r * referenceStride + i);
-            const V e = hn::Abs(hn::Sub(t, ref));
+            // Equal cells agree, a mask's infinities too; an infinite reference allows only itself.
+            const V e = hn::IfThenZeroElse(hn::Eq(t, ref), hn::Abs(hn::Sub(t, ref)));
             V limit = hn::Add(hn::Mul(rel, hn::Abs(ref)), abs);
             if (extra)
                 limit = hn::Add(limit, hn::LoadU(d, extra + r * count + i));
+            limit = hn::IfThenElseZero(hn::IsFinite(ref), limit);
             columns = hn::Max(columns, e);
             rowMax[r] = hn::Max(rowMax[r], e);
             // Not (e <= limit): a NaN is over too.
@@ -54,8 +56,11 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
     for (; i < count; ++i) {
         for (int r = 0; r < Rows; ++r) {
             const float ref = reference[r * referenceStride + i];
-            const float e = std::fabs(table[r * tableStride + i] - ref);
-            const float limit = relative * std::fabs(ref) + absolute + (extra ? extra[r * count + i] : 0.0f);
+            const float cell = table[r * tableStride + i];
+            const float e = cell == ref ? 0.0f : std::fabs(cell - ref);
+            const float limit = std::isfinite(ref)
+                ? relative * std::fabs(ref) + absolute + (extra ? extra[r * count + i] : 0.0f)
+                : 0.0f;
             columnMax[i] = columnMax[i] < e ? e : columnMax[i];
             out.rowMax[r] = out.rowMax[r] < e ? e : out.rowMax[r];
             out.over[r] = out.over[r] || !(e <= limit);
