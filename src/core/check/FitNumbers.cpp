@@ -42,6 +42,51 @@ int significantDigits(double value)
     return 17;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> allowedRange(std::int64_t least, std::int64_t most,
+                                                                  const std::function<bool(std::int64_t)> &below,
+                                                                  const std::function<bool(std::int64_t)> &above)
+{
+    if (least > most)
+        return std::nullopt;
+    // The first x not too small, and the last not too large.
+    std::int64_t lo = least, hi = most + 1;
+    while (lo < hi) {
+        const std::int64_t x = lo + (hi - lo) / 2;
+        if (below(x))
+            lo = x + 1;
+        else
+            hi = x;
+    }
+    const std::int64_t first = lo;
+    lo = least - 1;
+    hi = most;
+    while (lo < hi) {
+        const std::int64_t x = hi - (hi - lo) / 2;
+        if (above(x))
+            hi = x - 1;
+        else
+            lo = x;
+    }
+    const std::int64_t last = lo;
+    if (first > last || first > most || last < least)
+        return std::nullopt;
+    return std::pair {first, last};
+}
+
+std::int64_t roundest(std::int64_t lo, std::int64_t hi)
+{
+    for (std::int64_t p = 1; p > 0 && p <= hi; p *= 2) {
+        if (p >= lo)
+            return p;
+    }
+    for (std::int64_t unit = std::int64_t(1e15); unit >= 1; unit /= 10) {
+        const std::int64_t first = (lo + unit - 1) / unit * unit;
+        if (first <= hi)
+            return first;
+    }
+    return lo;
+}
+
 double median(std::vector<double> values)
 {
     if (values.empty())

@@ -17,7 +17,7 @@ namespace posenc::RopeFit {
 
 namespace {
 
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
+constexpr double kTurn = 2.0 * std::numbers::pi;
 // The factors and lengths configs use, tried besides the roundings of what was measured.
 constexpr double kCommonFactors[] = {2.0, 4.0, 8.0, 16.0, 32.0, 40.0, 64.0};
 constexpr std::int64_t kLeastOriginal = 256;
@@ -224,7 +224,7 @@ std::vector<std::array<double, 2>> RopeSearch::llamaBands(const Params &p, doubl
         const double ratio = r[std::size_t(i)];
         if (!(f.theta > 0.0 && f.sigma < 1e-5 * f.theta && ratio > 1.0 + 1e-4 && ratio < factor * (1.0 - 1e-4)))
             continue;
-        const double wavelength = kTwoPi * std::pow(p.rope.theta, 2.0 * double(i) / double(d));
+        const double wavelength = kTurn * std::pow(p.rope.theta, 2.0 * double(i) / double(d));
         x.push_back(double(*p.rope.originalMaxLen) / wavelength);
         s.push_back((1.0 / ratio - 1.0 / factor) / (1.0 - 1.0 / factor));
     }

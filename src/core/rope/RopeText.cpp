@@ -1,8 +1,8 @@
 #include "RopeText.h"
 
+#include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeParamRows.h"
-#include "core/NumberText.h"
 
 #include <cmath>
 
