@@ -248,6 +248,9 @@ TableHypothesis hypothesis()
     TableHypothesis h;
     h.tables = {kTable};
     h.findingKeys = {u"heads"_s, u"head"_s, u"slope"_s, u"mask"_s};
+    h.help = u"head K's bias (L x L, as posenc table alibi-bias writes it): the slope and the fewest heads get_slopes "
+             "gives it to; causal (-inf, or float32's lowest, after the query) or symmetric"_s;
+    h.mistakes = {kSlopeMistake};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

@@ -243,4 +243,28 @@ QStringList tableWords()
     return words;
 }
 
+QList<std::pair<QString, QString>> tableHelp()
+{
+    QList<std::pair<QString, QString>> help;
+    for (const FamilySpec &family : Families::all()) {
+        if (family.tableHypothesis)
+            help.append({family.tableHypothesis->tables.join(u", "_s), family.tableHypothesis->help});
+    }
+    return help;
+}
+
+QStringList mistakeIds()
+{
+    QStringList ids;
+    for (const FamilySpec &family : Families::all()) {
+        if (!family.tableHypothesis)
+            continue;
+        for (const QString &id : family.tableHypothesis->mistakes) {
+            if (!ids.contains(id))
+                ids.append(id);
+        }
+    }
+    return ids;
+}
+
 } // namespace posenc::TableCheck

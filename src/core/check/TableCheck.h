@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -45,6 +46,10 @@ QStringList findingKeys();
 QStringList declarableKeys();
 // Every family's words of its tables, in the list's order: "sinusoidal, rope-cos, ...".
 QStringList tableWords();
+// Each family's tables and what the check finds of them, for `posenc check --help`.
+QList<std::pair<QString, QString>> tableHelp();
+// The ids of every family's mistakes, in the list's order, each once.
+QStringList mistakeIds();
 
 // The streaming of every row: threads (0 all cores), cancel, progress in rows, and the bytes of
 // table rows each thread reads at a time (a piece of the second-level cache).

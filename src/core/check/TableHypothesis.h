@@ -87,6 +87,10 @@ struct TableHypothesis
     QStringList findingKeys;
     // The parameter keys a user may declare a table to have: "layout".
     QStringList declares;
+    // What the check finds of its tables, for `posenc check --help`, and the ids of the mistakes
+    // it names.
+    QString help;
+    QStringList mistakes;
     // Fits the sample: the family's best explanation of it, or nothing when the table cannot be
     // one of the family's (its shape, a row no table of the family has).
     std::function<std::optional<TableCandidate>(const TableEvidence &)> fit;

@@ -207,6 +207,7 @@ TableHypothesis hypothesis()
     TableHypothesis h;
     h.tables = {kTable};
     h.findingKeys = {u"buckets"_s, u"max_position"_s};
+    h.help = u"DeBERTa's log buckets of i - j (L x L): the buckets and the max_position the table allows"_s;
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

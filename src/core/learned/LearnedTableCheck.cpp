@@ -100,6 +100,9 @@ TableHypothesis hypothesis()
     TableHypothesis h;
     h.tables = {kTable};
     h.declares = {u"position-offset"_s};
+    h.help = u"a table no family's formula explains, with structure: padding rows, the first row a position reads, "
+             "neighbouring rows' similarity, the nearest sinusoid"_s;
+    h.mistakes = {CheckMistakes::kPositionOffset};
     h.fit = fit;
     return h;
 }

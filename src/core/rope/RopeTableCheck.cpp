@@ -182,6 +182,10 @@ TableHypothesis hypothesis()
     h.tables = {kCos, kSin};
     h.findingKeys = {u"layout"_s, u"base"_s, u"rope_type"_s, u"attention_factor"_s};
     h.declares = {u"rope-layout"_s};
+    h.help = u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters as far "
+             "as the table shows them, a model's published table named; the attention factor from the amplitude"_s;
+    h.mistakes = {CheckMistakes::kPositionOffset, CheckMistakes::kHalfPrecisionAngles, u"rope-layout"_s,
+                  u"attention-factor-missing"_s};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

@@ -243,6 +243,16 @@ TableHypothesis hypothesis()
     h.tables = {kTable};
     h.findingKeys = {u"layout"_s, u"frequencies"_s, u"base"_s};
     h.declares = {u"layout"_s};
+    h.help = u"interleaved or split; the paper's frequencies b^(-2i/d) or fairseq's, tensor2tensor's and Whisper's "
+             "b^(-i/(h-1)); any base; an offset of the positions; values exact, rounded to float16 or bfloat16, or "
+             "from float32 angles"_s;
+    h.mistakes = {u"exponent-column-index"_s,
+                  u"exponent-doubled"_s,
+                  u"sin-cos-swapped"_s,
+                  u"position-divided"_s,
+                  CheckMistakes::kPositionOffset,
+                  CheckMistakes::kSameRow,
+                  CheckMistakes::kHalfPrecisionAngles};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

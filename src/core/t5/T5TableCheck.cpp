@@ -240,6 +240,8 @@ TableHypothesis hypothesis()
     TableHypothesis h;
     h.tables = {kTable};
     h.findingKeys = {u"buckets"_s, u"max_distance"_s, u"bidirectional"_s};
+    h.help = u"T5's buckets of j - i (L x L): bidirectional or causal, the buckets and the max_distance the table "
+             "allows"_s;
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;
