@@ -80,8 +80,10 @@ std::optional<Found> fitRuns(const std::vector<ProfileRun> &runs)
     std::int64_t farthest = 0;
     for (const ProfileRun &run : runs) {
         farthest = std::max(farthest, run.last);
+        // The first distance that is not its own bucket: the run's first where its value is not,
+        // else the one after it.
         if (firstLog < 0 && (run.value != double(run.first) || run.last != run.first))
-            firstLog = run.first;
+            firstLog = run.value == double(run.first) ? run.first + 1 : run.first;
     }
     if (firstLog < 0) {
         // Every distance its own bucket: the buckets do not show; DeBERTa-v3's 256 where allowed.

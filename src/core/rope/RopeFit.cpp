@@ -124,7 +124,9 @@ Frequency measureFrequency(const std::vector<double> &p, const std::vector<doubl
 // A cos(theta r + phi) by least squares; then the table's function and its first position q:
 // cos(theta (r + q)) has phase theta q, sin(theta (r + q)) = cos(theta (r + q) - pi/2) has phase
 // theta q - pi/2.
-bool measurePairZero(const std::function<double(std::size_t, std::int64_t)> &value, std::int64_t leading, Measured &m)
+// The fastest pair's frequency, or nothing when the rows show no rotation.
+std::optional<double> measurePairZero(const std::function<double(std::size_t, std::int64_t)> &value,
+                                      std::int64_t leading, Measured &m)
 {
     double num = 0.0, den = 0.0;
     for (std::int64_t k = 1; k + 1 < leading; ++k) {
@@ -133,7 +135,7 @@ bool measurePairZero(const std::function<double(std::size_t, std::int64_t)> &val
         den += 2.0 * v * v;
     }
     if (!(den > 0.0))
-        return false;
+        return std::nullopt;
     const double theta0 = std::acos(std::clamp(num / den, -1.0, 1.0));
     double cc = 0.0, ss = 0.0, cs = 0.0, xc = 0.0, xs = 0.0;
     for (std::int64_t k = 0; k < leading; ++k) {
@@ -147,13 +149,13 @@ bool measurePairZero(const std::function<double(std::size_t, std::int64_t)> &val
     }
     const double det = cc * ss - cs * cs;
     if (!(std::fabs(det) > 1e-12))
-        return false;
+        return theta0;
     const double a = (xc * ss - xs * cs) / det;
     const double b = (xs * cc - xc * cs) / det;
     m.amplitude = std::hypot(a, b);
     const double phase = std::atan2(-b, a); // x = A cos(theta r + phase)
     if (!(m.amplitude > 0.0))
-        return false;
+        return std::nullopt;
     double bestResidual = std::numeric_limits<double>::infinity();
     for (std::int64_t q = 0; q <= 64; ++q) {
         for (const bool c : {true, false}) {
@@ -166,7 +168,7 @@ bool measurePairZero(const std::function<double(std::size_t, std::int64_t)> &val
             }
         }
     }
-    return true;
+    return theta0;
 }
 
 // rope_theta from the fast pairs, which every type but linear and proportional keeps and those
@@ -183,11 +185,41 @@ void measureBase(Measured &m, std::int64_t d)
     }
     m.fittedBase = ks.empty() ? 10000.0 : std::exp(FitNumbers::median(ks) * double(d) / 2.0);
     m.bases = FitNumbers::roundings(m.fittedBase, 12);
-    for (const double common : {10000.0, 500000.0, 1000000.0}) {
-        if (std::fabs(common / m.fittedBase - 1.0) < 0.01
-            && std::find(m.bases.begin(), m.bases.end(), common) == m.bases.end())
+    // The configs' thetas: first where the fit is near one, last in any case (slow pairs pin theta
+    // loosely when a large factor divides them all).
+    for (const double common : {10000.0, 500000.0, 1000000.0, 150000.0}) {
+        if (std::find(m.bases.begin(), m.bases.end(), common) != m.bases.end())
+            continue;
+        if (std::fabs(common / m.fittedBase - 1.0) < 0.01)
             m.bases.insert(m.bases.begin(), common);
+        else
+            m.bases.push_back(common);
     }
+}
+
+// A fastest pair that turns too slowly for the first rows to show it (a linear factor of 10^3 or
+// more): a cos table holds its amplitude in row 0, a sin table 0 there (a leading zero row), and
+// row r holds position r. A sin table of small angles shows A theta alone: amplitude 1 taken.
+void measureSlowPairZero(const FitInput &input, Measured &m)
+{
+    m.cosine = input.framing.firstRow == 0;
+    m.amplitude = m.cosine ? double(input.sample.values(0, 0)) : 1.0;
+    m.firstPosition = input.framing.firstRow;
+}
+
+// Half a unit of the format at 1, and the text's rounding: what a value equal to the amplitude may
+// be off by.
+double stillTolerance(ValueFormat format, double textRounding)
+{
+    switch (format) {
+    case ValueFormat::Float32:
+        return 0x1p-24 * 1.01 + textRounding;
+    case ValueFormat::Float16:
+        return 0x1p-11 * 1.01 + textRounding;
+    case ValueFormat::BFloat16:
+        return 0x1p-8 * 1.01 + textRounding;
+    }
+    return 0x1p-24 + textRounding;
 }
 
 // What the sample measures: nothing when the rows do not rotate as a RoPE table's do.
@@ -202,7 +234,12 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
         return double(sample.values(rows.index[k], layout == RopeLayout::Half ? pair : 2 * pair));
     };
     Measured m;
-    if (!measurePairZero(value, rows.leading, m))
+    const std::optional<double> theta0 = measurePairZero(value, rows.leading, m);
+    if (!theta0)
+        return std::nullopt;
+    if (*theta0 < 0.05)
+        measureSlowPairZero(input, m);
+    if (!(m.amplitude > 0.0))
         return std::nullopt;
     const std::size_t n = rows.index.size();
     const double noise = formatNoise(input.format, input.textRounding);
@@ -211,11 +248,14 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
         positions[k] = rows.relative[k] + double(m.firstPosition);
     m.theta.resize(static_cast<std::size_t>(h));
     m.live = h;
+    // A pair that never turns holds A cos 0 = A (or sin 0 = 0) in every row, to the format's
+    // rounding of A; a slow pair that turns moves off it.
+    const double still = stillTolerance(input.format, input.textRounding) * m.amplitude;
     for (std::int64_t i = h - 1; i >= 0; --i) {
-        bool still = true;
-        for (std::size_t k = 0; k < n && still; ++k)
-            still = std::fabs(value(k, i) - (m.cosine ? m.amplitude : 0.0)) <= 2.0 * noise * m.amplitude;
-        if (!still)
+        bool never = true;
+        for (std::size_t k = 0; k < n && never; ++k)
+            never = std::fabs(value(k, i) - (m.cosine ? m.amplitude : 0.0)) <= still;
+        if (!never)
             break;
         m.live = i;
     }
@@ -308,17 +348,19 @@ std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<R
         return std::nullopt;
     RopeSearch search(input, *measured, layout);
     search.tryPublished(published);
+    // Pairs that never turn are proportional's tail, or pairs too slow for the table to show.
+    const bool still = measured->live < std::int64_t(measured->theta.size());
     for (const double b : measured->bases) {
-        if (search.matched())
-            break;
-        if (measured->live < std::int64_t(measured->theta.size()))
+        if (still && !search.matched())
             search.tryProportional(b);
-        else
+        if (!search.matched())
             search.tryBase(b);
     }
-    if (!search.matched() && measured->live == std::int64_t(measured->theta.size()))
+    // A default table of a theta of many digits is a dynamic table's grown base, if round
+    // parameters give it.
+    if (!search.matched() || !search.roundBest())
         search.tryDynamic();
-    if (!search.matched() && measured->live == std::int64_t(measured->theta.size()))
+    if (!search.matched())
         search.tryLongRope();
     if (!search.best())
         return std::nullopt;
@@ -338,6 +380,7 @@ std::optional<Fit> fitFewRows(const FitInput &input, RopeLayout layout, std::opt
     // took for a leading zero row.
     Measured m;
     m.cosine = input.framing.firstRow == 0;
+    m.firstPosition = input.framing.firstRow;
     const auto value = [&](std::int64_t row, std::int64_t pair) {
         return double(sample.values(row, layout == RopeLayout::Half ? pair : 2 * pair));
     };

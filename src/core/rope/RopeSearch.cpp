@@ -73,6 +73,11 @@ RopeSearch::RopeSearch(const FitInput &input, const Measured &measured, RopeLayo
     , m_bestOfType(8)
 { }
 
+bool RopeSearch::roundBest() const
+{
+    return m_best && roundTheta(*m_best);
+}
+
 Params RopeSearch::baseParams() const
 {
     Params base;
@@ -120,10 +125,10 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
     return x.score.sumSquares < y.score.sumSquares;
 }
 
-std::int64_t RopeSearch::consider(const Params &params, const QString &published)
+bool RopeSearch::consider(const Params &params, const QString &published)
 {
     if (!params.isValid())
-        return std::numeric_limits<std::int64_t>::max();
+        return false;
     Hypothesis hyp;
     hyp.params = params;
     hyp.cosine = m_measured.cosine;
@@ -140,7 +145,7 @@ std::int64_t RopeSearch::consider(const Params &params, const QString &published
     else if (!published.isEmpty() && m_best->bad() == 0 && f.bad() == 0
              && f.hypothesis.params == m_best->hypothesis.params)
         m_best->published.append(published);
-    return f.bad();
+    return f.bad() == 0 && !f.float32Angles;
 }
 
 void RopeSearch::tryPublished(const std::vector<Published> &published)
@@ -187,7 +192,7 @@ void RopeSearch::tryBase(double base)
     Params p = baseParams();
     p.rope.theta = base;
     p.rope.type = RopeType::Default;
-    if (consider(p) == 0)
+    if (consider(p))
         return;
     tryLinear(p);
     if (!matched())
@@ -204,7 +209,7 @@ void RopeSearch::tryLinear(const Params &p)
     q.rope.type = RopeType::Linear;
     for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
         q.rope.factor = f;
-        if (consider(q) == 0)
+        if (consider(q))
             return;
     }
 }
@@ -262,7 +267,15 @@ void RopeSearch::tryBanded(const Params &p)
         if (common >= largest * 0.8 && std::find(factors.begin(), factors.end(), common) == factors.end())
             factors.push_back(common);
     }
+    // Past the commons, the powers of ten: a factor so large that the divided pairs barely turn in
+    // the table's rows, which then pins it only loosely.
+    for (double power = 100.0; power <= 1e6; power *= 10.0) {
+        if (power >= largest * 0.8 && std::find(factors.begin(), factors.end(), power) == factors.end())
+            factors.push_back(power);
+    }
     for (const double f : factors) {
+        if (!(f > 1.0))
+            continue;
         for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
             Params q = p;
             q.rope.factor = f;
@@ -271,7 +284,7 @@ void RopeSearch::tryBanded(const Params &p)
             for (const auto &[low, high] : llamaBands(q, f)) {
                 q.rope.lowFreqFactor = low;
                 q.rope.highFreqFactor = high;
-                if (consider(q) == 0)
+                if (consider(q))
                     return;
             }
             q.rope.lowFreqFactor = 1.0;
@@ -279,7 +292,7 @@ void RopeSearch::tryBanded(const Params &p)
             q.rope.type = RopeType::Yarn;
             for (const bool truncate : {true, false}) {
                 q.rope.yarnTruncate = truncate;
-                if (consider(q) == 0)
+                if (consider(q))
                     return;
             }
         }
@@ -295,7 +308,7 @@ void RopeSearch::tryProportional(double base)
     p.rope.partialRotaryFactor = 2.0 * double(m_measured.live) / double(m_input.sample.cols());
     for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
         p.rope.factor = f;
-        if (consider(p) == 0)
+        if (consider(p))
             return;
     }
 }
@@ -314,14 +327,14 @@ void RopeSearch::tryDynamic()
         for (std::int64_t original = 128; double(original) < length; original *= 2) {
             const double growth = std::pow(f * length / double(original) - (f - 1.0), double(d) / double(d - 2));
             for (const double theta : FitNumbers::roundings(m_measured.fittedBase / growth, 3)) {
-                if (std::fabs(theta * growth / m_measured.fittedBase - 1.0) > 2e-3)
+                if (FitNumbers::digitsOf(theta) > 3 || std::fabs(theta * growth / m_measured.fittedBase - 1.0) > 2e-3)
                     continue;
                 Params q = base;
                 q.rope.type = RopeType::Dynamic;
                 q.rope.theta = theta;
                 q.rope.factor = f;
                 q.rope.originalMaxLen = original;
-                if (consider(q) == 0)
+                if (consider(q))
                     return;
             }
         }

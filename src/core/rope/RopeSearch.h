@@ -36,11 +36,15 @@ public:
     RopeSearch(const FitInput &input, const Measured &measured, RopeLayout layout);
 
     const std::optional<Fit> &best() const { return m_best; }
-    bool matched() const { return m_best && m_best->bad() == 0; }
+    // Whether the best fit explains every sampled cell with exact angles: float32 angles'
+    // looser tolerance lets a near theta pass, so the search goes on past it.
+    bool matched() const { return m_best && m_best->bad() == 0 && !m_best->float32Angles; }
+    // Whether the best fit's theta has the few digits a config writes.
+    bool roundBest() const;
 
     // Scores the parameters (skipped when not valid) and keeps them if best; `published` names
-    // the published form they are. The cells beyond the tolerance.
-    std::int64_t consider(const Params &params, const QString &published = {});
+    // the published form they are. Whether they explain every sampled cell with exact angles.
+    bool consider(const Params &params, const QString &published = {});
 
     void tryPublished(const std::vector<Published> &published);
     // Default, linear, and the banded types (llama3, yarn) at rope_theta `base`.

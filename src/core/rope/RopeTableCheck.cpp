@@ -6,6 +6,7 @@
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeParamRows.h"
 
+#include <cmath>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -54,6 +55,12 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     m.mistakes = fit.mistakes;
     if (const auto declared = declaredLayout(e))
         correct.params.rope.layout = *declared;
+    // An amplitude that is not the type's: an attention_factor given, which yarn and longrope read.
+    const RopeType type = correct.params.rope.type;
+    if ((type == RopeType::Yarn || type == RopeType::LongRope)
+        && std::fabs(correct.amplitude - RopeFrequencies::table(correct.params).attentionFactor)
+            > 1e-9 * correct.amplitude)
+        correct.params.rope.attentionFactor = correct.amplitude;
     const PairReferenceSpec spec = RopeFit::reference(correct, framing);
     m.reference = std::make_shared<const PairReference>(spec);
     m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);

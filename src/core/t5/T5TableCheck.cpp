@@ -84,7 +84,10 @@ std::optional<Found> fitSide(const OffsetProfile &profile, const std::vector<Pro
         bool own = true;
         for (const ProfileRun &run : runs) {
             if (run.value != double(run.first) || run.last != run.first) {
-                most = std::min(most, 2 * std::max<std::int64_t>(run.first, 1) + 1);
+                // The first distance that is not its own bucket: the run's first where its value is
+                // not, else the one after it.
+                const std::int64_t deviation = run.value == double(run.first) ? run.first + 1 : run.first;
+                most = std::min(most, 2 * (deviation - 1) + 1);
                 own = false;
                 break;
             }
