@@ -325,6 +325,71 @@ private slots:
         QCOMPARE(m.table == u"sinusoidal"_s ? u"pe"_s : m.table, quantity);
         reproduces(m, table);
     }
+
+    // A caller names the reference (a family, its parameters, its table): the report is the same
+    // as identify's, correct against the table's own parameters and a mistake at the cells that
+    // deviate against others; a table the family does not have is refused.
+    void expectComparesWithThoseParameters_data()
+    {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<Params>("other");
+        QTest::addColumn<QString>("quantity");
+        Params sinusoid;
+        sinusoid.dModel = 64;
+        sinusoid.maxLen = 1024;
+        Params base500 = sinusoid;
+        base500.sinusoidal.base = 500.0;
+        QTest::newRow("sinusoidal, base 500 expected") << sinusoid << base500 << u"pe"_s;
+        Params llama = rope(RopeType::Llama3, 128, 500000.0, 4096);
+        llama.rope.factor = 8.0;
+        llama.rope.originalMaxLen = 8192;
+        QTest::newRow("llama3, default expected") << llama << rope(RopeType::Default, 128, 500000.0, 4096)
+                                                  << u"rope-cos"_s;
+        Params alibi;
+        alibi.encoding = Encoding::Alibi;
+        alibi.maxLen = 512;
+        alibi.alibi = {16, 3, AlibiMask::Causal};
+        Params head4 = alibi;
+        head4.alibi.head = 4;
+        QTest::newRow("alibi, another head expected") << alibi << head4 << u"alibi-bias"_s;
+        Params t5;
+        t5.encoding = Encoding::T5;
+        t5.maxLen = 512;
+        Params t5Short = t5;
+        t5Short.t5.maxDistance = 64;
+        QTest::newRow("t5, max_distance 64 expected") << t5 << t5Short << u"t5-bucket"_s;
+        Params deberta;
+        deberta.encoding = Encoding::Deberta;
+        deberta.maxLen = 512;
+        Params fewer = deberta;
+        fewer.deberta = {128, 256};
+        QTest::newRow("deberta, 128/256 expected") << deberta << fewer << u"deberta-bucket"_s;
+    }
+    void expectComparesWithThoseParameters()
+    {
+        QFETCH(Params, params);
+        QFETCH(Params, other);
+        QFETCH(QString, quantity);
+        const MatrixRows rows(std::make_shared<const RowMatrixXf>(written(params, quantity)), StoredType::Float32,
+                              u"t"_s);
+        const QString word = quantity == u"pe"_s ? u"sinusoidal"_s : quantity;
+        const auto against = [&](const Params &p) {
+            auto expected = TableCheck::expect(rows, p.encoding, p, word);
+            TableMatch m = std::get<TableMatch>(expected);
+            TableCheck::conclude(m, TableCheck::verify(m, rows, {}));
+            return m;
+        };
+        const TableMatch same = against(params);
+        QVERIFY2(same.verdict == CheckVerdict::Correct, qPrintable(same.diagnosis + u" | "_s + same.deviations));
+        QCOMPARE(*same.family, params.encoding);
+        QCOMPARE(same.table, word);
+        const TableMatch wrong = against(other);
+        QCOMPARE(wrong.verdict, CheckVerdict::Mistake);
+        QVERIFY(!wrong.deviations.isEmpty());
+        QVERIFY(*wrong.maxAbsError > 1e-4);
+        QVERIFY(std::holds_alternative<QString>(TableCheck::expect(rows, params.encoding, params, u"nope"_s)));
+        QVERIFY(std::holds_alternative<QString>(TableCheck::expect(rows, Encoding::None, params, word)));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTableRoundTrip)
