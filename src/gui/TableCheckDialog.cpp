@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -462,6 +463,9 @@ QCPRange TableCheckDialog::errorRange() const
     const double floor = std::max(1e-12, tolerance * 1e-3);
     const double top
         = std::max({m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 2.0 * tolerance, floor * 10.0});
+    // A masked cell given a value is off by an infinity: the scale ends at float32's largest.
+    if (!std::isfinite(top))
+        return {floor, double(std::numeric_limits<float>::max())};
     return {floor, top};
 }
 
