@@ -109,6 +109,12 @@ OffsetReference::Values valuesOf(const Found &found)
     };
 }
 
+// Whether the keys after the query hold an infinity.
+bool masked(const Found &found)
+{
+    return found.mask == AlibiMask::Causal && std::isinf(found.fill);
+}
+
 QString fillWords(float fill)
 {
     return std::isinf(fill) ? u"−inf"_s : NumberText::compact(double(fill), 4);
@@ -199,7 +205,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::optional<Found> found = find(*profile);
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found));
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), masked(*found));
     const CellTolerance tolerance
         = cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
                         found->slope * double(std::max(e.rows(), e.cols())), 2.0);
@@ -224,7 +230,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     found.head = params.alibi.head;
     found.slope = AlibiSlopes::of(found.heads, found.head);
     found.mask = params.alibi.mask;
-    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found)));
+    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), masked(found)));
     m.params = params;
     return m;
 }

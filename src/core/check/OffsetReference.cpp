@@ -13,9 +13,10 @@ constexpr std::int64_t kTileRows = 4;
 
 } // namespace
 
-OffsetReference::OffsetReference(std::int64_t cols, Values values)
+OffsetReference::OffsetReference(std::int64_t cols, Values values, bool infinities)
     : m_cols(cols)
     , m_values(std::move(values))
+    , m_infinities(infinities)
 { }
 
 void OffsetReference::forEachTile(const Block &block, const TileSink &sink) const

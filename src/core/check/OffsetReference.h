@@ -17,16 +17,19 @@ public:
     // Writes the values at offsets first, first + 1, ..., first + count - 1 to `out`.
     using Values = std::function<void(std::int64_t first, std::int64_t count, float *out)>;
 
-    OffsetReference(std::int64_t cols, Values values);
+    // `infinities`: some value is infinite (a causal mask's -inf).
+    OffsetReference(std::int64_t cols, Values values, bool infinities = false);
 
     std::int64_t cols() const override { return m_cols; }
     bool compared(std::int64_t) const override { return true; }
     std::int64_t position(std::int64_t row) const override { return row; }
     void forEachTile(const Block &block, const TileSink &sink) const override;
+    bool holdsInfinities() const override { return m_infinities; }
 
 private:
     std::int64_t m_cols;
     Values m_values;
+    bool m_infinities;
 };
 
 } // namespace posenc

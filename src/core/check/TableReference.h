@@ -38,6 +38,9 @@ public:
     // Hands every cell of the block's compared rows to `sink` once, in tiles of a few rows, the
     // rows in order; the values live until the sink returns.
     virtual void forEachTile(const Block &block, const TileSink &sink) const = 0;
+    // Whether some cell is infinite (a causal mask's -inf), which the comparison then takes as
+    // equal to itself alone.
+    virtual bool holdsInfinities() const { return false; }
 
     // Fills `out` with the block: rows that are not compared hold 0.
     void fill(const Block &block, BlockRef out) const;

@@ -72,8 +72,9 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
             }
             extra = t_limit.data();
         }
-        const RowsComparison compared = compareRows(table, cols, expected, t.stride, count,
-                                                    tally.columnMax.data() + t.col0, t.cols, relative, absolute, extra);
+        const RowsComparison compared
+            = compareRows(table, cols, expected, t.stride, count, tally.columnMax.data() + t.col0, t.cols, relative,
+                          absolute, extra, reference.holdsInfinities());
         for (int r = 0; r < count; ++r) {
             const std::int64_t row = t.row0 + r0 + r;
             const float *cells = table + r * cols;
