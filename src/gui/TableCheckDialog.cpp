@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -355,10 +356,7 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
     // mistake, else the reference a correct table matched.
     QString words = CheckWords::verdict(m.verdict);
     if (!m.mistakes.empty()) {
-        QStringList ids;
-        for (const TableMistake mistake : m.mistakes)
-            ids.append(CheckWords::mistake(mistake));
-        words += u": "_s + ids.join(u", "_s);
+        words += u": "_s + m.mistakes.join(u", "_s);
     } else if (m.verdict == CheckVerdict::Mistake && m.maxAbsError) {
         words += tr(": |error| up to %1 at row %2, column %3")
                      .arg(NumberText::compact(*m.maxAbsError, 3))
@@ -385,13 +383,9 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
         m_save->setEnabled(true);
         showBlock({0, m_table->rows(), 0, m_table->cols()});
     } else {
-        // Nothing to compare with: the report alone, and a line that says why there are no plots.
-        // The check's own family enum (TableEncoding, src/core/check/) names the learned table,
-        // the one family the check identifies without a formula.
-        m_errorCaption->setText(
-            m.encoding == TableEncoding::Learned
-                ? tr("A learned table has no formula to compare with: no |table − reference| to show.")
-                : tr("The table matched no reference: no |table − reference| to show."));
+        // Nothing to compare with: the report alone, and the match's line that says why there are
+        // no plots.
+        m_errorCaption->setText(m.unreferenced);
         m_plots->show();
         m_errorPlot->hide();
         m_columnPlot->hide();
@@ -405,6 +399,9 @@ QCPRange TableCheckDialog::errorRange() const
     const double floor = std::max(1e-12, tolerance * 1e-3);
     const double top
         = std::max({m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 2.0 * tolerance, floor * 10.0});
+    // A masked cell given a value is off by an infinity: the scale ends at float32's largest.
+    if (!std::isfinite(top))
+        return {floor, double(std::numeric_limits<float>::max())};
     return {floor, top};
 }
 

@@ -1,6 +1,7 @@
 // DeBERTa (docs/ARCHITECTURE.md, Encoding families): no term added to X; log buckets of query - key,
 // as HF's make_log_bucket_position makes them, index its disentangled attention's relative embeddings.
 #include "core/FamilySpec.h"
+#include "core/deberta/DebertaTableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/deberta/DebertaBuckets.h"
@@ -103,6 +104,7 @@ FamilySpec makeDebertaFamily()
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = DebertaLessonNumbers::entries;
     family.panel = debertaPanel();
+    family.tableHypothesis = DebertaTableCheck::hypothesis();
     return family;
 }
 

@@ -1,6 +1,7 @@
 // RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head's query and key
 // rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
 #include "core/FamilySpec.h"
+#include "core/rope/RopeTableCheck.h"
 
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLessonNumbers.h"
@@ -121,6 +122,7 @@ FamilySpec makeRopeFamily()
         = {{u"rope-frequencies"_s, {}}, {u"rope-rotation"_s, {}}, {u"rope-score"_s, {}}, {u"rope-precision"_s, {}}};
     family.lessonNumbers = RopeLessonNumbers::entries;
     family.panel = ropePanel();
+    family.tableHypothesis = RopeTableCheck::hypothesis();
     return family;
 }
 

@@ -1,6 +1,7 @@
 // T5 (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head adds a learned scalar
 // per bucket of key - query, as HF's _relative_position_bucket buckets it.
 #include "core/FamilySpec.h"
+#include "core/t5/T5TableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
@@ -107,6 +108,7 @@ FamilySpec makeT5Family()
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = T5LessonNumbers::entries;
     family.panel = t5Panel();
+    family.tableHypothesis = T5TableCheck::hypothesis();
     return family;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 
 #include "core/check/CellTolerance.h"
-#include "core/check/ReferenceTable.h"
+#include "core/check/PairReference.h"
 #include "core/check/SampleScore.h"
-#include "core/check/TableMatch.h"
 #include "core/check/TableSample.h"
+
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -36,10 +37,13 @@ struct Hypothesis
     PositionRounding rounding = PositionRounding::None;
 };
 
+// The columns of the sinusoidal table of `dModel` columns over `pairs` pairs in `layout`: as
+// Frequencies lays them out (paper), or fairseq's [sin | cos | 0] of half_dim = d / 2 pairs.
+std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped = false);
 // The hypothesis as a reference for a table of `dModel` columns framed by `framing`.
-ReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing);
-// Its mistakes, in the order of the table; `firstRow` is the first compared row.
-std::vector<TableMistake> mistakesOf(const Hypothesis &h, std::int64_t firstRow);
+PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing);
+// Its mistakes' ids, in the order of the sinusoid's mistakes; `firstRow` is the first compared row.
+QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow);
 // The correct table it departs from: its mistakes undone, its legitimate variants kept.
 Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow);
 // Whether `base` is the square of the common base 10000 (the exponent stepped twice).
@@ -54,9 +58,22 @@ struct Fit
     std::int64_t bad() const { return float32Angles ? score.badWithFloat32Angles : score.bad; }
 };
 
+// How a hypothesis is scored: the sample, its framing and its values' rounding.
+struct FitInput
+{
+    const TableSample &sample;
+    const RowFraming &framing;
+    ValueFormat format;
+    StoredType stored;
+    double textRounding;
+};
+
+// The hypothesis scored on the sample, with the tolerance of exact angles and of float32 ones;
+// counting stops once the cells beyond both pass `stopAfter`.
+Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter);
+
 // The hypothesis the sample supports best, or nothing when no pairing of its columns holds
 // sines and cosines of one angle.
-std::optional<Fit> fit(const TableSample &sample, const RowFraming &framing, ValueFormat format, StoredType stored,
-                       double textRounding);
+std::optional<Fit> fit(const FitInput &input);
 
 } // namespace posenc::SinusoidalFit

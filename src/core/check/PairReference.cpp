@@ -1,7 +1,6 @@
-#include "ReferenceTable.h"
+#include "PairReference.h"
 
 #include "core/PositionalTable.h"
-#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <bit>
@@ -28,50 +27,23 @@ std::int64_t roundedPosition(std::int64_t p, int mantissaBits)
 
 } // namespace
 
-bool ReferenceSpec::isPadding(std::int64_t row) const
+bool PairReferenceSpec::isPadding(std::int64_t row) const
 {
     return std::binary_search(paddingRows.begin(), paddingRows.end(), row);
 }
 
-double ReferenceSpec::frequency(std::int64_t column) const
+double PairReferenceSpec::frequency(std::int64_t column) const
 {
     const std::int64_t pair = columns[static_cast<std::size_t>(column)].pair;
     return pair < 0 ? 0.0 : schedule.w[static_cast<std::size_t>(pair)];
 }
 
-std::vector<ReferenceColumn> sinusoidalColumns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped)
-{
-    std::vector<ReferenceColumn> columns(static_cast<std::size_t>(dModel));
-    for (std::int64_t j = 0; j < dModel; ++j) {
-        ReferenceColumn column;
-        if (pairs == Frequencies::pairCount(dModel)) {
-            const ColumnRole role = Frequencies::role(j, dModel, layout);
-            column = {role.pair, role.isCos};
-        } else if (j < 2 * pairs) {
-            // fairseq's [sin | cos | 0]: half_dim = d / 2 pairs, a zero column when d is odd.
-            column = layout == Layout::Interleaved ? ReferenceColumn {j / 2, j % 2 == 1}
-                                                   : ReferenceColumn {j % pairs, j >= pairs};
-        }
-        if (swapped && column.pair >= 0)
-            column.isCos = !column.isCos;
-        columns[static_cast<std::size_t>(j)] = column;
-    }
-    return columns;
-}
-
-ReferenceTable::ReferenceTable(ReferenceSpec spec)
+PairReference::PairReference(PairReferenceSpec spec)
     : m_spec(std::move(spec))
 {
-    const std::int64_t d = m_spec.cols();
-    const std::int64_t paperPairs = Frequencies::pairCount(d);
-    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
-        if (m_spec.schedule.pairs() >= paperPairs && m_spec.columns == sinusoidalColumns(d, paperPairs, layout)) {
-            m_direct = layout;
-            break;
-        }
-    }
-    if (m_direct) {
-        m_kernel = std::make_shared<const PositionalTable>(d, m_spec.schedule, *m_direct, m_spec.angles);
+    if (m_spec.kernelLayout) {
+        m_kernel = std::make_shared<const PositionalTable>(m_spec.cols(), m_spec.schedule, *m_spec.kernelLayout,
+                                                           m_spec.angles);
     } else {
         // Sines of every pair in columns [0, P), cosines in [P, 2P), gathered into the table's:
         // only the span of them the table reads (a RoPE cos table, its cosines).
@@ -95,15 +67,15 @@ ReferenceTable::ReferenceTable(ReferenceSpec spec)
     }
 }
 
-ReferenceTable::~ReferenceTable() = default;
+PairReference::~PairReference() = default;
 
-void ReferenceTable::forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block,
-                                      const TileSink &sink) const
+void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block,
+                                     const TileSink &sink) const
 {
     std::int64_t position = m_spec.position(row0);
     if (m_spec.positionRounding != PositionRounding::None)
         position = roundedPosition(position, m_spec.positionRounding == PositionRounding::Float16 ? 10 : 7);
-    if (m_direct) {
+    if (m_spec.kernelLayout) {
         m_kernel->forEachTile({position, rows, block.col0, block.cols}, [&](const PositionalTable::Tile &t) {
             sink(Tile {t.row0 - position + row0, t.rows, t.col0, t.cols, t.values, t.stride});
         });
@@ -140,7 +112,7 @@ void ReferenceTable::forEachKernelRun(std::int64_t row0, std::int64_t rows, cons
     });
 }
 
-void ReferenceTable::forEachTile(const Block &block, const TileSink &sink) const
+void PairReference::forEachTile(const Block &block, const TileSink &sink) const
 {
     if (block.isEmpty())
         return;
@@ -159,17 +131,6 @@ void ReferenceTable::forEachTile(const Block &block, const TileSink &sink) const
         forEachKernelRun(row, next - row, block, sink);
         row = next;
     }
-}
-
-void ReferenceTable::fill(const Block &block, BlockRef out) const
-{
-    out.setZero();
-    forEachTile(block, [&](const Tile &t) {
-        for (std::int64_t r = 0; r < t.rows; ++r) {
-            const float *from = t.values + r * t.stride;
-            std::copy(from, from + t.cols, out.row(t.row0 - block.row0 + r).data() + (t.col0 - block.col0));
-        }
-    });
 }
 
 } // namespace posenc

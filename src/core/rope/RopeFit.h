@@ -2,14 +2,15 @@
 
 #include "core/Params.h"
 #include "core/check/CellTolerance.h"
-#include "core/check/ReferenceTable.h"
+#include "core/check/PairReference.h"
 #include "core/check/SampleScore.h"
-#include "core/check/TableMatch.h"
 #include "core/check/TableSample.h"
 
+#include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -19,7 +20,7 @@
 // frequency is measured from its column, unwrapped over the sample's rows; the fast pairs give
 // rope_theta, the ratios of the slow ones to theta's give the scaling, and every rope_type that
 // could make them (RopeFrequencies, modeling_rope_utils.py's formulas) is tried against the
-// sample. The amplitude is the attention factor.
+// sample, the published forms first. The amplitude is the attention factor.
 namespace posenc::RopeFit {
 
 struct Hypothesis
@@ -32,7 +33,14 @@ struct Hypothesis
 };
 
 // The hypothesis as a reference for a table framed by `framing`.
-ReferenceSpec reference(const Hypothesis &h, const RowFraming &framing);
+PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing);
+
+// A table of the family that ships, for the fit to try first: its name and parameters.
+struct Published
+{
+    QString name;
+    Params params;
+};
 
 struct Fit
 {
@@ -41,20 +49,41 @@ struct Fit
     bool float32Angles = false;
     // The attention factor the type computes (RopeFrequencies), against which `amplitude` is read.
     double typeAttentionFactor = 1.0;
-    std::vector<TableMistake> mistakes;
+    QStringList published; // the published forms whose table this is
+    QStringList mistakes;
     Hypothesis correct; // the hypothesis with its mistakes undone
-    QStringList notes; // other types that give the same table, the band, an explicit attention factor
+    QStringList notes; // other types that give the same table, the bands, the attention factor
 
     std::int64_t bad() const { return float32Angles ? score.badWithFloat32Angles : score.bad; }
 };
+
+// How a hypothesis is scored: the sample, its framing and its values' rounding.
+struct FitInput
+{
+    const TableSample &sample;
+    const RowFraming &framing;
+    ValueFormat format;
+    StoredType stored;
+    double textRounding;
+};
+
+// The hypothesis scored on the sample with the tolerance of exact angles and of float32 ones;
+// counting stops once the cells beyond both pass `stopAfter`.
+Fit evaluate(const FitInput &input, const Hypothesis &h,
+             std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max());
 
 // The layout in which the table's columns repeat as RoPE's do, in all but at most 1 % of the
 // sample's pair comparisons (a few wrong cells are a mistake for the fit to place), or nothing.
 std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFraming &framing, double tolerance);
 
-// The best rope hypothesis for a table whose columns repeat as `layout`; `declared` is the
-// layout the user said the table has (--rope-layout), if any.
-std::optional<Fit> fit(const TableSample &sample, const RowFraming &framing, RopeLayout layout,
-                       std::optional<RopeLayout> declared, ValueFormat format, StoredType stored, double textRounding);
+// The best rope hypothesis for a table whose columns repeat as `layout`, the published forms
+// tried first; `declared` is the layout the user said the table has, if any.
+std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<RopeLayout> declared,
+                       const std::vector<Published> &published);
+
+// What a table of a few rows (fewer than four after its first) or of one pair shows: each pair's
+// angle at position 1 and the amplitude of position 0, tried as the default type; nothing when
+// the rows show no rotation.
+std::optional<Fit> fitFewRows(const FitInput &input, RopeLayout layout, std::optional<RopeLayout> declared);
 
 } // namespace posenc::RopeFit
