@@ -6,6 +6,7 @@
 #include "ParamTable.h"
 #include "Params.h"
 #include "PositionalTable.h"
+#include "core/check/TableHypothesis.h"
 
 #include <QList>
 #include <QMap>
@@ -97,6 +98,8 @@ struct FamilySpec
     std::function<QList<LessonNumbers::Entry>()> lessonNumbers;
     // Its panel of the families figure, if it has one.
     std::optional<FamilyPanel> panel;
+    // How `posenc check` identifies its tables (Checking a table), if it has tables to check.
+    std::optional<TableHypothesis> tableHypothesis;
 
     bool hasPositionTerm() const { return bool(positionTerm); }
     // Whether it reads `family`'s row `key` (any of its rows for an empty key).

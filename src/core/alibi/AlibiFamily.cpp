@@ -1,6 +1,7 @@
 // ALiBi (docs/ARCHITECTURE.md, Encoding families): no term added to X; head k adds -m_k times the
 // distance to its attention scores, its slopes from get_slopes (Press et al. 2022).
 #include "core/FamilySpec.h"
+#include "core/alibi/AlibiTableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -147,6 +148,7 @@ FamilySpec makeAlibiFamily()
         = {{u"alibi-bias"_s, {}}, {u"alibi-attention"_s, {}}, {u"alibi-slopes"_s, {}}, {u"families"_s, {}}};
     family.lessonNumbers = AlibiLessonNumbers::entries;
     family.panel = alibiPanel();
+    family.tableHypothesis = AlibiTableCheck::hypothesis();
     return family;
 }
 

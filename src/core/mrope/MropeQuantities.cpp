@@ -2,6 +2,9 @@
 // (t, h, w) ids as get_rope_index returns them, each rotary pair's axis and frequency, and the cos
 // and sin tables after the multimodal merge, as the attention applies them.
 #include "core/Engine.h"
+#include "core/FamilyPanel.h"
+#include "core/NumberText.h"
+#include "core/ParamText.h"
 #include "core/mrope/MropePrompt.h"
 #include "core/mrope/MropeRotation.h"
 #include "core/rope/RopeFrequencies.h"
@@ -43,6 +46,22 @@ std::int64_t promptTokens(const Params &p)
     return std::holds_alternative<MropeLayout>(layout) ? std::get<MropeLayout>(layout).tokens() : 0;
 }
 
+// "qwen2.5-vl, mrope_section 16,24,24 interleaved, head_dim = 128, θ = 1e+06".
+QStringList mropeParts(const Params &params)
+{
+    return {u"%1, mrope_section %2%3, head_dim = %4, θ = %5"_s
+                .arg(ParamText::get(params, u"vision-positions"_s), ParamText::get(params, u"mrope-section"_s),
+                     params.mrope.interleaved ? u" interleaved"_s : QString())
+                .arg(params.rope.headDim)
+                .arg(NumberText::compact(params.rope.theta, 6))};
+}
+
+// cos and sin carry RoPE's attention factor (the family reads RoPE's rows).
+double mropeTableBound(const Params &params)
+{
+    return needsMrope(params) ? 1.0 : RopeFrequencies::table(familyUnder(params, Encoding::Rope)).attentionFactor;
+}
+
 QuantitySpec mropeTableQuantity(Quantity quantity, bool cosine)
 {
     QuantitySpec q;
@@ -65,6 +84,8 @@ QuantitySpec mropeTableQuantity(Quantity quantity, bool cosine)
     q.fill = [cosine](const Engine &engine, const Block &block, BlockRef out, bool) {
         engine.source<MropeRotation>().fillTable(cosine, block, out);
     };
+    q.bound = mropeTableBound;
+    q.parameters = mropeParts;
     return q;
 }
 
@@ -96,6 +117,14 @@ QuantitySpec makeMropePositionsQuantity()
                 out(r, c) = static_cast<float>(values[block.col0 + c]);
         }
     };
+    // An id is at most the prompt's largest.
+    q.bound = [](const Params &p) {
+        const auto layout = MropeLayout::build(p.mrope);
+        if (needsMrope(p) || !std::holds_alternative<MropeLayout>(layout))
+            return 1.0;
+        return static_cast<double>(std::max<std::int64_t>(std::get<MropeLayout>(layout).maxId(), 1));
+    };
+    q.parameters = mropeParts;
     return q;
 }
 
@@ -124,6 +153,8 @@ QuantitySpec makeMropeAxesQuantity()
                 out(r, c) = static_cast<float>(values[block.col0 + c]);
         }
     };
+    q.bound = [](const Params &) { return 2.0; }; // the axis, 0 to 2; the frequencies below 1
+    q.parameters = mropeParts;
     return q;
 }
 

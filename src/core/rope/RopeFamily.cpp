@@ -1,12 +1,13 @@
 // RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head's query and key
 // rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
 #include "core/FamilySpec.h"
+#include "core/rope/RopeTableCheck.h"
 
-#include "core/ParamText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -19,7 +20,7 @@ Description::Entries ropeEntries(const Params &params)
 {
     const RopeFrequencies::Description d = RopeFrequencies::describe(params);
     return {
-        {u"rope_type"_s, ParamText::get(params, u"rope-type"_s)},
+        {u"rope_type"_s, RopeTypes::word(params.rope.type)},
         {u"rotary_dim"_s, d.rotaryDim},
         {u"attention_factor"_s, d.attentionFactor},
         {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
@@ -99,7 +100,7 @@ FamilySpec makeRopeFamily()
     family.describe = ropeEntries;
     family.describeSource = u"HF transformers' modeling_rope_utils.py"_s;
     family.describeKeys = {
-        {u"rope_type"_s, u"the type"_s},
+        {u"rope_type"_s, u"the type: "_s + RopeTypes::words().join(u", "_s)},
         {u"rotary_dim"_s, u"the columns of a head that turn"_s},
         {u"attention_factor"_s, u"what multiplies cos and sin"_s},
         {u"softmax_scale_factor"_s,
@@ -121,6 +122,7 @@ FamilySpec makeRopeFamily()
         = {{u"rope-frequencies"_s, {}}, {u"rope-rotation"_s, {}}, {u"rope-score"_s, {}}, {u"rope-precision"_s, {}}};
     family.lessonNumbers = RopeLessonNumbers::entries;
     family.panel = ropePanel();
+    family.tableHypothesis = RopeTableCheck::hypothesis();
     return family;
 }
 

@@ -2,6 +2,8 @@
 // frequency, the cos and sin tables of the patch grid in the model's own order, and the score of
 // one patch against the grid.
 #include "core/Engine.h"
+#include "core/NumberText.h"
+#include "core/ParamText.h"
 #include "core/rope2d/Rope2dRotation.h"
 
 using namespace Qt::StringLiterals;
@@ -37,6 +39,22 @@ std::uint64_t sourceCells(const Params &p)
     return 2 * static_cast<std::uint64_t>(rope2dHeadDim(p)) * static_cast<std::uint64_t>(g[0] + g[1] + 1);
 }
 
+// "qwen-vit, grid 32 × 32, head_dim = 80, θ = 10000".
+QStringList rope2dParts(const Params &params)
+{
+    return {u"%1, grid %2 × %3, head_dim = %4, θ = %5"_s.arg(ParamText::get(params, u"rope-2d-style"_s))
+                .arg(params.sincos2d.grid[0])
+                .arg(params.sincos2d.grid[1])
+                .arg(params.rope.headDim)
+                .arg(NumberText::compact(params.rope.theta, 6))};
+}
+
+// cos, sin and a score of unit vectors lie in [-1, 1].
+double rope2dUnitBound(const Params &)
+{
+    return 1.0;
+}
+
 QuantitySpec rope2dTableQuantity(Quantity quantity, bool cosine)
 {
     QuantitySpec q;
@@ -54,6 +72,8 @@ QuantitySpec rope2dTableQuantity(Quantity quantity, bool cosine)
     q.fill = [cosine](const Engine &engine, const Block &block, BlockRef out, bool) {
         engine.source<Rope2dRotation>().fillTable(cosine, block, out);
     };
+    q.bound = rope2dUnitBound;
+    q.parameters = rope2dParts;
     return q;
 }
 
@@ -82,6 +102,8 @@ QuantitySpec makeRope2dFrequenciesQuantity()
                 out(r, c) = static_cast<float>(values[block.col0 + c]);
         }
     };
+    q.bound = [](const Params &) { return 3.0; }; // the axis, 0 to 3; the frequencies below 1
+    q.parameters = rope2dParts;
     return q;
 }
 
@@ -112,6 +134,10 @@ QuantitySpec makeRope2dScoreQuantity()
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
         const std::vector<std::int64_t> &patch = engine.params().rope2d.patch;
         engine.source<Rope2dRotation>().fillScore(block, out, patch[0], patch[1]);
+    };
+    q.bound = rope2dUnitBound;
+    q.parameters = [](const Params &p) {
+        return rope2dParts(p) << u"patch (%1, %2)"_s.arg(p.rope2d.patch[0]).arg(p.rope2d.patch[1]);
     };
     return q;
 }
