@@ -102,6 +102,8 @@ Rope2dSimilarityData Rope2dSimilarityModel::compute(const Params &params)
         splits.append(styleSplit(params, style));
     splits.append(mropeSplit(false));
     splits.append(mropeSplit(true));
+    data.quarter = std::max<std::int64_t>(1, std::max(data.height, data.width) / 4);
+    const std::int64_t quarter = data.quarter;
     const QList<std::int64_t> rows = sample(data.height, data.patchRow);
     const QList<std::int64_t> columns = sample(data.width, data.patchColumn);
     for (const Split &split : splits) {
@@ -126,7 +128,6 @@ Rope2dSimilarityData Rope2dSimilarityModel::compute(const Params &params)
                 data.least = std::min(data.least, s);
             }
         }
-        const std::int64_t quarter = std::max<std::int64_t>(1, std::max(data.height, data.width) / 4);
         panel.along
             = (partial(split, Rope2dRotation::kRow, 0) + partial(split, Rope2dRotation::kColumn, quarter) + constant)
             / n;

@@ -19,11 +19,12 @@ struct Rope2dSimilarityData : FigureData
         bool chosen = false; // the parameters' own style
         QList<std::int64_t> rows, columns; // the grid rows and columns sampled
         QList<double> score; // rows x columns, row-major
-        double along = 0.0, across = 0.0; // the score a quarter of the grid away along a row, down a column
+        double along = 0.0, across = 0.0; // the score `quarter` patches away along a row, down a column
     };
     QList<Panel> panels;
     std::int64_t height = 0, width = 0;
     std::int64_t patchRow = 0, patchColumn = 0;
+    std::int64_t quarter = 1; // a quarter of the grid's longer side, at least 1
     double least = 1.0; // the lowest score of all panels
 };
 

@@ -53,6 +53,7 @@ MropeAxesFigure::MropeAxesFigure(QCustomPlot *plot)
     plot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 3);
+    m_legend->setIconSize(18, 14); // each axis's marker whole
     for (int a = 0; a < 3; ++a) {
         auto *graph = new StampedGraph(x, m_rect->axis(QCPAxis::atLeft));
         graph->setLineStyle(QCPGraph::lsNone);

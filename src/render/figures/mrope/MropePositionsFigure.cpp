@@ -5,6 +5,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
+#include "render/SwatchLegend.h"
 
 #include "core/NumberText.h"
 #include "core/mrope/MropePrompt.h"
@@ -54,13 +55,8 @@ MropePositionsFigure::MropePositionsFigure(QCustomPlot *plot)
     plot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 4);
-    // The keys of the shades: empty graphs with a square of their colour.
-    m_imageKey = idGraph(m_rect, kImageShade, QCPScatterStyle::ssSquare, 12);
-    m_imageKey->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, Qt::NoPen, QColor(230, 159, 0, 140), 12));
-    m_imageKey->setName(u"image span"_s);
-    m_videoKey = idGraph(m_rect, kVideoShade, QCPScatterStyle::ssSquare, 12);
-    m_videoKey->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, Qt::NoPen, QColor(86, 180, 233, 160), 12));
-    m_videoKey->setName(u"video span"_s);
+    // Room in each key for the ring of a text's start, whole.
+    m_legend->setIconSize(18, 14);
     const QCPScatterStyle::ScatterShape shapes[3]
         = {QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssCross};
     const QString names[3] = {u"t"_s, u"h"_s, u"w"_s};
@@ -147,10 +143,11 @@ void MropePositionsFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_legend->clearItems();
     for (QCPGraph *graph : m_ids)
         MeasuredText::addToLegend(graph, m_legend);
+    // The shades' keys: swatches of their colour over white, as the plot shows them.
     if (images)
-        MeasuredText::addToLegend(m_imageKey, m_legend);
+        SwatchLegend::add(m_legend, {kImageShade, u"image span"_s});
     if (videos)
-        MeasuredText::addToLegend(m_videoKey, m_legend);
+        SwatchLegend::add(m_legend, {kVideoShade, u"video span"_s});
     if (!d.startRows.isEmpty())
         MeasuredText::addToLegend(m_starts, m_legend);
     MeasuredText::addToLegend(m_next, m_legend);

@@ -29,7 +29,7 @@ private:
     QCPTextElement *m_caption;
     QCPLegend *m_legend;
     std::array<QCPGraph *, 3> m_ids {};
-    QCPGraph *m_starts, *m_next, *m_imageKey, *m_videoKey;
+    QCPGraph *m_starts, *m_next;
     QList<QCPItemRect *> m_shades;
     bool m_compact = false;
     std::shared_ptr<const MropePositionsData> m_data;

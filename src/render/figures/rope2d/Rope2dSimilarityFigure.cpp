@@ -18,6 +18,50 @@ namespace {
 
 constexpr int kPanels = 6;
 
+// A panel's axis rect drawn at the grid's aspect, a patch square: the rect the layout gives it
+// shrinks to that aspect, centred across and at the top (under its title).
+class Rope2dGridRect final : public QCPAxisRect
+{
+public:
+    explicit Rope2dGridRect(QCustomPlot *plot)
+        : QCPAxisRect(plot)
+    { }
+
+    void setAspect(double widthOverHeight) { m_aspect = widthOverHeight; }
+
+    void update(UpdatePhase phase) override
+    {
+        if (phase == upLayout && m_aspect > 0.0 && mRect.height() > 0 && mRect.width() > 0) {
+            const double w = mRect.width(), h = mRect.height();
+            if (w > h * m_aspect) {
+                const int width = std::max(1, int(std::lround(h * m_aspect)));
+                mRect = QRect(mRect.left() + (mRect.width() - width) / 2, mRect.top(), width, mRect.height());
+            } else {
+                mRect.setHeight(std::max(1, int(std::lround(w / m_aspect))));
+            }
+        }
+        QCPAxisRect::update(phase);
+    }
+
+private:
+    double m_aspect = 0.0;
+};
+
+// Of two and three panels across, the one whose maps are larger in `room`, for a grid of
+// `aspect` (width / height): each panel keeps five lines of text (`line` pixels each) for its
+// title, ticks and labels, and the colour scale six lines across.
+int bestAcross(const QSize &room, double aspect, double line)
+{
+    const auto mapArea = [&](int across) {
+        const double width = std::max(1.0, (room.width() - 6.0 * line) / across - 4.0 * line);
+        const double height
+            = std::max(1.0, (room.height() - 2.0 * line) / ((kPanels + across - 1) / across) - 5.0 * line);
+        const double w = std::min(width, height * aspect);
+        return w * (w / aspect);
+    };
+    return mapArea(2) > mapArea(3) ? 2 : 3;
+}
+
 QString scoreText(double score)
 {
     return NumberText::compact(score, 3).replace(u'-', u'−');
@@ -41,7 +85,7 @@ Rope2dSimilarityFigure::Rope2dSimilarityFigure(QCustomPlot *plot)
     for (int i = 0; i < kPanels; ++i) {
         Panel panel;
         panel.title = PlotStyle::panelTitle(plot, false);
-        panel.rect = new QCPAxisRect(plot);
+        panel.rect = new Rope2dGridRect(plot);
         PlotStyle::styleAxisRect(panel.rect);
         QCPAxis *x = panel.rect->axis(QCPAxis::atBottom), *y = panel.rect->axis(QCPAxis::atLeft);
         y->setRangeReversed(true);
@@ -115,14 +159,24 @@ void Rope2dSimilarityFigure::fill(const std::shared_ptr<const FigureData> &data,
     m_data = std::static_pointer_cast<const Rope2dSimilarityData>(data);
     const Rope2dSimilarityData &d = *m_data;
     QCustomPlot *plot = m_title->parentPlot();
-    // Three across and two down, or two across and three down in a view taller than wide.
+    // Three across and two down, or two across and three down: whichever draws the grid larger in
+    // the view's room (a wide grid in a wide view takes two across).
     const QSize room = plot->viewport().size();
-    const int across = room.height() > room.width() ? 2 : 3;
+    const int across = bestAcross(room, double(d.width) / double(d.height), QFontMetricsF(m_title->font()).height());
     if (across != m_across)
         placePanels(across);
     // A small view keeps its room for the maps: each panel named by its split alone.
     const bool terse = m_compact || PlotStyle::textLines(*plot) < 30 || room.width() < 900;
     m_scale->setDataRange({std::min(d.least, 0.99), 1.0});
+    // The grid's axes named once where there is room: rows down the left panels, columns under
+    // the bottom ones.
+    for (int i = 0; i < kPanels; ++i) {
+        const bool left = i % across == 0, bottom = i / across == (kPanels - 1) / across;
+        m_panels[i].rect->axis(QCPAxis::atLeft)->setLabel(!terse && left ? u"row"_s : QString());
+        m_panels[i].rect->axis(QCPAxis::atBottom)->setLabel(!terse && bottom ? u"column"_s : QString());
+    }
+    // The formula where the bar has the height for it; else the word.
+    m_scale->axis()->setLabel(terse ? u"score"_s : u"⟨R(p₀)q, R(p)q⟩ / ‖q‖²"_s);
     for (qsizetype i = 0; i < d.panels.size() && i < m_panels.size(); ++i) {
         const Rope2dSimilarityData::Panel &source = d.panels[i];
         const Panel &panel = m_panels[i];
@@ -133,13 +187,14 @@ void Rope2dSimilarityFigure::fill(const std::shared_ptr<const FigureData> &data,
         for (qsizetype r = 0; r < source.rows.size(); ++r)
             for (qsizetype c = 0; c < source.columns.size(); ++c)
                 cells->setCell(int(c), int(r), source.score[r * source.columns.size() + c]);
+        static_cast<Rope2dGridRect *>(panel.rect)->setAspect(double(d.width) / double(d.height));
         panel.rect->axis(QCPAxis::atBottom)->setRange(-0.5, double(d.width) - 0.5);
         panel.rect->axis(QCPAxis::atLeft)->setRange(-0.5, double(d.height) - 0.5);
         panel.patch->setData({double(d.patchColumn)}, {double(d.patchRow)}, true);
         QString title = terse ? source.title.section(u"  ·  "_s, 0, 0) : source.title;
         if (!terse)
-            title += u"\nW/4 along a row %1, H/4 down a column %2"_s.arg(scoreText(source.along),
-                                                                         scoreText(source.across));
+            title += u"\n%1 across %2  ·  %1 down %3"_s.arg(d.quarter).arg(scoreText(source.along),
+                                                                           scoreText(source.across));
         QFont font = panel.title->font();
         font.setBold(source.chosen);
         panel.title->setFont(font);
