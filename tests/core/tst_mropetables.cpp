@@ -1,16 +1,9 @@
 // Multimodal RoPE's tables in the engine (mrope-positions, mrope-axes, mrope-cos, mrope-sin)
-// against references written here from huggingface/transformers' code:
-// - get_rope_index of models/qwen2_vl/modeling_qwen2_vl.py, qwen2_5_vl/modeling_qwen2_5_vl.py and
-//   qwen3_vl/modeling_qwen3_vl.py. "v4" is transformers 4.x (Qwen's rule: the next segment at the
-//   largest id so far + 1; the Qwen2.5-VL docstring's video 0, 50, 100 with text after at 101);
-//   "v5" is transformers main after PRs #45400 and #48669 (get_vision_position_ids: the next
-//   segment at the span's start + max(H, W) // merge; a fractional second_per_grid kept and the
-//   product truncated). Qwen2.5-VL's temporal product is float32, in each era's order.
-// - apply_multimodal_rotary_pos_emb (chunked sections, mrope_section * 2 split, chunk i from axis
-//   i % 3) and Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope (h on pairs 1 mod 3 below 3 s_h,
-//   w on 2 mod 3 below 3 s_w); cos and sin in float64 from inv_freq = 1 / theta^(2j / d).
-// The literal ids are the reference's own output for these prompts.
+// against the float64 references of tests/support/MropeReference.h (get_rope_index in both
+// transformers eras, the chunked and interleaved axes); cos and sin in float64 from
+// inv_freq = 1 / theta^(2j / d). The literal ids are the reference's own output for these prompts.
 #include "EngineTable.h"
+#include "support/MropeReference.h"
 
 #include "core/Description.h"
 #include "core/Engine.h"
@@ -27,7 +20,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-using Ids = std::vector<std::int64_t>;
+using mroperef::Ids;
+using mroperef::Segment;
+using mroperef::Table;
 
 Params mrope(const QString &prompt, const QString &vision = u"qwen2-vl"_s, const QString &era = u"v4"_s)
 {
@@ -44,11 +39,6 @@ Params mrope(const QString &prompt, const QString &vision = u"qwen2-vl"_s, const
 }
 
 // ids[axis] of every token, and the kinds, from the engine.
-struct Table
-{
-    Ids kind, t, h, w;
-};
-
 Table positions(const Params &p)
 {
     const Engine engine(p);
@@ -62,94 +52,6 @@ Table positions(const Params &p)
         out.w.push_back(std::int64_t(m(r, 3)));
     }
     return out;
-}
-
-// get_rope_index written from the reference, segment by segment (grids before the merge).
-struct Segment
-{
-    int kind; // 0 text, 1 image, 2 video
-    std::int64_t n, t, h, w;
-    double seconds;
-};
-
-std::int64_t offsetOf(std::int64_t k, const Segment &s, const QString &vision, const QString &era, double tps)
-{
-    if (vision != u"qwen2.5-vl"_s)
-        return k;
-    if (era == u"v4"_s) {
-        // (arange(T) * second_per_grid_t * tokens_per_second).long(), float32 left to right; images 0.
-        const float spg = s.kind == 1 ? 0.0f : float(s.seconds);
-        return std::int64_t(std::trunc((float(k) * spg) * float(tps)));
-    }
-    if (s.kind == 1)
-        return k;
-    const float interval = float(tps) * float(s.seconds); // tokens_per_second * second_per_grid_t
-    return std::int64_t(std::trunc(float(k) * interval));
-}
-
-Table reference(std::vector<Segment> segments, const QString &vision, const QString &era, std::int64_t merge,
-                double tps, std::int64_t timestamp)
-{
-    if (vision == u"qwen3-vl"_s) { // repeat_interleave(video_grid_thw, t), timestamps between frames
-        std::vector<Segment> frames;
-        for (const Segment &s : segments) {
-            for (std::int64_t k = 0; k < (s.kind == 2 ? s.t : 1); ++k) {
-                if (k > 0)
-                    frames.push_back({0, timestamp + 2, 0, 0, 0, 0.0});
-                Segment f = s;
-                f.t = s.kind == 2 ? 1 : s.t;
-                frames.push_back(f);
-            }
-        }
-        segments = frames;
-    }
-    Table out;
-    std::int64_t st = 0, maxSoFar = -1;
-    for (const Segment &s : segments) {
-        if (s.kind == 0) {
-            for (std::int64_t i = 0; i < s.n; ++i) {
-                out.kind.push_back(0);
-                out.t.push_back(st + i);
-                out.h.push_back(st + i);
-                out.w.push_back(st + i);
-            }
-            st += s.n;
-            maxSoFar = st - 1;
-            continue;
-        }
-        const std::int64_t T = s.t, H = s.h / merge, W = s.w / merge;
-        for (std::int64_t k = 0; k < T; ++k) {
-            for (std::int64_t r = 0; r < H; ++r) {
-                for (std::int64_t c = 0; c < W; ++c) {
-                    out.kind.push_back(s.kind);
-                    out.t.push_back(st + offsetOf(k, s, vision, era, tps));
-                    out.h.push_back(st + r);
-                    out.w.push_back(st + c);
-                    maxSoFar = std::max({maxSoFar, out.t.back(), out.h.back(), out.w.back()});
-                }
-            }
-        }
-        st = era == u"v4"_s ? maxSoFar + 1 : st + std::max(s.h, s.w) / merge;
-    }
-    return out;
-}
-
-std::vector<int> chunkedAxes(const Ids &section)
-{
-    std::vector<int> axes;
-    for (int a = 0; a < 3; ++a)
-        axes.insert(axes.end(), std::size_t(section[std::size_t(a)]), a);
-    return axes;
-}
-
-std::vector<int> interleavedAxes(const Ids &section, std::int64_t pairs)
-{
-    std::vector<int> axes(std::size_t(pairs), 0);
-    for (std::int64_t j = 1; j < std::min(3 * section[1], pairs); j += 3)
-        axes[std::size_t(j)] = 1;
-    for (std::int64_t j = 2; j < std::min(3 * section[2], pairs); j += 3)
-        axes[std::size_t(j)] = 2;
-    return axes;
 }
 
 QString axesText(const std::vector<int> &axes)
@@ -304,7 +206,7 @@ void tst_MropeTables::randomPromptsEqualReference()
         p.mrope.timestampTokens = timestamp;
         QVERIFY2(p.isValid(), qPrintable(words.join(u',')));
         const Table got = positions(p);
-        const Table want = reference(segments, vision, era, merge, tps, timestamp);
+        const Table want = mroperef::ropeIndex(segments, vision, era, merge, tps, timestamp);
         const QByteArray what = u"%1 %2 %3 merge %4"_s.arg(words.join(u','), vision, era).arg(merge).toUtf8();
         QVERIFY2(got.kind == want.kind, what.constData());
         QVERIFY2(got.t == want.t, what.constData());
@@ -377,7 +279,8 @@ void tst_MropeTables::axes()
     QVERIFY(p.isValid());
     const Engine engine(p);
     const RowMatrixXf m = testing::computeTable(engine, Quantity::MropeAxes, {0, headDim / 2, 0, 3});
-    const std::vector<int> reference = interleaved ? interleavedAxes(section, headDim / 2) : chunkedAxes(section);
+    const std::vector<int> reference
+        = interleaved ? mroperef::interleavedAxes(section, headDim / 2) : mroperef::chunkedAxes(section);
     QCOMPARE(axesText(reference), expected);
     std::vector<int> got;
     for (Eigen::Index j = 0; j < m.rows(); ++j) {
@@ -426,7 +329,8 @@ void tst_MropeTables::cosSinEqualFloat64()
     const auto n = Eigen::Index(ids.t.size());
     const RowMatrixXf cos = testing::computeTable(engine, Quantity::MropeCos, {0, n, 0, 128});
     const RowMatrixXf sin = testing::computeTable(engine, Quantity::MropeSin, {0, n, 0, 128});
-    const std::vector<int> axes = interleaved ? interleavedAxes(p.mrope.section, 64) : chunkedAxes(p.mrope.section);
+    const std::vector<int> axes
+        = interleaved ? mroperef::interleavedAxes(p.mrope.section, 64) : mroperef::chunkedAxes(p.mrope.section);
     double worst = 0.0;
     for (Eigen::Index r = 0; r < n; ++r) {
         const std::int64_t id[3] = {ids.t[std::size_t(r)], ids.h[std::size_t(r)], ids.w[std::size_t(r)]};

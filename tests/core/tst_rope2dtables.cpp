@@ -1,14 +1,9 @@
 // 2-D RoPE's tables in the engine (rope2d-frequencies, rope2d-cos, rope2d-sin, rope2d-score)
-// against float64 references written here from the reference code:
-// - qwen-vit: huggingface/transformers models/qwen2_vl/modeling_qwen2_vl.py, VisionRotaryEmbedding
-//   (dim = head_dim / 2) and rot_pos_emb (hpos, wpos reshaped (h/m, m, w/m, m), permuted (0, 2, 1, 3));
-// - pixtral: models/pixtral/modeling_pixtral.py, PixtralRotaryEmbedding (freqs[::2] rows,
-//   freqs[1::2] columns) and position_ids_in_meshgrid (row-major);
-// - flux: black-forest-labs/flux src/flux/math.py rope and modules/layers.py EmbedND, ids (0, row,
-//   col) of sampling.prepare; FLUX.2's (0, row, col, 0), axes_dim 32,32,32,32, theta 2000;
-// - axial: naver-ai/rope-vit deit/models_v2_rope.py compute_axial_cis and init_t_xy.
-// The worked values are the references' own output for these grids.
+// against the float64 references of tests/support/Rope2dReference.h (the Qwen-VL ViT, Pixtral,
+// FLUX's EmbedND and RoPE-ViT's axial form). The worked values are the references' own output
+// for these grids.
 #include "EngineTable.h"
+#include "support/Rope2dReference.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -36,67 +31,6 @@ Params rope2d(const QString &style, const QString &grid, std::int64_t headDim, d
             qFatal("%s", qPrintable(error->sentence()));
     }
     return p;
-}
-
-// The float64 reference: each pair's (axis, inverse frequency), axis 1 the row and 2 the column.
-struct Pair
-{
-    int axis;
-    double inv;
-};
-
-std::vector<Pair> referencePairs(const Params &p)
-{
-    const double theta = p.rope.theta;
-    const std::int64_t d = p.rope.headDim;
-    std::vector<Pair> pairs;
-    switch (p.rope2d.style) {
-    case Rope2dStyle::QwenVit: // inv_freq = 1 / theta^(arange(0, dim, 2) / dim), dim = d / 2
-        for (const int axis : {1, 2})
-            for (std::int64_t k = 0; k < d / 4; ++k)
-                pairs.push_back({axis, 1.0 / std::pow(theta, double(2 * k) / double(d / 2))});
-        break;
-    case Rope2dStyle::Pixtral: // freqs = 1 / theta^(arange(0, d, 2) / d): rows [::2], columns [1::2]
-        for (const int axis : {1, 2})
-            for (std::int64_t k = axis - 1; k < d / 2; k += 2)
-                pairs.push_back({axis, 1.0 / std::pow(theta, double(2 * k) / double(d))});
-        break;
-    case Rope2dStyle::Flux: // EmbedND: rope(ids[..., i], axes_dim[i], theta) concatenated
-        for (std::size_t i = 0; i < p.rope2d.axesDim.size(); ++i) {
-            const std::int64_t a = p.rope2d.axesDim[i];
-            for (std::int64_t k = 0; k < a / 2; ++k)
-                pairs.push_back({int(i), 1.0 / std::pow(theta, double(2 * k) / double(a))});
-        }
-        break;
-    case Rope2dStyle::Axial: // freqs = 1 / theta^(arange(0, d, 4)[: d/4] / d); x then y
-        for (const int axis : {2, 1})
-            for (std::int64_t k = 0; k < d / 4; ++k)
-                pairs.push_back({axis, 1.0 / std::pow(theta, double(4 * k) / double(d))});
-        break;
-    }
-    return pairs;
-}
-
-// (row, column) of patch n in the model's order.
-std::pair<std::int64_t, std::int64_t> referencePatch(const Params &p, std::int64_t n)
-{
-    const std::int64_t h = p.sincos2d.grid[0], w = p.sincos2d.grid[1], m = p.mrope.spatialMergeSize;
-    if (p.rope2d.style != Rope2dStyle::QwenVit)
-        return {n / w, n % w};
-    // The order of reshape(h/m, m, w/m, m).permute(0, 2, 1, 3).flatten(): n walks (br, bc, ir, ic).
-    std::int64_t i = 0;
-    for (std::int64_t br = 0; br < h / m; ++br)
-        for (std::int64_t bc = 0; bc < w / m; ++bc)
-            for (std::int64_t ir = 0; ir < m; ++ir)
-                for (std::int64_t ic = 0; ic < m; ++ic, ++i)
-                    if (i == n)
-                        return {br * m + ir, bc * m + ic};
-    return {-1, -1};
-}
-
-double referenceAngle(const Pair &pair, std::int64_t row, std::int64_t column)
-{
-    return (pair.axis == 1 ? double(row) : pair.axis == 2 ? double(column) : 0.0) * pair.inv;
 }
 
 // Column c's pair: rotate_half's c mod d/2 (Qwen, Pixtral), adjacent pairs c / 2 (FLUX, RoPE-ViT).
@@ -159,7 +93,7 @@ void tst_Rope2dTables::tablesEqualFloat64()
     if (!axes.isEmpty())
         QVERIFY(!ParamText::set(p, u"axes-dim"_s, axes));
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
-    const std::vector<Pair> pairs = referencePairs(p);
+    const std::vector<rope2dref::Pair> pairs = rope2dref::pairs(p);
     const RowMatrixXf freq = whole(p, Quantity::Rope2dFrequencies);
     QCOMPARE(freq.rows(), Eigen::Index(pairs.size()));
     for (std::size_t j = 0; j < pairs.size(); ++j) {
@@ -171,9 +105,9 @@ void tst_Rope2dTables::tablesEqualFloat64()
     QCOMPARE(cos.cols(), Eigen::Index(headDim));
     double worst = 0.0;
     for (Eigen::Index n = 0; n < cos.rows(); ++n) {
-        const auto [row, column] = referencePatch(p, n);
+        const auto [row, column] = rope2dref::patch(p, n);
         for (Eigen::Index c = 0; c < cos.cols(); ++c) {
-            const double a = referenceAngle(pairs[std::size_t(pairOfColumn(p, c))], row, column);
+            const double a = rope2dref::angle(pairs[std::size_t(pairOfColumn(p, c))], row, column);
             worst = std::max(
                 {worst, std::abs(double(cos(n, c)) - std::cos(a)), std::abs(double(sin(n, c)) - std::sin(a))});
         }
@@ -275,13 +209,10 @@ void tst_Rope2dTables::scores()
         QVERIFY(score(1, 1) < score(3, 0));
     }
     // Against the float64 mean of cos(angle(p) - angle(p0)) at every patch.
-    const std::vector<Pair> pairs = referencePairs(p);
+    const std::vector<rope2dref::Pair> pairs = rope2dref::pairs(p);
     for (Eigen::Index r = 0; r < 8; ++r) {
         for (Eigen::Index c = 0; c < 8; ++c) {
-            double sum = 0.0;
-            for (const Pair &pair : pairs)
-                sum += std::cos(referenceAngle(pair, r, c) - referenceAngle(pair, 3, 3));
-            QVERIFY(std::abs(double(score(r, c)) - sum / double(pairs.size())) <= 1e-6);
+            QVERIFY(std::abs(double(score(r, c)) - rope2dref::score(pairs, r, c, 3, 3)) <= 1e-6);
         }
     }
 }

@@ -1,11 +1,8 @@
-// The 2-D sin-cos table (the pe quantity of --encoding sincos-2d) against float64 references
-// written here from the reference code: facebookresearch/mae util/pos_embed.py
-// get_2d_sincos_pos_embed (grid = meshgrid(grid_w, grid_h), so emb_h, the first half, encodes the
-// column; cls_token=True prepends one zero row), its copy in facebookresearch/DiT models.py, and
-// huggingface/diffusers models/embeddings.py get_2d_sincos_pos_embed (coordinates arange(H,
-// float32) / (H / base_size) / interpolation_scale in float32, each axis by its own size). The
+// The 2-D sin-cos table (the pe quantity of --encoding sincos-2d) against the float64 reference of
+// tests/support/Sincos2dReference.h (MAE's, DiT's and diffusers' get_2d_sincos_pos_embed). The
 // worked values are the references' own output.
 #include "EngineTable.h"
+#include "support/Sincos2dReference.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -30,48 +27,6 @@ Params sincos(const QString &grid, std::int64_t d, bool cls)
     p.sincos2d.clsToken = cls;
     p.maxLen = p.sincos2d.grid[0] * p.sincos2d.grid[1] + (cls ? 1 : 0);
     return p;
-}
-
-// get_1d_sincos_pos_embed_from_grid(D', pos): omega = 1 / 10000^(arange(D'/2) / (D'/2)),
-// [sin(pos omega) | cos(pos omega)].
-std::vector<double> oneD(std::int64_t dHalf, double pos)
-{
-    std::vector<double> out(static_cast<std::size_t>(dHalf), 0.0);
-    for (std::int64_t k = 0; k < dHalf / 2; ++k) {
-        const double omega = 1.0 / std::pow(10000.0, double(k) / (double(dHalf) / 2.0));
-        out[std::size_t(k)] = std::sin(pos * omega);
-        out[std::size_t(dHalf / 2 + k)] = std::cos(pos * omega);
-    }
-    return out;
-}
-
-// diffusers' coordinate: torch.arange(size, float32) / (size / base_size) / interpolation_scale.
-double diffusersCoordinate(std::int64_t i, std::int64_t size, double base, double scale)
-{
-    return double(float(float(i) / float(double(size) / base)) / float(scale));
-}
-
-// The reference table [H·W (+1), d]: row 1 + n (or n) = [1d(d/2, column) | 1d(d/2, row)].
-RowMatrixXd reference(const Params &p)
-{
-    const std::int64_t h = p.sincos2d.grid[0], w = p.sincos2d.grid[1], d = p.dModel;
-    const std::int64_t cls = p.sincos2d.clsToken ? 1 : 0;
-    RowMatrixXd out = RowMatrixXd::Zero(cls + h * w, d);
-    for (std::int64_t i = 0; i < h; ++i) {
-        for (std::int64_t j = 0; j < w; ++j) {
-            double y = double(i), x = double(j);
-            if (p.sincos2d.baseSize) {
-                y = diffusersCoordinate(i, h, *p.sincos2d.baseSize, p.sincos2d.interpolationScale);
-                x = diffusersCoordinate(j, w, *p.sincos2d.baseSize, p.sincos2d.interpolationScale);
-            }
-            const std::vector<double> first = oneD(d / 2, x), second = oneD(d / 2, y);
-            for (std::int64_t c = 0; c < d / 2; ++c) {
-                out(cls + i * w + j, c) = first[std::size_t(c)];
-                out(cls + i * w + j, d / 2 + c) = second[std::size_t(c)];
-            }
-        }
-    }
-    return out;
 }
 
 RowMatrixXf pe(const Params &p)
@@ -151,7 +106,7 @@ void tst_Sincos2dTables::tableEqualsFloat64()
     p.sincos2d.interpolationScale = scale;
     QVERIFY(p.isValid());
     const RowMatrixXf got = pe(p);
-    const RowMatrixXd want = reference(p);
+    const RowMatrixXd want = sincos2dref::table(p);
     QCOMPARE(got.rows(), want.rows());
     const double worst = (got.cast<double>() - want).cwiseAbs().maxCoeff();
     QVERIFY2(worst <= 1e-6, qPrintable(QString::number(worst)));
@@ -164,7 +119,7 @@ void tst_Sincos2dTables::addsToTheInput()
     const Engine engine(p);
     const RowMatrixXf x = testing::computeTable(engine, Quantity::Input, {0, 17, 0, 16});
     const RowMatrixXf e = testing::computeTable(engine, Quantity::Embedding, {0, 17, 0, 16});
-    const RowMatrixXd want = reference(p);
+    const RowMatrixXd want = sincos2dref::table(p);
     QVERIFY(((x - e).cast<double>() - want).cwiseAbs().maxCoeff() <= 1e-5);
 }
 

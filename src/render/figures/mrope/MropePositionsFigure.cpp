@@ -56,7 +56,7 @@ MropePositionsFigure::MropePositionsFigure(QCustomPlot *plot)
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 4);
     // Room in each key for the ring of a text's start, whole.
-    m_legend->setIconSize(18, 14);
+    m_legend->setIconSize(18, 17);
     const QCPScatterStyle::ScatterShape shapes[3]
         = {QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssCross};
     const QString names[3] = {u"t"_s, u"h"_s, u"w"_s};
