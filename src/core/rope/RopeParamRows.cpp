@@ -35,6 +35,15 @@ constexpr double kMaxFactor = 1e6;
 // 1000 radians a position, past what an angle p·θ keeps in double at p near 2^24.
 constexpr double kMinFactor = 1e-3;
 
+// yarn's beta_fast and beta_slow, rotations over the original context: HF's find_correction_dim
+// takes ln(L0 / (2 pi beta)), which is infinite (a NaN table; with truncate, OverflowError) for a
+// beta near 1e-308 or 1e308. Within these bounds every edge is finite.
+constexpr double kMinBeta = 1e-6;
+constexpr double kMaxBeta = 1e6;
+// The most an attention factor, an mscale or an mscale_all_dim may be: cos and sin times the
+// factor stay far inside float32 (1e300 made them infinite), and so does the score's square.
+constexpr double kMaxScaling = 1e6;
+
 // "numbers in [0.001, 1000000]": the range of a factor and of a longrope divisor, in words.
 QString factorRange()
 {
@@ -56,9 +65,19 @@ bool underRope(const Params &p)
     return p.encoding == Encoding::Rope;
 }
 
+// head_dim's bounds: under rope, one head within d_model (rope-input rotates its first columns).
+std::pair<std::int64_t, std::int64_t> headDimBounds(const Params &p)
+{
+    const bool dOk = p.dModel >= 1 && p.dModel <= Params::kMaxDModel;
+    const std::int64_t hi = underRope(p) && dOk ? std::min(RopeParams::kMaxHeadDim, p.dModel) : RopeParams::kMaxHeadDim;
+    return {2, hi};
+}
+
+// Whether head_dim passes its row's check: the rows that depend on it say nothing of a refused one.
 bool headDimValid(const Params &p)
 {
-    return p.rope.headDim >= 2 && p.rope.headDim <= RopeParams::kMaxHeadDim && p.rope.headDim % 2 == 0;
+    const auto [lo, hi] = headDimBounds(p);
+    return p.rope.headDim >= lo && p.rope.headDim <= hi && p.rope.headDim % 2 == 0;
 }
 
 bool factorValid(const Params &p)
@@ -152,6 +171,19 @@ QString positiveText()
     return u"a finite number > 0"_s;
 }
 
+// "a number in [1e-6, 1000000]": a beta's range.
+QString betaText()
+{
+    static_assert(kMinBeta == 1e-6 && kMaxBeta == 1e6);
+    return u"a number in [1e-6, 1000000]"_s;
+}
+
+// "(0, 1000000]" or "[0, 1000000]": an attention factor's or an mscale's range.
+QString scalingRange(bool zero)
+{
+    return (zero ? u"[0, "_s : u"(0, "_s) + QString::number(kMaxScaling, 'f', 0) + u"]"_s;
+}
+
 // The derived numbers for a formula's "now", when the parameters are RoPE's and valid.
 std::optional<RopeFrequencies::Description> description(const Params &p)
 {
@@ -162,13 +194,7 @@ std::optional<RopeFrequencies::Description> description(const Params &p)
 
 ParamSpec headDimRow()
 {
-    // Under rope, rope-input rotates the first head_dim columns of s*E: one head within d_model.
-    const auto bounds = [](const Params &p) {
-        const bool dOk = p.dModel >= 1 && p.dModel <= Params::kMaxDModel;
-        const std::int64_t hi
-            = underRope(p) && dOk ? std::min(RopeParams::kMaxHeadDim, p.dModel) : RopeParams::kMaxHeadDim;
-        return std::pair<std::int64_t, std::int64_t>(2, hi);
-    };
+    const auto bounds = headDimBounds;
     const auto allowed = [bounds](const Params &p) {
         const auto [lo, hi] = bounds(p);
         return u"an even integer in [%1, %2]%3"_s.arg(lo).arg(hi).arg(hi < RopeParams::kMaxHeadDim ? u" (d_model)"_s
@@ -379,7 +405,16 @@ ParamSpec factorRow()
 ParamSpec originalRow()
 {
     const QList<RopeType> needs = {RopeType::Dynamic, RopeType::Yarn, RopeType::LongRope, RopeType::Llama3};
-    const QString range = ParamRows::integerRange(1, Params::kMaxLen);
+    // longrope works its attention factor out as sqrt(1 + ln f / ln L0): L0 1 divides by 0 (HF's
+    // _compute_longrope_parameters raises ZeroDivisionError; the table was infinite).
+    const auto bounds = [](const Params &p) {
+        const bool divides = underRope(p) && p.rope.type == RopeType::LongRope && !p.rope.attentionFactor;
+        return std::pair<std::int64_t, std::int64_t>(divides ? 2 : 1, Params::kMaxLen);
+    };
+    const auto rangeOf = [bounds](const Params &p) {
+        const auto [lo, hi] = bounds(p);
+        return ParamRows::integerRange(lo, hi, lo > 1 ? u" (longrope divides by ln L0)"_s : QString());
+    };
     ParamSpec s;
     s.key = u"original-max-len"_s;
     s.group = ParamGroup::Rope;
@@ -408,14 +443,15 @@ ParamSpec originalRow()
         const qlonglong v = w.toLongLong(&ok);
         return ok ? std::optional<ParamValue>(ParamValue(std::int64_t(v))) : std::nullopt;
     };
-    s.bounds = [](const Params &) { return std::pair<std::int64_t, std::int64_t>(1, Params::kMaxLen); };
-    s.allowed = [range](const Params &) { return u"unset or "_s + range; };
-    s.check = [needs, range](const Params &p) -> std::optional<ParamError> {
+    s.bounds = bounds;
+    s.allowed = [rangeOf](const Params &p) { return u"unset or "_s + rangeOf(p); };
+    s.check = [needs, bounds, rangeOf](const Params &p) -> std::optional<ParamError> {
         const auto &l = p.rope.originalMaxLen;
-        if (l && (*l < 1 || *l > Params::kMaxLen))
-            return ParamError {u"original-max-len"_s, range, QString(), QString::number(*l)};
+        const auto [lo, hi] = bounds(p);
+        if (l && (*l < lo || *l > hi))
+            return ParamError {u"original-max-len"_s, rangeOf(p), QString(), QString::number(*l)};
         if (!l && underRope(p) && needs.contains(p.rope.type))
-            return needed(u"original-max-len"_s, p, u"the context length the model was trained on"_s, range);
+            return needed(u"original-max-len"_s, p, u"the context length the model was trained on"_s, rangeOf(p));
         return std::nullopt;
     };
     s.idle = [needs](const Params &p) { return readBy(p, needs); };
@@ -480,9 +516,12 @@ ParamSpec betaRow(const QString &key, bool fast)
     s.help = fast ? u"yarn's beta_fast: pairs turning more than N times over original_max_len are kept"_s
                   : u"yarn's beta_slow: pairs turning fewer than N times over original_max_len are divided"_s;
     s.label = fast ? u"beta_fast"_s : u"beta_slow"_s;
-    s.allowed = [](const Params &) { return positiveText(); };
-    s.check = [key, fast](const Params &p) {
-        return positive(key, fast ? p.rope.betaFast : p.rope.betaSlow, positiveText());
+    s.allowed = [](const Params &) { return betaText(); };
+    s.check = [key, fast](const Params &p) -> std::optional<ParamError> {
+        const double v = fast ? p.rope.betaFast : p.rope.betaSlow;
+        if (v >= kMinBeta && v <= kMaxBeta) // also refuses NaN
+            return std::nullopt;
+        return ParamError {key, betaText(), QString(), number(v)};
     };
     s.idle = [](const Params &p) { return readBy(p, {RopeType::Yarn}); };
     s.formula = [](const Params &p) {
@@ -525,11 +564,11 @@ ParamSpec mscaleRow(const QString &key, bool allDim)
                     : u"yarn's mscale (DeepSeek): with mscale-all-dim, the attention factor is\n"
                       "      get_mscale(f, mscale) / get_mscale(f, mscale_all_dim)"_s;
     s.label = allDim ? u"mscale_all_dim"_s : u"mscale"_s;
-    s.allowed = [](const Params &) { return u"unset or a finite number >= 0"_s; };
+    s.allowed = [](const Params &) { return u"unset or a number in "_s + scalingRange(true); };
     s.check = [key, allDim](const Params &p) -> std::optional<ParamError> {
         const auto &m = allDim ? p.rope.mscaleAllDim : p.rope.mscale;
-        if (m && !(std::isfinite(*m) && *m >= 0.0))
-            return ParamError {key, u"a finite number >= 0"_s, QString(), number(*m)};
+        if (m && !(*m >= 0.0 && *m <= kMaxScaling)) // also refuses NaN
+            return ParamError {key, u"a number in "_s + scalingRange(true), QString(), number(*m)};
         return std::nullopt;
     };
     s.idle = [allDim](const Params &p) -> std::optional<IdleReason> {
@@ -568,10 +607,11 @@ ParamSpec attentionRow()
                                     [](Params &p) -> std::optional<double> & { return p.rope.attentionFactor; });
     s.help = u"attention_factor: multiplies cos and sin as given (yarn, longrope); unset, the type works it out"_s;
     s.label = u"attention_factor"_s;
-    s.allowed = [](const Params &) { return u"unset or a finite number > 0"_s; };
+    s.allowed = [](const Params &) { return u"unset or a number in "_s + scalingRange(false); };
     s.check = [](const Params &p) -> std::optional<ParamError> {
-        if (p.rope.attentionFactor)
-            return positive(u"attention-factor"_s, *p.rope.attentionFactor, positiveText());
+        const auto &f = p.rope.attentionFactor;
+        if (f && !(*f > 0.0 && *f <= kMaxScaling)) // also refuses NaN
+            return ParamError {u"attention-factor"_s, u"a number in "_s + scalingRange(false), QString(), number(*f)};
         return std::nullopt;
     };
     s.idle = [](const Params &p) { return readBy(p, {RopeType::Yarn, RopeType::LongRope}); };
