@@ -27,6 +27,7 @@ namespace posenc {
 
 namespace {
 
+using Description::jsonNumber;
 using Description::jsonString;
 
 // Exit 1: the table is not correct (a mistake, or nothing the check knows).
@@ -79,11 +80,6 @@ QString usage()
 template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (*text)(T))
 {
     return value ? text(*value) : u"null"_s;
-}
-
-QString jsonNumber(double value)
-{
-    return NumberText::exact(value);
 }
 
 QString jsonInteger(std::int64_t value)
@@ -206,16 +202,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     TableCheck::StreamOptions stream;
     stream.threads = threads;
     stream.cancel = interrupt.flag();
-    // The sample and the chunks in flight, within the budget.
-    const auto sampleCells = std::uint64_t(std::min<std::int64_t>(
-        TableCheck::kSampleCells, std::max<std::int64_t>(16, table.rows()) * std::max<std::int64_t>(1, table.cols())));
-    while (stream.chunkBytes > (std::uint64_t(1) << 16)
-           && MemoryBudget::bytesFor(sampleCells) + TableCheck::streamBytes(table.cols(), stream) > budget)
-        stream.chunkBytes /= 2;
-    const std::uint64_t cells
-        = sampleCells + TableCheck::streamBytes(std::max<std::int64_t>(1, table.cols()), stream) / 4;
-    if (const auto refused
-        = MemoryBudget::check(cells, budget, u"checking %1 (a sample and rows in flight)"_s.arg(table.name())))
+    if (const auto refused = TableCheck::fitToBudget(table, budget, stream))
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, budget));
 
     auto identified = TableCheck::identify(table, declaration);

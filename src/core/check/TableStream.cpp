@@ -2,12 +2,14 @@
 // while the last are compared (docs/ARCHITECTURE.md, Checking a table).
 #include "TableCheck.h"
 
+#include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/ThreadPools.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/CompareSimd.h"
 #include "core/check/ReferenceTable.h"
+#include "core/check/TableSample.h"
 
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,6 +24,8 @@ namespace posenc::TableCheck {
 namespace {
 
 constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
+// CellTolerance's margin over a text table's rounding.
+constexpr double kTextMargin = 1.01;
 // The rows a thread takes at once: the kernel anchors a block's first row with a sine and a
 // cosine per pair, which a block of this many rows pays for many times over.
 constexpr std::int64_t kBlockRows = PositionalTable::kAnchorRows;
@@ -37,6 +41,11 @@ struct Tally
     std::vector<std::int64_t> columnDeviations;
     std::vector<std::int64_t> deviatingRows; // increasing
     std::int64_t deviatingCells = 0;
+    // The deviating cell with the largest |error|: the cell a diagnosis names, which the largest
+    // error of all may not be (a fast column's float32 angles allow more than a slow one's).
+    float deviationError = -1.0f;
+    std::int64_t deviationRow = -1;
+    std::int64_t deviationColumn = -1;
     std::int64_t nonFiniteRow = -1;
     std::int64_t nonFiniteColumn = -1;
     bool nonFiniteIsNan = false;
@@ -47,29 +56,45 @@ struct Tally
     { }
 };
 
+// The allowed error beyond relative |reference| + absolute of `count` rows of a tile from row
+// `row` on, into `limit`: with float32 angles it grows with the position, and a cell of a text
+// table written with fewer digits than the others is allowed its own rounding.
+void extraLimits(const ReferenceTable::Tile &t, std::int64_t row, int count, const ReferenceSpec &spec,
+                 const CellTolerance &tolerance, const TableRows &rows, std::vector<float> &limit)
+{
+    limit.assign(std::size_t(count * t.cols), 0.0f);
+    if (!tolerance.perPosition.empty()) {
+        for (int r = 0; r < count; ++r) {
+            const double position = std::fabs(double(spec.position(row + r)));
+            for (std::int64_t c = 0; c < t.cols; ++c)
+                limit[std::size_t(r * t.cols + c)] = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+        }
+    }
+    if (rows.hasCellRounding()) {
+        thread_local std::vector<float> t_rounding;
+        t_rounding.assign(limit.size(), 0.0f);
+        rows.addCellRounding(row, count, t.col0, t.cols, t_rounding.data());
+        for (std::size_t i = 0; i < limit.size(); ++i)
+            limit[i] += float(kTextMargin) * t_rounding[i];
+    }
+}
+
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
 // kernel run of up to four rows at a time.
 void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
-                 const ReferenceSpec &spec, const CellTolerance &tolerance, Tally &tally)
+                 const ReferenceSpec &spec, const CellTolerance &tolerance, const TableRows &source, Tally &tally)
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
     thread_local std::vector<float> t_limit;
-    const bool growing = !tolerance.perPosition.empty();
+    const bool extraLimit = !tolerance.perPosition.empty() || source.hasCellRounding();
     for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
         const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
         const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
         const float *reference = t.values + r0 * t.stride;
         const float *extra = nullptr;
-        if (growing) {
-            // Float32 angles: the allowed error grows with the position.
-            t_limit.resize(std::size_t(count * t.cols));
-            for (int r = 0; r < count; ++r) {
-                const double position = std::fabs(double(spec.position(t.row0 + r0 + r)));
-                for (std::int64_t c = 0; c < t.cols; ++c)
-                    t_limit[std::size_t(r * t.cols + c)]
-                        = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
-            }
+        if (extraLimit) {
+            extraLimits(t, t.row0 + r0, count, spec, tolerance, source, t_limit);
             extra = t_limit.data();
         }
         const RowsComparison compared = compareRows(table, cols, reference, t.stride, count,
@@ -103,6 +128,11 @@ void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t 
                     tally.nonFiniteColumn = t.col0 + c;
                     tally.nonFiniteIsNan = std::isnan(cells[c]);
                 }
+                if (e > tally.deviationError) {
+                    tally.deviationError = e;
+                    tally.deviationRow = row;
+                    tally.deviationColumn = t.col0 + c;
+                }
                 ++tally.columnDeviations[std::size_t(t.col0 + c)];
                 ++tally.deviatingCells;
             }
@@ -133,6 +163,18 @@ std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options)
 {
     return std::uint64_t(threadsOf(options)) * std::uint64_t(readRowsFor(cols, options))
         * std::uint64_t(std::max<std::int64_t>(cols, 1)) * sizeof(float);
+}
+
+std::optional<QString> fitToBudget(const TableRows &table, std::uint64_t budget, StreamOptions &options)
+{
+    const std::int64_t cols = std::max<std::int64_t>(1, table.cols());
+    // The sample reads whole rows, 16 of them at least.
+    const auto sample = std::uint64_t(sampleRows(table.rows(), cols, kSampleCells).size()) * std::uint64_t(cols);
+    while (options.chunkBytes > (std::uint64_t(1) << 16)
+           && MemoryBudget::bytesFor(sample) + streamBytes(cols, options) > budget)
+        options.chunkBytes /= 2;
+    const std::uint64_t cells = sample + streamBytes(cols, options) / sizeof(float);
+    return MemoryBudget::check(cells, budget, u"checking %1 (a sample and rows in flight)"_s.arg(table.name()));
 }
 
 Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options)
@@ -181,7 +223,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                     }
                     held = t.row0;
                 }
-                compareTile(t, t_rows.data(), held, cols, spec, match.tolerance, tally);
+                compareTile(t, t_rows.data(), held, cols, spec, match.tolerance, table, tally);
             });
         });
         if (!finished) {
@@ -211,6 +253,11 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                 v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
             }
             v.deviatingCells += t.deviatingCells;
+            if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
+                v.deviationError = t.deviationError;
+                v.deviationRow = t.deviationRow;
+                v.deviationColumn = t.deviationColumn;
+            }
             waveRows.insert(waveRows.end(), t.deviatingRows.begin(), t.deviatingRows.end());
         }
         v.deviatingRows += std::int64_t(waveRows.size());
@@ -270,14 +317,15 @@ void conclude(TableMatch &match, const Verification &v)
         CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
     if (match.verdict != CheckVerdict::Correct)
         return;
-    // No mistake was named, yet cells deviate: the table is the reference but for them.
+    // No mistake was named, yet cells deviate: the table is the reference but for them. The cell
+    // named is the worst of those beyond the tolerance, which the largest error may not be.
     match.verdict = CheckVerdict::Mistake;
-    const QString where = u"row %1, column %2"_s.arg(v.worstRow).arg(v.worstColumn);
+    const QString where = u"row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
     match.diagnosis = v.deviatingCells == 1
         ? u"one cell deviates: %1 is off by %2 from %3; every other cell is within the rounding"_s.arg(
-            where, NumberText::compact(v.maxAbsError, 3), match.referenceText)
+            where, NumberText::compact(v.deviationError, 3), match.referenceText)
         : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
-              .arg(match.referenceText, where, NumberText::compact(v.maxAbsError, 3));
+              .arg(match.referenceText, where, NumberText::compact(v.deviationError, 3));
 }
 
 std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const TableRows &table, const Block &block,
