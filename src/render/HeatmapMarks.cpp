@@ -24,6 +24,11 @@ QColor HeatmapMarks::droppedColor()
     return QColor(140, 140, 140);
 }
 
+QColor HeatmapMarks::notNumberColor()
+{
+    return QColor(255, 0, 255);
+}
+
 QColor HeatmapMarks::lineColor(double spread)
 {
     const double strength = std::clamp(spread / kFullSpread, 0.0, 1.0);

@@ -14,15 +14,23 @@ namespace {
 // Standard deviations of s·E within the range: all but 0.27 % of a normal's cells.
 constexpr double kSpreads = 3.0;
 
-// The standard deviation of E's cells: the init's, or the loaded rows' RMS.
+// The standard deviation of E's cells: the init's, or the loaded rows' RMS over their finite
+// cells (a NaN of the file is drawn as one, not spread over the whole range).
 double embeddingSpread(const Params &params)
 {
     if (!params.embeddings)
         return params.sigma();
     const RowMatrixXf &values = params.embeddings->values;
-    if (values.size() == 0)
-        return 0.0;
-    return std::sqrt(values.cast<double>().squaredNorm() / static_cast<double>(values.size()));
+    double sum = 0.0;
+    std::int64_t count = 0;
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+        const double v = values.data()[i];
+        if (std::isfinite(v)) {
+            sum += v * v;
+            ++count;
+        }
+    }
+    return count == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(count));
 }
 
 } // namespace
