@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 
 using namespace posenc;
 using namespace checktables;
@@ -135,6 +136,7 @@ private slots:
         QCOMPARE(*c0.match.precision, TablePrecision::Float32Angles);
         QCOMPARE(*c0.match.base, 10000.0);
         QVERIFY(*c0.match.maxAbsError > 1e-5); // what float32 angles cost at p ~ 16000
+        QVERIFY(!c0.verification.exactShare); // float32 angles, not the exact ones
     }
 
     void mistakesAreNamed_data()
@@ -259,6 +261,27 @@ private slots:
         QCOMPARE(c0.verification.deviationColumn, qint64(250));
         QVERIFY(*c0.match.maxAbsError > 1e-4); // the largest error is elsewhere, within its tolerance
         QVERIFY2(c0.match.diagnosis.contains(u"row 100, column 250"_s), qPrintable(c0.match.diagnosis));
+    }
+
+    // Before: +-0.01 of noise in the second half of a 2^20-row table passed as "float32 angles",
+    // whose tolerance at far positions is that wide; the first half, exact where float32 angles
+    // would have moved its cells, says otherwise. Now it is compared with the exact angles, and
+    // the noise is a mistake.
+    void noiseInTheSecondHalfIsNotFloat32Angles()
+    {
+        const std::int64_t rows = std::int64_t(1) << 20;
+        const std::int64_t d = 4;
+        std::mt19937 engine(7);
+        std::uniform_real_distribution<double> noise(-0.01, 0.01);
+        const RowMatrixXf values = table(rows, d, [&](std::int64_t p, std::int64_t j) {
+            return paper(p, j, d, 10000.0, false) + (p >= rows / 2 ? noise(engine) : 0.0);
+        });
+        const Checked c = check(values);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(*c.match.precision, TablePrecision::Exact);
+        QVERIFY(c.verification.exactShare && *c.verification.exactShare > 0.3);
+        QVERIFY(c.verification.someDeviatingRows.front() >= rows / 2);
+        QVERIFY2(c.match.notes.join(u'\n').contains(u"not float32 angles"_s), qPrintable(c.match.notes.join(u'\n')));
     }
 
     // Before: a text table's tolerance took the coarsest cell's rounding, so one cell written

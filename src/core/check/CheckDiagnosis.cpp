@@ -183,14 +183,25 @@ QStringList sinusoidNotes(const SinusoidalFit::Hypothesis &h, const RowFraming &
         notes.append(u"the values are rounded to bfloat16: correct within its rounding"_s);
         break;
     case TablePrecision::Float32Angles:
-        notes.append(u"the angles were formed in float32 (float(p) * float(w_i), as float32 PyTorch code forms "
-                     "them): their error grows with p w_i, up to (|ln w_i| + 3) 2^-23 p w_i"_s);
+        notes.append(float32AnglesNote());
         break;
     }
     if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne)
         notes.append(u"b^(-i/(h-1)) is the paper's formula with base b^(d/(d-2)); the parameters set for this table "
                      "use that base"_s);
     return notes;
+}
+
+QString float32AnglesNote()
+{
+    return u"the angles were formed in float32 (float(p) * float(w_i), as float32 PyTorch code forms them): their "
+           "error grows with p w_i, up to (|ln w_i| + 3) 2^-23 p w_i"_s;
+}
+
+QString exactNotFloat32Note(double share)
+{
+    return u"not float32 angles: %1% of the cells that float32 angles would move hold the exact angles' values, "
+           "so the rows are compared with the exact angles"_s.arg(NumberText::compact(100.0 * share, 3));
 }
 
 QString nearestSinusoid(const SinusoidalFit::Hypothesis &h, const SampleScore &score)

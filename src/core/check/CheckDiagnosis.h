@@ -37,6 +37,12 @@ QString allZero();
 QString tooFewRows(std::int64_t rows);
 
 // "columns 1, 3, 5, ..., 1023 (every 2nd from 1; 512 of 1024)": a set of indices in few words.
+// The note of a table whose angles were formed in float32.
+QString float32AnglesNote();
+// The note of a table whose fit was float32 angles where its cells hold the exact angles'
+// values (`share` of the cells float32 angles would move).
+QString exactNotFloat32Note(double share);
+
 QString indexSet(const std::vector<std::int64_t> &indices, std::int64_t of, const QString &noun);
 
 } // namespace posenc::CheckDiagnosis

@@ -67,6 +67,9 @@ struct Verification
     std::int64_t comparedRows = 0;
     std::int64_t deviatingCells = 0;
     std::int64_t deviatingRows = 0;
+    // Of a table fitted as float32 angles that holds the exact angles' values where float32 angles
+    // would move them: the share of those cells, and this verification is against the exact angles.
+    std::optional<double> exactShare;
     // The cell beyond the tolerance with the largest |error| (-1 without one).
     double deviationError = -1.0;
     std::int64_t deviationRow = -1;

@@ -26,6 +26,17 @@ namespace {
 constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
 // CellTolerance's margin over a text table's rounding.
 constexpr double kTextMargin = 1.01;
+// Of a table matched as float32 angles, the rows probed for exact values: the first of every this
+// many (a sixteenth of the tiles).
+constexpr std::int64_t kProbeRows = 64;
+// A cell float32 angles move: its float32-angle allowance this many times its exact tolerance. The
+// angle's rounding moves such a cell by an eighth of the allowance or so, so a table of float32
+// angles holds the exact value in about 1 % of them at most.
+constexpr double kMoved = 800.0;
+// The cells moved a decision needs, and the share of them holding exact values past which the
+// table is not float32 angles.
+constexpr std::int64_t kMinMoved = 256;
+constexpr double kExactShare = 0.1;
 // The rows a thread takes at once: the kernel anchors a block's first row with a sine and a
 // cosine per pair, which a block of this many rows pays for many times over.
 constexpr std::int64_t kBlockRows = PositionalTable::kAnchorRows;
@@ -46,6 +57,10 @@ struct Tally
     float deviationError = -1.0f;
     std::int64_t deviationRow = -1;
     std::int64_t deviationColumn = -1;
+    // Against the exact angles, of a float32-angle match: cells float32 angles move, and of them
+    // those that hold the exact value.
+    std::int64_t movedCells = 0;
+    std::int64_t exactCells = 0;
     std::int64_t nonFiniteRow = -1;
     std::int64_t nonFiniteColumn = -1;
     bool nonFiniteIsNan = false;
@@ -76,6 +91,29 @@ void extraLimits(const ReferenceTable::Tile &t, std::int64_t row, int count, con
         rows.addCellRounding(row, count, t.col0, t.cols, t_rounding.data());
         for (std::size_t i = 0; i < limit.size(); ++i)
             limit[i] += float(kTextMargin) * t_rounding[i];
+    }
+}
+
+// Of a float32-angle match (the exact reference, a tolerance that grows with the position), the
+// tile's rows: the cells whose float32-angle allowance is wide, and those of them that hold the
+// exact value all the same.
+void probeExact(const ReferenceTable::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
+                const ReferenceSpec &spec, const CellTolerance &tolerance, Tally &tally)
+{
+    for (std::int64_t r = 0; r < t.rows; ++r) {
+        if (!spec.compared(t.row0 + r))
+            continue;
+        const double position = std::fabs(double(spec.position(t.row0 + r)));
+        const float *cells = rows + (t.row0 + r - row0) * cols + t.col0;
+        const float *exact = t.values + r * t.stride;
+        for (std::int64_t c = 0; c < t.cols; ++c) {
+            const double limit = tolerance.relative * std::fabs(double(exact[c])) + tolerance.absolute;
+            if (tolerance.perPosition[std::size_t(t.col0 + c)] * position <= kMoved * limit)
+                continue;
+            ++tally.movedCells;
+            if (std::fabs(double(cells[c]) - double(exact[c])) <= limit)
+                ++tally.exactCells;
+        }
     }
 }
 
@@ -184,6 +222,11 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
         return v;
     const ReferenceSpec &spec = *match.reference;
     const ReferenceTable reference(spec);
+    // A match of float32 angles is probed for exact values: a table that holds them where float32
+    // angles would move its cells (rows of exact values, then noise) is not float32 angles, however
+    // wide their tolerance at far positions.
+    const bool probing = !match.tolerance.perPosition.empty();
+    std::int64_t movedCells = 0, exactCells = 0;
     const std::int64_t cols = table.cols();
     const std::int64_t rows = table.rows();
     const std::int64_t readRows = readRowsFor(cols, options);
@@ -224,6 +267,8 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                     held = t.row0;
                 }
                 compareTile(t, t_rows.data(), held, cols, spec, match.tolerance, table, tally);
+                if (probing && t.row0 % kProbeRows == 0)
+                    probeExact(t, t_rows.data(), held, cols, spec, match.tolerance, tally);
             });
         });
         if (!finished) {
@@ -253,6 +298,8 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                 v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
             }
             v.deviatingCells += t.deviatingCells;
+            movedCells += t.movedCells;
+            exactCells += t.exactCells;
             if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
                 v.deviationError = t.deviationError;
                 v.deviationRow = t.deviationRow;
@@ -273,6 +320,14 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
         if (options.progress)
             options.progress->advance(end - first * kBlockRows);
     }
+    if (movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells)) {
+        // Compared again with the exact angles' tolerance.
+        TableMatch exactMatch = match;
+        exactMatch.tolerance.perPosition.clear();
+        Verification w = verify(exactMatch, table, options);
+        w.exactShare = double(exactCells) / double(movedCells);
+        return w;
+    }
     return v;
 }
 
@@ -291,6 +346,15 @@ void conclude(TableMatch &match, const Verification &v)
 {
     if (!match.reference)
         return;
+    if (v.exactShare) {
+        // Fitted as float32 angles, streamed as exact ones (verify): the table's precision is theirs.
+        match.tolerance.perPosition.clear();
+        match.precision = TablePrecision::Exact;
+        match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
+        match.notes.append(CheckDiagnosis::exactNotFloat32Note(*v.exactShare));
+        if (match.params && match.params->encoding == Encoding::Sinusoidal)
+            match.params->sinusoidal.angles = Angles::Exact;
+    }
     match.maxAbsError = v.maxAbsError;
     match.worstRow = v.worstRow;
     match.worstColumn = v.worstColumn;
