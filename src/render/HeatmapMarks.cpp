@@ -1,5 +1,6 @@
 #include "HeatmapMarks.h"
 
+#include "Colormaps.h"
 #include "SwatchLegend.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ QColor HeatmapMarks::droppedColor()
 
 QColor HeatmapMarks::notNumberColor()
 {
-    return QColor(255, 0, 255);
+    return Colormaps::notNumberColor();
 }
 
 QColor HeatmapMarks::lineColor(double spread)

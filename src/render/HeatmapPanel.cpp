@@ -191,11 +191,7 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);
     m_marks->setNotNumbers(notNumbers);
-    // Without this, QCustomPlot colours a NaN as the map's lowest value.
-    QCPColorGradient gradient = Colormaps::gradient(style.colormap);
-    gradient.setNanHandling(QCPColorGradient::nhNanColor);
-    gradient.setNanColor(HeatmapMarks::notNumberColor());
-    m_scale->setGradient(gradient);
+    m_scale->setGradient(Colormaps::gradient(style.colormap)); // a NaN in a colour of its own
     m_scale->setDataRange(style.dataRange);
     m_scale->axis()->setLabel(style.colorbarLabel);
     if (m_sharedScale)
