@@ -337,7 +337,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     });
 
     // RoPE's cos table as HF returns it, at L 131072 x head_dim 128 (the default type), through the
-    // anchored kernel, against the better plain fill of the same buffer, round-robin.
+    // anchored kernel, against the better plain fill of the same buffer, round-robin. The bench
+    // names RoPE: this key times that family's own kernel at its presets' scale.
     Params rope;
     rope.encoding = Encoding::Rope;
     rope.maxLen = kRopeRows;

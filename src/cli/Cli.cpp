@@ -43,10 +43,11 @@ QString cliUsage()
            "  posenc --lesson NAME [OPTIONS]            open the window on a lesson\n"
            "  posenc presets                            list the presets, NAME<TAB>TITLE<TAB>SOURCE\n"
            "  posenc --preset NAME [OPTIONS]            the preset's parameters, here or with any subcommand\n"
-           "  posenc describe [--json] [OPTIONS]        the derived numbers of rope, alibi, t5 or deberta\n"
+           "  posenc describe [--json] [OPTIONS]        the derived numbers of %1\n"
            "  posenc check FILE[:TENSOR] [--json]       what a table of positions computes, and its mistake\n"
            "  posenc check --config FILE [--json]       what a model's config.json computes, and its mistakes\n\n"
-           "Parameters (for every subcommand):\n%1"_s.arg(ParamOptions::helpText());
+           "Parameters (for every subcommand):\n%2"_s.arg(DescribeCommand::describedFamilies(),
+                                                          ParamOptions::helpText());
 }
 
 int runWithinMemory(const QString &command, QTextStream &err, const std::function<int()> &work)

@@ -246,6 +246,8 @@ std::variant<WindowArguments, int> configWindowArguments(const QStringList &argu
         return *code;
     const ConfigCheck &check = std::get<ConfigCheck>(checked);
     const ConfigLayer *layer = o.layerType.isEmpty() ? check.openLayer() : check.layer(o.layerType);
+    // The config reader reads RoPE's keys only (src/core/check/RopeConfig.cpp): the window opens
+    // on a RoPE layer type, until each family brings its own reader.
     if (!layer || layer->params.encoding != Encoding::Rope) {
         err << kCommand << ": --open: "
             << (layer ? u"layer type %1 has no RoPE (%2)"_s.arg(layer->layerType,

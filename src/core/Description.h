@@ -11,9 +11,10 @@
 #include <variant>
 #include <vector>
 
-// The numbers `posenc describe` prints for a family's parameters (RopeFrequencies::describe,
-// AlibiSlopes::describe, T5Buckets::describe, DebertaBuckets::describe), keyed as it prints them:
-// `posenc describe` and `posenc check --config` print the same keys from this one list.
+// The numbers `posenc describe` prints for a family's parameters, keyed as it prints them, from the
+// family's FamilySpec::describe (RoPE's from RopeFrequencies::describe, ALiBi's from
+// AlibiSlopes::describe, ...): `posenc describe` and `posenc check --config` print the same keys
+// from this one list.
 namespace posenc::Description {
 
 // A value of the description: a word, an integer, a number, a truth value, a list, or unset (null).
@@ -26,6 +27,9 @@ using Entries = std::vector<std::pair<QString, Value>>;
 std::optional<Entries> entries(const Params &params);
 // The keys alone, in their order; empty for a family without derived numbers.
 QStringList keys(Encoding encoding);
+// A value that may be unset: null then.
+Value orNull(const std::optional<double> &value);
+Value orNull(const std::optional<std::int64_t> &value);
 // The value as text: JSON's where `json`, else the same without the quotes of a word (a list's
 // items joined by ',').
 QString text(const Value &value, bool json);

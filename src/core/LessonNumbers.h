@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace posenc {
@@ -21,6 +22,25 @@ struct Number
     std::optional<double> value; // none where the closed form does not apply (p = 1, a loaded matrix)
     QString text; // the value as the explanation shows it, or why there is none
 };
+
+// A number the lessons quote: its key, what it stands for, and its value for the parameters. The
+// shared ones are LessonNumbers.cpp's, each family's in its folder (FamilySpec::lessonNumbers).
+struct Entry
+{
+    QString key;
+    QString description;
+    std::function<Number(const Params &)> value;
+};
+
+// The words of a number: a real in prose, an integer with a true minus sign, a count of cells
+// (whole below 10^7), or none and why.
+Number real(double v);
+Number integer(std::int64_t v);
+Number count(double v);
+Number none(const QString &why);
+// Whether `params` are valid with `family` chosen: a family's numbers read its group whatever the
+// encoding is.
+bool validUnder(const Params &params, Encoding family);
 
 // Every key, in the order of their descriptions.
 QStringList keys();

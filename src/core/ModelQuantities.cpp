@@ -1,6 +1,7 @@
 // The quantities every family shares: the position term, the embeddings, X, Y, the mask and
 // the position term's similarity (docs/ARCHITECTURE.md, "The quantity table").
 #include "Engine.h"
+#include "FamilySpec.h"
 #include "ModelInput.h"
 #include "ParamTable.h"
 #include "Statistics.h"
@@ -41,14 +42,11 @@ std::optional<QString> always(const Params &)
 
 std::optional<QString> needsPositionTerm(const Params &params)
 {
-    if (params.encoding == Encoding::None)
-        return u"encoding none adds no position term"_s;
-    if (params.encoding == Encoding::Rope)
-        return u"encoding rope adds no position term: it rotates queries and keys"_s;
-    if (!params.hasPositionTerm())
-        return u"encoding %1 adds no position term: it acts on the attention scores"_s.arg(
-            ParamTable::find(u"encoding"_s)->text(params));
-    return std::nullopt;
+    if (params.hasPositionTerm())
+        return std::nullopt;
+    const QString instead = Families::insteadOfTerm(params.encoding);
+    return u"encoding %1 adds no position term%2"_s.arg(Families::word(params.encoding),
+                                                        instead.isEmpty() ? QString() : u": "_s + instead);
 }
 
 std::uint64_t blockCells(const Params &, const Block &block)

@@ -68,4 +68,9 @@ QString exact(double value)
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
+QString count(std::int64_t value)
+{
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(value));
+}
+
 } // namespace posenc::NumberText

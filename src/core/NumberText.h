@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <cstdint>
+
 // How the program prints a number (docs/ARCHITECTURE.md, "Numbers in text"): one home, so that
 // a lesson, its figure, a tooltip and the readout print the same value alike.
 namespace posenc::NumberText {
@@ -13,6 +15,9 @@ QString compact(double value, int digits = 4);
 // For prose (lessons): three significant digits, trailing zeros dropped, a true minus sign, and
 // powers of ten written out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled.
 QString prose(double value);
+
+// A whole number with its thousands grouped: 8192 -> "8,192".
+QString count(std::int64_t value);
 
 // The shortest text that reads back as the same double, for values the user types and the
 // files and help texts that hold them ("0.1", "10000").

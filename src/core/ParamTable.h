@@ -19,9 +19,9 @@
 // states.
 namespace posenc {
 
-// Where a parameter belongs: the common groups every encoding has, and one group per family,
-// shown only while the family is chosen.
-enum class ParamGroup { Model, Sinusoidal, Learned, Rope, Alibi, T5, Deberta, Embeddings, Dropout, Run };
+// Where a parameter belongs: the groups every encoding has, and a family's group (the row's
+// `family` says which), shown only while the family is chosen.
+enum class ParamGroup { Model, Family, Embeddings, Dropout, Run };
 
 // What a value is, which decides its text and the control the window gives it.
 enum class ParamKind {
@@ -90,6 +90,7 @@ struct ParamSpec
 {
     QString key; // the flag without its dashes, the session's key: "d-model"
     ParamGroup group = ParamGroup::Model;
+    std::optional<Encoding> family; // the family of a row of ParamGroup::Family (ParamTable sets it)
     ParamKind kind = ParamKind::Integer;
     QString valueName; // --help's placeholder: "N", "interleaved|split"
     QString help; // --help's line, without the default
@@ -167,16 +168,15 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString &t
 // A finite double, written the C way ("1e-3", "10000"); rejects "nan", "inf" and trailing text.
 std::optional<double> parseFinite(const QString &text);
 
-// The rows of each group, for the families' own files (src/core/<family>/).
-QList<ParamSpec> modelRows();
-QList<ParamSpec> embeddingRows();
-QList<ParamSpec> dropoutRows();
-QList<ParamSpec> runRows();
-
 } // namespace ParamTable
 
 // Helpers that build the common kinds of row, so that a range is written once.
 namespace ParamRows {
+
+// --help's lines hold this many characters after their indent of six.
+constexpr qsizetype kHelpWidth = 93;
+// `text` in lines of at most kHelpWidth characters, broken between words, as --help indents them.
+QString wrapHelp(const QString &text);
 
 // "an integer in [lo, hi]", the bounds from `bounds`, with `note` after them (" (d_model)").
 QString integerRange(std::int64_t lo, std::int64_t hi, const QString &note = {});
@@ -192,14 +192,28 @@ ParamSpec choice(QString key, ParamGroup group, Group Params::*groupMember, Enum
 // A number field that is unset until given (a config's optional key): text "unset" or empty.
 // The row's allowed words and check are the caller's.
 ParamSpec optionalNumber(QString key, ParamGroup group, std::function<std::optional<double> &(Params &)> field);
-// A list of finite positive numbers, "none" or empty for no value. The row's check is the caller's.
-ParamSpec numberList(QString key, ParamGroup group, std::function<std::vector<double> &(Params &)> field);
+// A list of at most `maxCount` finite positive numbers, "none" or empty for no value. The row's
+// check is the caller's.
+ParamSpec numberList(QString key, ParamGroup group, std::function<std::vector<double> &(Params &)> field,
+                     std::int64_t maxCount);
 // Reads "1,1.5,2" (each finite and > 0, at most `maxCount` of them), or "none" and "" as no value.
 std::optional<std::vector<double>> parseNumberList(const QString &text, std::int64_t maxCount);
 
 // A choice row over an enum reached by `field`.
 ParamSpec choiceOf(QString key, ParamGroup group, std::function<int(const Params &)> get,
                    std::function<void(Params &, int)> set, QStringList words);
+
+// A number field that takes any number, NaN and infinities included, so that the row's check
+// refuses them with its range.
+ParamSpec numberRow(QString key, ParamGroup group, std::function<double &(Params &)> field);
+// An integer that may be left to "auto" (std::monostate) within [lo(params), hi(params)].
+ParamSpec optionalInteger(QString key, ParamGroup group, std::function<std::optional<std::int64_t> &(Params &)> field,
+                          std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note);
+// A matrix read from FILE[:TENSOR] by the command line or the window; its value is the caller's.
+ParamSpec matrixRow(QString key, ParamGroup group, QString valueName, QString help);
+// An integer, or any double (NaN and infinities included), read from text; nothing otherwise.
+std::optional<std::int64_t> parseInteger(const QString &text);
+std::optional<double> parseNumber(const QString &text);
 
 // The idle reason of a family's parameter under another encoding, or nothing.
 std::optional<IdleReason> otherEncoding(const Params &params, Encoding family);

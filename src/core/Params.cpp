@@ -1,5 +1,6 @@
 #include "Params.h"
 
+#include "FamilySpec.h"
 #include "ParamTable.h"
 
 #include <algorithm>
@@ -49,18 +50,7 @@ bool Params::concatenates() const
 
 bool Params::hasPositionTerm() const
 {
-    switch (encoding) {
-    case Encoding::Sinusoidal:
-    case Encoding::Learned:
-        return true;
-    case Encoding::None:
-    case Encoding::Rope:
-    case Encoding::Alibi:
-    case Encoding::T5:
-    case Encoding::Deberta:
-        break;
-    }
-    return false;
+    return Families::spec(encoding).hasPositionTerm();
 }
 
 std::int64_t Params::peColumns() const

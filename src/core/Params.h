@@ -3,6 +3,11 @@
 #include "Block.h"
 #include "ParamError.h"
 
+// Each family's parameters (src/core/<family>/<Name>Params.h), from its manifest.
+#define POSENC_FAMILY_PARAMS
+#include "FamilyList.h"
+#undef POSENC_FAMILY_PARAMS
+
 #include <QList>
 #include <QString>
 
@@ -13,8 +18,6 @@
 
 namespace posenc {
 
-enum class Layout { Interleaved, Split };
-enum class Angles { Exact, Float32 };
 enum class ScaleKind { One, Sqrt, Custom };
 // How the random embeddings are drawn: N(0, 1), N(0, 1/d), N(0, custom sigma^2), or Keras'
 // Embedding default, U(-0.05, 0.05) (sigma 0.05 / sqrt 3).
@@ -23,15 +26,13 @@ enum class InitKind { Normal, ScaledNormal, Custom, KerasUniform };
 enum class CellLaw { Normal, Uniform };
 enum class Compose { Sum, Concat };
 enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
-// The family of the position term (docs/ARCHITECTURE.md, Encoding families).
-enum class Encoding { Sinusoidal, Learned, None, Rope, Alibi, T5, Deberta };
-// RoPE's pairing of a head's columns: rotate_half's (i, i + r/2) or GPT-J's (2i, 2i + 1).
-enum class RopeLayout { Half, Interleaved };
-// HF transformers' rope_type (modeling_rope_utils.py), in the order of --rope-type's words.
-enum class RopeType { Default, Linear, Dynamic, Yarn, LongRope, Llama3, Proportional };
-// ALiBi's bias under a causal mask (-m(i - j) for keys j <= i, -inf after) or, for a
-// bidirectional model, symmetric (-m|i - j|).
-enum class AlibiMask { Causal, Symmetric };
+// The family of the position term (docs/ARCHITECTURE.md, Encoding families): one value per line
+// of FamilyList.h, in its order.
+enum class Encoding {
+#define POSENC_FAMILY(Name, member) Name,
+#include "FamilyList.h"
+#undef POSENC_FAMILY
+};
 
 // Rows of a real matrix used as token embeddings: row p is the embedding at position p.
 struct EmbeddingMatrix
@@ -39,100 +40,6 @@ struct EmbeddingMatrix
     RowMatrixXf values;
     QString source; // where it came from, for display ("file.npy", "model.safetensors:wte")
     QString tokens; // the rows it was read with (a --tokens list), empty for the first rows
-};
-
-// A learned position table: row r holds the vector the model adds at position r - offset.
-struct PositionMatrix
-{
-    RowMatrixXf values;
-    QString source; // where it came from, for display ("roberta.safetensors:embeddings.position_embeddings.weight")
-};
-
-// The sinusoidal family's parameters: w_i = b^(-2i/d) in one of two layouts.
-struct SinusoidalParams
-{
-    double base = 10000.0;
-    Layout layout = Layout::Interleaved;
-    Angles angles = Angles::Exact;
-
-    friend bool operator==(const SinusoidalParams &, const SinusoidalParams &) = default;
-};
-
-// The learned family's parameters: a position table read from a file, and the row that holds
-// position 0 (2 for RoBERTa, XLM-R, BART and OPT, whose first rows belong to padding).
-struct LearnedParams
-{
-    std::shared_ptr<const PositionMatrix> table;
-    std::int64_t offset = 0;
-
-    friend bool operator==(const LearnedParams &, const LearnedParams &) = default;
-};
-
-// The rotary family's parameters, named as HF's configs name them (docs/ARCHITECTURE.md,
-// Encoding families). RoPE adds no term to X: it rotates a head's query and key by position.
-// The optional values are unset as in a config that leaves them out.
-struct RopeParams
-{
-    static constexpr std::int64_t kMaxHeadDim = std::int64_t(1) << 16;
-
-    std::int64_t headDim = 128; // head_dim
-    double theta = 10000.0; // rope_theta
-    double partialRotaryFactor = 1.0; // partial_rotary_factor
-    RopeLayout layout = RopeLayout::Half;
-    RopeType type = RopeType::Default; // rope_type
-    std::optional<double> factor; // factor
-    std::optional<std::int64_t>
-        originalMaxLen; // original_max_position_embeddings (max_position_embeddings for dynamic)
-    double lowFreqFactor = 1.0; // llama3
-    double highFreqFactor = 4.0; // llama3
-    double betaFast = 32.0; // yarn
-    double betaSlow = 1.0; // yarn
-    bool yarnTruncate = true; // yarn's truncate
-    std::optional<double> mscale; // yarn, DeepSeek style
-    std::optional<double> mscaleAllDim; // yarn, DeepSeek style
-    std::optional<double> attentionFactor; // yarn, longrope: attention_factor
-    std::vector<double> shortFactor; // longrope: rotary_dim / 2 values
-    std::vector<double> longFactor; // longrope: rotary_dim / 2 values
-
-    friend bool operator==(const RopeParams &, const RopeParams &) = default;
-};
-
-// ALiBi's parameters (Press et al. 2022): H heads, head k (numbered 1..H as in the paper) adding
-// -m_k times the distance to its attention scores. Like RoPE it adds no term to X.
-struct AlibiParams
-{
-    static constexpr std::int64_t kMaxHeads = 4096;
-
-    std::int64_t heads = 8;
-    std::int64_t head = 1; // 1..heads
-    AlibiMask mask = AlibiMask::Causal;
-
-    friend bool operator==(const AlibiParams &, const AlibiParams &) = default;
-};
-
-// T5's relative attention buckets (HF T5Config's relative_attention_num_buckets and
-// relative_attention_max_distance): each head adds a learned scalar per bucket of key - query.
-struct T5Params
-{
-    static constexpr std::int64_t kMaxBuckets = std::int64_t(1) << 16;
-
-    std::int64_t buckets = 32;
-    std::int64_t maxDistance = 128;
-    bool causal = false; // the decoder's unidirectional map; the encoder's is bidirectional
-
-    friend bool operator==(const T5Params &, const T5Params &) = default;
-};
-
-// DeBERTa-v2/v3's log buckets of query - key (HF DebertaV2Config's position_buckets and
-// max_relative_positions, which -1 makes max_position_embeddings).
-struct DebertaParams
-{
-    static constexpr std::int64_t kMaxBuckets = std::int64_t(1) << 16;
-
-    std::int64_t buckets = 256;
-    std::int64_t maxPosition = 512;
-
-    friend bool operator==(const DebertaParams &, const DebertaParams &) = default;
 };
 
 // Every parameter of the mathematics (docs/ARCHITECTURE.md, "The mathematics"), with the defaults of the
@@ -149,7 +56,7 @@ struct Params
 
     // What every family shares: the model's width and length, the embeddings, their sum or
     // concatenation with the position term, dropout, the seed and the memory budget.
-    Encoding encoding = Encoding::Sinusoidal;
+    Encoding encoding = Encoding {}; // the first family of FamilyList.h
     std::int64_t dModel = 512;
     std::int64_t maxLen = 1024;
 
@@ -174,13 +81,13 @@ struct Params
 
     std::uint64_t memoryBudget = kDefaultMemoryBudget; // bytes a single request may allocate
 
-    // One group per family: read only when `encoding` names it.
-    SinusoidalParams sinusoidal;
-    LearnedParams learned;
-    RopeParams rope;
-    AlibiParams alibi;
-    T5Params t5;
-    DebertaParams deberta;
+    // One group per family, `params.<member>` as its line of FamilyList.h names it
+    // (params.rope.theta): read only when `encoding` names its family.
+    // clang-format off
+#define POSENC_FAMILY(Name, member) Name##Params member;
+#include "FamilyList.h"
+#undef POSENC_FAMILY
+    // clang-format on
 
     // Values derived from the parameters above.
     double scale() const; // s
@@ -189,13 +96,11 @@ struct Params
     // Columns of the position table that enters X: d, or k in concat; 0 without a position term.
     std::int64_t peColumns() const;
     std::int64_t embeddingColumns() const; // columns of E: d, or d - k in concat
-    // Whether the family adds a term to s*E: none adds nothing; RoPE rotates queries and keys
-    // instead, and ALiBi, T5 and DeBERTa act on the attention scores (X = s*E).
+    // Whether the family adds a term to s*E (its FamilySpec has a position term): otherwise
+    // X = s*E, and the family acts on the queries and keys or on the attention scores, or not at all.
     bool hasPositionTerm() const;
     // Whether X is [s*E | PE]: compose concat with a position term to concatenate.
     bool concatenates() const;
-    // Whether the position term is the sinusoid's, with closed forms for its statistics.
-    bool isSinusoidal() const { return encoding == Encoding::Sinusoidal; }
 
     // X's first columns that dropout acts on: all d, but d - k in concat's embedding mode, whose
     // dropout acts on s*E only and leaves the PE columns after it whole.
@@ -205,7 +110,10 @@ struct Params
 
     // Every problem at once, each naming its parameter and allowed range; empty when valid.
     QList<ParamError> validate() const;
-    bool isValid() const { return validate().isEmpty(); }
+    bool isValid() const
+    {
+        return validate().isEmpty();
+    }
 
     friend bool operator==(const Params &, const Params &) = default;
 };

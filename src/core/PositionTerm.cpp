@@ -1,7 +1,7 @@
 #include "PositionTerm.h"
 
+#include "FamilySpec.h"
 #include "StreamStore.h"
-#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 
@@ -10,23 +10,15 @@ namespace posenc {
 PositionTerm::PositionTerm(const Params &params)
     : m_columns(params.peColumns())
 {
-    switch (params.encoding) {
-    case Encoding::Sinusoidal:
-        m_kernel.emplace(m_columns, Frequencies::schedule(m_columns, params.sinusoidal.base), params.sinusoidal.layout,
-                         params.sinusoidal.angles);
-        break;
-    case Encoding::Learned:
-        m_table = params.learned.table;
-        m_matrix = m_table ? &m_table->values : nullptr;
-        m_rowOffset = params.learned.offset;
-        break;
-    case Encoding::None:
-    case Encoding::Rope: // RoPE rotates queries and keys; it adds nothing to X
-    case Encoding::Alibi: // ALiBi, T5 and DeBERTa act on the attention scores
-    case Encoding::T5:
-    case Encoding::Deberta:
-        break;
-    }
+    // What the family's factory makes: a kernel, a table's rows, or nothing (FamilySpec).
+    const FamilySpec &family = Families::spec(params.encoding);
+    if (!family.positionTerm)
+        return;
+    PositionTermParts parts = family.positionTerm(params, m_columns);
+    m_kernel = std::move(parts.kernel);
+    m_matrix = parts.matrix;
+    m_owner = std::move(parts.owner);
+    m_rowOffset = parts.rowOffset;
 }
 
 void PositionTerm::fill(const Block &block, BlockRef out, bool streaming) const

@@ -10,6 +10,9 @@ const QList<QuantitySpec> &rows()
         QList<QuantitySpec> all;
 #define POSENC_QUANTITY(Name) all.append(make##Name##Quantity());
 #include "QuantityList.h"
+#define POSENC_FAMILY_QUANTITY(Name) POSENC_QUANTITY(Name)
+#include "FamilyList.h"
+#undef POSENC_FAMILY_QUANTITY
 #undef POSENC_QUANTITY
         return all;
     }();

@@ -15,10 +15,13 @@ namespace posenc {
 class Engine;
 
 // What a table or a figure can show: a row of the quantity table (docs/ARCHITECTURE.md, "The
-// quantity table"), listed in QuantityList.h.
+// quantity table"), listed in QuantityList.h and then in the families' manifests (FamilyList.h).
 enum class Quantity {
 #define POSENC_QUANTITY(Name) Name,
 #include "QuantityList.h"
+#define POSENC_FAMILY_QUANTITY(Name) POSENC_QUANTITY(Name)
+#include "FamilyList.h"
+#undef POSENC_FAMILY_QUANTITY
 #undef POSENC_QUANTITY
 };
 
@@ -90,6 +93,9 @@ QList<Quantity> available(const Params &params);
 // The rows, defined in the files of the quantities' families.
 #define POSENC_QUANTITY(Name) QuantitySpec make##Name##Quantity();
 #include "QuantityList.h"
+#define POSENC_FAMILY_QUANTITY(Name) POSENC_QUANTITY(Name)
+#include "FamilyList.h"
+#undef POSENC_FAMILY_QUANTITY
 #undef POSENC_QUANTITY
 
 } // namespace posenc

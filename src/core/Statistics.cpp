@@ -1,5 +1,7 @@
 #include "Statistics.h"
 
+#include "FamilySpec.h"
+
 #include "ClosedForms.h"
 
 #include <functional>
@@ -105,9 +107,9 @@ std::optional<ColumnRms> columnRms(const Engine &engine, std::int64_t row0, std:
 ExpectedNorms expectedNorms(const Params &params)
 {
     ExpectedNorms expected;
-    const std::int64_t k = params.peColumns();
-    if (params.isSinusoidal() && k % 2 == 0) // every pair holds sin^2 + cos^2 = 1
-        expected.peSquared = ClosedForms::peNormSquared(k);
+    const FamilySpec &family = Families::spec(params.encoding);
+    if (const auto pe = family.peNormSquared ? family.peNormSquared(params) : std::nullopt)
+        expected.peSquared = *pe;
     const double s = params.scale();
     if (params.embeddings) {
         const auto &m = params.embeddings->values;

@@ -6,6 +6,7 @@
 #include "ParamLabels.h"
 #include "ParamTips.h"
 
+#include "core/FamilySpec.h"
 #include "core/MatrixColumns.h"
 #include "core/ParamUse.h"
 
@@ -23,24 +24,14 @@ namespace posenc {
 
 namespace {
 
-// The heading of each group of the table, as the panel shows it.
-QString groupHeading(ParamGroup group)
+// The heading of a row's group, as the panel shows it: a family's from its FamilySpec.
+QString groupHeading(const ParamSpec &row)
 {
-    switch (group) {
+    switch (row.group) {
     case ParamGroup::Model:
         return QCoreApplication::translate("ControlPanel", "Model");
-    case ParamGroup::Sinusoidal:
-        return QCoreApplication::translate("ControlPanel", "Sinusoidal PE");
-    case ParamGroup::Learned:
-        return QCoreApplication::translate("ControlPanel", "Learned position table");
-    case ParamGroup::Rope:
-        return QCoreApplication::translate("ControlPanel", "RoPE");
-    case ParamGroup::Alibi:
-        return QCoreApplication::translate("ControlPanel", "ALiBi");
-    case ParamGroup::T5:
-        return QCoreApplication::translate("ControlPanel", "T5 relative buckets");
-    case ParamGroup::Deberta:
-        return QCoreApplication::translate("ControlPanel", "DeBERTa log buckets");
+    case ParamGroup::Family:
+        return Families::spec(*row.family).heading;
     case ParamGroup::Embeddings:
         return QCoreApplication::translate("ControlPanel", "Embeddings");
     case ParamGroup::Dropout:
@@ -51,25 +42,10 @@ QString groupHeading(ParamGroup group)
     return {};
 }
 
-// The family a group belongs to, or nothing for the groups every family shares.
-std::optional<Encoding> familyOf(ParamGroup group)
+// The section of a row: its group, a family's group each its own.
+int sectionOf(const ParamSpec &row)
 {
-    switch (group) {
-    case ParamGroup::Sinusoidal:
-        return Encoding::Sinusoidal;
-    case ParamGroup::Learned:
-        return Encoding::Learned;
-    case ParamGroup::Rope:
-        return Encoding::Rope;
-    case ParamGroup::Alibi:
-        return Encoding::Alibi;
-    case ParamGroup::T5:
-        return Encoding::T5;
-    case ParamGroup::Deberta:
-        return Encoding::Deberta;
-    default:
-        return std::nullopt;
-    }
+    return row.family ? -1 - static_cast<int>(*row.family) : static_cast<int>(row.group);
 }
 
 // The window shows what a person sets: not the memory budget (a command-line limit).
@@ -118,20 +94,21 @@ void ControlPanel::buildControls()
     grid->removeWidget(m_ui->generalError);
     grid->removeItem(spacer);
     int line = 3;
-    std::optional<ParamGroup> group;
+    std::optional<int> section;
     for (const ParamSpec &row : ParamTable::rows()) {
         if (!shownInPanel(row))
             continue;
-        if (row.group != group) {
-            group = row.group;
-            auto *heading = new QLabel(groupHeading(row.group), this);
+        if (sectionOf(row) != section) {
+            section = sectionOf(row);
+            auto *heading = new QLabel(groupHeading(row), this);
             heading->setObjectName(row.objectName + u"Heading"_s);
             QFont bold = heading->font();
             bold.setBold(true);
             heading->setFont(bold);
             heading->setContentsMargins(0, line > 3 ? 8 : 0, 0, 0);
             grid->addWidget(heading, line++, 0, 1, 2);
-            m_groupWidgets[row.group].append(heading);
+            if (row.family)
+                m_familyWidgets[*row.family].append(heading);
         }
         const ParamSpec *custom = nullptr;
         if (row.kind == ParamKind::ChoiceOrNumber) {
@@ -149,7 +126,8 @@ void ControlPanel::buildControls()
         m_controlsOf.insert(row.key, control->widgets());
         if (custom)
             m_controlsOf.insert(custom->key, control->customWidgets());
-        m_groupWidgets[row.group] += {control->label(), control->field()};
+        if (row.family)
+            m_familyWidgets[*row.family] += {control->label(), control->field()};
         connect(control, &ParamControl::edited, this, &ControlPanel::readControls);
         connect(control, &ParamControl::loadRequested, this, &ControlPanel::loadRequested);
     }
@@ -190,10 +168,10 @@ void ControlPanel::assignMnemonics()
     // shared one's. Initials go first: a shared label's later letter is one no family's label
     // begins a word with where it can be, so "base" keeps its b against the e-m-b of "embeddings".
     QList<ParamControl *> shared;
-    QHash<ParamGroup, QList<ParamControl *>> families;
+    QHash<Encoding, QList<ParamControl *>> families;
     for (ParamControl *control : std::as_const(m_controls)) {
-        if (familyOf(control->row().group))
-            families[control->row().group].append(control);
+        if (control->row().family)
+            families[*control->row().family].append(control);
         else
             shared.append(control);
     }
@@ -225,12 +203,9 @@ void ControlPanel::assignMnemonics()
 
 void ControlPanel::showFamily(Encoding encoding)
 {
-    for (auto it = m_groupWidgets.cbegin(); it != m_groupWidgets.cend(); ++it) {
-        const auto family = familyOf(it.key());
-        if (!family)
-            continue;
+    for (auto it = m_familyWidgets.cbegin(); it != m_familyWidgets.cend(); ++it) {
         for (QWidget *w : it.value())
-            w->setVisible(*family == encoding);
+            w->setVisible(it.key() == encoding);
     }
 }
 

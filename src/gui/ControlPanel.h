@@ -84,7 +84,7 @@ private:
     QList<ParamControl *> m_controls; // in the table's order
     QHash<QString, QLabel *> m_errorLabels;
     QHash<QString, QList<QWidget *>> m_controlsOf; // per key: its label and its input widgets
-    QHash<ParamGroup, QList<QWidget *>> m_groupWidgets; // per family group: its heading and rows
+    QHash<Encoding, QList<QWidget *>> m_familyWidgets; // per family: its group's heading and rows
     QList<Preset> m_presets;
     int m_activePreset = -1;
     bool m_hasErrors = false;

@@ -1,5 +1,7 @@
 #include "EmbeddingsController.h"
 
+#include "core/FamilySpec.h"
+
 #include "ControlPanel.h"
 #include "ParamLabels.h"
 
@@ -81,9 +83,10 @@ void EmbeddingsController::load(const MatrixSource &source, bool positionTable)
 void EmbeddingsController::usePositionTable(const EmbeddingMatrix &matrix)
 {
     // The learned family's table: its columns are the position term's (d_model in a sum, pe_dims
-    // in a concatenation), and max_len at most its rows past the offset.
+    // in a concatenation), and max_len at most its rows past the offset. Its family is the one whose
+    // parameters hold the position table (FamilySpec::tableKey).
     Params p = m_controls->params();
-    p.encoding = Encoding::Learned;
+    p.encoding = Families::holdingTable(u"position-table"_s).value_or(p.encoding);
     p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix.values, matrix.source});
     const std::int64_t cols = matrix.values.cols();
     if (p.concatenates())

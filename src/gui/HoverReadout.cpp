@@ -47,6 +47,14 @@ QString columnText(const Params &params, const Cell &c)
     return tr("position %1, column %2 of X = [s·E | PE]: s·E, no PE").arg(c.position).arg(c.column);
 }
 
+// The readout words a cell of the position term by what its family computes it from: the
+// sinusoid's angle and frequency, the learned table's row. These two families are named here, the
+// only families with a term to add, rather than in a word hook of every family's spec.
+bool isSinusoid(const Params &params)
+{
+    return params.encoding == Encoding::Sinusoidal;
+}
+
 QString peText(const Params &params, const Cell &c)
 {
     if (params.encoding == Encoding::Learned)
@@ -137,7 +145,7 @@ std::optional<Cell> cell(const Engine &engine, std::int64_t position, std::int64
         engine.computeBlock(quantity, {position, 1, col, 1}, value);
         return value(0, 0);
     };
-    if (c.peColumn && params.isSinusoidal()) {
+    if (c.peColumn && isSinusoid(params)) {
         const std::int64_t k = params.peColumns();
         c.role = Frequencies::role(*c.peColumn, k, params.sinusoidal.layout);
         c.omega = Frequencies::angular(c.role.pair, k, params.sinusoidal.base);
@@ -176,7 +184,7 @@ QString format(const Engine &engine, const HoverPoint &point)
         if (point.column) {
             parts << tr("column %1").arg(*point.column);
             const auto pe = point.columnIsPe ? std::optional(*point.column) : peColumnOf(params, *point.column);
-            if (pe && *pe < params.peColumns() && params.isSinusoidal())
+            if (pe && *pe < params.peColumns() && isSinusoid(params))
                 parts << frequencyText(params, *pe);
             else if (pe && *pe < params.peColumns())
                 parts << tr("PE column %1").arg(*pe);

@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "core/FamilySpec.h"
+
 #include "ControlPanel.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
@@ -54,32 +56,13 @@ QList<FigureView *> makeViews(const QList<std::pair<QString, FigureState>> &figu
 
 QList<std::pair<QString, FigureState>> MainWindow::defaultFigures(Encoding encoding)
 {
-    const auto figure = [](const QString &name) { return std::pair {name, FigureState {}}; };
-    switch (encoding) {
-    case Encoding::Sinusoidal:
-        break;
-    case Encoding::Learned:
-        return {figure(u"learned"_s), figure(u"heatmap"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
-    case Encoding::None: {
-        FigureState input;
-        input.options.insert(u"quantity"_s, u"input"_s);
-        return {{u"heatmap"_s, input}, figure(u"magnitudes"_s), figure(u"dropout"_s), figure(u"dropout-anatomy"_s)};
+    QList<std::pair<QString, FigureState>> figures;
+    for (const DefaultFigure &figure : Families::spec(encoding).defaultFigures) {
+        FigureState state;
+        state.options = figure.options;
+        figures.append({figure.figure, state});
     }
-    case Encoding::Alibi:
-        return {figure(u"alibi-bias"_s), figure(u"alibi-attention"_s), figure(u"alibi-slopes"_s),
-                figure(u"families"_s)};
-    case Encoding::T5:
-    case Encoding::Deberta: {
-        // X is s·E alone: its heatmap beside the buckets, which act on the scores.
-        FigureState input;
-        input.options.insert(u"quantity"_s, u"input"_s);
-        return {figure(u"buckets"_s), figure(u"families"_s), {u"heatmap"_s, input}, figure(u"magnitudes"_s)};
-    }
-    case Encoding::Rope:
-        return {figure(u"rope-frequencies"_s), figure(u"rope-rotation"_s), figure(u"rope-score"_s),
-                figure(u"rope-precision"_s)};
-    }
-    return {figure(u"heatmap"_s), figure(u"curves"_s), figure(u"magnitudes"_s), figure(u"dropout"_s)};
+    return figures;
 }
 
 MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *parent)

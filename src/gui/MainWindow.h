@@ -30,7 +30,7 @@ class MainWindow : public QMainWindow
 public:
     // The figures of the dashboard's views for an encoding family: what the window opens on, and
     // what a view that cannot show its figure for a newly chosen family takes instead.
-    static QList<std::pair<QString, FigureState>> defaultFigures(Encoding encoding = Encoding::Sinusoidal);
+    static QList<std::pair<QString, FigureState>> defaultFigures(Encoding encoding = Encoding {});
     // The size the window opens at where the screen has room for it.
     static constexpr QSize kDefaultSize {1500, 950};
     // Where the window opens on a screen whose available geometry (without task bars, in

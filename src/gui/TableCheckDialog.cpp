@@ -455,6 +455,8 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
         showBlock({0, m_table->rows(), 0, m_table->cols()});
     } else {
         // Nothing to compare with: the report alone, and a line that says why there are no plots.
+        // The check's own family enum (TableEncoding, src/core/check/) names the learned table,
+        // the one family the check identifies without a formula.
         m_errorCaption->setText(
             m.encoding == TableEncoding::Learned
                 ? tr("A learned table has no formula to compare with: no |table − reference| to show.")

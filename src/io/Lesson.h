@@ -47,7 +47,7 @@ struct Lesson
 
 namespace Lessons {
 
-// The directory of the lessons compiled into the program (resources/posenc.qrc).
+// The directory of the lessons compiled into the program (every file of resources/lessons, src/io/CMakeLists.txt).
 inline constexpr char16_t kDirectory[] = u":/lessons";
 
 // A lesson file: a session (parseSession) whose "lesson" block names it, asks its question and

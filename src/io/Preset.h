@@ -53,7 +53,7 @@ struct PresetError
 
 namespace Presets {
 
-// The folder the shipped presets are compiled into (resources/posenc.qrc).
+// The folder the shipped presets are compiled into (every file of resources/presets, src/io/CMakeLists.txt).
 inline constexpr char16_t kShippedFolder[] = u":/presets";
 
 // Reads and checks one preset: its file name must be ORDER-NAME.json or NAME.json with NAME

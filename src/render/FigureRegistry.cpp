@@ -7,6 +7,9 @@ namespace posenc {
 
 #define POSENC_FIGURE(Name) std::unique_ptr<FigureDescriptor> make##Name##Figure();
 #include "figures/FigureList.h"
+#define POSENC_FAMILY_FIGURE(Name) POSENC_FIGURE(Name)
+#include "core/FamilyList.h"
+#undef POSENC_FAMILY_FIGURE
 #undef POSENC_FIGURE
 
 namespace FigureRegistry {
@@ -22,6 +25,9 @@ struct Figures
     {
 #define POSENC_FIGURE(Name) owned.push_back(make##Name##Figure());
 #include "figures/FigureList.h"
+#define POSENC_FAMILY_FIGURE(Name) POSENC_FIGURE(Name)
+#include "core/FamilyList.h"
+#undef POSENC_FAMILY_FIGURE
 #undef POSENC_FIGURE
         for (const auto &figure : owned)
             list.append(figure.get());

@@ -218,24 +218,28 @@ void TestCliEncodings::encodingInASession()
 void TestCliEncodings::badEncodingExitsTwo_data()
 {
     QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<QString>("message");
+    // The parts of the message: a family added at the end of FamilyList.h lengthens the list.
+    QTest::addColumn<QStringList>("message");
     QTest::newRow("unknown family") << QStringList {u"--encoding"_s, u"rotary"_s}
-                                    << u"--encoding: must be one of sinusoidal, learned, none, rope, alibi, t5, "
-                                       "deberta; got 'rotary'"_s;
+                                    << QStringList {u"--encoding: must be one of sinusoidal, learned, none, rope, "
+                                                    "alibi, t5, deberta"_s,
+                                                    u"; got 'rotary'"_s};
     QTest::newRow("negative offset") << QStringList {u"--position-offset"_s, u"-1"_s}
-                                     << u"--position-offset: must be an integer in [0, 1048576]; got -1"_s;
+                                     << QStringList {
+                                            u"--position-offset: must be an integer in [0, 1048576]; got -1"_s};
 }
 
 void TestCliEncodings::badEncodingExitsTwo()
 {
     QFETCH(QStringList, arguments);
-    QFETCH(QString, message);
+    QFETCH(QStringList, message);
     for (const QString &command : {u"table"_s, u"export"_s}) {
         const QString out = path(command == u"table"_s ? u"bad.npy"_s : u"bad.png"_s);
         const QString what = command == u"table"_s ? u"pe"_s : u"heatmap"_s;
         const Run run = posenc(QStringList {command, what, u"-o"_s, out} + arguments);
         QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        for (const QString &part : message)
+            QVERIFY2(run.err.contains(part), qPrintable(run.err));
         QVERIFY(!QFile::exists(out));
     }
 }

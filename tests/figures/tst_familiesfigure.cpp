@@ -106,30 +106,39 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
     const auto d = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
     QVERIFY(d);
     QCOMPARE(d->sampled, 0);
+    QCOMPARE(d->panels.size(), FamiliesModel::panelFamilies().size());
+    const FamilyCurve &sinusoid = d->panel(Encoding::Sinusoidal)->curve;
+    const FamilyCurve &rope = d->panel(Encoding::Rope)->curve;
+    const FamilyCurve &t5 = d->panel(Encoding::T5)->curve;
+    const FamilyCurve &deberta = d->panel(Encoding::Deberta)->curve;
+    const QList<FamilyPanelLine> &alibi = d->panel(Encoding::Alibi)->lines;
     const OffsetPixels pixels = OffsetPixels::of(q, 300, -q - 0.5, 300 - q - 0.5, 2000);
     QCOMPARE(pixels.count(), 300);
     QCOMPARE(qsizetype(pixels.starts.size()), 300);
-    QCOMPARE(d->sinusoid.offset.size(), 300);
+    QCOMPARE(sinusoid.offset.size(), 300);
     const std::vector<double> slopes = relref::slopes(12);
     for (std::int64_t k = -q; k < 300 - q; ++k) {
-        const auto [lo, hi] = at(d->sinusoid, pixels, k);
+        const auto [lo, hi] = at(sinusoid, pixels, k);
         QCOMPARE(lo, hi);
         QVERIFY2(std::abs(lo - peDot(dModel, 10000.0, q, q + k)) < 1e-9,
                  qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(lo).arg(peDot(dModel, 10000.0, q, q + k))));
-        const auto rope = at(d->rope, pixels, k);
-        QVERIFY2(std::abs(rope.first - ropeAligned(p, double(k))) < 1e-12, qPrintable(QString::number(k)));
+        const auto score = at(rope, pixels, k);
+        QVERIFY2(std::abs(score.first - ropeAligned(p, double(k))) < 1e-12, qPrintable(QString::number(k)));
         // T5: the bucket of k; DeBERTa: of q - j = -k.
-        QVERIFY2(
-            relref::matches(std::int64_t(stepAt(d->t5, k)), relref::t5(k, p.t5.buckets, p.t5.maxDistance, !causal)),
-            qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(d->t5, k))));
-        QVERIFY(relref::matches(std::int64_t(stepAt(d->deberta, k)), relref::deberta(-k, 256, 512)));
+        QVERIFY2(relref::matches(std::int64_t(stepAt(t5, k)), relref::t5(k, p.t5.buckets, p.t5.maxDistance, !causal)),
+                 qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(t5, k))));
+        QVERIFY(relref::matches(std::int64_t(stepAt(deberta, k)), relref::deberta(-k, 256, 512)));
     }
     // ALiBi: a line per head through the ends of the offsets (and 0), -m|k| or masked after q.
-    QCOMPARE(d->alibi.size(), 12);
+    QCOMPARE(alibi.size(), 12);
     for (qsizetype h = 0; h < 12; ++h) {
-        const FamilyCurve &line = d->alibi[h];
+        const FamilyCurve &line = alibi[h].curve;
         const double m = slopes[std::size_t(h)];
-        QCOMPARE(d->alibiSlopes[h], m);
+        // Head K = 10 is drawn wider; the steepest, the gentlest and K are named.
+        QCOMPARE(alibi[h].emphasised, h + 1 == 10);
+        const bool named = h + 1 == 10 || m == *std::max_element(slopes.begin(), slopes.end())
+            || m == *std::min_element(slopes.begin(), slopes.end());
+        QCOMPARE(!alibi[h].name.isEmpty(), named);
         for (qsizetype n = 0; n < line.offset.size(); ++n) {
             const auto k = std::int64_t(line.offset[n]);
             QCOMPARE(line.lo[n], relref::bias(m, q, q + k, p.alibi.mask));
@@ -160,8 +169,8 @@ void TestFamiliesFigure::crowdedPixelsHoldTheirLeastAndMost()
             QCOMPARE(int(std::floor((double(k) - lower) / ((upper - lower) / 100.0))),
                      int(std::floor((double(pixels.starts[g]) - lower) / ((upper - lower) / 100.0))));
         }
-        QVERIFY2(std::abs(d->sinusoid.lo[qsizetype(g)] - lo) < 1e-9
-                     && std::abs(d->sinusoid.hi[qsizetype(g)] - hi) < 1e-9,
+        const FamilyCurve &sinusoid = d->panel(Encoding::Sinusoidal)->curve;
+        QVERIFY2(std::abs(sinusoid.lo[qsizetype(g)] - lo) < 1e-9 && std::abs(sinusoid.hi[qsizetype(g)] - hi) < 1e-9,
                  qPrintable(u"pixel %1"_s.arg(g)));
     }
 }
@@ -180,7 +189,8 @@ void TestFamiliesFigure::pastTheCapEachPixelIsSampled()
     for (const std::size_t g : {std::size_t(0), pixels.starts.size() / 2, pixels.starts.size() - 1}) {
         for (const std::int64_t k : {pixels.starts[g], pixels.end(g)}) {
             const double v = peDot(4096, 10000.0, q, q + k);
-            QVERIFY2(d->sinusoid.lo[qsizetype(g)] <= v + 1e-7 && d->sinusoid.hi[qsizetype(g)] >= v - 1e-7,
+            const FamilyCurve &sinusoid = d->panel(Encoding::Sinusoidal)->curve;
+            QVERIFY2(sinusoid.lo[qsizetype(g)] <= v + 1e-7 && sinusoid.hi[qsizetype(g)] >= v - 1e-7,
                      qPrintable(u"pixel %1, k %2"_s.arg(g).arg(k)));
         }
     }
@@ -205,7 +215,7 @@ void TestFamiliesFigure::appliesToEveryFamilyAndMarksTheChosenOne()
         QVERIFY2(texts.contains(u"query q = 511"_s), qPrintable(texts));
     }
     const auto &model = FigureBuilds::figure(u"families"_s).model();
-    QCOMPARE(model.families().size(), 7);
+    QCOMPARE(model.families().size(), Families::all().size());
     FigureState state;
     state.options.insert(u"query"_s, u"-1"_s);
     QCOMPARE(model.check(settings(1024), state).size(), 1);

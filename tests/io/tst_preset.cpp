@@ -97,7 +97,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
 
 void TestPreset::everyFileOfTheFolderIsShipped()
 {
-    // resources/posenc.qrc lists every preset of resources/presets.
+    // The program's resources hold every preset of resources/presets (src/io/CMakeLists.txt).
     const QString folder = QFINDTESTDATA("../../resources/presets");
     QVERIFY(!folder.isEmpty());
     const QStringList onDisk = QDir(folder).entryList({u"*.json"_s}, QDir::Files, QDir::Name);
@@ -484,9 +484,8 @@ void TestPreset::biasPresetsGiveTheirConfigsValues()
     }
     // A preset names every parameter of its family, so that none stays from before it.
     for (const ParamSpec &row : ParamTable::rows()) {
-        const bool family = (row.group == ParamGroup::Alibi && p.encoding == Encoding::Alibi)
-            || (row.group == ParamGroup::T5 && p.encoding == Encoding::T5)
-            || (row.group == ParamGroup::Deberta && p.encoding == Encoding::Deberta);
+        const bool family = row.family == p.encoding
+            && (p.encoding == Encoding::Alibi || p.encoding == Encoding::T5 || p.encoding == Encoding::Deberta);
         if (family)
             QVERIFY2(preset->params.contains(row.key), qPrintable(row.key));
     }

@@ -35,7 +35,7 @@ QString slope(double m)
 ParamSpec headsRow()
 {
     ParamSpec s = ParamRows::integer(
-        u"heads"_s, ParamGroup::Alibi, [](Params &p) -> std::int64_t & { return p.alibi.heads; },
+        u"heads"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.alibi.heads; },
         [](const Params &) { return std::pair<std::int64_t, std::int64_t>(1, AlibiParams::kMaxHeads); });
     s.help = u"ALiBi's attention heads H (n_head): each head k = 1..H has its slope m_k of get_slopes(H)"_s;
     s.label = u"heads"_s;
@@ -71,7 +71,7 @@ ParamSpec headRow()
         return std::pair<std::int64_t, std::int64_t>(1, headsValid(p) ? p.alibi.heads : AlibiParams::kMaxHeads);
     };
     ParamSpec s = ParamRows::integer(
-        u"head"_s, ParamGroup::Alibi, [](Params &p) -> std::int64_t & { return p.alibi.head; }, bounds, u" (heads)"_s);
+        u"head"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.alibi.head; }, bounds, u" (heads)"_s);
     s.help = u"the head K whose bias alibi-bias shows, numbered 1..H as in the paper: head K has slope m_K"_s;
     s.label = u"head"_s;
     s.controlMin = 0;
@@ -96,7 +96,7 @@ ParamSpec headRow()
 
 ParamSpec maskRow()
 {
-    ParamSpec s = ParamRows::choice(u"alibi"_s, ParamGroup::Alibi, &Params::alibi, &AlibiParams::mask,
+    ParamSpec s = ParamRows::choice(u"alibi"_s, ParamGroup::Family, &Params::alibi, &AlibiParams::mask,
                                     {u"causal"_s, u"symmetric"_s});
     s.help = u"ALiBi's bias: causal -m(i - j) for keys j <= i and -inf after (BLOOM, MPT); symmetric -m|i - j|\n"
              "      for a bidirectional model (Jina-BERT-v2)"_s;

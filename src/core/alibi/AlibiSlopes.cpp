@@ -101,4 +101,26 @@ Description describe(const Params &params)
     return d;
 }
 
+QList<std::int64_t> drawnHeads(std::int64_t heads, std::int64_t head)
+{
+    QList<std::int64_t> list;
+    if (heads <= kMaxDrawnHeads) {
+        for (std::int64_t k = 1; k <= heads; ++k)
+            list.append(k);
+        return list;
+    }
+    for (std::int64_t n = 0; n < kMaxDrawnHeads; ++n)
+        list.append(1 + n * (heads - 1) / (kMaxDrawnHeads - 1));
+    if (!list.contains(head)) {
+        list.append(head);
+        std::sort(list.begin(), list.end());
+    }
+    return list;
+}
+
+QString maskText(AlibiMask mask)
+{
+    return mask == AlibiMask::Causal ? QStringLiteral("causal mask") : QStringLiteral("symmetric (bidirectional)");
+}
+
 } // namespace posenc::AlibiSlopes

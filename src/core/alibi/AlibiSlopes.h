@@ -2,6 +2,9 @@
 
 #include "core/Params.h"
 
+#include <QList>
+#include <QString>
+
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +33,13 @@ double bias(double slope, std::int64_t query, std::int64_t key, AlibiMask mask);
 void biases(double slope, std::int64_t first, std::int64_t count, AlibiMask mask, float *out);
 
 // What `posenc describe` prints for ALiBi's parameters: what a port checks its slopes against.
+// The heads a figure draws: every head up to kMaxDrawnHeads, else an even choice of that many from
+// 1 to H, with head K among them.
+constexpr std::int64_t kMaxDrawnHeads = 64;
+QList<std::int64_t> drawnHeads(std::int64_t heads, std::int64_t head);
+// The mask in words: "causal mask", "symmetric (bidirectional)".
+QString maskText(AlibiMask mask);
+
 struct Description
 {
     std::int64_t heads = 0;

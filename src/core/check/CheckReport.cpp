@@ -1,5 +1,6 @@
 #include "CheckReport.h"
 
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 
@@ -173,28 +174,7 @@ Params referenceParams(const Params &current, const Params &matched)
     out.encoding = matched.encoding;
     out.dModel = matched.dModel;
     out.maxLen = matched.maxLen;
-    switch (matched.encoding) {
-    case Encoding::Sinusoidal:
-        out.sinusoidal = matched.sinusoidal;
-        break;
-    case Encoding::Learned:
-        out.learned = matched.learned;
-        break;
-    case Encoding::Rope:
-        out.rope = matched.rope;
-        break;
-    case Encoding::Alibi:
-        out.alibi = matched.alibi;
-        break;
-    case Encoding::T5:
-        out.t5 = matched.t5;
-        break;
-    case Encoding::Deberta:
-        out.deberta = matched.deberta;
-        break;
-    case Encoding::None:
-        break;
-    }
+    Families::copyGroup(out, matched, matched.encoding);
     if (out.isValid())
         return out;
     Params alone = matched;

@@ -1,5 +1,7 @@
 #include "DebertaBuckets.h"
 
+#include "core/FamilyPanel.h"
+
 #include <cmath>
 #include <cstdlib>
 
@@ -32,6 +34,21 @@ Description describe(const Params &params)
     d.bucketAtMaxPosition = bucket(deberta.maxPosition, deberta.buckets, deberta.maxPosition);
     d.bucketAtMaxLen = bucket(params.maxLen - 1, deberta.buckets, deberta.maxPosition);
     return d;
+}
+
+std::optional<QString> problem(const Params &params)
+{
+    if (!familyUnder(params, Encoding::Deberta).validate().isEmpty())
+        return QStringLiteral("DeBERTa's settings are not valid: see its group");
+    // What the reference function needs, whatever the rows check.
+    if (params.deberta.buckets < 2 || params.deberta.maxPosition - 1 <= params.deberta.buckets / 2)
+        return QStringLiteral("DeBERTa needs at least 2 buckets and max_position − 1 > buckets/2");
+    return std::nullopt;
+}
+
+std::int64_t ofOffset(const Params &params, std::int64_t k)
+{
+    return bucket(-k, params.deberta.buckets, params.deberta.maxPosition);
 }
 
 } // namespace posenc::DebertaBuckets

@@ -2,7 +2,10 @@
 
 #include "core/Params.h"
 
+#include <QString>
+
 #include <cstdint>
+#include <optional>
 
 // DeBERTa-v2/v3's log buckets of relative position (docs/ARCHITECTURE.md, Encoding families), as
 // HF transformers' `make_log_bucket_position` (modeling_deberta_v2.py) computes them.
@@ -16,6 +19,12 @@ namespace posenc::DebertaBuckets {
 std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition);
 
 // What `posenc describe` prints for DeBERTa's parameters.
+// Why DeBERTa's buckets cannot be computed from these parameters (its settings not valid, or not
+// what the reference function needs), if they cannot.
+std::optional<QString> problem(const Params &params);
+// The bucket of the offset k = j - i (key minus query), that of i - j = -k, at the settings.
+std::int64_t ofOffset(const Params &params, std::int64_t k);
+
 struct Description
 {
     std::int64_t buckets = 0;

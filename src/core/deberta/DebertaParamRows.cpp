@@ -32,7 +32,7 @@ ParamSpec bucketsRow()
         = [](const Params &) { return std::pair<std::int64_t, std::int64_t>(2, DebertaParams::kMaxBuckets); };
     const QString allowed = u"an even integer in [2, %1]"_s.arg(DebertaParams::kMaxBuckets);
     ParamSpec s = ParamRows::integer(
-        u"deberta-buckets"_s, ParamGroup::Deberta, [](Params &p) -> std::int64_t & { return p.deberta.buckets; },
+        u"deberta-buckets"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.deberta.buckets; },
         bounds);
     s.help = u"position_buckets: relative positions within position_buckets / 2 keep their own bucket, the farther\n"
              "      ones share logarithmic buckets"_s;
@@ -81,7 +81,7 @@ ParamSpec maxPositionRow()
                    .arg(p.deberta.buckets / 2);
     };
     ParamSpec s = ParamRows::integer(
-        u"deberta-max-position"_s, ParamGroup::Deberta,
+        u"deberta-max-position"_s, ParamGroup::Family,
         [](Params &p) -> std::int64_t & { return p.deberta.maxPosition; }, bounds);
     s.help = u"max_relative_positions (max_position_embeddings when a config gives -1): the logarithmic\n"
              "      buckets reach 2*mid - 1 at distance max_position - 1 and go on growing past it"_s;

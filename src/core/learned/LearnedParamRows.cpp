@@ -26,7 +26,7 @@ QList<ParamSpec> rows()
 
     ParamSpec table;
     table.key = u"position-table"_s;
-    table.group = ParamGroup::Learned;
+    table.group = ParamGroup::Family;
     table.kind = ParamKind::Matrix;
     table.valueName = u"FILE[:TENSOR]"_s;
     table.help = u"with --encoding learned: the trained position table, a matrix in a .npy or .safetensors file\n"
@@ -78,7 +78,7 @@ QList<ParamSpec> rows()
     rows.append(table);
 
     ParamSpec offset = ParamRows::integer(
-        u"position-offset"_s, ParamGroup::Learned, [](Params &p) -> std::int64_t & { return p.learned.offset; },
+        u"position-offset"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.learned.offset; },
         [](const Params &) { return std::pair<std::int64_t, std::int64_t>(0, Params::kMaxPositionOffset); });
     offset.help = u"the row of the position table that holds position 0: 2 for RoBERTa, XLM-R, BART and OPT"_s;
     offset.label = u"position offset"_s;

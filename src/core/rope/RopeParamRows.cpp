@@ -141,7 +141,7 @@ ParamSpec numberRow(QString key, QString valueName, std::function<double &(Param
 {
     ParamSpec s;
     s.key = std::move(key);
-    s.group = ParamGroup::Rope;
+    s.group = ParamGroup::Family;
     s.kind = ParamKind::Number;
     s.valueName = std::move(valueName);
     s.value = [field](const Params &p) { return ParamValue(field(const_cast<Params &>(p))); };
@@ -202,7 +202,7 @@ ParamSpec headDimRow()
     };
     ParamSpec s;
     s.key = u"head-dim"_s;
-    s.group = ParamGroup::Rope;
+    s.group = ParamGroup::Family;
     s.kind = ParamKind::Integer;
     s.valueName = u"N"_s;
     s.help = u"head_dim: the columns of one attention head; rope-input rotates the first head_dim columns of s*E"_s;
@@ -328,7 +328,7 @@ ParamSpec partialRow()
 
 ParamSpec layoutRow()
 {
-    ParamSpec s = ParamRows::choice(u"rope-layout"_s, ParamGroup::Rope, &Params::rope, &RopeParams::layout,
+    ParamSpec s = ParamRows::choice(u"rope-layout"_s, ParamGroup::Family, &Params::rope, &RopeParams::layout,
                                     {u"half"_s, u"interleaved"_s});
     s.help = u"the columns a pair turns: half = (i, i + r/2), rotate_half (HF Llama, GPT-NeoX, Qwen, Mistral);\n"
              "      interleaved = (2i, 2i + 1) (GPT-J, Meta's reference, GLM)"_s;
@@ -345,7 +345,7 @@ ParamSpec layoutRow()
 
 ParamSpec typeRow()
 {
-    ParamSpec s = ParamRows::choice(u"rope-type"_s, ParamGroup::Rope, &Params::rope, &RopeParams::type, typeWords());
+    ParamSpec s = ParamRows::choice(u"rope-type"_s, ParamGroup::Family, &Params::rope, &RopeParams::type, typeWords());
     s.help = u"rope_type, HF's scaling of the frequencies for a longer context"_s;
     s.label = u"rope_type"_s;
     s.idle = ropeIdle;
@@ -364,7 +364,7 @@ ParamSpec factorRow()
 {
     const QList<RopeType> needs = {RopeType::Linear, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3};
     const QString range = u"a number in "_s + factorRange();
-    ParamSpec s = ParamRows::optionalNumber(u"rope-factor"_s, ParamGroup::Rope,
+    ParamSpec s = ParamRows::optionalNumber(u"rope-factor"_s, ParamGroup::Family,
                                             [](Params &p) -> std::optional<double> & { return p.rope.factor; });
     s.help = u"factor: linear, dynamic, yarn and llama3 need it, and longrope without attention-factor (HF's\n"
              "      max_position_embeddings/original_max_position_embeddings where a config has none); proportional's\n"
@@ -417,7 +417,7 @@ ParamSpec originalRow()
     };
     ParamSpec s;
     s.key = u"original-max-len"_s;
-    s.group = ParamGroup::Rope;
+    s.group = ParamGroup::Family;
     s.kind = ParamKind::OptionalInteger;
     s.valueName = u"N|unset"_s;
     s.unsetText = u"unset"_s;
@@ -540,7 +540,7 @@ ParamSpec betaRow(const QString &key, bool fast)
 ParamSpec truncateRow()
 {
     ParamSpec s = ParamRows::choiceOf(
-        u"yarn-truncate"_s, ParamGroup::Rope, [](const Params &p) { return p.rope.yarnTruncate ? 0 : 1; },
+        u"yarn-truncate"_s, ParamGroup::Family, [](const Params &p) { return p.rope.yarnTruncate ? 0 : 1; },
         [](Params &p, int i) { p.rope.yarnTruncate = i == 0; }, {u"true"_s, u"false"_s});
     s.help = u"yarn's truncate: round the ramp's edges down and up (false keeps them as computed: gpt-oss)"_s;
     s.label = u"yarn_truncate"_s;
@@ -556,7 +556,7 @@ ParamSpec truncateRow()
 
 ParamSpec mscaleRow(const QString &key, bool allDim)
 {
-    ParamSpec s = ParamRows::optionalNumber(key, ParamGroup::Rope, [allDim](Params &p) -> std::optional<double> & {
+    ParamSpec s = ParamRows::optionalNumber(key, ParamGroup::Family, [allDim](Params &p) -> std::optional<double> & {
         return allDim ? p.rope.mscaleAllDim : p.rope.mscale;
     });
     s.help = allDim ? u"yarn's mscale_all_dim (DeepSeek): the attention factor's divisor, and its square scales\n"
@@ -603,7 +603,7 @@ ParamSpec mscaleRow(const QString &key, bool allDim)
 ParamSpec attentionRow()
 {
     ParamSpec s
-        = ParamRows::optionalNumber(u"attention-factor"_s, ParamGroup::Rope,
+        = ParamRows::optionalNumber(u"attention-factor"_s, ParamGroup::Family,
                                     [](Params &p) -> std::optional<double> & { return p.rope.attentionFactor; });
     s.help = u"attention_factor: multiplies cos and sin as given (yarn, longrope); unset, the type works it out"_s;
     s.label = u"attention_factor"_s;
@@ -627,9 +627,10 @@ ParamSpec attentionRow()
 
 ParamSpec factorListRow(const QString &key, bool longList)
 {
-    ParamSpec s = ParamRows::numberList(key, ParamGroup::Rope, [longList](Params &p) -> std::vector<double> & {
-        return longList ? p.rope.longFactor : p.rope.shortFactor;
-    });
+    ParamSpec s = ParamRows::numberList(
+        key, ParamGroup::Family,
+        [longList](Params &p) -> std::vector<double> & { return longList ? p.rope.longFactor : p.rope.shortFactor; },
+        RopeParams::kMaxHeadDim / 2);
     s.help = longList ? u"longrope's long_factor: rotary_dim/2 divisors, one per pair, while max_len exceeds\n"
                         "      original_max_len"_s
                       : u"longrope's short_factor: rotary_dim/2 divisors, one per pair, while max_len is at most\n"

@@ -37,7 +37,7 @@ QList<ParamSpec> rows()
 
     ParamSpec base;
     base.key = u"base"_s;
-    base.group = ParamGroup::Sinusoidal;
+    base.group = ParamGroup::Family;
     base.kind = ParamKind::Number;
     base.valueName = u"B"_s;
     base.help = u"frequency base b of w_i = b^(-2i/d)"_s;
@@ -71,7 +71,7 @@ QList<ParamSpec> rows()
     };
     rows.append(base);
 
-    ParamSpec layout = ParamRows::choice(u"layout"_s, ParamGroup::Sinusoidal, &Params::sinusoidal,
+    ParamSpec layout = ParamRows::choice(u"layout"_s, ParamGroup::Family, &Params::sinusoidal,
                                          &SinusoidalParams::layout, {u"interleaved"_s, u"split"_s});
     layout.help = u"sin/cos columns interleaved (paper, PyTorch) or split in halves (TensorFlow)"_s;
     layout.helpShowsDefault = false;
@@ -83,7 +83,7 @@ QList<ParamSpec> rows()
     };
     rows.append(layout);
 
-    ParamSpec angles = ParamRows::choice(u"angles"_s, ParamGroup::Sinusoidal, &Params::sinusoidal,
+    ParamSpec angles = ParamRows::choice(u"angles"_s, ParamGroup::Family, &Params::sinusoidal,
                                          &SinusoidalParams::angles, {u"exact"_s, u"float32"_s});
     angles.help = u"angle p*w formed in double (exact) or rounded to float32 first, as float32 code does"_s;
     angles.helpShowsDefault = false;

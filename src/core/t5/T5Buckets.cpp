@@ -1,5 +1,7 @@
 #include "T5Buckets.h"
 
+#include "core/FamilyPanel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -73,6 +75,22 @@ Description describe(const Params &params)
         d.emptyBuckets += d.logBucketStarts[i] == d.logBucketStarts[i + 1];
     d.lastBucketStart = d.logBucketStarts.back();
     return d;
+}
+
+std::optional<QString> problem(const Params &params)
+{
+    if (!familyUnder(params, Encoding::T5).validate().isEmpty())
+        return QStringLiteral("T5's settings are not valid: see its group");
+    // What the reference function needs, whatever the rows check.
+    const T5Params &t5 = params.t5;
+    if (t5.buckets < 2 || t5.maxDistance <= maxExact(t5.buckets, !t5.causal))
+        return QStringLiteral("T5 needs at least 2 buckets and max_distance past the exact ones");
+    return std::nullopt;
+}
+
+std::int64_t ofOffset(const Params &params, std::int64_t k)
+{
+    return bucket(k, params.t5.buckets, params.t5.maxDistance, !params.t5.causal);
 }
 
 } // namespace posenc::T5Buckets

@@ -2,7 +2,10 @@
 
 #include "core/Params.h"
 
+#include <QString>
+
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 // T5's relative position buckets (docs/ARCHITECTURE.md, Encoding families), as HF transformers'
@@ -29,6 +32,12 @@ std::int64_t maxExact(std::int64_t buckets, bool bidirectional);
 std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional);
 
 // What `posenc describe` prints for T5's parameters.
+// Why T5's buckets cannot be computed from these parameters (its settings not valid, or not what
+// the reference function needs), if they cannot.
+std::optional<QString> problem(const Params &params);
+// The bucket of the offset k = j - i (key minus query) at the parameters' settings.
+std::int64_t ofOffset(const Params &params, std::int64_t k);
+
 struct Description
 {
     std::int64_t buckets = 0;

@@ -43,7 +43,7 @@ ParamSpec bucketsRow()
                            : u"an even integer in [%1, %2] (bidirectional)"_s.arg(lo).arg(hi);
     };
     ParamSpec s = ParamRows::integer(
-        u"t5-buckets"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.buckets; }, bounds);
+        u"t5-buckets"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.t5.buckets; }, bounds);
     s.help = u"relative_attention_num_buckets: the buckets of key - query; the bidirectional map halves them\n"
              "      between keys before and after the query, so it needs an even count"_s;
     s.label = u"t5_buckets"_s;
@@ -97,7 +97,7 @@ ParamSpec maxDistanceRow()
                "reference divides by ln(max_distance / max_exact))"_s.arg(p.t5.buckets / 2);
     };
     ParamSpec s = ParamRows::integer(
-        u"t5-max-distance"_s, ParamGroup::T5, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; }, bounds);
+        u"t5-max-distance"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; }, bounds);
     s.help
         = u"relative_attention_max_distance: the logarithmic buckets are scaled to reach it; the last bucket\n"
           "      starts a little before it (91 for the encoder's 32 and 128, 113 for the decoder's) and holds every\n"
@@ -137,7 +137,7 @@ ParamSpec causalRow()
 {
     ParamSpec s;
     s.key = u"t5-causal"_s;
-    s.group = ParamGroup::T5;
+    s.group = ParamGroup::Family;
     s.kind = ParamKind::Switch;
     s.valueName = u"true|false"_s;
     s.help = u"T5's decoder map (bidirectional=False): every bucket for the keys at or before the query, bucket 0\n"

@@ -33,6 +33,13 @@ double embeddingSpread(const Params &params)
     return count == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(count));
 }
 
+// Whether the parameters have the quantity (its family is chosen): its family's numbers are read
+// only then.
+bool hasQuantity(Quantity quantity, const Params &params)
+{
+    return !Quantities::spec(quantity).missing(params);
+}
+
 } // namespace
 
 double extent(Quantity quantity, const Params &params)
@@ -72,11 +79,11 @@ double extent(Quantity quantity, const Params &params)
     // cos and sin carry the attention factor; the rotation keeps a pair's norm, times that factor.
     case Quantity::RopeCos:
     case Quantity::RopeSin:
-        value = params.encoding == Encoding::Rope ? RopeFrequencies::table(params).attentionFactor : 1.0;
+        value = hasQuantity(quantity, params) ? RopeFrequencies::table(params).attentionFactor : 1.0;
         break;
     case Quantity::RopeInput:
         value = embedding
-            * (params.encoding == Encoding::Rope ? std::max(1.0, RopeFrequencies::table(params).attentionFactor) : 1.0);
+            * (hasQuantity(quantity, params) ? std::max(1.0, RopeFrequencies::table(params).attentionFactor) : 1.0);
         break;
     // A slope is below 1: m_1 = 2^(-8/H) is the largest.
     case Quantity::AlibiSlopes:
@@ -84,7 +91,7 @@ double extent(Quantity quantity, const Params &params)
         break;
     // The farthest key's finite bias: m_K (L - 1).
     case Quantity::AlibiBias:
-        value = params.encoding == Encoding::Alibi
+        value = hasQuantity(quantity, params)
             ? AlibiSlopes::of(params.alibi.heads, params.alibi.head) * static_cast<double>(params.maxLen - 1)
             : 1.0;
         break;
@@ -94,9 +101,9 @@ double extent(Quantity quantity, const Params &params)
         break;
     // The bucket of the farthest pair, signed and not capped.
     case Quantity::DebertaBucket:
-        value = params.encoding == Encoding::Deberta ? static_cast<double>(
+        value = hasQuantity(quantity, params) ? static_cast<double>(
                     DebertaBuckets::bucket(params.maxLen - 1, params.deberta.buckets, params.deberta.maxPosition))
-                                                     : 1.0;
+                                              : 1.0;
         break;
     }
     return value > 0.0 && std::isfinite(value) ? value : 1.0;

@@ -3,6 +3,7 @@
 #include "HeatmapResampler.h"
 
 #include "core/Block.h"
+#include "core/DiagonalRuns.h"
 
 #include <atomic>
 #include <cstdint>
@@ -11,17 +12,6 @@
 #include <vector>
 
 namespace posenc {
-
-// A stretch of diagonals k = j - i (key minus query) of an L x L table over which a function of
-// k alone (a bucket, a bias) keeps one value.
-struct DiagonalRun
-{
-    std::int64_t first = 0;
-    std::int64_t last = 0; // inclusive
-    double value = 0.0;
-
-    friend bool operator==(const DiagonalRun &, const DiagonalRun &) = default;
-};
 
 // The pixels of a map of an L x L table whose cells are a function of their diagonal k = j - i,
 // in closed form at any L (docs/ARCHITECTURE.md, "Exact at any size"): a pixel covers a
@@ -36,10 +26,8 @@ std::int64_t cellsUpTo(const Block &rect, std::int64_t k);
 // The cells of `rect` with j - i in [a, b].
 std::int64_t cellsBetween(const Block &rect, std::int64_t a, std::int64_t b);
 
-// The runs of `f` over the diagonals [first, last], in order. `f` must be monotone (either way)
-// on k < 0 and on k > 0, as a bucket of the distance is on each side of the query: each run is
-// found by galloping and bisection, O(runs log L) calls of `f`.
-std::vector<DiagonalRun> runs(std::int64_t first, std::int64_t last, const std::function<double(std::int64_t)> &f);
+// The runs of a function of the diagonal (core/DiagonalRuns.h).
+using DiagonalRuns::runs;
 
 // The grid of `block` at `rows` x `cols` pixels (at most its rows and columns): each pixel the
 // exact mean of the runs' values over its cells, which every run in the block's diagonals covers

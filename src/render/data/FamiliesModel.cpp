@@ -1,18 +1,6 @@
 #include "FamiliesModel.h"
 
-#include "alibi/AlibiAttentionModel.h"
-#include "buckets/BucketsModel.h"
-#include "rope/RopeText.h"
-
-#include "core/alibi/AlibiSlopes.h"
-#include "core/deberta/DebertaBuckets.h"
-#include "core/rope/RopeFrequencies.h"
-#include "core/sinusoidal/Frequencies.h"
-#include "core/t5/T5Buckets.h"
-
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -20,31 +8,60 @@ namespace posenc {
 
 namespace {
 
-// The settings of `family` drawn from `params`: the same parameters under that encoding.
-Params familyUnder(const Params &params, Encoding family)
+// The panels' summaries of the families figure's --help line: "RoPE's score", and neighbours with
+// the same noun as one, "T5's and DeBERTa's bucket".
+QString panelsSummary()
 {
-    Params p = params;
-    p.encoding = family;
-    return p;
-}
-
-// A line through the points of `offsets` where `f` is linear between them.
-FamilyCurve familyLine(const QList<double> &offsets, const std::function<double(double)> &f)
-{
-    FamilyCurve curve;
-    for (const double k : offsets) {
-        curve.offset.append(k);
-        curve.lo.append(f(k));
+    QStringList parts;
+    QString owners, noun;
+    for (const FamilySpec *family : FamiliesModel::panelFamilies()) {
+        const FamilyPanel &panel = *family->panel;
+        if (!owners.isEmpty() && panel.summaryNoun == noun) {
+            owners += u" and "_s + panel.summaryOwner;
+            continue;
+        }
+        if (!owners.isEmpty())
+            parts.append(owners + u' ' + noun);
+        owners = panel.summaryOwner;
+        noun = panel.summaryNoun;
     }
-    curve.hi = curve.lo;
-    return curve;
+    if (!owners.isEmpty())
+        parts.append(owners + u' ' + noun);
+    return parts.join(u", "_s);
 }
 
 } // namespace
 
+const FamilyPanelData *FamiliesData::panel(Encoding family) const
+{
+    for (const FamilyPanelData &p : panels) {
+        if (p.family == family)
+            return &p;
+    }
+    return nullptr;
+}
+
+QList<const FamilySpec *> FamiliesModel::panelFamilies()
+{
+    QList<const FamilySpec *> list;
+    for (const FamilySpec &family : Families::all()) {
+        if (family.panel)
+            list.append(&family);
+    }
+    return list;
+}
+
+QString FamiliesModel::panelCount()
+{
+    static const QStringList words = {u"no"_s,    u"one"_s,   u"two"_s,  u"three"_s, u"four"_s,   u"five"_s,  u"six"_s,
+                                      u"seven"_s, u"eight"_s, u"nine"_s, u"ten"_s,   u"eleven"_s, u"twelve"_s};
+    const qsizetype n = panelFamilies().size();
+    return n < words.size() ? words[n] : QString::number(n);
+}
+
 std::int64_t FamiliesModel::defaultQuery(const Params &params)
 {
-    return (params.maxLen - 1) / 2;
+    return familiesDefaultQuery(params);
 }
 
 std::int64_t FamiliesModel::query(const Params &params, const FigureState &state)
@@ -62,90 +79,14 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
     data.maxLen = params.maxLen;
     data.chosen = params.encoding;
     const OffsetPixels offsets = OffsetPixels::of(query, params.maxLen, lower, upper, pixels);
-
-    // The sinusoid: PE[q] · PE[q + k] = sum over whole pairs of cos(k w_i), and for odd k columns
-    // the lone sine's sin(q w) sin((q + k) w).
-    const Params sinusoidal = familyUnder(params, Encoding::Sinusoidal);
-    data.peColumns = sinusoidal.peColumns();
-    data.base = params.sinusoidal.base;
-    const FrequencySchedule schedule = Frequencies::schedule(data.peColumns, data.base);
-    std::vector<double> whole = schedule.w;
-    std::function<double(std::int64_t)> lone;
-    if (data.peColumns % 2 == 1) {
-        const double w = whole.back();
-        whole.pop_back();
-        lone = [w, query](std::int64_t k) {
-            return std::sin(static_cast<double>(query) * w) * std::sin(static_cast<double>(query + k) * w);
-        };
-    }
-    std::int64_t sampled = 0;
-    auto sinusoid = FamiliesCurves::cosineSum(offsets, whole, 1.0, 0.0, lone, budget, &sampled, cancel);
-    if (!sinusoid)
-        return std::nullopt;
-    data.sinusoid = std::move(*sinusoid);
-    data.sampled = sampled;
-
-    // RoPE: (2 sum_i cos(k theta_i) + the unrotated columns) / head_dim, as rope-score's first column.
-    const Params rotary = familyUnder(params, Encoding::Rope);
-    if (!rotary.validate().isEmpty()) {
-        data.ropeProblem = u"RoPE's settings are not valid: see its group"_s;
-    } else {
-        data.ropeScaling = RopeText::scalingText(rotary);
-        data.ropeModel = RopeText::modelText(rotary);
-        const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
-        const auto headDim = static_cast<double>(rotary.rope.headDim);
-        const double unrotated = headDim - 2.0 * static_cast<double>(theta.size());
-        auto rope = FamiliesCurves::cosineSum(offsets, theta, 2.0 / headDim, unrotated / headDim, {}, budget, &sampled,
-                                              cancel);
-        if (!rope)
+    for (const FamilySpec *family : panelFamilies()) {
+        auto panel = family->panel->compute(params, query, offsets, budget, cancel);
+        if (!panel)
             return std::nullopt;
-        data.rope = std::move(*rope);
-        data.sampled = std::max(data.sampled, sampled);
+        panel->family = family->encoding;
+        data.sampled = std::max(data.sampled, panel->sampled);
+        data.panels.append(std::move(*panel));
     }
-
-    // ALiBi: a line per head, exact through the offsets in view, 0 and (causal) no key after q.
-    data.heads = params.alibi.heads;
-    data.head = params.alibi.head;
-    data.mask = params.alibi.mask;
-    if (offsets.count() > 0) {
-        const std::int64_t shownLast
-            = data.mask == AlibiMask::Causal ? std::min<std::int64_t>(offsets.last, 0) : offsets.last;
-        QList<double> points;
-        if (offsets.first <= shownLast) {
-            points.append(static_cast<double>(offsets.first));
-            if (offsets.first < 0 && shownLast > 0)
-                points.append(0.0);
-            if (shownLast != offsets.first)
-                points.append(static_cast<double>(shownLast));
-        }
-        const std::vector<double> slopes = AlibiSlopes::all(data.heads);
-        for (const std::int64_t k : AlibiAttentionModel::drawnHeads(data.heads, data.head)) {
-            const double m = slopes[static_cast<std::size_t>(k - 1)];
-            data.alibiHeads.append(k);
-            data.alibiSlopes.append(m);
-            data.alibi.append(familyLine(points, [m, query, &data](double offset) {
-                const auto key = query + static_cast<std::int64_t>(offset);
-                return AlibiSlopes::bias(m, query, key, data.mask);
-            }));
-        }
-    }
-
-    // T5 and DeBERTa: their buckets, exact steps.
-    data.t5Buckets = params.t5.buckets;
-    data.t5MaxDistance = params.t5.maxDistance;
-    data.t5Causal = params.t5.causal;
-    data.t5Problem = BucketsModel::problem(params, Encoding::T5);
-    if (!data.t5Problem)
-        data.t5 = FamiliesCurves::steps(offsets, [&params](std::int64_t k) {
-            return static_cast<double>(BucketsModel::mapBucket(params, Encoding::T5, k));
-        });
-    data.debertaBuckets = params.deberta.buckets;
-    data.debertaMaxPosition = params.deberta.maxPosition;
-    data.debertaProblem = BucketsModel::problem(params, Encoding::Deberta);
-    if (!data.debertaProblem)
-        data.deberta = FamiliesCurves::steps(offsets, [&params](std::int64_t k) {
-            return static_cast<double>(BucketsModel::mapBucket(params, Encoding::Deberta, k));
-        });
     return data;
 }
 
@@ -156,13 +97,14 @@ QString FamiliesModel::name() const
 
 QString FamiliesModel::title() const
 {
-    return u"One query, five families"_s;
+    return u"One query, %1 families"_s.arg(panelCount());
 }
 
 QString FamiliesModel::summary() const
 {
     return u"for one query (--query) and the current settings, each family's positional term against the key's "
-           "offset: the sinusoid's PE.PE, RoPE's score, ALiBi's bias per head, T5's and DeBERTa's bucket"_s;
+           "offset: "_s
+        + panelsSummary();
 }
 
 QList<FigureOption> FamiliesModel::options() const
@@ -185,19 +127,24 @@ QString FamiliesModel::defaultText(const QString &key, const Params &params) con
 
 QList<Quantity> FamiliesModel::inputs(const FigureState &) const
 {
-    // Every family's settings: the PE's, RoPE's score, ALiBi's slopes and head, T5's and DeBERTa's.
-    return {Quantity::Pe,        Quantity::RopeScore, Quantity::AlibiSlopes,
-            Quantity::AlibiBias, Quantity::T5Bucket,  Quantity::DebertaBucket};
+    // Every family's settings: the quantities each panel reads.
+    QList<Quantity> list;
+    for (const FamilySpec *family : panelFamilies())
+        list += family->panel->inputs;
+    return list;
 }
 
 bool FamiliesModel::hasPreview(const FigureRequest &request) const
 {
-    // The offsets in view times the sinusoid's frequencies, the larger of the two sums.
+    // The offsets in view times the frequencies of the largest of the sums.
     const PanelExtent panel = request.panels.value(0);
     const auto offsets = static_cast<std::int64_t>(std::max(0.0, panel.x.upper - panel.x.lower));
-    Params sinusoidal = request.engine->params();
-    sinusoidal.encoding = Encoding::Sinusoidal;
-    return offsets * std::max<std::int64_t>(sinusoidal.peColumns() / 2, 1) > FamiliesCurves::kPreviewEvaluations;
+    std::int64_t perOffset = 0;
+    for (const FamilySpec *family : panelFamilies()) {
+        if (family->panel->evaluationsPerOffset)
+            perOffset = std::max(perOffset, family->panel->evaluationsPerOffset(request.engine->params()));
+    }
+    return offsets * perOffset > FamilyCurves::kPreviewEvaluations;
 }
 
 QList<ParamError> FamiliesModel::checkOptions(const Params &params, const FigureState &state) const
@@ -219,7 +166,7 @@ FigureResult FamiliesModel::computeData(const FigureRequest &request, const std:
     const Params &params = request.engine->params();
     const PanelExtent panel = request.panels.value(0);
     const std::int64_t budget
-        = request.detail == Detail::Preview ? FamiliesCurves::kPreviewEvaluations : FamiliesCurves::kMaxEvaluations;
+        = request.detail == Detail::Preview ? FamilyCurves::kPreviewEvaluations : FamilyCurves::kMaxEvaluations;
     auto data = compute(params, query(params, request.state), panel.x.lower, panel.x.upper, panel.pixels().width(),
                         &cancel, budget);
     if (data)

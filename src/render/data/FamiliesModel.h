@@ -1,7 +1,8 @@
 #pragma once
 
-#include "FamiliesCurves.h"
 #include "FigureModel.h"
+
+#include "core/FamilySpec.h"
 
 #include <QList>
 #include <QString>
@@ -11,40 +12,26 @@
 namespace posenc {
 
 // The families figure's data: for one query and the current settings of every family, how the
-// positional term of a key varies with its offset k = j - q, on one offset axis.
+// positional term of a key varies with its offset k = j - q, on one offset axis: the panel of each
+// family that has one (FamilySpec::panel), in the order of FamilyList.h.
 struct FamiliesData : FigureData
 {
     std::int64_t query = 0;
     std::int64_t maxLen = 0;
-    Encoding chosen = Encoding::Sinusoidal; // the parameters' encoding, whose panel is marked
+    Encoding chosen = {}; // the parameters' encoding, whose panel is marked
     std::int64_t sampled = 0; // offsets taken a pixel where the oscillating sums were sampled; 0: all
     bool preview = false; // a quick sample before the full detail
-    // Sinusoidal: PE[q] · PE[q + k] over the table's k columns (exact angles).
-    FamilyCurve sinusoid;
-    std::int64_t peColumns = 0;
-    double base = 10000.0;
-    // RoPE: <q, R(k) q> / |q|^2 for q all ones over head_dim (the rope-score table's first column).
-    FamilyCurve rope;
-    QString ropeScaling, ropeModel;
-    std::optional<QString> ropeProblem;
-    // ALiBi: each drawn head's bias -m|k| (causal: -m(-k) for k <= 0, keys after the query masked).
-    QList<FamilyCurve> alibi;
-    QList<std::int64_t> alibiHeads; // the heads drawn, as AlibiAttentionModel::drawnHeads
-    QList<double> alibiSlopes;
-    std::int64_t heads = 0, head = 1;
-    AlibiMask mask = AlibiMask::Causal;
-    // T5: the bucket of k (key minus query); DeBERTa: the bucket of q - j = -k.
-    FamilyCurve t5, deberta;
-    std::int64_t t5Buckets = 0, t5MaxDistance = 0, debertaBuckets = 0, debertaMaxPosition = 0;
-    bool t5Causal = false;
-    std::optional<QString> t5Problem, debertaProblem;
+    QList<FamilyPanelData> panels;
+
+    // The panel of `family`, or nullptr where it has none.
+    const FamilyPanelData *panel(Encoding family) const;
 };
 
 // "One query, five families": for one query position (--query) and the current settings, the
 // positional term each family gives a key against its offset k = j - q, stacked panels over one
-// offset axis: the sinusoid's PE·PE, RoPE's score of an aligned query and key, ALiBi's bias per
-// head, T5's and DeBERTa's bucket index (a learned bias per bucket has no fixed values: the
-// bucket stands for it). Applies to every family; the chosen one's panel is marked. Its view:
+// offset axis, one per family that has a panel (today the sinusoid's PE·PE, RoPE's score of an
+// aligned query and key, ALiBi's bias per head, T5's and DeBERTa's bucket index, which stands for
+// a learned bias per bucket). Applies to every family; the chosen one's panel is marked. Its view:
 // "offsets".
 class FamiliesModel final : public FigureModel
 {
@@ -56,10 +43,14 @@ public:
     static std::int64_t query(const Params &params, const FigureState &state);
     static std::int64_t defaultQuery(const Params &params);
     // The data over offsets [lower, upper] of an axis `pixels` wide, the oscillating sums within
-    // `budget` evaluations (FamiliesCurves); nothing when cancelled.
+    // `budget` evaluations (FamilyCurves); nothing when cancelled.
     static std::optional<FamiliesData> compute(const Params &params, std::int64_t query, double lower, double upper,
                                                int pixels, const std::atomic<bool> *cancel,
-                                               std::int64_t budget = FamiliesCurves::kMaxEvaluations);
+                                               std::int64_t budget = FamilyCurves::kMaxEvaluations);
+    // The families that have a panel, in the list's order: the figure's panels.
+    static QList<const FamilySpec *> panelFamilies();
+    // "five": the panels' count in words, for the title.
+    static QString panelCount();
 
     QString name() const override;
     QString title() const override;

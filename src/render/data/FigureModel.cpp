@@ -1,5 +1,7 @@
 #include "FigureModel.h"
 
+#include "core/FamilySpec.h"
+
 #include "core/MemoryBudget.h"
 #include "core/ParamText.h"
 #include "core/TableAllocation.h"
@@ -76,8 +78,10 @@ QList<ParamError> FigureModel::check(const Params &params, const FigureState &st
 
 QList<Encoding> FigureModel::families() const
 {
-    return {Encoding::Sinusoidal, Encoding::Learned, Encoding::None,   Encoding::Rope,
-            Encoding::Alibi,      Encoding::T5,      Encoding::Deberta};
+    QList<Encoding> all;
+    for (const FamilySpec &family : Families::all())
+        all.append(family.encoding);
+    return all;
 }
 
 QList<ParamError> FigureModel::checkOptions(const Params &, const FigureState &) const

@@ -227,7 +227,7 @@ QString parametersText(Quantity quantity, const Params &params)
 
 QString formatCount(std::int64_t n)
 {
-    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+    return NumberText::count(n);
 }
 
 QString countText(std::int64_t n, const QString &one, const QString &many)

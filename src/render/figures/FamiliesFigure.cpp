@@ -1,19 +1,16 @@
 #include "FamiliesFigure.h"
 
+#include "render/Colormaps.h"
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
-#include "render/figures/alibi/AlibiPlot.h"
 #include "render/figures/rope/RopePlot.h"
 
-#include "core/alibi/AlibiSlopes.h"
-#include "core/sinusoidal/Frequencies.h"
+#include "core/NumberText.h"
 #include "render/data/FigureText.h"
-#include "render/data/alibi/AlibiText.h"
-#include "render/data/buckets/BucketsModel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,10 +21,6 @@ namespace posenc {
 
 namespace {
 
-const QColor kFamiliesSinusoid(213, 94, 0);
-const QColor kFamiliesRope(0, 114, 178);
-const QColor kFamiliesT5(0, 158, 115);
-const QColor kFamiliesDeberta(204, 121, 167);
 const QColor kFamiliesChosenTint(255, 243, 205);
 const QColor kFamiliesMaskedShade(150, 150, 150, 90);
 
@@ -44,29 +37,22 @@ QCPRange familiesPadded(const QList<double> &lo, const QList<double> &hi, double
     return {a - pad, b + pad};
 }
 
+QColor familiesColour(std::uint32_t rgb)
+{
+    return QColor::fromRgb(static_cast<QRgb>(rgb));
+}
+
+// The notes over the panels take a line each: a figure shows them from this many lines of text up.
+int familiesNotesFrom(qsizetype panels)
+{
+    return 26 + 2 * static_cast<int>(panels);
+}
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeFamiliesFigure()
 {
     return std::make_unique<FigureDescriptorOf<FamiliesModel, FamiliesFigure>>();
-}
-
-FamiliesFigure::Band FamiliesFigure::band(QCPAxisRect *rect, const QColor &color)
-{
-    Band b;
-    b.lo = RopePlot::line(rect, color, 1.3);
-    b.hi = RopePlot::line(rect, color, 1.3);
-    QColor fill = color;
-    fill.setAlpha(90);
-    b.hi->setBrush(fill);
-    b.hi->setChannelFillGraph(b.lo);
-    return b;
-}
-
-void FamiliesFigure::setBand(const Band &band, const FamilyCurve &curve)
-{
-    band.lo->setData(curve.offset, curve.lo, true);
-    band.hi->setData(curve.offset, curve.hi, true);
 }
 
 FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
@@ -76,22 +62,22 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     plot->plotLayout()->addElement(1, 0, stack);
     stack->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
-    const QStringList labels = {u"PE·PE"_s, u"RoPE score"_s, u"ALiBi bias"_s, u"T5 bucket"_s, u"DeBERTa bucket"_s};
+    const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
     QList<double> stretch;
-    for (int n = 0; n < PanelCount; ++n) {
+    for (qsizetype n = 0; n < families.size(); ++n) {
         auto *rect = new QCPAxisRect(plot);
-        stack->addElement(n, 0, rect);
-        // Five panels share the height: each may be as low as an export allows (QCustomPlot's
-        // own least, 50, would overflow a view of the dashboard).
+        stack->addElement(static_cast<int>(n), 0, rect);
+        // The panels share the height: each may be as low as an export allows (QCustomPlot's own
+        // least, 50, would overflow a view of the dashboard).
         rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
         PlotStyle::styleAxisRect(rect);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
-        rect->axis(QCPAxis::atLeft)->setLabel(labels[n]);
+        rect->axis(QCPAxis::atLeft)->setLabel(families[n]->panel->label);
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
         IndexTicker::install(rect->axis(QCPAxis::atBottom));
-        if (n + 1 < PanelCount)
+        if (n + 1 < families.size())
             rect->axis(QCPAxis::atBottom)->setTickLabels(false);
         // The note over the panel is its top axis's label: an axis without ticks or line.
         QCPAxis *top = rect->axis(QCPAxis::atTop);
@@ -103,180 +89,195 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         QFont font = top->labelFont();
         font.setPointSizeF(8.5);
         top->setLabelFont(font);
-        m_rects.append(rect);
+        Panel panel;
+        panel.family = families[n];
+        panel.rect = rect;
+        m_panels.append(panel);
         stretch << 1.0;
     }
     stack->setRowStretchFactors(stretch);
-    m_rects.back()->axis(QCPAxis::atBottom)->setLabel(u"offset k = j − q of the key from the query"_s);
+    m_panels.back().rect->axis(QCPAxis::atBottom)->setLabel(u"offset k = j − q of the key from the query"_s);
     // One offset axis: zooming a panel zooms them all.
-    for (QCPAxisRect *a : m_rects)
-        for (QCPAxisRect *b : m_rects)
-            if (a != b)
-                QObject::connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-                                 b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    for (const Panel &a : std::as_const(m_panels))
+        for (const Panel &b : std::as_const(m_panels))
+            if (a.rect != b.rect)
+                QObject::connect(a.rect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+                                 b.rect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
     auto *below = new QCPLayoutGrid;
     plot->plotLayout()->addElement(3, 0, below);
     plot->plotLayout()->setRowStretchFactor(3, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
 
-    m_masked = RopePlot::shade(m_rects[Alibi], kFamiliesMaskedShade);
-    for (QCPAxisRect *rect : m_rects)
-        m_zeros.append(RopePlot::line(rect, QColor(90, 90, 90), 1.0, Qt::DotLine));
-    m_sinusoid = band(m_rects[Sinusoid], kFamiliesSinusoid);
-    m_rope = band(m_rects[Rope], kFamiliesRope);
-    m_t5 = RopePlot::line(m_rects[T5], kFamiliesT5, 1.8);
-    m_t5->setLineStyle(QCPGraph::lsStepLeft);
-    m_deberta = RopePlot::line(m_rects[Deberta], kFamiliesDeberta, 1.8);
-    m_deberta->setLineStyle(QCPGraph::lsStepLeft);
+    for (Panel &panel : m_panels)
+        panel.masked = RopePlot::shade(panel.rect, kFamiliesMaskedShade);
+    for (Panel &panel : m_panels)
+        panel.zero = RopePlot::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
+    for (Panel &panel : m_panels) {
+        const FamilyPanel &spec = *panel.family->panel;
+        const QColor colour = familiesColour(spec.colour);
+        if (spec.style == FamilyPanelStyle::Band) {
+            panel.lo = RopePlot::line(panel.rect, colour, 1.3);
+            panel.hi = RopePlot::line(panel.rect, colour, 1.3);
+            QColor fill = colour;
+            fill.setAlpha(90);
+            panel.hi->setBrush(fill);
+            panel.hi->setChannelFillGraph(panel.lo);
+        } else if (spec.style == FamilyPanelStyle::Steps) {
+            panel.lo = RopePlot::line(panel.rect, colour, 1.8);
+            panel.lo->setLineStyle(QCPGraph::lsStepLeft);
+        }
+    }
 }
 
 QList<ViewAxis> FamiliesFigure::viewAxes() const
 {
-    return {{QString::fromUtf16(FamiliesModel::kOffsetsAxis), m_rects[Sinusoid]->axis(QCPAxis::atBottom)}};
+    return {{QString::fromUtf16(FamiliesModel::kOffsetsAxis), m_panels.front().rect->axis(QCPAxis::atBottom)}};
 }
 
 void FamiliesFigure::showDefaultView(const Params &params, const FigureState &state)
 {
     const std::int64_t query = FamiliesModel::query(params, state);
-    m_rects[Sinusoid]
-        ->axis(QCPAxis::atBottom)
+    m_panels.front()
+        .rect->axis(QCPAxis::atBottom)
         ->setRange(-static_cast<double>(query) - 0.5, static_cast<double>(params.maxLen - 1 - query) + 0.5);
 }
 
 QList<PanelExtent> FamiliesFigure::panels(double pixelRatio) const
 {
     QList<PanelExtent> list;
-    for (const QCPAxisRect *rect : m_rects) {
-        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
-        const QCPRange y = rect->axis(QCPAxis::atLeft)->range();
-        list.append({rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}});
+    for (const Panel &panel : m_panels) {
+        const QCPRange x = panel.rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
+        list.append({panel.rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}});
     }
     return list;
+}
+
+void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCPRange &view, bool terse)
+{
+    QList<double> lo = d.curve.lo, hi = d.curve.hi;
+    if (panel.lo)
+        panel.lo->setData(d.curve.offset, d.curve.lo, true);
+    if (panel.hi)
+        panel.hi->setData(d.curve.offset, d.curve.hi, true);
+    for (QCPGraph *graph : {panel.lo, panel.hi})
+        if (graph)
+            graph->setVisible(!d.problem);
+    // Lines: a line per curve, made as the lines drawn change, in its shade's colour.
+    while (panel.lines.size() < d.lines.size())
+        panel.lines.append(RopePlot::line(panel.rect, Qt::black, 1.3));
+    for (qsizetype n = 0; n < panel.lines.size(); ++n) {
+        QCPGraph *graph = panel.lines[n];
+        graph->setVisible(n < d.lines.size());
+        if (n >= d.lines.size())
+            continue;
+        const FamilyPanelLine &line = d.lines[n];
+        graph->setPen(QPen(Colormaps::colorAt(Colormap::Viridis, line.shade), line.emphasised ? 2.6 : 1.3));
+        graph->setData(line.curve.offset, line.curve.lo, true);
+        lo += line.curve.lo;
+        hi += line.curve.hi;
+        const QString name = terse ? line.terseName : line.name;
+        if (!name.isEmpty()) {
+            graph->setName(name);
+            MeasuredText::addToLegend(graph, m_legend);
+        }
+    }
+    panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
+    const bool masked = d.maskedAfterQuery && view.upper > 0.0;
+    RopePlot::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
+    if (masked)
+        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
+    const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
+    RopePlot::vertical(panel.zero, 0.0, y.lower, y.upper);
+    QCPAxis *top = panel.rect->axis(QCPAxis::atTop);
+    top->setLabel(terse ? QString() : d.note);
+    QFont font = top->labelFont();
+    font.setBold(d.family == m_data->chosen);
+    top->setLabelFont(font);
+    panel.rect->setBackground(d.family == m_data->chosen ? QBrush(kFamiliesChosenTint) : QBrush(Qt::NoBrush));
+}
+
+// Without the notes, the chosen family is named in its axis label; a label FigureFit broke into
+// lines is left as it is while the texts do not change.
+void FamiliesFigure::setLabels(bool terse, Encoding chosen)
+{
+    if (terse == m_terse && m_chosen == chosen)
+        return;
+    m_terse = terse;
+    m_chosen = chosen;
+    for (const Panel &panel : std::as_const(m_panels)) {
+        QCPAxis *axis = panel.rect->axis(QCPAxis::atLeft);
+        QFont font = axis->labelFont();
+        font.setBold(terse && panel.family->encoding == chosen);
+        axis->setLabelFont(font);
+        axis->setLabel(terse ? panel.family->panel->terseLabel : panel.family->panel->label);
+    }
+}
+
+QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, bool terse) const
+{
+    QStringList buckets, bands;
+    for (const Panel &panel : m_panels) {
+        if (panel.family->panel->bucketStandsIn)
+            buckets.append(panel.family->panel->name);
+        if (panel.family->panel->style == FamilyPanelStyle::Band)
+            bands.append(panel.family->panel->terseLabel);
+    }
+    QStringList caption;
+    if (!buckets.isEmpty()) {
+        const bool many = buckets.size() > 1;
+        caption.append(
+            terse ? u"%1: a learned bias per bucket has no fixed values; the bucket index stands for it"_s.arg(
+                buckets.join(u", "_s))
+                  : u"%1 %2 a bias per bucket, which has no fixed values: the bucket index stands for it"_s.arg(
+                      many ? buckets.mid(0, buckets.size() - 1).join(u", "_s) + u" and "_s + buckets.back()
+                           : buckets.front(),
+                      many ? u"learn"_s : u"learns"_s));
+    }
+    const QString sums = bands.join(u" and "_s);
+    if (d.preview)
+        caption.append(u"preview: %1 at %2 offsets a pixel"_s.arg(sums).arg(d.sampled));
+    else if (d.sampled > 0)
+        caption.append(
+            u"%1: %2 offsets sampled a pixel, each band their least to their most"_s.arg(sums).arg(d.sampled));
+    else if (!terse && !bands.isEmpty() && !d.panels.isEmpty() && d.panels.front().curve.offset.size() > 0
+             && d.panels.front().curve.offset.size() < view.upper - view.lower - 1.0)
+        caption.append(u"%1: a band, the least to the most of a pixel's offsets"_s.arg(sums));
+    return caption.join(u"\n"_s);
 }
 
 void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
     m_data = std::static_pointer_cast<const FamiliesData>(data);
     const FamiliesData &d = *m_data;
-    const QCPRange view = m_rects[Sinusoid]->axis(QCPAxis::atBottom)->range();
+    const QCPRange view = m_panels.front().rect->axis(QCPAxis::atBottom)->range();
     // On a slide or a view of the dashboard the panels keep their room: no notes over them, short
-    // legends. The five notes take five lines: a figure shows them from 36 lines of text up.
-    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 36;
+    // legends. The notes take a line each: a figure shows them from enough lines of text up.
+    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < familiesNotesFrom(m_panels.size());
     m_legend->clearItems();
-
-    setBand(m_sinusoid, d.sinusoid);
-    m_rects[Sinusoid]->axis(QCPAxis::atLeft)->setRange(familiesPadded(d.sinusoid.lo, d.sinusoid.hi, 0.0, 0.0));
-    setBand(m_rope, d.rope);
-    m_rope.lo->setVisible(!d.ropeProblem);
-    m_rope.hi->setVisible(!d.ropeProblem);
-    m_rects[Rope]->axis(QCPAxis::atLeft)->setRange(familiesPadded(d.rope.lo, d.rope.hi, 0.0, 1.0));
-
-    // ALiBi: a line per head, made as the heads drawn change.
-    while (m_heads.size() < d.alibi.size())
-        m_heads.append(RopePlot::line(m_rects[Alibi], Qt::black, 1.3));
-    double lowest = 0.0;
-    const double steepest
-        = d.alibiSlopes.isEmpty() ? 1.0 : *std::max_element(d.alibiSlopes.cbegin(), d.alibiSlopes.cend());
-    const double gentlest
-        = d.alibiSlopes.isEmpty() ? 1.0 : *std::min_element(d.alibiSlopes.cbegin(), d.alibiSlopes.cend());
-    for (qsizetype n = 0; n < m_heads.size(); ++n) {
-        const bool shown = n < d.alibi.size();
-        m_heads[n]->setVisible(shown);
-        if (!shown)
-            continue;
-        const std::int64_t head = d.alibiHeads[n];
-        m_heads[n]->setPen(AlibiPlot::headPen(d.alibiSlopes[n], steepest, gentlest, head == d.head));
-        m_heads[n]->setData(d.alibi[n].offset, d.alibi[n].lo, true);
-        for (const double v : d.alibi[n].lo)
-            lowest = std::min(lowest, v);
-        // The steepest, the gentlest and head K: the colours run between the first two.
-        const bool named = d.alibiSlopes[n] == steepest || d.alibiSlopes[n] == gentlest || head == d.head;
-        if (named && d.alibi.size() > 1) {
-            m_heads[n]->setName(
-                terse ? u"ALiBi head %1"_s.arg(head)
-                      : u"ALiBi head %1 (m = %2)"_s.arg(head).arg(NumberText::compact(d.alibiSlopes[n], 3)));
-            MeasuredText::addToLegend(m_heads[n], m_legend);
-        }
-    }
-    m_rects[Alibi]->axis(QCPAxis::atLeft)->setRange(lowest * 1.08 - 1e-9, -0.08 * lowest + 1e-9);
-    const bool masked = d.mask == AlibiMask::Causal && view.upper > 0.0;
-    RopePlot::placeShade(m_masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
-    if (masked)
-        SwatchLegend::add(m_legend,
-                          {kFamiliesMaskedShade, terse ? u"ALiBi: masked"_s : u"ALiBi causal: keys after q masked"_s});
-
-    m_t5->setData(d.t5.offset, d.t5.lo, true);
-    m_t5->setVisible(!d.t5Problem);
-    const double t5Top = static_cast<double>(std::max<std::int64_t>(d.t5Buckets - 1, 1));
-    m_rects[T5]->axis(QCPAxis::atLeft)->setRange(-0.08 * t5Top, 1.08 * t5Top);
-    m_deberta->setData(d.deberta.offset, d.deberta.lo, true);
-    m_deberta->setVisible(!d.debertaProblem);
-    m_rects[Deberta]->axis(QCPAxis::atLeft)->setRange(familiesPadded(d.deberta.lo, d.deberta.hi, -1.0, 1.0));
-
-    for (int n = 0; n < PanelCount; ++n) {
-        const QCPRange y = m_rects[n]->axis(QCPAxis::atLeft)->range();
-        RopePlot::vertical(m_zeros[n], 0.0, y.lower, y.upper);
-    }
-
-    // What each panel shows, and the chosen family's tinted.
-    const QString sinusoidNote = u"sinusoid: PE[q]·PE[q+k] = Σᵢ cos(k·wᵢ), d = %1, b = %2"_s.arg(d.peColumns)
-                                     .arg(NumberText::compact(d.base, 6));
-    const QString ropeNote = d.ropeProblem
-        ? u"RoPE: %1"_s.arg(*d.ropeProblem)
-        : u"RoPE: ⟨q, R(k)q⟩/‖q‖², q all ones  ·  %1, %2"_s.arg(d.ropeScaling, d.ropeModel);
-    const QString alibiNote = u"ALiBi: −m·|k| for each of %1 heads, %2"_s.arg(d.heads).arg(AlibiText::maskText(d.mask));
-    const QString t5Note = d.t5Problem ? u"T5: %1"_s.arg(*d.t5Problem)
-                                       : u"T5: bucket of k, %1 buckets, max_distance %2, %3"_s.arg(d.t5Buckets)
-                                             .arg(FigureText::formatCount(d.t5MaxDistance))
-                                             .arg(d.t5Causal ? u"causal"_s : u"bidirectional"_s);
-    const QString debertaNote = d.debertaProblem
-        ? u"DeBERTa: %1"_s.arg(*d.debertaProblem)
-        : u"DeBERTa: bucket of q − j = −k, %1 buckets, max_position %2"_s.arg(d.debertaBuckets)
-              .arg(FigureText::formatCount(d.debertaMaxPosition));
-    const QStringList notes = {sinusoidNote, ropeNote, alibiNote, t5Note, debertaNote};
-    const QList<Encoding> families
-        = {Encoding::Sinusoidal, Encoding::Rope, Encoding::Alibi, Encoding::T5, Encoding::Deberta};
-    for (int n = 0; n < PanelCount; ++n) {
-        QCPAxis *top = m_rects[n]->axis(QCPAxis::atTop);
-        top->setLabel(terse ? QString() : notes[n]);
-        QFont font = top->labelFont();
-        font.setBold(families[n] == d.chosen);
-        top->setLabelFont(font);
-        m_rects[n]->setBackground(families[n] == d.chosen ? QBrush(kFamiliesChosenTint) : QBrush(Qt::NoBrush));
+    for (Panel &panel : m_panels) {
+        if (const FamilyPanelData *panelData = d.panel(panel.family->encoding))
+            fillPanel(panel, *panelData, view, terse);
     }
     m_legend->setWrap(4);
-    // Without the notes, the chosen family is named in its axis label; a label FigureFit broke
-    // into lines is left as it is while the texts do not change.
-    if (terse != m_terse || d.chosen != m_chosen) {
-        m_terse = terse;
-        m_chosen = d.chosen;
-        const QStringList labels = terse
-            ? QStringList {u"PE·PE"_s, u"RoPE"_s, u"ALiBi"_s, u"T5"_s, u"DeBERTa"_s}
-            : QStringList {u"PE·PE"_s, u"RoPE score"_s, u"ALiBi bias"_s, u"T5 bucket"_s, u"DeBERTa bucket"_s};
-        for (int n = 0; n < PanelCount; ++n) {
-            QCPAxis *axis = m_rects[n]->axis(QCPAxis::atLeft);
-            QFont font = axis->labelFont();
-            font.setBold(terse && families[n] == d.chosen);
-            axis->setLabelFont(font);
-            axis->setLabel(labels[n]);
-        }
+    setLabels(terse, d.chosen);
+    PlotStyle::setCollapsibleText(m_caption, caption(d, view, terse));
+    // What the families do: "Absolute, rotary, bias", from the kinds of those with a panel.
+    QStringList kinds;
+    for (const Panel &panel : std::as_const(m_panels)) {
+        const QString kind = panel.family->kind == FamilyKind::Term ? u"absolute"_s
+            : panel.family->kind == FamilyKind::Rotation            ? u"rotary"_s
+                                                                    : u"bias"_s;
+        if (!kinds.contains(kind))
+            kinds.append(kind);
     }
-
-    QStringList caption;
-    caption.append(terse
-                       ? u"T5, DeBERTa: a learned bias per bucket has no fixed values; the bucket index stands for it"_s
-                       : u"T5 and DeBERTa learn a bias per bucket, which has no fixed values: the bucket index stands "
-                         "for it"_s);
-    if (d.preview)
-        caption.append(u"preview: PE·PE and RoPE at %1 offsets a pixel"_s.arg(d.sampled));
-    else if (d.sampled > 0)
-        caption.append(
-            u"PE·PE and RoPE: %1 offsets sampled a pixel, each band their least to their most"_s.arg(d.sampled));
-    else if (!terse && d.sinusoid.offset.size() > 0 && d.sinusoid.offset.size() < view.upper - view.lower - 1.0)
-        caption.append(u"PE·PE and RoPE: a band, the least to the most of a pixel's offsets"_s);
-    PlotStyle::setCollapsibleText(m_caption, caption.join(u"\n"_s));
-    QString title = terse ? u"One query, five families"_s : u"Absolute, rotary, bias: one query, five families"_s;
+    QString described = kinds.join(u", "_s);
+    if (!described.isEmpty())
+        described[0] = described[0].toUpper();
+    const QString count = FamiliesModel::panelCount();
+    QString title
+        = terse ? u"One query, %1 families"_s.arg(count) : u"%1: one query, %2 families"_s.arg(described, count);
     title += u"  ·  query q = %1 of %2 positions"_s.arg(FigureText::formatCount(d.query),
                                                         FigureText::formatCount(d.maxLen));
     m_title->setText(title);
@@ -288,65 +289,38 @@ std::optional<HoverPoint> FamiliesFigure::hoverAt(const QPointF &pixel, const En
         return std::nullopt;
     const FamiliesData &d = *m_data;
     const Params &params = engine.params();
-    for (int n = 0; n < PanelCount; ++n) {
-        QCPAxisRect *rect = m_rects[n];
-        if (!rect->rect().contains(pixel.toPoint()))
+    for (const Panel &panel : m_panels) {
+        if (!panel.rect->rect().contains(pixel.toPoint()))
             continue;
-        const auto k = std::llround(rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
+        const auto k = std::llround(panel.rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
         const std::int64_t key = d.query + k;
         if (key < 0 || key >= params.maxLen)
             return std::nullopt;
         HoverPoint point;
         point.position = key;
-        switch (n) {
-        case Sinusoid: {
-            // PE[q] · PE[j] over the table's columns, in double.
-            double sum = 0.0;
-            const auto w = Frequencies::schedule(d.peColumns, d.base).w;
-            for (std::size_t i = 0; i < w.size(); ++i) {
-                const double a = static_cast<double>(d.query) * w[i], b = static_cast<double>(key) * w[i];
-                sum += std::sin(a) * std::sin(b);
-                if (static_cast<std::int64_t>(2 * i + 1) < d.peColumns)
-                    sum += std::cos(a) * std::cos(b);
-            }
-            point.value = sum;
-            point.valueName = u"k = %1: PE[q]·PE[j]"_s.arg(k);
-            break;
-        }
-        case Alibi: {
-            const double bias = AlibiSlopes::bias(AlibiSlopes::of(params.alibi.heads, params.alibi.head), d.query, key,
-                                                  params.alibi.mask);
-            if (std::isfinite(bias))
-                point.value = bias;
-            point.valueName = u"k = %1: head %2's bias%3"_s.arg(k)
-                                  .arg(params.alibi.head)
-                                  .arg(std::isfinite(bias) ? QString() : u" −inf (masked)"_s);
-            break;
-        }
-        case T5:
-        case Deberta: {
-            const Encoding family = n == T5 ? Encoding::T5 : Encoding::Deberta;
-            if (BucketsModel::problem(params, family))
+        const FamilyPanel &spec = *panel.family->panel;
+        if (spec.valueAt) {
+            const auto value = spec.valueAt(params, d.query, key);
+            if (!value)
                 return std::nullopt;
-            point.value = static_cast<double>(BucketsModel::mapBucket(params, family, k));
-            point.valueName = u"k = %1: %2 bucket"_s.arg(k).arg(n == T5 ? u"T5"_s : u"DeBERTa"_s);
-            break;
+            point.value = value->value;
+            point.valueName = value->name;
+            return point;
         }
-        default: {
-            // RoPE: the drawn band at k's pixel.
-            const FamilyCurve &curve = d.rope;
-            const auto at = std::lower_bound(curve.offset.cbegin(), curve.offset.cend(), static_cast<double>(k) - 0.5);
-            if (d.ropeProblem || at == curve.offset.cend())
-                return std::nullopt;
-            const qsizetype i = at - curve.offset.cbegin();
-            point.value = curve.lo[i];
-            point.valueName = u"k ≈ %1: RoPE score of q = k all ones%2"_s.arg(
-                NumberText::compact(curve.offset[i], 6),
-                curve.lo[i] == curve.hi[i] ? QString()
-                                           : u" (to %1 in this pixel)"_s.arg(NumberText::compact(curve.hi[i], 4)));
-            break;
-        }
-        }
+        // A band's drawn value at k's pixel.
+        const FamilyPanelData *data = d.panel(panel.family->encoding);
+        if (!data || data->problem || spec.style != FamilyPanelStyle::Band)
+            return std::nullopt;
+        const FamilyCurve &curve = data->curve;
+        const auto at = std::lower_bound(curve.offset.cbegin(), curve.offset.cend(), static_cast<double>(k) - 0.5);
+        if (at == curve.offset.cend())
+            return std::nullopt;
+        const qsizetype i = at - curve.offset.cbegin();
+        point.value = curve.lo[i];
+        point.valueName = u"k ≈ %1: %2%3"_s.arg(
+            NumberText::compact(curve.offset[i], 6), spec.bandValueName,
+            curve.lo[i] == curve.hi[i] ? QString()
+                                       : u" (to %1 in this pixel)"_s.arg(NumberText::compact(curve.hi[i], 4)));
         return point;
     }
     return std::nullopt;

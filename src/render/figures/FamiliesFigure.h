@@ -6,11 +6,11 @@
 
 namespace posenc {
 
-// The families figure's drawing: five panels stacked over one offset axis k = j - q, each with
-// its own scale: the sinusoid's PE·PE and RoPE's score as bands from the least to the most of
-// each pixel's offsets, ALiBi's bias a line per head (keys after the query shaded where the
-// causal mask hides them), T5's and DeBERTa's buckets as steps. The chosen family's panel is
-// tinted; zooming one panel zooms them all.
+// The families figure's drawing: a panel per family that has one (FamilySpec::panel), stacked over
+// one offset axis k = j - q, each with its own scale: an oscillating sum (the sinusoid's PE·PE,
+// RoPE's score) as a band from the least to the most of each pixel's offsets, a bucket as steps, a
+// bias per head as a line per head (keys after the query shaded where a causal mask hides them).
+// The chosen family's panel is tinted; zooming one panel zooms them all.
 class FamiliesFigure final : public FigurePlot
 {
 public:
@@ -24,27 +24,28 @@ public:
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
-    enum Panel { Sinusoid, Rope, Alibi, T5, Deberta, PanelCount };
-    struct Band
+    // What one panel draws with.
+    struct Panel
     {
-        QCPGraph *lo = nullptr;
-        QCPGraph *hi = nullptr;
+        const FamilySpec *family = nullptr;
+        QCPAxisRect *rect = nullptr;
+        QCPGraph *lo = nullptr; // Band: the least, Steps: the steps
+        QCPGraph *hi = nullptr; // Band: the most, filled down to `lo`
+        QList<QCPGraph *> lines; // Lines, made as the lines drawn change
+        QCPItemRect *masked = nullptr;
+        QCPGraph *zero = nullptr; // k = 0, the query's own key
     };
-    static Band band(QCPAxisRect *rect, const QColor &color);
-    static void setBand(const Band &band, const FamilyCurve &curve);
+    void fillPanel(Panel &panel, const FamilyPanelData &data, const QCPRange &view, bool terse);
+    void setLabels(bool terse, Encoding chosen);
+    QString caption(const FamiliesData &data, const QCPRange &view, bool terse) const;
 
     QCPTextElement *m_title;
-    QList<QCPAxisRect *> m_rects; // by Panel
+    QList<Panel> m_panels;
     QCPLegend *m_legend;
     QCPTextElement *m_caption;
-    Band m_sinusoid, m_rope;
-    QList<QCPGraph *> m_heads;
-    QCPGraph *m_t5, *m_deberta;
-    QList<QCPGraph *> m_zeros; // k = 0, the query's own key, in every panel
-    QCPItemRect *m_masked;
     bool m_compact = false;
     bool m_terse = false; // the texts the axis labels were set for
-    Encoding m_chosen = Encoding::Sinusoidal;
+    std::optional<Encoding> m_chosen;
     std::shared_ptr<const FamiliesData> m_data;
 };
 

@@ -24,19 +24,7 @@ std::int64_t AlibiAttentionModel::query(const Params &params, const FigureState 
 
 QList<std::int64_t> AlibiAttentionModel::drawnHeads(std::int64_t heads, std::int64_t head)
 {
-    QList<std::int64_t> list;
-    if (heads <= kMaxDrawn) {
-        for (std::int64_t k = 1; k <= heads; ++k)
-            list.append(k);
-        return list;
-    }
-    for (std::int64_t n = 0; n < kMaxDrawn; ++n)
-        list.append(1 + n * (heads - 1) / (kMaxDrawn - 1));
-    if (!list.contains(head)) {
-        list.append(head);
-        std::sort(list.begin(), list.end());
-    }
-    return list;
+    return AlibiSlopes::drawnHeads(heads, head);
 }
 
 AlibiAttentionData AlibiAttentionModel::compute(const Params &params, std::int64_t query, double lower, double upper,

@@ -3,6 +3,7 @@
 #include "render/data/FigureModel.h"
 
 #include "core/alibi/AlibiAttention.h"
+#include "core/alibi/AlibiSlopes.h"
 
 #include <QList>
 #include <QString>
@@ -49,7 +50,7 @@ class AlibiAttentionModel final : public FigureModel
 public:
     static constexpr char16_t kQuery[] = u"query";
     // Heads drawn at most; more are thinned evenly, keeping the first, K and the last.
-    static constexpr std::int64_t kMaxDrawn = 64;
+    static constexpr std::int64_t kMaxDrawn = AlibiSlopes::kMaxDrawnHeads;
 
     // The query of `state`, or its default for these parameters.
     static std::int64_t query(const Params &params, const FigureState &state);

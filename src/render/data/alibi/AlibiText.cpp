@@ -100,7 +100,7 @@ QString headText(const AlibiParams &alibi)
 
 QString maskText(AlibiMask mask)
 {
-    return mask == AlibiMask::Causal ? u"causal mask"_s : u"symmetric (bidirectional)"_s;
+    return AlibiSlopes::maskText(mask);
 }
 
 } // namespace posenc::AlibiText

@@ -35,20 +35,7 @@ BucketSteps bucketStepsOf(std::int64_t farthest, const std::function<double(std:
 
 std::optional<QString> BucketsModel::problem(const Params &params, Encoding family)
 {
-    Params chosen = params;
-    chosen.encoding = family;
-    if (!chosen.validate().isEmpty())
-        return family == Encoding::T5 ? u"T5's settings are not valid: see its group"_s
-                                      : u"DeBERTa's settings are not valid: see its group"_s;
-    // What the reference functions need, whatever the rows check.
-    if (family == Encoding::T5) {
-        const T5Params &t5 = params.t5;
-        if (t5.buckets < 2 || t5.maxDistance <= T5Buckets::maxExact(t5.buckets, !t5.causal))
-            return u"T5 needs at least 2 buckets and max_distance past the exact ones"_s;
-    } else if (params.deberta.buckets < 2 || params.deberta.maxPosition - 1 <= params.deberta.buckets / 2) {
-        return u"DeBERTa needs at least 2 buckets and max_position − 1 > buckets/2"_s;
-    }
-    return std::nullopt;
+    return family == Encoding::T5 ? T5Buckets::problem(params) : DebertaBuckets::problem(params);
 }
 
 std::int64_t BucketsModel::farthest(const Params &params)
@@ -58,9 +45,7 @@ std::int64_t BucketsModel::farthest(const Params &params)
 
 std::int64_t BucketsModel::mapBucket(const Params &params, Encoding family, std::int64_t k)
 {
-    if (family == Encoding::Deberta)
-        return DebertaBuckets::bucket(-k, params.deberta.buckets, params.deberta.maxPosition);
-    return T5Buckets::bucket(k, params.t5.buckets, params.t5.maxDistance, !params.t5.causal);
+    return family == Encoding::Deberta ? DebertaBuckets::ofOffset(params, k) : T5Buckets::ofOffset(params, k);
 }
 
 BucketsData BucketsModel::curves(const Params &params)

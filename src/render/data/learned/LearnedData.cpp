@@ -99,6 +99,8 @@ std::optional<LearnedData> compute(const RowMatrixXf &learned, std::int64_t padd
         request.pixelCols = std::max(tablePixels.width(), 1);
         return HeatmapResampler::resample(engine, request, options);
     };
+    // The learned figure sets the sinusoidal table of the same shape beside the learned one: it
+    // names the sinusoid, the family a learned table replaced.
     Params tables = params;
     tables.encoding = Encoding::Sinusoidal;
     tables.dModel = data.cols;

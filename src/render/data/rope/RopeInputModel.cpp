@@ -1,6 +1,6 @@
 #include "RopeInputModel.h"
 
-#include "RopeText.h"
+#include "core/rope/RopeText.h"
 
 #include "core/rope/RopeFrequencies.h"
 #include "render/data/FigureText.h"

@@ -1,6 +1,6 @@
 #include "RopeRotationModel.h"
 
-#include "RopeText.h"
+#include "core/rope/RopeText.h"
 
 #include "core/rope/RopeFrequencies.h"
 #include "render/data/HeatmapModel.h"

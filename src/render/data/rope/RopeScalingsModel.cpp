@@ -1,6 +1,6 @@
 #include "RopeScalingsModel.h"
 
-#include "RopeText.h"
+#include "core/rope/RopeText.h"
 
 #include "core/rope/RopeFrequencies.h"
 

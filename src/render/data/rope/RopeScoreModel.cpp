@@ -1,6 +1,6 @@
 #include "RopeScoreModel.h"
 
-#include "RopeText.h"
+#include "core/rope/RopeText.h"
 
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeScore.h"

@@ -8,8 +8,8 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/rope/RopeText.h"
 #include "render/data/FigureText.h"
-#include "render/data/rope/RopeText.h"
 
 #include <algorithm>
 #include <cmath>

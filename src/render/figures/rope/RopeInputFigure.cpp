@@ -5,9 +5,9 @@
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 
+#include "core/rope/RopeText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
-#include "render/data/rope/RopeText.h"
 
 #include <algorithm>
 

@@ -7,9 +7,9 @@
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
 
+#include "core/rope/RopeText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
-#include "render/data/rope/RopeText.h"
 
 #include <algorithm>
 #include <cmath>

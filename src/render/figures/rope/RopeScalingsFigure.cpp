@@ -7,8 +7,8 @@
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
+#include "core/rope/RopeText.h"
 #include "render/data/FigureText.h"
-#include "render/data/rope/RopeText.h"
 
 #include <algorithm>
 

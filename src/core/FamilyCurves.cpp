@@ -1,6 +1,6 @@
-#include "FamiliesCurves.h"
+#include "FamilyCurves.h"
 
-#include "DiagonalMeans.h"
+#include "DiagonalRuns.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +29,7 @@ OffsetPixels OffsetPixels::of(std::int64_t query, std::int64_t maxLen, double lo
     return result;
 }
 
-namespace FamiliesCurves {
+namespace FamilyCurves {
 
 namespace {
 
@@ -150,7 +150,7 @@ FamilyCurve steps(const OffsetPixels &pixels, const std::function<double(std::in
     FamilyCurve curve;
     if (pixels.count() == 0)
         return curve;
-    for (const DiagonalRun &run : DiagonalMeans::runs(pixels.first, pixels.last, f)) {
+    for (const DiagonalRun &run : DiagonalRuns::runs(pixels.first, pixels.last, f)) {
         curve.offset.append(static_cast<double>(run.first));
         curve.lo.append(run.value);
     }
@@ -160,6 +160,6 @@ FamilyCurve steps(const OffsetPixels &pixels, const std::function<double(std::in
     return curve;
 }
 
-} // namespace FamiliesCurves
+} // namespace FamilyCurves
 
 } // namespace posenc

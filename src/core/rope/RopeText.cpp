@@ -2,7 +2,7 @@
 
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeParamRows.h"
-#include "render/data/FigureText.h"
+#include "core/NumberText.h"
 
 #include <cmath>
 
@@ -18,7 +18,7 @@ QString typeWord(RopeType type)
 QString number(double value)
 {
     if (value == std::floor(value) && std::abs(value) < 1e15)
-        return FigureText::formatCount(static_cast<std::int64_t>(value));
+        return NumberText::count(static_cast<std::int64_t>(value));
     return NumberText::compact(value, 4);
 }
 
@@ -45,7 +45,7 @@ QString scalingText(const Params &params)
     if (rope.factor)
         parts.append(u"factor %1"_s.arg(number(*rope.factor)));
     if (rope.originalMaxLen && rope.type != RopeType::Linear && rope.type != RopeType::Proportional)
-        parts.append(u"original %1"_s.arg(FigureText::formatCount(*rope.originalMaxLen)));
+        parts.append(u"original %1"_s.arg(NumberText::count(*rope.originalMaxLen)));
     return parts.join(u", "_s);
 }
 

@@ -1,7 +1,5 @@
 #pragma once
 
-#include "core/Params.h"
-
 #include <QList>
 
 #include <atomic>
@@ -37,7 +35,7 @@ struct OffsetPixels
 };
 
 // The curves of oscillating sums over the offsets, each pixel's least and most of its offsets.
-namespace FamiliesCurves {
+namespace FamilyCurves {
 
 // Evaluations (offsets times frequencies) a sum over every offset in view may take in full detail
 // (about a quarter of a second on one core), and in a preview; past them each pixel takes an even
@@ -57,6 +55,6 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
 // run and its value, then the last offset again.
 FamilyCurve steps(const OffsetPixels &pixels, const std::function<double(std::int64_t)> &f);
 
-} // namespace FamiliesCurves
+} // namespace FamilyCurves
 
 } // namespace posenc

@@ -1,0 +1,104 @@
+#include "FamilySpec.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+Params familyUnder(const Params &params, Encoding family)
+{
+    Params p = params;
+    p.encoding = family;
+    return p;
+}
+
+std::int64_t familiesDefaultQuery(const Params &params)
+{
+    return (params.maxLen - 1) / 2;
+}
+
+namespace Families {
+
+const QList<FamilySpec> &all()
+{
+    // Made on first use, in the list's order: no registration at static initialisation, which a
+    // static library's link could drop.
+    static const QList<FamilySpec> list = [] {
+        QList<FamilySpec> specs;
+#define POSENC_FAMILY(Name, member)                                                                                    \
+    specs.append(make##Name##Family());                                                                                \
+    specs.back().encoding = Encoding::Name;
+#include "FamilyList.h"
+#undef POSENC_FAMILY
+        return specs;
+    }();
+    return list;
+}
+
+const FamilySpec &spec(Encoding encoding)
+{
+    return all()[static_cast<qsizetype>(encoding)];
+}
+
+std::optional<Encoding> fromWord(const QString &word)
+{
+    for (const FamilySpec &family : all()) {
+        if (family.word == word)
+            return family.encoding;
+    }
+    return std::nullopt;
+}
+
+QString word(Encoding encoding)
+{
+    return spec(encoding).word;
+}
+
+QString wordList(const std::function<bool(const FamilySpec &)> &which, const QString &separator)
+{
+    QStringList words;
+    for (const FamilySpec &family : all()) {
+        if (which(family))
+            words.append(family.word);
+    }
+    if (!separator.isEmpty() || words.size() < 2)
+        return words.join(separator);
+    return words.mid(0, words.size() - 1).join(u", "_s) + u" or "_s + words.back();
+}
+
+std::optional<Encoding> holdingTable(const QString &key)
+{
+    for (const FamilySpec &family : all()) {
+        if (family.tableKey == key)
+            return family.encoding;
+    }
+    return std::nullopt;
+}
+
+QString insteadOfTerm(Encoding encoding)
+{
+    switch (spec(encoding).kind) {
+    case FamilyKind::Term:
+        break;
+    case FamilyKind::Rotation:
+        return u"it rotates queries and keys"_s;
+    case FamilyKind::ScoreBias:
+        return u"it acts on the attention scores"_s;
+    }
+    return {};
+}
+
+void copyGroup(Params &to, const Params &from, Encoding family)
+{
+    switch (family) {
+#define POSENC_FAMILY(Name, member)                                                                                    \
+    case Encoding::Name:                                                                                               \
+        to.member = from.member;                                                                                       \
+        break;
+#include "FamilyList.h"
+#undef POSENC_FAMILY
+    }
+}
+
+} // namespace Families
+
+} // namespace posenc

@@ -1,0 +1,110 @@
+#pragma once
+
+#include "Description.h"
+#include "FamilyPanel.h"
+#include "LessonNumbers.h"
+#include "ParamTable.h"
+#include "Params.h"
+#include "PositionalTable.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+// An encoding family as one descriptor (docs/ARCHITECTURE.md, Encoding families): each family's
+// FamilySpec is made by make<Name>Family() in its folder (src/core/<family>/<Name>Family.cpp),
+// listed once in FamilyList.h, and the shared code asks the specs what it used to switch on.
+namespace posenc {
+
+// How a family acts on the model: a term added to s·E (or, for none, nothing at all), a rotation
+// of each head's queries and keys, or a bias on the attention scores.
+enum class FamilyKind { Term, Rotation, ScoreBias };
+
+// A view the window opens for the family: a figure by name and its options.
+struct DefaultFigure
+{
+    QString figure;
+    QMap<QString, QString> options;
+};
+
+// What a family's position term is made of, which PositionTerm holds: an exact kernel that
+// computes its table, or the rows of a table (position p at row p + rowOffset).
+struct PositionTermParts
+{
+    std::optional<PositionalTable> kernel;
+    const RowMatrixXf *matrix = nullptr;
+    std::shared_ptr<const void> owner; // keeps `matrix` alive
+    std::int64_t rowOffset = 0;
+};
+
+struct FamilySpec
+{
+    Encoding encoding = {};
+    QString word; // --encoding's word, a session's "encoding": "rope"
+    FamilyKind kind = FamilyKind::Term;
+    // Its part of --encoding's help, within its kind's ("alibi (linear in the distance)"), and its
+    // line of the encoding control's tooltip after "word: " (HTML).
+    QString help;
+    QString formula;
+    QString heading; // the control panel's heading of its parameters: "RoPE"
+
+    // Its rows of the parameter table, in their order; ParamTable puts them in the family's group.
+    std::function<QList<ParamSpec>()> rows;
+    // The term it adds to s·E, in the columns X gives it; empty for a family that adds none.
+    std::function<PositionTermParts(const Params &, std::int64_t columns)> positionTerm;
+    // A table its parameters hold, read from a file (the learned family's): the key of its
+    // Matrix row, its name in words, and its columns, which fix d_model while it is loaded.
+    QString tableKey;
+    QString tableName;
+    std::function<std::optional<std::int64_t>(const Params &)> tableColumns;
+    // ||PE_p||² of every row in closed form, where the term has one (every sin/cos pair holds 1).
+    std::function<std::optional<double>(const Params &)> peNormSquared;
+
+    // The numbers `posenc describe` prints for it, keyed as printed, and its part of `posenc
+    // describe --help`; empty for a family without derived numbers.
+    std::function<Description::Entries(const Params &)> describe;
+    QString describeHelp;
+
+    // The views the window opens for it, in order, the first its main figure.
+    QList<DefaultFigure> defaultFigures;
+    // The numbers its lessons quote (LessonNumbers), from its group of the parameters whatever
+    // the encoding, or why there is none.
+    std::function<QList<LessonNumbers::Entry>()> lessonNumbers;
+    // Its panel of the families figure, if it has one.
+    std::optional<FamilyPanel> panel;
+
+    bool hasPositionTerm() const { return bool(positionTerm); }
+};
+
+namespace Families {
+
+// Every family, in the order of FamilyList.h (that of the Encoding enum).
+const QList<FamilySpec> &all();
+const FamilySpec &spec(Encoding encoding);
+std::optional<Encoding> fromWord(const QString &word);
+QString word(Encoding encoding);
+// The words of the families `which` accepts, "rope, alibi, t5 or deberta" (or "rope|alibi|t5|deberta"
+// with `separator` '|').
+QString wordList(const std::function<bool(const FamilySpec &)> &which, const QString &separator = {});
+// The family whose parameters hold a table read from a file by the Matrix row `key`.
+std::optional<Encoding> holdingTable(const QString &key);
+// What the family does instead of adding a term to s·E, for a message: "" (none), "it rotates
+// queries and keys", "it acts on the attention scores".
+QString insteadOfTerm(Encoding encoding);
+
+// `to` with `from`'s group of `family`'s parameters (params.rope for RoPE).
+void copyGroup(Params &to, const Params &from, Encoding family);
+
+} // namespace Families
+
+// The specs, defined in the families' folders.
+#define POSENC_FAMILY(Name, member) FamilySpec make##Name##Family();
+#include "FamilyList.h"
+#undef POSENC_FAMILY
+
+} // namespace posenc

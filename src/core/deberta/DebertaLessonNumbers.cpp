@@ -1,0 +1,61 @@
+#include "DebertaLessonNumbers.h"
+
+#include "core/deberta/DebertaBuckets.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::DebertaLessonNumbers {
+
+using namespace LessonNumbers;
+
+namespace {
+
+const QString kDebertaInvalid = u"not here: DeBERTa's settings are not valid"_s;
+
+Number debertaBucket(const Params &p, std::int64_t relative)
+{
+    if (!validUnder(p, Encoding::Deberta))
+        return none(kDebertaInvalid);
+    return integer(DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition));
+}
+
+} // namespace
+
+QList<Entry> entries()
+{
+    return {
+        {u"deberta_buckets"_s, u"DeBERTa's position_buckets"_s,
+         [](const Params &p) { return integer(p.deberta.buckets); }},
+        {u"deberta_mid"_s, u"mid = position_buckets / 2: |i − j| up to it keeps its own bucket"_s,
+         [](const Params &p) { return integer(p.deberta.buckets / 2); }},
+        {u"deberta_top"_s, u"2·mid − 1: the bucket the logarithmic ones reach at max_position − 1"_s,
+         [](const Params &p) { return integer(2 * (p.deberta.buckets / 2) - 1); }},
+        {u"deberta_max_position"_s, u"DeBERTa's max_position (max_position_embeddings)"_s,
+         [](const Params &p) { return integer(p.deberta.maxPosition); }},
+        {u"deberta_reach"_s, u"max_position − 1: where the logarithmic buckets reach 2·mid − 1"_s,
+         [](const Params &p) { return integer(p.deberta.maxPosition - 1); }},
+        {u"deberta_128"_s, u"the bucket of i − j = 128"_s, [](const Params &p) { return debertaBucket(p, 128); }},
+        {u"deberta_129"_s, u"… of 129"_s, [](const Params &p) { return debertaBucket(p, 129); }},
+        {u"deberta_256"_s, u"… of 256"_s, [](const Params &p) { return debertaBucket(p, 256); }},
+        {u"deberta_511"_s, u"… of 511"_s, [](const Params &p) { return debertaBucket(p, 511); }},
+        {u"deberta_512"_s, u"… of 512"_s, [](const Params &p) { return debertaBucket(p, 512); }},
+        {u"deberta_1000"_s, u"… of 1000"_s, [](const Params &p) { return debertaBucket(p, 1000); }},
+        {u"deberta_minus_1000"_s, u"… of −1000"_s, [](const Params &p) { return debertaBucket(p, -1000); }},
+        {u"deberta_last"_s, u"the bucket of i − j = L − 1, the farthest in the table"_s,
+         [](const Params &p) { return debertaBucket(p, p.maxLen - 1); }},
+        {u"fam_deberta_1"_s, u"DeBERTa's bucket of a key 1 before the query (i − j = 1)"_s,
+         [](const Params &p) { return debertaBucket(p, 1); }},
+        {u"fam_deberta_10"_s, u"… 10 before"_s, [](const Params &p) { return debertaBucket(p, 10); }},
+        {u"fam_deberta_100"_s, u"… 100 before"_s, [](const Params &p) { return debertaBucket(p, 100); }},
+        {u"fam_deberta_1000"_s, u"… 1000 before"_s, [](const Params &p) { return debertaBucket(p, 1000); }},
+    };
+}
+
+} // namespace posenc::DebertaLessonNumbers

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "core/LessonNumbers.h"
+
+#include <QList>
+
+// DeBERTa's numbers of the lessons (docs/ARCHITECTURE.md, Lessons), each from its reference functions
+// or a closed form, read from its group of the parameters whatever the encoding: its
+// FamilySpec::lessonNumbers.
+namespace posenc::DebertaLessonNumbers {
+
+QList<LessonNumbers::Entry> entries();
+
+} // namespace posenc::DebertaLessonNumbers

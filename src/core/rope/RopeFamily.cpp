@@ -1,0 +1,124 @@
+// RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head's query and key
+// rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
+#include "core/FamilySpec.h"
+
+#include "core/ParamText.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeLessonNumbers.h"
+#include "core/rope/RopeParamRows.h"
+#include "core/rope/RopeText.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// RoPE's keys in the order of the table, which --help lists too.
+Description::Entries ropeEntries(const Params &params)
+{
+    const RopeFrequencies::Description d = RopeFrequencies::describe(params);
+    return {
+        {u"rope_type"_s, ParamText::get(params, u"rope-type"_s)},
+        {u"rotary_dim"_s, d.rotaryDim},
+        {u"attention_factor"_s, d.attentionFactor},
+        {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
+        {u"logit_scale"_s, d.logitScale},
+        {u"band_low"_s, Description::orNull(d.bandLow)},
+        {u"band_high"_s, Description::orNull(d.bandHigh)},
+        {u"band_low_used"_s, Description::orNull(d.bandLowUsed)},
+        {u"band_high_used"_s, Description::orNull(d.bandHighUsed)},
+        {u"pairs_kept"_s, Description::orNull(d.pairsKept)},
+        {u"pairs_blended"_s, Description::orNull(d.pairsBlended)},
+        {u"pairs_divided"_s, Description::orNull(d.pairsDivided)},
+        {u"wavelength_min"_s, d.wavelengthMin},
+        {u"wavelength_max"_s, d.wavelengthMax},
+        {u"critical_dimension"_s, d.criticalDimension},
+        {u"bf16_position_step"_s, d.bf16PositionStep},
+        {u"fp16_position_step"_s, Description::orNull(d.fp16PositionStep)},
+    };
+}
+
+// The families figure's panel: <q, R(k) q> / |q|^2 for q all ones over head_dim, (2 sum_i
+// cos(k theta_i) + the unrotated columns) / head_dim, as rope-score's first column.
+std::optional<FamilyPanelData> ropePanelData(const Params &params, std::int64_t, const OffsetPixels &offsets,
+                                             std::int64_t budget, const std::atomic<bool> *cancel)
+{
+    FamilyPanelData data;
+    data.most = 1.0;
+    const Params rotary = familyUnder(params, Encoding::Rope);
+    if (!rotary.validate().isEmpty()) {
+        data.problem = u"RoPE's settings are not valid: see its group"_s;
+        data.note = u"RoPE: %1"_s.arg(*data.problem);
+        return data;
+    }
+    const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
+    const auto headDim = static_cast<double>(rotary.rope.headDim);
+    const double unrotated = headDim - 2.0 * static_cast<double>(theta.size());
+    auto curve = FamilyCurves::cosineSum(offsets, theta, 2.0 / headDim, unrotated / headDim, {}, budget, &data.sampled,
+                                         cancel);
+    if (!curve)
+        return std::nullopt;
+    data.curve = std::move(*curve);
+    data.note = u"RoPE: ⟨q, R(k)q⟩/‖q‖², q all ones  ·  %1, %2"_s.arg(RopeText::scalingText(rotary),
+                                                                      RopeText::modelText(rotary));
+    return data;
+}
+
+FamilyPanel ropePanel()
+{
+    FamilyPanel panel;
+    panel.style = FamilyPanelStyle::Band;
+    panel.label = u"RoPE score"_s;
+    panel.terseLabel = u"RoPE"_s;
+    panel.summaryOwner = u"RoPE's"_s;
+    panel.summaryNoun = u"score"_s;
+    panel.colour = 0x0072B2;
+    panel.bandValueName = u"RoPE score of q = k all ones"_s;
+    panel.inputs = {Quantity::RopeScore};
+    panel.evaluationsPerOffset = [](const Params &params) -> std::int64_t {
+        const Params rotary = familyUnder(params, Encoding::Rope);
+        return rotary.validate().isEmpty() ? RopeFrequencies::pairs(rotary.rope) : 0;
+    };
+    panel.compute = ropePanelData;
+    return panel;
+}
+
+} // namespace
+
+FamilySpec makeRopeFamily()
+{
+    FamilySpec family;
+    family.word = u"rope"_s;
+    family.kind = FamilyKind::Rotation;
+    family.help = u"no term but queries and keys rotated by position (rope)"_s;
+    family.formula = u"no term added, X = s·E; each head's query and key are rotated by position, pair i by "
+                     "p·θ<sub>i</sub> (Su et al. 2021; Llama, Qwen, Mistral)"_s;
+    family.heading = u"RoPE"_s;
+    family.rows = RopeParamRows::rows;
+    family.describe = ropeEntries;
+    family.describeHelp
+        = u"Of --encoding rope (HF transformers' modeling_rope_utils.py):\n"
+          "  rope_type             the type\n"
+          "  rotary_dim            the columns of a head that turn\n"
+          "  attention_factor      what multiplies cos and sin\n"
+          "  softmax_scale_factor  yarn with mscale_all_dim: get_mscale(f, mscale_all_dim)^2, which\n"
+          "                        DeepSeek-style attention multiplies its softmax scale by; else 1\n"
+          "  logit_scale           attention_factor^2 * softmax_scale_factor: the scaling's effect on q.k\n"
+          "  band_low, band_high   yarn's correction range before rounding and clamping\n"
+          "  band_low_used, band_high_used  the same as used\n"
+          "  pairs_kept, pairs_blended, pairs_divided  llama3's bands, or yarn's pairs with ramp 0,\n"
+          "                        between, 1\n"
+          "  wavelength_min, wavelength_max  2 pi / theta after scaling (frequencies of 0 left out)\n"
+          "  critical_dimension    Liu et al. 2023: 2 ceil((r/2) log_theta(L0 / 2 pi)), L0 the original\n"
+          "                        context (or max-len without one)\n"
+          "  bf16_position_step, fp16_position_step  the gap between neighbouring positions bf16 or\n"
+          "                        fp16 holds at max-len - 1 (fp16: null where it overflows)\n"_s;
+    family.defaultFigures
+        = {{u"rope-frequencies"_s, {}}, {u"rope-rotation"_s, {}}, {u"rope-score"_s, {}}, {u"rope-precision"_s, {}}};
+    family.lessonNumbers = RopeLessonNumbers::entries;
+    family.panel = ropePanel();
+    return family;
+}
+
+} // namespace posenc

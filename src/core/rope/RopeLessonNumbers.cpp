@@ -1,0 +1,280 @@
+#include "RopeLessonNumbers.h"
+
+#include "core/FamilyPanel.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeLessonNumbers {
+
+using namespace LessonNumbers;
+
+namespace {
+
+const QString kNotRope = u"not here: the encoding is not rope"_s;
+
+bool isRope(const Params &p)
+{
+    return p.encoding == Encoding::Rope;
+}
+
+// The fixed head vectors the RoPE lessons rotate: q_j = sin(j + 1), k_j = cos(2j + 1).
+std::vector<double> ropeVector(const Params &p, bool query)
+{
+    std::vector<double> v(static_cast<std::size_t>(p.rope.headDim));
+    for (std::size_t j = 0; j < v.size(); ++j)
+        v[j] = query ? std::sin(double(j) + 1.0) : std::cos(2.0 * double(j) + 1.0);
+    return v;
+}
+
+// R(position) x in `layout`, cos and sin times the attention factor as HF's tables hold them:
+// pair i's columns (i, i + h) in the half layout, (2i, 2i + 1) interleaved; the rest pass.
+std::vector<double> ropeRotated(const std::vector<double> &x, double position, const RopeFrequencies::Table &table,
+                                RopeLayout layout)
+{
+    std::vector<double> out = x;
+    const std::size_t h = table.inv.size();
+    for (std::size_t i = 0; i < h; ++i) {
+        const std::size_t a = layout == RopeLayout::Half ? i : 2 * i;
+        const std::size_t b = layout == RopeLayout::Half ? i + h : 2 * i + 1;
+        const double c = std::cos(position * table.inv[i]) * table.attentionFactor;
+        const double s = std::sin(position * table.inv[i]) * table.attentionFactor;
+        out[a] = x[a] * c - x[b] * s;
+        out[b] = x[b] * c + x[a] * s;
+    }
+    return out;
+}
+
+double ropeDot(const std::vector<double> &a, const std::vector<double> &b)
+{
+    double sum = 0.0;
+    for (std::size_t j = 0; j < a.size(); ++j)
+        sum += a[j] * b[j];
+    return sum;
+}
+
+// <R(m) q, R(n) k> for the lessons' q and k, in `layout`.
+Number ropeScore(const Params &p, double m, double n, RopeLayout layout)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const RopeFrequencies::Table table = RopeFrequencies::table(p);
+    return real(ropeDot(ropeRotated(ropeVector(p, true), m, table, layout),
+                        ropeRotated(ropeVector(p, false), n, table, layout)));
+}
+
+RopeLayout otherLayout(RopeLayout layout)
+{
+    return layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
+}
+
+// <q, R(k) q> / |q|^2 for q all ones over head_dim: (2 sum_i cos(k theta_i) + unrotated) / head_dim.
+Number ropeOnes(const Params &p, double k)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const RopeFrequencies::Table table = RopeFrequencies::table(p);
+    double sum = double(p.rope.headDim) - 2.0 * double(table.inv.size());
+    for (const double theta : table.inv)
+        sum += 2.0 * std::cos(k * theta);
+    return real(sum / double(p.rope.headDim));
+}
+
+// RoFormer's bound (1/h) sum_{j=1..h} |S_j|, S_j = sum_{i<j} e^{i k theta_i}.
+Number ropeBound(const Params &p, double k)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const RopeFrequencies::Table table = RopeFrequencies::table(p);
+    double re = 0.0, im = 0.0, sum = 0.0;
+    for (const double theta : table.inv) {
+        re += std::cos(k * theta);
+        im += std::sin(k * theta);
+        sum += std::hypot(re, im);
+    }
+    return table.inv.empty() ? real(0.0) : real(sum / double(table.inv.size()));
+}
+
+// The wavelength 2 pi / theta_i of the first or the last pair that turns, after or before scaling.
+Number ropeWavelength(const Params &p, bool last, bool scaled)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const RopeFrequencies::Table table = RopeFrequencies::table(p);
+    const std::vector<double> &inv = scaled ? table.inv : table.invBefore;
+    std::size_t i = 0;
+    if (last) {
+        i = inv.size();
+        while (i > 0 && !(inv[i - 1] > 0.0))
+            --i;
+        if (i == 0)
+            return none(u"no pair turns"_s);
+        --i;
+    }
+    return real(2.0 * std::numbers::pi / inv[i]);
+}
+
+// A count of RoPE's description that only some types have.
+Number ropeCount(const Params &p, std::optional<std::int64_t> RopeFrequencies::Description::*member)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const auto value = RopeFrequencies::describe(p).*member;
+    return value ? integer(*value) : none(u"only llama3 and yarn sort the pairs into bands"_s);
+}
+
+// NTK's (dynamic) raised base for these parameters: theta (f seq / L0 - (f - 1))^(r / (r - 2)),
+// seq = max(L, L0).
+Number ropeDynamicBase(const Params &p)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    if (!p.rope.factor || !p.rope.originalMaxLen)
+        return none(u"not here: it needs a factor and an original length"_s);
+    const double r = double(RopeFrequencies::rotaryDim(p.rope));
+    if (r < 4.0)
+        return none(u"not here: dynamic needs a rotary dim of 4 or more"_s);
+    const double f = *p.rope.factor;
+    const double original = double(*p.rope.originalMaxLen);
+    const double seq = std::max(double(p.maxLen), original);
+    return real(p.rope.theta * std::pow(f * seq / original - (f - 1.0), r / (r - 2.0)));
+}
+
+Number ropeAligned(const Params &p, double distance)
+{
+    if (!validUnder(p, Encoding::Rope))
+        return none(u"not here: RoPE's settings are not valid"_s);
+    const Params rotary = familyUnder(p, Encoding::Rope);
+    const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
+    double sum = double(p.rope.headDim) - 2.0 * double(theta.size());
+    for (const double t : theta)
+        sum += 2.0 * std::cos(distance * t);
+    return real(sum / double(p.rope.headDim));
+}
+
+} // namespace
+
+QList<Entry> entries()
+{
+    return {
+        {u"rope_head_dim"_s, u"RoPE's head_dim"_s,
+         [](const Params &p) { return isRope(p) ? integer(p.rope.headDim) : none(kNotRope); }},
+        {u"rope_rotary_dim"_s, u"the columns of a head that RoPE rotates: int(head_dim · partial_rotary_factor)"_s,
+         [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::rotaryDim(p.rope)) : none(kNotRope); }},
+        {u"rope_pairs"_s, u"the rotary pairs, rotary dim / 2"_s,
+         [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::pairs(p.rope)) : none(kNotRope); }},
+        {u"rope_theta"_s, u"rope_theta, the base of θᵢ = θ^(−2i/r)"_s,
+         [](const Params &p) { return isRope(p) ? real(p.rope.theta) : none(kNotRope); }},
+        {u"rope_factor"_s, u"the scaling's factor"_s,
+         [](const Params &p) {
+             return !isRope(p)   ? none(kNotRope)
+                 : p.rope.factor ? real(*p.rope.factor)
+                                 : none(u"none (no factor given)"_s);
+         }},
+        {u"rope_original"_s, u"the original context L₀ a scaling stretches"_s,
+         [](const Params &p) {
+             return !isRope(p)           ? none(kNotRope)
+                 : p.rope.originalMaxLen ? integer(*p.rope.originalMaxLen)
+                                         : none(u"none (no original length given)"_s);
+         }},
+        {u"rope_attention"_s, u"the attention factor that multiplies cos and sin"_s,
+         [](const Params &p) { return isRope(p) ? real(RopeFrequencies::table(p).attentionFactor) : none(kNotRope); }},
+        {u"rope_logit_scale"_s,
+         u"what the scaling does to q·k: the attention factor squared (times a yarn softmax scale)"_s,
+         [](const Params &p) { return isRope(p) ? real(RopeFrequencies::describe(p).logitScale) : none(kNotRope); }},
+        {u"rope_yarn_mscale"_s, u"yarn's default attention factor for this factor, 0.1·ln f + 1"_s,
+         [](const Params &p) {
+             if (!isRope(p))
+                 return none(kNotRope);
+             if (!p.rope.factor)
+                 return none(u"none (no factor given)"_s);
+             return real(*p.rope.factor <= 1.0 ? 1.0 : 0.1 * std::log(*p.rope.factor) + 1.0);
+         }},
+        {u"rope_yarn_logits"_s, u"(0.1·ln f + 1)²: yarn's default factor on q·k"_s,
+         [](const Params &p) {
+             if (!isRope(p))
+                 return none(kNotRope);
+             if (!p.rope.factor)
+                 return none(u"none (no factor given)"_s);
+             const double m = *p.rope.factor <= 1.0 ? 1.0 : 0.1 * std::log(*p.rope.factor) + 1.0;
+             return real(m * m);
+         }},
+        {u"rope_dynamic_base"_s,
+         u"dynamic (NTK) scaling's base: θ·(f·seq/L₀ − (f − 1))^(r/(r − 2)), seq = max(L, L₀)"_s, ropeDynamicBase},
+        {u"rope_lambda_first"_s, u"the wavelength of pair 0 after scaling"_s,
+         [](const Params &p) { return ropeWavelength(p, false, true); }},
+        {u"rope_lambda_last"_s, u"the wavelength of the last pair that turns, after scaling"_s,
+         [](const Params &p) { return ropeWavelength(p, true, true); }},
+        {u"rope_lambda_first_before"_s, u"the wavelength of pair 0 before scaling"_s,
+         [](const Params &p) { return ropeWavelength(p, false, false); }},
+        {u"rope_lambda_last_before"_s, u"the wavelength of the last pair that turns, before scaling"_s,
+         [](const Params &p) { return ropeWavelength(p, true, false); }},
+        {u"rope_critical_dim"_s, u"the critical dimension 2⌈(r/2)·log_θ(L₀/2π)⌉ (Liu et al. 2023)"_s,
+         [](const Params &p) {
+             return isRope(p) ? integer(RopeFrequencies::describe(p).criticalDimension) : none(kNotRope);
+         }},
+        {u"rope_kept"_s, u"the pairs a scaling keeps (llama3's band 0, yarn's ramp 0)"_s,
+         [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsKept); }},
+        {u"rope_blended"_s, u"the pairs a scaling blends (llama3's band 1, yarn's ramp between 0 and 1)"_s,
+         [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsBlended); }},
+        {u"rope_divided"_s, u"the pairs a scaling divides by the factor (llama3's band 2, yarn's ramp 1)"_s,
+         [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsDivided); }},
+        {u"rope_dot_3_10"_s, u"<R(3)q, R(10)k> for q_j = sin(j + 1), k_j = cos(2j + 1), in the layout"_s,
+         [](const Params &p) { return ropeScore(p, 3.0, 10.0, p.rope.layout); }},
+        {u"rope_dot_100_107"_s, u"<R(100)q, R(107)k>: the same distance 7"_s,
+         [](const Params &p) { return ropeScore(p, 100.0, 107.0, p.rope.layout); }},
+        {u"rope_dot_3_11"_s, u"<R(3)q, R(11)k>: distance 8"_s,
+         [](const Params &p) { return ropeScore(p, 3.0, 11.0, p.rope.layout); }},
+        {u"rope_dot_0_7"_s, u"<q, R(7)k>: distance 7 from position 0"_s,
+         [](const Params &p) { return ropeScore(p, 0.0, 7.0, p.rope.layout); }},
+        {u"rope_norm_q"_s, u"‖q‖ for q_j = sin(j + 1) over head_dim"_s,
+         [](const Params &p) {
+             return isRope(p) ? real(std::sqrt(ropeDot(ropeVector(p, true), ropeVector(p, true)))) : none(kNotRope);
+         }},
+        {u"rope_norm_rq"_s, u"‖R(1000)q‖: the rotation keeps each pair's norm, times the attention factor"_s,
+         [](const Params &p) {
+             if (!isRope(p))
+                 return none(kNotRope);
+             const std::vector<double> r
+                 = ropeRotated(ropeVector(p, true), 1000.0, RopeFrequencies::table(p), p.rope.layout);
+             return real(std::sqrt(ropeDot(r, r)));
+         }},
+        {u"rope_right_10"_s, u"<q, R(10)k> with the pairs of the layout the weights were trained in"_s,
+         [](const Params &p) { return ropeScore(p, 0.0, 10.0, p.rope.layout); }},
+        {u"rope_wrong_10"_s, u"the same vectors rotated with the other layout's pairs"_s,
+         [](const Params &p) { return ropeScore(p, 0.0, 10.0, otherLayout(p.rope.layout)); }},
+        {u"rope_right_100"_s, u"<q, R(100)k> in the layout"_s,
+         [](const Params &p) { return ropeScore(p, 0.0, 100.0, p.rope.layout); }},
+        {u"rope_wrong_100"_s, u"the same in the other layout"_s,
+         [](const Params &p) { return ropeScore(p, 0.0, 100.0, otherLayout(p.rope.layout)); }},
+        {u"rope_ones_1"_s, u"<q, R(1)q>/‖q‖² for q all ones: the score of an aligned pair at distance 1"_s,
+         [](const Params &p) { return ropeOnes(p, 1.0); }},
+        {u"rope_ones_10"_s, u"the same at distance 10"_s, [](const Params &p) { return ropeOnes(p, 10.0); }},
+        {u"rope_ones_100"_s, u"the same at distance 100"_s, [](const Params &p) { return ropeOnes(p, 100.0); }},
+        {u"rope_ones_1000"_s, u"the same at distance 1000"_s, [](const Params &p) { return ropeOnes(p, 1000.0); }},
+        {u"rope_bound_0"_s, u"RoFormer's bound (1/h)·Σⱼ|Sⱼ| at distance 0: (h + 1)/2"_s,
+         [](const Params &p) { return ropeBound(p, 0.0); }},
+        {u"rope_bound_100"_s, u"RoFormer's bound at distance 100"_s,
+         [](const Params &p) { return ropeBound(p, 100.0); }},
+        {u"rope_bound_1000"_s, u"RoFormer's bound at distance 1000"_s,
+         [](const Params &p) { return ropeBound(p, 1000.0); }},
+        {u"rope_random_std"_s, u"1/√head_dim: the spread of q·k for two random unit vectors of a head"_s,
+         [](const Params &p) { return isRope(p) ? real(1.0 / std::sqrt(double(p.rope.headDim))) : none(kNotRope); }},
+        {u"rope_bf16_step"_s, u"the gap between neighbouring bf16 values at position L − 1"_s,
+         [](const Params &p) {
+             return isRope(p) ? real(RopeFrequencies::describe(p).bf16PositionStep) : none(kNotRope);
+         }},
+        {u"fam_rope_1"_s, u"RoPE's ⟨q, R(1)q⟩/‖q‖², q all ones, at the rope settings"_s,
+         [](const Params &p) { return ropeAligned(p, 1.0); }},
+        {u"fam_rope_100"_s, u"… at distance 100"_s, [](const Params &p) { return ropeAligned(p, 100.0); }},
+    };
+}
+
+} // namespace posenc::RopeLessonNumbers

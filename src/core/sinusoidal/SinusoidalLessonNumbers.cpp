@@ -1,0 +1,157 @@
+#include "SinusoidalLessonNumbers.h"
+
+#include "core/FamilyPanel.h"
+#include "core/sinusoidal/Frequencies.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::SinusoidalLessonNumbers {
+
+using namespace LessonNumbers;
+
+namespace {
+
+double angular(const Params &p, std::int64_t pair)
+{
+    return Frequencies::angular(pair, p.peColumns(), p.sinusoidal.base);
+}
+
+std::int64_t pairCount(const Params &p)
+{
+    return Frequencies::pairCount(p.peColumns());
+}
+
+// The first pair whose wavelength 2 pi / w_i exceeds L: from there on a column does not
+// complete one period over the table. pairCount() when none does.
+std::int64_t firstSlowPair(const Params &p)
+{
+    const std::int64_t pairs = pairCount(p);
+    for (std::int64_t i = 0; i < pairs; ++i) {
+        if (Frequencies::wavelength(i, p.peColumns(), p.sinusoidal.base) > double(p.maxLen))
+            return i;
+    }
+    return pairs;
+}
+
+// Mean and standard deviation over p = 0 .. L-1 of column `column` of the PE table, exact angles:
+// sum_p e^{i p w} = e^{i (L-1) w / 2} sin(L w / 2) / sin(w / 2), and sin^2, cos^2 = (1 -+ cos 2pw) / 2.
+std::pair<double, double> columnMoments(const Params &p, std::int64_t column)
+{
+    const ColumnRole role = Frequencies::role(column, p.peColumns(), p.sinusoidal.layout);
+    const double w = angular(p, role.pair);
+    const double n = double(p.maxLen);
+    const auto dirichlet = [n](double x) { return std::sin(n * x / 2.0) / (n * std::sin(x / 2.0)); };
+    const double half = (n - 1.0) * w / 2.0;
+    const double mean = (role.isCos ? std::cos(half) : std::sin(half)) * dirichlet(w);
+    const double meanCos2 = std::cos((n - 1.0) * w) * dirichlet(2.0 * w);
+    const double meanSquare = role.isCos ? 0.5 + meanCos2 / 2.0 : 0.5 - meanCos2 / 2.0;
+    return {mean, std::sqrt(std::max(0.0, meanSquare - mean * mean))};
+}
+
+// S(k) = PE_p . PE_{p+k} over the whole sin/cos pairs: sum_i cos(k w_i), whatever p.
+double similarity(const Params &p, double offset)
+{
+    const std::int64_t pairs = p.peColumns() / 2;
+    double sum = 0.0;
+    for (std::int64_t i = 0; i < pairs; ++i)
+        sum += std::cos(offset * angular(p, i));
+    return sum;
+}
+
+// The float32 angle float(p) * float(w_0) is off by at most p w_0 2^-23, and the stored value by
+// 2^-25 more (docs/ARCHITECTURE.md, The mathematics; the precision figure's bound).
+double float32Bound(double position)
+{
+    return position * std::ldexp(1.0, -23) + std::ldexp(1.0, -25);
+}
+
+Number peDot(const Params &p, std::int64_t distance)
+{
+    const Params sinusoidal = familyUnder(p, Encoding::Sinusoidal);
+    const std::int64_t k = sinusoidal.peColumns();
+    const std::int64_t q = familiesDefaultQuery(p), j = q - distance;
+    if (j < 0)
+        return none(u"not here: no key that far before the query"_s);
+    // PE[q] · PE[j]: whole pairs give cos((q - j) w_i), a lone sine sin(q w) sin(j w).
+    double sum = 0.0;
+    for (std::int64_t i = 0; i < Frequencies::pairCount(k); ++i) {
+        const double w = Frequencies::angular(i, k, p.sinusoidal.base);
+        sum += 2 * i + 1 < k ? std::cos(double(distance) * w) : std::sin(double(q) * w) * std::sin(double(j) * w);
+    }
+    return real(sum);
+}
+
+} // namespace
+
+QList<Entry> entries()
+{
+    return {
+        {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.sinusoidal.base); }},
+        {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
+        {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
+         [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
+        {u"lambda_first"_s, u"the wavelength of pair 0: 2π"_s,
+         [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.sinusoidal.base)); }},
+        {u"lambda_mid"_s, u"the wavelength of the middle pair"_s,
+         [](const Params &p) {
+             return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.sinusoidal.base));
+         }},
+        {u"lambda_last"_s, u"the wavelength of the last pair"_s,
+         [](const Params &p) {
+             return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal.base));
+         }},
+        {u"mid_pair"_s, u"the middle pair, ⌈k/2⌉/2 rounded down"_s,
+         [](const Params &p) { return integer(pairCount(p) / 2); }},
+        {u"slow_pairs"_s, u"the pairs whose wavelength exceeds L: not one period over the table"_s,
+         [](const Params &p) { return integer(pairCount(p) - firstSlowPair(p)); }},
+        {u"slow_column"_s, u"the PE's column of the first such pair's sine"_s,
+         [](const Params &p) {
+             const std::int64_t pair = firstSlowPair(p);
+             if (pair == pairCount(p))
+                 return none(u"none (every pair turns at least once over L positions)"_s);
+             return integer(Frequencies::column({pair, false}, p.peColumns(), p.sinusoidal.layout));
+         }},
+        {u"pe_mean_first"_s, u"the mean of the PE's column 0 over the positions"_s,
+         [](const Params &p) { return real(columnMoments(p, 0).first); }},
+        {u"pe_std_first"_s, u"the standard deviation of the PE's column 0"_s,
+         [](const Params &p) { return real(columnMoments(p, 0).second); }},
+        {u"last_column"_s, u"the PE's last column, k − 1"_s,
+         [](const Params &p) { return integer(p.peColumns() - 1); }},
+        {u"pe_mean_last"_s, u"the mean of the PE's last column over the positions"_s,
+         [](const Params &p) { return real(columnMoments(p, p.peColumns() - 1).first); }},
+        {u"pe_std_last"_s, u"the standard deviation of the PE's last column"_s,
+         [](const Params &p) { return real(columnMoments(p, p.peColumns() - 1).second); }},
+        {u"sim_0"_s, u"S(0) = Σ_i cos(0) over the whole pairs: ||PE_p||²"_s,
+         [](const Params &p) { return real(similarity(p, 0.0)); }},
+        {u"sim_1"_s, u"S(1) = Σ_i cos(w_i)"_s, [](const Params &p) { return real(similarity(p, 1.0)); }},
+        {u"sim_10"_s, u"S(10) = Σ_i cos(10 w_i)"_s, [](const Params &p) { return real(similarity(p, 10.0)); }},
+        {u"sim_100"_s, u"S(100) = Σ_i cos(100 w_i)"_s, [](const Params &p) { return real(similarity(p, 100.0)); }},
+        {u"f32_bound"_s, u"(L − 1)·w_0·2⁻²³ + 2⁻²⁵: the float32-angle error bound at the last position"_s,
+         [](const Params &p) { return real(float32Bound(double(p.maxLen - 1))); }},
+        {u"f32_spacing"_s, u"the spacing of float32 numbers at L − 1: the angle of column 0 moves in such steps"_s,
+         [](const Params &p) {
+             const double last = double(p.maxLen - 1);
+             return last < 1.0 ? real(std::ldexp(1.0, -149)) : real(std::ldexp(1.0, std::ilogb(last) - 23));
+         }},
+        {u"f32_reach_1e3"_s, u"the position where the bound reaches 10⁻³"_s,
+         [](const Params &) {
+             return integer(std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23))));
+         }},
+        {u"turns_last"_s, u"(L − 1)/(2π): the turns of column 0's angle up to the last position"_s,
+         [](const Params &p) { return real(double(p.maxLen - 1) / (2.0 * std::numbers::pi)); }},
+
+        {u"fam_pe_0"_s, u"PE[q]·PE[q]: the sinusoid's squared norm, d/2"_s,
+         [](const Params &p) { return peDot(p, 0); }},
+        {u"fam_pe_1"_s, u"PE[q]·PE[q − 1]"_s, [](const Params &p) { return peDot(p, 1); }},
+        {u"fam_pe_100"_s, u"PE[q]·PE[q − 100]"_s, [](const Params &p) { return peDot(p, 100); }},
+    };
+}
+
+} // namespace posenc::SinusoidalLessonNumbers
