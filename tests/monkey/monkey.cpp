@@ -9,6 +9,8 @@
 // beats is a stall, logged with the action that preceded it, and fails the run (exit 1). A crash
 // or an exit ends the process; Qt's warnings go to standard error. tests/monkey/run_monkey.sh runs
 // it under Xvfb and fails on any of these.
+#include "MonkeyInput.h"
+
 #include "gui/ControlPanel.h"
 #include "gui/FigureView.h"
 #include "gui/MainWindow.h"
@@ -37,7 +39,6 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
-#include <QTest>
 #include <QTextStream>
 #include <QTimer>
 
@@ -47,68 +48,13 @@
 #include <random>
 #include <thread>
 
+#include <pthread.h>
+
 using namespace Qt::StringLiterals;
 using namespace posenc;
+using namespace monkey;
 
 namespace {
-
-// What a hostile user types into a field.
-const QStringList &hostileTexts()
-{
-    static const QStringList texts = {QString(),
-                                      u"0"_s,
-                                      u"-1"_s,
-                                      u"1"_s,
-                                      u"2"_s,
-                                      u"3"_s,
-                                      u"0.5"_s,
-                                      u"1e-308"_s,
-                                      u"5e-324"_s,
-                                      u"1e308"_s,
-                                      u"-1e308"_s,
-                                      u"1e400"_s,
-                                      u"nan"_s,
-                                      u"NaN"_s,
-                                      u"inf"_s,
-                                      u"-inf"_s,
-                                      u"abc"_s,
-                                      u"0x10"_s,
-                                      u"99999999999999999999"_s,
-                                      u"16777216"_s,
-                                      u"16777217"_s,
-                                      u"1048576"_s,
-                                      u"1048577"_s,
-                                      u"65536"_s,
-                                      u"4096"_s,
-                                      u"1e6"_s,
-                                      u"1e15"_s,
-                                      u"1e16"_s,
-                                      u"1,2,3"_s,
-                                      u"1,,2"_s,
-                                      u"0:99999999999"_s,
-                                      u"-5:3"_s,
-                                      u" 7 "_s,
-                                      u"\u00bd"_s,
-                                      u"\U0001F600"_s,
-                                      u"1e-3"_s,
-                                      u"0.999999999999"_s,
-                                      u"1.0000001"_s,
-                                      u"unset"_s,
-                                      u"auto"_s,
-                                      u"sqrt"_s,
-                                      u"none"_s,
-                                      QString(3000, u'9'),
-                                      QString(20000, u'a'),
-                                      u"1;rm -rf"_s};
-    return texts;
-}
-
-// The line edit inside a spin box or a combo box: typed into through its owner.
-bool isInner(QWidget *w)
-{
-    return qobject_cast<QLineEdit *>(w) && w->parentWidget()
-        && (qobject_cast<QAbstractSpinBox *>(w->parentWidget()) || qobject_cast<QComboBox *>(w->parentWidget()));
-}
 
 class Monkey : public QObject
 {
@@ -133,6 +79,8 @@ public:
         m_step.start(200);
         m_clock.start();
         m_lastBeat.start();
+        m_gui = pthread_self();
+        installStackSampler();
         m_watchdog = std::thread([this] { watch(); });
     }
 
@@ -178,6 +126,8 @@ private:
             log(u"STALL: the event loop was away %1 ms (the GUI thread busy %2 ms of them), after: %3"_s.arg(gap)
                     .arg(busy, 0, 'f', 0)
                     .arg(m_action.isEmpty() ? m_last : m_action));
+            if (const QString stack = stackText(); !stack.isEmpty())
+                log(u"the GUI thread, %1 ms into it:\n"_s.arg(m_stallMs * 3 / 4) + stack);
         }
     }
 
@@ -186,12 +136,18 @@ private:
     {
         int last = m_beats.load();
         auto since = std::chrono::steady_clock::now();
+        bool sampled = false;
         while (!m_stopping) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
             const int now = m_beats.load();
             if (now != last) {
                 last = now;
                 since = std::chrono::steady_clock::now();
+                sampled = false;
+            } else if (!sampled
+                       && std::chrono::steady_clock::now() - since > std::chrono::milliseconds(m_stallMs * 3 / 4)) {
+                sampled = true;
+                sampleStack(m_gui);
             } else if (std::chrono::steady_clock::now() - since > std::chrono::seconds(60)) {
                 std::fprintf(stdout, "HANG: the event loop has been away for 60 s\n");
                 std::fflush(stdout);
@@ -233,6 +189,7 @@ private:
     std::atomic<int> m_beats {0};
     std::atomic<bool> m_stopping {false};
     std::thread m_watchdog;
+    pthread_t m_gui {};
     QString m_action; // what the step now running does
     QString m_last; // what the last step did
     int m_steps = 0;
@@ -357,7 +314,7 @@ void Monkey::setControl(QWidget *w)
         m_action = u"%1: item %2 (%3)"_s.arg(name).arg(i).arg(combo->itemText(i));
         if (combo->isEditable() && chance(0.3)) {
             combo->setEditText(hostile());
-            QTest::keyClick(combo, Qt::Key_Return);
+            press(combo, Qt::Key_Return);
         } else {
             combo->setCurrentIndex(i);
         }
@@ -371,8 +328,8 @@ void Monkey::setControl(QWidget *w)
             const QString text = hostile().left(40);
             m_action = u"%1: typed '%2'"_s.arg(name, text);
             spin->selectAll();
-            QTest::keyClicks(spin, text);
-            QTest::keyClick(spin, Qt::Key_Return);
+            type(spin, text);
+            press(spin, Qt::Key_Return);
         }
     } else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(w)) {
         const double v = std::uniform_real_distribution<double>(dspin->minimum(), dspin->maximum())(m_random);
@@ -385,16 +342,16 @@ void Monkey::setControl(QWidget *w)
         if (text.size() > 200) {
             edit->insert(text);
         } else {
-            QTest::keyClicks(edit, text);
+            type(edit, text);
         }
-        QTest::keyClick(edit, Qt::Key_Return);
+        press(edit, Qt::Key_Return);
     } else if (auto *slider = qobject_cast<QSlider *>(w)) {
         const int v = uniform(slider->minimum(), slider->maximum());
         m_action = u"%1: slid to %2"_s.arg(name).arg(v);
         slider->setValue(v);
     } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
         m_action = u"%1: clicked"_s.arg(name);
-        button->click();
+        later(button, [button] { button->click(); });
     }
 }
 
@@ -441,12 +398,15 @@ void Monkey::viewAction()
     } else if (kind < 9) {
         m_action = u"drag the view from (%1, %2)"_s.arg(at.x()).arg(at.y());
         const QPoint to(uniform(0, std::max(1, target->width() - 1)), uniform(0, std::max(1, target->height() - 1)));
-        QTest::mousePress(target, Qt::LeftButton, Qt::NoModifier, at);
-        QTest::mouseMove(target, to);
-        QTest::mouseRelease(target, Qt::LeftButton, Qt::NoModifier, to);
+        mouse(target, QEvent::MouseButtonPress, at, Qt::LeftButton);
+        mouse(target, QEvent::MouseMove, to, Qt::LeftButton);
+        mouse(target, QEvent::MouseButtonRelease, to, Qt::NoButton);
     } else {
         m_action = u"double-click the view"_s;
-        QTest::mouseDClick(target, Qt::LeftButton, Qt::NoModifier, at);
+        mouse(target, QEvent::MouseButtonPress, at, Qt::LeftButton);
+        mouse(target, QEvent::MouseButtonRelease, at, Qt::NoButton);
+        mouse(target, QEvent::MouseButtonDblClick, at, Qt::LeftButton);
+        mouse(target, QEvent::MouseButtonRelease, at, Qt::NoButton);
     }
 }
 
@@ -472,7 +432,7 @@ void Monkey::menuAction()
     if (text.contains(u"Quit"_s) || text.contains(u"Close"_s) || text.contains(u"Exit"_s))
         return;
     m_action = u"menu: %1"_s.arg(text);
-    action->trigger();
+    later(action, [action] { action->trigger(); });
 }
 
 void Monkey::fileAction()
@@ -501,21 +461,21 @@ void Monkey::answerDialogs()
                 const QString file = m_files[uniform(0, int(m_files.size()) - 1)];
                 log(u"file dialog: %1"_s.arg(file));
                 files->selectFile(file);
-                static_cast<QDialog *>(files)->accept(); // as its Open button
+                later(files, [files] { static_cast<QDialog *>(files)->accept(); }); // as its Open button
             } else {
                 log(u"file dialog: cancelled"_s);
-                files->reject();
+                later(files, [files] { files->reject(); });
             }
         } else if (auto *box = qobject_cast<QMessageBox *>(dialog)) {
             QAbstractButton *button = pick(box->buttons());
             log(u"message box: %1"_s.arg(button ? button->text() : u"closed"_s));
             if (button)
-                button->click();
+                later(button, [button] { button->click(); });
             else
-                box->reject();
+                later(box, [box] { box->reject(); });
         } else if (chance(0.3)) {
             log(u"closed %1"_s.arg(QString::fromLatin1(dialog->metaObject()->className())));
-            dialog->close();
+            later(dialog, [dialog] { dialog->close(); });
         }
     }
 }
