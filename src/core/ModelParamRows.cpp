@@ -175,7 +175,7 @@ ParamSpec scaleRow()
     scale.group = ParamGroup::Embeddings;
     scale.kind = ParamKind::ChoiceOrNumber;
     scale.valueName = u"sqrt|NUMBER"_s;
-    scale.help = u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number"_s;
+    scale.help = u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number in [0, 1000000]"_s;
     scale.label = u"scale"_s;
     scale.choices = {u"1"_s, u"sqrt"_s};
     scale.choiceLabels = {u"1"_s, u"sqrt(d)"_s};
@@ -262,7 +262,8 @@ ParamSpec initRow()
     init.group = ParamGroup::Embeddings;
     init.kind = ParamKind::ChoiceOrNumber;
     init.valueName = u"normal|scaled-normal|keras-uniform|SIGMA"_s;
-    init.help = u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA; or Keras' U(-0.05, 0.05)"_s;
+    init.help = u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA in [0, 1000000]; or Keras' U(-0.05, "
+                "0.05)"_s;
     init.label = u"init"_s;
     init.choices = {u"normal"_s, u"scaled-normal"_s, u"keras-uniform"_s};
     init.choiceLabels = {u"normal (σ 1)"_s, u"scaled-normal (σ d^-1/2)"_s, u"keras-uniform (U ±0.05)"_s};

@@ -89,7 +89,7 @@ struct Number
 
 // A decimal number: [+-] digits [. digits] [e [+-] digits], and half a unit in its last digit;
 // or the reason it is not one.
-std::optional<Number> parseNumber(const char *text, int length, QString &why)
+std::optional<Number> parseNumber(const char *text, int length, Infinities infinities, QString &why)
 {
     int i = 0;
     if (i < length && (text[i] == '+' || text[i] == '-'))
@@ -125,8 +125,11 @@ std::optional<Number> parseNumber(const char *text, int length, QString &why)
     }
     if (!valid || i != length) {
         QByteArray lower = QByteArray(text + mantissa, length - mantissa).toLower();
-        why = lower == "nan" || lower == "inf" || lower == "infinity" ? u"is not a finite number"_s
-                                                                      : u"is not a number"_s;
+        const bool infinity = lower == "inf" || lower == "infinity";
+        if (infinity && infinities == Infinities::Kept)
+            return Number {
+                text[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), Table::kExact};
+        why = lower == "nan" || infinity ? u"is not a finite number"_s : u"is not a number"_s;
         return std::nullopt;
     }
     double value = 0.0;
@@ -161,7 +164,8 @@ std::optional<Number> parseNumber(const char *text, int length, QString &why)
 // One pass over the file: every cell handed to `cell(row, column, value, roundingExponent)`. The
 // shape comes back in the out parameters.
 using CellFunction = std::function<void(std::int64_t, std::int64_t, float, int)>;
-std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, std::int64_t &rows, std::int64_t &cols)
+std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, Infinities infinities, std::int64_t &rows,
+                               std::int64_t &cols)
 {
     const auto refuse = [&](std::int64_t line, const QString &reason) {
         return ReadError {source.name(), u"line %1: %2"_s.arg(line).arg(reason)};
@@ -210,7 +214,7 @@ std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, std
             if (length == 0)
                 return refuse(line, u"column %1 is empty"_s.arg(column + 1));
             QString why;
-            const auto number = parseNumber(text, length, why);
+            const auto number = parseNumber(text, length, infinities, why);
             if (!number)
                 return refuse(line, u"column %1: '%2' %3"_s.arg(column + 1).arg(shown(text, length), why));
             if (column >= kMaxColumns)
@@ -268,7 +272,7 @@ std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, std
 
 } // namespace
 
-ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
+ReadResult<Table> read(ByteSource &source, std::int64_t maxCells, Infinities infinities)
 {
     std::int64_t rows = 0, cols = 0;
     // First pass: the shape, every cell checked, nothing kept but how many cells show each rounding.
@@ -281,7 +285,7 @@ ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
         if (exponent != Table::kExact)
             ++roundings[exponent];
     };
-    if (auto error = parse(source, count, rows, cols))
+    if (auto error = parse(source, count, infinities, rows, cols))
         return *error;
     if (over)
         return ReadError {source.name(),
@@ -317,7 +321,7 @@ ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
         if (coarser && exponent != Table::kExact && exponent > common)
             table.cellRounding[std::size_t(r * cols + c)] = std::int8_t(exponent);
     };
-    if (auto error = parse(source, store, rows2, cols2))
+    if (auto error = parse(source, store, infinities, rows2, cols2))
         return *error;
     if (changed || rows2 != rows || cols2 != cols)
         return ReadError {source.name(), u"the file changed while it was being read"_s};

@@ -2,6 +2,7 @@
 
 #include "io/CsvWriter.h"
 #include "io/NpyWriter.h"
+#include "io/SafetensorsWriter.h"
 
 #include "core/ColumnStatistics.h"
 #include "core/MemoryBudget.h"
@@ -48,6 +49,8 @@ std::optional<Format> formatOf(const QString &path)
         return Format::Npy;
     if (suffix == u"csv"_s)
         return Format::Csv;
+    if (suffix == u"safetensors"_s)
+        return Format::Safetensors;
     return std::nullopt;
 }
 
@@ -182,10 +185,17 @@ QStringList columnNames(const TableRequest &request)
 }
 
 bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
-             WorkProgress *progress, const std::atomic<bool> *cancel)
+             WorkProgress *progress, const std::atomic<bool> *cancel, const QString &tensor)
 {
-    return format == Format::Csv ? writeCsvTo(device, table, columns, progress, cancel)
-                                 : writeNpyTo(device, table, progress, cancel);
+    switch (format) {
+    case Format::Npy:
+        return writeNpyTo(device, table, progress, cancel);
+    case Format::Csv:
+        return writeCsvTo(device, table, columns, progress, cancel);
+    case Format::Safetensors:
+        return writeSafetensorsTo(device, table, tensor, progress, cancel);
+    }
+    return false;
 }
 
 std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,

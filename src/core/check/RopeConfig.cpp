@@ -8,7 +8,7 @@
 
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeParamRows.h"
+#include "core/rope/RopeTypes.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -439,11 +439,11 @@ private:
         }
         if (m_f.modelType == u"phi3"_s && (word == u"su"_s || word == u"yarn"_s))
             word = u"longrope"_s; // Phi3Config: "For backward compatibility if previous version used su or yarn"
-        const qsizetype index = RopeParamRows::typeWords().indexOf(word);
+        const qsizetype index = RopeTypes::words().indexOf(word);
         if (index < 0) {
             m_c.find(u"unknown-rope-type"_s,
                      u"%1 %2 is no type HF computes (%3): ROPE_INIT_FUNCTIONS[%2] raises KeyError"_s.arg(
-                         typeKeyPath, quote(word), RopeParamRows::typeWords().join(u", "_s)),
+                         typeKeyPath, quote(word), RopeTypes::words().join(u", "_s)),
                      m_where);
             layer.described = false;
             return;
@@ -596,7 +596,7 @@ private:
             m_c.find(
                 u"missing-required-key"_s,
                 u"rope_type %1 needs %2 in %3: HF's _check_received_keys raises KeyError"_s.arg(
-                    RopeParamRows::typeWords().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
+                    RopeTypes::words().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
                 m_where);
         }
         if (!d)
@@ -618,8 +618,8 @@ private:
             m_c.find(u"unrecognized-rope-key"_s,
                      u"%1 holds %2, which HF's validator does not know for rope_type %3 (\"Unrecognized keys\"): "
                      "%4 does not read %5"_s.arg(
-                         d->path(), keyList(unknown), RopeParamRows::typeWords().value(int(type)),
-                         u"_compute_%1_parameters"_s.arg(RopeParamRows::typeWords().value(int(type))),
+                         d->path(), keyList(unknown), RopeTypes::words().value(int(type)),
+                         u"_compute_%1_parameters"_s.arg(RopeTypes::words().value(int(type))),
                          unknown.size() == 1 ? u"it"_s : u"them"_s),
                      m_where);
     }
@@ -987,7 +987,7 @@ private:
         if (!m_f.perLayerRope || !full || !sliding)
             return;
         const auto words = [](const RopeParams &r) {
-            const QString type = RopeParamRows::typeWords().value(int(r.type));
+            const QString type = RopeTypes::words().value(int(r.type));
             return u"theta %1, %2%3"_s.arg(num(r.theta), type,
                                            r.factor ? u" factor %1"_s.arg(num(*r.factor)) : QString());
         };

@@ -1,6 +1,7 @@
 // The learned family (docs/ARCHITECTURE.md, Encoding families): a trained position table read
 // from a file, position p its row p + offset.
 #include "core/FamilySpec.h"
+#include "core/learned/LearnedTableCheck.h"
 
 #include "core/learned/LearnedParamRows.h"
 
@@ -34,6 +35,7 @@ FamilySpec makeLearnedFamily()
         return params.learned.table->values.cols();
     };
     family.defaultFigures = {{u"learned"_s, {}}, {u"heatmap"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
+    family.tableHypothesis = LearnedTableCheck::hypothesis();
     return family;
 }
 

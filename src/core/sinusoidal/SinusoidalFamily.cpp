@@ -1,6 +1,7 @@
 // The sinusoidal family (docs/ARCHITECTURE.md, Encoding families): the paper's table of sines and
 // cosines, computed by the exact kernel, with closed forms for its statistics.
 #include "core/FamilySpec.h"
+#include "core/sinusoidal/SinusoidalTableCheck.h"
 
 #include "core/ClosedForms.h"
 #include "core/NumberText.h"
@@ -102,6 +103,7 @@ FamilySpec makeSinusoidalFamily()
     family.defaultFigures = {{u"heatmap"_s, {}}, {u"curves"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
     family.lessonNumbers = SinusoidalLessonNumbers::entries;
     family.panel = sinusoidPanel();
+    family.tableHypothesis = SinusoidalTableCheck::hypothesis();
     return family;
 }
 
