@@ -15,6 +15,7 @@
 
 #include <cxxabi.h>
 #include <execinfo.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -109,7 +110,23 @@ void takeStack(int)
     g_frameCount.store(backtrace(g_frames, kMaxFrames));
 }
 
+void reportCrash(int signal)
+{
+    static const char line[] = "CRASH: the monkey's process received a fatal signal; its stack:\n";
+    [[maybe_unused]] const auto written = ::write(1, line, sizeof(line) - 1);
+    void *frames[kMaxFrames];
+    backtrace_symbols_fd(frames, backtrace(frames, kMaxFrames), 1);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
 } // namespace
+
+void installCrashReport()
+{
+    for (const int signal : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE})
+        std::signal(signal, reportCrash);
+}
 
 void installStackSampler()
 {

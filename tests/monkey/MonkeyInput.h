@@ -38,6 +38,9 @@ bool isInner(QWidget *w);
 // out by the heartbeat that ends it: what the event loop was away doing. installStackSampler()
 // on the GUI thread; sampleStack(thread) from the watchdog; stackText() on the GUI thread.
 void installStackSampler();
+// On a crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE), the crashing thread's stack to standard output,
+// then the signal's own ending: the log says where.
+void installCrashReport();
 void sampleStack(pthread_t thread);
 QString stackText();
 

@@ -81,6 +81,7 @@ public:
         m_lastBeat.start();
         m_gui = pthread_self();
         installStackSampler();
+        installCrashReport();
         m_watchdog = std::thread([this] { watch(); });
     }
 
@@ -269,7 +270,10 @@ void Monkey::step()
     if (m_steps % 300 == 1)
         nextFamily();
     const int kind = uniform(0, 99);
-    if (kind < 55) {
+    if (QApplication::activeModalWidget()) {
+        // A modal dialog takes the input, as it does a user's: only the dialogs' timer answers it.
+        m_action = u"wait: a modal dialog holds the input"_s;
+    } else if (kind < 55) {
         QList<QWidget *> fields;
         auto *panel = m_window.findChild<ControlPanel *>();
         for (QWidget *w : (panel ? panel : static_cast<QWidget *>(&m_window))->findChildren<QWidget *>()) {
@@ -452,7 +456,11 @@ void Monkey::fileAction()
 // button pressed, any other left a while then closed.
 void Monkey::answerDialogs()
 {
-    for (QWidget *top : QApplication::topLevelWidgets()) {
+    // Only what a user can reach: the modal dialog on top when there is one (a file dialog asking
+    // to overwrite is not answered behind its question, which would delete it under its accept()),
+    // else every dialog.
+    QWidget *modal = QApplication::activeModalWidget();
+    for (QWidget *top : modal ? QWidgetList {modal} : QApplication::topLevelWidgets()) {
         auto *dialog = qobject_cast<QDialog *>(top);
         if (!dialog || !dialog->isVisible() || !chance(0.3))
             continue;
