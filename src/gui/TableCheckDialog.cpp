@@ -298,11 +298,10 @@ void TableCheckDialog::start()
             }
             const std::shared_ptr<const TableRows> table = opened.value();
             TableCheck::StreamOptions options;
-            if (const auto refused = TableCheck::fitToBudget(*table, budget, options)) {
-                const QString text = *refused + tr("; check a narrower table, or raise the memory budget");
-                publish([this, text] { showProblem(text); });
-                return;
-            }
+            if (const auto refused = TableCheck::fitToBudget(*table, budget, options))
+                return publish([this, text = *refused + tr("; check a narrower table, or raise the memory budget")] {
+                    showProblem(text);
+                });
             auto identified = TableCheck::identify(*table, {});
             if (const auto *message = std::get_if<QString>(&identified)) {
                 const QString text = u"%1: %2"_s.arg(table->name(), *message);
@@ -544,11 +543,10 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
     // The scale's top is the largest error only where that reaches twice the tolerance.
-    const double largest = m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0;
-    const QString top = largest >= range.upper
-        ? tr("the largest error (%1)").arg(NumberText::compact(largest, 3))
-        : tr("%1, above the largest error (%2)")
-              .arg(NumberText::compact(range.upper, 3), NumberText::compact(largest, 3));
+    const QString largest = NumberText::compact(m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 3);
+    const QString top = m_match && m_match->maxAbsError && *m_match->maxAbsError >= range.upper
+        ? tr("the largest error (%1)").arg(largest)
+        : tr("%1, above the largest error (%2)").arg(NumberText::compact(range.upper, 3), largest);
     m_errorCaption->setText(
         tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: "
            "%8. Drag to pan, the wheel to zoom.")
