@@ -143,6 +143,9 @@ void TestCliVision::badValuesExitTwo_data()
         << mrope + QStringList {u"--prompt"_s, u"image:1x5x4"_s}
         << u"--prompt: the image grid 1x5x4 is not divisible by spatial-merge-size 2 in height and width; it must be "
            "segments text:N, image:TxHxW or video:TxHxW[@SECONDS] separated by commas; got 'image:1x5x4'"_s;
+    // The prompt's check divided by a merge size of 0 before that row's own check spoke.
+    QTest::newRow("a merge size of 0") << mrope + QStringList {u"--spatial-merge-size"_s, u"0"_s}
+                                       << u"--spatial-merge-size: must be an integer in [1, 64]; got 0"_s;
     QTest::newRow("a grid of 0") << QStringList {u"--encoding"_s, u"rope-2d"_s, u"--grid"_s, u"0,16"_s}
                                  << u"--grid: must be H,W: two integers in [1, 16384], H·W at most 16777216; got "
                                     "'0,16'"_s;

@@ -327,6 +327,12 @@ ParamSpec promptRow()
                     return *why;
                 return std::nullopt;
             }
+            // A rule's input out of its range is its own row's error, not the prompt's.
+            for (const QString &key :
+                 {u"spatial-merge-size"_s, u"tokens-per-second"_s, u"second-per-grid"_s, u"timestamp-tokens"_s}) {
+                if (const ParamSpec *row = ParamTable::find(key); row && row->check && row->check(p))
+                    return std::nullopt;
+            }
             const auto built = MropeLayout::build(p.mrope);
             if (const auto *why = std::get_if<QString>(&built))
                 return *why;

@@ -141,7 +141,18 @@ std::variant<MropeLayout, QString> MropeLayout::build(const MropeParams &mrope)
     if (const auto *problem = std::get_if<QString>(&parsed))
         return *problem;
     std::vector<MropeSegment> segments = std::get<std::vector<MropeSegment>>(std::move(parsed));
+    // The rules' other inputs within their rows' ranges, which those rows name to the user: a
+    // merge size of 0 divides by zero, an infinite time product has no integer id.
     const std::int64_t m = mrope.spatialMergeSize;
+    if (m < 1 || m > MropeParams::kMaxMergeSize)
+        return u"spatial-merge-size %1 is not in [1, %2]"_s.arg(m).arg(MropeParams::kMaxMergeSize);
+    if (!(mrope.tokensPerSecond > 0.0 && mrope.tokensPerSecond <= MropeParams::kMaxTokensPerSecond))
+        return u"tokens-per-second %1 is not in (0, 1e6]"_s.arg(mrope.tokensPerSecond);
+    if (!(mrope.secondPerGrid >= 0.0 && mrope.secondPerGrid <= MropeParams::kMaxSecondPerGrid))
+        return u"second-per-grid %1 is not in [0, 1e6]"_s.arg(mrope.secondPerGrid);
+    if (mrope.timestampTokens < 0 || mrope.timestampTokens > MropeParams::kMaxTimestampTokens)
+        return u"timestamp-tokens %1 is not in [0, %2]"_s.arg(mrope.timestampTokens)
+            .arg(MropeParams::kMaxTimestampTokens);
     for (const MropeSegment &s : segments) {
         if (s.kind != MropeSegment::Kind::Text && (s.h % m != 0 || s.w % m != 0))
             return u"the %1 grid %2x%3x%4 is not divisible by spatial-merge-size %5 in height and width"_s
