@@ -6,6 +6,7 @@
 #include "cli/QtMessageFilter.h"
 #include "cli/RuntimeDirectory.h"
 #include "cli/WindowArguments.h"
+#include "gui/CheckHeatmapBenchmark.h"
 #include "gui/InteractionBenchmark.h"
 #include "gui/Launcher.h"
 
@@ -86,7 +87,25 @@ int main(int argc, char *argv[])
                             << result.incomplete << '\n';
                     return result;
                 };
-                QJsonObject json = toJson(measured(interactive(), changes.interactive), u"interaction"_s);
+                const Result sinusoid = measured(interactive(), changes.interactive);
+                QJsonObject json = toJson(sinusoid, u"interaction"_s);
+                // Each family's default views, the sinusoid's the run above, and the check heatmap.
+                const auto add = [&json](const QJsonObject &keys) {
+                    for (auto it = keys.begin(); it != keys.end(); ++it)
+                        json.insert(it.key(), it.value());
+                };
+                add(viewJson(sinusoid, u"sinusoidal"_s));
+                for (const Scenario &family : families()) {
+                    const Result result = run(family, changes.perView);
+                    if (!result.incomplete.isEmpty())
+                        err << "posenc bench: the " << family.view << " views: " << result.incomplete << '\n';
+                    add(viewJson(result, family.view));
+                }
+                const Result check
+                    = posenc::CheckHeatmapBenchmark::run(changes.checkRows, changes.checkCols, changes.perView, err);
+                if (!check.incomplete.isEmpty())
+                    err << "posenc bench: the check heatmap: " << check.incomplete << '\n';
+                add(viewJson(check, u"check"_s));
                 // The longest stall of either run, under the key earlier benches reported it.
                 const double stall = json.take(u"interaction_gui_max_stall_ms"_s).toDouble();
                 const QJsonObject scale = toJson(measured(atScale(), changes.atScale), u"interaction_scale"_s);

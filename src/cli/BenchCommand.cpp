@@ -54,7 +54,8 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
     }
     options.kernelsOnly = parser.isSet(u"kernels-only"_s);
     for (const auto &[name, count] : {std::pair {u"interaction-changes"_s, &options.changes.interactive},
-                                      std::pair {u"scale-changes"_s, &options.changes.atScale}}) {
+                                      std::pair {u"scale-changes"_s, &options.changes.atScale},
+                                      std::pair {u"view-changes"_s, &options.changes.perView}}) {
         if (!parser.isSet(name))
             continue;
         // The change counts are the window's part, which --kernels-only skips: asking for both is a mistake.
@@ -90,6 +91,8 @@ int readParams(QCommandLineParser &parser, const QStringList &arguments, BenchOp
         return read.exitCode();
     }
     options.params = read.params;
+    options.changes.checkRows = options.sizeChosen ? read.params.maxLen : kCheckRows;
+    options.changes.checkCols = options.sizeChosen ? read.params.dModel : kCheckCols;
     // The pipeline timed is the sum s*E + PE over the whole buffer: in concat the embedding
     // table and the PE are narrower than the buffer, and its copy would read past the table.
     if (options.params.concatenates()) {
@@ -212,6 +215,10 @@ QList<CommandOption> benchOptions()
          u"N"_s,
          u"parameter changes of the window at L 2^20 x d 8192 (default 40; 0 skips "
          "them)"_s},
+        {{u"view-changes"_s},
+         u"N"_s,
+         u"parameter changes of each family's views at its presets' scale, and zooms of the check heatmap "
+         "(default 100; 0 skips them)"_s},
         CommandOptions::help(),
     };
 }
@@ -231,8 +238,11 @@ HelpPage benchHelp()
         .paragraph(u"Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to a "
                    "temporary directory, against reading its file as cat does (check_over_read), in turn. Then it "
                    "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "
-                   "(the larger first waits for every view to be exact, about a minute on two cores). The machine's "
-                   "load moves every time: compare the ratios of one run, and take several."_s);
+                   "(the larger first waits for every view to be exact, about a minute on two cores); 100 of each "
+                   "family's default views at its presets' scale (RoPE at Llama 3.1 8B with L 131072, ALiBi, T5 "
+                   "and DeBERTa at L 65536); and 100 zooms of File > Check a table…'s heatmap over a 1,048,576 x "
+                   "1024 table (or --max-len x --d-model). The machine's load moves every time: compare the "
+                   "ratios of one run, and take several."_s);
     QList<HelpItem> options;
     for (const CommandOption &option : benchOptions())
         options.append({option.spelling(), option.help});

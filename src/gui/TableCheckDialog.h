@@ -64,6 +64,10 @@ public:
     // its pixel covers in `block` (rows over positions, columns over columns, as evenly as
     // HeatmapResampler bins them: cell r of the block in grid row r * rows / block.rows).
     const HeatmapGrid &errorGrid() const { return m_grid; }
+    // Whether the grid drawn last is a preview (none yet: every grid is computed in full).
+    bool errorGridIsPreview() const { return false; }
+    // The block in view, which a zoom or a pan moves at once and the grid follows.
+    const Block &viewBlock() const { return m_view; }
     // Writes the heatmap as it is shown to `path` (.png, .svg or .pdf, by its extension) and the
     // per-column plot beside it, its name ending "-columns" before the extension; whole or not
     // at all. The paths written, or why not.

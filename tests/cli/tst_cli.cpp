@@ -430,7 +430,8 @@ void TestCli::benchJsonHasItsKeys()
     // A few changes of the window at L 8192 x d 1024, none at the larger size (whose start waits
     // a minute or more for every view to be exact): the default bench drives it the same way.
     const Run run = posenc({u"bench"_s, u"--json"_s, u"--repeats"_s, u"1"_s, u"--max-len"_s, u"256"_s, u"--d-model"_s,
-                            u"64"_s, u"--interaction-changes"_s, u"12"_s, u"--scale-changes"_s, u"0"_s});
+                            u"64"_s, u"--interaction-changes"_s, u"12"_s, u"--scale-changes"_s, u"0"_s,
+                            u"--view-changes"_s, u"2"_s});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     for (const char *key : {"pe_fill_gbps", "pe_fill_ms", "pe_fill_split_ms", "write_bandwidth_gbps", "pipeline_ms",
@@ -457,6 +458,13 @@ void TestCli::benchJsonHasItsKeys()
     for (const char *key : {"interaction_p95_ms", "interaction_settled_p95_ms", "interaction_gui_cpu_p50_ms",
                             "interaction_gui_cpu_p95_ms", "gui_max_stall_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
+    // Each family's default views and the check heatmap (here over the bench's 256 x 64 table),
+    // each with its changes, their p95 and the GUI thread's processor time.
+    for (const QString view : {u"sinusoidal"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s, u"check"_s})
+        for (const QString key : {u"interaction_changes_"_s, u"interaction_p95_ms_"_s, u"interaction_gui_cpu_p50_ms_"_s,
+                                  u"interaction_gui_cpu_p95_ms_"_s})
+            QVERIFY2(json.value(key + view).toDouble() > 0.0, qPrintable(key + view + u": "_s + run.err));
+    QCOMPARE(json.value(u"interaction_p95_ms_sinusoidal"_s).toDouble(), json.value(u"interaction_p95_ms"_s).toDouble());
     for (const char *key :
          {"interaction_scale_changes", "interaction_scale_p95_ms", "interaction_scale_settled_p95_ms"})
         QVERIFY2(json.contains(QLatin1StringView(key)) && json.value(QLatin1StringView(key)).toDouble() == 0.0, key);
@@ -521,6 +529,7 @@ void TestCli::benchRefusesChangesWithKernelsOnly_data()
     QTest::addColumn<QString>("option");
     QTest::newRow("interaction") << u"--interaction-changes"_s;
     QTest::newRow("scale") << u"--scale-changes"_s;
+    QTest::newRow("views") << u"--view-changes"_s;
 }
 
 // The change counts drive the window, which --kernels-only leaves out: they were silently ignored.
