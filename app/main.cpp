@@ -87,7 +87,8 @@ int main(int argc, char *argv[])
                             << result.incomplete << '\n';
                     return result;
                 };
-                const Result sinusoid = measured(interactive(), changes.interactive);
+                const auto timed = [&changes](const QString &view) { return changes.views.contains(view); };
+                const Result sinusoid = measured(interactive(), timed(u"sinusoidal"_s) ? changes.interactive : 0);
                 QJsonObject json = toJson(sinusoid, u"interaction"_s);
                 // Each family's default views, the sinusoid's the run above, and the check heatmap.
                 const auto add = [&json](const QJsonObject &keys) {
@@ -96,13 +97,13 @@ int main(int argc, char *argv[])
                 };
                 add(viewJson(sinusoid, u"sinusoidal"_s));
                 for (const Scenario &family : families()) {
-                    const Result result = run(family, changes.perView);
+                    const Result result = run(family, timed(family.view) ? changes.perView : 0);
                     if (!result.incomplete.isEmpty())
                         err << "posenc bench: the " << family.view << " views: " << result.incomplete << '\n';
                     add(viewJson(result, family.view));
                 }
-                const Result check
-                    = posenc::CheckHeatmapBenchmark::run(changes.checkRows, changes.checkCols, changes.perView, err);
+                const Result check = posenc::CheckHeatmapBenchmark::run(changes.checkRows, changes.checkCols,
+                                                                        timed(u"check"_s) ? changes.perView : 0, err);
                 if (!check.incomplete.isEmpty())
                     err << "posenc bench: the check heatmap: " << check.incomplete << '\n';
                 add(viewJson(check, u"check"_s));

@@ -71,6 +71,21 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
             return ExitUsage;
         }
     }
+    if (parser.isSet(u"views"_s)) {
+        if (options.kernelsOnly) {
+            err << "posenc bench: --views: the window's changes are not run with --kernels-only; drop one of the two\n";
+            return ExitUsage;
+        }
+        options.changes.views = parser.value(u"views"_s).split(u',', Qt::SkipEmptyParts);
+        for (QString &view : options.changes.views) {
+            view = view.trimmed();
+            if (!InteractionChanges::kViews.contains(view)) {
+                err << "posenc bench: --views: each of " << InteractionChanges::kViews.join(u", "_s) << "; got '"
+                    << view << "'\n";
+                return ExitUsage;
+            }
+        }
+    }
     return ExitDone;
 }
 
@@ -215,6 +230,10 @@ QList<CommandOption> benchOptions()
          u"N"_s,
          u"parameter changes of the window at L 2^20 x d 8192 (default 40; 0 skips "
          "them)"_s},
+        {{u"views"_s},
+         u"LIST"_s,
+         u"the views whose changes are timed, comma-separated: sinusoidal (the changes at L 8192 x d 1024), rope, "
+         "alibi, t5, deberta, check (default all)"_s},
         {{u"view-changes"_s},
          u"N"_s,
          u"parameter changes of each family's views at its presets' scale, and zooms of the check heatmap "
