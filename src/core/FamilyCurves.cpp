@@ -35,6 +35,10 @@ namespace {
 
 constexpr std::int64_t kOffsetChunk = 4096;
 constexpr std::int64_t kRotationAnchor = 256;
+// A sampled curve's pixels take their first offset's rotation from the pixel before, and an
+// anchor of their own every this many pixels: a sine and a cosine per frequency and pixel were
+// most of a preview's time.
+constexpr std::size_t kPixelAnchor = 16;
 
 void widenPixel(FamilyCurve &curve, std::size_t pixel, double value, bool first)
 {
@@ -159,12 +163,13 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
     if (sampled)
         *sampled = perPixel;
     // The pixels' strides take a few values: each one's rotation is taken once. Each pixel's first
-    // offset anchors its rotations, and turned back by one offset gives the last of the pixel
-    // before it.
+    // offset anchors its rotations: turned by the pixel's width from the last anchor, anchored
+    // anew every kPixelAnchor pixels, and turned back by one offset it gives the last offset of
+    // the pixel before it.
     std::vector<double> sums;
-    Turns step, first, next, back;
+    Turns step, first, next, back, width;
     back.of(1.0, w);
-    std::int64_t stepStride = 0;
+    std::int64_t stepStride = 0, widthOffsets = 0;
     if (groups > 0)
         first.of(static_cast<double>(pixels.starts[0]), w);
     for (std::size_t g = 0; g < groups; ++g) {
@@ -182,8 +187,20 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
         addCosines(sums.data(), taken, a, stride, w, step, first);
         for (std::int64_t t = 0; t < taken; ++t)
             widenPixel(curve, g, value(a + t * stride, sums[static_cast<std::size_t>(t)]), t == 0);
-        if (g + 1 < groups)
+        if (g + 1 < groups && (g + 1) % kPixelAnchor == 0) {
             next.of(static_cast<double>(pixels.starts[g + 1]), w);
+        } else if (g + 1 < groups) {
+            if (count != widthOffsets) {
+                width.of(static_cast<double>(count), w);
+                widthOffsets = count;
+            }
+            next.cos.resize(w.size());
+            next.sin.resize(w.size());
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                next.cos[i] = first.cos[i] * width.cos[i] - first.sin[i] * width.sin[i];
+                next.sin[i] = first.cos[i] * width.sin[i] + first.sin[i] * width.cos[i];
+            }
+        }
         if (a + (taken - 1) * stride != b) {
             // cos((b + 1) w - w), b + 1 being the next pixel's first offset.
             double sum = 0.0;
