@@ -407,7 +407,7 @@ void TestCliEncodings::helpNamesTheFamilies()
 
 void TestCliEncodings::biasFamiliesAddNoTerm()
 {
-    // ALiBi, T5 and DeBERTa act on the attention scores: X = s*E whatever their flags.
+    // ALiBi, T5, DeBERTa and Sandwich act on the attention scores: X = s*E whatever their flags.
     const QString x = path(u"bias_x.npy"_s);
     const QString e = path(u"bias_e.npy"_s);
     const QStringList common = {u"--force"_s, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"50"_s, u"--seed"_s, u"9"_s};

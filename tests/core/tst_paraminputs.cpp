@@ -65,7 +65,7 @@ QList<std::pair<QString, Params>> settings()
     Params ropeLoaded = rope;
     ropeLoaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
     list.append({u"rope, loaded matrix"_s, ropeLoaded});
-    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets.
+    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets; Sandwich.
     const Params alibi = with(with(with(base, u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
     list.append({u"alibi"_s, alibi});
     list.append({u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)});

@@ -96,7 +96,7 @@ QList<std::pair<QString, Params>> ropeSettings()
     };
 }
 
-// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets.
+// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets; Sandwich.
 QList<std::pair<QString, Params>> biasSettings()
 {
     const Params alibi = with(with(with(small(), u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
