@@ -1,7 +1,7 @@
 // The sandwich-bias figure: head K's bias as NeMo's causal table holds it and bidirectional, cell
 // by cell against the float64 bias written here (support/SandwichReference.h), and averaged: each
 // pixel the exact mean over its cells, summed here by offset, at L = 700 (pixels across the
-// diagonal cut in halves) and at L = 65536 and 2^24 (per pixel in closed form, never L x L cells,
+// diagonal in partial rows) and at L = 65536 and 2^24 (per pixel in closed form, never L x L cells,
 // checked on rows of pixels); NeMo's preset as a 14-pt slide.
 #include "render/data/DiagonalMeans.h"
 #include "render/data/sandwich/SandwichBiasMeans.h"

@@ -92,7 +92,7 @@ void TestSandwichDistanceFigure::manyHeadsDrawSixteenAndHeadK()
                                            FigureSize::fromPixels(QSize(1200, 700)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
-    QVERIFY2(texts.contains(u"of 100 heads drawn"_s) && texts.contains(u"head 37"_s), qPrintable(texts));
+    QVERIFY2(texts.contains(u"of 100 heads drawn"_s) && texts.contains(u"head K = 37"_s), qPrintable(texts));
 }
 
 void TestSandwichDistanceFigure::nemosPresetFitsASlide()

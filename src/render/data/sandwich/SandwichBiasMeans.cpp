@@ -32,27 +32,47 @@ double rectangleSum(double w, const Block &rect)
     return (std::conj(geometric(w, rect.row0, rect.rows)) * geometric(w, rect.col0, rect.cols)).real();
 }
 
-// The part of `rect` at or below the diagonal (j <= i): sum of cos(w (i - j)) over its cells, and
-// their count. Halves the longer side until a part lies on one side of the diagonal.
+// The cells of rows [a, b) at or below the diagonal, each row i's keys j0 .. i: sum of
+// cos(w (i - j)) = Re sum over m = i - j0 + 1 of (1 - z^m) / (1 - z), z = e^(i w), which is
+// (count - sum_m z^m) / (1 - z). Where w times the longest row is small that quotient loses digits:
+// the rows are summed one by one there (w >= 1e-8, so they are fewer than 10^5).
+double partialRows(double w, std::int64_t a, std::int64_t b, std::int64_t j0)
+{
+    const std::int64_t m0 = a - j0 + 1, count = b - a;
+    if (count <= 0)
+        return 0.0;
+    if (w * static_cast<double>(m0 + count) < 1e-3) {
+        double sum = 0.0;
+        for (std::int64_t m = m0; m < m0 + count; ++m)
+            sum += geometric(w, 0, m).real();
+        return sum;
+    }
+    const Complex oneMinusZ = Complex(1.0, 0.0) - std::polar(1.0, w);
+    return ((Complex(static_cast<double>(count), 0.0) - geometric(w, m0, count)) / oneMinusZ).real();
+}
+
+// The part of `rect` at or below the diagonal (j <= i): sum of cos(w (i - j)) over its cells for
+// each frequency, and their count. Rows at or past the last key are whole (a rectangle); rows
+// from the first key to it hold keys j0 .. i.
 void lowerSum(const std::vector<double> &w, const Block &rect, std::vector<double> &sums, std::int64_t &cells)
 {
     if (rect.rows <= 0 || rect.cols <= 0 || rect.col0 > rect.rowEnd() - 1)
         return; // every key after its query
-    if (rect.colEnd() - 1 <= rect.row0) { // every key at or before its query
-        for (std::size_t k = 0; k < w.size(); ++k)
-            sums[k] += rectangleSum(w[k], rect);
-        cells += rect.rows * rect.cols;
-        return;
+    const std::int64_t lastKey = rect.colEnd() - 1;
+    const std::int64_t whole = std::max(rect.row0, lastKey); // the first row that holds every key
+    const std::int64_t partial = std::max(rect.row0, rect.col0); // the first row that holds one
+    const Block full {whole, rect.rowEnd() - whole, rect.col0, rect.cols};
+    const std::int64_t partialEnd = std::min(rect.rowEnd(), lastKey);
+    for (std::size_t k = 0; k < w.size(); ++k) {
+        if (full.rows > 0)
+            sums[k] += rectangleSum(w[k], full);
+        sums[k] += partialRows(w[k], partial, partialEnd, rect.col0);
     }
-    if (rect.rows >= rect.cols) {
-        const std::int64_t half = rect.rows / 2;
-        lowerSum(w, {rect.row0, half, rect.col0, rect.cols}, sums, cells);
-        lowerSum(w, {rect.row0 + half, rect.rows - half, rect.col0, rect.cols}, sums, cells);
-    } else {
-        const std::int64_t half = rect.cols / 2;
-        lowerSum(w, {rect.row0, rect.rows, rect.col0, half}, sums, cells);
-        lowerSum(w, {rect.row0, rect.rows, rect.col0 + half, rect.cols - half}, sums, cells);
-    }
+    if (full.rows > 0)
+        cells += full.rows * full.cols;
+    // Rows partial .. partialEnd - 1 hold partial - col0 + 1, one more, ... keys.
+    const std::int64_t count = std::max<std::int64_t>(partialEnd - partial, 0);
+    cells += count * (partial - rect.col0 + 1) + count * (count - 1) / 2;
 }
 
 // The bands' geometric sums for each frequency: bands x terms.

@@ -12,7 +12,8 @@
 // (DiagonalMeans::bandStart), and shows the exact mean of the bias over its cells. The sum of
 // cos(w (j - i)) over a rectangle is separable, Re(conj(R) C) with R and C the geometric sums of
 // e^(i w x) over its rows and its columns (sin(n w/2) / sin(w/2) times a phase); under the causal
-// mask a rectangle the diagonal crosses is cut in halves until each part lies on one side of it.
+// mask the rows of a rectangle the diagonal crosses that see only some of its keys are summed as
+// a geometric sum of geometric sums, in closed form too.
 namespace posenc::SandwichBiasMeans {
 
 // The grid of `block` at `rows` x `cols` pixels (at most its rows and columns) for head K of the
