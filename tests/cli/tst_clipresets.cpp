@@ -90,7 +90,7 @@ void TestCliPresets::listsEveryPreset()
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     const QStringList files = presetFiles();
-    QCOMPARE(files.size(), 26);
+    QCOMPARE(files.size(), 27);
     QCOMPARE(lines.size(), files.size());
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QStringList fields = lines[i].split(u'\t');
