@@ -15,4 +15,5 @@
 #include "core/alibi/AlibiFamily.inc"
 #include "core/t5/T5Family.inc"
 #include "core/deberta/DebertaFamily.inc"
+#include "core/sandwich/SandwichFamily.inc"
 // clang-format on

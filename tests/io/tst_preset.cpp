@@ -83,7 +83,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 26);
+    QCOMPARE(loaded.presets.size(), 27);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -303,7 +303,8 @@ void TestPreset::eachShippedPresetIsNamedByItsFile()
                                u"mpt-7b"_s,
                                u"t5-base"_s,
                                u"flan-t5-base"_s,
-                               u"deberta-v3-base"_s};
+                               u"deberta-v3-base"_s,
+                               u"nemo-gpt-sandwich"_s};
     QCOMPARE(Presets::names(), names);
     QVERIFY(Presets::shipped().problems.isEmpty());
     const Presets::Loaded loaded = Presets::load();
