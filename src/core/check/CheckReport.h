@@ -34,6 +34,12 @@ QString layerRuns(const std::vector<std::int64_t> &layers);
 // its encoding, the config's values, then the keys `posenc describe` prints for its family
 // (null where the layer cannot be computed).
 QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json);
+// A layer's scheme as keys and values: where its rotation sits, its head, window, chunk, query
+// scaling and softmax scale (null where they do not apply).
+QList<std::pair<QString, ConfigValue>> schemeEntries(const LayerScheme &scheme);
+// `posenc describe`'s numbers of a layer, with the softmax factor its model's attention applies;
+// none where the layer cannot be computed.
+std::optional<Description::Entries> layerDescription(const ConfigLayer &layer);
 
 // The window opens at most this many positions, as the presets do, to stay responsive.
 constexpr std::int64_t kWindowMaxLen = 131072;

@@ -4,6 +4,7 @@
 
 #include "core/NumberText.h"
 #include "core/deberta/DebertaBuckets.h"
+#include "core/deberta/DebertaConfig.h"
 #include "core/deberta/DebertaLessonNumbers.h"
 #include "core/deberta/DebertaParamRows.h"
 
@@ -101,6 +102,8 @@ FamilySpec makeDebertaFamily()
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = DebertaLessonNumbers::entries;
     family.panel = debertaPanel();
+    family.readConfig = DebertaConfig::layers;
+    family.configFindings = DebertaConfig::findings();
     return family;
 }
 

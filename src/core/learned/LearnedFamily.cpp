@@ -2,6 +2,7 @@
 // from a file, position p its row p + offset.
 #include "core/FamilySpec.h"
 
+#include "core/learned/LearnedConfig.h"
 #include "core/learned/LearnedParamRows.h"
 
 using namespace Qt::StringLiterals;
@@ -34,6 +35,8 @@ FamilySpec makeLearnedFamily()
         return params.learned.table->values.cols();
     };
     family.defaultFigures = {{u"learned"_s, {}}, {u"heatmap"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
+    family.readConfig = LearnedConfig::layers;
+    family.configFindings = LearnedConfig::findings();
     return family;
 }
 
