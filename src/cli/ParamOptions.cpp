@@ -1,5 +1,6 @@
 #include "ParamOptions.h"
 
+#include "ConfigOptions.h"
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
 #include "PositionTableOptions.h"
@@ -48,6 +49,7 @@ void add(QCommandLineParser &parser)
     }
     parser.addOption(QCommandLineOption(kSessionKey, kSessionHelp, u"FILE"_s));
     parser.addOption(QCommandLineOption(kPresetKey, kPresetHelp, u"NAME"_s));
+    ConfigOptions::add(parser);
 }
 
 int Result::exitCode() const
@@ -80,6 +82,11 @@ QStringList Result::messages() const
 
 Result read(const QCommandLineParser &parser)
 {
+    const auto config = ConfigOptions::read(parser);
+    if (const auto *refused = std::get_if<Result>(&config))
+        return *refused;
+    if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config))
+        return read(parser, chosen->texts, u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType));
     if (parser.isSet(kPresetKey)) {
         const auto chosen = chosenPreset(parser);
         if (const auto *refused = std::get_if<Result>(&chosen))
@@ -147,7 +154,8 @@ QString helpText()
         const ParamSpec &row = *ParamTable::find(key);
         text += u"  %1\n      %2\n"_s.arg(row.flag(), row.helpLine());
     }
-    return text + u"  --session FILE\n      %1\n  --preset NAME\n      %2\n"_s.arg(kSessionHelp, kPresetHelp);
+    return text + u"  --session FILE\n      %1\n  --preset NAME\n      %2\n"_s.arg(kSessionHelp, kPresetHelp)
+        + ConfigOptions::helpText();
 }
 
 } // namespace posenc::ParamOptions

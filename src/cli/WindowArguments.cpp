@@ -1,11 +1,13 @@
 #include "WindowArguments.h"
 
 #include "Cli.h"
+#include "ConfigOptions.h"
 #include "ExitCode.h"
 #include "LessonOptions.h"
 #include "ParamOptions.h"
 
 #include "core/ParamText.h"
+#include "core/check/CheckReport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -69,11 +71,22 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitDone);
     }
     QStringList files;
+    QString configFile; // posenc FILE.json: a model config opens as --config FILE does
     for (const QString &argument : positional) {
         if (!isPath(argument))
             return usageError(
                 u"unknown command %1; the commands are export, table, bench, lessons and presets"_s.arg(argument));
-        files << argument;
+        if (configFile.isEmpty() && argument.endsWith(u".json"_s, Qt::CaseInsensitive)
+            && ConfigOptions::isModelConfig(argument))
+            configFile = argument;
+        else
+            files << argument;
+    }
+    if (!configFile.isEmpty() && parser.isSet(QString::fromUtf16(ConfigOptions::kKey)))
+        return usageError(u"%1, --config: give the model config once"_s.arg(configFile));
+    for (const QString &other : {u"session"_s, u"preset"_s, QString::fromUtf16(LessonOptions::kKey)}) {
+        if (!configFile.isEmpty() && parser.isSet(other))
+            return usageError(u"%1, --%2: give one of them; parameter flags override either"_s.arg(configFile, other));
     }
     if (parser.isSet(screenshotOption) && parser.value(screenshotOption).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
@@ -83,7 +96,18 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitUsage);
     }
     const Lesson *chosen = std::get<const Lesson *>(lesson);
-    const ParamOptions::Result read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
+    ParamOptions::Result read;
+    if (!configFile.isEmpty()) {
+        const QString layerType = parser.value(QString::fromUtf16(ConfigOptions::kLayerKey));
+        auto picked = ConfigOptions::choose(configFile, layerType);
+        if (const auto *config = std::get_if<ConfigOptions::Chosen>(&picked))
+            read = ParamOptions::read(parser, config->texts,
+                                      u"the config %1 (layer type %2)"_s.arg(configFile, config->layerType));
+        else
+            read = std::get<ParamOptions::Result>(std::move(picked));
+    } else {
+        read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
+    }
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc: " << line << '\n';
@@ -91,11 +115,20 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     WindowArguments result;
     result.params = read.params;
+    // A config's layer opens at most at the presets' max_len, to stay responsive, unless asked.
+    const bool fromConfig = !configFile.isEmpty() || parser.isSet(QString::fromUtf16(ConfigOptions::kKey));
+    if (fromConfig && !parser.isSet(u"max-len"_s) && result.params.maxLen > CheckReport::kWindowMaxLen) {
+        err << "posenc: the window opens at max_len " << CheckReport::kWindowMaxLen << " (the model's "
+            << result.params.maxLen << "), as the presets do, to stay responsive; --max-len sets it\n";
+        result.params.maxLen = CheckReport::kWindowMaxLen;
+    }
     // A session, a lesson, a preset, a matrix or any parameter flag wins over the remembered parameters.
     const QStringList keys = Session::parameterKeys()
-        << u"session"_s << u"preset"_s << QString::fromUtf16(LessonOptions::kKey);
+        << u"session"_s << u"preset"_s << QString::fromUtf16(LessonOptions::kKey)
+        << QString::fromUtf16(ConfigOptions::kKey);
     for (const QString &key : keys)
         result.paramsGiven = result.paramsGiven || parser.isSet(key);
+    result.paramsGiven = result.paramsGiven || !configFile.isEmpty();
     if (read.session) {
         result.sessionView = read.session->view;
         result.sessionLesson = read.session->lesson;
