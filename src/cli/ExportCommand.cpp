@@ -1,5 +1,6 @@
 #include "ExportCommand.h"
 
+#include "ConfigOptions.h"
 #include "ExitCode.h"
 #include "Interrupt.h"
 #include "LessonOptions.h"
@@ -190,6 +191,45 @@ FigureState lessonState(const Lesson &lesson, const QString &figure)
     return {};
 }
 
+// The format --format names, or -o's extension gives; or the message naming what is wrong.
+std::variant<FigureFormat, QString> formatFor(const QCommandLineParser &parser, const QCommandLineOption &formatOption,
+                                              const QString &path)
+{
+    if (parser.isSet(formatOption)) {
+        if (const auto format = formatNamed(parser.value(formatOption)))
+            return *format;
+        return u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(formatOption));
+    }
+    if (OutputFile::isStandardOutput(path))
+        return u"--format: -o - (standard output) needs --format png, svg or pdf"_s;
+    if (const auto format = FigureExporter::formatOf(path))
+        return *format;
+    return u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
+        FigureExporter::extensions(), path);
+}
+
+// The figure's state: the lesson's view of it, the figure options given over it.
+FigureState stateOf(const QCommandLineParser &parser, const QList<OptionUse> &uses, const FigureDescriptor &figure,
+                    const Lesson *lesson)
+{
+    FigureState state = lesson ? lessonState(*lesson, figure.name()) : FigureState();
+    for (const OptionUse &use : uses) {
+        if (!parser.isSet(use.option.key))
+            continue;
+        // --config is a figure's option only where the figure draws the config.
+        if (use.option.key == QString::fromUtf16(ConfigOptions::kKey) && !figure.model().option(use.option.key))
+            continue;
+        state.options.insert(use.option.key,
+                             use.option.kind == FigureOption::Kind::Switch ? u"true"_s
+                                                                           : parser.values(use.option.key).constLast());
+        // An option that chooses what part is shown (--positions, another quantity) replaces the
+        // lesson's zoom, as the window's control would.
+        if (!use.option.inWindow || use.option.resetsView)
+            state.view.clear();
+    }
+    return state;
+}
+
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -209,6 +249,9 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                        sizeOptions.dpi, fontOption, titleOption, threadsOption, quietOption, helpOption});
     const QList<OptionUse> uses = figureOptions();
     for (const OptionUse &use : uses) {
+        // The model figures' "config" is the parameters' --config, added by ParamOptions.
+        if (use.option.key == QString::fromUtf16(ConfigOptions::kKey))
+            continue;
         if (use.option.kind == FigureOption::Kind::Switch)
             parser.addOption(QCommandLineOption(use.option.key, use.option.help));
         else
@@ -244,21 +287,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return fail(
             err, ExitUsage,
             u"--output: a file ending in %1, or - with --format, is required"_s.arg(FigureExporter::extensions()));
-    std::optional<FigureFormat> format;
-    if (parser.isSet(formatOption)) {
-        format = formatNamed(parser.value(formatOption));
-        if (!format)
-            return fail(err, ExitUsage,
-                        u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(formatOption)));
-    } else if (OutputFile::isStandardOutput(path)) {
-        return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format png, svg or pdf"_s);
-    } else {
-        format = FigureExporter::formatOf(path);
-        if (!format)
-            return fail(err, ExitUsage,
-                        u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
-                            FigureExporter::extensions(), path));
-    }
+    const auto chosenFormat = formatFor(parser, formatOption, path);
+    if (const auto *refused = std::get_if<QString>(&chosenFormat))
+        return fail(err, ExitUsage, *refused);
+    const std::optional<FigureFormat> format = std::get<FigureFormat>(chosenFormat);
     if (const auto refused
         = OutputFile::terminalRefusal(path, FigureExporter::extension(*format), *format != FigureFormat::Svg))
         return fail(err, ExitUsage, *refused);
@@ -283,18 +315,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                 err, ExitUsage,
                 u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters).arg(style.title->size()));
     }
-    FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
-    for (const OptionUse &use : uses) {
-        if (!parser.isSet(use.option.key))
-            continue;
-        state.options.insert(use.option.key,
-                             use.option.kind == FigureOption::Kind::Switch ? u"true"_s
-                                                                           : parser.values(use.option.key).constLast());
-        // An option that chooses what part is shown (--positions, another quantity) replaces the
-        // lesson's zoom, as the window's control would.
-        if (!use.option.inWindow || use.option.resetsView)
-            state.view.clear();
-    }
+    FigureState state = stateOf(parser, uses, *figure, lesson);
     int threads = 0;
     if (parser.isSet(threadsOption)) {
         const auto n = number(parser.value(threadsOption), 1, 1024);
@@ -304,7 +325,11 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         threads = static_cast<int>(*n);
     }
 
-    const ParamOptions::Result read = lesson ? LessonOptions::read(parser, *lesson) : ParamOptions::read(parser);
+    // A figure that draws a model config takes --config as its own; the others take the config's
+    // layer type as their parameters.
+    const bool drawsConfig = figure->model().option(QString::fromUtf16(ConfigOptions::kKey)).has_value();
+    const ParamOptions::Result read
+        = lesson ? LessonOptions::read(parser, *lesson) : ParamOptions::read(parser, !drawsConfig);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc export: " << line << '\n';

@@ -80,13 +80,16 @@ QStringList Result::messages() const
     return lines;
 }
 
-Result read(const QCommandLineParser &parser)
+Result read(const QCommandLineParser &parser, bool configGivesParams)
 {
-    const auto config = ConfigOptions::read(parser);
-    if (const auto *refused = std::get_if<Result>(&config))
-        return *refused;
-    if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config))
-        return read(parser, chosen->texts, u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType));
+    if (configGivesParams) {
+        const auto config = ConfigOptions::read(parser);
+        if (const auto *refused = std::get_if<Result>(&config))
+            return *refused;
+        if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config))
+            return read(parser, chosen->texts,
+                        u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType));
+    }
     if (parser.isSet(kPresetKey)) {
         const auto chosen = chosenPreset(parser);
         if (const auto *refused = std::get_if<Result>(&chosen))

@@ -37,9 +37,10 @@ struct Result
     // One line per problem, each naming its parameter or path.
     QStringList messages() const;
 };
-// The parameters of --session FILE or --preset NAME if given, overridden by every parameter flag
-// given.
-Result read(const QCommandLineParser &parser);
+// The parameters of --session FILE, --preset NAME or --config FILE if given, overridden by every
+// parameter flag given. `configGivesParams` false leaves --config to a figure that draws the config
+// itself (layer-stack): the parameters are then the defaults and the flags.
+Result read(const QCommandLineParser &parser, bool configGivesParams = true);
 // The parameters of `base` (a session's, a lesson's or a preset's), every parameter flag given
 // overriding them whatever their order; the messages about the values `base` gave name `origin`.
 // How a session, a lesson and a preset all reach the command line.

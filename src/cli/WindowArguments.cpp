@@ -6,12 +6,14 @@
 #include "LessonOptions.h"
 #include "ParamOptions.h"
 
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/check/CheckReport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QJsonArray>
 
 using namespace Qt::StringLiterals;
 
@@ -24,6 +26,20 @@ namespace {
 bool isPath(const QString &argument)
 {
     return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.');
+}
+
+// The views a model config opens on: its layer stack, its heads and its query scaling, and the main
+// figure of the layer type's family.
+QJsonObject configViews(const QString &config, const Params &params)
+{
+    const QString source = QFileInfo::exists(config) ? QFileInfo(config).absoluteFilePath() : config;
+    QJsonArray views;
+    for (const QString &figure : {u"layer-stack"_s, u"head-map"_s, u"query-scale"_s})
+        views.append(QJsonObject {{u"figure"_s, figure}, {u"config"_s, source}});
+    const QList<DefaultFigure> &own = Families::spec(params.encoding).defaultFigures;
+    if (!own.isEmpty())
+        views.append(QJsonObject {{u"figure"_s, own.first().figure}});
+    return QJsonObject {{u"layout"_s, u"2x2"_s}, {u"views"_s, views}};
 }
 
 } // namespace
@@ -133,6 +149,10 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         result.sessionView = read.session->view;
         result.sessionLesson = read.session->lesson;
     }
+    if (fromConfig)
+        result.sessionView = configViews(configFile.isEmpty() ? parser.value(QString::fromUtf16(ConfigOptions::kKey))
+                                                              : configFile,
+                                         result.params);
     result.resetSettings = parser.isSet(resetOption);
     result.screenshot = parser.value(screenshotOption);
     result.lesson = chosen ? chosen->name : QString();

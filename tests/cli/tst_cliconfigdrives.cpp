@@ -1,8 +1,8 @@
 // A model config drives every command as a preset does (--config FILE [--layer-type T]): for every
-// real config of tests/data/configs, `table rope-cos --layer-type full_attention` writes the layer
-// type's cos table (checked against float64 cos(p theta^(-2i/r)) for the default rope_type) or is
-// refused naming why, `describe` prints the numbers `check --config` prints for the same layer
-// type, and the window opens on a config given as its file.
+// real config of tests/data/configs, `export layer-stack` draws it and `table rope-cos --layer-type
+// full_attention` writes the layer type's cos table (checked against float64 cos(p theta^(-2i/r)) for the default
+// rope_type) or is refused naming why, `describe` prints the numbers `check --config` prints for the same layer type,
+// and the window opens on a config given as its file.
 #include "ConfigCheckRun.h"
 
 #include <QDir>
@@ -46,6 +46,8 @@ class TestCliConfigDrives : public QObject
 private slots:
     void tableOfEveryConfig_data();
     void tableOfEveryConfig();
+    void layerStackOfEveryConfig_data();
+    void layerStackOfEveryConfig();
     void describeIsTheCheckOfTheLayer_data();
     void describeIsTheCheckOfTheLayer();
     void flagsOverrideTheConfig();
@@ -99,6 +101,24 @@ void TestCliConfigDrives::tableOfEveryConfig()
             QVERIFY2(std::abs(rows[p][j] - expected) < 1e-6, qPrintable(u"%1 p %2 j %3"_s.arg(name).arg(p).arg(j)));
         }
     }
+}
+
+void TestCliConfigDrives::layerStackOfEveryConfig_data()
+{
+    tableOfEveryConfig_data();
+}
+
+void TestCliConfigDrives::layerStackOfEveryConfig()
+{
+    // The layer stack draws the config itself, whatever its layers' families (a learned table
+    // needs no file there).
+    QFETCH(QString, name);
+    QTemporaryDir dir;
+    const QString png = dir.filePath(u"stack.png"_s);
+    const Run run = posenc({u"export"_s, u"layer-stack"_s, u"--config"_s, fixture(name), u"-o"_s, png, u"--width"_s,
+                            u"900"_s, u"--height"_s, u"600"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(QImage(png).size(), QSize(900, 600));
 }
 
 void TestCliConfigDrives::describeIsTheCheckOfTheLayer_data()
