@@ -67,14 +67,16 @@ std::unique_ptr<FigureDescriptor> makeLayerStackFigure()
 
 LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
+    , m_row(new QCPLayoutGrid)
+    , m_side(new QCPLayoutGrid)
     , m_rect(new QCPAxisRect(plot))
 {
-    auto *row = new QCPLayoutGrid;
+    QCPLayoutGrid *row = m_row;
     plot->plotLayout()->addElement(1, 0, row);
     row->addElement(0, 0, m_rect);
     PlotStyle::styleAxisRect(m_rect);
     // The legend at the top of a column beside the lanes, the column's rest empty.
-    auto *side = new QCPLayoutGrid;
+    QCPLayoutGrid *side = m_side;
     row->addElement(0, 1, side);
     m_legend = SwatchLegend::create(plot, side, 0, 0);
     // Each layer type in words under the legend, the column's rest empty.
@@ -97,6 +99,24 @@ LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
     m_map = new QCPColorMap(x, m_rect->axis(QCPAxis::atLeft));
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false); // each cell a whole lane and a whole layer
+}
+
+void LayerStackFigure::placeSide(bool beside)
+{
+    if (beside == m_beside)
+        return;
+    QCPLayoutGrid *layout = m_title->parentPlot()->plotLayout();
+    if (beside) {
+        layout->take(m_side);
+        layout->simplify();
+        m_row->addElement(0, 1, m_side);
+    } else {
+        m_row->take(m_side);
+        m_row->simplify();
+        layout->addElement(2, 0, m_side);
+        layout->setRowStretchFactor(2, 0.001);
+    }
+    m_beside = beside;
 }
 
 QList<PanelExtent> LayerStackFigure::panels(double pixelRatio) const
@@ -135,6 +155,8 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
     // word or two a layer type.
     const QCustomPlot &plot = *m_title->parentPlot();
     const bool terse = m_compact || PlotStyle::textLines(plot) < 30 || plot.viewport().width() < 900;
+    // A figure narrower than lanes and words side by side stacks them.
+    placeSide(plot.viewport().width() >= 700);
     QList<Swatch> swatches;
     QStringList lines;
     for (const auto &g : d.groups) {

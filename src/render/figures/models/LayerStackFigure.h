@@ -21,7 +21,13 @@ public:
     bool isInteractive() const override { return false; }
 
 private:
+    // Where the legend and the words go: beside the lanes, or under them in a narrow figure.
+    void placeSide(bool beside);
+
     QCPTextElement *m_title;
+    QCPLayoutGrid *m_row; // the lanes, and the side column when it is beside them
+    QCPLayoutGrid *m_side; // the legend, the words and room below them
+    bool m_beside = true;
     QCPAxisRect *m_rect;
     QCPColorMap *m_map;
     QCPLegend *m_legend;
