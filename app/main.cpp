@@ -104,7 +104,11 @@ int main(int argc, char *argv[])
     // The config check's --open ends in the window, on the parameters the config gives.
     if (posenc::opensConfigWindow(arguments))
         return posenc::runWithinMemory(u"posenc check"_s, err, [&] {
-            return openWindow(argc, argv, posenc::configWindowArguments(arguments, out, err), err);
+            const auto parsed = posenc::configWindowArguments(arguments, out, err);
+            // The report is read beside the window: printed before it opens, not when it closes.
+            out.flush();
+            err.flush();
+            return openWindow(argc, argv, parsed, err);
         });
     if (posenc::isSubcommand(arguments)) {
         QCoreApplication app(argc, argv);

@@ -3,6 +3,8 @@
 #include "BudgetAdvice.h"
 #include "CheckBenchmark.h"
 #include "ExitCode.h"
+#include "HelpText.h"
+#include "JsonOutput.h"
 #include "ParamOptions.h"
 
 #include "core/DropoutMask.h"
@@ -169,41 +171,64 @@ void registerExtraBenchmark(ExtraBenchmark benchmark)
     extraBenchmarks().push_back(std::move(benchmark));
 }
 
+QList<CommandOption> benchOptions()
+{
+    return {
+        {{u"json"_s}, {}, u"one JSON object (format, version and the keys of the guide's Benchmark)"_s},
+        {{u"repeats"_s}, u"N"_s, u"timed runs of each measurement (default 7); the best and the median are kept"_s},
+        {{u"kernels-only"_s}, {}, u"time the kernels only, not the window's interaction (which takes minutes)"_s},
+        {{u"interaction-changes"_s},
+         u"N"_s,
+         u"parameter changes of the window at L 8192 x d 1024 (default 200; 0 "
+         "skips them)"_s},
+        {{u"scale-changes"_s},
+         u"N"_s,
+         u"parameter changes of the window at L 2^20 x d 8192 (default 40; 0 skips "
+         "them)"_s},
+        CommandOptions::help(),
+    };
+}
+
+HelpPage benchHelp()
+{
+    HelpPage page;
+    page.topic = u"bench"_s;
+    page.usage = {u"posenc bench [--json] [--kernels-only] [OPTIONS]"_s};
+    page.section()
+        .paragraph(u"Times the PE fill in both layouts, the machine's write bandwidth on the same buffer, a plain copy "
+                   "of the embedding table to it, and the full pipeline (scale, sum, dropout) with its parts alone "
+                   "(the sum without dropout, the keep bits without a table) at 16384 x 4096 unless --max-len and "
+                   "--d-model say otherwise, on the SIMD target it names; and RoPE's cos table at 131072 x 128 "
+                   "against a plain fill of its own buffer. Its two tables of that size must fit the memory budget "
+                   "(default 2 GiB)."_s)
+        .paragraph(u"Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to a "
+                   "temporary directory, against reading its file as cat does (check_over_read), in turn. Then it "
+                   "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "
+                   "(the larger first waits for every view to be exact, about a minute on two cores). The machine's "
+                   "load moves every time: compare the ratios of one run, and take several."_s);
+    QList<HelpItem> options;
+    for (const CommandOption &option : benchOptions())
+        options.append({option.spelling(), option.help});
+    page.section(u"Options"_s).items(options);
+    page.section(u"Parameters"_s)
+        .paragraph(u"Every parameter flag (posenc help parameters); --max-len, --d-model and --memory-budget "
+                   "size its tables."_s);
+    page.section(u"Examples"_s).examples({{u"posenc bench --json --kernels-only"_s, u"the kernels alone, as JSON"_s}});
+    return page;
+}
+
 int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
-    const QCommandLineOption repeatsOption(u"repeats"_s, u"Timed runs of each measurement (default 7)."_s, u"N"_s);
-    const QCommandLineOption kernelsOnlyOption(u"kernels-only"_s,
-                                               u"Time the kernels only, not the window's interaction (minutes)."_s);
-    const QCommandLineOption interactionOption(
-        u"interaction-changes"_s, u"Parameter changes of the window at L 8192 x d 1024 (default 200)."_s, u"N"_s);
-    const QCommandLineOption scaleOption(u"scale-changes"_s,
-                                         u"Parameter changes of the window at L 2^20 x d 8192 (default 40)."_s, u"N"_s);
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, repeatsOption, kernelsOnlyOption, interactionOption, scaleOption, helpOption});
+    CommandOptions::add(parser, benchOptions());
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
-        err << "posenc bench: " << parser.errorText() << '\n';
+        err << "posenc bench: " << parser.errorText() << " (see posenc bench --help)\n";
         return ExitUsage;
     }
-    if (parser.isSet(helpOption)) {
-        out << "Usage: posenc bench [--json] [--repeats N] [--kernels-only] [--max-len L --d-model D]\n"
-               "                    [--memory-budget GIB] [--interaction-changes N] [--scale-changes N]\n"
-               "Times the PE fill in both layouts, the machine's write bandwidth on the same buffer, a\n"
-               "plain copy of the embedding table to it, and the full pipeline (scale, sum, dropout)\n"
-               "with its parts alone (the sum without dropout, the keep bits without a table)\n"
-               "at 16384 x 4096 unless --max-len/--d-model say otherwise, on the SIMD target it names;\n"
-               "and RoPE's cos table at 131072 x 128 against a plain fill of its own buffer.\n"
-               "Its two tables of that size must fit the memory budget (default 2 GiB).\n"
-               "Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to\n"
-               "a temporary directory, against reading its file as cat does (check_over_read), in turn.\n"
-               "Then drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at\n"
-               "L 2^20 x d 8192 unless --interaction-changes/--scale-changes say otherwise (0 skips a size;\n"
-               "the larger one first waits for every view to be exact, about a minute on two cores).\n"
-               "--kernels-only skips the window's part, which takes minutes; it refuses the change\n"
-               "counts, which only the window uses.\n";
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(benchHelp(), HelpText::width());
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -212,28 +237,28 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return ExitUsage;
     }
     bool ok = true;
-    const int repeats = parser.isSet(repeatsOption) ? parser.value(repeatsOption).toInt(&ok) : 7;
+    const int repeats = parser.isSet(u"repeats"_s) ? parser.value(u"repeats"_s).toInt(&ok) : 7;
     if (!ok || repeats < 1 || repeats > 1000) {
         err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
         return ExitUsage;
     }
     // The change counts are the window's part, which --kernels-only skips: asking for both is a mistake.
-    for (const QCommandLineOption *option : {&interactionOption, &scaleOption}) {
-        if (parser.isSet(kernelsOnlyOption) && parser.isSet(*option)) {
-            err << "posenc bench: --" << option->names().constFirst()
+    for (const QString &option : {u"interaction-changes"_s, u"scale-changes"_s}) {
+        if (parser.isSet(u"kernels-only"_s) && parser.isSet(option)) {
+            err << "posenc bench: --" << option
                 << ": the window's changes are not run with --kernels-only; drop one of the two\n";
             return ExitUsage;
         }
     }
     InteractionChanges changes;
-    for (const auto &[option, count] :
-         {std::pair {&interactionOption, &changes.interactive}, std::pair {&scaleOption, &changes.atScale}}) {
-        if (!parser.isSet(*option))
+    for (const auto &[option, count] : {std::pair {u"interaction-changes"_s, &changes.interactive},
+                                        std::pair {u"scale-changes"_s, &changes.atScale}}) {
+        if (!parser.isSet(option))
             continue;
-        *count = parser.value(*option).toInt(&ok);
+        *count = parser.value(option).toInt(&ok);
         if (!ok || *count < 0 || *count > 100000) {
-            err << "posenc bench: --" << option->names().constFirst() << ": must be an integer in [0, 100000]; got '"
-                << parser.value(*option) << "'\n";
+            err << "posenc bench: --" << option << ": must be an integer in [0, 100000]; got '" << parser.value(option)
+                << "'\n";
             return ExitUsage;
         }
     }
@@ -419,7 +444,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     for (auto it = checkKeys.begin(); it != checkKeys.end(); ++it)
         json[it.key()] = it.value();
     QJsonObject extraKeys;
-    if (!parser.isSet(kernelsOnlyOption)) {
+    if (!parser.isSet(u"kernels-only"_s)) {
         for (const ExtraBenchmark &extra : extraBenchmarks()) {
             const QJsonObject keys = extra(changes, err);
             for (auto it = keys.begin(); it != keys.end(); ++it)
@@ -427,7 +452,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         }
     }
 
-    if (parser.isSet(jsonOption)) {
+    if (parser.isSet(u"json"_s)) {
+        JsonOutput::stamp(json, u"bench"_s);
         out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)) << '\n';
         return ExitDone;
     }

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "CommandOption.h"
+#include "HelpPage.h"
+
 #include <QJsonObject>
+#include <QList>
 #include <QStringList>
 #include <QTextStream>
 
@@ -24,5 +28,7 @@ using ExtraBenchmark = std::function<QJsonObject(const InteractionChanges &chang
 void registerExtraBenchmark(ExtraBenchmark benchmark);
 
 int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+QList<CommandOption> benchOptions();
+HelpPage benchHelp();
 
 } // namespace posenc

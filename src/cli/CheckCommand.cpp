@@ -3,7 +3,9 @@
 #include "BudgetAdvice.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
+#include "HelpText.h"
 #include "Interrupt.h"
+#include "JsonOutput.h"
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
@@ -38,43 +40,8 @@ int fail(QTextStream &err, int code, const QString &message)
     return code;
 }
 
-QString usage()
-{
-    return u"Usage: posenc check FILE[:TENSOR] [--json] [OPTIONS]\n"
-           "Says what a table of positions computes (L x d: a row per position, a column per dimension)\n"
-           "and names the mistake in it. FILE is a .npy file, a .safetensors file (TENSOR chooses one of\n"
-           "its tensors), or a .csv file without a header (commas, or spaces; '#' lines skipped).\n"
-           "Dimensions of size 1 are dropped: (L, 1, d) and (1, L, d) are L x d tables.\n\n"
-           "It identifies the table from a few hundred of its rows, then compares every row with the\n"
-           "correct table, computed by the kernel of posenc table:\n"
-           "  sinusoidal  interleaved or split; the paper's frequencies b^(-2i/d) or fairseq's,\n"
-           "              tensor2tensor's and Whisper's b^(-i/(h-1)); any base; an offset of the\n"
-           "              positions; values exact, rounded to float16 or bfloat16, or from float32 angles\n"
-           "  rope-cos, rope-sin  HF's rotary cos or sin table (L x rotary_dim): half or interleaved;\n"
-           "              rope_type and its parameters as far as the table shows them; the attention\n"
-           "              factor from the amplitude\n"
-           "  learned     anything else with structure: padding rows, the first row a position reads,\n"
-           "              neighbouring rows' similarity, the nearest sinusoid\n"
-           "A correct table is within the rounding of its stored dtype of a correct reference (float64\n"
-           "tables are compared at float32's). The mistakes it names: exponent-column-index,\n"
-           "exponent-doubled, sin-cos-swapped, position-divided, position-offset, same-row,\n"
-           "half-precision-angles, rope-layout, attention-factor-missing.\n\n"
-           "Options:\n"
-           "  --json                 one JSON object: verdict, encoding, layout, frequencies, base,\n"
-           "                         position_offset, first_position_row, precision, rope_type,\n"
-           "                         attention_factor, mistakes, max_abs_error, worst_position (a row),\n"
-           "                         worst_column, diagnosis\n"
-           "  --layout WORD          the sinusoid's layout the table is meant to have: interleaved|split\n"
-           "  --rope-layout WORD     the RoPE layout the table is meant to have: half|interleaved\n"
-           "  --position-offset N    the row a learned table's position 0 is read from\n"
-           "  --memory-budget GIB    the most memory the check may hold (default 2; a .csv is read whole)\n"
-           "  --threads N            worker threads (default: all cores)\n"
-           "  --quiet                no progress line (shown on a terminal for work over a second)\n"
-           "  -h, --help             show this help\n\n"
-           "A layout or offset declared and not found is a mistake. Ctrl+C stops the check (exit 130).\n"
-           "Exit codes: 0 correct, 1 a mistake or an unknown table, 2 invalid usage, 3 a file that\n"
-           "cannot be read (or holds NaN), 4 over the memory budget, 130 interrupted.\n"_s;
-}
+// The parameters a table's check reads: what the table is meant to be, and the memory it may hold.
+const QStringList kDeclaredKeys {u"layout"_s, u"rope-layout"_s, u"position-offset"_s, u"memory-budget"_s};
 
 template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (*text)(T))
 {
@@ -119,7 +86,7 @@ QString json(const TableMatch &m)
         {u"worst_column"_s, jsonOrNull(m.worstColumn, jsonInteger)},
         {u"diagnosis"_s, jsonString(m.diagnosis)},
     };
-    QStringList parts;
+    QStringList parts {JsonOutput::head(u"check"_s)};
     for (const auto &[key, value] : entries)
         parts.append(u"\"%1\": %2"_s.arg(key, value));
     return u"{"_s + parts.join(u", "_s) + u"}\n"_s;
@@ -137,6 +104,87 @@ std::optional<ParamError> declare(Params &params, const QCommandLineParser &pars
 
 } // namespace
 
+QList<CommandOption> tableCheckOptions()
+{
+    QList<CommandOption> options {
+        {{u"json"_s},
+         {},
+         u"one JSON object: format, version, verdict, encoding, layout, frequencies, base, position_offset, "
+         "first_position_row, precision, rope_type, attention_factor, mistakes, max_abs_error, worst_position (a "
+         "row), worst_column, diagnosis"_s}};
+    const QList<CommandOption> parameters = ParamOptions::options();
+    for (const QString &key : kDeclaredKeys) {
+        for (const CommandOption &option : parameters) {
+            if (option.names == QStringList {key})
+                options.append(option);
+        }
+    }
+    options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
+    options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
+    options.append(CommandOptions::help());
+    return options;
+}
+
+QList<CommandOption> checkOptions()
+{
+    QList<CommandOption> options = tableCheckOptions();
+    for (const CommandOption &option : configCheckOptions()) {
+        const bool known = std::any_of(options.cbegin(), options.cend(),
+                                       [&](const CommandOption &o) { return o.names == option.names; });
+        if (!known)
+            options.append(option);
+    }
+    return options;
+}
+
+HelpPage checkHelp()
+{
+    HelpPage page;
+    page.topic = u"check"_s;
+    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s,
+                  u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
+    page.section().paragraph(
+        u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
+        "the mistake in it. FILE is a .npy file, a .safetensors file (TENSOR chooses one of its tensors), or a .csv "
+        "file without a header (commas, or spaces; '#' lines skipped). Dimensions of size 1 are dropped: (L, 1, d) "
+        "and (1, L, d) are L x d tables. With --config, what a model's config.json computes for position instead "
+        "(below)."_s);
+    page.section(u"What it finds"_s)
+        .paragraph(u"It identifies the table from a few hundred of its rows, then compares every row with the "
+                   "correct table, computed by the kernel of posenc table. A correct table is within the rounding of "
+                   "its stored dtype of a correct reference (float64 tables are compared at float32's)."_s)
+        .items({{u"sinusoidal"_s,
+                 u"interleaved or split; the paper's frequencies b^(-2i/d) or fairseq's, tensor2tensor's and "
+                 "Whisper's b^(-i/(h-1)); any base; an offset of the positions; values exact, rounded to float16 or "
+                 "bfloat16, or from float32 angles"_s},
+                {u"rope-cos, rope-sin"_s,
+                 u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters "
+                 "as far as the table shows them; the attention factor from the amplitude"_s},
+                {u"learned"_s,
+                 u"anything else with structure: padding rows, the first row a position reads, "
+                 "neighbouring rows' similarity, the nearest sinusoid"_s}})
+        .paragraph(u"The mistakes it names: exponent-column-index, exponent-doubled, sin-cos-swapped, "
+                   "position-divided, position-offset, same-row, half-precision-angles, rope-layout, "
+                   "attention-factor-missing. A layout or offset declared and not found is a mistake."_s);
+    QList<HelpItem> options;
+    for (const CommandOption &option : tableCheckOptions())
+        options.append({option.spelling(), option.help});
+    page.section(u"Options"_s).items(options);
+    page.section(u"Examples"_s)
+        .examples({{u"posenc check my_pe.npy"_s, u"what your own PE table computes, and its mistake"_s},
+                   {u"posenc check --json model.safetensors:rotary_cos --rope-layout half"_s,
+                    u"a RoPE cos table, declared half"_s}});
+    page.section(u"Exit status"_s)
+        .items({{u"0"_s, u"the table is correct"_s},
+                {u"1"_s, u"a mistake, or a table the check does not know"_s},
+                {u"2"_s, u"invalid usage: an option, or a tensor or array that is not there or not a table"_s},
+                {u"3"_s, u"a file that cannot be read, or holds NaN: the path and the reason"_s},
+                {u"4"_s, u"over the memory budget: cells and GiB"_s},
+                {u"130"_s, u"stopped by Ctrl+C"_s}});
+    page.sections += configCheckSections();
+    return page;
+}
+
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     // `posenc check --config FILE` checks a model's config.json, not a table.
@@ -147,19 +195,12 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return runConfigCheck(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
-    const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
-    const QCommandLineOption quietOption(u"quiet"_s, u"No progress line."_s);
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, threadsOption, quietOption, helpOption});
-    const QStringList declaredKeys {u"layout"_s, u"rope-layout"_s, u"position-offset"_s, u"memory-budget"_s};
-    for (const QString &key : declaredKeys)
-        parser.addOption(QCommandLineOption(key, ParamTable::find(key)->helpLine(), ParamTable::find(key)->valueName));
+    CommandOptions::add(parser, tableCheckOptions());
     parser.addPositionalArgument(u"file"_s, u"The table: FILE or FILE:TENSOR."_s);
     if (!parser.parse(arguments))
         return fail(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
-    if (parser.isSet(helpOption)) {
-        out << usage() << '\n' << configCheckHelp();
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(checkHelp(), HelpText::width());
         return ExitDone;
     }
     const QStringList positional = parser.positionalArguments();
@@ -168,17 +209,17 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                     u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
                         positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     Params declared;
-    for (const QString &key : declaredKeys) {
+    for (const QString &key : kDeclaredKeys) {
         if (const auto error = declare(declared, parser, key))
             return fail(err, ExitUsage, ParamOptions::flagText(*error));
     }
     int threads = 0;
-    if (parser.isSet(threadsOption)) {
+    if (parser.isSet(u"threads"_s)) {
         bool ok = false;
-        threads = parser.value(threadsOption).toInt(&ok);
+        threads = parser.value(u"threads"_s).toInt(&ok);
         if (!ok || threads < 1 || threads > 1024)
             return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
+                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
     }
     TableCheck::Declared declaration;
     if (parser.isSet(u"layout"_s))
@@ -199,7 +240,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return fail(err, ExitOverBudget,
                         opened.error().toString()
                             + overBudgetAdvice(u"check fewer rows (a .npy file is read a chunk at a time)"_s, budget));
-        return fail(err, ExitIo, opened.error().toString());
+        return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
     const TableRows &table = *opened.value();
 
@@ -223,7 +264,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
     TableMatch match = std::get<TableMatch>(std::move(identified));
 
-    ProgressLine line(u"posenc check"_s, !parser.isSet(quietOption) && ProgressLine::stderrIsTerminal());
+    ProgressLine line(u"posenc check"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
@@ -235,7 +276,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
     TableCheck::conclude(match, verification);
 
-    out << (parser.isSet(jsonOption) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
+    out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return match.verdict == CheckVerdict::Correct ? ExitDone : kExitNotCorrect;
 }
 

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "CommandOption.h"
+#include "HelpPage.h"
+
+#include <QList>
 #include <QStringList>
 #include <QTextStream>
 
@@ -10,5 +14,10 @@ namespace posenc {
 // --json. Exit 0 for a correct table, 1 for a mistake or an unknown table, 2, 3, 4 and 130 as
 // for the other commands.
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+// The options of a table's check.
+QList<CommandOption> tableCheckOptions();
+// Every option of posenc check, a table's and a config's.
+QList<CommandOption> checkOptions();
+HelpPage checkHelp();
 
 } // namespace posenc

@@ -7,7 +7,7 @@
 
 namespace posenc {
 
-// Whether the first argument names a subcommand (export, table, bench, lessons) rather than the window.
+// Whether the first argument names a subcommand (Commands::all()) rather than the window.
 bool isSubcommand(const QStringList &arguments);
 // Runs `posenc SUBCOMMAND ...` (arguments[0] is the program) and returns the exit code.
 int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err);
@@ -15,7 +15,5 @@ int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err);
 // a refused allocation (std::bad_alloc, TableAllocationFailed) becomes "posenc ...: ... GiB",
 // never an abort. `command` begins the message ("posenc table").
 int runWithinMemory(const QString &command, QTextStream &err, const std::function<int()> &work);
-// The top-level usage text.
-QString cliUsage();
 
 } // namespace posenc

@@ -1,6 +1,11 @@
 #include "ConfigCheckCommand.h"
 
+#include "CheckCommand.h"
+#include "ConfigOptions.h"
+
 #include "ExitCode.h"
+#include "HelpText.h"
+#include "JsonOutput.h"
 
 #include "core/Description.h"
 #include "core/ParamText.h"
@@ -37,34 +42,27 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption configOption(u"config"_s, u"The model's config.json."_s, u"FILE"_s);
-    const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
-    const QCommandLineOption layerOption(u"layer-type"_s, u"Only this layer type."_s, u"TYPE"_s);
-    const QCommandLineOption openOption(u"open"_s, u"Open the window on the layer type's RoPE."_s);
-    QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window, then quit."_s, u"FILE"_s);
-    screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({configOption, jsonOption, layerOption, openOption, screenshotOption, helpOption});
+    CommandOptions::add(parser, configCheckOptions());
     const auto usageError = [&err](const QString &message) {
         err << kCommand << ": " << message << " (see posenc check --help)\n";
         return int(ExitUsage);
     };
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        out << configCheckHelp();
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(checkHelp(), HelpText::width());
         return int(ExitDone);
     }
     if (!parser.positionalArguments().isEmpty())
         return usageError(u"unexpected argument '%1' beside --config"_s.arg(parser.positionalArguments().constFirst()));
     Options o;
-    o.config = parser.value(configOption);
+    o.config = parser.value(u"config"_s);
     if (o.config.isEmpty())
         return usageError(u"--config: a model's config.json is required"_s);
-    o.json = parser.isSet(jsonOption);
-    o.layerType = parser.value(layerOption);
-    o.open = parser.isSet(openOption);
-    o.screenshot = parser.value(screenshotOption);
+    o.json = parser.isSet(u"json"_s);
+    o.layerType = parser.value(u"layer-type"_s);
+    o.open = parser.isSet(u"open"_s);
+    o.screenshot = parser.value(u"screenshot"_s);
     if (o.json && o.open)
         return usageError(u"--open: prints no JSON; give --json or --open"_s);
     if (!o.screenshot.isEmpty() && !o.open)
@@ -128,7 +126,8 @@ void printJson(const ConfigCheck &check, const Options &o, QTextStream &out)
             jsonString(f.id), jsonString(ConfigFindings::severityWord(f.severity)), jsonString(f.message),
             f.layerType.isEmpty() ? u"null"_s : jsonString(f.layerType)));
     }
-    out << "{\"config\": " << jsonString(o.config) << ", \"model_type\": " << jsonString(check.modelType)
+    out << '{' << JsonOutput::head(u"check-config"_s) << ", \"config\": " << jsonString(o.config)
+        << ", \"model_type\": " << jsonString(check.modelType)
         << ", \"text_config\": " << (check.textConfig.isEmpty() ? u"null"_s : jsonString(check.textConfig))
         << ", \"layers\": [" << layers.join(u", "_s) << "], \"findings\": [" << findings.join(u", "_s) << "]}\n";
 }
@@ -179,31 +178,54 @@ int exitCodeOf(const ConfigCheck &check, const QString &layerType)
 
 } // namespace
 
-QString configCheckHelp()
+QList<CommandOption> configCheckOptions()
 {
-    QString ids;
+    return {
+        {{u"config"_s}, u"FILE"_s, u"the model's config.json (at most 4 MiB)"_s, {}, true},
+        {{u"json"_s},
+         {},
+         u"one JSON object: format, version, config, model_type, text_config, layers (one object per layer type: "
+         "layer_type, layers, encoding, described, the config's values and its family's posenc describe keys), "
+         "findings (id, severity, message, layer_type, null for the config as a whole)"_s},
+        {{u"layer-type"_s}, u"TYPE"_s, u"only that layer type (and the findings of the config as a whole)"_s},
+        {{u"open"_s},
+         {},
+         u"open the window on the layer type's encoding: full_attention's RoPE unless --layer-type names another "
+         "(max_len capped at 131072, as the presets)"_s},
+        {{u"screenshot"_s}, u"FILE"_s, u"with --open: a PNG of the window once drawn, then quit"_s, {}, true, true},
+        CommandOptions::help(),
+    };
+}
+
+QList<HelpSection> configCheckSections()
+{
+    HelpPage page;
+    page.section(u"A model's config: posenc check --config FILE"_s)
+        .paragraph(u"Reads a model's config.json as HF transformers does (rope_scaling or rope_parameters, per-layer "
+                   "dicts, text_config, no_rope_layers, the model class's defaults) and prints, for each layer type, "
+                   "what it makes the model compute for position: the config's values, then the keys posenc "
+                   "describe prints for its family (null where the layer cannot be computed); then its findings, "
+                   "each an id, a severity and a line of why. Findings that concern one layer type are printed "
+                   "under it."_s);
+    QList<HelpItem> options;
+    for (const CommandOption &option : configCheckOptions()) {
+        if (!option.hidden)
+            options.append({option.spelling(), option.help});
+    }
+    page.section(u"Options of --config"_s).items(options);
+    page.section(u"Examples of --config"_s)
+        .examples({{u"posenc check --config config.json"_s, u"a model's positions, layer type by layer type"_s},
+                   {u"posenc check --config config.json --open"_s, u"the window on its full_attention layers"_s}});
+    page.section(u"Exit status of --config"_s)
+        .items({{u"0"_s, u"no error finding"_s},
+                {u"1"_s, u"an error finding"_s},
+                {u"2"_s, u"invalid usage, or a config value no model could mean (named with its key and range)"_s},
+                {u"3"_s, u"a file that cannot be read"_s}});
+    QList<HelpItem> findings;
     for (const ConfigFindings::Kind &kind : ConfigFindings::catalogue())
-        ids += u"  %1 %2: %3\n"_s.arg(ConfigFindings::severityWord(kind.severity), kind.id, kind.meaning);
-    return u"Usage: posenc check --config FILE [--json] [--layer-type TYPE] [--open]\n"
-           "Reads a model's config.json as HF transformers does (rope_scaling or rope_parameters, per-layer\n"
-           "dicts, text_config, no_rope_layers, the model class's defaults) and prints, for each layer type,\n"
-           "what it makes the model compute for position: the config's values, then the keys posenc describe\n"
-           "prints for its family (null where the layer cannot be computed); then its findings, each an id,\n"
-           "a severity and a line of why. Findings that concern one layer type are printed under it.\n\n"
-           "Options:\n"
-           "  --config FILE      the model's config.json (at most 4 MiB)\n"
-           "  --json             one JSON object: config, model_type, text_config, layers (one object per\n"
-           "                     layer type: layer_type, layers, encoding, described, the config's values\n"
-           "                     and its family's posenc describe keys), findings (id, severity, message,\n"
-           "                     layer_type, null for the config as a whole)\n"
-           "  --layer-type TYPE  only that layer type (and the findings of the config as a whole)\n"
-           "  --open             open the window on the layer type's RoPE: full_attention's unless\n"
-           "                     --layer-type names another (max_len capped at 131072, as the presets)\n"
-           "  -h, --help         show this help\n\n"
-           "Exit codes: 0 no error, 1 an error finding, 2 invalid usage or a config value no model could\n"
-           "mean (named with its key and range), 3 a file that cannot be read.\n\n"
-           "Findings:\n"_s
-        + ids;
+        findings.append({kind.id, u"%1: %2"_s.arg(ConfigFindings::severityWord(kind.severity), kind.meaning)});
+    page.section(u"Findings"_s).items(findings);
+    return page.sections;
 }
 
 int runConfigCheck(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -245,15 +267,15 @@ std::variant<WindowArguments, int> configWindowArguments(const QStringList &argu
     if (const int *code = std::get_if<int>(&checked))
         return *code;
     const ConfigCheck &check = std::get<ConfigCheck>(checked);
-    const ConfigLayer *layer = o.layerType.isEmpty() ? check.openLayer() : check.layer(o.layerType);
-    // The config reader reads RoPE's keys only (src/core/check/RopeConfig.cpp): the window opens
-    // on a RoPE layer type, until each family brings its own reader.
-    if (!layer || layer->params.encoding != Encoding::Rope) {
+    // Every family reads its own keys (FamilySpec::readConfig), so the window opens on any layer
+    // type that places position: full_attention's RoPE by default, as `--config` chooses for the
+    // other commands (ConfigOptions::layerOf).
+    const ConfigLayer *layer = ConfigOptions::layerOf(check, o.layerType);
+    if (!layer || layer->params.encoding == Encoding::None) {
         err << kCommand << ": --open: "
-            << (layer ? u"layer type %1 has no RoPE (%2)"_s.arg(layer->layerType,
-                                                                ParamText::toString(layer->params.encoding))
-                      : u"the config has no RoPE layers"_s)
-            << "; the window opens on a RoPE\n";
+            << (layer ? u"layer type %1 places no position (none)"_s.arg(layer->layerType)
+                      : u"the config has no layers"_s)
+            << "; the window opens on an encoding\n";
         return int(ExitUsage);
     }
     if (!layer->described) {

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "CommandOption.h"
+#include "HelpPage.h"
 #include "WindowArguments.h"
+
+#include <QList>
 
 #include <QStringList>
 #include <QTextStream>
@@ -16,8 +20,10 @@ namespace posenc {
 // invalid usage or a config value no model could mean, 3 for a file that cannot be read.
 int runConfigCheck(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
-// The options --config brings to `posenc check --help`, and what they print.
-QString configCheckHelp();
+// The options of `posenc check --config`, and the sections of `posenc check --help` that say
+// what it prints.
+QList<CommandOption> configCheckOptions();
+QList<HelpSection> configCheckSections();
 
 // Whether `posenc ARGS` is `posenc check --config ... --open`, which opens the window.
 bool opensConfigWindow(const QStringList &arguments);

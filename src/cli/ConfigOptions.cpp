@@ -3,6 +3,7 @@
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "core/models/ModelExamples.h"
 #include "io/ModelConfigFile.h"
 #include "render/data/models/ConfigSource.h"
 
@@ -35,20 +36,18 @@ ParamOptions::Given textsOf(const Params &params)
 
 } // namespace
 
-void add(QCommandLineParser &parser)
+QList<CommandOption> options()
 {
-    parser.addOption(
-        QCommandLineOption(QString::fromUtf16(kKey), u"a model config's layer type as the parameters"_s, u"FILE"_s));
-    parser.addOption(QCommandLineOption(QString::fromUtf16(kLayerKey), u"the config's layer type"_s, u"TYPE"_s));
-}
-
-QString helpText()
-{
-    return u"  --config FILE\n      the parameters of a layer type of a model's config.json (or an example: %1), as "
-           u"HF's code "
-           "reads it; parameter flags override them\n  --layer-type TYPE\n      that layer type of --config (default: "
-           "its rotary full_attention layers, or the first that places position)\n"_s.arg(
-               ConfigSource::allowed().section(u": "_s, 1));
+    return {{{QString::fromUtf16(kKey)},
+             u"FILE"_s,
+             u"the parameters of a layer type of a model's config.json, as its model's code reads it, or of an "
+             "example compiled in: %1; parameter flags override them"_s.arg(ModelExamples::names()),
+             ModelExamples::names().split(u", "_s),
+             true},
+            {{QString::fromUtf16(kLayerKey)},
+             u"TYPE"_s,
+             u"the layer type of --config (full_attention, sliding_attention, ...; default its rotary "
+             "full_attention layers, or the first that places position)"_s}};
 }
 
 const ConfigLayer *layerOf(const ConfigCheck &check, const QString &wanted)

@@ -15,8 +15,8 @@ namespace posenc::ConfigOptions {
 inline constexpr char16_t kKey[] = u"config";
 inline constexpr char16_t kLayerKey[] = u"layer-type";
 
-void add(QCommandLineParser &parser);
-QString helpText();
+// --config FILE and --layer-type TYPE, which ParamOptions lists after --preset.
+QList<CommandOption> options();
 
 // The config --config names, read and checked, and its layer type chosen: --layer-type's, else
 // the one the window opens (the rotary full_attention layers, or the first that places position).

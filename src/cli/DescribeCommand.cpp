@@ -1,10 +1,12 @@
 #include "DescribeCommand.h"
 
 #include "ExitCode.h"
+#include "HelpText.h"
+#include "JsonOutput.h"
 #include "ParamOptions.h"
+
 #include "core/Description.h"
 #include "core/FamilySpec.h"
-
 #include "core/ParamText.h"
 
 #include <QCommandLineParser>
@@ -15,52 +17,83 @@ namespace posenc {
 
 namespace {
 
-bool hasDescription(const FamilySpec &family)
+// The families posenc describe has numbers for: those whose spec describes them.
+QList<const FamilySpec *> describedFamilies()
 {
-    return bool(family.describe);
+    QList<const FamilySpec *> described;
+    for (const FamilySpec &family : Families::all()) {
+        if (family.describe)
+            described.append(&family);
+    }
+    return described;
 }
 
-QString describeUsage()
+QStringList describedWords()
 {
-    QString keys;
-    for (const FamilySpec &family : Families::all())
-        keys += family.describeHelp;
-    return u"Usage: posenc describe [--json] --encoding %1 [OPTIONS]\n"
-           "Prints the numbers a family's parameters derive, as its reference code computes them, a line\n"
-           "\"key: value\" each (a list's items joined by ','), or one JSON object with --json; null where a\n"
-           "value does not apply. The keys of each family:\n"
-           "%2\n"
-           "Options:\n"
-           "  --json       one JSON object, the keys in this order\n"
-           "  -h, --help   show this help\n\n"
-           "The parameters come from the flags, a --session file or a --preset, as for every command;\n"
-           "they must choose --encoding %3 (else exit 2). Exit codes: 0 done, 2\n"
-           "invalid usage or parameter, 3 a file that cannot be read.\n\n"
-           "Parameters:\n%4"_s.arg(Families::wordList(hasDescription, u"|"_s), keys,
-                                   DescribeCommand::describedFamilies(), ParamOptions::helpText());
+    QStringList words;
+    for (const FamilySpec *family : describedFamilies())
+        words.append(family->word);
+    return words;
 }
 
 } // namespace
 
-QString DescribeCommand::describedFamilies()
+QList<CommandOption> describeOptions()
 {
-    return Families::wordList(hasDescription);
+    return {{{u"json"_s}, {}, u"one JSON object, the keys in the order below after \"format\" and \"version\""_s},
+            CommandOptions::help()};
 }
+
+HelpPage describeHelp()
+{
+    HelpPage page;
+    page.topic = u"describe"_s;
+    const QStringList words = describedWords();
+    page.usage = {u"posenc describe [--json] [--encoding %1] [OPTIONS]"_s.arg(words.join(u'|'))};
+    page.section().paragraph(
+        u"Prints the numbers a family's parameters derive, as its reference code computes them, a line \"key: "
+        "value\" each (a list's items joined by ','), or one JSON object with --json; null where a value does not "
+        "apply. The family comes from --encoding, a --session file or a --preset, or from a family's parameter "
+        "given (describe --rope-theta 500000 is RoPE's); describe has numbers for %1 only (else exit 2)."_s.arg(
+            Families::wordList([](const FamilySpec &family) { return bool(family.describe); })));
+    for (const FamilySpec *family : describedFamilies()) {
+        QList<HelpItem> keys;
+        for (const auto &[key, meaning] : family->describeKeys)
+            keys.append({key, meaning});
+        page.section(u"Keys of --encoding %1 (%2)"_s.arg(family->word, family->describeSource)).items(keys);
+    }
+    QList<HelpItem> options;
+    for (const CommandOption &option : describeOptions())
+        options.append({option.spelling(), option.help});
+    page.section(u"Options"_s).items(options);
+    page.section(u"Parameters"_s)
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE and --preset NAME."_s);
+    page.section(u"Examples"_s)
+        .examples({{u"posenc describe --preset llama-3-1-8b"_s, u"Llama 3.1's scaled RoPE"_s},
+                   {u"posenc describe --json --preset gpt-oss-20b"_s, u"gpt-oss's YaRN as JSON"_s},
+                   {u"posenc describe --heads 12 --head 9"_s, u"ALiBi's slopes of 12 heads"_s},
+                   {u"posenc describe --json --t5-causal"_s, u"T5's decoder buckets"_s}});
+    page.section(u"Exit status"_s)
+        .items({{u"0"_s, u"the numbers were printed"_s},
+                {u"2"_s, u"an invalid option or parameter, or a family without numbers to describe"_s},
+                {u"3"_s, u"a --session file that cannot be read"_s}});
+    return page;
+}
+
+namespace { } // namespace
 
 int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption jsonOption(u"json"_s, u"Print one JSON object."_s);
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, helpOption});
+    CommandOptions::add(parser, describeOptions());
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
         err << "posenc describe: " << parser.errorText() << " (see posenc describe --help)\n";
         return ExitUsage;
     }
-    if (parser.isSet(helpOption)) {
-        out << describeUsage();
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(describeHelp(), HelpText::width());
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -68,7 +101,10 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
             << "' (see posenc describe --help)\n";
         return ExitUsage;
     }
-    const ParamOptions::Result read = ParamOptions::read(parser);
+    // Only some families have numbers to describe: describe chooses among them.
+    const ParamOptions::Clues clues {
+        {u"posenc describe"_s, [](const Params &params) { return bool(Families::spec(params.encoding).describe); }}};
+    const ParamOptions::Result read = ParamOptions::read(parser, clues);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc describe: " << line << '\n';
@@ -76,17 +112,18 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
     }
     const std::optional<Description::Entries> entries = Description::entries(read.params);
     if (!entries) {
-        err << "posenc describe: --encoding: describe needs --encoding " << DescribeCommand::describedFamilies()
-            << "; got '" << ParamText::toString(read.params.encoding) << "'\n";
+        err << "posenc describe: --encoding: describe has numbers for "
+            << Families::wordList([](const FamilySpec &family) { return bool(family.describe); }) << " only; got '"
+            << ParamText::toString(read.params.encoding) << "'\n";
         return ExitUsage;
     }
-    const bool json = parser.isSet(jsonOption);
+    const bool json = parser.isSet(u"json"_s);
     QStringList lines;
     for (const auto &[key, value] : *entries)
         lines.append(json ? u"\"%1\": %2"_s.arg(key, Description::text(value, true))
                           : u"%1: %2"_s.arg(key, Description::text(value, false)));
     if (json)
-        out << '{' << lines.join(u", "_s) << "}\n";
+        out << '{' << JsonOutput::head(u"describe"_s) << ", " << lines.join(u", "_s) << "}\n";
     else
         out << lines.join(u'\n') << '\n';
     return ExitDone;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "io/ReadError.h"
+
 namespace posenc {
 
 // The exit codes of docs/ARCHITECTURE.md, Command line: scripts and tests depend on them.
@@ -10,5 +12,22 @@ enum ExitCode : int {
     ExitOverBudget = 4, // over the memory budget: the message gives cells and GiB
     ExitInterrupted = 130, // stopped by Ctrl+C (128 + SIGINT, as a shell reports it): nothing written
 };
+
+// One exit code per kind of mistake, whatever the command: a file that cannot be read, or is
+// malformed, is 3; what was asked of a sound file and is not there (a tensor it lacks, a file of
+// several tensors without one named, an array that is not a table) is a mistake of the command
+// line, 2, as a parameter out of range is; holding it past the memory budget is 4.
+inline ExitCode exitCodeOf(const ReadError &error)
+{
+    switch (error.kind) {
+    case ReadError::Kind::File:
+        return ExitIo;
+    case ReadError::Kind::Choice:
+        return ExitUsage;
+    case ReadError::Kind::OverBudget:
+        return ExitOverBudget;
+    }
+    return ExitIo;
+}
 
 } // namespace posenc

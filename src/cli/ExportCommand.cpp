@@ -2,16 +2,19 @@
 
 #include "ConfigOptions.h"
 #include "ExitCode.h"
+#include "HelpText.h"
 #include "Interrupt.h"
 #include "LessonOptions.h"
 #include "OutputFile.h"
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
+#include "core/FamilyInference.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "render/FigureFile.h"
 #include "render/FigureRegistry.h"
+#include "render/FigureSize.h"
 
 #include <QCommandLineParser>
 
@@ -53,6 +56,9 @@ QList<OptionUse> figureOptions()
     QList<OptionUse> uses;
     for (const FigureDescriptor *figure : FigureRegistry::all()) {
         for (const FigureOption &option : figure->model().options()) {
+            // The model figures' "config" is the parameters' --config (ConfigOptions), which sets it.
+            if (option.key == QString::fromUtf16(ConfigOptions::kKey))
+                continue;
             auto found = std::find_if(uses.begin(), uses.end(),
                                       [&](const OptionUse &use) { return use.option.key == option.key; });
             if (found == uses.end())
@@ -64,54 +70,125 @@ QList<OptionUse> figureOptions()
     return uses;
 }
 
-QString usage()
+// The command's own options; the figures' follow them.
+QList<CommandOption> exportOwnOptions()
 {
-    QString figures;
-    for (const FigureDescriptor *figure : FigureRegistry::all())
-        figures += u"  %1 %2\n"_s.arg(figure->name(), -12).arg(figure->model().summary());
-    QString options;
-    for (const OptionUse &use : figureOptions()) {
-        const QString flag = use.option.kind == FigureOption::Kind::Switch
-            ? u"--%1"_s.arg(use.option.key)
-            : u"--%1 %2"_s.arg(use.option.key, use.option.valueName);
-        options += u"  %1\n      %2 (%3)\n"_s.arg(flag, use.option.help, use.figures.join(u", "_s));
-    }
-    return u"Usage: posenc export FIGURE -o FILE [OPTIONS]\n"
-           "       posenc export --lesson NAME [FIGURE] -o FILE [OPTIONS]\n"
-           "Draws a figure of the window headless, as the window draws it; the format comes from the\n"
-           "extension: .png, .svg or .pdf (vector text and axes; heatmaps embedded as images).\n"
-           "With --lesson, the lesson's figure (or FIGURE) with the lesson's parameters and view;\n"
-           "the options and parameters given override them.\n\n"
-           "FIGURE:\n%1\n"
-           "Options:\n"
-           "  -o, --output FILE    where to write, whole or not at all; - for standard output (with\n"
-           "                       --format)\n"
-           "  --format FORMAT      png, svg or pdf: the format of -o -, or instead of FILE's extension\n"
-           "  --force              replace FILE if it exists (else the run is refused, exit 3)\n"
-           "  --width PX --height PX\n"
-           "                       size in pixels (default %2 x %3), laid out as on screen;\n"
-           "                       with --dpi, the pixels of a print at that dpi\n"
-           "  --size WxHcm         physical size, also in or mm, e.g. 8.5x6cm; text keeps its point\n"
-           "                       size; PDF and SVG pages are this size\n"
-           "  --dpi N              pixels per inch of a physical size (default %4)\n"
-           "  --font-size PT       size of the axis labels, every text scaled with it (default 9)\n"
-           "  --title TEXT         replaces the figure's title (at most %8 characters)\n"
-           "  --threads N          worker threads (default: all cores)\n"
-           "  --quiet              no progress line (shown on a terminal for work over a second)\n\n"
-           "Options of the figures (the figures that take each):\n%5\n"
-           "At any size a figure takes a bounded time: where its exact data would take more than\n"
-           "2^33 cells computed one by one (about 15 s on two cores), it shows the largest part\n"
-           "within them, titled a preview (or an estimate) with its share. Ctrl+C stops a figure:\n"
-           "nothing is written, exit 130.\n\n"
-           "Exit codes: 0 done, 2 invalid usage or parameter, 3 the file exists (without --force) or\n"
-           "cannot be written or read, 4 over the memory budget, 130 interrupted.\n\n"
-           "Parameters:\n%6%7"_s.arg(figures)
-               .arg(kDefaultWidth)
-               .arg(kDefaultHeight)
-               .arg(kDefaultDpi)
-               .arg(options, ParamOptions::helpText(), LessonOptions::helpText())
-               .arg(kMaxTitleCharacters);
+    return {
+        OutputFile::outputOption(u".png, .svg or .pdf"_s),
+        OutputFile::formatOption({u"png"_s, u"svg"_s, u"pdf"_s}),
+        OutputFile::forceOption(),
+        {{u"size"_s},
+         u"SIZE"_s,
+         u"%1 (the Export figure dialog's slide of 25.4 x 14.29 cm, single column of 8.5 x 6 cm and double "
+         "column of 17.5 x 9 cm), or WxH in cm, mm or in, e.g. 8.5x6cm: the text keeps its point size; PDF and "
+         "SVG pages are this size"_s.arg(FigureSizes::names().join(u", "_s)),
+         FigureSizes::names()},
+        {{u"dpi"_s},
+         u"N"_s,
+         u"pixels per inch of --size, or of the pixels of --width and --height (default %1)"_s.arg(kDefaultDpi)},
+        {{u"width"_s},
+         u"PX"_s,
+         u"width in pixels, with --height (default %1 x %2), laid out as on screen"_s.arg(kDefaultWidth)
+             .arg(kDefaultHeight)},
+        {{u"height"_s}, u"PX"_s, u"height in pixels, with --width"_s},
+        {{u"font-size"_s}, u"PT"_s, u"size of the axis labels in points, every text scaled with it (default 9)"_s},
+        {{u"title"_s}, u"TEXT"_s, u"replaces the figure's title (at most %1 characters)"_s.arg(kMaxTitleCharacters)},
+        {{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s},
+        {{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s},
+        CommandOptions::help(),
+    };
 }
+
+// The families a figure is drawn for, in words, or nothing when it is drawn for every family.
+QString familyWords(const QList<Encoding> &families)
+{
+    if (families.size() == FamilyInference::families().size())
+        return {};
+    QStringList words;
+    for (const Encoding family : families)
+        words.append(FamilyInference::word(family));
+    return words.join(u", "_s);
+}
+
+// A figure option as the command line takes it, with the figures that take it.
+CommandOption figureOption(const OptionUse &use)
+{
+    const FigureOption &o = use.option;
+    QString help = u"%1 (%2)"_s.arg(o.help, use.figures.join(u", "_s));
+    QStringList values = o.kind == FigureOption::Kind::Choice ? o.choices : QStringList();
+    for (const auto &[alias, choice] : o.aliases) {
+        help += u"; %1 is %2"_s.arg(alias, choice);
+        values.append(alias);
+    }
+    return {{o.key}, o.kind == FigureOption::Kind::Switch ? QString() : o.valueName, help, values};
+}
+
+} // namespace
+
+QList<CommandOption> exportOptions()
+{
+    QList<CommandOption> options = exportOwnOptions();
+    for (const OptionUse &use : figureOptions())
+        options.append(figureOption(use));
+    return options;
+}
+
+HelpPage exportHelp()
+{
+    HelpPage page;
+    page.topic = u"export"_s;
+    page.usage
+        = {u"posenc export FIGURE -o FILE [OPTIONS]"_s, u"posenc export --lesson NAME [FIGURE] -o FILE [OPTIONS]"_s};
+    page.section().paragraph(
+        u"Draws a figure of the window headless, as the window draws it. The format comes from the extension: .png, "
+        ".svg or .pdf (vector text and axes; heatmaps embedded as images). With --lesson, the lesson's figure (or "
+        "FIGURE) with the lesson's parameters and view; the options and parameters given override them. A figure "
+        "drawn for some families only chooses the family where --encoding is not given (export alibi-slopes is "
+        "--encoding alibi)."_s);
+    QList<HelpItem> figures;
+    for (const FigureDescriptor *figure : FigureRegistry::all()) {
+        QString text = figure->model().summary();
+        const QString families = familyWords(figure->model().families());
+        if (!families.isEmpty())
+            text += u" [%1]"_s.arg(families);
+        figures.append({figure->name(), text});
+    }
+    page.section(u"FIGURE"_s).items(figures);
+    QList<HelpItem> own;
+    for (const CommandOption &option : exportOwnOptions())
+        own.append({option.spelling(), option.help});
+    page.section(u"Options"_s).items(own);
+    QList<HelpItem> ofFigures;
+    for (const OptionUse &use : figureOptions()) {
+        const CommandOption option = figureOption(use);
+        ofFigures.append({option.spelling(), option.help});
+    }
+    page.section(u"Options of the figures"_s).items(ofFigures);
+    page.section(u"Parameters"_s)
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME, --lesson NAME and "
+                   "--config FILE; the model figures (layer-stack, query-scale, head-map) draw --config's config "
+                   "itself."_s);
+    page.section(u"Examples"_s)
+        .examples({
+            {u"posenc export heatmap -o pe.pdf --size column --d-model 512"_s, u"the PE table for a paper's column"_s},
+            {u"posenc export --lesson why-sqrt-d -o slide.png --size slide"_s, u"a lesson's figure for a slide"_s},
+            {u"posenc export alibi-slopes -o slopes.svg --heads 12"_s, u"ALiBi's slopes of 12 heads"_s},
+            {u"posenc export rope-frequencies -o f.png --preset llama-3-1-8b"_s, u"Llama 3.1's scaled frequencies"_s},
+        });
+    page.section(u"Bounded at any size"_s)
+        .paragraph(u"Where a figure's exact data would take more than 2^33 cells computed one by one (about 15 s on "
+                   "two cores), it shows the largest part within them, titled a preview (or an estimate) with its "
+                   "share. Ctrl+C stops a figure: nothing is written, exit 130."_s);
+    page.section(u"Exit status"_s)
+        .items({{u"0"_s, u"the figure was written"_s},
+                {u"2"_s, u"an invalid option or parameter, named with its allowed values"_s},
+                {u"3"_s, u"the file exists (without --force), or cannot be written or read: the path and the reason"_s},
+                {u"4"_s, u"over the memory budget: cells and GiB"_s},
+                {u"130"_s, u"stopped by Ctrl+C; nothing was written"_s}});
+    return page;
+}
+
+namespace {
 
 int fail(QTextStream &err, int code, const QString &message)
 {
@@ -126,43 +203,50 @@ std::optional<double> number(const QString &text, double lo, double hi)
     return ok && v >= lo && v <= hi ? std::optional(v) : std::nullopt;
 }
 
-struct SizeOptions
+// The format of -o PATH: --format's, or the extension's; the message naming the option otherwise.
+std::variant<FigureFormat, QString> readFormat(const QCommandLineParser &parser, const QString &path)
 {
-    QCommandLineOption width {u"width"_s, u"Width in pixels."_s, u"PX"_s};
-    QCommandLineOption height {u"height"_s, u"Height in pixels."_s, u"PX"_s};
-    QCommandLineOption size {u"size"_s, u"Physical size."_s, u"WxHcm"_s};
-    QCommandLineOption dpi {u"dpi"_s, u"Pixels per inch."_s, u"N"_s};
-};
+    if (parser.isSet(u"format"_s)) {
+        if (const auto format = formatNamed(parser.value(u"format"_s)))
+            return *format;
+        return u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(u"format"_s));
+    }
+    if (OutputFile::isStandardOutput(path))
+        return u"--format: -o - (standard output) needs --format png, svg or pdf"_s;
+    if (const auto format = FigureExporter::formatOf(path))
+        return *format;
+    return u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
+        FigureExporter::extensions(), path);
+}
 
 // The figure's size from --width/--height, --size and --dpi, or the message naming the option.
-std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser, const SizeOptions &o)
+std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
 {
     std::optional<double> dpi;
-    if (parser.isSet(o.dpi)) {
-        dpi = number(parser.value(o.dpi), 10.0, 2400.0);
+    if (parser.isSet(u"dpi"_s)) {
+        dpi = number(parser.value(u"dpi"_s), 10.0, 2400.0);
         if (!dpi)
-            return u"--dpi: must be a number in [10, 2400]; got '%1'"_s.arg(parser.value(o.dpi));
+            return u"--dpi: must be a number in [10, 2400]; got '%1'"_s.arg(parser.value(u"dpi"_s));
     }
     FigureSize size;
-    if (parser.isSet(o.size)) {
-        if (parser.isSet(o.width) || parser.isSet(o.height))
+    if (parser.isSet(u"size"_s)) {
+        if (parser.isSet(u"width"_s) || parser.isSet(u"height"_s))
             return u"--size: give either --size or --width and --height, not both"_s;
-        const auto inches = FigureSizes::parsePhysical(parser.value(o.size));
+        const auto inches = FigureSizes::parsePhysical(parser.value(u"size"_s));
         if (const auto *error = std::get_if<QString>(&inches))
             return u"--size: "_s + *error;
         size = FigureSize::fromInches(std::get<QSizeF>(inches), dpi.value_or(kDefaultDpi));
     } else {
         // Each value given is checked first, so that a wrong one is named even when the other is missing.
         std::optional<int> sides[2];
-        const QCommandLineOption *options[2] = {&o.width, &o.height};
+        const QString names[2] = {u"width"_s, u"height"_s};
         for (int k = 0; k < 2; ++k) {
-            if (!parser.isSet(*options[k]))
+            if (!parser.isSet(names[k]))
                 continue;
-            const QString text = parser.value(*options[k]);
+            const QString text = parser.value(names[k]);
             const auto side = number(text, 16, kMaxSide);
             if (!side || *side != std::floor(*side))
-                return u"--%1: must be a whole number of pixels in [16, %2]; got '%3'"_s
-                    .arg(options[k]->names().first())
+                return u"--%1: must be a whole number of pixels in [16, %2]; got '%3'"_s.arg(names[k])
                     .arg(kMaxSide)
                     .arg(text);
             sides[k] = static_cast<int>(*side);
@@ -191,80 +275,22 @@ FigureState lessonState(const Lesson &lesson, const QString &figure)
     return {};
 }
 
-// The format --format names, or -o's extension gives; or the message naming what is wrong.
-std::variant<FigureFormat, QString> formatFor(const QCommandLineParser &parser, const QCommandLineOption &formatOption,
-                                              const QString &path)
-{
-    if (parser.isSet(formatOption)) {
-        if (const auto format = formatNamed(parser.value(formatOption)))
-            return *format;
-        return u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(formatOption));
-    }
-    if (OutputFile::isStandardOutput(path))
-        return u"--format: -o - (standard output) needs --format png, svg or pdf"_s;
-    if (const auto format = FigureExporter::formatOf(path))
-        return *format;
-    return u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
-        FigureExporter::extensions(), path);
-}
-
-// The figure's state: the lesson's view of it, the figure options given over it.
-FigureState stateOf(const QCommandLineParser &parser, const QList<OptionUse> &uses, const FigureDescriptor &figure,
-                    const Lesson *lesson)
-{
-    FigureState state = lesson ? lessonState(*lesson, figure.name()) : FigureState();
-    for (const OptionUse &use : uses) {
-        if (!parser.isSet(use.option.key))
-            continue;
-        // --config is a figure's option only where the figure draws the config.
-        if (use.option.key == QString::fromUtf16(ConfigOptions::kKey) && !figure.model().option(use.option.key))
-            continue;
-        state.options.insert(use.option.key,
-                             use.option.kind == FigureOption::Kind::Switch ? u"true"_s
-                                                                           : parser.values(use.option.key).constLast());
-        // An option that chooses what part is shown (--positions, another quantity) replaces the
-        // lesson's zoom, as the window's control would.
-        if (!use.option.inWindow || use.option.resetsView)
-            state.view.clear();
-    }
-    return state;
-}
-
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption outputOption({u"o"_s, u"output"_s}, u"File to write."_s, u"FILE"_s);
-    const SizeOptions sizeOptions;
-    const QCommandLineOption fontOption(u"font-size"_s, u"Font size."_s, u"PT"_s);
-    const QCommandLineOption titleOption(u"title"_s, u"Title."_s, u"TEXT"_s);
-    const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
-    const QCommandLineOption quietOption(u"quiet"_s, u"No progress line."_s);
-    const QCommandLineOption formatOption = OutputFile::formatOption(u"png|svg|pdf"_s);
-    const QCommandLineOption forceOption = OutputFile::forceOption();
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({outputOption, formatOption, forceOption, sizeOptions.width, sizeOptions.height, sizeOptions.size,
-                       sizeOptions.dpi, fontOption, titleOption, threadsOption, quietOption, helpOption});
+    CommandOptions::add(parser, exportOptions());
     const QList<OptionUse> uses = figureOptions();
-    for (const OptionUse &use : uses) {
-        // The model figures' "config" is the parameters' --config, added by ParamOptions.
-        if (use.option.key == QString::fromUtf16(ConfigOptions::kKey))
-            continue;
-        if (use.option.kind == FigureOption::Kind::Switch)
-            parser.addOption(QCommandLineOption(use.option.key, use.option.help));
-        else
-            parser.addOption(QCommandLineOption(use.option.key, use.option.help, use.option.valueName));
-    }
     ParamOptions::add(parser);
     LessonOptions::add(parser);
     parser.addPositionalArgument(u"figure"_s, u"What to draw."_s);
 
     if (!parser.parse(arguments))
         return fail(err, ExitUsage, parser.errorText() + u" (see posenc export --help)"_s);
-    if (parser.isSet(helpOption)) {
-        out << usage();
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(exportHelp(), HelpText::width());
         return ExitDone;
     }
     const auto chosenLesson = LessonOptions::lesson(parser);
@@ -282,54 +308,74 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const FigureDescriptor *figure = FigureRegistry::find(positional.first());
     if (!figure)
         return fail(err, ExitUsage, u"FIGURE must be one of %1; got '%2'"_s.arg(kinds, positional.first()));
-    const QString path = parser.value(outputOption);
+    const QString path = parser.value(u"output"_s);
     if (path.isEmpty())
         return fail(
             err, ExitUsage,
             u"--output: a file ending in %1, or - with --format, is required"_s.arg(FigureExporter::extensions()));
-    const auto chosenFormat = formatFor(parser, formatOption, path);
-    if (const auto *refused = std::get_if<QString>(&chosenFormat))
-        return fail(err, ExitUsage, *refused);
-    const std::optional<FigureFormat> format = std::get<FigureFormat>(chosenFormat);
+    const auto chosen = readFormat(parser, path);
+    if (const auto *error = std::get_if<QString>(&chosen))
+        return fail(err, ExitUsage, *error);
+    const std::optional<FigureFormat> format = std::get<FigureFormat>(chosen);
     if (const auto refused
         = OutputFile::terminalRefusal(path, FigureExporter::extension(*format), *format != FigureFormat::Svg))
         return fail(err, ExitUsage, *refused);
-    const auto size = readSize(parser, sizeOptions);
+    const auto size = readSize(parser);
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
 
     FigureStyle style;
-    if (parser.isSet(fontOption)) {
+    if (parser.isSet(u"font-size"_s)) {
         const auto points
-            = number(parser.value(fontOption), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
+            = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
         if (!points)
             return fail(
                 err, ExitUsage,
-                u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(fontOption)));
+                u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s)));
         style.fontPointSize = *points;
     }
-    if (parser.isSet(titleOption)) {
-        style.title = parser.value(titleOption);
+    if (parser.isSet(u"title"_s)) {
+        style.title = parser.value(u"title"_s);
         if (style.title->size() > kMaxTitleCharacters)
             return fail(
                 err, ExitUsage,
                 u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters).arg(style.title->size()));
     }
-    FigureState state = stateOf(parser, uses, *figure, lesson);
+    FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
+    for (const OptionUse &use : uses) {
+        if (!parser.isSet(use.option.key))
+            continue;
+        state.options.insert(use.option.key,
+                             use.option.kind == FigureOption::Kind::Switch
+                                 ? u"true"_s
+                                 : use.option.canonical(parser.values(use.option.key).constLast()));
+        // An option that chooses what part is shown (--positions, another quantity) replaces the
+        // lesson's zoom, as the window's control would.
+        if (!use.option.inWindow || use.option.resetsView)
+            state.view.clear();
+    }
+    // A figure that draws a model config takes --config as its own; the others take the config's
+    // layer type as their parameters.
+    const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
+    const bool drawsConfig = figure->model().option(configKey).has_value();
+    if (drawsConfig && parser.isSet(configKey)) {
+        state.options.insert(configKey, parser.values(configKey).constLast());
+        state.view.clear();
+    }
     int threads = 0;
-    if (parser.isSet(threadsOption)) {
-        const auto n = number(parser.value(threadsOption), 1, 1024);
+    if (parser.isSet(u"threads"_s)) {
+        const auto n = number(parser.value(u"threads"_s), 1, 1024);
         if (!n || *n != std::floor(*n))
             return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
+                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
         threads = static_cast<int>(*n);
     }
 
-    // A figure that draws a model config takes --config as its own; the others take the config's
-    // layer type as their parameters.
-    const bool drawsConfig = figure->model().option(QString::fromUtf16(ConfigOptions::kKey)).has_value();
+    // The figure chooses the family where it is drawn for one only (alibi-slopes).
+    const ParamOptions::Clues clues {
+        {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
     const ParamOptions::Result read
-        = lesson ? LessonOptions::read(parser, *lesson) : ParamOptions::read(parser, !drawsConfig);
+        = lesson ? LessonOptions::read(parser, *lesson, clues) : ParamOptions::read(parser, clues, !drawsConfig);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc export: " << line << '\n';
@@ -344,10 +390,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (!problems.isEmpty())
         return fail(err, ExitUsage, ParamOptions::flagText(problems.front()));
 
-    const bool force = parser.isSet(forceOption);
+    const bool force = parser.isSet(u"force"_s);
     if (const auto refused = OutputFile::refusal(path, force))
         return fail(err, ExitIo, *refused);
-    ProgressLine line(u"posenc export"_s, !parser.isSet(quietOption) && ProgressLine::stderrIsTerminal());
+    ProgressLine line(u"posenc export"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
     line.stage(u"drawing the %1 figure"_s.arg(figure->name()));
     FigureBuild build(*figure, std::make_shared<const Engine>(read.params), state, style, std::get<FigureSize>(size));
     {

@@ -4,9 +4,17 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::LessonOptions {
 
+CommandOption option()
+{
+    return {{QString::fromUtf16(kKey)},
+            u"NAME"_s,
+            u"a lesson's parameters and views (posenc lessons lists them); parameter flags override them"_s,
+            Lessons::names()};
+}
+
 void add(QCommandLineParser &parser)
 {
-    parser.addOption(QCommandLineOption(QString::fromUtf16(kKey), u"a lesson's parameters and views"_s, u"NAME"_s));
+    CommandOptions::add(parser, {option()});
 }
 
 std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
@@ -28,15 +36,9 @@ std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
     return found;
 }
 
-ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson)
+ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson, const ParamOptions::Clues &clues)
 {
-    return ParamOptions::read(parser, lesson.session.params, u"the lesson %1"_s.arg(lesson.name));
-}
-
-QString helpText()
-{
-    return u"  --lesson NAME\n      a lesson's parameters and views (posenc lessons lists them); parameter flags "
-           "override them\n"_s;
+    return ParamOptions::read(parser, lesson.session.params, u"the lesson %1"_s.arg(lesson.name), clues);
 }
 
 } // namespace posenc::LessonOptions

@@ -15,6 +15,8 @@ namespace posenc::LessonOptions {
 
 inline constexpr char16_t kKey[] = u"lesson";
 
+// --lesson NAME, the lessons' names its values.
+CommandOption option();
 void add(QCommandLineParser &parser);
 
 // The lesson --lesson names, nothing when it is not given, or the usage error: a name that is
@@ -22,8 +24,7 @@ void add(QCommandLineParser &parser);
 std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser);
 
 // The lesson's parameters over the defaults, then every parameter flag given.
-ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson);
-
-QString helpText();
+ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson,
+                          const ParamOptions::Clues &clues = {});
 
 } // namespace posenc::LessonOptions

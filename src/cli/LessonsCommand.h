@@ -1,5 +1,7 @@
 #pragma once
 
+#include "HelpPage.h"
+
 #include <QStringList>
 #include <QTextStream>
 
@@ -7,5 +9,6 @@ namespace posenc {
 
 // `posenc lessons`: one line per lesson, NAME<TAB>TITLE, in the lessons' order.
 int runLessonsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+HelpPage lessonsHelp();
 
 } // namespace posenc

@@ -1,6 +1,8 @@
 #include "NoArguments.h"
 
+#include "CommandOption.h"
 #include "ExitCode.h"
+#include "HelpText.h"
 
 #include <QCommandLineParser>
 
@@ -8,13 +10,12 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-std::optional<int> readNoArguments(const QString &command, const QStringList &arguments, const QString &help,
+std::optional<int> readNoArguments(const QString &command, const QStringList &arguments, const HelpPage &help,
                                    QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOption(helpOption);
+    CommandOptions::add(parser, {CommandOptions::help()});
     if (!parser.parse(arguments) || !parser.positionalArguments().isEmpty()) {
         err << "posenc " << command << ": "
             << (parser.errorText().isEmpty() ? u"takes no arguments; got "_s + parser.positionalArguments().join(u' ')
@@ -22,8 +23,8 @@ std::optional<int> readNoArguments(const QString &command, const QStringList &ar
             << " (see posenc " << command << " --help)\n";
         return ExitUsage;
     }
-    if (parser.isSet(helpOption)) {
-        out << help;
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(help, HelpText::width());
         return ExitDone;
     }
     return std::nullopt;

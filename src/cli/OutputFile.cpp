@@ -18,14 +18,28 @@ const QString kStandardOutput = u"-"_s;
 
 } // namespace
 
-QCommandLineOption forceOption()
+CommandOption outputOption(const QString &extensions)
 {
-    return QCommandLineOption(u"force"_s, u"Replace the output file if it exists."_s);
+    return {
+        {u"o"_s, u"output"_s},
+        u"FILE"_s,
+        u"where to write: a file ending in %1, written whole or not at all; - for standard output, with --format"_s.arg(
+            extensions),
+        {},
+        true};
 }
 
-QCommandLineOption formatOption(const QString &names)
+CommandOption forceOption()
 {
-    return QCommandLineOption(u"format"_s, u"The format (%1)."_s.arg(names), u"FORMAT"_s);
+    return {{u"force"_s}, {}, u"replace FILE if it exists (without it the run is refused, exit 3, the file kept)"_s};
+}
+
+CommandOption formatOption(const QStringList &names)
+{
+    return {{u"format"_s},
+            u"FORMAT"_s,
+            u"%1: the format of -o -, or instead of FILE's extension"_s.arg(names.join(u", "_s)),
+            names};
 }
 
 bool isStandardOutput(const QString &path)

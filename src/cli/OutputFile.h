@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QCommandLineOption>
+#include "CommandOption.h"
+
 #include <QIODevice>
 #include <QString>
 
@@ -15,9 +16,11 @@ namespace posenc {
 // standard output, in the format --format names.
 namespace OutputFile {
 
-QCommandLineOption forceOption();
-// --format NAME, one of `names` ("npy|csv"): the format of `-o -`, or instead of FILE's extension.
-QCommandLineOption formatOption(const QString &names);
+// -o, --output FILE: where to write; `extensions` in words (".npy, .csv or .safetensors").
+CommandOption outputOption(const QString &extensions);
+CommandOption forceOption();
+// --format NAME, one of `names`: the format of `-o -`, or instead of FILE's extension.
+CommandOption formatOption(const QStringList &names);
 
 // Whether `path` names standard output ("-").
 bool isStandardOutput(const QString &path);

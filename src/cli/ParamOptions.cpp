@@ -5,6 +5,7 @@
 #include "ExitCode.h"
 #include "PositionTableOptions.h"
 
+#include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "io/Preset.h"
@@ -19,6 +20,87 @@ const QString kSessionKey = u"session"_s;
 const QString kPresetKey = u"preset"_s;
 const QString kSessionHelp = u"parameters from a saved session; parameter flags override them"_s;
 const QString kPresetHelp = u"the parameters of a preset (posenc presets lists them); parameter flags override them"_s;
+
+const QString kEncodingKey = u"encoding"_s;
+
+// "a", "a or b", "a, b or c".
+QString alternatives(const QStringList &words, const QString &conjunction)
+{
+    if (words.size() < 2)
+        return words.join(QString());
+    return words.mid(0, words.size() - 1).join(u", "_s) + u" "_s + conjunction + u" "_s + words.constLast();
+}
+
+QStringList wordsOf(const QList<Encoding> &families)
+{
+    QStringList words;
+    for (const Encoding family : families)
+        words.append(FamilyInference::word(family));
+    return words;
+}
+
+// Sets the family the family parameters given and `clues` choose, or says why none can be:
+// the clues and the families each fits, and the --encoding to give.
+QString inferFamily(Params &params, const Given &given, const Clues &clues)
+{
+    Clues all;
+    for (const QString &key : given.keys()) {
+        if (auto clue = FamilyInference::parameterClue(key, u"--"_s + key))
+            all.append(std::move(*clue));
+    }
+    all += clues;
+    const FamilyInference::Outcome outcome = FamilyInference::infer(params, all);
+    if (outcome.family) {
+        params.encoding = *outcome.family;
+        return {};
+    }
+    QStringList clueWords;
+    for (const FamilyInference::Clue &clue : all)
+        clueWords.append(
+            u"%1 (%2)"_s.arg(clue.what, alternatives(wordsOf(FamilyInference::familiesOf(clue, params)), u"or"_s)));
+    if (outcome.candidates.isEmpty())
+        return u"--encoding: no family has all of %1; give --encoding and the parameters of one family"_s.arg(
+            alternatives(clueWords, u"and"_s));
+    QStringList choices;
+    for (const QString &word : wordsOf(outcome.candidates))
+        choices.append(u"--encoding "_s + word);
+    return u"--encoding: %1 %2 more than one family; give %3"_s.arg(
+        alternatives(clueWords, u"and"_s), all.size() == 1 ? u"fits"_s : u"fit"_s, alternatives(choices, u"or"_s));
+}
+
+// The option of a parameter row: its choices are what a shell completes, a matrix's a path.
+CommandOption optionOf(const ParamSpec &row)
+{
+    CommandOption option {{row.key}, row.kind == ParamKind::Switch ? QString() : row.valueName, row.helpLine()};
+    if (row.kind == ParamKind::Choice || row.kind == ParamKind::ChoiceOrNumber)
+        option.values = row.choices;
+    // A matrix read from a file (--tokens, a matrix row too, lists rows of one).
+    option.completesFiles = row.kind == ParamKind::Matrix && row.valueName.startsWith(u"FILE"_s);
+    return option;
+}
+
+// The heading of a group of rows in posenc help parameters: a family's by its --encoding and its
+// spec's heading, the shared groups by their names.
+QString groupHeading(const ParamSpec &row)
+{
+    if (row.family) {
+        const FamilySpec &family = Families::spec(*row.family);
+        return u"Parameters of --encoding %1 (%2)"_s.arg(family.word, family.heading);
+    }
+    switch (row.group) {
+    case ParamGroup::Model:
+        return u"The model"_s;
+    case ParamGroup::Embeddings:
+        return u"The embeddings"_s;
+    case ParamGroup::Dropout:
+        return u"Dropout"_s;
+    case ParamGroup::Run:
+        return u"The run"_s;
+    case ParamGroup::Family:
+        break;
+    }
+    return u"Parameters"_s;
+}
 
 // The preset --preset names, or why it cannot be used.
 std::variant<const Preset *, Result> chosenPreset(const QCommandLineParser &parser)
@@ -38,18 +120,20 @@ std::variant<const Preset *, Result> chosenPreset(const QCommandLineParser &pars
 
 } // namespace
 
+QList<CommandOption> options()
+{
+    QList<CommandOption> all;
+    for (const QString &key : ParamTable::flagKeys())
+        all.append(optionOf(*ParamTable::find(key)));
+    all.append({{kSessionKey}, u"FILE"_s, kSessionHelp, {}, true});
+    all.append({{kPresetKey}, u"NAME"_s, kPresetHelp, Presets::names()});
+    all += ConfigOptions::options();
+    return all;
+}
+
 void add(QCommandLineParser &parser)
 {
-    for (const QString &key : ParamTable::flagKeys()) {
-        const ParamSpec &row = *ParamTable::find(key);
-        if (row.kind == ParamKind::Switch)
-            parser.addOption(QCommandLineOption(key, row.helpLine()));
-        else
-            parser.addOption(QCommandLineOption(key, row.helpLine(), row.valueName));
-    }
-    parser.addOption(QCommandLineOption(kSessionKey, kSessionHelp, u"FILE"_s));
-    parser.addOption(QCommandLineOption(kPresetKey, kPresetHelp, u"NAME"_s));
-    ConfigOptions::add(parser);
+    CommandOptions::add(parser, options());
 }
 
 int Result::exitCode() const
@@ -80,7 +164,7 @@ QStringList Result::messages() const
     return lines;
 }
 
-Result read(const QCommandLineParser &parser, bool configGivesParams)
+Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams)
 {
     if (configGivesParams) {
         const auto config = ConfigOptions::read(parser);
@@ -88,17 +172,17 @@ Result read(const QCommandLineParser &parser, bool configGivesParams)
             return *refused;
         if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config))
             return read(parser, chosen->texts,
-                        u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType));
+                        u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues);
     }
     if (parser.isSet(kPresetKey)) {
         const auto chosen = chosenPreset(parser);
         if (const auto *refused = std::get_if<Result>(&chosen))
             return *refused;
         const Preset *preset = std::get<const Preset *>(chosen);
-        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name));
+        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name), clues);
     }
     if (!parser.isSet(kSessionKey))
-        return read(parser, {}, {});
+        return read(parser, {}, {}, clues);
     const QString path = parser.values(kSessionKey).constLast();
     auto loaded = readSession(path);
     if (const auto *error = std::get_if<SessionError>(&loaded)) {
@@ -107,12 +191,12 @@ Result read(const QCommandLineParser &parser, bool configGivesParams)
         return result;
     }
     Session session = std::get<Session>(std::move(loaded));
-    Result result = read(parser, session.params, path);
+    Result result = read(parser, session.params, path, clues);
     result.session = std::move(session);
     return result;
 }
 
-Result read(const QCommandLineParser &parser, const Given &base, const QString &origin)
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues)
 {
     Given given = base;
     QStringList fromFlags;
@@ -123,7 +207,7 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
         given.insert(key, isSwitch ? u"true"_s : parser.values(key).constLast());
         fromFlags.append(key);
     }
-    Result result = read(given);
+    Result result = read(given, clues);
     result.origin = origin;
     for (const QString &key : base.keys()) {
         if (!fromFlags.contains(key))
@@ -132,11 +216,13 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
     return result;
 }
 
-Result read(const Given &given)
+Result read(const Given &given, const Clues &clues)
 {
     Result result;
     result.errors = ParamOverlay::set(result.params, given);
-    if (result.errors.isEmpty())
+    if (result.errors.isEmpty() && !given.contains(kEncodingKey))
+        result.usage = inferFamily(result.params, given, clues);
+    if (result.exitCode() == ExitDone)
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         PositionTableOptions::read(given, result);
@@ -150,15 +236,41 @@ QString flagText(const ParamError &error)
     return u"--%1: %2"_s.arg(error.key, error.sentence());
 }
 
-QString helpText()
+HelpPage helpPage()
 {
-    QString text;
+    HelpPage page;
+    page.topic = u"parameters"_s;
+    page.usage = {u"posenc [COMMAND] [PARAMETERS]"_s};
+    page.section().paragraph(
+        u"Every command takes the parameters (posenc lessons and presets aside), and the window opens on them. They "
+        "have the names of a session file's keys. A --session FILE or --preset NAME gives a set of them, and every "
+        "parameter flag given overrides it. A family's parameters are read under its --encoding; given without "
+        "--encoding, they choose it (--rope-theta 500000 is --encoding rope)."_s);
+    QList<HelpItem> items;
+    QString heading;
+    const auto close = [&] {
+        if (!items.isEmpty())
+            page.section(heading).items(items);
+        items.clear();
+    };
+    // A section per group of rows, each family's its own.
+    std::optional<std::pair<ParamGroup, std::optional<Encoding>>> group;
     for (const QString &key : ParamTable::flagKeys()) {
         const ParamSpec &row = *ParamTable::find(key);
-        text += u"  %1\n      %2\n"_s.arg(row.flag(), row.helpLine());
+        if (group != std::pair {row.group, row.family}) {
+            close();
+            group = std::pair {row.group, row.family};
+            heading = groupHeading(row);
+        }
+        items.append({row.flag(), row.helpLine()});
     }
-    return text + u"  --session FILE\n      %1\n  --preset NAME\n      %2\n"_s.arg(kSessionHelp, kPresetHelp)
-        + ConfigOptions::helpText();
+    close();
+    QList<HelpItem> sets {{u"--session FILE"_s, kSessionHelp},
+                          {u"--preset NAME"_s, kPresetHelp + u": "_s + Presets::names().join(u", "_s)}};
+    for (const CommandOption &option : ConfigOptions::options())
+        sets.append({option.spelling(), option.help});
+    page.section(u"Sets of parameters"_s).items(sets);
+    return page;
 }
 
 } // namespace posenc::ParamOptions

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "CommandOption.h"
+#include "HelpPage.h"
+
+#include "core/FamilyInference.h"
 #include "core/ParamOverlay.h"
 #include "core/Params.h"
 #include "io/SessionFile.h"
@@ -12,8 +16,9 @@
 
 namespace posenc::ParamOptions {
 
-// Adds one option per parameter, named after its ParamText key,
-// --embeddings FILE[:TENSOR] with --tokens LIST, --session FILE and --preset NAME.
+// One option per parameter, named after its ParamText key (--embeddings FILE[:TENSOR] and
+// --tokens LIST among them), then --session FILE, --preset NAME and --config FILE [--layer-type T].
+QList<CommandOption> options();
 void add(QCommandLineParser &parser);
 
 // Parameter texts by key (Session::parameterKeys()), as given on the command line or saved in a
@@ -37,21 +42,27 @@ struct Result
     // One line per problem, each naming its parameter or path.
     QStringList messages() const;
 };
+// What a command gives besides the parameters that only some families have (its FIGURE, its
+// QUANTITY): where no encoding is given, these and the family parameters given choose it.
+using Clues = QList<FamilyInference::Clue>;
+
 // The parameters of --session FILE, --preset NAME or --config FILE if given, overridden by every
 // parameter flag given. `configGivesParams` false leaves --config to a figure that draws the config
 // itself (layer-stack): the parameters are then the defaults and the flags.
-Result read(const QCommandLineParser &parser, bool configGivesParams = true);
+Result read(const QCommandLineParser &parser, const Clues &clues = {}, bool configGivesParams = true);
 // The parameters of `base` (a session's, a lesson's or a preset's), every parameter flag given
 // overriding them whatever their order; the messages about the values `base` gave name `origin`.
 // How a session, a lesson and a preset all reach the command line.
-Result read(const QCommandLineParser &parser, const Given &base, const QString &origin);
-// The parameters of `given` over the defaults.
-Result read(const Given &given);
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues = {});
+// The parameters of `given` over the defaults. Where `given` names no encoding, the family is the
+// one that every family parameter given and every clue fits (docs/ARCHITECTURE.md, Command line,
+// "A family inferred"); none or several is a usage error naming them.
+Result read(const Given &given, const Clues &clues = {});
 
 // `error` as the command line words it: "--d-model: must be an integer in [1, 1048576]; got 0".
 QString flagText(const ParamError &error);
 
-// The parameter flags, one per line, for --help.
-QString helpText();
+// posenc help parameters: the parameters by group, each family's under its --encoding.
+HelpPage helpPage();
 
 } // namespace posenc::ParamOptions

@@ -1,5 +1,6 @@
 #include "PresetsCommand.h"
 
+#include "CommandOption.h"
 #include "ExitCode.h"
 #include "NoArguments.h"
 
@@ -9,16 +10,25 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+HelpPage presetsHelp()
+{
+    HelpPage page;
+    page.topic = u"presets"_s;
+    page.usage = {u"posenc presets"_s};
+    page.section().paragraph(u"Lists the presets, one line each: NAME, a tab, TITLE, a tab, SOURCE (where its values "
+                             "come from, in a line). Each sets the parameter values a published source gives; "
+                             "--preset NAME gives them to the window and to every command, every parameter flag given "
+                             "overriding them."_s);
+    page.section(u"Options"_s).items({{CommandOptions::help().spelling(), CommandOptions::help().help}});
+    page.section(u"Examples"_s)
+        .examples({{u"posenc presets"_s, u"the presets, NAME<TAB>TITLE<TAB>SOURCE"_s},
+                   {u"posenc describe --preset llama-3-1-8b"_s, u"a preset's numbers"_s}});
+    return page;
+}
+
 int runPresetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    const QString help = u"Usage: posenc presets\n"
-                         "Lists the presets, one line each: NAME, a tab, TITLE, a tab, SOURCE (where its values come\n"
-                         "from, in a line). Each sets the parameter values a published source gives; --preset NAME\n"
-                         "gives them to the window, posenc export and posenc table, every parameter flag given\n"
-                         "overriding them.\n\n"
-                         "Options:\n"
-                         "  -h, --help   show this help\n"_s;
-    if (const auto done = readNoArguments(u"presets"_s, arguments, help, out, err))
+    if (const auto done = readNoArguments(u"presets"_s, arguments, presetsHelp(), out, err))
         return *done;
     // A preset that does not read is a mistake of the build, said rather than hidden.
     const Presets::Loaded &shipped = Presets::shipped();

@@ -29,7 +29,7 @@ void writeError(const QByteArray &bytes)
 }
 
 // Back to the start of the line, which is then cleared to its end.
-const QByteArray kErase = "\r\x1b[K";
+const QByteArray kEraseToEnd = "\r\x1b[K";
 
 } // namespace
 
@@ -51,12 +51,26 @@ bool ProgressLine::stderrIsTerminal()
     return isatty(STDERR_FILENO) == 1;
 }
 
+bool ProgressLine::escapesAllowed()
+{
+    return qEnvironmentVariable("TERM") != u"dumb"_s && qEnvironmentVariableIsEmpty("NO_COLOR");
+}
+
+void ProgressLine::erase()
+{
+    if (!m_drawn)
+        return;
+    if (escapesAllowed())
+        writeError(kEraseToEnd);
+    else
+        writeError("\r" + QByteArray(m_drawnLength, ' ') + "\r");
+    m_drawn = false;
+}
+
 void ProgressLine::stage(const QString &what, const WorkProgress *progress)
 {
     std::lock_guard lock(m_mutex);
-    if (m_drawn)
-        writeError(kErase);
-    m_drawn = false;
+    erase();
     m_what = what;
     m_progress = progress;
     m_since = Clock::now();
@@ -69,9 +83,7 @@ void ProgressLine::finish()
         if (m_stopped)
             return;
         m_stopped = true;
-        if (m_drawn)
-            writeError(kErase);
-        m_drawn = false;
+        erase();
     }
     m_wake.notify_all();
     if (m_thread.joinable())
@@ -117,9 +129,12 @@ void ProgressLine::run()
         if (m_what.isEmpty() || elapsed < kShowAfter)
             continue;
         const bool counted = m_progress && m_progress->total() > 0;
-        const QString line = text(m_what, counted ? m_progress->fraction() : 0.0, counted, elapsed);
-        writeError(kErase + (m_prefix + u": "_s + line).toUtf8());
+        const QString line
+            = m_prefix + u": "_s + text(m_what, counted ? m_progress->fraction() : 0.0, counted, elapsed);
+        erase();
+        writeError(line.toUtf8());
         m_drawn = true;
+        m_drawnLength = line.size();
     }
 }
 

@@ -16,7 +16,8 @@ namespace posenc {
 // stage ("column-stats", "writing t.csv"), how far it is when its work counts its rows, the
 // time taken and the time left. Only where standard error is a terminal and --quiet was not
 // given: a script's log gets no such lines. Erased when the stage or the line ends, so that
-// the command's own messages start on a clean line.
+// the command's own messages start on a clean line: by an escape sequence, or where the terminal
+// takes none (TERM=dumb, NO_COLOR) by overwriting it with spaces.
 class ProgressLine
 {
 public:
@@ -28,6 +29,10 @@ public:
 
     // Whether standard error is a terminal, where a progress line may be drawn.
     static bool stderrIsTerminal();
+    // Whether the terminal may be sent escape sequences: not where TERM is dumb (Emacs' shell
+    // buffers, some CI logs), nor where NO_COLOR is set to anything (no-color.org asks for text
+    // without escapes).
+    static bool escapesAllowed();
 
     // A new stage, timed from now; `progress` (may be null: then only the time shows) must
     // live until the next stage or the end.
@@ -41,6 +46,7 @@ public:
 
 private:
     void run();
+    void erase();
 
     using Clock = std::chrono::steady_clock;
     const QString m_prefix;
@@ -49,6 +55,7 @@ private:
     std::condition_variable m_wake;
     bool m_stopped = false;
     bool m_drawn = false;
+    qsizetype m_drawnLength = 0; // characters of the line drawn, for an erase without escapes
     QString m_what;
     const WorkProgress *m_progress = nullptr;
     Clock::time_point m_since = Clock::now();

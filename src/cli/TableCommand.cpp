@@ -2,6 +2,7 @@
 
 #include "BudgetAdvice.h"
 #include "ExitCode.h"
+#include "HelpText.h"
 #include "Interrupt.h"
 #include "OutputFile.h"
 #include "ParamOptions.h"
@@ -46,42 +47,75 @@ std::optional<TableRequest::Content> statisticsFromName(const QString &name)
     return std::nullopt;
 }
 
-// One line per row of the quantity table.
-QString quantityLines()
+QList<CommandOption> tableOwnOptions()
 {
-    QString lines;
-    for (const QuantitySpec &row : Quantities::rows())
-        lines += u"  %1  %2\n"_s.arg(row.name.leftJustified(10), row.help);
-    return lines;
+    return {
+        OutputFile::outputOption(u".npy, .csv or .safetensors"_s),
+        OutputFile::formatOption({u"npy"_s, u"csv"_s, u"safetensors"_s}),
+        OutputFile::forceOption(),
+        {{u"positions"_s}, u"A:B"_s, u"only rows A..B-1 (row-norms: these positions)"_s},
+        {{u"dims"_s}, u"LIST"_s, u"only these columns, e.g. 0,1,64:68 (column-stats: these columns)"_s},
+        {{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s},
+        {{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s},
+        CommandOptions::help(),
+    };
 }
 
-QString usage()
+} // namespace
+
+QStringList tableArguments()
 {
-    return u"Usage: posenc table QUANTITY -o FILE [OPTIONS]\n"
-           "Writes a table as .npy (float32, C order, shape [rows, cols]) or .csv (one row per line).\n\n"
-           "QUANTITY: %1, or a table of statistics: %3\n"
-           "%4"
-           "  column-stats  one row per column j of X, over all max_len positions: PE mean, PE std,\n"
-           "                PE rms, s*E mean, s*E std, s*E rms (std divides by max_len); exact at any\n"
-           "                length: the PE in closed form, every row of s*E (--dims: these columns)\n"
-           "  row-norms     one row per position p: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||,\n"
-           "                ||X_p||, ||Y_p|| (--positions: these rows)\n\n"
-           "Options:\n"
-           "  -o, --output FILE   where to write; .npy or .csv, whole or not at all; - for standard\n"
-           "                      output (with --format)\n"
-           "  --format FORMAT     npy or csv: the format of -o -, or instead of FILE's extension\n"
-           "  --force             replace FILE if it exists (else the run is refused, exit 3)\n"
-           "  --positions A:B     only rows A..B-1\n"
-           "  --dims LIST         only these columns, e.g. 0,1,64:68\n"
-           "  --threads N         worker threads (default: all cores)\n"
-           "  --quiet             no progress line (shown on a terminal for work over a second)\n\n"
-           "A CSV file starts with a header line, '# ' and the column names (numpy's loadtxt skips\n"
-           "it). Ctrl+C stops the work: nothing is written, exit 130. Exit codes: 0 done, 2 invalid\n"
-           "usage or parameter, 3 the file exists (without --force) or cannot be written or read,\n"
-           "4 over the memory budget, 130 interrupted.\n\n"
-           "Parameters:\n%2"_s.arg(Quantities::names().join(u", "_s), ParamOptions::helpText(),
-                                   statisticsNames().join(u", "_s), quantityLines());
+    return Quantities::names() + statisticsNames();
 }
+
+QList<CommandOption> tableOptions()
+{
+    return tableOwnOptions();
+}
+
+HelpPage tableHelp()
+{
+    HelpPage page;
+    page.topic = u"table"_s;
+    page.usage = {u"posenc table QUANTITY -o FILE [OPTIONS]"_s};
+    page.section().paragraph(
+        u"Writes a table as .npy (float32, C order, shape [rows, cols]), .csv (one row per line after a '#' line "
+        "naming the columns, which numpy's loadtxt skips) or .safetensors (one F32 tensor named after QUANTITY). "
+        "A quantity of one family chooses it where --encoding is not given (table rope-cos is --encoding rope)."_s);
+    QList<HelpItem> quantities;
+    for (const QuantitySpec &row : Quantities::rows())
+        quantities.append({row.name, row.help});
+    quantities.append({u"column-stats"_s,
+                       u"one row per column j of X, over all max_len positions: PE mean, PE std, PE rms, s*E mean, "
+                       "s*E std, s*E rms (std divides by max_len); exact at any length: the PE in closed form, every "
+                       "row of s*E"_s});
+    quantities.append({u"row-norms"_s,
+                       u"one row per position p: ||PE_p||, ||s*E_p||, ||s*E_p|| / ||PE_p||, ||X_p||, "
+                       "||Y_p||"_s});
+    page.section(u"QUANTITY"_s).items(quantities);
+    QList<HelpItem> own;
+    for (const CommandOption &option : tableOwnOptions())
+        own.append({option.spelling(), option.help});
+    page.section(u"Options"_s).items(own);
+    page.section(u"Parameters"_s)
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE and --preset NAME."_s);
+    page.section(u"Examples"_s)
+        .examples({
+            {u"posenc table pe -o pe.npy --d-model 512 --max-len 1024"_s, u"the paper's PE table for numpy"_s},
+            {u"posenc table pe -o - --format csv --d-model 4 --max-len 3"_s, u"a small table as text"_s},
+            {u"posenc table rope-cos -o cos.safetensors --rope-theta 500000"_s, u"RoPE's cos table as HF returns it"_s},
+            {u"posenc table column-stats -o stats.csv --preset transformer-base"_s, u"per-column statistics"_s},
+        });
+    page.section(u"Exit status"_s)
+        .items({{u"0"_s, u"the table was written"_s},
+                {u"2"_s, u"an invalid option or parameter, named with its allowed values"_s},
+                {u"3"_s, u"the file exists (without --force), or cannot be written or read: the path and the reason"_s},
+                {u"4"_s, u"over the memory budget: cells and GiB"_s},
+                {u"130"_s, u"stopped by Ctrl+C; nothing was written"_s}});
+    return page;
+}
+
+namespace {
 
 int fail(QTextStream &err, int code, const QString &message)
 {
@@ -136,7 +170,7 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
                &writing);
     const QStringList columns = TableExport::columnNames(request);
     const auto written = OutputFile::write(output.path, [&](QIODevice &device) {
-        return TableExport::writeTo(device, *table, output.format, columns, &writing);
+        return TableExport::writeTo(device, *table, output.format, columns, &writing, name);
     });
     line.finish();
     if (written)
@@ -193,23 +227,14 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption outputOption({u"o"_s, u"output"_s}, u"File to write."_s, u"FILE"_s);
-    const QCommandLineOption formatOption = OutputFile::formatOption(u"npy|csv"_s);
-    const QCommandLineOption positionsOption(u"positions"_s, u"Rows A..B-1."_s, u"A:B"_s);
-    const QCommandLineOption dimsOption(u"dims"_s, u"Columns."_s, u"LIST"_s);
-    const QCommandLineOption threadsOption(u"threads"_s, u"Worker threads."_s, u"N"_s);
-    const QCommandLineOption quietOption(u"quiet"_s, u"No progress line."_s);
-    const QCommandLineOption forceOption = OutputFile::forceOption();
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions(
-        {outputOption, formatOption, forceOption, positionsOption, dimsOption, threadsOption, quietOption, helpOption});
+    CommandOptions::add(parser, tableOptions());
     ParamOptions::add(parser);
     parser.addPositionalArgument(u"quantity"_s, u"What to write."_s);
 
     if (!parser.parse(arguments))
         return fail(err, ExitUsage, parser.errorText() + u" (see posenc table --help)"_s);
-    if (parser.isSet(helpOption)) {
-        out << usage();
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(tableHelp(), HelpText::width());
         return ExitDone;
     }
     const QStringList positional = parser.positionalArguments();
@@ -224,48 +249,56 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                     u"QUANTITY must be one of %1, or %2; got '%3'"_s.arg(
                         Quantities::names().join(u", "_s), statisticsNames().join(u", "_s), positional.first()));
     Output output;
-    output.path = parser.value(outputOption);
+    output.path = parser.value(u"output"_s);
     if (output.path.isEmpty())
-        return fail(err, ExitUsage, u"--output: a file ending in .npy or .csv, or - with --format, is required"_s);
-    if (parser.isSet(formatOption)) {
-        const auto format = TableExport::formatOf(u"table."_s + parser.value(formatOption));
-        if (!format || parser.value(formatOption).contains(u'.'))
-            return fail(err, ExitUsage, u"--format: must be npy or csv; got '%1'"_s.arg(parser.value(formatOption)));
+        return fail(err, ExitUsage,
+                    u"--output: a file ending in .npy, .csv or .safetensors, or - with --format, is required"_s);
+    if (parser.isSet(u"format"_s)) {
+        const auto format = TableExport::formatOf(u"table."_s + parser.value(u"format"_s));
+        if (!format || parser.value(u"format"_s).contains(u'.'))
+            return fail(err, ExitUsage,
+                        u"--format: must be npy, csv or safetensors; got '%1'"_s.arg(parser.value(u"format"_s)));
         output.format = *format;
     } else if (OutputFile::isStandardOutput(output.path)) {
-        return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format npy or --format csv"_s);
+        return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format npy, csv or safetensors"_s);
     } else if (const auto format = TableExport::formatOf(output.path)) {
         output.format = *format;
     } else {
-        return fail(err, ExitUsage,
-                    u"--output: the format comes from the extension, .npy or .csv, or from --format; got '%1'"_s.arg(
-                        output.path));
+        return fail(
+            err, ExitUsage,
+            u"--output: the format comes from the extension, .npy, .csv or .safetensors, or from --format; got '%1'"_s
+                .arg(output.path));
     }
     if (const auto refused
-        = OutputFile::terminalRefusal(output.path, u"npy"_s, output.format == TableExport::Format::Npy))
+        = OutputFile::terminalRefusal(output.path, parser.isSet(u"format"_s) ? parser.value(u"format"_s) : u"npy"_s,
+                                      output.format != TableExport::Format::Csv))
         return fail(err, ExitUsage, *refused);
-    output.force = parser.isSet(forceOption);
-    output.quiet = parser.isSet(quietOption);
+    output.force = parser.isSet(u"force"_s);
+    output.quiet = parser.isSet(u"quiet"_s);
 
-    const ParamOptions::Result read = ParamOptions::read(parser);
+    // A quantity of one family (rope-cos) chooses it.
+    ParamOptions::Clues clues;
+    if (quantity)
+        clues.append(FamilyInference::quantityClue(*quantity, u"QUANTITY "_s + Quantities::name(*quantity)));
+    const ParamOptions::Result read = ParamOptions::read(parser, clues);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc table: " << line << '\n';
         return read.exitCode();
     }
-    if (parser.isSet(threadsOption)) {
+    if (parser.isSet(u"threads"_s)) {
         bool ok = false;
-        output.threads = parser.value(threadsOption).toInt(&ok);
+        output.threads = parser.value(u"threads"_s).toInt(&ok);
         if (!ok || output.threads < 1 || output.threads > 1024)
             return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(threadsOption)));
+                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
     }
 
     const Engine engine(read.params);
     if (statistics) {
-        const auto request = statisticsRequest(
-            engine, *statistics, parser.isSet(positionsOption) ? parser.value(positionsOption) : QString(),
-            parser.isSet(dimsOption) ? parser.value(dimsOption) : QString(), err);
+        const auto request = statisticsRequest(engine, *statistics,
+                                               parser.isSet(u"positions"_s) ? parser.value(u"positions"_s) : QString(),
+                                               parser.isSet(u"dims"_s) ? parser.value(u"dims"_s) : QString(), err);
         if (!request)
             return ExitUsage;
         return write(engine, *request, output, positional.first(), err);
@@ -276,24 +309,24 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             u"QUANTITY %1 is not defined with these parameters: %2"_s.arg(Quantities::name(*quantity), *missing));
     const Shape shape = engine.shape(*quantity);
     TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
-    if (parser.isSet(positionsOption)) {
-        const auto range = ParamText::parseRange(parser.value(positionsOption));
+    if (parser.isSet(u"positions"_s)) {
+        const auto range = ParamText::parseRange(parser.value(u"positions"_s));
         if (!range || range->first < 0 || range->first >= range->second || range->second > shape.rows)
             return fail(err, ExitUsage,
                         u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
-                            .arg(Quantities::name(*quantity), parser.value(positionsOption)));
+                            .arg(Quantities::name(*quantity), parser.value(u"positions"_s)));
         request.block.row0 = range->first;
         request.block.rows = range->second - range->first;
     }
-    if (parser.isSet(dimsOption)) {
-        const auto list = ParamText::parseIndexList(parser.value(dimsOption));
+    if (parser.isSet(u"dims"_s)) {
+        const auto list = ParamText::parseIndexList(parser.value(u"dims"_s));
         const bool inRange = list && !list->empty()
             && std::all_of(list->begin(), list->end(), [&](std::int64_t c) { return c >= 0 && c < shape.cols; });
         if (!inRange)
             return fail(
                 err, ExitUsage,
                 u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
-                    .arg(Quantities::name(*quantity), parser.value(dimsOption)));
+                    .arg(Quantities::name(*quantity), parser.value(u"dims"_s)));
         request.dims = *list;
         request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }

@@ -1,8 +1,11 @@
 #include "WindowArguments.h"
 
 #include "Cli.h"
+#include "Commands.h"
 #include "ConfigOptions.h"
 #include "ExitCode.h"
+#include "HelpCommand.h"
+#include "HelpText.h"
 #include "LessonOptions.h"
 #include "ParamOptions.h"
 
@@ -44,22 +47,66 @@ QJsonObject configViews(const QString &config, const Params &params)
 
 } // namespace
 
+QList<CommandOption> windowOptions()
+{
+    return {
+        CommandOptions::help(),
+        // -V as GNU and clig.dev keep it; -v, which earlier versions took, stays as an alias.
+        {{u"V"_s, u"v"_s, u"version"_s}, {}, u"show the version (-v also)"_s},
+        {{u"reset-settings"_s}, {}, u"forget the remembered window and parameters"_s},
+        // For tests and documentation screenshots.
+        {{u"screenshot"_s}, u"FILE"_s, u"save a PNG of the window once drawn, then quit"_s, {}, true, true},
+        {{u"start-panel"_s}, {}, u"show the start panel, also under --screenshot"_s, {}, false, true},
+    };
+}
+
+HelpPage windowHelp()
+{
+    HelpPage page;
+    page.topic = u"window"_s;
+    page.usage = {u"posenc [OPTIONS] [FILE...]"_s};
+    page.section().paragraph(
+        u"Without a command, posenc opens the explorer window: the parameters on the left, every one of the command "
+        u"line's with its formula in its "
+        "tooltip, and four linked views that follow them, each showing any figure of posenc export (one, two or "
+        "four at once: View > Layout). A lesson (--lesson NAME, the Lessons menu, F1) sets the parameters and views "
+        "that answer a question and explains them beside the figure. File > Export figure writes a view as posenc "
+        "export does; File > Check a table and File > Open model config show what posenc check says."_s);
+    page.section(u"FILE"_s).paragraph(
+        u"Each FILE given opens as a file dropped on the window does: a session, a .npy or .safetensors "
+        "matrix as the token embeddings or the learned position table, as its name says (else the window "
+        "asks), a .csv table as File > Check a table. A model's config.json opens the window on it as "
+        "--config FILE does, with its layer stack, head map and query scale in the views."_s);
+    QList<HelpItem> options;
+    const QList<CommandOption> own = windowOptions() << LessonOptions::option();
+    for (const CommandOption &option : own) {
+        if (!option.hidden)
+            options.append({option.spelling(), option.help});
+    }
+    page.section(u"Options"_s).items(options);
+    page.section(u"Parameters"_s)
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME and --config FILE "
+                   "[--layer-type T]; they win over the parameters the window remembers."_s);
+    page.section(u"Examples"_s)
+        .examples({{u"posenc"_s, u"the window on the parameters of the last time"_s},
+                   {u"posenc --lesson why-sqrt-d"_s, u"a lesson"_s},
+                   {u"posenc --preset llama-3-1-8b"_s, u"Llama 3.1's RoPE"_s},
+                   {u"posenc session.posenc"_s, u"a saved session"_s},
+                   {u"posenc config.json"_s, u"a model's config: its layer type's parameters and its layers"_s}});
+    page.section(u"Exit status"_s)
+        .items({{u"0"_s, u"the window was closed"_s},
+                {u"2"_s, u"an invalid option or parameter, or no display (posenc export and posenc table need none)"_s},
+                {u"3"_s, u"a --session or --embeddings file that cannot be read"_s},
+                {u"4"_s, u"over the memory budget: cells and GiB"_s}});
+    return page;
+}
+
 std::variant<WindowArguments, int> parseWindowArguments(const QStringList &arguments, QTextStream &out,
                                                         QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    // -V as GNU and clig.dev keep it; -v, which earlier versions took, stays as an alias.
-    const QCommandLineOption versionOption({u"V"_s, u"v"_s, u"version"_s}, u"Show the version (-v also)."_s);
-    const QCommandLineOption resetOption(u"reset-settings"_s, u"Forget the remembered window and parameters."_s);
-    // Hidden: for tests and documentation screenshots.
-    QCommandLineOption screenshotOption(u"screenshot"_s, u"Save a PNG of the window once drawn, then quit."_s,
-                                        u"FILE"_s);
-    screenshotOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption startPanelOption(u"start-panel"_s, u"Show the start panel, also under --screenshot."_s);
-    startPanelOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({helpOption, versionOption, resetOption, screenshotOption, startPanelOption});
+    CommandOptions::add(parser, windowOptions());
     ParamOptions::add(parser);
     LessonOptions::add(parser);
     // A mistake gets one line that names it, not the whole help.
@@ -70,19 +117,15 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     const QStringList positional = parser.positionalArguments();
-    for (const QCommandLineOption *alone : {&helpOption, &versionOption}) {
-        if (parser.isSet(*alone) && !positional.isEmpty())
-            return usageError(
-                u"--%1 takes no arguments; got '%2'"_s.arg(alone->names().constLast(), positional.join(u' ')));
+    for (const QString &alone : {u"help"_s, u"version"_s}) {
+        if (parser.isSet(alone) && !positional.isEmpty())
+            return usageError(u"--%1 takes no arguments; got '%2'"_s.arg(alone, positional.join(u' ')));
     }
-    if (parser.isSet(helpOption)) {
-        out << cliUsage() << "\nWindow options:\n"
-            << LessonOptions::helpText() << "  --reset-settings\n      " << resetOption.description()
-            << "\n\nOther options:\n  -h, --help\n      " << helpOption.description() << "\n  -V, --version\n      "
-            << versionOption.description() << '\n';
+    if (parser.isSet(u"help"_s)) {
+        out << HelpText::render(shortHelp(), HelpText::width());
         return int(ExitDone);
     }
-    if (parser.isSet(versionOption)) {
+    if (parser.isSet(u"version"_s)) {
         out << QCoreApplication::applicationName() << ' ' << QCoreApplication::applicationVersion() << '\n';
         return int(ExitDone);
     }
@@ -91,7 +134,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     for (const QString &argument : positional) {
         if (!isPath(argument))
             return usageError(
-                u"unknown command %1; the commands are export, table, bench, lessons and presets"_s.arg(argument));
+                u"unknown command %1; the commands are %2"_s.arg(argument, Commands::names().join(u", "_s)));
         if (configFile.isEmpty() && argument.endsWith(u".json"_s, Qt::CaseInsensitive)
             && ConfigOptions::isModelConfig(argument))
             configFile = argument;
@@ -104,7 +147,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         if (!configFile.isEmpty() && parser.isSet(other))
             return usageError(u"%1, --%2: give one of them; parameter flags override either"_s.arg(configFile, other));
     }
-    if (parser.isSet(screenshotOption) && parser.value(screenshotOption).isEmpty())
+    if (parser.isSet(u"screenshot"_s) && parser.value(u"screenshot"_s).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
     const auto lesson = LessonOptions::lesson(parser);
     if (const auto *refused = std::get_if<QString>(&lesson)) {
@@ -150,13 +193,12 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         result.sessionLesson = read.session->lesson;
     }
     if (fromConfig)
-        result.sessionView = configViews(configFile.isEmpty() ? parser.value(QString::fromUtf16(ConfigOptions::kKey))
-                                                              : configFile,
-                                         result.params);
-    result.resetSettings = parser.isSet(resetOption);
-    result.screenshot = parser.value(screenshotOption);
+        result.sessionView = configViews(
+            configFile.isEmpty() ? parser.value(QString::fromUtf16(ConfigOptions::kKey)) : configFile, result.params);
+    result.resetSettings = parser.isSet(u"reset-settings"_s);
+    result.screenshot = parser.value(u"screenshot"_s);
     result.lesson = chosen ? chosen->name : QString();
-    result.startPanel = parser.isSet(startPanelOption);
+    result.startPanel = parser.isSet(u"start-panel"_s);
     result.files = files;
     return result;
 }

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "CommandOption.h"
+#include "HelpPage.h"
+
 #include "core/Params.h"
 
 #include <QJsonObject>
@@ -24,6 +27,10 @@ struct WindowArguments
     bool startPanel = false; // --start-panel: the start panel even under --screenshot
     QStringList files; // paths given as arguments (posenc FILE): sessions or matrices the window opens
 };
+
+// The window's own options besides the parameters and --lesson.
+QList<CommandOption> windowOptions();
+HelpPage windowHelp();
 
 // The window's arguments, or the exit code after printing help (0) or a usage error (2).
 std::variant<WindowArguments, int> parseWindowArguments(const QStringList &arguments, QTextStream &out,

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 // An encoding family as one descriptor (docs/ARCHITECTURE.md, Encoding families): each family's
 // FamilySpec is made by make<Name>Family() in its folder (src/core/<family>/<Name>Family.cpp),
@@ -68,10 +69,12 @@ struct FamilySpec
     // ||PE_p||² of every row in closed form, where the term has one (every sin/cos pair holds 1).
     std::function<std::optional<double>(const Params &)> peNormSquared;
 
-    // The numbers `posenc describe` prints for it, keyed as printed, and its part of `posenc
-    // describe --help`; empty for a family without derived numbers.
+    // The numbers `posenc describe` prints for it, keyed as printed, and for its help page the
+    // reference they follow and what each key (or keys, "band_low, band_high") means; empty for a
+    // family without derived numbers.
     std::function<Description::Entries(const Params &)> describe;
-    QString describeHelp;
+    QString describeSource; // "HF transformers' modeling_rope_utils.py"
+    QList<std::pair<QString, QString>> describeKeys;
 
     // The views the window opens for it, in order, the first its main figure.
     QList<DefaultFigure> defaultFigures;

@@ -1,20 +1,22 @@
 #include "FigureExportPresets.h"
 
+#include "render/FigureSize.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::FigureExportPresets {
 
 const std::array<PresetSize, 5> &all()
 {
-    // Slide: 10 x 5.625 in, the 16:9 slide of presentation programs (1920 x 1080 at 192 dpi).
-    // Paper columns: the widths of common two-column journals, a 3:2-ish default height.
+    // The sizes of `posenc export --size slide|column|double` (FigureSizes::named()).
+    const auto cm = [](int index) { return FigureSizes::named().at(index).cm; };
     static const std::array<PresetSize, 5> presets = {{
         {FigureExportDialog::Preset::Slide, u"slide"_s,
-         QT_TRANSLATE_NOOP("FigureExportDialog", "Slide 16:9 (25.4 × 14.29 cm)"), 25.4, 14.2875, false},
+         QT_TRANSLATE_NOOP("FigureExportDialog", "Slide 16:9 (25.4 × 14.29 cm)"), cm(0).width(), cm(0).height(), false},
         {FigureExportDialog::Preset::SingleColumn, u"single-column"_s,
-         QT_TRANSLATE_NOOP("FigureExportDialog", "Single column (8.5 cm wide)"), 8.5, 6.0, true},
+         QT_TRANSLATE_NOOP("FigureExportDialog", "Single column (8.5 cm wide)"), cm(1).width(), cm(1).height(), true},
         {FigureExportDialog::Preset::DoubleColumn, u"double-column"_s,
-         QT_TRANSLATE_NOOP("FigureExportDialog", "Double column (17.5 cm wide)"), 17.5, 9.0, true},
+         QT_TRANSLATE_NOOP("FigureExportDialog", "Double column (17.5 cm wide)"), cm(2).width(), cm(2).height(), true},
         {FigureExportDialog::Preset::Window, u"window"_s, QT_TRANSLATE_NOOP("FigureExportDialog", "Window size"), 0.0,
          0.0, false},
         {FigureExportDialog::Preset::Custom, u"custom"_s, QT_TRANSLATE_NOOP("FigureExportDialog", "Custom"), 0.0, 0.0,

@@ -1,18 +1,7 @@
-# cmake -DREADME=README.md -DOUTPUT=UserGuideText.cpp -P UserGuideText.cmake
-# Writes the C++ source of UserGuide::markdown(): the part of README.md between its two user
-# guide markers, as it is (docs/ARCHITECTURE.md, The user guide).
-set(opening "<!-- user guide begins -->")
-set(closing "<!-- user guide ends -->")
-file(READ ${README} readme)
-string(FIND "${readme}" "${opening}" begin)
-string(FIND "${readme}" "${closing}" end)
-if(begin EQUAL -1 OR end EQUAL -1 OR end LESS begin)
-  message(FATAL_ERROR "${README} needs the lines ${opening} and ${closing}, in that order, around the user guide")
-endif()
-string(LENGTH "${opening}" skip)
-math(EXPR begin "${begin} + ${skip}")
-math(EXPR length "${end} - ${begin}")
-string(SUBSTRING "${readme}" ${begin} ${length} guide)
+# cmake -DGUIDE=docs/GUIDE.md -DOUTPUT=UserGuideText.cpp -P UserGuideText.cmake
+# Writes the C++ source of UserGuide::markdown(): docs/GUIDE.md as it is (docs/ARCHITECTURE.md,
+# The user guide).
+file(READ ${GUIDE} guide)
 string(STRIP "${guide}" guide)
 set(delimiter "posenc_guide")
 string(FIND "${guide}" ")${delimiter}\"" clash)
@@ -38,7 +27,7 @@ while(NOT guide STREQUAL "")
   string(SUBSTRING "${guide}" ${cut} -1 guide)
   string(APPEND pieces "    text += R\"${delimiter}(${piece})${delimiter}\";\n")
 endwhile()
-file(WRITE ${OUTPUT}.new "// Generated from README.md by src/gui/UserGuideText.cmake: do not edit.
+file(WRITE ${OUTPUT}.new "// Generated from docs/GUIDE.md by src/gui/UserGuideText.cmake: do not edit.
 #include \"gui/UserGuide.h\"
 
 #include <QByteArray>
@@ -53,6 +42,6 @@ ${pieces}    return QString::fromUtf8(text);
 
 } // namespace posenc::UserGuide
 ")
-# Written only when it changed, so that a README edit elsewhere recompiles nothing.
+# Written only when it changed, so that a build that changed nothing of the guide recompiles nothing.
 file(COPY_FILE ${OUTPUT}.new ${OUTPUT} ONLY_IF_DIFFERENT)
 file(REMOVE ${OUTPUT}.new)

@@ -13,6 +13,18 @@ namespace {
 constexpr qsizetype npyAlignment = 64;
 constexpr qsizetype chunkFloats = qsizetype(1) << 18;
 
+// Length of the dict plus its padding and '\n', after a fixed part of magic (6 bytes),
+// version (2) and the header length field (2 in version 1.0, 4 in 2.0). Like numpy, pads
+// with 1..64 spaces (64 when already aligned), never 0.
+qint64 paddedHeaderLength(qsizetype dictSize, qsizetype lengthFieldBytes)
+{
+    const qsizetype fixed = 6 + 2 + lengthFieldBytes;
+    const qsizetype padding = npyAlignment - (fixed + dictSize + 1) % npyAlignment;
+    return dictSize + padding + 1;
+}
+
+} // namespace
+
 // Copies the rows into a bounded buffer (converted to little-endian) and writes it whenever
 // it is full, so a table of any size costs at most one chunk of extra memory.
 bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress)
@@ -46,18 +58,6 @@ bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkPr
     }
     return used == 0 || flush();
 }
-
-// Length of the dict plus its padding and '\n', after a fixed part of magic (6 bytes),
-// version (2) and the header length field (2 in version 1.0, 4 in 2.0). Like numpy, pads
-// with 1..64 spaces (64 when already aligned), never 0.
-qint64 paddedHeaderLength(qsizetype dictSize, qsizetype lengthFieldBytes)
-{
-    const qsizetype fixed = 6 + 2 + lengthFieldBytes;
-    const qsizetype padding = npyAlignment - (fixed + dictSize + 1) % npyAlignment;
-    return dictSize + padding + 1;
-}
-
-} // namespace
 
 QByteArray wrapNpyHeader(const QByteArray &dict)
 {

@@ -22,6 +22,11 @@ QByteArray wrapNpyHeader(const QByteArray &dict);
 // The whole preamble of a C-order little-endian float32 array of shape (rows, cols).
 QByteArray npyHeader(std::int64_t rows, std::int64_t cols);
 
+// The table's cells as little-endian float32, row after row, through a bounded buffer (a table of
+// any size costs at most one chunk of extra memory), each row counted in `progress`: the data of
+// a .npy and of a .safetensors file alike.
+bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr);
+
 // Writes `table` as a .npy file, atomically, converting to little-endian in bounded chunks.
 std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table);
 // The same bytes to `device` (a pipe, a file being written atomically), each row counted in

@@ -2,6 +2,7 @@
 
 #include "io/CsvWriter.h"
 #include "io/NpyWriter.h"
+#include "io/SafetensorsWriter.h"
 
 #include "core/ColumnStatistics.h"
 #include "core/MemoryBudget.h"
@@ -36,6 +37,8 @@ std::optional<Format> formatOf(const QString &path)
         return Format::Npy;
     if (suffix == u"csv"_s)
         return Format::Csv;
+    if (suffix == u"safetensors"_s)
+        return Format::Safetensors;
     return std::nullopt;
 }
 
@@ -171,9 +174,17 @@ QStringList columnNames(const TableRequest &request)
 }
 
 bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
-             WorkProgress *progress)
+             WorkProgress *progress, const QString &tensor)
 {
-    return format == Format::Csv ? writeCsvTo(device, table, columns, progress) : writeNpyTo(device, table, progress);
+    switch (format) {
+    case Format::Npy:
+        return writeNpyTo(device, table, progress);
+    case Format::Csv:
+        return writeCsvTo(device, table, columns, progress);
+    case Format::Safetensors:
+        return writeSafetensorsTo(device, table, tensor, progress);
+    }
+    return false;
 }
 
 std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,

@@ -20,9 +20,11 @@ namespace posenc {
 // Computes and writes tables: the one path behind `posenc table` and the window's Export data.
 namespace TableExport {
 
-enum class Format { Npy, Csv };
+// .npy (float32, C order), .csv (a header line naming the columns) or .safetensors (one F32
+// tensor).
+enum class Format { Npy, Csv, Safetensors };
 
-// .npy or .csv (any case), from the file name's extension.
+// .npy, .csv or .safetensors (any case), from the file name's extension.
 std::optional<Format> formatOf(const QString &path);
 
 // The error that refuses the request: outside the table, or over the memory budget (cells, GiB).
@@ -34,10 +36,10 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
 // cells of a quantity (its column indices, those of `dims` when given), "pe_mean", ... for the
 // statistics.
 QStringList columnNames(const TableRequest &request);
-// Writes `table` to `device` in `format` (CSV with a header line naming `columns`), each row
-// counted in `progress`; false when the device refused it.
+// Writes `table` to `device` in `format` (CSV with a header line naming `columns`, safetensors
+// as one tensor named `tensor`), each row counted in `progress`; false when the device refused it.
 bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
-             WorkProgress *progress = nullptr);
+             WorkProgress *progress = nullptr, const QString &tensor = QStringLiteral("table"));
 // Writes `table` atomically in `format`.
 std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,
                                 const QStringList &columns, WorkProgress *progress = nullptr);

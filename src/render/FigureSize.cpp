@@ -50,14 +50,36 @@ QSizeF FigureSize::points() const
 
 namespace FigureSizes {
 
+const QList<Named> &named()
+{
+    static const QList<Named> sizes {
+        {u"slide"_s, QSizeF(25.4, 14.2875)},
+        {u"column"_s, QSizeF(8.5, 6.0)},
+        {u"double"_s, QSizeF(17.5, 9.0)},
+    };
+    return sizes;
+}
+
+QStringList names()
+{
+    QStringList list;
+    for (const Named &size : named())
+        list.append(size.name);
+    return list;
+}
+
 std::variant<QSizeF, QString> parsePhysical(const QString &text)
 {
+    for (const Named &size : named()) {
+        if (size.name == text)
+            return size.cm / 2.54;
+    }
     static const QRegularExpression form(
         uR"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*[xX×]\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(cm|mm|in)\s*$)"_s);
     const QRegularExpressionMatch match = form.match(text);
     if (!match.hasMatch())
-        return u"must be WIDTHxHEIGHT with a unit cm, mm or in, each side between 0.25 in (0.635 cm) and 100 in "
-               "(254 cm), e.g. 8.5x6cm or 3.5x2.5in; got '%1'"_s.arg(text);
+        return u"must be %1, or WIDTHxHEIGHT with a unit cm, mm or in, each side between 0.25 in (0.635 cm) "
+               "and 100 in (254 cm), e.g. 8.5x6cm or 3.5x2.5in; got '%2'"_s.arg(names().join(u", "_s), text);
     const QString unit = match.captured(3);
     const double perInch = unit == u"in"_s ? 1.0 : unit == u"cm"_s ? 2.54 : 25.4;
     const QSizeF inches(match.captured(1).toDouble() / perInch, match.captured(2).toDouble() / perInch);

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <QList>
 #include <QSize>
 #include <QSizeF>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <variant>
@@ -35,7 +37,19 @@ struct FigureSize
 
 namespace FigureSizes {
 
-// "8.5x6cm", "3.35x2.36in", "85x60mm" -> inches; an error naming the expected form otherwise.
+// A size by name, as the Export figure dialog offers it and `posenc export --size` takes it.
+struct Named
+{
+    QString name; // "slide"
+    QSizeF cm;
+};
+// The 16:9 slide of presentation programs (10 x 5.625 in: 1920 x 1080 at 192 dpi), and the
+// widths of common two-column journals' single and double columns with a 3:2-ish height.
+const QList<Named> &named();
+QStringList names();
+
+// "8.5x6cm", "3.35x2.36in", "85x60mm", or a name of named() -> inches; an error naming the
+// expected forms otherwise.
 std::variant<QSizeF, QString> parsePhysical(const QString &text);
 
 } // namespace FigureSizes

@@ -11,11 +11,14 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
 #include <cstdlib>
+#include <tuple>
 
 using namespace Qt::StringLiterals;
 using namespace CliRun;
@@ -55,6 +58,8 @@ private slots:
     void csvStartsWithAHeaderNamingTheColumns_data();
     void csvStartsWithAHeaderNamingTheColumns();
     void progressShowsOnATerminalOnlyAndCtrlCStopsTheWork();
+    void progressLineSendsNoEscapesWhereAsked_data();
+    void progressLineSendsNoEscapesWhereAsked();
     void withoutADisplayTheWindowExits2_data();
     void withoutADisplayTheWindowExits2();
     void aBadOptionIsOneLinePointingAtHelp_data();
@@ -62,6 +67,11 @@ private slots:
     void capitalVIsTheVersion_data();
     void capitalVIsTheVersion();
     void versionTakesNoArguments();
+    void unknownCommandListsEveryCommand();
+    void oneExitCodePerKindOfMistake_data();
+    void oneExitCodePerKindOfMistake();
+    void jsonSaysItsFormatAndVersion_data();
+    void jsonSaysItsFormatAndVersion();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -131,7 +141,7 @@ void TestCliConventions::standardOutputNeedsAFormat_data()
     QTest::newRow("export without --format")
         << QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, u"-"_s} << u"--format"_s;
     QTest::newRow("a figure's format for a table")
-        << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"png"_s} << u"npy or csv"_s;
+        << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"png"_s} << u"npy, csv or safetensors"_s;
     QTest::newRow("a table's format for a figure")
         << QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s} << u"png, svg or pdf"_s;
 }
@@ -254,6 +264,44 @@ void TestCliConventions::progressShowsOnATerminalOnlyAndCtrlCStopsTheWork()
     QCOMPARE(QDir(path(u"interrupted"_s)).entryList(QDir::Files | QDir::Hidden), QStringList());
 }
 
+void TestCliConventions::progressLineSendsNoEscapesWhereAsked_data()
+{
+    QTest::addColumn<QString>("variable");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<bool>("escapes");
+    QTest::newRow("TERM=xterm: erased by an escape") << u"TERM"_s << u"xterm"_s << true;
+    QTest::newRow("TERM=dumb") << u"TERM"_s << u"dumb"_s << false;
+    QTest::newRow("NO_COLOR=1") << u"NO_COLOR"_s << u"1"_s << false;
+}
+
+// Before: a dumb terminal (Emacs' shell, some CI logs) got "\x1b[K" with every redraw.
+void TestCliConventions::progressLineSendsNoEscapesWhereAsked()
+{
+    QFETCH(QString, variable);
+    QFETCH(QString, value);
+    QFETCH(bool, escapes);
+    Terminal terminal;
+    QVERIFY(terminal.isValid());
+    QProcess process;
+    terminal.becomeStandardErrorOf(process);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(u"NO_COLOR"_s);
+    environment.insert(u"TERM"_s, u"xterm"_s);
+    environment.insert(variable, value);
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(POSENC_EXECUTABLE), kLongTable + QStringList {u"-o"_s, path(u"escapes.npy"_s)});
+    QVERIFY(process.waitForStarted());
+    // Two draws at least, so that one was erased by the next.
+    QTRY_VERIFY_WITH_TIMEOUT(terminal.read().count("(Ctrl+C stops)") >= 2, 60000);
+    QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 130);
+    const QByteArray shown = terminal.read();
+    QVERIFY2(shown.contains("posenc table: column-stats: "), shown.constData());
+    QCOMPARE(shown.contains('\x1b'), escapes);
+    QVERIFY(!QFile::exists(path(u"escapes.npy"_s)));
+}
+
 void TestCliConventions::withoutADisplayTheWindowExits2_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -329,6 +377,91 @@ void TestCliConventions::versionTakesNoArguments()
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(u"'extra'"_s), qPrintable(run.err));
     QCOMPARE(run.out, QString());
+}
+
+// Before: "unknown command" named five commands of seven.
+void TestCliConventions::unknownCommandListsEveryCommand()
+{
+    const Run run = posenc({u"draw"_s}, withoutDisplay());
+    QCOMPARE(run.exitCode, 2);
+    for (const QString &command :
+         {u"export"_s, u"table"_s, u"check"_s, u"describe"_s, u"lessons"_s, u"presets"_s, u"bench"_s, u"help"_s})
+        QVERIFY2(run.err.contains(command), qPrintable(command + u" not in: "_s + run.err));
+}
+
+void TestCliConventions::oneExitCodePerKindOfMistake_data()
+{
+    // A file of two tensors, named neither: what was asked of a sound file is not there.
+    QByteArray json = R"({"a":{"dtype":"F32","shape":[4,8],"data_offsets":[0,128]},)"
+                      R"("b":{"dtype":"F32","shape":[4,8],"data_offsets":[128,256]}})";
+    QByteArray two(8, 0);
+    two[0] = char(json.size());
+    two += json + QByteArray(256, 0);
+    QFile file(path(u"two.safetensors"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(two) == two.size());
+    file.close();
+    const QString missing = path(u"missing.npy"_s);
+    const QString out = path(u"out.npy"_s);
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    for (const auto &[what, source, code] :
+         {std::tuple {u"two tensors"_s, file.fileName(), 2},
+          std::tuple {u"no such tensor"_s, file.fileName() + u":c"_s, 2}, std::tuple {u"no such file"_s, missing, 3}}) {
+        QTest::newRow(qPrintable(what + u": check"_s)) << QStringList {u"check"_s, source} << code;
+        QTest::newRow(qPrintable(what + u": table --embeddings"_s))
+            << QStringList {u"table"_s, u"input"_s, u"-o"_s, out, u"--embeddings"_s, source} << code;
+        QTest::newRow(qPrintable(what + u": table --position-table"_s))
+            << QStringList {u"table"_s, u"pe"_s, u"-o"_s, out, u"--position-table"_s, source} << code;
+        QTest::newRow(qPrintable(what + u": export --embeddings"_s))
+            << QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, path(u"out.png"_s), u"--embeddings"_s, source} << code;
+    }
+}
+
+// Before: a .safetensors file of two tensors exited 3 in check and 2 in table.
+void TestCliConventions::oneExitCodePerKindOfMistake()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    const Run run = posenc(arguments);
+    QCOMPARE(run.exitCode, exitCode);
+    QCOMPARE(run.err.count(u'\n'), 1);
+    QVERIFY(!QFile::exists(path(u"out.npy"_s)) && !QFile::exists(path(u"out.png"_s)));
+}
+
+void TestCliConventions::jsonSaysItsFormatAndVersion_data()
+{
+    const QString table = path(u"pe.npy"_s);
+    QVERIFY(posenc({u"table"_s, u"pe"_s, u"-o"_s, table, u"--force"_s, u"--d-model"_s, u"16"_s}).exitCode == 0);
+    QFile config(path(u"config.json"_s));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write(R"({"model_type": "llama", "hidden_size": 512, "num_attention_heads": 8,
+        "max_position_embeddings": 4096, "rope_theta": 500000})");
+    config.close();
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("describe") << QStringList {u"describe"_s, u"--json"_s, u"--rope-theta"_s, u"5e5"_s}
+                              << u"posenc-describe"_s;
+    QTest::newRow("check") << QStringList {u"check"_s, u"--json"_s, table} << u"posenc-check"_s;
+    QTest::newRow("check --config") << QStringList {u"check"_s, u"--json"_s, u"--config"_s, config.fileName()}
+                                    << u"posenc-check-config"_s;
+    QTest::newRow("bench") << QStringList {u"bench"_s,     u"--json"_s, u"--kernels-only"_s, u"--repeats"_s, u"1"_s,
+                                           u"--max-len"_s, u"256"_s,    u"--d-model"_s,      u"64"_s}
+                           << u"posenc-bench"_s;
+}
+
+// Before: no --json output said what it was or which version of its keys.
+void TestCliConventions::jsonSaysItsFormatAndVersion()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, format);
+    const Run run = posenc(arguments);
+    QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
+    // Strict JSON: Qt's parser takes no NaN, Infinity or trailing text.
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + u": "_s + run.out.left(300)));
+    QCOMPARE(document.object().value(u"format"_s).toString(), format);
+    QCOMPARE(document.object().value(u"version"_s).toInt(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

@@ -39,6 +39,9 @@ private slots:
     void everyFigureInEveryFormat_data();
     void everyFigureInEveryFormat();
     void printSizeAtDpi();
+    void namedSizesAreTheDialogsPresets_data();
+    void namedSizesAreTheDialogsPresets();
+    void matplotlibsNameOfTheDivergingMap();
     void sessionGivesTheParameters();
     void invalidUsage_data();
     void invalidUsage();
@@ -149,6 +152,58 @@ void TestCliExport::printSizeAtDpi()
     QVERIFY2(std::abs(QImage(byDefault).width() - 1050) <= 2, qPrintable(QString::number(QImage(byDefault).width())));
 }
 
+void TestCliExport::namedSizesAreTheDialogsPresets_data()
+{
+    // The Export figure dialog's Slide, Single column and Double column, in cm.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("size");
+    QTest::newRow("slide") << u"slide"_s << u"25.4x14.2875cm"_s;
+    QTest::newRow("column") << u"column"_s << u"8.5x6cm"_s;
+    QTest::newRow("double") << u"double"_s << u"17.5x9cm"_s;
+}
+
+// Before: --size slide was refused (exit 2); only WxH with a unit was taken.
+void TestCliExport::namedSizesAreTheDialogsPresets()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, size);
+    const QString named = path(name + u".pdf"_s);
+    const QString spelled = path(name + u"-spelled.pdf"_s);
+    for (const auto &[file, text] : {std::pair {named, name}, std::pair {spelled, size}}) {
+        const Run run = posenc(QStringList {u"export"_s, u"curves"_s, u"-o"_s, file, u"--size"_s, text} + kSmall);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    }
+    const auto box = mediaBox(readAll(named));
+    QVERIFY(box);
+    QCOMPARE(box, mediaBox(readAll(spelled)));
+    const QStringList cm = size.chopped(2).split(u'x');
+    QVERIFY2(std::abs(box->width() - cm[0].toDouble() / 2.54 * 72) <= 1
+                 && std::abs(box->height() - cm[1].toDouble() / 2.54 * 72) <= 1,
+             qPrintable(u"%1 x %2"_s.arg(box->width()).arg(box->height())));
+    QFile::remove(named);
+    QFile::remove(spelled);
+}
+
+// matplotlib's RdBu_r is our diverging map entry for entry (tst_colormaps): the name is taken, and
+// draws the same bytes. Before: refused (exit 2).
+void TestCliExport::matplotlibsNameOfTheDivergingMap()
+{
+    const QString ours = path(u"diverging.png"_s);
+    const QString theirs = path(u"rdbu_r.png"_s);
+    for (const auto &[file, name] : {std::pair {ours, u"diverging"_s}, std::pair {theirs, u"RdBu_r"_s}}) {
+        const Run run = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--colormap"_s, name} + kSmall);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    }
+    QCOMPARE(readAll(theirs), readAll(ours));
+    // A name that is not our table stays refused, naming the maps.
+    const Run refused = posenc(
+        QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, path(u"rdbu.png"_s), u"--colormap"_s, u"RdBu"_s} + kSmall);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(u"--colormap"_s) && refused.err.contains(u"diverging"_s), qPrintable(refused.err));
+    QFile::remove(ours);
+    QFile::remove(theirs);
+}
+
 void TestCliExport::sessionGivesTheParameters()
 {
     // The same parameters from a session and from flags draw the same pixels.
@@ -201,8 +256,15 @@ void TestCliExport::invalidUsage_data()
                                      << u"megapixels"_s;
     QTest::newRow("too small for its text")
         << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"5x3cm"_s} << u"at least"_s;
-    QTest::newRow("learned without its family") << QStringList {u"learned"_s, u"-o"_s, out} << u"--encoding"_s;
-    QTest::newRow("dims on learned") << QStringList {u"learned"_s, u"-o"_s, out, u"--dims"_s, u"0:4"_s} << u"--dims"_s;
+    // The learned figure chooses its family, which needs its table.
+    QTest::newRow("learned without its table") << QStringList {u"learned"_s, u"-o"_s, out} << u"--position-table"_s;
+    QTest::newRow("learned under another family")
+        << QStringList {u"learned"_s, u"-o"_s, out, u"--encoding"_s, u"rope"_s} << u"--encoding"_s;
+    QTest::newRow("dims on learned") << QStringList {u"learned"_s,    u"-o"_s,     out,     u"--encoding"_s,
+                                                     u"sinusoidal"_s, u"--dims"_s, u"0:4"_s}
+                                     << u"--dims"_s;
+    QTest::newRow("buckets: t5 or deberta")
+        << QStringList {u"buckets"_s, u"-o"_s, out} << u"--encoding t5 or --encoding deberta"_s;
     QTest::newRow("unknown colormap") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--colormap"_s, u"jet"_s}
                                       << u"--colormap"_s;
     QTest::newRow("colormap on curves") << QStringList {u"curves"_s, u"-o"_s, out, u"--colormap"_s, u"viridis"_s}

@@ -184,7 +184,8 @@ void TestCliTables::ropeCosIsTheRotaryTable()
         QVERIFY2(worst <= 1e-6, qPrintable(u"%1: largest |error| %2"_s.arg(layout).arg(worst)));
     }
     // Under another encoding there is no such table.
-    const Run refused = posenc({u"table"_s, u"rope-cos"_s, u"-o"_s, path(u"no.npy"_s)});
+    const Run refused
+        = posenc({u"table"_s, u"rope-cos"_s, u"-o"_s, path(u"no.npy"_s), u"--encoding"_s, u"sinusoidal"_s});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains(u"rope"_s), qPrintable(refused.err));
 }

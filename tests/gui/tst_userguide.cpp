@@ -1,16 +1,22 @@
-// Help > User guide (docs/ARCHITECTURE.md, The user guide): a page in the program that is the
-// README's usage part, taken from README.md at build time, so that the two cannot drift.
+// Help > User guide (docs/ARCHITECTURE.md, The user guide): a page in the program that is
+// docs/GUIDE.md, compiled in at build time, so that the two cannot drift. It opens on the guide's
+// start, which is the window (before: the README's command line, XDG_RUNTIME_DIR in view), and its
+// contents' links go to their sections.
 #include "gui/MainWindow.h"
 #include "gui/UserGuide.h"
 #include "gui/UserGuideDialog.h"
 
 #include "support/TestShots.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QAction>
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
+#include <QScrollBar>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
 
 using namespace Qt::StringLiterals;
@@ -18,19 +24,13 @@ using namespace posenc;
 
 namespace {
 
-// The README's text between its user guide markers, found here with code of the test's own.
-QString readmeGuide()
+// docs/GUIDE.md, read here as a file.
+QString guideFile()
 {
-    QFile file(QStringLiteral(POSENC_README));
+    QFile file(QStringLiteral(POSENC_GUIDE));
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    const QString readme = QString::fromUtf8(file.readAll());
-    const QString opening = u"<!-- user guide begins -->"_s;
-    const qsizetype begin = readme.indexOf(opening);
-    const qsizetype end = readme.indexOf(u"<!-- user guide ends -->"_s);
-    if (begin < 0 || end < begin)
-        return {};
-    return readme.mid(begin + opening.size(), end - begin - opening.size()).trimmed();
+    return QString::fromUtf8(file.readAll()).trimmed();
 }
 
 } // namespace
@@ -40,39 +40,30 @@ class TestUserGuide : public QObject
     Q_OBJECT
 
 private slots:
-    void guideIsTheReadmesUsagePart();
-    void guideHoldsTheUsageSections_data();
-    void guideHoldsTheUsageSections();
+    void guideIsTheGuideFile();
+    void guideStartsWithTheWindow();
     void helpMenuShowsTheGuide();
+    void contentsLinksGoToTheirSections();
 };
 
-void TestUserGuide::guideIsTheReadmesUsagePart()
+void TestUserGuide::guideIsTheGuideFile()
 {
-    const QString readme = readmeGuide();
-    QVERIFY2(!readme.isEmpty(), "README.md has no user guide between its markers");
-    QCOMPARE(UserGuide::markdown(), readme);
+    const QString guide = guideFile();
+    QVERIFY2(!guide.isEmpty(), "docs/GUIDE.md cannot be read");
+    QCOMPARE(UserGuide::markdown(), guide);
 }
 
-void TestUserGuide::guideHoldsTheUsageSections_data()
+// The window first, the command line after it, its reference last.
+void TestUserGuide::guideStartsWithTheWindow()
 {
-    QTest::addColumn<QString>("heading");
-    QTest::addColumn<bool>("held");
-    QTest::newRow("command line") << u"## Command line"_s << true;
-    QTest::newRow("figures") << u"### Figures: `posenc export`"_s << true;
-    QTest::newRow("lessons") << u"## Lessons"_s << true;
-    QTest::newRow("how it computes") << u"## How it computes"_s << true;
-    QTest::newRow("the window") << u"## The window"_s << true;
-    // The benchmark, the source's layout and the build are for those who build the program.
-    QTest::newRow("not the benchmark") << u"## Benchmark"_s << false;
-    QTest::newRow("not the source") << u"## Layout of the source"_s << false;
-}
-
-void TestUserGuide::guideHoldsTheUsageSections()
-{
-    QFETCH(QString, heading);
-    QFETCH(bool, held);
     const QStringList lines = UserGuide::markdown().split(u'\n');
-    QCOMPARE(lines.contains(heading), held);
+    QCOMPARE(lines.front(), u"# PosEnc Explorer: the user guide"_s);
+    const qsizetype window = lines.indexOf(u"## The window"_s);
+    const qsizetype commandLine = lines.indexOf(u"## The command line"_s);
+    const qsizetype reference = lines.indexOf(u"## Reference"_s);
+    QVERIFY(window > 0 && window < commandLine && commandLine < reference);
+    for (qsizetype i = 0; i < window; ++i)
+        QVERIFY2(!lines[i].contains(u"XDG_RUNTIME_DIR"_s), qPrintable(lines[i]));
 }
 
 void TestUserGuide::helpMenuShowsTheGuide()
@@ -91,12 +82,44 @@ void TestUserGuide::helpMenuShowsTheGuide()
     // The Markdown drawn as a page: headings, tables and code as text, no markup left.
     const QString shown = dialog->browser()->toPlainText();
     for (const QString &text :
-         {u"The window"_s, u"Command line"_s, u"dropout-on-sum"_s, u"posenc export FIGURE -o FILE"_s})
+         {u"The window"_s, u"The command line"_s, u"dropout-on-sum"_s, u"posenc export FIGURE -o FILE"_s})
         QVERIFY2(shown.contains(text), qPrintable(text));
+    // Opened on its start: the title at the top of the page.
+    QCOMPARE(dialog->browser()->verticalScrollBar()->value(), 0);
+    QVERIFY(shown.startsWith(u"PosEnc Explorer: the user guide"_s));
     QVERIFY(!shown.contains(u"## "_s));
+    QVERIFY(!shown.contains(u"<!--"_s) && !shown.contains(u"reference begins"_s));
     QVERIFY(!shown.contains(u"```"_s));
     // For a look at the page.
     TestShots::save(dialog->grab(), u"posenc-userguide"_s);
+}
+
+void TestUserGuide::contentsLinksGoToTheirSections()
+{
+    UserGuideDialog dialog;
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QTextBrowser *browser = dialog.browser();
+    QCOMPARE(UserGuideDialog::anchorOf(u"A family's numbers: posenc describe"_s),
+             u"a-familys-numbers-posenc-describe"_s);
+    // Every link of the contents names a heading of the guide, and following it shows the heading.
+    const QRegularExpression link(uR"(^- \[[^\]]+\]\(#([a-z0-9_-]+)\)$)"_s);
+    int links = 0;
+    for (const QString &line : UserGuide::markdown().split(u'\n')) {
+        const QRegularExpressionMatch match = link.match(line);
+        if (!match.hasMatch())
+            continue;
+        ++links;
+        browser->verticalScrollBar()->setValue(0);
+        emit browser->anchorClicked(QUrl(u"#"_s + match.captured(1)));
+        const QTextBlock block = browser->textCursor().block();
+        QVERIFY2(block.blockFormat().headingLevel() > 0, qPrintable(match.captured(1)));
+        QCOMPARE(UserGuideDialog::anchorOf(block.text()), match.captured(1));
+        const int top = int(browser->document()->documentLayout()->blockBoundingRect(block).top());
+        QCOMPARE(browser->verticalScrollBar()->value(), std::min(top, browser->verticalScrollBar()->maximum()));
+    }
+    QVERIFY(links >= 10);
+    QVERIFY(!dialog.showSection(u"no-such-section"_s));
 }
 
 QTEST_MAIN(TestUserGuide)

@@ -83,6 +83,7 @@ void TestTableExport::formatFromTheExtension()
 {
     QVERIFY(TableExport::formatOf(u"a.npy"_s) == TableExport::Format::Npy);
     QVERIFY(TableExport::formatOf(u"b.CSV"_s) == TableExport::Format::Csv);
+    QVERIFY(TableExport::formatOf(u"b.safetensors"_s) == TableExport::Format::Safetensors);
     QVERIFY(!TableExport::formatOf(u"c.txt"_s));
     QVERIFY(!TableExport::formatOf(u"npy"_s));
 }

@@ -133,16 +133,17 @@ FamilySpec makeAlibiFamily()
     family.heading = u"ALiBi"_s;
     family.rows = AlibiParamRows::rows;
     family.describe = alibiEntries;
-    family.describeHelp
-        = u"Of --encoding alibi (get_slopes of ofirpress/attention_with_linear_biases):\n"
-          "  heads, head           H and the head K (1..H)\n"
-          "  mask                  causal or symmetric\n"
-          "  slope                 m_K, head K's slope\n"
-          "  slopes                m_1 .. m_H\n"
-          "  geometric_heads       2^floor(log2 H): the heads whose slopes are 2^(-8k/geometric_heads)\n"
-          "  interleaved_heads     H - geometric_heads: every other slope of twice that power\n"
-          "  half_weight_distance  ln 2 / m_K: the distance at which head K's bias reaches -ln 2\n"
-          "  farthest_bias         -m_K (max-len - 1): the bias of the farthest key\n"_s;
+    family.describeSource = u"get_slopes of ofirpress/attention_with_linear_biases"_s;
+    family.describeKeys = {
+        {u"heads, head"_s, u"H and the head K (1..H)"_s},
+        {u"mask"_s, u"causal or symmetric"_s},
+        {u"slope"_s, u"m_K, head K's slope"_s},
+        {u"slopes"_s, u"m_1 .. m_H"_s},
+        {u"geometric_heads"_s, u"2^floor(log2 H): the heads whose slopes are 2^(-8k/geometric_heads)"_s},
+        {u"interleaved_heads"_s, u"H - geometric_heads: every other slope of twice that power"_s},
+        {u"half_weight_distance"_s, u"ln 2 / m_K: the distance at which head K's bias reaches -ln 2"_s},
+        {u"farthest_bias"_s, u"-m_K (max-len - 1): the bias of the farthest key"_s},
+    };
     family.defaultFigures
         = {{u"alibi-bias"_s, {}}, {u"alibi-attention"_s, {}}, {u"alibi-slopes"_s, {}}, {u"families"_s, {}}};
     family.lessonNumbers = AlibiLessonNumbers::entries;

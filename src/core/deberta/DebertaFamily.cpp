@@ -88,15 +88,14 @@ FamilySpec makeDebertaFamily()
     family.heading = u"DeBERTa log buckets"_s;
     family.rows = DebertaParamRows::rows;
     family.describe = debertaEntries;
-    family.describeHelp
-        = u"Of --encoding deberta (HF's make_log_bucket_position, in float32):\n"
-          "  buckets, max_position the parameters\n"
-          "  mid                   buckets / 2: each |i - j| <= mid is its own bucket\n"
-          "  log_start             mid + 1, the first distance in a logarithmic bucket\n"
-          "  bucket_at_max_position, bucket_at_max_len  the buckets of i - j = max_position and\n"
-          "                        max-len - 1\n"
-          "  capped                false: the bucket goes on growing past max_position (1000 is 317 at\n"
-          "                        256 and 512)\n"_s;
+    family.describeSource = u"HF's make_log_bucket_position, in float32"_s;
+    family.describeKeys = {
+        {u"buckets, max_position"_s, u"the parameters"_s},
+        {u"mid"_s, u"buckets / 2: each |i - j| <= mid is its own bucket"_s},
+        {u"log_start"_s, u"mid + 1, the first distance in a logarithmic bucket"_s},
+        {u"bucket_at_max_position, bucket_at_max_len"_s, u"the buckets of i - j = max_position and max-len - 1"_s},
+        {u"capped"_s, u"false: the bucket goes on growing past max_position (1000 is 317 at 256 and 512)"_s},
+    };
     // X is s·E alone: its heatmap beside the buckets, which act on the scores.
     family.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};

@@ -90,16 +90,18 @@ FamilySpec makeT5Family()
     family.heading = u"T5 relative buckets"_s;
     family.rows = T5ParamRows::rows;
     family.describe = t5Entries;
-    family.describeHelp
-        = u"Of --encoding t5 (HF's _relative_position_bucket, its logarithm in float32):\n"
-          "  buckets, max_distance the parameters\n"
-          "  direction             bidirectional (the encoder) or causal (the decoder)\n"
-          "  side_buckets          n: buckets / 2 when bidirectional, else buckets\n"
-          "  max_exact             n / 2: each distance below it is its own bucket\n"
-          "  log_bucket_starts     the first distance of each logarithmic bucket max_exact .. n - 1 (a\n"
-          "                        bucket no distance falls in starts where the next one does)\n"
-          "  empty_buckets         logarithmic buckets that no distance falls in\n"
-          "  last_bucket_start     every key at this distance or farther shares bucket n - 1\n"_s;
+    family.describeSource = u"HF's _relative_position_bucket, its logarithm in float32"_s;
+    family.describeKeys = {
+        {u"buckets, max_distance"_s, u"the parameters"_s},
+        {u"direction"_s, u"bidirectional (the encoder) or causal (the decoder)"_s},
+        {u"side_buckets"_s, u"n: buckets / 2 when bidirectional, else buckets"_s},
+        {u"max_exact"_s, u"n / 2: each distance below it is its own bucket"_s},
+        {u"log_bucket_starts"_s,
+         u"the first distance of each logarithmic bucket max_exact .. n - 1 (a bucket no "
+         "distance falls in starts where the next one does)"_s},
+        {u"empty_buckets"_s, u"logarithmic buckets that no distance falls in"_s},
+        {u"last_bucket_start"_s, u"every key at this distance or farther shares bucket n - 1"_s},
+    };
     // X is s·E alone: its heatmap beside the buckets, which act on the scores.
     family.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};

@@ -14,9 +14,19 @@ QString name(Colormap map)
     return names().at(static_cast<int>(map));
 }
 
+QList<std::pair<QString, QString>> aliases()
+{
+    return {{u"RdBu_r"_s, u"diverging"_s}};
+}
+
 std::optional<Colormap> fromName(const QString &name)
 {
-    const qsizetype index = names().indexOf(name);
+    QString ours = name;
+    for (const auto &[alias, map] : aliases()) {
+        if (alias == name)
+            ours = map;
+    }
+    const qsizetype index = names().indexOf(ours);
     if (index < 0)
         return std::nullopt;
     return static_cast<Colormap>(index);

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 
 namespace posenc {
 
@@ -20,7 +22,12 @@ namespace Colormaps {
 
 QStringList names();
 QString name(Colormap map);
+// Our name or an alias of aliases().
 std::optional<Colormap> fromName(const QString &name);
+// matplotlib's names of our maps where they differ from ours, {matplotlib's, ours}: only where
+// our table is exactly matplotlib's (RdBu_r is the diverging map entry for entry; viridis,
+// cividis and magma have its names already).
+QList<std::pair<QString, QString>> aliases();
 
 } // namespace Colormaps
 

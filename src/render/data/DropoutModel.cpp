@@ -31,6 +31,7 @@ QList<FigureOption> DropoutModel::options() const
     colormap.help = u"colormap of both panels (default: cividis for the mask, diverging for Y)"_s;
     colormap.defaultText = u"auto"_s;
     colormap.choices = QStringList {colormap.defaultText} + Colormaps::names();
+    colormap.aliases = Colormaps::aliases();
     colormap.valueName = colormap.choices.join(u'|');
     colormap.redrawsOnly = true;
     colormap.inWindow = false;

@@ -8,7 +8,7 @@ std::optional<ParamError> FigureOption::refusal(const QString &text) const
 {
     switch (kind) {
     case Kind::Choice:
-        if (choices.contains(text))
+        if (choices.contains(canonical(text)))
             return std::nullopt;
         return ParamError {key, u"one of %1"_s.arg(choices.join(u", "_s)), QString(), ParamError::quoted(text)};
     case Kind::Switch:
@@ -19,6 +19,15 @@ std::optional<ParamError> FigureOption::refusal(const QString &text) const
         return std::nullopt;
     }
     return std::nullopt;
+}
+
+QString FigureOption::canonical(const QString &text) const
+{
+    for (const auto &[alias, choice] : aliases) {
+        if (alias == text)
+            return choice;
+    }
+    return text;
 }
 
 } // namespace posenc

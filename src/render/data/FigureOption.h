@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 namespace posenc {
 
@@ -29,6 +30,9 @@ struct FigureOption
     QString defaultText; // what an option not given reads as
     QStringList choices; // Choice: the texts, in the order the window lists them
     QStringList choiceLabels; // Choice: what the window's list shows for each (the texts when empty)
+    // Choice: other names of a choice, {alias, choice}, taken where a choice is typed (matplotlib's
+    // RdBu_r for the diverging map, which is its table).
+    QList<std::pair<QString, QString>> aliases;
     // Choice: the label of a choice under the parameters, where it follows them (X is s·E alone
     // without a position term); choiceLabels when empty.
     std::function<QString(const QString &choice, const Params &params)> choiceLabelFor;
@@ -39,6 +43,8 @@ struct FigureOption
     // Why `text` is not a value of this option (a choice not listed, a switch not true/false);
     // Text options are checked by their figure.
     std::optional<ParamError> refusal(const QString &text) const;
+    // The choice an alias names, else `text` as it is.
+    QString canonical(const QString &text) const;
 };
 
 } // namespace posenc

@@ -71,6 +71,7 @@ QList<FigureOption> HeatmapModel::options() const
     colormap.help = u"colormap: auto is diverging about zero for signed data, cividis for the mask"_s;
     colormap.defaultText = QString::fromUtf16(kAutoColormap);
     colormap.choices = QStringList {colormap.defaultText} + Colormaps::names();
+    colormap.aliases = Colormaps::aliases();
     colormap.valueName = colormap.choices.join(u'|');
     colormap.redrawsOnly = true;
 

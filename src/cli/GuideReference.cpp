@@ -1,0 +1,94 @@
+#include "GuideReference.h"
+
+#include "Commands.h"
+#include "ManPage.h"
+#include "ParamOptions.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::GuideReference {
+
+namespace {
+
+// Text in Markdown: the characters it would read as emphasis, code, a link, a table cell or HTML
+// stand for themselves.
+QString escaped(const QString &text)
+{
+    QString out;
+    for (const QChar c : text.simplified()) {
+        if (c == u'<')
+            out += u"&lt;"_s;
+        else if (c == u'>')
+            out += u"&gt;"_s;
+        else if (QStringView(u"\\*_`|[]").contains(c))
+            out += u'\\' + c;
+        else
+            out += c;
+    }
+    return out;
+}
+
+// A term as code, in a table cell: its '|' escaped, as GitHub's and Qt's tables read it.
+QString code(const QString &term)
+{
+    return u'`' + QString(term).replace(u'|', u"\\|"_s) + u'`';
+}
+
+void items(QStringList &out, const HelpBlock &block)
+{
+    if (block.kind == HelpBlock::Kind::Examples) {
+        out << u"```sh"_s;
+        for (const HelpItem &item : block.items)
+            out << (item.text.isEmpty() ? item.term : u"%1    # %2"_s.arg(item.term, item.text));
+        out << u"```"_s << QString();
+        return;
+    }
+    out << u"| | |"_s << u"|---|---|"_s;
+    for (const HelpItem &item : block.items)
+        out << u"| %1 | %2 |"_s.arg(code(item.term), escaped(item.text));
+    out << QString();
+}
+
+} // namespace
+
+QString beginMarker()
+{
+    return u"<!-- reference begins: written by posenc help --generate guide, do not edit -->"_s;
+}
+
+QString endMarker()
+{
+    return u"<!-- reference ends -->"_s;
+}
+
+QString page(const HelpPage &help, const QString &title, int level)
+{
+    QStringList out {QString(level, u'#') + u' ' + title, QString()};
+    if (!help.usage.isEmpty())
+        out << u"```"_s << help.usage << u"```"_s << QString();
+    for (const HelpSection &section : help.sections) {
+        if (!section.heading.isEmpty())
+            out << u"**%1**"_s.arg(escaped(section.heading)) << QString();
+        for (const HelpBlock &block : section.blocks) {
+            if (block.kind == HelpBlock::Kind::Paragraph)
+                out << escaped(block.text) << QString();
+            else
+                items(out, block);
+        }
+    }
+    return out.join(u'\n');
+}
+
+QString markdown()
+{
+    QStringList out {beginMarker(), QString()};
+    out << page(Commands::window().help(), u"posenc: the window"_s, 3);
+    for (const Command &command : Commands::all())
+        out << page(command.help(), u"posenc "_s + command.name, 3);
+    out << page(ParamOptions::helpPage(), u"Parameters"_s, 3);
+    out << page(ManPage::environmentPage(), u"Environment"_s, 3);
+    out << endMarker();
+    return out.join(u'\n') + u'\n';
+}
+
+} // namespace posenc::GuideReference
