@@ -10,6 +10,7 @@
 #include "ProgressLine.h"
 
 #include "core/Description.h"
+#include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
@@ -21,6 +22,7 @@
 #include <QCommandLineParser>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -40,17 +42,22 @@ int fail(QTextStream &err, int code, const QString &message)
     return code;
 }
 
-// The parameters a table's check reads: what the table is meant to be, and the memory it may hold.
-const QStringList kDeclaredKeys {u"layout"_s, u"rope-layout"_s, u"position-offset"_s, u"memory-budget"_s};
+// The parameters a table's check reads: what the table is meant to be (each family's), and the
+// memory it may hold.
+QStringList declaredKeys()
+{
+    return TableCheck::declarableKeys() + QStringList {u"memory-budget"_s};
+}
 
 template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (*text)(T))
 {
     return value ? text(*value) : u"null"_s;
 }
 
+// Strict JSON: a number that is not finite (a masked cell's infinite error) is null.
 QString jsonNumber(double value)
 {
-    return NumberText::exact(value);
+    return std::isfinite(value) ? NumberText::exact(value) : u"null"_s;
 }
 
 QString jsonInteger(std::int64_t value)
@@ -58,34 +65,43 @@ QString jsonInteger(std::int64_t value)
     return QString::number(value);
 }
 
+QString jsonValue(const MatchValue &value)
+{
+    if (const auto *word = std::get_if<QString>(&value))
+        return jsonString(*word);
+    if (const auto *number = std::get_if<double>(&value))
+        return jsonNumber(*number);
+    if (const auto *integer = std::get_if<std::int64_t>(&value))
+        return jsonInteger(*integer);
+    if (const auto *flag = std::get_if<bool>(&value))
+        return *flag ? u"true"_s : u"false"_s;
+    return u"null"_s;
+}
+
+// One object: the verdict, the family and its table, every family's finding keys (null where the
+// matched family has none), the position, the mistakes, the stream's worst cell, the diagnosis.
 QString json(const TableMatch &m)
 {
-    QString layout = u"null"_s;
-    if (m.layout)
-        layout = jsonString(CheckWords::layout(*m.layout));
-    else if (m.ropeLayout)
-        layout = jsonString(CheckWords::ropeLayout(*m.ropeLayout));
     QStringList mistakes;
-    for (const TableMistake mistake : m.mistakes)
-        mistakes.append(jsonString(CheckWords::mistake(mistake)));
-    const QString encoding = CheckWords::encoding(m.encoding);
-    const QList<std::pair<QString, QString>> entries {
+    for (const QString &mistake : m.mistakes)
+        mistakes.append(jsonString(mistake));
+    QList<std::pair<QString, QString>> entries {
         {u"verdict"_s, jsonString(CheckWords::verdict(m.verdict))},
-        {u"encoding"_s, encoding.isEmpty() ? u"null"_s : jsonString(encoding)},
-        {u"layout"_s, layout},
-        {u"frequencies"_s, m.frequencies ? jsonString(CheckWords::frequencies(*m.frequencies)) : u"null"_s},
-        {u"base"_s, jsonOrNull(m.base, jsonNumber)},
+        {u"family"_s, m.family ? jsonString(Families::word(*m.family)) : u"null"_s},
+        {u"encoding"_s, m.table.isEmpty() ? u"null"_s : jsonString(m.table)},
+    };
+    for (const QString &key : TableCheck::findingKeys())
+        entries.append({key, jsonValue(m.finding(key))});
+    entries.append({
         {u"position_offset"_s, jsonOrNull(m.positionOffset, jsonInteger)},
         {u"first_position_row"_s, jsonOrNull(m.firstPositionRow, jsonInteger)},
         {u"precision"_s, m.precision ? jsonString(CheckWords::precision(*m.precision)) : u"null"_s},
-        {u"rope_type"_s, m.ropeType ? jsonString(CheckWords::ropeType(*m.ropeType)) : u"null"_s},
-        {u"attention_factor"_s, jsonOrNull(m.attentionFactor, jsonNumber)},
         {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
         {u"max_abs_error"_s, jsonOrNull(m.maxAbsError, jsonNumber)},
         {u"worst_position"_s, jsonOrNull(m.worstRow, jsonInteger)},
         {u"worst_column"_s, jsonOrNull(m.worstColumn, jsonInteger)},
         {u"diagnosis"_s, jsonString(m.diagnosis)},
-    };
+    });
     QStringList parts {JsonOutput::head(u"check"_s)};
     for (const auto &[key, value] : entries)
         parts.append(u"\"%1\": %2"_s.arg(key, value));
@@ -102,6 +118,15 @@ std::optional<ParamError> declare(Params &params, const QCommandLineParser &pars
     return ParamTable::find(key)->check(params);
 }
 
+// Each family's tables and what the check finds of them.
+QList<HelpItem> tableItems()
+{
+    QList<HelpItem> items;
+    for (const auto &[tables, help] : TableCheck::tableHelp())
+        items.append({tables, help});
+    return items;
+}
+
 } // namespace
 
 QList<CommandOption> tableCheckOptions()
@@ -109,11 +134,11 @@ QList<CommandOption> tableCheckOptions()
     QList<CommandOption> options {
         {{u"json"_s},
          {},
-         u"one JSON object: format, version, verdict, encoding, layout, frequencies, base, position_offset, "
-         "first_position_row, precision, rope_type, attention_factor, mistakes, max_abs_error, worst_position (a "
-         "row), worst_column, diagnosis"_s}};
+         u"one JSON object: format, version, verdict, family, encoding, each family's findings (%1; null where "
+         "the table's family has none), position_offset, first_position_row, precision, mistakes, max_abs_error, "
+         "worst_position (a row), worst_column, diagnosis"_s.arg(TableCheck::findingKeys().join(u", "_s))}};
     const QList<CommandOption> parameters = ParamOptions::options();
-    for (const QString &key : kDeclaredKeys) {
+    for (const QString &key : declaredKeys()) {
         for (const CommandOption &option : parameters) {
             if (option.names == QStringList {key})
                 options.append(option);
@@ -153,19 +178,9 @@ HelpPage checkHelp()
         .paragraph(u"It identifies the table from a few hundred of its rows, then compares every row with the "
                    "correct table, computed by the kernel of posenc table. A correct table is within the rounding of "
                    "its stored dtype of a correct reference (float64 tables are compared at float32's)."_s)
-        .items({{u"sinusoidal"_s,
-                 u"interleaved or split; the paper's frequencies b^(-2i/d) or fairseq's, tensor2tensor's and "
-                 "Whisper's b^(-i/(h-1)); any base; an offset of the positions; values exact, rounded to float16 or "
-                 "bfloat16, or from float32 angles"_s},
-                {u"rope-cos, rope-sin"_s,
-                 u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters "
-                 "as far as the table shows them; the attention factor from the amplitude"_s},
-                {u"learned"_s,
-                 u"anything else with structure: padding rows, the first row a position reads, "
-                 "neighbouring rows' similarity, the nearest sinusoid"_s}})
-        .paragraph(u"The mistakes it names: exponent-column-index, exponent-doubled, sin-cos-swapped, "
-                   "position-divided, position-offset, same-row, half-precision-angles, rope-layout, "
-                   "attention-factor-missing. A layout or offset declared and not found is a mistake."_s);
+        .items(tableItems())
+        .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake."_s.arg(
+            TableCheck::mistakeIds().join(u", "_s)));
     QList<HelpItem> options;
     for (const CommandOption &option : tableCheckOptions())
         options.append({option.spelling(), option.help});
@@ -209,7 +224,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                     u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
                         positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     Params declared;
-    for (const QString &key : kDeclaredKeys) {
+    for (const QString &key : declaredKeys()) {
         if (const auto error = declare(declared, parser, key))
             return fail(err, ExitUsage, ParamOptions::flagText(*error));
     }
@@ -222,12 +237,11 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                         u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
     }
     TableCheck::Declared declaration;
-    if (parser.isSet(u"layout"_s))
-        declaration.layout = declared.sinusoidal.layout;
-    if (parser.isSet(u"rope-layout"_s))
-        declaration.ropeLayout = declared.rope.layout;
-    if (parser.isSet(u"position-offset"_s))
-        declaration.firstPositionRow = declared.learned.offset;
+    declaration.params = declared;
+    for (const QString &key : TableCheck::declarableKeys()) {
+        if (parser.isSet(key))
+            declaration.keys.append(key);
+    }
     const std::uint64_t budget = declared.memoryBudget;
 
     const InterruptCancels interrupt;

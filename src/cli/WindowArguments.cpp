@@ -45,6 +45,25 @@ QJsonObject configViews(const QString &config, const Params &params)
     return QJsonObject {{u"layout"_s, u"2x2"_s}, {u"views"_s, views}};
 }
 
+// The window's sides in pixels: from the least it lays out in to the largest image a screenshot
+// is drawn as.
+constexpr int kLeastSide = 320;
+constexpr int kLargestSide = 8192;
+
+// "1366x768" (also with 'X'), or nothing for any other text.
+std::optional<QSize> windowSize(const QString &text)
+{
+    const QStringList sides = text.toLower().split(u'x');
+    if (sides.size() != 2)
+        return std::nullopt;
+    bool wide = false, high = false;
+    const int width = sides[0].toInt(&wide), height = sides[1].toInt(&high);
+    const auto within = [](int side) { return side >= kLeastSide && side <= kLargestSide; };
+    if (!wide || !high || !within(width) || !within(height))
+        return std::nullopt;
+    return QSize(width, height);
+}
+
 } // namespace
 
 QList<CommandOption> windowOptions()
@@ -57,6 +76,7 @@ QList<CommandOption> windowOptions()
         // For tests and documentation screenshots.
         {{u"screenshot"_s}, u"FILE"_s, u"save a PNG of the window once drawn, then quit"_s, {}, true, true},
         {{u"start-panel"_s}, {}, u"show the start panel, also under --screenshot"_s, {}, false, true},
+        {{u"size"_s}, u"WxH"_s, u"the window's size in pixels (--screenshot: 1920x1080)"_s, {}, false, true},
     };
 }
 
@@ -149,6 +169,14 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     if (parser.isSet(u"screenshot"_s) && parser.value(u"screenshot"_s).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
+    std::optional<QSize> size;
+    if (parser.isSet(u"size"_s)) {
+        size = windowSize(parser.value(u"size"_s));
+        if (!size)
+            return usageError(u"--size: must be WIDTHxHEIGHT in pixels, each in [%1, %2]; got '%3'"_s.arg(kLeastSide)
+                                  .arg(kLargestSide)
+                                  .arg(parser.value(u"size"_s)));
+    }
     const auto lesson = LessonOptions::lesson(parser);
     if (const auto *refused = std::get_if<QString>(&lesson)) {
         err << "posenc: " << *refused << '\n';
@@ -197,6 +225,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
             configFile.isEmpty() ? parser.value(QString::fromUtf16(ConfigOptions::kKey)) : configFile, result.params);
     result.resetSettings = parser.isSet(u"reset-settings"_s);
     result.screenshot = parser.value(u"screenshot"_s);
+    result.size = size;
     result.lesson = chosen ? chosen->name : QString();
     result.startPanel = parser.isSet(u"start-panel"_s);
     result.files = files;

@@ -6,7 +6,7 @@
 #include "core/Params.h"
 
 #include <QJsonObject>
-
+#include <QSize>
 #include <QStringList>
 #include <QTextStream>
 
@@ -21,6 +21,7 @@ struct WindowArguments
     bool paramsGiven = false;
     bool resetSettings = false;
     QString screenshot;
+    std::optional<QSize> size; // --size WxH: the window's size in pixels
     std::optional<QJsonObject> sessionView; // the view state of --session FILE
     QJsonObject sessionLesson; // the lesson block of --session FILE, empty when it has none
     QString lesson; // --lesson NAME; its parameters are in `params`

@@ -63,10 +63,12 @@ struct FamilyPanel
     // "score"); neighbours with the same noun share it: "T5's and DeBERTa's bucket".
     QString summaryOwner, summaryNoun;
     std::uint32_t colour = 0; // Band and Steps, as 0xRRGGBB
-    // A learned bias per bucket: the bucket index stands for it, which the caption says once for
-    // every such family (`name` there: "T5").
+    // A learned term picked by a bucket: the bucket index stands for it, which the caption says once
+    // for every such family (`name` there: "T5"), with what the bucket picks (`bucketTerm`: "a
+    // learned bias per bucket").
     bool bucketStandsIn = false;
     QString name;
+    QString bucketTerm;
     // Band: what the hover readout calls the band's value ("RoPE score of q = k all ones").
     QString bandValueName;
     // The quantities whose parameters the panel reads (the figure recomputes when they change).

@@ -7,6 +7,7 @@
 #include "Params.h"
 #include "PositionalTable.h"
 #include "check/ModelConfigCheck.h"
+#include "core/check/TableHypothesis.h"
 
 #include <QList>
 #include <QMap>
@@ -83,6 +84,8 @@ struct FamilySpec
     std::function<QList<LessonNumbers::Entry>()> lessonNumbers;
     // Its panel of the families figure, if it has one.
     std::optional<FamilyPanel> panel;
+    // How `posenc check` identifies its tables (Checking a table), if it has tables to check.
+    std::optional<TableHypothesis> tableHypothesis;
 
     // Its config reader (docs/ARCHITECTURE.md, Checking a model config): the layer types of a
     // model config whose model places position by this family, read as the model's own code

@@ -146,16 +146,23 @@ Number recovered(const Params &p, double dropout)
     return integer(found);
 }
 
-// The mean |cos| between s·E_q and PE_q over the first rows (256 at most): how far from
-// parallel a token's embedding and its position's code are (concat: E's and the PE's columns
-// differ, so the sum's d columns are compared).
+// The positions the mean |cos| between s·E_q and PE_q is taken over: every one up to 4096, the
+// first 4096 past it (a few milliseconds at d 512, on every change of the controls).
+std::int64_t cosineRows(const Params &p)
+{
+    return std::min<std::int64_t>(p.maxLen, 4096);
+}
+
+// The mean |cos| between s·E_q and PE_q over cosineRows: how far from parallel a token's
+// embedding and its position's code are (concat: E's and the PE's columns differ, so the sum's d
+// columns are compared).
 Number embeddingPeCosine(const Params &p)
 {
     Params sum = p;
     sum.compose = Compose::Sum;
     sum.peDims.reset();
     const Engine engine(sum);
-    const std::int64_t rows = std::min<std::int64_t>(p.maxLen, 256);
+    const std::int64_t rows = cosineRows(p);
     RowMatrixXf e(rows, p.dModel), pe(rows, p.dModel);
     if (engine.check(Quantity::Embedding, {0, rows, 0, p.dModel}))
         return none(u"not computed: the embeddings cannot be read here"_s);
@@ -260,8 +267,10 @@ const QList<Entry> &entries()
          [](const Params &p) { return recovered(p, p.training ? p.dropout : 0.0); }},
         {u"recovered_p50"_s, u"the same at p = 0.5"_s, [](const Params &p) { return recovered(p, 0.5); }},
         {u"recovered_p90"_s, u"the same at p = 0.9"_s, [](const Params &p) { return recovered(p, 0.9); }},
-        {u"cos_e_pe"_s, u"the mean |cos(s·E_q, PE_q)| over the first 256 positions at most, this seed"_s,
+        {u"cos_e_pe"_s, u"the mean |cos(s·E_q, PE_q)| over the first cos_e_pe_rows positions, this seed"_s,
          embeddingPeCosine},
+        {u"cos_e_pe_rows"_s, u"the positions cos_e_pe is taken over: all of L up to 4096, the first 4096 past it"_s,
+         [](const Params &p) { return integer(cosineRows(p)); }},
         {u"cos_random"_s, u"√(2/(πd)): the mean |cos| of two random directions in d dimensions"_s,
          [](const Params &p) { return real(std::sqrt(2.0 / (std::numbers::pi * d(p)))); }},
 

@@ -13,7 +13,7 @@ namespace posenc {
 class Engine;
 
 // The model's input X = s*E + position term (or their concatenation) and its output Y after
-// dropout, from the engine's sources (docs/ARCHITECTURE.md, "Performance"): where the position
+// dropout, from the engine's sources (docs/PERFORMANCE.md, The model's input): where the position
 // term is the sinusoid's kernel, X and Y are computed by the kernel itself as it stores the
 // PE; otherwise tile by tile from the parts.
 class ModelInput

@@ -3,11 +3,14 @@
 #include "Engine.h"
 #include "FamilySpec.h"
 #include "ModelInput.h"
+#include "NumberText.h"
 #include "ParamTable.h"
 #include "Statistics.h"
 #include "StreamStore.h"
+#include "TitleText.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -69,6 +72,70 @@ Shape modelShape(const Params &params)
     return {params.maxLen, params.dModel};
 }
 
+double one(const Params &)
+{
+    return 1.0;
+}
+
+// X's bound: the PE's ±1 and three standard deviations of s·E, added in the sum.
+double inputBound(const Params &params)
+{
+    const double embedding = Quantities::embeddingBound(params);
+    return params.compose == Compose::Sum ? 1.0 + embedding : std::max(1.0, embedding);
+}
+
+// "s = √d = 22.63, σ = 1".
+QString embeddingText(const Params &params)
+{
+    return u"%1, %2"_s.arg(TitleText::scaleText(params), TitleText::sigmaText(params));
+}
+
+// X's and Y's parameters: the table, where its parts sit, the embeddings and the PE's variant.
+QStringList modelParts(const Params &params)
+{
+    QStringList parts {TitleText::tableText(params)};
+    if (params.concatenates())
+        parts.append(TitleText::composeText(params));
+    parts.append(embeddingText(params));
+    if (const QString variant = TitleText::peVariantText(params); !variant.isEmpty())
+        parts.append(variant);
+    return parts;
+}
+
+// What X's label says it is: the scaled embeddings and the term, added or side by side; without
+// a position term (NoPE), s·E alone.
+QString inputText(const Params &params)
+{
+    return params.peColumns() == 0 ? u"s·E"_s : params.concatenates() ? u"[s·E | PE]"_s : u"s·E + PE"_s;
+}
+
+// The PE in X's columns, from the first of them on.
+PeInCells peInModel(const Params &params, std::int64_t rowEnd)
+{
+    return {params.concatenates() ? params.embeddingColumns() : 0, rowEnd, false};
+}
+
+// Y's label: what the dropout mode does to X, and that evaluation or p = 0 leaves X as it is.
+QString outputLabel(const Params &params)
+{
+    const bool dropping = params.training && params.dropout > 0.0;
+    // masked-fill zeroes the padding rows (past seq_len) in training and in evaluation alike.
+    if (params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen)
+        return dropping ? u"Y = dropout(X, padding rows zeroed)"_s : u"Y = X, padding rows zeroed"_s;
+    if (!dropping)
+        return u"Y = X"_s;
+    switch (params.dropoutMode) {
+    case DropoutMode::Embedding:
+        return params.concatenates() ? u"Y = [dropout(s·E) | PE]"_s : u"Y = dropout(s·E) + PE"_s;
+    case DropoutMode::ProtectSpecial:
+        return u"Y = dropout(X), special rows kept"_s;
+    case DropoutMode::Sum:
+    case DropoutMode::MaskedFill:
+        break;
+    }
+    return u"Y = dropout(X)"_s;
+}
+
 } // namespace
 
 QuantitySpec makePeQuantity()
@@ -92,6 +159,9 @@ QuantitySpec makePeQuantity()
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         engine.positionTerm().fill(block, out, streaming);
     };
+    q.bound = one;
+    q.parameters = TitleText::positionTermParts;
+    q.peCells = [](const Params &p) -> std::optional<PeInCells> { return PeInCells {0, p.maxLen, true}; };
     return q;
 }
 
@@ -119,6 +189,14 @@ QuantitySpec makeEmbeddingQuantity()
             writeRow(row, out.row(p - block.row0).data(), streaming);
         }
     };
+    q.bound = Quantities::embeddingBound;
+    q.parameters = [](const Params &p) {
+        return QStringList {p.concatenates()
+                                ? u"d − k = %1 columns (X's %2), L = %3"_s.arg(p.embeddingColumns())
+                                      .arg(TitleText::columnsText(0, p.embeddingColumns()), NumberText::count(p.maxLen))
+                                : TitleText::tableText(p),
+                            embeddingText(p)};
+    };
     return q;
 }
 
@@ -140,6 +218,10 @@ QuantitySpec makeInputQuantity()
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         engine.modelInput().fill(Quantity::Input, block, out, streaming);
     };
+    q.labelFor = [](const Params &p) { return u"X = "_s + inputText(p); };
+    q.bound = inputBound;
+    q.parameters = modelParts;
+    q.peCells = [](const Params &p) -> std::optional<PeInCells> { return peInModel(p, p.maxLen); };
     return q;
 }
 
@@ -159,6 +241,24 @@ QuantitySpec makeOutputQuantity()
     q.workCells = blockCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         engine.modelInput().fill(Quantity::Output, block, out, streaming);
+    };
+    q.labelFor = outputLabel;
+    // Inverted dropout scales the kept cells by 1 / (1 - p); with everything dropped Y is the PE
+    // in the embedding mode, else zero.
+    q.bound = [](const Params &p) {
+        if (!p.training || p.dropout <= 0.0)
+            return inputBound(p);
+        return p.dropout < 1.0 ? inputBound(p) / (1.0 - p.dropout) : 1.0;
+    };
+    q.parameters = [](const Params &p) { return modelParts(p) << TitleText::dropoutText(p); };
+    // E[Y] = X wherever a row is kept in expectation: inverted dropout, pass-through and
+    // evaluation rows; masked-fill zeroes its padding, and p = 1 zeroes X (but keeps the PE of
+    // the embedding variant).
+    q.peCells = [](const Params &p) -> std::optional<PeInCells> {
+        if (p.training && p.dropout >= 1.0 && p.dropoutMode != DropoutMode::Embedding)
+            return std::nullopt;
+        return peInModel(p,
+                         p.dropoutMode == DropoutMode::MaskedFill ? std::min(p.maxLen, p.sequenceLength()) : p.maxLen);
     };
     return q;
 }
@@ -188,6 +288,10 @@ QuantitySpec makeMaskQuantity()
             writeRow(row, out.row(p - block.row0).data(), streaming);
         }
     };
+    // One cell is 1 or 0; a pixel that averages cells shows the kept fraction.
+    q.labelFor = [](const Params &) { return u"mask (1 kept, 0 dropped)"_s; };
+    q.bound = one;
+    q.parameters = [](const Params &p) { return QStringList {TitleText::tableText(p), TitleText::dropoutText(p)}; };
     return q;
 }
 
@@ -211,6 +315,9 @@ QuantitySpec makeSimilarityQuantity()
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
         Statistics::similarity(engine.positionTerm(), block, false, out);
     };
+    // S = PE·PE^T spans ±k/2, its diagonal.
+    q.bound = [](const Params &p) { return std::max(1.0, std::ceil(static_cast<double>(p.peColumns()) / 2.0)); };
+    q.parameters = TitleText::positionTermParts;
     return q;
 }
 

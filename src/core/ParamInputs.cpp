@@ -17,20 +17,21 @@ QStringList unreadKeys(Quantity quantity)
     return unread;
 }
 
-QStringList differingKeys(const Params &a, const Params &b)
+bool anyReads(const QList<Quantity> &quantities, const QStringList &keys)
 {
-    return ParamTable::changedKeys(a, b);
-}
-
-bool differ(const Params &a, const Params &b, const QList<Quantity> &quantities)
-{
-    for (const QString &key : differingKeys(a, b)) {
-        for (const Quantity q : quantities) {
-            if (Quantities::spec(q).reads.contains(key))
+    for (const Quantity q : quantities) {
+        const QStringList &reads = Quantities::spec(q).reads;
+        for (const QString &key : keys) {
+            if (reads.contains(key))
                 return true;
         }
     }
     return false;
+}
+
+bool differ(const Params &a, const Params &b, const QList<Quantity> &quantities)
+{
+    return anyReads(quantities, ParamTable::changedKeys(a, b));
 }
 
 } // namespace posenc::ParamInputs

@@ -18,8 +18,9 @@ inline constexpr char16_t kEmbeddingsKey[] = u"embeddings";
 // tables: an undeclared key changes none of its cells, and each declared key changes some.
 QStringList unreadKeys(Quantity quantity);
 
-// The keys of `a` and `b` whose values differ (a matrix by its identity).
-QStringList differingKeys(const Params &a, const Params &b);
+// Whether a table of any of `quantities` reads any of `keys` (the keys that changed,
+// ParamTable::changedKeys): what the window's views, undo and the tests ask of a change.
+bool anyReads(const QList<Quantity> &quantities, const QStringList &keys);
 
 // Whether a table of any of `quantities` can differ between `a` and `b`.
 bool differ(const Params &a, const Params &b, const QList<Quantity> &quantities);

@@ -66,7 +66,7 @@ enum class PairValues { SineCosine, Sines, Cosines };
 
 // PairRun's recurrence through any number of rows from one pass over the state, each row's
 // destinations `stride` floats after the row before's: a table of narrow rows pays a pass's fixed
-// costs once for a whole hop of rows (docs/ARCHITECTURE.md, Performance), and RoPE's tables store
+// costs once for a whole hop of rows (docs/PERFORMANCE.md, Narrow tables), and RoPE's tables store
 // the one value a pair has in both of its columns straight from the registers.
 struct PairRows
 {

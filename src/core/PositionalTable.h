@@ -37,7 +37,7 @@ public:
     static constexpr std::int64_t kRunRows = PairRun::kMaxRows;
     // The widest block, in pairs, that fill() computes a whole hop of rows at a time from one
     // pass over the state (PairRows): a run of kRunRows rows of so few pairs writes too little
-    // to pay for the pass's set-up (docs/ARCHITECTURE.md, Performance).
+    // to pay for the pass's set-up (docs/PERFORMANCE.md, Narrow tables).
     static constexpr std::int64_t kNarrowPairs = 512;
     // Pairs taken through a run together, from pair 0 on: their state stays in the first-level
     // cache while they go through the run's rows, and, where fill() has no combine, through all

@@ -1,5 +1,7 @@
 #include "Quantity.h"
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::Quantities {
@@ -59,6 +61,37 @@ QList<Quantity> available(const Params &params)
             list.append(row.quantity);
     }
     return list;
+}
+
+QString label(Quantity quantity)
+{
+    return spec(quantity).label;
+}
+
+QString label(Quantity quantity, const Params &params)
+{
+    const QuantitySpec &row = spec(quantity);
+    return row.labelFor ? row.labelFor(params) : row.label;
+}
+
+double bound(Quantity quantity, const Params &params)
+{
+    const double value = spec(quantity).bound(params);
+    return value > 0.0 && std::isfinite(value) ? value : 1.0;
+}
+
+double embeddingBound(const Params &params)
+{
+    constexpr double kSpreads = 3.0;
+    double sigma = params.sigma();
+    if (params.embeddings) {
+        // The loaded rows' RMS.
+        const RowMatrixXf &values = params.embeddings->values;
+        sigma = values.size() == 0
+            ? 0.0
+            : std::sqrt(values.cast<double>().squaredNorm() / static_cast<double>(values.size()));
+    }
+    return kSpreads * std::abs(params.scale()) * sigma;
 }
 
 } // namespace posenc::Quantities

@@ -75,6 +75,14 @@ ControlPanel::ControlPanel(QWidget *parent, const QString &presetFolder)
 {
     m_ui->setupUi(this);
     m_ui->presetError->setVisible(false);
+    // The preset's source keeps one line whether a preset is active or not, so that choosing or
+    // leaving one never moves the controls under the mouse.
+    QLabel *source = m_ui->presetSource;
+    source->setWordWrap(false);
+    source->setTextInteractionFlags(Qt::NoTextInteraction); // shortened: its whole text is its tooltip's
+    source->setMinimumWidth(1);
+    source->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    source->setFixedHeight(source->fontMetrics().height());
     fillPresets();
     buildControls();
     setParams(Params {});
@@ -366,10 +374,22 @@ void ControlPanel::showPreset(const Params &params, bool editedByHand)
     const QSignalBlocker block(m_ui->presetCombo);
     m_ui->presetCombo->setCurrentIndex(m_activePreset + 1);
     m_ui->presetCombo->setToolTip(m_ui->presetCombo->itemData(m_activePreset + 1, Qt::ToolTipRole).toString());
+    m_presetSource = m_activePreset >= 0 ? m_presets[m_activePreset].cite : QString();
+    m_ui->presetSource->setToolTip(m_ui->presetCombo->toolTip());
+    m_ui->presetSource->setAccessibleDescription(m_presetSource);
+    showPresetSource();
+}
+
+void ControlPanel::showPresetSource()
+{
     QLabel *source = m_ui->presetSource;
-    source->setText(m_activePreset >= 0 ? m_presets[m_activePreset].cite : QString());
-    source->setToolTip(m_ui->presetCombo->toolTip());
-    source->setVisible(m_activePreset >= 0);
+    source->setText(source->fontMetrics().elidedText(m_presetSource, Qt::ElideRight, std::max(1, source->width())));
+}
+
+void ControlPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    showPresetSource();
 }
 
 } // namespace posenc

@@ -63,8 +63,13 @@ signals:
     // A matrix parameter's button: load a file for `key` ("embeddings", "position-table").
     void loadRequested(const QString &key);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void fillPresets();
+    // The active preset's source on one line, shortened to the room it has (whole in its tooltip).
+    void showPresetSource();
     void buildControls();
     // Gives each label a mnemonic: Alt and a letter of its text move to its control.
     void assignMnemonics();
@@ -87,6 +92,7 @@ private:
     QHash<Encoding, QList<QWidget *>> m_familyWidgets; // per family: its group's heading and rows
     QList<Preset> m_presets;
     int m_activePreset = -1;
+    QString m_presetSource; // the active preset's source, whole
     bool m_hasErrors = false;
     bool m_updating = false;
 };

@@ -41,6 +41,7 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     ui.formatBox->addItem(tr("PDF document"), static_cast<int>(FigureFormat::Pdf));
     for (const FigureExportPresets::PresetSize &p : FigureExportPresets::all())
         ui.presetBox->addItem(tr(p.label), p.key);
+    ui.unitBox->setAccessibleName(tr("Unit of the size"));
     ui.unitBox->addItem(tr("cm"), static_cast<int>(Unit::Cm));
     ui.unitBox->addItem(tr("in"), static_cast<int>(Unit::In));
     ui.unitBox->addItem(tr("px"), static_cast<int>(Unit::Px));

@@ -47,6 +47,7 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     , m_title(new QLabel(this))
     , m_controls(new QHBoxLayout)
     , m_refusal(new QLabel(this))
+    , m_note(new QLabel(this))
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -55,6 +56,7 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
         m_chooser = new ShrinkingComboBox(this);
         m_chooser->setObjectName(u"figureBox"_s);
         m_chooser->setToolTip(tr("The figure this view shows"));
+        m_chooser->setAccessibleName(tr("Figure"));
         for (const FigureDescriptor *figure : FigureRegistry::all())
             m_chooser->addItem(figure->model().title(), figure->name());
         layout->addWidget(m_chooser);
@@ -70,13 +72,41 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     m_refusal->setVisible(false);
     layout->addWidget(m_refusal, 1);
     layout->addStretch(0);
+    m_note->setObjectName(u"screenNote"_s);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    m_note->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_note->setMinimumWidth(1);
+    m_note->installEventFilter(this);
+    layout->addWidget(m_note, 1);
     auto *maximize = new QToolButton(this);
     maximize->setObjectName(u"maximizeButton"_s);
     maximize->setText(u"⤢"_s);
     maximize->setToolTip(tr("Maximise or restore this view (Ctrl+1 to Ctrl+4)"));
+    maximize->setAccessibleName(tr("Maximise or restore this view"));
     maximize->setAutoRaise(true);
     layout->addWidget(maximize);
     connect(maximize, &QToolButton::clicked, this, &FigureOptionBar::maximizeRequested);
+}
+
+void FigureOptionBar::setNote(const QString &note)
+{
+    m_noteText = note;
+    m_note->setToolTip(note);
+    m_note->setAccessibleName(note);
+    showNote();
+}
+
+void FigureOptionBar::showNote()
+{
+    m_note->setText(m_note->fontMetrics().elidedText(m_noteText, Qt::ElideRight, std::max(1, m_note->width())));
+}
+
+bool FigureOptionBar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_note && event->type() == QEvent::Resize)
+        showNote();
+    return QWidget::eventFilter(watched, event);
 }
 
 void FigureOptionBar::clearControls()

@@ -29,20 +29,30 @@ public:
     void showState(const FigureState &state, const Params &params);
     // Marks the control of `key` as refused with `reason` beside it, or clears it (empty reason).
     void markOption(const QString &key, const QString &reason);
+    // The figure's note of the screen (FigurePlot::screenNote) at the bar's end, shortened to the
+    // room it has: it is the view's, never the figure's, so no export shows it.
+    void setNote(const QString &note);
+    const QString &note() const { return m_noteText; }
 
 signals:
     void figureChosen(const QString &name);
     void optionEdited(const QString &key, const QString &text);
     void maximizeRequested();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void clearControls();
+    void showNote();
     QWidget *makeControl(const FigureOption &option);
 
     QComboBox *m_chooser = nullptr;
     QLabel *m_title;
     QHBoxLayout *m_controls;
     QLabel *m_refusal; // beside the controls: why the last edit was refused
+    QLabel *m_note;
+    QString m_noteText;
     QHash<QString, QWidget *> m_controlOf;
     // Choices whose labels follow the parameters (FigureOption::choiceLabelFor), by key.
     QHash<QString, std::function<QString(const QString &, const Params &)>> m_labelFor;

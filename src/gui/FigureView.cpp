@@ -1,7 +1,9 @@
 #include "FigureView.h"
 
+#include "Accessibility.h"
 #include "FigureJob.h"
 #include "FigureOptionBar.h"
+#include "HoverReadout.h"
 #include "ParamLabels.h"
 
 #include "render/FigureRegistry.h"
@@ -99,6 +101,11 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
 
 FigureView::~FigureView() = default;
 
+QString FigureView::screenNote() const
+{
+    return m_bar->note();
+}
+
 void FigureView::build()
 {
     m_data.reset();
@@ -110,6 +117,7 @@ void FigureView::build()
     for (const ViewAxis &axis : m_figurePlot->viewAxes())
         connect(axis.axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &FigureView::rangeChanged);
     m_bar->setFigure(*m_figure, m_state, params());
+    m_bar->setNote(QString());
     m_problems = FigureRegistry::check(*m_figure, params(), m_state);
     m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
     showView();
@@ -310,6 +318,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     }
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
+    m_bar->setNote(m_figurePlot->screenNote());
     fitToRoom();
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
@@ -321,6 +330,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
 
 void FigureView::showProblems()
 {
+    m_bar->setNote(QString());
     QStringList lines;
     for (const ParamError &problem : m_problems)
         lines.append(ParamLabels::text(problem));
@@ -461,12 +471,15 @@ void FigureView::moveKeyboardCursor(int dx, int dy)
     at.setY(std::clamp(at.y(), area.top(), area.bottom()));
     m_keyCursor = at;
     // Without a mouse pointer to show where, the view marks its position as the others do.
+    // The readout the status bar shows is said to a screen reader too.
     if (auto point = m_figurePlot->hoverAt(at, *m_engine)) {
         setCursorPosition(point->hasPosition ? std::optional(point->position) : std::nullopt);
         emit hovered(*point);
+        Accessibility::announce(m_plot, HoverReadout::format(*m_engine, *point));
     } else {
         setCursorPosition(std::nullopt);
         emit hoverLeft();
+        Accessibility::announce(m_plot, tr("No cell here"));
     }
 }
 

@@ -58,6 +58,8 @@ public:
     const Params &params() const { return m_engine->params(); }
     std::shared_ptr<const Engine> engine() const { return m_engine; }
     QString title() const { return m_figure->model().title(); }
+    // What the view says of the screen's pixels beside the figure (FigurePlot::screenNote).
+    QString screenNote() const;
     QCustomPlot *plot() const { return m_plot; }
     FigurePlot *figurePlot() const { return m_figurePlot.get(); }
     // The data drawn now, if any.

@@ -1,5 +1,6 @@
 #include "Launcher.h"
 
+#include "Accessibility.h"
 #include "FigureView.h"
 #include "LessonController.h"
 #include "MainWindow.h"
@@ -63,8 +64,23 @@ std::optional<QString> saveScreenshot(const QPixmap &shot, const QString &path)
 
 } // namespace
 
+std::optional<QSize> startSize(const WindowOptions &options)
+{
+    // A screenshot is a figure of its own: the window at a desktop screen's size unless told,
+    // whatever the screen it is drawn on.
+    return options.screenshot.isEmpty() ? options.size : options.size.value_or(kScreenshotSize);
+}
+
+bool offersLessons(const WindowOptions &options)
+{
+    return !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty() && options.files.isEmpty();
+}
+
 int runWindow(const WindowOptions &options)
 {
+    // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
+    // made, and keeps it.
+    Accessibility::install();
     QSettings settings;
     QTextStream err(stderr);
     if (options.resetSettings)
@@ -81,6 +97,10 @@ int runWindow(const WindowOptions &options)
         tooLarge = loaded.tooLarge;
     }
     MainWindow window(params, &settings);
+    // Sized before a lesson shares its room out.
+    const std::optional<QSize> size = startSize(options);
+    if (size)
+        window.resize(*size);
     // A window that starts in a lesson leaves it to the remembered parameters and the default
     // views, and remembers those when it closes: the lesson's are not the user's.
     std::optional<LessonController::Workspace> home;
@@ -111,7 +131,9 @@ int runWindow(const WindowOptions &options)
                                     "larger.")
                 .arg(tooLarge),
             15000);
-    if (const QScreen *screen = window.screen())
+    if (size)
+        window.fitArrangementTo(*size);
+    else if (const QScreen *screen = window.screen())
         window.fitArrangementTo(screen->availableGeometry().size());
     window.history()->restart(); // Undo stops at the window as it starts, its lesson or session in it
     window.show();
@@ -119,10 +141,7 @@ int runWindow(const WindowOptions &options)
     // screenshot cannot wait for an answer: a matrix whose name does not say becomes the embeddings.
     for (const QString &file : options.files)
         window.openFile(file, options.screenshot.isEmpty());
-    // A start with nothing asked for offers the lessons; a screenshot, a lesson, a session or
-    // parameters given mean the user knows what they want.
-    const bool plainStart = !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty();
-    if (plainStart || options.startPanel)
+    if (offersLessons(options) || options.startPanel)
         window.lessons()->openStartPanelAtStart(options.startPanel);
     if (!options.screenshot.isEmpty()) {
         auto *poll = new QTimer(&window);

@@ -3,6 +3,7 @@
 #include "core/Params.h"
 
 #include <QJsonObject>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -22,7 +23,18 @@ struct WindowOptions
     QString lesson; // a lesson to open (its parameters are in `params`, with the flags given over them)
     bool startPanel = false; // show the start panel even where a start would not (--screenshot)
     QStringList files; // files given as arguments: not opened yet, and the window says so
+    std::optional<QSize> size; // the window's size; a screenshot's is kScreenshotSize unless given
 };
+
+// The size a screenshot draws the window at unless told: a common desktop screen's.
+inline constexpr QSize kScreenshotSize {1920, 1080};
+
+// The window's size at its start: the one given, a screenshot's kScreenshotSize, or none (the
+// screen's and the remembered geometry decide).
+std::optional<QSize> startSize(const WindowOptions &options);
+// Whether the start offers the lessons (the start panel, on a first start): not when a
+// screenshot, a lesson, a session, parameters or a file say what the user wants.
+bool offersLessons(const WindowOptions &options);
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.
 int runWindow(const WindowOptions &options);

@@ -4,6 +4,7 @@
 #include "Dashboard.h"
 #include "FigureView.h"
 #include "LessonPanel.h"
+#include "LessonRoom.h"
 #include "SessionController.h"
 #include "StartPanel.h"
 
@@ -22,18 +23,13 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-namespace {
-
-constexpr int kMinimumWidth = 320;
-
-} // namespace
-
 LessonController::LessonController(Parts parts, QSettings *settings, QObject *parent)
     : QObject(parent)
     , m_parts(parts)
     , m_settings(settings)
     , m_dock(new QDockWidget(tr("Lesson"), parts.window))
     , m_panel(new LessonPanel)
+    , m_room(new LessonRoom({parts.window, m_dock, m_panel, parts.parameters}, settings, this))
     , m_startPanelAction(new QAction(tr("&Lessons…"), this))
     , m_previousAction(new QAction(tr("&Previous lesson"), this))
     , m_nextAction(new QAction(tr("&Next lesson"), this))
@@ -47,7 +43,6 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_dock->setWidget(scroll);
-    m_dock->setMinimumWidth(kMinimumWidth);
     m_parts.window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
     m_dock->hide();
     // The panel goes with its lesson: Leave lesson closes both, and a lesson hidden without its
@@ -121,10 +116,9 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     m_parts.sessions->setViewState(lesson.session.view);
     m_parts.sessions->setLesson(lesson.session.lesson);
     m_panel->showLesson(lesson, m_parts.controls->params());
-    // Wide enough for the lesson's code, whose lines do not wrap.
-    m_dock->setMinimumWidth(std::max(kMinimumWidth, m_panel->minimumSizeHint().width() + 24));
     m_dock->show();
     m_dock->raise();
+    m_room->lessonShown();
     // The lesson's main figure is the one Export figure and Copy figure act on.
     const QList<FigureView *> &views = m_parts.dashboard->views();
     if (lesson.mainView >= 0 && lesson.mainView < views.size())
@@ -138,6 +132,7 @@ void LessonController::close()
     m_home.reset();
     m_panel->clear();
     m_dock->hide();
+    m_room->lessonsEnded();
     m_parts.sessions->setLesson({});
     updateActions();
 }
@@ -233,6 +228,7 @@ void LessonController::sessionOpened(const QString &path)
     m_lessonParams = m_parts.controls->params();
     m_panel->showLesson(std::get<Lesson>(lesson), m_parts.controls->params());
     m_dock->show();
+    m_room->lessonShown();
     updateActions();
     emit opened(std::get<Lesson>(lesson).name);
 }

@@ -22,6 +22,8 @@ namespace posenc {
 class ControlPanel;
 class Dashboard;
 class LessonPanel;
+class LessonRoom;
+class ParameterDock;
 class SessionController;
 class StartPanel;
 
@@ -49,6 +51,7 @@ public:
         ControlPanel *controls = nullptr;
         Dashboard *dashboard = nullptr;
         SessionController *sessions = nullptr;
+        ParameterDock *parameters = nullptr;
     };
 
     // `settings` (may be null) keeps whether the start panel shows at every start.
@@ -62,6 +65,8 @@ public:
     QAction *leaveAction() const { return m_leaveAction; }
     QDockWidget *dock() const { return m_dock; }
     LessonPanel *panel() const { return m_panel; }
+    // How a lesson shares the window with its figure.
+    LessonRoom *room() const { return m_room; }
     // The lesson shown in the side panel, if any.
     const Lesson *current() const;
 
@@ -121,6 +126,7 @@ private:
     QSettings *m_settings;
     QDockWidget *m_dock;
     LessonPanel *m_panel;
+    LessonRoom *m_room;
     QList<QAction *> m_lessonActions;
     QAction *m_startPanelAction;
     QAction *m_previousAction;

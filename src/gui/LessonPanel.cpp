@@ -6,7 +6,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QStyle>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -34,9 +37,13 @@ LessonPanel::LessonPanel(QWidget *parent)
     , m_question(wrappingLabel(u"lessonQuestion"_s))
     , m_codeCaption(new QLabel(tr("The code in question:")))
     , m_code(new QLabel)
+    , m_codeScroll(new QScrollArea)
     , m_explanation(wrappingLabel(u"lessonExplanation"_s))
     , m_previous(new QPushButton(tr("◀ Previous")))
     , m_next(new QPushButton(tr("Next ▶")))
+    , m_reset(new QPushButton(tr("Reset")))
+    , m_leave(new QPushButton(tr("Leave lesson")))
+    , m_place(new QToolButton)
 {
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
@@ -50,42 +57,87 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_code->setTextFormat(Qt::PlainText);
     m_code->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_code->setFrameShape(QFrame::StyledPanel);
     m_code->setBackgroundRole(QPalette::Base);
     m_code->setAutoFillBackground(true);
     m_code->setMargin(6);
+    m_code->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_codeScroll->setObjectName(u"lessonCodeScroll"_s);
+    m_codeScroll->setAccessibleName(tr("The code in question"));
+    m_codeScroll->setWidget(m_code);
+    m_codeScroll->setWidgetResizable(true);
+    m_codeScroll->setFrameShape(QFrame::StyledPanel);
+    m_codeScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_codeScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_codeScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
-    auto *reset = new QPushButton(tr("Reset"));
-    reset->setObjectName(u"lessonReset"_s);
-    reset->setToolTip(tr("Set the lesson's parameters and views again"));
+    m_reset->setObjectName(u"lessonReset"_s);
+    m_reset->setToolTip(tr("Set the lesson's parameters and views again"));
     m_previous->setObjectName(u"lessonPrevious"_s);
     m_next->setObjectName(u"lessonNext"_s);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_previous);
-    buttons->addWidget(reset);
-    buttons->addWidget(m_next);
-    auto *leave = new QPushButton(tr("Leave lesson"));
-    leave->setObjectName(u"lessonLeave"_s);
-    leave->setToolTip(tr("Close the lesson and bring back the parameters and views you had before it"));
-    auto *leaving = new QHBoxLayout;
-    leaving->addStretch(1);
-    leaving->addWidget(leave);
+    m_leave->setObjectName(u"lessonLeave"_s);
+    m_leave->setToolTip(tr("Close the lesson and bring back the parameters and views you had before it"));
+    m_place->setObjectName(u"lessonPlace"_s);
+    m_place->setAutoRaise(true);
+    layOut();
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_title);
-    layout->addWidget(m_question);
-    layout->addSpacing(6);
-    layout->addWidget(m_codeCaption);
-    layout->addWidget(m_code);
-    layout->addWidget(m_explanation);
-    layout->addStretch(1);
-    layout->addLayout(buttons);
-    layout->addLayout(leaving);
-
-    connect(reset, &QPushButton::clicked, this, &LessonPanel::resetRequested);
+    connect(m_reset, &QPushButton::clicked, this, &LessonPanel::resetRequested);
     connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previousRequested);
     connect(m_next, &QPushButton::clicked, this, &LessonPanel::nextRequested);
-    connect(leave, &QPushButton::clicked, this, &LessonPanel::leaveRequested);
+    connect(m_leave, &QPushButton::clicked, this, &LessonPanel::leaveRequested);
+    connect(m_place, &QToolButton::clicked, this, [this] { emit textBelowRequested(!m_below); });
+}
+
+void LessonPanel::setTextBelow(bool below)
+{
+    if (below == m_below)
+        return;
+    m_below = below;
+    layOut();
+}
+
+void LessonPanel::layOut()
+{
+    // Built anew for each arrangement: the widgets stay, their layouts change.
+    delete layout();
+    m_place->setText(m_below ? tr("Text beside the figure") : tr("Text below the figure"));
+    m_place->setToolTip(m_below ? tr("Show the lesson's text beside the figure, in one column")
+                                : tr("Show the lesson's text below the figure, giving the figure the window's width"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_previous);
+    buttons->addWidget(m_reset);
+    buttons->addWidget(m_next);
+    auto *leaving = new QHBoxLayout;
+    leaving->addWidget(m_place);
+    leaving->addStretch(1);
+    leaving->addWidget(m_leave);
+    auto *text = new QVBoxLayout;
+    text->addWidget(m_title);
+    text->addWidget(m_question);
+    text->addSpacing(6);
+    auto *code = new QVBoxLayout;
+    code->addWidget(m_codeCaption);
+    code->addWidget(m_codeScroll);
+    if (!m_below) {
+        // One column: the question, its code, the explanation, the buttons at the foot.
+        auto *layout = new QVBoxLayout(this);
+        layout->addLayout(text);
+        layout->addLayout(code);
+        layout->addWidget(m_explanation);
+        layout->addStretch(1);
+        layout->addLayout(buttons);
+        layout->addLayout(leaving);
+        return;
+    }
+    // Wide and low: the explanation beside the code and the buttons.
+    text->addWidget(m_explanation);
+    text->addStretch(1);
+    code->addStretch(1);
+    code->addLayout(buttons);
+    code->addLayout(leaving);
+    auto *layout = new QHBoxLayout(this);
+    layout->addLayout(text, 3);
+    layout->addSpacing(12);
+    layout->addLayout(code, 2);
 }
 
 void LessonPanel::showLesson(const Lesson &lesson, const Params &params)
@@ -94,9 +146,17 @@ void LessonPanel::showLesson(const Lesson &lesson, const Params &params)
     m_title->setText(lesson.title.toHtmlEscaped());
     m_question->setText(lesson.question.toHtmlEscaped());
     m_code->setText(lesson.code);
-    m_code->setVisible(!lesson.code.isEmpty());
+    // As high as its lines and a sideways scroll bar, which shows where the panel is narrower.
+    m_codeScroll->setFixedHeight(m_code->sizeHint().height() + 2 * m_codeScroll->frameWidth()
+                                 + m_codeScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    m_codeScroll->setVisible(!lesson.code.isEmpty());
     m_codeCaption->setVisible(!lesson.code.isEmpty());
     setParams(params);
+}
+
+int LessonPanel::codeWidth() const
+{
+    return m_code->text().isEmpty() ? 0 : m_code->sizeHint().width() + 2 * m_codeScroll->frameWidth();
 }
 
 void LessonPanel::clear()

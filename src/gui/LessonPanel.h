@@ -9,6 +9,8 @@
 
 class QLabel;
 class QPushButton;
+class QScrollArea;
+class QToolButton;
 
 namespace posenc {
 
@@ -31,22 +33,38 @@ public:
     // The explanation as shown, without its markup.
     QString explanationText() const;
     void setNeighbours(bool hasPrevious, bool hasNext);
+    // Lays the panel out for a place below the figure (the explanation beside the code, wide
+    // and low) or beside it (one column).
+    void setTextBelow(bool below);
+    bool isTextBelow() const { return m_below; }
+    // The width the lesson's code takes with its lines whole (0 without code): a narrower panel
+    // scrolls the code sideways rather than cut it or take the figure's room.
+    int codeWidth() const;
 
 signals:
+    // The panel's button: the user asks for the text below the figure, or beside it.
+    void textBelowRequested(bool below);
     void resetRequested();
     void previousRequested();
     void nextRequested();
     void leaveRequested();
 
 private:
+    void layOut();
+
     std::optional<Lesson> m_lesson;
     QLabel *m_title;
     QLabel *m_question;
     QLabel *m_codeCaption;
     QLabel *m_code;
+    QScrollArea *m_codeScroll; // the code, scrolled sideways where its lines are wider than the panel
     QLabel *m_explanation;
     QPushButton *m_previous;
     QPushButton *m_next;
+    QPushButton *m_reset;
+    QPushButton *m_leave;
+    QToolButton *m_place;
+    bool m_below = false;
 };
 
 } // namespace posenc

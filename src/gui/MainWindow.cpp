@@ -1,7 +1,6 @@
 #include "MainWindow.h"
 
-#include "core/FamilySpec.h"
-
+#include "Accessibility.h"
 #include "ControlPanel.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
@@ -11,24 +10,24 @@
 #include "HoverReadout.h"
 #include "LessonController.h"
 #include "MatrixLoader.h"
+#include "ParameterDock.h"
 #include "SessionController.h"
 #include "Settings.h"
 #include "UndoHistory.h"
 #include "WindowMenus.h"
 
+#include "core/FamilySpec.h"
 #include "render/FigureRegistry.h"
 
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
-#include <QScrollArea>
 #include <QStatusBar>
-#include <QStyle>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -69,6 +68,7 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     : QMainWindow(parent)
     , m_settings(settings)
     , m_controls(new ControlPanel)
+    , m_parameterDock(new ParameterDock(m_controls, this))
     , m_dashboard(new Dashboard(makeViews(defaultFigures(params.encoding))))
     , m_readout(new QLabel)
     , m_matrixNote(new QLabel)
@@ -78,32 +78,21 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
           {m_controls, m_dashboard, m_loader, [] { return QJsonObject(); }, [](const QJsonObject &) {}}, settings,
           this))
     , m_exports(new ExportController(this, views(), settings, this))
-    , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions}, settings, this))
+    , m_lessons(new LessonController({this, m_controls, m_dashboard, m_sessions, m_parameterDock}, settings, this))
 {
+    Accessibility::install();
     setWindowTitle(tr("PosEnc Explorer"));
     setCentralWidget(m_dashboard);
-    auto *dock = new QDockWidget(tr("Parameters"), this);
-    dock->setObjectName(u"parametersDock"_s);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    auto *scroll = new QScrollArea;
-    scroll->setAccessibleName(tr("Parameters"));
-    scroll->setWidget(m_controls);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    // The panel scrolls up and down on a short screen, never sideways: the dock is as wide as
-    // the controls need beside a vertical scroll bar, so no button is cut at its right edge.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_controls->minimumSizeHint().width()
-                            + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
-    dock->setWidget(scroll);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    // The left area runs the window's height: a lesson's text below the figure stays beside it.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    addDockWidget(Qt::LeftDockWidgetArea, m_parameterDock);
     m_readout->setObjectName(u"hoverReadout"_s);
     statusBar()->addWidget(m_readout, 1);
     m_matrixNote->setObjectName(u"matrixNote"_s);
     statusBar()->addPermanentWidget(m_matrixNote);
     m_history = new UndoHistory(m_controls, m_sessions, m_lessons, this);
-    m_menus
-        = new WindowMenus(this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history});
+    m_menus = new WindowMenus(
+        this, {m_sessions, m_embeddings, m_exports, m_dashboard, m_controls, m_lessons, m_history, m_parameterDock});
 
     connect(m_controls, &ControlPanel::paramsChanged, this, &MainWindow::applyParams);
     // What Edit > Undo takes back: the parameters, the views' figures and options, the layout,
@@ -118,10 +107,16 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     setAcceptDrops(true);
     connect(m_embeddings, &EmbeddingsController::failed, this, &MainWindow::showProblem);
     connect(m_embeddings, &EmbeddingsController::embeddingsChanged, this, &MainWindow::embeddingsChanged);
-    connect(m_sessions, &SessionController::saved, this,
-            [this](const QString &path) { statusBar()->showMessage(tr("Saved the session %1").arg(path), 5000); });
-    connect(m_sessions, &SessionController::opened, this,
-            [this](const QString &path) { statusBar()->showMessage(tr("Opened the session %1").arg(path), 5000); });
+    connect(m_sessions, &SessionController::saved, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Saved the session %1").arg(path), 5000);
+        sessionFileChanged();
+    });
+    connect(m_sessions, &SessionController::opened, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Opened the session %1").arg(path), 5000);
+        sessionFileChanged();
+    });
+    // The title's [*]: a change since the session was opened or saved, which Undo can take back.
+    connect(m_history->stack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
     connect(m_loader, &MatrixLoader::loadingChanged, this, [this](bool loading, const QString &source) {
         if (loading)
             statusBar()->showMessage(tr("Reading %1 …").arg(source));
@@ -280,6 +275,15 @@ void MainWindow::applyParams(const Params &params)
     }
     if (!mainShown && !all.isEmpty())
         all.front()->setFigure(*FigureRegistry::find(defaults.front().first), defaults.front().second);
+}
+
+void MainWindow::sessionFileChanged()
+{
+    // What the file holds is what is shown now: a change still settling belongs to it.
+    m_history->settle();
+    m_history->stack()->setClean();
+    setWindowModified(false);
+    setWindowTitle(tr("%1[*] — PosEnc Explorer").arg(QFileInfo(m_sessions->file()).fileName()));
 }
 
 void MainWindow::embeddingsChanged()

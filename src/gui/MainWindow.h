@@ -17,6 +17,7 @@ class ExportController;
 class FigureView;
 class LessonController;
 class MatrixLoader;
+class ParameterDock;
 class SessionController;
 class UndoHistory;
 class WindowMenus;
@@ -46,6 +47,8 @@ public:
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return m_controls; }
+    // The Parameters dock, which folds to a strip.
+    ParameterDock *parameterDock() const { return m_parameterDock; }
     Dashboard *dashboard() const { return m_dashboard; }
     SessionController *sessions() const { return m_sessions; }
     LessonController *lessons() const { return m_lessons; }
@@ -85,11 +88,14 @@ private:
     void restoreLayout();
     void connectView(FigureView *view);
     void embeddingsChanged();
+    // A session was opened from or saved to its file: the title names it, unchanged since.
+    void sessionFileChanged();
     // A problem the user must see: a dialog that does not block the event loop.
     void showProblem(const QString &title, const QString &text);
 
     QSettings *m_settings;
     ControlPanel *m_controls;
+    ParameterDock *m_parameterDock;
     Dashboard *m_dashboard;
     Params m_params; // what the views show
     QLabel *m_readout;

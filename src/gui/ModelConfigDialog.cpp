@@ -1,5 +1,6 @@
 #include "ModelConfigDialog.h"
 
+#include "CheckMarks.h"
 #include "ComputeScheduler.h"
 #include "TableCheckDialog.h"
 
@@ -24,36 +25,9 @@ namespace posenc {
 
 namespace {
 
-// A severity at a glance without its colour: a symbol and the word.
-QString severityMark(Severity severity)
-{
-    switch (severity) {
-    case Severity::Error:
-        return u"\u2716 error"_s; // heavy multiplication x
-    case Severity::Warning:
-        return u"\u26A0 warning"_s; // warning sign
-    case Severity::Note:
-        break;
-    }
-    return u"\u2139 note"_s; // information source
-}
-
-QColor severityColour(Severity severity)
-{
-    switch (severity) {
-    case Severity::Error:
-        return {180, 30, 30};
-    case Severity::Warning:
-        return {150, 95, 0};
-    case Severity::Note:
-        break;
-    }
-    return {30, 80, 150};
-}
-
 QString findingLine(const ConfigFinding &f)
 {
-    return u"%1 %2: %3"_s.arg(severityMark(f.severity), f.id, f.message);
+    return u"%1 %2: %3"_s.arg(CheckMarks::severityMark(f.severity), f.id, f.message);
 }
 
 } // namespace
@@ -248,7 +222,7 @@ QWidget *ModelConfigDialog::findingsPanel(const QList<ConfigFinding> &findings)
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         QPalette palette = label->palette();
-        palette.setColor(QPalette::WindowText, severityColour(f.severity));
+        palette.setColor(QPalette::WindowText, CheckMarks::severityColour(f.severity));
         label->setPalette(palette);
         label->setAccessibleName(u"%1 %2"_s.arg(ConfigFindings::severityWord(f.severity), f.id));
         label->setAccessibleDescription(f.message);

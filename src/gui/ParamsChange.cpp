@@ -1,5 +1,6 @@
 #include "ParamsChange.h"
 
+#include "core/ParamInputs.h"
 #include "core/ParamTable.h"
 
 namespace posenc {
@@ -14,14 +15,7 @@ ParamsChange ParamsChange::between(const Params &before, std::shared_ptr<const E
 
 bool ParamsChange::touches(const QList<Quantity> &quantities) const
 {
-    for (const Quantity q : quantities) {
-        const QStringList &reads = Quantities::spec(q).reads;
-        for (const QString &key : keys) {
-            if (reads.contains(key))
-                return true;
-        }
-    }
-    return false;
+    return ParamInputs::anyReads(quantities, keys);
 }
 
 } // namespace posenc

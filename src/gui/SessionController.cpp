@@ -54,8 +54,25 @@ bool SessionController::save(const QString &path)
         return false;
     }
     remember(path);
+    setFile(path);
     emit saved(path);
     return true;
+}
+
+void SessionController::setFile(const QString &path)
+{
+    const QFileInfo info(path);
+    m_file = path;
+    m_fileTime = info.lastModified();
+    m_fileSize = info.size();
+}
+
+bool SessionController::fileChangedOnDisk() const
+{
+    if (m_file.isEmpty())
+        return false;
+    const QFileInfo info(m_file);
+    return !info.exists() || info.lastModified() != m_fileTime || info.size() != m_fileSize;
 }
 
 bool SessionController::open(const QString &path)
@@ -145,6 +162,7 @@ void SessionController::finishOpen(const Params &params, const Session &session,
     setViewState(session.view);
     m_lesson = session.lesson;
     remember(path);
+    setFile(path);
     emit opened(path);
 }
 

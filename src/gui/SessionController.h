@@ -2,6 +2,7 @@
 
 #include "io/SessionFile.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <QStringList>
 
@@ -58,6 +59,13 @@ public:
     // Applies a session read elsewhere (posenc --session): same checks as open().
     bool apply(const Session &session, const QString &path);
 
+    // The session file the window was last opened from or saved to, or empty: File > Save
+    // session writes it again, and the title names it.
+    const QString &file() const { return m_file; }
+    // Whether that file was changed on disk since it was read or written here (by another
+    // program or window): Save asks before replacing it.
+    bool fileChangedOnDisk() const;
+
     // The recent files, newest first: the sessions opened or saved, and the matrices loaded.
     QStringList recentSessions() const;
     // Puts a file opened (a matrix, a session) first among the recent ones.
@@ -78,10 +86,14 @@ private:
     void readMatrices(const Params &params, const Session &session, const QString &path);
     void finishOpen(const Params &params, const Session &session, const QString &path);
     void remember(const QString &path);
+    void setFile(const QString &path);
 
     SessionParts m_parts;
     QSettings *m_settings;
     QJsonObject m_lesson;
+    QString m_file;
+    QDateTime m_fileTime; // the file's modification time and size as read or written
+    qint64 m_fileSize = -1;
 };
 
 } // namespace posenc

@@ -57,6 +57,24 @@ QList<ShortcutsDialog::Entry> ShortcutsDialog::entries(const QWidget *window)
     return list;
 }
 
+QList<ShortcutsDialog::Entry> ShortcutsDialog::plotKeys()
+{
+    const auto keys = [](std::initializer_list<QKeySequence> list) {
+        QStringList texts;
+        for (const QKeySequence &key : list)
+            texts.append(key.toString(QKeySequence::NativeText));
+        return texts.join(u", "_s);
+    };
+    return {
+        {tr("Tab"), tr("Move the focus to the next plot (a frame marks it)")},
+        {keys({Qt::Key_Left, Qt::Key_Right, Qt::Key_Up, Qt::Key_Down}), tr("Pan by a tenth of the plot")},
+        {keys({Qt::Key_Plus, Qt::Key_Minus}), tr("Zoom in, zoom out")},
+        {keys({Qt::Key_0}), tr("Show the whole figure again")},
+        {keys({Qt::SHIFT | Qt::Key_Left, Qt::SHIFT | Qt::Key_Right, Qt::SHIFT | Qt::Key_Up, Qt::SHIFT | Qt::Key_Down}),
+         tr("Move the cursor over the cells: the status bar reads the cell, a screen reader says it")},
+    };
+}
+
 ShortcutsDialog::ShortcutsDialog(QWidget *window)
     : QDialog(window)
 {
@@ -75,6 +93,22 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
     }
     table->resizeColumnsToContents();
     table->horizontalHeader()->setStretchLastSection(true);
+    const QList<Entry> plot = plotKeys();
+    auto *plotTable = new QTableWidget(static_cast<int>(plot.size()), 2);
+    plotTable->setObjectName(u"plotKeysTable"_s);
+    plotTable->setAccessibleName(tr("The keys of a plot with the focus"));
+    plotTable->setHorizontalHeaderLabels({tr("On a plot"), tr("Does")});
+    plotTable->verticalHeader()->hide();
+    plotTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    plotTable->setSelectionMode(QAbstractItemView::NoSelection);
+    for (int row = 0; row < plot.size(); ++row) {
+        plotTable->setItem(row, 0, new QTableWidgetItem(plot[row].keys));
+        plotTable->setItem(row, 1, new QTableWidgetItem(plot[row].what));
+    }
+    plotTable->resizeColumnsToContents();
+    plotTable->horizontalHeader()->setStretchLastSection(true);
+    plotTable->setMaximumHeight(plotTable->verticalHeader()->length() + plotTable->horizontalHeader()->height()
+                                + 2 * plotTable->frameWidth());
     auto *mouse = new QLabel(tr("With the mouse on a plot: the wheel zooms, a drag pans, Shift and a drag zoom into "
                                 "a rectangle, a right click offers the figure's exports."));
     mouse->setWordWrap(true);
@@ -82,9 +116,10 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(table, 1);
+    layout->addWidget(plotTable);
     layout->addWidget(mouse);
     layout->addWidget(buttons);
-    resize(520, 560);
+    resize(560, 680);
 }
 
 } // namespace posenc

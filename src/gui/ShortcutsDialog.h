@@ -7,7 +7,7 @@
 namespace posenc {
 
 // Help > Keyboard shortcuts: every shortcut of the window, read from its actions and shortcut
-// objects when the dialog opens, so that the list cannot go stale.
+// objects when the dialog opens, so that the list cannot go stale, and the keys of a plot.
 class ShortcutsDialog : public QDialog
 {
     Q_OBJECT
@@ -25,6 +25,8 @@ public:
     // Each action of `window` with a shortcut, and each QShortcut that says what it does
     // (its whatsThis), once, sorted by their keys.
     static QList<Entry> entries(const QWidget *window);
+    // The keys a plot takes while it has the focus (FigureView::keyPressed).
+    static QList<Entry> plotKeys();
 };
 
 } // namespace posenc

@@ -1,7 +1,9 @@
 #include "TableCheckDialog.h"
 
+#include "CheckMarks.h"
 #include "ComputeScheduler.h"
 #include "FileDialogs.h"
+#include "TableErrorGrid.h"
 #include "WriteDialogs.h"
 
 #include "core/NumberText.h"
@@ -31,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -41,74 +44,8 @@ namespace {
 std::atomic<int> g_computations {0};
 std::atomic<int> g_onApplicationThread {0};
 
-// Rows of the heatmap's block compared at a time: a few MiB of |error| in flight.
-constexpr std::int64_t kGridChunkCells = std::int64_t(1) << 20;
 // The grid drawn before the plot has a size (a dialog not yet shown).
 constexpr QSize kDefaultGrid(512, 384);
-
-// The largest |table − reference| of every cell of `block`, each pixel of a rows x cols grid the
-// maximum of the cells it covers; nothing when cancelled, a message when the rows cannot be read.
-std::variant<HeatmapGrid, QString> maximumGrid(const TableMatch &match, const TableRows &table, const Block &block,
-                                               int rows, int cols, const std::atomic<bool> &cancel)
-{
-    HeatmapGrid grid;
-    grid.block = block;
-    grid.rows = rows;
-    grid.cols = cols;
-    grid.values.assign(std::size_t(rows) * std::size_t(cols), 0.0f);
-    const std::int64_t chunk
-        = std::clamp<std::int64_t>(kGridChunkCells / std::max<std::int64_t>(1, block.cols), 1, std::int64_t(1) << 14);
-    std::vector<int> columnBin(std::size_t(block.cols));
-    for (std::int64_t c = 0; c < block.cols; ++c)
-        columnBin[std::size_t(c)] = int(c * cols / block.cols);
-    for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += chunk) {
-        if (cancel.load(std::memory_order_relaxed))
-            return u"cancelled"_s;
-        const Block part {r0, std::min(chunk, block.rowEnd() - r0), block.col0, block.cols};
-        auto computed = TableCheck::errorBlock(match, table, part, &cancel);
-        if (const auto *message = std::get_if<QString>(&computed))
-            return *message;
-        const RowMatrixXf &error = std::get<TableCheck::ErrorBlock>(computed).error;
-        for (std::int64_t r = 0; r < part.rows; ++r) {
-            const std::int64_t gridRow = (r0 + r - block.row0) * rows / block.rows;
-            float *out = grid.values.data() + gridRow * cols;
-            for (std::int64_t c = 0; c < part.cols; ++c) {
-                float &cell = out[columnBin[std::size_t(c)]];
-                cell = std::max(cell, error(r, c));
-            }
-        }
-    }
-    const auto [lo, hi] = std::minmax_element(grid.values.cbegin(), grid.values.cend());
-    grid.minValue = grid.values.empty() ? 0.0 : *lo;
-    grid.maxValue = grid.values.empty() ? 0.0 : *hi;
-    return grid;
-}
-
-QString verdictSymbol(CheckVerdict verdict)
-{
-    switch (verdict) {
-    case CheckVerdict::Correct:
-        return u"\u2714"_s; // heavy check mark
-    case CheckVerdict::Mistake:
-        return u"\u2716"_s; // heavy multiplication x
-    case CheckVerdict::Unknown:
-        break;
-    }
-    return u"?"_s;
-}
-
-QColor verdictColour(CheckVerdict verdict)
-{
-    switch (verdict) {
-    case CheckVerdict::Correct:
-        return {0, 110, 50};
-    case CheckVerdict::Mistake:
-        return {180, 30, 30};
-    case CheckVerdict::Unknown:
-        break;
-    }
-    return {90, 90, 90};
-}
 
 } // namespace
 
@@ -419,10 +356,7 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
     // mistake, else the reference a correct table matched.
     QString words = CheckWords::verdict(m.verdict);
     if (!m.mistakes.empty()) {
-        QStringList ids;
-        for (const TableMistake mistake : m.mistakes)
-            ids.append(CheckWords::mistake(mistake));
-        words += u": "_s + ids.join(u", "_s);
+        words += u": "_s + m.mistakes.join(u", "_s);
     } else if (m.verdict == CheckVerdict::Mistake && m.maxAbsError) {
         words += tr(": |error| up to %1 at row %2, column %3")
                      .arg(NumberText::compact(*m.maxAbsError, 3))
@@ -431,9 +365,9 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
     } else if (!m.referenceText.isEmpty()) {
         words += u" \u2014 "_s + m.referenceText;
     }
-    m_headline->setText(u"%1 %2"_s.arg(verdictSymbol(m.verdict), words));
+    m_headline->setText(u"%1 %2"_s.arg(CheckMarks::verdictSymbol(m.verdict), words));
     QPalette palette = m_headline->palette();
-    palette.setColor(QPalette::WindowText, verdictColour(m.verdict));
+    palette.setColor(QPalette::WindowText, CheckMarks::verdictColour(m.verdict));
     m_headline->setPalette(palette);
     m_diagnosis->setText(m.diagnosis);
     m_diagnosis->show();
@@ -449,13 +383,9 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
         m_save->setEnabled(true);
         showBlock({0, m_table->rows(), 0, m_table->cols()});
     } else {
-        // Nothing to compare with: the report alone, and a line that says why there are no plots.
-        // The check's own family enum (TableEncoding, src/core/check/) names the learned table,
-        // the one family the check identifies without a formula.
-        m_errorCaption->setText(
-            m.encoding == TableEncoding::Learned
-                ? tr("A learned table has no formula to compare with: no |table − reference| to show.")
-                : tr("The table matched no reference: no |table − reference| to show."));
+        // Nothing to compare with: the report alone, and the match's line that says why there are
+        // no plots.
+        m_errorCaption->setText(m.unreferenced);
         m_plots->show();
         m_errorPlot->hide();
         m_columnPlot->hide();
@@ -469,6 +399,9 @@ QCPRange TableCheckDialog::errorRange() const
     const double floor = std::max(1e-12, tolerance * 1e-3);
     const double top
         = std::max({m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 2.0 * tolerance, floor * 10.0});
+    // A masked cell given a value is off by an infinity: the scale ends at float32's largest.
+    if (!std::isfinite(top))
+        return {floor, double(std::numeric_limits<float>::max())};
     return {floor, top};
 }
 
@@ -576,7 +509,7 @@ void TableCheckDialog::requestGrid()
     m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
                                                                const ComputeScheduler::Publish &publish) {
         noteComputation();
-        auto grid = maximumGrid(match, *table, block, rows, cols, cancel);
+        auto grid = TableErrorGrid::maximum(match, *table, block, rows, cols, cancel);
         if (cancel.load())
             return;
         if (const auto *message = std::get_if<QString>(&grid)) {

@@ -4,11 +4,10 @@
 #include "LessonController.h"
 #include "SessionController.h"
 
+#include "core/ParamTable.h"
 #include "core/ParamText.h"
-#include "io/SessionFile.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
 
@@ -84,7 +83,7 @@ void UndoHistory::settle()
     if (m_applying)
         return;
     Snapshot now = current();
-    if (now.key == m_last.key)
+    if (same(now, m_last))
         return;
     Snapshot before = std::exchange(m_last, now);
     m_stack.push(new Step(this, std::move(before), std::move(now)));
@@ -104,16 +103,13 @@ UndoHistory::Snapshot UndoHistory::current() const
     snapshot.view = m_sessions->viewState();
     if (const Lesson *lesson = m_lessons->current())
         snapshot.lesson = lesson->name;
-    QJsonObject key;
-    key.insert(u"lesson"_s, snapshot.lesson);
-    key.insert(u"params"_s, QString::fromUtf8(Session::fromParams(snapshot.params).toJson()));
-    key.insert(u"view"_s, withoutRanges(snapshot.view));
-    // Two matrices read from one file are the same table only when they are one.
-    key.insert(
-        u"matrices"_s,
-        u"%1 %2"_s.arg(quintptr(snapshot.params.embeddings.get())).arg(quintptr(snapshot.params.learned.table.get())));
-    snapshot.key = QJsonDocument(key).toJson(QJsonDocument::Compact);
     return snapshot;
+}
+
+bool UndoHistory::same(const Snapshot &a, const Snapshot &b)
+{
+    return a.lesson == b.lesson && withoutRanges(a.view) == withoutRanges(b.view)
+        && ParamTable::changedKeys(a.params, b.params).isEmpty();
 }
 
 void UndoHistory::apply(const Snapshot &snapshot)
@@ -139,10 +135,7 @@ QString UndoHistory::describe(const Snapshot &before, const Snapshot &after)
 {
     if (before.lesson != after.lesson)
         return after.lesson.isEmpty() ? tr("leave lesson %1").arg(before.lesson) : tr("lesson %1").arg(after.lesson);
-    QStringList changed;
-    for (const QString &key : Session::parameterKeys())
-        if (ParamText::get(before.params, key) != ParamText::get(after.params, key))
-            changed.append(key);
+    const QStringList changed = ParamTable::changedKeys(before.params, after.params);
     if (changed.size() == 1)
         return tr("%1 %2 → %3")
             .arg(changed.front(), ParamText::get(before.params, changed.front()),

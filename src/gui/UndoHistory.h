@@ -44,12 +44,14 @@ private:
         Params params;
         QJsonObject view;
         QString lesson; // the lesson shown, or empty
-        QByteArray key; // what a step compares: the parameters, figures, options and layout
     };
     class Step;
 
     Snapshot current() const;
     void apply(const Snapshot &snapshot);
+    // Whether two snapshots are one step: the same lesson, parameters (ParamTable::changedKeys, a
+    // matrix by its identity), figures, options and layout.
+    static bool same(const Snapshot &a, const Snapshot &b);
     static QString describe(const Snapshot &before, const Snapshot &after);
 
     ControlPanel *m_controls;

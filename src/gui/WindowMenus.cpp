@@ -9,7 +9,9 @@
 #include "FileDialogs.h"
 #include "FileOpening.h"
 #include "LessonController.h"
+#include "LessonRoom.h"
 #include "ModelConfigDialog.h"
+#include "ParameterDock.h"
 #include "SessionController.h"
 #include "ShortcutsDialog.h"
 #include "StandardShortcuts.h"
@@ -85,19 +87,21 @@ void WindowMenus::createSessionActions(QMenu *file)
     // Sessions have their own extension, .posenc (a file type of their own, resources/
     // org.posenc.Explorer.xml); those saved as .json before are still opened.
     const QString openFilter = tr("PosEnc sessions (*.posenc *.json);;All files (*)");
-    const QString saveFilter = tr("PosEnc sessions (*.posenc);;PosEnc sessions as JSON (*.json);;All files (*)");
     QAction *open = file->addAction(tr("&Open session…"), this, [this, sessions, openFilter] {
         FileDialogs::askOpen(m_window, tr("Open session"), QString(), openFilter,
                              [sessions](const QString &path) { sessions->open(path); });
     });
     open->setObjectName(u"openSessionAction"_s);
     open->setShortcuts(StandardShortcuts::of(QKeySequence::Open, QKeySequence(u"Ctrl+O"_s)));
-    QAction *save = file->addAction(tr("&Save session…"), this, [this, sessions, saveFilter] {
-        FileDialogs::askSave(m_window, tr("Save session"), QString(), saveFilter,
-                             [sessions](const QString &path) { sessions->save(path); });
-    });
+    // Save writes the session's own file again (asked for the first time); Save as asks for a
+    // name. Neither replaces a file without asking: the file dialog asks for an existing one, and
+    // Save asks when the session's file changed on disk since it was read or written here.
+    QAction *save = file->addAction(tr("&Save session"), this, [this] { saveSession(false); });
     save->setObjectName(u"saveSessionAction"_s);
     save->setShortcuts(StandardShortcuts::of(QKeySequence::Save, QKeySequence(u"Ctrl+S"_s)));
+    QAction *saveAs = file->addAction(tr("Save session &as…"), this, [this] { saveSession(true); });
+    saveAs->setObjectName(u"saveSessionAsAction"_s);
+    saveAs->setShortcuts(StandardShortcuts::of(QKeySequence::SaveAs, QKeySequence(u"Ctrl+Shift+S"_s)));
     // Sessions and the matrices loaded, each opened again as openFile does.
     QMenu *recent = file->addMenu(tr("Recent files"));
     recent->setObjectName(u"recentSessionsMenu"_s);
@@ -111,6 +115,41 @@ void WindowMenus::createSessionActions(QMenu *file)
         if (recent->isEmpty())
             recent->addAction(tr("No recent files"))->setEnabled(false);
     });
+}
+
+void WindowMenus::saveSession(bool asNew)
+{
+    SessionController *sessions = m_parts.sessions;
+    const QString file = sessions->file();
+    if (asNew || file.isEmpty()) {
+        const QString filter = tr("PosEnc sessions (*.posenc);;PosEnc sessions as JSON (*.json);;All files (*)");
+        FileDialogs::askSave(m_window, tr("Save session"), file, filter,
+                             [sessions](const QString &path) { sessions->save(path); });
+        return;
+    }
+    if (!sessions->fileChangedOnDisk()) {
+        sessions->save(file);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Save session"),
+                                tr("%1 changed on disk since it was opened or saved here.").arg(file),
+                                QMessageBox::Cancel, m_window);
+    box->setObjectName(u"replaceSessionQuestion"_s);
+    box->setTextFormat(Qt::PlainText);
+    box->setInformativeText(tr("Replace it with the session shown, or save the session under another name?"));
+    QPushButton *replace = box->addButton(tr("&Replace"), QMessageBox::DestructiveRole);
+    replace->setObjectName(u"replaceSessionButton"_s);
+    QPushButton *another = box->addButton(tr("Save &as…"), QMessageBox::AcceptRole);
+    another->setObjectName(u"saveSessionElsewhereButton"_s);
+    box->setDefaultButton(another);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, file, replace, another](QAbstractButton *clicked) {
+        if (clicked == replace)
+            m_parts.sessions->save(file);
+        else if (clicked == another)
+            saveSession(true);
+    });
+    box->open();
 }
 
 void WindowMenus::createEmbeddingsActions(QMenu *file)
@@ -218,15 +257,21 @@ void WindowMenus::openMatrix(const QString &path, bool mayAsk)
     box->setObjectName(u"matrixRoleBox"_s);
     box->setTextFormat(Qt::PlainText);
     box->setInformativeText(tr("Token embeddings E (one row a token), or a learned position table (one row a "
-                               "position, the learned encoding family)."));
+                               "position, the learned encoding family); or your own table of positions, to check "
+                               "what it computes against the references (posenc check)."));
     QPushButton *embeddings = box->addButton(tr("&Token embeddings"), QMessageBox::AcceptRole);
     embeddings->setObjectName(u"asEmbeddingsButton"_s);
     QPushButton *table = box->addButton(tr("&Position table"), QMessageBox::AcceptRole);
     table->setObjectName(u"asPositionTableButton"_s);
+    QPushButton *check = box->addButton(tr("C&heck this table"), QMessageBox::ActionRole);
+    check->setObjectName(u"checkThisTableButton"_s);
+    check->setToolTip(tr("Say what the table computes and name the mistake in it, as File > Check a table… does"));
     box->setDefaultButton(embeddings);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this, [this, path, embeddings, table](QAbstractButton *clicked) {
-        if (clicked == embeddings || clicked == table)
+    connect(box, &QMessageBox::buttonClicked, this, [this, path, embeddings, table, check](QAbstractButton *clicked) {
+        if (clicked == check)
+            checkTable(path);
+        else if (clicked == embeddings || clicked == table)
             loadMatrix(path, clicked == table);
     });
     box->open();
@@ -349,6 +394,8 @@ void WindowMenus::createViewMenu()
                         [dashboard, i] { dashboard->toggleMaximized(dashboard->views()[i]); });
     }
     createLayoutMenu(view);
+    if (m_parts.parameters)
+        view->addAction(m_parts.parameters->foldAction());
     // Any figure in the view the figure actions act on (the last one clicked).
     QMenu *figures = view->addMenu(tr("Show &figure"));
     figures->setObjectName(u"showFigureMenu"_s);
@@ -402,6 +449,8 @@ void WindowMenus::createLessonsMenu()
     menu->addAction(lessons->previousAction());
     menu->addAction(lessons->nextAction());
     menu->addAction(lessons->leaveAction());
+    menu->addSeparator();
+    menu->addAction(lessons->room()->textBelowAction());
     connect(lessons, &LessonController::opened, this, [this, lessons] {
         if (const Lesson *lesson = lessons->current())
             showStatus(tr("Lesson: %1").arg(lesson->title), 5000);

@@ -18,6 +18,7 @@ class ExportController;
 class FigureView;
 class LessonController;
 class ModelConfigDialog;
+class ParameterDock;
 class SessionController;
 class TableCheckDialog;
 class UndoHistory;
@@ -39,6 +40,7 @@ public:
         ControlPanel *controls = nullptr;
         LessonController *lessons = nullptr;
         UndoHistory *history = nullptr;
+        ParameterDock *parameters = nullptr;
     };
 
     WindowMenus(QMainWindow *window, Parts parts);
@@ -64,6 +66,8 @@ signals:
 private:
     void createFileMenu();
     void createSessionActions(QMenu *file);
+    // File > Save session (`asNew` false) and Save session as….
+    void saveSession(bool asNew);
     void createEmbeddingsActions(QMenu *file);
     void createCheckActions(QMenu *file);
     // Sets the window's parameters to a reference's, as one Undo step.

@@ -67,7 +67,7 @@ struct Number
 
 // A decimal number: [+-] digits [. digits] [e [+-] digits], and half a unit in its last digit;
 // or the reason it is not one.
-std::optional<Number> parseNumber(const char *text, int length, QString &why)
+std::optional<Number> parseNumber(const char *text, int length, Infinities infinities, QString &why)
 {
     int i = 0;
     if (i < length && (text[i] == '+' || text[i] == '-'))
@@ -103,8 +103,11 @@ std::optional<Number> parseNumber(const char *text, int length, QString &why)
     }
     if (!valid || i != length) {
         QByteArray lower = QByteArray(text + mantissa, length - mantissa).toLower();
-        why = lower == "nan" || lower == "inf" || lower == "infinity" ? u"is not a finite number"_s
-                                                                      : u"is not a number"_s;
+        const bool infinity = lower == "inf" || lower == "infinity";
+        if (infinity && infinities == Infinities::Kept)
+            return Number {
+                text[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), 0.0};
+        why = lower == "nan" || infinity ? u"is not a finite number"_s : u"is not a number"_s;
         return std::nullopt;
     }
     double value = 0.0;
@@ -138,7 +141,7 @@ std::optional<Number> parseNumber(const char *text, int length, QString &why)
 // One pass over the file: every cell handed to `cell(row, column, value)`. The shape and the
 // rounding come back in the out parameters.
 std::optional<ReadError> parse(ByteSource &source, const std::function<void(std::int64_t, std::int64_t, float)> &cell,
-                               std::int64_t &rows, std::int64_t &cols, double &rounding)
+                               Infinities infinities, std::int64_t &rows, std::int64_t &cols, double &rounding)
 {
     const auto refuse = [&](std::int64_t line, const QString &reason) {
         return ReadError {source.name(), u"line %1: %2"_s.arg(line).arg(reason)};
@@ -186,7 +189,7 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
             if (length == 0)
                 return refuse(line, u"column %1 is empty"_s.arg(column + 1));
             QString why;
-            const auto number = parseNumber(text, length, why);
+            const auto number = parseNumber(text, length, infinities, why);
             if (!number)
                 return refuse(line, u"column %1: '%2' %3"_s.arg(column + 1).arg(shown(text, length), why));
             if (column >= kMaxColumns)
@@ -246,7 +249,7 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
 
 } // namespace
 
-ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
+ReadResult<Table> read(ByteSource &source, std::int64_t maxCells, Infinities infinities)
 {
     std::int64_t rows = 0, cols = 0;
     double rounding = 0.0;
@@ -257,7 +260,7 @@ ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
         ++cells;
         over = over || cells > maxCells;
     };
-    if (auto error = parse(source, count, rows, cols, rounding))
+    if (auto error = parse(source, count, infinities, rows, cols, rounding))
         return *error;
     if (over)
         return ReadError {source.name(),
@@ -277,7 +280,7 @@ ReadResult<Table> read(ByteSource &source, std::int64_t maxCells)
         else
             changed = true;
     };
-    if (auto error = parse(source, store, rows2, cols2, table.textRounding))
+    if (auto error = parse(source, store, infinities, rows2, cols2, table.textRounding))
         return *error;
     if (changed || rows2 != rows || cols2 != cols)
         return ReadError {source.name(), u"the file changed while it was being read"_s};

@@ -14,7 +14,7 @@ namespace posenc {
 // are skipped, as numpy's loadtxt skips them (posenc table's own header is such a line).
 //
 // Hostile input is refused with its line and column: a cell that is not a decimal number
-// (quotes, words, hex), NaN or an infinity, a number past float32's range, a cell longer than
+// (quotes, words, hex), NaN or (unless kept) an infinity, a number past float32's range, a cell longer than
 // kMaxCellBytes, an empty cell, a row with more or fewer cells than the first, more columns
 // than kMaxColumns. Memory stays within the cells (refused beyond `maxCells`, before anything
 // is allocated for them: the file is read twice, first to count) and a fixed buffer; a read
@@ -32,7 +32,11 @@ struct Table
     double textRounding = 0.0;
 };
 
-ReadResult<Table> read(ByteSource &source, std::int64_t maxCells);
+// Whether "inf" and "-inf" (as numpy's savetxt and posenc table write a mask) are read as
+// infinities or refused as not finite.
+enum class Infinities { Refused, Kept };
+
+ReadResult<Table> read(ByteSource &source, std::int64_t maxCells, Infinities infinities = Infinities::Refused);
 
 } // namespace CsvReader
 

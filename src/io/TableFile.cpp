@@ -253,7 +253,8 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
                 ReadError::Kind::Choice};
         const auto maxCells
             = std::int64_t(std::min<std::uint64_t>(memoryBudget / sizeof(float), std::uint64_t(1) << 62));
-        auto table = CsvReader::read(*file, maxCells);
+        // A causal mask's -inf is a table's value: the check compares it.
+        auto table = CsvReader::read(*file, maxCells, CsvReader::Infinities::Kept);
         if (!table)
             return table.error();
         auto values = std::make_shared<const RowMatrixXf>(std::move(table.value().values));

@@ -1,12 +1,13 @@
 #include "FigureExporter.h"
 
+#include "ClippedSvg.h"
+
 #include <QBuffer>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSvgGenerator>
 
 #include <cmath>
 
@@ -88,18 +89,10 @@ QByteArray png(QCustomPlot *plot, const FigureSize &size)
 
 QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title)
 {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator generator;
-    generator.setOutputDevice(&buffer);
-    generator.setResolution(qRound(FigureSize::unitsPerInch()));
-    generator.setSize(size.layout);
-    generator.setViewBox(QRect(QPoint(0, 0), size.layout));
-    generator.setTitle(title);
-    generator.setDescription(u"PosEnc Explorer"_s);
-    drawVector(plot, size, &generator);
-    return bytes;
+    // The data clipped to the axes as in a PDF: Qt's generator alone leaves clipping out.
+    ClippedSvg drawing(size.layout, qRound(FigureSize::unitsPerInch()), title, u"PosEnc Explorer"_s);
+    drawVector(plot, size, &drawing);
+    return drawing.document();
 }
 
 QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title)

@@ -55,6 +55,15 @@ public:
     virtual QList<QCPAxisRect *> pictureRects() const;
     // Whether the mouse zooms and pans the figure.
     virtual bool isInteractive() const;
+    // What the window says beside the figure and a file never shows, a fact of the screen's
+    // pixels rather than of the data: "each pixel averages ~3.4 positions". Empty when none.
+    const QString &screenNote() const { return m_screenNote; }
+
+protected:
+    void setScreenNote(const QString &note) { m_screenNote = note; }
+
+private:
+    QString m_screenNote;
 };
 
 } // namespace posenc

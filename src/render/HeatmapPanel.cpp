@@ -13,7 +13,7 @@ namespace posenc {
 HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &grid)
 {
     HeatmapStyle style;
-    style.colorbarLabel = FigureText::quantityLabel(quantity);
+    style.colorbarLabel = Quantities::label(quantity);
     if (quantity == Quantity::Pe)
         return style;
     if (quantity == Quantity::Mask) {
@@ -26,7 +26,7 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
             style.colorbarLabel = u"mask: kept fraction"_s;
         return style;
     }
-    // Symmetric so that zero stays white, and as wide at any resolution (ColourScale).
+    // Symmetric so that zero stays white, and as wide at any resolution (QuantitySpec::bound).
     style.dataRange = {-grid.colourExtent, grid.colourExtent};
     if (grid.minValue == 0.0 && grid.maxValue == 0.0)
         style.colorbarLabel += u" (all 0)"_s;

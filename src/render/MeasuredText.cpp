@@ -42,9 +42,11 @@ MeasuredTextElement::MeasuredTextElement(QCustomPlot *plot, const QString &text,
     : QCPTextElement(plot, text, font)
 { }
 
-// As QCPTextElement's hints.
+// As QCPTextElement's hints, but an empty text takes no room: a title set to "" frees its band.
 QSize MeasuredTextElement::minimumOuterSizeHint() const
 {
+    if (mText.isEmpty())
+        return {0, 0};
     QSize result = MeasuredText::boundingRect(mFont, 0, mText).size();
     result.rwidth() += mMargins.left() + mMargins.right();
     result.rheight() += mMargins.top() + mMargins.bottom();
@@ -53,6 +55,8 @@ QSize MeasuredTextElement::minimumOuterSizeHint() const
 
 QSize MeasuredTextElement::maximumOuterSizeHint() const
 {
+    if (mText.isEmpty())
+        return {QWIDGETSIZE_MAX, 0};
     QSize result = MeasuredText::boundingRect(mFont, 0, mText).size();
     result.setWidth(QWIDGETSIZE_MAX);
     result.rheight() += mMargins.top() + mMargins.bottom();

@@ -292,8 +292,10 @@ void TestCli::windowOpensWithTheParameterFlags()
     const QString shot = path(u"window.png"_s);
     const Run run = posenc({u"--d-model"_s, u"64"_s, u"--max-len"_s, u"200"_s, u"--screenshot"_s, shot}, environment);
     QCOMPARE(run.exitCode, 0);
-    const QImage image(shot);
-    QVERIFY(image.width() >= 800 && image.height() >= 600);
+    // At a desktop screen's size, whatever the screen (offscreen's is 800 x 600), unless told.
+    QCOMPARE(QImage(shot).size(), QSize(1920, 1080));
+    QCOMPARE(posenc({u"--size"_s, u"1366x768"_s, u"--screenshot"_s, shot}, environment).exitCode, 0);
+    QCOMPARE(QImage(shot).size(), QSize(1366, 768));
     // The parameters were remembered on close, and --reset-settings forgets them.
     QDirIterator files(path(u"config"_s), {u"*.conf"_s}, QDir::Files, QDirIterator::Subdirectories);
     QVERIFY(files.hasNext());
@@ -315,6 +317,14 @@ void TestCli::windowRefusesInvalidParametersWithoutAScreen()
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(u"--d-model"_s), qPrintable(run.err));
     QCOMPARE(posenc({u"--help"_s}, environment).exitCode, 0);
+    // A window's size that is no size, or one too small to lay out in, names its range.
+    for (const QString &size : {u"big"_s, u"1366"_s, u"12x7"_s, u"1366x-768"_s, u"99999x768"_s}) {
+        const Run refused = posenc({u"--size"_s, size, u"--screenshot"_s, path(u"never.png"_s)}, environment);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"--size: must be WIDTHxHEIGHT in pixels, each in [320, 8192]"_s),
+                 qPrintable(refused.err));
+        QVERIFY(!QFile::exists(path(u"never.png"_s)));
+    }
 }
 
 // posenc --session FILE [flags]: the session's parameters, the flags over them; a corrupt
@@ -444,11 +454,9 @@ void TestCli::benchJsonHasItsKeys()
     // The interaction benchmark drove the real window through its parameter changes; the tenth
     // waited for every view refined in full.
     QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 12.0);
-    for (const char *key :
-         {"interaction_p95_ms", "interaction_settled_p95_ms", "interaction_gui_cpu_p95_ms", "gui_max_stall_ms"})
+    for (const char *key : {"interaction_p95_ms", "interaction_settled_p95_ms", "interaction_gui_cpu_p50_ms",
+                            "interaction_gui_cpu_p95_ms", "gui_max_stall_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
-    QVERIFY(json.value(u"interaction_gui_cpu_p50_ms"_s).toDouble()
-            <= json.value(u"interaction_gui_cpu_p95_ms"_s).toDouble());
     for (const char *key :
          {"interaction_scale_changes", "interaction_scale_p95_ms", "interaction_scale_settled_p95_ms"})
         QVERIFY2(json.contains(QLatin1StringView(key)) && json.value(QLatin1StringView(key)).toDouble() == 0.0, key);

@@ -125,15 +125,37 @@ private slots:
         const QJsonObject o = jsonOf(run);
         QStringList keys = o.keys();
         keys.sort();
-        QStringList expected {u"format"_s,       u"version"_s,         u"verdict"_s,
-                              u"encoding"_s,     u"layout"_s,          u"frequencies"_s,
-                              u"base"_s,         u"position_offset"_s, u"first_position_row"_s,
-                              u"precision"_s,    u"rope_type"_s,       u"attention_factor"_s,
-                              u"mistakes"_s,     u"max_abs_error"_s,   u"worst_position"_s,
-                              u"worst_column"_s, u"diagnosis"_s};
+        // The keys, the family, and every other family's findings (null for a sinusoid).
+        QStringList expected {u"format"_s,
+                              u"version"_s,
+                              u"verdict"_s,
+                              u"family"_s,
+                              u"encoding"_s,
+                              u"layout"_s,
+                              u"frequencies"_s,
+                              u"base"_s,
+                              u"position_offset"_s,
+                              u"first_position_row"_s,
+                              u"precision"_s,
+                              u"rope_type"_s,
+                              u"attention_factor"_s,
+                              u"mistakes"_s,
+                              u"max_abs_error"_s,
+                              u"worst_position"_s,
+                              u"worst_column"_s,
+                              u"diagnosis"_s,
+                              u"heads"_s,
+                              u"head"_s,
+                              u"slope"_s,
+                              u"mask"_s,
+                              u"buckets"_s,
+                              u"max_distance"_s,
+                              u"bidirectional"_s,
+                              u"max_position"_s};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
+        QCOMPARE(o[u"family"_s].toString(), u"sinusoidal"_s);
         QCOMPARE(o[u"encoding"_s].toString(), u"sinusoidal"_s);
         QCOMPARE(o[u"layout"_s].toString(), u"interleaved"_s);
         QCOMPARE(o[u"frequencies"_s].toString(), u"paper"_s);
@@ -143,6 +165,8 @@ private slots:
         QCOMPARE(o[u"precision"_s].toString(), u"exact"_s);
         QVERIFY(o[u"rope_type"_s].isNull());
         QVERIFY(o[u"attention_factor"_s].isNull());
+        QVERIFY(o[u"heads"_s].isNull());
+        QVERIFY(o[u"buckets"_s].isNull());
         QCOMPARE(o[u"mistakes"_s].toArray().size(), 0);
         QVERIFY(o[u"max_abs_error"_s].toDouble() < 1.2e-7);
         QVERIFY(o[u"worst_position"_s].isDouble());

@@ -3,6 +3,9 @@
 // does not apply; ALiBi's slopes, T5's bucket starts and DeBERTa's uncapped buckets against float64
 // references of the reference code; another encoding, a bad value and a stray argument exit 2.
 #include "CliRun.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
+#include "support/T5Reference.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -42,47 +45,6 @@ const QStringList kDeepSeek
        u"--rope-type"_s, u"yarn"_s,  u"--rope-factor"_s,    u"40"_s, u"--original-max-len"_s, u"4096"_s,
        u"--mscale"_s,    u"1"_s,     u"--mscale-all-dim"_s, u"1"_s,  u"--rope-layout"_s,      u"interleaved"_s,
        u"--max-len"_s,   u"131072"_s};
-
-// get_slopes of ofirpress/attention_with_linear_biases, in float64.
-std::vector<double> getSlopes(int n)
-{
-    const auto powerOfTwo = [](int m) {
-        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(m)) - 3.0)));
-        std::vector<double> slopes;
-        for (int i = 0; i < m; ++i)
-            slopes.push_back(start * std::pow(start, double(i)));
-        return slopes;
-    };
-    const int closest = 1 << int(std::floor(std::log2(double(n))));
-    std::vector<double> slopes = powerOfTwo(closest);
-    const std::vector<double> twice = powerOfTwo(2 * closest);
-    for (int i = 0; i < n - closest; ++i)
-        slopes.push_back(twice[std::size_t(2 * i)]);
-    return slopes;
-}
-
-// HF's _relative_position_bucket in float64, for a key `distance` before the query.
-qint64 t5Bucket(qint64 distance, qint64 buckets, qint64 maxDistance, bool bidirectional)
-{
-    const qint64 n = bidirectional ? buckets / 2 : buckets;
-    const qint64 exact = n / 2;
-    if (distance < exact)
-        return distance;
-    const double scaled = std::log(double(distance) / double(exact)) / std::log(double(maxDistance) / double(exact))
-        * double(n - exact);
-    return std::min(exact + qint64(scaled), n - 1);
-}
-
-// make_log_bucket_position in float64, for r = i - j >= 0.
-qint64 debertaBucket(qint64 r, qint64 buckets, qint64 maxPosition)
-{
-    const qint64 mid = buckets / 2;
-    if (r <= mid)
-        return r;
-    return qint64(std::ceil(std::log(double(r) / double(mid)) / std::log(double(maxPosition - 1) / double(mid))
-                            * double(mid - 1)))
-        + mid;
-}
 
 // The lines of a text run as key -> value, in their order.
 QList<std::pair<QString, QString>> lines(const QString &out)
@@ -319,7 +281,7 @@ void TestCliDescribe::alibiSlopesOfTwelveHeads()
     QCOMPARE(valueOf(list, u"mask"_s), u"causal"_s);
     QCOMPARE(valueOf(list, u"geometric_heads"_s), u"8"_s);
     QCOMPARE(valueOf(list, u"interleaved_heads"_s), u"4"_s);
-    const std::vector<double> slopes = getSlopes(12);
+    const std::vector<double> slopes = alibiref::slopes(12);
     const QStringList texts = valueOf(list, u"slopes"_s).split(u',');
     QCOMPARE(texts.size(), 12);
     for (int k = 0; k < 12; ++k)
@@ -378,7 +340,7 @@ void TestCliDescribe::t5BucketStarts()
     QList<qint64> starts;
     for (qint64 b = n / 2; b < n; ++b) {
         qint64 d = 0;
-        while (t5Bucket(d, buckets, maxDistance, !causal) < b)
+        while (t5ref::t5(-d, buckets, maxDistance, !causal).value < b)
             ++d;
         starts << d;
     }
@@ -411,10 +373,10 @@ void TestCliDescribe::debertaIsNotCapped()
     QCOMPARE(json.value(u"max_position"_s).toInt(), 512);
     QCOMPARE(json.value(u"mid"_s).toInt(), 128);
     QCOMPARE(json.value(u"log_start"_s).toInt(), 129);
-    QCOMPARE(json.value(u"bucket_at_max_position"_s).toInteger(), debertaBucket(512, 256, 512));
+    QCOMPARE(json.value(u"bucket_at_max_position"_s).toInteger(), qint64(debertaref::deberta(512, 256, 512).value));
     QCOMPARE(json.value(u"bucket_at_max_position"_s).toInt(), 256);
     // Not capped: the bucket of 1000 is 317, past 2 mid - 1 = 255.
-    QCOMPARE(json.value(u"bucket_at_max_len"_s).toInteger(), debertaBucket(1000, 256, 512));
+    QCOMPARE(json.value(u"bucket_at_max_len"_s).toInteger(), qint64(debertaref::deberta(1000, 256, 512).value));
     QCOMPARE(json.value(u"bucket_at_max_len"_s).toInt(), 317);
     QVERIFY(json.value(u"capped"_s).isBool());
     QCOMPARE(json.value(u"capped"_s).toBool(), false);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <random>
 #include <variant>
@@ -107,6 +108,31 @@ inline RowMatrixXf roberta(std::int64_t rows, std::int64_t cols, unsigned seed)
         }
     }
     return t;
+}
+
+// A finding of the match: a word ("split"), a number (a base), or what is not there.
+inline QString word(const posenc::TableMatch &m, const QString &key)
+{
+    const posenc::MatchValue v = m.finding(key);
+    return std::holds_alternative<QString>(v) ? std::get<QString>(v) : QString();
+}
+inline double number(const posenc::TableMatch &m, const QString &key)
+{
+    const posenc::MatchValue v = m.finding(key);
+    if (const auto *d = std::get_if<double>(&v))
+        return *d;
+    if (const auto *i = std::get_if<std::int64_t>(&v))
+        return double(*i);
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// A declaration of one parameter, set by `set` on the parameters.
+inline posenc::TableCheck::Declared declaring(const QString &key, const std::function<void(posenc::Params &)> &set)
+{
+    posenc::TableCheck::Declared declared;
+    set(declared.params);
+    declared.keys = {key};
+    return declared;
 }
 
 struct Checked

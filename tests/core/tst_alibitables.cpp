@@ -4,6 +4,7 @@
 // bias matrix, causal and symmetric equal at and below the diagonal, -inf strictly above in
 // causal; any block alone equal to the whole table, whatever the threads.
 #include "EngineTable.h"
+#include "support/AlibiReference.h"
 
 #include "core/Engine.h"
 
@@ -18,48 +19,6 @@ using namespace posenc;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// get_slopes_power_of_2(n): start = 2**(-2**-(log2(n) - 3)), [start * start**i for i in range(n)].
-std::vector<double> slopesOfPowerOfTwo(std::int64_t n)
-{
-    const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(n)) - 3.0)));
-    std::vector<double> slopes;
-    for (std::int64_t i = 0; i < n; ++i)
-        slopes.push_back(start * std::pow(start, double(i)));
-    return slopes;
-}
-
-// get_slopes(n), as the paper's repository writes it.
-std::vector<double> getSlopes(std::int64_t n)
-{
-    if (std::log2(double(n)) == std::floor(std::log2(double(n))))
-        return slopesOfPowerOfTwo(n);
-    const auto closest = std::int64_t(std::pow(2.0, std::floor(std::log2(double(n)))));
-    std::vector<double> slopes = slopesOfPowerOfTwo(closest);
-    const std::vector<double> twice = getSlopes(2 * closest);
-    for (std::int64_t i = 0; i < n - closest; ++i) // [0::2][:n - closest]
-        slopes.push_back(twice[std::size_t(2 * i)]);
-    return slopes;
-}
-
-// MPT's gen_slopes(n_heads, alibi_bias_max=8): m = arange(1, N + 1) * 8 / N for N the power of
-// two at or above n, slopes 1 / 2**m, then [1::2] before [::2], the first n.
-std::vector<double> genSlopes(std::int64_t n, double biasMax = 8.0)
-{
-    const auto big = std::int64_t(std::pow(2.0, std::ceil(std::log2(double(n)))));
-    std::vector<double> slopes;
-    for (std::int64_t k = 1; k <= big; ++k)
-        slopes.push_back(1.0 / std::pow(2.0, double(k) * (biasMax / double(big))));
-    if (big == n)
-        return slopes;
-    std::vector<double> ordered;
-    for (std::size_t i = 1; i < slopes.size(); i += 2)
-        ordered.push_back(slopes[i]);
-    for (std::size_t i = 0; i < slopes.size(); i += 2)
-        ordered.push_back(slopes[i]);
-    ordered.resize(std::size_t(n));
-    return ordered;
-}
 
 Params alibi(std::int64_t heads, std::int64_t head, AlibiMask mask, std::int64_t maxLen)
 {
@@ -111,8 +70,8 @@ void TestAlibiTables::slopesAreGetSlopes()
     const Engine engine(p);
     QCOMPARE(engine.shape(Quantity::AlibiSlopes), (Shape {heads, 4}));
     const RowMatrixXf table = testing::computeTable(engine, Quantity::AlibiSlopes, {0, heads, 0, 4});
-    const std::vector<double> reference = getSlopes(heads);
-    const std::vector<double> mpt = genSlopes(heads);
+    const std::vector<double> reference = alibiref::slopes(heads);
+    const std::vector<double> mpt = alibiref::genSlopes(heads);
     const auto closest = std::int64_t(std::pow(2.0, std::floor(std::log2(double(heads)))));
     for (std::int64_t k = 1; k <= heads; ++k) {
         const double m = reference[std::size_t(k - 1)];
@@ -147,7 +106,7 @@ void TestAlibiTables::twelveHeadsEndWithTheInterleave()
 void TestAlibiTables::everyHeadOfTwelveInTheBias()
 {
     constexpr std::int64_t L = 40;
-    const std::vector<double> slopes = getSlopes(12);
+    const std::vector<double> slopes = alibiref::slopes(12);
     for (const AlibiMask mask : {AlibiMask::Causal, AlibiMask::Symmetric}) {
         for (std::int64_t head = 1; head <= 12; ++head) {
             const Engine engine(alibi(12, head, mask, L));
@@ -220,7 +179,7 @@ void TestAlibiTables::aWholeTableAtLength65536IsOverTheBudget()
     const Block corner {L - 5, 5, L - 300, 300};
     QVERIFY(!engine.check(Quantity::AlibiBias, corner));
     const RowMatrixXf block = testing::computeTable(engine, Quantity::AlibiBias, corner);
-    const double m = getSlopes(16)[2];
+    const double m = alibiref::slopes(16)[2];
     for (std::int64_t r = 0; r < corner.rows; ++r)
         for (std::int64_t c = 0; c < corner.cols; ++c) {
             const std::int64_t i = corner.row0 + r;

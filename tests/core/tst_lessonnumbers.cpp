@@ -8,10 +8,14 @@
 #include "core/ParamText.h"
 
 #include "Reference.h"
-#include "figures/RelativeReference.h"
-#include "figures/RopeFigureReference.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
+#include "support/RopeReference.h"
+#include "support/T5Reference.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 #include <cmath>
 #include <complex>
@@ -85,6 +89,7 @@ private slots:
     void everyKeyIsDescribedAndAnswers();
     void positionsRecoveredFromY_data();
     void positionsRecoveredFromY();
+    void embeddingAndPeAreNearlyOrthogonal_data();
     void embeddingAndPeAreNearlyOrthogonal();
     void ropeScalingNumbers();
     void ropeScoresDependOnTheDistanceOnly_data();
@@ -511,16 +516,29 @@ void TestLessonNumbers::positionsRecoveredFromY()
     QCOMPARE(valueOf(key, params), double(found));
 }
 
+void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal_data()
+{
+    // sum-vs-concat's L 1024 is taken whole (it was the first 256 rows while the lesson said L).
+    QTest::addColumn<int>("L");
+    QTest::addColumn<int>("rows");
+    QTest::newRow("L 300") << 300 << 300;
+    QTest::newRow("L 1024, the lesson's") << 1024 << 1024;
+    QTest::newRow("L 5000, the first 4096") << 5000 << 4096;
+}
+
 void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
 {
-    // The mean |cos(s·E_q, PE_q)| over the first 256 rows, from the engine's E in float64, and
-    // near sqrt(2/(pi d)), the mean for random directions (its spread over 256 rows is ~0.0017).
-    const Params params = make(512, 300, {{u"init"_s, u"scaled-normal"_s}});
+    // The mean |cos(s·E_q, PE_q)| over its rows, from the engine's E in float64, and near
+    // sqrt(2/(pi d)), the mean for random directions (its spread over 300 rows is ~0.0016).
+    QFETCH(int, L);
+    QFETCH(int, rows);
+    const Params params = make(512, L, {{u"init"_s, u"scaled-normal"_s}});
+    QCOMPARE(valueOf(u"cos_e_pe_rows"_s, params), double(rows));
     const Engine engine(params);
-    RowMatrixXf e(256, 512);
-    engine.computeBlock(Quantity::Embedding, {0, 256, 0, 512}, e);
+    RowMatrixXf e(rows, 512);
+    engine.computeBlock(Quantity::Embedding, {0, rows, 0, 512}, e);
     double total = 0.0;
-    for (std::int64_t q = 0; q < 256; ++q) {
+    for (std::int64_t q = 0; q < rows; ++q) {
         const std::vector<double> pe = peRow(q, 512, params.sinusoidal.base, params.sinusoidal.layout);
         double dot = 0.0, ee = 0.0, pp = 0.0;
         for (std::int64_t j = 0; j < 512; ++j) {
@@ -530,10 +548,10 @@ void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
         }
         total += std::abs(dot) / std::sqrt(ee * pp);
     }
-    QVERIFY(close(valueOf(u"cos_e_pe"_s, params), total / 256.0, 1e-5));
+    QVERIFY(close(valueOf(u"cos_e_pe"_s, params), total / rows, 1e-5));
     const double random = std::sqrt(2.0 / (std::numbers::pi * 512.0));
     QVERIFY(close(valueOf(u"cos_random"_s, params), random, 1e-15));
-    QVERIFY2(std::abs(total / 256.0 - random) < 0.01, qPrintable(QString::number(total / 256.0)));
+    QVERIFY2(std::abs(total / rows - random) < 0.01, qPrintable(QString::number(total / rows)));
 }
 
 namespace {
@@ -701,7 +719,7 @@ void TestLessonNumbers::alibiSlopeNumbers()
     const Params p = make(
         64, 1024,
         {{u"encoding"_s, u"alibi"_s}, {u"heads"_s, QString::number(heads)}, {u"head"_s, QString::number(heads)}});
-    const std::vector<double> slopes = relref::slopes(heads);
+    const std::vector<double> slopes = alibiref::slopes(heads);
     QCOMPARE(valueOf(u"alibi_heads"_s, p), double(heads));
     QCOMPARE(valueOf(u"alibi_power"_s, p), double(power));
     QCOMPARE(valueOf(u"alibi_twice"_s, p), double(2 * power));
@@ -734,22 +752,22 @@ void TestLessonNumbers::alibiSpansAreTheSoftmaxOfTheBias()
     QFETCH(qint64, maxLen);
     const Params p = make(64, maxLen, {{u"encoding"_s, u"alibi"_s}, {u"heads"_s, u"12"_s}, {u"alibi"_s, mask}});
     const AlibiMask m = mask == u"causal"_s ? AlibiMask::Causal : AlibiMask::Symmetric;
-    const std::vector<double> slopes = relref::slopes(12);
+    const std::vector<double> slopes = alibiref::slopes(12);
     // The query the attention figure opens on: the last (causal) or the middle one.
     const std::int64_t query = m == AlibiMask::Causal ? maxLen - 1 : (maxLen - 1) / 2;
     QCOMPARE(valueOf(u"alibi_query"_s, p), double(query));
-    const std::vector<double> first = relref::softmax(slopes[0], maxLen, query, m);
-    const std::vector<double> gentle = relref::softmax(slopes[7], maxLen, query, m);
+    const std::vector<double> first = alibiref::softmax(slopes[0], maxLen, query, m == AlibiMask::Causal);
+    const std::vector<double> gentle = alibiref::softmax(slopes[7], maxLen, query, m == AlibiMask::Causal);
     QVERIFY(close(valueOf(u"alibi_self_1"_s, p), first[std::size_t(query)], 1e-12));
-    QCOMPARE(valueOf(u"alibi_span_1_half"_s, p), double(relref::span(first, query, 0.5)));
-    QCOMPARE(valueOf(u"alibi_span_1_90"_s, p), double(relref::span(first, query, 0.9)));
-    QCOMPARE(valueOf(u"alibi_span_p_half"_s, p), double(relref::span(gentle, query, 0.5)));
-    QCOMPARE(valueOf(u"alibi_span_p_90"_s, p), double(relref::span(gentle, query, 0.9)));
+    QCOMPARE(valueOf(u"alibi_span_1_half"_s, p), double(alibiref::span(first, query, 0.5)));
+    QCOMPARE(valueOf(u"alibi_span_1_90"_s, p), double(alibiref::span(first, query, 0.9)));
+    QCOMPARE(valueOf(u"alibi_span_p_half"_s, p), double(alibiref::span(gentle, query, 0.5)));
+    QCOMPARE(valueOf(u"alibi_span_p_90"_s, p), double(alibiref::span(gentle, query, 0.9)));
     // Ten times the length: the query moves with it, and the span stays unless the table's edge cut
     // it short (at 1024 positions head 8 still weighs the first keys).
     const std::int64_t longQuery = m == AlibiMask::Causal ? 10 * maxLen - 1 : (10 * maxLen - 1) / 2;
-    const std::vector<double> longer = relref::softmax(slopes[7], 10 * maxLen, longQuery, m);
-    QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), double(relref::span(longer, longQuery, 0.9)));
+    const std::vector<double> longer = alibiref::softmax(slopes[7], 10 * maxLen, longQuery, m == AlibiMask::Causal);
+    QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), double(alibiref::span(longer, longQuery, 0.9)));
     if (maxLen >= 4096)
         QCOMPARE(valueOf(u"alibi_span_p_90_10x"_s, p), valueOf(u"alibi_span_p_90"_s, p));
     else
@@ -780,21 +798,21 @@ void TestLessonNumbers::t5Numbers()
     for (const int d : {1, 7, 8, 16, 32, 64, 127, 128, 1000}) {
         const auto number = LessonNumbers::number(u"t5_before_"_s + QString::number(d), p);
         QVERIFY(number && number->value);
-        QVERIFY2(relref::matches(std::int64_t(*number->value), relref::t5(-d, buckets, 128, !causal)),
+        QVERIFY2(buckettie::matches(std::int64_t(*number->value), t5ref::t5(-d, buckets, 128, !causal)),
                  qPrintable(u"%1 before: %2"_s.arg(d).arg(*number->value)));
     }
-    QVERIFY(relref::matches(std::int64_t(valueOf(u"t5_after_1"_s, p)), relref::t5(1, buckets, 128, !causal)));
-    QVERIFY(relref::matches(std::int64_t(valueOf(u"t5_after_1000"_s, p)), relref::t5(1000, buckets, 128, !causal)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"t5_after_1"_s, p)), t5ref::t5(1, buckets, 128, !causal)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"t5_after_1000"_s, p)), t5ref::t5(1000, buckets, 128, !causal)));
     // Where the last bucket starts: the least distance before the query whose bucket is it.
     std::int64_t start = 0;
-    while (relref::t5(-start, buckets, 128, !causal).value < side - 1)
+    while (t5ref::t5(-start, buckets, 128, !causal).value < side - 1)
         ++start;
     QVERIFY2(std::abs(valueOf(u"t5_cap_start"_s, p) - double(start)) <= 1.0,
              qPrintable(u"%1 vs %2"_s.arg(valueOf(u"t5_cap_start"_s, p)).arg(start)));
     QCOMPARE(valueOf(u"t5_shared"_s, p), 2048.0 - valueOf(u"t5_cap_start"_s, p));
     // Every key from the cap on shares the last bucket.
     for (const std::int64_t d : {std::int64_t(valueOf(u"t5_cap_start"_s, p)), std::int64_t(2047)})
-        QCOMPARE(relref::t5(-d, buckets, 128, !causal).value, side - 1);
+        QCOMPARE(t5ref::t5(-d, buckets, 128, !causal).value, side - 1);
 }
 
 void TestLessonNumbers::debertaNumbers()
@@ -804,15 +822,26 @@ void TestLessonNumbers::debertaNumbers()
     QCOMPARE(valueOf(u"deberta_top"_s, p), 255.0);
     QCOMPARE(valueOf(u"deberta_reach"_s, p), 511.0);
     for (const int d : {128, 129, 256, 511, 512, 1000, -1000})
-        QVERIFY2(
-            relref::matches(std::int64_t(valueOf(
-                                u"deberta_"_s + (d < 0 ? u"minus_"_s + QString::number(-d) : QString::number(d)), p)),
-                            relref::deberta(d, 256, 512)),
-            qPrintable(QString::number(d)));
+        QVERIFY2(buckettie::matches(
+                     std::int64_t(
+                         valueOf(u"deberta_"_s + (d < 0 ? u"minus_"_s + QString::number(-d) : QString::number(d)), p)),
+                     debertaref::deberta(d, 256, 512)),
+                 qPrintable(QString::number(d)));
     QCOMPARE(valueOf(u"deberta_511"_s, p), 255.0);
     QVERIFY(valueOf(u"deberta_1000"_s, p) > 255.0);
     QCOMPARE(valueOf(u"deberta_minus_1000"_s, p), -valueOf(u"deberta_1000"_s, p));
-    QVERIFY(relref::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), relref::deberta(2047, 256, 512)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), debertaref::deberta(2047, 256, 512)));
+    // The rows of the relative embedding c2p and p2c read, as HF's disentangled_attention_bias
+    // gathers them: clamp(±bucket + k, 0, 2k − 1) with k = position_buckets = 256.
+    const auto row = [](std::int64_t bucket) { return double(std::clamp<std::int64_t>(bucket + 256, 0, 511)); };
+    QCOMPARE(valueOf(u"deberta_c2p_row_10"_s, p), row(10)); // 266
+    QCOMPARE(valueOf(u"deberta_p2c_row_10"_s, p), row(-10)); // 246
+    const std::int64_t far = debertaref::deberta(1000, 256, 512).value;
+    QVERIFY(far > 256); // past the rows: both clamp to the edges
+    QCOMPARE(valueOf(u"deberta_c2p_row_1000"_s, p), row(far));
+    QCOMPARE(valueOf(u"deberta_c2p_row_1000"_s, p), 511.0);
+    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), row(-far));
+    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), 0.0);
 }
 
 void TestLessonNumbers::familiesNumbers_data()
@@ -855,12 +884,12 @@ void TestLessonNumbers::familiesNumbers()
             sum += 2.0 * std::cos(double(d) * theta);
         QVERIFY(close(valueOf(u"fam_rope_"_s + QString::number(d), p), sum / double(p.rope.headDim), 1e-12, 1e-14));
     }
-    QVERIFY(close(valueOf(u"fam_alibi_1_100"_s, p), -100.0 * relref::slopes(p.alibi.heads)[0], 1e-15));
+    QVERIFY(close(valueOf(u"fam_alibi_1_100"_s, p), -100.0 * alibiref::slopes(p.alibi.heads)[0], 1e-15));
     for (const int d : {1, 10, 100, 1000}) {
-        QVERIFY(relref::matches(std::int64_t(valueOf(u"fam_t5_"_s + QString::number(d), p)),
-                                relref::t5(-d, 32, 128, true)));
-        QVERIFY(relref::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
-                                relref::deberta(d, 256, 512)));
+        QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_t5_"_s + QString::number(d), p)),
+                                   t5ref::t5(-d, 32, 128, true)));
+        QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
+                                   debertaref::deberta(d, 256, 512)));
     }
 }
 

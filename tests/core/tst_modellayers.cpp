@@ -7,6 +7,7 @@
 #include "core/check/ModelConfigCheck.h"
 #include "core/models/QueryScale.h"
 #include "core/rope/RopeFrequencies.h"
+#include "support/RopeReference.h"
 
 #include <QDir>
 #include <QFile>
@@ -53,12 +54,6 @@ std::vector<std::int64_t> where(std::int64_t n, const std::function<bool(std::in
 std::vector<std::int64_t> all(std::int64_t n)
 {
     return where(n, [](std::int64_t) { return true; });
-}
-
-// get_mscale(s, m) = 0.1 m ln s + 1 (modeling_rope_utils.py), for DeepSeek's softmax factor.
-double mscale(double s, double m)
-{
-    return s <= 1.0 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
 }
 
 Expected rope(const QString &type, std::vector<std::int64_t> layers, std::int64_t head, std::int64_t rotary,
@@ -150,7 +145,7 @@ void TestModelLayers::layers_data()
     // DeepseekV3Attention: qk_head_dim (128 + 64)^-0.5 times get_mscale(40, mscale_all_dim 1)^2; RoPE on
     // the 64-wide tail, interleaved (rope_interleave true). DeepSeek-V3.2's indexer rotates the first 64 of
     // its 128 columns in rotate_half pairs (DeepseekV32Indexer).
-    const double ds = mscale(40.0, 1.0) * mscale(40.0, 1.0) / std::sqrt(192.0);
+    const double ds = roperef::mscale(40.0, 1.0) * roperef::mscale(40.0, 1.0) / std::sqrt(192.0);
     row("DeepSeek-V3",
         {with(rope(u"full_attention"_s, all(61), 64, 64, 1e4, u"yarn"_s, L::Interleaved),
               [&](Expected &e) { e.softmax = ds; })});
@@ -159,8 +154,9 @@ void TestModelLayers::layers_data()
               [&](Expected &e) { e.softmax = ds; })});
     // Kimi-K2 (remote code, DeepSeek-V3's): yarn 32 with mscale = mscale_all_dim = 1.
     row("Kimi-K2-Instruct",
-        {with(rope(u"full_attention"_s, all(61), 64, 64, 50000.0, u"yarn"_s, L::Interleaved),
-              [](Expected &e) { e.softmax = mscale(32.0, 1.0) * mscale(32.0, 1.0) / std::sqrt(192.0); })});
+        {with(rope(u"full_attention"_s, all(61), 64, 64, 50000.0, u"yarn"_s, L::Interleaved), [](Expected &e) {
+            e.softmax = roperef::mscale(32.0, 1.0) * roperef::mscale(32.0, 1.0) / std::sqrt(192.0);
+        })});
     // Ministral3Attention keeps head_dim^-0.5 and multiplies every query by 1 + 0.1 ln(1 + floor(p / 8192)),
     // L0 the dict's original_max_position_embeddings (8192 here; Ministral3Config's default is 16384).
     row("Devstral-Small-2-24B-Instruct",
@@ -322,14 +318,15 @@ void TestModelLayers::deepSeekSoftmaxFollowsItsAttention()
     // the same mscale pair (Ministral3Attention). Since HF PR #47435 DeepSeek-V2 follows V3 (the issue's
     // "DeepSeek-V2 keeps head_dim^-0.5" predates it).
     const ConfigCheck deepseek = ModelConfig::check(readConfig(u"DeepSeek-V3"_s));
-    QCOMPARE(deepseek.layers.first().scheme.mscaleFactor, mscale(40.0, 1.0) * mscale(40.0, 1.0));
+    QCOMPARE(deepseek.layers.first().scheme.mscaleFactor, roperef::mscale(40.0, 1.0) * roperef::mscale(40.0, 1.0));
     QCOMPARE(deepseek.layers.first().scheme.rotaryPlace, u"mla-tail"_s);
     QCOMPARE(deepseek.layers.first().scheme.headDim, 192);
     const ConfigCheck devstral = ModelConfig::check(readConfig(u"Devstral-Small-2-24B-Instruct"_s));
     QCOMPARE(devstral.layers.first().scheme.mscaleFactor, 1.0);
     QJsonObject v2 = readConfig(u"DeepSeek-V3"_s);
     v2.insert(u"model_type"_s, u"deepseek_v2"_s);
-    QCOMPARE(ModelConfig::check(v2).layers.first().scheme.mscaleFactor, mscale(40.0, 1.0) * mscale(40.0, 1.0));
+    QCOMPARE(ModelConfig::check(v2).layers.first().scheme.mscaleFactor,
+             roperef::mscale(40.0, 1.0) * roperef::mscale(40.0, 1.0));
     const ConfigCheck v32 = ModelConfig::check(readConfig(u"DeepSeek-V3.2-Exp"_s));
     QCOMPARE(v32.layers.first().scheme.indexerHeadDim, 128);
     QCOMPARE(v32.layers.first().scheme.indexerRotaryDim, 64);

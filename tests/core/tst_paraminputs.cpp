@@ -3,6 +3,7 @@
 // unread parameter can never be stale.
 #include "core/Engine.h"
 #include "core/ParamInputs.h"
+#include "core/ParamTable.h"
 #include "core/ParamText.h"
 
 #include <QTest>
@@ -134,18 +135,16 @@ class TestParamInputs : public QObject
 private slots:
     void unreadParametersLeaveTheTableAlone_data();
     void unreadParametersLeaveTheTableAlone();
-    void differingKeysNameEveryChange();
+    void changedKeysNameEveryChange();
     void differIsTrueForReadKeysOnly();
 };
 
 void TestParamInputs::unreadParametersLeaveTheTableAlone_data()
 {
     QTest::addColumn<int>("quantity");
-    for (const Quantity q :
-         {Quantity::Pe, Quantity::Embedding, Quantity::Input, Quantity::Output, Quantity::Mask, Quantity::Similarity,
-          Quantity::Error, Quantity::RopeFrequencies, Quantity::RopeCos, Quantity::RopeSin, Quantity::RopeScore,
-          Quantity::RopeInput, Quantity::AlibiSlopes, Quantity::AlibiBias, Quantity::T5Bucket, Quantity::DebertaBucket})
-        QTest::newRow(qPrintable(Quantities::name(q))) << static_cast<int>(q);
+    // Every row of the quantity table: a new quantity is checked without being named here.
+    for (const QuantitySpec &row : Quantities::rows())
+        QTest::newRow(qPrintable(row.name)) << static_cast<int>(row.quantity);
 }
 
 void TestParamInputs::unreadParametersLeaveTheTableAlone()
@@ -164,7 +163,7 @@ void TestParamInputs::unreadParametersLeaveTheTableAlone()
         other.embeddings = matrix(setting.maxLen, setting.embeddingColumns(), -0.25f);
         variants.append({u"another matrix"_s, other});
         for (const auto &[change, changed] : variants) {
-            const QStringList keys = ParamInputs::differingKeys(setting, changed);
+            const QStringList keys = ParamTable::changedKeys(setting, changed);
             const bool allUnread
                 = std::all_of(keys.begin(), keys.end(), [&](const QString &k) { return unread.contains(k); });
             // A table these parameters lack (rope's under another encoding) is never shown.
@@ -188,16 +187,16 @@ void TestParamInputs::unreadParametersLeaveTheTableAlone()
     QVERIFY(compared > 0 || unread.isEmpty());
 }
 
-void TestParamInputs::differingKeysNameEveryChange()
+void TestParamInputs::changedKeysNameEveryChange()
 {
     Params base;
     for (const auto &[key, text] : changes()) {
         const Params changed = with(base, key, text);
-        QCOMPARE(ParamInputs::differingKeys(base, changed), QStringList {key});
+        QCOMPARE(ParamTable::changedKeys(base, changed), QStringList {key});
     }
     Params loaded = base;
     loaded.embeddings = matrix(base.maxLen, base.dModel, 0.0f);
-    QCOMPARE(ParamInputs::differingKeys(base, loaded), QStringList {QString::fromUtf16(ParamInputs::kEmbeddingsKey)});
+    QCOMPARE(ParamTable::changedKeys(base, loaded), QStringList {QString::fromUtf16(ParamInputs::kEmbeddingsKey)});
 }
 
 void TestParamInputs::differIsTrueForReadKeysOnly()

@@ -1,10 +1,11 @@
 // RoPE's frequencies for every rope_type of HF transformers' modeling_rope_utils.py, against
-// float64 formulas written here from the reference's definitions (quirks included: yarn's
-// rounding, clamping and 0.001; llama3 with low = high; longrope's switch at the original
-// length; proportional's full head_dim in the exponent), and the golden numbers of real
+// float64 formulas written from the reference's definitions (tests/support/RopeReference.h; quirks
+// included: yarn's rounding, clamping and 0.001; llama3 with low = high; longrope's switch at the
+// original length; proportional's full head_dim in the exponent), and the golden numbers of real
 // configs: Llama 2, Llama 3.1 8B, Llama 4 Scout, gpt-oss-20b, DeepSeek-V3, Qwen2.5 7B,
 // Phi-3-mini-128k and Gemma 4's proportional RoPE.
 #include "core/rope/RopeFrequencies.h"
+#include "support/RopeReference.h"
 
 #include <QTest>
 
@@ -57,98 +58,6 @@ void compareLists(const std::vector<double> &got, const std::vector<double> &wan
                                 .arg(i)
                                 .arg(got[i], 0, 'g', 17)
                                 .arg(want[i], 0, 'g', 17)));
-}
-
-// --- float64 references, from HF transformers' formulas -----------------------------------------
-
-// default: 1 / theta^(2i/r), i < r/2.
-std::vector<double> defaultInv(double theta, std::int64_t r)
-{
-    std::vector<double> inv;
-    for (std::int64_t i = 0; i < r / 2; ++i)
-        inv.push_back(1.0 / std::pow(theta, double(2 * i) / double(r)));
-    return inv;
-}
-
-// dynamic: the base raised to theta * (f * seq / L0 - (f - 1))^(r / (r - 2)), seq = max(L, L0).
-std::vector<double> dynamicInv(double theta, std::int64_t r, double f, double maxLen, double original)
-{
-    const double seq = std::max(maxLen, original);
-    const double base = theta * std::pow(f * seq / original - (f - 1.0), double(r) / double(r - 2));
-    return defaultInv(base, r);
-}
-
-double mscaleOf(double scale, double m = 1.0)
-{
-    return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
-}
-
-struct Yarn
-{
-    std::vector<double> inv, ramp;
-    double attention = 1.0;
-    double low = 0.0, high = 0.0, lowUsed = 0.0, highUsed = 0.0;
-};
-
-Yarn yarnReference(double theta, std::int64_t r, double f, double original, double betaFast, double betaSlow,
-                   bool truncate, std::optional<double> mscale, std::optional<double> mscaleAllDim,
-                   std::optional<double> attention)
-{
-    const auto dimOf = [&](double rotations) {
-        return double(r) * std::log(original / (rotations * 2.0 * std::numbers::pi)) / (2.0 * std::log(theta));
-    };
-    Yarn y;
-    y.low = dimOf(betaFast);
-    y.high = dimOf(betaSlow);
-    double low = truncate ? std::floor(y.low) : y.low;
-    double high = truncate ? std::ceil(y.high) : y.high;
-    low = std::max(low, 0.0);
-    high = std::min(high, double(r - 1));
-    if (low == high)
-        high += 0.001;
-    y.lowUsed = low;
-    y.highUsed = high;
-    for (std::int64_t i = 0; i < r / 2; ++i) {
-        const double pos = std::pow(theta, double(2 * i) / double(r));
-        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
-        y.ramp.push_back(ramp);
-        y.inv.push_back(1.0 / (f * pos) * ramp + 1.0 / pos * (1.0 - ramp));
-    }
-    if (attention)
-        y.attention = *attention;
-    else if (mscale && mscaleAllDim && *mscale != 0.0 && *mscaleAllDim != 0.0)
-        y.attention = mscaleOf(f, *mscale) / mscaleOf(f, *mscaleAllDim);
-    else
-        y.attention = mscaleOf(f);
-    return y;
-}
-
-struct Llama3
-{
-    std::vector<double> inv, band;
-};
-
-Llama3 llama3Reference(double theta, std::int64_t r, double f, double original, double low, double high)
-{
-    Llama3 l;
-    for (const double inv : defaultInv(theta, r)) {
-        const double wavelength = 2.0 * std::numbers::pi / inv;
-        if (wavelength < original / high) {
-            l.inv.push_back(inv);
-            l.band.push_back(0.0);
-        } else if (wavelength > original / low) {
-            l.inv.push_back(inv / f);
-            l.band.push_back(2.0);
-        } else if (low == high) {
-            l.inv.push_back(inv); // on the boundary: kept
-            l.band.push_back(0.0);
-        } else {
-            const double smooth = (original / wavelength - low) / (high - low);
-            l.inv.push_back((1.0 - smooth) * inv / f + smooth * inv);
-            l.band.push_back(1.0);
-        }
-    }
-    return l;
 }
 
 // Phi-3-mini-128k-instruct's rope_scaling lists (June 2024 revision), 48 each for head_dim 96.
@@ -213,27 +122,6 @@ const std::vector<double> kPhi3Long
        64.57435607910156,  64.69000244140625,  64.76000213623047};
 
 // A config of each real model the tests name.
-Params llama31()
-{
-    Params p = ropeParams(128, 500000.0, RopeType::Llama3);
-    p.maxLen = 131072;
-    p.rope.factor = 8.0;
-    p.rope.lowFreqFactor = 1.0;
-    p.rope.highFreqFactor = 4.0;
-    p.rope.originalMaxLen = 8192;
-    return p;
-}
-
-Params gptOss()
-{
-    Params p = ropeParams(64, 150000.0, RopeType::Yarn);
-    p.maxLen = 131072;
-    p.rope.factor = 32.0;
-    p.rope.originalMaxLen = 4096;
-    p.rope.yarnTruncate = false;
-    return p;
-}
-
 Params deepSeekV3()
 {
     Params p = ropeParams(64, 10000.0, RopeType::Yarn); // qk_rope_head_dim 64
@@ -272,6 +160,8 @@ private slots:
     void yarn_data();
     void yarn();
     void yarnGoldenNumbers();
+    void getMscale_data();
+    void getMscale();
     void longRopeOnBothSidesOfTheSwitch_data();
     void longRopeOnBothSidesOfTheSwitch();
     void llama3_data();
@@ -350,7 +240,7 @@ void TestRopeFrequencies::defaultAndLinear()
     p.rope.factor = given(factor);
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
     const std::int64_t r = std::int64_t(double(headDim) * partial);
-    const std::vector<double> before = defaultInv(theta, r);
+    const std::vector<double> before = roperef::defaultInv(theta, r);
     std::vector<double> after = before;
     for (double &v : after)
         v /= std::isnan(factor) ? 1.0 : factor;
@@ -385,10 +275,14 @@ void TestRopeFrequencies::dynamicRaisesTheBasePastTheOriginalLength()
     p.rope.originalMaxLen = original;
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
     const Rope::Table t = Rope::table(p);
-    compareLists(t.inv, dynamicInv(10000.0, headDim, factor, double(maxLen), double(original)), "inv");
-    compareLists(t.invBefore, defaultInv(10000.0, headDim), "before");
+    compareLists(t.inv, roperef::dynamicInv(10000.0, headDim, factor, double(maxLen), double(original)), "inv");
+    const double seq = double(std::max(maxLen, original));
+    QVERIFY(close(
+        Rope::dynamicBase(p),
+        10000.0 * std::pow(factor * seq / double(original) - (factor - 1.0), double(headDim) / double(headDim - 2))));
+    compareLists(t.invBefore, roperef::defaultInv(10000.0, headDim), "before");
     if (maxLen <= original)
-        compareLists(t.inv, defaultInv(10000.0, headDim), "inv within the original length");
+        compareLists(t.inv, roperef::defaultInv(10000.0, headDim), "inv within the original length");
     else
         QVERIFY(t.inv.back() < t.invBefore.back());
     QCOMPARE(t.attentionFactor, 1.0);
@@ -455,13 +349,14 @@ void TestRopeFrequencies::yarn()
     p.rope.attentionFactor = given(attention);
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
     const std::int64_t r = std::int64_t(double(headDim) * partial);
-    const Yarn want = yarnReference(theta, r, factor, double(original), betaFast, betaSlow, truncate, given(mscale),
-                                    given(mscaleAllDim), given(attention));
+    const roperef::Yarn want = roperef::yarn(theta, r, factor, double(original), betaFast, betaSlow, truncate,
+                                             given(mscale), given(mscaleAllDim), given(attention));
     const Rope::Table t = Rope::table(p);
     compareLists(t.inv, want.inv, "inv");
     compareLists(t.band, want.ramp, "ramp");
-    compareLists(t.invBefore, defaultInv(theta, r), "before");
+    compareLists(t.invBefore, roperef::defaultInv(theta, r), "before");
     QVERIFY(close(t.attentionFactor, want.attention));
+    QCOMPARE(Rope::attentionFactor(p), t.attentionFactor);
     const Rope::Description d = Rope::describe(p);
     QVERIFY(d.bandLow && d.bandHigh && d.bandLowUsed && d.bandHighUsed);
     QVERIFY(close(*d.bandLow, want.low));
@@ -481,7 +376,7 @@ void TestRopeFrequencies::yarn()
     // The softmax scale factor: mscale_all_dim's get_mscale squared when it is given and non-zero.
     const double softmax = std::isnan(mscaleAllDim) || mscaleAllDim == 0.0
         ? 1.0
-        : mscaleOf(factor, mscaleAllDim) * mscaleOf(factor, mscaleAllDim);
+        : roperef::mscale(factor, mscaleAllDim) * roperef::mscale(factor, mscaleAllDim);
     QVERIFY(close(d.softmaxScaleFactor, softmax));
     QVERIFY(close(d.logitScale, want.attention * want.attention * softmax));
 }
@@ -489,7 +384,7 @@ void TestRopeFrequencies::yarn()
 void TestRopeFrequencies::yarnGoldenNumbers()
 {
     // gpt-oss-20b: truncate false keeps the edges as computed (vLLM#27722).
-    const Rope::Description oss = Rope::describe(gptOss());
+    const Rope::Description oss = Rope::describe(roperef::gptOss());
     QCOMPARE(std::lround(*oss.bandLow * 1000.0), 8093L);
     QCOMPARE(std::lround(*oss.bandHigh * 1000.0), 17398L);
     QCOMPARE(*oss.bandLowUsed, *oss.bandLow);
@@ -500,7 +395,7 @@ void TestRopeFrequencies::yarnGoldenNumbers()
     QCOMPARE(*oss.pairsDivided, std::int64_t(14));
     QCOMPARE(*oss.pairsBlended, std::int64_t(9));
     // Rounded as HF does by default, the same config keeps pairs 0..8 and divides 18 on.
-    Params rounded = gptOss();
+    Params rounded = roperef::gptOss();
     rounded.rope.yarnTruncate = true;
     const Rope::Description r = Rope::describe(rounded);
     QCOMPARE(*r.bandLowUsed, 8.0);
@@ -527,6 +422,29 @@ void TestRopeFrequencies::yarnGoldenNumbers()
     QCOMPARE(*q.pairsBlended, std::int64_t(16));
     QCOMPARE(*q.pairsDivided, std::int64_t(24));
     QCOMPARE(std::lround(q.attentionFactor * 10000.0), 11386L); // 0.1 ln 4 + 1
+}
+
+// get_mscale of _compute_yarn_parameters: 1 for a scale that does not stretch, else 0.1 m ln s + 1.
+void TestRopeFrequencies::getMscale_data()
+{
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<double>("mscale");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("scale 1") << 1.0 << 1.0 << 1.0;
+    QTest::newRow("scale below 1") << 0.5 << 1.0 << 1.0;
+    QTest::newRow("scale 40") << 40.0 << 1.0 << 0.1 * std::log(40.0) + 1.0;
+    QTest::newRow("scale 40, mscale 0.707") << 40.0 << 0.707 << 0.1 * 0.707 * std::log(40.0) + 1.0;
+    QTest::newRow("mscale 0") << 40.0 << 0.0 << 1.0;
+}
+
+void TestRopeFrequencies::getMscale()
+{
+    QFETCH(double, scale);
+    QFETCH(double, mscale);
+    QFETCH(double, expected);
+    QVERIFY(close(Rope::getMscale(scale, mscale), expected));
+    if (mscale == 1.0)
+        QCOMPARE(Rope::getMscale(scale), Rope::getMscale(scale, 1.0));
 }
 
 void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch_data()
@@ -564,8 +482,9 @@ void TestRopeFrequencies::longRopeOnBothSidesOfTheSwitch()
         want.push_back(1.0 / (ext[std::size_t(i)] * std::pow(10000.0, double(2 * i) / 96.0)));
     const Rope::Table t = Rope::table(p);
     compareLists(t.inv, want, "inv");
-    compareLists(t.invBefore, defaultInv(10000.0, 96), "before");
+    compareLists(t.invBefore, roperef::defaultInv(10000.0, 96), "before");
     QVERIFY(close(t.attentionFactor, expectedAttention));
+    QCOMPARE(Rope::attentionFactor(p), t.attentionFactor);
     QVERIFY(std::all_of(t.band.begin(), t.band.end(), [](double b) { return b == 0.0; }));
     if (factor == 32.0 && std::isnan(attention))
         QCOMPARE(std::lround(t.attentionFactor * 10000.0), 11902L);
@@ -608,12 +527,12 @@ void TestRopeFrequencies::llama3()
     p.rope.lowFreqFactor = low;
     p.rope.highFreqFactor = high;
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
-    const Llama3 want = llama3Reference(theta, 128, factor, double(original), low, high);
+    const roperef::Llama3 want = roperef::llama3(theta, 128, factor, double(original), low, high);
     const Rope::Table t = Rope::table(p);
     QVERIFY(std::all_of(t.inv.begin(), t.inv.end(), [](double v) { return std::isfinite(v) && v > 0.0; }));
     compareLists(t.inv, want.inv, "inv");
     compareLists(t.band, want.band, "band");
-    compareLists(t.invBefore, defaultInv(theta, 128), "before");
+    compareLists(t.invBefore, roperef::defaultInv(theta, 128), "before");
     QCOMPARE(t.attentionFactor, 1.0);
     const Rope::Description d = Rope::describe(p);
     QCOMPARE(qint64(*d.pairsKept), kept);
@@ -671,7 +590,7 @@ void TestRopeFrequencies::proportionalIsNotPartialRotary()
 
     const Rope::Table part = Rope::table(partial);
     QCOMPARE(part.inv.size(), std::size_t(64));
-    compareLists(part.inv, defaultInv(1e6, 128), "partial");
+    compareLists(part.inv, roperef::defaultInv(1e6, 128), "partial");
     // The same first pair, then the partial exponent's denominator 128 against 512: pair 63 turns
     // 1e6^(126/128 - 126/512) = 1e6^0.738 ~ 26600 times slower under partial rotary.
     QCOMPARE(part.inv[0], prop.inv[0]);
@@ -792,7 +711,7 @@ void TestRopeFrequencies::wavelengthsLeaveOutZeroFrequencies()
     QCOMPARE(d.wavelengthMin, kTwoPi);
     QVERIFY(close(d.wavelengthMax, kTwoPi * std::pow(1e6, 126.0 / 512.0)));
     // Llama 3.1: pair 0 kept at 2 pi, pair 63 divided by 8.
-    const Rope::Description l = Rope::describe(llama31());
+    const Rope::Description l = Rope::describe(roperef::llama31());
     QCOMPARE(l.wavelengthMin, kTwoPi);
     QVERIFY(close(l.wavelengthMax, 8.0 * kTwoPi * std::pow(500000.0, 126.0 / 128.0)));
     QCOMPARE(l.type, RopeType::Llama3);
@@ -811,7 +730,7 @@ void TestRopeFrequencies::scheduleIsTheTable_data()
 void TestRopeFrequencies::scheduleIsTheTable()
 {
     QFETCH(int, which);
-    const Params p = which == 0 ? llama31() : which == 1 ? gptOss() : phi3Mini128k(131072);
+    const Params p = which == 0 ? roperef::llama31() : which == 1 ? roperef::gptOss() : phi3Mini128k(131072);
     QVERIFY2(p.isValid(), qPrintable(p.validate().value(0).sentence()));
     const Rope::Table t = Rope::table(p);
     const FrequencySchedule s = Rope::schedule(p);

@@ -35,7 +35,8 @@ private slots:
         const Checked c = check(random(rows, cols, seed));
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         QCOMPARE(c.match.verdict, CheckVerdict::Unknown);
-        QCOMPARE(c.match.encoding, TableEncoding::Unknown);
+        QVERIFY(c.match.table.isEmpty());
+        QVERIFY(!c.match.family);
         QVERIFY(!c.match.maxAbsError);
         QVERIFY(c.match.diagnosis.contains(u"random"_s));
     }
@@ -43,7 +44,8 @@ private slots:
     void robertaShapedTableStartsAtRowTwo()
     {
         const Checked c = check(roberta(514, 96, 7));
-        QCOMPARE(c.match.encoding, TableEncoding::Learned);
+        QCOMPARE(c.match.table, u"learned"_s);
+        QCOMPARE(*c.match.family, Encoding::Learned);
         QCOMPARE(c.match.verdict, CheckVerdict::Correct);
         QCOMPARE(*c.match.firstPositionRow, qint64(2));
         QCOMPARE(*c.match.positionOffset, qint64(-2));
@@ -55,12 +57,11 @@ private slots:
     // transformers#20761: the table read from row 0.
     void readWithoutItsOffset()
     {
-        TableCheck::Declared declared;
-        declared.firstPositionRow = 0;
+        TableCheck::Declared declared = declaring(u"position-offset"_s, [](Params &p) { p.learned.offset = 0; });
         const Checked c = check(roberta(514, 96, 7), StoredType::Float32, declared);
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
-        QCOMPARE(c.match.mistakes, std::vector<TableMistake> {TableMistake::PositionOffset});
-        declared.firstPositionRow = 2;
+        QCOMPARE(c.match.mistakes, QStringList {u"position-offset"_s});
+        declared.params.learned.offset = 2;
         QCOMPARE(check(roberta(514, 96, 7), StoredType::Float32, declared).match.verdict, CheckVerdict::Correct);
     }
 

@@ -1,9 +1,9 @@
 // The check of RoPE cos and sin tables as HF's rotary embedding returns them: each type's
-// frequencies from modeling_rope_utils.py's formulas (RopeFigureReference.h, float64), the
+// frequencies from modeling_rope_utils.py's formulas (tests/support/RopeReference.h, float64), the
 // attention factor in the amplitude, both layouts, and the mistakes rope-layout,
 // attention-factor-missing and position-offset.
 #include "CheckTables.h"
-#include "figures/RopeFigureReference.h"
+#include "support/RopeReference.h"
 
 #include "core/check/TableMatch.h"
 
@@ -43,10 +43,12 @@ Params rope(RopeType type, double theta, std::int64_t headDim)
 
 QStringList ids(const TableMatch &m)
 {
-    QStringList out;
-    for (const TableMistake mistake : m.mistakes)
-        out.append(CheckWords::mistake(mistake));
-    return out;
+    return m.mistakes;
+}
+
+QString layoutWord(RopeLayout layout)
+{
+    return layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s;
 }
 
 } // namespace
@@ -96,11 +98,11 @@ private slots:
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         const TableMatch &m = c.match;
         QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
-        QCOMPARE(CheckWords::encoding(m.encoding), cosine ? u"rope-cos"_s : u"rope-sin"_s);
-        QCOMPARE(CheckWords::ropeType(*m.ropeType), type);
-        QCOMPARE(*m.ropeLayout, params.rope.layout);
-        QCOMPARE(*m.base, params.rope.theta);
-        QVERIFY(std::fabs(*m.attentionFactor - af) < 1e-6 * af);
+        QCOMPARE(m.table, cosine ? u"rope-cos"_s : u"rope-sin"_s);
+        QCOMPARE(word(m, u"rope_type"_s), type);
+        QCOMPARE(word(m, u"layout"_s), layoutWord(params.rope.layout));
+        QCOMPARE(number(m, u"base"_s), params.rope.theta);
+        QVERIFY(std::fabs(number(m, u"attention_factor"_s) - af) < 1e-6 * af);
         QCOMPARE(*m.positionOffset, qint64(0));
         QCOMPARE(*m.firstPositionRow, qint64(0));
         QVERIFY(m.mistakes.empty());
@@ -120,8 +122,8 @@ private slots:
         const Checked c = check(ropeTable(yarn, yarn.maxLen, true, 1.0));
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
         QCOMPARE(ids(c.match), QStringList {u"attention-factor-missing"_s});
-        QCOMPARE(CheckWords::ropeType(*c.match.ropeType), u"yarn"_s);
-        QCOMPARE(*c.match.attentionFactor, 1.0);
+        QCOMPARE(word(c.match, u"rope_type"_s), u"yarn"_s);
+        QCOMPARE(number(c.match, u"attention_factor"_s), 1.0);
         // Against the correct table, 0.1 ln 4 + 1 times as large.
         QVERIFY(std::fabs(*c.match.maxAbsError - 0.1 * std::log(4.0)) < 1e-4);
     }
@@ -130,15 +132,15 @@ private slots:
     void declaredLayoutIsChecked()
     {
         const Params p = rope(RopeType::Default, 10000.0, 64);
-        TableCheck::Declared declared;
-        declared.ropeLayout = RopeLayout::Interleaved;
+        TableCheck::Declared declared
+            = declaring(u"rope-layout"_s, [](Params &p) { p.rope.layout = RopeLayout::Interleaved; });
         const Checked c = check(ropeTable(p, 2048, true, 1.0), StoredType::Float32, declared);
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
         QCOMPARE(ids(c.match), QStringList {u"rope-layout"_s});
-        QCOMPARE(*c.match.ropeLayout, RopeLayout::Half);
+        QCOMPARE(word(c.match, u"layout"_s), u"half"_s);
         QVERIFY(*c.match.maxAbsError > 0.5);
         // Declared as it is: correct.
-        declared.ropeLayout = RopeLayout::Half;
+        declared.params.rope.layout = RopeLayout::Half;
         QCOMPARE(check(ropeTable(p, 2048, true, 1.0), StoredType::Float32, declared).match.verdict,
                  CheckVerdict::Correct);
     }
@@ -179,8 +181,8 @@ private slots:
         values(row, column) += 1e-3f;
         const Checked c = check(values);
         QVERIFY2(c.match.verdict == CheckVerdict::Mistake, qPrintable(c.match.diagnosis));
-        QCOMPARE(c.match.encoding, TableEncoding::RopeCos);
-        QCOMPARE(*c.match.ropeLayout, p.rope.layout);
+        QCOMPARE(c.match.table, u"rope-cos"_s);
+        QCOMPARE(word(c.match, u"layout"_s), layoutWord(p.rope.layout));
         QVERIFY(c.match.mistakes.empty());
         QCOMPARE(*c.match.worstRow, row);
         QCOMPARE(*c.match.worstColumn, column);
@@ -201,7 +203,7 @@ private slots:
         QVERIFY2(c.match.verdict == CheckVerdict::Correct,
                  qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
         QCOMPARE(*c.match.precision, TablePrecision::Float32Angles);
-        QCOMPARE(CheckWords::ropeType(*c.match.ropeType), u"default"_s);
+        QCOMPARE(word(c.match, u"rope_type"_s), u"default"_s);
     }
 };
 

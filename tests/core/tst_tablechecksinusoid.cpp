@@ -19,10 +19,7 @@ namespace {
 
 QStringList ids(const TableMatch &m)
 {
-    QStringList out;
-    for (const TableMistake mistake : m.mistakes)
-        out.append(CheckWords::mistake(mistake));
-    return out;
+    return m.mistakes;
 }
 
 } // namespace
@@ -79,10 +76,10 @@ private slots:
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         const TableMatch &m = c.match;
         QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
-        QCOMPARE(CheckWords::encoding(m.encoding), QStringLiteral("sinusoidal"));
-        QCOMPARE(*m.layout, split ? Layout::Split : Layout::Interleaved);
-        QCOMPARE(CheckWords::frequencies(*m.frequencies), frequencies);
-        QCOMPARE(*m.base, base);
+        QCOMPARE(m.table, QStringLiteral("sinusoidal"));
+        QCOMPARE(word(m, u"layout"_s), split ? u"split"_s : u"interleaved"_s);
+        QCOMPARE(word(m, u"frequencies"_s), frequencies);
+        QCOMPARE(number(m, u"base"_s), base);
         QCOMPARE(*m.positionOffset, offset);
         QCOMPARE(*m.firstPositionRow, firstRow);
         QCOMPARE(*m.precision, TablePrecision::Exact);
@@ -115,7 +112,7 @@ private slots:
         QVERIFY2(c.match.verdict == CheckVerdict::Correct,
                  qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
         QCOMPARE(*c.match.precision, format == 16 ? TablePrecision::Float16 : TablePrecision::BFloat16);
-        QCOMPARE(*c.match.base, 10000.0);
+        QCOMPARE(number(c.match, u"base"_s), 10000.0);
     }
 
     // PyTorch's tutorial in float32: w = exp(2i * (-ln(10000) / d)) in float32, the angle
@@ -133,7 +130,7 @@ private slots:
         QVERIFY2(c0.match.verdict == CheckVerdict::Correct,
                  qPrintable(c0.match.diagnosis + u" | "_s + c0.match.deviations));
         QCOMPARE(*c0.match.precision, TablePrecision::Float32Angles);
-        QCOMPARE(*c0.match.base, 10000.0);
+        QCOMPARE(number(c0.match, u"base"_s), 10000.0);
         QVERIFY(*c0.match.maxAbsError > 1e-5); // what float32 angles cost at p ~ 16000
     }
 
@@ -208,8 +205,8 @@ private slots:
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
         QCOMPARE(ids(c.match), mistakes);
-        QCOMPARE(CheckWords::encoding(c.match.encoding), QStringLiteral("sinusoidal"));
-        QCOMPARE(*c.match.base, base);
+        QCOMPARE(c.match.table, QStringLiteral("sinusoidal"));
+        QCOMPARE(number(c.match, u"base"_s), base);
         // Against the correct table, which the mistake is not.
         QVERIFY(*c.match.maxAbsError > 1e-3);
         QVERIFY(!c.match.diagnosis.isEmpty());
@@ -243,13 +240,13 @@ private slots:
     void declaredLayoutIsChecked()
     {
         const std::int64_t d = 64;
-        TableCheck::Declared declared;
-        declared.layout = Layout::Interleaved;
+        const TableCheck::Declared declared
+            = declaring(u"layout"_s, [](Params &p) { p.sinusoidal.layout = Layout::Interleaved; });
         const Checked c
             = check(table(1024, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, 10000.0, true); }),
                     StoredType::Float32, declared);
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
-        QCOMPARE(*c.match.layout, Layout::Split);
+        QCOMPARE(word(c.match, u"layout"_s), u"split"_s);
         QVERIFY(c.match.diagnosis.contains(u"tensorflow/text#1122"_s));
     }
 

@@ -6,7 +6,7 @@
 // tst_lessonslides asks of the lessons. The images are kept where POSENC_TEST_SHOTS says.
 #include "render/FigureExporter.h"
 
-#include "RopeFigureReference.h"
+#include "support/RopeReference.h"
 #include "support/FigureBuilds.h"
 #include "support/TestShots.h"
 

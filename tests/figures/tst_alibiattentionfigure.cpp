@@ -4,9 +4,10 @@
 #include "render/FigureExporter.h"
 #include "render/figures/alibi/AlibiAttentionFigure.h"
 
-#include "RelativeReference.h"
 #include "RelativeSlides.h"
+#include "support/AlibiReference.h"
 #include "support/FigureBuilds.h"
+#include "support/RelativeModels.h"
 
 #include <QTest>
 
@@ -90,11 +91,11 @@ void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias()
     const std::int64_t farthest = std::max(query, mask == AlibiMask::Causal ? 0 : maxLen - 1 - query);
     QCOMPARE(d.keys.farthest(), farthest);
     QCOMPARE(d.distance.back(), double(farthest));
-    const std::vector<double> slopes = relref::slopes(heads);
+    const std::vector<double> slopes = alibiref::slopes(heads);
     for (const AlibiAttentionHead &head : d.drawn) {
         const double m = slopes[std::size_t(head.head - 1)];
         QCOMPARE(head.slope, m);
-        const std::vector<double> w = relref::softmax(m, maxLen, query, mask);
+        const std::vector<double> w = alibiref::softmax(m, maxLen, query, mask == AlibiMask::Causal);
         const std::vector<double> shares = within(w, query);
         QVERIFY(near(head.self, w[std::size_t(query)]));
         for (qsizetype n = 0; n < d.distance.size(); ++n) {
@@ -112,8 +113,8 @@ void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias()
                                     .arg(head.within[n])
                                     .arg(shares[std::size_t(distance)])));
         }
-        QCOMPARE(head.half, relref::span(w, query, 0.5));
-        QCOMPARE(head.ninety, relref::span(w, query, 0.9));
+        QCOMPARE(head.half, alibiref::span(w, query, 0.5));
+        QCOMPARE(head.ninety, alibiref::span(w, query, 0.9));
         QVERIFY(head.halfShare >= 0.5 && head.ninetyShare >= 0.9);
     }
 }
@@ -165,7 +166,7 @@ void TestAlibiAttentionFigure::bloomFitsASlide()
 {
     RelativeSlides::check(
         u"alibi-attention"_s,
-        {{u"bloom-560m"_s, relref::bloom560m()}, {u"12-symmetric"_s, alibi(12, 4096, AlibiMask::Symmetric)}});
+        {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"12-symmetric"_s, alibi(12, 4096, AlibiMask::Symmetric)}});
 }
 
 QTEST_MAIN(TestAlibiAttentionFigure)

@@ -7,9 +7,10 @@
 #include "render/data/alibi/AlibiBiasMeans.h"
 #include "render/figures/alibi/AlibiBiasFigure.h"
 
-#include "RelativeReference.h"
 #include "RelativeSlides.h"
+#include "support/AlibiReference.h"
 #include "support/FigureBuilds.h"
+#include "support/RelativeModels.h"
 
 #include <QTest>
 
@@ -45,7 +46,7 @@ double referenceMean(double m, const Block &rect, AlibiMask mask)
     std::int64_t count = 0;
     for (std::int64_t i = rect.row0; i < rect.rowEnd(); ++i)
         for (std::int64_t j = rect.col0; j < rect.colEnd(); ++j) {
-            const double b = relref::bias(m, i, j, mask);
+            const double b = alibiref::bias(m, i, j, mask == AlibiMask::Causal);
             if (std::isfinite(b)) {
                 sum += b;
                 ++count;
@@ -102,7 +103,7 @@ private slots:
 void TestAlibiBiasFigure::everyHeadOfTwelveCellByCell()
 {
     // 12 heads, each head's 16 x 16 matrix on 64 pixels: one cell a pixel.
-    const std::vector<double> slopes = relref::slopes(12);
+    const std::vector<double> slopes = alibiref::slopes(12);
     for (std::int64_t head = 1; head <= 12; ++head) {
         const auto data = AlibiBiasModel::compute(alibi(12, head, 16), whole(16, 64), whole(16, 64), nullptr);
         QVERIFY(data);
@@ -112,7 +113,7 @@ void TestAlibiBiasFigure::everyHeadOfTwelveCellByCell()
             QVERIFY(grid->isCellByCell());
             for (int i = 0; i < 16; ++i)
                 for (int j = 0; j < 16; ++j) {
-                    const double expected = relref::bias(data->slope, i, j, mask);
+                    const double expected = alibiref::bias(data->slope, i, j, mask == AlibiMask::Causal);
                     const float got = grid->at(i, j);
                     if (std::isinf(expected))
                         QVERIFY2(std::isnan(got), qPrintable(u"head %1 (%2, %3)"_s.arg(head).arg(i).arg(j)));
@@ -234,7 +235,8 @@ void TestAlibiBiasFigure::bloomFitsASlide()
 {
     Params twelve = alibi(12, 12, 64);
     twelve.alibi.mask = AlibiMask::Symmetric;
-    RelativeSlides::check(u"alibi-bias"_s, {{u"bloom-560m"_s, relref::bloom560m()}, {u"12-heads-64"_s, twelve}});
+    RelativeSlides::check(u"alibi-bias"_s,
+                          {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"12-heads-64"_s, twelve}});
 }
 
 QTEST_MAIN(TestAlibiBiasFigure)

@@ -4,9 +4,10 @@
 #include "render/FigureExporter.h"
 #include "render/figures/alibi/AlibiSlopesFigure.h"
 
-#include "RelativeReference.h"
 #include "RelativeSlides.h"
+#include "support/AlibiReference.h"
 #include "support/FigureBuilds.h"
+#include "support/RelativeModels.h"
 
 #include <QTest>
 
@@ -55,7 +56,7 @@ void TestAlibiSlopesFigure::slopesAreTheReferences()
     QFETCH(qint64, heads);
     QFETCH(qint64, geometric);
     const AlibiSlopesData d = AlibiSlopesModel::compute(alibi(heads));
-    const std::vector<double> reference = relref::slopes(heads);
+    const std::vector<double> reference = alibiref::slopes(heads);
     QCOMPARE(d.slopes.size(), qsizetype(heads));
     QCOMPARE(d.geometric, geometric);
     for (qsizetype k = 0; k < d.slopes.size(); ++k)
@@ -129,12 +130,13 @@ void TestAlibiSlopesFigure::figureIsRegisteredAndExports()
 
 void TestAlibiSlopesFigure::bloomAndMptFitASlide()
 {
-    Params mpt = relref::bloom560m();
+    Params mpt = relativemodels::bloom560m();
     mpt.alibi.heads = 32;
     mpt.alibi.head = 32;
     Params twelve = alibi(12, 10);
-    RelativeSlides::check(u"alibi-slopes"_s,
-                          {{u"bloom-560m"_s, relref::bloom560m()}, {u"mpt-7b"_s, mpt}, {u"12-heads"_s, twelve}});
+    RelativeSlides::check(
+        u"alibi-slopes"_s,
+        {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"mpt-7b"_s, mpt}, {u"12-heads"_s, twelve}});
 }
 
 QTEST_MAIN(TestAlibiSlopesFigure)

@@ -8,9 +8,11 @@
 #include "render/data/DiagonalMeans.h"
 #include "render/figures/buckets/BucketsFigure.h"
 
-#include "RelativeReference.h"
 #include "RelativeSlides.h"
+#include "support/DebertaReference.h"
 #include "support/FigureBuilds.h"
+#include "support/RelativeModels.h"
+#include "support/T5Reference.h"
 
 #include <QTest>
 
@@ -30,14 +32,14 @@ double stepAt(const BucketSteps &steps, std::int64_t d)
 }
 
 void checkSteps(const BucketSteps &steps, std::int64_t farthest,
-                const std::function<relref::Bucket(std::int64_t)> &reference, const QString &what)
+                const std::function<buckettie::Bucket(std::int64_t)> &reference, const QString &what)
 {
     QCOMPARE(steps.distance.front(), 1.0);
     QCOMPARE(steps.distance.back(), double(farthest));
     for (std::int64_t d = 1; d <= farthest; ++d) {
-        const relref::Bucket expected = reference(d);
+        const buckettie::Bucket expected = reference(d);
         const auto got = std::int64_t(stepAt(steps, d));
-        QVERIFY2(relref::matches(got, expected),
+        QVERIFY2(buckettie::matches(got, expected),
                  qPrintable(u"%1 at distance %2: %3 vs %4"_s.arg(what).arg(d).arg(got).arg(expected.value)));
     }
 }
@@ -110,7 +112,7 @@ void TestBucketsFigure::t5StepsAreTheReference()
 {
     QFETCH(qint64, buckets);
     QFETCH(qint64, maxDistance);
-    Params p = relref::t5Base();
+    Params p = relativemodels::t5Base();
     p.t5.buckets = buckets;
     p.t5.maxDistance = maxDistance;
     p.maxLen = 2000;
@@ -118,12 +120,11 @@ void TestBucketsFigure::t5StepsAreTheReference()
     QVERIFY(!d.t5Problem);
     QCOMPARE(d.farthest, 1999);
     checkSteps(
-        d.t5After, d.farthest, [&](std::int64_t x) { return relref::t5(x, buckets, maxDistance, true); }, u"after"_s);
+        d.t5After, d.farthest, [&](std::int64_t x) { return t5ref::t5(x, buckets, maxDistance, true); }, u"after"_s);
     checkSteps(
-        d.t5Before, d.farthest, [&](std::int64_t x) { return relref::t5(-x, buckets, maxDistance, true); },
-        u"before"_s);
+        d.t5Before, d.farthest, [&](std::int64_t x) { return t5ref::t5(-x, buckets, maxDistance, true); }, u"before"_s);
     checkSteps(
-        d.t5Causal, d.farthest, [&](std::int64_t x) { return relref::t5(-x, buckets, maxDistance, false); },
+        d.t5Causal, d.farthest, [&](std::int64_t x) { return t5ref::t5(-x, buckets, maxDistance, false); },
         u"causal"_s);
     QCOMPARE(d.t5ExactBidirectional, buckets / 4);
     QCOMPARE(d.t5ExactCausal, buckets / 2);
@@ -136,12 +137,12 @@ void TestBucketsFigure::t5StepsAreTheReference()
 void TestBucketsFigure::t5AtTheIssuesDistances()
 {
     // +-1..+-8, 16, 32, 64, 127, 128 and 1000, bidirectional and causal, 32 buckets and 128.
-    const BucketsData d = BucketsModel::curves(relref::t5Base());
+    const BucketsData d = BucketsModel::curves(relativemodels::t5Base());
     QVERIFY(d.farthest >= 1000);
     for (const std::int64_t x : {1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 127, 128, 1000}) {
-        QVERIFY(relref::matches(std::int64_t(stepAt(d.t5After, x)), relref::t5(x, 32, 128, true)));
-        QVERIFY(relref::matches(std::int64_t(stepAt(d.t5Before, x)), relref::t5(-x, 32, 128, true)));
-        QVERIFY(relref::matches(std::int64_t(stepAt(d.t5Causal, x)), relref::t5(-x, 32, 128, false)));
+        QVERIFY(buckettie::matches(std::int64_t(stepAt(d.t5After, x)), t5ref::t5(x, 32, 128, true)));
+        QVERIFY(buckettie::matches(std::int64_t(stepAt(d.t5Before, x)), t5ref::t5(-x, 32, 128, true)));
+        QVERIFY(buckettie::matches(std::int64_t(stepAt(d.t5Causal, x)), t5ref::t5(-x, 32, 128, false)));
     }
     // Exact below 8 (bidirectional), keys after the query offset by 16; 127 and 128 share 31.
     QCOMPARE(stepAt(d.t5After, 7), 23.0);
@@ -153,22 +154,22 @@ void TestBucketsFigure::t5AtTheIssuesDistances()
 
 void TestBucketsFigure::debertaStepsAreTheReference()
 {
-    Params p = relref::debertaV3Base();
+    Params p = relativemodels::debertaV3Base();
     p.maxLen = 4000;
     const BucketsData d = BucketsModel::curves(p);
     QVERIFY(!d.debertaProblem);
     checkSteps(
-        d.deberta, d.farthest, [](std::int64_t x) { return relref::deberta(x, 256, 512); }, u"DeBERTa"_s);
+        d.deberta, d.farthest, [](std::int64_t x) { return debertaref::deberta(x, 256, 512); }, u"DeBERTa"_s);
     QCOMPARE(d.debertaMid, 128);
 }
 
 void TestBucketsFigure::debertaAtTheIssuesDistances()
 {
     // +-128, 129, 256 and 1000 with 256 buckets and 512 positions; uncapped past 511.
-    const BucketsData d = BucketsModel::curves(relref::debertaV3Base());
+    const BucketsData d = BucketsModel::curves(relativemodels::debertaV3Base());
     QCOMPARE(d.farthest, 1024);
     for (const std::int64_t x : {128, 129, 256, 511, 512, 1000})
-        QVERIFY2(relref::matches(std::int64_t(stepAt(d.deberta, x)), relref::deberta(x, 256, 512)),
+        QVERIFY2(buckettie::matches(std::int64_t(stepAt(d.deberta, x)), debertaref::deberta(x, 256, 512)),
                  qPrintable(u"%1: %2"_s.arg(x).arg(stepAt(d.deberta, x))));
     QCOMPARE(stepAt(d.deberta, 128), 128.0);
     QCOMPARE(stepAt(d.deberta, 511), 255.0);
@@ -178,12 +179,12 @@ void TestBucketsFigure::debertaAtTheIssuesDistances()
 void TestBucketsFigure::mapCellByCell_data()
 {
     QTest::addColumn<Params>("p");
-    Params t5 = relref::t5Base();
+    Params t5 = relativemodels::t5Base();
     t5.maxLen = 40;
     QTest::newRow("T5 bidirectional") << t5;
     t5.t5.causal = true;
     QTest::newRow("T5 causal") << t5;
-    Params deberta = relref::debertaV3Base();
+    Params deberta = relativemodels::debertaV3Base();
     deberta.maxLen = 40;
     deberta.deberta.buckets = 16;
     deberta.deberta.maxPosition = 24;
@@ -198,11 +199,11 @@ void TestBucketsFigure::mapCellByCell()
     QVERIFY(d->map.isCellByCell());
     for (std::int64_t i = 0; i < p.maxLen; ++i)
         for (std::int64_t j = 0; j < p.maxLen; ++j) {
-            const relref::Bucket expected = p.encoding == Encoding::T5
-                ? relref::t5(j - i, p.t5.buckets, p.t5.maxDistance, !p.t5.causal)
-                : relref::deberta(i - j, p.deberta.buckets, p.deberta.maxPosition);
+            const buckettie::Bucket expected = p.encoding == Encoding::T5
+                ? t5ref::t5(j - i, p.t5.buckets, p.t5.maxDistance, !p.t5.causal)
+                : debertaref::deberta(i - j, p.deberta.buckets, p.deberta.maxPosition);
             QVERIFY2(
-                relref::matches(std::int64_t(d->map.at(int(i), int(j))), expected),
+                buckettie::matches(std::int64_t(d->map.at(int(i), int(j))), expected),
                 qPrintable(u"(%1, %2): %3 vs %4"_s.arg(i).arg(j).arg(d->map.at(int(i), int(j))).arg(expected.value)));
         }
     if (p.encoding == Encoding::T5) {
@@ -210,7 +211,7 @@ void TestBucketsFigure::mapCellByCell()
         QCOMPARE(d->mapHigh, 31.0);
     } else {
         QCOMPARE(d->mapHigh, -d->mapLow);
-        QCOMPARE(d->mapHigh, double(std::abs(relref::deberta(39, 16, 24).value)));
+        QCOMPARE(d->mapHigh, double(std::abs(debertaref::deberta(39, 16, 24).value)));
     }
 }
 
@@ -219,10 +220,10 @@ void TestBucketsFigure::mapPixelsAreTheExactMeanOfTheirCells_data()
     QTest::addColumn<Params>("p");
     QTest::addColumn<int>("pixels");
     QTest::addColumn<int>("rowStep");
-    Params t5 = relref::t5Base();
+    Params t5 = relativemodels::t5Base();
     t5.maxLen = 1000;
     QTest::newRow("T5 1000 on 61 pixels") << t5 << 61 << 1;
-    Params deberta = relref::debertaV3Base();
+    Params deberta = relativemodels::debertaV3Base();
     deberta.maxLen = 1000;
     QTest::newRow("DeBERTa 1000 on 61 pixels") << deberta << 61 << 1;
     t5.maxLen = 65536;
@@ -246,23 +247,22 @@ void TestBucketsFigure::mapPixelsAreTheExactMeanOfTheirCells()
 void TestBucketsFigure::figureIsRegisteredAndExports()
 {
     const FigureSize size = FigureSize::fromPixels(QSize(1000, 560));
-    for (const Params &p : {relref::t5Base(), relref::debertaV3Base()}) {
+    for (const Params &p : {relativemodels::t5Base(), relativemodels::debertaV3Base()}) {
         const auto built = FigureBuilds::build(u"buckets"_s, p, size);
         QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
         QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(1000, 560));
         const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
         QVERIFY2(texts.contains(p.encoding == Encoding::T5 ? u"T5 bidirectional map"_s : u"DeBERTa map"_s),
                  qPrintable(texts));
-        QVERIFY2(
-            texts.contains(u"every key farther shares its side's last bucket (15 before, 31 after)"_s),
-            qPrintable(texts));
+        QVERIFY2(texts.contains(u"every key farther shares its side's last bucket (15 before, 31 after)"_s),
+                 qPrintable(texts));
     }
     // Export data: the chosen family's table over the map's cells in view.
     const auto &model = FigureBuilds::figure(u"buckets"_s).model();
     QCOMPARE(model.inputs({}), (QList<Quantity> {Quantity::T5Bucket, Quantity::DebertaBucket}));
-    QCOMPARE(model.table(relref::t5Base(), {})->quantity, Quantity::T5Bucket);
-    QCOMPARE(model.table(relref::debertaV3Base(), {})->quantity, Quantity::DebertaBucket);
-    QCOMPARE(model.table(relref::debertaV3Base(), {})->block, (Block {0, 512, 0, 512}));
+    QCOMPARE(model.table(relativemodels::t5Base(), {})->quantity, Quantity::T5Bucket);
+    QCOMPARE(model.table(relativemodels::debertaV3Base(), {})->quantity, Quantity::DebertaBucket);
+    QCOMPARE(model.table(relativemodels::debertaV3Base(), {})->block, (Block {0, 512, 0, 512}));
     // ALiBi is refused, naming the two families.
     Params alibi;
     alibi.encoding = Encoding::Alibi;
@@ -273,11 +273,12 @@ void TestBucketsFigure::figureIsRegisteredAndExports()
 
 void TestBucketsFigure::t5AndDebertaFitASlide()
 {
-    Params long5 = relref::t5Base();
+    Params long5 = relativemodels::t5Base();
     long5.maxLen = 65536;
-    RelativeSlides::check(
-        u"buckets"_s,
-        {{u"t5-base"_s, relref::t5Base()}, {u"deberta-v3-base"_s, relref::debertaV3Base()}, {u"t5-65536"_s, long5}});
+    RelativeSlides::check(u"buckets"_s,
+                          {{u"t5-base"_s, relativemodels::t5Base()},
+                           {u"deberta-v3-base"_s, relativemodels::debertaV3Base()},
+                           {u"t5-65536"_s, long5}});
 }
 
 QTEST_MAIN(TestBucketsFigure)

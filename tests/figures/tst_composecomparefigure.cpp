@@ -119,8 +119,9 @@ void TestComposeCompareFigure::columnStatisticsAreFloat64Sums()
         QCOMPARE(panel.pe.columns.size(), columns);
         for (std::int64_t i = 0; i < columns; ++i) {
             QCOMPARE(panel.pe.columns[i], double(first + i));
-            const Moments expected = moments(
-                p.maxLen, [&](std::int64_t q) { return reference::exactValue(q, i, columns, p.sinusoidal.base, p.sinusoidal.layout); });
+            const Moments expected = moments(p.maxLen, [&](std::int64_t q) {
+                return reference::exactValue(q, i, columns, p.sinusoidal.base, p.sinusoidal.layout);
+            });
             compareMoments(panel.pe, i, expected, 1e-9, "PE");
         }
         // s*E: the engine's cells of the side, summed here.
@@ -192,13 +193,13 @@ void TestComposeCompareFigure::heatmapsShareOneColourScaleAndConcatHoldsThePeAlo
         for (int j = 0; j < 16; ++j) {
             const double pe = reference::exactValue(q, j, 16, p.sinusoidal.base, p.sinusoidal.layout);
             QVERIFY(std::abs(sum.at(q, j) - (double((*embedding)(q, j)) + pe)) < 1e-5);
-            const double expected
-                = j < 8 ? double((*embedding)(q, j)) : reference::exactValue(q, j - 8, 8, p.sinusoidal.base, p.sinusoidal.layout);
+            const double expected = j < 8 ? double((*embedding)(q, j))
+                                          : reference::exactValue(q, j - 8, 8, p.sinusoidal.base, p.sinusoidal.layout);
             QVERIFY(std::abs(concat.at(q, j) - expected) < 1e-6);
             largest = std::max({largest, std::abs(double(sum.at(q, j))), std::abs(double(concat.at(q, j)))});
         }
     }
-    // The colour range comes from the parameters, not from the cells (ColourScale): the PE's 1
+    // The colour range comes from the parameters, not from the cells (QuantitySpec::bound): the PE's 1
     // plus three standard deviations of s·E, so that it is the same at any resolution.
     QVERIFY(largest > 0.0);
     QVERIFY(std::abs(data->colorLimit - (1.0 + 3.0 * p.scale() * p.sigma())) < 1e-9);

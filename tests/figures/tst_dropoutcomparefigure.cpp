@@ -81,6 +81,7 @@ private slots:
     void smallViewKeepsRoomForTheHeatmaps();
     void smallTableShowsWholeAndCountsItsSequence();
     void exportsForASlide();
+    void aSlidesColourBarsAreTickedBothSides();
 };
 
 void TestDropoutCompareFigure::modesAgainstReferences_data()
@@ -424,6 +425,47 @@ void TestDropoutCompareFigure::exportsForASlide()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QImage image = FigureExporter::image(built->plot(), size);
     QCOMPARE(image.size(), size.pixels());
+}
+
+// The masked-dropout lesson's slide (d 32, s = √d, σ 1, p 0.1): Y's colour range is ±(3·s·σ + 1)
+// / (1 − p) = ±19.97, where a step of 20 left the bar one tick, 0. Both bars keep ticks on both
+// sides of 0, inside their range.
+void TestDropoutCompareFigure::aSlidesColourBarsAreTickedBothSides()
+{
+    Params p;
+    p.dModel = 32;
+    p.maxLen = 24;
+    p.scaleKind = ScaleKind::Sqrt;
+    p.dropout = 0.1;
+    p.dropoutMode = DropoutMode::MaskedFill;
+    p.special = {0, 5, -1};
+    p.seqLen = 16;
+    p.seed = 27;
+    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, slide, {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    int scales = 0;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true)) {
+        auto *scale = qobject_cast<QCPColorScale *>(e);
+        if (!scale)
+            continue;
+        ++scales;
+        const QCPRange range = scale->axis()->range();
+        int below = 0, above = 0;
+        for (const double tick : scale->axis()->tickVector()) {
+            below += tick < 0.0 && range.contains(tick);
+            above += tick > 0.0 && range.contains(tick);
+        }
+        QVERIFY2(below >= 1 && above >= 1,
+                 qPrintable(u"%1 on %2 .. %3: %4 below 0, %5 above"_s.arg(scale->axis()->label())
+                                .arg(range.lower)
+                                .arg(range.upper)
+                                .arg(below)
+                                .arg(above)));
+    }
+    QCOMPARE(scales, 2);
 }
 
 QTEST_MAIN(TestDropoutCompareFigure)

@@ -5,9 +5,9 @@
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopePrecisionFigure.h"
 
-#include "RopeFigureReference.h"
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
+#include "support/RopeReference.h"
 
 #include <QTest>
 

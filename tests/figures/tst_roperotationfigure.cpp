@@ -4,9 +4,9 @@
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopeRotationFigure.h"
 
-#include "RopeFigureReference.h"
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
+#include "support/RopeReference.h"
 
 #include <QTest>
 

@@ -11,6 +11,7 @@
 
 #include "io/NpyWriter.h"
 #include "render/FigureRegistry.h"
+#include "render/data/FigureModel.h"
 
 #include "support/WindowViews.h"
 
@@ -151,9 +152,12 @@ void TestBackgroundWork::closingDuringAnExportStopsIt()
     QVERIFY(dialog);
     const QString path = dir.filePath(u"magnitudes.png"_s);
     dialog->setPath(path);
+    // The views' own work done first, so that the next computation to start is the export's.
+    QTRY_VERIFY_WITH_TIMEOUT(window->isSettled(), 120000);
+    const std::int64_t before = FigureModel::computations().total;
     dialog->save();
     QVERIFY(dialog->isExporting());
-    QTest::qWait(50); // well into the computation
+    QTRY_VERIFY(FigureModel::computations().total > before); // the export is computing
     QVERIFY(dialog->isExporting());
     closeAndWait(window);
     QVERIFY(!QFile::exists(path));

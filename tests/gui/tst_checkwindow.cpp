@@ -33,6 +33,7 @@
 #include <QUndoStack>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -121,6 +122,7 @@ private slots:
     void thePooledHeatmapKeepsTheLargestError();
     void aRopeCosTableSetsARope();
     void anUnknownTableHasNoHeatmap();
+    void anAlibiTableWithAChangedMaskCell();
     void theReferenceButtonIsOneUndoStep();
     void aSafetensorsTensorIsChosenThenChecked();
     void filesGivenToTheWindowAreChecked();
@@ -477,7 +479,7 @@ void TestCheckWindow::aRopeCosTableSetsARope()
     QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 120000);
     QVERIFY(dialog->match());
     const TableMatch &match = *dialog->match();
-    QCOMPARE(match.encoding, TableEncoding::RopeCos);
+    QCOMPARE(match.table, u"rope-cos"_s);
     QCOMPARE(match.verdict, CheckVerdict::Correct);
     QTRY_VERIFY_WITH_TIMEOUT(grids.count() >= 1, 60000);
     const HeatmapGrid &grid = dialog->errorGrid();
@@ -499,6 +501,37 @@ void TestCheckWindow::aRopeCosTableSetsARope()
     QCOMPARE(after.rope.layout, RopeLayout::Half);
     QCOMPARE(after.rope.type, RopeType::Default);
     QCOMPARE(after.rope, match.params->rope);
+}
+
+// A causal ALiBi bias whose one masked cell holds a value: the table is named, that cell is the
+// worst (off by an infinity), the heatmap's scale stays finite, and the button sets that ALiBi.
+void TestCheckWindow::anAlibiTableWithAChangedMaskCell()
+{
+    constexpr std::int64_t rows = 200;
+    RowMatrixXf table(rows, rows);
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < rows; ++j)
+            table(i, j) = j > i ? -std::numeric_limits<float>::infinity() : float(-0.5 * double(i - j));
+    table(20, 150) = 0.0f;
+    const QString path = m_dir.filePath(u"alibi.npy"_s);
+    QVERIFY(!writeNpy(path, table));
+    MainWindow window(start(), nullptr);
+    TableCheckDialog *dialog = checkAndWait(window, path);
+    QVERIFY(dialog);
+    QVERIFY(dialog->match());
+    const TableMatch &match = *dialog->match();
+    QCOMPARE(match.table, u"alibi-bias"_s);
+    QCOMPARE(match.verdict, CheckVerdict::Mistake);
+    QCOMPARE(*match.worstRow, qint64(20));
+    QCOMPARE(*match.worstColumn, qint64(150));
+    QVERIFY2(dialog->reportText().contains(u"row 20, column 150"_s), qPrintable(dialog->reportText()));
+    QVERIFY(dialog->errorPlot()->isVisible());
+    QTest::mouseClick(dialog->referenceButton(), Qt::LeftButton);
+    const Params after = window.controlPanel()->params();
+    QCOMPARE(after.encoding, Encoding::Alibi);
+    QCOMPARE(after.alibi.heads, qint64(8));
+    QCOMPARE(after.alibi.head, qint64(1));
+    QCOMPARE(after.alibi.mask, AlibiMask::Causal);
 }
 
 // Random numbers: unknown, nothing to compare with, so no heatmap and no button.

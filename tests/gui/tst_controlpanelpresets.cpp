@@ -1,5 +1,6 @@
 // The parameters dock's presets: listed with their source, a choice setting what it names, the
-// chooser reading custom once a control moves, and a preset the settings refuse changing nothing.
+// chooser reading custom once a control moves without moving the controls, and a preset the
+// settings refuse changing nothing.
 
 #include "ControlInput.h"
 
@@ -27,6 +28,7 @@ private slots:
     void choosingAPresetSetsWhatItNames();
     void theChooserReadsCustomOnceAControlMoves();
     void aPresetTheSettingsRefuseChangesNothing();
+    void choosingOrLeavingAPresetMovesNoControl();
 };
 
 void TestControlPanelPresets::presetsAreListedWithTheirSource()
@@ -43,10 +45,16 @@ void TestControlPanelPresets::presetsAreListedWithTheirSource()
     }
     // The defaults are the paper's base model: the chooser says so, and names the source.
     QCOMPARE(combo->currentText(), u"Transformer base (Vaswani et al. 2017)"_s);
+    // On one line, shortened to the panel's width: whole in its description and tooltip.
+    panel.resize(900, panel.sizeHint().height());
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
     const auto *source = panel.findChild<QLabel *>(u"presetSource"_s);
     QVERIFY(source->isVisibleTo(&panel));
-    QVERIFY2(source->text().contains(u"Vaswani et al. 2017, sections 3.1, 3.4, 3.5, 5.4"_s),
-             qPrintable(source->text()));
+    const QString cite = u"Vaswani et al. 2017, sections 3.1, 3.4, 3.5, 5.4"_s;
+    QCOMPARE(source->accessibleDescription(), cite);
+    QVERIFY2(source->toolTip().contains(u"Vaswani et al. 2017"_s), qPrintable(source->toolTip()));
+    QTRY_COMPARE(source->text(), cite);
 }
 
 void TestControlPanelPresets::choosingAPresetSetsWhatItNames_data()
@@ -105,7 +113,7 @@ void TestControlPanelPresets::theChooserReadsCustomOnceAControlMoves()
     setControl(panel, u"layoutCombo"_s, u"0"_s);
     QCOMPARE(combo->currentText(), u"custom"_s);
     QCOMPARE(panel.activePreset(), -1);
-    QVERIFY(!panel.findChild<QLabel *>(u"presetSource"_s)->isVisibleTo(&panel));
+    QVERIFY(panel.findChild<QLabel *>(u"presetSource"_s)->text().isEmpty());
     // "custom" is what the chooser reads, not a choice.
     const auto *model = qobject_cast<const QStandardItemModel *>(combo->model());
     QVERIFY(model && !model->item(0)->isEnabled());
@@ -147,6 +155,43 @@ void TestControlPanelPresets::aPresetTheSettingsRefuseChangesNothing()
     QVERIFY(panel.choosePreset(static_cast<int>(pytorch - presets.begin())));
     QCOMPARE(panel.params().scaleKind, ScaleKind::One);
     QVERIFY(!error->isVisibleTo(&panel));
+}
+
+// Choosing a preset whose source is long, then moving a control it names, leaves every control
+// where it was: the source keeps its one line, empty or shortened.
+void TestControlPanelPresets::choosingOrLeavingAPresetMovesNoControl()
+{
+    ControlPanel panel;
+    panel.resize(420, panel.sizeHint().height());
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    const auto *dModel = panel.findChild<QWidget *>(u"dModelSpin"_s);
+    const auto *seed = panel.findChild<QWidget *>(u"seedSpin"_s);
+    const auto where = [&] { return std::pair(dModel->mapTo(&panel, QPoint()), seed->mapTo(&panel, QPoint())); };
+    QCoreApplication::processEvents();
+    const auto before = where();
+    // The longest source of the shipped presets of the sinusoid, whose controls stay: the
+    // annotated transformer's, which took two lines.
+    qsizetype longest = -1;
+    for (qsizetype i = 0; i < panel.presets().size(); ++i) {
+        const Preset &preset = panel.presets()[i];
+        if (preset.params.value(u"encoding"_s, u"sinusoidal"_s) == u"sinusoidal"_s
+            && (longest < 0 || preset.cite.size() > panel.presets()[longest].cite.size()))
+            longest = i;
+    }
+    QVERIFY(longest >= 0);
+    QVERIFY2(panel.fontMetrics().horizontalAdvance(panel.presets()[longest].cite) > 300,
+             qPrintable(panel.presets()[longest].cite));
+    combo->setCurrentIndex(int(longest) + 1);
+    QCOMPARE(panel.activePreset(), int(longest));
+    QCoreApplication::processEvents();
+    QCOMPARE(where(), before);
+    // Leaving it: d_model moves away from the preset.
+    setControl(panel, u"dModelSpin"_s, QString::number(panel.params().dModel + 2));
+    QCOMPARE(panel.activePreset(), -1);
+    QCoreApplication::processEvents();
+    QCOMPARE(where(), before);
 }
 
 QTEST_MAIN(TestControlPanelPresets)

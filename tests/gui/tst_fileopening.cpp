@@ -8,6 +8,7 @@
 #include "gui/MainWindow.h"
 #include "gui/MatrixLoader.h"
 #include "gui/SessionController.h"
+#include "gui/TableCheckDialog.h"
 
 #include "io/NpyWriter.h"
 #include "io/SessionFile.h"
@@ -21,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -73,6 +76,7 @@ private slots:
     void aDroppedSessionOpensAsOpenSessionDoes();
     void aMatrixNamedWpeIsThePositionTable();
     void aMatrixWhoseNameDoesNotSayIsAskedAbout();
+    void theAskedAboutMatrixCanBeChecked();
     void anUnknownFileIsRefusedNamingIt();
 
 private:
@@ -207,6 +211,36 @@ void TestFileOpening::aMatrixWhoseNameDoesNotSayIsAskedAbout()
     QTRY_COMPARE(window.controlPanel()->params().dModel, std::int64_t(20));
     QVERIFY(window.controlPanel()->params().embeddings != nullptr);
     QVERIFY(window.findChild<QMessageBox *>(u"matrixRoleBox"_s) == nullptr);
+}
+
+// The question about a matrix offers a third answer: the user's own table of positions, checked
+// as File > Check a table… checks it, the parameters untouched.
+void TestFileOpening::theAskedAboutMatrixCanBeChecked()
+{
+    const QString file = path(u"my_pe.npy"_s);
+    RowMatrixXf pe(64, 16);
+    for (int p = 0; p < 64; ++p)
+        for (int c = 0; c < 16; ++c) {
+            const double w = std::exp(-2.0 * double(c / 2) * std::log(10000.0) / 16.0);
+            pe(p, c) = float(c % 2 == 0 ? std::sin(p * w) : std::cos(p * w));
+        }
+    QVERIFY(!writeNpy(file, pe));
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    const Params before = window.controlPanel()->params();
+    drop(window, {file});
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = window.findChild<QMessageBox *>(u"matrixRoleBox"_s)) != nullptr);
+    auto *check = box->findChild<QAbstractButton *>(u"checkThisTableButton"_s);
+    QVERIFY(check);
+    QVERIFY(!check->text().isEmpty());
+    check->click();
+    TableCheckDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = window.findChild<TableCheckDialog *>()) != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 60000);
+    QVERIFY(dialog->match());
+    QVERIFY(window.controlPanel()->params() == before);
+    QVERIFY(!window.matrixLoader()->isLoading());
 }
 
 void TestFileOpening::anUnknownFileIsRefusedNamingIt()

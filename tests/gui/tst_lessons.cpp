@@ -84,6 +84,8 @@ private slots:
     void everyLessonIsSound();
     void openingALessonSetsItsParametersViewsAndPanel_data();
     void openingALessonSetsItsParametersViewsAndPanel();
+    void theRowsADropoutFigureNamesAreInView_data();
+    void theRowsADropoutFigureNamesAreInView();
     void theNumbersFollowTheControls();
     void previousNextAndReset();
     void aSessionSavedDuringALessonReopensIt();
@@ -189,6 +191,34 @@ void TestLessons::openingALessonSetsItsParametersViewsAndPanel()
     QVERIFY2(!explanation.contains(u'{'), qPrintable(explanation));
     // The lesson's main figure is the one Export figure acts on.
     QCOMPARE(window.focusWidget(), window.views()[lesson.mainView]->plot());
+}
+
+void TestLessons::theRowsADropoutFigureNamesAreInView_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const Lesson &lesson : Lessons::all()) {
+        const auto main = lesson.view().figure(lesson.mainView);
+        if (main && main->name == u"dropout-compare"_s)
+            QTest::newRow(qPrintable(lesson.name)) << lesson.name;
+    }
+}
+
+// The dropout figures' titles name the special rows ("[SEP] at 63"): a lesson shows each of them,
+// dropout-on-sum's [SEP] at the end of its 64 positions too.
+void TestLessons::theRowsADropoutFigureNamesAreInView()
+{
+    QFETCH(QString, name);
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.lessons()->open(name));
+    const FigureView *view = window.views()[Lessons::find(name)->mainView];
+    QTRY_VERIFY(view->isSettled());
+    const auto positions = view->state().range(u"positions"_s);
+    QVERIFY(positions);
+    for (const std::int64_t row : view->params().specialRows())
+        QVERIFY2(positions->lower <= double(row) && double(row) <= positions->upper,
+                 qPrintable(u"row %1 not in %2 .. %3"_s.arg(row).arg(positions->lower).arg(positions->upper)));
 }
 
 void TestLessons::theNumbersFollowTheControls()

@@ -1,6 +1,7 @@
 #include "gui/ControlPanel.h"
 #include "gui/Dashboard.h"
 #include "gui/MainWindow.h"
+#include "gui/ParameterDock.h"
 #include "render/Colormaps.h"
 
 #include "render/data/buckets/BucketsModel.h"
@@ -151,15 +152,33 @@ void TestMainWindow::fitsALaptopScreen()
         window.minimumSizeHint().width() <= geometry.width() && window.minimumSizeHint().height() <= geometry.height(),
         qPrintable(u"needs %1 x %2"_s.arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
     QTRY_COMPARE(window.size(), geometry.size());
-    auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
-    auto *scroll = qobject_cast<QScrollArea *>(dock->widget());
-    QVERIFY(scroll);
+    QCOMPARE(window.findChild<QDockWidget *>(u"parametersDock"_s), window.parameterDock());
+    QScrollArea *scroll = window.parameterDock()->scrollArea();
     QVERIFY(!scroll->horizontalScrollBar()->isVisible());
     auto *seed = window.findChild<QPushButton *>(u"newSeedButton"_s);
     QVERIFY(seed);
     const QRect shown(seed->mapTo(scroll->viewport(), QPoint(0, 0)), seed->size());
     QVERIFY2(shown.right() < scroll->viewport()->width(),
              qPrintable(u"New seed ends at %1 of %2"_s.arg(shown.right()).arg(scroll->viewport()->width())));
+    // A family with more rows and wider labels (RoPE's, by a preset) and a scroll bar beside
+    // them: every field, its spin arrows and Load… are whole left of the scroll bar.
+    ControlPanel *panel = window.controlPanel();
+    const auto llama = std::find_if(panel->presets().begin(), panel->presets().end(),
+                                    [](const Preset &p) { return p.params.value(u"encoding"_s) == u"rope"_s; });
+    QVERIFY(llama != panel->presets().end());
+    QVERIFY(panel->choosePreset(int(llama - panel->presets().begin())));
+    QTRY_VERIFY(scroll->verticalScrollBar()->isVisible());
+    QCoreApplication::processEvents();
+    for (QWidget *field : panel->findChildren<QWidget *>()) {
+        const bool input = qobject_cast<QAbstractSpinBox *>(field) || qobject_cast<QAbstractButton *>(field)
+            || qobject_cast<QComboBox *>(field) || qobject_cast<QLineEdit *>(field);
+        if (!input || !field->isVisibleTo(panel) || qobject_cast<QLineEdit *>(field->parentWidget()))
+            continue;
+        const int right = field->mapTo(scroll->viewport(), QPoint(field->width(), 0)).x();
+        QVERIFY2(
+            right <= scroll->viewport()->width(),
+            qPrintable(u"%1 ends at %2 of %3"_s.arg(field->objectName()).arg(right).arg(scroll->viewport()->width())));
+    }
 }
 
 void TestMainWindow::opensWithTheGivenParametersInFourVisibleViews()

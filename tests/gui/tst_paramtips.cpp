@@ -3,6 +3,7 @@
 #include "gui/ParamTips.h"
 
 #include "core/ParamText.h"
+#include "support/RopeReference.h"
 
 #include <QTest>
 
@@ -93,13 +94,12 @@ void TestParamTips::formulasCarryTheCurrentNumbers_data()
     oss.rope.factor = 32.0;
     oss.rope.originalMaxLen = 4096;
     oss.rope.yarnTruncate = false;
-    const auto edge
-        = [](double beta) { return 64.0 * std::log(4096.0 / (beta * 2.0 * M_PI)) / (2.0 * std::log(150000.0)); };
+    const auto edge = [](double beta) { return roperef::yarnCorrection(beta, 64, 150000.0, 4096.0); };
     QTest::newRow("beta_fast: yarn's edges")
         << u"beta-fast"_s << oss
         << u"Now the edges are %1 and %2, used as %1 and %2."_s.arg(num(edge(32.0)), num(edge(1.0)));
     QTest::newRow("attention_factor: 0.1 ln f + 1")
-        << u"attention-factor"_s << oss << u"Now %1."_s.arg(num(0.1 * std::log(32.0) + 1.0));
+        << u"attention-factor"_s << oss << u"Now %1."_s.arg(num(roperef::mscale(32.0)));
     // The slowest pair keeps theta^(62/64) at 2 pi, divided by the factor.
     QTest::newRow("rope_theta: wavelengths")
         << u"rope-theta"_s << oss

@@ -5,6 +5,7 @@
 #include "gui/FigureView.h"
 #include "gui/LessonController.h"
 #include "gui/MainWindow.h"
+#include "gui/SessionController.h"
 #include "gui/UndoHistory.h"
 #include "support/WindowViews.h"
 
@@ -69,8 +70,9 @@ void TestUndoHistory::aDragIsOneStepUndoneAndRedone()
     QCOMPARE(spin->value(), 40);
     QTRY_VERIFY(window.isUpToDate()); // the views follow
     QCOMPARE(heatmapView(window)->engine()->params().dModel, std::int64_t(40));
-    // Undoing applies the old values as an edit would, but is no new step: Redo is still there.
-    QTest::qWait(UndoHistory::kSettleMs + 200);
+    // Undoing applies the old values as an edit would, but is no new step: Redo is still there,
+    // whenever the history settles (now, as its timer would).
+    window.history()->settle();
     QCOMPARE(stack->count(), 1);
     QVERIFY(stack->canRedo());
     stack->redo();
@@ -95,10 +97,12 @@ void TestUndoHistory::aViewsOptionIsAStepAndZoomIsNot()
     box->setCurrentIndex(box->findData(u"mask"_s));
     QTRY_COMPARE(stack->count(), 1);
     QCOMPARE(stack->undoText(), u"the views"_s);
-    // Zoom: not a step.
+    // Zoom: not a step, though the views' state holds its ranges.
+    const QJsonObject before = window.sessions()->viewState();
     QCPAxis *axis = heatmapView(window)->plot()->axisRect()->axis(QCPAxis::atLeft);
     axis->setRange(10.0, 20.0);
-    QTest::qWait(UndoHistory::kSettleMs + 200);
+    QTRY_VERIFY(window.sessions()->viewState() != before);
+    window.history()->settle();
     QCOMPARE(stack->count(), 1);
     stack->undo();
     QTRY_COMPARE(quantityOf(window), u"pe"_s);

@@ -1,7 +1,9 @@
 // What is exported is what the screen shows (docs/ARCHITECTURE.md, "One descriptor per
 // figure"): a view of the window showing any registered figure, offscreen at a size and drawn in
 // full detail, renders the same pixels as the exporter's figure of the same parameters and state
-// at the same size, built headless by FigureBuild.
+// at the same size, built headless by FigureBuild. The plot is compared, pixel for pixel: what
+// only the screen shows (how many cells a pixel averages) is the view's note in its title bar,
+// outside the plot, so no file has it and the comparison holds.
 #include "gui/FigureView.h"
 
 #include "render/FigureExporter.h"
@@ -108,6 +110,7 @@ private slots:
     // continuous ranges, and the exporter reproduces the view exactly.
     void zoomedViewExportEqualsTheWindow_data();
     void zoomedViewExportEqualsTheWindow();
+    void theScreenNoteIsTheViewsNotTheFiles();
 };
 
 void TestViewExport::exportEqualsTheWindowPixelForPixel_data()
@@ -217,6 +220,23 @@ void TestViewExport::zoomedViewExportEqualsTheWindow()
                              .arg(differs->y())
                              .arg(kept)));
     }
+}
+
+// A heatmap of more positions than pixels says so on screen, beside the figure, and not in its
+// title: its export, equal to the plot, leaves it out.
+void TestViewExport::theScreenNoteIsTheViewsNotTheFiles()
+{
+    const std::unique_ptr<FigureView> view = makeView(u"heatmap"_s);
+    view->setParams(params(u"heatmap"_s));
+    QVERIFY(settle(view.get(), QSize(640, 420)));
+    QVERIFY2(view->screenNote().startsWith(u"each pixel averages ~"_s), qPrintable(view->screenNote()));
+    const QStringList texts = FigureBuilds::texts(*view->plot());
+    QVERIFY(!texts.join(u'\n').contains(u"averages"_s));
+    const FigureSize size = FigureSize::fromPixels(QSize(640, 420));
+    const auto built = FigureBuilds::build(u"heatmap"_s, params(u"heatmap"_s), size, view->state());
+    const QByteArray svg = FigureExporter::svg(built->plot(), size, u"heatmap"_s);
+    QVERIFY(!svg.isEmpty());
+    QVERIFY(!svg.contains("averages"));
 }
 
 QTEST_MAIN(TestViewExport)

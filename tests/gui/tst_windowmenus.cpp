@@ -1,8 +1,13 @@
 // The window's menus as a keyboard and a file manager meet them: Quit has Ctrl+Q wherever the
 // platform's key for it is empty (qt6ct leaves QKeySequence::Quit empty), and sessions are saved
-// as .posenc, their own file type, while .json sessions still open.
+// as .posenc, their own file type, while .json sessions still open. Save writes the session's own
+// file again and Save as asks for a name; the title names the session, [*] marking a change since
+// it was saved, and a file changed on disk is replaced only when the user says so.
+#include "gui/ControlPanel.h"
 #include "gui/MainWindow.h"
+#include "gui/SessionController.h"
 #include "gui/StandardShortcuts.h"
+#include "gui/UndoHistory.h"
 
 #include "io/SessionFile.h"
 
@@ -10,7 +15,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,6 +38,8 @@ private slots:
     void ctrlQQuits();
     void saveSessionProposesPosenc();
     void openSessionTakesPosencAndJson();
+    void saveWritesTheSessionsFileAndTheTitleNamesIt();
+    void aFileChangedOnDiskIsReplacedOnlyWhenAsked();
 
 private:
     QFileDialog *openDialog(MainWindow &window, const QString &action);
@@ -120,6 +130,82 @@ void TestWindowMenus::openSessionTakesPosencAndJson()
     const QString filter = dialog->selectedNameFilter();
     QVERIFY2(filter.contains(u"*.posenc"_s) && filter.contains(u"*.json"_s), qPrintable(filter));
     dialog->reject();
+}
+
+// Saved once as mine.posenc: the title names it, unchanged; a change marks it; Save writes the same
+// file without asking; Undo back to what was saved is unchanged again; Save as asks for a name.
+void TestWindowMenus::saveWritesTheSessionsFileAndTheTitleNamesIt()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    QVERIFY(!window.windowTitle().contains(u"[*]"_s));
+    QFileDialog *dialog = openDialog(window, u"saveSessionAction"_s);
+    QVERIFY(dialog);
+    dialog->setDirectory(dir.path());
+    dialog->selectFile(u"mine"_s);
+    QVERIFY(QMetaObject::invokeMethod(dialog, "accept"));
+    const QString saved = dir.filePath(u"mine.posenc"_s);
+    QTRY_COMPARE(window.sessions()->file(), saved);
+    QCOMPARE(window.windowTitle(), u"mine.posenc[*] — PosEnc Explorer"_s);
+    QVERIFY(!window.isWindowModified());
+    // A change marks the title once it settles.
+    window.controlPanel()->findChild<QSpinBox *>(u"seedSpin"_s)->setValue(77);
+    QTRY_VERIFY(window.isWindowModified());
+    // Save writes the same file, without a dialog.
+    window.findChild<QAction *>(u"saveSessionAction"_s)->trigger();
+    QVERIFY(window.findChild<QFileDialog *>() == nullptr);
+    QVERIFY(!window.isWindowModified());
+    const auto read = readSession(saved);
+    QVERIFY(std::holds_alternative<Session>(read));
+    QCOMPARE(std::get<Session>(read).params.value(u"seed"_s), u"77"_s);
+    // Undo back to what was saved: unchanged again.
+    window.controlPanel()->findChild<QSpinBox *>(u"seedSpin"_s)->setValue(78);
+    QTRY_VERIFY(window.isWindowModified());
+    window.history()->stack()->undo();
+    QTRY_VERIFY(!window.isWindowModified());
+    // Save as asks, in the session's file.
+    QFileDialog *asDialog = openDialog(window, u"saveSessionAsAction"_s);
+    QVERIFY(asDialog);
+    QVERIFY2(asDialog->selectedFiles().value(0).endsWith(u"mine.posenc"_s),
+             qPrintable(asDialog->selectedFiles().join(u", "_s)));
+    asDialog->reject();
+}
+
+// Another program rewrote the session's file: Save asks, Cancel leaves the file as it is, Replace
+// writes the session shown.
+void TestWindowMenus::aFileChangedOnDiskIsReplacedOnlyWhenAsked()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath(u"shared.posenc"_s);
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    QVERIFY(window.sessions()->save(file));
+    QFile other(file);
+    QVERIFY(other.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    const QByteArray theirs = "{\"format\": \"posenc-session\", \"version\": 1, \"params\": {\"seed\": \"5\"}}\n";
+    other.write(theirs);
+    other.close();
+    QVERIFY(window.sessions()->fileChangedOnDisk());
+    auto *save = window.findChild<QAction *>(u"saveSessionAction"_s);
+    for (const bool replace : {false, true}) {
+        save->trigger();
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>(u"replaceSessionQuestion"_s)) != nullptr);
+        QVERIFY2(box->text().contains(file), qPrintable(box->text()));
+        if (replace)
+            box->findChild<QPushButton *>(u"replaceSessionButton"_s)->click();
+        else
+            box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(window.findChild<QMessageBox *>(u"replaceSessionQuestion"_s) == nullptr);
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray bytes = written.readAll();
+        QCOMPARE(bytes == theirs, !replace);
+    }
+    QVERIFY(!window.sessions()->fileChangedOnDisk());
 }
 
 QTEST_MAIN(TestWindowMenus)

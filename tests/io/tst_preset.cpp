@@ -1,6 +1,6 @@
 // The presets of the parameters dock and of --preset: every shipped one loads, validates and sets
 // the values its source gives (written here from the sources, or read from the models' configs in
-// tests/data/model-configs/, not read back from the files), and is named by its file; a preset file
+// tests/data/configs/, not read back from the files), and is named by its file; a preset file
 // that is not one is refused with its path and the reason.
 #include "io/Preset.h"
 
@@ -413,7 +413,7 @@ void TestPreset::rotaryPresetsGiveTheirModelsNumbers()
 void TestPreset::biasPresetsGiveTheirConfigsValues_data()
 {
     QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("config"); // the fixture in tests/data/model-configs/
+    QTest::addColumn<QString>("config"); // the fixture in tests/data/configs/
     QTest::newRow("bloom-560m") << u"bloom-560m"_s << u"bloom-560m.json"_s;
     QTest::newRow("mpt-7b") << u"mpt-7b"_s << u"mpt-7b.json"_s;
     QTest::newRow("t5-base") << u"t5-base"_s << u"t5-base.json"_s;
@@ -422,13 +422,13 @@ void TestPreset::biasPresetsGiveTheirConfigsValues_data()
 }
 
 // ALiBi's, T5's and DeBERTa's presets against their models' configs (copied into
-// tests/data/model-configs/ with their sources): each value the config gives, by its own key, and
+// tests/data/configs/ with their sources): each value the config gives, by its own key, and
 // the family's numbers for it.
 void TestPreset::biasPresetsGiveTheirConfigsValues()
 {
     QFETCH(QString, name);
     QFETCH(QString, config);
-    const QString path = QFINDTESTDATA(u"../data/model-configs/"_s + config);
+    const QString path = QFINDTESTDATA(u"../data/configs/"_s + config);
     QVERIFY2(!path.isEmpty(), qPrintable(config));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));

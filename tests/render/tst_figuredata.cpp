@@ -2,6 +2,7 @@
 #include "render/data/DropoutData.h"
 #include "render/data/MagnitudesData.h"
 #include "render/data/sinusoidal/CurvesData.h"
+#include "render/data/sinusoidal/CurvesModel.h"
 
 #include "../core/Reference.h"
 #include "support/TestParams.h"
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <complex>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -31,6 +33,8 @@ class TestFigureData : public QObject
 
 private slots:
     void defaultColumnsAreLowMiddleAndHigh();
+    void theDefaultViewKeepsTheFastestCurveReadable_data();
+    void theDefaultViewKeepsTheFastestCurveReadable();
     void curvesFollowTheFormulaAndMarkTheTable_data();
     void curvesFollowTheFormulaAndMarkTheTable();
     void curvesSkipColumnsOutsideTheTable();
@@ -52,6 +56,35 @@ void TestFigureData::defaultColumnsAreLowMiddleAndHigh()
     QCOMPARE(CurvesCompute::defaultColumns(512), (std::vector<std::int64_t> {0, 1, 256, 257, 510, 511}));
     QCOMPARE(CurvesCompute::defaultColumns(3), (std::vector<std::int64_t> {0, 1, 2}));
     QCOMPARE(CurvesCompute::defaultColumns(1), (std::vector<std::int64_t> {0}));
+}
+
+void TestFigureData::theDefaultViewKeepsTheFastestCurveReadable_data()
+{
+    // The last position shown: the table's, unless the fastest curve drawn, w = exp(-2i ln b / d)
+    // for its pair i, would turn more than 32 times: then ceil(32 · 2π / w), 64 at least.
+    QTest::addColumn<int>("L");
+    QTest::addColumn<QString>("dims");
+    QTest::addColumn<int>("last");
+    const auto turns = [](double w) { return int(std::ceil(32.0 * 2.0 * std::numbers::pi / w)); };
+    QTest::newRow("L 1024, column 0 (w 1): 32 turns") << 1024 << QString() << turns(1.0);
+    QTest::newRow("L 150: the whole table") << 150 << QString() << 149;
+    const double w8 = std::exp(-2.0 * 8.0 * std::log(10000.0) / 512.0);
+    QTest::newRow("L 100000, pair 8 the fastest") << 100000 << u"16,17,300"_s << turns(w8);
+    QTest::newRow("L 1024, pair 255: the whole table") << 1024 << u"510,511"_s << 1023;
+}
+
+// At L 1024 the fastest pair (column 0, wavelength 2π) turned 163 times across a view: drawn as
+// bands, the curves were one solid block.
+void TestFigureData::theDefaultViewKeepsTheFastestCurveReadable()
+{
+    QFETCH(int, L);
+    QFETCH(QString, dims);
+    QFETCH(int, last);
+    const Params p = sized(512, L);
+    FigureState state;
+    if (!dims.isEmpty())
+        state.options.insert(u"dims"_s, dims);
+    QCOMPARE(CurvesCompute::defaultLastPosition(p, CurvesModel::columns(p, state)), std::int64_t(last));
 }
 
 void TestFigureData::curvesFollowTheFormulaAndMarkTheTable_data()

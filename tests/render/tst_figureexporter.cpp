@@ -1,6 +1,8 @@
 // The exporter: every figure in every format gives a file that
 // reads back at the size asked for, text keeps its point size at any dpi, the data is computed
-// at the resolution of the output, and every text is drawn in the pinned font.
+// at the resolution of the output, every text is drawn in the pinned font (an SVG naming a
+// generic family after it), an SVG clips its data to the axes as a PDF does, and an empty title
+// takes no room.
 #include "render/Colormaps.h"
 #include "render/FigureExporter.h"
 #include "render/PinnedFont.h"
@@ -115,6 +117,70 @@ std::vector<QFont> allFonts(QCustomPlot &plot)
     return fonts;
 }
 
+// An SVG's shapes as drawn: each circle's centre and the clip rectangle it is drawn within (none
+// when it is drawn whole), the SVG parsed with its clip paths and group transforms.
+struct SvgCircle
+{
+    QPointF centre;
+    std::optional<QRectF> clip;
+};
+
+QTransform svgTransform(QStringView text)
+{
+    // The generator writes "matrix(a,b,c,d,e,f)".
+    const qsizetype open = text.indexOf(u'('), close = text.indexOf(u')');
+    const QStringList numbers = text.mid(open + 1, close - open - 1).toString().split(u',');
+    if (!text.startsWith(u"matrix"_s) || numbers.size() != 6)
+        return {};
+    return QTransform(numbers[0].toDouble(), numbers[1].toDouble(), numbers[2].toDouble(), numbers[3].toDouble(),
+                      numbers[4].toDouble(), numbers[5].toDouble());
+}
+
+std::vector<SvgCircle> svgCircles(const QByteArray &svg)
+{
+    QXmlStreamReader xml(svg);
+    QHash<QString, QRectF> clips; // by clipPath id
+    QString clipId;
+    struct Group
+    {
+        QTransform transform;
+        std::optional<QRectF> clip;
+    };
+    std::vector<Group> groups {{}};
+    std::vector<SvgCircle> circles;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        const QXmlStreamAttributes a = xml.attributes();
+        if (xml.isStartElement()) {
+            Group group = groups.back();
+            if (xml.name() == u"clipPath"_s)
+                clipId = a.value(u"id"_s).toString();
+            if (xml.name() == u"rect"_s && !clipId.isEmpty())
+                clips.insert(clipId,
+                             QRectF(a.value(u"x"_s).toDouble(), a.value(u"y"_s).toDouble(),
+                                    a.value(u"width"_s).toDouble(), a.value(u"height"_s).toDouble()));
+            if (a.hasAttribute(u"transform"_s))
+                group.transform = svgTransform(a.value(u"transform"_s)) * group.transform;
+            if (const QStringView url = a.value(u"clip-path"_s); !url.isEmpty()) {
+                const QRectF rect = clips.value(url.mid(5, url.size() - 6).toString()); // url(#id)
+                group.clip = group.clip ? group.clip->intersected(rect) : rect;
+            }
+            if (xml.name() == u"circle"_s || xml.name() == u"ellipse"_s)
+                circles.push_back(
+                    {group.transform.map(QPointF(a.value(u"cx"_s).toDouble(), a.value(u"cy"_s).toDouble())),
+                     group.clip});
+            groups.push_back(group);
+        } else if (xml.isEndElement()) {
+            if (xml.name() == u"clipPath"_s)
+                clipId.clear();
+            groups.pop_back();
+        }
+    }
+    if (xml.hasError())
+        qWarning("%s", qPrintable(xml.errorString()));
+    return circles;
+}
+
 } // namespace
 
 class TestFigureExporter : public QObject
@@ -129,6 +195,8 @@ private slots:
     void heatmapGridHasTheOutputsResolution();
     void fontSizeTitleAndColormap();
     void everyTextInThePinnedFont();
+    void svgClipsItsDataToTheAxes();
+    void anEmptyTitleTakesNoRoom();
     void printsDrawEveryPointOfACurve();
     void formatFromExtension();
     void refusedOptions_data();
@@ -317,6 +385,61 @@ void TestFigureExporter::everyTextInThePinnedFont()
             QCOMPARE(QFontInfo(font).family(), u"DejaVu Sans"_s);
         }
     }
+}
+
+// Magnitudes' |mean| of a PE column drops below its log axis: the points there are drawn in the
+// SVG, as in a PDF, only within the axes' clip, not over the tick labels beneath.
+void TestFigureExporter::svgClipsItsDataToTheAxes()
+{
+    Params p;
+    p.dModel = 512;
+    p.maxLen = 1024;
+    const FigureSize size = FigureSize::fromPixels(QSize(600, 400));
+    const auto built = FigureBuilds::build(u"magnitudes"_s, p, size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot &plot = *built->plot();
+    QList<QRectF> inside; // the axes, and the legends' icons
+    for (QCPAxisRect *rect : FigureBuild::plotRects(plot))
+        inside.append(QRectF(rect->rect()).adjusted(-3, -3, 3, 3));
+    for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
+        if (auto *legend = qobject_cast<QCPLegend *>(e))
+            inside.append(legend->outerRect());
+    const QByteArray svg = FigureExporter::svg(&plot, size, u"magnitudes"_s);
+    QVERIFY(readSvg(svg));
+    int clippedAway = 0, drawn = 0;
+    for (const SvgCircle &circle : svgCircles(svg)) {
+        if (std::any_of(inside.begin(), inside.end(), [&](const QRectF &r) { return r.contains(circle.centre); })) {
+            ++drawn;
+            continue;
+        }
+        QVERIFY2(circle.clip && !circle.clip->adjusted(-2, -2, 2, 2).contains(circle.centre),
+                 qPrintable(
+                     u"a point at (%1, %2) is drawn outside the axes"_s.arg(circle.centre.x()).arg(circle.centre.y())));
+        ++clippedAway;
+    }
+    // The figure has points below its axis, and draws the others.
+    QVERIFY2(clippedAway > 0 && drawn > 500, qPrintable(u"%1 clipped, %2 drawn"_s.arg(clippedAway).arg(drawn)));
+    // Clip paths are SVG 1.1's; every font names a generic family after its own.
+    QVERIFY(svg.contains("version=\"1.1\""));
+    QVERIFY(!svg.contains("baseProfile=\"tiny\""));
+    QVERIFY(svg.contains("font-family=\"DejaVu Sans, sans-serif\""));
+    QVERIFY(!svg.contains("font-family=\"DejaVu Sans\""));
+}
+
+// --title "" frees the title's band: the plot starts at the top.
+void TestFigureExporter::anEmptyTitleTakesNoRoom()
+{
+    const FigureSize size = FigureSize::fromPixels(QSize(600, 300));
+    FigureStyle untitled;
+    untitled.title = QString();
+    const auto titled = FigureBuilds::build(u"heatmap"_s, small(), size);
+    const auto bare = FigureBuilds::build(u"heatmap"_s, small(), size, {}, untitled);
+    const int titledTop = FigureBuild::plotRects(*titled->plot()).front()->top();
+    const int bareTop = FigureBuild::plotRects(*bare->plot()).front()->top();
+    // The title's band is its line of 9.5 pt text, about 20 units: all of it is given back.
+    QVERIFY2(titledTop - bareTop >= 15, qPrintable(u"%1 and %2"_s.arg(titledTop).arg(bareTop)));
+    const QImage image = FigureExporter::image(bare->plot(), size);
+    QCOMPARE(image.size(), QSize(600, 300));
 }
 
 void TestFigureExporter::printsDrawEveryPointOfACurve()

@@ -34,7 +34,7 @@ HeatmapFigureData heatmapData(const HeatmapGrid &grid, const Params &params)
     HeatmapFigureData data;
     data.grid = grid;
     data.table = Quantities::shape(grid.quantity, params);
-    data.label = FigureText::quantityLabel(grid.quantity, params);
+    data.label = Quantities::label(grid.quantity, params);
     data.parameters = FigureText::parametersText(grid.quantity, params);
     return data;
 }

@@ -1,6 +1,6 @@
-// FigureText: the words a figure uses for what it shows follow the parameters: concat's X is
-// [s·E | PE], embedding-only dropout is dropout(s·E) + PE, masked-fill never claims Y = X, and
-// the parameter parts of titles name the values that matter.
+// FigureText: the numbers of a title in words (ratios with thousands grouped) and the legend of a
+// log axis counting what lies below it. The quantities' labels and the parameters' parts of a
+// title are the quantity table's (tst_quantitytable).
 #include "render/data/FigureText.h"
 
 #include <QTest>
@@ -15,79 +15,9 @@ class TestFigureText : public QObject
     Q_OBJECT
 
 private slots:
-    void quantityFollowsParameters_data();
-    void quantityFollowsParameters();
-    void parameterParts();
     void ratiosGroupThousands();
     void namesCountWhatLiesBelowTheAxis();
 };
-
-void TestFigureText::quantityFollowsParameters_data()
-{
-    QTest::addColumn<int>("quantity");
-    QTest::addColumn<Params>("params");
-    QTest::addColumn<QString>("label");
-    const Params base;
-    Params concat = base;
-    concat.compose = Compose::Concat;
-    Params embedding = base;
-    embedding.dropoutMode = DropoutMode::Embedding;
-    Params embeddingConcat = embedding;
-    embeddingConcat.compose = Compose::Concat;
-    Params evaluation = base;
-    evaluation.training = false;
-    Params noDropout = base;
-    noDropout.dropout = 0.0;
-    Params maskedFill = base;
-    maskedFill.dropoutMode = DropoutMode::MaskedFill;
-    maskedFill.seqLen = 100;
-    Params maskedFillEval = maskedFill;
-    maskedFillEval.training = false;
-    Params maskedFillNoPadding = maskedFill;
-    maskedFillNoPadding.seqLen.reset();
-    Params protect = base;
-    protect.dropoutMode = DropoutMode::ProtectSpecial;
-
-    const int input = static_cast<int>(Quantity::Input);
-    const int output = static_cast<int>(Quantity::Output);
-    QTest::newRow("sum X") << input << base << u"X = s·E + PE"_s;
-    QTest::newRow("concat X") << input << concat << u"X = [s·E | PE]"_s;
-    QTest::newRow("sum Y") << output << base << u"Y = dropout(X)"_s;
-    QTest::newRow("embedding Y") << output << embedding << u"Y = dropout(s·E) + PE"_s;
-    QTest::newRow("embedding concat Y") << output << embeddingConcat << u"Y = [dropout(s·E) | PE]"_s;
-    QTest::newRow("protect-special Y") << output << protect << u"Y = dropout(X), special rows kept"_s;
-    QTest::newRow("evaluation Y") << output << evaluation << u"Y = X"_s;
-    QTest::newRow("p = 0 Y") << output << noDropout << u"Y = X"_s;
-    QTest::newRow("masked-fill Y") << output << maskedFill << u"Y = dropout(X, padding rows zeroed)"_s;
-    QTest::newRow("masked-fill evaluation Y") << output << maskedFillEval << u"Y = X, padding rows zeroed"_s;
-    QTest::newRow("masked-fill without padding") << output << maskedFillNoPadding << u"Y = dropout(X)"_s;
-    QTest::newRow("mask") << static_cast<int>(Quantity::Mask) << base << u"mask (1 kept, 0 dropped)"_s;
-}
-
-void TestFigureText::quantityFollowsParameters()
-{
-    QFETCH(int, quantity);
-    QFETCH(Params, params);
-    QFETCH(QString, label);
-    QCOMPARE(FigureText::quantityLabel(static_cast<Quantity>(quantity), params), label);
-}
-
-void TestFigureText::parameterParts()
-{
-    Params params;
-    params.dModel = 512;
-    params.maxLen = 1024;
-    QCOMPARE(FigureText::tableText(params), u"d = 512, L = 1,024"_s);
-    QCOMPARE(FigureText::scaleText(params), u"s = √d = %1"_s.arg(NumberText::compact(std::sqrt(512.0))));
-    params.scaleKind = ScaleKind::One;
-    QCOMPARE(FigureText::scaleText(params), u"s = 1"_s);
-    QCOMPARE(FigureText::sigmaText(params), u"σ = 1"_s);
-    params.init = InitKind::ScaledNormal;
-    QCOMPARE(FigureText::sigmaText(params), u"σ = d^-1/2 = %1"_s.arg(NumberText::compact(1.0 / std::sqrt(512.0))));
-    QCOMPARE(FigureText::dropoutText(params), u"p = 0.1, dropout mode sum"_s);
-    params.training = false;
-    QCOMPARE(FigureText::dropoutText(params), u"evaluation: no dropout"_s);
-}
 
 void TestFigureText::ratiosGroupThousands()
 {

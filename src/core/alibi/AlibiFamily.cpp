@@ -1,6 +1,7 @@
 // ALiBi (docs/ARCHITECTURE.md, Encoding families): no term added to X; head k adds -m_k times the
 // distance to its attention scores, its slopes from get_slopes (Press et al. 2022).
 #include "core/FamilySpec.h"
+#include "core/alibi/AlibiTableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -150,6 +151,7 @@ FamilySpec makeAlibiFamily()
     family.panel = alibiPanel();
     family.readConfig = AlibiConfig::layers;
     family.configFindings = AlibiConfig::findings();
+    family.tableHypothesis = AlibiTableCheck::hypothesis();
     return family;
 }
 

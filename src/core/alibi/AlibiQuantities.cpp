@@ -1,6 +1,8 @@
 // ALiBi's own quantities (docs/ARCHITECTURE.md, "The quantity table"): the slope of every head,
 // and the bias matrix of head K, each cell exact to float32 against the reference's get_slopes.
 #include "core/Engine.h"
+#include "core/NumberText.h"
+#include "core/ParamText.h"
 #include "core/RelativeTable.h"
 #include "core/alibi/AlibiSlopes.h"
 
@@ -56,6 +58,11 @@ QuantitySpec makeAlibiSlopesQuantity()
                 out(r, c) = static_cast<float>(values[block.col0 + c]);
         }
     };
+    // A slope is below 1: m_1 = 2^(-8/H) is the largest.
+    q.bound = [](const Params &) { return 1.0; };
+    q.parameters = [](const Params &p) {
+        return QStringList {p.alibi.heads == 1 ? u"H = 1 head"_s : u"H = %1 heads"_s.arg(p.alibi.heads)};
+    };
     return q;
 }
 
@@ -78,6 +85,15 @@ QuantitySpec makeAlibiBiasQuantity()
         RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
             AlibiSlopes::biases(slope, first, count, alibi.mask, values);
         });
+    };
+    // The farthest key's finite bias: m_K (L - 1).
+    q.bound = [](const Params &p) {
+        return needsAlibi(p) ? 1.0 : AlibiSlopes::of(p.alibi.heads, p.alibi.head) * static_cast<double>(p.maxLen - 1);
+    };
+    q.parameters = [](const Params &p) {
+        return QStringList {u"head %1 of %2, %3, L = %4"_s.arg(p.alibi.head)
+                                .arg(p.alibi.heads)
+                                .arg(ParamText::get(p, u"alibi"_s), NumberText::count(p.maxLen))};
     };
     return q;
 }

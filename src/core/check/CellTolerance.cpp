@@ -66,14 +66,12 @@ ValueFormat storedFormat(StoredType stored)
     return ValueFormat::Float32;
 }
 
-CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType stored, double textRounding,
-                            const ReferenceSpec &reference)
+CellTolerance cellTolerance(ValueFormat format, StoredType stored, double textRounding, double scale, double ulps)
 {
-    const double amplitude = std::fabs(reference.schedule.amplitude);
     CellTolerance t;
-    // The table's value and the kernel's are each within half a float32 unit of the exact value.
-    t.relative = 1.01 * kFloat32Ulp;
-    t.absolute = kKernelError * amplitude;
+    // The table's value and the reference's are each within half a float32 unit of the exact value.
+    t.relative = 1.01 * ulps * kFloat32Ulp;
+    t.absolute = kKernelError * scale;
     switch (format) {
     case ValueFormat::Float32:
         break;
@@ -87,6 +85,14 @@ CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType s
     }
     if (stored == StoredType::Text)
         t.absolute += 1.01 * textRounding;
+    return t;
+}
+
+CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType stored, double textRounding,
+                            const PairReferenceSpec &reference)
+{
+    const double amplitude = std::fabs(reference.schedule.amplitude);
+    CellTolerance t = cellTolerance(format, stored, textRounding, amplitude);
     if (float32Angles) {
         // |float(float(p) * float(w)) - p w| <= (|ln w| + 3) 2^-23 |p w| for w from float32 exp;
         // twice that leaves room for a pow or a division on the way.

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/check/ReferenceTable.h"
+#include "core/check/PairReference.h"
 #include "core/check/TableRows.h"
 
 #include <cstdint>
@@ -27,8 +27,11 @@ struct CellTolerance
     // Per column: the allowed |error| per unit of position, for float32 angles; empty otherwise.
     std::vector<double> perPosition;
 
+    // An infinite reference (a mask) allows only itself: |error| 0.
     double limit(double reference, std::int64_t column, double position) const
     {
+        if (!(reference - reference == 0.0))
+            return 0.0;
         double l = relative * (reference < 0 ? -reference : reference) + absolute;
         if (!perPosition.empty())
             l += perPosition[static_cast<std::size_t>(column)] * (position < 0 ? -position : position);
@@ -41,6 +44,11 @@ struct CellTolerance
 // a frequency computed in float32, each off by a few units of 2^-24 of the angle, |ln w| of them
 // where the frequency comes from exp(-i ln(b) c) in float32.
 CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType stored, double textRounding,
-                            const ReferenceSpec &reference);
+                            const PairReferenceSpec &reference);
+// The tolerance of a table of values of size up to `scale` computed without angles (a bias, a
+// bucket): the rounding of `format` and of the text, `ulps` units of float32 relative to the value
+// (1 for a value rounded once from an exact one).
+CellTolerance cellTolerance(ValueFormat format, StoredType stored, double textRounding, double scale,
+                            double ulps = 1.0);
 
 } // namespace posenc

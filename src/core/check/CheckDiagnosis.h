@@ -1,40 +1,38 @@
 #pragma once
 
-#include "core/check/LearnedFit.h"
-#include "core/check/RopeFit.h"
-#include "core/check/SampleScore.h"
-#include "core/check/SinusoidalFit.h"
-#include "core/check/TableMatch.h"
+#include "core/check/PairReference.h"
 
 #include <QString>
 #include <QStringList>
 
-#include <optional>
+#include <cstdint>
 #include <vector>
 
-// The words of a check's findings: what the reference is, the one-line diagnosis naming a
-// mistake and what the correct line computes, and the notes a person reads after it. Core's
-// words: they name no flag of the command line.
+// The words of a check's findings that no family owns: an unknown table, a table of zeros or of
+// one row repeated, and the phrases several families' diagnoses share (an offset of the
+// positions, positions rounded to half precision, a set of rows or columns). Core's words: they
+// name no flag of the command line. A family's own words are in its folder.
 namespace posenc::CheckDiagnosis {
 
-// "sinusoidal, interleaved, the paper's frequencies w_i = 10000^(-2i/d), positions from 0".
-QString sinusoidReference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
-QString sinusoid(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::Hypothesis &correct, std::int64_t dModel,
-                 const RowFraming &framing, const std::vector<TableMistake> &mistakes, bool layoutDeclared);
-QStringList sinusoidNotes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, TablePrecision precision);
-QString nearestSinusoid(const SinusoidalFit::Hypothesis &h, const SampleScore &score);
-
-// "rope-cos, half layout, rope_type yarn (rope_theta 10000, factor 4, original 4096), attention factor 1.1386".
-QString ropeReference(const RopeFit::Hypothesis &h);
-QString rope(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct);
-QStringList ropeNotes(const RopeFit::Fit &fit);
-
-QString sameRow(bool sinusoid);
-QString learned(const LearnedFit::Structure &s, std::optional<std::int64_t> declaredFirstRow);
-QStringList learnedNotes(const LearnedFit::Structure &s);
-QString unknown(const LearnedFit::Structure &s);
 QString allZero();
 QString tooFewRows(std::int64_t rows);
+// Every position holds the same row, of no table a family recognised.
+QString sameRow();
+// No family claimed the table: the tables the check knows, and each family's reason.
+QString unknown(const QStringList &tables, const QStringList &reasons);
+// Why an unknown table shows no |table - reference|.
+QString noReference();
+// A table whose infinity no family's table holds there.
+QString infinityRefused(std::int64_t row, std::int64_t column);
+
+// "3, 7, 12": rows by number.
+QString rowList(const std::vector<std::int64_t> &rows);
+// "positions from 0", "row r holding position r + 2".
+QString positionsFrom(std::int64_t offset);
+// "positions start at 1: row r holds position r + 1; `convention` number positions from 0, ...".
+QString offsetLine(std::int64_t offset, const QString &convention);
+// Positions rounded to float16 or bfloat16 before their angles were formed, and the correct way.
+QString halfPrecisionLine(PositionRounding rounding);
 
 // "columns 1, 3, 5, ..., 1023 (every 2nd from 1; 512 of 1024)": a set of indices in few words.
 QString indexSet(const std::vector<std::int64_t> &indices, std::int64_t of, const QString &noun);

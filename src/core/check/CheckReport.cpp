@@ -59,16 +59,11 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
                      .arg(table.cols())
                      .arg(storedWords(table.storedType())));
     QString verdict = CheckWords::verdict(m.verdict);
-    if (!m.mistakes.empty()) {
-        QStringList ids;
-        for (const TableMistake mistake : m.mistakes)
-            ids.append(CheckWords::mistake(mistake));
-        verdict += u" (%1)"_s.arg(ids.join(u", "_s));
-    }
+    if (!m.mistakes.empty())
+        verdict += u" (%1)"_s.arg(m.mistakes.join(u", "_s));
     lines.append(u"verdict: "_s + verdict);
-    const QString encoding = CheckWords::encoding(m.encoding);
-    if (!encoding.isEmpty())
-        lines.append(u"encoding: "_s + encoding);
+    if (!m.table.isEmpty())
+        lines.append(u"encoding: "_s + m.table);
     if (!m.referenceText.isEmpty())
         lines.append(u"reference: "_s + m.referenceText);
     if (m.precision)

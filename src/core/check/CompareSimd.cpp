@@ -14,7 +14,9 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-template<int Rows>
+// Infinities: equal cells agree (a mask's -inf against -inf) and an infinite reference allows only
+// itself; without, a reference is finite and a cell's |error| is |table - reference| as it is.
+template<int Rows, bool Infinities>
 void CompareRowsOf(const float *table, std::int64_t tableStride, const float *reference, std::int64_t referenceStride,
                    float *columnMax, std::int64_t count, float relative, float absolute, const float *extra,
                    RowsComparison &out)
@@ -36,10 +38,14 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
         for (int r = 0; r < Rows; ++r) {
             const V t = hn::LoadU(d, table + r * tableStride + i);
             const V ref = hn::LoadU(d, reference + r * referenceStride + i);
-            const V e = hn::Abs(hn::Sub(t, ref));
+            V e = hn::Abs(hn::Sub(t, ref));
             V limit = hn::Add(hn::Mul(rel, hn::Abs(ref)), abs);
             if (extra)
                 limit = hn::Add(limit, hn::LoadU(d, extra + r * count + i));
+            if constexpr (Infinities) {
+                e = hn::IfThenZeroElse(hn::Eq(t, ref), e);
+                limit = hn::IfThenElseZero(hn::IsFinite(ref), limit);
+            }
             columns = hn::Max(columns, e);
             rowMax[r] = hn::Max(rowMax[r], e);
             // Not (e <= limit): a NaN is over too.
@@ -54,8 +60,11 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
     for (; i < count; ++i) {
         for (int r = 0; r < Rows; ++r) {
             const float ref = reference[r * referenceStride + i];
-            const float e = std::fabs(table[r * tableStride + i] - ref);
-            const float limit = relative * std::fabs(ref) + absolute + (extra ? extra[r * count + i] : 0.0f);
+            const float cell = table[r * tableStride + i];
+            const float e = Infinities && cell == ref ? 0.0f : std::fabs(cell - ref);
+            const float limit = !Infinities || std::isfinite(ref)
+                ? relative * std::fabs(ref) + absolute + (extra ? extra[r * count + i] : 0.0f)
+                : 0.0f;
             columnMax[i] = columnMax[i] < e ? e : columnMax[i];
             out.rowMax[r] = out.rowMax[r] < e ? e : out.rowMax[r];
             out.over[r] = out.over[r] || !(e <= limit);
@@ -63,29 +72,42 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
     }
 }
 
-RowsComparison CompareRows(const float *table, std::int64_t tableStride, const float *reference,
-                           std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                           float absolute, const float *extra)
+template<bool Infinities>
+void CompareRowsOfAny(const float *table, std::int64_t tableStride, const float *reference,
+                      std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
+                      float absolute, const float *extra, RowsComparison &out)
 {
-    RowsComparison out;
     switch (rows) {
     case 1:
-        CompareRowsOf<1>(table, tableStride, reference, referenceStride, columnMax, count, relative, absolute, extra,
-                         out);
+        CompareRowsOf<1, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
+                                     absolute, extra, out);
         break;
     case 2:
-        CompareRowsOf<2>(table, tableStride, reference, referenceStride, columnMax, count, relative, absolute, extra,
-                         out);
+        CompareRowsOf<2, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
+                                     absolute, extra, out);
         break;
     case 3:
-        CompareRowsOf<3>(table, tableStride, reference, referenceStride, columnMax, count, relative, absolute, extra,
-                         out);
+        CompareRowsOf<3, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
+                                     absolute, extra, out);
         break;
     default:
-        CompareRowsOf<4>(table, tableStride, reference, referenceStride, columnMax, count, relative, absolute, extra,
-                         out);
+        CompareRowsOf<4, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
+                                     absolute, extra, out);
         break;
     }
+}
+
+RowsComparison CompareRows(const float *table, std::int64_t tableStride, const float *reference,
+                           std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
+                           float absolute, const float *extra, bool infinities)
+{
+    RowsComparison out;
+    if (infinities)
+        CompareRowsOfAny<true>(table, tableStride, reference, referenceStride, rows, columnMax, count, relative,
+                               absolute, extra, out);
+    else
+        CompareRowsOfAny<false>(table, tableStride, reference, referenceStride, rows, columnMax, count, relative,
+                                absolute, extra, out);
     return out;
 }
 
@@ -100,10 +122,10 @@ HWY_EXPORT(CompareRows);
 
 RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                           float absolute, const float *extra)
+                           float absolute, const float *extra, bool infinities)
 {
     return HWY_DYNAMIC_DISPATCH(CompareRows)(table, tableStride, reference, referenceStride, rows, columnMax, count,
-                                             relative, absolute, extra);
+                                             relative, absolute, extra, infinities);
 }
 
 } // namespace posenc

@@ -16,9 +16,10 @@ struct RowsComparison
 };
 
 // Row r of the table at table + r * tableStride, of the reference at reference + r * referenceStride;
-// `extra` (may be null) is per row too, at extra + r * count.
+// `extra` (may be null) is per row too, at extra + r * count. With `infinities` (a reference that
+// holds a mask's -inf), equal cells agree and an infinite reference allows only itself.
 RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                           float absolute, const float *extra);
+                           float absolute, const float *extra, bool infinities = false);
 
 } // namespace posenc

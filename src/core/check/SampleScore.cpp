@@ -5,11 +5,10 @@
 
 namespace posenc {
 
-SampleScore scoreOnSample(const ReferenceTable &reference, const TableSample &sample, const CellTolerance &tolerance,
+SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles, std::int64_t stopAfter)
 {
     SampleScore score;
-    const ReferenceSpec &spec = reference.spec();
     const std::int64_t cols = sample.cols();
     const auto hopeless
         = [&] { return score.bad > stopAfter && (!float32Angles || score.badWithFloat32Angles > stopAfter); };
@@ -20,16 +19,18 @@ SampleScore scoreOnSample(const ReferenceTable &reference, const TableSample &sa
             ++j;
         const std::int64_t first = sample.rows[std::size_t(i)];
         const std::int64_t index0 = i;
-        reference.forEachTile({first, j - i, 0, cols}, [&](const ReferenceTable::Tile &t) {
+        reference.forEachTile({first, j - i, 0, cols}, [&](const TableReference::Tile &t) {
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const float *ref = t.values + r * t.stride;
                 const float *table = sample.values.row(index0 + t.row0 - first + r).data() + t.col0;
-                const double position = static_cast<double>(spec.position(t.row0 + r));
+                const double position = static_cast<double>(reference.position(t.row0 + r));
                 for (std::int64_t c = 0; c < t.cols; ++c) {
                     const double value = table[c];
-                    const double error = std::fabs(value - double(ref[c]));
-                    score.sumSquares += error * error;
-                    score.tableSquares += value * value;
+                    const double error = value == double(ref[c]) ? 0.0 : std::fabs(value - double(ref[c]));
+                    if (std::isfinite(value) && std::isfinite(error)) {
+                        score.sumSquares += error * error;
+                        score.tableSquares += value * value;
+                    }
                     score.maxError = std::max(score.maxError, error);
                     if (!(error <= tolerance.limit(ref[c], t.col0 + c, position)))
                         ++score.bad;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/check/CellTolerance.h"
-#include "core/check/ReferenceTable.h"
+#include "core/check/TableReference.h"
 #include "core/check/TableSample.h"
 
 #include <cmath>
@@ -28,8 +28,9 @@ struct SampleScore
 
 // Compares the reference with the sample's rows (those it compares), cell by cell, counting the
 // cells beyond `tolerance` and, when given, beyond `float32Angles` (the same values' tolerance
-// with float32 angles). Counting stops once both counts pass `stopAfter`.
-SampleScore scoreOnSample(const ReferenceTable &reference, const TableSample &sample, const CellTolerance &tolerance,
+// with float32 angles). Counting stops once both counts pass `stopAfter`. Equal cells agree,
+// infinities too (a mask's -inf where the reference has it); the sums are of the finite cells.
+SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles = nullptr,
                           std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max());
 

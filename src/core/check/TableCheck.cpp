@@ -1,10 +1,10 @@
+// TableCheck's identifying half: the sample read, every family's hypothesis asked, the
+// best-supported answer kept (docs/ARCHITECTURE.md, Checking a table). No family is named here:
+// each answers through its FamilySpec's TableHypothesis.
 #include "TableCheck.h"
 
-#include "core/NumberText.h"
+#include "core/FamilySpec.h"
 #include "core/check/CheckDiagnosis.h"
-#include "core/check/LearnedFit.h"
-#include "core/check/RopeFit.h"
-#include "core/check/SinusoidalFit.h"
 #include "core/check/TableSample.h"
 
 #include <algorithm>
@@ -15,13 +15,6 @@ using namespace Qt::StringLiterals;
 namespace posenc::TableCheck {
 
 namespace {
-
-// A family's sample match: at most one cell in ten beyond the tolerance, so that a table with a
-// few wrong cells or columns is still named (and its cells shown) rather than called unknown.
-bool explains(const SampleScore &score, std::int64_t bad)
-{
-    return score.compared > 0 && bad * 10 <= score.compared;
-}
 
 // Rows of zeros among the first rows: leading ones start the comparison after them, later ones
 // are padding rows (fairseq's padding_idx) left out of it.
@@ -39,176 +32,107 @@ RowFraming frameRows(const TableSample &sample)
     return framing;
 }
 
-TablePrecision precisionOf(ValueFormat format, bool float32Angles)
+// The sample's indices of the rows a reference would compare.
+std::vector<std::int64_t> comparedIndices(const TableSample &sample, const RowFraming &framing)
 {
-    if (float32Angles)
-        return TablePrecision::Float32Angles;
-    switch (format) {
-    case ValueFormat::Float32:
-        return TablePrecision::Exact;
-    case ValueFormat::Float16:
-        return TablePrecision::Float16;
-    case ValueFormat::BFloat16:
-        return TablePrecision::BFloat16;
+    std::vector<std::int64_t> compared;
+    for (std::int64_t i = 0; i < sample.size(); ++i) {
+        const std::int64_t row = sample.rows[std::size_t(i)];
+        if (row >= framing.firstRow && !std::binary_search(framing.paddingRows.begin(), framing.paddingRows.end(), row))
+            compared.push_back(i);
     }
-    return TablePrecision::Exact;
+    return compared;
 }
 
-std::optional<Params> validParams(const Params &params)
+// Whether every compared row holds the same values (at least two of them).
+bool sameRows(const TableSample &sample, const std::vector<std::int64_t> &compared, double textRounding)
 {
-    return params.isValid() ? std::optional<Params>(params) : std::nullopt;
-}
-
-// The sinusoid's parameters whose table is the reference from its first row: half_dim - 1's
-// frequencies are the paper's of base b^(d / (2 (h - 1))).
-std::optional<Params> sinusoidalParams(const SinusoidalFit::Hypothesis &h, std::int64_t dModel, std::int64_t rows,
-                                       bool float32Angles)
-{
-    Params p;
-    p.encoding = Encoding::Sinusoidal;
-    p.dModel = std::min(dModel, Params::kMaxDModel);
-    p.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
-    p.sinusoidal.layout = h.layout;
-    p.sinusoidal.angles = float32Angles ? Angles::Float32 : Angles::Exact;
-    p.sinusoidal.base = h.variant == SinusoidalFit::Variant::HalfDimMinusOne
-        ? std::exp(std::log(h.base) * double(dModel) / (2.0 * double(dModel / 2 - 1)))
-        : h.base;
-    return validParams(p);
-}
-
-struct Context
-{
-    const TableRows &table;
-    const Declared &declared;
-    const TableSample &sample;
-    const RowFraming &framing;
-    ValueFormat format;
-};
-
-TableMatch sinusoidalMatch(const Context &c, const SinusoidalFit::Fit &fit)
-{
-    const std::int64_t d = c.sample.cols();
-    const SinusoidalFit::Hypothesis &h = fit.hypothesis;
-    TableMatch m;
-    m.encoding = TableEncoding::Sinusoidal;
-    m.layout = h.layout;
-    m.frequencies = h.variant == SinusoidalFit::Variant::HalfDimMinusOne ? SinusoidFrequencies::HalfDimMinusOne
-                                                                         : SinusoidFrequencies::Paper;
-    m.base = h.base;
-    m.positionOffset = h.firstPosition - c.framing.firstRow;
-    // fairseq reads positions from padding_idx + 1: its zero row's next.
-    m.firstPositionRow = h.variant == SinusoidalFit::Variant::HalfDimMinusOne && !c.framing.paddingRows.empty()
-        ? c.framing.paddingRows.back() + 1
-        : c.framing.firstRow;
-    m.precision = precisionOf(c.format, fit.float32Angles);
-    m.mistakes = SinusoidalFit::mistakesOf(h, c.framing.firstRow);
-    SinusoidalFit::Hypothesis correct = SinusoidalFit::corrected(h, c.framing.firstRow);
-    const bool layoutDeclared = c.declared.layout && *c.declared.layout != h.layout;
-    if (layoutDeclared)
-        correct.layout = *c.declared.layout;
-    m.reference = SinusoidalFit::reference(correct, d, c.framing);
-    m.tolerance
-        = cellTolerance(c.format, fit.float32Angles, c.table.storedType(), c.table.textRounding(), *m.reference);
-    m.params = sinusoidalParams(correct, d, c.table.rows(), fit.float32Angles);
-    m.referenceText = CheckDiagnosis::sinusoidReference(correct, c.framing);
-    m.diagnosis = CheckDiagnosis::sinusoid(h, correct, d, c.framing, m.mistakes, layoutDeclared);
-    m.notes = CheckDiagnosis::sinusoidNotes(h, c.framing, *m.precision);
-    m.verdict = m.mistakes.empty() && !layoutDeclared ? CheckVerdict::Correct : CheckVerdict::Mistake;
-    return m;
-}
-
-TableMatch ropeMatch(const Context &c, const RopeFit::Fit &fit)
-{
-    const RopeFit::Hypothesis &h = fit.hypothesis;
-    // A sin table's first row is sin(0) = 0, which the framing took for padding: it is position 0.
-    RowFraming framing = c.framing;
-    RopeFit::Hypothesis correct = fit.correct;
-    std::int64_t firstPosition = h.firstPosition;
-    if (!h.cosine && framing.firstRow > 0 && h.firstPosition >= framing.firstRow) {
-        firstPosition -= framing.firstRow;
-        correct.firstPosition -= framing.firstRow;
-        framing.firstRow = 0;
+    if (compared.size() < 2)
+        return false;
+    const double scale = sample.values.cwiseAbs().maxCoeff();
+    if (!std::isfinite(scale))
+        return false;
+    for (std::size_t k = 1; k < compared.size(); ++k) {
+        if ((sample.values.row(compared[k]) - sample.values.row(compared[0])).cwiseAbs().maxCoeff()
+            > 1e-6 * scale + 2.0 * textRounding)
+            return false;
     }
-    TableMatch m;
-    m.encoding = h.cosine ? TableEncoding::RopeCos : TableEncoding::RopeSin;
-    m.ropeLayout = h.params.rope.layout;
-    m.base = h.params.rope.theta;
-    m.ropeType = h.params.rope.type;
-    m.attentionFactor = h.amplitude;
-    m.positionOffset = firstPosition - framing.firstRow;
-    m.firstPositionRow = framing.firstRow;
-    m.precision = precisionOf(c.format, fit.float32Angles);
-    m.mistakes = fit.mistakes;
-    if (c.declared.ropeLayout)
-        correct.params.rope.layout = *c.declared.ropeLayout;
-    m.reference = RopeFit::reference(correct, framing);
-    m.tolerance
-        = cellTolerance(c.format, fit.float32Angles, c.table.storedType(), c.table.textRounding(), *m.reference);
-    m.params = validParams(correct.params);
-    m.referenceText = CheckDiagnosis::ropeReference(correct);
-    m.diagnosis = CheckDiagnosis::rope(fit, correct);
-    m.notes = fit.notes + CheckDiagnosis::ropeNotes(fit);
-    m.verdict = m.mistakes.empty() ? CheckVerdict::Correct : CheckVerdict::Mistake;
-    return m;
+    return true;
 }
 
-// Every position holds the same row: the row of position 0 in a layout names the sinusoid it
-// was cut from; base 10000 assumed, as that row does not show the base.
-TableMatch sameRowMatch(const Context &c)
+// The format the values were rounded to: float16-rounded values stored as float32 are float16's.
+ValueFormat valuesFormat(const TableRows &table, const TableSample &sample)
 {
-    const std::int64_t d = c.sample.cols();
-    const auto row = c.sample.values.row(c.framing.firstRow);
-    TableMatch m;
-    m.mistakes = {TableMistake::SameRow};
-    m.verdict = CheckVerdict::Mistake;
-    m.firstPositionRow = c.framing.firstRow;
-    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
-        SinusoidalFit::Hypothesis h;
-        h.layout = layout;
-        h.firstPosition = c.framing.firstRow;
-        const ReferenceSpec spec = SinusoidalFit::reference(h, d, RowFraming {});
-        RowMatrixXf first(1, d);
-        ReferenceTable(spec).fill({0, 1, 0, d}, first);
-        if ((first.row(0) - row).cwiseAbs().maxCoeff() > 1e-6f)
+    ValueFormat format = storedFormat(table.storedType());
+    if (format == ValueFormat::Float32 && table.storedType() != StoredType::Integer)
+        format = representableFormat(sample.values.data(), sample.values.size());
+    return format;
+}
+
+// The claim with the most support: a reference before a structure alone, then the fewest cells
+// beyond the tolerance per compared cell, then the list's order.
+const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates)
+{
+    const TableCandidate *best = nullptr;
+    for (const TableCandidate &c : candidates) {
+        if (!c.claims)
             continue;
-        m.encoding = TableEncoding::Sinusoidal;
-        m.layout = layout;
-        m.frequencies = SinusoidFrequencies::Paper;
-        m.base = h.base;
-        m.positionOffset = 0;
-        m.precision = TablePrecision::Exact;
-        m.reference = SinusoidalFit::reference(h, d, c.framing);
-        m.tolerance = cellTolerance(c.format, false, c.table.storedType(), c.table.textRounding(), *m.reference);
-        m.params = sinusoidalParams(h, d, c.table.rows(), false);
-        m.referenceText = CheckDiagnosis::sinusoidReference(h, c.framing) + u" (base 10000 assumed)"_s;
-        break;
+        if (!best) {
+            best = &c;
+            continue;
+        }
+        const bool referenced = bool(c.match.reference), bestReferenced = bool(best->match.reference);
+        if (referenced != bestReferenced) {
+            if (referenced)
+                best = &c;
+            continue;
+        }
+        if (referenced && double(c.bad) * double(best->compared) < double(best->bad) * double(c.compared))
+            best = &c;
     }
-    m.diagnosis = CheckDiagnosis::sameRow(m.encoding == TableEncoding::Sinusoidal);
-    return m;
+    return best;
 }
 
-TableMatch learnedMatch(const Context &c, const LearnedFit::Structure &s, const std::optional<SinusoidalFit::Fit> &near)
+// The nearest reference of a family that did not claim the table, when it explains all but a
+// tenth of the table's energy: a note for a learned or unknown table.
+QString nearestNote(const std::vector<TableCandidate> &candidates)
 {
-    TableMatch m;
-    m.encoding = TableEncoding::Learned;
-    m.firstPositionRow = s.firstPositionRow;
-    m.positionOffset = -s.firstPositionRow;
-    m.verdict = CheckVerdict::Correct;
-    if (c.declared.firstPositionRow && *c.declared.firstPositionRow != s.firstPositionRow) {
-        m.mistakes = {TableMistake::PositionOffset};
-        m.verdict = CheckVerdict::Mistake;
+    const TableCandidate *nearest = nullptr;
+    for (const TableCandidate &c : candidates) {
+        if (!c.claims && !c.nearest.isEmpty() && c.residual < 0.1 && (!nearest || c.residual < nearest->residual))
+            nearest = &c;
     }
-    m.diagnosis = CheckDiagnosis::learned(s, c.declared.firstPositionRow);
-    m.notes = CheckDiagnosis::learnedNotes(s);
-    if (near && near->score.relativeResidual() < 0.1)
-        m.notes.append(CheckDiagnosis::nearestSinusoid(near->hypothesis, near->score));
-    Params p;
-    p.encoding = Encoding::Learned;
-    p.dModel = std::min(c.sample.cols(), Params::kMaxDModel);
-    p.maxLen = std::clamp<std::int64_t>(c.table.rows() - s.firstPositionRow, 1, Params::kMaxLen);
-    p.learned.offset = s.firstPositionRow;
-    m.params = p; // the window loads the table itself as the position table
-    return m;
+    return nearest ? nearest->nearest : QString();
+}
+
+TableMatch unknownMatch(const std::vector<TableCandidate> &candidates)
+{
+    TableMatch unknown;
+    unknown.verdict = CheckVerdict::Unknown;
+    QStringList reasons;
+    for (const TableCandidate &c : candidates) {
+        if (!c.unclaimed.isEmpty())
+            reasons.append(c.unclaimed);
+    }
+    unknown.diagnosis = CheckDiagnosis::unknown(tableWords(), reasons);
+    unknown.unreferenced = CheckDiagnosis::noReference();
+    if (const QString near = nearestNote(candidates); !near.isEmpty())
+        unknown.notes.append(near);
+    return unknown;
+}
+
+std::vector<TableCandidate> askFamilies(const TableEvidence &evidence)
+{
+    std::vector<TableCandidate> candidates;
+    for (const FamilySpec &family : Families::all()) {
+        if (!family.tableHypothesis)
+            continue;
+        if (auto candidate = family.tableHypothesis->fit(evidence)) {
+            candidate->match.family = family.encoding;
+            candidates.push_back(std::move(*candidate));
+        }
+    }
+    return candidates;
 }
 
 } // namespace
@@ -223,62 +147,124 @@ std::variant<TableMatch, QString> identify(const TableRows &table, const Declare
     const std::optional<TableSample> sample = readSample(table, kSampleCells, error);
     if (!sample)
         return error;
-    // The values' own format: float16-rounded values stored as float32 are float16 values.
-    ValueFormat format = storedFormat(table.storedType());
-    if (format == ValueFormat::Float32 && table.storedType() != StoredType::Integer)
-        format = representableFormat(sample->values.data(), sample->values.size());
     const RowFraming framing = frameRows(*sample);
-    const Context c {table, declared, *sample, framing, format};
-
+    const std::vector<std::int64_t> compared = comparedIndices(*sample, framing);
     TableMatch unknown;
     unknown.verdict = CheckVerdict::Unknown;
-    if (sample->values.cwiseAbs().maxCoeff() == 0.0f) {
+    unknown.unreferenced = CheckDiagnosis::noReference();
+    if (sample->infiniteRow < 0 && sample->values.cwiseAbs().maxCoeff() == 0.0f) {
         unknown.diagnosis = CheckDiagnosis::allZero();
         return unknown;
     }
-    if (framing.firstRow >= sample->leadingRows && framing.firstRow < sample->size()) {
-        unknown.diagnosis = CheckDiagnosis::tooFewRows(table.rows());
-        return unknown;
-    }
+    TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
+    evidence.infinite = sample->infiniteRow >= 0;
+    evidence.sameRow = !evidence.infinite && sameRows(*sample, compared, table.textRounding());
 
-    // The rows a reference would compare.
-    std::vector<std::int64_t> compared;
-    for (std::int64_t i = 0; i < sample->size(); ++i) {
-        const std::int64_t row = sample->rows[std::size_t(i)];
-        if (row >= framing.firstRow && !std::binary_search(framing.paddingRows.begin(), framing.paddingRows.end(), row))
-            compared.push_back(i);
+    std::vector<TableCandidate> candidates = askFamilies(evidence);
+    if (const TableCandidate *best = bestClaim(candidates)) {
+        TableMatch match = best->match;
+        if (!best->match.reference) {
+            if (const QString near = nearestNote(candidates); !near.isEmpty())
+                match.notes.append(near);
+        }
+        return match;
+    }
+    if (evidence.infinite)
+        return CheckDiagnosis::infinityRefused(sample->infiniteRow, sample->infiniteColumn);
+    if (evidence.sameRow) {
+        TableMatch same;
+        same.verdict = CheckVerdict::Mistake;
+        same.mistakes = {CheckMistakes::kSameRow};
+        same.firstPositionRow = framing.firstRow;
+        same.diagnosis = CheckDiagnosis::sameRow();
+        same.unreferenced = CheckDiagnosis::noReference();
+        return same;
     }
     if (compared.size() < 3) {
         unknown.diagnosis = CheckDiagnosis::tooFewRows(table.rows());
         return unknown;
     }
-    bool same = true;
-    const double scale = sample->values.cwiseAbs().maxCoeff();
-    for (std::size_t k = 1; k < compared.size() && same; ++k)
-        same = (sample->values.row(compared[k]) - sample->values.row(compared[0])).cwiseAbs().maxCoeff()
-            <= 1e-6 * scale + 2.0 * table.textRounding();
-    if (same)
-        return sameRowMatch(c);
+    return unknownMatch(candidates);
+}
 
-    // RoPE's repeated columns, before the sinusoid: a RoPE table's pairs are no sine and cosine.
-    const double repeatTolerance = 4.0 * 0x1p-23 + 2.0 * table.textRounding();
-    if (const auto layout = RopeFit::repeatedLayout(*sample, framing, repeatTolerance)) {
-        const auto rope = RopeFit::fit(*sample, framing, *layout, declared.ropeLayout, format, table.storedType(),
-                                       table.textRounding());
-        if (rope && explains(rope->score, rope->bad()))
-            return ropeMatch(c, *rope);
+std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
+                                         const QString &tableWord)
+{
+    const FamilySpec &spec = Families::spec(family);
+    if (!spec.tableHypothesis || !spec.tableHypothesis->expect)
+        return u"the %1 family has no table to compare with"_s.arg(spec.word);
+    if (table.cols() <= 0 || table.rows() <= 0)
+        return u"the table is empty; a table of positions is L x d with L, d >= 1"_s;
+    QString error;
+    const std::optional<TableSample> sample = readSample(table, kSampleCells, error);
+    if (!sample)
+        return error;
+    const RowFraming framing;
+    const Declared declared;
+    TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
+    evidence.infinite = sample->infiniteRow >= 0;
+    auto expected = spec.tableHypothesis->expect(evidence, params, tableWord);
+    if (auto *match = std::get_if<TableMatch>(&expected))
+        match->family = family;
+    return expected;
+}
+
+QStringList findingKeys()
+{
+    QStringList keys;
+    for (const FamilySpec &family : Families::all()) {
+        if (!family.tableHypothesis)
+            continue;
+        for (const QString &key : family.tableHypothesis->findingKeys) {
+            if (!keys.contains(key))
+                keys.append(key);
+        }
     }
-    const auto sinusoid = SinusoidalFit::fit(*sample, framing, format, table.storedType(), table.textRounding());
-    if (sinusoid && explains(sinusoid->score, sinusoid->bad()))
-        return sinusoidalMatch(c, *sinusoid);
+    return keys;
+}
 
-    const LearnedFit::Structure structure = LearnedFit::analyse(*sample);
-    if (structure.learned)
-        return learnedMatch(c, structure, sinusoid);
-    unknown.diagnosis = CheckDiagnosis::unknown(structure);
-    if (sinusoid && sinusoid->score.relativeResidual() < 0.1)
-        unknown.notes.append(CheckDiagnosis::nearestSinusoid(sinusoid->hypothesis, sinusoid->score));
-    return unknown;
+QStringList declarableKeys()
+{
+    QStringList keys;
+    for (const FamilySpec &family : Families::all()) {
+        if (family.tableHypothesis)
+            keys.append(family.tableHypothesis->declares);
+    }
+    return keys;
+}
+
+QStringList tableWords()
+{
+    QStringList words;
+    for (const FamilySpec &family : Families::all()) {
+        if (family.tableHypothesis)
+            words.append(family.tableHypothesis->tables);
+    }
+    return words;
+}
+
+QList<std::pair<QString, QString>> tableHelp()
+{
+    QList<std::pair<QString, QString>> help;
+    for (const FamilySpec &family : Families::all()) {
+        if (family.tableHypothesis)
+            help.append({family.tableHypothesis->tables.join(u", "_s), family.tableHypothesis->help});
+    }
+    return help;
+}
+
+QStringList mistakeIds()
+{
+    QStringList ids;
+    for (const FamilySpec &family : Families::all()) {
+        if (!family.tableHypothesis)
+            continue;
+        for (const QString &id : family.tableHypothesis->mistakes) {
+            if (!ids.contains(id))
+                ids.append(id);
+        }
+    }
+    return ids;
 }
 
 } // namespace posenc::TableCheck

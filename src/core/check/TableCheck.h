@@ -2,6 +2,7 @@
 
 #include "core/Block.h"
 #include "core/WorkProgress.h"
+#include "core/check/TableHypothesis.h"
 #include "core/check/TableMatch.h"
 #include "core/check/TableRows.h"
 
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -21,20 +23,33 @@
 namespace posenc::TableCheck {
 
 // What the user says the table is: a mismatch with what it is found to be is a mistake.
-struct Declared
-{
-    std::optional<Layout> layout; // the sinusoid's
-    std::optional<RopeLayout> ropeLayout;
-    std::optional<std::int64_t> firstPositionRow; // a learned table's position offset
-};
+using Declared = CheckDeclaration;
 
 // The cells a sample reads at most (a few hundred rows of up to 16384 columns).
 constexpr std::int64_t kSampleCells = std::int64_t(1) << 22;
 
-// Identifies the table from its sample: the family, its variant and parameters, the mistakes
-// the sample shows, the correct table to compare with. A message (the reason, without the
-// path) when the table cannot be read or holds what no table of positions holds.
+// Identifies the table from its sample: every family's hypothesis is asked, in the order of
+// FamilyList.h, and the best-supported answer kept: the family, its variant and parameters, the
+// mistakes the sample shows, the correct table to compare with. A message (the reason, without
+// the path) when the table cannot be read or holds what no table of positions holds.
 std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared);
+
+// The match against exactly `family`'s table `tableWord` at `params` (rows from position 0):
+// the same report as identify's, for a reference the caller names. A message when the table
+// cannot be read, or the family has no such table of this width.
+std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
+                                         const QString &tableWord);
+
+// The keys of every family's findings, in the list's order, each once: `--json`'s keys of them.
+QStringList findingKeys();
+// The parameter keys of every family that a table may be declared to have, in the list's order.
+QStringList declarableKeys();
+// Every family's words of its tables, in the list's order: "sinusoidal, rope-cos, ...".
+QStringList tableWords();
+// Each family's tables and what the check finds of them, for `posenc check --help`.
+QList<std::pair<QString, QString>> tableHelp();
+// The ids of every family's mistakes, in the list's order, each once.
+QStringList mistakeIds();
 
 // The streaming of every row: threads (0 all cores), cancel, progress in rows, and the bytes of
 // table rows each thread reads at a time (a piece of the second-level cache).

@@ -2,80 +2,76 @@
 
 #include "core/Params.h"
 #include "core/check/CellTolerance.h"
-#include "core/check/ReferenceTable.h"
+#include "core/check/TableReference.h"
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
-#include <vector>
+#include <variant>
 
 namespace posenc {
 
-// What `posenc check` concludes of a table (issue 37's verdicts).
+// What `posenc check` concludes of a table.
 enum class CheckVerdict { Correct, Mistake, Unknown };
-// The family a table was found to be: the sinusoid, RoPE's cos or sin table as HF returns it, a
-// learned table, or none.
-enum class TableEncoding { Sinusoidal, RopeCos, RopeSin, Learned, Unknown };
-// The sinusoid's frequencies: the paper's b^(-2i/d), or fairseq's, tensor2tensor's and Whisper's
-// b^(-i/(h-1)) with h = d / 2.
-enum class SinusoidFrequencies { Paper, HalfDimMinusOne };
 // How a correct table's values were computed: exactly (within the rounding of float32), rounded
 // to float16 or bfloat16, or from float32 angles.
 enum class TablePrecision { Exact, Float16, BFloat16, Float32Angles };
-// The mistakes a check names, in the order of the issue's table.
-enum class TableMistake {
-    ExponentColumnIndex,
-    ExponentDoubled,
-    SinCosSwapped,
-    PositionDivided,
-    PositionOffset,
-    SameRow,
-    HalfPrecisionAngles,
-    RopeLayout,
-    AttentionFactorMissing,
+
+// A finding as `--json` prints it: a word, a number, a whole number, a flag, or nothing (null).
+using MatchValue = std::variant<std::monostate, QString, double, std::int64_t, bool>;
+// One of a family's findings, keyed as `--json` prints it ("layout", "base", "rope_type").
+struct MatchField
+{
+    QString key;
+    MatchValue value;
 };
 
 namespace CheckWords {
 QString verdict(CheckVerdict verdict); // "correct", "mistake", "unknown"
-QString encoding(TableEncoding encoding); // "sinusoidal", "rope-cos", "rope-sin", "learned"; "" for unknown
-QString frequencies(SinusoidFrequencies frequencies); // "paper", "half-dim-minus-one"
 QString precision(TablePrecision precision); // "exact", "float16", "bfloat16", "float32-angles"
-QString mistake(TableMistake mistake); // the issue's ids: "exponent-column-index", ...
-QString layout(Layout layout); // "interleaved", "split"
-QString ropeLayout(RopeLayout layout); // "half", "interleaved"
-QString ropeType(RopeType type); // HF's rope_type: "default", "linear", ...
 } // namespace CheckWords
+
+// The ids of the mistakes more than one family names (a family's own ids are its words).
+namespace CheckMistakes {
+inline const QString kPositionOffset = QStringLiteral("position-offset");
+inline const QString kSameRow = QStringLiteral("same-row");
+inline const QString kHalfPrecisionAngles = QStringLiteral("half-precision-angles");
+} // namespace CheckMistakes
 
 // What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and
 // after its rows were streamed, the verdict. A value the window can show and act on: `params`
-// set the window's parameters to the matched reference.
+// set the window's parameters to the matched reference. The family fills it through its
+// hypothesis (TableHypothesis.h); the check names no family.
 struct TableMatch
 {
     CheckVerdict verdict = CheckVerdict::Unknown;
-    TableEncoding encoding = TableEncoding::Unknown;
-    std::optional<Layout> layout; // sinusoidal
-    std::optional<RopeLayout> ropeLayout; // rope
-    std::optional<SinusoidFrequencies> frequencies;
-    std::optional<double> base; // the sinusoid's base, or RoPE's rope_theta
+    // The family the table was found to be, and its word of the table ("sinusoidal", "rope-cos",
+    // "alibi-bias"): `--json`'s "encoding"; unset and empty when the table is unknown.
+    std::optional<Encoding> family;
+    QString table;
+    // The family's findings in its order ("layout", "base", ...): `--json`'s keys of them.
+    QList<MatchField> findings;
     // Row r holds position r + positionOffset (-2 for a table whose rows 0 and 1 are padding).
     std::optional<std::int64_t> positionOffset;
     // The first row a model reads (2 for RoBERTa's learned table, after its padding rows).
     std::optional<std::int64_t> firstPositionRow;
     std::optional<TablePrecision> precision;
-    std::optional<RopeType> ropeType;
-    std::optional<double> attentionFactor; // rope: the amplitude found
-    std::vector<TableMistake> mistakes;
+    // The mistakes named, by id ("exponent-doubled", CheckMistakes), in the family's order.
+    QStringList mistakes;
     // One line: the mistake and what the correct line computes, or what the table is.
     QString diagnosis;
-    // Further lines for a person: the variant named, padding rows, other types that fit.
+    // Further lines for a person: the variant named, padding rows, other parameters that fit.
     QStringList notes;
 
     // The correct table the rows are compared with, and how close they must be; unset for a
-    // learned or an unknown table.
-    std::optional<ReferenceSpec> reference;
+    // learned or an unknown table, and then `unreferenced` says why, in a sentence.
+    std::shared_ptr<const TableReference> reference;
     CellTolerance tolerance;
+    QString unreferenced;
     // Parameters whose table is the reference (its first rows from position 0), for the window.
     std::optional<Params> params;
     // How the reference's words read, "sinusoidal, interleaved, paper frequencies, base 10000".
@@ -86,6 +82,9 @@ struct TableMatch
     std::optional<std::int64_t> worstRow;
     std::optional<std::int64_t> worstColumn;
     QString deviations; // which columns and rows deviate, in words; empty when none
+
+    // The finding of `key`, or nothing.
+    MatchValue finding(const QString &key) const;
 };
 
 } // namespace posenc

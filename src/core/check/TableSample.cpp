@@ -59,12 +59,16 @@ std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCe
     }
     for (std::int64_t i = 0; i < sample.size(); ++i) {
         for (std::int64_t c = 0; c < sample.cols(); ++c) {
-            if (!std::isfinite(sample.values(i, c))) {
-                error = u"row %1, column %2 holds %3; a table of positions holds finite numbers"_s
+            const float v = sample.values(i, c);
+            if (std::isnan(v)) {
+                error = u"row %1, column %2 holds NaN; a table of positions holds numbers"_s
                             .arg(sample.rows[std::size_t(i)])
-                            .arg(c)
-                            .arg(std::isnan(sample.values(i, c)) ? u"NaN"_s : u"an infinity"_s);
+                            .arg(c);
                 return std::nullopt;
+            }
+            if (std::isinf(v) && sample.infiniteRow < 0) {
+                sample.infiniteRow = sample.rows[std::size_t(i)];
+                sample.infiniteColumn = c;
             }
         }
     }

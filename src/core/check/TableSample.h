@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -26,6 +27,9 @@ struct TableSample
     RowMatrixXf values; // rows.size() x cols
     std::int64_t tableRows = 0;
     std::int64_t leadingRows = 0; // rows 0 .. leadingRows - 1 are the sample's first rows
+    // The first infinite cell, table row and column, if one is (a mask's -inf): -1 when none.
+    std::int64_t infiniteRow = -1;
+    std::int64_t infiniteColumn = -1;
 
     std::int64_t cols() const { return values.cols(); }
     std::int64_t size() const { return static_cast<std::int64_t>(rows.size()); }
@@ -39,14 +43,21 @@ struct RowFraming
 {
     std::int64_t firstRow = 0;
     std::vector<std::int64_t> paddingRows; // sorted, each >= firstRow
+
+    // Whether row `row` holds a position: from firstRow on, but the padding rows.
+    bool compared(std::int64_t row) const
+    {
+        return row >= firstRow && !std::binary_search(paddingRows.begin(), paddingRows.end(), row);
+    }
 };
 
 // The table rows a sample of a table of `rows` x `cols` reads: at most `maxCells` cells (but
 // never fewer than 16 rows, or the table's).
 std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t cols, std::int64_t maxCells);
 
-// Reads those rows. Nothing, with `error` set, when a row cannot be read or a cell is not a
-// finite number (a table of positions holds numbers: NaN names its row and column).
+// Reads those rows. Nothing, with `error` set, when a row cannot be read or a cell is NaN (a
+// table of positions holds numbers: NaN names its row and column). Infinities are kept, the
+// first one noted: a mask holds them.
 std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCells, QString &error);
 
 } // namespace posenc

@@ -7,7 +7,7 @@
 #include "core/ThreadPools.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/CompareSimd.h"
-#include "core/check/ReferenceTable.h"
+#include "core/check/TableReference.h"
 
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -49,8 +49,8 @@ struct Tally
 
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
 // kernel run of up to four rows at a time.
-void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
-                 const ReferenceSpec &spec, const CellTolerance &tolerance, Tally &tally)
+void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
+                 const TableReference &reference, const CellTolerance &tolerance, Tally &tally)
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
@@ -59,29 +59,30 @@ void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t 
     for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
         const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
         const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
-        const float *reference = t.values + r0 * t.stride;
+        const float *expected = t.values + r0 * t.stride;
         const float *extra = nullptr;
         if (growing) {
             // Float32 angles: the allowed error grows with the position.
             t_limit.resize(std::size_t(count * t.cols));
             for (int r = 0; r < count; ++r) {
-                const double position = std::fabs(double(spec.position(t.row0 + r0 + r)));
+                const double position = std::fabs(double(reference.position(t.row0 + r0 + r)));
                 for (std::int64_t c = 0; c < t.cols; ++c)
                     t_limit[std::size_t(r * t.cols + c)]
                         = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
             }
             extra = t_limit.data();
         }
-        const RowsComparison compared = compareRows(table, cols, reference, t.stride, count,
-                                                    tally.columnMax.data() + t.col0, t.cols, relative, absolute, extra);
+        const RowsComparison compared
+            = compareRows(table, cols, expected, t.stride, count, tally.columnMax.data() + t.col0, t.cols, relative,
+                          absolute, extra, reference.holdsInfinities());
         for (int r = 0; r < count; ++r) {
             const std::int64_t row = t.row0 + r0 + r;
             const float *cells = table + r * cols;
-            const float *ref = reference + r * t.stride;
+            const float *ref = expected + r * t.stride;
             const float rowMax = compared.rowMax[r];
             if (double(rowMax) > tally.maxError) {
                 for (std::int64_t c = 0; c < t.cols; ++c) {
-                    if (std::fabs(cells[c] - ref[c]) == rowMax) {
+                    if ((cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c])) == rowMax) {
                         tally.maxError = rowMax;
                         tally.worstRow = row;
                         tally.worstColumn = t.col0 + c;
@@ -94,8 +95,10 @@ void compareTile(const ReferenceTable::Tile &t, const float *rows, std::int64_t 
             // The rare path: which cells, and whether one is not a number.
             const float *limits = extra ? extra + r * t.cols : nullptr;
             for (std::int64_t c = 0; c < t.cols; ++c) {
-                const float e = std::fabs(cells[c] - ref[c]);
-                const float limit = relative * std::fabs(ref[c]) + absolute + (limits ? limits[c] : 0.0f);
+                const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
+                const float limit = std::isfinite(ref[c])
+                    ? relative * std::fabs(ref[c]) + absolute + (limits ? limits[c] : 0.0f)
+                    : 0.0f;
                 if (e <= limit)
                     continue;
                 if (!std::isfinite(cells[c]) && tally.nonFiniteRow < 0) {
@@ -140,8 +143,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     Verification v;
     if (!match.reference)
         return v;
-    const ReferenceSpec &spec = *match.reference;
-    const ReferenceTable reference(spec);
+    const TableReference &reference = *match.reference;
     const std::int64_t cols = table.cols();
     const std::int64_t rows = table.rows();
     const std::int64_t readRows = readRowsFor(cols, options);
@@ -169,7 +171,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             thread_local std::vector<float> t_rows;
             t_rows.resize(std::size_t(readRows * cols));
             std::int64_t held = -1; // the first row t_rows holds
-            reference.forEachTile({row0, blockRows, 0, cols}, [&](const ReferenceTable::Tile &t) {
+            reference.forEachTile({row0, blockRows, 0, cols}, [&](const TableReference::Tile &t) {
                 if (!error.isEmpty())
                     return;
                 if (held < 0 || t.row0 < held || t.row0 + t.rows > held + readRows) {
@@ -181,7 +183,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                     }
                     held = t.row0;
                 }
-                compareTile(t, t_rows.data(), held, cols, spec, match.tolerance, tally);
+                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
             });
         });
         if (!finished) {
@@ -222,7 +224,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             v.lastDeviatingRow = waveRows.back();
         const std::int64_t end = std::min(rows, (first + count) * kBlockRows);
         for (std::int64_t r = first * kBlockRows; r < end; ++r)
-            v.comparedRows += spec.compared(r);
+            v.comparedRows += reference.compared(r);
         if (options.progress)
             options.progress->advance(end - first * kBlockRows);
     }
@@ -296,7 +298,7 @@ std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const Tabl
     out.block = block;
     out.error.setZero(block.rows, block.cols);
     out.columnMax.assign(std::size_t(block.cols), 0.0f);
-    const ReferenceTable reference(*match.reference);
+    const TableReference &reference = *match.reference;
     constexpr std::int64_t kRows = 256;
     std::vector<float> rows;
     for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kRows) {
@@ -307,12 +309,12 @@ std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const Tabl
         QString error;
         if (!table.read(r0, count, rows.data(), error))
             return error;
-        reference.forEachTile({r0, count, block.col0, block.cols}, [&](const ReferenceTable::Tile &t) {
+        reference.forEachTile({r0, count, block.col0, block.cols}, [&](const TableReference::Tile &t) {
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const float *cells = rows.data() + (t.row0 - r0 + r) * table.cols() + t.col0;
                 const float *ref = t.values + r * t.stride;
                 for (std::int64_t c = 0; c < t.cols; ++c) {
-                    const float e = std::fabs(cells[c] - ref[c]);
+                    const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
                     const std::int64_t column = t.col0 + c - block.col0;
                     out.error(t.row0 + r - block.row0, column) = e;
                     out.columnMax[std::size_t(column)] = std::max(out.columnMax[std::size_t(column)], e);

@@ -1,6 +1,7 @@
 // DeBERTa (docs/ARCHITECTURE.md, Encoding families): no term added to X; log buckets of query - key,
 // as HF's make_log_bucket_position makes them, index its disentangled attention's relative embeddings.
 #include "core/FamilySpec.h"
+#include "core/deberta/DebertaTableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/deberta/DebertaBuckets.h"
@@ -68,6 +69,9 @@ FamilyPanel debertaPanel()
     panel.colour = 0xCC79A7;
     panel.bucketStandsIn = true;
     panel.name = u"DeBERTa"_s;
+    // No bias: the bucket picks a row of a learned relative embedding, whose projections meet the
+    // query's and key's contents (HF's DisentangledSelfAttention.disentangled_attention_bias).
+    panel.bucketTerm = u"c2p + p2c over its bucket's row of a learned relative embedding"_s;
     panel.inputs = {Quantity::DebertaBucket};
     panel.compute = debertaPanelData;
     panel.valueAt = debertaPanelValue;
@@ -103,6 +107,7 @@ FamilySpec makeDebertaFamily()
     family.panel = debertaPanel();
     family.readConfig = DebertaConfig::layers;
     family.configFindings = DebertaConfig::findings();
+    family.tableHypothesis = DebertaTableCheck::hypothesis();
     return family;
 }
 

@@ -26,6 +26,19 @@ Number debertaBucket(const Params &p, std::int64_t relative)
     return integer(DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition));
 }
 
+// The row of DeBERTa's relative embedding that a key `relative` = i − j before the query reads:
+// HF's DisentangledSelfAttention.disentangled_attention_bias takes c2p's row at
+// clamp(bucket + att_span, 0, 2·att_span − 1) and p2c's at clamp(−bucket + att_span, ...), with
+// att_span = position_buckets (pos_ebd_size).
+Number debertaRow(const Params &p, std::int64_t relative, bool c2p)
+{
+    if (!validUnder(p, Encoding::Deberta))
+        return none(kDebertaInvalid);
+    const std::int64_t span = p.deberta.buckets;
+    const std::int64_t bucket = DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition);
+    return integer(std::clamp((c2p ? bucket : -bucket) + span, std::int64_t(0), 2 * span - 1));
+}
+
 } // namespace
 
 QList<Entry> entries()
@@ -50,6 +63,14 @@ QList<Entry> entries()
         {u"deberta_minus_1000"_s, u"… of −1000"_s, [](const Params &p) { return debertaBucket(p, -1000); }},
         {u"deberta_last"_s, u"the bucket of i − j = L − 1, the farthest in the table"_s,
          [](const Params &p) { return debertaBucket(p, p.maxLen - 1); }},
+        {u"deberta_c2p_row_10"_s, u"the row of the relative embedding c2p reads for i − j = 10: bucket + k"_s,
+         [](const Params &p) { return debertaRow(p, 10, true); }},
+        {u"deberta_p2c_row_10"_s, u"… p2c reads: k − bucket"_s,
+         [](const Params &p) { return debertaRow(p, 10, false); }},
+        {u"deberta_c2p_row_1000"_s, u"… c2p reads for i − j = 1000, clamped to 0 … 2k − 1"_s,
+         [](const Params &p) { return debertaRow(p, 1000, true); }},
+        {u"deberta_p2c_row_1000"_s, u"… p2c reads for 1000"_s,
+         [](const Params &p) { return debertaRow(p, 1000, false); }},
         {u"fam_deberta_1"_s, u"DeBERTa's bucket of a key 1 before the query (i − j = 1)"_s,
          [](const Params &p) { return debertaBucket(p, 1); }},
         {u"fam_deberta_10"_s, u"… 10 before"_s, [](const Params &p) { return debertaBucket(p, 10); }},

@@ -1,6 +1,7 @@
 // DeBERTa's own quantity (docs/ARCHITECTURE.md, "The quantity table"): the log bucket of every
 // query and key, as HF transformers' make_log_bucket_position computes it.
 #include "core/Engine.h"
+#include "core/NumberText.h"
 #include "core/RelativeTable.h"
 #include "core/deberta/DebertaBuckets.h"
 
@@ -13,7 +14,7 @@ QuantitySpec makeDebertaBucketQuantity()
     QuantitySpec q;
     q.quantity = Quantity::DebertaBucket;
     q.name = u"deberta-bucket"_s;
-    q.label = u"DeBERTa bucket"_s;
+    q.label = u"DeBERTa bucket of i − j"_s;
     q.help = u"the log bucket of query - key i - j [max_len, max_len], signed and not capped, whole numbers\n"
              "              (deberta)"_s;
     q.reads = {u"encoding"_s, u"max-len"_s, u"deberta-buckets"_s, u"deberta-max-position"_s};
@@ -32,6 +33,17 @@ QuantitySpec makeDebertaBucketQuantity()
                 values[k]
                     = static_cast<float>(DebertaBuckets::bucket(-(first + k), deberta.buckets, deberta.maxPosition));
         });
+    };
+    // The bucket of the farthest pair, signed and not capped.
+    q.bound = [](const Params &p) {
+        return p.encoding == Encoding::Deberta
+            ? static_cast<double>(DebertaBuckets::bucket(p.maxLen - 1, p.deberta.buckets, p.deberta.maxPosition))
+            : 1.0;
+    };
+    q.parameters = [](const Params &p) {
+        return QStringList {u"%1 buckets, max position %2, L = %3"_s.arg(p.deberta.buckets)
+                                .arg(p.deberta.maxPosition)
+                                .arg(NumberText::count(p.maxLen))};
     };
     return q;
 }

@@ -1,6 +1,7 @@
 // The learned family (docs/ARCHITECTURE.md, Encoding families): a trained position table read
 // from a file, position p its row p + offset.
 #include "core/FamilySpec.h"
+#include "core/learned/LearnedTableCheck.h"
 
 #include "core/learned/LearnedConfig.h"
 #include "core/learned/LearnedParamRows.h"
@@ -37,6 +38,7 @@ FamilySpec makeLearnedFamily()
     family.defaultFigures = {{u"learned"_s, {}}, {u"heatmap"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
     family.readConfig = LearnedConfig::layers;
     family.configFindings = LearnedConfig::findings();
+    family.tableHypothesis = LearnedTableCheck::hypothesis();
     return family;
 }
 

@@ -2,41 +2,11 @@
 // standardize_rope_params and _check_received_keys read them (RopeConfigReader.h).
 #include "RopeConfigReader.h"
 
-#include "core/rope/RopeParamRows.h"
+#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
-
-RopeConfig::TypeKeys RopeConfig::keysOf(RopeType type)
-{
-    switch (type) {
-    case RopeType::Default:
-        return {{u"rope_type"_s}, {u"rope_theta"_s}};
-    case RopeType::Linear:
-    case RopeType::Dynamic:
-        return {{u"rope_type"_s, u"factor"_s}, {u"rope_theta"_s}};
-    case RopeType::Yarn:
-        return {{u"rope_type"_s, u"factor"_s, u"original_max_position_embeddings"_s},
-                {u"rope_theta"_s, u"attention_factor"_s, u"beta_fast"_s, u"beta_slow"_s, u"mscale"_s,
-                 u"mscale_all_dim"_s, u"truncate"_s}};
-    case RopeType::LongRope:
-        return {{u"rope_type"_s, u"short_factor"_s, u"long_factor"_s, u"original_max_position_embeddings"_s},
-                {u"rope_theta"_s, u"attention_factor"_s, u"factor"_s}};
-    case RopeType::Llama3:
-        return {{u"rope_type"_s, u"factor"_s, u"original_max_position_embeddings"_s, u"low_freq_factor"_s,
-                 u"high_freq_factor"_s, u"rope_theta"_s},
-                {}};
-    case RopeType::Proportional:
-        return {{u"rope_type"_s, u"rope_theta"_s}, {}};
-    }
-    return {};
-}
-
-bool RopeConfig::takesOriginal(RopeType type)
-{
-    return type == RopeType::Yarn || type == RopeType::LongRope || type == RopeType::Llama3;
-}
 
 void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<QString, QString> &sources)
 {
@@ -84,11 +54,11 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
     // The class's own renames (Phi3Config: "For backward compatibility if previous version used su or yarn").
     if (m_row.ropeTypes.contains(word))
         word = m_row.ropeTypes.value(word).toString();
-    const qsizetype index = RopeParamRows::typeWords().indexOf(word);
+    const qsizetype index = RopeTypes::words().indexOf(word);
     if (index < 0) {
         m_c.find(u"unknown-rope-type"_s,
                  u"%1 %2 is no type HF computes (%3): ROPE_INIT_FUNCTIONS[%2] raises KeyError"_s.arg(
-                     typeKeyPath, ConfigText::quote(word), RopeParamRows::typeWords().join(u", "_s)),
+                     typeKeyPath, ConfigText::quote(word), RopeTypes::words().join(u", "_s)),
                  m_where);
         layer.described = false;
         return;
@@ -139,8 +109,8 @@ void RopeConfigReader::readTheta(ConfigLayer &layer, const ConfigObject *d, QHas
     // or its class reads no key for it (Olmo 3's sliding layers take default_theta).
     const QString type = layer.layerType.section(u':', 0, 0);
     const QJsonValue keys = m_row.theta.contains(type) ? m_row.theta.value(type)
-        : m_row.theta.contains(u"*"_s)                  ? m_row.theta.value(u"*"_s)
-                                                        : QJsonValue(u"rope_theta"_s);
+        : m_row.theta.contains(u"*"_s)                 ? m_row.theta.value(u"*"_s)
+                                                       : QJsonValue(u"rope_theta"_s);
     QStringList topKeys;
     if (keys.isString() && !keys.toString().isEmpty())
         topKeys.append(keys.toString());
@@ -166,11 +136,11 @@ void RopeConfigReader::readTheta(ConfigLayer &layer, const ConfigObject *d, QHas
             sources.insert(u"rope-theta"_s, keep);
     }
     if (inDict && beside && *inDict != *beside)
-        m_c.find(u"rope-theta-twice"_s,
-                 u"%1 is %2 but %3 is %4: transformers 5 reads the dict's, transformers 4 the top level's"_s.arg(
-                     d->pathOf(u"rope_theta"_s), ConfigText::number(*inDict), t.pathOf(topKey),
-                     ConfigText::number(*beside)),
-                 m_where);
+        m_c.find(
+            u"rope-theta-twice"_s,
+            u"%1 is %2 but %3 is %4: transformers 5 reads the dict's, transformers 4 the top level's"_s.arg(
+                d->pathOf(u"rope_theta"_s), ConfigText::number(*inDict), t.pathOf(topKey), ConfigText::number(*beside)),
+            m_where);
     if (keys.isString() && topKeys.isEmpty() && !inDict) {
         // Olmo3Config moves rope_theta into the full layers' dict only: these take default_theta.
         r.theta = m_row.number(u"rope_theta"_s).value_or(10000.0);
@@ -188,8 +158,8 @@ void RopeConfigReader::readTheta(ConfigLayer &layer, const ConfigObject *d, QHas
         r.theta = *beside;
     } else {
         // The class's default for the key (rope_local_base_freq's 1e4), or its default_theta.
-        const double fallback = m_row.number(topKeys.value(0, u"rope_theta"_s))
-                                    .value_or(m_row.number(u"rope_theta"_s).value_or(10000.0));
+        const double fallback
+            = m_row.number(topKeys.value(0, u"rope_theta"_s)).value_or(m_row.number(u"rope_theta"_s).value_or(10000.0));
         r.theta = fallback;
         if (keys.isArray() && topKeys.isEmpty() && m_row.dicts != u"per-type-only"_s)
             return; // the model's code fixes it: no key to miss
@@ -217,8 +187,9 @@ void RopeConfigReader::readPartial(ConfigLayer &layer, const ConfigObject *d, QH
     if (m_row.partial == u"rotary_dim"_s) {
         // GPTJConfig: rotary_dim of each head's n_embd / n_head columns; null turns them all.
         const auto rotary = t.integer(u"rotary_dim"_s, 1, ConfigBounds::kMaxCount);
-        const double columns = rotary ? double(*rotary) : t.contains(u"rotary_dim"_s) ? double(m_headDim)
-                                                                                      : m_row.number(u"rotary_dim"_s).value_or(64.0);
+        const double columns = rotary     ? double(*rotary)
+            : t.contains(u"rotary_dim"_s) ? double(m_headDim)
+                                          : m_row.number(u"rotary_dim"_s).value_or(64.0);
         r.partialRotaryFactor = columns / double(std::max<std::int64_t>(1, m_headDim));
         sources.insert(u"partial-rotary-factor"_s, t.pathOf(u"rotary_dim"_s));
         if (!t.contains(u"rotary_dim"_s))
@@ -255,8 +226,8 @@ void RopeConfigReader::readPartial(ConfigLayer &layer, const ConfigObject *d, QH
     if (m_row.partial == u"ignored"_s && r.type == RopeType::Default && r.partialRotaryFactor != 1.0) {
         m_c.find(u"partial-rotary-factor-ignored"_s,
                  u"partial_rotary_factor %1 is not read by the default rope_type of %2: its "
-                 "compute_default_rope_parameters turns the whole head of %3 (the scaled types would honour it)"_s.arg(
-                     ConfigText::number(r.partialRotaryFactor), m_row.configClass)
+                 "compute_default_rope_parameters turns the whole head of %3 (the scaled types would honour it)"_s
+                     .arg(ConfigText::number(r.partialRotaryFactor), m_row.configClass)
                      .arg(m_headDim),
                  m_where);
         r.partialRotaryFactor = 1.0;
@@ -267,12 +238,12 @@ void RopeConfigReader::readPartial(ConfigLayer &layer, const ConfigObject *d, QH
 void RopeConfigReader::checkKeys(ConfigLayer &layer, const ConfigObject *d, bool mrope)
 {
     const RopeType type = layer.params.rope.type;
-    const RopeConfig::TypeKeys keys = RopeConfig::keysOf(type);
+    const RopeTypes::TypeSpec &keys = RopeTypes::of(type);
     // standardize_rope_params sets these before the validator runs.
     QStringList received = d ? d->json().keys() : QStringList();
     for (const QString &given : {u"rope_type"_s, u"rope_theta"_s})
         received.append(given);
-    if (RopeConfig::takesOriginal(type))
+    if (keys.takesOriginal)
         received.append(u"original_max_position_embeddings"_s);
     QStringList missing;
     for (const QString &k : keys.required) {
@@ -286,7 +257,7 @@ void RopeConfigReader::checkKeys(ConfigLayer &layer, const ConfigObject *d, bool
         layer.described = false;
         m_c.find(u"missing-required-key"_s,
                  u"rope_type %1 needs %2 in %3: HF's _check_received_keys raises KeyError"_s.arg(
-                     RopeParamRows::typeWords().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
+                     RopeTypes::words().value(int(type)), missing.join(u", "_s), d ? d->path() : m_dictPath),
                  m_where);
     }
     if (!d)
@@ -309,10 +280,10 @@ void RopeConfigReader::checkKeys(ConfigLayer &layer, const ConfigObject *d, bool
     if (!unknown.isEmpty())
         m_c.find(u"unrecognized-rope-key"_s,
                  u"%1 holds %2, which HF's validator does not know for rope_type %3 (\"Unrecognized keys\"): "
-                 "%4 does not read %5"_s.arg(
-                     d->path(), ConfigText::keyList(unknown), RopeParamRows::typeWords().value(int(type)),
-                     u"_compute_%1_parameters"_s.arg(RopeParamRows::typeWords().value(int(type))),
-                     unknown.size() == 1 ? u"it"_s : u"them"_s),
+                 "%4 does not read %5"_s.arg(d->path(), ConfigText::keyList(unknown),
+                                             RopeTypes::words().value(int(type)),
+                                             u"_compute_%1_parameters"_s.arg(RopeTypes::words().value(int(type))),
+                                             unknown.size() == 1 ? u"it"_s : u"them"_s),
                  m_where);
 }
 

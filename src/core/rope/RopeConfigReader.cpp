@@ -3,7 +3,7 @@
 #include "RopeConfigReader.h"
 
 #include "core/NumberText.h"
-#include "core/rope/RopeParamRows.h"
+#include "core/rope/RopeTypes.h"
 
 #include <QSet>
 
@@ -55,10 +55,11 @@ void RopeConfigReader::readDicts()
     }
     m_dictPath = scalingUsed ? u"rope_scaling"_s : u"rope_parameters"_s;
     if (!scalingUsed && parameters && !parameters->json().isEmpty())
-        m_c.find(u"rope-parameters-v5-form"_s,
-                 u"%1 is transformers 5's form: transformers 4 and the tools that read rope_scaling (and "
-                 "rope_theta beside it) see no scaling here, and tools that read config.rope_theta get their "
-                 "default (DeepSpeed#8345, vllm#42624, sglang#14745, slime#1720)"_s.arg(t.pathOf(u"rope_parameters"_s)));
+        m_c.find(
+            u"rope-parameters-v5-form"_s,
+            u"%1 is transformers 5's form: transformers 4 and the tools that read rope_scaling (and "
+            "rope_theta beside it) see no scaling here, and tools that read config.rope_theta get their "
+            "default (DeepSpeed#8345, vllm#42624, sglang#14745, slime#1720)"_s.arg(t.pathOf(u"rope_parameters"_s)));
     // The class's own rope_parameters when the config gives none (GptOssConfig's yarn, Ministral3Config's).
     if (!scalingUsed && (!parameters || parameters->json().isEmpty()) && !m_row.defaultRope.isEmpty()) {
         m_c.implicitDefault(u"rope_parameters"_s, ConfigObject::jsonText(m_row.defaultRope));
@@ -82,9 +83,8 @@ void RopeConfigReader::readDicts()
 bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString> &types)
 {
     const QStringList keys = chosen.json().keys();
-    const qsizetype inTypes = std::count_if(keys.cbegin(), keys.cend(), [&](const QString &k) {
-        return types.contains(k) || m_c.plan.types.contains(k);
-    });
+    const qsizetype inTypes = std::count_if(
+        keys.cbegin(), keys.cend(), [&](const QString &k) { return types.contains(k) || m_c.plan.types.contains(k); });
     if (inTypes == 0)
         return false;
     m_nested = true;
@@ -127,17 +127,18 @@ void RopeConfigReader::readPerType(const std::optional<ConfigObject> &scaling,
     if (parameters && !parameters->json().isEmpty())
         mixedKeys(*parameters, labels());
     if (only && m_c.text.has(u"rope_theta"_s))
-        m_c.find(u"rope-theta-not-read"_s,
-                 u"%1 is beside the per-layer dicts, where HF's %2 does not read it (its convert_rope_params_to_dict is "
-                 "a no-op): each layer type's theta is its dict's"_s.arg(m_c.text.pathOf(u"rope_theta"_s),
-                                                                         m_row.configClass));
+        m_c.find(
+            u"rope-theta-not-read"_s,
+            u"%1 is beside the per-layer dicts, where HF's %2 does not read it (its convert_rope_params_to_dict is "
+            "a no-op): each layer type's theta is its dict's"_s.arg(m_c.text.pathOf(u"rope_theta"_s),
+                                                                    m_row.configClass));
     for (const QString &type : labels()) {
         std::optional<ConfigObject> dict;
         if (parameters && !parameters->json().isEmpty()) {
             if (!parameters->has(type))
                 m_c.find(u"layer-dict-missing"_s,
-                         u"%1 has no %2 dict: %3 reads rope_parameters[\"%2\"] (KeyError)"_s.arg(parameters->path(), type,
-                                                                                             m_row.configClass),
+                         u"%1 has no %2 dict: %3 reads rope_parameters[\"%2\"] (KeyError)"_s.arg(
+                             parameters->path(), type, m_row.configClass),
                          type);
             dict = parameters->object(type);
         }
@@ -146,7 +147,7 @@ void RopeConfigReader::readPerType(const std::optional<ConfigObject> &scaling,
             for (auto it = scaling->json().begin(); it != scaling->json().end(); ++it)
                 merged.insert(it.key(), it.value());
         }
-        const QString path = dict ? dict->path()
+        const QString path = dict                       ? dict->path()
             : scaling && m_row.scalingTo.contains(type) ? scaling->path()
                                                         : m_c.text.path();
         m_dicts[type] = ConfigObject(merged, path, &m_c.result.problems);
@@ -186,7 +187,7 @@ void RopeConfigReader::noteSliding(const QList<ConfigLayer> &layers)
     if (m_row.dicts == u"one"_s || !full || !sliding || full->params.rope.theta == sliding->params.rope.theta)
         return;
     const auto words = [](const RopeParams &r) {
-        const QString type = RopeParamRows::typeWords().value(int(r.type));
+        const QString type = RopeTypes::words().value(int(r.type));
         return u"theta %1, %2%3"_s.arg(ConfigText::number(r.theta), type,
                                        r.factor ? u" factor %1"_s.arg(ConfigText::number(*r.factor)) : QString());
     };

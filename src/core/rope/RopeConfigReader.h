@@ -18,16 +18,6 @@
 namespace posenc {
 
 namespace RopeConfig {
-// The keys _check_received_keys takes for each type: required, then optional
-// (partial_rotary_factor and the legacy type are taken by every type).
-struct TypeKeys
-{
-    QStringList required;
-    QStringList optional;
-};
-TypeKeys keysOf(RopeType type);
-// standardize_rope_params moves original_max_position_embeddings into these types' dicts.
-bool takesOriginal(RopeType type);
 // The finding kinds the reader reports (FamilySpec::configFindings).
 QList<ConfigFindings::Kind> findings();
 } // namespace RopeConfig

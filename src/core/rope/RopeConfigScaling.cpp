@@ -4,21 +4,13 @@
 
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
 
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
-
-namespace {
-
-double getMscale(double scale, double m)
-{
-    return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
-}
-
-} // namespace
 
 void RopeConfigReader::readScaling(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources)
 {
@@ -46,14 +38,14 @@ void RopeConfigReader::readScaling(ConfigLayer &layer, const ConfigObject *d, QH
     // original_max_position_embeddings: Phi3Config's top-level value wins (standardize_rope_params's
     // "exception case"); else the dict's; else max_position_embeddings.
     std::optional<std::int64_t> original;
-    if (RopeConfig::takesOriginal(r.type) || r.type == RopeType::Dynamic) {
+    if (RopeTypes::of(r.type).takesOriginal || r.type == RopeType::Dynamic) {
         if (d->has(u"original_max_position_embeddings"_s)) {
             original = d->integer(u"original_max_position_embeddings"_s, 1, Params::kMaxLen);
             sources.insert(u"original-max-len"_s, d->pathOf(u"original_max_position_embeddings"_s));
         }
         // A class field of its own (Phi3Config's 4096), read when the config gives none.
         const std::optional<double> classOriginal = m_row.number(u"original_max_position_embeddings"_s);
-        if (t.has(u"original_max_position_embeddings"_s) && RopeConfig::takesOriginal(r.type)) {
+        if (t.has(u"original_max_position_embeddings"_s) && RopeTypes::of(r.type).takesOriginal) {
             const auto topOriginal = t.integer(u"original_max_position_embeddings"_s, 1, Params::kMaxLen);
             if (original && topOriginal && *original != *topOriginal)
                 m_c.find(u"original-twice"_s,
@@ -63,11 +55,11 @@ void RopeConfigReader::readScaling(ConfigLayer &layer, const ConfigObject *d, QH
                          lt);
             original = topOriginal;
             sources.insert(u"original-max-len"_s, t.pathOf(u"original_max_position_embeddings"_s));
-        } else if (classOriginal && RopeConfig::takesOriginal(r.type) && !original) {
+        } else if (classOriginal && RopeTypes::of(r.type).takesOriginal && !original) {
             original = std::int64_t(*classOriginal);
             m_c.implicitDefault(u"original_max_position_embeddings"_s, QString::number(*original));
         }
-        if (!original && RopeConfig::takesOriginal(r.type)) {
+        if (!original && RopeTypes::of(r.type).takesOriginal) {
             original = maxPos;
             m_c.find(u"implicit-default"_s,
                      u"%1 is absent: HF's standardize_rope_params takes max_position_embeddings (%2)"_s
@@ -160,18 +152,19 @@ void RopeConfigReader::readYarn(ConfigLayer &layer, const ConfigObject *d, std::
     }
     if (r.mscale && r.mscaleAllDim && *r.mscale != 0.0 && *r.mscaleAllDim != 0.0 && r.factor && !r.attentionFactor) {
         const double f = *r.factor;
-        const double ratio = getMscale(f, *r.mscale) / getMscale(f, *r.mscaleAllDim);
-        const double softmax = std::pow(getMscale(f, *r.mscaleAllDim), 2.0);
+        const double ratio = RopeFrequencies::getMscale(f, *r.mscale) / RopeFrequencies::getMscale(f, *r.mscaleAllDim);
+        const double softmax = std::pow(RopeFrequencies::getMscale(f, *r.mscaleAllDim), 2.0);
         // Only an attention that applies yarn_get_mscale to its softmax (DeepSeek's MLA) moves the
         // temperature there; the others keep head_dim^-0.5 (Ministral3Attention).
         if (m_row.softmax == u"mla"_s)
-            m_c.find(u"mscale-pair"_s,
-                     u"mscale %1 and mscale_all_dim %2: cos and sin are multiplied by %3, and the attention multiplies "
-                     "its softmax scale by get_mscale(%4, %2)^2 = %5 (DeepSeek-style): a port that applies 0.1 ln %4 + 1 "
-                     "to cos and sin as plain yarn does scales the logits twice (exllamav3#259)"_s.arg(
-                         ConfigText::number(*r.mscale), ConfigText::number(*r.mscaleAllDim),
-                         NumberText::compact(ratio, 5), ConfigText::number(f), NumberText::compact(softmax, 5)),
-                     lt);
+            m_c.find(
+                u"mscale-pair"_s,
+                u"mscale %1 and mscale_all_dim %2: cos and sin are multiplied by %3, and the attention multiplies "
+                "its softmax scale by get_mscale(%4, %2)^2 = %5 (DeepSeek-style): a port that applies 0.1 ln %4 + 1 "
+                "to cos and sin as plain yarn does scales the logits twice (exllamav3#259)"_s.arg(
+                    ConfigText::number(*r.mscale), ConfigText::number(*r.mscaleAllDim), NumberText::compact(ratio, 5),
+                    ConfigText::number(f), NumberText::compact(softmax, 5)),
+                lt);
         else
             m_c.find(u"mscale-pair"_s,
                      u"mscale %1 and mscale_all_dim %2: cos and sin are multiplied by %3, and %6's attention keeps its "
@@ -179,7 +172,7 @@ void RopeConfigReader::readYarn(ConfigLayer &layer, const ConfigObject *d, std::
                      "pair and multiplied by %7 (vllm#48621)"_s.arg(
                          ConfigText::number(*r.mscale), ConfigText::number(*r.mscaleAllDim),
                          NumberText::compact(ratio, 5), ConfigText::number(f), NumberText::compact(softmax, 5),
-                         m_row.configClass, NumberText::compact(getMscale(f, 1.0), 5)),
+                         m_row.configClass, NumberText::compact(RopeFrequencies::getMscale(f, 1.0), 5)),
                      lt);
     }
     if (!r.factor && d->contains(u"factor"_s) && original) {
@@ -341,7 +334,7 @@ void RopeConfigReader::fillValues(ConfigLayer &layer, const ConfigObject *)
     const RopeParams &r = layer.params.rope;
     const auto optionalInt = [](const std::optional<std::int64_t> &v) { return v ? ConfigValue(*v) : ConfigValue(); };
     const auto optionalNum = [](const std::optional<double> &v) { return v ? ConfigValue(*v) : ConfigValue(); };
-    const bool scaled = RopeConfig::takesOriginal(r.type);
+    const bool scaled = RopeTypes::of(r.type).takesOriginal;
     const std::int64_t context = scaled && r.originalMaxLen ? *r.originalMaxLen : m_c.plan.maxPositions;
     layer.values = {
         {u"head_dim"_s, r.headDim},

@@ -1,6 +1,7 @@
 // RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head's query and key
 // rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
 #include "core/FamilySpec.h"
+#include "core/rope/RopeTableCheck.h"
 
 #include "core/ParamText.h"
 #include "core/rope/RopeConfigReader.h"
@@ -8,6 +9,7 @@
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -20,7 +22,7 @@ Description::Entries ropeEntries(const Params &params)
 {
     const RopeFrequencies::Description d = RopeFrequencies::describe(params);
     return {
-        {u"rope_type"_s, ParamText::get(params, u"rope-type"_s)},
+        {u"rope_type"_s, RopeTypes::word(params.rope.type)},
         {u"rotary_dim"_s, d.rotaryDim},
         {u"attention_factor"_s, d.attentionFactor},
         {u"softmax_scale_factor"_s, d.softmaxScaleFactor},
@@ -100,7 +102,7 @@ FamilySpec makeRopeFamily()
     family.describe = ropeEntries;
     family.describeSource = u"HF transformers' modeling_rope_utils.py"_s;
     family.describeKeys = {
-        {u"rope_type"_s, u"the type"_s},
+        {u"rope_type"_s, u"the type: "_s + RopeTypes::words().join(u", "_s)},
         {u"rotary_dim"_s, u"the columns of a head that turn"_s},
         {u"attention_factor"_s, u"what multiplies cos and sin"_s},
         {u"softmax_scale_factor"_s,
@@ -124,6 +126,7 @@ FamilySpec makeRopeFamily()
     family.panel = ropePanel();
     family.readConfig = [](ConfigContext &context) { return RopeConfigReader(context).layers(); };
     family.configFindings = RopeConfig::findings();
+    family.tableHypothesis = RopeTableCheck::hypothesis();
     return family;
 }
 

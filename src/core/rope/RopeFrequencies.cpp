@@ -16,12 +16,6 @@ double posFreq(double theta, std::int64_t i, std::int64_t dim)
     return std::pow(theta, static_cast<double>(2 * i) / static_cast<double>(dim));
 }
 
-// YaRN's magnitude scaling: 0.1 m ln(s) + 1, and 1 for a scale that does not stretch.
-double getMscale(double scale, double mscale = 1.0)
-{
-    return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
-}
-
 // YaRN's inverse dimension formula: the pair index at which a pair turns `rotations` times over
 // the original context.
 double correctionDim(double rotations, std::int64_t dim, double theta, double original)
@@ -98,6 +92,38 @@ constexpr double kDivided = 2.0;
 
 } // namespace
 
+double getMscale(double scale, double mscale)
+{
+    return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+double dynamicBase(const Params &params)
+{
+    const RopeParams &rope = params.rope;
+    const double factor = rope.factor.value_or(1.0);
+    const double original = static_cast<double>(rope.originalMaxLen.value_or(1));
+    const double seq = std::max(static_cast<double>(params.maxLen), original);
+    const double d = static_cast<double>(rotaryDim(rope));
+    return rope.theta * std::pow(factor * seq / original - (factor - 1.0), d / (d - 2.0));
+}
+
+double attentionFactor(const Params &params)
+{
+    switch (params.rope.type) {
+    case RopeType::Yarn:
+        return yarnAttention(params.rope);
+    case RopeType::LongRope:
+        return longRopeAttention(params);
+    case RopeType::Default:
+    case RopeType::Linear:
+    case RopeType::Dynamic:
+    case RopeType::Llama3:
+    case RopeType::Proportional:
+        break;
+    }
+    return 1.0;
+}
+
 std::int64_t rotaryDim(const RopeParams &rope)
 {
     // A head_dim past its range has no rotary dim (nor pairs to allocate).
@@ -152,10 +178,7 @@ Table table(const Params &params)
         break;
     case RopeType::Dynamic: {
         // The base grows with the sequence: seq = max(max_len, original).
-        const double original = static_cast<double>(rope.originalMaxLen.value_or(1));
-        const double seq = std::max(static_cast<double>(params.maxLen), original);
-        const double d = static_cast<double>(dim);
-        const double base = theta * std::pow(factor * seq / original - (factor - 1.0), d / (d - 2.0));
+        const double base = dynamicBase(params);
         for (std::size_t i = 0; i < n; ++i) {
             t.invBefore[i] = 1.0 / posFreq(theta, std::int64_t(i), dim);
             t.inv[i] = 1.0 / posFreq(base, std::int64_t(i), dim);
@@ -174,7 +197,7 @@ Table table(const Params &params)
             t.inv[i] = interpolation * ramp + extrapolation * (1.0 - ramp);
             t.band[i] = ramp;
         }
-        t.attentionFactor = yarnAttention(rope);
+        t.attentionFactor = attentionFactor(params);
         break;
     }
     case RopeType::LongRope: {
@@ -184,7 +207,7 @@ Table table(const Params &params)
             t.invBefore[i] = 1.0 / pos;
             t.inv[i] = 1.0 / ((i < ext.size() ? ext[i] : 1.0) * pos);
         }
-        t.attentionFactor = longRopeAttention(params);
+        t.attentionFactor = attentionFactor(params);
         break;
     }
     case RopeType::Llama3: {

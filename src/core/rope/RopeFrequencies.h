@@ -33,6 +33,16 @@ struct Table
     double attentionFactor = 1.0; // what multiplies cos and sin, as HF computes it
 };
 
+// get_mscale of _compute_yarn_parameters: YaRN's magnitude scaling 0.1 m ln(scale) + 1, and 1 for a
+// scale that does not stretch (<= 1).
+double getMscale(double scale, double mscale = 1.0);
+// _compute_dynamic_ntk_parameters' base: theta (f seq / L0 - (f - 1))^(r / (r - 2)), seq =
+// max(max_len, L0), L0 the original length (max_position_embeddings), r the rotary dim.
+double dynamicBase(const Params &params);
+// What multiplies cos and sin, as HF computes it: the given attention_factor, else yarn's
+// get_mscale ratio or get_mscale(f), longrope's sqrt(1 + ln f / ln L0), 1 for the other types.
+double attentionFactor(const Params &params);
+
 // For valid parameters under encoding rope. `maxLen` is the sequence length: dynamic uses
 // max(maxLen, original), longrope the long factors when maxLen exceeds the original length.
 Table table(const Params &params);

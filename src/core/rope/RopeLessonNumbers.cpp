@@ -141,10 +141,7 @@ Number ropeDynamicBase(const Params &p)
     const double r = double(RopeFrequencies::rotaryDim(p.rope));
     if (r < 4.0)
         return none(u"not here: dynamic needs a rotary dim of 4 or more"_s);
-    const double f = *p.rope.factor;
-    const double original = double(*p.rope.originalMaxLen);
-    const double seq = std::max(double(p.maxLen), original);
-    return real(p.rope.theta * std::pow(f * seq / original - (f - 1.0), r / (r - 2.0)));
+    return real(RopeFrequencies::dynamicBase(p));
 }
 
 Number ropeAligned(const Params &p, double distance)
@@ -185,7 +182,7 @@ QList<Entry> entries()
                                          : none(u"none (no original length given)"_s);
          }},
         {u"rope_attention"_s, u"the attention factor that multiplies cos and sin"_s,
-         [](const Params &p) { return isRope(p) ? real(RopeFrequencies::table(p).attentionFactor) : none(kNotRope); }},
+         [](const Params &p) { return isRope(p) ? real(RopeFrequencies::attentionFactor(p)) : none(kNotRope); }},
         {u"rope_logit_scale"_s,
          u"what the scaling does to q·k: the attention factor squared (times a yarn softmax scale)"_s,
          [](const Params &p) { return isRope(p) ? real(RopeFrequencies::describe(p).logitScale) : none(kNotRope); }},
@@ -195,7 +192,7 @@ QList<Entry> entries()
                  return none(kNotRope);
              if (!p.rope.factor)
                  return none(u"none (no factor given)"_s);
-             return real(*p.rope.factor <= 1.0 ? 1.0 : 0.1 * std::log(*p.rope.factor) + 1.0);
+             return real(RopeFrequencies::getMscale(*p.rope.factor));
          }},
         {u"rope_yarn_logits"_s, u"(0.1·ln f + 1)²: yarn's default factor on q·k"_s,
          [](const Params &p) {
@@ -203,7 +200,7 @@ QList<Entry> entries()
                  return none(kNotRope);
              if (!p.rope.factor)
                  return none(u"none (no factor given)"_s);
-             const double m = *p.rope.factor <= 1.0 ? 1.0 : 0.1 * std::log(*p.rope.factor) + 1.0;
+             const double m = RopeFrequencies::getMscale(*p.rope.factor);
              return real(m * m);
          }},
         {u"rope_dynamic_base"_s,

@@ -8,9 +8,5 @@
 namespace posenc::RopeParamRows {
 
 QList<ParamSpec> rows();
-// rope_type's words as HF's configs and --rope-type spell them, in the order of RopeType:
-// "default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional".
-const QStringList &typeWords();
-QString typeWord(RopeType type);
 
 } // namespace posenc::RopeParamRows

@@ -2,10 +2,13 @@
 // frequencies, its cos and sin tables as HF returns them, what the rotation does to a score, and
 // the rotation applied to s*E.
 #include "core/Engine.h"
+#include "core/NumberText.h"
 #include "core/StreamStore.h"
+#include "core/TitleText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeRotation.h"
 #include "core/rope/RopeScore.h"
+#include "core/rope/RopeTypes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +42,26 @@ std::optional<QString> needsRope(const Params &params)
     return std::nullopt;
 }
 
+// A bound of 1: cos and sin, a score of unit vectors, the inverse frequencies below 1.
+double unitBound(const Params &)
+{
+    return 1.0;
+}
+
+// cos and sin carry the attention factor; the rotation keeps a pair's norm, times that factor.
+double attentionBound(const Params &params)
+{
+    return needsRope(params) ? 1.0 : RopeFrequencies::attentionFactor(params);
+}
+
+// "head_dim = 128, rope_type yarn, θ = 10000, L = 4,096".
+QStringList ropeParts(const Params &params)
+{
+    return {u"head_dim = %1, rope_type %2, θ = %3, L = %4"_s.arg(params.rope.headDim)
+                .arg(RopeTypes::word(params.rope.type), NumberText::compact(params.rope.theta, 6),
+                     NumberText::count(params.maxLen))};
+}
+
 std::uint64_t ropeBlockCells(const Params &, const Block &block)
 {
     return static_cast<std::uint64_t>(block.rows) * static_cast<std::uint64_t>(block.cols);
@@ -62,6 +85,8 @@ QuantitySpec ropeTableQuantity(Quantity quantity, bool cosine)
     q.fill = [cosine](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         engine.source<RopeRotation>().fillTable(cosine, block, out, streaming);
     };
+    q.bound = attentionBound;
+    q.parameters = ropeParts;
     return q;
 }
 
@@ -99,6 +124,8 @@ QuantitySpec makeRopeFrequenciesQuantity()
                 out(r, c) = static_cast<float>(values[block.col0 + c]);
         }
     };
+    q.bound = unitBound;
+    q.parameters = ropeParts;
     return q;
 }
 
@@ -134,6 +161,8 @@ QuantitySpec makeRopeScoreQuantity()
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
         engine.source<RopeScore>().fill(block, out);
     };
+    q.bound = unitBound;
+    q.parameters = ropeParts;
     return q;
 }
 
@@ -168,6 +197,10 @@ QuantitySpec makeRopeInputQuantity()
             rotation.rotateRows({block.row0 + r0, rows, block.col0, block.cols}, t_rows.data(), headDim,
                                 out.middleRows(r0, rows));
         }
+    };
+    q.bound = [](const Params &p) { return Quantities::embeddingBound(p) * std::max(1.0, attentionBound(p)); };
+    q.parameters = [](const Params &p) {
+        return ropeParts(p) << u"%1, %2"_s.arg(TitleText::scaleText(p), TitleText::sigmaText(p));
     };
     return q;
 }

@@ -1,19 +1,14 @@
 #include "RopeText.h"
 
-#include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeParamRows.h"
 #include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
 
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::RopeText {
-
-QString typeWord(RopeType type)
-{
-    return RopeParamRows::typeWord(type);
-}
 
 QString number(double value)
 {
@@ -39,12 +34,12 @@ QString scalingText(const Params &params)
     const RopeParams &rope = params.rope;
     if (rope.type == RopeType::Default)
         return u"default (no scaling)"_s;
-    QStringList parts {typeWord(rope.type)};
+    QStringList parts {RopeTypes::word(rope.type)};
     if (rope.type == RopeType::Proportional)
         parts.append(u"F = %1"_s.arg(NumberText::compact(rope.partialRotaryFactor, 4)));
     if (rope.factor)
         parts.append(u"factor %1"_s.arg(number(*rope.factor)));
-    if (rope.originalMaxLen && rope.type != RopeType::Linear && rope.type != RopeType::Proportional)
+    if (rope.originalMaxLen && RopeTypes::reads(rope.type, u"original-max-len"_s))
         parts.append(u"original %1"_s.arg(NumberText::count(*rope.originalMaxLen)));
     return parts.join(u", "_s);
 }

@@ -5,11 +5,9 @@
 #include <QString>
 
 // The words and numbers the RoPE figures show of the parameters, shared by their data and
-// their drawing: the type as HF's configs spell it, theta, the factor, the rotary dim.
+// their drawing: theta, the factor, the rotary dim.
 namespace posenc::RopeText {
 
-// "default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional".
-QString typeWord(RopeType type);
 // A number of the parameters as a title writes it: whole numbers grouped ("500,000"), others in
 // four significant digits ("1.5e6" past a million).
 QString number(double value);

@@ -1,6 +1,7 @@
 // The sinusoidal family (docs/ARCHITECTURE.md, Encoding families): the paper's table of sines and
 // cosines, computed by the exact kernel, with closed forms for its statistics.
 #include "core/FamilySpec.h"
+#include "core/sinusoidal/SinusoidalTableCheck.h"
 
 #include "core/ClosedForms.h"
 #include "core/NumberText.h"
@@ -105,6 +106,7 @@ FamilySpec makeSinusoidalFamily()
     family.panel = sinusoidPanel();
     family.readConfig = SinusoidalConfig::layers;
     family.configFindings = SinusoidalConfig::findings();
+    family.tableHypothesis = SinusoidalTableCheck::hypothesis();
     return family;
 }
 

@@ -1,8 +1,10 @@
 // The sinusoid's own quantity: the error of float32 angles (docs/ARCHITECTURE.md, "Exact at any size").
 #include "core/Engine.h"
 #include "core/StreamStore.h"
+#include "core/TitleText.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -37,6 +39,11 @@ QuantitySpec makeErrorQuantity()
                 std::copy(values, values + block.cols, dst);
         });
     };
+    // The angle's rounding in float32, (L - 1) 2^-23, plus the sine's, 2^-24.
+    q.bound = [](const Params &p) {
+        return std::min(2.0, static_cast<double>(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -24));
+    };
+    q.parameters = TitleText::positionTermParts;
     return q;
 }
 

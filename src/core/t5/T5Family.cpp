@@ -1,6 +1,7 @@
 // T5 (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head adds a learned scalar
 // per bucket of key - query, as HF's _relative_position_bucket buckets it.
 #include "core/FamilySpec.h"
+#include "core/t5/T5TableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
@@ -70,6 +71,7 @@ FamilyPanel t5Panel()
     panel.colour = 0x009E73;
     panel.bucketStandsIn = true;
     panel.name = u"T5"_s;
+    panel.bucketTerm = u"a learned bias per bucket"_s;
     panel.inputs = {Quantity::T5Bucket};
     panel.compute = t5PanelData;
     panel.valueAt = t5PanelValue;
@@ -109,6 +111,7 @@ FamilySpec makeT5Family()
     family.panel = t5Panel();
     family.readConfig = T5Config::layers;
     family.configFindings = T5Config::findings();
+    family.tableHypothesis = T5TableCheck::hypothesis();
     return family;
 }
 

@@ -1,6 +1,7 @@
 // T5's own quantity (docs/ARCHITECTURE.md, "The quantity table"): the bucket of every query and
 // key, as HF transformers' _relative_position_bucket computes it.
 #include "core/Engine.h"
+#include "core/NumberText.h"
 #include "core/RelativeTable.h"
 #include "core/t5/T5Buckets.h"
 
@@ -13,7 +14,7 @@ QuantitySpec makeT5BucketQuantity()
     QuantitySpec q;
     q.quantity = Quantity::T5Bucket;
     q.name = u"t5-bucket"_s;
-    q.label = u"T5 bucket"_s;
+    q.label = u"T5 bucket of j − i"_s;
     q.help = u"the bucket of key - query j - i [max_len, max_len], whole numbers: bidirectional, keys after the\n"
              "              query from t5-buckets/2 on; causal, later keys 0 (t5)"_s;
     q.reads = {u"encoding"_s, u"max-len"_s, u"t5-buckets"_s, u"t5-max-distance"_s, u"t5-causal"_s};
@@ -30,6 +31,13 @@ QuantitySpec makeT5BucketQuantity()
             for (std::int64_t k = 0; k < count; ++k)
                 values[k] = static_cast<float>(T5Buckets::bucket(first + k, t5.buckets, t5.maxDistance, !t5.causal));
         });
+    };
+    // The last bucket.
+    q.bound = [](const Params &p) { return static_cast<double>(p.t5.buckets - 1); };
+    q.parameters = [](const Params &p) {
+        return QStringList {u"%1 buckets, max distance %2, %3, L = %4"_s.arg(p.t5.buckets)
+                                .arg(p.t5.maxDistance)
+                                .arg(p.t5.causal ? u"causal"_s : u"bidirectional"_s, NumberText::count(p.maxLen))};
     };
     return q;
 }

@@ -31,7 +31,8 @@ struct FamiliesData : FigureData
 // positional term each family gives a key against its offset k = j - q, stacked panels over one
 // offset axis, one per family that has a panel (today the sinusoid's PE·PE, RoPE's score of an
 // aligned query and key, ALiBi's bias per head, T5's and DeBERTa's bucket index, which stands for
-// a learned bias per bucket). Applies to every family; the chosen one's panel is marked. Its view:
+// T5's learned bias per bucket and for the row of DeBERTa's learned relative embedding its c2p and
+// p2c terms read). Applies to every family; the chosen one's panel is marked. Its view:
 // "offsets".
 class FamiliesModel final : public FigureModel
 {

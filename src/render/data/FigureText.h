@@ -15,25 +15,8 @@
 // and the drawing.
 namespace posenc::FigureText {
 
-QString quantityLabel(Quantity quantity); // for colorbars and titles
-// The same, as these parameters define it: "X = [s·E | PE]" in concat, "Y = dropout(s·E) + PE"
-// in embedding mode, "Y = X" only where evaluation leaves X as it is.
-QString quantityLabel(Quantity quantity, const Params &params);
-
-// Parts of a title that name the parameters a figure depends on.
-QString tableText(const Params &params); // "d = 512, L = 1,024"
-QString scaleText(const Params &params); // "s = √d = 22.63", "s = 1"
-QString sigmaText(const Params &params); // "σ = 1", "σ = d^-1/2 = 0.0442", "E from wte.npy"
-QString dropoutText(const Params &params); // "p = 0.1, dropout mode sum", "evaluation: no dropout"
-// What sets the PE apart from the paper's: "split layout, b = 500, float32 angles"; empty for
-// the paper's interleaved table, b = 10000, exact angles.
-QString peVariantText(const Params &params);
-// Columns [first, end) of a table: "256–511", "7".
-QString columnsText(std::int64_t first, std::int64_t end);
-// Where X's parts sit in concat: "s·E in columns 0–255, PE (k = 256) in 256–511"; empty in sum.
-QString composeText(const Params &params);
-// The parameters a table of `quantity` depends on, for a title, in parts joined by "  ·  " where
-// a long title may wrap: "d = 512, L = 1,024  ·  s = √d = 22.63, σ = 1" for X.
+// The parameters a table of `quantity` depends on (its row's `parameters`), for a title, in parts
+// joined by "  ·  " where a long title may wrap: "d = 512, L = 1,024  ·  s = √d = 22.63, σ = 1".
 QString parametersText(Quantity quantity, const Params &params);
 QString formatCount(std::int64_t n); // 8192 -> "8,192"
 // "1 position", "8,192 positions": the count and the noun that agrees with it.

@@ -56,11 +56,11 @@ QList<FigureOption> HeatmapModel::options() const
     quantity.defaultText = Quantities::name(Quantity::Pe);
     for (const Quantity q : quantities()) {
         quantity.choices.append(Quantities::name(q));
-        quantity.choiceLabels.append(FigureText::quantityLabel(q));
+        quantity.choiceLabels.append(Quantities::label(q));
     }
     quantity.choiceLabelFor = [](const QString &choice, const Params &params) {
         const auto q = Quantities::fromName(choice);
-        return q ? FigureText::quantityLabel(*q, params) : choice;
+        return q ? Quantities::label(*q, params) : choice;
     };
     quantity.valueName = quantity.choices.join(u'|');
     quantity.resetsView = true;
@@ -134,7 +134,7 @@ FigureResult HeatmapModel::computeData(const FigureRequest &request, const std::
     auto data = std::make_shared<HeatmapFigureData>();
     data->grid = std::move(*grid);
     data->table = shape;
-    data->label = FigureText::quantityLabel(q, engine.params());
+    data->label = Quantities::label(q, engine.params());
     data->parameters = FigureText::parametersText(q, engine.params());
     return {std::move(data), std::nullopt};
 }

@@ -12,40 +12,14 @@ QuantityParts QuantityParts::of(const Engine &engine, Quantity quantity, bool cl
     parts.peColumns = p.peColumns();
     parts.peRowEnd = p.maxLen;
     const bool exactAngles = engine.positionTerm().hasClosedForms();
-    switch (quantity) {
-    case Quantity::Pe:
-        parts.hasClosed = true;
-        parts.hasDirect = !exactAngles; // float32 angles: D is their rounding error
-        break;
-    case Quantity::Input:
-        parts.hasClosed = true;
-        parts.peColumn0 = p.concatenates() ? p.embeddingColumns() : 0;
-        break;
-    case Quantity::Output: {
-        // E[Y] = X wherever a row is kept in expectation: inverted dropout, pass-through and
-        // evaluation rows; masked-fill zeroes its padding, and p = 1 zeroes X (but keeps the
-        // PE of the embedding variant).
-        const bool allDropped = p.training && p.dropout >= 1.0 && p.dropoutMode != DropoutMode::Embedding;
-        parts.hasClosed = !allDropped;
-        parts.peColumn0 = p.concatenates() ? p.embeddingColumns() : 0;
-        if (p.dropoutMode == DropoutMode::MaskedFill)
-            parts.peRowEnd = std::min(p.maxLen, p.sequenceLength());
-        break;
-    }
-    case Quantity::Embedding:
-    case Quantity::Mask:
-    case Quantity::Similarity:
-    case Quantity::Error:
-    case Quantity::RopeFrequencies:
-    case Quantity::RopeCos:
-    case Quantity::RopeSin:
-    case Quantity::RopeScore:
-    case Quantity::RopeInput:
-    case Quantity::AlibiSlopes:
-    case Quantity::AlibiBias:
-    case Quantity::T5Bucket:
-    case Quantity::DebertaBucket:
-        break;
+    const QuantitySpec &row = Quantities::spec(quantity);
+    const std::optional<PeInCells> pe = row.peCells ? row.peCells(p) : std::nullopt;
+    parts.hasClosed = pe.has_value();
+    // The exact-angle PE itself has no remainder; float32 angles leave their rounding error.
+    parts.hasDirect = !(pe && pe->alone && exactAngles);
+    if (pe) {
+        parts.peColumn0 = pe->column0;
+        parts.peRowEnd = pe->rowEnd;
     }
     // Only the sinusoid has closed forms; a learned table's rows are averaged cell by cell.
     if (!closedForms || parts.peColumns == 0 || !engine.positionTerm().kernel()) {

@@ -1,6 +1,5 @@
 #include "HeatmapResampler.h"
 
-#include "ColourScale.h"
 #include "Detail.h"
 #include "HeatmapFilter.h"
 #include "HeatmapParts.h"
@@ -77,7 +76,8 @@ bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &column
     // In PE columns: what the block holds, and where the live pairs begin (the means of the
     // pairs before are 0; their variances are not).
     const std::int64_t pe0 = q0 - s.parts.peColumn0, pe1 = q1 - s.parts.peColumn0;
-    const std::int64_t live = p.sinusoidal.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
+    const std::int64_t live
+        = p.sinusoidal.layout == Layout::Interleaved ? 2 * means.firstLivePair() : means.firstLivePair();
     const std::int64_t livePe0 = std::clamp(live, pe0, pe1);
     const std::int64_t gridCols = s.cols.cells();
     const std::int64_t band = PeWindowMeans::kAnchorWindows;
@@ -439,7 +439,7 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
     }
     grid.minValue = lo;
     grid.maxValue = hi;
-    grid.colourExtent = ColourScale::extent(request.quantity, engine.params());
+    grid.colourExtent = Quantities::bound(request.quantity, engine.params());
     auto spread = spreadOf(engine, *s, columns, std::move(closedVariance), options);
     if (!spread)
         return std::nullopt;

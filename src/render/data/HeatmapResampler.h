@@ -37,7 +37,7 @@ struct HeatmapGrid
     std::vector<float> values; // rows x cols, row-major
     double minValue = 0.0;
     double maxValue = 0.0;
-    // Half the width of the quantity's colour range, from the parameters (ColourScale): the same
+    // Half the width of the quantity's colour range, from the parameters (QuantitySpec::bound): the same
     // at any resolution, where minValue and maxValue shrink as pixels average more cells.
     double colourExtent = 1.0;
     // Fraction of the block's rows whose cell-by-cell part entered the means: 1 when the grid

@@ -181,7 +181,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     if (expected.peSquared)
         data.expectedPeNorm = std::sqrt(*expected.peSquared);
     data.expectedEmbeddingNorm = std::sqrt(expected.embeddingSquared);
-    data.input = FigureText::quantityLabel(Quantity::Input, params);
+    data.input = Quantities::label(Quantity::Input, params);
     data.hasPositionTerm = params.peColumns() > 0;
     data.parameters = FigureText::parametersText(Quantity::Input, params);
     const bool concat = params.concatenates();

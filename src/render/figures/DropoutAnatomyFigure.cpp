@@ -6,6 +6,7 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/TitleText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
@@ -154,7 +155,7 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                            : u"1/(1−p) undefined, nothing kept"_s;
     m_title->setText(u"What dropout does  ·  mode %1, p = %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
         ParamText::toString(p.dropoutMode), NumberText::compact(p.dropout), factor, QString::number(p.seed),
-        FigureText::tableText(p), FigureText::scaleText(p), FigureText::sigmaText(p)));
+        TitleText::tableText(p), TitleText::scaleText(p), TitleText::sigmaText(p)));
     // Both are drawn whatever the parameters say; evaluation ones are told why training shows.
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;
     // masked_fill zeroes the padding in evaluation too: Y = X only on the sequence's rows.
@@ -181,7 +182,7 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
 {
     const Params &p = d.params;
     HeatmapStyle shared;
-    // The widest of the three quantities' ranges, the same at any resolution (ColourScale).
+    // The widest of the three quantities' ranges, the same at any resolution (QuantitySpec::bound).
     double extent = 0.0;
     for (const HeatmapGrid *grid : {&d.input, &d.training, &d.evaluation})
         extent = std::max(extent, grid->colourExtent);
@@ -209,7 +210,7 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
         ? std::array<QString, 4> {u"input X"_s, exact ? u"keep mask M"_s : u"mask M, kept fraction"_s, u"training: Y"_s,
                                   u"evaluation: Y"_s}
         : std::array<QString, 4> {
-            u"input\n%1"_s.arg(FigureText::quantityLabel(Quantity::Input, p)),
+            u"input\n%1"_s.arg(Quantities::label(Quantity::Input, p)),
             exact ? u"keep mask M ~ Bernoulli(1−p)"_s : u"keep mask M, kept fraction a pixel"_s,
             u"training, p = %1\n%2"_s.arg(NumberText::compact(p.dropout), DropoutAnatomyCompute::trainingFormula(p)),
             u"evaluation\n%1"_s.arg(evaluation)};

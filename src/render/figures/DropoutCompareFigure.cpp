@@ -6,6 +6,7 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/TitleText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
@@ -27,6 +28,9 @@ constexpr int kCompareWideFigure = 800;
 // Fewer lines of text in the figure's height (a slide at 14 pt), the long texts would take the
 // heatmaps' room.
 constexpr double kCompareRoomyLines = 40.0;
+// Narrower than this a mode's column (layout units), the roles' names beside each of its heatmaps
+// would leave them strips: the heatmaps outline the rows, the subtitle names them.
+constexpr double kNamedColumn = 300.0;
 // Taller than wide by this much (a lesson's view beside its panel), the four modes stand in 2 x 2:
 // in a row they would be strips four times taller than wide.
 constexpr double kSquareAspect = 1.15;
@@ -38,11 +42,14 @@ QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
     scale->setType(QCPAxis::atRight);
     scale->setBarWidth(12);
     PlotStyle::styleAxisRect(scale->axis()->axisRect());
+    // Its range comes from the parameters (±19.97 for a slide's Y): steps that meet the tick count
+    // keep ticks inside it where a rounder step (±20) would leave only 0.
+    scale->axis()->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
     return scale;
 }
 
 // The symmetric range of the grids together, so the panels compare: the widest of their
-// quantities' ranges, which the resolution does not change (ColourScale).
+// quantities' ranges, which the resolution does not change (QuantitySpec::bound).
 QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
 {
     double extent = 0.0;
@@ -202,8 +209,9 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     }
     // Two of the four modes treat rows by their role: every panel marks them, to compare.
     const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);
+    const bool named = wide && plot.viewport().width() / (m_square ? 2.0 : 4.0) >= kNamedColumn;
     for (const auto &roles : m_roles)
-        roles->update(roled, wide);
+        roles->update(roled, named);
     QList<const HeatmapPanel *> panels;
     for (std::size_t m = 0; m < 4; ++m)
         panels += {m_output[m].get(), m_pe[m].get()};
@@ -211,18 +219,17 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
-    if (const QString averaged = FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols); !averaged.isEmpty())
-        detail = u"  ·  "_s + averaged;
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
     if (grid.isPreview())
         detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
     const QString dropout = params.training
         ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;
     const QString what = wide
-        ? u"Dropout modes side by side, one %1 and one mask"_s.arg(FigureText::quantityLabel(Quantity::Input, params))
+        ? u"Dropout modes side by side, one %1 and one mask"_s.arg(Quantities::label(Quantity::Input, params))
         : u"Dropout modes, one X and one mask"_s;
-    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, FigureText::tableText(params),
-                                                         FigureText::scaleText(params), FigureText::sigmaText(params),
+    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, TitleText::tableText(params),
+                                                         TitleText::scaleText(params), TitleText::sigmaText(params),
                                                          detail));
     // The counts leave the padding out: attention masks it, whatever dropout did to it.
     QString counted = d.paddingInView ? u"sequence's cells in view"_s : u"cells in view"_s;

@@ -4,6 +4,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
+#include "core/TitleText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
@@ -53,7 +54,7 @@ void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> col
     const Params &params = data.params;
     HeatmapStyle maskStyle = HeatmapStyle::forQuantity(Quantity::Mask, data.mask);
     HeatmapStyle outputStyle = HeatmapStyle::forQuantity(Quantity::Output, data.output);
-    outputStyle.colorbarLabel = FigureText::quantityLabel(Quantity::Output, params)
+    outputStyle.colorbarLabel = Quantities::label(Quantity::Output, params)
         + (data.output.minValue == 0.0 && data.output.maxValue == 0.0 ? u" (all 0)"_s : QString());
     if (colormap)
         maskStyle.colormap = outputStyle.colormap = *colormap;
@@ -71,10 +72,9 @@ void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> col
         panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, m_compact ? nullptr : m_sides);
     m_maskRoles->update(params, !m_compact);
     m_outputRoles->update(params, !m_compact);
-    const QString parameters
-        = u"%1  ·  %2, %3, %4"_s.arg(FigureText::dropoutText(params), FigureText::tableText(params),
-                                     FigureText::scaleText(params), FigureText::sigmaText(params));
-    const QString output = FigureText::quantityLabel(Quantity::Output, params);
+    const QString parameters = u"%1  ·  %2, %3, %4"_s.arg(TitleText::dropoutText(params), TitleText::tableText(params),
+                                                          TitleText::scaleText(params), TitleText::sigmaText(params));
+    const QString output = Quantities::label(Quantity::Output, params);
     m_title->setText(m_compact ? u"Mask M and %1  ·  %2"_s.arg(output, parameters)
                                : u"Dropout: keep mask M (1 kept, 0 dropped) and %1  ·  %2"_s.arg(output, parameters));
     m_summary->setText(m_compact || !TokenRoles::matter(params)

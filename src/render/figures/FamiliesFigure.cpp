@@ -5,9 +5,9 @@
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
+#include "render/PlotItems.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
-#include "render/figures/rope/RopePlot.h"
 
 #include "core/NumberText.h"
 #include "render/data/FigureText.h"
@@ -37,6 +37,29 @@ QCPRange familiesPadded(const QList<double> &lo, const QList<double> &hi, double
     return {a - pad, b + pad};
 }
 
+// The five panels' grid: the last panel's outer rect holds the offset axis too, so its row is
+// stretched by that much more at each layout, from the margins just worked out, and the five
+// plots are as high as each other (the last was the lowest, its axis's label spilling into the
+// panel above, its ticks thinned to one).
+class EqualPlotsGrid final : public QCPLayoutGrid
+{
+public:
+    void updateLayout() override
+    {
+        const int rows = rowCount();
+        const auto around = [this](int row) {
+            const QCPLayoutElement *e = element(row, 0);
+            return e ? double(e->margins().top() + e->margins().bottom()) : 0.0;
+        };
+        if (rows > 1) {
+            const double first = around(0), last = around(rows - 1);
+            const double plot = (rect().height() - rowSpacing() * (rows - 1) - (rows - 1) * first - last) / rows;
+            setRowStretchFactor(rows - 1, plot > 0.0 && last > first ? (plot + last) / (plot + first) : 1.0);
+        }
+        QCPLayoutGrid::updateLayout();
+    }
+};
+
 QColor familiesColour(std::uint32_t rgb)
 {
     return QColor::fromRgb(static_cast<QRgb>(rgb));
@@ -58,7 +81,7 @@ std::unique_ptr<FigureDescriptor> makeFamiliesFigure()
 FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
-    auto *stack = new QCPLayoutGrid;
+    auto *stack = new EqualPlotsGrid;
     plot->plotLayout()->addElement(1, 0, stack);
     stack->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
@@ -95,7 +118,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         m_panels.append(panel);
         stretch << 1.0;
     }
-    stack->setRowStretchFactors(stretch);
+    stack->setRowStretchFactors(stretch); // the last one's set at each layout
     m_panels.back().rect->axis(QCPAxis::atBottom)->setLabel(u"offset k = j − q of the key from the query"_s);
     // One offset axis: zooming a panel zooms them all.
     for (const Panel &a : std::as_const(m_panels))
@@ -110,22 +133,25 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
 
     for (Panel &panel : m_panels)
-        panel.masked = RopePlot::shade(panel.rect, kFamiliesMaskedShade);
+        panel.masked = PlotItems::shade(panel.rect, kFamiliesMaskedShade);
     for (Panel &panel : m_panels)
-        panel.zero = RopePlot::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
+        panel.zero = PlotItems::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
     for (Panel &panel : m_panels) {
         const FamilyPanel &spec = *panel.family->panel;
         const QColor colour = familiesColour(spec.colour);
         if (spec.style == FamilyPanelStyle::Band) {
-            panel.lo = RopePlot::line(panel.rect, colour, 1.3);
-            panel.hi = RopePlot::line(panel.rect, colour, 1.3);
+            panel.lo = PlotItems::line(panel.rect, colour, 1.3);
+            panel.hi = PlotItems::line(panel.rect, colour, 1.3);
             QColor fill = colour;
             fill.setAlpha(90);
             panel.hi->setBrush(fill);
             panel.hi->setChannelFillGraph(panel.lo);
         } else if (spec.style == FamilyPanelStyle::Steps) {
-            panel.lo = RopePlot::line(panel.rect, colour, 1.8);
+            panel.lo = PlotItems::line(panel.rect, colour, 1.8);
             panel.lo->setLineStyle(QCPGraph::lsStepLeft);
+            // Buckets may run both ways from 0 (DeBERTa's): steps that meet the tick count keep
+            // ticks on both sides however low the panel, where a rounder step left 0 alone.
+            panel.rect->axis(QCPAxis::atLeft)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
         }
     }
 }
@@ -166,7 +192,7 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
             graph->setVisible(!d.problem);
     // Lines: a line per curve, made as the lines drawn change, in its shade's colour.
     while (panel.lines.size() < d.lines.size())
-        panel.lines.append(RopePlot::line(panel.rect, Qt::black, 1.3));
+        panel.lines.append(PlotItems::line(panel.rect, Qt::black, 1.3));
     for (qsizetype n = 0; n < panel.lines.size(); ++n) {
         QCPGraph *graph = panel.lines[n];
         graph->setVisible(n < d.lines.size());
@@ -185,11 +211,11 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     }
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
-    RopePlot::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
+    PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
     if (masked)
         SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
     const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
-    RopePlot::vertical(panel.zero, 0.0, y.lower, y.upper);
+    PlotItems::vertical(panel.zero, 0.0, y.lower, y.upper);
     QCPAxis *top = panel.rect->axis(QCPAxis::atTop);
     top->setLabel(terse ? QString() : d.note);
     QFont font = top->labelFont();
@@ -220,7 +246,7 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
     QStringList buckets, bands;
     for (const Panel &panel : m_panels) {
         if (panel.family->panel->bucketStandsIn)
-            buckets.append(panel.family->panel->name);
+            buckets.append(u"%1: %2"_s.arg(panel.family->panel->name, panel.family->panel->bucketTerm));
         if (panel.family->panel->style == FamilyPanelStyle::Band)
             bands.append(panel.family->panel->terseLabel);
     }
@@ -228,12 +254,9 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
     if (!buckets.isEmpty()) {
         const bool many = buckets.size() > 1;
         caption.append(
-            terse ? u"%1: a learned bias per bucket has no fixed values; the bucket index stands for it"_s.arg(
-                buckets.join(u", "_s))
-                  : u"%1 %2 a bias per bucket, which has no fixed values: the bucket index stands for it"_s.arg(
-                      many ? buckets.mid(0, buckets.size() - 1).join(u", "_s) + u" and "_s + buckets.back()
-                           : buckets.front(),
-                      many ? u"learn"_s : u"learns"_s));
+            terse ? u"%1. The bucket index stands for %2"_s.arg(buckets.join(u"; "_s), many ? u"them"_s : u"it"_s)
+                  : u"%1. Learned, %2 no fixed values: the bucket index stands for %3"_s.arg(
+                      buckets.join(u"; "_s), many ? u"they have"_s : u"it has"_s, many ? u"them"_s : u"it"_s));
     }
     const QString sums = bands.join(u" and "_s);
     if (d.preview)

@@ -31,7 +31,8 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     m_panel.setGrid(grid, style);
     m_panel.setShowSpread(!meanOnly);
     m_panel.namePositions(grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask);
-    QStringList parts {data.label, data.parameters, FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols)};
+    QStringList parts {data.label, data.parameters};
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
     if (grid.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2));

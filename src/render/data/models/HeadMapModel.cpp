@@ -58,7 +58,7 @@ void addRow(HeadMapData &data, const QString &who, const ConfigLayer &layer, con
     data.rows.append(row);
 }
 
-QString defaultConfig()
+QString headMapDefault()
 {
     return QString();
 }
@@ -112,7 +112,7 @@ QString HeadMapModel::summary() const
 
 QList<FigureOption> HeadMapModel::options() const
 {
-    return {ModelFigureOptions::config(defaultConfig())};
+    return {ModelFigureOptions::config(headMapDefault())};
 }
 
 QList<Quantity> HeadMapModel::inputs(const FigureState &) const
@@ -122,12 +122,12 @@ QList<Quantity> HeadMapModel::inputs(const FigureState &) const
 
 QList<ParamError> HeadMapModel::checkOptions(const Params &, const FigureState &state) const
 {
-    return ModelFigureOptions::check(state, defaultConfig());
+    return ModelFigureOptions::check(state, headMapDefault());
 }
 
 FigureResult HeadMapModel::computeData(const FigureRequest &request, const std::atomic<bool> &) const
 {
-    const auto loaded = ModelFigureOptions::load(request.state, defaultConfig());
+    const auto loaded = ModelFigureOptions::load(request.state, headMapDefault());
     return {std::make_shared<const HeadMapData>(loaded ? ofConfig(loaded->name, loaded->check) : examples()),
             std::nullopt};
 }

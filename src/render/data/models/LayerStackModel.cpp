@@ -11,7 +11,7 @@ namespace posenc {
 
 namespace {
 
-QString defaultConfig()
+QString layerStackDefault()
 {
     return QString::fromUtf16(LayerStackModel::kDefaultConfig);
 }
@@ -67,7 +67,7 @@ QString LayerStackModel::summary() const
 
 QList<FigureOption> LayerStackModel::options() const
 {
-    return {ModelFigureOptions::config(defaultConfig())};
+    return {ModelFigureOptions::config(layerStackDefault())};
 }
 
 QList<Quantity> LayerStackModel::inputs(const FigureState &) const
@@ -77,12 +77,12 @@ QList<Quantity> LayerStackModel::inputs(const FigureState &) const
 
 QList<ParamError> LayerStackModel::checkOptions(const Params &, const FigureState &state) const
 {
-    return ModelFigureOptions::check(state, defaultConfig());
+    return ModelFigureOptions::check(state, layerStackDefault());
 }
 
 FigureResult LayerStackModel::computeData(const FigureRequest &request, const std::atomic<bool> &) const
 {
-    const auto loaded = ModelFigureOptions::load(request.state, defaultConfig());
+    const auto loaded = ModelFigureOptions::load(request.state, layerStackDefault());
     if (!loaded)
         return {std::make_shared<const LayerStackData>(), std::nullopt};
     return {std::make_shared<const LayerStackData>(compute(loaded->name, loaded->check.basis, loaded->check)),

@@ -4,6 +4,7 @@
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -111,7 +112,7 @@ QString terse(const ConfigLayer &layer)
         const RopeParams &r = layer.params.rope;
         const QString scaled = r.type == RopeType::Default || r.type == RopeType::Proportional
             ? QString()
-            : u" %1%2"_s.arg(RopeText::typeWord(r.type),
+            : u" %1%2"_s.arg(RopeTypes::word(r.type),
                              r.factor ? u" ×"_s + NumberText::compact(*r.factor, 3) : QString());
         parts.append(u"RoPE %1%2, %3/%4"_s.arg(NumberText::compact(r.theta, 3), scaled)
                          .arg(2 * RopeFrequencies::livePairs(r))

@@ -100,7 +100,7 @@ const ConfigCheck &exampleCheck(const QString &name)
     return checks[name];
 }
 
-QString defaultConfig()
+QString queryScaleDefault()
 {
     return QString();
 }
@@ -162,7 +162,7 @@ QString QueryScaleModel::summary() const
 
 QList<FigureOption> QueryScaleModel::options() const
 {
-    return {ModelFigureOptions::config(defaultConfig())};
+    return {ModelFigureOptions::config(queryScaleDefault())};
 }
 
 QList<Quantity> QueryScaleModel::inputs(const FigureState &) const
@@ -172,12 +172,12 @@ QList<Quantity> QueryScaleModel::inputs(const FigureState &) const
 
 QList<ParamError> QueryScaleModel::checkOptions(const Params &, const FigureState &state) const
 {
-    return ModelFigureOptions::check(state, defaultConfig());
+    return ModelFigureOptions::check(state, queryScaleDefault());
 }
 
 FigureResult QueryScaleModel::computeData(const FigureRequest &request, const std::atomic<bool> &) const
 {
-    const auto loaded = ModelFigureOptions::load(request.state, defaultConfig());
+    const auto loaded = ModelFigureOptions::load(request.state, queryScaleDefault());
     return {std::make_shared<const QueryScaleData>(loaded ? ofConfig(loaded->name, loaded->check) : examples()),
             std::nullopt};
 }

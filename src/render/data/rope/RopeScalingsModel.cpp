@@ -1,6 +1,7 @@
 #include "RopeScalingsModel.h"
 
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 
 #include "core/rope/RopeFrequencies.h"
 
@@ -57,7 +58,7 @@ RopeScalingsData RopeScalingsModel::compute(const Params &params)
         const Params p = paramsOf(params, type, data.factor, data.original, data.extended);
         if (const QList<ParamError> problems = p.validate(); !problems.isEmpty()) {
             data.left.append(
-                u"%1 (%2 %3)"_s.arg(RopeText::typeWord(type), problems.front().key, problems.front().sentence()));
+                u"%1 (%2 %3)"_s.arg(RopeTypes::word(type), problems.front().key, problems.front().sentence()));
             continue;
         }
         const RopeFrequencies::Table table = RopeFrequencies::table(p);

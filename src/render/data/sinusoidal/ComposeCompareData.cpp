@@ -1,5 +1,6 @@
 #include "ComposeCompareData.h"
 
+#include "core/TitleText.h"
 #include "render/data/FigureText.h"
 #include "render/data/HeatmapModel.h"
 #include "render/data/VisibleCells.h"
@@ -65,7 +66,8 @@ void cosineColumns(const Params &params, ComposePanel &panel)
             continue;
         if (role.pair == 0)
             panel.fastestCos = offset + j;
-        if (panel.slowestCos < 0 || role.pair > Frequencies::role(panel.slowestCos - offset, k, params.sinusoidal.layout).pair)
+        if (panel.slowestCos < 0
+            || role.pair > Frequencies::role(panel.slowestCos - offset, k, params.sinusoidal.layout).pair)
             panel.slowestCos = offset + j;
     }
 }
@@ -108,9 +110,9 @@ std::optional<ComposeCompareData> compute(const Params &params, const Request &r
     data.maxLen = params.maxLen;
     data.table = {params.maxLen, params.dModel};
     data.embeddingsSliced = params.embeddings != nullptr;
-    QStringList parameters {FigureText::tableText(params),
-                            u"%1, %2"_s.arg(FigureText::scaleText(params), FigureText::sigmaText(params))};
-    if (const QString variant = FigureText::peVariantText(params); !variant.isEmpty())
+    QStringList parameters {TitleText::tableText(params),
+                            u"%1, %2"_s.arg(TitleText::scaleText(params), TitleText::sigmaText(params))};
+    if (const QString variant = TitleText::peVariantText(params); !variant.isEmpty())
         parameters.append(variant);
     data.parameters = parameters.join(u"  ·  "_s);
     data.statisticsRows = params.maxLen;
@@ -120,10 +122,9 @@ std::optional<ComposeCompareData> compute(const Params &params, const Request &r
         const Engine engine(p);
         ComposePanel &panel = data.panels[i];
         panel.params = p;
-        panel.label = FigureText::quantityLabel(Quantity::Input, p);
-        panel.layout = p.concatenates()
-            ? FigureText::composeText(p)
-            : u"PE added to all %1 columns"_s.arg(FigureText::formatCount(p.dModel));
+        panel.label = Quantities::label(Quantity::Input, p);
+        panel.layout = p.concatenates() ? TitleText::composeText(p)
+                                        : u"PE added to all %1 columns"_s.arg(FigureText::formatCount(p.dModel));
         auto grid = computeHeatmap(engine, request.visible[i], request.detail, options);
         if (!grid) {
             if (refusal && !(options.cancel && options.cancel->load()))

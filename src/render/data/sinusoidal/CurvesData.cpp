@@ -12,14 +12,27 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::CurvesCompute {
 
-std::int64_t defaultLastPosition(std::int64_t maxLen)
-{
-    return maxLen - 1;
-}
-
 std::int64_t firstColumn(const Params &params)
 {
     return params.concatenates() ? params.embeddingColumns() : 0;
+}
+
+std::int64_t defaultLastPosition(const Params &params, const std::vector<std::int64_t> &columns)
+{
+    const std::int64_t k = params.peColumns();
+    double fastest = 0.0;
+    for (const std::int64_t c : columns) {
+        const std::int64_t j = c - firstColumn(params);
+        if (j < 0 || j >= k)
+            continue;
+        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
+        fastest = std::max(fastest, Frequencies::angular(role.pair, k, params.sinusoidal.base));
+    }
+    const std::int64_t last = params.maxLen - 1;
+    if (fastest <= 0.0)
+        return last;
+    const double turns = kReadableTurns * 2.0 * std::numbers::pi / fastest;
+    return std::min(last, std::max(kLeastShown, static_cast<std::int64_t>(std::ceil(turns))));
 }
 
 std::vector<std::int64_t> defaultColumns(std::int64_t k)
@@ -102,6 +115,7 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
     CurvesData data;
     data.firstColumn = firstColumn(params);
     data.parameters = FigureText::parametersText(Quantity::Pe, params);
+    data.maxLen = params.maxLen;
     data.position0 = std::max(0.0, std::min(request.position0, request.position1));
     data.position1 = std::min(static_cast<double>(params.maxLen - 1), std::max(request.position0, request.position1));
     if (data.position1 < data.position0)

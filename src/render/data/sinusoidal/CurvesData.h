@@ -45,6 +45,7 @@ struct CurvesData : FigureData
     double position0 = 0.0;
     double position1 = 0.0;
     std::int64_t firstColumn = 0; // X's column of PE column 0: d - k in concat, else 0
+    std::int64_t maxLen = 0;
     QString parameters; // FigureText::parametersText of the PE
 };
 
@@ -60,9 +61,13 @@ std::int64_t firstColumn(const Params &params);
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);
 // Those of the PE of `params`, numbered as X numbers them.
 std::vector<std::int64_t> defaultColumns(const Params &params);
-// The last position shown by default: the table's last, so that the view follows max_len (its
-// integer dots are drawn where they stay apart, and curves too fast for the pixels as bands).
-std::int64_t defaultLastPosition(std::int64_t maxLen);
+// The last position shown by default: the table's last, so that the view follows max_len, unless
+// the fastest of `columns` would turn more than kReadableTurns times in it: then the positions
+// it takes that many turns over (at least kLeastShown). Curves too fast for the pixels are drawn
+// as bands, and at L 1024 the fastest pair's 163 turns made one solid block over the others.
+std::int64_t defaultLastPosition(const Params &params, const std::vector<std::int64_t> &columns);
+inline constexpr double kReadableTurns = 32.0;
+inline constexpr std::int64_t kLeastShown = 64;
 // The curve's dense line over [position0, position1] at `samples` samples: through its values,
 // or, where it turns faster than an eighth of a turn a sample, through the least and the most it
 // takes around each sample, which draws its band instead of aliases.

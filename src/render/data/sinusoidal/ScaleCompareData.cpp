@@ -1,5 +1,6 @@
 #include "ScaleCompareData.h"
 
+#include "core/TitleText.h"
 #include "render/data/FigureText.h"
 
 #include "core/ClosedForms.h"
@@ -130,10 +131,10 @@ std::optional<ScaleCompareData> compute(const Params &params, Detail detail, con
                                             peFormula.contains(u'/') ? u"(%1)"_s.arg(peFormula) : peFormula);
     data.expectedEmbeddingFormula = u"√(%1)"_s.arg(embeddingSquared(params));
     data.expectedPeFormula = u"√(%1)"_s.arg(peSquared(params));
-    QStringList parameters {FigureText::tableText(params)};
+    QStringList parameters {TitleText::tableText(params)};
     if (data.concat)
-        parameters.append(u"X = [s·E | PE]: "_s + FigureText::composeText(params));
-    if (const QString variant = FigureText::peVariantText(params); !variant.isEmpty())
+        parameters.append(u"X = [s·E | PE]: "_s + TitleText::composeText(params));
+    if (const QString variant = TitleText::peVariantText(params); !variant.isEmpty())
         parameters.append(variant);
     data.parameters = parameters.join(u"  ·  "_s);
 
@@ -176,8 +177,8 @@ std::optional<ScaleCompareData> compute(const Params &params, Detail detail, con
         variant.scale = p.scaleKind;
         variant.sigma = p.sigma();
         variant.s = p.scale();
-        variant.sigmaText = FigureText::sigmaText(p);
-        variant.scaleText = FigureText::scaleText(p);
+        variant.sigmaText = TitleText::sigmaText(p);
+        variant.scaleText = TitleText::scaleText(p);
         double sum = 0.0;
         for (const double squared : embedding[v]) {
             variant.embeddingNorm.append(std::sqrt(squared));

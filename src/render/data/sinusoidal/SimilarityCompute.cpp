@@ -1,7 +1,5 @@
 #include "SimilarityCompute.h"
 
-#include "render/data/ColourScale.h"
-
 #include "core/MemoryBudget.h"
 #include "core/TableAllocation.h"
 #include "core/sinusoidal/Frequencies.h"
@@ -264,7 +262,7 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
             grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(s(a, b));
     grid.minValue = s.minCoeff();
     grid.maxValue = s.maxCoeff();
-    grid.colourExtent = cosine ? 1.0 : ColourScale::extent(Quantity::Similarity, params);
+    grid.colourExtent = cosine ? 1.0 : Quantities::bound(Quantity::Similarity, params);
 
     // S against the offset, over the offsets in view.
     const double lo = std::max(0.0, std::min(offsets.lower, offsets.upper));

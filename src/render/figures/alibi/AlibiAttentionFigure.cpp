@@ -4,9 +4,9 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
+#include "render/PlotItems.h"
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
-#include "render/figures/rope/RopePlot.h"
 
 #include "core/alibi/AlibiSlopes.h"
 #include "render/data/FigureText.h"
@@ -65,8 +65,8 @@ AlibiAttentionFigure::AlibiAttentionFigure(QCustomPlot *plot)
     m_shares->axis(QCPAxis::atLeft)->setRange(0.0, 1.02);
     m_shares->axis(QCPAxis::atBottom)->setLabel(u"distance |i − j| of the key from the query"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
-    m_halfLine = RopePlot::line(m_shares, kAttentionGuide, 1.0, Qt::DotLine);
-    m_ninetyLine = RopePlot::line(m_shares, kAttentionGuide, 1.0, Qt::DashLine);
+    m_halfLine = PlotItems::line(m_shares, kAttentionGuide, 1.0, Qt::DotLine);
+    m_ninetyLine = PlotItems::line(m_shares, kAttentionGuide, 1.0, Qt::DashLine);
     m_halfSpans = attentionSpanDots(m_shares, QCPScatterStyle::ssCircle);
     m_ninetySpans = attentionSpanDots(m_shares, QCPScatterStyle::ssSquare);
     m_halfSpans->setName(u"half the weight"_s);
@@ -99,8 +99,8 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const AlibiAttentionData &d = *m_data;
     // One pair of curves a head, made as the heads drawn change.
     while (m_weightCurves.size() < d.drawn.size()) {
-        m_weightCurves.append(RopePlot::line(m_weights, Qt::black, 1.3));
-        m_shareCurves.append(RopePlot::line(m_shares, Qt::black, 1.3));
+        m_weightCurves.append(PlotItems::line(m_weights, Qt::black, 1.3));
+        m_shareCurves.append(PlotItems::line(m_shares, Qt::black, 1.3));
     }
     m_legend->clearItems();
     const qsizetype count = d.drawn.size();
@@ -173,8 +173,8 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const double farthest = std::max(static_cast<double>(d.keys.farthest()), 2.0);
     for (QCPAxisRect *rect : {m_weights, m_shares})
         rect->axis(QCPAxis::atBottom)->setRange(1.0, farthest);
-    RopePlot::horizontal(m_halfLine, 1.0, farthest, 0.5);
-    RopePlot::horizontal(m_ninetyLine, 1.0, farthest, 0.9);
+    PlotItems::horizontal(m_halfLine, 1.0, farthest, 0.5);
+    PlotItems::horizontal(m_ninetyLine, 1.0, farthest, 0.9);
     // Weights over six decades below the largest: a steep head's tail falls out of view.
     const double high = top > 0.0 ? top * 2.0 : 1.0;
     m_weights->axis(QCPAxis::atLeft)->setRange(high * 1e-6, high);

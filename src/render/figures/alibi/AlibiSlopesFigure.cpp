@@ -3,9 +3,9 @@
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
+#include "render/PlotItems.h"
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
-#include "render/figures/rope/RopePlot.h"
 
 #include "render/data/FigureText.h"
 #include "render/data/alibi/AlibiText.h"
@@ -48,7 +48,7 @@ AlibiSlopesFigure::AlibiSlopesFigure(QCustomPlot *plot)
     PlotStyle::styleAxisRect(m_rect);
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"head k"_s);
     IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
-    RopePlot::setLog2Axis(m_rect->axis(QCPAxis::atLeft), true, 8);
+    PlotItems::setLog2Axis(m_rect->axis(QCPAxis::atLeft), true, 8);
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"slope mₖ (log scale)"_s);
     auto *below = new QCPLayoutGrid;
     plot->plotLayout()->addElement(2, 0, below);
@@ -112,7 +112,7 @@ void AlibiSlopesFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     m_interleaved->setData(interleavedHead, interleavedSlope, true);
     m_plain->setData(plainHead, d.plain, true);
     m_chosen->setData({static_cast<double>(d.head)}, {d.slopes.value(d.head - 1)}, true);
-    m_rect->axis(QCPAxis::atLeft)->setRange(RopePlot::logRange(d.slopes + d.plain, 1.5));
+    m_rect->axis(QCPAxis::atLeft)->setRange(PlotItems::logRange(d.slopes + d.plain, 1.5));
 
     m_legend->clearItems();
     // On a slide or a small view the plot keeps its room: short legends, the interleave alone.

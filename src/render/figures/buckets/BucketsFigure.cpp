@@ -2,9 +2,9 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
+#include "render/PlotItems.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
-#include "render/figures/rope/RopePlot.h"
 
 #include "core/t5/T5Buckets.h"
 #include "render/data/FigureText.h"
@@ -29,7 +29,7 @@ const QColor kBucketsMark(60, 60, 60);
 
 QCPGraph *bucketsStepGraph(QCPAxisRect *rect, const QColor &color, double width, Qt::PenStyle style = Qt::SolidLine)
 {
-    QCPGraph *graph = RopePlot::line(rect, color, width, style);
+    QCPGraph *graph = PlotItems::line(rect, color, width, style);
     graph->setLineStyle(QCPGraph::lsStepLeft);
     return graph;
 }
@@ -63,7 +63,7 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
     auto *margins = new QCPMarginGroup(plot);
     for (QCPAxisRect *rect : {m_t5, m_deberta}) {
         PlotStyle::styleAxisRect(rect);
-        RopePlot::setLog2Axis(rect->axis(QCPAxis::atBottom), false, 6);
+        PlotItems::setLog2Axis(rect->axis(QCPAxis::atBottom), false, 6);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
@@ -99,16 +99,16 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
 
     // Shades first, behind the curves.
-    m_t5Exact = RopePlot::shade(m_t5, kBucketsExactShade);
-    m_t5Capped = RopePlot::shade(m_t5, kBucketsFarShade);
-    m_debertaExact = RopePlot::shade(m_deberta, kBucketsExactShade);
-    m_debertaGrowth = RopePlot::shade(m_deberta, kBucketsFarShade);
-    m_t5CausalExact = RopePlot::line(m_t5, kBucketsCausal, 1.0, Qt::DotLine);
-    m_t5MaxDistance = RopePlot::line(m_t5, kBucketsMark, 1.2, Qt::DashLine);
-    m_t5Length = RopePlot::line(m_t5, kBucketsMark, 1.0, Qt::DotLine);
-    m_debertaMaxPosition = RopePlot::line(m_deberta, kBucketsMark, 1.2, Qt::DashLine);
-    m_debertaSpan = RopePlot::line(m_deberta, kBucketsMark, 1.0, Qt::DashDotLine);
-    m_debertaLength = RopePlot::line(m_deberta, kBucketsMark, 1.0, Qt::DotLine);
+    m_t5Exact = PlotItems::shade(m_t5, kBucketsExactShade);
+    m_t5Capped = PlotItems::shade(m_t5, kBucketsFarShade);
+    m_debertaExact = PlotItems::shade(m_deberta, kBucketsExactShade);
+    m_debertaGrowth = PlotItems::shade(m_deberta, kBucketsFarShade);
+    m_t5CausalExact = PlotItems::line(m_t5, kBucketsCausal, 1.0, Qt::DotLine);
+    m_t5MaxDistance = PlotItems::line(m_t5, kBucketsMark, 1.2, Qt::DashLine);
+    m_t5Length = PlotItems::line(m_t5, kBucketsMark, 1.0, Qt::DotLine);
+    m_debertaMaxPosition = PlotItems::line(m_deberta, kBucketsMark, 1.2, Qt::DashLine);
+    m_debertaSpan = PlotItems::line(m_deberta, kBucketsMark, 1.0, Qt::DashDotLine);
+    m_debertaLength = PlotItems::line(m_deberta, kBucketsMark, 1.0, Qt::DotLine);
     m_t5Causal = bucketsStepGraph(m_t5, kBucketsCausal, 1.6, Qt::DashLine);
     m_t5Before = bucketsStepGraph(m_t5, kBucketsBefore, 1.8);
     m_t5After = bucketsStepGraph(m_t5, kBucketsAfter, 1.8);
@@ -196,15 +196,15 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     }
     const double t5Top = static_cast<double>(std::max<std::int64_t>(d.t5Buckets - 1, 1));
     m_t5->axis(QCPAxis::atLeft)->setRange(-0.04 * t5Top, 1.06 * t5Top);
-    RopePlot::placeShade(m_t5Exact, bidirectional && d.t5ExactBidirectional > 1, 1.0,
-                         static_cast<double>(d.t5ExactBidirectional));
-    RopePlot::placeShade(m_t5Capped, t5 && d.t5MaxDistance < d.farthest, static_cast<double>(d.t5MaxDistance),
-                         farthest);
-    RopePlot::vertical(m_t5CausalExact, static_cast<double>(d.t5ExactCausal), -t5Top, 2.0 * t5Top);
-    RopePlot::vertical(m_t5MaxDistance, static_cast<double>(d.t5MaxDistance), -t5Top, 2.0 * t5Top);
+    PlotItems::placeShade(m_t5Exact, bidirectional && d.t5ExactBidirectional > 1, 1.0,
+                          static_cast<double>(d.t5ExactBidirectional));
+    PlotItems::placeShade(m_t5Capped, t5 && d.t5MaxDistance < d.farthest, static_cast<double>(d.t5MaxDistance),
+                          farthest);
+    PlotItems::vertical(m_t5CausalExact, static_cast<double>(d.t5ExactCausal), -t5Top, 2.0 * t5Top);
+    PlotItems::vertical(m_t5MaxDistance, static_cast<double>(d.t5MaxDistance), -t5Top, 2.0 * t5Top);
     const bool lengthShown = length >= 1.0 && length < farthest;
     m_t5Length->setVisible(lengthShown);
-    RopePlot::vertical(m_t5Length, length, -t5Top, 2.0 * t5Top);
+    PlotItems::vertical(m_t5Length, length, -t5Top, 2.0 * t5Top);
     if (t5) {
         m_t5After->setName(terse ? u"T5 key after"_s : u"T5, key after the query"_s);
         m_t5Before->setName(terse ? u"T5 key before"_s : u"T5, key before it"_s);
@@ -223,14 +223,14 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     for (const double b : d.deberta.bucket)
         debertaTop = std::max(debertaTop, b);
     m_deberta->axis(QCPAxis::atLeft)->setRange(-0.04 * debertaTop, 1.06 * debertaTop);
-    RopePlot::placeShade(m_debertaExact, deberta && d.debertaMid > 1, 1.0, static_cast<double>(d.debertaMid));
+    PlotItems::placeShade(m_debertaExact, deberta && d.debertaMid > 1, 1.0, static_cast<double>(d.debertaMid));
     const double growth = static_cast<double>(d.debertaMaxPosition - 1);
-    RopePlot::placeShade(m_debertaGrowth, deberta && growth < farthest, growth, farthest);
-    RopePlot::vertical(m_debertaMaxPosition, growth, -debertaTop, 2.0 * debertaTop);
+    PlotItems::placeShade(m_debertaGrowth, deberta && growth < farthest, growth, farthest);
+    PlotItems::vertical(m_debertaMaxPosition, growth, -debertaTop, 2.0 * debertaTop);
     // c2p reads rows -buckets .. buckets - 1 (p2c mirrored): HF clamps bucket + buckets to [0, 2 buckets - 1].
-    RopePlot::horizontal(m_debertaSpan, 1.0, farthest, static_cast<double>(d.debertaBuckets - 1));
+    PlotItems::horizontal(m_debertaSpan, 1.0, farthest, static_cast<double>(d.debertaBuckets - 1));
     m_debertaLength->setVisible(lengthShown);
-    RopePlot::vertical(m_debertaLength, length, -debertaTop, 2.0 * debertaTop);
+    PlotItems::vertical(m_debertaLength, length, -debertaTop, 2.0 * debertaTop);
     if (deberta) {
         m_debertaCurve->setName(terse ? u"DeBERTa"_s : u"DeBERTa |bucket of i − j|"_s);
         add(m_debertaCurve);
@@ -258,7 +258,7 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     HeatmapStyle style;
     style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
     style.dataRange = {d.mapLow, d.mapHigh};
-    style.colorbarLabel = t5Map ? u"T5 bucket of j − i"_s : u"DeBERTa bucket of i − j"_s;
+    style.colorbarLabel = Quantities::label(t5Map ? Quantity::T5Bucket : Quantity::DebertaBucket);
     if (!mapProblem)
         m_map->setGrid(d.map, style);
     QString mapTitle = t5Map
@@ -303,8 +303,10 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     PlotStyle::setCollapsibleText(m_caption, caption.join(u"\n"_s));
     QString title = terse ? u"T5 and DeBERTa buckets: exact near, logarithmic far"_s
                           : u"Relative position buckets: exact near, logarithmic far"_s;
+    // T5 adds a number per bucket; DeBERTa's bucket picks rows of a learned relative embedding whose
+    // projections meet the tokens' contents (HF's disentangled_attention_bias: c2p and p2c).
     if (!terse)
-        title += u"  ·  a learned bias per bucket: the model adds it to the score"_s;
+        title += u"  ·  T5: a learned bias per bucket; DeBERTa: c2p + p2c over its bucket's embedding rows"_s;
     m_title->setText(title);
 }
 

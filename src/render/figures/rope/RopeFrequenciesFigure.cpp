@@ -1,6 +1,7 @@
 #include "RopeFrequenciesFigure.h"
 
 #include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
@@ -9,6 +10,7 @@
 #include "render/SwatchLegend.h"
 
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 #include "render/data/FigureText.h"
 
 #include <algorithm>
@@ -70,16 +72,16 @@ RopeFrequenciesFigure::RopeFrequenciesFigure(QCustomPlot *plot)
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"wavelength λᵢ = 2π/θᵢ (positions)"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 3);
     // The shades first: drawn behind every line.
-    m_blended = RopePlot::shade(m_rect, kBlendedShade);
-    m_divided = RopePlot::shade(m_rect, kDividedShade);
-    m_original = RopePlot::line(m_rect, kContext, 1.3, Qt::DashLine);
-    m_extended = RopePlot::line(m_rect, kContext, 1.3, Qt::DotLine);
-    m_critical = RopePlot::line(m_rect, kCritical, 1.3, Qt::DashDotLine);
-    m_rampLow = RopePlot::line(m_rect, RopePlot::typeColor(RopeType::Yarn).darker(150), 1.0, Qt::DotLine);
-    m_rampHigh = RopePlot::line(m_rect, RopePlot::typeColor(RopeType::Yarn).darker(150), 1.0, Qt::DotLine);
-    m_before = RopePlot::line(m_rect, RopePlot::typeColor(RopeType::Default), 1.4, Qt::DashLine);
-    m_partial = RopePlot::line(m_rect, RopePlot::typeColor(RopeType::Dynamic), 1.4, Qt::DotLine);
-    m_after = RopePlot::line(m_rect, RopePlot::typeColor(RopeType::Default), 2.0);
+    m_blended = PlotItems::shade(m_rect, kBlendedShade);
+    m_divided = PlotItems::shade(m_rect, kDividedShade);
+    m_original = PlotItems::line(m_rect, kContext, 1.3, Qt::DashLine);
+    m_extended = PlotItems::line(m_rect, kContext, 1.3, Qt::DotLine);
+    m_critical = PlotItems::line(m_rect, kCritical, 1.3, Qt::DashDotLine);
+    m_rampLow = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Yarn).darker(150), 1.0, Qt::DotLine);
+    m_rampHigh = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Yarn).darker(150), 1.0, Qt::DotLine);
+    m_before = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Default), 1.4, Qt::DashLine);
+    m_partial = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Dynamic), 1.4, Qt::DotLine);
+    m_after = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Default), 2.0);
 }
 
 QList<PanelExtent> RopeFrequenciesFigure::panels(double pixelRatio) const
@@ -98,7 +100,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
     QList<double> values = d.wavelength + d.wavelengthBefore + d.partialWavelength;
     values << static_cast<double>(d.original) << static_cast<double>(d.extended);
-    const QCPRange y = RopePlot::logRange(values, 2.0);
+    const QCPRange y = PlotItems::logRange(values, 2.0);
     m_rect->axis(QCPAxis::atLeft)->setRange(y);
     // Short entries, three to a row: on a slide they keep the plot its height.
     m_legend->clearItems();
@@ -111,7 +113,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_after->setScatterStyle(d.pairs <= 96 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 4)
                                            : QCPScatterStyle(QCPScatterStyle::ssNone));
     const QString exponent = d.type == RopeType::Proportional ? u"2j/head_dim"_s : u"2i/r"_s;
-    m_after->setName(scaled ? u"%1 (scaled)"_s.arg(RopeText::typeWord(d.type)) : u"2π·θ^(%1)"_s.arg(exponent));
+    m_after->setName(scaled ? u"%1 (scaled)"_s.arg(RopeTypes::word(d.type)) : u"2π·θ^(%1)"_s.arg(exponent));
     add(m_after);
     m_before->setVisible(scaled);
     m_before->setData(d.pair, d.wavelengthBefore, true);
@@ -124,13 +126,13 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     if (!d.partialPair.isEmpty())
         add(m_partial);
 
-    RopePlot::horizontal(m_original, x0, x1, static_cast<double>(d.original));
+    PlotItems::horizontal(m_original, x0, x1, static_cast<double>(d.original));
     m_original->setName(d.originalGiven ? u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original))
                                         : u"L₀ = max-len = %1"_s.arg(FigureText::formatCount(d.original)));
     add(m_original);
     const bool extended = d.originalGiven && d.extended != d.original;
     m_extended->setVisible(extended);
-    RopePlot::horizontal(m_extended, x0, x1, static_cast<double>(d.extended));
+    PlotItems::horizontal(m_extended, x0, x1, static_cast<double>(d.extended));
     m_extended->setName(u"max-len %1"_s.arg(FigureText::formatCount(d.extended)));
     if (extended)
         add(m_extended);
@@ -139,8 +141,8 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     for (const auto &[band, shade] :
          {std::pair {RopeBand::Blended, m_blended}, std::pair {RopeBand::Divided, m_divided}}) {
         const auto run = d.run(band);
-        RopePlot::placeShade(shade, run.has_value(), run ? double(run->first) - 0.5 : 0.0,
-                             run ? double(run->second) + 0.5 : 0.0);
+        PlotItems::placeShade(shade, run.has_value(), run ? double(run->first) - 0.5 : 0.0,
+                              run ? double(run->second) + 0.5 : 0.0);
     }
     for (const RopeBand band : {RopeBand::Kept, RopeBand::Blended, RopeBand::Divided}) {
         if (!d.run(band))
@@ -155,8 +157,8 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_rampLow->setVisible(ramp);
     m_rampHigh->setVisible(ramp);
     if (ramp) {
-        RopePlot::vertical(m_rampLow, *d.rampLow, y.lower, y.upper);
-        RopePlot::vertical(m_rampHigh, *d.rampHigh, y.lower, y.upper);
+        PlotItems::vertical(m_rampLow, *d.rampLow, y.lower, y.upper);
+        PlotItems::vertical(m_rampHigh, *d.rampHigh, y.lower, y.upper);
         // Three decimals: gpt-oss's 8.093 and 17.398, which rounding would move to 8 and 18.
         const auto edge = [](double v) { return QString::number(v, 'f', 3); };
         const QString computed = u"%1–%2"_s.arg(edge(*d.rampLow), edge(*d.rampHigh));
@@ -173,7 +175,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     const bool critical = d.criticalDimension > 0 && criticalPair < static_cast<double>(d.pairs);
     m_critical->setVisible(critical);
     if (critical) {
-        RopePlot::vertical(m_critical, criticalPair - 0.5, y.lower, y.upper);
+        PlotItems::vertical(m_critical, criticalPair - 0.5, y.lower, y.upper);
         m_critical->setName(u"critical dim %1 (pair %2)"_s.arg(d.criticalDimension).arg(d.criticalDimension / 2));
         add(m_critical);
     }

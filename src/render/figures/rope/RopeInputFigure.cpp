@@ -1,6 +1,6 @@
 #include "RopeInputFigure.h"
 
-#include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
@@ -19,7 +19,7 @@ namespace {
 
 QCPItemRect *passingFrame(QCPAxisRect *rect)
 {
-    QCPItemRect *item = RopePlot::shade(rect, Qt::transparent);
+    QCPItemRect *item = PlotItems::shade(rect, Qt::transparent);
     item->setBrush(Qt::NoBrush);
     item->setPen(QPen(QColor(20, 20, 20), 1.4, Qt::DashLine));
     return item;
@@ -118,7 +118,7 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const bool passing = d.rotaryDim < d.headDim;
     const double r = static_cast<double>(d.rotaryDim) - 0.5, end = static_cast<double>(d.headDim) - 0.5;
     for (QCPItemRect *frame : m_passing)
-        RopePlot::placeShade(frame, passing, r, end);
+        PlotItems::placeShade(frame, passing, r, end);
     m_beforeTitle->setText(m_compact ? u"X = s·E"_s : u"before: X = s·E, one head"_s);
     m_afterTitle->setText(m_compact ? u"R(p)·X"_s : u"after: rope-input = R(p)·X"_s);
     QString change = m_compact ? u"change"_s : u"change: R(p)·X − X"_s;
@@ -131,9 +131,7 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                        d.scaling, d.model, RopeText::layoutText(d.layout)};
     if (!m_compact)
         parts.append(d.input);
-    const QString cells = FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols);
-    if (!cells.isEmpty())
-        parts.append(cells);
+    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols));
     if (d.after.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * d.after.rowCoverage, 0, 'g', 2));
     m_title->setText(parts.join(u"  ·  "_s));

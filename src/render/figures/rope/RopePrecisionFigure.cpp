@@ -1,6 +1,6 @@
 #include "RopePrecisionFigure.h"
 
-#include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
@@ -38,8 +38,8 @@ RopePrecisionFigure::RopePrecisionFigure(QCustomPlot *plot)
 {
     plot->plotLayout()->addElement(1, 0, m_rect);
     PlotStyle::styleAxisRect(m_rect);
-    RopePlot::setLog2Axis(m_rect->axis(QCPAxis::atBottom), false, 6);
-    RopePlot::setLog2Axis(m_rect->axis(QCPAxis::atLeft), true, 6);
+    PlotItems::setLog2Axis(m_rect->axis(QCPAxis::atBottom), false, 6);
+    PlotItems::setLog2Axis(m_rect->axis(QCPAxis::atLeft), true, 6);
     m_rect->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"gap to the next value at p"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
@@ -53,14 +53,14 @@ RopePrecisionFigure::RopePrecisionFigure(QCustomPlot *plot)
     }
     m_merging->setPen(Qt::NoPen);
     m_merging->setBrush(kMergingWash);
-    m_one = RopePlot::line(m_rect, QColor(60, 60, 60), 1.3, Qt::DashLine);
+    m_one = PlotItems::line(m_rect, QColor(60, 60, 60), 1.3, Qt::DashLine);
     for (const QColor &color : kFormat) {
-        m_merges.append(RopePlot::line(m_rect, color, 1.0, Qt::DotLine));
-        QCPGraph *steps = RopePlot::line(m_rect, color, 2.0);
+        m_merges.append(PlotItems::line(m_rect, color, 1.0, Qt::DotLine));
+        QCPGraph *steps = PlotItems::line(m_rect, color, 2.0);
         steps->setLineStyle(QCPGraph::lsStepLeft);
         m_steps.append(steps);
     }
-    m_overflow = RopePlot::line(m_rect, kFormat[2], 1.6, Qt::DashDotLine);
+    m_overflow = PlotItems::line(m_rect, kFormat[2], 1.6, Qt::DashDotLine);
 }
 
 QList<PanelExtent> RopePrecisionFigure::panels(double pixelRatio) const
@@ -79,14 +79,14 @@ void RopePrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, co
     QList<double> gaps {1.0};
     for (const RopePrecisionFormat &format : d.formats)
         gaps += format.gap;
-    const QCPRange y = RopePlot::logRange(gaps, 4.0);
+    const QCPRange y = PlotItems::logRange(gaps, 4.0);
     m_rect->axis(QCPAxis::atLeft)->setRange(y);
     m_merging->topLeft->setCoords(0.0, y.upper);
     m_merging->bottomRight->setCoords(1.0, 1.0);
     m_legend->clearItems();
     m_legend->setWrap(2);
 
-    RopePlot::horizontal(m_one, 1.0, last, 1.0);
+    PlotItems::horizontal(m_one, 1.0, last, 1.0);
     m_one->setName(m_compact ? u"gap 1"_s : u"gap 1: above it, neighbouring positions merge"_s);
     for (qsizetype f = 0; f < d.formats.size() && f < m_steps.size(); ++f) {
         const RopePrecisionFormat &format = d.formats[f];
@@ -101,13 +101,13 @@ void RopePrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, co
         steps->setName(name);
         MeasuredText::addToLegend(steps, m_legend);
         m_merges[f]->setVisible(merges);
-        RopePlot::vertical(m_merges[f], static_cast<double>(format.firstMerge), y.lower, y.upper);
+        PlotItems::vertical(m_merges[f], static_cast<double>(format.firstMerge), y.lower, y.upper);
     }
     MeasuredText::addToLegend(m_one, m_legend);
     const RopePrecisionFormat &fp16 = d.formats.back();
     m_overflow->setVisible(fp16.overflow.has_value());
     if (fp16.overflow) {
-        RopePlot::vertical(m_overflow, static_cast<double>(*fp16.overflow), y.lower, y.upper);
+        PlotItems::vertical(m_overflow, static_cast<double>(*fp16.overflow), y.lower, y.upper);
         m_overflow->setName(u"fp16 overflows: p ≥ %1 is inf"_s.arg(FigureText::formatCount(*fp16.overflow)));
         MeasuredText::addToLegend(m_overflow, m_legend);
     }

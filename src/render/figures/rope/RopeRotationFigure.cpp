@@ -1,6 +1,6 @@
 #include "RopeRotationFigure.h"
 
-#include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
@@ -61,7 +61,7 @@ namespace {
 // Dots coloured in this many steps of the map: enough to read the order, few graphs to draw.
 constexpr int kDotColours = 24;
 
-QCPItemLine *arrow(QCPAxisRect *rect, const QColor &color)
+QCPItemLine *arrow(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style = Qt::SolidLine)
 {
     auto *line = new QCPItemLine(rect->parentPlot());
     line->setClipAxisRect(rect);
@@ -69,14 +69,14 @@ QCPItemLine *arrow(QCPAxisRect *rect, const QColor &color)
         end->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         end->setAxisRect(rect);
     }
-    line->setPen(QPen(color, 1.6));
+    line->setPen(QPen(color, 1.6, style));
     line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 8, 10));
     return line;
 }
 
 QCPItemRect *frame(QCPAxisRect *rect)
 {
-    QCPItemRect *item = RopePlot::shade(rect, Qt::transparent);
+    QCPItemRect *item = PlotItems::shade(rect, Qt::transparent);
     item->setBrush(Qt::NoBrush);
     item->setPen(QPen(QColor(20, 20, 20), 1.4));
     return item;
@@ -135,6 +135,8 @@ RopeRotationFigure::RopeRotationFigure(QCustomPlot *plot)
     }
     m_firstArrow = arrow(m_circle, QColor(30, 30, 30));
     m_nextArrow = arrow(m_circle, QColor(213, 94, 0));
+    m_shiftedFirst = arrow(m_circle, QColor(30, 30, 30), Qt::DashLine);
+    m_shiftedNext = arrow(m_circle, QColor(213, 94, 0), Qt::DashLine);
 
     m_positions->setType(QCPAxis::atRight);
     m_positions->setBarWidth(10);
@@ -225,17 +227,20 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     for (int c = 0; c < kDotColours; ++c)
         m_dots[c]->setData(xs[c], ys[c]);
     m_positions->setDataRange(QCPRange(first, std::max(last, first + 1.0)));
-    // The turn from the first position to the next: the angle theta_i itself.
+    // The turn from the first position to the next, the angle theta_i itself; and the same two
+    // positions a third of the view on, dashed, turned by as much: the angle between a query's
+    // and a key's pair depends on n − m alone, so their score does.
     const bool arrows = !d.position.isEmpty();
-    m_firstArrow->setVisible(arrows);
-    m_nextArrow->setVisible(arrows);
-    if (arrows) {
-        const double a = first * d.frequency, b = (first + 1.0) * d.frequency;
-        m_firstArrow->start->setCoords(0.0, 0.0);
-        m_firstArrow->end->setCoords(radius * std::cos(a), radius * std::sin(a));
-        m_nextArrow->start->setCoords(0.0, 0.0);
-        m_nextArrow->end->setCoords(radius * std::cos(b), radius * std::sin(b));
-    }
+    const double shift = std::max(2.0, std::round((last - first) / 3.0));
+    const auto point = [&](QCPItemLine *line, double p) {
+        line->setVisible(arrows);
+        line->start->setCoords(0.0, 0.0);
+        line->end->setCoords(radius * std::cos(p * d.frequency), radius * std::sin(p * d.frequency));
+    };
+    point(m_firstArrow, first);
+    point(m_nextArrow, first + 1.0);
+    point(m_shiftedFirst, first + shift);
+    point(m_shiftedNext, first + shift + 1.0);
     const QString positions = d.position.isEmpty()
         ? u"no position in view"_s
         : u"p = %1–%2"_s.arg(FigureText::formatCount(std::int64_t(first)), FigureText::formatCount(std::int64_t(last)));
@@ -246,11 +251,11 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
         notes.append(u"one position in %1"_s.arg(d.stride));
     const QString note = notes.isEmpty() ? QString() : u" (%1)"_s.arg(notes.join(u", "_s));
     const QString circle = u"pair %1, %2%3"_s.arg(d.pair).arg(positions, note);
-    m_circleTitle->setText(
-        terse ? circle
-              : circle
-                + u"; arrows: p = %1 and %2"_s.arg(FigureText::formatCount(std::int64_t(first)),
-                                                   FigureText::formatCount(std::int64_t(first) + 1)));
+    const auto at = [](double p) { return FigureText::formatCount(std::int64_t(p)); };
+    // The dashed pair is as far round from the solid one as each is from the other: θᵢ.
+    const QString pairs = u"arrows p = %1, %2; dashed %3, %4: θᵢ apart"_s;
+    m_circleTitle->setText(circle + u"\n"_s
+                           + pairs.arg(at(first), at(first + 1.0), at(first + shift), at(first + shift + 1.0)));
 
     HeatmapStyle style;
     style.dataRange = {-radius, radius};
@@ -267,8 +272,8 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
         panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(half ? u"pair i"_s : u"column j (pair ⌊j/2⌋)"_s);
     const double c0 = static_cast<double>(d.column) - 0.5;
     const double c1 = static_cast<double>(d.column) + (half ? 0.5 : 1.5);
-    RopePlot::placeShade(m_cosFrame, true, c0, c1);
-    RopePlot::placeShade(m_sinFrame, true, c0, c1);
+    PlotItems::placeShade(m_cosFrame, true, c0, c1);
+    PlotItems::placeShade(m_sinFrame, true, c0, c1);
 
     const double wavelength = d.frequency > 0.0 ? 2.0 * std::numbers::pi / d.frequency : INFINITY;
     const QString turn = d.frequency > 0.0 ? u"θᵢ = %1 rad a position, wavelength %2"_s.arg(
@@ -277,12 +282,10 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     QStringList parts {m_compact ? u"RoPE rotation, pair %1"_s.arg(d.pair)
                                  : u"RoPE turns pair %1 by p·θᵢ"_s.arg(d.pair),
                        turn, d.scaling, d.model};
-    if (!terse) {
+    if (!terse)
         parts.append(RopeText::layoutText(d.layout));
-        const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
-        if (!cells.isEmpty())
-            parts.append(u"tables: "_s + cells);
-    }
+    const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
+    setScreenNote(cells.isEmpty() ? cells : u"tables: "_s + cells);
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
     m_title->setText(parts.join(u"  ·  "_s));

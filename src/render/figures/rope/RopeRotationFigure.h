@@ -40,6 +40,8 @@ private:
     QCPCurve *m_ring;
     QList<QCPGraph *> m_dots; // one per colour
     QCPItemLine *m_firstArrow, *m_nextArrow;
+    // The same two positions shifted on (dashed): their angle is the same, θᵢ, wherever they sit.
+    QCPItemLine *m_shiftedFirst, *m_shiftedNext;
     QCPItemRect *m_cosFrame, *m_sinFrame;
     bool m_compact = false;
     std::shared_ptr<const RopeRotationData> m_data;

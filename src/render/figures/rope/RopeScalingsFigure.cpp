@@ -1,6 +1,7 @@
 #include "RopeScalingsFigure.h"
 
 #include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
@@ -8,6 +9,7 @@
 #include "render/PlotStyle.h"
 
 #include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
 #include "render/data/FigureText.h"
 
 #include <algorithm>
@@ -29,7 +31,8 @@ QString scalingWords(RopeType type, double factor)
     case RopeType::Linear:
         return u"all ÷ %1"_s.arg(RopeText::number(factor));
     case RopeType::Dynamic:
-        return u"NTK, θ raised"_s;
+        // HF's dynamic takes max_position_embeddings as its length; the figure takes L₀.
+        return u"NTK, θ raised past L₀"_s;
     case RopeType::Yarn:
         return u"ramp"_s;
     case RopeType::LongRope:
@@ -89,12 +92,12 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     }
     const double x0 = -0.5, x1 = static_cast<double>(pairs) - 0.5;
     m_rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
-    m_rect->axis(QCPAxis::atLeft)->setRange(RopePlot::logRange(values, 2.0));
-    QCPGraph *original = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
-    RopePlot::horizontal(original, x0, x1, double(d.original));
+    m_rect->axis(QCPAxis::atLeft)->setRange(PlotItems::logRange(values, 2.0));
+    QCPGraph *original = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
+    PlotItems::horizontal(original, x0, x1, double(d.original));
     original->setName(u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
-    QCPGraph *extended = RopePlot::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
-    RopePlot::horizontal(extended, x0, x1, double(d.extended));
+    QCPGraph *extended = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
+    PlotItems::horizontal(extended, x0, x1, double(d.extended));
     extended->setName(u"stretched to %1"_s.arg(FigureText::formatCount(d.extended)));
     // The default, the reference, under the others; the parameters' own type last, on top.
     QList<const RopeScalingCurve *> order;
@@ -114,10 +117,10 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
         // llama3, linear under proportional at F = 1.
         const bool dashed = curve->type == RopeType::Default || curve->type == RopeType::Proportional;
         QCPGraph *graph
-            = RopePlot::line(m_rect, color, curve->chosen ? 3.0 : 1.8, dashed ? Qt::DashLine : Qt::SolidLine);
+            = PlotItems::line(m_rect, color, curve->chosen ? 3.0 : 1.8, dashed ? Qt::DashLine : Qt::SolidLine);
         graph->setData(curve->pair, curve->wavelength, true);
         PlotStyle::showLonePoint(graph);
-        QString name = RopeText::typeWord(curve->type);
+        QString name = RopeTypes::word(curve->type);
         if (curve->chosen)
             name += u" (chosen)"_s;
         QString words = scalingWords(curve->type, d.factor);
@@ -166,7 +169,7 @@ std::optional<HoverPoint> RopeScalingsFigure::hoverAt(const QPointF &pixel, cons
     QStringList parts;
     for (const RopeScalingCurve &curve : m_data->curves)
         if (i >= 0 && i < curve.pair.size())
-            parts.append(u"%1 %2"_s.arg(RopeText::typeWord(curve.type), NumberText::compact(curve.wavelength[i], 4)));
+            parts.append(u"%1 %2"_s.arg(RopeTypes::word(curve.type), NumberText::compact(curve.wavelength[i], 4)));
     if (parts.isEmpty())
         return std::nullopt;
     HoverPoint point;

@@ -1,6 +1,6 @@
 #include "RopeScoreFigure.h"
 
-#include "RopePlot.h"
+#include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
@@ -43,8 +43,8 @@ std::unique_ptr<FigureDescriptor> makeRopeScoreFigure()
 RopeScoreFigure::Envelope RopeScoreFigure::envelope(QCPAxisRect *rect, const QColor &pen, const QColor &fill)
 {
     Envelope e;
-    e.lo = RopePlot::line(rect, pen, 1.2);
-    e.hi = RopePlot::line(rect, pen, 1.2);
+    e.lo = PlotItems::line(rect, pen, 1.2);
+    e.hi = PlotItems::line(rect, pen, 1.2);
     e.hi->setBrush(fill);
     e.hi->setChannelFillGraph(e.lo);
     if (pen == Qt::transparent) {
@@ -81,7 +81,7 @@ RopeScoreFigure::RopeScoreFigure(QCustomPlot *plot)
     m_scores->axis(QCPAxis::atLeft)->setLabel(u"score ⟨R(m)q, R(n)k⟩"_s);
     m_bounds->axis(QCPAxis::atLeft)->setLabel(u"RoFormer bound"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
-    m_zero = RopePlot::line(m_scores, QColor(120, 120, 120), 1.0, Qt::DotLine);
+    m_zero = PlotItems::line(m_scores, QColor(120, 120, 120), 1.0, Qt::DotLine);
     QColor bandFill = kRandom;
     bandFill.setAlpha(50);
     m_band = envelope(m_scores, Qt::transparent, bandFill);
@@ -117,7 +117,7 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     setEnvelope(m_aligned, d.distance, d.aligned);
     setEnvelope(m_bound, d.distance, d.bound);
     const double last = std::max(static_cast<double>(d.last), 2.0);
-    RopePlot::horizontal(m_zero, 1.0, last, 0.0);
+    PlotItems::horizontal(m_zero, 1.0, last, 0.0);
     m_scores->axis(QCPAxis::atLeft)
         ->setRange(paddedRange({&d.band.lo, &d.band.hi, &d.aligned.lo, &d.aligned.hi}, 0.0, 1.0));
     m_bounds->axis(QCPAxis::atLeft)->setRange(paddedRange({&d.bound.lo, &d.bound.hi}, 0.0, 1.0));

@@ -255,9 +255,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
-    if (const QString averaged = FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols);
-        !m_compact && !averaged.isEmpty())
-        parts.append(averaged);
+    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols));
     if (sum.grid.isPreview())
         parts.append(u"preview (%1% of rows)"_s.arg(100.0 * sum.grid.rowCoverage, 0, 'g', 2));
     if (!m_compact || !data.statisticsExact())

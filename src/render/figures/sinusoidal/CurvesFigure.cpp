@@ -6,6 +6,7 @@
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
 
+#include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
 #include <cmath>
@@ -94,9 +95,15 @@ void CurvesFigure::setData(const CurvesData &data)
     m_rect->axis(QCPAxis::atLeft)
         ->setLabel(offset ? u"X[p, j] = PE[p, j − %1]"_s.arg(data.firstColumn) : u"PE[p, j]"_s);
     const QString what = offset ? u"PE columns j of X = [s·E | PE] against position"_s : u"PE[:, j] against position"_s;
-    m_title->setText(u"%1  ·  %2  ·  %3"_s.arg(what, data.parameters,
-                                               marked ? u"dots: the table at integer positions"_s
-                                                      : u"zoom in to see the integer positions"_s));
+    // Fewer positions than the table's in view (the default view of a long table): say which.
+    const QString part = data.position0 > 0.5 || data.position1 < double(data.maxLen - 1) - 0.5
+        ? u"  ·  positions %1–%2 of %3"_s.arg(FigureText::formatCount(std::int64_t(std::ceil(data.position0))),
+                                              FigureText::formatCount(std::int64_t(std::floor(data.position1))),
+                                              FigureText::formatCount(data.maxLen))
+        : QString();
+    m_title->setText(u"%1  ·  %2%3  ·  %4"_s.arg(what, data.parameters, part,
+                                                 marked ? u"dots: the table at integer positions"_s
+                                                        : u"zoom in to see the integer positions"_s));
 }
 
 // A band is filled between its least and its most: the same picture as stroking each sample's
@@ -138,7 +145,8 @@ void CurvesFigure::showDefaultView(const Params &params, const FigureState &stat
     if (const auto range = ViewOptions::positionRange(state))
         setPositionRange(static_cast<double>(range->first), static_cast<double>(range->second - 1));
     else
-        setPositionRange(0.0, static_cast<double>(CurvesCompute::defaultLastPosition(params.maxLen)));
+        setPositionRange(
+            0.0, static_cast<double>(CurvesCompute::defaultLastPosition(params, CurvesModel::columns(params, state))));
 }
 
 QList<PanelExtent> CurvesFigure::panels(double pixelRatio) const

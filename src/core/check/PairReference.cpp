@@ -1,0 +1,136 @@
+#include "PairReference.h"
+
+#include "core/PositionalTable.h"
+
+#include <algorithm>
+#include <bit>
+#include <vector>
+
+namespace posenc {
+
+namespace {
+
+// Round to nearest, ties to even, of a non-negative integer to a float format with
+// `mantissaBits` explicit bits (no overflow: the callers keep positions within the format).
+std::int64_t roundedPosition(std::int64_t p, int mantissaBits)
+{
+    if (p < (std::int64_t(2) << mantissaBits))
+        return p;
+    const int exponent = std::bit_width(static_cast<std::uint64_t>(p)) - 1;
+    const std::int64_t step = std::int64_t(1) << (exponent - mantissaBits);
+    const std::int64_t low = p / step * step;
+    const std::int64_t rest = p - low;
+    if (2 * rest > step || (2 * rest == step && (low / step) % 2 == 1))
+        return low + step;
+    return low;
+}
+
+} // namespace
+
+bool PairReferenceSpec::isPadding(std::int64_t row) const
+{
+    return std::binary_search(paddingRows.begin(), paddingRows.end(), row);
+}
+
+double PairReferenceSpec::frequency(std::int64_t column) const
+{
+    const std::int64_t pair = columns[static_cast<std::size_t>(column)].pair;
+    return pair < 0 ? 0.0 : schedule.w[static_cast<std::size_t>(pair)];
+}
+
+PairReference::PairReference(PairReferenceSpec spec)
+    : m_spec(std::move(spec))
+{
+    if (m_spec.kernelLayout) {
+        m_kernel = std::make_shared<const PositionalTable>(m_spec.cols(), m_spec.schedule, *m_spec.kernelLayout,
+                                                           m_spec.angles);
+    } else {
+        // Sines of every pair in columns [0, P), cosines in [P, 2P), gathered into the table's:
+        // only the span of them the table reads (a RoPE cos table, its cosines).
+        const std::int64_t pairs = m_spec.schedule.pairs();
+        m_kernel = std::make_shared<const PositionalTable>(2 * pairs, m_spec.schedule, Layout::Split, m_spec.angles);
+        std::int64_t first = 2 * pairs, last = -1;
+        for (const ReferenceColumn &c : m_spec.columns) {
+            if (c.pair < 0)
+                continue;
+            const std::int64_t k = c.isCos ? pairs + c.pair : c.pair;
+            first = std::min(first, k);
+            last = std::max(last, k);
+        }
+        m_kernelCol0 = last < 0 ? 0 : first;
+        m_kernelCols = last < 0 ? 0 : last + 1 - first;
+        m_source.resize(m_spec.columns.size());
+        for (std::size_t j = 0; j < m_spec.columns.size(); ++j) {
+            const ReferenceColumn &c = m_spec.columns[j];
+            m_source[j] = std::int32_t(c.pair < 0 ? m_kernelCols : (c.isCos ? pairs + c.pair : c.pair) - m_kernelCol0);
+        }
+    }
+}
+
+PairReference::~PairReference() = default;
+
+void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block,
+                                     const TileSink &sink) const
+{
+    std::int64_t position = m_spec.position(row0);
+    if (m_spec.positionRounding != PositionRounding::None)
+        position = roundedPosition(position, m_spec.positionRounding == PositionRounding::Float16 ? 10 : 7);
+    if (m_spec.kernelLayout) {
+        m_kernel->forEachTile({position, rows, block.col0, block.cols}, [&](const PositionalTable::Tile &t) {
+            sink(Tile {t.row0 - position + row0, t.rows, t.col0, t.cols, t.values, t.stride});
+        });
+        return;
+    }
+    // The kernel's columns the table reads, one run of rows at a time, a zero after them for
+    // the zero columns; each table column then takes its source by index.
+    const std::int64_t width = m_kernelCols;
+    thread_local std::vector<float> t_run;
+    thread_local std::vector<float> t_out;
+    t_out.resize(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols));
+    t_run.assign(static_cast<std::size_t>(PositionalTable::kRunRows * (width + 1)), 0.0f);
+    const std::int32_t *source = m_source.data() + block.col0;
+    const auto gather = [&](std::int64_t firstRow, std::int64_t count) {
+        for (std::int64_t r = 0; r < count; ++r) {
+            const float *from = t_run.data() + r * (width + 1);
+            float *to = t_out.data() + r * block.cols;
+            for (std::int64_t c = 0; c < block.cols; ++c)
+                to[c] = from[source[c]];
+        }
+        sink(Tile {firstRow, count, block.col0, block.cols, t_out.data(), block.cols});
+    };
+    if (width == 0) {
+        for (std::int64_t r = 0; r < rows; r += PositionalTable::kRunRows)
+            gather(row0 + r, std::min(PositionalTable::kRunRows, rows - r));
+        return;
+    }
+    m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
+        const std::int64_t at = t.col0 - m_kernelCol0;
+        for (std::int64_t r = 0; r < t.rows; ++r)
+            std::copy(t.values + r * t.stride, t.values + r * t.stride + t.cols, t_run.data() + r * (width + 1) + at);
+        if (at + t.cols == width)
+            gather(t.row0 - position + row0, t.rows);
+    });
+}
+
+void PairReference::forEachTile(const Block &block, const TileSink &sink) const
+{
+    if (block.isEmpty())
+        return;
+    const std::int64_t end = block.rowEnd();
+    std::int64_t row = std::max(block.row0, m_spec.firstRow);
+    const bool rounded = m_spec.positionRounding != PositionRounding::None;
+    while (row < end) {
+        if (!m_spec.compared(row)) {
+            ++row;
+            continue;
+        }
+        // A run of compared rows, ended by a padding row; rounded positions go one row at a time.
+        std::int64_t next = row + 1;
+        while (!rounded && next < end && m_spec.compared(next))
+            ++next;
+        forEachKernelRun(row, next - row, block, sink);
+        row = next;
+    }
+}
+
+} // namespace posenc

@@ -1,0 +1,150 @@
+#include "RopeCheckWords.h"
+
+#include "core/NumberText.h"
+#include "core/check/CheckDiagnosis.h"
+#include "core/check/FitNumbers.h"
+#include "core/check/TableMatch.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeCheckWords {
+
+namespace {
+
+QString number(double value)
+{
+    return NumberText::exact(value);
+}
+
+QString short5(double value)
+{
+    return NumberText::compact(value, 5);
+}
+
+QString layoutLine(const RopeParams &found, const RopeParams &correct)
+{
+    return u"the columns repeat as the %1 layout (%2) but the %3 layout was declared (%4): cat((freqs, freqs)) gives "
+           "the half layout, repeat_interleave the interleaved one (llama.cpp#3018)"_s.arg(
+               layout(found.layout),
+               found.layout == RopeLayout::Half ? u"column c equals c + r/2"_s : u"column 2i equals 2i+1"_s,
+               layout(correct.layout),
+               correct.layout == RopeLayout::Half ? u"pair i in columns i and i + r/2"_s
+                                                  : u"pair i in columns 2i and 2i+1"_s);
+}
+
+QString attentionLine(const RopeFit::Fit &fit)
+{
+    const RopeParams &r = fit.hypothesis.params.rope;
+    if (r.type == RopeType::Yarn)
+        return u"the amplitude is 1, but yarn with factor %1 multiplies cos and sin by its attention factor 0.1 ln(%1) "
+               "+ 1 = %2 (exllamav3#259); the correct table is %2 %3(p theta_i)"_s.arg(
+                   number(r.factor.value_or(1.0)), short5(fit.typeAttentionFactor),
+                   fit.hypothesis.cosine ? u"cos"_s : u"sin"_s);
+    return u"the amplitude is 1, but LongRoPE with factors above 1 multiplies cos and sin by sqrt(1 + ln(factor) / "
+           "ln(original_max_position_embeddings)) > 1; the table does not hold that factor's value, so the error is "
+           "measured against the table as found"_s;
+}
+
+} // namespace
+
+QString layout(RopeLayout layout)
+{
+    return layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s;
+}
+
+QString reference(const RopeFit::Hypothesis &h)
+{
+    const RopeParams &r = h.params.rope;
+    QStringList parameters {u"rope_theta %1"_s.arg(number(r.theta))};
+    if (r.type == RopeType::Proportional || r.partialRotaryFactor != 1.0)
+        parameters.append(u"partial_rotary_factor %1"_s.arg(number(r.partialRotaryFactor)));
+    if (r.factor && r.type != RopeType::Default && r.type != RopeType::LongRope)
+        parameters.append(u"factor %1"_s.arg(number(*r.factor)));
+    if (r.originalMaxLen && (r.type == RopeType::Yarn || r.type == RopeType::Llama3 || r.type == RopeType::Dynamic))
+        parameters.append(u"original_max_position_embeddings %1"_s.arg(*r.originalMaxLen));
+    if (r.type == RopeType::Yarn && !r.yarnTruncate)
+        parameters.append(u"truncate false"_s);
+    if (r.type == RopeType::Yarn && r.mscale && r.mscaleAllDim)
+        parameters.append(u"mscale %1, mscale_all_dim %2"_s.arg(number(*r.mscale), number(*r.mscaleAllDim)));
+    if (r.type == RopeType::Llama3)
+        parameters.append(
+            u"low_freq_factor %1, high_freq_factor %2"_s.arg(number(r.lowFreqFactor), number(r.highFreqFactor)));
+    if (r.type == RopeType::LongRope)
+        parameters.append(u"a factor per pair"_s);
+    return u"%1, %2 layout, rope_type %3 (%4), attention factor %5"_s.arg(
+        h.cosine ? u"rope-cos"_s : u"rope-sin"_s, layout(r.layout), RopeTypes::word(r.type),
+        parameters.join(u", "_s), short5(h.amplitude));
+}
+
+QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct)
+{
+    const RopeFit::Hypothesis &h = fit.hypothesis;
+    QStringList lines;
+    for (const QString &mistake : fit.mistakes) {
+        if (mistake == u"rope-layout"_s)
+            lines.append(layoutLine(h.params.rope, correct.params.rope));
+        else if (mistake == u"attention-factor-missing"_s)
+            lines.append(attentionLine(fit));
+        else if (mistake == CheckMistakes::kPositionOffset)
+            lines.append(CheckDiagnosis::offsetLine(h.firstPosition - correct.firstPosition, u"HF's position_ids"_s));
+        else if (mistake == CheckMistakes::kHalfPrecisionAngles)
+            lines.append(CheckDiagnosis::halfPrecisionLine(h.rounding));
+    }
+    if (!lines.isEmpty())
+        return lines.join(u"; "_s);
+    return u"RoPE's %1 table as HF returns it: %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, reference(h));
+}
+
+QStringList notes(const RopeFit::Fit &fit)
+{
+    QStringList notes;
+    const RopeParams &r = fit.hypothesis.params.rope;
+    if (!fit.published.isEmpty())
+        notes.append(u"the table of %1"_s.arg(fit.published.join(u", "_s)));
+    if (r.type == RopeType::Yarn || r.type == RopeType::Llama3) {
+        const RopeFrequencies::Description d = RopeFrequencies::describe(fit.hypothesis.params);
+        notes.append(u"%1 pairs kept, %2 blended, %3 divided by the factor; another original_max_position_embeddings "
+                     "with the same bands gives the same table: the table holds the bands, not the length"_s
+                         .arg(d.pairsKept.value_or(0))
+                         .arg(d.pairsBlended.value_or(0))
+                         .arg(d.pairsDivided.value_or(0)));
+    }
+    // A theta of many digits may be a dynamic table's grown base.
+    if (r.type == RopeType::Default && FitNumbers::significantDigits(r.theta) > 3)
+        notes.append(
+            u"dynamic NTK scaling gives a default table of a larger theta, theta (f L/L0 - (f - 1))^(r/(r-2)): "
+            "a table cannot tell the two apart"_s);
+    if (r.type == RopeType::Dynamic) {
+        // Pair 1 turns at the grown base's theta'^(-2/r).
+        const RopeFrequencies::Table t = RopeFrequencies::table(fit.hypothesis.params);
+        const double rotary = double(RopeFrequencies::rotaryDim(r));
+        if (t.inv.size() > 1 && t.inv[1] > 0.0)
+            notes.append(u"a default table of rope_theta %1 (the grown base) is the same table: a table cannot tell "
+                         "the two apart"_s.arg(number(std::pow(t.inv[1], -rotary / 2.0))));
+    }
+    if (fit.mistakes.contains(u"attention-factor-missing"_s) && r.type == RopeType::Yarn)
+        notes.append(u"a config whose mscale equals its mscale_all_dim (DeepSeek-V2's and V3's) also gives amplitude "
+                     "1: against such a config this table is correct"_s);
+    if ((r.type == RopeType::Yarn || r.type == RopeType::LongRope)
+        && std::fabs(fit.hypothesis.amplitude - fit.typeAttentionFactor) > 1e-5 * fit.typeAttentionFactor
+        && std::fabs(fit.hypothesis.amplitude - 1.0) > 1e-5)
+        notes.append(
+            u"the amplitude %1 is not the type's attention factor %2: an attention_factor given explicitly"_s.arg(
+                short5(fit.hypothesis.amplitude), short5(fit.typeAttentionFactor)));
+    return notes;
+}
+
+QString thetaNotShown(std::int64_t pairs, std::int64_t rows)
+{
+    if (rows <= 1)
+        return u"one row, position 0, holds cos 0 or sin 0 whatever the frequencies: rope_theta 10000 and the "
+               "default type assumed"_s;
+    return pairs <= 1 ? u"one pair, which turns at theta^0 = 1 whatever rope_theta: rope_theta 10000 assumed"_s
+                      : u"%1 rows pin rope_theta only as far as the first rows turn"_s.arg(rows);
+}
+
+} // namespace posenc::RopeCheckWords

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "core/rope/RopeFit.h"
+
+#include <QString>
+#include <QStringList>
+
+// RoPE's words of a check (docs/ARCHITECTURE.md, Checking a table): what its reference is, the
+// diagnosis naming its mistakes, the notes. Core's words: they name no flag of the command line.
+namespace posenc::RopeCheckWords {
+
+QString layout(RopeLayout layout); // "half", "interleaved"
+// "rope-cos, half layout, rope_type yarn (rope_theta 10000, factor 4, original 4096), attention factor 1.1386".
+QString reference(const RopeFit::Hypothesis &h);
+QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct);
+QStringList notes(const RopeFit::Fit &fit);
+// A table of one pair or of one row, which does not show rope_theta.
+QString thetaNotShown(std::int64_t pairs, std::int64_t rows);
+
+} // namespace posenc::RopeCheckWords

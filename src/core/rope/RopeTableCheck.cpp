@@ -1,0 +1,202 @@
+#include "RopeTableCheck.h"
+
+#include "core/check/PairReference.h"
+#include "core/rope/RopeCheckWords.h"
+#include "core/rope/RopeFit.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
+
+#include <cmath>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeTableCheck {
+
+namespace {
+
+const QString kCos = u"rope-cos"_s;
+const QString kSin = u"rope-sin"_s;
+
+RopeFit::FitInput inputOf(const TableEvidence &e)
+{
+    return {e.sample, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+}
+
+std::optional<RopeLayout> declaredLayout(const TableEvidence &e)
+{
+    if (e.declared.declares(u"rope-layout"_s))
+        return e.declared.params.rope.layout;
+    return std::nullopt;
+}
+
+TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
+{
+    const RopeFit::Hypothesis &h = fit.hypothesis;
+    // A sin table's first row is sin(0) = 0, which the framing took for padding: it is position 0.
+    RowFraming framing = e.framing;
+    RopeFit::Hypothesis correct = fit.correct;
+    std::int64_t firstPosition = h.firstPosition;
+    if (!h.cosine && framing.firstRow > 0 && h.firstPosition >= framing.firstRow) {
+        firstPosition -= framing.firstRow;
+        correct.firstPosition -= framing.firstRow;
+        framing.firstRow = 0;
+    }
+    const RopeParams &rope = h.params.rope;
+    TableMatch m;
+    m.table = h.cosine ? kCos : kSin;
+    m.findings = {{u"layout"_s, RopeCheckWords::layout(rope.layout)},
+                  {u"base"_s, rope.theta},
+                  {u"rope_type"_s, RopeTypes::word(rope.type)},
+                  {u"attention_factor"_s, h.amplitude}};
+    m.positionOffset = firstPosition - framing.firstRow;
+    m.firstPositionRow = framing.firstRow;
+    m.precision = tablePrecision(e.format, fit.float32Angles);
+    m.mistakes = fit.mistakes;
+    if (const auto declared = declaredLayout(e))
+        correct.params.rope.layout = *declared;
+    // An amplitude that is not the type's: an attention_factor given, which yarn and longrope read.
+    const RopeType type = correct.params.rope.type;
+    if ((type == RopeType::Yarn || type == RopeType::LongRope)
+        && std::fabs(correct.amplitude - RopeFrequencies::table(correct.params).attentionFactor)
+            > 1e-9 * correct.amplitude)
+        correct.params.rope.attentionFactor = correct.amplitude;
+    const PairReferenceSpec spec = RopeFit::reference(correct, framing);
+    m.reference = std::make_shared<const PairReference>(spec);
+    m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);
+    if (correct.params.isValid())
+        m.params = correct.params;
+    m.referenceText = RopeCheckWords::reference(correct);
+    m.diagnosis = RopeCheckWords::diagnosis(fit, correct);
+    m.notes = fit.notes + RopeCheckWords::notes(fit);
+    m.verdict = m.mistakes.empty() ? CheckVerdict::Correct : CheckVerdict::Mistake;
+    return m;
+}
+
+// The models' RoPE of the presets (resources/presets, each from the model's config.json), but
+// LongRoPE's, whose factor lists the fit finds pair by pair.
+std::vector<RopeFit::Published> publishedRopes()
+{
+    const auto rope = [](RopeType type, std::int64_t headDim, double theta, RopeLayout layout = RopeLayout::Half) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.type = type;
+        p.rope.headDim = headDim;
+        p.rope.theta = theta;
+        p.rope.layout = layout;
+        return p;
+    };
+    const auto scaled = [](Params p, double factor, std::optional<std::int64_t> original) {
+        p.rope.factor = factor;
+        p.rope.originalMaxLen = original;
+        return p;
+    };
+    Params llama4 = scaled(rope(RopeType::Llama3, 128, 500000.0, RopeLayout::Interleaved), 16.0, 8192);
+    llama4.rope.highFreqFactor = 1.0;
+    Params gptOss = scaled(rope(RopeType::Yarn, 64, 150000.0), 32.0, 4096);
+    gptOss.rope.yarnTruncate = false;
+    Params deepseek = scaled(rope(RopeType::Yarn, 64, 10000.0, RopeLayout::Interleaved), 40.0, 4096);
+    deepseek.rope.mscale = 1.0;
+    deepseek.rope.mscaleAllDim = 1.0;
+    Params gemma4 = rope(RopeType::Proportional, 512, 1000000.0);
+    gemma4.rope.partialRotaryFactor = 0.25;
+    Params neox = rope(RopeType::Default, 96, 10000.0);
+    neox.rope.partialRotaryFactor = 0.25;
+    Params gptj = rope(RopeType::Default, 256, 10000.0, RopeLayout::Interleaved);
+    gptj.rope.partialRotaryFactor = 0.25;
+    return {
+        {u"Llama 2 7B"_s, rope(RopeType::Default, 128, 10000.0)},
+        {u"Mistral 7B"_s, rope(RopeType::Default, 128, 10000.0)},
+        {u"Llama 3.1 8B"_s, scaled(rope(RopeType::Llama3, 128, 500000.0), 8.0, 8192)},
+        {u"Llama 3.2 1B"_s, scaled(rope(RopeType::Llama3, 64, 500000.0), 32.0, 8192)},
+        {u"Llama 4 Scout"_s, llama4},
+        {u"Qwen2.5 7B with YaRN"_s, scaled(rope(RopeType::Yarn, 128, 1000000.0), 4.0, 32768)},
+        {u"Qwen3 8B"_s, rope(RopeType::Default, 128, 1000000.0)},
+        {u"gpt-oss-20b"_s, gptOss},
+        {u"DeepSeek-V3"_s, deepseek},
+        {u"Gemma 3 4B"_s, scaled(rope(RopeType::Linear, 256, 1000000.0), 8.0, std::nullopt)},
+        {u"Gemma 4 26B A4B"_s, gemma4},
+        {u"GPT-NeoX-20B"_s, neox},
+        {u"GPT-J 6B"_s, gptj},
+    };
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    if (e.infinite || e.sameRow)
+        return std::nullopt;
+    const double repeatTolerance = 4.0 * 0x1p-23 + 2.0 * e.table.textRounding();
+    const auto layout = RopeFit::repeatedLayout(e.sample, e.framing, repeatTolerance);
+    if (!layout)
+        return std::nullopt;
+    const RopeFit::FitInput input = inputOf(e);
+    std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), publishedRopes());
+    const bool fewRows = !found && e.sample.size() <= 4;
+    if (fewRows)
+        found = RopeFit::fitFewRows(input, *layout, declaredLayout(e));
+    if (!found)
+        return std::nullopt;
+    TableCandidate c;
+    c.compared = found->score.compared;
+    c.bad = found->bad();
+    c.claims = explains(c.compared, c.bad);
+    if (!c.claims)
+        return c;
+    c.match = matchOf(e, *found);
+    const std::int64_t pairs = e.cols() / 2;
+    if (fewRows || pairs == 1)
+        c.match.notes.append(RopeCheckWords::thetaNotShown(pairs, e.rows()));
+    return c;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (table != kCos && table != kSin)
+        return u"RoPE's tables are 'rope-cos' and 'rope-sin', not '%1'"_s.arg(table);
+    if (!params.isValid() || params.encoding != Encoding::Rope)
+        return u"the parameters are not a valid RoPE's"_s;
+    const std::int64_t rotary = RopeFrequencies::rotaryDim(params.rope);
+    if (rotary != e.cols())
+        return u"rotary_dim %1 gives a table of %1 columns; this one has %2"_s.arg(rotary).arg(e.cols());
+    RopeFit::Fit fit;
+    fit.hypothesis.params = params;
+    fit.hypothesis.cosine = table == kCos;
+    fit.typeAttentionFactor = RopeFrequencies::table(params).attentionFactor;
+    fit.hypothesis.amplitude = fit.typeAttentionFactor;
+    fit.correct = fit.hypothesis;
+    const RowFraming framing;
+    const TableEvidence whole {e.table, e.sample, framing, e.format, e.declared, e.sameRow, e.infinite};
+    return matchOf(whole, fit);
+}
+
+QList<PublishedForm> publishedForms(std::int64_t cols)
+{
+    QList<PublishedForm> forms;
+    for (const RopeFit::Published &p : publishedRopes()) {
+        if (RopeFrequencies::rotaryDim(p.params.rope) != cols)
+            continue;
+        for (const QString &table : {kCos, kSin})
+            forms.append({p.name, u"the model's config.json (posenc presets)"_s, table, p.params});
+    }
+    return forms;
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kCos, kSin};
+    h.findingKeys = {u"layout"_s, u"base"_s, u"rope_type"_s, u"attention_factor"_s};
+    h.declares = {u"rope-layout"_s};
+    h.help = u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters as far "
+             "as the table shows them, a model's published table named; the attention factor from the amplitude"_s;
+    h.mistakes = {CheckMistakes::kPositionOffset, CheckMistakes::kHalfPrecisionAngles, u"rope-layout"_s,
+                  u"attention-factor-missing"_s};
+    h.fit = fit;
+    h.expect = expect;
+    h.publishedForms = publishedForms;
+    return h;
+}
+
+} // namespace posenc::RopeTableCheck

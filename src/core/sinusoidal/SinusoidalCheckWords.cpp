@@ -1,0 +1,172 @@
+#include "SinusoidalCheckWords.h"
+
+#include "core/NumberText.h"
+#include "core/check/CheckDiagnosis.h"
+
+#include <cstdlib>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::SinusoidalCheckWords {
+
+namespace {
+
+QString number(double value)
+{
+    return NumberText::exact(value);
+}
+
+QString layoutWords(Layout layout)
+{
+    return layout == Layout::Interleaved ? u"interleaved (sin in column 2i, cos in 2i+1)"_s
+                                         : u"split (the sines in the first columns, then the cosines)"_s;
+}
+
+QString frequencyWords(const SinusoidalFit::Hypothesis &h)
+{
+    const QString b = number(h.base);
+    switch (h.variant) {
+    case SinusoidalFit::Variant::Paper:
+        return u"the paper's frequencies w_i = %1^(-2i/d)"_s.arg(b);
+    case SinusoidalFit::Variant::HalfDimMinusOne:
+        return u"half_dim - 1 frequencies w_i = %1^(-i/(h-1)), h = d/2 (fairseq, tensor2tensor, Whisper)"_s.arg(b);
+    case SinusoidalFit::Variant::ColumnIndex:
+        return u"column j at %1^(-j/d)"_s.arg(b);
+    case SinusoidalFit::Variant::Divided:
+        return u"angles p / w_i with w_i = %1^(-2i/d)"_s.arg(b);
+    }
+    return {};
+}
+
+// The line of one mistake, or nothing where another line says it.
+QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &found, const QString &b,
+                    std::int64_t dModel, const RowFraming &framing)
+{
+    if (mistake == u"exponent-column-index"_s)
+        return SinusoidalFit::isDoubledBase(found.base)
+            ? u"column j uses %1^(-2j/d): the exponent counts columns instead of pairs; the paper's pair i uses "
+              "%1^(-2i/d) for both its sine (column 2i) and its cosine (column 2i+1)"_s.arg(b)
+            : u"column 2i+1 uses %1^(-(2i+1)/d); the paper's pair i uses %1^(-2i/d) for both its sine and "
+              "cosine"_s.arg(b);
+    if (mistake == u"exponent-doubled"_s)
+        return found.variant == SinusoidalFit::Variant::ColumnIndex
+            ? QString()
+            : u"pair i uses %1^(-4i/d), base %1^2 = %2: the exponent steps twice (2i/d with i already stepping by "
+              "2); the paper's pair i uses %1^(-2i/d)"_s.arg(b, number(found.base));
+    if (mistake == u"sin-cos-swapped"_s)
+        return found.layout == Layout::Interleaved
+            ? u"column 2i holds cos(p w_i) and column 2i+1 sin(p w_i); the paper puts the sine in column 2i and "
+              "the cosine in column 2i+1"_s
+            : u"the first %1 columns hold the cosines and the rest the sines; the split layout puts sin(p w_i) in "
+              "column i and cos(p w_i) after all the sines"_s.arg((dModel + 1) / 2);
+    if (mistake == u"position-divided"_s)
+        return u"the angle is p / w_i = p %1^(2i/d); the paper's is p w_i = p / %1^(2i/d)"_s.arg(b);
+    if (mistake == CheckMistakes::kPositionOffset)
+        return CheckDiagnosis::offsetLine(found.firstPosition - framing.firstRow,
+                                          u"the paper, PyTorch and TensorFlow"_s);
+    if (mistake == CheckMistakes::kHalfPrecisionAngles)
+        return CheckDiagnosis::halfPrecisionLine(found.rounding);
+    return {};
+}
+
+} // namespace
+
+QString layout(Layout layout)
+{
+    return layout == Layout::Interleaved ? u"interleaved"_s : u"split"_s;
+}
+
+QString frequencies(SinusoidalFit::Variant variant)
+{
+    return variant == SinusoidalFit::Variant::HalfDimMinusOne ? u"half-dim-minus-one"_s : u"paper"_s;
+}
+
+QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+{
+    return u"sinusoidal, %1, %2, %3"_s.arg(layout(h.layout), frequencyWords(h),
+                                           CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow));
+}
+
+QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::Hypothesis &correct, std::int64_t dModel,
+                  const RowFraming &framing, const QStringList &mistakes, bool layoutDeclared)
+{
+    QStringList lines;
+    const QString b = number(correct.base);
+    for (const QString &mistake : mistakes) {
+        const QString line = mistakeLine(mistake, found, b, dModel, framing);
+        if (!line.isEmpty())
+            lines.append(line);
+    }
+    if (layoutDeclared)
+        lines.append(u"the table is %1 where %2 was declared, which is %3 (tensorflow/text#1122)"_s.arg(
+            layout(found.layout), layout(correct.layout), layoutWords(correct.layout)));
+    if (!lines.isEmpty())
+        return lines.join(u"; "_s);
+    if (found.variant == SinusoidalFit::Variant::HalfDimMinusOne) {
+        const std::int64_t offset = found.firstPosition - framing.firstRow;
+        return u"the half_dim - 1 sinusoid of fairseq, tensor2tensor and Whisper: w_i = %1^(-i/(h-1)) with h = %2, "
+               "%3%4"_s.arg(b)
+                   .arg(dModel / 2)
+                   .arg(layoutWords(found.layout),
+                        offset > 0
+                            ? u", positions from %1 (fairseq's padding_idx + 1, tensor2tensor's start_index)"_s.arg(
+                                offset)
+                            : QString());
+    }
+    return u"the paper's sinusoid: w_i = %1^(-2i/d), %2, positions from 0"_s.arg(b, layoutWords(found.layout));
+}
+
+QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, TablePrecision precision)
+{
+    QStringList notes;
+    if (framing.firstRow == 1)
+        notes.append(u"row 0 holds zeros and is not compared"_s);
+    else if (framing.firstRow > 1)
+        notes.append(u"rows 0..%1 hold zeros and are not compared"_s.arg(framing.firstRow - 1));
+    if (!framing.paddingRows.empty())
+        notes.append(u"row%1 %2 hold%3 zeros: padding (fairseq's padding_idx), not compared"_s.arg(
+            framing.paddingRows.size() > 1 ? u"s"_s : QString(), CheckDiagnosis::rowList(framing.paddingRows),
+            framing.paddingRows.size() > 1 ? QString() : u"s"_s));
+    switch (precision) {
+    case TablePrecision::Exact:
+        break;
+    case TablePrecision::Float16:
+        notes.append(u"the values are rounded to float16: correct within its rounding"_s);
+        break;
+    case TablePrecision::BFloat16:
+        notes.append(u"the values are rounded to bfloat16: correct within its rounding"_s);
+        break;
+    case TablePrecision::Float32Angles:
+        notes.append(u"the angles were formed in float32 (float(p) * float(w_i), as float32 PyTorch code forms "
+                     "them): their error grows with p w_i, up to (|ln w_i| + 3) 2^-23 p w_i"_s);
+        break;
+    }
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne)
+        notes.append(u"b^(-i/(h-1)) is the paper's formula with base b^(d/(d-2)); the parameters set for this table "
+                     "use that base"_s);
+    return notes;
+}
+
+QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score)
+{
+    return u"nearest sinusoidal reference: %1, %2 (RMS difference %3, %4% of the table's energy)"_s.arg(
+        layout(h.layout), frequencyWords(h), NumberText::compact(score.rms(), 3),
+        NumberText::compact(100.0 * score.relativeResidual(), 3));
+}
+
+QString sameRow()
+{
+    return u"every position holds the same row, the sinusoid's row of position 0: the table was broadcast over the "
+           "wrong axis (pe[:x.size(0)] of a batch-first x takes the batch size, numpy-transformer#1); the correct "
+           "table's row p holds PE(p)"_s;
+}
+
+QString baseNotShown(std::int64_t dModel, std::int64_t rows)
+{
+    if (rows <= 1)
+        return u"one row, position 0, holds sin 0 and cos 0 whatever the base and frequencies: base 10000 "
+               "assumed"_s;
+    return u"d_model %1 has one pair, which turns at w_0 = 1 whatever the base: base 10000 assumed"_s.arg(dModel);
+}
+
+} // namespace posenc::SinusoidalCheckWords

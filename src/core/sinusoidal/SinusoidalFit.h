@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/check/CellTolerance.h"
+#include "core/check/PairReference.h"
+#include "core/check/SampleScore.h"
+#include "core/check/TableSample.h"
+
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// Identifies a sinusoidal table from its sample by testing hypotheses (docs/ARCHITECTURE.md,
+// Checking a table): each pairing of sine and cosine columns, the frequencies that pairing's
+// phases give (the paper's b^(-2i/d), half_dim - 1, and the mistaken column index and division),
+// the base fitted and rounded to the fewest digits that still match, the position offset,
+// swapped sines and cosines, and positions rounded to half precision. Free frequency estimation
+// alone would alias the fast columns mod 2 pi; every hypothesis is judged by the sample's error.
+namespace posenc::SinusoidalFit {
+
+enum class Variant {
+    Paper, // w_i = b^(-2i/d)
+    HalfDimMinusOne, // w_i = b^(-i/(h-1)), h = d / 2: fairseq, tensor2tensor, Whisper
+    ColumnIndex, // column j turns at b^(-j/d): the mistake exponent-column-index
+    Divided, // angle p / w_i: the mistake position-divided
+};
+
+struct Hypothesis
+{
+    Layout layout = Layout::Interleaved;
+    bool fairseqPairs = false; // d / 2 pairs and a zero last column for an odd d, as fairseq lays them
+    Variant variant = Variant::Paper;
+    double base = 10000.0;
+    bool swapped = false; // cosines where the layout puts sines
+    std::int64_t firstPosition = 0; // the position the first compared row holds
+    PositionRounding rounding = PositionRounding::None;
+};
+
+// The columns of the sinusoidal table of `dModel` columns over `pairs` pairs in `layout`: as
+// Frequencies lays them out (paper), or fairseq's [sin | cos | 0] of half_dim = d / 2 pairs.
+std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped = false);
+// The hypothesis as a reference for a table of `dModel` columns framed by `framing`.
+PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing);
+// Its mistakes' ids, in the order of the sinusoid's mistakes; `firstRow` is the first compared row.
+QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow);
+// The correct table it departs from: its mistakes undone, its legitimate variants kept.
+Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow);
+// Whether `base` is the square of the common base 10000 (the exponent stepped twice).
+bool isDoubledBase(double base);
+
+struct Fit
+{
+    Hypothesis hypothesis;
+    SampleScore score;
+    bool float32Angles = false; // the sample needs float32 angles' tolerance
+
+    std::int64_t bad() const { return float32Angles ? score.badWithFloat32Angles : score.bad; }
+};
+
+// How a hypothesis is scored: the sample, its framing and its values' rounding.
+struct FitInput
+{
+    const TableSample &sample;
+    const RowFraming &framing;
+    ValueFormat format;
+    StoredType stored;
+    double textRounding;
+};
+
+// The hypothesis scored on the sample, with the tolerance of exact angles and of float32 ones;
+// counting stops once the cells beyond both pass `stopAfter`.
+Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter);
+
+// The hypothesis the sample supports best, or nothing when no pairing of its columns holds
+// sines and cosines of one angle.
+std::optional<Fit> fit(const FitInput &input);
+
+} // namespace posenc::SinusoidalFit

@@ -1,0 +1,148 @@
+// posenc table, then posenc check, as a user runs them: every shipped preset's position tables
+// (the PE, RoPE's cos and sin, ALiBi's bias, T5's and DeBERTa's buckets) written as .npy, and a
+// causal ALiBi bias and T5's buckets as .csv, each identified as its preset's family with the
+// verdict correct; a RoPE preset's table named as its model's. max_len is capped at 4096 in CI;
+// POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
+#include "CliRun.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject jsonOf(const CliRun::Run &run)
+{
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+// The tables of each family, by the quantity `posenc table` writes.
+QStringList tablesOf(const QString &encoding)
+{
+    if (encoding == u"sinusoidal"_s)
+        return {u"pe"_s};
+    if (encoding == u"rope"_s)
+        return {u"rope-cos"_s, u"rope-sin"_s};
+    if (encoding == u"alibi"_s)
+        return {u"alibi-bias"_s};
+    if (encoding == u"t5"_s)
+        return {u"t5-bucket"_s};
+    if (encoding == u"deberta"_s)
+        return {u"deberta-bucket"_s};
+    return {};
+}
+
+} // namespace
+
+class TestCliCheckRoundTrip : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void presetTablesAreIdentified_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<QString>("quantity");
+        QTest::addColumn<QString>("title");
+        const QDir folder(QStringLiteral(POSENC_PRESETS));
+        const QStringList files = folder.entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 20);
+        for (const QString &file : files) {
+            QFile f(folder.filePath(file));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+            const QString name = file.section(u'-', 1).chopped(5);
+            const QString encoding = o[u"params"_s].toObject()[u"encoding"_s].toString(u"sinusoidal"_s);
+            for (const QString &quantity : tablesOf(encoding))
+                QTest::addRow("%s %s", qPrintable(name), qPrintable(quantity))
+                    << name << encoding << quantity << o[u"title"_s].toString();
+        }
+    }
+    void presetTablesAreIdentified()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, encoding);
+        QFETCH(QString, quantity);
+        const QString file = m_dir.filePath(u"%1-%2.npy"_s.arg(preset, quantity));
+        QStringList table {u"table"_s, quantity, u"--preset"_s, preset, u"-o"_s, file, u"--quiet"_s};
+        if (!qEnvironmentVariableIsSet("POSENC_ROUNDTRIP_LONG"))
+            table += {u"--max-len"_s, u"4096"_s};
+        const CliRun::Run written = CliRun::posenc(table);
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s, u"--quiet"_s});
+        const QJsonObject o = jsonOf(run);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
+        QCOMPARE(o[u"family"_s].toString(), encoding);
+        QCOMPARE(o[u"encoding"_s].toString(), quantity == u"pe"_s ? encoding : quantity);
+        QVERIFY(QFile::remove(file));
+    }
+
+    // A model's RoPE, as its published form: the text names it.
+    void ropePresetsAreNamed_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("model");
+        QTest::newRow("DeepSeek-V3, yarn of amplitude 1") << u"deepseek-v3"_s << u"DeepSeek-V3"_s;
+        QTest::newRow("Llama 4 Scout") << u"llama-4-scout"_s << u"Llama 4 Scout"_s;
+        QTest::newRow("Gemma 3, linear at theta 1e6") << u"gemma-3-4b"_s << u"Gemma 3 4B"_s;
+        QTest::newRow("Llama 3.2 1B") << u"llama-3-2-1b"_s << u"Llama 3.2 1B"_s;
+    }
+    void ropePresetsAreNamed()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, model);
+        const QString file = m_dir.filePath(preset + u".npy"_s);
+        QCOMPARE(CliRun::posenc({u"table"_s, u"rope-cos"_s, u"--preset"_s, preset, u"--max-len"_s, u"2048"_s, u"-o"_s,
+                                 file, u"--quiet"_s})
+                     .exitCode,
+                 0);
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--quiet"_s});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(u"verdict: correct"_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"note: the table of "_s) && run.out.contains(model), qPrintable(run.out));
+        QVERIFY(!run.out.contains(u"attention-factor-missing"_s));
+        QVERIFY(QFile::remove(file));
+    }
+
+    // A CSV holds a causal mask's -inf as "-inf": read and compared as the mask.
+    void csvTablesAreIdentified_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("quantity");
+        QTest::newRow("alibi causal") << QStringList {u"alibi-bias"_s, u"--encoding"_s, u"alibi"_s,
+                                                      u"--max-len"_s,  u"200"_s,        u"--heads"_s,
+                                                      u"12"_s,         u"--head"_s,     u"10"_s}
+                                      << u"alibi-bias"_s;
+        QTest::newRow("t5 causal") << QStringList {u"t5-bucket"_s,   u"--encoding"_s, u"t5"_s,
+                                                   u"--t5-causal"_s, u"--max-len"_s,  u"300"_s}
+                                   << u"t5-bucket"_s;
+    }
+    void csvTablesAreIdentified()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, quantity);
+        const QString file = m_dir.filePath(quantity + u".csv"_s);
+        QCOMPARE(
+            CliRun::posenc(QStringList {u"table"_s} + arguments + QStringList {u"-o"_s, file, u"--quiet"_s}).exitCode,
+            0);
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s, u"--quiet"_s});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QCOMPARE(jsonOf(run)[u"encoding"_s].toString(), quantity);
+        QVERIFY(QFile::remove(file));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestCliCheckRoundTrip)
+#include "tst_clicheckroundtrip.moc"

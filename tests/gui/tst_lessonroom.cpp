@@ -1,0 +1,182 @@
+// A lesson's figure gets the room (docs/ARCHITECTURE.md, Lessons): at 1366 x 768, a laptop's
+// screen, every lesson's main figure is at least 60 % of the window's width, and no heatmap in it
+// is narrower than 120 pixels. The parameter panel folds to a strip for it, opens again with one
+// click, and is as it was once the lessons end; the lesson's text can sit below the figure.
+#include "gui/FigureView.h"
+#include "gui/LessonController.h"
+#include "gui/LessonPanel.h"
+#include "gui/LessonRoom.h"
+#include "gui/MainWindow.h"
+#include "gui/ParameterDock.h"
+#include "support/TestShots.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QDockWidget>
+#include <QScrollArea>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtMath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+constexpr QSize kLaptop(1366, 768);
+// The least width of a heatmap a student can read.
+constexpr int kLeastHeatmap = 120;
+
+// The axis rects of `plot` that hold a heatmap, and their widths.
+QList<int> heatmapWidths(QCustomPlot *plot)
+{
+    QList<int> widths;
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        const QList<QCPAbstractPlottable *> plottables = rect->plottables();
+        if (std::any_of(plottables.begin(), plottables.end(),
+                        [](QCPAbstractPlottable *p) { return qobject_cast<QCPColorMap *>(p); }))
+            widths.append(rect->width());
+    }
+    return widths;
+}
+
+// The window at a laptop's size in the lesson `name`, its views drawn: the lesson opened in the
+// window shown, or, `atStart`, before it shows, as `posenc --lesson NAME` opens it.
+bool openAtLaptopSize(MainWindow &window, const QString &name, bool atStart = false)
+{
+    window.resize(kLaptop);
+    if (atStart && !window.lessons()->open(name))
+        return false;
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window) || (!atStart && !window.lessons()->open(name)))
+        return false;
+    return QTest::qWaitFor([&window] { return window.isSettled(); }, 120000);
+}
+
+} // namespace
+
+class TestLessonRoom : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void theMainFigureGetsTheRoom_data();
+    void theMainFigureGetsTheRoom();
+    void theStripOpensTheParametersInOneClick();
+    void theTextCanSitBelowTheFigure();
+    void aWideWindowKeepsItsParameters();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QSettings> m_settings;
+};
+
+void TestLessonRoom::init()
+{
+    m_settings.reset();
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_settings = std::make_unique<QSettings>(m_dir->filePath(u"posenc.ini"_s), QSettings::IniFormat);
+}
+
+void TestLessonRoom::theMainFigureGetsTheRoom_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("atStart");
+    for (const Lesson &lesson : Lessons::all()) {
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name << false;
+        QTest::newRow(qPrintable(lesson.name + u" at the start"_s)) << lesson.name << true;
+    }
+}
+
+void TestLessonRoom::theMainFigureGetsTheRoom()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, atStart);
+    MainWindow window(Params {}, m_settings.get());
+    QVERIFY(openAtLaptopSize(window, name, atStart));
+    QCOMPARE(window.size(), kLaptop);
+    const FigureView *view = window.views()[Lessons::find(name)->mainView];
+    TestShots::save(window.grab().toImage(), u"lessonroom-"_s + name);
+    const int least = qCeil(LessonRoom::kFigureShare * window.width());
+    QVERIFY2(view->plot()->width() >= least,
+             qPrintable(u"the figure is %1 px of %2"_s.arg(view->plot()->width()).arg(window.width())));
+    for (const int width : heatmapWidths(view->plot()))
+        QVERIFY2(width >= kLeastHeatmap, qPrintable(u"a heatmap %1 px across"_s.arg(width)));
+    QVERIFY(window.parameterDock()->isFolded());
+    // The text is whole beside it: its panel no wider than the dock shows (long code lines
+    // scroll sideways in their own box rather than cut the explanation and the buttons).
+    const LessonPanel *panel = window.lessons()->panel();
+    const auto *scroll = qobject_cast<const QScrollArea *>(window.lessons()->dock()->widget());
+    QVERIFY(scroll);
+    QVERIFY2(panel->width() <= scroll->viewport()->width(),
+             qPrintable(u"the lesson's panel is %1 px in %2"_s.arg(panel->width()).arg(scroll->viewport()->width())));
+}
+
+void TestLessonRoom::theStripOpensTheParametersInOneClick()
+{
+    MainWindow window(Params {}, m_settings.get());
+    QVERIFY(openAtLaptopSize(window, u"what-dropout-does"_s));
+    ParameterDock *dock = window.parameterDock();
+    QVERIFY(dock->isFolded());
+    QVERIFY(dock->strip()->isVisible());
+    QVERIFY(!dock->scrollArea()->isVisible());
+    QVERIFY(dock->width() <= dock->stripWidth() + 2);
+    QTest::mouseClick(dock->strip(), Qt::LeftButton);
+    QVERIFY(!dock->isFolded());
+    QTRY_VERIFY(dock->scrollArea()->isVisible());
+    QTRY_VERIFY(dock->width() >= dock->scrollArea()->minimumWidth());
+    QVERIFY(!window.parameterDock()->foldAction()->isChecked());
+    // Folded again by its action, and open as before the lessons once they end.
+    dock->foldAction()->trigger();
+    QVERIFY(dock->isFolded());
+    QVERIFY(window.lessons()->open(u"frequencies"_s)); // the next lesson keeps it so
+    QVERIFY(dock->isFolded());
+    window.lessons()->leave();
+    QVERIFY(!dock->isFolded());
+    QTRY_VERIFY(dock->scrollArea()->isVisible());
+}
+
+void TestLessonRoom::theTextCanSitBelowTheFigure()
+{
+    {
+        MainWindow window(Params {}, m_settings.get());
+        QVERIFY(openAtLaptopSize(window, u"masked-dropout"_s));
+        QDockWidget *dock = window.lessons()->dock();
+        QCOMPARE(window.dockWidgetArea(dock), Qt::RightDockWidgetArea);
+        auto *place = window.lessons()->panel()->findChild<QAbstractButton *>(u"lessonPlace"_s);
+        QVERIFY(place);
+        QTest::mouseClick(place, Qt::LeftButton);
+        QCOMPARE(window.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+        QVERIFY(window.lessons()->panel()->isTextBelow());
+        QVERIFY(window.lessons()->room()->textBelowAction()->isChecked());
+        // Below the figure, the text leaves it the window's width beside the strip.
+        QTRY_VERIFY(window.views().front()->plot()->width() >= 0.9 * window.width());
+        QTRY_VERIFY(window.isSettled());
+        TestShots::save(window.grab().toImage(), u"lessonroom-below"_s);
+    }
+    // Remembered: the next window puts it there too.
+    MainWindow again(Params {}, m_settings.get());
+    QVERIFY(openAtLaptopSize(again, u"rope-relative"_s));
+    QCOMPARE(again.dockWidgetArea(again.lessons()->dock()), Qt::BottomDockWidgetArea);
+    again.lessons()->room()->textBelowAction()->trigger();
+    QCOMPARE(again.dockWidgetArea(again.lessons()->dock()), Qt::RightDockWidgetArea);
+}
+
+void TestLessonRoom::aWideWindowKeepsItsParameters()
+{
+    // A window with room for the figure beside the parameters and the text leaves the panel open.
+    MainWindow window(Params {}, m_settings.get());
+    window.resize(2560, 1200);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.lessons()->open(u"what-dropout-does"_s));
+    QVERIFY(!window.parameterDock()->isFolded());
+    const FigureView *view = window.views().front();
+    QTRY_VERIFY(view->plot()->width() >= LessonRoom::kFigureShare * window.width());
+}
+
+QTEST_MAIN(TestLessonRoom)
+#include "tst_lessonroom.moc"

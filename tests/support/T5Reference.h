@@ -1,0 +1,37 @@
+#pragma once
+
+// Float64 reference for T5's relative buckets, written from HF transformers'
+// T5Attention._relative_position_bucket (modeling_t5.py), never from the code under test, and
+// without a header of it: the command line's tests include it too.
+#include "support/BucketTie.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace t5ref {
+
+using buckettie::Bucket;
+using buckettie::matches;
+
+// The bucket of relative = key - query.
+inline Bucket t5(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
+{
+    std::int64_t n = buckets, result = 0, distance = 0;
+    if (bidirectional) {
+        n /= 2;
+        if (relative > 0)
+            result = n;
+        distance = std::abs(relative);
+    } else {
+        distance = relative < 0 ? -relative : 0;
+    }
+    const std::int64_t exact = n / 2;
+    if (distance < exact)
+        return {result + distance, false};
+    const double scaled = std::log(double(distance) / double(exact)) / std::log(double(maxDistance) / double(exact))
+        * double(n - exact);
+    return {result + std::min(exact + std::int64_t(std::floor(scaled)), n - 1), buckettie::nearWhole(scaled)};
+}
+
+} // namespace t5ref
