@@ -1,6 +1,6 @@
 // The check of ALiBi, T5 and DeBERTa tables, as `posenc table alibi-bias|t5-bucket|deberta-bucket`
 // writes them: each identified with its parameters, both masks and both directions, from tables
-// written here (get_slopes in float64, support/AlibiReference.h; torch's own buckets,
+// written here (get_slopes in float64, tests/support/AlibiReference.h; torch's own buckets,
 // tests/data/buckets/torch_buckets.csv, and float64's where no boundary is near); one changed cell
 // named by row and column; an infinity where no table holds one refused.
 #include "CheckTables.h"
@@ -94,7 +94,7 @@ std::optional<RowMatrixXf> bucketTable(const QByteArray &family, std::int64_t bu
             continue;
         }
         const buckettie::Bucket b = family == "t5" ? t5ref::t5(relative, buckets, reach, bidirectional)
-                                                   : debertaref::deberta(relative, buckets, reach);
+                                                : debertaref::deberta(relative, buckets, reach);
         // T5's distances from max_distance on are all in the last bucket, whatever the logarithm.
         const bool capped = family == "t5" && std::abs(relative) >= reach;
         if (torch || (b.nearTie && !capped))
