@@ -170,9 +170,13 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
         const auto config = ConfigOptions::read(parser);
         if (const auto *refused = std::get_if<Result>(&config))
             return *refused;
-        if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config))
-            return read(parser, chosen->texts,
-                        u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues);
+        if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
+            Result result = read(parser, chosen->texts,
+                                 u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues);
+            if (const ConfigLayer *layer = chosen->check.layer(chosen->layerType))
+                result.configLayer = std::make_shared<const ConfigLayer>(*layer);
+            return result;
+        }
     }
     if (parser.isSet(kPresetKey)) {
         const auto chosen = chosenPreset(parser);

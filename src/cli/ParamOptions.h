@@ -12,7 +12,12 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
+
+namespace posenc {
+struct ConfigLayer;
+}
 
 namespace posenc::ParamOptions {
 
@@ -37,6 +42,9 @@ struct Result
     QString fileError; // --embeddings could not be read: exit 3, path and reason
     QString overBudget; // --embeddings asks for more than the memory budget: exit 4
     std::optional<Session> session; // the --session file read, for its view state
+    // --config's layer type, read and checked, where it gave the parameters: its layers and
+    // scheme (`posenc describe --config` prints them).
+    std::shared_ptr<const ConfigLayer> configLayer;
 
     int exitCode() const;
     // One line per problem, each naming its parameter or path.

@@ -132,6 +132,9 @@ void TestCliConfigDrives::describeIsTheCheckOfTheLayer_data()
     QTest::newRow("Qwen3-Next") << u"Qwen3-Next-80B-A3B-Instruct"_s << u"full_attention"_s;
     QTest::newRow("bloom") << u"bloom-560m"_s << u"full_attention"_s;
     QTest::newRow("T5 decoder") << u"t5-base"_s << u"decoder"_s;
+    // Layers without position: their layers and scheme, no family's numbers.
+    QTest::newRow("Llama 4 NoPE") << u"Llama-4-Scout-17B-16E"_s << u"full_attention"_s;
+    QTest::newRow("Qwen3-Next linear") << u"Qwen3-Next-80B-A3B-Instruct"_s << u"linear_attention"_s;
 }
 
 void TestCliConfigDrives::describeIsTheCheckOfTheLayer()
@@ -152,6 +155,22 @@ void TestCliConfigDrives::describeIsTheCheckOfTheLayer()
             continue;
         QVERIFY2(layer.value(it.key()) == it.value(), qPrintable(name + u": "_s + it.key()));
     }
+    // Every key check prints for the layer, in the same order: the layer type, its layers, the
+    // config's values, the scheme (window, chunk, query scale) and the family's numbers.
+    QStringList checked;
+    for (const QString &line :
+         posenc({u"check"_s, u"--config"_s, fixture(name), u"--layer-type"_s, layerType}).out.split(u'\n')) {
+        const qsizetype colon = line.indexOf(u": "_s);
+        if (colon > 0 && !line.startsWith(u' ') && !line.startsWith(u"findings"_s) && !line.startsWith(u"config"_s)
+            && !line.startsWith(u"model_type"_s) && !line.startsWith(u"text model"_s))
+            checked.append(line.left(colon));
+    }
+    checked.removeAll(u"described"_s);
+    QStringList printed;
+    for (const QString &line : posenc({u"describe"_s, u"--config"_s, fixture(name), u"--layer-type"_s, layerType})
+                                   .out.split(u'\n', Qt::SkipEmptyParts))
+        printed.append(line.left(line.indexOf(u": "_s)));
+    QCOMPARE(printed, checked);
 }
 
 void TestCliConfigDrives::flagsOverrideTheConfig()

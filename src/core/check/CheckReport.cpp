@@ -120,7 +120,7 @@ QString layerRuns(const std::vector<std::int64_t> &layers)
     return parts.join(u", "_s);
 }
 
-QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json)
+QList<std::pair<QString, QString>> layerSchemeEntries(const ConfigLayer &layer, bool json)
 {
     QList<std::pair<QString, QString>> list;
     list.append({u"layer_type"_s, json ? quotedJson(layer.layerType) : layer.layerType});
@@ -133,13 +133,26 @@ QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool j
     const QString encoding
         = layer.scheme.encoding.isEmpty() ? ParamText::toString(layer.params.encoding) : layer.scheme.encoding;
     list.append({u"encoding"_s, json ? quotedJson(encoding) : encoding});
+    for (const auto &[key, value] : schemeEntries(layer.scheme))
+        list.append({key, configValueText(value, json)});
+    return list;
+}
+
+QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json)
+{
+    const QList<std::pair<QString, QString>> scheme = layerSchemeEntries(layer, json);
+    QList<std::pair<QString, QString>> list = scheme.mid(0, 3); // its type, layers and encoding
     list.append({u"described"_s, layer.described ? u"true"_s : u"false"_s});
     for (const auto &[key, value] : layer.values)
         list.append({key, configValueText(value, json)});
-    for (const auto &[key, value] : schemeEntries(layer.scheme))
-        list.append({key, configValueText(value, json)});
-    // The keys of `posenc describe` for the layer's family, null where the layer cannot be
-    // computed (an error, or a DeBERTa without buckets).
+    list.append(scheme.mid(3));
+    list.append(layerNumbers(layer, json));
+    return list;
+}
+
+QList<std::pair<QString, QString>> layerNumbers(const ConfigLayer &layer, bool json)
+{
+    QList<std::pair<QString, QString>> list;
     const std::optional<Description::Entries> entries = layerDescription(layer);
     for (const QString &key : Description::keys(layer.params.encoding)) {
         Description::Value value;
@@ -184,15 +197,16 @@ std::optional<Description::Entries> layerDescription(const ConfigLayer &layer)
     std::optional<Description::Entries> entries = Description::entries(layer.params);
     // The softmax factor is the model's: yarn's get_mscale(f, mscale_all_dim)^2 only where its
     // attention applies it (DeepSeek's MLA), 1 where it keeps head_dim^-0.5 (Ministral 3).
-    if (entries && layer.params.encoding == Encoding::Rope && layer.scheme.headDim > 0) {
+    if (entries && layer.params.encoding == Encoding::Rope && layer.scheme.headDim > 0
+        && !layer.scheme.softmaxTakesMscale) {
         double attention = 1.0;
         for (auto &[key, value] : *entries) {
             if (key == u"attention_factor"_s)
                 attention = std::get<double>(value);
             if (key == u"softmax_scale_factor"_s)
-                value = layer.scheme.mscaleFactor;
+                value = 1.0;
             if (key == u"logit_scale"_s)
-                value = attention * attention * layer.scheme.mscaleFactor;
+                value = attention * attention;
         }
     }
     return entries;

@@ -43,6 +43,7 @@ struct LayerScheme
     std::optional<double> softmaxScale; // what multiplies q·k; unset without attention
     QString softmaxWords; // how the model's code writes it: "head_dim^-0.5"
     double mscaleFactor = 1.0; // yarn's get_mscale(factor, mscale_all_dim)^2 where the model applies it
+    bool softmaxTakesMscale = false; // whether its attention applies that factor (DeepSeek's MLA)
     // The indexer of DeepSeek's sparse attention: its head, the columns it rotates, its layout.
     std::int64_t indexerHeadDim = 0;
     std::int64_t indexerRotaryDim = 0;

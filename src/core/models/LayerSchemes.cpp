@@ -43,6 +43,7 @@ void softmax(const ConfigContext &c, ConfigLayer &layer)
     if (rule == u"mla"_s || rule == u"qk_head_dim"_s) {
         s.softmaxScale = 1.0 / std::sqrt(head);
         s.softmaxWords = u"qk_head_dim^-0.5"_s;
+        s.softmaxTakesMscale = rule == u"mla"_s;
         if (rule == u"mla"_s && layer.params.encoding == Encoding::Rope && layer.params.rope.type != RopeType::Default
             && layer.described && layer.params.isValid()) {
             s.mscaleFactor = RopeFrequencies::describe(layer.params).softmaxScaleFactor;
@@ -77,9 +78,9 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
     if (row.headDim == u"mla"_s)
         s.headDim += std::int64_t(valueOf(c, u"qk_nope_head_dim"_s, 128.0));
     if (group.rope)
-        s.rotaryPlace = row.headDim == u"mla"_s                         ? u"mla-tail"_s
+        s.rotaryPlace = row.headDim == u"mla"_s                ? u"mla-tail"_s
             : layer.params.rope.type == RopeType::Proportional ? u"proportional"_s
-                                                                : u"prefix"_s;
+                                                               : u"prefix"_s;
     if (group.type == u"sliding_attention"_s && c.plan.slidingWindow) {
         // ModernBERT's local_attention is the whole span: local_attention // 2 each side.
         const bool halved = row.window.value(u"halved"_s).toBool();
@@ -95,7 +96,8 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
     const QJsonObject &q = row.qscale;
     if (q.value(u"kind"_s).toString() == u"temperature"_s && !group.rope) {
         const QString flag = q.value(u"switch"_s).toString();
-        if (valueOf(c, flag, 1.0) != 0.0 && !(c.text.json().value(flag).isBool() && !c.text.json().value(flag).toBool()))
+        if (valueOf(c, flag, 1.0) != 0.0
+            && !(c.text.json().value(flag).isBool() && !c.text.json().value(flag).toBool()))
             s.query = QueryScale {QueryScale::Kind::Temperature, valueOf(c, q.value(u"scale"_s).toString(), 0.1),
                                   std::int64_t(valueOf(c, q.value(u"length"_s).toString(), 8192.0))};
     }
