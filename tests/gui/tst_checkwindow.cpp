@@ -131,6 +131,7 @@ private slots:
     void aModelConfigRefused();
     void nothingIsComputedOnTheGuiThread();
     void closingDuringACheckStopsIt();
+    void aTableOverTheMemoryBudgetIsRefused();
 
 private:
     QTemporaryDir m_config;
@@ -205,6 +206,12 @@ void TestCheckWindow::aCorrectTableFromTheMenu()
     for (std::int64_t c = 0; c < kCols; ++c)
         QVERIFY2(columnMax[std::size_t(c)] <= kRounding, qPrintable(QString::number(columnMax[std::size_t(c)])));
     QCOMPARE(dialog->columnPlot()->graph(0)->dataCount(), int(kCols));
+    // Before: "bright: the largest error (2.41e-7)", the colour scale's top, where the largest
+    // error of this table is 0.
+    const QLabel *caption = dialog->findChild<QLabel *>(u"errorCaption"_s);
+    QVERIFY(caption);
+    QCOMPARE(*dialog->match()->maxAbsError, 0.0);
+    QVERIFY2(caption->text().contains(u"above the largest error (0)"_s), qPrintable(caption->text()));
     dialog->resize(900, 860);
     QTest::qWait(0);
     qInfo().noquote() << TestShots::save(dialog->grab(), u"check-correct"_s);
@@ -738,6 +745,33 @@ void TestCheckWindow::closingDuringACheckStopsIt()
     const qint64 size = QFileInfo(path).size();
     QVERIFY2(read < size / 4, qPrintable(u"%1 of the file's %2 bytes read"_s.arg(read).arg(size)));
     QCOMPARE(checked.count(), 0);
+    QFile::remove(path);
+}
+
+// Before: a .npy declaring 2 x 2^31 float32 was identified from a sample of both its rows, 16 GiB:
+// std::bad_alloc (SIGABRT) under an address limit of 6 GiB, past 8 GB without one. Now the window
+// refuses it before reading, with the memory budget's message, as `posenc check` does.
+void TestCheckWindow::aTableOverTheMemoryBudgetIsRefused()
+{
+    const QString path = m_dir.filePath(u"wide.npy"_s);
+    {
+        QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2147483648), }";
+        dict.append(QByteArray((64 - (10 + dict.size() + 1) % 64) % 64, ' ')).append('\n');
+        QByteArray header("\x93NUMPY\x01\x00", 8);
+        header.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(header), header.size());
+        QVERIFY(file.resize(header.size() + qint64(2) * (qint64(1) << 31) * 4)); // sparse: nothing written
+    }
+    MainWindow window(start(), nullptr);
+    TableCheckDialog *dialog = window.menus()->checkTable(path);
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 60000);
+    QVERIFY(!dialog->match());
+    QVERIFY2(dialog->problem().contains(u"over the memory budget"_s), qPrintable(dialog->problem()));
+    QVERIFY2(dialog->problem().contains(u"GiB"_s), qPrintable(dialog->problem()));
+    QVERIFY2(dialog->headline().contains(u"Not checked"_s), qPrintable(dialog->headline()));
     QFile::remove(path);
 }
 
