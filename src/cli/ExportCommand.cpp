@@ -275,6 +275,37 @@ FigureState lessonState(const Lesson &lesson, const QString &figure)
     return {};
 }
 
+// --font-size and --title, or the refusal naming the flag.
+std::variant<FigureStyle, QString> readStyle(const QCommandLineParser &parser)
+{
+    FigureStyle style;
+    if (parser.isSet(u"font-size"_s)) {
+        const auto points
+            = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
+        if (!points)
+            return u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s));
+        style.fontPointSize = *points;
+    }
+    if (parser.isSet(u"title"_s)) {
+        style.title = parser.value(u"title"_s);
+        if (style.title->size() > kMaxTitleCharacters)
+            return u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters)
+                .arg(style.title->size());
+    }
+    return style;
+}
+
+// --threads N (0, the pool's own, when not given), or the refusal naming the flag.
+std::variant<int, QString> readThreads(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(u"threads"_s))
+        return 0;
+    const auto n = number(parser.value(u"threads"_s), 1, 1024);
+    if (!n || *n != std::floor(*n))
+        return u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s));
+    return static_cast<int>(*n);
+}
+
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -324,23 +355,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
 
-    FigureStyle style;
-    if (parser.isSet(u"font-size"_s)) {
-        const auto points
-            = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
-        if (!points)
-            return fail(
-                err, ExitUsage,
-                u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s)));
-        style.fontPointSize = *points;
-    }
-    if (parser.isSet(u"title"_s)) {
-        style.title = parser.value(u"title"_s);
-        if (style.title->size() > kMaxTitleCharacters)
-            return fail(
-                err, ExitUsage,
-                u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters).arg(style.title->size()));
-    }
+    const auto styled = readStyle(parser);
+    if (const auto *error = std::get_if<QString>(&styled))
+        return fail(err, ExitUsage, *error);
+    const FigureStyle style = std::get<FigureStyle>(styled);
     FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key))
@@ -362,14 +380,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         state.options.insert(configKey, parser.values(configKey).constLast());
         state.view.clear();
     }
-    int threads = 0;
-    if (parser.isSet(u"threads"_s)) {
-        const auto n = number(parser.value(u"threads"_s), 1, 1024);
-        if (!n || *n != std::floor(*n))
-            return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
-        threads = static_cast<int>(*n);
-    }
+    const auto threadCount = readThreads(parser);
+    if (const auto *error = std::get_if<QString>(&threadCount))
+        return fail(err, ExitUsage, *error);
+    const int threads = std::get<int>(threadCount);
 
     // The figure chooses the family where it is drawn for one only (alibi-slopes).
     const ParamOptions::Clues clues {
