@@ -129,6 +129,13 @@ BenchPart checkPart(const QJsonObject &keys)
                                .arg(keys[u"check_over_read"_s].toDouble(), 0, 'f', 2)
                                .arg(keys[u"check_read_ms"_s].toDouble(), 0, 'f', 1)
                                .arg(keys[u"check_over_read_median"_s].toDouble(), 0, 'f', 2)});
+    if (keys.contains(u"config_check_ms"_s))
+        part.lines.append(
+            {u"posenc check --config, %1 MiB"_s.arg(keys[u"config_check_bytes"_s].toDouble() / 1048576.0, 0, 'f', 1),
+             keys[u"config_check_ms"_s].toDouble(),
+             u"median %1 ms; the slowest example config %2 ms"_s
+                 .arg(keys[u"config_check_median_ms"_s].toDouble(), 0, 'f', 2)
+                 .arg(keys[u"config_check_examples_ms"_s].toDouble(), 0, 'f', 3)});
     return part;
 }
 
@@ -255,7 +262,8 @@ HelpPage benchHelp()
                    "against a plain fill of its own buffer. Its two tables of that size must fit the memory budget "
                    "(default 2 GiB)."_s)
         .paragraph(u"Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to a "
-                   "temporary directory, against reading its file as cat does (check_over_read), in turn. Then it "
+                   "temporary directory, against reading its file as cat does (check_over_read), in turn, and "
+                   "posenc check --config on a 4 MiB config (config_check_ms) and on the example configs. Then it "
                    "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "
                    "(the larger first waits for every view to be exact, about a minute on two cores); 100 of each "
                    "family's default views at its presets' scale (RoPE at Llama 3.1 8B with L 131072, ALiBi, T5 "

@@ -79,6 +79,8 @@ QString axisLabel(const QString &figure)
         : figure == u"sandwich-distance"_s                                                    ? u"distance r"_s
         : figure == u"alibi-attention"_s                                                      ? u"weight of one key"_s
         : figure == u"families"_s                                                             ? u"offset k"_s
+        : figure == u"layer-stack"_s                                                          ? u"layer"_s
+        : figure == u"head-map"_s                                                             ? u"column of the head"_s
         // p is its dropout probability: the rows are just "position".
         : figure == u"dropout-anatomy"_s || figure == u"dropout-compare"_s || figure == u"dropout"_s ? u"position"_s
                                                                                                      : u"position p"_s;
