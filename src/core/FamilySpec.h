@@ -6,6 +6,7 @@
 #include "ParamTable.h"
 #include "Params.h"
 #include "PositionalTable.h"
+#include "check/ModelConfigCheck.h"
 #include "core/check/TableHypothesis.h"
 
 #include <QList>
@@ -22,6 +23,8 @@
 // FamilySpec is made by make<Name>Family() in its folder (src/core/<family>/<Name>Family.cpp),
 // listed once in FamilyList.h, and the shared code asks the specs what it used to switch on.
 namespace posenc {
+
+struct ConfigContext;
 
 // How a family acts on the model: a term added to s·E (or, for none, nothing at all), a rotation
 // of each head's queries and keys, or a bias on the attention scores.
@@ -100,6 +103,13 @@ struct FamilySpec
     std::optional<FamilyPanel> panel;
     // How `posenc check` identifies its tables (Checking a table), if it has tables to check.
     std::optional<TableHypothesis> tableHypothesis;
+
+    // Its config reader (docs/ARCHITECTURE.md, Checking a model config): the layer types of a
+    // model config whose model places position by this family, read as the model's own code
+    // reads its keys; empty for a family no config names. And the kinds of finding it reports,
+    // which `posenc check --help` lists after the shared ones.
+    std::function<QList<ConfigLayer>(ConfigContext &)> readConfig;
+    QList<ConfigFindings::Kind> configFindings;
 
     bool hasPositionTerm() const { return bool(positionTerm); }
     // Whether it reads `family`'s row `key` (any of its rows for an empty key).

@@ -2,6 +2,7 @@
 
 #include "CheckMarks.h"
 #include "ComputeScheduler.h"
+#include "FigureJob.h"
 #include "FileDialogs.h"
 #include "TableErrorGrid.h"
 #include "WriteDialogs.h"
@@ -222,9 +223,10 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
 
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &TableCheckDialog::showProgress);
-    // A zoom or a pan computes the block in view once the wheel or the drag rests.
+    // A zoom or a pan asks for the block in view once per turn of the event loop (both axes
+    // move at once): its preview comes at once, the full grid once the wheel or the drag rests.
     m_viewTimer->setSingleShot(true);
-    m_viewTimer->setInterval(80);
+    m_viewTimer->setInterval(0);
     connect(m_viewTimer, &QTimer::timeout, this, &TableCheckDialog::requestGrid);
     for (QCPAxis *axis : {m_panel->axisRect()->axis(QCPAxis::atBottom), m_panel->axisRect()->axis(QCPAxis::atLeft)})
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &TableCheckDialog::viewChanged);
@@ -513,21 +515,33 @@ void TableCheckDialog::requestGrid()
     m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
                                                                const ComputeScheduler::Publish &publish) {
         noteComputation();
-        auto grid = TableErrorGrid::maximum(match, *table, block, rows, cols, cancel);
-        if (cancel.load())
-            return;
-        if (const auto *message = std::get_if<QString>(&grid)) {
-            const QString text = *message;
-            publish([this, text] { m_errorCaption->setText(text); });
-            return;
+        // The preview of a few rows at once; every cell once the view has rested (FigureJob's rest).
+        const bool preview = TableErrorGrid::hasPreview(block, rows);
+        for (const bool coarse : {true, false}) {
+            if (coarse && !preview)
+                continue;
+            if (!coarse && preview && !FigureJob::restUnlessCancelled(cancel, FigureJob::kRestBeforeRefining))
+                return;
+            auto grid = coarse ? TableErrorGrid::preview(match, *table, block, rows, cols, cancel)
+                               : TableErrorGrid::maximum(match, *table, block, rows, cols, cancel);
+            if (cancel.load())
+                return;
+            if (const auto *message = std::get_if<QString>(&grid)) {
+                const QString text = *message;
+                publish([this, text] { m_errorCaption->setText(text); });
+                return;
+            }
+            publish([this, coarse, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable {
+                showGrid(std::move(grid), coarse);
+            });
         }
-        publish([this, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable { showGrid(std::move(grid)); });
     });
 }
 
-void TableCheckDialog::showGrid(HeatmapGrid grid)
+void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
 {
     m_grid = std::move(grid);
+    m_gridIsPreview = preview;
     HeatmapGrid drawn = m_grid;
     const QCPRange range = errorRange();
     // A logarithmic scale has no 0: cells within a thousandth of the tolerance take its floor.
@@ -542,6 +556,9 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
     m_settingView = false;
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
+    const QString pooling = preview ? tr("; a preview, each pixel the largest |error| of one row of its %1 x %2 "
+                                         "cells, every cell follows")
+                                    : tr("; each pixel the largest |error| of the %1 x %2 cells it covers");
     // The scale's top is the largest error only where that reaches twice the tolerance.
     const QString largest = NumberText::compact(m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 3);
     const QString top = m_match && m_match->maxAbsError && *m_match->maxAbsError >= range.upper
@@ -556,13 +573,15 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
             .arg(b.colEnd() - 1)
             .arg(m_table->rows())
             .arg(m_table->cols())
-            .arg(pooled ? tr("; each pixel the largest |error| of the %1 x %2 cells it covers")
-                              .arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
-                                   NumberText::compact(double(b.cols) / m_grid.cols, 3))
+            .arg(pooled ? pooling.arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
+                                      NumberText::compact(double(b.cols) / m_grid.cols, 3))
                         : QString())
             .arg(top));
     m_errorPlot->replot();
-    emit errorGridChanged();
+    if (preview)
+        emit errorPreviewChanged();
+    else
+        emit errorGridChanged();
 }
 
 QString TableCheckDialog::columnsPath(const QString &path)

@@ -19,4 +19,13 @@ namespace posenc::TableErrorGrid {
 std::variant<HeatmapGrid, QString> maximum(const TableMatch &match, const TableRows &table, const Block &block,
                                            int rows, int cols, const std::atomic<bool> &cancel);
 
+// Whether a rows-high grid of `block` has a preview: when its pixel rows cover several rows of
+// the table each (otherwise the full grid reads no more than a preview would).
+bool hasPreview(const Block &block, int rows);
+// The coarse preview of maximum(), drawn at once while the full grid is computed: each pixel row
+// reads the one table row in the middle of the rows it covers (`rows` rows read, whatever the
+// block's size), each pixel the largest |error| of that row's cells it covers.
+std::variant<HeatmapGrid, QString> preview(const TableMatch &match, const TableRows &table, const Block &block,
+                                           int rows, int cols, const std::atomic<bool> &cancel);
+
 } // namespace posenc::TableErrorGrid

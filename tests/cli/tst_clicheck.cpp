@@ -151,7 +151,9 @@ private slots:
                               u"buckets"_s,
                               u"max_distance"_s,
                               u"bidirectional"_s,
-                              u"max_position"_s};
+                              u"max_position"_s,
+                              u"head_dim"_s,
+                              u"scale"_s};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);

@@ -90,7 +90,7 @@ void TestCliPresets::listsEveryPreset()
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     const QStringList files = presetFiles();
-    QCOMPARE(files.size(), 34);
+    QCOMPARE(files.size(), 35);
     QCOMPARE(lines.size(), files.size());
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QStringList fields = lines[i].split(u'\t');
@@ -273,7 +273,8 @@ void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
         // are sinusoidal.
         const QString source = presetFile(file).value(u"source"_s).toString();
         const QStringList families = source.contains(u"huggingface.co"_s) || source.contains(u" @ "_s)
-            ? QStringList {u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}
+            ? QStringList {u"rope"_s,     u"alibi"_s, u"t5"_s,      u"deberta"_s,
+                           u"sandwich"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}
             : QStringList {u"sinusoidal"_s};
         QVERIFY2(families.contains(family), qPrintable(file));
     }

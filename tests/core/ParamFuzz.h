@@ -8,6 +8,7 @@
 // Short mode (ctest) runs a fixed number of draws from fixed seeds; POSENC_FUZZ_SECONDS=600 runs
 // for that long by hand, and POSENC_FUZZ_SEED replays one draw (each failure prints its seed).
 
+#include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
@@ -277,6 +278,25 @@ private:
         if (row.kind == posenc::ParamKind::Matrix && p.learned.table) {
             p.learned.offset = 0;
             p.maxLen = std::max<std::int64_t>(1, p.learned.table->values.rows());
+            return;
+        }
+        // A list of counts its range says must add up to a number (M-RoPE's section and its pairs).
+        static const QRegularExpression sum(QStringLiteral("summing to the (\\d+)"));
+        if (const QRegularExpressionMatch match = sum.match(error.allowed);
+            match.hasMatch() && row.kind == posenc::ParamKind::IndexList) {
+            const std::int64_t n = match.captured(1).toLongLong();
+            const std::int64_t part = std::int64_t(uniform(0, int(std::min<std::int64_t>(n / 2, 1 << 20))));
+            row.assign(p,
+                       posenc::ParamValue(
+                           std::vector<std::int64_t> {n - 2 * (part / 2) - part % 2, part / 2, part / 2 + part % 2}));
+            return;
+        }
+        // Half the time the family's default, which the other rows' values rarely make invalid (a
+        // list of the right length, a prompt of whole merge blocks); else a value in range.
+        if (row.value && chance(0.5)) {
+            posenc::Params defaults;
+            posenc::ParamText::set(defaults, QStringLiteral("encoding"), posenc::Families::word(p.encoding));
+            row.assign(p, row.value(defaults));
             return;
         }
         if (row.kind != posenc::ParamKind::NumberList) {

@@ -23,8 +23,9 @@ namespace {
 
 using Families = QList<Encoding>;
 
-const Families kAll {Encoding::Sinusoidal, Encoding::Learned, Encoding::None,  Encoding::Rope,   Encoding::Alibi,
-                     Encoding::T5,         Encoding::Deberta, Encoding::Mrope, Encoding::Rope2d, Encoding::Sincos2d};
+const Families kAll {Encoding::Sinusoidal, Encoding::Learned, Encoding::None,    Encoding::Rope,
+                     Encoding::Alibi,      Encoding::T5,      Encoding::Deberta, Encoding::Sandwich,
+                     Encoding::Mrope,      Encoding::Rope2d,  Encoding::Sincos2d};
 
 FamilyInference::Clue onlyFor(const Families &families)
 {
@@ -75,6 +76,7 @@ void TestFamilyInference::parameterBelongsToItsFamily_data()
     QTest::newRow("heads") << u"heads"_s << Families {Encoding::Alibi};
     QTest::newRow("t5-causal") << u"t5-causal"_s << Families {Encoding::T5};
     QTest::newRow("deberta-buckets") << u"deberta-buckets"_s << Families {Encoding::Deberta};
+    QTest::newRow("sandwich-head-dim") << u"sandwich-head-dim"_s << Families {Encoding::Sandwich};
     QTest::newRow("not a parameter") << u"no-such-key"_s << Families();
 }
 

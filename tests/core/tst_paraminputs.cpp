@@ -65,7 +65,7 @@ QList<std::pair<QString, Params>> settings()
     Params ropeLoaded = rope;
     ropeLoaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
     list.append({u"rope, loaded matrix"_s, ropeLoaded});
-    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets.
+    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets; Sandwich.
     const Params alibi = with(with(with(base, u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
     list.append({u"alibi"_s, alibi});
     list.append({u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)});
@@ -89,6 +89,12 @@ QList<std::pair<QString, Params>> settings()
     list.append({u"deberta"_s,
                  with(with(with(base, u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
                       u"deberta-max-position"_s, u"12"_s)});
+    // Sandwich with a small head dim, so that 16 positions see its sum turn, odd and even.
+    const Params sandwich = with(with(with(base, u"encoding"_s, u"sandwich"_s), u"sandwich-heads"_s, u"12"_s),
+                                 u"sandwich-head"_s, u"3"_s);
+    list.append({u"sandwich"_s, with(sandwich, u"sandwich-head-dim"_s, u"6"_s)});
+    list.append({u"sandwich bidirectional, odd d"_s,
+                 with(with(sandwich, u"sandwich-mask"_s, u"bidirectional"_s), u"sandwich-head-dim"_s, u"5"_s)});
     return list;
 }
 
@@ -136,6 +142,10 @@ QList<std::pair<QString, QString>> changes()
         {u"t5-causal"_s, u"true"_s},
         {u"deberta-buckets"_s, u"6"_s},
         {u"deberta-max-position"_s, u"20"_s},
+        {u"sandwich-heads"_s, u"6"_s},
+        {u"sandwich-head"_s, u"2"_s},
+        {u"sandwich-head-dim"_s, u"8"_s},
+        {u"sandwich-mask"_s, u"bidirectional"_s},
         {u"mrope-section"_s, u"2,1,1"_s},
         {u"mrope-interleaved"_s, u"true"_s},
         {u"vision-positions"_s, u"qwen2.5-vl"_s},

@@ -74,6 +74,10 @@ QString otherText(const ParamSpec &row)
         {u"interpolation-scale"_s, u"2"_s},
         {u"head"_s, u"3"_s},
         {u"alibi"_s, u"symmetric"_s},
+        {u"sandwich-heads"_s, u"16"_s},
+        {u"sandwich-head"_s, u"4"_s},
+        {u"sandwich-head-dim"_s, u"33"_s},
+        {u"sandwich-mask"_s, u"bidirectional"_s},
         {u"t5-buckets"_s, u"64"_s},
         {u"t5-max-distance"_s, u"256"_s},
         {u"t5-causal"_s, u"true"_s},
@@ -404,14 +408,15 @@ void TestParamTable::choicesAreTheEnumsWords()
 {
     QCOMPARE(ParamTable::find(u"encoding"_s)->choices,
              (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s,
-                           u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}));
+                           u"sandwich"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}));
     Params p;
     for (const auto &[text, encoding] :
          {std::pair {u"sinusoidal"_s, Encoding::Sinusoidal}, std::pair {u"learned"_s, Encoding::Learned},
           std::pair {u"none"_s, Encoding::None}, std::pair {u"rope"_s, Encoding::Rope},
           std::pair {u"alibi"_s, Encoding::Alibi}, std::pair {u"t5"_s, Encoding::T5},
-          std::pair {u"deberta"_s, Encoding::Deberta}, std::pair {u"mrope"_s, Encoding::Mrope},
-          std::pair {u"rope-2d"_s, Encoding::Rope2d}, std::pair {u"sincos-2d"_s, Encoding::Sincos2d}}) {
+          std::pair {u"deberta"_s, Encoding::Deberta}, std::pair {u"sandwich"_s, Encoding::Sandwich},
+          std::pair {u"mrope"_s, Encoding::Mrope}, std::pair {u"rope-2d"_s, Encoding::Rope2d},
+          std::pair {u"sincos-2d"_s, Encoding::Sincos2d}}) {
         QVERIFY(!ParamText::set(p, u"encoding"_s, text));
         QCOMPARE(p.encoding, encoding);
         QCOMPARE(ParamText::toString(encoding), text);

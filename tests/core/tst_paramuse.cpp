@@ -96,7 +96,7 @@ QList<std::pair<QString, Params>> ropeSettings()
     };
 }
 
-// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets.
+// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets; Sandwich.
 QList<std::pair<QString, Params>> biasSettings()
 {
     const Params alibi = with(with(with(small(), u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
@@ -104,10 +104,18 @@ QList<std::pair<QString, Params>> biasSettings()
         = with(with(with(small(), u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
     const Params deberta = with(with(with(small(), u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
                                 u"deberta-max-position"_s, u"12"_s);
+    const Params sandwich = with(with(with(with(small(), u"encoding"_s, u"sandwich"_s), u"sandwich-heads"_s, u"12"_s),
+                                      u"sandwich-head"_s, u"3"_s),
+                                 u"sandwich-head-dim"_s, u"6"_s);
     return {
-        {u"alibi"_s, alibi},     {u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)},
-        {u"t5"_s, t5},           {u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)},
+        {u"alibi"_s, alibi},
+        {u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)},
+        {u"t5"_s, t5},
+        {u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)},
         {u"deberta"_s, deberta},
+        {u"sandwich"_s, sandwich},
+        {u"sandwich bidirectional"_s, with(sandwich, u"sandwich-mask"_s, u"bidirectional"_s)},
+        {u"sandwich odd d"_s, with(sandwich, u"sandwich-head-dim"_s, u"5"_s)},
     };
 }
 
@@ -226,6 +234,10 @@ QList<Params> alternatives(const Params &p, const QString &key)
         {u"t5-causal"_s, {u"true"_s, u"false"_s}},
         {u"deberta-buckets"_s, {u"6"_s, u"8"_s}},
         {u"deberta-max-position"_s, {u"20"_s, u"12"_s, u"1024"_s}},
+        {u"sandwich-heads"_s, {u"6"_s, u"12"_s}},
+        {u"sandwich-head"_s, {u"2"_s, u"3"_s}},
+        {u"sandwich-head-dim"_s, {u"8"_s, u"6"_s, u"5"_s}},
+        {u"sandwich-mask"_s, {u"bidirectional"_s, u"causal"_s}},
         {u"mrope-section"_s, {u"1,1,2"_s, u"1,0,3"_s}},
         {u"mrope-interleaved"_s, {u"false"_s, u"true"_s}},
         {u"vision-positions"_s, {u"qwen2-vl"_s, u"qwen2.5-vl"_s, u"qwen3-vl"_s}},
@@ -309,6 +321,10 @@ QStringList keys()
             u"t5-causal"_s,
             u"deberta-buckets"_s,
             u"deberta-max-position"_s,
+            u"sandwich-heads"_s,
+            u"sandwich-head"_s,
+            u"sandwich-head-dim"_s,
+            u"sandwich-mask"_s,
             u"mrope-section"_s,
             u"mrope-interleaved"_s,
             u"vision-positions"_s,
@@ -532,6 +548,13 @@ void TestParamUse::documentedCases_data()
         row(qPrintable(u"deberta: "_s + k), bias.value(u"deberta"_s), k, std::nullopt);
         row(qPrintable(u"alibi: "_s + k), bias.value(u"alibi"_s), k, I::OtherEncoding);
         row(qPrintable(u"rope: "_s + k), ropeDefault, k, I::OtherEncoding);
+    }
+    for (const char *key : {"sandwich-heads", "sandwich-head", "sandwich-head-dim", "sandwich-mask"}) {
+        const QString k = QString::fromLatin1(key);
+        row(qPrintable(u"sandwich: "_s + k), bias.value(u"sandwich"_s), k, std::nullopt);
+        row(qPrintable(u"sandwich bidirectional: "_s + k), bias.value(u"sandwich bidirectional"_s), k, std::nullopt);
+        row(qPrintable(u"alibi: "_s + k), bias.value(u"alibi"_s), k, I::OtherEncoding);
+        row(qPrintable(u"sinusoidal: "_s + k), base, k, I::OtherEncoding);
     }
     for (const auto &[name, p] : biasSettings()) {
         row(qPrintable(name + u": compose"_s), p, u"compose"_s, I::NoPositionTerm);

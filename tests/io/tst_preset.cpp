@@ -86,7 +86,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 34);
+    QCOMPARE(loaded.presets.size(), 35);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -307,6 +307,7 @@ void TestPreset::eachShippedPresetIsNamedByItsFile()
                                u"t5-base"_s,
                                u"flan-t5-base"_s,
                                u"deberta-v3-base"_s,
+                               u"nemo-gpt-sandwich"_s,
                                u"qwen2-vl-7b"_s,
                                u"qwen2-5-vl-7b"_s,
                                u"qwen3-vl-8b"_s,
