@@ -2,6 +2,7 @@
 
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/check/CheckReport.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
@@ -51,29 +52,24 @@ QString position(const ConfigLayer &layer)
     const QString encoding = layer.scheme.encoding;
     if (isMixer(encoding))
         return mixerWords(encoding);
+    if (encoding == u"none"_s)
+        return u"NoPE: no position"_s;
     const Params &p = layer.params;
-    switch (p.encoding) {
-    case Encoding::Rope: {
+    if (encoding == u"rope"_s) {
         const RopeParams &r = p.rope;
         const bool plain = r.type == RopeType::Default || r.type == RopeType::Proportional;
         const QString scaling = plain ? QString() : u", "_s + RopeText::scalingText(p);
         return u"RoPE θ %1%2, %3, %4"_s.arg(RopeText::number(r.theta), scaling, columns(layer),
                                             r.layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
     }
-    case Encoding::None:
-        return u"NoPE: no position"_s;
-    case Encoding::Alibi:
-        return u"ALiBi, %1 heads"_s.arg(p.alibi.heads);
-    case Encoding::T5:
-        return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance);
-    case Encoding::Deberta:
-        return u"DeBERTa buckets %1"_s.arg(p.deberta.buckets);
-    case Encoding::Learned:
-        return u"a learned table added to the input"_s;
-    case Encoding::Sinusoidal:
-        return u"sinusoids added to the input"_s;
+    // Another family: its heading and the first values its config reader gives the layer.
+    QStringList values;
+    for (const auto &[key, value] : layer.values) {
+        if (values.size() < 2 && !std::holds_alternative<std::monostate>(value))
+            values.append(u"%1 %2"_s.arg(key, CheckReport::configValueText(value, false)));
     }
-    return Families::word(p.encoding);
+    const QString heading = Families::spec(p.encoding).heading;
+    return values.isEmpty() ? heading : heading + u", "_s + values.join(u", "_s);
 }
 
 QString span(const ConfigLayer &layer)
