@@ -154,6 +154,9 @@ FamilySpec makeSandwichFamily()
         = {{u"sandwich-bias"_s, {}}, {u"sandwich-distance"_s, {}}, {u"families"_s, {}}, {u"magnitudes"_s, {}}};
     family.panel = sandwichPanel();
     family.tableHypothesis = SandwichTableCheck::hypothesis();
+    family.layerWords = [](const Params &p) {
+        return u"Sandwich, %1 heads, head dim %2"_s.arg(p.sandwich.heads).arg(p.sandwich.headDim);
+    };
     return family;
 }
 

@@ -2,7 +2,6 @@
 
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
-#include "core/check/CheckReport.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
@@ -52,24 +51,18 @@ QString position(const ConfigLayer &layer)
     const QString encoding = layer.scheme.encoding;
     if (isMixer(encoding))
         return mixerWords(encoding);
-    if (encoding == u"none"_s)
-        return u"NoPE: no position"_s;
     const Params &p = layer.params;
-    if (encoding == u"rope"_s) {
+    // RoPE's words need the layer's columns from its config (rotary dim, partial rotary): the
+    // one family named here; every other family words itself (FamilySpec::layerWords).
+    if (p.encoding == Encoding::Rope) {
         const RopeParams &r = p.rope;
         const bool plain = r.type == RopeType::Default || r.type == RopeType::Proportional;
         const QString scaling = plain ? QString() : u", "_s + RopeText::scalingText(p);
         return u"RoPE θ %1%2, %3, %4"_s.arg(RopeText::number(r.theta), scaling, columns(layer),
                                             r.layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
     }
-    // Another family: its heading and the first values its config reader gives the layer.
-    QStringList values;
-    for (const auto &[key, value] : layer.values) {
-        if (values.size() < 2 && !std::holds_alternative<std::monostate>(value))
-            values.append(u"%1 %2"_s.arg(key, CheckReport::configValueText(value, false)));
-    }
-    const QString heading = Families::spec(p.encoding).heading;
-    return values.isEmpty() ? heading : heading + u", "_s + values.join(u", "_s);
+    const FamilySpec &spec = Families::spec(p.encoding);
+    return spec.layerWords ? spec.layerWords(p) : spec.heading;
 }
 
 QString span(const ConfigLayer &layer)
