@@ -110,6 +110,9 @@ struct FamilySpec
     // which `posenc check --help` lists after the shared ones.
     std::function<QList<ConfigLayer>(ConfigContext &)> readConfig;
     QList<ConfigFindings::Kind> configFindings;
+    // Its words for what places position in one layer of a model (the layer-stack figure): "ALiBi,
+    // 12 heads"; unset: its heading.
+    std::function<QString(const Params &)> layerWords;
 
     bool hasPositionTerm() const { return bool(positionTerm); }
     // Whether it reads `family`'s row `key` (any of its rows for an empty key).

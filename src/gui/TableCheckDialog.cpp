@@ -2,7 +2,6 @@
 
 #include "CheckMarks.h"
 #include "ComputeScheduler.h"
-#include "FigureJob.h"
 #include "FileDialogs.h"
 #include "TableErrorGrid.h"
 #include "WriteDialogs.h"
@@ -463,11 +462,7 @@ void TableCheckDialog::showBlock(const Block &block)
 {
     if (!m_table)
         return;
-    Block clamped;
-    clamped.row0 = std::clamp<std::int64_t>(block.row0, 0, std::max<std::int64_t>(0, m_table->rows() - 1));
-    clamped.col0 = std::clamp<std::int64_t>(block.col0, 0, std::max<std::int64_t>(0, m_table->cols() - 1));
-    clamped.rows = std::clamp<std::int64_t>(block.rows, 1, m_table->rows() - clamped.row0);
-    clamped.cols = std::clamp<std::int64_t>(block.cols, 1, m_table->cols() - clamped.col0);
+    const Block clamped = TableErrorGrid::clamped(block, m_table->rows(), m_table->cols());
     m_view = clamped;
     m_settingView = true;
     m_panel->showBlock(clamped);
@@ -482,14 +477,7 @@ void TableCheckDialog::viewChanged()
         return;
     const QCPRange x = m_panel->axisRect()->axis(QCPAxis::atBottom)->range();
     const QCPRange y = m_panel->axisRect()->axis(QCPAxis::atLeft)->range();
-    // Cell r covers [r - 0.5, r + 0.5]: the cells the range touches, whole.
-    const auto first = [](double lower) { return std::int64_t(std::floor(lower + 0.5)); };
-    const auto end = [](double upper) { return std::int64_t(std::ceil(upper - 0.5)) + 1; };
-    const std::int64_t c0 = std::max<std::int64_t>(0, first(x.lower));
-    const std::int64_t c1 = std::min(m_table->cols(), end(x.upper));
-    const std::int64_t r0 = std::max<std::int64_t>(0, first(y.lower));
-    const std::int64_t r1 = std::min(m_table->rows(), end(y.upper));
-    m_view = {r0, std::max<std::int64_t>(1, r1 - r0), c0, std::max<std::int64_t>(1, c1 - c0)};
+    m_view = TableErrorGrid::cellsIn({x.lower, x.upper}, {y.lower, y.upper}, m_table->rows(), m_table->cols());
     m_viewTimer->start();
 }
 
@@ -515,26 +503,16 @@ void TableCheckDialog::requestGrid()
     m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
                                                                const ComputeScheduler::Publish &publish) {
         noteComputation();
-        // The preview of a few rows at once; every cell once the view has rested (FigureJob's rest).
-        const bool preview = TableErrorGrid::hasPreview(block, rows);
-        for (const bool coarse : {true, false}) {
-            if (coarse && !preview)
-                continue;
-            if (!coarse && preview && !FigureJob::restUnlessCancelled(cancel, FigureJob::kRestBeforeRefining))
-                return;
-            auto grid = coarse ? TableErrorGrid::preview(match, *table, block, rows, cols, cancel)
-                               : TableErrorGrid::maximum(match, *table, block, rows, cols, cancel);
-            if (cancel.load())
-                return;
-            if (const auto *message = std::get_if<QString>(&grid)) {
-                const QString text = *message;
-                publish([this, text] { m_errorCaption->setText(text); });
-                return;
-            }
-            publish([this, coarse, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable {
-                showGrid(std::move(grid), coarse);
-            });
-        }
+        TableErrorGrid::inTurn(match, *table, block, QSize(cols, rows), cancel,
+                               [this, &publish](std::variant<HeatmapGrid, QString> grid, bool preview) {
+                                   if (auto *message = std::get_if<QString>(&grid))
+                                       publish([this, text = *message] { m_errorCaption->setText(text); });
+                                   else
+                                       publish(
+                                           [this, preview, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable {
+                                               showGrid(std::move(grid), preview);
+                                           });
+                               });
     });
 }
 

@@ -1,6 +1,9 @@
 #include "TableErrorGrid.h"
 
+#include "FigureJob.h"
+
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -72,6 +75,27 @@ std::variant<HeatmapGrid, QString> maximum(const TableMatch &match, const TableR
     return grid;
 }
 
+Block clamped(const Block &block, std::int64_t rows, std::int64_t cols)
+{
+    Block within;
+    within.row0 = std::clamp<std::int64_t>(block.row0, 0, std::max<std::int64_t>(0, rows - 1));
+    within.col0 = std::clamp<std::int64_t>(block.col0, 0, std::max<std::int64_t>(0, cols - 1));
+    within.rows = std::clamp<std::int64_t>(block.rows, 1, rows - within.row0);
+    within.cols = std::clamp<std::int64_t>(block.cols, 1, cols - within.col0);
+    return within;
+}
+
+Block cellsIn(std::pair<double, double> x, std::pair<double, double> y, std::int64_t rows, std::int64_t cols)
+{
+    const auto first = [](double lower) { return std::int64_t(std::floor(lower + 0.5)); };
+    const auto end = [](double upper) { return std::int64_t(std::ceil(upper - 0.5)) + 1; };
+    const std::int64_t c0 = std::max<std::int64_t>(0, first(x.first));
+    const std::int64_t c1 = std::min(cols, end(x.second));
+    const std::int64_t r0 = std::max<std::int64_t>(0, first(y.first));
+    const std::int64_t r1 = std::min(rows, end(y.second));
+    return {r0, std::max<std::int64_t>(1, r1 - r0), c0, std::max<std::int64_t>(1, c1 - c0)};
+}
+
 bool hasPreview(const Block &block, int rows)
 {
     return block.rows > rows;
@@ -96,6 +120,27 @@ std::variant<HeatmapGrid, QString> preview(const TableMatch &match, const TableR
     }
     setRange(grid);
     return grid;
+}
+
+void inTurn(const TableMatch &match, const TableRows &table, const Block &block, QSize grid,
+            const std::atomic<bool> &cancel, const Show &show)
+{
+    const int rows = grid.height(), cols = grid.width();
+    const bool preview = hasPreview(block, rows);
+    for (const bool coarse : {true, false}) {
+        if (coarse && !preview)
+            continue;
+        if (!coarse && preview && !FigureJob::restUnlessCancelled(cancel, FigureJob::kRestBeforeRefining))
+            return;
+        auto computed = coarse ? TableErrorGrid::preview(match, table, block, rows, cols, cancel)
+                               : maximum(match, table, block, rows, cols, cancel);
+        if (cancel.load())
+            return;
+        const bool stopped = std::holds_alternative<QString>(computed);
+        show(std::move(computed), coarse);
+        if (stopped)
+            return;
+    }
 }
 
 } // namespace posenc::TableErrorGrid

@@ -135,18 +135,6 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
                  qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(t5, k))));
         QVERIFY(buckettie::matches(std::int64_t(stepAt(deberta, k)), debertaref::deberta(-k, 256, 512)));
     }
-    // Sandwich: head K's bias at each offset, exact; under the causal mask the offsets after q hold
-    // the bias of distance 0 (NeMo's tril), two points at their ends.
-    const FamilyCurve &sandwich = d->panel(Encoding::Sandwich)->curve;
-    QCOMPARE(sandwich.offset.size(), causal ? q + 1 + 2 : 300);
-    for (qsizetype n = 0; n < sandwich.offset.size(); ++n) {
-        const auto k = std::int64_t(sandwich.offset[n]);
-        const double expected = sandwichref::bias(12, 1, 64, q, q + k, !causal);
-        QCOMPARE(sandwich.lo[n], sandwich.hi[n]);
-        QVERIFY2(std::abs(sandwich.lo[n] - expected) < 1e-9,
-                 qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(sandwich.lo[n]).arg(expected)));
-    }
-    QCOMPARE(d->panel(Encoding::Sandwich)->maskedAfterQuery, causal);
     // ALiBi: a line per head through the ends of the offsets (and 0), -m|k| or masked after q.
     QCOMPARE(alibi.size(), 12);
     for (qsizetype h = 0; h < 12; ++h) {

@@ -152,6 +152,7 @@ FamilySpec makeAlibiFamily()
     family.readConfig = AlibiConfig::layers;
     family.configFindings = AlibiConfig::findings();
     family.tableHypothesis = AlibiTableCheck::hypothesis();
+    family.layerWords = [](const Params &p) { return u"ALiBi, %1 heads"_s.arg(p.alibi.heads); };
     return family;
 }
 

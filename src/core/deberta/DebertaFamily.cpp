@@ -108,6 +108,7 @@ FamilySpec makeDebertaFamily()
     family.readConfig = DebertaConfig::layers;
     family.configFindings = DebertaConfig::findings();
     family.tableHypothesis = DebertaTableCheck::hypothesis();
+    family.layerWords = [](const Params &p) { return u"DeBERTa buckets %1"_s.arg(p.deberta.buckets); };
     return family;
 }
 

@@ -39,6 +39,7 @@ FamilySpec makeLearnedFamily()
     family.readConfig = LearnedConfig::layers;
     family.configFindings = LearnedConfig::findings();
     family.tableHypothesis = LearnedTableCheck::hypothesis();
+    family.layerWords = [](const Params &) { return u"a learned table added to the input"_s; };
     return family;
 }
 

@@ -20,6 +20,7 @@ FamilySpec makeNoneFamily()
                              {u"dropout"_s, {}},
                              {u"dropout-anatomy"_s, {}}};
     family.readConfig = NoneConfig::layers;
+    family.layerWords = [](const Params &) { return u"NoPE: no position"_s; };
     return family;
 }
 

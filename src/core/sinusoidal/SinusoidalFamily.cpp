@@ -107,6 +107,7 @@ FamilySpec makeSinusoidalFamily()
     family.readConfig = SinusoidalConfig::layers;
     family.configFindings = SinusoidalConfig::findings();
     family.tableHypothesis = SinusoidalTableCheck::hypothesis();
+    family.layerWords = [](const Params &) { return u"sinusoids added to the input"_s; };
     return family;
 }
 

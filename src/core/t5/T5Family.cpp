@@ -112,6 +112,8 @@ FamilySpec makeT5Family()
     family.readConfig = T5Config::layers;
     family.configFindings = T5Config::findings();
     family.tableHypothesis = T5TableCheck::hypothesis();
+    family.layerWords
+        = [](const Params &p) { return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance); };
     return family;
 }
 

@@ -52,30 +52,17 @@ QString position(const ConfigLayer &layer)
     if (isMixer(encoding))
         return mixerWords(encoding);
     const Params &p = layer.params;
-    switch (p.encoding) {
-    case Encoding::Rope: {
+    // RoPE's words need the layer's columns from its config (rotary dim, partial rotary): the
+    // one family named here; every other family words itself (FamilySpec::layerWords).
+    if (p.encoding == Encoding::Rope) {
         const RopeParams &r = p.rope;
         const bool plain = r.type == RopeType::Default || r.type == RopeType::Proportional;
         const QString scaling = plain ? QString() : u", "_s + RopeText::scalingText(p);
         return u"RoPE θ %1%2, %3, %4"_s.arg(RopeText::number(r.theta), scaling, columns(layer),
                                             r.layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
     }
-    case Encoding::None:
-        return u"NoPE: no position"_s;
-    case Encoding::Alibi:
-        return u"ALiBi, %1 heads"_s.arg(p.alibi.heads);
-    case Encoding::T5:
-        return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance);
-    case Encoding::Deberta:
-        return u"DeBERTa buckets %1"_s.arg(p.deberta.buckets);
-    case Encoding::Learned:
-        return u"a learned table added to the input"_s;
-    case Encoding::Sinusoidal:
-        return u"sinusoids added to the input"_s;
-    default:
-        break; // the other families by their word
-    }
-    return Families::word(p.encoding);
+    const FamilySpec &spec = Families::spec(p.encoding);
+    return spec.layerWords ? spec.layerWords(p) : spec.heading;
 }
 
 QString span(const ConfigLayer &layer)
