@@ -292,6 +292,32 @@ ParamSpec numberRow(QString key, ParamGroup group, std::function<double &(Params
     return s;
 }
 
+ParamSpec switchRow(QString key, ParamGroup group, std::function<bool &(Params &)> field)
+{
+    ParamSpec s;
+    s.key = std::move(key);
+    s.group = group;
+    s.kind = ParamKind::Switch;
+    s.valueName = u"true|false"_s;
+    s.helpShowsDefault = false;
+    s.value = [field](const Params &p) { return ParamValue(field(const_cast<Params &>(p))); };
+    s.assign = [field](Params &p, const ParamValue &v) {
+        if (const auto *b = std::get_if<bool>(&v))
+            field(p) = *b;
+    };
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString w = t.trimmed().toLower();
+        if (w == u"true"_s || w == u"1"_s || w == u"yes"_s)
+            return ParamValue(true);
+        if (w == u"false"_s || w == u"0"_s || w == u"no"_s)
+            return ParamValue(false);
+        return std::nullopt;
+    };
+    s.allowed = [](const Params &) { return u"true or false"_s; };
+    s.check = [](const Params &) { return std::nullopt; };
+    return s;
+}
+
 ParamSpec optionalInteger(QString key, ParamGroup group, std::function<std::optional<std::int64_t> &(Params &)> field,
                           std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note)
 {

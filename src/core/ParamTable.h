@@ -210,6 +210,9 @@ ParamSpec choiceOf(QString key, ParamGroup group, std::function<int(const Params
 // A number field that takes any number, NaN and infinities included, so that the row's check
 // refuses them with its range.
 ParamSpec numberRow(QString key, ParamGroup group, std::function<double &(Params &)> field);
+// A true|false switch over a bool field ("true", "1", "yes" / "false", "0", "no"); the row's help,
+// label, control text, idle and formula are the caller's.
+ParamSpec switchRow(QString key, ParamGroup group, std::function<bool &(Params &)> field);
 // An integer that may be left to "auto" (std::monostate) within [lo(params), hi(params)].
 ParamSpec optionalInteger(QString key, ParamGroup group, std::function<std::optional<std::int64_t> &(Params &)> field,
                           std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note);

@@ -130,31 +130,12 @@ ParamSpec sectionRow()
 
 ParamSpec interleavedRow()
 {
-    ParamSpec s;
-    s.key = u"mrope-interleaved"_s;
-    s.group = ParamGroup::Family;
-    s.kind = ParamKind::Switch;
-    s.valueName = u"true|false"_s;
+    ParamSpec s = ParamRows::switchRow(u"mrope-interleaved"_s, ParamGroup::Family,
+                                       [](Params &p) -> bool & { return p.mrope.interleaved; });
     s.help = u"apply_interleaved_mrope (Qwen3-VL): the axes take turns pair by pair, THWTHW...; without it\n"
              "      each axis a contiguous section (Qwen2-VL, Qwen2.5-VL)"_s;
     s.label = u"mrope_interleaved"_s;
     s.controlText = u"interleaved: THWTHW… (Qwen3-VL)"_s;
-    s.helpShowsDefault = false;
-    s.value = [](const Params &p) { return ParamValue(p.mrope.interleaved); };
-    s.assign = [](Params &p, const ParamValue &v) {
-        if (const auto *b = std::get_if<bool>(&v))
-            p.mrope.interleaved = *b;
-    };
-    s.parse = [](const QString &t) -> std::optional<ParamValue> {
-        const QString w = t.trimmed().toLower();
-        if (w == u"true"_s || w == u"1"_s || w == u"yes"_s)
-            return ParamValue(true);
-        if (w == u"false"_s || w == u"0"_s || w == u"no"_s)
-            return ParamValue(false);
-        return std::nullopt;
-    };
-    s.allowed = [](const Params &) { return u"true or false"_s; };
-    s.check = [](const Params &) { return std::nullopt; };
     s.idle = mropeIdle;
     s.formula = [](const Params &) {
         return tr("Interleaved, as Qwen3-VL's apply_interleaved_mrope: every axis gets fast and slow pairs. "

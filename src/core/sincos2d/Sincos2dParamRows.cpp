@@ -92,31 +92,12 @@ ParamSpec gridRow()
 
 ParamSpec clsRow()
 {
-    ParamSpec s;
-    s.key = u"cls-token"_s;
-    s.group = ParamGroup::Family;
-    s.kind = ParamKind::Switch;
-    s.valueName = u"true|false"_s;
+    ParamSpec s = ParamRows::switchRow(u"cls-token"_s, ParamGroup::Family,
+                                       [](Params &p) -> bool & { return p.sincos2d.clsToken; });
     s.help = u"MAE's cls_token=True: one zero row before the patches (DiT and diffusers add none without\n"
              "      extra_tokens)"_s;
     s.label = u"cls_token"_s;
     s.controlText = u"cls token: a zero row first (MAE)"_s;
-    s.helpShowsDefault = false;
-    s.value = [](const Params &p) { return ParamValue(p.sincos2d.clsToken); };
-    s.assign = [](Params &p, const ParamValue &v) {
-        if (const auto *b = std::get_if<bool>(&v))
-            p.sincos2d.clsToken = *b;
-    };
-    s.parse = [](const QString &t) -> std::optional<ParamValue> {
-        const QString w = t.trimmed().toLower();
-        if (w == u"true"_s || w == u"1"_s || w == u"yes"_s)
-            return ParamValue(true);
-        if (w == u"false"_s || w == u"0"_s || w == u"no"_s)
-            return ParamValue(false);
-        return std::nullopt;
-    };
-    s.allowed = [](const Params &) { return u"true or false"_s; };
-    s.check = [](const Params &) { return std::nullopt; };
     s.idle = sincosIdle;
     s.formula = [](const Params &) {
         return tr("MAE's get_2d_sincos_pos_embed(cls_token=True) puts one row of zeros first, for the cls token: "
