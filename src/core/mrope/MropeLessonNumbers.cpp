@@ -116,8 +116,8 @@ Number offsetScore(const Params &p, bool interleaved, int axis, double offset)
 QList<Entry> entries()
 {
     using Span = MropeLayout::Span;
-    const auto image = MropeTokenKind::Image;
-    const auto video = MropeTokenKind::Video;
+    constexpr auto image = MropeTokenKind::Image;
+    constexpr auto video = MropeTokenKind::Video;
     return {
         {u"mrope_tokens"_s, u"the prompt's tokens"_s,
          [](const Params &p) {
@@ -125,55 +125,55 @@ QList<Entry> entries()
              return l ? integer(l->tokens()) : none(kInvalid);
          }},
         {u"mrope_image_tokens"_s, u"the first image's tokens: T·(h/m)·(w/m)"_s,
-         [image](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, image, {}, [](const Span &s, const Span *) { return double(s.rows); });
          }},
         {u"mrope_image_rows"_s, u"the first image's rows of merged patches, h/m"_s,
-         [image](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, image, {}, [](const Span &s, const Span *) { return double(s.gridH); });
          }},
         {u"mrope_image_columns"_s, u"the first image's columns of merged patches, w/m"_s,
-         [image](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, image, {}, [](const Span &s, const Span *) { return double(s.gridW); });
          }},
         {u"mrope_image_start"_s, u"the id the first image's ids start at"_s,
-         [image](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, image, {}, [](const Span &s, const Span *) { return double(s.start); });
          }},
         {u"mrope_image_next"_s, u"the id of the first text token after the first image"_s,
-         [image](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, image, {}, [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
          }},
         {u"mrope_image_cost"_s, u"the positions the first image takes: the next text's id less its start"_s,
-         [image](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, image, {},
                                [](const Span &s, const Span *a) { return a ? double(a->start - s.start) : -1.0; });
          }},
         {u"mrope_video_tokens"_s, u"the first video's tokens"_s,
-         [video](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, video, {}, [](const Span &s, const Span *) { return double(s.rows); });
          }},
         {u"mrope_video_grids"_s, u"the first video's temporal grids T"_s,
-         [video](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, video, {}, [](const Span &s, const Span *) { return double(s.gridT); });
          }},
         {u"mrope_video_step"_s, u"the t id of the first video's second grid less its first's"_s,
-         [video](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, video, {}, [](const Span &s, const Span *) {
                  return double(s.tOffset(std::min<std::int64_t>(1, s.gridT - 1)));
              });
          }},
         {u"mrope_video_next"_s, u"the id of the first text token after the first video"_s,
-         [video](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, video, {}, [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
          }},
         {u"mrope_video_next_v4"_s, u"the same under transformers 4.x: the largest id so far + 1"_s,
-         [video](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, video, MropeEra::V4,
                                [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
          }},
         {u"mrope_video_next_v5"_s, u"the same under transformers 5.x: the start + max(h, w)/m"_s,
-         [video](const Params &p) {
+         [](const Params &p) {
              return spanNumber(p, video, MropeEra::V5,
                                [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
          }},
