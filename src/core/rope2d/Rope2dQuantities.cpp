@@ -69,8 +69,8 @@ QuantitySpec rope2dTableQuantity(Quantity quantity, bool cosine)
     q.missing = needsRope2d;
     q.shape = [](const Params &p) { return Shape {p.sincos2d.grid[0] * p.sincos2d.grid[1], rope2dHeadDim(p)}; };
     q.workCells = [](const Params &p, const Block &block) { return rope2dCells(block) + sourceCells(p); };
-    q.fill = [cosine](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
-        engine.source<Rope2dRotation>().fillTable(cosine, block, out, streaming);
+    q.fill = [cosine](const Engine &engine, const Block &block, BlockRef out, bool) {
+        engine.source<Rope2dRotation>().fillTable(cosine, block, out);
     };
     q.bound = rope2dUnitBound;
     q.parameters = rope2dParts;

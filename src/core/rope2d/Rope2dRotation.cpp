@@ -1,7 +1,5 @@
 #include "Rope2dRotation.h"
 
-#include "core/StreamStore.h"
-
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -167,59 +165,17 @@ void Rope2dRotation::copyRun(const Run &run, bool cosine, std::int64_t coordinat
     std::memcpy(out + (first - block.col0), values, std::size_t(last - first) * sizeof(float));
 }
 
-void Rope2dRotation::fillRows(bool cosine, const Block &block, float *out, std::int64_t stride) const
+void Rope2dRotation::fillTable(bool cosine, const Block &block, BlockRef out) const
 {
-    // The patches in the model's order, walked without a division per row: (row, column) =
-    // (blockRow * m + a, blockColumn * m + b), each merge block's m x m patches in turn (m = 1
-    // but for the Qwen ViT's order).
-    const std::int64_t m = m_style == Rope2dStyle::QwenVit ? m_merge : 1;
-    const std::int64_t unit = m * m, blocksPerRow = m_columns / m;
-    const std::int64_t first = block.row0 / unit, within = block.row0 % unit;
-    std::int64_t blockRow = first / blocksPerRow, blockColumn = first % blocksPerRow;
-    std::int64_t a = within / m, b = within % m;
     for (std::int64_t r = 0; r < block.rows; ++r) {
-        const std::int64_t row = blockRow * m + a, column = blockColumn * m + b;
-        if (++b == m) {
-            b = 0;
-            if (++a == m) {
-                a = 0;
-                if (++blockColumn == blocksPerRow) {
-                    blockColumn = 0;
-                    ++blockRow;
-                }
-            }
-        }
-        float *line = out + r * stride;
+        const auto [row, column] = patchAt(block.row0 + r);
+        float *line = out.data() + r * out.outerStride();
         for (const Run &run : m_runs) {
             const std::int64_t coordinate = run.axis == kRow ? row : run.axis == kColumn ? column : 0;
             copyRun(run, cosine, coordinate, run.firstColumn, block, line);
             if (m_half) // cat(rotary, rotary): the second half repeats the first
                 copyRun(run, cosine, coordinate, run.firstColumn + pairs(), block, line);
         }
-    }
-}
-
-void Rope2dRotation::fillTable(bool cosine, const Block &block, BlockRef out, bool streaming) const
-{
-    if (!streaming) {
-        fillRows(cosine, block, out.data(), out.outerStride());
-        return;
-    }
-    // A table far larger than the caches: rows assembled in 16 KiB that stay in the first-level
-    // cache, then streamed out, so that the table's lines are not read before they are written.
-    constexpr std::int64_t kStageFloats = 4096;
-    const std::int64_t chunk = std::max<std::int64_t>(1, kStageFloats / std::max<std::int64_t>(block.cols, 1));
-    std::vector<float> stage(static_cast<std::size_t>(chunk * block.cols));
-    const std::int64_t stride = out.outerStride();
-    for (std::int64_t r0 = 0; r0 < block.rows; r0 += chunk) {
-        const std::int64_t n = std::min(chunk, block.rows - r0);
-        fillRows(cosine, Block {block.row0 + r0, n, block.col0, block.cols}, stage.data(), block.cols);
-        if (stride == block.cols) {
-            streamCopy(out.data() + r0 * stride, stage.data(), n * block.cols);
-            continue;
-        }
-        for (std::int64_t r = 0; r < n; ++r)
-            streamCopy(out.data() + (r0 + r) * stride, stage.data() + r * block.cols, block.cols);
     }
 }
 

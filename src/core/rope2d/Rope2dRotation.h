@@ -54,9 +54,8 @@ public:
     // Pair j's angle at (row, column).
     double angle(std::int64_t j, std::int64_t row, std::int64_t column) const;
 
-    // A block of rope2d-cos (`cosine`) or rope2d-sin: patches in the model's order x head_dim; with
-    // `streaming`, written around the caches (StreamStore) from rows assembled in a small buffer.
-    void fillTable(bool cosine, const Block &block, BlockRef out, bool streaming = false) const;
+    // A block of rope2d-cos (`cosine`) or rope2d-sin: patches in the model's order x head_dim.
+    void fillTable(bool cosine, const Block &block, BlockRef out) const;
     // A block of rope2d-score: <R(p0) q, R(p) q> / |q|^2 for q all ones, the grid's rows x columns.
     void fillScore(const Block &block, BlockRef out, std::int64_t patchRow, std::int64_t patchColumn) const;
 
@@ -74,8 +73,6 @@ private:
     std::int64_t coordinates(int axis) const;
     void copyRun(const Run &run, bool cosine, std::int64_t coordinate, std::int64_t rowColumn, const Block &block,
                  float *out) const;
-    // The block's rows at `out`, `stride` floats apart.
-    void fillRows(bool cosine, const Block &block, float *out, std::int64_t stride) const;
 
     Rope2dStyle m_style;
     std::int64_t m_rows, m_columns, m_merge;
