@@ -60,7 +60,7 @@ QList<Case> sinusoidCases()
     QList<std::int64_t> lengths {1, 2, 3, 50, 2048};
     if (longMode()) {
         widths += {4096, 8191};
-        lengths += {65536};
+        lengths.append(65536);
     }
     for (const std::int64_t d : widths) {
         for (const std::int64_t L : lengths) {
