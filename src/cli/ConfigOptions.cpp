@@ -64,7 +64,7 @@ const ConfigLayer *layerOf(const ConfigCheck &check, const QString &wanted)
     if (const ConfigLayer *open = check.openLayer())
         return open;
     for (const ConfigLayer &l : check.layers) {
-        if (l.described && l.params.encoding != Encoding::None)
+        if (l.described && Families::spec(l.params.encoding).placesPosition())
             return &l;
     }
     return check.layers.isEmpty() ? nullptr : &check.layers.first();

@@ -67,7 +67,7 @@ const ConfigLayer *ConfigCheck::openLayer() const
 {
     const ConfigLayer *first = nullptr;
     for (const ConfigLayer &l : layers) {
-        if (l.params.encoding != Encoding::Rope)
+        if (!Families::spec(l.params.encoding).rotary)
             continue;
         if (l.layerType == u"full_attention"_s)
             return &l;

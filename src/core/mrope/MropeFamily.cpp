@@ -71,6 +71,7 @@ FamilySpec makeMropeFamily()
                      "(Qwen3-VL)"_s;
     family.heading = u"M-RoPE"_s;
     family.rows = MropeParamRows::rows;
+    // It turns by RoPE's frequencies and reads RoPE's rows: the family it is built on, named.
     family.borrows = {{Encoding::Rope, {}}};
     family.describe = mropeEntries;
     family.describeSource = u"HF transformers' get_rope_index and the multimodal rotary merge"_s;

@@ -64,6 +64,7 @@ FamilySpec makeRope2dFamily()
                      "form split them"_s;
     family.heading = u"2-D RoPE"_s;
     family.rows = Rope2dParamRows::rows;
+    // The families it is built on, named: the rows of theirs it reads as they are.
     family.borrows = {{Encoding::Rope, {u"head-dim"_s, u"rope-theta"_s}, true},
                       {Encoding::Mrope, {u"spatial-merge-size"_s}, false},
                       {Encoding::Sincos2d, {u"grid"_s}, false}};
