@@ -4,6 +4,7 @@
 #include "core/FamilySpec.h"
 
 #include "core/ParamText.h"
+#include "core/mrope/MropeConfig.h"
 #include "core/mrope/MropeLessonNumbers.h"
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropePrompt.h"
@@ -96,6 +97,8 @@ FamilySpec makeMropeFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}}};
     family.lessonNumbers = MropeLessonNumbers::entries;
+    family.readConfig = MropeConfig::read;
+    family.configFindings = MropeConfig::findings();
     return family;
 }
 
