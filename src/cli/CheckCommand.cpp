@@ -33,8 +33,24 @@ namespace {
 
 using Description::jsonString;
 
-// Exit 1: the table is not correct (a mistake, or nothing the check knows).
-constexpr int kExitNotCorrect = 1;
+// Each verdict its own exit code, 0 for correct alone, so that a test suite can assert with
+// posenc check; 2, 3, 4 and 130 are every command's (ExitCode.h).
+int verdictExitCode(CheckVerdict verdict)
+{
+    switch (verdict) {
+    case CheckVerdict::Correct:
+        return ExitDone;
+    case CheckVerdict::Mistake:
+        return 1;
+    case CheckVerdict::Variant:
+        return 5;
+    case CheckVerdict::Learned:
+        return 6;
+    case CheckVerdict::Unknown:
+        break;
+    }
+    return 7;
+}
 
 int fail(QTextStream &err, int code, const QString &message)
 {
@@ -180,7 +196,14 @@ HelpPage checkHelp()
                    "its stored dtype of a correct reference (float64 tables are compared at float32's)."_s)
         .items(tableItems())
         .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake."_s.arg(
-            TableCheck::mistakeIds().join(u", "_s)));
+            TableCheck::mistakeIds().join(u", "_s)))
+        .paragraph(u"The verdict is correct only when the table equals a named reference within its tolerance: a "
+                   "published form of its family (the paper's sinusoid at base 10000 in either layout; fairseq's, "
+                   "tensor2tensor's and Whisper's half_dim - 1 sinusoid at base 10000; RoFormer's RoPE at theta 10000 "
+                   "and the RoPE of each model preset), or the reference declared. The family's formula at other "
+                   "parameters is a variant, naming the nearest published form; a table no formula explains is "
+                   "learned, never correct. Where two readings fit equally (a RoPE sin table, or a sinusoid whose "
+                   "cosines were replaced by sines) the verdict is unknown until a family's parameter is declared."_s);
     QList<HelpItem> options;
     for (const CommandOption &option : tableCheckOptions())
         options.append({option.spelling(), option.help});
@@ -190,11 +213,18 @@ HelpPage checkHelp()
                    {u"posenc check --json model.safetensors:rotary_cos --rope-layout half"_s,
                     u"a RoPE cos table, declared half"_s}});
     page.section(u"Exit status"_s)
-        .items({{u"0"_s, u"the table is correct"_s},
-                {u"1"_s, u"a mistake, or a table the check does not know"_s},
+        .items({{u"0"_s,
+                 u"correct: the table equals a named reference within its tolerance (a published form, or the "
+                 "reference declared with --expect, --expect-table or --expect-config)"_s},
+                {u"1"_s, u"mistake: a named mistake, or cells that deviate from the reference"_s},
                 {u"2"_s, u"invalid usage: an option, or a tensor or array that is not there or not a table"_s},
                 {u"3"_s, u"a file that cannot be read, or holds NaN: the path and the reason"_s},
                 {u"4"_s, u"over the memory budget: cells and GiB"_s},
+                {u"5"_s,
+                 u"variant: the family's formula at parameters no published form uses (base 500); the "
+                 "nearest published form is named"_s},
+                {u"6"_s, u"learned: a table no formula explains, with a learned table's structure"_s},
+                {u"7"_s, u"unknown: the check cannot tell what the table is, or two readings fit equally"_s},
                 {u"130"_s, u"stopped by Ctrl+C"_s}});
     page.sections += configCheckSections();
     return page;
@@ -291,7 +321,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     TableCheck::conclude(match, verification);
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
-    return match.verdict == CheckVerdict::Correct ? ExitDone : kExitNotCorrect;
+    return verdictExitCode(match.verdict);
 }
 
 } // namespace posenc

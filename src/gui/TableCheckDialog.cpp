@@ -269,6 +269,11 @@ QString TableCheckDialog::headline() const
     return m_headline->text();
 }
 
+QString TableCheckDialog::errorCaption() const
+{
+    return m_errorCaption->text();
+}
+
 QString TableCheckDialog::diagnosis() const
 {
     return m_diagnosis->text();
@@ -538,9 +543,12 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
     m_settingView = false;
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
+    // The largest error is the report's number (max |error|); the scale's top is at least twice
+    // the tolerance, so that a correct table's colours stay dark.
+    const double largest = m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0;
     m_errorCaption->setText(
-        tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: the "
-           "largest error (%8). Drag to pan, the wheel to zoom.")
+        tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: %8 and "
+           "above (the largest |error|, as the report says: %9). Drag to pan, the wheel to zoom.")
             .arg(b.row0)
             .arg(b.rowEnd() - 1)
             .arg(b.col0)
@@ -551,7 +559,7 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
                               .arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
                                    NumberText::compact(double(b.cols) / m_grid.cols, 3))
                         : QString())
-            .arg(NumberText::compact(range.upper, 3)));
+            .arg(NumberText::compact(range.upper, 3), NumberText::compact(largest, 3)));
     m_errorPlot->replot();
     emit errorGridChanged();
 }

@@ -1,10 +1,12 @@
 // The check of ALiBi, T5 and DeBERTa tables, as `posenc table alibi-bias|t5-bucket|deberta-bucket`
 // writes them: each identified with its parameters, both masks and both directions, from tables
-// written here (get_slopes in float64, RelativeReference.h; torch's own buckets,
+// written here (get_slopes in float64, tests/support/AlibiReference.h; torch's own buckets,
 // tests/data/buckets/torch_buckets.csv, and float64's where no boundary is near); one changed cell
 // named by row and column; an infinity where no table holds one refused.
 #include "CheckTables.h"
-#include "figures/RelativeReference.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
+#include "support/T5Reference.h"
 
 #include "core/check/TableMatch.h"
 
@@ -30,7 +32,7 @@ constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 // (symmetric) after it.
 RowMatrixXf alibiTable(std::int64_t heads, std::int64_t head, AlibiMask mask, std::int64_t rows, float fill = kMinusInf)
 {
-    const double m = relref::slopes(heads)[std::size_t(head - 1)];
+    const double m = alibiref::slopes(heads)[std::size_t(head - 1)];
     RowMatrixXf t(rows, rows);
     for (std::int64_t i = 0; i < rows; ++i)
         for (std::int64_t j = 0; j < rows; ++j)
@@ -42,9 +44,9 @@ RowMatrixXf alibiTable(std::int64_t heads, std::int64_t head, AlibiMask mask, st
 // that head: what the check names.
 std::pair<std::int64_t, std::int64_t> fewestHeads(std::int64_t heads, std::int64_t head)
 {
-    const double m = relref::slopes(heads)[std::size_t(head - 1)];
+    const double m = alibiref::slopes(heads)[std::size_t(head - 1)];
     for (std::int64_t n = 1;; n *= 2) {
-        const std::vector<double> s = relref::slopesPowerOfTwo(n);
+        const std::vector<double> s = alibiref::slopesPowerOfTwo(n);
         for (std::size_t k = 0; k < s.size(); ++k)
             if (std::fabs(s[k] / m - 1.0) < 1e-12)
                 return {n, std::int64_t(k) + 1};
@@ -91,8 +93,8 @@ std::optional<RowMatrixXf> bucketTable(const QByteArray &family, std::int64_t bu
             byOffset[offset] = float(it->second);
             continue;
         }
-        const relref::Bucket b = family == "t5" ? relref::t5(relative, buckets, reach, bidirectional)
-                                                : relref::deberta(relative, buckets, reach);
+        const buckettie::Bucket b = family == "t5" ? t5ref::t5(relative, buckets, reach, bidirectional)
+                                                   : debertaref::deberta(relative, buckets, reach);
         // T5's distances from max_distance on are all in the last bucket, whatever the logarithm.
         const bool capped = family == "t5" && std::abs(relative) >= reach;
         if (torch || (b.nearTie && !capped))
@@ -160,7 +162,7 @@ private slots:
         const auto [fewest, itsHead] = fewestHeads(heads, head);
         QCOMPARE(integer(m, u"heads"_s), fewest);
         QCOMPARE(integer(m, u"head"_s), itsHead);
-        const double slope = relref::slopes(heads)[std::size_t(head - 1)];
+        const double slope = alibiref::slopes(heads)[std::size_t(head - 1)];
         QVERIFY(std::fabs(number(m, u"slope"_s) / slope - 1.0) < 1e-12);
         QCOMPARE(word(m, u"mask"_s), mask == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s);
         QVERIFY(m.mistakes.isEmpty());

@@ -311,7 +311,11 @@ private slots:
         QVERIFY2(errors.isEmpty(),
                  qPrintable(errors.isEmpty() ? QString() : errors.first().key + u": "_s + errors.first().problem));
         const RowMatrixXf table = written(params, quantity);
-        const Checked c = check(table);
+        // The family named, as `posenc check --expect FAMILY` names it: a RoPE table at theta 10000
+        // is also a sinusoid whose sines or cosines were replaced, which only a declaration tells.
+        TableCheck::Declared declared;
+        declared.family = params.encoding;
+        const Checked c = check(table, StoredType::Float32, declared);
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         const TableMatch &m = c.match;
         const QString report = m.diagnosis + u" | "_s + m.deviations + u" | "_s + m.notes.join(u" | "_s);
@@ -320,7 +324,11 @@ private slots:
             QVERIFY2((m.diagnosis + m.notes.join(u' ')).contains(unknownBecause), qPrintable(report));
             return;
         }
-        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(report));
+        // Correct for a published form (named), a variant at other parameters.
+        const bool published = QByteArray(QTest::currentDataTag()).startsWith("published:");
+        QVERIFY2(m.verdict == CheckVerdict::Correct || (!published && m.verdict == CheckVerdict::Variant),
+                 qPrintable(report));
+        QCOMPARE(m.correctAgainst.isEmpty(), m.verdict != CheckVerdict::Correct);
         QCOMPARE(*m.family, params.encoding);
         QCOMPARE(m.table == u"sinusoidal"_s ? u"pe"_s : m.table, quantity);
         reproduces(m, table);
@@ -343,8 +351,8 @@ private slots:
         Params llama = rope(RopeType::Llama3, 128, 500000.0, 4096);
         llama.rope.factor = 8.0;
         llama.rope.originalMaxLen = 8192;
-        QTest::newRow("llama3, default expected") << llama << rope(RopeType::Default, 128, 500000.0, 4096)
-                                                  << u"rope-cos"_s;
+        QTest::newRow("llama3, default expected")
+            << llama << rope(RopeType::Default, 128, 500000.0, 4096) << u"rope-cos"_s;
         Params alibi;
         alibi.encoding = Encoding::Alibi;
         alibi.maxLen = 512;

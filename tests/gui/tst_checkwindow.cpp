@@ -11,6 +11,7 @@
 #include "gui/UndoHistory.h"
 #include "gui/WindowMenus.h"
 
+#include "core/NumberText.h"
 #include "core/check/CheckReport.h"
 #include "io/NpyWriter.h"
 
@@ -205,6 +206,12 @@ void TestCheckWindow::aCorrectTableFromTheMenu()
     for (std::int64_t c = 0; c < kCols; ++c)
         QVERIFY2(columnMax[std::size_t(c)] <= kRounding, qPrintable(QString::number(columnMax[std::size_t(c)])));
     QCOMPARE(dialog->columnPlot()->graph(0)->dataCount(), int(kCols));
+    // The caption's largest error is the report's max |error|, not the colour scale's top.
+    QVERIFY2(dialog->errorCaption().contains(
+                 u"as the report says: %1)"_s.arg(NumberText::compact(*dialog->match()->maxAbsError, 3))),
+             qPrintable(dialog->errorCaption()));
+    QVERIFY2(report.contains(u"max |error|: %1 "_s.arg(NumberText::compact(*dialog->match()->maxAbsError, 3))),
+             qPrintable(report));
     dialog->resize(900, 860);
     QTest::qWait(0);
     qInfo().noquote() << TestShots::save(dialog->grab(), u"check-correct"_s);
@@ -457,11 +464,13 @@ void TestCheckWindow::filesGivenToTheWindowAreChecked()
 // sets that RoPE.
 void TestCheckWindow::aRopeCosTableSetsARope()
 {
+    // Qwen3 8B's: head_dim 128 at theta 1e6, a published form (at theta 10000 the table is also a
+    // sinusoid whose sines were replaced, and its verdict unknown until one is declared).
     constexpr std::int64_t rows = 300;
-    constexpr std::int64_t dim = 32;
+    constexpr std::int64_t dim = 128;
     const auto angle = [](std::int64_t p, std::int64_t c) {
         const std::int64_t i = c % (dim / 2);
-        return double(p) * std::pow(10000.0, -2.0 * double(i) / double(dim));
+        return double(p) * std::pow(1000000.0, -2.0 * double(i) / double(dim));
     };
     RowMatrixXf table(rows, dim);
     for (std::int64_t p = 0; p < rows; ++p)
@@ -497,7 +506,7 @@ void TestCheckWindow::aRopeCosTableSetsARope()
     const Params after = window.controlPanel()->params();
     QCOMPARE(after.encoding, Encoding::Rope);
     QCOMPARE(after.rope.headDim, dim);
-    QCOMPARE(after.rope.theta, 10000.0);
+    QCOMPARE(after.rope.theta, 1000000.0);
     QCOMPARE(after.rope.layout, RopeLayout::Half);
     QCOMPARE(after.rope.type, RopeType::Default);
     QCOMPARE(after.rope, match.params->rope);
