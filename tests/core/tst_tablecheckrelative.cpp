@@ -94,7 +94,7 @@ std::optional<RowMatrixXf> bucketTable(const QByteArray &family, std::int64_t bu
             continue;
         }
         const buckettie::Bucket b = family == "t5" ? t5ref::t5(relative, buckets, reach, bidirectional)
-                                                   : debertaref::deberta(relative, buckets, reach);
+                                                : debertaref::deberta(relative, buckets, reach);
         // T5's distances from max_distance on are all in the last bucket, whatever the logarithm.
         const bool capped = family == "t5" && std::abs(relative) >= reach;
         if (torch || (b.nearTie && !capped))
