@@ -31,6 +31,7 @@ namespace posenc {
 
 namespace {
 
+using Description::jsonNumber;
 using Description::jsonString;
 
 // Each verdict its own exit code, 0 for correct alone, so that a test suite can assert with
@@ -68,12 +69,6 @@ QStringList declaredKeys()
 template<typename T> QString jsonOrNull(const std::optional<T> &value, QString (*text)(T))
 {
     return value ? text(*value) : u"null"_s;
-}
-
-// Strict JSON: a number that is not finite (a masked cell's infinite error) is null.
-QString jsonNumber(double value)
-{
-    return std::isfinite(value) ? NumberText::exact(value) : u"null"_s;
 }
 
 QString jsonInteger(std::int64_t value)
@@ -291,16 +286,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     TableCheck::StreamOptions stream;
     stream.threads = threads;
     stream.cancel = interrupt.flag();
-    // The sample and the chunks in flight, within the budget.
-    const auto sampleCells = std::uint64_t(std::min<std::int64_t>(
-        TableCheck::kSampleCells, std::max<std::int64_t>(16, table.rows()) * std::max<std::int64_t>(1, table.cols())));
-    while (stream.chunkBytes > (std::uint64_t(1) << 16)
-           && MemoryBudget::bytesFor(sampleCells) + TableCheck::streamBytes(table.cols(), stream) > budget)
-        stream.chunkBytes /= 2;
-    const std::uint64_t cells
-        = sampleCells + TableCheck::streamBytes(std::max<std::int64_t>(1, table.cols()), stream) / 4;
-    if (const auto refused
-        = MemoryBudget::check(cells, budget, u"checking %1 (a sample and rows in flight)"_s.arg(table.name())))
+    if (const auto refused = TableCheck::fitToBudget(table, budget, stream))
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, budget));
 
     auto identified = TableCheck::identify(table, declaration);

@@ -383,13 +383,14 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     ProgressLine line(u"posenc export"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
     line.stage(u"drawing the %1 figure"_s.arg(figure->name()));
     FigureBuild build(*figure, std::make_shared<const Engine>(read.params), state, style, std::get<FigureSize>(size));
-    {
-        const InterruptCancels interrupt;
-        if (!build.run(threads, interrupt.flag())) {
-            line.finish();
-            return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
-        }
-    }
+    // Ctrl+C stops the drawing, the encoding and the writing alike: nothing is written.
+    const InterruptCancels interrupt;
+    const auto interrupted = [&] {
+        line.finish();
+        return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
+    };
+    if (!build.run(threads, interrupt.flag()))
+        return interrupted();
     line.finish();
     if (const auto &refused = build.error()) {
         if (refused->kind == FigureError::OverBudget)
@@ -402,14 +403,21 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                                                                   : u" or a smaller --font-size"_s));
     }
     const QByteArray bytes = FigureFile::encode(build, *format, style);
+    if (interrupt.interrupted())
+        return interrupted();
     if (bytes.isEmpty())
         return fail(err, ExitIo, u"%1: the figure could not be encoded"_s.arg(path));
     // Asked again: the file may have appeared while the figure was drawn.
     if (const auto refused = OutputFile::refusal(path, force))
         return fail(err, ExitIo, *refused);
-    if (const auto written
-        = OutputFile::write(path, [&bytes](QIODevice &device) { return device.write(bytes) == bytes.size(); }))
+    const std::atomic<bool> *stop = interrupt.flag();
+    if (const auto written = OutputFile::write(path, [&bytes, stop](QIODevice &device) {
+            return !stop->load() && device.write(bytes) == bytes.size() && !stop->load();
+        })) {
+        if (interrupt.interrupted())
+            return interrupted();
         return fail(err, ExitIo, *written);
+    }
     return ExitDone;
 }
 

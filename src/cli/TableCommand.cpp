@@ -149,17 +149,20 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
                                                : u"ask for fewer rows with --positions"_s,
                                            engine.params().memoryBudget));
     ProgressLine line(u"posenc table"_s, !output.quiet && ProgressLine::stderrIsTerminal());
-    std::optional<RowMatrixXf> table;
-    {
-        const InterruptCancels interrupt;
-        WorkProgress computing;
-        line.stage(name, &computing);
-        table = TableExport::compute(engine, request, ComputeOptions {output.threads, interrupt.flag(), &computing});
-        if (interrupt.interrupted()) {
-            line.finish();
-            return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
-        }
-    }
+    // Ctrl+C stops the computing and the writing alike: a file half written is removed.
+    const InterruptCancels interrupt;
+    const auto interrupted = [&] {
+        line.finish();
+        return fail(err, ExitInterrupted,
+                    OutputFile::isStandardOutput(output.path) ? u"interrupted"_s
+                                                              : u"interrupted; nothing was written"_s);
+    };
+    WorkProgress computing;
+    line.stage(name, &computing);
+    const std::optional<RowMatrixXf> table
+        = TableExport::compute(engine, request, ComputeOptions {output.threads, interrupt.flag(), &computing});
+    if (interrupt.interrupted())
+        return interrupted();
     if (!table)
         return fail(err, ExitOverBudget, u"the table could not be computed within the memory budget"_s);
     // Asked again: the file may have appeared while the table was computed.
@@ -170,8 +173,10 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
                &writing);
     const QStringList columns = TableExport::columnNames(request);
     const auto written = OutputFile::write(output.path, [&](QIODevice &device) {
-        return TableExport::writeTo(device, *table, output.format, columns, &writing, name);
+        return TableExport::writeTo(device, *table, output.format, columns, &writing, interrupt.flag(), name);
     });
+    if (written && interrupt.interrupted())
+        return interrupted();
     line.finish();
     if (written)
         return fail(err, ExitIo, *written);

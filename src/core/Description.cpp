@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <type_traits>
 
 using namespace Qt::StringLiterals;
@@ -20,7 +21,7 @@ template<typename T> QString listText(const std::vector<T> &items, bool json)
     QStringList parts;
     for (const T &item : items) {
         if constexpr (std::is_same_v<T, double>)
-            parts.append(NumberText::exact(item));
+            parts.append(json ? jsonNumber(item) : NumberText::exact(item));
         else
             parts.append(QString::number(item));
     }
@@ -46,6 +47,11 @@ QStringList keys(Encoding encoding)
     for (const auto &entry : entries(params).value_or(Entries()))
         list.append(entry.first);
     return list;
+}
+
+QString jsonNumber(double value)
+{
+    return std::isfinite(value) ? NumberText::exact(value) : u"null"_s;
 }
 
 Value orNull(const std::optional<double> &value)
@@ -79,7 +85,8 @@ QString text(const Value &value, bool json)
         return listText(*numbers, json);
     if (const auto *integers = std::get_if<std::vector<std::int64_t>>(&value))
         return listText(*integers, json);
-    return NumberText::exact(std::get<double>(value));
+    const double number = std::get<double>(value);
+    return json ? jsonNumber(number) : NumberText::exact(number);
 }
 
 } // namespace posenc::Description

@@ -33,6 +33,8 @@ Value orNull(const std::optional<std::int64_t> &value);
 // The value as text: JSON's where `json`, else the same without the quotes of a word (a list's
 // items joined by ',').
 QString text(const Value &value, bool json);
+// A number as strict JSON (RFC 8259 has no NaN or Infinity): null where it is not finite.
+QString jsonNumber(double value);
 // `text` as a JSON string, quoted and escaped (QJsonDocument's escaping).
 QString jsonString(const QString &text);
 

@@ -145,10 +145,13 @@ Number recovered(const Params &p, double dropout)
 }
 
 // The positions the mean |cos| between s·E_q and PE_q is taken over: every one up to 4096, the
-// first 4096 past it (a few milliseconds at d 512, on every change of the controls).
+// first 4096 past it, and no more than 2^22 cells of each table (a few milliseconds on every
+// change of the controls; at d 396132, 4096 rows were two 6 GiB blocks on the GUI thread).
 std::int64_t cosineRows(const Params &p)
 {
-    return std::min<std::int64_t>(p.maxLen, 4096);
+    constexpr std::int64_t kMaxCells = std::int64_t(1) << 22;
+    return std::min(
+        {p.maxLen, std::int64_t(4096), std::max<std::int64_t>(1, kMaxCells / std::max<std::int64_t>(1, p.dModel))});
 }
 
 // The mean |cos| between s·E_q and PE_q over cosineRows: how far from parallel a token's

@@ -158,6 +158,16 @@ QList<ParamSpec> model()
 
 namespace {
 
+// The most a custom s or sigma may be: s·E stays far inside float32 even divided by 1 - p for any
+// p < 1 a double holds (1e308 made every cell infinite).
+constexpr double kMaxEmbeddingFactor = 1e6;
+
+// "[0, 1000000]": a custom scale's or sigma's range.
+QString embeddingFactorRange()
+{
+    return u"[0, %1]"_s.arg(QString::number(kMaxEmbeddingFactor, 'f', 0));
+}
+
 ParamSpec scaleRow()
 {
     ParamSpec scale;
@@ -165,7 +175,7 @@ ParamSpec scaleRow()
     scale.group = ParamGroup::Embeddings;
     scale.kind = ParamKind::ChoiceOrNumber;
     scale.valueName = u"sqrt|NUMBER"_s;
-    scale.help = u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number"_s;
+    scale.help = u"embedding scale s in X = s*E + PE: sqrt(d_model), 1 or any number in [0, 1000000]"_s;
     scale.label = u"scale"_s;
     scale.choices = {u"1"_s, u"sqrt"_s};
     scale.choiceLabels = {u"1"_s, u"sqrt(d)"_s};
@@ -205,10 +215,10 @@ ParamSpec scaleRow()
             return *v == 1.0 ? ParamValue(u"1"_s) : ParamValue(*v);
         return std::nullopt;
     };
-    scale.allowed = [](const Params &) { return u"sqrt, 1 or a finite number >= 0"_s; };
+    scale.allowed = [](const Params &) { return u"sqrt, 1 or a number in "_s + embeddingFactorRange(); };
     scale.check = [](const Params &p) -> std::optional<ParamError> {
-        if (p.scaleKind == ScaleKind::Custom && (!std::isfinite(p.customScale) || p.customScale < 0.0))
-            return ParamError {u"scale"_s, u"1, sqrt or a finite number >= 0"_s, QString(),
+        if (p.scaleKind == ScaleKind::Custom && !(p.customScale >= 0.0 && p.customScale <= kMaxEmbeddingFactor))
+            return ParamError {u"scale"_s, u"1, sqrt or a number in "_s + embeddingFactorRange(), QString(),
                                NumberText::exact(p.customScale)};
         return std::nullopt;
     };
@@ -230,7 +240,7 @@ ParamSpec customScaleRow()
     customScale.objectName = u"scale"_s;
     customScale.valueName = u"NUMBER"_s;
     customScale.parentKey = u"scale"_s;
-    customScale.allowed = [](const Params &) { return u"a finite number >= 0"_s; };
+    customScale.allowed = [](const Params &) { return u"a number in "_s + embeddingFactorRange(); };
     customScale.check = [](const Params &) { return std::nullopt; }; // scale's own check covers it
     customScale.idle = [](const Params &p) -> std::optional<IdleReason> {
         if (p.scaleKind != ScaleKind::Custom)
@@ -239,7 +249,9 @@ ParamSpec customScaleRow()
                 modelTr("only a custom scale reads it; the scale is %1.").arg(ParamTable::find(u"scale"_s)->text(p)));
         return noEmbeddingColumns(p);
     };
-    customScale.formula = [](const Params &) { return modelTr("A custom s in X = s·E + PE: a finite number ≥ 0."); };
+    customScale.formula = [](const Params &) {
+        return modelTr("A custom s in X = s·E + PE: a number in %1.").arg(embeddingFactorRange());
+    };
     return customScale;
 }
 
@@ -250,7 +262,8 @@ ParamSpec initRow()
     init.group = ParamGroup::Embeddings;
     init.kind = ParamKind::ChoiceOrNumber;
     init.valueName = u"normal|scaled-normal|keras-uniform|SIGMA"_s;
-    init.help = u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA; or Keras' U(-0.05, 0.05)"_s;
+    init.help = u"random embeddings N(0, sigma^2): sigma 1, d^-1/2 or SIGMA in [0, 1000000]; or Keras' U(-0.05, "
+                "0.05)"_s;
     init.label = u"init"_s;
     init.choices = {u"normal"_s, u"scaled-normal"_s, u"keras-uniform"_s};
     init.choiceLabels = {u"normal (σ 1)"_s, u"scaled-normal (σ d^-1/2)"_s, u"keras-uniform (U ±0.05)"_s};
@@ -293,11 +306,14 @@ ParamSpec initRow()
             return ParamValue(*v);
         return std::nullopt;
     };
-    init.allowed = [](const Params &) { return u"normal, scaled-normal, keras-uniform or a finite sigma >= 0"_s; };
+    init.allowed = [](const Params &) {
+        return u"normal, scaled-normal, keras-uniform or a sigma in "_s + embeddingFactorRange();
+    };
     init.check = [](const Params &p) -> std::optional<ParamError> {
-        if (p.init == InitKind::Custom && (!std::isfinite(p.customSigma) || p.customSigma < 0.0))
-            return ParamError {u"init"_s, u"normal, scaled-normal, keras-uniform or a finite sigma >= 0"_s, QString(),
-                               NumberText::exact(p.customSigma)};
+        if (p.init == InitKind::Custom && !(p.customSigma >= 0.0 && p.customSigma <= kMaxEmbeddingFactor))
+            return ParamError {u"init"_s,
+                               u"normal, scaled-normal, keras-uniform or a sigma in "_s + embeddingFactorRange(),
+                               QString(), NumberText::exact(p.customSigma)};
         return std::nullopt;
     };
     init.idle = embeddingsFromFile;
@@ -318,7 +334,7 @@ ParamSpec customSigmaRow()
     customSigma.objectName = u"sigma"_s;
     customSigma.valueName = u"SIGMA"_s;
     customSigma.parentKey = u"init"_s;
-    customSigma.allowed = [](const Params &) { return u"a finite number >= 0"_s; };
+    customSigma.allowed = [](const Params &) { return u"a number in "_s + embeddingFactorRange(); };
     customSigma.check = [](const Params &) { return std::nullopt; }; // init's own check covers it
     customSigma.idle = [](const Params &p) -> std::optional<IdleReason> {
         if (const auto idle = embeddingsFromFile(p))
@@ -329,7 +345,9 @@ ParamSpec customSigmaRow()
                 modelTr("only a custom init reads it; the init is %1.").arg(ParamTable::find(u"init"_s)->text(p)));
         return std::nullopt;
     };
-    customSigma.formula = [](const Params &) { return modelTr("A custom σ in E ~ N(0, σ²): a finite number ≥ 0."); };
+    customSigma.formula = [](const Params &) {
+        return modelTr("A custom σ in E ~ N(0, σ²): a number in %1.").arg(embeddingFactorRange());
+    };
     return customSigma;
 }
 

@@ -85,11 +85,19 @@ double embeddingBound(const Params &params)
     constexpr double kSpreads = 3.0;
     double sigma = params.sigma();
     if (params.embeddings) {
-        // The loaded rows' RMS.
+        // The loaded rows' RMS over their finite cells (a NaN of the file is drawn as one, not
+        // spread over the whole range).
         const RowMatrixXf &values = params.embeddings->values;
-        sigma = values.size() == 0
-            ? 0.0
-            : std::sqrt(values.cast<double>().squaredNorm() / static_cast<double>(values.size()));
+        double sum = 0.0;
+        std::int64_t count = 0;
+        for (Eigen::Index i = 0; i < values.size(); ++i) {
+            const double v = values.data()[i];
+            if (std::isfinite(v)) {
+                sum += v * v;
+                ++count;
+            }
+        }
+        sigma = count == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(count));
     }
     return kSpreads * std::abs(params.scale()) * sigma;
 }

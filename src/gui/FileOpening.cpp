@@ -15,7 +15,8 @@ namespace posenc::FileOpening {
 Kind kindOf(const QString &path)
 {
     QFile file(path);
-    if (file.open(QIODevice::ReadOnly)) {
+    // Only a regular file is read here, on the GUI thread: opening a FIFO waits for a writer.
+    if (QFileInfo(path).isFile() && file.open(QIODevice::ReadOnly)) {
         const QByteArray head = file.read(16);
         if (head.startsWith("\x93NUMPY"))
             return Kind::Matrix;

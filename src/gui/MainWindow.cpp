@@ -116,7 +116,11 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
         sessionFileChanged();
     });
     // The title's [*]: a change since the session was opened or saved, which Undo can take back.
-    connect(m_history->stack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+    // A window of no session has no [*] to show (Qt warns on standard error when asked to).
+    connect(m_history->stack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
+        if (windowTitle().contains(u"[*]"_s))
+            setWindowModified(!clean);
+    });
     connect(m_loader, &MatrixLoader::loadingChanged, this, [this](bool loading, const QString &source) {
         if (loading)
             statusBar()->showMessage(tr("Reading %1 …").arg(source));

@@ -269,11 +269,6 @@ QString TableCheckDialog::headline() const
     return m_headline->text();
 }
 
-QString TableCheckDialog::errorCaption() const
-{
-    return m_errorCaption->text();
-}
-
 QString TableCheckDialog::diagnosis() const
 {
     return m_diagnosis->text();
@@ -302,6 +297,11 @@ void TableCheckDialog::start()
                 return;
             }
             const std::shared_ptr<const TableRows> table = opened.value();
+            TableCheck::StreamOptions options;
+            if (const auto refused = TableCheck::fitToBudget(*table, budget, options))
+                return publish([this, text = *refused + tr("; check a narrower table, or raise the memory budget")] {
+                    showProblem(text);
+                });
             auto identified = TableCheck::identify(*table, {});
             if (const auto *message = std::get_if<QString>(&identified)) {
                 const QString text = u"%1: %2"_s.arg(table->name(), *message);
@@ -309,7 +309,6 @@ void TableCheckDialog::start()
                 return;
             }
             TableMatch match = std::get<TableMatch>(std::move(identified));
-            TableCheck::StreamOptions options;
             options.cancel = &cancel;
             options.progress = progress.get();
             TableCheck::Verification verification = TableCheck::verify(match, *table, options);
@@ -543,12 +542,14 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
     m_settingView = false;
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
-    // The largest error is the report's number (max |error|); the scale's top is at least twice
-    // the tolerance, so that a correct table's colours stay dark.
-    const double largest = m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0;
+    // The scale's top is the largest error only where that reaches twice the tolerance.
+    const QString largest = NumberText::compact(m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 3);
+    const QString top = m_match && m_match->maxAbsError && *m_match->maxAbsError >= range.upper
+        ? tr("the largest error (%1)").arg(largest)
+        : tr("%1, above the largest error (%2)").arg(NumberText::compact(range.upper, 3), largest);
     m_errorCaption->setText(
-        tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: %8 and "
-           "above (the largest |error|, as the report says: %9). Drag to pan, the wheel to zoom.")
+        tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: "
+           "%8. Drag to pan, the wheel to zoom.")
             .arg(b.row0)
             .arg(b.rowEnd() - 1)
             .arg(b.col0)
@@ -559,7 +560,7 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
                               .arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
                                    NumberText::compact(double(b.cols) / m_grid.cols, 3))
                         : QString())
-            .arg(NumberText::compact(range.upper, 3), NumberText::compact(largest, 3)));
+            .arg(top));
     m_errorPlot->replot();
     emit errorGridChanged();
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -16,7 +17,8 @@ namespace {
 
 constexpr qint64 kChunkBytes = qint64(1) << 20;
 
-// The bytes of the source one at a time, read a chunk at a time into one reused buffer.
+// The bytes of the source one at a time, read a chunk at a time into one reused buffer. Every
+// line end reads as '\n': Windows' "\r\n" and the old Mac's lone '\r' alike.
 class Bytes
 {
 public:
@@ -26,6 +28,25 @@ public:
     { }
     // The next byte, -1 at the end, -2 when reading failed.
     int next()
+    {
+        if (m_pending != kNone) {
+            const int c = m_pending;
+            m_pending = kNone;
+            return c;
+        }
+        const int c = raw();
+        if (c != '\r')
+            return c;
+        const int after = raw();
+        if (after != '\n')
+            m_pending = after;
+        return '\n';
+    }
+
+private:
+    static constexpr int kNone = -3;
+
+    int raw()
     {
         if (m_at == m_filled) {
             const qint64 n = std::min<qint64>(m_buffer.size(), m_source.size() - m_offset);
@@ -40,8 +61,8 @@ public:
         return static_cast<unsigned char>(m_buffer[m_at++]);
     }
 
-private:
     ByteSource &m_source;
+    int m_pending = kNone;
     QByteArray m_buffer;
     qint64 m_offset = 0;
     qint64 m_filled = 0;
@@ -62,7 +83,8 @@ QString shown(const char *text, int length)
 struct Number
 {
     float value = 0.0f;
-    double rounding = 0.0; // half a unit in its last digit
+    // Half a unit in its last digit is 0.5 * 10^roundingExponent; kExact for a short number.
+    int roundingExponent = Table::kExact;
 };
 
 // A decimal number: [+-] digits [. digits] [e [+-] digits], and half a unit in its last digit;
@@ -106,7 +128,7 @@ std::optional<Number> parseNumber(const char *text, int length, Infinities infin
         const bool infinity = lower == "inf" || lower == "infinity";
         if (infinity && infinities == Infinities::Kept)
             return Number {
-                text[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), 0.0};
+                text[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), Table::kExact};
         why = lower == "nan" || infinity ? u"is not a finite number"_s : u"is not a number"_s;
         return std::nullopt;
     }
@@ -133,15 +155,17 @@ std::optional<Number> parseNumber(const char *text, int length, Infinities infin
         leading = leading && text[k] == '0';
         significant += leading ? 0 : 1;
     }
-    if (significant >= 3)
-        n.rounding = 0.5 * std::pow(10.0, double(std::clamp(exponent - fraction, -400, 400)));
+    // A last digit below 10^-127 rounds by nothing a float32 holds.
+    if (significant >= 3 && exponent - fraction >= -127)
+        n.roundingExponent = std::min(exponent - fraction, 127);
     return n;
 }
 
-// One pass over the file: every cell handed to `cell(row, column, value)`. The shape and the
-// rounding come back in the out parameters.
-std::optional<ReadError> parse(ByteSource &source, const std::function<void(std::int64_t, std::int64_t, float)> &cell,
-                               Infinities infinities, std::int64_t &rows, std::int64_t &cols, double &rounding)
+// One pass over the file: every cell handed to `cell(row, column, value, roundingExponent)`. The
+// shape comes back in the out parameters.
+using CellFunction = std::function<void(std::int64_t, std::int64_t, float, int)>;
+std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, Infinities infinities, std::int64_t &rows,
+                               std::int64_t &cols)
 {
     const auto refuse = [&](std::int64_t line, const QString &reason) {
         return ReadError {source.name(), u"line %1: %2"_s.arg(line).arg(reason)};
@@ -151,7 +175,6 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
     Separator separator = Separator::Unknown;
     rows = 0;
     cols = 0;
-    rounding = 0.0;
     std::int64_t line = 1;
     std::int64_t firstLine = 0;
     char text[kMaxCellBytes];
@@ -174,6 +197,8 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
             continue;
         }
         // A row: cells, each followed by a separator or the end of the line.
+        if (rows == 0)
+            firstLine = line;
         std::int64_t column = 0;
         for (;;) {
             int length = 0;
@@ -196,8 +221,7 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
                 return refuse(line, u"more than %1 columns"_s.arg(kMaxColumns));
             if (rows > 0 && column >= cols)
                 return refuse(line, u"more than the %1 columns of the first row (line %2)"_s.arg(cols).arg(firstLine));
-            cell(rows, column, number->value);
-            rounding = std::max(rounding, number->rounding);
+            cell(rows, column, number->value, number->roundingExponent);
             ++column;
             while (c == ' ' || c == '\t' || c == '\r')
                 c = bytes.next();
@@ -231,7 +255,6 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
         }
         if (rows == 0) {
             cols = column;
-            firstLine = line;
         } else if (column != cols) {
             return refuse(line,
                           u"%1 columns where the first row (line %2) has %3: the rows are ragged"_s.arg(column)
@@ -252,15 +275,17 @@ std::optional<ReadError> parse(ByteSource &source, const std::function<void(std:
 ReadResult<Table> read(ByteSource &source, std::int64_t maxCells, Infinities infinities)
 {
     std::int64_t rows = 0, cols = 0;
-    double rounding = 0.0;
-    // First pass: the shape, every cell checked, nothing kept.
+    // First pass: the shape, every cell checked, nothing kept but how many cells show each rounding.
     std::int64_t cells = 0;
     bool over = false;
-    const auto count = [&](std::int64_t, std::int64_t, float) {
+    std::map<int, std::int64_t> roundings;
+    const auto count = [&](std::int64_t, std::int64_t, float, int exponent) {
         ++cells;
         over = over || cells > maxCells;
+        if (exponent != Table::kExact)
+            ++roundings[exponent];
     };
-    if (auto error = parse(source, count, infinities, rows, cols, rounding))
+    if (auto error = parse(source, count, infinities, rows, cols))
         return *error;
     if (over)
         return ReadError {source.name(),
@@ -270,17 +295,33 @@ ReadResult<Table> read(ByteSource &source, std::int64_t maxCells, Infinities inf
                               .arg(cols)
                               .arg(maxCells),
                           ReadError::Kind::OverBudget};
+    // The rounding most cells show is the table's; a cell written with fewer digits keeps its own.
     Table table;
+    int common = Table::kExact;
+    std::int64_t commonCells = 0;
+    for (const auto &[exponent, n] : roundings) {
+        if (n > commonCells) {
+            common = exponent;
+            commonCells = n;
+        }
+    }
+    table.textRounding = common == Table::kExact ? 0.0 : Table::rounding(common);
+    const bool coarser = !roundings.empty() && roundings.rbegin()->first > common;
     table.values.resize(rows, cols);
+    if (coarser)
+        table.cellRounding.assign(std::size_t(rows * cols), std::int8_t(Table::kExact));
     std::int64_t rows2 = 0, cols2 = 0;
     bool changed = false;
-    const auto store = [&](std::int64_t r, std::int64_t c, float v) {
-        if (r < rows && c < cols)
-            table.values(r, c) = v;
-        else
+    const auto store = [&](std::int64_t r, std::int64_t c, float v, int exponent) {
+        if (r >= rows || c >= cols) {
             changed = true;
+            return;
+        }
+        table.values(r, c) = v;
+        if (coarser && exponent != Table::kExact && exponent > common)
+            table.cellRounding[std::size_t(r * cols + c)] = std::int8_t(exponent);
     };
-    if (auto error = parse(source, store, infinities, rows2, cols2, table.textRounding))
+    if (auto error = parse(source, store, infinities, rows2, cols2))
         return *error;
     if (changed || rows2 != rows || cols2 != cols)
         return ReadError {source.name(), u"the file changed while it was being read"_s};

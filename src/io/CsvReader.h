@@ -4,7 +4,9 @@
 #include "io/ByteSource.h"
 #include "io/ReadError.h"
 
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace posenc {
 
@@ -26,10 +28,19 @@ constexpr std::int64_t kMaxColumns = std::int64_t(1) << 20;
 
 struct Table
 {
+    // A cell's rounding is 0.5 * 10^e for its exponent e; kExact for a short number ("0", "1.0",
+    // "2e-3": "%g" and repr write exact values so), whose text shows no rounding.
+    static constexpr int kExact = -128;
+    static double rounding(int exponent) { return 0.5 * std::pow(10.0, double(exponent)); }
+
     RowMatrixXf values;
-    // Half a unit in the last digit written, the largest over the cells of three significant
-    // digits or more (shorter ones, "0", "1.0", are exact values): 0.5e-6 for "%.6f".
+    // Half a unit in the last digit written, the one most cells of three significant digits or
+    // more show: 0.5e-6 for "%.6f".
     double textRounding = 0.0;
+    // Each cell's exponent where some cell shows a coarser rounding than textRounding ("1.00"
+    // among "%.6f" cells), row-major: kExact for a cell that shows none coarser; empty otherwise.
+    // So one cell written short widens its own tolerance only.
+    std::vector<std::int8_t> cellRounding;
 };
 
 // Whether "inf" and "-inf" (as numpy's savetxt and posenc table write a mask) are read as

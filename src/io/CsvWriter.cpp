@@ -28,7 +28,8 @@ void appendValue(QByteArray &out, float value)
 
 } // namespace
 
-bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList &columns, WorkProgress *progress)
+bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList &columns, WorkProgress *progress,
+                const std::atomic<bool> *cancel)
 {
     Q_ASSERT(columns.size() == table.cols());
     const QByteArray header = "# " + columns.join(u',').toUtf8() + '\n';
@@ -41,6 +42,8 @@ bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList
     const auto flushIfFull = [&] {
         if (chunk.size() < chunkBytes)
             return true;
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return false;
         const bool written = device.write(chunk) == chunk.size();
         chunk.resize(0); // unlike clear(), keeps the reserved capacity
         return written;

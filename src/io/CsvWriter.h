@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <optional>
 
 namespace posenc {
@@ -19,8 +20,9 @@ namespace posenc {
 // float32; non-finite values are written 'nan', 'inf' and '-inf'. Precondition: one name per
 // column, none holding ',' or a line break.
 std::optional<WriteError> writeCsv(const QString &path, const ConstBlockRef &table, const QStringList &columns);
-// The same text to `device`, each row counted in `progress`; false when the device refused it.
+// The same text to `device`, each row counted in `progress`; false when the device refused it, or
+// when `cancel` was set (it is polled between chunks).
 bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList &columns,
-                WorkProgress *progress = nullptr);
+                WorkProgress *progress = nullptr, const std::atomic<bool> *cancel = nullptr);
 
 } // namespace posenc

@@ -1,11 +1,16 @@
 #include "io/ModelConfigFile.h"
 
+#include "core/check/ConfigNumber.h"
+
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QRegularExpression>
 
 #include <algorithm>
+#include <charconv>
 
 using namespace Qt::StringLiterals;
 
@@ -40,6 +45,54 @@ QString pythonLiteralNote(const QByteArray &json, qsizetype offset)
     return {};
 }
 
+bool isNumberByte(char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+// Whether a number JSON allows but a double cannot hold is too large (1e400), not too small
+// (1e-400): the decimal exponent of its first significant digit.
+bool pastTheTop(const QByteArray &token)
+{
+    const qsizetype e = std::max(token.indexOf('e'), token.indexOf('E'));
+    const QByteArray mantissa = e < 0 ? token : token.left(e);
+    const qint64 exponent = e < 0 ? 0 : std::clamp<qint64>(token.mid(e + 1).toLongLong(), -1000000, 1000000);
+    const qsizetype point = mantissa.contains('.') ? mantissa.indexOf('.') : mantissa.size();
+    for (qsizetype i = 0; i < mantissa.size(); ++i) {
+        if (mantissa[i] >= '1' && mantissa[i] <= '9')
+            return exponent + (i < point ? point - i - 1 : point - i) > 0;
+    }
+    return false;
+}
+
+// Where Qt's parser refused a number that ends at `end`: a number JSON allows whose value a double
+// cannot hold is written as Python's json reads it, 0 for one too small (1e-400) and, for one too
+// large (1e400), a string of ConfigNumber's marker and its text, which the check refuses by its
+// key. False where the text there is no number of JSON's grammar.
+bool replaceUnheldNumber(QByteArray &json, qsizetype end)
+{
+    static const QRegularExpression grammar(u"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"_s);
+    end = std::clamp<qsizetype>(end, 0, json.size());
+    qsizetype begin = end;
+    while (begin > 0 && isNumberByte(json[begin - 1]))
+        --begin;
+    const QByteArray token = json.mid(begin, end - begin);
+    if (token.isEmpty() || !grammar.match(QString::fromLatin1(token)).hasMatch())
+        return false;
+    double value = 0.0;
+    const auto [last, error] = std::from_chars(token.constData(), token.constData() + token.size(), value);
+    if (error != std::errc::result_out_of_range || last != token.constData() + token.size())
+        return false;
+    QByteArray replacement = token.startsWith('-') ? "-0" : "0";
+    if (pastTheTop(token)) {
+        const QByteArray text = QJsonDocument(QJsonArray {ConfigNumber::overflowMarker() + QString::fromLatin1(token)})
+                                    .toJson(QJsonDocument::Compact);
+        replacement = text.mid(1, text.size() - 2); // the string, quoted and escaped
+    }
+    json.replace(begin, end - begin, replacement);
+    return true;
+}
+
 } // namespace
 
 ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
@@ -49,7 +102,15 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
     if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0)
         return refuse(u"not JSON: a NUL byte at %1 (a config is text)"_s.arg(placeOf(bytes, nul)));
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
+    QByteArray json = bytes;
+    QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    // Each number a double cannot hold, as Python's json reads it (a config holds a few hundred
+    // numbers at most: a file of them is refused after these many).
+    for (int replaced = 0; error.error == QJsonParseError::IllegalNumber && replaced < 4096; ++replaced) {
+        if (!replaceUnheldNumber(json, error.offset))
+            break;
+        document = QJsonDocument::fromJson(json, &error);
+    }
     if (error.error != QJsonParseError::NoError)
         return refuse(u"not JSON: %1 at %2%3"_s.arg(error.errorString(), placeOf(bytes, error.offset),
                                                     pythonLiteralNote(bytes, error.offset)));

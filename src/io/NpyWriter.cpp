@@ -27,7 +27,8 @@ qint64 paddedHeaderLength(qsizetype dictSize, qsizetype lengthFieldBytes)
 
 // Copies the rows into a bounded buffer (converted to little-endian) and writes it whenever
 // it is full, so a table of any size costs at most one chunk of extra memory.
-bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress)
+bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress,
+                           const std::atomic<bool> *cancel)
 {
     const std::int64_t rows = table.rows();
     const std::int64_t cols = table.cols();
@@ -37,6 +38,8 @@ bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkPr
     QByteArray buffer(bufferFloats * qsizetype(sizeof(float)), Qt::Uninitialized);
     qsizetype used = 0;
     const auto flush = [&] {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return false;
         const qint64 bytes = qint64(used) * qint64(sizeof(float));
         used = 0;
         return device.write(buffer.constData(), bytes) == bytes;
@@ -85,12 +88,12 @@ QByteArray npyHeader(std::int64_t rows, std::int64_t cols)
     return wrapNpyHeader(dict);
 }
 
-bool writeNpyTo(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress)
+bool writeNpyTo(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress, const std::atomic<bool> *cancel)
 {
     const QByteArray header = npyHeader(table.rows(), table.cols());
     if (progress)
         progress->expect(table.rows());
-    return device.write(header) == header.size() && writeLittleEndianRows(device, table, progress);
+    return device.write(header) == header.size() && writeLittleEndianRows(device, table, progress, cancel);
 }
 
 std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table)

@@ -9,6 +9,7 @@
 #include <QIODevice>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -30,7 +31,8 @@ bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkPr
 // Writes `table` as a .npy file, atomically, converting to little-endian in bounded chunks.
 std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table);
 // The same bytes to `device` (a pipe, a file being written atomically), each row counted in
-// `progress`; false when the device refused them.
-bool writeNpyTo(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr);
+// `progress`; false when the device refused them, or when `cancel` was set (polled between chunks).
+bool writeNpyTo(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr,
+                const std::atomic<bool> *cancel = nullptr);
 
 } // namespace posenc

@@ -24,12 +24,13 @@ QByteArray safetensorsHeader(const QString &name, std::int64_t rows, std::int64_
     return QByteArray(length, 8) + json;
 }
 
-bool writeSafetensorsTo(QIODevice &device, const ConstBlockRef &table, const QString &name, WorkProgress *progress)
+bool writeSafetensorsTo(QIODevice &device, const ConstBlockRef &table, const QString &name, WorkProgress *progress,
+                        const std::atomic<bool> *cancel)
 {
     const QByteArray header = safetensorsHeader(name, table.rows(), table.cols());
     if (progress)
         progress->expect(table.rows());
-    return device.write(header) == header.size() && writeLittleEndianRows(device, table, progress);
+    return device.write(header) == header.size() && writeLittleEndianRows(device, table, progress, cancel);
 }
 
 } // namespace posenc

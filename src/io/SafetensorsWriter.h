@@ -8,6 +8,7 @@
 #include <QIODevice>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 
 namespace posenc {
@@ -19,8 +20,9 @@ namespace posenc {
 QByteArray safetensorsHeader(const QString &name, std::int64_t rows, std::int64_t cols);
 
 // `table` as that file, to `device` (a file being written atomically, a pipe), each row counted
-// in `progress`; false when the device refused the bytes.
+// in `progress`; false when the device refused the bytes, or when `cancel` was set (polled
+// between chunks).
 bool writeSafetensorsTo(QIODevice &device, const ConstBlockRef &table, const QString &name,
-                        WorkProgress *progress = nullptr);
+                        WorkProgress *progress = nullptr, const std::atomic<bool> *cancel = nullptr);
 
 } // namespace posenc

@@ -27,8 +27,20 @@ constexpr std::uint64_t kRowNormCellsPerRow = 5 + 5 * 2;
 constexpr std::uint64_t kStatCellsPerColumn = 6 + 6 * 2;
 // Cells of a table computed between two counts of progress: enough to keep every core busy.
 constexpr std::int64_t kProgressRunCells = std::int64_t(1) << 24;
+// Counts of progress over a narrow table at least, in runs of this many rows at least: a narrow
+// table's rows may be dear (rope-score averages 256 pairs a row), and one run of them all left the
+// progress line at 0 % until the end.
+constexpr std::int64_t kProgressRuns = 256;
+constexpr std::int64_t kMinRunRows = 1024;
 
 } // namespace
+
+std::int64_t progressRunRows(std::int64_t rows, std::int64_t cols)
+{
+    const std::int64_t byCells = kProgressRunCells / std::max<std::int64_t>(cols, 1);
+    const std::int64_t byCount = std::max(kMinRunRows, (rows + kProgressRuns - 1) / kProgressRuns);
+    return std::max<std::int64_t>(1, std::min(byCells, byCount));
+}
 
 std::optional<Format> formatOf(const QString &path)
 {
@@ -124,8 +136,7 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
     if (options.progress) {
         // In runs of rows, so that the rows done can be counted: each run is the same cells of
         // the whole table (docs/ARCHITECTURE.md, Layers).
-        const std::int64_t runRows
-            = std::max<std::int64_t>(1, kProgressRunCells / std::max<std::int64_t>(block.cols, 1));
+        const std::int64_t runRows = progressRunRows(block.rows, block.cols);
         options.progress->expect(block.rows);
         for (std::int64_t r = 0; r < block.rows; r += runRows) {
             const std::int64_t rows = std::min(runRows, block.rows - r);
@@ -174,15 +185,15 @@ QStringList columnNames(const TableRequest &request)
 }
 
 bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
-             WorkProgress *progress, const QString &tensor)
+             WorkProgress *progress, const std::atomic<bool> *cancel, const QString &tensor)
 {
     switch (format) {
     case Format::Npy:
-        return writeNpyTo(device, table, progress);
+        return writeNpyTo(device, table, progress, cancel);
     case Format::Csv:
-        return writeCsvTo(device, table, columns, progress);
+        return writeCsvTo(device, table, columns, progress, cancel);
     case Format::Safetensors:
-        return writeSafetensorsTo(device, table, tensor, progress);
+        return writeSafetensorsTo(device, table, tensor, progress, cancel);
     }
     return false;
 }

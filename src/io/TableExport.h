@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -32,14 +33,19 @@ std::optional<QString> check(const Engine &engine, const TableRequest &request);
 // The table, float32, rows x columns; nothing when cancelled. Precondition: check() passed.
 std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &request,
                                    const ComputeOptions &options = {});
+// The rows of a table of `rows` x `cols` computed between two counts of progress: a few million
+// cells, and at most a 256th of the rows (but 1024) where rows are narrow.
+std::int64_t progressRunRows(std::int64_t rows, std::int64_t cols);
 // The names of the request's columns, for a CSV file's header line: "pe_0", "pe_1", ... for the
 // cells of a quantity (its column indices, those of `dims` when given), "pe_mean", ... for the
 // statistics.
 QStringList columnNames(const TableRequest &request);
 // Writes `table` to `device` in `format` (CSV with a header line naming `columns`, safetensors
-// as one tensor named `tensor`), each row counted in `progress`; false when the device refused it.
+// as one tensor named `tensor`), each row counted in `progress`; false when the device refused
+// it, or when `cancel` was set.
 bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
-             WorkProgress *progress = nullptr, const QString &tensor = QStringLiteral("table"));
+             WorkProgress *progress = nullptr, const std::atomic<bool> *cancel = nullptr,
+             const QString &tensor = QStringLiteral("table"));
 // Writes `table` atomically in `format`.
 std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,
                                 const QStringList &columns, WorkProgress *progress = nullptr);

@@ -251,15 +251,17 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
             return ReadError {
                 source.path, u"a text file holds one table, so there is no tensor '%1' to choose"_s.arg(*source.tensor),
                 ReadError::Kind::Choice};
+        // A float32 and, where cells show different roundings, a byte of its rounding a cell.
         const auto maxCells
-            = std::int64_t(std::min<std::uint64_t>(memoryBudget / sizeof(float), std::uint64_t(1) << 62));
+            = std::int64_t(std::min<std::uint64_t>(memoryBudget / (sizeof(float) + 1), std::uint64_t(1) << 62));
         // A causal mask's -inf is a table's value: the check compares it.
         auto table = CsvReader::read(*file, maxCells, CsvReader::Infinities::Kept);
         if (!table)
             return table.error();
         auto values = std::make_shared<const RowMatrixXf>(std::move(table.value().values));
-        return std::shared_ptr<const TableRows>(
-            std::make_shared<MatrixRows>(std::move(values), StoredType::Text, source.path, table->textRounding));
+        static_assert(CsvReader::Table::kExact == MatrixRows::kNoCellRounding);
+        return std::shared_ptr<const TableRows>(std::make_shared<MatrixRows>(
+            std::move(values), StoredType::Text, source.path, table->textRounding, std::move(table->cellRounding)));
     }
     return ReadError {
         source.path,

@@ -51,7 +51,14 @@ QCPColorGradient gradient(Colormap map)
     g.setColorStops(stops);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setLevelCount(size + 1);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(notNumberColor());
     return g;
+}
+
+QColor notNumberColor()
+{
+    return QColor(255, 0, 255);
 }
 
 QColor colorAt(Colormap map, double t)

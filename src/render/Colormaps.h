@@ -14,8 +14,11 @@ namespace posenc {
 
 namespace Colormaps {
 
-// The map as QCustomPlot colours with it: matplotlib's 256 entries, exactly.
+// The map as QCustomPlot colours with it: matplotlib's 256 entries, exactly, and a value that is
+// not a number in notNumberColor() (QCustomPlot's default gives it the lowest entry's colour).
 QCPColorGradient gradient(Colormap map);
+// The colour of a cell that holds no number, which no map gives: magenta.
+QColor notNumberColor();
 // The colour the map gives to t in [0, 1] (0 the low end of the data range), as the gradient
 // gives it: entry floor(256 t) of matplotlib's table.
 QColor colorAt(Colormap map, double t);

@@ -64,7 +64,7 @@ std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot, double points)
     return figurePlot;
 }
 
-std::optional<FigureRequest> FigureBuild::request(int threads) const
+std::optional<FigureRequest> FigureBuild::request(int threads)
 {
     if (m_done)
         return std::nullopt;
@@ -74,6 +74,12 @@ std::optional<FigureRequest> FigureBuild::request(int threads) const
     request.panels = m_figurePlot->panels(m_size.scale);
     request.detail = Detail::Full;
     request.threads = threads;
+    if (!m_previewed) {
+        m_previewed = true;
+        if (m_figure.model().hasPreview(request))
+            request.detail = Detail::Preview;
+    }
+    m_asked = request.detail;
     return request;
 }
 
@@ -98,8 +104,9 @@ void FigureBuild::deliver(const FigureResult &result)
         if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
             title->setText(*m_style.title);
     }
-    // The next request, if any, is computed for the axes as this filling left them.
-    if (m_layout.refitAfterFilling())
+    // The next request, if any, is computed for the axes as this filling left them: after a
+    // preview, the full data whatever the axes did (a move counts as a refit, as in a view).
+    if (m_layout.refitAfterFilling() || m_asked == Detail::Preview)
         m_layout.computingFor();
     else
         finish();

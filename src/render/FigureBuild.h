@@ -63,8 +63,11 @@ public:
                 FigureStyle style, FigureSize size);
     ~FigureBuild();
 
-    // The next data to compute (Detail::Full, on `threads`), or nothing once the figure is done.
-    std::optional<FigureRequest> request(int threads) const;
+    // The next data to compute (on `threads`), or nothing once the figure is done: the figure's
+    // preview first where it has one, as a view shows it, then Detail::Full. The preview settles the
+    // layout its text takes, so that the full data, past 10 s at d 2^20 by L 2^24, is computed
+    // once for it rather than again for every move of the axes its filling makes.
+    std::optional<FigureRequest> request(int threads);
     // Fills the figure with the result of request() and lays it out again.
     void deliver(const FigureResult &result);
     // Why the finished figure cannot be used; nothing when it can.
@@ -94,6 +97,8 @@ private:
     std::shared_ptr<const FigureData> m_data; // the last filled
     FigureLayoutLoop m_layout;
     bool m_done = false;
+    bool m_previewed = false; // the preview has been asked for, or the figure has none
+    Detail m_asked = Detail::Full; // what the last request asked for
     std::optional<FigureError> m_error;
 };
 

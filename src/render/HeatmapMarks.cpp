@@ -1,5 +1,6 @@
 #include "HeatmapMarks.h"
 
+#include "Colormaps.h"
 #include "SwatchLegend.h"
 
 #include <algorithm>
@@ -22,6 +23,11 @@ constexpr double kVectorScale = 4.0;
 QColor HeatmapMarks::droppedColor()
 {
     return QColor(140, 140, 140);
+}
+
+QColor HeatmapMarks::notNumberColor()
+{
+    return Colormaps::notNumberColor();
 }
 
 QColor HeatmapMarks::lineColor(double spread)

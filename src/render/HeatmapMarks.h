@@ -10,6 +10,8 @@ namespace posenc {
 
 // What a heatmap draws over its colours, never in a colour of the map (docs/ARCHITECTURE.md,
 // "Exact at any size"):
+// - cells that hold no number (NaN, an infinity), in a colour of their own that the legend names,
+//   so that a NaN of a loaded matrix never reads as the colour map's lowest value;
 // - cells the mask zeroed, filled neutral grey and outlined where a cell is large enough, so that
 //   a dropped cell never reads as a value near 0;
 // - the oscillation mark: dark horizontal lines over each pixel whose PE part swings within it,
@@ -23,6 +25,8 @@ public:
     // The spread of a sinusoid over whole turns, 1/sqrt(2): the mark at its darkest.
     static constexpr double kFullSpread = 0.70710678118654752;
     static QColor droppedColor();
+    // A cell that holds no number (NaN or an infinity, from a loaded matrix): a colour no map gives.
+    static QColor notNumberColor();
     static QColor lineColor(double spread);
 
     HeatmapMarks(QCPAxis *keyAxis, QCPAxis *valueAxis);
@@ -32,6 +36,10 @@ public:
     void setGrid(const QCPRange &keys, const QCPRange &values, int cols, int rows);
     void setSpread(std::vector<float> spread);
     void setMarks(std::vector<CellMark> marks) { m_marks = std::move(marks); }
+    // Whether the grid holds a value that is not a finite number, which its colour map draws in
+    // notNumberColor().
+    void setNotNumbers(bool any) { m_notNumbers = any; }
+    bool hasNotNumbers() const { return m_notNumbers; }
     // The mean only: the oscillation mark hidden (the grid's spread kept).
     void setShowSpread(bool show) { m_showSpread = show; }
     bool showsSpread() const { return m_showSpread && !m_spread.empty(); }
@@ -66,6 +74,7 @@ private:
     std::vector<QRgb> m_shade; // each cell's line colour, premultiplied; 0 draws nothing
     std::vector<CellMark> m_marks;
     bool m_showSpread = true;
+    bool m_notNumbers = false;
 };
 
 } // namespace posenc

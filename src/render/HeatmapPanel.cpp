@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -104,6 +105,8 @@ QList<Swatch> HeatmapPanel::markSwatches() const
 QList<Swatch> HeatmapPanel::swatchesOf(const HeatmapMarks &marks)
 {
     QList<Swatch> swatches;
+    if (marks.hasNotNumbers())
+        swatches.append({HeatmapMarks::notNumberColor(), u"not a number (NaN or inf)"_s});
     if (marks.hasMark(CellMark::Dropped))
         swatches.append({HeatmapMarks::droppedColor(), u"dropped (no value)"_s});
     if (marks.hasMark(CellMark::Padding))
@@ -172,13 +175,23 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     const Block &b = grid.block;
     data->setSize(grid.cols, grid.rows);
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
-    for (int a = 0; a < grid.rows; ++a)
-        for (int c = 0; c < grid.cols; ++c)
-            data->setCell(c, a, grid.at(a, c));
+    bool notNumbers = false;
+    for (int a = 0; a < grid.rows; ++a) {
+        for (int c = 0; c < grid.cols; ++c) {
+            const float v = grid.at(a, c);
+            if (!std::isfinite(v)) {
+                notNumbers = true;
+                data->setCell(c, a, std::numeric_limits<double>::quiet_NaN());
+            } else {
+                data->setCell(c, a, v);
+            }
+        }
+    }
     m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);
-    m_scale->setGradient(Colormaps::gradient(style.colormap));
+    m_marks->setNotNumbers(notNumbers);
+    m_scale->setGradient(Colormaps::gradient(style.colormap)); // a NaN in a colour of its own
     m_scale->setDataRange(style.dataRange);
     m_scale->axis()->setLabel(style.colorbarLabel);
     if (m_sharedScale)

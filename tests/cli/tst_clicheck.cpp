@@ -250,6 +250,46 @@ private slots:
         QCOMPARE(jsonOf(run)[u"layout"_s].toString(), u"split"_s);
     }
 
+    // Before: the file's rounding was its coarsest cell's, so "1.00" among "%.6f" cells let an
+    // error of 0.004 at row 200, column 20 pass as correct (exit 0).
+    void csvOneShortCellWidensOnlyItself()
+    {
+        const QString file = path(u"short.csv"_s);
+        QByteArray text;
+        for (qint64 p = 0; p < 300; ++p) {
+            QStringList row;
+            for (qint64 j = 0; j < 24; ++j)
+                row.append(QString::number(paper(p, j, 24, false) + (p == 200 && j == 20 ? 0.004 : 0.0), 'f', 6));
+            if (p == 0)
+                row[1] = u"1.00"_s; // cos 0, written with two decimals
+            text += row.join(u',').toUtf8() + '\n';
+        }
+        QVERIFY(writeBytes(file, text));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        QCOMPARE(run.exitCode, 1);
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(u"row 200, column 20"_s),
+                 qPrintable(o[u"diagnosis"_s].toString()));
+    }
+
+    // Before: a CSV whose lines end in CR alone was one line, refused as "line 1 ... (line 0)".
+    void csvWithCrLineEnds()
+    {
+        const QString file = path(u"mac.csv"_s);
+        QByteArray text;
+        for (qint64 p = 0; p < 300; ++p) {
+            QStringList row;
+            for (qint64 j = 0; j < 16; ++j)
+                row.append(QString::number(paper(p, j, 16, false), 'f', 8));
+            text += row.join(u',').toUtf8() + '\r';
+        }
+        QVERIFY(writeBytes(file, text));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(jsonOf(run)[u"verdict"_s].toString(), u"correct"_s);
+    }
+
     void hostileFiles_data()
     {
         QTest::addColumn<QByteArray>("bytes");

@@ -746,6 +746,26 @@ void TestCliConfigCheck::hostileConfigs_data()
     QTest::newRow("a million layers") << QByteArray(R"({"model_type": "llama", "num_hidden_layers": 1000000})") << 2
                                       << u"num_hidden_layers: must be a whole number in [1, 65536]; got 1000000"_s;
     QTest::newRow("no model at all") << QByteArray(R"({"hello": "world"})") << 3 << u"model_type"_s;
+    // Before: "not JSON: illegal number". JSON allows 1e400; Python's json reads it as infinite.
+    QTest::newRow("1e400") << QByteArray(R"({"model_type": "llama", "max_position_embeddings": 1e400})") << 2
+                           << u"max_position_embeddings: must be a whole number in [1, 1099511627776]; got 1e400 "
+                              "(past a double's range: Python's json reads it as infinite)"_s;
+    QTest::newRow("-1e400 in a rope dict")
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn", "factor": -1e400}})") << 2
+        << u"rope_scaling.factor: must be a number; got -1e400 (past a double's range"_s;
+    // 1e-400 is 0 to Python, as here: a theta of 0.
+    QTest::newRow("1e-400") << QByteArray(R"({"model_type": "llama", "rope_theta": 1e-400})") << 2
+                            << u"rope_theta: must be a number in (1, 1e15]; got 0"_s;
+    // Before: accepted, "0 errors", where HF's _compute_yarn_parameters cannot compute it
+    // (OverflowError in math.floor, or a NaN ramp).
+    QTest::newRow("yarn's beta_fast 1e-308")
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn", "factor": 4,
+                          "original_max_position_embeddings": 4096, "beta_fast": 1e-308}})")
+        << 2 << u"rope_scaling.beta_fast: must be a number in [1e-6, 1000000]; got 1e-308"_s;
+    QTest::newRow("yarn's attention_factor 1e300")
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn", "factor": 4,
+                          "original_max_position_embeddings": 4096, "attention_factor": 1e300}})")
+        << 2 << u"rope_scaling.attention_factor: must be a number in (0, 1000000]"_s;
 }
 
 void TestCliConfigCheck::hostileConfigs()

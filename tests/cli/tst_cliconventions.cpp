@@ -20,6 +20,8 @@
 #include <cstdlib>
 #include <tuple>
 
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -58,6 +60,7 @@ private slots:
     void csvStartsWithAHeaderNamingTheColumns_data();
     void csvStartsWithAHeaderNamingTheColumns();
     void progressShowsOnATerminalOnlyAndCtrlCStopsTheWork();
+    void ctrlCWhileWritingLeavesNothing();
     void progressLineSendsNoEscapesWhereAsked_data();
     void progressLineSendsNoEscapesWhereAsked();
     void withoutADisplayTheWindowExits2_data();
@@ -262,6 +265,43 @@ void TestCliConventions::progressShowsOnATerminalOnlyAndCtrlCStopsTheWork()
     for (const QString &file : files)
         QVERIFY(!QFile::exists(file));
     QCOMPARE(QDir(path(u"interrupted"_s)).entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+// Before: Ctrl+C once the table was computed, while its file was being written, killed the
+// process by the signal: no message, no exit 130. Now the write stops at its next chunk, the
+// temporary file goes, and the command says so.
+void TestCliConventions::ctrlCWhileWritingLeavesNothing()
+{
+    QVERIFY(QDir(m_dir.path()).mkpath(u"writing"_s));
+    const QDir dir(path(u"writing"_s));
+    // 8M cells of CSV, about 90 MB: the writing takes a second or more, the computing a moment.
+    QProcess process;
+    process.start(QStringLiteral(POSENC_EXECUTABLE),
+                  {u"table"_s, u"pe"_s, u"--max-len"_s, u"4096"_s, u"--d-model"_s, u"2048"_s, u"-o"_s,
+                   dir.filePath(u"pe.csv"_s)});
+    QVERIFY(process.waitForStarted());
+    // The writing starts when the process opens its temporary file there (QSaveFile's may have
+    // no name in the directory: O_TMPFILE), which its descriptors show.
+    const QByteArray where = dir.absolutePath().toUtf8() + '/';
+    const auto writing = [&] {
+        const QString fds = u"/proc/%1/fd"_s.arg(process.processId());
+        for (const QString &fd : QDir(fds).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)) {
+            char target[4096];
+            const ssize_t n = ::readlink(qPrintable(fds + u'/' + fd), target, sizeof(target));
+            if (n > 0 && QByteArray(target, n).startsWith(where))
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(writing() || process.state() == QProcess::NotRunning, 60000);
+    QCOMPARE(process.state(), QProcess::Running);
+    QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 130);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains(u"posenc table: interrupted; nothing was written"_s), qPrintable(err));
+    QCOMPARE(dir.entryList(QDir::Files | QDir::Hidden), QStringList());
 }
 
 void TestCliConventions::progressLineSendsNoEscapesWhereAsked_data()

@@ -86,6 +86,7 @@ private slots:
     void ropeFlagsInASession();
     void badRopeValuesExitTwo_data();
     void badRopeValuesExitTwo();
+    void aRefusedHeadDimIsTheOneError();
     void helpNamesTheFamilies();
     void biasFamiliesAddNoTerm();
     void biasFlagsInASession();
@@ -360,10 +361,10 @@ void TestCliEncodings::badRopeValuesExitTwo_data()
     row("proportional turning nothing",
         {u"--rope-type"_s, u"proportional"_s, u"--head-dim"_s, u"4"_s, u"--partial-rotary-factor"_s, u"0.25"_s},
         {u"--partial-rotary-factor: turns int(0.25"_s, u"= 0 pairs under rope-type proportional"_s});
-    row("beta_fast 0", {u"--beta-fast"_s, u"0"_s}, {u"--beta-fast: must be a finite number > 0; got 0"_s});
-    row("mscale negative", {u"--mscale=-1"_s}, {u"--mscale: must be a finite number >= 0; got -1"_s});
+    row("beta_fast 0", {u"--beta-fast"_s, u"0"_s}, {u"--beta-fast: must be a number in [1e-6, 1000000]; got 0"_s});
+    row("mscale negative", {u"--mscale=-1"_s}, {u"--mscale: must be a number in [0, 1000000]; got -1"_s});
     row("attention factor 0", {u"--attention-factor"_s, u"0"_s},
-        {u"--attention-factor: must be a finite number > 0; got 0"_s});
+        {u"--attention-factor: must be a number in (0, 1000000]; got 0"_s});
     row("truncate maybe", {u"--yarn-truncate"_s, u"maybe"_s},
         {u"--yarn-truncate: must be one of true, false; got 'maybe'"_s});
 }
@@ -378,6 +379,17 @@ void TestCliEncodings::badRopeValuesExitTwo()
     for (const QString &part : message)
         QVERIFY2(run.err.contains(part), qPrintable(u"'%1' not in: %2"_s.arg(part, run.err)));
     QVERIFY(!QFile::exists(out));
+}
+
+// Before: a head_dim over d_model was refused, and the factor lists were refused too, for not
+// holding head_dim / 2 of the refused value: three errors for one.
+void TestCliEncodings::aRefusedHeadDimIsTheOneError()
+{
+    const Run run = posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s,
+                            u"600"_s, u"--rope-factor"_s, u"2"_s, u"--original-max-len"_s, u"4096"_s,
+                            u"--short-factor"_s, u"1,1"_s, u"--long-factor"_s, u"1,1"_s});
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.err, u"posenc describe: --head-dim: must be an even integer in [2, 512] (d_model); got 600\n"_s);
 }
 
 void TestCliEncodings::helpNamesTheFamilies()

@@ -300,7 +300,13 @@ void TestCliExport::invalidUsage_data()
     // The audit: a table of no columns was "over the memory budget" (exit 4).
     QTest::newRow("a quantity with no columns")
         << QStringList {u"heatmap"_s, u"-o"_s, out, u"--compose"_s, u"concat"_s, u"--pe-dims"_s, u"0"_s}
-        << u"--quantity: the pe table has no columns"_s;
+        << u"--quantity: the pe table has no columns at these parameters (the concatenation gives the PE none)"_s;
+    // Before: "the concatenation gives the PE none", of the embeddings' table.
+    QTest::newRow("the embeddings with no columns")
+        << QStringList {u"heatmap"_s, u"-o"_s,         out,           u"--compose"_s, u"concat"_s, u"--pe-dims"_s,
+                        u"512"_s,     u"--quantity"_s, u"embedding"_s}
+        << u"--quantity: the embedding table has no columns at these parameters (the concatenation gives the "
+           "embeddings none)"_s;
 }
 
 void TestCliExport::invalidUsage()

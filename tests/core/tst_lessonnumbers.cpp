@@ -91,6 +91,8 @@ private slots:
     void positionsRecoveredFromY();
     void embeddingAndPeAreNearlyOrthogonal_data();
     void embeddingAndPeAreNearlyOrthogonal();
+    void cosineRowsStayWithinAFewMegabytes_data();
+    void cosineRowsStayWithinAFewMegabytes();
     void ropeScalingNumbers();
     void ropeScoresDependOnTheDistanceOnly_data();
     void ropeScoresDependOnTheDistanceOnly();
@@ -524,6 +526,25 @@ void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal_data()
     QTest::newRow("L 300") << 300 << 300;
     QTest::newRow("L 1024, the lesson's") << 1024 << 1024;
     QTest::newRow("L 5000, the first 4096") << 5000 << 4096;
+}
+
+// Before: 4096 rows at any d, two blocks of 4096 x d floats on the GUI thread on every change
+// (6 GiB each at d 396132, seconds of a frozen window). Now 2^22 cells of each at most.
+void TestLessonNumbers::cosineRowsStayWithinAFewMegabytes_data()
+{
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("rows");
+    QTest::newRow("d 1024: 4096") << 1024 << 4096;
+    QTest::newRow("d 2048: 2048") << 2048 << 2048;
+    QTest::newRow("d 396132: 10") << 396132 << 10;
+    QTest::newRow("d 2^20: 4") << (1 << 20) << 4;
+}
+
+void TestLessonNumbers::cosineRowsStayWithinAFewMegabytes()
+{
+    QFETCH(int, d);
+    QFETCH(int, rows);
+    QCOMPARE(valueOf(u"cos_e_pe_rows"_s, make(d, 8192, {})), double(rows));
 }
 
 void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 
 using namespace posenc;
 using namespace checktables;
@@ -137,6 +138,7 @@ private slots:
         QCOMPARE(*c0.match.precision, TablePrecision::Float32Angles);
         QCOMPARE(number(c0.match, u"base"_s), 10000.0);
         QVERIFY(*c0.match.maxAbsError > 1e-5); // what float32 angles cost at p ~ 16000
+        QVERIFY(!c0.verification.exactShare); // float32 angles, not the exact ones
     }
 
     void mistakesAreNamed_data()
@@ -240,6 +242,71 @@ private slots:
         QVERIFY(std::fabs(*c.match.maxAbsError - 1e-3) < 1e-6);
         QCOMPARE(c.verification.deviatingCells, qint64(1));
         QVERIFY(c.match.diagnosis.contains(u"row 3001, column 17"_s));
+    }
+
+    // Before: the diagnosis named the cell of the largest error, which float32 angles allow in a
+    // fast column at a far position, and not the one cell beyond its tolerance.
+    void theDiagnosisNamesTheCellThatDeviates()
+    {
+        const std::int64_t d = 256;
+        const float c = float(-std::log(10000.0) / double(d));
+        RowMatrixXf values = table(16384, d, [&](std::int64_t p, std::int64_t j) {
+            const float w = std::exp(float(2 * (j / 2)) * c);
+            const float angle = float(p) * w;
+            return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        });
+        values(100, 250) += 1e-4f; // a slow column, near the start: far beyond its rounding
+        const Checked c0 = check(values);
+        QCOMPARE(c0.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(c0.verification.deviatingCells, qint64(1));
+        QCOMPARE(c0.verification.deviationRow, qint64(100));
+        QCOMPARE(c0.verification.deviationColumn, qint64(250));
+        QVERIFY(*c0.match.maxAbsError > 1e-4); // the largest error is elsewhere, within its tolerance
+        QVERIFY2(c0.match.diagnosis.contains(u"row 100, column 250"_s), qPrintable(c0.match.diagnosis));
+    }
+
+    // Before: +-0.01 of noise in the second half of a 2^20-row table passed as "float32 angles",
+    // whose tolerance at far positions is that wide; the first half, exact where float32 angles
+    // would have moved its cells, says otherwise. Now it is compared with the exact angles, and
+    // the noise is a mistake.
+    void noiseInTheSecondHalfIsNotFloat32Angles()
+    {
+        const std::int64_t rows = std::int64_t(1) << 20;
+        const std::int64_t d = 4;
+        std::mt19937 engine(7);
+        std::uniform_real_distribution<double> noise(-0.01, 0.01);
+        const RowMatrixXf values = table(rows, d, [&](std::int64_t p, std::int64_t j) {
+            return paper(p, j, d, 10000.0, false) + (p >= rows / 2 ? noise(engine) : 0.0);
+        });
+        const Checked c = check(values);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(*c.match.precision, TablePrecision::Exact);
+        QVERIFY(c.verification.exactShare && *c.verification.exactShare > 0.3);
+        QVERIFY(c.verification.someDeviatingRows.front() >= rows / 2);
+        QVERIFY2(c.match.notes.join(u'\n').contains(u"not float32 angles"_s), qPrintable(c.match.notes.join(u'\n')));
+    }
+
+    // Before: a text table's tolerance took the coarsest cell's rounding, so one cell written
+    // "1.00" among "%.6f" ones let an error of 0.004 anywhere pass.
+    void aShortTextCellWidensOnlyItself()
+    {
+        const std::int64_t d = 32;
+        RowMatrixXf values = table(600, d, [&](std::int64_t p, std::int64_t j) {
+            return std::round(paper(p, j, d, 10000.0, false) * 1e6) / 1e6;
+        });
+        std::vector<std::int8_t> rounding(std::size_t(values.size()), MatrixRows::kNoCellRounding);
+        rounding[1] = -2; // cos 0 written "1.00"
+        values(400, 9) += 0.004f;
+        const MatrixRows rows(std::make_shared<const RowMatrixXf>(values), StoredType::Text, u"test.csv"_s, 0.5e-6,
+                              rounding);
+        auto identified = TableCheck::identify(rows, {});
+        QVERIFY(std::holds_alternative<TableMatch>(identified));
+        TableMatch match = std::get<TableMatch>(std::move(identified));
+        const TableCheck::Verification v = TableCheck::verify(match, rows, {});
+        TableCheck::conclude(match, v);
+        QCOMPARE(match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(v.deviatingCells, qint64(1));
+        QVERIFY2(match.diagnosis.contains(u"row 400, column 9"_s), qPrintable(match.diagnosis));
     }
 
     void declaredLayoutIsChecked()

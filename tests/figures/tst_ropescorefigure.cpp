@@ -69,6 +69,7 @@ class TestRopeScoreFigure : public QObject
     Q_OBJECT
 
 private slots:
+    void aWideHeadTakesTheDistancesItsCostAllows();
     void everyDistanceItsOwnPoint_data();
     void everyDistanceItsOwnPoint();
     void crowdedPixelsHoldTheirLeastAndMost();
@@ -144,6 +145,30 @@ void TestRopeScoreFigure::crowdedPixelsHoldTheirLeastAndMost()
                                 .arg(d->bound.hi[n])
                                 .arg(expectedLo[n])
                                 .arg(expectedHi[n])));
+}
+
+// Before: the cap was 2^12 distances for a preview and 2^17 in full whatever a row cost, and a row
+// at head_dim 2^16 costs 2^16 (256 + 1) products: export rope-score at L 2^24 ran past 300 s. Now
+// the distances are capped by the figures' bounds too (Detail.h), at least 64.
+void TestRopeScoreFigure::aWideHeadTakesTheDistancesItsCostAllows()
+{
+    Params p = scored(std::int64_t(1) << 24, 65536);
+    p.dModel = 65536; // one head within d_model
+    QVERIFY(p.isValid());
+    FigureRequest request;
+    request.engine = std::make_shared<const Engine>(p);
+    request.detail = Detail::Preview;
+    PanelExtent panel;
+    panel.size = QSize(400, 300);
+    panel.x = {1.0, double(p.maxLen - 1)};
+    panel.y = {-1.0, 1.0};
+    request.panels = {panel};
+    const std::atomic<bool> cancel {false};
+    const FigureResult result = FigureBuilds::figure(u"rope-score"_s).model().compute(request, cancel);
+    QVERIFY(result.data);
+    const auto &d = static_cast<const RopeScoreData &>(*result.data);
+    QVERIFY2(d.computed <= 64 + 400 * 2, qPrintable(QString::number(d.computed)));
+    QVERIFY(d.perPixel > 0); // sampled, as the figure says
 }
 
 void TestRopeScoreFigure::pastTheCapEachPixelIsSampled()

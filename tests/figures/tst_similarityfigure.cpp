@@ -34,7 +34,8 @@ std::vector<double> row(const Params &p, std::int64_t position)
 {
     std::vector<double> values(static_cast<std::size_t>(p.dModel));
     for (std::int64_t j = 0; j < p.dModel; ++j)
-        values[static_cast<std::size_t>(j)] = reference::exactValue(position, j, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
+        values[static_cast<std::size_t>(j)]
+            = reference::exactValue(position, j, p.dModel, p.sinusoidal.base, p.sinusoidal.layout);
     return values;
 }
 
@@ -90,6 +91,7 @@ private slots:
     void aSizeThatFitsFitsWhenLarger();
     void bandMeansStayWithinTheMemoryBudget();
     void aGridOverTheBudgetIsRefused();
+    void aWideTableTakesACoarserGrid();
 };
 
 void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions_data()
@@ -426,6 +428,31 @@ void TestSimilarityFigure::aGridOverTheBudgetIsRefused()
                       PanelExtent {QSize(100, 100), 1.0, {0.0, 100.0}, {-1.0, 1.0}}};
     const FigureResult result = FigureRegistry::find(u"similarity"_s)->model().compute(request, {});
     QVERIFY(result.refusal && result.refusal->contains(u"over the memory budget"_s));
+}
+
+// Before: at d 2^20 the grid of a 400 x 400 panel took 2^37 products of band means and S(k)'s
+// curve 2^33 cosines: `posenc export similarity` at d 2^20 by L 2^24 ran 5 minutes. Now the grid
+// is coarser past 2^33 products (each cell still the exact mean of its positions) and the curve
+// takes at most 2^26 cosines.
+void TestSimilarityFigure::aWideTableTakesACoarserGrid()
+{
+    Params p;
+    p.dModel = std::int64_t(1) << 18;
+    p.maxLen = std::int64_t(1) << 20;
+    const Engine engine(p);
+    const auto data
+        = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 256), false, {0, double(p.maxLen)}, 600, 0, nullptr);
+    QVERIFY(data);
+    const double products = double(data->grid.rows) * double(data->grid.cols) * double(p.dModel);
+    QVERIFY2(products <= double(std::int64_t(1) << 33), qPrintable(QString::number(products)));
+    QVERIFY(data->grid.rows >= 128 && data->grid.cols >= 128);
+    QCOMPARE(data->grid.values.size(), std::size_t(data->grid.rows) * std::size_t(data->grid.cols));
+    QVERIFY(double(data->offsets.size()) * double(p.dModel / 2) <= double(std::int64_t(1) << 26));
+    // A cell is the mean of S over its positions: the mean of a band's own cell against the
+    // closed form's mean over its offsets is not checked here (cellsAreTheMeanOfSOverTheirPositions
+    // does), only that each is a number within S's bounds, |S| <= d / 2.
+    for (const float v : data->grid.values)
+        QVERIFY(std::isfinite(v) && std::abs(v) <= p.dModel / 2 + 1);
 }
 
 QTEST_MAIN(TestSimilarityFigure)

@@ -25,6 +25,8 @@
 
 #include <cmath>
 
+#include <sys/stat.h>
+
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -121,6 +123,10 @@ void TestFileOpening::kindsByTheirBytesThenTheirNames()
     QCOMPARE(FileOpening::kindOf(path(u"model.json"_s)), Kind::ModelConfig);
     QVERIFY(writeBytes(path(u"pe.csv"_s), "0,1\n0.8414709848,0.5403023059\n"));
     QCOMPARE(FileOpening::kindOf(path(u"pe.csv"_s)), Kind::CheckTable);
+    // Before: a FIFO dropped on the window was opened to read its first bytes, which waits for a
+    // writer: the window hung. Only a regular file is read; the readers refuse the rest by name.
+    QCOMPARE(::mkfifo(qPrintable(path(u"pipe.npy"_s)), 0600), 0);
+    QCOMPARE(FileOpening::kindOf(path(u"pipe.npy"_s)), Kind::Matrix);
 }
 
 void TestFileOpening::namesSayWhatAMatrixIs_data()

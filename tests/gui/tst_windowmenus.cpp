@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -39,6 +40,7 @@ private slots:
     void saveSessionProposesPosenc();
     void openSessionTakesPosencAndJson();
     void saveWritesTheSessionsFileAndTheTitleNamesIt();
+    void aChangeWithoutASessionWarnsOfNoPlaceholder();
     void aFileChangedOnDiskIsReplacedOnlyWhenAsked();
 
 private:
@@ -171,6 +173,21 @@ void TestWindowMenus::saveWritesTheSessionsFileAndTheTitleNamesIt()
     QVERIFY2(asDialog->selectedFiles().value(0).endsWith(u"mine.posenc"_s),
              qPrintable(asDialog->selectedFiles().join(u", "_s)));
     asDialog->reject();
+}
+
+// Before: a window of no session marked a change with setWindowModified, and Qt wrote "The window
+// title does not contain a '[*]' placeholder" to standard error (the GUI monkey's finding).
+void TestWindowMenus::aChangeWithoutASessionWarnsOfNoPlaceholder()
+{
+    QTest::failOnWarning(QRegularExpression(u"placeholder"_s));
+    MainWindow window(Params {}, nullptr);
+    window.show();
+    auto *seed = window.controlPanel()->findChild<QSpinBox *>(u"seedSpin"_s);
+    seed->setValue(77);
+    QTRY_VERIFY(window.history()->stack()->canUndo());
+    window.history()->stack()->undo();
+    QTRY_VERIFY(window.history()->stack()->isClean());
+    QVERIFY(!window.windowTitle().contains(u"[*]"_s));
 }
 
 // Another program rewrote the session's file: Save asks, Cancel leaves the file as it is, Replace

@@ -35,7 +35,7 @@ private slots:
         QTest::newRow("numpy's savetxt, %.18e and spaces")
             << QByteArray("0.000000000000000000e+00 1.000000000000000000e+00\n"
                           "8.414709848078965049e-01 5.403023058681397650e-01\n")
-            << qint64(2) << qint64(2) << 0.5403023058681397650f << 0.5e-18;
+            << qint64(2) << qint64(2) << 0.5403023058681397650f << 0.5e-19; // most cells' (1.0's is its own)
         QTest::newRow("%.6f, no final newline")
             << QByteArray("0.841471,0.540302") << qint64(1) << qint64(2) << 0.540302f << 0.5e-6;
         QTest::newRow("posenc table's header, blank lines, CRLF, spaces around commas")
@@ -45,6 +45,9 @@ private slots:
         QTest::newRow("%g: short numbers exact, long ones rounded")
             << QByteArray("0 1\n0.841471 0.540302\n1e-05 1\n") << qint64(3) << qint64(2) << 1.0f << 0.5e-6;
         QTest::newRow("tiny numbers round to 0") << QByteArray("1e-400,0\n") << qint64(1) << qint64(2) << 0.0f << 0.0;
+        // Before: one line of 0 rows' columns, "line 0" in its messages.
+        QTest::newRow("CR alone ends a line (the old Mac's)")
+            << QByteArray("0.25,0.5\r0.75,1\r\r2,3") << qint64(3) << qint64(2) << 3.0f << 0.0;
     }
     void values()
     {
@@ -82,6 +85,12 @@ private slots:
         QTest::newRow("spaces in a comma file")
             << QByteArray("1,2\n3 4,5\n") << u"line 2: column 1 ends with spaces and no comma"_s;
         QTest::newRow("exponent without digits") << QByteArray("1e\n") << u"'1e' is not a number"_s;
+        // Before: "where the first row (line 0)", about the first row itself.
+        QTest::newRow("spaces in the first row of commas")
+            << QByteArray("\n1,2 3\n")
+            << u"line 2: column 2 ends with spaces and no comma, where the first row (line 2)"_s;
+        QTest::newRow("CR line ends, a word on line 3")
+            << QByteArray("1,2\r3,4\rx,5\r") << u"line 3: column 1: 'x' is not a number"_s;
     }
     void refusals()
     {
@@ -92,6 +101,23 @@ private slots:
         QVERIFY2(table.error().reason.contains(reason), qPrintable(table.error().reason));
         QCOMPARE(table.error().path, u"t.csv"_s);
         QCOMPARE(table.error().kind, ReadError::Kind::File);
+    }
+
+    // Before: the table's rounding was the coarsest cell's, so one "1.00" among "%.6f" cells
+    // allowed every cell 0.005. Now the rounding most cells show is the table's, and a cell written
+    // with fewer digits keeps its own.
+    void aShortCellKeepsItsOwnRounding()
+    {
+        const auto table = readText("0.841471,1.00\n0.540302,0.909297\n0,-0.416147\n");
+        QVERIFY2(table.ok(), qPrintable(table.error().toString()));
+        QVERIFY(std::fabs(table->textRounding - 0.5e-6) <= 1e-15);
+        QCOMPARE(table->cellRounding.size(), std::size_t(6));
+        for (std::size_t i = 0; i < 6; ++i)
+            QCOMPARE(int(table->cellRounding[i]), i == 1 ? -2 : CsvReader::Table::kExact);
+        // Every cell alike: no cell of its own.
+        const auto alike = readText("0.841471,0.540302\n0.909297,-0.416147\n");
+        QVERIFY(alike.ok());
+        QVERIFY(alike->cellRounding.empty());
     }
 
     void overTheBudgetIsRefusedBeforeAllocating()

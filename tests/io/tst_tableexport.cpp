@@ -30,6 +30,8 @@ private slots:
     void repeatedColumnsCountAgainstTheBudget();
     void columnNamesNameEveryColumn();
     void progressCountsEveryRowAndChangesNoCell();
+    void aNarrowTableCountsItsProgressOften_data();
+    void aNarrowTableCountsItsProgressOften();
 };
 
 void TestTableExport::cellsInView_data()
@@ -246,7 +248,7 @@ void TestTableExport::progressCountsEveryRowAndChangesNoCell()
 {
     Params p;
     p.dModel = 4096;
-    p.maxLen = 9000; // runs of 4096 rows: two whole and one part
+    p.maxLen = 9000; // runs of 1024 rows: eight whole and one part
     p.dropout = 0.3;
     const Engine engine(p);
     const TableRequest request {TableRequest::Cells, Quantity::Output, {0, 9000, 0, 4096}, {}};
@@ -258,6 +260,29 @@ void TestTableExport::progressCountsEveryRowAndChangesNoCell()
     QCOMPARE(progress.total(), 9000);
     QCOMPARE(progress.done(), 9000);
     QCOMPARE(progress.fraction(), 1.0);
+}
+
+void TestTableExport::aNarrowTableCountsItsProgressOften_data()
+{
+    QTest::addColumn<qint64>("rows");
+    QTest::addColumn<qint64>("cols");
+    QTest::newRow("rope-score at L 2^20") << (qint64(1) << 20) << qint64(4);
+    QTest::newRow("rope-score at L 2^24") << (qint64(1) << 24) << qint64(4);
+    QTest::newRow("the PE at 16384 x 4096") << qint64(16384) << qint64(4096);
+    QTest::newRow("one wide row") << qint64(1) << (qint64(1) << 26);
+}
+
+// Before: the runs were 2^24 cells whatever their cost, so rope-score's 4 columns at L 2^20 were one
+// run, and its progress line stayed at 0.0 % until the end. Now a table counts its progress at
+// least 256 times (in runs of 1024 rows at least), and never in runs past 2^24 cells.
+void TestTableExport::aNarrowTableCountsItsProgressOften()
+{
+    QFETCH(qint64, rows);
+    QFETCH(qint64, cols);
+    const std::int64_t run = TableExport::progressRunRows(rows, cols);
+    QVERIFY(run >= 1);
+    QVERIFY(run * cols <= (std::int64_t(1) << 24) || run == 1);
+    QVERIFY2(run <= std::max<std::int64_t>(1024, (rows + 255) / 256), qPrintable(QString::number(run)));
 }
 
 QTEST_MAIN(TestTableExport)

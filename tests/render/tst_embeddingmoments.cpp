@@ -86,6 +86,7 @@ private slots:
     void matchTheTableWhateverWasKeptBefore_data();
     void matchTheTableWhateverWasKeptBefore();
     void aFirstPartOfTheRows();
+    void aFewRowsOfAHugeTableAreAFewRows();
     void sameNumbersWhateverTheThreads();
     void aCancelledRequestLeavesTheNextOneRight();
     void aLoadedMatrixIsItsOwnTable();
@@ -132,11 +133,12 @@ void TestEmbeddingMoments::matchTheTableWhateverWasKeptBefore()
 
 void TestEmbeddingMoments::aFirstPartOfTheRows()
 {
-    // Without the row norms the statistics cover whole kept blocks (256 rows here): at least the
-    // rows asked for, never past L, and exactly those rows' moments. With them, exactly the rows.
+    // Without the row norms the statistics of a block or more cover whole kept blocks (256 rows
+    // here): at least the rows asked for, never past L, and exactly those rows' moments; of less
+    // than a block, the rows asked for. With them, exactly the rows.
     const Engine engine(sized(96, 2000));
-    for (const auto &[rows, covered] : {std::pair<std::int64_t, std::int64_t> {1, 256},
-                                        {255, 256},
+    for (const auto &[rows, covered] : {std::pair<std::int64_t, std::int64_t> {1, 1},
+                                        {255, 255},
                                         {256, 256},
                                         {700, 768},
                                         {1900, 2000},
@@ -153,6 +155,25 @@ void TestEmbeddingMoments::aFirstPartOfTheRows()
         QCOMPARE(normed->rowNorms.size(), rows);
         const QString exact = mismatch(*normed, reference(engine, rows), engine.params().scale());
         QVERIFY2(exact.isEmpty(), qPrintable(u"%1 rows with norms: %2"_s.arg(rows).arg(exact)));
+    }
+}
+
+// Before: at d 2^20 by L 2^24 a block kept is 2^23 rows, and the few rows `export magnitudes` asks
+// for became a whole block: 2^43 cells, hours on one thread. Now the rows asked for, on every core.
+void TestEmbeddingMoments::aFewRowsOfAHugeTableAreAFewRows()
+{
+    const Engine engine(sized(std::int64_t(1) << 20, std::int64_t(1) << 24));
+    const auto got = EmbeddingMoments::compute(engine, 16, false, {0, nullptr});
+    QVERIFY(got);
+    QCOMPARE(got->rows, std::int64_t(16));
+    QCOMPARE(got->mean.size(), Eigen::Index(1) << 20);
+    // The first columns against the table's own 16 rows, summed here.
+    RowMatrixXf rows(16, 64);
+    engine.computeBlock(Quantity::Embedding, {0, 16, 0, 64}, rows);
+    for (Eigen::Index j = 0; j < 64; ++j) {
+        const double mean = rows.col(j).cast<double>().mean();
+        const double std = std::sqrt((rows.col(j).cast<double>().array() - mean).square().mean());
+        QVERIFY(std::abs(got->mean[j] - mean) <= 1e-6 && std::abs(got->std[j] - std) <= 1e-6);
     }
 }
 

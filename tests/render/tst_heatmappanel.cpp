@@ -63,6 +63,7 @@ private slots:
     void everyColourMapDrawsItsCells_data();
     void everyColourMapDrawsItsCells();
     void aDroppedCellIsNotDrawnAsAZero();
+    void aNanEmbeddingIsMarkedAndNamed();
     void fastColumnsCarryTheOscillationMark_data();
     void fastColumnsCarryTheOscillationMark();
     void theColourRangeIsTheSameAtAnyDpi_data();
@@ -229,6 +230,43 @@ void TestHeatmapPanel::aDroppedCellIsNotDrawnAsAZero()
             if (auto *legend = qobject_cast<QCPLegend *>(item))
                 for (int k = 0; k < legend->itemCount(); ++k)
                     named = named || SwatchLegend::label(legend->item(k)).contains(u"dropped"_s);
+    QVERIFY(named);
+}
+
+// Before: a NaN of a loaded matrix was drawn in the colour map's lowest colour, as -1, with no
+// mark and no word. Now it is drawn in a colour no map gives, and the legend says what it is; the
+// other cells keep their colours (the colour range is the finite cells').
+void TestHeatmapPanel::aNanEmbeddingIsMarkedAndNamed()
+{
+    Params p = sized(8, 8);
+    auto matrix = std::make_shared<EmbeddingMatrix>();
+    matrix->values = RowMatrixXf::Constant(8, 8, 0.25f);
+    matrix->values(3, 5) = std::numeric_limits<float>::quiet_NaN();
+    matrix->source = u"nan.npy"_s;
+    p.embeddings = matrix;
+    FigureState state;
+    state.options.insert(u"quantity"_s, u"embedding"_s);
+    const auto built = FigureBuilds::build(u"heatmap"_s, p, kSize, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCustomPlot *plot = built->plot();
+    double ratio = 1.0;
+    const QImage image = exported(plot, &ratio);
+    QCPAxisRect *rect = plot->axisRect(0);
+    const auto pixel = [&](std::int64_t row, std::int64_t col) {
+        const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(double(col)),
+                         rect->axis(QCPAxis::atLeft)->coordToPixel(double(row)));
+        return image.pixelColor((at * ratio).toPoint());
+    };
+    const QColor nan = pixel(3, 5);
+    QVERIFY2(close(nan, HeatmapMarks::notNumberColor()), qPrintable(nan.name()));
+    const QColor lowest = Colormaps::colorAt(Colormap::Diverging, 0.0);
+    QVERIFY2(!close(pixel(0, 0), lowest) && !close(pixel(0, 0), nan), qPrintable(pixel(0, 0).name()));
+    bool named = false;
+    for (int i = 0; i < plot->layerCount(); ++i)
+        for (QCPLayerable *item : plot->layer(i)->children())
+            if (auto *legend = qobject_cast<QCPLegend *>(item))
+                for (int k = 0; k < legend->itemCount(); ++k)
+                    named = named || SwatchLegend::label(legend->item(k)).contains(u"not a number"_s);
     QVERIFY(named);
 }
 

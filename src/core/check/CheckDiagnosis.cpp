@@ -1,5 +1,7 @@
 #include "CheckDiagnosis.h"
 
+#include "core/NumberText.h"
+
 #include <cstdlib>
 
 using namespace Qt::StringLiterals;
@@ -113,6 +115,18 @@ QString halfPrecisionLine(PositionRounding rounding)
 {
     return u"positions were rounded to %1 before the angle was formed; the correct table takes each position "
            "exactly (position ids in float32, as transformers PR #29285 keeps them)"_s.arg(roundingWords(rounding));
+}
+
+QString float32AnglesNote()
+{
+    return u"the angles were formed in float32 (float(p) * float(w_i), as float32 PyTorch code forms them): their "
+           "error grows with p w_i, up to (|ln w_i| + 3) 2^-23 p w_i"_s;
+}
+
+QString exactNotFloat32Note(double share)
+{
+    return u"not float32 angles: %1% of the cells that float32 angles would move hold the exact angles' values, "
+           "so the rows are compared with the exact angles"_s.arg(NumberText::compact(100.0 * share, 3));
 }
 
 QString indexSet(const std::vector<std::int64_t> &indices, std::int64_t of, const QString &noun)

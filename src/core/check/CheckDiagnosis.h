@@ -44,6 +44,12 @@ QString offsetLine(std::int64_t offset, const QString &convention);
 // Positions rounded to float16 or bfloat16 before their angles were formed, and the correct way.
 QString halfPrecisionLine(PositionRounding rounding);
 
+// The note of a table whose angles were formed in float32.
+QString float32AnglesNote();
+// The note of a table whose fit was float32 angles where its cells hold the exact angles'
+// values (`share` of the cells float32 angles would move).
+QString exactNotFloat32Note(double share);
+
 // "columns 1, 3, 5, ..., 1023 (every 2nd from 1; 512 of 1024)": a set of indices in few words.
 QString indexSet(const std::vector<std::int64_t> &indices, std::int64_t of, const QString &noun);
 

@@ -103,10 +103,11 @@ QString configValueText(const ConfigValue &value, bool json)
     if (const auto *list = std::get_if<std::vector<double>>(&value)) {
         QStringList words;
         for (const double v : *list)
-            words.append(configNumber(v));
+            words.append(json && !std::isfinite(v) ? u"null"_s : configNumber(v));
         return json ? u"["_s + words.join(u", "_s) + u"]"_s : words.join(u", "_s);
     }
-    return configNumber(std::get<double>(value));
+    const double number = std::get<double>(value);
+    return json && !std::isfinite(number) ? u"null"_s : configNumber(number);
 }
 
 QString layerRuns(const std::vector<std::int64_t> &layers)

@@ -1,6 +1,7 @@
 #include "ConfigValues.h"
 
 #include "core/NumberText.h"
+#include "core/check/ConfigNumber.h"
 
 #include <QJsonDocument>
 
@@ -69,6 +70,8 @@ QString ConfigObject::jsonText(const QJsonValue &value)
         return NumberText::exact(d);
     }
     case QJsonValue::String:
+        if (const QString number = ConfigNumber::overflowed(value.toString()); !number.isEmpty())
+            return u"%1 (past a double's range: Python's json reads it as infinite)"_s.arg(number.left(40));
         text = QString::fromUtf8(QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact));
         text = text.mid(1, text.size() - 2); // the string as JSON escapes it: "a\nb"
         break;

@@ -64,6 +64,12 @@ struct StreamOptions
 // The bytes of table rows a stream of a table `cols` wide holds at once, all threads together.
 std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options);
 
+// Fits the sample and the rows in flight of a check of `table` within `budget` bytes, before
+// anything of them is allocated: the chunk each thread reads shrinks (to 64 KiB at least) until
+// they fit; the memory budget's refusal (cells and GiB) when they do not. The command line and the
+// window both ask it before identifying a table.
+std::optional<QString> fitToBudget(const TableRows &table, std::uint64_t budget, StreamOptions &options);
+
 struct Verification
 {
     bool cancelled = false;
@@ -76,6 +82,13 @@ struct Verification
     std::int64_t comparedRows = 0;
     std::int64_t deviatingCells = 0;
     std::int64_t deviatingRows = 0;
+    // Of a table fitted as float32 angles that holds the exact angles' values where float32 angles
+    // would move them: the share of those cells, and this verification is against the exact angles.
+    std::optional<double> exactShare;
+    // The cell beyond the tolerance with the largest |error| (-1 without one).
+    double deviationError = -1.0;
+    std::int64_t deviationRow = -1;
+    std::int64_t deviationColumn = -1;
     std::vector<std::int64_t> someDeviatingRows; // the first few, increasing
     std::int64_t lastDeviatingRow = -1;
 };

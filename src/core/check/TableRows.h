@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace posenc {
 
@@ -23,9 +24,16 @@ public:
     virtual std::int64_t rows() const = 0;
     virtual std::int64_t cols() const = 0;
     virtual StoredType storedType() const = 0;
-    // Half a unit in the last digit written, for a table stored as text (0.5e-6 for "%.6f");
-    // 0 for binary tables.
+    // Half a unit in the last digit written, for a table stored as text (0.5e-6 for "%.6f"): the
+    // one most of its cells show; 0 for binary tables.
     virtual double textRounding() const { return 0.0; }
+    // Whether some cells were written with fewer digits than textRounding() says ("1.00" among
+    // "%.6f" cells), each then allowed its own rounding, not the whole table.
+    virtual bool hasCellRounding() const { return false; }
+    // Adds to extra[r * cols + c] how much coarser than textRounding() the cell (row0 + r, col0 + c)
+    // is written (0 for most), for r < count and c < cols.
+    virtual void addCellRounding(std::int64_t row0, std::int64_t count, std::int64_t col0, std::int64_t cols,
+                                 float *extra) const;
     // What messages call it: the path, or path:tensor.
     virtual QString name() const = 0;
     // Rows [row0, row0 + count) into `out`, row r at out + r * cols(). May be called from several
@@ -37,12 +45,20 @@ public:
 class MatrixRows final : public TableRows
 {
 public:
-    MatrixRows(std::shared_ptr<const RowMatrixXf> values, StoredType stored, QString name, double textRounding = 0.0);
+    // `cellRounding`: each cell's rounding exponent e (0.5 * 10^e) where it is coarser than
+    // `textRounding`, else kNoCellRounding, row-major; or empty.
+    MatrixRows(std::shared_ptr<const RowMatrixXf> values, StoredType stored, QString name, double textRounding = 0.0,
+               std::vector<std::int8_t> cellRounding = {});
+
+    static constexpr std::int8_t kNoCellRounding = -128;
 
     std::int64_t rows() const override { return m_values->rows(); }
     std::int64_t cols() const override { return m_values->cols(); }
     StoredType storedType() const override { return m_stored; }
     double textRounding() const override { return m_textRounding; }
+    bool hasCellRounding() const override { return !m_cellRounding.empty(); }
+    void addCellRounding(std::int64_t row0, std::int64_t count, std::int64_t col0, std::int64_t cols,
+                         float *extra) const override;
     QString name() const override { return m_name; }
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override;
 
@@ -51,6 +67,7 @@ private:
     StoredType m_stored;
     QString m_name;
     double m_textRounding;
+    std::vector<std::int8_t> m_cellRounding;
 };
 
 } // namespace posenc

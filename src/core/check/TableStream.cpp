@@ -2,12 +2,14 @@
 // while the last are compared (docs/ARCHITECTURE.md, Checking a table).
 #include "TableCheck.h"
 
+#include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/ThreadPools.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/CompareSimd.h"
 #include "core/check/TableReference.h"
+#include "core/check/TableSample.h"
 
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,6 +24,19 @@ namespace posenc::TableCheck {
 namespace {
 
 constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
+// CellTolerance's margin over a text table's rounding.
+constexpr double kTextMargin = 1.01;
+// Of a table matched as float32 angles, the rows probed for exact values: the first of every this
+// many (a sixteenth of the tiles).
+constexpr std::int64_t kProbeRows = 64;
+// A cell float32 angles move: its float32-angle allowance this many times its exact tolerance. The
+// angle's rounding moves such a cell by an eighth of the allowance or so, so a table of float32
+// angles holds the exact value in about 1 % of them at most.
+constexpr double kMoved = 800.0;
+// The cells moved a decision needs, and the share of them holding exact values past which the
+// table is not float32 angles.
+constexpr std::int64_t kMinMoved = 256;
+constexpr double kExactShare = 0.1;
 // The rows a thread takes at once: the kernel anchors a block's first row with a sine and a
 // cosine per pair, which a block of this many rows pays for many times over.
 constexpr std::int64_t kBlockRows = PositionalTable::kAnchorRows;
@@ -37,6 +52,15 @@ struct Tally
     std::vector<std::int64_t> columnDeviations;
     std::vector<std::int64_t> deviatingRows; // increasing
     std::int64_t deviatingCells = 0;
+    // The deviating cell with the largest |error|: the cell a diagnosis names, which the largest
+    // error of all may not be (a fast column's float32 angles allow more than a slow one's).
+    float deviationError = -1.0f;
+    std::int64_t deviationRow = -1;
+    std::int64_t deviationColumn = -1;
+    // Against the exact angles, of a float32-angle match: cells float32 angles move, and of them
+    // those that hold the exact value.
+    std::int64_t movedCells = 0;
+    std::int64_t exactCells = 0;
     std::int64_t nonFiniteRow = -1;
     std::int64_t nonFiniteColumn = -1;
     bool nonFiniteIsNan = false;
@@ -47,29 +71,69 @@ struct Tally
     { }
 };
 
+// The allowed error beyond relative |reference| + absolute of `count` rows of a tile from row
+// `row` on, into `limit`: with float32 angles it grows with the position, and a cell of a text
+// table written with fewer digits than the others is allowed its own rounding.
+void extraLimits(const TableReference::Tile &t, std::int64_t row, int count, const TableReference &reference,
+                 const CellTolerance &tolerance, const TableRows &rows, std::vector<float> &limit)
+{
+    limit.assign(std::size_t(count * t.cols), 0.0f);
+    if (!tolerance.perPosition.empty()) {
+        for (int r = 0; r < count; ++r) {
+            const double position = std::fabs(double(reference.position(row + r)));
+            for (std::int64_t c = 0; c < t.cols; ++c)
+                limit[std::size_t(r * t.cols + c)] = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+        }
+    }
+    if (rows.hasCellRounding()) {
+        thread_local std::vector<float> t_rounding;
+        t_rounding.assign(limit.size(), 0.0f);
+        rows.addCellRounding(row, count, t.col0, t.cols, t_rounding.data());
+        for (std::size_t i = 0; i < limit.size(); ++i)
+            limit[i] += float(kTextMargin) * t_rounding[i];
+    }
+}
+
+// Of a float32-angle match (the exact reference, a tolerance that grows with the position), the
+// tile's rows: the cells whose float32-angle allowance is wide, and those of them that hold the
+// exact value all the same.
+void probeExact(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
+                const TableReference &reference, const CellTolerance &tolerance, Tally &tally)
+{
+    for (std::int64_t r = 0; r < t.rows; ++r) {
+        if (!reference.compared(t.row0 + r))
+            continue;
+        const double position = std::fabs(double(reference.position(t.row0 + r)));
+        const float *cells = rows + (t.row0 + r - row0) * cols + t.col0;
+        const float *exact = t.values + r * t.stride;
+        for (std::int64_t c = 0; c < t.cols; ++c) {
+            const double limit = tolerance.relative * std::fabs(double(exact[c])) + tolerance.absolute;
+            if (tolerance.perPosition[std::size_t(t.col0 + c)] * position <= kMoved * limit)
+                continue;
+            ++tally.movedCells;
+            if (std::fabs(double(cells[c]) - double(exact[c])) <= limit)
+                ++tally.exactCells;
+        }
+    }
+}
+
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
 // kernel run of up to four rows at a time.
 void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
-                 const TableReference &reference, const CellTolerance &tolerance, Tally &tally)
+                 const TableReference &reference, const CellTolerance &tolerance, const TableRows &source,
+                 Tally &tally)
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
     thread_local std::vector<float> t_limit;
-    const bool growing = !tolerance.perPosition.empty();
+    const bool extraLimit = !tolerance.perPosition.empty() || source.hasCellRounding();
     for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
         const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
         const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
         const float *expected = t.values + r0 * t.stride;
         const float *extra = nullptr;
-        if (growing) {
-            // Float32 angles: the allowed error grows with the position.
-            t_limit.resize(std::size_t(count * t.cols));
-            for (int r = 0; r < count; ++r) {
-                const double position = std::fabs(double(reference.position(t.row0 + r0 + r)));
-                for (std::int64_t c = 0; c < t.cols; ++c)
-                    t_limit[std::size_t(r * t.cols + c)]
-                        = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
-            }
+        if (extraLimit) {
+            extraLimits(t, t.row0 + r0, count, reference, tolerance, source, t_limit);
             extra = t_limit.data();
         }
         const RowsComparison compared
@@ -106,6 +170,11 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
                     tally.nonFiniteColumn = t.col0 + c;
                     tally.nonFiniteIsNan = std::isnan(cells[c]);
                 }
+                if (e > tally.deviationError) {
+                    tally.deviationError = e;
+                    tally.deviationRow = row;
+                    tally.deviationColumn = t.col0 + c;
+                }
                 ++tally.columnDeviations[std::size_t(t.col0 + c)];
                 ++tally.deviatingCells;
             }
@@ -138,12 +207,29 @@ std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options)
         * std::uint64_t(std::max<std::int64_t>(cols, 1)) * sizeof(float);
 }
 
+std::optional<QString> fitToBudget(const TableRows &table, std::uint64_t budget, StreamOptions &options)
+{
+    const std::int64_t cols = std::max<std::int64_t>(1, table.cols());
+    // The sample reads whole rows, 16 of them at least.
+    const auto sample = std::uint64_t(sampleRows(table.rows(), cols, kSampleCells).size()) * std::uint64_t(cols);
+    while (options.chunkBytes > (std::uint64_t(1) << 16)
+           && MemoryBudget::bytesFor(sample) + streamBytes(cols, options) > budget)
+        options.chunkBytes /= 2;
+    const std::uint64_t cells = sample + streamBytes(cols, options) / sizeof(float);
+    return MemoryBudget::check(cells, budget, u"checking %1 (a sample and rows in flight)"_s.arg(table.name()));
+}
+
 Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options)
 {
     Verification v;
     if (!match.reference)
         return v;
     const TableReference &reference = *match.reference;
+    // A match of float32 angles is probed for exact values: a table that holds them where float32
+    // angles would move its cells (rows of exact values, then noise) is not float32 angles, however
+    // wide their tolerance at far positions.
+    const bool probing = !match.tolerance.perPosition.empty();
+    std::int64_t movedCells = 0, exactCells = 0;
     const std::int64_t cols = table.cols();
     const std::int64_t rows = table.rows();
     const std::int64_t readRows = readRowsFor(cols, options);
@@ -183,7 +269,9 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                     }
                     held = t.row0;
                 }
-                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
+                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, tally);
+                if (probing && t.row0 % kProbeRows == 0)
+                    probeExact(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
             });
         });
         if (!finished) {
@@ -213,6 +301,13 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                 v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
             }
             v.deviatingCells += t.deviatingCells;
+            movedCells += t.movedCells;
+            exactCells += t.exactCells;
+            if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
+                v.deviationError = t.deviationError;
+                v.deviationRow = t.deviationRow;
+                v.deviationColumn = t.deviationColumn;
+            }
             waveRows.insert(waveRows.end(), t.deviatingRows.begin(), t.deviatingRows.end());
         }
         v.deviatingRows += std::int64_t(waveRows.size());
@@ -227,6 +322,14 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             v.comparedRows += reference.compared(r);
         if (options.progress)
             options.progress->advance(end - first * kBlockRows);
+    }
+    if (movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells)) {
+        // Compared again with the exact angles' tolerance.
+        TableMatch exactMatch = match;
+        exactMatch.tolerance.perPosition.clear();
+        Verification w = verify(exactMatch, table, options);
+        w.exactShare = double(exactCells) / double(movedCells);
+        return w;
     }
     return v;
 }
@@ -246,6 +349,15 @@ void conclude(TableMatch &match, const Verification &v)
 {
     if (!match.reference)
         return;
+    if (v.exactShare) {
+        // Fitted as float32 angles, streamed as exact ones (verify): the table's precision is theirs.
+        match.tolerance.perPosition.clear();
+        match.precision = TablePrecision::Exact;
+        match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
+        match.notes.append(CheckDiagnosis::exactNotFloat32Note(*v.exactShare));
+        if (match.params && match.params->encoding == Encoding::Sinusoidal)
+            match.params->sinusoidal.angles = Angles::Exact;
+    }
     match.maxAbsError = v.maxAbsError;
     match.worstRow = v.worstRow;
     match.worstColumn = v.worstColumn;
@@ -272,15 +384,16 @@ void conclude(TableMatch &match, const Verification &v)
         CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
     if (match.verdict != CheckVerdict::Correct && match.verdict != CheckVerdict::Variant)
         return;
-    // No mistake was named, yet cells deviate: the table is the reference but for them.
+    // No mistake was named, yet cells deviate: the table is the reference but for them. The cell
+    // named is the worst of those beyond the tolerance, which the largest error may not be.
     match.verdict = CheckVerdict::Mistake;
     match.correctAgainst.clear();
-    const QString where = u"row %1, column %2"_s.arg(v.worstRow).arg(v.worstColumn);
+    const QString where = u"row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
     match.diagnosis = v.deviatingCells == 1
         ? u"one cell deviates: %1 is off by %2 from %3; every other cell is within the rounding"_s.arg(
-            where, NumberText::compact(v.maxAbsError, 3), match.referenceText)
+            where, NumberText::compact(v.deviationError, 3), match.referenceText)
         : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
-              .arg(match.referenceText, where, NumberText::compact(v.maxAbsError, 3));
+              .arg(match.referenceText, where, NumberText::compact(v.deviationError, 3));
 }
 
 std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const TableRows &table, const Block &block,

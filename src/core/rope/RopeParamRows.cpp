@@ -19,13 +19,7 @@ using namespace RopeRowParts;
 
 ParamSpec headDimRow()
 {
-    // Under rope, rope-input rotates the first head_dim columns of s*E: one head within d_model.
-    const auto bounds = [](const Params &p) {
-        const bool dOk = p.dModel >= 1 && p.dModel <= Params::kMaxDModel;
-        const std::int64_t hi
-            = underRope(p) && dOk ? std::min(RopeParams::kMaxHeadDim, p.dModel) : RopeParams::kMaxHeadDim;
-        return std::pair<std::int64_t, std::int64_t>(2, hi);
-    };
+    const auto bounds = headDimBounds;
     const auto allowed = [bounds](const Params &p) {
         const auto [lo, hi] = bounds(p);
         return u"an even integer in [%1, %2]%3"_s.arg(lo).arg(hi).arg(hi < RopeParams::kMaxHeadDim ? u" (d_model)"_s

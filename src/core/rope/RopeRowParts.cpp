@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -32,9 +33,17 @@ bool underRope(const Params &p)
     return p.encoding == Encoding::Rope;
 }
 
+std::pair<std::int64_t, std::int64_t> headDimBounds(const Params &p)
+{
+    const bool dOk = p.dModel >= 1 && p.dModel <= Params::kMaxDModel;
+    const std::int64_t hi = underRope(p) && dOk ? std::min(RopeParams::kMaxHeadDim, p.dModel) : RopeParams::kMaxHeadDim;
+    return {2, hi};
+}
+
 bool headDimValid(const Params &p)
 {
-    return p.rope.headDim >= 2 && p.rope.headDim <= RopeParams::kMaxHeadDim && p.rope.headDim % 2 == 0;
+    const auto [lo, hi] = headDimBounds(p);
+    return p.rope.headDim >= lo && p.rope.headDim <= hi && p.rope.headDim % 2 == 0;
 }
 
 bool factorValid(const Params &p)

@@ -27,7 +27,9 @@ QString tr(const char *text);
 QString number(double value);
 
 bool underRope(const Params &p);
-// head_dim even, in [2, 2^16].
+// head_dim's bounds: under rope, one head within d_model (rope-input rotates its first columns).
+std::pair<std::int64_t, std::int64_t> headDimBounds(const Params &p);
+// head_dim even, within its bounds: the rows that depend on it say nothing of a refused one.
 bool headDimValid(const Params &p);
 // partial_rotary_factor in (0, 1].
 bool factorValid(const Params &p);

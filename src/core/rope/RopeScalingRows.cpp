@@ -15,6 +15,28 @@ namespace {
 
 using namespace RopeRowParts;
 
+// yarn's beta_fast and beta_slow, rotations over the original context: HF's find_correction_dim
+// takes ln(L0 / (2 pi beta)), which is infinite (a NaN table; with truncate, OverflowError) for a
+// beta near 1e-308 or 1e308. Within these bounds every edge is finite.
+constexpr double kMinBeta = 1e-6;
+constexpr double kMaxBeta = 1e6;
+// The most an attention factor, an mscale or an mscale_all_dim may be: cos and sin times the
+// factor stay far inside float32 (1e300 made them infinite), and so does the score's square.
+constexpr double kMaxScaling = 1e6;
+
+// "a number in [1e-6, 1000000]": a beta's range.
+QString betaText()
+{
+    static_assert(kMinBeta == 1e-6 && kMaxBeta == 1e6);
+    return u"a number in [1e-6, 1000000]"_s;
+}
+
+// "(0, 1000000]" or "[0, 1000000]": an attention factor's or an mscale's range.
+QString scalingRange(bool zero)
+{
+    return (zero ? u"[0, "_s : u"(0, "_s) + QString::number(kMaxScaling, 'f', 0) + u"]"_s;
+}
+
 ParamSpec factorRow()
 {
     const QString range = u"a number in "_s + factorRange();
@@ -56,7 +78,16 @@ ParamSpec factorRow()
 
 ParamSpec originalRow()
 {
-    const QString range = ParamRows::integerRange(1, Params::kMaxLen);
+    // longrope works its attention factor out as sqrt(1 + ln f / ln L0): L0 1 divides by 0 (HF's
+    // _compute_longrope_parameters raises ZeroDivisionError; the table was infinite).
+    const auto bounds = [](const Params &p) {
+        const bool divides = underRope(p) && p.rope.type == RopeType::LongRope && !p.rope.attentionFactor;
+        return std::pair<std::int64_t, std::int64_t>(divides ? 2 : 1, Params::kMaxLen);
+    };
+    const auto rangeOf = [bounds](const Params &p) {
+        const auto [lo, hi] = bounds(p);
+        return ParamRows::integerRange(lo, hi, lo > 1 ? u" (longrope divides by ln L0)"_s : QString());
+    };
     ParamSpec s;
     s.key = u"original-max-len"_s;
     s.group = ParamGroup::Family;
@@ -64,7 +95,8 @@ ParamSpec originalRow()
     s.valueName = u"N|unset"_s;
     s.unsetText = u"unset"_s;
     s.help = u"original_max_position_embeddings, the context the model was trained on (for dynamic: its\n"
-             "      max_position_embeddings); %1 need it"_s.arg(typeList(RopeTypes::needers(u"original-max-len"_s)));
+             "      max_position_embeddings); %1 need it; from 2 for longrope without attention-factor, which\n"
+             "      divides by ln N"_s.arg(typeList(RopeTypes::needers(u"original-max-len"_s)));
     s.label = u"original_max_len"_s;
     s.controlMin = 0; // the spin box's "unset"
     s.controlMax = Params::kMaxLen;
@@ -85,14 +117,15 @@ ParamSpec originalRow()
         const qlonglong v = w.toLongLong(&ok);
         return ok ? std::optional<ParamValue>(ParamValue(std::int64_t(v))) : std::nullopt;
     };
-    s.bounds = [](const Params &) { return std::pair<std::int64_t, std::int64_t>(1, Params::kMaxLen); };
-    s.allowed = [range](const Params &) { return u"unset or "_s + range; };
-    s.check = [range](const Params &p) -> std::optional<ParamError> {
+    s.bounds = bounds;
+    s.allowed = [rangeOf](const Params &p) { return u"unset or "_s + rangeOf(p); };
+    s.check = [bounds, rangeOf](const Params &p) -> std::optional<ParamError> {
         const auto &l = p.rope.originalMaxLen;
-        if (l && (*l < 1 || *l > Params::kMaxLen))
-            return ParamError {u"original-max-len"_s, range, QString(), QString::number(*l)};
+        const auto [lo, hi] = bounds(p);
+        if (l && (*l < lo || *l > hi))
+            return ParamError {u"original-max-len"_s, rangeOf(p), QString(), QString::number(*l)};
         if (!l && neededNow(p, u"original-max-len"_s))
-            return needed(u"original-max-len"_s, p, u"the context length the model was trained on"_s, range);
+            return needed(u"original-max-len"_s, p, u"the context length the model was trained on"_s, rangeOf(p));
         return std::nullopt;
     };
     s.idle = [](const Params &p) { return readBy(p, u"original-max-len"_s); };
@@ -154,12 +187,17 @@ ParamSpec betaRow(const QString &key, bool fast)
 {
     ParamSpec s
         = numberRow(key, u"N"_s, [fast](Params &p) -> double & { return fast ? p.rope.betaFast : p.rope.betaSlow; });
-    s.help = fast ? u"yarn's beta_fast: pairs turning more than N times over original_max_len are kept"_s
-                  : u"yarn's beta_slow: pairs turning fewer than N times over original_max_len are divided"_s;
+    s.help = fast ? u"yarn's beta_fast, in [1e-6, 1000000]: pairs turning more than N times over original_max_len\n"
+                    "      are kept"_s
+                  : u"yarn's beta_slow, in [1e-6, 1000000]: pairs turning fewer than N times over original_max_len\n"
+                    "      are divided"_s;
     s.label = fast ? u"beta_fast"_s : u"beta_slow"_s;
-    s.allowed = [](const Params &) { return positiveText(); };
-    s.check = [key, fast](const Params &p) {
-        return positive(key, fast ? p.rope.betaFast : p.rope.betaSlow, positiveText());
+    s.allowed = [](const Params &) { return betaText(); };
+    s.check = [key, fast](const Params &p) -> std::optional<ParamError> {
+        const double v = fast ? p.rope.betaFast : p.rope.betaSlow;
+        if (v >= kMinBeta && v <= kMaxBeta) // also refuses NaN
+            return std::nullopt;
+        return ParamError {key, betaText(), QString(), number(v)};
     };
     s.idle = [key](const Params &p) { return readBy(p, key); };
     s.formula = [](const Params &p) {
@@ -197,16 +235,16 @@ ParamSpec mscaleRow(const QString &key, bool allDim)
     ParamSpec s = ParamRows::optionalNumber(key, ParamGroup::Family, [allDim](Params &p) -> std::optional<double> & {
         return allDim ? p.rope.mscaleAllDim : p.rope.mscale;
     });
-    s.help = allDim ? u"yarn's mscale_all_dim (DeepSeek): the attention factor's divisor, and its square scales\n"
-                      "      the softmax"_s
-                    : u"yarn's mscale (DeepSeek): with mscale-all-dim, the attention factor is\n"
+    s.help = allDim ? u"yarn's mscale_all_dim (DeepSeek), in [0, 1000000]: the attention factor's divisor, and its\n"
+                      "      square scales the softmax"_s
+                    : u"yarn's mscale (DeepSeek), in [0, 1000000]: with mscale-all-dim, the attention factor is\n"
                       "      get_mscale(f, mscale) / get_mscale(f, mscale_all_dim)"_s;
     s.label = allDim ? u"mscale_all_dim"_s : u"mscale"_s;
-    s.allowed = [](const Params &) { return u"unset or a finite number >= 0"_s; };
+    s.allowed = [](const Params &) { return u"unset or a number in "_s + scalingRange(true); };
     s.check = [key, allDim](const Params &p) -> std::optional<ParamError> {
         const auto &m = allDim ? p.rope.mscaleAllDim : p.rope.mscale;
-        if (m && !(std::isfinite(*m) && *m >= 0.0))
-            return ParamError {key, u"a finite number >= 0"_s, QString(), number(*m)};
+        if (m && !(*m >= 0.0 && *m <= kMaxScaling)) // also refuses NaN
+            return ParamError {key, u"a number in "_s + scalingRange(true), QString(), number(*m)};
         return std::nullopt;
     };
     s.idle = [key, allDim](const Params &p) -> std::optional<IdleReason> {
@@ -243,12 +281,14 @@ ParamSpec attentionRow()
     ParamSpec s
         = ParamRows::optionalNumber(u"attention-factor"_s, ParamGroup::Family,
                                     [](Params &p) -> std::optional<double> & { return p.rope.attentionFactor; });
-    s.help = u"attention_factor: multiplies cos and sin as given (yarn, longrope); unset, the type works it out"_s;
+    s.help = u"attention_factor, in (0, 1000000]: multiplies cos and sin as given (yarn, longrope); unset, the\n"
+             "      type works it out"_s;
     s.label = u"attention_factor"_s;
-    s.allowed = [](const Params &) { return u"unset or a finite number > 0"_s; };
+    s.allowed = [](const Params &) { return u"unset or a number in "_s + scalingRange(false); };
     s.check = [](const Params &p) -> std::optional<ParamError> {
-        if (p.rope.attentionFactor)
-            return positive(u"attention-factor"_s, *p.rope.attentionFactor, positiveText());
+        const auto &f = p.rope.attentionFactor;
+        if (f && !(*f > 0.0 && *f <= kMaxScaling)) // also refuses NaN
+            return ParamError {u"attention-factor"_s, u"a number in "_s + scalingRange(false), QString(), number(*f)};
         return std::nullopt;
     };
     s.idle = [](const Params &p) { return readBy(p, u"attention-factor"_s); };

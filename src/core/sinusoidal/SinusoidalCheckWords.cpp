@@ -221,8 +221,7 @@ QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing,
         notes.append(u"the values are rounded to bfloat16: correct within its rounding"_s);
         break;
     case TablePrecision::Float32Angles:
-        notes.append(u"the angles were formed in float32 (float(p) * float(w_i), as float32 PyTorch code forms "
-                     "them): their error grows with p w_i, up to (|ln w_i| + 3) 2^-23 p w_i"_s);
+        notes.append(CheckDiagnosis::float32AnglesNote());
         break;
     }
     if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne)

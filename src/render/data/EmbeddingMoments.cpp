@@ -19,6 +19,8 @@ namespace {
 constexpr std::int64_t kTileRows = 64;
 constexpr std::int64_t kTileColumns = 4096;
 constexpr std::int64_t kMinBlockRows = 256;
+// Row squares held per slab of rows, one per column tile and row.
+constexpr std::int64_t kSlabEntries = std::int64_t(1) << 20;
 // Blocks times columns kept: 2^21 (32 MiB of moments) when the blocks are chosen; a request that
 // would need more than twice that starts again with larger blocks.
 constexpr std::int64_t kKeptEntries = std::int64_t(1) << 21;
@@ -52,55 +54,81 @@ void merge(Moments &into, const Moments &part)
     into.n += part.n;
 }
 
-// Rows [row0, row0 + rows) and columns [col0, col1) of the base table, a tile at a time in
-// order; nothing when cancelled. Each tile is shifted by its first row before it is summed, so
-// that the squares do not cancel whatever a column's offset.
+// The moments of one tile's columns, [c0, c0 + w) of the region, over its rows [r, r + n) after
+// the region's first r rows: Chan et al.'s update of `mean` and `m2` (those columns' segments),
+// and each row's sum of squares added to rowSquares[r + i]. The tile is shifted by its first row
+// before it is summed, so that the squares do not cancel whatever a column's offset.
+void measureTile(const Embeddings &base, const Block &tile, std::int64_t r, Eigen::Ref<Eigen::ArrayXd> mean,
+                 Eigen::Ref<Eigen::ArrayXd> m2, double *rowSquares)
+{
+    thread_local RowMatrixXf t_values;
+    thread_local Eigen::ArrayXd t_s1, t_s2, t_row;
+    const std::int64_t n = tile.rows;
+    const std::int64_t w = tile.cols;
+    t_values.resize(n, w);
+    base.fill(tile, t_values);
+    const Eigen::ArrayXd shift = t_values.row(0).transpose().cast<double>().array();
+    t_s1.setZero(w);
+    t_s2.setZero(w);
+    t_row.resize(w);
+    double *sum = t_s1.data();
+    double *squares = t_s2.data();
+    const double *k = shift.data();
+    double *wide = t_row.data();
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float *narrow = t_values.row(i).data();
+        for (std::int64_t c = 0; c < w; ++c) {
+            wide[c] = static_cast<double>(narrow[c]);
+            const double deviation = wide[c] - k[c];
+            sum[c] += deviation;
+            squares[c] += deviation * deviation;
+        }
+        // Summed apart, in packets: a running sum in the loop above would not vectorise.
+        rowSquares[i] += t_row.square().sum();
+    }
+    const double na = static_cast<double>(r), nb = static_cast<double>(n);
+    const Eigen::ArrayXd tileMean = shift + t_s1 / nb;
+    const Eigen::ArrayXd tileM2 = t_s2 - t_s1.square() / nb;
+    const Eigen::ArrayXd delta = tileMean - mean;
+    mean += delta * (nb / (na + nb));
+    m2 += tileM2 + delta.square() * (na * nb / (na + nb));
+}
+
+// Rows [row0, row0 + rows) and columns [col0, col1) of the base table, on `threads` threads:
+// slabs of rows in order, each slab's column tiles in parallel (a column's moments are its own,
+// and each row's squares are added tile by tile in column order), so that the numbers are the
+// same whatever the threads. Nothing when cancelled.
 std::optional<Moments> measure(const Embeddings &base, std::int64_t row0, std::int64_t rows, std::int64_t col0,
-                               std::int64_t col1, const std::atomic<bool> *cancel)
+                               std::int64_t col1, const ComputeOptions &options)
 {
     const std::int64_t cols = col1 - col0;
+    const std::int64_t colTiles = (cols + kTileColumns - 1) / kTileColumns;
     Moments total;
     total.mean = Eigen::ArrayXd::Zero(cols);
     total.m2 = Eigen::ArrayXd::Zero(cols);
     total.rowSquares = Eigen::ArrayXd::Zero(rows);
-    RowMatrixXf values(kTileRows, std::min(cols, kTileColumns));
-    Eigen::ArrayXd s1, s2, row(values.cols());
-    for (std::int64_t r = 0; r < rows; r += kTileRows) {
-        const std::int64_t n = std::min(kTileRows, rows - r);
-        for (std::int64_t c0 = 0; c0 < cols; c0 += kTileColumns) {
-            if (cancel && cancel->load(std::memory_order_relaxed))
-                return std::nullopt;
+    // Each column tile's squares of a slab's rows, summed in column order after the slab.
+    const std::int64_t slabRows
+        = std::max<std::int64_t>(kTileRows, kSlabEntries / std::max<std::int64_t>(colTiles, 1)) / kTileRows * kTileRows;
+    RowMatrixXd squares;
+    for (std::int64_t s0 = 0; s0 < rows; s0 += slabRows) {
+        const std::int64_t slab = std::min(slabRows, rows - s0);
+        squares.setZero(colTiles, slab);
+        const bool done = forEachTile(colTiles, options.threads, options.cancel, [&](std::int64_t t) {
+            const std::int64_t c0 = t * kTileColumns;
             const std::int64_t w = std::min(kTileColumns, cols - c0);
-            auto tile = values.topLeftCorner(n, w);
-            base.fill({row0 + r, n, col0 + c0, w}, tile);
-            const Eigen::ArrayXd shift = tile.row(0).transpose().cast<double>().array();
-            s1.setZero(w);
-            s2.setZero(w);
-            double *sum = s1.data();
-            double *squares = s2.data();
-            const double *k = shift.data();
-            double *wide = row.data();
-            for (std::int64_t i = 0; i < n; ++i) {
-                const float *narrow = tile.row(i).data();
-                for (std::int64_t c = 0; c < w; ++c) {
-                    wide[c] = static_cast<double>(narrow[c]);
-                    const double deviation = wide[c] - k[c];
-                    sum[c] += deviation;
-                    squares[c] += deviation * deviation;
-                }
-                // Summed apart, in packets: a running sum in the loop above would not vectorise.
-                total.rowSquares[r + i] += row.head(w).square().sum();
+            for (std::int64_t r = s0; r < s0 + slab; r += kTileRows) {
+                if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+                    return;
+                const std::int64_t n = std::min(kTileRows, s0 + slab - r);
+                measureTile(base, {row0 + r, n, col0 + c0, w}, r, total.mean.segment(c0, w), total.m2.segment(c0, w),
+                            squares.row(t).data() + (r - s0));
             }
-            // Chan et al.'s update of these columns with the tile's n rows.
-            const double na = static_cast<double>(r), nb = static_cast<double>(n);
-            const Eigen::ArrayXd mean = shift + s1 / nb;
-            const Eigen::ArrayXd m2 = s2 - s1.square() / nb;
-            auto totalMean = total.mean.segment(c0, w);
-            auto totalM2 = total.m2.segment(c0, w);
-            const Eigen::ArrayXd delta = mean - totalMean;
-            totalMean += delta * (nb / (na + nb));
-            totalM2 += m2 + delta.square() * (na * nb / (na + nb));
-        }
+        });
+        if (!done || (options.cancel && options.cancel->load()))
+            return std::nullopt;
+        for (std::int64_t t = 0; t < colTiles; ++t)
+            total.rowSquares.segment(s0, slab) += squares.row(t).transpose().array();
     }
     total.n = rows;
     return total;
@@ -195,10 +223,10 @@ struct Work
 // yet are appended to those that are.
 std::shared_ptr<const KeptBlock> grow(const Embeddings &base, std::int64_t row0, std::int64_t rows,
                                       std::shared_ptr<const KeptBlock> block, std::int64_t cols,
-                                      const std::atomic<bool> *cancel)
+                                      const ComputeOptions &options)
 {
     const std::int64_t from = block ? block->cols : 0;
-    const auto added = measure(base, row0, rows, from, cols, cancel);
+    const auto added = measure(base, row0, rows, from, cols, options);
     if (!added)
         return nullptr;
     auto grown = std::make_shared<KeptBlock>();
@@ -232,16 +260,16 @@ void takeOff(Moments &whole, const Moments &part)
 // Does `work` (a whole block measured to `keptColumns` columns when it grows); leaves it
 // incomplete when cancelled.
 void run(const Embeddings &base, std::int64_t blockRows, std::int64_t cols, std::int64_t keptColumns, bool norms,
-         Work &work, const std::atomic<bool> *cancel)
+         Work &work, const ComputeOptions &options)
 {
     if (!work.fromWhole) {
-        if (auto fresh = measure(base, work.row0, work.rows, 0, cols, cancel))
+        if (auto fresh = measure(base, work.row0, work.rows, 0, cols, options))
             work.moments = std::move(*fresh);
         return;
     }
     std::shared_ptr<const KeptBlock> block = work.kept;
     if (!block || block->cols < cols) {
-        block = grow(base, work.row0, blockRows, block, keptColumns, cancel);
+        block = grow(base, work.row0, blockRows, block, keptColumns, options);
         if (!block)
             return;
         work.grown = block;
@@ -254,14 +282,14 @@ void run(const Embeddings &base, std::int64_t blockRows, std::int64_t cols, std:
         m.rowSquares = block->moments.rowSquares.head(work.rows);
         if (block->cols > cols) {
             // Kept over more columns than asked for: the squares of the others come off.
-            const auto extra = measure(base, work.row0, work.rows, cols, block->cols, cancel);
+            const auto extra = measure(base, work.row0, work.rows, cols, block->cols, options);
             if (!extra)
                 return;
             m.rowSquares -= extra->rowSquares;
         }
     }
     if (work.rows < blockRows) {
-        const auto last = measure(base, work.row0 + work.rows, blockRows - work.rows, 0, cols, cancel);
+        const auto last = measure(base, work.row0 + work.rows, blockRows - work.rows, 0, cols, options);
         if (!last)
             return;
         takeOff(m, *last);
@@ -291,8 +319,10 @@ std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norm
     const std::int64_t tableRows = params.embeddings ? params.embeddings->values.rows() : Params::kMaxLen;
     // Without the row norms, over whole blocks: a part of a block would be measured anew at each
     // request (tens of milliseconds at d 8192), a whole one is kept. More rows than asked for,
-    // never fewer, and never past L: Result::rows says how many.
-    if (!norms)
+    // never fewer, and never past L: Result::rows says how many. But not a request of less than a
+    // block: at d 2^20 by L 2^24 a block is 2^23 rows, and the 512 rows asked for became all of
+    // them (hours).
+    if (!norms && rows >= blockRows)
         rows = std::min(params.maxLen, (rows + blockRows - 1) / blockRows * blockRows);
     std::vector<Work> works;
     for (std::int64_t row0 = 0; row0 < rows; row0 += blockRows) {
@@ -310,7 +340,7 @@ std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norm
     }
     const bool done
         = forEachTile(static_cast<std::int64_t>(works.size()), options.threads, options.cancel, [&](std::int64_t i) {
-              run(base, blockRows, cols, keptColumns, norms, works[static_cast<std::size_t>(i)], options.cancel);
+              run(base, blockRows, cols, keptColumns, norms, works[static_cast<std::size_t>(i)], options);
           });
     // Whole blocks measured are kept, even when the rest was cancelled.
     for (Work &work : works) {

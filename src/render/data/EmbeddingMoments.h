@@ -28,8 +28,9 @@ struct Result
 };
 
 // Over rows [0, rows) of the engine's s*E (rows <= L); with `norms`, the row norms too. Without
-// them, over as many more rows as fill the last block kept (Result::rows). Nothing when
-// cancelled. Precondition: ColumnStatistics::check(engine) passed.
+// them and when `rows` spans a block, over as many more rows as fill the last block kept
+// (Result::rows). On `options.threads` threads; nothing when cancelled. Precondition:
+// ColumnStatistics::check(engine) passed.
 std::optional<Result> compute(const Engine &engine, std::int64_t rows, bool norms, const ComputeOptions &options);
 
 // Forgets what was kept (tests).

@@ -88,14 +88,15 @@ QList<ParamError> HeatmapModel::checkOptions(const Params &params, const FigureS
 {
     const Quantity q = quantity(state);
     const Shape shape = Quantities::shape(q, params);
-    // The concatenation may give the PE no column: a table of no cells has nothing to show, which
-    // is not a matter of memory.
-    if (shape.cols == 0)
-        return {
-            ParamError {QString::fromUtf16(kQuantity), u"a quantity whose table has cells"_s,
-                        u"the %1 table has no columns at these parameters (the concatenation gives the PE none)"_s.arg(
-                            Quantities::name(q)),
-                        ParamError::quoted(Quantities::name(q))}};
+    // The concatenation may give the PE or s*E no column: a table of no cells has nothing to show,
+    // which is not a matter of memory.
+    if (shape.cols == 0) {
+        const bool embedding = Quantities::spec(q).part == QuantityPart::Embedding;
+        return {ParamError {QString::fromUtf16(kQuantity), u"a quantity whose table has cells"_s,
+                            u"the %1 table has no columns at these parameters (the concatenation gives %2 none)"_s.arg(
+                                Quantities::name(q), embedding ? u"the embeddings"_s : u"the PE"_s),
+                            ParamError::quoted(Quantities::name(q))}};
+    }
     return ViewOptions::check(state, name(), shape.rows, shape.cols);
 }
 

@@ -244,7 +244,15 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_positions->axis(QCPAxis::atRight)->setVisible(pe);
     m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
     m_peNorm->setData(data.positions, data.peNorm, true);
-    m_ratio->setData(data.positions, data.ratio, true);
+    // Where ||PE_p|| is 0 (position 0 of a lone sine, d 1) the ratio is no number: left out.
+    QList<double> ratioPositions, ratios;
+    for (qsizetype i = 0; i < data.ratio.size(); ++i) {
+        if (std::isfinite(data.ratio[i])) {
+            ratioPositions.append(data.positions[i]);
+            ratios.append(data.ratio[i]);
+        }
+    }
+    m_ratio->setData(ratioPositions, ratios, true);
     for (QCPGraph *graph : {m_embeddingNorm, m_peNorm, m_ratio})
         PlotStyle::showLonePoint(graph);
     const double last = static_cast<double>(std::max<std::int64_t>(data.maxLen - 1, 1));

@@ -3,6 +3,7 @@
 #include "core/rope/RopeText.h"
 
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeScore.h"
 
 #include <algorithm>
 #include <cmath>
@@ -162,7 +163,15 @@ std::optional<TableRequest> RopeScoreModel::table(const Params &params, const Fi
 FigureResult RopeScoreModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
 {
     const PanelExtent panel = request.panels.value(0);
-    const std::int64_t cap = request.detail == Detail::Preview ? kPreviewRows : kMaxRows;
+    // A distance's row costs 2 h (256 + 1) products of h pairs: at head_dim 2^16 the 2^17 rows of
+    // the full detail took hours. Within Detail.h's bounds, an even sample of each crowded pixel.
+    const double rowCost = 2.0
+        * double(std::max<std::int64_t>(1, RopeFrequencies::pairs(request.engine->params().rope)))
+        * double(RopeScore::kSamples + 1);
+    const double within
+        = request.detail == Detail::Preview ? double(Budget::cells(Detail::Preview)) : double(Budget::kMaxExactCells);
+    const std::int64_t cap = std::min(request.detail == Detail::Preview ? kPreviewRows : kMaxRows,
+                                      std::max<std::int64_t>(64, static_cast<std::int64_t>(within / rowCost)));
     auto data = compute(*request.engine, panel.x.lower, panel.x.upper, panel.pixels().width(), cap,
                         {request.threads, &cancel});
     if (!data)

@@ -1,5 +1,7 @@
 #include "SimilarityCompute.h"
 
+#include "render/data/Detail.h"
+
 #include "core/MemoryBudget.h"
 #include "core/TableAllocation.h"
 #include "core/sinusoidal/Frequencies.h"
@@ -17,6 +19,12 @@ namespace {
 constexpr std::int64_t kTileCells = std::int64_t(1) << 18;
 // PE columns whose band means are held at once.
 constexpr std::int64_t kChunkColumns = 1024;
+// The products of the grid's cells by the PE's columns a figure computes at most (Detail.h's
+// bound): past it the grid is coarser, each cell still the exact mean of its positions. At d 2^20
+// a grid of the panel's 400 x 400 pixels took 2^37 products, minutes.
+constexpr double kMaxGridProducts = double(Budget::kMaxExactCells);
+// The cosines S(k)'s curve evaluates at most, a pair's at each offset: 2^26, about a second.
+constexpr double kMaxCurveCosines = double(std::int64_t(1) << 26);
 
 bool cancelled(const std::atomic<bool> *cancel)
 {
@@ -233,6 +241,13 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     grid.block = block;
     grid.rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, visible.pixelRows)));
     grid.cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, visible.pixelCols)));
+    const double products
+        = double(grid.rows) * double(grid.cols) * double(std::max<std::int64_t>(1, params.peColumns()));
+    if (products > kMaxGridProducts) {
+        const double shrink = std::sqrt(kMaxGridProducts / products);
+        grid.rows = std::max(1, static_cast<int>(grid.rows * shrink));
+        grid.cols = std::max(1, static_cast<int>(grid.cols * shrink));
+    }
     // S of a cell is the dot product of its two bands' mean rows, summed over the PE's columns a
     // chunk at a time: the band means of every column at once would take (rows + cols) x k
     // doubles, gigabytes at k 2^18.
@@ -268,7 +283,9 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     const double lo = std::max(0.0, std::min(offsets.lower, offsets.upper));
     const double hi = std::clamp(std::max(offsets.lower, offsets.upper), lo, static_cast<double>(params.maxLen - 1));
     // One offset in view (L = 1) is one point of the closed form, not 16 alike.
-    const int dense = hi > lo ? std::clamp(2 * pixels, 16, 20000) : 1;
+    const double pairs = std::max(1.0, double(params.peColumns()) / 2.0);
+    const int curveMost = static_cast<int>(std::clamp(kMaxCurveCosines / pairs, 16.0, 20000.0));
+    const int dense = hi > lo ? std::clamp(2 * pixels, 16, curveMost) : 1;
     for (int i = 0; i < dense; ++i) {
         const double k = dense > 1 ? lo + (hi - lo) * i / (dense - 1) : lo;
         data.offsets.append(k);
