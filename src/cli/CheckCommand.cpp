@@ -1,6 +1,7 @@
 #include "CheckCommand.h"
 
 #include "BudgetAdvice.h"
+#include "CheckExpect.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
 #include "HelpText.h"
@@ -16,6 +17,7 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/check/CheckReport.h"
+#include "core/check/TableAgainstTable.h"
 #include "core/check/TableCheck.h"
 #include "io/TableFile.h"
 
@@ -24,6 +26,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <variant>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -57,6 +61,13 @@ int fail(QTextStream &err, int code, const QString &message)
 {
     err << "posenc check: " << message << '\n';
     return code;
+}
+
+int failLines(QTextStream &err, const CheckExpect::Refusal &refusal)
+{
+    for (const QString &line : refusal.lines)
+        err << "posenc check: " << line << '\n';
+    return refusal.code;
 }
 
 // The parameters a table's check reads: what the table is meant to be (each family's), and the
@@ -138,6 +149,32 @@ QList<HelpItem> tableItems()
     return items;
 }
 
+// Every row streamed against each candidate (a declared RoPE's cos and sin tables), and the one
+// with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
+std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
+                                         const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
+                                         QTextStream &err)
+{
+    std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
+    for (TableMatch &candidate : candidates) {
+        TableCheck::Verification verification = TableCheck::verify(candidate, table, stream);
+        if (verification.cancelled || interrupt.interrupted())
+            return fail(err, ExitInterrupted, u"interrupted"_s);
+        if (verification.error)
+            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
+        if (const auto unread = TableCheck::referenceReadError(candidate))
+            return fail(err, ExitIo, u"--expect-table: "_s + *unread);
+        const bool better = !best || verification.deviatingCells < best->second.deviatingCells
+            || (verification.deviatingCells == best->second.deviatingCells
+                && verification.maxAbsError < best->second.maxAbsError);
+        if (better)
+            best.emplace(std::move(candidate), std::move(verification));
+    }
+    TableMatch match = std::move(best->first);
+    TableCheck::conclude(match, best->second);
+    return match;
+}
+
 } // namespace
 
 QList<CommandOption> tableCheckOptions()
@@ -155,6 +192,10 @@ QList<CommandOption> tableCheckOptions()
                 options.append(option);
         }
     }
+    QStringList shown = declaredKeys();
+    for (const CommandOption &option : options)
+        shown.append(option.names);
+    options += CheckExpect::options(shown);
     options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
     options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
     options.append(CommandOptions::help());
@@ -200,17 +241,23 @@ HelpPage checkHelp()
                    "learned, never correct. Where two readings fit equally (a RoPE sin table, or a sinusoid whose "
                    "cosines were replaced by sines) the verdict is unknown until a family's parameter is declared."_s);
     QList<HelpItem> options;
-    for (const CommandOption &option : tableCheckOptions())
-        options.append({option.spelling(), option.help});
+    for (const CommandOption &option : tableCheckOptions()) {
+        if (!option.hidden)
+            options.append({option.spelling(), option.help});
+    }
     page.section(u"Options"_s).items(options);
     page.section(u"Examples"_s)
         .examples({{u"posenc check my_pe.npy"_s, u"what your own PE table computes, and its mistake"_s},
                    {u"posenc check --json model.safetensors:rotary_cos --rope-layout half"_s,
-                    u"a RoPE cos table, declared half"_s}});
+                    u"a RoPE cos table, declared half"_s},
+                   {u"posenc check cos.npy --expect rope --preset llama-3-1-8b"_s,
+                    u"exactly Llama 3.1's RoPE table: correct, or a mistake and where"_s},
+                   {u"posenc check port.npy --expect-table reference_dump.npy"_s,
+                    u"a port against the reference implementation's table, cell by cell"_s}});
     page.section(u"Exit status"_s)
         .items({{u"0"_s,
                  u"correct: the table equals a named reference within its tolerance (a published form, or the "
-                 "reference declared with --expect, --expect-table or --expect-config)"_s},
+                 "reference declared with --expect or --expect-table)"_s},
                 {u"1"_s, u"mistake: a named mistake, or cells that deviate from the reference"_s},
                 {u"2"_s, u"invalid usage: an option, or a tensor or array that is not there or not a table"_s},
                 {u"3"_s, u"a file that cannot be read, or holds NaN: the path and the reason"_s},
@@ -268,6 +315,10 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             declaration.keys.append(key);
     }
     const std::uint64_t budget = declared.memoryBudget;
+    auto expectation = CheckExpect::read(parser, declaredKeys());
+    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation))
+        return failLines(err, *refused);
+    const auto &expected = std::get<CheckExpect::Expectation>(expectation);
 
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
@@ -289,22 +340,28 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const auto refused = TableCheck::fitToBudget(table, budget, stream))
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, budget));
 
-    auto identified = TableCheck::identify(table, declaration);
-    if (const auto *problem = std::get_if<QString>(&identified))
-        return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
-    TableMatch match = std::get<TableMatch>(std::move(identified));
+    auto declaredMatches = CheckExpect::matches(expected, table, budget, interrupt.flag());
+    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&declaredMatches))
+        return failLines(err, *refused);
+    std::vector<TableMatch> candidates = std::get<std::vector<TableMatch>>(std::move(declaredMatches));
+    if (candidates.empty()) {
+        auto identified = TableCheck::identify(table, declaration);
+        if (const auto *problem = std::get_if<QString>(&identified))
+            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
+        candidates.push_back(std::get<TableMatch>(std::move(identified)));
+    }
 
     ProgressLine line(u"posenc check"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    const TableCheck::Verification verification = TableCheck::verify(match, table, stream);
+    auto streamed = streamBest(std::move(candidates), table, stream, interrupt, err);
+    if (const int *code = std::get_if<int>(&streamed))
+        return *code;
     line.finish();
-    if (verification.cancelled || interrupt.interrupted())
-        return fail(err, ExitInterrupted, u"interrupted"_s);
-    if (verification.error)
-        return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
-    TableCheck::conclude(match, verification);
+    TableMatch match = std::get<TableMatch>(std::move(streamed));
+    if (expected.kind == CheckExpect::Expectation::Kind::Learned)
+        CheckExpect::concludeLearned(match);
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);
