@@ -253,11 +253,13 @@ HelpPage checkHelp()
                    {u"posenc check cos.npy --expect rope --preset llama-3-1-8b"_s,
                     u"exactly Llama 3.1's RoPE table: correct, or a mistake and where"_s},
                    {u"posenc check port.npy --expect-table reference_dump.npy"_s,
-                    u"a port against the reference implementation's table, cell by cell"_s}});
+                    u"a port against the reference implementation's table, cell by cell"_s},
+                   {u"posenc check sin.npy --expect-config config.json --layer-type sliding_attention"_s,
+                    u"the RoPE sin table the model's config computes for its sliding-window layers"_s}});
     page.section(u"Exit status"_s)
         .items({{u"0"_s,
                  u"correct: the table equals a named reference within its tolerance (a published form, or the "
-                 "reference declared with --expect or --expect-table)"_s},
+                 "reference declared with --expect, --expect-table or --expect-config)"_s},
                 {u"1"_s, u"mistake: a named mistake, or cells that deviate from the reference"_s},
                 {u"2"_s, u"invalid usage: an option, or a tensor or array that is not there or not a table"_s},
                 {u"3"_s, u"a file that cannot be read, or holds NaN: the path and the reason"_s},

@@ -1,10 +1,13 @@
 #include "CheckExpect.h"
 
+#include "CheckExpectConfig.h"
+
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
 #include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
+#include "core/check/CheckDiagnosis.h"
 #include "core/check/TableAgainstTable.h"
 #include "core/rope/RopeFrequencies.h"
 #include "io/SessionFile.h"
@@ -20,6 +23,8 @@ namespace {
 
 const QString kExpect = u"expect"_s;
 const QString kExpectTable = u"expect-table"_s;
+const QString kExpectConfig = u"expect-config"_s;
+const QString kLayerType = u"layer-type"_s;
 const QString kLearned = u"learned"_s;
 // The flags whose values give the table's width; without one, the table's own width is taken.
 const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
@@ -149,6 +154,16 @@ QList<CommandOption> options(const QStringList &shown)
          "correct when every cell is within the rounding of the coarser of the two formats"_s,
          {},
          true},
+        {{kExpectConfig},
+         u"FILE"_s,
+         u"compare with exactly what a model's config.json computes for a layer type (the layer posenc check "
+         "--config FILE describes): its family, parameters and width"_s,
+         {},
+         true},
+        {{kLayerType},
+         u"TYPE"_s,
+         u"with --expect-config, the layer type meant (default: the config's only one, or its rotary "
+         "full_attention layers)"_s},
     };
     for (CommandOption option : ParamOptions::options()) {
         if (shown.contains(option.names.constFirst()))
@@ -163,13 +178,20 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
 {
     const bool family = parser.isSet(kExpect);
     const bool table = parser.isSet(kExpectTable);
+    const bool config = parser.isSet(kExpectConfig);
     const QStringList flags = expectOnlyFlags(parser, declarable);
-    if (family && table)
-        return usage(u"--expect, --expect-table: give one reference"_s);
+    if (int(family) + int(table) + int(config) > 1)
+        return usage(u"--expect, --expect-table, --expect-config: give one reference"_s);
+    if (parser.isSet(kLayerType) && !config)
+        return usage(u"--layer-type: names a layer type of --expect-config's config"_s);
     if (!family) {
         if (!flags.isEmpty())
-            return usage(u"%1: a family's parameters are read with --expect FAMILY (the check identifies the "
-                         "family and its parameters without it)"_s.arg(flags.join(u", "_s)));
+            return usage(u"%1: a family's parameters are read with --expect FAMILY (%2)"_s.arg(
+                flags.join(u", "_s),
+                config ? u"--expect-config's config gives them"_s
+                       : u"the check identifies the family and its parameters without it"_s));
+        if (config)
+            return configExpectation(parser.value(kExpectConfig), parser.value(kLayerType));
         Expectation e;
         if (table) {
             e.kind = Expectation::Kind::Table;
@@ -203,7 +225,12 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
             auto expected = TableCheck::expect(table, e.family, params, word);
             if (const auto *problem = std::get_if<QString>(&expected))
                 return usage(u"--expect %1: %2"_s.arg(word, *problem));
-            found.push_back(std::get<TableMatch>(std::move(expected)));
+            TableMatch match = std::get<TableMatch>(std::move(expected));
+            if (!e.source.isEmpty()) {
+                match.referenceText += u" (%1)"_s.arg(e.source);
+                match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+            }
+            found.push_back(std::move(match));
         }
     }
     if (e.kind == Expectation::Kind::Table) {

@@ -20,8 +20,8 @@
 // reference"), instead of the one the check identifies.
 namespace posenc::CheckExpect {
 
-// --expect, --expect-table, and every parameter flag (hidden: posenc help parameters lists them)
-// that --expect reads, but those of `shown`.
+// --expect, --expect-table, --expect-config and --layer-type, and every parameter flag (hidden: posenc help parameters
+// lists them) that --expect reads, but those of `shown`.
 QList<CommandOption> options(const QStringList &shown);
 
 // What the user declared: nothing, a family's table at parameters, a learned table, or a table.
@@ -34,6 +34,7 @@ struct Expectation
     QStringList tables; // the family's words of the tables to try: "rope-cos", "rope-sin"
     bool widthGiven = false; // --d-model, --head-dim, --preset or --session gave the table's width
     QString tablePath; // --expect-table's FILE[:TENSOR]
+    QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
 };
 
 // A refusal: the exit code and its lines, each naming its flag.

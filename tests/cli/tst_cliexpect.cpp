@@ -1,4 +1,4 @@
-// `posenc check --expect FAMILY` and `--expect-table FILE` as scripts meet them: a declared
+// `posenc check --expect FAMILY`, `--expect-table FILE` and `--expect-config FILE` as scripts meet them: a declared
 // reference is compared with exactly, correct (exit 0) or a mistake (exit 1) with its location;
 // each bad value refused naming its flag.
 #include "CliRun.h"
@@ -277,13 +277,86 @@ private slots:
         QVERIFY(run.out.isEmpty());
     }
 
+    void expectConfig_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("named");
+
+        const QString configs = QStringLiteral(POSENC_CONFIGS) + u'/';
+        const QString llama31 = configs + u"Meta-Llama-3.1-8B.json"_s;
+        const QStringList llama {u"--preset"_s, u"llama-3-1-8b"_s, u"--max-len"_s, u"300"_s};
+        const QString cos = writtenTable(u"config-cos.npy"_s, QStringList {u"rope-cos"_s} + llama);
+        const QString sin = writtenTable(u"config-sin.npy"_s, QStringList {u"rope-sin"_s} + llama);
+        const QString llama2 = writtenTable(u"llama2-cos.npy"_s, {u"rope-cos"_s, u"--preset"_s, u"llama-2-7b"_s});
+        QTest::newRow("llama 3.1 cos") << cos << QStringList {u"--expect-config"_s, llama31} << 0 << u"rope-cos"_s;
+        QTest::newRow("llama 3.1 sin") << sin << QStringList {u"--expect-config"_s, llama31} << 0 << u"rope-sin"_s;
+        QTest::newRow("llama 2's table, llama 3.1's config")
+            << llama2 << QStringList {u"--expect-config"_s, llama31} << 1 << u"rope-cos"_s;
+        const QString alibi = writtenTable(u"config-alibi.npy"_s,
+                                           {u"alibi-bias"_s, u"--preset"_s, u"bloom-560m"_s, u"--max-len"_s, u"64"_s});
+        QTest::newRow("bloom") << alibi << QStringList {u"--expect-config"_s, configs + u"bloom-560m.json"_s} << 0
+                               << u"alibi-bias"_s;
+        const QString t5 = writtenTable(u"config-t5.npy"_s, {u"t5-bucket"_s, u"--preset"_s, u"t5-base"_s});
+        QTest::newRow("t5 encoder") << t5
+                                    << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s,
+                                                    u"--layer-type"_s, u"encoder"_s}
+                                    << 0 << u"t5-bucket"_s;
+        QTest::newRow("t5 decoder") << t5
+                                    << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s,
+                                                    u"--layer-type"_s, u"decoder"_s}
+                                    << 1 << u"t5-bucket"_s;
+        QTest::newRow("two layer types, none named")
+            << t5 << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s} << 2
+            << u"--layer-type: %1 has the layer types encoder, decoder"_s.arg(configs + u"t5-base.json"_s);
+        QTest::newRow("a layer type the config lacks")
+            << t5 << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s, u"--layer-type"_s, u"input"_s} << 2
+            << u"--layer-type: must be one of the config's layer types (encoder, decoder); got 'input'"_s;
+        QTest::newRow("learned layer") << cos << QStringList {u"--expect-config"_s, configs + u"gpt2.json"_s} << 2
+                                       << u"--expect-config: layer type input"_s;
+        QTest::newRow("whisper's half_dim - 1 frequencies")
+            << cos
+            << QStringList {u"--expect-config"_s, configs + u"whisper-small.json"_s, u"--layer-type"_s, u"encoder"_s}
+            << 2 << u"--expect-config: layer type encoder"_s;
+        QTest::newRow("no such file") << cos << QStringList {u"--expect-config"_s, path(u"absent.json"_s)} << 3
+                                      << u"--expect-config: "_s;
+        QTest::newRow("a parameter beside it")
+            << cos << QStringList {u"--expect-config"_s, llama31, u"--rope-theta"_s, u"5"_s} << 2 << u"--rope-theta"_s;
+        QTest::newRow("--layer-type alone")
+            << cos << QStringList {u"--layer-type"_s, u"encoder"_s} << 2 << u"--layer-type"_s;
+        QTest::newRow("two references") << cos << QStringList {u"--expect-config"_s, llama31, u"--expect-table"_s, cos}
+                                        << 2 << u"--expect, --expect-table, --expect-config"_s;
+    }
+    void expectConfig()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, flags);
+        QFETCH(int, exitCode);
+        QFETCH(QString, named);
+        QVERIFY(!file.isEmpty());
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        QVERIFY2(run.exitCode == exitCode, qPrintable(run.out + run.err));
+        if (exitCode >= 2) {
+            QVERIFY2(run.err.startsWith(u"posenc check: "_s + named), qPrintable(run.err));
+            QCOMPARE(run.err.count(u'\n'), 1);
+            return;
+        }
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(o[u"verdict"_s].toString(), exitCode == 0 ? u"correct"_s : u"mistake"_s);
+        QCOMPARE(o[u"encoding"_s].toString(), named);
+    }
+
     void help()
     {
         const CliRun::Run run = CliRun::posenc({u"check"_s, u"--help"_s});
         QCOMPARE(run.exitCode, 0);
-        for (const QString &text : {u"--expect FAMILY"_s, u"--expect-table FILE[:TENSOR]"_s,
-                                    u"posenc check cos.npy --expect rope --preset llama-3-1-8b"_s,
-                                    u"posenc check port.npy --expect-table reference_dump.npy"_s})
+        for (const QString &text :
+             {u"--expect FAMILY"_s, u"--expect-table FILE[:TENSOR]"_s,
+              u"posenc check cos.npy --expect rope --preset llama-3-1-8b"_s,
+              u"posenc check port.npy --expect-table reference_dump.npy"_s, u"--expect-config FILE"_s,
+              u"--layer-type TYPE"_s,
+              u"posenc check sin.npy --expect-config config.json --layer-type sliding_attention"_s})
             QVERIFY2(run.out.contains(text), qPrintable(text));
         // The family's parameters are posenc help parameters', not listed again.
         QVERIFY(!run.out.contains(u"--rope-theta"_s));
