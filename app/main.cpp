@@ -6,6 +6,7 @@
 #include "cli/QtMessageFilter.h"
 #include "cli/RuntimeDirectory.h"
 #include "cli/WindowArguments.h"
+#include "gui/CheckHeatmapBenchmark.h"
 #include "gui/InteractionBenchmark.h"
 #include "gui/Launcher.h"
 
@@ -86,7 +87,26 @@ int main(int argc, char *argv[])
                             << result.incomplete << '\n';
                     return result;
                 };
-                QJsonObject json = toJson(measured(interactive(), changes.interactive), u"interaction"_s);
+                const auto timed = [&changes](const QString &view) { return changes.views.contains(view); };
+                const Result sinusoid = measured(interactive(), timed(u"sinusoidal"_s) ? changes.interactive : 0);
+                QJsonObject json = toJson(sinusoid, u"interaction"_s);
+                // Each family's default views, the sinusoid's the run above, and the check heatmap.
+                const auto add = [&json](const QJsonObject &keys) {
+                    for (auto it = keys.begin(); it != keys.end(); ++it)
+                        json.insert(it.key(), it.value());
+                };
+                add(viewJson(sinusoid, u"sinusoidal"_s));
+                for (const Scenario &family : families()) {
+                    const Result result = run(family, timed(family.view) ? changes.perView : 0);
+                    if (!result.incomplete.isEmpty())
+                        err << "posenc bench: the " << family.view << " views: " << result.incomplete << '\n';
+                    add(viewJson(result, family.view));
+                }
+                const Result check = posenc::CheckHeatmapBenchmark::run(changes.checkRows, changes.checkCols,
+                                                                        timed(u"check"_s) ? changes.perView : 0, err);
+                if (!check.incomplete.isEmpty())
+                    err << "posenc bench: the check heatmap: " << check.incomplete << '\n';
+                add(viewJson(check, u"check"_s));
                 // The longest stall of either run, under the key earlier benches reported it.
                 const double stall = json.take(u"interaction_gui_max_stall_ms"_s).toDouble();
                 const QJsonObject scale = toJson(measured(atScale(), changes.atScale), u"interaction_scale"_s);

@@ -54,7 +54,8 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
     }
     options.kernelsOnly = parser.isSet(u"kernels-only"_s);
     for (const auto &[name, count] : {std::pair {u"interaction-changes"_s, &options.changes.interactive},
-                                      std::pair {u"scale-changes"_s, &options.changes.atScale}}) {
+                                      std::pair {u"scale-changes"_s, &options.changes.atScale},
+                                      std::pair {u"view-changes"_s, &options.changes.perView}}) {
         if (!parser.isSet(name))
             continue;
         // The change counts are the window's part, which --kernels-only skips: asking for both is a mistake.
@@ -68,6 +69,21 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
             err << "posenc bench: --" << name << ": must be an integer in [0, 100000]; got '" << parser.value(name)
                 << "'\n";
             return ExitUsage;
+        }
+    }
+    if (parser.isSet(u"views"_s)) {
+        if (options.kernelsOnly) {
+            err << "posenc bench: --views: the window's changes are not run with --kernels-only; drop one of the two\n";
+            return ExitUsage;
+        }
+        options.changes.views = parser.value(u"views"_s).split(u',', Qt::SkipEmptyParts);
+        for (QString &view : options.changes.views) {
+            view = view.trimmed();
+            if (!InteractionChanges::kViews.contains(view)) {
+                err << "posenc bench: --views: each of " << InteractionChanges::kViews.join(u", "_s) << "; got '"
+                    << view << "'\n";
+                return ExitUsage;
+            }
         }
     }
     return ExitDone;
@@ -90,6 +106,8 @@ int readParams(QCommandLineParser &parser, const QStringList &arguments, BenchOp
         return read.exitCode();
     }
     options.params = read.params;
+    options.changes.checkRows = options.sizeChosen ? read.params.maxLen : kCheckRows;
+    options.changes.checkCols = options.sizeChosen ? read.params.dModel : kCheckCols;
     // The pipeline timed is the sum s*E + PE over the whole buffer: in concat the embedding
     // table and the PE are narrower than the buffer, and its copy would read past the table.
     if (options.params.concatenates()) {
@@ -111,6 +129,13 @@ BenchPart checkPart(const QJsonObject &keys)
                                .arg(keys[u"check_over_read"_s].toDouble(), 0, 'f', 2)
                                .arg(keys[u"check_read_ms"_s].toDouble(), 0, 'f', 1)
                                .arg(keys[u"check_over_read_median"_s].toDouble(), 0, 'f', 2)});
+    if (keys.contains(u"config_check_ms"_s))
+        part.lines.append(
+            {u"posenc check --config, %1 MiB"_s.arg(keys[u"config_check_bytes"_s].toDouble() / 1048576.0, 0, 'f', 1),
+             keys[u"config_check_ms"_s].toDouble(),
+             u"median %1 ms; the slowest example config %2 ms"_s
+                 .arg(keys[u"config_check_median_ms"_s].toDouble(), 0, 'f', 2)
+                 .arg(keys[u"config_check_examples_ms"_s].toDouble(), 0, 'f', 3)});
     return part;
 }
 
@@ -212,6 +237,14 @@ QList<CommandOption> benchOptions()
          u"N"_s,
          u"parameter changes of the window at L 2^20 x d 8192 (default 40; 0 skips "
          "them)"_s},
+        {{u"views"_s},
+         u"LIST"_s,
+         u"the views whose changes are timed, comma-separated: sinusoidal (the changes at L 8192 x d 1024), rope, "
+         "alibi, t5, deberta, check (default all)"_s},
+        {{u"view-changes"_s},
+         u"N"_s,
+         u"parameter changes of each family's views at its presets' scale, and zooms of the check heatmap "
+         "(default 100; 0 skips them)"_s},
         CommandOptions::help(),
     };
 }
@@ -229,10 +262,14 @@ HelpPage benchHelp()
                    "against a plain fill of its own buffer. Its two tables of that size must fit the memory budget "
                    "(default 2 GiB)."_s)
         .paragraph(u"Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to a "
-                   "temporary directory, against reading its file as cat does (check_over_read), in turn. Then it "
+                   "temporary directory, against reading its file as cat does (check_over_read), in turn, and "
+                   "posenc check --config on a 4 MiB config (config_check_ms) and on the example configs. Then it "
                    "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "
-                   "(the larger first waits for every view to be exact, about a minute on two cores). The machine's "
-                   "load moves every time: compare the ratios of one run, and take several."_s);
+                   "(the larger first waits for every view to be exact, about a minute on two cores); 100 of each "
+                   "family's default views at its presets' scale (RoPE at Llama 3.1 8B with L 131072, ALiBi, T5 "
+                   "and DeBERTa at L 65536); and 100 zooms of File > Check a table…'s heatmap over a 1,048,576 x "
+                   "1024 table (or --max-len x --d-model). The machine's load moves every time: compare the "
+                   "ratios of one run, and take several."_s);
     QList<HelpItem> options;
     for (const CommandOption &option : benchOptions())
         options.append({option.spelling(), option.help});

@@ -1,5 +1,7 @@
 #include "CheckBenchmark.h"
 
+#include "ConfigCheckBenchmark.h"
+
 #include "core/Engine.h"
 #include "core/check/TableCheck.h"
 #include "io/NpyWriter.h"
@@ -122,6 +124,10 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
     json[u"check_median_ms"_s] = checked[checked.size() / 2];
     json[u"check_over_read"_s] = checked.front() / read.front();
     json[u"check_over_read_median"_s] = checked[checked.size() / 2] / read[read.size() / 2];
+    // And check --config, at the largest config it reads.
+    const QJsonObject config = ConfigCheckBenchmark::times(repeats);
+    for (auto it = config.begin(); it != config.end(); ++it)
+        json[it.key()] = it.value();
     return json;
 }
 

@@ -70,6 +70,10 @@ QString singleQuoted(const QString &text, bool fish)
 // offer (a number or a text the user types).
 QString bashValueAction(const CommandOption &option)
 {
+    // A path or a word (--config FILE or an example's name): both offered.
+    if (option.completesFiles && !option.values.isEmpty())
+        return u"COMPREPLY=($(compgen -f -W %1 -- \"$cur\")); return ;;"_s.arg(
+            singleQuoted(option.values.join(u' '), false));
     if (option.completesFiles)
         return u"COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"_s;
     if (!option.values.isEmpty())
@@ -123,7 +127,9 @@ QString zshEscaped(const QString &text, bool colons = true)
 QString zshSpec(const CommandOption &option)
 {
     QString action;
-    if (option.completesFiles)
+    if (option.completesFiles && !option.values.isEmpty())
+        action = u"{_files; compadd -- %1}"_s.arg(option.values.join(u' '));
+    else if (option.completesFiles)
         action = u"_files"_s;
     else if (!option.values.isEmpty())
         action = u"(%1)"_s.arg(option.values.join(u' '));
@@ -175,11 +181,11 @@ QString fishOption(const Command &command, const CommandOption &option)
     for (const QString &name : option.names)
         line += (name.size() == 1 ? u" -s "_s : u" -l "_s) + name;
     if (option.completesFiles)
-        line += u" -r -F"_s;
-    else if (!option.values.isEmpty())
-        line += u" -x -a "_s + singleQuoted(option.values.join(u' '), true);
+        line += u" -r -F"_s; // with its words, if any, offered beside the paths
     else if (!option.valueName.isEmpty())
         line += u" -x"_s;
+    if (!option.values.isEmpty())
+        line += u" -a "_s + singleQuoted(option.values.join(u' '), true);
     return line + u" -d "_s + singleQuoted(shortDescription(option.help), true);
 }
 

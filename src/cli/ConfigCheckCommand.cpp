@@ -1,6 +1,7 @@
 #include "ConfigCheckCommand.h"
 
 #include "CheckCommand.h"
+#include "ConfigOptions.h"
 
 #include "ExitCode.h"
 #include "HelpText.h"
@@ -189,8 +190,8 @@ QList<CommandOption> configCheckOptions()
         {{u"layer-type"_s}, u"TYPE"_s, u"only that layer type (and the findings of the config as a whole)"_s},
         {{u"open"_s},
          {},
-         u"open the window on the layer type's RoPE: full_attention's unless --layer-type names another (max_len "
-         "capped at 131072, as the presets)"_s},
+         u"open the window on the layer type's encoding: full_attention's RoPE unless --layer-type names another "
+         "(max_len capped at 131072, as the presets)"_s},
         {{u"screenshot"_s}, u"FILE"_s, u"with --open: a PNG of the window once drawn, then quit"_s, {}, true, true},
         CommandOptions::help(),
     };
@@ -214,7 +215,7 @@ QList<HelpSection> configCheckSections()
     page.section(u"Options of --config"_s).items(options);
     page.section(u"Examples of --config"_s)
         .examples({{u"posenc check --config config.json"_s, u"a model's positions, layer type by layer type"_s},
-                   {u"posenc check --config config.json --open"_s, u"the window on its RoPE"_s}});
+                   {u"posenc check --config config.json --open"_s, u"the window on its full_attention layers"_s}});
     page.section(u"Exit status of --config"_s)
         .items({{u"0"_s, u"no error finding"_s},
                 {u"1"_s, u"an error finding"_s},
@@ -266,15 +267,15 @@ std::variant<WindowArguments, int> configWindowArguments(const QStringList &argu
     if (const int *code = std::get_if<int>(&checked))
         return *code;
     const ConfigCheck &check = std::get<ConfigCheck>(checked);
-    const ConfigLayer *layer = o.layerType.isEmpty() ? check.openLayer() : check.layer(o.layerType);
-    // The config reader reads RoPE's keys only (src/core/check/RopeConfig.cpp): the window opens
-    // on a RoPE layer type, until each family brings its own reader.
-    if (!layer || layer->params.encoding != Encoding::Rope) {
+    // Every family reads its own keys (FamilySpec::readConfig), so the window opens on any layer
+    // type that places position: full_attention's RoPE by default, as `--config` chooses for the
+    // other commands (ConfigOptions::layerOf).
+    const ConfigLayer *layer = ConfigOptions::layerOf(check, o.layerType);
+    if (!layer || layer->params.encoding == Encoding::None) {
         err << kCommand << ": --open: "
-            << (layer ? u"layer type %1 has no RoPE (%2)"_s.arg(layer->layerType,
-                                                                ParamText::toString(layer->params.encoding))
-                      : u"the config has no RoPE layers"_s)
-            << "; the window opens on a RoPE\n";
+            << (layer ? u"layer type %1 places no position (none)"_s.arg(layer->layerType)
+                      : u"the config has no layers"_s)
+            << "; the window opens on an encoding\n";
         return int(ExitUsage);
     }
     if (!layer->described) {

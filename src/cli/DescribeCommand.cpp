@@ -8,6 +8,7 @@
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
+#include "core/check/CheckReport.h"
 
 #include <QCommandLineParser>
 
@@ -67,20 +68,25 @@ HelpPage describeHelp()
         options.append({option.spelling(), option.help});
     page.section(u"Options"_s).items(options);
     page.section(u"Parameters"_s)
-        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE and --preset NAME."_s);
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME and --config FILE "
+                   "[--layer-type T]. With --config, the layer type comes first as posenc check --config prints "
+                   "it (layer_type, layers, encoding, the values the config sets for it unless a flag changes the "
+                   "parameters, rotary_place, attention_head_dim, sliding_window, chunk_size, query_scale, "
+                   "softmax_scale), then its family's keys, none for a layer without position (NoPE, a linear or SSM "
+                   "mixer)."_s);
     page.section(u"Examples"_s)
         .examples({{u"posenc describe --preset llama-3-1-8b"_s, u"Llama 3.1's scaled RoPE"_s},
                    {u"posenc describe --json --preset gpt-oss-20b"_s, u"gpt-oss's YaRN as JSON"_s},
                    {u"posenc describe --heads 12 --head 9"_s, u"ALiBi's slopes of 12 heads"_s},
-                   {u"posenc describe --json --t5-causal"_s, u"T5's decoder buckets"_s}});
+                   {u"posenc describe --json --t5-causal"_s, u"T5's decoder buckets"_s},
+                   {u"posenc describe --config config.json --layer-type full_attention"_s,
+                    u"a model's full-attention layers"_s}});
     page.section(u"Exit status"_s)
         .items({{u"0"_s, u"the numbers were printed"_s},
                 {u"2"_s, u"an invalid option or parameter, or a family without numbers to describe"_s},
                 {u"3"_s, u"a --session file that cannot be read"_s}});
     return page;
 }
-
-namespace { } // namespace
 
 int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -110,18 +116,36 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
             err << "posenc describe: " << line << '\n';
         return read.exitCode();
     }
-    const std::optional<Description::Entries> entries = Description::entries(read.params);
-    if (!entries) {
-        err << "posenc describe: --encoding: describe has numbers for "
-            << Families::wordList([](const FamilySpec &family) { return bool(family.describe); }) << " only; got '"
-            << ParamText::toString(read.params.encoding) << "'\n";
-        return ExitUsage;
-    }
     const bool json = parser.isSet(u"json"_s);
+    QList<std::pair<QString, QString>> entries;
+    if (read.configLayer) {
+        // A model config's layer type: where its layers sit and what they do, the values the
+        // config sets for them (theta, layout, ...) unless a flag changed the parameters, then its
+        // family's numbers at the parameters, with the softmax factor its model's attention
+        // applies. A layer without position (NoPE, a linear mixer) has no numbers.
+        ConfigLayer layer = *read.configLayer;
+        entries = CheckReport::layerSchemeEntries(layer, json);
+        if (layer.params == read.params) {
+            qsizetype at = 3; // after its type, layers and encoding, as posenc check --config prints them
+            for (const auto &[key, value] : layer.values)
+                entries.insert(at++, {key, CheckReport::configValueText(value, json)});
+        }
+        layer.params = read.params;
+        entries.append(CheckReport::layerNumbers(layer, json));
+    } else {
+        const std::optional<Description::Entries> described = Description::entries(read.params);
+        if (!described) {
+            err << "posenc describe: --encoding: describe has numbers for "
+                << Families::wordList([](const FamilySpec &family) { return bool(family.describe); }) << " only; got '"
+                << ParamText::toString(read.params.encoding) << "'\n";
+            return ExitUsage;
+        }
+        for (const auto &[key, value] : *described)
+            entries.append({key, Description::text(value, json)});
+    }
     QStringList lines;
-    for (const auto &[key, value] : *entries)
-        lines.append(json ? u"\"%1\": %2"_s.arg(key, Description::text(value, true))
-                          : u"%1: %2"_s.arg(key, Description::text(value, false)));
+    for (const auto &[key, value] : entries)
+        lines.append(json ? u"\"%1\": %2"_s.arg(key, value) : u"%1: %2"_s.arg(key, value));
     if (json)
         out << '{' << JsonOutput::head(u"describe"_s) << ", " << lines.join(u", "_s) << "}\n";
     else

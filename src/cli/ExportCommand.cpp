@@ -1,5 +1,6 @@
 #include "ExportCommand.h"
 
+#include "ConfigOptions.h"
 #include "ExitCode.h"
 #include "HelpText.h"
 #include "Interrupt.h"
@@ -55,6 +56,9 @@ QList<OptionUse> figureOptions()
     QList<OptionUse> uses;
     for (const FigureDescriptor *figure : FigureRegistry::all()) {
         for (const FigureOption &option : figure->model().options()) {
+            // The model figures' "config" is the parameters' --config (ConfigOptions), which sets it.
+            if (option.key == QString::fromUtf16(ConfigOptions::kKey))
+                continue;
             auto found = std::find_if(uses.begin(), uses.end(),
                                       [&](const OptionUse &use) { return use.option.key == option.key; });
             if (found == uses.end())
@@ -161,8 +165,9 @@ HelpPage exportHelp()
     }
     page.section(u"Options of the figures"_s).items(ofFigures);
     page.section(u"Parameters"_s)
-        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME and --lesson "
-                   "NAME."_s);
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME, --lesson NAME and "
+                   "--config FILE; the model figures (layer-stack, query-scale, head-map) draw --config's config "
+                   "itself."_s);
     page.section(u"Examples"_s)
         .examples({
             {u"posenc export heatmap -o pe.pdf --size column --d-model 512"_s, u"the PE table for a paper's column"_s},
@@ -270,6 +275,37 @@ FigureState lessonState(const Lesson &lesson, const QString &figure)
     return {};
 }
 
+// --font-size and --title, or the refusal naming the flag.
+std::variant<FigureStyle, QString> readStyle(const QCommandLineParser &parser)
+{
+    FigureStyle style;
+    if (parser.isSet(u"font-size"_s)) {
+        const auto points
+            = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
+        if (!points)
+            return u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s));
+        style.fontPointSize = *points;
+    }
+    if (parser.isSet(u"title"_s)) {
+        style.title = parser.value(u"title"_s);
+        if (style.title->size() > kMaxTitleCharacters)
+            return u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters)
+                .arg(style.title->size());
+    }
+    return style;
+}
+
+// --threads N (0, the pool's own, when not given), or the refusal naming the flag.
+std::variant<int, QString> readThreads(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(u"threads"_s))
+        return 0;
+    const auto n = number(parser.value(u"threads"_s), 1, 1024);
+    if (!n || *n != std::floor(*n))
+        return u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s));
+    return static_cast<int>(*n);
+}
+
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -319,23 +355,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
 
-    FigureStyle style;
-    if (parser.isSet(u"font-size"_s)) {
-        const auto points
-            = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
-        if (!points)
-            return fail(
-                err, ExitUsage,
-                u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s)));
-        style.fontPointSize = *points;
-    }
-    if (parser.isSet(u"title"_s)) {
-        style.title = parser.value(u"title"_s);
-        if (style.title->size() > kMaxTitleCharacters)
-            return fail(
-                err, ExitUsage,
-                u"--title: must be at most %1 characters; got %2"_s.arg(kMaxTitleCharacters).arg(style.title->size()));
-    }
+    const auto styled = readStyle(parser);
+    if (const auto *error = std::get_if<QString>(&styled))
+        return fail(err, ExitUsage, *error);
+    const FigureStyle style = std::get<FigureStyle>(styled);
     FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key))
@@ -349,20 +372,24 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         if (!use.option.inWindow || use.option.resetsView)
             state.view.clear();
     }
-    int threads = 0;
-    if (parser.isSet(u"threads"_s)) {
-        const auto n = number(parser.value(u"threads"_s), 1, 1024);
-        if (!n || *n != std::floor(*n))
-            return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
-        threads = static_cast<int>(*n);
+    // A figure that draws a model config takes --config as its own; the others take the config's
+    // layer type as their parameters.
+    const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
+    const bool drawsConfig = figure->model().option(configKey).has_value();
+    if (drawsConfig && parser.isSet(configKey)) {
+        state.options.insert(configKey, parser.values(configKey).constLast());
+        state.view.clear();
     }
+    const auto threadCount = readThreads(parser);
+    if (const auto *error = std::get_if<QString>(&threadCount))
+        return fail(err, ExitUsage, *error);
+    const int threads = std::get<int>(threadCount);
 
     // The figure chooses the family where it is drawn for one only (alibi-slopes).
     const ParamOptions::Clues clues {
         {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
     const ParamOptions::Result read
-        = lesson ? LessonOptions::read(parser, *lesson, clues) : ParamOptions::read(parser, clues);
+        = lesson ? LessonOptions::read(parser, *lesson, clues) : ParamOptions::read(parser, clues, !drawsConfig);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc export: " << line << '\n';

@@ -36,14 +36,6 @@ HelpItem parameterItem(const QString &key, const QString &text)
     return {ParamTable::find(key)->flag(), text};
 }
 
-QString encodingWords()
-{
-    QStringList words;
-    for (const Encoding family : FamilyInference::families())
-        words.append(FamilyInference::word(family));
-    return words.mid(0, words.size() - 1).join(u", "_s) + u" or "_s + words.constLast();
-}
-
 } // namespace
 
 HelpPage shortHelp()
@@ -63,14 +55,17 @@ HelpPage shortHelp()
     }
     page.section(u"Usage"_s).examples(usage);
     page.section(u"Options"_s)
-        .items({{u"--lesson NAME"_s, u"a lesson: the window set up to answer a question (posenc lessons)"_s},
-                {u"--preset NAME"_s, u"a published model's or paper's values (posenc presets)"_s},
-                {u"--encoding FAMILY"_s, u"the family: "_s + encodingWords()},
-                parameterItem(u"d-model"_s, ParamTable::find(u"d-model"_s)->helpLine()),
-                parameterItem(u"max-len"_s, ParamTable::find(u"max-len"_s)->helpLine()),
-                parameterItem(u"position-table"_s, u"a model's learned position table: .npy or .safetensors"_s),
-                {u"-o, --output FILE"_s, u"where export and table write; the format from the extension"_s},
-                {u"--size SIZE"_s, FigureSizes::names().join(u", "_s) + u" or WxH in cm, mm or in: export's size"_s}});
+        .items(
+            {{u"--lesson NAME"_s, u"a lesson: the window set up to answer a question (posenc lessons)"_s},
+             {u"--preset NAME"_s, u"a published model's or paper's values (posenc presets)"_s},
+             // The families' words do not fit one line: the parameters' page lists them.
+             {u"--encoding FAMILY"_s,
+              u"the family, one of %1 (posenc help parameters lists them)"_s.arg(FamilyInference::families().size())},
+             parameterItem(u"d-model"_s, ParamTable::find(u"d-model"_s)->helpLine()),
+             parameterItem(u"max-len"_s, ParamTable::find(u"max-len"_s)->helpLine()),
+             parameterItem(u"position-table"_s, u"a model's learned position table: .npy or .safetensors"_s),
+             {u"-o, --output FILE"_s, u"where export and table write; the format from the extension"_s},
+             {u"--size SIZE"_s, FigureSizes::names().join(u", "_s) + u" or WxH in cm, mm or in: export's size"_s}});
     page.section(u"Examples"_s)
         .examples({{u"posenc --lesson why-sqrt-d"_s, u"the window on a lesson"_s},
                    {u"posenc export heatmap -o pe.png --d-model 128"_s, u"the PE table as a figure"_s},

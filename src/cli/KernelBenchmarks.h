@@ -32,7 +32,8 @@ public:
 
     // The plain fills, the PE fills, the plain copies and the pipeline with its parts.
     BenchPart fillsAndPipeline();
-    // RoPE's cos table at kRopeRows x kRopeHeadDim against a plain fill of its buffer.
+    // RoPE's cos table at kRopeRows x kRopeHeadDim, and 2-D RoPE's of as many patches, against a
+    // plain fill of their buffer.
     BenchPart rope() const;
     // A block of every quantity of the quantity table these parameters have.
     BenchPart quantities();

@@ -31,6 +31,8 @@ std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
         return u"--lesson, --session: give one of them; each sets every parameter"_s;
     if (parser.isSet(u"preset"_s))
         return u"--lesson, --preset: give one of them; parameter flags override either"_s;
+    if (parser.isSet(u"config"_s))
+        return u"--lesson, --config: give one of them; parameter flags override either"_s;
     return found;
 }
 

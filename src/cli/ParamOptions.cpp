@@ -1,5 +1,6 @@
 #include "ParamOptions.h"
 
+#include "ConfigOptions.h"
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
 #include "PositionTableOptions.h"
@@ -126,6 +127,7 @@ QList<CommandOption> options()
         all.append(optionOf(*ParamTable::find(key)));
     all.append({{kSessionKey}, u"FILE"_s, kSessionHelp, {}, true});
     all.append({{kPresetKey}, u"NAME"_s, kPresetHelp, Presets::names()});
+    all += ConfigOptions::options();
     return all;
 }
 
@@ -162,8 +164,20 @@ QStringList Result::messages() const
     return lines;
 }
 
-Result read(const QCommandLineParser &parser, const Clues &clues)
+Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams)
 {
+    if (configGivesParams) {
+        const auto config = ConfigOptions::read(parser);
+        if (const auto *refused = std::get_if<Result>(&config))
+            return *refused;
+        if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
+            Result result = read(parser, chosen->texts,
+                                 u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues);
+            if (const ConfigLayer *layer = chosen->check.layer(chosen->layerType))
+                result.configLayer = std::make_shared<const ConfigLayer>(*layer);
+            return result;
+        }
+    }
     if (parser.isSet(kPresetKey)) {
         const auto chosen = chosenPreset(parser);
         if (const auto *refused = std::get_if<Result>(&chosen))
@@ -255,9 +269,11 @@ HelpPage helpPage()
         items.append({row.flag(), row.helpLine()});
     }
     close();
-    page.section(u"Sets of parameters"_s)
-        .items({{u"--session FILE"_s, kSessionHelp},
-                {u"--preset NAME"_s, kPresetHelp + u": "_s + Presets::names().join(u", "_s)}});
+    QList<HelpItem> sets {{u"--session FILE"_s, kSessionHelp},
+                          {u"--preset NAME"_s, kPresetHelp + u": "_s + Presets::names().join(u", "_s)}};
+    for (const CommandOption &option : ConfigOptions::options())
+        sets.append({option.spelling(), option.help});
+    page.section(u"Sets of parameters"_s).items(sets);
     return page;
 }
 

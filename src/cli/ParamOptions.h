@@ -12,12 +12,17 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
+
+namespace posenc {
+struct ConfigLayer;
+}
 
 namespace posenc::ParamOptions {
 
 // One option per parameter, named after its ParamText key (--embeddings FILE[:TENSOR] and
-// --tokens LIST among them), then --session FILE and --preset NAME.
+// --tokens LIST among them), then --session FILE, --preset NAME and --config FILE [--layer-type T].
 QList<CommandOption> options();
 void add(QCommandLineParser &parser);
 
@@ -37,6 +42,9 @@ struct Result
     QString fileError; // --embeddings could not be read: exit 3, path and reason
     QString overBudget; // --embeddings asks for more than the memory budget: exit 4
     std::optional<Session> session; // the --session file read, for its view state
+    // --config's layer type, read and checked, where it gave the parameters: its layers and
+    // scheme (`posenc describe --config` prints them).
+    std::shared_ptr<const ConfigLayer> configLayer;
 
     int exitCode() const;
     // One line per problem, each naming its parameter or path.
@@ -46,9 +54,10 @@ struct Result
 // QUANTITY): where no encoding is given, these and the family parameters given choose it.
 using Clues = QList<FamilyInference::Clue>;
 
-// The parameters of --session FILE or --preset NAME if given, overridden by every parameter flag
-// given.
-Result read(const QCommandLineParser &parser, const Clues &clues = {});
+// The parameters of --session FILE, --preset NAME or --config FILE if given, overridden by every
+// parameter flag given. `configGivesParams` false leaves --config to a figure that draws the config
+// itself (layer-stack): the parameters are then the defaults and the flags.
+Result read(const QCommandLineParser &parser, const Clues &clues = {}, bool configGivesParams = true);
 // The parameters of `base` (a session's, a lesson's or a preset's), every parameter flag given
 // overriding them whatever their order; the messages about the values `base` gave name `origin`.
 // How a session, a lesson and a preset all reach the command line.

@@ -2,17 +2,21 @@
 
 #include "Cli.h"
 #include "Commands.h"
+#include "ConfigOptions.h"
 #include "ExitCode.h"
 #include "HelpCommand.h"
 #include "HelpText.h"
 #include "LessonOptions.h"
 #include "ParamOptions.h"
 
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
+#include "core/check/CheckReport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QJsonArray>
 
 using namespace Qt::StringLiterals;
 
@@ -25,6 +29,20 @@ namespace {
 bool isPath(const QString &argument)
 {
     return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.');
+}
+
+// The views a model config opens on: its layer stack, its heads and its query scaling, and the main
+// figure of the layer type's family.
+QJsonObject configViews(const QString &config, const Params &params)
+{
+    const QString source = QFileInfo::exists(config) ? QFileInfo(config).absoluteFilePath() : config;
+    QJsonArray views;
+    for (const QString &figure : {u"layer-stack"_s, u"head-map"_s, u"query-scale"_s})
+        views.append(QJsonObject {{u"figure"_s, figure}, {u"config"_s, source}});
+    const QList<DefaultFigure> &own = Families::spec(params.encoding).defaultFigures;
+    if (!own.isEmpty())
+        views.append(QJsonObject {{u"figure"_s, own.first().figure}});
+    return QJsonObject {{u"layout"_s, u"2x2"_s}, {u"views"_s, views}};
 }
 
 // The window's sides in pixels: from the least it lays out in to the largest image a screenshot
@@ -77,8 +95,8 @@ HelpPage windowHelp()
     page.section(u"FILE"_s).paragraph(
         u"Each FILE given opens as a file dropped on the window does: a session, a .npy or .safetensors "
         "matrix as the token embeddings or the learned position table, as its name says (else the window "
-        "asks), a model's config.json as File > Open model config, a .csv table as File > Check a "
-        "table."_s);
+        "asks), a .csv table as File > Check a table. A model's config.json opens the window on it as "
+        "--config FILE does, with its layer stack, head map and query scale in the views."_s);
     QList<HelpItem> options;
     const QList<CommandOption> own = windowOptions() << LessonOptions::option();
     for (const CommandOption &option : own) {
@@ -87,13 +105,14 @@ HelpPage windowHelp()
     }
     page.section(u"Options"_s).items(options);
     page.section(u"Parameters"_s)
-        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE and --preset NAME; they win over "
-                   "the parameters the window remembers."_s);
+        .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME and --config FILE "
+                   "[--layer-type T]; they win over the parameters the window remembers."_s);
     page.section(u"Examples"_s)
         .examples({{u"posenc"_s, u"the window on the parameters of the last time"_s},
                    {u"posenc --lesson why-sqrt-d"_s, u"a lesson"_s},
                    {u"posenc --preset llama-3-1-8b"_s, u"Llama 3.1's RoPE"_s},
-                   {u"posenc session.posenc"_s, u"a saved session"_s}});
+                   {u"posenc session.posenc"_s, u"a saved session"_s},
+                   {u"posenc config.json"_s, u"a model's config: its layer type's parameters and its layers"_s}});
     page.section(u"Exit status"_s)
         .items({{u"0"_s, u"the window was closed"_s},
                 {u"2"_s, u"an invalid option or parameter, or no display (posenc export and posenc table need none)"_s},
@@ -131,11 +150,22 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitDone);
     }
     QStringList files;
+    QString configFile; // posenc FILE.json: a model config opens as --config FILE does
     for (const QString &argument : positional) {
         if (!isPath(argument))
             return usageError(
                 u"unknown command %1; the commands are %2"_s.arg(argument, Commands::names().join(u", "_s)));
-        files << argument;
+        if (configFile.isEmpty() && argument.endsWith(u".json"_s, Qt::CaseInsensitive)
+            && ConfigOptions::isModelConfig(argument))
+            configFile = argument;
+        else
+            files << argument;
+    }
+    if (!configFile.isEmpty() && parser.isSet(QString::fromUtf16(ConfigOptions::kKey)))
+        return usageError(u"%1, --config: give the model config once"_s.arg(configFile));
+    for (const QString &other : {u"session"_s, u"preset"_s, QString::fromUtf16(LessonOptions::kKey)}) {
+        if (!configFile.isEmpty() && parser.isSet(other))
+            return usageError(u"%1, --%2: give one of them; parameter flags override either"_s.arg(configFile, other));
     }
     if (parser.isSet(u"screenshot"_s) && parser.value(u"screenshot"_s).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);
@@ -153,7 +183,18 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitUsage);
     }
     const Lesson *chosen = std::get<const Lesson *>(lesson);
-    const ParamOptions::Result read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
+    ParamOptions::Result read;
+    if (!configFile.isEmpty()) {
+        const QString layerType = parser.value(QString::fromUtf16(ConfigOptions::kLayerKey));
+        auto picked = ConfigOptions::choose(configFile, layerType);
+        if (const auto *config = std::get_if<ConfigOptions::Chosen>(&picked))
+            read = ParamOptions::read(parser, config->texts,
+                                      u"the config %1 (layer type %2)"_s.arg(configFile, config->layerType));
+        else
+            read = std::get<ParamOptions::Result>(std::move(picked));
+    } else {
+        read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
+    }
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc: " << line << '\n';
@@ -161,15 +202,27 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     WindowArguments result;
     result.params = read.params;
+    // A config's layer opens at most at the presets' max_len, to stay responsive, unless asked.
+    const bool fromConfig = !configFile.isEmpty() || parser.isSet(QString::fromUtf16(ConfigOptions::kKey));
+    if (fromConfig && !parser.isSet(u"max-len"_s) && result.params.maxLen > CheckReport::kWindowMaxLen) {
+        err << "posenc: the window opens at max_len " << CheckReport::kWindowMaxLen << " (the model's "
+            << result.params.maxLen << "), as the presets do, to stay responsive; --max-len sets it\n";
+        result.params.maxLen = CheckReport::kWindowMaxLen;
+    }
     // A session, a lesson, a preset, a matrix or any parameter flag wins over the remembered parameters.
     const QStringList keys = Session::parameterKeys()
-        << u"session"_s << u"preset"_s << QString::fromUtf16(LessonOptions::kKey);
+        << u"session"_s << u"preset"_s << QString::fromUtf16(LessonOptions::kKey)
+        << QString::fromUtf16(ConfigOptions::kKey);
     for (const QString &key : keys)
         result.paramsGiven = result.paramsGiven || parser.isSet(key);
+    result.paramsGiven = result.paramsGiven || !configFile.isEmpty();
     if (read.session) {
         result.sessionView = read.session->view;
         result.sessionLesson = read.session->lesson;
     }
+    if (fromConfig)
+        result.sessionView = configViews(
+            configFile.isEmpty() ? parser.value(QString::fromUtf16(ConfigOptions::kKey)) : configFile, result.params);
     result.resetSettings = parser.isSet(u"reset-settings"_s);
     result.screenshot = parser.value(u"screenshot"_s);
     result.size = size;

@@ -35,6 +35,10 @@ namespace {
 
 constexpr std::int64_t kOffsetChunk = 4096;
 constexpr std::int64_t kRotationAnchor = 256;
+// A sampled curve's pixels take their first offset's rotation from the pixel before, and an
+// anchor of their own every this many pixels: a sine and a cosine per frequency and pixel were
+// most of a preview's time.
+constexpr std::size_t kPixelAnchor = 16;
 
 void widenPixel(FamilyCurve &curve, std::size_t pixel, double value, bool first)
 {
@@ -45,6 +49,63 @@ void widenPixel(FamilyCurve &curve, std::size_t pixel, double value, bool first)
     }
     curve.lo[static_cast<qsizetype>(pixel)] = std::min(curve.lo[static_cast<qsizetype>(pixel)], value);
     curve.hi[static_cast<qsizetype>(pixel)] = std::max(curve.hi[static_cast<qsizetype>(pixel)], value);
+}
+
+// cos and sin of each frequency times a number: the rotation of one step, or an anchor.
+struct Turns
+{
+    std::vector<double> cos, sin;
+
+    void of(double times, const std::vector<double> &w)
+    {
+        cos.resize(w.size());
+        sin.resize(w.size());
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            cos[i] = std::cos(times * w[i]);
+            sin[i] = std::sin(times * w[i]);
+        }
+    }
+};
+
+// Adds sum_i cos((a + t stride) w_i) to sums[t] for t < count, each frequency's rotation
+// e^(i stride w) (`step`) turned sample by sample from e^(i a w) (`first`), anchored again every
+// kRotationAnchor samples. Four frequencies turn together: one rotation is a chain of dependent
+// products, four are independent chains the processor overlaps. Each sum still takes the
+// frequencies in their order, so it is the same, bit for bit, as one frequency after another.
+void addCosines(double *sums, std::int64_t count, std::int64_t a, std::int64_t stride, const std::vector<double> &w,
+                const Turns &step, const Turns &first)
+{
+    constexpr std::size_t kTogether = 4;
+    const auto turn = [&]<std::size_t N>(std::size_t f0) {
+        double re[N], im[N];
+        for (std::size_t j = 0; j < N; ++j) {
+            re[j] = first.cos[f0 + j];
+            im[j] = first.sin[f0 + j];
+        }
+        for (std::int64_t t = 0; t < count; ++t) {
+            if (t % kRotationAnchor == 0 && t > 0) {
+                for (std::size_t j = 0; j < N; ++j) {
+                    const double angle = static_cast<double>(a + t * stride) * w[f0 + j];
+                    re[j] = std::cos(angle);
+                    im[j] = std::sin(angle);
+                }
+            }
+            double sum = sums[t];
+            for (std::size_t j = 0; j < N; ++j)
+                sum += re[j];
+            sums[t] = sum;
+            for (std::size_t j = 0; j < N; ++j) {
+                const double next = re[j] * step.cos[f0 + j] - im[j] * step.sin[f0 + j];
+                im[j] = re[j] * step.sin[f0 + j] + im[j] * step.cos[f0 + j];
+                re[j] = next;
+            }
+        }
+    };
+    std::size_t f = 0;
+    for (; f + kTogether <= w.size(); f += kTogether)
+        turn.template operator()<kTogether>(f);
+    for (; f < w.size(); ++f)
+        turn.template operator()<1>(f);
 }
 
 double directCosineSum(std::int64_t k, const std::vector<double> &w)
@@ -77,26 +138,15 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
         // Every offset, a chunk at a time: each frequency's rotation e^(i k w) turned offset by offset.
         std::vector<double> sums(static_cast<std::size_t>(kOffsetChunk));
         std::size_t g = 0;
+        Turns step, first;
+        step.of(1.0, w);
         for (std::int64_t c0 = pixels.first; c0 <= pixels.last; c0 += kOffsetChunk) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return std::nullopt;
             const std::int64_t m = std::min(kOffsetChunk, pixels.last - c0 + 1);
             std::fill(sums.begin(), sums.begin() + m, 0.0);
-            for (const double frequency : w) {
-                const double stepCos = std::cos(frequency), stepSin = std::sin(frequency);
-                double re = 0.0, im = 0.0;
-                for (std::int64_t t = 0; t < m; ++t) {
-                    if (t % kRotationAnchor == 0) {
-                        const double angle = static_cast<double>(c0 + t) * frequency;
-                        re = std::cos(angle);
-                        im = std::sin(angle);
-                    }
-                    sums[static_cast<std::size_t>(t)] += re;
-                    const double next = re * stepCos - im * stepSin;
-                    im = re * stepSin + im * stepCos;
-                    re = next;
-                }
-            }
+            first.of(static_cast<double>(c0), w);
+            addCosines(sums.data(), m, c0, 1, w, step, first);
             for (std::int64_t t = 0; t < m; ++t) {
                 const std::int64_t k = c0 + t;
                 while (g + 1 < groups && pixels.starts[g + 1] <= k)
@@ -112,7 +162,16 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
         2, budget / (frequencies * std::max<std::int64_t>(static_cast<std::int64_t>(groups), 1)));
     if (sampled)
         *sampled = perPixel;
+    // The pixels' strides take a few values: each one's rotation is taken once. Each pixel's first
+    // offset anchors its rotations: turned by the pixel's width from the last anchor, anchored
+    // anew every kPixelAnchor pixels, and turned back by one offset it gives the last offset of
+    // the pixel before it.
     std::vector<double> sums;
+    Turns step, first, next, back, width;
+    back.of(1.0, w);
+    std::int64_t stepStride = 0, widthOffsets = 0;
+    if (groups > 0)
+        first.of(static_cast<double>(pixels.starts[0]), w);
     for (std::size_t g = 0; g < groups; ++g) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             return std::nullopt;
@@ -120,27 +179,40 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
         const std::int64_t count = b - a + 1;
         const std::int64_t taken = std::min(count, perPixel);
         const std::int64_t stride = taken > 1 ? std::max<std::int64_t>(1, (count - 1) / (taken - 1)) : 1;
-        sums.assign(static_cast<std::size_t>(taken), 0.0);
-        for (const double frequency : w) {
-            const double stepCos = std::cos(static_cast<double>(stride) * frequency);
-            const double stepSin = std::sin(static_cast<double>(stride) * frequency);
-            double re = 0.0, im = 0.0;
-            for (std::int64_t t = 0; t < taken; ++t) {
-                if (t % kRotationAnchor == 0) {
-                    const double angle = static_cast<double>(a + t * stride) * frequency;
-                    re = std::cos(angle);
-                    im = std::sin(angle);
-                }
-                sums[static_cast<std::size_t>(t)] += re;
-                const double next = re * stepCos - im * stepSin;
-                im = re * stepSin + im * stepCos;
-                re = next;
-            }
+        if (stride != stepStride) {
+            step.of(static_cast<double>(stride), w);
+            stepStride = stride;
         }
+        sums.assign(static_cast<std::size_t>(taken), 0.0);
+        addCosines(sums.data(), taken, a, stride, w, step, first);
         for (std::int64_t t = 0; t < taken; ++t)
             widenPixel(curve, g, value(a + t * stride, sums[static_cast<std::size_t>(t)]), t == 0);
-        if (a + (taken - 1) * stride != b)
-            widenPixel(curve, g, value(b, directCosineSum(b, w)), false);
+        if (g + 1 < groups && (g + 1) % kPixelAnchor == 0) {
+            next.of(static_cast<double>(pixels.starts[g + 1]), w);
+        } else if (g + 1 < groups) {
+            if (count != widthOffsets) {
+                width.of(static_cast<double>(count), w);
+                widthOffsets = count;
+            }
+            next.cos.resize(w.size());
+            next.sin.resize(w.size());
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                next.cos[i] = first.cos[i] * width.cos[i] - first.sin[i] * width.sin[i];
+                next.sin[i] = first.cos[i] * width.sin[i] + first.sin[i] * width.cos[i];
+            }
+        }
+        if (a + (taken - 1) * stride != b) {
+            // cos((b + 1) w - w), b + 1 being the next pixel's first offset.
+            double sum = 0.0;
+            if (g + 1 < groups) {
+                for (std::size_t i = 0; i < w.size(); ++i)
+                    sum += next.cos[i] * back.cos[i] + next.sin[i] * back.sin[i];
+            } else {
+                sum = directCosineSum(b, w);
+            }
+            widenPixel(curve, g, value(b, sum), false);
+        }
+        std::swap(first, next);
     }
     return curve;
 }

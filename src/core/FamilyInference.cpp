@@ -42,12 +42,17 @@ QList<Encoding> familiesOf(const Clue &clue, const Params &params)
 
 std::optional<Clue> parameterClue(const QString &key, const QString &what)
 {
-    // A family's row says which family it is; a shared row says nothing of the family.
+    // A family's row says which family it is, with the families that read it too; a shared row
+    // says nothing of the family.
     const ParamSpec *row = ParamTable::find(key);
     if (!row || !row->family)
         return std::nullopt;
     const Encoding family = *row->family;
-    return Clue {what, [family](const Params &params) { return params.encoding == family; }};
+    return Clue {what,
+                 [family, key](const Params &params) {
+                     return params.encoding == family || Families::spec(params.encoding).borrowsRow(family, key);
+                 },
+                 family};
 }
 
 Clue quantityClue(Quantity quantity, const QString &what)
@@ -74,6 +79,15 @@ Outcome infer(const Params &params, const QList<Clue> &clues)
     }
     if (candidates.size() == 1)
         return {candidates.front(), {}};
+    // Of several, the one whose own parameter was given (RoPE's for --head-dim, which M-RoPE and
+    // 2-D RoPE read too).
+    QList<Encoding> owners;
+    for (const Clue &clue : clues) {
+        if (clue.owner && candidates.contains(*clue.owner) && !owners.contains(*clue.owner))
+            owners.append(*clue.owner);
+    }
+    if (owners.size() == 1)
+        return {owners.front(), {}};
     return {std::nullopt, candidates};
 }
 

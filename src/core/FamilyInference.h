@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 // Which encoding family a command means when it names none (docs/ARCHITECTURE.md, Command line,
 // "A family inferred"): each thing given that only some families have (a family's parameter, a
@@ -21,8 +22,17 @@ namespace posenc::FamilyInference {
 // parameters with that family's encoding.
 struct Clue
 {
+    Clue(QString what, std::function<bool(const Params &)> fits, std::optional<Encoding> owner = std::nullopt)
+        : what(std::move(what))
+        , fits(std::move(fits))
+        , owner(owner)
+    { }
+
     QString what;
     std::function<bool(const Params &)> fits;
+    // A parameter's: the family whose row it is, which the clues choose where other families
+    // read the row too (FamilySpec::borrows: --head-dim alone is RoPE's).
+    std::optional<Encoding> owner;
 };
 
 // Every family, in the order of FamilyList.h (the encoding row's words').
@@ -32,8 +42,8 @@ QString word(Encoding family);
 // The families of `clue` among `families()`, asked of `params` with each family's encoding.
 QList<Encoding> familiesOf(const Clue &clue, const Params &params);
 
-// A parameter as a clue: the family its row belongs to. Nothing for a key every family reads
-// (d-model) or that is not a row.
+// A parameter as a clue: the family its row belongs to and the families that borrow the row.
+// Nothing for a key every family reads (d-model) or that is not a row.
 std::optional<Clue> parameterClue(const QString &key, const QString &what);
 // A quantity as a clue: the families under which the parameters have its table.
 Clue quantityClue(Quantity quantity, const QString &what);
@@ -41,7 +51,8 @@ Clue quantityClue(Quantity quantity, const QString &what);
 struct Outcome
 {
     // The family the clues choose: `params.encoding` when every clue fits it, else the one family
-    // every clue fits. Nothing when no family fits them all, or more than one does.
+    // every clue fits, or of several the one that owns a parameter given. Nothing when no family
+    // fits them all, or more than one does.
     std::optional<Encoding> family;
     // When there is no family: the families every clue fits (none, or several to choose from).
     QList<Encoding> candidates;

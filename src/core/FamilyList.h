@@ -15,4 +15,8 @@
 #include "core/alibi/AlibiFamily.inc"
 #include "core/t5/T5Family.inc"
 #include "core/deberta/DebertaFamily.inc"
+#include "core/sandwich/SandwichFamily.inc"
+#include "core/mrope/MropeFamily.inc"
+#include "core/rope2d/Rope2dFamily.inc"
+#include "core/sincos2d/Sincos2dFamily.inc"
 // clang-format on

@@ -16,6 +16,15 @@ std::int64_t familiesDefaultQuery(const Params &params)
     return (params.maxLen - 1) / 2;
 }
 
+bool FamilySpec::borrowsRow(Encoding family, const QString &key) const
+{
+    for (const BorrowedRows &b : borrows) {
+        if (b.family == family && (key.isEmpty() || b.keys.isEmpty() || b.keys.contains(key)))
+            return true;
+    }
+    return false;
+}
+
 namespace Families {
 
 const QList<FamilySpec> &all()

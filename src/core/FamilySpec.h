@@ -6,6 +6,7 @@
 #include "ParamTable.h"
 #include "Params.h"
 #include "PositionalTable.h"
+#include "check/ModelConfigCheck.h"
 #include "core/check/TableHypothesis.h"
 
 #include <QList>
@@ -23,6 +24,8 @@
 // listed once in FamilyList.h, and the shared code asks the specs what it used to switch on.
 namespace posenc {
 
+struct ConfigContext;
+
 // How a family acts on the model: a term added to s·E (or, for none, nothing at all), a rotation
 // of each head's queries and keys, or a bias on the attention scores.
 enum class FamilyKind { Term, Rotation, ScoreBias };
@@ -35,13 +38,28 @@ struct DefaultFigure
 };
 
 // What a family's position term is made of, which PositionTerm holds: an exact kernel that
-// computes its table, or the rows of a table (position p at row p + rowOffset).
+// computes its table, the rows of a table (position p at row p + rowOffset), or a family's own
+// table computed block by block (the 2-D sin-cos table of a patch grid).
 struct PositionTermParts
 {
     std::optional<PositionalTable> kernel;
     const RowMatrixXf *matrix = nullptr;
     std::shared_ptr<const void> owner; // keeps `matrix` alive
     std::int64_t rowOffset = 0;
+    // Fills any block of the term's table (rows are positions), in the calling thread.
+    std::function<void(const Block &, BlockRef)> fill;
+};
+
+// Rows of another family that a family reads as they are: multimodal RoPE reads RoPE's head_dim,
+// rope_theta, rope_type and scaling. The control panel shows them under the borrowing family
+// (ControlPanel::showFamily); with `asOwn`, they are checked and idle as under their own family
+// (ParamTable::rows), for rows written for it alone; without, the rows name the borrowing family
+// themselves.
+struct BorrowedRows
+{
+    Encoding family = {};
+    QStringList keys; // empty: every row of the family
+    bool asOwn = true;
 };
 
 struct FamilySpec
@@ -57,6 +75,8 @@ struct FamilySpec
 
     // Its rows of the parameter table, in their order; ParamTable puts them in the family's group.
     std::function<QList<ParamSpec>()> rows;
+    // The rows of other families it reads too.
+    QList<BorrowedRows> borrows;
     // The term it adds to s·E, in the columns X gives it; empty for a family that adds none.
     std::function<PositionTermParts(const Params &, std::int64_t columns)> positionTerm;
     // A table its parameters hold, read from a file (the learned family's): the key of its
@@ -84,7 +104,19 @@ struct FamilySpec
     // How `posenc check` identifies its tables (Checking a table), if it has tables to check.
     std::optional<TableHypothesis> tableHypothesis;
 
+    // Its config reader (docs/ARCHITECTURE.md, Checking a model config): the layer types of a
+    // model config whose model places position by this family, read as the model's own code
+    // reads its keys; empty for a family no config names. And the kinds of finding it reports,
+    // which `posenc check --help` lists after the shared ones.
+    std::function<QList<ConfigLayer>(ConfigContext &)> readConfig;
+    QList<ConfigFindings::Kind> configFindings;
+    // Its words for what places position in one layer of a model (the layer-stack figure): "ALiBi,
+    // 12 heads"; unset: its heading.
+    std::function<QString(const Params &)> layerWords;
+
     bool hasPositionTerm() const { return bool(positionTerm); }
+    // Whether it reads `family`'s row `key` (any of its rows for an empty key).
+    bool borrowsRow(Encoding family, const QString &key = {}) const;
 };
 
 namespace Families {

@@ -1,5 +1,7 @@
 #include "LessonNumbers.h"
 
+#include "core/models/ModelLessonNumbers.h"
+
 #include "ClosedForms.h"
 #include "FamilyPanel.h"
 #include "FamilySpec.h"
@@ -281,7 +283,7 @@ const QList<Entry> &entries()
     return table;
 }
 
-// The shared numbers, then each family's in the order of FamilyList.h.
+// The shared numbers, then each family's in the order of FamilyList.h, then the models'.
 const QList<Entry> &allEntries()
 {
     static const QList<Entry> table = [] {
@@ -290,6 +292,8 @@ const QList<Entry> &allEntries()
             if (family.lessonNumbers)
                 list += family.lessonNumbers();
         }
+        // The real models' numbers, of the example configs (Model knowledge).
+        list += ModelLessonNumbers::entries();
         return list;
     }();
     return table;

@@ -20,9 +20,13 @@ namespace posenc {
 namespace {
 
 // What a position term's table reads: the family, the model's shape and the family's own keys.
-const QStringList kPositionReads
-    = {u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s,        u"pe-dims"_s,
-       u"base"_s,     u"layout"_s,  u"angles"_s,  u"position-table"_s, u"position-offset"_s};
+const QStringList kPositionReads = {u"encoding"_s,       u"d-model"_s,
+                                    u"max-len"_s,        u"compose"_s,
+                                    u"pe-dims"_s,        u"base"_s,
+                                    u"layout"_s,         u"angles"_s,
+                                    u"position-table"_s, u"position-offset"_s,
+                                    u"grid"_s,           u"cls-token"_s,
+                                    u"base-size"_s,      u"interpolation-scale"_s};
 // What s*E reads: the encoding (whether a term takes columns in concat) and the embeddings' own.
 const QStringList kEmbeddingReads = {u"encoding"_s, u"d-model"_s, u"max-len"_s,    u"compose"_s, u"pe-dims"_s,
                                      u"scale"_s,    u"init"_s,    u"embeddings"_s, u"tokens"_s,  u"seed"_s};

@@ -292,6 +292,32 @@ ParamSpec numberRow(QString key, ParamGroup group, std::function<double &(Params
     return s;
 }
 
+ParamSpec switchRow(QString key, ParamGroup group, std::function<bool &(Params &)> field)
+{
+    ParamSpec s;
+    s.key = std::move(key);
+    s.group = group;
+    s.kind = ParamKind::Switch;
+    s.valueName = u"true|false"_s;
+    s.helpShowsDefault = false;
+    s.value = [field](const Params &p) { return ParamValue(field(const_cast<Params &>(p))); };
+    s.assign = [field](Params &p, const ParamValue &v) {
+        if (const auto *b = std::get_if<bool>(&v))
+            field(p) = *b;
+    };
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString w = t.trimmed().toLower();
+        if (w == u"true"_s || w == u"1"_s || w == u"yes"_s)
+            return ParamValue(true);
+        if (w == u"false"_s || w == u"0"_s || w == u"no"_s)
+            return ParamValue(false);
+        return std::nullopt;
+    };
+    s.allowed = [](const Params &) { return u"true or false"_s; };
+    s.check = [](const Params &) { return std::nullopt; };
+    return s;
+}
+
 ParamSpec optionalInteger(QString key, ParamGroup group, std::function<std::optional<std::int64_t> &(Params &)> field,
                           std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note)
 {
@@ -359,6 +385,43 @@ std::optional<double> parseNumber(const QString &text)
 
 namespace ParamTable {
 
+namespace {
+
+// `f` of the parameters, seen as under `family` while the encoding is one of `borrowers`.
+template<typename Result>
+std::function<Result(const Params &)> borrowed(std::function<Result(const Params &)> f, Encoding family,
+                                               QList<Encoding> borrowers)
+{
+    if (!f)
+        return f;
+    return [f = std::move(f), family, borrowers = std::move(borrowers)](const Params &p) {
+        return borrowers.contains(p.encoding) ? f(familyUnder(p, family)) : f(p);
+    };
+}
+
+// A family's row read by other families too (FamilySpec::borrows, asOwn): its check, idle, range
+// and formula under a borrowing family are those under its own.
+void lend(ParamSpec &row)
+{
+    QList<Encoding> borrowers;
+    for (const FamilySpec &other : Families::all()) {
+        for (const BorrowedRows &b : other.borrows) {
+            if (b.asOwn && b.family == *row.family && (b.keys.isEmpty() || b.keys.contains(row.key)))
+                borrowers.append(other.encoding);
+        }
+    }
+    if (borrowers.isEmpty())
+        return;
+    const Encoding family = *row.family;
+    row.check = borrowed(std::move(row.check), family, borrowers);
+    row.idle = borrowed(std::move(row.idle), family, borrowers);
+    row.allowed = borrowed(std::move(row.allowed), family, borrowers);
+    row.bounds = borrowed(std::move(row.bounds), family, borrowers);
+    row.formula = borrowed(std::move(row.formula), family, borrowers);
+}
+
+} // namespace
+
 const QList<ParamSpec> &rows()
 {
     // In the order of --help and of the controls: the model, each family's group in the order of
@@ -369,6 +432,7 @@ const QList<ParamSpec> &rows()
             for (ParamSpec row : family.rows()) {
                 row.group = ParamGroup::Family;
                 row.family = family.encoding;
+                lend(row);
                 all.append(std::move(row));
             }
         }

@@ -36,6 +36,7 @@ enum class ParamKind {
     ChoiceOrNumber, // one of `choices` or a number: a chooser whose last entry is a number field
     Switch, // true|false: a check box
     IndexList, // positions such as 0,-1 or 0:4, or none: a text field
+    Text, // a text the row's parse and check read (a prompt): a text field
     Matrix, // FILE[:TENSOR], read by the command line or the window (not by ParamText)
 };
 
@@ -81,6 +82,9 @@ struct IdleReason
         OtherFactorList, // short-factor, long-factor: longrope reads the other list at this max-len
         ExplicitAttentionFactor, // mscale; longrope's rope-factor: attention-factor is given and used as it is
         NoMscaleAllDim, // mscale: yarn reads it only beside a non-zero mscale-all-dim
+        OtherVisionRule, // tokens-per-second, second-per-grid, timestamp-tokens: another model's get_rope_index
+        OtherRope2dStyle, // axes-dim, spatial-merge-size: the chosen rope-2d-style does not read it
+        NoBaseSize, // interpolation-scale: only diffusers' coordinates (a base-size) read it
     };
     Code code;
     QString why; // "evaluation mode (eval) drops nothing."
@@ -206,6 +210,9 @@ ParamSpec choiceOf(QString key, ParamGroup group, std::function<int(const Params
 // A number field that takes any number, NaN and infinities included, so that the row's check
 // refuses them with its range.
 ParamSpec numberRow(QString key, ParamGroup group, std::function<double &(Params &)> field);
+// A true|false switch over a bool field ("true", "1", "yes" / "false", "0", "no"); the row's help,
+// label, control text, idle and formula are the caller's.
+ParamSpec switchRow(QString key, ParamGroup group, std::function<bool &(Params &)> field);
 // An integer that may be left to "auto" (std::monostate) within [lo(params), hi(params)].
 ParamSpec optionalInteger(QString key, ParamGroup group, std::function<std::optional<std::int64_t> &(Params &)> field,
                           std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note);

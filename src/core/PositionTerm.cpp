@@ -19,6 +19,7 @@ PositionTerm::PositionTerm(const Params &params)
     m_matrix = parts.matrix;
     m_owner = std::move(parts.owner);
     m_rowOffset = parts.rowOffset;
+    m_fill = std::move(parts.fill);
 }
 
 void PositionTerm::fill(const Block &block, BlockRef out, bool streaming) const
@@ -27,6 +28,10 @@ void PositionTerm::fill(const Block &block, BlockRef out, bool streaming) const
         return;
     if (m_kernel) {
         m_kernel->fill(block, out, streaming);
+        return;
+    }
+    if (m_fill) {
+        m_fill(block, out);
         return;
     }
     for (std::int64_t r = 0; r < block.rows; ++r) {
@@ -55,11 +60,17 @@ void PositionTerm::forEachTile(const Block &block, const PositionalTable::TileSi
     static const std::vector<float> zeros(static_cast<std::size_t>(PositionalTable::kTileColumns), 0.0f);
     constexpr std::int64_t kRows = PositionalTable::kRunRows;
     constexpr std::int64_t kWidth = PositionalTable::kTileColumns;
+    // A family's own table is computed a tile at a time into a scratch tile.
+    RowMatrixXf scratch;
     for (std::int64_t p = block.row0; p < block.rowEnd(); p += kRows) {
         const std::int64_t rows = std::min(kRows, block.rowEnd() - p);
         for (std::int64_t c0 = block.col0; c0 < block.colEnd();) {
             const std::int64_t c1 = std::min(block.colEnd(), (c0 / kWidth + 1) * kWidth);
-            if (m_matrix)
+            if (m_fill) {
+                scratch.resize(rows, c1 - c0);
+                m_fill({p, rows, c0, c1 - c0}, scratch);
+                sink({p, rows, c0, c1 - c0, scratch.data(), c1 - c0});
+            } else if (m_matrix)
                 sink({p, rows, c0, c1 - c0, m_matrix->row(m_rowOffset + p).data() + c0, m_matrix->cols()});
             else
                 sink({p, rows, c0, c1 - c0, zeros.data(), 0});

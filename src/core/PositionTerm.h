@@ -4,6 +4,7 @@
 #include "Params.h"
 #include "PositionalTable.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -12,7 +13,7 @@ namespace posenc {
 // The position term of the model input X (docs/ARCHITECTURE.md, "Encoding families"): the table
 // the chosen family adds to s*E, in the columns X gives it, as its FamilySpec's factory makes it:
 // a table computed by the exact kernel (the sinusoid's), the rows of a table from an offset on
-// (a learned one's), or nothing.
+// (a learned one's), a family's own table computed block by block, or nothing.
 class PositionTerm
 {
 public:
@@ -41,6 +42,7 @@ private:
     const RowMatrixXf *m_matrix = nullptr;
     std::shared_ptr<const void> m_owner; // keeps m_matrix alive
     std::int64_t m_rowOffset = 0;
+    std::function<void(const Block &, BlockRef)> m_fill; // a family's own table
 };
 
 } // namespace posenc

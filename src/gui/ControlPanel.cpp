@@ -215,6 +215,17 @@ void ControlPanel::showFamily(Encoding encoding)
         for (QWidget *w : it.value())
             w->setVisible(it.key() == encoding);
     }
+    // The rows the family reads of another family's group (FamilySpec::borrows), under that
+    // group's heading, the first of its widgets.
+    const FamilySpec &chosen = Families::spec(encoding);
+    for (const ParamControl *control : std::as_const(m_controls)) {
+        const ParamSpec &row = control->row();
+        if (!row.family || *row.family == encoding || !chosen.borrowsRow(*row.family, row.key))
+            continue;
+        m_familyWidgets[*row.family].front()->setVisible(true);
+        control->label()->setVisible(true);
+        control->field()->setVisible(true);
+    }
 }
 
 ControlPanel::~ControlPanel() = default;

@@ -5,13 +5,6 @@
 
 namespace posenc::FigureJob {
 
-namespace {
-
-// A job refines its preview only once the controls have rested this long: while a slider
-// moves, refinements would only take the processor from the next preview.
-constexpr std::chrono::milliseconds kRestBeforeRefining {80};
-
-// Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
 bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
 {
     constexpr std::chrono::milliseconds kStep {4};
@@ -22,8 +15,6 @@ bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseco
     }
     return !cancel.load(std::memory_order_relaxed);
 }
-
-} // namespace
 
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start)
 {

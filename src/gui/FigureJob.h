@@ -4,6 +4,8 @@
 
 #include "render/data/FigureModel.h"
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 
 namespace posenc {
@@ -21,6 +23,12 @@ enum class Start {
     WithPreview, // the figure's preview first, when it has one
     FullOnly, // a preview is shown already (the same parameters, other pixels): rest, then refine
 };
+
+// A job refines its preview only once the controls have rested this long: while a slider
+// moves, refinements would only take the processor from the next preview.
+inline constexpr std::chrono::milliseconds kRestBeforeRefining {80};
+// Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
+bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest);
 
 // `deliver` must stay callable after its view is gone (it captures a QPointer).
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver,

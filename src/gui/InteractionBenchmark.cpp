@@ -4,10 +4,16 @@
 #include "FigureView.h"
 #include "MainWindow.h"
 
+#include "core/ParamTable.h"
+#include "io/Preset.h"
+
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QLineEdit>
 #include <QScopeGuard>
 #include <QSlider>
 #include <QSpinBox>
@@ -28,41 +34,6 @@ constexpr int kTimerMs = 1;
 // d 8192 the exact statistics take about 30 s on two quiet cores, minutes on a busy machine.
 constexpr qint64 kGiveUpMs = 120000;
 constexpr qint64 kStartGiveUpMs = 900000;
-
-double percentile(std::vector<double> values, double q)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const auto index = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
-    return values[std::min(index, values.size() - 1)];
-}
-
-// Runs the event loop until `done` holds, false after the time limit. It sleeps between events
-// as the application's own loop does: QCoreApplication::processEvents with a time limit drops
-// WaitForMoreEvents and would spin, taking a core from the jobs it waits for.
-template<typename Done> bool runUntil(Done &&done, qint64 giveUpMs = kGiveUpMs)
-{
-    QElapsedTimer limit;
-    limit.start();
-    QTimer wake; // the limit is seen even when nothing else happens
-    wake.start(50);
-    QEventLoop loop;
-    while (!done()) {
-        if (limit.elapsed() > giveUpMs)
-            return false;
-        loop.processEvents(QEventLoop::WaitForMoreEvents | QEventLoop::AllEvents);
-    }
-    return true;
-}
-
-// Processor time of the calling thread.
-double guiThreadCpuMs()
-{
-    timespec now {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
 
 bool settled(const MainWindow &window)
 {
@@ -111,7 +82,67 @@ void quietHandler(QtMsgType type, const QMessageLogContext &context, const QStri
     g_previousHandler(type, context, message);
 }
 
+// A parameter of a family's run and the values it takes in turn, the run's own value last: each
+// visit moves it to the next, away from the value it holds.
+struct Step
+{
+    QString key;
+    QStringList values;
+};
+
+std::function<void(ControlPanel &, int)> stepsInTurn(QList<Step> steps)
+{
+    return [steps = std::move(steps)](ControlPanel &panel, int i) {
+        const Step &step = steps[i % steps.size()];
+        const auto visit = static_cast<qsizetype>(i / steps.size());
+        setControl(panel, step.key, step.values[visit % step.values.size()]);
+    };
+}
+
+// The shipped preset `name` over the defaults, at `maxLen` positions.
+Params presetAt(const QString &name, std::int64_t maxLen)
+{
+    Params params;
+    if (const Preset *preset = Presets::find(name)) {
+        if (auto applied = preset->applyTo(Params()); std::holds_alternative<Params>(applied))
+            params = std::get<Params>(std::move(applied));
+    }
+    params.maxLen = maxLen;
+    return params;
+}
+
 } // namespace
+
+bool runUntil(const std::function<bool()> &done, qint64 giveUpMs)
+{
+    QElapsedTimer limit;
+    limit.start();
+    QTimer wake; // the limit is seen even when nothing else happens
+    wake.start(50);
+    QEventLoop loop;
+    while (!done()) {
+        if (limit.elapsed() > giveUpMs)
+            return false;
+        loop.processEvents(QEventLoop::WaitForMoreEvents | QEventLoop::AllEvents);
+    }
+    return true;
+}
+
+double percentile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const auto index = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(index, values.size() - 1)];
+}
+
+double threadCpuMs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
 
 Params interactive()
 {
@@ -129,13 +160,95 @@ Params atScale()
     return params;
 }
 
+Scenario sinusoidal(const Params &params)
+{
+    return {u"sinusoidal"_s, params, [params](ControlPanel &panel, int i) { applyChange(panel, params, i); }};
+}
+
+QList<Scenario> families()
+{
+    constexpr std::int64_t kLlamaLen = 131072;
+    constexpr std::int64_t kRelativeLen = 65536;
+    const auto len = [](std::int64_t maxLen) {
+        return QStringList {QString::number(maxLen - 64), QString::number(maxLen)};
+    };
+    return {
+        {u"rope"_s, presetAt(u"llama-3-1-8b"_s, kLlamaLen),
+         stepsInTurn({{u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
+                      {u"max-len"_s, len(kLlamaLen)},
+                      {u"rope-factor"_s, {u"6"_s, u"8"_s}},
+                      {u"high-freq-factor"_s, {u"3"_s, u"4"_s}}})},
+        {u"alibi"_s, presetAt(u"bloom-560m"_s, kRelativeLen),
+         stepsInTurn({{u"heads"_s, {u"12"_s, u"16"_s}},
+                      {u"max-len"_s, len(kRelativeLen)},
+                      {u"head"_s, {u"2"_s, u"1"_s}},
+                      {u"d-model"_s, {u"1032"_s, u"1024"_s}}})},
+        {u"t5"_s, presetAt(u"t5-base"_s, kRelativeLen),
+         stepsInTurn({{u"t5-buckets"_s, {u"48"_s, u"32"_s}},
+                      {u"max-len"_s, len(kRelativeLen)},
+                      {u"t5-max-distance"_s, {u"120"_s, u"128"_s}},
+                      {u"d-model"_s, {u"776"_s, u"768"_s}}})},
+        {u"deberta"_s, presetAt(u"deberta-v3-base"_s, kRelativeLen),
+         stepsInTurn({{u"deberta-buckets"_s, {u"128"_s, u"256"_s}},
+                      {u"max-len"_s, len(kRelativeLen)},
+                      {u"deberta-max-position"_s, {u"480"_s, u"512"_s}},
+                      {u"d-model"_s, {u"776"_s, u"768"_s}}})},
+    };
+}
+
+void setControl(ControlPanel &panel, const QString &key, const QString &text)
+{
+    const ParamSpec *row = ParamTable::find(key);
+    if (!row)
+        return;
+    const QString name = row->objectName;
+    switch (row->kind) {
+    case ParamKind::Integer:
+    case ParamKind::Unsigned:
+    case ParamKind::OptionalInteger:
+        if (auto *spin = panel.findChild<QSpinBox *>(name + u"Spin"_s))
+            spin->setValue(text.toInt());
+        break;
+    case ParamKind::Probability:
+        if (auto *spin = panel.findChild<QDoubleSpinBox *>(name + u"Spin"_s))
+            spin->setValue(text.toDouble());
+        break;
+    case ParamKind::Choice:
+    case ParamKind::ChoiceOrNumber:
+        if (auto *combo = panel.findChild<QComboBox *>(name + u"Combo"_s))
+            combo->setCurrentIndex(static_cast<int>(row->choices.indexOf(text)));
+        break;
+    case ParamKind::Switch:
+        if (auto *check = panel.findChild<QCheckBox *>(name + u"Check"_s))
+            check->setChecked(text == u"true"_s);
+        break;
+    case ParamKind::Number:
+    case ParamKind::IndexList:
+    case ParamKind::OptionalNumber:
+    case ParamKind::NumberList:
+    case ParamKind::Text:
+        if (auto *edit = panel.findChild<QLineEdit *>(name + u"Edit"_s)) {
+            edit->setText(text);
+            emit edit->editingFinished();
+        }
+        break;
+    case ParamKind::Matrix:
+        break;
+    }
+}
+
 Result run(const Params &params, int changes)
+{
+    return run(sinusoidal(params), changes);
+}
+
+Result run(const Scenario &scenario, int changes)
 {
     if (changes <= 0)
         return {};
     g_previousHandler = qInstallMessageHandler(quietHandler);
     const auto restore = qScopeGuard([] { qInstallMessageHandler(g_previousHandler); });
-    MainWindow window(params, nullptr);
+    MainWindow window(scenario.params, nullptr);
     window.resize(1500, 950);
     window.show();
     Result result;
@@ -162,19 +275,19 @@ Result run(const Params &params, int changes)
         const quint64 before = window.views().front()->paramsSerial();
         QElapsedTimer timer;
         timer.start();
-        const double cpuBefore = guiThreadCpuMs();
-        applyChange(panel, params, i);
+        const double cpuBefore = threadCpuMs();
+        scenario.change(panel, i);
         if (window.views().front()->paramsSerial() == before)
             continue; // the control did not change a parameter: nothing to measure
-        if (!runUntil([&] { return window.isUpToDate(); })) {
+        if (!runUntil([&] { return window.isUpToDate(); }, kGiveUpMs)) {
             result.incomplete = u"change %1 was not drawn within %2 s"_s.arg(i + 1).arg(kGiveUpMs / 1000);
             break;
         }
         firstDraw.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
-        guiCpu.push_back(guiThreadCpuMs() - cpuBefore);
+        guiCpu.push_back(threadCpuMs() - cpuBefore);
         // Every tenth change, the user pauses: time the refinement to full detail as well.
         if (i % 10 == 9) {
-            if (!runUntil([&] { return settled(window); })) {
+            if (!runUntil([&] { return settled(window); }, kGiveUpMs)) {
                 result.incomplete = u"change %1 was not exact within %2 s"_s.arg(i + 1).arg(kGiveUpMs / 1000);
                 break;
             }
@@ -205,6 +318,21 @@ QJsonObject toJson(const Result &result, const QString &prefix)
     json[prefix + u"_gui_max_stall_ms"_s] = result.maxStallMs;
     json[prefix + u"_gui_cpu_p50_ms"_s] = result.guiCpuP50Ms;
     json[prefix + u"_gui_cpu_p95_ms"_s] = result.guiCpuP95Ms;
+    return json;
+}
+
+QJsonObject viewJson(const Result &result, const QString &view)
+{
+    const QString suffix = u"_"_s + view;
+    QJsonObject json;
+    json[u"interaction_changes"_s + suffix] = result.changes;
+    json[u"interaction_p50_ms"_s + suffix] = result.p50Ms;
+    json[u"interaction_p95_ms"_s + suffix] = result.p95Ms;
+    json[u"interaction_max_ms"_s + suffix] = result.maxMs;
+    json[u"interaction_settled_p95_ms"_s + suffix] = result.settledP95Ms;
+    json[u"interaction_gui_max_stall_ms"_s + suffix] = result.maxStallMs;
+    json[u"interaction_gui_cpu_p50_ms"_s + suffix] = result.guiCpuP50Ms;
+    json[u"interaction_gui_cpu_p95_ms"_s + suffix] = result.guiCpuP95Ms;
     return json;
 }
 

@@ -3,15 +3,22 @@
 #include "core/Params.h"
 
 #include <QJsonObject>
+#include <QList>
+#include <QString>
 #include <QTextStream>
+
+#include <functional>
+#include <vector>
 
 namespace posenc {
 
-// Drives the real main window under the offscreen platform through parameter changes
-// (d_model, max_len, scale, p) as a user moving controls would, and measures from each change
-// to every visible plot repainted for it, and the longest time the GUI thread went without
-// returning to its event loop: at L = 8192, d = 1024, and at the scale the window must keep
-// interactive, L = 1,048,576, d = 8192.
+class ControlPanel;
+
+// Drives the real main window under the offscreen platform through parameter changes, as a user
+// moving controls would, and measures from each change to every visible plot repainted for it,
+// the GUI thread's processor time for it, and the longest time the GUI thread went without
+// returning to its event loop (docs/ARCHITECTURE.md, Performance): the sinusoid at L = 8192,
+// d = 1024 and at L = 1,048,576, d = 8192, and each family's default views at its presets' scale.
 namespace InteractionBenchmark {
 
 struct Result
@@ -29,16 +36,48 @@ struct Result
     QString incomplete; // why the run stopped short, if it did
 };
 
-// The parameters of each run.
+// One run of the window: the parameters it opens on (their family's default views), and change
+// i of the sequence, made through the controls.
+struct Scenario
+{
+    QString view; // the keys' suffix: "sinusoidal", "rope"
+    Params params;
+    std::function<void(ControlPanel &panel, int i)> change;
+};
+
+// The sinusoid's two sizes: d_model, max_len, scale and p in turn, each moved a little from the
+// run's parameters.
 Params interactive();
 Params atScale();
+Scenario sinusoidal(const Params &params);
+// Each family's default views at its presets' scale, changing its own parameters, max_len and
+// d_model in turn: RoPE at Llama 3.1 8B with L 131072; ALiBi (BLOOM-560m), T5 (T5-base) and
+// DeBERTa (DeBERTa-v3-base) at L 65536.
+QList<Scenario> families();
 
-// Needs a QApplication. Opens the window at `params`, waits for every view in full detail, then
-// makes `changes` changes: d_model, max_len, scale and p in turn, each moved a little from
-// `params`; every tenth change waits for every view refined in full. No change: nothing is run.
+// Sets the control of parameter `key` to `text` as a user would: a spin box's value, a field's
+// text entered, a chooser's word, a check box.
+void setControl(ControlPanel &panel, const QString &key, const QString &text);
+
+// Needs a QApplication. Opens the window at the scenario's parameters, waits for every view in
+// full detail, then makes `changes` changes; every tenth change waits for every view refined in
+// full. No change: nothing is run.
+Result run(const Scenario &scenario, int changes);
+// The same with the sinusoid's changes around `params`.
 Result run(const Params &params, int changes);
 // The keys of a run, each prefixed ("interaction" gives interaction_p95_ms).
 QJsonObject toJson(const Result &result, const QString &prefix);
+// The keys of a view's run, each suffixed: interaction_p95_ms_rope, interaction_gui_cpu_p50_ms_rope.
+QJsonObject viewJson(const Result &result, const QString &view);
+
+// Runs the event loop until `done` holds, false after `giveUpMs`. It sleeps between events as
+// the application's own loop does: QCoreApplication::processEvents with a time limit drops
+// WaitForMoreEvents and would spin, taking a core from the jobs it waits for.
+bool runUntil(const std::function<bool()> &done, qint64 giveUpMs);
+// The percentile q in [0, 1] of `values` (the nearest rank), 0 for none.
+double percentile(std::vector<double> values, double q);
+// Processor time of the calling thread, in milliseconds.
+double threadCpuMs();
 
 } // namespace InteractionBenchmark
 

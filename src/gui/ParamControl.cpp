@@ -133,6 +133,7 @@ void ParamControl::build()
     }
     case ParamKind::Number:
     case ParamKind::IndexList:
+    case ParamKind::Text:
     case ParamKind::OptionalNumber:
     case ParamKind::NumberList:
         m_edit = new QLineEdit(m_field);
@@ -225,6 +226,7 @@ void ParamControl::show(const Params &params)
     }
     case ParamKind::Number:
     case ParamKind::IndexList:
+    case ParamKind::Text:
         m_edit->setText(m_row.text(value));
         m_edit->setModified(false);
         break;
@@ -280,6 +282,7 @@ std::optional<ParamValue> ParamControl::fieldValue() const
     case ParamKind::Probability:
         return ParamValue(static_cast<QDoubleSpinBox *>(m_inputs[0])->value());
     case ParamKind::Number:
+    case ParamKind::Text:
     case ParamKind::OptionalNumber: // empty reads as unset
     case ParamKind::NumberList: // empty reads as no value
         return m_row.parse(m_edit->text());

@@ -222,9 +222,10 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
 
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &TableCheckDialog::showProgress);
-    // A zoom or a pan computes the block in view once the wheel or the drag rests.
+    // A zoom or a pan asks for the block in view once per turn of the event loop (both axes
+    // move at once): its preview comes at once, the full grid once the wheel or the drag rests.
     m_viewTimer->setSingleShot(true);
-    m_viewTimer->setInterval(80);
+    m_viewTimer->setInterval(0);
     connect(m_viewTimer, &QTimer::timeout, this, &TableCheckDialog::requestGrid);
     for (QCPAxis *axis : {m_panel->axisRect()->axis(QCPAxis::atBottom), m_panel->axisRect()->axis(QCPAxis::atLeft)})
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &TableCheckDialog::viewChanged);
@@ -466,11 +467,7 @@ void TableCheckDialog::showBlock(const Block &block)
 {
     if (!m_table)
         return;
-    Block clamped;
-    clamped.row0 = std::clamp<std::int64_t>(block.row0, 0, std::max<std::int64_t>(0, m_table->rows() - 1));
-    clamped.col0 = std::clamp<std::int64_t>(block.col0, 0, std::max<std::int64_t>(0, m_table->cols() - 1));
-    clamped.rows = std::clamp<std::int64_t>(block.rows, 1, m_table->rows() - clamped.row0);
-    clamped.cols = std::clamp<std::int64_t>(block.cols, 1, m_table->cols() - clamped.col0);
+    const Block clamped = TableErrorGrid::clamped(block, m_table->rows(), m_table->cols());
     m_view = clamped;
     m_settingView = true;
     m_panel->showBlock(clamped);
@@ -485,14 +482,7 @@ void TableCheckDialog::viewChanged()
         return;
     const QCPRange x = m_panel->axisRect()->axis(QCPAxis::atBottom)->range();
     const QCPRange y = m_panel->axisRect()->axis(QCPAxis::atLeft)->range();
-    // Cell r covers [r - 0.5, r + 0.5]: the cells the range touches, whole.
-    const auto first = [](double lower) { return std::int64_t(std::floor(lower + 0.5)); };
-    const auto end = [](double upper) { return std::int64_t(std::ceil(upper - 0.5)) + 1; };
-    const std::int64_t c0 = std::max<std::int64_t>(0, first(x.lower));
-    const std::int64_t c1 = std::min(m_table->cols(), end(x.upper));
-    const std::int64_t r0 = std::max<std::int64_t>(0, first(y.lower));
-    const std::int64_t r1 = std::min(m_table->rows(), end(y.upper));
-    m_view = {r0, std::max<std::int64_t>(1, r1 - r0), c0, std::max<std::int64_t>(1, c1 - c0)};
+    m_view = TableErrorGrid::cellsIn({x.lower, x.upper}, {y.lower, y.upper}, m_table->rows(), m_table->cols());
     m_viewTimer->start();
 }
 
@@ -518,21 +508,23 @@ void TableCheckDialog::requestGrid()
     m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
                                                                const ComputeScheduler::Publish &publish) {
         noteComputation();
-        auto grid = TableErrorGrid::maximum(match, *table, block, rows, cols, cancel);
-        if (cancel.load())
-            return;
-        if (const auto *message = std::get_if<QString>(&grid)) {
-            const QString text = *message;
-            publish([this, text] { m_errorCaption->setText(text); });
-            return;
-        }
-        publish([this, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable { showGrid(std::move(grid)); });
+        TableErrorGrid::inTurn(match, *table, block, QSize(cols, rows), cancel,
+                               [this, &publish](std::variant<HeatmapGrid, QString> grid, bool preview) {
+                                   if (auto *message = std::get_if<QString>(&grid))
+                                       publish([this, text = *message] { m_errorCaption->setText(text); });
+                                   else
+                                       publish(
+                                           [this, preview, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable {
+                                               showGrid(std::move(grid), preview);
+                                           });
+                               });
     });
 }
 
-void TableCheckDialog::showGrid(HeatmapGrid grid)
+void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
 {
     m_grid = std::move(grid);
+    m_gridIsPreview = preview;
     HeatmapGrid drawn = m_grid;
     const QCPRange range = errorRange();
     // A logarithmic scale has no 0: cells within a thousandth of the tolerance take its floor.
@@ -547,6 +539,9 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
     m_settingView = false;
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
+    const QString pooling = preview ? tr("; a preview, each pixel the largest |error| of one row of its %1 x %2 "
+                                         "cells, every cell follows")
+                                    : tr("; each pixel the largest |error| of the %1 x %2 cells it covers");
     // The scale's top is the largest error only where that reaches twice the tolerance.
     const QString largest = NumberText::compact(m_match && m_match->maxAbsError ? *m_match->maxAbsError : 0.0, 3);
     const QString top = m_match && m_match->maxAbsError && *m_match->maxAbsError >= range.upper
@@ -561,13 +556,15 @@ void TableCheckDialog::showGrid(HeatmapGrid grid)
             .arg(b.colEnd() - 1)
             .arg(m_table->rows())
             .arg(m_table->cols())
-            .arg(pooled ? tr("; each pixel the largest |error| of the %1 x %2 cells it covers")
-                              .arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
-                                   NumberText::compact(double(b.cols) / m_grid.cols, 3))
+            .arg(pooled ? pooling.arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
+                                      NumberText::compact(double(b.cols) / m_grid.cols, 3))
                         : QString())
             .arg(top));
     m_errorPlot->replot();
-    emit errorGridChanged();
+    if (preview)
+        emit errorPreviewChanged();
+    else
+        emit errorGridChanged();
 }
 
 QString TableCheckDialog::columnsPath(const QString &path)

@@ -30,9 +30,9 @@ class WorkProgress;
 // on a table of positions, in the command line's words (CheckReport::tableLines), with
 // |table − reference| as a heatmap and its maximum per column. The table is opened, identified
 // and streamed on a worker (a ComputeScheduler job), which Cancel, closing the dialog or the
-// window stop. The heatmap computes the block in view on its own worker, every cell of it, each
-// pixel the largest |error| of the cells it covers; the button sets the window's parameters to
-// the matched reference.
+// window stop. The heatmap computes the block in view on its own worker: a preview of a row per
+// pixel row at once, then, once the view rests, every cell of it, each pixel the largest |error|
+// of the cells it covers; the button sets the window's parameters to the matched reference.
 class TableCheckDialog : public QDialog
 {
     Q_OBJECT
@@ -64,8 +64,12 @@ public:
 
     // The heatmap's grid as drawn last: each value the largest |table − reference| of the cells
     // its pixel covers in `block` (rows over positions, columns over columns, as evenly as
-    // HeatmapResampler bins them: cell r of the block in grid row r * rows / block.rows).
+    // HeatmapResampler bins them: cell r of the block in grid row r * rows / block.rows); in a
+    // preview, of the cells of one row of each pixel's rows (TableErrorGrid::preview).
     const HeatmapGrid &errorGrid() const { return m_grid; }
+    bool errorGridIsPreview() const { return m_gridIsPreview; }
+    // The block in view, which a zoom or a pan moves at once and the grid follows.
+    const Block &viewBlock() const { return m_view; }
     // Writes the heatmap as it is shown to `path` (.png, .svg or .pdf, by its extension) and the
     // per-column plot beside it, its name ending "-columns" before the extension; whole or not
     // at all. The paths written, or why not.
@@ -95,8 +99,10 @@ public:
 signals:
     // The verdict, or why there is none, is shown.
     void checked();
-    // The heatmap drew a new grid (errorGrid()).
+    // The heatmap drew a new grid in full detail (errorGrid()).
     void errorGridChanged();
+    // The heatmap drew the preview of a new view (errorGrid(), errorGridIsPreview()).
+    void errorPreviewChanged();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -110,7 +116,7 @@ private:
     void showProblem(const QString &problem);
     void showColumns();
     void requestGrid();
-    void showGrid(HeatmapGrid grid);
+    void showGrid(HeatmapGrid grid, bool preview);
     void viewChanged();
     void applyReference();
     // The colour range of |error|, fixed by the whole table's verdict: from a thousandth of the
@@ -147,6 +153,7 @@ private:
     std::optional<TableCheck::Verification> m_verification;
     QString m_problem;
     HeatmapGrid m_grid;
+    bool m_gridIsPreview = false;
     Block m_view;
     QSize m_gridLimit;
 

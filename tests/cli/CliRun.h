@@ -78,7 +78,9 @@ inline QStringList parameterFlags(const QJsonObject &file)
     const QJsonObject params = file.value(QStringLiteral("params")).toObject();
     for (auto it = params.begin(); it != params.end(); ++it) {
         // A switch is a flag alone: given for true, left out for false.
-        if (it.key() == QStringLiteral("eval") || it.key() == QStringLiteral("t5-causal")) {
+        static const QStringList switches = {QStringLiteral("eval"), QStringLiteral("t5-causal"),
+                                             QStringLiteral("mrope-interleaved"), QStringLiteral("cls-token")};
+        if (switches.contains(it.key())) {
             if (it.value().toString() == QStringLiteral("true"))
                 flags << QStringLiteral("--") + it.key();
             continue;

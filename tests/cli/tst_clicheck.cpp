@@ -126,13 +126,34 @@ private slots:
         QStringList keys = o.keys();
         keys.sort();
         // The keys, the family, and every other family's findings (null for a sinusoid).
-        QStringList expected {
-            u"format"_s,        u"version"_s,        u"verdict"_s,      u"family"_s,           u"encoding"_s,
-            u"layout"_s,        u"frequencies"_s,    u"base"_s,         u"position_offset"_s,  u"first_position_row"_s,
-            u"precision"_s,     u"scale"_s,          u"rope_type"_s,    u"attention_factor"_s, u"mistakes"_s,
-            u"max_abs_error"_s, u"worst_position"_s, u"worst_column"_s, u"diagnosis"_s,        u"heads"_s,
-            u"head"_s,          u"slope"_s,          u"mask"_s,         u"buckets"_s,          u"max_distance"_s,
-            u"bidirectional"_s, u"max_position"_s};
+        QStringList expected {u"format"_s,
+                              u"version"_s,
+                              u"verdict"_s,
+                              u"family"_s,
+                              u"encoding"_s,
+                              u"layout"_s,
+                              u"frequencies"_s,
+                              u"base"_s,
+                              u"position_offset"_s,
+                              u"first_position_row"_s,
+                              u"precision"_s,
+                              u"rope_type"_s,
+                              u"attention_factor"_s,
+                              u"mistakes"_s,
+                              u"max_abs_error"_s,
+                              u"worst_position"_s,
+                              u"worst_column"_s,
+                              u"diagnosis"_s,
+                              u"heads"_s,
+                              u"head"_s,
+                              u"slope"_s,
+                              u"mask"_s,
+                              u"buckets"_s,
+                              u"max_distance"_s,
+                              u"bidirectional"_s,
+                              u"max_position"_s,
+                              u"head_dim"_s,
+                              u"scale"_s};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);

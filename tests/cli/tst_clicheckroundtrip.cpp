@@ -1,5 +1,5 @@
 // posenc table, then posenc check, as a user runs them: every shipped preset's position tables
-// (the PE, RoPE's cos and sin, ALiBi's bias, T5's and DeBERTa's buckets) written as .npy, and a
+// (the PE, RoPE's cos and sin, ALiBi's and Sandwich's bias, T5's and DeBERTa's buckets) written as .npy, and a
 // causal ALiBi bias and T5's buckets as .csv, each identified as its preset's family with the
 // verdict correct; a RoPE preset's table named as its model's. max_len is capped at 4096 in CI;
 // POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
@@ -34,6 +34,8 @@ QStringList tablesOf(const QString &encoding)
         return {u"t5-bucket"_s};
     if (encoding == u"deberta"_s)
         return {u"deberta-bucket"_s};
+    if (encoding == u"sandwich"_s)
+        return {u"sandwich-bias"_s};
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include "CliRun.h"
 #include "support/AlibiReference.h"
 #include "support/DebertaReference.h"
+#include "support/SandwichReference.h"
 #include "support/T5Reference.h"
 
 #include <QJsonArray>
@@ -87,6 +88,7 @@ private slots:
     void t5BucketStarts_data();
     void t5BucketStarts();
     void debertaIsNotCapped();
+    void sandwichOddHeadDim();
 };
 
 void TestCliDescribe::llama31KeepsBlendsAndDivides()
@@ -257,8 +259,9 @@ void TestCliDescribe::helpListsTheKeys()
     QCOMPARE(run.exitCode, 0);
     for (const QString &key : kKeys)
         QVERIFY2(run.out.contains(key), qPrintable(key));
-    for (const QString &key : {u"slopes"_s, u"geometric_heads"_s, u"half_weight_distance"_s, u"log_bucket_starts"_s,
-                               u"last_bucket_start"_s, u"bucket_at_max_position"_s, u"capped"_s})
+    for (const QString &key :
+         {u"slopes"_s, u"geometric_heads"_s, u"half_weight_distance"_s, u"log_bucket_starts"_s, u"last_bucket_start"_s,
+          u"bucket_at_max_position"_s, u"capped"_s, u"inv_freq_first"_s, u"after_query"_s, u"far_mean"_s})
         QVERIFY2(run.out.contains(key), qPrintable(key));
     for (const QString &option : {u"--json"_s, u"--preset"_s, u"posenc help parameters"_s})
         QVERIFY2(run.out.contains(option), qPrintable(option));
@@ -382,6 +385,37 @@ void TestCliDescribe::debertaIsNotCapped()
     QCOMPARE(json.value(u"capped"_s).toBool(), false);
     const Run text = posenc({u"describe"_s, u"--encoding"_s, u"deberta"_s});
     QCOMPARE(valueOf(lines(text.out), u"capped"_s), u"false"_s);
+}
+
+void TestCliDescribe::sandwichOddHeadDim()
+{
+    // Inferred from its flags; NeMo's arange(1, d/2 + 1) takes ceil(d/2) terms, so an odd d's
+    // distance 0 (and a causal table after the query) holds 1/2 / (8K/H).
+    const QStringList params
+        = {u"describe"_s, u"--sandwich-heads"_s, u"12"_s,  u"--sandwich-head"_s, u"3"_s, u"--sandwich-head-dim"_s,
+           u"33"_s,       u"--max-len"_s,        u"1000"_s};
+    const Run text = posenc(params);
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    const auto list = lines(text.out);
+    QStringList keys;
+    for (const auto &entry : list)
+        keys.append(entry.first);
+    QCOMPARE(keys,
+             (QStringList {u"heads"_s, u"head"_s, u"head_dim"_s, u"mask"_s, u"terms"_s, u"inv_freq_first"_s,
+                           u"inv_freq_last"_s, u"scale"_s, u"bias_distance_1"_s, u"farthest_bias"_s, u"far_mean"_s,
+                           u"after_query"_s}));
+    QCOMPARE(valueOf(list, u"mask"_s), u"causal"_s);
+    QCOMPARE(valueOf(list, u"terms"_s), u"17"_s);
+    const std::vector<double> w = sandwichref::invFreq(33);
+    QCOMPARE(valueOf(list, u"inv_freq_first"_s).toDouble(), w.front());
+    QCOMPARE(valueOf(list, u"inv_freq_last"_s).toDouble(), w.back());
+    QCOMPARE(valueOf(list, u"scale"_s).toDouble(), 2.0);
+    QVERIFY(std::abs(valueOf(list, u"bias_distance_1"_s).toDouble() - sandwichref::bias(12, 3, 33, 1, 0, true))
+            < 1e-12);
+    QVERIFY(std::abs(valueOf(list, u"farthest_bias"_s).toDouble() - sandwichref::bias(12, 3, 33, 999, 0, true))
+            < 1e-12);
+    QCOMPARE(valueOf(list, u"after_query"_s).toDouble(), 0.25);
+    QCOMPARE(valueOf(list, u"far_mean"_s).toDouble(), -8.25);
 }
 
 QTEST_GUILESS_MAIN(TestCliDescribe)

@@ -5,6 +5,7 @@
 // rope-type needs them, ALiBi's head within the heads and T5's and DeBERTa's spans beyond their
 // exact buckets.
 #include "CliRun.h"
+#include "support/SandwichReference.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -92,6 +93,7 @@ private slots:
     void biasFlagsInASession();
     void badBiasValuesExitTwo_data();
     void badBiasValuesExitTwo();
+    void sandwichTableFromItsFlags();
 
 private:
     QTemporaryDir m_dir;
@@ -408,14 +410,16 @@ void TestCliEncodings::helpNamesTheFamilies()
     QVERIFY(run.out.contains(u"--position-table FILE[:TENSOR]"_s));
     QVERIFY(run.out.contains(u"--position-offset N"_s));
     QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none|rope|alibi|t5|deberta"_s));
-    for (const char *flag : {"--heads N", "--head N", "--alibi causal|symmetric", "--t5-buckets N",
-                             "--t5-max-distance N", "--t5-causal ", "--deberta-buckets N", "--deberta-max-position N"})
+    for (const char *flag :
+         {"--heads N", "--head N", "--alibi causal|symmetric", "--t5-buckets N", "--t5-max-distance N", "--t5-causal ",
+          "--deberta-buckets N", "--deberta-max-position N", "--sandwich-heads N", "--sandwich-head N",
+          "--sandwich-head-dim N", "--sandwich-mask causal|bidirectional"})
         QVERIFY2(run.out.contains(QString::fromLatin1(flag)), flag);
 }
 
 void TestCliEncodings::biasFamiliesAddNoTerm()
 {
-    // ALiBi, T5 and DeBERTa act on the attention scores: X = s*E whatever their flags.
+    // ALiBi, T5, DeBERTa and Sandwich act on the attention scores: X = s*E whatever their flags.
     const QString x = path(u"bias_x.npy"_s);
     const QString e = path(u"bias_e.npy"_s);
     const QStringList common = {u"--force"_s, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"50"_s, u"--seed"_s, u"9"_s};
@@ -425,6 +429,8 @@ void TestCliEncodings::biasFamiliesAddNoTerm()
         {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"12"_s, u"--alibi"_s, u"symmetric"_s},
         {u"--encoding"_s, u"t5"_s, u"--t5-buckets"_s, u"33"_s, u"--t5-causal"_s, u"--t5-max-distance"_s, u"17"_s},
         {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"8"_s, u"--deberta-max-position"_s, u"6"_s},
+        {u"--encoding"_s, u"sandwich"_s, u"--sandwich-heads"_s, u"8"_s, u"--sandwich-head"_s, u"3"_s,
+         u"--sandwich-head-dim"_s, u"5"_s, u"--sandwich-mask"_s, u"bidirectional"_s},
     };
     for (const QStringList &family : families) {
         const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + family);
@@ -504,6 +510,13 @@ void TestCliEncodings::badBiasValuesExitTwo_data()
     row("DeBERTa max position too small", {u"--encoding"_s, u"deberta"_s, u"--deberta-max-position"_s, u"129"_s},
         {u"--deberta-max-position: must be an integer in [130, 16777216] (more than deberta-buckets / 2 + 1 = 129"_s,
          u"got 129"_s});
+    row("Sandwich head past H",
+        {u"--encoding"_s, u"sandwich"_s, u"--sandwich-heads"_s, u"12"_s, u"--sandwich-head"_s, u"13"_s},
+        {u"--sandwich-head: must be an integer in [1, 12] (sandwich-heads); got 13"_s});
+    row("Sandwich head dim 0", {u"--encoding"_s, u"sandwich"_s, u"--sandwich-head-dim"_s, u"0"_s},
+        {u"--sandwich-head-dim: must be an integer in [1, 4096]; got 0"_s});
+    row("Sandwich unknown mask", {u"--sandwich-mask"_s, u"symmetric"_s},
+        {u"--sandwich-mask: must be one of causal, bidirectional; got 'symmetric'"_s});
 }
 
 void TestCliEncodings::badBiasValuesExitTwo()
@@ -520,6 +533,25 @@ void TestCliEncodings::badBiasValuesExitTwo()
         QVERIFY(run.out.isEmpty());
         QVERIFY(!QFile::exists(out));
     }
+}
+
+void TestCliEncodings::sandwichTableFromItsFlags()
+{
+    // No --encoding: Sandwich's flags choose it (A family inferred); the table is NeMo's formula.
+    const QString out = path(u"sandwich.npy"_s);
+    const Run run
+        = posenc({u"table"_s, u"sandwich-bias"_s, u"-o"_s, out, u"--force"_s, u"--max-len"_s, u"20"_s,
+                  u"--sandwich-heads"_s, u"8"_s, u"--sandwich-head"_s, u"2"_s, u"--sandwich-head-dim"_s, u"7"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const Table t = readNpy(out);
+    QCOMPARE(t.rows, qint64(20));
+    QCOMPARE(t.cols, qint64(20));
+    for (qint64 i = 0; i < 20; ++i)
+        for (qint64 j = 0; j < 20; ++j) {
+            const double expected = sandwichref::bias(8, 2, 7, i, j, false);
+            QVERIFY(std::fabs(double(t.values[std::size_t(i * 20 + j)]) - expected)
+                    <= 1e-6 * (1.0 + std::fabs(expected)));
+        }
 }
 
 QTEST_GUILESS_MAIN(TestCliEncodings)

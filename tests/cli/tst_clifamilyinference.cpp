@@ -162,13 +162,14 @@ void TestCliFamilyInference::ambiguityNamesTheChoices_data()
                                                     u"--encoding deberta"_s};
     QTest::newRow("pe with a RoPE flag: no family")
         << QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"p.npy"_s), u"--rope-theta"_s, u"500000"_s}
-        << QStringList {u"--rope-theta (rope)"_s, u"QUANTITY pe (sinusoidal or learned)"_s};
+        << QStringList {u"--rope-theta (rope, mrope or rope-2d)"_s,
+                        u"QUANTITY pe (sinusoidal, learned or sincos-2d)"_s};
     QTest::newRow("t5's table with ALiBi's heads")
         << QStringList {u"table"_s, u"t5-bucket"_s, u"-o"_s, path(u"t.npy"_s), u"--heads"_s, u"4"_s}
         << QStringList {u"--heads (alibi)"_s, u"QUANTITY t5-bucket (t5)"_s};
     QTest::newRow("alibi's figure with RoPE's theta")
         << QStringList {u"export"_s, u"alibi-slopes"_s, u"-o"_s, path(u"s.png"_s), u"--rope-theta"_s, u"5e5"_s}
-        << QStringList {u"FIGURE alibi-slopes (alibi)"_s, u"--rope-theta (rope)"_s};
+        << QStringList {u"FIGURE alibi-slopes (alibi)"_s, u"--rope-theta (rope, mrope or rope-2d)"_s};
 }
 
 void TestCliFamilyInference::ambiguityNamesTheChoices()

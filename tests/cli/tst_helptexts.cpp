@@ -22,9 +22,9 @@
 #include <QCoreApplication>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -160,10 +160,14 @@ void TestHelpTexts::shortHelpFitsFortyLinesWithSixExamples()
     for (qsizetype i = examples + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
         count += lines[i].startsWith(u"  posenc"_s) ? 1 : 0;
     QCOMPARE(count, 6);
-    // Eight options, each a flag a command takes.
+    // Eight options, each a flag a command takes (a long line, --encoding's list of the families,
+    // may take two).
     const qsizetype options = lines.indexOf(u"Options:"_s);
     QVERIFY(options > 0);
-    QCOMPARE(lines.mid(options + 1, 9).indexOf(QString()), 8);
+    int flags = 0;
+    for (qsizetype i = options + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
+        flags += lines[i].startsWith(u"  -"_s) ? 1 : 0;
+    QCOMPARE(flags, 8);
     QCOMPARE(helpAt({u"help"_s}, QString()).out, run.out);
 }
 
@@ -321,8 +325,7 @@ void TestHelpTexts::completionsOfferEveryOptionAndWord()
         for (const CommandOption &option : command->allOptions()) {
             if (option.hidden) {
                 if (!visible.contains(option.names.constLast()))
-                    QVERIFY2(!text.contains(u"-"_s + option.names.constLast() + u' '),
-                             qPrintable(option.spelling()));
+                    QVERIFY2(!text.contains(u"-"_s + option.names.constLast() + u' '), qPrintable(option.spelling()));
                 continue;
             }
             for (const QString &name : option.names) {

@@ -8,6 +8,7 @@
 // Short mode (ctest) runs a fixed number of draws from fixed seeds; POSENC_FUZZ_SECONDS=600 runs
 // for that long by hand, and POSENC_FUZZ_SEED replays one draw (each failure prints its seed).
 
+#include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
@@ -229,14 +230,75 @@ private:
             row.assign(p, ParamValue(list));
             return;
         }
+        case ParamKind::Text:
+            row.assign(p, ParamValue(text(p, inRange)));
+            return;
         case ParamKind::Matrix:
             return; // a file's rows: the learned family's table is drawn below
         }
     }
 
+    // A text row's value (the prompt): segments text:N, image:TxHxW and video:TxHxW[@SECONDS],
+    // within range grids of whole merge blocks, or past it numbers and words that are none of them.
+    QString text(const posenc::Params &p, bool inRange)
+    {
+        if (!inRange && chance(0.3)) {
+            static const char *const words[]
+                = {"",        ",",       "text",          "text:",           "image:1x2", "video:0x0x0",
+                   "audio:4", "text:-1", "image:1x2x2@1", "video:1x2x2@nan", "text:1e9"};
+            return QString::fromLatin1(words[uniform(0, int(std::size(words)) - 1)]);
+        }
+        const std::int64_t merge = std::clamp<std::int64_t>(p.mrope.spatialMergeSize, 1, 64);
+        const auto n = [&](std::int64_t hi) { return QString::number(integer(1, hi, inRange)); };
+        const auto side
+            = [&](std::int64_t hi) { return inRange ? QString::number(merge * integer(1, hi, true)) : n(hi * merge); };
+        QStringList segments;
+        for (int i = uniform(1, 6); i > 0; --i) {
+            switch (uniform(0, 2)) {
+            case 0:
+                segments.append(QStringLiteral("text:") + n(1 << 16));
+                break;
+            case 1:
+                segments.append(QStringLiteral("image:%1x%2x%3").arg(n(4), side(64), side(64)));
+                break;
+            default:
+                segments.append(QStringLiteral("video:%1x%2x%3@%4")
+                                    .arg(n(16), side(32), side(32))
+                                    .arg(inRange ? within(1e-3, 10.0) : hostileNumber()));
+                break;
+            }
+        }
+        return segments.join(QLatin1Char(','));
+    }
+
     // A value within the row's range; a list of the length its range names ("a list of 64 numbers").
     void mend(posenc::Params &p, const posenc::ParamSpec &row, const posenc::ParamError &error)
     {
+        // A table too short for max_len and the offset: the rows it has, from position 0.
+        if (row.kind == posenc::ParamKind::Matrix && p.learned.table) {
+            p.learned.offset = 0;
+            p.maxLen = std::max<std::int64_t>(1, p.learned.table->values.rows());
+            return;
+        }
+        // A list of counts its range says must add up to a number (M-RoPE's section and its pairs).
+        static const QRegularExpression sum(QStringLiteral("summing to the (\\d+)"));
+        if (const QRegularExpressionMatch match = sum.match(error.allowed);
+            match.hasMatch() && row.kind == posenc::ParamKind::IndexList) {
+            const std::int64_t n = match.captured(1).toLongLong();
+            const std::int64_t part = std::int64_t(uniform(0, int(std::min<std::int64_t>(n / 2, 1 << 20))));
+            row.assign(p,
+                       posenc::ParamValue(
+                           std::vector<std::int64_t> {n - 2 * (part / 2) - part % 2, part / 2, part / 2 + part % 2}));
+            return;
+        }
+        // Half the time the family's default, which the other rows' values rarely make invalid (a
+        // list of the right length, a prompt of whole merge blocks); else a value in range.
+        if (row.value && chance(0.5)) {
+            posenc::Params defaults;
+            posenc::ParamText::set(defaults, QStringLiteral("encoding"), posenc::Families::word(p.encoding));
+            row.assign(p, row.value(defaults));
+            return;
+        }
         if (row.kind != posenc::ParamKind::NumberList) {
             set(p, row, true);
             return;

@@ -2,6 +2,7 @@
 // cell for cell), `learned` adds row p + offset of its table (checked against float64 sums written
 // here), and each family has exactly the quantities it defines.
 #include "core/Engine.h"
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 
 #include <QTest>
@@ -74,9 +75,12 @@ void TestEncodings::noneInputIsTheScaledEmbeddings_data()
     QTest::addColumn<QString>("encoding");
     QTest::addColumn<QString>("compose");
     QTest::addColumn<QString>("mode");
-    // RoPE adds no term either: it rotates queries and keys, and X = s*E; ALiBi, T5 and DeBERTa
-    // bias the attention scores instead.
-    for (const QString &encoding : {u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}) {
+    // RoPE adds no term either: it rotates queries and keys, and X = s*E; ALiBi, T5, DeBERTa and
+    // Sandwich bias the attention scores instead. Every family of the list without a term.
+    for (const FamilySpec &family : Families::all()) {
+        if (family.hasPositionTerm())
+            continue;
+        const QString encoding = family.word;
         QTest::addRow("%s sum", qPrintable(encoding)) << encoding << u"sum"_s << u"sum"_s;
         // compose is idle without a position term: concat gives the same X.
         QTest::addRow("%s concat", qPrintable(encoding)) << encoding << u"concat"_s << u"embedding"_s;
@@ -92,6 +96,7 @@ void TestEncodings::noneInputIsTheScaledEmbeddings()
     Params p;
     QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
     p.rope.headDim = 64; // within d_model, as RoPE's head requires
+    p.mrope.section = {8, 12, 12}; // M-RoPE's section summing to that head's 32 pairs
     p.dModel = 70;
     p.maxLen = 90;
     p.seqLen = 60;
@@ -122,11 +127,9 @@ void TestEncodings::noneInputIsTheScaledEmbeddings()
 void TestEncodings::noneHasNoPositionQuantities_data()
 {
     QTest::addColumn<QString>("encoding");
-    QTest::newRow("none") << u"none"_s;
-    QTest::newRow("rope") << u"rope"_s;
-    QTest::newRow("alibi") << u"alibi"_s;
-    QTest::newRow("t5") << u"t5"_s;
-    QTest::newRow("deberta") << u"deberta"_s;
+    for (const FamilySpec &family : Families::all())
+        if (!family.hasPositionTerm())
+            QTest::newRow(qPrintable(family.word)) << family.word;
 }
 
 void TestEncodings::noneHasNoPositionQuantities()

@@ -23,8 +23,9 @@ namespace {
 
 using Families = QList<Encoding>;
 
-const Families kAll {Encoding::Sinusoidal, Encoding::Learned, Encoding::None,   Encoding::Rope,
-                     Encoding::Alibi,      Encoding::T5,      Encoding::Deberta};
+const Families kAll {Encoding::Sinusoidal, Encoding::Learned, Encoding::None,    Encoding::Rope,
+                     Encoding::Alibi,      Encoding::T5,      Encoding::Deberta, Encoding::Sandwich,
+                     Encoding::Mrope,      Encoding::Rope2d,  Encoding::Sincos2d};
 
 FamilyInference::Clue onlyFor(const Families &families)
 {
@@ -68,11 +69,14 @@ void TestFamilyInference::parameterBelongsToItsFamily_data()
     QTest::newRow("layout") << u"layout"_s << Families {Encoding::Sinusoidal};
     QTest::newRow("position-table") << u"position-table"_s << Families {Encoding::Learned};
     QTest::newRow("position-offset") << u"position-offset"_s << Families {Encoding::Learned};
-    QTest::newRow("rope-theta") << u"rope-theta"_s << Families {Encoding::Rope};
-    QTest::newRow("rope-factor: idle under the default type too") << u"rope-factor"_s << Families {Encoding::Rope};
+    // RoPE's rows that multimodal and 2-D RoPE read too (FamilySpec::borrows).
+    QTest::newRow("rope-theta") << u"rope-theta"_s << Families {Encoding::Rope, Encoding::Mrope, Encoding::Rope2d};
+    QTest::newRow("rope-factor: idle under the default type too")
+        << u"rope-factor"_s << Families {Encoding::Rope, Encoding::Mrope};
     QTest::newRow("heads") << u"heads"_s << Families {Encoding::Alibi};
     QTest::newRow("t5-causal") << u"t5-causal"_s << Families {Encoding::T5};
     QTest::newRow("deberta-buckets") << u"deberta-buckets"_s << Families {Encoding::Deberta};
+    QTest::newRow("sandwich-head-dim") << u"sandwich-head-dim"_s << Families {Encoding::Sandwich};
     QTest::newRow("not a parameter") << u"no-such-key"_s << Families();
 }
 
@@ -93,7 +97,7 @@ void TestFamilyInference::quantityBelongsToItsFamilies_data()
     QTest::addColumn<Quantity>("quantity");
     QTest::addColumn<Families>("families");
     QTest::newRow("pe: the families with a position term")
-        << Quantity::Pe << Families {Encoding::Sinusoidal, Encoding::Learned};
+        << Quantity::Pe << Families {Encoding::Sinusoidal, Encoding::Learned, Encoding::Sincos2d};
     QTest::newRow("input: every family") << Quantity::Input << kAll;
     QTest::newRow("error") << Quantity::Error << Families {Encoding::Sinusoidal};
     QTest::newRow("rope-cos") << Quantity::RopeCos << Families {Encoding::Rope};

@@ -23,6 +23,7 @@ private slots:
     void gemma3GivesOneParamsPerLayerType();
     void problemsNameTheKeyPath();
     void anErrorLeavesTheLayerUndescribed();
+    void llamaDefaultRopeTurnsTheWholeHead();
     void everyFindingIsCatalogued();
 };
 
@@ -64,6 +65,7 @@ void TestModelConfig::gemma3GivesOneParamsPerLayerType()
 {
     const QJsonObject config {{u"model_type"_s, u"gemma3_text"_s},
                               {u"num_hidden_layers"_s, 12},
+                              {u"sliding_window_pattern"_s, 6},
                               {u"head_dim"_s, 256},
                               {u"hidden_size"_s, 2560},
                               {u"max_position_embeddings"_s, 131072},
@@ -106,7 +108,8 @@ void TestModelConfig::problemsNameTheKeyPath()
 
 void TestModelConfig::anErrorLeavesTheLayerUndescribed()
 {
-    const QJsonObject config {{u"model_type"_s, u"llama"_s},
+    // Phi3RotaryEmbedding honours partial_rotary_factor: int(100 * 0.25) = 25 columns, odd.
+    const QJsonObject config {{u"model_type"_s, u"phi3"_s},
                               {u"head_dim"_s, 100},
                               {u"partial_rotary_factor"_s, 0.25},
                               {u"rope_theta"_s, 10000.0}};
@@ -120,6 +123,23 @@ void TestModelConfig::anErrorLeavesTheLayerUndescribed()
     QVERIFY(odd->layerType.isEmpty()); // one dict for every layer type: the config as a whole
     QVERIFY(!check.layers.first().described);
     QCOMPARE(RopeFrequencies::rotaryDim(check.layers.first().params.rope), 25);
+}
+
+void TestModelConfig::llamaDefaultRopeTurnsTheWholeHead()
+{
+    // LlamaRotaryEmbedding.compute_default_rope_parameters reads no partial_rotary_factor: the whole
+    // head of 100 turns, and the factor is said to be ignored.
+    const QJsonObject config {{u"model_type"_s, u"llama"_s},
+                              {u"head_dim"_s, 100},
+                              {u"max_position_embeddings"_s, 4096},
+                              {u"partial_rotary_factor"_s, 0.25},
+                              {u"rope_theta"_s, 10000.0}};
+    const ConfigCheck check = ModelConfig::check(config);
+    QVERIFY(!check.hasError());
+    QCOMPARE(RopeFrequencies::rotaryDim(check.layers.first().params.rope), 100);
+    QCOMPARE(check.findings.size(), 1);
+    QCOMPARE(check.findings.first().id, u"partial-rotary-factor-ignored"_s);
+    QCOMPARE(check.findings.first().severity, Severity::Warning);
 }
 
 void TestModelConfig::everyFindingIsCatalogued()

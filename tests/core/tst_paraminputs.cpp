@@ -65,7 +65,7 @@ QList<std::pair<QString, Params>> settings()
     Params ropeLoaded = rope;
     ropeLoaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
     list.append({u"rope, loaded matrix"_s, ropeLoaded});
-    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets.
+    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets; Sandwich.
     const Params alibi = with(with(with(base, u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
     list.append({u"alibi"_s, alibi});
     list.append({u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)});
@@ -73,9 +73,28 @@ QList<std::pair<QString, Params>> settings()
         = with(with(with(base, u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
     list.append({u"t5"_s, t5});
     list.append({u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)});
+    // M-RoPE, 2-D RoPE and the 2-D sin-cos table, small.
+    const Params mrope
+        = with(with(with(with(base, u"encoding"_s, u"mrope"_s), u"head-dim"_s, u"8"_s), u"mrope-section"_s, u"1,1,2"_s),
+               u"prompt"_s, u"text:2,image:1x4x2,text:1,video:3x2x4,text:2"_s);
+    list.append({u"mrope"_s, mrope});
+    list.append({u"mrope qwen2.5-vl"_s, with(mrope, u"vision-positions"_s, u"qwen2.5-vl"_s)});
+    list.append({u"mrope qwen3-vl"_s, with(mrope, u"vision-positions"_s, u"qwen3-vl"_s)});
+    const Params rope2d
+        = with(with(with(with(base, u"encoding"_s, u"rope-2d"_s), u"head-dim"_s, u"8"_s), u"grid"_s, u"4,6"_s),
+               u"patch"_s, u"1,1"_s);
+    list.append({u"rope-2d"_s, rope2d});
+    list.append({u"rope-2d flux"_s, with(with(rope2d, u"axes-dim"_s, u"2,2,4"_s), u"rope-2d-style"_s, u"flux"_s)});
+    list.append({u"sincos-2d"_s, with(with(base, u"encoding"_s, u"sincos-2d"_s), u"grid"_s, u"4,4"_s)});
     list.append({u"deberta"_s,
                  with(with(with(base, u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
                       u"deberta-max-position"_s, u"12"_s)});
+    // Sandwich with a small head dim, so that 16 positions see its sum turn, odd and even.
+    const Params sandwich = with(with(with(base, u"encoding"_s, u"sandwich"_s), u"sandwich-heads"_s, u"12"_s),
+                                 u"sandwich-head"_s, u"3"_s);
+    list.append({u"sandwich"_s, with(sandwich, u"sandwich-head-dim"_s, u"6"_s)});
+    list.append({u"sandwich bidirectional, odd d"_s,
+                 with(with(sandwich, u"sandwich-mask"_s, u"bidirectional"_s), u"sandwich-head-dim"_s, u"5"_s)});
     return list;
 }
 
@@ -123,6 +142,26 @@ QList<std::pair<QString, QString>> changes()
         {u"t5-causal"_s, u"true"_s},
         {u"deberta-buckets"_s, u"6"_s},
         {u"deberta-max-position"_s, u"20"_s},
+        {u"sandwich-heads"_s, u"6"_s},
+        {u"sandwich-head"_s, u"2"_s},
+        {u"sandwich-head-dim"_s, u"8"_s},
+        {u"sandwich-mask"_s, u"bidirectional"_s},
+        {u"mrope-section"_s, u"2,1,1"_s},
+        {u"mrope-interleaved"_s, u"true"_s},
+        {u"vision-positions"_s, u"qwen2.5-vl"_s},
+        {u"mrope-era"_s, u"v5"_s},
+        {u"spatial-merge-size"_s, u"1"_s},
+        {u"prompt"_s, u"text:3,image:1x2x2"_s},
+        {u"tokens-per-second"_s, u"4"_s},
+        {u"second-per-grid"_s, u"0.5"_s},
+        {u"timestamp-tokens"_s, u"3"_s},
+        {u"rope-2d-style"_s, u"axial"_s},
+        {u"axes-dim"_s, u"2,4,2"_s},
+        {u"patch"_s, u"1,2"_s},
+        {u"grid"_s, u"6,4"_s},
+        {u"cls-token"_s, u"true"_s},
+        {u"base-size"_s, u"8"_s},
+        {u"interpolation-scale"_s, u"2"_s},
     };
 }
 

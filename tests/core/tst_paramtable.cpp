@@ -56,8 +56,28 @@ QString otherText(const ParamSpec &row)
         {u"short-factor"_s, u"1.1,1.3000000000000003,2.000000000000001"_s},
         {u"long-factor"_s, u"1.0700000524520874,64.76000213623047"_s},
         {u"heads"_s, u"12"_s},
+        {u"mrope-section"_s, u"24,20,20"_s},
+        {u"mrope-interleaved"_s, u"true"_s},
+        {u"vision-positions"_s, u"qwen3-vl"_s},
+        {u"mrope-era"_s, u"v5"_s},
+        {u"spatial-merge-size"_s, u"4"_s},
+        {u"prompt"_s, u"text:3,video:2x4x4@0.5,text:1"_s},
+        {u"tokens-per-second"_s, u"25"_s},
+        {u"second-per-grid"_s, u"0.083"_s},
+        {u"timestamp-tokens"_s, u"7"_s},
+        {u"rope-2d-style"_s, u"flux"_s},
+        {u"axes-dim"_s, u"32,32,32,32"_s},
+        {u"patch"_s, u"3,5"_s},
+        {u"grid"_s, u"14,14"_s},
+        {u"cls-token"_s, u"true"_s},
+        {u"base-size"_s, u"16"_s},
+        {u"interpolation-scale"_s, u"2"_s},
         {u"head"_s, u"3"_s},
         {u"alibi"_s, u"symmetric"_s},
+        {u"sandwich-heads"_s, u"16"_s},
+        {u"sandwich-head"_s, u"4"_s},
+        {u"sandwich-head-dim"_s, u"33"_s},
+        {u"sandwich-mask"_s, u"bidirectional"_s},
         {u"t5-buckets"_s, u"64"_s},
         {u"t5-max-distance"_s, u"256"_s},
         {u"t5-causal"_s, u"true"_s},
@@ -387,13 +407,16 @@ void TestParamTable::changedKeysNameEachChangedValue()
 void TestParamTable::choicesAreTheEnumsWords()
 {
     QCOMPARE(ParamTable::find(u"encoding"_s)->choices,
-             (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}));
+             (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s,
+                           u"sandwich"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}));
     Params p;
     for (const auto &[text, encoding] :
          {std::pair {u"sinusoidal"_s, Encoding::Sinusoidal}, std::pair {u"learned"_s, Encoding::Learned},
           std::pair {u"none"_s, Encoding::None}, std::pair {u"rope"_s, Encoding::Rope},
           std::pair {u"alibi"_s, Encoding::Alibi}, std::pair {u"t5"_s, Encoding::T5},
-          std::pair {u"deberta"_s, Encoding::Deberta}}) {
+          std::pair {u"deberta"_s, Encoding::Deberta}, std::pair {u"sandwich"_s, Encoding::Sandwich},
+          std::pair {u"mrope"_s, Encoding::Mrope}, std::pair {u"rope-2d"_s, Encoding::Rope2d},
+          std::pair {u"sincos-2d"_s, Encoding::Sincos2d}}) {
         QVERIFY(!ParamText::set(p, u"encoding"_s, text));
         QCOMPARE(p.encoding, encoding);
         QCOMPARE(ParamText::toString(encoding), text);

@@ -96,7 +96,7 @@ QList<std::pair<QString, Params>> ropeSettings()
     };
 }
 
-// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets.
+// ALiBi, T5 and DeBERTa, each with spans that 16 positions reach past their exact buckets; Sandwich.
 QList<std::pair<QString, Params>> biasSettings()
 {
     const Params alibi = with(with(with(small(), u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
@@ -104,10 +104,46 @@ QList<std::pair<QString, Params>> biasSettings()
         = with(with(with(small(), u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
     const Params deberta = with(with(with(small(), u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
                                 u"deberta-max-position"_s, u"12"_s);
+    const Params sandwich = with(with(with(with(small(), u"encoding"_s, u"sandwich"_s), u"sandwich-heads"_s, u"12"_s),
+                                      u"sandwich-head"_s, u"3"_s),
+                                 u"sandwich-head-dim"_s, u"6"_s);
     return {
-        {u"alibi"_s, alibi},     {u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)},
-        {u"t5"_s, t5},           {u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)},
+        {u"alibi"_s, alibi},
+        {u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)},
+        {u"t5"_s, t5},
+        {u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)},
         {u"deberta"_s, deberta},
+        {u"sandwich"_s, sandwich},
+        {u"sandwich bidirectional"_s, with(sandwich, u"sandwich-mask"_s, u"bidirectional"_s)},
+        {u"sandwich odd d"_s, with(sandwich, u"sandwich-head-dim"_s, u"5"_s)},
+    };
+}
+
+// M-RoPE (a head of 8, interleaved so that a head of 4 keeps its section valid), 2-D RoPE in each
+// style and the 2-D sin-cos table, each small, with a prompt whose video has grids for the eras
+// and the temporal rules to tell apart.
+QList<std::pair<QString, Params>> visionSettings()
+{
+    // rope-factor, idle under the default type, makes linear a valid other type.
+    Params mrope = with(
+        with(with(with(small(), u"encoding"_s, u"mrope"_s), u"head-dim"_s, u"8"_s), u"mrope-section"_s, u"1,1,2"_s),
+        u"mrope-interleaved"_s, u"true"_s);
+    mrope = with(with(mrope, u"prompt"_s, u"text:2,image:1x4x2,text:1,video:3x2x4,text:2"_s), u"rope-factor"_s, u"2"_s);
+    const Params rope2d
+        = with(with(with(with(small(), u"encoding"_s, u"rope-2d"_s), u"head-dim"_s, u"8"_s), u"grid"_s, u"4,6"_s),
+               u"patch"_s, u"1,2"_s);
+    const Params sincos = with(with(small(), u"encoding"_s, u"sincos-2d"_s), u"grid"_s, u"4,4"_s);
+    return {
+        {u"mrope qwen2-vl"_s, mrope},
+        {u"mrope qwen2.5-vl"_s, with(mrope, u"vision-positions"_s, u"qwen2.5-vl"_s)},
+        {u"mrope qwen3-vl"_s, with(mrope, u"vision-positions"_s, u"qwen3-vl"_s)},
+        {u"rope-2d qwen-vit"_s, rope2d},
+        {u"rope-2d pixtral"_s, with(rope2d, u"rope-2d-style"_s, u"pixtral"_s)},
+        {u"rope-2d flux"_s,
+         with(with(with(rope2d, u"head-dim"_s, u"12"_s), u"axes-dim"_s, u"2,2,8"_s), u"rope-2d-style"_s, u"flux"_s)},
+        {u"rope-2d axial"_s, with(rope2d, u"rope-2d-style"_s, u"axial"_s)},
+        {u"sincos-2d"_s, sincos},
+        {u"sincos-2d diffusers"_s, with(sincos, u"base-size"_s, u"8"_s)},
     };
 }
 
@@ -140,7 +176,7 @@ QList<std::pair<QString, Params>> settings()
         {u"loaded matrix, evaluation"_s, loaded(with(base, u"eval"_s, u"true"_s))},
         {u"loaded matrix, p = 1"_s, loaded(with(base, u"dropout"_s, u"1"_s))},
     };
-    return list + ropeSettings() + biasSettings();
+    return list + ropeSettings() + biasSettings() + visionSettings();
 }
 
 // Other values of each key, as a change of the control would make them.
@@ -198,6 +234,26 @@ QList<Params> alternatives(const Params &p, const QString &key)
         {u"t5-causal"_s, {u"true"_s, u"false"_s}},
         {u"deberta-buckets"_s, {u"6"_s, u"8"_s}},
         {u"deberta-max-position"_s, {u"20"_s, u"12"_s, u"1024"_s}},
+        {u"sandwich-heads"_s, {u"6"_s, u"12"_s}},
+        {u"sandwich-head"_s, {u"2"_s, u"3"_s}},
+        {u"sandwich-head-dim"_s, {u"8"_s, u"6"_s, u"5"_s}},
+        {u"sandwich-mask"_s, {u"bidirectional"_s, u"causal"_s}},
+        {u"mrope-section"_s, {u"1,1,2"_s, u"1,0,3"_s}},
+        {u"mrope-interleaved"_s, {u"false"_s, u"true"_s}},
+        {u"vision-positions"_s, {u"qwen2-vl"_s, u"qwen2.5-vl"_s, u"qwen3-vl"_s}},
+        {u"mrope-era"_s, {u"v5"_s, u"v4"_s}},
+        {u"spatial-merge-size"_s, {u"1"_s, u"2"_s}},
+        {u"prompt"_s, {u"text:3,image:1x2x2"_s, u"text:2,image:1x4x2,text:1,video:3x2x4,text:2"_s}},
+        {u"tokens-per-second"_s, {u"4"_s, u"2"_s}},
+        {u"second-per-grid"_s, {u"0.5"_s, u"1"_s}},
+        {u"timestamp-tokens"_s, {u"3"_s, u"6"_s}},
+        {u"rope-2d-style"_s, {u"qwen-vit"_s, u"pixtral"_s, u"axial"_s}},
+        {u"axes-dim"_s, {u"2,4,6"_s, u"2,2,8"_s}},
+        {u"patch"_s, {u"0,0"_s, u"1,2"_s}},
+        {u"grid"_s, {u"4,6"_s, u"6,4"_s, u"4,4"_s}},
+        {u"cls-token"_s, {u"true"_s, u"false"_s}},
+        {u"base-size"_s, {u"8"_s, u"unset"_s}},
+        {u"interpolation-scale"_s, {u"2"_s, u"1"_s}},
     };
     for (const QString &text : values.value(key)) {
         Params q = with(p, key, text);
@@ -210,6 +266,12 @@ QList<Params> alternatives(const Params &p, const QString &key)
             q.rope.shortFactor.resize(pairs, 1.5);
             q.rope.longFactor.resize(pairs, 1.5);
         }
+        // FLUX's axes fill the head: another head comes with axes of its size. The 2-D sin-cos
+        // table splits its columns in four: concat gives it 4.
+        if (q.encoding == Encoding::Rope2d && q.rope2d.style == Rope2dStyle::Flux && key == u"head-dim"_s)
+            q.rope2d.axesDim = {2, 2, q.rope.headDim - 4};
+        if (q.encoding == Encoding::Sincos2d && key == u"compose"_s && q.compose == Compose::Concat)
+            q.peDims = 4;
         if (!(q == p))
             out.append(q);
     }
@@ -258,7 +320,27 @@ QStringList keys()
             u"t5-max-distance"_s,
             u"t5-causal"_s,
             u"deberta-buckets"_s,
-            u"deberta-max-position"_s};
+            u"deberta-max-position"_s,
+            u"sandwich-heads"_s,
+            u"sandwich-head"_s,
+            u"sandwich-head-dim"_s,
+            u"sandwich-mask"_s,
+            u"mrope-section"_s,
+            u"mrope-interleaved"_s,
+            u"vision-positions"_s,
+            u"mrope-era"_s,
+            u"spatial-merge-size"_s,
+            u"prompt"_s,
+            u"tokens-per-second"_s,
+            u"second-per-grid"_s,
+            u"timestamp-tokens"_s,
+            u"rope-2d-style"_s,
+            u"axes-dim"_s,
+            u"patch"_s,
+            u"grid"_s,
+            u"cls-token"_s,
+            u"base-size"_s,
+            u"interpolation-scale"_s};
 }
 
 // Whether RoPE's frequencies differ: what its tables turn by (the frequencies, yarn's ramp or
@@ -466,6 +548,13 @@ void TestParamUse::documentedCases_data()
         row(qPrintable(u"deberta: "_s + k), bias.value(u"deberta"_s), k, std::nullopt);
         row(qPrintable(u"alibi: "_s + k), bias.value(u"alibi"_s), k, I::OtherEncoding);
         row(qPrintable(u"rope: "_s + k), ropeDefault, k, I::OtherEncoding);
+    }
+    for (const char *key : {"sandwich-heads", "sandwich-head", "sandwich-head-dim", "sandwich-mask"}) {
+        const QString k = QString::fromLatin1(key);
+        row(qPrintable(u"sandwich: "_s + k), bias.value(u"sandwich"_s), k, std::nullopt);
+        row(qPrintable(u"sandwich bidirectional: "_s + k), bias.value(u"sandwich bidirectional"_s), k, std::nullopt);
+        row(qPrintable(u"alibi: "_s + k), bias.value(u"alibi"_s), k, I::OtherEncoding);
+        row(qPrintable(u"sinusoidal: "_s + k), base, k, I::OtherEncoding);
     }
     for (const auto &[name, p] : biasSettings()) {
         row(qPrintable(name + u": compose"_s), p, u"compose"_s, I::NoPositionTerm);

@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -70,6 +71,8 @@ private slots:
     void eachShippedPresetIsNamedByItsFile();
     void rotaryPresetsGiveTheirModelsNumbers_data();
     void rotaryPresetsGiveTheirModelsNumbers();
+    void visionPresetsGiveTheirConfigsValues_data();
+    void visionPresetsGiveTheirConfigsValues();
     void biasPresetsGiveTheirConfigsValues_data();
     void biasPresetsGiveTheirConfigsValues();
     void theOrderIsTheNumberInFront();
@@ -83,7 +86,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 26);
+    QCOMPARE(loaded.presets.size(), 35);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -303,7 +306,16 @@ void TestPreset::eachShippedPresetIsNamedByItsFile()
                                u"mpt-7b"_s,
                                u"t5-base"_s,
                                u"flan-t5-base"_s,
-                               u"deberta-v3-base"_s};
+                               u"deberta-v3-base"_s,
+                               u"nemo-gpt-sandwich"_s,
+                               u"qwen2-vl-7b"_s,
+                               u"qwen2-5-vl-7b"_s,
+                               u"qwen3-vl-8b"_s,
+                               u"pixtral-12b-vision"_s,
+                               u"flux-1-dev"_s,
+                               u"flux-2-dev"_s,
+                               u"mae-vit-b-16"_s,
+                               u"dit-xl-2"_s};
     QCOMPARE(Presets::names(), names);
     QVERIFY(Presets::shipped().problems.isEmpty());
     const Presets::Loaded loaded = Presets::load();
@@ -408,6 +420,60 @@ void TestPreset::rotaryPresetsGiveTheirModelsNumbers()
         QVERIFY2(std::abs(*got - text.toDouble()) <= 0.5 * unit,
                  qPrintable(u"%1: %2, expected %3"_s.arg(key).arg(*got, 0, 'g', 10).arg(text)));
     }
+}
+
+void TestPreset::visionPresetsGiveTheirConfigsValues_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("config"); // the fixture in tests/data/configs/
+    QTest::newRow("qwen2-vl-7b") << u"qwen2-vl-7b"_s << u"Qwen2-VL-7B-Instruct.json"_s;
+    QTest::newRow("qwen2-5-vl-7b") << u"qwen2-5-vl-7b"_s << u"Qwen2.5-VL-7B-Instruct.json"_s;
+    QTest::newRow("qwen3-vl-8b") << u"qwen3-vl-8b"_s << u"Qwen3-VL-8B-Instruct.json"_s;
+}
+
+// The M-RoPE presets against their models' configs (tests/data/configs/, with their
+// sources): the text model's width, head, theta, mrope_section and its interleave, the context and
+// the vision config's merge size and tokens per second, each by its own key.
+void TestPreset::visionPresetsGiveTheirConfigsValues()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, config);
+    const QString path = QFINDTESTDATA(u"../data/configs/"_s + config);
+    QVERIFY2(!path.isEmpty(), qPrintable(config));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    // Qwen3-VL nests the language model's keys in text_config.
+    const QJsonObject text = json.contains(u"text_config"_s) ? json.value(u"text_config"_s).toObject() : json;
+    const QJsonObject scaling = text.value(u"rope_scaling"_s).toObject();
+    const Preset *preset = Presets::find(name);
+    QVERIFY(preset);
+    const auto applied = preset->applyTo(Params {});
+    QVERIFY(std::holds_alternative<Params>(applied));
+    const Params &p = std::get<Params>(applied);
+    QCOMPARE(p.encoding, Encoding::Mrope);
+    QCOMPARE(p.dModel, text.value(u"hidden_size"_s).toInteger());
+    const std::int64_t head = text.contains(u"head_dim"_s)
+        ? text.value(u"head_dim"_s).toInteger()
+        : text.value(u"hidden_size"_s).toInteger() / text.value(u"num_attention_heads"_s).toInteger();
+    QCOMPARE(p.rope.headDim, head);
+    QCOMPARE(p.rope.theta, text.value(u"rope_theta"_s).toDouble());
+    QCOMPARE(p.maxLen, text.value(u"max_position_embeddings"_s).toInteger());
+    std::vector<std::int64_t> section;
+    for (const QJsonValue v : scaling.value(u"mrope_section"_s).toArray())
+        section.push_back(v.toInteger());
+    QCOMPARE(p.mrope.section, section);
+    QCOMPARE(p.mrope.interleaved, scaling.value(u"mrope_interleaved"_s).toBool(false));
+    const QJsonObject vision = json.value(u"vision_config"_s).toObject();
+    if (vision.contains(u"spatial_merge_size"_s))
+        QCOMPARE(p.mrope.spatialMergeSize, vision.value(u"spatial_merge_size"_s).toInteger());
+    if (vision.contains(u"tokens_per_second"_s))
+        QCOMPARE(p.mrope.tokensPerSecond, vision.value(u"tokens_per_second"_s).toDouble());
+    // The model's own rule of ids: Qwen2.5-VL's absolute time, Qwen3-VL's frames.
+    QCOMPARE(ParamText::get(p, u"vision-positions"_s),
+             json.value(u"model_type"_s).toString() == u"qwen2_vl"_s         ? u"qwen2-vl"_s
+                 : json.value(u"model_type"_s).toString() == u"qwen2_5_vl"_s ? u"qwen2.5-vl"_s
+                                                                             : u"qwen3-vl"_s);
 }
 
 void TestPreset::biasPresetsGiveTheirConfigsValues_data()

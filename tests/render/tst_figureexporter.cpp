@@ -68,16 +68,22 @@ Params paramsFor(const QString &figure)
 // A text each figure shows on an axis.
 QString axisLabel(const QString &figure)
 {
-    return figure == u"magnitudes"_s                                      ? u"norm of row p"_s
-        : figure == u"curves"_s                                           ? u"PE[p, j]"_s
-        : figure == u"similarity"_s                                       ? u"offset k"_s
-        : figure == u"precision"_s                                        ? u"position p"_s
-        : figure == u"rope-frequencies"_s || figure == u"rope-scalings"_s ? u"rotary pair i"_s
-        : figure == u"rope-score"_s                                       ? u"relative distance k"_s
-        : figure == u"alibi-slopes"_s                                     ? u"head k"_s
-        : figure == u"alibi-bias"_s || figure == u"buckets"_s             ? u"query i"_s
-        : figure == u"alibi-attention"_s                                  ? u"weight of one key"_s
-        : figure == u"families"_s                                         ? u"offset k"_s
+    return figure == u"magnitudes"_s                                                          ? u"norm of row p"_s
+        : figure == u"curves"_s                                                               ? u"PE[p, j]"_s
+        : figure == u"similarity"_s                                                           ? u"offset k"_s
+        : figure == u"precision"_s                                                            ? u"position p"_s
+        : figure == u"rope-frequencies"_s || figure == u"rope-scalings"_s                     ? u"rotary pair i"_s
+        : figure == u"rope-score"_s                                                           ? u"relative distance k"_s
+        : figure == u"alibi-slopes"_s                                                         ? u"head k"_s
+        : figure == u"alibi-bias"_s || figure == u"buckets"_s || figure == u"sandwich-bias"_s ? u"query i"_s
+        : figure == u"sandwich-distance"_s                                                    ? u"distance r"_s
+        : figure == u"alibi-attention"_s                                                      ? u"weight of one key"_s
+        : figure == u"families"_s                                                             ? u"offset k"_s
+        : figure == u"layer-stack"_s                                                          ? u"layer"_s
+        : figure == u"head-map"_s                                                             ? u"column of the head"_s
+        : figure == u"mrope-axes"_s                                                           ? u"wavelength"_s
+        : figure == u"mrope-positions"_s                                                      ? u"token of the prompt"_s
+        : figure == u"rope-2d-similarity"_s                                                   ? u"q all ones"_s
         // p is its dropout probability: the rows are just "position".
         : figure == u"dropout-anatomy"_s || figure == u"dropout-compare"_s || figure == u"dropout"_s ? u"position"_s
                                                                                                      : u"position p"_s;

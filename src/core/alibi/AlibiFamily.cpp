@@ -5,6 +5,7 @@
 
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "core/alibi/AlibiConfig.h"
 #include "core/alibi/AlibiLessonNumbers.h"
 #include "core/alibi/AlibiParamRows.h"
 #include "core/alibi/AlibiSlopes.h"
@@ -148,7 +149,10 @@ FamilySpec makeAlibiFamily()
         = {{u"alibi-bias"_s, {}}, {u"alibi-attention"_s, {}}, {u"alibi-slopes"_s, {}}, {u"families"_s, {}}};
     family.lessonNumbers = AlibiLessonNumbers::entries;
     family.panel = alibiPanel();
+    family.readConfig = AlibiConfig::layers;
+    family.configFindings = AlibiConfig::findings();
     family.tableHypothesis = AlibiTableCheck::hypothesis();
+    family.layerWords = [](const Params &p) { return u"ALiBi, %1 heads"_s.arg(p.alibi.heads); };
     return family;
 }
 

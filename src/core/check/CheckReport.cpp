@@ -123,7 +123,7 @@ QString layerRuns(const std::vector<std::int64_t> &layers)
     return parts.join(u", "_s);
 }
 
-QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json)
+QList<std::pair<QString, QString>> layerSchemeEntries(const ConfigLayer &layer, bool json)
 {
     QList<std::pair<QString, QString>> list;
     list.append({u"layer_type"_s, json ? quotedJson(layer.layerType) : layer.layerType});
@@ -133,15 +133,30 @@ QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool j
     list.append({u"layers"_s,
                  json ? u"["_s + indices.join(u", "_s) + u"]"_s
                       : u"%1 (%2)"_s.arg(layerRuns(layer.layers)).arg(layer.layers.size())});
-    const QString encoding = ParamText::toString(layer.params.encoding);
+    const QString encoding
+        = layer.scheme.encoding.isEmpty() ? ParamText::toString(layer.params.encoding) : layer.scheme.encoding;
     list.append({u"encoding"_s, json ? quotedJson(encoding) : encoding});
+    for (const auto &[key, value] : schemeEntries(layer.scheme))
+        list.append({key, configValueText(value, json)});
+    return list;
+}
+
+QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json)
+{
+    const QList<std::pair<QString, QString>> scheme = layerSchemeEntries(layer, json);
+    QList<std::pair<QString, QString>> list = scheme.mid(0, 3); // its type, layers and encoding
     list.append({u"described"_s, layer.described ? u"true"_s : u"false"_s});
     for (const auto &[key, value] : layer.values)
         list.append({key, configValueText(value, json)});
-    // The keys of `posenc describe` for the layer's family, null where the layer cannot be
-    // computed (an error, or a DeBERTa without buckets).
-    const bool computable = layer.described && layer.params.isValid();
-    const auto entries = computable ? Description::entries(layer.params) : std::nullopt;
+    list.append(scheme.mid(3));
+    list.append(layerNumbers(layer, json));
+    return list;
+}
+
+QList<std::pair<QString, QString>> layerNumbers(const ConfigLayer &layer, bool json)
+{
+    QList<std::pair<QString, QString>> list;
+    const std::optional<Description::Entries> entries = layerDescription(layer);
     for (const QString &key : Description::keys(layer.params.encoding)) {
         Description::Value value;
         for (const auto &[k, v] : entries.value_or(Description::Entries())) {
@@ -151,6 +166,53 @@ QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool j
         list.append({key, Description::text(value, json)});
     }
     return list;
+}
+
+QList<std::pair<QString, ConfigValue>> schemeEntries(const LayerScheme &s)
+{
+    const auto optionalInt = [](const std::optional<std::int64_t> &v) { return v ? ConfigValue(*v) : ConfigValue(); };
+    const bool attention = s.headDim > 0;
+    const QueryScale &q = s.query;
+    QList<std::pair<QString, ConfigValue>> list {
+        {u"rotary_place"_s, s.rotaryPlace.isEmpty() ? ConfigValue() : ConfigValue(s.rotaryPlace)},
+        {u"attention_head_dim"_s, attention ? ConfigValue(s.headDim) : ConfigValue()},
+        {u"sliding_window"_s, optionalInt(s.window)},
+        {u"window_each_side"_s, s.window ? ConfigValue(s.windowBothSides) : ConfigValue()},
+        {u"chunk_size"_s, optionalInt(s.chunk)},
+        {u"query_scale"_s, q.isNone() ? ConfigValue() : ConfigValue(q.words())},
+        {u"query_scale_from"_s, q.isNone() ? ConfigValue() : ConfigValue(q.firstRise())},
+        {u"query_scale_at_rise"_s, q.isNone() ? ConfigValue() : ConfigValue(q.at(q.firstRise()))},
+        {u"softmax_scale"_s, s.softmaxScale ? ConfigValue(*s.softmaxScale) : ConfigValue()},
+        {u"softmax_scale_formula"_s, s.softmaxWords.isEmpty() ? ConfigValue() : ConfigValue(s.softmaxWords)},
+    };
+    if (s.indexerHeadDim > 0) {
+        list.append({u"indexer_head_dim"_s, s.indexerHeadDim});
+        list.append({u"indexer_rotary_dim"_s, s.indexerRotaryDim});
+        list.append({u"indexer_layout"_s, s.indexerLayout});
+    }
+    return list;
+}
+
+std::optional<Description::Entries> layerDescription(const ConfigLayer &layer)
+{
+    if (!layer.described || !layer.params.isValid())
+        return std::nullopt;
+    std::optional<Description::Entries> entries = Description::entries(layer.params);
+    // The softmax factor is the model's: yarn's get_mscale(f, mscale_all_dim)^2 only where its
+    // attention applies it (DeepSeek's MLA), 1 where it keeps head_dim^-0.5 (Ministral 3).
+    if (entries && layer.params.encoding == Encoding::Rope && layer.scheme.headDim > 0
+        && !layer.scheme.softmaxTakesMscale) {
+        double attention = 1.0;
+        for (auto &[key, value] : *entries) {
+            if (key == u"attention_factor"_s)
+                attention = std::get<double>(value);
+            if (key == u"softmax_scale_factor"_s)
+                value = 1.0;
+            if (key == u"logit_scale"_s)
+                value = attention * attention;
+        }
+    }
+    return entries;
 }
 
 WindowParams windowParams(const ConfigLayer &layer)

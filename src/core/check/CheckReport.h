@@ -30,10 +30,23 @@ QStringList tableLines(const TableMatch &match, const TableRows &table);
 QString configValueText(const ConfigValue &value, bool json);
 // "0-31", "0-2, 4-6, 8": a layer list in runs.
 QString layerRuns(const std::vector<std::int64_t> &layers);
+// A layer type's type, layers, encoding and scheme (schemeEntries), as `posenc describe --config`
+// prints them before its family's numbers.
+QList<std::pair<QString, QString>> layerSchemeEntries(const ConfigLayer &layer, bool json);
 // A layer type's keys and values, as `posenc check --config` prints them: its type and layers,
 // its encoding, the config's values, then the keys `posenc describe` prints for its family
 // (null where the layer cannot be computed).
 QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool json);
+// The keys `posenc describe` prints for the layer's family, with the softmax factor its model's
+// attention applies (layerDescription); null where the layer cannot be computed (an error, or a
+// DeBERTa without buckets). None for a layer without a family that describe has numbers for.
+QList<std::pair<QString, QString>> layerNumbers(const ConfigLayer &layer, bool json);
+// A layer's scheme as keys and values: where its rotation sits, its head, window, chunk, query
+// scaling and softmax scale (null where they do not apply).
+QList<std::pair<QString, ConfigValue>> schemeEntries(const LayerScheme &scheme);
+// `posenc describe`'s numbers of a layer, with the softmax factor its model's attention applies;
+// none where the layer cannot be computed.
+std::optional<Description::Entries> layerDescription(const ConfigLayer &layer);
 
 // The window opens at most this many positions, as the presets do, to stay responsive.
 constexpr std::int64_t kWindowMaxLen = 131072;

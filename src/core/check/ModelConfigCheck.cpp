@@ -2,6 +2,12 @@
 
 #include "ConfigContext.h"
 
+#include "core/FamilySpec.h"
+#include "core/models/LayerSchemes.h"
+#include "core/models/ModelFindings.h"
+
+#include <QJsonArray>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -44,78 +50,6 @@ const QStringList &ropeKeys()
 
 } // namespace
 
-ConfigContext::ConfigContext(const QJsonObject &config, ConfigCheck &check)
-    : top(config, QString(), &check.problems)
-    , text(config, QString(), &check.problems)
-    , result(check)
-{ }
-
-void ConfigContext::find(const QString &id, const QString &message, const QString &layerType)
-{
-    const ConfigFinding finding = ConfigFindings::make(id, message, layerType);
-    // The same words twice (a default read for each layer type) are said once.
-    if (!result.findings.contains(finding))
-        result.findings.append(finding);
-}
-
-void ConfigContext::implicitDefault(const QString &key, const QString &value)
-{
-    find(u"implicit-default"_s, u"%1 is absent: HF's %2 takes %3"_s.arg(text.pathOf(key), family.configClass, value));
-}
-
-bool ConfigContext::errorFor(const QString &layerType) const
-{
-    return std::any_of(result.findings.cbegin(), result.findings.cend(), [&](const ConfigFinding &f) {
-        return f.severity == Severity::Error && (f.layerType.isEmpty() || f.layerType == layerType);
-    });
-}
-
-std::int64_t ConfigContext::integerOr(const QStringList &keys, std::int64_t lo, std::int64_t hi, std::int64_t fallback,
-                                      bool warn)
-{
-    for (const QString &key : keys) {
-        if (text.has(key))
-            return text.integer(key, lo, hi).value_or(fallback);
-    }
-    if (warn)
-        implicitDefault(keys.constFirst(), QString::number(fallback));
-    return fallback;
-}
-
-QString layerList(const std::vector<std::int64_t> &layers, std::int64_t total)
-{
-    QStringList words;
-    for (const std::int64_t l : layers)
-        words.append(QString::number(l));
-    return u"%1 (%2 of %3)"_s.arg(words.join(u", "_s)).arg(layers.size()).arg(total);
-}
-
-void settleLayer(ConfigContext &context, ConfigLayer &layer, const QHash<QString, QString> &sources)
-{
-    const QList<ParamError> errors = layer.params.validate();
-    if (errors.isEmpty())
-        return;
-    if (context.errorFor(layer.layerType)) {
-        layer.described = false;
-        return;
-    }
-    for (const ParamError &e : errors) {
-        QString key = sources.value(e.key);
-        if (key.isEmpty())
-            key = context.text.pathOf(QString(e.key).replace(u'-', u'_'));
-        // A value already refused for its type is not refused again for its absence.
-        const bool known = std::any_of(context.result.problems.cbegin(), context.result.problems.cend(),
-                                       [&](const ConfigProblem &p) { return p.key == key; });
-        if (known)
-            continue;
-        QString got = e.given.value_or(u"nothing"_s);
-        if (!e.problem.isEmpty())
-            got += u" ("_s + e.problem + u')';
-        context.result.problems.append(ConfigProblem {key, e.allowed.isEmpty() ? e.problem : e.allowed, got});
-    }
-    layer.described = false;
-}
-
 bool ConfigCheck::hasError() const
 {
     return std::any_of(findings.cbegin(), findings.cend(),
@@ -143,6 +77,51 @@ const ConfigLayer *ConfigCheck::openLayer() const
     return first;
 }
 
+namespace {
+
+// The row of `type`: the text model's row for a wrapper whose text keys sit at the top (older
+// saves), the table's row, or Llama's as a guess.
+ModelRow rowOf(const QString &type, bool textConfig)
+{
+    const ModelRow *row = ModelTable::find(type);
+    if (row && !row->text.isEmpty() && !textConfig)
+        row = ModelTable::find(row->text);
+    return row ? *row : ModelTable::guess(type);
+}
+
+// The family whose reader reads the config: the row's, or another its keys choose (FalconConfig's
+// alibi, Baichuan's hidden size, JAIS's position_embedding_type).
+QString schemeOf(const ConfigContext &c)
+{
+    for (const QJsonValue &v : c.model.when) {
+        const QJsonArray when = v.toArray();
+        if (c.text.json().value(when.at(0).toString()) == when.at(1))
+            return when.at(2).toString();
+    }
+    return c.model.scheme;
+}
+
+QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
+{
+    const std::optional<Encoding> family = Families::fromWord(scheme);
+    if (!family || !Families::spec(*family).readConfig)
+        return {};
+    if (scheme != u"rope"_s)
+        return Families::spec(*family).readConfig(c);
+    // A rotary model's layers: its row's rules build them, RoPE reads the groups that turn and NoPE
+    // the others, in the order of their first layer.
+    c.plan = LayerPlans::plan(c);
+    QList<ConfigLayer> layers = Families::spec(*family).readConfig(c);
+    if (const auto none = Families::fromWord(u"none"_s); none && Families::spec(*none).readConfig)
+        layers += Families::spec(*none).readConfig(c);
+    std::stable_sort(layers.begin(), layers.end(), [](const ConfigLayer &a, const ConfigLayer &b) {
+        return a.layers.empty() || (!b.layers.empty() && a.layers.front() < b.layers.front());
+    });
+    return layers;
+}
+
+} // namespace
+
 namespace ModelConfig {
 
 ConfigCheck check(const QJsonObject &config)
@@ -158,10 +137,13 @@ ConfigCheck check(const QJsonObject &config)
     }
     // A multimodal config keeps its text model's keys in text_config (Gemma3Config, Llama4Config,
     // Qwen2-VL as transformers 5 saves it): HF builds the text model from those alone.
+    bool inTextConfig = false;
     if (const auto textConfig = context.top.object(u"text_config"_s)) {
         context.text = *textConfig;
         result.textConfig = u"text_config"_s;
-        type = textConfig->string(u"model_type"_s).value_or(ModelFamilies::textType(type));
+        inTextConfig = true;
+        const ModelRow *wrapper = ModelTable::find(type);
+        type = textConfig->string(u"model_type"_s).value_or(wrapper && !wrapper->text.isEmpty() ? wrapper->text : type);
         for (const QString &key : ropeKeys()) {
             if (config.contains(key) && !textConfig->json().contains(key))
                 context.find(u"top-level-rope-keys-ignored"_s,
@@ -178,8 +160,8 @@ ConfigCheck check(const QJsonObject &config)
         type = typeFromKeys(context.text.json());
         if (type.isEmpty()) {
             result.problems.append(ConfigProblem {
-                u"model_type"_s,
-                u"a model type posenc knows (%1), or the keys of one"_s.arg(ModelFamilies::knownTypes().join(u", "_s)),
+                u"model_type"_s, u"a model_type (posenc's table holds %1 of them), or the keys of a family"_s.arg(
+                                    ModelTable::all().size()),
                 u"no model_type and no position key (rope_theta, rope_scaling, n_positions, ...)"_s});
             return result;
         }
@@ -188,18 +170,15 @@ ConfigCheck check(const QJsonObject &config)
                      "repository's name)"_s.arg(type));
     }
     result.modelType = type;
-    // A multimodal type whose text keys sit at the top (older saves) reads as its text model.
-    context.family = ModelFamilies::of(type);
-    if (!context.family.known)
-        context.family = ModelFamilies::of(ModelFamilies::textType(type));
-    // FalconConfig: alibi true replaces the rotation (build_alibi_tensor, as Bloom's).
-    if (type == u"falcon"_s && context.text.boolean(u"alibi"_s).value_or(false))
-        context.family.scheme = ModelFamilies::Scheme::Alibi;
-    if (!context.family.known)
-        context.find(u"model-type-unknown"_s,
-                     u"model_type %1: posenc knows no HF defaults for it; read as a Llama-style RoPE (LlamaConfig's "
-                     "defaults)"_s.arg(type));
-    result.layers = context.family.scheme == ModelFamilies::Scheme::Rope ? ropeLayers(context) : otherLayers(context);
+    context.model = rowOf(type, inTextConfig);
+    result.modelClass = context.model.configClass;
+    result.modelFile = context.model.file;
+    result.modelCite = context.model.cite;
+    result.basis = context.model.read;
+    ModelFindings::reportRow(context);
+    result.layers = readLayers(context, schemeOf(context));
+    LayerSchemes::fill(context, result.layers);
+    ModelFindings::reportLayers(context);
     // Values no model could mean leave nothing described.
     if (!result.problems.isEmpty()) {
         for (ConfigLayer &layer : result.layers)

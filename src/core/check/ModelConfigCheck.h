@@ -4,6 +4,7 @@
 #include "ConfigValues.h"
 
 #include "core/Params.h"
+#include "core/models/QueryScale.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -22,6 +23,33 @@ namespace posenc {
 // A number of the config in a layer's words: a word, a count, a number, a switch or a list.
 using ConfigValue = std::variant<std::monostate, QString, std::int64_t, double, bool, std::vector<double>>;
 
+// What a layer type's attention does with position besides its family's parameters, as the
+// model's own code does it (docs/ARCHITECTURE.md, Model knowledge).
+struct LayerScheme
+{
+    // "rope", "none" (attention without position), a family's word ("alibi", "t5", ...), or a
+    // mixer that is not attention: "linear" (Gated DeltaNet, Lightning, KDA), "ssm" (Mamba),
+    // "conv" (a short convolution), "mlp" (no mixing at all).
+    QString encoding;
+    // Where a head's rotating columns are: "prefix" (the first rotary_dim, the rest pass),
+    // "proportional" (pairs at the head's own exponent, a tail at frequency 0), "mla-tail" (the
+    // last qk_rope_head_dim of a head, the key's part shared by every head); empty without RoPE.
+    QString rotaryPlace;
+    std::int64_t headDim = 0; // the width q·k is taken over (MLA: qk_nope + qk_rope); 0 without attention
+    std::optional<std::int64_t> window; // how far back a query sees, itself included
+    bool windowBothSides = false; // a bidirectional window: `window` each side
+    std::optional<std::int64_t> chunk; // chunked attention: a query sees its chunk only
+    QueryScale query; // what multiplies the queries by position
+    std::optional<double> softmaxScale; // what multiplies q·k; unset without attention
+    QString softmaxWords; // how the model's code writes it: "head_dim^-0.5"
+    double mscaleFactor = 1.0; // yarn's get_mscale(factor, mscale_all_dim)^2 where the model applies it
+    bool softmaxTakesMscale = false; // whether its attention applies that factor (DeepSeek's MLA)
+    // The indexer of DeepSeek's sparse attention: its head, the columns it rotates, its layout.
+    std::int64_t indexerHeadDim = 0;
+    std::int64_t indexerRotaryDim = 0;
+    QString indexerLayout;
+};
+
 // One kind of layer: the layers that place position alike.
 struct ConfigLayer
 {
@@ -38,11 +66,19 @@ struct ConfigLayer
     bool described = true;
     // What the config sets for these layers beyond what `posenc describe` derives, in order.
     QList<std::pair<QString, ConfigValue>> values;
+    LayerScheme scheme;
 };
 
 struct ConfigCheck
 {
     QString modelType; // as the config gives it, or as recognised from its keys
+    // The model table's row it was read with (ModelTable): its config class, modeling file and
+    // functions, and how the row was read: "hand", "port", "fingerprint", or "guess" for a model
+    // type the table lacks, whose layers are then a guess.
+    QString modelClass;
+    QString modelFile;
+    QString modelCite;
+    QString basis;
     QString textConfig; // "text_config" when the text model's keys sit there, else empty
     QList<ConfigLayer> layers;
     QList<ConfigFinding> findings; // in the order found, each naming its layer type or none

@@ -5,6 +5,7 @@
 
 #include "core/NumberText.h"
 #include "core/deberta/DebertaBuckets.h"
+#include "core/deberta/DebertaConfig.h"
 #include "core/deberta/DebertaLessonNumbers.h"
 #include "core/deberta/DebertaParamRows.h"
 
@@ -104,7 +105,10 @@ FamilySpec makeDebertaFamily()
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = DebertaLessonNumbers::entries;
     family.panel = debertaPanel();
+    family.readConfig = DebertaConfig::layers;
+    family.configFindings = DebertaConfig::findings();
     family.tableHypothesis = DebertaTableCheck::hypothesis();
+    family.layerWords = [](const Params &p) { return u"DeBERTa buckets %1"_s.arg(p.deberta.buckets); };
     return family;
 }
 

@@ -3,6 +3,7 @@
 #include "core/FamilySpec.h"
 #include "core/learned/LearnedTableCheck.h"
 
+#include "core/learned/LearnedConfig.h"
 #include "core/learned/LearnedParamRows.h"
 
 using namespace Qt::StringLiterals;
@@ -35,7 +36,10 @@ FamilySpec makeLearnedFamily()
         return params.learned.table->values.cols();
     };
     family.defaultFigures = {{u"learned"_s, {}}, {u"heatmap"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
+    family.readConfig = LearnedConfig::layers;
+    family.configFindings = LearnedConfig::findings();
     family.tableHypothesis = LearnedTableCheck::hypothesis();
+    family.layerWords = [](const Params &) { return u"a learned table added to the input"_s; };
     return family;
 }
 

@@ -1,5 +1,6 @@
 // The none family (NoPE, docs/ARCHITECTURE.md, Encoding families): no position term, X = s·E.
 #include "core/FamilySpec.h"
+#include "core/none/NoneConfig.h"
 
 using namespace Qt::StringLiterals;
 
@@ -18,6 +19,8 @@ FamilySpec makeNoneFamily()
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}},
                              {u"dropout-anatomy"_s, {}}};
+    family.readConfig = NoneConfig::layers;
+    family.layerWords = [](const Params &) { return u"NoPE: no position"_s; };
     return family;
 }
 

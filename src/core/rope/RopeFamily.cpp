@@ -3,6 +3,8 @@
 #include "core/FamilySpec.h"
 #include "core/rope/RopeTableCheck.h"
 
+#include "core/ParamText.h"
+#include "core/rope/RopeConfigReader.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
@@ -122,6 +124,8 @@ FamilySpec makeRopeFamily()
         = {{u"rope-frequencies"_s, {}}, {u"rope-rotation"_s, {}}, {u"rope-score"_s, {}}, {u"rope-precision"_s, {}}};
     family.lessonNumbers = RopeLessonNumbers::entries;
     family.panel = ropePanel();
+    family.readConfig = [](ConfigContext &context) { return RopeConfigReader(context).layers(); };
+    family.configFindings = RopeConfig::findings();
     family.tableHypothesis = RopeTableCheck::hypothesis();
     return family;
 }

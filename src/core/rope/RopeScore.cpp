@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <mutex>
 #include <numbers>
 
 namespace posenc {
@@ -57,28 +58,61 @@ std::vector<double> RopeScore::unitVector(std::uint64_t seed, std::int64_t index
     return v;
 }
 
-RopeScore::RopeScore(const Params &params)
-    : m_w(RopeFrequencies::schedule(params).w)
-    , m_headDim(params.rope.headDim)
+namespace {
+
+// The samples' coefficients for h pairs of head_dim columns.
+std::shared_ptr<const RopeScore::Samples> drawSamples(std::uint64_t seed, std::int64_t headDim, std::int64_t h)
 {
-    const auto h = static_cast<std::int64_t>(m_w.size());
-    m_coefficients.resize(kSamples, 2 * h);
-    m_tail.resize(kSamples);
-    for (std::int64_t n = 0; n < kSamples; ++n) {
-        const std::vector<double> q = unitVector(params.seed, 2 * n, m_headDim);
-        const std::vector<double> k = unitVector(params.seed, 2 * n + 1, m_headDim);
+    auto samples = std::make_shared<RopeScore::Samples>();
+    samples->coefficients.resize(RopeScore::kSamples, 2 * h);
+    samples->tail.resize(RopeScore::kSamples);
+    for (std::int64_t n = 0; n < RopeScore::kSamples; ++n) {
+        const std::vector<double> q = RopeScore::unitVector(seed, 2 * n, headDim);
+        const std::vector<double> k = RopeScore::unitVector(seed, 2 * n + 1, headDim);
         for (std::int64_t i = 0; i < h; ++i) {
             const auto x = static_cast<std::size_t>(2 * i);
             const auto y = x + 1;
-            m_coefficients(n, i) = q[x] * k[x] + q[y] * k[y];
-            m_coefficients(n, h + i) = q[y] * k[x] - q[x] * k[y];
+            samples->coefficients(n, i) = q[x] * k[x] + q[y] * k[y];
+            samples->coefficients(n, h + i) = q[y] * k[x] - q[x] * k[y];
         }
         double tail = 0.0;
         for (auto j = static_cast<std::size_t>(2 * h); j < q.size(); ++j)
             tail += q[j] * k[j];
-        m_tail[n] = tail;
+        samples->tail[n] = tail;
     }
+    return samples;
 }
+
+// The last samples drawn: a change of the frequencies (theta, a scaling), which makes a new
+// table, keeps them, and drawing them again cost a millisecond or two of each change's preview.
+std::shared_ptr<const RopeScore::Samples> samplesFor(std::uint64_t seed, std::int64_t headDim, std::int64_t h)
+{
+    struct Last
+    {
+        std::uint64_t seed = 0;
+        std::int64_t headDim = -1, h = -1;
+        std::shared_ptr<const RopeScore::Samples> samples;
+    };
+    static std::mutex mutex;
+    static Last last;
+    {
+        const std::lock_guard lock(mutex);
+        if (last.samples && last.seed == seed && last.headDim == headDim && last.h == h)
+            return last.samples;
+    }
+    auto samples = drawSamples(seed, headDim, h);
+    const std::lock_guard lock(mutex);
+    last = {seed, headDim, h, samples};
+    return samples;
+}
+
+} // namespace
+
+RopeScore::RopeScore(const Params &params)
+    : m_w(RopeFrequencies::schedule(params).w)
+    , m_headDim(params.rope.headDim)
+    , m_samples(samplesFor(params.seed, m_headDim, static_cast<std::int64_t>(m_w.size())))
+{ }
 
 void RopeScore::fill(const Block &block, BlockRef out) const
 {
@@ -109,8 +143,8 @@ void RopeScore::fill(const Block &block, BlockRef out) const
             bound[r] = h > 0 ? boundSum / static_cast<double>(h) : 0.0;
         }
         // Each distance's score for every sample: rows x kSamples.
-        RowMatrixXd scores = angles * m_coefficients.transpose();
-        scores.rowwise() += m_tail.transpose();
+        RowMatrixXd scores = angles * m_samples->coefficients.transpose();
+        scores.rowwise() += m_samples->tail.transpose();
         for (std::int64_t r = 0; r < rows; ++r) {
             const double mean = scores.row(r).mean();
             const double variance = (scores.row(r).array() - mean).square().mean();

@@ -4,6 +4,7 @@
 #include "core/Params.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace posenc {
@@ -35,12 +36,18 @@ public:
     // Fills `out` (block-sized, columns of the kColumns above) in the calling thread.
     void fill(const Block &block, BlockRef out) const;
 
+    // Row n: <q, R k> = sum_i A[n, i] cos(k theta_i) + B[n, i] sin(k theta_i) + tail[n]. They
+    // depend on the seed, head_dim and the pairs rotated alone, not on the frequencies.
+    struct Samples
+    {
+        RowMatrixXd coefficients; // kSamples x 2h: A, then B
+        Eigen::VectorXd tail;
+    };
+
 private:
     std::vector<double> m_w; // the pure frequencies theta_i
     std::int64_t m_headDim;
-    // Row n: <q, R k> = sum_i A[n, i] cos(k theta_i) + B[n, i] sin(k theta_i) + tail[n].
-    RowMatrixXd m_coefficients; // kSamples x 2h: A, then B
-    Eigen::VectorXd m_tail;
+    std::shared_ptr<const Samples> m_samples;
 };
 
 } // namespace posenc

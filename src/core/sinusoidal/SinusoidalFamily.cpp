@@ -6,6 +6,7 @@
 #include "core/ClosedForms.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
+#include "core/sinusoidal/SinusoidalConfig.h"
 #include "core/sinusoidal/SinusoidalLessonNumbers.h"
 #include "core/sinusoidal/SinusoidalParamRows.h"
 
@@ -103,7 +104,10 @@ FamilySpec makeSinusoidalFamily()
     family.defaultFigures = {{u"heatmap"_s, {}}, {u"curves"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
     family.lessonNumbers = SinusoidalLessonNumbers::entries;
     family.panel = sinusoidPanel();
+    family.readConfig = SinusoidalConfig::layers;
+    family.configFindings = SinusoidalConfig::findings();
     family.tableHypothesis = SinusoidalTableCheck::hypothesis();
+    family.layerWords = [](const Params &) { return u"sinusoids added to the input"_s; };
     return family;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
+#include "core/t5/T5Config.h"
 #include "core/t5/T5LessonNumbers.h"
 #include "core/t5/T5ParamRows.h"
 
@@ -108,7 +109,11 @@ FamilySpec makeT5Family()
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = T5LessonNumbers::entries;
     family.panel = t5Panel();
+    family.readConfig = T5Config::layers;
+    family.configFindings = T5Config::findings();
     family.tableHypothesis = T5TableCheck::hypothesis();
+    family.layerWords
+        = [](const Params &p) { return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance); };
     return family;
 }
 

@@ -135,31 +135,12 @@ ParamSpec maxDistanceRow()
 
 ParamSpec causalRow()
 {
-    ParamSpec s;
-    s.key = u"t5-causal"_s;
-    s.group = ParamGroup::Family;
-    s.kind = ParamKind::Switch;
-    s.valueName = u"true|false"_s;
+    ParamSpec s
+        = ParamRows::switchRow(u"t5-causal"_s, ParamGroup::Family, [](Params &p) -> bool & { return p.t5.causal; });
     s.help = u"T5's decoder map (bidirectional=False): every bucket for the keys at or before the query, bucket 0\n"
              "      for later ones; without it the encoder's bidirectional map"_s;
     s.label = u"t5_causal"_s;
     s.controlText = u"causal: the decoder's map"_s;
-    s.helpShowsDefault = false;
-    s.value = [](const Params &p) { return ParamValue(p.t5.causal); };
-    s.assign = [](Params &p, const ParamValue &v) {
-        if (const auto *b = std::get_if<bool>(&v))
-            p.t5.causal = *b;
-    };
-    s.parse = [](const QString &t) -> std::optional<ParamValue> {
-        const QString w = t.trimmed().toLower();
-        if (w == u"true"_s || w == u"1"_s || w == u"yes"_s)
-            return ParamValue(true);
-        if (w == u"false"_s || w == u"0"_s || w == u"no"_s)
-            return ParamValue(false);
-        return std::nullopt;
-    };
-    s.allowed = [](const Params &) { return u"true or false"_s; };
-    s.check = [](const Params &) { return std::nullopt; };
     s.idle = t5Idle;
     s.formula = [](const Params &) {
         return tr("Causal, as T5's decoder: _relative_position_bucket(bidirectional=False) buckets the distance "

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QJsonObject>
+
+// `posenc check --config`'s time (docs/ARCHITECTURE.md, Performance): a config of 4 MiB, the most
+// ModelConfigFile reads, parsed and checked, and the example configs compiled in, each `repeats`
+// times. The keys config_check_ms (the 4 MiB config, best), config_check_median_ms and
+// config_check_examples_ms (the slowest example, best); the promise is under 50 ms.
+namespace posenc::ConfigCheckBenchmark {
+
+QJsonObject times(int repeats);
+// The 4 MiB config the bench checks: Gemma 4's text config over 65,536 layers listed in
+// layer_types and no_rope_layers, and metadata to fill the rest.
+QByteArray largestConfig();
+
+} // namespace posenc::ConfigCheckBenchmark

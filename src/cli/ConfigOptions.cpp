@@ -1,0 +1,128 @@
+#include "ConfigOptions.h"
+
+#include "core/FamilySpec.h"
+#include "core/ParamTable.h"
+#include "core/ParamText.h"
+#include "core/models/ModelExamples.h"
+#include "io/ModelConfigFile.h"
+#include "render/data/models/ConfigSource.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ConfigOptions {
+
+namespace {
+
+ParamOptions::Result refused(const QString &usage, bool io = false)
+{
+    ParamOptions::Result r;
+    (io ? r.fileError : r.usage) = usage;
+    return r;
+}
+
+// The layer's parameters as texts: the encoding, d_model, max_len and its family's keys.
+ParamOptions::Given textsOf(const Params &params)
+{
+    ParamOptions::Given texts;
+    QStringList keys {u"encoding"_s, u"d-model"_s, u"max-len"_s};
+    for (const ParamSpec &row : Families::spec(params.encoding).rows()) {
+        if (row.kind != ParamKind::Matrix)
+            keys.append(row.key);
+    }
+    for (const QString &key : keys)
+        texts.insert(key, ParamText::get(params, key));
+    return texts;
+}
+
+} // namespace
+
+QList<CommandOption> options()
+{
+    return {{{QString::fromUtf16(kKey)},
+             u"FILE"_s,
+             u"the parameters of a layer type of a model's config.json, as its model's code reads it, or of an "
+             "example compiled in: %1; parameter flags override them"_s.arg(ModelExamples::names()),
+             ModelExamples::names().split(u", "_s),
+             true},
+            {{QString::fromUtf16(kLayerKey)},
+             u"TYPE"_s,
+             u"the layer type of --config (full_attention, sliding_attention, ...; default its rotary "
+             "full_attention layers, or the first that places position)"_s}};
+}
+
+const ConfigLayer *layerOf(const ConfigCheck &check, const QString &wanted)
+{
+    if (!wanted.isEmpty())
+        return check.layer(wanted);
+    if (const ConfigLayer *open = check.openLayer())
+        return open;
+    for (const ConfigLayer &l : check.layers) {
+        if (l.described && l.params.encoding != Encoding::None)
+            return &l;
+    }
+    return check.layers.isEmpty() ? nullptr : &check.layers.first();
+}
+
+std::variant<std::monostate, Chosen, ParamOptions::Result> read(const QCommandLineParser &parser)
+{
+    const QString key = QString::fromUtf16(kKey);
+    const QString layerKey = QString::fromUtf16(kLayerKey);
+    if (!parser.isSet(key)) {
+        if (parser.isSet(layerKey))
+            return refused(u"--layer-type: chooses a layer type of --config, which is not given"_s);
+        return std::monostate();
+    }
+    // Only the options this command has: QCommandLineParser warns of a name it does not know.
+    const QStringList given = parser.optionNames();
+    for (const QString &other : {u"session"_s, u"preset"_s, u"lesson"_s}) {
+        if (given.contains(other))
+            return refused(u"--config, --%1: give one of them; parameter flags override either"_s.arg(other));
+    }
+    auto picked = choose(parser.values(key).constLast(),
+                         parser.isSet(layerKey) ? parser.values(layerKey).constLast() : QString());
+    if (auto *chosen = std::get_if<Chosen>(&picked))
+        return std::move(*chosen);
+    return std::get<ParamOptions::Result>(std::move(picked));
+}
+
+std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const QString &wanted)
+{
+    Chosen chosen;
+    chosen.source = source;
+    const auto loaded = ConfigSource::load(chosen.source);
+    if (const auto *error = std::get_if<ConfigSource::Refusal>(&loaded))
+        return refused(u"--config: "_s + error->message, error->unreadable);
+    chosen.check = std::get<ConfigSource::Loaded>(loaded).check;
+    const ConfigLayer *layer = layerOf(chosen.check, wanted);
+    if (!layer) {
+        QStringList types;
+        for (const ConfigLayer &l : chosen.check.layers)
+            types.append(l.layerType);
+        return refused(
+            u"--layer-type: must be one of the config's layer types (%1); got '%2'"_s.arg(types.join(u", "_s), wanted));
+    }
+    if (!layer->described) {
+        QString why;
+        for (const ConfigFinding &f : chosen.check.findings) {
+            if (f.severity == Severity::Error && (f.layerType.isEmpty() || f.layerType == layer->layerType)) {
+                why = u"%1: %2"_s.arg(f.id, f.message);
+                break;
+            }
+        }
+        return refused(
+            u"--config: layer type %1 cannot be computed (%2); see posenc check --config"_s.arg(layer->layerType, why));
+    }
+    chosen.layerType = layer->layerType;
+    chosen.texts = textsOf(layer->params);
+    return chosen;
+}
+
+bool isModelConfig(const QString &path)
+{
+    const ReadResult<QJsonObject> read = ModelConfigFile::read(path);
+    if (!read || read.value().value(u"format"_s).toString() == u"posenc-session"_s)
+        return false;
+    return !ModelConfig::check(read.value()).modelType.isEmpty();
+}
+
+} // namespace posenc::ConfigOptions

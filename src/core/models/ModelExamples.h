@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <utility>
+
+// Real models' config.json files compiled into the program (src/core/models/examples/, their
+// sources in its README): the examples the layer-stack, query-scale and head-map figures and the
+// lesson "One model, many layers" draw, by name ("llama-4-scout").
+namespace posenc::ModelExamples {
+
+struct Example
+{
+    QString name; // the file's name without .json: a figure's "config" option
+    QString title; // the model, as the file's "_model" names it
+    QJsonObject config;
+};
+
+// Every example, by name.
+const QList<Example> &all();
+const Example *find(const QString &name);
+// The names, joined for a message: "deepseek-v3, gemma-3-4b, ...".
+QString names();
+// The files as compiled in, name and bytes (ModelData.cpp, generated).
+QList<std::pair<QString, QByteArray>> files();
+
+} // namespace posenc::ModelExamples

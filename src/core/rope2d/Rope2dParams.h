@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+// 2-D rotary embeddings' parameters (docs/ARCHITECTURE.md, Encoding families): Params holds them as
+// `params.rope2d`. head_dim and rope_theta are RoPE's rows, spatial_merge_size M-RoPE's and the grid
+// the 2-D sin-cos family's, which this family reads as they are (FamilySpec::borrows).
+namespace posenc {
+
+// How a vision model splits a head's rotary pairs between the axes of its patch grid:
+// - qwen-vit: Qwen2-VL's VisionRotaryEmbedding, rows on the first half of the pairs and columns on
+//   the second, each axis the whole ladder of head_dim / 2, patches in 2 x 2 merge order;
+// - pixtral: one ladder over head_dim, rows on its even frequencies and columns on its odd ones;
+// - flux: FLUX's EmbedND, axis i its own ladder over axes_dim[i] (ids (0, row, col[, 0]));
+// - axial: RoPE-ViT's compute_axial_cis, columns then rows on one ladder of head_dim / 4.
+enum class Rope2dStyle { QwenVit, Pixtral, Flux, Axial };
+
+struct Rope2dParams
+{
+    static constexpr std::int64_t kMaxAxes = 8;
+
+    Rope2dStyle style = Rope2dStyle::QwenVit;
+    std::vector<std::int64_t> axesDim = {16, 56, 56}; // flux: the columns of each axis
+    std::vector<std::int64_t> patch = {16, 16}; // rope2d-score's patch (row, column)
+
+    friend bool operator==(const Rope2dParams &, const Rope2dParams &) = default;
+};
+
+} // namespace posenc

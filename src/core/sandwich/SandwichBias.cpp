@@ -1,0 +1,116 @@
+#include "SandwichBias.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::SandwichBias {
+
+std::int64_t terms(std::int64_t headDim)
+{
+    // torch.arange(1, d / 2 + 1): the values 1, 2, ... below the end d/2 + 1, so ceil(d/2) of them.
+    return (headDim + 1) / 2;
+}
+
+std::vector<double> frequencies(std::int64_t headDim)
+{
+    std::vector<double> w;
+    const std::int64_t n = terms(headDim);
+    w.reserve(static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
+    for (std::int64_t k = 1; k <= n; ++k)
+        w.push_back(1.0 / std::pow(10000.0, 2.0 * static_cast<double>(k) / static_cast<double>(headDim)));
+    return w;
+}
+
+double scale(std::int64_t heads, std::int64_t head)
+{
+    return static_cast<double>(head) * 8.0 / static_cast<double>(heads);
+}
+
+double cosineSum(const std::vector<double> &w, std::int64_t r)
+{
+    const auto distance = static_cast<double>(r);
+    double sum = 0.0;
+    for (const double f : w)
+        sum += std::cos(distance * f);
+    return sum;
+}
+
+std::int64_t distance(std::int64_t query, std::int64_t key, SandwichMask mask)
+{
+    if (mask == SandwichMask::Causal && key > query)
+        return 0;
+    return std::abs(query - key);
+}
+
+double atDistance(const std::vector<double> &w, std::int64_t headDim, double scale, std::int64_t r)
+{
+    return (cosineSum(w, r) - 0.5 * static_cast<double>(headDim)) / scale;
+}
+
+double bias(const SandwichParams &params, std::int64_t query, std::int64_t key)
+{
+    return atDistance(frequencies(params.headDim), params.headDim, scale(params.heads, params.head),
+                      distance(query, key, params.mask));
+}
+
+void biases(const SandwichParams &params, const std::vector<double> &w, std::int64_t first, std::int64_t count,
+            float *out)
+{
+    const double s = scale(params.heads, params.head);
+    const auto after = static_cast<float>(afterQuery(params.headDim, s));
+    for (std::int64_t k = 0; k < count; ++k) {
+        const std::int64_t t = first + k;
+        if (t > 0 && params.mask == SandwichMask::Causal)
+            out[k] = after;
+        else
+            out[k] = static_cast<float>(atDistance(w, params.headDim, s, std::abs(t)));
+    }
+}
+
+double afterQuery(std::int64_t headDim, double scale)
+{
+    return (static_cast<double>(terms(headDim)) - 0.5 * static_cast<double>(headDim)) / scale;
+}
+
+QString maskText(SandwichMask mask)
+{
+    return mask == SandwichMask::Causal ? u"causal (NeMo's tril: distance 0 after the query)"_s : u"bidirectional"_s;
+}
+
+QList<std::int64_t> drawnHeads(std::int64_t heads, std::int64_t head)
+{
+    QList<std::int64_t> drawn;
+    if (heads <= kMaxDrawnHeads) {
+        for (std::int64_t k = 1; k <= heads; ++k)
+            drawn.append(k);
+        return drawn;
+    }
+    for (std::int64_t n = 0; n < kMaxDrawnHeads; ++n)
+        drawn.append(1 + n * (heads - 1) / (kMaxDrawnHeads - 1));
+    if (!drawn.contains(head)) {
+        drawn.append(head);
+        std::sort(drawn.begin(), drawn.end());
+    }
+    return drawn;
+}
+
+Description describe(const Params &params)
+{
+    const SandwichParams &p = params.sandwich;
+    const std::vector<double> w = frequencies(p.headDim);
+    Description d;
+    d.terms = terms(p.headDim);
+    d.firstFrequency = w.front();
+    d.lastFrequency = w.back();
+    d.scale = scale(p.heads, p.head);
+    d.afterQuery = afterQuery(p.headDim, d.scale);
+    d.nearBias = atDistance(w, p.headDim, d.scale, 1);
+    d.farthestBias = atDistance(w, p.headDim, d.scale, params.maxLen - 1);
+    d.farMean = -0.5 * static_cast<double>(p.headDim) / d.scale;
+    return d;
+}
+
+} // namespace posenc::SandwichBias

@@ -1,0 +1,74 @@
+// Sandwich (docs/ARCHITECTURE.md, Encoding families): no term added to X; head h adds the
+// sinusoid's PE_i . PE_j, shifted by -d/2 and divided by 8h/H, to its attention scores (Chi et al.
+// 2023), as NVIDIA NeMo's SandwichRelativePositionEmbedding computes it.
+#include "core/FamilySpec.h"
+#include "core/sandwich/SandwichTableCheck.h"
+
+#include "core/NumberText.h"
+#include "core/ParamText.h"
+#include "core/sandwich/SandwichBias.h"
+#include "core/sandwich/SandwichParamRows.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+Description::Entries sandwichEntries(const Params &params)
+{
+    const SandwichBias::Description d = SandwichBias::describe(params);
+    return {
+        {u"heads"_s, params.sandwich.heads},
+        {u"head"_s, params.sandwich.head},
+        {u"head_dim"_s, params.sandwich.headDim},
+        {u"mask"_s, ParamText::get(params, u"sandwich-mask"_s)},
+        {u"terms"_s, d.terms},
+        {u"inv_freq_first"_s, d.firstFrequency},
+        {u"inv_freq_last"_s, d.lastFrequency},
+        {u"scale"_s, d.scale},
+        {u"bias_distance_1"_s, d.nearBias},
+        {u"farthest_bias"_s, d.farthestBias},
+        {u"far_mean"_s, d.farMean},
+        {u"after_query"_s, d.afterQuery},
+    };
+}
+
+} // namespace
+
+FamilySpec makeSandwichFamily()
+{
+    FamilySpec family;
+    family.word = u"sandwich"_s;
+    family.kind = FamilyKind::ScoreBias;
+    family.help = u"sandwich (the sinusoid's PE·PE per head)"_s;
+    family.formula = u"no term added; head h adds (Σ<sub>k</sub> cos(r/10000<sup>2k/d</sup>) − d/2)/(8h/H) at "
+                     "distance r = |i − j| (Chi et al. 2023; NVIDIA NeMo's Sandwich)"_s;
+    family.heading = u"Sandwich"_s;
+    family.rows = SandwichParamRows::rows;
+    family.describe = sandwichEntries;
+    family.describeSource = u"SandwichRelativePositionEmbedding.forward of NVIDIA NeMo"_s;
+    family.describeKeys = {
+        {u"heads, head, head_dim"_s, u"H, the head K (1..H) and the per-head dim d"_s},
+        {u"mask"_s, u"causal (tril: distance 0 after the query) or bidirectional"_s},
+        {u"terms"_s, u"ceil(d/2): the k of torch.arange(1, d/2 + 1), one more than d/2 for an odd d"_s},
+        {u"inv_freq_first, inv_freq_last"_s, u"1/10000^(2k/d) for k = 1 and k = terms"_s},
+        {u"scale"_s, u"8K/H, the divisor of head K's bias"_s},
+        {u"bias_distance_1"_s, u"head K's bias of a key 1 position away"_s},
+        {u"farthest_bias"_s, u"head K's bias at distance max-len - 1"_s},
+        {u"far_mean"_s, u"-d/2 / scale: the mean the bias tends to over distances far past 1/inv_freq_last"_s},
+        {u"after_query"_s, u"(terms - d/2) / scale: what a causal table holds after the query (0 for an even d)"_s},
+    };
+    // X is s·E alone: the bias of head K, the heads against the distance. The families figure has
+    // no panel of it yet: a sixth panel does not fit its 14-pt slide.
+    family.defaultFigures = {{u"sandwich-bias"_s, {}}, {u"sandwich-distance"_s, {}}, {u"magnitudes"_s, {}}};
+    family.tableHypothesis = SandwichTableCheck::hypothesis();
+    family.layerWords = [](const Params &p) {
+        return u"Sandwich, %1 heads, head dim %2"_s.arg(p.sandwich.heads).arg(p.sandwich.headDim);
+    };
+    return family;
+}
+
+} // namespace posenc

@@ -1,0 +1,210 @@
+#include "LayerStackFigure.h"
+
+#include "ModelPlot.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/PlotStyle.h"
+#include "render/SwatchLegend.h"
+
+#include "core/check/CheckReport.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// The colour of each distinct key, in the order of their first group; RoPE's shaded by theta.
+struct Palette
+{
+    QStringList keys;
+    QList<QColor> colors;
+    int index(const QString &key) const { return int(keys.indexOf(key)); }
+};
+
+Palette positionPalette(const LayerStackData &d)
+{
+    QList<double> thetas;
+    for (const auto &g : d.groups) {
+        if (g.positionKey.startsWith(u"rope"_s) && !thetas.contains(g.theta))
+            thetas.append(g.theta);
+    }
+    std::sort(thetas.begin(), thetas.end());
+    Palette p;
+    for (const auto &g : d.groups) {
+        if (p.keys.contains(g.positionKey))
+            continue;
+        p.keys.append(g.positionKey);
+        p.colors.append(ModelPlot::positionColor(g.positionKey, int(thetas.indexOf(g.theta)), int(thetas.size())));
+    }
+    return p;
+}
+
+Palette spanPalette(const LayerStackData &d, const Palette &positions)
+{
+    Palette p;
+    for (const auto &g : d.groups) {
+        if (p.keys.contains(g.spanKey))
+            continue;
+        p.keys.append(g.spanKey);
+        // A mixer's span lane takes its position lane's colour: it has no span of attention.
+        const bool mixer = g.spanKey == g.positionKey;
+        p.colors.append(mixer ? positions.colors[positions.index(g.positionKey)] : ModelPlot::spanColor(g.spanKey));
+    }
+    return p;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeLayerStackFigure()
+{
+    return std::make_unique<FigureDescriptorOf<LayerStackModel, LayerStackFigure>>();
+}
+
+LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_row(new QCPLayoutGrid)
+    , m_side(new QCPLayoutGrid)
+    , m_rect(new QCPAxisRect(plot))
+{
+    QCPLayoutGrid *row = m_row;
+    plot->plotLayout()->addElement(1, 0, row);
+    row->addElement(0, 0, m_rect);
+    PlotStyle::styleAxisRect(m_rect);
+    // The legend at the top of a column beside the lanes, the column's rest empty.
+    QCPLayoutGrid *side = m_side;
+    row->addElement(0, 1, side);
+    m_legend = SwatchLegend::create(plot, side, 0, 0);
+    // Each layer type in words under the legend, the column's rest empty.
+    m_caption = PlotStyle::smallText(plot, side, 1, 0);
+    m_caption->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
+    side->addElement(2, 0, new QCPLayoutElement(plot));
+    side->setRowStretchFactor(0, 0.001);
+    side->setRowStretchFactor(1, 0.001);
+    side->setRowStretchFactor(2, 1.0);
+    row->setColumnStretchFactor(0, 1.0);
+    row->setColumnStretchFactor(1, 1.3);
+    QCPAxis *x = m_rect->axis(QCPAxis::atBottom);
+    auto lanes = QSharedPointer<QCPAxisTickerText>::create();
+    lanes->addTick(0, u"position"_s);
+    lanes->addTick(1, u"span"_s);
+    x->setTicker(lanes);
+    x->grid()->setVisible(false);
+    x->setRange(-0.5, 1.5);
+    m_rect->axis(QCPAxis::atLeft)->setLabel(u"layer"_s);
+    m_map = new QCPColorMap(x, m_rect->axis(QCPAxis::atLeft));
+    m_map->setInterpolate(false);
+    m_map->setTightBoundary(false); // each cell a whole lane and a whole layer
+}
+
+void LayerStackFigure::placeSide(bool beside)
+{
+    if (beside == m_beside)
+        return;
+    QCPLayoutGrid *layout = m_title->parentPlot()->plotLayout();
+    if (beside) {
+        layout->take(m_side);
+        layout->simplify();
+        m_row->addElement(0, 1, m_side);
+    } else {
+        m_row->take(m_side);
+        m_row->simplify();
+        layout->addElement(2, 0, m_side);
+        layout->setRowStretchFactor(2, 0.001);
+    }
+    m_beside = beside;
+}
+
+QList<PanelExtent> LayerStackFigure::panels(double pixelRatio) const
+{
+    const QCPRange x = m_rect->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_rect->axis(QCPAxis::atLeft)->range();
+    return {{m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
+}
+
+void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const LayerStackData>(data);
+    const LayerStackData &d = *m_data;
+    const Palette positions = positionPalette(d);
+    const Palette spans = spanPalette(d, positions);
+    const auto n = int(std::max<std::int64_t>(d.layerCount, 1));
+    // One colour map over both lanes: the positions' colours first, then the spans'.
+    QList<QColor> colors = positions.colors + spans.colors;
+    QCPColorMapData *cells = m_map->data();
+    // Two rows at least, the extra one out of view: QCustomPlot draws no map of a single row.
+    cells->setSize(2, std::max(n, 2));
+    cells->setRange(QCPRange(0, 1), QCPRange(0, std::max(n, 2) - 1));
+    cells->fill(std::numeric_limits<double>::quiet_NaN());
+    for (const auto &g : d.groups) {
+        for (const std::int64_t l : g.layers) {
+            cells->setCell(0, int(l), positions.index(g.positionKey));
+            cells->setCell(1, int(l), int(positions.keys.size()) + spans.index(g.spanKey));
+        }
+    }
+    m_map->setGradient(ModelPlot::categories(colors));
+    m_map->setDataRange(QCPRange(0, std::max<qsizetype>(colors.size() - 1, 1)));
+    m_rect->axis(QCPAxis::atLeft)->setRange(-0.5, n - 0.5);
+
+    // On a slide or a small view the plot keeps its room: a word or two a layer type.
+    // On a slide, a small view or a view narrower than the words the plot keeps its room: a
+    // word or two a layer type.
+    const QCustomPlot &plot = *m_title->parentPlot();
+    const bool terse = m_compact || PlotStyle::textLines(plot) < 30 || plot.viewport().width() < 900;
+    // A figure narrower than lanes and words side by side stacks them.
+    placeSide(plot.viewport().width() >= 700);
+    QList<Swatch> swatches;
+    QStringList lines;
+    for (const auto &g : d.groups) {
+        const QString runs = CheckReport::layerRuns(g.layers);
+        const QString what = terse ? g.terse : g.position + (g.span.isEmpty() ? QString() : u"; "_s + g.span);
+        swatches.append({positions.colors[positions.index(g.positionKey)],
+                         u"%1 ×%2: %3"_s.arg(g.layerType).arg(g.layers.size()).arg(what)});
+        if (!terse)
+            lines.append(
+                u"%1: layers %2%3"_s.arg(g.layerType, runs, g.query.isEmpty() ? QString() : u"; "_s + g.query));
+        else if (!g.query.isEmpty())
+            lines.append(u"%1: %2"_s.arg(g.layerType, g.query));
+    }
+    for (qsizetype i = 0; i < spans.keys.size(); ++i) {
+        const QString key = spans.keys[i];
+        if (key == u"full"_s || key == u"window"_s || key == u"chunk"_s)
+            swatches.append({spans.colors[i],
+                             key == u"full"_s         ? u"span: whole context"_s
+                                 : key == u"window"_s ? u"span: sliding window"_s
+                                                      : u"span: chunk"_s});
+    }
+    SwatchLegend::set(m_legend, swatches);
+    if (!d.notes.isEmpty())
+        lines.append(d.notes);
+    PlotStyle::setCollapsibleText(m_caption, lines.join(u'\n'));
+    const QString read = d.basis == u"guess"_s ? u" · a guess (unknown model_type)"_s : QString();
+    m_title->setText(d.groups.isEmpty()
+                         ? u"Layer stack: no config"_s
+                         : u"Layer stack  ·  %1  ·  %2 layers%3"_s.arg(d.model).arg(d.layerCount).arg(read));
+}
+
+std::optional<HoverPoint> LayerStackFigure::hoverAt(const QPointF &pixel, const Engine &) const
+{
+    if (!m_data || !m_rect->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const auto layer = std::llround(m_rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y()));
+    for (const auto &g : m_data->groups) {
+        if (std::find(g.layers.cbegin(), g.layers.cend(), layer) == g.layers.cend())
+            continue;
+        HoverPoint point;
+        point.hasPosition = false;
+        point.value = double(layer);
+        point.valueName = u"layer %1 (%2): %3%4%5"_s.arg(layer).arg(g.layerType, g.position,
+                                                                    g.span.isEmpty() ? QString() : u"; "_s + g.span,
+                                                                    g.query.isEmpty() ? QString() : u"; "_s + g.query);
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,151 @@
+#include "MropeAxesFigure.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/MeasuredText.h"
+#include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
+
+#include "core/NumberText.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// Okabe-Ito: t in black, h in blue, w in vermilion.
+const QColor kAxisColours[3] = {QColor(0, 0, 0), QColor(0, 114, 178), QColor(213, 94, 0)};
+const QCPScatterStyle::ScatterShape kAxisShapes[3]
+    = {QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssDiamond};
+const char *const kAxisNames[3] = {"t (time)", "h (height)", "w (width)"};
+
+constexpr double kChunkedRow = 1.0;
+constexpr double kInterleavedRow = 0.0;
+
+QString turnText(std::int64_t pair, double turn)
+{
+    if (pair < 0)
+        return u"no w pair"_s;
+    return u"%1 rad (pair %2)"_s.arg(NumberText::compact(turn, 3)).arg(pair);
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeMropeAxesFigure()
+{
+    return std::make_unique<FigureDescriptorOf<MropeAxesModel, MropeAxesFigure>>();
+}
+
+MropeAxesFigure::MropeAxesFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_rect(new QCPAxisRect(plot))
+{
+    plot->plotLayout()->addElement(1, 0, m_rect);
+    PlotStyle::styleAxisRect(m_rect);
+    QCPAxis *x = m_rect->axis(QCPAxis::atBottom);
+    PlotStyle::setLogAxis(x);
+    x->setLabel(u"wavelength 2π/θᵢ of each rotary pair, in positions (log scale)"_s);
+    m_rect->axis(QCPAxis::atLeft)->setRange(-0.5, 1.5);
+    auto *below = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(2, 0, below);
+    plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_caption = PlotStyle::smallText(plot, below, 0, 0);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 3);
+    m_legend->setIconSize(18, 14); // each axis's marker whole
+    for (int a = 0; a < 3; ++a) {
+        auto *graph = new StampedGraph(x, m_rect->axis(QCPAxis::atLeft));
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(QCPScatterStyle(kAxisShapes[a], kAxisColours[a], kAxisColours[a], a == 2 ? 10 : 8));
+        graph->setName(QString::fromLatin1(kAxisNames[a]));
+        MeasuredText::addToLegend(graph, m_legend);
+        m_axes[std::size_t(a)] = graph;
+    }
+}
+
+QList<PanelExtent> MropeAxesFigure::panels(double pixelRatio) const
+{
+    const QCPRange x = m_rect->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_rect->axis(QCPAxis::atLeft)->range();
+    return {{m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
+}
+
+void MropeAxesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const MropeAxesData>(data);
+    const MropeAxesData &d = *m_data;
+    std::array<QList<double>, 3> xs, ys;
+    QList<double> finite;
+    for (qsizetype j = 0; j < d.wavelengths.size(); ++j) {
+        const double wavelength = d.wavelengths[j];
+        if (!std::isfinite(wavelength))
+            continue;
+        finite.append(wavelength);
+        if (!d.chunked.isEmpty()) {
+            xs[std::size_t(d.chunked[j])].append(wavelength);
+            ys[std::size_t(d.chunked[j])].append(kChunkedRow);
+        }
+        xs[std::size_t(d.interleaved[j])].append(wavelength);
+        ys[std::size_t(d.interleaved[j])].append(kInterleavedRow);
+    }
+    for (std::size_t a = 0; a < 3; ++a)
+        m_axes[a]->setData(xs[a], ys[a]);
+    if (!finite.isEmpty()) {
+        const auto [lo, hi] = std::minmax_element(finite.begin(), finite.end());
+        m_rect->axis(QCPAxis::atBottom)->setRange(*lo / 1.6, *hi * 1.6);
+    }
+    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
+    QSharedPointer<QCPAxisTickerText> rows(new QCPAxisTickerText);
+    const QString mark = terse ? u" ◀"_s : u" ◀ these parameters"_s;
+    rows->addTick(kChunkedRow,
+                  (terse ? u"chunked"_s : u"chunked\n(Qwen2-VL, 2.5-VL)"_s) + (d.interleavedChosen ? QString() : mark));
+    rows->addTick(kInterleavedRow,
+                  (terse ? u"interleaved"_s : u"interleaved\n(Qwen3-VL)"_s) + (d.interleavedChosen ? mark : QString()));
+    m_rect->axis(QCPAxis::atLeft)->setTicker(rows);
+    m_title->setText(u"%1  ·  mrope_section %2  ·  θ = %3, head_dim = %4"_s
+                         .arg(terse ? u"M-RoPE: each pair's axis"_s : u"M-RoPE: which axis turns each pair"_s,
+                              d.section, NumberText::compact(d.theta, 4))
+                         .arg(d.headDim));
+    QString caption = u"A %1-patch width offset turns the fastest w pair by "_s.arg(MropeAxesData::kOffset);
+    if (!d.chunked.isEmpty())
+        caption += u"%1 chunked and "_s.arg(turnText(d.chunkedFastestW, d.chunkedTurn));
+    caption += u"%1 interleaved."_s.arg(turnText(d.interleavedFastestW, d.interleavedTurn));
+    if (d.chunked.isEmpty())
+        caption += u" Chunked needs a section summing to the pairs: %1 does not."_s.arg(d.section);
+    else if (!terse)
+        caption += u" Chunked, width owns only the slowest pairs: it is nearly blind."_s;
+    PlotStyle::setCollapsibleText(m_caption, caption);
+}
+
+std::optional<HoverPoint> MropeAxesFigure::hoverAt(const QPointF &pixel, const Engine &) const
+{
+    if (!m_data || !m_rect->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const MropeAxesData &d = *m_data;
+    const double wavelength = m_rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+    const bool chunked = m_rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y()) > 0.5;
+    if (chunked && d.chunked.isEmpty())
+        return std::nullopt;
+    // The pair whose wavelength is nearest on the log axis.
+    qsizetype best = -1;
+    for (qsizetype j = 0; j < d.wavelengths.size(); ++j) {
+        if (std::isfinite(d.wavelengths[j])
+            && (best < 0
+                || std::abs(std::log(d.wavelengths[j] / wavelength))
+                    < std::abs(std::log(d.wavelengths[best] / wavelength))))
+            best = j;
+    }
+    if (best < 0)
+        return std::nullopt;
+    const int axis = (chunked ? d.chunked : d.interleaved)[best];
+    HoverPoint point;
+    point.hasPosition = false;
+    point.value = d.wavelengths[best];
+    point.valueName = u"pair %1, %2: wavelength %3 positions (%4)"_s.arg(best).arg(
+        QString::fromLatin1(kAxisNames[axis]), NumberText::compact(d.wavelengths[best], 4),
+        chunked ? u"chunked"_s : u"interleaved"_s);
+    return point;
+}
+
+} // namespace posenc

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# docs/ARCHITECTURE.md, Performance: the window's answer to a change, view by view, for two builds
+# run in turn (old, new, old, new, ...) so that the machine's drift falls on both alike. Each run is
+# `posenc bench --json --views VIEWS` (its kernels at --repeats 1, no run at L 2^20); the table
+# gives each view's interaction_p95_ms per run and the GUI thread's processor time per change
+# (interaction_gui_cpu_p50_ms), then the median of the runs. Take the numbers on a quiet machine:
+# each run also writes and checks a 4 GiB table (the check heatmap's and check_over_read's).
+#
+#   tests/bench/interaction_runs.sh OLD_POSENC NEW_POSENC [runs] [views] [changes]
+#
+# runs: 5; views: sinusoidal,rope,alibi,t5,deberta,check; changes: --view-changes (100). A build
+# without --views (before it existed) is run with its defaults, and reports what it knew.
+set -euo pipefail
+
+old=$1
+new=$2
+runs=${3:-5}
+views=${4:-sinusoidal,rope,alibi,t5,deberta,check}
+changes=${5:-100}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+run() {
+    local posenc=$1 file=$2
+    if "$posenc" bench --help | grep -q -- '--views'; then
+        "$posenc" bench --json --repeats 1 --scale-changes 0 --views "$views" --view-changes "$changes" >"$file"
+    else
+        "$posenc" bench --json --repeats 1 --scale-changes 0 >"$file"
+    fi
+}
+
+for i in $(seq 1 "$runs"); do
+    for which in old new; do
+        posenc=$old
+        [ "$which" = new ] && posenc=$new
+        echo "run $i of $runs: $which ($posenc)" >&2
+        run "$posenc" "$out/$which-$i.json"
+    done
+done
+
+python3 - "$out" "$runs" "$views" <<'EOF'
+import json, statistics, sys
+
+out, runs, views = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(",")
+
+def value(which, i, key):
+    with open(f"{out}/{which}-{i}.json") as f:
+        data = json.load(f)
+    # The sinusoid's run at L 8192 is the one every build reports, unsuffixed.
+    if key.endswith("_sinusoidal") and key not in data:
+        key = key[: -len("_sinusoidal")]
+    return data.get(key)
+
+def row(label, numbers):
+    known = [n for n in numbers if n is not None]
+    cells = " ".join(f"{n:7.2f}" if n is not None else "      -" for n in numbers)
+    median = f"{statistics.median(known):7.2f}" if known else "      -"
+    print(f"  {label:<28} {cells}   median {median}")
+
+for view in views:
+    print(f"{view}:")
+    for name, key in (("p95 ms", "interaction_p95_ms"), ("GUI CPU p50 ms", "interaction_gui_cpu_p50_ms")):
+        for which in ("old", "new"):
+            row(f"{name}, {which}", [value(which, i, f"{key}_{view}") for i in range(1, runs + 1)])
+EOF

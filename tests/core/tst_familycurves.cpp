@@ -1,0 +1,109 @@
+// The families figure's oscillating sums (docs/ARCHITECTURE.md, Exact at any size): each pixel's
+// least and most of sum_i cos(k w_i) over its offsets, every offset within the budget, else an
+// even sample of each pixel's offsets and its last one, against the sums written out here in
+// float64 term by term.
+#include "core/FamilyCurves.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace posenc;
+
+namespace {
+
+// The paper's frequencies of a d-column table: w_i = 10000^(-2i/d).
+std::vector<double> frequencies(int d)
+{
+    std::vector<double> w(static_cast<std::size_t>(d / 2));
+    for (std::size_t i = 0; i < w.size(); ++i)
+        w[i] = std::pow(10000.0, -2.0 * double(i) / double(d));
+    return w;
+}
+
+double cosineSum(std::int64_t k, const std::vector<double> &w)
+{
+    double sum = 0.0;
+    for (const double frequency : w)
+        sum += std::cos(double(k) * frequency);
+    return sum;
+}
+
+} // namespace
+
+class TestFamilyCurves : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void eachPixelSpansItsOffsets_data();
+    void eachPixelSpansItsOffsets();
+};
+
+void TestFamilyCurves::eachPixelSpansItsOffsets_data()
+{
+    QTest::addColumn<int>("d");
+    QTest::addColumn<std::int64_t>("maxLen");
+    QTest::addColumn<int>("pixels");
+    QTest::addColumn<std::int64_t>("budget");
+    // Every offset: 4097 offsets x 32 frequencies, turned in chunks from anchors.
+    QTest::newRow("every offset") << 64 << std::int64_t(4097) << 300 << (std::int64_t(1) << 20);
+    // A sample a pixel: 65536 offsets x 512 frequencies past a preview's budget, 3 samples and
+    // the last offset a pixel; an odd count of frequencies turns one alone after the fours.
+    QTest::newRow("sampled") << 1024 << std::int64_t(65536) << 600 << (std::int64_t(1) << 20);
+    QTest::newRow("sampled, odd pairs") << 1022 << std::int64_t(65536) << 577 << (std::int64_t(1) << 20);
+}
+
+// Each pixel's band is the least and most of the sums at the offsets it took: in full detail every
+// offset, sampled the first of each pixel at the stride the budget allows and its last offset.
+void TestFamilyCurves::eachPixelSpansItsOffsets()
+{
+    QFETCH(int, d);
+    QFETCH(std::int64_t, maxLen);
+    QFETCH(int, pixels);
+    QFETCH(std::int64_t, budget);
+    const std::vector<double> w = frequencies(d);
+    const std::int64_t query = maxLen / 2;
+    const OffsetPixels offsets = OffsetPixels::of(query, maxLen, double(-query), double(maxLen - 1 - query), pixels);
+    std::int64_t sampled = -1;
+    const auto curve = FamilyCurves::cosineSum(offsets, w, 1.0, 0.0, {}, budget, &sampled, nullptr);
+    QVERIFY(curve);
+    QCOMPARE(curve->lo.size(), qsizetype(offsets.starts.size()));
+    const bool every = offsets.count() * std::int64_t(w.size()) <= budget;
+    QCOMPARE(sampled == 0, every);
+    for (std::size_t g = 0; g < offsets.starts.size(); ++g) {
+        const std::int64_t a = offsets.starts[g], b = offsets.end(g);
+        std::vector<std::int64_t> taken;
+        if (every) {
+            for (std::int64_t k = a; k <= b; ++k)
+                taken.push_back(k);
+        } else {
+            const std::int64_t count = b - a + 1, n = std::min(count, sampled);
+            const std::int64_t stride = n > 1 ? std::max<std::int64_t>(1, (count - 1) / (n - 1)) : 1;
+            for (std::int64_t t = 0; t < n; ++t)
+                taken.push_back(a + t * stride);
+            taken.push_back(b);
+        }
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (const std::int64_t k : taken) {
+            lo = std::min(lo, cosineSum(k, w));
+            hi = std::max(hi, cosineSum(k, w));
+        }
+        // The rotations drift by a few ulps of each term between anchors.
+        const double tolerance = 1e-11 * double(w.size());
+        const auto at = static_cast<qsizetype>(g);
+        QVERIFY2(std::abs(curve->lo[at] - lo) <= tolerance && std::abs(curve->hi[at] - hi) <= tolerance,
+                 qPrintable(QStringLiteral("pixel %1: [%2, %3], expected [%4, %5]")
+                                .arg(g)
+                                .arg(curve->lo[at], 0, 'g', 17)
+                                .arg(curve->hi[at], 0, 'g', 17)
+                                .arg(lo, 0, 'g', 17)
+                                .arg(hi, 0, 'g', 17)));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestFamilyCurves)
+#include "tst_familycurves.moc"
