@@ -238,8 +238,10 @@ HelpPage checkHelp()
                    "tensor2tensor's and Whisper's half_dim - 1 sinusoid at base 10000; RoFormer's RoPE at theta 10000 "
                    "and the RoPE of each model preset), or the reference declared. The family's formula at other "
                    "parameters is a variant, naming the nearest published form; a table no formula explains is "
-                   "learned, never correct. Where two readings fit equally (a RoPE sin table, or a sinusoid whose "
-                   "cosines were replaced by sines) the verdict is unknown until a family's parameter is declared."_s);
+                   "learned, never correct. Where two readings fit equally and one is a published form (a RoPE sin "
+                   "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
+                   "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
+                   "family's parameter is declared."_s);
     QList<HelpItem> options;
     for (const CommandOption &option : tableCheckOptions()) {
         if (!option.hidden)

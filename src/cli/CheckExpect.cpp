@@ -80,7 +80,7 @@ QStringList expectOnlyFlags(const QCommandLineParser &parser, const QStringList 
     QStringList given;
     for (const CommandOption &option : ParamOptions::options()) {
         const QString key = option.names.constFirst();
-        if (!declarable.contains(key) && parser.isSet(key))
+        if (!declarable.contains(key) && key != kLayerType && parser.isSet(key))
             given.append(u"--"_s + key);
     }
     return given;
@@ -165,8 +165,9 @@ QList<CommandOption> options(const QStringList &shown)
          u"with --expect-config, the layer type meant (default: the config's only one, or its rotary "
          "full_attention layers)"_s},
     };
+    // --layer-type is --expect-config's here (--config FILE is posenc check --config's command).
     for (CommandOption option : ParamOptions::options()) {
-        if (shown.contains(option.names.constFirst()))
+        if (shown.contains(option.names.constFirst()) || option.names.constFirst() == kLayerType)
             continue;
         option.hidden = true;
         list.append(option);

@@ -255,7 +255,7 @@ private slots:
         QTest::newRow("another family's preset")
             << QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"transformer-base"_s} << u"--expect rope"_s;
         QTest::newRow("another family's flag")
-            << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--rope-theta"_s, u"5"_s} << u"--rope-theta: rope's"_s;
+            << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--rope-theta"_s, u"5"_s} << u"--rope-theta: rope, mrope, rope-2d's parameter"_s;
         QTest::newRow("--encoding") << QStringList {u"--expect"_s, u"rope"_s, u"--encoding"_s, u"rope"_s}
                                     << u"--encoding"_s;
         QTest::newRow("a value out of range")

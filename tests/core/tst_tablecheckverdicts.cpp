@@ -192,16 +192,19 @@ private slots:
         QVERIFY2(c.match.diagnosis.contains(u"sqrt(d) = 8"_s), qPrintable(c.match.diagnosis));
     }
 
-    // Without a declaration, a table whose pairs repeat the sine is RoPE's sin table or a sinusoid
-    // whose cosines were replaced: unknown, both readings named.
-    void cosinesReplacedUndeclaredIsUnknown()
+    // Without a declaration, a table whose pairs repeat the sine is RoPE's sin table at theta
+    // 10000 (Llama 1 and 2's default, a published form) or a sinusoid whose cosines were
+    // replaced: the published form is the verdict, and the other reading a note.
+    void cosinesReplacedUndeclaredIsRopeSin()
     {
         Sinusoid cosReplaced {1.0, paperW};
         cosReplaced.cosReplaced = true;
         const Checked c = check(sinusoid(512, 64, cosReplaced));
-        QCOMPARE(c.match.verdict, CheckVerdict::Unknown);
+        QCOMPARE(c.match.verdict, CheckVerdict::Correct);
+        QCOMPARE(c.match.table, u"rope-sin"_s);
+        QVERIFY2(c.match.correctAgainst.contains(u"theta 10000"_s), qPrintable(c.match.correctAgainst));
         const QString notes = c.match.notes.join(u'\n');
-        QVERIFY2(notes.contains(u"cos-replaced"_s) && notes.contains(u"rope-sin"_s), qPrintable(notes));
+        QVERIFY2(notes.contains(u"sinusoidal, mistake (cos-replaced)"_s), qPrintable(notes));
     }
 
     // A d x L table given as L x d.
@@ -243,10 +246,15 @@ private slots:
                 const float inv = 1.0f / std::pow(10000.0f, float(2 * (col % (d / 2))) / float(d));
                 return cosine ? std::cos(float(p) * inv) : std::sin(float(p) * inv);
             });
-            c = check(hf, StoredType::Float32,
-                      declaring(u"rope-layout"_s, [](Params &p) { p.rope.layout = RopeLayout::Half; }));
-            QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis + c.match.deviations));
-            QVERIFY2(c.match.correctAgainst.contains(u"Llama 2 7B"_s), qPrintable(c.match.correctAgainst));
+            // Declared RoPE, and undeclared: at theta 10000 a published form whatever else it reads as.
+            for (const bool declared : {true, false}) {
+                c = check(hf, StoredType::Float32,
+                          declared ? declaring(u"rope-layout"_s, [](Params &p) { p.rope.layout = RopeLayout::Half; })
+                                   : TableCheck::Declared {});
+                QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                         qPrintable(c.match.diagnosis + c.match.deviations + c.match.notes.join(u' ')));
+                QVERIFY2(c.match.correctAgainst.contains(u"Llama 2 7B"_s), qPrintable(c.match.correctAgainst));
+            }
         }
         c = check(table(1024, 64, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 64, 10000.0); }));
         QCOMPARE(c.match.verdict, CheckVerdict::Correct);

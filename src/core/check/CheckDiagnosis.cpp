@@ -64,6 +64,12 @@ QString ambiguous(const QString &tableA, const QString &tableB)
            "table (below); declare the family the table is meant to be"_s.arg(tableA, tableB);
 }
 
+QString otherReading(const QString &reading)
+{
+    return u"the same values are another family's table with a mistake, should that family be meant: %1; declare "
+           "the family meant (--expect, or one of its parameters) to check it as that"_s.arg(reading);
+}
+
 QString transposed(std::int64_t rows, std::int64_t cols, const QString &table, const QString &inner)
 {
     return u"the table is transposed: its %1 rows are the dimensions and its %2 columns the positions; a table of "

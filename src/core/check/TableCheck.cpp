@@ -183,20 +183,31 @@ void keepPromise(TableMatch &match)
     match.notes.prepend(CheckDiagnosis::noPublishedForm());
 }
 
-// Two readings as well supported, with different verdicts: unknown, both named.
+QString readingOf(const TableMatch &r)
+{
+    QString verdict = CheckWords::verdict(r.verdict);
+    if (!r.mistakes.empty())
+        verdict += u" (%1)"_s.arg(r.mistakes.join(u", "_s));
+    return u"%1, %2: %3"_s.arg(r.table, verdict, r.diagnosis);
+}
+
+// Two readings as well supported, with different verdicts. Where one equals a published form (a
+// RoPE sin table at theta 10000, the default rope_type of Llama 1 and 2, is also a sinusoid whose
+// cosines were replaced), that one is the verdict and the other a note; else unknown, both named.
 TableMatch ambiguousMatch(const TableCandidate &a, const TableCandidate &b)
 {
+    const bool aPublished = a.match.verdict == CheckVerdict::Correct && !a.match.correctAgainst.isEmpty();
+    const bool bPublished = b.match.verdict == CheckVerdict::Correct && !b.match.correctAgainst.isEmpty();
+    if (aPublished != bPublished) {
+        TableMatch m = aPublished ? a.match : b.match;
+        m.notes.append(CheckDiagnosis::otherReading(readingOf(aPublished ? b.match : a.match)));
+        return m;
+    }
     TableMatch m;
     m.verdict = CheckVerdict::Unknown;
     m.unreferenced = CheckDiagnosis::noReference();
-    const auto reading = [](const TableMatch &r) {
-        QString verdict = CheckWords::verdict(r.verdict);
-        if (!r.mistakes.empty())
-            verdict += u" (%1)"_s.arg(r.mistakes.join(u", "_s));
-        return u"%1, %2: %3"_s.arg(r.table, verdict, r.diagnosis);
-    };
     m.diagnosis = CheckDiagnosis::ambiguous(a.match.table, b.match.table);
-    m.notes = {u"reading 1: "_s + reading(a.match), u"reading 2: "_s + reading(b.match)};
+    m.notes = {u"reading 1: "_s + readingOf(a.match), u"reading 2: "_s + readingOf(b.match)};
     return m;
 }
 

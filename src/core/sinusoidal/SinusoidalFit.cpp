@@ -172,7 +172,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
             (c.isCos ? cosineColumn : sineColumn)[std::size_t(c.pair)] = j;
     }
     std::vector<SinusoidalPhases::Track> tracks(static_cast<std::size_t>(pairs));
-    double squares = 0.0, spread = 0.0;
+    double squares = 0.0, spread = 0.0, medianSquares = 0.0;
     std::int64_t tracked = 0, forwards = 0, backwards = 0;
     for (std::size_t k = 0; k < std::size_t(pairs); ++k) {
         if (sineColumn[k] < 0 || cosineColumn[k] < 0)
@@ -183,6 +183,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
             continue;
         ++tracked;
         squares += t.amplitudeSquares;
+        medianSquares += t.amplitudeMedian;
         spread += t.amplitudeSpread;
         if (std::fabs(t.omega) > 3.0 * t.sigmaOmega) {
             forwards += t.omega > 0.0;
@@ -195,7 +196,9 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
     PairingFit pf;
     pf.pairing = pairing;
     pf.swapped = backwards > forwards;
-    pf.amplitude = snappedAmplitude(std::sqrt(squares / double(tracked)), d, input.format, input.textRounding);
+    // The radius from each pair's median row: noise or damage in some rows is a mistake to locate,
+    // not a scale of the whole table.
+    pf.amplitude = snappedAmplitude(std::sqrt(medianSquares / double(tracked)), d, input.format, input.textRounding);
     std::vector<double> index, omega, sigma;
     for (std::int64_t i = 0; i < pairs; ++i) {
         const SinusoidalPhases::Track &t = tracks[std::size_t(i)];
@@ -288,6 +291,15 @@ public:
         tryBases(h, pf.paperBases);
         h.variant = Variant::HalfDimMinusOne;
         tryBases(h, pf.halfBases);
+        if (!matched() && h.amplitude != 1.0) {
+            // A radius measured on damaged rows: the unscaled table, whose damage is then located.
+            h.amplitude = 1.0;
+            h.variant = Variant::Paper;
+            tryBases(h, pf.paperBases);
+            h.variant = Variant::HalfDimMinusOne;
+            tryBases(h, pf.halfBases);
+            h.amplitude = pf.amplitude;
+        }
         if (!matched()) {
             // Every pair turning at 1: 2 * i // d of integer division is 0 at every pair.
             h.variant = Variant::Constant;
