@@ -1,6 +1,7 @@
 #include "CheckCommand.h"
 
 #include "BudgetAdvice.h"
+#include "CheckApply.h"
 #include "CheckExpect.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
@@ -196,6 +197,7 @@ QList<CommandOption> tableCheckOptions()
     for (const CommandOption &option : options)
         shown.append(option.names);
     options += CheckExpect::options(shown);
+    options.append(CheckApply::option());
     options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
     options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
     options.append(CommandOptions::help());
@@ -218,7 +220,7 @@ HelpPage checkHelp()
 {
     HelpPage page;
     page.topic = u"check"_s;
-    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s,
+    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s, u"posenc check --apply X Y [--json]"_s,
                   u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
     page.section().paragraph(
         u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
@@ -257,7 +259,9 @@ HelpPage checkHelp()
                    {u"posenc check port.npy --expect-table reference_dump.npy"_s,
                     u"a port against the reference implementation's table, cell by cell"_s},
                    {u"posenc check sin.npy --expect-config config.json --layer-type sliding_attention"_s,
-                    u"the RoPE sin table the model's config computes for its sliding-window layers"_s}});
+                    u"the RoPE sin table the model's config computes for its sliding-window layers"_s},
+                   {u"posenc check --apply q.npy q_rotated.npy"_s,
+                    u"a query before and after RoPE: the pairing, frequencies, attention factor and positions"_s}});
     page.section(u"Exit status"_s)
         .items({{u"0"_s,
                  u"correct: the table equals a named reference within its tolerance (a published form, or the "
@@ -295,15 +299,26 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return ExitDone;
     }
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(err, ExitUsage,
-                    u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
-                        positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     Params declared;
     for (const QString &key : declaredKeys()) {
         if (const auto error = declare(declared, parser, key))
             return fail(err, ExitUsage, ParamOptions::flagText(*error));
     }
+    if (parser.isSet(u"apply"_s)) {
+        CheckApply::Request request;
+        request.x = parser.value(u"apply"_s);
+        request.positional = positional;
+        request.budget = declared.memoryBudget;
+        if (parser.isSet(u"rope-layout"_s))
+            request.layout = declared.rope.layout;
+        request.json = parser.isSet(u"json"_s);
+        request.exitCode = verdictExitCode;
+        return CheckApply::run(request, out, err);
+    }
+    if (positional.size() != 1)
+        return fail(err, ExitUsage,
+                    u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
+                        positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     int threads = 0;
     if (parser.isSet(u"threads"_s)) {
         bool ok = false;

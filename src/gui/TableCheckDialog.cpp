@@ -270,11 +270,6 @@ QString TableCheckDialog::headline() const
     return m_headline->text();
 }
 
-QString TableCheckDialog::errorCaption() const
-{
-    return m_errorCaption->text();
-}
-
 QString TableCheckDialog::diagnosis() const
 {
     return m_diagnosis->text();

@@ -57,8 +57,6 @@ public:
     QString reportText() const;
     // The headline: the verdict in a few words.
     QString headline() const;
-    // The heatmap's caption: the block shown, and the largest |error| as the report gives it.
-    QString errorCaption() const;
     // The diagnosis under it, as the report's "diagnosis:" line words it.
     QString diagnosis() const;
 
