@@ -1,6 +1,8 @@
 #include "CheckCommand.h"
 
 #include "BudgetAdvice.h"
+#include "CheckApply.h"
+#include "CheckExpect.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
 #include "HelpText.h"
@@ -16,6 +18,7 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/check/CheckReport.h"
+#include "core/check/TableAgainstTable.h"
 #include "core/check/TableCheck.h"
 #include "io/TableFile.h"
 
@@ -24,6 +27,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <variant>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -34,13 +39,36 @@ namespace {
 using Description::jsonNumber;
 using Description::jsonString;
 
-// Exit 1: the table is not correct (a mistake, or nothing the check knows).
-constexpr int kExitNotCorrect = 1;
+// Each verdict its own exit code, 0 for correct alone, so that a test suite can assert with
+// posenc check; 2, 3, 4 and 130 are every command's (ExitCode.h).
+int verdictExitCode(CheckVerdict verdict)
+{
+    switch (verdict) {
+    case CheckVerdict::Correct:
+        return ExitDone;
+    case CheckVerdict::Mistake:
+        return 1;
+    case CheckVerdict::Variant:
+        return 5;
+    case CheckVerdict::Learned:
+        return 6;
+    case CheckVerdict::Unknown:
+        break;
+    }
+    return 7;
+}
 
 int fail(QTextStream &err, int code, const QString &message)
 {
     err << "posenc check: " << message << '\n';
     return code;
+}
+
+int failLines(QTextStream &err, const CheckExpect::Refusal &refusal)
+{
+    for (const QString &line : refusal.lines)
+        err << "posenc check: " << line << '\n';
+    return refusal.code;
 }
 
 // The parameters a table's check reads: what the table is meant to be (each family's), and the
@@ -122,6 +150,32 @@ QList<HelpItem> tableItems()
     return items;
 }
 
+// Every row streamed against each candidate (a declared RoPE's cos and sin tables), and the one
+// with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
+std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
+                                         const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
+                                         QTextStream &err)
+{
+    std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
+    for (TableMatch &candidate : candidates) {
+        TableCheck::Verification verification = TableCheck::verify(candidate, table, stream);
+        if (verification.cancelled || interrupt.interrupted())
+            return fail(err, ExitInterrupted, u"interrupted"_s);
+        if (verification.error)
+            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
+        if (const auto unread = TableCheck::referenceReadError(candidate))
+            return fail(err, ExitIo, u"--expect-table: "_s + *unread);
+        const bool better = !best || verification.deviatingCells < best->second.deviatingCells
+            || (verification.deviatingCells == best->second.deviatingCells
+                && verification.maxAbsError < best->second.maxAbsError);
+        if (better)
+            best.emplace(std::move(candidate), std::move(verification));
+    }
+    TableMatch match = std::move(best->first);
+    TableCheck::conclude(match, best->second);
+    return match;
+}
+
 } // namespace
 
 QList<CommandOption> tableCheckOptions()
@@ -139,6 +193,11 @@ QList<CommandOption> tableCheckOptions()
                 options.append(option);
         }
     }
+    QStringList shown = declaredKeys();
+    for (const CommandOption &option : options)
+        shown.append(option.names);
+    options += CheckExpect::options(shown);
+    options.append(CheckApply::option());
     options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
     options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
     options.append(CommandOptions::help());
@@ -161,7 +220,7 @@ HelpPage checkHelp()
 {
     HelpPage page;
     page.topic = u"check"_s;
-    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s,
+    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s, u"posenc check --apply X Y [--json]"_s,
                   u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
     page.section().paragraph(
         u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
@@ -175,21 +234,47 @@ HelpPage checkHelp()
                    "its stored dtype of a correct reference (float64 tables are compared at float32's)."_s)
         .items(tableItems())
         .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake."_s.arg(
-            TableCheck::mistakeIds().join(u", "_s)));
+            TableCheck::mistakeIds().join(u", "_s)))
+        .paragraph(u"The verdict is correct only when the table equals a named reference within its tolerance: a "
+                   "published form of its family (the paper's sinusoid at base 10000 in either layout; fairseq's, "
+                   "tensor2tensor's and Whisper's half_dim - 1 sinusoid at base 10000; RoFormer's RoPE at theta 10000 "
+                   "and the RoPE of each model preset), or the reference declared. The family's formula at other "
+                   "parameters is a variant, naming the nearest published form; a table no formula explains is "
+                   "learned, never correct. Where two readings fit equally and one is a published form (a RoPE sin "
+                   "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
+                   "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
+                   "family's parameter is declared."_s);
     QList<HelpItem> options;
-    for (const CommandOption &option : tableCheckOptions())
-        options.append({option.spelling(), option.help});
+    for (const CommandOption &option : tableCheckOptions()) {
+        if (!option.hidden)
+            options.append({option.spelling(), option.help});
+    }
     page.section(u"Options"_s).items(options);
     page.section(u"Examples"_s)
         .examples({{u"posenc check my_pe.npy"_s, u"what your own PE table computes, and its mistake"_s},
                    {u"posenc check --json model.safetensors:rotary_cos --rope-layout half"_s,
-                    u"a RoPE cos table, declared half"_s}});
+                    u"a RoPE cos table, declared half"_s},
+                   {u"posenc check cos.npy --expect rope --preset llama-3-1-8b"_s,
+                    u"exactly Llama 3.1's RoPE table: correct, or a mistake and where"_s},
+                   {u"posenc check port.npy --expect-table reference_dump.npy"_s,
+                    u"a port against the reference implementation's table, cell by cell"_s},
+                   {u"posenc check sin.npy --expect-config config.json --layer-type sliding_attention"_s,
+                    u"the RoPE sin table the model's config computes for its sliding-window layers"_s},
+                   {u"posenc check --apply q.npy q_rotated.npy"_s,
+                    u"a query before and after RoPE: the pairing, frequencies, attention factor and positions"_s}});
     page.section(u"Exit status"_s)
-        .items({{u"0"_s, u"the table is correct"_s},
-                {u"1"_s, u"a mistake, or a table the check does not know"_s},
+        .items({{u"0"_s,
+                 u"correct: the table equals a named reference within its tolerance (a published form, or the "
+                 "reference declared with --expect, --expect-table or --expect-config)"_s},
+                {u"1"_s, u"mistake: a named mistake, or cells that deviate from the reference"_s},
                 {u"2"_s, u"invalid usage: an option, or a tensor or array that is not there or not a table"_s},
                 {u"3"_s, u"a file that cannot be read, or holds NaN: the path and the reason"_s},
                 {u"4"_s, u"over the memory budget: cells and GiB"_s},
+                {u"5"_s,
+                 u"variant: the family's formula at parameters no published form uses (base 500); the "
+                 "nearest published form is named"_s},
+                {u"6"_s, u"learned: a table no formula explains, with a learned table's structure"_s},
+                {u"7"_s, u"unknown: the check cannot tell what the table is, or two readings fit equally"_s},
                 {u"130"_s, u"stopped by Ctrl+C"_s}});
     page.sections += configCheckSections();
     return page;
@@ -214,15 +299,26 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return ExitDone;
     }
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1)
-        return fail(err, ExitUsage,
-                    u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
-                        positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     Params declared;
     for (const QString &key : declaredKeys()) {
         if (const auto error = declare(declared, parser, key))
             return fail(err, ExitUsage, ParamOptions::flagText(*error));
     }
+    if (parser.isSet(u"apply"_s)) {
+        CheckApply::Request request;
+        request.x = parser.value(u"apply"_s);
+        request.positional = positional;
+        request.budget = declared.memoryBudget;
+        if (parser.isSet(u"rope-layout"_s))
+            request.layout = declared.rope.layout;
+        request.json = parser.isSet(u"json"_s);
+        request.exitCode = verdictExitCode;
+        return CheckApply::run(request, out, err);
+    }
+    if (positional.size() != 1)
+        return fail(err, ExitUsage,
+                    u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
+                        positional.isEmpty() ? u"none"_s : positional.join(u' ')));
     int threads = 0;
     if (parser.isSet(u"threads"_s)) {
         bool ok = false;
@@ -238,6 +334,10 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             declaration.keys.append(key);
     }
     const std::uint64_t budget = declared.memoryBudget;
+    auto expectation = CheckExpect::read(parser, declaredKeys());
+    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation))
+        return failLines(err, *refused);
+    const auto &expected = std::get<CheckExpect::Expectation>(expectation);
 
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
@@ -259,25 +359,31 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const auto refused = TableCheck::fitToBudget(table, budget, stream))
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, budget));
 
-    auto identified = TableCheck::identify(table, declaration);
-    if (const auto *problem = std::get_if<QString>(&identified))
-        return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
-    TableMatch match = std::get<TableMatch>(std::move(identified));
+    auto declaredMatches = CheckExpect::matches(expected, table, budget, interrupt.flag());
+    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&declaredMatches))
+        return failLines(err, *refused);
+    std::vector<TableMatch> candidates = std::get<std::vector<TableMatch>>(std::move(declaredMatches));
+    if (candidates.empty()) {
+        auto identified = TableCheck::identify(table, declaration);
+        if (const auto *problem = std::get_if<QString>(&identified))
+            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
+        candidates.push_back(std::get<TableMatch>(std::move(identified)));
+    }
 
     ProgressLine line(u"posenc check"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    const TableCheck::Verification verification = TableCheck::verify(match, table, stream);
+    auto streamed = streamBest(std::move(candidates), table, stream, interrupt, err);
+    if (const int *code = std::get_if<int>(&streamed))
+        return *code;
     line.finish();
-    if (verification.cancelled || interrupt.interrupted())
-        return fail(err, ExitInterrupted, u"interrupted"_s);
-    if (verification.error)
-        return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
-    TableCheck::conclude(match, verification);
+    TableMatch match = std::get<TableMatch>(std::move(streamed));
+    if (expected.kind == CheckExpect::Expectation::Kind::Learned)
+        CheckExpect::concludeLearned(match);
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
-    return match.verdict == CheckVerdict::Correct ? ExitDone : kExitNotCorrect;
+    return verdictExitCode(match.verdict);
 }
 
 } // namespace posenc

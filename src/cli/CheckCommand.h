@@ -11,8 +11,8 @@ namespace posenc {
 
 // `posenc check FILE[:TENSOR]`: what a user's own table of positions computes, and the mistake in
 // it (docs/ARCHITECTURE.md, Checking a table). The verdict in words, or one JSON object with
-// --json. Exit 0 for a correct table, 1 for a mistake or an unknown table, 2, 3, 4 and 130 as
-// for the other commands.
+// --json. Each verdict its exit code (0 for correct alone; checkHelp's Exit status), 2, 3, 4 and
+// 130 as for the other commands.
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 // The options of a table's check.
 QList<CommandOption> tableCheckOptions();

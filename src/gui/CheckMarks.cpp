@@ -18,6 +18,10 @@ QString verdictSymbol(CheckVerdict verdict)
         return u"\u2714"_s; // heavy check mark
     case CheckVerdict::Mistake:
         return u"\u2716"_s; // heavy multiplication x
+    case CheckVerdict::Variant:
+        return u"\u2248"_s; // almost equal to
+    case CheckVerdict::Learned:
+        return u"\u223F"_s; // sine wave
     case CheckVerdict::Unknown:
         break;
     }
@@ -31,6 +35,9 @@ QColor verdictColour(CheckVerdict verdict)
         return {0, 110, 50};
     case CheckVerdict::Mistake:
         return kWrong;
+    case CheckVerdict::Variant:
+    case CheckVerdict::Learned:
+        return {150, 95, 0};
     case CheckVerdict::Unknown:
         break;
     }

@@ -51,9 +51,17 @@ QString layoutWord(RopeLayout layout)
     return layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s;
 }
 
+// A RoPE table declared one (its layout): at theta 10000 a RoPE cos or sin table is also a
+// sinusoid whose sines or cosines were replaced, which only a declaration tells apart.
+TableCheck::Declared asRope(RopeLayout layout)
+{
+    return declaring(u"rope-layout"_s, [=](Params &p) { p.rope.layout = layout; });
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(posenc::Params)
+Q_DECLARE_METATYPE(posenc::CheckVerdict)
 
 class TestTableCheckRope : public QObject
 {
@@ -65,39 +73,44 @@ private slots:
         QTest::addColumn<Params>("params");
         QTest::addColumn<bool>("cosine");
         QTest::addColumn<QString>("type");
+        QTest::addColumn<CheckVerdict>("verdict"); // correct for a published form, else a variant
 
-        QTest::newRow("default, cos, half") << rope(RopeType::Default, 10000.0, 128) << true << "default";
+        QTest::newRow("default, cos, half (Llama 2 7B, RoFormer)")
+            << rope(RopeType::Default, 10000.0, 128) << true << "default" << CheckVerdict::Correct;
         Params sinInterleaved = rope(RopeType::Default, 500000.0, 64);
         sinInterleaved.rope.layout = RopeLayout::Interleaved;
-        QTest::newRow("default, sin, interleaved") << sinInterleaved << false << "default";
+        QTest::newRow("default, sin, interleaved") << sinInterleaved << false << "default" << CheckVerdict::Variant;
         Params linear = rope(RopeType::Linear, 10000.0, 128);
         linear.rope.factor = 4.0;
-        QTest::newRow("linear 4") << linear << true << "linear";
+        QTest::newRow("linear 4") << linear << true << "linear" << CheckVerdict::Variant;
         Params yarn = rope(RopeType::Yarn, 10000.0, 128);
         yarn.rope.factor = 4.0;
         yarn.rope.originalMaxLen = 4096;
         yarn.maxLen = 16384;
-        QTest::newRow("yarn 4 from 4096") << yarn << true << "yarn";
+        QTest::newRow("yarn 4 from 4096") << yarn << true << "yarn" << CheckVerdict::Variant;
         Params llama = roperef::llama31();
         llama.maxLen = 16384;
-        QTest::newRow("llama3 (Llama 3.1)") << llama << true << "llama3";
+        QTest::newRow("llama3 (Llama 3.1)") << llama << true << "llama3" << CheckVerdict::Correct;
         Params gptOss = roperef::gptOss();
         gptOss.maxLen = 16384;
-        QTest::newRow("yarn without truncation (gpt-oss)") << gptOss << false << "yarn";
+        QTest::newRow("yarn without truncation (gpt-oss)") << gptOss << false << "yarn" << CheckVerdict::Correct;
         Params proportional = rope(RopeType::Proportional, 1000000.0, 256);
         proportional.rope.partialRotaryFactor = 0.25;
-        QTest::newRow("proportional (Gemma 4)") << proportional << true << "proportional";
+        QTest::newRow("proportional, head_dim 256") << proportional << true << "proportional" << CheckVerdict::Variant;
     }
     void typesAreFound()
     {
         QFETCH(Params, params);
         QFETCH(bool, cosine);
         QFETCH(QString, type);
+        QFETCH(CheckVerdict, verdict);
         const double af = roperef::attentionFactor(params);
-        const Checked c = check(ropeTable(params, params.maxLen, cosine, af));
+        const Checked c
+            = check(ropeTable(params, params.maxLen, cosine, af), StoredType::Float32, asRope(params.rope.layout));
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         const TableMatch &m = c.match;
-        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        QVERIFY2(m.verdict == verdict, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        QCOMPARE(m.correctAgainst.isEmpty(), verdict != CheckVerdict::Correct);
         QCOMPARE(m.table, cosine ? u"rope-cos"_s : u"rope-sin"_s);
         QCOMPARE(word(m, u"rope_type"_s), type);
         QCOMPARE(word(m, u"layout"_s), layoutWord(params.rope.layout));
@@ -179,7 +192,7 @@ private slots:
         p.rope.layout = interleaved ? RopeLayout::Interleaved : RopeLayout::Half;
         RowMatrixXf values = ropeTable(p, rows, true, 1.0);
         values(row, column) += 1e-3f;
-        const Checked c = check(values);
+        const Checked c = check(values, StoredType::Float32, asRope(p.rope.layout));
         QVERIFY2(c.match.verdict == CheckVerdict::Mistake, qPrintable(c.match.diagnosis));
         QCOMPARE(c.match.table, u"rope-cos"_s);
         QCOMPARE(word(c.match, u"layout"_s), layoutWord(p.rope.layout));
@@ -199,7 +212,7 @@ private slots:
             const float inv = 1.0f / std::pow(10000.0f, float(2 * (c % (r / 2))) / float(r));
             return std::cos(float(p) * inv);
         });
-        const Checked c = check(values);
+        const Checked c = check(values, StoredType::Float32, asRope(RopeLayout::Half));
         QVERIFY2(c.match.verdict == CheckVerdict::Correct,
                  qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
         QCOMPARE(*c.match.precision, TablePrecision::Float32Angles);

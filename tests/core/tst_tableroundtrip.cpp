@@ -427,7 +427,11 @@ private slots:
         QVERIFY2(errors.isEmpty(),
                  qPrintable(errors.isEmpty() ? QString() : errors.first().key + u": "_s + errors.first().problem));
         const RowMatrixXf table = written(params, quantity);
-        const Checked c = check(table);
+        // The family named, as `posenc check --expect FAMILY` names it: a RoPE table at theta 10000
+        // is also a sinusoid whose sines or cosines were replaced, which only a declaration tells.
+        TableCheck::Declared declared;
+        declared.family = params.encoding;
+        const Checked c = check(table, StoredType::Float32, declared);
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         const TableMatch &m = c.match;
         const QString report = m.diagnosis + u" | "_s + m.deviations + u" | "_s + m.notes.join(u" | "_s);
@@ -436,7 +440,11 @@ private slots:
             QVERIFY2((m.diagnosis + m.notes.join(u' ')).contains(unknownBecause), qPrintable(report));
             return;
         }
-        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(report));
+        // Correct for a published form (named), a variant at other parameters.
+        const bool published = QByteArray(QTest::currentDataTag()).startsWith("published:");
+        QVERIFY2(m.verdict == CheckVerdict::Correct || (!published && m.verdict == CheckVerdict::Variant),
+                 qPrintable(report));
+        QCOMPARE(m.correctAgainst.isEmpty(), m.verdict != CheckVerdict::Correct);
         QCOMPARE(*m.family, params.encoding);
         QCOMPARE(quantityOf(m.table), quantity);
         reproduces(m, table);

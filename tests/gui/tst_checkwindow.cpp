@@ -11,6 +11,7 @@
 #include "gui/UndoHistory.h"
 #include "gui/WindowMenus.h"
 
+#include "core/NumberText.h"
 #include "core/check/CheckReport.h"
 #include "io/NpyWriter.h"
 
@@ -464,11 +465,13 @@ void TestCheckWindow::filesGivenToTheWindowAreChecked()
 // sets that RoPE.
 void TestCheckWindow::aRopeCosTableSetsARope()
 {
+    // Qwen3 8B's: head_dim 128 at theta 1e6, a published form (at theta 10000 the table is also a
+    // sinusoid whose sines were replaced, and its verdict unknown until one is declared).
     constexpr std::int64_t rows = 300;
-    constexpr std::int64_t dim = 32;
+    constexpr std::int64_t dim = 128;
     const auto angle = [](std::int64_t p, std::int64_t c) {
         const std::int64_t i = c % (dim / 2);
-        return double(p) * std::pow(10000.0, -2.0 * double(i) / double(dim));
+        return double(p) * std::pow(1000000.0, -2.0 * double(i) / double(dim));
     };
     RowMatrixXf table(rows, dim);
     for (std::int64_t p = 0; p < rows; ++p)
@@ -504,7 +507,7 @@ void TestCheckWindow::aRopeCosTableSetsARope()
     const Params after = window.controlPanel()->params();
     QCOMPARE(after.encoding, Encoding::Rope);
     QCOMPARE(after.rope.headDim, dim);
-    QCOMPARE(after.rope.theta, 10000.0);
+    QCOMPARE(after.rope.theta, 1000000.0);
     QCOMPARE(after.rope.layout, RopeLayout::Half);
     QCOMPARE(after.rope.type, RopeType::Default);
     QCOMPARE(after.rope, match.params->rope);

@@ -178,6 +178,8 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
         return m;
     }
     m.verdict = CheckVerdict::Correct;
+    m.correctAgainst
+        = u"ALiBi's get_slopes for %1 heads (Press et al. 2022; HF's build_alibi_tensor)"_s.arg(found.heads);
     m.diagnosis = u"ALiBi's bias of head %1 of %2 as get_slopes makes it: m (j − i) = −%3 (i − j) for keys at or "
                   "before the query, %4"_s.arg(found.head)
                       .arg(found.heads)

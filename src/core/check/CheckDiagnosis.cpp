@@ -47,6 +47,47 @@ QString noReference()
     return u"The table matched no reference: no |table − reference| to show."_s;
 }
 
+QString declaredReference(const QString &referenceText)
+{
+    return u"the declared reference (%1)"_s.arg(referenceText);
+}
+
+QString noPublishedForm()
+{
+    return u"no published form of the family has these parameters: a variant of the formula, not a table that "
+           "ships; declare the reference meant to make it correct"_s;
+}
+
+QString ambiguous(const QString &tableA, const QString &tableB)
+{
+    return u"two readings explain the table equally, and the check cannot tell which was meant: a %1 table or a %2 "
+           "table (below); declare the family the table is meant to be"_s.arg(tableA, tableB);
+}
+
+QString otherReading(const QString &reading)
+{
+    return u"the same values are another family's table with a mistake, should that family be meant: %1; declare "
+           "the family meant (--expect, or one of its parameters) to check it as that"_s.arg(reading);
+}
+
+QString transposed(std::int64_t rows, std::int64_t cols, const QString &table, const QString &inner)
+{
+    return u"the table is transposed: its %1 rows are the dimensions and its %2 columns the positions; a table of "
+           "positions is L x d, a row per position. Transposed, it is a %3 table: %4"_s.arg(rows)
+               .arg(cols)
+               .arg(table, inner);
+}
+
+QString transposedCells(std::int64_t rows, std::int64_t cols)
+{
+    return u"every cell: rows and columns exchanged (%1 x %2 given, %2 x %1 meant)"_s.arg(rows).arg(cols);
+}
+
+QString transposedUnreferenced()
+{
+    return u"The table is transposed: its transpose is the table to compare; no |table − reference| to show."_s;
+}
+
 QString infinityRefused(std::int64_t row, std::int64_t column)
 {
     return u"row %1, column %2 holds an infinity, which none of the tables this check knows holds there"_s.arg(row).arg(

@@ -22,6 +22,19 @@ QString sameRow();
 QString unknown(const QStringList &tables, const QStringList &reasons);
 // Why an unknown table shows no |table - reference|.
 QString noReference();
+// The reference the user declared: "the declared reference (sinusoidal, ...)".
+QString declaredReference(const QString &referenceText);
+// A family's formula at parameters no published form of it uses.
+QString noPublishedForm();
+// Two readings explain the table equally well, with different verdicts.
+QString ambiguous(const QString &tableA, const QString &tableB);
+// The reading not taken where the other equals a published form: what the table is if that
+// other family was meant (`reading`: its table, verdict and diagnosis), and how to declare it.
+QString otherReading(const QString &reading);
+// A table of `rows` x `cols` that is its transpose's table of `table`, whose diagnosis is `inner`.
+QString transposed(std::int64_t rows, std::int64_t cols, const QString &table, const QString &inner);
+QString transposedCells(std::int64_t rows, std::int64_t cols);
+QString transposedUnreferenced();
 // A table whose infinity no family's table holds there.
 QString infinityRefused(std::int64_t row, std::int64_t column);
 

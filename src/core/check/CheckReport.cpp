@@ -62,6 +62,8 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
     if (!m.mistakes.empty())
         verdict += u" (%1)"_s.arg(m.mistakes.join(u", "_s));
     lines.append(u"verdict: "_s + verdict);
+    if (!m.correctAgainst.isEmpty())
+        lines.append(u"equals: "_s + m.correctAgainst);
     if (!m.table.isEmpty())
         lines.append(u"encoding: "_s + m.table);
     if (!m.referenceText.isEmpty())

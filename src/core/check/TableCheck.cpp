@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -69,13 +71,35 @@ ValueFormat valuesFormat(const TableRows &table, const TableSample &sample)
     return format;
 }
 
-// The claim with the most support: a reference before a structure alone, then the fewest cells
-// beyond the tolerance per compared cell, then the list's order.
-const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates)
+// Whether the user named the candidate's family: by name, or by declaring one of its parameters.
+bool isDeclared(const TableCandidate &c, const Declared &declared)
 {
+    if (!c.match.family)
+        return false;
+    if (declared.family)
+        return *declared.family == *c.match.family;
+    const FamilySpec &spec = Families::spec(*c.match.family);
+    return spec.tableHypothesis
+        && std::any_of(spec.tableHypothesis->declares.cbegin(), spec.tableHypothesis->declares.cend(),
+                       [&](const QString &key) { return declared.declares(key); });
+}
+
+bool sameSupport(const TableCandidate &a, const TableCandidate &b)
+{
+    return a.match.reference && b.match.reference
+        && double(a.bad) * double(b.compared) == double(b.bad) * double(a.compared);
+}
+
+// The claim with the most support: a declared family's before the others, a reference before a
+// structure alone, then the fewest cells beyond the tolerance per compared cell, then the list's
+// order.
+const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, const Declared &declared)
+{
+    const bool anyDeclared = std::any_of(candidates.cbegin(), candidates.cend(),
+                                         [&](const TableCandidate &c) { return c.claims && isDeclared(c, declared); });
     const TableCandidate *best = nullptr;
     for (const TableCandidate &c : candidates) {
-        if (!c.claims)
+        if (!c.claims || (anyDeclared && !isDeclared(c, declared)))
             continue;
         if (!best) {
             best = &c;
@@ -93,13 +117,27 @@ const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates)
     return best;
 }
 
-// The nearest reference of a family that did not claim the table, when it explains all but a
-// tenth of the table's energy: a note for a learned or unknown table.
-QString nearestNote(const std::vector<TableCandidate> &candidates)
+// Another claim as well supported whose verdict differs (a RoPE sin table, or a sinusoid whose
+// cosines were replaced by sines): the check cannot tell which was meant, unless it was declared.
+const TableCandidate *rivalClaim(const std::vector<TableCandidate> &candidates, const TableCandidate &best,
+                                 const Declared &declared)
+{
+    if (isDeclared(best, declared))
+        return nullptr;
+    for (const TableCandidate &c : candidates) {
+        if (&c != &best && c.claims && sameSupport(c, best) && c.match.verdict != best.match.verdict)
+            return &c;
+    }
+    return nullptr;
+}
+
+// The nearest reference of a family that did not claim the table, when it explains all but
+// `share` of the table's energy: a note for a learned or unknown table.
+QString nearestNote(const std::vector<TableCandidate> &candidates, double share = 0.1)
 {
     const TableCandidate *nearest = nullptr;
     for (const TableCandidate &c : candidates) {
-        if (!c.claims && !c.nearest.isEmpty() && c.residual < 0.1 && (!nearest || c.residual < nearest->residual))
+        if (!c.claims && !c.nearest.isEmpty() && c.residual < share && (!nearest || c.residual < nearest->residual))
             nearest = &c;
     }
     return nearest ? nearest->nearest : QString();
@@ -135,9 +173,81 @@ std::vector<TableCandidate> askFamilies(const TableEvidence &evidence)
     return candidates;
 }
 
-} // namespace
+// A verdict is a promise: correct only against a named reference. A family's formula at
+// parameters no published form uses is a variant of it.
+void keepPromise(TableMatch &match)
+{
+    if (match.verdict != CheckVerdict::Correct || !match.correctAgainst.isEmpty())
+        return;
+    match.verdict = CheckVerdict::Variant;
+    match.notes.prepend(CheckDiagnosis::noPublishedForm());
+}
 
-std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared)
+QString readingOf(const TableMatch &r)
+{
+    QString verdict = CheckWords::verdict(r.verdict);
+    if (!r.mistakes.empty())
+        verdict += u" (%1)"_s.arg(r.mistakes.join(u", "_s));
+    return u"%1, %2: %3"_s.arg(r.table, verdict, r.diagnosis);
+}
+
+// Two readings as well supported, with different verdicts. Where one equals a published form (a
+// RoPE sin table at theta 10000, the default rope_type of Llama 1 and 2, is also a sinusoid whose
+// cosines were replaced), that one is the verdict and the other a note; else unknown, both named.
+TableMatch ambiguousMatch(const TableCandidate &a, const TableCandidate &b)
+{
+    const bool aPublished = a.match.verdict == CheckVerdict::Correct && !a.match.correctAgainst.isEmpty();
+    const bool bPublished = b.match.verdict == CheckVerdict::Correct && !b.match.correctAgainst.isEmpty();
+    if (aPublished != bPublished) {
+        TableMatch m = aPublished ? a.match : b.match;
+        m.notes.append(CheckDiagnosis::otherReading(readingOf(aPublished ? b.match : a.match)));
+        return m;
+    }
+    TableMatch m;
+    m.verdict = CheckVerdict::Unknown;
+    m.unreferenced = CheckDiagnosis::noReference();
+    m.diagnosis = CheckDiagnosis::ambiguous(a.match.table, b.match.table);
+    m.notes = {u"reading 1: "_s + readingOf(a.match), u"reading 2: "_s + readingOf(b.match)};
+    return m;
+}
+
+std::variant<TableMatch, QString> identifyTable(const TableRows &table, const Declared &declared, bool transpose);
+
+// A d x L table given as L x d: its first columns, read down every row, are the first positions
+// of a table some family claims. Tried where no formula explains the table as it is; the table is
+// read a row at a time (up to 4096 rows), its first 2048 columns kept.
+std::optional<TableMatch> transposedMatch(const TableRows &table, const Declared &declared)
+{
+    const std::int64_t rows = table.rows(), cols = table.cols();
+    if (rows < 2 || rows > 4096 || cols < 3 || cols <= rows)
+        return std::nullopt;
+    const std::int64_t positions = std::min<std::int64_t>(cols, 2048);
+    auto flipped = std::make_shared<RowMatrixXf>(positions, rows);
+    std::vector<float> row(static_cast<std::size_t>(cols));
+    QString error;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        if (!table.read(r, 1, row.data(), error))
+            return std::nullopt;
+        for (std::int64_t p = 0; p < positions; ++p)
+            (*flipped)(p, r) = row[std::size_t(p)];
+    }
+    const MatrixRows transposed(std::move(flipped), table.storedType(), table.name(), table.textRounding());
+    auto identified = identifyTable(transposed, declared, false);
+    auto *found = std::get_if<TableMatch>(&identified);
+    if (!found || !found->reference || found->verdict == CheckVerdict::Unknown)
+        return std::nullopt;
+    TableMatch m = std::move(*found);
+    m.mistakes.prepend(CheckMistakes::kTransposed);
+    m.verdict = CheckVerdict::Mistake;
+    m.diagnosis = CheckDiagnosis::transposed(rows, cols, m.table, m.diagnosis);
+    m.deviations = CheckDiagnosis::transposedCells(rows, cols);
+    m.reference.reset();
+    m.correctAgainst.clear();
+    m.unreferenced = CheckDiagnosis::transposedUnreferenced();
+    return m;
+}
+
+std::variant<TableMatch, QString> identifyTable(const TableRows &table, const Declared &declared, bool transpose)
 {
     if (table.cols() <= 0)
         return u"the table has no columns; a table of positions is L x d with d >= 1"_s;
@@ -161,12 +271,20 @@ std::variant<TableMatch, QString> identify(const TableRows &table, const Declare
     evidence.sameRow = !evidence.infinite && sameRows(*sample, compared, table.textRounding());
 
     std::vector<TableCandidate> candidates = askFamilies(evidence);
-    if (const TableCandidate *best = bestClaim(candidates)) {
+    if (const TableCandidate *best = bestClaim(candidates, declared)) {
+        if (const TableCandidate *rival = rivalClaim(candidates, *best, declared))
+            return ambiguousMatch(*best, *rival);
         TableMatch match = best->match;
         if (!best->match.reference) {
-            if (const QString near = nearestNote(candidates); !near.isEmpty())
+            if (transpose) {
+                if (auto flipped = transposedMatch(table, declared))
+                    return *flipped;
+            }
+            // A learned table: the nearest formula, however far, and its error.
+            if (const QString near = nearestNote(candidates, std::numeric_limits<double>::infinity()); !near.isEmpty())
                 match.notes.append(near);
         }
+        keepPromise(match);
         return match;
     }
     if (evidence.infinite)
@@ -184,7 +302,18 @@ std::variant<TableMatch, QString> identify(const TableRows &table, const Declare
         unknown.diagnosis = CheckDiagnosis::tooFewRows(table.rows());
         return unknown;
     }
+    if (transpose) {
+        if (auto flipped = transposedMatch(table, declared))
+            return *flipped;
+    }
     return unknownMatch(candidates);
+}
+
+} // namespace
+
+std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared)
+{
+    return identifyTable(table, declared, true);
 }
 
 std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
@@ -204,8 +333,14 @@ std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family
     TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
     evidence.infinite = sample->infiniteRow >= 0;
     auto expected = spec.tableHypothesis->expect(evidence, params, tableWord);
-    if (auto *match = std::get_if<TableMatch>(&expected))
+    if (auto *match = std::get_if<TableMatch>(&expected)) {
         match->family = family;
+        // The declared reference is what a correct table equals.
+        if (match->mistakes.empty()) {
+            match->verdict = CheckVerdict::Correct;
+            match->correctAgainst = CheckDiagnosis::declaredReference(match->referenceText);
+        }
+    }
     return expected;
 }
 

@@ -29,6 +29,9 @@ struct CheckDeclaration
 {
     Params params;
     QStringList keys; // the keys declared
+    // The family the table is meant to be, when one is named: of two readings that explain the
+    // table equally, the declared family's is taken.
+    std::optional<Encoding> family;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

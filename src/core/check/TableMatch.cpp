@@ -11,6 +11,10 @@ QString verdict(CheckVerdict verdict)
     switch (verdict) {
     case CheckVerdict::Correct:
         return u"correct"_s;
+    case CheckVerdict::Variant:
+        return u"variant"_s;
+    case CheckVerdict::Learned:
+        return u"learned"_s;
     case CheckVerdict::Mistake:
         return u"mistake"_s;
     case CheckVerdict::Unknown:

@@ -15,8 +15,12 @@
 
 namespace posenc {
 
-// What `posenc check` concludes of a table.
-enum class CheckVerdict { Correct, Mistake, Unknown };
+// What `posenc check` concludes of a table (docs/ARCHITECTURE.md, Checking a table): `Correct`
+// only when it equals a named reference within its tolerance (a published form of its family, or
+// the reference the user declared); `Variant` a family's formula at parameters no published form
+// uses; `Learned` a table no formula explains, which has structure; `Mistake` a named mistake or
+// cells that deviate; `Unknown` what the check cannot tell.
+enum class CheckVerdict { Correct, Variant, Learned, Mistake, Unknown };
 // How a correct table's values were computed: exactly (within the rounding of float32), rounded
 // to float16 or bfloat16, or from float32 angles.
 enum class TablePrecision { Exact, Float16, BFloat16, Float32Angles };
@@ -31,7 +35,7 @@ struct MatchField
 };
 
 namespace CheckWords {
-QString verdict(CheckVerdict verdict); // "correct", "mistake", "unknown"
+QString verdict(CheckVerdict verdict); // "correct", "variant", "learned", "mistake", "unknown"
 QString precision(TablePrecision precision); // "exact", "float16", "bfloat16", "float32-angles"
 } // namespace CheckWords
 
@@ -40,6 +44,8 @@ namespace CheckMistakes {
 inline const QString kPositionOffset = QStringLiteral("position-offset");
 inline const QString kSameRow = QStringLiteral("same-row");
 inline const QString kHalfPrecisionAngles = QStringLiteral("half-precision-angles");
+inline const QString kScaled = QStringLiteral("scaled");
+inline const QString kTransposed = QStringLiteral("transposed");
 } // namespace CheckMistakes
 
 // What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and
@@ -64,6 +70,10 @@ struct TableMatch
     QStringList mistakes;
     // One line: the mistake and what the correct line computes, or what the table is.
     QString diagnosis;
+    // The named reference a correct table equals: a published form ("the paper's sinusoid
+    // (Vaswani et al. 2017, ...)") or the reference the user declared. A match without one is
+    // never correct (TableCheck::identify makes it a variant).
+    QString correctAgainst;
     // Further lines for a person: the variant named, padding rows, other parameters that fit.
     QStringList notes;
 

@@ -382,11 +382,12 @@ void conclude(TableMatch &match, const Verification &v)
     }
     match.deviations = u"%1; %2"_s.arg(
         CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
-    if (match.verdict != CheckVerdict::Correct)
+    if (match.verdict != CheckVerdict::Correct && match.verdict != CheckVerdict::Variant)
         return;
     // No mistake was named, yet cells deviate: the table is the reference but for them. The cell
     // named is the worst of those beyond the tolerance, which the largest error may not be.
     match.verdict = CheckVerdict::Mistake;
+    match.correctAgainst.clear();
     const QString where = u"row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
     match.diagnosis = v.deviatingCells == 1
         ? u"one cell deviates: %1 is off by %2 from %3; every other cell is within the rounding"_s.arg(

@@ -137,6 +137,7 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
                                 double(std::max(found.buckets, std::max(e.rows(), e.cols()))));
     m.referenceText = u"deberta-bucket, %1 buckets, max_position %2"_s.arg(found.buckets).arg(found.maxPosition);
     m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = u"HF's make_log_bucket_position at these buckets and max_position"_s;
     m.diagnosis = u"DeBERTa's log buckets of i − j as HF's make_log_bucket_position makes them: %1 buckets "
                   "(|i − j| up to %2 its own), max_position %3, not capped"_s.arg(found.buckets)
                       .arg(found.buckets / 2)

@@ -59,7 +59,8 @@ TableMatch matchOf(const TableEvidence &e, const LearnedFit::Structure &s)
     m.table = kTable;
     m.firstPositionRow = s.firstPositionRow;
     m.positionOffset = -s.firstPositionRow;
-    m.verdict = CheckVerdict::Correct;
+    // No formula to compare with: never correct unless a reference is declared (--expect-table).
+    m.verdict = CheckVerdict::Learned;
     std::optional<std::int64_t> declaredFirstRow;
     if (e.declared.declares(u"position-offset"_s))
         declaredFirstRow = e.declared.params.learned.offset;

@@ -49,7 +49,28 @@ QString attentionLine(const RopeFit::Fit &fit)
            "measured against the table as found"_s;
 }
 
+QString scalingLine(const RopeFit::Hypothesis &h)
+{
+    const RopeParams &r = h.params.rope;
+    const QString bands = u"llama3's factor %1, low_freq_factor %2, high_freq_factor %3, original %4"_s
+                              .arg(number(r.factor.value_or(1.0)), number(r.lowFreqFactor), number(r.highFreqFactor))
+                              .arg(r.originalMaxLen.value_or(0));
+    if (h.scaling == RopeFit::ScalingMistake::BandsExchanged)
+        return u"the kept and divided bands are exchanged (%1): the short wavelengths (< original / high) are divided "
+               "by the factor and the long ones (> original / low) kept; _compute_llama3_parameters keeps the short "
+               "ones and divides the long ones"_s.arg(bands);
+    return u"the blend runs the wrong way (%1): the blended pairs take (1 - s) where s = (original / wavelength - "
+           "low) / (high - low) belongs, so the pairs next to the divided band are kept and those next to the kept "
+           "band divided; _compute_llama3_parameters gives (1 - s) inv / factor + s inv"_s.arg(bands);
+}
+
 } // namespace
+
+QString variant(const RopeFit::Hypothesis &h, const QString &nearest)
+{
+    return u"a variant: %1, which no published model's config uses; the nearest published form is %2. Declare "
+           "this reference to make it correct"_s.arg(reference(h), nearest);
+}
 
 QString layout(RopeLayout layout)
 {
@@ -76,8 +97,8 @@ QString reference(const RopeFit::Hypothesis &h)
     if (r.type == RopeType::LongRope)
         parameters.append(u"a factor per pair"_s);
     return u"%1, %2 layout, rope_type %3 (%4), attention factor %5"_s.arg(
-        h.cosine ? u"rope-cos"_s : u"rope-sin"_s, layout(r.layout), RopeTypes::word(r.type),
-        parameters.join(u", "_s), short5(h.amplitude));
+        h.cosine ? u"rope-cos"_s : u"rope-sin"_s, layout(r.layout), RopeTypes::word(r.type), parameters.join(u", "_s),
+        short5(h.amplitude));
 }
 
 QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct)
@@ -93,6 +114,12 @@ QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct)
             lines.append(CheckDiagnosis::offsetLine(h.firstPosition - correct.firstPosition, u"HF's position_ids"_s));
         else if (mistake == CheckMistakes::kHalfPrecisionAngles)
             lines.append(CheckDiagnosis::halfPrecisionLine(h.rounding));
+        else if (mistake == u"rope-scaling-reversed"_s)
+            lines.append(scalingLine(h));
+        else if (mistake == CheckMistakes::kScaled)
+            lines.append(u"every value is %1 times RoPE's: rope_type %2 multiplies cos and sin by 1 (its "
+                         "attention_factor); the table was scaled by c = %1"_s.arg(
+                             short5(h.amplitude), RopeTypes::word(h.params.rope.type)));
     }
     if (!lines.isEmpty())
         return lines.join(u"; "_s);

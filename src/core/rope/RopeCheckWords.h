@@ -14,6 +14,8 @@ QString layout(RopeLayout layout); // "half", "interleaved"
 QString reference(const RopeFit::Hypothesis &h);
 QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct);
 QStringList notes(const RopeFit::Fit &fit);
+// A table of parameters no published form has, and the nearest published form.
+QString variant(const RopeFit::Hypothesis &h, const QString &nearest);
 // A table of one pair or of one row, which does not show rope_theta.
 QString thetaNotShown(std::int64_t pairs, std::int64_t rows);
 

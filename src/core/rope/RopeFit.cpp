@@ -273,10 +273,38 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
 
 } // namespace
 
+std::vector<double> reversedLlama3(const Params &params, ScalingMistake mistake)
+{
+    // modeling_rope_utils.py, _compute_llama3_parameters, with the bands' roles exchanged or the
+    // smooth factor reversed.
+    const RopeFrequencies::Table t = RopeFrequencies::table(params);
+    const RopeParams &rope = params.rope;
+    const double factor = rope.factor.value_or(1.0);
+    const double original = double(rope.originalMaxLen.value_or(1));
+    const double low = rope.lowFreqFactor, high = rope.highFreqFactor;
+    std::vector<double> w(t.invBefore.size());
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        const double inv = t.invBefore[i];
+        const double wavelength = 2.0 * std::numbers::pi / inv;
+        const bool exchanged = mistake == ScalingMistake::BandsExchanged;
+        if (wavelength < original / high)
+            w[i] = exchanged ? inv / factor : inv;
+        else if (wavelength > original / low || low == high)
+            w[i] = exchanged ? inv : inv / factor;
+        else {
+            const double smooth = 1.0 - (original / wavelength - low) / (high - low);
+            w[i] = (1.0 - smooth) * inv / factor + smooth * inv;
+        }
+    }
+    return w;
+}
+
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing)
 {
     PairReferenceSpec spec;
     spec.schedule = RopeFrequencies::schedule(h.params);
+    if (h.scaling != ScalingMistake::None && h.params.rope.type == RopeType::Llama3)
+        spec.schedule.w = reversedLlama3(h.params, h.scaling);
     spec.schedule.amplitude = h.amplitude;
     const std::int64_t d = RopeFrequencies::rotaryDim(h.params.rope);
     const std::int64_t pairs = spec.schedule.pairs();

@@ -23,15 +23,25 @@
 // sample, the published forms first. The amplitude is the attention factor.
 namespace posenc::RopeFit {
 
+// A llama3 scaling computed the wrong way round: the mistake rope-scaling-reversed.
+enum class ScalingMistake {
+    None,
+    BlendReversed, // the blended band's smooth factor runs from 1 to 0: (1 - s) where s belongs
+    BandsExchanged, // the short wavelengths divided and the long ones kept, the blend reversed with them
+};
+
 struct Hypothesis
 {
     Params params; // encoding rope; head_dim the table's width; max_len its rows
+    ScalingMistake scaling = ScalingMistake::None;
     bool cosine = true; // a cos table, else a sin table
     double amplitude = 1.0; // what the table's cos and sin are multiplied by
     std::int64_t firstPosition = 0; // the position the first compared row holds
     PositionRounding rounding = PositionRounding::None;
 };
 
+// Llama 3's frequencies computed with `mistake` (not None): the table of rope-scaling-reversed.
+std::vector<double> reversedLlama3(const Params &params, ScalingMistake mistake);
 // The hypothesis as a reference for a table framed by `framing`.
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing);
 

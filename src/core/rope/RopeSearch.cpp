@@ -125,12 +125,13 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
     return x.score.sumSquares < y.score.sumSquares;
 }
 
-bool RopeSearch::consider(const Params &params, const QString &published)
+bool RopeSearch::consider(const Params &params, const QString &published, ScalingMistake scaling)
 {
     if (!params.isValid())
         return false;
     Hypothesis hyp;
     hyp.params = params;
+    hyp.scaling = scaling;
     hyp.cosine = m_measured.cosine;
     hyp.firstPosition = m_measured.firstPosition;
     hyp.amplitude = snappedAmplitude(params, RopeFrequencies::table(params).attentionFactor);
@@ -140,6 +141,12 @@ bool RopeSearch::consider(const Params &params, const QString &published)
     auto &ofType = m_bestOfType[std::size_t(typeRank(params.rope.type))];
     if (!ofType || better(f, *ofType))
         ofType = f;
+    // A mistaken scaling is taken only where it explains more cells than every correct one.
+    if (scaling != ScalingMistake::None) {
+        if (!m_best || f.bad() < m_best->bad())
+            m_best = f;
+        return f.bad() == 0 && !f.float32Angles;
+    }
     if (!m_best || better(f, *m_best))
         m_best = f;
     else if (!published.isEmpty() && m_best->bad() == 0 && f.bad() == 0
@@ -295,6 +302,28 @@ void RopeSearch::tryBanded(const Params &p)
                 if (consider(q))
                     return;
             }
+        }
+    }
+    for (const double f : factors) {
+        if (f > 1.0 && !matched())
+            tryReversedLlama3(p, f);
+    }
+}
+
+// Llama 3's scaling with its blend reversed, or its kept and divided bands exchanged: Meta's
+// published bands (low 1, high 4) at each original length.
+void RopeSearch::tryReversedLlama3(const Params &p, double factor)
+{
+    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
+        Params q = p;
+        q.rope.type = RopeType::Llama3;
+        q.rope.factor = factor;
+        q.rope.originalMaxLen = original;
+        q.rope.lowFreqFactor = 1.0;
+        q.rope.highFreqFactor = 4.0;
+        for (const ScalingMistake mistake : {ScalingMistake::BlendReversed, ScalingMistake::BandsExchanged}) {
+            if (consider(q, {}, mistake))
+                return;
         }
     }
 }
@@ -507,7 +536,21 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
         result.mistakes.append(CheckMistakes::kHalfPrecisionAngles);
     if (declared && *declared != m_layout)
         result.mistakes.append(u"rope-layout"_s);
+    if (result.hypothesis.scaling != ScalingMistake::None) {
+        result.mistakes.append(u"rope-scaling-reversed"_s);
+        result.correct.scaling = ScalingMistake::None;
+    }
     const double amplitude = result.hypothesis.amplitude;
+    // A type that reads no attention_factor multiplies by 1: an amplitude below 1, or of 2 and more
+    // (sqrt(head_dim)), scaled the table. Between 1 and 2 it may be yarn's or LongRoPE's factor of a
+    // table whose frequencies are the default's (LongRoPE's short factors all 1): no mistake named,
+    // and no published form has it.
+    if (std::fabs(result.typeAttentionFactor - 1.0) < 1e-12 && rope.type != RopeType::Yarn
+        && rope.type != RopeType::LongRope && std::fabs(amplitude - 1.0) > 1e-5
+        && (amplitude < 1.0 || amplitude >= 2.0)) {
+        result.mistakes.append(CheckMistakes::kScaled);
+        result.correct.amplitude = 1.0;
+    }
     if (rope.type == RopeType::Yarn && std::fabs(result.typeAttentionFactor - 1.0) > 1e-9
         && std::fabs(amplitude - 1.0) < 1e-5) {
         result.mistakes.append(u"attention-factor-missing"_s);

@@ -44,7 +44,7 @@ public:
 
     // Scores the parameters (skipped when not valid) and keeps them if best; `published` names
     // the published form they are. Whether they explain every sampled cell with exact angles.
-    bool consider(const Params &params, const QString &published = {});
+    bool consider(const Params &params, const QString &published = {}, ScalingMistake scaling = ScalingMistake::None);
 
     void tryPublished(const std::vector<Published> &published);
     // Default, linear, and the banded types (llama3, yarn) at rope_theta `base`.
@@ -68,6 +68,7 @@ private:
     double largestRatio(double base) const;
     void tryLinear(const Params &p);
     void tryBanded(const Params &p);
+    void tryReversedLlama3(const Params &p, double factor);
     std::vector<std::array<double, 2>> llamaBands(const Params &p, double factor) const;
     double longRopeFactor(std::int64_t pair, double base, double amplitude) const;
     Frequency refinedFrequency(std::int64_t pair, double theta, double amplitude) const;

@@ -1,5 +1,6 @@
 #include "RopeTableCheck.h"
 
+#include "core/NumberText.h"
 #include "core/check/PairReference.h"
 #include "core/rope/RopeCheckWords.h"
 #include "core/rope/RopeFit.h"
@@ -28,6 +29,29 @@ std::optional<RopeLayout> declaredLayout(const TableEvidence &e)
     if (e.declared.declares(u"rope-layout"_s))
         return e.declared.params.rope.layout;
     return std::nullopt;
+}
+
+std::vector<RopeFit::Published> formsAt(std::int64_t cols);
+QString nearestPublished(const Params &p);
+
+// The published forms whose table is `p`'s: the same frequencies and attention factor, in either
+// layout (HF's Llama rotates halves, Meta's code interleaved pairs); another original length with
+// the same bands gives the same table.
+QStringList publishedNames(const Params &p)
+{
+    QStringList names;
+    const FrequencySchedule mine = RopeFrequencies::schedule(p);
+    for (const RopeFit::Published &form : formsAt(RopeFrequencies::rotaryDim(p.rope))) {
+        Params q = form.params;
+        q.maxLen = p.maxLen;
+        const FrequencySchedule theirs = RopeFrequencies::schedule(q);
+        bool same = theirs.pairs() == mine.pairs() && theirs.amplitude == mine.amplitude;
+        for (std::int64_t i = 0; same && i < mine.pairs(); ++i)
+            same = std::fabs(theirs.w[std::size_t(i)] - mine.w[std::size_t(i)]) <= 1e-12 * mine.w[std::size_t(i)];
+        if (same && !names.contains(form.name))
+            names.append(form.name);
+    }
+    return names;
 }
 
 TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
@@ -69,7 +93,16 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     m.referenceText = RopeCheckWords::reference(correct);
     m.diagnosis = RopeCheckWords::diagnosis(fit, correct);
     m.notes = fit.notes + RopeCheckWords::notes(fit);
-    m.verdict = m.mistakes.empty() ? CheckVerdict::Correct : CheckVerdict::Mistake;
+    if (!m.mistakes.empty()) {
+        m.verdict = CheckVerdict::Mistake;
+    } else if (const QStringList names = publishedNames(correct.params);
+               !names.isEmpty() && h.amplitude == fit.typeAttentionFactor) {
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = u"the RoPE %1 table of %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, names.join(u", "_s));
+    } else {
+        m.verdict = CheckVerdict::Variant;
+        m.diagnosis = RopeCheckWords::variant(correct, nearestPublished(correct.params));
+    }
     return m;
 }
 
@@ -121,6 +154,44 @@ std::vector<RopeFit::Published> publishedRopes()
     };
 }
 
+// RoFormer's RoPE at a table's width: the default type at theta 10000, in either layout (GPT-J's
+// and RoFormer's interleaved pairs, GPT-NeoX's and Llama's rotate_half).
+std::vector<RopeFit::Published> formsAt(std::int64_t cols)
+{
+    std::vector<RopeFit::Published> forms = publishedRopes();
+    for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.headDim = cols;
+        p.rope.theta = 10000.0;
+        p.rope.layout = layout;
+        forms.push_back({u"RoFormer (Su et al. 2021, theta 10000, the default rope_type)"_s, p});
+    }
+    return forms;
+}
+
+// The published form nearest `p`: of its rope_type and width, the nearest theta; else RoFormer's.
+QString nearestPublished(const Params &p)
+{
+    const RopeFit::Published *nearest = nullptr;
+    double distance = 0.0;
+    const std::vector<RopeFit::Published> forms = formsAt(RopeFrequencies::rotaryDim(p.rope));
+    for (const RopeFit::Published &form : forms) {
+        if (form.params.rope.type != p.rope.type
+            || RopeFrequencies::rotaryDim(form.params.rope) != RopeFrequencies::rotaryDim(p.rope))
+            continue;
+        const double d = std::fabs(std::log(form.params.rope.theta / p.rope.theta));
+        if (!nearest || d < distance) {
+            nearest = &form;
+            distance = d;
+        }
+    }
+    if (!nearest)
+        nearest = &forms.back();
+    return u"%1 (rope_type %2, theta %3)"_s.arg(nearest->name, RopeTypes::word(nearest->params.rope.type),
+                                                NumberText::exact(nearest->params.rope.theta));
+}
+
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     if (e.infinite || e.sameRow)
@@ -130,7 +201,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (!layout)
         return std::nullopt;
     const RopeFit::FitInput input = inputOf(e);
-    std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), publishedRopes());
+    std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), formsAt(e.cols()));
     const bool fewRows = !found && e.sample.size() <= 4;
     if (fewRows)
         found = RopeFit::fitFewRows(input, *layout, declaredLayout(e));

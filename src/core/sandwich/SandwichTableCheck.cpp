@@ -296,6 +296,8 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
         return m;
     }
     m.verdict = CheckVerdict::Correct;
+    m.correctAgainst
+        = u"NeMo's SandwichRelativePositionEmbedding for head %1 of %2 heads"_s.arg(found.head).arg(found.heads);
     m.diagnosis
         = u"Sandwich's bias of head %1 of %2 as NeMo makes it: (Σₖ cos(r/10000^(2k/%3)) − %4)/%5, %6"_s.arg(found.head)
               .arg(found.heads)

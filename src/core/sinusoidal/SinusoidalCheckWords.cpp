@@ -3,7 +3,9 @@
 #include "core/NumberText.h"
 #include "core/check/CheckDiagnosis.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -34,8 +36,36 @@ QString frequencyWords(const SinusoidalFit::Hypothesis &h)
         return u"column j at %1^(-j/d)"_s.arg(b);
     case SinusoidalFit::Variant::Divided:
         return u"angles p / w_i with w_i = %1^(-2i/d)"_s.arg(b);
+    case SinusoidalFit::Variant::Constant:
+        return u"every w_i = 1"_s;
     }
     return {};
+}
+
+// The table's scale and function per column, where they are not the paper's.
+QString shapeWords(const SinusoidalFit::Hypothesis &h)
+{
+    QString words;
+    if (h.replaced == SinusoidalFit::Replaced::Cosines)
+        words += u", sines in both columns of every pair"_s;
+    else if (h.replaced == SinusoidalFit::Replaced::Sines)
+        words += u", cosines in both columns of every pair"_s;
+    if (h.amplitude != 1.0)
+        words += u", times %1"_s.arg(NumberText::compact(h.amplitude, 7));
+    return words;
+}
+
+// What a scale of c is, in words: sqrt(d), d or their inverses.
+QString scaleWords(double c, std::int64_t dModel)
+{
+    const double root = std::sqrt(double(dModel));
+    if (std::fabs(c / root - 1.0) < 1e-9)
+        return u"sqrt(d) = %1"_s.arg(NumberText::compact(c, 7));
+    if (std::fabs(c * root - 1.0) < 1e-9)
+        return u"1/sqrt(d) = %1"_s.arg(NumberText::compact(c, 7));
+    if (std::fabs(c / double(dModel) - 1.0) < 1e-9)
+        return u"d = %1"_s.arg(dModel);
+    return NumberText::compact(c, 7);
 }
 
 // The line of one mistake, or nothing where another line says it.
@@ -59,6 +89,29 @@ QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &fou
               "the cosine in column 2i+1"_s
             : u"the first %1 columns hold the cosines and the rest the sines; the split layout puts sin(p w_i) in "
               "column i and cos(p w_i) after all the sines"_s.arg((dModel + 1) / 2);
+    if (mistake == u"exponent-halved"_s)
+        return u"pair i uses 10000^(-i/d) = 100^(-2i/d), base 100: the exponent is i/d where the paper's is 2i/d "
+               "(p / b^(i/d) instead of p / b^(2i/d) gives base 100 from 10000)"_s;
+    if (mistake == u"log-base-missing"_s)
+        return std::fabs(found.base - std::numbers::e) < 1e-9
+            ? u"pair i turns at exp(-2i/d), base e: the log of the base was left out (exp(-2i ln(10000)/d) is the "
+              "paper's)"_s
+            : u"pair i turns at exp(-i/d), base e^(1/2): the log of the base was left out, and the exponent "
+              "counts columns (exp(-2i ln(10000)/d) is the paper's)"_s;
+    if (mistake == u"integer-division"_s)
+        return u"every pair turns at w_i = 1: 2 * i // d is 0 for every pair (integer division, as Python 2's / of "
+               "integers), so 10000^0 = 1; the paper's pair i turns at 10000^(-2i/d)"_s;
+    if (mistake == u"cos-replaced"_s)
+        return u"both columns of every pair hold sin(p w_i): the cosines were replaced by sines; the paper puts "
+               "cos(p w_i) in %1"_s.arg(found.layout == Layout::Interleaved ? u"column 2i+1"_s
+                                                                            : u"the columns after the sines"_s);
+    if (mistake == u"sin-replaced"_s)
+        return u"both columns of every pair hold cos(p w_i): the sines were replaced by cosines; the paper puts "
+               "sin(p w_i) in %1"_s.arg(found.layout == Layout::Interleaved ? u"column 2i"_s : u"the first columns"_s);
+    if (mistake == CheckMistakes::kScaled)
+        return u"every value is %1 times the sinusoid's: the table was multiplied by c = %1 (the embedding's "
+               "sqrt(d) scale applied to the PE); the sinusoid's values lie in [-1, 1]"_s.arg(
+                   scaleWords(found.amplitude, dModel));
     if (mistake == u"position-divided"_s)
         return u"the angle is p / w_i = p %1^(2i/d); the paper's is p w_i = p / %1^(2i/d)"_s.arg(b);
     if (mistake == CheckMistakes::kPositionOffset)
@@ -83,8 +136,39 @@ QString frequencies(SinusoidalFit::Variant variant)
 
 QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
-    return u"sinusoidal, %1, %2, %3"_s.arg(layout(h.layout), frequencyWords(h),
-                                           CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow));
+    return u"sinusoidal, %1, %2, %3%4"_s.arg(layout(h.layout), frequencyWords(h),
+                                             CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow),
+                                             shapeWords(h));
+}
+
+QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+{
+    if (h.base != SinusoidalFit::kPublishedBase || h.amplitude != 1.0 || h.replaced != SinusoidalFit::Replaced::None
+        || h.swapped || h.rounding != PositionRounding::None)
+        return {};
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne)
+        return u"the half_dim - 1 sinusoid, base 10000 (fairseq's SinusoidalPositionalEmbedding, tensor2tensor's "
+               "get_timing_signal_1d, Whisper's sinusoids)"_s;
+    if (h.variant != SinusoidalFit::Variant::Paper || h.firstPosition != framing.firstRow)
+        return {};
+    return h.layout == Layout::Interleaved
+        ? u"the paper's sinusoid, base 10000, interleaved (Vaswani et al. 2017, section 3.5; PyTorch's and the "
+          "Annotated Transformer's PositionalEncoding)"_s
+        : u"the paper's sinusoid, base 10000, split (TensorFlow's Transformer tutorial, positional_encoding; "
+          "Keras)"_s;
+}
+
+QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+{
+    SinusoidalFit::Hypothesis published = h;
+    published.base = SinusoidalFit::kPublishedBase;
+    published.firstPosition = framing.firstRow;
+    const QString form = publishedForm(published, framing);
+    const QString b = number(h.base);
+    const double ratio = std::log(h.base) / std::log(SinusoidalFit::kPublishedBase);
+    return u"a variant: %1 with base %2, which no published form uses. The nearest published form is %3; from it, "
+           "base %2 instead of 10000 gives this table (the exponent's 2i/d times %4, or a base set by hand). "
+           "Declare this reference to make it correct"_s.arg(frequencyWords(h), b, form, NumberText::compact(ratio, 4));
 }
 
 QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::Hypothesis &correct, std::int64_t dModel,

@@ -24,6 +24,11 @@ QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::H
                   const RowFraming &framing, const QStringList &mistakes, bool layoutDeclared);
 QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, TablePrecision precision);
 QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score);
+// The published form a table of `h` (its mistakes undone) is, with its source: "the paper's
+// sinusoid, interleaved (Vaswani et al. 2017, ...)"; empty where none has its parameters.
+QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
+// A variant's diagnosis: the nearest published form, and the mistake that gives this table from it.
+QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
 // Every position holds the sinusoid's row of position 0.
 QString sameRow();
 // A table that cannot show the base: one pair (d <= 2), or one row.

@@ -19,7 +19,43 @@ namespace posenc::SinusoidalFit {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kCommonBase = 10000.0;
+constexpr double kCommonBase = kPublishedBase;
+
+// The bases of a published form and of the named mistakes of its base: a fit tries them first
+// and ranks them as round.
+const std::vector<double> &namedBases()
+{
+    static const std::vector<double> bases {kCommonBase, 100.0, kCommonBase * kCommonBase, std::numbers::e,
+                                            std::exp(0.5)};
+    return bases;
+}
+
+bool isNamedBase(double base)
+{
+    return std::any_of(namedBases().begin(), namedBases().end(),
+                       [&](double named) { return std::fabs(base / named - 1.0) < 1e-12; });
+}
+
+// A table's amplitude as a writer scales it: 1, sqrt(d), d, their inverses, within the values'
+// rounding (the mean radius of float16's or bfloat16's values is off by up to a unit of them), or
+// the fewest digits within float32's rounding.
+double snappedAmplitude(double measured, std::int64_t d, ValueFormat format, double textRounding)
+{
+    const double root = std::sqrt(double(d));
+    const double within = std::max(format == ValueFormat::BFloat16      ? 0x1p-7
+                                       : format == ValueFormat::Float16 ? 0x1p-10
+                                                                        : 1e-5,
+                                   4.0 * textRounding);
+    for (const double c : {1.0, root, double(d), 1.0 / root, 1.0 / double(d), std::sqrt(double(d) / 2.0)}) {
+        if (std::fabs(measured / c - 1.0) < within)
+            return c;
+    }
+    for (const double rounded : FitNumbers::roundings(measured, 8)) {
+        if (std::fabs(rounded / measured - 1.0) < 3e-7)
+            return rounded;
+    }
+    return measured;
+}
 
 std::int64_t pairsOf(std::int64_t dModel, bool fairseqPairs)
 {
@@ -31,7 +67,8 @@ std::int64_t pairsOf(std::int64_t dModel, bool fairseqPairs)
 std::vector<double> roundedBases(double base)
 {
     std::vector<double> out;
-    if (!(base > 1.0 && base < 1e30))
+    // A base within 1e-6 of 1 turns every pair at 1: integer-division's table, not a base.
+    if (!(base > 1.0 + 1e-6 && base < 1e30))
         return out;
     for (const double rounded : FitNumbers::roundings(base, 15)) {
         if (rounded > 1.0)
@@ -42,6 +79,8 @@ std::vector<double> roundedBases(double base)
 
 int digitsOfBase(double base)
 {
+    if (isNamedBase(base))
+        return 1;
     const std::vector<double> rounded = roundedBases(base);
     const auto it = std::find(rounded.begin(), rounded.end(), base);
     return it == rounded.end() ? 17 : int(it - rounded.begin()) + 1;
@@ -61,6 +100,7 @@ struct PairingFit
     double rawBase = kCommonBase; // the paper's base as fitted, unrounded
     std::vector<double> paperBases, halfBases, dividedBases;
     std::set<std::int64_t> firstPositions;
+    double amplitude = 1.0; // the pairs' radius: c of c * PE
 };
 
 // The bases each frequency law gives from the pairs' frequencies: ln w_i = -(2 ln b / d) i
@@ -81,9 +121,14 @@ void fitBases(PairingFit &pf, const std::vector<double> &index, const std::vecto
         ks.push_back(std::log(omega[i]) / index[i]);
     if (!ks.empty())
         pf.dividedBases = roundedBases(std::exp(FitNumbers::median(ks) * double(d) / 2.0));
+    // A named base where the fitted one is near it, the common base always, first.
     for (std::vector<double> *bases : {&pf.paperBases, &pf.halfBases, &pf.dividedBases}) {
-        if (std::find(bases->begin(), bases->end(), kCommonBase) == bases->end())
-            bases->insert(bases->begin(), kCommonBase);
+        const double fitted = bases->empty() ? kCommonBase : bases->back();
+        for (auto named = namedBases().rbegin(); named != namedBases().rend(); ++named) {
+            const bool near = std::fabs(std::log(fitted / *named)) < 0.05 || *named == kCommonBase;
+            if (near && std::find(bases->begin(), bases->end(), *named) == bases->end())
+                bases->insert(bases->begin(), *named);
+        }
     }
 }
 
@@ -127,7 +172,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
             (c.isCos ? cosineColumn : sineColumn)[std::size_t(c.pair)] = j;
     }
     std::vector<SinusoidalPhases::Track> tracks(static_cast<std::size_t>(pairs));
-    double squares = 0.0, spread = 0.0;
+    double squares = 0.0, spread = 0.0, medianSquares = 0.0;
     std::int64_t tracked = 0, forwards = 0, backwards = 0;
     for (std::size_t k = 0; k < std::size_t(pairs); ++k) {
         if (sineColumn[k] < 0 || cosineColumn[k] < 0)
@@ -138,6 +183,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
             continue;
         ++tracked;
         squares += t.amplitudeSquares;
+        medianSquares += t.amplitudeMedian;
         spread += t.amplitudeSpread;
         if (std::fabs(t.omega) > 3.0 * t.sigmaOmega) {
             forwards += t.omega > 0.0;
@@ -150,6 +196,9 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
     PairingFit pf;
     pf.pairing = pairing;
     pf.swapped = backwards > forwards;
+    // The radius from each pair's median row: noise or damage in some rows is a mistake to locate,
+    // not a scale of the whole table.
+    pf.amplitude = snappedAmplitude(std::sqrt(medianSquares / double(tracked)), d, input.format, input.textRounding);
     std::vector<double> index, omega, sigma;
     for (std::int64_t i = 0; i < pairs; ++i) {
         const SinusoidalPhases::Track &t = tracks[std::size_t(i)];
@@ -228,6 +277,7 @@ public:
         h.layout = pf.pairing.layout;
         h.fairseqPairs = pf.pairing.fairseqPairs;
         h.swapped = pf.swapped;
+        h.amplitude = pf.amplitude;
         h.base = pf.rawBase;
         std::optional<Fit> placed;
         for (const std::int64_t first : pf.firstPositions) {
@@ -241,6 +291,21 @@ public:
         tryBases(h, pf.paperBases);
         h.variant = Variant::HalfDimMinusOne;
         tryBases(h, pf.halfBases);
+        if (!matched() && h.amplitude != 1.0) {
+            // A radius measured on damaged rows: the unscaled table, whose damage is then located.
+            h.amplitude = 1.0;
+            h.variant = Variant::Paper;
+            tryBases(h, pf.paperBases);
+            h.variant = Variant::HalfDimMinusOne;
+            tryBases(h, pf.halfBases);
+            h.amplitude = pf.amplitude;
+        }
+        if (!matched()) {
+            // Every pair turning at 1: 2 * i // d of integer division is 0 at every pair.
+            h.variant = Variant::Constant;
+            h.base = kCommonBase;
+            consider(h);
+        }
     }
 
     void tryDivided(const PairingFit &pf)
@@ -249,6 +314,7 @@ public:
         h.layout = pf.pairing.layout;
         h.fairseqPairs = pf.pairing.fairseqPairs;
         h.swapped = pf.swapped;
+        h.amplitude = pf.amplitude;
         h.firstPosition = m_input.framing.firstRow;
         h.variant = Variant::Divided;
         tryBases(h, pf.dividedBases);
@@ -282,6 +348,29 @@ public:
         }
     }
 
+    // Both columns of every pair the same function, the sine (cos-replaced) or the cosine
+    // (sin-replaced): no pairing holds a circle. Tried at the published forms' base alone: at
+    // another base the table is RoPE's cos or sin table, not a sinusoid with a mistake.
+    void tryReplaced()
+    {
+        const std::int64_t d = m_input.sample.cols();
+        for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
+            for (const Variant variant : {Variant::Paper, Variant::HalfDimMinusOne}) {
+                if (variant == Variant::HalfDimMinusOne && (d % 2 != 0 || d < 6))
+                    continue;
+                for (const Replaced replaced : {Replaced::Cosines, Replaced::Sines}) {
+                    Hypothesis h;
+                    h.layout = layout;
+                    h.variant = variant;
+                    h.replaced = replaced;
+                    h.firstPosition = m_input.framing.firstRow;
+                    if (consider(h).bad() == 0)
+                        return;
+                }
+            }
+        }
+    }
+
     // Positions rounded to half precision before their angles: only rows past 256 (bf16) or
     // 2048 (fp16) show it, and fp16 positions stop at 65504.
     void tryRoundedPositions()
@@ -311,6 +400,17 @@ bool isDoubledBase(double base)
     return std::fabs(base / (kCommonBase * kCommonBase) - 1.0) < 1e-9;
 }
 
+QString baseMistake(double base)
+{
+    if (isDoubledBase(base))
+        return u"exponent-doubled"_s;
+    if (std::fabs(base / 100.0 - 1.0) < 1e-12)
+        return u"exponent-halved"_s;
+    if (std::fabs(base / std::numbers::e - 1.0) < 1e-12 || std::fabs(base / std::exp(0.5) - 1.0) < 1e-12)
+        return u"log-base-missing"_s;
+    return {};
+}
+
 std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped)
 {
     std::vector<ReferenceColumn> out(static_cast<std::size_t>(dModel));
@@ -338,6 +438,7 @@ PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowF
     spec.paddingRows = framing.paddingRows;
     spec.positionOffset = h.firstPosition;
     spec.positionRounding = h.rounding;
+    spec.schedule.amplitude = h.amplitude;
     const double logBase = std::log(h.base);
     const double d = double(dModel);
     if (h.variant == Variant::ColumnIndex) {
@@ -365,14 +466,23 @@ PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowF
         case Variant::Divided:
             w = std::exp(2.0 * double(i) * logBase / d);
             break;
+        case Variant::Constant:
+            w = 1.0;
+            break;
         case Variant::ColumnIndex:
             break;
         }
         spec.schedule.w[std::size_t(i)] = w;
     }
     spec.columns = columns(dModel, pairs, h.layout, h.swapped);
+    if (h.replaced != Replaced::None) {
+        for (ReferenceColumn &c : spec.columns) {
+            if (c.pair >= 0)
+                c.isCos = h.replaced == Replaced::Sines;
+        }
+    }
     // The paper's pairs unswapped are the kernel's own columns in the layout.
-    if (!h.fairseqPairs && !h.swapped)
+    if (!h.fairseqPairs && !h.swapped && h.replaced == Replaced::None)
         spec.kernelLayout = h.layout;
     return spec;
 }
@@ -382,12 +492,18 @@ QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow)
     QStringList mistakes;
     if (h.variant == Variant::ColumnIndex)
         mistakes.append(u"exponent-column-index"_s);
-    if (isDoubledBase(h.base))
-        mistakes.append(u"exponent-doubled"_s);
+    if (h.variant == Variant::Constant)
+        mistakes.append(u"integer-division"_s);
+    else if (const QString fromBase = baseMistake(h.base); !fromBase.isEmpty())
+        mistakes.append(fromBase);
     if (h.swapped)
         mistakes.append(u"sin-cos-swapped"_s);
+    if (h.replaced != Replaced::None)
+        mistakes.append(h.replaced == Replaced::Cosines ? u"cos-replaced"_s : u"sin-replaced"_s);
     if (h.variant == Variant::Divided)
         mistakes.append(u"position-divided"_s);
+    if (h.amplitude != 1.0)
+        mistakes.append(CheckMistakes::kScaled);
     // fairseq numbers positions from padding_idx + 1 and tensor2tensor from any start_index:
     // an offset is theirs. The paper, PyTorch, TensorFlow and Keras number them from 0.
     if (h.firstPosition != firstRow && h.variant != Variant::HalfDimMinusOne)
@@ -400,11 +516,13 @@ QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow)
 Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow)
 {
     Hypothesis c = h;
-    if (c.variant == Variant::ColumnIndex || c.variant == Variant::Divided)
+    if (c.variant == Variant::ColumnIndex || c.variant == Variant::Divided || c.variant == Variant::Constant)
         c.variant = Variant::Paper;
-    if (isDoubledBase(c.base))
+    if (!baseMistake(c.base).isEmpty() || h.variant == Variant::Constant)
         c.base = kCommonBase;
     c.swapped = false;
+    c.replaced = Replaced::None;
+    c.amplitude = 1.0;
     if (c.variant != Variant::HalfDimMinusOne)
         c.firstPosition = firstRow;
     c.rounding = PositionRounding::None;
@@ -443,6 +561,8 @@ std::optional<Fit> fit(const FitInput &input)
         for (const PairingFit &pf : pairingFits)
             search.tryDivided(pf);
     }
+    if (pairingFits.empty())
+        search.tryReplaced();
     if (!search.matched())
         search.tryColumnIndex();
     if (!search.best())

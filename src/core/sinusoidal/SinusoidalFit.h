@@ -24,7 +24,12 @@ enum class Variant {
     HalfDimMinusOne, // w_i = b^(-i/(h-1)), h = d / 2: fairseq, tensor2tensor, Whisper
     ColumnIndex, // column j turns at b^(-j/d): the mistake exponent-column-index
     Divided, // angle p / w_i: the mistake position-divided
+    Constant, // every w_i = 1: the mistake integer-division (2 * i // d is 0)
 };
+
+// Both columns of every pair hold the same function: the mistakes cos-replaced (sines in both)
+// and sin-replaced (cosines in both).
+enum class Replaced { None, Cosines, Sines };
 
 struct Hypothesis
 {
@@ -33,6 +38,8 @@ struct Hypothesis
     Variant variant = Variant::Paper;
     double base = 10000.0;
     bool swapped = false; // cosines where the layout puts sines
+    Replaced replaced = Replaced::None;
+    double amplitude = 1.0; // c of c * PE: the mistake scaled where it is not 1
     std::int64_t firstPosition = 0; // the position the first compared row holds
     PositionRounding rounding = PositionRounding::None;
 };
@@ -48,6 +55,12 @@ QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow);
 Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow);
 // Whether `base` is the square of the common base 10000 (the exponent stepped twice).
 bool isDoubledBase(double base);
+// The mistake a base is what it makes of the common base 10000, or empty: 10000^2
+// (exponent-doubled), 100 (exponent-halved: b^(-i/d)), e and e^(1/2) (log-base-missing:
+// exp(-2i/d), exp(-i/d)).
+QString baseMistake(double base);
+// The published forms' base, 10000: the paper's, fairseq's, tensor2tensor's and Whisper's.
+constexpr double kPublishedBase = 10000.0;
 
 struct Fit
 {

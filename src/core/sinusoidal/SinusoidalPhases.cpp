@@ -81,6 +81,9 @@ Track trackPair(const TableSample &sample, std::int64_t sineColumn, std::int64_t
         track.amplitudeSquares += q / double(n);
     for (const double q : squares)
         track.amplitudeSpread += std::fabs(q - track.amplitudeSquares) / double(n);
+    std::vector<double> sorted = squares;
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(n / 2), sorted.end());
+    track.amplitudeMedian = sorted[n / 2];
     // The first rows, consecutive but for a padding row among them (fairseq's row 1).
     std::size_t lead = 1;
     while (lead < n && x[lead] - x[lead - 1] <= 2.0)

@@ -27,6 +27,7 @@ struct Track
     double phase0 = 0.0;
     double amplitudeSquares = 0.0; // mean of sin^2 + cos^2
     double amplitudeSpread = 0.0; // mean |sin^2 + cos^2 - mean|
+    double amplitudeMedian = 0.0; // median of sin^2 + cos^2: a few damaged rows do not move it
 };
 Track trackPair(const TableSample &sample, std::int64_t sineColumn, std::int64_t cosineColumn,
                 const RowFraming &framing);

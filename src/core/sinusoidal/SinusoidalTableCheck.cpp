@@ -51,7 +51,8 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     m.table = kTable;
     m.findings = {{u"layout"_s, SinusoidalCheckWords::layout(h.layout)},
                   {u"frequencies"_s, SinusoidalCheckWords::frequencies(h.variant)},
-                  {u"base"_s, h.base}};
+                  {u"base"_s, h.base},
+                  {u"scale"_s, h.amplitude}};
     m.positionOffset = h.firstPosition - framing.firstRow;
     // fairseq reads positions from padding_idx + 1: its zero row's next.
     m.firstPositionRow = h.variant == Variant::HalfDimMinusOne && !framing.paddingRows.empty()
@@ -70,7 +71,15 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     m.referenceText = SinusoidalCheckWords::reference(correct, framing);
     m.diagnosis = SinusoidalCheckWords::diagnosis(h, correct, d, framing, m.mistakes, layoutDeclared);
     m.notes = SinusoidalCheckWords::notes(h, framing, *m.precision);
-    m.verdict = m.mistakes.empty() && !layoutDeclared ? CheckVerdict::Correct : CheckVerdict::Mistake;
+    if (!m.mistakes.empty() || layoutDeclared) {
+        m.verdict = CheckVerdict::Mistake;
+    } else if (const QString form = SinusoidalCheckWords::publishedForm(correct, framing); !form.isEmpty()) {
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = form;
+    } else {
+        m.verdict = CheckVerdict::Variant;
+        m.diagnosis = SinusoidalCheckWords::variant(correct, framing);
+    }
     return m;
 }
 
@@ -241,15 +250,21 @@ TableHypothesis hypothesis()
 {
     TableHypothesis h;
     h.tables = {kTable};
-    h.findingKeys = {u"layout"_s, u"frequencies"_s, u"base"_s};
+    h.findingKeys = {u"layout"_s, u"frequencies"_s, u"base"_s, u"scale"_s};
     h.declares = {u"layout"_s};
     h.help = u"interleaved or split; the paper's frequencies b^(-2i/d) or fairseq's, tensor2tensor's and Whisper's "
-             "b^(-i/(h-1)); any base; an offset of the positions; values exact, rounded to float16 or bfloat16, or "
-             "from float32 angles"_s;
+             "b^(-i/(h-1)); correct at base 10000 (the published forms), a variant at any other base; a scale c; "
+             "an offset of the positions; values exact, rounded to float16 or bfloat16, or from float32 angles"_s;
     h.mistakes = {u"exponent-column-index"_s,
                   u"exponent-doubled"_s,
+                  u"exponent-halved"_s,
+                  u"log-base-missing"_s,
+                  u"integer-division"_s,
                   u"sin-cos-swapped"_s,
+                  u"cos-replaced"_s,
+                  u"sin-replaced"_s,
                   u"position-divided"_s,
+                  CheckMistakes::kScaled,
                   CheckMistakes::kPositionOffset,
                   CheckMistakes::kSameRow,
                   CheckMistakes::kHalfPrecisionAngles};

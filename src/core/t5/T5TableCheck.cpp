@@ -170,6 +170,7 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
                           .arg(found.buckets)
                           .arg(found.maxDistance);
     m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = u"HF's T5Attention._relative_position_bucket at these buckets and max_distance"_s;
     m.diagnosis = u"T5's buckets of j − i as HF's _relative_position_bucket makes them: %1, %2 buckets, max_distance "
                   "%3%4"_s.arg(direction(found.bidirectional))
                       .arg(found.buckets)

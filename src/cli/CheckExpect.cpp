@@ -1,0 +1,259 @@
+#include "CheckExpect.h"
+
+#include "CheckExpectConfig.h"
+
+#include "ExitCode.h"
+#include "ParamOptions.h"
+
+#include "core/FamilyInference.h"
+#include "core/FamilySpec.h"
+#include "core/check/CheckDiagnosis.h"
+#include "core/check/TableAgainstTable.h"
+#include "core/rope/RopeFrequencies.h"
+#include "io/SessionFile.h"
+#include "io/TableFile.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::CheckExpect {
+
+namespace {
+
+const QString kExpect = u"expect"_s;
+const QString kExpectTable = u"expect-table"_s;
+const QString kExpectConfig = u"expect-config"_s;
+const QString kLayerType = u"layer-type"_s;
+const QString kLearned = u"learned"_s;
+// The flags whose values give the table's width; without one, the table's own width is taken.
+const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
+
+// The families with a reference to compare with, by word.
+QList<Encoding> referenceFamilies()
+{
+    QList<Encoding> families;
+    for (const FamilySpec &spec : Families::all()) {
+        if (spec.tableHypothesis && spec.tableHypothesis->expect)
+            families.append(spec.encoding);
+    }
+    return families;
+}
+
+// --expect's words: each family with a reference, learned, and each of their tables' words.
+QStringList expectWords()
+{
+    QStringList words;
+    for (const Encoding family : referenceFamilies())
+        words.append(Families::word(family));
+    words.append(kLearned);
+    for (const Encoding family : referenceFamilies()) {
+        for (const QString &table : Families::spec(family).tableHypothesis->tables) {
+            if (!words.contains(table))
+                words.append(table);
+        }
+    }
+    return words;
+}
+
+Refusal usage(const QString &line)
+{
+    return {ExitUsage, {line}};
+}
+
+// The family and its tables to try of --expect's word, or nothing.
+std::optional<std::pair<Encoding, QStringList>> familyOf(const QString &word)
+{
+    for (const Encoding family : referenceFamilies()) {
+        const QStringList tables = Families::spec(family).tableHypothesis->tables;
+        if (word == Families::word(family))
+            return std::pair {family, tables};
+        if (tables.contains(word))
+            return std::pair {family, QStringList {word}};
+    }
+    return std::nullopt;
+}
+
+// The parameter flags given that only --expect reads.
+QStringList expectOnlyFlags(const QCommandLineParser &parser, const QStringList &declarable)
+{
+    QStringList given;
+    for (const CommandOption &option : ParamOptions::options()) {
+        const QString key = option.names.constFirst();
+        if (!declarable.contains(key) && key != kLayerType && parser.isSet(key))
+            given.append(u"--"_s + key);
+    }
+    return given;
+}
+
+// The family's parameters of --preset, --session and the flags; the table's width where none gave it.
+std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &parser, Encoding family,
+                                                     QStringList tables)
+{
+    if (parser.isSet(u"encoding"_s))
+        return usage(u"--encoding: --expect names the family; give one of them"_s);
+    const QString word = Families::word(family);
+    for (const CommandOption &option : ParamOptions::options()) {
+        const QString key = option.names.constFirst();
+        const auto clue = FamilyInference::parameterClue(key, u"--"_s + key);
+        if (!parser.isSet(key) || !clue)
+            continue;
+        QStringList owners;
+        for (const Encoding owner : FamilyInference::familiesOf(*clue, Params()))
+            owners.append(Families::word(owner));
+        if (!owners.isEmpty() && !owners.contains(word))
+            return usage(u"--%1: %2's parameter; --expect %3 reads %3's"_s.arg(key, owners.join(u", "_s), word));
+    }
+    ParamOptions::Clues clues {{u"--expect "_s + word, [family](const Params &p) { return p.encoding == family; }}};
+    const ParamOptions::Result read = ParamOptions::read(parser, clues);
+    if (read.exitCode() != ExitDone)
+        return Refusal {read.exitCode(), read.messages()};
+    if (read.params.encoding != family)
+        return usage(u"--expect %1: %2 gives %3's parameters; give a %1 one"_s.arg(
+            word, read.origin, Families::word(read.params.encoding)));
+    Expectation e;
+    e.kind = Expectation::Kind::Family;
+    e.family = family;
+    e.params = read.params;
+    e.tables = std::move(tables);
+    e.widthGiven
+        = std::any_of(kWidthKeys.cbegin(), kWidthKeys.cend(), [&](const QString &key) { return parser.isSet(key); });
+    return e;
+}
+
+// The parameters at the table's width where no flag gave one: d_model of a sinusoid, head_dim of
+// a RoPE whose every dimension rotates.
+Params atWidth(const Expectation &e, std::int64_t cols)
+{
+    Params p = e.params;
+    if (e.widthGiven)
+        return p;
+    if (p.encoding == Encoding::Sinusoidal)
+        p.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
+    if (p.encoding == Encoding::Rope && p.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(p.rope) != cols)
+        p.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
+    return p;
+}
+
+} // namespace
+
+QList<CommandOption> options(const QStringList &shown)
+{
+    QList<CommandOption> list {
+        {{kExpect},
+         u"FAMILY"_s,
+         u"compare with exactly FAMILY's table at the parameters given (every parameter flag of posenc help "
+         "parameters, --preset NAME), rows from position 0: correct or a mistake, never another reading. The "
+         "width is the table's unless --d-model, --head-dim or a preset gives it; rope tries the cos and the sin "
+         "table unless rope-cos or rope-sin is named. learned: the table must be learned (no formula explains it); "
+         "a learned table is never correct"_s,
+         expectWords()},
+        {{kExpectTable},
+         u"FILE[:TENSOR]"_s,
+         u"compare with another table of the same shape cell by cell (a dump of the reference implementation): "
+         "correct when every cell is within the rounding of the coarser of the two formats"_s,
+         {},
+         true},
+        {{kExpectConfig},
+         u"FILE"_s,
+         u"compare with exactly what a model's config.json computes for a layer type (the layer posenc check "
+         "--config FILE describes): its family, parameters and width"_s,
+         {},
+         true},
+        {{kLayerType},
+         u"TYPE"_s,
+         u"with --expect-config, the layer type meant (default: the config's only one, or its rotary "
+         "full_attention layers)"_s},
+    };
+    // --layer-type is --expect-config's here (--config FILE is posenc check --config's command).
+    for (CommandOption option : ParamOptions::options()) {
+        if (shown.contains(option.names.constFirst()) || option.names.constFirst() == kLayerType)
+            continue;
+        option.hidden = true;
+        list.append(option);
+    }
+    return list;
+}
+
+std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const QStringList &declarable)
+{
+    const bool family = parser.isSet(kExpect);
+    const bool table = parser.isSet(kExpectTable);
+    const bool config = parser.isSet(kExpectConfig);
+    const QStringList flags = expectOnlyFlags(parser, declarable);
+    if (int(family) + int(table) + int(config) > 1)
+        return usage(u"--expect, --expect-table, --expect-config: give one reference"_s);
+    if (parser.isSet(kLayerType) && !config)
+        return usage(u"--layer-type: names a layer type of --expect-config's config"_s);
+    if (!family) {
+        if (!flags.isEmpty())
+            return usage(u"%1: a family's parameters are read with --expect FAMILY (%2)"_s.arg(
+                flags.join(u", "_s),
+                config ? u"--expect-config's config gives them"_s
+                       : u"the check identifies the family and its parameters without it"_s));
+        if (config)
+            return configExpectation(parser.value(kExpectConfig), parser.value(kLayerType));
+        Expectation e;
+        if (table) {
+            e.kind = Expectation::Kind::Table;
+            e.tablePath = parser.value(kExpectTable);
+        }
+        return e;
+    }
+    const QString word = parser.value(kExpect);
+    if (word == kLearned) {
+        if (!flags.isEmpty())
+            return usage(u"%1: a learned table has no formula to take parameters; --position-offset is its "
+                         "first row"_s.arg(flags.join(u", "_s)));
+        Expectation e;
+        e.kind = Expectation::Kind::Learned;
+        e.family = Encoding::Learned;
+        return e;
+    }
+    const auto chosen = familyOf(word);
+    if (!chosen)
+        return usage(u"--expect: one of %1; got '%2'"_s.arg(expectWords().join(u", "_s), word));
+    return familyExpectation(parser, chosen->first, chosen->second);
+}
+
+std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, const TableRows &table,
+                                                       std::uint64_t budget, const std::atomic<bool> *cancel)
+{
+    std::vector<TableMatch> found;
+    if (e.kind == Expectation::Kind::Family) {
+        const Params params = atWidth(e, table.cols());
+        for (const QString &word : e.tables) {
+            auto expected = TableCheck::expect(table, e.family, params, word);
+            if (const auto *problem = std::get_if<QString>(&expected))
+                return usage(u"--expect %1: %2"_s.arg(word, *problem));
+            TableMatch match = std::get<TableMatch>(std::move(expected));
+            if (!e.source.isEmpty()) {
+                match.referenceText += u" (%1)"_s.arg(e.source);
+                match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+            }
+            found.push_back(std::move(match));
+        }
+    }
+    if (e.kind == Expectation::Kind::Table) {
+        const auto opened = TableFile::open(MatrixSource::parse(e.tablePath), budget, cancel);
+        if (!opened)
+            return Refusal {exitCodeOf(opened.error()), {u"--expect-table: "_s + opened.error().toString()}};
+        auto expected = TableCheck::expectTable(table, opened.value());
+        if (const auto *problem = std::get_if<QString>(&expected))
+            return usage(u"--expect-table: "_s + *problem);
+        found.push_back(std::get<TableMatch>(std::move(expected)));
+    }
+    return found;
+}
+
+void concludeLearned(TableMatch &match)
+{
+    if (match.family == Encoding::Learned)
+        return;
+    const QString what = match.table.isEmpty() ? CheckWords::verdict(match.verdict) : match.table;
+    match.verdict = CheckVerdict::Mistake;
+    match.correctAgainst.clear();
+    match.diagnosis = u"declared learned, yet not a learned table (%1): %2"_s.arg(what, match.diagnosis);
+}
+
+} // namespace posenc::CheckExpect

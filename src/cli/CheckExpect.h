@@ -1,0 +1,60 @@
+#pragma once
+
+#include "CommandOption.h"
+
+#include "core/Params.h"
+#include "core/check/TableCheck.h"
+
+#include <QCommandLineParser>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+// `posenc check --expect FAMILY` and `--expect-table FILE`: the reference the user declares, which
+// a table is then compared with exactly (docs/ARCHITECTURE.md, Checking a table, "A declared
+// reference"), instead of the one the check identifies.
+namespace posenc::CheckExpect {
+
+// --expect, --expect-table, --expect-config and --layer-type, and every parameter flag (hidden: posenc help parameters
+// lists them) that --expect reads, but those of `shown`.
+QList<CommandOption> options(const QStringList &shown);
+
+// What the user declared: nothing, a family's table at parameters, a learned table, or a table.
+struct Expectation
+{
+    enum class Kind { None, Family, Learned, Table };
+    Kind kind = Kind::None;
+    Encoding family = Encoding::None;
+    Params params; // the family's, with --expect FAMILY
+    QStringList tables; // the family's words of the tables to try: "rope-cos", "rope-sin"
+    bool widthGiven = false; // --d-model, --head-dim, --preset or --session gave the table's width
+    QString tablePath; // --expect-table's FILE[:TENSOR]
+    QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
+};
+
+// A refusal: the exit code and its lines, each naming its flag.
+struct Refusal
+{
+    int code;
+    QStringList lines;
+};
+
+// The declaration of the parser's flags, or why it cannot be used. `declarable` are the keys a
+// check takes without --expect (--layout, ...).
+std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const QStringList &declarable);
+
+// The matches to stream, from the table (the reference table opened within `budget`): one per
+// table of the family tried; the caller keeps the one with the fewest deviating cells. Nothing
+// for Kind::None and Kind::Learned, which TableCheck::identify answers.
+std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &expectation, const TableRows &table,
+                                                       std::uint64_t budget, const std::atomic<bool> *cancel);
+
+// Of a learned table declared: the identified match, a mistake unless it is learned.
+void concludeLearned(TableMatch &match);
+
+} // namespace posenc::CheckExpect

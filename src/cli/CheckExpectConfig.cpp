@@ -1,0 +1,96 @@
+#include "CheckExpectConfig.h"
+
+#include "ExitCode.h"
+
+#include "core/FamilySpec.h"
+#include "core/check/ModelConfigCheck.h"
+#include "io/ModelConfigFile.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::CheckExpect {
+
+namespace {
+
+QStringList layerTypes(const ConfigCheck &check)
+{
+    QStringList types;
+    for (const ConfigLayer &layer : check.layers)
+        types.append(layer.layerType);
+    return types;
+}
+
+// The layer named, or without a name the config's only layer type, or its rotary full_attention
+// layers (the window's choice); or why none.
+std::variant<const ConfigLayer *, Refusal> chosenLayer(const ConfigCheck &check, const QString &path,
+                                                       const QString &layerType)
+{
+    const QString types = layerTypes(check).join(u", "_s);
+    if (!layerType.isEmpty()) {
+        if (const ConfigLayer *layer = check.layer(layerType))
+            return layer;
+        return Refusal {
+            ExitUsage,
+            {u"--layer-type: must be one of the config's layer types (%1); got '%2'"_s.arg(types, layerType)}};
+    }
+    if (check.layers.size() == 1)
+        return &check.layers.constFirst();
+    if (const ConfigLayer *layer = check.openLayer())
+        return layer;
+    return Refusal {ExitUsage, {u"--layer-type: %1 has the layer types %2; name one"_s.arg(path, types)}};
+}
+
+} // namespace
+
+std::variant<Expectation, Refusal> configExpectation(const QString &path, const QString &layerType)
+{
+    const auto failure = [&](int code, const QString &line) { return Refusal {code, {u"--expect-config: "_s + line}}; };
+    const ReadResult<QJsonObject> read = ModelConfigFile::read(path);
+    if (!read)
+        return failure(exitCodeOf(read.error()), read.error().toString());
+    const ConfigCheck check = ModelConfig::check(read.value());
+    if (check.modelType.isEmpty())
+        return failure(ExitIo,
+                       u"%1: not a model config: %2; model_type must be %3"_s.arg(path, check.problems.value(0).got,
+                                                                                  check.problems.value(0).allowed));
+    if (!check.problems.isEmpty())
+        return failure(ExitUsage,
+                       u"%1: %2 (posenc check --config %1 lists every problem)"_s.arg(
+                           path, check.problems.constFirst().toString()));
+    const auto chosen = chosenLayer(check, path, layerType);
+    if (const auto *refused = std::get_if<Refusal>(&chosen))
+        return *refused;
+    const ConfigLayer &layer = *std::get<const ConfigLayer *>(chosen);
+    if (!layer.described)
+        return failure(ExitUsage,
+                       u"layer type %1 cannot be computed from %2 (posenc check --config %2 says why)"_s.arg(
+                           layer.layerType, path));
+    const FamilySpec &spec = Families::spec(layer.params.encoding);
+    if (!spec.tableHypothesis || !spec.tableHypothesis->expect)
+        return failure(ExitUsage,
+                       u"layer type %1 of %2 is %3, which has no formula to compare with%4"_s.arg(
+                           layer.layerType, path, spec.word,
+                           layer.params.encoding == Encoding::Learned
+                               ? u"; compare with a dump of its weights with --expect-table"_s
+                               : QString()));
+    // The parameters hold the paper's frequencies alone: a layer of other frequencies (Whisper's
+    // half_dim - 1 sinusoid) has no reference here, which identifying it names.
+    for (const auto &[key, value] : layer.values) {
+        const auto *word = std::get_if<QString>(&value);
+        if (key == u"frequencies"_s && word && *word != u"paper"_s)
+            return failure(ExitUsage,
+                           u"layer type %1 of %2 computes the %3 frequencies, which have no declared "
+                           "reference; posenc check FILE names them when the table is a published form"_s.arg(
+                               layer.layerType, path, *word));
+    }
+    Expectation e;
+    e.kind = Expectation::Kind::Family;
+    e.family = layer.params.encoding;
+    e.params = layer.params;
+    e.tables = spec.tableHypothesis->tables;
+    e.widthGiven = true;
+    e.source = u"%1, layer type %2"_s.arg(path, layer.layerType);
+    return e;
+}
+
+} // namespace posenc::CheckExpect

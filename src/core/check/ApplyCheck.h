@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/Params.h"
+#include "core/check/TableMatch.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <vector>
+
+// `posenc check --apply X Y` (docs/ARCHITECTURE.md, Checking a rotation): X holds queries or keys
+// before RoPE and Y after, a row per position. Each pair of columns of Y is X's pair turned by an
+// angle and times the attention factor, as HF's apply_rotary_pos_emb does it (modeling_llama.py:
+// q * cos + rotate_half(q) * sin, pairs (i, i + d/2)) or GPT-J's rotate_every_two (pairs
+// (2i, 2i + 1)). The check finds the pairing the rotation used and the one the cos/sin table was
+// built for, the attention factor, the frequencies (identified as a RoPE table of the angles
+// found: rope_type and parameters), and the position of each row.
+namespace posenc::ApplyCheck {
+
+// A run of rows whose positions follow each other: rows [row, row + count) hold positions
+// [position, position + count); position -1 where a row's position could not be read.
+struct PositionRun
+{
+    std::int64_t row = 0;
+    std::int64_t position = 0;
+    std::int64_t count = 0;
+};
+
+struct Result
+{
+    CheckVerdict verdict = CheckVerdict::Unknown;
+    RopeLayout rotation = RopeLayout::Half; // the pairs rotate_half or rotate_every_two turned
+    RopeLayout table = RopeLayout::Half; // the pairs that share an angle in the cos/sin table
+    double attentionFactor = 1.0;
+    std::optional<Params> params; // the rope_type and parameters of the frequencies
+    QString frequencies; // their words, as posenc check's reference
+    QString correctAgainst; // the published form the frequencies are, or empty
+    std::vector<PositionRun> positions;
+    std::optional<std::int64_t> positionOffset; // every row r at position r + offset
+    QStringList mistakes;
+    double maxAbsError = 0.0;
+    std::int64_t worstRow = -1;
+    std::int64_t worstColumn = -1;
+    std::int64_t deviatingRows = 0;
+    QString diagnosis;
+    QStringList notes;
+};
+
+struct Declared
+{
+    std::optional<RopeLayout> layout; // the model's pairing (--rope-layout): the other is a mistake
+};
+
+// The mistakes an apply check names.
+inline const QString kLayoutSwapped = QStringLiteral("rope-layout-swapped");
+inline const QString kPositionsOutOfOrder = QStringLiteral("positions-out-of-order");
+
+// The check of Y against X, or the reason it cannot be made (shapes, a width that is odd).
+std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared);
+
+} // namespace posenc::ApplyCheck

@@ -1,0 +1,367 @@
+// `posenc check --expect FAMILY`, `--expect-table FILE` and `--expect-config FILE` as scripts meet them: a declared
+// reference is compared with exactly, correct (exit 0) or a mistake (exit 1) with its location;
+// each bad value refused naming its flag.
+#include "CliRun.h"
+
+#include <QtTest>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// sin / cos(p 10000^(-2i/d)), interleaved or split (the paper's sinusoid), in float64.
+double paper(qint64 p, qint64 j, qint64 d, bool split, double base = 10000.0)
+{
+    const qint64 h = d / 2;
+    const qint64 pair = split ? (j < h ? j : j - h) : j / 2;
+    const bool cosine = split ? j >= h : j % 2 == 1;
+    const double angle = double(p) * std::pow(base, -2.0 * double(pair) / double(d));
+    return cosine ? std::cos(angle) : std::sin(angle);
+}
+
+std::vector<float> cells(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
+{
+    std::vector<float> out(std::size_t(rows * cols));
+    for (qint64 p = 0; p < rows; ++p)
+        for (qint64 j = 0; j < cols; ++j)
+            out[std::size_t(p * cols + j)] = float(cell(p, j));
+    return out;
+}
+
+QJsonObject jsonOf(const CliRun::Run &run)
+{
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+} // namespace
+
+class TestCliExpect : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    // The paper's sinusoid, 256 x 64, interleaved or split, at `base`.
+    QString paperTable(const QString &name, bool split, double base = 10000.0)
+    {
+        const QString file = path(name);
+        const bool written = CliRun::writeNpy(
+            file, 256, 64, cells(256, 64, [&](qint64 p, qint64 j) { return paper(p, j, 64, split, base); }));
+        return written ? file : QString();
+    }
+
+    // A table posenc table writes: the round trip of a family without a float64 formula here.
+    QString writtenTable(const QString &name, const QStringList &arguments)
+    {
+        const QString file = path(name);
+        const CliRun::Run run = CliRun::posenc(QStringList {u"table"_s} + arguments + QStringList {u"-o"_s, file});
+        return run.exitCode == 0 ? file : QString();
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void expectFamily_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("encoding");
+
+        const QString interleaved = paperTable(u"paper.npy"_s, false);
+        const QString split = paperTable(u"split.npy"_s, true);
+        const QString base500 = paperTable(u"base500.npy"_s, false, 500.0);
+        QTest::newRow("sinusoidal") << interleaved << QStringList {u"--expect"_s, u"sinusoidal"_s} << 0
+                                    << u"sinusoidal"_s;
+        QTest::newRow("sinusoidal, another base")
+            << interleaved << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--base"_s, u"500"_s} << 1
+            << u"sinusoidal"_s;
+        QTest::newRow("sinusoidal at base 500, declared")
+            << base500 << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--base"_s, u"500"_s} << 0 << u"sinusoidal"_s;
+        QTest::newRow("split, declared split")
+            << split << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"split"_s} << 0 << u"sinusoidal"_s;
+        QTest::newRow("split, interleaved expected")
+            << split << QStringList {u"--expect"_s, u"sinusoidal"_s} << 1 << u"sinusoidal"_s;
+        QTest::newRow("preset's width") << interleaved
+                                        << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--preset"_s,
+                                                        u"transformer-base"_s}
+                                        << 2 << QString();
+
+        const QStringList llama {u"--preset"_s, u"llama-3-1-8b"_s};
+        const QString sin
+            = writtenTable(u"llama-sin.npy"_s, QStringList {u"rope-sin"_s, u"--max-len"_s, u"300"_s} + llama);
+        const QString cos
+            = writtenTable(u"llama-cos.npy"_s, QStringList {u"rope-cos"_s, u"--max-len"_s, u"300"_s} + llama);
+        QTest::newRow("rope sin, preset")
+            << sin << QStringList {u"--expect"_s, u"rope"_s} + llama << 0 << u"rope-sin"_s;
+        QTest::newRow("rope cos, preset")
+            << cos << QStringList {u"--expect"_s, u"rope"_s} + llama << 0 << u"rope-cos"_s;
+        QTest::newRow("rope sin, cos named")
+            << sin << QStringList {u"--expect"_s, u"rope-cos"_s} + llama << 1 << u"rope-cos"_s;
+        QTest::newRow("llama3 table, default rope expected")
+            << cos << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s} << 1 << u"rope-cos"_s;
+        QTest::newRow("llama3 table, interleaved expected")
+            << cos << QStringList {u"--expect"_s, u"rope"_s, u"--rope-layout"_s, u"interleaved"_s} + llama << 1
+            << u"rope-cos"_s;
+
+        const QStringList bloom {u"--preset"_s, u"bloom-560m"_s};
+        const QString alibi
+            = writtenTable(u"alibi.npy"_s, QStringList {u"alibi-bias"_s, u"--max-len"_s, u"64"_s} + bloom);
+        QTest::newRow("alibi") << alibi << QStringList {u"--expect"_s, u"alibi"_s} + bloom << 0 << u"alibi-bias"_s;
+        QTest::newRow("alibi, another head")
+            << alibi << QStringList {u"--expect"_s, u"alibi"_s, u"--head"_s, u"4"_s} + bloom << 1 << u"alibi-bias"_s;
+        const QString t5
+            = writtenTable(u"t5.npy"_s, {u"t5-bucket"_s, u"--encoding"_s, u"t5"_s, u"--max-len"_s, u"64"_s});
+        QTest::newRow("t5") << t5 << QStringList {u"--expect"_s, u"t5"_s} << 0 << u"t5-bucket"_s;
+        QTest::newRow("t5, max_distance 32")
+            << t5 << QStringList {u"--expect"_s, u"t5"_s, u"--t5-max-distance"_s, u"32"_s} << 1 << u"t5-bucket"_s;
+        const QString deberta = writtenTable(
+            u"deberta.npy"_s, {u"deberta-bucket"_s, u"--encoding"_s, u"deberta"_s, u"--max-len"_s, u"300"_s});
+        QTest::newRow("deberta") << deberta << QStringList {u"--expect"_s, u"deberta"_s} << 0 << u"deberta-bucket"_s;
+        QTest::newRow("deberta, 64 buckets")
+            << deberta << QStringList {u"--expect"_s, u"deberta"_s, u"--deberta-buckets"_s, u"64"_s} << 1
+            << u"deberta-bucket"_s;
+    }
+    void expectFamily()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, flags);
+        QFETCH(int, exitCode);
+        QFETCH(QString, encoding);
+        QVERIFY(!file.isEmpty());
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        QVERIFY2(run.exitCode == exitCode, qPrintable(run.out + run.err));
+        if (exitCode == 2) {
+            QVERIFY2(run.err.startsWith(u"posenc check: --"_s), qPrintable(run.err));
+            return;
+        }
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(o[u"verdict"_s].toString(), exitCode == 0 ? u"correct"_s : u"mistake"_s);
+        QCOMPARE(o[u"encoding"_s].toString(), encoding);
+        QCOMPARE(o[u"position_offset"_s].toInt(), 0);
+        if (exitCode == 1) {
+            QVERIFY(o[u"max_abs_error"_s].toDouble() > 1e-3);
+            QVERIFY(o[u"worst_position"_s].toInteger() >= 0);
+            QVERIFY(o[u"worst_column"_s].toInteger() >= 0);
+        }
+    }
+
+    // One wrong cell: the mistake's row, column and size, as numpy would compute them.
+    void expectFamilyNamesTheCell()
+    {
+        std::vector<float> values = cells(256, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
+        const float right = values[std::size_t(100 * 64 + 9)];
+        values[std::size_t(100 * 64 + 9)] = right + 0.25f;
+        const QString file = path(u"one-cell.npy"_s);
+        QVERIFY(CliRun::writeNpy(file, 256, 64, values));
+        const QJsonObject o = jsonOf(CliRun::posenc({u"check"_s, file, u"--json"_s, u"--expect"_s, u"sinusoidal"_s}));
+        QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
+        QCOMPARE(o[u"worst_position"_s].toInteger(), 100);
+        QCOMPARE(o[u"worst_column"_s].toInteger(), 9);
+        const double exact = paper(100, 9, 64, false);
+        QVERIFY(std::fabs(o[u"max_abs_error"_s].toDouble() - std::fabs(double(right + 0.25f) - exact)) < 1e-6);
+        const CliRun::Run text = CliRun::posenc({u"check"_s, file, u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(text.out.contains(u"deviating: columns 9 (1 of 64); rows 100 (1 of 256)"_s), qPrintable(text.out));
+    }
+
+    void expectLearned()
+    {
+        // A random walk of small steps: neighbouring rows alike, as a trained table's are.
+        std::vector<float> walk(std::size_t(200 * 32));
+        quint32 state = 12345;
+        for (std::size_t i = 0; i < walk.size(); ++i) {
+            state = state * 1664525u + 1013904223u;
+            const float step = float(double(state >> 8) / double(1u << 24) - 0.5) * 0.1f;
+            walk[i] = (i >= 32 ? walk[i - 32] : 0.0f) + step;
+        }
+        const QString learned = path(u"walk.npy"_s);
+        QVERIFY(CliRun::writeNpy(learned, 200, 32, walk));
+        CliRun::Run run = CliRun::posenc({u"check"_s, learned, u"--expect"_s, u"learned"_s});
+        QVERIFY2(run.exitCode == 6, qPrintable(run.out + run.err)); // learned, never correct
+        run = CliRun::posenc({u"check"_s, paperTable(u"p.npy"_s, false), u"--expect"_s, u"learned"_s});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
+        QVERIFY(run.out.contains(u"declared learned, yet not a learned table (sinusoidal)"_s));
+    }
+
+    void expectTable()
+    {
+        const QString reference = paperTable(u"reference.npy"_s, false);
+        std::vector<float> values = cells(256, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
+        CliRun::Run run = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY(run.out.contains(u"equals: the declared reference (the table %1)"_s.arg(reference)));
+        // A learned-looking table is correct against itself alone.
+        const float before = values[std::size_t(37 * 64 + 50)];
+        values[std::size_t(37 * 64 + 50)] = before - 0.003f;
+        values[std::size_t(200 * 64 + 3)] = 7.0f;
+        const QString port = path(u"port.npy"_s);
+        QVERIFY(CliRun::writeNpy(port, 256, 64, values));
+        run = CliRun::posenc({u"check"_s, port, u"--expect-table"_s, reference, u"--json"_s});
+        QCOMPARE(run.exitCode, 1);
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
+        QCOMPARE(o[u"worst_position"_s].toInteger(), 200);
+        QCOMPARE(o[u"worst_column"_s].toInteger(), 3);
+        const double worst = std::fabs(7.0 - double(float(paper(200, 3, 64, false))));
+        QCOMPARE(o[u"max_abs_error"_s].toDouble(), double(float(worst)));
+        run = CliRun::posenc({u"check"_s, port, u"--expect-table"_s, reference});
+        QVERIFY2(run.out.contains(u"deviating: columns 3, 50 (2 of 64); rows 37, 200 (2 of 256)"_s),
+                 qPrintable(run.out));
+    }
+
+    void expectTableShapes()
+    {
+        const QString reference = paperTable(u"shape-ref.npy"_s, false);
+        std::vector<float> transposed(std::size_t(256 * 64));
+        for (qint64 p = 0; p < 256; ++p)
+            for (qint64 j = 0; j < 64; ++j)
+                transposed[std::size_t(j * 256 + p)] = float(paper(p, j, 64, false));
+        const QString flipped = path(u"transposed.npy"_s);
+        QVERIFY(CliRun::writeNpy(flipped, 64, 256, transposed));
+        CliRun::Run run = CliRun::posenc({u"check"_s, flipped, u"--expect-table"_s, reference});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(
+            run.err.startsWith(u"posenc check: --expect-table: the table is 64 x 256 and the reference 256 x 64"_s),
+            qPrintable(run.err));
+        QVERIFY(run.err.contains(u"transposed"_s));
+        const QString shorter = path(u"shorter.npy"_s);
+        QVERIFY(CliRun::writeNpy(shorter, 10, 64, std::vector<float>(640, 0.5f)));
+        run = CliRun::posenc({u"check"_s, shorter, u"--expect-table"_s, reference});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"10 x 64"_s) && !run.err.contains(u"transposed"_s), qPrintable(run.err));
+        run = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, path(u"absent.npy"_s)});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.startsWith(u"posenc check: --expect-table: "_s) && run.err.contains(u"absent.npy"_s),
+                 qPrintable(run.err));
+    }
+
+    void badValues_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("unknown family") << QStringList {u"--expect"_s, u"sinusoid"_s} << u"--expect: one of"_s;
+        QTest::newRow("a parameter without --expect") << QStringList {u"--base"_s, u"500"_s} << u"--base"_s;
+        QTest::newRow("two references") << QStringList {u"--expect"_s, u"rope"_s, u"--expect-table"_s, u"x.npy"_s}
+                                        << u"--expect, --expect-table"_s;
+        QTest::newRow("another family's preset")
+            << QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"transformer-base"_s} << u"--expect rope"_s;
+        QTest::newRow("another family's flag")
+            << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--rope-theta"_s, u"5"_s} << u"--rope-theta: rope, mrope, rope-2d's parameter"_s;
+        QTest::newRow("--encoding") << QStringList {u"--expect"_s, u"rope"_s, u"--encoding"_s, u"rope"_s}
+                                    << u"--encoding"_s;
+        QTest::newRow("a value out of range")
+            << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"-1"_s} << u"--rope-theta: must be"_s;
+        QTest::newRow("learned with a formula's parameter")
+            << QStringList {u"--expect"_s, u"learned"_s, u"--base"_s, u"3"_s} << u"--base"_s;
+        QTest::newRow("a width no table has") << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--d-model"_s, u"32"_s}
+                                              << u"--expect sinusoidal: d_model 32"_s;
+    }
+    void badValues()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(QString, named);
+        const QString file = paperTable(u"bad.npy"_s, false);
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file} + flags);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith(u"posenc check: "_s + named), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void expectConfig_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("named");
+
+        const QString configs = QStringLiteral(POSENC_CONFIGS) + u'/';
+        const QString llama31 = configs + u"Meta-Llama-3.1-8B.json"_s;
+        const QStringList llama {u"--preset"_s, u"llama-3-1-8b"_s, u"--max-len"_s, u"300"_s};
+        const QString cos = writtenTable(u"config-cos.npy"_s, QStringList {u"rope-cos"_s} + llama);
+        const QString sin = writtenTable(u"config-sin.npy"_s, QStringList {u"rope-sin"_s} + llama);
+        const QString llama2 = writtenTable(u"llama2-cos.npy"_s, {u"rope-cos"_s, u"--preset"_s, u"llama-2-7b"_s});
+        QTest::newRow("llama 3.1 cos") << cos << QStringList {u"--expect-config"_s, llama31} << 0 << u"rope-cos"_s;
+        QTest::newRow("llama 3.1 sin") << sin << QStringList {u"--expect-config"_s, llama31} << 0 << u"rope-sin"_s;
+        QTest::newRow("llama 2's table, llama 3.1's config")
+            << llama2 << QStringList {u"--expect-config"_s, llama31} << 1 << u"rope-cos"_s;
+        const QString alibi = writtenTable(u"config-alibi.npy"_s,
+                                           {u"alibi-bias"_s, u"--preset"_s, u"bloom-560m"_s, u"--max-len"_s, u"64"_s});
+        QTest::newRow("bloom") << alibi << QStringList {u"--expect-config"_s, configs + u"bloom-560m.json"_s} << 0
+                               << u"alibi-bias"_s;
+        const QString t5 = writtenTable(u"config-t5.npy"_s, {u"t5-bucket"_s, u"--preset"_s, u"t5-base"_s});
+        QTest::newRow("t5 encoder") << t5
+                                    << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s,
+                                                    u"--layer-type"_s, u"encoder"_s}
+                                    << 0 << u"t5-bucket"_s;
+        QTest::newRow("t5 decoder") << t5
+                                    << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s,
+                                                    u"--layer-type"_s, u"decoder"_s}
+                                    << 1 << u"t5-bucket"_s;
+        QTest::newRow("two layer types, none named")
+            << t5 << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s} << 2
+            << u"--layer-type: %1 has the layer types encoder, decoder"_s.arg(configs + u"t5-base.json"_s);
+        QTest::newRow("a layer type the config lacks")
+            << t5 << QStringList {u"--expect-config"_s, configs + u"t5-base.json"_s, u"--layer-type"_s, u"input"_s} << 2
+            << u"--layer-type: must be one of the config's layer types (encoder, decoder); got 'input'"_s;
+        QTest::newRow("learned layer") << cos << QStringList {u"--expect-config"_s, configs + u"gpt2.json"_s} << 2
+                                       << u"--expect-config: layer type input"_s;
+        QTest::newRow("whisper's half_dim - 1 frequencies")
+            << cos
+            << QStringList {u"--expect-config"_s, configs + u"whisper-small.json"_s, u"--layer-type"_s, u"encoder"_s}
+            << 2 << u"--expect-config: layer type encoder"_s;
+        QTest::newRow("no such file") << cos << QStringList {u"--expect-config"_s, path(u"absent.json"_s)} << 3
+                                      << u"--expect-config: "_s;
+        QTest::newRow("a parameter beside it")
+            << cos << QStringList {u"--expect-config"_s, llama31, u"--rope-theta"_s, u"5"_s} << 2 << u"--rope-theta"_s;
+        QTest::newRow("--layer-type alone")
+            << cos << QStringList {u"--layer-type"_s, u"encoder"_s} << 2 << u"--layer-type"_s;
+        QTest::newRow("two references") << cos << QStringList {u"--expect-config"_s, llama31, u"--expect-table"_s, cos}
+                                        << 2 << u"--expect, --expect-table, --expect-config"_s;
+    }
+    void expectConfig()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, flags);
+        QFETCH(int, exitCode);
+        QFETCH(QString, named);
+        QVERIFY(!file.isEmpty());
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        QVERIFY2(run.exitCode == exitCode, qPrintable(run.out + run.err));
+        if (exitCode >= 2) {
+            QVERIFY2(run.err.startsWith(u"posenc check: "_s + named), qPrintable(run.err));
+            QCOMPARE(run.err.count(u'\n'), 1);
+            return;
+        }
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(o[u"verdict"_s].toString(), exitCode == 0 ? u"correct"_s : u"mistake"_s);
+        QCOMPARE(o[u"encoding"_s].toString(), named);
+    }
+
+    void help()
+    {
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--help"_s});
+        QCOMPARE(run.exitCode, 0);
+        for (const QString &text :
+             {u"--expect FAMILY"_s, u"--expect-table FILE[:TENSOR]"_s,
+              u"posenc check cos.npy --expect rope --preset llama-3-1-8b"_s,
+              u"posenc check port.npy --expect-table reference_dump.npy"_s, u"--expect-config FILE"_s,
+              u"--layer-type TYPE"_s,
+              u"posenc check sin.npy --expect-config config.json --layer-type sliding_attention"_s})
+            QVERIFY2(run.out.contains(text), qPrintable(text));
+        // The family's parameters are posenc help parameters', not listed again.
+        QVERIFY(!run.out.contains(u"--rope-theta"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExpect)
+#include "tst_cliexpect.moc"
