@@ -5,7 +5,7 @@
 
 #include "core/Description.h"
 #include "core/NumberText.h"
-#include "core/check/ApplyCheck.h"
+#include "core/rope/ApplyCheck.h"
 #include "core/check/TableRows.h"
 #include "io/TableFile.h"
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <optional>
 
-// posenc check --apply X Y: a rotation checked, not a table (core/check/ApplyCheck.h).
+// posenc check --apply X Y: a rotation checked, not a table (core/rope/ApplyCheck.h).
 namespace posenc::CheckApply {
 
 // --apply X, beside posenc check's other options.

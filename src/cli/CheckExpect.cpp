@@ -9,7 +9,6 @@
 #include "core/FamilySpec.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/TableAgainstTable.h"
-#include "core/rope/RopeFrequencies.h"
 #include "io/SessionFile.h"
 #include "io/TableFile.h"
 
@@ -128,10 +127,8 @@ Params atWidth(const Expectation &e, std::int64_t cols)
     Params p = e.params;
     if (e.widthGiven)
         return p;
-    if (p.encoding == Encoding::Sinusoidal)
-        p.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
-    if (p.encoding == Encoding::Rope && p.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(p.rope) != cols)
-        p.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
+    if (const auto &fit = Families::spec(p.encoding).fitTableWidth)
+        fit(p, cols);
     return p;
 }
 
@@ -205,6 +202,7 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
         if (!flags.isEmpty())
             return usage(u"%1: a learned table has no formula to take parameters; --position-offset is its "
                          "first row"_s.arg(flags.join(u", "_s)));
+        // "learned" is a verdict as well as a family: the one family --expect names by its verdict.
         Expectation e;
         e.kind = Expectation::Kind::Learned;
         e.family = Encoding::Learned;

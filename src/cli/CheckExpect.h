@@ -29,7 +29,7 @@ struct Expectation
 {
     enum class Kind { None, Family, Learned, Table };
     Kind kind = Kind::None;
-    Encoding family = Encoding::None;
+    Encoding family = {}; // read only when kind is Family or Learned
     Params params; // the family's, with --expect FAMILY
     QStringList tables; // the family's words of the tables to try: "rope-cos", "rope-sin"
     bool widthGiven = false; // --d-model, --head-dim, --preset or --session gave the table's width

@@ -67,12 +67,11 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
                            layer.layerType, path));
     const FamilySpec &spec = Families::spec(layer.params.encoding);
     if (!spec.tableHypothesis || !spec.tableHypothesis->expect)
-        return failure(ExitUsage,
-                       u"layer type %1 of %2 is %3, which has no formula to compare with%4"_s.arg(
-                           layer.layerType, path, spec.word,
-                           layer.params.encoding == Encoding::Learned
-                               ? u"; compare with a dump of its weights with --expect-table"_s
-                               : QString()));
+        return failure(
+            ExitUsage,
+            u"layer type %1 of %2 is %3, which has no formula to compare with%4"_s.arg(
+                layer.layerType, path, spec.word,
+                !spec.tableKey.isEmpty() ? u"; compare with a dump of its weights with --expect-table"_s : QString()));
     // The parameters hold the paper's frequencies alone: a layer of other frequencies (Whisper's
     // half_dim - 1 sinusoid) has no reference here, which identifying it names.
     for (const auto &[key, value] : layer.values) {

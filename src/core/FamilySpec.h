@@ -116,6 +116,9 @@ struct FamilySpec
     std::function<std::optional<std::int64_t>(const Params &)> tableColumns;
     // ||PE_p||² of every row in closed form, where the term has one (every sin/cos pair holds 1).
     std::function<std::optional<double>(const Params &)> peNormSquared;
+    // Its parameters set to give a table `cols` wide, for `posenc check --expect` when no flag gave
+    // the width (d_model of a sinusoid, head_dim of a whole-head RoPE); unset: the width is fixed.
+    std::function<void(Params &, std::int64_t cols)> fitTableWidth;
 
     // The numbers `posenc describe` prints for it, keyed as printed, and for its help page the
     // reference they follow and what each key (or keys, "band_low, band_high") means; empty for a

@@ -6,7 +6,7 @@
 // the table and the apply and positions off by a constant.
 #include "support/RopeReference.h"
 
-#include "core/check/ApplyCheck.h"
+#include "core/rope/ApplyCheck.h"
 
 #include <QtTest>
 

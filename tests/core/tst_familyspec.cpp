@@ -73,10 +73,22 @@ void TestFamilySpec::onlyNoPEPlacesNoPosition()
 
 void TestFamilySpec::onlyRoPEsLayersTurnByRotaryNumbers()
 {
-    // M-RoPE and 2-D RoPE rotate too, but no config reader gives their layers: the model figures
-    // and the config check read RoPE's.
-    for (const FamilySpec &family : Families::all())
-        QVERIFY2(family.rotary.has_value() == (family.word == u"rope"_s), qPrintable(family.word));
+    // RoPE's and M-RoPE's layers come from configs (a Qwen-VL text model's are M-RoPE's); 2-D RoPE
+    // rotates too, but no config reader gives its layers.
+    for (const FamilySpec &family : Families::all()) {
+        const bool rotaryLayers = family.word == u"rope"_s || family.word == u"mrope"_s;
+        QVERIFY2(family.rotary.has_value() == rotaryLayers, qPrintable(family.word));
+    }
+    // M-RoPE's layer turns at RoPE's frequencies: only which id turns a pair differs.
+    Params p;
+    p.encoding = Encoding::Mrope;
+    p.rope.theta = 1e6;
+    p.rope.headDim = 128;
+    const RotaryNumbers n = Families::spec(Encoding::Mrope).rotary->numbers(p);
+    QCOMPARE(n.rotaryDim, 128);
+    QCOMPARE(n.inverseFrequencies.size(), std::size_t(64));
+    for (std::size_t i = 0; i < n.inverseFrequencies.size(); ++i)
+        QVERIFY(std::abs(n.inverseFrequencies[i] - std::pow(1e6, -2.0 * double(i) / 128.0)) < 1e-12);
 }
 
 void TestFamilySpec::rotaryNumbersAreHfs_data()

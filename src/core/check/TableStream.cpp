@@ -120,8 +120,7 @@ void probeExact(const TableReference::Tile &t, const float *rows, std::int64_t r
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
 // kernel run of up to four rows at a time.
 void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
-                 const TableReference &reference, const CellTolerance &tolerance, const TableRows &source,
-                 Tally &tally)
+                 const TableReference &reference, const CellTolerance &tolerance, const TableRows &source, Tally &tally)
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
@@ -355,6 +354,7 @@ void conclude(TableMatch &match, const Verification &v)
         match.precision = TablePrecision::Exact;
         match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
         match.notes.append(CheckDiagnosis::exactNotFloat32Note(*v.exactShare));
+        // The sinusoid is the one family with a float32-angles setting of its own (Angles) to clear.
         if (match.params && match.params->encoding == Encoding::Sinusoidal)
             match.params->sinusoidal.angles = Angles::Exact;
     }

@@ -199,6 +199,8 @@ void Reader::turn(ConfigLayer &layer)
 
 } // namespace
 
+// M-RoPE is RoPE's frequencies with (t, h, w) ids: its layers are read as RoPE reads them, then
+// turned into M-RoPE's (the reason this file names RoPE, the family it builds on).
 QList<ConfigLayer> read(ConfigContext &c)
 {
     QList<ConfigLayer> layers = Families::spec(Encoding::Rope).readConfig(c);

@@ -12,6 +12,8 @@
 #include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -129,6 +131,11 @@ FamilySpec makeRopeFamily()
     family.configFindings = RopeConfig::findings();
     family.tableHypothesis = RopeTableCheck::hypothesis();
     family.rotary = RopeLayers::rotary();
+    // A head whose every column turns is as wide as its table; a partial one keeps its head_dim.
+    family.fitTableWidth = [](Params &params, std::int64_t cols) {
+        if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
+            params.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
+    };
     return family;
 }
 

@@ -301,6 +301,30 @@ QString words(const Params &p)
         .arg(NumberText::exact(p.rope.theta));
 }
 
+// The models whose 2-D RoPE ships at a style and theta (resources/presets, each from its code): a
+// table of theirs, at any grid and head, is correct against them; another theta is a variant.
+QString publishedAs(const Params &p)
+{
+    const double theta = p.rope.theta;
+    switch (p.rope2d.style) {
+    case Rope2dStyle::QwenVit:
+        return theta == 10000.0 ? u"Qwen2-VL's and Qwen2.5-VL's vision rotary (VisionRotaryEmbedding, theta 10000)"_s
+                                : QString();
+    case Rope2dStyle::Pixtral:
+        return theta == 10000.0 ? u"Pixtral's PixtralRotaryEmbedding (theta 10000)"_s : QString();
+    case Rope2dStyle::Flux:
+        if (theta == 10000.0 && p.rope2d.axesDim == std::vector<std::int64_t> {16, 56, 56})
+            return u"FLUX.1's EmbedND (axes_dim 16, 56, 56, theta 10000)"_s;
+        if (theta == 2000.0 && p.rope2d.axesDim == std::vector<std::int64_t> {32, 32, 32, 32})
+            return u"FLUX.2's EmbedND (axes_dim 32, 32, 32, 32, theta 2000)"_s;
+        return QString();
+    case Rope2dStyle::Axial:
+        // naver-ai/rope-vit, models/vit_rope.py: compute_axial_cis(dim, end_x, end_y, theta=100.0).
+        return theta == 100.0 ? u"RoPE-ViT's axial RoPE (compute_axial_cis, theta 100)"_s : QString();
+    }
+    return QString();
+}
+
 TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, bool f32)
 {
     TableMatch m;
@@ -320,6 +344,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, bool f3
         m.params = p;
     m.referenceText = u"2-D RoPE, "_s + words(p);
     m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = publishedAs(p);
     m.diagnosis = u"2-D RoPE's %1 table: %2"_s.arg(cosine ? u"cos"_s : u"sin"_s, words(p));
     if (p.rope2d.style == Rope2dStyle::Flux)
         m.notes.append(p.rope2d.axesDim.size() >= 4

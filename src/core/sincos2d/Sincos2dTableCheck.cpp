@@ -203,6 +203,8 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
                       "so a model trained with the reference reads this table's rows as columns"_s;
     } else {
         m.verdict = CheckVerdict::Correct;
+        // The function is the reference at any grid and width: its temperature 10000 is fixed.
+        m.correctAgainst = u"MAE's get_2d_sincos_pos_embed (models_mae.py) at this grid"_s;
         m.diagnosis = u"MAE's 2-D sin-cos table (get_2d_sincos_pos_embed, as DiT and diffusers): %1; the first half "
                       "holds the column (meshgrid(grid_w, grid_h))"_s.arg(gridWords(p));
     }

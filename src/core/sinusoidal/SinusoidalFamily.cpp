@@ -10,6 +10,7 @@
 #include "core/sinusoidal/SinusoidalLessonNumbers.h"
 #include "core/sinusoidal/SinusoidalParamRows.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -95,6 +96,9 @@ FamilySpec makeSinusoidalFamily()
         return parts;
     };
     // Every pair holds sin² + cos² = 1.
+    family.fitTableWidth = [](Params &params, std::int64_t cols) {
+        params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
+    };
     family.peNormSquared = [](const Params &params) -> std::optional<double> {
         const std::int64_t k = params.peColumns();
         if (k % 2 != 0)

@@ -3,7 +3,7 @@
 // rotate_half(q) * sin, cos and sin cat(freqs, freqs) times attention_scaling) and GPT-J's
 // modeling_gptj.py (rotate_every_two: stack(-x[..., 1::2], x[..., ::2]) flattened, cos and sin
 // repeat_interleave(2)).
-#include "ApplyCheck.h"
+#include "core/rope/ApplyCheck.h"
 
 #include "core/check/CellTolerance.h"
 #include "core/check/TableCheck.h"
