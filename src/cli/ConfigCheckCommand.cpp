@@ -8,6 +8,7 @@
 #include "JsonOutput.h"
 
 #include "core/Description.h"
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/check/CheckReport.h"
 #include "core/check/ModelConfigCheck.h"
@@ -271,7 +272,7 @@ std::variant<WindowArguments, int> configWindowArguments(const QStringList &argu
     // type that places position: full_attention's RoPE by default, as `--config` chooses for the
     // other commands (ConfigOptions::layerOf).
     const ConfigLayer *layer = ConfigOptions::layerOf(check, o.layerType);
-    if (!layer || layer->params.encoding == Encoding::None) {
+    if (!layer || !Families::spec(layer->params.encoding).placesPosition()) {
         err << kCommand << ": --open: "
             << (layer ? u"layer type %1 places no position (none)"_s.arg(layer->layerType)
                       : u"the config has no layers"_s)

@@ -20,15 +20,22 @@ ParamOptions::Result refused(const QString &usage, bool io = false)
     return r;
 }
 
-// The layer's parameters as texts: the encoding, d_model, max_len and its family's keys.
+// The layer's parameters as texts: the encoding, d_model, max_len, its family's keys and those it
+// reads of other families (M-RoPE's RoPE keys).
 ParamOptions::Given textsOf(const Params &params)
 {
     ParamOptions::Given texts;
     QStringList keys {u"encoding"_s, u"d-model"_s, u"max-len"_s};
-    for (const ParamSpec &row : Families::spec(params.encoding).rows()) {
-        if (row.kind != ParamKind::Matrix)
-            keys.append(row.key);
-    }
+    const FamilySpec &family = Families::spec(params.encoding);
+    const auto add = [&keys](const QList<ParamSpec> &rows, const QStringList &only) {
+        for (const ParamSpec &row : rows) {
+            if (row.kind != ParamKind::Matrix && (only.isEmpty() || only.contains(row.key)) && !keys.contains(row.key))
+                keys.append(row.key);
+        }
+    };
+    add(family.rows(), {});
+    for (const BorrowedRows &b : family.borrows)
+        add(Families::spec(b.family).rows(), b.keys);
     for (const QString &key : keys)
         texts.insert(key, ParamText::get(params, key));
     return texts;
@@ -57,7 +64,7 @@ const ConfigLayer *layerOf(const ConfigCheck &check, const QString &wanted)
     if (const ConfigLayer *open = check.openLayer())
         return open;
     for (const ConfigLayer &l : check.layers) {
-        if (l.described && l.params.encoding != Encoding::None)
+        if (l.described && Families::spec(l.params.encoding).placesPosition())
             return &l;
     }
     return check.layers.isEmpty() ? nullptr : &check.layers.first();

@@ -1,6 +1,7 @@
 #include "KernelBenchmarks.h"
 
 #include "core/Embeddings.h"
+#include "core/FamilySpec.h"
 #include "core/Quantity.h"
 #include "core/TableAllocation.h"
 #include "core/ThreadPools.h"
@@ -186,10 +187,11 @@ BenchPart KernelBenchmarks::fillsAndPipeline()
 BenchPart KernelBenchmarks::rope() const
 {
     // RoPE's cos table as HF returns it, at L 131072 x head_dim 128 (the default type), through the
-    // anchored kernel, against the better plain fill of the same buffer, round-robin. The bench
-    // names RoPE: this key times that family's own kernel at its presets' scale.
+    // anchored kernel, against the better plain fill of the same buffer, round-robin, under the
+    // family whose quantity rope-cos is: this key times that family's own kernel at its presets'
+    // scale.
     Params rope;
-    rope.encoding = Encoding::Rope;
+    rope.encoding = Families::owning(Quantity::RopeCos).value_or(rope.encoding);
     rope.maxLen = kRopeRows;
     rope.rope.headDim = kRopeHeadDim;
     rope.memoryBudget = m_params.memoryBudget;
@@ -197,7 +199,7 @@ BenchPart KernelBenchmarks::rope() const
     // 2-D RoPE's cos table of the same size, 256 x 512 patches of a head of 128 in the Qwen ViT's
     // merge order: each row copied from its row's and column's values (Rope2dRotation).
     Params rope2d = rope;
-    rope2d.encoding = Encoding::Rope2d;
+    rope2d.encoding = Families::owning(Quantity::Rope2dCos).value_or(rope2d.encoding);
     rope2d.sincos2d.grid = {256, kRopeRows / 256};
     const Engine rope2dEngine(rope2d);
     RowMatrixXf ropeBuffer = allocateTable(kRopeRows, kRopeHeadDim);

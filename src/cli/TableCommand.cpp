@@ -11,6 +11,7 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
+#include "core/check/ModelConfigCheck.h"
 #include "io/TableExport.h"
 
 #include <QCommandLineParser>
@@ -308,10 +309,15 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return ExitUsage;
         return write(engine, *request, output, positional.first(), err);
     }
-    if (const auto missing = Quantities::spec(*quantity).missing(read.params))
-        return fail(
-            err, ExitUsage,
-            u"QUANTITY %1 is not defined with these parameters: %2"_s.arg(Quantities::name(*quantity), *missing));
+    if (const auto missing = Quantities::spec(*quantity).missing(read.params)) {
+        // A config's layer type that places no position (Llama 4's, EXAONE 4's NoPE layers) is
+        // named, so the user learns which of its layer types to ask for instead.
+        const QString where = read.configLayer ? u"the config's %1 layers (encoding %2)"_s.arg(
+                                  read.configLayer->layerType, ParamText::get(read.params, u"encoding"_s))
+                                               : u"these parameters"_s;
+        return fail(err, ExitUsage,
+                    u"QUANTITY %1 is not defined for %2: %3"_s.arg(Quantities::name(*quantity), where, *missing));
+    }
     const Shape shape = engine.shape(*quantity);
     TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
     if (parser.isSet(u"positions"_s)) {

@@ -83,6 +83,21 @@ std::optional<Encoding> holdingTable(const QString &key)
     return std::nullopt;
 }
 
+std::optional<Encoding> owning(Quantity quantity)
+{
+    // Each manifest names its family before its quantities, so the list read with both macros
+    // gives every family's quantities after it.
+    std::optional<Encoding> family;
+#define POSENC_FAMILY(Name, member) family = Encoding::Name;
+#define POSENC_FAMILY_QUANTITY(Name)                                                                                   \
+    if (quantity == Quantity::Name)                                                                                    \
+        return family;
+#include "FamilyList.h"
+#undef POSENC_FAMILY_QUANTITY
+#undef POSENC_FAMILY
+    return std::nullopt;
+}
+
 QString insteadOfTerm(Encoding encoding)
 {
     switch (spec(encoding).kind) {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 // An encoding family as one descriptor (docs/ARCHITECTURE.md, Encoding families): each family's
 // FamilySpec is made by make<Name>Family() in its folder (src/core/<family>/<Name>Family.cpp),
@@ -60,6 +61,35 @@ struct BorrowedRows
     Encoding family = {};
     QStringList keys; // empty: every row of the family
     bool asOwn = true;
+};
+
+// What a rotary layer turns, from its parameters (valid ones): the numbers the model figures and
+// `posenc check --config` read of it (docs/ARCHITECTURE.md, Model knowledge).
+struct RotaryNumbers
+{
+    // Each pair's inverse frequency after the scaling; 0 for a pair that turns at frequency 0.
+    std::vector<double> inverseFrequencies;
+    std::int64_t headDim = 0; // the head its parameters give (a config's MLA head is wider)
+    std::int64_t rotaryDim = 0; // the columns that turn, from the head's first (or its tail's)
+    bool interleaved = false; // pairs (2i, 2i + 1), else rotate_half's (j, j + rotaryDim / 2)
+    // What an attention that takes the scaling's mscale multiplies its softmax scale by (yarn's
+    // get_mscale(factor, mscale_all_dim)^2), 1 for the others.
+    double softmaxScaleFactor = 1.0;
+    double wavelengthMax = 0.0; // the slowest turning pair's 2 pi / inverse frequency
+};
+
+// A family whose layers turn each pair of a head's columns at a frequency of its own (RoPE's): what
+// the model figures and the config check ask of a layer of a model config.
+struct RotaryLayers
+{
+    std::function<RotaryNumbers(const Params &)> numbers;
+    // Its words for a layer, which need the layer's head from its config (LayerScheme): "RoPE θ
+    // 500,000, all 128 columns, half", and the layer stack's terse "RoPE 5e+05, 128/128".
+    std::function<QString(const ConfigLayer &)> words;
+    std::function<QString(const ConfigLayer &)> terse;
+    // Rotary layers with equal keys share a colour in the layer stack, shaded by `theta`.
+    std::function<QString(const Params &)> colourKey;
+    std::function<double(const Params &)> theta;
 };
 
 struct FamilySpec
@@ -111,10 +141,17 @@ struct FamilySpec
     std::function<QList<ConfigLayer>(ConfigContext &)> readConfig;
     QList<ConfigFindings::Kind> configFindings;
     // Its words for what places position in one layer of a model (the layer-stack figure): "ALiBi,
-    // 12 heads"; unset: its heading.
+    // 12 heads"; unset: its heading. And its name in the layer stack's terse labels ("NoPE"); empty:
+    // its word.
     std::function<QString(const Params &)> layerWords;
+    QString layerTerse;
+    // Set for a family whose layers turn each pair of a head's columns at a frequency of its own.
+    std::optional<RotaryLayers> rotary;
 
     bool hasPositionTerm() const { return bool(positionTerm); }
+    // Whether it places position at all: NoPE adds no term, turns nothing and biases nothing.
+    bool placesPosition() const { return kind != FamilyKind::Term || hasPositionTerm(); }
+
     // Whether it reads `family`'s row `key` (any of its rows for an empty key).
     bool borrowsRow(Encoding family, const QString &key = {}) const;
 };
@@ -131,6 +168,8 @@ QString word(Encoding encoding);
 QString wordList(const std::function<bool(const FamilySpec &)> &which, const QString &separator = {});
 // The family whose parameters hold a table read from a file by the Matrix row `key`.
 std::optional<Encoding> holdingTable(const QString &key);
+// The family whose manifest lists `quantity` (rope-cos is RoPE's); none for a shared quantity.
+std::optional<Encoding> owning(Quantity quantity);
 // What the family does instead of adding a term to s·E, for a message: "" (none), "it rotates
 // queries and keys", "it acts on the attention scores".
 QString insteadOfTerm(Encoding encoding);

@@ -19,14 +19,30 @@ namespace posenc {
 
 namespace {
 
-// What a position term's table reads: the family, the model's shape and the family's own keys.
-const QStringList kPositionReads = {u"encoding"_s,       u"d-model"_s,
-                                    u"max-len"_s,        u"compose"_s,
-                                    u"pe-dims"_s,        u"base"_s,
-                                    u"layout"_s,         u"angles"_s,
-                                    u"position-table"_s, u"position-offset"_s,
-                                    u"grid"_s,           u"cls-token"_s,
-                                    u"base-size"_s,      u"interpolation-scale"_s};
+// What a position term's table reads: the family, the model's shape, and the rows of each family
+// that adds a term (FamilySpec::positionTerm), its own and those it borrows: a family's term reads
+// no other family's rows.
+const QStringList &positionReads()
+{
+    static const QStringList keys = [] {
+        QStringList all = {u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s};
+        const auto add = [&all](const QList<ParamSpec> &rows, const QStringList &only) {
+            for (const ParamSpec &row : rows) {
+                if ((only.isEmpty() || only.contains(row.key)) && !all.contains(row.key))
+                    all.append(row.key);
+            }
+        };
+        for (const FamilySpec &family : Families::all()) {
+            if (!family.hasPositionTerm())
+                continue;
+            add(family.rows(), {});
+            for (const BorrowedRows &b : family.borrows)
+                add(Families::spec(b.family).rows(), b.keys);
+        }
+        return all;
+    }();
+    return keys;
+}
 // What s*E reads: the encoding (whether a term takes columns in concat) and the embeddings' own.
 const QStringList kEmbeddingReads = {u"encoding"_s, u"d-model"_s, u"max-len"_s,    u"compose"_s, u"pe-dims"_s,
                                      u"scale"_s,    u"init"_s,    u"embeddings"_s, u"tokens"_s,  u"seed"_s};
@@ -152,7 +168,7 @@ QuantitySpec makePeQuantity()
              "              table, or the learned table's rows from the offset on"_s;
     q.part = QuantityPart::Position;
     q.cellTerm = true;
-    q.reads = kPositionReads;
+    q.reads = positionReads();
     // The kernel takes a chunk of pairs through all of a block's rows at a time
     // (PositionalTable::fill), in the split layout too, where a pair's sine and cosine lie half a
     // row apart.
@@ -213,7 +229,7 @@ QuantitySpec makeInputQuantity()
     q.help = u"the model input X = s*E + PE (or the concatenation)"_s;
     q.part = QuantityPart::Model;
     q.cellTerm = true;
-    q.reads = unite(kPositionReads, kEmbeddingReads);
+    q.reads = unite(positionReads(), kEmbeddingReads);
     // X goes through the columns in tiles of its own, and is written as a few sequential streams.
     q.tiling = Tiling::WholeRows;
     q.missing = always;
@@ -238,7 +254,7 @@ QuantitySpec makeOutputQuantity()
     q.help = u"Y = dropout(X) for the chosen dropout mode"_s;
     q.part = QuantityPart::Model;
     q.cellTerm = true;
-    q.reads = unite(unite(kPositionReads, kEmbeddingReads), kDropoutReads);
+    q.reads = unite(unite(positionReads(), kEmbeddingReads), kDropoutReads);
     q.tiling = Tiling::WholeRows;
     q.missing = always;
     q.shape = modelShape;
@@ -307,7 +323,7 @@ QuantitySpec makeSimilarityQuantity()
     q.label = u"PE·PEᵀ"_s;
     q.help = u"S = PE . PE^T [max_len, max_len]"_s;
     q.part = QuantityPart::Other;
-    q.reads = kPositionReads;
+    q.reads = positionReads();
     q.tiling = Tiling::RowsOnly;
     q.missing = needsPositionTerm;
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };

@@ -82,9 +82,9 @@ struct IdleReason
         OtherFactorList, // short-factor, long-factor: longrope reads the other list at this max-len
         ExplicitAttentionFactor, // mscale; longrope's rope-factor: attention-factor is given and used as it is
         NoMscaleAllDim, // mscale: yarn reads it only beside a non-zero mscale-all-dim
-        OtherVisionRule, // tokens-per-second, second-per-grid, timestamp-tokens: another model's get_rope_index
-        OtherRope2dStyle, // axes-dim, spatial-merge-size: the chosen rope-2d-style does not read it
-        NoBaseSize, // interpolation-scale: only diffusers' coordinates (a base-size) read it
+        // A family's parameter that the family's other settings leave unread, its family's words saying
+        // which (the family's folder: M-RoPE's vision rule, 2-D RoPE's style, the 2-D sin-cos base size).
+        FamilySetting,
     };
     Code code;
     QString why; // "evaluation mode (eval) drops nothing."

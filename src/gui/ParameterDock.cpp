@@ -71,8 +71,10 @@ ParameterDock::ParameterDock(ControlPanel *controls, QWidget *parent)
     , m_controls(controls)
     , m_scroll(new QScrollArea)
     , m_strip(new FoldedStrip)
-    , m_title(new QWidget)
-    , m_noTitle(new QWidget)
+    // Both title widgets are the dock's children: setTitleBarWidget swaps them without deleting the
+    // one it replaces, so the one not shown would otherwise be owned by nothing.
+    , m_title(new QWidget(this))
+    , m_noTitle(new QWidget(this))
     , m_foldAction(new QAction(tr("&Fold the parameters"), this))
 {
     setObjectName(u"parametersDock"_s);
@@ -115,6 +117,7 @@ ParameterDock::ParameterDock(ControlPanel *controls, QWidget *parent)
     titleLayout->addWidget(fold);
     setTitleBarWidget(m_title);
     m_noTitle->setFixedSize(0, 0);
+    m_noTitle->hide();
 
     m_foldAction->setObjectName(u"foldParametersAction"_s);
     m_foldAction->setCheckable(true);

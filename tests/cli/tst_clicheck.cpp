@@ -153,7 +153,13 @@ private slots:
                               u"bidirectional"_s,
                               u"max_position"_s,
                               u"head_dim"_s,
-                              u"scale"_s};
+                              u"scale"_s,
+                              u"style"_s,
+                              u"grid"_s,
+                              u"cls_token"_s,
+                              u"base_size"_s,
+                              u"interpolation_scale"_s,
+                              u"halves"_s};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);

@@ -1,5 +1,6 @@
 // posenc table, then posenc check, as a user runs them: every shipped preset's position tables
-// (the PE, RoPE's cos and sin, ALiBi's and Sandwich's bias, T5's and DeBERTa's buckets) written as .npy, and a
+// (the PE, RoPE's cos and sin, ALiBi's and Sandwich's bias, T5's and DeBERTa's buckets, a vision
+// model's 2-D sin-cos PE and 2-D RoPE cos and sin) written as .npy, and a
 // causal ALiBi bias and T5's buckets as .csv, each identified as its preset's family with the
 // verdict correct; a RoPE preset's table named as its model's. max_len is capped at 4096 in CI;
 // POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
@@ -36,6 +37,10 @@ QStringList tablesOf(const QString &encoding)
         return {u"deberta-bucket"_s};
     if (encoding == u"sandwich"_s)
         return {u"sandwich-bias"_s};
+    if (encoding == u"sincos-2d"_s)
+        return {u"pe"_s};
+    if (encoding == u"rope-2d"_s)
+        return {u"rope2d-cos"_s, u"rope2d-sin"_s};
     return {};
 }
 
@@ -81,7 +86,9 @@ private slots:
         QFETCH(QString, ropeType);
         const QString file = m_dir.filePath(u"%1-%2.npy"_s.arg(preset, quantity));
         QStringList table {u"table"_s, quantity, u"--preset"_s, preset, u"-o"_s, file, u"--quiet"_s};
-        if (!qEnvironmentVariableIsSet("POSENC_ROUNDTRIP_LONG"))
+        // A patch grid's tables have the grid's rows, whatever max_len.
+        const bool grid = encoding == u"sincos-2d"_s || encoding == u"rope-2d"_s;
+        if (!qEnvironmentVariableIsSet("POSENC_ROUNDTRIP_LONG") && !grid)
             table += {u"--max-len"_s, u"4096"_s};
         const CliRun::Run written = CliRun::posenc(table);
         QVERIFY2(written.exitCode == 0, qPrintable(written.err));

@@ -67,14 +67,15 @@ void TestCliConfigCheck::everySharedConfigIsRead_data()
         {u"note longrope-factor-choice"_s, u"warning legacy-type-key"_s, u"warning longrope-factor-from-context"_s});
     row("Phi-4-mini-instruct", 0, {u"full_attention"_s},
         {u"note longrope-factor-choice"_s, u"warning legacy-type-key"_s, u"warning longrope-factor-from-context"_s});
+    // No vision_config: get_rope_index's spatial_merge_size is the class's default.
     row("Qwen2-VL-7B-Instruct", 0, {u"full_attention"_s},
-        {u"note mrope-text-positions"_s, u"warning legacy-type-key"_s});
+        {u"note mrope-vision-positions"_s, u"warning implicit-default"_s, u"warning legacy-type-key"_s});
     row("Qwen2.5-7B-Instruct", 0, {u"full_attention"_s}, {});
     row("Qwen2.5-VL-7B-Instruct", 0, {u"full_attention"_s},
-        {u"note mrope-text-positions"_s, u"warning legacy-type-key"_s});
+        {u"note mrope-vision-positions"_s, u"warning legacy-type-key"_s});
     row("Qwen3-8B", 0, {u"full_attention"_s}, {});
     row("Qwen3-Next-80B-A3B-Instruct", 0, {u"linear_attention"_s, u"full_attention"_s}, {});
-    row("Qwen3-VL-8B-Instruct", 0, {u"full_attention"_s}, {u"note mrope-text-positions"_s});
+    row("Qwen3-VL-8B-Instruct", 0, {u"full_attention"_s}, {u"note mrope-vision-positions"_s});
     row("SmolLM3-3B", 0, {u"full_attention"_s, u"full_attention:nope"_s}, {u"note nope-layers"_s});
     row("bert-base-uncased", 0, {u"input"_s}, {});
     row("bloom-560m", 0, {u"full_attention"_s}, {});

@@ -42,7 +42,6 @@ void TestCliConfigNumbers::defaultRopeNumbers_data()
     QTest::newRow("Mistral-7B") << u"Mistral-7B-v0.1"_s << u"sliding_attention"_s << 1e4 << 128 << 32768.0;
     QTest::newRow("Qwen2.5-7B") << u"Qwen2.5-7B-Instruct"_s << u"full_attention"_s << 1e6 << 128 << 32768.0;
     QTest::newRow("Qwen3-8B") << u"Qwen3-8B"_s << u"full_attention"_s << 1e6 << 128 << 40960.0;
-    QTest::newRow("Qwen2-VL-7B") << u"Qwen2-VL-7B-Instruct"_s << u"full_attention"_s << 1e6 << 128 << 32768.0;
     QTest::newRow("gemma-3-1b full") << u"gemma-3-1b-it"_s << u"full_attention"_s << 1e6 << 256 << 32768.0;
     QTest::newRow("gemma-3-1b sliding") << u"gemma-3-1b-it"_s << u"sliding_attention"_s << 1e4 << 256 << 32768.0;
     QTest::newRow("SmolLM3-3B") << u"SmolLM3-3B"_s << u"full_attention"_s << 5e6 << 128 << 65536.0;
@@ -266,11 +265,19 @@ void TestCliConfigNumbers::qwenYarnBlocks()
 
 void TestCliConfigNumbers::mrope()
 {
+    // Qwen2-VL's layers turn by M-RoPE (MropeConfig): its describe keys, the sections chunked.
     const Checked c = checkJson(fixture(u"Qwen2-VL-7B-Instruct"_s));
     const QJsonObject l = c.layer(u"full_attention"_s);
-    QCOMPARE(l.value(u"rope_type"_s).toString(), u"default"_s);
+    QCOMPARE(l.value(u"encoding"_s).toString(), u"mrope"_s);
     QCOMPARE(l.value(u"rope_theta"_s).toDouble(), 1e6);
-    QVERIFY(c.message(u"mrope-text-positions"_s).contains(u"16, 24, 24"_s));
+    QCOMPARE(l.value(u"mrope_section"_s).toArray(), (QJsonArray {16, 24, 24}));
+    QCOMPARE(l.value(u"mrope_interleaved"_s).toBool(), false);
+    QCOMPARE(l.value(u"rotary_dim"_s).toInt(), 128);
+    QCOMPARE(l.value(u"pairs_w"_s).toInt(), 24);
+    QCOMPARE(l.value(u"fastest_pair_w"_s).toInt(), 40); // the width's 24 pairs are the last: 40 ... 63
+    QCOMPARE(l.value(u"vision_positions"_s).toString(), u"qwen2-vl"_s);
+    QCOMPARE(l.value(u"mrope_era"_s).toString(), u"v5"_s);
+    QVERIFY(c.message(u"mrope-vision-positions"_s).contains(u"[16, 24, 24]"_s));
     // Sections that do not add up to the 64 pairs are an error.
     QTemporaryDir dir;
     QJsonObject config = readJson(fixture(u"Qwen2-VL-7B-Instruct"_s));

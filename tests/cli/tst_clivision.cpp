@@ -4,6 +4,7 @@
 // the families' contract exits 2 with one line naming its flag and range.
 #include "CliRun.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,6 +26,8 @@ private slots:
     void badValuesExitTwo_data();
     void badValuesExitTwo();
     void theFamilyIsInferred();
+    void configsChooseMrope_data();
+    void configsChooseMrope();
 };
 
 void TestCliVision::describeReportsRopeDeltas_data()
@@ -184,6 +187,52 @@ void TestCliVision::theFamilyIsInferred()
     const Run sincos = posenc({u"describe"_s, u"--json"_s, u"--grid"_s, u"32,32"_s});
     QVERIFY2(sincos.exitCode == 0, qPrintable(sincos.err));
     QCOMPARE(QJsonDocument::fromJson(sincos.out.toUtf8()).object().value(u"tokens"_s).toInt(), 1024);
+}
+
+void TestCliVision::configsChooseMrope_data()
+{
+    QTest::addColumn<QString>("config");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QJsonObject>("want");
+    const QString dir = QStringLiteral(POSENC_CONFIGS) + u'/';
+    // Each model's code as HF main reads it (MropeConfig): chunked sections for Qwen2-VL and
+    // Qwen2.5-VL, interleaved for Qwen3-VL (θ 5e6 in text_config), the vision config's merge size
+    // and Qwen2.5-VL's tokens_per_second, get_rope_index of 5.x.
+    QTest::newRow("Qwen2-VL-7B") << dir + u"Qwen2-VL-7B-Instruct.json"_s << QStringList()
+                                 << QJsonObject {{u"mrope_section"_s, QJsonArray {16, 24, 24}},
+                                                 {u"pairs_w"_s, 24},
+                                                 {u"fastest_pair_w"_s, 40},
+                                                 {u"vision_positions"_s, u"qwen2-vl"_s},
+                                                 {u"mrope_era"_s, u"v5"_s}};
+    QTest::newRow("Qwen2.5-VL-7B") << dir + u"Qwen2.5-VL-7B-Instruct.json"_s << QStringList()
+                                   << QJsonObject {{u"mrope_section"_s, QJsonArray {16, 24, 24}},
+                                                   {u"fastest_pair_h"_s, 16},
+                                                   {u"vision_positions"_s, u"qwen2.5-vl"_s}};
+    QTest::newRow("Qwen3-VL-8B") << dir + u"Qwen3-VL-8B-Instruct.json"_s << QStringList()
+                                 << QJsonObject {{u"mrope_section"_s, QJsonArray {24, 20, 20}},
+                                                 {u"pairs_t"_s, 24},
+                                                 {u"pairs_h"_s, 20},
+                                                 {u"pairs_w"_s, 20},
+                                                 {u"fastest_pair_w"_s, 2},
+                                                 {u"section_honoured"_s, true},
+                                                 {u"vision_positions"_s, u"qwen3-vl"_s}};
+    // A flag overrides the config: the docstring's video at Qwen2.5-VL-7B's 2 tokens a second.
+    QTest::newRow("Qwen2.5-VL-7B, a prompt")
+        << dir + u"Qwen2.5-VL-7B-Instruct.json"_s
+        << QStringList {u"--prompt"_s, u"video:3x4x4@2,text:1"_s, u"--mrope-era"_s, u"v4"_s}
+        << QJsonObject {{u"max_position_id"_s, 9}, {u"tokens"_s, 13}, {u"mrope_era"_s, u"v4"_s}};
+}
+
+void TestCliVision::configsChooseMrope()
+{
+    QFETCH(QString, config);
+    QFETCH(QStringList, extra);
+    QFETCH(QJsonObject, want);
+    const Run run = posenc(QStringList {u"describe"_s, u"--json"_s, u"--config"_s, config} + extra);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject got = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    for (auto it = want.begin(); it != want.end(); ++it)
+        QVERIFY2(got.value(it.key()) == it.value(), qPrintable(it.key() + u": "_s + run.out));
 }
 
 QTEST_GUILESS_MAIN(TestCliVision)

@@ -83,6 +83,12 @@ Expected other(const QString &type, const QString &encoding, std::vector<std::in
     return e;
 }
 
+Expected mrope(Expected e)
+{
+    e.encoding = u"mrope"_s;
+    return e;
+}
+
 Expected with(Expected e, const std::function<void(Expected &)> &change)
 {
     change(e);
@@ -195,11 +201,12 @@ void TestModelLayers::layers_data()
     row("Phi-3-mini-128k-instruct", {rope(u"full_attention"_s, all(32), 96, 96, 1e4, u"longrope"_s)});
     row("Phi-4-mini-instruct", {rope(u"full_attention"_s, all(32), 128, 96, 1e4, u"longrope"_s)});
     row("phi-4", {rope(u"full_attention"_s, all(40), 128, 128, 250000.0)});
-    row("Qwen2-VL-7B-Instruct", {rope(u"full_attention"_s, all(28), 128, 128, 1e6)});
-    row("Qwen2.5-VL-7B-Instruct", {rope(u"full_attention"_s, all(28), 128, 128, 1e6)});
+    // Qwen2-VL, Qwen2.5-VL and Qwen3-VL turn by M-RoPE on RoPE's keys (MropeConfig; mropeKeys below).
+    row("Qwen2-VL-7B-Instruct", {mrope(rope(u"full_attention"_s, all(28), 128, 128, 1e6))});
+    row("Qwen2.5-VL-7B-Instruct", {mrope(rope(u"full_attention"_s, all(28), 128, 128, 1e6))});
     row("Qwen2.5-7B-Instruct", {rope(u"full_attention"_s, all(28), 128, 128, 1e6)});
     row("Qwen3-8B", {rope(u"full_attention"_s, all(36), 128, 128, 1e6)});
-    row("Qwen3-VL-8B-Instruct", {rope(u"full_attention"_s, all(36), 128, 128, 5e6)});
+    row("Qwen3-VL-8B-Instruct", {mrope(rope(u"full_attention"_s, all(36), 128, 128, 5e6))});
     // Qwen3NextConfig: layer_types from full_attention_interval 4 (the file lists none): three Gated
     // DeltaNet layers, then full attention turning the first 64 of 256 columns.
     row("Qwen3-Next-80B-A3B-Instruct",
@@ -275,10 +282,11 @@ void TestModelLayers::layers()
         QVERIFY2(l.scheme.softmaxScale.has_value() == e.softmax.has_value(), where);
         if (e.softmax)
             QVERIFY2(std::abs(*l.scheme.softmaxScale - *e.softmax) <= 1e-15 * *e.softmax, where);
-        if (e.encoding != u"rope"_s)
+        if (e.encoding != u"rope"_s && e.encoding != u"mrope"_s)
             continue;
         const RopeParams &r = l.params.rope;
-        QVERIFY2(l.params.encoding == Encoding::Rope && l.params.isValid(), where);
+        QVERIFY2(l.params.encoding == (e.encoding == u"rope"_s ? Encoding::Rope : Encoding::Mrope), where);
+        QVERIFY2(l.params.isValid(), where);
         QVERIFY2(r.headDim == e.headDim, where);
         QVERIFY2(RopeFrequencies::rotaryDim(r) == e.rotaryDim, where);
         QVERIFY2(r.theta == e.theta, where);

@@ -130,7 +130,8 @@ void TestModelTable::everyRowIsComplete()
 {
     QVERIFY(ModelTable::all().size() >= 110);
     const QSet<QString> reads {u"hand"_s, u"port"_s, u"fingerprint"_s};
-    const QSet<QString> schemes {u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s, u"learned"_s, u"sinusoidal"_s};
+    const QSet<QString> schemes {u"rope"_s,    u"mrope"_s,   u"alibi"_s,     u"t5"_s,
+                                 u"deberta"_s, u"learned"_s, u"sinusoidal"_s};
     QSet<QString> seen;
     for (const ModelRow &row : ModelTable::all()) {
         QVERIFY2(!seen.contains(row.type), qPrintable(row.type));
@@ -146,7 +147,7 @@ void TestModelTable::everyRowIsComplete()
         QVERIFY2(schemes.contains(row.scheme), qPrintable(row.type));
         for (const QJsonValue &w : row.when)
             QVERIFY2(schemes.contains(w.toArray().at(2).toString()), qPrintable(row.type));
-        if (row.scheme == u"rope"_s)
+        if (row.scheme == u"rope"_s || row.scheme == u"mrope"_s)
             QVERIFY2(row.number(row.keyName(u"hidden_size"_s)) && row.number(u"rope_theta"_s), qPrintable(row.type));
     }
 }

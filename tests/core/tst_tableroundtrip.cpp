@@ -38,6 +38,13 @@ struct Case
     QString unknownBecause; // empty: identified
 };
 
+// The quantity `posenc table` writes a table the check names by its family's word of it: the term's
+// "pe" for a sinusoid's and a 2-D sin-cos grid's.
+QString quantityOf(const QString &table)
+{
+    return table == u"sinusoidal"_s || table == u"sincos-2d"_s ? u"pe"_s : table;
+}
+
 RowMatrixXf written(const Params &params, const QString &quantity)
 {
     const Engine engine(params);
@@ -53,7 +60,7 @@ QList<Case> sinusoidCases()
     QList<std::int64_t> lengths {1, 2, 3, 50, 2048};
     if (longMode()) {
         widths += {4096, 8191};
-        lengths += {65536};
+        lengths.append(65536);
     }
     for (const std::int64_t d : widths) {
         for (const std::int64_t L : lengths) {
@@ -284,6 +291,75 @@ QList<Case> sandwichCases()
     return cases;
 }
 
+// The vision families' tables: 2-D sin-cos grids (one row, one column, with and without the cls
+// token, diffusers' base_size) and 2-D RoPE's four styles at small and model-sized heads.
+QList<Case> visionCases()
+{
+    QList<Case> cases;
+    struct Grid
+    {
+        std::int64_t h, w;
+    };
+    for (const Grid g : {Grid {1, 8}, Grid {8, 1}, Grid {2, 3}, Grid {14, 14}, Grid {16, 24}}) {
+        for (const std::int64_t d : {8, 64}) {
+            for (const bool cls : {false, true}) {
+                Params p;
+                p.encoding = Encoding::Sincos2d;
+                p.dModel = d;
+                p.sincos2d.grid = {g.h, g.w};
+                p.sincos2d.clsToken = cls;
+                p.maxLen = g.h * g.w + (cls ? 1 : 0);
+                cases.append({u"sincos-2d %1x%2 d %3%4"_s.arg(g.h).arg(g.w).arg(d).arg(cls ? u" cls"_s : QString()),
+                              p,
+                              u"pe"_s,
+                              {}});
+                if (cls)
+                    continue;
+                p.sincos2d.baseSize = 16.0;
+                cases.append({u"sincos-2d %1x%2 d %3 base 16"_s.arg(g.h).arg(g.w).arg(d), p, u"pe"_s, {}});
+            }
+        }
+    }
+    struct Style
+    {
+        Rope2dStyle style;
+        std::int64_t head;
+        std::vector<std::int64_t> axes;
+        double theta;
+    };
+    const QList<Style> styles {{Rope2dStyle::QwenVit, 8, {}, 10000.0},
+                               {Rope2dStyle::QwenVit, 80, {}, 10000.0},
+                               {Rope2dStyle::Pixtral, 8, {}, 10000.0},
+                               {Rope2dStyle::Pixtral, 64, {}, 10000.0},
+                               {Rope2dStyle::Flux, 16, {4, 6, 6}, 10000.0},
+                               {Rope2dStyle::Flux, 128, {16, 56, 56}, 10000.0},
+                               {Rope2dStyle::Flux, 128, {32, 32, 32, 32}, 2000.0},
+                               {Rope2dStyle::Axial, 16, {}, 100.0},
+                               {Rope2dStyle::Axial, 64, {}, 100.0}};
+    for (const Style &s : styles) {
+        for (const Grid g : {Grid {2, 2}, Grid {4, 6}, Grid {16, 16}}) {
+            for (const QString &table : {u"rope2d-cos"_s, u"rope2d-sin"_s}) {
+                Params p;
+                p.encoding = Encoding::Rope2d;
+                p.dModel = s.head;
+                p.rope.headDim = s.head;
+                p.rope.theta = s.theta;
+                p.rope2d.style = s.style;
+                if (!s.axes.empty())
+                    p.rope2d.axesDim = s.axes;
+                p.rope2d.patch = {0, 0};
+                p.sincos2d.grid = {g.h, g.w};
+                cases.append(
+                    {u"rope-2d %1 head %2 %3x%4 %5"_s.arg(int(s.style)).arg(s.head).arg(g.h).arg(g.w).arg(table),
+                     p,
+                     table,
+                     {}});
+            }
+        }
+    }
+    return cases;
+}
+
 // Each family's published forms, at a length their tables show.
 QList<Case> publishedCases()
 {
@@ -295,7 +371,7 @@ QList<Case> publishedCases()
             for (const PublishedForm &form : family.tableHypothesis->publishedForms(cols)) {
                 Params p = form.params;
                 p.maxLen = family.encoding == Encoding::Rope ? 8192 : 1024;
-                const QString quantity = form.table == u"sinusoidal"_s ? u"pe"_s : form.table;
+                const QString quantity = quantityOf(form.table);
                 cases.append(
                     {u"published: %1, %2 (%3 columns)"_s.arg(form.name, form.table).arg(cols), p, quantity, {}});
             }
@@ -308,7 +384,7 @@ QList<Case> publishedCases()
 void reproduces(const TableMatch &m, const RowMatrixXf &table)
 {
     QVERIFY(m.params);
-    const QString quantity = m.table == u"sinusoidal"_s ? u"pe"_s : m.table;
+    const QString quantity = quantityOf(m.table);
     Params p = *m.params;
     p.maxLen = table.rows();
     const RowMatrixXf again = written(p, quantity);
@@ -337,7 +413,8 @@ private slots:
         QTest::addColumn<Params>("params");
         QTest::addColumn<QString>("quantity");
         QTest::addColumn<QString>("unknownBecause");
-        const QList<Case> cases = sinusoidCases() + ropeCases() + relativeCases() + sandwichCases() + publishedCases();
+        const QList<Case> cases
+            = sinusoidCases() + ropeCases() + relativeCases() + sandwichCases() + visionCases() + publishedCases();
         for (const Case &c : cases)
             QTest::newRow(qPrintable(c.name)) << c.params << c.quantity << c.unknownBecause;
     }
@@ -369,7 +446,7 @@ private slots:
                  qPrintable(report));
         QCOMPARE(m.correctAgainst.isEmpty(), m.verdict != CheckVerdict::Correct);
         QCOMPARE(*m.family, params.encoding);
-        QCOMPARE(m.table == u"sinusoidal"_s ? u"pe"_s : m.table, quantity);
+        QCOMPARE(quantityOf(m.table), quantity);
         reproduces(m, table);
     }
 

@@ -89,6 +89,8 @@ private slots:
     void appliesToEveryFamilyAndMarksTheChosenOne();
     void llamaBloomAndT5FitASlide();
     void aSlidesPanelsAreAsHighAndDebertasIsTickedBothSides();
+    void everyPanelFitsInColumnsTheHeightNeeds_data();
+    void everyPanelFitsInColumnsTheHeightNeeds();
 };
 
 void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
@@ -135,6 +137,18 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
                  qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(t5, k))));
         QVERIFY(buckettie::matches(std::int64_t(stepAt(deberta, k)), debertaref::deberta(-k, 256, 512)));
     }
+    // Sandwich: head K's bias at each offset, exact; under the causal mask the offsets after q hold
+    // the bias of distance 0 (NeMo's tril), two points at their ends.
+    const FamilyCurve &sandwich = d->panel(Encoding::Sandwich)->curve;
+    QCOMPARE(sandwich.offset.size(), causal ? q + 1 + 2 : 300);
+    for (qsizetype n = 0; n < sandwich.offset.size(); ++n) {
+        const auto k = std::int64_t(sandwich.offset[n]);
+        const double expected = sandwichref::bias(12, 1, 64, q, q + k, !causal);
+        QCOMPARE(sandwich.lo[n], sandwich.hi[n]);
+        QVERIFY2(std::abs(sandwich.lo[n] - expected) < 1e-9,
+                 qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(sandwich.lo[n]).arg(expected)));
+    }
+    QCOMPARE(d->panel(Encoding::Sandwich)->maskedAfterQuery, causal);
     // ALiBi: a line per head through the ends of the offsets (and 0), -m|k| or masked after q.
     QCOMPARE(alibi.size(), 12);
     for (qsizetype h = 0; h < 12; ++h) {
@@ -272,6 +286,55 @@ void TestFamiliesFigure::aSlidesPanelsAreAsHighAndDebertasIsTickedBothSides()
         above += tick > 0.0 && range.contains(tick);
     }
     QVERIFY2(below >= 1 && above >= 1, qPrintable(u"%1 below 0, %2 above"_s.arg(below).arg(above)));
+}
+
+void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds_data()
+{
+    QTest::addColumn<double>("width");
+    QTest::addColumn<double>("height");
+    QTest::addColumn<double>("points");
+    QTest::addColumn<int>("columns");
+    QTest::newRow("view 640x420") << 640.0 << 420.0 << 9.0 << 2;
+    QTest::newRow("slide, 14 pt") << 25.4 << 14.29 << 14.0 << 2;
+    QTest::newRow("view 900x720") << 900.0 << 720.0 << 9.0 << 1;
+    QTest::newRow("view 1200x800") << 1200.0 << 800.0 << 9.0 << 1;
+}
+
+// Six panels in one column did not fit a 640 x 420 view (it needed 422 pixels) nor a 14-pt slide:
+// a low figure sets them in columns, row by row in the list's order, each plot as high as the
+// others and at least a line of its text high, the axis under the last panel of each column.
+void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
+{
+    QFETCH(double, width);
+    QFETCH(double, height);
+    QFETCH(double, points);
+    QFETCH(int, columns);
+    const bool slide = points > FigureStyle::kBaseFontPointSize;
+    const FigureSize size = slide ? FigureSize::fromInches(QSizeF(width / 2.54, height / 2.54), 150.0)
+                                  : FigureSize::fromPixels(QSize(int(width), int(height)));
+    FigureStyle style;
+    style.fontPointSize = points;
+    const auto built = FigureBuilds::build(u"families"_s, settings(1024), size, {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*built->plot());
+    const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
+    QCOMPARE(rects.size(), families.size());
+    QList<int> lefts;
+    for (qsizetype n = 0; n < rects.size(); ++n) {
+        QCOMPARE(rects[n]->axis(QCPAxis::atLeft)->label().isEmpty(), false);
+        QVERIFY2(std::abs(rects[n]->height() - rects.front()->height()) <= 2,
+                 qPrintable(u"%1 and %2 high"_s.arg(rects[n]->height()).arg(rects.front()->height())));
+        const double line = QFontMetricsF(rects[n]->axis(QCPAxis::atLeft)->labelFont()).lineSpacing();
+        QVERIFY2(rects[n]->height() >= line, qPrintable(u"%1 high, a line %2"_s.arg(rects[n]->height()).arg(line)));
+        if (!lefts.contains(rects[n]->left()))
+            lefts.append(rects[n]->left());
+        // Row by row: a panel is right of the one before it, or starts a row below it.
+        if (n > 0)
+            QVERIFY(rects[n]->left() > rects[n - 1]->left() || rects[n]->top() > rects[n - 1]->top());
+        const bool last = n + columns >= rects.size();
+        QCOMPARE(rects[n]->axis(QCPAxis::atBottom)->tickLabels(), last);
+    }
+    QCOMPARE(lefts.size(), columns);
 }
 
 QTEST_MAIN(TestFamiliesFigure)

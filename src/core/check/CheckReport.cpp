@@ -200,7 +200,7 @@ std::optional<Description::Entries> layerDescription(const ConfigLayer &layer)
     std::optional<Description::Entries> entries = Description::entries(layer.params);
     // The softmax factor is the model's: yarn's get_mscale(f, mscale_all_dim)^2 only where its
     // attention applies it (DeepSeek's MLA), 1 where it keeps head_dim^-0.5 (Ministral 3).
-    if (entries && layer.params.encoding == Encoding::Rope && layer.scheme.headDim > 0
+    if (entries && Families::spec(layer.params.encoding).rotary && layer.scheme.headDim > 0
         && !layer.scheme.softmaxTakesMscale) {
         double attention = 1.0;
         for (auto &[key, value] : *entries) {

@@ -67,7 +67,7 @@ const ConfigLayer *ConfigCheck::openLayer() const
 {
     const ConfigLayer *first = nullptr;
     for (const ConfigLayer &l : layers) {
-        if (l.params.encoding != Encoding::Rope)
+        if (!Families::spec(l.params.encoding).rotary)
             continue;
         if (l.layerType == u"full_attention"_s)
             return &l;
@@ -106,10 +106,12 @@ QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
     const std::optional<Encoding> family = Families::fromWord(scheme);
     if (!family || !Families::spec(*family).readConfig)
         return {};
-    if (scheme != u"rope"_s)
+    // A rotary model's layers (RoPE's, or a family's that turns by RoPE's keys: it borrows RoPE's
+    // rows): its row's rules build them, its family reads the groups that turn and NoPE the others,
+    // in the order of their first layer.
+    const std::optional<Encoding> rope = Families::fromWord(u"rope"_s);
+    if (scheme != u"rope"_s && !(rope && Families::spec(*family).borrowsRow(*rope)))
         return Families::spec(*family).readConfig(c);
-    // A rotary model's layers: its row's rules build them, RoPE reads the groups that turn and NoPE
-    // the others, in the order of their first layer.
     c.plan = LayerPlans::plan(c);
     QList<ConfigLayer> layers = Families::spec(*family).readConfig(c);
     if (const auto none = Families::fromWord(u"none"_s); none && Families::spec(*none).readConfig)
@@ -159,10 +161,11 @@ ConfigCheck check(const QJsonObject &config)
     if (type.isEmpty()) {
         type = typeFromKeys(context.text.json());
         if (type.isEmpty()) {
-            result.problems.append(ConfigProblem {
-                u"model_type"_s, u"a model_type (posenc's table holds %1 of them), or the keys of a family"_s.arg(
-                                    ModelTable::all().size()),
-                u"no model_type and no position key (rope_theta, rope_scaling, n_positions, ...)"_s});
+            result.problems.append(
+                ConfigProblem {u"model_type"_s,
+                               u"a model_type (posenc's table holds %1 of them), or the keys of a family"_s.arg(
+                                   ModelTable::all().size()),
+                               u"no model_type and no position key (rope_theta, rope_scaling, n_positions, ...)"_s});
             return result;
         }
         context.find(u"model-type-missing"_s,

@@ -8,7 +8,6 @@
 
 #include "core/FamilySpec.h"
 #include "core/check/ConfigContext.h"
-#include "core/rope/RopeFrequencies.h"
 
 #include <cmath>
 
@@ -44,9 +43,9 @@ void softmax(const ConfigContext &c, ConfigLayer &layer)
         s.softmaxScale = 1.0 / std::sqrt(head);
         s.softmaxWords = u"qk_head_dim^-0.5"_s;
         s.softmaxTakesMscale = rule == u"mla"_s;
-        if (rule == u"mla"_s && layer.params.encoding == Encoding::Rope && layer.params.rope.type != RopeType::Default
-            && layer.described && layer.params.isValid()) {
-            s.mscaleFactor = RopeFrequencies::describe(layer.params).softmaxScaleFactor;
+        const std::optional<RotaryLayers> &rotary = Families::spec(layer.params.encoding).rotary;
+        if (rule == u"mla"_s && rotary && layer.described && layer.params.isValid()) {
+            s.mscaleFactor = rotary->numbers(layer.params).softmaxScaleFactor;
             if (s.mscaleFactor != 1.0) {
                 *s.softmaxScale *= s.mscaleFactor;
                 s.softmaxWords += u" * get_mscale(factor, mscale_all_dim)^2"_s;

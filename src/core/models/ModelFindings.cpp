@@ -3,6 +3,7 @@
 // claim, the finding says so.
 #include "ModelFindings.h"
 
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/check/ConfigContext.h"
 
@@ -97,7 +98,8 @@ void queryScales(ConfigContext &c)
 void ropeNotes(ConfigContext &c)
 {
     for (const ConfigLayer &l : c.result.layers) {
-        if (l.params.encoding != Encoding::Rope)
+        // A rotary layer reads RoPE's rows (params.rope), whatever family turns it.
+        if (!Families::spec(l.params.encoding).rotary)
             continue;
         const RopeParams &r = l.params.rope;
         if (r.type == RopeType::LongRope && r.originalMaxLen)

@@ -2,8 +2,8 @@
 
 #include "ModelExamples.h"
 
+#include "core/FamilySpec.h"
 #include "core/check/ModelConfigCheck.h"
-#include "core/rope/RopeFrequencies.h"
 
 #include <QHash>
 #include <QMutex>
@@ -62,9 +62,9 @@ Number theta(const QString &example, const QString &type)
 Number slowest(const QString &example, const QString &type)
 {
     const ConfigLayer *l = layerOf(example, type);
-    if (!l || l->params.encoding != Encoding::Rope || !l->params.isValid())
+    if (!l || !Families::spec(l->params.encoding).rotary || !l->params.isValid())
         return LessonNumbers::none(u"no rotary layers"_s);
-    return LessonNumbers::real(RopeFrequencies::describe(l->params).wavelengthMax);
+    return LessonNumbers::real(Families::spec(l->params.encoding).rotary->numbers(l->params).wavelengthMax);
 }
 
 // Llama 4 Scout's query temperature on its NoPE layers at position p.

@@ -4,6 +4,7 @@
 #include "core/FamilySpec.h"
 
 #include "core/ParamText.h"
+#include "core/mrope/MropeConfig.h"
 #include "core/mrope/MropeLessonNumbers.h"
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropePrompt.h"
@@ -70,6 +71,7 @@ FamilySpec makeMropeFamily()
                      "(Qwen3-VL)"_s;
     family.heading = u"M-RoPE"_s;
     family.rows = MropeParamRows::rows;
+    // It turns by RoPE's frequencies and reads RoPE's rows: the family it is built on, named.
     family.borrows = {{Encoding::Rope, {}}};
     family.describe = mropeEntries;
     family.describeSource = u"HF transformers' get_rope_index and the multimodal rotary merge"_s;
@@ -95,6 +97,8 @@ FamilySpec makeMropeFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}}};
     family.lessonNumbers = MropeLessonNumbers::entries;
+    family.readConfig = MropeConfig::read;
+    family.configFindings = MropeConfig::findings();
     return family;
 }
 

@@ -74,7 +74,7 @@ std::optional<Split> splitOf(const Params &p, bool interleaved, std::optional<do
 {
     if (!validUnder(p, Encoding::Mrope))
         return std::nullopt;
-    Params rotary = familyUnder(p, Encoding::Rope);
+    Params rotary = RopeFrequencies::underRope(p);
     if (theta)
         rotary.rope.theta = *theta;
     Split split;

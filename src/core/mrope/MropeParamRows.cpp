@@ -51,9 +51,9 @@ std::optional<IdleReason> onlyUnder(const Params &p, MropeVision vision, const Q
     if (const auto idle = mropeIdle(p))
         return idle;
     if (p.mrope.vision != vision)
-        return IdleReason {IdleReason::Code::OtherVisionRule, why};
+        return IdleReason {IdleReason::Code::FamilySetting, why};
     if (!hasLongVideo(p))
-        return IdleReason {IdleReason::Code::OtherVisionRule, tr("no video of the prompt has a second grid.")};
+        return IdleReason {IdleReason::Code::FamilySetting, tr("no video of the prompt has a second grid.")};
     return std::nullopt;
 }
 
@@ -173,7 +173,7 @@ ParamSpec eraRow()
             return idle;
         if (!erasAgree(p))
             return std::nullopt;
-        return IdleReason {IdleReason::Code::OtherVisionRule,
+        return IdleReason {IdleReason::Code::FamilySetting,
                            tr("both eras give this prompt the same ids: they part only after a video of several "
                               "grids (or Qwen2.5-VL's images of several).")};
     };
@@ -203,7 +203,7 @@ ParamSpec mergeRow()
             return mropeIdle(p);
         if (p.rope2d.style == Rope2dStyle::QwenVit)
             return std::nullopt;
-        return IdleReason {IdleReason::Code::OtherRope2dStyle,
+        return IdleReason {IdleReason::Code::FamilySetting,
                            tr("only rope-2d's qwen-vit orders its patches by "
                               "merge blocks.")};
     };

@@ -59,7 +59,7 @@ QStringList mropeParts(const Params &params)
 // cos and sin carry RoPE's attention factor (the family reads RoPE's rows).
 double mropeTableBound(const Params &params)
 {
-    return needsMrope(params) ? 1.0 : RopeFrequencies::table(familyUnder(params, Encoding::Rope)).attentionFactor;
+    return needsMrope(params) ? 1.0 : RopeFrequencies::table(RopeFrequencies::underRope(params)).attentionFactor;
 }
 
 QuantitySpec mropeTableQuantity(Quantity quantity, bool cosine)

@@ -74,7 +74,7 @@ MropeRotation::MropeRotation(const Params &params, const MropeLayout &layout)
     : m_layout(layout)
     , m_pairLayout(params.rope.layout)
 {
-    Params rotary = familyUnder(params, Encoding::Rope);
+    Params rotary = RopeFrequencies::underRope(params);
     rotary.maxLen = std::max<std::int64_t>(layout.maxId() + 1, 1);
     const RopeFrequencies::Table table = RopeFrequencies::table(rotary);
     m_inv = table.inv;

@@ -21,6 +21,7 @@ FamilySpec makeNoneFamily()
                              {u"dropout-anatomy"_s, {}}};
     family.readConfig = NoneConfig::layers;
     family.layerWords = [](const Params &) { return u"NoPE: no position"_s; };
+    family.layerTerse = u"NoPE"_s;
     return family;
 }
 

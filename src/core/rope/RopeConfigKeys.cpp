@@ -84,7 +84,8 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
     sources.insert(u"max-len"_s, t.pathOf(u"max_position_embeddings"_s));
     checkKeys(layer, d, mrope);
     readScaling(layer, d, sources);
-    if (mrope)
+    // A model whose row another family reads on RoPE's keys (M-RoPE's reader) has its sections read there.
+    if (mrope && m_row.scheme == u"rope"_s)
         readMrope(layer, d);
     checkRotaryDim(layer);
     readQueryScale(layer, d);

@@ -6,6 +6,7 @@
 #include "core/ParamText.h"
 #include "core/rope/RopeConfigReader.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeLayers.h"
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
 #include "core/rope/RopeText.h"
@@ -127,6 +128,7 @@ FamilySpec makeRopeFamily()
     family.readConfig = [](ConfigContext &context) { return RopeConfigReader(context).layers(); };
     family.configFindings = RopeConfig::findings();
     family.tableHypothesis = RopeTableCheck::hypothesis();
+    family.rotary = RopeLayers::rotary();
     return family;
 }
 

@@ -155,6 +155,13 @@ std::int64_t livePairs(const RopeParams &rope)
     return std::min(static_cast<std::int64_t>(std::min(half, 1e18)), pairs(rope));
 }
 
+Params underRope(const Params &params)
+{
+    Params rope = params;
+    rope.encoding = Encoding::Rope;
+    return rope;
+}
+
 Table table(const Params &params)
 {
     const RopeParams &rope = params.rope;

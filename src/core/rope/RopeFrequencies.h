@@ -43,6 +43,10 @@ double dynamicBase(const Params &params);
 // get_mscale ratio or get_mscale(f), longrope's sqrt(1 + ln f / ln L0), 1 for the other types.
 double attentionFactor(const Params &params);
 
+// The same parameters under encoding rope: what a family that reads RoPE's rows as they are
+// (M-RoPE) gives this file's functions.
+Params underRope(const Params &params);
+
 // For valid parameters under encoding rope. `maxLen` is the sequence length: dynamic uses
 // max(maxLen, original), longrope the long factors when maxLen exceeds the original length.
 Table table(const Params &params);

@@ -5,6 +5,7 @@
 #include "core/ParamText.h"
 #include "core/rope2d/Rope2dParamRows.h"
 #include "core/rope2d/Rope2dRotation.h"
+#include "core/rope2d/Rope2dTableCheck.h"
 
 using namespace Qt::StringLiterals;
 
@@ -63,6 +64,7 @@ FamilySpec makeRope2dFamily()
                      "form split them"_s;
     family.heading = u"2-D RoPE"_s;
     family.rows = Rope2dParamRows::rows;
+    // The families it is built on, named: the rows of theirs it reads as they are.
     family.borrows = {{Encoding::Rope, {u"head-dim"_s, u"rope-theta"_s}, true},
                       {Encoding::Mrope, {u"spatial-merge-size"_s}, false},
                       {Encoding::Sincos2d, {u"grid"_s}, false}};
@@ -83,6 +85,7 @@ FamilySpec makeRope2dFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}}};
+    family.tableHypothesis = Rope2dTableCheck::hypothesis();
     return family;
 }
 

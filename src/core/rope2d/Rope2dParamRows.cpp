@@ -112,7 +112,7 @@ ParamSpec axesRow()
             return idle;
         if (p.rope2d.style == Rope2dStyle::Flux)
             return std::nullopt;
-        return IdleReason {IdleReason::Code::OtherRope2dStyle, tr("only rope-2d-style flux reads axes_dim.")};
+        return IdleReason {IdleReason::Code::FamilySetting, tr("only rope-2d-style flux reads axes_dim.")};
     };
     s.formula = [](const Params &) {
         return tr("EmbedND: axis i turns axes_dim[i]/2 pairs at θ<sup>−2k/axes_dim[i]</sup>; an image patch has ids "

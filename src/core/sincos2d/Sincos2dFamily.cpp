@@ -4,6 +4,7 @@
 
 #include "core/sincos2d/Sincos2dParamRows.h"
 #include "core/sincos2d/Sincos2dTable.h"
+#include "core/sincos2d/Sincos2dTableCheck.h"
 
 #include <cmath>
 
@@ -62,6 +63,7 @@ FamilySpec makeSincos2dFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}}};
+    family.tableHypothesis = Sincos2dTableCheck::hypothesis();
     return family;
 }
 

@@ -151,7 +151,8 @@ ParamSpec interpolationRow()
             return idle;
         if (p.sincos2d.baseSize)
             return std::nullopt;
-        return IdleReason {IdleReason::Code::NoBaseSize, tr("only diffusers' coordinates (a base-size) divide by it.")};
+        return IdleReason {IdleReason::Code::FamilySetting,
+                           tr("only diffusers' coordinates (a base-size) divide by it.")};
     };
     s.formula = [](const Params &) {
         return tr("diffusers divides each coordinate by interpolation_scale after the base_size scaling (PixArt's "

@@ -17,6 +17,21 @@ int span(const ViewRange &range, double extent, double pixelRatio, std::int64_t 
 
 } // namespace
 
+std::optional<TableRequest> queryKeyCells(Quantity quantity, std::int64_t maxLen, const FigureState &state)
+{
+    const ViewRange all = wholeRows({maxLen, maxLen});
+    const ViewRange queries = state.range(QString::fromUtf16(kQueriesAxis)).value_or(all);
+    const ViewRange keys = state.range(QString::fromUtf16(kKeysAxis)).value_or(all);
+    const auto rows = TableView::cellsInView(queries.lower, queries.upper, maxLen);
+    const auto cols = TableView::cellsInView(keys.lower, keys.upper, maxLen);
+    if (!rows || !cols)
+        return std::nullopt;
+    return TableRequest {TableRequest::Cells,
+                         quantity,
+                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
+                         {}};
+}
+
 HeatmapRequest request(const PanelExtent &panel, Quantity quantity, Shape table)
 {
     HeatmapRequest request;

@@ -18,4 +18,11 @@ QString refusal(const Engine &engine, Quantity quantity, const Block &block);
 ViewRange wholeColumns(Shape shape);
 ViewRange wholeRows(Shape shape);
 
+// A map of queries x keys (the bias and bucket figures): its view axes, "keys" (j, across) and
+// "queries" (i, down), and the cells of `quantity` in view, the whole table where the view is not
+// set: `posenc table QUANTITY --positions A:B --dims C:D`.
+inline constexpr char16_t kKeysAxis[] = u"keys";
+inline constexpr char16_t kQueriesAxis[] = u"queries";
+std::optional<TableRequest> queryKeyCells(Quantity quantity, std::int64_t maxLen, const FigureState &state);
+
 } // namespace posenc::VisibleCells

@@ -37,10 +37,10 @@ QCPRange familiesPadded(const QList<double> &lo, const QList<double> &hi, double
     return {a - pad, b + pad};
 }
 
-// The five panels' grid: the last panel's outer rect holds the offset axis too, so its row is
-// stretched by that much more at each layout, from the margins just worked out, and the five
-// plots are as high as each other (the last was the lowest, its axis's label spilling into the
-// panel above, its ticks thinned to one).
+// The panels' grid: the last row's outer rects hold the offset axis too, so that row is stretched
+// by that much more at each layout, from the margins just worked out, and the plots are as high
+// as each other (the last was the lowest, its axis's label spilling into the panel above, its
+// ticks thinned to one).
 class EqualPlotsGrid final : public QCPLayoutGrid
 {
 public:
@@ -65,10 +65,27 @@ QColor familiesColour(std::uint32_t rgb)
     return QColor::fromRgb(static_cast<QRgb>(rgb));
 }
 
-// The notes over the panels take a line each: a figure shows them from this many lines of text up.
+// The notes over the panels take a line each, and leave each plot lower than without them by as
+// much: a figure shows them from this many lines of text up.
 int familiesNotesFrom(qsizetype panels)
 {
-    return 26 + 2 * static_cast<int>(panels);
+    return 26 + 3 * static_cast<int>(panels);
+}
+
+// The columns of panels for a figure `lines` lines of text high: the fewest that leave each panel
+// kPanelLines of them, beside the title, the legend, the caption and the offset axis (about
+// kAroundLines). Six panels of a 14-pt slide or a 640 x 420 view go in two columns of three.
+int familiesColumns(double lines, qsizetype panels)
+{
+    constexpr double kAroundLines = 9.0;
+    constexpr double kPanelLines = 4.0;
+    constexpr int kMostColumns = 3;
+    for (int columns = 1; columns < kMostColumns; ++columns) {
+        const auto rows = static_cast<double>((panels + columns - 1) / columns);
+        if ((lines - kAroundLines) / rows >= kPanelLines)
+            return columns;
+    }
+    return kMostColumns;
 }
 
 } // namespace
@@ -81,15 +98,14 @@ std::unique_ptr<FigureDescriptor> makeFamiliesFigure()
 FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
-    auto *stack = new EqualPlotsGrid;
-    plot->plotLayout()->addElement(1, 0, stack);
-    stack->setRowSpacing(0);
+    m_stack = new EqualPlotsGrid;
+    plot->plotLayout()->addElement(1, 0, m_stack);
+    m_stack->setRowSpacing(0);
+    m_stack->setColumnSpacing(16);
     auto *margins = new QCPMarginGroup(plot);
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    QList<double> stretch;
     for (qsizetype n = 0; n < families.size(); ++n) {
         auto *rect = new QCPAxisRect(plot);
-        stack->addElement(static_cast<int>(n), 0, rect);
         // The panels share the height: each may be as low as an export allows (QCustomPlot's own
         // least, 50, would overflow a view of the dashboard).
         rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
@@ -100,8 +116,6 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         rect->axis(QCPAxis::atLeft)->setLabel(families[n]->panel->label);
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
         IndexTicker::install(rect->axis(QCPAxis::atBottom));
-        if (n + 1 < families.size())
-            rect->axis(QCPAxis::atBottom)->setTickLabels(false);
         // The note over the panel is its top axis's label: an axis without ticks or line.
         QCPAxis *top = rect->axis(QCPAxis::atTop);
         top->setVisible(true);
@@ -116,10 +130,8 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         panel.family = families[n];
         panel.rect = rect;
         m_panels.append(panel);
-        stretch << 1.0;
     }
-    stack->setRowStretchFactors(stretch); // the last one's set at each layout
-    m_panels.back().rect->axis(QCPAxis::atBottom)->setLabel(u"offset k = j − q of the key from the query"_s);
+    arrange(1);
     // One offset axis: zooming a panel zooms them all.
     for (const Panel &a : std::as_const(m_panels))
         for (const Panel &b : std::as_const(m_panels))
@@ -154,6 +166,32 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
             panel.rect->axis(QCPAxis::atLeft)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
         }
     }
+}
+
+// The panels in the list's order across `columns` columns, row by row, so that the plot's axis
+// rects come in the list's order whatever the columns (FigureBuild compares them one by one); the
+// last panel of each column holds the offset axis.
+void FamiliesFigure::arrange(int columns)
+{
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (const Panel &panel : std::as_const(m_panels)) {
+        if (panel.rect->layout() == m_stack)
+            m_stack->take(panel.rect);
+    }
+    m_stack->simplify();
+    const auto count = static_cast<int>(m_panels.size());
+    const int rows = (count + columns - 1) / columns;
+    for (int n = 0; n < count; ++n) {
+        QCPAxisRect *rect = m_panels[n].rect;
+        m_stack->addElement(n / columns, n % columns, rect);
+        const bool last = n + columns >= count;
+        rect->axis(QCPAxis::atBottom)->setTickLabels(last);
+        rect->axis(QCPAxis::atBottom)->setLabel(last ? u"offset k = j − q of the key from the query"_s : QString());
+    }
+    m_stack->setRowStretchFactors(QList<double>(rows, 1.0)); // the last one's set at each layout
+    m_stack->setColumnStretchFactors(QList<double>(columns, 1.0));
 }
 
 QList<ViewAxis> FamiliesFigure::viewAxes() const
@@ -277,7 +315,9 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     const QCPRange view = m_panels.front().rect->axis(QCPAxis::atBottom)->range();
     // On a slide or a view of the dashboard the panels keep their room: no notes over them, short
     // legends. The notes take a line each: a figure shows them from enough lines of text up.
-    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < familiesNotesFrom(m_panels.size());
+    const double lines = PlotStyle::textLines(*m_title->parentPlot());
+    const bool terse = m_compact || lines < familiesNotesFrom(m_panels.size());
+    arrange(familiesColumns(lines, m_panels.size()));
     m_legend->clearItems();
     for (Panel &panel : m_panels) {
         if (const FamilyPanelData *panelData = d.panel(panel.family->encoding))

@@ -6,11 +6,12 @@
 
 namespace posenc {
 
-// The families figure's drawing: a panel per family that has one (FamilySpec::panel), stacked over
-// one offset axis k = j - q, each with its own scale: an oscillating sum (the sinusoid's PE·PE,
-// RoPE's score) as a band from the least to the most of each pixel's offsets, a bucket as steps, a
-// bias per head as a line per head (keys after the query shaded where a causal mask hides them).
-// The chosen family's panel is tinted; zooming one panel zooms them all.
+// The families figure's drawing: a panel per family that has one (FamilySpec::panel), over one
+// offset axis k = j - q, in the list's order row by row in as many columns as the figure's height
+// needs (one in a large view, two on a slide), each with its own scale: an oscillating sum (the
+// sinusoid's PE·PE, RoPE's score) as a band from the least to the most of each pixel's offsets, a
+// bucket as steps, a bias per head as a line per head (keys after the query shaded where a causal
+// mask hides them). The chosen family's panel is tinted; zooming one panel zooms them all.
 class FamiliesFigure final : public FigurePlot
 {
 public:
@@ -35,11 +36,14 @@ private:
         QCPItemRect *masked = nullptr;
         QCPGraph *zero = nullptr; // k = 0, the query's own key
     };
+    void arrange(int columns);
     void fillPanel(Panel &panel, const FamilyPanelData &data, const QCPRange &view, bool terse);
     void setLabels(bool terse, Encoding chosen);
     QString caption(const FamiliesData &data, const QCPRange &view, bool terse) const;
 
     QCPTextElement *m_title;
+    QCPLayoutGrid *m_stack; // the panels, in `m_columns` columns
+    int m_columns = 0;
     QList<Panel> m_panels;
     QCPLegend *m_legend;
     QCPTextElement *m_caption;

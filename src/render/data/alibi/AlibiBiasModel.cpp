@@ -73,17 +73,7 @@ QList<Quantity> AlibiBiasModel::inputs(const FigureState &) const
 std::optional<TableRequest> AlibiBiasModel::table(const Params &params, const FigureState &state) const
 {
     // The cells in view under the parameters' mask: `posenc table alibi-bias --positions A:B --dims C:D`.
-    const ViewRange all = VisibleCells::wholeRows({params.maxLen, params.maxLen});
-    const ViewRange queries = state.range(QString::fromUtf16(kQueriesAxis)).value_or(all);
-    const ViewRange keys = state.range(QString::fromUtf16(kKeysAxis)).value_or(all);
-    const auto rows = TableView::cellsInView(queries.lower, queries.upper, params.maxLen);
-    const auto cols = TableView::cellsInView(keys.lower, keys.upper, params.maxLen);
-    if (!rows || !cols)
-        return std::nullopt;
-    return TableRequest {TableRequest::Cells,
-                         Quantity::AlibiBias,
-                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
-                         {}};
+    return VisibleCells::queryKeyCells(Quantity::AlibiBias, params.maxLen, state);
 }
 
 QList<ParamError> AlibiBiasModel::checkOptions(const Params &params, const FigureState &state) const

@@ -2,6 +2,7 @@
 
 #include "render/data/FigureModel.h"
 #include "render/data/HeatmapResampler.h"
+#include "render/data/VisibleCells.h"
 
 namespace posenc {
 
@@ -29,8 +30,8 @@ struct AlibiBiasData : FigureData
 class AlibiBiasModel final : public FigureModel
 {
 public:
-    static constexpr char16_t kKeysAxis[] = u"keys";
-    static constexpr char16_t kQueriesAxis[] = u"queries";
+    static constexpr const char16_t *kKeysAxis = VisibleCells::kKeysAxis;
+    static constexpr const char16_t *kQueriesAxis = VisibleCells::kQueriesAxis;
 
     // The low end of the colour scale for `slope` over `block`: -m times its farthest |i - j|
     // (at least 1).

@@ -149,17 +149,8 @@ QList<Quantity> BucketsModel::inputs(const FigureState &) const
 std::optional<TableRequest> BucketsModel::table(const Params &params, const FigureState &state) const
 {
     // The map's cells in view: `posenc table t5-bucket` (or deberta-bucket) `--positions A:B --dims C:D`.
-    const ViewRange all = VisibleCells::wholeRows({params.maxLen, params.maxLen});
-    const ViewRange queries = state.range(QString::fromUtf16(kQueriesAxis)).value_or(all);
-    const ViewRange keys = state.range(QString::fromUtf16(kKeysAxis)).value_or(all);
-    const auto rows = TableView::cellsInView(queries.lower, queries.upper, params.maxLen);
-    const auto cols = TableView::cellsInView(keys.lower, keys.upper, params.maxLen);
-    if (!rows || !cols)
-        return std::nullopt;
-    return TableRequest {TableRequest::Cells,
-                         params.encoding == Encoding::Deberta ? Quantity::DebertaBucket : Quantity::T5Bucket,
-                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
-                         {}};
+    return VisibleCells::queryKeyCells(
+        params.encoding == Encoding::Deberta ? Quantity::DebertaBucket : Quantity::T5Bucket, params.maxLen, state);
 }
 
 QList<ParamError> BucketsModel::checkOptions(const Params &params, const FigureState &state) const

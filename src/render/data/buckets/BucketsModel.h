@@ -2,6 +2,7 @@
 
 #include "render/data/FigureModel.h"
 #include "render/data/HeatmapResampler.h"
+#include "render/data/VisibleCells.h"
 
 #include <QList>
 #include <QString>
@@ -54,8 +55,8 @@ struct BucketsData : FigureData
 class BucketsModel final : public FigureModel
 {
 public:
-    static constexpr char16_t kKeysAxis[] = u"keys";
-    static constexpr char16_t kQueriesAxis[] = u"queries";
+    static constexpr const char16_t *kKeysAxis = VisibleCells::kKeysAxis;
+    static constexpr const char16_t *kQueriesAxis = VisibleCells::kQueriesAxis;
     static constexpr char16_t kDistancesAxis[] = u"distances";
 
     // The curves' last distance: max_len - 1, and at least twice T5's max_distance and DeBERTa's

@@ -3,9 +3,9 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "core/FamilySpec.h"
 #include "core/check/ModelConfigCheck.h"
 #include "core/models/ModelExamples.h"
-#include "core/rope/RopeFrequencies.h"
 
 #include <cmath>
 #include <limits>
@@ -23,16 +23,16 @@ constexpr double kStill = std::numeric_limits<double>::infinity();
 // A rotary layer's head, column by column, as HF applies its cos and sin: rotate_half pairs
 // (j, j + r/2) or interleaved (2i, 2i + 1) over the first rotary_dim columns, or over MLA's last
 // qk_rope_head_dim; the other columns pass.
-std::vector<double> columnsOf(const ConfigLayer &layer)
+std::vector<double> columnsOf(const ConfigLayer &layer, const RotaryLayers &rotaryLayers)
 {
-    const RopeParams &r = layer.params.rope;
-    const std::int64_t head = std::max(layer.scheme.headDim, r.headDim);
-    const std::int64_t rotary = RopeFrequencies::rotaryDim(r);
+    const RotaryNumbers n = rotaryLayers.numbers(layer.params);
+    const std::int64_t head = std::max(layer.scheme.headDim, n.headDim);
+    const std::int64_t rotary = n.rotaryDim;
     const std::int64_t first = layer.scheme.rotaryPlace == u"mla-tail"_s ? head - rotary : 0;
-    const std::vector<double> inv = RopeFrequencies::table(layer.params).inv;
+    const std::vector<double> &inv = n.inverseFrequencies;
     std::vector<double> columns(std::size_t(head), kPasses);
     for (std::int64_t j = 0; j < rotary && first + j < head; ++j) {
-        const std::int64_t pair = r.layout == RopeLayout::Half ? j % std::max<std::int64_t>(rotary / 2, 1) : j / 2;
+        const std::int64_t pair = n.interleaved ? j / 2 : j % std::max<std::int64_t>(rotary / 2, 1);
         const double w = std::size_t(pair) < inv.size() ? inv[std::size_t(pair)] : 0.0;
         columns[std::size_t(first + j)] = w > 0.0 ? 2.0 * std::numbers::pi / w : kStill;
     }
@@ -41,13 +41,14 @@ std::vector<double> columnsOf(const ConfigLayer &layer)
 
 void addRow(HeadMapData &data, const QString &who, const ConfigLayer &layer, const QString &tick)
 {
-    if (layer.params.encoding != Encoding::Rope || !layer.described || !layer.params.isValid())
+    const std::optional<RotaryLayers> &rotary = Families::spec(layer.params.encoding).rotary;
+    if (!rotary || !layer.described || !layer.params.isValid())
         return;
     HeadMapData::Row row;
     row.label = u"%1, %2: %3"_s.arg(who, layer.layerType, ModelText::position(layer));
     row.terse = u"%1: %2"_s.arg(tick, ModelText::terse(layer));
     row.tick = tick;
-    row.wavelengths = columnsOf(layer);
+    row.wavelengths = columnsOf(layer, *rotary);
     for (const double w : row.wavelengths) {
         if (!std::isfinite(w))
             continue;

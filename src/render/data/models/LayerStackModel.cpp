@@ -3,6 +3,7 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "core/FamilySpec.h"
 #include "core/check/ModelConfigCheck.h"
 
 using namespace Qt::StringLiterals;
@@ -31,9 +32,9 @@ LayerStackData LayerStackModel::compute(const QString &model, const QString &bas
             data.layerCount = std::max(data.layerCount, l + 1);
         const QString encoding = layer.scheme.encoding;
         g.positionKey = encoding;
-        if (layer.params.encoding == Encoding::Rope) {
-            g.theta = layer.params.rope.theta;
-            g.positionKey = u"rope:%1 %2"_s.arg(g.theta).arg(int(layer.params.rope.type));
+        if (const std::optional<RotaryLayers> &rotary = Families::spec(layer.params.encoding).rotary) {
+            g.theta = rotary->theta(layer.params);
+            g.positionKey = rotary->colourKey(layer.params);
         }
         g.spanKey = layer.scheme.window    ? u"window"_s
             : layer.scheme.chunk           ? u"chunk"_s

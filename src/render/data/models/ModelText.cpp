@@ -2,9 +2,6 @@
 
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
-#include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeText.h"
-#include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -23,22 +20,6 @@ QString mixerWords(const QString &encoding)
     return u"MLP only, no mixing"_s;
 }
 
-// The columns that turn: "128 of 128", "64 of 128 (prefix)", "128 of 512 (proportional)",
-// "64 of 192 (MLA tail)".
-QString columns(const ConfigLayer &layer)
-{
-    const RopeParams &r = layer.params.rope;
-    const std::int64_t live = 2 * RopeFrequencies::livePairs(r);
-    const std::int64_t head = layer.scheme.headDim > 0 ? layer.scheme.headDim : r.headDim;
-    const QString place = layer.scheme.rotaryPlace;
-    if (live == head)
-        return u"all %1 columns"_s.arg(head);
-    const QString where = place == u"mla-tail"_s ? u"MLA tail, key shared"_s
-        : place == u"proportional"_s             ? u"proportional, the rest at frequency 0"_s
-                                                 : place;
-    return u"%1 of %2 (%3)"_s.arg(live).arg(head).arg(where);
-}
-
 } // namespace
 
 bool isMixer(const QString &encoding)
@@ -51,18 +32,11 @@ QString position(const ConfigLayer &layer)
     const QString encoding = layer.scheme.encoding;
     if (isMixer(encoding))
         return mixerWords(encoding);
-    const Params &p = layer.params;
-    // RoPE's words need the layer's columns from its config (rotary dim, partial rotary): the
-    // one family named here; every other family words itself (FamilySpec::layerWords).
-    if (p.encoding == Encoding::Rope) {
-        const RopeParams &r = p.rope;
-        const bool plain = r.type == RopeType::Default || r.type == RopeType::Proportional;
-        const QString scaling = plain ? QString() : u", "_s + RopeText::scalingText(p);
-        return u"RoPE θ %1%2, %3, %4"_s.arg(RopeText::number(r.theta), scaling, columns(layer),
-                                            r.layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
-    }
-    const FamilySpec &spec = Families::spec(p.encoding);
-    return spec.layerWords ? spec.layerWords(p) : spec.heading;
+    // A rotary layer's words name the columns of the config's head that turn (FamilySpec::rotary).
+    const FamilySpec &spec = Families::spec(layer.params.encoding);
+    if (spec.rotary)
+        return spec.rotary->words(layer);
+    return spec.layerWords ? spec.layerWords(layer.params) : spec.heading;
 }
 
 QString span(const ConfigLayer &layer)
@@ -97,17 +71,10 @@ QString terse(const ConfigLayer &layer)
     QStringList parts;
     if (isMixer(s.encoding))
         parts.append(s.encoding);
-    else if (layer.params.encoding == Encoding::Rope) {
-        const RopeParams &r = layer.params.rope;
-        const QString scaled = r.type == RopeType::Default || r.type == RopeType::Proportional
-            ? QString()
-            : u" %1%2"_s.arg(RopeTypes::word(r.type),
-                             r.factor ? u" ×"_s + NumberText::compact(*r.factor, 3) : QString());
-        parts.append(u"RoPE %1%2, %3/%4"_s.arg(NumberText::compact(r.theta, 3), scaled)
-                         .arg(2 * RopeFrequencies::livePairs(r))
-                         .arg(s.headDim > 0 ? s.headDim : r.headDim));
-    } else
-        parts.append(layer.params.encoding == Encoding::None ? u"NoPE"_s : Families::word(layer.params.encoding));
+    else if (const FamilySpec &spec = Families::spec(layer.params.encoding); spec.rotary)
+        parts.append(spec.rotary->terse(layer));
+    else
+        parts.append(spec.layerTerse.isEmpty() ? spec.word : spec.layerTerse);
     if (s.window)
         parts.append(u"win %1"_s.arg(*s.window));
     if (s.chunk)
@@ -126,11 +93,12 @@ QString layerNotes(const ConfigCheck &check)
     for (const ConfigLayer &l : check.layers) {
         const auto n = std::int64_t(l.layers.size());
         total += n;
-        if (l.params.encoding == Encoding::Rope)
+        const FamilySpec &spec = Families::spec(l.params.encoding);
+        if (spec.rotary)
             turning += n;
         else if (isMixer(l.scheme.encoding))
             mixers += n;
-        else if (l.params.encoding == Encoding::None)
+        else if (!spec.placesPosition())
             nope += n;
     }
     if (turning == 0 && nope == 0)

@@ -70,17 +70,7 @@ QList<Quantity> SandwichBiasModel::inputs(const FigureState &) const
 std::optional<TableRequest> SandwichBiasModel::table(const Params &params, const FigureState &state) const
 {
     // The cells in view under the parameters' mask: `posenc table sandwich-bias --positions A:B --dims C:D`.
-    const ViewRange all = VisibleCells::wholeRows({params.maxLen, params.maxLen});
-    const ViewRange queries = state.range(QString::fromUtf16(kQueriesAxis)).value_or(all);
-    const ViewRange keys = state.range(QString::fromUtf16(kKeysAxis)).value_or(all);
-    const auto rows = TableView::cellsInView(queries.lower, queries.upper, params.maxLen);
-    const auto cols = TableView::cellsInView(keys.lower, keys.upper, params.maxLen);
-    if (!rows || !cols)
-        return std::nullopt;
-    return TableRequest {TableRequest::Cells,
-                         Quantity::SandwichBias,
-                         {rows->first, rows->second - rows->first, cols->first, cols->second - cols->first},
-                         {}};
+    return VisibleCells::queryKeyCells(Quantity::SandwichBias, params.maxLen, state);
 }
 
 QList<ParamError> SandwichBiasModel::checkOptions(const Params &params, const FigureState &state) const

@@ -2,6 +2,7 @@
 
 #include "render/data/FigureModel.h"
 #include "render/data/HeatmapResampler.h"
+#include "render/data/VisibleCells.h"
 
 namespace posenc {
 
@@ -26,8 +27,8 @@ struct SandwichBiasData : FigureData
 class SandwichBiasModel final : public FigureModel
 {
 public:
-    static constexpr char16_t kKeysAxis[] = u"keys";
-    static constexpr char16_t kQueriesAxis[] = u"queries";
+    static constexpr const char16_t *kKeysAxis = VisibleCells::kKeysAxis;
+    static constexpr const char16_t *kQueriesAxis = VisibleCells::kQueriesAxis;
 
     // The data for the panels' extents (the causal panel's, then the bidirectional one's).
     static std::optional<SandwichBiasData> compute(const Params &params, const PanelExtent &causal,

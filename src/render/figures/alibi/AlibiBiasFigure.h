@@ -1,7 +1,7 @@
 #pragma once
 
+#include "render/BiasMapPair.h"
 #include "render/FigurePlot.h"
-#include "render/HeatmapPanel.h"
 
 #include "render/data/alibi/AlibiBiasModel.h"
 
@@ -32,11 +32,7 @@ public:
 
 private:
     QCPTextElement *m_title;
-    QCPTextElement *m_causalTitle, *m_symmetricTitle;
-    QCPColorScale *m_scale;
-    std::unique_ptr<HeatmapPanel> m_causal, m_symmetric;
-    QCPTextElement *m_caption;
-    QCPLegend *m_legend;
+    BiasMapPair m_maps;
     bool m_compact = false;
     std::shared_ptr<const AlibiBiasData> m_data;
 };

@@ -140,18 +140,22 @@ void MropePositionsFigure::fill(const std::shared_ptr<const FigureData> &data, c
         m_shades[i]->bottomRight->setCoords(double(span.end) - 0.5, 1.0);
         (span.video ? videos : images) = true;
     }
+    // A small figure (a paper's column, a quarter of the window) keeps its keys short, so that they
+    // fit in two rows and leave the plot its height.
+    const bool terse = m_compact || PlotStyle::textLines(*plot) < 30;
+    m_starts->setName(terse ? u"text starts"_s : u"next text starts"_s);
+    m_next->setName(terse ? u"generated"_s : u"first generated token"_s);
     m_legend->clearItems();
     for (QCPGraph *graph : m_ids)
         MeasuredText::addToLegend(graph, m_legend);
     // The shades' keys: swatches of their colour over white, as the plot shows them.
     if (images)
-        SwatchLegend::add(m_legend, {kImageShade, u"image span"_s});
+        SwatchLegend::add(m_legend, {kImageShade, terse ? u"image"_s : u"image span"_s});
     if (videos)
-        SwatchLegend::add(m_legend, {kVideoShade, u"video span"_s});
+        SwatchLegend::add(m_legend, {kVideoShade, terse ? u"video"_s : u"video span"_s});
     if (!d.startRows.isEmpty())
         MeasuredText::addToLegend(m_starts, m_legend);
     MeasuredText::addToLegend(m_next, m_legend);
-    const bool terse = m_compact || PlotStyle::textLines(*plot) < 30;
     m_title->setText(u"%1  ·  %2  ·  %3 tokens, rope_deltas = %4"_s
                          .arg(terse ? u"M-RoPE ids"_s : u"M-RoPE: the (t, h, w) id of each token"_s, d.rule)
                          .arg(d.tokens)

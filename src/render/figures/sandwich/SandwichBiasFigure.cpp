@@ -6,7 +6,6 @@
 #include "core/NumberText.h"
 #include "core/sandwich/SandwichBias.h"
 #include "render/data/FigureText.h"
-#include "render/data/ViewOptions.h"
 
 using namespace Qt::StringLiterals;
 
@@ -19,74 +18,22 @@ std::unique_ptr<FigureDescriptor> makeSandwichBiasFigure()
 
 SandwichBiasFigure::SandwichBiasFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
-    , m_scale(new QCPColorScale(plot))
-{
-    auto *grid = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(1, 0, grid);
-    grid->setColumnSpacing(12);
-    grid->setRowSpacing(2);
-    m_causalTitle = PlotStyle::panelTitle(plot, false);
-    m_bidirectionalTitle = PlotStyle::panelTitle(plot, false);
-    grid->addElement(0, 0, m_causalTitle);
-    grid->addElement(0, 1, m_bidirectionalTitle);
-    m_causal = std::make_unique<HeatmapPanel>(plot, grid, 1, 0, m_scale);
-    m_bidirectional = std::make_unique<HeatmapPanel>(plot, grid, 1, 1, m_scale);
-    grid->addElement(1, 2, m_scale);
-    grid->setColumnStretchFactors({1.0, 1.0, 0.01});
-    grid->setRowStretchFactors({0.001, 1.0});
-    auto *margins = new QCPMarginGroup(plot);
-    for (QCPLayoutElement *e :
-         std::initializer_list<QCPLayoutElement *> {m_causal->axisRect(), m_bidirectional->axisRect(), m_scale})
-        e->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    auto *sides = new QCPMarginGroup(plot);
-    for (HeatmapPanel *panel : {m_causal.get(), m_bidirectional.get()})
-        panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
-    m_scale->setType(QCPAxis::atRight);
-    m_scale->setBarWidth(12);
-    PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
-    for (HeatmapPanel *panel : {m_causal.get(), m_bidirectional.get()}) {
-        panel->setShowSpread(false);
-        panel->setMarksNamedByFigure(true);
-        QCPAxisRect *rect = panel->axisRect();
-        rect->axis(QCPAxis::atBottom)->setLabel(u"key j"_s);
-        rect->axis(QCPAxis::atLeft)->setLabel(u"query i"_s);
-        for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)})
-            axis->ticker()->setTickCount(4);
-    }
-    m_bidirectional->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
-    // The two show the same cells: zooming one zooms the other.
-    for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
-        QCPAxis *lead = m_causal->axisRect()->axis(type);
-        QCPAxis *other = m_bidirectional->axisRect()->axis(type);
-        QObject::connect(lead, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), other,
-                         qOverload<const QCPRange &>(&QCPAxis::setRange));
-        QObject::connect(other, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), lead,
-                         qOverload<const QCPRange &>(&QCPAxis::setRange));
-    }
-    auto *below = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(2, 0, below);
-    plot->plotLayout()->setRowStretchFactor(2, 0.001);
-    m_caption = PlotStyle::smallText(plot, below, 0, 0);
-}
+    , m_maps(plot, false)
+{ }
 
 QList<ViewAxis> SandwichBiasFigure::viewAxes() const
 {
-    const QCPAxisRect *rect = m_causal->axisRect();
-    return {{QString::fromUtf16(SandwichBiasModel::kKeysAxis), rect->axis(QCPAxis::atBottom)},
-            {QString::fromUtf16(SandwichBiasModel::kQueriesAxis), rect->axis(QCPAxis::atLeft)}};
+    return m_maps.viewAxes();
 }
 
 void SandwichBiasFigure::showDefaultView(const Params &params, const FigureState &state)
 {
-    Block block {0, params.maxLen, 0, params.maxLen};
-    if (const auto range = ViewOptions::positionRange(state))
-        block = {range->first, range->second - range->first, range->first, range->second - range->first};
-    m_causal->showBlock(block);
+    m_maps.showDefaultView(params, state);
 }
 
 QList<PanelExtent> SandwichBiasFigure::panels(double pixelRatio) const
 {
-    return {m_causal->extent(pixelRatio), m_bidirectional->extent(pixelRatio)};
+    return m_maps.panels(pixelRatio);
 }
 
 void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
@@ -96,23 +43,16 @@ void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, con
     HeatmapStyle style;
     style.colormap = Colormap::Viridis;
     style.dataRange = {d.lowest, d.highest};
-    m_causal->setGrid(d.causal, style);
-    m_bidirectional->setGrid(d.bidirectional, style);
+    // The panel the parameters' mask uses, in bold.
+    m_maps.setGrids(d.causal, d.bidirectional, style, d.sandwich.mask == SandwichMask::Causal);
     // On a slide or a small view the panels keep their room: short texts.
     const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
-    m_scale->axis()->setLabel(m_compact ? u"bias"_s : u"bias added to the score q·k"_s);
+    m_maps.scale->axis()->setLabel(m_compact ? u"bias"_s : u"bias added to the score q·k"_s);
     const QString after = NumberText::compact(d.afterQuery, 4);
-    m_causalTitle->setText(m_compact   ? u"causal"_s
-                               : terse ? u"causal: j > i at distance 0"_s
-                                       : u"causal (tril): j > i at distance 0, bias %1"_s.arg(after));
-    m_bidirectionalTitle->setText(m_compact ? u"bidirectional"_s : u"bidirectional: distance |i − j|"_s);
-    // The panel the parameters' mask uses, in bold.
-    for (auto [title, mask] : {std::pair {m_causalTitle, SandwichMask::Causal},
-                               std::pair {m_bidirectionalTitle, SandwichMask::Bidirectional}}) {
-        QFont font = title->font();
-        font.setBold(mask == d.sandwich.mask);
-        title->setFont(font);
-    }
+    m_maps.causalTitle->setText(m_compact   ? u"causal"_s
+                                    : terse ? u"causal: j > i at distance 0"_s
+                                            : u"causal (tril): j > i at distance 0, bias %1"_s.arg(after));
+    m_maps.otherTitle->setText(m_compact ? u"bidirectional"_s : u"bidirectional: distance |i − j|"_s);
     QStringList caption;
     if (!m_compact)
         caption.append(terse ? u"above the diagonal NeMo's causal table holds %1, not −inf: the attention mask "
@@ -125,7 +65,7 @@ void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, con
                            ? u"a pixel: the exact mean of its %1 cells"_s.arg(cells)
                            : u"each pixel: the exact mean of the bias over its %1 cells (queries × keys)"_s.arg(cells));
     }
-    PlotStyle::setCollapsibleText(m_caption, caption.join(u'\n'));
+    PlotStyle::setCollapsibleText(m_maps.caption, caption.join(u'\n'));
     const SandwichParams &p = d.sandwich;
     const QString what = m_compact ? u"Sandwich bias, head %1"_s.arg(p.head)
                                    : u"Sandwich bias of head K = %1 of %2"_s.arg(p.head).arg(p.heads);
@@ -137,35 +77,30 @@ void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, con
 
 QList<PositionAxis> SandwichBiasFigure::positionAxes() const
 {
-    return {{m_causal->axisRect(), true}, {m_bidirectional->axisRect(), true}};
+    return m_maps.positionAxes();
 }
 
 std::optional<HoverPoint> SandwichBiasFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
 {
     if (!m_data)
         return std::nullopt;
-    const Shape table {engine.params().maxLen, engine.params().maxLen};
-    for (const auto &[panel, mask] : {std::pair {m_causal.get(), SandwichMask::Causal},
-                                      std::pair {m_bidirectional.get(), SandwichMask::Bidirectional}}) {
-        const auto cell = panel->cellAt(pixel, table);
-        if (!cell)
-            continue;
-        SandwichParams p = m_data->sandwich;
-        p.mask = mask;
-        HoverPoint point;
-        point.position = cell->first;
-        point.value = SandwichBias::bias(p, cell->first, cell->second);
-        point.valueName = u"key j = %1, distance %2, %3 bias"_s.arg(cell->second)
-                              .arg(SandwichBias::distance(cell->first, cell->second, mask))
-                              .arg(mask == SandwichMask::Causal ? u"causal"_s : u"bidirectional"_s);
-        return point;
-    }
-    return std::nullopt;
+    const auto hit = m_maps.cellAt(pixel, {engine.params().maxLen, engine.params().maxLen});
+    if (!hit)
+        return std::nullopt;
+    SandwichParams p = m_data->sandwich;
+    p.mask = hit->panel == 0 ? SandwichMask::Causal : SandwichMask::Bidirectional;
+    HoverPoint point;
+    point.position = hit->query;
+    point.value = SandwichBias::bias(p, hit->query, hit->key);
+    point.valueName = u"key j = %1, distance %2, %3 bias"_s.arg(hit->key)
+                          .arg(SandwichBias::distance(hit->query, hit->key, p.mask))
+                          .arg(p.mask == SandwichMask::Causal ? u"causal"_s : u"bidirectional"_s);
+    return point;
 }
 
 QList<QCPAxisRect *> SandwichBiasFigure::pictureRects() const
 {
-    return {m_causal->axisRect(), m_bidirectional->axisRect()};
+    return m_maps.pictureRects();
 }
 
 } // namespace posenc

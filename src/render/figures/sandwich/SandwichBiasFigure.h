@@ -1,7 +1,7 @@
 #pragma once
 
+#include "render/BiasMapPair.h"
 #include "render/FigurePlot.h"
-#include "render/HeatmapPanel.h"
 
 #include "render/data/sandwich/SandwichBiasModel.h"
 
@@ -29,10 +29,7 @@ public:
 
 private:
     QCPTextElement *m_title;
-    QCPTextElement *m_causalTitle, *m_bidirectionalTitle;
-    QCPColorScale *m_scale;
-    std::unique_ptr<HeatmapPanel> m_causal, m_bidirectional;
-    QCPTextElement *m_caption;
+    BiasMapPair m_maps;
     bool m_compact = false;
     std::shared_ptr<const SandwichBiasData> m_data;
 };

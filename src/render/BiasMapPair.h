@@ -1,0 +1,51 @@
+#pragma once
+
+#include "render/FigurePlot.h"
+#include "render/HeatmapPanel.h"
+
+#include <QList>
+
+#include <memory>
+#include <optional>
+
+namespace posenc {
+
+// One head's bias over queries x keys twice, side by side: the causal mask's table and the other
+// mask's (ALiBi's symmetric, Sandwich's bidirectional), each titled, on one colour scale, with a
+// caption (and a legend) below; zooming one panel zooms the other. The kit of the alibi-bias and
+// sandwich-bias figures, whose words and values are their own. Its view axes are
+// VisibleCells::kKeysAxis (j, across) and kQueriesAxis (i, down).
+class BiasMapPair
+{
+public:
+    // The layout in rows 1 and 2 of the plot's layout, under its title (row 0).
+    BiasMapPair(QCustomPlot *plot, bool withLegend);
+
+    QList<ViewAxis> viewAxes() const;
+    void showDefaultView(const Params &params, const FigureState &state);
+    QList<PanelExtent> panels(double pixelRatio) const;
+    QList<PositionAxis> positionAxes() const;
+    QList<QCPAxisRect *> pictureRects() const;
+
+    // The two grids in `style`, the title of the panel the parameters' mask uses in bold.
+    void setGrids(const HeatmapGrid &causal, const HeatmapGrid &other, const HeatmapStyle &style, bool causalChosen);
+    // The panel under `pixel` (0 causal, 1 the other) and its cell (query, key) of `table`.
+    struct Hit
+    {
+        int panel = 0;
+        std::int64_t query = 0;
+        std::int64_t key = 0;
+    };
+    std::optional<Hit> cellAt(const QPointF &pixel, Shape table) const;
+
+    QCPTextElement *causalTitle = nullptr;
+    QCPTextElement *otherTitle = nullptr;
+    QCPColorScale *scale = nullptr;
+    QCPLegend *legend = nullptr; // null without one
+    QCPTextElement *caption = nullptr;
+
+private:
+    std::unique_ptr<HeatmapPanel> m_causal, m_other;
+};
+
+} // namespace posenc

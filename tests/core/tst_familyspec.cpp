@@ -1,0 +1,137 @@
+// What the shared code asks a family's descriptor besides its rows (FamilySpec.h): the family whose
+// manifest lists a quantity (Families::owning, which the bench times its kernels under), whether a
+// family places position at all (NoPE does not), and a rotary family's layers (FamilySpec::rotary,
+// which the model figures and the config check read) against float64 formulas of HF transformers'
+// modeling_rope_utils.py (support/RopeReference.h).
+#include "core/FamilySpec.h"
+
+#include "support/RopeReference.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <numbers>
+
+Q_DECLARE_METATYPE(posenc::Params)
+
+using namespace posenc;
+using namespace Qt::StringLiterals;
+
+class TestFamilySpec : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aQuantityBelongsToTheFamilyWhoseManifestListsIt_data();
+    void aQuantityBelongsToTheFamilyWhoseManifestListsIt();
+    void onlyNoPEPlacesNoPosition();
+    void onlyRoPEsLayersTurnByRotaryNumbers();
+    void rotaryNumbersAreHfs_data();
+    void rotaryNumbersAreHfs();
+};
+
+void TestFamilySpec::aQuantityBelongsToTheFamilyWhoseManifestListsIt_data()
+{
+    QTest::addColumn<QString>("quantity");
+    QTest::addColumn<QString>("family"); // empty: a shared quantity
+    QTest::newRow("pe") << u"pe"_s << QString();
+    QTest::newRow("similarity") << u"similarity"_s << QString();
+    // A family's first and last quantities: the list gives each family's after its own name.
+    QTest::newRow("rope-frequencies") << u"rope-frequencies"_s << u"rope"_s;
+    QTest::newRow("rope-cos") << u"rope-cos"_s << u"rope"_s;
+    QTest::newRow("rope-input") << u"rope-input"_s << u"rope"_s;
+    QTest::newRow("alibi-slopes") << u"alibi-slopes"_s << u"alibi"_s;
+    QTest::newRow("t5-bucket") << u"t5-bucket"_s << u"t5"_s;
+    QTest::newRow("deberta-bucket") << u"deberta-bucket"_s << u"deberta"_s;
+    QTest::newRow("sandwich-distance") << u"sandwich-distance"_s << u"sandwich"_s;
+    QTest::newRow("mrope-positions") << u"mrope-positions"_s << u"mrope"_s;
+    QTest::newRow("rope2d-cos") << u"rope2d-cos"_s << u"rope-2d"_s;
+}
+
+void TestFamilySpec::aQuantityBelongsToTheFamilyWhoseManifestListsIt()
+{
+    QFETCH(QString, quantity);
+    QFETCH(QString, family);
+    const std::optional<Quantity> q = Quantities::fromName(quantity);
+    QVERIFY(q);
+    const std::optional<Encoding> owner = Families::owning(*q);
+    QCOMPARE(owner ? Families::word(*owner) : QString(), family);
+    // Its family has it with the defaults; the sinusoid does not have another family's.
+    if (owner && *owner != Encoding::Sinusoidal) {
+        Params p;
+        p.encoding = Encoding::Sinusoidal;
+        QVERIFY(!Quantities::available(p).contains(*q));
+    }
+}
+
+void TestFamilySpec::onlyNoPEPlacesNoPosition()
+{
+    for (const FamilySpec &family : Families::all())
+        QVERIFY2(family.placesPosition() == (family.word != u"none"_s), qPrintable(family.word));
+    QCOMPARE(Families::spec(Encoding::None).layerTerse, u"NoPE"_s);
+}
+
+void TestFamilySpec::onlyRoPEsLayersTurnByRotaryNumbers()
+{
+    // M-RoPE and 2-D RoPE rotate too, but no config reader gives their layers: the model figures
+    // and the config check read RoPE's.
+    for (const FamilySpec &family : Families::all())
+        QVERIFY2(family.rotary.has_value() == (family.word == u"rope"_s), qPrintable(family.word));
+}
+
+void TestFamilySpec::rotaryNumbersAreHfs_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<double>("softmaxFactor");
+    QTest::newRow("llama 3.1, llama3") << roperef::llama31() << 1.0;
+    QTest::newRow("gpt-oss, yarn") << roperef::gptOss() << 1.0;
+    // DeepSeek-V3: yarn 40 from 4,096, mscale and mscale_all_dim 1, qk_rope_head_dim 64, interleaved:
+    // its attention multiplies the softmax scale by get_mscale(40, 1)^2.
+    Params deepseek;
+    deepseek.encoding = Encoding::Rope;
+    deepseek.maxLen = 163840;
+    deepseek.rope.headDim = 64;
+    deepseek.rope.layout = RopeLayout::Interleaved;
+    deepseek.rope.type = RopeType::Yarn;
+    deepseek.rope.factor = 40.0;
+    deepseek.rope.originalMaxLen = 4096;
+    deepseek.rope.mscale = 1.0;
+    deepseek.rope.mscaleAllDim = 1.0;
+    const double m = roperef::mscale(40.0, 1.0);
+    QTest::newRow("deepseek-v3, yarn, mscale_all_dim") << deepseek << m * m;
+    // GLM-4.5: half of a head of 128 turns.
+    Params glm;
+    glm.encoding = Encoding::Rope;
+    glm.maxLen = 131072;
+    glm.rope.headDim = 128;
+    glm.rope.partialRotaryFactor = 0.5;
+    glm.rope.theta = 1000000.0;
+    QTest::newRow("glm-4.5, partial rotary") << glm << 1.0;
+}
+
+void TestFamilySpec::rotaryNumbersAreHfs()
+{
+    QFETCH(Params, params);
+    QFETCH(double, softmaxFactor);
+    QVERIFY(params.isValid());
+    const RotaryNumbers n = Families::spec(Encoding::Rope).rotary->numbers(params);
+    const std::vector<double> inv = roperef::inv(params);
+    QCOMPARE(n.inverseFrequencies.size(), inv.size());
+    double slowest = 0.0;
+    for (std::size_t i = 0; i < inv.size(); ++i) {
+        QVERIFY2(std::abs(n.inverseFrequencies[i] - inv[i]) <= 1e-12 * inv[i],
+                 qPrintable(u"pair %1: %2 against %3"_s.arg(i).arg(n.inverseFrequencies[i]).arg(inv[i])));
+        if (inv[i] > 0.0)
+            slowest = std::max(slowest, 2.0 * std::numbers::pi / inv[i]);
+    }
+    QCOMPARE(n.rotaryDim, roperef::rotaryDim(params));
+    QCOMPARE(n.headDim, params.rope.headDim);
+    QCOMPARE(n.interleaved, params.rope.layout == RopeLayout::Interleaved);
+    QVERIFY2(std::abs(n.wavelengthMax - slowest) <= 1e-9 * slowest,
+             qPrintable(u"%1 against %2"_s.arg(n.wavelengthMax).arg(slowest)));
+    QVERIFY2(std::abs(n.softmaxScaleFactor - softmaxFactor) <= 1e-12,
+             qPrintable(u"%1 against %2"_s.arg(n.softmaxScaleFactor).arg(softmaxFactor)));
+}
+
+QTEST_MAIN(TestFamilySpec)
+#include "tst_familyspec.moc"

@@ -1,0 +1,147 @@
+// posenc check identifies the 2-D sin-cos table of MAE, DiT and diffusers (Sincos2dTableCheck): the
+// tables written here from the float64 reference of tests/support/Sincos2dReference.h (MAE's
+// util/pos_embed.py get_2d_sincos_pos_embed, diffusers' coordinates), never from the code under
+// test; the grid, the cls token and diffusers' base_size read back, and the halves swapped (a
+// port that put the row first, the reverse of meshgrid(grid_w, grid_h)) named as a mistake.
+#include "CheckTables.h"
+#include "support/Sincos2dReference.h"
+
+#include "core/check/TableMatch.h"
+
+#include <QtTest>
+
+#include <utility>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+Params sincos(std::int64_t d, std::int64_t h, std::int64_t w, bool cls, std::optional<double> base = std::nullopt,
+              double scale = 1.0)
+{
+    Params p;
+    p.encoding = Encoding::Sincos2d;
+    p.dModel = d;
+    p.sincos2d.grid = {h, w};
+    p.sincos2d.clsToken = cls;
+    p.sincos2d.baseSize = base;
+    p.sincos2d.interpolationScale = scale;
+    p.maxLen = h * w + (cls ? 1 : 0);
+    return p;
+}
+
+RowMatrixXf written(const Params &p, bool swapHalves = false)
+{
+    RowMatrixXf t = sincos2dref::table(p).cast<float>();
+    if (swapHalves) {
+        const RowMatrixXf copy = t;
+        const std::int64_t half = t.cols() / 2;
+        t.leftCols(half) = copy.rightCols(half);
+        t.rightCols(half) = copy.leftCols(half);
+    }
+    return t;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(posenc::Params)
+
+class TestTableCheckSincos2d : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theReferenceIsNamed_data();
+    void theReferenceIsNamed();
+    void swappedHalvesAreAMistake();
+    void aChangedCellIsFound();
+    void aSinusoidIsNotOne();
+    void expectComparesWithTheGridGiven();
+};
+
+void TestTableCheckSincos2d::theReferenceIsNamed_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<QString>("grid");
+    QTest::newRow("MAE ViT-B/16, cls") << sincos(768, 14, 14, true) << u"14x14"_s;
+    QTest::newRow("DiT-XL/2 256 px") << sincos(1152, 16, 16, false) << u"16x16"_s;
+    QTest::newRow("8 x 12, d 64") << sincos(64, 8, 12, false) << u"8x12"_s;
+    // A grid wider than the sample's first 64 rows: its width from the rows at doubling distances.
+    QTest::newRow("256 x 512, d 8") << sincos(8, 256, 512, false) << u"256x512"_s;
+    // diffusers: coordinates i / (32 / 16), each axis by its own size.
+    QTest::newRow("diffusers base 16") << sincos(64, 32, 32, false, 16.0) << u"32x32"_s;
+    QTest::newRow("diffusers base 64, 48 x 24") << sincos(96, 48, 24, false, 64.0) << u"48x24"_s;
+}
+
+void TestTableCheckSincos2d::theReferenceIsNamed()
+{
+    QFETCH(Params, params);
+    QFETCH(QString, grid);
+    const Checked c = check(written(params));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.table, u"sincos-2d"_s);
+    QCOMPARE(c.match.family, std::optional(Encoding::Sincos2d));
+    QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+             qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations + u" | "_s
+                        + QString::number(c.verification.deviationError) + u" at "_s
+                        + QString::number(c.verification.deviationRow) + u","_s
+                        + QString::number(c.verification.deviationColumn)));
+    QCOMPARE(word(c.match, u"grid"_s), grid);
+    QCOMPARE(c.match.finding(u"cls_token"_s), MatchValue(params.sincos2d.clsToken));
+    QCOMPARE(word(c.match, u"halves"_s), u"column, row"_s);
+    if (params.sincos2d.baseSize)
+        QCOMPARE(number(c.match, u"base_size"_s), *params.sincos2d.baseSize);
+    else
+        QVERIFY(std::holds_alternative<std::monostate>(c.match.finding(u"base_size"_s)));
+    // The parameters reproduce the table.
+    QVERIFY(c.match.params.has_value());
+    QCOMPARE(c.match.params->sincos2d.grid, params.sincos2d.grid);
+    QCOMPARE(c.match.params->sincos2d.clsToken, params.sincos2d.clsToken);
+    QVERIFY2(c.verification.maxAbsError <= 2e-7, qPrintable(QString::number(c.verification.maxAbsError)));
+}
+
+void TestTableCheckSincos2d::swappedHalvesAreAMistake()
+{
+    const Checked c = check(written(sincos(768, 14, 14, true), true));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.table, u"sincos-2d"_s);
+    QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+    QCOMPARE(c.match.mistakes, QStringList {u"sincos2d-halves-swapped"_s});
+    QCOMPARE(word(c.match, u"halves"_s), u"row, column"_s);
+    QCOMPARE(word(c.match, u"grid"_s), u"14x14"_s);
+    QVERIFY(c.match.diagnosis.contains(u"emb_h"_s));
+}
+
+void TestTableCheckSincos2d::aChangedCellIsFound()
+{
+    RowMatrixXf t = written(sincos(64, 16, 16, false));
+    t(200, 5) += 0.25f;
+    const Checked c = check(t);
+    QCOMPARE(c.match.table, u"sincos-2d"_s);
+    QVERIFY(c.match.verdict != CheckVerdict::Correct);
+    QCOMPARE(c.verification.worstRow, std::int64_t(200));
+    QCOMPARE(c.verification.worstColumn, std::int64_t(5));
+}
+
+void TestTableCheckSincos2d::aSinusoidIsNotOne()
+{
+    // The paper's table, interleaved: no 2-D grid.
+    const Checked c = check(table(512, 64, [](std::int64_t p, std::int64_t j) { return paper(p, j, 64, 1e4, false); }));
+    QCOMPARE(c.match.family, std::optional(Encoding::Sinusoidal));
+}
+
+void TestTableCheckSincos2d::expectComparesWithTheGridGiven()
+{
+    const RowMatrixXf t = written(sincos(64, 8, 8, true));
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    const auto same = TableCheck::expect(rows, Encoding::Sincos2d, sincos(64, 8, 8, true), u"sincos-2d"_s);
+    QVERIFY(std::holds_alternative<TableMatch>(same));
+    const auto other = TableCheck::expect(rows, Encoding::Sincos2d, sincos(64, 4, 16, false), u"sincos-2d"_s);
+    QVERIFY(std::holds_alternative<QString>(other));
+    QVERIFY(std::get<QString>(other).contains(u"64 x 64"_s));
+}
+
+QTEST_GUILESS_MAIN(TestTableCheckSincos2d)
+#include "tst_tablechecksincos2d.moc"
