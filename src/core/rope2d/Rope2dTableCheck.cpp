@@ -320,6 +320,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, bool f3
         m.params = p;
     m.referenceText = u"2-D RoPE, "_s + words(p);
     m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = u"the %1 style's 2-D RoPE"_s.arg(styleWord(p.rope2d.style));
     m.diagnosis = u"2-D RoPE's %1 table: %2"_s.arg(cosine ? u"cos"_s : u"sin"_s, words(p));
     if (p.rope2d.style == Rope2dStyle::Flux)
         m.notes.append(p.rope2d.axesDim.size() >= 4

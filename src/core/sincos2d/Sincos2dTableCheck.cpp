@@ -203,6 +203,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
                       "so a model trained with the reference reads this table's rows as columns"_s;
     } else {
         m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = u"MAE's get_2d_sincos_pos_embed"_s;
         m.diagnosis = u"MAE's 2-D sin-cos table (get_2d_sincos_pos_embed, as DiT and diffusers): %1; the first half "
                       "holds the column (meshgrid(grid_w, grid_h))"_s.arg(gridWords(p));
     }
