@@ -161,10 +161,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_reference->setEnabled(false);
     m_reference->setToolTip(tr("Set the window's parameters to the reference the table matched (one Undo step)"));
     connect(m_reference, &QPushButton::clicked, this, &TableCheckDialog::applyReference);
-    connect(m_referenceRow, &CheckReferenceRow::requested, this, [this] {
-        cancel();
-        start();
-    });
+    connect(m_referenceRow, &CheckReferenceRow::requested, this, &TableCheckDialog::checkAgain);
     m_resetView->setObjectName(u"wholeTableButton"_s);
     m_resetView->setEnabled(false);
     connect(m_resetView, &QPushButton::clicked, this, [this] {
@@ -258,6 +255,12 @@ void TableCheckDialog::done(int result)
 {
     cancel();
     QDialog::done(result);
+}
+
+void TableCheckDialog::checkAgain()
+{
+    cancel();
+    start();
 }
 
 void TableCheckDialog::cancel()

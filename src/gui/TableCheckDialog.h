@@ -113,6 +113,8 @@ protected:
 private:
     void start();
     void cancel();
+    // Cancels and checks again against the reference the Compare with row declares.
+    void checkAgain();
     void showProgress();
     void showResult(std::shared_ptr<const TableRows> table, TableMatch match, TableCheck::Verification verification);
     void showProblem(const QString &problem);
