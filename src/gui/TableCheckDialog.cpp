@@ -1,5 +1,7 @@
 #include "TableCheckDialog.h"
 
+#include "CheckReference.h"
+
 #include "CheckMarks.h"
 #include "ComputeScheduler.h"
 #include "FileDialogs.h"
@@ -80,6 +82,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     , m_reference(new QPushButton(tr("Set parameters to the &reference"), this))
     , m_resetView(new QPushButton(tr("Show the &whole table"), this))
     , m_save(new QPushButton(tr("&Save plots…"), this))
+    , m_referenceRow(new CheckReferenceRow(m_current, this))
     , m_progressTimer(new QTimer(this))
     , m_viewTimer(new QTimer(this))
     , m_checkJobs(std::make_unique<ComputeScheduler>())
@@ -158,6 +161,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_reference->setEnabled(false);
     m_reference->setToolTip(tr("Set the window's parameters to the reference the table matched (one Undo step)"));
     connect(m_reference, &QPushButton::clicked, this, &TableCheckDialog::applyReference);
+    connect(m_referenceRow, &CheckReferenceRow::requested, this, &TableCheckDialog::checkAgain);
     m_resetView->setObjectName(u"wholeTableButton"_s);
     m_resetView->setEnabled(false);
     connect(m_resetView, &QPushButton::clicked, this, [this] {
@@ -215,6 +219,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_headline);
     layout->addWidget(m_diagnosis);
+    layout->addWidget(m_referenceRow);
     layout->addLayout(progressRow);
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
@@ -252,6 +257,12 @@ void TableCheckDialog::done(int result)
     QDialog::done(result);
 }
 
+void TableCheckDialog::checkAgain()
+{
+    cancel();
+    start();
+}
+
 void TableCheckDialog::cancel()
 {
     m_checkJobs->cancelAll();
@@ -278,6 +289,9 @@ QString TableCheckDialog::diagnosis() const
 void TableCheckDialog::start()
 {
     m_checking = true;
+    m_problem.clear();
+    m_progressBar->show();
+    m_cancel->show();
     m_progress = std::make_shared<WorkProgress>();
     m_headline->setText(tr("Checking %1 …").arg(m_source.toString()));
     m_report->setPlainText(tr("Reading the table and identifying it from a sample of its rows …"));
@@ -286,45 +300,19 @@ void TableCheckDialog::start()
     const MatrixSource source = m_source;
     const std::uint64_t budget = m_budget;
     const std::shared_ptr<WorkProgress> progress = m_progress;
-    m_checkJobs->submit(
-        [this, source, budget, progress](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
-            noteComputation();
-            const auto opened = TableFile::open(source, budget, &cancel);
-            if (cancel.load())
-                return;
-            if (!opened) {
-                const QString message = opened.error().toString();
-                publish([this, message] { showProblem(message); });
-                return;
-            }
-            const std::shared_ptr<const TableRows> table = opened.value();
-            TableCheck::StreamOptions options;
-            if (const auto refused = TableCheck::fitToBudget(*table, budget, options))
-                return publish([this, text = *refused + tr("; check a narrower table, or raise the memory budget")] {
-                    showProblem(text);
-                });
-            auto identified = TableCheck::identify(*table, {});
-            if (const auto *message = std::get_if<QString>(&identified)) {
-                const QString text = u"%1: %2"_s.arg(table->name(), *message);
-                publish([this, text] { showProblem(text); });
-                return;
-            }
-            TableMatch match = std::get<TableMatch>(std::move(identified));
-            options.cancel = &cancel;
-            options.progress = progress.get();
-            TableCheck::Verification verification = TableCheck::verify(match, *table, options);
-            if (verification.cancelled || cancel.load())
-                return;
-            if (verification.error) {
-                const QString text = u"%1: %2"_s.arg(table->name(), *verification.error);
-                publish([this, text] { showProblem(text); });
-                return;
-            }
-            TableCheck::conclude(match, verification);
-            publish([this, table, match = std::move(match), verification = std::move(verification)]() mutable {
-                showResult(table, std::move(match), std::move(verification));
-            });
+    const DeclaredReference reference = m_referenceRow->reference();
+    m_checkJobs->submit([this, source, budget, reference, progress](const std::atomic<bool> &cancel,
+                                                                    const ComputeScheduler::Publish &publish) {
+        noteComputation();
+        auto outcome = CheckRun::run(source, budget, reference, cancel, progress.get());
+        if (!outcome)
+            return;
+        if (auto *problem = std::get_if<QString>(&*outcome))
+            return publish([this, text = std::move(*problem)] { showProblem(text); });
+        publish([this, done = std::get<CheckRun::Outcome>(std::move(*outcome))]() mutable {
+            showResult(done.table, std::move(done.match), std::move(done.verification));
         });
+    });
 }
 
 void TableCheckDialog::showProgress()
@@ -449,7 +437,10 @@ void TableCheckDialog::showColumns()
     line->setName(u"tolerance at |reference| = 1"_s);
     line->setPen(QPen(Qt::black, 1.0, Qt::DashLine));
     line->setData(QVector<double> {-0.5, double(max.size()) - 0.5}, QVector<double> {tolerance, tolerance}, true);
-    QCPLegend *legend = PlotStyle::legendRow(m_columnPlot, m_columnPlot->plotLayout(), 2, 3);
+    // One legend row, made at the first result: a check again shows its own graphs in it.
+    if (!m_columnLegend)
+        m_columnLegend = PlotStyle::legendRow(m_columnPlot, m_columnPlot->plotLayout(), 2, 3);
+    QCPLegend *legend = m_columnLegend;
     legend->clearItems();
     for (int i = 0; i < m_columnPlot->graphCount(); ++i)
         m_columnPlot->graph(i)->addToLegend(legend);

@@ -13,6 +13,7 @@
 #include <variant>
 
 class QCPGraph;
+class QCPLegend;
 class QCustomPlot;
 class QLabel;
 class QPlainTextEdit;
@@ -22,6 +23,7 @@ class QTimer;
 
 namespace posenc {
 
+class CheckReferenceRow;
 class ComputeScheduler;
 class HeatmapPanel;
 class WorkProgress;
@@ -53,6 +55,8 @@ public:
     const std::optional<TableMatch> &match() const { return m_match; }
     const std::optional<TableCheck::Verification> &verification() const { return m_verification; }
     QString problem() const { return m_problem; }
+    // Compare with: identified, the window's parameters, or a reference table; Check again.
+    CheckReferenceRow *referenceRow() const { return m_referenceRow; }
     // The report as shown, a line each: what `posenc check` prints.
     QString reportText() const;
     // The headline: the verdict in a few words.
@@ -109,6 +113,8 @@ protected:
 private:
     void start();
     void cancel();
+    // Cancels and checks again against the reference the Compare with row declares.
+    void checkAgain();
     void showProgress();
     void showResult(std::shared_ptr<const TableRows> table, TableMatch match, TableCheck::Verification verification);
     void showProblem(const QString &problem);
@@ -139,6 +145,8 @@ private:
     QPushButton *m_reference;
     QPushButton *m_resetView;
     QPushButton *m_save;
+    CheckReferenceRow *m_referenceRow;
+    QCPLegend *m_columnLegend = nullptr;
     QTimer *m_progressTimer;
     QTimer *m_viewTimer;
 

@@ -3,6 +3,7 @@
 // the window's menus, checked on workers. The heatmap's cells and the per-column maxima are
 // compared with |table − reference| computed here in float64; the buttons set the parameters as
 // one Undo step; closing during a check stops it. No assertion is on time.
+#include "gui/CheckReference.h"
 #include "gui/ControlPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/ModelConfigDialog.h"
@@ -19,6 +20,7 @@
 #include "support/TestShots.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -123,6 +125,7 @@ private slots:
     void thePooledHeatmapKeepsTheLargestError();
     void aRopeCosTableSetsARope();
     void anUnknownTableHasNoHeatmap();
+    void aDeclaredReference();
     void anAlibiTableWithAChangedMaskCell();
     void theReferenceButtonIsOneUndoStep();
     void aSafetensorsTensorIsChosenThenChecked();
@@ -515,6 +518,54 @@ void TestCheckWindow::aRopeCosTableSetsARope()
 
 // A causal ALiBi bias whose one masked cell holds a value: the table is named, that cell is the
 // worst (off by an infinity), the heatmap's scale stays finite, and the button sets that ALiBi.
+// Compare with: the window's parameters, or a reference table. A sinusoid at base 500 is a variant
+// when identified, correct against the parameters or the table it equals, a mistake against others.
+void TestCheckWindow::aDeclaredReference()
+{
+    RowMatrixXf table(kRows, kCols);
+    for (std::int64_t p = 0; p < kRows; ++p)
+        for (std::int64_t c = 0; c < kCols; ++c) {
+            const double w = std::pow(500.0, -2.0 * double(c / 2) / double(kCols));
+            table(p, c) = float(c % 2 == 0 ? std::sin(double(p) * w) : std::cos(double(p) * w));
+        }
+    const QString path = m_dir.filePath(u"base500.npy"_s);
+    QVERIFY(!writeNpy(path, table));
+    MainWindow window(start(), nullptr);
+    TableCheckDialog *dialog = checkAndWait(window, path);
+    QVERIFY(dialog);
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Variant);
+    QVERIFY2(dialog->headline().contains(u"variant"_s), qPrintable(dialog->headline()));
+    const auto checkAgainst = [&](double base, int choice) {
+        Params p;
+        p.encoding = Encoding::Sinusoidal;
+        p.dModel = kCols;
+        p.maxLen = kRows;
+        p.sinusoidal.base = base;
+        window.controlPanel()->setParams(p);
+        dialog->referenceRow()->choice()->setCurrentIndex(choice);
+        QTest::mouseClick(dialog->referenceRow()->checkAgain(), Qt::LeftButton);
+        return QTest::qWaitFor([dialog] { return !dialog->isChecking(); }, 120000) && dialog->match();
+    };
+    QVERIFY(checkAgainst(500.0, 1));
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Correct);
+    QVERIFY2(dialog->reportText().contains(u"the declared reference"_s), qPrintable(dialog->reportText()));
+    QVERIFY(checkAgainst(10000.0, 1));
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Mistake);
+    QVERIFY(checkAgainst(10000.0, 0));
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Variant);
+    dialog->referenceRow()->setReferenceTable(path);
+    QVERIFY(checkAgainst(10000.0, 2));
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Correct);
+    dialog->referenceRow()->setReferenceTable(m_correct);
+    QVERIFY(checkAgainst(10000.0, 2));
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Mistake);
+    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+        dialog->resize(size);
+        QTest::qWait(0);
+        qInfo().noquote() << TestShots::save(dialog->grab(), u"check-declared-%1"_s.arg(size.width()));
+    }
+}
+
 void TestCheckWindow::anAlibiTableWithAChangedMaskCell()
 {
     constexpr std::int64_t rows = 200;

@@ -1,0 +1,156 @@
+#include "CheckReference.h"
+
+#include "FileDialogs.h"
+
+#include "core/FamilySpec.h"
+#include "core/check/TableAgainstTable.h"
+#include "io/TableFile.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace CheckRun {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TableCheckDialog", text);
+}
+
+// The declared reference's matches to stream, or why there is none.
+std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &table,
+                                                               const DeclaredReference &reference, std::uint64_t budget,
+                                                               const std::atomic<bool> &cancel)
+{
+    std::vector<TableMatch> found;
+    if (reference.kind == DeclaredReference::Kind::Table) {
+        const auto opened = TableFile::open(MatrixSource::parse(reference.table), budget, &cancel);
+        if (!opened)
+            return tr("the reference table: ") + opened.error().toString();
+        auto expected = TableCheck::expectTable(table, opened.value());
+        if (const auto *problem = std::get_if<QString>(&expected))
+            return tr("the reference table: ") + *problem;
+        found.push_back(std::get<TableMatch>(std::move(expected)));
+        return found;
+    }
+    const FamilySpec &spec = Families::spec(reference.params.encoding);
+    if (!spec.tableHypothesis)
+        return tr("the window's %1 has no table to compare with").arg(spec.word);
+    QString problem;
+    for (const QString &word : spec.tableHypothesis->tables) {
+        auto expected = TableCheck::expect(table, reference.params.encoding, reference.params, word);
+        if (auto *match = std::get_if<TableMatch>(&expected))
+            found.push_back(std::move(*match));
+        else if (problem.isEmpty())
+            problem = std::get<QString>(expected);
+    }
+    if (found.empty())
+        return tr("the window's parameters: ") + problem;
+    return found;
+}
+
+} // namespace
+
+std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, std::uint64_t budget,
+                                                  const DeclaredReference &reference, const std::atomic<bool> &cancel,
+                                                  WorkProgress *progress)
+{
+    const auto opened = TableFile::open(source, budget, &cancel);
+    if (cancel.load())
+        return std::nullopt;
+    if (!opened)
+        return opened.error().toString();
+    const std::shared_ptr<const TableRows> table = opened.value();
+    TableCheck::StreamOptions options;
+    if (const auto refused = TableCheck::fitToBudget(*table, budget, options))
+        return *refused + tr("; check a narrower table, or raise the memory budget");
+    std::vector<TableMatch> candidates;
+    if (reference.kind == DeclaredReference::Kind::Identified) {
+        auto identified = TableCheck::identify(*table, {});
+        if (const auto *message = std::get_if<QString>(&identified))
+            return u"%1: %2"_s.arg(table->name(), *message);
+        candidates.push_back(std::get<TableMatch>(std::move(identified)));
+    } else {
+        auto declared = declaredMatches(*table, reference, budget, cancel);
+        if (const auto *message = std::get_if<QString>(&declared))
+            return u"%1: %2"_s.arg(table->name(), *message);
+        candidates = std::get<std::vector<TableMatch>>(std::move(declared));
+    }
+    options.cancel = &cancel;
+    options.progress = progress;
+    std::optional<Outcome> best;
+    for (TableMatch &candidate : candidates) {
+        TableCheck::Verification verification = TableCheck::verify(candidate, *table, options);
+        if (verification.cancelled || cancel.load())
+            return std::nullopt;
+        if (verification.error)
+            return u"%1: %2"_s.arg(table->name(), *verification.error);
+        if (!best || verification.deviatingCells < best->verification.deviatingCells)
+            best = Outcome {table, std::move(candidate), std::move(verification)};
+    }
+    TableCheck::conclude(best->match, best->verification);
+    return std::move(*best);
+}
+
+} // namespace CheckRun
+
+CheckReferenceRow::CheckReferenceRow(CurrentParams current, QWidget *parent)
+    : QWidget(parent)
+    , m_current(std::move(current))
+    , m_choice(new QComboBox(this))
+    , m_again(new QPushButton(tr("Check a&gain"), this))
+{
+    m_choice->setObjectName(u"checkReferenceChoice"_s);
+    m_choice->setAccessibleName(tr("Compare with"));
+    m_choice->addItems({tr("what the table is (identified)"), tr("exactly the window's parameters"),
+                        tr("a reference table, cell by cell…")});
+    m_choice->setToolTip(tr("Declare the reference the table is meant to equal: correct or a mistake against it "
+                            "alone, as posenc check --expect and --expect-table"));
+    m_again->setObjectName(u"checkAgainButton"_s);
+    auto *label = new QLabel(tr("Compare &with:"), this);
+    label->setBuddy(m_choice);
+    auto *row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(label);
+    row->addWidget(m_choice, 1);
+    row->addWidget(m_again);
+    connect(m_choice, &QComboBox::activated, this, [this](int index) {
+        if (index != int(DeclaredReference::Kind::Table))
+            return;
+        FileDialogs::askOpen(this, tr("Reference table"), QString(),
+                             tr("Tables (*.npy *.safetensors *.csv);;All files (*)"),
+                             [this](const QString &path) { setReferenceTable(path); });
+    });
+    connect(m_again, &QPushButton::clicked, this, &CheckReferenceRow::requested);
+}
+
+DeclaredReference CheckReferenceRow::reference() const
+{
+    DeclaredReference r;
+    r.kind = DeclaredReference::Kind(m_choice->currentIndex());
+    if (r.kind == DeclaredReference::Kind::Parameters)
+        r.params = m_current();
+    if (r.kind == DeclaredReference::Kind::Table) {
+        if (m_table.isEmpty())
+            r.kind = DeclaredReference::Kind::Identified;
+        r.table = m_table;
+    }
+    return r;
+}
+
+void CheckReferenceRow::setReferenceTable(const QString &path)
+{
+    m_table = path;
+    m_choice->setCurrentIndex(int(DeclaredReference::Kind::Table));
+    m_choice->setItemText(int(DeclaredReference::Kind::Table), tr("the table %1, cell by cell").arg(path));
+}
+
+} // namespace posenc
