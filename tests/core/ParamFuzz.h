@@ -36,6 +36,15 @@ inline QStringList families()
     return row ? row->choices : QStringList();
 }
 
+// By hand, one draw may take minutes (a table at the memory budget's size on a loaded machine):
+// Qt Test's watchdog, which would abort a test function after five, waits a day instead. Set
+// before main(), which starts the watchdog.
+inline const bool kLongWatchdog = [] {
+    if (qEnvironmentVariableIsSet("POSENC_FUZZ_SECONDS") && !qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT", "86400000");
+    return true;
+}();
+
 // How long a run lasts: a number of draws in short mode, or seconds by hand. POSENC_FUZZ_SECONDS
 // is the whole test's: each of its `rows` data rows takes its share, so that 600 is ten minutes
 // (and no row meets Qt Test's five-minute limit of a test function).
