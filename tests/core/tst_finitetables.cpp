@@ -137,9 +137,11 @@ void TestFiniteTables::everyTableIsFinite()
         QVERIFY2(error.error == QJsonParseError::NoError,
                  qPrintable(u"describe --json: %1 (%2)"_s.arg(error.errorString(), where(family, seed, p))));
     }
-    // The draws must reach valid parameters often enough to mean something.
+    // The draws must reach valid parameters often enough to mean something; by hand, a family's
+    // share of the time may go to a few tables at the memory budget's size.
     if (!budget.replay)
-        QVERIFY2(valid >= 20, qPrintable(u"%1: only %2 valid draws"_s.arg(family).arg(valid)));
+        QVERIFY2(valid >= (budget.seconds > 0.0 ? 5 : 20),
+                 qPrintable(u"%1: only %2 valid draws"_s.arg(family).arg(valid)));
 }
 
 void TestFiniteTables::theAuditsValuesAreRefusedWithTheirRange_data()
