@@ -157,7 +157,7 @@ QString diagnosis(const Placement &p, std::int64_t cols)
         : u"at the end of the head in the interleaved layout, in %1 (_compute_proportional_rope_parameters appends "
           "zeros(nope_angles) to inv_freq, which repeat_interleave keeps last)"_s;
     return u"zero-frequency pairs misplaced: the identity pairs (%1 in every row: frequency 0) sit %2, in %3; HF's "
-           "proportional RoPE puts them %4"_s.arg(p.cosine ? u"cos 0"_s : u"sin 0"_s, placementWords(p, cols),
+           "proportional RoPE puts them %4"_s.arg(p.cosine ? u"cos 0 = 1"_s : u"sin 0 = 0"_s, placementWords(p, cols),
                                                   CheckDiagnosis::indexSet(p.identity, cols, u"column"_s),
                                                   hf.arg(CheckDiagnosis::indexSet(p.hfIdentity, cols, u"column"_s)));
 }
