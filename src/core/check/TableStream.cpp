@@ -8,6 +8,7 @@
 #include "core/ThreadPools.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/CompareSimd.h"
+#include "core/check/PairReference.h"
 #include "core/check/TableReference.h"
 #include "core/check/TableSample.h"
 
@@ -284,7 +285,11 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     const std::int64_t rows = table.rows();
     const std::int64_t readRows = readRowsFor(cols, options);
     const int threads = threadsOf(options);
-    const Bands bands = Bands::of(rows);
+    // The evidence of float32 angles where the angle is the row's position times a frequency (a
+    // PairReference): its error grows with the row. Another reference's angles (a 2-D table's
+    // patch ids) do not grow so, and keep no evidence.
+    const bool rowAngles = probing && dynamic_cast<const PairReference *>(&reference) != nullptr;
+    const Bands bands = rowAngles ? Bands::of(rows) : Bands {0, rows};
     AngleEvidence evidence;
     evidence.firstEnd = bands.firstEnd;
     evidence.lastRow = bands.lastRow;
@@ -388,7 +393,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     if (!probing)
         return v;
     const bool exactValues = movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells);
-    if (exactValues || !evidence.supports()) {
+    if (exactValues || (rowAngles && !evidence.supports())) {
         // Compared again with the exact angles' tolerance: the table holds the exact angles' values
         // where float32 angles would move them, or its error does not grow as theirs does.
         TableMatch exactMatch = match;
@@ -398,10 +403,12 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             w.exactShare = double(exactCells) / double(movedCells);
         else
             w.flat = true;
-        w.angleEvidence = evidence;
+        if (rowAngles)
+            w.angleEvidence = evidence;
         return w;
     }
-    v.angleEvidence = evidence;
+    if (rowAngles)
+        v.angleEvidence = evidence;
     return v;
 }
 
