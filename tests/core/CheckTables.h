@@ -6,6 +6,7 @@
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
 
+#include <QStringList>
 #include <QtGlobal>
 
 #include <bit>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <random>
 #include <variant>
+#include <vector>
 
 namespace checktables {
 
@@ -133,6 +135,51 @@ inline posenc::TableCheck::Declared declaring(const QString &key, const std::fun
     set(declared.params);
     declared.keys = {key};
     return declared;
+}
+
+// The sizes a mistake is checked at: small enough to sample whole, 4096 x 512, and 1,048,576 x 64
+// (a table of 256 MiB) with POSENC_VERDICTS_LONG set, by hand.
+struct TableSize
+{
+    const char *name;
+    std::int64_t rows, cols;
+};
+inline std::vector<TableSize> tableSizes()
+{
+    std::vector<TableSize> out {{"256 x 64", 256, 64}, {"4096 x 512", 4096, 512}};
+    if (qEnvironmentVariableIsSet("POSENC_VERDICTS_LONG"))
+        out.push_back({"1048576 x 64", 1048576, 64});
+    return out;
+}
+
+// "columns 3..7, 9 (6 of 64)": a set of columns as the check's report words it (runs, or an even
+// step past six runs).
+inline QString columnWords(const std::vector<std::int64_t> &columns, std::int64_t of)
+{
+    if (std::int64_t(columns.size()) == of)
+        return QStringLiteral("every column (%1)").arg(of);
+    QStringList runs;
+    for (std::size_t i = 0; i < columns.size();) {
+        std::size_t j = i + 1;
+        while (j < columns.size() && columns[j] == columns[j - 1] + 1)
+            ++j;
+        runs.append(j - i == 1 ? QString::number(columns[i])
+                               : QStringLiteral("%1..%2").arg(columns[i]).arg(columns[j - 1]));
+        i = j;
+    }
+    const QString tally = QStringLiteral("%1 of %2").arg(columns.size()).arg(of);
+    if (runs.size() <= 6)
+        return QStringLiteral("columns %1 (%2)").arg(runs.join(QStringLiteral(", ")), tally);
+    const std::int64_t step = columns[1] - columns[0];
+    bool even = step > 1;
+    for (std::size_t i = 2; i < columns.size() && even; ++i)
+        even = columns[i] - columns[i - 1] == step;
+    if (even && step == 2)
+        return QStringLiteral("every second column from %1 to %2 (%3)")
+            .arg(columns.front())
+            .arg(columns.back())
+            .arg(tally);
+    return QStringLiteral("columns %1, ... %2 (%3)").arg(runs.mid(0, 4).join(QStringLiteral(", ")), runs.back(), tally);
 }
 
 struct Checked

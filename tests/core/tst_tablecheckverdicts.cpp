@@ -83,21 +83,6 @@ TableCheck::Declared layoutDeclared()
 
 } // namespace
 
-// The sizes each table is checked at (outside the anonymous namespace: the test's lambdas capture it).
-struct VerdictTableSize
-{
-    const char *name;
-    std::int64_t rows, cols;
-};
-
-static QList<VerdictTableSize> sizes()
-{
-    QList<VerdictTableSize> out {{"256 x 64", 256, 64}, {"4096 x 512", 4096, 512}};
-    if (qEnvironmentVariableIsSet("POSENC_VERDICTS_LONG"))
-        out.append({"1048576 x 64", 1048576, 64});
-    return out;
-}
-
 Q_DECLARE_METATYPE(posenc::CheckVerdict)
 Q_DECLARE_METATYPE(posenc::TableCheck::Declared)
 Q_DECLARE_METATYPE(posenc::RowMatrixXf)
@@ -116,7 +101,7 @@ private slots:
         QTest::addColumn<QString>("mistake");
         QTest::addColumn<QString>("deviating"); // the start of the report's "deviating:" words
         QTest::addColumn<double>("largest"); // the largest |table - paper| in float64, or NaN
-        for (const VerdictTableSize &s : sizes()) {
+        for (const TableSize &s : tableSizes()) {
             const std::int64_t L = s.rows, d = s.cols;
             const char *size = s.name;
             const auto row = [size](const char *what) -> QTestData & { return QTest::addRow("%s, %s", what, size); };

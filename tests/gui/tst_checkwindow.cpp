@@ -28,6 +28,7 @@
 #include <QMenuBar>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -68,6 +69,19 @@ RowMatrixXf sinusoidTable(std::int64_t rows, std::int64_t cols)
         for (std::int64_t c = 0; c < cols; ++c)
             table(p, c) = float(sinusoid(p, c, cols));
     return table;
+}
+
+// The largest |error| as the report prints it ("max |error|: X at row r, column c ...") and as the
+// heatmap's caption gives it ("the largest error (X)"): the same words of the same number.
+QString reportLargest(const QString &report)
+{
+    static const QRegularExpression line(uR"(max \|error\|: (\S+) at row)"_s);
+    return line.match(report).captured(1);
+}
+QString captionLargest(const QString &caption)
+{
+    static const QRegularExpression words(uR"(the largest error \(([^)]+)\))"_s);
+    return words.match(caption).captured(1);
 }
 
 // The window starts on a RoPE, so that a sinusoid's reference changes every group it sets.
@@ -216,6 +230,7 @@ void TestCheckWindow::aCorrectTableFromTheMenu()
     QVERIFY(caption);
     QCOMPARE(*dialog->match()->maxAbsError, 0.0);
     QVERIFY2(caption->text().contains(u"above the largest error (0)"_s), qPrintable(caption->text()));
+    QCOMPARE(captionLargest(caption->text()), reportLargest(report));
     dialog->resize(900, 860);
     QTest::qWait(0);
     qInfo().noquote() << TestShots::save(dialog->grab(), u"check-correct"_s);
@@ -263,6 +278,14 @@ void TestCheckWindow::aMistakeAtOneCell()
                      qPrintable(
                          u"cell (%1, %2): %3, expected %4"_s.arg(p).arg(c).arg(grid.at(int(p), int(c))).arg(expected)));
         }
+    // The caption, the headline and the report give the same largest error.
+    const QLabel *caption = dialog->findChild<QLabel *>(u"errorCaption"_s);
+    QVERIFY(caption);
+    QVERIFY(!reportLargest(report).isEmpty());
+    QCOMPARE(captionLargest(caption->text()), reportLargest(report));
+    QVERIFY2(dialog->headline().contains(u"|error| up to %1 at row"_s.arg(reportLargest(report))),
+             qPrintable(dialog->headline()));
+    QVERIFY(std::abs(reportLargest(report).toDouble() - kBump) <= 5e-3 * kBump);
     const std::vector<float> &columnMax = dialog->verification()->columnMax;
     for (std::int64_t c = 0; c < kCols; ++c) {
         const double expected = c == kBadCol ? kBump : 0.0;

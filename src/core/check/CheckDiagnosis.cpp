@@ -1,6 +1,7 @@
 #include "CheckDiagnosis.h"
 
 #include "core/NumberText.h"
+#include "core/check/TableMatch.h"
 
 #include <cstdlib>
 
@@ -133,6 +134,37 @@ QString exactNotFloat32Note(double share)
 {
     return u"not float32 angles: %1% of the cells that float32 angles would move hold the exact angles' values, "
            "so the rows are compared with the exact angles"_s.arg(NumberText::compact(100.0 * share, 3));
+}
+
+namespace {
+
+QString rowRange(std::int64_t from, std::int64_t end)
+{
+    return end - from == 1 ? u"row %1"_s.arg(from) : u"rows %1..%2"_s.arg(from).arg(end - 1);
+}
+
+// "max |error| 3.1e-07 in rows 0..15 and 2.4e-05 in rows 240..255, where float32 angles predict up
+// to 4e-07 and 5e-05".
+QString evidenceNumbers(const AngleEvidence &e)
+{
+    return u"max |error| %1 in %2 and %3 in %4, where float32 angles predict up to %5 and %6"_s.arg(
+        NumberText::compact(e.firstError, 3), rowRange(e.firstRow, e.firstEnd), NumberText::compact(e.lastError, 3),
+        rowRange(e.lastRow, e.lastEnd), NumberText::compact(e.firstPredicted, 3),
+        NumberText::compact(e.lastPredicted, 3));
+}
+
+} // namespace
+
+QString angleEvidence(const AngleEvidence &evidence)
+{
+    return u"the error grows with the position as float32 angles make it: "_s + evidenceNumbers(evidence);
+}
+
+QString flatNotFloat32Note(const AngleEvidence &evidence)
+{
+    return u"not float32 angles: the error does not grow with the position as theirs does (%1; the exact angles "
+           "allow %2 in the last rows), so the rows are compared with the exact angles"_s.arg(
+               evidenceNumbers(evidence), NumberText::compact(evidence.lastExact, 3));
 }
 
 QString indexSet(const std::vector<std::int64_t> &indices, std::int64_t of, const QString &noun)

@@ -12,6 +12,10 @@
 // one row repeated, and the phrases several families' diagnoses share (an offset of the
 // positions, positions rounded to half precision, a set of rows or columns). Core's words: they
 // name no flag of the command line. A family's own words are in its folder.
+namespace posenc {
+struct AngleEvidence;
+}
+
 namespace posenc::CheckDiagnosis {
 
 QString allZero();
@@ -52,6 +56,10 @@ QString float32AnglesNote();
 // The note of a table whose fit was float32 angles where its cells hold the exact angles'
 // values (`share` of the cells float32 angles would move).
 QString exactNotFloat32Note(double share);
+// The evidence of float32 angles: "the error grows with the position: max |error| ... in rows ...".
+QString angleEvidence(const AngleEvidence &evidence);
+// The note of a table fitted as float32 angles whose error does not grow as theirs does.
+QString flatNotFloat32Note(const AngleEvidence &evidence);
 
 // "columns 1, 3, 5, ..., 1023 (every 2nd from 1; 512 of 1024)": a set of indices in few words.
 QString indexSet(const std::vector<std::int64_t> &indices, std::int64_t of, const QString &noun);

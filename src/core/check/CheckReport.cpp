@@ -3,6 +3,7 @@
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "core/check/CheckDiagnosis.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -68,8 +69,12 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
         lines.append(u"encoding: "_s + m.table);
     if (!m.referenceText.isEmpty())
         lines.append(u"reference: "_s + m.referenceText);
-    if (m.precision)
-        lines.append(u"precision: "_s + CheckWords::precision(*m.precision));
+    if (m.precision) {
+        QString precision = CheckWords::precision(*m.precision);
+        if (*m.precision == TablePrecision::Float32Angles && m.angleEvidence)
+            precision += u" (%1)"_s.arg(CheckDiagnosis::angleEvidence(*m.angleEvidence));
+        lines.append(u"precision: "_s + precision);
+    }
     if (m.firstPositionRow)
         lines.append(u"first position row: %1 (row r holds position r %2 %3)"_s.arg(*m.firstPositionRow)
                          .arg(m.positionOffset.value_or(0) < 0 ? u"-"_s : u"+"_s)

@@ -85,6 +85,10 @@ struct Verification
     // Of a table fitted as float32 angles that holds the exact angles' values where float32 angles
     // would move them: the share of those cells, and this verification is against the exact angles.
     std::optional<double> exactShare;
+    // Of a table fitted as float32 angles: the error in its first and last rows. When it does not
+    // grow as float32 angles make it, this verification is against the exact angles, and `flat`.
+    std::optional<AngleEvidence> angleEvidence;
+    bool flat = false;
     // The cell beyond the tolerance with the largest |error| (-1 without one).
     double deviationError = -1.0;
     std::int64_t deviationRow = -1;

@@ -25,6 +25,29 @@ enum class CheckVerdict { Correct, Variant, Learned, Mistake, Unknown };
 // to float16 or bfloat16, or from float32 angles.
 enum class TablePrecision { Exact, Float16, BFloat16, Float32Angles };
 
+// What a precision of float32 angles rests on: the largest |error| against the exact angles in the
+// table's first rows and in its last, and what float32 angles predict there. Their error grows with
+// the position (the angle p w_i rounded to float32), so the last rows' is the larger.
+struct AngleEvidence
+{
+    std::int64_t firstRow = 0, firstEnd = 0; // rows [firstRow, firstEnd)
+    double firstError = 0.0, firstPredicted = 0.0;
+    std::int64_t lastRow = 0, lastEnd = 0; // rows [lastRow, lastEnd)
+    double lastError = 0.0, lastPredicted = 0.0;
+    // The exact angles' tolerance in the last rows: a last error within it shows no float32 angles.
+    double lastExact = 0.0;
+    // The first rows' cells, and those beyond float32 angles' tolerance (not counted in firstError).
+    std::int64_t firstCells = 0, firstBeyond = 0;
+
+    // Whether the error grows with the position as float32 angles make it: beyond the exact
+    // angles' tolerance in the last rows, more than twice the first rows', and the first rows
+    // within float32 angles' tolerance but for at most a cell in ten.
+    bool supports() const
+    {
+        return lastError > 2.0 * lastExact && lastError > 2.0 * firstError && firstBeyond * 10 <= firstCells;
+    }
+};
+
 // A finding as `--json` prints it: a word, a number, a whole number, a flag, or nothing (null).
 using MatchValue = std::variant<std::monostate, QString, double, std::int64_t, bool>;
 // One of a family's findings, keyed as `--json` prints it ("layout", "base", "rope_type").
@@ -66,6 +89,8 @@ struct TableMatch
     // The first row a model reads (2 for RoBERTa's learned table, after its padding rows).
     std::optional<std::int64_t> firstPositionRow;
     std::optional<TablePrecision> precision;
+    // Of a table of float32 angles, once streamed: the evidence, which the report prints.
+    std::optional<AngleEvidence> angleEvidence;
     // The mistakes named, by id ("exponent-doubled", CheckMistakes), in the family's order.
     QStringList mistakes;
     // One line: the mistake and what the correct line computes, or what the table is.

@@ -8,6 +8,7 @@
 #include "core/ThreadPools.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/CompareSimd.h"
+#include "core/check/PairReference.h"
 #include "core/check/TableReference.h"
 #include "core/check/TableSample.h"
 
@@ -64,6 +65,11 @@ struct Tally
     std::int64_t nonFiniteRow = -1;
     std::int64_t nonFiniteColumn = -1;
     bool nonFiniteIsNan = false;
+    // Of a float32-angle match, in the first and the last rows (Bands): the largest |error| of the
+    // cells within the tolerance, what float32 angles predict there, the exact angles' tolerance.
+    double firstError = 0.0, firstPredicted = 0.0;
+    double lastError = 0.0, lastPredicted = 0.0, lastExact = 0.0;
+    std::int64_t firstCells = 0, firstBeyond = 0;
 
     explicit Tally(std::int64_t cols)
         : columnMax(std::size_t(cols), 0.0f)
@@ -117,10 +123,52 @@ void probeExact(const TableReference::Tile &t, const float *rows, std::int64_t r
     }
 }
 
+// The first and the last rows of a table whose error a precision of float32 angles rests on: a
+// sixteenth of the rows each, 1 to 1024 of them.
+struct Bands
+{
+    std::int64_t firstEnd = 0; // rows [0, firstEnd)
+    std::int64_t lastRow = 0; // rows [lastRow, rows)
+
+    static Bands of(std::int64_t rows)
+    {
+        const std::int64_t band = std::clamp<std::int64_t>(rows / 16, 1, 1024);
+        return {band, std::max<std::int64_t>(rows - band, band)};
+    }
+};
+
+// Of a float32-angle match, a row of the first or last band: its cells within the tolerance, their
+// |error| against the exact angles and what float32 angles predict (half the allowance, which
+// doubles the prediction), against the exact angles' tolerance.
+void bandEvidence(const float *cells, const float *ref, std::int64_t col0, std::int64_t count, double position,
+                  const CellTolerance &tolerance, bool last, Tally &tally)
+{
+    double &worst = last ? tally.lastError : tally.firstError;
+    double &predicted = last ? tally.lastPredicted : tally.firstPredicted;
+    for (std::int64_t c = 0; c < count; ++c) {
+        if (!std::isfinite(ref[c]))
+            continue;
+        const double exact = tolerance.relative * std::fabs(double(ref[c])) + tolerance.absolute;
+        const double allowance = tolerance.perPosition[std::size_t(col0 + c)] * position;
+        const double error = std::fabs(double(cells[c]) - double(ref[c]));
+        if (!last)
+            ++tally.firstCells;
+        if (!(error <= exact + allowance)) {
+            tally.firstBeyond += last ? 0 : 1;
+            continue;
+        }
+        worst = std::max(worst, error);
+        predicted = std::max(predicted, exact + 0.5 * allowance);
+        if (last)
+            tally.lastExact = std::max(tally.lastExact, exact);
+    }
+}
+
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
 // kernel run of up to four rows at a time.
 void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
-                 const TableReference &reference, const CellTolerance &tolerance, const TableRows &source, Tally &tally)
+                 const TableReference &reference, const CellTolerance &tolerance, const TableRows &source,
+                 const Bands &bands, Tally &tally)
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
@@ -143,6 +191,10 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
             const float *cells = table + r * cols;
             const float *ref = expected + r * t.stride;
             const float rowMax = compared.rowMax[r];
+            if (!tolerance.perPosition.empty() && (row < bands.firstEnd || row >= bands.lastRow)
+                && reference.compared(row))
+                bandEvidence(cells, ref, t.col0, t.cols, std::fabs(double(reference.position(row))), tolerance,
+                             row >= bands.lastRow, tally);
             if (double(rowMax) > tally.maxError) {
                 for (std::int64_t c = 0; c < t.cols; ++c) {
                     if ((cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c])) == rowMax) {
@@ -233,6 +285,15 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     const std::int64_t rows = table.rows();
     const std::int64_t readRows = readRowsFor(cols, options);
     const int threads = threadsOf(options);
+    // The evidence of float32 angles where the angle is the row's position times a frequency (a
+    // PairReference): its error grows with the row. Another reference's angles (a 2-D table's
+    // patch ids) do not grow so, and keep no evidence.
+    const bool rowAngles = probing && dynamic_cast<const PairReference *>(&reference) != nullptr;
+    const Bands bands = rowAngles ? Bands::of(rows) : Bands {0, rows};
+    AngleEvidence evidence;
+    evidence.firstEnd = bands.firstEnd;
+    evidence.lastRow = bands.lastRow;
+    evidence.lastEnd = rows;
     v.columnMax.assign(std::size_t(cols), 0.0f);
     v.columnDeviations.assign(std::size_t(cols), 0);
     if (options.progress)
@@ -268,7 +329,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
                     }
                     held = t.row0;
                 }
-                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, tally);
+                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, bands, tally);
                 if (probing && t.row0 % kProbeRows == 0)
                     probeExact(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
             });
@@ -302,6 +363,13 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             v.deviatingCells += t.deviatingCells;
             movedCells += t.movedCells;
             exactCells += t.exactCells;
+            evidence.firstError = std::max(evidence.firstError, t.firstError);
+            evidence.firstPredicted = std::max(evidence.firstPredicted, t.firstPredicted);
+            evidence.lastError = std::max(evidence.lastError, t.lastError);
+            evidence.lastPredicted = std::max(evidence.lastPredicted, t.lastPredicted);
+            evidence.lastExact = std::max(evidence.lastExact, t.lastExact);
+            evidence.firstCells += t.firstCells;
+            evidence.firstBeyond += t.firstBeyond;
             if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
                 v.deviationError = t.deviationError;
                 v.deviationRow = t.deviationRow;
@@ -322,14 +390,25 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
         if (options.progress)
             options.progress->advance(end - first * kBlockRows);
     }
-    if (movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells)) {
-        // Compared again with the exact angles' tolerance.
+    if (!probing)
+        return v;
+    const bool exactValues = movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells);
+    if (exactValues || (rowAngles && !evidence.supports())) {
+        // Compared again with the exact angles' tolerance: the table holds the exact angles' values
+        // where float32 angles would move them, or its error does not grow as theirs does.
         TableMatch exactMatch = match;
         exactMatch.tolerance.perPosition.clear();
         Verification w = verify(exactMatch, table, options);
-        w.exactShare = double(exactCells) / double(movedCells);
+        if (exactValues)
+            w.exactShare = double(exactCells) / double(movedCells);
+        else
+            w.flat = true;
+        if (rowAngles)
+            w.angleEvidence = evidence;
         return w;
     }
+    if (rowAngles)
+        v.angleEvidence = evidence;
     return v;
 }
 
@@ -348,16 +427,19 @@ void conclude(TableMatch &match, const Verification &v)
 {
     if (!match.reference)
         return;
-    if (v.exactShare) {
+    if (v.exactShare || v.flat) {
         // Fitted as float32 angles, streamed as exact ones (verify): the table's precision is theirs.
         match.tolerance.perPosition.clear();
         match.precision = TablePrecision::Exact;
         match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
-        match.notes.append(CheckDiagnosis::exactNotFloat32Note(*v.exactShare));
+        match.notes.append(v.exactShare ? CheckDiagnosis::exactNotFloat32Note(*v.exactShare)
+                                        : CheckDiagnosis::flatNotFloat32Note(*v.angleEvidence));
         // The sinusoid is the one family with a float32-angles setting of its own (Angles) to clear.
         if (match.params && match.params->encoding == Encoding::Sinusoidal)
             match.params->sinusoidal.angles = Angles::Exact;
     }
+    if (!v.exactShare && !v.flat && v.angleEvidence)
+        match.angleEvidence = v.angleEvidence;
     match.maxAbsError = v.maxAbsError;
     match.worstRow = v.worstRow;
     match.worstColumn = v.worstColumn;

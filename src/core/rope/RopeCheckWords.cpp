@@ -49,9 +49,36 @@ QString attentionLine(const RopeFit::Fit &fit)
            "measured against the table as found"_s;
 }
 
+// "pairs 3..7", "pair 3", "no pair": a run of pairs.
+QString pairRun(std::int64_t first, std::int64_t end)
+{
+    if (end <= first)
+        return u"no pair"_s;
+    return end - first == 1 ? u"pair %1"_s.arg(first) : u"pairs %1..%2"_s.arg(first).arg(end - 1);
+}
+
+// YaRN's ramp where 1 - ramp belongs: the bands by pair, as _compute_yarn_parameters would have them.
+QString yarnScalingLine(const RopeFit::Hypothesis &h)
+{
+    const RopeParams &r = h.params.rope;
+    const RopeFrequencies::Description d = RopeFrequencies::describe(h.params);
+    const std::int64_t kept = d.pairsKept.value_or(0), blended = d.pairsBlended.value_or(0);
+    const std::int64_t pairs = RopeFrequencies::pairs(r);
+    return u"yarn's blend runs the wrong way (factor %1, original_max_position_embeddings %2, beta_fast %3, "
+           "beta_slow %4%5): the interpolated and extrapolated bands are exchanged, %6 (the short wavelengths) "
+           "divided by the factor and %7 (the long ones) kept, the ramp of %8 reversed; _compute_yarn_parameters takes "
+           "inv_freq_extrapolation_factor = 1 - ramp, which keeps the short wavelengths and divides the long ones"_s
+               .arg(number(r.factor.value_or(1.0)))
+               .arg(r.originalMaxLen.value_or(0))
+               .arg(number(r.betaFast), number(r.betaSlow), r.yarnTruncate ? QString() : u", truncate false"_s,
+                    pairRun(0, kept), pairRun(kept + blended, pairs), pairRun(kept, kept + blended));
+}
+
 QString scalingLine(const RopeFit::Hypothesis &h)
 {
     const RopeParams &r = h.params.rope;
+    if (r.type == RopeType::Yarn)
+        return yarnScalingLine(h);
     const QString bands = u"llama3's factor %1, low_freq_factor %2, high_freq_factor %3, original %4"_s
                               .arg(number(r.factor.value_or(1.0)), number(r.lowFreqFactor), number(r.highFreqFactor))
                               .arg(r.originalMaxLen.value_or(0));

@@ -299,12 +299,28 @@ std::vector<double> reversedLlama3(const Params &params, ScalingMistake mistake)
     return w;
 }
 
+std::vector<double> reversedYarn(const Params &params)
+{
+    // modeling_rope_utils.py, _compute_yarn_parameters: inv_freq_extrapolation_factor = 1 - ramp,
+    // inv_freq = inv_freq_interpolation * (1 - extrapolation_factor) + inv_freq_extrapolation *
+    // extrapolation_factor. Here the extrapolation factor is the ramp itself: the fast pairs
+    // (ramp 0) divided by the factor, the slow ones (ramp 1) kept.
+    const RopeFrequencies::Table t = RopeFrequencies::table(params);
+    const double factor = params.rope.factor.value_or(1.0);
+    std::vector<double> w(t.invBefore.size());
+    for (std::size_t i = 0; i < w.size(); ++i)
+        w[i] = t.invBefore[i] / factor * (1.0 - t.band[i]) + t.invBefore[i] * t.band[i];
+    return w;
+}
+
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing)
 {
     PairReferenceSpec spec;
     spec.schedule = RopeFrequencies::schedule(h.params);
     if (h.scaling != ScalingMistake::None && h.params.rope.type == RopeType::Llama3)
         spec.schedule.w = reversedLlama3(h.params, h.scaling);
+    if (h.scaling != ScalingMistake::None && h.params.rope.type == RopeType::Yarn)
+        spec.schedule.w = reversedYarn(h.params);
     spec.schedule.amplitude = h.amplitude;
     const std::int64_t d = RopeFrequencies::rotaryDim(h.params.rope);
     const std::int64_t pairs = spec.schedule.pairs();

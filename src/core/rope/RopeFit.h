@@ -23,11 +23,14 @@
 // sample, the published forms first. The amplitude is the attention factor.
 namespace posenc::RopeFit {
 
-// A llama3 scaling computed the wrong way round: the mistake rope-scaling-reversed.
+// A llama3 or yarn scaling computed the wrong way round: the mistake rope-scaling-reversed.
 enum class ScalingMistake {
     None,
-    BlendReversed, // the blended band's smooth factor runs from 1 to 0: (1 - s) where s belongs
-    BandsExchanged, // the short wavelengths divided and the long ones kept, the blend reversed with them
+    // llama3: the blended band's smooth factor runs from 1 to 0, (1 - s) where s belongs; yarn: the
+    // ramp taken for the extrapolation factor, ramp where 1 - ramp belongs, which exchanges the
+    // interpolated and extrapolated bands and runs the blend between them the wrong way.
+    BlendReversed,
+    BandsExchanged, // llama3: the short wavelengths divided and the long ones kept, the blend reversed with them
 };
 
 struct Hypothesis
@@ -42,6 +45,8 @@ struct Hypothesis
 
 // Llama 3's frequencies computed with `mistake` (not None): the table of rope-scaling-reversed.
 std::vector<double> reversedLlama3(const Params &params, ScalingMistake mistake);
+// YaRN's frequencies with the ramp where 1 - ramp belongs: the table of rope-scaling-reversed.
+std::vector<double> reversedYarn(const Params &params);
 // The hypothesis as a reference for a table framed by `framing`.
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing);
 

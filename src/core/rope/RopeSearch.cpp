@@ -327,6 +327,10 @@ void RopeSearch::tryBanded(const Params &p)
         if (f > 1.0 && !matched())
             tryReversedLlama3(p, f);
     }
+    for (const double f : factors) {
+        if (f > 1.0 && !matched())
+            tryReversedYarn(p, f);
+    }
 }
 
 // Llama 3's scaling with its blend reversed, or its kept and divided bands exchanged: Meta's
@@ -342,6 +346,23 @@ void RopeSearch::tryReversedLlama3(const Params &p, double factor)
         q.rope.highFreqFactor = 4.0;
         for (const ScalingMistake mistake : {ScalingMistake::BlendReversed, ScalingMistake::BandsExchanged}) {
             if (consider(q, {}, mistake))
+                return;
+        }
+    }
+}
+
+// YaRN's ramp taken where 1 - ramp belongs (the interpolated and extrapolated bands exchanged):
+// HF's defaults beta_fast 32, beta_slow 1, truncated or not, at each original length.
+void RopeSearch::tryReversedYarn(const Params &p, double factor)
+{
+    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
+        Params q = p;
+        q.rope.type = RopeType::Yarn;
+        q.rope.factor = factor;
+        q.rope.originalMaxLen = original;
+        for (const bool truncate : {true, false}) {
+            q.rope.yarnTruncate = truncate;
+            if (consider(q, {}, ScalingMistake::BlendReversed))
                 return;
         }
     }

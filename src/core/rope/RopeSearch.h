@@ -72,6 +72,7 @@ private:
     void tryLinear(const Params &p);
     void tryBanded(const Params &p);
     void tryReversedLlama3(const Params &p, double factor);
+    void tryReversedYarn(const Params &p, double factor);
     std::vector<std::array<double, 2>> llamaBands(const Params &p, double factor) const;
     double longRopeFactor(std::int64_t pair, double base, double amplitude) const;
     Frequency refinedFrequency(std::int64_t pair, double theta, double amplitude) const;

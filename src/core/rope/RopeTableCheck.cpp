@@ -7,8 +7,11 @@
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLongRopeForms.h"
 #include "core/rope/RopeTypes.h"
+#include "core/rope/RopeZeroPairs.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -19,6 +22,9 @@ namespace {
 
 const QString kCos = u"rope-cos"_s;
 const QString kSin = u"rope-sin"_s;
+const QString kZeroPairsMisplaced = u"zero-pairs-misplaced"_s;
+// The rope_theta values the published configs use.
+constexpr double kConfigThetas[] = {10000.0, 150000.0, 500000.0, 1000000.0, 5000000.0};
 
 RopeFit::FitInput inputOf(const TableEvidence &e)
 {
@@ -258,6 +264,56 @@ QString nearestPublished(const Params &p)
                                                 NumberText::exact(nearest->params.rope.theta));
 }
 
+// A value's rounding relative to 1 in the table's format: what a column that never turns may move by.
+double identityTolerance(const TableEvidence &e)
+{
+    switch (e.format) {
+    case ValueFormat::Float32:
+        return 0x1p-23 + e.table.textRounding();
+    case ValueFormat::Float16:
+        return 0x1p-10 + e.table.textRounding();
+    case ValueFormat::BFloat16:
+        return 0x1p-7 + e.table.textRounding();
+    }
+    return 0x1p-23;
+}
+
+// A proportional table whose identity pairs sit elsewhere than HF puts them: fitted with its
+// columns moved to HF's places, named against HF's table (RopeZeroPairs).
+std::optional<TableCandidate> misplacedZeroPairs(const TableEvidence &e)
+{
+    const auto placement = RopeZeroPairs::misplaced(e.sample, e.framing, identityTolerance(e));
+    if (!placement)
+        return std::nullopt;
+    const TableSample moved = RopeZeroPairs::inHfOrder(e.sample, *placement);
+    const RopeFit::FitInput input {moved, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+    std::optional<RopeFit::Fit> found = RopeFit::fit(input, placement->layout, declaredLayout(e), formsAt(e.cols()));
+    if (!found || found->hypothesis.params.rope.type != RopeType::Proportional
+        || !explains(found->score.compared, found->bad()))
+        return std::nullopt;
+    // Turning columns whose exponent divides by their own count, not head_dim, at a config's theta:
+    // a partial rotary table (GPT-NeoX's) with its passed columns written out, not proportional's.
+    const auto configTheta = [](double theta) {
+        return std::any_of(std::begin(kConfigThetas), std::end(kConfigThetas),
+                           [&](double t) { return std::fabs(theta / t - 1.0) < 1e-6; });
+    };
+    const double theta = found->hypothesis.params.rope.theta;
+    if (!configTheta(theta) && configTheta(std::pow(theta, 2.0 * double(placement->livePairs) / double(e.cols()))))
+        return std::nullopt;
+    TableCandidate c;
+    c.compared = found->score.compared;
+    c.bad = found->bad();
+    c.claims = true;
+    c.match = matchOf(e, *found);
+    c.match.mistakes.prepend(kZeroPairsMisplaced);
+    c.match.verdict = CheckVerdict::Mistake;
+    c.match.correctAgainst.clear();
+    const QString inner
+        = found->mistakes.isEmpty() ? u"the correct table is %1"_s.arg(c.match.referenceText) : c.match.diagnosis;
+    c.match.diagnosis = RopeZeroPairs::diagnosis(*placement, e.cols()) + u"; "_s + inner;
+    return c;
+}
+
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     if (e.infinite || e.sameRow)
@@ -265,20 +321,23 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const double repeatTolerance = 4.0 * 0x1p-23 + 2.0 * e.table.textRounding();
     const auto layout = RopeFit::repeatedLayout(e.sample, e.framing, repeatTolerance);
     if (!layout)
-        return std::nullopt;
+        return misplacedZeroPairs(e);
     const RopeFit::FitInput input = inputOf(e);
     std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), formsAt(e.cols()));
     const bool fewRows = !found && e.sample.size() <= 4;
     if (fewRows)
         found = RopeFit::fitFewRows(input, *layout, declaredLayout(e));
     if (!found)
-        return std::nullopt;
+        return misplacedZeroPairs(e);
     TableCandidate c;
     c.compared = found->score.compared;
     c.bad = found->bad();
     c.claims = explains(c.compared, c.bad);
-    if (!c.claims)
+    if (!c.claims) {
+        if (auto misplaced = misplacedZeroPairs(e))
+            return misplaced;
         return c;
+    }
     c.match = matchOf(e, *found);
     const std::int64_t pairs = e.cols() / 2;
     if (fewRows || pairs == 1)
@@ -329,7 +388,7 @@ TableHypothesis hypothesis()
     h.help = u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters as far "
              "as the table shows them, a model's published table named; the attention factor from the amplitude"_s;
     h.mistakes = {CheckMistakes::kPositionOffset, CheckMistakes::kHalfPrecisionAngles, u"rope-layout"_s,
-                  u"attention-factor-missing"_s};
+                  u"attention-factor-missing"_s,  u"rope-scaling-reversed"_s,          kZeroPairsMisplaced};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

@@ -100,7 +100,10 @@ QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &fou
               "counts columns (exp(-2i ln(10000)/d) is the paper's)"_s;
     if (mistake == u"integer-division"_s)
         return u"every pair turns at w_i = 1: 2 * i // d is 0 for every pair (integer division, as Python 2's / of "
-               "integers), so 10000^0 = 1; the paper's pair i turns at 10000^(-2i/d)"_s;
+               "integers), so 10000^0 = 1; the paper's pair i turns at 10000^(-2i/d). A mistake of the exponent made "
+               "with it "
+               "(halved, doubled, the column index) leaves every frequency 1 as well: the table cannot tell whether "
+               "there was one"_s;
     if (mistake == u"cos-replaced"_s)
         return u"both columns of every pair hold sin(p w_i): the cosines were replaced by sines; the paper puts "
                "cos(p w_i) in %1"_s.arg(found.layout == Layout::Interleaved ? u"column 2i+1"_s
