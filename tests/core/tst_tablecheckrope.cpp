@@ -246,6 +246,22 @@ private slots:
         QCOMPARE(*c.match.precision, TablePrecision::Float32Angles);
         QCOMPARE(word(c.match, u"rope_type"_s), u"default"_s);
     }
+    // HF's float32 cos table, stored as float16 (a model's .half()): the cells' rounding hides the
+    // float32 angles' growth, which is then allowed but not claimed as shown; still Llama 2's.
+    void float32AnglesUnderFloat16Cells()
+    {
+        const std::int64_t r = 128;
+        const RowMatrixXf values = table(2048, r, [&](std::int64_t p, std::int64_t c) {
+            const float inv = 1.0f / std::pow(10000.0f, float(2 * (c % (r / 2))) / float(r));
+            return toHalf(std::cos(float(p) * inv));
+        });
+        const Checked c = check(values, StoredType::Float16);
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
+        QVERIFY(c.match.correctAgainst.contains(u"Llama 2 7B"_s));
+        QCOMPARE(c.verification.deviatingCells, qint64(0));
+    }
+
     // A published form's table is correct against that model in every format a model stores it
     // in; its findings are the form's own (Phi-4 mini's short factors of 1 are LongRoPE's, at
     // its attention factor, though the default type gives the same frequencies).
