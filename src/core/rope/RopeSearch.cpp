@@ -20,8 +20,6 @@ namespace {
 constexpr double kTurn = 2.0 * std::numbers::pi;
 // The factors and lengths configs use, tried besides the roundings of what was measured.
 constexpr double kCommonFactors[] = {2.0, 4.0, 8.0, 16.0, 32.0, 40.0, 64.0};
-constexpr std::int64_t kLeastOriginal = 256;
-constexpr std::int64_t kMostOriginal = std::int64_t(1) << 21;
 
 // Simpler types first: the one named when several give the same table.
 int typeRank(RopeType type)
@@ -330,41 +328,6 @@ void RopeSearch::tryBanded(const Params &p)
     for (const double f : factors) {
         if (f > 1.0 && !matched())
             tryReversedYarn(p, f);
-    }
-}
-
-// Llama 3's scaling with its blend reversed, or its kept and divided bands exchanged: Meta's
-// published bands (low 1, high 4) at each original length.
-void RopeSearch::tryReversedLlama3(const Params &p, double factor)
-{
-    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
-        Params q = p;
-        q.rope.type = RopeType::Llama3;
-        q.rope.factor = factor;
-        q.rope.originalMaxLen = original;
-        q.rope.lowFreqFactor = 1.0;
-        q.rope.highFreqFactor = 4.0;
-        for (const ScalingMistake mistake : {ScalingMistake::BlendReversed, ScalingMistake::BandsExchanged}) {
-            if (consider(q, {}, mistake))
-                return;
-        }
-    }
-}
-
-// YaRN's ramp taken where 1 - ramp belongs (the interpolated and extrapolated bands exchanged):
-// HF's defaults beta_fast 32, beta_slow 1, truncated or not, at each original length.
-void RopeSearch::tryReversedYarn(const Params &p, double factor)
-{
-    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
-        Params q = p;
-        q.rope.type = RopeType::Yarn;
-        q.rope.factor = factor;
-        q.rope.originalMaxLen = original;
-        for (const bool truncate : {true, false}) {
-            q.rope.yarnTruncate = truncate;
-            if (consider(q, {}, ScalingMistake::BlendReversed))
-                return;
-        }
     }
 }
 

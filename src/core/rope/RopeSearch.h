@@ -61,6 +61,10 @@ public:
     Fit finish(std::optional<RopeLayout> declared) const;
 
 private:
+    // The original lengths tried: the powers of two from 256 to 2^21.
+    static constexpr std::int64_t kLeastOriginal = 256;
+    static constexpr std::int64_t kMostOriginal = std::int64_t(1) << 21;
+
     Params baseParams() const;
     double snappedAmplitude(const Params &params, double typeFactor) const;
     // How near 1, or a type's attention factor, an amplitude read from the cells is that value: a
