@@ -143,8 +143,6 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
                   {u"mrope_interleaved"_s, reading->interleaved},
                   {u"base"_s, reading->theta},
                   {u"rope_deltas"_s, std::monostate()}};
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
     setTolerance(m, e, reading->turns, judged.float32);
     m.reference = reference;
     m.referenceText = u"M-RoPE, "_s + words + u", at the ids read from the sampled rows"_s;
@@ -241,7 +239,7 @@ QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t 
     QString prompt = p.mrope.prompt;
     if (prompt.size() > 80)
         prompt = prompt.left(77) + u"..."_s;
-    QString text = u"M-RoPE, %1, rope_theta %2, rotary_dim %3, %4's get_rope_index (%5) of the prompt %6"_s
+    QString text = u"%1, rope_theta %2, rotary_dim %3, %4's get_rope_index (%5) of the prompt %6"_s
                        .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
                        .arg(2 * RopeFrequencies::pairs(p.rope))
                        .arg(ParamText::get(p, u"vision-positions"_s), ParamText::get(p, u"mrope-era"_s), prompt);
@@ -285,14 +283,14 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
                   {u"mrope_interleaved"_s, p.mrope.interleaved},
                   {u"base"_s, p.rope.theta},
                   {u"rope_deltas"_s, reference->layout().ropeDelta()}};
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
+    // A row's position is its ids (t, h, w), not its index: no offset or first position row.
     setTolerance(m, e, reference->turns(), judged.float32);
     m.params = p;
-    m.referenceText = referenceWords(p, reference->layout(), e.rows());
+    const QString words = referenceWords(p, reference->layout(), e.rows());
+    m.referenceText = u"M-RoPE, "_s + words;
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst = publishedAs(p.mrope.section, p.mrope.interleaved, p.rope.theta, RopeFrequencies::pairs(p.rope));
-    m.diagnosis = u"M-RoPE's %1 table: %2"_s.arg(cosine ? u"cos"_s : u"sin"_s, m.referenceText);
+    m.diagnosis = u"M-RoPE's %1 table: %2"_s.arg(cosine ? u"cos"_s : u"sin"_s, words);
     m.reference = std::move(reference);
     return m;
 }

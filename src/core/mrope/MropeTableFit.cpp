@@ -14,8 +14,8 @@ namespace posenc::MropeTableFit {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-// The angle a float32 cosine near 1 resolves: acos(1 - 2^-24) is 3.5e-4.
-constexpr double kFlatAngle = 5e-4;
+// The angle below which a float32 cosine is 1: cos(a) > 1 - 2^-25 for a < 2.4e-4.
+constexpr double kFlatAngle = 2.5e-4;
 // rope_theta of the models that ship M-RoPE (resources/presets): Qwen2-VL and Qwen2.5-VL 1e6,
 // Qwen3-VL 5e6; and RoPE's 10000 and 500000.
 constexpr std::array kModelThetas {1e6, 5e6, 1e4, 5e5};
@@ -128,6 +128,15 @@ public:
         return bad;
     }
 
+    // Whether `id` gives row i's values of `slowFirst` exactly, rounded to float32.
+    bool reproduces(std::int64_t i, const std::vector<std::int64_t> &slowFirst, std::int64_t id) const
+    {
+        return std::all_of(slowFirst.begin(), slowFirst.end(), [&](std::int64_t j) {
+            const double angle = double(id) * m_inv[std::size_t(j)];
+            return float(m_p.cosine ? std::cos(angle) : std::sin(angle)) == float(m_p.value(i, j));
+        });
+    }
+
     // The id row i turns one axis's pairs by, read from the slowest pair (or from `prior`, the
     // row's id on another axis, where this axis's slowest pair turns too fast to tell its turns),
     // each faster pair refining it; and the pairs it leaves beyond the tolerance.
@@ -171,16 +180,26 @@ public:
                                                 : m_inv[std::size_t(axes[std::size_t(a)].front())];
         };
         std::sort(order.begin(), order.end(), [&](int a, int b) { return slowest(a) < slowest(b); });
-        std::array<std::int64_t, 3> id {0, 0, 0};
-        std::int64_t bad = 0, prior = -1;
+        std::array<std::int64_t, 3> id {0, 0, 0}, off {0, 0, 0};
+        std::int64_t prior = -1;
         for (const int a : order) {
-            const auto [value, off] = axisId(i, axes[std::size_t(a)], prior);
+            const auto [value, beyond] = axisId(i, axes[std::size_t(a)], prior);
             id[std::size_t(a)] = value;
-            bad += off;
+            off[std::size_t(a)] = beyond;
             if (prior < 0 && !axes[std::size_t(a)].empty())
                 prior = value;
         }
-        return {MropeIds {MropeTokenKind::Text, id[0], id[1], id[2]}, bad};
+        // An axis whose pairs turn too slowly to tell its id from another axis's (their float32
+        // values the same) takes that one: a text token's ids are one.
+        for (std::size_t a = 0; a < 3; ++a) {
+            for (std::size_t b = 0; b < 3; ++b) {
+                if (a == b || id[a] == id[b] || axes[a].empty() || axes[b].empty())
+                    continue;
+                if (off[a] == 0 && reproduces(i, axes[a], id[b]))
+                    id[a] = id[b];
+            }
+        }
+        return {MropeIds {MropeTokenKind::Text, id[0], id[1], id[2]}, off[0] + off[1] + off[2]};
     }
 
     // Whether one id explains `slowFirst` in every sampled row.
@@ -214,9 +233,9 @@ private:
                     best = turned;
                 }
             }
-            // A cosine near 1 or -1 in float32 holds its angle to a few 1e-4 rad: a pair there that
-            // agrees with the estimate within that says nothing finer.
-            const bool flat = m_p.cosine && (a < kFlatAngle || kPi - a < kFlatAngle);
+            // A cosine that float32 rounds to 1 or -1 holds its angle only below 2.4e-4 rad (from 0 or
+            // pi): a pair there that agrees with the estimate within that says nothing finer.
+            const bool flat = m_p.cosine && (a == 0.0 || a == kPi);
             if (flat && gap < kFlatAngle)
                 continue;
             x = best / inv;
