@@ -260,6 +260,8 @@ HelpPage checkHelp()
                     u"a port against the reference implementation's table, cell by cell"_s},
                    {u"posenc check sin.npy --expect-config config.json --layer-type sliding_attention"_s,
                     u"the RoPE sin table the model's config computes for its sliding-window layers"_s},
+                   {u"posenc check mrope_cos.npy --expect-config config.json --prompt text:20,image:1x28x28,text:9"_s,
+                    u"a Qwen-VL model's M-RoPE table of that prompt against get_rope_index's ids"_s},
                    {u"posenc check --apply q.npy q_rotated.npy"_s,
                     u"a query before and after RoPE: the pairing, frequencies, attention factor and positions"_s}});
     page.section(u"Exit status"_s)

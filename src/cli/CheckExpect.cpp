@@ -7,6 +7,7 @@
 
 #include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
+#include "core/ParamTable.h"
 #include "core/check/CheckDiagnosis.h"
 #include "core/check/TableAgainstTable.h"
 #include "io/SessionFile.h"
@@ -148,13 +149,16 @@ QList<CommandOption> options(const QStringList &shown)
         {{kExpectTable},
          u"FILE[:TENSOR]"_s,
          u"compare with another table of the same shape cell by cell (a dump of the reference implementation): "
-         "correct when every cell is within the rounding of the coarser of the two formats"_s,
+         "correct when every cell is within the rounding of the coarser of the two formats; or with a learned n x n "
+         "grid (n^2 rows) the table must be resized from as Qwen3-VL's fast_pos_embed_interpolate does "
+         "(align_corners)"_s,
          {},
          true},
         {{kExpectConfig},
          u"FILE"_s,
          u"compare with exactly what a model's config.json computes for a layer type (the layer posenc check "
-         "--config FILE describes): its family, parameters and width"_s,
+         "--config FILE describes): its family, parameters and width; a Qwen-VL model's M-RoPE takes the prompt "
+         "from --prompt (and --second-per-grid, --timestamp-tokens, --mrope-era)"_s,
          {},
          true},
         {{kLayerType},
@@ -183,13 +187,19 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
     if (parser.isSet(kLayerType) && !config)
         return usage(u"--layer-type: names a layer type of --expect-config's config"_s);
     if (!family) {
+        if (config) {
+            // The config gives its family's parameters; the flags may give its input (a prompt).
+            QList<std::pair<QString, QString>> inputs;
+            for (const QString &flag : flags) {
+                const QString key = flag.mid(2);
+                const bool isSwitch = ParamTable::find(key)->kind == ParamKind::Switch;
+                inputs.append({key, isSwitch ? u"true"_s : parser.values(key).constLast()});
+            }
+            return configExpectation(parser.value(kExpectConfig), parser.value(kLayerType), inputs);
+        }
         if (!flags.isEmpty())
-            return usage(u"%1: a family's parameters are read with --expect FAMILY (%2)"_s.arg(
-                flags.join(u", "_s),
-                config ? u"--expect-config's config gives them"_s
-                       : u"the check identifies the family and its parameters without it"_s));
-        if (config)
-            return configExpectation(parser.value(kExpectConfig), parser.value(kLayerType));
+            return usage(u"%1: a family's parameters are read with --expect FAMILY (the check identifies the family "
+                         "and its parameters without it)"_s.arg(flags.join(u", "_s)));
         Expectation e;
         if (table) {
             e.kind = Expectation::Kind::Table;
@@ -227,7 +237,9 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
             TableMatch match = std::get<TableMatch>(std::move(expected));
             if (!e.source.isEmpty()) {
                 match.referenceText += u" (%1)"_s.arg(e.source);
-                match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+                // A mistake named against the declared reference equals no reference.
+                if (match.verdict == CheckVerdict::Correct)
+                    match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
             }
             found.push_back(std::move(match));
         }

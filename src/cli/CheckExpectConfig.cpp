@@ -1,10 +1,14 @@
 #include "CheckExpectConfig.h"
 
 #include "ExitCode.h"
+#include "ParamOptions.h"
 
 #include "core/FamilySpec.h"
+#include "core/ParamText.h"
 #include "core/check/ModelConfigCheck.h"
 #include "io/ModelConfigFile.h"
+
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -40,9 +44,37 @@ std::variant<const ConfigLayer *, Refusal> chosenLayer(const ConfigCheck &check,
     return Refusal {ExitUsage, {u"--layer-type: %1 has the layer types %2; name one"_s.arg(path, types)}};
 }
 
+// The input flags laid over the layer's parameters, or the refusal of a flag the config gives.
+std::optional<Refusal> layInputs(Params &params, const FamilySpec &spec,
+                                 const QList<std::pair<QString, QString>> &inputs)
+{
+    QStringList refused, allowed;
+    for (const QString &key : spec.inputKeys)
+        allowed.append(u"--"_s + key);
+    for (const auto &[key, text] : inputs) {
+        if (!spec.inputKeys.contains(key))
+            refused.append(u"--"_s + key);
+    }
+    if (!refused.isEmpty()) {
+        const QString input = allowed.isEmpty() ? QString() : u" (its input: %1)"_s.arg(allowed.join(u", "_s));
+        return Refusal {ExitUsage,
+                        {u"%1: --expect-config's config gives the layer's parameters%2; a family's parameters are "
+                         "read with --expect FAMILY"_s.arg(refused.join(u", "_s), input)}};
+    }
+    for (const auto &[key, text] : inputs) {
+        if (const auto error = ParamText::set(params, key, text))
+            return Refusal {ExitUsage, {ParamOptions::flagText(*error)}};
+    }
+    const QList<ParamError> errors = params.validate();
+    if (!errors.isEmpty())
+        return Refusal {ExitUsage, {ParamOptions::flagText(errors.constFirst())}};
+    return std::nullopt;
+}
+
 } // namespace
 
-std::variant<Expectation, Refusal> configExpectation(const QString &path, const QString &layerType)
+std::variant<Expectation, Refusal> configExpectation(const QString &path, const QString &layerType,
+                                                     const QList<std::pair<QString, QString>> &inputs)
 {
     const auto failure = [&](int code, const QString &line) { return Refusal {code, {u"--expect-config: "_s + line}}; };
     const ReadResult<QJsonObject> read = ModelConfigFile::read(path);
@@ -86,6 +118,8 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
     e.kind = Expectation::Kind::Family;
     e.family = layer.params.encoding;
     e.params = layer.params;
+    if (const auto refused = layInputs(e.params, spec, inputs))
+        return *refused;
     e.tables = spec.tableHypothesis->tables;
     e.widthGiven = true;
     e.source = u"%1, layer type %2"_s.arg(path, layer.layerType);

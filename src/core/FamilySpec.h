@@ -119,6 +119,9 @@ struct FamilySpec
     // Its parameters set to give a table `cols` wide, for `posenc check --expect` when no flag gave
     // the width (d_model of a sinusoid, head_dim of a whole-head RoPE); unset: the width is fixed.
     std::function<void(Params &, std::int64_t cols)> fitTableWidth;
+    // Its parameters that describe a model's input rather than the model (M-RoPE's prompt), which
+    // `posenc check --expect-config` takes from the flags over what the config gives.
+    QStringList inputKeys;
 
     // The numbers `posenc describe` prints for it, keyed as printed, and for its help page the
     // reference they follow and what each key (or keys, "band_low, band_high") means; empty for a

@@ -159,7 +159,10 @@ private slots:
                               u"cls_token"_s,
                               u"base_size"_s,
                               u"interpolation_scale"_s,
-                              u"halves"_s};
+                              u"halves"_s,
+                              u"mrope_section"_s,
+                              u"mrope_interleaved"_s,
+                              u"rope_deltas"_s};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);

@@ -1,6 +1,7 @@
 // posenc table, then posenc check, as a user runs them: every shipped preset's position tables
 // (the PE, RoPE's cos and sin, ALiBi's and Sandwich's bias, T5's and DeBERTa's buckets, a vision
-// model's 2-D sin-cos PE and 2-D RoPE cos and sin) written as .npy, and a
+// model's 2-D sin-cos PE and 2-D RoPE cos and sin, a Qwen-VL model's M-RoPE cos and sin against its
+// preset's prompt declared) written as .npy, and a
 // causal ALiBi bias and T5's buckets as .csv, each identified as its preset's family with the
 // verdict correct; a RoPE preset's table named as its model's. max_len is capped at 4096 in CI;
 // POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
@@ -41,6 +42,8 @@ QStringList tablesOf(const QString &encoding)
         return {u"pe"_s};
     if (encoding == u"rope-2d"_s)
         return {u"rope2d-cos"_s, u"rope2d-sin"_s};
+    if (encoding == u"mrope"_s)
+        return {u"mrope-cos"_s, u"mrope-sin"_s};
     return {};
 }
 
@@ -95,6 +98,9 @@ private slots:
         QStringList check {u"check"_s, file, u"--json"_s, u"--quiet"_s};
         if (encoding == u"rope"_s)
             check += {u"--rope-layout"_s, ropeLayout};
+        // An M-RoPE table's ids are its prompt's: only the prompt declared makes it correct.
+        if (encoding == u"mrope"_s)
+            check += {u"--expect"_s, u"mrope"_s, u"--preset"_s, preset};
         const CliRun::Run run = CliRun::posenc(check);
         const QJsonObject o = jsonOf(run);
         // Every preset's table is a published form, LongRoPE's factor lists included.

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -255,7 +256,8 @@ private slots:
         QTest::newRow("another family's preset")
             << QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"transformer-base"_s} << u"--expect rope"_s;
         QTest::newRow("another family's flag")
-            << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--rope-theta"_s, u"5"_s} << u"--rope-theta: rope, mrope, rope-2d's parameter"_s;
+            << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--rope-theta"_s, u"5"_s}
+            << u"--rope-theta: rope, mrope, rope-2d's parameter"_s;
         QTest::newRow("--encoding") << QStringList {u"--expect"_s, u"rope"_s, u"--encoding"_s, u"rope"_s}
                                     << u"--encoding"_s;
         QTest::newRow("a value out of range")
@@ -323,6 +325,29 @@ private slots:
                                       << u"--expect-config: "_s;
         QTest::newRow("a parameter beside it")
             << cos << QStringList {u"--expect-config"_s, llama31, u"--rope-theta"_s, u"5"_s} << 2 << u"--rope-theta"_s;
+        // A Qwen-VL config gives the model; --prompt its input (posenc table writes the table).
+        const QString qwen25 = configs + u"Qwen2.5-VL-7B-Instruct.json"_s;
+        const QString prompt = u"text:5,image:1x8x12,text:3,video:3x8x8@0.5,text:4"_s;
+        const QStringList vl {u"--preset"_s, u"qwen2-5-vl-7b"_s, u"--mrope-era"_s, u"v5"_s, u"--prompt"_s, prompt};
+        const QString mrope = writtenTable(u"mrope-cos.npy"_s, QStringList {u"mrope-cos"_s} + vl);
+        const QString interleaved
+            = writtenTable(u"mrope-interleaved.npy"_s, QStringList {u"mrope-cos"_s, u"--mrope-interleaved"_s} + vl);
+        QTest::newRow("Qwen2.5-VL's config and the prompt")
+            << mrope << QStringList {u"--expect-config"_s, qwen25, u"--prompt"_s, prompt} << 0 << u"mrope-cos"_s;
+        QTest::newRow("Qwen2.5-VL's config, the image's grid exchanged")
+            << mrope
+            << QStringList {u"--expect-config"_s, qwen25, u"--prompt"_s,
+                            u"text:5,image:1x12x8,text:3,video:3x8x8@0.5,text:4"_s}
+            << 1 << u"mrope-cos"_s;
+        QTest::newRow("an interleaved table, Qwen2.5-VL's config")
+            << interleaved << QStringList {u"--expect-config"_s, qwen25, u"--prompt"_s, prompt} << 1 << u"mrope-cos"_s;
+        QTest::newRow("a prompt of an unknown kind")
+            << mrope << QStringList {u"--expect-config"_s, qwen25, u"--prompt"_s, u"text:5,audio:3"_s} << 2
+            << u"--prompt: "_s;
+        QTest::newRow("the config's section beside it")
+            << mrope
+            << QStringList {u"--expect-config"_s, qwen25, u"--prompt"_s, prompt, u"--mrope-section"_s, u"24,20,20"_s}
+            << 2 << u"--mrope-section: --expect-config's config gives the layer's parameters"_s;
         QTest::newRow("--layer-type alone")
             << cos << QStringList {u"--layer-type"_s, u"encoder"_s} << 2 << u"--layer-type"_s;
         QTest::newRow("two references") << cos << QStringList {u"--expect-config"_s, llama31, u"--expect-table"_s, cos}
@@ -345,6 +370,29 @@ private slots:
         const QJsonObject o = jsonOf(run);
         QCOMPARE(o[u"verdict"_s].toString(), exitCode == 0 ? u"correct"_s : u"mistake"_s);
         QCOMPARE(o[u"encoding"_s].toString(), named);
+    }
+
+    // A Qwen-VL config and a prompt name the mistake of an interleaved table, and equal no reference.
+    void mropeMistakeAgainstAConfig()
+    {
+        const QString config = QStringLiteral(POSENC_CONFIGS) + u"/Qwen2.5-VL-7B-Instruct.json"_s;
+        const QString prompt = u"text:20,image:1x28x28,text:9,video:4x16x16@0.5,text:30"_s;
+        const QString file = writtenTable(u"mrope-mistake.npy"_s,
+                                          {u"mrope-cos"_s, u"--preset"_s, u"qwen2-5-vl-7b"_s, u"--mrope-era"_s, u"v5"_s,
+                                           u"--mrope-interleaved"_s, u"--prompt"_s, prompt});
+        QVERIFY(!file.isEmpty());
+        const QStringList flags {u"--expect-config"_s, config, u"--prompt"_s, prompt};
+        const CliRun::Run json = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        QCOMPARE(json.exitCode, 1);
+        const QJsonObject o = jsonOf(json);
+        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"mrope-layout-swapped"_s});
+        QCOMPARE(o[u"mrope_section"_s].toString(), u"16,24,24"_s);
+        QCOMPARE(o[u"mrope_interleaved"_s].toBool(), true);
+        const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains(u"verdict: mistake (mrope-layout-swapped)"_s), qPrintable(text.out));
+        QVERIFY2(!text.out.contains(u"equals:"_s), qPrintable(text.out));
+        QVERIFY2(text.out.contains(u"rows 20-215, 225-480"_s), qPrintable(text.out));
     }
 
     void help()

@@ -96,6 +96,8 @@ private slots:
     void readsTheModelsKeys();
     void findings_data();
     void findings();
+    void aSectionThatDoesNotSumNamesItsKey_data();
+    void aSectionThatDoesNotSumNamesItsKey();
     void aLlamaKeepsRope();
 };
 
@@ -200,6 +202,42 @@ void TestMropeConfig::findings()
     QCOMPARE(check.layers.size(), 1);
     QCOMPARE(check.layers.first().described, described);
     QCOMPARE(check.layers.first().params.encoding, Encoding::Mrope);
+}
+
+void TestMropeConfig::aSectionThatDoesNotSumNamesItsKey_data()
+{
+    QTest::addColumn<QJsonObject>("config");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("sum");
+    QTest::newRow("Qwen2.5-VL, rope_scaling") << changed(u"Qwen2.5-VL-7B-Instruct"_s, [](QJsonObject &o) {
+        setIn(o, u"rope_scaling"_s, u"mrope_section"_s, QJsonArray {16, 24, 16});
+    }) << u"rope_scaling.mrope_section"_s << u"56"_s;
+    QJsonObject nested = qwen25TextConfig();
+    QJsonObject text = nested.value(u"text_config"_s).toObject();
+    setIn(text, u"rope_parameters"_s, u"mrope_section"_s, QJsonArray {16, 24, 32});
+    nested.insert(u"text_config"_s, text);
+    QTest::newRow("Qwen2.5-VL, text_config.rope_parameters")
+        << nested << u"text_config.rope_parameters.mrope_section"_s << u"72"_s;
+}
+
+void TestMropeConfig::aSectionThatDoesNotSumNamesItsKey()
+{
+    // `posenc check --config` names the key, the sections' sum and the pairs they must fill.
+    QFETCH(QJsonObject, config);
+    QFETCH(QString, key);
+    QFETCH(QString, sum);
+    const ConfigCheck check = ModelConfig::check(config);
+    QVERIFY(check.hasError());
+    QStringList messages;
+    for (const ConfigFinding &f : check.findings) {
+        if (f.id == u"mrope-section-sum"_s)
+            messages.append(f.message);
+    }
+    QVERIFY2(!messages.isEmpty(), "no mrope-section-sum finding");
+    for (const QString &message : messages) {
+        QVERIFY2(message.contains(key), qPrintable(message));
+        QVERIFY2(message.contains(sum) && message.contains(u"64"_s), qPrintable(message));
+    }
 }
 
 void TestMropeConfig::aLlamaKeepsRope()

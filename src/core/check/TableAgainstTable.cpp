@@ -2,6 +2,7 @@
 
 #include "core/check/CellTolerance.h"
 #include "core/check/CheckDiagnosis.h"
+#include "core/check/GridResize.h"
 #include "core/check/TableSample.h"
 
 #include <QMutex>
@@ -92,6 +93,9 @@ QString shape(const TableRows &t)
 std::variant<TableMatch, QString> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference)
 {
     if (table.rows() != reference->rows() || table.cols() != reference->cols()) {
+        // A learned square grid and a table of its width: the grid resized to the table's patches.
+        if (auto resized = GridResize::expect(table, *reference))
+            return *resized;
         const bool transposed = table.rows() == reference->cols() && table.cols() == reference->rows();
         return u"the table is %1 and the reference %2 (%3): compare tables of one shape"_s.arg(
             shape(table), shape(*reference),

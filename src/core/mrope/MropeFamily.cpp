@@ -10,9 +10,11 @@
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropePrompt.h"
 #include "core/mrope/MropeRotation.h"
+#include "core/mrope/MropeTableCheck.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLayers.h"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace Qt::StringLiterals;
@@ -131,6 +133,14 @@ FamilySpec makeMropeFamily()
     family.readConfig = MropeConfig::read;
     family.rotary = mropeRotary();
     family.configFindings = MropeConfig::findings();
+    family.tableHypothesis = MropeTableCheck::hypothesis();
+    // A head whose every column turns is as wide as its table, as RoPE's.
+    family.fitTableWidth = [](Params &params, std::int64_t cols) {
+        if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
+            params.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
+    };
+    // What a config cannot say: the prompt and the transformers whose get_rope_index gave its ids.
+    family.inputKeys = {u"prompt"_s, u"second-per-grid"_s, u"timestamp-tokens"_s, u"mrope-era"_s};
     return family;
 }
 
