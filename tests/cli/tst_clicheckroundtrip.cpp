@@ -60,7 +60,6 @@ private slots:
         QTest::addColumn<QString>("quantity");
         QTest::addColumn<QString>("title");
         QTest::addColumn<QString>("ropeLayout");
-        QTest::addColumn<QString>("ropeType");
         const QDir folder(QStringLiteral(POSENC_PRESETS));
         const QStringList files = folder.entryList({u"*.json"_s}, QDir::Files, QDir::Name);
         QVERIFY(files.size() >= 20);
@@ -74,7 +73,7 @@ private slots:
             for (const QString &quantity : tablesOf(encoding))
                 QTest::addRow("%s %s", qPrintable(name), qPrintable(quantity))
                     << name << encoding << quantity << o[u"title"_s].toString()
-                    << params[u"rope-layout"_s].toString(u"half"_s) << params[u"rope-type"_s].toString();
+                    << params[u"rope-layout"_s].toString(u"half"_s);
         }
     }
     void presetTablesAreIdentified()
@@ -83,7 +82,6 @@ private slots:
         QFETCH(QString, encoding);
         QFETCH(QString, quantity);
         QFETCH(QString, ropeLayout);
-        QFETCH(QString, ropeType);
         const QString file = m_dir.filePath(u"%1-%2.npy"_s.arg(preset, quantity));
         QStringList table {u"table"_s, quantity, u"--preset"_s, preset, u"-o"_s, file, u"--quiet"_s};
         // A patch grid's tables have the grid's rows, whatever max_len.
@@ -99,11 +97,9 @@ private slots:
             check += {u"--rope-layout"_s, ropeLayout};
         const CliRun::Run run = CliRun::posenc(check);
         const QJsonObject o = jsonOf(run);
-        // LongRoPE's factor lists are no published form the check ships (its fit finds them pair by
-        // pair): a variant, exit 5.
-        const bool longRope = ropeType == u"longrope"_s;
-        QVERIFY2(run.exitCode == (longRope ? 5 : 0), qPrintable(run.out + run.err));
-        QCOMPARE(o[u"verdict"_s].toString(), longRope ? u"variant"_s : u"correct"_s);
+        // Every preset's table is a published form, LongRoPE's factor lists included.
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
         QCOMPARE(o[u"family"_s].toString(), encoding);
         QCOMPARE(o[u"encoding"_s].toString(), quantity == u"pe"_s ? encoding : quantity);
         QVERIFY(QFile::remove(file));
@@ -114,17 +110,25 @@ private slots:
     {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("model");
-        QTest::newRow("DeepSeek-V3, yarn of amplitude 1") << u"deepseek-v3"_s << u"DeepSeek-V3"_s;
-        QTest::newRow("Llama 4 Scout") << u"llama-4-scout"_s << u"Llama 4 Scout"_s;
-        QTest::newRow("Gemma 3, linear at theta 1e6") << u"gemma-3-4b"_s << u"Gemma 3 4B"_s;
-        QTest::newRow("Llama 3.2 1B") << u"llama-3-2-1b"_s << u"Llama 3.2 1B"_s;
+        QTest::addColumn<QString>("length");
+        QTest::newRow("DeepSeek-V3, yarn of amplitude 1") << u"deepseek-v3"_s << u"DeepSeek-V3"_s << u"2048"_s;
+        QTest::newRow("Llama 4 Scout") << u"llama-4-scout"_s << u"Llama 4 Scout"_s << u"2048"_s;
+        QTest::newRow("Gemma 3, linear at theta 1e6") << u"gemma-3-4b"_s << u"Gemma 3 4B"_s << u"2048"_s;
+        QTest::newRow("Llama 3.2 1B") << u"llama-3-2-1b"_s << u"Llama 3.2 1B"_s << u"2048"_s;
+        // LongRoPE: the short factors within the original 4096 positions, the long past them.
+        QTest::newRow("Phi-3 mini 128k, short factors") << u"phi-3-mini-128k"_s << u"Phi-3 mini 128k"_s << u"2048"_s;
+        QTest::newRow("Phi-3 mini 128k, long factors") << u"phi-3-mini-128k"_s << u"Phi-3 mini 128k"_s << u"8192"_s;
+        // Phi-4 mini's short factors are all 1: the default type's frequencies at its amplitude.
+        QTest::newRow("Phi-4 mini, short factors") << u"phi-4-mini"_s << u"Phi-4 mini"_s << u"2048"_s;
+        QTest::newRow("Phi-4 mini, long factors") << u"phi-4-mini"_s << u"Phi-4 mini"_s << u"8192"_s;
     }
     void ropePresetsAreNamed()
     {
         QFETCH(QString, preset);
         QFETCH(QString, model);
+        QFETCH(QString, length);
         const QString file = m_dir.filePath(preset + u".npy"_s);
-        QCOMPARE(CliRun::posenc({u"table"_s, u"rope-cos"_s, u"--preset"_s, preset, u"--max-len"_s, u"2048"_s, u"-o"_s,
+        QCOMPARE(CliRun::posenc({u"table"_s, u"rope-cos"_s, u"--preset"_s, preset, u"--max-len"_s, length, u"-o"_s,
                                  file, u"--quiet"_s})
                      .exitCode,
                  0);

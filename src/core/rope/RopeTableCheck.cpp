@@ -5,6 +5,7 @@
 #include "core/rope/RopeCheckWords.h"
 #include "core/rope/RopeFit.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeLongRopeForms.h"
 #include "core/rope/RopeTypes.h"
 
 #include <cmath>
@@ -34,10 +35,12 @@ std::optional<RopeLayout> declaredLayout(const TableEvidence &e)
 std::vector<RopeFit::Published> formsAt(std::int64_t cols);
 QString nearestPublished(const Params &p);
 
-// The published forms whose table is `p`'s: the same frequencies and attention factor, in either
-// layout (HF's Llama rotates halves, Meta's code interleaved pairs); another original length with
-// the same bands gives the same table.
-QStringList publishedNames(const Params &p)
+// The published forms whose table is that of `p` at `amplitude`: the same frequencies and
+// amplitude, in either layout (HF's Llama rotates halves, Meta's code interleaved pairs); another
+// original length with the same bands, or another rope_type with the same frequencies (LongRoPE's
+// short factors of 1 are the default type's), gives the same table. The first form's parameters,
+// in `p`'s layout, go to `asPublished`.
+QStringList publishedNames(const Params &p, double amplitude, Params *asPublished = nullptr)
 {
     QStringList names;
     const FrequencySchedule mine = RopeFrequencies::schedule(p);
@@ -45,11 +48,17 @@ QStringList publishedNames(const Params &p)
         Params q = form.params;
         q.maxLen = p.maxLen;
         const FrequencySchedule theirs = RopeFrequencies::schedule(q);
-        bool same = theirs.pairs() == mine.pairs() && theirs.amplitude == mine.amplitude;
+        // The fit reads an amplitude from float32 cells: equal within their rounding.
+        bool same = theirs.pairs() == mine.pairs() && std::fabs(theirs.amplitude - amplitude) <= 1e-6 * amplitude;
         for (std::int64_t i = 0; same && i < mine.pairs(); ++i)
             same = std::fabs(theirs.w[std::size_t(i)] - mine.w[std::size_t(i)]) <= 1e-12 * mine.w[std::size_t(i)];
-        if (same && !names.contains(form.name))
-            names.append(form.name);
+        if (!same || names.contains(form.name))
+            continue;
+        if (names.isEmpty() && asPublished) {
+            *asPublished = q;
+            asPublished->rope.layout = p.rope.layout;
+        }
+        names.append(form.name);
     }
     return names;
 }
@@ -85,8 +94,18 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
         && std::fabs(correct.amplitude - RopeFrequencies::table(correct.params).attentionFactor)
             > 1e-9 * correct.amplitude)
         correct.params.rope.attentionFactor = correct.amplitude;
-    const PairReferenceSpec spec = RopeFit::reference(correct, framing);
+    PairReferenceSpec spec = RopeFit::reference(correct, framing);
     m.reference = std::make_shared<const PairReference>(spec);
+    // A published form's table: its own parameters are the reference, every cell compared with them.
+    Params published;
+    const QStringList names
+        = fit.mistakes.empty() ? publishedNames(correct.params, h.amplitude, &published) : QStringList();
+    if (!names.isEmpty()) {
+        correct.params = published;
+        correct.amplitude = RopeFrequencies::schedule(published).amplitude;
+        spec = RopeFit::reference(correct, framing);
+        m.reference = std::make_shared<const PairReference>(spec);
+    }
     m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);
     if (correct.params.isValid())
         m.params = correct.params;
@@ -95,8 +114,7 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     m.notes = fit.notes + RopeCheckWords::notes(fit);
     if (!m.mistakes.empty()) {
         m.verdict = CheckVerdict::Mistake;
-    } else if (const QStringList names = publishedNames(correct.params);
-               !names.isEmpty() && h.amplitude == fit.typeAttentionFactor) {
+    } else if (!names.isEmpty()) {
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = u"the RoPE %1 table of %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, names.join(u", "_s));
     } else {
@@ -106,8 +124,8 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     return m;
 }
 
-// The models' RoPE of the presets (resources/presets, each from the model's config.json), but
-// LongRoPE's, whose factor lists the fit finds pair by pair.
+// The models' RoPE of the presets (resources/presets, each from the model's config.json), with
+// LongRoPE's factor lists (RopeLongRopeForms).
 std::vector<RopeFit::Published> publishedRopes()
 {
     const auto rope = [](RopeType type, std::int64_t headDim, double theta, RopeLayout layout = RopeLayout::Half) {
@@ -137,7 +155,7 @@ std::vector<RopeFit::Published> publishedRopes()
     neox.rope.partialRotaryFactor = 0.25;
     Params gptj = rope(RopeType::Default, 256, 10000.0, RopeLayout::Interleaved);
     gptj.rope.partialRotaryFactor = 0.25;
-    return {
+    std::vector<RopeFit::Published> forms {
         {u"Llama 2 7B"_s, rope(RopeType::Default, 128, 10000.0)},
         {u"Mistral 7B"_s, rope(RopeType::Default, 128, 10000.0)},
         {u"Llama 3.1 8B"_s, scaled(rope(RopeType::Llama3, 128, 500000.0), 8.0, 8192)},
@@ -152,6 +170,9 @@ std::vector<RopeFit::Published> publishedRopes()
         {u"GPT-NeoX-20B"_s, neox},
         {u"GPT-J 6B"_s, gptj},
     };
+    for (RopeFit::Published &form : RopeLongRopeForms::forms())
+        forms.push_back(std::move(form));
+    return forms;
 }
 
 // RoFormer's RoPE at a table's width: the default type at theta 10000, in either layout (GPT-J's

@@ -175,6 +175,61 @@ std::optional<QList<double>> measured(const Engine &engine, std::int64_t p0, con
     return values;
 }
 
+// The grid of S over the cells of `visible`: none when no cell is in view (a view dragged off the
+// table). False when cancelled.
+bool fillGrid(const Engine &engine, const HeatmapRequest &visible, bool cosine, int threads,
+              const std::atomic<bool> *cancel, HeatmapGrid &grid)
+{
+    const Params &params = engine.params();
+    const Block &block = visible.block;
+    grid.quantity = Quantity::Similarity;
+    grid.block = block;
+    grid.rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, visible.pixelRows)));
+    grid.cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, visible.pixelCols)));
+    grid.colourExtent = cosine ? 1.0 : Quantities::bound(Quantity::Similarity, params);
+    if (block.isEmpty()) {
+        grid.rows = grid.cols = 0;
+        return true;
+    }
+    const double products
+        = double(grid.rows) * double(grid.cols) * double(std::max<std::int64_t>(1, params.peColumns()));
+    if (products > kMaxGridProducts) {
+        const double shrink = std::sqrt(kMaxGridProducts / products);
+        grid.rows = std::max(1, static_cast<int>(grid.rows * shrink));
+        grid.cols = std::max(1, static_cast<int>(grid.cols * shrink));
+    }
+    // S of a cell is the dot product of its two bands' mean rows, summed over the PE's columns a
+    // chunk at a time: the band means of every column at once would take (rows + cols) x k
+    // doubles, gigabytes at k 2^18.
+    Side rows {block.row0, block.rows, grid.rows, std::nullopt};
+    Side cols {block.col0, block.cols, grid.cols, std::nullopt};
+    if (cosine && !closedFormApplies(params, true)) {
+        rows.norms = rowNorms(engine, rows.first, rows.count, threads, cancel);
+        cols.norms = rows.norms ? rowNorms(engine, cols.first, cols.count, threads, cancel) : std::nullopt;
+        if (!cols.norms)
+            return false;
+    }
+    const std::int64_t k = params.peColumns();
+    Eigen::MatrixXd s = Eigen::MatrixXd::Zero(grid.rows, grid.cols);
+    for (std::int64_t c0 = 0; c0 < k; c0 += kChunkColumns) {
+        const std::int64_t c1 = std::min(k, c0 + kChunkColumns);
+        const auto rowMeans = sideMeans(engine, rows, cosine, c0, c1, threads, cancel);
+        if (!rowMeans)
+            return false;
+        const auto colMeans = sideMeans(engine, cols, cosine, c0, c1, threads, cancel);
+        if (!colMeans || cancelled(cancel))
+            return false;
+        s.noalias() += *rowMeans * colMeans->transpose();
+    }
+    grid.values.resize(static_cast<std::size_t>(grid.rows) * grid.cols);
+    for (int a = 0; a < grid.rows; ++a)
+        for (int b = 0; b < grid.cols; ++b)
+            grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(s(a, b));
+    grid.minValue = s.minCoeff();
+    grid.maxValue = s.maxCoeff();
+    return true;
+}
+
 } // namespace
 
 std::optional<Eigen::MatrixXd> bandMeans(const Engine &engine, std::int64_t first, std::int64_t count, int bands,
@@ -235,53 +290,14 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     data.cosine = cosine;
     data.peColumns = params.peColumns();
     data.translationInvariant = data.peColumns % 2 == 0 && params.sinusoidal.angles == Angles::Exact;
-    const Block &block = visible.block;
-    HeatmapGrid &grid = data.grid;
-    grid.quantity = Quantity::Similarity;
-    grid.block = block;
-    grid.rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, visible.pixelRows)));
-    grid.cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, visible.pixelCols)));
-    const double products
-        = double(grid.rows) * double(grid.cols) * double(std::max<std::int64_t>(1, params.peColumns()));
-    if (products > kMaxGridProducts) {
-        const double shrink = std::sqrt(kMaxGridProducts / products);
-        grid.rows = std::max(1, static_cast<int>(grid.rows * shrink));
-        grid.cols = std::max(1, static_cast<int>(grid.cols * shrink));
-    }
-    // S of a cell is the dot product of its two bands' mean rows, summed over the PE's columns a
-    // chunk at a time: the band means of every column at once would take (rows + cols) x k
-    // doubles, gigabytes at k 2^18.
-    Side rows {block.row0, block.rows, grid.rows, std::nullopt};
-    Side cols {block.col0, block.cols, grid.cols, std::nullopt};
-    if (cosine && !closedFormApplies(params, true)) {
-        rows.norms = rowNorms(engine, rows.first, rows.count, threads, cancel);
-        cols.norms = rows.norms ? rowNorms(engine, cols.first, cols.count, threads, cancel) : std::nullopt;
-        if (!cols.norms)
-            return std::nullopt;
-    }
-    const std::int64_t k = params.peColumns();
-    Eigen::MatrixXd s = Eigen::MatrixXd::Zero(grid.rows, grid.cols);
-    for (std::int64_t c0 = 0; c0 < k; c0 += kChunkColumns) {
-        const std::int64_t c1 = std::min(k, c0 + kChunkColumns);
-        const auto rowMeans = sideMeans(engine, rows, cosine, c0, c1, threads, cancel);
-        if (!rowMeans)
-            return std::nullopt;
-        const auto colMeans = sideMeans(engine, cols, cosine, c0, c1, threads, cancel);
-        if (!colMeans || cancelled(cancel))
-            return std::nullopt;
-        s.noalias() += *rowMeans * colMeans->transpose();
-    }
-    grid.values.resize(static_cast<std::size_t>(grid.rows) * grid.cols);
-    for (int a = 0; a < grid.rows; ++a)
-        for (int b = 0; b < grid.cols; ++b)
-            grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(s(a, b));
-    grid.minValue = s.minCoeff();
-    grid.maxValue = s.maxCoeff();
-    grid.colourExtent = cosine ? 1.0 : Quantities::bound(Quantity::Similarity, params);
+    if (!fillGrid(engine, visible, cosine, threads, cancel, data.grid))
+        return std::nullopt;
 
     // S against the offset, over the offsets in view.
-    const double lo = std::max(0.0, std::min(offsets.lower, offsets.upper));
-    const double hi = std::clamp(std::max(offsets.lower, offsets.upper), lo, static_cast<double>(params.maxLen - 1));
+    // A view dragged past the last offset keeps the last: every offset measured is within the table.
+    const double lastOffset = static_cast<double>(params.maxLen - 1);
+    const double lo = std::clamp(std::min(offsets.lower, offsets.upper), 0.0, lastOffset);
+    const double hi = std::clamp(std::max(offsets.lower, offsets.upper), lo, lastOffset);
     // One offset in view (L = 1) is one point of the closed form, not 16 alike.
     const double pairs = std::max(1.0, double(params.peColumns()) / 2.0);
     const int curveMost = static_cast<int>(std::clamp(kMaxCurveCosines / pairs, 16.0, 20000.0));
