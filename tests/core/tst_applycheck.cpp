@@ -176,6 +176,8 @@ class TestApplyCheck : public QObject
         QCOMPARE(r.params->rope.type, RopeType::Default);
         QCOMPARE(r.params->rope.theta, 10000.0);
         QCOMPARE(r.params->rope.headDim, p.rope.headDim);
+        QCOMPARE(r.params->rope.partialRotaryFactor, 1.0);
+        QVERIFY2(!r.frequencies.contains(u"partial_rotary_factor"_s), qPrintable(r.frequencies));
         if (table != rotation)
             return;
         QCOMPARE(qsizetype(r.positions.size()), qsizetype(1));

@@ -11,6 +11,7 @@
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
 #include "core/rope/ApplyPairs.h"
+#include "core/rope/RopeCheckWords.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
@@ -385,10 +386,19 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
     const MatchValue factor = m->finding(u"attention_factor"_s);
     if (const auto *read = std::get_if<double>(&factor))
         result.attentionFactor = *read;
+    // A published form's parameters may be a wider head's partial rotary (GPT-J 6B's 64 of 256):
+    // the angles' are a head of their own width, every column turned.
     result.params = m->params;
     result.params->rope.layout = r.geometry.table;
+    if (result.params->rope.type != RopeType::Proportional) {
+        result.params->rope.headDim = r.geometry.width;
+        result.params->rope.partialRotaryFactor = 1.0;
+    }
     // "rope-cos, half layout, rope_type ...": the angles' table and its layout are this check's own.
-    result.frequencies = m->referenceText.section(u", "_s, 2);
+    RopeFit::Hypothesis words;
+    words.params = *result.params;
+    words.amplitude = result.attentionFactor;
+    result.frequencies = RopeCheckWords::reference(words).section(u", "_s, 2);
     result.correctAgainst = m->correctAgainst;
     for (const QString &mistake : m->mistakes) {
         if (mistake != CheckMistakes::kPositionOffset)
