@@ -18,6 +18,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -35,21 +36,32 @@ inline QStringList families()
     return row ? row->choices : QStringList();
 }
 
-// How long a run lasts: a number of draws in short mode, or seconds by hand.
+// By hand, one draw may take minutes (a table at the memory budget's size on a loaded machine):
+// Qt Test's watchdog, which would abort a test function after five, waits a day instead. Set
+// before main(), which starts the watchdog.
+inline const bool kLongWatchdog = [] {
+    if (qEnvironmentVariableIsSet("POSENC_FUZZ_SECONDS") && !qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT", "86400000");
+    return true;
+}();
+
+// How long a run lasts: a number of draws in short mode, or seconds by hand. POSENC_FUZZ_SECONDS
+// is the whole test's: each of its `rows` data rows takes its share, so that 600 is ten minutes
+// (and no row meets Qt Test's five-minute limit of a test function).
 struct Budget
 {
     int draws = 0;
     double seconds = 0.0;
     std::optional<std::uint64_t> replay;
 
-    static Budget fromEnvironment(int shortDraws)
+    static Budget fromEnvironment(int shortDraws, qsizetype rows)
     {
         Budget b;
         b.draws = shortDraws;
         bool ok = false;
         const double seconds = qEnvironmentVariable("POSENC_FUZZ_SECONDS").toDouble(&ok);
         if (ok && seconds > 0.0)
-            b.seconds = seconds;
+            b.seconds = seconds / double(std::max<qsizetype>(rows, 1));
         const qulonglong seed = qEnvironmentVariable("POSENC_FUZZ_SEED").toULongLong(&ok);
         if (ok)
             b.replay = seed;

@@ -6,6 +6,7 @@
 #include "support/RopeReference.h"
 
 #include "core/check/TableMatch.h"
+#include "core/rope/RopeLongRopeForms.h"
 
 #include <QtTest>
 
@@ -58,10 +59,37 @@ TableCheck::Declared asRope(RopeLayout layout)
     return declaring(u"rope-layout"_s, [=](Params &p) { p.rope.layout = layout; });
 }
 
+// A published LongRoPE form by name (its factor lists as the model's config.json gives them).
+Params longRopeForm(const QString &name, std::int64_t maxLen)
+{
+    for (const RopeFit::Published &form : RopeLongRopeForms::forms())
+        if (form.name.startsWith(name)) {
+            Params p = form.params;
+            p.maxLen = maxLen;
+            return p;
+        }
+    qFatal("no LongRoPE form %s", qPrintable(name));
+}
+
+// The table rounded to the stored type's values, as torch's .half() and .bfloat16() store it.
+RowMatrixXf storedAs(RowMatrixXf values, StoredType stored)
+{
+    if (stored == StoredType::Float16 || stored == StoredType::BFloat16)
+        for (Eigen::Index i = 0; i < values.size(); ++i)
+            values.data()[i] = stored == StoredType::Float16 ? toHalf(values.data()[i]) : toBFloat(values.data()[i]);
+    return values;
+}
+
+QString storedWord(StoredType stored)
+{
+    return stored == StoredType::Float16 ? u"float16"_s : stored == StoredType::BFloat16 ? u"bfloat16"_s : u"float32"_s;
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(posenc::Params)
 Q_DECLARE_METATYPE(posenc::CheckVerdict)
+Q_DECLARE_METATYPE(posenc::StoredType)
 
 class TestTableCheckRope : public QObject
 {
@@ -217,6 +245,99 @@ private slots:
                  qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
         QCOMPARE(*c.match.precision, TablePrecision::Float32Angles);
         QCOMPARE(word(c.match, u"rope_type"_s), u"default"_s);
+    }
+    // A published form's table is correct against that model in every format a model stores it
+    // in; its findings are the form's own (Phi-4 mini's short factors of 1 are LongRoPE's, at
+    // its attention factor, though the default type gives the same frequencies).
+    void publishedFormsInEveryStoredFormat_data()
+    {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<StoredType>("stored");
+        QTest::addColumn<QString>("model");
+        const QList<std::pair<Params, QString>> forms {
+            {rope(RopeType::Default, 10000.0, 128), u"Llama 2 7B"_s},
+            {longRopeForm(u"Phi-3 mini 128k"_s, 8192), u"Phi-3 mini 128k"_s},
+            {longRopeForm(u"Phi-3 mini 128k"_s, 2048), u"Phi-3 mini 128k"_s},
+            {longRopeForm(u"Phi-4 mini"_s, 2048), u"Phi-4 mini"_s},
+            {longRopeForm(u"Phi-4 mini"_s, 8192), u"Phi-4 mini"_s},
+        };
+        for (const auto &[params, model] : forms)
+            for (const StoredType stored : {StoredType::Float32, StoredType::Float16, StoredType::BFloat16})
+                QTest::addRow("%s, L %lld, %s", qPrintable(model), qint64(params.maxLen),
+                              qPrintable(storedWord(stored)))
+                    << params << stored << model;
+    }
+    void publishedFormsInEveryStoredFormat()
+    {
+        QFETCH(Params, params);
+        QFETCH(StoredType, stored);
+        QFETCH(QString, model);
+        const double af = roperef::attentionFactor(params);
+        const Checked c = check(storedAs(ropeTable(params, params.maxLen, true, af), stored), stored);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
+        QVERIFY2(c.match.correctAgainst.contains(model), qPrintable(c.match.correctAgainst));
+        QCOMPARE(word(c.match, u"rope_type"_s), params.rope.type == RopeType::LongRope ? u"longrope"_s : u"default"_s);
+        QVERIFY(std::fabs(number(c.match, u"attention_factor"_s) - af) < 1e-12 * af);
+        QCOMPARE(c.verification.deviatingCells, qint64(0));
+    }
+
+    // HF's LongRoPE takes long_factor for a sequence past original_max_position_embeddings: a
+    // table of its first 2048 positions holds the long factors, and is Phi-3's; likewise a table
+    // of 8192 rows of the short factors. The report says which.
+    void longRopeFactorsOfTheOtherRegime_data()
+    {
+        QTest::addColumn<qint64>("factorsAt");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("long factors, 2048 rows") << qint64(8192) << qint64(2048) << u"the long factors"_s;
+        QTest::newRow("short factors, 8192 rows") << qint64(2048) << qint64(8192) << u"the short factors"_s;
+    }
+    void longRopeFactorsOfTheOtherRegime()
+    {
+        QFETCH(qint64, factorsAt);
+        QFETCH(qint64, rows);
+        QFETCH(QString, words);
+        const Params p = longRopeForm(u"Phi-3 mini 128k"_s, factorsAt);
+        const Checked c = check(ropeTable(p, rows, true, roperef::attentionFactor(p)));
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis));
+        QVERIFY(c.match.correctAgainst.contains(u"Phi-3 mini 128k"_s));
+        QVERIFY2(c.match.notes.join(u'\n').contains(words), qPrintable(c.match.notes.join(u'\n')));
+    }
+
+    // Near a published form, but not it: never correct.
+    void nearMissesAreNotCorrect_data()
+    {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<double>("amplitude");
+        QTest::addColumn<StoredType>("stored");
+        Params p3 = longRopeForm(u"Phi-3 mini 128k"_s, 8192);
+        Params oneFactor = p3;
+        oneFactor.rope.longFactor[5] += 0.001;
+        QTest::newRow("Phi-3, long_factor[5] + 0.001")
+            << oneFactor << roperef::attentionFactor(p3) << StoredType::Float32;
+        Params slowest = p3;
+        slowest.rope.longFactor[47] += 0.5;
+        QTest::newRow("Phi-3, long_factor[47] + 0.5") << slowest << roperef::attentionFactor(p3) << StoredType::Float32;
+        QTest::newRow("Phi-3 times 1.0001") << p3 << 1.0001 * roperef::attentionFactor(p3) << StoredType::Float32;
+        // Phi-4 mini's short table is the default type's frequencies at 1.190238: at 1.19, not it.
+        QTest::newRow("default, head 96, amplitude 1.19")
+            << rope(RopeType::Default, 10000.0, 96) << 1.19 << StoredType::Float32;
+        QTest::newRow("Llama 2 times 1.01, float16")
+            << rope(RopeType::Default, 10000.0, 128) << 1.01 << StoredType::Float16;
+        QTest::newRow("Llama 2 times 1.05, bfloat16")
+            << rope(RopeType::Default, 10000.0, 128) << 1.05 << StoredType::BFloat16;
+    }
+    void nearMissesAreNotCorrect()
+    {
+        QFETCH(Params, params);
+        QFETCH(double, amplitude);
+        QFETCH(StoredType, stored);
+        const Checked c = check(storedAs(ropeTable(params, params.maxLen, true, amplitude), stored), stored);
+        QVERIFY2(c.match.verdict != CheckVerdict::Correct,
+                 qPrintable(c.match.correctAgainst + u" | "_s + c.match.diagnosis));
+        QVERIFY(c.match.correctAgainst.isEmpty());
     }
 };
 

@@ -106,7 +106,7 @@ void TestFiniteFigures::everyFiguresDataIsFinite()
 {
     QFETCH(QString, figure);
     const FigureDescriptor &descriptor = FigureBuilds::figure(figure);
-    const fuzzing::Budget budget = fuzzing::Budget::fromEnvironment(12);
+    const fuzzing::Budget budget = fuzzing::Budget::fromEnvironment(12, FigureRegistry::all().size());
     const bool wholeSpace = budget.seconds > 0.0;
     QStringList families;
     for (const QString &family : fuzzing::families()) {

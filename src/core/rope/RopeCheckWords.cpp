@@ -165,6 +165,19 @@ QStringList notes(const RopeFit::Fit &fit)
     return notes;
 }
 
+QString longRopeRegime(std::int64_t original, std::int64_t rows)
+{
+    // HF's LongRoPE takes long_factor for a sequence past original_max_position_embeddings and
+    // short_factor within it (modeling_rope_utils.py, _compute_longrope_parameters).
+    return rows > original
+        ? u"the short factors, which HF takes for a sequence within original_max_position_embeddings "
+          "%1, though the table holds %2 rows"_s.arg(original)
+              .arg(rows)
+        : u"the long factors, which HF takes for a sequence past original_max_position_embeddings %1: "
+          "the first %2 positions of such a sequence"_s.arg(original)
+              .arg(rows);
+}
+
 QString thetaNotShown(std::int64_t pairs, std::int64_t rows)
 {
     if (rows <= 1)

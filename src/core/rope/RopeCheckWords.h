@@ -18,5 +18,7 @@ QStringList notes(const RopeFit::Fit &fit);
 QString variant(const RopeFit::Hypothesis &h, const QString &nearest);
 // A table of one pair or of one row, which does not show rope_theta.
 QString thetaNotShown(std::int64_t pairs, std::int64_t rows);
+// A LongRoPE table whose factors are those of the other side of the original length than its rows.
+QString longRopeRegime(std::int64_t original, std::int64_t rows);
 
 } // namespace posenc::RopeCheckWords

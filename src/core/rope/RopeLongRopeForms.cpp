@@ -1,108 +1,48 @@
 #include "RopeLongRopeForms.h"
 
+#include <initializer_list>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::RopeLongRopeForms {
 
 namespace {
 
-// microsoft/Phi-3-mini-128k-instruct, config.json (June 2024): rope_scaling's short_factor and
-// long_factor, 48 pairs of head_dim 96.
-const std::vector<double> kPhi3Short = {1.1,
-                                        1.1,
-                                        1.1,
-                                        1.3000000000000003,
-                                        1.3500000000000003,
-                                        1.3500000000000003,
-                                        1.4000000000000004,
-                                        1.5500000000000005,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.0500000000000007,
-                                        2.0500000000000007,
-                                        2.0500000000000007,
-                                        2.0500000000000007,
-                                        2.0500000000000007,
-                                        2.0500000000000007,
-                                        2.1000000000000005,
-                                        2.1000000000000005,
-                                        2.1500000000000004,
-                                        2.25,
-                                        2.25,
-                                        2.25,
-                                        2.25,
-                                        2.25,
-                                        2.3999999999999995,
-                                        2.4499999999999993,
-                                        2.499999999999999,
-                                        2.6999999999999984,
-                                        2.6999999999999984,
-                                        2.7499999999999982,
-                                        2.799999999999998,
-                                        2.8999999999999977,
-                                        3.049999999999997};
-const std::vector<double> kPhi3Long
-    = {1.0700000524520874, 1.1200000047683716, 1.149999976158142,  1.4199999570846558, 1.5699999332427979,
-       1.7999999523162842, 2.129999876022339,  2.129999876022339,  3.009999990463257,  5.910000324249268,
-       6.950000286102295,  9.070000648498535,  9.930000305175781,  10.710000038146973, 11.130000114440918,
-       14.609999656677246, 15.409998893737793, 19.809999465942383, 37.279998779296875, 38.279998779296875,
-       38.599998474121094, 40.12000274658203,  46.20000457763672,  50.940006256103516, 53.66000747680664,
-       54.9373893737793,   56.89738845825195,  57.28738784790039,  59.98738479614258,  60.86738586425781,
-       60.887386322021484, 61.71739196777344,  62.91739273071289,  62.957393646240234, 63.41739273071289,
-       63.8173942565918,   63.83739471435547,  63.897396087646484, 63.93739700317383,  64.06739807128906,
-       64.11434936523438,  64.12435150146484,  64.15435028076172,  64.19435119628906,  64.24435424804688,
-       64.57435607910156,  64.69000244140625,  64.76000213623047};
-
-// microsoft/Phi-4-mini-instruct, config.json: 48 pairs of head_dim 128 at partial_rotary_factor 0.75.
-const std::vector<double> kPhi4MiniShort(48, 1.0);
-const std::vector<double> kPhi4MiniLong
-    = {1,           1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897,  1.956131817, 2.187582649,
-       2.446418898, 2.735880826, 3.059592084, 3.421605075, 3.826451687, 4.279200023, 4.785517845, 5.351743533,
-       5.984965424, 6.693110555, 7.485043894, 8.370679318, 9.36110372,  10.4687158,  11.70738129, 13.09260651,
-       14.64173252, 16.37415215, 18.31155283, 20.47818807, 22.90118105, 25.61086418, 28.64115884, 32.03,
-       32.1,        32.13,       32.23,       32.6,        32.61,       32.64,       32.66,       32.7,
-       32.71,       32.93,       32.97,       33.28,       33.49,       33.5,        44.16,       47.77};
-
-Params longRope(std::int64_t headDim, double partial, std::vector<double> shortFactor, std::vector<double> longFactor)
+struct LongRopePreset
 {
-    Params p;
-    p.encoding = Encoding::Rope;
-    p.rope.type = RopeType::LongRope;
-    p.rope.headDim = headDim;
-    p.rope.theta = 10000.0;
-    p.rope.layout = RopeLayout::Half;
-    p.rope.partialRotaryFactor = partial;
-    // No factor in either config: HF takes max_position_embeddings / original, 131072 / 4096.
-    p.rope.factor = 32.0;
-    p.rope.originalMaxLen = 4096;
-    p.rope.shortFactor = std::move(shortFactor);
-    p.rope.longFactor = std::move(longFactor);
-    return p;
-}
+    QString title;
+    std::int64_t headDim;
+    double partialRotaryFactor;
+    double theta;
+    double factor;
+    std::int64_t originalMaxLen;
+    RopeLayout layout;
+    std::initializer_list<double> shortFactor;
+    std::initializer_list<double> longFactor;
+};
+
+#include "RopeLongRopePresets.inc"
 
 } // namespace
 
 std::vector<RopeFit::Published> forms()
 {
-    return {
-        {u"Phi-3 mini 128k"_s, longRope(96, 1.0, kPhi3Short, kPhi3Long)},
-        {u"Phi-4 mini"_s, longRope(128, 0.75, kPhi4MiniShort, kPhi4MiniLong)},
-    };
+    std::vector<RopeFit::Published> out;
+    for (const LongRopePreset &preset : kLongRopePresets) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.type = RopeType::LongRope;
+        p.rope.headDim = preset.headDim;
+        p.rope.partialRotaryFactor = preset.partialRotaryFactor;
+        p.rope.theta = preset.theta;
+        p.rope.factor = preset.factor;
+        p.rope.originalMaxLen = preset.originalMaxLen;
+        p.rope.layout = preset.layout;
+        p.rope.shortFactor = preset.shortFactor;
+        p.rope.longFactor = preset.longFactor;
+        out.push_back({preset.title, p});
+    }
+    return out;
 }
 
 } // namespace posenc::RopeLongRopeForms

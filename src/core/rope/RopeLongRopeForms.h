@@ -4,9 +4,10 @@
 
 #include <vector>
 
-// The published LongRoPE tables: each model's short and long factors per pair, as its config.json
-// gives them. The presets phi-3-mini-128k and phi-4-mini hold the same values: tst_clicheckroundtrip
-// checks each preset's tables, short and long, `correct` against these by name.
+// The published LongRoPE tables (docs/ARCHITECTURE.md, Checking a table): every shipped preset of
+// rope_type longrope, its short and long factors per pair as the model's config.json gives them,
+// read from resources/presets when posenc is built (LongRopePresets.cmake). A table of one of
+// these is `correct` against the model by name.
 namespace posenc::RopeLongRopeForms {
 
 std::vector<RopeFit::Published> forms();

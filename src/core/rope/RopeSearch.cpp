@@ -90,13 +90,26 @@ Params RopeSearch::baseParams() const
     return base;
 }
 
-// The amplitude: 1, or the type's attention factor, when the table holds it within a part in
-// 10^5; else the fewest digits that write it within float32's rounding.
+double RopeSearch::amplitudeWithin() const
+{
+    switch (m_input.format) {
+    case ValueFormat::Float16:
+        return 4.0 * 0x1p-11;
+    case ValueFormat::BFloat16:
+        return 4.0 * 0x1p-8;
+    case ValueFormat::Float32:
+        break;
+    }
+    return 1e-5;
+}
+
+// The amplitude: 1, or the type's attention factor, when the table holds it within
+// amplitudeWithin(); else the fewest digits that write it within float32's rounding.
 double RopeSearch::snappedAmplitude(const Params &, double typeFactor) const
 {
     const double a = m_measured.amplitude;
     for (const double candidate : {1.0, typeFactor}) {
-        if (std::fabs(a / candidate - 1.0) < 1e-5)
+        if (std::fabs(a / candidate - 1.0) < amplitudeWithin())
             return candidate;
     }
     return snapped(a, 3e-7);
@@ -164,6 +177,12 @@ void RopeSearch::tryPublished(const std::vector<Published> &published)
         if (p.rope.layout != m_layout || RopeFrequencies::rotaryDim(p.rope) != base.rope.headDim)
             continue;
         consider(p, form.name);
+        // LongRoPE's other factors too: HF takes the long ones for a sequence past the original
+        // length and the short ones within it, whatever rows a table of them holds.
+        if (const auto original = p.rope.originalMaxLen; p.rope.type == RopeType::LongRope && original) {
+            p.maxLen = base.maxLen > *original ? *original : *original + 1;
+            consider(p, form.name);
+        }
     }
 }
 
@@ -409,11 +428,11 @@ void RopeSearch::tryLongRope()
     q.rope.type = RopeType::LongRope;
     q.rope.originalMaxLen = base.maxLen;
     const double a = m_measured.amplitude;
-    double amplitude = std::fabs(a - 1.0) < 1e-5 ? 1.0 : snapped(a, 3e-7);
+    double amplitude = std::fabs(a - 1.0) < amplitudeWithin() ? 1.0 : snapped(a, 3e-7);
     for (double f = 2.0; f <= 1024.0 && !q.rope.factor; f *= 2.0) {
         for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
             const double factor = std::sqrt(1.0 + std::log(f) / std::log(double(original)));
-            if (std::fabs(factor / a - 1.0) < 1e-5) {
+            if (std::fabs(factor / a - 1.0) < amplitudeWithin()) {
                 q.rope.factor = f;
                 q.rope.originalMaxLen = original;
                 amplitude = factor;
@@ -546,16 +565,16 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
     // table whose frequencies are the default's (LongRoPE's short factors all 1): no mistake named,
     // and no published form has it.
     if (std::fabs(result.typeAttentionFactor - 1.0) < 1e-12 && rope.type != RopeType::Yarn
-        && rope.type != RopeType::LongRope && std::fabs(amplitude - 1.0) > 1e-5
+        && rope.type != RopeType::LongRope && std::fabs(amplitude - 1.0) > amplitudeWithin()
         && (amplitude < 1.0 || amplitude >= 2.0)) {
         result.mistakes.append(CheckMistakes::kScaled);
         result.correct.amplitude = 1.0;
     }
     if (rope.type == RopeType::Yarn && std::fabs(result.typeAttentionFactor - 1.0) > 1e-9
-        && std::fabs(amplitude - 1.0) < 1e-5) {
+        && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
         result.mistakes.append(u"attention-factor-missing"_s);
         result.correct.amplitude = result.typeAttentionFactor;
-    } else if (rope.type == RopeType::LongRope && std::fabs(amplitude - 1.0) < 1e-5) {
+    } else if (rope.type == RopeType::LongRope && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
         bool scaled = false;
         for (const double r : rope.shortFactor)
             scaled = scaled || std::fabs(r - 1.0) > 1e-3;

@@ -63,6 +63,9 @@ public:
 private:
     Params baseParams() const;
     double snappedAmplitude(const Params &params, double typeFactor) const;
+    // How near 1, or a type's attention factor, an amplitude read from the cells is that value: a
+    // part in 10^5, or a few units of float16's or bfloat16's rounding.
+    double amplitudeWithin() const;
     bool better(const Fit &x, const Fit &y) const;
     std::vector<double> ratios(double base) const;
     double largestRatio(double base) const;

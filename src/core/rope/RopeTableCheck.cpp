@@ -35,32 +35,66 @@ std::optional<RopeLayout> declaredLayout(const TableEvidence &e)
 std::vector<RopeFit::Published> formsAt(std::int64_t cols);
 QString nearestPublished(const Params &p);
 
-// The published forms whose table is that of `p` at `amplitude`: the same frequencies and
-// amplitude, in either layout (HF's Llama rotates halves, Meta's code interleaved pairs); another
-// original length with the same bands, or another rope_type with the same frequencies (LongRoPE's
-// short factors of 1 are the default type's), gives the same table. The first form's parameters,
-// in `p`'s layout, go to `asPublished`.
-QStringList publishedNames(const Params &p, double amplitude, Params *asPublished = nullptr)
+// How far an amplitude read from a table's cells may be from a published one: a few units of the
+// cells' rounding (float16's and bfloat16's are far coarser than float32's), at least 1e-6.
+double amplitudeTolerance(ValueFormat format)
+{
+    switch (format) {
+    case ValueFormat::Float16:
+        return 4.0 * 0x1p-11;
+    case ValueFormat::BFloat16:
+        return 4.0 * 0x1p-8;
+    case ValueFormat::Float32:
+        break;
+    }
+    return 1e-6;
+}
+
+// The lengths at which `form` is tried against a table of `length` rows: that length, and for
+// LongRoPE the other regime too (HF takes the long factors for a sequence past the original
+// length, whatever rows a table of them holds).
+QList<std::int64_t> lengthsOf(const Params &form, std::int64_t length)
+{
+    QList<std::int64_t> lengths {length};
+    const std::optional<std::int64_t> original = form.rope.originalMaxLen;
+    if (form.rope.type == RopeType::LongRope && original)
+        lengths.append(length > *original ? *original : *original + 1);
+    return lengths;
+}
+
+// The published forms whose table is that of `p` at `amplitude`: the same frequencies, and the
+// amplitude within `tolerance`, in either layout (HF's Llama rotates halves, Meta's code
+// interleaved pairs); another original length with the same bands, or another rope_type with the
+// same frequencies (LongRoPE's short factors of 1 are the default type's), gives the same table.
+struct PublishedMatch
 {
     QStringList names;
+    Params params; // the first form's, in `p`'s layout: the reference every cell is compared with
+};
+
+PublishedMatch publishedMatch(const Params &p, double amplitude, double tolerance)
+{
+    PublishedMatch match;
     const FrequencySchedule mine = RopeFrequencies::schedule(p);
     for (const RopeFit::Published &form : formsAt(RopeFrequencies::rotaryDim(p.rope))) {
-        Params q = form.params;
-        q.maxLen = p.maxLen;
-        const FrequencySchedule theirs = RopeFrequencies::schedule(q);
-        // The fit reads an amplitude from float32 cells: equal within their rounding.
-        bool same = theirs.pairs() == mine.pairs() && std::fabs(theirs.amplitude - amplitude) <= 1e-6 * amplitude;
-        for (std::int64_t i = 0; same && i < mine.pairs(); ++i)
-            same = std::fabs(theirs.w[std::size_t(i)] - mine.w[std::size_t(i)]) <= 1e-12 * mine.w[std::size_t(i)];
-        if (!same || names.contains(form.name))
-            continue;
-        if (names.isEmpty() && asPublished) {
-            *asPublished = q;
-            asPublished->rope.layout = p.rope.layout;
+        for (const std::int64_t length : lengthsOf(form.params, p.maxLen)) {
+            Params q = form.params;
+            q.maxLen = length;
+            const FrequencySchedule theirs = RopeFrequencies::schedule(q);
+            bool same = theirs.pairs() == mine.pairs()
+                && std::fabs(theirs.amplitude - amplitude) <= tolerance * theirs.amplitude;
+            for (std::int64_t i = 0; same && i < mine.pairs(); ++i)
+                same = std::fabs(theirs.w[std::size_t(i)] - mine.w[std::size_t(i)]) <= 1e-12 * mine.w[std::size_t(i)];
+            if (!same || match.names.contains(form.name))
+                continue;
+            if (match.names.isEmpty()) {
+                match.params = q;
+                match.params.rope.layout = p.rope.layout;
+            }
+            match.names.append(form.name);
         }
-        names.append(form.name);
     }
-    return names;
+    return match;
 }
 
 TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
@@ -96,15 +130,21 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
         correct.params.rope.attentionFactor = correct.amplitude;
     PairReferenceSpec spec = RopeFit::reference(correct, framing);
     m.reference = std::make_shared<const PairReference>(spec);
-    // A published form's table: its own parameters are the reference, every cell compared with them.
-    Params published;
-    const QStringList names
-        = fit.mistakes.empty() ? publishedNames(correct.params, h.amplitude, &published) : QStringList();
+    // A published form's table: its own parameters are the reference, every cell compared with
+    // them, and what the report finds.
+    const PublishedMatch published = fit.mistakes.empty()
+        ? publishedMatch(correct.params, h.amplitude, amplitudeTolerance(e.format))
+        : PublishedMatch();
+    const QStringList &names = published.names;
     if (!names.isEmpty()) {
-        correct.params = published;
-        correct.amplitude = RopeFrequencies::schedule(published).amplitude;
+        correct.params = published.params;
+        correct.amplitude = RopeFrequencies::schedule(published.params).amplitude;
         spec = RopeFit::reference(correct, framing);
         m.reference = std::make_shared<const PairReference>(spec);
+        m.findings = {{u"layout"_s, RopeCheckWords::layout(correct.params.rope.layout)},
+                      {u"base"_s, correct.params.rope.theta},
+                      {u"rope_type"_s, RopeTypes::word(correct.params.rope.type)},
+                      {u"attention_factor"_s, correct.amplitude}};
     }
     m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);
     if (correct.params.isValid())
@@ -117,6 +157,11 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     } else if (!names.isEmpty()) {
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = u"the RoPE %1 table of %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, names.join(u", "_s));
+        // LongRoPE's factors of the other side of the original length than the table's rows.
+        const RopeParams &r = correct.params.rope;
+        if (r.type == RopeType::LongRope && r.originalMaxLen
+            && (correct.params.maxLen > *r.originalMaxLen) != (e.rows() > *r.originalMaxLen))
+            m.notes.append(RopeCheckWords::longRopeRegime(*r.originalMaxLen, e.rows()));
     } else {
         m.verdict = CheckVerdict::Variant;
         m.diagnosis = RopeCheckWords::variant(correct, nearestPublished(correct.params));

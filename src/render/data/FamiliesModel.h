@@ -27,7 +27,7 @@ struct FamiliesData : FigureData
     const FamilyPanelData *panel(Encoding family) const;
 };
 
-// "One query, five families": for one query position (--query) and the current settings, the
+// "One query, six families": for one query position (--query) and the current settings, the
 // positional term each family gives a key against its offset k = j - q, stacked panels over one
 // offset axis, one per family that has a panel (today the sinusoid's PE·PE, RoPE's score of an
 // aligned query and key, ALiBi's bias per head, T5's and DeBERTa's bucket index, which stands for
