@@ -1,12 +1,15 @@
 #include "CheckApply.h"
 
+#include "CheckApplyMrope.h"
 #include "ExitCode.h"
 #include "JsonOutput.h"
+#include "ParamOptions.h"
 
 #include "core/Description.h"
 #include "core/NumberText.h"
-#include "core/rope/ApplyCheck.h"
 #include "core/check/TableRows.h"
+#include "core/rope/ApplyCheck.h"
+#include "core/rope/RopeFrequencies.h"
 #include "io/TableFile.h"
 
 #include <optional>
@@ -27,8 +30,9 @@ struct Read
     QString message;
 };
 
-// A whole query or key matrix, [positions, head_dim], as the table files are read.
-Read readWhole(const QString &what, const QString &path, std::uint64_t budget)
+// A whole query or key matrix, [positions, head_dim], as the table files are read; X and Y held
+// together with `rowBytes` a row of the check's own (a position, or three ids) within the budget.
+Read readWhole(const QString &what, const QString &path, std::uint64_t budget, double rowBytes)
 {
     Read read;
     const auto opened = TableFile::open(MatrixSource::parse(path), budget, nullptr);
@@ -38,10 +42,11 @@ Read readWhole(const QString &what, const QString &path, std::uint64_t budget)
         return read;
     }
     const TableRows &table = *opened.value();
-    const double bytes = 2.0 * 4.0 * double(table.rows()) * double(table.cols());
+    const double bytes = (2.0 * 4.0 * double(table.cols()) + rowBytes) * double(table.rows());
     if (bytes > double(budget)) {
         read.code = ExitOverBudget;
-        read.message = u"%1: X and Y of %2 x %3 are held whole, %4 GiB, over the memory budget of %5 GiB"_s.arg(what)
+        read.message = u"%1: X and Y of %2 x %3 are held whole with the check's rows, %4 GiB, over the memory "
+                       "budget of %5 GiB; raise --memory-budget"_s.arg(what)
                            .arg(table.rows())
                            .arg(table.cols())
                            .arg(NumberText::compact(bytes / double(1ull << 30), 3),
@@ -90,6 +95,11 @@ QStringList lines(const ApplyCheck::Result &r)
         layoutWord(r.rotation),
         r.rotation == RopeLayout::Half ? u"rotate_half, HF's Llama"_s : u"rotate_every_two, GPT-J's"_s,
         layoutWord(r.table)));
+    if (r.rotaryDim < r.headDim)
+        out.append(u"rotary_dim: %1 of head_dim %2 (columns %3..%4 turned, the rest pass through)"_s.arg(r.rotaryDim)
+                       .arg(r.headDim)
+                       .arg(r.rotaryStart)
+                       .arg(r.rotaryStart + r.rotaryDim - 1));
     out.append(u"frequencies: "_s + r.frequencies);
     out.append(u"attention factor: "_s + NumberText::compact(r.attentionFactor, 6));
     out.append(u"positions: "_s + positionsText(r));
@@ -118,6 +128,9 @@ QString json(const ApplyCheck::Result &r)
         {u"verdict"_s, jsonString(CheckWords::verdict(r.verdict))},
         {u"layout"_s, found ? jsonString(layoutWord(r.rotation)) : u"null"_s},
         {u"table_layout"_s, found ? jsonString(layoutWord(r.table)) : u"null"_s},
+        {u"head_dim"_s, QString::number(r.headDim)},
+        {u"rotary_dim"_s, found ? QString::number(r.rotaryDim) : u"null"_s},
+        {u"rotary_start"_s, found ? QString::number(r.rotaryStart) : u"null"_s},
         {u"frequencies"_s, found ? jsonString(r.frequencies) : u"null"_s},
         {u"attention_factor"_s, found ? jsonNumber(r.attentionFactor) : u"null"_s},
         {u"position_offset"_s, r.positionOffset ? QString::number(*r.positionOffset) : u"null"_s},
@@ -144,10 +157,79 @@ CommandOption option()
             "head_dim]. Finds the pairs turned (half: rotate_half; interleaved: rotate_every_two), the pairs the "
             "cos/sin table shares (a layout swapped between the table and the apply is rope-layout-swapped), the "
             "frequencies (rope_type and parameters), the attention factor and each row's position (an offset is "
-            "position-offset, rows out of order positions-out-of-order)"_s,
+            "position-offset, rows out of order positions-out-of-order); a partial rotary's rotary_dim (against "
+            "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
+            "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent). With --encoding mrope (its "
+            "flags, or --config of a Qwen-VL model) each row's (t, h, w) ids and the section split; with --prompt "
+            "compared with get_rope_index's"_s,
             {},
             true};
 }
+
+namespace {
+
+// What Y is meant to be, from the parameter flags given: nothing declared, RoPE's rotary_dim, or
+// M-RoPE's parameters.
+struct Meant
+{
+    std::optional<Params> mrope;
+    bool prompt = false;
+    std::optional<std::int64_t> rotaryDim;
+    QString rotaryDimSource;
+    std::optional<RopeLayout> layout; // the config's pairing
+    int code = ExitDone;
+    QStringList messages;
+};
+
+bool anyParameterGiven(const QCommandLineParser &parser)
+{
+    for (const CommandOption &option : ParamOptions::options()) {
+        const QString key = option.names.constFirst();
+        if (key != u"memory-budget"_s && key != u"rope-layout"_s && parser.isSet(key))
+            return true;
+    }
+    return false;
+}
+
+Meant meant(const QCommandLineParser &parser, std::int64_t cols)
+{
+    Meant m;
+    if (!anyParameterGiven(parser))
+        return m;
+    const ParamOptions::Clues clues {
+        {u"--apply"_s, [](const Params &p) { return p.encoding == Encoding::Rope || p.encoding == Encoding::Mrope; }}};
+    ParamOptions::Result read = ParamOptions::read(parser, clues);
+    if (read.exitCode() != ExitDone) {
+        m.code = read.exitCode();
+        m.messages = read.messages();
+        return m;
+    }
+    const bool config = parser.isSet(u"config"_s);
+    Params &p = read.params;
+    if (!parser.isSet(u"head-dim"_s) && !config)
+        p.rope.headDim = cols;
+    if (p.rope.headDim != cols) {
+        m.code = ExitUsage;
+        m.messages = {u"--apply: X and Y have %1 columns, but %2 gives head_dim %3"_s.arg(cols).arg(
+            config ? u"--config"_s : u"--head-dim"_s, QString::number(p.rope.headDim))};
+        return m;
+    }
+    if (p.encoding == Encoding::Mrope) {
+        m.mrope = p;
+        m.prompt = parser.isSet(u"prompt"_s);
+        return m;
+    }
+    if (config)
+        m.layout = p.rope.layout;
+    if (parser.isSet(u"partial-rotary-factor"_s) || config) {
+        m.rotaryDim = RopeFrequencies::rotaryDim(p.rope);
+        m.rotaryDimSource = u"%1partial_rotary_factor %2"_s.arg(config ? u"the config's "_s : QString(),
+                                                                QString::number(p.rope.partialRotaryFactor));
+    }
+    return m;
+}
+
+} // namespace
 
 int run(const Request &request, QTextStream &out, QTextStream &err)
 {
@@ -159,14 +241,34 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
         return fail(ExitUsage,
                     u"--apply X Y: expected one Y, the query or key after RoPE; got %1"_s.arg(
                         request.positional.isEmpty() ? u"none"_s : request.positional.join(u' ')));
-    const Read x = readWhole(u"--apply X"_s, request.x, request.budget);
+    const bool mropeFlags = request.parser && request.parser->value(u"encoding"_s) == u"mrope"_s;
+    const double rowBytes = mropeFlags || (request.parser && request.parser->isSet(u"config"_s)) ? 48.0 : 8.0;
+    const Read x = readWhole(u"--apply X"_s, request.x, request.budget, rowBytes);
     if (!x.values)
         return fail(x.code, x.message);
-    const Read y = readWhole(u"--apply Y"_s, request.positional.first(), request.budget);
+    const Read y = readWhole(u"--apply Y"_s, request.positional.first(), request.budget, rowBytes);
     if (!y.values)
         return fail(y.code, y.message);
+    const Meant m = request.parser ? meant(*request.parser, x.values->cols()) : Meant();
+    if (m.code != ExitDone) {
+        for (const QString &message : m.messages)
+            fail(m.code, message);
+        return m.code;
+    }
+    if (m.mrope) {
+        MropeApplyCheck::Declared declared {*m.mrope, m.prompt, request.threads};
+        const auto checked = MropeApplyCheck::check(*x.values, *y.values, declared);
+        if (const auto *refused = std::get_if<QString>(&checked))
+            return fail(ExitUsage, u"--apply: "_s + *refused);
+        const auto &r = std::get<MropeApplyCheck::Result>(checked);
+        out << (request.json ? CheckApplyMrope::json(r) : CheckApplyMrope::lines(r).join(u'\n') + u'\n');
+        return request.exitCode(r.verdict);
+    }
     ApplyCheck::Declared declared;
-    declared.layout = request.layout;
+    declared.layout = request.layout ? request.layout : m.layout;
+    declared.rotaryDim = m.rotaryDim;
+    declared.rotaryDimSource = m.rotaryDimSource;
+    declared.threads = request.threads;
     const auto checked = ApplyCheck::check(*x.values, *y.values, declared);
     if (const auto *refused = std::get_if<QString>(&checked))
         return fail(ExitUsage, u"--apply: "_s + *refused);

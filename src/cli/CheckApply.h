@@ -4,6 +4,7 @@
 
 #include "core/check/TableMatch.h"
 
+#include <QCommandLineParser>
 #include <QStringList>
 #include <QTextStream>
 
@@ -24,9 +25,14 @@ struct Request
     std::optional<RopeLayout> layout; // --rope-layout, when given
     bool json = false;
     int (*exitCode)(CheckVerdict) = nullptr; // posenc check's code of each verdict
+    // The parameter flags (--encoding mrope and its flags, --config, --partial-rotary-factor, ...):
+    // what Y is meant to be.
+    const QCommandLineParser *parser = nullptr;
+    int threads = 0;
 };
 
-// Reads X and Y whole, checks, prints the report (or --json's object) on `out`; the exit code.
+// Reads X and Y whole, checks (RoPE's check, or M-RoPE's where the parameters are encoding mrope),
+// prints the report (or --json's object) on `out`; the exit code.
 int run(const Request &request, QTextStream &out, QTextStream &err);
 
 } // namespace posenc::CheckApply

@@ -220,7 +220,8 @@ HelpPage checkHelp()
 {
     HelpPage page;
     page.topic = u"check"_s;
-    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s, u"posenc check --apply X Y [--json]"_s,
+    page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s,
+                  u"posenc check --apply X Y [--json] [--encoding mrope|--config FILE] [RoPE and M-RoPE flags]"_s,
                   u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
     page.section().paragraph(
         u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
@@ -263,7 +264,12 @@ HelpPage checkHelp()
                    {u"posenc check mrope_cos.npy --expect-config config.json --prompt text:20,image:1x28x28,text:9"_s,
                     u"a Qwen-VL model's M-RoPE table of that prompt against get_rope_index's ids"_s},
                    {u"posenc check --apply q.npy q_rotated.npy"_s,
-                    u"a query before and after RoPE: the pairing, frequencies, attention factor and positions"_s}});
+                    u"a query before and after RoPE: the pairing, frequencies, attention factor and positions"_s},
+                   {u"posenc check --apply q.npy q_rotated.npy --partial-rotary-factor 0.25"_s,
+                    u"a partial rotary: the rotary_dim turned, against GPT-NeoX's rotary_pct 0.25"_s},
+                   {u"posenc check --apply q.npy q_rotated.npy --config Qwen2-VL-7B-Instruct.json --prompt "
+                    "'text:5,image:1x4x6,text:3'"_s,
+                    u"multimodal RoPE: each row's (t, h, w) ids against get_rope_index's"_s}});
     page.section(u"Exit status"_s)
         .items({{u"0"_s,
                  u"correct: the table equals a named reference within its tolerance (a published form, or the "
@@ -285,10 +291,13 @@ HelpPage checkHelp()
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     // `posenc check --config FILE` checks a model's config.json, not a table.
-    const bool config = std::any_of(arguments.cbegin(), arguments.cend(), [](const QString &argument) {
-        return argument == u"--config"_s || argument.startsWith(u"--config="_s);
-    });
-    if (config)
+    // With --apply, --config gives the model whose rotation Y is meant to be.
+    const auto given = [&](const QString &flag) {
+        return std::any_of(arguments.cbegin(), arguments.cend(), [&](const QString &argument) {
+            return argument == flag || argument.startsWith(flag + u'=');
+        });
+    };
+    if (given(u"--config"_s) && !given(u"--apply"_s))
         return runConfigCheck(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -315,6 +324,14 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             request.layout = declared.rope.layout;
         request.json = parser.isSet(u"json"_s);
         request.exitCode = verdictExitCode;
+        request.parser = &parser;
+        if (parser.isSet(u"threads"_s)) {
+            bool ok = false;
+            request.threads = parser.value(u"threads"_s).toInt(&ok);
+            if (!ok || request.threads < 1 || request.threads > 1024)
+                return fail(err, ExitUsage,
+                            u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
+        }
         return CheckApply::run(request, out, err);
     }
     if (positional.size() != 1)

@@ -1,6 +1,9 @@
 // `posenc check --apply X Y` as a script meets it: a query before and after RoPE (written here in
 // float64 as HF's apply_rotary_pos_emb, modeling_llama.py, computes it: q * cos + rotate_half(q) *
 // sin; or GPT-J's rotate_every_two), its report and exit code; each bad use refused naming --apply.
+// A partial rotary as modeling_gpt_neox.py applies it (q[..., :rotary_dim] turned, the rest passed)
+// against --partial-rotary-factor and GPT-NeoX-20B's config; Qwen2-VL's M-RoPE
+// (apply_multimodal_rotary_pos_emb, get_rope_index's ids written here) against its flags and config.
 #include "CliRun.h"
 
 #include <QtTest>
@@ -10,6 +13,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -36,6 +40,68 @@ std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool ta
             const double angle = double(r + offset) * std::pow(10000.0, -2.0 * double(k) / double(kDim));
             const double turned = rotation ? (j < h ? -at(j + h) : at(j - h)) : (j % 2 == 0 ? -at(j + 1) : at(j - 1));
             y[std::size_t(r * kDim + j)] = float(at(j) * std::cos(angle) + turned * std::sin(angle));
+        }
+    }
+    return {x, y};
+}
+
+// X random normal; Y X's first `rotary` of `dim` columns turned as rotate_half at positions 0..255,
+// inv_freq 1 / 10000^(2i / rotary) (the rest passed through).
+std::pair<std::vector<float>, std::vector<float>> partial(qint64 dim, qint64 rotary)
+{
+    std::mt19937 engine(13);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<float> x(std::size_t(kRows * dim));
+    for (float &v : x)
+        v = float(normal(engine));
+    std::vector<float> y = x;
+    const qint64 h = rotary / 2;
+    for (qint64 r = 0; r < kRows; ++r) {
+        const auto at = [&](qint64 j) { return double(x[std::size_t(r * dim + j)]); };
+        for (qint64 j = 0; j < rotary; ++j) {
+            const double angle = double(r) * std::pow(10000.0, -2.0 * double(j % h) / double(rotary));
+            const double turned = j < h ? -at(j + h) : at(j - h);
+            y[std::size_t(r * dim + j)] = float(at(j) * std::cos(angle) + turned * std::sin(angle));
+        }
+    }
+    return {x, y};
+}
+
+// get_rope_index's ids of text:5,image:1x4x6,text:3 (merge 2), each id + `offset`: text 0..4, the
+// image's (5, 5..6, 5..7), text 8..10.
+std::vector<std::array<qint64, 3>> promptIds(qint64 offset)
+{
+    std::vector<std::array<qint64, 3>> ids;
+    for (qint64 i = 0; i < 5; ++i)
+        ids.push_back({i, i, i});
+    for (qint64 i = 0; i < 2; ++i)
+        for (qint64 j = 0; j < 3; ++j)
+            ids.push_back({5, 5 + i, 5 + j});
+    for (qint64 i = 8; i < 11; ++i)
+        ids.push_back({i, i, i});
+    for (auto &id : ids)
+        for (qint64 &v : id)
+            v += offset;
+    return ids;
+}
+
+// Qwen2-VL-7B's rotation (head_dim 128, rope_theta 1e6, mrope_section [16, 24, 24] chunked) of X at
+// `ids`: pair k from axis t below 16, h below 40, w after.
+std::pair<std::vector<float>, std::vector<float>> mrope(const std::vector<std::array<qint64, 3>> &ids)
+{
+    constexpr qint64 d = 128, h = 64;
+    std::mt19937 engine(17);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<float> x(ids.size() * d), y(x.size());
+    for (float &v : x)
+        v = float(normal(engine));
+    for (std::size_t r = 0; r < ids.size(); ++r) {
+        const auto at = [&](qint64 j) { return double(x[r * d + std::size_t(j)]); };
+        for (qint64 j = 0; j < d; ++j) {
+            const qint64 k = j % h, axis = k < 16 ? 0 : k < 40 ? 1 : 2;
+            const double angle = double(ids[r][std::size_t(axis)]) * std::pow(1e6, -2.0 * double(k) / double(d));
+            const double turned = j < h ? -at(j + h) : at(j - h);
+            y[r * d + std::size_t(j)] = float(at(j) * std::cos(angle) + turned * std::sin(angle));
         }
     }
     return {x, y};
@@ -103,6 +169,68 @@ private slots:
         QVERIFY2(run.out.contains(u"rotation: %1 pairs"_s.arg(rotation ? u"half"_s : u"interleaved"_s)),
                  qPrintable(run.out));
         QCOMPARE(run.exitCode, exitCode);
+    }
+
+    // Pythia's and GPT-NeoX's rotary_pct 0.25 of a 96-wide head: rotary_dim 24 read; declared
+    // 0.5, a mistake; GPT-NeoX-20B's config (head_dim 6144 / 64 = 96, rotary_pct 0.25) agrees.
+    void partialRotaryIsReported()
+    {
+        const auto [x, y] = partial(96, 24);
+        const QString xPath = m_dir.filePath(u"partial-x.npy"_s), yPath = m_dir.filePath(u"partial-y.npy"_s);
+        QVERIFY(CliRun::writeNpy(xPath, kRows, 96, x) && CliRun::writeNpy(yPath, kRows, 96, y));
+        CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(o[u"rotary_dim"_s].toInteger(), 24);
+        QCOMPARE(o[u"head_dim"_s].toInteger(), 96);
+        QCOMPARE(o[u"rotary_start"_s].toInteger(), 0);
+        run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--partial-rotary-factor"_s, u"0.5"_s});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(u"mistakes: rotary-dim"_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"rotary_dim: 24 of head_dim 96"_s), qPrintable(run.out));
+        run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--config"_s,
+                              QStringLiteral(POSENC_CONFIGS) + u"/gpt-neox-20b.json"_s});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+    }
+
+    // Qwen2-VL's rotation of a prompt with an image: its ids read and compared with the prompt's,
+    // by the flags and by the model's config; the ids off by 2, named; a bad section refused.
+    void mropeIdsAreReported()
+    {
+        const QString prompt = u"text:5,image:1x4x6,text:3"_s;
+        const QStringList flags {u"--encoding"_s,      u"mrope"_s,    u"--rope-theta"_s, u"1000000"_s,
+                                 u"--mrope-section"_s, u"16,24,24"_s, u"--prompt"_s,     prompt};
+        const QStringList config {u"--config"_s, QStringLiteral(POSENC_CONFIGS) + u"/Qwen2-VL-7B-Instruct.json"_s,
+                                  u"--prompt"_s, prompt};
+        for (const qint64 offset : {qint64(0), qint64(2)}) {
+            const std::vector<std::array<qint64, 3>> ids = promptIds(offset);
+            const auto [x, y] = mrope(ids);
+            const QString xPath = m_dir.filePath(u"mrope%1-x.npy"_s.arg(offset));
+            const QString yPath = m_dir.filePath(u"mrope%1-y.npy"_s.arg(offset));
+            QVERIFY(CliRun::writeNpy(xPath, qint64(ids.size()), 128, x));
+            QVERIFY(CliRun::writeNpy(yPath, qint64(ids.size()), 128, y));
+            for (const QStringList &declared : {flags, config}) {
+                const CliRun::Run run
+                    = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s} + declared);
+                QVERIFY2(run.exitCode == (offset == 0 ? 0 : 1), qPrintable(run.out + run.err));
+                const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+                QCOMPARE(o[u"encoding"_s].toString(), u"mrope"_s);
+                QCOMPARE(o[u"mrope_section"_s].toArray(), (QJsonArray {16, 24, 24}));
+                const QJsonArray read = o[u"ids"_s].toArray();
+                QCOMPARE(read.size(), qsizetype(ids.size()));
+                for (std::size_t r = 0; r < ids.size(); ++r)
+                    QCOMPARE(read[qsizetype(r)].toArray(), (QJsonArray {ids[r][0], ids[r][1], ids[r][2]}));
+                if (offset != 0) {
+                    QCOMPARE(o[u"mistakes"_s].toArray(), (QJsonArray {u"mrope-ids-offset"_s}));
+                    QCOMPARE(o[u"id_offset"_s].toInteger(), offset);
+                }
+            }
+        }
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, m_dir.filePath(u"mrope0-x.npy"_s),
+                                                m_dir.filePath(u"mrope0-y.npy"_s), u"--encoding"_s, u"mrope"_s,
+                                                u"--mrope-section"_s, u"16,24,20"_s});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"--mrope-section"_s), qPrintable(run.err));
     }
 
     void badUseIsRefused()

@@ -8,6 +8,7 @@
 
 #include "core/rope/ApplyCheck.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <cmath>
@@ -23,38 +24,63 @@ struct Applied
     RowMatrixXf x, y;
 };
 
-// X random normal (seed 47); Y X turned at positions[r] with the table built for `table` pairs and
-// the rotation turning `rotation` pairs.
-Applied applied(const Params &p, const std::vector<std::int64_t> &positions, RopeLayout table, RopeLayout rotation)
+// How Y is turned: the table's and the rotation's pairing, the rotated columns [col0, col0 + 2 *
+// inv.size()) of a head of `headDim` (the rest pass through, as modeling_gpt_neox.py's q_pass), the
+// inverse frequencies in float64 (rounded to float32 as HF's inv_freq buffer) and the attention
+// scaling.
+struct Rotation
 {
-    const std::int64_t d = p.rope.headDim, h = d / 2, rows = std::int64_t(positions.size());
+    std::int64_t headDim = 128;
+    RopeLayout table = RopeLayout::Half;
+    RopeLayout rotation = RopeLayout::Half;
+    std::int64_t col0 = 0;
+    std::vector<double> inv;
+    double scaling = 1.0;
+};
+
+Rotation rotationOf(const Params &p, RopeLayout table, RopeLayout rotation)
+{
+    return {p.rope.headDim, table, rotation, 0, roperef::inv(p), roperef::attentionFactor(p)};
+}
+
+// X random normal (seed 47); Y X turned at positions[r] as `rot` says.
+Applied applied(const Rotation &rot, const std::vector<std::int64_t> &positions)
+{
+    const std::int64_t d = rot.headDim, width = 2 * std::int64_t(rot.inv.size()), h = width / 2;
+    const std::int64_t rows = std::int64_t(positions.size());
     std::mt19937 engine(47);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     Applied a {RowMatrixXf(rows, d), RowMatrixXf(rows, d)};
     for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t j = 0; j < d; ++j)
             a.x(r, j) = normal(engine);
-    const std::vector<double> inv = roperef::inv(p);
-    const auto scaling = float(roperef::attentionFactor(p));
+    a.y = a.x;
+    const auto scaling = float(rot.scaling);
+    std::vector<float> cos(static_cast<std::size_t>(width)), sin(static_cast<std::size_t>(width));
     for (std::int64_t r = 0; r < rows; ++r) {
         // The table's columns: cat(freqs, freqs) for half, repeat_interleave(2) for interleaved.
-        std::vector<float> cos(static_cast<std::size_t>(d)), sin(static_cast<std::size_t>(d));
-        for (std::int64_t j = 0; j < d; ++j) {
-            const std::int64_t k = table == RopeLayout::Half ? j % h : j / 2;
-            const float angle = float(positions[std::size_t(r)]) * float(inv[std::size_t(k)]);
+        for (std::int64_t j = 0; j < width; ++j) {
+            const std::int64_t k = rot.table == RopeLayout::Half ? j % h : j / 2;
+            const float angle = float(positions[std::size_t(r)]) * float(rot.inv[std::size_t(k)]);
             cos[std::size_t(j)] = std::cos(angle) * scaling;
             sin[std::size_t(j)] = std::sin(angle) * scaling;
         }
-        for (std::int64_t j = 0; j < d; ++j) {
+        const auto xr = [&](std::int64_t j) { return a.x(r, rot.col0 + j); };
+        for (std::int64_t j = 0; j < width; ++j) {
             float turned = 0.0f;
-            if (rotation == RopeLayout::Half)
-                turned = j < h ? -a.x(r, j + h) : a.x(r, j - h);
+            if (rot.rotation == RopeLayout::Half)
+                turned = j < h ? -xr(j + h) : xr(j - h);
             else
-                turned = j % 2 == 0 ? -a.x(r, j + 1) : a.x(r, j - 1);
-            a.y(r, j) = a.x(r, j) * cos[std::size_t(j)] + turned * sin[std::size_t(j)];
+                turned = j % 2 == 0 ? -xr(j + 1) : xr(j - 1);
+            a.y(r, rot.col0 + j) = xr(j) * cos[std::size_t(j)] + turned * sin[std::size_t(j)];
         }
     }
     return a;
+}
+
+Applied applied(const Params &p, const std::vector<std::int64_t> &positions, RopeLayout table, RopeLayout rotation)
+{
+    return applied(rotationOf(p, table, rotation), positions);
 }
 
 std::vector<std::int64_t> from(std::int64_t first, std::int64_t rows)
@@ -83,14 +109,85 @@ QString typeWord(RopeType type)
     return type == RopeType::Llama3 ? u"llama3"_s : type == RopeType::Yarn ? u"yarn"_s : u"default"_s;
 }
 
+// The largest |Y - X turned| as float64 computes it: each rotated pair at the exact angle
+// position * inv, the pass columns against X.
+double largestError(const Applied &a, const Rotation &rot, const std::vector<std::int64_t> &positions)
+{
+    const std::int64_t h = std::int64_t(rot.inv.size()), width = 2 * h;
+    double largest = 0.0;
+    for (std::int64_t row = 0; row < a.x.rows(); ++row) {
+        for (std::int64_t k = 0; k < h; ++k) {
+            const std::int64_t i = rot.col0 + (rot.table == RopeLayout::Half ? k : 2 * k),
+                               j = rot.col0 + (rot.table == RopeLayout::Half ? k + h : 2 * k + 1);
+            const double angle = double(positions[std::size_t(row)]) * rot.inv[std::size_t(k)];
+            const double c = rot.scaling * std::cos(angle), s = rot.scaling * std::sin(angle);
+            largest = std::max(largest, std::fabs(double(a.y(row, i)) - (a.x(row, i) * c - a.x(row, j) * s)));
+            largest = std::max(largest, std::fabs(double(a.y(row, j)) - (a.x(row, j) * c + a.x(row, i) * s)));
+        }
+        for (std::int64_t j = 0; j < a.x.cols(); ++j) {
+            if (j < rot.col0 || j >= rot.col0 + width)
+                largest = std::max(largest, std::fabs(double(a.y(row, j)) - double(a.x(row, j))));
+        }
+    }
+    return largest;
+}
+
+// HF's _compute_default_rope_parameters for a partial rotary (modeling_rope_utils.py): dim =
+// int(head_dim * partial_rotary_factor), inv_freq = 1 / base^(arange(0, dim, 2) / dim).
+Rotation partial(std::int64_t headDim, double factor, double theta, RopeLayout layout = RopeLayout::Half)
+{
+    const auto r = static_cast<std::int64_t>(double(headDim) * factor);
+    return {headDim, layout, layout, 0, roperef::defaultInv(theta, r), 1.0};
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(posenc::RopeType)
 Q_DECLARE_METATYPE(posenc::RopeLayout)
 
+Q_DECLARE_METATYPE(posenc::CheckVerdict)
+
 class TestApplyCheck : public QObject
 {
     Q_OBJECT
+
+    // Y of `rows` positions from `offset`: the identification of the small sizes, every position,
+    // the largest error against float64, the mistake named. The time is printed, not asserted.
+    void checkAtSize(const Params &p, std::int64_t rows, RopeLayout table, RopeLayout rotation, qint64 offset,
+                     const QString &mistake)
+    {
+        const std::vector<std::int64_t> positions = from(offset, rows);
+        const Rotation rot = rotationOf(p, table, rotation);
+        const Applied a = applied(rot, positions);
+        QElapsedTimer timer;
+        timer.start();
+        auto checked = ApplyCheck::check(a.x, a.y, {});
+        qInfo("check --apply of %lld x %lld: %lld ms", qlonglong(rows), qlonglong(p.rope.headDim),
+              qlonglong(timer.elapsed()));
+        if (const auto *refused = std::get_if<QString>(&checked))
+            QFAIL(qPrintable(*refused));
+        const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
+        QCOMPARE(r.table, table);
+        QCOMPARE(r.rotation, rotation);
+        QVERIFY2(mistake.isEmpty() ? r.mistakes.isEmpty() : r.mistakes == QStringList {mistake},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QCOMPARE(r.verdict, mistake.isEmpty() ? CheckVerdict::Correct : CheckVerdict::Mistake);
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.type, RopeType::Default);
+        QCOMPARE(r.params->rope.theta, 10000.0);
+        QCOMPARE(r.params->rope.headDim, p.rope.headDim);
+        QCOMPARE(r.params->rope.partialRotaryFactor, 1.0);
+        QVERIFY2(!r.frequencies.contains(u"partial_rotary_factor"_s), qPrintable(r.frequencies));
+        if (table != rotation)
+            return;
+        QCOMPARE(qsizetype(r.positions.size()), qsizetype(1));
+        QCOMPARE(r.positions.front().position, std::int64_t(offset));
+        QCOMPARE(r.positions.front().count, rows);
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
+        const double largest = largestError(a, rot, positions);
+        QVERIFY2(std::fabs(r.maxAbsError - largest) <= 1e-9 + 1e-6 * largest,
+                 qPrintable(u"%1 against %2"_s.arg(r.maxAbsError).arg(largest)));
+    }
 
 private slots:
     void rotationsAreRead_data()
@@ -197,6 +294,153 @@ private slots:
         QCOMPARE(r.positions[1].position, std::int64_t(1000));
         QCOMPARE(r.positions[1].count, std::int64_t(10));
         QVERIFY2(r.diagnosis.contains(u"rows 300..309 at 1000..1009"_s), qPrintable(r.diagnosis));
+    }
+
+    // At size: 4096 positions of a 512-wide head read as at 1024 x 128 (the layout, theta, every
+    // position, the largest error against float64); an offset and a swapped layout named there too.
+    void aWideHeadAtLength_data()
+    {
+        QTest::addColumn<RopeLayout>("table");
+        QTest::addColumn<RopeLayout>("rotation");
+        QTest::addColumn<qint64>("offset");
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("half") << RopeLayout::Half << RopeLayout::Half << qint64(0) << QString();
+        QTest::newRow("interleaved") << RopeLayout::Interleaved << RopeLayout::Interleaved << qint64(0) << QString();
+        QTest::newRow("from 9") << RopeLayout::Half << RopeLayout::Half << qint64(9) << u"position-offset"_s;
+        QTest::newRow("swapped") << RopeLayout::Half << RopeLayout::Interleaved << qint64(0)
+                                 << ApplyCheck::kLayoutSwapped;
+    }
+    void aWideHeadAtLength()
+    {
+        QFETCH(RopeLayout, table);
+        QFETCH(RopeLayout, rotation);
+        QFETCH(qint64, offset);
+        QFETCH(QString, mistake);
+        Params p = ropeOf(RopeType::Default);
+        p.rope.headDim = 512;
+        checkAtSize(p, 4096, table, rotation, offset, mistake);
+    }
+
+    // 1,048,576 positions of a 64-wide head, behind POSENC_VERDICTS_LONG=1 (X and Y 512 MiB).
+    void aMillionPositions_data()
+    {
+        QTest::addColumn<RopeLayout>("table");
+        QTest::addColumn<RopeLayout>("rotation");
+        QTest::addColumn<qint64>("offset");
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("half") << RopeLayout::Half << RopeLayout::Half << qint64(0) << QString();
+        QTest::newRow("from 5") << RopeLayout::Half << RopeLayout::Half << qint64(5) << u"position-offset"_s;
+        QTest::newRow("swapped") << RopeLayout::Interleaved << RopeLayout::Half << qint64(0)
+                                 << ApplyCheck::kLayoutSwapped;
+    }
+    void aMillionPositions()
+    {
+        if (qEnvironmentVariableIntValue("POSENC_VERDICTS_LONG") != 1)
+            QSKIP("1,048,576 x 64: set POSENC_VERDICTS_LONG=1");
+        QFETCH(RopeLayout, table);
+        QFETCH(RopeLayout, rotation);
+        QFETCH(qint64, offset);
+        QFETCH(QString, mistake);
+        Params p = ropeOf(RopeType::Default);
+        p.rope.headDim = 64;
+        checkAtSize(p, std::int64_t(1) << 20, table, rotation, offset, mistake);
+    }
+
+    // HF's partial rotary (modeling_gpt_neox.py, modeling_phi.py: q_rot = q[..., :rotary_dim]
+    // turned, q_pass = q[..., rotary_dim:] after it): rotary_dim, theta and the verdict read.
+    // Configs: tests/data/configs (gpt-neox-20b, pythia-160m: rotary_pct 0.25, base 10000;
+    // GLM-4.5: 0.5, 1e6; Qwen3-Next-80B-A3B: 0.25, 1e7; gpt-j-6b: rotary_dim 64 of 256,
+    // rotate_every_two). No published RoPE has theta 1e6 or 1e7 at those widths: variants.
+    void aPartialRotaryIsRead_data()
+    {
+        QTest::addColumn<qint64>("headDim");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<RopeLayout>("layout");
+        QTest::addColumn<CheckVerdict>("verdict");
+        QTest::newRow("GPT-NeoX-20B") << qint64(96) << 0.25 << 10000.0 << RopeLayout::Half << CheckVerdict::Correct;
+        QTest::newRow("Pythia-160m") << qint64(64) << 0.25 << 10000.0 << RopeLayout::Half << CheckVerdict::Correct;
+        QTest::newRow("GPT-J-6B") << qint64(256) << 0.25 << 10000.0 << RopeLayout::Interleaved << CheckVerdict::Correct;
+        QTest::newRow("GLM-4.5") << qint64(128) << 0.5 << 1e6 << RopeLayout::Half << CheckVerdict::Variant;
+        QTest::newRow("Qwen3-Next") << qint64(256) << 0.25 << 1e7 << RopeLayout::Half << CheckVerdict::Variant;
+    }
+    void aPartialRotaryIsRead()
+    {
+        QFETCH(qint64, headDim);
+        QFETCH(double, factor);
+        QFETCH(double, theta);
+        QFETCH(RopeLayout, layout);
+        QFETCH(CheckVerdict, verdict);
+        const Rotation rot = partial(headDim, factor, theta, layout);
+        const std::vector<std::int64_t> positions = from(0, 1024);
+        const Applied a = applied(rot, positions);
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(r.verdict == verdict, qPrintable(r.diagnosis + u" | "_s + r.frequencies));
+        QVERIFY(r.mistakes.isEmpty());
+        QCOMPARE(r.rotaryDim, std::int64_t(2 * rot.inv.size()));
+        QCOMPARE(r.rotaryStart, std::int64_t(0));
+        QCOMPARE(r.headDim, headDim);
+        QCOMPARE(r.rotation, layout);
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.theta, theta);
+        QCOMPARE(std::int64_t(double(headDim) * r.params->rope.partialRotaryFactor), r.rotaryDim);
+        QCOMPARE(qsizetype(r.positions.size()), qsizetype(1));
+        const double largest = largestError(a, rot, positions);
+        QVERIFY2(std::fabs(r.maxAbsError - largest) <= 1e-9 + 1e-6 * largest,
+                 qPrintable(u"%1 against %2"_s.arg(r.maxAbsError).arg(largest)));
+        // Declared as it is: still the same verdict.
+        ApplyCheck::Declared declared;
+        declared.rotaryDim = r.rotaryDim;
+        declared.rotaryDimSource = u"partial_rotary_factor"_s;
+        QCOMPARE(std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, declared)).verdict, verdict);
+    }
+
+    // The mistakes of a partial rotary: the rotated part after the pass part; a rotary_dim other
+    // than the one declared; inv_freq's exponent over head_dim (1 / 10000^(2i / 96) over 12 pairs
+    // reads as theta 10 over rotary_dim 24).
+    void partialRotaryMistakesAreNamed_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("pass part first") << u"last"_s << ApplyCheck::kRotaryPartMisplaced
+                                         << u"the rotated part is the last 24 columns"_s;
+        QTest::newRow("rotary_dim 24, 48 declared")
+            << u"declared"_s << ApplyCheck::kRotaryDim << u"Y turns 24 of the 96 columns"_s;
+        QTest::newRow("whole head, 24 declared")
+            << u"whole"_s << ApplyCheck::kRotaryDim << u"Y turns 96 of the 96 columns"_s;
+        QTest::newRow("exponent over head_dim")
+            << u"exponent"_s << ApplyCheck::kRotaryDimExponent << u"runs over head_dim 96, not rotary_dim 24"_s;
+    }
+    void partialRotaryMistakesAreNamed()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, mistake);
+        QFETCH(QString, words);
+        Rotation rot = partial(96, 0.25, 10000.0);
+        ApplyCheck::Declared declared;
+        if (kind == u"last"_s)
+            rot.col0 = 96 - 24;
+        if (kind == u"declared"_s) {
+            declared.rotaryDim = 48;
+            declared.rotaryDimSource = u"partial_rotary_factor 0.5"_s;
+        }
+        if (kind == u"whole"_s) {
+            rot = partial(96, 1.0, 10000.0);
+            declared.rotaryDim = 24;
+            declared.rotaryDimSource = u"partial_rotary_factor 0.25"_s;
+        }
+        if (kind == u"exponent"_s) {
+            for (std::size_t i = 0; i < rot.inv.size(); ++i)
+                rot.inv[i] = 1.0 / std::pow(10000.0, double(2 * i) / 96.0);
+        }
+        const Applied a = applied(rot, from(0, 512));
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, declared));
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY2(r.mistakes == QStringList {mistake}, qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(words), qPrintable(r.diagnosis));
+        QCOMPARE(r.rotaryStart, rot.col0);
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
     }
 
     // Y that no rotation gives: unknown, said so; X and Y of two shapes: refused.

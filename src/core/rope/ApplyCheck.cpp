@@ -1,19 +1,23 @@
 // posenc check --apply (docs/ARCHITECTURE.md, Checking a rotation). The references are HF's
-// modeling_llama.py (rotate_half: cat(-x2, x1) of the halves; apply_rotary_pos_emb: q * cos +
-// rotate_half(q) * sin, cos and sin cat(freqs, freqs) times attention_scaling) and GPT-J's
-// modeling_gptj.py (rotate_every_two: stack(-x[..., 1::2], x[..., ::2]) flattened, cos and sin
-// repeat_interleave(2)).
+// modeling_llama.py (rotate_half, apply_rotary_pos_emb), modeling_gpt_neox.py's and
+// modeling_phi.py's partial rotary (q_rot = q[..., :rotary_dim], q_pass = q[..., rotary_dim:],
+// cat([q_embed, q_pass])), modeling_rope_utils.py's _compute_default_rope_parameters (dim =
+// int(head_dim * partial_rotary_factor), inv_freq = 1 / base^(arange(0, dim, 2) / dim)) and GPT-J's
+// modeling_gptj.py (rotate_every_two); ApplyPairs reads the pairs.
 #include "core/rope/ApplyCheck.h"
 
-#include "core/check/CellTolerance.h"
+#include "core/FamilySpec.h"
+#include "core/ThreadPools.h"
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
+#include "core/rope/ApplyPairs.h"
+#include "core/rope/RopeCheckWords.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
+#include <mutex>
 #include <numbers>
 
 using namespace Qt::StringLiterals;
@@ -22,194 +26,208 @@ namespace posenc::ApplyCheck {
 
 namespace {
 
+using ApplyPairs::Geometry;
+using ApplyPairs::Reading;
+
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
+constexpr std::int64_t kTileRows = 8192;
 
-// The column whose value rotate_half or rotate_every_two puts at column j, and its sign:
-// rotate_half(x)_j = -x_{j+h} (j < h), x_{j-h}; rotate_every_two(x)_{2i} = -x_{2i+1}, _{2i+1} = x_{2i}.
-std::pair<std::int64_t, double> rotated(std::int64_t j, std::int64_t d, RopeLayout rotation)
-{
-    const std::int64_t h = d / 2;
-    if (rotation == RopeLayout::Half)
-        return j < h ? std::pair {j + h, -1.0} : std::pair {j - h, 1.0};
-    return j % 2 == 0 ? std::pair {j + 1, -1.0} : std::pair {j - 1, 1.0};
-}
+// Where the columns that pass through unchanged put the rotated ones.
+enum class Placement { Whole, First, Last, Scattered, None };
 
-// The two columns whose cos and sin hold pair k's angle in a table of `layout`: HF's
-// cat(freqs, freqs) puts it at k and k + h, GPT-J's repeat_interleave at 2k and 2k + 1.
-std::pair<std::int64_t, std::int64_t> tableColumns(std::int64_t k, std::int64_t d, RopeLayout layout)
+struct Span
 {
-    return layout == RopeLayout::Half ? std::pair {k, k + d / 2} : std::pair {2 * k, 2 * k + 1};
-}
-
-// One reading: the table's pairing and the rotation's. Each pair k's two columns give two linear
-// equations y_j = u x_j + v s_j x_{j'} in u = A cos(angle), v = A sin(angle).
-struct Reading
-{
-    RopeLayout table = RopeLayout::Half;
-    RopeLayout rotation = RopeLayout::Half;
-    Eigen::MatrixXd angle; // rows x pairs; NaN where the equations do not tell it
-    Eigen::MatrixXd amplitude;
-    double factor = std::numeric_limits<double>::quiet_NaN(); // the median amplitude
-    double spread = std::numeric_limits<double>::infinity(); // median |A - factor| / factor
+    Placement placement = Placement::Whole;
+    std::int64_t col0 = 0;
+    std::int64_t width = 0;
 };
 
-double median(std::vector<double> v)
+// HF's partial rotary turns the first rotary_dim columns and passes the rest; the pass columns
+// first are the rotated part misplaced; pass columns elsewhere are pairs of frequency 0
+// (proportional RoPE's), read with the whole head.
+Span spanOf(const std::vector<bool> &pass)
 {
-    if (v.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    return *mid;
+    const auto d = std::int64_t(pass.size());
+    const auto passing = std::int64_t(std::count(pass.begin(), pass.end(), true));
+    if (passing == 0)
+        return {Placement::Whole, 0, d};
+    if (passing == d)
+        return {Placement::None, 0, d};
+    const std::int64_t r = d - passing;
+    const bool tail = std::all_of(pass.begin() + r, pass.end(), [](bool b) { return b; });
+    const bool head = std::all_of(pass.begin(), pass.begin() + passing, [](bool b) { return b; });
+    if (r % 2 == 0 && tail)
+        return {Placement::First, 0, r};
+    if (r % 2 == 0 && head)
+        return {Placement::Last, passing, r};
+    return {Placement::Scattered, 0, d};
 }
 
-Reading solve(const RowMatrixXf &x, const RowMatrixXf &y, RopeLayout table, RopeLayout rotation)
+// The angles as a RoPE cos table in HF's layout (A cos(angle), cat over the halves), a row at a
+// time as the identification reads them, each cell allowed its angle's uncertainty: the check's
+// own identification then reads rope_type and parameters from it, at any number of rows.
+class AnglesRows final : public TableRows
 {
-    const std::int64_t rows = x.rows(), d = x.cols(), pairs = d / 2;
-    Reading r;
-    r.table = table;
-    r.rotation = rotation;
-    r.angle = Eigen::MatrixXd::Constant(rows, pairs, std::numeric_limits<double>::quiet_NaN());
-    r.amplitude = r.angle;
-    std::vector<double> amplitudes;
-    for (std::int64_t p = 0; p < rows; ++p) {
-        const double scale = double(x.row(p).cwiseAbs().maxCoeff());
-        for (std::int64_t k = 0; k < pairs; ++k) {
-            const auto [a, b] = tableColumns(k, d, table);
-            const auto [ra, sa] = rotated(a, d, rotation);
-            const auto [rb, sb] = rotated(b, d, rotation);
-            // [x_a, sa x_ra; x_b, sb x_rb] (u, v) = (y_a, y_b)
-            const double m00 = x(p, a), m01 = sa * x(p, ra), m10 = x(p, b), m11 = sb * x(p, rb);
-            const double det = m00 * m11 - m01 * m10;
-            if (!(std::fabs(det) > 1e-10 * scale * scale))
-                continue;
-            const double u = (double(y(p, a)) * m11 - m01 * double(y(p, b))) / det;
-            const double v = (m00 * double(y(p, b)) - double(y(p, a)) * m10) / det;
-            r.angle(p, k) = std::atan2(v, u);
-            r.amplitude(p, k) = std::hypot(u, v);
-            amplitudes.push_back(r.amplitude(p, k));
+public:
+    AnglesRows(const RowMatrixXf &x, const RowMatrixXf &y, const Reading &r, double u)
+        : m_x(x)
+        , m_y(y)
+        , m_reading(r)
+        , m_u(u)
+    { }
+
+    std::int64_t rows() const override { return m_x.rows(); }
+    std::int64_t cols() const override { return m_reading.geometry.width; }
+    StoredType storedType() const override { return StoredType::Float32; }
+    bool hasCellRounding() const override { return true; }
+    QString name() const override { return u"the angles of --apply"_s; }
+
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &) const override
+    {
+        const std::int64_t pairs = m_reading.geometry.pairs();
+        std::vector<double> angle(static_cast<std::size_t>(pairs)), unc(angle.size());
+        for (std::int64_t r = 0; r < count; ++r) {
+            rowOf(row0 + r, angle, unc);
+            for (std::int64_t k = 0; k < pairs; ++k) {
+                const auto value = float(m_reading.factor * std::cos(angle[std::size_t(k)]));
+                out[r * 2 * pairs + k] = value;
+                out[r * 2 * pairs + k + pairs] = value;
+            }
         }
+        return true;
     }
-    // Too few pairs told: no reading.
-    if (amplitudes.size() * 2 < std::size_t(rows * pairs))
-        return r;
-    r.factor = median(amplitudes);
-    for (double &a : amplitudes)
-        a = std::fabs(a - r.factor);
-    r.spread = r.factor > 0.0 ? median(amplitudes) / r.factor : std::numeric_limits<double>::infinity();
-    return r;
-}
 
-// The reading whose amplitude is the same at every pair of every row; of two as good, the one
-// whose table and rotation agree (they are one reading where d = 2).
-Reading bestReading(const RowMatrixXf &x, const RowMatrixXf &y)
-{
-    std::optional<Reading> best;
-    for (const RopeLayout table : {RopeLayout::Half, RopeLayout::Interleaved}) {
-        for (const RopeLayout rotation :
-             {table, table == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half}) {
-            Reading r = solve(x, y, table, rotation);
-            if (!best || r.spread < 0.5 * best->spread)
-                best = std::move(r);
-        }
-    }
-    return *best;
-}
-
-// Machine epsilon's half of the values' format: float32's, or float16's or bfloat16's where Y
-// holds only such values (a model run in half precision).
-double unitRoundoff(const RowMatrixXf &y)
-{
-    switch (representableFormat(y.data(), y.size())) {
-    case ValueFormat::BFloat16:
-        return 0x1p-8;
-    case ValueFormat::Float16:
-        return 0x1p-11;
-    case ValueFormat::Float32:
-        break;
-    }
-    return 0x1p-24;
-}
-
-// An angle the equations do not tell (X's pair 0, a padding row): halfway between the nearest
-// rows' before and after it, as consecutive positions turn, for the identification alone.
-double filledAngle(const Eigen::MatrixXd &angle, std::int64_t p, std::int64_t k)
-{
-    std::int64_t before = p - 1, after = p + 1;
-    while (before >= 0 && std::isnan(angle(before, k)))
-        --before;
-    while (after < angle.rows() && std::isnan(angle(after, k)))
-        ++after;
-    if (before < 0 && after >= angle.rows())
-        return 0.0;
-    if (before < 0 || after >= angle.rows())
-        return before < 0 ? angle(after, k) : angle(before, k);
-    const double step = std::remainder(angle(after, k) - angle(before, k), kTwoPi) / double(after - before);
-    return angle(before, k) + step * double(p - before);
-}
-
-// The angles as a RoPE cos table in HF's layout (A cos(angle), cat over the halves), each cell
-// allowed its angle's uncertainty: the check's own identification then reads rope_type and
-// parameters from it.
-MatrixRows anglesTable(const Reading &r, const RowMatrixXf &x, double u)
-{
-    const std::int64_t rows = r.angle.rows(), pairs = r.angle.cols(), d = 2 * pairs;
-    auto values = std::make_shared<RowMatrixXf>(rows, d);
-    std::vector<std::int8_t> rounding(std::size_t(rows * d), MatrixRows::kNoCellRounding);
-    for (std::int64_t p = 0; p < rows; ++p) {
-        const double scale = double(x.row(p).cwiseAbs().maxCoeff());
-        for (std::int64_t k = 0; k < pairs; ++k) {
-            const double angle = std::isnan(r.angle(p, k)) ? filledAngle(r.angle, p, k) : r.angle(p, k);
-            const auto [a, b] = tableColumns(k, d, r.table);
-            const double norm = std::hypot(double(x(p, a)), double(x(p, b)));
-            // A cell whose angle is unknown, or known to worse than float32's rounding.
-            const double uncertainty
-                = std::isnan(r.angle(p, k)) ? 1.0 : 8.0 * u * scale / std::max(norm, 1e-30) * r.factor;
-            const auto value = float(r.factor * std::cos(angle));
-            (*values)(p, k) = value;
-            (*values)(p, k + pairs) = value;
-            if (uncertainty > 0x1p-22) {
-                const auto e = std::int8_t(std::clamp(std::ceil(std::log10(2.0 * uncertainty)), -30.0, 1.0));
-                rounding[std::size_t(p * d + k)] = e;
-                rounding[std::size_t(p * d + k + pairs)] = e;
+    void addCellRounding(std::int64_t row0, std::int64_t count, std::int64_t col0, std::int64_t cols,
+                         float *extra) const override
+    {
+        const std::int64_t pairs = m_reading.geometry.pairs();
+        std::vector<double> angle(static_cast<std::size_t>(pairs)), unc(angle.size());
+        for (std::int64_t r = 0; r < count; ++r) {
+            rowOf(row0 + r, angle, unc);
+            for (std::int64_t c = 0; c < cols; ++c) {
+                // A cell whose angle is unknown, or known to worse than float32's rounding.
+                const double uncertainty = unc[std::size_t((col0 + c) % pairs)] * m_reading.factor;
+                if (uncertainty > 0x1p-22) {
+                    const double e = std::clamp(std::ceil(std::log10(2.0 * uncertainty)), -30.0, 1.0);
+                    extra[r * cols + c] += float(0.5 * std::pow(10.0, e));
+                }
             }
         }
     }
-    return MatrixRows(std::move(values), StoredType::Float32, u"the angles of --apply"_s, 0.0, std::move(rounding));
+
+private:
+    // Row p's angles; one the equations do not tell (X's pair 0, a padding row) halfway between
+    // the nearest rows' before and after it, as consecutive positions turn, its uncertainty a
+    // whole radian.
+    void rowOf(std::int64_t p, std::vector<double> &angle, std::vector<double> &unc) const
+    {
+        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, angle.data(), nullptr, unc.data());
+        for (std::size_t k = 0; k < angle.size(); ++k) {
+            if (std::isnan(angle[k])) {
+                angle[k] = filled(p, std::int64_t(k));
+                unc[k] = 1.0;
+            }
+        }
+    }
+
+    double angleAt(std::int64_t p, std::int64_t k) const
+    {
+        std::vector<double> angle(static_cast<std::size_t>(m_reading.geometry.pairs())), unc(angle.size());
+        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, angle.data(), nullptr, unc.data());
+        return angle[std::size_t(k)];
+    }
+
+    double filled(std::int64_t p, std::int64_t k) const
+    {
+        constexpr std::int64_t kReach = 64;
+        std::int64_t before = p - 1, after = p + 1;
+        double a = std::numeric_limits<double>::quiet_NaN(), b = a;
+        for (; before >= std::max<std::int64_t>(0, p - kReach) && std::isnan(a); --before)
+            a = angleAt(before, k);
+        for (; after < std::min(rows(), p + kReach) && std::isnan(b); ++after)
+            b = angleAt(after, k);
+        ++before;
+        --after;
+        if (std::isnan(a) || std::isnan(b))
+            return std::isnan(a) ? (std::isnan(b) ? 0.0 : b) : a;
+        const double step = std::remainder(b - a, kTwoPi) / double(after - before);
+        return a + step * double(p - before);
+    }
+
+    const RowMatrixXf &m_x;
+    const RowMatrixXf &m_y;
+    Reading m_reading;
+    double m_u;
+};
+
+// What a tile of rows gives: each row's position, and Y against X turned at it.
+struct TileResult
+{
+    double maxAbsError = 0.0;
+    std::int64_t worstRow = -1;
+    std::int64_t worstColumn = -1;
+    std::int64_t deviatingRows = 0;
+};
+
+struct Work
+{
+    const RowMatrixXf &x;
+    const RowMatrixXf &y;
+    Geometry geometry;
+    double factor = 1.0; // the attention factor the cells are compared with
+    FrequencySchedule schedule;
+    ApplyPairs::AxisPairs axis;
+    double u = 0x1p-24;
+    std::int64_t maxId = 0;
+};
+
+// Row p against X turned at `at` with the frequencies found.
+bool rowDeviates(const Work &w, std::int64_t p, std::int64_t at, std::vector<double> &angle, TileResult &tile)
+{
+    if (at < 0)
+        return true;
+    for (std::size_t k = 0; k < angle.size(); ++k)
+        angle[k] = k < w.schedule.w.size() ? double(at) * w.schedule.w[k] : 0.0;
+    const ApplyPairs::RowCompare row = ApplyPairs::compareRow(w.x, w.y, p, w.geometry, w.factor, angle.data(), w.u);
+    if (row.maxError > tile.maxAbsError) {
+        tile.maxAbsError = row.maxError;
+        tile.worstRow = p;
+        tile.worstColumn = row.column;
+    }
+    return row.deviates;
 }
 
-// Each row's position from its angles: the slowest pair's angle over its frequency first (below a
-// turn for any position the table's type reaches), then each faster pair's whole turns added.
-std::vector<std::int64_t> positionsOf(const Reading &r, const FrequencySchedule &schedule, double u)
+// Every row's position, read in tiles on the thread pool (each tile's first row searched, the
+// others first tried at the row before's successor), and the cells compared.
+TileResult readRows(const Work &w, std::vector<std::int64_t> &positions, int threads)
 {
-    const std::int64_t rows = r.angle.rows(), pairs = std::min<std::int64_t>(r.angle.cols(), schedule.pairs());
-    std::vector<std::int64_t> order(static_cast<std::size_t>(pairs));
-    for (std::int64_t k = 0; k < pairs; ++k)
-        order[std::size_t(k)] = k;
-    std::sort(order.begin(), order.end(),
-              [&](std::int64_t a, std::int64_t b) { return schedule.w[std::size_t(a)] < schedule.w[std::size_t(b)]; });
-    std::vector<std::int64_t> positions(static_cast<std::size_t>(rows), -1);
-    for (std::int64_t p = 0; p < rows; ++p) {
-        double position = std::numeric_limits<double>::quiet_NaN(), uncertainty = 0.0;
-        for (const std::int64_t k : order) {
-            const double w = schedule.w[std::size_t(k)], angle = r.angle(p, k);
-            if (std::isnan(angle) || !(w > 0.0))
-                continue;
-            // float32 angles round pos * w; the solve adds a few units of the values' rounding.
-            const double error = 64.0 * u + 0x1p-22 * (std::isnan(position) ? 0.0 : position * w);
-            // Position 0's angles are 0, a rounding either side of it.
-            double turned = angle < -1e-3 ? angle + kTwoPi : angle;
-            if (!std::isnan(position)) {
-                if (uncertainty * w > 1.0)
-                    continue; // too fast to add its turns without ambiguity
-                turned += kTwoPi * std::round((position * w - turned) / kTwoPi);
-            }
-            position = turned / w;
-            uncertainty = error / w;
+    const std::int64_t rows = w.x.rows(), tiles = (rows + kTileRows - 1) / kTileRows;
+    std::mutex merge;
+    TileResult total;
+    forEachTile(tiles, threads, nullptr, [&](std::int64_t t) {
+        const std::int64_t first = t * kTileRows, last = std::min(rows, first + kTileRows);
+        std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+        TileResult tile;
+        std::int64_t previous = -1;
+        for (std::int64_t p = first; p < last; ++p) {
+            ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+            const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
+            const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
+            positions[std::size_t(p)] = at;
+            previous = at;
+            tile.deviatingRows += rowDeviates(w, p, at, angle, tile);
         }
-        if (!std::isnan(position) && uncertainty < 0.25 && position < 9e15)
-            positions[std::size_t(p)] = std::llround(position);
-    }
-    return positions;
+        const std::lock_guard lock(merge);
+        total.deviatingRows += tile.deviatingRows;
+        if (tile.maxAbsError > total.maxAbsError
+            || (tile.maxAbsError == total.maxAbsError && tile.worstRow >= 0
+                && (total.worstRow < 0 || tile.worstRow < total.worstRow))) {
+            total.maxAbsError = tile.maxAbsError;
+            total.worstRow = tile.worstRow;
+            total.worstColumn = tile.worstColumn;
+        }
+    });
+    return total;
 }
 
 std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
@@ -230,79 +248,55 @@ std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
     return runs;
 }
 
-// Y against X turned at each row's position with the frequencies found, at float32's rounding of
-// HF's computation: the angle pos * inv_freq in float32, then q * cos + rotate_half(q) * sin.
-void compare(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const FrequencySchedule &schedule,
-             const std::vector<std::int64_t> &positions, double u)
+QString layoutWord(RopeLayout l)
 {
-    const std::int64_t rows = x.rows(), d = x.cols(), pairs = std::min<std::int64_t>(d / 2, schedule.pairs());
-    for (std::int64_t p = 0; p < rows; ++p) {
-        const std::int64_t at = positions[std::size_t(p)];
-        bool deviates = at < 0;
-        for (std::int64_t k = 0; k < pairs && at >= 0; ++k) {
-            const double angle = double(at) * schedule.w[std::size_t(k)];
-            const double c = result.attentionFactor * std::cos(angle), s = result.attentionFactor * std::sin(angle);
-            for (const std::int64_t j :
-                 {tableColumns(k, d, result.table).first, tableColumns(k, d, result.table).second}) {
-                const auto [partner, sign] = rotated(j, d, result.rotation);
-                const double want = double(x(p, j)) * c + sign * double(x(p, partner)) * s;
-                const double error = std::fabs(double(y(p, j)) - want);
-                const double reach = std::fabs(double(x(p, j))) + std::fabs(double(x(p, partner)));
-                const double tolerance = result.attentionFactor * reach * (0x1p-21 * (1.0 + angle) + 4.0 * u)
-                    + 2.0 * u * std::fabs(double(y(p, j)));
-                if (error > result.maxAbsError) {
-                    result.maxAbsError = error;
-                    result.worstRow = p;
-                    result.worstColumn = j;
-                }
-                deviates = deviates || error > tolerance;
-            }
-        }
-        result.deviatingRows += deviates;
-    }
+    return l == RopeLayout::Half ? u"half (rotate_half: pairs i, i + d/2)"_s
+                                 : u"interleaved (rotate_every_two: pairs 2i, 2i + 1)"_s;
 }
 
-// The verdict: the pairing, the positions and the cells; correct only where the frequencies are
-// a published form's (or a variant of none) and every row is at its own index.
-void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions)
+QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
 {
-    const auto word = [](RopeLayout l) {
-        return l == RopeLayout::Half ? u"half (rotate_half: pairs i, i + d/2)"_s
-                                     : u"interleaved (rotate_every_two: pairs 2i, 2i + 1)"_s;
-    };
-    QStringList lines;
-    if (result.table != result.rotation) {
-        result.mistakes.append(kLayoutSwapped);
-        lines.append(u"the layout is swapped between the table and the apply: the cos/sin table is built for %1 "
-                     "pairs, but the rotation turns %2 pairs, so each pair's two columns turn by two different "
-                     "angles"_s.arg(word(result.table), word(result.rotation)));
-    } else if (declared.layout && *declared.layout != result.rotation) {
-        result.mistakes.append(u"rope-layout"_s);
-        lines.append(u"the rotation turns %1 pairs, not the %2 pairs declared"_s.arg(word(result.rotation),
-                                                                                     word(*declared.layout)));
-    }
     const std::int64_t first = positions.front();
     const bool constant = first >= 0 && result.positions.size() == 1;
     if (constant)
         result.positionOffset = first;
     if (constant && first != 0) {
         result.mistakes.append(CheckMistakes::kPositionOffset);
-        lines.append(u"every row r is at position r + %1: the positions are off by %1 (HF's position_ids start at "
-                     "0)"_s.arg(first));
-    } else if (!constant) {
-        result.mistakes.append(kPositionsOutOfOrder);
-        QStringList runs;
-        for (std::size_t i = 0; i < result.positions.size() && i < 6; ++i) {
-            const PositionRun &run = result.positions[i];
-            runs.append(run.position < 0 ? u"rows %1..%2 unread"_s.arg(run.row).arg(run.row + run.count - 1)
-                                         : u"rows %1..%2 at %3..%4"_s.arg(run.row)
-                                               .arg(run.row + run.count - 1)
-                                               .arg(run.position)
-                                               .arg(run.position + run.count - 1));
-        }
-        lines.append(u"the rows' positions are not one run from 0: %1%2"_s.arg(
-            runs.join(u", "_s), result.positions.size() > 6 ? u", …"_s : QString()));
+        return u"every row r is at position r + %1: the positions are off by %1 (HF's position_ids start at "
+               "0)"_s.arg(first);
     }
+    if (constant)
+        return {};
+    result.mistakes.append(kPositionsOutOfOrder);
+    QStringList runs;
+    for (std::size_t i = 0; i < result.positions.size() && i < 6; ++i) {
+        const PositionRun &run = result.positions[i];
+        runs.append(run.position < 0 ? u"rows %1..%2 unread"_s.arg(run.row).arg(run.row + run.count - 1)
+                                     : u"rows %1..%2 at %3..%4"_s.arg(run.row)
+                                           .arg(run.row + run.count - 1)
+                                           .arg(run.position)
+                                           .arg(run.position + run.count - 1));
+    }
+    return u"the rows' positions are not one run from 0: %1%2"_s.arg(
+        runs.join(u", "_s), result.positions.size() > 6 ? u", …"_s : QString());
+}
+
+// The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
+// frequencies are a published form's and every row is at its own index.
+void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines)
+{
+    if (result.table != result.rotation) {
+        result.mistakes.append(kLayoutSwapped);
+        lines.append(u"the layout is swapped between the table and the apply: the cos/sin table is built for %1 "
+                     "pairs, but the rotation turns %2 pairs, so each pair's two columns turn by two different "
+                     "angles"_s.arg(layoutWord(result.table), layoutWord(result.rotation)));
+    } else if (declared.layout && *declared.layout != result.rotation) {
+        result.mistakes.append(u"rope-layout"_s);
+        lines.append(u"the rotation turns %1 pairs, not the %2 pairs declared"_s.arg(layoutWord(result.rotation),
+                                                                                     layoutWord(*declared.layout)));
+    }
+    if (const QString line = positionLines(result, positions); !line.isEmpty())
+        lines.append(line);
     if (result.deviatingRows > 0 && result.mistakes.isEmpty())
         lines.append(u"%1 rows deviate from X turned at their positions; the largest error %2 at row %3, column %4"_s
                          .arg(result.deviatingRows)
@@ -315,10 +309,112 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
         return;
     }
     result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;
+    QString part;
+    if (result.rotaryDim < result.headDim)
+        part = u", rotary_dim %1 of head_dim %2 (columns %1..%3 pass through unchanged)"_s.arg(result.rotaryDim)
+                   .arg(result.headDim)
+                   .arg(result.headDim - 1);
     result.diagnosis = u"Y is X turned by RoPE at positions 0..%1 with %2 pairs, the table's and the rotation's "
-                       "alike, attention factor %3"_s.arg(positions.size() - 1)
-                           .arg(word(result.rotation))
+                       "alike%3, attention factor %4"_s.arg(positions.size() - 1)
+                           .arg(layoutWord(result.rotation), part)
                            .arg(result.attentionFactor);
+}
+
+// The partial rotary's own mistakes: the rotated part's place, the rotary_dim declared, and
+// frequencies whose exponent runs over head_dim (a variant theta t over rotary_dim r is theta
+// t^(d/r) over head_dim d: a published theta there is that mistake).
+QStringList partialLines(Result &result, const Span &span, const Declared &declared)
+{
+    QStringList lines;
+    const std::int64_t d = result.headDim, r = result.rotaryDim;
+    if (span.placement == Placement::Last) {
+        result.mistakes.append(kRotaryPartMisplaced);
+        lines.append(u"the rotated part is the last %1 columns and the first %2 pass through unchanged: HF turns "
+                     "q[..., :rotary_dim] and passes q[..., rotary_dim:] after it (modeling_gpt_neox.py, "
+                     "apply_rotary_pos_emb)"_s.arg(r)
+                         .arg(d - r));
+    }
+    if (declared.rotaryDim && *declared.rotaryDim != r) {
+        result.mistakes.append(kRotaryDim);
+        lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 "
+                     "(int(head_dim * partial_rotary_factor))"_s.arg(r)
+                         .arg(d)
+                         .arg(declared.rotaryDimSource)
+                         .arg(*declared.rotaryDim));
+    }
+    const bool variant = result.correctAgainst.isEmpty() && result.mistakes.isEmpty();
+    if (r < d && variant && result.params && result.params->rope.type == RopeType::Default) {
+        const double theta = std::pow(result.params->rope.theta, double(d) / double(r));
+        std::vector<double> thetas {10000.0};
+        for (const PublishedForm &form : Families::spec(Encoding::Rope).tableHypothesis->publishedForms(r))
+            thetas.push_back(form.params.rope.theta);
+        const bool published
+            = std::any_of(thetas.begin(), thetas.end(), [&](double t) { return std::fabs(theta / t - 1.0) < 1e-4; });
+        if (published) {
+            result.mistakes.append(kRotaryDimExponent);
+            lines.append(u"inv_freq's exponent runs over head_dim %1, not rotary_dim %2: 1 / %3^(2i / %1) over %4 "
+                         "pairs reads as rope_theta %5 over rotary_dim; _compute_default_rope_parameters divides "
+                         "by dim = int(head_dim * partial_rotary_factor)"_s.arg(d)
+                             .arg(r)
+                             .arg(std::round(theta))
+                             .arg(r / 2)
+                             .arg(result.params->rope.theta));
+        }
+    }
+    return lines;
+}
+
+// The frequencies of the angles, identified as a RoPE cos table; false, with the diagnosis,
+// where they are none.
+bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading &r)
+{
+    TableCheck::Declared asRope;
+    asRope.family = Encoding::Rope;
+    asRope.keys = {u"rope-layout"_s};
+    asRope.params.rope.layout = RopeLayout::Half;
+    auto identified = TableCheck::identify(angles, asRope);
+    const TableMatch *m = std::get_if<TableMatch>(&identified);
+    if (!m || !m->params || m->family != Encoding::Rope) {
+        result.diagnosis = u"Y is X turned pair by pair (%1 pairs), but its angles are no RoPE frequencies at "
+                           "positions the check can read"_s.arg(
+                               r.geometry.rotation == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
+        result.notes.append(u"the angles as a RoPE cos table: "_s + (m ? m->diagnosis : std::get<QString>(identified)));
+        return false;
+    }
+    // The attention factor as the identification reads it (the type's, where the median is within
+    // its rounding): the reference the cells are compared with.
+    const MatchValue factor = m->finding(u"attention_factor"_s);
+    if (const auto *read = std::get_if<double>(&factor))
+        result.attentionFactor = *read;
+    // A published form's parameters may be a wider head's partial rotary (GPT-J 6B's 64 of 256):
+    // the angles' are a head of their own width, every column turned.
+    result.params = m->params;
+    result.params->rope.layout = r.geometry.table;
+    if (result.params->rope.type != RopeType::Proportional) {
+        result.params->rope.headDim = r.geometry.width;
+        result.params->rope.partialRotaryFactor = 1.0;
+    }
+    // "rope-cos, half layout, rope_type ...": the angles' table and its layout are this check's own.
+    RopeFit::Hypothesis words;
+    words.params = *result.params;
+    words.amplitude = result.attentionFactor;
+    result.frequencies = RopeCheckWords::reference(words).section(u", "_s, 2);
+    result.correctAgainst = m->correctAgainst;
+    for (const QString &mistake : m->mistakes) {
+        if (mistake != CheckMistakes::kPositionOffset)
+            result.mistakes.append(mistake);
+    }
+    return true;
+}
+
+// A partial rotary's parameters: the head's width, partial_rotary_factor r / d (nudged up where
+// int(d * r / d) would fall short of r).
+void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
+{
+    params.rope.headDim = headDim;
+    params.rope.partialRotaryFactor = double(rotaryDim) / double(headDim);
+    while (RopeFrequencies::rotaryDim(params.rope) < rotaryDim)
+        params.rope.partialRotaryFactor = std::nextafter(params.rope.partialRotaryFactor, 2.0);
 }
 
 } // namespace
@@ -338,49 +434,52 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     if (!x.allFinite() || !y.allFinite())
         return u"X or Y holds a value that is not finite"_s;
     Result result;
-    const Reading r = bestReading(x, y);
-    const double u = unitRoundoff(y);
-    if (!(r.spread < std::max(1e-3, 64.0 * u))) {
+    result.headDim = x.cols();
+    const double u = ApplyPairs::unitRoundoff(y);
+    const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
+    Span span = spanOf(ApplyPairs::passColumns(x, y, sample, u));
+    if (span.placement == Placement::None) {
+        result.diagnosis = u"Y equals X in every column: nothing was turned (RoPE not applied, or every row at "
+                           "position 0)"_s;
+        return result;
+    }
+    Reading r = ApplyPairs::bestReading(x, y, sample, span.col0, span.width);
+    const double enough = std::max(1e-3, 64.0 * u);
+    if (!(r.spread < enough) && span.placement != Placement::Whole) {
+        span = {Placement::Scattered, 0, x.cols()};
+        r = ApplyPairs::bestReading(x, y, sample, 0, x.cols());
+    }
+    if (!(r.spread < enough)) {
         result.diagnosis = u"Y is not X turned pair by pair: no pairing of its columns, half (rotate_half) or "
                            "interleaved (rotate_every_two), keeps each pair's length times one factor"_s;
         return result;
     }
-    result.rotation = r.rotation;
-    result.table = r.table;
+    result.rotation = r.geometry.rotation;
+    result.table = r.geometry.table;
     result.attentionFactor = r.factor;
-    const MatrixRows angles = anglesTable(r, x, u);
-    TableCheck::Declared asRope;
-    asRope.family = Encoding::Rope;
-    asRope.keys = {u"rope-layout"_s};
-    asRope.params.rope.layout = RopeLayout::Half;
-    auto identified = TableCheck::identify(angles, asRope);
-    const TableMatch *m = std::get_if<TableMatch>(&identified);
-    if (!m || !m->params || m->family != Encoding::Rope) {
-        result.diagnosis
-            = u"Y is X turned pair by pair (%1 pairs), but its angles are no RoPE frequencies at "
-              "positions the check can read"_s.arg(r.rotation == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
-        result.notes.append(u"the angles as a RoPE cos table: "_s + (m ? m->diagnosis : std::get<QString>(identified)));
+    result.rotaryStart = span.col0;
+    result.rotaryDim = span.width;
+    const AnglesRows angles(x, y, r, u);
+    if (!identifyFrequencies(result, angles, r))
         return result;
+    const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
+    if (result.rotaryDim < result.headDim) {
+        asPartial(*result.params, result.headDim, result.rotaryDim);
+        result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
     }
-    // The attention factor as the identification reads it (the type's, where the median is within
-    // its rounding): the reference the cells are compared with.
-    const MatchValue factor = m->finding(u"attention_factor"_s);
-    if (const auto *read = std::get_if<double>(&factor))
-        result.attentionFactor = *read;
-    result.params = m->params;
-    result.params->rope.layout = r.table;
-    // "rope-cos, half layout, rope_type ...": the angles' table and its layout are this check's own.
-    result.frequencies = m->referenceText.section(u", "_s, 2);
-    result.correctAgainst = m->correctAgainst;
-    for (const QString &mistake : m->mistakes) {
-        if (mistake != CheckMistakes::kPositionOffset)
-            result.mistakes.append(mistake);
-    }
-    const FrequencySchedule schedule = RopeFrequencies::schedule(*m->params);
-    const std::vector<std::int64_t> positions = positionsOf(r, schedule, u);
+    const QStringList lines = partialLines(result, span, declared);
+    Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
+    work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
+    work.maxId
+        = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
+    std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
+    const TileResult cells = readRows(work, positions, declared.threads);
+    result.maxAbsError = cells.maxAbsError;
+    result.worstRow = cells.worstRow;
+    result.worstColumn = cells.worstColumn;
+    result.deviatingRows = cells.deviatingRows;
     result.positions = runsOf(positions);
-    compare(result, x, y, schedule, positions, u);
-    conclude(result, declared, positions);
+    conclude(result, declared, positions, lines);
     return result;
 }
 

@@ -17,7 +17,11 @@
 // q * cos + rotate_half(q) * sin, pairs (i, i + d/2)) or GPT-J's rotate_every_two (pairs
 // (2i, 2i + 1)). The check finds the pairing the rotation used and the one the cos/sin table was
 // built for, the attention factor, the frequencies (identified as a RoPE table of the angles
-// found: rope_type and parameters), and the position of each row.
+// found: rope_type and parameters), and the position of each row. A partial rotary (HF's
+// modeling_gpt_neox.py and modeling_phi.py: q_rot = q[..., :rotary_dim] turned, q_pass =
+// q[..., rotary_dim:] concatenated unchanged) is read from the columns that pass through: its
+// rotary_dim, and the rotated part's place. X and Y are held whole; the check holds a sample of
+// rows and a position per row besides, and reads every row in tiles on the thread pool.
 namespace posenc::ApplyCheck {
 
 // A run of rows whose positions follow each other: rows [row, row + count) hold positions
@@ -34,6 +38,9 @@ struct Result
     CheckVerdict verdict = CheckVerdict::Unknown;
     RopeLayout rotation = RopeLayout::Half; // the pairs rotate_half or rotate_every_two turned
     RopeLayout table = RopeLayout::Half; // the pairs that share an angle in the cos/sin table
+    std::int64_t headDim = 0; // X's columns
+    std::int64_t rotaryStart = 0; // the rotated columns [rotaryStart, rotaryStart + rotaryDim)
+    std::int64_t rotaryDim = 0; // head_dim unless a partial rotary passes columns through
     double attentionFactor = 1.0;
     std::optional<Params> params; // the rope_type and parameters of the frequencies
     QString frequencies; // their words, as posenc check's reference
@@ -52,11 +59,22 @@ struct Result
 struct Declared
 {
     std::optional<RopeLayout> layout; // the model's pairing (--rope-layout): the other is a mistake
+    // The rotary_dim the model rotates, int(head_dim * partial_rotary_factor), and what gave it
+    // ("partial_rotary_factor 0.25"): another one found is a mistake.
+    std::optional<std::int64_t> rotaryDim;
+    QString rotaryDimSource;
+    int threads = 0; // 0: every core
 };
 
 // The mistakes an apply check names.
 inline const QString kLayoutSwapped = QStringLiteral("rope-layout-swapped");
 inline const QString kPositionsOutOfOrder = QStringLiteral("positions-out-of-order");
+// A partial rotary's: another rotary_dim than the one declared; the rotated columns after the
+// unrotated ones (HF rotates the first rotary_dim); inv_freq's exponent over head_dim where HF's
+// _compute_default_rope_parameters divides by rotary_dim.
+inline const QString kRotaryDim = QStringLiteral("rotary-dim");
+inline const QString kRotaryPartMisplaced = QStringLiteral("rotary-part-misplaced");
+inline const QString kRotaryDimExponent = QStringLiteral("rotary-dim-exponent");
 
 // The check of Y against X, or the reason it cannot be made (shapes, a width that is odd).
 std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared);

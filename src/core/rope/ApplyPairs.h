@@ -1,0 +1,100 @@
+#pragma once
+
+#include "core/Block.h"
+#include "core/rope/RopeParams.h"
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+// What `posenc check --apply` reads of a rotation, pair by pair (docs/ARCHITECTURE.md, Checking a
+// rotation), for RoPE's check (ApplyCheck) and M-RoPE's (MropeApplyCheck) alike: which columns
+// pass through unchanged, the pairing of the rotated ones, each row's angle per pair, and an
+// axis's position id from the angles of its pairs. X and Y are [positions, head_dim]; nothing here
+// holds more than a row of them at once besides a sample of rows.
+namespace posenc::ApplyPairs {
+
+// The rotated columns [col0, col0 + width) as a head of their own (HF's q_rot = q[..., :rotary_dim],
+// modeling_gpt_neox.py / modeling_phi.py), the pairs the cos/sin table shares and the pairs the
+// rotation turns: half (HF's cat(freqs, freqs) and rotate_half: columns k and k + width/2) or
+// interleaved (GPT-J's repeat_interleave and rotate_every_two: 2k and 2k + 1).
+struct Geometry
+{
+    RopeLayout table = RopeLayout::Half;
+    RopeLayout rotation = RopeLayout::Half;
+    std::int64_t col0 = 0;
+    std::int64_t width = 0;
+
+    std::int64_t pairs() const { return width / 2; }
+    // The two columns whose cos and sin hold pair k's angle.
+    std::pair<std::int64_t, std::int64_t> tableColumns(std::int64_t k) const;
+    // The column whose value the rotation puts at column j (of the head), and its sign.
+    std::pair<std::int64_t, double> rotated(std::int64_t j) const;
+};
+
+// Half a unit of the last place of Y's values: float32's, or float16's or bfloat16's where Y holds
+// only such values (a model run in half precision).
+double unitRoundoff(const RowMatrixXf &y);
+
+// The rows a reading is chosen on: the first 64 and an even spread, at most `most`.
+std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t most = 2048);
+
+// Each column's whether Y equals X in it at every sampled row, within Y's rounding: the columns a
+// partial rotary passes through (q_pass), or pairs of frequency 0 at attention factor 1.
+std::vector<bool> passColumns(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
+                              double u);
+
+// A pairing read from the sample: the attention factor (the median amplitude) and how far the
+// amplitudes spread about it (median |A - factor| / factor; infinite where too few pairs told it).
+struct Reading
+{
+    Geometry geometry;
+    double factor = std::numeric_limits<double>::quiet_NaN();
+    double spread = std::numeric_limits<double>::infinity();
+};
+
+// Of the four pairings of the columns [col0, col0 + width), the one whose amplitude is the same at
+// every pair of every sampled row; of two as good, the one whose table and rotation agree.
+Reading bestReading(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
+                    std::int64_t col0, std::int64_t width);
+
+// Row p's angle and amplitude of each pair: each pair's two columns give two linear equations
+// y_j = u x_j + v s x_j' in u = A cos(angle), v = A sin(angle), solved exactly. NaN where the
+// equations do not tell it (X's pair 0). `uncertainty` (radians) is what Y's rounding `u` allows.
+void rowAngles(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t p, const Geometry &g, double u, double *angle,
+               double *amplitude, double *uncertainty);
+
+// An axis's pairs for reading a position id: their angles' indices and frequencies.
+struct AxisPairs
+{
+    std::vector<std::int64_t> pairs; // slowest first
+    std::vector<double> w;
+
+    // The pairs of `w` (frequencies per pair) that `take` selects, frequency 0 left out.
+    static AxisPairs of(const std::vector<double> &w, const std::vector<bool> &take);
+};
+
+// The id whose angles id * w_k, as float32 angles round them, are every pair's within its
+// uncertainty: `hints` tried first (the previous row's, its successor), then each turn of the
+// slowest pair up to `maxId` with the faster pairs' whole turns added. -1 where none is.
+std::int64_t readId(const AxisPairs &axis, const double *angle, const double *uncertainty, double u,
+                    const std::vector<std::int64_t> &hints, std::int64_t maxId);
+
+// Whether `id` explains every pair of the axis within its uncertainty.
+bool explains(const AxisPairs &axis, const double *angle, const double *uncertainty, double u, std::int64_t id);
+
+// Row p of Y against X turned by `angle[k]` at each pair k (exact: id * w in double) and times
+// `factor`, within float32's rounding of HF's computation (the angle id * inv_freq in float32, then
+// q * cos + rotate_half(q) * sin); the columns outside the rotated ones against X's own. `angle`
+// NaN: the row's ids were not read, the row deviates.
+struct RowCompare
+{
+    double maxError = 0.0;
+    std::int64_t column = -1;
+    bool deviates = false;
+};
+RowCompare compareRow(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t p, const Geometry &g, double factor,
+                      const double *angle, double u);
+
+} // namespace posenc::ApplyPairs
