@@ -6,6 +6,7 @@
 #include "ParamOptions.h"
 
 #include "core/Description.h"
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/check/TableRows.h"
 #include "core/rope/ApplyCheck.h"
@@ -197,7 +198,7 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
     if (!anyParameterGiven(parser))
         return m;
     const ParamOptions::Clues clues {
-        {u"--apply"_s, [](const Params &p) { return p.encoding == Encoding::Rope || p.encoding == Encoding::Mrope; }}};
+        {u"--apply"_s, [](const Params &p) { return Families::spec(p.encoding).rotary.has_value(); }}};
     ParamOptions::Result read = ParamOptions::read(parser, clues);
     if (read.exitCode() != ExitDone) {
         m.code = read.exitCode();

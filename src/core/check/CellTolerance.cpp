@@ -56,6 +56,19 @@ ValueFormat representableFormat(const float *values, std::int64_t count)
     return half ? ValueFormat::Float16 : ValueFormat::Float32;
 }
 
+double halfUnit(ValueFormat format)
+{
+    switch (format) {
+    case ValueFormat::Float16:
+        return kFloat16Half;
+    case ValueFormat::BFloat16:
+        return kBFloat16Half;
+    case ValueFormat::Float32:
+        break;
+    }
+    return 0.5 * kFloat32Ulp;
+}
+
 ValueFormat storedFormat(StoredType stored)
 {
     switch (stored) {

@@ -16,6 +16,8 @@ enum class ValueFormat { Float32, Float16, BFloat16 };
 ValueFormat representableFormat(const float *values, std::int64_t count);
 // The format a stored type rounds to.
 ValueFormat storedFormat(StoredType stored);
+// Half a unit in the last place of `format` at 1: its relative rounding.
+double halfUnit(ValueFormat format);
 
 // How far a correct cell may be from the exact reference (docs/ARCHITECTURE.md, Checking a
 // table): the rounding of its values, relative and absolute, and with float32 angles the

@@ -90,15 +90,7 @@ Params RopeSearch::baseParams() const
 
 double RopeSearch::amplitudeWithin() const
 {
-    switch (m_input.format) {
-    case ValueFormat::Float16:
-        return 4.0 * 0x1p-11;
-    case ValueFormat::BFloat16:
-        return 4.0 * 0x1p-8;
-    case ValueFormat::Float32:
-        break;
-    }
-    return 1e-5;
+    return std::max(1e-5, 4.0 * halfUnit(m_input.format));
 }
 
 // The amplitude: 1, or the type's attention factor, when the table holds it within

@@ -45,15 +45,7 @@ QString nearestPublished(const Params &p);
 // cells' rounding (float16's and bfloat16's are far coarser than float32's), at least 1e-6.
 double amplitudeTolerance(ValueFormat format)
 {
-    switch (format) {
-    case ValueFormat::Float16:
-        return 4.0 * 0x1p-11;
-    case ValueFormat::BFloat16:
-        return 4.0 * 0x1p-8;
-    case ValueFormat::Float32:
-        break;
-    }
-    return 1e-6;
+    return std::max(1e-6, 4.0 * halfUnit(format));
 }
 
 // The lengths at which `form` is tried against a table of `length` rows: that length, and for
