@@ -385,12 +385,12 @@ private slots:
         const CliRun::Run json = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
         QCOMPARE(json.exitCode, 1);
         const QJsonObject o = jsonOf(json);
-        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"mrope-layout-swapped"_s});
+        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"mrope-interleave-swapped"_s});
         QCOMPARE(o[u"mrope_section"_s].toString(), u"16,24,24"_s);
         QCOMPARE(o[u"mrope_interleaved"_s].toBool(), true);
         const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
         QCOMPARE(text.exitCode, 1);
-        QVERIFY2(text.out.contains(u"verdict: mistake (mrope-layout-swapped)"_s), qPrintable(text.out));
+        QVERIFY2(text.out.contains(u"verdict: mistake (mrope-interleave-swapped)"_s), qPrintable(text.out));
         QVERIFY2(!text.out.contains(u"equals:"_s), qPrintable(text.out));
         QVERIFY2(text.out.contains(u"rows 20-215, 225-480"_s), qPrintable(text.out));
     }

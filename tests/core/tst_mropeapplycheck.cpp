@@ -168,16 +168,16 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("mistake");
         QTest::addColumn<QString>("words");
-        QTest::newRow("off by 3") << u"offset"_s << MropeApplyCheck::kIdsOffset << u"off by 3"_s;
+        QTest::newRow("off by 3") << u"offset"_s << MropeMistakes::kIdsOffset << u"off by 3"_s;
         QTest::newRow("h and w exchanged")
-            << u"swap"_s << MropeApplyCheck::kAxesSwapped << u"the h and w ids are exchanged"_s;
+            << u"swap"_s << MropeMistakes::kAxesSwapped << u"the h and w ids are exchanged"_s;
         QTest::newRow("temporal ids at 0")
-            << u"temporal"_s << MropeApplyCheck::kTemporalIdsZero << u"temporal ids are truncated to 0"_s;
+            << u"temporal"_s << MropeMistakes::kTimeTruncated << u"temporal ids are truncated to 0"_s;
         QTest::newRow("decode at cache position")
-            << u"cache"_s << MropeApplyCheck::kRopeDeltasLost << u"at their cache positions 24..31"_s;
-        QTest::newRow("decode from 0") << u"restart"_s << MropeApplyCheck::kRopeDeltasLost
+            << u"cache"_s << MropeMistakes::kRopeDeltasLost << u"at their cache positions 24..31"_s;
+        QTest::newRow("decode from 0") << u"restart"_s << MropeMistakes::kRopeDeltasLost
                                        << u"ids restarting from 0..7"_s;
-        QTest::newRow("one image row elsewhere") << u"row"_s << MropeApplyCheck::kIdsDiffer << u"row 7"_s;
+        QTest::newRow("one image row elsewhere") << u"row"_s << MropeMistakes::kIdsDiffer << u"row 7"_s;
     }
     void idMistakesAreNamed()
     {
@@ -219,15 +219,17 @@ private slots:
         QTest::addColumn<bool>("declaredInterleaved");
         QTest::addColumn<QList<qint64>>("declared");
         QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("words");
+        // One id both ways: the direction is in the words.
         QTest::newRow("interleaved, chunked declared")
             << true << QList<qint64> {24, 20, 20} << false << QList<qint64> {24, 20, 20}
-            << MropeApplyCheck::kSectionsInterleaved;
+            << MropeMistakes::kInterleaveSwapped << u"split interleaved (apply_interleaved_mrope"_s;
         QTest::newRow("chunked, interleaved declared")
             << false << QList<qint64> {24, 20, 20} << true << QList<qint64> {24, 20, 20}
-            << MropeApplyCheck::kSectionsChunked;
+            << MropeMistakes::kInterleaveSwapped << u"split chunked (apply_multimodal_rotary_pos_emb"_s;
         QTest::newRow("[24, 24, 16], [16, 24, 24] declared")
-            << false << QList<qint64> {24, 24, 16} << false << QList<qint64> {16, 24, 24}
-            << MropeApplyCheck::kAxesSwapped;
+            << false << QList<qint64> {24, 24, 16} << false << QList<qint64> {16, 24, 24} << MropeMistakes::kAxesSwapped
+            << u"mrope_section 24,24,16, not the 16,24,24 declared"_s;
     }
     void splitMistakesAreNamed()
     {
@@ -236,12 +238,14 @@ private slots:
         QFETCH(bool, declaredInterleaved);
         QFETCH(QList<qint64>, declared);
         QFETCH(QString, mistake);
+        QFETCH(QString, words);
         const std::vector<RowIds> ids = ropeIndex(4);
         const Applied a = applied(ids, axesOf(std::vector<std::int64_t>(made.begin(), made.end()), madeInterleaved));
         const MropeApplyCheck::Result r = checked(
             a, qwen2vl(true, declaredInterleaved, std::vector<std::int64_t>(declared.begin(), declared.end())));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
         QVERIFY2(r.mistakes == QStringList {mistake}, qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(words), qPrintable(r.diagnosis));
         QCOMPARE(r.interleaved, madeInterleaved);
         QCOMPARE(r.section, std::vector<std::int64_t>(made.begin(), made.end()));
         QVERIFY(r.ids == ids);
@@ -261,7 +265,7 @@ private slots:
         for (RowIds &i : text)
             i = {i.t + 4, i.h + 4, i.w + 4};
         r = checked(applied(text, axis), qwen2vl(false));
-        QCOMPARE(r.mistakes, QStringList {MropeApplyCheck::kIdsOffset});
+        QCOMPARE(r.mistakes, QStringList {MropeMistakes::kIdsOffset});
         QCOMPARE(r.idOffset.value_or(0), std::int64_t(4));
         const std::vector<RowIds> ids = ropeIndex(0);
         r = checked(applied(ids, axis), qwen2vl(false));

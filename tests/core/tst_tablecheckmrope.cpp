@@ -12,6 +12,7 @@
 
 #include "core/ParamText.h"
 #include "core/check/TableMatch.h"
+#include "core/mrope/MropeMistakes.h"
 #include "core/mrope/MropeTableCheck.h"
 
 #include <QtTest>
@@ -275,10 +276,10 @@ void TestTableCheckMrope::mistakesAreNamed_data()
     QTest::addColumn<Wrong>("wrong");
     QTest::addColumn<QString>("mistake");
     QTest::addColumn<QString>("where");
-    using MropeTableCheck::kAxesSwapped;
-    using MropeTableCheck::kDeltaLost;
-    using MropeTableCheck::kLayoutSwapped;
-    using MropeTableCheck::kTimeTruncated;
+    using MropeMistakes::kAxesSwapped;
+    using MropeMistakes::kInterleaveSwapped;
+    using MropeMistakes::kRopeDeltasLost;
+    using MropeMistakes::kTimeTruncated;
     const Spec qwen2 {u"text:5,image:1x8x12,text:3,video:2x8x8,text:20"_s};
     const Spec qwen3 {
         u"text:7,image:1x16x16,text:4,video:3x8x12,text:9"_s, u"qwen3-vl"_s, u"v5"_s, {24, 20, 20}, true, 5e6};
@@ -287,25 +288,25 @@ void TestTableCheckMrope::mistakesAreNamed_data()
     Spec decoding = qwen2;
     decoding.generated = 30;
     QTest::newRow("interleaved where chunked was meant")
-        << qwen2 << Wrong::LayoutSwapped << kLayoutSwapped << u"rows 5-28, 32-63"_s;
+        << qwen2 << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 5-28, 32-63"_s;
     QTest::newRow("chunked where interleaved was meant")
-        << qwen3 << Wrong::LayoutSwapped << kLayoutSwapped << u"rows 7-70"_s;
+        << qwen3 << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 7-70"_s;
     QTest::newRow("h and w exchanged") << qwen2 << Wrong::AxesSwapped << kAxesSwapped << u"rows 5-28"_s;
     QTest::newRow("second_per_grid 0.5 truncated to 0, v4")
         << qwen25 << Wrong::TimeTruncated << kTimeTruncated << u"rows 32-95"_s;
     QTest::newRow("second_per_grid 1.5 truncated to 1, v5")
         << qwen25v5 << Wrong::TimeTruncated << kTimeTruncated << u"rows 5-68"_s;
     QTest::newRow("rope_deltas lost after the prompt")
-        << decoding << Wrong::DeltaLost << kDeltaLost << u"rows 84-113"_s;
+        << decoding << Wrong::DeltaLost << kRopeDeltasLost << u"rows 84-113"_s;
     Spec large {kLarge, u"qwen2.5-vl"_s, u"v4"_s};
     large.generated = 1000;
     QTest::newRow("100,000 tokens: interleaved where chunked")
-        << large << Wrong::LayoutSwapped << kLayoutSwapped << u"rows 100-40099"_s;
+        << large << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 100-40099"_s;
     QTest::newRow("100,000 tokens: h and w") << large << Wrong::AxesSwapped << kAxesSwapped << u"41100-81099"_s;
     QTest::newRow("100,000 tokens: time truncated")
         << large << Wrong::TimeTruncated << kTimeTruncated << u"rows 41100-81099"_s;
     QTest::newRow("100,000 tokens: rope_deltas lost")
-        << large << Wrong::DeltaLost << kDeltaLost << u"rows 100000-100999"_s;
+        << large << Wrong::DeltaLost << kRopeDeltasLost << u"rows 100000-100999"_s;
 }
 
 void TestTableCheckMrope::mistakesAreNamed()

@@ -4,14 +4,23 @@
 // arange(past, past + seq) + rope_deltas, the same on the three axes).
 #include "core/mrope/MropeApplyIds.h"
 
+#include "core/NumberText.h"
+
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::MropeApplyCheck {
 
 namespace {
+
+using MropeMistakes::kAxesSwapped;
+using MropeMistakes::kIdsDiffer;
+using MropeMistakes::kIdsOffset;
+using MropeMistakes::kRopeDeltasLost;
+using MropeMistakes::kTimeTruncated;
 
 QString idsText(const RowIds &ids)
 {
@@ -56,6 +65,12 @@ std::variant<IdReference, QString> IdReference::of(const Params &params, std::in
     if (const auto *problem = std::get_if<QString>(&built))
         return *problem;
     IdReference reference(std::get<MropeLayout>(std::move(built)));
+    const auto &spans = reference.m_layout.spans();
+    if (std::any_of(spans.begin(), spans.end(), MropeMistakes::truncationMoves)) {
+        auto truncated = MropeLayout::build(MropeMistakes::truncatedTime(params).mrope);
+        if (auto *layout = std::get_if<MropeLayout>(&truncated))
+            reference.m_truncated = std::move(*layout);
+    }
     if (reference.maxId() + 1 + std::max<std::int64_t>(rows - reference.tokens(), 0) >= MropePrompt::kMaxId)
         return u"its decode rows' ids reach past 16777215"_s;
     return reference;
@@ -77,6 +92,37 @@ const MropeLayout::Span &IdReference::spanOf(std::int64_t row) const
     auto span = std::upper_bound(spans.begin(), spans.end(), row,
                                  [](std::int64_t r, const MropeLayout::Span &s) { return r < s.firstRow; });
     return *(span - 1);
+}
+
+// Every row get_rope_index's of the prompt with second_per_grid truncated to an integer (the
+// decode rows after it at cache position + its rope_deltas).
+bool IdReference::timeTruncated(const Result &result, QStringList &lines) const
+{
+    if (!m_truncated)
+        return false;
+    const MropeLayout &t = *m_truncated;
+    std::int64_t first = -1;
+    for (std::int64_t r = 0; r < std::ssize(result.ids); ++r) {
+        const std::int64_t decode = r + t.ropeDelta();
+        const MropeIds i = r < t.tokens() ? t.ids(r) : MropeIds {MropeTokenKind::Text, decode, decode, decode};
+        const RowIds &got = result.ids[std::size_t(r)];
+        if (got != RowIds {i.t, i.h, i.w})
+            return false;
+        if (first < 0 && got != expected(r))
+            first = r;
+    }
+    if (first < 0)
+        return false;
+    const auto video = std::find_if(m_layout.spans().begin(), m_layout.spans().end(), MropeMistakes::truncationMoves);
+    lines.append(u"the video's temporal ids are truncated: second_per_grid %1 is cast to the integer %2 before the "
+                 "product with tokens_per_second %3 (transformers 4.x before PR #48669), where get_rope_index "
+                 "gives trunc(k * %1 * %3) (row %4: t %5, not %6)"_s
+                     .arg(NumberText::exact(video->secondPerGrid), NumberText::exact(std::trunc(video->secondPerGrid)),
+                          NumberText::exact(video->tokensPerSecond))
+                     .arg(first)
+                     .arg(result.ids[std::size_t(first)].t)
+                     .arg(expected(first).t));
+    return true;
 }
 
 // Every row that differs a video row whose h and w are the reference's and whose t stays at its
@@ -171,8 +217,8 @@ bool IdReference::compare(Result &result, QStringList &lines) const
             return true;
         }
     }
-    if (temporalZero(result, lines)) {
-        result.mistakes.append(kTemporalIdsZero);
+    if (timeTruncated(result, lines) || temporalZero(result, lines)) {
+        result.mistakes.append(kTimeTruncated);
         return true;
     }
     if (decodeLost(result, lines)) {
