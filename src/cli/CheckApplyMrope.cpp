@@ -88,9 +88,7 @@ CheckApplyReport::Family family(const MropeApplyCheck::Result &r)
                           {u"ids"_s, u"[]"_s}};
         return f;
     }
-    f.pairing = {u"split: mrope_section %1, %2"_s.arg(sectionText(r.section),
-                                                      r.interleaved ? u"interleaved (apply_interleaved_mrope)"_s
-                                                                    : u"chunked (apply_multimodal_rotary_pos_emb)"_s)};
+    f.pairing = {u"split: "_s + MropeMistakes::splitWords(r.section, r.interleaved)};
     f.positions = {u"ids (t, h, w): "_s + idRuns(r.ids)};
     if (r.ropeDeltas)
         f.positions.append(u"prompt: %1 tokens, rope_deltas %2"_s.arg(r.promptTokens).arg(*r.ropeDeltas));

@@ -210,6 +210,69 @@ private slots:
         QCOMPARE(r.deviatingRows, std::int64_t(0));
     }
 
+    // A video of 4 grids, 2 s each at 2 tokens a second (t ids 0, 4, 8, 12 over 2 x 2 merged
+    // patches): transformers 4.x's get_rope_index puts the text after it at the largest id + 1, 18;
+    // 5.x's at its start + max(h, w), 8. Ids of the era not declared are named as such.
+    void otherEraIsNamed_data()
+    {
+        QTest::addColumn<bool>("madeV5");
+        QTest::newRow("5.x's ids, 4.x declared") << true;
+        QTest::newRow("4.x's ids, 5.x declared") << false;
+    }
+    void otherEraIsNamed()
+    {
+        QFETCH(bool, madeV5);
+        std::vector<RowIds> ids;
+        for (std::int64_t r = 0; r < 5; ++r)
+            ids.push_back({r, r, r});
+        for (std::int64_t k = 0; k < 4; ++k)
+            for (std::int64_t i = 0; i < 2; ++i)
+                for (std::int64_t j = 0; j < 2; ++j)
+                    ids.push_back({5 + 4 * k, 5 + i, 5 + j});
+        const std::int64_t next = madeV5 ? 5 + 2 : 5 + 12 + 1;
+        for (std::int64_t r = 0; r < 4; ++r)
+            ids.push_back({next + r, next + r, next + r});
+        MropeApplyCheck::Declared d = qwen2vl(true);
+        d.params.mrope.prompt = u"text:5,video:4x4x4@2,text:4"_s;
+        d.params.mrope.vision = MropeVision::Qwen25Vl;
+        d.params.mrope.tokensPerSecond = 2.0;
+        d.params.mrope.era = madeV5 ? MropeEra::V4 : MropeEra::V5;
+        const MropeApplyCheck::Result r = checked(applied(ids, axesOf({16, 24, 24}, false)), d);
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY2(r.mistakes == QStringList {MropeMistakes::kOtherEra},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"row 21"_s), qPrintable(r.diagnosis));
+        QVERIFY(r.ids == ids);
+        // The same ids against their own era are correct.
+        d.params.mrope.era = madeV5 ? MropeEra::V5 : MropeEra::V4;
+        QCOMPARE(checked(applied(ids, axesOf({16, 24, 24}, false)), d).verdict, CheckVerdict::Correct);
+    }
+
+    // Qwen2.5-VL's video at 1.5 s a grid and 2 tokens a second: get_rope_index's t ids are
+    // trunc(k * 1.5 * 2) = 0, 3, 6, 9; with second_per_grid cast to the integer 1 first (4.x before
+    // PR #48669) they are 0, 2, 4, 6 and the text after starts at 12, not 15.
+    void fractionalTimeTruncatedIsNamed()
+    {
+        std::vector<RowIds> ids;
+        for (std::int64_t r = 0; r < 5; ++r)
+            ids.push_back({r, r, r});
+        for (std::int64_t k = 0; k < 4; ++k)
+            for (std::int64_t i = 0; i < 2; ++i)
+                for (std::int64_t j = 0; j < 2; ++j)
+                    ids.push_back({5 + 2 * k, 5 + i, 5 + j});
+        for (std::int64_t r = 0; r < 4; ++r)
+            ids.push_back({12 + r, 12 + r, 12 + r});
+        MropeApplyCheck::Declared d = qwen2vl(true);
+        d.params.mrope.prompt = u"text:5,video:4x4x4@1.5,text:4"_s;
+        d.params.mrope.vision = MropeVision::Qwen25Vl;
+        const MropeApplyCheck::Result r = checked(applied(ids, axesOf({16, 24, 24}, false)), d);
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY2(r.mistakes == QStringList {MropeMistakes::kTimeTruncated},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"second_per_grid 1.5 is cast to the integer 1"_s), qPrintable(r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"row 9: t 7, not 8"_s), qPrintable(r.diagnosis));
+    }
+
     // The rotation's split against the one declared: chunked where interleaved was meant, the
     // reverse, and the section's counts given to the wrong axes. The ids are still read.
     void splitMistakesAreNamed_data()

@@ -71,6 +71,10 @@ std::variant<IdReference, QString> IdReference::of(const Params &params, std::in
         if (auto *layout = std::get_if<MropeLayout>(&truncated))
             reference.m_truncated = std::move(*layout);
     }
+    reference.m_era = params.mrope.era;
+    auto other = MropeLayout::build(MropeMistakes::otherEra(params).mrope);
+    if (auto *layout = std::get_if<MropeLayout>(&other))
+        reference.m_otherEra = std::move(*layout);
     if (reference.maxId() + 1 + std::max<std::int64_t>(rows - reference.tokens(), 0) >= MropePrompt::kMaxId)
         return u"its decode rows' ids reach past 16777215"_s;
     return reference;
@@ -94,25 +98,51 @@ const MropeLayout::Span &IdReference::spanOf(std::int64_t row) const
     return *(span - 1);
 }
 
+namespace {
+
+// Whether every row is `layout`'s (the decode rows after it at cache position + its rope_deltas);
+// the first that is not the reference's, or -1 where none.
+std::optional<std::int64_t> firstMoved(const Result &result, const MropeLayout &layout, const IdReference &reference)
+{
+    std::int64_t first = -1;
+    for (std::int64_t r = 0; r < std::ssize(result.ids); ++r) {
+        const std::int64_t decode = r + layout.ropeDelta();
+        const MropeIds i
+            = r < layout.tokens() ? layout.ids(r) : MropeIds {MropeTokenKind::Text, decode, decode, decode};
+        const RowIds &got = result.ids[std::size_t(r)];
+        if (got != RowIds {i.t, i.h, i.w})
+            return std::nullopt;
+        if (first < 0 && got != reference.expected(r))
+            first = r;
+    }
+    return first;
+}
+
+} // namespace
+
+bool IdReference::otherEra(const Result &result, QStringList &lines) const
+{
+    if (!m_otherEra)
+        return false;
+    const auto first = firstMoved(result, *m_otherEra, *this);
+    if (!first || *first < 0)
+        return false;
+    lines.append(u"%1 (row %2: %3, not %4)"_s.arg(MropeMistakes::otherEraLine(m_era))
+                     .arg(*first)
+                     .arg(idsText(result.ids[std::size_t(*first)]), idsText(expected(*first))));
+    return true;
+}
+
 // Every row get_rope_index's of the prompt with second_per_grid truncated to an integer (the
 // decode rows after it at cache position + its rope_deltas).
 bool IdReference::timeTruncated(const Result &result, QStringList &lines) const
 {
     if (!m_truncated)
         return false;
-    const MropeLayout &t = *m_truncated;
-    std::int64_t first = -1;
-    for (std::int64_t r = 0; r < std::ssize(result.ids); ++r) {
-        const std::int64_t decode = r + t.ropeDelta();
-        const MropeIds i = r < t.tokens() ? t.ids(r) : MropeIds {MropeTokenKind::Text, decode, decode, decode};
-        const RowIds &got = result.ids[std::size_t(r)];
-        if (got != RowIds {i.t, i.h, i.w})
-            return false;
-        if (first < 0 && got != expected(r))
-            first = r;
-    }
-    if (first < 0)
+    const auto moved = firstMoved(result, *m_truncated, *this);
+    if (!moved || *moved < 0)
         return false;
+    const std::int64_t first = *moved;
     const auto video = std::find_if(m_layout.spans().begin(), m_layout.spans().end(), MropeMistakes::truncationMoves);
     lines.append(u"the video's temporal ids are truncated: second_per_grid %1 is cast to the integer %2 before the "
                  "product with tokens_per_second %3 (transformers 4.x before PR #48669), where get_rope_index "
@@ -225,6 +255,10 @@ bool IdReference::compare(Result &result, QStringList &lines) const
         result.mistakes.append(kRopeDeltasLost);
         return true;
     }
+    if (otherEra(result, lines)) {
+        result.mistakes.append(MropeMistakes::kOtherEra);
+        return true;
+    }
     std::int64_t differ = 0, first = -1;
     for (std::int64_t r = 0; r < rows; ++r) {
         if (result.ids[std::size_t(r)] != expected(r)) {
@@ -260,7 +294,7 @@ bool IdReference::textFromZero(Result &result, QStringList &lines)
         result.idOffset = 0;
     if (!run)
         result.notes.append(u"without --prompt the ids read are not compared with get_rope_index's: give the prompt "
-                            "to name an offset, exchanged axes, temporal ids truncated to 0 or a lost rope_deltas"_s);
+                            "to name an offset, exchanged axes, truncated temporal ids or a lost rope_deltas"_s);
     return run;
 }
 

@@ -49,11 +49,15 @@ private:
     bool temporalZero(const Result &result, QStringList &lines) const;
     bool decodeLost(const Result &result, QStringList &lines) const;
     bool timeTruncated(const Result &result, QStringList &lines) const;
+    bool otherEra(const Result &result, QStringList &lines) const;
 
     MropeLayout m_layout;
     // The prompt's layout with every video's second_per_grid truncated to an integer, where that
     // moves a t id (MropeMistakes::truncatedTime).
     std::optional<MropeLayout> m_truncated;
+    // The prompt's layout by the other transformers era's get_rope_index, where it builds.
+    std::optional<MropeLayout> m_otherEra;
+    MropeEra m_era = MropeEra::V4;
 };
 
 } // namespace posenc::MropeApplyCheck

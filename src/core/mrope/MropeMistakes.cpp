@@ -30,6 +30,9 @@ const std::vector<Mistake> &all()
         {kRopeDeltasLost,
          u"the rope_deltas offset lost after the prompt: the generated tokens at their cache position, not cache "
          "position + rope_deltas"_s},
+        {kOtherEra,
+         u"the ids of the other transformers era's get_rope_index than the one declared: 4.x puts the text after an "
+         "image or video at the span's largest id + 1, 5.x at its start + max(h, w)"_s},
         {kIdsOffset, u"every id get_rope_index's plus a constant on all three axes"_s},
         {kIdsDiffer, u"ids that differ from get_rope_index's in no way named above"_s},
     };
@@ -66,6 +69,23 @@ QString interleaveSwappedLine(bool foundInterleaved)
     const QString interleaved = u"interleaved (apply_interleaved_mrope, Qwen3-VL's)"_s;
     return u"the pairs are split %1 where %2 was declared"_s.arg(foundInterleaved ? interleaved : chunked,
                                                                  foundInterleaved ? chunked : interleaved);
+}
+
+Params otherEra(const Params &params)
+{
+    Params p = params;
+    p.mrope.era = params.mrope.era == MropeEra::V4 ? MropeEra::V5 : MropeEra::V4;
+    return p;
+}
+
+QString otherEraLine(MropeEra declared)
+{
+    const bool v4 = declared == MropeEra::V4;
+    const QString largest = u"its largest id + 1"_s, start = u"its start + max(h, w)"_s;
+    return u"the ids follow transformers %1's get_rope_index (the text after an image or video at %2), not the "
+           "declared %3's (at %4): the port follows the other version of the reference; if the model runs under %1, "
+           "declare mrope-era %5"_s.arg(v4 ? u"5.x"_s : u"4.x"_s, v4 ? start : largest, v4 ? u"4.x"_s : u"5.x"_s,
+                                        v4 ? largest : start, v4 ? u"v5"_s : u"v4"_s);
 }
 
 bool truncationMoves(const MropeLayout::Span &s)

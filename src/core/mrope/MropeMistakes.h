@@ -28,6 +28,9 @@ inline const QString kAxesSwapped = QStringLiteral("mrope-axes-swapped");
 inline const QString kTimeTruncated = QStringLiteral("mrope-time-truncated");
 // The rows after the prompt at their cache position, without the rope_deltas offset.
 inline const QString kRopeDeltasLost = QStringLiteral("mrope-rope-deltas-lost");
+// The ids of the other transformers era's get_rope_index than the one declared: 4.x puts the text
+// after an image or video at the span's largest id + 1, 5.x at its start + max(h, w).
+inline const QString kOtherEra = QStringLiteral("mrope-other-era");
 // The apply check's own: every id the reference's plus a constant; ids that differ otherwise.
 inline const QString kIdsOffset = QStringLiteral("mrope-ids-offset");
 inline const QString kIdsDiffer = QStringLiteral("mrope-ids-differ");
@@ -48,6 +51,10 @@ QString splitWords(const std::vector<std::int64_t> &section, bool interleaved);
 // "the pairs are split interleaved (apply_interleaved_mrope, Qwen3-VL's) where chunked
 // (apply_multimodal_rotary_pos_emb, Qwen2-VL's) was declared".
 QString interleaveSwappedLine(bool foundInterleaved);
+
+// The parameters with the other era's get_rope_index, and the line naming it against the declared.
+Params otherEra(const Params &params);
+QString otherEraLine(MropeEra declared);
 
 // Qwen2.5-VL's video spans whose t ids differ when second_per_grid is truncated first.
 bool truncationMoves(const MropeLayout::Span &span);

@@ -210,6 +210,17 @@ QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layo
     if (id == kAxesSwapped)
         return u"h and w are exchanged on the image and video tokens (%1): each token's row id turns w's pairs and "
                "its column id h's"_s.arg(spanRows(layout, isVision));
+    if (id == MropeMistakes::kOtherEra) {
+        // The rows from the first whose ids the other era moves.
+        const MropeLayout other(MropeMistakes::otherEra(p));
+        std::int64_t first = 0;
+        for (; first < layout.tokens(); ++first) {
+            const MropeIds a = layout.ids(first), b = other.ids(first);
+            if (a.t != b.t || a.h != b.h || a.w != b.w)
+                break;
+        }
+        return u"%1: rows %2-%3 move"_s.arg(MropeMistakes::otherEraLine(p.mrope.era)).arg(first).arg(rows - 1);
+    }
     if (id == kTimeTruncated) {
         const auto video = std::find_if(layout.spans().begin(), layout.spans().end(), truncationMoves);
         return u"the video's t ids are truncated (%1): second_per_grid %2 is cast to the integer %3 before the product "
@@ -281,6 +292,10 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
     if (e.rows() > layout.tokens() && layout.ropeDelta() != 0)
         tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
+    const Params other = MropeMistakes::otherEra(params);
+    if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision)
+        && std::holds_alternative<MropeLayout>(MropeLayout::build(other.mrope)))
+        tried.push_back({MropeMistakes::kOtherEra, other, MropeIdMistake::None});
     std::optional<std::pair<std::int64_t, const Tried *>> best;
     for (const Tried &t : tried) {
         const MropePromptReference reference(t.params, cosine, t.mistake);
@@ -311,7 +326,7 @@ TableHypothesis hypothesis()
     h.help = u"M-RoPE's cos or sin table of a multimodal prompt (tokens x rotary_dim): the split of the pairs between "
              "t, h and w (chunked or interleaved) and rope_theta, and each sampled row's ids read back; against a "
              "declared prompt, every row against get_rope_index's ids"_s;
-    h.mistakes = {kInterleaveSwapped, kAxesSwapped, kTimeTruncated, kRopeDeltasLost};
+    h.mistakes = {kInterleaveSwapped, kAxesSwapped, kTimeTruncated, kRopeDeltasLost, MropeMistakes::kOtherEra};
     h.fit = fit;
     h.expect = expect;
     return h;

@@ -328,6 +328,9 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
                            "positions the check can read"_s.arg(
                                r.geometry.rotation == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
         result.notes.append(u"the angles as a RoPE cos table: "_s + (m ? m->diagnosis : std::get<QString>(identified)));
+        result.notes.append(u"a multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) turns each pair by the id of its "
+                            "axis, t, h or w, so its image and video rows are at no single position: declared as "
+                            "M-RoPE, the check reads each row's three ids"_s);
         return false;
     }
     // The attention factor as the identification reads it (the type's, where the median is within
