@@ -100,11 +100,15 @@ const MropeLayout::Span &IdReference::spanOf(std::int64_t row) const
 
 namespace {
 
-// Whether every row is `layout`'s (the decode rows after it at cache position + its rope_deltas);
-// the first that is not the reference's, or -1 where none.
-std::optional<std::int64_t> firstMoved(const Result &result, const MropeLayout &layout, const IdReference &reference)
+// Where every row is `layout`'s (the decode rows after it at cache position + its rope_deltas)
+// and some is not the reference's, the first such row.
+std::optional<std::int64_t> firstMoved(const Result &result, const std::optional<MropeLayout> &other,
+                                       const IdReference &reference)
 {
-    std::int64_t first = -1;
+    if (!other)
+        return std::nullopt;
+    const MropeLayout &layout = *other;
+    std::optional<std::int64_t> first;
     for (std::int64_t r = 0; r < std::ssize(result.ids); ++r) {
         const std::int64_t decode = r + layout.ropeDelta();
         const MropeIds i
@@ -112,7 +116,7 @@ std::optional<std::int64_t> firstMoved(const Result &result, const MropeLayout &
         const RowIds &got = result.ids[std::size_t(r)];
         if (got != RowIds {i.t, i.h, i.w})
             return std::nullopt;
-        if (first < 0 && got != reference.expected(r))
+        if (!first && got != reference.expected(r))
             first = r;
     }
     return first;
@@ -122,10 +126,8 @@ std::optional<std::int64_t> firstMoved(const Result &result, const MropeLayout &
 
 bool IdReference::otherEra(const Result &result, QStringList &lines) const
 {
-    if (!m_otherEra)
-        return false;
-    const auto first = firstMoved(result, *m_otherEra, *this);
-    if (!first || *first < 0)
+    const auto first = firstMoved(result, m_otherEra, *this);
+    if (!first)
         return false;
     lines.append(u"%1 (row %2: %3, not %4)"_s.arg(MropeMistakes::otherEraLine(m_era))
                      .arg(*first)
@@ -137,10 +139,8 @@ bool IdReference::otherEra(const Result &result, QStringList &lines) const
 // decode rows after it at cache position + its rope_deltas).
 bool IdReference::timeTruncated(const Result &result, QStringList &lines) const
 {
-    if (!m_truncated)
-        return false;
-    const auto moved = firstMoved(result, *m_truncated, *this);
-    if (!moved || *moved < 0)
+    const auto moved = firstMoved(result, m_truncated, *this);
+    if (!moved)
         return false;
     const std::int64_t first = *moved;
     const auto video = std::find_if(m_layout.spans().begin(), m_layout.spans().end(), MropeMistakes::truncationMoves);
