@@ -119,6 +119,22 @@ MropeApplyCheck::Declared qwen2vl(bool prompt, bool interleaved = false,
     return d;
 }
 
+// text:5,video:4x4x4,text:4 (merged 2 x 2): the text from 0, the video's grid k at t 5 + step k,
+// the text after from `next`.
+std::vector<RowIds> textVideoText(std::int64_t step, std::int64_t next)
+{
+    std::vector<RowIds> ids;
+    for (std::int64_t r = 0; r < 5; ++r)
+        ids.push_back({r, r, r});
+    for (std::int64_t k = 0; k < 4; ++k)
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 2; ++j)
+                ids.push_back({5 + step * k, 5 + i, 5 + j});
+    for (std::int64_t r = 0; r < 4; ++r)
+        ids.push_back({next + r, next + r, next + r});
+    return ids;
+}
+
 MropeApplyCheck::Result checked(const Applied &a, const MropeApplyCheck::Declared &declared)
 {
     auto result = MropeApplyCheck::check(a.x, a.y, declared);
@@ -222,16 +238,7 @@ private slots:
     void otherEraIsNamed()
     {
         QFETCH(bool, madeV5);
-        std::vector<RowIds> ids;
-        for (std::int64_t r = 0; r < 5; ++r)
-            ids.push_back({r, r, r});
-        for (std::int64_t k = 0; k < 4; ++k)
-            for (std::int64_t i = 0; i < 2; ++i)
-                for (std::int64_t j = 0; j < 2; ++j)
-                    ids.push_back({5 + 4 * k, 5 + i, 5 + j});
-        const std::int64_t next = madeV5 ? 5 + 2 : 5 + 12 + 1;
-        for (std::int64_t r = 0; r < 4; ++r)
-            ids.push_back({next + r, next + r, next + r});
+        const std::vector<RowIds> ids = textVideoText(4, madeV5 ? 5 + 2 : 5 + 12 + 1);
         MropeApplyCheck::Declared d = qwen2vl(true);
         d.params.mrope.prompt = u"text:5,video:4x4x4@2,text:4"_s;
         d.params.mrope.vision = MropeVision::Qwen25Vl;
@@ -253,15 +260,7 @@ private slots:
     // PR #48669) they are 0, 2, 4, 6 and the text after starts at 12, not 15.
     void fractionalTimeTruncatedIsNamed()
     {
-        std::vector<RowIds> ids;
-        for (std::int64_t r = 0; r < 5; ++r)
-            ids.push_back({r, r, r});
-        for (std::int64_t k = 0; k < 4; ++k)
-            for (std::int64_t i = 0; i < 2; ++i)
-                for (std::int64_t j = 0; j < 2; ++j)
-                    ids.push_back({5 + 2 * k, 5 + i, 5 + j});
-        for (std::int64_t r = 0; r < 4; ++r)
-            ids.push_back({12 + r, 12 + r, 12 + r});
+        const std::vector<RowIds> ids = textVideoText(2, 12);
         MropeApplyCheck::Declared d = qwen2vl(true);
         d.params.mrope.prompt = u"text:5,video:4x4x4@1.5,text:4"_s;
         d.params.mrope.vision = MropeVision::Qwen25Vl;
