@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -167,13 +166,8 @@ std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, con
             return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
         if (const auto unread = TableCheck::referenceReadError(candidate))
             return fail(err, ExitIo, u"--expect-table: "_s + *unread);
-        // Of candidates that all deviate, the table the undeclared check reads it as (a sin table
-        // declared "rope" is compared with the sin reference, whatever its mistake).
-        const auto rank = [&](const TableMatch &m, const TableCheck::Verification &v) {
-            return std::tuple {v.deviatingCells > 0, v.deviatingCells > 0 && m.table != readAs, v.deviatingCells,
-                               v.maxAbsError};
-        };
-        const bool better = !best || rank(candidate, verification) < rank(best->first, best->second);
+        const bool better
+            = !best || TableCheck::betterCandidate(candidate, verification, best->first, best->second, readAs);
         if (better)
             best.emplace(std::move(candidate), std::move(verification));
     }

@@ -1,5 +1,7 @@
 #include "DeclaredReading.h"
 
+#include <tuple>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::TableCheck {
@@ -28,6 +30,16 @@ void nameDeclaredMistake(TableMatch &declared, const TableMatch &readMatch)
     if (!read->referenceText.isEmpty() && read->verdict != CheckVerdict::Correct)
         what += u" against "_s + read->referenceText;
     declared.notes.prepend(u"read without the declaration, the table is %1: %2"_s.arg(what, read->diagnosis));
+}
+
+bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMatch &y, const Verification &vy,
+                     const QString &readAs)
+{
+    const auto rank = [&](const TableMatch &m, const Verification &v) {
+        return std::tuple {v.deviatingCells > 0, v.deviatingCells > 0 && m.table != readAs, v.deviatingCells,
+                           v.maxAbsError};
+    };
+    return rank(x, vx) < rank(y, vy);
 }
 
 } // namespace posenc::TableCheck
