@@ -1,14 +1,15 @@
 #include "CheckApply.h"
 
 #include "CheckApplyMrope.h"
+#include "CheckApplyReport.h"
 #include "ExitCode.h"
-#include "JsonOutput.h"
 #include "ParamOptions.h"
 
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/check/TableRows.h"
+#include "core/mrope/MropeMistakes.h"
 #include "core/rope/ApplyCheck.h"
 #include "core/rope/RopeFrequencies.h"
 #include "io/TableFile.h"
@@ -21,7 +22,6 @@ namespace posenc::CheckApply {
 
 namespace {
 
-using Description::jsonNumber;
 using Description::jsonString;
 
 struct Read
@@ -65,11 +65,6 @@ Read readWhole(const QString &what, const QString &path, std::uint64_t budget, d
     return read;
 }
 
-QString layoutWord(RopeLayout layout)
-{
-    return layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s;
-}
-
 QString positionsText(const ApplyCheck::Result &r)
 {
     QStringList runs;
@@ -83,75 +78,46 @@ QString positionsText(const ApplyCheck::Result &r)
     return runs.join(u", "_s);
 }
 
-QStringList lines(const ApplyCheck::Result &r)
+// RoPE's share of the report: the rotated part, the frequencies, the positions by runs of rows.
+CheckApplyReport::Family ropeFamily(const ApplyCheck::Result &r)
 {
-    QStringList out {u"verdict: %1"_s.arg(CheckWords::verdict(r.verdict))};
-    if (r.verdict == CheckVerdict::Correct)
-        out.append(u"equals: Y = apply_rotary_pos_emb(X) with %1"_s.arg(r.correctAgainst));
-    if (!r.params) {
-        out.append(u"diagnosis: "_s + r.diagnosis);
-        return out;
-    }
-    out.append(u"rotation: %1 pairs (%2); the cos/sin table's: %3"_s.arg(
-        layoutWord(r.rotation),
-        r.rotation == RopeLayout::Half ? u"rotate_half, HF's Llama"_s : u"rotate_every_two, GPT-J's"_s,
-        layoutWord(r.table)));
+    CheckApplyReport::Family f;
+    f.equals = u"Y = apply_rotary_pos_emb(X) with %1"_s.arg(r.correctAgainst);
+    f.found = bool(r.params);
     if (r.rotaryDim < r.headDim)
-        out.append(u"rotary_dim: %1 of head_dim %2 (columns %3..%4 turned, the rest pass through)"_s.arg(r.rotaryDim)
-                       .arg(r.headDim)
-                       .arg(r.rotaryStart)
-                       .arg(r.rotaryStart + r.rotaryDim - 1));
-    out.append(u"frequencies: "_s + r.frequencies);
-    out.append(u"attention factor: "_s + NumberText::compact(r.attentionFactor, 6));
-    out.append(u"positions: "_s + positionsText(r));
-    out.append(u"max |error|: %1 at row %2, column %3; rows beyond float32's rounding: %4"_s
-                   .arg(NumberText::compact(r.maxAbsError, 3))
-                   .arg(r.worstRow)
-                   .arg(r.worstColumn)
-                   .arg(r.deviatingRows));
-    if (!r.mistakes.isEmpty())
-        out.append(u"mistakes: "_s + r.mistakes.join(u", "_s));
-    out.append(u"diagnosis: "_s + r.diagnosis);
-    for (const QString &note : r.notes)
-        out.append(u"note: "_s + note);
-    return out;
-}
-
-QString json(const ApplyCheck::Result &r)
-{
-    QStringList runs, mistakes;
+        f.pairing.append(
+            u"rotary_dim: %1 of head_dim %2 (columns %3..%4 turned, the rest pass through)"_s.arg(r.rotaryDim)
+                .arg(r.headDim)
+                .arg(r.rotaryStart)
+                .arg(r.rotaryStart + r.rotaryDim - 1));
+    f.pairing.append(u"frequencies: "_s + r.frequencies);
+    f.positions = {u"positions: "_s + positionsText(r)};
+    QStringList runs;
     for (const ApplyCheck::PositionRun &run : r.positions)
         runs.append(u"[%1, %2, %3]"_s.arg(run.row).arg(run.position).arg(run.count));
-    for (const QString &mistake : r.mistakes)
-        mistakes.append(jsonString(mistake));
-    const bool found = bool(r.params);
-    const QList<std::pair<QString, QString>> entries {
-        {u"verdict"_s, jsonString(CheckWords::verdict(r.verdict))},
-        {u"layout"_s, found ? jsonString(layoutWord(r.rotation)) : u"null"_s},
-        {u"table_layout"_s, found ? jsonString(layoutWord(r.table)) : u"null"_s},
+    const bool found = f.found;
+    f.pairingKeys = {
         {u"head_dim"_s, QString::number(r.headDim)},
         {u"rotary_dim"_s, found ? QString::number(r.rotaryDim) : u"null"_s},
         {u"rotary_start"_s, found ? QString::number(r.rotaryStart) : u"null"_s},
         {u"frequencies"_s, found ? jsonString(r.frequencies) : u"null"_s},
-        {u"attention_factor"_s, found ? jsonNumber(r.attentionFactor) : u"null"_s},
+    };
+    f.positionKeys = {
         {u"position_offset"_s, r.positionOffset ? QString::number(*r.positionOffset) : u"null"_s},
         {u"positions"_s, u"["_s + runs.join(u", "_s) + u"]"_s},
-        {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
-        {u"max_abs_error"_s, found ? jsonNumber(r.maxAbsError) : u"null"_s},
-        {u"worst_position"_s, r.worstRow >= 0 ? QString::number(r.worstRow) : u"null"_s},
-        {u"worst_column"_s, r.worstColumn >= 0 ? QString::number(r.worstColumn) : u"null"_s},
-        {u"diagnosis"_s, jsonString(r.diagnosis)},
     };
-    QStringList parts {JsonOutput::head(u"check-apply"_s)};
-    for (const auto &[key, value] : entries)
-        parts.append(u"\"%1\": %2"_s.arg(key, value));
-    return u"{"_s + parts.join(u", "_s) + u"}\n"_s;
+    return f;
 }
 
 } // namespace
 
 CommandOption option()
 {
+    QStringList mrope;
+    for (const MropeMistakes::Mistake &m : MropeMistakes::all()) {
+        if (m.id != MropeMistakes::kSectionSum)
+            mrope.append(m.id);
+    }
     return {{u"apply"_s},
             u"X"_s,
             u"posenc check --apply X.npy Y.npy: X holds a query or key before RoPE and Y after, [positions, "
@@ -162,7 +128,7 @@ CommandOption option()
             "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
             "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent). With --encoding mrope (its "
             "flags, or --config of a Qwen-VL model) each row's (t, h, w) ids and the section split; with --prompt "
-            "compared with get_rope_index's"_s,
+            "compared with get_rope_index's (%1)"_s.arg(mrope.join(u", "_s)),
             {},
             true};
 }
@@ -230,6 +196,37 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
     return m;
 }
 
+// What RoPE's check is told: the pairing declared (--rope-layout, else the config's) and the
+// rotary_dim.
+ApplyCheck::Declared ropeDeclared(const Request &request, const Meant &m)
+{
+    ApplyCheck::Declared declared;
+    declared.layout = request.layout ? request.layout : m.layout;
+    declared.rotaryDim = m.rotaryDim;
+    declared.rotaryDimSource = m.rotaryDimSource;
+    declared.threads = request.threads;
+    return declared;
+}
+
+struct Reported
+{
+    CheckVerdict verdict = CheckVerdict::Unknown;
+    QString text;
+};
+
+// A family's check reported, its lines or --json's object; or why the check was refused.
+template<class Result>
+std::variant<Reported, QString> report(const std::variant<Result, QString> &checked, bool json,
+                                       CheckApplyReport::Family (*family)(const Result &))
+{
+    if (const auto *refused = std::get_if<QString>(&checked))
+        return *refused;
+    const Result &r = std::get<Result>(checked);
+    const CheckApplyReport::Family f = family(r);
+    return Reported {r.verdict,
+                     json ? CheckApplyReport::json(r, f) : CheckApplyReport::lines(r, f).join(u'\n') + u'\n'};
+}
+
 } // namespace
 
 int run(const Request &request, QTextStream &out, QTextStream &err)
@@ -256,26 +253,15 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
             fail(m.code, message);
         return m.code;
     }
-    if (m.mrope) {
-        MropeApplyCheck::Declared declared {*m.mrope, m.prompt, request.threads};
-        const auto checked = MropeApplyCheck::check(*x.values, *y.values, declared);
-        if (const auto *refused = std::get_if<QString>(&checked))
-            return fail(ExitUsage, u"--apply: "_s + *refused);
-        const auto &r = std::get<MropeApplyCheck::Result>(checked);
-        out << (request.json ? CheckApplyMrope::json(r) : CheckApplyMrope::lines(r).join(u'\n') + u'\n');
-        return request.exitCode(r.verdict);
-    }
-    ApplyCheck::Declared declared;
-    declared.layout = request.layout ? request.layout : m.layout;
-    declared.rotaryDim = m.rotaryDim;
-    declared.rotaryDimSource = m.rotaryDimSource;
-    declared.threads = request.threads;
-    const auto checked = ApplyCheck::check(*x.values, *y.values, declared);
+    const auto checked = m.mrope
+        ? report(MropeApplyCheck::check(*x.values, *y.values, {*m.mrope, m.prompt, request.threads}), request.json,
+                 CheckApplyMrope::family)
+        : report(ApplyCheck::check(*x.values, *y.values, ropeDeclared(request, m)), request.json, ropeFamily);
     if (const auto *refused = std::get_if<QString>(&checked))
         return fail(ExitUsage, u"--apply: "_s + *refused);
-    const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
-    out << (request.json ? json(r) : lines(r).join(u'\n') + u'\n');
-    return request.exitCode(r.verdict);
+    const auto &[verdict, text] = std::get<Reported>(checked);
+    out << text;
+    return request.exitCode(verdict);
 }
 
 } // namespace posenc::CheckApply

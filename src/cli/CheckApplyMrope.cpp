@@ -1,9 +1,6 @@
 #include "CheckApplyMrope.h"
 
-#include "JsonOutput.h"
-
 #include "core/Description.h"
-#include "core/NumberText.h"
 
 #include <algorithm>
 
@@ -13,14 +10,8 @@ namespace posenc::CheckApplyMrope {
 
 namespace {
 
-using Description::jsonNumber;
 using Description::jsonString;
 using MropeApplyCheck::RowIds;
-
-QString layoutWord(RopeLayout layout)
-{
-    return layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s;
-}
 
 QString sectionText(const std::vector<std::int64_t> &s)
 {
@@ -83,67 +74,35 @@ QString idRuns(const std::vector<RowIds> &ids)
 
 } // namespace
 
-QStringList lines(const MropeApplyCheck::Result &r)
+CheckApplyReport::Family family(const MropeApplyCheck::Result &r)
 {
-    QStringList out {u"verdict: %1"_s.arg(CheckWords::verdict(r.verdict))};
-    if (r.verdict == CheckVerdict::Correct)
-        out.append(u"equals: Y = X turned by %1 at get_rope_index's ids"_s.arg(r.reference));
-    if (r.section.empty()) {
-        out.append(u"diagnosis: "_s + r.diagnosis);
-        return out;
+    CheckApplyReport::Family f;
+    f.equals = u"Y = X turned by %1 at get_rope_index's ids"_s.arg(r.reference);
+    f.found = !r.section.empty();
+    f.head = {{u"encoding"_s, jsonString(u"mrope"_s)}};
+    if (!f.found) {
+        f.pairingKeys = {{u"mrope_section"_s, u"null"_s}, {u"mrope_interleaved"_s, u"null"_s}};
+        f.positionKeys = {{u"id_offset"_s, u"null"_s},
+                          {u"prompt_tokens"_s, u"null"_s},
+                          {u"rope_deltas"_s, u"null"_s},
+                          {u"ids"_s, u"[]"_s}};
+        return f;
     }
-    out.append(u"rotation: %1 pairs; the cos/sin table's: %2"_s.arg(layoutWord(r.rotation), layoutWord(r.table)));
-    out.append(u"split: mrope_section %1, %2"_s.arg(sectionText(r.section),
-                                                    r.interleaved ? u"interleaved (apply_interleaved_mrope)"_s
-                                                                  : u"chunked (apply_multimodal_rotary_pos_emb)"_s));
-    out.append(u"attention factor: "_s + NumberText::compact(r.attentionFactor, 6));
-    out.append(u"ids (t, h, w): "_s + idRuns(r.ids));
+    f.pairing = {u"split: "_s + MropeMistakes::splitWords(r.section, r.interleaved)};
+    f.positions = {u"ids (t, h, w): "_s + idRuns(r.ids)};
     if (r.ropeDeltas)
-        out.append(u"prompt: %1 tokens, rope_deltas %2"_s.arg(r.promptTokens).arg(*r.ropeDeltas));
-    out.append(u"max |error|: %1 at row %2, column %3; rows beyond float32's rounding: %4"_s
-                   .arg(NumberText::compact(r.maxAbsError, 3))
-                   .arg(r.worstRow)
-                   .arg(r.worstColumn)
-                   .arg(r.deviatingRows));
-    if (!r.mistakes.isEmpty())
-        out.append(u"mistakes: "_s + r.mistakes.join(u", "_s));
-    out.append(u"diagnosis: "_s + r.diagnosis);
-    for (const QString &note : r.notes)
-        out.append(u"note: "_s + note);
-    return out;
-}
-
-QString json(const MropeApplyCheck::Result &r)
-{
-    QStringList ids, mistakes;
+        f.positions.append(u"prompt: %1 tokens, rope_deltas %2"_s.arg(r.promptTokens).arg(*r.ropeDeltas));
+    QStringList ids;
     ids.reserve(qsizetype(r.ids.size()));
     for (const RowIds &i : r.ids)
         ids.append(u"[%1, %2, %3]"_s.arg(i.t).arg(i.h).arg(i.w));
-    for (const QString &mistake : r.mistakes)
-        mistakes.append(jsonString(mistake));
-    const bool found = !r.section.empty();
-    const QList<std::pair<QString, QString>> entries {
-        {u"verdict"_s, jsonString(CheckWords::verdict(r.verdict))},
-        {u"encoding"_s, jsonString(u"mrope"_s)},
-        {u"layout"_s, found ? jsonString(layoutWord(r.rotation)) : u"null"_s},
-        {u"table_layout"_s, found ? jsonString(layoutWord(r.table)) : u"null"_s},
-        {u"mrope_section"_s, found ? sectionText(r.section) : u"null"_s},
-        {u"mrope_interleaved"_s, found ? (r.interleaved ? u"true"_s : u"false"_s) : u"null"_s},
-        {u"attention_factor"_s, found ? jsonNumber(r.attentionFactor) : u"null"_s},
-        {u"id_offset"_s, r.idOffset ? QString::number(*r.idOffset) : u"null"_s},
-        {u"prompt_tokens"_s, r.ropeDeltas ? QString::number(r.promptTokens) : u"null"_s},
-        {u"rope_deltas"_s, r.ropeDeltas ? QString::number(*r.ropeDeltas) : u"null"_s},
-        {u"ids"_s, u"["_s + ids.join(u", "_s) + u"]"_s},
-        {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
-        {u"max_abs_error"_s, found ? jsonNumber(r.maxAbsError) : u"null"_s},
-        {u"worst_position"_s, r.worstRow >= 0 ? QString::number(r.worstRow) : u"null"_s},
-        {u"worst_column"_s, r.worstColumn >= 0 ? QString::number(r.worstColumn) : u"null"_s},
-        {u"diagnosis"_s, jsonString(r.diagnosis)},
-    };
-    QStringList parts {JsonOutput::head(u"check-apply"_s)};
-    for (const auto &[key, value] : entries)
-        parts.append(u"\"%1\": %2"_s.arg(key, value));
-    return u"{"_s + parts.join(u", "_s) + u"}\n"_s;
+    f.pairingKeys = {{u"mrope_section"_s, sectionText(r.section)},
+                     {u"mrope_interleaved"_s, r.interleaved ? u"true"_s : u"false"_s}};
+    f.positionKeys = {{u"id_offset"_s, r.idOffset ? QString::number(*r.idOffset) : u"null"_s},
+                      {u"prompt_tokens"_s, r.ropeDeltas ? QString::number(r.promptTokens) : u"null"_s},
+                      {u"rope_deltas"_s, r.ropeDeltas ? QString::number(*r.ropeDeltas) : u"null"_s},
+                      {u"ids"_s, u"["_s + ids.join(u", "_s) + u"]"_s}};
+    return f;
 }
 
 } // namespace posenc::CheckApplyMrope

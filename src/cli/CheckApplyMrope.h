@@ -1,16 +1,14 @@
 #pragma once
 
+#include "CheckApplyReport.h"
+
 #include "core/mrope/MropeApplyCheck.h"
 
-#include <QString>
-#include <QStringList>
-
-// posenc check --apply X Y --encoding mrope: M-RoPE's report (core/mrope/MropeApplyCheck.h).
+// posenc check --apply X Y --encoding mrope: M-RoPE's share of the report
+// (core/mrope/MropeApplyCheck.h): the split, the ids by runs of rows, the prompt; in --json every
+// row's ids.
 namespace posenc::CheckApplyMrope {
 
-// The report's lines: the verdict, the pairing, the split, the ids by runs of rows, the cells.
-QStringList lines(const MropeApplyCheck::Result &r);
-// One JSON object, every row's ids among its keys.
-QString json(const MropeApplyCheck::Result &r);
+CheckApplyReport::Family family(const MropeApplyCheck::Result &r);
 
 } // namespace posenc::CheckApplyMrope

@@ -95,8 +95,8 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
     const ConfigLayer &layer = *std::get<const ConfigLayer *>(chosen);
     if (!layer.described)
         return failure(ExitUsage,
-                       u"layer type %1 cannot be computed from %2 (posenc check --config %2 says why)"_s.arg(
-                           layer.layerType, path));
+                       u"layer type %1 cannot be computed from %2 (%3; posenc check --config %2 lists every "
+                       "finding)"_s.arg(layer.layerType, path, check.firstError(layer.layerType)));
     const FamilySpec &spec = Families::spec(layer.params.encoding);
     if (!spec.tableHypothesis || !spec.tableHypothesis->expect)
         return failure(

@@ -109,15 +109,8 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
             u"--layer-type: must be one of the config's layer types (%1); got '%2'"_s.arg(types.join(u", "_s), wanted));
     }
     if (!layer->described) {
-        QString why;
-        for (const ConfigFinding &f : chosen.check.findings) {
-            if (f.severity == Severity::Error && (f.layerType.isEmpty() || f.layerType == layer->layerType)) {
-                why = u"%1: %2"_s.arg(f.id, f.message);
-                break;
-            }
-        }
-        return refused(
-            u"--config: layer type %1 cannot be computed (%2); see posenc check --config"_s.arg(layer->layerType, why));
+        return refused(u"--config: layer type %1 cannot be computed (%2); see posenc check --config"_s.arg(
+            layer->layerType, chosen.check.firstError(layer->layerType)));
     }
     chosen.layerType = layer->layerType;
     chosen.texts = textsOf(layer->params);

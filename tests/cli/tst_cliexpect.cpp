@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -457,14 +458,41 @@ private slots:
         const CliRun::Run json = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
         QCOMPARE(json.exitCode, 1);
         const QJsonObject o = jsonOf(json);
-        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"mrope-layout-swapped"_s});
+        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"mrope-interleave-swapped"_s});
         QCOMPARE(o[u"mrope_section"_s].toString(), u"16,24,24"_s);
         QCOMPARE(o[u"mrope_interleaved"_s].toBool(), true);
         const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
         QCOMPARE(text.exitCode, 1);
-        QVERIFY2(text.out.contains(u"verdict: mistake (mrope-layout-swapped)"_s), qPrintable(text.out));
+        QVERIFY2(text.out.contains(u"verdict: mistake (mrope-interleave-swapped)"_s), qPrintable(text.out));
         QVERIFY2(!text.out.contains(u"equals:"_s), qPrintable(text.out));
         QVERIFY2(text.out.contains(u"rows 20-215, 225-480"_s), qPrintable(text.out));
+    }
+
+    // A config whose mrope_section does not add up to the pairs: the refusal names the config
+    // check's finding, as --apply --config does.
+    void aConfigThatCannotBeComputedSaysWhy()
+    {
+        QFile qwen25(QStringLiteral(POSENC_CONFIGS) + u"/Qwen2.5-VL-7B-Instruct.json"_s);
+        QVERIFY(qwen25.open(QIODevice::ReadOnly));
+        QJsonObject config = QJsonDocument::fromJson(qwen25.readAll()).object();
+        QJsonObject scaling = config[u"rope_scaling"_s].toObject();
+        scaling[u"mrope_section"_s] = QJsonArray {16, 24, 20};
+        config[u"rope_scaling"_s] = scaling;
+        QFile bad(path(u"section-not-summing.json"_s));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(QJsonDocument(config).toJson());
+        bad.close();
+        const QString prompt = u"text:5,image:1x4x6,text:3"_s;
+        const QString table = writtenTable(u"mrope-sum.npy"_s,
+                                           {u"mrope-cos"_s, u"--preset"_s, u"qwen2-5-vl-7b"_s, u"--prompt"_s, prompt});
+        QVERIFY(!table.isEmpty());
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, table, u"--expect-config"_s, bad.fileName(), u"--prompt"_s, prompt});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith(u"posenc check: --expect-config: layer type full_attention cannot be computed"_s),
+                 qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"mrope-section-sum: rope_scaling.mrope_section is [16, 24, 20]"_s),
+                 qPrintable(run.err));
     }
 
     void help()

@@ -119,6 +119,22 @@ MropeApplyCheck::Declared qwen2vl(bool prompt, bool interleaved = false,
     return d;
 }
 
+// text:5,video:4x4x4,text:4 (merged 2 x 2): the text from 0, the video's grid k at t 5 + step k,
+// the text after from `next`.
+std::vector<RowIds> textVideoText(std::int64_t step, std::int64_t next)
+{
+    std::vector<RowIds> ids;
+    for (std::int64_t r = 0; r < 5; ++r)
+        ids.push_back({r, r, r});
+    for (std::int64_t k = 0; k < 4; ++k)
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 2; ++j)
+                ids.push_back({5 + step * k, 5 + i, 5 + j});
+    for (std::int64_t r = 0; r < 4; ++r)
+        ids.push_back({next + r, next + r, next + r});
+    return ids;
+}
+
 MropeApplyCheck::Result checked(const Applied &a, const MropeApplyCheck::Declared &declared)
 {
     auto result = MropeApplyCheck::check(a.x, a.y, declared);
@@ -168,16 +184,16 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("mistake");
         QTest::addColumn<QString>("words");
-        QTest::newRow("off by 3") << u"offset"_s << MropeApplyCheck::kIdsOffset << u"off by 3"_s;
+        QTest::newRow("off by 3") << u"offset"_s << MropeMistakes::kIdsOffset << u"off by 3"_s;
         QTest::newRow("h and w exchanged")
-            << u"swap"_s << MropeApplyCheck::kAxesSwapped << u"the h and w ids are exchanged"_s;
+            << u"swap"_s << MropeMistakes::kAxesSwapped << u"the h and w ids are exchanged"_s;
         QTest::newRow("temporal ids at 0")
-            << u"temporal"_s << MropeApplyCheck::kTemporalIdsZero << u"temporal ids are truncated to 0"_s;
+            << u"temporal"_s << MropeMistakes::kTimeTruncated << u"temporal ids are truncated to 0"_s;
         QTest::newRow("decode at cache position")
-            << u"cache"_s << MropeApplyCheck::kRopeDeltasLost << u"at their cache positions 24..31"_s;
-        QTest::newRow("decode from 0") << u"restart"_s << MropeApplyCheck::kRopeDeltasLost
+            << u"cache"_s << MropeMistakes::kRopeDeltasLost << u"at their cache positions 24..31"_s;
+        QTest::newRow("decode from 0") << u"restart"_s << MropeMistakes::kRopeDeltasLost
                                        << u"ids restarting from 0..7"_s;
-        QTest::newRow("one image row elsewhere") << u"row"_s << MropeApplyCheck::kIdsDiffer << u"row 7"_s;
+        QTest::newRow("one image row elsewhere") << u"row"_s << MropeMistakes::kIdsDiffer << u"row 7"_s;
     }
     void idMistakesAreNamed()
     {
@@ -210,6 +226,52 @@ private slots:
         QCOMPARE(r.deviatingRows, std::int64_t(0));
     }
 
+    // A video of 4 grids, 2 s each at 2 tokens a second (t ids 0, 4, 8, 12 over 2 x 2 merged
+    // patches): transformers 4.x's get_rope_index puts the text after it at the largest id + 1, 18;
+    // 5.x's at its start + max(h, w), 8. Ids of the era not declared are named as such.
+    void otherEraIsNamed_data()
+    {
+        QTest::addColumn<bool>("madeV5");
+        QTest::newRow("5.x's ids, 4.x declared") << true;
+        QTest::newRow("4.x's ids, 5.x declared") << false;
+    }
+    void otherEraIsNamed()
+    {
+        QFETCH(bool, madeV5);
+        const std::vector<RowIds> ids = textVideoText(4, madeV5 ? 5 + 2 : 5 + 12 + 1);
+        MropeApplyCheck::Declared d = qwen2vl(true);
+        d.params.mrope.prompt = u"text:5,video:4x4x4@2,text:4"_s;
+        d.params.mrope.vision = MropeVision::Qwen25Vl;
+        d.params.mrope.tokensPerSecond = 2.0;
+        d.params.mrope.era = madeV5 ? MropeEra::V4 : MropeEra::V5;
+        const MropeApplyCheck::Result r = checked(applied(ids, axesOf({16, 24, 24}, false)), d);
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY2(r.mistakes == QStringList {MropeMistakes::kOtherEra},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"row 21"_s), qPrintable(r.diagnosis));
+        QVERIFY(r.ids == ids);
+        // The same ids against their own era are correct.
+        d.params.mrope.era = madeV5 ? MropeEra::V5 : MropeEra::V4;
+        QCOMPARE(checked(applied(ids, axesOf({16, 24, 24}, false)), d).verdict, CheckVerdict::Correct);
+    }
+
+    // Qwen2.5-VL's video at 1.5 s a grid and 2 tokens a second: get_rope_index's t ids are
+    // trunc(k * 1.5 * 2) = 0, 3, 6, 9; with second_per_grid cast to the integer 1 first (4.x before
+    // PR #48669) they are 0, 2, 4, 6 and the text after starts at 12, not 15.
+    void fractionalTimeTruncatedIsNamed()
+    {
+        const std::vector<RowIds> ids = textVideoText(2, 12);
+        MropeApplyCheck::Declared d = qwen2vl(true);
+        d.params.mrope.prompt = u"text:5,video:4x4x4@1.5,text:4"_s;
+        d.params.mrope.vision = MropeVision::Qwen25Vl;
+        const MropeApplyCheck::Result r = checked(applied(ids, axesOf({16, 24, 24}, false)), d);
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY2(r.mistakes == QStringList {MropeMistakes::kTimeTruncated},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"second_per_grid 1.5 is cast to the integer 1"_s), qPrintable(r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"row 9: t 7, not 8"_s), qPrintable(r.diagnosis));
+    }
+
     // The rotation's split against the one declared: chunked where interleaved was meant, the
     // reverse, and the section's counts given to the wrong axes. The ids are still read.
     void splitMistakesAreNamed_data()
@@ -219,15 +281,17 @@ private slots:
         QTest::addColumn<bool>("declaredInterleaved");
         QTest::addColumn<QList<qint64>>("declared");
         QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("words");
+        // One id both ways: the direction is in the words.
         QTest::newRow("interleaved, chunked declared")
             << true << QList<qint64> {24, 20, 20} << false << QList<qint64> {24, 20, 20}
-            << MropeApplyCheck::kSectionsInterleaved;
+            << MropeMistakes::kInterleaveSwapped << u"split interleaved (apply_interleaved_mrope"_s;
         QTest::newRow("chunked, interleaved declared")
             << false << QList<qint64> {24, 20, 20} << true << QList<qint64> {24, 20, 20}
-            << MropeApplyCheck::kSectionsChunked;
+            << MropeMistakes::kInterleaveSwapped << u"split chunked (apply_multimodal_rotary_pos_emb"_s;
         QTest::newRow("[24, 24, 16], [16, 24, 24] declared")
-            << false << QList<qint64> {24, 24, 16} << false << QList<qint64> {16, 24, 24}
-            << MropeApplyCheck::kAxesSwapped;
+            << false << QList<qint64> {24, 24, 16} << false << QList<qint64> {16, 24, 24} << MropeMistakes::kAxesSwapped
+            << u"mrope_section 24,24,16, not the 16,24,24 declared"_s;
     }
     void splitMistakesAreNamed()
     {
@@ -236,12 +300,14 @@ private slots:
         QFETCH(bool, declaredInterleaved);
         QFETCH(QList<qint64>, declared);
         QFETCH(QString, mistake);
+        QFETCH(QString, words);
         const std::vector<RowIds> ids = ropeIndex(4);
         const Applied a = applied(ids, axesOf(std::vector<std::int64_t>(made.begin(), made.end()), madeInterleaved));
         const MropeApplyCheck::Result r = checked(
             a, qwen2vl(true, declaredInterleaved, std::vector<std::int64_t>(declared.begin(), declared.end())));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
         QVERIFY2(r.mistakes == QStringList {mistake}, qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(words), qPrintable(r.diagnosis));
         QCOMPARE(r.interleaved, madeInterleaved);
         QCOMPARE(r.section, std::vector<std::int64_t>(made.begin(), made.end()));
         QVERIFY(r.ids == ids);
@@ -261,7 +327,7 @@ private slots:
         for (RowIds &i : text)
             i = {i.t + 4, i.h + 4, i.w + 4};
         r = checked(applied(text, axis), qwen2vl(false));
-        QCOMPARE(r.mistakes, QStringList {MropeApplyCheck::kIdsOffset});
+        QCOMPARE(r.mistakes, QStringList {MropeMistakes::kIdsOffset});
         QCOMPARE(r.idOffset.value_or(0), std::int64_t(4));
         const std::vector<RowIds> ids = ropeIndex(0);
         r = checked(applied(ids, axis), qwen2vl(false));

@@ -12,6 +12,7 @@
 
 #include "core/ParamText.h"
 #include "core/check/TableMatch.h"
+#include "core/mrope/MropeMistakes.h"
 #include "core/mrope/MropeTableCheck.h"
 
 #include <QtTest>
@@ -43,7 +44,9 @@ struct Spec
 };
 
 // A mistake the table is written with.
-enum class Wrong { None, LayoutSwapped, AxesSwapped, TimeTruncated, DeltaLost };
+// OtherEra: the other transformers era's get_rope_index (4.x: the text after a vision span at its
+// largest id + 1; 5.x: at its start + max(h, w)).
+enum class Wrong { None, LayoutSwapped, AxesSwapped, TimeTruncated, DeltaLost, OtherEra };
 
 // The prompt's segments, read here: text:N, image:TxHxW, video:TxHxW@SECONDS.
 std::vector<Segment> segmentsOf(const QString &prompt, bool truncateSeconds)
@@ -70,8 +73,9 @@ std::vector<Segment> segmentsOf(const QString &prompt, bool truncateSeconds)
 // float(inv_freq).
 RowMatrixXf written(const Spec &s, bool cosine, Wrong wrong = Wrong::None, bool float32Angles = false)
 {
-    const mroperef::Table ids = mroperef::ropeIndex(segmentsOf(s.prompt, wrong == Wrong::TimeTruncated), s.vision,
-                                                    s.era, 2, s.tokensPerSecond, 6);
+    const QString era = wrong != Wrong::OtherEra ? s.era : s.era == u"v4"_s ? u"v5"_s : u"v4"_s;
+    const mroperef::Table ids = mroperef::ropeIndex(segmentsOf(s.prompt, wrong == Wrong::TimeTruncated), s.vision, era,
+                                                    2, s.tokensPerSecond, 6);
     const std::int64_t tokens = std::int64_t(ids.t.size());
     std::int64_t largest = -1;
     for (std::int64_t n = 0; n < tokens; ++n)
@@ -275,37 +279,44 @@ void TestTableCheckMrope::mistakesAreNamed_data()
     QTest::addColumn<Wrong>("wrong");
     QTest::addColumn<QString>("mistake");
     QTest::addColumn<QString>("where");
-    using MropeTableCheck::kAxesSwapped;
-    using MropeTableCheck::kDeltaLost;
-    using MropeTableCheck::kLayoutSwapped;
-    using MropeTableCheck::kTimeTruncated;
+    using MropeMistakes::kAxesSwapped;
+    using MropeMistakes::kInterleaveSwapped;
+    using MropeMistakes::kRopeDeltasLost;
+    using MropeMistakes::kTimeTruncated;
     const Spec qwen2 {u"text:5,image:1x8x12,text:3,video:2x8x8,text:20"_s};
     const Spec qwen3 {
         u"text:7,image:1x16x16,text:4,video:3x8x12,text:9"_s, u"qwen3-vl"_s, u"v5"_s, {24, 20, 20}, true, 5e6};
     Spec qwen25 {u"text:5,image:1x8x12,text:3,video:4x8x8@0.5,text:4"_s, u"qwen2.5-vl"_s, u"v4"_s};
     Spec qwen25v5 {u"text:5,video:4x8x8@1.5,text:4"_s, u"qwen2.5-vl"_s, u"v5"_s};
+    // Video t ids 0, 4, 8, 12 (2 s a grid, 2 tokens a second): 4.x puts the text after at 18, 5.x at 9.
+    const Spec eraV4 {u"text:5,video:4x8x8@2,text:4"_s, u"qwen2.5-vl"_s, u"v4"_s};
+    const Spec eraV5 {u"text:5,video:4x8x8@2,text:4"_s, u"qwen2.5-vl"_s, u"v5"_s};
     Spec decoding = qwen2;
     decoding.generated = 30;
     QTest::newRow("interleaved where chunked was meant")
-        << qwen2 << Wrong::LayoutSwapped << kLayoutSwapped << u"rows 5-28, 32-63"_s;
+        << qwen2 << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 5-28, 32-63"_s;
     QTest::newRow("chunked where interleaved was meant")
-        << qwen3 << Wrong::LayoutSwapped << kLayoutSwapped << u"rows 7-70"_s;
+        << qwen3 << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 7-70"_s;
     QTest::newRow("h and w exchanged") << qwen2 << Wrong::AxesSwapped << kAxesSwapped << u"rows 5-28"_s;
     QTest::newRow("second_per_grid 0.5 truncated to 0, v4")
         << qwen25 << Wrong::TimeTruncated << kTimeTruncated << u"rows 32-95"_s;
     QTest::newRow("second_per_grid 1.5 truncated to 1, v5")
         << qwen25v5 << Wrong::TimeTruncated << kTimeTruncated << u"rows 5-68"_s;
     QTest::newRow("rope_deltas lost after the prompt")
-        << decoding << Wrong::DeltaLost << kDeltaLost << u"rows 84-113"_s;
+        << decoding << Wrong::DeltaLost << kRopeDeltasLost << u"rows 84-113"_s;
+    QTest::newRow("5.x's ids where 4.x was declared")
+        << eraV4 << Wrong::OtherEra << MropeMistakes::kOtherEra << u"5.x's get_rope_index (the text after"_s;
+    QTest::newRow("4.x's ids where 5.x was declared")
+        << eraV5 << Wrong::OtherEra << MropeMistakes::kOtherEra << u"rows 69-72 move"_s;
     Spec large {kLarge, u"qwen2.5-vl"_s, u"v4"_s};
     large.generated = 1000;
     QTest::newRow("100,000 tokens: interleaved where chunked")
-        << large << Wrong::LayoutSwapped << kLayoutSwapped << u"rows 100-40099"_s;
+        << large << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 100-40099"_s;
     QTest::newRow("100,000 tokens: h and w") << large << Wrong::AxesSwapped << kAxesSwapped << u"41100-81099"_s;
     QTest::newRow("100,000 tokens: time truncated")
         << large << Wrong::TimeTruncated << kTimeTruncated << u"rows 41100-81099"_s;
     QTest::newRow("100,000 tokens: rope_deltas lost")
-        << large << Wrong::DeltaLost << kDeltaLost << u"rows 100000-100999"_s;
+        << large << Wrong::DeltaLost << kRopeDeltasLost << u"rows 100000-100999"_s;
 }
 
 void TestTableCheckMrope::mistakesAreNamed()

@@ -63,6 +63,15 @@ const ConfigLayer *ConfigCheck::layer(const QString &layerType) const
     return it == layers.cend() ? nullptr : &*it;
 }
 
+QString ConfigCheck::firstError(const QString &layerType) const
+{
+    for (const ConfigFinding &f : findings) {
+        if (f.severity == Severity::Error && (f.layerType.isEmpty() || f.layerType == layerType))
+            return u"%1: %2"_s.arg(f.id, f.message);
+    }
+    return QString();
+}
+
 const ConfigLayer *ConfigCheck::openLayer() const
 {
     const ConfigLayer *first = nullptr;

@@ -88,6 +88,8 @@ struct ConfigCheck
 
     bool hasError() const; // an error finding
     const ConfigLayer *layer(const QString &layerType) const;
+    // Why a layer type is not described: its first error finding, "id: message"; empty if none.
+    QString firstError(const QString &layerType) const;
     // The layer the window opens without a choice: the rotary full_attention layers, or the
     // first rotary layer type; null without RoPE.
     const ConfigLayer *openLayer() const;

@@ -17,7 +17,6 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
-#include <mutex>
 
 using namespace Qt::StringLiterals;
 
@@ -37,16 +36,9 @@ struct Split
     bool interleaved = false;
 };
 
-QString sectionText(const std::vector<std::int64_t> &s)
-{
-    return u"[%1, %2, %3]"_s.arg(s[0]).arg(s[1]).arg(s[2]);
-}
-
 QString splitText(const Split &s)
 {
-    return u"mrope_section %1 %2"_s.arg(sectionText(s.section),
-                                        s.interleaved ? u"interleaved (apply_interleaved_mrope)"_s
-                                                      : u"chunked (apply_multimodal_rotary_pos_emb)"_s);
+    return MropeMistakes::splitWords(s.section, s.interleaved);
 }
 
 // The declared split first, then the other mode, then the section's other orders: the splits a
@@ -173,38 +165,23 @@ std::int64_t readAll(const Reader &reader, std::vector<RowIds> &ids, int threads
 }
 
 // Y against X turned at the ids read, the cells beyond float32's rounding counted.
-void compareCells(Result &result, const Reader &reader, int threads)
+ApplyPairs::CellTally compareCells(const Result &result, const Reader &reader, int threads)
 {
-    const std::int64_t rows = reader.x.rows(), tiles = (rows + kMropeTileRows - 1) / kMropeTileRows;
-    std::mutex merge;
-    forEachTile(tiles, threads, nullptr, [&](std::int64_t t) {
-        std::vector<double> angle(reader.inv.size());
-        double worst = 0.0;
-        std::int64_t worstRow = -1, worstColumn = -1, deviating = 0;
-        for (std::int64_t p = t * kMropeTileRows; p < std::min(rows, (t + 1) * kMropeTileRows); ++p) {
-            const RowIds &ids = result.ids[std::size_t(p)];
-            for (std::size_t k = 0; k < angle.size(); ++k) {
-                const std::int64_t id = axisId(ids, reader.axisOf[k]);
-                angle[k] = id < 0 ? std::numeric_limits<double>::quiet_NaN() : double(id) * reader.inv[k];
-            }
-            const auto row
-                = ApplyPairs::compareRow(reader.x, reader.y, p, reader.geometry, reader.factor, angle.data(), reader.u);
-            deviating += row.deviates;
-            if (row.maxError > worst) {
-                worst = row.maxError;
-                worstRow = p;
-                worstColumn = row.column;
-            }
-        }
-        const std::lock_guard lock(merge);
-        result.deviatingRows += deviating;
-        if (worst > result.maxAbsError
-            || (worst == result.maxAbsError && worstRow >= 0 && worstRow < result.worstRow)) {
-            result.maxAbsError = worst;
-            result.worstRow = worstRow;
-            result.worstColumn = worstColumn;
-        }
-    });
+    return ApplyPairs::tallyTiles(reader.x.rows(), kMropeTileRows, threads,
+                                  [&](std::int64_t first, std::int64_t end, ApplyPairs::CellTally &tally) {
+                                      std::vector<double> angle(reader.inv.size());
+                                      for (std::int64_t p = first; p < end; ++p) {
+                                          const RowIds &ids = result.ids[std::size_t(p)];
+                                          for (std::size_t k = 0; k < angle.size(); ++k) {
+                                              const std::int64_t id = axisId(ids, reader.axisOf[k]);
+                                              angle[k] = id < 0 ? std::numeric_limits<double>::quiet_NaN()
+                                                                : double(id) * reader.inv[k];
+                                          }
+                                          tally.add(p,
+                                                    ApplyPairs::compareRow(reader.x, reader.y, p, reader.geometry,
+                                                                           reader.factor, angle.data(), reader.u));
+                                      }
+                                  });
 }
 
 // The split that explains the most rows (the declared one unless another explains more), its
@@ -235,34 +212,22 @@ Split chooseSplit(Result &result, Reader &reader, const MropeParams &declared, i
 void splitLines(Result &result, const Split &found, const MropeParams &declared, QStringList &lines)
 {
     if (found.interleaved != declared.interleaved) {
-        result.mistakes.append(found.interleaved ? kSectionsInterleaved : kSectionsChunked);
-        lines.append(u"the pairs are split %1 where %2 was declared: the rotation used %3, not %4"_s.arg(
-            found.interleaved ? u"interleaved"_s : u"chunked"_s, declared.interleaved ? u"interleaved"_s : u"chunked"_s,
-            found.interleaved ? u"apply_interleaved_mrope (Qwen3-VL)"_s
-                              : u"apply_multimodal_rotary_pos_emb's contiguous sections (Qwen2-VL)"_s,
-            declared.interleaved ? u"apply_interleaved_mrope"_s : u"apply_multimodal_rotary_pos_emb"_s));
+        result.mistakes.append(MropeMistakes::kInterleaveSwapped);
+        lines.append(u"%1: the rotation's h and w pairs are not the model's"_s.arg(
+            MropeMistakes::interleaveSwappedLine(found.interleaved)));
     }
     if (found.section != declared.section) {
-        result.mistakes.append(kAxesSwapped);
+        result.mistakes.append(MropeMistakes::kAxesSwapped);
         lines.append(u"the pairs follow mrope_section %1, not the %2 declared: the axes' sections are exchanged"_s.arg(
-            sectionText(found.section), sectionText(declared.section)));
+            MropeMistakes::sectionText(found.section), MropeMistakes::sectionText(declared.section)));
     }
 }
 
 // The verdict from the mistakes, the cells and whether the ids were compared with a reference.
-void conclude(Result &result, const Declared &declared, QStringList lines, bool idsChecked)
+void conclude(Result &result, const Declared &declared, const QStringList &lines, bool idsChecked)
 {
-    if (result.deviatingRows > 0 && result.mistakes.isEmpty())
-        lines.append(u"%1 rows deviate from X turned at the ids read; the largest error %2 at row %3, column %4"_s
-                         .arg(result.deviatingRows)
-                         .arg(result.maxAbsError)
-                         .arg(result.worstRow)
-                         .arg(result.worstColumn));
-    if (!result.mistakes.isEmpty() || result.deviatingRows > 0) {
-        result.verdict = CheckVerdict::Mistake;
-        result.diagnosis = lines.join(u"; "_s);
+    if (ApplyPairs::concludeMistakes(result, lines, u"the ids read"_s))
         return;
-    }
     if (!idsChecked) {
         result.verdict = CheckVerdict::Unknown;
         result.diagnosis = u"Y is X turned by M-RoPE at the ids read, with %1; without --prompt the ids are not "
@@ -283,16 +248,12 @@ void conclude(Result &result, const Declared &declared, QStringList lines, bool 
 
 std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
 {
-    if (x.rows() != y.rows() || x.cols() != y.cols())
-        return u"X is %1 x %2 and Y %3 x %4: the same rows and columns are a query or key before and after RoPE"_s
-            .arg(x.rows())
-            .arg(x.cols())
-            .arg(y.rows())
-            .arg(y.cols());
+    if (const auto problem = ApplyPairs::shapeProblem(x, y))
+        return *problem;
     if (x.rows() < 1)
         return u"X has no rows: a row per token is checked"_s;
-    if (!x.allFinite() || !y.allFinite())
-        return u"X or Y holds a value that is not finite"_s;
+    if (const auto problem = ApplyPairs::finiteProblem(x, y))
+        return *problem;
     const Params &params = declared.params;
     const std::int64_t rotary = RopeFrequencies::rotaryDim(params.rope);
     if (params.rope.headDim != x.cols() || rotary < 2 || rotary > x.cols())
@@ -312,9 +273,8 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     const double u = ApplyPairs::unitRoundoff(y);
     const auto sample = ApplyPairs::sampleRows(x.rows());
     const ApplyPairs::Reading r = ApplyPairs::bestReading(x, y, sample, 0, rotary);
-    if (!(r.spread < std::max(1e-3, 64.0 * u))) {
-        result.diagnosis = u"Y is not X turned pair by pair: no pairing of its first %1 columns, half (rotate_half) "
-                           "or interleaved (rotate_every_two), keeps each pair's length times one factor"_s.arg(rotary);
+    if (!ApplyPairs::turnsPairs(r, u)) {
+        result.diagnosis = ApplyPairs::notTurned(u"its first %1 columns"_s.arg(rotary));
         return result;
     }
     result.rotation = r.geometry.rotation;
@@ -331,18 +291,9 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     result.section = split.section;
     result.interleaved = split.interleaved;
     QStringList lines;
-    const auto word = [](RopeLayout l) { return l == RopeLayout::Half ? u"half"_s : u"interleaved"_s; };
-    if (result.table != result.rotation) {
-        result.mistakes.append(u"rope-layout-swapped"_s);
-        lines.append(u"the layout is swapped between the table and the apply: the cos/sin table's pairs are %1, the "
-                     "rotation's %2"_s.arg(word(result.table), word(result.rotation)));
-    } else if (result.rotation != params.rope.layout) {
-        result.mistakes.append(u"rope-layout"_s);
-        lines.append(u"the rotation turns %1 pairs, not the %2 pairs declared"_s.arg(word(result.rotation),
-                                                                                     word(params.rope.layout)));
-    }
+    ApplyPairs::layoutMistakes(result, params.rope.layout, lines);
     splitLines(result, split, params.mrope, lines);
-    compareCells(result, reader, declared.threads);
+    static_cast<ApplyPairs::CellTally &>(result) = compareCells(result, reader, declared.threads);
     bool idsChecked = false;
     if (reference) {
         result.promptTokens = reference->tokens();

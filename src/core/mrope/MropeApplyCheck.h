@@ -3,6 +3,8 @@
 #include "core/Block.h"
 #include "core/Params.h"
 #include "core/check/TableMatch.h"
+#include "core/mrope/MropeMistakes.h"
+#include "core/rope/ApplyPairs.h"
 
 #include <QString>
 #include <QStringList>
@@ -21,7 +23,8 @@
 // 8, ..., t the rest), then q * cos + rotate_half(q) * sin. The check reads each row's (t, h, w) ids
 // from its angles (ApplyPairs: each axis from its own pairs), finds the split the rotation used,
 // and with a prompt compares the ids with get_rope_index's (MropeLayout), decode rows after the
-// prompt at cache position + rope_deltas on every axis (Qwen2VLModel.compute_3d_position_ids).
+// prompt at cache position + rope_deltas on every axis (Qwen2VLModel.compute_3d_position_ids). The
+// mistakes it names are MropeMistakes'.
 namespace posenc::MropeApplyCheck {
 
 struct Declared
@@ -39,36 +42,18 @@ struct RowIds
     friend bool operator==(const RowIds &, const RowIds &) = default;
 };
 
-struct Result
+// The verdict, the pairing, the attention factor, the mistakes, the cells (ApplyPairs::Outcome),
+// and what M-RoPE's check reads besides.
+struct Result : ApplyPairs::Outcome
 {
-    CheckVerdict verdict = CheckVerdict::Unknown;
-    RopeLayout rotation = RopeLayout::Half;
-    RopeLayout table = RopeLayout::Half;
-    double attentionFactor = 1.0;
     std::vector<std::int64_t> section; // the split the rotation used
     bool interleaved = false;
     std::vector<RowIds> ids; // each row's
     std::optional<std::int64_t> idOffset; // every id the reference's plus this
     std::int64_t promptTokens = 0; // the prompt's, where given
     std::optional<std::int64_t> ropeDeltas;
-    QStringList mistakes;
-    double maxAbsError = 0.0;
-    std::int64_t worstRow = -1;
-    std::int64_t worstColumn = -1;
-    std::int64_t deviatingRows = 0;
     QString reference; // what the rotation was compared with
-    QString diagnosis;
-    QStringList notes;
 };
-
-// The mistakes the check names.
-inline const QString kSectionsChunked = QStringLiteral("mrope-sections-chunked");
-inline const QString kSectionsInterleaved = QStringLiteral("mrope-sections-interleaved");
-inline const QString kAxesSwapped = QStringLiteral("mrope-axes-swapped");
-inline const QString kIdsOffset = QStringLiteral("mrope-ids-offset");
-inline const QString kTemporalIdsZero = QStringLiteral("mrope-temporal-ids-zero");
-inline const QString kRopeDeltasLost = QStringLiteral("mrope-rope-deltas-lost");
-inline const QString kIdsDiffer = QStringLiteral("mrope-ids-differ");
 
 // The check of Y against X, or the reason it cannot be made (shapes, a section that does not
 // split the pairs, a prompt that does not lay out).

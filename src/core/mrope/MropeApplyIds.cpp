@@ -4,14 +4,23 @@
 // arange(past, past + seq) + rope_deltas, the same on the three axes).
 #include "core/mrope/MropeApplyIds.h"
 
+#include "core/NumberText.h"
+
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::MropeApplyCheck {
 
 namespace {
+
+using MropeMistakes::kAxesSwapped;
+using MropeMistakes::kIdsDiffer;
+using MropeMistakes::kIdsOffset;
+using MropeMistakes::kRopeDeltasLost;
+using MropeMistakes::kTimeTruncated;
 
 QString idsText(const RowIds &ids)
 {
@@ -56,6 +65,16 @@ std::variant<IdReference, QString> IdReference::of(const Params &params, std::in
     if (const auto *problem = std::get_if<QString>(&built))
         return *problem;
     IdReference reference(std::get<MropeLayout>(std::move(built)));
+    const auto &spans = reference.m_layout.spans();
+    if (std::any_of(spans.begin(), spans.end(), MropeMistakes::truncationMoves)) {
+        auto truncated = MropeLayout::build(MropeMistakes::truncatedTime(params).mrope);
+        if (auto *layout = std::get_if<MropeLayout>(&truncated))
+            reference.m_truncated = std::move(*layout);
+    }
+    reference.m_era = params.mrope.era;
+    auto other = MropeLayout::build(MropeMistakes::otherEra(params).mrope);
+    if (auto *layout = std::get_if<MropeLayout>(&other))
+        reference.m_otherEra = std::move(*layout);
     if (reference.maxId() + 1 + std::max<std::int64_t>(rows - reference.tokens(), 0) >= MropePrompt::kMaxId)
         return u"its decode rows' ids reach past 16777215"_s;
     return reference;
@@ -77,6 +96,63 @@ const MropeLayout::Span &IdReference::spanOf(std::int64_t row) const
     auto span = std::upper_bound(spans.begin(), spans.end(), row,
                                  [](std::int64_t r, const MropeLayout::Span &s) { return r < s.firstRow; });
     return *(span - 1);
+}
+
+namespace {
+
+// Where every row is `layout`'s (the decode rows after it at cache position + its rope_deltas)
+// and some is not the reference's, the first such row.
+std::optional<std::int64_t> firstMoved(const Result &result, const std::optional<MropeLayout> &other,
+                                       const IdReference &reference)
+{
+    if (!other)
+        return std::nullopt;
+    const MropeLayout &layout = *other;
+    std::optional<std::int64_t> first;
+    for (std::int64_t r = 0; r < std::ssize(result.ids); ++r) {
+        const std::int64_t decode = r + layout.ropeDelta();
+        const MropeIds i
+            = r < layout.tokens() ? layout.ids(r) : MropeIds {MropeTokenKind::Text, decode, decode, decode};
+        const RowIds &got = result.ids[std::size_t(r)];
+        if (got != RowIds {i.t, i.h, i.w})
+            return std::nullopt;
+        if (!first && got != reference.expected(r))
+            first = r;
+    }
+    return first;
+}
+
+} // namespace
+
+bool IdReference::otherEra(const Result &result, QStringList &lines) const
+{
+    const auto first = firstMoved(result, m_otherEra, *this);
+    if (!first)
+        return false;
+    lines.append(u"%1 (row %2: %3, not %4)"_s.arg(MropeMistakes::otherEraLine(m_era))
+                     .arg(*first)
+                     .arg(idsText(result.ids[std::size_t(*first)]), idsText(expected(*first))));
+    return true;
+}
+
+// Every row get_rope_index's of the prompt with second_per_grid truncated to an integer (the
+// decode rows after it at cache position + its rope_deltas).
+bool IdReference::timeTruncated(const Result &result, QStringList &lines) const
+{
+    const auto moved = firstMoved(result, m_truncated, *this);
+    if (!moved)
+        return false;
+    const std::int64_t first = *moved;
+    const auto video = std::find_if(m_layout.spans().begin(), m_layout.spans().end(), MropeMistakes::truncationMoves);
+    lines.append(u"the video's temporal ids are truncated: second_per_grid %1 is cast to the integer %2 before the "
+                 "product with tokens_per_second %3 (transformers 4.x before PR #48669), where get_rope_index "
+                 "gives trunc(k * %1 * %3) (row %4: t %5, not %6)"_s
+                     .arg(NumberText::exact(video->secondPerGrid), NumberText::exact(std::trunc(video->secondPerGrid)),
+                          NumberText::exact(video->tokensPerSecond))
+                     .arg(first)
+                     .arg(result.ids[std::size_t(first)].t)
+                     .arg(expected(first).t));
+    return true;
 }
 
 // Every row that differs a video row whose h and w are the reference's and whose t stays at its
@@ -171,12 +247,16 @@ bool IdReference::compare(Result &result, QStringList &lines) const
             return true;
         }
     }
-    if (temporalZero(result, lines)) {
-        result.mistakes.append(kTemporalIdsZero);
+    if (timeTruncated(result, lines) || temporalZero(result, lines)) {
+        result.mistakes.append(kTimeTruncated);
         return true;
     }
     if (decodeLost(result, lines)) {
         result.mistakes.append(kRopeDeltasLost);
+        return true;
+    }
+    if (otherEra(result, lines)) {
+        result.mistakes.append(MropeMistakes::kOtherEra);
         return true;
     }
     std::int64_t differ = 0, first = -1;
@@ -214,7 +294,7 @@ bool IdReference::textFromZero(Result &result, QStringList &lines)
         result.idOffset = 0;
     if (!run)
         result.notes.append(u"without --prompt the ids read are not compared with get_rope_index's: give the prompt "
-                            "to name an offset, exchanged axes, temporal ids truncated to 0 or a lost rope_deltas"_s);
+                            "to name an offset, exchanged axes, truncated temporal ids or a lost rope_deltas"_s);
     return run;
 }
 

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -15,7 +16,7 @@
 // (docs/ARCHITECTURE.md, Checking a rotation): get_rope_index's of the prompt (MropeLayout), and
 // after the prompt the decode rows of huggingface/transformers' Qwen2VLModel.compute_3d_position_ids,
 // cache position + rope_deltas on all three axes. Names what differs: an offset, axes exchanged,
-// a video's temporal ids left at 0, the decode rows' rope_deltas lost.
+// a video's temporal ids truncated, the decode rows' rope_deltas lost (MropeMistakes' ids).
 namespace posenc::MropeApplyCheck {
 
 class IdReference
@@ -47,8 +48,16 @@ private:
     const MropeLayout::Span &spanOf(std::int64_t row) const;
     bool temporalZero(const Result &result, QStringList &lines) const;
     bool decodeLost(const Result &result, QStringList &lines) const;
+    bool timeTruncated(const Result &result, QStringList &lines) const;
+    bool otherEra(const Result &result, QStringList &lines) const;
 
     MropeLayout m_layout;
+    // The prompt's layout with every video's second_per_grid truncated to an integer, where that
+    // moves a t id (MropeMistakes::truncatedTime).
+    std::optional<MropeLayout> m_truncated;
+    // The prompt's layout by the other transformers era's get_rope_index, where it builds.
+    std::optional<MropeLayout> m_otherEra;
+    MropeEra m_era = MropeEra::V4;
 };
 
 } // namespace posenc::MropeApplyCheck

@@ -2,6 +2,7 @@
 // into M-RoPE's by the keys its model's code reads.
 #include "MropeConfig.h"
 
+#include "MropeMistakes.h"
 #include "MropeParamRows.h"
 #include "MropeRotation.h"
 
@@ -174,7 +175,7 @@ void Reader::turn(ConfigLayer &layer)
     const std::int64_t pairs = RopeFrequencies::pairs(p.rope);
     const auto problem = MropeAxes::sectionProblem(m_mrope, std::max<std::int64_t>(pairs, 1));
     if (m_sectionRead && problem)
-        m_c.find(u"mrope-section-sum"_s,
+        m_c.find(MropeMistakes::kSectionSum,
                  u"%1 is %2; %3's %4 takes %5 (the rotary dim %6 has %7 pairs)"_s
                      .arg(m_sectionPath, listText(m_mrope.section), m_c.model.type)
                      .arg(m_mrope.interleaved ? u"apply_interleaved_mrope"_s : u"apply_multimodal_rotary_pos_emb"_s)

@@ -3,6 +3,7 @@
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 #include "core/check/SampleScore.h"
+#include "core/mrope/MropeMistakes.h"
 #include "core/mrope/MropeRotation.h"
 #include "core/mrope/MropeTableFit.h"
 #include "core/mrope/MropeTableReference.h"
@@ -19,23 +20,17 @@ namespace posenc::MropeTableCheck {
 
 namespace {
 
+using MropeMistakes::kAxesSwapped;
+using MropeMistakes::kInterleaveSwapped;
+using MropeMistakes::kRopeDeltasLost;
+using MropeMistakes::kTimeTruncated;
+using MropeMistakes::sectionText;
+using MropeMistakes::splitWords;
+using MropeMistakes::truncatedTime;
+using MropeMistakes::truncationMoves;
+
 const QString kCos = u"mrope-cos"_s;
 const QString kSin = u"mrope-sin"_s;
-
-QString sectionText(const std::vector<std::int64_t> &section)
-{
-    QStringList parts;
-    for (const std::int64_t s : section)
-        parts.append(QString::number(s));
-    return parts.join(u',');
-}
-
-QString splitWords(const std::vector<std::int64_t> &section, bool interleaved)
-{
-    return u"mrope_section %1 %2"_s.arg(sectionText(section),
-                                        interleaved ? u"interleaved (apply_interleaved_mrope)"_s
-                                                    : u"chunked (apply_multimodal_rotary_pos_emb)"_s);
-}
 
 // The models whose M-RoPE ships at a split and theta (resources/presets, each from its config).
 QString publishedAs(const std::vector<std::int64_t> &section, bool interleaved, double theta, std::int64_t pairs)
@@ -190,50 +185,6 @@ bool isVision(const MropeLayout::Span &s)
     return s.kind != MropeTokenKind::Text;
 }
 
-// Qwen2.5-VL's video spans whose t ids differ when second_per_grid is truncated first.
-bool truncationMoves(const MropeLayout::Span &s)
-{
-    if (s.kind != MropeTokenKind::Video
-        || (s.time != MropeLayout::Span::Time::ProductV4 && s.time != MropeLayout::Span::Time::ProductV5))
-        return false;
-    for (std::int64_t k = 1; k < s.gridT; ++k) {
-        const auto truncated = std::int64_t(std::trunc(double(k) * std::trunc(s.secondPerGrid) * s.tokensPerSecond));
-        if (truncated != s.tOffset(k))
-            return true;
-    }
-    return false;
-}
-
-// The prompt with every video's second_per_grid truncated to an integer, as transformers 4.x's
-// get_rope_index did before PR #48669: `torch.as_tensor(second_per_grid_t,
-// dtype=range_tensor.dtype)` casts it to int64 before the product with tokens_per_second, and the
-// spans after a video start from those ids.
-Params truncatedTime(const Params &params)
-{
-    Params p = params;
-    p.mrope.secondPerGrid = std::trunc(p.mrope.secondPerGrid);
-    const auto parsed = MropePrompt::parse(p.mrope.prompt);
-    const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed);
-    if (!segments)
-        return p;
-    QStringList parts;
-    for (const MropeSegment &s : *segments) {
-        if (s.kind == MropeSegment::Kind::Text) {
-            parts.append(u"text:%1"_s.arg(s.n));
-            continue;
-        }
-        QString part = u"%1:%2x%3x%4"_s.arg(s.kind == MropeSegment::Kind::Image ? u"image"_s : u"video"_s)
-                           .arg(s.t)
-                           .arg(s.h)
-                           .arg(s.w);
-        if (s.secondPerGrid)
-            part += u"@"_s + NumberText::exact(std::trunc(*s.secondPerGrid));
-        parts.append(part);
-    }
-    p.mrope.prompt = parts.join(u',');
-    return p;
-}
-
 QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows)
 {
     QString prompt = p.mrope.prompt;
@@ -252,14 +203,24 @@ QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t 
 // The mistake a port makes, named with where it shows.
 QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layout, std::int64_t rows)
 {
-    if (id == kLayoutSwapped)
-        return u"the pairs are split %1 where %2 was declared: the image and video tokens (%3) turn their h and w ids "
-               "on other pairs than the model's"_s.arg(splitWords(p.mrope.section, !p.mrope.interleaved),
-                                                       splitWords(p.mrope.section, p.mrope.interleaved),
-                                                       spanRows(layout, isVision));
+    if (id == kInterleaveSwapped)
+        return u"%1 (mrope_section %2): the image and video tokens (%3) turn their h and w ids on other pairs "
+               "than the model's"_s.arg(MropeMistakes::interleaveSwappedLine(!p.mrope.interleaved),
+                                        sectionText(p.mrope.section), spanRows(layout, isVision));
     if (id == kAxesSwapped)
         return u"h and w are exchanged on the image and video tokens (%1): each token's row id turns w's pairs and "
                "its column id h's"_s.arg(spanRows(layout, isVision));
+    if (id == MropeMistakes::kOtherEra) {
+        // The rows from the first whose ids the other era moves.
+        const MropeLayout other(MropeMistakes::otherEra(p));
+        std::int64_t first = 0;
+        for (; first < layout.tokens(); ++first) {
+            const MropeIds a = layout.ids(first), b = other.ids(first);
+            if (a.t != b.t || a.h != b.h || a.w != b.w)
+                break;
+        }
+        return u"%1: rows %2-%3 move"_s.arg(MropeMistakes::otherEraLine(p.mrope.era)).arg(first).arg(rows - 1);
+    }
     if (id == kTimeTruncated) {
         const auto video = std::find_if(layout.spans().begin(), layout.spans().end(), truncationMoves);
         return u"the video's t ids are truncated (%1): second_per_grid %2 is cast to the integer %3 before the product "
@@ -324,13 +285,17 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     Params flipped = params;
     flipped.mrope.interleaved = !params.mrope.interleaved;
     if (flipped.isValid())
-        tried.push_back({kLayoutSwapped, flipped, MropeIdMistake::None});
+        tried.push_back({kInterleaveSwapped, flipped, MropeIdMistake::None});
     if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision))
         tried.push_back({kAxesSwapped, params, MropeIdMistake::AxesSwapped});
     if (std::any_of(layout.spans().begin(), layout.spans().end(), truncationMoves))
         tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
     if (e.rows() > layout.tokens() && layout.ropeDelta() != 0)
-        tried.push_back({kDeltaLost, params, MropeIdMistake::DeltaLost});
+        tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
+    const Params other = MropeMistakes::otherEra(params);
+    if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision)
+        && std::holds_alternative<MropeLayout>(MropeLayout::build(other.mrope)))
+        tried.push_back({MropeMistakes::kOtherEra, other, MropeIdMistake::None});
     std::optional<std::pair<std::int64_t, const Tried *>> best;
     for (const Tried &t : tried) {
         const MropePromptReference reference(t.params, cosine, t.mistake);
@@ -345,7 +310,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     m.mistakes = {id};
     m.correctAgainst.clear();
     m.diagnosis = mistakeWords(id, params, layout, e.rows());
-    if (id == kLayoutSwapped)
+    if (id == kInterleaveSwapped)
         m.findings[1].value = !params.mrope.interleaved;
     m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
     return m;
@@ -361,7 +326,7 @@ TableHypothesis hypothesis()
     h.help = u"M-RoPE's cos or sin table of a multimodal prompt (tokens x rotary_dim): the split of the pairs between "
              "t, h and w (chunked or interleaved) and rope_theta, and each sampled row's ids read back; against a "
              "declared prompt, every row against get_rope_index's ids"_s;
-    h.mistakes = {kLayoutSwapped, kAxesSwapped, kTimeTruncated, kDeltaLost};
+    h.mistakes = {kInterleaveSwapped, kAxesSwapped, kTimeTruncated, kRopeDeltasLost, MropeMistakes::kOtherEra};
     h.fit = fit;
     h.expect = expect;
     return h;

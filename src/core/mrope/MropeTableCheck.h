@@ -12,12 +12,6 @@
 // (MropeTableFit): never correct, since no prompt says what the ids should be.
 namespace posenc::MropeTableCheck {
 
-// The ids of the mistakes it names.
-inline const QString kLayoutSwapped = QStringLiteral("mrope-layout-swapped");
-inline const QString kAxesSwapped = QStringLiteral("mrope-axes-swapped");
-inline const QString kTimeTruncated = QStringLiteral("mrope-time-truncated");
-inline const QString kDeltaLost = QStringLiteral("mrope-delta-lost");
-
 TableHypothesis hypothesis();
 
 } // namespace posenc::MropeTableCheck

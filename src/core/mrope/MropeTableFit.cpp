@@ -1,6 +1,7 @@
 #include "MropeTableFit.h"
 
 #include "core/check/FitNumbers.h"
+#include "core/check/PairAngles.h"
 #include "core/mrope/MropeRotation.h"
 
 #include <algorithm>
@@ -20,53 +21,14 @@ constexpr double kFlatAngle = 2.5e-4;
 // Qwen3-VL 5e6; and RoPE's 10000 and 500000.
 constexpr std::array kModelThetas {1e6, 5e6, 1e4, 5e5};
 
-// Each pair's value in the sampled rows, and whether the table is a cos table.
-struct PairValues
-{
-    bool half = true;
-    bool cosine = true;
-    Eigen::MatrixXd value; // sampled rows x pairs
+using PairValues = PairAngles::PairSample;
 
-    double angle(std::int64_t i, std::int64_t j) const
-    {
-        const double v = std::clamp(value(i, j), -1.0, 1.0);
-        return cosine ? std::acos(v) : std::asin(v);
-    }
-};
-
-// The pairs from the repeated columns (cat(freqs, freqs)'s halves, or GPT-J's adjacent columns),
-// and row 0, whose ids are (0, 0, 0) in every prompt: a row of ones (cos) or zeros (sin).
+// The pairs, with row 0, whose ids are (0, 0, 0) in every prompt, first.
 std::optional<PairValues> pairValues(const TableEvidence &e)
 {
-    const std::int64_t pairs = e.cols() / 2, rows = e.sample.size();
-    if (rows < 3 || e.sample.rows.front() != 0)
+    if (e.sample.size() < 3 || e.sample.rows.front() != 0)
         return std::nullopt;
-    const RowMatrixXf &v = e.sample.values;
-    const double tolerance = e.format == ValueFormat::Float32 ? 1e-6 : 1e-2;
-    bool half = true, adjacent = true;
-    for (std::int64_t i = 0; i < rows; ++i) {
-        for (std::int64_t j = 0; j < pairs; ++j) {
-            half = half && std::fabs(v(i, j) - v(i, j + pairs)) <= tolerance;
-            adjacent = adjacent && std::fabs(v(i, 2 * j) - v(i, 2 * j + 1)) <= tolerance;
-        }
-    }
-    if (half == adjacent)
-        return std::nullopt;
-    PairValues p;
-    p.half = half;
-    p.value.resize(rows, pairs);
-    for (std::int64_t i = 0; i < rows; ++i) {
-        for (std::int64_t j = 0; j < pairs; ++j)
-            p.value(i, j) = v(i, half ? j : 2 * j);
-    }
-    const Eigen::VectorXd first = p.value.row(0);
-    if ((first.array() - 1.0).abs().maxCoeff() <= tolerance)
-        p.cosine = true;
-    else if (first.cwiseAbs().maxCoeff() <= tolerance)
-        p.cosine = false;
-    else
-        return std::nullopt;
-    return p;
+    return PairAngles::read(e);
 }
 
 // rope_theta from row 1, whose ids are 0 or 1 on each axis: the first two pairs that turn there
@@ -224,15 +186,8 @@ private:
     double refine(std::int64_t i, const std::vector<std::int64_t> &slowFirst, double x) const
     {
         for (const std::int64_t j : slowFirst) {
-            const double inv = m_inv[std::size_t(j)], a = m_p.angle(i, j), predicted = x * inv;
-            double best = predicted, gap = std::numeric_limits<double>::infinity();
-            for (const double base : {a, m_p.cosine ? -a : kPi - a}) {
-                const double turned = base + 2.0 * kPi * std::round((predicted - base) / (2.0 * kPi));
-                if (std::fabs(turned - predicted) < gap) {
-                    gap = std::fabs(turned - predicted);
-                    best = turned;
-                }
-            }
+            const double inv = m_inv[std::size_t(j)], a = m_p.angle(i, j);
+            const auto [best, gap] = m_p.nearestTurn(i, j, x * inv);
             // A cosine that float32 rounds to 1 or -1 holds its angle only below 2.4e-4 rad (from 0 or
             // pi): a pair there that agrees with the estimate within that says nothing finer.
             const bool flat = m_p.cosine && (a == 0.0 || a == kPi);

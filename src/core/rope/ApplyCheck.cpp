@@ -7,7 +7,6 @@
 #include "core/rope/ApplyCheck.h"
 
 #include "core/FamilySpec.h"
-#include "core/ThreadPools.h"
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
 #include "core/rope/ApplyPairs.h"
@@ -17,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <numbers>
 
 using namespace Qt::StringLiterals;
@@ -161,14 +159,6 @@ private:
 };
 
 // What a tile of rows gives: each row's position, and Y against X turned at it.
-struct TileResult
-{
-    double maxAbsError = 0.0;
-    std::int64_t worstRow = -1;
-    std::int64_t worstColumn = -1;
-    std::int64_t deviatingRows = 0;
-};
-
 struct Work
 {
     const RowMatrixXf &x;
@@ -181,53 +171,36 @@ struct Work
     std::int64_t maxId = 0;
 };
 
-// Row p against X turned at `at` with the frequencies found.
-bool rowDeviates(const Work &w, std::int64_t p, std::int64_t at, std::vector<double> &angle, TileResult &tile)
+// Row p against X turned at `at` with the frequencies found; a row whose position was not read
+// deviates.
+void compareAt(const Work &w, std::int64_t p, std::int64_t at, std::vector<double> &angle, ApplyPairs::CellTally &tally)
 {
-    if (at < 0)
-        return true;
+    if (at < 0) {
+        ++tally.deviatingRows;
+        return;
+    }
     for (std::size_t k = 0; k < angle.size(); ++k)
         angle[k] = k < w.schedule.w.size() ? double(at) * w.schedule.w[k] : 0.0;
-    const ApplyPairs::RowCompare row = ApplyPairs::compareRow(w.x, w.y, p, w.geometry, w.factor, angle.data(), w.u);
-    if (row.maxError > tile.maxAbsError) {
-        tile.maxAbsError = row.maxError;
-        tile.worstRow = p;
-        tile.worstColumn = row.column;
-    }
-    return row.deviates;
+    tally.add(p, ApplyPairs::compareRow(w.x, w.y, p, w.geometry, w.factor, angle.data(), w.u));
 }
 
 // Every row's position, read in tiles on the thread pool (each tile's first row searched, the
 // others first tried at the row before's successor), and the cells compared.
-TileResult readRows(const Work &w, std::vector<std::int64_t> &positions, int threads)
+ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positions, int threads)
 {
-    const std::int64_t rows = w.x.rows(), tiles = (rows + kTileRows - 1) / kTileRows;
-    std::mutex merge;
-    TileResult total;
-    forEachTile(tiles, threads, nullptr, [&](std::int64_t t) {
-        const std::int64_t first = t * kTileRows, last = std::min(rows, first + kTileRows);
-        std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
-        TileResult tile;
-        std::int64_t previous = -1;
-        for (std::int64_t p = first; p < last; ++p) {
-            ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
-            const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
-            const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
-            positions[std::size_t(p)] = at;
-            previous = at;
-            tile.deviatingRows += rowDeviates(w, p, at, angle, tile);
-        }
-        const std::lock_guard lock(merge);
-        total.deviatingRows += tile.deviatingRows;
-        if (tile.maxAbsError > total.maxAbsError
-            || (tile.maxAbsError == total.maxAbsError && tile.worstRow >= 0
-                && (total.worstRow < 0 || tile.worstRow < total.worstRow))) {
-            total.maxAbsError = tile.maxAbsError;
-            total.worstRow = tile.worstRow;
-            total.worstColumn = tile.worstColumn;
-        }
-    });
-    return total;
+    return ApplyPairs::tallyTiles(
+        w.x.rows(), kTileRows, threads, [&](std::int64_t first, std::int64_t end, ApplyPairs::CellTally &tally) {
+            std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+            std::int64_t previous = -1;
+            for (std::int64_t p = first; p < end; ++p) {
+                ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+                const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
+                const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
+                positions[std::size_t(p)] = at;
+                previous = at;
+                compareAt(w, p, at, angle, tally);
+            }
+        });
 }
 
 std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
@@ -246,12 +219,6 @@ std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
         runs.push_back({std::int64_t(p), at, 1});
     }
     return runs;
-}
-
-QString layoutWord(RopeLayout l)
-{
-    return l == RopeLayout::Half ? u"half (rotate_half: pairs i, i + d/2)"_s
-                                 : u"interleaved (rotate_every_two: pairs 2i, 2i + 1)"_s;
 }
 
 QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
@@ -285,29 +252,11 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
 // frequencies are a published form's and every row is at its own index.
 void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines)
 {
-    if (result.table != result.rotation) {
-        result.mistakes.append(kLayoutSwapped);
-        lines.append(u"the layout is swapped between the table and the apply: the cos/sin table is built for %1 "
-                     "pairs, but the rotation turns %2 pairs, so each pair's two columns turn by two different "
-                     "angles"_s.arg(layoutWord(result.table), layoutWord(result.rotation)));
-    } else if (declared.layout && *declared.layout != result.rotation) {
-        result.mistakes.append(u"rope-layout"_s);
-        lines.append(u"the rotation turns %1 pairs, not the %2 pairs declared"_s.arg(layoutWord(result.rotation),
-                                                                                     layoutWord(*declared.layout)));
-    }
+    ApplyPairs::layoutMistakes(result, declared.layout, lines);
     if (const QString line = positionLines(result, positions); !line.isEmpty())
         lines.append(line);
-    if (result.deviatingRows > 0 && result.mistakes.isEmpty())
-        lines.append(u"%1 rows deviate from X turned at their positions; the largest error %2 at row %3, column %4"_s
-                         .arg(result.deviatingRows)
-                         .arg(result.maxAbsError)
-                         .arg(result.worstRow)
-                         .arg(result.worstColumn));
-    if (!result.mistakes.isEmpty() || result.deviatingRows > 0) {
-        result.verdict = CheckVerdict::Mistake;
-        result.diagnosis = lines.join(u"; "_s);
+    if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
         return;
-    }
     result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;
     QString part;
     if (result.rotaryDim < result.headDim)
@@ -316,7 +265,7 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
                    .arg(result.headDim - 1);
     result.diagnosis = u"Y is X turned by RoPE at positions 0..%1 with %2 pairs, the table's and the rotation's "
                        "alike%3, attention factor %4"_s.arg(positions.size() - 1)
-                           .arg(layoutWord(result.rotation), part)
+                           .arg(ApplyPairs::layoutWords(result.rotation), part)
                            .arg(result.attentionFactor);
 }
 
@@ -379,6 +328,9 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
                            "positions the check can read"_s.arg(
                                r.geometry.rotation == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
         result.notes.append(u"the angles as a RoPE cos table: "_s + (m ? m->diagnosis : std::get<QString>(identified)));
+        result.notes.append(u"a multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) turns each pair by the id of its "
+                            "axis, t, h or w, so its image and video rows are at no single position: declared as "
+                            "M-RoPE, the check reads each row's three ids"_s);
         return false;
     }
     // The attention factor as the identification reads it (the type's, where the median is within
@@ -421,18 +373,14 @@ void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
 
 std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
 {
-    if (x.rows() != y.rows() || x.cols() != y.cols())
-        return u"X is %1 x %2 and Y %3 x %4: the same rows and columns are a query or key before and after RoPE"_s
-            .arg(x.rows())
-            .arg(x.cols())
-            .arg(y.rows())
-            .arg(y.cols());
+    if (const auto problem = ApplyPairs::shapeProblem(x, y))
+        return *problem;
     if (x.cols() < 2 || x.cols() % 2 != 0)
         return u"X has %1 columns: a head's RoPE turns pairs of columns, so head_dim is even and >= 2"_s.arg(x.cols());
     if (x.rows() < 3)
         return u"X has %1 rows: at least 3 positions tell the frequencies"_s.arg(x.rows());
-    if (!x.allFinite() || !y.allFinite())
-        return u"X or Y holds a value that is not finite"_s;
+    if (const auto problem = ApplyPairs::finiteProblem(x, y))
+        return *problem;
     Result result;
     result.headDim = x.cols();
     const double u = ApplyPairs::unitRoundoff(y);
@@ -444,14 +392,12 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         return result;
     }
     Reading r = ApplyPairs::bestReading(x, y, sample, span.col0, span.width);
-    const double enough = std::max(1e-3, 64.0 * u);
-    if (!(r.spread < enough) && span.placement != Placement::Whole) {
+    if (!ApplyPairs::turnsPairs(r, u) && span.placement != Placement::Whole) {
         span = {Placement::Scattered, 0, x.cols()};
         r = ApplyPairs::bestReading(x, y, sample, 0, x.cols());
     }
-    if (!(r.spread < enough)) {
-        result.diagnosis = u"Y is not X turned pair by pair: no pairing of its columns, half (rotate_half) or "
-                           "interleaved (rotate_every_two), keeps each pair's length times one factor"_s;
+    if (!ApplyPairs::turnsPairs(r, u)) {
+        result.diagnosis = ApplyPairs::notTurned(u"its columns"_s);
         return result;
     }
     result.rotation = r.geometry.rotation;
@@ -473,11 +419,7 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     work.maxId
         = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
-    const TileResult cells = readRows(work, positions, declared.threads);
-    result.maxAbsError = cells.maxAbsError;
-    result.worstRow = cells.worstRow;
-    result.worstColumn = cells.worstColumn;
-    result.deviatingRows = cells.deviatingRows;
+    static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
     result.positions = runsOf(positions);
     conclude(result, declared, positions, lines);
     return result;

@@ -2,6 +2,7 @@
 
 #include "core/Params.h"
 #include "core/check/TableMatch.h"
+#include "core/rope/ApplyPairs.h"
 
 #include <QString>
 #include <QStringList>
@@ -33,27 +34,18 @@ struct PositionRun
     std::int64_t count = 0;
 };
 
-struct Result
+// The verdict, the pairing, the attention factor, the mistakes, the cells (ApplyPairs::Outcome),
+// and what RoPE's check reads besides.
+struct Result : ApplyPairs::Outcome
 {
-    CheckVerdict verdict = CheckVerdict::Unknown;
-    RopeLayout rotation = RopeLayout::Half; // the pairs rotate_half or rotate_every_two turned
-    RopeLayout table = RopeLayout::Half; // the pairs that share an angle in the cos/sin table
     std::int64_t headDim = 0; // X's columns
     std::int64_t rotaryStart = 0; // the rotated columns [rotaryStart, rotaryStart + rotaryDim)
     std::int64_t rotaryDim = 0; // head_dim unless a partial rotary passes columns through
-    double attentionFactor = 1.0;
     std::optional<Params> params; // the rope_type and parameters of the frequencies
     QString frequencies; // their words, as posenc check's reference
     QString correctAgainst; // the published form the frequencies are, or empty
     std::vector<PositionRun> positions;
     std::optional<std::int64_t> positionOffset; // every row r at position r + offset
-    QStringList mistakes;
-    double maxAbsError = 0.0;
-    std::int64_t worstRow = -1;
-    std::int64_t worstColumn = -1;
-    std::int64_t deviatingRows = 0;
-    QString diagnosis;
-    QStringList notes;
 };
 
 struct Declared
@@ -66,8 +58,8 @@ struct Declared
     int threads = 0; // 0: every core
 };
 
-// The mistakes an apply check names.
-inline const QString kLayoutSwapped = QStringLiteral("rope-layout-swapped");
+// The mistakes an apply check names: the pairing's (ApplyPairs'), and the positions'.
+using ApplyPairs::kLayoutSwapped;
 inline const QString kPositionsOutOfOrder = QStringLiteral("positions-out-of-order");
 // A partial rotary's: another rotary_dim than the one declared; the rotated columns after the
 // unrotated ones (HF rotates the first rotary_dim); inv_freq's exponent over head_dim where HF's

@@ -7,10 +7,12 @@
 // repeat_interleave(2)).
 #include "core/rope/ApplyPairs.h"
 
+#include "core/ThreadPools.h"
 #include "core/check/CellTolerance.h"
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numbers>
 #include <optional>
 
@@ -282,6 +284,114 @@ RowCompare compareRow(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t p
         }
     }
     return out;
+}
+
+} // namespace posenc::ApplyPairs
+
+namespace posenc::ApplyPairs {
+
+std::optional<QString> shapeProblem(const RowMatrixXf &x, const RowMatrixXf &y)
+{
+    if (x.rows() == y.rows() && x.cols() == y.cols())
+        return std::nullopt;
+    return QStringLiteral("X is %1 x %2 and Y %3 x %4: the same rows and columns are a query or key before and after "
+                          "RoPE")
+        .arg(x.rows())
+        .arg(x.cols())
+        .arg(y.rows())
+        .arg(y.cols());
+}
+
+std::optional<QString> finiteProblem(const RowMatrixXf &x, const RowMatrixXf &y)
+{
+    if (x.allFinite() && y.allFinite())
+        return std::nullopt;
+    return QStringLiteral("X or Y holds a value that is not finite");
+}
+
+bool turnsPairs(const Reading &r, double u)
+{
+    return r.spread < std::max(1e-3, 64.0 * u);
+}
+
+QString notTurned(const QString &what)
+{
+    return QStringLiteral("Y is not X turned pair by pair: no pairing of %1, half (rotate_half) or interleaved "
+                          "(rotate_every_two), keeps each pair's length times one factor")
+        .arg(what);
+}
+
+void CellTally::add(std::int64_t p, const RowCompare &row)
+{
+    deviatingRows += row.deviates;
+    if (row.maxError > maxAbsError) {
+        maxAbsError = row.maxError;
+        worstRow = p;
+        worstColumn = row.column;
+    }
+}
+
+void CellTally::merge(const CellTally &other)
+{
+    deviatingRows += other.deviatingRows;
+    if (other.maxAbsError > maxAbsError
+        || (other.maxAbsError == maxAbsError && other.worstRow >= 0 && (worstRow < 0 || other.worstRow < worstRow))) {
+        maxAbsError = other.maxAbsError;
+        worstRow = other.worstRow;
+        worstColumn = other.worstColumn;
+    }
+}
+
+CellTally tallyTiles(std::int64_t rows, std::int64_t tileRows, int threads,
+                     const std::function<void(std::int64_t, std::int64_t, CellTally &)> &tile)
+{
+    const std::int64_t tiles = (rows + tileRows - 1) / tileRows;
+    std::mutex merge;
+    CellTally total;
+    forEachTile(tiles, threads, nullptr, [&](std::int64_t t) {
+        CellTally mine;
+        tile(t * tileRows, std::min(rows, (t + 1) * tileRows), mine);
+        const std::lock_guard lock(merge);
+        total.merge(mine);
+    });
+    return total;
+}
+
+QString layoutWords(RopeLayout layout)
+{
+    return layout == RopeLayout::Half ? QStringLiteral("half (rotate_half: pairs i, i + d/2)")
+                                      : QStringLiteral("interleaved (rotate_every_two: pairs 2i, 2i + 1)");
+}
+
+void layoutMistakes(Outcome &outcome, std::optional<RopeLayout> declared, QStringList &lines)
+{
+    if (outcome.table != outcome.rotation) {
+        outcome.mistakes.append(kLayoutSwapped);
+        lines.append(QStringLiteral("the layout is swapped between the table and the apply: the cos/sin table is "
+                                    "built for %1 pairs, but the rotation turns %2 pairs, so each pair's two columns "
+                                    "turn by two different angles")
+                         .arg(layoutWords(outcome.table), layoutWords(outcome.rotation)));
+    } else if (declared && *declared != outcome.rotation) {
+        outcome.mistakes.append(kLayout);
+        lines.append(QStringLiteral("the rotation turns %1 pairs, not the %2 pairs declared")
+                         .arg(layoutWords(outcome.rotation), layoutWords(*declared)));
+    }
+}
+
+bool concludeMistakes(Outcome &outcome, QStringList lines, const QString &where)
+{
+    if (outcome.deviatingRows > 0 && outcome.mistakes.isEmpty())
+        lines.append(QStringLiteral("%1 rows deviate from X turned at %2; the largest error %3 at row %4, column %5")
+                         .arg(outcome.deviatingRows)
+                         .arg(where)
+                         .arg(outcome.maxAbsError)
+                         .arg(outcome.worstRow)
+                         .arg(outcome.worstColumn));
+    if (outcome.mistakes.isEmpty() && outcome.deviatingRows == 0)
+        return false;
+    outcome.verdict = CheckVerdict::Mistake;
+    outcome.diagnosis = lines.join(QStringLiteral("; "));
+    return true;
 }
 
 } // namespace posenc::ApplyPairs

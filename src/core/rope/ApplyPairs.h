@@ -1,18 +1,26 @@
 #pragma once
 
 #include "core/Block.h"
+#include "core/check/TableMatch.h"
 #include "core/rope/RopeParams.h"
 
+#include <QString>
+#include <QStringList>
+
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
 // What `posenc check --apply` reads of a rotation, pair by pair (docs/ARCHITECTURE.md, Checking a
-// rotation), for RoPE's check (ApplyCheck) and M-RoPE's (MropeApplyCheck) alike: which columns
-// pass through unchanged, the pairing of the rotated ones, each row's angle per pair, and an
-// axis's position id from the angles of its pairs. X and Y are [positions, head_dim]; nothing here
-// holds more than a row of them at once besides a sample of rows.
+// rotation), for RoPE's check (ApplyCheck) and M-RoPE's (MropeApplyCheck) alike: X and Y checked
+// for shape, which columns pass through unchanged, the pairing of the rotated ones, each row's
+// angle per pair, an axis's position id from the angles of its pairs, the cells compared tile by
+// tile, and the verdict's share both checks have (the pairing's mistakes, the cells). X and Y are
+// [positions, head_dim]; nothing here holds more than a row of them at once besides a sample of
+// rows. A family's check adds only what it reads the ids with and what it compares them with.
 namespace posenc::ApplyPairs {
 
 // The rotated columns [col0, col0 + width) as a head of their own (HF's q_rot = q[..., :rotary_dim],
@@ -32,6 +40,11 @@ struct Geometry
     // The column whose value the rotation puts at column j (of the head), and its sign.
     std::pair<std::int64_t, double> rotated(std::int64_t j) const;
 };
+
+// X and Y of other shapes: why they are no query or key before and after a rotation.
+std::optional<QString> shapeProblem(const RowMatrixXf &x, const RowMatrixXf &y);
+// A value of X or Y that is not finite.
+std::optional<QString> finiteProblem(const RowMatrixXf &x, const RowMatrixXf &y);
 
 // Half a unit of the last place of Y's values: float32's, or float16's or bfloat16's where Y holds
 // only such values (a model run in half precision).
@@ -58,6 +71,10 @@ struct Reading
 // every pair of every sampled row; of two as good, the one whose table and rotation agree.
 Reading bestReading(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
                     std::int64_t col0, std::int64_t width);
+// Whether a reading's amplitudes agree as a rotation's do, Y's rounding `u` allowed.
+bool turnsPairs(const Reading &r, double u);
+// "Y is not X turned pair by pair: ..." of `what` ("its columns", "its first 128 columns").
+QString notTurned(const QString &what);
 
 // Row p's angle and amplitude of each pair: each pair's two columns give two linear equations
 // y_j = u x_j + v s x_j' in u = A cos(angle), v = A sin(angle), solved exactly. NaN where the
@@ -96,5 +113,50 @@ struct RowCompare
 };
 RowCompare compareRow(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t p, const Geometry &g, double factor,
                       const double *angle, double u);
+
+// The cells of the rows compared: the largest error (the first row of it where rows tie), its
+// place, and the rows beyond float32's rounding.
+struct CellTally
+{
+    double maxAbsError = 0.0;
+    std::int64_t worstRow = -1;
+    std::int64_t worstColumn = -1;
+    std::int64_t deviatingRows = 0;
+
+    void add(std::int64_t p, const RowCompare &row);
+    void merge(const CellTally &other);
+};
+
+// Rows [0, rows) in tiles of `tileRows` on the thread pool (`threads` 0: every core), each tile's
+// rows in order by `tile(first, end, tally)`; the tiles' tallies merged.
+CellTally tallyTiles(std::int64_t rows, std::int64_t tileRows, int threads,
+                     const std::function<void(std::int64_t first, std::int64_t end, CellTally &tally)> &tile);
+
+// What every apply check concludes: the verdict, the pairing found, the attention factor, the
+// mistakes named and the cells, with the diagnosis and the notes.
+struct Outcome : CellTally
+{
+    CheckVerdict verdict = CheckVerdict::Unknown;
+    RopeLayout rotation = RopeLayout::Half; // the pairs rotate_half or rotate_every_two turned
+    RopeLayout table = RopeLayout::Half; // the pairs that share an angle in the cos/sin table
+    double attentionFactor = 1.0;
+    QStringList mistakes;
+    QString diagnosis;
+    QStringList notes;
+};
+
+// The mistakes an apply check names of the pairing.
+inline const QString kLayoutSwapped = QStringLiteral("rope-layout-swapped");
+inline const QString kLayout = QStringLiteral("rope-layout");
+
+// "half (rotate_half: pairs i, i + d/2)", "interleaved (rotate_every_two: pairs 2i, 2i + 1)".
+QString layoutWords(RopeLayout layout);
+// The pairing's mistake, its line added: a table built for other pairs than the rotation turns
+// (rope-layout-swapped), else a rotation of other pairs than the `declared` (rope-layout).
+void layoutMistakes(Outcome &outcome, std::optional<RopeLayout> declared, QStringList &lines);
+// The verdict of a check whose mistakes and cells are in: a mistake where any is named or any row
+// deviates (the rows' line added where no mistake explains them: "at `where`"), the lines the
+// diagnosis; false where neither, the verdict left to the family's reference.
+bool concludeMistakes(Outcome &outcome, QStringList lines, const QString &where);
 
 } // namespace posenc::ApplyPairs

@@ -2,6 +2,7 @@
 // standardize_rope_params and _check_received_keys read them (RopeConfigReader.h).
 #include "RopeConfigReader.h"
 
+#include "core/mrope/MropeMistakes.h"
 #include "core/rope/RopeTypes.h"
 
 using namespace Qt::StringLiterals;
@@ -322,7 +323,7 @@ QList<ConfigFindings::Kind> RopeConfig::findings()
          u"dynamic with original_max_position_embeddings: HF scales from max_position_embeddings instead"_s},
         {u"factor-list-length"_s, Severity::Error,
          u"longrope's short_factor or long_factor does not hold rotary_dim / 2 values"_s},
-        {u"mrope-section-sum"_s, Severity::Error, u"mrope_section does not add up to the rotary pairs"_s},
+        {MropeMistakes::kSectionSum, Severity::Error, MropeMistakes::words(MropeMistakes::kSectionSum)},
         {u"rope-type-refused"_s, Severity::Error,
          u"a rope_type the model's config class refuses (Phi-3's takes only default and longrope: ValueError)"_s},
         {u"query-scale-key-missing"_s, Severity::Error,

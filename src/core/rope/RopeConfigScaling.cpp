@@ -3,6 +3,7 @@
 #include "RopeConfigReader.h"
 
 #include "core/NumberText.h"
+#include "core/mrope/MropeMistakes.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
 
@@ -299,7 +300,7 @@ void RopeConfigReader::readMrope(ConfigLayer &layer, const ConfigObject *d)
         }
         words = u"mrope_section [%1]"_s.arg(parts.join(u", "_s));
         if (sum != RopeFrequencies::pairs(r))
-            m_c.find(u"mrope-section-sum"_s,
+            m_c.find(MropeMistakes::kSectionSum,
                      u"%1 adds up to %2 pairs; the rotary dim %3 has %4"_s.arg(d->pathOf(u"mrope_section"_s))
                          .arg(sum)
                          .arg(RopeFrequencies::rotaryDim(r))

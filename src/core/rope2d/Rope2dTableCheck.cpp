@@ -3,15 +3,14 @@
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/check/FitNumbers.h"
+#include "core/check/PairAngles.h"
 #include "core/check/SampleScore.h"
 #include "core/check/TableReference.h"
 #include "core/rope2d/Rope2dRotation.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
-#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -21,7 +20,6 @@ namespace {
 
 const QString kCos = u"rope2d-cos"_s;
 const QString kSin = u"rope2d-sin"_s;
-constexpr double kPi = std::numbers::pi;
 
 QString styleWord(Rope2dStyle style)
 {
@@ -64,49 +62,9 @@ private:
     bool m_cosine;
 };
 
-// What the sample shows: each pair's value per sampled row, and whether it is a cos table.
-struct Pairs
-{
-    bool half = false;
-    bool cosine = false;
-    Eigen::MatrixXd value; // sampled rows x pairs
-
-    double angle(std::int64_t i, std::int64_t j) const
-    {
-        const double v = std::clamp(value(i, j), -1.0, 1.0);
-        return cosine ? std::acos(v) : std::asin(v);
-    }
-};
-
-std::optional<Pairs> pairsOf(const TableEvidence &e)
-{
-    const std::int64_t cols = e.cols(), pairs = cols / 2, rows = e.sample.size();
-    const RowMatrixXf &v = e.sample.values;
-    const double tolerance = e.format == ValueFormat::Float32 ? 1e-6 : 1e-2;
-    bool half = true, adjacent = true;
-    for (std::int64_t i = 0; i < rows; ++i) {
-        for (std::int64_t j = 0; j < pairs; ++j) {
-            half = half && std::fabs(v(i, j) - v(i, j + pairs)) <= tolerance;
-            adjacent = adjacent && std::fabs(v(i, 2 * j) - v(i, 2 * j + 1)) <= tolerance;
-        }
-    }
-    if (half == adjacent)
-        return std::nullopt;
-    Pairs p;
-    p.half = half;
-    p.value.resize(rows, pairs);
-    for (std::int64_t i = 0; i < rows; ++i) {
-        for (std::int64_t j = 0; j < pairs; ++j)
-            p.value(i, j) = v(i, half ? j : 2 * j);
-    }
-    // Patch (0, 0) turns no pair: a row of ones (cos) or zeros (sin).
-    const Eigen::VectorXd first = p.value.row(0);
-    if ((first.array() - 1.0).abs().maxCoeff() <= tolerance)
-        p.cosine = true;
-    else if (first.cwiseAbs().maxCoeff() > tolerance)
-        return std::nullopt;
-    return p;
-}
+// What the sample shows: each pair's value per sampled row, and whether it is a cos table (patch
+// (0, 0) turns no pair: a row of ones, or of zeros).
+using Pairs = PairAngles::PairSample;
 
 // A style and its pairs, from patch 1 (one column right of patch 0 in every style's order).
 struct Shape
@@ -184,18 +142,8 @@ double idOf(const Pairs &p, std::int64_t i, const std::vector<std::pair<double, 
     double x = p.angle(i, slowFirst.front().second) / slowFirst.front().first;
     if (x < 0.0)
         return x; // a sin table past a quarter turn on its slowest pair: no id
-    for (const auto &[inv, j] : slowFirst) {
-        const double a = p.angle(i, j), predicted = x * inv;
-        double best = a, bestGap = std::numeric_limits<double>::infinity();
-        for (const double base : {a, p.cosine ? -a : kPi - a}) {
-            const double turned = base + 2.0 * kPi * std::round((predicted - base) / (2.0 * kPi));
-            if (std::fabs(turned - predicted) < bestGap) {
-                bestGap = std::fabs(turned - predicted);
-                best = turned;
-            }
-        }
-        x = best / inv;
-    }
+    for (const auto &[inv, j] : slowFirst)
+        x = p.nearestTurn(i, j, x * inv).first / inv;
     return x;
 }
 
@@ -358,7 +306,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     if (e.infinite || e.sameRow || e.cols() < 4 || e.cols() % 2 != 0 || e.cols() > RopeParams::kMaxHeadDim)
         return std::nullopt;
-    const auto pairs = pairsOf(e);
+    const auto pairs = PairAngles::read(e);
     const auto shape = pairs ? shapeOf(*pairs, e.cols() / 2) : std::nullopt;
     if (!shape || !std::isfinite(shape->theta) || shape->theta <= 1.0)
         return std::nullopt;
