@@ -144,9 +144,10 @@ QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct)
         else if (mistake == u"rope-scaling-reversed"_s)
             lines.append(scalingLine(h));
         else if (mistake == CheckMistakes::kScaled)
-            lines.append(u"every value is %1 times RoPE's: rope_type %2 multiplies cos and sin by 1 (its "
+            lines.append(u"every value is %1 times RoPE's: rope_type %2 multiplies cos and sin by %3 (its "
                          "attention_factor); the table was scaled by c = %1"_s.arg(
-                             short5(h.amplitude), RopeTypes::word(h.params.rope.type)));
+                             NumberText::factor(h.amplitude / fit.typeAttentionFactor),
+                             RopeTypes::word(h.params.rope.type), short5(fit.typeAttentionFactor)));
     }
     if (!lines.isEmpty())
         return lines.join(u"; "_s);
