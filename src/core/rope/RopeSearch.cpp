@@ -188,6 +188,8 @@ void RopeSearch::tryPublished(const std::vector<Published> &published)
 {
     const Params base = baseParams();
     for (const Published &form : published) {
+        if (form.params.rope.type == RopeType::LongRope)
+            m_longRopeForms.push_back(form.params);
         Params p = form.params;
         p.maxLen = base.maxLen;
         if (p.rope.layout != m_layout || RopeFrequencies::rotaryDim(p.rope) != base.rope.headDim)
@@ -484,6 +486,16 @@ double RopeSearch::longRopeFactor(std::int64_t pair, double base, double amplitu
         }
         return true;
     };
+    // A published form's factors first, of either list: a table of one with a factor changed then
+    // differs from it in that pair alone, which the report names (RopeTableCheck).
+    for (const Params &form : m_longRopeForms) {
+        if (form.rope.theta != base || RopeFrequencies::rotaryDim(form.rope) != d)
+            continue;
+        for (const std::vector<double> *list : {&form.rope.longFactor, &form.rope.shortFactor}) {
+            if (std::size_t(pair) < list->size() && agrees((*list)[std::size_t(pair)]))
+                return (*list)[std::size_t(pair)];
+        }
+    }
     const int exponent = int(std::floor(std::log10(ratio)));
     for (int digits = 1; digits <= 10; ++digits) {
         const double unit = std::pow(10.0, exponent - digits + 1);

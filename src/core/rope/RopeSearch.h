@@ -87,6 +87,7 @@ private:
     RopeLayout m_layout;
     std::optional<Fit> m_best;
     std::vector<std::optional<Fit>> m_bestOfType;
+    std::vector<Params> m_longRopeForms; // the published LongRoPE forms, whose factors are tried first
 };
 
 } // namespace posenc::RopeFit
