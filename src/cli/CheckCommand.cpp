@@ -18,6 +18,7 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/check/CheckReport.h"
+#include "core/check/DeclaredReading.h"
 #include "core/check/TableAgainstTable.h"
 #include "core/check/TableCheck.h"
 #include "io/TableFile.h"
@@ -154,7 +155,7 @@ QList<HelpItem> tableItems()
 // with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
 std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
                                          const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
-                                         QTextStream &err)
+                                         QTextStream &err, const QString &readAs = {})
 {
     std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
     for (TableMatch &candidate : candidates) {
@@ -165,9 +166,8 @@ std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, con
             return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
         if (const auto unread = TableCheck::referenceReadError(candidate))
             return fail(err, ExitIo, u"--expect-table: "_s + *unread);
-        const bool better = !best || verification.deviatingCells < best->second.deviatingCells
-            || (verification.deviatingCells == best->second.deviatingCells
-                && verification.maxAbsError < best->second.maxAbsError);
+        const bool better
+            = !best || TableCheck::betterCandidate(candidate, verification, best->first, best->second, readAs);
         if (better)
             best.emplace(std::move(candidate), std::move(verification));
     }
@@ -393,13 +393,23 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    auto streamed = streamBest(std::move(candidates), table, stream, interrupt, err);
+    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
+    std::optional<TableMatch> readAs;
+    if (expected.kind == CheckExpect::Expectation::Kind::Family) {
+        auto identified = TableCheck::identify(table, TableCheck::Declared {});
+        if (auto *read = std::get_if<TableMatch>(&identified))
+            readAs = std::move(*read);
+    }
+    auto streamed
+        = streamBest(std::move(candidates), table, stream, interrupt, err, readAs ? readAs->table : QString());
     if (const int *code = std::get_if<int>(&streamed))
         return *code;
     line.finish();
     TableMatch match = std::get<TableMatch>(std::move(streamed));
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match);
+    if (readAs)
+        TableCheck::nameDeclaredMistake(match, *readAs);
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);

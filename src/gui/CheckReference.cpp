@@ -3,6 +3,7 @@
 #include "FileDialogs.h"
 
 #include "core/FamilySpec.h"
+#include "core/check/DeclaredReading.h"
 #include "core/check/TableAgainstTable.h"
 #include "io/TableFile.h"
 
@@ -73,6 +74,13 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
     if (const auto refused = TableCheck::fitToBudget(*table, budget, options))
         return *refused + tr("; check a narrower table, or raise the memory budget");
     std::vector<TableMatch> candidates;
+    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
+    std::optional<TableMatch> readAs;
+    if (reference.kind == DeclaredReference::Kind::Parameters) {
+        auto identified = TableCheck::identify(*table, {});
+        if (auto *read = std::get_if<TableMatch>(&identified))
+            readAs = std::move(*read);
+    }
     if (reference.kind == DeclaredReference::Kind::Identified) {
         auto identified = TableCheck::identify(*table, {});
         if (const auto *message = std::get_if<QString>(&identified))
@@ -93,10 +101,14 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
             return std::nullopt;
         if (verification.error)
             return u"%1: %2"_s.arg(table->name(), *verification.error);
-        if (!best || verification.deviatingCells < best->verification.deviatingCells)
+        if (!best
+            || TableCheck::betterCandidate(candidate, verification, best->match, best->verification,
+                                           readAs ? readAs->table : QString()))
             best = Outcome {table, std::move(candidate), std::move(verification)};
     }
     TableCheck::conclude(best->match, best->verification);
+    if (readAs)
+        TableCheck::nameDeclaredMistake(best->match, *readAs);
     return std::move(*best);
 }
 

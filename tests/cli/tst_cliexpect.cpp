@@ -174,6 +174,78 @@ private slots:
         QVERIFY2(text.out.contains(u"deviating: columns 9 (1 of 64); rows 100 (1 of 256)"_s), qPrintable(text.out));
     }
 
+    // A declared reference the table deviates from: the mistake that explains it is named when the
+    // table reads undeclared as that very reference with a mistake; otherwise a note says what it is.
+    void expectNamesTheMistake_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("mistakes");
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<QString>("note");
+
+        // sin(p 10000^(-2i/d)) of HF's rotate_half layout (cos and sin of the pair in columns i and
+        // i + d/2), positions from `from`: modeling_rope_utils.py, _compute_default_rope_parameters.
+        const auto ropeSin = [&](const QString &name, qint64 from) {
+            const QString file = path(name);
+            const bool written = CliRun::writeNpy(
+                file, 192, 128, cells(192, 128, [&](qint64 p, qint64 j) {
+                    return std::sin(double(p + from) * std::pow(10000.0, -2.0 * double(j % 64) / 128.0));
+                }));
+            return written ? file : QString();
+        };
+        const QString from5 = ropeSin(u"rope-sin-from-5.npy"_s, 5);
+        const QString from1 = path(u"paper-from-1.npy"_s);
+        QVERIFY(CliRun::writeNpy(from1, 256, 64,
+                                 cells(256, 64, [](qint64 p, qint64 j) { return paper(p + 1, j, 64, false); })));
+        QTest::newRow("sinusoid from 1") << from1 << QStringList {u"--expect"_s, u"sinusoidal"_s}
+                                         << u"position-offset"_s << u"sinusoidal"_s << 1 << QString();
+        QTest::newRow("rope sin from 5, rope expected") << from5 << QStringList {u"--expect"_s, u"rope"_s}
+                                                        << u"position-offset"_s << u"rope-sin"_s << 5 << QString();
+        QTest::newRow("rope sin from 5, another theta expected")
+            << from5 << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s} << QString()
+            << u"rope-sin"_s << 0
+            << u"read without the declaration, the table is mistake (position-offset) against rope-sin, half layout, "
+               "rope_type default (rope_theta 10000)"_s;
+        const QString llama = writtenTable(u"llama31-cos.npy"_s,
+                                           {u"rope-cos"_s, u"--max-len"_s, u"300"_s, u"--preset"_s, u"llama-3-1-8b"_s});
+        QTest::newRow("llama 3.1 table, llama 2 expected")
+            << llama << QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-2-7b"_s} << QString()
+            << u"rope-cos"_s << 0
+            << u"read without the declaration, the table is correct: RoPE's cos table as HF returns it: rope-cos, half "
+               "layout, rope_type llama3"_s;
+    }
+    void expectNamesTheMistake()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, mistakes);
+        QFETCH(QString, encoding);
+        QFETCH(int, offset);
+        QFETCH(QString, note);
+        QVERIFY(!file.isEmpty());
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
+        const QJsonObject o = jsonOf(run);
+        QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
+        QCOMPARE(o[u"encoding"_s].toString(), encoding);
+        QStringList named;
+        for (const QJsonValue &id : o[u"mistakes"_s].toArray())
+            named.append(id.toString());
+        QCOMPARE(named.join(u","_s), mistakes);
+        QCOMPARE(o[u"position_offset"_s].toInt(), offset);
+        const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
+        QCOMPARE(text.exitCode, 1);
+        if (!mistakes.isEmpty()) {
+            QVERIFY2(text.out.contains(u"verdict: mistake (%1)"_s.arg(mistakes)), qPrintable(text.out));
+            QVERIFY2(text.out.contains(u"positions start at %1"_s.arg(offset)), qPrintable(text.out));
+            QVERIFY2(text.out.contains(u"cells deviate from %1"_s.arg(encoding)), qPrintable(text.out));
+        } else {
+            QVERIFY2(text.out.contains(u"note: "_s + note), qPrintable(text.out));
+        }
+    }
+
     void expectLearned()
     {
         // A random walk of small steps: neighbouring rows alike, as a trained table's are.

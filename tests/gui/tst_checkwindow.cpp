@@ -542,7 +542,8 @@ void TestCheckWindow::aRopeCosTableSetsARope()
 // A causal ALiBi bias whose one masked cell holds a value: the table is named, that cell is the
 // worst (off by an infinity), the heatmap's scale stays finite, and the button sets that ALiBi.
 // Compare with: the window's parameters, or a reference table. A sinusoid at base 500 is a variant
-// when identified, correct against the parameters or the table it equals, a mistake against others.
+// when identified, correct against the parameters or the table it equals, a mistake against others
+// (the report saying what it reads as).
 void TestCheckWindow::aDeclaredReference()
 {
     RowMatrixXf table(kRows, kCols);
@@ -574,6 +575,9 @@ void TestCheckWindow::aDeclaredReference()
     QVERIFY2(dialog->reportText().contains(u"the declared reference"_s), qPrintable(dialog->reportText()));
     QVERIFY(checkAgainst(10000.0, 1));
     QCOMPARE(dialog->match()->verdict, CheckVerdict::Mistake);
+    // What the table is instead, as posenc check --expect says it (TableCheck::nameDeclaredMistake).
+    QVERIFY2(dialog->reportText().contains(u"read without the declaration, the table is variant"_s),
+             qPrintable(dialog->reportText()));
     QVERIFY(checkAgainst(10000.0, 0));
     QCOMPARE(dialog->match()->verdict, CheckVerdict::Variant);
     dialog->referenceRow()->setReferenceTable(path);

@@ -1,6 +1,8 @@
 #include "FitNumbers.h"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 
 namespace posenc::FitNumbers {
@@ -10,10 +12,14 @@ std::vector<double> roundings(double value, int maxDigits)
     std::vector<double> out;
     if (!(value > 0.0 && std::isfinite(value)))
         return out;
-    const int exponent = int(std::floor(std::log10(value)));
     for (int digits = 1; digits <= maxDigits; ++digits) {
-        const double unit = std::pow(10.0, exponent - digits + 1);
-        const double rounded = std::round(value / unit) * unit;
+        // The double nearest the decimal of `digits` digits, as the text reads back: 3.16228, not
+        // 316228 * 1e-5 = 3.1622800000000004.
+        std::array<char, 40> text {};
+        const auto written
+            = std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::scientific, digits - 1);
+        double rounded = 0.0;
+        std::from_chars(text.data(), written.ptr, rounded);
         if (rounded > 0.0 && std::find(out.begin(), out.end(), rounded) == out.end())
             out.push_back(rounded);
     }

@@ -74,14 +74,15 @@ std::vector<double> nearAngles(double a, bool cosine, double predicted, double r
     return near;
 }
 
-// A pair's frequency from its values y = x / A at positions p (cos or sin of theta p): the
-// branch of acos or asin at the first position, then at each farther row the one angle within
-// the line's uncertainty, kept when it pins theta closer.
-Frequency measureFrequency(const std::vector<double> &p, const std::vector<double> &y, bool cosine, double noise)
+// A pair's frequency from its values y = x / A at positions p (cos or sin of theta p), tracked
+// from a first row's angle: at each farther row the one angle within the line's uncertainty,
+// kept when it pins theta closer.
+Frequency track(const std::vector<double> &p, const std::vector<double> &y, bool cosine, double noise,
+                std::size_t first, double firstAngle)
 {
     Frequency f;
     const double floorAngle = std::sqrt(2.0 * noise);
-    for (std::size_t k = 0; k < p.size(); ++k) {
+    for (std::size_t k = first; k < p.size(); ++k) {
         if (!(p[k] > 0.0))
             continue;
         const double v = std::clamp(y[k], -1.0, 1.0);
@@ -91,9 +92,7 @@ Frequency measureFrequency(const std::vector<double> &p, const std::vector<doubl
         const double u
             = noise / std::max(std::fabs(slope), floorAngle) + (std::isfinite(f.sigma) ? f.theta : 1.0) * p[k] * 1e-6;
         if (!std::isfinite(f.sigma)) {
-            // The first row: theta p lies in [0, pi] (cos) or [-pi/2, pi/2] (sin), as RoPE's
-            // frequencies are at most 1.
-            f.theta = std::max(a, 0.0) / p[k];
+            f.theta = firstAngle / p[k];
             f.sigma = (u + floorAngle) / p[k];
             continue;
         }
@@ -117,6 +116,41 @@ Frequency measureFrequency(const std::vector<double> &p, const std::vector<doubl
         }
     }
     return f;
+}
+
+// A pair's frequency, at most thetaMax (the fastest pair's). The first row's angle theta p is the
+// branch of acos or asin when theta p cannot pass it: [0, pi] (cos) or [-pi/2, pi/2] (sin), as
+// when positions start at 0 or 1. Positions from q > 1 put theta q up to thetaMax q: every turn
+// of both branches within that is tracked, and the track that explains the rows best is kept.
+Frequency measureFrequency(const std::vector<double> &p, const std::vector<double> &y, bool cosine, double noise,
+                           double thetaMax)
+{
+    std::size_t first = 0;
+    while (first < p.size() && !(p[first] > 0.0))
+        ++first;
+    if (first == p.size())
+        return {};
+    const double a = cosine ? std::acos(std::clamp(y[first], -1.0, 1.0)) : std::asin(std::clamp(y[first], -1.0, 1.0));
+    const double reach = thetaMax * p[first] + std::sqrt(2.0 * noise);
+    if (reach <= (cosine ? std::numbers::pi : kHalfPi))
+        return track(p, y, cosine, noise, first, std::max(a, 0.0));
+    Frequency best;
+    double bestResidual = std::numeric_limits<double>::infinity();
+    for (const double b : {a, cosine ? kTwoPi - a : std::numbers::pi - a}) {
+        for (double angle = b < 0.0 ? b + kTwoPi : b; angle <= reach; angle += kTwoPi) {
+            const Frequency f = track(p, y, cosine, noise, first, angle);
+            double residual = 0.0;
+            for (std::size_t k = first; k < p.size(); ++k) {
+                const double x = f.theta * p[k];
+                residual += std::fabs(y[k] - (cosine ? std::cos(x) : std::sin(x)));
+            }
+            if (residual < bestResidual) {
+                bestResidual = residual;
+                best = f;
+            }
+        }
+    }
+    return best;
 }
 
 // Pair 0, the fastest: its frequency from v[r-1] + v[r+1] = 2 cos(theta) v[r] over the first
@@ -259,11 +293,14 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
             break;
         m.live = i;
     }
+    // Every rope_type's pairs turn no faster than pair 0; a little room for the fit's own error.
+    const double thetaMax = *theta0 * 1.01 + 1e-6;
     for (std::int64_t i = 0; i < h; ++i) {
         std::vector<double> y(n);
         for (std::size_t k = 0; k < n; ++k)
             y[k] = value(k, i) / m.amplitude;
-        m.theta[std::size_t(i)] = i >= m.live ? Frequency {0.0, 0.0} : measureFrequency(positions, y, m.cosine, noise);
+        m.theta[std::size_t(i)]
+            = i >= m.live ? Frequency {0.0, 0.0} : measureFrequency(positions, y, m.cosine, noise, thetaMax);
     }
     if (!(m.theta[0].theta > 0.0))
         return std::nullopt;
