@@ -2,6 +2,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -26,6 +27,13 @@ QString compact(double value, int digits)
     QString text = QString::number(value, 'g', digits);
     text.replace(u"e+0"_s, u"e"_s).replace(u"e+"_s, u"e"_s).replace(u"e-0"_s, u"e-"_s);
     return text;
+}
+
+QString factor(double value)
+{
+    const double off = std::abs(value - 1.0);
+    const int digits = off > 0.0 && off < 1e-3 ? std::min(2 - int(std::floor(std::log10(off))), 15) : 5;
+    return compact(value, digits);
 }
 
 QString prose(double value)

@@ -16,6 +16,9 @@ QString compact(double value, int digits = 4);
 // powers of ten written out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled.
 QString prose(double value);
 
+// A factor compact but in enough digits to tell it from 1: "1.0000005", "0.99999", "1.4142".
+QString factor(double value);
+
 // A whole number with its thousands grouped: 8192 -> "8,192".
 QString count(std::int64_t value);
 

@@ -31,6 +31,28 @@ RowMatrixXf torchFloat32(std::int64_t rows, std::int64_t d)
     });
 }
 
+// HF's rotary cos table in float32 as numpy or torch computes it (modeling_rope_utils.py,
+// _compute_default_rope_parameters, then inv_freq.float() @ position_ids.float()): inv_freq =
+// 1 / theta^(arange(0, d, 2) / d) with float32's pow, moved by `ulps` units of float32 in every
+// pair past the first (numpy's and torch's pow differ so by an ulp; pair 0's is 1 in every one);
+// the angle float(p) * inv_freq and its cosine in float32. Positions from `first`.
+RowMatrixXf ropeFloat32(std::int64_t rows, std::int64_t d, float theta, bool half, int ulps, int exponentStep = 2,
+                        std::int64_t first = 0)
+{
+    const std::int64_t h = d / 2;
+    std::vector<float> inv(static_cast<std::size_t>(h));
+    for (std::int64_t i = 0; i < h; ++i) {
+        float w = 1.0f / std::pow(theta, float(exponentStep * i) / float(d));
+        for (int k = 0; i > 0 && k < std::abs(ulps); ++k)
+            w = std::nextafter(w, ulps > 0 ? 2.0f : 0.0f);
+        inv[std::size_t(i)] = w;
+    }
+    return table(rows, d, [&](std::int64_t p, std::int64_t c) {
+        const float angle = float(p + first) * inv[std::size_t(half ? c % h : c / 2)];
+        return std::cos(angle);
+    });
+}
+
 // The largest |table - paper's exact table| (float64) over rows [from, to).
 double largestError(const RowMatrixXf &t, std::int64_t from, std::int64_t to)
 {
@@ -142,6 +164,119 @@ private slots:
         QCOMPARE(n[4], double(rows - band));
         QCOMPARE(n[5], double(rows - 1));
         QVERIFY2(near(n[6], e.firstPredicted) && near(n[7], e.lastPredicted), qPrintable(line));
+    }
+
+    // A float32 implementation of RoPE's formula is correct (or a variant, at a theta and width no
+    // published model has), with the evidence of float32 angles: at head_dim 64, 96 and 128, theta
+    // 1e4, 5e5 and 1e6, both layouts, L 2048 and 4096, inv_freq as float32's pow gives it and an ulp
+    // either side of that.
+    void float32RopeIsFloat32Angles_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("d");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<bool>("half");
+        QTest::addColumn<int>("ulps");
+        for (const qint64 rows : {2048, 4096})
+            for (const qint64 d : {64, 96, 128})
+                for (const double theta : {1e4, 5e5, 1e6})
+                    for (const bool half : {true, false})
+                        for (const int ulps : {0, 1, -1})
+                            QTest::addRow("%lld x %lld, theta %g, %s, inv_freq %+d ulp", rows, d, theta,
+                                          half ? "half" : "interleaved", ulps)
+                                << rows << d << theta << half << ulps;
+    }
+    void float32RopeIsFloat32Angles()
+    {
+        QFETCH(qint64, rows);
+        QFETCH(qint64, d);
+        QFETCH(double, theta);
+        QFETCH(bool, half);
+        QFETCH(int, ulps);
+        const Checked c = check(ropeFloat32(rows, d, float(theta), half, ulps));
+        const QString said = c.match.diagnosis + u" | "_s + c.match.deviations + u" | "_s + c.match.notes.join(u"; "_s);
+        // RoFormer's theta at any width, and Qwen3's 1e6 at 128, are published; the others variants.
+        const bool published = theta == 1e4 || (theta == 1e6 && d == 128);
+        QVERIFY2(c.match.verdict == (published ? CheckVerdict::Correct : CheckVerdict::Variant), qPrintable(said));
+        QCOMPARE(c.match.family, std::optional<Encoding>(Encoding::Rope));
+        QCOMPARE(number(c.match, u"base"_s), theta);
+        QCOMPARE(c.verification.deviatingCells, qint64(0));
+        QCOMPARE(*c.match.precision, TablePrecision::Float32Angles);
+        QVERIFY(c.match.angleEvidence);
+        QVERIFY(c.match.angleEvidence->lastError > c.match.angleEvidence->firstError);
+    }
+
+    // The same tables against a declared reference (--expect rope --rope-theta T --head-dim d):
+    // before, compared with the exact angles alone, each was a mistake in almost every column.
+    void declaredFloat32RopeIsFloat32Angles_data()
+    {
+        QTest::addColumn<qint64>("d");
+        QTest::addColumn<bool>("half");
+        QTest::addColumn<int>("ulps");
+        for (const qint64 d : {64, 96, 128})
+            for (const bool half : {true, false})
+                for (const int ulps : {0, 1})
+                    QTest::addRow("4096 x %lld, %s, inv_freq %+d ulp", d, half ? "half" : "interleaved", ulps)
+                        << d << half << ulps;
+    }
+    void declaredFloat32RopeIsFloat32Angles()
+    {
+        QFETCH(qint64, d);
+        QFETCH(bool, half);
+        QFETCH(int, ulps);
+        const std::int64_t rows = 4096;
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.maxLen = rows;
+        p.rope.headDim = d;
+        p.rope.theta = 10000.0;
+        p.rope.layout = half ? RopeLayout::Half : RopeLayout::Interleaved;
+        const MatrixRows table(std::make_shared<const RowMatrixXf>(ropeFloat32(rows, d, 10000.0f, half, ulps)),
+                               StoredType::Float32, u"test"_s, 0.0);
+        auto found = TableCheck::expect(table, Encoding::Rope, p, u"rope-cos"_s);
+        QVERIFY(std::holds_alternative<TableMatch>(found));
+        TableMatch m = std::get<TableMatch>(std::move(found));
+        const TableCheck::Verification v = TableCheck::verify(m, table, {});
+        TableCheck::conclude(m, v);
+        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        QCOMPARE(*m.precision, TablePrecision::Float32Angles);
+        QVERIFY(m.angleEvidence);
+        // A theta 1 % off, declared 10000: a mistake still.
+        const MatrixRows off(std::make_shared<const RowMatrixXf>(ropeFloat32(rows, d, 10100.0f, half, ulps)),
+                             StoredType::Float32, u"test"_s, 0.0);
+        auto offFound = TableCheck::expect(off, Encoding::Rope, p, u"rope-cos"_s);
+        QVERIFY(std::holds_alternative<TableMatch>(offFound));
+        TableMatch wrong = std::get<TableMatch>(std::move(offFound));
+        TableCheck::conclude(wrong, TableCheck::verify(wrong, off, {}));
+        QCOMPARE(wrong.verdict, CheckVerdict::Mistake);
+    }
+
+    // The mistakes float32 angles must not hide, at every size: theta off by 1 %, positions from 1,
+    // the exponent i/d for 2i/d. Never correct; positions from 1 is position-offset.
+    void float32RopeMistakesStayMistakes_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("d");
+        QTest::addColumn<int>("mistake");
+        const char *names[] = {"theta 1.01e4", "positions from 1", "exponent i/d"};
+        for (const qint64 rows : {256, 2048, 4096})
+            for (const qint64 d : {64, 96, 128})
+                for (int mistake = 0; mistake < 3; ++mistake)
+                    QTest::addRow("%lld x %lld, %s", rows, d, names[mistake]) << rows << d << mistake;
+    }
+    void float32RopeMistakesStayMistakes()
+    {
+        QFETCH(qint64, rows);
+        QFETCH(qint64, d);
+        QFETCH(int, mistake);
+        const RowMatrixXf values = ropeFloat32(rows, d, mistake == 0 ? 10100.0f : 10000.0f, true, 0,
+                                               mistake == 2 ? 1 : 2, mistake == 1 ? 1 : 0);
+        const Checked c = check(values);
+        QVERIFY2(c.match.verdict != CheckVerdict::Correct, qPrintable(c.match.correctAgainst));
+        if (mistake == 1) {
+            QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+            QVERIFY2(c.match.mistakes.contains(CheckMistakes::kPositionOffset), qPrintable(c.match.diagnosis));
+        }
     }
 
     // Before: an exact table with noise of 1e-6 in every row from 128 on passed as "correct,

@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace posenc;
@@ -90,6 +91,7 @@ QString storedWord(StoredType stored)
 Q_DECLARE_METATYPE(posenc::Params)
 Q_DECLARE_METATYPE(posenc::CheckVerdict)
 Q_DECLARE_METATYPE(posenc::StoredType)
+Q_DECLARE_METATYPE(posenc::RopeLayout)
 
 class TestTableCheckRope : public QObject
 {
@@ -320,6 +322,52 @@ private slots:
         QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis));
         QVERIFY(c.match.correctAgainst.contains(u"Phi-3 mini 128k"_s));
         QVERIFY2(c.match.notes.join(u'\n').contains(words), qPrintable(c.match.notes.join(u'\n')));
+    }
+
+    // Phi-3 mini 128k's table with one long factor times 1.5 (HF's _compute_longrope_parameters:
+    // inv_freq = 1 / (ext_factors * base^(arange(0, dim, 2) / dim))): a mistake in that pair's
+    // columns alone, the pair and both factors named; at the first, a middle and the last pair,
+    // in both layouts, of 2048 rows (the long factors of a longer max_len) and of 8192.
+    void changedLongFactorIsLocated_data()
+    {
+        QTest::addColumn<qint64>("pair");
+        QTest::addColumn<RopeLayout>("layout");
+        QTest::addColumn<qint64>("rows");
+        for (const qint64 rows : {2048, 8192})
+            for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved})
+                for (const qint64 pair : {0, 24, 47})
+                    QTest::addRow("pair %lld, %s, %lld rows", pair, qPrintable(layoutWord(layout)), rows)
+                        << pair << layout << rows;
+    }
+    void changedLongFactorIsLocated()
+    {
+        QFETCH(qint64, pair);
+        QFETCH(RopeLayout, layout);
+        QFETCH(qint64, rows);
+        Params p = longRopeForm(u"Phi-3 mini 128k"_s, 8192);
+        p.rope.layout = layout;
+        const double published = p.rope.longFactor[std::size_t(pair)];
+        p.rope.longFactor[std::size_t(pair)] *= 1.5;
+        const Checked c = check(ropeTable(p, rows, true, roperef::attentionFactor(p)));
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(ids(c.match), QStringList {u"longrope-factor"_s});
+        QVERIFY2(c.match.diagnosis.contains(u"pair %1 "_s.arg(pair)), qPrintable(c.match.diagnosis));
+        QVERIFY2(c.match.diagnosis.contains(u"Phi-3 mini 128k"_s), qPrintable(c.match.diagnosis));
+        QVERIFY2(c.match.diagnosis.contains(u"long_factor[%1] is %2"_s.arg(pair).arg(published, 0, 'g', 7)),
+                 qPrintable(c.match.diagnosis));
+        // Every deviating cell in the pair's two columns, and both of them deviate.
+        const std::int64_t h = 48;
+        const std::vector<std::int64_t> columns = layout == RopeLayout::Half
+            ? std::vector<std::int64_t> {pair, pair + h}
+            : std::vector<std::int64_t> {2 * pair, 2 * pair + 1};
+        const std::vector<std::int64_t> &deviations = c.verification.columnDeviations;
+        QCOMPARE(std::int64_t(deviations.size()), 2 * h);
+        for (std::int64_t j = 0; j < 2 * h; ++j) {
+            const bool changed = std::find(columns.begin(), columns.end(), j) != columns.end();
+            QVERIFY2(changed == (deviations[std::size_t(j)] > 0),
+                     qPrintable(u"column %1: %2 deviating cells"_s.arg(j).arg(deviations[std::size_t(j)])));
+        }
     }
 
     // Near a published form, but not it: never correct.

@@ -244,6 +244,27 @@ private slots:
         QVERIFY(c.match.diagnosis.contains(u"row 3001, column 17"_s));
     }
 
+    // Before: a split table with a sine column and a cosine column off in every row was said to
+    // deviate in "4096 of 2048" rows: the split reference hands each row out once per half, and
+    // each half's deviating rows were counted.
+    void splitDeviatingRowsAreCountedOnce()
+    {
+        const std::int64_t d = 128, rows = 2048;
+        RowMatrixXf values
+            = table(rows, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j, d, 10000.0, true); });
+        for (std::int64_t p = 0; p < rows; ++p) {
+            values(p, 5) += 0.1f; // a sine
+            values(p, 70) += 0.1f; // a cosine
+        }
+        const Checked c = check(values);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(word(c.match, u"layout"_s), u"split"_s);
+        QCOMPARE(c.verification.deviatingCells, 2 * rows);
+        QCOMPARE(c.verification.deviatingRows, rows);
+        QVERIFY2(c.match.deviations.contains(u"(2048 of 2048)"_s), qPrintable(c.match.deviations));
+        QVERIFY2(c.match.deviations.startsWith(u"columns 5, 70 (2 of 128)"_s), qPrintable(c.match.deviations));
+    }
+
     // Before: the diagnosis named the cell of the largest error, which float32 angles allow in a
     // fast column at a far position, and not the one cell beyond its tolerance.
     void theDiagnosisNamesTheCellThatDeviates()

@@ -117,13 +117,32 @@ CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType s
         fastest = std::max(fastest, std::fabs(reference.frequency(j)));
     t.absolute += kDoubleAngles * amplitude * fastest;
     if (float32Angles) {
-        // |float(float(p) * float(w)) - p w| <= (|ln w| + 3) 2^-23 |p w| for w from float32 exp;
-        // twice that leaves room for a pow or a division on the way.
+        // HF's rotary embedding in float32 (modeling_rope_utils.py, _compute_default_rope_parameters:
+        // inv_freq = 1 / base ** (arange(0, dim, 2).float() / dim); the model's forward:
+        // freqs = inv_freq.float() @ position_ids.float()), numpy's float32 of the same, PyTorch's
+        // PositionalEncoding (div_term = exp(arange(0, d, 2) * (-ln(10000) / d))). Each step rounds
+        // in float32, u = 2^-24 relative:
+        //   e = 2i / d rounded: |de| <= e u, which moves base^-e by |ln base| e u = |ln w| u;
+        //   pow (or exp) of it: within 1 ulp (2u) of its exact result (glibc's powf and expf, the
+        //   manual's "Errors in Math Functions"; Sleef's u10 functions that torch takes, 1.0 ulp),
+        //   and 1 / x rounded: u; so |w32 - w| <= (|ln w| + 3) u w, whichever pow: numpy's and
+        //   torch's may differ by an ulp of w32, each within this bound. An exp-of-a-product form
+        //   (ln base rounded first) adds |ln w| u again.
+        //   the angle float(p) * w32 (p exact below 2^24) rounded: u p w.
+        // So |angle32 - p w| <= (2 |ln w| + 5) u p w at most over the forms, and a cell A cos(angle)
+        // moves by A times that. The tolerance is (|ln w| + 4) 2^-22 = (4 |ln w| + 16) u per unit of
+        // p w: the bound, with room for a form that rounds once more. A pair at w = 1 exactly (i = 0:
+        // pow(x, 0) = exp(0) = 1 / 1 = 1, and p * 1 exact) has no angle error at all: its cells hold
+        // the exact angles' values in a table of float32 angles, which the streamed rows' probe of
+        // exact values must not take for evidence against them (`exactAngle`). Its allowance stays:
+        // angles read back from a rotation (check --apply) are that uncertain.
         t.perPosition.resize(static_cast<std::size_t>(reference.cols()));
+        t.exactAngle.resize(static_cast<std::size_t>(reference.cols()));
         for (std::int64_t j = 0; j < reference.cols(); ++j) {
             const double w = std::fabs(reference.frequency(j));
             t.perPosition[static_cast<std::size_t>(j)]
                 = w > 0.0 ? amplitude * w * (std::fabs(std::log(w)) + 4.0) * 0x1p-22 : 0.0;
+            t.exactAngle[static_cast<std::size_t>(j)] = w == 1.0;
         }
     }
     return t;

@@ -28,6 +28,8 @@ struct CellTolerance
     double absolute = 0.0;
     // Per column: the allowed |error| per unit of position, for float32 angles; empty otherwise.
     std::vector<double> perPosition;
+    // Per column, with float32 angles: whether float32's angle is the exact one (a frequency of 1).
+    std::vector<bool> exactAngle;
 
     // An infinite reference (a mask) allows only itself: |error| 0.
     double limit(double reference, std::int64_t column, double position) const

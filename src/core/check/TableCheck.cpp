@@ -90,8 +90,15 @@ bool sameSupport(const TableCandidate &a, const TableCandidate &b)
         && double(a.bad) * double(b.compared) == double(b.bad) * double(a.compared);
 }
 
+// Whether the claim needs float32 angles' looser tolerance, which grows with the position.
+bool needsFloat32Angles(const TableCandidate &c)
+{
+    return c.match.precision == TablePrecision::Float32Angles;
+}
+
 // The claim with the most support: a declared family's before the others, a reference before a
-// structure alone, then the fewest cells beyond the tolerance per compared cell, then the list's
+// structure alone, then the fewest cells beyond the tolerance per compared cell, then exact angles
+// before float32 ones (a tolerance that grows with the position explains more), then the list's
 // order.
 const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, const Declared &declared)
 {
@@ -112,6 +119,8 @@ const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, c
             continue;
         }
         if (referenced && double(c.bad) * double(best->compared) < double(best->bad) * double(c.compared))
+            best = &c;
+        else if (referenced && sameSupport(c, *best) && needsFloat32Angles(*best) && !needsFloat32Angles(c))
             best = &c;
     }
     return best;

@@ -144,13 +144,28 @@ QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct)
         else if (mistake == u"rope-scaling-reversed"_s)
             lines.append(scalingLine(h));
         else if (mistake == CheckMistakes::kScaled)
-            lines.append(u"every value is %1 times RoPE's: rope_type %2 multiplies cos and sin by 1 (its "
+            lines.append(u"every value is %1 times RoPE's: rope_type %2 multiplies cos and sin by %3 (its "
                          "attention_factor); the table was scaled by c = %1"_s.arg(
-                             short5(h.amplitude), RopeTypes::word(h.params.rope.type)));
+                             NumberText::factor(h.amplitude / fit.typeAttentionFactor),
+                             RopeTypes::word(h.params.rope.type), short5(fit.typeAttentionFactor)));
     }
     if (!lines.isEmpty())
         return lines.join(u"; "_s);
     return u"RoPE's %1 table as HF returns it: %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, reference(h));
+}
+
+QString changedFactors(const std::vector<PairFactor> &changed, const QString &name, RopeLayout layout,
+                       std::int64_t pairs)
+{
+    QStringList lines;
+    for (const PairFactor &c : changed) {
+        const std::int64_t first = layout == RopeLayout::Half ? c.pair : 2 * c.pair;
+        const std::int64_t second = layout == RopeLayout::Half ? c.pair + pairs : 2 * c.pair + 1;
+        lines.append(u"pair %1 (columns %2 and %3) is divided by %4 where %5's %6[%1] is %7"_s.arg(
+            QString::number(c.pair), QString::number(first), QString::number(second), NumberText::compact(c.found, 7),
+            name, c.longList ? u"long_factor"_s : u"short_factor"_s, NumberText::compact(c.published, 7)));
+    }
+    return lines.join(u"; "_s) + u"; every other pair is that form's: a factor changed or mistyped"_s;
 }
 
 QStringList notes(const RopeFit::Fit &fit)

@@ -20,6 +20,9 @@ namespace {
 constexpr double kTurn = 2.0 * std::numbers::pi;
 // The factors and lengths configs use, tried besides the roundings of what was measured.
 constexpr double kCommonFactors[] = {2.0, 4.0, 8.0, 16.0, 32.0, 40.0, 64.0};
+// How near its type's attention factor an amplitude is no other config's factor: c T for a c this
+// near 1 is a scaled table.
+constexpr double kNearOne = 1e-3;
 
 // Simpler types first: the one named when several give the same table.
 int typeRank(RopeType type)
@@ -94,7 +97,7 @@ double RopeSearch::amplitudeWithin() const
 }
 
 // The amplitude: 1, or the type's attention factor, when the table holds it within
-// amplitudeWithin(); else the fewest digits that write it within float32's rounding.
+// amplitudeWithin(); else the amplitude as measured.
 double RopeSearch::snappedAmplitude(const Params &, double typeFactor) const
 {
     const double a = m_measured.amplitude;
@@ -102,7 +105,16 @@ double RopeSearch::snappedAmplitude(const Params &, double typeFactor) const
         if (std::fabs(a / candidate - 1.0) < amplitudeWithin())
             return candidate;
     }
-    return snapped(a, 3e-7);
+    return measuredAmplitude();
+}
+
+// The amplitude as measured, in the fewest digits within a quarter of the cells' rounding (or
+// within a text's): pair 0's least squares over every leading row pins it far closer than that
+// (float32 cells: to ~1e-9). A table c T with c this near 1 is told from T by its cells alone
+// (consider()).
+double RopeSearch::measuredAmplitude() const
+{
+    return snapped(m_measured.amplitude, std::max(0.25 * halfUnit(m_input.format), m_input.textRounding));
 }
 
 // Fewer cells beyond the tolerance; exact angles before float32 ones; a published form; a round
@@ -138,7 +150,21 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     hyp.cosine = m_measured.cosine;
     hyp.firstPosition = m_measured.firstPosition;
     hyp.amplitude = snappedAmplitude(params, RopeFrequencies::table(params).attentionFactor);
-    Fit f = evaluate(m_input, hyp, m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max());
+    const std::int64_t stopAfter = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
+    Fit f = evaluate(m_input, hyp, stopAfter);
+    // An amplitude snapped to 1 (or the type's factor) that leaves cells beyond the exact angles'
+    // tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured explains; a scaled
+    // table then, named so (finish()), not a table no formula explains. Float32 angles' looser
+    // tolerance would hide the amplitude's error at the far rows, so the exact score decides.
+    if (f.score.bad > 0 && hyp.amplitude != measuredAmplitude()) {
+        Hypothesis measured = hyp;
+        measured.amplitude = measuredAmplitude();
+        const Fit g = evaluate(m_input, measured, stopAfter);
+        // Taken where it explains most of the cells the snapped one leaves (all of them for c T),
+        // not one or two of noisy cells that either amplitude leaves alike.
+        if (2 * g.bad() < f.bad() || (g.bad() == f.bad() && f.float32Angles && !g.float32Angles))
+            f = g;
+    }
     if (!published.isEmpty())
         f.published = {published};
     auto &ofType = m_bestOfType[std::size_t(typeRank(params.rope.type))];
@@ -162,6 +188,8 @@ void RopeSearch::tryPublished(const std::vector<Published> &published)
 {
     const Params base = baseParams();
     for (const Published &form : published) {
+        if (form.params.rope.type == RopeType::LongRope)
+            m_longRopeForms.push_back(form.params);
         Params p = form.params;
         p.maxLen = base.maxLen;
         if (p.rope.layout != m_layout || RopeFrequencies::rotaryDim(p.rope) != base.rope.headDim)
@@ -458,6 +486,16 @@ double RopeSearch::longRopeFactor(std::int64_t pair, double base, double amplitu
         }
         return true;
     };
+    // A published form's factors first, of either list: a table of one with a factor changed then
+    // differs from it in that pair alone, which the report names (RopeTableCheck).
+    for (const Params &form : m_longRopeForms) {
+        if (form.rope.theta != base || RopeFrequencies::rotaryDim(form.rope) != d)
+            continue;
+        for (const std::vector<double> *list : {&form.rope.longFactor, &form.rope.shortFactor}) {
+            if (std::size_t(pair) < list->size() && agrees((*list)[std::size_t(pair)]))
+                return (*list)[std::size_t(pair)];
+        }
+    }
     const int exponent = int(std::floor(std::log10(ratio)));
     for (int digits = 1; digits <= 10; ++digits) {
         const double unit = std::pow(10.0, exponent - digits + 1);
@@ -539,12 +577,15 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
     // A type that reads no attention_factor multiplies by 1: an amplitude below 1, or of 2 and more
     // (sqrt(head_dim)), scaled the table. Between 1 and 2 it may be yarn's or LongRoPE's factor of a
     // table whose frequencies are the default's (LongRoPE's short factors all 1): no mistake named,
-    // and no published form has it.
-    if (std::fabs(result.typeAttentionFactor - 1.0) < 1e-12 && rope.type != RopeType::Yarn
-        && rope.type != RopeType::LongRope && std::fabs(amplitude - 1.0) > amplitudeWithin()
-        && (amplitude < 1.0 || amplitude >= 2.0)) {
+    // and no published form has it. Within kNearOne of the type's factor it is no config's factor
+    // either (yarn's least, 0.1 ln(factor) + 1, is 1.001 at factor 1.01): c T, scaled.
+    const double factor = result.typeAttentionFactor;
+    const bool nearFactor = amplitude != factor && std::fabs(amplitude / factor - 1.0) < kNearOne;
+    if ((std::fabs(factor - 1.0) < 1e-12 && rope.type != RopeType::Yarn && rope.type != RopeType::LongRope
+         && std::fabs(amplitude - 1.0) > amplitudeWithin() && (amplitude < 1.0 || amplitude >= 2.0))
+        || nearFactor) {
         result.mistakes.append(CheckMistakes::kScaled);
-        result.correct.amplitude = 1.0;
+        result.correct.amplitude = factor;
     }
     if (rope.type == RopeType::Yarn && std::fabs(result.typeAttentionFactor - 1.0) > 1e-9
         && std::fabs(amplitude - 1.0) < amplitudeWithin()) {

@@ -67,6 +67,7 @@ private:
 
     Params baseParams() const;
     double snappedAmplitude(const Params &params, double typeFactor) const;
+    double measuredAmplitude() const;
     // How near 1, or a type's attention factor, an amplitude read from the cells is that value: a
     // part in 10^5, or a few units of float16's or bfloat16's rounding.
     double amplitudeWithin() const;
@@ -86,6 +87,7 @@ private:
     RopeLayout m_layout;
     std::optional<Fit> m_best;
     std::vector<std::optional<Fit>> m_bestOfType;
+    std::vector<Params> m_longRopeForms; // the published LongRoPE forms, whose factors are tried first
 };
 
 } // namespace posenc::RopeFit

@@ -23,6 +23,7 @@ namespace {
 const QString kCos = u"rope-cos"_s;
 const QString kSin = u"rope-sin"_s;
 const QString kZeroPairsMisplaced = u"zero-pairs-misplaced"_s;
+const QString kLongRopeFactor = u"longrope-factor"_s;
 // The rope_theta values the published configs use.
 constexpr double kConfigThetas[] = {10000.0, 150000.0, 500000.0, 1000000.0, 5000000.0};
 
@@ -95,6 +96,52 @@ PublishedMatch publishedMatch(const Params &p, double amplitude, double toleranc
     return match;
 }
 
+// A LongRoPE table that is a published form's but for the factors of a few pairs (at most an
+// eighth of them): a factor changed or mistyped, where a free factor per pair would make any such
+// table a variant. The form with the fewest such pairs, and its list that the table's rows take.
+struct ChangedFactors
+{
+    QString name;
+    Params params; // the form's, in `p`'s layout
+    std::vector<RopeCheckWords::PairFactor> pairs;
+};
+
+std::optional<ChangedFactors> changedFactors(const Params &p, double amplitude, double tolerance)
+{
+    if (p.rope.type != RopeType::LongRope)
+        return std::nullopt;
+    const FrequencySchedule mine = RopeFrequencies::schedule(p);
+    const std::int64_t rotary = RopeFrequencies::rotaryDim(p.rope);
+    std::optional<ChangedFactors> best;
+    for (const RopeFit::Published &form : RopeLongRopeForms::forms()) {
+        if (form.params.rope.theta != p.rope.theta || RopeFrequencies::rotaryDim(form.params.rope) != rotary)
+            continue;
+        for (const std::int64_t length : lengthsOf(form.params, p.maxLen)) {
+            Params q = form.params;
+            q.maxLen = length;
+            q.rope.layout = p.rope.layout;
+            const FrequencySchedule theirs = RopeFrequencies::schedule(q);
+            if (theirs.pairs() != mine.pairs()
+                || !(std::fabs(theirs.amplitude - amplitude) <= tolerance * theirs.amplitude))
+                continue;
+            const bool longList = q.maxLen > q.rope.originalMaxLen.value_or(0);
+            const std::vector<double> &published = longList ? q.rope.longFactor : q.rope.shortFactor;
+            ChangedFactors changed {form.name, q, {}};
+            for (std::int64_t i = 0; i < mine.pairs(); ++i) {
+                const auto k = std::size_t(i);
+                if (std::fabs(theirs.w[k] - mine.w[k]) > 1e-12 * theirs.w[k] && k < published.size())
+                    changed.pairs.push_back({i, theirs.w[k] / mine.w[k] * published[k], published[k], longList});
+            }
+            if (changed.pairs.empty()
+                || std::int64_t(changed.pairs.size()) > std::max<std::int64_t>(1, mine.pairs() / 8))
+                continue;
+            if (!best || changed.pairs.size() < best->pairs.size())
+                best = std::move(changed);
+        }
+    }
+    return best;
+}
+
 TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
 {
     const RopeFit::Hypothesis &h = fit.hypothesis;
@@ -160,6 +207,19 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
         if (r.type == RopeType::LongRope && r.originalMaxLen
             && (correct.params.maxLen > *r.originalMaxLen) != (e.rows() > *r.originalMaxLen))
             m.notes.append(RopeCheckWords::longRopeRegime(*r.originalMaxLen, e.rows()));
+    } else if (const auto changed = changedFactors(correct.params, h.amplitude, amplitudeTolerance(e.format))) {
+        // The published form is the reference: the changed pairs' columns deviate from it.
+        correct.params = changed->params;
+        correct.amplitude = RopeFrequencies::schedule(changed->params).amplitude;
+        spec = RopeFit::reference(correct, framing);
+        m.reference = std::make_shared<const PairReference>(spec);
+        m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);
+        m.params = correct.params;
+        m.referenceText = RopeCheckWords::reference(correct);
+        m.mistakes.append(kLongRopeFactor);
+        m.verdict = CheckVerdict::Mistake;
+        m.diagnosis = RopeCheckWords::changedFactors(changed->pairs, changed->name, correct.params.rope.layout,
+                                                     spec.schedule.pairs());
     } else {
         m.verdict = CheckVerdict::Variant;
         m.diagnosis = RopeCheckWords::variant(correct, nearestPublished(correct.params));
@@ -354,6 +414,11 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     fit.correct = fit.hypothesis;
     const RowFraming framing;
     const TableEvidence whole {e.table, e.sample, framing, e.format, e.declared, e.sameRow, e.infinite};
+    // HF computes cos and sin in float32: where the sample's cells are beyond the exact angles'
+    // tolerance and within float32 angles', the table is compared with float32 angles' tolerance,
+    // the streamed rows then weighing that (exact values, an error that does not grow) as they do
+    // for a table found without a declaration.
+    fit.float32Angles = RopeFit::evaluate(inputOf(whole), fit.hypothesis).float32Angles;
     return matchOf(whole, fit);
 }
 
@@ -379,8 +444,13 @@ TableHypothesis hypothesis()
     h.declares = {u"rope-layout"_s};
     h.help = u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters as far "
              "as the table shows them, a model's published table named; the attention factor from the amplitude"_s;
-    h.mistakes = {CheckMistakes::kPositionOffset, CheckMistakes::kHalfPrecisionAngles, u"rope-layout"_s,
-                  u"attention-factor-missing"_s,  u"rope-scaling-reversed"_s,          kZeroPairsMisplaced};
+    h.mistakes = {CheckMistakes::kPositionOffset,
+                  CheckMistakes::kHalfPrecisionAngles,
+                  u"rope-layout"_s,
+                  u"attention-factor-missing"_s,
+                  u"rope-scaling-reversed"_s,
+                  kZeroPairsMisplaced,
+                  kLongRopeFactor};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

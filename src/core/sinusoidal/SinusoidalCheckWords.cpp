@@ -65,7 +65,7 @@ QString scaleWords(double c, std::int64_t dModel)
         return u"1/sqrt(d) = %1"_s.arg(NumberText::compact(c, 7));
     if (std::fabs(c / double(dModel) - 1.0) < 1e-9)
         return u"d = %1"_s.arg(dModel);
-    return NumberText::compact(c, 7);
+    return std::fabs(c - 1.0) < 1e-3 ? NumberText::factor(c) : NumberText::compact(c, 7);
 }
 
 // The line of one mistake, or nothing where another line says it.

@@ -57,6 +57,19 @@ double snappedAmplitude(double measured, std::int64_t d, ValueFormat format, dou
     return measured;
 }
 
+// The amplitude as measured, in the fewest digits within a quarter of the cells' rounding (or
+// within a text's): the pairs' radii pin it far closer than that (float32 cells: to ~1e-8), close enough to tell c PE
+// with c = 1 + 5e-7 from PE by its cells.
+double measuredAmplitude(double measured, ValueFormat format, double textRounding)
+{
+    const double within = std::max(0.25 * halfUnit(format), textRounding);
+    for (const double rounded : FitNumbers::roundings(measured, 9)) {
+        if (std::fabs(rounded / measured - 1.0) <= within)
+            return rounded;
+    }
+    return measured;
+}
+
 std::int64_t pairsOf(std::int64_t dModel, bool fairseqPairs)
 {
     return fairseqPairs ? dModel / 2 : Frequencies::pairCount(dModel);
@@ -100,7 +113,8 @@ struct PairingFit
     double rawBase = kCommonBase; // the paper's base as fitted, unrounded
     std::vector<double> paperBases, halfBases, dividedBases;
     std::set<std::int64_t> firstPositions;
-    double amplitude = 1.0; // the pairs' radius: c of c * PE
+    double amplitude = 1.0; // the pairs' radius: c of c * PE, snapped to a writer's scale
+    double measuredAmplitude = 1.0; // the radius as measured
 };
 
 // The bases each frequency law gives from the pairs' frequencies: ln w_i = -(2 ln b / d) i
@@ -198,7 +212,9 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
     pf.swapped = backwards > forwards;
     // The radius from each pair's median row: noise or damage in some rows is a mistake to locate,
     // not a scale of the whole table.
-    pf.amplitude = snappedAmplitude(std::sqrt(medianSquares / double(tracked)), d, input.format, input.textRounding);
+    const double radius = std::sqrt(medianSquares / double(tracked));
+    pf.amplitude = snappedAmplitude(radius, d, input.format, input.textRounding);
+    pf.measuredAmplitude = measuredAmplitude(radius, input.format, input.textRounding);
     std::vector<double> index, omega, sigma;
     for (std::int64_t i = 0; i < pairs; ++i) {
         const SinusoidalPhases::Track &t = tracks[std::size_t(i)];
@@ -294,6 +310,17 @@ public:
         if (!matched() && h.amplitude != 1.0) {
             // A radius measured on damaged rows: the unscaled table, whose damage is then located.
             h.amplitude = 1.0;
+            h.variant = Variant::Paper;
+            tryBases(h, pf.paperBases);
+            h.variant = Variant::HalfDimMinusOne;
+            tryBases(h, pf.halfBases);
+            h.amplitude = pf.amplitude;
+        }
+        // A radius snapped to a writer's scale (1) that leaves cells beyond the exact angles'
+        // tolerance: c PE with c near 1 (1 + 5e-6), which the radius as measured explains, scaled.
+        // Float32 angles' looser tolerance would hide the radius's error at the far rows.
+        if (!(m_best && m_best->score.bad == 0) && pf.measuredAmplitude != pf.amplitude) {
+            h.amplitude = pf.measuredAmplitude;
             h.variant = Variant::Paper;
             tryBases(h, pf.paperBases);
             h.variant = Variant::HalfDimMinusOne;

@@ -1,0 +1,140 @@
+// The check of a table c T whose scale c is near 1 (1 +- 1e-7 ... 1e-4): correct where every cell
+// of c T is within the cells' tolerance of T, else the mistake scaled with c reported; never a
+// table no formula explains. RoPE's cos tables (the default type at theta 10000 and Llama 3.1's
+// llama3, tests/support/RopeReference.h) in both layouts, and the paper's sinusoid, each written
+// in float64 and stored as float32 or as float64 cells.
+#include "CheckTables.h"
+#include "support/RopeReference.h"
+
+#include "core/check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr std::int64_t kRows = 2048;
+
+// T, the unscaled table in float64: RoPE's cos (column c holds pair c mod r/2, half, or c / 2,
+// interleaved) or the paper's sinusoid, interleaved (PyTorch's tutorial), 128 columns.
+using Cell = std::function<double(std::int64_t, std::int64_t)>;
+Cell unscaled(bool rope, const Params &p)
+{
+    if (!rope)
+        return [](std::int64_t r, std::int64_t j) { return paper(r, j, 128, 10000.0, false); };
+    const std::vector<double> inv = roperef::inv(p);
+    const auto h = std::int64_t(inv.size());
+    const bool half = p.rope.layout == RopeLayout::Half;
+    return [=](std::int64_t r, std::int64_t col) {
+        return std::cos(double(r) * inv[std::size_t(half ? col % h : col / 2)]);
+    };
+}
+
+// Whether every float32 cell of c T lies within the check's float32 tolerance of T: 1.01 units of
+// float32 relative to the value (CellTolerance: the table's and the reference's half units each),
+// and 2^-27 absolute at frequency 1 (the double angles' rounding).
+bool withinTolerance(const RowMatrixXf &scaled, const Cell &t)
+{
+    for (std::int64_t r = 0; r < scaled.rows(); ++r) {
+        for (std::int64_t j = 0; j < scaled.cols(); ++j) {
+            const double exact = t(r, j);
+            if (std::fabs(double(scaled(r, j)) - exact) > 1.01 * 0x1p-23 * std::fabs(exact) + 0x1p-27)
+                return false;
+        }
+    }
+    return true;
+}
+
+Params llama31(RopeLayout layout)
+{
+    Params p = roperef::llama31();
+    p.maxLen = kRows;
+    p.rope.layout = layout;
+    return p;
+}
+
+Params roformer(RopeLayout layout)
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.maxLen = kRows;
+    p.rope.headDim = 128;
+    p.rope.theta = 10000.0;
+    p.rope.layout = layout;
+    return p;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(posenc::Params)
+Q_DECLARE_METATYPE(posenc::StoredType)
+
+class TestTableCheckScaled : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void nearOneIsScaledOrCorrect_data()
+    {
+        QTest::addColumn<bool>("rope");
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<StoredType>("stored");
+        QTest::addColumn<double>("c");
+        const QList<std::pair<const char *, Params>> ropes {
+            {"default half", roformer(RopeLayout::Half)},
+            {"default interleaved", roformer(RopeLayout::Interleaved)},
+            {"llama3 half", llama31(RopeLayout::Half)},
+            {"llama3 interleaved", llama31(RopeLayout::Interleaved)},
+        };
+        for (const double e : {1e-7, 5e-7, 1e-6, 2e-6, 5e-6, 1e-5, 1e-4}) {
+            for (const double sign : {1.0, -1.0}) {
+                const double c = 1.0 + sign * e;
+                for (const StoredType stored : {StoredType::Float32, StoredType::Float64}) {
+                    const char *cells = stored == StoredType::Float32 ? "float32" : "float64";
+                    for (const auto &[name, params] : ropes)
+                        QTest::addRow("RoPE %s, c = 1 %c %g, %s", name, sign > 0 ? '+' : '-', e, cells)
+                            << true << params << stored << c;
+                    QTest::addRow("sinusoid, c = 1 %c %g, %s", sign > 0 ? '+' : '-', e, cells)
+                        << false << Params() << stored << c;
+                }
+            }
+        }
+    }
+    void nearOneIsScaledOrCorrect()
+    {
+        QFETCH(bool, rope);
+        QFETCH(Params, params);
+        QFETCH(StoredType, stored);
+        QFETCH(double, c);
+        const Cell t = unscaled(rope, params);
+        const RowMatrixXf values = table(kRows, 128, [&](std::int64_t r, std::int64_t j) { return c * t(r, j); });
+        const Checked checked = check(values, stored);
+        const TableMatch &m = checked.match;
+        QVERIFY2(checked.error.isEmpty(), qPrintable(checked.error));
+        const QString said = m.diagnosis + u" | "_s + m.mistakes.join(u',');
+        QVERIFY2(m.verdict != CheckVerdict::Learned, qPrintable(said));
+        QCOMPARE(m.family, std::optional<Encoding>(rope ? Encoding::Rope : Encoding::Sinusoidal));
+        if (m.verdict == CheckVerdict::Correct) {
+            QVERIFY2(withinTolerance(values, t), qPrintable(u"correct, but c T is not T within tolerance: "_s + said));
+            return;
+        }
+        QCOMPARE(m.verdict, CheckVerdict::Mistake);
+        QCOMPARE(m.mistakes, QStringList {CheckMistakes::kScaled});
+        // c as reported: the amplitude over the type's attention factor (1 for both types here).
+        const double found = number(m, rope ? u"attention_factor"_s : u"scale"_s);
+        QVERIFY2(std::fabs(found / c - 1.0) < 2e-8,
+                 qPrintable(u"c %1 reported as %2"_s.arg(c, 0, 'g', 12).arg(found, 0, 'g', 12)));
+        QVERIFY2(m.diagnosis.contains(u"c = "_s + QString::number(c, 'g', 10)), qPrintable(m.diagnosis));
+        // Against the unscaled table: the same frequencies, every cell then within its tolerance.
+        QCOMPARE(checked.verification.deviatingCells > 0, !withinTolerance(values, t));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTableCheckScaled)
+#include "tst_tablecheckscaled.moc"
