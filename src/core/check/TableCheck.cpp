@@ -91,8 +91,8 @@ bool sameSupport(const TableCandidate &a, const TableCandidate &b)
 }
 
 // The claim with the most support: a declared family's before the others, a reference before a
-// structure alone, then the fewest cells beyond the tolerance per compared cell, then the list's
-// order.
+// structure alone, then the fewest cells beyond the tolerance per compared cell, then the fewest
+// mistakes named, then the list's order.
 const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, const Declared &declared)
 {
     const bool anyDeclared = std::any_of(candidates.cbegin(), candidates.cend(),
@@ -112,6 +112,10 @@ const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, c
             continue;
         }
         if (referenced && double(c.bad) * double(best->compared) < double(best->bad) * double(c.compared))
+            best = &c;
+        // As well supported: the reading that needs fewer mistakes to explain the table (a RoPE cos
+        // table from bfloat16 positions, not a sinusoid whose sines were replaced as well).
+        else if (referenced && sameSupport(c, *best) && c.match.mistakes.size() < best->match.mistakes.size())
             best = &c;
     }
     return best;

@@ -244,9 +244,11 @@ QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing,
 
 QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score)
 {
-    return u"nearest sinusoidal reference: %1, %2 (RMS difference %3, %4% of the table's energy)"_s.arg(
-        layout(h.layout), frequencyWords(h), NumberText::compact(score.rms(), 3),
-        NumberText::compact(100.0 * score.relativeResidual(), 3));
+    // The fit's numbers are the sample's, which the words say: the whole table would give others.
+    return u"nearest sinusoidal reference: %1, %2 (over the %5 cells of the rows sampled: RMS difference %3, %4% of "
+           "their energy)"_s.arg(layout(h.layout), frequencyWords(h), NumberText::compact(score.rms(), 3),
+                                  NumberText::compact(100.0 * score.relativeResidual(), 3))
+        .arg(score.compared);
 }
 
 QString sameRow()
