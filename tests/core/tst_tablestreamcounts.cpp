@@ -1,8 +1,7 @@
 // The stream's counts of what deviates: each deviating row once, however many column tiles and
 // threads it spans (a split table's halves are two tiles), never more rows than were compared.
-// Tables are the paper's sinusoid
-// (CheckTables.h, float64) with every cell of some rows moved by 0.5, compared with exactly the
-// paper's sinusoid (TableCheck::expect), so that the expected counts are known here.
+// Tables are the paper's sinusoid (CheckTables.h, float64) with every cell of some rows moved by
+// 0.5, compared with exactly the paper's sinusoid (TableCheck::expect): the counts are known here.
 #include "CheckTables.h"
 
 #include "core/check/TableCheck.h"
