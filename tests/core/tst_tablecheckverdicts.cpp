@@ -244,6 +244,15 @@ private slots:
         c = check(table(1024, 64, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 64, 10000.0); }));
         QCOMPARE(c.match.verdict, CheckVerdict::Correct);
         QVERIFY(c.match.correctAgainst.contains(u"fairseq"_s));
+        // The same columns interleaved: fairseq, tensor2tensor and Whisper are split (torch.cat([sin, cos],
+        // dim=1)), so no published form; a variant naming the split one.
+        c = check(table(1024, 64, [](std::int64_t p, std::int64_t j) {
+            return fairseq(p, j % 2 == 0 ? j / 2 : 32 + j / 2, 64, 10000.0);
+        }));
+        QCOMPARE(c.match.verdict, CheckVerdict::Variant);
+        QVERIFY(c.match.correctAgainst.isEmpty());
+        QVERIFY2(c.match.diagnosis.contains(u"interleaving its columns gives this table"_s),
+                 qPrintable(c.match.diagnosis));
         c = check(table(1024, 64, [](std::int64_t p, std::int64_t j) { return paper(p, j, 64, 500.0, false); }));
         QCOMPARE(c.match.verdict, CheckVerdict::Variant);
         QVERIFY(c.match.correctAgainst.isEmpty());

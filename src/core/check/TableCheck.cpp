@@ -98,8 +98,8 @@ bool needsFloat32Angles(const TableCandidate &c)
 
 // The claim with the most support: a declared family's before the others, a reference before a
 // structure alone, then the fewest cells beyond the tolerance per compared cell, then exact angles
-// before float32 ones (a tolerance that grows with the position explains more), then the list's
-// order.
+// before float32 ones (a tolerance that grows with the position explains more), then the fewest
+// mistakes named, then the list's order.
 const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, const Declared &declared)
 {
     const bool anyDeclared = std::any_of(candidates.cbegin(), candidates.cend(),
@@ -120,7 +120,13 @@ const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, c
         }
         if (referenced && double(c.bad) * double(best->compared) < double(best->bad) * double(c.compared))
             best = &c;
-        else if (referenced && sameSupport(c, *best) && needsFloat32Angles(*best) && !needsFloat32Angles(c))
+        // As well supported: exact angles before float32 ones; then the reading that needs fewer
+        // mistakes to explain the table (a RoPE cos table from bfloat16 positions, not a sinusoid
+        // whose sines were replaced as well).
+        else if (referenced && sameSupport(c, *best)
+                 && (needsFloat32Angles(*best) != needsFloat32Angles(c)
+                         ? !needsFloat32Angles(c)
+                         : c.match.mistakes.size() < best->match.mistakes.size()))
             best = &c;
     }
     return best;

@@ -95,8 +95,9 @@ QString scalingLine(const RopeFit::Hypothesis &h)
 
 QString variant(const RopeFit::Hypothesis &h, const QString &nearest)
 {
-    return u"a variant: %1, which no published model's config uses; the nearest published form is %2. Declare "
-           "this reference to make it correct"_s.arg(reference(h), nearest);
+    return u"a variant: %1, which none of posenc's published forms uses (RoFormer's and its presets' RoPE; a model "
+           "without a preset may use it: compare with its config.json by --expect-config); the nearest published form "
+           "is %2. Declare this reference to make it correct"_s.arg(reference(h), nearest);
 }
 
 QString layout(RopeLayout layout)

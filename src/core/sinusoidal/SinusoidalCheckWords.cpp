@@ -149,7 +149,8 @@ QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &fram
     if (h.base != SinusoidalFit::kPublishedBase || h.amplitude != 1.0 || h.replaced != SinusoidalFit::Replaced::None
         || h.swapped || h.rounding != PositionRounding::None)
         return {};
-    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne)
+    // fairseq, tensor2tensor and Whisper all write torch.cat([sin, cos], dim=1): split, never interleaved.
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Split)
         return u"the half_dim - 1 sinusoid, base 10000 (fairseq's SinusoidalPositionalEmbedding, tensor2tensor's "
                "get_timing_signal_1d, Whisper's sinusoids)"_s;
     if (h.variant != SinusoidalFit::Variant::Paper || h.firstPosition != framing.firstRow)
@@ -168,6 +169,14 @@ QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
     published.firstPosition = framing.firstRow;
     const QString form = publishedForm(published, framing);
     const QString b = number(h.base);
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Interleaved) {
+        published.layout = Layout::Split;
+        return u"a variant: %1 in the interleaved layout (sin in column 2i, cos in 2i+1), base %2, which no published "
+               "form uses. The nearest published form is %3, which is split: it concatenates the sines, then the "
+               "cosines "
+               "(torch.cat([sin, cos], dim=1)); interleaving its columns gives this table. Declare this reference to "
+               "make it correct"_s.arg(frequencyWords(h), b, publishedForm(published, framing));
+    }
     const double ratio = std::log(h.base) / std::log(SinusoidalFit::kPublishedBase);
     return u"a variant: %1 with base %2, which no published form uses. The nearest published form is %3; from it, "
            "base %2 instead of 10000 gives this table (the exponent's 2i/d times %4, or a base set by hand). "
@@ -235,9 +244,11 @@ QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing,
 
 QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score)
 {
-    return u"nearest sinusoidal reference: %1, %2 (RMS difference %3, %4% of the table's energy)"_s.arg(
-        layout(h.layout), frequencyWords(h), NumberText::compact(score.rms(), 3),
-        NumberText::compact(100.0 * score.relativeResidual(), 3));
+    // The fit's numbers are the sample's, which the words say: the whole table would give others.
+    return u"nearest sinusoidal reference: %1, %2 (over the %5 cells of the rows sampled: RMS difference %3, %4% of "
+           "their energy)"_s.arg(layout(h.layout), frequencyWords(h), NumberText::compact(score.rms(), 3),
+                                  NumberText::compact(100.0 * score.relativeResidual(), 3))
+        .arg(score.compared);
 }
 
 QString sameRow()
