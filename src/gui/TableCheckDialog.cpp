@@ -28,6 +28,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QThread>
 #include <QTimer>
@@ -139,7 +140,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_panel->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     m_panel->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     m_errorPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    m_errorPlot->setMinimumSize(360, 260);
+    m_errorPlot->setMinimumSize(360, 200);
     m_errorPlot->setFocusPolicy(Qt::StrongFocus);
     m_errorCaption->setObjectName(u"errorCaption"_s);
     m_errorCaption->setWordWrap(true);
@@ -155,7 +156,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
     rect->axis(QCPAxis::atLeft)->setLabel(u"max |error|"_s);
     PlotStyle::setLogAxis(rect->axis(QCPAxis::atLeft));
-    m_columnPlot->setMinimumSize(360, 200);
+    m_columnPlot->setMinimumSize(360, 150);
 
     m_reference->setObjectName(u"setReferenceButton"_s);
     m_reference->setEnabled(false);
@@ -223,7 +224,10 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     layout->addLayout(progressRow);
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
-    resize(900, 860);
+    // 900 x 860 where the screen has room; within its free area otherwise, a frame's and a panel's
+    // height spared (1366 x 768): the buttons stay on the screen.
+    const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 900, 860);
+    resize(std::min(900, room.width() - 40), std::min(860, room.height() - 60));
 
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &TableCheckDialog::showProgress);

@@ -29,6 +29,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -198,6 +199,11 @@ void TestCheckWindow::aCorrectTableFromTheMenu()
     QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 120000);
     QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
     QVERIFY(dialog->match());
+    // It fits a 1366 x 768 screen, a title bar and a panel spared, and opens within its screen's free
+    // area, its buttons in view.
+    QVERIFY2(dialog->minimumSizeHint().height() <= 768 - 100,
+             qPrintable(QString::number(dialog->minimumSizeHint().height())));
+    QVERIFY(dialog->screen()->availableGeometry().height() >= dialog->height());
     QCOMPARE(dialog->match()->verdict, CheckVerdict::Correct);
     QVERIFY2(dialog->headline().contains(u"correct"_s), qPrintable(dialog->headline()));
     const QString report = dialog->reportText();
