@@ -7,6 +7,7 @@
 #include "core/rope/ApplyCheck.h"
 
 #include "core/FamilySpec.h"
+#include "core/check/FitNumbers.h"
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
 #include "core/rope/ApplyPairs.h"
@@ -63,7 +64,11 @@ Span spanOf(const std::vector<bool> &pass)
 
 // The angles as a RoPE cos table in HF's layout (A cos(angle), cat over the halves), a row at a
 // time as the identification reads them, each cell allowed its angle's uncertainty: the check's
-// own identification then reads rope_type and parameters from it, at any number of rows.
+// own identification then reads rope_type and parameters from it, at any number of rows. A row
+// out of step with both its neighbours (rows exchanged, permuted or reversed: its position is not
+// its predecessor's + 1 nor its successor's - 1) is not shown as it is, which would make the table
+// no RoPE table: its angles are its in-step neighbours', as if its position followed theirs, each
+// allowed a whole radian; each row's own position is read afterwards.
 class AnglesRows final : public TableRows
 {
 public:
@@ -72,6 +77,7 @@ public:
         , m_y(y)
         , m_reading(r)
         , m_u(u)
+        , m_step(steps())
     { }
 
     std::int64_t rows() const override { return m_x.rows(); }
@@ -83,11 +89,11 @@ public:
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &) const override
     {
         const std::int64_t pairs = m_reading.geometry.pairs();
-        std::vector<double> angle(static_cast<std::size_t>(pairs)), unc(angle.size());
+        Angles row(pairs);
         for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, angle, unc);
+            rowOf(row0 + r, row);
             for (std::int64_t k = 0; k < pairs; ++k) {
-                const auto value = float(m_reading.factor * std::cos(angle[std::size_t(k)]));
+                const auto value = float(m_reading.factor * std::cos(row.angle[std::size_t(k)]));
                 out[r * 2 * pairs + k] = value;
                 out[r * 2 * pairs + k + pairs] = value;
             }
@@ -99,12 +105,12 @@ public:
                          float *extra) const override
     {
         const std::int64_t pairs = m_reading.geometry.pairs();
-        std::vector<double> angle(static_cast<std::size_t>(pairs)), unc(angle.size());
+        Angles row(pairs);
         for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, angle, unc);
+            rowOf(row0 + r, row);
             for (std::int64_t c = 0; c < cols; ++c) {
                 // A cell whose angle is unknown, or known to worse than float32's rounding.
-                const double uncertainty = unc[std::size_t((col0 + c) % pairs)] * m_reading.factor;
+                const double uncertainty = row.unc[std::size_t((col0 + c) % pairs)] * m_reading.factor;
                 if (uncertainty > 0x1p-22) {
                     const double e = std::clamp(std::ceil(std::log10(2.0 * uncertainty)), -30.0, 1.0);
                     extra[r * cols + c] += float(0.5 * std::pow(10.0, e));
@@ -114,30 +120,107 @@ public:
     }
 
 private:
-    // Row p's angles; one the equations do not tell (X's pair 0, a padding row) halfway between
-    // the nearest rows' before and after it, as consecutive positions turn, its uncertainty a
-    // whole radian.
-    void rowOf(std::int64_t p, std::vector<double> &angle, std::vector<double> &unc) const
+    struct Angles
     {
-        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, angle.data(), nullptr, unc.data());
-        for (std::size_t k = 0; k < angle.size(); ++k) {
-            if (std::isnan(angle[k])) {
-                angle[k] = filled(p, std::int64_t(k));
-                unc[k] = 1.0;
+        explicit Angles(std::int64_t pairs)
+            : angle(static_cast<std::size_t>(pairs))
+            , unc(angle.size())
+        { }
+        std::vector<double> angle, unc;
+    };
+
+    void solved(std::int64_t p, Angles &row) const
+    {
+        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, row.angle.data(), nullptr, row.unc.data());
+    }
+
+    // Each pair's turn from one row to the next, the median over the first rows: consecutive
+    // positions' step; NaN where too few rows tell it.
+    std::vector<double> steps() const
+    {
+        const std::int64_t pairs = m_reading.geometry.pairs(), last = std::min<std::int64_t>(rows(), 65);
+        std::vector<std::vector<double>> turns(static_cast<std::size_t>(pairs));
+        Angles before(pairs), row(pairs);
+        for (std::int64_t p = 1; p < last; ++p) {
+            solved(p - 1, before);
+            solved(p, row);
+            for (std::size_t k = 0; k < turns.size(); ++k) {
+                if (judged(before, k) && judged(row, k))
+                    turns[k].push_back(std::remainder(row.angle[k] - before.angle[k], kTwoPi));
+            }
+        }
+        std::vector<double> step(turns.size(), std::numeric_limits<double>::quiet_NaN());
+        for (std::size_t k = 0; k < turns.size(); ++k) {
+            if (turns[k].size() >= 8)
+                step[k] = FitNumbers::median(turns[k]);
+        }
+        return step;
+    }
+
+    static bool judged(const Angles &row, std::size_t k) { return !std::isnan(row.angle[k]) && row.unc[k] < 0.1; }
+
+    // Whether row q's angles are row p's turned by `sign` steps, within their uncertainty and
+    // float32's rounding of the angles at position ~p.
+    bool follows(std::int64_t p, const Angles &row, const Angles &other, double sign) const
+    {
+        const double rounding = std::max(0.25, 0x1p-21 * double(p));
+        for (std::size_t k = 0; k < row.angle.size(); ++k) {
+            if (std::isnan(m_step[k]) || !judged(row, k) || !judged(other, k))
+                continue;
+            const double off = std::remainder(other.angle[k] - row.angle[k] - sign * m_step[k], kTwoPi);
+            if (std::fabs(off) > rounding + 4.0 * (row.unc[k] + other.unc[k]))
+                return false;
+        }
+        return true;
+    }
+
+    // Whether row p is in step with its predecessor or its successor (a single row with itself).
+    bool inStep(std::int64_t p, const Angles &row) const
+    {
+        if (rows() < 2)
+            return true;
+        Angles other(std::int64_t(row.angle.size()));
+        if (p > 0) {
+            solved(p - 1, other);
+            if (follows(p, other, row, 1.0))
+                return true;
+        }
+        if (p + 1 < rows()) {
+            solved(p + 1, other);
+            if (follows(p, row, other, 1.0))
+                return true;
+        }
+        return false;
+    }
+
+    // Row p's angles; one the equations do not tell (X's pair 0, a padding row), or every one of a
+    // row out of step, from the nearest in-step rows before and after it, as consecutive positions
+    // turn, its uncertainty a whole radian.
+    void rowOf(std::int64_t p, Angles &row) const
+    {
+        solved(p, row);
+        const bool step = inStep(p, row);
+        for (std::size_t k = 0; k < row.angle.size(); ++k) {
+            if (!step || std::isnan(row.angle[k])) {
+                row.angle[k] = filled(p, std::int64_t(k));
+                row.unc[k] = 1.0;
             }
         }
     }
 
-    double angleAt(std::int64_t p, std::int64_t k) const
+    // Row q's angle of pair k where q is in step and the angle told; NaN else.
+    double angleAt(std::int64_t q, std::int64_t k) const
     {
-        std::vector<double> angle(static_cast<std::size_t>(m_reading.geometry.pairs())), unc(angle.size());
-        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, angle.data(), nullptr, unc.data());
-        return angle[std::size_t(k)];
+        Angles row(m_reading.geometry.pairs());
+        solved(q, row);
+        if (std::isnan(row.angle[std::size_t(k)]) || !inStep(q, row))
+            return std::numeric_limits<double>::quiet_NaN();
+        return row.angle[std::size_t(k)];
     }
 
     double filled(std::int64_t p, std::int64_t k) const
     {
-        constexpr std::int64_t kReach = 64;
+        constexpr std::int64_t kReach = 16;
         std::int64_t before = p - 1, after = p + 1;
         double a = std::numeric_limits<double>::quiet_NaN(), b = a;
         for (; before >= std::max<std::int64_t>(0, p - kReach) && std::isnan(a); --before)
@@ -146,16 +229,20 @@ private:
             b = angleAt(after, k);
         ++before;
         --after;
+        // The step consecutive rows turn by, where known: rows apart turn a fast pair past a turn.
+        const double step = m_step[std::size_t(k)];
+        if (!std::isnan(step) && !(std::isnan(a) && std::isnan(b)))
+            return std::isnan(a) ? b - step * double(after - p) : a + step * double(p - before);
         if (std::isnan(a) || std::isnan(b))
             return std::isnan(a) ? (std::isnan(b) ? 0.0 : b) : a;
-        const double step = std::remainder(b - a, kTwoPi) / double(after - before);
-        return a + step * double(p - before);
+        return a + std::remainder(b - a, kTwoPi) / double(after - before) * double(p - before);
     }
 
     const RowMatrixXf &m_x;
     const RowMatrixXf &m_y;
     Reading m_reading;
     double m_u;
+    std::vector<double> m_step;
 };
 
 // What a tile of rows gives: each row's position, and Y against X turned at it.
@@ -169,7 +256,35 @@ struct Work
     ApplyPairs::AxisPairs axis;
     double u = 0x1p-24;
     std::int64_t maxId = 0;
+    double direction = 1.0; // -1: Y turns X by -angle (rotation-reversed)
 };
+
+// Row p's angles as the rotation turns them: negated where it turns the wrong way, so that a row
+// reads as the position it was turned at.
+void anglesOf(const Work &w, std::int64_t p, std::vector<double> &angle, std::vector<double> &unc)
+{
+    ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+    if (w.direction < 0.0) {
+        for (double &a : angle)
+            a = -a;
+    }
+}
+
+// Whether Y turns X the wrong way: more sampled rows read as a position from their angles negated
+// than as they are. The cos table the frequencies are identified from is the same either way.
+bool turnsBackward(const Work &w, const std::vector<std::int64_t> &sample)
+{
+    std::int64_t forward = 0, backward = 0;
+    std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+    for (const std::int64_t p : sample) {
+        ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+        forward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+        for (double &a : angle)
+            a = -a;
+        backward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+    }
+    return backward > forward;
+}
 
 // Row p against X turned at `at` with the frequencies found; a row whose position was not read
 // deviates.
@@ -180,7 +295,7 @@ void compareAt(const Work &w, std::int64_t p, std::int64_t at, std::vector<doubl
         return;
     }
     for (std::size_t k = 0; k < angle.size(); ++k)
-        angle[k] = k < w.schedule.w.size() ? double(at) * w.schedule.w[k] : 0.0;
+        angle[k] = k < w.schedule.w.size() ? w.direction * double(at) * w.schedule.w[k] : 0.0;
     tally.add(p, ApplyPairs::compareRow(w.x, w.y, p, w.geometry, w.factor, angle.data(), w.u));
 }
 
@@ -193,7 +308,7 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
             std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
             std::int64_t previous = -1;
             for (std::int64_t p = first; p < end; ++p) {
-                ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+                anglesOf(w, p, angle, unc);
                 const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
                 const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
                 positions[std::size_t(p)] = at;
@@ -221,6 +336,31 @@ std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
     return runs;
 }
 
+// The text of runs[i] and of the single rows after it whose positions count down with it, three
+// or more ("rows 40..49 at 49..40, reversed"); i moved past them.
+QString runText(const std::vector<PositionRun> &runs, std::size_t &i)
+{
+    const PositionRun &run = runs[i];
+    std::size_t last = i;
+    while (run.count == 1 && run.position > 0 && last + 1 < runs.size() && runs[last + 1].count == 1
+           && runs[last + 1].position >= 0 && runs[last + 1].position == runs[last].position - 1)
+        ++last;
+    if (last < i + 2) // two rows exchanged are said row by row
+        last = i;
+    const std::int64_t rows = std::int64_t(last - i) + run.count, end = run.row + rows - 1;
+    i = last;
+    if (run.position < 0)
+        return rows == 1 ? u"row %1 unread"_s.arg(run.row) : u"rows %1..%2 unread"_s.arg(run.row).arg(end);
+    if (rows == 1)
+        return u"row %1 at %2"_s.arg(run.row).arg(run.position);
+    if (rows > run.count)
+        return u"rows %1..%2 at %3..%4, reversed"_s.arg(run.row)
+            .arg(end)
+            .arg(run.position)
+            .arg(run.position - rows + 1);
+    return u"rows %1..%2 at %3..%4"_s.arg(run.row).arg(end).arg(run.position).arg(run.position + run.count - 1);
+}
+
 QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
 {
     const std::int64_t first = positions.front();
@@ -234,25 +374,37 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
     }
     if (constant)
         return {};
+    // The runs away from their own rows, the rest said at once where every one is at its own row.
     result.mistakes.append(kPositionsOutOfOrder);
+    const auto own = [](const PositionRun &run) { return run.position == run.row; };
+    const bool othersOwn = std::count_if(result.positions.begin(), result.positions.end(), own) > 0;
+    constexpr qsizetype kShown = 8;
     QStringList runs;
-    for (std::size_t i = 0; i < result.positions.size() && i < 6; ++i) {
-        const PositionRun &run = result.positions[i];
-        runs.append(run.position < 0 ? u"rows %1..%2 unread"_s.arg(run.row).arg(run.row + run.count - 1)
-                                     : u"rows %1..%2 at %3..%4"_s.arg(run.row)
-                                           .arg(run.row + run.count - 1)
-                                           .arg(run.position)
-                                           .arg(run.position + run.count - 1));
+    qsizetype away = 0;
+    for (std::size_t i = 0; i < result.positions.size(); ++i) {
+        if (othersOwn && own(result.positions[i]))
+            continue;
+        if (++away <= kShown)
+            runs.append(runText(result.positions, i));
     }
-    return u"the rows' positions are not one run from 0: %1%2"_s.arg(
-        runs.join(u", "_s), result.positions.size() > 6 ? u", …"_s : QString());
+    return u"the rows' positions are out of order, not one run from 0: %1%2%3"_s.arg(
+        runs.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        othersOwn ? u"; every other row r at position r"_s : QString());
 }
 
 // The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
 // frequencies are a published form's and every row is at its own index.
-void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines)
+void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines,
+              bool reversed)
 {
     ApplyPairs::layoutMistakes(result, declared.layout, lines);
+    if (reversed) {
+        const QString turn = result.rotation == RopeLayout::Half ? u"rotate_half"_s : u"rotate_every_two"_s;
+        result.mistakes.append(kRotationReversed);
+        lines.append(u"the rotation turns the wrong way: Y = q * cos - %1(q) * sin turns each pair by -angle, "
+                     "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
+                     "(each row's position is read with its angles negated)"_s.arg(turn));
+    }
     if (const QString line = positionLines(result, positions); !line.isEmpty())
         lines.append(line);
     if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
@@ -418,10 +570,12 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
     work.maxId
         = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
+    const bool reversed = turnsBackward(work, sample);
+    work.direction = reversed ? -1.0 : 1.0;
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
     result.positions = runsOf(positions);
-    conclude(result, declared, positions, lines);
+    conclude(result, declared, positions, lines, reversed);
     return result;
 }
 
