@@ -251,20 +251,29 @@ private slots:
     void aSwappedLayoutIsNamed_data()
     {
         QTest::addColumn<RopeLayout>("table");
-        QTest::newRow("half table, rotate_every_two") << RopeLayout::Half;
-        QTest::newRow("interleaved table, rotate_half") << RopeLayout::Interleaved;
+        QTest::addColumn<qint64>("rows");
+        for (const qint64 rows : {256, 300, 512}) {
+            QTest::addRow("half table, rotate_every_two, %lld rows", rows) << RopeLayout::Half << rows;
+            QTest::addRow("interleaved table, rotate_half, %lld rows", rows) << RopeLayout::Interleaved << rows;
+        }
     }
     void aSwappedLayoutIsNamed()
     {
         QFETCH(RopeLayout, table);
+        QFETCH(qint64, rows);
         const RopeLayout rotation = table == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
-        const Applied a = applied(ropeOf(RopeType::Default), from(0, 512), table, rotation);
+        const Applied a = applied(ropeOf(RopeType::Default), from(0, rows), table, rotation);
         const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
         QCOMPARE(r.mistakes, QStringList {ApplyCheck::kLayoutSwapped});
         QCOMPARE(r.table, table);
         QCOMPARE(r.rotation, rotation);
         QVERIFY2(r.diagnosis.contains(u"swapped between the table and the apply"_s), qPrintable(r.diagnosis));
+        // The parameters in as many digits as the data pins: rope_theta 10000 (a rope_type whose
+        // factor is 1 reads as the default one's frequencies), no factor of 17 digits.
+        QVERIFY2(r.frequencies.contains(u"rope_theta 10000"_s), qPrintable(r.frequencies));
+        static const QRegularExpression longNumber(u"\\d\\.\\d{7,}"_s);
+        QVERIFY2(!r.frequencies.contains(longNumber), qPrintable(r.frequencies));
     }
 
     // Positions from 5: every row's position read, the offset named.

@@ -10,6 +10,7 @@
 #include "core/check/FitNumbers.h"
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
+#include "core/rope/ApplyAngles.h"
 #include "core/rope/ApplyPairs.h"
 #include "core/rope/RopeCheckWords.h"
 #include "core/rope/RopeFrequencies.h"
@@ -61,189 +62,6 @@ Span spanOf(const std::vector<bool> &pass)
         return {Placement::Last, passing, r};
     return {Placement::Scattered, 0, d};
 }
-
-// The angles as a RoPE cos table in HF's layout (A cos(angle), cat over the halves), a row at a
-// time as the identification reads them, each cell allowed its angle's uncertainty: the check's
-// own identification then reads rope_type and parameters from it, at any number of rows. A row
-// out of step with both its neighbours (rows exchanged, permuted or reversed: its position is not
-// its predecessor's + 1 nor its successor's - 1) is not shown as it is, which would make the table
-// no RoPE table: its angles are its in-step neighbours', as if its position followed theirs, each
-// allowed a whole radian; each row's own position is read afterwards.
-class AnglesRows final : public TableRows
-{
-public:
-    AnglesRows(const RowMatrixXf &x, const RowMatrixXf &y, const Reading &r, double u)
-        : m_x(x)
-        , m_y(y)
-        , m_reading(r)
-        , m_u(u)
-        , m_step(steps())
-    { }
-
-    std::int64_t rows() const override { return m_x.rows(); }
-    std::int64_t cols() const override { return m_reading.geometry.width; }
-    StoredType storedType() const override { return StoredType::Float32; }
-    bool hasCellRounding() const override { return true; }
-    QString name() const override { return u"the angles of --apply"_s; }
-
-    bool read(std::int64_t row0, std::int64_t count, float *out, QString &) const override
-    {
-        const std::int64_t pairs = m_reading.geometry.pairs();
-        Angles row(pairs);
-        for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, row);
-            for (std::int64_t k = 0; k < pairs; ++k) {
-                const auto value = float(m_reading.factor * std::cos(row.angle[std::size_t(k)]));
-                out[r * 2 * pairs + k] = value;
-                out[r * 2 * pairs + k + pairs] = value;
-            }
-        }
-        return true;
-    }
-
-    void addCellRounding(std::int64_t row0, std::int64_t count, std::int64_t col0, std::int64_t cols,
-                         float *extra) const override
-    {
-        const std::int64_t pairs = m_reading.geometry.pairs();
-        Angles row(pairs);
-        for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, row);
-            for (std::int64_t c = 0; c < cols; ++c) {
-                // A cell whose angle is unknown, or known to worse than float32's rounding.
-                const double uncertainty = row.unc[std::size_t((col0 + c) % pairs)] * m_reading.factor;
-                if (uncertainty > 0x1p-22) {
-                    const double e = std::clamp(std::ceil(std::log10(2.0 * uncertainty)), -30.0, 1.0);
-                    extra[r * cols + c] += float(0.5 * std::pow(10.0, e));
-                }
-            }
-        }
-    }
-
-private:
-    struct Angles
-    {
-        explicit Angles(std::int64_t pairs)
-            : angle(static_cast<std::size_t>(pairs))
-            , unc(angle.size())
-        { }
-        std::vector<double> angle, unc;
-    };
-
-    void solved(std::int64_t p, Angles &row) const
-    {
-        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, row.angle.data(), nullptr, row.unc.data());
-    }
-
-    // Each pair's turn from one row to the next, the median over the first rows: consecutive
-    // positions' step; NaN where too few rows tell it.
-    std::vector<double> steps() const
-    {
-        const std::int64_t pairs = m_reading.geometry.pairs(), last = std::min<std::int64_t>(rows(), 65);
-        std::vector<std::vector<double>> turns(static_cast<std::size_t>(pairs));
-        Angles before(pairs), row(pairs);
-        for (std::int64_t p = 1; p < last; ++p) {
-            solved(p - 1, before);
-            solved(p, row);
-            for (std::size_t k = 0; k < turns.size(); ++k) {
-                if (judged(before, k) && judged(row, k))
-                    turns[k].push_back(std::remainder(row.angle[k] - before.angle[k], kTwoPi));
-            }
-        }
-        std::vector<double> step(turns.size(), std::numeric_limits<double>::quiet_NaN());
-        for (std::size_t k = 0; k < turns.size(); ++k) {
-            if (turns[k].size() >= 8)
-                step[k] = FitNumbers::median(turns[k]);
-        }
-        return step;
-    }
-
-    static bool judged(const Angles &row, std::size_t k) { return !std::isnan(row.angle[k]) && row.unc[k] < 0.1; }
-
-    // Whether row q's angles are row p's turned by `sign` steps, within their uncertainty and
-    // float32's rounding of the angles at position ~p.
-    bool follows(std::int64_t p, const Angles &row, const Angles &other, double sign) const
-    {
-        const double rounding = std::max(0.25, 0x1p-21 * double(p));
-        for (std::size_t k = 0; k < row.angle.size(); ++k) {
-            if (std::isnan(m_step[k]) || !judged(row, k) || !judged(other, k))
-                continue;
-            const double off = std::remainder(other.angle[k] - row.angle[k] - sign * m_step[k], kTwoPi);
-            if (std::fabs(off) > rounding + 4.0 * (row.unc[k] + other.unc[k]))
-                return false;
-        }
-        return true;
-    }
-
-    // Whether row p is in step with its predecessor or its successor (a single row with itself).
-    bool inStep(std::int64_t p, const Angles &row) const
-    {
-        if (rows() < 2)
-            return true;
-        Angles other(std::int64_t(row.angle.size()));
-        if (p > 0) {
-            solved(p - 1, other);
-            if (follows(p, other, row, 1.0))
-                return true;
-        }
-        if (p + 1 < rows()) {
-            solved(p + 1, other);
-            if (follows(p, row, other, 1.0))
-                return true;
-        }
-        return false;
-    }
-
-    // Row p's angles; one the equations do not tell (X's pair 0, a padding row), or every one of a
-    // row out of step, from the nearest in-step rows before and after it, as consecutive positions
-    // turn, its uncertainty a whole radian.
-    void rowOf(std::int64_t p, Angles &row) const
-    {
-        solved(p, row);
-        const bool step = inStep(p, row);
-        for (std::size_t k = 0; k < row.angle.size(); ++k) {
-            if (!step || std::isnan(row.angle[k])) {
-                row.angle[k] = filled(p, std::int64_t(k));
-                row.unc[k] = 1.0;
-            }
-        }
-    }
-
-    // Row q's angle of pair k where q is in step and the angle told; NaN else.
-    double angleAt(std::int64_t q, std::int64_t k) const
-    {
-        Angles row(m_reading.geometry.pairs());
-        solved(q, row);
-        if (std::isnan(row.angle[std::size_t(k)]) || !inStep(q, row))
-            return std::numeric_limits<double>::quiet_NaN();
-        return row.angle[std::size_t(k)];
-    }
-
-    double filled(std::int64_t p, std::int64_t k) const
-    {
-        constexpr std::int64_t kReach = 16;
-        std::int64_t before = p - 1, after = p + 1;
-        double a = std::numeric_limits<double>::quiet_NaN(), b = a;
-        for (; before >= std::max<std::int64_t>(0, p - kReach) && std::isnan(a); --before)
-            a = angleAt(before, k);
-        for (; after < std::min(rows(), p + kReach) && std::isnan(b); ++after)
-            b = angleAt(after, k);
-        ++before;
-        --after;
-        // The step consecutive rows turn by, where known: rows apart turn a fast pair past a turn.
-        const double step = m_step[std::size_t(k)];
-        if (!std::isnan(step) && !(std::isnan(a) && std::isnan(b)))
-            return std::isnan(a) ? b - step * double(after - p) : a + step * double(p - before);
-        if (std::isnan(a) || std::isnan(b))
-            return std::isnan(a) ? (std::isnan(b) ? 0.0 : b) : a;
-        return a + std::remainder(b - a, kTwoPi) / double(after - before) * double(p - before);
-    }
-
-    const RowMatrixXf &m_x;
-    const RowMatrixXf &m_y;
-    Reading m_reading;
-    double m_u;
-    std::vector<double> m_step;
-};
 
 // What a tile of rows gives: each row's position, and Y against X turned at it.
 struct Work
@@ -316,6 +134,59 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
                 compareAt(w, p, at, angle, tally);
             }
         });
+}
+
+// "rope_type default (rope_theta 10000), attention factor 1": the angles' table and its layout
+// ("rope-cos, half layout") are this check's own.
+QString frequencyWords(const Result &result)
+{
+    RopeFit::Hypothesis words;
+    words.params = *result.params;
+    words.amplitude = result.attentionFactor;
+    return RopeCheckWords::reference(words).section(u", "_s, 2);
+}
+
+// The sampled rows that the frequencies of `params` explain: a position read, every cell within
+// rounding of X turned at it.
+std::int64_t explainedRows(const Work &base, const Params &params, const std::vector<std::int64_t> &sample)
+{
+    Work w = base;
+    w.schedule = RopeFrequencies::schedule(params);
+    w.axis = ApplyPairs::AxisPairs::of(w.schedule.w, std::vector<bool>(w.schedule.w.size(), true));
+    std::int64_t explained = 0;
+    std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+    for (const std::int64_t p : sample) {
+        anglesOf(w, p, angle, unc);
+        const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId);
+        ApplyPairs::CellTally tally;
+        compareAt(w, p, at, angle, tally);
+        explained += at >= 0 && tally.deviatingRows == 0;
+    }
+    return explained;
+}
+
+// The parameters the identification fitted (rope_theta, factor) rounded to the fewest significant
+// digits that explain as many sampled rows as they do: the digits the data pins, no more
+// (llama3's factor 1, not 1.0000340241274595). The frequencies compared are the rounded ones.
+void pinParameters(Result &result, Work &work, const std::vector<std::int64_t> &sample)
+{
+    Params &params = *result.params;
+    const std::int64_t most = explainedRows(work, params, sample);
+    const auto pin = [&](double &value) {
+        const double fitted = value;
+        for (const double rounded : FitNumbers::roundings(fitted, 15)) {
+            value = rounded;
+            if (explainedRows(work, params, sample) >= most)
+                return;
+        }
+        value = fitted;
+    };
+    pin(params.rope.theta);
+    if (params.rope.factor)
+        pin(*params.rope.factor);
+    work.schedule = RopeFrequencies::schedule(params);
+    work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
+    result.frequencies = frequencyWords(result);
 }
 
 std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
@@ -498,11 +369,7 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
         result.params->rope.headDim = r.geometry.width;
         result.params->rope.partialRotaryFactor = 1.0;
     }
-    // "rope-cos, half layout, rope_type ...": the angles' table and its layout are this check's own.
-    RopeFit::Hypothesis words;
-    words.params = *result.params;
-    words.amplitude = result.attentionFactor;
-    result.frequencies = RopeCheckWords::reference(words).section(u", "_s, 2);
+    result.frequencies = frequencyWords(result);
     result.correctAgainst = m->correctAgainst;
     for (const QString &mistake : m->mistakes) {
         if (mistake != CheckMistakes::kPositionOffset)
@@ -561,17 +428,19 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     if (!identifyFrequencies(result, angles, r))
         return result;
     const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
-    if (result.rotaryDim < result.headDim) {
-        asPartial(*result.params, result.headDim, result.rotaryDim);
-        result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
-    }
-    const QStringList lines = partialLines(result, span, declared);
     Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
     work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
     work.maxId
         = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
     const bool reversed = turnsBackward(work, sample);
     work.direction = reversed ? -1.0 : 1.0;
+    if (result.correctAgainst.isEmpty())
+        pinParameters(result, work, sample);
+    if (result.rotaryDim < result.headDim) {
+        asPartial(*result.params, result.headDim, result.rotaryDim);
+        result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
+    }
+    const QStringList lines = partialLines(result, span, declared);
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
     result.positions = runsOf(positions);
