@@ -2,7 +2,9 @@
 // branch of acos or asin, and every pair's frequency must still be read. Each table is HF's cos or
 // sin (modeling_rope_utils.py, _compute_default_rope_parameters; the rotate_half layout
 // cat((freqs, freqs)) or the interleaved one), written here in float64 from p + offset; the check
-// names position-offset with the offset, never "learned".
+// names position-offset with the offset, never "learned". And tables whose pairs' columns were
+// exchanged: a mistake at exactly those columns, never a LongRoPE reading whose per-pair factors
+// absorb the exchange (a pair faster than rope_theta gives it is no LongRoPE factor).
 #include "CheckTables.h"
 
 #include "core/check/TableMatch.h"
@@ -61,6 +63,34 @@ private slots:
         QCOMPARE(word(c.match, u"layout"_s), half ? u"half"_s : u"interleaved"_s);
         QCOMPARE(number(c.match, u"base"_s), theta);
         QVERIFY2(c.match.diagnosis.contains(u"positions start at %1"_s.arg(offset)), qPrintable(c.match.diagnosis));
+    }
+
+    void exchangedColumnsAreLocated_data()
+    {
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<qint64>("first");
+        QTest::addColumn<qint64>("second");
+        QTest::newRow("theta 1e6, pairs 10 and 20") << 1e6 << qint64(10) << qint64(20);
+        QTest::newRow("theta 1e4, pairs 3 and 40") << 1e4 << qint64(3) << qint64(40);
+        QTest::newRow("theta 5e5, pairs 30 and 33") << 5e5 << qint64(30) << qint64(33);
+    }
+    void exchangedColumnsAreLocated()
+    {
+        QFETCH(double, theta);
+        QFETCH(qint64, first);
+        QFETCH(qint64, second);
+        constexpr qint64 headDim = 128, pairs = headDim / 2;
+        const auto pairOf = [&](std::int64_t pair) { return pair == first ? second : pair == second ? first : pair; };
+        const Checked c = check(table(512, headDim, [&](std::int64_t p, std::int64_t col) {
+            const std::int64_t pair = pairOf(col % pairs);
+            return std::cos(double(p) * std::pow(theta, -2.0 * double(pair) / double(headDim)));
+        }));
+        QVERIFY2(c.match.verdict == CheckVerdict::Mistake, qPrintable(c.match.diagnosis));
+        QVERIFY2(!c.match.mistakes.contains(u"attention-factor-missing"_s), qPrintable(c.match.diagnosis));
+        QCOMPARE(word(c.match, u"rope_type"_s), u"default"_s);
+        const QString columns
+            = u"columns %1, %2, %3, %4 (4 of 128)"_s.arg(first).arg(second).arg(first + pairs).arg(second + pairs);
+        QVERIFY2(c.match.deviations.startsWith(columns), qPrintable(c.match.deviations));
     }
 };
 

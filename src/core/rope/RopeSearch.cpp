@@ -450,6 +450,13 @@ void RopeSearch::tryLongRope()
     for (std::size_t i = 0; i < q.rope.shortFactor.size(); ++i)
         q.rope.shortFactor[i] = std::clamp(longRopeFactor(std::int64_t(i), b, amplitude), 1e-3, 1e6);
     q.rope.longFactor = q.rope.shortFactor;
+    // LongRoPE's factors divide the frequencies (ext_factors in _compute_longrope_parameters), and
+    // every released model's are at least 1: a pair turning faster than rope_theta gives it, or
+    // factors all within a rounding of 1, is another change of the frequencies (two columns
+    // exchanged, inv_freq rounded to float16), not a LongRoPE table.
+    const auto range = std::minmax_element(q.rope.shortFactor.begin(), q.rope.shortFactor.end());
+    if (range.first == q.rope.shortFactor.end() || *range.first < 1.0 - 1e-3 || *range.second <= 1.0 + 1e-3)
+        return;
     consider(q);
 }
 
