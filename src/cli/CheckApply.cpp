@@ -69,11 +69,15 @@ QString positionsText(const ApplyCheck::Result &r)
 {
     QStringList runs;
     for (const ApplyCheck::PositionRun &run : r.positions) {
-        runs.append(run.position < 0 ? u"rows %1..%2 not read"_s.arg(run.row).arg(run.row + run.count - 1)
-                                     : u"rows %1..%2 at %3..%4"_s.arg(run.row)
-                                           .arg(run.row + run.count - 1)
-                                           .arg(run.position)
-                                           .arg(run.position + run.count - 1));
+        if (run.count == 1)
+            runs.append(run.position < 0 ? u"row %1 not read"_s.arg(run.row)
+                                         : u"row %1 at %2"_s.arg(run.row).arg(run.position));
+        else
+            runs.append(run.position < 0 ? u"rows %1..%2 not read"_s.arg(run.row).arg(run.row + run.count - 1)
+                                         : u"rows %1..%2 at %3..%4"_s.arg(run.row)
+                                               .arg(run.row + run.count - 1)
+                                               .arg(run.position)
+                                               .arg(run.position + run.count - 1));
     }
     return runs.join(u", "_s);
 }

@@ -23,9 +23,11 @@ namespace {
 
 constexpr qint64 kRows = 256, kDim = 64;
 
-// X random normal; Y X turned at position r + offset, theta 10000, the table's pairs `table` and the
-// rotation's `rotation` (true: half).
-std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool table, bool rotation)
+// X random normal; Y X turned at position r + offset (or positions[r]), theta 10000, the table's
+// pairs `table` and the rotation's `rotation` (true: half), sin times `sign` (-1: q * cos -
+// rotate_half(q) * sin, the rotation the wrong way).
+std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool table, bool rotation, double sign = 1.0,
+                                                          const std::vector<qint64> &positions = {})
 {
     std::mt19937 engine(11);
     std::normal_distribution<double> normal(0.0, 1.0);
@@ -37,9 +39,10 @@ std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool ta
         const auto at = [&](qint64 j) { return double(x[std::size_t(r * kDim + j)]); };
         for (qint64 j = 0; j < kDim; ++j) {
             const qint64 k = table ? j % h : j / 2;
-            const double angle = double(r + offset) * std::pow(10000.0, -2.0 * double(k) / double(kDim));
+            const double position = positions.empty() ? double(r + offset) : double(positions[std::size_t(r)]);
+            const double angle = position * std::pow(10000.0, -2.0 * double(k) / double(kDim));
             const double turned = rotation ? (j < h ? -at(j + h) : at(j - h)) : (j % 2 == 0 ? -at(j + 1) : at(j - 1));
-            y[std::size_t(r * kDim + j)] = float(at(j) * std::cos(angle) + turned * std::sin(angle));
+            y[std::size_t(r * kDim + j)] = float(at(j) * std::cos(angle) + sign * turned * std::sin(angle));
         }
     }
     return {x, y};
@@ -169,6 +172,48 @@ private slots:
         QVERIFY2(run.out.contains(u"rotation: %1 pairs"_s.arg(rotation ? u"half"_s : u"interleaved"_s)),
                  qPrintable(run.out));
         QCOMPARE(run.exitCode, exitCode);
+    }
+
+    // Rows 10 and 11 turned at each other's positions, and a rotation the wrong way: named, each row's
+    // position said, no row or column -1.
+    void outOfOrderAndReversedAreReported_data()
+    {
+        QTest::addColumn<double>("sign");
+        QTest::addColumn<bool>("exchanged");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("rows 10 and 11 exchanged")
+            << 1.0 << true << u"positions-out-of-order"_s << u"row 10 at 11, row 11 at 10"_s;
+        QTest::newRow("sin negated") << -1.0 << false << u"rotation-reversed"_s << u"turns the wrong way"_s;
+    }
+    void outOfOrderAndReversedAreReported()
+    {
+        QFETCH(double, sign);
+        QFETCH(bool, exchanged);
+        QFETCH(QString, mistake);
+        QFETCH(QString, words);
+        std::vector<qint64> positions(kRows);
+        for (qint64 r = 0; r < kRows; ++r)
+            positions[std::size_t(r)] = r;
+        if (exchanged)
+            std::swap(positions[10], positions[11]);
+        const auto [x, y] = applied(0, true, true, sign, positions);
+        const QString name = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
+        const QString xPath = m_dir.filePath(name + u"-x.npy"_s), yPath = m_dir.filePath(name + u"-y.npy"_s);
+        QVERIFY(CliRun::writeNpy(xPath, kRows, kDim, x) && CliRun::writeNpy(yPath, kRows, kDim, y));
+        CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(u"mistakes: "_s + mistake), qPrintable(run.out));
+        QVERIFY2(run.out.contains(words), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"frequencies: rope_type default (rope_theta 10000)"_s), qPrintable(run.out));
+        QVERIFY2(!run.out.contains(u"-1"_s) && !run.out.contains(u"not read"_s), qPrintable(run.out));
+        run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QJsonArray want {QJsonArray {0, 0, kRows}};
+        if (exchanged)
+            want = {QJsonArray {0, 0, 10}, QJsonArray {10, 11, 1}, QJsonArray {11, 10, 1},
+                    QJsonArray {12, 12, kRows - 12}};
+        QCOMPARE(o[u"positions"_s].toArray(), want);
     }
 
     // Pythia's and GPT-NeoX's rotary_pct 0.25 of a 96-wide head: rotary_dim 24 read; declared

@@ -36,6 +36,7 @@ struct Rotation
     std::int64_t col0 = 0;
     std::vector<double> inv;
     double scaling = 1.0;
+    double sign = 1.0; // -1: q * cos - rotate_half(q) * sin, the rotation turned the wrong way
 };
 
 Rotation rotationOf(const Params &p, RopeLayout table, RopeLayout rotation)
@@ -63,7 +64,7 @@ Applied applied(const Rotation &rot, const std::vector<std::int64_t> &positions)
             const std::int64_t k = rot.table == RopeLayout::Half ? j % h : j / 2;
             const float angle = float(positions[std::size_t(r)]) * float(rot.inv[std::size_t(k)]);
             cos[std::size_t(j)] = std::cos(angle) * scaling;
-            sin[std::size_t(j)] = std::sin(angle) * scaling;
+            sin[std::size_t(j)] = std::sin(angle) * scaling * float(rot.sign);
         }
         const auto xr = [&](std::int64_t j) { return a.x(r, rot.col0 + j); };
         for (std::int64_t j = 0; j < width; ++j) {
@@ -250,20 +251,29 @@ private slots:
     void aSwappedLayoutIsNamed_data()
     {
         QTest::addColumn<RopeLayout>("table");
-        QTest::newRow("half table, rotate_every_two") << RopeLayout::Half;
-        QTest::newRow("interleaved table, rotate_half") << RopeLayout::Interleaved;
+        QTest::addColumn<qint64>("rows");
+        for (const qint64 rows : {256, 300, 512}) {
+            QTest::addRow("half table, rotate_every_two, %lld rows", rows) << RopeLayout::Half << rows;
+            QTest::addRow("interleaved table, rotate_half, %lld rows", rows) << RopeLayout::Interleaved << rows;
+        }
     }
     void aSwappedLayoutIsNamed()
     {
         QFETCH(RopeLayout, table);
+        QFETCH(qint64, rows);
         const RopeLayout rotation = table == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
-        const Applied a = applied(ropeOf(RopeType::Default), from(0, 512), table, rotation);
+        const Applied a = applied(ropeOf(RopeType::Default), from(0, rows), table, rotation);
         const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
         QCOMPARE(r.mistakes, QStringList {ApplyCheck::kLayoutSwapped});
         QCOMPARE(r.table, table);
         QCOMPARE(r.rotation, rotation);
         QVERIFY2(r.diagnosis.contains(u"swapped between the table and the apply"_s), qPrintable(r.diagnosis));
+        // The parameters in as many digits as the data pins: rope_theta 10000 (a rope_type whose
+        // factor is 1 reads as the default one's frequencies), no factor of 17 digits.
+        QVERIFY2(r.frequencies.contains(u"rope_theta 10000"_s), qPrintable(r.frequencies));
+        static const QRegularExpression longNumber(u"\\d\\.\\d{7,}"_s);
+        QVERIFY2(!r.frequencies.contains(longNumber), qPrintable(r.frequencies));
     }
 
     // Positions from 5: every row's position read, the offset named.
@@ -294,6 +304,89 @@ private slots:
         QCOMPARE(r.positions[1].position, std::int64_t(1000));
         QCOMPARE(r.positions[1].count, std::int64_t(10));
         QVERIFY2(r.diagnosis.contains(u"rows 300..309 at 1000..1009"_s), qPrintable(r.diagnosis));
+    }
+
+    // Rows exchanged, permuted or reversed among positions 0..255 (HF's default RoPE, theta 1e4):
+    // named, the rows and the positions read listed.
+    void exchangedRowsAreNamed_data()
+    {
+        QTest::addColumn<std::vector<std::int64_t>>("rows");
+        QTest::addColumn<std::vector<std::int64_t>>("at");
+        QTest::addColumn<RopeLayout>("layout");
+        QTest::addColumn<QString>("words");
+        for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
+            const char *name = layout == RopeLayout::Half ? "half" : "interleaved";
+            QTest::addRow("rows 10 and 11 exchanged, %s", name)
+                << std::vector<std::int64_t> {10, 11} << std::vector<std::int64_t> {11, 10} << layout
+                << u"row 10 at 11, row 11 at 10; every other row r at position r"_s;
+            QTest::addRow("rows 20..23 permuted, %s", name)
+                << std::vector<std::int64_t> {20, 21, 22, 23} << std::vector<std::int64_t> {22, 20, 23, 21} << layout
+                << u"row 20 at 22, row 21 at 20, row 22 at 23, row 23 at 21; every other row r at position r"_s;
+        }
+        std::vector<std::int64_t> rows, at;
+        for (std::int64_t r = 40; r < 50; ++r) {
+            rows.push_back(r);
+            at.push_back(89 - r);
+        }
+        QTest::addRow("rows 40..49 reversed")
+            << rows << at << RopeLayout::Half << u"rows 40..49 at 49..40, reversed; every other row r at position r"_s;
+    }
+    void exchangedRowsAreNamed()
+    {
+        QFETCH(std::vector<std::int64_t>, rows);
+        QFETCH(std::vector<std::int64_t>, at);
+        QFETCH(RopeLayout, layout);
+        QFETCH(QString, words);
+        std::vector<std::int64_t> positions = from(0, 256);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            positions[std::size_t(rows[i])] = at[i];
+        const Applied a = applied(ropeOf(RopeType::Default), positions, layout, layout);
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(r.mistakes == QStringList {ApplyCheck::kPositionsOutOfOrder},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis + u" | "_s + r.notes.join(u" "_s)));
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.type, RopeType::Default);
+        QCOMPARE(r.params->rope.theta, 10000.0);
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
+        std::vector<std::int64_t> read;
+        for (const ApplyCheck::PositionRun &run : r.positions)
+            for (std::int64_t i = 0; i < run.count; ++i)
+                read.push_back(run.position + i);
+        QCOMPARE(read, positions);
+        QVERIFY2(r.diagnosis.contains(words), qPrintable(r.diagnosis));
+    }
+
+    // Y = q * cos - rotate_half(q) * sin (or rotate_every_two's): named as a rotation the wrong way,
+    // every position read, no row or column -1 said.
+    void aReversedRotationIsNamed_data()
+    {
+        QTest::addColumn<RopeType>("type");
+        QTest::addColumn<RopeLayout>("layout");
+        for (const RopeType type : {RopeType::Default, RopeType::Llama3})
+            for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved})
+                QTest::addRow("%s, %s", qPrintable(typeWord(type)), layout == RopeLayout::Half ? "half" : "interleaved")
+                    << type << layout;
+    }
+    void aReversedRotationIsNamed()
+    {
+        QFETCH(RopeType, type);
+        QFETCH(RopeLayout, layout);
+        Rotation rot = rotationOf(ropeOf(type), layout, layout);
+        rot.sign = -1.0;
+        const Applied a = applied(rot, from(0, 256));
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(r.mistakes == QStringList {ApplyCheck::kRotationReversed},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QCOMPARE(r.rotation, layout);
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.type, type);
+        QCOMPARE(qsizetype(r.positions.size()), qsizetype(1));
+        QCOMPARE(r.positions.front().position, std::int64_t(0));
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
+        QVERIFY2(r.diagnosis.contains(u"turns the wrong way"_s), qPrintable(r.diagnosis));
+        QVERIFY2(!r.diagnosis.contains(u"-1"_s) && !r.diagnosis.contains(u"unread"_s), qPrintable(r.diagnosis));
     }
 
     // At size: 4096 positions of a 512-wide head read as at 1024 x 128 (the layout, theta, every

@@ -7,8 +7,10 @@
 #include "core/rope/ApplyCheck.h"
 
 #include "core/FamilySpec.h"
+#include "core/check/FitNumbers.h"
 #include "core/check/TableCheck.h"
 #include "core/check/TableRows.h"
+#include "core/rope/ApplyAngles.h"
 #include "core/rope/ApplyPairs.h"
 #include "core/rope/RopeCheckWords.h"
 #include "core/rope/RopeFrequencies.h"
@@ -61,103 +63,6 @@ Span spanOf(const std::vector<bool> &pass)
     return {Placement::Scattered, 0, d};
 }
 
-// The angles as a RoPE cos table in HF's layout (A cos(angle), cat over the halves), a row at a
-// time as the identification reads them, each cell allowed its angle's uncertainty: the check's
-// own identification then reads rope_type and parameters from it, at any number of rows.
-class AnglesRows final : public TableRows
-{
-public:
-    AnglesRows(const RowMatrixXf &x, const RowMatrixXf &y, const Reading &r, double u)
-        : m_x(x)
-        , m_y(y)
-        , m_reading(r)
-        , m_u(u)
-    { }
-
-    std::int64_t rows() const override { return m_x.rows(); }
-    std::int64_t cols() const override { return m_reading.geometry.width; }
-    StoredType storedType() const override { return StoredType::Float32; }
-    bool hasCellRounding() const override { return true; }
-    QString name() const override { return u"the angles of --apply"_s; }
-
-    bool read(std::int64_t row0, std::int64_t count, float *out, QString &) const override
-    {
-        const std::int64_t pairs = m_reading.geometry.pairs();
-        std::vector<double> angle(static_cast<std::size_t>(pairs)), unc(angle.size());
-        for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, angle, unc);
-            for (std::int64_t k = 0; k < pairs; ++k) {
-                const auto value = float(m_reading.factor * std::cos(angle[std::size_t(k)]));
-                out[r * 2 * pairs + k] = value;
-                out[r * 2 * pairs + k + pairs] = value;
-            }
-        }
-        return true;
-    }
-
-    void addCellRounding(std::int64_t row0, std::int64_t count, std::int64_t col0, std::int64_t cols,
-                         float *extra) const override
-    {
-        const std::int64_t pairs = m_reading.geometry.pairs();
-        std::vector<double> angle(static_cast<std::size_t>(pairs)), unc(angle.size());
-        for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, angle, unc);
-            for (std::int64_t c = 0; c < cols; ++c) {
-                // A cell whose angle is unknown, or known to worse than float32's rounding.
-                const double uncertainty = unc[std::size_t((col0 + c) % pairs)] * m_reading.factor;
-                if (uncertainty > 0x1p-22) {
-                    const double e = std::clamp(std::ceil(std::log10(2.0 * uncertainty)), -30.0, 1.0);
-                    extra[r * cols + c] += float(0.5 * std::pow(10.0, e));
-                }
-            }
-        }
-    }
-
-private:
-    // Row p's angles; one the equations do not tell (X's pair 0, a padding row) halfway between
-    // the nearest rows' before and after it, as consecutive positions turn, its uncertainty a
-    // whole radian.
-    void rowOf(std::int64_t p, std::vector<double> &angle, std::vector<double> &unc) const
-    {
-        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, angle.data(), nullptr, unc.data());
-        for (std::size_t k = 0; k < angle.size(); ++k) {
-            if (std::isnan(angle[k])) {
-                angle[k] = filled(p, std::int64_t(k));
-                unc[k] = 1.0;
-            }
-        }
-    }
-
-    double angleAt(std::int64_t p, std::int64_t k) const
-    {
-        std::vector<double> angle(static_cast<std::size_t>(m_reading.geometry.pairs())), unc(angle.size());
-        ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, angle.data(), nullptr, unc.data());
-        return angle[std::size_t(k)];
-    }
-
-    double filled(std::int64_t p, std::int64_t k) const
-    {
-        constexpr std::int64_t kReach = 64;
-        std::int64_t before = p - 1, after = p + 1;
-        double a = std::numeric_limits<double>::quiet_NaN(), b = a;
-        for (; before >= std::max<std::int64_t>(0, p - kReach) && std::isnan(a); --before)
-            a = angleAt(before, k);
-        for (; after < std::min(rows(), p + kReach) && std::isnan(b); ++after)
-            b = angleAt(after, k);
-        ++before;
-        --after;
-        if (std::isnan(a) || std::isnan(b))
-            return std::isnan(a) ? (std::isnan(b) ? 0.0 : b) : a;
-        const double step = std::remainder(b - a, kTwoPi) / double(after - before);
-        return a + step * double(p - before);
-    }
-
-    const RowMatrixXf &m_x;
-    const RowMatrixXf &m_y;
-    Reading m_reading;
-    double m_u;
-};
-
 // What a tile of rows gives: each row's position, and Y against X turned at it.
 struct Work
 {
@@ -169,7 +74,35 @@ struct Work
     ApplyPairs::AxisPairs axis;
     double u = 0x1p-24;
     std::int64_t maxId = 0;
+    double direction = 1.0; // -1: Y turns X by -angle (rotation-reversed)
 };
+
+// Row p's angles as the rotation turns them: negated where it turns the wrong way, so that a row
+// reads as the position it was turned at.
+void anglesOf(const Work &w, std::int64_t p, std::vector<double> &angle, std::vector<double> &unc)
+{
+    ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+    if (w.direction < 0.0) {
+        for (double &a : angle)
+            a = -a;
+    }
+}
+
+// Whether Y turns X the wrong way: more sampled rows read as a position from their angles negated
+// than as they are. The cos table the frequencies are identified from is the same either way.
+bool turnsBackward(const Work &w, const std::vector<std::int64_t> &sample)
+{
+    std::int64_t forward = 0, backward = 0;
+    std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+    for (const std::int64_t p : sample) {
+        ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+        forward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+        for (double &a : angle)
+            a = -a;
+        backward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+    }
+    return backward > forward;
+}
 
 // Row p against X turned at `at` with the frequencies found; a row whose position was not read
 // deviates.
@@ -180,7 +113,7 @@ void compareAt(const Work &w, std::int64_t p, std::int64_t at, std::vector<doubl
         return;
     }
     for (std::size_t k = 0; k < angle.size(); ++k)
-        angle[k] = k < w.schedule.w.size() ? double(at) * w.schedule.w[k] : 0.0;
+        angle[k] = k < w.schedule.w.size() ? w.direction * double(at) * w.schedule.w[k] : 0.0;
     tally.add(p, ApplyPairs::compareRow(w.x, w.y, p, w.geometry, w.factor, angle.data(), w.u));
 }
 
@@ -193,7 +126,7 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
             std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
             std::int64_t previous = -1;
             for (std::int64_t p = first; p < end; ++p) {
-                ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+                anglesOf(w, p, angle, unc);
                 const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
                 const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
                 positions[std::size_t(p)] = at;
@@ -201,6 +134,59 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
                 compareAt(w, p, at, angle, tally);
             }
         });
+}
+
+// "rope_type default (rope_theta 10000), attention factor 1": the angles' table and its layout
+// ("rope-cos, half layout") are this check's own.
+QString frequencyWords(const Result &result)
+{
+    RopeFit::Hypothesis words;
+    words.params = *result.params;
+    words.amplitude = result.attentionFactor;
+    return RopeCheckWords::reference(words).section(u", "_s, 2);
+}
+
+// The sampled rows that the frequencies of `params` explain: a position read, every cell within
+// rounding of X turned at it.
+std::int64_t explainedRows(const Work &base, const Params &params, const std::vector<std::int64_t> &sample)
+{
+    Work w = base;
+    w.schedule = RopeFrequencies::schedule(params);
+    w.axis = ApplyPairs::AxisPairs::of(w.schedule.w, std::vector<bool>(w.schedule.w.size(), true));
+    std::int64_t explained = 0;
+    std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+    for (const std::int64_t p : sample) {
+        anglesOf(w, p, angle, unc);
+        const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId);
+        ApplyPairs::CellTally tally;
+        compareAt(w, p, at, angle, tally);
+        explained += at >= 0 && tally.deviatingRows == 0;
+    }
+    return explained;
+}
+
+// The parameters the identification fitted (rope_theta, factor) rounded to the fewest significant
+// digits that explain as many sampled rows as they do: the digits the data pins, no more
+// (llama3's factor 1, not 1.0000340241274595). The frequencies compared are the rounded ones.
+void pinParameters(Result &result, Work &work, const std::vector<std::int64_t> &sample)
+{
+    Params &params = *result.params;
+    const std::int64_t most = explainedRows(work, params, sample);
+    const auto pin = [&](double &value) {
+        const double fitted = value;
+        for (const double rounded : FitNumbers::roundings(fitted, 15)) {
+            value = rounded;
+            if (explainedRows(work, params, sample) >= most)
+                return;
+        }
+        value = fitted;
+    };
+    pin(params.rope.theta);
+    if (params.rope.factor)
+        pin(*params.rope.factor);
+    work.schedule = RopeFrequencies::schedule(params);
+    work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
+    result.frequencies = frequencyWords(result);
 }
 
 std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
@@ -221,6 +207,31 @@ std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
     return runs;
 }
 
+// The text of runs[i] and of the single rows after it whose positions count down with it, three
+// or more ("rows 40..49 at 49..40, reversed"); i moved past them.
+QString runText(const std::vector<PositionRun> &runs, std::size_t &i)
+{
+    const PositionRun &run = runs[i];
+    std::size_t last = i;
+    while (run.count == 1 && run.position > 0 && last + 1 < runs.size() && runs[last + 1].count == 1
+           && runs[last + 1].position >= 0 && runs[last + 1].position == runs[last].position - 1)
+        ++last;
+    if (last < i + 2) // two rows exchanged are said row by row
+        last = i;
+    const std::int64_t rows = std::int64_t(last - i) + run.count, end = run.row + rows - 1;
+    i = last;
+    if (run.position < 0)
+        return rows == 1 ? u"row %1 unread"_s.arg(run.row) : u"rows %1..%2 unread"_s.arg(run.row).arg(end);
+    if (rows == 1)
+        return u"row %1 at %2"_s.arg(run.row).arg(run.position);
+    if (rows > run.count)
+        return u"rows %1..%2 at %3..%4, reversed"_s.arg(run.row)
+            .arg(end)
+            .arg(run.position)
+            .arg(run.position - rows + 1);
+    return u"rows %1..%2 at %3..%4"_s.arg(run.row).arg(end).arg(run.position).arg(run.position + run.count - 1);
+}
+
 QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
 {
     const std::int64_t first = positions.front();
@@ -234,25 +245,37 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
     }
     if (constant)
         return {};
+    // The runs away from their own rows, the rest said at once where every one is at its own row.
     result.mistakes.append(kPositionsOutOfOrder);
+    const auto own = [](const PositionRun &run) { return run.position == run.row; };
+    const bool othersOwn = std::count_if(result.positions.begin(), result.positions.end(), own) > 0;
+    constexpr qsizetype kShown = 8;
     QStringList runs;
-    for (std::size_t i = 0; i < result.positions.size() && i < 6; ++i) {
-        const PositionRun &run = result.positions[i];
-        runs.append(run.position < 0 ? u"rows %1..%2 unread"_s.arg(run.row).arg(run.row + run.count - 1)
-                                     : u"rows %1..%2 at %3..%4"_s.arg(run.row)
-                                           .arg(run.row + run.count - 1)
-                                           .arg(run.position)
-                                           .arg(run.position + run.count - 1));
+    qsizetype away = 0;
+    for (std::size_t i = 0; i < result.positions.size(); ++i) {
+        if (othersOwn && own(result.positions[i]))
+            continue;
+        if (++away <= kShown)
+            runs.append(runText(result.positions, i));
     }
-    return u"the rows' positions are not one run from 0: %1%2"_s.arg(
-        runs.join(u", "_s), result.positions.size() > 6 ? u", …"_s : QString());
+    return u"the rows' positions are out of order, not one run from 0: %1%2%3"_s.arg(
+        runs.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        othersOwn ? u"; every other row r at position r"_s : QString());
 }
 
 // The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
 // frequencies are a published form's and every row is at its own index.
-void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines)
+void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines,
+              bool reversed)
 {
     ApplyPairs::layoutMistakes(result, declared.layout, lines);
+    if (reversed) {
+        const QString turn = result.rotation == RopeLayout::Half ? u"rotate_half"_s : u"rotate_every_two"_s;
+        result.mistakes.append(kRotationReversed);
+        lines.append(u"the rotation turns the wrong way: Y = q * cos - %1(q) * sin turns each pair by -angle, "
+                     "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
+                     "(each row's position is read with its angles negated)"_s.arg(turn));
+    }
     if (const QString line = positionLines(result, positions); !line.isEmpty())
         lines.append(line);
     if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
@@ -346,11 +369,7 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
         result.params->rope.headDim = r.geometry.width;
         result.params->rope.partialRotaryFactor = 1.0;
     }
-    // "rope-cos, half layout, rope_type ...": the angles' table and its layout are this check's own.
-    RopeFit::Hypothesis words;
-    words.params = *result.params;
-    words.amplitude = result.attentionFactor;
-    result.frequencies = RopeCheckWords::reference(words).section(u", "_s, 2);
+    result.frequencies = frequencyWords(result);
     result.correctAgainst = m->correctAgainst;
     for (const QString &mistake : m->mistakes) {
         if (mistake != CheckMistakes::kPositionOffset)
@@ -409,19 +428,23 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     if (!identifyFrequencies(result, angles, r))
         return result;
     const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
+    Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
+    work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
+    work.maxId
+        = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
+    const bool reversed = turnsBackward(work, sample);
+    work.direction = reversed ? -1.0 : 1.0;
+    if (result.correctAgainst.isEmpty())
+        pinParameters(result, work, sample);
     if (result.rotaryDim < result.headDim) {
         asPartial(*result.params, result.headDim, result.rotaryDim);
         result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
     }
     const QStringList lines = partialLines(result, span, declared);
-    Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
-    work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
-    work.maxId
-        = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
     result.positions = runsOf(positions);
-    conclude(result, declared, positions, lines);
+    conclude(result, declared, positions, lines, reversed);
     return result;
 }
 

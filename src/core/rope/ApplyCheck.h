@@ -61,6 +61,9 @@ struct Declared
 // The mistakes an apply check names: the pairing's (ApplyPairs'), and the positions'.
 using ApplyPairs::kLayoutSwapped;
 inline const QString kPositionsOutOfOrder = QStringLiteral("positions-out-of-order");
+// Y = q * cos - rotate_half(q) * sin: X turned by -angle at every pair (sin negated, or every
+// position negated), where HF's apply_rotary_pos_emb adds rotate_half(q) * sin.
+inline const QString kRotationReversed = QStringLiteral("rotation-reversed");
 // A partial rotary's: another rotary_dim than the one declared; the rotated columns after the
 // unrotated ones (HF rotates the first rotary_dim); inv_freq's exponent over head_dim where HF's
 // _compute_default_rope_parameters divides by rotary_dim.

@@ -380,7 +380,13 @@ void layoutMistakes(Outcome &outcome, std::optional<RopeLayout> declared, QStrin
 
 bool concludeMistakes(Outcome &outcome, QStringList lines, const QString &where)
 {
-    if (outcome.deviatingRows > 0 && outcome.mistakes.isEmpty())
+    // Rows deviate with no cell compared where none's position was read: no place to name.
+    if (outcome.deviatingRows > 0 && outcome.mistakes.isEmpty() && outcome.worstRow < 0)
+        lines.append(QStringLiteral("%1 rows deviate from X turned at %2: no row's position could be read, so no cell "
+                                    "was compared")
+                         .arg(outcome.deviatingRows)
+                         .arg(where));
+    else if (outcome.deviatingRows > 0 && outcome.mistakes.isEmpty())
         lines.append(QStringLiteral("%1 rows deviate from X turned at %2; the largest error %3 at row %4, column %5")
                          .arg(outcome.deviatingRows)
                          .arg(where)
