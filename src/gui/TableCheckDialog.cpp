@@ -65,6 +65,14 @@ void TableCheckDialog::noteComputation()
         g_onApplicationThread.fetch_add(1);
 }
 
+// 900 x 860 where the screen has room; within its free area otherwise, a frame's and a panel's
+// height spared (1366 x 768): the buttons stay on the screen.
+void TableCheckDialog::fitToScreen()
+{
+    const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 900, 860);
+    resize(std::min(900, room.width() - 40), std::min(860, room.height() - 60));
+}
+
 TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t memoryBudget, CurrentParams current,
                                    ApplyParams apply, QWidget *parent)
     : QDialog(parent)
@@ -224,10 +232,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     layout->addLayout(progressRow);
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
-    // 900 x 860 where the screen has room; within its free area otherwise, a frame's and a panel's
-    // height spared (1366 x 768): the buttons stay on the screen.
-    const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 900, 860);
-    resize(std::min(900, room.width() - 40), std::min(860, room.height() - 60));
+    fitToScreen();
 
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &TableCheckDialog::showProgress);

@@ -111,6 +111,7 @@ protected:
     void done(int result) override;
 
 private:
+    void fitToScreen();
     void start();
     void cancel();
     // Cancels and checks again against the reference the Compare with row declares.

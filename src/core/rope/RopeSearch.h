@@ -65,6 +65,8 @@ private:
     static constexpr std::int64_t kLeastOriginal = 256;
     static constexpr std::int64_t kMostOriginal = std::int64_t(1) << 21;
 
+    // `value` as a config writes it: its fewest digits, or float32's nearest value of them.
+    static double snapped(double value, double within);
     Params baseParams() const;
     double snappedAmplitude(const Params &params, double typeFactor) const;
     double measuredAmplitude() const;

@@ -57,9 +57,8 @@ double snappedAmplitude(double measured, std::int64_t d, ValueFormat format, dou
     return measured;
 }
 
-// The amplitude as measured, in the fewest digits within a quarter of the cells' rounding (or
-// within a text's): the pairs' radii pin it far closer than that (float32 cells: to ~1e-8), close enough to tell c PE
-// with c = 1 + 5e-7 from PE by its cells.
+// The amplitude as measured, in the fewest digits within a quarter of the cells' rounding (or a
+// text's): the radii pin it to ~1e-8 in float32 cells, close enough to tell 1 + 5e-7 from 1.
 double measuredAmplitude(double measured, ValueFormat format, double textRounding)
 {
     const double within = std::max(0.25 * halfUnit(format), textRounding);
@@ -316,9 +315,8 @@ public:
             tryBases(h, pf.halfBases);
             h.amplitude = pf.amplitude;
         }
-        // A radius snapped to a writer's scale (1) that leaves cells beyond the exact angles'
-        // tolerance: c PE with c near 1 (1 + 5e-6), which the radius as measured explains, scaled.
-        // Float32 angles' looser tolerance would hide the radius's error at the far rows.
+        // A radius snapped to 1 that leaves cells beyond the exact angles' tolerance: c PE with c near
+        // 1, which the measured radius explains (float32 angles' tolerance would hide it), scaled.
         if (!(m_best && m_best->score.bad == 0) && pf.measuredAmplitude != pf.amplitude) {
             h.amplitude = pf.measuredAmplitude;
             h.variant = Variant::Paper;
