@@ -10,12 +10,14 @@ void nameDeclaredMistake(TableMatch &declared, const TableMatch &readMatch)
 {
     if (declared.verdict != CheckVerdict::Mistake || !declared.mistakes.isEmpty() || declared.deviations.isEmpty())
         return;
-    const TableMatch *read = &readMatch;
+    const TableMatch *const read = &readMatch;
     if (read->verdict == CheckVerdict::Unknown || read->diagnosis.isEmpty())
         return;
-    // The declared reference's words carry its source after them ("... (preset llama-3-1-8b)").
-    const bool sameReference = !read->referenceText.isEmpty() && declared.referenceText.startsWith(read->referenceText)
-        && read->family == declared.family;
+    // The same words, or the declared ones with their source after them ("... (preset llama-3-1-8b)"):
+    // "attention factor 1" is no prefix of another reference's "attention factor 1.5".
+    const bool sameReference = !read->referenceText.isEmpty() && read->family == declared.family
+        && (declared.referenceText == read->referenceText
+            || declared.referenceText.startsWith(read->referenceText + u" ("_s));
     if (sameReference && read->verdict == CheckVerdict::Mistake && !read->mistakes.isEmpty()) {
         declared.mistakes = read->mistakes;
         declared.positionOffset = read->positionOffset;
