@@ -189,25 +189,32 @@ struct Checked
     QString error;
 };
 
-inline Checked check(RowMatrixXf values, posenc::StoredType stored = posenc::StoredType::Float32,
-                     const posenc::TableCheck::Declared &declared = {}, double textRounding = 0.0)
+// A match found (identify, expect, expectTable), streamed over `rows` and concluded, as the
+// command line runs it; or the message of why there is none.
+inline Checked concluded(const posenc::TableRows &rows, std::variant<posenc::TableMatch, QString> found,
+                         const posenc::TableCheck::StreamOptions &options = {})
 {
-    const posenc::MatrixRows rows(std::make_shared<const RowMatrixXf>(std::move(values)), stored,
-                                  QStringLiteral("test"), textRounding);
     Checked out;
-    auto identified = posenc::TableCheck::identify(rows, declared);
-    if (const auto *error = std::get_if<QString>(&identified)) {
+    if (const auto *error = std::get_if<QString>(&found)) {
         out.error = *error;
         return out;
     }
-    out.match = std::get<posenc::TableMatch>(std::move(identified));
-    posenc::TableCheck::StreamOptions options;
-    options.chunkBytes = std::uint64_t(1) << 18; // several chunks even for small tables
+    out.match = std::get<posenc::TableMatch>(std::move(found));
     out.verification = posenc::TableCheck::verify(out.match, rows, options);
     if (out.verification.error)
         out.error = *out.verification.error;
     posenc::TableCheck::conclude(out.match, out.verification);
     return out;
+}
+
+inline Checked check(RowMatrixXf values, posenc::StoredType stored = posenc::StoredType::Float32,
+                     const posenc::TableCheck::Declared &declared = {}, double textRounding = 0.0)
+{
+    const posenc::MatrixRows rows(std::make_shared<const RowMatrixXf>(std::move(values)), stored,
+                                  QStringLiteral("test"), textRounding);
+    posenc::TableCheck::StreamOptions options;
+    options.chunkBytes = std::uint64_t(1) << 18; // several chunks even for small tables
+    return concluded(rows, posenc::TableCheck::identify(rows, declared), options);
 }
 
 } // namespace checktables

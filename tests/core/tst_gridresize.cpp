@@ -6,6 +6,8 @@
 // (upsample_bilinear2d's source index scale * (i + 0.5) - 0.5, at least 0) is the mistake
 // resized-without-align-corners. Both written here in float64 from those formulas, at a small size
 // and at 102,400 patches.
+#include "CheckTables.h"
+
 #include "core/check/GridResize.h"
 #include "core/check/TableAgainstTable.h"
 #include "core/check/TableCheck.h"
@@ -16,6 +18,7 @@
 #include <random>
 
 using namespace posenc;
+using namespace checktables;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -80,28 +83,12 @@ RowMatrixXf resized(const RowMatrixXf &grid, std::int64_t n, std::int64_t h, std
     return out;
 }
 
-struct Checked
-{
-    TableMatch match;
-    TableCheck::Verification verification;
-    QString error;
-};
-
 Checked againstGrid(RowMatrixXf table, RowMatrixXf grid)
 {
     const MatrixRows rows(std::make_shared<const RowMatrixXf>(std::move(table)), StoredType::Float32, u"port"_s);
     auto reference = std::make_shared<const MatrixRows>(std::make_shared<const RowMatrixXf>(std::move(grid)),
                                                         StoredType::Float32, u"pos_embed"_s);
-    Checked out;
-    auto found = TableCheck::expectTable(rows, reference);
-    if (const auto *error = std::get_if<QString>(&found)) {
-        out.error = *error;
-        return out;
-    }
-    out.match = std::get<TableMatch>(std::move(found));
-    out.verification = TableCheck::verify(out.match, rows, {});
-    TableCheck::conclude(out.match, out.verification);
-    return out;
+    return concluded(rows, TableCheck::expectTable(rows, reference));
 }
 
 } // namespace

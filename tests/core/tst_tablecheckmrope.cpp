@@ -138,16 +138,8 @@ Params paramsOf(const Spec &s)
 Checked expected(RowMatrixXf values, const Spec &s, bool cosine)
 {
     const MatrixRows rows(std::make_shared<const RowMatrixXf>(std::move(values)), StoredType::Float32, u"test"_s, 0.0);
-    Checked out;
-    auto found = TableCheck::expect(rows, Encoding::Mrope, paramsOf(s), cosine ? u"mrope-cos"_s : u"mrope-sin"_s);
-    if (const auto *error = std::get_if<QString>(&found)) {
-        out.error = *error;
-        return out;
-    }
-    out.match = std::get<TableMatch>(std::move(found));
-    out.verification = TableCheck::verify(out.match, rows, {});
-    TableCheck::conclude(out.match, out.verification);
-    return out;
+    return concluded(rows,
+                     TableCheck::expect(rows, Encoding::Mrope, paramsOf(s), cosine ? u"mrope-cos"_s : u"mrope-sin"_s));
 }
 
 QString flagOf(const TableMatch &m)

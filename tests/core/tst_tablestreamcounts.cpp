@@ -59,20 +59,19 @@ private slots:
         params.dModel = cols;
         params.maxLen = rows;
         params.sinusoidal.layout = split ? Layout::Split : Layout::Interleaved;
-        auto expected = TableCheck::expect(table, Encoding::Sinusoidal, params, u"sinusoidal"_s);
-        QVERIFY(std::holds_alternative<TableMatch>(expected));
-        TableMatch match = std::get<TableMatch>(std::move(expected));
         TableCheck::StreamOptions options;
         options.threads = threads;
         options.chunkBytes = std::uint64_t(64) << 10; // the least: many chunks and tiles
-        const TableCheck::Verification v = TableCheck::verify(match, table, options);
+        const Checked c
+            = concluded(table, TableCheck::expect(table, Encoding::Sinusoidal, params, u"sinusoidal"_s), options);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const TableCheck::Verification &v = c.verification;
         const qint64 moved = (rows + every - 1) / every;
         QCOMPARE(v.comparedRows, rows);
         QCOMPARE(v.deviatingRows, moved);
         QCOMPARE(v.deviatingCells, moved * cols);
-        TableCheck::conclude(match, v);
-        QVERIFY2(match.deviations.contains(u"(%1 of %2)"_s.arg(moved).arg(rows)) || moved <= 8,
-                 qPrintable(match.deviations));
+        QVERIFY2(c.match.deviations.contains(u"(%1 of %2)"_s.arg(moved).arg(rows)) || moved <= 8,
+                 qPrintable(c.match.deviations));
     }
 };
 

@@ -6,32 +6,31 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::TableCheck {
 
-void nameDeclaredMistake(TableMatch &declared, const TableMatch &readMatch)
+void nameDeclaredMistake(TableMatch &declared, const TableMatch &read)
 {
     if (declared.verdict != CheckVerdict::Mistake || !declared.mistakes.isEmpty() || declared.deviations.isEmpty())
         return;
-    const TableMatch *const read = &readMatch;
-    if (read->verdict == CheckVerdict::Unknown || read->diagnosis.isEmpty())
+    if (read.verdict == CheckVerdict::Unknown || read.diagnosis.isEmpty())
         return;
     // The same words, or the declared ones with their source after them ("... (preset llama-3-1-8b)"):
     // "attention factor 1" is no prefix of another reference's "attention factor 1.5".
-    const bool sameReference = !read->referenceText.isEmpty() && read->family == declared.family
-        && (declared.referenceText == read->referenceText
-            || declared.referenceText.startsWith(read->referenceText + u" ("_s));
-    if (sameReference && read->verdict == CheckVerdict::Mistake && !read->mistakes.isEmpty()) {
-        declared.mistakes = read->mistakes;
-        declared.positionOffset = read->positionOffset;
-        declared.firstPositionRow = read->firstPositionRow;
+    const bool sameReference = !read.referenceText.isEmpty() && read.family == declared.family
+        && (declared.referenceText == read.referenceText
+            || declared.referenceText.startsWith(read.referenceText + u" ("_s));
+    if (sameReference && read.verdict == CheckVerdict::Mistake && !read.mistakes.isEmpty()) {
+        declared.mistakes = read.mistakes;
+        declared.positionOffset = read.positionOffset;
+        declared.firstPositionRow = read.firstPositionRow;
         declared.notes.prepend(declared.diagnosis);
-        declared.diagnosis = read->diagnosis;
+        declared.diagnosis = read.diagnosis;
         return;
     }
-    QString what = CheckWords::verdict(read->verdict);
-    if (!read->mistakes.isEmpty())
-        what += u" (%1)"_s.arg(read->mistakes.join(u", "_s));
-    if (!read->referenceText.isEmpty() && read->verdict != CheckVerdict::Correct)
-        what += u" against "_s + read->referenceText;
-    declared.notes.prepend(u"read without the declaration, the table is %1: %2"_s.arg(what, read->diagnosis));
+    QString what = CheckWords::verdict(read.verdict);
+    if (!read.mistakes.isEmpty())
+        what += u" (%1)"_s.arg(read.mistakes.join(u", "_s));
+    if (!read.referenceText.isEmpty() && read.verdict != CheckVerdict::Correct)
+        what += u" against "_s + read.referenceText;
+    declared.notes.prepend(u"read without the declaration, the table is %1: %2"_s.arg(what, read.diagnosis));
 }
 
 bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMatch &y, const Verification &vy,
