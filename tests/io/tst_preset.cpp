@@ -348,6 +348,15 @@ void TestPreset::rotaryPresetsGiveTheirModelsNumbers_data()
                               << QStringList {u"rotary=24"_s};
     QTest::newRow("gpt-j") << u"gpt-j-6b"_s << QStringList {u"rope-layout=interleaved"_s}
                            << QStringList {u"rotary=64"_s};
+    // Kimi K2: beta_fast = beta_slow = 1 puts both edges at 64 ln(4096 / 2 pi) / (2 ln 50000) = 19.165.
+    QTest::newRow("kimi k2") << u"kimi-k2"_s << QStringList {u"beta-fast=1"_s, u"beta-slow=1"_s}
+                             << QStringList {u"low=19.165"_s, u"kept=20"_s, u"blended=0"_s, u"logit=1.813"_s};
+    // EXAONE 4: llama3 16 of 8192 at theta 1e6 keeps wavelengths below 2048, divides those past 8192.
+    QTest::newRow("exaone 4") << u"exaone-4-32b"_s << QStringList {u"rope-type=llama3"_s}
+                              << QStringList {u"kept=27"_s, u"blended=7"_s, u"divided=30"_s};
+    // Devstral Small 2: yarn 48 of 8192 at theta 1e8, the attention factor 1 by its mscale pair.
+    QTest::newRow("devstral 2") << u"devstral-small-2"_s << QStringList {u"rope-factor=48"_s}
+                                << QStringList {u"kept=13"_s, u"blended=12"_s, u"divided=39"_s, u"attention=1"_s};
 }
 
 // Each model's preset gives its config's values, and posenc describe's numbers for them are the
