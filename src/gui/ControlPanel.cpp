@@ -24,6 +24,9 @@ namespace posenc {
 
 namespace {
 
+// The rows the preset chooser's list shows at once, the others a scroll away.
+constexpr int kPresetRows = 24;
+
 // The heading of a row's group, as the panel shows it: a family's from its FamilySpec.
 QString groupHeading(const ParamSpec &row)
 {
@@ -242,6 +245,10 @@ void ControlPanel::fillPresets()
         combo->addItem(preset.title);
         combo->setItemData(combo->count() - 1, presetTooltip(preset), Qt::ToolTipRole);
     }
+    // The style's menu-like popup takes the screen's height and hides the presets past it behind a
+    // scroll arrow (at 768 pixels, a dozen of them): a drop-down list with a scroll bar instead.
+    combo->setStyleSheet(u"QComboBox { combobox-popup: 0; }"_s);
+    combo->setMaxVisibleItems(kPresetRows);
     m_ui->presetLabel->setToolTip(tr("Parameter values from a published source: choosing one sets every parameter "
                                      "it names and leaves the others as they are."));
 }

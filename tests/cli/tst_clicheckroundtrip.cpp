@@ -127,6 +127,14 @@ private slots:
         // Phi-4 mini's short factors are all 1: the default type's frequencies at its amplitude.
         QTest::newRow("Phi-4 mini, short factors") << u"phi-4-mini"_s << u"Phi-4 mini"_s << u"2048"_s;
         QTest::newRow("Phi-4 mini, long factors") << u"phi-4-mini"_s << u"Phi-4 mini"_s << u"8192"_s;
+        // Kimi K2's yarn has beta_fast = beta_slow = 1 and amplitude 1; Devstral Small 2's amplitude 1
+        // although factor 48; DeepSeek-V3.2-Exp turns as DeepSeek-V3 does.
+        QTest::newRow("Kimi K2, yarn without a blend") << u"kimi-k2"_s << u"Kimi K2"_s << u"2048"_s;
+        QTest::newRow("Devstral Small 2, yarn of amplitude 1")
+            << u"devstral-small-2"_s << u"Devstral Small 2"_s << u"2048"_s;
+        QTest::newRow("DeepSeek-V3.2-Exp") << u"deepseek-v3-2-exp"_s << u"DeepSeek-V3.2-Exp"_s << u"2048"_s;
+        QTest::newRow("Command R7B, interleaved at theta 50000") << u"command-r7b"_s << u"Command R7B"_s << u"2048"_s;
+        QTest::newRow("GLM-4.5, half the head") << u"glm-4-5"_s << u"GLM-4.5"_s << u"2048"_s;
     }
     void ropePresetsAreNamed()
     {

@@ -90,7 +90,7 @@ void TestCliPresets::listsEveryPreset()
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     const QStringList files = presetFiles();
-    QCOMPARE(files.size(), 35);
+    QCOMPARE(files.size(), 46);
     QCOMPARE(lines.size(), files.size());
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QStringList fields = lines[i].split(u'\t');
@@ -269,12 +269,14 @@ void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
     for (const QString &file : presetFiles()) {
         const QString family = presetFile(file).value(u"params"_s).toObject().value(u"encoding"_s).toString();
         // A model's config (read on huggingface.co or in a repository at a commit) is rotary, one of
-        // the attention biases or a vision model's 2-D encoding; the papers' and libraries' presets
-        // are sinusoidal.
+        // the attention biases, a vision model's 2-D encoding or an audio encoder's sinusoid
+        // (Whisper's); the papers' and libraries' presets are sinusoidal.
         const QString source = presetFile(file).value(u"source"_s).toString();
+        const bool encoder = presetFile(file).value(u"title"_s).toString().endsWith(u", encoder"_s);
         const QStringList families = source.contains(u"huggingface.co"_s) || source.contains(u" @ "_s)
             ? QStringList {u"rope"_s,     u"alibi"_s, u"t5"_s,      u"deberta"_s,
                            u"sandwich"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}
+                + (encoder ? QStringList {u"sinusoidal"_s} : QStringList {})
             : QStringList {u"sinusoidal"_s};
         QVERIFY2(families.contains(family), qPrintable(file));
     }

@@ -443,7 +443,7 @@ private slots:
     // turned, q_pass = q[..., rotary_dim:] after it): rotary_dim, theta and the verdict read.
     // Configs: tests/data/configs (gpt-neox-20b, pythia-160m: rotary_pct 0.25, base 10000;
     // GLM-4.5: 0.5, 1e6; Qwen3-Next-80B-A3B: 0.25, 1e7; gpt-j-6b: rotary_dim 64 of 256,
-    // rotate_every_two). No published RoPE has theta 1e6 or 1e7 at those widths: variants.
+    // rotate_every_two). Each is a preset's model, so its RoPE is a published form: correct.
     void aPartialRotaryIsRead_data()
     {
         QTest::addColumn<qint64>("headDim");
@@ -454,8 +454,8 @@ private slots:
         QTest::newRow("GPT-NeoX-20B") << qint64(96) << 0.25 << 10000.0 << RopeLayout::Half << CheckVerdict::Correct;
         QTest::newRow("Pythia-160m") << qint64(64) << 0.25 << 10000.0 << RopeLayout::Half << CheckVerdict::Correct;
         QTest::newRow("GPT-J-6B") << qint64(256) << 0.25 << 10000.0 << RopeLayout::Interleaved << CheckVerdict::Correct;
-        QTest::newRow("GLM-4.5") << qint64(128) << 0.5 << 1e6 << RopeLayout::Half << CheckVerdict::Variant;
-        QTest::newRow("Qwen3-Next") << qint64(256) << 0.25 << 1e7 << RopeLayout::Half << CheckVerdict::Variant;
+        QTest::newRow("GLM-4.5") << qint64(128) << 0.5 << 1e6 << RopeLayout::Half << CheckVerdict::Correct;
+        QTest::newRow("Qwen3-Next") << qint64(256) << 0.25 << 1e7 << RopeLayout::Half << CheckVerdict::Correct;
     }
     void aPartialRotaryIsRead()
     {

@@ -1,6 +1,6 @@
 // The parameters dock's presets: listed with their source, a choice setting what it names, the
 // chooser reading custom once a control moves without moving the controls, and a preset the
-// settings refuse changing nothing.
+// settings refuse changing nothing; more presets than fit in its list are a scroll bar away.
 
 #include "ControlInput.h"
 
@@ -8,8 +8,10 @@
 
 #include "core/ParamText.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTest>
@@ -29,6 +31,7 @@ private slots:
     void theChooserReadsCustomOnceAControlMoves();
     void aPresetTheSettingsRefuseChangesNothing();
     void choosingOrLeavingAPresetMovesNoControl();
+    void theChooserScrollsALongList();
 };
 
 void TestControlPanelPresets::presetsAreListedWithTheirSource()
@@ -192,6 +195,25 @@ void TestControlPanelPresets::choosingOrLeavingAPresetMovesNoControl()
     QCOMPARE(panel.activePreset(), -1);
     QCoreApplication::processEvents();
     QCOMPARE(where(), before);
+}
+
+// The style's own popup would take the screen's height and hide the presets past it behind a
+// scroll arrow: the list shows a few dozen rows, with a scroll bar to the rest.
+void TestControlPanelPresets::theChooserScrollsALongList()
+{
+    ControlPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
+    QVERIFY(combo->count() > combo->maxVisibleItems());
+    combo->showPopup();
+    QAbstractItemView *list = combo->view();
+    QTRY_VERIFY(list->isVisible());
+    QVERIFY(list->verticalScrollBarPolicy() != Qt::ScrollBarAlwaysOff);
+    QTRY_VERIFY(list->verticalScrollBar()->isVisible());
+    QVERIFY(list->verticalScrollBar()->maximum() > 0);
+    QVERIFY(list->window()->height() < combo->maxVisibleItems() * 2 * list->sizeHintForRow(1));
+    combo->hidePopup();
 }
 
 QTEST_MAIN(TestControlPanelPresets)

@@ -86,7 +86,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 35);
+    QCOMPARE(loaded.presets.size(), 46);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -129,7 +129,7 @@ void TestPreset::everyShippedPresetNamesItsFamily()
         bias += expected.encoding == Encoding::Alibi || expected.encoding == Encoding::T5
             || expected.encoding == Encoding::Deberta;
     }
-    QCOMPARE(rotary, 15);
+    QCOMPARE(rotary, 25);
     QCOMPARE(bias, 5);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -281,41 +281,16 @@ void TestPreset::refusesWhatIsNotAPreset()
 void TestPreset::eachShippedPresetIsNamedByItsFile()
 {
     // The command line's NAME: the file's name without its order and extension.
-    const QStringList names = {u"transformer-base"_s,
-                               u"transformer-big"_s,
-                               u"annotated-transformer"_s,
-                               u"tensorflow-tutorial"_s,
-                               u"fairseq-init"_s,
-                               u"pytorch-embedding"_s,
-                               u"llama-2-7b"_s,
-                               u"llama-3-1-8b"_s,
-                               u"llama-3-2-1b"_s,
-                               u"llama-4-scout"_s,
-                               u"mistral-7b"_s,
-                               u"qwen2-5-7b"_s,
-                               u"qwen3-8b"_s,
-                               u"gpt-oss-20b"_s,
-                               u"deepseek-v3"_s,
-                               u"phi-3-mini-128k"_s,
-                               u"phi-4-mini"_s,
-                               u"gemma-3-4b"_s,
-                               u"gemma-4"_s,
-                               u"gpt-neox-20b"_s,
-                               u"gpt-j-6b"_s,
-                               u"bloom-560m"_s,
-                               u"mpt-7b"_s,
-                               u"t5-base"_s,
-                               u"flan-t5-base"_s,
-                               u"deberta-v3-base"_s,
-                               u"nemo-gpt-sandwich"_s,
-                               u"qwen2-vl-7b"_s,
-                               u"qwen2-5-vl-7b"_s,
-                               u"qwen3-vl-8b"_s,
-                               u"pixtral-12b-vision"_s,
-                               u"flux-1-dev"_s,
-                               u"flux-2-dev"_s,
-                               u"mae-vit-b-16"_s,
-                               u"dit-xl-2"_s};
+    const QStringList names
+        = QStringLiteral(
+              "transformer-base transformer-big annotated-transformer tensorflow-tutorial fairseq-init "
+              "pytorch-embedding llama-2-7b llama-3-1-8b llama-3-2-1b llama-4-scout mistral-7b qwen2-5-7b "
+              "qwen3-8b gpt-oss-20b deepseek-v3 phi-3-mini-128k phi-4-mini gemma-3-4b gemma-4 gpt-neox-20b "
+              "gpt-j-6b bloom-560m mpt-7b t5-base flan-t5-base deberta-v3-base nemo-gpt-sandwich qwen2-vl-7b "
+              "qwen2-5-vl-7b qwen3-vl-8b pixtral-12b-vision flux-1-dev flux-2-dev mae-vit-b-16 dit-xl-2 phi-4 "
+              "command-r7b exaone-4-32b smollm3-3b qwen3-next-80b glm-4-5 kimi-k2 deepseek-v3-2-exp "
+              "devstral-small-2 modernbert-base whisper-large-v3")
+              .split(u' ');
     QCOMPARE(Presets::names(), names);
     QVERIFY(Presets::shipped().problems.isEmpty());
     const Presets::Loaded loaded = Presets::load();
@@ -373,6 +348,15 @@ void TestPreset::rotaryPresetsGiveTheirModelsNumbers_data()
                               << QStringList {u"rotary=24"_s};
     QTest::newRow("gpt-j") << u"gpt-j-6b"_s << QStringList {u"rope-layout=interleaved"_s}
                            << QStringList {u"rotary=64"_s};
+    // Kimi K2: beta_fast = beta_slow = 1 puts both edges at 64 ln(4096 / 2 pi) / (2 ln 50000) = 19.165.
+    QTest::newRow("kimi k2") << u"kimi-k2"_s << QStringList {u"beta-fast=1"_s, u"beta-slow=1"_s}
+                             << QStringList {u"low=19.165"_s, u"kept=20"_s, u"blended=0"_s, u"logit=1.813"_s};
+    // EXAONE 4: llama3 16 of 8192 at theta 1e6 keeps wavelengths below 2048, divides those past 8192.
+    QTest::newRow("exaone 4") << u"exaone-4-32b"_s << QStringList {u"rope-type=llama3"_s}
+                              << QStringList {u"kept=27"_s, u"blended=7"_s, u"divided=30"_s};
+    // Devstral Small 2: yarn 48 of 8192 at theta 1e8, the attention factor 1 by its mscale pair.
+    QTest::newRow("devstral 2") << u"devstral-small-2"_s << QStringList {u"rope-factor=48"_s}
+                                << QStringList {u"kept=13"_s, u"blended=12"_s, u"divided=39"_s, u"attention=1"_s};
 }
 
 // Each model's preset gives its config's values, and posenc describe's numbers for them are the

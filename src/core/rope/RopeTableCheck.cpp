@@ -258,6 +258,19 @@ std::vector<RopeFit::Published> publishedRopes()
     neox.rope.partialRotaryFactor = 0.25;
     Params gptj = rope(RopeType::Default, 256, 10000.0, RopeLayout::Interleaved);
     gptj.rope.partialRotaryFactor = 0.25;
+    Params qwen3Next = rope(RopeType::Default, 256, 10000000.0);
+    qwen3Next.rope.partialRotaryFactor = 0.25;
+    Params glm45 = rope(RopeType::Default, 128, 1000000.0);
+    glm45.rope.partialRotaryFactor = 0.5;
+    Params exaone4 = scaled(rope(RopeType::Llama3, 128, 1000000.0), 16.0, 8192);
+    // Kimi K2: DeepSeek-V3's yarn with beta_fast = beta_slow = 1, so no pair is blended.
+    Params kimiK2 = scaled(rope(RopeType::Yarn, 64, 50000.0, RopeLayout::Interleaved), 32.0, 4096);
+    kimiK2.rope.betaFast = 1.0;
+    kimiK2.rope.mscale = 1.0;
+    kimiK2.rope.mscaleAllDim = 1.0;
+    Params devstral2 = scaled(rope(RopeType::Yarn, 128, 100000000.0), 48.0, 8192);
+    devstral2.rope.mscale = 1.0;
+    devstral2.rope.mscaleAllDim = 1.0;
     std::vector<RopeFit::Published> forms {
         {u"Llama 2 7B"_s, rope(RopeType::Default, 128, 10000.0)},
         {u"Mistral 7B"_s, rope(RopeType::Default, 128, 10000.0)},
@@ -272,6 +285,16 @@ std::vector<RopeFit::Published> publishedRopes()
         {u"Gemma 4 26B A4B"_s, gemma4},
         {u"GPT-NeoX-20B"_s, neox},
         {u"GPT-J 6B"_s, gptj},
+        {u"Phi-4"_s, rope(RopeType::Default, 128, 250000.0)},
+        {u"Command R7B"_s, rope(RopeType::Default, 128, 50000.0, RopeLayout::Interleaved)},
+        {u"EXAONE 4.0 32B"_s, exaone4},
+        {u"SmolLM3 3B"_s, rope(RopeType::Default, 128, 5000000.0)},
+        {u"Qwen3-Next 80B A3B"_s, qwen3Next},
+        {u"GLM-4.5"_s, glm45},
+        {u"Kimi K2"_s, kimiK2},
+        {u"DeepSeek-V3.2-Exp"_s, deepseek},
+        {u"Devstral Small 2"_s, devstral2},
+        {u"ModernBERT base"_s, rope(RopeType::Default, 64, 160000.0)},
     };
     for (RopeFit::Published &form : RopeLongRopeForms::forms())
         forms.push_back(std::move(form));

@@ -1,0 +1,214 @@
+// Each model's preset is what `posenc --config` reads of its model's config (tests/data/configs,
+// their sources in its README): for the layer type the preset shows, every parameter --config
+// gives (ConfigOptions::choose, which every command's --config goes through: the encoding, d_model,
+// max_len and the family's keys) has the same value, as ParamText writes it, in the parameters the
+// preset gives from the defaults (a RoPE preset names the keys its rope_type reads).
+// Three things a config does not give are not compared, and each is checked for what it is
+// instead: max_len, which a preset may cap at 131072 to keep the window responsive where the config
+// says more (its note saying so); the family's input (a Qwen-VL prompt), which no config holds; and
+// Whisper's half_dim - 1 frequencies, which the sinusoid's parameters hold as the paper's formula
+// at the base b^(d/(d-2)). A preset whose cite names a model of tests/data/configs has a row.
+#include "cli/ConfigOptions.h"
+#include "core/FamilySpec.h"
+#include "core/ParamOverlay.h"
+#include "core/ParamText.h"
+#include "io/Preset.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+constexpr std::int64_t kPresetMaxLen = 131072;
+
+QString configPath(const QString &file)
+{
+    return QStringLiteral(POSENC_CONFIGS) + u'/' + file;
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// The model a cite names first: "meta-llama/Llama-2-7b-hf, config.json" -> "llama-2-7b-hf".
+QString citedModel(const QString &cite)
+{
+    const QString first = cite.section(u',', 0, 0).section(u';', 0, 0).section(u' ', 0, 0);
+    return first.contains(u'/') ? first.section(u'/', -1).toLower() : QString();
+}
+
+} // namespace
+
+class TestPresetConfigs : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void eachPresetIsWhatItsConfigReads_data();
+    void eachPresetIsWhatItsConfigReads();
+    void everyPresetOfAConfigHereHasARow();
+
+private:
+    QStringList m_rows; // the presets of the rows
+    QTemporaryDir m_dir;
+};
+
+void TestPresetConfigs::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(Presets::shipped().problems.isEmpty());
+}
+
+void TestPresetConfigs::eachPresetIsWhatItsConfigReads_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("config"); // a file of tests/data/configs
+    QTest::addColumn<QString>("layerType"); // empty: the one --config opens without --layer-type
+    // The rope_scaling a preset cites beside the config, which the file keeps under this metadata
+    // key, and the context it gives (0: the config's max_position_embeddings); empty for the
+    // config as shipped.
+    QTest::addColumn<QString>("scaling");
+    QTest::addColumn<qint64>("context");
+    m_rows.clear();
+    const auto row = [this](const char *preset, const char *config, const QString &layerType = {},
+                            const QString &scaling = {}, qint64 context = 0) {
+        m_rows.append(QString::fromLatin1(preset));
+        QTest::newRow(preset) << QString::fromLatin1(preset) << QString::fromLatin1(config) + u".json"_s << layerType
+                              << scaling << context;
+    };
+    row("llama-2-7b", "Llama-2-7b-hf");
+    // meta-llama renamed Meta-Llama-3.1-8B to Llama-3.1-8B; the file has the old name.
+    row("llama-3-1-8b", "Meta-Llama-3.1-8B");
+    row("llama-3-2-1b", "Llama-3.2-1B");
+    // Llama 4 Scout's RoPE layers are chunked; every fourth is NoPE. The file's quote of the config
+    // stops before rope_scaling: its llama3 block is mapped from Meta's code (args.py, model.py).
+    row("llama-4-scout", "Llama-4-Scout-17B-16E", u"chunked_attention"_s, u"_inferred"_s);
+    row("mistral-7b", "Mistral-7B-v0.1", u"sliding_attention"_s);
+    // The README's YaRN block for contexts past 32768: 4 x 32768 = 131072 positions, it says.
+    row("qwen2-5-7b", "Qwen2.5-7B-Instruct", {}, u"_readme_suggested_yarn"_s, 131072);
+    row("qwen3-8b", "Qwen3-8B");
+    row("gpt-oss-20b", "gpt-oss-20b", u"full_attention"_s);
+    row("deepseek-v3", "DeepSeek-V3");
+    row("phi-3-mini-128k", "Phi-3-mini-128k-instruct");
+    row("phi-4-mini", "Phi-4-mini-instruct");
+    row("gemma-3-4b", "gemma-3-4b-it", u"full_attention"_s);
+    row("gpt-neox-20b", "gpt-neox-20b");
+    row("gpt-j-6b", "gpt-j-6b");
+    row("bloom-560m", "bloom-560m");
+    row("mpt-7b", "mpt-7b");
+    row("t5-base", "t5-base", u"encoder"_s);
+    row("flan-t5-base", "flan-t5-base", u"encoder"_s);
+    row("deberta-v3-base", "deberta-v3-base");
+    row("qwen2-vl-7b", "Qwen2-VL-7B-Instruct");
+    row("qwen2-5-vl-7b", "Qwen2.5-VL-7B-Instruct");
+    row("qwen3-vl-8b", "Qwen3-VL-8B-Instruct");
+    row("phi-4", "phi-4");
+    // The full-attention layers of Command R7B and EXAONE 4 are NoPE: their RoPE is the sliding layers'.
+    row("command-r7b", "c4ai-command-r7b-12-2024", u"sliding_attention"_s);
+    row("exaone-4-32b", "EXAONE-4.0-32B", u"sliding_attention"_s);
+    row("smollm3-3b", "SmolLM3-3B", u"full_attention"_s);
+    row("qwen3-next-80b", "Qwen3-Next-80B-A3B-Instruct", u"full_attention"_s);
+    row("glm-4-5", "GLM-4.5");
+    row("kimi-k2", "Kimi-K2-Instruct");
+    row("deepseek-v3-2-exp", "DeepSeek-V3.2-Exp");
+    row("devstral-small-2", "Devstral-Small-2-24B-Instruct");
+    row("modernbert-base", "ModernBERT-base", u"full_attention"_s);
+    row("whisper-large-v3", "whisper-large-v3", u"encoder"_s);
+}
+
+void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, config);
+    QFETCH(QString, layerType);
+    QFETCH(QString, scaling);
+    QFETCH(qint64, context);
+    const Preset *shipped = Presets::find(preset);
+    QVERIFY2(shipped, qPrintable(preset));
+    QString path = configPath(config);
+    QVERIFY2(QFile::exists(path), qPrintable(path));
+    if (!scaling.isEmpty()) {
+        QJsonObject json = readJson(path);
+        QVERIFY(!json.contains(u"rope_scaling"_s) || json.value(u"rope_scaling"_s).isNull());
+        const QJsonValue block = json.value(scaling).toObject().value(u"rope_scaling"_s);
+        QVERIFY(block.isObject());
+        json.insert(u"rope_scaling"_s, block);
+        if (context > 0)
+            json.insert(u"max_position_embeddings"_s, context);
+        path = m_dir.filePath(config);
+        QFile edited(path);
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        QVERIFY(edited.write(QJsonDocument(json).toJson()) > 0);
+    }
+    const auto chosen = ConfigOptions::choose(path, layerType);
+    if (const auto *refused = std::get_if<ParamOptions::Result>(&chosen))
+        QFAIL(qPrintable(refused->usage));
+    const ConfigOptions::Chosen &read = std::get<ConfigOptions::Chosen>(chosen);
+    const ConfigLayer *layer = read.check.layer(read.layerType);
+    QVERIFY(layer && layer->described);
+    // The layer's parameters as --config gives them, and as the preset does.
+    const auto fromConfig = ParamOverlay::over(Params {}, read.texts);
+    QVERIFY(std::holds_alternative<Params>(fromConfig));
+    const Params &c = std::get<Params>(fromConfig);
+    const Params p = std::get<Params>(shipped->applyTo(Params {}));
+    QCOMPARE(p.encoding, c.encoding);
+    const QStringList inputs = Families::spec(c.encoding).inputKeys;
+    int compared = 0;
+    for (auto it = read.texts.cbegin(); it != read.texts.cend(); ++it) {
+        const QString &key = it.key();
+        if (inputs.contains(key))
+            continue;
+        const QByteArray where = (preset + u' ' + key).toUtf8();
+        QString expected = ParamText::get(c, key);
+        if (key == u"max-len"_s && c.maxLen > kPresetMaxLen && p.maxLen == kPresetMaxLen) {
+            expected = QString::number(kPresetMaxLen);
+            QVERIFY2(shipped->note.contains(u"capped at 131072"_s), where);
+        }
+        for (const auto &[name, value] : layer->values) {
+            // sinusoids(): w_i = b^(-i / (h - 1)) = (b^(d / (d - 2)))^(-2i / d), h = d / 2.
+            const auto *word = std::get_if<QString>(&value);
+            if (key == u"base"_s && name == u"frequencies"_s && word && *word == u"half-dim-minus-one"_s) {
+                Params base = c;
+                base.sinusoidal.base = std::exp(std::log(c.sinusoidal.base) * double(c.dModel) / double(c.dModel - 2));
+                expected = ParamText::get(base, key);
+            }
+        }
+        QVERIFY2(ParamText::get(p, key) == expected,
+                 where + ": the preset gives " + ParamText::get(p, key).toUtf8() + ", the config " + expected.toUtf8());
+        ++compared;
+    }
+    QVERIFY(compared >= 4);
+}
+
+void TestPresetConfigs::everyPresetOfAConfigHereHasARow()
+{
+    eachPresetIsWhatItsConfigReads_data();
+    QCOMPARE(m_rows.size(), 33);
+    QStringList models;
+    for (const QString &file : QDir(QStringLiteral(POSENC_CONFIGS)).entryList({u"*.json"_s}, QDir::Files))
+        models.append(file.chopped(5).toLower());
+    for (const Preset &preset : Presets::shipped().presets) {
+        const QString model = citedModel(preset.cite);
+        if (models.contains(model))
+            QVERIFY2(m_rows.contains(preset.name), qPrintable(preset.name + u" cites "_s + model));
+    }
+    for (const QString &name : std::as_const(m_rows))
+        QVERIFY2(Presets::find(name), qPrintable(name));
+}
+
+QTEST_GUILESS_MAIN(TestPresetConfigs)
+#include "tst_presetconfigs.moc"
