@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QStyle>
+#include <QStyleOptionFrame>
 #include <QToolButton>
 
 using namespace Qt::StringLiterals;
@@ -18,6 +19,9 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
+
+// A text option's field at most this wide, in pixels; at least as wide as its placeholder below it.
+constexpr int kMaxTextWidth = 320;
 
 // A chooser as wide as its longest entry where the view has room, and narrower (its text
 // elided) where it has not: a narrow screen's single view keeps its option bar on screen.
@@ -142,7 +146,7 @@ QWidget *FigureOptionBar::makeControl(const FigureOption &option)
     case FigureOption::Kind::Text: {
         auto *edit = new QLineEdit(this);
         edit->setObjectName(key + u"Edit"_s);
-        edit->setMaximumWidth(220);
+        edit->setMaximumWidth(kMaxTextWidth);
         connect(edit, &QLineEdit::editingFinished, this,
                 [this, edit, key] { emit optionEdited(key, edit->text().trimmed()); });
         return edit;
@@ -203,7 +207,16 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
             check->setChecked(state.option(key, fallback) == u"true"_s);
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value())) {
             edit->setText(state.option(key));
-            edit->setPlaceholderText(tr("%1 (default %2)").arg(ParamLabels::label(key), fallback));
+            const QString placeholder = tr("%1 (default %2)").arg(ParamLabels::label(key), fallback);
+            edit->setPlaceholderText(placeholder);
+            // Wide enough to show its placeholder whole (the default is what an empty field means).
+            QStyleOptionFrame frame;
+            frame.initFrom(edit);
+            const QSize text(edit->fontMetrics().horizontalAdvance(placeholder)
+                                 + 2 * edit->fontMetrics().averageCharWidth(),
+                             edit->fontMetrics().height());
+            const int wide = edit->style()->sizeFromContents(QStyle::CT_LineEdit, &frame, text, edit).width();
+            edit->setMinimumWidth(std::min(wide, kMaxTextWidth));
         }
     }
 }

@@ -408,7 +408,7 @@ private slots:
         // A Qwen-VL config gives the model; --prompt its input (posenc table writes the table).
         const QString qwen25 = configs + u"Qwen2.5-VL-7B-Instruct.json"_s;
         const QString prompt = u"text:5,image:1x8x12,text:3,video:3x8x8@0.5,text:4"_s;
-        const QStringList vl {u"--preset"_s, u"qwen2-5-vl-7b"_s, u"--mrope-era"_s, u"v5"_s, u"--prompt"_s, prompt};
+        const QStringList vl {u"--preset"_s, u"qwen2-5-vl-7b"_s, u"--prompt"_s, prompt};
         const QString mrope = writtenTable(u"mrope-cos.npy"_s, QStringList {u"mrope-cos"_s} + vl);
         const QString interleaved
             = writtenTable(u"mrope-interleaved.npy"_s, QStringList {u"mrope-cos"_s, u"--mrope-interleaved"_s} + vl);
@@ -450,6 +450,33 @@ private slots:
         const QJsonObject o = jsonOf(run);
         QCOMPARE(o[u"verdict"_s].toString(), exitCode == 0 ? u"correct"_s : u"mistake"_s);
         QCOMPARE(o[u"encoding"_s].toString(), named);
+    }
+
+    // A video whose time ids (0, 4, 8, 12) pass its height and width (2): the text after it is at
+    // the largest id + 1 in transformers 4.x, at the video's start + 2 in 5.x. The preset and the
+    // config (transformers_version 4.41.2) are both of 4.x: the preset's own table is correct
+    // against its config, a 5.x table is the other era's, unless the check is told the era.
+    void thePresetAndItsConfigShareTheEra()
+    {
+        const QString config = QStringLiteral(POSENC_CONFIGS) + u"/Qwen2.5-VL-7B-Instruct.json"_s;
+        const QString video = u"text:5,video:4x4x4@2,text:4"_s;
+        const QStringList made {u"mrope-cos"_s, u"--preset"_s, u"qwen2-5-vl-7b"_s, u"--prompt"_s, video};
+        const QString v4 = writtenTable(u"mrope-v4.npy"_s, made);
+        const QString v5 = writtenTable(u"mrope-v5.npy"_s, made + QStringList {u"--mrope-era"_s, u"v5"_s});
+        QVERIFY(!v4.isEmpty() && !v5.isEmpty());
+        const QStringList flags {u"--expect-config"_s, config, u"--prompt"_s, video, u"--json"_s};
+        const auto verdictOf = [&flags](const QString &file, const QStringList &more, int exitCode) {
+            const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file} + flags + more);
+            if (run.exitCode != exitCode)
+                qWarning("%s", qPrintable(run.out + run.err));
+            return run.exitCode == exitCode ? jsonOf(run) : QJsonObject();
+        };
+        const QJsonObject own = verdictOf(v4, {}, 0);
+        QCOMPARE(own[u"verdict"_s].toString(), u"correct"_s);
+        const QJsonObject other = verdictOf(v5, {}, 1);
+        QCOMPARE(other[u"mistakes"_s].toArray(), QJsonArray {u"mrope-other-era"_s});
+        const QJsonObject told = verdictOf(v5, {u"--mrope-era"_s, u"v5"_s}, 0);
+        QCOMPARE(told[u"verdict"_s].toString(), u"correct"_s);
     }
 
     // A Qwen-VL config and a prompt name the mistake of an interleaved table, and equal no reference.

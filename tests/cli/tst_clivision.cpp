@@ -195,15 +195,16 @@ void TestCliVision::configsChooseMrope_data()
     QTest::addColumn<QStringList>("extra");
     QTest::addColumn<QJsonObject>("want");
     const QString dir = QStringLiteral(POSENC_CONFIGS) + u'/';
-    // Each model's code as HF main reads it (MropeConfig): chunked sections for Qwen2-VL and
+    // Each model's code as HF reads it (MropeConfig): chunked sections for Qwen2-VL and
     // Qwen2.5-VL, interleaved for Qwen3-VL (θ 5e6 in text_config), the vision config's merge size
-    // and Qwen2.5-VL's tokens_per_second, get_rope_index of 5.x.
+    // and Qwen2.5-VL's tokens_per_second, get_rope_index of the 4.x era these configs were
+    // written in (4.41.2, 4.57.0.dev0, or no version).
     QTest::newRow("Qwen2-VL-7B") << dir + u"Qwen2-VL-7B-Instruct.json"_s << QStringList()
                                  << QJsonObject {{u"mrope_section"_s, QJsonArray {16, 24, 24}},
                                                  {u"pairs_w"_s, 24},
                                                  {u"fastest_pair_w"_s, 40},
                                                  {u"vision_positions"_s, u"qwen2-vl"_s},
-                                                 {u"mrope_era"_s, u"v5"_s}};
+                                                 {u"mrope_era"_s, u"v4"_s}};
     QTest::newRow("Qwen2.5-VL-7B") << dir + u"Qwen2.5-VL-7B-Instruct.json"_s << QStringList()
                                    << QJsonObject {{u"mrope_section"_s, QJsonArray {16, 24, 24}},
                                                    {u"fastest_pair_h"_s, 16},
@@ -215,12 +216,18 @@ void TestCliVision::configsChooseMrope_data()
                                                  {u"pairs_w"_s, 20},
                                                  {u"fastest_pair_w"_s, 2},
                                                  {u"section_honoured"_s, true},
-                                                 {u"vision_positions"_s, u"qwen3-vl"_s}};
-    // A flag overrides the config: the docstring's video at Qwen2.5-VL-7B's 2 tokens a second.
+                                                 {u"vision_positions"_s, u"qwen3-vl"_s},
+                                                 {u"mrope_era"_s, u"v4"_s}};
+    // The docstring's video at Qwen2.5-VL-7B's 2 tokens a second: t ids 0, 4, 8 and the text after
+    // at the largest id + 1 (4.x, the config's era); a flag overrides the config: 5.x puts the text
+    // at the video's start + max(h, w) / 2 = 2, beneath the largest id 8.
     QTest::newRow("Qwen2.5-VL-7B, a prompt")
-        << dir + u"Qwen2.5-VL-7B-Instruct.json"_s
-        << QStringList {u"--prompt"_s, u"video:3x4x4@2,text:1"_s, u"--mrope-era"_s, u"v4"_s}
+        << dir + u"Qwen2.5-VL-7B-Instruct.json"_s << QStringList {u"--prompt"_s, u"video:3x4x4@2,text:1"_s}
         << QJsonObject {{u"max_position_id"_s, 9}, {u"tokens"_s, 13}, {u"mrope_era"_s, u"v4"_s}};
+    QTest::newRow("Qwen2.5-VL-7B, a prompt, --mrope-era v5")
+        << dir + u"Qwen2.5-VL-7B-Instruct.json"_s
+        << QStringList {u"--prompt"_s, u"video:3x4x4@2,text:1"_s, u"--mrope-era"_s, u"v5"_s}
+        << QJsonObject {{u"max_position_id"_s, 8}, {u"tokens"_s, 13}, {u"mrope_era"_s, u"v5"_s}};
 }
 
 void TestCliVision::configsChooseMrope()

@@ -9,6 +9,8 @@
 // - get_rope_index reads self.config.vision_config.spatial_merge_size (class default 2) and, for
 //   Qwen2.5-VL, vision_config.tokens_per_second (Qwen2_5_VLVisionConfig's field default 4; its
 //   docstring says 41).
+// The era of get_rope_index follows the config's transformers_version: 5.x's
+// get_vision_position_ids from 5.0, the models' own 4.x rule before it or without a version.
 #include "core/check/ModelConfigCheck.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -70,6 +72,7 @@ QJsonObject qwen25TextConfig()
                              {u"mrope_section"_s, QJsonArray {16, 24, 24}}});
     flat.remove(u"rope_scaling"_s);
     flat.insert(u"text_config"_s, text);
+    flat.insert(u"transformers_version"_s, u"5.2.0"_s);
     return flat;
 }
 
@@ -81,6 +84,7 @@ struct Want
     std::int64_t merge = 2;
     double tokensPerSecond = MropeParams().tokensPerSecond;
     double theta = 0.0;
+    MropeEra era = MropeEra::V4;
 };
 
 } // namespace
@@ -110,8 +114,18 @@ void TestMropeConfig::readsTheModelsKeys_data()
                                  << Want {{16, 24, 24}, false, V::Qwen2Vl, 2, MropeParams().tokensPerSecond, 1e6};
     QTest::newRow("Qwen2.5-VL-7B") << readConfig(u"Qwen2.5-VL-7B-Instruct"_s)
                                    << Want {{16, 24, 24}, false, V::Qwen25Vl, 2, 2.0, 1e6};
-    QTest::newRow("Qwen2.5-VL-7B text_config")
-        << qwen25TextConfig() << Want {{16, 24, 24}, false, V::Qwen25Vl, 2, 2.0, 1e6};
+    QTest::newRow("Qwen2.5-VL-7B text_config, saved by 5.2.0")
+        << qwen25TextConfig() << Want {{16, 24, 24}, false, V::Qwen25Vl, 2, 2.0, 1e6, MropeEra::V5};
+    const auto savedBy = [](const QString &version) {
+        return changed(u"Qwen2.5-VL-7B-Instruct"_s,
+                       [version](QJsonObject &o) { o.insert(u"transformers_version"_s, version); });
+    };
+    QTest::newRow("Qwen2.5-VL-7B, saved by 5.0.0.dev0")
+        << savedBy(u"5.0.0.dev0"_s) << Want {{16, 24, 24}, false, V::Qwen25Vl, 2, 2.0, 1e6, MropeEra::V5};
+    QTest::newRow("Qwen2.5-VL-7B, saved by 4.57.1")
+        << savedBy(u"4.57.1"_s) << Want {{16, 24, 24}, false, V::Qwen25Vl, 2, 2.0, 1e6, MropeEra::V4};
+    QTest::newRow("Qwen2.5-VL-7B, a version that is none")
+        << savedBy(u"main"_s) << Want {{16, 24, 24}, false, V::Qwen25Vl, 2, 2.0, 1e6, MropeEra::V4};
     QTest::newRow("Qwen3-VL-8B") << readConfig(u"Qwen3-VL-8B-Instruct"_s)
                                  << Want {{24, 20, 20}, true, V::Qwen3Vl, 2, MropeParams().tokensPerSecond, 5e6};
     // Qwen3-VL's .get default, when the dict has no mrope_section.
@@ -150,7 +164,21 @@ void TestMropeConfig::readsTheModelsKeys()
     QCOMPARE(p.mrope.section, want.section);
     QCOMPARE(p.mrope.interleaved, want.interleaved);
     QCOMPARE(p.mrope.vision, want.vision);
-    QCOMPARE(p.mrope.era, MropeEra::V5); // transformers main's get_rope_index
+    QCOMPARE(p.mrope.era, want.era); // the era its transformers_version names
+    // The finding says which era and why.
+    const bool v5 = want.era == MropeEra::V5;
+    const QString version = config.value(u"transformers_version"_s).toString();
+    QString rule;
+    for (const ConfigFinding &f : check.findings) {
+        if (f.id == u"mrope-vision-positions"_s)
+            rule = f.message;
+    }
+    QVERIFY2(rule.contains(v5 ? u"as transformers 5.x has it"_s : u"as transformers 4.x has it"_s), qPrintable(rule));
+    QVERIFY2(rule.contains(version.isEmpty()          ? u"(no transformers_version)"_s
+                               : version == u"main"_s ? u"(transformers_version 'main', not a version)"_s
+                                                      : u"(transformers_version %1)"_s.arg(version)),
+             qPrintable(rule));
+    QVERIFY2(rule.contains(v5 ? u"(--mrope-era v4)"_s : u"(--mrope-era v5)"_s), qPrintable(rule));
     QCOMPARE(p.mrope.spatialMergeSize, want.merge);
     QCOMPARE(p.mrope.tokensPerSecond, want.tokensPerSecond);
     QCOMPARE(p.rope.theta, want.theta);

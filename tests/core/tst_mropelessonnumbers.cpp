@@ -99,6 +99,10 @@ void TestMropeLessonNumbers::whereIsAnImageToken()
     QCOMPARE(value(u"mrope_max_id"_s, p), 15.0);
     QCOMPARE(value(u"mrope_rope_deltas"_s, p), -8.0);
     QCOMPARE(text(u"mrope_rope_deltas"_s, p), u"−8"_s);
+    // The first generated token: cache position 24 + rope_deltas −8 = 16, the max id + 1; with
+    // rope_deltas lost it is at 24, 8 ids past where the model puts it.
+    QCOMPARE(value(u"mrope_next_id"_s, p), 16.0);
+    QCOMPARE(value(u"mrope_deltas_gap"_s, p), 8.0);
 }
 
 void TestMropeLessonNumbers::whichFrequenciesSeeWidth()

@@ -65,6 +65,8 @@ private slots:
     void largeGridBlockByBlock();
     void badInputNamesTheFlag_data();
     void badInputNamesTheFlag();
+    void anUnsetPatchIsTheGridsCentre_data();
+    void anUnsetPatchIsTheGridsCentre();
 };
 
 void tst_Rope2dTables::tablesEqualFloat64_data()
@@ -275,6 +277,40 @@ void tst_Rope2dTables::badInputNamesTheFlag()
     // A split the style cannot make is the style's problem; the others name their own flag.
     QCOMPARE(errors.front().key, key == u"head-dim"_s || value == u"5,8"_s ? u"rope-2d-style"_s : key);
     QVERIFY2(errors.front().sentence().contains(words), qPrintable(errors.front().sentence()));
+}
+
+// The patch left unset (auto, the default) is the grid's centre (H/2, W/2) at any grid, small
+// ones included: the score peaks there at 1, against the float64 reference. "auto", "none" and an
+// empty text unset it; the text of the unset patch is "auto".
+void tst_Rope2dTables::anUnsetPatchIsTheGridsCentre_data()
+{
+    QTest::addColumn<QString>("grid");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("2 x 2, the default") << u"2,2"_s << QString();
+    QTest::newRow("8 x 8, auto") << u"8,8"_s << u"auto"_s;
+    QTest::newRow("6 x 10, none") << u"6,10"_s << u"none"_s;
+    QTest::newRow("15 x 4, empty") << u"15,4"_s << u""_s;
+}
+
+void tst_Rope2dTables::anUnsetPatchIsTheGridsCentre()
+{
+    QFETCH(QString, grid);
+    QFETCH(QString, text);
+    Params p = rope2d(u"pixtral"_s, grid, 64, 10000.0);
+    if (text.isNull())
+        p.rope2d.patch = Rope2dParams().patch;
+    else
+        QVERIFY(!ParamText::set(p, u"patch"_s, text));
+    QVERIFY(p.rope2d.patch.empty());
+    QCOMPARE(ParamText::get(p, u"patch"_s), u"auto"_s);
+    QVERIFY2(p.validate().isEmpty(), qPrintable(p.validate().value(0).sentence()));
+    const std::int64_t r0 = p.sincos2d.grid[0] / 2, c0 = p.sincos2d.grid[1] / 2;
+    const RowMatrixXf score = whole(p, Quantity::Rope2dScore);
+    const std::vector<rope2dref::Pair> pairs = rope2dref::pairs(p);
+    for (Eigen::Index r = 0; r < score.rows(); ++r)
+        for (Eigen::Index c = 0; c < score.cols(); ++c)
+            QVERIFY(std::abs(double(score(r, c)) - rope2dref::score(pairs, r, c, r0, c0)) <= 1e-6);
+    QCOMPARE(score(r0, c0), 1.0f);
 }
 
 QTEST_GUILESS_MAIN(tst_Rope2dTables)

@@ -94,7 +94,7 @@ std::optional<RowMatrixXf> bucketTable(const QByteArray &family, std::int64_t bu
             continue;
         }
         const buckettie::Bucket b = family == "t5" ? t5ref::t5(relative, buckets, reach, bidirectional)
-                                                : debertaref::deberta(relative, buckets, reach);
+                                                   : debertaref::deberta(relative, buckets, reach);
         // T5's distances from max_distance on are all in the last bucket, whatever the logarithm.
         const bool capped = family == "t5" && std::abs(relative) >= reach;
         if (torch || (b.nearTie && !capped))
@@ -265,6 +265,54 @@ private slots:
         QCOMPARE(integer(m, u"max_position"_s), maxPosition);
         QCOMPARE(*m.maxAbsError, 0.0);
         QCOMPARE(m.params->deberta.buckets, buckets);
+    }
+
+    // The difference taken the other way round (T5's buckets of i - j, DeBERTa's of j - i: the
+    // table transposed): the mistake named, against the model's own buckets, every cell off the
+    // diagonal deviating (a bucket of d and of -d differ for d != 0 in both families).
+    void aDifferenceTakenTheOtherWayRoundIsNamed_data()
+    {
+        QTest::addColumn<QByteArray>("family");
+        QTest::addColumn<bool>("bidirectional");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<bool>("torch");
+        QTest::newRow("t5 bidirectional, torch") << QByteArray("t5") << true << qint64(300) << true;
+        QTest::newRow("t5 causal, torch") << QByteArray("t5") << false << qint64(300) << true;
+        QTest::newRow("t5 bidirectional, sampled") << QByteArray("t5") << true << qint64(4096) << false;
+        QTest::newRow("t5 causal, sampled") << QByteArray("t5") << false << qint64(4096) << false;
+        QTest::newRow("deberta, torch") << QByteArray("deberta") << true << qint64(300) << true;
+        QTest::newRow("deberta, sampled") << QByteArray("deberta") << true << qint64(4096) << false;
+    }
+    void aDifferenceTakenTheOtherWayRoundIsNamed()
+    {
+        QFETCH(QByteArray, family);
+        QFETCH(bool, bidirectional);
+        QFETCH(qint64, rows);
+        QFETCH(bool, torch);
+        const bool t5 = family == "t5";
+        const auto table = bucketTable(family, t5 ? 32 : 256, t5 ? 128 : 512, bidirectional, rows, torch);
+        QVERIFY2(table, "no such table (fixture or boundary)");
+        const RowMatrixXf reversed = table->transpose();
+        const Checked c = check(reversed);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const TableMatch &m = c.match;
+        QVERIFY2(m.verdict == CheckVerdict::Mistake, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        QCOMPARE(m.mistakes, QStringList {CheckMistakes::kRelativeReversed});
+        QCOMPARE(*m.family, t5 ? Encoding::T5 : Encoding::Deberta);
+        QCOMPARE(integer(m, u"buckets"_s), t5 ? qint64(32) : qint64(256));
+        if (t5) {
+            QCOMPARE(flag(m, u"bidirectional"_s), bidirectional);
+            QCOMPARE(integer(m, u"max_distance"_s), qint64(128));
+        } else {
+            QCOMPARE(integer(m, u"max_position"_s), qint64(512));
+        }
+        QVERIFY(m.correctAgainst.isEmpty());
+        QVERIFY2(m.diagnosis.startsWith(t5 ? u"the buckets of i − j"_s : u"the buckets of j − i"_s),
+                 qPrintable(m.diagnosis));
+        QCOMPARE(c.verification.deviatingCells, rows * (rows - 1));
+        // Not transposed back into a correct reading by anything else: the table as the model
+        // makes it stays correct.
+        QCOMPARE(check(*table).match.verdict, CheckVerdict::Correct);
     }
 
     // One changed cell: the family and its parameters still named, the cell by row and column,

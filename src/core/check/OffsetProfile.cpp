@@ -1,5 +1,6 @@
 #include "OffsetProfile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -13,6 +14,15 @@ bool OffsetProfile::has(std::int64_t offset) const
 float OffsetProfile::at(std::int64_t offset) const
 {
     return has(offset) ? values[std::size_t(offset - first)] : std::numeric_limits<float>::quiet_NaN();
+}
+
+OffsetProfile OffsetProfile::mirrored() const
+{
+    OffsetProfile m = *this;
+    m.first = -last();
+    std::reverse(m.values.begin(), m.values.end());
+    std::reverse(m.votes.begin(), m.votes.end());
+    return m;
 }
 
 std::int32_t OffsetProfile::votesAt(std::int64_t offset) const

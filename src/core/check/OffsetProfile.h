@@ -28,6 +28,9 @@ struct OffsetProfile
     // Whether the sample is a table of offsets: at most one cell in a hundred, and three at
     // most besides, differs from its offset's value (a changed cell is a mistake to show).
     bool isToeplitz() const { return cells > 0 && disagreeing <= 3 + cells / 100; }
+    // The profile of the other difference, i - j: its value at offset t is this one's at -t (a
+    // table of relative positions taken the wrong way round reads right mirrored).
+    OffsetProfile mirrored() const;
 };
 
 // The distances d = 1, 2, ... of one side of a profile (keys before the query, t = -d, or after

@@ -69,6 +69,9 @@ inline const QString kSameRow = QStringLiteral("same-row");
 inline const QString kHalfPrecisionAngles = QStringLiteral("half-precision-angles");
 inline const QString kScaled = QStringLiteral("scaled");
 inline const QString kTransposed = QStringLiteral("transposed");
+// A table of relative positions taken the other way round: T5's buckets of i − j where the model
+// takes j − i, DeBERTa's of j − i where it takes i − j (OffsetProfile::mirrored).
+inline const QString kRelativeReversed = QStringLiteral("relative-position-reversed");
 } // namespace CheckMistakes
 
 // What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and

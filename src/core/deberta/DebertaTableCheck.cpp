@@ -116,11 +116,15 @@ std::optional<Found> find(const OffsetProfile &profile)
     return std::nullopt;
 }
 
-OffsetReference::Values valuesOf(const Found &found)
+// The buckets of i - j, HF's relative_pos = query_ids - key_ids (build_relative_position), or of
+// j - i (`reversed`: the difference taken the other way round).
+OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
 {
-    return [found](std::int64_t first, std::int64_t count, float *out) {
-        for (std::int64_t k = 0; k < count; ++k)
-            out[k] = float(DebertaBuckets::bucket(-(first + k), found.buckets, found.maxPosition));
+    return [found, reversed](std::int64_t first, std::int64_t count, float *out) {
+        for (std::int64_t k = 0; k < count; ++k) {
+            const std::int64_t offset = reversed ? first + k : -(first + k);
+            out[k] = float(DebertaBuckets::bucket(offset, found.buckets, found.maxPosition));
+        }
     };
 }
 
@@ -165,20 +169,34 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
     if (!profile || !profile->isToeplitz())
         return std::nullopt;
-    const std::optional<Found> found = find(*profile);
+    // A table of j - i reads as DeBERTa's mirrored: the mistake, against the buckets of i - j.
+    std::optional<Found> found = find(*profile);
+    const bool reversed = !found;
+    if (reversed)
+        found = find(profile->mirrored());
     if (!found)
         return std::nullopt;
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found));
+    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found, true)) : reference;
     const SampleScore score
-        = scoreOnSample(*reference, e.sample,
+        = scoreOnSample(*read, e.sample,
                         cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
                                       double(std::max(found->buckets, std::max(e.rows(), e.cols())))));
     TableCandidate c;
     c.compared = score.compared;
     c.bad = score.bad;
     c.claims = explains(c.compared, c.bad);
-    if (c.claims)
+    if (c.claims) {
         c.match = matchOf(e, *found, reference);
+        if (reversed) {
+            c.match.verdict = CheckVerdict::Mistake;
+            c.match.mistakes = {CheckMistakes::kRelativeReversed};
+            c.match.correctAgainst.clear();
+            c.match.diagnosis
+                = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
+                  "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s;
+        }
+    }
     return c;
 }
 
@@ -211,6 +229,7 @@ TableHypothesis hypothesis()
     h.tables = {kTable};
     h.findingKeys = {u"buckets"_s, u"max_position"_s};
     h.help = u"DeBERTa's log buckets of i - j (L x L): the buckets and the max_position the table allows"_s;
+    h.mistakes = {CheckMistakes::kRelativeReversed};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

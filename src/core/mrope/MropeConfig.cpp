@@ -63,6 +63,35 @@ QString promptFor(std::int64_t m)
     return u"text:5,image:1x%1x%2,text:3,video:2x%1x%1,text:2"_s.arg(2 * m).arg(3 * m);
 }
 
+// The era of get_rope_index the config was written for: the major version of its
+// `transformers_version` (PreTrainedConfig.to_dict writes the version that saved it). 5.x and later
+// place the text after a vision span at its start + max(h, w) / spatial_merge_size; 4.x, and a
+// config that names no version, at the largest id + 1, as the models' own releases (Qwen's
+// code, transformers 4.x) do.
+struct Era
+{
+    MropeEra era = MropeEra::V4;
+    QString why; // "transformers_version 4.41.2" or "no transformers_version"
+};
+
+Era eraOf(const ConfigObject &top)
+{
+    Era e;
+    const std::optional<QString> version = top.has(u"transformers_version"_s)
+        ? std::optional<QString>(top.json().value(u"transformers_version"_s).toString())
+        : std::nullopt;
+    bool ok = false;
+    const int major = version ? version->section(u'.', 0, 0).toInt(&ok) : 0;
+    if (!version || version->isEmpty() || !ok) {
+        e.why = version && !version->isEmpty() ? u"transformers_version '%1', not a version"_s.arg(*version)
+                                               : u"no transformers_version"_s;
+        return e;
+    }
+    e.era = major >= 5 ? MropeEra::V5 : MropeEra::V4;
+    e.why = u"transformers_version %1"_s.arg(*version);
+    return e;
+}
+
 class Reader
 {
 public:
@@ -100,7 +129,8 @@ void Reader::readKeys()
 {
     m_mrope.vision = m_rule.vision;
     m_mrope.interleaved = m_rule.interleaved;
-    m_mrope.era = MropeEra::V5;
+    const Era era = eraOf(m_c.top);
+    m_mrope.era = era.era;
     const std::optional<ConfigObject> d = dict();
     readSection(d);
     if (d && d->has(u"mrope_interleaved"_s)) {
@@ -114,11 +144,15 @@ void Reader::readKeys()
                          m_rule.interleaved ? u"interleaved"_s : u"chunked"_s));
     }
     readVision();
-    m_c.find(u"mrope-vision-positions"_s,
-             u"M-RoPE (mrope_section %1, %2): ids (t, h, w) by %3's get_rope_index as transformers 5.x has it, the "
-             "text after an image or video at its start + max(h, w) / spatial_merge_size; 4.x put it at the "
-             "largest id + 1 (--mrope-era v4)"_s.arg(
-                 listText(m_mrope.section), m_mrope.interleaved ? u"interleaved"_s : u"chunked"_s, m_c.model.type));
+    const bool v5 = era.era == MropeEra::V5;
+    m_c.find(
+        u"mrope-vision-positions"_s,
+        u"M-RoPE (mrope_section %1, %2): ids (t, h, w) by %3's get_rope_index as transformers %4 has it "
+        "(%5), the text after an image or video at %6; %7 put it at %8 (--mrope-era %9)"_s.arg(
+            listText(m_mrope.section), m_mrope.interleaved ? u"interleaved"_s : u"chunked"_s, m_c.model.type,
+            v5 ? u"5.x"_s : u"4.x"_s, era.why,
+            v5 ? u"its start + max(h, w) / spatial_merge_size"_s : u"the largest id + 1"_s, v5 ? u"4.x"_s : u"5.x"_s,
+            v5 ? u"the largest id + 1"_s : u"its start + max(h, w) / spatial_merge_size"_s, v5 ? u"v4"_s : u"v5"_s));
 }
 
 void Reader::readSection(const std::optional<ConfigObject> &d)

@@ -13,7 +13,8 @@
 //   apply_interleaved_mrope): no model reads a config's mrope_interleaved;
 // - vision_config.spatial_merge_size and (Qwen2.5-VL) vision_config.tokens_per_second, which
 //   get_rope_index reads, with the vision config class's defaults;
-// - get_rope_index's rule of transformers' main branch (the 5.x era).
+// - get_rope_index's rule of the era the config was written for: its transformers_version's
+//   major, 4.x when it names none (the models' own releases).
 namespace posenc::MropeConfig {
 
 QList<ConfigLayer> read(ConfigContext &c);

@@ -6,6 +6,7 @@
 #include "core/rope/RopeFrequencies.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace Qt::StringLiterals;
 
@@ -186,6 +187,16 @@ QList<Entry> entries()
          [](const Params &p) {
              const auto l = layoutOf(p);
              return l ? integer(l->ropeDelta()) : none(kInvalid);
+         }},
+        {u"mrope_next_id"_s, u"the first generated token's id: its cache position (the tokens) + rope_deltas"_s,
+         [](const Params &p) {
+             const auto l = layoutOf(p);
+             return l ? integer(l->maxId() + 1) : none(kInvalid);
+         }},
+        {u"mrope_deltas_gap"_s, u"how far a generated token lands from its id when rope_deltas is lost: |rope_deltas|"_s,
+         [](const Params &p) {
+             const auto l = layoutOf(p);
+             return l ? integer(std::abs(l->ropeDelta())) : none(kInvalid);
          }},
         {u"mrope_w_pair_chunked"_s, u"the fastest pair of the width axis, chunked"_s,
          [](const Params &p) { return widthTurn(p, false, true); }},

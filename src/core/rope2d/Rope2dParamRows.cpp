@@ -124,16 +124,35 @@ ParamSpec axesRow()
 ParamSpec patchRow()
 {
     ParamSpec s = listRow(u"patch"_s, u"R,C"_s, &Rope2dParams::patch, 2);
-    s.help = u"the patch (row, column) that rope2d-score compares every patch of the grid with"_s;
+    s.help = u"the patch (row, column) that rope2d-score compares every patch of the grid with; auto: the\n"
+             "      grid's centre (H/2, W/2)"_s;
     s.label = u"patch"_s;
+    // Unset (auto) is the grid's centre, whatever the grid: no grid makes it out of range.
+    s.value = [](const Params &p) { return p.rope2d.patch.empty() ? ParamValue() : ParamValue(p.rope2d.patch); };
+    s.assign = [](Params &p, const ParamValue &v) {
+        if (const auto *list = std::get_if<std::vector<std::int64_t>>(&v))
+            p.rope2d.patch = *list;
+        else if (std::holds_alternative<std::monostate>(v))
+            p.rope2d.patch.clear();
+    };
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString word = t.trimmed();
+        if (word.isEmpty() || word == u"auto"_s || word == u"none"_s)
+            return ParamValue();
+        if (auto v = ParamTable::parseIndexList(word, 2); v && !v->empty())
+            return ParamValue(std::move(*v));
+        return std::nullopt;
+    };
     s.allowed = [](const Params &p) {
         const std::vector<std::int64_t> &g = p.sincos2d.grid;
         if (g.size() == 2)
-            return u"r,c within the grid: r in [0, %1], c in [0, %2]"_s.arg(g[0] - 1).arg(g[1] - 1);
-        return u"r,c within the grid"_s;
+            return u"auto, or r,c within the grid: r in [0, %1], c in [0, %2]"_s.arg(g[0] - 1).arg(g[1] - 1);
+        return u"auto, or r,c within the grid"_s;
     };
     s.check = [allowed = s.allowed](const Params &p) -> std::optional<ParamError> {
         const std::vector<std::int64_t> &at = p.rope2d.patch;
+        if (at.empty())
+            return std::nullopt;
         const std::vector<std::int64_t> &g = p.sincos2d.grid;
         const bool shape = at.size() == 2 && at[0] >= 0 && at[1] >= 0;
         // Within the grid, where the grid is one (the grid's own check names it otherwise).

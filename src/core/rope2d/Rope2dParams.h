@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 // 2-D rotary embeddings' parameters (docs/ARCHITECTURE.md, Encoding families): Params holds them as
@@ -22,7 +23,15 @@ struct Rope2dParams
 
     Rope2dStyle style = Rope2dStyle::QwenVit;
     std::vector<std::int64_t> axesDim = {16, 56, 56}; // flux: the columns of each axis
-    std::vector<std::int64_t> patch = {16, 16}; // rope2d-score's patch (row, column)
+    std::vector<std::int64_t> patch; // rope2d-score's patch (row, column); empty: the grid's centre
+
+    // rope2d-score's patch in `grid` (H, W): the one given, or the centre (H/2, W/2).
+    std::pair<std::int64_t, std::int64_t> patchIn(const std::vector<std::int64_t> &grid) const
+    {
+        if (patch.size() == 2)
+            return {patch[0], patch[1]};
+        return {grid.size() == 2 ? grid[0] / 2 : 0, grid.size() == 2 ? grid[1] / 2 : 0};
+    }
 
     friend bool operator==(const Rope2dParams &, const Rope2dParams &) = default;
 };

@@ -132,12 +132,14 @@ QuantitySpec makeRope2dScoreQuantity()
         return rope2dCells(block) + sourceCells(p) + 2 * static_cast<std::uint64_t>(block.rows + block.cols);
     };
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
-        const std::vector<std::int64_t> &patch = engine.params().rope2d.patch;
-        engine.source<Rope2dRotation>().fillScore(block, out, patch[0], patch[1]);
+        const Params &p = engine.params();
+        const auto [row, column] = p.rope2d.patchIn(p.sincos2d.grid);
+        engine.source<Rope2dRotation>().fillScore(block, out, row, column);
     };
     q.bound = rope2dUnitBound;
     q.parameters = [](const Params &p) {
-        return rope2dParts(p) << u"patch (%1, %2)"_s.arg(p.rope2d.patch[0]).arg(p.rope2d.patch[1]);
+        const auto [row, column] = p.rope2d.patchIn(p.sincos2d.grid);
+        return rope2dParts(p) << u"patch (%1, %2)"_s.arg(row).arg(column);
     };
     return q;
 }

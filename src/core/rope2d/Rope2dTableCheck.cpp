@@ -195,7 +195,7 @@ bool placeGrid(Params &params, const std::vector<Placed> &placed, std::int64_t p
                 return rotation.patchAt(x.n) == std::pair(x.row, x.column);
             });
             if (fits) {
-                params.rope2d.patch = {params.sincos2d.grid[0] / 2, params.sincos2d.grid[1] / 2};
+                params.rope2d.patch.clear(); // the centre
                 return true;
             }
         }

@@ -126,11 +126,15 @@ std::optional<Found> find(const OffsetProfile &profile)
     return std::nullopt;
 }
 
-OffsetReference::Values valuesOf(const Found &found)
+// The buckets of j - i, HF's relative_position = memory_position - context_position, or of i - j
+// (`reversed`: the difference taken the other way round).
+OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
 {
-    return [found](std::int64_t first, std::int64_t count, float *out) {
-        for (std::int64_t k = 0; k < count; ++k)
-            out[k] = float(T5Buckets::bucket(first + k, found.buckets, found.maxDistance, found.bidirectional));
+    return [found, reversed](std::int64_t first, std::int64_t count, float *out) {
+        for (std::int64_t k = 0; k < count; ++k) {
+            const std::int64_t offset = reversed ? -(first + k) : first + k;
+            out[k] = float(T5Buckets::bucket(offset, found.buckets, found.maxDistance, found.bidirectional));
+        }
     };
 }
 
@@ -196,19 +200,34 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
     if (!profile || !profile->isToeplitz())
         return std::nullopt;
-    const std::optional<Found> found = find(*profile);
+    // A table of i - j reads as T5's mirrored: the mistake, against the buckets of j - i.
+    std::optional<Found> found = find(*profile);
+    const bool reversed = !found;
+    if (reversed)
+        found = find(profile->mirrored());
     if (!found)
         return std::nullopt;
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found));
-    const SampleScore score = scoreOnSample(*reference, e.sample,
+    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found, true)) : reference;
+    const SampleScore score = scoreOnSample(*read, e.sample,
                                             cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(),
                                                           e.table.textRounding(), double(found->buckets)));
     TableCandidate c;
     c.compared = score.compared;
     c.bad = score.bad;
     c.claims = explains(c.compared, c.bad);
-    if (c.claims)
+    if (c.claims) {
         c.match = matchOf(e, *found, reference);
+        if (reversed) {
+            c.match.verdict = CheckVerdict::Mistake;
+            c.match.mistakes = {CheckMistakes::kRelativeReversed};
+            c.match.correctAgainst.clear();
+            c.match.diagnosis
+                = u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
+                  "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
+                  "so the keys before and after the query trade buckets"_s;
+        }
+    }
     return c;
 }
 
@@ -246,6 +265,7 @@ TableHypothesis hypothesis()
     h.findingKeys = {u"buckets"_s, u"max_distance"_s, u"bidirectional"_s};
     h.help = u"T5's buckets of j - i (L x L): bidirectional or causal, the buckets and the max_distance the table "
              "allows"_s;
+    h.mistakes = {CheckMistakes::kRelativeReversed};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

@@ -95,8 +95,9 @@ Rope2dSimilarityData Rope2dSimilarityModel::compute(const Params &params)
     Rope2dSimilarityData data;
     data.height = params.sincos2d.grid[0];
     data.width = params.sincos2d.grid[1];
-    data.patchRow = params.rope2d.patch[0];
-    data.patchColumn = params.rope2d.patch[1];
+    const auto [row, column] = params.rope2d.patchIn(params.sincos2d.grid);
+    data.patchRow = row;
+    data.patchColumn = column;
     QList<Split> splits;
     for (const Rope2dStyle style : {Rope2dStyle::QwenVit, Rope2dStyle::Pixtral, Rope2dStyle::Flux, Rope2dStyle::Axial})
         splits.append(styleSplit(params, style));
