@@ -256,6 +256,8 @@ void tst_Rope2dTables::badInputNamesTheFlag_data()
     QTest::addColumn<QString>("words");
     QTest::newRow("grid of 0") << u"pixtral"_s << u"grid"_s << u"0,4"_s << u"two integers in [1, 16384]"_s;
     QTest::newRow("grid of one side") << u"pixtral"_s << u"grid"_s << u"8"_s << u"H,W"_s;
+    QTest::newRow("negative grid, qwen-vit")
+        << u"qwen-vit"_s << u"grid"_s << u"-1,4"_s << u"two integers in [1, 16384]"_s;
     QTest::newRow("head not in four") << u"axial"_s << u"head-dim"_s << u"70"_s << u"multiple of 4; it is 70"_s;
     QTest::newRow("merge") << u"qwen-vit"_s << u"grid"_s << u"5,8"_s << u"multiple of spatial-merge-size 2"_s;
     QTest::newRow("axes not summing") << u"flux"_s << u"axes-dim"_s << u"16,56,54"_s << u"they sum to 126"_s;

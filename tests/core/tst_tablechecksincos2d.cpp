@@ -59,6 +59,8 @@ private slots:
     void aChangedCellIsFound();
     void aSinusoidIsNotOne();
     void expectComparesWithTheGridGiven();
+    void aClsRowMissingOrExtraIsNamed_data();
+    void aClsRowMissingOrExtraIsNamed();
 };
 
 void TestTableCheckSincos2d::theReferenceIsNamed_data()
@@ -141,6 +143,46 @@ void TestTableCheckSincos2d::expectComparesWithTheGridGiven()
     const auto other = TableCheck::expect(rows, Encoding::Sincos2d, sincos(64, 4, 16, false), u"sincos-2d"_s);
     QVERIFY(std::holds_alternative<QString>(other));
     QVERIFY(std::get<QString>(other).contains(u"64 x 64"_s));
+}
+
+// A table declared with MAE's cls token that lacks its zero row, and a DiT table (no cls token)
+// given one: each named, the rows compared with the grid as the table holds it; a table of
+// another grid one row off is no cls mistake, its shape refused as before.
+void TestTableCheckSincos2d::aClsRowMissingOrExtraIsNamed_data()
+{
+    QTest::addColumn<Params>("made");
+    QTest::addColumn<Params>("declared");
+    QTest::addColumn<QString>("mistake");
+    QTest::newRow("MAE ViT-B/16 without its cls row")
+        << sincos(768, 14, 14, false) << sincos(768, 14, 14, true) << u"cls-token-missing"_s;
+    QTest::newRow("DiT-XL/2 with a cls row")
+        << sincos(1152, 16, 16, true) << sincos(1152, 16, 16, false) << u"cls-token-extra"_s;
+    QTest::newRow("another grid, one row short") << sincos(64, 4, 16, false) << sincos(64, 8, 8, true) << QString();
+}
+
+void TestTableCheckSincos2d::aClsRowMissingOrExtraIsNamed()
+{
+    QFETCH(Params, made);
+    QFETCH(Params, declared);
+    QFETCH(QString, mistake);
+    const RowMatrixXf t = written(made);
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    const auto got = TableCheck::expect(rows, Encoding::Sincos2d, declared, u"sincos-2d"_s);
+    if (mistake.isEmpty()) {
+        QVERIFY(std::holds_alternative<QString>(got));
+        QVERIFY2(std::get<QString>(got).contains(u"this one is 64 x 64"_s), qPrintable(std::get<QString>(got)));
+        return;
+    }
+    if (const auto *refused = std::get_if<QString>(&got))
+        QFAIL(qPrintable(*refused));
+    const TableMatch &m = std::get<TableMatch>(got);
+    QCOMPARE(m.verdict, CheckVerdict::Mistake);
+    QCOMPARE(m.mistakes, QStringList {mistake});
+    QVERIFY(m.correctAgainst.isEmpty());
+    QCOMPARE(word(m, u"grid"_s), u"%1x%2"_s.arg(made.sincos2d.grid[0]).arg(made.sincos2d.grid[1]));
+    // The rows are the made grid's exactly: nothing deviates once the row is accounted for.
+    const TableCheck::Verification v = TableCheck::verify(m, rows, TableCheck::StreamOptions());
+    QCOMPARE(v.deviatingCells, std::int64_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestTableCheckSincos2d)

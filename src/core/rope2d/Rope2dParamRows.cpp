@@ -73,7 +73,8 @@ ParamSpec styleRow()
             return ParamError {u"rope-2d-style"_s, QString(), *problem, std::nullopt};
         const std::vector<std::int64_t> &grid = p.sincos2d.grid;
         const std::int64_t m = p.mrope.spatialMergeSize;
-        if (p.rope2d.style == Rope2dStyle::QwenVit && grid.size() == 2 && m >= 1
+        // A grid out of its range is the grid's own error, named once.
+        if (p.rope2d.style == Rope2dStyle::QwenVit && grid.size() == 2 && grid[0] >= 1 && grid[1] >= 1 && m >= 1
             && (grid[0] % m != 0 || grid[1] % m != 0))
             return ParamError {u"rope-2d-style"_s, QString(),
                                u"qwen-vit lists patches in %1 x %1 merge blocks: the grid %2 x %3 must be a multiple "

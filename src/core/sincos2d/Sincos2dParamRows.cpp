@@ -29,9 +29,11 @@ std::optional<QString> tableProblem(const Params &p)
     const Sincos2dParams &s = p.sincos2d;
     const std::int64_t tokens = s.grid[0] * s.grid[1] + (s.clsToken ? 1 : 0);
     if (p.maxLen >= 1 && p.maxLen > tokens)
-        return u"the grid gives %1 positions (H·W%2); max_len %3 needs as many"_s.arg(tokens)
-            .arg(s.clsToken ? u" + the cls token"_s : QString())
-            .arg(p.maxLen);
+        return u"the grid gives %1 positions (H·W%2), fewer than max_len %3: set max_len (--max-len) to %1 (or fewer, "
+               u"the "
+               "table's first rows)"_s.arg(tokens)
+                   .arg(s.clsToken ? u" + the cls token"_s : QString())
+                   .arg(p.maxLen);
     const std::int64_t columns = p.peColumns();
     if (columns > 0 && columns % 4 != 0)
         return u"its table splits %1 columns (d_model%2) in four; they must be a multiple of 4"_s.arg(columns).arg(

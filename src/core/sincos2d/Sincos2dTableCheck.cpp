@@ -20,6 +20,9 @@ namespace {
 
 const QString kTable = u"sincos-2d"_s;
 const QString kSwapped = u"sincos2d-halves-swapped"_s;
+// A table declared with a cls token that lacks its zero row, or one declared without that has it.
+const QString kClsMissing = u"cls-token-missing"_s;
+const QString kClsExtra = u"cls-token-extra"_s;
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 // The reference's rows (Sincos2dTable), or with its halves swapped: the first half the row's.
@@ -285,6 +288,35 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     if (!params.isValid() || params.encoding != Encoding::Sincos2d)
         return u"the parameters are not a valid 2-D sin-cos table's"_s;
     const Sincos2dTable reference(params, params.dModel);
+    if (params.dModel == e.cols() && reference.rows() != e.rows()) {
+        // One row short of the declared grid's, or one over: the cls token's zero row left out, or
+        // added where the model has none, the rows compared with the grid as the table holds it.
+        Params held = params;
+        held.sincos2d.clsToken = !params.sincos2d.clsToken;
+        held.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+        const auto heldExplains = [&] {
+            const SampleScore score
+                = scoreOnSample(Sincos2dReference(held, false), e.sample,
+                                cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0));
+            return explains(score.compared, score.bad);
+        };
+        // Named only where the grid as the table holds it explains the sample; otherwise the
+        // shapes simply differ.
+        if (held.isValid() && Sincos2dTable(held, held.dModel).rows() == e.rows() && heldExplains()) {
+            TableMatch m = matchOf(e, held, false);
+            const bool missing = params.sincos2d.clsToken;
+            m.mistakes.prepend(missing ? kClsMissing : kClsExtra);
+            m.verdict = CheckVerdict::Mistake;
+            m.correctAgainst.clear();
+            const QString words = missing
+                ? u"the cls token's row is missing: get_2d_sincos_pos_embed(cls_token=True) puts a row of zeros "
+                  "before the %1 patches, %2 rows in all (MAE's pos_embed); this table has the patches' %1 only"_s
+                : u"a row too many: the declared model has no cls token (%1 rows, one per patch); this table has %2"_s;
+            const std::int64_t patches = params.sincos2d.grid[0] * params.sincos2d.grid[1];
+            m.diagnosis = missing ? words.arg(patches).arg(patches + 1) : words.arg(patches).arg(e.rows());
+            return m;
+        }
+    }
     if (params.dModel != e.cols() || reference.rows() != e.rows())
         return u"the grid gives a table of %1 x %2; this one is %3 x %4"_s.arg(reference.rows())
             .arg(params.dModel)
@@ -331,7 +363,7 @@ TableHypothesis hypothesis()
     h.findingKeys = {u"grid"_s, u"cls_token"_s, u"base_size"_s, u"interpolation_scale"_s, u"halves"_s};
     h.help = u"the 2-D sin-cos table of MAE, DiT and diffusers ([H·W (+1), d]): the grid, the cls token's zero row, "
              "diffusers' base_size, and the halves' order (the column first, as meshgrid(grid_w, grid_h) gives it)"_s;
-    h.mistakes = {kSwapped};
+    h.mistakes = {kSwapped, kClsMissing, kClsExtra};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

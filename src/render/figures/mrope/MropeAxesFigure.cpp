@@ -103,9 +103,9 @@ void MropeAxesFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     QSharedPointer<QCPAxisTickerText> rows(new QCPAxisTickerText);
     const QString mark = terse ? u" ◀"_s : u" ◀ these parameters"_s;
     rows->addTick(kChunkedRow,
-                  (terse ? u"chunked"_s : u"chunked\n(Qwen2-VL, 2.5-VL)"_s) + (d.interleavedChosen ? QString() : mark));
+                  (terse ? u"chunked"_s : u"chunked\n(Qwen2-VL's rule)"_s) + (d.interleavedChosen ? QString() : mark));
     rows->addTick(kInterleavedRow,
-                  (terse ? u"interleaved"_s : u"interleaved\n(Qwen3-VL)"_s) + (d.interleavedChosen ? mark : QString()));
+                  (terse ? u"interleaved"_s : u"interleaved\n(Qwen3-VL's rule)"_s) + (d.interleavedChosen ? mark : QString()));
     m_rect->axis(QCPAxis::atLeft)->setTicker(rows);
     m_title->setText(u"%1  ·  mrope_section %2  ·  θ = %3, head_dim = %4"_s
                          .arg(terse ? u"M-RoPE: each pair's axis"_s : u"M-RoPE: which axis turns each pair"_s,
