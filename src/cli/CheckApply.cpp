@@ -27,6 +27,7 @@ using Description::jsonString;
 struct Read
 {
     std::optional<RowMatrixXf> values;
+    StoredType stored = StoredType::Float32;
     int code = ExitDone;
     QString message;
 };
@@ -62,6 +63,7 @@ Read readWhole(const QString &what, const QString &path, std::uint64_t budget, d
         return read;
     }
     read.values = std::move(values);
+    read.stored = table.storedType();
     return read;
 }
 
@@ -201,11 +203,12 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
     return m;
 }
 
-// What RoPE's check is told: the pairing declared (--rope-layout, else the config's) and the
-// rotary_dim.
-ApplyCheck::Declared ropeDeclared(const Request &request, const Meant &m)
+// What RoPE's check is told: the pairing declared (--rope-layout, else the config's), the
+// rotary_dim, and the format Y's file stores.
+ApplyCheck::Declared ropeDeclared(const Request &request, const Meant &m, StoredType yStored)
 {
     ApplyCheck::Declared declared;
+    declared.stored = storedFormat(yStored);
     declared.layout = request.layout ? request.layout : m.layout;
     declared.rotaryDim = m.rotaryDim;
     declared.rotaryDimSource = m.rotaryDimSource;
@@ -261,7 +264,7 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     const auto checked = m.mrope
         ? report(MropeApplyCheck::check(*x.values, *y.values, {*m.mrope, m.prompt, request.threads}), request.json,
                  CheckApplyMrope::family)
-        : report(ApplyCheck::check(*x.values, *y.values, ropeDeclared(request, m)), request.json, ropeFamily);
+        : report(ApplyCheck::check(*x.values, *y.values, ropeDeclared(request, m, y.stored)), request.json, ropeFamily);
     if (const auto *refused = std::get_if<QString>(&checked))
         return fail(ExitUsage, u"--apply: "_s + *refused);
     const auto &[verdict, text] = std::get<Reported>(checked);

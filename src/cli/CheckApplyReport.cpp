@@ -5,9 +5,41 @@
 #include "core/Description.h"
 #include "core/NumberText.h"
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::CheckApplyReport {
+
+namespace {
+
+QString formatWord(ValueFormat format)
+{
+    switch (format) {
+    case ValueFormat::Float16:
+        return u"float16"_s;
+    case ValueFormat::BFloat16:
+        return u"bfloat16"_s;
+    case ValueFormat::Float32:
+        break;
+    }
+    return u"float32"_s;
+}
+
+// "float16, half a unit 2^-11 relative (Y is stored as float16)": the rounding the cells are
+// compared within, and what shows it.
+QString precisionWords(const ApplyPairs::Precision &p)
+{
+    const QString format = formatWord(p.format);
+    const int exponent = int(std::lround(std::log2(halfUnit(p.format))));
+    QString source = u"Y is stored as %1"_s.arg(format);
+    if (p.fromValues)
+        source = u"every value of Y is a %1 value: a %1 model's output saved wider%2"_s.arg(
+            format, p.format == ValueFormat::BFloat16 ? u" (numpy has no bfloat16)"_s : QString());
+    return u"%1, half a unit 2^%2 relative (%3)"_s.arg(format).arg(exponent).arg(source);
+}
+
+} // namespace
 
 QString layoutWord(RopeLayout layout)
 {
@@ -29,11 +61,14 @@ QStringList lines(const ApplyPairs::Outcome &r, const Family &family)
         layoutWord(r.table)));
     out += family.pairing;
     out.append(u"attention factor: "_s + NumberText::compact(r.attentionFactor, 6));
+    if (r.precision)
+        out.append(u"precision: "_s + precisionWords(*r.precision));
     out += family.positions;
-    out.append(u"max |error|: %1 at row %2, column %3; rows beyond float32's rounding: %4"_s
+    out.append(u"max |error|: %1 at row %2, column %3; rows beyond %4's rounding: %5"_s
                    .arg(NumberText::compact(r.maxAbsError, 3))
                    .arg(r.worstRow)
                    .arg(r.worstColumn)
+                   .arg(formatWord(r.precision ? r.precision->format : ValueFormat::Float32))
                    .arg(r.deviatingRows));
     if (!r.mistakes.isEmpty())
         out.append(u"mistakes: "_s + r.mistakes.join(u", "_s));
@@ -57,6 +92,7 @@ QString json(const ApplyPairs::Outcome &r, const Family &family)
                         {u"table_layout"_s, found ? jsonString(layoutWord(r.table)) : u"null"_s}};
     entries += family.pairingKeys;
     entries.append({u"attention_factor"_s, found ? jsonNumber(r.attentionFactor) : u"null"_s});
+    entries.append({u"precision"_s, r.precision ? jsonString(formatWord(r.precision->format)) : u"null"_s});
     entries += family.positionKeys;
     entries += Entries {
         {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},

@@ -14,6 +14,7 @@
 #include "io/TableFile.h"
 
 #include <algorithm>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -74,6 +75,24 @@ std::optional<std::pair<Encoding, QStringList>> familyOf(const QString &word)
     return std::nullopt;
 }
 
+// The flags that name one quantity in two families' words: a sinusoid's base b (w_i = b^(-2i/d))
+// is a rotary family's rope_theta (theta^(-2i/r)).
+const std::pair<QString, QString> kSameQuantity[] = {{u"base"_s, u"rope-theta"_s}};
+
+// ": the base of its frequencies is --rope-theta, a number in (1, 1e15]": the flag of `family`
+// that names what another family's `key` names, and its range; empty where none does.
+QString counterpartWords(const QString &key, Encoding family)
+{
+    for (const auto &[a, b] : kSameQuantity) {
+        const QString other = key == a ? b : key == b ? a : QString();
+        const auto clue = other.isEmpty() ? std::nullopt : FamilyInference::parameterClue(other, u"--"_s + other);
+        const ParamSpec *spec = other.isEmpty() ? nullptr : ParamTable::find(other);
+        if (clue && spec && spec->allowed && FamilyInference::familiesOf(*clue, Params()).contains(family))
+            return u": the base of its frequencies is --%1, %2"_s.arg(other, spec->allowed(Params()));
+    }
+    return {};
+}
+
 // The parameter flags given that only --expect reads.
 QStringList expectOnlyFlags(const QCommandLineParser &parser, const QStringList &declarable)
 {
@@ -102,7 +121,8 @@ std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &p
         for (const Encoding owner : FamilyInference::familiesOf(*clue, Params()))
             owners.append(Families::word(owner));
         if (!owners.isEmpty() && !owners.contains(word))
-            return usage(u"--%1: %2's parameter; --expect %3 reads %3's"_s.arg(key, owners.join(u", "_s), word));
+            return usage(u"--%1: %2's parameter; --expect %3 reads %3's%4"_s.arg(key, owners.join(u", "_s), word,
+                                                                                 counterpartWords(key, family)));
     }
     ParamOptions::Clues clues {{u"--expect "_s + word, [family](const Params &p) { return p.encoding == family; }}};
     const ParamOptions::Result read = ParamOptions::read(parser, clues);

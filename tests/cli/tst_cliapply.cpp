@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <QFloat16>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +16,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <random>
 
 using namespace Qt::StringLiterals;
@@ -46,6 +49,31 @@ std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool ta
         }
     }
     return {x, y};
+}
+
+// `values` rounded to float16 (round to nearest even), as a '<f2' .npy of rows x cols.
+bool writeNpy16(const QString &path, qint64 rows, qint64 cols, const std::vector<float> &values)
+{
+    QByteArray bytes = CliRun::npyHeader(rows, cols).replace("'<f4'", "'<f2'");
+    for (const float v : values) {
+        const qfloat16 h(v);
+        bytes.append(reinterpret_cast<const char *>(&h), 2);
+    }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// `values` rounded to bfloat16 (round to nearest even; no NaN among them), kept as float32: what
+// numpy, which has no bfloat16, saves of a bfloat16 model's output.
+std::vector<float> bfloat16Values(std::vector<float> values)
+{
+    for (float &v : values) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &v, 4);
+        bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+        std::memcpy(&v, &bits, 4);
+    }
+    return values;
 }
 
 // X random normal; Y X's first `rotary` of `dim` columns turned as rotate_half at positions 0..255,
@@ -216,6 +244,51 @@ private slots:
             want = {QJsonArray {0, 0, 10}, QJsonArray {10, 11, 1}, QJsonArray {11, 10, 1},
                     QJsonArray {12, 12, kRows - 12}};
         QCOMPARE(o[u"positions"_s].toArray(), want);
+    }
+
+    // X and Y of a model run in half precision: a float16 .npy pair, and bfloat16 values saved as
+    // float32 .npy (numpy has no bfloat16). Correct within the format's rounding, which the report
+    // states; positions from 3 still named.
+    void halfPrecisionIsReported_data()
+    {
+        QTest::addColumn<bool>("bf16");
+        QTest::addColumn<qint64>("offset");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("words");
+        const QString f16 = u"precision: float16, half a unit 2^-11 relative (Y is stored as float16)"_s;
+        const QString b16 = u"precision: bfloat16, half a unit 2^-8 relative (every value of Y is a bfloat16 value: "
+                            "a bfloat16 model's output saved wider (numpy has no bfloat16))"_s;
+        QTest::newRow("float16") << false << qint64(0) << 0 << f16;
+        QTest::newRow("float16, from 3") << false << qint64(3) << 1 << f16;
+        QTest::newRow("bfloat16") << true << qint64(0) << 0 << b16;
+        QTest::newRow("bfloat16, from 3") << true << qint64(3) << 1 << b16;
+    }
+    void halfPrecisionIsReported()
+    {
+        QFETCH(bool, bf16);
+        QFETCH(qint64, offset);
+        QFETCH(int, exitCode);
+        QFETCH(QString, words);
+        auto [x, y] = applied(offset, true, true);
+        const QString name = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-').remove(u',');
+        const QString xPath = m_dir.filePath(name + u"-x.npy"_s), yPath = m_dir.filePath(name + u"-y.npy"_s);
+        if (bf16)
+            QVERIFY(CliRun::writeNpy(xPath, kRows, kDim, bfloat16Values(x))
+                    && CliRun::writeNpy(yPath, kRows, kDim, bfloat16Values(y)));
+        else
+            QVERIFY(writeNpy16(xPath, kRows, kDim, x) && writeNpy16(yPath, kRows, kDim, y));
+        CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath});
+        QVERIFY2(run.exitCode == exitCode, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(words), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"frequencies: rope_type default (rope_theta 10000)"_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"rows beyond %1's rounding: 0"_s.arg(bf16 ? u"bfloat16"_s : u"float16"_s)),
+                 qPrintable(run.out));
+        if (offset != 0)
+            QVERIFY2(run.out.contains(u"mistakes: position-offset"_s), qPrintable(run.out));
+        run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(o[u"precision"_s].toString(), bf16 ? u"bfloat16"_s : u"float16"_s);
+        QCOMPARE(o[u"position_offset"_s].toInteger(), offset);
     }
 
     // Pythia's and GPT-NeoX's rotary_pct 0.25 of a 96-wide head: rotary_dim 24 read; declared

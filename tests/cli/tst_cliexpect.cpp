@@ -330,7 +330,14 @@ private slots:
             << QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"transformer-base"_s} << u"--expect rope"_s;
         QTest::newRow("another family's flag")
             << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--rope-theta"_s, u"5"_s}
-            << u"--rope-theta: rope, mrope, rope-2d's parameter"_s;
+            << u"--rope-theta: rope, mrope, rope-2d's parameter; --expect sinusoidal reads sinusoidal's: the base of "
+               "its frequencies is --base, a finite number greater than 1"_s;
+        // --help promises --expect FAMILY the family's own flags: a sinusoid's --base is refused for
+        // RoPE, the line naming RoPE's base and its range.
+        QTest::newRow("a sinusoid's base for rope")
+            << QStringList {u"--expect"_s, u"rope"_s, u"--base"_s, u"1e6"_s}
+            << u"--base: sinusoidal's parameter; --expect rope reads rope's: the base of its frequencies is "
+               "--rope-theta, a number in (1, 1e15]"_s;
         QTest::newRow("--encoding") << QStringList {u"--expect"_s, u"rope"_s, u"--encoding"_s, u"rope"_s}
                                     << u"--encoding"_s;
         QTest::newRow("a value out of range")

@@ -4,7 +4,7 @@
 // GPT-J's rotate_every_two with repeat_interleave'd cos and sin. The check finds the pairing, the
 // frequencies, the attention factor and each row's position, and names a layout swapped between
 // the table and the apply and positions off by a constant.
-#include "support/RopeReference.h"
+#include "ApplyRotations.h"
 
 #include "core/rope/ApplyCheck.h"
 
@@ -17,131 +17,7 @@
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-struct Applied
-{
-    RowMatrixXf x, y;
-};
-
-// How Y is turned: the table's and the rotation's pairing, the rotated columns [col0, col0 + 2 *
-// inv.size()) of a head of `headDim` (the rest pass through, as modeling_gpt_neox.py's q_pass), the
-// inverse frequencies in float64 (rounded to float32 as HF's inv_freq buffer) and the attention
-// scaling.
-struct Rotation
-{
-    std::int64_t headDim = 128;
-    RopeLayout table = RopeLayout::Half;
-    RopeLayout rotation = RopeLayout::Half;
-    std::int64_t col0 = 0;
-    std::vector<double> inv;
-    double scaling = 1.0;
-    double sign = 1.0; // -1: q * cos - rotate_half(q) * sin, the rotation turned the wrong way
-};
-
-Rotation rotationOf(const Params &p, RopeLayout table, RopeLayout rotation)
-{
-    return {p.rope.headDim, table, rotation, 0, roperef::inv(p), roperef::attentionFactor(p)};
-}
-
-// X random normal (seed 47); Y X turned at positions[r] as `rot` says.
-Applied applied(const Rotation &rot, const std::vector<std::int64_t> &positions)
-{
-    const std::int64_t d = rot.headDim, width = 2 * std::int64_t(rot.inv.size()), h = width / 2;
-    const std::int64_t rows = std::int64_t(positions.size());
-    std::mt19937 engine(47);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    Applied a {RowMatrixXf(rows, d), RowMatrixXf(rows, d)};
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t j = 0; j < d; ++j)
-            a.x(r, j) = normal(engine);
-    a.y = a.x;
-    const auto scaling = float(rot.scaling);
-    std::vector<float> cos(static_cast<std::size_t>(width)), sin(static_cast<std::size_t>(width));
-    for (std::int64_t r = 0; r < rows; ++r) {
-        // The table's columns: cat(freqs, freqs) for half, repeat_interleave(2) for interleaved.
-        for (std::int64_t j = 0; j < width; ++j) {
-            const std::int64_t k = rot.table == RopeLayout::Half ? j % h : j / 2;
-            const float angle = float(positions[std::size_t(r)]) * float(rot.inv[std::size_t(k)]);
-            cos[std::size_t(j)] = std::cos(angle) * scaling;
-            sin[std::size_t(j)] = std::sin(angle) * scaling * float(rot.sign);
-        }
-        const auto xr = [&](std::int64_t j) { return a.x(r, rot.col0 + j); };
-        for (std::int64_t j = 0; j < width; ++j) {
-            float turned = 0.0f;
-            if (rot.rotation == RopeLayout::Half)
-                turned = j < h ? -xr(j + h) : xr(j - h);
-            else
-                turned = j % 2 == 0 ? -xr(j + 1) : xr(j - 1);
-            a.y(r, rot.col0 + j) = xr(j) * cos[std::size_t(j)] + turned * sin[std::size_t(j)];
-        }
-    }
-    return a;
-}
-
-Applied applied(const Params &p, const std::vector<std::int64_t> &positions, RopeLayout table, RopeLayout rotation)
-{
-    return applied(rotationOf(p, table, rotation), positions);
-}
-
-std::vector<std::int64_t> from(std::int64_t first, std::int64_t rows)
-{
-    std::vector<std::int64_t> positions(static_cast<std::size_t>(rows));
-    for (std::int64_t r = 0; r < rows; ++r)
-        positions[std::size_t(r)] = first + r;
-    return positions;
-}
-
-Params ropeOf(RopeType type)
-{
-    if (type == RopeType::Llama3)
-        return roperef::llama31();
-    if (type == RopeType::Yarn)
-        return roperef::gptOss();
-    Params p;
-    p.encoding = Encoding::Rope;
-    p.rope.headDim = 128;
-    p.rope.theta = 10000.0;
-    return p;
-}
-
-QString typeWord(RopeType type)
-{
-    return type == RopeType::Llama3 ? u"llama3"_s : type == RopeType::Yarn ? u"yarn"_s : u"default"_s;
-}
-
-// The largest |Y - X turned| as float64 computes it: each rotated pair at the exact angle
-// position * inv, the pass columns against X.
-double largestError(const Applied &a, const Rotation &rot, const std::vector<std::int64_t> &positions)
-{
-    const std::int64_t h = std::int64_t(rot.inv.size()), width = 2 * h;
-    double largest = 0.0;
-    for (std::int64_t row = 0; row < a.x.rows(); ++row) {
-        for (std::int64_t k = 0; k < h; ++k) {
-            const std::int64_t i = rot.col0 + (rot.table == RopeLayout::Half ? k : 2 * k),
-                               j = rot.col0 + (rot.table == RopeLayout::Half ? k + h : 2 * k + 1);
-            const double angle = double(positions[std::size_t(row)]) * rot.inv[std::size_t(k)];
-            const double c = rot.scaling * std::cos(angle), s = rot.scaling * std::sin(angle);
-            largest = std::max(largest, std::fabs(double(a.y(row, i)) - (a.x(row, i) * c - a.x(row, j) * s)));
-            largest = std::max(largest, std::fabs(double(a.y(row, j)) - (a.x(row, j) * c + a.x(row, i) * s)));
-        }
-        for (std::int64_t j = 0; j < a.x.cols(); ++j) {
-            if (j < rot.col0 || j >= rot.col0 + width)
-                largest = std::max(largest, std::fabs(double(a.y(row, j)) - double(a.x(row, j))));
-        }
-    }
-    return largest;
-}
-
-// HF's _compute_default_rope_parameters for a partial rotary (modeling_rope_utils.py): dim =
-// int(head_dim * partial_rotary_factor), inv_freq = 1 / base^(arange(0, dim, 2) / dim).
-Rotation partial(std::int64_t headDim, double factor, double theta, RopeLayout layout = RopeLayout::Half)
-{
-    const auto r = static_cast<std::int64_t>(double(headDim) * factor);
-    return {headDim, layout, layout, 0, roperef::defaultInv(theta, r), 1.0};
-}
-
-} // namespace
+using namespace applyref;
 
 Q_DECLARE_METATYPE(posenc::RopeType)
 Q_DECLARE_METATYPE(posenc::RopeLayout)
@@ -252,20 +128,32 @@ private slots:
     {
         QTest::addColumn<RopeLayout>("table");
         QTest::addColumn<qint64>("rows");
+        QTest::addColumn<unsigned>("seed");
         for (const qint64 rows : {256, 300, 512}) {
-            QTest::addRow("half table, rotate_every_two, %lld rows", rows) << RopeLayout::Half << rows;
-            QTest::addRow("interleaved table, rotate_half, %lld rows", rows) << RopeLayout::Interleaved << rows;
+            QTest::addRow("half table, rotate_every_two, %lld rows", rows) << RopeLayout::Half << rows << 47u;
+            QTest::addRow("interleaved table, rotate_half, %lld rows", rows) << RopeLayout::Interleaved << rows << 47u;
         }
+        // Some X at 1000 rows: the swapped pairing's equations are ill-conditioned at some pairs,
+        // whose angles are known only loosely; scored as float32-exact, they once made a yarn of
+        // factor 1.0000017 and a scaled amplitude fit best (scaled, attention-factor-missing).
+        for (const unsigned seed : {18u, 19u, 21u, 41u, 47u, 50u})
+            QTest::addRow("half table, rotate_every_two, 1000 rows, X %u", seed)
+                << RopeLayout::Half << qint64(1000) << seed;
     }
     void aSwappedLayoutIsNamed()
     {
         QFETCH(RopeLayout, table);
         QFETCH(qint64, rows);
+        QFETCH(unsigned, seed);
         const RopeLayout rotation = table == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
-        const Applied a = applied(ropeOf(RopeType::Default), from(0, rows), table, rotation);
+        const Applied a = applied(rotationOf(ropeOf(RopeType::Default), table, rotation), from(0, rows), seed);
         const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
-        QCOMPARE(r.mistakes, QStringList {ApplyCheck::kLayoutSwapped});
+        QVERIFY2(r.mistakes == QStringList {ApplyCheck::kLayoutSwapped},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.frequencies + u" | "_s + r.diagnosis));
+        QCOMPARE(r.attentionFactor, 1.0);
+        QCOMPARE(qsizetype(r.positions.size()), qsizetype(1));
+        QCOMPARE(r.positions.front().position, std::int64_t(0));
         QCOMPARE(r.table, table);
         QCOMPARE(r.rotation, rotation);
         QVERIFY2(r.diagnosis.contains(u"swapped between the table and the apply"_s), qPrintable(r.diagnosis));

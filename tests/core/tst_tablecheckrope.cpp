@@ -155,6 +155,46 @@ private slots:
             QCOMPARE(*m.params->rope.factor, *params.rope.factor);
     }
 
+    // llama3's table holds only original / low_freq_factor and original / high_freq_factor
+    // (modeling_rope_utils.py, _compute_llama3_parameters: low_freq_wavelen and high_freq_wavelen,
+    // and smooth_factor = (original / wavelen - low) / (high - low)): (8192, 1, 4) and (256,
+    // 0.03125, 0.125) give the same table. Variants of Llama 3.1's bands (factor 16; theta 10000)
+    // are named with Meta's published 8192, 1, 4; bands of no published set at the published
+    // original length (8192, 2, 8), not at another's.
+    void llamaBandsNamedAsPublished_data()
+    {
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::newRow("factor 16") << 500000.0 << 16.0 << 1.0 << 4.0;
+        QTest::newRow("theta 10000") << 10000.0 << 8.0 << 1.0 << 4.0;
+        QTest::newRow("bands 4096 and 1024") << 500000.0 << 8.0 << 2.0 << 8.0;
+    }
+    void llamaBandsNamedAsPublished()
+    {
+        QFETCH(double, theta);
+        QFETCH(double, factor);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        Params p = roperef::llama31();
+        p.maxLen = 4096;
+        p.rope.theta = theta;
+        p.rope.factor = factor;
+        p.rope.lowFreqFactor = low;
+        p.rope.highFreqFactor = high;
+        const Checked c = check(ropeTable(p, p.maxLen, true, 1.0));
+        const TableMatch &m = c.match;
+        QVERIFY2(m.verdict == CheckVerdict::Variant, qPrintable(m.diagnosis));
+        QVERIFY(m.params);
+        QCOMPARE(m.params->rope.type, RopeType::Llama3);
+        QCOMPARE(m.params->rope.originalMaxLen, std::optional<std::int64_t>(8192));
+        QCOMPARE(m.params->rope.lowFreqFactor, low);
+        QCOMPARE(m.params->rope.highFreqFactor, high);
+        QCOMPARE(*m.params->rope.factor, factor);
+        QVERIFY2(m.referenceText.contains(u"original_max_position_embeddings 8192"_s), qPrintable(m.referenceText));
+    }
+
     // keras-hub PR#2981, exllamav3#259: a YaRN table without its attention factor.
     void yarnWithoutAttentionFactor()
     {

@@ -5,6 +5,13 @@
 
 namespace posenc {
 
+namespace {
+
+// A cell's own rounding, with the stream's margin (TableStream's kTextMargin).
+constexpr double kCellRoundingMargin = 1.01;
+
+} // namespace
+
 SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles, std::int64_t stopAfter)
 {
@@ -22,9 +29,11 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
         reference.forEachTile({first, j - i, 0, cols}, [&](const TableReference::Tile &t) {
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const float *ref = t.values + r * t.stride;
-                const float *table = sample.values.row(index0 + t.row0 - first + r).data() + t.col0;
+                const std::int64_t index = index0 + t.row0 - first + r;
+                const float *table = sample.values.row(index).data() + t.col0;
                 const double position = static_cast<double>(reference.position(t.row0 + r));
                 for (std::int64_t c = 0; c < t.cols; ++c) {
+                    const double extra = kCellRoundingMargin * sample.extraAt(index, t.col0 + c);
                     const double value = table[c];
                     const double error = value == double(ref[c]) ? 0.0 : std::fabs(value - double(ref[c]));
                     if (std::isfinite(value) && std::isfinite(error)) {
@@ -32,9 +41,9 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
                         score.tableSquares += value * value;
                     }
                     score.maxError = std::max(score.maxError, error);
-                    if (!(error <= tolerance.limit(ref[c], t.col0 + c, position)))
+                    if (!(error <= tolerance.limit(ref[c], t.col0 + c, position) + extra))
                         ++score.bad;
-                    if (float32Angles && !(error <= float32Angles->limit(ref[c], t.col0 + c, position)))
+                    if (float32Angles && !(error <= float32Angles->limit(ref[c], t.col0 + c, position) + extra))
                         ++score.badWithFloat32Angles;
                 }
                 score.compared += t.cols;

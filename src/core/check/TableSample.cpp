@@ -14,6 +14,21 @@ std::int64_t TableSample::indexOf(std::int64_t row) const
     return it != rows.end() && *it == row ? static_cast<std::int64_t>(it - rows.begin()) : -1;
 }
 
+TableSample TableSample::withColumns(const std::vector<std::int64_t> &columns) const
+{
+    TableSample out = *this;
+    const auto count = std::int64_t(columns.size());
+    out.values.resize(values.rows(), count);
+    for (std::int64_t j = 0; j < count; ++j)
+        out.values.col(j) = values.col(columns[std::size_t(j)]);
+    if (cellRounding.size() != 0) {
+        out.cellRounding.resize(values.rows(), count);
+        for (std::int64_t j = 0; j < count; ++j)
+            out.cellRounding.col(j) = cellRounding.col(columns[std::size_t(j)]);
+    }
+    return out;
+}
+
 std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t cols, std::int64_t maxCells)
 {
     const std::int64_t budget = std::min(
@@ -56,6 +71,13 @@ std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCe
         if (!table.read(sample.rows[std::size_t(i)], j - i, sample.values.row(i).data(), error))
             return std::nullopt;
         i = j;
+    }
+    // The cells' own rounding, as the stream allows it (TableStream's extraLimits): the sample is
+    // scored with the tolerance every row is then compared with.
+    if (table.hasCellRounding()) {
+        sample.cellRounding = RowMatrixXf::Zero(sample.size(), table.cols());
+        for (std::int64_t i = 0; i < sample.size(); ++i)
+            table.addCellRounding(sample.rows[std::size_t(i)], 1, 0, table.cols(), sample.cellRounding.row(i).data());
     }
     for (std::int64_t i = 0; i < sample.size(); ++i) {
         for (std::int64_t c = 0; c < sample.cols(); ++c) {

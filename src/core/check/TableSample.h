@@ -25,6 +25,10 @@ struct TableSample
 
     std::vector<std::int64_t> rows; // increasing
     RowMatrixXf values; // rows.size() x cols
+    // Per cell, what the table allows it beyond its format's and its text's rounding
+    // (TableRows::addCellRounding: a cell written with fewer digits, an angle read back from a
+    // rotation): values' shape, or empty where the table allows no cell more.
+    RowMatrixXf cellRounding;
     std::int64_t tableRows = 0;
     std::int64_t leadingRows = 0; // rows 0 .. leadingRows - 1 are the sample's first rows
     // The first infinite cell, table row and column, if one is (a mask's -inf): -1 when none.
@@ -35,6 +39,13 @@ struct TableSample
     std::int64_t size() const { return static_cast<std::int64_t>(rows.size()); }
     // The sample's index of table row `row`, or -1.
     std::int64_t indexOf(std::int64_t row) const;
+    // What cell (index, col) is allowed beyond the table's tolerance: 0 for most.
+    double extraAt(std::int64_t index, std::int64_t col) const
+    {
+        return cellRounding.size() == 0 ? 0.0 : double(cellRounding(index, col));
+    }
+    // The sample of `columns` alone, in their order (their cells' rounding with them).
+    TableSample withColumns(const std::vector<std::int64_t> &columns) const;
 };
 
 // Which rows of a table hold positions: from `firstRow` on, but the padding rows (rows of zeros,

@@ -38,7 +38,12 @@ public:
 
     std::int64_t rows() const override { return m_x.rows(); }
     std::int64_t cols() const override { return m_reading.geometry.width; }
-    StoredType storedType() const override { return StoredType::Float32; }
+    // The format of Y's values, whose rounding the angles carry: a RoPE table read from float16 or
+    // bfloat16 values is fitted with that format's noise and amplitude tolerance.
+    StoredType storedType() const override
+    {
+        return m_u >= 0x1p-8 ? StoredType::BFloat16 : m_u >= 0x1p-11 ? StoredType::Float16 : StoredType::Float32;
+    }
     bool hasCellRounding() const override { return true; }
     QString name() const override { return QStringLiteral("the angles of --apply"); }
 
@@ -64,13 +69,10 @@ public:
         Angles row(pairs);
         for (std::int64_t r = 0; r < count; ++r) {
             rowOf(row0 + r, row);
+            // A cell A cos(angle) moves by at most A times its angle's uncertainty (2 A: any value).
             for (std::int64_t c = 0; c < cols; ++c) {
-                // A cell whose angle is unknown, or known to worse than float32's rounding.
-                const double uncertainty = row.unc[std::size_t((col0 + c) % pairs)] * m_reading.factor;
-                if (uncertainty > 0x1p-22) {
-                    const double e = std::clamp(std::ceil(std::log10(2.0 * uncertainty)), -30.0, 1.0);
-                    extra[r * cols + c] += float(0.5 * std::pow(10.0, e));
-                }
+                const double uncertainty = std::min(row.unc[std::size_t((col0 + c) % pairs)], 2.0);
+                extra[r * cols + c] += float(uncertainty * m_reading.factor);
             }
         }
     }

@@ -378,6 +378,34 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
     return true;
 }
 
+// The attention factor the identification took (the type's, where the amplitude is within four
+// of a cell's roundings of it: 2^-6 in bfloat16) against the median amplitude of the sampled
+// pairs, known closer: to the format's rounding `u` of cos * attention_scaling, which HF casts to
+// q's dtype (bfloat16 rounds yarn's 1.34657 to 1.34375 at every slow pair), and to the median's
+// own error. A factor beyond both (c * RoPE(X), c = 1.01 in bfloat16) is the rotation's own, which
+// no published form has.
+void keepAmplitude(Result &result, const Reading &r, double u)
+{
+    const double within = r.factorUncertainty() + u;
+    const double taken = result.attentionFactor;
+    if (!(std::fabs(r.factor / taken - 1.0) > within))
+        return;
+    result.attentionFactor = r.factor;
+    for (const double rounded : FitNumbers::roundings(r.factor, 15)) {
+        if (std::fabs(rounded / r.factor - 1.0) <= within) {
+            result.attentionFactor = rounded;
+            break;
+        }
+    }
+    result.correctAgainst.clear();
+    result.frequencies = frequencyWords(result);
+    result.notes.append(u"the amplitude of the rotation, the median of %1 pairs' (to a part in %2), is %3, not the "
+                        "attention factor %4, which one cell's rounding alone would allow"_s.arg(r.count)
+                            .arg(std::round(1.0 / within))
+                            .arg(result.attentionFactor)
+                            .arg(taken));
+}
+
 // A partial rotary's parameters: the head's width, partial_rotary_factor r / d (nudged up where
 // int(d * r / d) would fall short of r).
 void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
@@ -402,7 +430,8 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         return *problem;
     Result result;
     result.headDim = x.cols();
-    const double u = ApplyPairs::unitRoundoff(y);
+    result.precision = ApplyPairs::precisionOf(y, declared.stored);
+    const double u = halfUnit(result.precision->format);
     const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
     Span span = spanOf(ApplyPairs::passColumns(x, y, sample, u));
     if (span.placement == Placement::None) {
@@ -427,6 +456,7 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     const AnglesRows angles(x, y, r, u);
     if (!identifyFrequencies(result, angles, r))
         return result;
+    keepAmplitude(result, r, u);
     const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
     Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
     work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));

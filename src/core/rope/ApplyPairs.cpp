@@ -80,6 +80,7 @@ Reading readingOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<
     if (amplitudes.size() * 2 < rows.size() * std::size_t(g.pairs()))
         return r;
     r.factor = median(amplitudes);
+    r.count = std::int64_t(amplitudes.size());
     for (double &a : amplitudes)
         a = std::fabs(a - r.factor);
     r.spread = r.factor > 0.0 ? median(amplitudes) / r.factor : std::numeric_limits<double>::infinity();
@@ -93,6 +94,13 @@ double angleError(double uncertainty, double u, std::int64_t id, double w)
 }
 
 } // namespace
+
+double Reading::factorUncertainty() const
+{
+    if (count <= 0)
+        return std::numeric_limits<double>::infinity();
+    return std::max(1e-6, 5.0 * 1.86 * spread / std::sqrt(double(count)));
+}
 
 std::pair<std::int64_t, std::int64_t> Geometry::tableColumns(std::int64_t k) const
 {
@@ -108,17 +116,18 @@ std::pair<std::int64_t, double> Geometry::rotated(std::int64_t j) const
     return j % 2 == 0 ? std::pair {j + 1, -1.0} : std::pair {j - 1, 1.0};
 }
 
+Precision precisionOf(const RowMatrixXf &y, ValueFormat stored)
+{
+    // Coarser: float32 (half a unit 2^-24), float16 (2^-11), bfloat16 (2^-8).
+    const ValueFormat values = representableFormat(y.data(), y.size());
+    if (halfUnit(values) > halfUnit(stored))
+        return {values, true};
+    return {stored, false};
+}
+
 double unitRoundoff(const RowMatrixXf &y)
 {
-    switch (representableFormat(y.data(), y.size())) {
-    case ValueFormat::BFloat16:
-        return 0x1p-8;
-    case ValueFormat::Float16:
-        return 0x1p-11;
-    case ValueFormat::Float32:
-        break;
-    }
-    return 0x1p-24;
+    return halfUnit(precisionOf(y, ValueFormat::Float32).format);
 }
 
 std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t most)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Block.h"
+#include "core/check/CellTolerance.h"
 #include "core/check/TableMatch.h"
 #include "core/rope/RopeParams.h"
 
@@ -46,6 +47,16 @@ std::optional<QString> shapeProblem(const RowMatrixXf &x, const RowMatrixXf &y);
 // A value of X or Y that is not finite.
 std::optional<QString> finiteProblem(const RowMatrixXf &x, const RowMatrixXf &y);
 
+// The format whose rounding Y's values carry: the one Y's file stores them in (a float16 .npy, a
+// bfloat16 tensor of a .safetensors file), or a coarser one every value is exactly representable in
+// (a model run in bfloat16 whose output numpy, which has no bfloat16, saved as float32).
+struct Precision
+{
+    ValueFormat format = ValueFormat::Float32;
+    bool fromValues = false; // the values show it, the stored format is finer
+};
+Precision precisionOf(const RowMatrixXf &y, ValueFormat stored);
+
 // Half a unit of the last place of Y's values: float32's, or float16's or bfloat16's where Y holds
 // only such values (a model run in half precision).
 double unitRoundoff(const RowMatrixXf &y);
@@ -58,13 +69,20 @@ std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t most = 2048
 std::vector<bool> passColumns(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
                               double u);
 
-// A pairing read from the sample: the attention factor (the median amplitude) and how far the
-// amplitudes spread about it (median |A - factor| / factor; infinite where too few pairs told it).
+// A pairing read from the sample: the attention factor (the median amplitude), how far the
+// amplitudes spread about it (median |A - factor| / factor; infinite where too few pairs told it)
+// and of how many pairs.
 struct Reading
 {
     Geometry geometry;
     double factor = std::numeric_limits<double>::quiet_NaN();
     double spread = std::numeric_limits<double>::infinity();
+    std::int64_t count = 0;
+
+    // How far (relative) the median of that many amplitudes may be from the factor that turned
+    // them: five standard errors of a median (1.86 spread / sqrt(count) each), at least float32's
+    // rounding of a factor times cos and sin. Far closer than one cell's rounding in half precision.
+    double factorUncertainty() const;
 };
 
 // Of the four pairings of the columns [col0, col0 + width), the one whose amplitude is the same at
@@ -140,6 +158,9 @@ struct Outcome : CellTally
     RopeLayout rotation = RopeLayout::Half; // the pairs rotate_half or rotate_every_two turned
     RopeLayout table = RopeLayout::Half; // the pairs that share an angle in the cos/sin table
     double attentionFactor = 1.0;
+    // Y's precision, the rounding its cells are compared within; unset where the family's check
+    // takes float32's or Y's values' own without saying so.
+    std::optional<Precision> precision;
     QStringList mistakes;
     QString diagnosis;
     QStringList notes;

@@ -190,6 +190,12 @@ void RopeSearch::tryPublished(const std::vector<Published> &published)
     for (const Published &form : published) {
         if (form.params.rope.type == RopeType::LongRope)
             m_longRopeForms.push_back(form.params);
+        const std::optional<std::int64_t> original = form.params.rope.originalMaxLen;
+        const bool banded = form.params.rope.type == RopeType::Llama3 || form.params.rope.type == RopeType::Yarn;
+        if (banded && original
+            && std::find(m_publishedOriginals.begin(), m_publishedOriginals.end(), *original)
+                == m_publishedOriginals.end())
+            m_publishedOriginals.push_back(*original);
         Params p = form.params;
         p.maxLen = base.maxLen;
         if (p.rope.layout != m_layout || RopeFrequencies::rotaryDim(p.rope) != base.rope.headDim)
@@ -317,10 +323,16 @@ void RopeSearch::tryBanded(const Params &p)
         if (power >= largest * 0.8 && std::find(factors.begin(), factors.end(), power) == factors.end())
             factors.push_back(power);
     }
+    // The published forms' original lengths first, then the powers of two.
+    std::vector<std::int64_t> originals = m_publishedOriginals;
+    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
+        if (std::find(originals.begin(), originals.end(), original) == originals.end())
+            originals.push_back(original);
+    }
     for (const double f : factors) {
         if (!(f > 1.0))
             continue;
-        for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
+        for (const std::int64_t original : originals) {
             Params q = p;
             q.rope.factor = f;
             q.rope.originalMaxLen = original;

@@ -90,6 +90,11 @@ private:
     std::optional<Fit> m_best;
     std::vector<std::optional<Fit>> m_bestOfType;
     std::vector<Params> m_longRopeForms; // the published LongRoPE forms, whose factors are tried first
+    // The published banded forms' original lengths (8192: Llama 3.1, 3.2 and 4), tried first:
+    // llama3's table holds only original / low_freq_factor and original / high_freq_factor
+    // (_compute_llama3_parameters' wavelength bands and smooth factor), so every original length
+    // with those bands gives it, and the published one is the set named.
+    std::vector<std::int64_t> m_publishedOriginals;
 };
 
 } // namespace posenc::RopeFit

@@ -39,11 +39,7 @@ std::vector<std::int64_t> stillColumns(const TableSample &sample, const RowFrami
 // The sample of `columns` alone, in their order.
 TableSample sampleColumns(const TableSample &sample, const std::vector<std::int64_t> &columns)
 {
-    TableSample out = sample;
-    out.values.resize(sample.values.rows(), std::int64_t(columns.size()));
-    for (std::size_t j = 0; j < columns.size(); ++j)
-        out.values.col(std::int64_t(j)) = sample.values.col(columns[j]);
-    return out;
+    return sample.withColumns(columns);
 }
 
 // HF's column of each turning column (the k-th of 2 live, in `layout`), and its identity columns.
@@ -143,10 +139,11 @@ std::optional<Placement> misplaced(const TableSample &sample, const RowFraming &
 
 TableSample inHfOrder(const TableSample &sample, const Placement &placement)
 {
-    TableSample out = sample;
+    // Column c goes to HF's place hfColumn[c]: HF's column j holds the column that goes there.
+    std::vector<std::int64_t> from(static_cast<std::size_t>(sample.cols()));
     for (std::int64_t c = 0; c < sample.cols(); ++c)
-        out.values.col(placement.hfColumn[std::size_t(c)]) = sample.values.col(c);
-    return out;
+        from[std::size_t(placement.hfColumn[std::size_t(c)])] = c;
+    return sample.withColumns(from);
 }
 
 QString diagnosis(const Placement &p, std::int64_t cols)

@@ -1,0 +1,243 @@
+// posenc check --apply of a model run in float16 or bfloat16: X and Y rounded to the format, Y
+// computed in float32 and rounded or computed in the format (ApplyRotations.h), read and judged
+// within the format's rounding, against float64; and wrong rotations in half precision, none of
+// them correct.
+#include "ApplyRotations.h"
+
+#include "core/rope/ApplyCheck.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace posenc;
+using namespace Qt::StringLiterals;
+using namespace applyref;
+
+Q_DECLARE_METATYPE(posenc::RopeType)
+Q_DECLARE_METATYPE(posenc::RopeLayout)
+
+class TestApplyHalfPrecision : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // X and Y of a model run in float16 or bfloat16 (256 x 128; gpt-oss's yarn 256 x 64): X rounded
+    // to the format or not, Y computed in float32 and rounded (numpy's astype, torch's .to) or
+    // computed in the format as HF's apply_rotary_pos_emb then does. Read as in float32: the
+    // pairing, the rope_type and its parameters, the attention factor, every position, the largest
+    // error against float64, correct within the format's rounding, which the result states (float16
+    // as stored, bfloat16 from float32 values, as numpy saves it); positions from 7, a swapped
+    // layout and exchanged rows named as in float32.
+    void halfPrecisionIsRead_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<RopeType>("type");
+        QTest::addColumn<RopeLayout>("table");
+        QTest::addColumn<RopeLayout>("rotation");
+        QTest::addColumn<bool>("roundX");
+        QTest::addColumn<bool>("inFormat");
+        QTest::addColumn<qint64>("offset");
+        QTest::addColumn<bool>("exchanged");
+        QTest::addColumn<QString>("mistake");
+        const RopeLayout half = RopeLayout::Half, two = RopeLayout::Interleaved;
+        const RopeType def = RopeType::Default, llama3 = RopeType::Llama3, yarn = RopeType::Yarn;
+        for (const Format f : {Format::Float16, Format::BFloat16}) {
+            const char *n = f == Format::Float16 ? "float16" : "bfloat16";
+            for (const RopeType type : {def, llama3, yarn}) {
+                const QByteArray t = typeWord(type).toLatin1();
+                QTest::addRow("%s, %s, half", n, t.data())
+                    << f << type << half << half << true << false << qint64(0) << false << QString();
+                QTest::addRow("%s, %s, interleaved", n, t.data())
+                    << f << type << two << two << true << false << qint64(0) << false << QString();
+                QTest::addRow("%s, %s, computed in it", n, t.data())
+                    << f << type << half << half << true << true << qint64(0) << false << QString();
+            }
+            QTest::addRow("%s, X float32", n)
+                << f << def << half << half << false << false << qint64(0) << false << QString();
+            QTest::addRow("%s, interleaved computed in it", n)
+                << f << llama3 << two << two << true << true << qint64(0) << false << QString();
+            QTest::addRow("%s, from 7", n)
+                << f << def << half << half << true << false << qint64(7) << false << u"position-offset"_s;
+            QTest::addRow("%s, llama3 from 7", n)
+                << f << llama3 << half << half << true << true << qint64(7) << false << u"position-offset"_s;
+            QTest::addRow("%s, half table, rotate_every_two", n)
+                << f << def << half << two << true << false << qint64(0) << false << ApplyCheck::kLayoutSwapped;
+        }
+        // A swapped layout computed in the format, and rows exchanged: named in float16; in bfloat16
+        // their angles' table is read as no RoPE's (unknown, never correct: not yet named).
+        QTest::newRow("float16, half table, rotate_every_two, computed in it")
+            << Format::Float16 << def << half << two << true << true << qint64(0) << false
+            << ApplyCheck::kLayoutSwapped;
+        QTest::newRow("float16, rows 10 and 11 exchanged") << Format::Float16 << def << half << half << true << false
+                                                           << qint64(0) << true << ApplyCheck::kPositionsOutOfOrder;
+        QTest::newRow("float16, llama3 rows 10 and 11 exchanged")
+            << Format::Float16 << llama3 << two << two << true << true << qint64(0) << true
+            << ApplyCheck::kPositionsOutOfOrder;
+    }
+    void halfPrecisionIsRead()
+    {
+        QFETCH(Format, format);
+        QFETCH(RopeType, type);
+        QFETCH(RopeLayout, table);
+        QFETCH(RopeLayout, rotation);
+        QFETCH(bool, roundX);
+        QFETCH(bool, inFormat);
+        QFETCH(qint64, offset);
+        QFETCH(bool, exchanged);
+        QFETCH(QString, mistake);
+        const Params p = ropeOf(type);
+        std::vector<std::int64_t> positions = from(offset, 256);
+        if (exchanged)
+            std::swap(positions[10], positions[11]);
+        const Rotation rot = rotationOf(p, table, rotation);
+        const Applied a = appliedIn(format, roundX, inFormat, rot, positions);
+        // A float16 .npy, or bfloat16 values saved as float32 (numpy has no bfloat16).
+        const bool bf16 = format == Format::BFloat16;
+        ApplyCheck::Declared declared;
+        declared.stored = bf16 ? ValueFormat::Float32 : ValueFormat::Float16;
+        const auto checked = ApplyCheck::check(a.x, a.y, declared);
+        if (const auto *refused = std::get_if<QString>(&checked))
+            QFAIL(qPrintable(*refused));
+        const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
+        QVERIFY2(mistake.isEmpty() ? r.mistakes.isEmpty() : r.mistakes == QStringList {mistake},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.frequencies + u" | "_s + r.diagnosis + u" | "_s
+                            + r.notes.join(u" "_s)));
+        QVERIFY2(r.verdict == (mistake.isEmpty() ? CheckVerdict::Correct : CheckVerdict::Mistake),
+                 qPrintable(r.frequencies + u" | "_s + r.diagnosis + u" | "_s + r.notes.join(u" "_s)));
+        QVERIFY(r.precision);
+        QCOMPARE(r.precision->format, bf16 ? ValueFormat::BFloat16 : ValueFormat::Float16);
+        QCOMPARE(r.precision->fromValues, bf16);
+        QCOMPARE(r.table, table);
+        QCOMPARE(r.rotation, rotation);
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.type, type);
+        QCOMPARE(r.params->rope.theta, p.rope.theta);
+        QCOMPARE(r.params->rope.factor, p.rope.factor);
+        QCOMPARE(r.params->rope.originalMaxLen, p.rope.originalMaxLen);
+        const double unit = bf16 ? 0x1p-8 : 0x1p-11;
+        QVERIFY2(std::fabs(r.attentionFactor / roperef::attentionFactor(p) - 1.0) <= 4.0 * unit,
+                 qPrintable(QString::number(r.attentionFactor, 'g', 17)));
+        if (table != rotation)
+            return;
+        std::vector<std::int64_t> read;
+        for (const ApplyCheck::PositionRun &run : r.positions)
+            for (std::int64_t i = 0; i < run.count; ++i)
+                read.push_back(run.position + i);
+        QCOMPARE(read, positions);
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
+        // The largest error as float64 computes it, and within a few units of the format.
+        const double largest = largestError(a, rot, positions);
+        QVERIFY2(std::fabs(r.maxAbsError - largest) <= 1e-9 + 1e-6 * largest,
+                 qPrintable(u"%1 against %2"_s.arg(r.maxAbsError).arg(largest)));
+        QVERIFY2(largest <= 8.0 * unit * double(a.x.cwiseAbs().maxCoeff()), qPrintable(QString::number(largest)));
+    }
+
+    // Wrong rotations in float16 and bfloat16, 256 x 128 at theta 10000 (seeded): positions from k,
+    // a theta no published form is near, the amplitude times c (1.5 % to 50 % off: a cell's
+    // rounding allows a bfloat16 rotation 1 % off, the median of the amplitudes does not), two rows
+    // exchanged, the table's pairing swapped, the rotation reversed, one of the fast pairs' frequency
+    // changed, two of X's columns exchanged before the rotation; one or two of them at once. The
+    // tolerance widened for the format passes none: never correct.
+    void halfPrecisionPassesNoWrongRotation_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<int>("seed");
+        for (const Format f : {Format::Float16, Format::BFloat16})
+            for (int seed = 0; seed < 12; ++seed)
+                QTest::addRow("%s, %d", f == Format::Float16 ? "float16" : "bfloat16", seed) << f << seed;
+    }
+    void halfPrecisionPassesNoWrongRotation()
+    {
+        QFETCH(Format, format);
+        QFETCH(int, seed);
+        std::mt19937 engine(std::uint32_t(1000 + seed + (format == Format::BFloat16 ? 100 : 0)));
+        const auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(engine); };
+        const auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(engine); };
+        constexpr int kKinds = 8;
+        std::vector<int> kinds {pick(kKinds)};
+        if (pick(2) == 1) {
+            const int second = (kinds.front() + 1 + pick(kKinds - 1)) % kKinds;
+            kinds.push_back(second);
+        }
+        Rotation rot = rotationOf(ropeOf(RopeType::Default), RopeLayout::Half, RopeLayout::Half);
+        std::vector<std::int64_t> positions = from(0, 256);
+        std::vector<std::int64_t> columns; // X's columns exchanged before the rotation
+        QStringList what;
+        for (const int kind : kinds) {
+            switch (kind) {
+            case 0: {
+                const std::int64_t k = 1 + pick(300);
+                positions = from(k, 256);
+                what.append(u"from %1"_s.arg(k));
+                break;
+            }
+            case 1: {
+                double theta = 0.0;
+                const auto nearPublished = [](double t) {
+                    for (const double published : {1e4, 1.5e5, 5e5, 1e6, 5e6})
+                        if (std::fabs(std::log(t / published)) < std::log(1.25))
+                            return true;
+                    return false;
+                };
+                do
+                    theta = std::exp(uniform(std::log(300.0), std::log(3e7)));
+                while (nearPublished(theta));
+                rot.inv = roperef::defaultInv(theta, 128);
+                what.append(u"theta %1"_s.arg(theta));
+                break;
+            }
+            case 2: {
+                const double c = pick(2) == 0 ? uniform(1.015, 1.5) : uniform(0.5, 0.985);
+                rot.scaling *= c;
+                what.append(u"amplitude x %1"_s.arg(c));
+                break;
+            }
+            case 3: {
+                const auto i = std::size_t(pick(256)), j = (i + 1 + std::size_t(pick(255))) % 256;
+                std::swap(positions[i], positions[j]);
+                what.append(u"rows %1 and %2 exchanged"_s.arg(i).arg(j));
+                break;
+            }
+            case 4:
+                rot.rotation = RopeLayout::Interleaved;
+                what.append(u"rotate_every_two"_s);
+                break;
+            case 5:
+                rot.sign = -1.0;
+                what.append(u"reversed"_s);
+                break;
+            case 6: {
+                const auto k = std::size_t(pick(16));
+                const double change = pick(2) == 0 ? uniform(1.05, 1.5) : uniform(0.6, 0.95);
+                rot.inv[k] *= change;
+                what.append(u"pair %1's frequency x %2"_s.arg(k).arg(change));
+                break;
+            }
+            default: {
+                const std::int64_t i = pick(128), j = (i + 1 + pick(127)) % 128;
+                columns = {i, j};
+                what.append(u"X's columns %1 and %2 exchanged"_s.arg(i).arg(j));
+                break;
+            }
+            }
+        }
+        Applied a = applied(rot, positions);
+        a.x = roundedAll(a.x, format);
+        RowMatrixXf turnedX = a.x;
+        if (!columns.empty())
+            turnedX.col(columns[0]).swap(turnedX.col(columns[1]));
+        a.y = turnedIn(turnedX, rot, positions, format);
+        qInfo("%s", qPrintable(what.join(u", "_s)));
+        const auto checked = ApplyCheck::check(a.x, a.y, {});
+        if (const auto *refused = std::get_if<QString>(&checked))
+            QFAIL(qPrintable(*refused));
+        const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
+        QVERIFY2(r.verdict != CheckVerdict::Correct,
+                 qPrintable(what.join(u", "_s) + u": "_s + r.frequencies + u" | "_s + r.diagnosis));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestApplyHalfPrecision)
+#include "tst_applyhalfprecision.moc"
