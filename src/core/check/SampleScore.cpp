@@ -5,13 +5,6 @@
 
 namespace posenc {
 
-namespace {
-
-// A cell's own rounding, with the stream's margin (TableStream's kTextMargin).
-constexpr double kCellRoundingMargin = 1.01;
-
-} // namespace
-
 SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles, std::int64_t stopAfter)
 {

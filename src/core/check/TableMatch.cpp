@@ -40,6 +40,14 @@ QString precision(TablePrecision precision)
 
 } // namespace CheckWords
 
+void TableMatch::markRelativeReversed(const QString &why)
+{
+    verdict = CheckVerdict::Mistake;
+    mistakes = {CheckMistakes::kRelativeReversed};
+    correctAgainst.clear();
+    diagnosis = why;
+}
+
 MatchValue TableMatch::finding(const QString &key) const
 {
     for (const MatchField &field : findings) {

@@ -123,6 +123,9 @@ struct TableMatch
 
     // The finding of `key`, or nothing.
     MatchValue finding(const QString &key) const;
+    // This match made the mistake CheckMistakes::kRelativeReversed: equal to no reference, its
+    // diagnosis saying which difference the table holds and which the model takes.
+    void markRelativeReversed(const QString &why);
 };
 
 } // namespace posenc

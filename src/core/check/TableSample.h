@@ -17,6 +17,10 @@ namespace posenc {
 // the whole table (doubling distances, even steps, the last rows), which pin the slow
 // frequencies and show merged positions. A few hundred rows at most, whatever the table's
 // length, so that identifying costs the same at any L.
+// The margin over a cell's own rounding (TableRows::addCellRounding) that both the sample's score
+// and the stream of every row allow, so that the two compare alike.
+constexpr double kCellRoundingMargin = 1.01;
+
 struct TableSample
 {
     static constexpr std::int64_t kMaxLeadingRows = 64;

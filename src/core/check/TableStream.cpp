@@ -25,8 +25,6 @@ namespace posenc::TableCheck {
 namespace {
 
 constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
-// CellTolerance's margin over a text table's rounding.
-constexpr double kTextMargin = 1.01;
 // Of a table matched as float32 angles, the rows probed for exact values: the first of every this
 // many (a sixteenth of the tiles).
 constexpr std::int64_t kProbeRows = 64;
@@ -96,7 +94,7 @@ void extraLimits(const TableReference::Tile &t, std::int64_t row, int count, con
         t_rounding.assign(limit.size(), 0.0f);
         rows.addCellRounding(row, count, t.col0, t.cols, t_rounding.data());
         for (std::size_t i = 0; i < limit.size(); ++i)
-            limit[i] += float(kTextMargin) * t_rounding[i];
+            limit[i] += float(kCellRoundingMargin) * t_rounding[i];
     }
 }
 

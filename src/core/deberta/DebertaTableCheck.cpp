@@ -188,14 +188,10 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     c.claims = explains(c.compared, c.bad);
     if (c.claims) {
         c.match = matchOf(e, *found, reference);
-        if (reversed) {
-            c.match.verdict = CheckVerdict::Mistake;
-            c.match.mistakes = {CheckMistakes::kRelativeReversed};
-            c.match.correctAgainst.clear();
-            c.match.diagnosis
-                = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
-                  "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s;
-        }
+        if (reversed)
+            c.match.markRelativeReversed(
+                u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
+                "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s);
     }
     return c;
 }

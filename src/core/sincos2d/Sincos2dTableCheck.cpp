@@ -179,6 +179,12 @@ QString gridWords(const Params &p)
     return words;
 }
 
+// A cell's tolerance: the table's format and text rounding, every value within 1 in size.
+CellTolerance toleranceOf(const TableEvidence &e)
+{
+    return cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+}
+
 TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
 {
     TableMatch m;
@@ -194,7 +200,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
     // A table with its halves swapped is compared with the reference's own order, which a model
     // trained with the reference reads.
     m.reference = std::make_shared<const Sincos2dReference>(p, false);
-    m.tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    m.tolerance = toleranceOf(e);
     if (p.isValid())
         m.params = p;
     m.referenceText = u"get_2d_sincos_pos_embed, %1"_s.arg(gridWords(p));
@@ -255,7 +261,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
                 settings.push_back({base, scale});
         }
     }
-    const CellTolerance tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const CellTolerance tolerance = toleranceOf(e);
     std::optional<TableCandidate> best;
     for (const auto &[base, scale] : settings) {
         const Params p = paramsOf(*layout, e.cols(), e.rows(), base, scale);
@@ -295,9 +301,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         held.sincos2d.clsToken = !params.sincos2d.clsToken;
         held.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
         const auto heldExplains = [&] {
-            const SampleScore score
-                = scoreOnSample(Sincos2dReference(held, false), e.sample,
-                                cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0));
+            const SampleScore score = scoreOnSample(Sincos2dReference(held, false), e.sample, toleranceOf(e));
             return explains(score.compared, score.bad);
         };
         // Named only where the grid as the table holds it explains the sample; otherwise the

@@ -218,15 +218,11 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     c.claims = explains(c.compared, c.bad);
     if (c.claims) {
         c.match = matchOf(e, *found, reference);
-        if (reversed) {
-            c.match.verdict = CheckVerdict::Mistake;
-            c.match.mistakes = {CheckMistakes::kRelativeReversed};
-            c.match.correctAgainst.clear();
-            c.match.diagnosis
-                = u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
-                  "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
-                  "so the keys before and after the query trade buckets"_s;
-        }
+        if (reversed)
+            c.match.markRelativeReversed(
+                u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
+                "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
+                "so the keys before and after the query trade buckets"_s);
     }
     return c;
 }
