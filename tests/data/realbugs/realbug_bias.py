@@ -71,8 +71,8 @@ def candle_t5_bucket_unclamped():
     """huggingface/candle#1312, candle-transformers/src/models/t5.rs: for a key before the query the
     log bucket `max_exact + b as u32` had no `u32::min(..., num_buckets - 1)`, so distances past
     max_distance 128 spilled into the after-the-query half; the fix adds the min, as transformers'
-    _relative_position_bucket. t5-base: 32 buckets, max_distance 128; 160 positions."""
-    return {"buggy": _candle_t5_buckets(160, clamp_before=False), "fixed": _candle_t5_buckets(160)}
+    _relative_position_bucket. t5-base: 32 buckets, max_distance 128; 144 positions."""
+    return {"buggy": _candle_t5_buckets(144, clamp_before=False), "fixed": _candle_t5_buckets(144)}
 
 
 def candle_t5_exact_buckets():

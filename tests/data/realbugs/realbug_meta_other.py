@@ -134,7 +134,7 @@ BIAS_BUGS = [
          wrong="the log bucket of a key before the query had no min: distances >= 128 gave buckets 16.. (the other direction's)",
          fix=["-                                        max_exact + b as u32",
               "+                                        u32::min(max_exact + b as u32, num_buckets - 1)"],
-         axes=["query i = 0..159", "key j = 0..159"], what="the relative_position bucket ids (int32; candle holds u32)",
+         axes=["query i = 0..143", "key j = 0..143"], what="the relative_position bucket ids (int32; candle holds u32)",
          flags="--expect t5 --t5-buckets 32 --t5-max-distance 128", config=CFG + "t5-base.json", fixed="correct",
          mistake=("t5-bucket-clamp", "keys before the query in buckets <= 15", "buckets 16-17 at distance >= 128")),
     dict(slug="candle-t5-exact-buckets", fn=b.candle_t5_exact_buckets, kind="t5-buckets",

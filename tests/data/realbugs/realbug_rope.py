@@ -102,7 +102,7 @@ def candle_qwen3_bf16_freqs():
     inv_freq and the positions t were cast to the model dtype (bf16 on CUDA) before
     `t.matmul(&inv_freq)` and sin/cos; the fix keeps both F32 and casts sin/cos to the dtype.
     Candle's cos buffer is [max_seq_len, head_dim / 2] (one column per pair). Qwen3: theta 1e6."""
-    dim, theta, length = 128, 1000000.0, 320
+    dim, theta, length = 128, 1000000.0, 288
     # `1f32 / cfg.rope_theta.powf(i as f64 / dim as f64) as f32`: the power in f64, cast, an f32 divide
     inv_freq = np.array([np.float32(1.0) / np.float32(theta ** (i / dim)) for i in range(0, dim, 2)], dtype=np.float32)
     t = torch.arange(length, dtype=torch.float32).reshape(length, 1)
@@ -117,7 +117,7 @@ def tf_llama_autocast_bf16():
     (v4.38): `freqs = (inv_freq_expanded @ position_ids_expanded)` ran under the caller's bf16
     autocast; the fix wraps it in torch.autocast(device_type, enabled=False) ("Force float32 since
     bfloat16 loses precision on long contexts") and returns cos.to(dtype=x.dtype). Llama-2-7b."""
-    length = 320
+    length = 288
     inv_freq = hf_default_inv_freq(10000.0, 128)
     position_ids = torch.arange(length).reshape(1, length)
     inv_freq_expanded = inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
