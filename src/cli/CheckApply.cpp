@@ -5,12 +5,12 @@
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
+#include "check/TableRows.h"
+#include "check/mrope/MropeMistakes.h"
+#include "check/rope/ApplyCheck.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
-#include "core/check/TableRows.h"
-#include "core/mrope/MropeMistakes.h"
-#include "core/rope/ApplyCheck.h"
 #include "core/rope/RopeFrequencies.h"
 #include "io/TableFile.h"
 

@@ -2,7 +2,7 @@
 
 #include "CommandOption.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

@@ -2,7 +2,7 @@
 
 #include "CheckApplyReport.h"
 
-#include "core/mrope/MropeApplyCheck.h"
+#include "check/mrope/MropeApplyCheck.h"
 
 // posenc check --apply X Y --encoding mrope: M-RoPE's share of the report
 // (core/mrope/MropeApplyCheck.h): the split, the ids by runs of rows, the prompt; in --json every

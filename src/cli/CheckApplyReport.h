@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/rope/ApplyPairs.h"
+#include "check/rope/ApplyPairs.h"
 
 #include <QList>
 #include <QString>

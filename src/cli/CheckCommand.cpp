@@ -11,16 +11,16 @@
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
+#include "check/CheckReport.h"
+#include "check/DeclaredReading.h"
+#include "check/TableAgainstTable.h"
+#include "check/TableCheck.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
-#include "core/check/CheckReport.h"
-#include "core/check/DeclaredReading.h"
-#include "core/check/TableAgainstTable.h"
-#include "core/check/TableCheck.h"
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>

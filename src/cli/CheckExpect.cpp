@@ -5,11 +5,11 @@
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
+#include "check/CheckDiagnosis.h"
+#include "check/TableAgainstTable.h"
 #include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
-#include "core/check/CheckDiagnosis.h"
-#include "core/check/TableAgainstTable.h"
 #include "io/SessionFile.h"
 #include "io/TableFile.h"
 

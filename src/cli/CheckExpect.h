@@ -2,8 +2,8 @@
 
 #include "CommandOption.h"
 
+#include "check/TableCheck.h"
 #include "core/Params.h"
-#include "core/check/TableCheck.h"
 
 #include <QCommandLineParser>
 #include <QList>

@@ -3,9 +3,9 @@
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
+#include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
-#include "core/check/ModelConfigCheck.h"
 #include "io/ModelConfigFile.h"
 
 #include <optional>

@@ -7,7 +7,7 @@
 #include "Params.h"
 #include "PositionalTable.h"
 #include "check/ModelConfigCheck.h"
-#include "core/check/TableHypothesis.h"
+#include "check/TableHypothesis.h"
 
 #include <QList>
 #include <QMap>

@@ -1,6 +1,6 @@
 #include "LessonNumbers.h"
 
-#include "core/models/ModelLessonNumbers.h"
+#include "check/models/ModelLessonNumbers.h"
 
 #include "ClosedForms.h"
 #include "FamilyPanel.h"

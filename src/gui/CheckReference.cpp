@@ -2,9 +2,9 @@
 
 #include "FileDialogs.h"
 
+#include "check/DeclaredReading.h"
+#include "check/TableAgainstTable.h"
 #include "core/FamilySpec.h"
-#include "core/check/DeclaredReading.h"
-#include "core/check/TableAgainstTable.h"
 #include "io/TableFile.h"
 
 #include <QComboBox>

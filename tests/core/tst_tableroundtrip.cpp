@@ -8,10 +8,10 @@
 #include "CheckTables.h"
 #include "EngineTable.h"
 
+#include "check/TableMatch.h"
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
 #include "core/Quantity.h"
-#include "core/check/TableMatch.h"
 
 #include <QtTest>
 

@@ -1,11 +1,11 @@
 // ALiBi (docs/ARCHITECTURE.md, Encoding families): no term added to X; head k adds -m_k times the
 // distance to its attention scores, its slopes from get_slopes (Press et al. 2022).
+#include "check/alibi/AlibiTableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/alibi/AlibiTableCheck.h"
 
+#include "check/alibi/AlibiConfig.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
-#include "core/alibi/AlibiConfig.h"
 #include "core/alibi/AlibiLessonNumbers.h"
 #include "core/alibi/AlibiParamRows.h"
 #include "core/alibi/AlibiSlopes.h"

@@ -1,11 +1,11 @@
 // DeBERTa (docs/ARCHITECTURE.md, Encoding families): no term added to X; log buckets of query - key,
 // as HF's make_log_bucket_position makes them, index its disentangled attention's relative embeddings.
+#include "check/deberta/DebertaTableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/deberta/DebertaTableCheck.h"
 
+#include "check/deberta/DebertaConfig.h"
 #include "core/NumberText.h"
 #include "core/deberta/DebertaBuckets.h"
-#include "core/deberta/DebertaConfig.h"
 #include "core/deberta/DebertaLessonNumbers.h"
 #include "core/deberta/DebertaParamRows.h"
 

@@ -1,9 +1,9 @@
 // The learned family (docs/ARCHITECTURE.md, Encoding families): a trained position table read
 // from a file, position p its row p + offset.
+#include "check/learned/LearnedTableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/learned/LearnedTableCheck.h"
 
-#include "core/learned/LearnedConfig.h"
+#include "check/learned/LearnedConfig.h"
 #include "core/learned/LearnedParamRows.h"
 
 using namespace Qt::StringLiterals;

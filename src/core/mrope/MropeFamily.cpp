@@ -3,16 +3,16 @@
 // and Qwen3-VL compute them in HF transformers.
 #include "core/FamilySpec.h"
 
+#include "check/ModelConfigCheck.h"
+#include "check/mrope/MropeConfig.h"
+#include "check/mrope/MropeTableCheck.h"
+#include "check/rope/RopeLayers.h"
 #include "core/ParamText.h"
-#include "core/check/ModelConfigCheck.h"
-#include "core/mrope/MropeConfig.h"
 #include "core/mrope/MropeLessonNumbers.h"
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropePrompt.h"
 #include "core/mrope/MropeRotation.h"
-#include "core/mrope/MropeTableCheck.h"
 #include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeLayers.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,6 +1,6 @@
 // The none family (NoPE, docs/ARCHITECTURE.md, Encoding families): no position term, X = s·E.
+#include "check/none/NoneConfig.h"
 #include "core/FamilySpec.h"
-#include "core/none/NoneConfig.h"
 
 using namespace Qt::StringLiterals;
 

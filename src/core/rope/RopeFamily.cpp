@@ -1,12 +1,12 @@
 // RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head's query and key
 // rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
+#include "check/rope/RopeTableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/rope/RopeTableCheck.h"
 
+#include "check/rope/RopeConfigReader.h"
+#include "check/rope/RopeLayers.h"
 #include "core/ParamText.h"
-#include "core/rope/RopeConfigReader.h"
 #include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeLayers.h"
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
 #include "core/rope/RopeText.h"

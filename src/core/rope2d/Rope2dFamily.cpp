@@ -2,10 +2,10 @@
 // is rotated by its row and column, its pairs split between the axes in one of four styles.
 #include "core/FamilySpec.h"
 
+#include "check/rope2d/Rope2dTableCheck.h"
 #include "core/ParamText.h"
 #include "core/rope2d/Rope2dParamRows.h"
 #include "core/rope2d/Rope2dRotation.h"
-#include "core/rope2d/Rope2dTableCheck.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,8 +1,8 @@
 // Sandwich (docs/ARCHITECTURE.md, Encoding families): no term added to X; head h adds the
 // sinusoid's PE_i . PE_j, shifted by -d/2 and divided by 8h/H, to its attention scores (Chi et al.
 // 2023), as NVIDIA NeMo's SandwichRelativePositionEmbedding computes it.
+#include "check/sandwich/SandwichTableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/sandwich/SandwichTableCheck.h"
 
 #include "core/NumberText.h"
 #include "core/ParamText.h"

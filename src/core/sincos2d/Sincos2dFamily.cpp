@@ -2,9 +2,9 @@
 // get_2d_sincos_pos_embed, added to the patch embeddings; position p is the table's row p.
 #include "core/FamilySpec.h"
 
+#include "check/sincos2d/Sincos2dTableCheck.h"
 #include "core/sincos2d/Sincos2dParamRows.h"
 #include "core/sincos2d/Sincos2dTable.h"
-#include "core/sincos2d/Sincos2dTableCheck.h"
 
 #include <cmath>
 

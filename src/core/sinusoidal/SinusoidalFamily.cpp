@@ -1,12 +1,12 @@
 // The sinusoidal family (docs/ARCHITECTURE.md, Encoding families): the paper's table of sines and
 // cosines, computed by the exact kernel, with closed forms for its statistics.
+#include "check/sinusoidal/SinusoidalTableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/sinusoidal/SinusoidalTableCheck.h"
 
+#include "check/sinusoidal/SinusoidalConfig.h"
 #include "core/ClosedForms.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
-#include "core/sinusoidal/SinusoidalConfig.h"
 #include "core/sinusoidal/SinusoidalLessonNumbers.h"
 #include "core/sinusoidal/SinusoidalParamRows.h"
 

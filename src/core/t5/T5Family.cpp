@@ -1,11 +1,11 @@
 // T5 (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head adds a learned scalar
 // per bucket of key - query, as HF's _relative_position_bucket buckets it.
+#include "check/t5/T5TableCheck.h"
 #include "core/FamilySpec.h"
-#include "core/t5/T5TableCheck.h"
 
+#include "check/t5/T5Config.h"
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
-#include "core/t5/T5Config.h"
 #include "core/t5/T5LessonNumbers.h"
 #include "core/t5/T5ParamRows.h"
 

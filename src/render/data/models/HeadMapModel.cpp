@@ -3,9 +3,9 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
-#include "core/check/ModelConfigCheck.h"
-#include "core/models/ModelExamples.h"
 
 #include <cmath>
 #include <limits>

@@ -3,8 +3,8 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
-#include "core/check/ModelConfigCheck.h"
 
 using namespace Qt::StringLiterals;
 

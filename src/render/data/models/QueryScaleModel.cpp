@@ -2,11 +2,11 @@
 
 #include "ModelFigureOptions.h"
 
+#include "check/CheckReport.h"
+#include "check/models/ModelExamples.h"
+#include "check/models/ModelTable.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
-#include "core/check/CheckReport.h"
-#include "core/models/ModelExamples.h"
-#include "core/models/ModelTable.h"
 
 #include <QHash>
 #include <QMutex>
