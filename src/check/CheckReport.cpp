@@ -1,6 +1,7 @@
 #include "CheckReport.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -205,7 +206,7 @@ std::optional<Description::Entries> layerDescription(const ConfigLayer &layer)
     std::optional<Description::Entries> entries = Description::entries(layer.params);
     // The softmax factor is the model's: yarn's get_mscale(f, mscale_all_dim)^2 only where its
     // attention applies it (DeepSeek's MLA), 1 where it keeps head_dim^-0.5 (Ministral 3).
-    if (entries && Families::spec(layer.params.encoding).rotary && layer.scheme.headDim > 0
+    if (entries && FamilyChecks::of(layer.params.encoding).rotary && layer.scheme.headDim > 0
         && !layer.scheme.softmaxTakesMscale) {
         double attention = 1.0;
         for (auto &[key, value] : *entries) {

@@ -1,6 +1,7 @@
 #include "ConfigFindings.h"
 
 #include "check/models/ModelFindings.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ const QList<Kind> &catalogue()
     static const QList<Kind> kinds = [] {
         QList<Kind> all = sharedKinds() + ModelFindings::kinds();
         for (const FamilySpec &family : Families::all())
-            all += family.configFindings;
+            all += FamilyChecks::of(family.encoding).configFindings;
         std::stable_sort(all.begin(), all.end(),
                          [](const Kind &a, const Kind &b) { return int(a.severity) < int(b.severity); });
         return all;

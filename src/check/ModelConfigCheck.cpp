@@ -4,6 +4,7 @@
 
 #include "check/models/LayerSchemes.h"
 #include "check/models/ModelFindings.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <QJsonArray>
@@ -76,7 +77,7 @@ const ConfigLayer *ConfigCheck::openLayer() const
 {
     const ConfigLayer *first = nullptr;
     for (const ConfigLayer &l : layers) {
-        if (!Families::spec(l.params.encoding).rotary)
+        if (!FamilyChecks::of(l.params.encoding).rotary)
             continue;
         if (l.layerType == u"full_attention"_s)
             return &l;
@@ -113,18 +114,19 @@ QString schemeOf(const ConfigContext &c)
 QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
 {
     const std::optional<Encoding> family = Families::fromWord(scheme);
-    if (!family || !Families::spec(*family).readConfig)
+    if (!family || !FamilyChecks::of(*family).readConfig)
         return {};
-    // A rotary model's layers (RoPE's, or a family's that turns by RoPE's keys: it borrows RoPE's
-    // rows): its row's rules build them, its family reads the groups that turn and NoPE the others,
-    // in the order of their first layer.
-    const std::optional<Encoding> rope = Families::fromWord(u"rope"_s);
-    if (scheme != u"rope"_s && !(rope && Families::spec(*family).borrowsRow(*rope)))
-        return Families::spec(*family).readConfig(c);
+    // A rotary model's layers (a family with rotary layers: RoPE, or one that turns by RoPE's keys):
+    // its row's rules build them, its family reads the groups that turn and the family that places
+    // no position (NoPE) the others, in the order of their first layer.
+    if (!FamilyChecks::of(*family).rotary)
+        return FamilyChecks::of(*family).readConfig(c);
     c.plan = LayerPlans::plan(c);
-    QList<ConfigLayer> layers = Families::spec(*family).readConfig(c);
-    if (const auto none = Families::fromWord(u"none"_s); none && Families::spec(*none).readConfig)
-        layers += Families::spec(*none).readConfig(c);
+    QList<ConfigLayer> layers = FamilyChecks::of(*family).readConfig(c);
+    for (const FamilySpec &other : Families::all()) {
+        if (!other.placesPosition() && FamilyChecks::of(other.encoding).readConfig)
+            layers += FamilyChecks::of(other.encoding).readConfig(c);
+    }
     std::stable_sort(layers.begin(), layers.end(), [](const ConfigLayer &a, const ConfigLayer &b) {
         return a.layers.empty() || (!b.layers.empty() && a.layers.front() < b.layers.front());
     });

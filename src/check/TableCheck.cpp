@@ -5,6 +5,7 @@
 
 #include "check/CheckDiagnosis.h"
 #include "check/TableSample.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <algorithm>
@@ -79,8 +80,8 @@ bool isDeclared(const TableCandidate &c, const Declared &declared)
     if (declared.family)
         return *declared.family == *c.match.family;
     const FamilySpec &spec = Families::spec(*c.match.family);
-    return spec.tableHypothesis
-        && std::any_of(spec.tableHypothesis->declares.cbegin(), spec.tableHypothesis->declares.cend(),
+    return FamilyChecks::of(spec.encoding).table
+        && std::any_of(FamilyChecks::of(spec.encoding).table->declares.cbegin(), FamilyChecks::of(spec.encoding).table->declares.cend(),
                        [&](const QString &key) { return declared.declares(key); });
 }
 
@@ -178,9 +179,9 @@ std::vector<TableCandidate> askFamilies(const TableEvidence &evidence)
 {
     std::vector<TableCandidate> candidates;
     for (const FamilySpec &family : Families::all()) {
-        if (!family.tableHypothesis)
+        if (!FamilyChecks::of(family.encoding).table)
             continue;
-        if (auto candidate = family.tableHypothesis->fit(evidence)) {
+        if (auto candidate = FamilyChecks::of(family.encoding).table->fit(evidence)) {
             candidate->match.family = family.encoding;
             candidates.push_back(std::move(*candidate));
         }
@@ -335,7 +336,7 @@ std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family
                                          const QString &tableWord)
 {
     const FamilySpec &spec = Families::spec(family);
-    if (!spec.tableHypothesis || !spec.tableHypothesis->expect)
+    if (!FamilyChecks::of(spec.encoding).table || !FamilyChecks::of(spec.encoding).table->expect)
         return u"the %1 family has no table to compare with"_s.arg(spec.word);
     if (table.cols() <= 0 || table.rows() <= 0)
         return u"the table is empty; a table of positions is L x d with L, d >= 1"_s;
@@ -347,7 +348,7 @@ std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family
     const Declared declared;
     TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
     evidence.infinite = sample->infiniteRow >= 0;
-    auto expected = spec.tableHypothesis->expect(evidence, params, tableWord);
+    auto expected = FamilyChecks::of(spec.encoding).table->expect(evidence, params, tableWord);
     if (auto *match = std::get_if<TableMatch>(&expected)) {
         match->family = family;
         // The declared reference is what a correct table equals.
@@ -363,9 +364,9 @@ QStringList findingKeys()
 {
     QStringList keys;
     for (const FamilySpec &family : Families::all()) {
-        if (!family.tableHypothesis)
+        if (!FamilyChecks::of(family.encoding).table)
             continue;
-        for (const QString &key : family.tableHypothesis->findingKeys) {
+        for (const QString &key : FamilyChecks::of(family.encoding).table->findingKeys) {
             if (!keys.contains(key))
                 keys.append(key);
         }
@@ -377,8 +378,8 @@ QStringList declarableKeys()
 {
     QStringList keys;
     for (const FamilySpec &family : Families::all()) {
-        if (family.tableHypothesis)
-            keys.append(family.tableHypothesis->declares);
+        if (FamilyChecks::of(family.encoding).table)
+            keys.append(FamilyChecks::of(family.encoding).table->declares);
     }
     return keys;
 }
@@ -387,8 +388,8 @@ QStringList tableWords()
 {
     QStringList words;
     for (const FamilySpec &family : Families::all()) {
-        if (family.tableHypothesis)
-            words.append(family.tableHypothesis->tables);
+        if (FamilyChecks::of(family.encoding).table)
+            words.append(FamilyChecks::of(family.encoding).table->tables);
     }
     return words;
 }
@@ -397,8 +398,8 @@ QList<std::pair<QString, QString>> tableHelp()
 {
     QList<std::pair<QString, QString>> help;
     for (const FamilySpec &family : Families::all()) {
-        if (family.tableHypothesis)
-            help.append({family.tableHypothesis->tables.join(u", "_s), family.tableHypothesis->help});
+        if (FamilyChecks::of(family.encoding).table)
+            help.append({FamilyChecks::of(family.encoding).table->tables.join(u", "_s), FamilyChecks::of(family.encoding).table->help});
     }
     return help;
 }
@@ -407,9 +408,9 @@ QStringList mistakeIds()
 {
     QStringList ids;
     for (const FamilySpec &family : Families::all()) {
-        if (!family.tableHypothesis)
+        if (!FamilyChecks::of(family.encoding).table)
             continue;
-        for (const QString &id : family.tableHypothesis->mistakes) {
+        for (const QString &id : FamilyChecks::of(family.encoding).table->mistakes) {
             if (!ids.contains(id))
                 ids.append(id);
         }

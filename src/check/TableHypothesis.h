@@ -17,7 +17,7 @@
 #include <variant>
 
 // How a family's tables are identified by `posenc check` (docs/ARCHITECTURE.md, Checking a
-// table): each family with tables of its own gives a TableHypothesis in its FamilySpec; the check
+// table): each family with tables of its own gives a TableHypothesis in its FamilyCheck; the check
 // asks every family's, in the list's order, and keeps the best-supported answer. The check itself
 // samples, streams, compares and words the verdict; it names no family.
 namespace posenc {
@@ -104,6 +104,9 @@ struct TableHypothesis
         expect;
     // Its published forms that give a table of `cols` columns.
     std::function<QList<PublishedForm>(std::int64_t cols)> publishedForms;
+    // Its parameters set to exact angles, for a family with a setting of float32 angles of its own
+    // (the sinusoid's): a match fitted as float32 angles and streamed as exact ones reproduces them.
+    std::function<void(Params &)> exactAngles;
 };
 
 // How a table's values were computed, from their format and whether its angles are float32's.

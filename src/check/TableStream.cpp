@@ -3,6 +3,7 @@
 #include "TableCheck.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/FamilyCheck.h"
 #include "check/CompareSimd.h"
 #include "check/PairReference.h"
 #include "check/TableReference.h"
@@ -443,9 +444,11 @@ void conclude(TableMatch &match, const Verification &v)
         match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
         match.notes.append(v.exactShare ? CheckDiagnosis::exactNotFloat32Note(*v.exactShare)
                                         : CheckDiagnosis::flatNotFloat32Note(*v.angleEvidence));
-        // The sinusoid is the one family with a float32-angles setting of its own (Angles) to clear.
-        if (match.params && match.params->encoding == Encoding::Sinusoidal)
-            match.params->sinusoidal.angles = Angles::Exact;
+        // A family with a float32-angles setting of its own clears it.
+        if (match.params) {
+            if (const auto &table = FamilyChecks::of(match.params->encoding).table; table && table->exactAngles)
+                table->exactAngles(*match.params);
+        }
     }
     if (!v.exactShare && !v.flat && v.angleEvidence)
         match.angleEvidence = v.angleEvidence;

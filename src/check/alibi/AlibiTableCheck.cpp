@@ -1,9 +1,8 @@
 #include "AlibiTableCheck.h"
 
 #include "check/FitNumbers.h"
-#include "check/OffsetProfile.h"
-#include "check/OffsetReference.h"
-#include "check/SampleScore.h"
+#include "check/HeadBiasFit.h"
+#include "check/OffsetFit.h"
 #include "core/NumberText.h"
 #include "core/alibi/AlibiSlopes.h"
 
@@ -19,17 +18,17 @@ namespace {
 
 const QString kTable = u"alibi-bias"_s;
 const QString kSlopeMistake = u"slope-not-get-slopes"_s;
-// A causal fill below this is a mask (float32's lowest, -3.4e38, as HF's masks fill), not a bias.
-constexpr double kMaskBelow = -1e30;
 
-// What the table shows: the slope, the mask and its fill, and the head get_slopes gives it.
+// What the table shows: the slope, what follows the query (the mask's fill, or the symmetric
+// bias), and the head get_slopes gives it.
 struct Found
 {
     double slope = 0.0; // get_slopes' value where a head has it, else as measured
-    AlibiMask mask = AlibiMask::Causal;
-    float fill = -std::numeric_limits<float>::infinity(); // the causal mask's value after the query
+    HeadBiasFit::After after {false, -std::numeric_limits<float>::infinity()};
     std::int64_t heads = 0; // the fewest heads whose get_slopes has the slope (a power of two); 0: none
     std::int64_t head = 0;
+
+    AlibiMask mask() const { return after.twoSided ? AlibiMask::Symmetric : AlibiMask::Causal; }
 };
 
 // The slope from the keys at or before the query, value(t) = m t: the median of value(t) / t
@@ -83,47 +82,24 @@ std::optional<Found> find(const OffsetProfile &profile)
     Found found;
     nameHead(found, *m);
     // After the query: one fill (the mask), or the symmetric bias.
-    if (profile.has(1)) {
-        const float after = profile.at(1);
-        if (double(after) <= kMaskBelow) {
-            found.fill = after;
-        } else if (std::fabs(double(after) + found.slope) <= 1e-6 * found.slope) {
-            found.mask = AlibiMask::Symmetric;
-        } else {
-            return std::nullopt;
-        }
-    }
+    const auto after = HeadBiasFit::readAfter(
+        profile, -found.slope, std::nullopt,
+        [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; }, found.after);
+    if (!after)
+        return std::nullopt;
+    found.after = *after;
     return found;
 }
 
 OffsetReference::Values valuesOf(const Found &found)
 {
-    return [found](std::int64_t first, std::int64_t count, float *out) {
-        for (std::int64_t k = 0; k < count; ++k) {
-            const std::int64_t t = first + k;
-            if (t <= 0)
-                out[k] = float(found.slope * double(t));
-            else
-                out[k] = found.mask == AlibiMask::Causal ? found.fill : float(found.slope * double(-t));
-        }
-    };
-}
-
-// Whether the keys after the query hold an infinity.
-bool masked(const Found &found)
-{
-    return found.mask == AlibiMask::Causal && std::isinf(found.fill);
-}
-
-QString fillWords(float fill)
-{
-    return std::isinf(fill) ? u"−inf"_s : NumberText::compact(double(fill), 4);
+    return HeadBiasFit::values([slope = found.slope](std::int64_t d) { return -slope * double(d); }, found.after);
 }
 
 QString referenceText(const Found &found)
 {
-    const QString mask = found.mask == AlibiMask::Causal
-        ? u"causal (keys after the query %1)"_s.arg(fillWords(found.fill))
+    const QString mask = found.mask() == AlibiMask::Causal
+        ? u"causal (keys after the query %1)"_s.arg(HeadBiasFit::fillWords(found.after.fill))
         : u"symmetric −m|i − j|"_s;
     if (found.heads == 0)
         return u"alibi-bias, slope %1, %2"_s.arg(NumberText::exact(found.slope), mask);
@@ -147,26 +123,22 @@ QStringList notes(const Found &found, std::int64_t rows)
                          .arg(4 * found.heads - 1));
     if (rows == 1)
         notes.append(u"one row holds the bias of offsets 0 and after: the slope shows only in later rows"_s);
-    if (found.mask == AlibiMask::Causal && !std::isinf(found.fill))
+    if (found.mask() == AlibiMask::Causal && !std::isinf(found.after.fill))
         notes.append(u"the keys after the query hold %1, float32's lowest, as HF's masks fill them; posenc writes "
-                     "−inf"_s.arg(fillWords(found.fill)));
+                     "−inf"_s.arg(HeadBiasFit::fillWords(found.after.fill)));
     return notes;
+}
+
+CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
+{
+    return OffsetFit::tolerance(e, found.slope * double(std::max(e.rows(), e.cols())), 2.0);
 }
 
 TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference)
 {
-    TableMatch m;
-    m.table = kTable;
-    m.findings = {{u"heads"_s, found.heads > 0 ? MatchValue(found.heads) : MatchValue()},
-                  {u"head"_s, found.head > 0 ? MatchValue(found.head) : MatchValue()},
-                  {u"slope"_s, found.slope},
-                  {u"mask"_s, found.mask == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s}};
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
-    m.precision = tablePrecision(storedFormat(e.table.storedType()), false);
-    m.reference = std::move(reference);
-    m.tolerance = cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
-                                found.slope * double(std::max(e.rows(), e.cols())), 2.0);
+    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found));
+    m.findings = HeadBiasFit::headFindings(found.heads, found.head);
+    m.findings += {{u"slope"_s, found.slope}, {u"mask"_s, found.mask() == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s}};
     m.referenceText = referenceText(found);
     m.notes = notes(found, e.rows());
     if (found.heads == 0) {
@@ -184,14 +156,14 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
                   "before the query, %4"_s.arg(found.head)
                       .arg(found.heads)
                       .arg(NumberText::compact(found.slope, 6),
-                           found.mask == AlibiMask::Causal ? u"the keys after it masked"_s
+                           found.mask() == AlibiMask::Causal ? u"the keys after it masked"_s
                                                            : u"and −m (j − i) after it (symmetric)"_s);
     Params p;
     p.encoding = Encoding::Alibi;
     p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
     p.alibi.heads = found.heads;
     p.alibi.head = found.head;
-    p.alibi.mask = found.mask;
+    p.alibi.mask = found.mask();
     if (p.isValid())
         m.params = p;
     return m;
@@ -199,40 +171,26 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
 
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
-    if (e.sameRow)
-        return std::nullopt;
-    const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
-    if (!profile || !profile->isToeplitz())
-        return std::nullopt;
-    const std::optional<Found> found = find(*profile);
+    const std::optional<OffsetProfile> profile = OffsetFit::profile(e);
+    const std::optional<Found> found = profile ? find(*profile) : std::nullopt;
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), masked(*found));
-    const CellTolerance tolerance
-        = cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
-                        found->slope * double(std::max(e.rows(), e.cols())), 2.0);
-    const SampleScore score = scoreOnSample(*reference, e.sample, tolerance);
-    TableCandidate c;
-    c.compared = score.compared;
-    c.bad = score.bad;
-    c.claims = explains(c.compared, c.bad);
-    if (c.claims)
-        c.match = matchOf(e, *found, reference);
-    return c;
+    const auto reference
+        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
+    return OffsetFit::candidate(e, *reference, toleranceOf(e, *found), [&] { return matchOf(e, *found, reference); });
 }
 
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
-    if (table != kTable)
-        return u"ALiBi's table is 'alibi-bias', not '%1'"_s.arg(table);
-    if (!params.isValid() || params.encoding != Encoding::Alibi)
-        return u"the parameters are not a valid ALiBi's"_s;
+    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Alibi, u"ALiBi"_s))
+        return *refused;
     Found found;
     found.heads = params.alibi.heads;
     found.head = params.alibi.head;
     found.slope = AlibiSlopes::of(found.heads, found.head);
-    found.mask = params.alibi.mask;
-    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), masked(found)));
+    found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
+    TableMatch m = matchOf(
+        e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
     m.params = params;
     return m;
 }

@@ -1,9 +1,6 @@
 #include "DebertaTableCheck.h"
 
-#include "check/FitNumbers.h"
-#include "check/OffsetProfile.h"
-#include "check/OffsetReference.h"
-#include "check/SampleScore.h"
+#include "check/BucketFit.h"
 #include "core/deberta/DebertaBuckets.h"
 
 #include <cmath>
@@ -15,6 +12,9 @@ namespace posenc::DebertaTableCheck {
 
 namespace {
 
+// A table of j - i reads as DeBERTa's mirrored: the mistake, against the buckets of i - j.
+const QString kReversed = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
+        "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s;
 const QString kTable = u"deberta-bucket"_s;
 
 // What the table shows: the buckets, and the max_position range it allows.
@@ -40,23 +40,13 @@ bool bucketValues(const OffsetProfile &profile)
     return !profile.has(1) || profile.at(1) == -1.0f;
 }
 
-// The max_position range the runs allow at `buckets`: a bucket is non-increasing in it.
+// The max_position range the runs allow at `buckets`.
 std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const std::vector<ProfileRun> &runs,
                                                                    std::int64_t buckets)
 {
-    const auto differs = [&](std::int64_t x, bool tooSmall) {
-        for (const ProfileRun &run : runs) {
-            for (const std::int64_t d : {run.first, run.last}) {
-                const double b = double(DebertaBuckets::bucket(d, buckets, x));
-                if (tooSmall ? b > run.value : b < run.value)
-                    return true;
-            }
-        }
-        return false;
-    };
-    return FitNumbers::allowedRange(
-        buckets / 2 + 2, Params::kMaxLen, [&](std::int64_t x) { return differs(x, true); },
-        [&](std::int64_t x) { return differs(x, false); });
+    return BucketFit::limitRange(runs, buckets / 2 + 2, [&](std::int64_t d, std::int64_t x) {
+        return DebertaBuckets::bucket(d, buckets, x);
+    });
 }
 
 Found withRange(std::int64_t buckets, std::pair<std::int64_t, std::int64_t> range, bool shown)
@@ -66,7 +56,7 @@ Found withRange(std::int64_t buckets, std::pair<std::int64_t, std::int64_t> rang
     found.lo = range.first;
     found.hi = range.second;
     // DeBERTa-v3's 512 where the table allows it, then the roundest.
-    found.maxPosition = found.lo <= 512 && 512 <= found.hi ? 512 : FitNumbers::roundest(found.lo, found.hi);
+    found.maxPosition = BucketFit::namedLimit(found.lo, found.hi, 512);
     found.bucketsShown = shown;
     return found;
 }
@@ -76,16 +66,11 @@ Found withRange(std::int64_t buckets, std::pair<std::int64_t, std::int64_t> rang
 // most.
 std::optional<Found> fitRuns(const std::vector<ProfileRun> &runs)
 {
-    std::int64_t firstLog = -1;
-    std::int64_t farthest = 0;
-    for (const ProfileRun &run : runs) {
-        farthest = std::max(farthest, run.last);
-        // The first distance that is not its own bucket: the run's first where its value is not,
-        // else the one after it.
-        if (firstLog < 0 && (run.value != double(run.first) || run.last != run.first))
-            firstLog = run.value == double(run.first) ? run.first + 1 : run.first;
-    }
+    const std::int64_t firstLog = BucketFit::firstShared(runs);
     if (firstLog < 0) {
+        std::int64_t farthest = 0;
+        for (const ProfileRun &run : runs)
+            farthest = std::max(farthest, run.last);
         // Every distance its own bucket: the buckets do not show; DeBERTa-v3's 256 where allowed.
         const std::int64_t buckets = std::max<std::int64_t>(256, 2 * farthest);
         const auto range = positionRange(runs, buckets);
@@ -118,7 +103,7 @@ std::optional<Found> find(const OffsetProfile &profile)
 
 // The buckets of i - j, HF's relative_pos = query_ids - key_ids (build_relative_position), or of
 // j - i (`reversed`: the difference taken the other way round).
-OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
+OffsetReference::Values valuesOf(const Found &found, bool reversed)
 {
     return [found, reversed](std::int64_t first, std::int64_t count, float *out) {
         for (std::int64_t k = 0; k < count; ++k) {
@@ -128,17 +113,15 @@ OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
     };
 }
 
+CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
+{
+    return OffsetFit::tolerance(e, double(std::max(found.buckets, std::max(e.rows(), e.cols()))));
+}
+
 TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference)
 {
-    TableMatch m;
-    m.table = kTable;
+    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found));
     m.findings = {{u"buckets"_s, found.buckets}, {u"max_position"_s, found.maxPosition}};
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
-    m.precision = tablePrecision(storedFormat(e.table.storedType()), false);
-    m.reference = std::move(reference);
-    m.tolerance = cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
-                                double(std::max(found.buckets, std::max(e.rows(), e.cols()))));
     m.referenceText = u"deberta-bucket, %1 buckets, max_position %2"_s.arg(found.buckets).arg(found.maxPosition);
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst = u"HF's make_log_bucket_position at these buckets and max_position"_s;
@@ -162,52 +145,21 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
     return m;
 }
 
-std::optional<TableCandidate> fit(const TableEvidence &e)
-{
-    if (e.sameRow || e.infinite)
-        return std::nullopt;
-    const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
-    if (!profile || !profile->isToeplitz())
-        return std::nullopt;
-    // A table of j - i reads as DeBERTa's mirrored: the mistake, against the buckets of i - j.
-    std::optional<Found> found = find(*profile);
-    const bool reversed = !found;
-    if (reversed)
-        found = find(profile->mirrored());
-    if (!found)
-        return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found));
-    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found, true)) : reference;
-    const SampleScore score
-        = scoreOnSample(*read, e.sample,
-                        cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
-                                      double(std::max(found->buckets, std::max(e.rows(), e.cols())))));
-    TableCandidate c;
-    c.compared = score.compared;
-    c.bad = score.bad;
-    c.claims = explains(c.compared, c.bad);
-    if (c.claims) {
-        c.match = matchOf(e, *found, reference);
-        if (reversed)
-            c.match.markRelativeReversed(
-                u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
-                "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s);
-    }
-    return c;
-}
-
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
-    if (table != kTable)
-        return u"DeBERTa's table is 'deberta-bucket', not '%1'"_s.arg(table);
-    if (!params.isValid() || params.encoding != Encoding::Deberta)
-        return u"the parameters are not a valid DeBERTa's"_s;
+    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Deberta, u"DeBERTa"_s))
+        return *refused;
     Found found;
     found.buckets = params.deberta.buckets;
     found.maxPosition = found.lo = found.hi = params.deberta.maxPosition;
-    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found)));
+    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found, false)));
     m.params = params;
     return m;
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    return BucketFit::fit<Found>(e, find, valuesOf, toleranceOf, matchOf, kReversed);
 }
 
 QList<PublishedForm> publishedForms(std::int64_t)

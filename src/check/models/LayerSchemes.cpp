@@ -7,6 +7,7 @@
 #include "LayerSchemes.h"
 
 #include "check/ConfigContext.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <cmath>
@@ -43,7 +44,7 @@ void softmax(const ConfigContext &c, ConfigLayer &layer)
         s.softmaxScale = 1.0 / std::sqrt(head);
         s.softmaxWords = u"qk_head_dim^-0.5"_s;
         s.softmaxTakesMscale = rule == u"mla"_s;
-        const std::optional<RotaryLayers> &rotary = Families::spec(layer.params.encoding).rotary;
+        const std::optional<RotaryLayers> &rotary = FamilyChecks::of(layer.params.encoding).rotary;
         if (rule == u"mla"_s && rotary && layer.described && layer.params.isValid()) {
             s.mscaleFactor = rotary->numbers(layer.params).softmaxScaleFactor;
             if (s.mscaleFactor != 1.0) {

@@ -4,6 +4,7 @@
 #include "ModelFindings.h"
 
 #include "check/ConfigContext.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
@@ -101,7 +102,7 @@ void ropeNotes(ConfigContext &c)
 {
     for (const ConfigLayer &l : c.result.layers) {
         // A rotary layer reads RoPE's rows (params.rope), whatever family turns it.
-        if (!Families::spec(l.params.encoding).rotary)
+        if (!FamilyChecks::of(l.params.encoding).rotary)
             continue;
         const RopeParams &r = l.params.rope;
         if (r.type == RopeType::LongRope && r.originalMaxLen)

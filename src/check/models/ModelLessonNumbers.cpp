@@ -3,6 +3,7 @@
 #include "ModelExamples.h"
 
 #include "check/ModelConfigCheck.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <QHash>
@@ -62,9 +63,9 @@ Number theta(const QString &example, const QString &type)
 Number slowest(const QString &example, const QString &type)
 {
     const ConfigLayer *l = layerOf(example, type);
-    if (!l || !Families::spec(l->params.encoding).rotary || !l->params.isValid())
+    if (!l || !FamilyChecks::of(l->params.encoding).rotary || !l->params.isValid())
         return LessonNumbers::none(u"no rotary layers"_s);
-    return LessonNumbers::real(Families::spec(l->params.encoding).rotary->numbers(l->params).wavelengthMax);
+    return LessonNumbers::real(FamilyChecks::of(l->params.encoding).rotary->numbers(l->params).wavelengthMax);
 }
 
 // Llama 4 Scout's query temperature on its NoPE layers at position p.

@@ -6,6 +6,7 @@
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropeRotation.h"
 
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -238,7 +239,7 @@ void Reader::turn(ConfigLayer &layer)
 // turned into M-RoPE's (the reason this file names RoPE, the family it builds on).
 QList<ConfigLayer> read(ConfigContext &c)
 {
-    QList<ConfigLayer> layers = Families::spec(Encoding::Rope).readConfig(c);
+    QList<ConfigLayer> layers = FamilyChecks::of(Encoding::Rope).readConfig(c);
     Reader reader(c);
     reader.readKeys();
     for (ConfigLayer &layer : layers) {

@@ -12,6 +12,7 @@
 #include "check/rope/ApplyAngles.h"
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/RopeCheckWords.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -318,7 +319,7 @@ QStringList partialLines(Result &result, const Span &span, const Declared &decla
     if (r < d && variant && result.params && result.params->rope.type == RopeType::Default) {
         const double theta = std::pow(result.params->rope.theta, double(d) / double(r));
         std::vector<double> thetas {10000.0};
-        for (const PublishedForm &form : Families::spec(Encoding::Rope).tableHypothesis->publishedForms(r))
+        for (const PublishedForm &form : FamilyChecks::of(Encoding::Rope).table->publishedForms(r))
             thetas.push_back(form.params.rope.theta);
         const bool published
             = std::any_of(thetas.begin(), thetas.end(), [&](double t) { return std::fabs(theta / t - 1.0) < 1e-4; });

@@ -1,7 +1,7 @@
 #include "SandwichTableCheck.h"
 
-#include "check/OffsetProfile.h"
-#include "check/OffsetReference.h"
+#include "check/HeadBiasFit.h"
+#include "check/OffsetFit.h"
 #include "check/SampleScore.h"
 #include "core/NumberText.h"
 #include "core/sandwich/SandwichBias.h"
@@ -19,8 +19,6 @@ namespace {
 
 const QString kTable = u"sandwich-bias"_s;
 const QString kScaleMistake = u"scale-not-8h-over-H"_s;
-// A causal fill below this is a mask (float32's lowest, -3.4e38), not a bias.
-constexpr double kMaskBelow = -1e30;
 // The distances a fit reads: every one up to this, then a few farther.
 constexpr std::int64_t kNearDistances = 32;
 // The distances the scale is measured over.
@@ -33,10 +31,11 @@ struct Found
     double scale = 0.0; // 8K/H where a head has it, else as measured
     std::int64_t heads = 0; // the fewest heads with a head of that scale; 0: none
     std::int64_t head = 0;
-    SandwichMask mask = SandwichMask::Causal;
-    // After the query under the causal mask: NeMo's own value (the bias of distance 0) where NaN,
-    // else a mask's fill.
-    float fill = std::numeric_limits<float>::quiet_NaN();
+    // After the query: causal, NeMo's own value there (the bias of distance 0) where the fill is
+    // NaN, else a mask's fill; or the bias of the distance (bidirectional).
+    HeadBiasFit::After after;
+
+    SandwichMask mask() const { return after.twoSided ? SandwichMask::Bidirectional : SandwichMask::Causal; }
 };
 
 // The bias at distance r as the sample holds it, r >= 0: read before the query (t = -r) where
@@ -139,22 +138,15 @@ void nameHead(Found &found, double measured, double tolerance)
 bool findMask(Found &found, const OffsetProfile &profile, const DistanceSide &side, double tolerance)
 {
     if (!profile.has(-1)) { // one row: its keys are all at or after the query
-        found.mask = SandwichMask::Bidirectional;
+        found.after.twoSided = true;
         return true;
     }
-    if (!profile.has(1))
-        return true;
-    const double after = double(profile.at(1));
-    if (after <= kMaskBelow) {
-        found.fill = profile.at(1);
-    } else if (std::fabs(after - side.values[0]) <= tolerance * std::fabs(side.values[1])) {
-        found.mask = SandwichMask::Causal;
-    } else if (std::fabs(after - side.values[1]) <= tolerance * std::fabs(side.values[1])) {
-        found.mask = SandwichMask::Bidirectional;
-    } else {
-        return false;
-    }
-    return true;
+    const auto after = HeadBiasFit::readAfter(
+        profile, side.values[1], side.values[0],
+        [&](double a, double b) { return std::fabs(a - b) <= tolerance * std::fabs(side.values[1]); }, found.after);
+    if (after)
+        found.after = *after;
+    return after.has_value();
 }
 
 std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
@@ -175,21 +167,11 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
 
 OffsetReference::Values valuesOf(const Found &found)
 {
-    return [found, w = SandwichBias::frequencies(found.headDim)](std::int64_t first, std::int64_t count, float *out) {
-        const double s = found.scale;
-        for (std::int64_t k = 0; k < count; ++k) {
-            const std::int64_t t = first + k;
-            if (t > 0 && found.mask == SandwichMask::Causal)
-                out[k] = std::isnan(found.fill) ? float(SandwichBias::afterQuery(found.headDim, s)) : found.fill;
-            else
-                out[k] = float(SandwichBias::atDistance(w, found.headDim, s, t < 0 ? -t : t));
-        }
-    };
-}
-
-bool masked(const Found &found)
-{
-    return found.mask == SandwichMask::Causal && std::isinf(found.fill);
+    return HeadBiasFit::values(
+        [found, w = SandwichBias::frequencies(found.headDim)](std::int64_t d) {
+            return SandwichBias::atDistance(w, found.headDim, found.scale, d);
+        },
+        found.after, SandwichBias::afterQuery(found.headDim, found.scale));
 }
 
 // The rounding of the table's values, and with `float32Angles` NeMo's: each term's angle
@@ -199,9 +181,7 @@ CellTolerance toleranceOf(const TableEvidence &e, const Found &found, bool float
 {
     const std::vector<double> w = SandwichBias::frequencies(found.headDim);
     const double terms = double(w.size());
-    const double largest = (terms + 0.5 * double(found.headDim)) / found.scale;
-    CellTolerance t
-        = cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(), largest, 2.0);
+    CellTolerance t = OffsetFit::tolerance(e, (terms + 0.5 * double(found.headDim)) / found.scale, 2.0);
     double frequencySum = 0.0;
     for (const double f : w)
         frequencySum += f;
@@ -230,12 +210,11 @@ Scored scored(const TableEvidence &e, const Found &found, const OffsetReference 
 
 QString maskWords(const Found &found)
 {
-    if (found.mask == SandwichMask::Bidirectional)
+    if (found.after.twoSided)
         return u"bidirectional"_s;
-    if (std::isnan(found.fill))
+    if (std::isnan(found.after.fill))
         return u"causal (keys after the query at distance 0, NeMo's tril)"_s;
-    return u"causal (keys after the query %1)"_s.arg(std::isinf(found.fill) ? u"−inf"_s
-                                                                            : NumberText::compact(found.fill, 4));
+    return u"causal (keys after the query %1)"_s.arg(HeadBiasFit::fillWords(found.after.fill));
 }
 
 QString referenceText(const Found &found)
@@ -260,7 +239,7 @@ QStringList notes(const Found &found, std::int64_t rows)
                      "1/2 / (8K/H), not 0"_s.arg((found.headDim + 1) / 2));
     if (rows == 1)
         notes.append(u"one row holds the keys at and after the query: read as bidirectional"_s);
-    if (found.mask == SandwichMask::Causal && !std::isnan(found.fill))
+    if (!found.after.twoSided && !std::isnan(found.after.fill))
         notes.append(u"the keys after the query hold a mask's fill: NeMo's bias holds the bias of distance 0 there "
                      "and leaves the mask to the attention"_s);
     return notes;
@@ -269,18 +248,11 @@ QStringList notes(const Found &found, std::int64_t rows)
 TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference,
                    bool float32Angles)
 {
-    TableMatch m;
-    m.table = kTable;
-    m.findings = {{u"heads"_s, found.heads > 0 ? MatchValue(found.heads) : MatchValue()},
-                  {u"head"_s, found.head > 0 ? MatchValue(found.head) : MatchValue()},
-                  {u"head_dim"_s, MatchValue(found.headDim)},
-                  {u"scale"_s, found.scale},
-                  {u"mask"_s, found.mask == SandwichMask::Causal ? u"causal"_s : u"bidirectional"_s}};
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
-    m.precision = tablePrecision(storedFormat(e.table.storedType()), float32Angles);
-    m.reference = std::move(reference);
-    m.tolerance = toleranceOf(e, found, float32Angles);
+    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found, float32Angles), float32Angles);
+    m.findings = HeadBiasFit::headFindings(found.heads, found.head);
+    m.findings += {{u"head_dim"_s, MatchValue(found.headDim)},
+                   {u"scale"_s, found.scale},
+                   {u"mask"_s, found.after.twoSided ? u"bidirectional"_s : u"causal"_s}};
     m.referenceText = referenceText(found);
     m.notes = notes(found, e.rows());
     if (float32Angles)
@@ -307,7 +279,7 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
     Params p;
     p.encoding = Encoding::Sandwich;
     p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
-    p.sandwich = {found.heads, found.head, found.headDim, found.mask};
+    p.sandwich = {found.heads, found.head, found.headDim, found.mask()};
     if (p.isValid())
         m.params = p;
     return m;
@@ -315,15 +287,12 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
 
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
-    if (e.sameRow)
-        return std::nullopt;
-    const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
-    if (!profile || !profile->isToeplitz())
-        return std::nullopt;
-    const std::optional<Found> found = find(*profile, e.format);
+    const std::optional<OffsetProfile> profile = OffsetFit::profile(e);
+    const std::optional<Found> found = profile ? find(*profile, e.format) : std::nullopt;
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), masked(*found));
+    const auto reference
+        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
     const Scored s = scored(e, *found, *reference);
     TableCandidate c;
     c.compared = s.score.compared;
@@ -336,17 +305,15 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
 
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
-    if (table != kTable)
-        return u"Sandwich's table is 'sandwich-bias', not '%1'"_s.arg(table);
-    if (!params.isValid() || params.encoding != Encoding::Sandwich)
-        return u"the parameters are not a valid Sandwich's"_s;
+    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Sandwich, u"Sandwich"_s))
+        return *refused;
     Found found;
     found.heads = params.sandwich.heads;
     found.head = params.sandwich.head;
     found.headDim = params.sandwich.headDim;
     found.scale = SandwichBias::scale(found.heads, found.head);
-    found.mask = params.sandwich.mask;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), masked(found));
+    found.after.twoSided = params.sandwich.mask == SandwichMask::Bidirectional;
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked());
     TableMatch m = matchOf(e, found, reference, scored(e, found, *reference).float32Angles);
     m.params = params;
     return m;

@@ -1,9 +1,6 @@
 #include "T5TableCheck.h"
 
-#include "check/FitNumbers.h"
-#include "check/OffsetProfile.h"
-#include "check/OffsetReference.h"
-#include "check/SampleScore.h"
+#include "check/BucketFit.h"
 #include "core/t5/T5Buckets.h"
 
 #include <cmath>
@@ -15,6 +12,10 @@ namespace posenc::T5TableCheck {
 
 namespace {
 
+// A table of i - j reads as T5's mirrored: the mistake, against the buckets of j - i.
+const QString kReversed = u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
+        "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
+        "so the keys before and after the query trade buckets"_s;
 const QString kTable = u"t5-bucket"_s;
 
 // What the table shows: the direction, the buckets, and the max_distance range it allows.
@@ -40,25 +41,13 @@ bool bucketValues(const OffsetProfile &profile)
     return true;
 }
 
-// The max_distance range the side's runs allow at `buckets`: a bucket is non-increasing in
-// max_distance at any distance.
+// The max_distance range the side's runs allow at `buckets`.
 std::optional<std::pair<std::int64_t, std::int64_t>> distanceRange(const std::vector<ProfileRun> &runs,
                                                                    std::int64_t buckets, bool bidirectional)
 {
-    const auto side = [&](std::int64_t d, std::int64_t x) { return T5Buckets::bucket(-d, buckets, x, bidirectional); };
-    const auto differs = [&](std::int64_t x, bool tooSmall) {
-        for (const ProfileRun &run : runs) {
-            for (const std::int64_t d : {run.first, run.last}) {
-                const double b = double(side(d, x));
-                if (tooSmall ? b > run.value : b < run.value)
-                    return true;
-            }
-        }
-        return false;
-    };
-    return FitNumbers::allowedRange(
-        buckets / 2 + 1, Params::kMaxLen, [&](std::int64_t x) { return differs(x, true); },
-        [&](std::int64_t x) { return differs(x, false); });
+    return BucketFit::limitRange(runs, buckets / 2 + 1, [&](std::int64_t d, std::int64_t x) {
+        return T5Buckets::bucket(-d, buckets, x, bidirectional);
+    });
 }
 
 // The side's buckets: bidirectional's from the first key after the query (its half's offset),
@@ -81,18 +70,9 @@ std::optional<Found> fitSide(const OffsetProfile &profile, const std::vector<Pro
         // Distances below max_exact = buckets / 2 are their own bucket: the first that is not
         // bounds max_exact. A table whose every distance is its own bucket does not show them:
         // T5's 32 where it allows it.
-        bool own = true;
-        for (const ProfileRun &run : runs) {
-            if (run.value != double(run.first) || run.last != run.first) {
-                // The first distance that is not its own bucket: the run's first where its value is
-                // not, else the one after it.
-                const std::int64_t deviation = run.value == double(run.first) ? run.first + 1 : run.first;
-                most = std::min(most, 2 * (deviation - 1) + 1);
-                own = false;
-                break;
-            }
-        }
-        if (own)
+        if (const std::int64_t shared = BucketFit::firstShared(runs); shared >= 0)
+            most = std::min(most, 2 * (shared - 1) + 1);
+        else
             least = most = std::max<std::int64_t>(32, 2 * least);
     }
     Found found;
@@ -105,7 +85,7 @@ std::optional<Found> fitSide(const OffsetProfile &profile, const std::vector<Pro
             found.lo = range->first;
             found.hi = range->second;
             // 128 is T5's own; then the roundest the table allows.
-            found.maxDistance = found.lo <= 128 && 128 <= found.hi ? 128 : FitNumbers::roundest(found.lo, found.hi);
+            found.maxDistance = BucketFit::namedLimit(found.lo, found.hi, 128);
             found.bucketsShown = bidirectional || least < most;
             return found;
         }
@@ -128,7 +108,7 @@ std::optional<Found> find(const OffsetProfile &profile)
 
 // The buckets of j - i, HF's relative_position = memory_position - context_position, or of i - j
 // (`reversed`: the difference taken the other way round).
-OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
+OffsetReference::Values valuesOf(const Found &found, bool reversed)
 {
     return [found, reversed](std::int64_t first, std::int64_t count, float *out) {
         for (std::int64_t k = 0; k < count; ++k) {
@@ -157,19 +137,17 @@ QStringList notes(const Found &found)
     return notes;
 }
 
+CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
+{
+    return OffsetFit::tolerance(e, double(found.buckets));
+}
+
 TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference)
 {
-    TableMatch m;
-    m.table = kTable;
+    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found));
     m.findings = {{u"buckets"_s, found.buckets},
                   {u"max_distance"_s, found.maxDistance},
                   {u"bidirectional"_s, found.bidirectional}};
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
-    m.precision = tablePrecision(storedFormat(e.table.storedType()), false);
-    m.reference = std::move(reference);
-    m.tolerance = cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(),
-                                double(found.buckets));
     m.referenceText = u"t5-bucket, %1, %2 buckets, max_distance %3"_s.arg(direction(found.bidirectional))
                           .arg(found.buckets)
                           .arg(found.maxDistance);
@@ -195,49 +173,18 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
 
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
-    if (e.sameRow || e.infinite)
-        return std::nullopt;
-    const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
-    if (!profile || !profile->isToeplitz())
-        return std::nullopt;
-    // A table of i - j reads as T5's mirrored: the mistake, against the buckets of j - i.
-    std::optional<Found> found = find(*profile);
-    const bool reversed = !found;
-    if (reversed)
-        found = find(profile->mirrored());
-    if (!found)
-        return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found));
-    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found, true)) : reference;
-    const SampleScore score = scoreOnSample(*read, e.sample,
-                                            cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(),
-                                                          e.table.textRounding(), double(found->buckets)));
-    TableCandidate c;
-    c.compared = score.compared;
-    c.bad = score.bad;
-    c.claims = explains(c.compared, c.bad);
-    if (c.claims) {
-        c.match = matchOf(e, *found, reference);
-        if (reversed)
-            c.match.markRelativeReversed(
-                u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
-                "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
-                "so the keys before and after the query trade buckets"_s);
-    }
-    return c;
+    return BucketFit::fit<Found>(e, find, valuesOf, toleranceOf, matchOf, kReversed);
 }
 
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
-    if (table != kTable)
-        return u"T5's table is 't5-bucket', not '%1'"_s.arg(table);
-    if (!params.isValid() || params.encoding != Encoding::T5)
-        return u"the parameters are not a valid T5's"_s;
+    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::T5, u"T5"_s))
+        return *refused;
     Found found;
     found.bidirectional = !params.t5.causal;
     found.buckets = params.t5.buckets;
     found.maxDistance = found.lo = found.hi = params.t5.maxDistance;
-    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found)));
+    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found, false)));
     m.params = params;
     return m;
 }

@@ -2,7 +2,6 @@
 // is rotated by its row and column, its pairs split between the axes in one of four styles.
 #include "core/FamilySpec.h"
 
-#include "check/rope2d/Rope2dTableCheck.h"
 #include "core/ParamText.h"
 #include "core/rope2d/Rope2dParamRows.h"
 #include "core/rope2d/Rope2dRotation.h"
@@ -85,7 +84,6 @@ FamilySpec makeRope2dFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}}};
-    family.tableHypothesis = Rope2dTableCheck::hypothesis();
     return family;
 }
 

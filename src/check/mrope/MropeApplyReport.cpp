@@ -1,4 +1,4 @@
-#include "CheckApplyMrope.h"
+#include "MropeApplyReport.h"
 
 #include "core/Description.h"
 
@@ -6,7 +6,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace posenc::CheckApplyMrope {
+namespace posenc::MropeApplyReport {
 
 namespace {
 
@@ -74,9 +74,9 @@ QString idRuns(const std::vector<RowIds> &ids)
 
 } // namespace
 
-CheckApplyReport::Family family(const MropeApplyCheck::Result &r)
+ApplyReport::Family family(const MropeApplyCheck::Result &r)
 {
-    CheckApplyReport::Family f;
+    ApplyReport::Family f;
     f.equals = u"Y = X turned by %1 at get_rope_index's ids"_s.arg(r.reference);
     f.found = !r.section.empty();
     f.head = {{u"encoding"_s, jsonString(u"mrope"_s)}};
@@ -105,4 +105,4 @@ CheckApplyReport::Family family(const MropeApplyCheck::Result &r)
     return f;
 }
 
-} // namespace posenc::CheckApplyMrope
+} // namespace posenc::MropeApplyReport

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "FamilyCurves.h"
-#include "Params.h"
-#include "Quantity.h"
+#include "core/FamilyCurves.h"
+#include "core/Params.h"
+#include "core/Quantity.h"
 
 #include <QList>
 #include <QString>
@@ -13,9 +13,10 @@
 #include <optional>
 
 // A family's panel of the families figure (docs/ARCHITECTURE.md, Encoding families): the
-// positional term the family gives the keys of one query against their offset k = j - q, which
-// core computes and render draws, one panel per family that has one, in the order of
-// FamilyList.h.
+// positional term the family gives the keys of one query against their offset k = j - q, its
+// words, colour and style, one panel per family that has one, in the order of FamilyList.h. Its
+// facet of render: a family's manifest names it (POSENC_FAMILY_PANEL), render/data/<folder>/
+// defines make<Name>Panel(), made on first use (FamilyPanels).
 namespace posenc {
 
 // How the panel's curves are drawn: a band from the least to the most of each pixel's offsets (an
@@ -54,7 +55,7 @@ struct FamilyPanelPoint
     QString name;
 };
 
-// The panel of a family, in its FamilySpec.
+// The panel of a family.
 struct FamilyPanel
 {
     FamilyPanelStyle style = FamilyPanelStyle::Band;
@@ -85,11 +86,16 @@ struct FamilyPanel
     std::function<std::optional<FamilyPanelPoint>(const Params &, std::int64_t query, std::int64_t key)> valueAt;
 };
 
-// The query the families figure takes unless told: the middle position, (L - 1) / 2, whose keys
-// lie on both sides.
-std::int64_t familiesDefaultQuery(const Params &params);
+namespace FamilyPanels {
 
-// The settings of `family` drawn from `params`: the same parameters under that encoding.
-Params familyUnder(const Params &params, Encoding family);
+// The panel of `family`, or nullptr for a family whose manifest names none.
+const FamilyPanel *of(Encoding family);
+
+} // namespace FamilyPanels
+
+// The panels, defined in the families' folders of render/data.
+#define POSENC_FAMILY_PANEL(Name) FamilyPanel make##Name##Panel();
+#include "core/FamilyList.h"
+#undef POSENC_FAMILY_PANEL
 
 } // namespace posenc

@@ -1,6 +1,4 @@
-#include "CheckApplyReport.h"
-
-#include "JsonOutput.h"
+#include "ApplyReport.h"
 
 #include "core/Description.h"
 #include "core/NumberText.h"
@@ -9,7 +7,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace posenc::CheckApplyReport {
+namespace posenc::ApplyReport {
 
 namespace {
 
@@ -101,10 +99,15 @@ QString json(const ApplyPairs::Outcome &r, const Family &family)
         {u"worst_column"_s, r.worstColumn >= 0 ? QString::number(r.worstColumn) : u"null"_s},
         {u"diagnosis"_s, jsonString(r.diagnosis)},
     };
-    QStringList parts {JsonOutput::head(u"check-apply"_s)};
+    QStringList parts;
     for (const auto &[key, value] : entries)
         parts.append(u"\"%1\": %2"_s.arg(key, value));
-    return u"{"_s + parts.join(u", "_s) + u"}\n"_s;
+    return parts.join(u", "_s);
 }
 
-} // namespace posenc::CheckApplyReport
+ApplyResult result(const ApplyPairs::Outcome &r, const Family &family)
+{
+    return {r.verdict, lines(r, family), json(r, family)};
+}
+
+} // namespace posenc::ApplyReport

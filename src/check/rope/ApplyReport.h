@@ -1,5 +1,6 @@
 #pragma once
 
+#include "check/ApplyHypothesis.h"
 #include "check/rope/ApplyPairs.h"
 
 #include <QList>
@@ -8,10 +9,10 @@
 
 #include <utility>
 
-// The report of posenc check --apply that every family's shares (core/rope/ApplyPairs.h, Outcome):
-// the verdict, the pairing, the attention factor, the cells, the mistakes, the diagnosis and the
-// notes, in the lines and in --json; a family adds its own lines and keys between them.
-namespace posenc::CheckApplyReport {
+// The report of posenc check --apply that every rotary family's check shares (ApplyPairs.h,
+// Outcome): the verdict, the pairing, the attention factor, the cells, the mistakes, the diagnosis
+// and the notes, in the lines and in --json; a family adds its own lines and keys between them.
+namespace posenc::ApplyReport {
 
 using Entries = QList<std::pair<QString, QString>>;
 
@@ -29,6 +30,9 @@ struct Family
 
 QString layoutWord(RopeLayout layout); // "half", "interleaved"
 QStringList lines(const ApplyPairs::Outcome &r, const Family &family);
+// --json's members, without the braces and the command line's format and version.
 QString json(const ApplyPairs::Outcome &r, const Family &family);
+// The report of an outcome and its family's share (ApplyHypothesis::check's).
+ApplyResult result(const ApplyPairs::Outcome &r, const Family &family);
 
-} // namespace posenc::CheckApplyReport
+} // namespace posenc::ApplyReport
