@@ -115,10 +115,11 @@ void TestHoverReadout::cellPartsAgainstFloat64()
         const auto role = reference::role(peColumn, k, p.sinusoidal.layout);
         const double w = reference::omega(role.pair, k, 10000.0);
         const QString function = role.isCos ? u"cos"_s : u"sin"_s;
-        QCOMPARE(c->termWords.value(0), u"pair %1 (%2): w = %3, λ = %4"_s.arg(role.pair)
-                                            .arg(function)
-                                            .arg(w, 0, 'g', 5)
-                                            .arg(2.0 * M_PI / w, 0, 'g', 5));
+        QCOMPARE(c->termWords.value(0),
+                 u"pair %1 (%2): w = %3, λ = %4"_s.arg(role.pair)
+                     .arg(function)
+                     .arg(w, 0, 'g', 5)
+                     .arg(2.0 * M_PI / w, 0, 'g', 5));
         if (p.sinusoidal.angles == Angles::Exact) {
             pe = reference::exactValue(position, peColumn, k, 10000.0, p.sinusoidal.layout);
             QVERIFY2(std::abs(double(c->pe) - pe) <= 1e-6, qPrintable(u"%1 against %2"_s.arg(c->pe).arg(pe)));
@@ -127,9 +128,10 @@ void TestHoverReadout::cellPartsAgainstFloat64()
         } else {
             pe = double(reference::float32AngleValue(position, peColumn, k, 10000.0, p.sinusoidal.layout));
             QVERIFY(std::abs(double(c->pe) - pe) <= 1e-6);
-            QCOMPARE(c->termWords.value(1), u"PE = %1 = %2(%3 rad: %4·w in float32)"_s.arg(
-                                                num(c->pe), function, num(double(float(position) * float(w))))
-                                                .arg(position));
+            QCOMPARE(c->termWords.value(1),
+                     u"PE = %1 = %2(%3 rad: %4·w in float32)"_s
+                         .arg(num(c->pe), function, num(double(float(position) * float(w))))
+                         .arg(position));
         }
     } else {
         QVERIFY(!c->peColumn);
@@ -324,7 +326,7 @@ void TestHoverReadout::columnOnlyPointHasNoPosition()
     QVERIFY(text.contains(u"pair 0 (sin)"_s));
 }
 
-// A cell of every family's X at position 37, column 5 of d = 16, read in the family's own words:
+// A cell of every family's X at position 37, column 5, read in the family's own words:
 // the sinusoid's pair and angle, the learned table's row, the 2-D grid's patch and coordinate, and
 // nothing of a position term where the family adds none.
 void TestHoverReadout::eachFamilyWordsItsOwnCell_data()
@@ -335,9 +337,12 @@ void TestHoverReadout::eachFamilyWordsItsOwnCell_data()
     for (const FamilySpec &family : Families::all()) {
         Params p;
         p.encoding = family.encoding;
-        p.dModel = 16;
         p.maxLen = 64;
         p.dropout = 0.0;
+        // d = 16 where the family adds a term to X; the others keep their own defaults (a RoPE
+        // head of 128 needs a d_model that holds it).
+        if (family.hasPositionTerm())
+            p.dModel = 16;
         QStringList cell, column;
         if (family.encoding == Encoding::Sinusoidal) {
             const double w = reference::omega(2, 16, 10000.0);
@@ -358,8 +363,8 @@ void TestHoverReadout::eachFamilyWordsItsOwnCell_data()
             // Patch 37 of the 32 x 32 grid is row 1, column 5; column 5 of 16 is the cosine of the
             // column's coordinate at frequency 1, w = 10000^(-1/4).
             const double w = std::pow(10000.0, -0.25);
-            const QString words = u"cos of the patch's column, frequency 1: ω = %1, λ = %2"_s.arg(w, 0, 'g', 5).arg(
-                2.0 * M_PI / w, 0, 'g', 5);
+            const QString words = u"cos of the patch's column, frequency 1: ω = %1, λ = %2"_s.arg(w, 0, 'g', 5)
+                                      .arg(2.0 * M_PI / w, 0, 'g', 5);
             cell = {u"patch 37 (row 1, column 5): "_s + words,
                     u"PE = %1 = cos(5·ω = %2 rad)"_s.arg(num(sincos2dref::table(p)(37, 5)), num(5.0 * w))};
             column = {words};
@@ -367,7 +372,7 @@ void TestHoverReadout::eachFamilyWordsItsOwnCell_data()
             QVERIFY2(!family.hasPositionTerm(), qPrintable(family.word + u": a term without words in this test"_s));
             column = {u"no PE in this column"_s};
         }
-        QVERIFY2(p.isValid(), qPrintable(family.word));
+        QVERIFY2(p.isValid(), qPrintable(family.word + u": "_s + p.validate().value(0).key));
         QTest::newRow(qPrintable(family.word)) << p << cell << column;
     }
 }
