@@ -12,6 +12,7 @@
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/check/CheckReport.h"
+#include "io/StandardInput.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -25,10 +26,12 @@ namespace posenc {
 namespace {
 
 // `posenc FILE`, as a file manager starts the program (Exec=posenc %F): an argument that names a
-// file, or reads as a path, is a file; any other word is a command mistyped.
+// file, or reads as a path, or "-" for standard input, is a file; any other word is a command
+// mistyped.
 bool isPath(const QString &argument)
 {
-    return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.');
+    return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.')
+        || StandardInput::names(argument);
 }
 
 // The views a model config opens on: its layer stack, its heads and its query scaling, and the main
