@@ -50,7 +50,7 @@ int openWindow(int &argc, char *argv[], const std::variant<posenc::WindowArgumen
         const posenc::DisplayCheck::ExitWithoutDisplay noDisplay;
         app.emplace(argc, argv);
     }
-    QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
+    QApplication::setWindowIcon(posenc::applicationIcon());
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
                               window.sessionView, window.sessionLesson, window.lesson, window.startPanel, window.files,

@@ -76,10 +76,18 @@ QList<CommandOption> windowOptions()
         // -V as GNU and clig.dev keep it; -v, which earlier versions took, stays as an alias.
         {{u"V"_s, u"v"_s, u"version"_s}, {}, u"show the version (-v also)"_s},
         {{u"reset-settings"_s}, {}, u"forget the remembered window and parameters"_s},
-        // For tests and documentation screenshots.
-        {{u"screenshot"_s}, u"FILE"_s, u"save a PNG of the window once drawn, then quit"_s, {}, true, true},
-        {{u"start-panel"_s}, {}, u"show the start panel, also under --screenshot"_s, {}, false, true},
-        {{u"size"_s}, u"WxH"_s, u"the window's size in pixels (--screenshot: 1920x1080)"_s, {}, false, true},
+        // For documentation, tests and bug reports: the window as drawn, without a display too.
+        {{u"screenshot"_s},
+         u"FILE"_s,
+         u"save a PNG of the window once every view is drawn, then quit (offscreen where there is no display)"_s,
+         {},
+         true},
+        {{u"start-panel"_s}, {}, u"show the start panel, also under --screenshot"_s},
+        {{u"size"_s},
+         u"WxH"_s,
+         u"the window's size in pixels, kept whatever the screen (--screenshot: 1920x1080)"_s,
+         {},
+         false},
     };
 }
 

@@ -75,6 +75,17 @@ bool offersLessons(const WindowOptions &options)
     return !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty() && options.files.isEmpty();
 }
 
+QIcon applicationIcon()
+{
+    QIcon icon;
+    for (const int size : {16, 22, 24})
+        icon.addPixmap(QIcon(u":/icons/posenc-%1.svg"_s.arg(size)).pixmap(QSize(size, size), 1.0));
+    const QIcon large(u":/icons/posenc.svg"_s);
+    for (const int size : {32, 44, 48, 64, 128, 256})
+        icon.addPixmap(large.pixmap(QSize(size, size), 1.0));
+    return icon;
+}
+
 int runWindow(const WindowOptions &options)
 {
     // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
