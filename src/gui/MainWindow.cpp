@@ -310,8 +310,10 @@ void MainWindow::applyParams(const Params &params)
     }
     if (!mainShown && !all.isEmpty())
         all.front()->setFigure(*FigureRegistry::find(defaults.front().first), defaults.front().second);
-    // The family's views and rows need their room: fitted once the panel has its new rows.
-    if (isVisible())
+    // The family's views and rows need their room: fitted once the panel has its new rows, where
+    // the window was within its screen (a window made larger than its screen on purpose stays so).
+    const QScreen *screen = this->screen();
+    if (isVisible() && screen && withinScreen(geometry(), screen->availableGeometry()) == geometry())
         QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection);
 }
 
