@@ -4,7 +4,9 @@
 // clone did not have and exited 3. The examples are the shell blocks under the README's headings;
 // the blocks above the first heading set the program up (the build, the test suite, the package),
 // which CI runs itself (.ci/run). A command that opens the window is run with --screenshot, which
-// draws it once, offscreen, and quits.
+// draws it once, offscreen, and quits. The README starts with its two set-up commands, the second
+// the test command CI runs, as .ci/readme-test-command finds it (it opened with two pipelines of
+// 168 and 728 characters, and CI took the third line of its shell blocks).
 #include "CliRun.h"
 
 #include "cli/Cli.h"
@@ -12,6 +14,7 @@
 #include "support/TestFiles.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -85,6 +88,7 @@ class TestReadme : public QObject
 
 private slots:
     void initTestCase();
+    void theReadmeStartsWithItsTwoSetUpCommands();
     void everyExampleRunsFromAFreshClone_data();
     void everyExampleRunsFromAFreshClone();
 
@@ -104,6 +108,40 @@ void TestReadme::initTestCase()
     }
     QVERIFY(QDir(m_clone.path()).mkpath(u"build"_s));
     QVERIFY(QFile::link(QStringLiteral(POSENC_BINARY_DIR), m_clone.filePath(u"build/release"_s)));
+}
+
+// The README's first lines after its title are one shell block of two commands: the set-up,
+// build and start (.ci/build posenc && build/release/app/posenc), then the test command, each
+// script of the checkout; CI runs the second as .ci/readme-test-command prints it.
+void TestReadme::theReadmeStartsWithItsTwoSetUpCommands()
+{
+    const QString source = QStringLiteral(POSENC_SOURCE_DIR);
+    QStringList lines = QString::fromUtf8(TestFiles::readAll(source + u"/README.md"_s)).split(u'\n');
+    lines.removeAll(QString());
+    QVERIFY(lines.size() > 4);
+    QVERIFY2(lines[0].startsWith(u"# "_s), qPrintable(lines[0]));
+    QCOMPARE(lines[1], u"```sh"_s);
+    QCOMPARE(lines[4], u"```"_s);
+    const QString build = lines[2], test = lines[3];
+    QVERIFY2(build.startsWith(u".ci/build "_s) && build.endsWith(u" && build/release/app/posenc"_s), qPrintable(build));
+    QCOMPARE(test, u".ci/test-all"_s);
+    for (const QString &command : {build, test}) {
+        QVERIFY2(command.size() <= 60, qPrintable(command)); // short enough to read and type
+        const QFileInfo script(source + u'/' + command.section(u' ', 0, 0));
+        QVERIFY2(script.isFile() && script.isExecutable(), qPrintable(script.filePath()));
+    }
+    // What CI runs.
+    QProcess find;
+    find.start(source + u"/.ci/readme-test-command"_s, {});
+    QVERIFY(find.waitForFinished(60000));
+    QCOMPARE(find.exitCode(), 0);
+    QCOMPARE(QString::fromUtf8(find.readAllStandardOutput()), test + u'\n');
+    const QString run = QString::fromUtf8(TestFiles::readAll(source + u"/.ci/run"_s));
+    QVERIFY(run.contains(u"test_command=$(.ci/readme-test-command)"_s));
+    // The test command sets up as the first does, then runs the whole suite.
+    const QString testAll = QString::fromUtf8(TestFiles::readAll(source + u"/.ci/test-all"_s));
+    QVERIFY(testAll.contains(u"\n.ci/build\n"_s));
+    QVERIFY(testAll.contains(u"\nctest --preset release\n"_s));
 }
 
 void TestReadme::everyExampleRunsFromAFreshClone_data()
