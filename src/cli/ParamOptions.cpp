@@ -64,6 +64,9 @@ QString inferFamily(Params &params, const Given &given, const Clues &clues)
     QStringList choices;
     for (const QString &word : wordsOf(outcome.candidates))
         choices.append(u"--encoding "_s + word);
+    // Only the command says anything of the family (a bare posenc describe): which it needs.
+    if (all.size() == 1 && all.size() == clues.size())
+        return u"--encoding: %1 needs one family; give %2"_s.arg(all.constFirst().what, alternatives(choices, u"or"_s));
     return u"--encoding: %1 %2 more than one family; give %3"_s.arg(
         alternatives(clueWords, u"and"_s), all.size() == 1 ? u"fits"_s : u"fit"_s, alternatives(choices, u"or"_s));
 }

@@ -15,7 +15,6 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QPainter>
-#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextStream>
@@ -76,6 +75,17 @@ bool offersLessons(const WindowOptions &options)
     return !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty() && options.files.isEmpty();
 }
 
+QIcon applicationIcon()
+{
+    QIcon icon;
+    for (const int size : {16, 22, 24})
+        icon.addPixmap(QIcon(u":/icons/posenc-%1.svg"_s.arg(size)).pixmap(QSize(size, size), 1.0));
+    const QIcon large(u":/icons/posenc.svg"_s);
+    for (const int size : {32, 44, 48, 64, 128, 256})
+        icon.addPixmap(large.pixmap(QSize(size, size), 1.0));
+    return icon;
+}
+
 int runWindow(const WindowOptions &options)
 {
     // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
@@ -99,8 +109,10 @@ int runWindow(const WindowOptions &options)
     MainWindow window(params, &settings);
     // Sized before a lesson shares its room out.
     const std::optional<QSize> size = startSize(options);
-    if (size)
+    if (size) {
+        window.setSizeGiven(true);
         window.resize(*size);
+    }
     // A window that starts in a lesson leaves it to the remembered parameters and the default
     // views, and remembers those when it closes: the lesson's are not the user's.
     std::optional<LessonController::Workspace> home;
@@ -133,8 +145,8 @@ int runWindow(const WindowOptions &options)
             15000);
     if (size)
         window.fitArrangementTo(*size);
-    else if (const QScreen *screen = window.screen())
-        window.fitArrangementTo(screen->availableGeometry().size());
+    else
+        window.fitToScreen();
     window.history()->restart(); // Undo stops at the window as it starts, its lesson or session in it
     window.show();
     // posenc FILE, as a file manager starts it (Exec=posenc %F): each file as a drop opens it. A

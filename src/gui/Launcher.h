@@ -2,6 +2,7 @@
 
 #include "core/Params.h"
 
+#include <QIcon>
 #include <QJsonObject>
 #include <QSize>
 #include <QString>
@@ -38,5 +39,9 @@ bool offersLessons(const WindowOptions &options);
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.
 int runWindow(const WindowOptions &options);
+
+// The program's icon: at 16, 22 and 24 px the icon drawn on each one's pixel grid, larger the large
+// icon, so that a title bar or a task bar shows neither a blur nor a downscaled table's noise.
+QIcon applicationIcon();
 
 } // namespace posenc

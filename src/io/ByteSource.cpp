@@ -1,5 +1,7 @@
 #include "io/ByteSource.h"
 
+#include "io/StandardInput.h"
+
 #include <QFileInfo>
 
 #include <cstring>
@@ -35,10 +37,16 @@ bool MemoryByteSource::readInside(qint64 offset, qint64 length, char *destinatio
 
 FileByteSource::FileByteSource(const QString &path)
     : m_file(path)
+    , m_name(path)
 { }
 
 QString openRegularFile(QFile &file)
 {
+    // "-": standard input, held in a regular file (StandardInput).
+    const auto where = StandardInput::file(file.fileName());
+    if (!where)
+        return where.error().reason;
+    file.setFileName(where.value());
     const QFileInfo info(file.fileName());
     if (!info.exists())
         return u"no such file"_s;

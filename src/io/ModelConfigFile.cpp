@@ -1,6 +1,7 @@
 #include "io/ModelConfigFile.h"
 
 #include "check/ConfigNumber.h"
+#include "io/StandardInput.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -122,15 +123,19 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
 
 ReadResult<QJsonObject> read(const QString &path)
 {
-    // A pipe or a device could block the read or never end it.
-    const QFileInfo info(path);
+    // A pipe or a device could block the read or never end it; "-", standard input, is read whole
+    // into a regular file first (StandardInput).
+    const auto where = StandardInput::file(path);
+    if (!where)
+        return where.error();
+    const QFileInfo info(where.value());
     if (!info.exists())
         return ReadError {path, u"no such file"_s};
     if (info.isDir())
         return ReadError {path, u"a directory, not a config file"_s};
     if (!info.isFile())
         return ReadError {path, u"not a regular file"_s};
-    QFile file(path);
+    QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return ReadError {path, file.errorString()};
     const auto tooLarge = [&](qint64 size) {

@@ -1,6 +1,7 @@
 #include "SessionFile.h"
 
 #include "Lesson.h"
+#include "StandardInput.h"
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
@@ -169,10 +170,14 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
 std::variant<Session, SessionError> readSession(const QString &path)
 {
     // A pipe or a device would block the read, or never end it; --embeddings refuses them too.
-    const QFileInfo info(path);
+    // "-", standard input, is read whole into a regular file first (StandardInput).
+    const auto where = StandardInput::file(path);
+    if (!where)
+        return SessionError {path, where.error().reason};
+    const QFileInfo info(where.value());
     if (info.exists() && !info.isFile())
         return SessionError {path, u"not a regular file"_s};
-    QFile file(path);
+    QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return SessionError {path, file.errorString()};
     if (file.size() > Session::kMaxFileBytes)

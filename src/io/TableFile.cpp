@@ -5,9 +5,9 @@
 #include "io/NpyReader.h"
 #include "io/SafetensorsReader.h"
 #include "io/SizeArithmetic.h"
+#include "io/StandardInput.h"
 
 #include <QFile>
-#include <QFileInfo>
 
 #include <algorithm>
 #include <bit>
@@ -26,6 +26,7 @@ class PreadSource final : public ByteSource
 public:
     explicit PreadSource(const QString &path)
         : m_file(path)
+        , m_name(path)
     { }
     // False, with errorString() set, when the path is not a regular file that opens.
     bool open()
@@ -38,7 +39,7 @@ public:
         m_size = m_file.size();
         return true;
     }
-    QString name() const override { return m_file.fileName(); }
+    QString name() const override { return m_name; }
     qint64 size() const override { return m_size; }
     // The bytes, from any thread; false with `error` set.
     bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const
@@ -75,6 +76,7 @@ protected:
 
 private:
     QFile m_file;
+    QString m_name; // as given: "-" for standard input
     qint64 m_size = 0;
 };
 
@@ -217,7 +219,7 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
     file->setCancel(cancel);
     if (!file->open())
         return ReadError {source.path, u"cannot open the file: %1"_s.arg(file->errorString())};
-    const QString suffix = QFileInfo(source.path).suffix().toLower();
+    const QString suffix = StandardInput::suffix(source.path);
     char magic[6] = {};
     const bool npy = (file->size() >= 6 && file->read(0, 6, magic) && QByteArrayView(magic, 6) == "\x93NUMPY")
         || suffix == u"npy"_s;

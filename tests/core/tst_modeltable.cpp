@@ -1,4 +1,4 @@
-// The model table (src/core/models/ModelSchemes.json) as data: every row complete and citing its
+// The model table (src/check/models/ModelSchemes.json) as data: every row complete and citing its
 // source, every rule a rule the interpreter knows, the model types read by hand all present, an
 // unknown type read by Llama's rules as a guess; and the query scalings against float64 formulas
 // written here (Llama4TextAttention.forward's temperature, Ministral3's get_llama_4_attn_scale).

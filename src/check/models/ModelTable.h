@@ -9,7 +9,7 @@
 #include <optional>
 
 // What each model_type's code does with its config, as data (docs/ARCHITECTURE.md, Model
-// knowledge): one row of src/core/models/ModelSchemes.json per model_type, read by the rules of
+// knowledge): one row of src/check/models/ModelSchemes.json per model_type, read by the rules of
 // LayerPlan and the families' config readers. Each row cites the config class and the modeling
 // file it was read from (HF transformers' main branch, or the model's own code where HF has none).
 namespace posenc {
