@@ -145,8 +145,21 @@ def test_check_apply_equals_the_command_line(folder):
     assert verdict.as_dict() == run.json()
     assert verdict.verdict == run.json()["verdict"]
     llama = config("Meta-Llama-3.1-8B.json")
+    # 64 columns where the config's head has 128: refused alike.
     run = cli("check", "--json", "--apply", "%s/x.npy" % folder, "%s/y.npy" % folder, "--config", llama)
+    with pytest.raises(ValueError) as raised:
+        posenc.check_apply(x, y, config=llama)
+    assert str(raised.value) == run.message("check")
+    # Llama 3.1's own rotation, against its config given as a path and as a dict.
+    cos = posenc.table("rope-cos", preset="llama-3-1-8b", max_len=32)
+    sin = posenc.table("rope-sin", preset="llama-3-1-8b", max_len=32)
+    x = rng.normal(size=(32, 128)).astype(np.float32)
+    y = (x * cos + np.concatenate([-x[:, 64:], x[:, :64]], axis=1) * sin).astype(np.float32)
+    run = cli("check", "--json", "--apply", save(folder, "x.npy", x), save(folder, "y.npy", y), "--config", llama)
+    assert run.code == 0, run.out + run.err
     assert posenc.check_apply(x, y, config=llama).as_dict() == run.json()
+    with open(llama) as f:
+        assert posenc.check_apply(x, y, config=json.load(f)).verdict == "correct"
 
 
 def test_assert_correct():
