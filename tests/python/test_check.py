@@ -193,6 +193,8 @@ def test_bad_input_raises_never_crashes(folder):
     assert str(raised.value) == run.message("check")
     with pytest.raises(ValueError):
         posenc.check(pe, no_such_flag=3)
+    with pytest.raises(ValueError, match="expect_config="):
+        posenc.check(pe, config=config("Meta-Llama-3.1-8B.json"))
     with pytest.raises(OSError) as raised:
         posenc.check("%s/missing.npy" % folder)
     assert str(raised.value) == cli("check", "%s/missing.npy" % folder).message("check")

@@ -75,6 +75,9 @@ def check(tensor: Any, *, expect: Optional[str] = None, expect_config: Any = Non
     Without them the table is identified. Other keyword arguments are the command's flags:
     ``layout=``, ``rope_layout=``, ``memory_budget=``, ``threads=``.
     """
+    if "config" in params:
+        # The command line's --config without --apply checks the config itself (read_config).
+        raise ValueError("config: a table is compared with a config by expect_config=; posenc.read_config reads one")
     call = Call("check", "--json")
     if expect is not None:
         call.flag("expect", expect)
