@@ -28,8 +28,10 @@ constexpr qint64 kLocalSize = 30;
 constexpr qint64 kMaxComment = 0xffff;
 constexpr quint16 kStored = 0;
 constexpr quint16 kDeflated = 8;
-// numpy's archives hold a few arrays; a directory of more is no table's.
+// numpy's archives hold a few arrays; a directory of more, or larger, is no table's (a member's
+// entry is 46 bytes and its name, a few dozen).
 constexpr qint64 kMaxMembers = 1 << 16;
+constexpr qint64 kMaxDirectoryBytes = qint64(64) << 20;
 
 ReadError fileError(const ByteSource &source, const QString &reason)
 {
@@ -135,7 +137,8 @@ ReadResult<Directory> findDirectory(ByteSource &source)
             u"the archive's directory (%1 bytes from byte %2) is outside the file (%3 bytes)"_s.arg(directory.size)
                 .arg(directory.offset)
                 .arg(size));
-    if (directory.entries > kMaxMembers || directory.entries * kCentralSize > directory.size)
+    if (directory.entries > kMaxMembers || directory.entries * kCentralSize > directory.size
+        || directory.size > kMaxDirectoryBytes)
         return fileError(
             source,
             u"the archive's directory claims %1 members in %2 bytes"_s.arg(directory.entries).arg(directory.size));

@@ -103,6 +103,26 @@ def test_torch_tensors_of_every_precision(folder):
     assert posenc.check(wide).as_dict() == checked(folder, wide.contiguous().numpy()).json()
 
 
+def test_anything_with_array_or_dlpack(folder):
+    pe = tables()["the paper's sinusoid"]
+
+    class WithArray:
+        def __array__(self, dtype=None):
+            return pe
+
+    class WithDlpack:
+        def __init__(self, tensor):
+            self.tensor = tensor
+
+        def __dlpack__(self, stream=None):
+            return self.tensor.__dlpack__()
+
+    expected = checked(folder, pe).json()
+    assert posenc.check(WithArray()).as_dict() == expected
+    torch = pytest.importorskip("torch")
+    assert posenc.check(WithDlpack(torch.from_numpy(pe))).as_dict() == expected
+
+
 @pytest.mark.parametrize("view", ["every other row", "transposed", "reversed columns", "fortran", "a column slice",
                                   "float64", "big-endian float32", "int16"])
 def test_non_contiguous_arrays_are_read_where_they_lie(folder, view):

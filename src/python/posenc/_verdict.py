@@ -45,7 +45,8 @@ class Verdict:
 
     @property
     def location(self) -> Optional[Tuple[int, int]]:
-        """(row, column) of the worst cell, or None when no cell deviates or there is no reference."""
+        """(row, column) of the worst cell (the largest |table - reference|, or the worst of the cells
+        beyond the tolerance), or None without a reference."""
         row, column = self._document.get("worst_position"), self._document.get("worst_column")
         return None if row is None or column is None else (row, column)
 
