@@ -65,6 +65,13 @@ class Figure:
 
 
 def figure(name: Optional[str] = None, *, lesson: Optional[str] = None, size: Any = None, **params: Any) -> Figure:
+    """A figure ``posenc export`` draws: ``name`` one of ``posenc export --help``'s figures (``heatmap``,
+    ``curves``, ``families``, ...), ``lesson`` a lesson's figure (``posenc lessons`` lists them), or
+    both. ``size`` is ``export --size``'s (``slide``, ``column``, ``double``, ``"12x8cm"``) or (width,
+    height) in pixels; the keyword arguments are the figure's parameters and ``export``'s flags
+    (``d_model=``, ``preset=``, ``colormap=``, ...). The figure is drawn at once, so a bad name or
+    parameter raises ValueError here; in a notebook the last line of a cell shows it inline, and
+    ``save(path)`` writes it."""
     if name is None and lesson is None:
         raise ValueError("figure: give a FIGURE's name, a lesson, or both")
     options: List[str] = []

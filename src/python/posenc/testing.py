@@ -6,6 +6,8 @@ from typing import Any
 
 from . import check
 
+__all__ = ["assert_correct"]
+
 
 def assert_correct(tensor: Any, **expect: Any) -> None:
     """Raises AssertionError with the check's diagnosis unless ``posenc.check(tensor, **expect)`` is
