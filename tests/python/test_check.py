@@ -222,6 +222,17 @@ def test_bad_input_raises_never_crashes(folder):
         posenc.check(pe, expect_config="%s/missing.json" % folder)
     with pytest.raises(ValueError):
         posenc.check(pe, expect_config={"model_type": "llama", "rope_theta": "abc"})
+    # A dict that is no JSON names the parameter; numpy's scalars are the numbers they hold.
+    for value, message in [(float("nan"), "Out of range float"), (object(), "object is not a JSON value")]:
+        with pytest.raises(ValueError, match="^expect_config: the dict is not a config.json: %s" % message):
+            posenc.check(pe, expect_config={"model_type": "llama", "rope_theta": value})
+    with open(config("Meta-Llama-3.1-8B.json")) as f:
+        llama = json.load(f)
+    numbers = dict(llama, rope_theta=np.float32(llama["rope_theta"]),
+                   max_position_embeddings=np.int64(llama["max_position_embeddings"]))
+    cos = tables()["llama 3.1's cos"]
+    assert posenc.check(cos, expect_config=numbers).as_dict() == posenc.check(cos, expect_config=llama).as_dict()
+    assert posenc.read_config(numbers).as_dict() == posenc.read_config(llama).as_dict()
     with pytest.raises(MemoryError):
         posenc.check(np.zeros((1 << 16, 64), np.float32), memory_budget="0.0001")
     # Empty and one-row tables are answered, not crashed on.

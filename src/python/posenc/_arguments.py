@@ -60,7 +60,12 @@ class Call:
         """``--flag`` of a config.json: a path, or a dict held in memory as ``<config>``."""
         if isinstance(value, Mapping):
             key = "<%s>" % flag.replace("-", "_")
-            self.files[key] = json.dumps(value, allow_nan=False).encode()
+            try:
+                # numpy's scalars as the numbers they hold; NaN and infinities are no JSON.
+                text = json.dumps(value, allow_nan=False, default=_json_number)
+            except (TypeError, ValueError) as error:
+                raise ValueError("%s: the dict is not a config.json: %s" % (flag.replace("-", "_"), error)) from None
+            self.files[key] = text.encode()
             self.flag(flag, key)
         else:
             self.flag(flag, os.fspath(value))
@@ -97,6 +102,12 @@ def _word(value: Any) -> str:
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     return str(value)
+
+
+def _json_number(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError("%s is not a JSON value" % type(value).__name__)
 
 
 def _array(value: Any) -> Any:
