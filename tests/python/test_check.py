@@ -3,6 +3,8 @@ table, whether the table is a file, a numpy array, a torch tensor or a strided v
 
 import json
 import struct
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -150,6 +152,35 @@ def test_the_array_is_not_copied():
         tracemalloc.stop()
         # 16 MiB of table; a copy by numpy would show here.
         assert peak < array.nbytes // 16, peak
+
+
+# In a process of its own: the largest resident size before the check and after, for a 256 MiB
+# table viewed as a user holds it. A copy anywhere (numpy's, or the native part's into a buffer of
+# its own) would add the viewed bytes; the check's rows are converted a block at a time.
+PEAK_SCRIPT = """
+import resource, sys
+import numpy as np
+import posenc
+rows, cols = 65536, 1024
+order = "F" if sys.argv[1] == "fortran" else "C"
+table = np.empty((rows, cols), np.float32, order=order)
+for r in range(0, rows, 4096):
+    table[r:r + 4096] = posenc.table("pe", d_model=cols, max_len=rows, positions="%d:%d" % (r, r + 4096))
+view = {"contiguous": table, "every other row": table[::2], "fortran": table,
+        "reversed": table[::-1, ::-1]}[sys.argv[1]]
+posenc.check(np.zeros((4, 4), np.float32))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+posenc.check(view, threads=2)
+print(view.nbytes, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+"""
+
+
+@pytest.mark.parametrize("view", ["contiguous", "every other row", "fortran", "reversed"])
+def test_the_native_part_copies_nothing(view):
+    done = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, view], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    viewed, growth = map(int, done.stdout.split())
+    assert growth < viewed // 8, "the check's peak grew by %d bytes over a view of %d" % (growth, viewed)
 
 
 def test_check_apply_equals_the_command_line(folder):
