@@ -3,8 +3,8 @@
 #include "CheckCommand.h"
 #include "ConfigCheckBenchmark.h"
 
+#include "check/TableCheck.h"
 #include "core/Engine.h"
-#include "core/check/TableCheck.h"
 #include "io/BufferRows.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyWriter.h"
