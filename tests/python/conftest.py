@@ -30,16 +30,10 @@ class Run:
                          for line in self.err.strip().splitlines())
 
 
-# Set where the module is built with the address sanitizer and this interpreter runs with its
-# run-time preloaded (tests/python/CMakeLists.txt).
-SANITIZER = os.environ.get("POSENC_SANITIZER")
-
-
 def cli(*arguments, cwd=None):
-    """posenc ARGUMENTS... as a process (a sanitized command line links its own run-time: no preload)."""
-    env = {k: v for k, v in os.environ.items() if not (SANITIZER and k == "LD_PRELOAD")}
+    """posenc ARGUMENTS... as a process."""
     return Run(subprocess.run([POSENC, *map(str, arguments)], capture_output=True, text=True, cwd=cwd,
-                              timeout=600, env=env))
+                              timeout=600))
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import posenc
-from conftest import SANITIZER, cli, config, save
+from conftest import cli, config, save
 
 VERDICT_CODES = {"correct": 0, "mistake": 1, "variant": 5, "learned": 6, "unknown": 7}
 
@@ -176,7 +176,6 @@ print(view.nbytes, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
 
 
 @pytest.mark.parametrize("view", ["contiguous", "every other row", "fortran", "reversed"])
-@pytest.mark.skipif(SANITIZER is not None, reason="the address sanitizer keeps freed blocks resident (its quarantine)")
 def test_the_native_part_copies_nothing(view):
     done = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, view], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
