@@ -157,7 +157,7 @@ QList<Entry> entries()
 {
     return {
         ofConfig(u"config_model"_s, u"the model of the config the lesson reads"_s,
-                 [](const ConfigCheck &, const LessonModel &m) { return word(configModel(m)); }),
+                 [](const ConfigCheck &, const LessonModel &m) { return properName(configModel(m)); }),
         ofConfig(u"layers"_s, u"the config's layers"_s,
                  [](const ConfigCheck &c, const LessonModel &) {
                      return integer(layersWhere(c, [](const ConfigLayer &) { return true; }));

@@ -71,12 +71,12 @@ Entry::Entry(QString key, QString description, std::function<Number(const Params
 
 Number real(double v)
 {
-    return {v, NumberText::prose(v), {}};
+    return {v, NumberText::prose(v), {}, false};
 }
 
 Number integer(std::int64_t v)
 {
-    return {double(v), v < 0 ? u"−"_s + QString::number(-v) : QString::number(v), {}};
+    return {double(v), v < 0 ? u"−"_s + QString::number(-v) : QString::number(v), {}, false};
 }
 
 // A count of cells: whole below 10^7, in powers of ten beyond.
@@ -87,7 +87,7 @@ Number count(double v)
 
 Number factor(double v)
 {
-    return {v, NumberText::factor(v), {}};
+    return {v, NumberText::factor(v), {}, false};
 }
 
 Number positions(double v)
@@ -95,17 +95,22 @@ Number positions(double v)
     if (!(std::abs(v) < 1e15))
         return real(v);
     const auto whole = std::llround(v);
-    return {v, (whole < 0 ? u"−"_s : QString()) + NumberText::count(std::abs(whole)), {}};
+    return {v, (whole < 0 ? u"−"_s : QString()) + NumberText::count(std::abs(whole)), {}, false};
 }
 
 Number word(const QString &text)
 {
-    return {std::nullopt, text, {}};
+    return {std::nullopt, text, {}, false};
+}
+
+Number properName(const QString &text)
+{
+    return {std::nullopt, text, {}, true};
 }
 
 Number none(const QString &why)
 {
-    return {std::nullopt, {}, why.isEmpty() ? u"not here"_s : why};
+    return {std::nullopt, {}, why.isEmpty() ? u"not here"_s : why, false};
 }
 
 Number condition(bool holds, const QString &whyNot)
@@ -141,7 +146,7 @@ std::optional<Number> number(const QString &key, const LessonModel &model)
     if (!e)
         return std::nullopt;
     Number n = e->value(model);
-    if (!n.text.isEmpty())
+    if (!n.text.isEmpty() && !n.properName)
         n.text[0] = n.text[0].toUpper();
     return n;
 }

@@ -29,6 +29,7 @@ struct Number
     std::optional<double> value; // the quantity, where the number is one
     QString text; // its words as the explanation shows them; empty where it is missing
     QString missing; // why there is no such number for this model; empty where there is one
+    bool properName = false; // a model's name, which keeps its letters at the start of a sentence
 
     bool present() const { return missing.isEmpty(); }
 };
@@ -57,6 +58,7 @@ Number count(double v);
 Number factor(double v);
 Number positions(double v);
 Number word(const QString &text);
+Number properName(const QString &text);
 Number none(const QString &why);
 // A condition a fragment can need ({"needs": ["key"]}): present, with no words, where `holds`.
 Number condition(bool holds, const QString &whyNot);

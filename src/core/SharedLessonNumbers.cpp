@@ -234,7 +234,7 @@ QList<Entry> entries()
     QList<Entry> list = {
         {u"model"_s, u"the model's name, or \"this model\" where the parameters are no named model's"_s,
          std::function<Number(const LessonModel &)>(
-             [](const LessonModel &m) { return word(m.name.isEmpty() ? u"this model"_s : m.name); })},
+             [](const LessonModel &m) { return m.name.isEmpty() ? word(u"this model"_s) : properName(m.name); })},
         {u"named"_s, u"a condition: the parameters are a named model's (a preset's, a config's)"_s,
          std::function<Number(const LessonModel &)>([](const LessonModel &m) {
              return condition(!m.name.isEmpty(), u"the parameters are no named model's"_s);
@@ -275,7 +275,7 @@ QList<Entry> entries()
         {u"special"_s, u"the rows of the special tokens ([CLS], [SEP]) within the sequence"_s,
          [](const Params &p) {
              return p.specialRows().empty() ? none(u"no row is special"_s)
-                                            : Number {double(p.specialRows().size()), specialList(p), {}};
+                                            : Number {double(p.specialRows().size()), specialList(p), {}, false};
          }},
         {u"special_rows"_s, u"how many rows are special"_s,
          [](const Params &p) { return integer(std::int64_t(p.specialRows().size())); }},

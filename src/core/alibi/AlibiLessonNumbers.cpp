@@ -55,7 +55,7 @@ Number interleaved(const Params &p)
         values.append(NumberText::prose(slopes[std::size_t(k)]));
     const QString text
         = values.size() == 1 ? values[0] : values.mid(0, values.size() - 1).join(u", "_s) + u" and "_s + values.back();
-    return {double(values.size()), text, {}};
+    return {double(values.size()), text, {}, false};
 }
 
 } // namespace
