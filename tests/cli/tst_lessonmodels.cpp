@@ -199,6 +199,9 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
              const std::int64_t b = debertaref::deberta(10, p.deberta.buckets, p.deberta.maxPosition).value;
              return double(std::clamp(p.deberta.buckets - b, std::int64_t(0), 2 * p.deberta.buckets - 1));
          }},
+        {u"nope_weight_99"_s, [&] { return 1.0 / 100.0; }},
+        {u"nope_weight_all"_s, [&] { return 1.0 / double(p.maxLen); }},
+        {u"nope_norm_99"_s, [&] { return p.scale() * p.sigma() * std::sqrt(double(p.embeddingColumns()) / 100.0); }},
         {u"slowest"_s,
          [&]() -> std::optional<double> { return m.config ? std::optional(slowestOf(*m.config)) : std::nullopt; }},
         {u"query_scale_8000"_s, [&] { return queryScale(config, 8000.0); }},

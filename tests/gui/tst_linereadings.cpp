@@ -22,18 +22,24 @@ namespace {
 constexpr std::int64_t kLength = 2048;
 
 // The parameters of the first shipped preset the figure draws, at most kLength positions; the
-// defaults where it draws every family.
+// defaults where it draws every family. A family no preset has (NoPE) is drawn for the first
+// preset with its encoding that family.
 std::optional<Params> paramsFor(const FigureDescriptor &figure)
 {
-    for (const Preset &preset : Presets::shipped().presets) {
-        auto applied = preset.applyTo(Params {});
-        if (!std::holds_alternative<Params>(applied))
-            continue;
-        Params p = std::get<Params>(applied);
-        p.maxLen = std::min(p.maxLen, kLength);
-        p.dModel = std::min<std::int64_t>(p.dModel, 512);
-        if (p.isValid() && figure.model().appliesTo(p) && FigureRegistry::check(figure, p, {}).isEmpty())
-            return p;
+    const QList<Encoding> families = figure.model().families();
+    for (const bool asFamily : {false, true}) {
+        for (const Preset &preset : Presets::shipped().presets) {
+            auto applied = preset.applyTo(Params {});
+            if (!std::holds_alternative<Params>(applied))
+                continue;
+            Params p = std::get<Params>(applied);
+            p.maxLen = std::min(p.maxLen, kLength);
+            p.dModel = std::min<std::int64_t>(p.dModel, 512);
+            if (asFamily && !families.isEmpty())
+                p.encoding = families.first();
+            if (p.isValid() && figure.model().appliesTo(p) && FigureRegistry::check(figure, p, {}).isEmpty())
+                return p;
+        }
     }
     return std::nullopt;
 }

@@ -1,6 +1,7 @@
 // The none family (NoPE, docs/ARCHITECTURE.md, Encoding families): no position term, X = s·E.
 #include "core/FamilySpec.h"
 #include "core/none/NoneConfig.h"
+#include "core/none/NoneLessonNumbers.h"
 
 using namespace Qt::StringLiterals;
 
@@ -22,6 +23,7 @@ FamilySpec makeNoneFamily()
     family.readConfig = NoneConfig::layers;
     family.layerWords = [](const Params &) { return u"NoPE: no position"_s; };
     family.layerTerse = u"NoPE"_s;
+    family.lessonNumbers = NoneLessonNumbers::entries;
     return family;
 }
 
