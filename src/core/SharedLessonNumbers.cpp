@@ -7,6 +7,7 @@
 #include "FamilySpec.h"
 #include "NumberText.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <numbers>
@@ -80,7 +81,9 @@ QString familyWords(const Params &p)
     QString heading = Families::spec(p.encoding).heading;
     if (heading.isEmpty())
         return u"no position encoding (NoPE)"_s;
-    if (heading.size() > 1 && heading[1].isLower())
+    // "Sinusoidal PE" starts small in a sentence; "RoPE", "ALiBi", "T5 …" keep their letters.
+    const QString first = heading.section(u' ', 0, 0);
+    if (first.size() > 1 && std::all_of(first.cbegin() + 1, first.cend(), [](QChar c) { return c.isLower(); }))
         heading[0] = heading[0].toLower();
     return heading;
 }

@@ -411,6 +411,18 @@ void TestLessonNumbers::undefinedNumbersSayWhy()
     params.training = false;
     QVERIFY(LessonNumbers::number(u"dropout_note"_s, params)->text.contains(u"Y = X"_s));
     QVERIFY(!LessonNumbers::number(u"no_such_key"_s, params));
+    // A family's name keeps its letters in the middle of a sentence ("RoPE", never "roPE"); a
+    // heading of ordinary words starts small.
+    const QList<std::pair<QString, QString>> families {{u"rope"_s, u"RoPE adds"_s},
+                                                       {u"alibi"_s, u"ALiBi adds"_s},
+                                                       {u"deberta"_s, u"DeBERTa log buckets adds"_s},
+                                                       {u"t5"_s, u"T5 relative buckets adds"_s}};
+    for (const auto &[encoding, words] : families) {
+        const auto term = LessonNumbers::number(u"adds_term"_s, make(16, 16, {{u"encoding"_s, encoding}}));
+        QVERIFY2(term->missing.startsWith(words), qPrintable(term->missing));
+    }
+    QCOMPARE(LessonNumbers::number(u"family"_s, make(16, 16, {{u"encoding"_s, u"learned"_s}}))->text,
+             u"learned position table"_s);
 }
 
 void TestLessonNumbers::formatting_data()
@@ -448,8 +460,11 @@ void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()
     QCOMPARE(filled.keys, (QStringList {u"d"_s, u"keep_factor"_s, u"nope"_s}));
     QVERIFY(!filled.complete());
     QCOMPARE(LessonNumbers::fill(u"p = {p}"_s, model, true).text, u"p = <b>0.1</b>"_s);
-    // A word is never emphasised; {Model} starts a sentence with it.
-    QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, model, true).text, u"A model: a model"_s);
+    // A word is never emphasised; {Model} starts a sentence with it, a model's name as it is spelt
+    // ("a model", "gpt-oss-20b") and other words with a capital.
+    QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, model, true).text, u"a model: a model"_s);
+    const LessonModel unnamed {model.params, {}, {}, {}, {}};
+    QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, unnamed, true).text, u"This model: this model"_s);
     // A missing number leaves no words of its own: the fragment is not complete, and says nothing of why.
     const LessonNumbers::Filled lacking = LessonNumbers::fill(u"slope {rope_pairs}"_s, model);
     QCOMPARE(lacking.missing, QStringList {u"rope_pairs"_s});
