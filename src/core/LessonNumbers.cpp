@@ -187,6 +187,13 @@ Filled fill(const QString &text, const LessonModel &model, bool emphasise)
             filled.missing.append(key);
         } else {
             filled.text += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
+            // A name ending in s takes the possessive as an apostrophe alone: "defaults'", not
+            // "defaults's".
+            if (!found->value && found->text.endsWith(u's') && QStringView(text).mid(from).startsWith(u"'s"_s)
+                && (from + 2 == text.size() || !text[from + 2].isLetterOrNumber())) {
+                filled.text += u'\'';
+                from += 2;
+            }
         }
     }
     filled.text += text.mid(from);

@@ -465,6 +465,12 @@ void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()
     QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, model, true).text, u"a model: a model"_s);
     const LessonModel unnamed {model.params, {}, {}, {}, {}};
     QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, unnamed, true).text, u"This model: this model"_s);
+    // A name ending in s takes the possessive as an apostrophe alone; other words after 's stay.
+    const LessonModel plural {model.params, u"PyTorch nn.Embedding defaults"_s, {}, {}, {}};
+    QCOMPARE(LessonNumbers::fill(u"At {model}'s s, {model}'s."_s, plural).text,
+             u"At PyTorch nn.Embedding defaults' s, PyTorch nn.Embedding defaults'."_s);
+    QCOMPARE(LessonNumbers::fill(u"{model}'s"_s, model).text, u"a model's"_s);
+    QCOMPARE(LessonNumbers::fill(u"{model}'ss"_s, plural).text, u"PyTorch nn.Embedding defaults'ss"_s);
     // A missing number leaves no words of its own: the fragment is not complete, and says nothing of why.
     const LessonNumbers::Filled lacking = LessonNumbers::fill(u"slope {rope_pairs}"_s, model);
     QCOMPARE(lacking.missing, QStringList {u"rope_pairs"_s});
