@@ -6,6 +6,7 @@
 #include "LessonOptions.h"
 #include "ParamOptions.h"
 
+#include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
 #include "io/Lesson.h"
 
@@ -79,11 +80,12 @@ QJsonObject jsonText(const Lesson &lesson, const LessonModel &model, const Lesso
     object[u"html"_s] = text.html;
     QJsonArray numbers;
     for (const QString &key : text.keys) {
-        const auto number = LessonNumbers::number(key, model);
+        const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());
         if (!number)
             continue;
-        QJsonObject entry {
-            {u"key"_s, key}, {u"description"_s, LessonNumbers::describe(key)}, {u"text"_s, number->text}};
+        QJsonObject entry {{u"key"_s, key},
+                           {u"description"_s, LessonNumbers::describe(key, LayerLessonNumbers::entries())},
+                           {u"text"_s, number->text}};
         entry[u"value"_s] = number->value ? QJsonValue(*number->value) : QJsonValue();
         numbers.append(entry);
     }

@@ -1,7 +1,6 @@
 #include "LessonNumbers.h"
 
 #include "FamilySpec.h"
-#include "LayerLessonNumbers.h"
 #include "NumberText.h"
 #include "SharedLessonNumbers.h"
 
@@ -15,7 +14,9 @@ namespace posenc::LessonNumbers {
 
 namespace {
 
-// The shared numbers, then each family's in the order of FamilyList.h, then a model's layers'.
+// The shared numbers, then each family's in the order of FamilyList.h. A model's layers' numbers,
+// which need its config as posenc check reads it, are check's (check/models/LayerLessonNumbers),
+// given as `more` by the layers that read lessons.
 const QList<Entry> &allEntries()
 {
     static const QList<Entry> table = [] {
@@ -24,17 +25,18 @@ const QList<Entry> &allEntries()
             if (family.lessonNumbers)
                 list += family.lessonNumbers();
         }
-        list += LayerLessonNumbers::entries();
         return list;
     }();
     return table;
 }
 
-const Entry *entry(const QString &key)
+const Entry *entry(const QString &key, const QList<Entry> &more)
 {
-    for (const Entry &e : allEntries()) {
-        if (e.key == key)
-            return &e;
+    for (const QList<Entry> *list : {&allEntries(), &more}) {
+        for (const Entry &e : *list) {
+            if (e.key == key)
+                return &e;
+        }
     }
     return nullptr;
 }
@@ -123,26 +125,28 @@ bool validUnder(const Params &params, Encoding family)
     return familyUnder(params, family).validate().isEmpty();
 }
 
-QStringList keys()
+QStringList keys(const QList<Entry> &more)
 {
     QStringList list;
-    for (const Entry &e : allEntries())
-        list.append(e.key);
+    for (const QList<Entry> *entries : {&allEntries(), &more}) {
+        for (const Entry &e : *entries)
+            list.append(e.key);
+    }
     return list;
 }
 
-QString describe(const QString &key)
+QString describe(const QString &key, const QList<Entry> &more)
 {
-    const Entry *e = entry(key);
+    const Entry *e = entry(key, more);
     return e ? e->description : QString();
 }
 
-std::optional<Number> number(const QString &key, const LessonModel &model)
+std::optional<Number> number(const QString &key, const LessonModel &model, const QList<Entry> &more)
 {
-    if (const Entry *e = entry(key))
+    if (const Entry *e = entry(key, more))
         return e->value(model);
     const auto lower = lowered(key);
-    const Entry *e = lower ? entry(*lower) : nullptr;
+    const Entry *e = lower ? entry(*lower, more) : nullptr;
     if (!e)
         return std::nullopt;
     Number n = e->value(model);
@@ -156,19 +160,19 @@ std::optional<Number> number(const QString &key, const Params &params)
     return number(key, LessonModel {params, {}, {}, {}, {}});
 }
 
-QStringList keysIn(const QString &text)
+QStringList keysIn(const QString &text, const QList<Entry> &more)
 {
     QStringList found;
     for (auto it = placeholder().globalMatch(text); it.hasNext();) {
         const QString key = it.next().captured(1);
-        const QString named = lowered(key) && !entry(key) ? *lowered(key) : key;
+        const QString named = lowered(key) && !entry(key, more) ? *lowered(key) : key;
         if (!found.contains(named))
             found.append(named);
     }
     return found;
 }
 
-Filled fill(const QString &text, const LessonModel &model, bool emphasise)
+Filled fill(const QString &text, const LessonModel &model, bool emphasise, const QList<Entry> &more)
 {
     Filled filled;
     qsizetype from = 0;
@@ -177,7 +181,7 @@ Filled fill(const QString &text, const LessonModel &model, bool emphasise)
         filled.text += text.mid(from, match.capturedStart() - from);
         from = match.capturedEnd();
         const QString key = match.captured(1);
-        const auto found = number(key, model);
+        const auto found = number(key, model, more);
         if (!filled.keys.contains(key))
             filled.keys.append(key);
         if (!found) {

@@ -36,7 +36,7 @@ struct Number
 
 // A number the lessons quote: its key, what it stands for, and its value for the model. The
 // shared ones are SharedLessonNumbers.cpp's, each family's in its folder (FamilySpec::lessonNumbers),
-// a model's layers' in LayerLessonNumbers.
+// a model's layers' in check/models/LayerLessonNumbers.
 struct Entry
 {
     Entry(QString key, QString description, std::function<Number(const LessonModel &)> value);
@@ -66,14 +66,17 @@ Number condition(bool holds, const QString &whyNot);
 // encoding is.
 bool validUnder(const Params &params, Encoding family);
 
+// `more`, in each function below: numbers of a layer above core, looked up after core's (a model's
+// layers, which posenc check reads: check/models/LayerLessonNumbers).
+
 // Every key, in the order of their descriptions.
-QStringList keys();
+QStringList keys(const QList<Entry> &more = {});
 // What a key stands for, in a line ("1/(1 − p): the factor of the kept cells").
-QString describe(const QString &key);
+QString describe(const QString &key, const QList<Entry> &more = {});
 // The number of `key` for `model`; nothing for a key that is not one. A key written with a
 // capital first letter ({Model}) is its key's number with the first letter of its words capital,
 // for the start of a sentence.
-std::optional<Number> number(const QString &key, const LessonModel &model);
+std::optional<Number> number(const QString &key, const LessonModel &model, const QList<Entry> &more = {});
 std::optional<Number> number(const QString &key, const Params &params);
 
 // A fragment of text with each {key} replaced by its number's words (wrapped in <b></b> when
@@ -87,9 +90,9 @@ struct Filled
 
     bool complete() const { return missing.isEmpty() && unknown.isEmpty(); }
 };
-Filled fill(const QString &text, const LessonModel &model, bool emphasise = false);
+Filled fill(const QString &text, const LessonModel &model, bool emphasise = false, const QList<Entry> &more = {});
 // The keys `text` names, in order, each once ({Model} as model).
-QStringList keysIn(const QString &text);
+QStringList keysIn(const QString &text, const QList<Entry> &more = {});
 
 } // namespace LessonNumbers
 

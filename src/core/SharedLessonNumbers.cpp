@@ -3,7 +3,6 @@
 #include "ClosedForms.h"
 #include "DropoutMask.h"
 #include "Engine.h"
-#include "FamilyPanel.h"
 #include "FamilySpec.h"
 #include "NumberText.h"
 
@@ -57,7 +56,7 @@ std::optional<double> embeddingNormSquared(const Params &p)
 std::optional<double> peNormSquared(const Params &p)
 {
     const FamilySpec &family = Families::spec(p.encoding);
-    return family.peNormSquared ? family.peNormSquared(p) : std::nullopt;
+    return family.term && family.term->normSquared ? family.term->normSquared(p) : std::nullopt;
 }
 
 QString noClosedNorm(const Params &p)

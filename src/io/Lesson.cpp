@@ -4,6 +4,7 @@
 #include "LessonModels.h"
 #include "Preset.h"
 
+#include "check/models/LayerLessonNumbers.h"
 #include "core/FamilySpec.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamOverlay.h"
@@ -138,7 +139,7 @@ std::optional<QString> Lesson::refusal(const LessonModel &model) const
     // Why the first key of `keys` the model lacks is missing; nothing when it has them all.
     const auto lacking = [&model](const QStringList &keys) -> std::optional<QString> {
         for (const QString &key : keys) {
-            const auto number = LessonNumbers::number(key, model);
+            const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());
             if (!number || !number->present())
                 return number ? number->missing : u"lacks %1"_s.arg(key);
         }

@@ -1,5 +1,7 @@
 #include "LessonText.h"
 
+#include "check/models/LayerLessonNumbers.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -64,11 +66,12 @@ Chosen choose(const LessonText::Item &item, const LessonModel &model, bool empha
     for (const Alternative &alternative : item) {
         QStringList missing;
         for (const QString &need : alternative.needs) {
-            const auto number = LessonNumbers::number(need, model);
+            const auto number = LessonNumbers::number(need, model, LayerLessonNumbers::entries());
             if (!number || !number->present())
                 missing.append(need);
         }
-        const LessonNumbers::Filled filled = LessonNumbers::fill(alternative.text, model, emphasise);
+        const LessonNumbers::Filled filled
+            = LessonNumbers::fill(alternative.text, model, emphasise, LayerLessonNumbers::entries());
         missing += filled.missing + filled.unknown;
         if (missing.isEmpty()) {
             chosen.found = true;

@@ -1,7 +1,7 @@
 #include "Preset.h"
 
 #include "core/ParamText.h"
-#include "core/models/ModelExamples.h"
+#include "check/models/ModelExamples.h"
 
 #include <QDir>
 #include <QFile>

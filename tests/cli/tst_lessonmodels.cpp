@@ -7,8 +7,9 @@
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
-#include "core/check/ModelConfigCheck.h"
-#include "core/models/ModelExamples.h"
+#include "check/ModelConfigCheck.h"
+#include "check/models/LayerLessonNumbers.h"
+#include "check/models/ModelExamples.h"
 #include "io/ModelConfigFile.h"
 #include "support/AlibiReference.h"
 #include "support/BucketTie.h"
@@ -284,7 +285,7 @@ void TestLessonModels::everyLessonForEveryModel()
             QVERIFY2(text.html.contains(model.name), qPrintable(what + u": names not "_s + model.name));
         const QJsonObject config = configJson(pick, model);
         for (const QString &key : text.keys) {
-            const auto number = LessonNumbers::number(key, model);
+            const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());
             QVERIFY2(number && number->present(), qPrintable(what + u": "_s + key));
             const auto reference = expected(key, model, config);
             if (!reference || !number->value)

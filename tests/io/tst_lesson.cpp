@@ -5,6 +5,7 @@
 #include "io/Lesson.h"
 #include "io/LessonModels.h"
 
+#include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
 
@@ -294,8 +295,9 @@ void TestLesson::everyShippedLessonReadsAndValidates()
                 QVERIFY2(alternative.text.isEmpty()
                              || (sentences(alternative.text) >= 1 && sentences(alternative.text) <= 2),
                          qPrintable(what + u": a step of "_s + alternative.text));
-                for (const QString &key : LessonNumbers::keysIn(alternative.text) + alternative.needs)
-                    QVERIFY2(LessonNumbers::number(key, model), qPrintable(what + u": not a number: "_s + key));
+                const QList<LessonNumbers::Entry> &layers = LayerLessonNumbers::entries();
+                for (const QString &key : LessonNumbers::keysIn(alternative.text, layers) + alternative.needs)
+                    QVERIFY2(LessonNumbers::number(key, model, layers), qPrintable(what + u": not a number: "_s + key));
             }
         }
         QVERIFY2(lesson.question.endsWith(u'?'), qPrintable(what));

@@ -1,6 +1,5 @@
 // The none family (NoPE, docs/ARCHITECTURE.md, Encoding families): no position term, X = s·E.
 #include "core/FamilySpec.h"
-#include "core/none/NoneConfig.h"
 #include "core/none/NoneLessonNumbers.h"
 
 using namespace Qt::StringLiterals;
@@ -20,9 +19,6 @@ FamilySpec makeNoneFamily()
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}},
                              {u"dropout-anatomy"_s, {}}};
-    family.readConfig = NoneConfig::layers;
-    family.layerWords = [](const Params &) { return u"NoPE: no position"_s; };
-    family.layerTerse = u"NoPE"_s;
     family.lessonNumbers = NoneLessonNumbers::entries;
     return family;
 }
