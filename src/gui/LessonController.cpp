@@ -92,13 +92,17 @@ const Lesson *LessonController::current() const
 
 LessonModel LessonController::model() const
 {
+    return model(current());
+}
+
+LessonModel LessonController::model(const Lesson *lesson) const
+{
     QList<ModelChoice> candidates;
     const int preset = m_parts.controls->activePreset();
     if (preset >= 0)
         candidates.append(ModelChoice::ofPreset(m_parts.controls->presets()[preset]));
     if (m_model)
         candidates.append(*m_model);
-    const Lesson *lesson = current();
     return LessonModels::model(m_parts.controls->params(), candidates, lesson ? lesson->keep : QStringList());
 }
 
@@ -107,7 +111,7 @@ void LessonController::followModel()
     const Lesson *lesson = current();
     if (!lesson)
         return;
-    const LessonModel shown = model();
+    const LessonModel shown = model(lesson);
     m_panel->setModel(shown);
     // A view of the model's config draws the new model's.
     if (shown.configName != m_viewConfig) {
@@ -141,8 +145,11 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     m_model = model ? model : LessonModels::defaultOf(lesson);
     m_parts.controls->applyParams(params);
     m_lessonParams = m_parts.controls->params();
-    m_panel->showLesson(lesson, this->model());
-    m_viewConfig = this->model().configName;
+    // Read with the lesson's kept keys: the panel has no lesson yet (nope-order's encoding none and
+    // mrope-width's prompt made Qwen2.5-VL and SmolLM3 "this model" until a control moved).
+    const LessonModel shown = this->model(&lesson);
+    m_panel->showLesson(lesson, shown);
+    m_viewConfig = shown.configName;
     m_parts.sessions->setViewState(lesson.viewState(m_viewConfig));
     // A session saved during the lesson reopens it for the preset it was read for.
     QJsonObject block = lesson.session.lesson;
@@ -262,8 +269,9 @@ void LessonController::sessionOpened(const QString &path)
     m_lessonParams = m_parts.controls->params();
     // Its model is the one it was saved for, named while the parameters are still that model's.
     m_model = LessonModels::defaultOf(std::get<Lesson>(lesson));
-    m_panel->showLesson(std::get<Lesson>(lesson), model());
-    m_viewConfig = model().configName;
+    const LessonModel shown = model(&std::get<Lesson>(lesson));
+    m_panel->showLesson(std::get<Lesson>(lesson), shown);
+    m_viewConfig = shown.configName;
     m_dock->show();
     m_room->lessonShown();
     updateActions();

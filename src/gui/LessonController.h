@@ -85,6 +85,8 @@ public:
     // The model the open lesson is read for: the preset chosen in the controls, else the model the
     // lesson was opened for, named while the parameters are still its own (LessonModels::model).
     LessonModel model() const;
+    // The same for `lesson` (its kept keys), before the panel shows it.
+    LessonModel model(const Lesson *lesson) const;
     // Closes the side panel and forgets the lesson and the workspace from before it; the
     // parameters and views stay (a session opened from a file replaces them).
     void close();

@@ -192,6 +192,10 @@ void TestLessons::openingALessonSetsItsParametersViewsAndPanel()
     const QString explanation = panel->explanationText();
     QVERIFY(explanation.size() > 200);
     QVERIFY2(!explanation.contains(u'{'), qPrintable(explanation));
+    // Its own model is named, as posenc lessons NAME names it (the window's controls hold the
+    // parameters a lesson's kept encoding leaves unread at their defaults).
+    if (const auto own = LessonModels::defaultOf(lesson))
+        QVERIFY2(explanation.contains(own->name), qPrintable(own->name + u": "_s + explanation));
     // The lesson's main figure is the one Export figure acts on.
     QCOMPARE(window.focusWidget(), window.views()[lesson.mainView]->plot());
 }
