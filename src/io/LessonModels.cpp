@@ -19,7 +19,7 @@ bool ModelChoice::matches(const Params &params, const QStringList &kept) const
         if (it.key() == u"max-len"_s || kept.contains(it.key()))
             continue;
         // Nor is a family's parameter that the encoding, where the lesson keeps another, leaves
-        // unread (SmolLM3's rope_theta with the encoding none): the window keeps it at its default.
+        // unread (SmolLM3's rope_theta under nope-order's encoding none): it computes nothing there.
         const ParamSpec *row = ParamTable::find(it.key());
         if (row && row->family && row->idle) {
             const auto idle = row->idle(params);
