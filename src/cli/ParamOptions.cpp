@@ -94,6 +94,8 @@ QString groupHeading(const ParamSpec &row)
         return u"The embeddings"_s;
     case ParamGroup::Dropout:
         return u"Dropout"_s;
+    case ParamGroup::Batch:
+        return u"The batch and its position ids"_s;
     case ParamGroup::Run:
         return u"The run"_s;
     case ParamGroup::Family:
