@@ -3,6 +3,7 @@
 #include "ConfigOptions.h"
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
+#include "BatchFileOptions.h"
 #include "PositionTableOptions.h"
 
 #include "core/FamilySpec.h"
@@ -232,6 +233,8 @@ Result read(const Given &given, const Clues &clues)
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         PositionTableOptions::read(given, result);
+    if (result.exitCode() == ExitDone)
+        BatchFileOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;
