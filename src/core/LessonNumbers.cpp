@@ -1,6 +1,7 @@
 #include "LessonNumbers.h"
 
 #include "core/models/ModelLessonNumbers.h"
+#include "core/positions/PositionsLessonNumbers.h"
 
 #include "ClosedForms.h"
 #include "FamilyPanel.h"
@@ -294,6 +295,7 @@ const QList<Entry> &allEntries()
         }
         // The real models' numbers, of the example configs (Model knowledge).
         list += ModelLessonNumbers::entries();
+        list += PositionsLessonNumbers::entries();
         return list;
     }();
     return table;

@@ -73,8 +73,9 @@ PositionEffectFigure::Series PositionEffectFigure::series(QCPAxisRect *rect, con
 
 PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
+    , m_stack(new QCPLayoutGrid)
 {
-    auto *stack = new QCPLayoutGrid;
+    QCPLayoutGrid *stack = m_stack;
     plot->plotLayout()->addElement(1, 0, stack);
     stack->setRowSpacing(2);
     auto *margins = new QCPMarginGroup(plot);
@@ -144,6 +145,24 @@ void PositionEffectFigure::show(Series &s, const PositionEffectData::Band &band,
     s.hi->setVisible(visible);
 }
 
+void PositionEffectFigure::showAbsolutePanel(bool shown)
+{
+    if (shown == m_absoluteShown)
+        return;
+    m_absoluteShown = shown;
+    if (shown) {
+        m_stack->addElement(4, 0, m_panelTitles[2]);
+        m_stack->addElement(5, 0, m_rects[2]);
+        m_stack->setRowStretchFactor(4, 0.001);
+    } else {
+        m_stack->take(m_panelTitles[2]);
+        m_stack->take(m_rects[2]);
+        m_stack->simplify();
+    }
+    m_rects[2]->setVisible(shown);
+    m_panelTitles[2]->setVisible(shown);
+}
+
 void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
     m_data = std::static_pointer_cast<const PositionEffectData>(data);
@@ -176,6 +195,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
         ->axis(QCPAxis::atLeft)
         ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0));
     const bool absolute = d.term || d.temperature;
+    showAbsolutePanel(absolute || d.chunk);
     m_rects[2]->axis(QCPAxis::atLeft)->setLabel(d.term ? u"‖ΔPE‖"_s : d.temperature ? u"temperature"_s : QString());
     QList<const PositionEffectData::Band *> left;
     if (d.term)
@@ -225,7 +245,8 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
         caption = u"No ids: %1."_s.arg(d.problem);
     else if (!terse)
         caption = u"Each pixel: a band from the least to the most of its real tokens. A relative score under a common "
-                  "shift of the ids stays the same to rounding; what reads the absolute position does not."_s;
+                  "shift of the ids stays the same to rounding; what reads the absolute position does not%1."_s.arg(
+                      absolute || d.chunk ? QString() : u" (nothing here does: no term, temperature or chunk)"_s);
     PlotStyle::setCollapsibleText(m_caption, caption);
 }
 
@@ -234,7 +255,7 @@ std::optional<HoverPoint> PositionEffectFigure::hoverAt(const QPointF &pixel, co
     if (!m_data || !m_data->problem.isEmpty())
         return std::nullopt;
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
-        if (!m_rects[i]->rect().contains(pixel.toPoint()))
+        if (!m_rects[i]->visible() || !m_rects[i]->rect().contains(pixel.toPoint()))
             continue;
         const std::int64_t c = std::clamp<std::int64_t>(
             std::llround(m_rects[i]->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())), 0, m_data->cols - 1);

@@ -34,8 +34,12 @@ private:
     };
     Series series(QCPAxisRect *rect, const QColor &colour, Qt::PenStyle style, bool rightAxis = false);
     void show(Series &s, const PositionEffectData::Band &band, bool visible);
+    // The third panel in the stack while something reads the absolute position, out of it else.
+    void showAbsolutePanel(bool shown);
 
     QCPTextElement *m_title;
+    QCPLayoutGrid *m_stack;
+    bool m_absoluteShown = true;
     std::array<QCPAxisRect *, 3> m_rects {};
     std::array<QCPTextElement *, 3> m_panelTitles {};
     Series m_reference, m_chosen, m_difference, m_float32, m_term, m_temperatureIds, m_temperatureCache, m_chunkIds,
