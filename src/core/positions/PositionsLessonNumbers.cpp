@@ -114,18 +114,18 @@ QList<Entry> paddingEntries()
     const auto arange = IdsChoice::ArangeWithPadding;
     const auto reference = IdsChoice::Reference;
     return {
-        {u"batch_rows"_s, u"the batch's rows"_s, [](const Params &p) {
-             return withLayout(p, [](const BatchLayout &l) { return integer(l.rows()); });
-         }},
-        {u"batch_padding"_s, u"the padding before the padded row's first real token"_s, [](const Params &p) {
+        {u"batch_rows"_s, u"the batch's rows"_s,
+         [](const Params &p) { return withLayout(p, [](const BatchLayout &l) { return integer(l.rows()); }); }},
+        {u"batch_padding"_s, u"the padding before the padded row's first real token"_s,
+         [](const Params &p) {
              return withLayout(p, [](const BatchLayout &l) { return integer(paddedToken(l).padding); });
          }},
-        {u"batch_last_column"_s, u"the padded row's last real column"_s, [](const Params &p) {
+        {u"batch_last_column"_s, u"the padded row's last real column"_s,
+         [](const Params &p) {
              return withLayout(p, [](const BatchLayout &l) { return integer(paddedToken(l).column); });
          }},
-        {u"batch_last_id"_s, u"its position id, the reference's"_s, [reference](const Params &p) {
-             return effectInteger(p, reference, Column::ReferenceId);
-         }},
+        {u"batch_last_id"_s, u"its position id, the reference's"_s,
+         [reference](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
         {u"batch_score_reference"_s, u"its score against the row's first real token, the reference's ids"_s,
          [reference](const Params &p) { return effect(p, reference, Column::ScoreReference); }},
         {u"batch_score_arange"_s, u"the same under arange(L)"_s,
@@ -136,7 +136,8 @@ QList<Entry> paddingEntries()
          [arange](const Params &p) { return effect(p, arange, Column::Float32Difference); }},
         {u"batch_term_difference"_s, u"‖PE[column] − PE[id]‖ of a family that adds a term"_s,
          [arange](const Params &p) { return effect(p, arange, Column::TermDifference); }},
-        {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s, [reference](const Params &p) {
+        {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s,
+         [reference](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureIds); });
          }},
@@ -145,17 +146,20 @@ QList<Entry> paddingEntries()
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureCache); });
          }},
-        {u"batch_chunk_id"_s, u"Llama 4's chunk of the token's id"_s, [reference](const Params &p) {
+        {u"batch_chunk_id"_s, u"Llama 4's chunk of the token's id"_s,
+         [reference](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, reference, Column::ChunkIds); });
          }},
-        {u"batch_chunk_arange"_s, u"... of its column, arange's id"_s, [arange](const Params &p) {
+        {u"batch_chunk_arange"_s, u"... of its column, arange's id"_s,
+         [arange](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, arange, Column::ChunkIds); });
          }},
         {u"batch_length_reference"_s, u"the batch's length a dynamic rotary embedding reads: the largest id + 1"_s,
          [reference](const Params &p) { return maxLength(p, reference); }},
-        {u"batch_length_arange"_s, u"... under arange(L)"_s, [arange](const Params &p) { return maxLength(p, arange); }},
+        {u"batch_length_arange"_s, u"... under arange(L)"_s,
+         [arange](const Params &p) { return maxLength(p, arange); }},
         {u"batch_cache"_s, u"the prefill's columns, the cache's length at the first decode step"_s,
          [](const Params &p) { return integer(p.batch.cache); }},
         {u"batch_decode_id"_s, u"the padded row's first decode step's id"_s,
@@ -198,7 +202,8 @@ QList<Entry> packingEntries()
     const auto restarted = IdsChoice::RestartedWithoutBlockMask;
     const auto continued = IdsChoice::PositionsNotRestarted;
     return {
-        {u"pack_documents"_s, u"row 0's documents"_s, [](const Params &p) {
+        {u"pack_documents"_s, u"row 0's documents"_s,
+         [](const Params &p) {
              return withLayout(p, [](const BatchLayout &l) {
                  std::int64_t n = 0;
                  for (const BatchSegment &s : l.row(0))
@@ -206,7 +211,8 @@ QList<Entry> packingEntries()
                  return integer(n);
              });
          }},
-        {u"pack_starts"_s, u"where the varlen attention starts each document: cu_seqlens"_s, [](const Params &p) {
+        {u"pack_starts"_s, u"where the varlen attention starts each document: cu_seqlens"_s,
+         [](const Params &p) {
              return withLayout(p, [](const BatchLayout &l) {
                  QStringList starts;
                  std::int64_t end = 0;
@@ -230,7 +236,8 @@ QList<Entry> packingEntries()
          [restarted](const Params &p) { return crossCount(p, restarted, false); }},
         {u"pack_negative_restarted"_s, u"... of a negative distance"_s,
          [restarted](const Params &p) { return crossCount(p, restarted, true); }},
-        {u"pack_negative_share"_s, u"their share, in per cent"_s, [restarted](const Params &p) {
+        {u"pack_negative_share"_s, u"their share, in per cent"_s,
+         [restarted](const Params &p) {
              return withLayout(p, [&](const BatchLayout &layout) {
                  const auto n = DocumentDistance::row(layout, restarted, 0);
                  return n.cross > 0 ? real(100.0 * double(n.crossNegative) / double(n.cross))
