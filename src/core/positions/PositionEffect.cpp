@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -118,8 +119,10 @@ double PositionEffect::rotaryScore(const Rotary &r, const std::int64_t *q, const
 // The score of tokens [c0, c0 + count) of row b against their documents' first tokens under
 // `choice`; `ids` receives the tokens' ids (axis-major).
 void PositionEffect::scores(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, double *exact,
-                            double *f32, std::vector<std::int64_t> &ids) const
+                            double *f32, std::vector<std::int64_t> &ids, std::vector<std::int64_t> &deltas,
+                            const Reuse *reuse) const
 {
+    deltas.assign(std::size_t(count), std::numeric_limits<std::int64_t>::min());
     const int axes = m_ids.axes();
     ids.assign(std::size_t(axes * count), 0);
     m_ids.ids(choice, b, c0, count, ids.data());
@@ -138,9 +141,14 @@ void PositionEffect::scores(IdsChoice choice, std::int64_t b, std::int64_t c0, s
             keyColumn = start;
             m_ids.ids(choice, b, start, 1, key);
         }
+        deltas[std::size_t(i)] = ids[std::size_t(i)] - key[0];
         switch (m_kind) {
         case ScoreKind::Rotary:
-            exact[i] = rotaryScore(rotary, &ids[std::size_t(i)], key, count, 1, false);
+            // One id a token at the same frequencies: the same distance scores the same, exactly.
+            if (reuse && (*reuse->deltas)[std::size_t(i)] == deltas[std::size_t(i)])
+                exact[i] = reuse->exact[i];
+            else
+                exact[i] = rotaryScore(rotary, &ids[std::size_t(i)], key, count, 1, false);
             f32[i] = rotaryScore(rotary, &ids[std::size_t(i)], key, count, 1, true);
             break;
         case ScoreKind::Panel: {
@@ -212,10 +220,13 @@ void PositionEffect::values(std::int64_t b, std::int64_t c0, std::int64_t count,
     std::fill(out, out + std::size_t(Columns) * std::size_t(count), 0.0);
     if (m_ids.problem())
         return;
-    std::vector<std::int64_t> reference, chosen;
-    scores(IdsChoice::Reference, b, c0, count, column(ScoreReference), column(Float32Difference), reference);
+    std::vector<std::int64_t> reference, chosen, referenceDeltas, chosenDeltas;
+    scores(IdsChoice::Reference, b, c0, count, column(ScoreReference), column(Float32Difference), reference,
+           referenceDeltas, nullptr);
     std::vector<double> chosen32(static_cast<std::size_t>(count));
-    scores(m_choice, b, c0, count, column(ScoreChosen), chosen32.data(), chosen);
+    const Reuse reuse {&referenceDeltas, column(ScoreReference)};
+    const bool same = m_ids.axes() == 1 && m_reference.inv == m_chosen.inv;
+    scores(m_choice, b, c0, count, column(ScoreChosen), chosen32.data(), chosen, chosenDeltas, same ? &reuse : nullptr);
     const BatchLayout &layout = m_ids.layout();
     std::int64_t leftPadding = 0;
     for (const BatchSegment &s : layout.row(b)) {

@@ -72,8 +72,14 @@ private:
     };
     double rotaryScore(const Rotary &r, const std::int64_t *q, const std::int64_t *k, std::int64_t stride,
                        std::int64_t keyStride, bool float32) const;
+    // The reference's distances and exact scores, which a choice of the same distances reuses.
+    struct Reuse
+    {
+        const std::vector<std::int64_t> *deltas;
+        const double *exact;
+    };
     void scores(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, double *exact, double *f32,
-                std::vector<std::int64_t> &ids) const;
+                std::vector<std::int64_t> &ids, std::vector<std::int64_t> &deltas, const Reuse *reuse) const;
     void termColumns(std::int64_t b, std::int64_t c0, std::int64_t count, const std::int64_t *reference,
                      const std::int64_t *chosen, double *products, double *distances) const;
     bool termRow(std::int64_t id, std::int64_t columns, float *out) const;

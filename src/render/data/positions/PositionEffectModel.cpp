@@ -59,7 +59,8 @@ double effectLargest(const std::vector<double> &v, std::int64_t count, int k)
 } // namespace
 
 std::shared_ptr<const std::vector<double>> PositionEffectModel::rowValues(const std::shared_ptr<const Engine> &engine,
-                                                                          std::int64_t b)
+                                                                          std::int64_t b, int threads,
+                                                                          const std::atomic<bool> *cancel)
 {
     static QMutex mutex;
     static std::vector<Cached> cache;
@@ -70,9 +71,16 @@ std::shared_ptr<const std::vector<double>> PositionEffectModel::rowValues(const 
                 return c.values;
         }
     }
+    // The row's block of the position-effect table, its tokens on the engine's threads.
     const std::int64_t count = engine->params().maxLen;
+    RowMatrixXf table(count, PositionEffect::Columns);
+    if (!engine->compute(Quantity::PositionEffect, {b * count, count, 0, PositionEffect::Columns}, table,
+                         {threads, cancel}))
+        return nullptr;
     auto values = std::make_shared<std::vector<double>>(std::size_t(PositionEffect::Columns * count));
-    engine->source<PositionEffect>().values(b, 0, count, values->data());
+    for (std::int64_t c = 0; c < count; ++c)
+        for (int k = 0; k < PositionEffect::Columns; ++k)
+            (*values)[std::size_t(k * count + c)] = double(table(c, k));
     const QMutexLocker lock(&mutex);
     // The last few rows drawn: a view's zoom and its export draw the same row again.
     constexpr std::size_t kKept = 4;
@@ -156,8 +164,8 @@ FigureResult PositionEffectModel::computeData(const FigureRequest &request, cons
         if (!s.isReal() && d.padding.size() < 256)
             d.padding.append({s.start, s.end()});
     }
-    const auto values = rowValues(request.engine, d.row);
-    if (cancel)
+    const auto values = rowValues(request.engine, d.row, request.threads, &cancel);
+    if (!values || cancel)
         return {};
     const std::vector<double> &v = *values;
     const std::int64_t count = d.cols;

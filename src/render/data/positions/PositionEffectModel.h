@@ -44,9 +44,11 @@ struct PositionEffectData : FigureData
 class PositionEffectModel final : public FigureModel
 {
 public:
-    // The effect columns of row b, computed once for an engine and kept for the next views.
+    // The effect columns of row b, computed once for an engine on `threads` (0: all) and kept for
+    // the next views; nothing when cancelled.
     static std::shared_ptr<const std::vector<double>> rowValues(const std::shared_ptr<const Engine> &engine,
-                                                                std::int64_t b);
+                                                                std::int64_t b, int threads,
+                                                                const std::atomic<bool> *cancel);
 
     QString name() const override;
     QString title() const override;
