@@ -8,6 +8,7 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/positions/BatchLayout.h"
 #include "core/positions/BatchParamRows.h"
 #include "render/data/FigureText.h"
 #include "render/data/VisibleCells.h"
@@ -99,7 +100,13 @@ void PositionIdsFigure::showDefaultView(const Params &params, const FigureState 
     const Shape shape = Quantities::shape(Quantity::PositionIds, params);
     const std::int64_t rows = params.encoding == Encoding::Mrope ? shape.rows / 3 : shape.rows;
     m_map.fitAxes({rows, shape.cols});
-    m_rowRect->axis(QCPAxis::atLeft)->setRange(-0.5, double(std::max<std::int64_t>(shape.cols, 1)) + 0.5);
+    // The ids reach the largest of the reference's and the chosen ones (M-RoPE's: the row's length).
+    std::int64_t top = shape.cols;
+    if (params.encoding != Encoding::Mrope) {
+        const BatchLayout layout(params);
+        top = std::max(layout.maxId(IdsChoice::Reference), layout.maxId(params.batch.ids)) + 1;
+    }
+    m_rowRect->axis(QCPAxis::atLeft)->setRange(-0.5, double(std::max<std::int64_t>(top, 1)) + 0.5);
 }
 
 QList<PanelExtent> PositionIdsFigure::panels(double pixelRatio) const
@@ -167,9 +174,8 @@ void PositionIdsFigure::fillRow(const PositionIdsData &d)
         PlotItems::placeShade(m_shades[i], false);
     // The documents' starts, as dotted lines across the panel.
     QList<double> sx, sy;
-    const double top = std::max(1.0, *std::max_element(d.reference.begin(), d.reference.end(), [](double a, double b) {
-                                    return std::isnan(a) || (!std::isnan(b) && a < b);
-                                }));
+    // Across the panel, whatever its zoom: from below 0 to past the row's length.
+    const double top = double(std::max<std::int64_t>(d.cols, 1));
     for (const double s : d.documentStarts) {
         sx << s - 0.5 << s - 0.5 << std::nan("");
         sy << -0.5 << top + 0.5 << std::nan("");
