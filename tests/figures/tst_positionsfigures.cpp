@@ -33,12 +33,14 @@ Params with(std::initializer_list<std::pair<QString, QString>> values)
 
 template<typename Data>
 std::shared_ptr<const Data> computed(const QString &figure, const Params &params, const QList<PanelExtent> &panels,
-                                     const FigureState &state = {})
+                                     const FigureState &state = {}, Detail detail = Detail::Full,
+                                     std::shared_ptr<const Engine> engine = nullptr)
 {
     FigureRequest request;
-    request.engine = std::make_shared<const Engine>(params);
+    request.engine = engine ? std::move(engine) : std::make_shared<const Engine>(params);
     request.state = state;
     request.panels = panels;
+    request.detail = detail;
     const std::atomic<bool> cancel {false};
     const FigureResult result = FigureBuilds::figure(figure).model().compute(request, cancel);
     return std::static_pointer_cast<const Data>(result.data);
@@ -147,6 +149,64 @@ private slots:
             QCOMPARE(d->difference.hi[i], 0.0);
         }
         QCOMPARE(d->changedIds, std::int64_t(30));
+    }
+
+    // A row too long for a preview's budget gets one: each pixel's band from some of its tokens,
+    // their scores exactly, inside the full band, the changed ids counted over the whole row;
+    // said to be a preview. Once the row is kept, no preview.
+    void effectPreview()
+    {
+        constexpr int kCols = 8192, kPad = 1000, kPixels = 64;
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"d-model"_s, u"128"_s},
+                               {u"head-dim"_s, u"128"_s},
+                               {u"max-len"_s, QString::number(kCols)},
+                               {u"batch"_s, u"left:%1,%2"_s.arg(kCols - kPad).arg(kCols)},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto score = [](std::int64_t delta) {
+            double sum = 0.0;
+            for (int i = 0; i < 64; ++i)
+                sum += std::cos(double(delta) / std::pow(10000.0, 2.0 * i / 128.0));
+            return sum / 64.0;
+        };
+        const auto engine = std::make_shared<const Engine>(p);
+        const QList<PanelExtent> panels = {extent(kPixels, 80, -0.5, kCols - 0.5, 0, 1)};
+        const FigureModel &model = FigureBuilds::figure(u"position-effect"_s).model();
+        FigureRequest request;
+        request.engine = engine;
+        request.panels = panels;
+        QVERIFY(model.hasPreview(request));
+        const auto preview = computed<PositionEffectData>(u"position-effect"_s, p, panels, {}, Detail::Preview, engine);
+        QVERIFY(preview->preview);
+        QCOMPARE(preview->changedIds, std::int64_t(kCols - kPad));
+        // Each end of a pixel's band is the exact score of one of the pixel's real tokens.
+        const auto someToken = [&](int i, double value) {
+            for (std::int64_t c = std::max<std::int64_t>(kPad, kCols * i / kPixels); c < kCols * (i + 1) / kPixels; ++c)
+                if (std::abs(score(c - kPad) - value) < 1e-12)
+                    return true;
+            return false;
+        };
+        for (int i = 0; i < kPixels; ++i) {
+            if (kCols * (i + 1) / kPixels <= kPad) {
+                QVERIFY(std::isnan(preview->scoreReference.lo[i]));
+                continue;
+            }
+            QVERIFY(someToken(i, preview->scoreReference.lo[i]));
+            QVERIFY(someToken(i, preview->scoreReference.hi[i]));
+            QVERIFY(someToken(i, preview->scoreChosen.hi[i]));
+        }
+        const auto full = computed<PositionEffectData>(u"position-effect"_s, p, panels, {}, Detail::Full, engine);
+        QVERIFY(!full->preview);
+        QCOMPARE(full->changedIds, preview->changedIds);
+        for (int i = 0; i < kPixels; ++i) {
+            if (std::isnan(preview->scoreReference.lo[i]))
+                continue;
+            QVERIFY(preview->scoreReference.lo[i] >= full->scoreReference.lo[i] - 1e-6); // float32 cells
+            QVERIFY(preview->scoreReference.hi[i] <= full->scoreReference.hi[i] + 1e-6);
+        }
+        QVERIFY(!model.hasPreview(request)); // the row is kept
+        request.engine = std::make_shared<const Engine>(with({{u"encoding"_s, u"rope"_s}, {u"max-len"_s, u"40"_s}}));
+        QVERIFY(!model.hasPreview(request)); // within a preview's budget
     }
 
     // A pixel of the distances is the mean of its attended pairs' id(q) − id(k), counted one by one.

@@ -88,6 +88,13 @@ QString PositionEffect::scoreWords() const
     return u"none (no position placed)"_s;
 }
 
+double PositionEffect::tokenCost() const
+{
+    const double pairs = double(std::max(m_reference.inv.size(), m_chosen.inv.size()));
+    const double term = m_term ? double(m_term->columns()) : 0.0;
+    return 4.0 * pairs + 3.0 * term + double(Columns);
+}
+
 double PositionEffect::temperature(double attnScale, std::int64_t floorScale, std::int64_t p)
 {
     // log1p(floor((cache_position + 1) / floor_scale)) * attn_scale + 1

@@ -58,6 +58,10 @@ public:
     QString scoreWords() const;
     const BatchIds &ids() const { return m_ids; }
 
+    // What one token's columns cost, in the cells of an ordinary table: each rotary pair's cosine
+    // under both choices, exact and with float32 angles, and the term's rows for both ids.
+    double tokenCost() const;
+
     // The columns of tokens [c0, c0 + count) of row b: column k of token c at out[k * count + c - c0].
     void values(std::int64_t b, std::int64_t c0, std::int64_t count, double *out) const;
 

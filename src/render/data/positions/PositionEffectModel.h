@@ -34,6 +34,8 @@ struct PositionEffectData : FigureData
     // Over the whole row: the largest |differences|, and the real tokens whose ids the choice changes.
     double largestDifference = 0.0, largestFloat32 = 0.0, largestTerm = 0.0;
     std::int64_t changedIds = 0, realTokens = 0;
+    // A preview: a few tokens of each pixel, the largest differences theirs (the ids counted in full).
+    bool preview = false;
     QList<std::pair<std::int64_t, std::int64_t>> padding; // the row's padding runs (the first 256)
     QString problem;
 };
@@ -57,6 +59,7 @@ public:
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
+    bool hasPreview(const FigureRequest &request) const override;
 
 protected:
     QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
