@@ -61,11 +61,12 @@ PositionEffectFigure::Series PositionEffectFigure::series(QCPAxisRect *rect, con
     Series s;
     for (QCPGraph **g : {&s.lo, &s.hi}) {
         *g = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
-        (*g)->setPen(QPen(colour, 1.6, style));
+        (*g)->setPen(QPen(colour, 1.2, style));
+        (*g)->setAntialiasedFill(false);
     }
-    QColor fill = colour;
-    fill.setAlpha(70);
-    s.hi->setBrush(fill);
+    s.fill = colour;
+    s.fill.setAlpha(70);
+    s.hi->setBrush(s.fill);
     s.hi->setChannelFillGraph(s.lo);
     s.lo->removeFromLegend();
     return s;
@@ -90,7 +91,6 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
         rect->setRangeZoom(Qt::Horizontal);
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
         IndexTicker::install(rect->axis(QCPAxis::atBottom));
-        rect->axis(QCPAxis::atBottom)->setLabel(u"column"_s);
         stack->addElement(int(2 * i + 1), 0, rect);
         stack->setRowStretchFactor(int(2 * i), 0.001);
         m_rects[i] = rect;
@@ -104,7 +104,7 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     for (std::size_t i = 0; i < m_rects.size(); ++i)
         m_shades.append(PlotItems::shade(m_rects[i], kEffectPaddingShade));
     m_reference = series(m_rects[0], kEffectReference, Qt::SolidLine);
-    m_chosen = series(m_rects[0], kEffectChosen, Qt::DashLine);
+    m_chosen = series(m_rects[0], kEffectChosen, Qt::DashLine); // the reference's line shows where they agree
     m_difference = series(m_rects[1], kEffectExact, Qt::SolidLine);
     m_float32 = series(m_rects[1], kEffectFloat32, Qt::SolidLine);
     m_term = series(m_rects[2], kEffectChosen, Qt::SolidLine);
@@ -117,6 +117,18 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     plot->plotLayout()->addElement(3, 0, below);
     plot->plotLayout()->setRowStretchFactor(3, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
+    labelColumns();
+}
+
+void PositionEffectFigure::labelColumns()
+{
+    // The panels share their columns: only the lowest shown numbers and names them, so that the
+    // panels keep their room in a small view.
+    const QCPAxisRect *lowest = m_absoluteShown ? m_rects[2] : m_rects[1];
+    for (QCPAxisRect *rect : m_rects) {
+        rect->axis(QCPAxis::atBottom)->setTickLabels(rect == lowest);
+        rect->axis(QCPAxis::atBottom)->setLabel(rect == lowest ? u"column"_s : QString());
+    }
 }
 
 QList<ViewAxis> PositionEffectFigure::viewAxes() const
@@ -139,10 +151,14 @@ QList<PanelExtent> PositionEffectFigure::panels(double pixelRatio) const
 void PositionEffectFigure::show(Series &s, const PositionEffectData::Band &band, bool visible)
 {
     const QList<double> none;
-    s.lo->setData(visible ? m_data->x : none, visible ? band.lo : none, true);
+    // A band as thin as a line (every pixel's tokens alike, a difference of 0) is drawn as its line.
+    const bool flat = std::equal(band.lo.begin(), band.lo.end(), band.hi.begin(), band.hi.end(),
+                                 [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); });
+    s.lo->setData(visible && !flat ? m_data->x : none, visible && !flat ? band.lo : none, true);
     s.hi->setData(visible ? m_data->x : none, visible ? band.hi : none, true);
-    s.lo->setVisible(visible);
+    s.lo->setVisible(visible && !flat);
     s.hi->setVisible(visible);
+    s.hi->setBrush(flat ? QBrush(Qt::NoBrush) : QBrush(s.fill));
 }
 
 void PositionEffectFigure::showAbsolutePanel(bool shown)
@@ -161,6 +177,7 @@ void PositionEffectFigure::showAbsolutePanel(bool shown)
     }
     m_rects[2]->setVisible(shown);
     m_panelTitles[2]->setVisible(shown);
+    labelColumns();
 }
 
 void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
@@ -213,13 +230,15 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_panelTitles[0]->setText(terse ? u"score vs the document's first token"_s
                                     : u"%1's score of each token against its document's first: the reference's ids "
                                       "and %2's"_s.arg(d.family, choice));
+    // A preview's largest differences are its sampled tokens'.
+    const QString largest = d.preview ? u"largest sampled"_s : u"largest"_s;
     m_panelTitles[1]->setText(
-        u"the difference: largest %1%2"_s.arg(effectLargestText(d.largestDifference))
+        u"the difference: %1 %2%3"_s.arg(largest, effectLargestText(d.largestDifference))
             .arg(rotary ? u", float32 angles %1"_s.arg(effectLargestText(d.largestFloat32)) : QString()));
-    m_panelTitles[2]->setText(absolute || d.chunk
-                                  ? u"what reads the absolute position%1"_s.arg(
-                                      d.term ? u": ‖ΔPE‖ up to %1"_s.arg(effectLargestText(d.largestTerm)) : QString())
-                                  : u"nothing here reads the absolute position (no term, temperature or chunk)"_s);
+    m_panelTitles[2]->setText(
+        absolute || d.chunk ? u"what reads the absolute position%1"_s.arg(
+            d.term ? u": ‖ΔPE‖ %1 %2"_s.arg(largest, effectLargestText(d.largestTerm)) : QString())
+                            : u"nothing here reads the absolute position (no term, temperature or chunk)"_s);
     // The padding, shaded in every panel (the first run; the figure's caption says how many).
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
         const bool any = !d.padding.isEmpty();
@@ -234,12 +253,12 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     }
     if (!d.padding.isEmpty())
         SwatchLegend::add(m_legend, {QColor(150, 150, 150), u"padding"_s});
-    m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5"_s
+    m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5%6"_s
                          .arg(terse ? u"Position effect"_s : u"Position effect, %1"_s.arg(d.family))
                          .arg(d.row)
                          .arg(d.changedIds)
                          .arg(d.realTokens)
-                         .arg(choice));
+                         .arg(choice, d.preview ? u"  ·  preview"_s : QString()));
     QString caption;
     if (!d.problem.isEmpty())
         caption = u"No ids: %1."_s.arg(d.problem);

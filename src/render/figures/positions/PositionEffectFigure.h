@@ -31,11 +31,14 @@ private:
     struct Series
     {
         QCPGraph *lo = nullptr, *hi = nullptr;
+        QColor fill; // between them
     };
     Series series(QCPAxisRect *rect, const QColor &colour, Qt::PenStyle style, bool rightAxis = false);
     void show(Series &s, const PositionEffectData::Band &band, bool visible);
     // The third panel in the stack while something reads the absolute position, out of it else.
     void showAbsolutePanel(bool shown);
+    // The columns' ticks and name on the lowest panel shown alone.
+    void labelColumns();
 
     QCPTextElement *m_title;
     QCPLayoutGrid *m_stack;
