@@ -209,6 +209,42 @@ private slots:
         QVERIFY(!model.hasPreview(request)); // within a preview's budget
     }
 
+    // Dynamic NTK reads the batch's length, torch.max(position_ids) + 1: arange on a left-padded row
+    // moves it, so the figure says the frequencies move; at a fixed rope_type they never do.
+    void effectFrequenciesMove_data()
+    {
+        QTest::addColumn<QString>("ropeType");
+        QTest::addColumn<QString>("batch");
+        QTest::addColumn<bool>("moves");
+        QTest::newRow("dynamic, one padded row") << u"dynamic"_s << u"left:30"_s << true;
+        QTest::newRow("dynamic, a full row beside") << u"dynamic"_s << u"left:30,64"_s << false;
+        QTest::newRow("default") << u"default"_s << u"left:30"_s << false;
+    }
+    void effectFrequenciesMove()
+    {
+        QFETCH(QString, ropeType);
+        QFETCH(QString, batch);
+        QFETCH(bool, moves);
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"d-model"_s, u"16"_s},
+                               {u"head-dim"_s, u"16"_s},
+                               {u"rope-type"_s, ropeType},
+                               {u"rope-factor"_s, u"2"_s},
+                               {u"original-max-len"_s, u"16"_s},
+                               {u"max-len"_s, u"64"_s},
+                               {u"batch"_s, batch},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto d = computed<PositionEffectData>(u"position-effect"_s, p, {extent(64, 80, -0.5, 63.5, 0, 1)});
+        QCOMPARE(d->frequenciesMove, moves);
+        QCOMPARE(d->referenceLength, batch == u"left:30"_s ? std::int64_t(30) : std::int64_t(64));
+        QCOMPARE(d->chosenLength, std::int64_t(64));
+        double largest = 0.0;
+        for (const double v : d->difference.hi)
+            if (std::isfinite(v))
+                largest = std::max(largest, std::abs(v));
+        QCOMPARE(largest > 1e-3, moves);
+    }
+
     // A pixel of the distances is the mean of its attended pairs' id(q) − id(k), counted one by one.
     void distanceMeans()
     {
@@ -247,7 +283,7 @@ private slots:
         RelativeSlides::check(u"position-ids"_s,
                               {{u"left-padded"_s,
                                 with({{u"max-len"_s, u"64"_s},
-                                      {u"batch"_s, u"left:40,64,9"_s},
+                                      {u"batch"_s, u"left:40,48,9"_s},
                                       {u"cache"_s, u"48"_s},
                                       {u"ids-choice"_s, u"arange-with-padding"_s}})}});
         RelativeSlides::check(

@@ -54,6 +54,9 @@ public:
     static const QStringList &columnNames();
     ScoreKind scoreKind() const { return m_kind; }
     bool addsTerm() const { return bool(m_term); }
+    // Whether the rotary frequencies differ between the two choices: dynamic NTK's and longrope's
+    // update reads the batch's length, torch.max(position_ids) + 1, which a choice can move.
+    bool frequenciesMove() const { return m_reference.inv != m_chosen.inv; }
     // What the score is, in words: "RoPE score ⟨q, R(Δ)q⟩/‖q‖², q all ones".
     QString scoreWords() const;
     const BatchIds &ids() const { return m_ids; }

@@ -212,6 +212,7 @@ FigureResult PositionEffectModel::computeData(const FigureRequest &request, cons
     d.term = effect.addsTerm();
     d.temperature = bool(p.batch.attnScale);
     d.chunk = bool(p.batch.chunk);
+    d.frequenciesMove = effect.frequenciesMove();
     d.scoreWords = effect.scoreWords();
     d.family = Families::spec(p.encoding).heading;
     if (effect.ids().problem()) {
@@ -219,6 +220,8 @@ FigureResult PositionEffectModel::computeData(const FigureRequest &request, cons
         return {data, std::nullopt};
     }
     const BatchLayout &layout = effect.ids().layout();
+    d.referenceLength = effect.ids().maxId(IdsChoice::Reference) + 1;
+    d.chosenLength = effect.ids().maxId(d.choice) + 1;
     d.row = std::clamp<std::int64_t>(PositionsOptions::rowOf(p, request.state), 0, layout.rows() - 1);
     d.realTokens = layout.realTokens(d.row);
     for (const BatchSegment &s : layout.row(d.row)) {

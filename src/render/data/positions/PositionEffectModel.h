@@ -26,6 +26,10 @@ struct PositionEffectData : FigureData
     IdsChoice choice = IdsChoice::Reference;
     PositionEffect::ScoreKind kind = PositionEffect::ScoreKind::None;
     bool term = false, temperature = false, chunk = false;
+    // The rotary frequencies at the batch's length under each choice differ (dynamic NTK, longrope):
+    // the lengths, torch.max(position_ids) + 1.
+    bool frequenciesMove = false;
+    std::int64_t referenceLength = 0, chosenLength = 0;
     QString scoreWords;
     QString family;
     QList<double> x; // each pixel's centre, in columns

@@ -262,6 +262,12 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     QString caption;
     if (!d.problem.isEmpty())
         caption = u"No ids: %1."_s.arg(d.problem);
+    else if (!terse && d.frequenciesMove)
+        caption = u"Each pixel: a band from the least to the most of its real tokens. Here the rotary frequencies "
+                  "move: they are computed at the batch's length, torch.max(position_ids) + 1, %1 under the "
+                  "reference's ids and %2 under %3's, so even a relative score changes."_s.arg(d.referenceLength)
+                      .arg(d.chosenLength)
+                      .arg(choice);
     else if (!terse)
         caption = u"Each pixel: a band from the least to the most of its real tokens. A relative score under a common "
                   "shift of the ids stays the same to rounding; what reads the absolute position does not%1."_s.arg(
