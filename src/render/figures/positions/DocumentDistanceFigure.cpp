@@ -30,9 +30,9 @@ QString crossText(const DocumentDistance::Counts &n, bool terse)
     if (n.cross == 0)
         return terse ? u"no cross pairs"_s : u"no cross-document pair attended"_s;
     const double share = 100.0 * double(n.crossNegative) / double(n.cross);
-    return u"%1 cross%2, %3 negative (%4 %)"_s.arg(NumberText::compact(double(n.cross), 9))
+    return u"%1 cross%2, %3 negative (%4 %)"_s.arg(NumberText::count(n.cross))
         .arg(terse ? QString() : u"-document pairs"_s)
-        .arg(NumberText::compact(double(n.crossNegative), 9))
+        .arg(NumberText::count(n.crossNegative))
         .arg(NumberText::compact(share, 3));
 }
 
@@ -108,10 +108,11 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
         caption += u" A pixel: the exact mean of its attended pairs (%1 cells)."_s.arg(
             FigureText::averagedCellsText(d.reference.block, d.reference.rows, d.reference.cols));
     PlotStyle::setCollapsibleText(m_maps.caption, caption);
-    m_title->setText(u"%1  ·  row %2 of %3 columns%4"_s.arg(terse ? u"Distances"_s : u"Query − key distances"_s)
-                         .arg(d.row)
-                         .arg(d.cols)
-                         .arg(d.documents ? u", %1 documents"_s.arg(d.documentStarts.size()) : QString()));
+    m_title->setText(
+        u"%1  ·  row %2 of %3 columns%4"_s.arg(terse ? u"Distances"_s : u"Query − key distances"_s)
+            .arg(d.row)
+            .arg(NumberText::count(d.cols))
+            .arg(d.documents ? u", %1 documents"_s.arg(NumberText::count(d.documentStarts.size())) : QString()));
 }
 
 std::optional<HoverPoint> DocumentDistanceFigure::hoverAt(const QPointF &pixel, const Engine &engine) const

@@ -256,8 +256,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5%6"_s
                          .arg(terse ? u"Position effect"_s : u"Position effect, %1"_s.arg(d.family))
                          .arg(d.row)
-                         .arg(d.changedIds)
-                         .arg(d.realTokens)
+                         .arg(NumberText::count(d.changedIds), NumberText::count(d.realTokens))
                          .arg(choice, d.preview ? u"  ·  preview"_s : QString()));
     QString caption;
     if (!d.problem.isEmpty())

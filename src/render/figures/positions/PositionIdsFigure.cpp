@@ -8,6 +8,7 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/NumberText.h"
 #include "core/positions/BatchLayout.h"
 #include "core/positions/BatchParamRows.h"
 #include "render/data/FigureText.h"
@@ -139,7 +140,7 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
                                         FigureText::countText(d.cols, u"column"_s, u"columns"_s)),
                        u"ids: %1"_s.arg(idsChoiceWord(d.choice))};
     if (d.cache > 0)
-        parts.append(u"prefill %1"_s.arg(d.cache));
+        parts.append(u"prefill %1"_s.arg(NumberText::count(d.cache)));
     m_title->setText(parts.join(u"  ·  "_s));
     QString caption = d.problem.isEmpty() ? u"reference: %1; grey: padding (masked, its id 1)."_s.arg(referenceWords(d))
                                           : u"No ids: %1."_s.arg(d.problem);
@@ -181,7 +182,8 @@ void PositionIdsFigure::fillRow(const PositionIdsData &d)
         sy << -0.5 << top + 0.5 << std::nan("");
     }
     m_starts->setData(sx, sy, true);
-    m_rowTitle->setText(u"row %1: %2 real tokens of %3"_s.arg(d.row).arg(d.realTokens).arg(d.cols));
+    m_rowTitle->setText(
+        u"row %1: %2 real tokens of %3"_s.arg(d.row).arg(NumberText::count(d.realTokens), NumberText::count(d.cols)));
     m_legend->clearItems();
     MeasuredText::addToLegend(m_reference, m_legend);
     if (d.differs)
