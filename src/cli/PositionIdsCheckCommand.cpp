@@ -27,6 +27,21 @@ int failWith(QTextStream &err, int code, const QString &message)
     return code;
 }
 
+// The flag whose rows a batch's problem concerns: the one that gave the rows, else the prefill or
+// the row's length.
+QString batchFlag(const BatchParams &batch)
+{
+    if (!batch.lengths.isEmpty())
+        return u"--batch"_s;
+    if (!batch.packed.isEmpty())
+        return u"--packed"_s;
+    if (batch.mask)
+        return u"--attention-mask"_s;
+    if (batch.documents)
+        return u"--document-ids"_s;
+    return batch.cache > 0 ? u"--cache"_s : u"--max-len"_s;
+}
+
 int exitCode(PositionIdsCheck::Verdict verdict)
 {
     switch (verdict) {
@@ -153,7 +168,7 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (params.encoding == Encoding::Mrope) {
         const Engine engine(params);
         if (const auto &problem = engine.source<BatchIds>().problem())
-            return failWith(err, ExitUsage, u"--batch: %1"_s.arg(*problem));
+            return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
     }
     const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values);
     out << (parser.isSet(u"json"_s) ? json(report) : text(report));

@@ -247,6 +247,33 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.startsWith(u"posenc check: --position-ids: must be [B, L] = [2, 8]"_s), qPrintable(run.err));
     }
+
+    // M-RoPE rows that end inside the default prompt's image (tokens 5 to 10): refused, naming the
+    // flag that gave the rows.
+    void mropeRowsCutAnImage_data()
+    {
+        QTest::addColumn<QStringList>("batch");
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("lengths") << QStringList {u"--batch"_s, u"left:9"_s} << u"--batch"_s;
+        QTest::newRow("mask") << QStringList {u"--attention-mask"_s, u"MASK"_s} << u"--attention-mask"_s;
+        QTest::newRow("the row") << QStringList {} << u"--max-len"_s;
+    }
+    void mropeRowsCutAnImage()
+    {
+        QFETCH(QStringList, batch);
+        QFETCH(QString, flag);
+        QTemporaryDir dir;
+        const QString mask = write(dir, u"mask.npy"_s, {std::vector<float>(9, 1.0f)});
+        batch.replaceInStrings(u"MASK"_s, mask);
+        std::vector<std::vector<float>> ids(3, std::vector<float>(9, 0.0f));
+        const auto run = check(write(dir, u"ids.npy"_s, ids),
+                               batch + QStringList {u"--encoding"_s, u"mrope"_s, u"--max-len"_s, u"9"_s});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(
+            run.err.startsWith(u"posenc check: %1: row 0's real tokens (9) end inside the prompt's image"_s.arg(flag)),
+            qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliPositions)
