@@ -5,10 +5,10 @@
 #include "JsonOutput.h"
 #include "ParamOptions.h"
 
+#include "check/positions/PositionIdsCheck.h"
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/positions/BatchIds.h"
-#include "core/positions/PositionIdsCheck.h"
 #include "io/PositionIdsFile.h"
 
 #include <QCommandLineParser>

@@ -5,7 +5,7 @@
 
 #include "BatchLayout.h"
 #include "BatchModelRows.h"
-#include "BatchRowChecks.h"
+#include "BatchRowRanges.h"
 
 #include <QCoreApplication>
 
@@ -44,7 +44,7 @@ ParamSpec textRow(const QString &key, QString BatchParams::*field)
         return ParamValue(w == u"none"_s ? QString() : w);
     };
     s.unsetText = u"none"_s;
-    s.allowed = [key](const Params &p) { return BatchRowChecks::allowed(key, p); };
+    s.allowed = [key](const Params &p) { return BatchRowRanges::allowed(key, p); };
     s.check = [key](const Params &p) { return layoutProblem(p, key); };
     s.idle = never;
     return s;
@@ -96,7 +96,7 @@ ParamSpec fileRow(const QString &key, bool documents)
         const auto &table = documents ? p.batch.documents : p.batch.mask;
         return table ? ParamValue(MatrixValue {table, table->source}) : ParamValue(std::monostate {});
     };
-    s.allowed = [key](const Params &p) { return BatchRowChecks::allowed(key, p); };
+    s.allowed = [key](const Params &p) { return BatchRowRanges::allowed(key, p); };
     s.check = [key](const Params &p) { return layoutProblem(p, key); };
     s.formula = [documents](const Params &) {
         return documents ? tr("Each token's document, as the collator's seq_idx: a change of value starts a "
@@ -162,7 +162,7 @@ const QStringList &choiceWords()
 
 std::optional<ParamError> layoutProblem(const Params &params, const QString &key)
 {
-    return BatchRowChecks::problem(params, key);
+    return BatchRowRanges::problem(params, key);
 }
 
 QList<ParamSpec> rows()

@@ -2,6 +2,7 @@
 
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,14 +27,18 @@ PositionEffect::PositionEffect(const Engine &engine)
     const FamilySpec &family = Families::spec(m_params.encoding);
     if (m_ids.problem())
         return;
-    if (family.rotary) {
+    // A rotation of one id a token by RoPE's frequencies and scaling: RoPE's, and M-RoPE's, which
+    // reads RoPE's rows (each pair by its axis's id).
+    const bool rotary = family.kind == FamilyKind::Rotation
+        && (m_params.encoding == Encoding::Rope || family.borrowsRow(Encoding::Rope, u"rope-type"_s));
+    if (rotary) {
         m_kind = ScoreKind::Rotary;
         // The frequencies at each choice's length, as the rotary embedding's dynamic update reads it.
         const auto at = [&](IdsChoice choice) {
-            Params p = m_params;
+            Params p = RopeFrequencies::underRope(m_params);
             p.maxLen = std::max<std::int64_t>(1, m_ids.maxId(choice) + 1);
             Rotary r;
-            r.inv = family.rotary->numbers(p).inverseFrequencies;
+            r.inv = RopeFrequencies::table(p).inv;
             for (const double w : r.inv)
                 r.inv32.push_back(static_cast<float>(w));
             return r;
@@ -41,12 +46,12 @@ PositionEffect::PositionEffect(const Engine &engine)
         m_reference = at(IdsChoice::Reference);
         m_chosen = at(m_choice);
         m_axes = m_ids.pairAxes(m_params, std::int64_t(m_reference.inv.size()));
-    } else if (family.panel && family.panel->valueAt) {
+    } else if (family.score) {
         m_kind = ScoreKind::Panel;
-    } else if (family.positionTerm) {
+    } else if (family.hasPositionTerm()) {
         m_kind = ScoreKind::TermProduct;
     }
-    if (family.positionTerm && m_params.peColumns() > 0) {
+    if (family.hasPositionTerm() && m_params.peColumns() > 0) {
         // Rows for every id the choices give, where the family's table has them.
         Params wide = m_params;
         wide.maxLen = std::max({m_params.maxLen, m_ids.maxId(IdsChoice::Reference) + 1, m_ids.maxId(m_choice) + 1});
@@ -79,7 +84,7 @@ QString PositionEffect::scoreWords() const
     case ScoreKind::Rotary:
         return u"⟨q, R(Δ)q⟩/‖q‖², q all ones"_s;
     case ScoreKind::Panel:
-        return Families::spec(m_params.encoding).panel->label;
+        return Families::spec(m_params.encoding).score->name;
     case ScoreKind::TermProduct:
         return u"PE[q]·PE[k]"_s;
     case ScoreKind::None:
@@ -159,8 +164,7 @@ void PositionEffect::scores(IdsChoice choice, std::int64_t b, std::int64_t c0, s
             f32[i] = rotaryScore(rotary, &ids[std::size_t(i)], key, count, 1, true);
             break;
         case ScoreKind::Panel: {
-            const auto point = family.panel->valueAt(m_params, ids[std::size_t(i)], key[0]);
-            exact[i] = point && point->value ? *point->value : 0.0;
+            exact[i] = family.score->at(m_params, ids[std::size_t(i)], key[0]).value_or(0.0);
             break;
         }
         case ScoreKind::TermProduct:
