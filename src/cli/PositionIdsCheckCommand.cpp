@@ -165,11 +165,10 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
             dims.append(QString::number(n));
         return failWith(err, ExitUsage, u"--position-ids: must be %1; got (%2)"_s.arg(*problem, dims.join(u", "_s)));
     }
-    if (params.encoding == Encoding::Mrope) {
-        const Engine engine(params);
-        if (const auto &problem = engine.source<BatchIds>().problem())
-            return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
-    }
+    // Rows the reference cannot lay out (M-RoPE's rows that end inside an image).
+    const Engine engine(params);
+    if (const auto &problem = engine.source<BatchIds>().problem())
+        return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
     const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values);
     out << (parser.isSet(u"json"_s) ? json(report) : text(report));
     return exitCode(report.verdict);
