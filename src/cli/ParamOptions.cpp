@@ -1,9 +1,9 @@
 #include "ParamOptions.h"
 
+#include "BatchFileOptions.h"
 #include "ConfigOptions.h"
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
-#include "BatchFileOptions.h"
 #include "PositionTableOptions.h"
 
 #include "core/FamilySpec.h"

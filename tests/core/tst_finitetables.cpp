@@ -14,8 +14,8 @@
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/ParamText.h"
-#include "core/positions/DocumentDistance.h"
 #include "core/Quantity.h"
+#include "core/positions/DocumentDistance.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>

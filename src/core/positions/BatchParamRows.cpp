@@ -32,9 +32,7 @@ ParamSpec textRow(const QString &key, QString BatchParams::*field)
     s.group = ParamGroup::Batch;
     s.kind = ParamKind::Text;
     // "none" stands for no such batch, so that every row's text says something.
-    s.value = [field](const Params &p) {
-        return ParamValue((p.batch.*field).isEmpty() ? u"none"_s : p.batch.*field);
-    };
+    s.value = [field](const Params &p) { return ParamValue((p.batch.*field).isEmpty() ? u"none"_s : p.batch.*field); };
     s.assign = [field](Params &p, const ParamValue &v) {
         if (const auto *text = std::get_if<QString>(&v))
             p.batch.*field = *text;
