@@ -1,5 +1,7 @@
 #include "LessonNumbers.h"
 
+#include "core/positions/PositionsLessonNumbers.h"
+
 #include "FamilySpec.h"
 #include "NumberText.h"
 #include "SharedLessonNumbers.h"
@@ -25,6 +27,8 @@ const QList<Entry> &allEntries()
             if (family.lessonNumbers)
                 list += family.lessonNumbers();
         }
+        // The batches' numbers (Positions in practice).
+        list += PositionsLessonNumbers::entries();
         return list;
     }();
     return table;
