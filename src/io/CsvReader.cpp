@@ -25,7 +25,13 @@ public:
     explicit Bytes(ByteSource &source)
         : m_source(source)
         , m_buffer(int(std::min(kChunkBytes, std::max<qint64>(source.size(), 1))), Qt::Uninitialized)
-    { }
+    {
+        // A UTF-8 byte-order mark (Excel's "CSV UTF-8", PowerShell's files) is no part of the first
+        // cell. A failed read here fails again, with its reason, at the first byte.
+        char head[3];
+        if (source.size() >= 3 && source.read(0, 3, head) && QByteArrayView(head, 3) == "\xef\xbb\xbf")
+            m_offset = 3;
+    }
     // The next byte, -1 at the end, -2 when reading failed.
     int next()
     {
@@ -127,8 +133,9 @@ std::optional<Number> parseNumber(const char *text, int length, Infinities infin
         QByteArray lower = QByteArray(text + mantissa, length - mantissa).toLower();
         const bool infinity = lower == "inf" || lower == "infinity";
         if (infinity && infinities == Infinities::Kept)
-            return Number {
-                text[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), Table::kExact};
+            return Number {text[0] == '-' ? -std::numeric_limits<float>::infinity()
+                                          : std::numeric_limits<float>::infinity(),
+                           Table::kExact};
         why = lower == "nan" || infinity ? u"is not a finite number"_s : u"is not a number"_s;
         return std::nullopt;
     }
