@@ -1,6 +1,8 @@
 #include "io/ModelConfigFile.h"
 
 #include "core/check/ConfigNumber.h"
+#include "io/ByteSource.h"
+#include "io/JsonTopLevel.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -111,6 +113,8 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
             break;
         document = QJsonDocument::fromJson(json, &error);
     }
+    if (const auto scalar = error.error != QJsonParseError::NoError ? jsonTopLevelScalar(bytes) : std::nullopt)
+        return refuse(u"not a model config: its top level is %1, not an object"_s.arg(*scalar));
     if (error.error != QJsonParseError::NoError)
         return refuse(u"not JSON: %1 at %2%3"_s.arg(error.errorString(), placeOf(bytes, error.offset),
                                                     pythonLiteralNote(bytes, error.offset)));
@@ -125,7 +129,7 @@ ReadResult<QJsonObject> read(const QString &path)
     // A pipe or a device could block the read or never end it.
     const QFileInfo info(path);
     if (!info.exists())
-        return ReadError {path, u"no such file"_s};
+        return ReadError {path, absentFileReason(path)};
     if (info.isDir())
         return ReadError {path, u"a directory, not a config file"_s};
     if (!info.isFile())

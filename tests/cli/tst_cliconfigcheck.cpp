@@ -292,6 +292,12 @@ void TestCliConfigCheck::hostileConfigs_data()
                               << u"not JSON: object is missing after a comma at byte 40 (line 2, column 17)"_s;
     QTest::newRow("NaN") << QByteArray("{\"rope_theta\": NaN}") << 3 << u"Python's extensions"_s;
     QTest::newRow("array") << QByteArray("[1, 2]") << 3 << u"not a model config"_s;
+    // JSON allows any value at the top level; Qt's parser calls a lone one "illegal value". Before: "not JSON".
+    QTest::newRow("null") << QByteArray("null\n") << 3 << u"not a model config: its top level is null, not an object"_s;
+    QTest::newRow("a number") << QByteArray(" 42") << 3
+                              << u"not a model config: its top level is the number 42, not an object"_s;
+    QTest::newRow("a string") << QByteArray("\"config\"") << 3
+                              << u"not a model config: its top level is a string, not an object"_s;
     QTest::newRow("empty") << QByteArray("") << 3 << u"not JSON"_s;
     QTest::newRow("NUL") << QByteArray("{\"a\": \"b\0c\"}", 12) << 3 << u"NUL byte"_s;
     QTest::newRow("deep") << QByteArray(5000, '[') << 3 << u"not JSON"_s;
@@ -383,6 +389,12 @@ void TestCliConfigCheck::hugeFileIsRefusedUnread()
     QVERIFY(missing.err.contains(u"no such file"_s));
     const Run directory = posenc({u"check"_s, u"--config"_s, dir.path()});
     QCOMPARE(directory.exitCode, 3);
+    // Before: "no such file".
+    QVERIFY(QFile::link(u"b.json"_s, dir.filePath(u"a.json"_s)) && QFile::link(u"a.json"_s, dir.filePath(u"b.json"_s)));
+    const Run loop = posenc({u"check"_s, u"--config"_s, dir.filePath(u"a.json"_s)});
+    QCOMPARE(loop.exitCode, 3);
+    QVERIFY2(loop.err.contains(u"a.json: a loop of symbolic links (a.json -> b.json -> a.json)"_s),
+             qPrintable(loop.err));
     QCOMPARE(posenc({u"check"_s}).exitCode, 2);
     QCOMPARE(posenc({u"check"_s, u"--config"_s, path, u"extra"_s}).exitCode, 2);
 }
