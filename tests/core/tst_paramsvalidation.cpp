@@ -1,8 +1,11 @@
 // Params: defaults, derived values, validate() naming every bad parameter with its allowed
 // range (docs/ARCHITECTURE.md, Layers and Errors are values).
 
+#include "core/ParamTable.h"
+#include "core/ParamText.h"
 #include "core/Params.h"
 
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -59,6 +62,9 @@ private slots:
     void validEdgeValues_data();
     void validEdgeValues();
     void severalErrorsAllReported();
+    void tooNarrowNamesTheWidth_data();
+    void tooNarrowNamesTheWidth();
+    void noRangeIsEmpty();
     void errorToStringNamesFlag();
 };
 
@@ -347,6 +353,69 @@ void TestParamsValidation::severalErrorsAllReported()
     for (const QString &key : {u"d-model"_s, u"base"_s, u"dropout"_s, u"max-len"_s, u"scale"_s})
         QVERIFY2(keys.contains(key), qPrintable(u"missing %1 in %2"_s.arg(key, describe(errors))));
     QVERIFY(errors.size() >= 5);
+}
+
+// The audit: `--d-model 1` under RoPE said "--head-dim: must be an even integer in [2, 1]", and
+// sincos-2d at d_model 6 named --grid: the width is what to change.
+void TestParamsValidation::tooNarrowNamesTheWidth_data()
+{
+    QTest::addColumn<QString>("encoding");
+    QTest::addColumn<QString>("compose");
+    QTest::addColumn<std::int64_t>("width"); // d_model, or pe_dims in concat
+    QTest::addColumn<QString>("key");
+    for (const QString &encoding : {u"rope"_s, u"mrope"_s, u"rope-2d"_s})
+        QTest::addRow("%s, d_model 1", qPrintable(encoding)) << encoding << u"sum"_s << std::int64_t(1) << u"d-model"_s;
+    for (const std::int64_t d : {1, 2, 3, 6})
+        QTest::addRow("sincos-2d, d_model %lld", static_cast<long long>(d))
+            << u"sincos-2d"_s << u"sum"_s << d << u"d-model"_s;
+    QTest::newRow("sincos-2d, concat, pe_dims 6") << u"sincos-2d"_s << u"concat"_s << std::int64_t(6) << u"pe-dims"_s;
+}
+
+void TestParamsValidation::tooNarrowNamesTheWidth()
+{
+    QFETCH(QString, encoding);
+    QFETCH(QString, compose);
+    QFETCH(std::int64_t, width);
+    QFETCH(QString, key);
+    Params p;
+    QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
+    QVERIFY(!ParamText::set(p, u"compose"_s, compose));
+    p.maxLen = 16;
+    if (compose == u"concat"_s) {
+        p.dModel = 64;
+        p.peDims = width;
+    } else {
+        p.dModel = width;
+    }
+    const QList<ParamError> errors = p.validate();
+    QVERIFY2(keysOf(errors) == QSet<QString> {key}, qPrintable(describe(errors)));
+    QVERIFY2(errors.front().sentence().endsWith(u"got "_s + QString::number(width)), qPrintable(describe(errors)));
+}
+
+// No message offers a range that holds nothing ("in [2, 1]"), at any width of any encoding.
+void TestParamsValidation::noRangeIsEmpty()
+{
+    static const QRegularExpression range(u"\\[(-?[0-9]+), (-?[0-9]+)\\]"_s);
+    for (const QString &encoding : ParamTable::find(u"encoding"_s)->choices) {
+        for (const QString &compose : {u"sum"_s, u"concat"_s}) {
+            for (std::int64_t width = 1; width <= 4; ++width) {
+                Params p;
+                QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
+                QVERIFY(!ParamText::set(p, u"compose"_s, compose));
+                p.dModel = compose == u"concat"_s ? 8 : width;
+                p.peDims = width;
+                for (const ParamError &e : p.validate()) {
+                    for (auto it = range.globalMatch(e.sentence()); it.hasNext();) {
+                        const auto m = it.next();
+                        QVERIFY2(
+                            m.captured(1).toLongLong() <= m.captured(2).toLongLong(),
+                            qPrintable(
+                                u"%1, %2 %3: %4: %5"_s.arg(encoding, compose).arg(width).arg(e.key, e.sentence())));
+                    }
+                }
+            }
+        }
+    }
 }
 
 void TestParamsValidation::errorToStringNamesFlag()
