@@ -82,6 +82,9 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
         emit contextMenuRequested(m_plot->mapToGlobal(pos));
     });
     m_plot->setMouseTracking(true);
+    // QCustomPlot's overlay holds only the rubber band of a Shift-drag: a buffer of its own would be
+    // cleared and composed at every replot for nothing.
+    m_plot->layer(u"overlay"_s)->setMode(QCPLayer::lmLogical);
 
     m_requestTimer.setSingleShot(true);
     m_requestTimer.setInterval(0);
@@ -195,7 +198,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
         m_figurePlot->fill(m_data, m_state);
-        fitToRoom();
+        fitToRoom(m_shownDetail.value_or(Detail::Full));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -288,6 +291,7 @@ void FigureView::submitNow()
     request.engine = m_engine;
     request.state = m_state;
     request.panels = m_figurePlot->panels(m_plot->devicePixelRatioF());
+    m_requestPanels = request.panels;
     request.threads = kJobThreads;
     m_scheduler->submit(FigureJob::make(
         m_figure->model(), std::move(request),
@@ -300,11 +304,22 @@ void FigureView::submitNow()
 
 // After a filling, the figure is fitted to its room as an export of this size is, painted once
 // at the end; when that moved its axes, the data is computed again for them (FigureLayoutLoop),
-// without a preview of what is shown already.
-void FigureView::fitToRoom()
+// without a preview of what is shown already. Not for a preview (or a coarse pass): the full data
+// on its way was asked for the layout the request saw, which the full result's text most often
+// restores (a preview's title says "preview"), and a refit for the preview's axes computed the full
+// data twice, doubling the time the view took to be exact.
+void FigureView::fitToRoom(Detail detail)
 {
-    if (m_layout.refitAfterFilling())
+    if (!m_layout.refitAfterFilling())
+        return;
+    // Axes moved in a way the figure's data does not read (a line figure's panel taller or lower)
+    // need no new data either.
+    const FigureModel &model = m_figure->model();
+    if (detail == Detail::Full
+        && model.extentsRead(m_figurePlot->panels(m_plot->devicePixelRatioF())) != model.extentsRead(m_requestPanels))
         requestCompute(FigureJob::Start::FullOnly);
+    else
+        m_layout.restart(); // the refits a full result may need are left to it
 }
 
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
@@ -319,7 +334,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
     m_bar->setNote(m_figurePlot->screenNote());
-    fitToRoom();
+    fitToRoom(detail);
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;

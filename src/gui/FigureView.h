@@ -109,7 +109,7 @@ private:
     void showView(bool redraw = true);
     void requestCompute(FigureJob::Start start = FigureJob::Start::WithPreview);
     void submitNow();
-    void fitToRoom();
+    void fitToRoom(Detail detail);
     void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
     void showProblems();
     void markDrawnWithoutData();
@@ -135,6 +135,7 @@ private:
     FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
+    QList<PanelExtent> m_requestPanels; // of the request last submitted
     QList<ParamError> m_problems;
     bool m_applyingRanges = false;
 
