@@ -89,6 +89,9 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     m_requestTimer.setSingleShot(true);
     m_requestTimer.setInterval(0);
     connect(&m_requestTimer, &QTimer::timeout, this, &FigureView::submitNow);
+    m_finishTimer.setSingleShot(true);
+    m_finishTimer.setInterval(int(FigureJob::kRestBeforeRefining.count()));
+    connect(&m_finishTimer, &QTimer::timeout, this, &FigureView::finishDraft);
     connect(m_plot, &QCustomPlot::mouseMove, this, &FigureView::mouseMoved);
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         // Shift-drag draws a rubber band to zoom into; a plain drag pans.
@@ -112,6 +115,7 @@ QString FigureView::screenNote() const
 void FigureView::build()
 {
     m_data.reset();
+    setDraft(false);
     m_figurePlot = m_figure->build(m_plot);
     m_plot->setAccessibleName(tr("%1 plot").arg(m_figure->model().title()));
     m_keyCursor.reset();
@@ -232,6 +236,7 @@ void FigureView::setParams(const ParamsChange &change)
         return;
     }
     m_figureSerial = m_paramsSerial;
+    m_sinceChange.start();
     m_layout.restart();
     // A table of another size is shown whole again, drawn when its data comes: the data on
     // screen is of other parameters.
@@ -244,7 +249,7 @@ void FigureView::setParams(const ParamsChange &change)
 
 bool FigureView::isSettled() const
 {
-    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot
+    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot && !m_draft
         && !m_requestTimer.isActive() && m_scheduler->isIdle();
 }
 
@@ -340,6 +345,8 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     m_shownDetail = detail;
     emit shown(figureSerial, detail);
     m_awaitingReplot = true;
+    setDraft(detail != Detail::Full
+             || (m_sinceChange.isValid() && m_sinceChange.elapsed() < FigureJob::kRestBeforeRefining.count()));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -358,12 +365,44 @@ void FigureView::showProblems()
 // Nothing to draw is what the view shows for these parameters: it is up to date.
 void FigureView::markDrawnWithoutData()
 {
+    setDraft(false);
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = m_figureSerial;
     m_drawnSerial = m_paramsSerial;
     m_shownDetail = m_drawnDetail = Detail::Full;
     m_awaitingReplot = false;
     emit drawn(m_drawnSerial, Detail::Full);
+}
+
+// While parameters change, a result is drawn as a draft: its lines and fills without antialiasing,
+// as QCustomPlot draws a plot being dragged (PlotStyle::preparePlot), their strokes most of each
+// change's time; its markers stay stamped (StampedGraph stamps antialiased ones only). A preview
+// always is one. Once the controls have rested, full data drawn as a draft is drawn again in full
+// quality; the view is settled only then (isSettled), so a screenshot never holds a draft.
+void FigureView::setDraft(bool draft)
+{
+    m_draft = draft;
+    QCP::AntialiasedElements aliased = QCP::aeAll;
+    aliased &= ~QCP::AntialiasedElements(QCP::aeScatters);
+    m_plot->setNotAntialiasedElements(draft ? aliased : QCP::AntialiasedElements(QCP::aeNone));
+    if (draft)
+        m_finishTimer.start();
+}
+
+void FigureView::finishDraft()
+{
+    if (!m_draft)
+        return;
+    const qint64 rest = FigureJob::kRestBeforeRefining.count();
+    if (m_sinceChange.isValid() && m_sinceChange.elapsed() < rest) {
+        m_finishTimer.start(int(rest - m_sinceChange.elapsed()) + 1);
+        return;
+    }
+    // A preview stays a draft: the full data on its way replaces it.
+    if (m_shownDetail != Detail::Full)
+        return;
+    setDraft(false);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void FigureView::afterReplot()

@@ -9,6 +9,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/FigureLayoutLoop.h"
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 
@@ -114,6 +115,8 @@ private:
     void showProblems();
     void markDrawnWithoutData();
     void afterReplot();
+    void setDraft(bool draft);
+    void finishDraft();
     void optionEdited(const QString &key, const QString &text);
     void rangeChanged();
     void mouseMoved(QMouseEvent *event);
@@ -132,6 +135,9 @@ private:
     LinkedCursor m_cursor;
     ComputeScheduler *m_scheduler;
     QTimer m_requestTimer;
+    QTimer m_finishTimer; // draws a draft in full quality once the controls have rested
+    QElapsedTimer m_sinceChange; // since the last change of parameters that altered the figure
+    bool m_draft = false; // drawn as a draft (setDraft)
     FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
