@@ -142,6 +142,8 @@ private:
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
     QList<PanelExtent> m_requestPanels; // of the request last submitted
+    bool m_requestGuessed = false; // its sizes those of the last full result, not the plot's now
+    QList<PanelExtent> m_fullPanels; // as the last full result was laid out, for this size and figure
     QList<ParamError> m_problems;
     bool m_applyingRanges = false;
 
