@@ -99,6 +99,7 @@ int runWindow(const WindowOptions &options)
         params = loaded.params;
         tooLarge = loaded.tooLarge;
     }
+    err.flush(); // said as the window opens, not when it closes
     MainWindow window(params, settings);
     // Sized before a lesson shares its room out.
     const std::optional<QSize> size = startSize(options);
