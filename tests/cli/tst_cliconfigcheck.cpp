@@ -326,6 +326,12 @@ void TestCliConfigCheck::hostileConfigs_data()
                                        << u"model_type: must be a string of at most 256 characters"_s;
     QTest::newRow("a million layers") << QByteArray(R"({"model_type": "llama", "num_hidden_layers": 1000000})") << 2
                                       << u"num_hidden_layers: must be a whole number in [1, 65536]; got 1000000"_s;
+    // Before: the word refused once a layer, 65,536 identical lines (6.4 MB) on standard error.
+    QTest::newRow("a word for max_window_layers, 65536 layers")
+        << QByteArray(R"({"model_type": "qwen2_vl", "hidden_size": 1536, "num_attention_heads": 12,
+                          "num_hidden_layers": 65536, "max_window_layers": "abc", "use_sliding_window": true,
+                          "sliding_window": 4096, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})")
+        << 2 << u"max_window_layers: must be a whole number in [0, 1099511627776]; got \"abc\""_s;
     QTest::newRow("no model at all") << QByteArray(R"({"hello": "world"})") << 3 << u"model_type"_s;
     // Before: "not JSON: illegal number". JSON allows 1e400; Python's json reads it as infinite.
     QTest::newRow("1e400") << QByteArray(R"({"model_type": "llama", "max_position_embeddings": 1e400})") << 2
@@ -369,6 +375,9 @@ void TestCliConfigCheck::hostileConfigs()
         QVERIFY(run.out.isEmpty());
         // Each refused value is named once: a factor refused for its type is not also "needed".
         QVERIFY2(!run.err.contains(u"needed by"_s), qPrintable(run.err));
+        // A refused value is said once, even where it is read once a layer.
+        if (exitCode == 2)
+            QCOMPARE(run.err.count(words), 1);
     }
 }
 
