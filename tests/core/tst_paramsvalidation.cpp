@@ -66,6 +66,8 @@ private slots:
     void tooNarrowNamesTheWidth();
     void noRangeIsEmpty();
     void errorToStringNamesFlag();
+    void quotedTextIsOneLine_data();
+    void quotedTextIsOneLine();
 };
 
 // The defaults of the program: docs/ARCHITECTURE.md, The mathematics (Transformer base) and Params.h.
@@ -430,6 +432,32 @@ void TestParamsValidation::errorToStringNamesFlag()
     const QString quoted = ParamError::quoted(QString(5 << 20, u'x'));
     QVERIFY(quoted.size() < 100);
     QVERIFY(quoted.contains(u"5242880 characters"_s));
+}
+
+void TestParamsValidation::quotedTextIsOneLine_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("plain") << u"abc"_s << u"'abc'"_s;
+    // Before: the settings file's `d-model=1"e400` (QSettings reads a quote to the next one, past
+    // line ends) came back in three lines on standard error and in the status bar.
+    QTest::newRow("line ends") << u"1e400\nmax-len=-5\r\n"_s << u"'1e400\\nmax-len=-5\\r\\n'"_s;
+    QTest::newRow("tab, escape, nul") << u"a\tb\x1b[2Jc"_s + QChar(0) << u"'a\\tb\\x1b[2Jc\\x00'"_s;
+    QTest::newRow("line and paragraph separators") << u"a\u2028b\u2029c\u0085"_s << u"'a\\u2028b\\u2029c\\x85'"_s;
+    QTest::newRow("a backslash stays") << u"C:\\x"_s << u"'C:\\x'"_s;
+    QTest::newRow("shortened after 60, escapes and all")
+        << QString(59, u'x') + u"\n\n\n"_s << u"'"_s + QString(59, u'x') + u"\\n…' (62 characters)"_s;
+    // Before: the count replaced the text's own %1.
+    QTest::newRow("a shortened %1") << u"%1"_s + QString(70, u'x')
+                                    << u"'%1"_s + QString(58, u'x') + u"…' (72 characters)"_s;
+}
+
+// What a user typed is shown on one line, whatever it holds: a message is one line (issue 62).
+void TestParamsValidation::quotedTextIsOneLine()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, shown);
+    QCOMPARE(ParamError::quoted(text), shown);
 }
 
 QTEST_GUILESS_MAIN(TestParamsValidation)
