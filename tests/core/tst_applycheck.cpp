@@ -6,7 +6,7 @@
 // the table and the apply and positions off by a constant.
 #include "ApplyRotations.h"
 
-#include "core/rope/ApplyCheck.h"
+#include "check/rope/ApplyCheck.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -4,7 +4,7 @@
 // them correct.
 #include "ApplyRotations.h"
 
-#include "core/rope/ApplyCheck.h"
+#include "check/rope/ApplyCheck.h"
 
 #include <QtTest>
 

@@ -5,8 +5,8 @@
 // PositionalEncoding is float32 angles; a table whose error is flat is not.
 #include "CheckTables.h"
 
-#include "core/check/CheckReport.h"
-#include "core/check/TableMatch.h"
+#include "check/CheckReport.h"
+#include "check/TableMatch.h"
 
 #include <QRegularExpression>
 #include <QtTest>

@@ -8,10 +8,11 @@
 #include "CheckTables.h"
 #include "EngineTable.h"
 
+#include "check/TableMatch.h"
 #include "core/Engine.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/Quantity.h"
-#include "core/check/TableMatch.h"
 
 #include <QtTest>
 
@@ -365,10 +366,10 @@ QList<Case> publishedCases()
 {
     QList<Case> cases;
     for (const FamilySpec &family : Families::all()) {
-        if (!family.tableHypothesis || !family.tableHypothesis->publishedForms)
+        if (!FamilyChecks::of(family.encoding).table || !FamilyChecks::of(family.encoding).table->publishedForms)
             continue;
         for (const std::int64_t cols : {64, 128, 256, 24, 512}) {
-            for (const PublishedForm &form : family.tableHypothesis->publishedForms(cols)) {
+            for (const PublishedForm &form : FamilyChecks::of(family.encoding).table->publishedForms(cols)) {
                 Params p = form.params;
                 p.maxLen = family.encoding == Encoding::Rope ? 8192 : 1024;
                 const QString quantity = quantityOf(form.table);
