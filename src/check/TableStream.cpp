@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -356,9 +355,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             if (t.nonFiniteRow >= 0) {
                 v.error = u"row %1, column %2 holds %3; a table of positions holds finite numbers"_s.arg(t.nonFiniteRow)
                               .arg(t.nonFiniteColumn)
-                              .arg(nonFiniteWords(t.nonFiniteIsNan ? std::numeric_limits<float>::quiet_NaN()
-                                                                   : std::numeric_limits<float>::infinity(),
-                                                  table.storedType()));
+                              .arg(nonFiniteWords(t.nonFiniteIsNan ? NAN : INFINITY, table.storedType()));
                 return v;
             }
             if (t.worstRow >= 0 && (v.worstRow < 0 || t.maxError > v.maxAbsError)) {
