@@ -2,9 +2,9 @@
 
 #include "ConfigContext.h"
 
+#include "check/FamilyCheck.h"
 #include "check/models/LayerSchemes.h"
 #include "check/models/ModelFindings.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <QJsonArray>
@@ -107,6 +107,17 @@ QString schemeOf(const ConfigContext &c)
         const QJsonArray when = v.toArray();
         if (c.text.json().value(when.at(0).toString()) == when.at(1))
             return when.at(2).toString();
+    }
+    // Read from the keys: the rope dict of a model the table lacks with mrope_section is multimodal
+    // RoPE (every M-RoPE model's code indexes rope_parameters["mrope_section"]: Qwen2VLAttention,
+    // Qwen3VLTextRotaryEmbedding, Qwen3_5TextRotaryEmbedding). A known row's code is the exception:
+    // LlamaAttention reads no mrope_section.
+    if (c.model.scheme == u"rope"_s && !c.model.known()) {
+        for (const QString &key : {u"rope_scaling"_s, u"rope_parameters"_s}) {
+            const QJsonValue dict = c.text.json().value(key);
+            if (dict.isObject() && !dict.toObject().isEmpty())
+                return dict.toObject().contains(u"mrope_section"_s) ? u"mrope"_s : c.model.scheme;
+        }
     }
     return c.model.scheme;
 }

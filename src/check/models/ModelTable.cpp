@@ -116,6 +116,10 @@ ModelRow guess(const QString &type)
     ModelRow row = *find(u"llama"_s);
     row.type = type;
     row.read = u"guess"_s;
+    // Read from the keys: a model's own code that carries partial_rotary_factor (or rotary_dim)
+    // turns that part of the head (mimo_v2_flash's MiMoV2FlashRotaryEmbedding.compute_default_rope_parameters:
+    // dim = int(head_dim * partial_rotary_factor)); only Llama's own class ignores it.
+    row.partial = u"honoured"_s;
     return row;
 }
 
