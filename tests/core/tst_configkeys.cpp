@@ -45,6 +45,7 @@ class TestConfigKeys : public QObject
 private slots:
     void keyRead_data();
     void keyRead();
+    void tailAndPairsFromKeys();
 };
 
 void TestConfigKeys::keyRead_data()
@@ -123,6 +124,27 @@ void TestConfigKeys::keyRead()
         QVERIFY(l->params.mrope.interleaved);
         QCOMPARE(l->params.mrope.section, (std::vector<std::int64_t> {8, 12, 12}));
     }
+}
+
+void TestConfigKeys::tailAndPairsFromKeys()
+{
+    // qk_rope_head_dim beside a head_dim that is not MLA's nope + rope: the last 32 of 128 turn
+    // (DeepseekV4Config: partial_rotary_factor = qk_rope_head_dim / head_dim; apply_rotary_pos_emb
+    // turns x[..., -rope_dim:]); rope_interleave true pairs adjacent columns.
+    const ConfigCheck check = ModelConfig::check(
+        model(u"future_mla"_s, {{u"head_dim"_s, 128}, {u"qk_rope_head_dim"_s, 32}, {u"rope_interleave"_s, true}}));
+    QVERIFY(check.problems.isEmpty());
+    const ConfigLayer *l = layerAt(check, 0);
+    QVERIFY(l);
+    QCOMPARE(RopeFrequencies::rotaryDim(l->params.rope), 32);
+    QCOMPARE(l->scheme.rotaryPlace, u"mla-tail"_s);
+    QCOMPARE(l->params.rope.layout, RopeLayout::Interleaved);
+    const ConfigCheck neox = ModelConfig::check(model(u"future_lm"_s, {{u"rope_is_neox_style"_s, false}}));
+    QCOMPARE(neox.layers.first().params.rope.layout, RopeLayout::Interleaved);
+    QCOMPARE(neox.layers.first().scheme.rotaryPlace, u"prefix"_s);
+    // Llama's own code pairs by rotate_half whatever the key says.
+    const ConfigCheck llama = ModelConfig::check(model(u"llama"_s, {{u"rope_interleave"_s, true}}));
+    QCOMPARE(llama.layers.first().params.rope.layout, RopeLayout::Half);
 }
 
 QTEST_GUILESS_MAIN(TestConfigKeys)

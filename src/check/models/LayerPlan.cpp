@@ -187,6 +187,8 @@ private:
         }
         if (rule == u"listed"_s)
             return m_rule.value(u"default"_s).toString();
+        if (rule == u"map"_s)
+            return mapped(i, listed);
         return u"full_attention"_s;
     }
 
@@ -225,6 +227,8 @@ private:
         else if (rule == u"offset-period"_s)
             per = count(m_rule.value(u"key"_s).toString(), 1, 8, false);
         std::vector<std::int64_t> chosen;
+        if (rule == u"map"_s)
+            chosen = indices(m_rule.value(u"key"_s).toString()).value_or(std::vector<std::int64_t> {});
         if (rule == u"indices"_s || rule == u"one-based"_s) {
             const QString key = m_rule.value(u"key"_s).toString();
             if (const auto given = indices(key))
@@ -234,6 +238,24 @@ private:
         }
         for (std::int64_t i = 0; i < n; ++i)
             p.types.append(rule == u"period"_s && !per ? u"full_attention"_s : ruleType(i, per, chosen));
+    }
+
+    // "map": a list key of one number per layer, each mapped to a layer type (DeepseekV4Config's
+    // compress_ratios: 0 sliding, 4 compressed sparse, 128 heavily compressed; longer lists are cut to
+    // num_hidden_layers). Without the key, `bootstrap` layers of the first alternate type, then the
+    // alternates in turn (V4-Pro's default: 2 HCA, then HCA and CSA).
+    QString mapped(std::int64_t i, const std::vector<std::int64_t> &given) const
+    {
+        const QJsonObject map = m_rule.value(u"map"_s).toObject();
+        const QJsonArray alternate = m_rule.value(u"alternate"_s).toArray();
+        if (!given.empty()) {
+            const std::int64_t v = std::size_t(i) < given.size() ? given[std::size_t(i)] : 0;
+            return map.value(QString::number(v)).toString(alternate.at(0).toString(u"full_attention"_s));
+        }
+        const std::int64_t bootstrap = m_rule.value(u"bootstrap"_s).toInteger(0);
+        if (i < bootstrap || alternate.isEmpty())
+            return alternate.at(0).toString(u"full_attention"_s);
+        return alternate.at((i - bootstrap) % alternate.size()).toString();
     }
 
     // A model whose row has no layer rule of its own, read from its keys: hybrid_layer_pattern, one

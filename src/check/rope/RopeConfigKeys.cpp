@@ -74,6 +74,12 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
     r.layout = m_row.layout == u"half"_s ? RopeLayout::Half : RopeLayout::Interleaved;
     if (m_row.layout == u"rope_interleave"_s)
         r.layout = t.boolean(u"rope_interleave"_s).value_or(true) ? RopeLayout::Interleaved : RopeLayout::Half;
+    // A model the table lacks says its pairing by its keys: rope_interleave (DeepseekV3Config's) or
+    // rope_is_neox_style false (vLLM's get_rope is_neox_style: adjacent pairs).
+    if (!m_row.known() && t.boolean(u"rope_interleave"_s).value_or(false))
+        r.layout = RopeLayout::Interleaved;
+    if (!m_row.known() && t.has(u"rope_is_neox_style"_s) && !t.boolean(u"rope_is_neox_style"_s).value_or(true))
+        r.layout = RopeLayout::Interleaved;
 
     readTheta(layer, d, sources);
     r.headDim = m_headDim;
@@ -234,7 +240,8 @@ void RopeConfigReader::readPartial(ConfigLayer &layer, const ConfigObject *d, QH
         // rotary_dim, the columns turned (MiniMax's modeling_minimax_m2.py and vLLM's MiniMaxM2Attention:
         // rotary_dim=config.rotary_dim), read wherever no partial_rotary_factor says otherwise.
         r.partialRotaryFactor = double(*columns) / double(std::max<std::int64_t>(1, m_headDim));
-        sources.insert(u"partial-rotary-factor"_s, t.pathOf(u"rotary_dim"_s));
+        sources.insert(u"partial-rotary-factor"_s,
+                       t.pathOf(t.has(u"rotary_dim"_s) ? u"rotary_dim"_s : u"qk_rope_head_dim"_s));
     } else {
         r.partialRotaryFactor = fallback;
         if (fallback != 1.0 && !m_fromClass)
@@ -268,10 +275,13 @@ QString RopeConfigReader::typeThetaKey(const QString &type) const
 }
 
 // The rotary_dim key, when it names fewer columns than the head (a key of the config, not the head).
+// Without it, qk_rope_head_dim names them where the head is not MLA's nope + rope (DeepseekV4Config:
+// partial_rotary_factor = qk_rope_head_dim / head_dim).
 std::optional<std::int64_t> RopeConfigReader::rotaryColumns() const
 {
-    const auto columns
-        = m_c.text.has(u"rotary_dim"_s) ? m_c.text.integer(u"rotary_dim"_s, 1, ConfigBounds::kMaxCount) : std::nullopt;
+    const QString key
+        = m_c.text.has(u"rotary_dim"_s) || m_row.headDim == u"mla"_s ? u"rotary_dim"_s : u"qk_rope_head_dim"_s;
+    const auto columns = m_c.text.has(key) ? m_c.text.integer(key, 1, ConfigBounds::kMaxCount) : std::nullopt;
     if (!columns || *columns >= m_headDim)
         return std::nullopt;
     return columns;
