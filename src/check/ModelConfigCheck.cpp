@@ -160,11 +160,21 @@ ConfigCheck check(const QJsonObject &config)
         return result;
     }
     // A multimodal config keeps its text model's keys in text_config (Gemma3Config, Llama4Config,
-    // Qwen2-VL as transformers 5 saves it): HF builds the text model from those alone.
+    // Qwen2-VL as transformers 5 saves it), language_config (DeepseekVLV2Config) or llm_config
+    // (InternVLChatConfig's remote code): its code builds the text model from those alone.
     bool inTextConfig = false;
-    if (const auto textConfig = context.top.object(u"text_config"_s)) {
+    QString textKey;
+    std::optional<ConfigObject> textConfig;
+    for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
+        if (!config.value(key).isObject())
+            continue;
+        textConfig = context.top.object(key);
+        textKey = key;
+        break;
+    }
+    if (textConfig) {
         context.text = *textConfig;
-        result.textConfig = u"text_config"_s;
+        result.textConfig = textKey;
         inTextConfig = true;
         const ModelRow *wrapper = ModelTable::find(type);
         type = textConfig->string(u"model_type"_s).value_or(wrapper && !wrapper->text.isEmpty() ? wrapper->text : type);
@@ -172,12 +182,12 @@ ConfigCheck check(const QJsonObject &config)
             if (config.contains(key) && !textConfig->json().contains(key))
                 context.find(u"top-level-rope-keys-ignored"_s,
                              u"%1 is at the top level, where the text model does not read it: HF reads "
-                             "text_config.%1, which is absent"_s.arg(key));
+                             "%2.%1, which is absent"_s.arg(key, textKey));
             else if (config.contains(key) && config.value(key) != textConfig->json().value(key))
                 context.find(u"top-level-rope-keys-ignored"_s,
-                             u"%1 at the top level (%2) differs from text_config.%1 (%3): HF reads text_config's"_s.arg(
+                             u"%1 at the top level (%2) differs from %4.%1 (%3): HF reads %4's"_s.arg(
                                  key, ConfigObject::jsonText(config.value(key)),
-                                 ConfigObject::jsonText(textConfig->json().value(key))));
+                                 ConfigObject::jsonText(textConfig->json().value(key)), textKey));
         }
     }
     if (type.isEmpty()) {

@@ -46,6 +46,8 @@ private slots:
     void keyRead_data();
     void keyRead();
     void tailAndPairsFromKeys();
+    void wrappedTextModel_data();
+    void wrappedTextModel();
 };
 
 void TestConfigKeys::keyRead_data()
@@ -145,6 +147,37 @@ void TestConfigKeys::tailAndPairsFromKeys()
     // Llama's own code pairs by rotate_half whatever the key says.
     const ConfigCheck llama = ModelConfig::check(model(u"llama"_s, {{u"rope_interleave"_s, true}}));
     QCOMPARE(llama.layers.first().params.rope.layout, RopeLayout::Half);
+}
+
+void TestConfigKeys::wrappedTextModel_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::newRow("text_config") << u"text_config"_s;
+    QTest::newRow("language_config") << u"language_config"_s; // DeepseekVLV2Config
+    QTest::newRow("llm_config") << u"llm_config"_s; // InternVLChatConfig (remote code)
+}
+
+void TestConfigKeys::wrappedTextModel()
+{
+    // A wrapper the table lacks around a known text model: the text model's rules (Qwen3-Next's
+    // linear layers and partial rotary), read where the wrapper keeps its keys.
+    QFETCH(QString, key);
+    const QJsonObject text {{u"model_type"_s, u"qwen3_next"_s},
+                            {u"hidden_size"_s, 2048},
+                            {u"num_attention_heads"_s, 16},
+                            {u"num_hidden_layers"_s, 8},
+                            {u"head_dim"_s, 256},
+                            {u"partial_rotary_factor"_s, 0.25},
+                            {u"rope_theta"_s, 1e7}};
+    const ConfigCheck check = ModelConfig::check({{u"model_type"_s, u"future_vlm"_s}, {key, text}});
+    QVERIFY(check.problems.isEmpty());
+    QCOMPARE(check.textConfig, key);
+    QCOMPARE(check.modelType, u"qwen3_next"_s);
+    QCOMPARE(layerAt(check, 0)->scheme.encoding, u"linear"_s);
+    const ConfigLayer *full = layerAt(check, 3);
+    QVERIFY(full);
+    QCOMPARE(RopeFrequencies::rotaryDim(full->params.rope), 64);
+    QCOMPARE(full->params.rope.theta, 1e7);
 }
 
 QTEST_GUILESS_MAIN(TestConfigKeys)
