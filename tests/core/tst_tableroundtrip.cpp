@@ -5,12 +5,13 @@
 // identified when the verdict is correct, the family and table are named, and the parameters
 // named give the same table again. A table no formula can be told from (every cell 0) is unknown
 // and says why. Short in CI; POSENC_ROUNDTRIP_LONG=1 adds the long sizes, by hand.
+#include "../support/Sanitizer.h"
 #include "CheckTables.h"
 #include "EngineTable.h"
 
+#include "check/FamilyCheck.h"
 #include "check/TableMatch.h"
 #include "core/Engine.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/Quantity.h"
 
@@ -421,6 +422,7 @@ private slots:
     }
     void tablesAreIdentified()
     {
+        POSENC_SAMPLE_UNDER_SANITIZER();
         QFETCH(Params, params);
         QFETCH(QString, quantity);
         QFETCH(QString, unknownBecause);
