@@ -158,8 +158,8 @@ void reportRow(ConfigContext &c)
     const ModelRow &row = c.model;
     if (row.read == u"guess"_s)
         c.find(u"model-type-unknown"_s,
-               u"model_type %1 is not in posenc's table of models: read by Llama's rules and LlamaConfig's defaults, "
-               "so its layers below are a guess"_s.arg(row.type));
+               u"model_type %1 is not in posenc's table of models: read from its position keys, by Llama's rules "
+               "and LlamaConfig's defaults where no key says, so its layers below are a guess"_s.arg(row.type));
     else if (row.read == u"fingerprint"_s)
         c.find(u"model-read-by-fingerprint"_s,
                u"%1's defaults are its class's, and its rotary code is Llama's by fingerprint; its layer rule was not "
