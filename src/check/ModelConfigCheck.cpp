@@ -166,9 +166,9 @@ ConfigCheck check(const QJsonObject &config)
     QString textKey;
     std::optional<ConfigObject> textConfig;
     for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
-        if (!config.value(key).isObject())
+        if (!config.contains(key))
             continue;
-        textConfig = context.top.object(key);
+        textConfig = context.top.object(key); // a value that is no object is a problem of the key
         textKey = key;
         break;
     }
