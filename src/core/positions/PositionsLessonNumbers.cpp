@@ -223,7 +223,7 @@ QList<Entry> packingEntries()
                      }
                  }
                  starts.append(QString::number(end));
-                 return Number {std::nullopt, starts.join(u", "_s)};
+                 return LessonNumbers::word(starts.join(u", "_s));
              });
          }},
         {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
