@@ -295,9 +295,10 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     const CellTolerance angles = cellTolerance(ValueFormat::Float32, true, StoredType::Float32, 0.0, pairs->spec());
     widened.tolerance.perPosition = angles.perPosition;
     widened.tolerance.exactAngle = angles.exactAngle;
-    // Its exact angles deviate already: no growth of the error is needed as evidence, but a table
-    // holding the exact angles' values where float32 angles move them is still not theirs.
-    Verification w = verifyWith(widened, table, options, false);
+    // Its error must still grow with the position as float32 angles' does (flat noise within their
+    // allowance is not theirs), and a table holding the exact angles' values where float32 angles
+    // move them is not theirs either.
+    Verification w = verifyWith(widened, table, options);
     if (w.deviatingCells != 0 || w.exactShare || w.cancelled || w.error)
         return v;
     w.float32Angles = widened.tolerance;
