@@ -140,7 +140,9 @@ QList<Entry> visionConditions()
     const std::pair<MropeVision, QString> models[] = {{MropeVision::Qwen2Vl, u"qwen2_vl"_s},
                                                       {MropeVision::Qwen25Vl, u"qwen2_5_vl"_s},
                                                       {MropeVision::Qwen3Vl, u"qwen3_vl"_s}};
-    for (const auto &[vision, name] : models) {
+    for (const auto &model : models) {
+        const MropeVision vision = model.first; // a variable: clang 14 captures no structured binding
+        const QString &name = model.second;
         list.append({u"mrope_vision_"_s + name,
                      u"a condition: the ids are %1 get_rope_index's"_s.arg(visionWords(vision)),
                      [vision](const Params &p) {
