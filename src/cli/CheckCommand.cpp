@@ -225,8 +225,10 @@ HelpPage checkHelp()
                   u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
     page.section().paragraph(
         u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
-        "the mistake in it. FILE is a .npy file, a .safetensors file (TENSOR chooses one of its tensors), or a .csv "
-        "file without a header (commas, or spaces; '#' lines skipped). Dimensions of size 1 are dropped: (L, 1, d) "
+        "the mistake in it. FILE is a .npy file, a .npz file (TENSOR chooses one of its arrays, stored or "
+        "compressed), a .safetensors file (TENSOR chooses one of its tensors), or a .csv "
+        "file (commas, or spaces; '#' lines skipped, and a header line of column names). Dimensions of size 1 are "
+        "dropped: (L, 1, d) "
         "and (1, L, d) are L x d tables. With --config, what a model's config.json computes for position instead "
         "(below)."_s);
     page.section(u"What it finds"_s)

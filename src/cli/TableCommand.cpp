@@ -80,8 +80,9 @@ HelpPage tableHelp()
     page.topic = u"table"_s;
     page.usage = {u"posenc table QUANTITY -o FILE [OPTIONS]"_s};
     page.section().paragraph(
-        u"Writes a table as .npy (float32, C order, shape [rows, cols]), .csv (one row per line after a '#' line "
-        "naming the columns, which numpy's loadtxt skips) or .safetensors (one F32 tensor named after QUANTITY). "
+        u"Writes a table as .npy (float32, C order, shape [rows, cols]), .csv (a header line naming the columns, "
+        "as pandas.read_csv reads it, then one row per line; numpy.loadtxt(f, delimiter=',', skiprows=1)) or "
+        ".safetensors (one F32 tensor named after QUANTITY). "
         "A quantity of one family chooses it where --encoding is not given (table rope-cos is --encoding rope)."_s);
     QList<HelpItem> quantities;
     for (const QuantitySpec &row : Quantities::rows())

@@ -17,7 +17,7 @@ bool isMatrixFile(const QString &path)
 {
     const QFileInfo info(path);
     const QString suffix = info.suffix().toLower();
-    return info.isFile() && (suffix == u"npy"_s || suffix == u"safetensors"_s);
+    return info.isFile() && (suffix == u"npy"_s || suffix == u"npz"_s || suffix == u"safetensors"_s);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "io/ModelConfigFile.h"
 
 #include "check/ConfigNumber.h"
+#include "io/MemoryFiles.h"
 #include "io/StandardInput.h"
 
 #include <QFile>
@@ -123,6 +124,14 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
 
 ReadResult<QJsonObject> read(const QString &path)
 {
+    // A config the Python module holds in memory (a dict).
+    if (const auto bytes = MemoryFiles::file(path)) {
+        if (bytes->size() > kMaxBytes)
+            return ReadError {
+                path,
+                u"%1 bytes is too large for a model config (at most %2 bytes)"_s.arg(bytes->size()).arg(kMaxBytes)};
+        return parse(*bytes, path);
+    }
     // A pipe or a device could block the read or never end it; "-", standard input, is read whole
     // into a regular file first (StandardInput).
     const auto where = StandardInput::file(path);

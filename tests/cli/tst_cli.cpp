@@ -165,7 +165,7 @@ void TestCli::csvHoldsTheSameValues()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = file.readAll().split('\n');
     QCOMPARE(lines.size(), 22); // the header, 20 rows and the empty text after the last newline
-    QVERIFY(lines.first().startsWith("# output_0,"));
+    QVERIFY(lines.first().startsWith("output_0,"));
     for (qint64 r = 0; r < t.rows; ++r) {
         const QList<QByteArray> fields = lines[r + 1].split(',');
         QCOMPARE(fields.size(), 9);

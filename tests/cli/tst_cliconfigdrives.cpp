@@ -22,13 +22,11 @@ QStringList configNames()
     return names;
 }
 
-// The CSV table's rows, without its '#' header.
+// The CSV table's rows, without its header: the first line, which names the columns.
 QList<QList<double>> csvRows(const QString &text)
 {
     QList<QList<double>> rows;
-    for (const QString &line : text.split(u'\n', Qt::SkipEmptyParts)) {
-        if (line.startsWith(u'#'))
-            continue;
+    for (const QString &line : text.split(u'\n', Qt::SkipEmptyParts).mid(1)) {
         QList<double> row;
         for (const QString &cell : line.split(u','))
             row.append(cell.toDouble());

@@ -41,6 +41,11 @@ private slots:
         QTest::newRow("posenc table's header, blank lines, CRLF, spaces around commas")
             << QByteArray("# pe_0, pe_1\r\n\r\n  1.5 , -2e-3\r\n+3.25,4.\r\n\n") << qint64(2) << qint64(2) << 4.0f
             << 0.5e-2;
+        // Before: a header line without '#' was refused as words. Now it is skipped, as pandas reads it.
+        QTest::newRow("posenc table's header since pandas reads it")
+            << QByteArray("pe_0,pe_1\n0,1\n0.841471,0.540302\n") << qint64(2) << qint64(2) << 0.540302f << 0.5e-6;
+        QTest::newRow("pandas' to_csv of named columns, spaces")
+            << QByteArray("# note\nsin cos.2 x-y\n1 2 3\n") << qint64(1) << qint64(3) << 3.0f << 0.0;
         QTest::newRow("tabs") << QByteArray("1\t2\n3\t4\n") << qint64(2) << qint64(2) << 4.0f << 0.0;
         QTest::newRow("%g: short numbers exact, long ones rounded")
             << QByteArray("0 1\n0.841471 0.540302\n1e-05 1\n") << qint64(3) << qint64(2) << 1.0f << 0.5e-6;
@@ -89,6 +94,10 @@ private slots:
         QTest::newRow("spaces in the first row of commas")
             << QByteArray("\n1,2 3\n")
             << u"line 2: column 2 ends with spaces and no comma, where the first row (line 2)"_s;
+        QTest::newRow("a header naming fewer columns")
+            << QByteArray("pe_0,pe_1\n1,2,3\n") << u"line 2: 3 columns where the header (line 1) names 2"_s;
+        QTest::newRow("a header with a number") << QByteArray("pe_0,1\n1,2\n") << u"line 1: a header line"_s;
+        QTest::newRow("a second header") << QByteArray("a,b\nc,d\n") << u"line 2: column 1: 'c' is not a number"_s;
         QTest::newRow("CR line ends, a word on line 3")
             << QByteArray("1,2\r3,4\rx,5\r") << u"line 3: column 1: 'x' is not a number"_s;
     }
