@@ -3,8 +3,8 @@
 #include "TableCheck.h"
 
 #include "check/CheckDiagnosis.h"
-#include "check/FamilyCheck.h"
 #include "check/CompareSimd.h"
+#include "check/FamilyCheck.h"
 #include "check/PairReference.h"
 #include "check/TableReference.h"
 #include "check/TableSample.h"
@@ -355,7 +355,7 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
             if (t.nonFiniteRow >= 0) {
                 v.error = u"row %1, column %2 holds %3; a table of positions holds finite numbers"_s.arg(t.nonFiniteRow)
                               .arg(t.nonFiniteColumn)
-                              .arg(t.nonFiniteIsNan ? u"NaN"_s : u"an infinity"_s);
+                              .arg(nonFiniteWords(t.nonFiniteIsNan ? NAN : INFINITY, table.storedType()));
                 return v;
             }
             if (t.worstRow >= 0 && (v.worstRow < 0 || t.maxError > v.maxAbsError)) {

@@ -91,22 +91,26 @@ int runWindow(const WindowOptions &options)
     // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
     // made, and keeps it.
     Accessibility::install();
-    QSettings settings;
+    const Settings::Opened opened = Settings::open();
+    QSettings *settings = opened.settings.get();
     QTextStream err(stderr);
-    if (options.resetSettings)
-        Settings::reset(settings);
+    if (!settings)
+        err << "posenc: not reading the settings: " << opened.problem << "; nothing is remembered this time\n";
+    if (options.resetSettings && settings)
+        Settings::reset(*settings);
     Params params = options.params;
     QStringList problems;
     QString tooLarge;
-    if (!options.paramsGiven) {
-        const Settings::LoadedParams loaded = Settings::loadParams(settings);
+    if (!options.paramsGiven && settings) {
+        const Settings::LoadedParams loaded = Settings::loadParams(*settings);
         problems = loaded.problems;
         for (const QString &problem : problems)
             err << "posenc: ignoring the remembered parameters (" << problem << "); using the defaults\n";
         params = loaded.params;
         tooLarge = loaded.tooLarge;
     }
-    MainWindow window(params, &settings);
+    err.flush(); // said as the window opens, not when it closes
+    MainWindow window(params, settings);
     // Sized before a lesson shares its room out.
     const std::optional<QSize> size = startSize(options);
     if (size) {
@@ -117,7 +121,8 @@ int runWindow(const WindowOptions &options)
     // views, and remembers those when it closes: the lesson's are not the user's.
     std::optional<LessonController::Workspace> home;
     if (options.paramsGiven && !(options.lesson.isEmpty() && options.sessionLesson.isEmpty()))
-        home = LessonController::Workspace {Settings::loadParams(settings).params, window.sessions()->viewState()};
+        home = LessonController::Workspace {settings ? Settings::loadParams(*settings).params : Params {},
+                                            window.sessions()->viewState()};
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
     // A lecturer's own lesson, given as a session: its panel explains what it set.
@@ -142,6 +147,11 @@ int runWindow(const WindowOptions &options)
                                     "shown. Open a session or give the sizes on the command line to start "
                                     "larger.")
                 .arg(tooLarge),
+            15000);
+    else if (!settings)
+        window.statusBar()->showMessage(
+            QApplication::translate("posenc", "The settings were not read (%1): nothing is remembered this time.")
+                .arg(opened.problem),
             15000);
     if (size)
         window.fitArrangementTo(*size);

@@ -20,6 +20,7 @@
 #include "UndoHistory.h"
 #include "UserGuideDialog.h"
 
+#include "io/ByteSource.h"
 #include "render/FigureRegistry.h"
 
 #include <QActionGroup>
@@ -226,7 +227,7 @@ void WindowMenus::openFile(const QString &path, bool mayAsk)
             ? tr("%1 is neither a session (.posenc), a matrix (.npy, .safetensors), a table to check (.csv) nor a "
                  "model's config.json, so it was not opened.")
                   .arg(path)
-            : tr("%1: no such file.").arg(path));
+            : tr("%1: %2.").arg(path, absentFileReason(path)));
 }
 
 void WindowMenus::openMatrix(const QString &path, bool mayAsk)

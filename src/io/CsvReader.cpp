@@ -25,7 +25,13 @@ public:
     explicit Bytes(ByteSource &source)
         : m_source(source)
         , m_buffer(int(std::min(kChunkBytes, std::max<qint64>(source.size(), 1))), Qt::Uninitialized)
-    { }
+    {
+        // A UTF-8 byte-order mark (Excel's "CSV UTF-8", PowerShell's files) is no part of the first
+        // cell. A failed read here fails again, with its reason, at the first byte.
+        char head[3];
+        if (source.size() >= 3 && source.read(0, 3, head) && QByteArrayView(head, 3) == "\xef\xbb\xbf")
+            m_offset = 3;
+    }
     // The next byte, -1 at the end, -2 when reading failed.
     int next()
     {

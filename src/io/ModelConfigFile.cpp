@@ -1,6 +1,8 @@
 #include "io/ModelConfigFile.h"
 
 #include "check/ConfigNumber.h"
+#include "io/ByteSource.h"
+#include "io/JsonTopLevel.h"
 #include "io/MemoryFiles.h"
 #include "io/StandardInput.h"
 
@@ -113,6 +115,8 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
             break;
         document = QJsonDocument::fromJson(json, &error);
     }
+    if (const auto scalar = error.error != QJsonParseError::NoError ? jsonTopLevelScalar(bytes) : std::nullopt)
+        return refuse(u"not a model config: its top level is %1, not an object"_s.arg(*scalar));
     if (error.error != QJsonParseError::NoError)
         return refuse(u"not JSON: %1 at %2%3"_s.arg(error.errorString(), placeOf(bytes, error.offset),
                                                     pythonLiteralNote(bytes, error.offset)));
@@ -139,7 +143,7 @@ ReadResult<QJsonObject> read(const QString &path)
         return where.error();
     const QFileInfo info(where.value());
     if (!info.exists())
-        return ReadError {path, u"no such file"_s};
+        return ReadError {path, absentFileReason(path)};
     if (info.isDir())
         return ReadError {path, u"a directory, not a config file"_s};
     if (!info.isFile())

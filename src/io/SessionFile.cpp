@@ -6,6 +6,8 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
+#include "io/ByteSource.h"
+#include "io/JsonTopLevel.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -110,6 +112,8 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
         return fail(u"not a session file: %1: a NUL byte (a session file is text)"_s.arg(placeOf(json, nul)));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (const auto scalar = parseError.error != QJsonParseError::NoError ? jsonTopLevelScalar(json) : std::nullopt)
+        return fail(u"not a session file: the top level is %1, not an object"_s.arg(*scalar));
     if (parseError.error != QJsonParseError::NoError)
         return fail(u"not a session file: %1: %2"_s.arg(placeOf(json, parseError.offset), parseError.errorString()));
     if (!document.isObject())
@@ -175,7 +179,9 @@ std::variant<Session, SessionError> readSession(const QString &path)
     if (!where)
         return SessionError {path, where.error().reason};
     const QFileInfo info(where.value());
-    if (info.exists() && !info.isFile())
+    if (!info.exists())
+        return SessionError {path, absentFileReason(path)};
+    if (!info.isFile())
         return SessionError {path, u"not a regular file"_s};
     QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))

@@ -53,6 +53,13 @@ private slots:
         // Before: one line of 0 rows' columns, "line 0" in its messages.
         QTest::newRow("CR alone ends a line (the old Mac's)")
             << QByteArray("0.25,0.5\r0.75,1\r\r2,3") << qint64(3) << qint64(2) << 3.0f << 0.0;
+        // Excel's "CSV UTF-8" and PowerShell start the file with a byte-order mark. Before: "'\xef\xbb\xbf0' is
+        // not a number".
+        QTest::newRow("a UTF-8 byte-order mark") << QByteArray("\xef\xbb\xbf"
+                                                               "0,1\n0.5,2\n")
+                                                 << qint64(2) << qint64(2) << 2.0f << 0.0;
+        QTest::newRow("a byte-order mark before the header")
+            << QByteArray("\xef\xbb\xbf# pe_0\n1\n") << qint64(1) << qint64(1) << 1.0f << 0.0;
     }
     void values()
     {
@@ -81,6 +88,9 @@ private slots:
         QTest::newRow("infinity") << QByteArray("1\n-inf\n") << u"line 2: column 1: '-inf' is not a finite number"_s;
         QTest::newRow("past float32") << QByteArray("1e39\n") << u"line 1: column 1: '1e39' is past float32's range"_s;
         QTest::newRow("hex") << QByteArray("0x10\n") << u"'0x10' is not a number"_s;
+        QTest::newRow("a byte-order mark past the start") << QByteArray("1\n\xef\xbb\xbf"
+                                                                        "2\n")
+                                                          << u"line 2: column 1: '\\xef\\xbb\\xbf2' is not a number"_s;
         QTest::newRow("quotes") << QByteArray("\"1\",2\n") << u"'\"1\"' is not a number"_s;
         QTest::newRow("empty cell") << QByteArray("1,,2\n") << u"line 1: column 2 is empty"_s;
         QTest::newRow("trailing comma") << QByteArray("1,2,\n") << u"line 1: column 3 is empty"_s;

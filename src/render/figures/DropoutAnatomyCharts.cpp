@@ -68,7 +68,7 @@ QCPGraph *dots(QCPAxisRect *rect, const QColor &color, QCPScatterStyle::ScatterS
 
 QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setPen(pen);
     return graph;
 }
