@@ -117,6 +117,8 @@ void TestCliConfigCheck::everySharedConfigIsRead()
     const QHash<QString, QStringList> describeKeys {
         {u"rope"_s,
          {u"rope_type"_s, u"rotary_dim"_s, u"attention_factor"_s, u"logit_scale"_s, u"critical_dimension"_s}},
+        // M-RoPE turns at a rope_type's frequencies too (issue 57: they were reported as none).
+        {u"mrope"_s, {u"rope_type"_s, u"rotary_dim"_s, u"mrope_section"_s, u"attention_factor"_s}},
         {u"alibi"_s, {u"heads"_s, u"slope"_s, u"slopes"_s, u"half_weight_distance"_s}},
         {u"t5"_s, {u"buckets"_s, u"max_distance"_s, u"side_buckets"_s, u"max_exact"_s}},
         {u"deberta"_s, {u"buckets"_s, u"max_position"_s, u"mid"_s}}};
@@ -129,7 +131,7 @@ void TestCliConfigCheck::everySharedConfigIsRead()
             QVERIFY2(!layer.value(key).isNull(), qPrintable(name + u": "_s + key));
         }
         QVERIFY(layer.value(u"described"_s).toBool());
-        if (encoding != u"rope"_s)
+        if (encoding != u"rope"_s && encoding != u"mrope"_s)
             QVERIFY(!layer.contains(u"rope_type"_s));
     }
 }

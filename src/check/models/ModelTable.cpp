@@ -37,6 +37,7 @@ ModelRow rowOf(const QJsonObject &o)
     r.headDimByType = o.value(u"head_dim_by_type"_s).toObject();
     r.partial = o.value(u"partial"_s).toString(u"ignored"_s);
     r.layout = o.value(u"layout"_s).toString(u"half"_s);
+    r.place = o.value(u"place"_s).toString(u"prefix"_s);
     r.dicts = o.value(u"dicts"_s).toString(u"one"_s);
     r.theta = o.value(u"theta"_s).toObject();
     r.scalingTo = wordsOf(o.value(u"scaling_to"_s));
@@ -116,6 +117,10 @@ ModelRow guess(const QString &type)
     ModelRow row = *find(u"llama"_s);
     row.type = type;
     row.read = u"guess"_s;
+    // Read from the keys: a model's own code that carries partial_rotary_factor (or rotary_dim)
+    // turns that part of the head (mimo_v2_flash's MiMoV2FlashRotaryEmbedding.compute_default_rope_parameters:
+    // dim = int(head_dim * partial_rotary_factor)); only Llama's own class ignores it.
+    row.partial = u"honoured"_s;
     return row;
 }
 

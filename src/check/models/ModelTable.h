@@ -46,6 +46,9 @@ struct ModelRow
     // "half" (rotate_half), "interleaved" (pairs 2i, 2i + 1), or "rope_interleave" (the key chooses,
     // interleaved by default).
     QString layout;
+    // Where the turned columns sit: "prefix" (the first rotary_dim), or "suffix" (the last: DeepSeek-V4's
+    // apply_rotary_pos_emb turns x[..., -rope_dim:]). MLA's head ("mla") is always a suffix.
+    QString place;
     // The rope dicts: "one" for every layer type, "per-type" (the class converts rope_scaling and
     // its theta keys into a dict per layer type), "per-type-only" (it reads only per-type dicts).
     QString dicts;
