@@ -48,6 +48,8 @@ private slots:
     void tailAndPairsFromKeys();
     void wrappedTextModel_data();
     void wrappedTextModel();
+    void unknownTypeByTheNameItExtends_data();
+    void unknownTypeByTheNameItExtends();
 };
 
 void TestConfigKeys::keyRead_data()
@@ -178,6 +180,48 @@ void TestConfigKeys::wrappedTextModel()
     QVERIFY(full);
     QCOMPARE(RopeFrequencies::rotaryDim(full->params.rope), 64);
     QCOMPARE(full->params.rope.theta, 1e7);
+}
+
+void TestConfigKeys::unknownTypeByTheNameItExtends_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QString>("nearest"); // empty: read by Llama's rules
+    QTest::newRow("a minor release's text model") << u"exaone4_5_text"_s << u"exaone4"_s;
+    QTest::newRow("a minor release") << u"exaone4_7"_s << u"exaone4"_s;
+    QTest::newRow("a wrapper's name leads to its text model") << u"gemma3_vl"_s << u"gemma3_text"_s;
+    QTest::newRow("a major release is not its series") << u"exaone5_text"_s << QString();
+    QTest::newRow("a name that extends none") << u"future_lm_text"_s << QString();
+}
+
+void TestConfigKeys::unknownTypeByTheNameItExtends()
+{
+    // EXAONE 4.5's text model (model_type exaone4_5_text) is Exaone4's code; so is its layer rule:
+    // every sliding_window_pattern-th layer global and without RoPE (Exaone4Attention.forward). A
+    // name that extends no known type by a minor version or a suffix is read by Llama's rules. Both
+    // are guesses, and say so.
+    QFETCH(QString, type);
+    QFETCH(QString, nearest);
+    const ConfigCheck check
+        = ModelConfig::check(model(type, {{u"sliding_window"_s, 1024}, {u"sliding_window_pattern"_s, 4}}));
+    QVERIFY(check.problems.isEmpty());
+    QCOMPARE(check.basis, u"guess"_s);
+    const ConfigFinding *unknown = nullptr;
+    for (const ConfigFinding &f : check.findings) {
+        if (f.id == u"model-type-unknown"_s)
+            unknown = &f;
+    }
+    QVERIFY(unknown);
+    QVERIFY2(unknown->message.contains(nearest.isEmpty() ? u"Llama's rules"_s : u"of %1, the known"_s.arg(nearest)),
+             qPrintable(unknown->message));
+    const ConfigLayer *global = layerAt(check, 3);
+    QVERIFY(global);
+    if (nearest == u"exaone4"_s) {
+        QCOMPARE(global->scheme.encoding, u"none"_s);
+        QCOMPARE(layerAt(check, 0)->scheme.encoding, u"rope"_s);
+        QCOMPARE(qint64(layerAt(check, 0)->scheme.window.value_or(0)), qint64(1024));
+    } else {
+        QCOMPARE(global->scheme.encoding, u"rope"_s);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestConfigKeys)

@@ -156,7 +156,12 @@ namespace ModelFindings {
 void reportRow(ConfigContext &c)
 {
     const ModelRow &row = c.model;
-    if (row.read == u"guess"_s)
+    if (row.read == u"guess"_s && !row.nearest.isEmpty())
+        c.find(u"model-type-unknown"_s,
+               u"model_type %1 is not in posenc's table of models: read from its position keys, by the rules and "
+               "defaults of %2, the known model_type its name extends, so its layers below are a guess"_s.arg(
+                   row.type, row.nearest));
+    else if (row.read == u"guess"_s)
         c.find(u"model-type-unknown"_s,
                u"model_type %1 is not in posenc's table of models: read from its position keys, by Llama's rules "
                "and LlamaConfig's defaults where no key says, so its layers below are a guess"_s.arg(row.type));
