@@ -421,7 +421,9 @@ void FigureView::finishDraft()
     if (m_shownDetail != Detail::Full)
         return;
     setDraft(false);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    // Drawn now, not queued: a view is settled once its draft is gone (isSettled), and a grab of the
+    // window between this and a queued replot would show the draft's buffer (a screenshot's).
+    m_plot->replot();
 }
 
 void FigureView::afterReplot()
