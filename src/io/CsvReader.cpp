@@ -176,13 +176,16 @@ bool isNameChar(int c, bool first)
     return letter || (!first && ((c >= '0' && c <= '9') || c == '.' || c == '-'));
 }
 
+// A header's name: name characters, and not one of the words numpy and pandas write for a
+// non-finite value (nan, inf, infinity in any case), which are a row's cells, refused as such.
 bool isName(const char *text, int length)
 {
     for (int k = 0; k < length; ++k) {
         if (!isNameChar(text[k], k == 0))
             return false;
     }
-    return length > 0;
+    const QByteArray word = QByteArray(text, length).toLower();
+    return length > 0 && word != "nan" && word != "inf" && word != "infinity";
 }
 
 // One pass over the file: every cell handed to `cell(row, column, value, roundingExponent)`. The

@@ -108,6 +108,13 @@ private slots:
             << QByteArray("pe_0,pe_1\n1,2,3\n") << u"line 2: 3 columns where the header (line 1) names 2"_s;
         QTest::newRow("a header with a number") << QByteArray("pe_0,1\n1,2\n") << u"line 1: a header line"_s;
         QTest::newRow("a second header") << QByteArray("a,b\nc,d\n") << u"line 2: column 1: 'c' is not a number"_s;
+        // Before: a first row of non-finite words was taken for a header and dropped, and the table
+        // below it read (a NaN row checked `correct`); "nan,0.5" was "a header line" of a bad name.
+        QTest::newRow("a first row of nan")
+            << QByteArray("nan,nan\n1,2\n") << u"line 1: column 1: 'nan' is not a finite number"_s;
+        QTest::newRow("a first row of NaN and a number")
+            << QByteArray("NaN,0.5\n1,2\n") << u"line 1: column 1: 'NaN'"_s;
+        QTest::newRow("a first row of inf") << QByteArray("Infinity,1\n1,2\n") << u"line 1: column 1: 'Infinity'"_s;
         QTest::newRow("CR line ends, a word on line 3")
             << QByteArray("1,2\r3,4\rx,5\r") << u"line 3: column 1: 'x' is not a number"_s;
     }
