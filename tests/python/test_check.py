@@ -103,6 +103,10 @@ def test_torch_tensors_of_every_precision(folder):
     wide = torch.from_numpy(np.repeat(pe, 2, axis=1).copy())[:, ::2]
     assert not wide.is_contiguous()
     assert posenc.check(wide).as_dict() == checked(folder, wide.contiguous().numpy()).json()
+    # A view with torch's negative bit set (DLPack exports its storage unnegated): read as its values.
+    negated = torch.complex(-tensor, tensor).conj().imag
+    assert negated.is_neg()
+    assert posenc.check(negated).as_dict() == checked(folder, -pe).json()
 
 
 def test_anything_with_array_or_dlpack(folder):

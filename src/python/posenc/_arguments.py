@@ -117,6 +117,11 @@ def _array(value: Any) -> Any:
         return value
     if getattr(value, "requires_grad", False) and hasattr(value, "detach"):
         value = value.detach()
+    # A torch view with its negative or conjugate bit set is exported by DLPack as the storage it
+    # views, unnegated: resolved here (no copy where the bits are unset).
+    for bit, resolve in (("is_neg", "resolve_neg"), ("is_conj", "resolve_conj")):
+        if callable(getattr(value, bit, None)) and getattr(value, bit)():
+            value = getattr(value, resolve)()
     if hasattr(value, "__dlpack__"):
         return value
     if hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
