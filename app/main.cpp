@@ -53,8 +53,8 @@ int openWindow(int &argc, char *argv[], const std::variant<posenc::WindowArgumen
     QApplication::setWindowIcon(posenc::applicationIcon());
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
-                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel, window.files,
-                              window.size});
+                              window.sessionView, window.sessionLesson, window.lesson, window.lessonModel,
+                              window.startPanel, window.files, window.size});
 }
 
 } // namespace

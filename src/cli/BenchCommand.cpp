@@ -246,7 +246,7 @@ QList<CommandOption> benchOptions()
         {{u"views"_s},
          u"LIST"_s,
          u"the views whose changes are timed, comma-separated: sinusoidal (the changes at L 8192 x d 1024), rope, "
-         "alibi, t5, deberta, check (default all)"_s},
+         "alibi, t5, deberta, positions (a batch of 64 rows of 32768), check (default all)"_s},
         {{u"view-changes"_s},
          u"N"_s,
          u"parameter changes of each family's views at its presets' scale, and zooms of the check heatmap "
@@ -275,7 +275,8 @@ HelpPage benchHelp()
                    "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "
                    "(the larger first waits for every view to be exact, about a minute on two cores); 100 of each "
                    "family's default views at its presets' scale (RoPE at Llama 3.1 8B with L 131072, ALiBi, T5 "
-                   "and DeBERTa at L 65536); and 100 zooms of File > Check a table…'s heatmap over a 1,048,576 x "
+                   "and DeBERTa at L 65536, the positions' figures over a batch of 64 rows of 32768 positions); and "
+                   "100 zooms of File > Check a table…'s heatmap over a 1,048,576 x "
                    "1024 table (or --max-len x --d-model). The machine's load moves every time: compare the "
                    "ratios of one run, and take several."_s);
     QList<HelpItem> options;

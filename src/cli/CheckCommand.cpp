@@ -9,6 +9,7 @@
 #include "Interrupt.h"
 #include "JsonOutput.h"
 #include "ParamOptions.h"
+#include "PositionIdsCheckCommand.h"
 #include "ProgressLine.h"
 
 #include "check/CheckReport.h"
@@ -198,6 +199,7 @@ QList<CommandOption> tableCheckOptions()
         shown.append(option.names);
     options += CheckExpect::options(shown);
     options.append(CheckApply::option());
+    options.append(PositionIdsCheckCommand::option());
     options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
     options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
     options.append(CommandOptions::help());
@@ -222,7 +224,9 @@ HelpPage checkHelp()
     page.topic = u"check"_s;
     page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s,
                   u"posenc check --apply X Y [--json] [--encoding mrope|--config FILE] [RoPE and M-RoPE flags]"_s,
-                  u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
+                  u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s,
+                  u"posenc check --position-ids IDS.npy [--json] [--batch ...|--packed ...|--attention-mask FILE] "
+                  "[--cache N]"_s};
     page.section().paragraph(
         u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
         "the mistake in it. FILE is a .npy file, a .npz file (TENSOR chooses one of its arrays, stored or "
@@ -287,6 +291,7 @@ HelpPage checkHelp()
                 {u"7"_s, u"unknown: the check cannot tell what the table is, or two readings fit equally"_s},
                 {u"130"_s, u"stopped by Ctrl+C"_s}});
     page.sections += configCheckSections();
+    page.sections += PositionIdsCheckCommand::helpSections();
     return page;
 }
 
@@ -301,6 +306,9 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     };
     if (given(u"--config"_s) && !given(u"--apply"_s))
         return runConfigCheck(arguments, out, err);
+    // `posenc check --position-ids IDS.npy` checks a batch's position ids, not a table.
+    if (PositionIdsCheckCommand::requested(arguments))
+        return PositionIdsCheckCommand::run(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     CommandOptions::add(parser, tableCheckOptions());

@@ -1,5 +1,6 @@
 #include "ParamOptions.h"
 
+#include "BatchFileOptions.h"
 #include "ConfigOptions.h"
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
@@ -97,6 +98,8 @@ QString groupHeading(const ParamSpec &row)
         return u"The embeddings"_s;
     case ParamGroup::Dropout:
         return u"Dropout"_s;
+    case ParamGroup::Batch:
+        return u"The batch and its position ids"_s;
     case ParamGroup::Run:
         return u"The run"_s;
     case ParamGroup::Family:
@@ -233,6 +236,8 @@ Result read(const Given &given, const Clues &clues)
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         PositionTableOptions::read(given, result);
+    if (result.exitCode() == ExitDone)
+        BatchFileOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;

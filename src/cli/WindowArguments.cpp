@@ -195,6 +195,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     const Lesson *chosen = std::get<const Lesson *>(lesson);
     ParamOptions::Result read;
+    std::optional<ModelChoice> lessonModel;
     if (!configFile.isEmpty()) {
         const QString layerType = parser.value(QString::fromUtf16(ConfigOptions::kLayerKey));
         auto picked = ConfigOptions::choose(configFile, layerType);
@@ -204,7 +205,13 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         else
             read = std::get<ParamOptions::Result>(std::move(picked));
     } else {
-        read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
+        if (chosen) {
+            LessonOptions::Read lessonRead = LessonOptions::read(parser, *chosen);
+            read = std::move(lessonRead.result);
+            lessonModel = std::move(lessonRead.choice);
+        } else {
+            read = ParamOptions::read(parser);
+        }
     }
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
@@ -238,6 +245,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     result.screenshot = parser.value(u"screenshot"_s);
     result.size = size;
     result.lesson = chosen ? chosen->name : QString();
+    result.lessonModel = lessonModel;
     result.startPanel = parser.isSet(u"start-panel"_s);
     result.files = files;
     return result;

@@ -21,7 +21,7 @@ namespace posenc {
 
 // Where a parameter belongs: the groups every encoding has, and a family's group (the row's
 // `family` says which), shown only while the family is chosen.
-enum class ParamGroup { Model, Family, Embeddings, Dropout, Run };
+enum class ParamGroup { Model, Family, Embeddings, Dropout, Batch, Run };
 
 // What a value is, which decides its text and the control the window gives it.
 enum class ParamKind {
@@ -85,6 +85,7 @@ struct IdleReason
         // A family's parameter that the family's other settings leave unread, its family's words saying
         // which (the family's folder: M-RoPE's vision rule, 2-D RoPE's style, the 2-D sin-cos base size).
         FamilySetting,
+        NoTemperature, // floor-scale: attn-scale is unset, so no temperature is applied
     };
     Code code;
     QString why; // "evaluation mode (eval) drops nothing."
@@ -95,6 +96,9 @@ struct ParamSpec
     QString key; // the flag without its dashes, the session's key: "d-model"
     ParamGroup group = ParamGroup::Model;
     std::optional<Encoding> family; // the family of a row of ParamGroup::Family (ParamTable sets it)
+    // A model's own setting outside its family's rows (Llama 4's attn_scale): presets set it, and a
+    // lesson read for another model leaves it at its default, as a family's (LessonModels::textsFor).
+    bool ofModel = false;
     ParamKind kind = ParamKind::Integer;
     QString valueName; // --help's placeholder: "N", "interleaved|split"
     QString help; // --help's line, without the default

@@ -134,7 +134,7 @@ int runWindow(const WindowOptions &options)
             window.lessons()->show(std::get<Lesson>(lesson), params, home);
     }
     if (const Lesson *lesson = Lessons::find(options.lesson))
-        window.lessons()->show(*lesson, params, home);
+        window.lessons()->show(*lesson, params, home, options.lessonModel);
     if (!problems.isEmpty())
         window.statusBar()->showMessage(
             QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Params.h"
+#include "io/LessonModels.h"
 
 #include <QIcon>
 #include <QJsonObject>
@@ -22,6 +23,7 @@ struct WindowOptions
     std::optional<QJsonObject> sessionView; // the view state of a session given on the command line
     QJsonObject sessionLesson; // its lesson block, empty when it has none
     QString lesson; // a lesson to open (its parameters are in `params`, with the flags given over them)
+    std::optional<ModelChoice> lessonModel; // the model it is read for; none: its parameters alone
     bool startPanel = false; // show the start panel even where a start would not (--screenshot)
     QStringList files; // files given as arguments: not opened yet, and the window says so
     std::optional<QSize> size; // the window's size; a screenshot's is kScreenshotSize unless given

@@ -1,6 +1,7 @@
 #include "WindowMenus.h"
 
 #include "AboutDialog.h"
+#include "BatchFiles.h"
 #include "ControlPanel.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
@@ -159,8 +160,19 @@ void WindowMenus::createEmbeddingsActions(QMenu *file)
     file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+L"_s), this, &WindowMenus::chooseEmbeddings);
     m_randomAction = file->addAction(tr("Use &random embeddings"), this, [embeddings] { embeddings->useRandom(); });
     file->addAction(tr("Load &position table…"), this, [this] { chooseMatrix(true); });
-    connect(m_parts.controls, &ControlPanel::loadRequested, this,
-            [this](const QString &key) { chooseMatrix(key == u"position-table"_s); });
+    // The batch's tables: the attention mask and the document ids (docs/ARCHITECTURE.md, Positions
+    // in practice).
+    auto *batch = new BatchFiles(m_window, m_parts.controls, this);
+    connect(batch, &BatchFiles::failed, this, &WindowMenus::failed);
+    file->addAction(tr("Load an attention &mask…"), this, [batch] { batch->choose(u"attention-mask"_s); });
+    file->addAction(tr("Load document &ids…"), this, [batch] { batch->choose(u"document-ids"_s); });
+    file->addAction(tr("Use no mask or document ids"), this, [batch] { batch->clear(); });
+    connect(m_parts.controls, &ControlPanel::loadRequested, this, [this, batch](const QString &key) {
+        if (BatchFiles::holds(key))
+            batch->choose(key);
+        else
+            chooseMatrix(key == u"position-table"_s);
+    });
     embeddingsChanged();
 }
 

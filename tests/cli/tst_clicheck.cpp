@@ -488,12 +488,12 @@ private slots:
                                                         {u"base"_s, 10000.0},
                                                         {u"frequencies"_s, QJsonValue::Null},
                                                         {u"mistakes"_s, QJsonArray {}}};
-        QTest::newRow("attention-factor-missing")
-            << rows(16384, d, yarn(1.0)) << d << QStringList()
-            << QJsonObject {{u"verdict"_s, u"mistake"_s},
-                            {u"rope_type"_s, u"yarn"_s},
-                            {u"attention_factor"_s, 1.0},
-                            {u"mistakes"_s, QJsonArray {u"attention-factor-missing"_s}}};
+        // Amplitude 1 is YaRN with mscale = mscale_all_dim (DeepSeek-V3, Mistral 3): no mistake.
+        QTest::newRow("yarn, mscale = mscale_all_dim") << rows(16384, d, yarn(1.0)) << d << QStringList()
+                                                       << QJsonObject {{u"verdict"_s, u"variant"_s},
+                                                                       {u"rope_type"_s, u"yarn"_s},
+                                                                       {u"attention_factor"_s, 1.0},
+                                                                       {u"mistakes"_s, QJsonArray {}}};
         QTest::newRow("rope-layout") << rows(2048, d, yarn(af)) << d
                                      << QStringList {u"--rope-layout"_s, u"interleaved"_s}
                                      << QJsonObject {{u"verdict"_s, u"mistake"_s},

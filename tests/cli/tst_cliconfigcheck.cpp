@@ -24,6 +24,7 @@ private slots:
     void mistakesAreNamed();
     void textOutputHasBlocksAndFindings();
     void layerTypeFilters();
+    void takesAnExampleByName();
     void hostileConfigs_data();
     void hostileConfigs();
     void hugeFileIsRefusedUnread();
@@ -58,8 +59,8 @@ void TestCliConfigCheck::everySharedConfigIsRead_data()
     row("Llama-2-7b-hf", 0, {u"full_attention"_s}, {});
     row("Llama-3.2-1B", 0, {u"full_attention"_s}, {});
     row("Llama-4-Scout-17B-16E", 0, {u"chunked_attention"_s, u"full_attention"_s},
-        {u"note chunked-layers-turn"_s, u"note interleaved-pairs"_s, u"note nope-layers"_s, u"note query-temperature"_s,
-         u"warning rope-theta-absent"_s});
+        {u"note chunked-layers-turn"_s, u"note interleaved-pairs"_s, u"note llama3-low-equals-high"_s,
+         u"note nope-layers"_s, u"note query-temperature"_s});
     row("Meta-Llama-3.1-8B", 0, {u"full_attention"_s}, {});
     row("Mistral-7B-v0.1", 0, {u"sliding_attention"_s}, {});
     row("ModernBERT-base", 0, {u"full_attention"_s, u"sliding_attention"_s}, {u"note sliding-layers-own-theta"_s});
@@ -283,6 +284,18 @@ void TestCliConfigCheck::layerTypeFilters()
     const Checked bad = checkJson(fixture(u"gemma-3-1b-it"_s), {u"--layer-type"_s, u"global"_s});
     QCOMPARE(bad.run.exitCode, 2);
     QVERIFY2(bad.run.err.contains(u"sliding_attention, full_attention"_s), qPrintable(bad.run.err));
+}
+
+// --config takes an example's name, as the other commands do: the same report as its file's.
+void TestCliConfigCheck::takesAnExampleByName()
+{
+    const Checked byName = checkJson(u"llama-4-scout"_s);
+    const Checked byFile = checkJson(fixture(u"Llama-4-Scout-17B-16E"_s));
+    QCOMPARE(byName.run.exitCode, 0);
+    QCOMPARE(byName.layerTypes(), byFile.layerTypes());
+    QCOMPARE(byName.findings(), byFile.findings());
+    // A name that is neither a file nor an example is a file that cannot be read.
+    QCOMPARE(checkJson(u"no-such-model"_s).run.exitCode, 3);
 }
 
 void TestCliConfigCheck::hostileConfigs_data()
