@@ -10,6 +10,8 @@
 #include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
+#include <QHash>
+
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -17,15 +19,6 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
-
-const LayerGroup *groupOf(const ConfigContext &c, const ConfigLayer &layer)
-{
-    for (const LayerGroup &g : c.plan.groups) {
-        if (g.name == layer.layerType)
-            return &g;
-    }
-    return nullptr;
-}
 
 // A class default the key falls back to, or `fallback`.
 double valueOf(const ConfigContext &c, const QString &key, double fallback)
@@ -121,10 +114,13 @@ namespace LayerSchemes {
 
 void fill(ConfigContext &c, QList<ConfigLayer> &layers)
 {
+    QHash<QString, const LayerGroup *> groups; // by name: linear in the layer types
+    for (const LayerGroup &g : c.plan.groups)
+        groups.insert(g.name, &g);
     for (ConfigLayer &layer : layers) {
         LayerScheme &s = layer.scheme;
         s.encoding = Families::word(layer.params.encoding);
-        const LayerGroup *group = groupOf(c, layer);
+        const LayerGroup *group = groups.value(layer.layerType);
         if (!group)
             continue; // a family without layer types of its own (ALiBi, T5, ...): its family's word
         if (group->mixer != u"attention"_s) {

@@ -83,8 +83,9 @@ void RopeConfigReader::readDicts()
 bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString> &types)
 {
     const QStringList keys = chosen.json().keys();
-    const qsizetype inTypes = std::count_if(
-        keys.cbegin(), keys.cend(), [&](const QString &k) { return types.contains(k) || m_c.plan.types.contains(k); });
+    const QSet<QString> planned(m_c.plan.types.cbegin(), m_c.plan.types.cend());
+    const qsizetype inTypes = std::count_if(keys.cbegin(), keys.cend(),
+                                            [&](const QString &k) { return types.contains(k) || planned.contains(k); });
     if (inTypes == 0)
         return false;
     m_nested = true;
@@ -103,8 +104,9 @@ bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString
 void RopeConfigReader::mixedKeys(const ConfigObject &chosen, const QSet<QString> &types)
 {
     QStringList stray;
+    const QSet<QString> planned(m_c.plan.types.cbegin(), m_c.plan.types.cend());
     for (const QString &k : chosen.json().keys()) {
-        if (!types.contains(k) && !m_c.plan.types.contains(k))
+        if (!types.contains(k) && !planned.contains(k))
             stray.append(k);
     }
     if (!stray.isEmpty())
