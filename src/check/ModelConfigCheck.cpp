@@ -10,6 +10,8 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <numeric>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -138,10 +140,19 @@ QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
         if (!other.placesPosition() && FamilyChecks::of(other.encoding).readConfig)
             layers += FamilyChecks::of(other.encoding).readConfig(c);
     }
-    std::stable_sort(layers.begin(), layers.end(), [](const ConfigLayer &a, const ConfigLayer &b) {
+    // Ordered by index, each layer moved once: a layer is a large object and there may be many.
+    std::vector<qsizetype> order(std::size_t(layers.size()));
+    std::iota(order.begin(), order.end(), qsizetype(0));
+    std::stable_sort(order.begin(), order.end(), [&](qsizetype i, qsizetype j) {
+        const ConfigLayer &a = layers.at(i);
+        const ConfigLayer &b = layers.at(j);
         return a.layers.empty() || (!b.layers.empty() && a.layers.front() < b.layers.front());
     });
-    return layers;
+    QList<ConfigLayer> sorted;
+    sorted.reserve(layers.size());
+    for (const qsizetype i : order)
+        sorted.append(std::move(layers[i]));
+    return sorted;
 }
 
 } // namespace

@@ -143,7 +143,7 @@ BenchPart checkPart(const QJsonObject &keys)
                  .arg(keys[u"config_check_median_ms"_s].toDouble(), 0, 'f', 2)
                  .arg(keys[u"config_check_examples_ms"_s].toDouble(), 0, 'f', 3)});
     if (keys.contains(u"config_check_distinct_ms"_s))
-        part.lines.append({u"posenc check --config, %1 MiB, a layer type per layer"_s.arg(
+        part.lines.append({u"posenc check --config, %1 MiB, 2^16 types"_s.arg(
                                keys[u"config_check_distinct_bytes"_s].toDouble() / 1048576.0, 0, 'f', 1),
                            keys[u"config_check_distinct_ms"_s].toDouble(),
                            u"median %1 ms; 65,536 layer types"_s.arg(

@@ -17,12 +17,43 @@ QList<ConfigLayer> RopeConfigReader::layers()
 {
     readDicts();
     QList<ConfigLayer> out;
+    out.reserve(m_c.plan.groups.size());
+    // Layer types the reading cannot tell apart are read once: a config may name tens of thousands.
+    QHash<QString, qsizetype> read;
     for (const LayerGroup &group : m_c.plan.groups) {
-        if (group.rope)
+        if (!group.rope)
+            continue;
+        const QString key = readingKey(group);
+        const auto it = read.constFind(key);
+        if (it == read.cend()) {
+            read.insert(key, out.size());
             out.append(layerOf(group));
+            continue;
+        }
+        ConfigLayer layer = out.at(*it);
+        layer.layerType = group.name;
+        layer.layers = group.layers;
+        out.append(std::move(layer));
     }
     noteSliding(out);
     return out;
+}
+
+// What the reading of a layer type depends on beyond the config as a whole: its dict, its theta
+// keys, its head. Types alike in all of it read alike; a type whose findings name it (per-layer
+// dicts) is its own key.
+QString RopeConfigReader::readingKey(const LayerGroup &group) const
+{
+    const QString &type = group.type;
+    if (m_nested || group.name != type)
+        return u"type:"_s + group.name;
+    const auto dict = m_dicts.find(type);
+    const QString dictPath = dict != m_dicts.end() && dict->second ? dict->second->path() : QString();
+    const bool ownTheta = m_row.theta.contains(type) || !typeThetaKey(type).isEmpty();
+    const bool ownHead = m_row.headDimByType.contains(type);
+    return u"%1|%2|%3|%4"_s.arg(ownTheta || ownHead ? type : QString(), dictPath)
+        .arg(m_c.plan.headDimOf(type))
+        .arg(dict != m_dicts.end());
 }
 
 QSet<QString> RopeConfigReader::labels() const
