@@ -81,8 +81,10 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
     // DeepSeek-V4's every attention block has its sliding-window branch (window.every_layer).
     const bool windowed = group.type == u"sliding_attention"_s || row.window.value(u"every_layer"_s).toBool();
     if (windowed && c.plan.slidingWindow) {
-        // ModernBERT's local_attention is the whole span: local_attention // 2 each side.
-        const bool halved = row.window.value(u"halved"_s).toBool();
+        // ModernBERT's local_attention is the whole span: local_attention // 2 each side. So is a
+        // bidirectional Gemma's sliding_window: its class keeps sliding_window // 2 + 1 and its mask
+        // |q - k| < that (Gemma3TextConfig.__post_init__, _bidirectional_window_overlay).
+        const bool halved = row.window.value(u"halved"_s).toBool() || LayerSchemes::bidirectional(c);
         s.window = halved ? *c.plan.slidingWindow / 2 : *c.plan.slidingWindow;
         s.windowBothSides = halved;
     }
@@ -111,6 +113,16 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
 } // namespace
 
 namespace LayerSchemes {
+
+bool bidirectional(const ConfigContext &c)
+{
+    const QString key = c.model.window.value(u"bidirectional"_s).toString();
+    if (key.isEmpty())
+        return false;
+    // Gemma3TextConfig takes a flag; Gemma4TextConfig "all" (its "vision" leaves the text causal).
+    const QJsonValue v = c.text.json().value(key);
+    return v.isBool() ? v.toBool() : v.toString() == u"all"_s;
+}
 
 void fill(ConfigContext &c, QList<ConfigLayer> &layers)
 {
