@@ -2,8 +2,8 @@
 // by layer (ModelConfig::check) against its <Model>.truth.json, which says what the model's own
 // code computes (heldin/README.md gives the schema and the code each field was read from). A
 // layer is right when its encoding, rotary_dim, rotary place, theta, rope_type, layout, attention
-// factor (what multiplies cos and sin), sliding window (and whether it reaches both sides) and (M-RoPE)
-// sections and interleave all
+// factor (what multiplies cos and sin), softmax scale (what multiplies q.k), sliding window (and whether
+// it reaches both sides) and (M-RoPE) sections and interleave all
 // match; the row names each wrong one.
 #include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
@@ -66,6 +66,11 @@ QStringList wrongFields(const ConfigLayer &layer, const QJsonObject &truth)
     };
     const QString encoding = encodingOf(layer);
     check(u"encoding"_s, encoding == truth.value(u"encoding"_s).toString(), encoding);
+    // The whole multiplier of q.k, where the layer attends and the truth says it.
+    const QJsonValue softmax = truth.value(u"softmax_scale"_s);
+    if (softmax.isDouble())
+        check(u"softmax_scale"_s, layer.scheme.softmaxScale && same(*layer.scheme.softmaxScale, softmax.toDouble()),
+              layer.scheme.softmaxScale ? QString::number(*layer.scheme.softmaxScale, 'g', 12) : u"null"_s);
     if (encoding != u"rope"_s && encoding != u"mrope"_s)
         return wrong;
     const RopeParams &r = layer.params.rope;

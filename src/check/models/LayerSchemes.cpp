@@ -54,6 +54,11 @@ void softmax(const ConfigContext &c, ConfigLayer &layer)
     } else if (rule == u"attention_multiplier"_s) {
         s.softmaxScale = valueOf(c, u"attention_multiplier"_s, 1.0);
         s.softmaxWords = u"attention_multiplier"_s;
+    } else if (rule == u"key_multiplier"_s) {
+        // FalconH1Attention.forward: key_states = k_proj(...) * key_multiplier, before RoPE and the
+        // head_dim^-0.5 of the attention interface.
+        s.softmaxScale = valueOf(c, u"key_multiplier"_s, 1.0) / std::sqrt(head);
+        s.softmaxWords = u"head_dim^-0.5 * key_multiplier"_s;
     } else if (rule == u"half_head_dim"_s) {
         s.softmaxScale = 1.0 / std::sqrt(head / 2.0);
         s.softmaxWords = u"(head_dim / 2)^-0.5"_s;
@@ -137,6 +142,11 @@ void fill(ConfigContext &c, QList<ConfigLayer> &layers)
             continue; // a family without layer types of its own (ALiBi, T5, ...): its family's word
         if (group->mixer != u"attention"_s) {
             s.encoding = group->mixer;
+            // Cross-attention attends without position, at its head's scale (MllamaTextCrossAttention).
+            if (group->mixer == u"cross_attention"_s) {
+                s.headDim = c.plan.headDimOf(group->type);
+                softmax(c, layer);
+            }
             continue;
         }
         attention(c, layer, *group);
