@@ -124,6 +124,32 @@ QString schemeOf(const ConfigContext &c)
     return c.model.scheme;
 }
 
+// Where a wrapper's text model keeps its keys: text_config, language_config or llm_config at the
+// top, or the path the wrapper's row names (Qwen3OmniMoeConfig.get_text_config: the thinker's,
+// thinker_config.text_config); `path` is set to where. None when the text model's keys are at the top.
+std::optional<ConfigObject> textConfigOf(const ConfigObject &top, const QString &type, QString &path)
+{
+    const ModelRow *wrapper = ModelTable::find(type);
+    const QString rowPath = wrapper ? wrapper->raw.value(u"text_path"_s).toString() : QString();
+    if (!rowPath.isEmpty()) {
+        std::optional<ConfigObject> o = top;
+        for (const QString &part : rowPath.split(u'.')) {
+            if (!o || !o->json().contains(part))
+                return std::nullopt;
+            o = o->object(part);
+        }
+        path = rowPath;
+        return o;
+    }
+    for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
+        if (top.json().contains(key)) {
+            path = key;
+            return top.object(key); // a value that is no object is a problem of the key
+        }
+    }
+    return std::nullopt;
+}
+
 QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
 {
     const std::optional<Encoding> family = Families::fromWord(scheme);
@@ -175,14 +201,7 @@ ConfigCheck check(const QJsonObject &config)
     // (InternVLChatConfig's remote code): its code builds the text model from those alone.
     bool inTextConfig = false;
     QString textKey;
-    std::optional<ConfigObject> textConfig;
-    for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
-        if (!config.contains(key))
-            continue;
-        textConfig = context.top.object(key); // a value that is no object is a problem of the key
-        textKey = key;
-        break;
-    }
+    const std::optional<ConfigObject> textConfig = textConfigOf(context.top, type, textKey);
     if (textConfig) {
         context.text = *textConfig;
         result.textConfig = textKey;
