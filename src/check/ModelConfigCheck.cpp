@@ -3,6 +3,7 @@
 #include "ConfigContext.h"
 
 #include "check/FamilyCheck.h"
+#include "check/models/ConfigSources.h"
 #include "check/models/LayerSchemes.h"
 #include "check/models/ModelFindings.h"
 #include "core/FamilySpec.h"
@@ -243,6 +244,7 @@ ConfigCheck check(const QJsonObject &config)
     ModelFindings::reportRow(context);
     result.layers = readLayers(context, schemeOf(context));
     LayerSchemes::fill(context, result.layers);
+    ConfigSources::fill(context, result.layers);
     ModelFindings::reportLayers(context);
     // Values no model could mean leave nothing described.
     if (!result.problems.isEmpty()) {

@@ -208,6 +208,7 @@ ConfigLayer RopeConfigReader::layerOf(const LayerGroup &group)
     p.encoding = Encoding::Rope;
     QHash<QString, QString> sources;
     readRope(layer, group.type, sources);
+    layer.readFrom = sources;
     settleLayer(m_c, layer, sources);
     return layer;
 }
