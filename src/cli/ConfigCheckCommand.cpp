@@ -240,11 +240,13 @@ QList<HelpSection> configCheckSections()
     HelpPage page;
     page.section(u"A model's config: posenc check --config FILE"_s)
         .paragraph(u"Reads a model's config.json as HF transformers does (rope_scaling or rope_parameters, per-layer "
-                   "dicts, text_config, no_rope_layers, the model class's defaults) and prints, for each layer type, "
-                   "what it makes the model compute for position: the config's values, then the keys posenc "
-                   "describe prints for its family (null where the layer cannot be computed); then its findings, "
-                   "each an id, a severity and a line of why. Findings that concern one layer type are printed "
-                   "under it."_s);
+                   "dicts, text_config, no_rope_layers, the model class's defaults) and prints a table, one row per "
+                   "layer type: its layers, encoding, theta, rotary part and place, rope type, pairs, window and "
+                   "scales, a ? on each number that is a guess (a model_type posenc's table lacks); then where each "
+                   "number comes from (a key, a class's default, the model's code, or a guess); then its findings, "
+                   "each an id, a severity and a line of why, those of one layer type under its name. --verbose "
+                   "adds each layer type's values a line each: the config's, then the keys posenc describe prints "
+                   "for its family (null where the layer cannot be computed)."_s);
     QList<HelpItem> options;
     for (const CommandOption &option : configCheckOptions()) {
         if (!option.hidden)
