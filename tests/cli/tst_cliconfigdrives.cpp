@@ -201,6 +201,12 @@ void TestCliConfigDrives::refusals_data()
                                                    gpt2,       u"--preset"_s, u"transformer-base"_s,
                                                    u"-o"_s,    u"x.npy"_s}
                                    << 2 << u"--config, --preset: give one of them"_s;
+    // A head whose last columns turn (DeepSeek-V4's 64 of 512): rope-input would turn the first ones.
+    const QString v4 = QStringLiteral(POSENC_CONFIGS) + u"/heldin/DeepSeek-V4-Flash.json"_s;
+    QTest::newRow("rope-input of a tail")
+        << QStringList {u"table"_s,        u"rope-input"_s,        u"--config"_s, v4,
+                        u"--layer-type"_s, u"sliding_attention"_s, u"-o"_s,       u"x.npy"_s}
+        << 2 << u"the config's sliding_attention layers turn the last 64 of 512"_s;
 }
 
 void TestCliConfigDrives::refusals()
