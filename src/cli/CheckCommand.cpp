@@ -3,6 +3,7 @@
 #include "BudgetAdvice.h"
 #include "CheckApply.h"
 #include "CheckExpect.h"
+#include "CheckTensor.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
 #include "HelpText.h"
@@ -16,6 +17,7 @@
 #include "check/DeclaredReading.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
+#include "check/TensorShapes.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
@@ -150,31 +152,6 @@ QList<HelpItem> tableItems()
     for (const auto &[tables, help] : TableCheck::tableHelp())
         items.append({tables, help});
     return items;
-}
-
-// Every row streamed against each candidate (a declared RoPE's cos and sin tables), and the one
-// with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
-std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
-                                         const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
-                                         QTextStream &err, const QString &readAs = {})
-{
-    std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
-    for (TableMatch &candidate : candidates) {
-        TableCheck::Verification verification = TableCheck::verify(candidate, table, stream);
-        if (verification.cancelled || interrupt.interrupted())
-            return fail(err, ExitInterrupted, u"interrupted"_s);
-        if (verification.error)
-            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
-        if (const auto unread = TableCheck::referenceReadError(candidate))
-            return fail(err, ExitIo, u"--expect-table: "_s + *unread);
-        const bool better
-            = !best || TableCheck::betterCandidate(candidate, verification, best->first, best->second, readAs);
-        if (better)
-            best.emplace(std::move(candidate), std::move(verification));
-    }
-    TableMatch match = std::move(best->first);
-    TableCheck::conclude(match, best->second);
-    return match;
 }
 
 } // namespace
@@ -368,7 +345,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
 
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
-    const auto opened = TableFile::open(source, budget, interrupt.flag());
+    const auto opened = TableFile::openTensor(source, budget, interrupt.flag());
     if (interrupt.interrupted())
         return fail(err, ExitInterrupted, u"interrupted"_s);
     if (!opened) {
@@ -378,46 +355,17 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                             + overBudgetAdvice(u"check fewer rows (a .npy file is read a chunk at a time)"_s, budget));
         return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
-    const TableRows &table = *opened.value();
-
-    TableCheck::StreamOptions stream;
-    stream.threads = threads;
-    stream.cancel = interrupt.flag();
-    if (const auto refused = TableCheck::fitToBudget(table, budget, stream))
-        return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, budget));
-
-    auto declaredMatches = CheckExpect::matches(expected, table, budget, interrupt.flag());
-    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&declaredMatches))
-        return failLines(err, *refused);
-    std::vector<TableMatch> candidates = std::get<std::vector<TableMatch>>(std::move(declaredMatches));
-    if (candidates.empty()) {
-        auto identified = TableCheck::identify(table, declaration);
-        if (const auto *problem = std::get_if<QString>(&identified))
-            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
-        candidates.push_back(std::get<TableMatch>(std::move(identified)));
-    }
-
-    ProgressLine line(u"posenc check"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
-    WorkProgress progress;
-    stream.progress = &progress;
-    line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
-    std::optional<TableMatch> readAs;
-    if (expected.kind == CheckExpect::Expectation::Kind::Family) {
-        auto identified = TableCheck::identify(table, TableCheck::Declared {});
-        if (auto *read = std::get_if<TableMatch>(&identified))
-            readAs = std::move(*read);
-    }
-    auto streamed
-        = streamBest(std::move(candidates), table, stream, interrupt, err, readAs ? readAs->table : QString());
-    if (const int *code = std::get_if<int>(&streamed))
+    std::optional<std::int64_t> heads;
+    if (parser.isSet(u"heads"_s))
+        heads = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi
+            ? expected.params.alibi.heads
+            : declared.alibi.heads;
+    const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
+    auto checked = CheckTensor::check(opened.value(), run, err);
+    if (const int *code = std::get_if<int>(&checked))
         return *code;
-    line.finish();
-    TableMatch match = std::get<TableMatch>(std::move(streamed));
-    if (expected.kind == CheckExpect::Expectation::Kind::Learned)
-        CheckExpect::concludeLearned(match, expected);
-    if (readAs)
-        TableCheck::nameDeclaredMistake(match, *readAs);
+    const TableMatch match = std::get<TableMatch>(std::move(checked));
+    const TableRows &table = *opened->rows;
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);

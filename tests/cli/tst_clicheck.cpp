@@ -342,8 +342,9 @@ private slots:
             << npy("<f8", "(64, 8)",
                    QByteArray(reinterpret_cast<const char *>(wide.data()), qsizetype(wide.size() * 8)))
             << u"w.npy"_s << 3 << u"row 3, column 1 holds an infinity or a number past float32's range"_s;
-        // An array that is no table is what the command asked of a sound file: exit 2, as everywhere.
-        QTest::newRow("3-D") << npy("<f4", "(4, 4, 32)", floatBytes(values)) << u"c.npy"_s << 2 << u"is 3-D"_s;
+        // An array of no shape the check reads (a scalar) is what the command asked of a sound file:
+        // exit 2, as everywhere, with the shapes it reads (tst_clishapes has the others).
+        QTest::newRow("0-D") << npy("<f4", "()", floatBytes({1.0f})) << u"c.npy"_s << 2 << u"the shapes accepted"_s;
         QTest::newRow("ragged csv") << QByteArray("1,2\n3\n") << u"r.csv"_s << 3
                                     << u"line 2: 1 columns where the first row (line 1) has 2"_s;
         QTest::newRow("unknown format") << QByteArray("hello") << u"t.bin"_s << 3 << u"unknown format"_s;

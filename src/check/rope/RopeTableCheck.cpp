@@ -518,6 +518,16 @@ QList<PublishedForm> publishedForms(std::int64_t cols)
 
 } // namespace
 
+std::vector<RopeFit::Published> publishedRopeForms(std::int64_t rotaryDim)
+{
+    return formsAt(rotaryDim);
+}
+
+QString nearestPublishedRope(const Params &params)
+{
+    return nearestPublished(params);
+}
+
 TableHypothesis hypothesis()
 {
     TableHypothesis h;
