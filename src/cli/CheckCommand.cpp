@@ -218,6 +218,12 @@ HelpPage checkHelp()
         .items(tableItems())
         .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake."_s.arg(
             TableCheck::mistakeIds().join(u", "_s)))
+        .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "
+                   "correct, a rope_type's formula at other parameters a variant; against --expect rope the "
+                   "parameter that differs named) or as ALiBi's slopes, against get_slopes(H) of the ALiBi paper's "
+                   "code, non-power-of-two heads included (--heads declares H). Their mistakes: %2. Any other "
+                   "shape is refused with this list (exit 2)."_s.arg(TensorShapes::acceptedShapes(),
+                                                                     TensorShapes::mistakeIds().join(u", "_s)))
         .paragraph(u"The verdict is correct only when the table equals a named reference within its tolerance: a "
                    "published form of its family (the paper's sinusoid at base 10000 in either layout; fairseq's, "
                    "tensor2tensor's and Whisper's half_dim - 1 sinusoid at base 10000; RoFormer's RoPE at theta 10000 "
