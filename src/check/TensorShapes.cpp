@@ -162,14 +162,15 @@ TableMatch checkVector(const std::vector<double> &v, StoredType stored, const Ve
     if (RopeInvFreq::plausible(v))
         inv = RopeInvFreq::identify(v, stored);
     // get_slopes' own values first, then a model's inv_freq, then a named slope mistake (2^(-8k/H)
-    // at H no power of two is linear RoPE at theta 256 only by accident), then inv_freq's formula.
+    // at H no power of two is linear RoPE at theta 256 only by accident), then inv_freq's named
+    // mistake (a model's vector rounded to bfloat16) or its formula.
     if (slopes && slopes->verdict == CheckVerdict::Correct)
         return *slopes;
     if (inv && inv->verdict == CheckVerdict::Correct)
         return *inv;
     if (slopes && slopes->verdict == CheckVerdict::Mistake)
         return *slopes;
-    if (inv && inv->verdict == CheckVerdict::Variant)
+    if (inv && (inv->verdict == CheckVerdict::Mistake || inv->verdict == CheckVerdict::Variant))
         return *inv;
     TableMatch m = inv ? *inv : slopes ? *slopes : TableMatch();
     m.verdict = CheckVerdict::Unknown;

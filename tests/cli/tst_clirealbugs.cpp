@@ -100,6 +100,8 @@ private slots:
         QTest::newRow("unsloth-longrope-boundary") << u"unsloth-longrope-boundary"_s << true << true;
         QTest::newRow("mlx-alibi-non-power-of-two") << u"mlx-alibi-non-power-of-two"_s << true << true;
         QTest::newRow("megatron-alibi-tensor-parallel") << u"megatron-alibi-tensor-parallel"_s << true << true;
+        QTest::newRow("sglangjax-inv-freq-bf16") << u"sglangjax-inv-freq-bf16"_s << true << true;
+        QTest::newRow("aprender-alibi-slope-offset") << u"aprender-alibi-slope-offset"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -81,6 +82,16 @@ std::vector<double> getSlopes(int n)
     for (int i = 0; int(s.size()) < n; i += 2)
         s.push_back(twice[std::size_t(i)]);
     return s;
+}
+
+// float32 rounded to bfloat16 (to nearest even), as torch's .to(torch.bfloat16) does.
+float bf16(float x)
+{
+    quint32 bits;
+    std::memcpy(&bits, &x, 4);
+    bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000u;
+    std::memcpy(&x, &bits, 4);
+    return x;
 }
 
 std::vector<float> asFloat(const std::vector<double> &v)
@@ -163,6 +174,18 @@ private slots:
             << u"mistake"_s << u"rope-factor"_s << u"factor 8 where 4"_s;
         QTest::newRow("inv_freq, theta 12345")
             << npy({32}, asFloat(defaultInv(12345.0, 64))) << QStringList() << u"variant"_s << QString() << u"12345"_s;
+        std::vector<float> rounded = asFloat(defaultInv(1e6, 128));
+        for (float &w : rounded)
+            w = bf16(w);
+        QTest::newRow("inv_freq rounded to bfloat16 (sglang-jax#1472)")
+            << npy({64}, rounded)
+            << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"1000000"_s, u"--head-dim"_s, u"128"_s}
+            << u"mistake"_s << u"half-precision-angles"_s << u"bfloat16"_s;
+        std::vector<double> fromZero;
+        for (int h = 0; h < 32; ++h)
+            fromZero.push_back(std::pow(2.0, -8.0 * h / 32.0));
+        QTest::newRow("slopes, exponent from 0 (aprender#2143)")
+            << npy({32}, asFloat(fromZero)) << QStringList() << u"mistake"_s << u"alibi-slopes"_s << u"starting at 0"_s;
         QTest::newRow("slopes, 12 heads")
             << npy({12}, asFloat(getSlopes(12))) << QStringList() << u"correct"_s << QString() << u"12 heads"_s;
         QTest::newRow("slopes, [1, 12, 1, 1]") << npy({1, 12, 1, 1}, asFloat(getSlopes(12))) << QStringList()

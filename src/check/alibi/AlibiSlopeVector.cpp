@@ -53,11 +53,12 @@ std::int64_t headOf(double value, const std::vector<double> &reference, StoredTy
     return 0;
 }
 
-std::vector<double> geometric(std::int64_t heads)
+// 2^(-8(k + start)/H) for heads k = 0..H-1: get_slopes' series of a power of two starts at 1.
+std::vector<double> geometric(std::int64_t heads, int start = 1)
 {
     std::vector<double> slopes;
-    for (std::int64_t k = 1; k <= heads; ++k)
-        slopes.push_back(std::pow(2.0, -8.0 * double(k) / double(heads)));
+    for (std::int64_t k = 0; k < heads; ++k)
+        slopes.push_back(std::pow(2.0, -8.0 * double(k + start) / double(heads)));
     return slopes;
 }
 
@@ -180,6 +181,20 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
                        .arg(NumberText::compact(v[std::size_t(off)], 7))
                        .arg(n)
                        .arg(NumberText::compact(reference[std::size_t(off)], 7));
+    // The series' exponent off by one head (aprender#2143: 2^(-8h/n) from h = 0, head 1's slope 1).
+    for (const int start : {0, 2}) {
+        if (firstOff(v, geometric(n, start), stored) >= 0)
+            continue;
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSlopes};
+        m.diagnosis = u"the slopes are 2^(-8(k + %1)/%2) for heads k = 0..%3, the exponent starting at %1 where "
+                      "get_slopes' starts at 1 (head 1's slope 2^(-8/%2) = %4); %5"_s.arg(start)
+                          .arg(n)
+                          .arg(n - 1)
+                          .arg(NumberText::compact(std::pow(2.0, -8.0 / double(n)), 6))
+                          .arg(m.deviations);
+        return m;
+    }
     if ((n & (n - 1)) != 0 && firstOff(v, geometric(n), stored) < 0) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kSlopes};

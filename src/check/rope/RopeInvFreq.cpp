@@ -221,9 +221,14 @@ QString words(const Params &p)
         .arg(RopeFrequencies::rotaryDim(r));
 }
 
-TableMatch base(const std::vector<double> &v)
+TableMatch base(const std::vector<double> &v, StoredType stored)
 {
     TableMatch m;
+    if (stored == StoredType::BFloat16 || stored == StoredType::Float16)
+        m.notes.append(u"stored in %1 and compared within its rounding: angles p·inv_freq from these values err by "
+                       "up to p·inv_freq·%2, which transformers avoids by keeping inv_freq in float32 "
+                       "(transformers#29496)"_s.arg(stored == StoredType::BFloat16 ? u"bfloat16"_s : u"float16"_s,
+                                                    stored == StoredType::BFloat16 ? u"2^-9"_s : u"2^-12"_s));
     m.family = Encoding::Rope;
     m.table = kTable;
     m.positionOffset = std::nullopt;
@@ -263,6 +268,29 @@ std::optional<Params> otherLongRopeList(const std::vector<double> &v, const Para
     return explains(v, other, stored) ? std::optional<Params>(other) : std::nullopt;
 }
 
+// The half format every value of `v` is exactly (a float32 vector cast to bfloat16 or float16 and
+// back), as its stored type: what a float32 computation does not give.
+std::optional<StoredType> halfFormat(const std::vector<double> &v, StoredType stored)
+{
+    if (stored != StoredType::Float32 && stored != StoredType::Float64)
+        return std::nullopt;
+    const std::vector<float> values(v.begin(), v.end());
+    const ValueFormat format = representableFormat(values.data(), std::int64_t(values.size()));
+    if (format == ValueFormat::Float32)
+        return std::nullopt;
+    return format == ValueFormat::BFloat16 ? StoredType::BFloat16 : StoredType::Float16;
+}
+
+QString halfWords(StoredType half)
+{
+    return u"the inverse frequencies are rounded to %1 (every value is one), within its rounding of the "
+           "reference and beyond a float32 computation's: the angle p·inv_freq then errs by up to p·inv_freq·%2, "
+           "a turn at long positions; transformers computes inv_freq and the angles in float32 "
+           "(modeling_rope_utils.py; transformers#29496)"_s.arg(half == StoredType::BFloat16 ? u"bfloat16"_s
+                                                                                             : u"float16"_s,
+                                                                half == StoredType::BFloat16 ? u"2^-9"_s : u"2^-12"_s);
+}
+
 // The theta a declaration's vector turns at: dynamic's grown base, the others' rope_theta.
 double effectiveTheta(const Params &p)
 {
@@ -283,7 +311,7 @@ bool plausible(const std::vector<double> &v)
 
 TableMatch identify(const std::vector<double> &v, StoredType stored)
 {
-    TableMatch m = base(v);
+    TableMatch m = base(v, stored);
     // A published model's vector: at its own length, and LongRoPE's in either regime.
     QStringList names;
     std::optional<std::pair<Params, Comparison>> first;
@@ -303,6 +331,22 @@ TableMatch identify(const std::vector<double> &v, StoredType stored)
             names.append(form.name);
             if (!first)
                 first.emplace(q, c);
+        }
+    }
+    if (!first) {
+        if (const auto half = halfFormat(v, stored)) {
+            for (const RopeFit::Published &form : RopeTableCheck::publishedRopeForms(2 * std::int64_t(v.size()))) {
+                Params q = form.params;
+                q.maxLen = 1;
+                const auto inv = invOf(q, v.size());
+                if (!inv || compare(v, *inv, *half).beyond > 0)
+                    continue;
+                setFound(m, q, compare(v, *inv, *half));
+                m.verdict = CheckVerdict::Mistake;
+                m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
+                m.diagnosis = halfWords(*half) + u"; the vector is %1's"_s.arg(form.name);
+                return m;
+            }
         }
     }
     if (first) {
@@ -331,7 +375,7 @@ TableMatch identify(const std::vector<double> &v, StoredType stored)
 
 TableMatch expect(const std::vector<double> &v, StoredType stored, const Params &declared)
 {
-    TableMatch m = base(v);
+    TableMatch m = base(v, stored);
     const auto n = std::int64_t(v.size());
     const std::int64_t pairs = RopeFrequencies::pairs(declared.rope);
     m.params = declared;
@@ -357,6 +401,11 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
     }
     m.verdict = CheckVerdict::Mistake;
     m.deviations = pairWords(c);
+    if (const auto half = halfFormat(v, stored); half && compare(v, reference, *half).beyond == 0) {
+        m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
+        m.diagnosis = halfWords(*half) + u"; declared "_s + words(declared);
+        return m;
+    }
     if (const auto other = otherLongRopeList(v, declared, stored)) {
         const bool longDeclared = declared.maxLen > *declared.rope.originalMaxLen;
         m.mistakes = {kFactorSet};
@@ -421,7 +470,7 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 
 QStringList mistakeIds()
 {
-    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet};
+    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet, CheckMistakes::kHalfPrecisionAngles};
 }
 
 } // namespace posenc::RopeInvFreq
