@@ -3,6 +3,7 @@
 #include "check/alibi/AlibiSlopeVector.h"
 #include "check/rope/RopeInvFreq.h"
 #include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,6 +72,57 @@ private:
     std::int64_t m_first, m_count;
     QString m_name;
 };
+
+// A table of half the columns, each read twice: cat((x, x)) or x's columns interleaved.
+class WidenedRows final : public TableRows
+{
+public:
+    WidenedRows(std::shared_ptr<const TableRows> rows, bool interleaved)
+        : m_rows(std::move(rows))
+        , m_interleaved(interleaved)
+    { }
+    std::int64_t rows() const override { return m_rows->rows(); }
+    std::int64_t cols() const override { return 2 * m_rows->cols(); }
+    StoredType storedType() const override { return m_rows->storedType(); }
+    double textRounding() const override { return m_rows->textRounding(); }
+    QString name() const override { return m_rows->name(); }
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        const std::int64_t half = m_rows->cols();
+        std::vector<float> narrow(static_cast<std::size_t>(count * half));
+        if (!m_rows->read(row0, count, narrow.data(), error))
+            return false;
+        for (std::int64_t r = 0; r < count; ++r) {
+            const float *in = narrow.data() + r * half;
+            float *row = out + r * 2 * half;
+            for (std::int64_t c = 0; c < half; ++c) {
+                if (m_interleaved) {
+                    row[2 * c] = in[c];
+                    row[2 * c + 1] = in[c];
+                } else {
+                    row[c] = in[c];
+                    row[half + c] = in[c];
+                }
+            }
+        }
+        return true;
+    }
+
+private:
+    std::shared_ptr<const TableRows> m_rows;
+    bool m_interleaved;
+};
+
+// The declared table's width and whether its layout pairs neighbouring columns.
+std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, const Params &p)
+{
+    if (family == Encoding::Rope)
+        return std::pair {RopeFrequencies::rotaryDim(p.rope), p.rope.layout == RopeLayout::Interleaved};
+    if (family == Encoding::Rope2d
+        && (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit))
+        return std::pair {p.rope.headDim, false};
+    return std::nullopt;
+}
 
 // Each slice's ALiBi slope, read where every mask has it: row 1, column 0 holds -m.
 std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length)
@@ -320,6 +372,18 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
     if (m.worstRow && !alibi)
         m.worstRow = *m.worstRow + worst * length;
     return m;
+}
+
+bool halfWidth(Encoding family, const Params &declared, std::int64_t cols)
+{
+    const auto width = declaredWidth(family, declared);
+    return width && cols >= 1 && width->first == 2 * cols;
+}
+
+std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family, const Params &declared)
+{
+    const auto width = declaredWidth(family, declared);
+    return std::make_shared<WidenedRows>(std::move(rows), width && width->second);
 }
 
 QStringList mistakeIds()

@@ -63,6 +63,14 @@ QString sliceLabel(const std::vector<std::int64_t> &shape, std::int64_t index);
 // for ALiBi heads ([.., H, L, L]) the slopes each head's rows hold against get_slopes(H).
 TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches);
 
+// A cos or sin cache of half the width a declared RoPE's table has ([L, rotary_dim / 2]: candle's
+// and vLLM's cos of the frequencies before cat((freqs, freqs))): whether it is, and the table it
+// stands for, each column repeated as the declared layout repeats it (cat for half, each pair's
+// two columns for interleaved), so that the declared reference compares it.
+bool halfWidth(Encoding family, const Params &declared, std::int64_t cols);
+std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family,
+                                         const Params &declared);
+
 QStringList mistakeIds();
 
 } // namespace posenc::TensorShapes

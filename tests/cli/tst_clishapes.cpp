@@ -223,6 +223,17 @@ private slots:
             << npy({1, 8, 1, 40}, mpt) << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s} << u"correct"_s
             << QString() << u"MPT"_s;
         const std::vector<float> cos = cosTable(64, 64, 10000.0, 0);
+        // candle's cos of the frequencies, [L, rotary_dim / 2]: the half layout's first half.
+        std::vector<float> narrow;
+        for (int p = 0; p < 64; ++p)
+            narrow.insert(narrow.end(), cos.begin() + p * 64, cos.begin() + p * 64 + 32);
+        const QStringList rope64 {u"--expect"_s, u"rope-cos"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s};
+        QTest::newRow("cos cache [64, 32] of head_dim 64")
+            << npy({64, 32}, narrow) << rope64 + QStringList {u"10000"_s} << u"correct"_s << QString()
+            << u"half the declared table's"_s;
+        QTest::newRow("cos cache [64, 32], theta 10000 for 500000")
+            << npy({64, 32}, narrow) << rope64 + QStringList {u"500000"_s} << u"mistake"_s << QString()
+            << u"cells deviate"_s;
         QTest::newRow("cos cache [3, 64, 64]")
             << npy({3, 64, 64}, repeated(cos, 3)) << QStringList() << u"correct"_s << QString() << u"3 slices"_s;
         std::vector<float> shifted = cos;
