@@ -290,7 +290,7 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
             heads ? QString() : u" (their slopes repeat every %1 rows; --heads declares another H)"_s.arg(h)));
     m.notes.prepend(u"%1 rows of %2 keys, each its head's slope times %3 (%4)"_s.arg(count).arg(length).arg(
         *bloom ? u"the key's position j"_s : u"j − (L − 1)"_s,
-        *bloom ? u"BLOOM's build_alibi_tensor"_s : u"MPT's build_alibi_bias"_s));
+        *bloom ? u"BLOOM's build_alibi_tensor"_s : u"MPT's build_mpt_alibi_tensor"_s));
     return m;
 }
 

@@ -47,7 +47,7 @@ struct VectorDeclaration
 TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared);
 
 // BLOOM's [B·H, 1, L] (slope × key position, build_alibi_tensor) and MPT's [1, H, 1, L]
-// (slope × (j − (L − 1)), build_alibi_bias): each row affine in the key at its head's slope, the
+// (slope × (j − (L − 1)), build_mpt_alibi_tensor): each row affine in the key at its head's slope, the
 // slopes against get_slopes(H). Nothing when a row is not affine.
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
                                     std::optional<std::int64_t> heads);

@@ -233,6 +233,13 @@ HelpPage checkHelp()
                    "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
                    "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
                    "family's parameter is declared."_s);
+    QList<HelpItem> forms;
+    for (const auto &[family, text] : TableCheck::publishedFormsHelp())
+        forms.append({family, text});
+    page.section(u"Published forms"_s)
+        .paragraph(u"A table equal to one of these is correct, named; the family's formula at other parameters is a "
+                   "variant. Each family's reference code, and its forms by source:"_s)
+        .items(forms);
     QList<HelpItem> options;
     for (const CommandOption &option : tableCheckOptions()) {
         if (!option.hidden)

@@ -364,6 +364,24 @@ private slots:
         QVERIFY(run.out.isEmpty());
     }
 
+    // The registry of published forms (issue 56, item 2): each family's reference code, file and
+    // function, and its forms by name, as check --help lists them.
+    void helpListsThePublishedForms()
+    {
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--help"_s});
+        QCOMPARE(run.exitCode, 0);
+        const QString text = run.out.simplified();
+        QVERIFY(text.contains(u"Published forms"_s));
+        for (const QString &cited :
+             {u"modeling_rope_utils.py, _compute_default_rope_parameters"_s,
+              u"fairseq/models/transformer.py, get_slopes"_s,
+              u"modeling_t5.py, T5Attention._relative_position_bucket"_s,
+              u"modeling_deberta_v2.py, make_log_bucket_position"_s, u"util/pos_embed.py, get_2d_sincos_pos_embed"_s,
+              u"Llama 3.1 8B"_s, u"BLOOM-560m"_s, u"DeBERTa-v3-base"_s, u"MAE ViT-B/16"_s, u"T5's encoder"_s,
+              u"the paper's sinusoid"_s})
+            QVERIFY2(text.contains(cited), qPrintable(cited));
+    }
+
     void directoryAndMissingFile()
     {
         CliRun::Run run = CliRun::posenc({u"check"_s, m_dir.path()});

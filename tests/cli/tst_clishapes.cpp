@@ -3,7 +3,7 @@
 // biases [H, L, L] and [B, H, L, L], BLOOM's and MPT's key biases, stacks of caches. Each tensor is
 // computed here from float64 formulas written in the test (the references' own: transformers'
 // modeling_rope_utils.py _compute_default/_linear/_llama3_parameters; get_slopes of
-// ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_alibi_bias), a
+// ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_mpt_alibi_tensor), a
 // correct one and a wrong one of each shape.
 #include "CliRun.h"
 
