@@ -1,6 +1,7 @@
 #include "io/TableFile.h"
 
 #include "io/ArrayRows.h"
+#include "io/BufferRows.h"
 #include "io/CsvReader.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyReader.h"
@@ -304,9 +305,20 @@ ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource
 ReadResult<std::shared_ptr<const TableRows>> openRows(const MatrixSource &source, std::uint64_t memoryBudget,
                                                       const std::atomic<bool> *cancel, std::vector<std::int64_t> *shape)
 {
-    // An array the Python module checks, read where it lies (MemoryFiles).
-    if (auto rows = MemoryFiles::table(source.toString()))
+    // An array the Python module checks, read where it lies (MemoryFiles): a table, or with `shape`
+    // any array, as a file's (tableLayout).
+    if (auto rows = MemoryFiles::table(source.toString())) {
+        if (const auto arrayShape = BufferRows::arrayShape(*rows)) {
+            if (!shape)
+                return ReadError {rows->name(),
+                                  u"the array is %1-D, shape %2; a table of positions is L x d (dimensions of 1 "
+                                  "aside)"_s.arg(arrayShape->size())
+                                      .arg(BufferRows::shapeText(*arrayShape)),
+                                  ReadError::Kind::Choice};
+            *shape = *arrayShape;
+        }
         return rows;
+    }
     auto file = std::make_unique<PreadSource>(source.path);
     file->setCancel(cancel);
     if (!file->open())
