@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tst_sizes: .ci/sizes.py, the limits CI holds the code to (docs/ARCHITECTURE.md, Limits), fails on
+"""tst_sizes: .ci/sizes.py, the limits CI holds the code to (docs/ARCHITECTURE.md, Tests: limits), fails on
 a file over 600 lines and on a function over 150, names them, passes at the limits and on a
 generated table, and passes on the project's own src, app and tests.
 usage: tst_sizes.py SOURCE_DIR (each case in a temporary directory of its own)"""
