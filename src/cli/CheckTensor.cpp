@@ -4,6 +4,8 @@
 #include "ExitCode.h"
 #include "ProgressLine.h"
 
+#include "check/DeclaredReading.h"
+#include "check/TableAgainstTable.h"
 #include "check/TensorShapes.h"
 
 #include <algorithm>
