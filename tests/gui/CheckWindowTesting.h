@@ -68,6 +68,21 @@ inline RowMatrixXf sinusoidTable(std::int64_t rows, std::int64_t cols)
     return table;
 }
 
+// The tables the check window's tests open, written into `dir`: the sinusoid, and the same with
+// the cell (kBadRow, kBadCol) kBump off. Their paths, or nothing when one was not written.
+inline std::optional<std::pair<QString, QString>> writeSinusoids(const QTemporaryDir &dir)
+{
+    const QString correct = dir.filePath(u"sinusoid.npy"_s);
+    const QString mistake = dir.filePath(u"sinusoid-bumped.npy"_s);
+    RowMatrixXf table = sinusoidTable(kRows, kCols);
+    if (writeNpy(correct, table))
+        return std::nullopt;
+    table(kBadRow, kBadCol) = float(double(table(kBadRow, kBadCol)) + kBump);
+    if (writeNpy(mistake, table))
+        return std::nullopt;
+    return std::pair {correct, mistake};
+}
+
 // The largest |error| as the report prints it ("max |error|: X at row r, column c ...") and as the
 // heatmap's caption gives it ("the largest error (X)"): the same words of the same number.
 inline QString reportLargest(const QString &report)

@@ -80,12 +80,9 @@ void TestCheckWindowVerdicts::initTestCase()
 void TestCheckWindowVerdicts::init()
 {
     QVERIFY(m_dir.isValid());
-    m_correct = m_dir.filePath(u"sinusoid.npy"_s);
-    m_mistake = m_dir.filePath(u"sinusoid-bumped.npy"_s);
-    RowMatrixXf table = sinusoidTable(kRows, kCols);
-    QVERIFY(!writeNpy(m_correct, table));
-    table(kBadRow, kBadCol) = float(double(table(kBadRow, kBadCol)) + kBump);
-    QVERIFY(!writeNpy(m_mistake, table));
+    const auto written = writeSinusoids(m_dir);
+    QVERIFY(written);
+    std::tie(m_correct, m_mistake) = *written;
 }
 
 // One cell 1e-3 off: a mistake at that cell, the heatmap's brightest cell there, its column's
