@@ -296,14 +296,16 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     };
     if (given(u"--config"_s) && !given(u"--apply"_s))
         return runConfigCheck(arguments, out, err);
-    // `posenc check --position-ids IDS.npy` checks a batch's position ids, not a table.
-    if (PositionIdsCheckCommand::requested(arguments))
-        return PositionIdsCheckCommand::run(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     CommandOptions::add(parser, tableCheckOptions());
     parser.addPositionalArgument(u"file"_s, u"The table: FILE or FILE:TENSOR."_s);
-    if (!parser.parse(arguments))
+    const bool parsed = parser.parse(arguments);
+    // `posenc check --position-ids IDS.npy` checks a batch's position ids; with a table FILE, they
+    // give its rows' positions.
+    if (PositionIdsCheckCommand::requested(arguments) && (!parsed || parser.positionalArguments().isEmpty()))
+        return PositionIdsCheckCommand::run(arguments, out, err);
+    if (!parsed)
         return fail(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(checkHelp(), HelpText::width());
@@ -369,17 +371,32 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                             + overBudgetAdvice(u"check fewer rows (a .npy file is read a chunk at a time)"_s, budget));
         return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
+    TableFile::Tensor tensor = opened.value();
+    std::optional<RowsAtPositions::Layout> atIds;
+    if (parser.isSet(u"position-ids"_s)) {
+        auto laid
+            = PositionIdsCheckCommand::readLayout(parser.value(u"position-ids"_s), tensor.rows->rows(), budget, err);
+        if (const int *code = std::get_if<int>(&laid))
+            return *code;
+        atIds = std::get<RowsAtPositions::Layout>(std::move(laid));
+        tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);
+        tensor.shape = {tensor.rows->rows(), tensor.rows->cols()};
+    }
     std::optional<std::int64_t> heads;
     if (parser.isSet(u"heads"_s))
         heads = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi
             ? expected.params.alibi.heads
             : declared.alibi.heads;
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
-    auto checked = CheckTensor::check(opened.value(), run, err);
+    auto checked = CheckTensor::check(tensor, run, err);
     if (const int *code = std::get_if<int>(&checked))
         return *code;
-    const TableMatch match = std::get<TableMatch>(std::move(checked));
-    const TableRows &table = *opened->rows;
+    TableMatch match = std::get<TableMatch>(std::move(checked));
+    const TableRows &table = *tensor.rows;
+    if (atIds) {
+        if (const int code = PositionIdsCheckCommand::compareRows(match, *opened->rows, *atIds, interrupt.flag(), err))
+            return code;
+    }
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);

@@ -5,9 +5,11 @@
 #include "JsonOutput.h"
 #include "ParamOptions.h"
 
+#include "check/CellTolerance.h"
 #include "check/positions/PositionIdsCheck.h"
 #include "core/Description.h"
 #include "core/Engine.h"
+#include "core/NumberText.h"
 #include "core/positions/BatchIds.h"
 #include "io/PositionIdsFile.h"
 
@@ -20,6 +22,7 @@ namespace posenc::PositionIdsCheckCommand {
 namespace {
 
 const QString kKey = u"position-ids"_s;
+const QString kRowsNotAtIds = u"rows-not-at-ids"_s;
 
 int failWith(QTextStream &err, int code, const QString &message)
 {
@@ -117,7 +120,8 @@ CommandOption option()
             u"IDS.npy"_s,
             u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L], against the reference's for the batch "
             "the parameters give (--batch, --packed, --attention-mask, --document-ids, --cache, --prompt): correct, "
-            "or the mistake (%1)"_s.arg(PositionIdsCheck::mistakeNames().join(u", "_s)),
+            "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids)"_s.arg(
+                PositionIdsCheck::mistakeNames().join(u", "_s)),
             {},
             true};
 }
@@ -140,9 +144,10 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (!parser.parse(arguments))
         return failWith(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
     if (!parser.positionalArguments().isEmpty())
-        return failWith(err, ExitUsage,
-                        u"--position-ids: the ids are checked alone; a table FILE beside them is not read (posenc "
-                        "check FILE checks a table); got %1"_s.arg(parser.positionalArguments().join(u' ')));
+        return failWith(
+            err, ExitUsage,
+            u"--position-ids: the batch's flags check the ids alone; with a table FILE, the ids give its "
+            "rows' positions and take no batch flags; got %1"_s.arg(parser.positionalArguments().join(u' ')));
     ParamOptions::Result given = ParamOptions::read(parser, {}, QString());
     if (given.exitCode() != ExitDone) {
         for (const ParamError &e : given.errors)
@@ -192,11 +197,74 @@ QList<HelpSection> helpSections()
                    "cache's offset, or M-RoPE's rope_deltas lost) and off-by-one. Exit 0 correct, 1 a mistake, 7 "
                    "ids it cannot name (a constant offset such as RoBERTa's padding_idx + 1 is another model's "
                    "rule), 2 a shape that is not the batch's."_s)
+        .paragraph(u"posenc check TABLE --position-ids IDS.npy reads a table whose row r is at position ids[r], as a "
+                   "model's forward pass dumps it for a padded or packed batch ([L, d] with ids [L], [B, L, d] with "
+                   "[B, L]): the table of positions 0 to the largest id, each row the file's first at that position, "
+                   "is checked as any table, and every other row is compared with its position's row. A row that "
+                   "differs is the mistake rows-not-at-ids (the table was computed at other positions than the "
+                   "ids), naming the row, its position and, where one matches, the position whose row it holds. "
+                   "Every position from 0 to the largest id must have a row."_s)
         .examples({{u"posenc check --position-ids ids.npy --batch left:5,8,3 --max-len 8"_s,
                     u"a left-padded batch's ids: correct, or arange-with-padding"_s},
+                   {u"posenc check pe.npy --position-ids ids.npy"_s,
+                    u"a packed batch's PE rows at their ids: correct, or rows-not-at-ids"_s},
                    {u"posenc check --position-ids ids.npy --packed 3,4,2 --max-len 9 --attention-mask mask.npy"_s,
                     u"restarted ids beside a 2-D mask: restarted-without-block-mask"_s}});
     return {section};
+}
+
+std::variant<RowsAtPositions::Layout, int> readLayout(const QString &path, std::int64_t rows, std::uint64_t budget,
+                                                      QTextStream &err)
+{
+    const auto ids = PositionIdsFile::read(path, budget);
+    if (!ids)
+        return failWith(err, exitCodeOf(ids.error()), u"--position-ids: "_s + ids.error().toString());
+    if (ids->shape.size() > 2)
+        return failWith(err, ExitUsage,
+                        u"--position-ids: a table's rows take one id each, [L] or [B, L]; M-RoPE's [3, B, L] ids are "
+                        "checked alone (posenc check --position-ids IDS.npy --prompt ...)"_s);
+    auto laid = RowsAtPositions::layout(ids->values, rows);
+    if (auto *problem = std::get_if<QString>(&laid))
+        return failWith(err, ExitUsage, *problem);
+    return std::get<RowsAtPositions::Layout>(std::move(laid));
+}
+
+int compareRows(TableMatch &match, const TableRows &file, const RowsAtPositions::Layout &layout,
+                const std::atomic<bool> *cancel, QTextStream &err)
+{
+    // Without a reference, repeated rows are held to the rounding of the stored values.
+    const CellTolerance tolerance = match.reference
+        ? match.tolerance
+        : cellTolerance(ValueFormat::Float32, file.storedType(), file.textRounding(), 1.0);
+    QString error;
+    const auto disagreement = RowsAtPositions::compare(file, layout, tolerance, cancel, error);
+    if (cancel && cancel->load())
+        return failWith(err, ExitInterrupted, u"interrupted"_s);
+    if (!error.isEmpty())
+        return failWith(err, ExitIo, u"%1: %2"_s.arg(file.name(), error));
+    const std::int64_t positions = std::int64_t(layout.firstRow.size());
+    if (!disagreement) {
+        match.notes.append(u"rows read at their --position-ids: %1 rows at positions 0-%2, checked by position (row p "
+                           "below is the file's first row at p); every other row equals its position's"_s
+                               .arg(std::int64_t(layout.ids.size()))
+                               .arg(positions - 1));
+        return 0;
+    }
+    const RowsAtPositions::Disagreement &d = *disagreement;
+    match.verdict = CheckVerdict::Mistake;
+    match.mistakes.append(kRowsNotAtIds);
+    const QString holds = d.holds ? u"; it is position %1's row"_s.arg(*d.holds) : QString();
+    match.diagnosis = u"the rows are not at their --position-ids: row %1, at position %2, differs from row %3 (the "
+                      "first at %2) by %4 in column %5%6; %7 of %8 rows disagree with their position's row"_s.arg(d.row)
+                          .arg(d.position)
+                          .arg(d.firstRow)
+                          .arg(NumberText::compact(d.difference, 3))
+                          .arg(d.column)
+                          .arg(holds)
+                          .arg(d.rows)
+                          .arg(std::int64_t(layout.ids.size()));
+    match.notes.append(u"the table read by position (row p is the file's first row at p) is checked above"_s);
+    return 0;
 }
 
 } // namespace posenc::PositionIdsCheckCommand

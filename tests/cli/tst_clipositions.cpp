@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -85,6 +87,42 @@ std::pair<QString, QStringList> verdictOf(const CliRun::Run &run)
     for (const QJsonValue &m : o.value(u"mistakes"_s).toArray())
         mistakes.append(m.toString());
     return {o.value(u"verdict"_s).toString(), mistakes};
+}
+
+// The paper's sinusoid of width 16 at each of `ids` (Vaswani et al. 2017, section 3.5: sin and cos
+// of p / 10000^(2i/d) interleaved), in float64 and stored as float32: a forward pass's PE rows.
+std::vector<std::vector<float>> sinusoidRows(const std::vector<int> &ids)
+{
+    constexpr int d = 16;
+    std::vector<std::vector<float>> rows;
+    for (const int p : ids) {
+        std::vector<float> row;
+        for (int i = 0; i < d / 2; ++i) {
+            const double angle = p / std::pow(10000.0, 2.0 * i / d);
+            row.push_back(float(std::sin(angle)));
+            row.push_back(float(std::cos(angle)));
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+// A packed row of documents of these lengths, each counted from 0 (the flattening collator's ids).
+std::vector<int> restarted(const std::vector<int> &lengths)
+{
+    std::vector<int> ids;
+    for (const int n : lengths)
+        for (int p = 0; p < n; ++p)
+            ids.push_back(p);
+    return ids;
+}
+
+CliRun::Run checkTable(const QString &table, const QString &ids, bool json = true)
+{
+    QStringList arguments {u"check"_s, table, u"--position-ids"_s, ids};
+    if (json)
+        arguments << u"--json"_s;
+    return CliRun::posenc(arguments);
 }
 
 // The fixture's left-padded batch: mask row b, and its real tokens.
@@ -273,6 +311,111 @@ private slots:
             run.err.startsWith(u"posenc check: %1: row 0's real tokens (9) end inside the prompt's image"_s.arg(flag)),
             qPrintable(run.err));
         QCOMPARE(run.err.count(u'\n'), 1);
+    }
+
+    // A table of a packed or padded batch, its rows at their ids: read by position, correct.
+    void tableAtItsIdsIsCorrect_data()
+    {
+        QTest::addColumn<std::vector<int>>("ids");
+        QTest::newRow("packed 60,45,30") << restarted({60, 45, 30});
+        // Two rows of transformers' left padding flattened, [B, L] -> [B·L]: the padding's id is 1.
+        std::vector<int> padded {1, 1, 1};
+        for (int p = 0; p < 61; ++p)
+            padded.push_back(p);
+        for (int p = 0; p < 64; ++p)
+            padded.push_back(p);
+        QTest::newRow("left padding") << padded;
+    }
+
+    void tableAtItsIdsIsCorrect()
+    {
+        QFETCH(std::vector<int>, ids);
+        QTemporaryDir dir;
+        std::vector<std::vector<float>> idRows(1);
+        for (const int p : ids)
+            idRows[0].push_back(float(p));
+        const QString table = write(dir, u"pe.npy"_s, sinusoidRows(ids));
+        const auto run = checkTable(table, write(dir, u"ids.npy"_s, idRows));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QCOMPARE(verdictOf(run), std::pair(u"correct"_s, QStringList {}));
+        const auto text = checkTable(table, dir.filePath(u"ids.npy"_s), false);
+        QVERIFY2(text.out.contains(u"rows read at their --position-ids"_s), qPrintable(text.out));
+        // Read as it is, row by row, the same file is no sinusoid of its rows' index.
+        QVERIFY(CliRun::posenc({u"check"_s, table}).exitCode != 0);
+    }
+
+    // A batch of a full row and a left-padded one (transformers' ids: the padding 1, then 0, 1, ...),
+    // its PE taken at torch.arange(L) for both: the padded row's rows are not at their ids, and the
+    // first that is not says whose row it holds.
+    void tableNotAtItsIdsIsNamed()
+    {
+        QTemporaryDir dir;
+        std::vector<int> ids, columns;
+        for (int c = 0; c < 64; ++c)
+            ids.push_back(c);
+        for (const int p : {1, 1, 1})
+            ids.push_back(p);
+        for (int p = 0; p < 61; ++p)
+            ids.push_back(p);
+        for (int row = 0; row < 2; ++row)
+            for (int c = 0; c < 64; ++c)
+                columns.push_back(c);
+        std::vector<std::vector<float>> idRows(2);
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            idRows[i / 64].push_back(float(ids[i]));
+        const QString idsFile = write(dir, u"ids.npy"_s, idRows);
+        const auto run = checkTable(write(dir, u"pe.npy"_s, sinusoidRows(columns)), idsFile);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"rows-not-at-ids"_s}));
+        const QString diagnosis = QJsonDocument::fromJson(run.out.toUtf8()).object().value(u"diagnosis"_s).toString();
+        QVERIFY2(diagnosis.contains(u"row 64, at position 1, differs from row 1 (the first at 1)"_s),
+                 qPrintable(diagnosis));
+        QVERIFY2(diagnosis.contains(u"it is position 0's row"_s), qPrintable(diagnosis));
+        // Row 65 (id 1, column 1) is position 1's row by chance; the other 2 + 61 are not.
+        QVERIFY2(diagnosis.contains(u"63 of 128 rows"_s), qPrintable(diagnosis));
+    }
+
+    // Packed documents' PE taken at one running count while the ids restart: the rows past the first
+    // document hold positions no id reaches, so no row is named as theirs.
+    void runningCountIsNamed()
+    {
+        QTemporaryDir dir;
+        const std::vector<int> ids = restarted({60, 45, 30});
+        std::vector<int> running(ids.size());
+        for (std::size_t r = 0; r < running.size(); ++r)
+            running[r] = int(r);
+        const QString idsFile = write(dir, u"ids.npy"_s, {std::vector<float>(ids.begin(), ids.end())});
+        const auto run = checkTable(write(dir, u"pe.npy"_s, sinusoidRows(running)), idsFile);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"rows-not-at-ids"_s}));
+        const QString diagnosis = QJsonDocument::fromJson(run.out.toUtf8()).object().value(u"diagnosis"_s).toString();
+        QVERIFY2(diagnosis.contains(u"row 60, at position 0, differs from row 0"_s), qPrintable(diagnosis));
+        QVERIFY2(!diagnosis.contains(u"it is position"_s), qPrintable(diagnosis));
+        QVERIFY2(diagnosis.contains(u"75 of 135 rows"_s), qPrintable(diagnosis));
+    }
+
+    void idsThatDoNotFitTheTable_data()
+    {
+        QTest::addColumn<std::vector<float>>("ids");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("count") << std::vector<float>(5, 0.0f) << u"one id per row of the table (6 rows); got 5 ids"_s;
+        QTest::newRow("gap") << std::vector<float> {0, 1, 3, 3, 4, 5} << u"no row is at position 2"_s;
+        QTest::newRow("negative") << std::vector<float> {0, 1, -1, 2, 3, 4} << u"got -1 at row 2"_s;
+        QTest::newRow("fraction") << std::vector<float> {0, 1, 2.5f, 2, 3, 4} << u"got 2.5 at row 2"_s;
+    }
+
+    void idsThatDoNotFitTheTable()
+    {
+        QFETCH(std::vector<float>, ids);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const auto run = checkTable(write(dir, u"pe.npy"_s, sinusoidRows({0, 1, 2, 3, 4, 5})),
+                                    write(dir, u"ids.npy"_s, {ids}), false);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith(u"posenc check: --position-ids: "_s) && run.err.contains(message),
+                 qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY(run.out.isEmpty());
     }
 };
 
