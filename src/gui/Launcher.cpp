@@ -111,6 +111,7 @@ int runWindow(const WindowOptions &options)
     }
     err.flush(); // said as the window opens, not when it closes
     MainWindow window(params, settings);
+    window.setMessagesStay(!options.screenshot.isEmpty());
     // Sized before a lesson shares its room out.
     const std::optional<QSize> size = startSize(options);
     if (size) {
@@ -136,12 +137,12 @@ int runWindow(const WindowOptions &options)
     if (const Lesson *lesson = Lessons::find(options.lesson))
         window.lessons()->show(*lesson, params, home, options.lessonModel);
     if (!problems.isEmpty())
-        window.statusBar()->showMessage(
+        window.showStatus(
             QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")
                 .arg(problems.join(u"; "_s)),
             15000);
     else if (!tooLarge.isEmpty())
-        window.statusBar()->showMessage(
+        window.showStatus(
             QApplication::translate("posenc",
                                     "The remembered parameters were not restored (%1): the defaults are "
                                     "shown. Open a session or give the sizes on the command line to start "
@@ -149,7 +150,7 @@ int runWindow(const WindowOptions &options)
                 .arg(tooLarge),
             15000);
     else if (!settings)
-        window.statusBar()->showMessage(
+        window.showStatus(
             QApplication::translate("posenc", "The settings were not read (%1): nothing is remembered this time.")
                 .arg(opened.problem),
             15000);

@@ -108,11 +108,11 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
     connect(m_embeddings, &EmbeddingsController::failed, this, &MainWindow::showProblem);
     connect(m_embeddings, &EmbeddingsController::embeddingsChanged, this, &MainWindow::embeddingsChanged);
     connect(m_sessions, &SessionController::saved, this, [this](const QString &path) {
-        statusBar()->showMessage(tr("Saved the session %1").arg(path), 5000);
+        showStatus(tr("Saved the session %1").arg(path), 5000);
         sessionFileChanged();
     });
     connect(m_sessions, &SessionController::opened, this, [this](const QString &path) {
-        statusBar()->showMessage(tr("Opened the session %1").arg(path), 5000);
+        showStatus(tr("Opened the session %1").arg(path), 5000);
         sessionFileChanged();
     });
     // The title's [*]: a change since the session was opened or saved, which Undo can take back.
@@ -275,6 +275,11 @@ bool MainWindow::isUpToDate() const
             return false;
     }
     return true;
+}
+
+void MainWindow::showStatus(const QString &text, int milliseconds)
+{
+    statusBar()->showMessage(text, m_messagesStay ? 0 : milliseconds);
 }
 
 bool MainWindow::isSettled() const

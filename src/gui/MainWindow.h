@@ -52,6 +52,11 @@ public:
     // A size given on the command line (--size, a screenshot's): kept whatever the screen, and
     // not remembered as the user's when the window closes.
     void setSizeGiven(bool given) { m_sizeGiven = given; }
+    // A message in the status bar for `milliseconds` (0: until the next). Under a screenshot
+    // (setMessagesStay) every message stays until the next: the picture is taken when the figures
+    // are drawn, however long they take, and shows what the window said as it opened.
+    void showStatus(const QString &text, int milliseconds);
+    void setMessagesStay(bool stay) { m_messagesStay = stay; }
 
     // `settings` (may be null) is read for the geometry and the docks' layout, and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
@@ -118,6 +123,7 @@ private:
     UndoHistory *m_history;
     WindowMenus *m_menus = nullptr;
     bool m_sizeGiven = false;
+    bool m_messagesStay = false;
 };
 
 } // namespace posenc

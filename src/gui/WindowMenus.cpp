@@ -11,6 +11,7 @@
 #include "FileOpening.h"
 #include "LessonController.h"
 #include "LessonRoom.h"
+#include "MainWindow.h"
 #include "ModelConfigDialog.h"
 #include "ParameterDock.h"
 #include "SessionController.h"
@@ -63,7 +64,11 @@ WindowMenus::WindowMenus(QMainWindow *window, Parts parts)
 
 void WindowMenus::showStatus(const QString &text, int milliseconds)
 {
-    m_window->statusBar()->showMessage(text, milliseconds);
+    // The window's own door, which keeps messages up under a screenshot.
+    if (auto *window = qobject_cast<MainWindow *>(m_window))
+        window->showStatus(text, milliseconds);
+    else
+        m_window->statusBar()->showMessage(text, milliseconds);
 }
 
 void WindowMenus::createFileMenu()

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRect>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,6 +90,29 @@ bool copyTree(const QString &from, const QString &to)
             return false;
     }
     return true;
+}
+
+// Where two images differ, as the rectangle bounding every differing pixel and its size, to say in a
+// failure (the window's files are kept then, their folder named).
+QString differences(const QImage &a, const QImage &b)
+{
+    if (a.size() != b.size())
+        return u"sizes %1x%2 and %3x%4"_s.arg(a.width()).arg(a.height()).arg(b.width()).arg(b.height());
+    QRect box;
+    qsizetype pixels = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        for (int x = 0; x < a.width(); ++x) {
+            if (a.pixel(x, y) != b.pixel(x, y)) {
+                box |= QRect(x, y, 1, 1);
+                ++pixels;
+            }
+        }
+    }
+    return u"%1 pixels differ within x %2-%3, y %4-%5"_s.arg(pixels)
+        .arg(box.left())
+        .arg(box.right())
+        .arg(box.top())
+        .arg(box.bottom());
 }
 
 } // namespace
@@ -188,7 +212,10 @@ void TestCliLessons::eachLessonOpensTheWindow()
     QCOMPARE(
         posenc({u"--session"_s, sessionFile, u"--screenshot"_s, bySession}, windowEnvironment(u"config"_s)).exitCode,
         0);
-    QVERIFY(image == QImage(bySession));
+    const QImage session(bySession);
+    if (image != session)
+        m_dir->setAutoRemove(false);
+    QVERIFY2(image == session, qPrintable(differences(image, session) + u" (kept in "_s + m_dir->path() + u')'));
     QVERIFY(image != QImage(m_own.filePath(u"own.png"_s)));
     // A lesson is a detour: the window remembered the user's parameters on close, not the lesson's.
     const QByteArray remembered = rememberedSettings(path(u"config"_s));

@@ -2,7 +2,8 @@
 // platform's key for it is empty (qt6ct leaves QKeySequence::Quit empty), and sessions are saved
 // as .posenc, their own file type, while .json sessions still open. Save writes the session's own
 // file again and Save as asks for a name; the title names the session, [*] marking a change since
-// it was saved, and a file changed on disk is replaced only when the user says so.
+// it was saved, and a file changed on disk is replaced only when the user says so. Under a
+// screenshot, the status bar's messages stay: a picture taken after a slow figure shows the same.
 #include "gui/ControlPanel.h"
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
@@ -20,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -42,6 +44,7 @@ private slots:
     void saveWritesTheSessionsFileAndTheTitleNamesIt();
     void aChangeWithoutASessionWarnsOfNoPlaceholder();
     void aFileChangedOnDiskIsReplacedOnlyWhenAsked();
+    void aScreenshotKeepsTheMessagesItOpenedWith();
 
 private:
     QFileDialog *openDialog(MainWindow &window, const QString &action);
@@ -223,6 +226,22 @@ void TestWindowMenus::aFileChangedOnDiskIsReplacedOnlyWhenAsked()
         QCOMPARE(bytes == theirs, !replace);
     }
     QVERIFY(!window.sessions()->fileChangedOnDisk());
+}
+
+// A lesson opened says so for 5 s: a screenshot, taken when the figures are drawn, would show the
+// message or not as the figures took less or more (tst_clilessons compares two such pictures).
+void TestWindowMenus::aScreenshotKeepsTheMessagesItOpenedWith()
+{
+    MainWindow window(Params {}, nullptr);
+    window.showStatus(u"passing"_s, 1);
+    QTRY_VERIFY(window.statusBar()->currentMessage().isEmpty());
+    window.setMessagesStay(true);
+    window.showStatus(u"kept"_s, 1);
+    QTest::qWait(50);
+    QCOMPARE(window.statusBar()->currentMessage(), u"kept"_s);
+    window.showStatus(u"next"_s, 1);
+    QTest::qWait(50);
+    QCOMPARE(window.statusBar()->currentMessage(), u"next"_s);
 }
 
 QTEST_MAIN(TestWindowMenus)
