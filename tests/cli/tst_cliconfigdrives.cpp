@@ -52,6 +52,7 @@ private slots:
     void refusals_data();
     void refusals();
     void windowOpensAConfigFile();
+    void aTailTurnsTheHeadsLastColumns();
 };
 
 void TestCliConfigDrives::tableOfEveryConfig_data()
@@ -201,12 +202,6 @@ void TestCliConfigDrives::refusals_data()
                                                    gpt2,       u"--preset"_s, u"transformer-base"_s,
                                                    u"-o"_s,    u"x.npy"_s}
                                    << 2 << u"--config, --preset: give one of them"_s;
-    // A head whose last columns turn (DeepSeek-V4's 64 of 512): rope-input would turn the first ones.
-    const QString v4 = QStringLiteral(POSENC_CONFIGS) + u"/heldin/DeepSeek-V4-Flash.json"_s;
-    QTest::newRow("rope-input of a tail")
-        << QStringList {u"table"_s,        u"rope-input"_s,        u"--config"_s, v4,
-                        u"--layer-type"_s, u"sliding_attention"_s, u"-o"_s,       u"x.npy"_s}
-        << 2 << u"the config's sliding_attention layers turn the last 64 of 512"_s;
 }
 
 void TestCliConfigDrives::refusals()
@@ -228,6 +223,38 @@ void TestCliConfigDrives::windowOpensAConfigFile()
         = posenc({fixture(u"gemma-4-31B-it"_s), u"--screenshot"_s, png}, windowEnvironment(dir.filePath(u"c"_s)));
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY(!QImage(png).isNull());
+}
+
+// DeepSeek-V4 turns the last rope_dim columns of its 512-wide head (transformers'
+// models/deepseek_v4/modular_deepseek_v4.py, apply_rotary_pos_emb: `nope, rope = x[..., :-rope_dim],
+// x[..., -rope_dim:]`, rope turned by the interleaved rotate_half, cat([nope, rotated])): rope-input
+// of its sliding layers (theta 10000, 64 of 512) against that formula on the embedding's rows.
+void TestCliConfigDrives::aTailTurnsTheHeadsLastColumns()
+{
+    const QString v4 = QStringLiteral(POSENC_CONFIGS) + u"/heldin/DeepSeek-V4-Flash.json"_s;
+    const auto table = [&](const QString &quantity) {
+        const Run run = posenc({u"table"_s, quantity, u"--config"_s, v4, u"--layer-type"_s, u"sliding_attention"_s,
+                                u"--max-len"_s, u"5"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s});
+        if (run.exitCode != 0)
+            qWarning("%s", qPrintable(run.err));
+        return csvRows(run.out);
+    };
+    const QList<QList<double>> x = table(u"embedding"_s);
+    const QList<QList<double>> out = table(u"rope-input"_s);
+    QCOMPARE(out.size(), 5);
+    QCOMPARE(out.first().size(), 512);
+    constexpr int kHead = 512, kRotary = 64, kFirst = kHead - kRotary;
+    for (int p = 0; p < 5; ++p) {
+        for (int j = 0; j < kFirst; ++j)
+            QCOMPARE(out[p][j], x[p][j]);
+        for (int i = 0; i < kRotary / 2; ++i) {
+            const double angle = p * std::pow(10000.0, -2.0 * i / kRotary);
+            const double x1 = x[p][kFirst + 2 * i], x2 = x[p][kFirst + 2 * i + 1];
+            const double tolerance = 1e-5 * (std::abs(x1) + std::abs(x2) + 1.0);
+            QVERIFY(std::abs(out[p][kFirst + 2 * i] - (x1 * std::cos(angle) - x2 * std::sin(angle))) <= tolerance);
+            QVERIFY(std::abs(out[p][kFirst + 2 * i + 1] - (x2 * std::cos(angle) + x1 * std::sin(angle))) <= tolerance);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliConfigDrives)

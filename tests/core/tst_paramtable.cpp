@@ -41,6 +41,7 @@ QString otherText(const ParamSpec &row)
         {u"rope-theta"_s, u"500000"_s},
         {u"partial-rotary-factor"_s, u"0.25"_s},
         {u"rope-layout"_s, u"interleaved"_s},
+        {u"rotary-place"_s, u"suffix"_s},
         {u"rope-type"_s, u"yarn"_s},
         {u"rope-factor"_s, u"8"_s},
         {u"original-max-len"_s, u"8192"_s},
@@ -283,7 +284,8 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
             QVERIFY(ParamUse::reason(other, row.key)->why.contains(u"only encoding rope reads it"_s));
         }
     }
-    for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
+    for (const char *key :
+         {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rotary-place", "rope-type"})
         QVERIFY(!ParamUse::idle(rope, QString::fromLatin1(key)));
     // ALiBi's, T5's and DeBERTa's rows: read under their own encoding only, each naming it.
     const Encoding families[] = {Encoding::Alibi, Encoding::T5, Encoding::Deberta};
@@ -464,7 +466,8 @@ void TestParamTable::ropeRowsAreIdleUnderATypeThatDoesNotReadThem_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QStringList>("readers");
     const QStringList all = ParamTable::find(u"rope-type"_s)->choices;
-    for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
+    for (const char *key :
+         {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rotary-place", "rope-type"})
         QTest::newRow(key) << QString::fromLatin1(key) << all;
     QTest::newRow("rope-factor") << u"rope-factor"_s << QStringList {u"linear"_s,   u"dynamic"_s, u"yarn"_s,
                                                                      u"longrope"_s, u"llama3"_s,  u"proportional"_s};

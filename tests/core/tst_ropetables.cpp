@@ -215,27 +215,43 @@ void TestRopeTables::layoutsAreAColumnPermutation()
 
 void TestRopeTables::inputMatchesApplyRotaryPosEmb_data()
 {
-    frequenciesMatchTheFormulas_data();
+    QTest::addColumn<Params>("params");
+    for (const auto &[name, p] : typedSettings()) {
+        QTest::newRow(qPrintable(name)) << p;
+        // The rotary columns last (DeepSeek-V4), a quarter of the head turning where the type's
+        // lists (LongRoPE's factors) do not fix the rotary dim.
+        Params suffix = p;
+        suffix.rope.place = RotaryPlace::Suffix;
+        if (suffix.rope.type != RopeType::Proportional && suffix.rope.shortFactor.empty())
+            suffix.rope.partialRotaryFactor = 0.25;
+        QTest::newRow(qPrintable(name + u", suffix"_s)) << suffix;
+    }
 }
 
 // apply_rotary_pos_emb on s*E's first head_dim columns: x * cos + rotate_half(x) * sin (or GPT-J's
-// pairs), cos and sin with the attention factor, the columns past the rotary dim as they are.
+// pairs), cos and sin with the attention factor, the columns outside the rotary ones as they are.
+// The rotary columns are the head's first (transformers' models/llama/modeling_llama.py,
+// apply_rotary_pos_emb) or, under suffix, its last: models/deepseek_v4/modular_deepseek_v4.py,
+// apply_rotary_pos_emb, `nope, rope = x[..., :-rope_dim], x[..., -rope_dim:]`, then
+// cat([nope, rope * cos + rotate_half(rope) * sin]).
 void TestRopeTables::inputMatchesApplyRotaryPosEmb()
 {
     QFETCH(Params, params);
     params.maxLen = 300;
     params.dModel = params.rope.headDim + 8;
+    QVERIFY2(params.isValid(), qPrintable(params.validate().value(0).sentence()));
     const Engine engine(params);
     const HeadReference f = headReference(params);
     const std::int64_t h = f.rotary / 2;
+    const std::int64_t o = params.rope.place == RotaryPlace::Suffix ? params.rope.headDim - f.rotary : 0;
     const RowMatrixXf x = whole(engine, Quantity::Embedding);
     const RowMatrixXf out = whole(engine, Quantity::RopeInput);
     QCOMPARE(out.cols(), static_cast<Eigen::Index>(params.rope.headDim));
     const bool half = params.rope.layout == RopeLayout::Half;
     for (Eigen::Index p = 0; p < out.rows(); ++p) {
         for (std::int64_t i = 0; i < h; ++i) {
-            const std::int64_t a = half ? i : 2 * i;
-            const std::int64_t b = half ? h + i : 2 * i + 1;
+            const std::int64_t a = o + (half ? i : 2 * i);
+            const std::int64_t b = o + (half ? h + i : 2 * i + 1);
             const auto [s, c] = sinCos(double(p), f.inv[static_cast<std::size_t>(i)]);
             const double x1 = x(p, a), x2 = x(p, b);
             const double tolerance = 1e-6 * (std::abs(x1) + std::abs(x2) + 1.0) * f.attention;
@@ -244,8 +260,10 @@ void TestRopeTables::inputMatchesApplyRotaryPosEmb()
             QVERIFY2(std::abs(out(p, b) - f.attention * (x2 * c + x1 * s)) <= tolerance,
                      qPrintable(u"(%1, %2)"_s.arg(p).arg(b)));
         }
-        for (std::int64_t j = f.rotary; j < params.rope.headDim; ++j)
-            QCOMPARE(out(p, j), x(p, j));
+        for (std::int64_t j = 0; j < params.rope.headDim; ++j) {
+            if (j < o || j >= o + f.rotary)
+                QCOMPARE(out(p, j), x(p, j));
+        }
     }
 }
 

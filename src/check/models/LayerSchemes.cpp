@@ -9,6 +9,7 @@
 #include "check/ConfigContext.h"
 #include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <QHash>
 
@@ -83,6 +84,12 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
         s.rotaryPlace = tail                                   ? u"mla-tail"_s
             : layer.params.rope.type == RopeType::Proportional ? u"proportional"_s
                                                                : u"prefix"_s;
+    // A tail narrower than the layer's head (DeepSeek-V4's x[..., -rope_dim:]) is where rope-input
+    // turns its columns; MLA's rotary head is its tail alone, all of it turning.
+    RopeParams &rope = layer.params.rope;
+    if (group.rope && tail && layer.params.encoding == Encoding::Rope
+        && RopeFrequencies::rotaryDim(rope) < rope.headDim)
+        rope.place = RotaryPlace::Suffix;
     // DeepSeek-V4's every attention block has its sliding-window branch (window.every_layer).
     const bool windowed = group.type == u"sliding_attention"_s || row.window.value(u"every_layer"_s).toBool();
     if (windowed && c.plan.slidingWindow) {

@@ -175,6 +175,26 @@ ParamSpec layoutRow()
     return s;
 }
 
+ParamSpec placeRow()
+{
+    ParamSpec s = ParamRows::choice(u"rotary-place"_s, ParamGroup::Family, &Params::rope, &RopeParams::place,
+                                    {u"prefix"_s, u"suffix"_s});
+    s.help = u"where the rotary columns sit in the head: prefix = the first rotary_dim (HF's apply_rotary_pos_emb);\n"
+             "      suffix = the last (DeepSeek-V4's x[..., -rope_dim:]); the rest pass through"_s;
+    s.label = u"rotary_place"_s;
+    s.idle = ropeIdle;
+    s.formula = [](const Params &p) {
+        QString text = tr("prefix: the rotary columns are the head's first r, x[..., :r], and the rest pass through "
+                          "(HF's apply_rotary_pos_emb).<br>suffix: they are its last r, x[..., −r:], after the "
+                          "columns that pass through (DeepSeek-V4's apply_rotary_pos_emb). Only rope-input reads it; "
+                          "the cos and sin tables are r wide wherever their columns sit.");
+        if (headDimValid(p) && factorValid(p) && RopeFrequencies::rotaryDim(p.rope) == p.rope.headDim)
+            text += tr(" Now every column turns: the place changes nothing.");
+        return text;
+    };
+    return s;
+}
+
 ParamSpec typeRow()
 {
     ParamSpec s
@@ -195,7 +215,8 @@ ParamSpec typeRow()
 
 QList<ParamSpec> rows()
 {
-    return QList<ParamSpec> {headDimRow(), thetaRow(), partialRow(), layoutRow(), typeRow()} + RopeScalingRows::rows();
+    return QList<ParamSpec> {headDimRow(), thetaRow(), partialRow(), layoutRow(), placeRow(), typeRow()}
+    + RopeScalingRows::rows();
 }
 
 } // namespace posenc::RopeParamRows

@@ -10,6 +10,9 @@ namespace posenc {
 
 // RoPE's pairing of a head's columns: rotate_half's (i, i + r/2) or GPT-J's (2i, 2i + 1).
 enum class RopeLayout { Half, Interleaved };
+// Where a head's rotary columns sit: its first rotary_dim (apply_rotary_pos_emb's x[..., :rotary_dim]),
+// or its last (DeepSeek-V4's apply_rotary_pos_emb, x[..., -rope_dim:]), the rest passed through.
+enum class RotaryPlace { Prefix, Suffix };
 // HF transformers' rope_type (modeling_rope_utils.py), in the order of --rope-type's words.
 enum class RopeType { Default, Linear, Dynamic, Yarn, LongRope, Llama3, Proportional };
 
@@ -23,6 +26,7 @@ struct RopeParams
     double theta = 10000.0; // rope_theta
     double partialRotaryFactor = 1.0; // partial_rotary_factor
     RopeLayout layout = RopeLayout::Half;
+    RotaryPlace place = RotaryPlace::Prefix; // rotary_place
     RopeType type = RopeType::Default; // rope_type
     std::optional<double> factor; // factor
     std::optional<std::int64_t>

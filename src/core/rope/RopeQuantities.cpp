@@ -32,8 +32,8 @@ const QStringList kRopeFrequencyReads
 const QStringList kRopeTableReads
     = kRopeFrequencyReads + QStringList {u"rope-layout"_s, u"mscale"_s, u"mscale-all-dim"_s, u"attention-factor"_s};
 // s*E's first head_dim columns: the embeddings' keys (d_model sets s = sqrt(d)).
-const QStringList kRopeInputReads
-    = kRopeTableReads + QStringList {u"d-model"_s, u"scale"_s, u"init"_s, u"embeddings"_s, u"tokens"_s, u"seed"_s};
+const QStringList kRopeInputReads = kRopeTableReads
+    + QStringList {u"rotary-place"_s, u"d-model"_s, u"scale"_s, u"init"_s, u"embeddings"_s, u"tokens"_s, u"seed"_s};
 
 std::optional<QString> needsRope(const Params &params)
 {
@@ -175,7 +175,8 @@ QuantitySpec makeRopeInputQuantity()
     q.name = u"rope-input"_s;
     q.label = u"R(p) · s·E"_s;
     q.help = u"R(p) applied to the rows of s*E's first head_dim columns [max_len, head_dim], as\n"
-             "              apply_rotary_pos_emb does, unrotated columns passed through (rope)"_s;
+             "              apply_rotary_pos_emb does (the last rotary_dim columns under --rotary-place suffix),\n"
+             "              unrotated columns passed through (rope)"_s;
     q.reads = kRopeInputReads;
     q.tiling = Tiling::WholeRows;
     q.missing = needsRope;

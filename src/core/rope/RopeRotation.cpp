@@ -15,6 +15,7 @@ RopeRotation::RopeRotation(const Params &params, const FrequencySchedule &schedu
     : m_headDim(params.rope.headDim)
     , m_pairs(RopeFrequencies::pairs(params.rope))
     , m_layout(params.rope.layout)
+    , m_first(params.rope.place == RotaryPlace::Suffix ? m_headDim - 2 * m_pairs : 0)
     , m_kernel(2 * m_pairs, schedule, Layout::Split, Angles::Exact)
     , m_tables(2 * m_pairs, schedule, m_layout == RopeLayout::Half ? Layout::Split : Layout::Interleaved, Angles::Exact)
 { }
@@ -33,16 +34,19 @@ void RopeRotation::rotateRows(const Block &block, const float *x, std::int64_t x
     const std::int64_t rotary = 2 * h;
     const std::int64_t col0 = block.col0;
     const std::int64_t colEnd = block.colEnd();
-    // The columns past the rotary dim pass through.
-    if (colEnd > rotary) {
-        const std::int64_t c0 = std::max(col0, rotary);
-        for (std::int64_t r = 0; r < block.rows; ++r) {
-            const float *from = x + r * xStride;
-            std::copy(from + c0, from + colEnd, out.row(r).data() + (c0 - col0));
-        }
-    }
-    if (col0 >= rotary)
+    // The columns outside the rotary ones, [first, first + rotary), pass through.
+    const std::int64_t first = m_first;
+    const auto passThrough = [&](std::int64_t from, std::int64_t to) {
+        const std::int64_t c0 = std::max(col0, from), c1 = std::min(colEnd, to);
+        for (std::int64_t r = 0; c0 < c1 && r < block.rows; ++r)
+            std::copy(x + r * xStride + c0, x + r * xStride + c1, out.row(r).data() + (c0 - col0));
+    };
+    passThrough(0, first);
+    passThrough(first + rotary, m_headDim);
+    if (col0 >= first + rotary || colEnd <= first)
         return;
+    // From here, x and the columns written are those of the rotary part.
+    x += first;
     // The pairs' sines arrive in one tile and their cosines in the next: the sines wait here.
     thread_local std::vector<float> t_sines;
     t_sines.resize(
@@ -50,8 +54,8 @@ void RopeRotation::rotateRows(const Block &block, const float *x, std::int64_t x
                  static_cast<std::size_t>(PositionalTable::kRunRows * std::min(h, PositionalTable::kTilePairs))));
     float *sines = t_sines.data();
     const auto put = [&](float *row, std::int64_t c, double value) {
-        if (c >= col0 && c < colEnd)
-            row[c - col0] = static_cast<float>(value);
+        if (c + first >= col0 && c + first < colEnd)
+            row[c + first - col0] = static_cast<float>(value);
     };
     m_kernel.forEachTile({block.row0, block.rows, 0, rotary}, [&](const PositionalTable::Tile &tile) {
         if (tile.col0 < h) {

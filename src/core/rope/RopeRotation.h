@@ -23,6 +23,8 @@ public:
     std::int64_t rotaryDim() const { return 2 * m_pairs; }
     std::int64_t pairs() const { return m_pairs; }
     RopeLayout layout() const { return m_layout; }
+    // The head's first rotary column: 0, or head_dim - rotary_dim for RotaryPlace::Suffix.
+    std::int64_t firstRotary() const { return m_first; }
 
     // A block of rope-cos (`cosine`) or rope-sin: L x rotary_dim, the pair of column c being
     // c mod h (half) or c / 2 (interleaved). The kernel writes each cell once, a hop of rows at a
@@ -33,7 +35,7 @@ public:
     // Rows row0 .. row0 + rows - 1 of the head's input x (headDim columns each, row r at
     // x + r * xStride) rotated to their positions, columns col0 .. col0 + cols - 1 of the result
     // into `out`: rotate_half's or GPT-J's pairs times cos and sin (attention factor included),
-    // the columns past the rotary dim passed through.
+    // the columns outside the rotary ones (RotaryPlace) passed through.
     void rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const;
 
 private:
@@ -42,6 +44,7 @@ private:
     std::int64_t m_headDim;
     std::int64_t m_pairs; // h: rotary_dim / 2
     RopeLayout m_layout;
+    std::int64_t m_first; // the first rotary column of the head
     // 2h columns in the split layout: af * sin(p w_i) in column i, af * cos(p w_i) in h + i.
     PositionalTable m_kernel;
     // 2h columns in the model's layout (split for half), which the cos and sin tables fill with
