@@ -86,7 +86,7 @@ Params RopeSearch::baseParams() const
     // The last position the table holds, plus one: max_len of a table from position 0.
     const std::int64_t rows = m_input.sample.tableRows - m_input.framing.firstRow + m_measured.firstPosition;
     base.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
-    base.rope.headDim = m_input.sample.cols();
+    RopeFrequencies::setHeadDim(base, m_input.sample.cols());
     base.rope.layout = m_layout;
     return base;
 }
