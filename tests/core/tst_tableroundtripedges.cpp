@@ -47,6 +47,17 @@ Params rope(RopeType type, std::int64_t headDim, std::int64_t L, RopeLayout layo
     return p;
 }
 
+Params sinusoid(std::int64_t d, std::int64_t L, Angles angles = Angles::Exact, double base = 10000.0)
+{
+    Params p;
+    p.encoding = Encoding::Sinusoidal;
+    p.dModel = d;
+    p.maxLen = L;
+    p.sinusoidal.angles = angles;
+    p.sinusoidal.base = base;
+    return p;
+}
+
 } // namespace
 
 class TestTableRoundTripEdges : public QObject
@@ -73,6 +84,20 @@ private slots:
                 }
             }
         }
+        // Float32 angles: the table posenc writes with --angles float32 deviates from the exact one
+        // by up to ~2e-5 at position 4096, which a faithful float32 computation produces.
+        for (const auto &[d, L] :
+             QList<std::pair<std::int64_t, std::int64_t>> {{8, 4096}, {512, 3}, {64, 2}, {3, 4096}})
+            for (const Layout layout : {Layout::Split, Layout::Interleaved}) {
+                Params p = sinusoid(d, L, Angles::Float32);
+                p.sinusoidal.layout = layout;
+                QTest::addRow("pe float32 angles d %lld L %lld %s", qlonglong(d), qlonglong(L),
+                              layout == Layout::Split ? "split" : "interleaved")
+                    << p << u"pe"_s;
+            }
+        // An odd d's lone sine column is the only one that shows the base at d = 3.
+        for (const double base : {500.0, 20000.0})
+            QTest::addRow("pe d 3 base %g", base) << sinusoid(3, 2048, Angles::Exact, base) << u"pe"_s;
     }
     void ownTablesAreTheirFamilys()
     {
