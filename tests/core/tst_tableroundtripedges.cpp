@@ -95,6 +95,12 @@ private slots:
                               layout == Layout::Split ? "split" : "interleaved")
                     << p << u"pe"_s;
             }
+        // Dynamic NTK at a small head and original length: its grown theta of many digits is no
+        // default table's, the round parameters that give it are (RopeSearch::tryDynamic).
+        Params dynamic = rope(RopeType::Dynamic, 6, 2048, RopeLayout::Interleaved);
+        dynamic.rope.factor = 2.0;
+        dynamic.rope.originalMaxLen = 32;
+        QTest::addRow("rope-cos dynamic head 6 from 32") << dynamic << u"rope-cos"_s;
         // An odd d's lone sine column is the only one that shows the base at d = 3.
         for (const double base : {500.0, 20000.0})
             QTest::addRow("pe d 3 base %g", base) << sinusoid(3, 2048, Angles::Exact, base) << u"pe"_s;
