@@ -138,11 +138,14 @@ CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType s
         // angles read back from a rotation (check --apply) are that uncertain.
         t.perPosition.resize(static_cast<std::size_t>(reference.cols()));
         t.exactAngle.resize(static_cast<std::size_t>(reference.cols()));
+        t.angleRounding.resize(static_cast<std::size_t>(reference.cols()));
+        t.amplitude = amplitude;
         for (std::int64_t j = 0; j < reference.cols(); ++j) {
             const double w = std::fabs(reference.frequency(j));
             t.perPosition[static_cast<std::size_t>(j)]
                 = w > 0.0 ? amplitude * w * (std::fabs(std::log(w)) + 4.0) * 0x1p-22 : 0.0;
             t.exactAngle[static_cast<std::size_t>(j)] = w == 1.0;
+            t.angleRounding[static_cast<std::size_t>(j)] = amplitude * w * 0x1p-24;
         }
     }
     return t;

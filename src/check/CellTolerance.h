@@ -30,6 +30,11 @@ struct CellTolerance
     std::vector<double> perPosition;
     // Per column, with float32 angles: whether float32's angle is the exact one (a frequency of 1).
     std::vector<bool> exactAngle;
+    // Per column, with float32 angles of a PairReference: A w 2^-24, the angle's own float32 rounding
+    // per unit of position times the amplitude A, which moves a cell by that times its slope
+    // sqrt(1 - (v / A)^2) (a cell at a crest does not move); empty for other references.
+    std::vector<double> angleRounding;
+    double amplitude = 1.0;
 
     // An infinite reference (a mask) allows only itself: |error| 0.
     double limit(double reference, std::int64_t column, double position) const

@@ -46,6 +46,17 @@ struct AngleEvidence
     {
         return lastError > 2.0 * lastExact && lastError > 2.0 * firstError && firstBeyond * 10 <= firstCells;
     }
+    // Whether the error shows it is not float32 angles': they predict the last rows' error at four
+    // times the first rows' or more, yet it is no more than twice the first rows' (flat noise); or
+    // more than a cell in ten of the first rows is beyond their tolerance. Evidence that neither
+    // supports nor contradicts them (a table of three rows, whose growth the cells' own rounding
+    // hides) leaves a faithful computation at float32 angles possible: no deviation.
+    bool contradicts() const
+    {
+        return !supports()
+            && ((lastPredicted > 4.0 * firstPredicted && !(lastError > 2.0 * firstError))
+                || firstBeyond * 10 > firstCells);
+    }
 };
 
 // A finding as `--json` prints it: a word, a number, a whole number, a flag, or nothing (null).

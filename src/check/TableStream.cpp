@@ -33,6 +33,10 @@ constexpr std::int64_t kProbeRows = 64;
 // angle's rounding moves such a cell by an eighth of the allowance or so, so a table of float32
 // angles holds the exact value in about 1 % of them at most.
 constexpr double kMoved = 800.0;
+// Of a PairReference: a cell whose angle's rounding unit (ulp(p w) >= 2^-24 p w) times its slope
+// is this many times its exact tolerance, which keeps the exact value with a chance of 1 % at most
+// (a cell near a crest, slope ~0, is not moved at all: 8-column tables at L 4096 hold many).
+constexpr double kMovedBySlope = 200.0;
 // The cells moved a decision needs, and the share of them holding exact values past which the
 // table is not float32 angles.
 constexpr std::int64_t kMinMoved = 256;
@@ -113,11 +117,17 @@ void probeExact(const TableReference::Tile &t, const float *rows, std::int64_t r
         const float *exact = t.values + r * t.stride;
         for (std::int64_t c = 0; c < t.cols; ++c) {
             const double limit = tolerance.relative * std::fabs(double(exact[c])) + tolerance.absolute;
-            // A column at frequency 1 holds the exact values in float32 angles too (CellTolerance).
-            const auto column = std::size_t(t.col0 + c);
-            if (tolerance.perPosition[column] * position <= kMoved * limit
-                || (column < tolerance.exactAngle.size() && tolerance.exactAngle[column]))
+            const auto column = std::size_t(t.col0 + c); // at frequency 1 exact in float32 angles too
+            if (column < tolerance.exactAngle.size() && tolerance.exactAngle[column])
                 continue;
+            if (column < tolerance.angleRounding.size()) {
+                const double v = double(exact[c]) / tolerance.amplitude;
+                const double slope = std::sqrt(std::max(0.0, 1.0 - v * v));
+                if (tolerance.angleRounding[column] * position * slope < kMovedBySlope * limit)
+                    continue;
+            } else if (tolerance.perPosition[column] * position <= kMoved * limit) {
+                continue;
+            }
             ++tally.movedCells;
             if (std::fabs(double(cells[c]) - double(exact[c])) <= limit)
                 ++tally.exactCells;
@@ -295,6 +305,8 @@ Verification verify(const TableMatch &match, const TableRows &table, const Strea
     const CellTolerance angles = cellTolerance(ValueFormat::Float32, true, StoredType::Float32, 0.0, pairs->spec());
     widened.tolerance.perPosition = angles.perPosition;
     widened.tolerance.exactAngle = angles.exactAngle;
+    widened.tolerance.angleRounding = angles.angleRounding;
+    widened.tolerance.amplitude = angles.amplitude;
     // Its error must still grow with the position as float32 angles' does (flat noise within their
     // allowance is not theirs), and a table holding the exact angles' values where float32 angles
     // move them is not theirs either.
@@ -438,7 +450,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     // Cells rounded to float16 or bfloat16 hide float32 angles' growth under their own rounding:
     // there the error's shape is no evidence either way.
     const bool coarseCells = match.tolerance.relative > 0x1p-16;
-    if (exactValues || (growthProbe && rowAngles && !coarseCells && !evidence.supports())) {
+    if (exactValues || (growthProbe && rowAngles && !coarseCells && evidence.contradicts())) {
         // Compared again with the exact angles' tolerance: the table holds the exact angles' values
         // where float32 angles would move them, or its error does not grow as theirs does.
         TableMatch exactMatch = match;

@@ -4,7 +4,11 @@
 #include "ConfigCheckBenchmark.h"
 
 #include "check/TableCheck.h"
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
 #include "core/Engine.h"
+#include "core/Quantity.h"
+#include "core/rope/RopeFrequencies.h"
 #include "io/BufferRows.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyWriter.h"
@@ -126,6 +130,38 @@ double msOf(const std::function<bool()> &run, bool &ok)
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+// Identifying the widest head posenc writes, a 64 x 8192 RoPE cos table in memory: the fit reads a
+// sample of a few hundred rows at most, so its cost grows with the columns alone, and no faster
+// than columns x log(columns) (issue 62: 177 s at 8192 columns while the M-RoPE split search read
+// pairs^2 angles). The best of `repeats`, or -1 when the table is not identified as RoPE's.
+double identifyWideMs(int repeats)
+{
+    constexpr std::int64_t kHead = 8192, kRows = 64;
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.maxLen = kRows;
+    RopeFrequencies::setHeadDim(p, kHead);
+    const Engine engine(p);
+    auto values = std::make_shared<RowMatrixXf>(kRows, kHead);
+    engine.compute(*Quantities::fromName(u"rope-cos"_s), {0, kRows, 0, kHead}, *values);
+    const MatrixRows rows(values, StoredType::Float32, u"rope-cos-8192"_s);
+    double best = -1.0;
+    for (int i = 0; i < std::max(repeats, 1); ++i) {
+        bool ok = true;
+        const double ms = msOf(
+            [&] {
+                const auto match = TableCheck::identify(rows, {});
+                const auto *m = std::get_if<TableMatch>(&match);
+                return m && m->family == Encoding::Rope;
+            },
+            ok);
+        if (!ok)
+            return -1.0;
+        best = best < 0.0 ? ms : std::min(best, ms);
+    }
+    return best;
+}
+
 } // namespace
 
 QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int threads, QTextStream &err)
@@ -184,6 +220,7 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
         json[u"check_array_over_file"_s] = inMemory.front() / command.front();
         json[u"check_array_over_file_median"_s] = inMemory[inMemory.size() / 2] / command[command.size() / 2];
     }
+    json[u"check_identify_wide_ms"_s] = identifyWideMs(repeats);
     // And check --config, at the largest config it reads.
     const QJsonObject config = ConfigCheckBenchmark::times(repeats);
     for (auto it = config.begin(); it != config.end(); ++it)

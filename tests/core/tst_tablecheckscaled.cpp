@@ -134,6 +134,34 @@ private slots:
         // Against the unscaled table: the same frequencies, every cell then within its tolerance.
         QCOMPARE(checked.verification.deviatingCells > 0, !withinTolerance(values, t));
     }
+
+    // Issue 62, break 8: every scale was blamed on sqrt(d). The cause is named only for the factor
+    // that is sqrt(d) (or 1/sqrt(d)) within the cells' rounding; any other is reported as measured.
+    void scaleNamesItsCauseOnlyWhereItIsOne_data()
+    {
+        QTest::addColumn<double>("c");
+        QTest::addColumn<StoredType>("stored");
+        QTest::addColumn<QString>("cause");
+        const QString root = u"the embedding's sqrt(d) scale applied to the PE"_s;
+        QTest::newRow("sqrt(d)") << std::sqrt(128.0) << StoredType::Float32 << root;
+        QTest::newRow("1/sqrt(d)") << 1.0 / std::sqrt(128.0) << StoredType::Float32 << u"the PE divided by sqrt(d)"_s;
+        for (const double c : {0.5, 2.0, 1.01, 0.997, 11.3})
+            QTest::addRow("c = %g", c) << c << StoredType::Float32 << QString();
+    }
+    void scaleNamesItsCauseOnlyWhereItIsOne()
+    {
+        QFETCH(double, c);
+        QFETCH(StoredType, stored);
+        QFETCH(QString, cause);
+        const Cell t = unscaled(false, Params());
+        const Checked checked
+            = check(table(kRows, 128, [&](std::int64_t r, std::int64_t j) { return c * t(r, j); }), stored);
+        const TableMatch &m = checked.match;
+        QCOMPARE(m.verdict, CheckVerdict::Mistake);
+        QVERIFY2(m.mistakes.contains(CheckMistakes::kScaled), qPrintable(m.diagnosis));
+        QVERIFY2(cause.isEmpty() ? !m.diagnosis.contains(u"sqrt(d)"_s) : m.diagnosis.contains(cause),
+                 qPrintable(m.diagnosis));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTableCheckScaled)

@@ -86,7 +86,7 @@ FamilyCheck makeMropeCheck()
     // A head whose every column turns is as wide as its table, as RoPE's.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
-            params.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
+            RopeFrequencies::setHeadDim(params, std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim));
     };
     // What a config cannot say: the prompt and the transformers whose get_rope_index gave its ids.
     check.inputKeys = {u"prompt"_s, u"second-per-grid"_s, u"timestamp-tokens"_s, u"mrope-era"_s};

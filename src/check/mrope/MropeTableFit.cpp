@@ -174,10 +174,12 @@ public:
         return true;
     }
 
-    std::int64_t splitBad(const std::array<std::vector<std::int64_t>, 3> &axes) const
+    // The pairs beyond the tolerance over every row, counted until they pass `stopAfter`.
+    std::int64_t splitBad(const std::array<std::vector<std::int64_t>, 3> &axes,
+                          std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max()) const
     {
         std::int64_t bad = 0;
-        for (std::int64_t i = 0; i < rows(); ++i)
+        for (std::int64_t i = 0; i < rows() && bad <= stopAfter; ++i)
             bad += rowIds(i, axes).second;
         return bad;
     }
@@ -223,19 +225,31 @@ std::vector<std::int64_t> range(std::int64_t from, std::int64_t to)
     return out;
 }
 
+// The most pairs, counted from `from` down, that one id explains in every row: the largest n with
+// oneAxis(range(from - n, from)), found by halving (fewer pairs are explained wherever more are),
+// so that a wide table costs pairs * log(pairs) reads, not pairs^2.
+std::int64_t oneIdRun(const SplitFit &fit, std::int64_t from)
+{
+    std::int64_t lo = 0, hi = from; // oneAxis holds for lo pairs; the answer is at most hi
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (fit.oneAxis(range(from - mid, from)))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 // Contiguous sections read from the slowest pair up: w the most pairs one id explains in every
 // row, then h, t the rest. Nothing when one id explains every pair (no row's axes differ).
 std::optional<std::vector<std::int64_t>> chunkedSections(const SplitFit &fit)
 {
     const std::int64_t pairs = fit.pairs();
-    std::int64_t w = 0;
-    while (w < pairs && fit.oneAxis(range(pairs - w - 1, pairs)))
-        ++w;
-    if (w == pairs)
+    if (fit.oneAxis(range(0, pairs)))
         return std::nullopt;
-    std::int64_t h = 0;
-    while (w + h < pairs && fit.oneAxis(range(pairs - w - h - 1, pairs - w)))
-        ++h;
+    const std::int64_t w = oneIdRun(fit, pairs);
+    const std::int64_t h = oneIdRun(fit, pairs - w);
     return std::vector<std::int64_t> {pairs - w - h, h, w};
 }
 
@@ -259,7 +273,8 @@ std::vector<std::int64_t> interleavedSections(const SplitFit &fit, const std::ve
             const int other = axis == 1 ? 2 : 1;
             std::erase_if(groups[0], [&](std::int64_t j) { return j % 3 == other; });
             groups[std::size_t(other)].clear();
-            const std::int64_t bad = fit.splitBad(groups);
+            // Counted no further than the best count so far: a worse count is not taken.
+            const std::int64_t bad = fit.splitBad(groups, bestBad);
             const bool isPublished = std::any_of(published.begin(), published.end(), [&](const PublishedSplit &p) {
                 return p.interleaved && p.section[std::size_t(axis)] == s;
             });
@@ -287,17 +302,15 @@ struct Split
 };
 
 // The split of the pairs that best explains the sample at `theta`: the sections read from it and
-// the published ones, the fewest pairs beyond the tolerance, ties to a published split.
-std::optional<Split> bestSplit(const SplitFit &fit)
+// the published ones, the fewest pairs beyond the tolerance, ties to a published split. Nothing
+// when one id explains every pair: `chunked` is then nothing.
+std::optional<Split> bestSplit(const SplitFit &fit, const std::vector<std::int64_t> &chunked)
 {
-    const auto chunked = chunkedSections(fit);
-    if (!chunked)
-        return std::nullopt;
     const std::vector<PublishedSplit> published = publishedSplits(fit.pairs());
     std::vector<Split> candidates;
     for (const PublishedSplit &p : published)
         candidates.push_back({p.section, p.interleaved});
-    candidates.push_back({*chunked, false});
+    candidates.push_back({chunked, false});
     candidates.push_back({interleavedSections(fit, published), true});
     std::optional<Split> best;
     for (Split &c : candidates) {
@@ -306,7 +319,7 @@ std::optional<Split> bestSplit(const SplitFit &fit)
         m.interleaved = c.interleaved;
         if (MropeAxes::sectionProblem(m, fit.pairs()))
             continue;
-        c.bad = fit.splitBad(axisPairs(MropeAxes::axes(m, fit.pairs())));
+        c.bad = fit.splitBad(axisPairs(MropeAxes::axes(m, fit.pairs())), best ? best->bad : c.bad);
         if (!best || c.bad < best->bad)
             best = c;
     }
@@ -338,7 +351,12 @@ std::optional<Reading> read(const TableEvidence &e)
     std::optional<std::pair<double, Split>> best;
     for (const double theta : thetas) {
         const SplitFit fit(*p, theta, tolerance);
-        const auto split = bestSplit(fit);
+        // One id on every axis of every sampled row, at a theta: RoPE's table, left to RoPE (an
+        // M-RoPE reading at another theta would be a worse one of the same rows).
+        const auto chunked = chunkedSections(fit);
+        if (!chunked)
+            return std::nullopt;
+        const auto split = bestSplit(fit, *chunked);
         if (split && (!best || split->bad < best->second.bad))
             best = std::pair {theta, *split};
         if (best && best->second.bad == 0)

@@ -25,7 +25,7 @@ FamilyCheck makeRopeCheck()
     // A head whose every column turns is as wide as its table; a partial one keeps its head_dim.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
-            params.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
+            RopeFrequencies::setHeadDim(params, std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim));
     };
     return check;
 }

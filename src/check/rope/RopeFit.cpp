@@ -487,7 +487,7 @@ std::optional<Fit> fitFewRows(const FitInput &input, RopeLayout layout, std::opt
         Params p;
         p.encoding = Encoding::Rope;
         p.maxLen = std::clamp<std::int64_t>(sample.tableRows, 1, Params::kMaxLen);
-        p.rope.headDim = sample.cols();
+        RopeFrequencies::setHeadDim(p, sample.cols());
         p.rope.layout = layout;
         p.rope.theta = b;
         search.consider(p);

@@ -87,7 +87,7 @@ Params ropeAt(std::int64_t pairs, double theta, RopeType type)
 {
     Params p;
     p.encoding = Encoding::Rope;
-    p.rope.headDim = 2 * pairs;
+    RopeFrequencies::setHeadDim(p, 2 * pairs);
     p.rope.theta = theta;
     p.rope.type = type;
     p.maxLen = 1;

@@ -86,7 +86,7 @@ Params RopeSearch::baseParams() const
     // The last position the table holds, plus one: max_len of a table from position 0.
     const std::int64_t rows = m_input.sample.tableRows - m_input.framing.firstRow + m_measured.firstPosition;
     base.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
-    base.rope.headDim = m_input.sample.cols();
+    RopeFrequencies::setHeadDim(base, m_input.sample.cols());
     base.rope.layout = m_layout;
     return base;
 }
@@ -388,7 +388,8 @@ void RopeSearch::tryDynamic()
     const Params base = baseParams();
     const double length = double(base.maxLen);
     for (const double f : {2.0, 4.0, 8.0, 16.0, 32.0}) {
-        for (std::int64_t original = 128; double(original) < length; original *= 2) {
+        // Every power of two below the length: posenc writes originals down to 1 (a head of 6 from 32).
+        for (std::int64_t original = 1; double(original) < length; original *= 2) {
             const double growth = std::pow(f * length / double(original) - (f - 1.0), double(d) / double(d - 2));
             for (const double theta : FitNumbers::roundings(m_measured.fittedBase / growth, 3)) {
                 if (FitNumbers::digitsOf(theta) > 3 || std::fabs(theta * growth / m_measured.fittedBase - 1.0) > 2e-3)

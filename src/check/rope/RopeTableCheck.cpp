@@ -236,7 +236,7 @@ std::vector<RopeFit::Published> publishedRopes()
         Params p;
         p.encoding = Encoding::Rope;
         p.rope.type = type;
-        p.rope.headDim = headDim;
+        RopeFrequencies::setHeadDim(p, headDim);
         p.rope.theta = theta;
         p.rope.layout = layout;
         return p;
@@ -310,7 +310,7 @@ std::vector<RopeFit::Published> formsAt(std::int64_t cols)
     for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
         Params p;
         p.encoding = Encoding::Rope;
-        p.rope.headDim = cols;
+        RopeFrequencies::setHeadDim(p, cols);
         p.rope.theta = 10000.0;
         p.rope.layout = layout;
         forms.push_back({u"RoFormer (Su et al. 2021, theta 10000, the default rope_type)"_s, p});

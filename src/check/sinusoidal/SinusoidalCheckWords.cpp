@@ -111,10 +111,17 @@ QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &fou
     if (mistake == u"sin-replaced"_s)
         return u"both columns of every pair hold cos(p w_i): the sines were replaced by cosines; the paper puts "
                "sin(p w_i) in %1"_s.arg(found.layout == Layout::Interleaved ? u"column 2i"_s : u"the first columns"_s);
-    if (mistake == CheckMistakes::kScaled)
-        return u"every value is %1 times the sinusoid's: the table was multiplied by c = %1 (the embedding's "
-               "sqrt(d) scale applied to the PE); the sinusoid's values lie in [-1, 1]"_s.arg(
-                   scaleWords(found.amplitude, dModel));
+    if (mistake == CheckMistakes::kScaled) {
+        // A cause is named only for the factor that is its own within the cells' rounding (the
+        // amplitude is snapped to sqrt(d) only there): any other factor is reported as measured.
+        const double root = std::sqrt(double(dModel));
+        const QString cause = std::fabs(found.amplitude / root - 1.0) < 1e-9
+            ? u" (the embedding's sqrt(d) scale applied to the PE)"_s
+            : std::fabs(found.amplitude * root - 1.0) < 1e-9 ? u" (the PE divided by sqrt(d))"_s
+                                                             : QString();
+        return u"every value is %1 times the sinusoid's: the table was multiplied by c = %1%2; the sinusoid's values "
+               "lie in [-1, 1]"_s.arg(scaleWords(found.amplitude, dModel), cause);
+    }
     if (mistake == u"position-divided"_s)
         return u"the angle is p / w_i = p %1^(2i/d); the paper's is p w_i = p / %1^(2i/d)"_s.arg(b);
     if (mistake == CheckMistakes::kPositionOffset)

@@ -209,8 +209,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
     PairingFit pf;
     pf.pairing = pairing;
     pf.swapped = backwards > forwards;
-    // The radius from each pair's median row: noise or damage in some rows is a mistake to locate,
-    // not a scale of the whole table.
+    // The radius from each pair's median row: damage in some rows is a mistake, not a scale.
     const double radius = std::sqrt(medianSquares / double(tracked));
     pf.amplitude = snappedAmplitude(radius, d, input.format, input.textRounding);
     pf.measuredAmplitude = measuredAmplitude(radius, input.format, input.textRounding);
@@ -223,6 +222,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
         omega.push_back((pf.swapped ? -1.0 : 1.0) * t.omega);
         sigma.push_back(t.sigmaOmega);
     }
+    SinusoidalPhases::addLoneColumns(input.sample, input.framing, sineColumn, cosineColumn, index, omega, sigma);
     fitBases(pf, index, omega, sigma, d);
     fitFirstPositions(pf, tracks, input.framing.firstRow);
     return pf;

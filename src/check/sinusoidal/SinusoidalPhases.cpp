@@ -175,4 +175,22 @@ std::vector<double> columnFrequencies(const TableSample &sample, const RowFramin
     return omega;
 }
 
+void addLoneColumns(const TableSample &sample, const RowFraming &framing, const std::vector<std::int64_t> &sineColumn,
+                    const std::vector<std::int64_t> &cosineColumn, std::vector<double> &index,
+                    std::vector<double> &omega, std::vector<double> &sigma)
+{
+    if (std::any_of(index.begin(), index.end(), [](double i) { return i > 0.0; }))
+        return;
+    const std::vector<double> columnOmega = columnFrequencies(sample, framing);
+    for (std::size_t k = 1; k < sineColumn.size() && k < cosineColumn.size(); ++k) {
+        const std::int64_t lone = sineColumn[k] < 0 ? cosineColumn[k] : cosineColumn[k] < 0 ? sineColumn[k] : -1;
+        const double w = lone < 0 ? 0.0 : columnOmega[std::size_t(lone)];
+        if (w > 0.0) {
+            index.push_back(double(k));
+            omega.push_back(w);
+            sigma.push_back(1e-4 * w);
+        }
+    }
+}
+
 } // namespace posenc::SinusoidalPhases

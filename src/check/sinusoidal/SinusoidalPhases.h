@@ -41,4 +41,12 @@ std::optional<double> slopeThroughOrigin(const std::vector<double> &g, const std
 // 2 cos(w) v[r] holds for any amplitude and phase; NaN where the column says too little.
 std::vector<double> columnFrequencies(const TableSample &sample, const RowFraming &framing);
 
+// An odd d's last pair holds one column (sin(p w_i) alone): where no tracked pair but pair 0 shows
+// the base (d = 3: `index` holds no pair past 0), each such pair's frequency from its column's
+// first rows (columnFrequencies, to a few parts in 10^5 over 64 rows, which the bases' roundings
+// then pin) is added to the pairs' `index`, `omega` and `sigma`.
+void addLoneColumns(const TableSample &sample, const RowFraming &framing, const std::vector<std::int64_t> &sineColumn,
+                    const std::vector<std::int64_t> &cosineColumn, std::vector<double> &index,
+                    std::vector<double> &omega, std::vector<double> &sigma);
+
 } // namespace posenc::SinusoidalPhases

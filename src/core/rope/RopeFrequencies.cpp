@@ -162,6 +162,12 @@ Params underRope(const Params &params)
     return rope;
 }
 
+void setHeadDim(Params &params, std::int64_t headDim)
+{
+    params.rope.headDim = headDim;
+    params.dModel = std::clamp(std::max(params.dModel, headDim), std::int64_t(1), Params::kMaxDModel);
+}
+
 Table table(const Params &params)
 {
     const RopeParams &rope = params.rope;

@@ -46,6 +46,9 @@ double attentionFactor(const Params &params);
 // The same parameters under encoding rope: what a family that reads RoPE's rows as they are
 // (M-RoPE) gives this file's functions.
 Params underRope(const Params &params);
+// Sets head_dim, widening d_model to hold it (a head is at most d_model wide): what a check that
+// reads a head from a table's width, which may pass the default d_model, sets.
+void setHeadDim(Params &params, std::int64_t headDim);
 
 // For valid parameters under encoding rope. `maxLen` is the sequence length: dynamic uses
 // max(maxLen, original), longrope the long factors when maxLen exceeds the original length.

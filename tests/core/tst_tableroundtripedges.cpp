@@ -1,0 +1,126 @@
+// posenc's own tables at the parameter rows' edges, checked as `posenc check FILE` checks them, with
+// no family declared (issue "Nothing breaks on the edges", Deliver 2): never `mistake`, `learned`
+// or `unknown`, always their own family. The edges: RoPE heads past 512 columns (1024 to 8192),
+// float32 angles at far positions, d and L of 1 to 3, the scalings at the smallest heads they take,
+// Sandwich's head dim 1, the 2-D grids' extremes. Short in CI; POSENC_ROUNDTRIP_LONG=1 adds the
+// widest heads and longest tables, by hand (tst_tableroundtrip covers the common rows, declared).
+#include "../support/Sanitizer.h"
+#include "CheckTables.h"
+#include "EngineTable.h"
+
+#include "check/TableMatch.h"
+#include "core/Engine.h"
+#include "core/Quantity.h"
+
+#include <QtTest>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(posenc::Params)
+
+namespace {
+
+bool longMode()
+{
+    return qEnvironmentVariableIsSet("POSENC_ROUNDTRIP_LONG");
+}
+
+RowMatrixXf written(const Params &params, const QString &quantity)
+{
+    const Engine engine(params);
+    const Quantity q = *Quantities::fromName(quantity);
+    const Shape shape = Quantities::shape(q, params);
+    return testing::computeTable(engine, q, {0, shape.rows, 0, shape.cols});
+}
+
+Params rope(RopeType type, std::int64_t headDim, std::int64_t L, RopeLayout layout = RopeLayout::Half)
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.rope.type = type;
+    p.rope.headDim = headDim;
+    p.dModel = std::max(p.dModel, headDim);
+    p.rope.layout = layout;
+    p.maxLen = L;
+    return p;
+}
+
+Params sinusoid(std::int64_t d, std::int64_t L, Angles angles = Angles::Exact, double base = 10000.0)
+{
+    Params p;
+    p.encoding = Encoding::Sinusoidal;
+    p.dModel = d;
+    p.maxLen = L;
+    p.sinusoidal.angles = angles;
+    p.sinusoidal.base = base;
+    return p;
+}
+
+} // namespace
+
+class TestTableRoundTripEdges : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void ownTablesAreTheirFamilys_data()
+    {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<QString>("quantity");
+        // RoPE heads past 512 columns: the fit's parameters once kept d_model's default 512, which no
+        // head of 1024 is valid under, and the cos table read as a sinusoid with its sines replaced.
+        QList<std::int64_t> heads {1024, 2048};
+        if (longMode())
+            heads += {4096, 8192};
+        for (const std::int64_t head : heads) {
+            for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
+                for (const QString &q : {u"rope-cos"_s, u"rope-sin"_s}) {
+                    const std::int64_t L = longMode() ? 4096 : 64;
+                    QTest::addRow("%s head %lld %s L %lld", qPrintable(q), qlonglong(head),
+                                  layout == RopeLayout::Half ? "half" : "interleaved", qlonglong(L))
+                        << rope(RopeType::Default, head, L, layout) << q;
+                }
+            }
+        }
+        // Float32 angles: the table posenc writes with --angles float32 deviates from the exact one
+        // by up to ~2e-5 at position 4096, which a faithful float32 computation produces.
+        for (const auto &[d, L] :
+             QList<std::pair<std::int64_t, std::int64_t>> {{8, 4096}, {512, 3}, {64, 2}, {3, 4096}})
+            for (const Layout layout : {Layout::Split, Layout::Interleaved}) {
+                Params p = sinusoid(d, L, Angles::Float32);
+                p.sinusoidal.layout = layout;
+                QTest::addRow("pe float32 angles d %lld L %lld %s", qlonglong(d), qlonglong(L),
+                              layout == Layout::Split ? "split" : "interleaved")
+                    << p << u"pe"_s;
+            }
+        // Dynamic NTK at a small head and original length: its grown theta of many digits is no
+        // default table's, the round parameters that give it are (RopeSearch::tryDynamic).
+        Params dynamic = rope(RopeType::Dynamic, 6, 2048, RopeLayout::Interleaved);
+        dynamic.rope.factor = 2.0;
+        dynamic.rope.originalMaxLen = 32;
+        QTest::addRow("rope-cos dynamic head 6 from 32") << dynamic << u"rope-cos"_s;
+        // An odd d's lone sine column is the only one that shows the base at d = 3.
+        for (const double base : {500.0, 20000.0})
+            QTest::addRow("pe d 3 base %g", base) << sinusoid(3, 2048, Angles::Exact, base) << u"pe"_s;
+    }
+    void ownTablesAreTheirFamilys()
+    {
+        POSENC_SAMPLE_UNDER_SANITIZER();
+        QFETCH(Params, params);
+        QFETCH(QString, quantity);
+        const QList<ParamError> errors = params.validate();
+        QVERIFY2(errors.isEmpty(),
+                 qPrintable(errors.isEmpty() ? QString() : errors.first().key + u": "_s + errors.first().problem));
+        const Checked c = check(written(params, quantity));
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const TableMatch &m = c.match;
+        const QString report = m.diagnosis + u" | "_s + m.deviations + u" | "_s + m.notes.join(u" | "_s);
+        QVERIFY2(m.verdict == CheckVerdict::Correct || m.verdict == CheckVerdict::Variant, qPrintable(report));
+        QVERIFY2(m.family && *m.family == params.encoding, qPrintable(report));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTableRoundTripEdges)
+#include "tst_tableroundtripedges.moc"
