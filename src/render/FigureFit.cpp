@@ -81,13 +81,13 @@ int leastWidth(const QCPLayoutElement *element)
 // grid, or the figure's width at the top. Its own text does not count: a title too long for its
 // room would otherwise widen its column and squeeze its neighbours. Columns that hold nothing
 // (spacers about a centred legend) give way.
-double roomFor(const QCPLayoutElement *element, double figureWidth)
+double roomWithin(const QCPLayoutElement *element, double figureWidth)
 {
     const auto *grid = qobject_cast<const QCPLayoutGrid *>(element->layout());
     if (!grid)
         return figureWidth;
     const int columns = grid->columnCount();
-    const double room = roomFor(grid, figureWidth) - grid->margins().left() - grid->margins().right()
+    const double room = roomWithin(grid, figureWidth) - grid->margins().left() - grid->margins().right()
         - grid->columnSpacing() * (columns - 1);
     if (columns <= 1)
         return room;
@@ -122,26 +122,89 @@ bool fitText(QCPTextElement *element, double width)
 {
     const QFontMetricsF metrics(element->font());
     const QString text = element->text();
-    if (text.isEmpty() || widest(text, metrics) <= width)
+    // The text as its figure set it: one this function wrapped is laid out whole again when it
+    // has the room (a view made narrow, then wide).
+    const QString given = unwrapped(element);
+    QString fitted = given;
+    if (!given.isEmpty() && widest(given, metrics) > width) {
+        // The text's own line breaks stay: a caption of two statements keeps them apart, each
+        // wrapped within the width on its own.
+        QStringList lines = given.split(u'\n');
+        for (QString &line : lines)
+            line = wrap(line, metrics, width);
+        fitted = lines.join(u'\n');
+    }
+    element->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
+    element->setProperty("fitWrappedTo", fitted == given ? QVariant() : QVariant(fitted));
+    if (fitted == text)
         return false;
-    // The text's own line breaks stay: a caption of two statements keeps them apart, each
-    // wrapped within the width on its own.
-    QStringList lines = text.split(u'\n');
-    for (QString &line : lines)
-        line = wrap(line, metrics, width);
-    element->setText(lines.join(u'\n'));
-    return element->text() != text;
+    element->setText(fitted);
+    return true;
 }
 
+// The columns `legend`'s entries take at `wrap`: the wrap itself when it fills row by row, or
+// as many as its entries need when it fills column by column (wrap is then the rows).
+int columnsAt(const QCPLegend *legend, int wrap)
+{
+    const int count = legend->itemCount();
+    return legend->fillOrder() == QCPLayoutGrid::foColumnsFirst ? std::min(wrap, count) : (count + wrap - 1) / wrap;
+}
+
+// The width of `legend`'s entries laid out at `wrap`.
+double legendWidth(const QCPLegend *legend, int wrap)
+{
+    const int columns = columnsAt(legend, wrap);
+    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
+    QList<int> widths(columns, 0);
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem *item = legend->item(i)) {
+            const int column = byRows ? i % wrap : i / wrap;
+            widths[column] = std::max(widths[column], item->minimumOuterSizeHint().width());
+        }
+    double width = legend->margins().left() + legend->margins().right() + legend->columnSpacing() * (columns - 1);
+    for (const int column : widths)
+        width += column;
+    return width;
+}
+
+// The columns of a legend: as many as its figure asked for, or under unfold (FigureRoom) as many
+// as it has entries, and no more than its room holds. A legend's own wrap, set by its figure, is
+// its wish; the wrap fit() set is remembered, so that a legend folded for a narrow view unfolds
+// again when its room returns. A wrap of 0 (no wrapping) is one row or one column.
 bool fitLegend(QCPLegend *legend, double width)
 {
-    bool changed = false;
-    while (legend->wrap() > 1 && legend->minimumOuterSizeHint().width() > width) {
-        legend->setWrap(legend->wrap() - 1);
-        legend->setFillOrder(legend->fillOrder(), true); // rearranges the items in the new wrap
-        changed = true;
+    const int count = legend->itemCount();
+    if (count == 0)
+        return false;
+    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
+    if (!legend->property("fitWished").isValid() || legend->property("fitSet").toInt() != legend->wrap()) {
+        const int wished = legend->wrap() > 0 ? legend->wrap() : (byRows ? count : count);
+        legend->setProperty("fitWished", std::min(wished, count));
     }
-    return changed;
+    const int wished = legend->property("fitWished").toInt();
+    const bool unfold = legend->property("fitUnfold").toBool();
+    // The candidates from the most columns allowed to the fewest.
+    QList<int> wraps;
+    if (byRows) {
+        for (int w = unfold ? count : wished; w >= 1; --w)
+            wraps.append(w);
+    } else {
+        for (int rows = unfold ? 1 : wished; rows <= count; ++rows)
+            wraps.append(rows);
+    }
+    int wrap = wraps.constLast();
+    for (const int w : wraps) {
+        if (legendWidth(legend, w) <= width) {
+            wrap = w;
+            break;
+        }
+    }
+    legend->setProperty("fitSet", wrap);
+    if (wrap == legend->wrap())
+        return false;
+    legend->setWrap(wrap);
+    legend->setFillOrder(legend->fillOrder(), true); // rearranges the items in the new wrap
+    return true;
 }
 
 bool fitAxisLabel(QCPAxis *axis)
@@ -247,6 +310,9 @@ bool alignTicks(const QList<QCPAxis *> &axes)
 // are a row of the plot's top layout.
 bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend)
 {
+    // A legend FigureRoom moved inside chose its corner as free of data.
+    if (legend->property("posencInside").toBool())
+        return false;
     const QSize hint = legend->minimumOuterSizeHint();
     if (hint.width() <= rect->width() - 8 && hint.height() <= rect->height() * 0.4)
         return false;
@@ -280,6 +346,27 @@ QList<QCPAxis *> allAxes(QCustomPlot *plot)
 
 } // namespace
 
+double roomFor(const QCPLayoutElement *element, double figureWidth)
+{
+    return roomWithin(element, figureWidth);
+}
+
+QString unwrapped(const QCPTextElement *element)
+{
+    const QString text = element->text();
+    return element->property("fitWrappedTo").toString() == text && !text.isEmpty()
+        ? element->property("fitWrappedFrom").toString()
+        : text;
+}
+
+QString unwrappedLabel(const QCPAxis *axis)
+{
+    const QString label = axis->label();
+    return axis->property("fitWrappedTo").toString() == label && !label.isEmpty()
+        ? axis->property("fitWrappedFrom").toString()
+        : label;
+}
+
 QString wrap(const QString &text, const QFontMetricsF &metrics, double width)
 {
     QStringList lines;
@@ -298,9 +385,9 @@ bool fit(QCustomPlot *plot)
     const double width = plot->viewport().width() - 8.0;
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element))
-            changed |= fitText(text, roomFor(text, width));
+            changed |= fitText(text, roomWithin(text, width));
         else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
-            changed |= fitLegend(legend, roomFor(legend, width));
+            changed |= fitLegend(legend, roomWithin(legend, width));
     }
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))

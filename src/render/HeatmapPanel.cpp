@@ -1,5 +1,6 @@
 #include "HeatmapPanel.h"
 
+#include "FigureRoom.h"
 #include "IndexTicker.h"
 #include "PlotStyle.h"
 
@@ -143,6 +144,8 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
     }
     if (!m_marksLegend) {
         m_marksLegend = SwatchLegend::create(m_rect->parentPlot(), m_cell, 1, 0);
+        // A legend of marks over the data, given up with the captions on little room.
+        FigureRoom::setRole(m_marksLegend, TextRole::Caption);
         m_marksLegend->setFont(m_scale->axis()->tickLabelFont());
         m_marksLegend->setWrap(2);
         m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);

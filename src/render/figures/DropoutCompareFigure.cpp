@@ -70,11 +70,11 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     , m_grid(new QCPLayoutGrid)
 {
     QFont font = plot->font();
-    font.setPointSizeF(8.5);
     m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     plot->plotLayout()->addElement(2, 0, m_grid);
     m_marksLegend = SwatchLegend::create(plot, plot->plotLayout(), 3, 0);
+    FigureRoom::setRole(m_marksLegend, TextRole::Caption);
     m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_marksLegend->setWrap(3);
     plot->plotLayout()->setRowStretchFactor(0, 0.01);
@@ -93,8 +93,8 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     m_peScale->setMarginGroup(QCP::msTop | QCP::msBottom, peRow);
     for (int m = 0; m < 4; ++m) {
         const auto i = static_cast<std::size_t>(m);
-        m_modeTitles[i] = PlotStyle::smallText(plot, m_grid, kOutputTitles, m);
-        m_peTitles[i] = PlotStyle::smallText(plot, m_grid, kPeTitles, m);
+        m_modeTitles[i] = PlotStyle::smallText(plot, m_grid, kOutputTitles, m, TextRole::PanelTitle);
+        m_peTitles[i] = PlotStyle::smallText(plot, m_grid, kPeTitles, m, TextRole::PanelTitle);
         m_output[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kOutputs, m, m_outputScale);
         m_pe[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kPes, m, m_peScale);
         for (const auto &[panel, row] : {std::pair {m_output[i].get(), outputRow}, std::pair {m_pe[i].get(), peRow}}) {
@@ -111,7 +111,11 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
             m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         }
         m_grid->setColumnStretchFactor(m, 1.0);
+        // On little room Y under the four modes stays; their PE parts go.
+        FigureRoom::setDispensable(m_peTitles[i], 1);
+        FigureRoom::setDispensable(m_pe[i]->axisRect(), 1);
     }
+    FigureRoom::setDispensable(m_peScale, 1);
     m_grid->setColumnStretchFactor(kScaleColumn, 0.01);
     for (const int row : {kOutputTitles, kPeTitles})
         m_grid->setRowStretchFactor(row, 0.01);

@@ -123,9 +123,6 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         top->setTicks(false);
         top->setTickLabels(false);
         top->setLabelPadding(2);
-        QFont font = top->labelFont();
-        font.setPointSizeF(8.5);
-        top->setLabelFont(font);
         Panel panel;
         panel.family = families[n];
         panel.rect = rect;
@@ -325,6 +322,13 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     }
     m_legend->setWrap(4);
     setLabels(terse, d.chosen);
+    // On little room the chosen family's panel stays (the first where it has none): the others go.
+    const bool hasChosen = std::any_of(m_panels.cbegin(), m_panels.cend(),
+                                       [&](const Panel &panel) { return panel.family->encoding == d.chosen; });
+    for (const Panel &panel : std::as_const(m_panels)) {
+        const bool kept = hasChosen ? panel.family->encoding == d.chosen : panel.rect == m_panels.front().rect;
+        FigureRoom::setDispensable(panel.rect, kept ? 0 : 1);
+    }
     PlotStyle::setCollapsibleText(m_caption, caption(d, view, terse));
     // What the families do: "Absolute, rotary, bias", from the kinds of those with a panel.
     QStringList kinds;

@@ -77,7 +77,11 @@ RopeScoreFigure::RopeScoreFigure(QCustomPlot *plot)
         PlotStyle::setLogAxis(rect->axis(QCPAxis::atBottom));
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     }
-    m_bounds->axis(QCPAxis::atBottom)->setLabel(u"relative distance k = n − m"_s);
+    // Both name the distance: the upper panel gives its labels to the lower while both are shown
+    // (FigureRoom), and keeps them when the bound's panel goes on little room.
+    for (QCPAxisRect *rect : {m_scores, m_bounds})
+        rect->axis(QCPAxis::atBottom)->setLabel(u"relative distance k = n − m"_s);
+    FigureRoom::setDispensable(m_bounds, 1);
     m_scores->axis(QCPAxis::atLeft)->setLabel(u"score ⟨R(m)q, R(n)k⟩"_s);
     m_bounds->axis(QCPAxis::atLeft)->setLabel(u"RoFormer bound"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);

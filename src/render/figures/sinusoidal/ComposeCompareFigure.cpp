@@ -130,6 +130,12 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
         grid->addElement(2, i, side.heat);
         grid->addElement(3, i, side.caption);
         grid->addElement(4, i, side.stats);
+        // What sits where and the caption are notes; on little room the two heatmaps stay, the
+        // statistics under them go.
+        FigureRoom::setRole(side.layout, TextRole::Caption);
+        FigureRoom::setRole(side.caption, TextRole::Caption);
+        FigureRoom::setDispensable(side.caption, 1);
+        FigureRoom::setDispensable(side.stats, 1);
         for (QCPAxisRect *rect : {side.heat, side.stats}) {
             PlotStyle::styleAxisRect(rect);
             rect->setMarginGroup(QCP::msLeft | QCP::msRight, columns);
