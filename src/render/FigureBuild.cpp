@@ -55,10 +55,7 @@ std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot) const
         if (const auto range = m_state.range(axis.key))
             axis.axis->setRange(range->lower, range->upper);
     }
-    for (QCPAxisRect *rect : plot->axisRects())
-        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
-    for (QCPAxisRect *rect : figurePlot->pictureRects())
-        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+    setLeastSizes(*plot, *figurePlot);
     return figurePlot;
 }
 
@@ -108,6 +105,14 @@ void FigureBuild::deliver(const FigureResult &result)
         m_layout.computingFor();
     else
         finish();
+}
+
+void FigureBuild::setLeastSizes(const QCustomPlot &plot, const FigurePlot &figurePlot)
+{
+    for (QCPAxisRect *rect : plot.axisRects())
+        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
+    for (QCPAxisRect *rect : figurePlot.pictureRects())
+        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
 }
 
 QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)

@@ -52,6 +52,9 @@ public:
     static constexpr int kMinAxisSide = 24;
     // The plots of a figure: its axis rects, colour scales aside.
     static QList<QCPAxisRect *> plotRects(const QCustomPlot &plot);
+    // The least sizes of a figure's axes, a view's as an export's, so that both lay out alike:
+    // kMinAxisSide, and larger for the axes read as pictures.
+    static void setLeastSizes(const QCustomPlot &plot, const FigurePlot &figurePlot);
 
     // Precondition: figure.check() passed for the engine's parameters and `state`.
     FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine, FigureState state,

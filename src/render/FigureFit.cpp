@@ -233,11 +233,9 @@ bool fitAxisLabel(QCPAxis *axis)
     return true;
 }
 
-// Whether two neighbouring tick labels of `axis` would touch.
-bool ticksTouch(QCPAxis *axis)
+// Whether two neighbouring labels of `ticks` on `axis` would touch.
+bool ticksTouch(QCPAxis *axis, const QVector<double> &ticks, const QVector<QString> &labels)
 {
-    const QVector<double> ticks = axis->tickVector();
-    const QVector<QString> labels = axis->tickVectorLabels();
     if (!axis->visible() || !axis->tickLabels() || ticks.size() < 2 || labels.size() != ticks.size())
         return false;
     const QFontMetricsF metrics(axis->tickLabelFont());
@@ -261,24 +259,59 @@ int tickLevel(QCPAxis *axis)
     return index && index->isLone() ? 0 : axis->ticker()->tickCount();
 }
 
-void setTickLevel(QCPAxis *axis, int level)
+void applyTickLevel(QCPAxis *axis, int level)
 {
     if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
         index->setLone(level == 0);
     axis->ticker()->setTickCount(std::max(level, 1));
 }
 
+// The level its figure gave `axis`: what it has, unless fit() thinned it since.
+int wishedTickLevel(QCPAxis *axis)
+{
+    const QVariant wished = axis->property("fitTicksWished");
+    if (wished.isValid() && axis->property("fitTicksSet").toInt() == tickLevel(axis))
+        return wished.toInt();
+    return tickLevel(axis);
+}
+
+// Sets `axis`'s ticks to `level`, remembering the level its figure gave it.
+void setTickLevel(QCPAxis *axis, int level)
+{
+    axis->setProperty("fitTicksWished", wishedTickLevel(axis));
+    applyTickLevel(axis, level);
+    axis->setProperty("fitTicksSet", level);
+}
+
+// The most ticks up to the figure's own whose labels do not touch, for the axis as laid out now:
+// the same for the same layout whatever the layouts before (a view and its export tick alike).
 bool fitTicks(QCPAxis *axis)
 {
-    if (!ticksTouch(axis))
+    if (!axis->visible() || !axis->tickLabels())
         return false;
-    const int level = std::min(tickLevel(axis), static_cast<int>(axis->tickVector().size())) - 1;
-    // An index axis goes on to its first tick alone; others stop at one tick.
+    const int wished = wishedTickLevel(axis);
     const bool index = dynamic_cast<const IndexTicker *>(axis->ticker().data()) != nullptr;
-    if (level < (index ? 0 : 1))
-        return false;
-    setTickLevel(axis, level);
-    return true;
+    const int least = index ? 0 : 1; // an index axis goes on to its first tick alone
+    const QString format = axis->numberFormat();
+    int level = least;
+    for (int candidate = wished; candidate >= least; --candidate) {
+        applyTickLevel(axis, candidate);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
+                                 format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
+                                 &labels);
+        if (!ticksTouch(axis, ticks, labels)) {
+            level = candidate;
+            break;
+        }
+    }
+    const int before = axis->property("fitTicksSet").isValid() ? axis->property("fitTicksSet").toInt() : wished;
+    // The candidates tried changed the ticker: the wish is the one read before them.
+    axis->setProperty("fitTicksWished", wished);
+    applyTickLevel(axis, level);
+    axis->setProperty("fitTicksSet", level);
+    return level != before;
 }
 
 // Axes that show the same range over the same length, as the linked panels of a comparison do,
@@ -357,6 +390,19 @@ QString unwrapped(const QCPTextElement *element)
     return element->property("fitWrappedTo").toString() == text && !text.isEmpty()
         ? element->property("fitWrappedFrom").toString()
         : text;
+}
+
+void unthinTicks(QCustomPlot *plot)
+{
+    for (QCPAxis *axis : allAxes(plot)) {
+        const QVariant wished = axis->property("fitTicksWished");
+        if (!wished.isValid() || axis->property("fitTicksSet").toInt() != tickLevel(axis))
+            continue;
+        if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
+            index->setLone(wished.toInt() == 0);
+        axis->ticker()->setTickCount(std::max(wished.toInt(), 1));
+        axis->setProperty("fitTicksSet", wished);
+    }
 }
 
 QString unwrappedLabel(const QCPAxis *axis)

@@ -51,6 +51,7 @@ void FigureLayoutLoop::settle()
 void FigureLayoutLoop::giveUpTo(int last)
 {
     FigureRoom::restore(m_plot);
+    FigureFit::unthinTicks(m_plot);
     settle();
     if (FigureRoom::tidy(m_plot))
         settle();
@@ -62,6 +63,7 @@ void FigureLayoutLoop::giveUpTo(int last)
 void FigureLayoutLoop::fitRoom()
 {
     FigureRoom::restore(m_plot);
+    FigureFit::unthinTicks(m_plot);
     settle();
     if (FigureRoom::tidy(m_plot))
         settle();
@@ -71,7 +73,7 @@ void FigureLayoutLoop::fitRoom()
     double bestShare = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
     for (int step = 1; step <= FigureRoom::steps(); ++step) {
         if (FigureRoom::fits(*m_plot))
-            return;
+            return retick();
         if (FigureRoom::giveUp(m_plot, step))
             settle();
         const double share = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
@@ -82,6 +84,15 @@ void FigureLayoutLoop::fitRoom()
     }
     if (!FigureRoom::fits(*m_plot) && best < FigureRoom::steps() && bestShare >= 0.0)
         giveUpTo(best);
+    retick();
+}
+
+void FigureLayoutLoop::retick()
+{
+    // The ticks thinned from the figure's own for the layout as it ends, whatever the layouts
+    // on the way thinned: a view and its export of one size then tick alike.
+    FigureFit::unthinTicks(m_plot);
+    settle();
 }
 
 bool FigureLayoutLoop::refitAfterFilling()

@@ -53,6 +53,8 @@ private:
     void fitRoom();
     // All the figure shows, then the steps up to `last` given up.
     void giveUpTo(int last);
+    // The ticks thinned again from the figure's own, for the layout as it is.
+    void retick();
 
     QCustomPlot *m_plot;
     double m_points;
