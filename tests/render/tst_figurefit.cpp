@@ -305,7 +305,7 @@ void TestFigureFit::legendsScaleWithTheFontSize()
 void TestFigureFit::legendInsideAxesScalesOnce()
 {
     // A legend inside an axis rect is reached both through the rect and through the layout
-    // (the rect's inset layout is among its elements): scaled once all the same.
+    // (the rect's inset layout is among its elements): it and its entries take the size asked.
     QCustomPlot plot;
     auto *legend = new QCPLegend;
     plot.axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
@@ -314,9 +314,9 @@ void TestFigureFit::legendInsideAxesScalesOnce()
     legend->setFont(font);
     auto *graph = plot.addGraph();
     graph->addToLegend(legend);
-    FigureFonts::scale(&plot, 14.0 / 9.0);
-    QCOMPARE(legend->font().pointSizeF(), 8.0 * 14.0 / 9.0);
-    QCOMPARE(legend->item(0)->font().pointSizeF(), 8.0 * 14.0 / 9.0);
+    FigureFonts::apply(&plot, 14.0);
+    QCOMPARE(legend->font().pointSizeF(), 14.0);
+    QCOMPARE(legend->item(0)->font().pointSizeF(), 14.0);
 }
 
 void TestFigureFit::textsStayWithinTheirRoom_data()
