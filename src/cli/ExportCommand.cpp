@@ -386,8 +386,14 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const int threads = std::get<int>(threadCount);
 
     // The figure chooses the family where it is drawn for one only (alibi-slopes).
-    const ParamOptions::Clues clues {
+    ParamOptions::Clues clues {
         {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
+    // A quantity chosen by name is a clue too: --quantity rope-cos is RoPE's.
+    for (const OptionUse &use : uses)
+        if (parser.isSet(use.option.key))
+            if (const auto quantity = Quantities::fromName(state.options.value(use.option.key)))
+                clues.append(FamilyInference::quantityClue(
+                    *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
     const ParamOptions::Result read
         = lesson ? LessonOptions::read(parser, *lesson, clues) : ParamOptions::read(parser, clues, !drawsConfig);
     if (read.exitCode() != ExitDone) {

@@ -30,8 +30,19 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
     }
     // Symmetric so that zero stays white, and as wide at any resolution (QuantitySpec::bound).
     style.dataRange = {-grid.colourExtent, grid.colourExtent};
-    if (grid.minValue == 0.0 && grid.maxValue == 0.0)
+    if (grid.minValue == 0.0 && grid.maxValue == 0.0) {
         style.colorbarLabel += u" (all 0)"_s;
+        return style;
+    }
+    // Data of one sign (buckets, a bias, a similarity of few positions) on a sequential map from
+    // zero, where a diverging one would leave half its colours unused and the rest one shade.
+    if (grid.minValue >= 0.0) {
+        style.colormap = Colormap::Viridis;
+        style.dataRange = {0.0, grid.colourExtent};
+    } else if (grid.maxValue <= 0.0) {
+        style.colormap = Colormap::Viridis;
+        style.dataRange = {-grid.colourExtent, 0.0};
+    }
     return style;
 }
 

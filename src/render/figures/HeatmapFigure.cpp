@@ -31,6 +31,13 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     m_panel.setGrid(grid, style);
     m_panel.setShowSpread(!meanOnly);
     m_panel.namePositions(grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask);
+    // A table over positions on both sides (a bias, buckets, a similarity) names both positions.
+    QCPAxisRect *rect = m_panel.axisRect();
+    const bool square
+        = Quantities::spec(grid.quantity).part == QuantityPart::Other && data.table.rows == data.table.cols;
+    rect->axis(QCPAxis::atBottom)->setLabel(square ? u"position j"_s : u"column j"_s);
+    if (square)
+        rect->axis(QCPAxis::atLeft)->setLabel(u"position i"_s);
     QStringList parts {data.label, data.parameters};
     setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
@@ -48,7 +55,7 @@ QList<ViewAxis> HeatmapFigure::viewAxes() const
 
 void HeatmapFigure::showDefaultView(const Params &params, const FigureState &state)
 {
-    const Shape shape = Quantities::shape(HeatmapModel::quantity(state), params);
+    const Shape shape = Quantities::shape(HeatmapModel::quantity(state, params), params);
     m_panel.showBlock(ViewOptions::inView(state, {0, shape.rows, 0, shape.cols}));
 }
 
