@@ -2,7 +2,8 @@
 
 #include "CommandOption.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
+#include "core/Params.h"
 
 #include <QCommandLineParser>
 #include <QStringList>
@@ -11,7 +12,8 @@
 #include <cstdint>
 #include <optional>
 
-// posenc check --apply X Y: a rotation checked, not a table (core/rope/ApplyCheck.h).
+// posenc check --apply X Y: a rotation checked, not a table, by the apply check of the family the
+// parameters declare (ApplyHypothesis, in each rotary family's FamilyCheck).
 namespace posenc::CheckApply {
 
 // --apply X, beside posenc check's other options.
@@ -22,17 +24,19 @@ struct Request
     QString x; // --apply's value
     QStringList positional; // Y alone
     std::uint64_t budget = 0;
-    std::optional<RopeLayout> layout; // --rope-layout, when given
+    // The parameters of posenc check's declarable flags (--rope-layout), read where no other
+    // parameter flag is given.
+    Params declared;
     bool json = false;
     int (*exitCode)(CheckVerdict) = nullptr; // posenc check's code of each verdict
-    // The parameter flags (--encoding mrope and its flags, --config, --partial-rotary-factor, ...):
+    // The parameter flags (--encoding and its family's flags, --config, --partial-rotary-factor, ...):
     // what Y is meant to be.
     const QCommandLineParser *parser = nullptr;
     int threads = 0;
 };
 
-// Reads X and Y whole, checks (RoPE's check, or M-RoPE's where the parameters are encoding mrope),
-// prints the report (or --json's object) on `out`; the exit code.
+// Reads X and Y whole, checks (the declared family's apply check, else the list's first), prints
+// the report (or --json's object) on `out`; the exit code.
 int run(const Request &request, QTextStream &out, QTextStream &err);
 
 } // namespace posenc::CheckApply

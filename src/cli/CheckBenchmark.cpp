@@ -2,8 +2,8 @@
 
 #include "ConfigCheckBenchmark.h"
 
+#include "check/TableCheck.h"
 #include "core/Engine.h"
-#include "core/check/TableCheck.h"
 #include "io/NpyWriter.h"
 #include "io/TableFile.h"
 

@@ -11,16 +11,16 @@
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
+#include "check/CheckReport.h"
+#include "check/DeclaredReading.h"
+#include "check/TableAgainstTable.h"
+#include "check/TableCheck.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
-#include "core/check/CheckReport.h"
-#include "core/check/DeclaredReading.h"
-#include "core/check/TableAgainstTable.h"
-#include "core/check/TableCheck.h"
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>
@@ -320,8 +320,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         request.x = parser.value(u"apply"_s);
         request.positional = positional;
         request.budget = declared.memoryBudget;
-        if (parser.isSet(u"rope-layout"_s))
-            request.layout = declared.rope.layout;
+        request.declared = declared;
         request.json = parser.isSet(u"json"_s);
         request.exitCode = verdictExitCode;
         request.parser = &parser;
@@ -407,7 +406,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     line.finish();
     TableMatch match = std::get<TableMatch>(std::move(streamed));
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
-        CheckExpect::concludeLearned(match);
+        CheckExpect::concludeLearned(match, expected);
     if (readAs)
         TableCheck::nameDeclaredMistake(match, *readAs);
 

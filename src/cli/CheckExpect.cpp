@@ -5,11 +5,12 @@
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
+#include "check/CheckDiagnosis.h"
+#include "check/TableAgainstTable.h"
 #include "core/FamilyInference.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
-#include "core/check/CheckDiagnosis.h"
-#include "core/check/TableAgainstTable.h"
 #include "io/SessionFile.h"
 #include "io/TableFile.h"
 
@@ -26,7 +27,6 @@ const QString kExpect = u"expect"_s;
 const QString kExpectTable = u"expect-table"_s;
 const QString kExpectConfig = u"expect-config"_s;
 const QString kLayerType = u"layer-type"_s;
-const QString kLearned = u"learned"_s;
 // The flags whose values give the table's width; without one, the table's own width is taken.
 const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
 
@@ -35,21 +35,35 @@ QList<Encoding> referenceFamilies()
 {
     QList<Encoding> families;
     for (const FamilySpec &spec : Families::all()) {
-        if (spec.tableHypothesis && spec.tableHypothesis->expect)
+        if (const auto &table = FamilyChecks::of(spec.encoding).table; table && table->expect)
             families.append(spec.encoding);
     }
     return families;
 }
 
-// --expect's words: each family with a reference, learned, and each of their tables' words.
+// The families whose tables have a structure and no formula (the learned table's): --expect names
+// one by its word, which is also its verdict's, and identify answers.
+QList<Encoding> structureFamilies()
+{
+    QList<Encoding> families;
+    for (const FamilySpec &spec : Families::all()) {
+        if (const auto &table = FamilyChecks::of(spec.encoding).table; table && !table->expect)
+            families.append(spec.encoding);
+    }
+    return families;
+}
+
+// --expect's words: each family with a reference, each with a structure alone, and each of the
+// first's tables' words.
 QStringList expectWords()
 {
     QStringList words;
     for (const Encoding family : referenceFamilies())
         words.append(Families::word(family));
-    words.append(kLearned);
+    for (const Encoding family : structureFamilies())
+        words.append(Families::word(family));
     for (const Encoding family : referenceFamilies()) {
-        for (const QString &table : Families::spec(family).tableHypothesis->tables) {
+        for (const QString &table : FamilyChecks::of(family).table->tables) {
             if (!words.contains(table))
                 words.append(table);
         }
@@ -66,7 +80,7 @@ Refusal usage(const QString &line)
 std::optional<std::pair<Encoding, QStringList>> familyOf(const QString &word)
 {
     for (const Encoding family : referenceFamilies()) {
-        const QStringList tables = Families::spec(family).tableHypothesis->tables;
+        const QStringList tables = FamilyChecks::of(family).table->tables;
         if (word == Families::word(family))
             return std::pair {family, tables};
         if (tables.contains(word))
@@ -148,7 +162,7 @@ Params atWidth(const Expectation &e, std::int64_t cols)
     Params p = e.params;
     if (e.widthGiven)
         return p;
-    if (const auto &fit = Families::spec(p.encoding).fitTableWidth)
+    if (const auto &fit = FamilyChecks::of(p.encoding).fitTableWidth)
         fit(p, cols);
     return p;
 }
@@ -228,14 +242,19 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
         return e;
     }
     const QString word = parser.value(kExpect);
-    if (word == kLearned) {
+    for (const Encoding family : structureFamilies()) {
+        if (word != Families::word(family))
+            continue;
+        QStringList takes;
+        for (const QString &key : FamilyChecks::of(family).table->declares)
+            takes.append(u"--"_s + key);
         if (!flags.isEmpty())
-            return usage(u"%1: a learned table has no formula to take parameters; --position-offset is its "
-                         "first row"_s.arg(flags.join(u", "_s)));
-        // "learned" is a verdict as well as a family: the one family --expect names by its verdict.
+            return usage(u"%1: a %2 table has no formula to take parameters%3"_s.arg(
+                flags.join(u", "_s), word, takes.isEmpty() ? QString() : u"; it takes %1 alone"_s.arg(takes.join(u", "_s))));
+        // A family with a structure alone is a verdict as well as a family: identify answers.
         Expectation e;
         e.kind = Expectation::Kind::Learned;
-        e.family = Encoding::Learned;
+        e.family = family;
         return e;
     }
     const auto chosen = familyOf(word);
@@ -276,9 +295,9 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
     return found;
 }
 
-void concludeLearned(TableMatch &match)
+void concludeLearned(TableMatch &match, const Expectation &expected)
 {
-    if (match.family == Encoding::Learned)
+    if (match.family == expected.family)
         return;
     const QString what = match.table.isEmpty() ? CheckWords::verdict(match.verdict) : match.table;
     match.verdict = CheckVerdict::Mistake;

@@ -2,8 +2,8 @@
 
 #include "CommandOption.h"
 
+#include "check/TableCheck.h"
 #include "core/Params.h"
-#include "core/check/TableCheck.h"
 
 #include <QCommandLineParser>
 #include <QList>
@@ -55,6 +55,6 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &expect
                                                        std::uint64_t budget, const std::atomic<bool> *cancel);
 
 // Of a learned table declared: the identified match, a mistake unless it is learned.
-void concludeLearned(TableMatch &match);
+void concludeLearned(TableMatch &match, const Expectation &expected);
 
 } // namespace posenc::CheckExpect

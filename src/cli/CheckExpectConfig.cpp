@@ -3,9 +3,10 @@
 #include "ExitCode.h"
 #include "ParamOptions.h"
 
+#include "check/ModelConfigCheck.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
-#include "core/check/ModelConfigCheck.h"
 #include "io/ModelConfigFile.h"
 
 #include <optional>
@@ -49,10 +50,10 @@ std::optional<Refusal> layInputs(Params &params, const FamilySpec &spec,
                                  const QList<std::pair<QString, QString>> &inputs)
 {
     QStringList refused, allowed;
-    for (const QString &key : spec.inputKeys)
+    for (const QString &key : FamilyChecks::of(spec.encoding).inputKeys)
         allowed.append(u"--"_s + key);
     for (const auto &[key, text] : inputs) {
-        if (!spec.inputKeys.contains(key))
+        if (!FamilyChecks::of(spec.encoding).inputKeys.contains(key))
             refused.append(u"--"_s + key);
     }
     if (!refused.isEmpty()) {
@@ -98,12 +99,13 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
                        u"layer type %1 cannot be computed from %2 (%3; posenc check --config %2 lists every "
                        "finding)"_s.arg(layer.layerType, path, check.firstError(layer.layerType)));
     const FamilySpec &spec = Families::spec(layer.params.encoding);
-    if (!spec.tableHypothesis || !spec.tableHypothesis->expect)
+    const std::optional<TableHypothesis> &table = FamilyChecks::of(spec.encoding).table;
+    if (!table || !table->expect)
         return failure(
             ExitUsage,
             u"layer type %1 of %2 is %3, which has no formula to compare with%4"_s.arg(
                 layer.layerType, path, spec.word,
-                !spec.tableKey.isEmpty() ? u"; compare with a dump of its weights with --expect-table"_s : QString()));
+                Families::tableRow(spec) ? u"; compare with a dump of its weights with --expect-table"_s : QString()));
     // The parameters hold the paper's frequencies alone: a layer of other frequencies (Whisper's
     // half_dim - 1 sinusoid) has no reference here, which identifying it names.
     for (const auto &[key, value] : layer.values) {
@@ -120,7 +122,7 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
     e.params = layer.params;
     if (const auto refused = layInputs(e.params, spec, inputs))
         return *refused;
-    e.tables = spec.tableHypothesis->tables;
+    e.tables = table->tables;
     e.widthGiven = true;
     e.source = u"%1, layer type %2"_s.arg(path, layer.layerType);
     return e;

@@ -1,7 +1,7 @@
 #include "ConfigCheckBenchmark.h"
 
-#include "core/check/ModelConfigCheck.h"
-#include "core/models/ModelExamples.h"
+#include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
 #include "io/ModelConfigFile.h"
 
 #include <QElapsedTimer>

@@ -7,11 +7,11 @@
 #include "HelpText.h"
 #include "JsonOutput.h"
 
+#include "check/CheckReport.h"
+#include "check/ModelConfigCheck.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
-#include "core/check/CheckReport.h"
-#include "core/check/ModelConfigCheck.h"
 #include "io/ModelConfigFile.h"
 
 #include <QCommandLineParser>

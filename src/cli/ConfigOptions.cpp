@@ -1,9 +1,9 @@
 #include "ConfigOptions.h"
 
+#include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
-#include "core/models/ModelExamples.h"
 #include "io/ModelConfigFile.h"
 #include "render/data/models/ConfigSource.h"
 

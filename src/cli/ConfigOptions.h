@@ -2,7 +2,7 @@
 
 #include "ParamOptions.h"
 
-#include "core/check/ModelConfigCheck.h"
+#include "check/ModelConfigCheck.h"
 
 #include <QCommandLineParser>
 

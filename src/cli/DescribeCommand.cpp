@@ -5,10 +5,10 @@
 #include "JsonOutput.h"
 #include "ParamOptions.h"
 
+#include "check/CheckReport.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
-#include "core/check/CheckReport.h"
 
 #include <QCommandLineParser>
 

@@ -8,10 +8,10 @@
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
+#include "check/ModelConfigCheck.h"
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
-#include "core/check/ModelConfigCheck.h"
 #include "io/TableExport.h"
 
 #include <QCommandLineParser>

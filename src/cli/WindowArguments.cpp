@@ -9,9 +9,9 @@
 #include "LessonOptions.h"
 #include "ParamOptions.h"
 
+#include "check/CheckReport.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
-#include "core/check/CheckReport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

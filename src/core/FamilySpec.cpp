@@ -74,10 +74,19 @@ QString wordList(const std::function<bool(const FamilySpec &)> &which, const QSt
     return words.mid(0, words.size() - 1).join(u", "_s) + u" or "_s + words.back();
 }
 
+std::optional<ParamSpec> tableRow(const FamilySpec &family)
+{
+    for (const ParamSpec &row : family.rows()) {
+        if (row.kind == ParamKind::Matrix)
+            return row;
+    }
+    return std::nullopt;
+}
+
 std::optional<Encoding> holdingTable(const QString &key)
 {
     for (const FamilySpec &family : all()) {
-        if (family.tableKey == key)
+        if (const auto row = tableRow(family); row && row->key == key)
             return family.encoding;
     }
     return std::nullopt;

@@ -1,13 +1,11 @@
 #pragma once
 
 #include "Description.h"
-#include "FamilyPanel.h"
 #include "LessonNumbers.h"
 #include "ParamTable.h"
 #include "Params.h"
 #include "PositionalTable.h"
-#include "check/ModelConfigCheck.h"
-#include "core/check/TableHypothesis.h"
+#include "Quantity.h"
 
 #include <QList>
 #include <QMap>
@@ -22,10 +20,12 @@
 
 // An encoding family as one descriptor (docs/ARCHITECTURE.md, Encoding families): each family's
 // FamilySpec is made by make<Name>Family() in its folder (src/core/<family>/<Name>Family.cpp),
-// listed once in FamilyList.h, and the shared code asks the specs what it used to switch on.
+// listed once in FamilyList.h, and the shared code asks the specs what it used to switch on. The
+// spec holds what core computes: identity, rows, the position term, describe and the default
+// views. The layers above register the rest through the same manifests: how posenc check reads
+// the family (FamilyCheck, src/check/) and its panel of the families figure (FamilyPanel,
+// src/render/data/).
 namespace posenc {
-
-struct ConfigContext;
 
 // How a family acts on the model: a term added to s·E (or, for none, nothing at all), a rotation
 // of each head's queries and keys, or a bias on the attention scores.
@@ -63,33 +63,20 @@ struct BorrowedRows
     bool asOwn = true;
 };
 
-// What a rotary layer turns, from its parameters (valid ones): the numbers the model figures and
-// `posenc check --config` read of it (docs/ARCHITECTURE.md, Model knowledge).
-struct RotaryNumbers
+// A family's position term, the table it adds to s·E (docs/ARCHITECTURE.md, Encoding families).
+struct FamilyTerm
 {
-    // Each pair's inverse frequency after the scaling; 0 for a pair that turns at frequency 0.
-    std::vector<double> inverseFrequencies;
-    std::int64_t headDim = 0; // the head its parameters give (a config's MLA head is wider)
-    std::int64_t rotaryDim = 0; // the columns that turn, from the head's first (or its tail's)
-    bool interleaved = false; // pairs (2i, 2i + 1), else rotate_half's (j, j + rotaryDim / 2)
-    // What an attention that takes the scaling's mscale multiplies its softmax scale by (yarn's
-    // get_mscale(factor, mscale_all_dim)^2), 1 for the others.
-    double softmaxScaleFactor = 1.0;
-    double wavelengthMax = 0.0; // the slowest turning pair's 2 pi / inverse frequency
-};
-
-// A family whose layers turn each pair of a head's columns at a frequency of its own (RoPE's): what
-// the model figures and the config check ask of a layer of a model config.
-struct RotaryLayers
-{
-    std::function<RotaryNumbers(const Params &)> numbers;
-    // Its words for a layer, which need the layer's head from its config (LayerScheme): "RoPE θ
-    // 500,000, all 128 columns, half", and the layer stack's terse "RoPE 5e+05, 128/128".
-    std::function<QString(const ConfigLayer &)> words;
-    std::function<QString(const ConfigLayer &)> terse;
-    // Rotary layers with equal keys share a colour in the layer stack, shaded by `theta`.
-    std::function<QString(const Params &)> colourKey;
-    std::function<double(const Params &)> theta;
+    // What PositionTerm holds, for the term's `columns` (in the columns X gives it).
+    std::function<PositionTermParts(const Params &, std::int64_t columns)> parts;
+    // ||PE_p||² of every row in closed form, where the term has one (every sin/cos pair holds 1).
+    std::function<std::optional<double>(const Params &)> normSquared;
+    // A term read from a file (the learned table): its columns while one is loaded, which fix d_model.
+    std::function<std::optional<std::int64_t>(const Params &)> loadedColumns;
+    // The hover readout's words (docs/ARCHITECTURE.md, Encoding families): of the cell of the term's
+    // column `column` at `position` that holds `value` ("pair 2 (cos): w = 0.1, λ = 63", "PE = 0.31 =
+    // cos(37·w = 3.7 rad)"), and of the column alone ("pair 2 (cos): w = 0.1, λ = 63").
+    std::function<QStringList(const Params &, std::int64_t position, std::int64_t column, float value)> cellWords;
+    std::function<QString(const Params &, std::int64_t column)> columnWords;
 };
 
 struct FamilySpec
@@ -107,21 +94,8 @@ struct FamilySpec
     std::function<QList<ParamSpec>()> rows;
     // The rows of other families it reads too.
     QList<BorrowedRows> borrows;
-    // The term it adds to s·E, in the columns X gives it; empty for a family that adds none.
-    std::function<PositionTermParts(const Params &, std::int64_t columns)> positionTerm;
-    // A table its parameters hold, read from a file (the learned family's): the key of its
-    // Matrix row, its name in words, and its columns, which fix d_model while it is loaded.
-    QString tableKey;
-    QString tableName;
-    std::function<std::optional<std::int64_t>(const Params &)> tableColumns;
-    // ||PE_p||² of every row in closed form, where the term has one (every sin/cos pair holds 1).
-    std::function<std::optional<double>(const Params &)> peNormSquared;
-    // Its parameters set to give a table `cols` wide, for `posenc check --expect` when no flag gave
-    // the width (d_model of a sinusoid, head_dim of a whole-head RoPE); unset: the width is fixed.
-    std::function<void(Params &, std::int64_t cols)> fitTableWidth;
-    // Its parameters that describe a model's input rather than the model (M-RoPE's prompt), which
-    // `posenc check --expect-config` takes from the flags over what the config gives.
-    QStringList inputKeys;
+    // The term it adds to s·E; none for a family that adds none.
+    std::optional<FamilyTerm> term;
 
     // The numbers `posenc describe` prints for it, keyed as printed, and for its help page the
     // reference they follow and what each key (or keys, "band_low, band_high") means; empty for a
@@ -135,26 +109,8 @@ struct FamilySpec
     // The numbers its lessons quote (LessonNumbers), from its group of the parameters whatever
     // the encoding, or why there is none.
     std::function<QList<LessonNumbers::Entry>()> lessonNumbers;
-    // Its panel of the families figure, if it has one.
-    std::optional<FamilyPanel> panel;
-    // How `posenc check` identifies its tables (Checking a table), if it has tables to check.
-    std::optional<TableHypothesis> tableHypothesis;
 
-    // Its config reader (docs/ARCHITECTURE.md, Checking a model config): the layer types of a
-    // model config whose model places position by this family, read as the model's own code
-    // reads its keys; empty for a family no config names. And the kinds of finding it reports,
-    // which `posenc check --help` lists after the shared ones.
-    std::function<QList<ConfigLayer>(ConfigContext &)> readConfig;
-    QList<ConfigFindings::Kind> configFindings;
-    // Its words for what places position in one layer of a model (the layer-stack figure): "ALiBi,
-    // 12 heads"; unset: its heading. And its name in the layer stack's terse labels ("NoPE"); empty:
-    // its word.
-    std::function<QString(const Params &)> layerWords;
-    QString layerTerse;
-    // Set for a family whose layers turn each pair of a head's columns at a frequency of its own.
-    std::optional<RotaryLayers> rotary;
-
-    bool hasPositionTerm() const { return bool(positionTerm); }
+    bool hasPositionTerm() const { return term.has_value(); }
     // Whether it places position at all: NoPE adds no term, turns nothing and biases nothing.
     bool placesPosition() const { return kind != FamilyKind::Term || hasPositionTerm(); }
 
@@ -174,6 +130,9 @@ QString word(Encoding encoding);
 QString wordList(const std::function<bool(const FamilySpec &)> &which, const QString &separator = {});
 // The family whose parameters hold a table read from a file by the Matrix row `key`.
 std::optional<Encoding> holdingTable(const QString &key);
+// The family's row of a table read from a file (its Matrix row: the learned family's
+// position-table), if it has one.
+std::optional<ParamSpec> tableRow(const FamilySpec &family);
 // The family whose manifest lists `quantity` (rope-cos is RoPE's); none for a shared quantity.
 std::optional<Encoding> owning(Quantity quantity);
 // What the family does instead of adding a term to s·E, for a message: "" (none), "it rotates
@@ -184,6 +143,13 @@ QString insteadOfTerm(Encoding encoding);
 void copyGroup(Params &to, const Params &from, Encoding family);
 
 } // namespace Families
+
+// The query the families figure takes unless told: the middle position, (L - 1) / 2, whose keys
+// lie on both sides.
+std::int64_t familiesDefaultQuery(const Params &params);
+
+// The settings of `family` drawn from `params`: the same parameters under that encoding.
+Params familyUnder(const Params &params, Encoding family);
 
 // The specs, defined in the families' folders.
 #define POSENC_FAMILY(Name, member) FamilySpec make##Name##Family();

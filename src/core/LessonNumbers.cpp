@@ -1,9 +1,6 @@
 #include "LessonNumbers.h"
 
-#include "core/models/ModelLessonNumbers.h"
-
 #include "ClosedForms.h"
-#include "FamilyPanel.h"
 #include "FamilySpec.h"
 #include "NumberText.h"
 
@@ -283,7 +280,8 @@ const QList<Entry> &entries()
     return table;
 }
 
-// The shared numbers, then each family's in the order of FamilyList.h, then the models'.
+// The shared numbers, then each family's in the order of FamilyList.h. The example models' numbers,
+// which need a config read by posenc check, are check's (ModelLessonNumbers::fill).
 const QList<Entry> &allEntries()
 {
     static const QList<Entry> table = [] {
@@ -292,8 +290,6 @@ const QList<Entry> &allEntries()
             if (family.lessonNumbers)
                 list += family.lessonNumbers();
         }
-        // The real models' numbers, of the example configs (Model knowledge).
-        list += ModelLessonNumbers::entries();
         return list;
     }();
     return table;
@@ -350,15 +346,20 @@ QString describe(const QString &key)
     return e ? e->description : QString();
 }
 
-std::optional<Number> number(const QString &key, const Params &params)
+std::optional<Number> number(const QString &key, const Params &params, const QList<Entry> &more)
 {
     const Entry *e = entry(key);
+    for (auto it = more.cbegin(); !e && it != more.cend(); ++it) {
+        if (it->key == key)
+            e = &*it;
+    }
     if (!e)
         return std::nullopt;
     return e->value(params);
 }
 
-QString fill(const QString &text, const Params &params, bool emphasise, QStringList *unknown)
+QString fill(const QString &text, const Params &params, bool emphasise, QStringList *unknown,
+             const QList<Entry> &more)
 {
     static const QRegularExpression placeholder(u"\\{([A-Za-z0-9_]+)\\}"_s);
     QString filled;
@@ -367,7 +368,7 @@ QString fill(const QString &text, const Params &params, bool emphasise, QStringL
         const QRegularExpressionMatch match = it.next();
         filled += text.mid(from, match.capturedStart() - from);
         from = match.capturedEnd();
-        const auto found = number(match.captured(1), params);
+        const auto found = number(match.captured(1), params, more);
         if (!found) {
             filled += match.captured(0);
             if (unknown)

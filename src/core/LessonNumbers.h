@@ -47,11 +47,14 @@ QStringList keys();
 // What a key stands for, in a line ("1/(1 − p): the factor of the kept cells").
 QString describe(const QString &key);
 // The number of `key` for `params`; nothing for a key that is not one.
-std::optional<Number> number(const QString &key, const Params &params);
+// `more`: numbers of a layer above core, looked up after core's (the example models' layers, which
+// posenc check reads: check/models/ModelLessonNumbers).
+std::optional<Number> number(const QString &key, const Params &params, const QList<Entry> &more = {});
 
 // `text` with each {key} replaced by its number's text (wrapped in <b></b> when `emphasise`);
 // a {word} that is not a key stays as it is and is listed in `unknown`.
-QString fill(const QString &text, const Params &params, bool emphasise = false, QStringList *unknown = nullptr);
+QString fill(const QString &text, const Params &params, bool emphasise = false, QStringList *unknown = nullptr,
+             const QList<Entry> &more = {});
 
 } // namespace LessonNumbers
 

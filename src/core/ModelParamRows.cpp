@@ -129,9 +129,11 @@ QList<ParamSpec> model()
                 modelTr("d_model comes from the loaded matrix (%1 columns); File > Use random embeddings frees it.")
                     .arg(p.embeddings->values.cols()));
         const FamilySpec &family = Families::spec(p.encoding);
-        if (const auto columns = family.tableColumns ? family.tableColumns(p) : std::nullopt)
-            return idleAs(Code::SetByMatrix,
-                          modelTr("d_model comes from the %1 (%2 columns).").arg(family.tableName).arg(*columns));
+        if (const auto columns = family.term && family.term->loadedColumns ? family.term->loadedColumns(p)
+                                                                           : std::nullopt)
+            return idleAs(Code::SetByMatrix, modelTr("d_model comes from the %1 (%2 columns).")
+                                                 .arg(Families::tableRow(family).value_or(ParamSpec()).label)
+                                                 .arg(*columns));
         return std::nullopt;
     };
     dModel.formula = [](const Params &) {

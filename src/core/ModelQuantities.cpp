@@ -20,7 +20,7 @@ namespace posenc {
 namespace {
 
 // What a position term's table reads: the family, the model's shape, and the rows of each family
-// that adds a term (FamilySpec::positionTerm), its own and those it borrows: a family's term reads
+// that adds a term (FamilySpec::term), its own and those it borrows: a family's term reads
 // no other family's rows.
 const QStringList &positionReads()
 {

@@ -132,6 +132,14 @@ QString integerRange(std::int64_t lo, std::int64_t hi, const QString &note)
 ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
                   std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note)
 {
+    return integer(std::move(key), group, std::move(field), std::move(bounds),
+                   [note](const Params &) { return note; });
+}
+
+ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
+                  std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds,
+                  std::function<QString(const Params &)> note)
+{
     ParamSpec s;
     s.key = std::move(key);
     s.group = group;
@@ -150,16 +158,38 @@ ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Pa
     s.bounds = bounds;
     s.allowed = [bounds, note](const Params &p) {
         const auto [lo, hi] = bounds(p);
-        return integerRange(lo, hi, note);
+        return integerRange(lo, hi, note(p));
     };
     s.check = [field, bounds, note, key = s.key](const Params &p) -> std::optional<ParamError> {
         const auto [lo, hi] = bounds(p);
         const std::int64_t v = field(const_cast<Params &>(p));
         if (v >= lo && v <= hi)
             return std::nullopt;
-        return ParamError {key, integerRange(lo, hi, note), QString(), QString::number(v)};
+        return ParamError {key, integerRange(lo, hi, note(p)), QString(), QString::number(v)};
     };
     s.idle = [](const Params &) { return std::nullopt; };
+    return s;
+}
+
+ParamSpec evenInteger(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
+                      std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds,
+                      std::function<bool(const Params &)> even, QString evenNote, QString note, QString whyEven)
+{
+    ParamSpec s = integer(std::move(key), group, field, bounds);
+    const auto allowed = [bounds, even, evenNote, note](const Params &p) {
+        const auto [lo, hi] = bounds(p);
+        return even(p) ? u"an even integer in [%1, %2]%3"_s.arg(lo).arg(hi).arg(evenNote) : integerRange(lo, hi, note);
+    };
+    s.allowed = allowed;
+    s.check = [field, bounds, even, allowed, whyEven, key = s.key](const Params &p) -> std::optional<ParamError> {
+        const auto [lo, hi] = bounds(p);
+        const std::int64_t n = field(const_cast<Params &>(p));
+        if (n < lo || n > hi)
+            return ParamError {key, allowed(p), QString(), QString::number(n)};
+        if (even(p) && n % 2 != 0)
+            return ParamError {key, allowed(p), whyEven, QString::number(n)};
+        return std::nullopt;
+    };
     return s;
 }
 
@@ -267,6 +297,11 @@ std::optional<IdleReason> otherEncoding(const Params &params, Encoding family)
     return IdleReason {IdleReason::Code::OtherEncoding,
                        tr("only encoding %1 reads it; the encoding is %2.")
                            .arg(Families::word(family), Families::word(params.encoding))};
+}
+
+std::function<std::optional<IdleReason>(const Params &)> familyIdle(Encoding family)
+{
+    return [family](const Params &p) { return otherEncoding(p, family); };
 }
 
 // A number field that takes any finite number in the row's range; NaN and infinities parse, so

@@ -188,6 +188,15 @@ QString integerRange(std::int64_t lo, std::int64_t hi, const QString &note = {})
 // An integer field of Params within [lo(params), hi(params)].
 ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
                   std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds, QString note = {});
+// The same with a note that words the live values the bounds follow ("more than t5-buckets / 2 = 16").
+ParamSpec integer(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
+                  std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds,
+                  std::function<QString(const Params &)> note);
+// An integer that must be even where `even` says so (a count the reference halves), refused then with
+// `whyEven`: "an even integer in [lo, hi]" and `evenNote`, else the range and `note`.
+ParamSpec evenInteger(QString key, ParamGroup group, std::function<std::int64_t &(Params &)> field,
+                      std::function<std::pair<std::int64_t, std::int64_t>(const Params &)> bounds,
+                      std::function<bool(const Params &)> even, QString evenNote, QString note, QString whyEven);
 // A choice among `words`, stored as an enum whose values are the words' indexes.
 template<typename Enum> ParamSpec choice(QString key, ParamGroup group, Enum Params::*member, QStringList words);
 template<typename Enum, typename Group>
@@ -224,6 +233,8 @@ std::optional<double> parseNumber(const QString &text);
 
 // The idle reason of a family's parameter under another encoding, or nothing.
 std::optional<IdleReason> otherEncoding(const Params &params, Encoding family);
+// A family's rows' idle: otherEncoding of `family`.
+std::function<std::optional<IdleReason>(const Params &)> familyIdle(Encoding family);
 
 } // namespace ParamRows
 

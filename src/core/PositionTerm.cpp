@@ -12,9 +12,9 @@ PositionTerm::PositionTerm(const Params &params)
 {
     // What the family's factory makes: a kernel, a table's rows, or nothing (FamilySpec).
     const FamilySpec &family = Families::spec(params.encoding);
-    if (!family.positionTerm)
+    if (!family.term)
         return;
-    PositionTermParts parts = family.positionTerm(params, m_columns);
+    PositionTermParts parts = family.term->parts(params, m_columns);
     m_kernel = std::move(parts.kernel);
     m_matrix = parts.matrix;
     m_owner = std::move(parts.owner);

@@ -108,7 +108,7 @@ ExpectedNorms expectedNorms(const Params &params)
 {
     ExpectedNorms expected;
     const FamilySpec &family = Families::spec(params.encoding);
-    if (const auto pe = family.peNormSquared ? family.peNormSquared(params) : std::nullopt)
+    if (const auto pe = family.term && family.term->normSquared ? family.term->normSquared(params) : std::nullopt)
         expected.peSquared = *pe;
     const double s = params.scale();
     if (params.embeddings) {

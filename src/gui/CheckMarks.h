@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/check/ConfigFindings.h"
-#include "core/check/TableMatch.h"
+#include "check/ConfigFindings.h"
+#include "check/TableMatch.h"
 
 #include <QColor>
 #include <QString>

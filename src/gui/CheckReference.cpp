@@ -2,9 +2,10 @@
 
 #include "FileDialogs.h"
 
+#include "check/DeclaredReading.h"
+#include "check/TableAgainstTable.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
-#include "core/check/DeclaredReading.h"
-#include "core/check/TableAgainstTable.h"
 #include "io/TableFile.h"
 
 #include <QComboBox>
@@ -43,10 +44,10 @@ std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &
         return found;
     }
     const FamilySpec &spec = Families::spec(reference.params.encoding);
-    if (!spec.tableHypothesis)
+    if (!FamilyChecks::of(spec.encoding).table)
         return tr("the window's %1 has no table to compare with").arg(spec.word);
     QString problem;
-    for (const QString &word : spec.tableHypothesis->tables) {
+    for (const QString &word : FamilyChecks::of(spec.encoding).table->tables) {
         auto expected = TableCheck::expect(table, reference.params.encoding, reference.params, word);
         if (auto *match = std::get_if<TableMatch>(&expected))
             found.push_back(std::move(*match));

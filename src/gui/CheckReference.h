@@ -1,8 +1,8 @@
 #pragma once
 
+#include "check/TableCheck.h"
 #include "core/Params.h"
 #include "core/WorkProgress.h"
-#include "core/check/TableCheck.h"
 #include "io/MatrixFile.h"
 
 #include <QWidget>

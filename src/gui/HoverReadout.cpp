@@ -1,5 +1,6 @@
 #include "HoverReadout.h"
 
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
 #include <QCoreApplication>
@@ -23,16 +24,13 @@ bool isCellPart(std::optional<Quantity> quantity)
     return quantity && Quantities::spec(*quantity).cellTerm;
 }
 
-// The pair of a PE column with its frequency (radians per position) and wavelength (positions).
-QString frequencyText(const Params &params, std::int64_t peColumn)
+// The words of a column of the position term, alone: its family's, where it words its columns.
+QString termColumnText(const Params &params, std::int64_t peColumn)
 {
-    const std::int64_t k = params.peColumns();
-    const ColumnRole role = Frequencies::role(peColumn, k, params.sinusoidal.layout);
-    return tr("pair %1 (%2): w = %3, λ = %4")
-        .arg(role.pair)
-        .arg(role.isCos ? u"cos"_s : u"sin"_s)
-        .arg(Frequencies::angular(role.pair, k, params.sinusoidal.base), 0, 'g', 5)
-        .arg(Frequencies::wavelength(role.pair, k, params.sinusoidal.base), 0, 'g', 5);
+    const FamilySpec &family = Families::spec(params.encoding);
+    if (family.term && family.term->columnWords)
+        return family.term->columnWords(params, peColumn);
+    return tr("PE column %1").arg(peColumn);
 }
 
 QString columnText(const Params &params, const Cell &c)
@@ -45,31 +43,6 @@ QString columnText(const Params &params, const Cell &c)
             .arg(c.column)
             .arg(*c.peColumn);
     return tr("position %1, column %2 of X = [s·E | PE]: s·E, no PE").arg(c.position).arg(c.column);
-}
-
-// The readout words a cell of the position term by what its family computes it from: the
-// sinusoid's angle and frequency, the learned table's row. These two families are named here, the
-// only families with a term to add, rather than in a word hook of every family's spec.
-bool isSinusoid(const Params &params)
-{
-    return params.encoding == Encoding::Sinusoidal;
-}
-
-QString peText(const Params &params, const Cell &c)
-{
-    if (params.encoding == Encoding::Learned)
-        return tr("PE = %1, row %2 of the position table")
-            .arg(NumberText::compact(c.pe, 6))
-            .arg(c.position + params.learned.offset);
-    const QString function = c.role.isCos ? u"cos"_s : u"sin"_s;
-    if (params.sinusoidal.angles == Angles::Float32)
-        return tr("PE = %1 = %2(%3 rad: %4·w in float32)")
-            .arg(NumberText::compact(c.pe, 6), function, NumberText::compact(c.angle, 6))
-            .arg(c.position);
-    return tr("PE = %1 = %2(%3·w = %4 rad)")
-        .arg(NumberText::compact(c.pe, 6), function)
-        .arg(c.position)
-        .arg(NumberText::compact(c.angle, 6));
 }
 
 QString xText(const Cell &c)
@@ -104,7 +77,7 @@ QStringList cellParts(const Params &params, const Cell &c)
 {
     QStringList parts = {columnText(params, c)};
     if (c.peColumn)
-        parts << frequencyText(params, *c.peColumn) << peText(params, c);
+        parts << c.termWords;
     if (c.embeddingColumn)
         parts << tr("s·E = %1 × %2 = %3")
                      .arg(NumberText::compact(c.scale, 6), NumberText::compact(c.embedding, 6),
@@ -145,17 +118,14 @@ std::optional<Cell> cell(const Engine &engine, std::int64_t position, std::int64
         engine.computeBlock(quantity, {position, 1, col, 1}, value);
         return value(0, 0);
     };
-    if (c.peColumn && isSinusoid(params)) {
-        const std::int64_t k = params.peColumns();
-        c.role = Frequencies::role(*c.peColumn, k, params.sinusoidal.layout);
-        c.omega = Frequencies::angular(c.role.pair, k, params.sinusoidal.base);
-        // The angle as the table forms it: in double, or both factors rounded to float32 first.
-        c.angle = params.sinusoidal.angles == Angles::Float32
-            ? static_cast<double>(static_cast<float>(position) * static_cast<float>(c.omega))
-            : static_cast<double>(position) * c.omega;
-    }
-    if (c.peColumn)
+    if (c.peColumn) {
         c.pe = at(Quantity::Pe, *c.peColumn);
+        // Each family words a cell of its own term (FamilyTerm::cellWords): what it computes it from.
+        const FamilySpec &family = Families::spec(params.encoding);
+        c.termWords = family.term && family.term->cellWords
+            ? family.term->cellWords(params, position, *c.peColumn, c.pe)
+            : QStringList {tr("PE = %1").arg(NumberText::compact(c.pe, 6))};
+    }
     c.scale = params.scale();
     if (c.embeddingColumn) {
         engine.embeddings().fill({position, 1, *c.embeddingColumn, 1}, value);
@@ -184,10 +154,8 @@ QString format(const Engine &engine, const HoverPoint &point)
         if (point.column) {
             parts << tr("column %1").arg(*point.column);
             const auto pe = point.columnIsPe ? std::optional(*point.column) : peColumnOf(params, *point.column);
-            if (pe && *pe < params.peColumns() && isSinusoid(params))
-                parts << frequencyText(params, *pe);
-            else if (pe && *pe < params.peColumns())
-                parts << tr("PE column %1").arg(*pe);
+            if (pe && *pe < params.peColumns())
+                parts << termColumnText(params, *pe);
             else
                 parts << tr("no PE in this column");
         }

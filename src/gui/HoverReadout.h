@@ -2,10 +2,10 @@
 
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
-#include "core/sinusoidal/Frequencies.h"
 #include "render/HoverPoint.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +13,7 @@
 namespace posenc {
 
 // The status-bar line for a hover point. On a cell of the tables it reads every part of the cell
-// at once: the PE with its angle, s·E, X, the mask bit and Y, each computed for that one cell
+// at once: the position term in its family's words, s·E, X, the mask bit and Y, each computed for that one cell
 // through the engine (a handful of single-cell blocks: microseconds, on the GUI thread).
 namespace HoverReadout {
 
@@ -24,11 +24,10 @@ struct Cell
     std::int64_t column = 0; // of X
     std::optional<std::int64_t> peColumn; // of the PE table, where X's column holds the PE
     std::optional<std::int64_t> embeddingColumn; // of E, where X's column holds s·E
-    // The PE's part: its pair, frequency, the angle p·w as the table forms it, and the value.
-    ColumnRole role;
-    double omega = 0.0;
-    double angle = 0.0;
+    // The position term's part: its value, and its family's words of the cell (the sinusoid's pair,
+    // frequency and angle p·w as the table forms it; the learned table's row; the patch of a grid).
     float pe = 0.0f;
+    QStringList termWords;
     // The embedding's part: E unscaled, s and s·E.
     float embedding = 0.0f;
     double scale = 0.0;

@@ -1,5 +1,6 @@
 #include "LessonPanel.h"
 
+#include "check/models/ModelLessonNumbers.h"
 #include "core/LessonNumbers.h"
 
 #include <QFontDatabase>
@@ -170,7 +171,7 @@ void LessonPanel::setParams(const Params &params)
 {
     if (!m_lesson)
         return;
-    m_explanation->setText(LessonNumbers::fill(m_lesson->explanation, params, true));
+    m_explanation->setText(LessonNumbers::fill(m_lesson->explanation, params, true, nullptr, ModelLessonNumbers::entries()));
 }
 
 QString LessonPanel::explanationText() const

@@ -4,8 +4,8 @@
 #include "ComputeScheduler.h"
 #include "TableCheckDialog.h"
 
+#include "check/CheckReport.h"
 #include "core/ParamText.h"
-#include "core/check/CheckReport.h"
 #include "io/ModelConfigFile.h"
 
 #include <QCloseEvent>

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "check/ModelConfigCheck.h"
 #include "core/Params.h"
-#include "core/check/ModelConfigCheck.h"
 
 #include <QDialog>
 #include <QList>

@@ -8,9 +8,9 @@
 #include "TableErrorGrid.h"
 #include "WriteDialogs.h"
 
+#include "check/CheckReport.h"
 #include "core/NumberText.h"
 #include "core/WorkProgress.h"
-#include "core/check/CheckReport.h"
 #include "io/AtomicFile.h"
 #include "io/TableFile.h"
 #include "render/FigureExporter.h"

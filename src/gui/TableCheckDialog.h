@@ -1,7 +1,7 @@
 #pragma once
 
+#include "check/TableCheck.h"
 #include "core/Params.h"
-#include "core/check/TableCheck.h"
 #include "io/MatrixFile.h"
 #include "render/data/HeatmapResampler.h"
 

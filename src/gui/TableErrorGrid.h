@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/check/TableCheck.h"
+#include "check/TableCheck.h"
 #include "render/data/HeatmapResampler.h"
 
 #include <QSize>

@@ -1,6 +1,6 @@
 #include "io/ModelConfigFile.h"
 
-#include "core/check/ConfigNumber.h"
+#include "check/ConfigNumber.h"
 
 #include <QFile>
 #include <QFileInfo>

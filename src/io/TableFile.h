@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/check/TableRows.h"
+#include "check/TableRows.h"
 #include "io/MatrixFile.h"
 #include "io/ReadError.h"
 

@@ -11,9 +11,9 @@
 #include "cli/ManPage.h"
 #include "cli/ParamOptions.h"
 
+#include "check/ConfigFindings.h"
 #include "core/ParamTable.h"
 #include "core/Quantity.h"
-#include "core/check/ConfigFindings.h"
 #include "render/FigureRegistry.h"
 
 #include "CliRun.h"

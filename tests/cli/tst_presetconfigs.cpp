@@ -9,6 +9,7 @@
 // Whisper's half_dim - 1 frequencies, which the sinusoid's parameters hold as the paper's formula
 // at the base b^(d/(d-2)). A preset whose cite names a model of tests/data/configs has a row.
 #include "cli/ConfigOptions.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/ParamOverlay.h"
 #include "core/ParamText.h"
@@ -166,7 +167,7 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
     const Params &c = std::get<Params>(fromConfig);
     const Params p = std::get<Params>(shipped->applyTo(Params {}));
     QCOMPARE(p.encoding, c.encoding);
-    const QStringList inputs = Families::spec(c.encoding).inputKeys;
+    const QStringList inputs = FamilyChecks::of(c.encoding).inputKeys;
     int compared = 0;
     for (auto it = read.texts.cbegin(); it != read.texts.cend(); ++it) {
         const QString &key = it.key();

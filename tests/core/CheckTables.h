@@ -3,8 +3,8 @@
 // Tables of positions for the check's tests, each written here from float64 formulas (the paper's,
 // fairseq's, the mistakes' as the issues quote them), never from the code under test; and the
 // check run on one, identify, stream and conclude, as the command line runs it.
-#include "core/check/TableCheck.h"
-#include "core/check/TableRows.h"
+#include "check/TableCheck.h"
+#include "check/TableRows.h"
 
 #include <QStringList>
 #include <QtGlobal>

@@ -4,9 +4,10 @@
 // GPT-J's rotate_every_two with repeat_interleave'd cos and sin. The check finds the pairing, the
 // frequencies, the attention factor and each row's position, and names a layout swapped between
 // the table and the apply and positions off by a constant.
+#include "../support/Sanitizer.h"
 #include "ApplyRotations.h"
 
-#include "core/rope/ApplyCheck.h"
+#include "check/rope/ApplyCheck.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -142,6 +143,7 @@ private slots:
     }
     void aSwappedLayoutIsNamed()
     {
+        POSENC_SAMPLE_UNDER_SANITIZER();
         QFETCH(RopeLayout, table);
         QFETCH(qint64, rows);
         QFETCH(unsigned, seed);

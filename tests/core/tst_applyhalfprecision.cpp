@@ -2,9 +2,10 @@
 // computed in float32 and rounded or computed in the format (ApplyRotations.h), read and judged
 // within the format's rounding, against float64; and wrong rotations in half precision, none of
 // them correct.
+#include "../support/Sanitizer.h"
 #include "ApplyRotations.h"
 
-#include "core/rope/ApplyCheck.h"
+#include "check/rope/ApplyCheck.h"
 
 #include <QtTest>
 
@@ -150,6 +151,7 @@ private slots:
     }
     void halfPrecisionPassesNoWrongRotation()
     {
+        POSENC_SAMPLE_UNDER_SANITIZER();
         QFETCH(Format, format);
         QFETCH(int, seed);
         std::mt19937 engine(std::uint32_t(1000 + seed + (format == Format::BFloat16 ? 100 : 0)));

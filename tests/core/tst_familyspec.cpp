@@ -3,6 +3,7 @@
 // family places position at all (NoPE does not), and a rotary family's layers (FamilySpec::rotary,
 // which the model figures and the config check read) against float64 formulas of HF transformers'
 // modeling_rope_utils.py (support/RopeReference.h).
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include "support/RopeReference.h"
@@ -68,7 +69,7 @@ void TestFamilySpec::onlyNoPEPlacesNoPosition()
 {
     for (const FamilySpec &family : Families::all())
         QVERIFY2(family.placesPosition() == (family.word != u"none"_s), qPrintable(family.word));
-    QCOMPARE(Families::spec(Encoding::None).layerTerse, u"NoPE"_s);
+    QCOMPARE(FamilyChecks::of(Encoding::None).layerTerse, u"NoPE"_s);
 }
 
 void TestFamilySpec::onlyRoPEsLayersTurnByRotaryNumbers()
@@ -77,14 +78,14 @@ void TestFamilySpec::onlyRoPEsLayersTurnByRotaryNumbers()
     // rotates too, but no config reader gives its layers.
     for (const FamilySpec &family : Families::all()) {
         const bool rotaryLayers = family.word == u"rope"_s || family.word == u"mrope"_s;
-        QVERIFY2(family.rotary.has_value() == rotaryLayers, qPrintable(family.word));
+        QVERIFY2(FamilyChecks::of(family.encoding).rotary.has_value() == rotaryLayers, qPrintable(family.word));
     }
     // M-RoPE's layer turns at RoPE's frequencies: only which id turns a pair differs.
     Params p;
     p.encoding = Encoding::Mrope;
     p.rope.theta = 1e6;
     p.rope.headDim = 128;
-    const RotaryNumbers n = Families::spec(Encoding::Mrope).rotary->numbers(p);
+    const RotaryNumbers n = FamilyChecks::of(Encoding::Mrope).rotary->numbers(p);
     QCOMPARE(n.rotaryDim, 128);
     QCOMPARE(n.inverseFrequencies.size(), std::size_t(64));
     for (std::size_t i = 0; i < n.inverseFrequencies.size(); ++i)
@@ -126,7 +127,7 @@ void TestFamilySpec::rotaryNumbersAreHfs()
     QFETCH(Params, params);
     QFETCH(double, softmaxFactor);
     QVERIFY(params.isValid());
-    const RotaryNumbers n = Families::spec(Encoding::Rope).rotary->numbers(params);
+    const RotaryNumbers n = FamilyChecks::of(Encoding::Rope).rotary->numbers(params);
     const std::vector<double> inv = roperef::inv(params);
     QCOMPARE(n.inverseFrequencies.size(), inv.size());
     double slowest = 0.0;

@@ -1,7 +1,7 @@
 // The fit's roundings of a measured number: each the double nearest its decimal of so many digits,
 // so that a report prints the base the fit chose as the few digits it is (3.16228, never
 // 3.1622800000000004).
-#include "core/check/FitNumbers.h"
+#include "check/FitNumbers.h"
 
 #include <QtTest>
 

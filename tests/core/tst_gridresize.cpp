@@ -8,9 +8,9 @@
 // and at 102,400 patches.
 #include "CheckTables.h"
 
-#include "core/check/GridResize.h"
-#include "core/check/TableAgainstTable.h"
-#include "core/check/TableCheck.h"
+#include "check/GridResize.h"
+#include "check/TableAgainstTable.h"
+#include "check/TableCheck.h"
 
 #include <QtTest>
 

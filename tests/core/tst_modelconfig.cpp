@@ -1,7 +1,7 @@
 // The API the window's File > Open model config reads (ModelConfig::check): per layer type the
 // Params a preset would give, and the findings; values no model could mean are problems naming
 // their key path. The configs are written here; the numbers they derive are tst_cliconfigcheck's.
-#include "core/check/ModelConfigCheck.h"
+#include "check/ModelConfigCheck.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <QJsonArray>

@@ -4,8 +4,8 @@
 // reference code (HF transformers main at c49429ed, or the model's own code), the numbers from
 // float64 formulas. Where the reference differs from what is often said of a model, the row's
 // comment says so.
-#include "core/check/ModelConfigCheck.h"
-#include "core/models/QueryScale.h"
+#include "check/ModelConfigCheck.h"
+#include "check/models/QueryScale.h"
 #include "core/rope/RopeFrequencies.h"
 #include "support/RopeReference.h"
 

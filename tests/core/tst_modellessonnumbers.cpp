@@ -2,10 +2,11 @@
 // Scout and Gemma 3 4B, against float64 formulas written here from the models' code: Llama4TextConfig's
 // every-fourth NoPE layer, its chunk and theta, Llama4TextAttention's temperature; Gemma3TextConfig's
 // five sliding layers to one full, its window and two thetas, linear ×8 on the full layers.
-#include "core/LessonNumbers.h"
+#include "check/models/ModelLessonNumbers.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -54,11 +55,13 @@ void TestModelLessonNumbers::numbers()
 {
     QFETCH(QString, key);
     QFETCH(double, expected);
-    const auto number = LessonNumbers::number(key, Params());
+    const auto number = LessonNumbers::number(key, Params(), ModelLessonNumbers::entries());
     QVERIFY(number && number->value);
     QVERIFY2(std::abs(*number->value - expected) <= 1e-12 * std::abs(expected),
              qPrintable(u"%1: %2 vs %3"_s.arg(key).arg(*number->value, 0, 'g', 17).arg(expected, 0, 'g', 17)));
-    QVERIFY(!LessonNumbers::describe(key).isEmpty());
+    const QList<LessonNumbers::Entry> entries = ModelLessonNumbers::entries();
+    QVERIFY(std::any_of(entries.cbegin(), entries.cend(),
+                        [&](const LessonNumbers::Entry &e) { return e.key == key && !e.description.isEmpty(); }));
 }
 
 void TestModelLessonNumbers::theParametersDoNotMatter()
@@ -68,7 +71,8 @@ void TestModelLessonNumbers::theParametersDoNotMatter()
     other.encoding = Encoding::Alibi;
     other.dModel = 8;
     for (const QString &key : {u"scout_temp_8191"_s, u"gemma_window"_s})
-        QCOMPARE(LessonNumbers::number(key, other)->value, LessonNumbers::number(key, Params())->value);
+        QCOMPARE(LessonNumbers::number(key, other, ModelLessonNumbers::entries())->value,
+                 LessonNumbers::number(key, Params(), ModelLessonNumbers::entries())->value);
 }
 
 QTEST_GUILESS_MAIN(TestModelLessonNumbers)

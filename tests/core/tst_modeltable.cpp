@@ -2,9 +2,9 @@
 // source, every rule a rule the interpreter knows, the model types read by hand all present, an
 // unknown type read by Llama's rules as a guess; and the query scalings against float64 formulas
 // written here (Llama4TextAttention.forward's temperature, Ministral3's get_llama_4_attn_scale).
-#include "core/models/ModelExamples.h"
-#include "core/models/ModelTable.h"
-#include "core/models/QueryScale.h"
+#include "check/models/ModelExamples.h"
+#include "check/models/ModelTable.h"
+#include "check/models/QueryScale.h"
 
 #include <QJsonDocument>
 #include <QSet>

@@ -9,7 +9,7 @@
 // in float64 formulas here, never from the code under test.
 #include "support/RopeReference.h"
 
-#include "core/mrope/MropeApplyCheck.h"
+#include "check/mrope/MropeApplyCheck.h"
 
 #include <QtTest>
 

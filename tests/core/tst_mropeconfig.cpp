@@ -11,7 +11,7 @@
 //   docstring says 41).
 // The era of get_rope_index follows the config's transformers_version: 5.x's
 // get_vision_position_ids from 5.0, the models' own 4.x rule before it or without a version.
-#include "core/check/ModelConfigCheck.h"
+#include "check/ModelConfigCheck.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <QFile>

@@ -3,7 +3,7 @@
 // of |table - reference| comes with its per-column maximum, on a worker thread too.
 #include "CheckTables.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

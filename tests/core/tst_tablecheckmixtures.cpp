@@ -4,7 +4,7 @@
 // cos of modeling_rope_utils.py's default, llama3 and proportional types).
 #include "CheckTables.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

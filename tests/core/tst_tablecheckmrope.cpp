@@ -10,10 +10,10 @@
 #include "CheckTables.h"
 #include "support/MropeReference.h"
 
+#include "check/TableMatch.h"
+#include "check/mrope/MropeMistakes.h"
+#include "check/mrope/MropeTableCheck.h"
 #include "core/ParamText.h"
-#include "core/check/TableMatch.h"
-#include "core/mrope/MropeMistakes.h"
-#include "core/mrope/MropeTableCheck.h"
 
 #include <QtTest>
 

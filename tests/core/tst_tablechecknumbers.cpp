@@ -4,8 +4,8 @@
 // lines (CheckReport::tableLines, what the command prints and the window shows) read back: the
 // verdict and mistakes, the largest |error| and its cell, the tolerance, the first position row
 // and offset, the counts of deviating columns and rows, the scale and the base.
-#include "core/check/CheckReport.h"
-#include "core/check/TableCheck.h"
+#include "check/CheckReport.h"
+#include "check/TableCheck.h"
 #include "io/TableFile.h"
 
 #include <QDir>

@@ -8,7 +8,7 @@
 #include "support/DebertaReference.h"
 #include "support/T5Reference.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QFile>
 #include <QtTest>

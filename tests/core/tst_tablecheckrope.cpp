@@ -5,8 +5,8 @@
 #include "CheckTables.h"
 #include "support/RopeReference.h"
 
-#include "core/check/TableMatch.h"
-#include "core/rope/RopeLongRopeForms.h"
+#include "check/TableMatch.h"
+#include "check/rope/RopeLongRopeForms.h"
 
 #include <QtTest>
 

@@ -5,7 +5,7 @@
 // modeling_rope_utils.py: _compute_proportional_rope_parameters and _compute_yarn_parameters.
 #include "CheckTables.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

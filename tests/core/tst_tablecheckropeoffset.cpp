@@ -7,7 +7,7 @@
 // absorb the exchange (a pair faster than rope_theta gives it is no LongRoPE factor).
 #include "CheckTables.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

@@ -7,7 +7,7 @@
 #include "CheckTables.h"
 #include "support/SandwichReference.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QFile>
 #include <QtTest>

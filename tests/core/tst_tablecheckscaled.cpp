@@ -6,7 +6,7 @@
 #include "CheckTables.h"
 #include "support/RopeReference.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

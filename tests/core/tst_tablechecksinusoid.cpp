@@ -3,7 +3,7 @@
 // here from float64 formulas (CheckTables.h).
 #include "CheckTables.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

@@ -6,7 +6,7 @@
 // correct. Every table is written here from float64 formulas (CheckTables.h).
 #include "CheckTables.h"
 
-#include "core/check/TableMatch.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

@@ -4,8 +4,8 @@
 // 0.5, compared with exactly the paper's sinusoid (TableCheck::expect): the counts are known here.
 #include "CheckTables.h"
 
-#include "core/check/TableCheck.h"
-#include "core/check/TableMatch.h"
+#include "check/TableCheck.h"
+#include "check/TableMatch.h"
 
 #include <QtTest>
 

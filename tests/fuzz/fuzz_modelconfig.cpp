@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes given as a model config must give a ReadError, or a check whose
 // every layer, finding and problem is well formed; never a crash, a hang or an exception.
-#include "core/check/ModelConfigCheck.h"
+#include "check/ModelConfigCheck.h"
 #include "io/ModelConfigFile.h"
 
 #include <QByteArray>

@@ -6,7 +6,7 @@
 #include "gui/TableCheckDialog.h"
 #include "gui/TableErrorGrid.h"
 
-#include "core/check/TableCheck.h"
+#include "check/TableCheck.h"
 #include "io/NpyWriter.h"
 #include "render/QCustomPlot.h"
 

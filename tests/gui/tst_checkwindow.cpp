@@ -12,8 +12,8 @@
 #include "gui/UndoHistory.h"
 #include "gui/WindowMenus.h"
 
+#include "check/CheckReport.h"
 #include "core/NumberText.h"
-#include "core/check/CheckReport.h"
 #include "io/NpyWriter.h"
 
 #include "support/TestFiles.h"

@@ -3,6 +3,9 @@
 #include "gui/HoverReadout.h"
 
 #include "../core/Reference.h"
+#include "../support/Sincos2dReference.h"
+
+#include "core/FamilySpec.h"
 
 #include <QTest>
 
@@ -50,6 +53,8 @@ private slots:
     void theFiguresOwnValueIsShownOnce();
     void splitLayoutPairs();
     void columnOnlyPointHasNoPosition();
+    void eachFamilyWordsItsOwnCell_data();
+    void eachFamilyWordsItsOwnCell();
 };
 
 void TestHoverReadout::cellPartsAgainstFloat64_data()
@@ -106,19 +111,27 @@ void TestHoverReadout::cellPartsAgainstFloat64()
     double pe = 0.0, sE = 0.0;
     if (peColumn >= 0) {
         QCOMPARE(c->peColumn, std::optional<std::int64_t>(peColumn));
+        // The sinusoid words its cell: the pair, its frequency, and the angle as the table forms it.
         const auto role = reference::role(peColumn, k, p.sinusoidal.layout);
-        QCOMPARE(c->role.pair, role.pair);
-        QCOMPARE(c->role.isCos, role.isCos);
         const double w = reference::omega(role.pair, k, 10000.0);
-        QVERIFY(std::abs(c->omega - w) <= 1e-15 * w);
+        const QString function = role.isCos ? u"cos"_s : u"sin"_s;
+        QCOMPARE(c->termWords.value(0),
+                 u"pair %1 (%2): w = %3, λ = %4"_s.arg(role.pair)
+                     .arg(function)
+                     .arg(w, 0, 'g', 5)
+                     .arg(2.0 * M_PI / w, 0, 'g', 5));
         if (p.sinusoidal.angles == Angles::Exact) {
-            QVERIFY(std::abs(c->angle - double(position) * w) <= 1e-12 * double(position) * w);
             pe = reference::exactValue(position, peColumn, k, 10000.0, p.sinusoidal.layout);
             QVERIFY2(std::abs(double(c->pe) - pe) <= 1e-6, qPrintable(u"%1 against %2"_s.arg(c->pe).arg(pe)));
+            QCOMPARE(c->termWords.value(1),
+                     u"PE = %1 = %2(%3·w = %4 rad)"_s.arg(num(c->pe), function).arg(position).arg(num(position * w)));
         } else {
-            QCOMPARE(c->angle, double(float(position) * float(w)));
             pe = double(reference::float32AngleValue(position, peColumn, k, 10000.0, p.sinusoidal.layout));
             QVERIFY(std::abs(double(c->pe) - pe) <= 1e-6);
+            QCOMPARE(c->termWords.value(1),
+                     u"PE = %1 = %2(%3 rad: %4·w in float32)"_s
+                         .arg(num(c->pe), function, num(double(float(position) * float(w))))
+                         .arg(position));
         }
     } else {
         QVERIFY(!c->peColumn);
@@ -311,6 +324,80 @@ void TestHoverReadout::columnOnlyPointHasNoPosition()
     const QString text = HoverReadout::format(Engine(Params {}), point);
     QVERIFY2(text.startsWith(u"column 0"_s) && !text.contains(u"position 0"_s), qPrintable(text));
     QVERIFY(text.contains(u"pair 0 (sin)"_s));
+}
+
+// A cell of every family's X at position 37, column 5, read in the family's own words:
+// the sinusoid's pair and angle, the learned table's row, the 2-D grid's patch and coordinate, and
+// nothing of a position term where the family adds none.
+void TestHoverReadout::eachFamilyWordsItsOwnCell_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<QStringList>("cell"); // parts the cell's line holds
+    QTest::addColumn<QStringList>("column"); // parts the column's line holds, hovered without a position
+    for (const FamilySpec &family : Families::all()) {
+        Params p;
+        p.encoding = family.encoding;
+        p.maxLen = 64;
+        p.dropout = 0.0;
+        // d = 16 where the family adds a term to X; the others keep their own defaults (a RoPE
+        // head of 128 needs a d_model that holds it).
+        if (family.hasPositionTerm())
+            p.dModel = 16;
+        QStringList cell, column;
+        if (family.encoding == Encoding::Sinusoidal) {
+            const double w = reference::omega(2, 16, 10000.0);
+            const QString pair = u"pair 2 (cos): w = %1, λ = %2"_s.arg(w, 0, 'g', 5).arg(2.0 * M_PI / w, 0, 'g', 5);
+            cell = {pair, u"PE = %1 = cos(37·w = %2 rad)"_s.arg(num(std::cos(37.0 * w)), num(37.0 * w))};
+            column = {pair};
+        } else if (family.encoding == Encoding::Learned) {
+            // T[r, j] = 0.5 + 0.001 r - 0.01 j, position p at row p + 2.
+            auto table = std::make_shared<PositionMatrix>();
+            table->values = RowMatrixXf::NullaryExpr(
+                80, 16, [](Eigen::Index r, Eigen::Index c) { return 0.5f + 0.001f * float(r) - 0.01f * float(c); });
+            table->source = u"known.npy"_s;
+            p.learned.table = table;
+            p.learned.offset = 2;
+            cell = {u"PE = %1, row 39 of the position table"_s.arg(num(double(0.5f + 0.001f * 39.0f - 0.05f)))};
+            column = {u"PE column 5"_s};
+        } else if (family.encoding == Encoding::Sincos2d) {
+            // Patch 37 of the 32 x 32 grid is row 1, column 5; column 5 of 16 is the cosine of the
+            // column's coordinate at frequency 1, w = 10000^(-1/4).
+            const double w = std::pow(10000.0, -0.25);
+            const QString words = u"cos of the patch's column, frequency 1: ω = %1, λ = %2"_s.arg(w, 0, 'g', 5)
+                                      .arg(2.0 * M_PI / w, 0, 'g', 5);
+            cell = {u"patch 37 (row 1, column 5): "_s + words,
+                    u"PE = %1 = cos(5·ω = %2 rad)"_s.arg(num(sincos2dref::table(p)(37, 5)), num(5.0 * w))};
+            column = {words};
+        } else {
+            QVERIFY2(!family.hasPositionTerm(), qPrintable(family.word + u": a term without words in this test"_s));
+            column = {u"no PE in this column"_s};
+        }
+        QVERIFY2(p.isValid(), qPrintable(family.word + u": "_s + p.validate().value(0).key));
+        QTest::newRow(qPrintable(family.word)) << p << cell << column;
+    }
+}
+
+void TestHoverReadout::eachFamilyWordsItsOwnCell()
+{
+    QFETCH(Params, params);
+    QFETCH(QStringList, cell);
+    QFETCH(QStringList, column);
+    const Engine engine(params);
+    HoverPoint point;
+    point.position = 37;
+    point.column = 5;
+    const QString text = HoverReadout::format(engine, point);
+    for (const QString &part : cell)
+        QVERIFY2(text.contains(part), qPrintable(text + u"\nlacks: "_s + part));
+    // Only the sinusoid has pairs of a frequency w, and a family without a term has no PE.
+    if (params.encoding != Encoding::Sinusoidal)
+        QVERIFY2(!text.contains(u"pair "_s) && !text.contains(u"·w"_s), qPrintable(text));
+    if (!params.hasPositionTerm())
+        QVERIFY2(!text.contains(u"PE"_s), qPrintable(text));
+    point.hasPosition = false;
+    const QString columnText = HoverReadout::format(engine, point);
+    for (const QString &part : column)
+        QVERIFY2(columnText.contains(part), qPrintable(columnText + u"\nlacks: "_s + part));
 }
 
 QTEST_GUILESS_MAIN(TestHoverReadout)

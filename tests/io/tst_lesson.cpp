@@ -4,6 +4,7 @@
 // every {key} is a number LessonNumbers knows.
 #include "io/Lesson.h"
 
+#include "check/models/ModelLessonNumbers.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
 
@@ -185,7 +186,8 @@ void TestLesson::everyShippedLessonReadsAndValidates()
         if (const auto *problems = std::get_if<QList<ParamError>>(&params))
             QFAIL(qPrintable(what + u": "_s + problems->front().key + u" "_s + problems->front().sentence()));
         QStringList unknown;
-        const QString filled = LessonNumbers::fill(lesson.explanation, std::get<Params>(params), false, &unknown);
+        const QString filled = LessonNumbers::fill(lesson.explanation, std::get<Params>(params), false, &unknown,
+                                                    ModelLessonNumbers::entries());
         QVERIFY2(unknown.isEmpty(), qPrintable(what + u": not numbers: "_s + unknown.join(u", "_s)));
         QVERIFY2(!filled.contains(u'{'), qPrintable(what));
         const QStringList items = steps(lesson.explanation);

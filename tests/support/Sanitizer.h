@@ -9,6 +9,9 @@
 //   tiles a thread.
 // - AddressSanitizer's shadow memory, redzones and quarantine count in a process's peak memory
 //   and its address space.
+#include <QHash>
+#include <QTest>
+
 #include <cstdint>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -41,4 +44,30 @@ inline constexpr std::int64_t sized(std::int64_t n)
     return kUnderThreadSanitizer ? n / 4 : n;
 }
 
+#if defined(POSENC_TEST_ASAN) || defined(POSENC_TEST_TSAN)
+inline constexpr bool kUnderSanitizer = true;
+#else
+inline constexpr bool kUnderSanitizer = false;
+#endif
+
+// Whether a sanitizer run leaves the current data row out. A test function over a product of many
+// data rows (sizes x widths x layouts x ...) runs a third of them under a sanitizer, the same third
+// each run, chosen by a hash of the row's name: the sanitizers still see every code path the
+// function reaches, at a third of its cost, and the release suite runs every row (CI's time:
+// docs/ARCHITECTURE.md, Tests).
+inline bool leftOutUnderSanitizer()
+{
+    if (!kUnderSanitizer)
+        return false;
+    const char *tag = QTest::currentDataTag();
+    return tag != nullptr && qHash(QByteArrayView(tag), 0) % 3 != 0;
+}
+
 } // namespace testing
+
+// The first line of such a test function.
+#define POSENC_SAMPLE_UNDER_SANITIZER()                                                                                \
+    do {                                                                                                               \
+        if (testing::leftOutUnderSanitizer())                                                                          \
+            QSKIP("a sanitizer run takes a third of this function's rows; the release suite runs them all");           \
+    } while (false)

@@ -17,16 +17,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("AlibiParamRows", text);
 }
 
-std::optional<IdleReason> alibiIdle(const Params &p)
-{
-    return ParamRows::otherEncoding(p, Encoding::Alibi);
-}
-
-bool headsValid(const Params &p)
-{
-    return p.alibi.heads >= 1 && p.alibi.heads <= AlibiParams::kMaxHeads;
-}
-
 QString slope(double m)
 {
     return NumberText::compact(m, 5);
@@ -34,20 +24,15 @@ QString slope(double m)
 
 ParamSpec headsRow()
 {
-    ParamSpec s = ParamRows::integer(
-        u"heads"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.alibi.heads; },
-        [](const Params &) { return std::pair<std::int64_t, std::int64_t>(1, AlibiParams::kMaxHeads); });
-    s.help = u"ALiBi's attention heads H (n_head): each head k = 1..H has its slope m_k of get_slopes(H)"_s;
-    s.label = u"heads"_s;
-    s.controlMin = 0;
-    s.controlMax = AlibiParams::kMaxHeads;
-    s.idle = alibiIdle;
-    s.formula = [](const Params &p) {
+    return HeadBias::headsRow(
+        AlibiSlopes::biasFamily(),
+        u"ALiBi's attention heads H (n_head): each head k = 1..H has its slope m_k of get_slopes(H)"_s, u"heads"_s,
+        [](const Params &p) {
         QString text = tr("H, the attention heads. For H a power of two the slopes are m<sub>k</sub> = "
                           "2<sup>−8k/H</sup>; otherwise the 2<sup>⌊log₂H⌋</sup> slopes of that power of two come "
                           "first, then every other slope of twice that power until there are H (get_slopes, Press "
                           "et al. 2022; MPT's gen_slopes gives the same). BLOOM-560m has 16 heads, MPT-7B 32.");
-        if (headsValid(p)) {
+        if (HeadBias::headsValid(AlibiSlopes::biasFamily(), p)) {
             const std::int64_t geometric = AlibiSlopes::geometricHeads(p.alibi.heads);
             text += tr(" Now m<sub>1</sub> = %1 … m<sub>%2</sub> = %3")
                         .arg(slope(AlibiSlopes::of(p.alibi.heads, 1)))
@@ -60,29 +45,20 @@ ParamSpec headsRow()
                                                      .arg(2 * geometric);
         }
         return text;
-    };
-    return s;
+        });
 }
 
 ParamSpec headRow()
 {
-    // Head K is one of the H heads: its range follows heads while heads is valid.
-    const auto bounds = [](const Params &p) {
-        return std::pair<std::int64_t, std::int64_t>(1, headsValid(p) ? p.alibi.heads : AlibiParams::kMaxHeads);
-    };
-    ParamSpec s = ParamRows::integer(
-        u"head"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.alibi.head; }, bounds, u" (heads)"_s);
-    s.help = u"the head K whose bias alibi-bias shows, numbered 1..H as in the paper: head K has slope m_K"_s;
-    s.label = u"head"_s;
-    s.controlMin = 0;
-    s.controlMax = AlibiParams::kMaxHeads;
-    s.idle = alibiIdle;
-    s.formula = [](const Params &p) {
+    return HeadBias::headRow(
+        AlibiSlopes::biasFamily(),
+        u"the head K whose bias alibi-bias shows, numbered 1..H as in the paper: head K has slope m_K"_s, u"head"_s,
+        [](const Params &p) {
         QString text = tr("K, the head whose bias the tables and figures show, numbered 1 … H as in the paper: head "
                           "K adds −m<sub>K</sub>·(i − j) to query i's score of key j. Code that numbers heads from 0 "
                           "gives head K the slope of K + 1: check the first head's slope, 2<sup>−8/H</sup> for H a "
                           "power of two.");
-        if (headsValid(p) && p.alibi.head >= 1 && p.alibi.head <= p.alibi.heads) {
+        if (HeadBias::headsValid(AlibiSlopes::biasFamily(), p) && p.alibi.head >= 1 && p.alibi.head <= p.alibi.heads) {
             const double m = AlibiSlopes::of(p.alibi.heads, p.alibi.head);
             text += tr(" Now m<sub>%1</sub> = %2: its bias reaches −1 at distance %3.")
                         .arg(p.alibi.head)
@@ -90,8 +66,7 @@ ParamSpec headRow()
                         .arg(NumberText::compact(1.0 / m, 5));
         }
         return text;
-    };
-    return s;
+        });
 }
 
 ParamSpec maskRow()
@@ -102,7 +77,7 @@ ParamSpec maskRow()
              "      for a bidirectional model (Jina-BERT-v2)"_s;
     s.label = u"alibi"_s;
     s.choiceLabels = {u"causal: −m(i − j), −inf after i"_s, u"symmetric: −m|i − j|"_s};
-    s.idle = alibiIdle;
+    s.idle = ParamRows::familyIdle(Encoding::Alibi);
     s.formula = [](const Params &) {
         return tr("causal: query i adds −m(i − j) to its score of key j ≤ i and cannot see later keys (−inf), "
                   "as a decoder does (BLOOM, MPT, Falcon-RW).<br>symmetric: −m|i − j| on both sides, for a "

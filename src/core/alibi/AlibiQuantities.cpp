@@ -3,7 +3,6 @@
 #include "core/Engine.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
-#include "core/RelativeTable.h"
 #include "core/alibi/AlibiSlopes.h"
 
 #include <cmath>
@@ -17,9 +16,7 @@ namespace {
 
 std::optional<QString> needsAlibi(const Params &params)
 {
-    if (params.encoding != Encoding::Alibi)
-        return u"only the alibi encoding biases the scores by head slopes"_s;
-    return std::nullopt;
+    return HeadBias::missing(AlibiSlopes::biasFamily(), params);
 }
 
 std::uint64_t blockCells(const Block &block)
@@ -68,34 +65,7 @@ QuantitySpec makeAlibiSlopesQuantity()
 
 QuantitySpec makeAlibiBiasQuantity()
 {
-    QuantitySpec q;
-    q.quantity = Quantity::AlibiBias;
-    q.name = u"alibi-bias"_s;
-    q.label = u"ALiBi bias"_s;
-    q.help = u"head K's bias of query i for key j [max_len, max_len]: causal -m_K (i - j) for j <= i and -inf\n"
-             "              after, symmetric -m_K |i - j| (alibi)"_s;
-    q.reads = {u"encoding"_s, u"max-len"_s, u"heads"_s, u"head"_s, u"alibi"_s};
-    q.chooser = u"head"_s;
-    q.missing = needsAlibi;
-    q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
-    q.workCells = RelativeTable::workCells;
-    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
-        const AlibiParams &alibi = engine.params().alibi;
-        const double slope = AlibiSlopes::of(alibi.heads, alibi.head);
-        RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
-            AlibiSlopes::biases(slope, first, count, alibi.mask, values);
-        });
-    };
-    // The farthest key's finite bias: m_K (L - 1).
-    q.bound = [](const Params &p) {
-        return needsAlibi(p) ? 1.0 : AlibiSlopes::of(p.alibi.heads, p.alibi.head) * static_cast<double>(p.maxLen - 1);
-    };
-    q.parameters = [](const Params &p) {
-        return QStringList {u"head %1 of %2, %3, L = %4"_s.arg(p.alibi.head)
-                                .arg(p.alibi.heads)
-                                .arg(ParamText::get(p, u"alibi"_s), NumberText::count(p.maxLen))};
-    };
-    return q;
+    return HeadBias::biasQuantity(AlibiSlopes::biasFamily(), Quantity::AlibiBias);
 }
 
 } // namespace posenc

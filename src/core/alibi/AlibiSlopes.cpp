@@ -1,9 +1,14 @@
 #include "AlibiSlopes.h"
 
+#include "core/NumberText.h"
+#include "core/ParamText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc::AlibiSlopes {
 
@@ -103,24 +108,36 @@ Description describe(const Params &params)
 
 QList<std::int64_t> drawnHeads(std::int64_t heads, std::int64_t head)
 {
-    QList<std::int64_t> list;
-    if (heads <= kMaxDrawnHeads) {
-        for (std::int64_t k = 1; k <= heads; ++k)
-            list.append(k);
-        return list;
-    }
-    for (std::int64_t n = 0; n < kMaxDrawnHeads; ++n)
-        list.append(1 + n * (heads - 1) / (kMaxDrawnHeads - 1));
-    if (!list.contains(head)) {
-        list.append(head);
-        std::sort(list.begin(), list.end());
-    }
-    return list;
+    return HeadBias::drawnHeads(heads, head, kMaxDrawnHeads);
 }
 
 QString maskText(AlibiMask mask)
 {
     return mask == AlibiMask::Causal ? QStringLiteral("causal mask") : QStringLiteral("symmetric (bidirectional)");
+}
+
+const HeadBias::Family &biasFamily()
+{
+    // The farthest key's finite bias bounds the table: m_K (L - 1).
+    static const HeadBias::Family family {
+        .encoding = Encoding::Alibi,
+        .name = u"ALiBi"_s,
+        .table = u"alibi-bias"_s,
+        .heads = HeadBias::headsOf(&Params::alibi, u"heads"_s, u"head"_s, AlibiParams::kMaxHeads),
+        .biases = [](const Params &p, std::int64_t first, std::int64_t count,
+                     float *out) { biases(of(p.alibi.heads, p.alibi.head), first, count, p.alibi.mask, out); },
+        .bound = [](const Params &p) { return of(p.alibi.heads, p.alibi.head) * static_cast<double>(p.maxLen - 1); },
+        .madeOf = u"head slopes"_s,
+        .tableHelp = u"head K's bias of query i for key j [max_len, max_len]: causal -m_K (i - j) for j <= i and -inf\n"
+                     "              after, symmetric -m_K |i - j| (alibi)"_s,
+        .tableParameters =
+            [](const Params &p) {
+                return QStringList {u"head %1 of %2, %3, L = %4"_s.arg(p.alibi.head)
+                                        .arg(p.alibi.heads)
+                                        .arg(ParamText::get(p, u"alibi"_s), NumberText::count(p.maxLen))};
+            },
+    };
+    return family;
 }
 
 } // namespace posenc::AlibiSlopes

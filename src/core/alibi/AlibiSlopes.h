@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/HeadBias.h"
 #include "core/Params.h"
 
 #include <QList>
@@ -55,5 +56,8 @@ struct Description
 };
 // Precondition: params valid.
 Description describe(const Params &params);
+
+// ALiBi as a per-head bias (HeadBias): H, K, and head K's bias, −m_K (i − j).
+const HeadBias::Family &biasFamily();
 
 } // namespace posenc::AlibiSlopes

@@ -1,9 +1,11 @@
 #include "DebertaBuckets.h"
 
-#include "core/FamilyPanel.h"
+#include "core/FamilySpec.h"
 
 #include <cmath>
 #include <cstdlib>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc::DebertaBuckets {
 
@@ -49,6 +51,12 @@ std::optional<QString> problem(const Params &params)
 std::int64_t ofOffset(const Params &params, std::int64_t k)
 {
     return bucket(-k, params.deberta.buckets, params.deberta.maxPosition);
+}
+
+const RelativeBuckets::Family &bucketFamily()
+{
+    static const RelativeBuckets::Family family {Encoding::Deberta, u"DeBERTa"_s, ofOffset, problem};
+    return family;
 }
 
 } // namespace posenc::DebertaBuckets

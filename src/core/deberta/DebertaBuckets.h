@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Params.h"
+#include "core/RelativeBuckets.h"
 
 #include <QString>
 
@@ -37,5 +38,8 @@ struct Description
 };
 // Precondition: params valid.
 Description describe(const Params &params);
+
+// DeBERTa as a family of relative buckets (RelativeBuckets): ofOffset and problem.
+const RelativeBuckets::Family &bucketFamily();
 
 } // namespace posenc::DebertaBuckets

@@ -1,15 +1,11 @@
 // DeBERTa (docs/ARCHITECTURE.md, Encoding families): no term added to X; log buckets of query - key,
 // as HF's make_log_bucket_position makes them, index its disentangled attention's relative embeddings.
 #include "core/FamilySpec.h"
-#include "core/deberta/DebertaTableCheck.h"
 
-#include "core/NumberText.h"
 #include "core/deberta/DebertaBuckets.h"
-#include "core/deberta/DebertaConfig.h"
 #include "core/deberta/DebertaLessonNumbers.h"
 #include "core/deberta/DebertaParamRows.h"
 
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -29,53 +25,6 @@ Description::Entries debertaEntries(const Params &params)
         {u"bucket_at_max_len"_s, d.bucketAtMaxLen},
         {u"capped"_s, d.capped},
     };
-}
-
-// The families figure's panel: the bucket of each offset, exact steps.
-std::optional<FamilyPanelData> debertaPanelData(const Params &params, std::int64_t, const OffsetPixels &offsets,
-                                                std::int64_t, const std::atomic<bool> *)
-{
-    FamilyPanelData data;
-    data.least = -1.0;
-    data.most = 1.0;
-    data.problem = DebertaBuckets::problem(params);
-    if (data.problem) {
-        data.note = u"DeBERTa: %1"_s.arg(*data.problem);
-        return data;
-    }
-    data.curve = FamilyCurves::steps(
-        offsets, [&params](std::int64_t k) { return static_cast<double>(DebertaBuckets::ofOffset(params, k)); });
-    data.note = u"DeBERTa: bucket of q − j = −k, %1 buckets, max_position %2"_s.arg(params.deberta.buckets)
-                    .arg(NumberText::count(params.deberta.maxPosition));
-    return data;
-}
-
-std::optional<FamilyPanelPoint> debertaPanelValue(const Params &params, std::int64_t query, std::int64_t key)
-{
-    if (DebertaBuckets::problem(params))
-        return std::nullopt;
-    return FamilyPanelPoint {static_cast<double>(DebertaBuckets::ofOffset(params, key - query)),
-                             u"k = %1: DeBERTa bucket"_s.arg(key - query)};
-}
-
-FamilyPanel debertaPanel()
-{
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Steps;
-    panel.label = u"DeBERTa bucket"_s;
-    panel.terseLabel = u"DeBERTa"_s;
-    panel.summaryOwner = u"DeBERTa's"_s;
-    panel.summaryNoun = u"bucket"_s;
-    panel.colour = 0xCC79A7;
-    panel.bucketStandsIn = true;
-    panel.name = u"DeBERTa"_s;
-    // No bias: the bucket picks a row of a learned relative embedding, whose projections meet the
-    // query's and key's contents (HF's DisentangledSelfAttention.disentangled_attention_bias).
-    panel.bucketTerm = u"c2p + p2c over its bucket's row of a learned relative embedding"_s;
-    panel.inputs = {Quantity::DebertaBucket};
-    panel.compute = debertaPanelData;
-    panel.valueAt = debertaPanelValue;
-    return panel;
 }
 
 } // namespace
@@ -104,11 +53,6 @@ FamilySpec makeDebertaFamily()
     family.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = DebertaLessonNumbers::entries;
-    family.panel = debertaPanel();
-    family.readConfig = DebertaConfig::layers;
-    family.configFindings = DebertaConfig::findings();
-    family.tableHypothesis = DebertaTableCheck::hypothesis();
-    family.layerWords = [](const Params &p) { return u"DeBERTa buckets %1"_s.arg(p.deberta.buckets); };
     return family;
 }
 

@@ -17,13 +17,10 @@ using namespace LessonNumbers;
 
 namespace {
 
-const QString kDebertaInvalid = u"not here: DeBERTa's settings are not valid"_s;
-
+// The bucket of a key `relative` = i − j before the query: that of the offset j − i = −relative.
 Number debertaBucket(const Params &p, std::int64_t relative)
 {
-    if (!validUnder(p, Encoding::Deberta))
-        return none(kDebertaInvalid);
-    return integer(DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition));
+    return RelativeBuckets::bucketNumber(DebertaBuckets::bucketFamily(), p, -relative);
 }
 
 // The row of DeBERTa's relative embedding that a key `relative` = i − j before the query reads:
@@ -32,11 +29,11 @@ Number debertaBucket(const Params &p, std::int64_t relative)
 // att_span = position_buckets (pos_ebd_size).
 Number debertaRow(const Params &p, std::int64_t relative, bool c2p)
 {
-    if (!validUnder(p, Encoding::Deberta))
-        return none(kDebertaInvalid);
-    const std::int64_t span = p.deberta.buckets;
-    const std::int64_t bucket = DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition);
-    return integer(std::clamp((c2p ? bucket : -bucket) + span, std::int64_t(0), 2 * span - 1));
+    return RelativeBuckets::whenValid(DebertaBuckets::bucketFamily(), p, [&] {
+        const std::int64_t span = p.deberta.buckets;
+        const std::int64_t bucket = DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition);
+        return integer(std::clamp((c2p ? bucket : -bucket) + span, std::int64_t(0), 2 * span - 1));
+    });
 }
 
 } // namespace

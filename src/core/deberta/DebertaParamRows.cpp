@@ -15,11 +15,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("DebertaParamRows", text);
 }
 
-std::optional<IdleReason> debertaIdle(const Params &p)
-{
-    return ParamRows::otherEncoding(p, Encoding::Deberta);
-}
-
 bool bucketsValid(const Params &p)
 {
     const std::int64_t n = p.deberta.buckets;
@@ -28,33 +23,18 @@ bool bucketsValid(const Params &p)
 
 ParamSpec bucketsRow()
 {
-    const auto bounds
-        = [](const Params &) { return std::pair<std::int64_t, std::int64_t>(2, DebertaParams::kMaxBuckets); };
-    const QString allowed = u"an even integer in [2, %1]"_s.arg(DebertaParams::kMaxBuckets);
-    ParamSpec s = ParamRows::integer(
+    ParamSpec s = ParamRows::evenInteger(
         u"deberta-buckets"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.deberta.buckets; },
-        bounds);
+        [](const Params &) { return std::pair<std::int64_t, std::int64_t>(2, DebertaParams::kMaxBuckets); },
+        [](const Params &) { return true; }, QString(), QString(),
+        u"is odd: make_log_bucket_position takes mid = position_buckets // 2 and scales its logarithmic buckets to "
+        "reach 2·mid - 1 at max_position - 1, one short of the last bucket when the count is odd"_s);
     s.help = u"position_buckets: relative positions within position_buckets / 2 keep their own bucket, the farther\n"
              "      ones share logarithmic buckets"_s;
     s.label = u"deberta_buckets"_s;
     s.controlMin = 0;
     s.controlMax = DebertaParams::kMaxBuckets;
-    s.allowed = [allowed](const Params &) { return allowed; };
-    s.check = [bounds, allowed](const Params &p) -> std::optional<ParamError> {
-        const auto [lo, hi] = bounds(p);
-        const std::int64_t n = p.deberta.buckets;
-        const QString given = QString::number(n);
-        if (n < lo || n > hi)
-            return ParamError {u"deberta-buckets"_s, allowed, QString(), given};
-        if (n % 2 != 0)
-            return ParamError {u"deberta-buckets"_s, allowed,
-                               u"is odd: make_log_bucket_position takes mid = position_buckets // 2 and scales its "
-                               "logarithmic buckets to reach 2·mid - 1 at max_position - 1, one short of the last "
-                               "bucket when the count is odd"_s,
-                               given};
-        return std::nullopt;
-    };
-    s.idle = debertaIdle;
+    s.idle = ParamRows::familyIdle(Encoding::Deberta);
     s.formula = [](const Params &p) {
         QString text = tr("position_buckets: with mid = position_buckets/2, a relative position r = i − j with |r| ≤ "
                           "mid is its own bucket; beyond, sign(r)·(⌈ln(|r|/mid) / ln((max_position − 1)/mid) · "
@@ -70,36 +50,17 @@ ParamSpec bucketsRow()
 ParamSpec maxPositionRow()
 {
     // ln((max_position - 1) / mid) must be > 0: max_position - 1 > mid.
-    const auto lowest = [](const Params &p) { return bucketsValid(p) ? p.deberta.buckets / 2 + 2 : 3; };
-    const auto bounds
-        = [lowest](const Params &p) { return std::pair<std::int64_t, std::int64_t>(lowest(p), Params::kMaxLen); };
-    const auto note = [](const Params &p) {
-        if (!bucketsValid(p))
-            return QString();
-        return u" (more than deberta-buckets / 2 + 1 = %1: the logarithmic buckets divide by ln((max_position - 1) / "
-               "mid), mid = %2)"_s.arg(p.deberta.buckets / 2 + 1)
-                   .arg(p.deberta.buckets / 2);
-    };
-    ParamSpec s = ParamRows::integer(
-        u"deberta-max-position"_s, ParamGroup::Family,
-        [](Params &p) -> std::int64_t & { return p.deberta.maxPosition; }, bounds);
+    ParamSpec s = RelativeBuckets::limitRow(
+        u"deberta-max-position"_s, [](Params &p) -> std::int64_t & { return p.deberta.maxPosition; },
+        [](const Params &p) { return bucketsValid(p) ? std::optional(p.deberta.buckets / 2 + 1) : std::nullopt; }, 2,
+        u"deberta-buckets / 2 + 1"_s, [](const Params &p) {
+            return u"the logarithmic buckets divide by ln((max_position - 1) / mid), mid = %1"_s.arg(
+                p.deberta.buckets / 2);
+        });
     s.help = u"max_relative_positions (max_position_embeddings when a config gives -1): the logarithmic\n"
              "      buckets reach 2*mid - 1 at distance max_position - 1 and go on growing past it"_s;
     s.label = u"deberta_max_position"_s;
-    s.controlMin = 0;
-    s.controlMax = Params::kMaxLen;
-    s.allowed = [bounds, note](const Params &p) {
-        const auto [lo, hi] = bounds(p);
-        return ParamRows::integerRange(lo, hi, note(p));
-    };
-    s.check = [bounds, note](const Params &p) -> std::optional<ParamError> {
-        const auto [lo, hi] = bounds(p);
-        if (p.deberta.maxPosition >= lo && p.deberta.maxPosition <= hi)
-            return std::nullopt;
-        return ParamError {u"deberta-max-position"_s, ParamRows::integerRange(lo, hi, note(p)), QString(),
-                           QString::number(p.deberta.maxPosition)};
-    };
-    s.idle = debertaIdle;
+    s.idle = ParamRows::familyIdle(Encoding::Deberta);
     s.formula = [](const Params &p) {
         QString text = tr("max_relative_positions, the span the log buckets are scaled to: at |r| = max_position − 1 "
                           "the bucket is 2·mid − 1, and farther positions go on growing, more slowly (DeBERTa-v3: "

@@ -1,9 +1,8 @@
 // The learned family (docs/ARCHITECTURE.md, Encoding families): a trained position table read
 // from a file, position p its row p + offset.
 #include "core/FamilySpec.h"
-#include "core/learned/LearnedTableCheck.h"
 
-#include "core/learned/LearnedConfig.h"
+#include "core/NumberText.h"
 #include "core/learned/LearnedParamRows.h"
 
 using namespace Qt::StringLiterals;
@@ -19,7 +18,8 @@ FamilySpec makeLearnedFamily()
     family.formula = u"row p + offset of a trained table read from a file (GPT-2, BERT, RoBERTa)"_s;
     family.heading = u"Learned position table"_s;
     family.rows = LearnedParamRows::rows;
-    family.positionTerm = [](const Params &params, std::int64_t) {
+    FamilyTerm term;
+    term.parts = [](const Params &params, std::int64_t) {
         PositionTermParts parts;
         if (params.learned.table) {
             parts.matrix = &params.learned.table->values;
@@ -28,18 +28,18 @@ FamilySpec makeLearnedFamily()
         parts.rowOffset = params.learned.offset;
         return parts;
     };
-    family.tableKey = u"position-table"_s;
-    family.tableName = u"position table"_s;
-    family.tableColumns = [](const Params &params) -> std::optional<std::int64_t> {
+    term.loadedColumns = [](const Params &params) -> std::optional<std::int64_t> {
         if (!params.learned.table)
             return std::nullopt;
         return params.learned.table->values.cols();
     };
+    // A cell is a trained number: the row of the table it comes from, no formula.
+    term.cellWords = [](const Params &params, std::int64_t position, std::int64_t, float value) {
+        return QStringList {u"PE = %1, row %2 of the position table"_s.arg(NumberText::compact(value, 6))
+                                .arg(position + params.learned.offset)};
+    };
+    family.term = term;
     family.defaultFigures = {{u"learned"_s, {}}, {u"heatmap"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
-    family.readConfig = LearnedConfig::layers;
-    family.configFindings = LearnedConfig::findings();
-    family.tableHypothesis = LearnedTableCheck::hypothesis();
-    family.layerWords = [](const Params &) { return u"a learned table added to the input"_s; };
     return family;
 }
 

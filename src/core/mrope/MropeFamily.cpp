@@ -4,17 +4,11 @@
 #include "core/FamilySpec.h"
 
 #include "core/ParamText.h"
-#include "core/check/ModelConfigCheck.h"
-#include "core/mrope/MropeConfig.h"
 #include "core/mrope/MropeLessonNumbers.h"
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropePrompt.h"
 #include "core/mrope/MropeRotation.h"
-#include "core/mrope/MropeTableCheck.h"
-#include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeLayers.h"
 
-#include <algorithm>
 #include <numeric>
 
 using namespace Qt::StringLiterals;
@@ -62,35 +56,6 @@ Description::Entries mropeEntries(const Params &params)
     return entries;
 }
 
-// A layer of a Qwen-VL config turns its pairs at RoPE's frequencies; only which id (t, h or w) turns
-// each pair differs. The model figures and the config check read it through RoPE's rotary numbers,
-// its words naming the sections: "M-RoPE 16,24,24 chunked · RoPE θ 1,000,000, ...".
-RotaryLayers mropeRotary()
-{
-    const RotaryLayers rope = RopeLayers::rotary();
-    const auto asRope = [](const ConfigLayer &layer) {
-        ConfigLayer under = layer;
-        under.params = RopeFrequencies::underRope(layer.params);
-        return under;
-    };
-    const auto sections = [](const Params &p) {
-        QStringList parts;
-        for (const std::int64_t s : p.mrope.section)
-            parts.append(QString::number(s));
-        return u"M-RoPE %1 %2"_s.arg(parts.join(u","_s), p.mrope.interleaved ? u"interleaved"_s : u"chunked"_s);
-    };
-    RotaryLayers layers;
-    layers.numbers = [rope](const Params &p) { return rope.numbers(RopeFrequencies::underRope(p)); };
-    layers.words = [rope, asRope, sections](const ConfigLayer &l) {
-        return u"%1 · %2"_s.arg(sections(l.params), rope.words(asRope(l)));
-    };
-    layers.terse = [rope, asRope](const ConfigLayer &l) { return u"M-"_s + rope.terse(asRope(l)); };
-    // Coloured as RoPE's layers of the same theta: a model's layers are one or the other.
-    layers.colourKey = [rope](const Params &p) { return rope.colourKey(RopeFrequencies::underRope(p)); };
-    layers.theta = [rope](const Params &p) { return rope.theta(RopeFrequencies::underRope(p)); };
-    return layers;
-}
-
 } // namespace
 
 FamilySpec makeMropeFamily()
@@ -130,17 +95,6 @@ FamilySpec makeMropeFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}}};
     family.lessonNumbers = MropeLessonNumbers::entries;
-    family.readConfig = MropeConfig::read;
-    family.rotary = mropeRotary();
-    family.configFindings = MropeConfig::findings();
-    family.tableHypothesis = MropeTableCheck::hypothesis();
-    // A head whose every column turns is as wide as its table, as RoPE's.
-    family.fitTableWidth = [](Params &params, std::int64_t cols) {
-        if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
-            params.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
-    };
-    // What a config cannot say: the prompt and the transformers whose get_rope_index gave its ids.
-    family.inputKeys = {u"prompt"_s, u"second-per-grid"_s, u"timestamp-tokens"_s, u"mrope-era"_s};
     return family;
 }
 

@@ -2,7 +2,7 @@
 // (t, h, w) ids as get_rope_index returns them, each rotary pair's axis and frequency, and the cos
 // and sin tables after the multimodal merge, as the attention applies them.
 #include "core/Engine.h"
-#include "core/FamilyPanel.h"
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 #include "core/mrope/MropePrompt.h"

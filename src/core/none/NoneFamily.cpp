@@ -1,6 +1,5 @@
 // The none family (NoPE, docs/ARCHITECTURE.md, Encoding families): no position term, X = s·E.
 #include "core/FamilySpec.h"
-#include "core/none/NoneConfig.h"
 
 using namespace Qt::StringLiterals;
 
@@ -19,9 +18,6 @@ FamilySpec makeNoneFamily()
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}},
                              {u"dropout-anatomy"_s, {}}};
-    family.readConfig = NoneConfig::layers;
-    family.layerWords = [](const Params &) { return u"NoPE: no position"_s; };
-    family.layerTerse = u"NoPE"_s;
     return family;
 }
 

@@ -1,18 +1,12 @@
 // RoPE (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head's query and key
 // rotated by position, as HF transformers' modeling_rope_utils.py computes every rope_type.
 #include "core/FamilySpec.h"
-#include "core/rope/RopeTableCheck.h"
 
 #include "core/ParamText.h"
-#include "core/rope/RopeConfigReader.h"
 #include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeLayers.h"
 #include "core/rope/RopeLessonNumbers.h"
 #include "core/rope/RopeParamRows.h"
-#include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -43,51 +37,6 @@ Description::Entries ropeEntries(const Params &params)
         {u"bf16_position_step"_s, d.bf16PositionStep},
         {u"fp16_position_step"_s, Description::orNull(d.fp16PositionStep)},
     };
-}
-
-// The families figure's panel: <q, R(k) q> / |q|^2 for q all ones over head_dim, (2 sum_i
-// cos(k theta_i) + the unrotated columns) / head_dim, as rope-score's first column.
-std::optional<FamilyPanelData> ropePanelData(const Params &params, std::int64_t, const OffsetPixels &offsets,
-                                             std::int64_t budget, const std::atomic<bool> *cancel)
-{
-    FamilyPanelData data;
-    data.most = 1.0;
-    const Params rotary = familyUnder(params, Encoding::Rope);
-    if (!rotary.validate().isEmpty()) {
-        data.problem = u"RoPE's settings are not valid: see its group"_s;
-        data.note = u"RoPE: %1"_s.arg(*data.problem);
-        return data;
-    }
-    const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
-    const auto headDim = static_cast<double>(rotary.rope.headDim);
-    const double unrotated = headDim - 2.0 * static_cast<double>(theta.size());
-    auto curve = FamilyCurves::cosineSum(offsets, theta, 2.0 / headDim, unrotated / headDim, {}, budget, &data.sampled,
-                                         cancel);
-    if (!curve)
-        return std::nullopt;
-    data.curve = std::move(*curve);
-    data.note = u"RoPE: ⟨q, R(k)q⟩/‖q‖², q all ones  ·  %1, %2"_s.arg(RopeText::scalingText(rotary),
-                                                                      RopeText::modelText(rotary));
-    return data;
-}
-
-FamilyPanel ropePanel()
-{
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Band;
-    panel.label = u"RoPE score"_s;
-    panel.terseLabel = u"RoPE"_s;
-    panel.summaryOwner = u"RoPE's"_s;
-    panel.summaryNoun = u"score"_s;
-    panel.colour = 0x0072B2;
-    panel.bandValueName = u"RoPE score of q = k all ones"_s;
-    panel.inputs = {Quantity::RopeScore};
-    panel.evaluationsPerOffset = [](const Params &params) -> std::int64_t {
-        const Params rotary = familyUnder(params, Encoding::Rope);
-        return rotary.validate().isEmpty() ? RopeFrequencies::pairs(rotary.rope) : 0;
-    };
-    panel.compute = ropePanelData;
-    return panel;
 }
 
 } // namespace
@@ -126,16 +75,6 @@ FamilySpec makeRopeFamily()
     family.defaultFigures
         = {{u"rope-frequencies"_s, {}}, {u"rope-rotation"_s, {}}, {u"rope-score"_s, {}}, {u"rope-precision"_s, {}}};
     family.lessonNumbers = RopeLessonNumbers::entries;
-    family.panel = ropePanel();
-    family.readConfig = [](ConfigContext &context) { return RopeConfigReader(context).layers(); };
-    family.configFindings = RopeConfig::findings();
-    family.tableHypothesis = RopeTableCheck::hypothesis();
-    family.rotary = RopeLayers::rotary();
-    // A head whose every column turns is as wide as its table; a partial one keeps its head_dim.
-    family.fitTableWidth = [](Params &params, std::int64_t cols) {
-        if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
-            params.rope.headDim = std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim);
-    };
     return family;
 }
 

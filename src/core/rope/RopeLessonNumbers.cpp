@@ -1,6 +1,6 @@
 #include "RopeLessonNumbers.h"
 
-#include "core/FamilyPanel.h"
+#include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <QStringList>

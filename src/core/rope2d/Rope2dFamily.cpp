@@ -5,7 +5,6 @@
 #include "core/ParamText.h"
 #include "core/rope2d/Rope2dParamRows.h"
 #include "core/rope2d/Rope2dRotation.h"
-#include "core/rope2d/Rope2dTableCheck.h"
 
 using namespace Qt::StringLiterals;
 
@@ -85,7 +84,6 @@ FamilySpec makeRope2dFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}}};
-    family.tableHypothesis = Rope2dTableCheck::hypothesis();
     return family;
 }
 

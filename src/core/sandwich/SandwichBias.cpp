@@ -1,5 +1,8 @@
 #include "SandwichBias.h"
 
+#include "core/NumberText.h"
+#include "core/ParamText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -82,19 +85,7 @@ QString maskText(SandwichMask mask)
 
 QList<std::int64_t> drawnHeads(std::int64_t heads, std::int64_t head)
 {
-    QList<std::int64_t> drawn;
-    if (heads <= kMaxDrawnHeads) {
-        for (std::int64_t k = 1; k <= heads; ++k)
-            drawn.append(k);
-        return drawn;
-    }
-    for (std::int64_t n = 0; n < kMaxDrawnHeads; ++n)
-        drawn.append(1 + n * (heads - 1) / (kMaxDrawnHeads - 1));
-    if (!drawn.contains(head)) {
-        drawn.append(head);
-        std::sort(drawn.begin(), drawn.end());
-    }
-    return drawn;
+    return HeadBias::drawnHeads(heads, head, kMaxDrawnHeads);
 }
 
 Description describe(const Params &params)
@@ -111,6 +102,37 @@ Description describe(const Params &params)
     d.farthestBias = atDistance(w, p.headDim, d.scale, params.maxLen - 1);
     d.farMean = -0.5 * static_cast<double>(p.headDim) / d.scale;
     return d;
+}
+
+const HeadBias::Family &biasFamily()
+{
+    // Its frequencies are computed once a table, for all of its offsets.
+    static const HeadBias::Family family {
+        .encoding = Encoding::Sandwich,
+        .name = u"Sandwich"_s,
+        .table = u"sandwich-bias"_s,
+        .heads = HeadBias::headsOf(&Params::sandwich, u"sandwich-heads"_s, u"sandwich-head"_s, SandwichParams::kMaxHeads),
+        .biases = [](const Params &p, std::int64_t first, std::int64_t count,
+                     float *out) { biases(p.sandwich, frequencies(p.sandwich.headDim), first, count, out); },
+        .bound = [](const Params &p) { return largest(p.sandwich, p.sandwich.head); },
+        .madeOf = u"its cosine sums"_s,
+        .tableHelp = u"head K's bias of query i for key j [max_len, max_len], as NeMo's Sandwich returns it:\n"
+                     "              (sum_k cos(r / 10000^(2k/d)) - d/2) / (8K/H), r = |i - j|, 0 after i when "
+                     "causal (sandwich)"_s,
+        .tableParameters =
+            [](const Params &p) {
+                const QString mask = ParamText::get(p, u"sandwich-mask"_s);
+                return QStringList {u"head %1 of %2"_s.arg(p.sandwich.head).arg(p.sandwich.heads),
+                                    u"d = %1, %2, L = %3"_s.arg(p.sandwich.headDim).arg(mask, NumberText::count(p.maxLen))};
+            },
+    };
+    return family;
+}
+
+// The largest |bias| head `head` can give: |sum - d/2| <= terms + d/2.
+double largest(const SandwichParams &p, std::int64_t head)
+{
+    return (static_cast<double>(terms(p.headDim)) + 0.5 * static_cast<double>(p.headDim)) / scale(p.heads, head);
 }
 
 } // namespace posenc::SandwichBias

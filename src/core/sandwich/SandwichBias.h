@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/HeadBias.h"
 #include "core/Params.h"
 
 #include <QList>
@@ -38,6 +39,8 @@ double bias(const SandwichParams &params, std::int64_t query, std::int64_t key);
 // atDistance() rounded once.
 void biases(const SandwichParams &params, const std::vector<double> &w, std::int64_t first, std::int64_t count,
             float *out);
+// The largest |bias| head `head` can give at any distance: (terms + d/2) / scale.
+double largest(const SandwichParams &params, std::int64_t head);
 // What a causal table holds after the query, where r = 0: (terms - d/2) / scale, 0 for an even d.
 double afterQuery(std::int64_t headDim, double scale);
 // The mask in words: "causal (NeMo's tril: distance 0 after the query)", "bidirectional".
@@ -62,5 +65,8 @@ struct Description
 };
 // Precondition: params valid.
 Description describe(const Params &params);
+
+// Sandwich as a per-head bias (HeadBias): H, K, and head K's bias at distance |i − j|.
+const HeadBias::Family &biasFamily();
 
 } // namespace posenc::SandwichBias

@@ -17,16 +17,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("SandwichParamRows", text);
 }
 
-std::optional<IdleReason> sandwichIdle(const Params &p)
-{
-    return ParamRows::otherEncoding(p, Encoding::Sandwich);
-}
-
-bool headsValid(const Params &p)
-{
-    return p.sandwich.heads >= 1 && p.sandwich.heads <= SandwichParams::kMaxHeads;
-}
-
 bool headDimValid(const Params &p)
 {
     return p.sandwich.headDim >= 1 && p.sandwich.headDim <= SandwichParams::kMaxHeadDim;
@@ -34,51 +24,35 @@ bool headDimValid(const Params &p)
 
 ParamSpec headsRow()
 {
-    ParamSpec s = ParamRows::integer(
-        u"sandwich-heads"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.sandwich.heads; },
-        [](const Params &) { return std::pair<std::int64_t, std::int64_t>(1, SandwichParams::kMaxHeads); });
-    s.help = u"Sandwich's attention heads H (num_attention_heads): head h = 1..H divides its bias by 8h/H"_s;
-    s.label = u"sandwich_heads"_s;
-    s.controlMin = 0;
-    s.controlMax = SandwichParams::kMaxHeads;
-    s.idle = sandwichIdle;
-    s.formula = [](const Params &p) {
+    return HeadBias::headsRow(
+        SandwichBias::biasFamily(),
+        u"Sandwich's attention heads H (num_attention_heads): head h = 1..H divides its bias by 8h/H"_s,
+        u"sandwich_heads"_s, [](const Params &p) {
         QString text = tr("H, the attention heads (NeMo's num_attention_heads). Head h divides the shared sum by "
                           "h·8/H, as ALiBi's slopes shrink with the head: head 1 scales it by H/8, head H by 1/8 "
                           "(Chi et al. 2023).");
-        if (headsValid(p))
+        if (HeadBias::headsValid(SandwichBias::biasFamily(), p))
             text += tr(" Now head 1 × %1, head %2 × 0.125.")
                         .arg(NumberText::compact(1.0 / SandwichBias::scale(p.sandwich.heads, 1), 5))
                         .arg(p.sandwich.heads);
         return text;
-    };
-    return s;
+        });
 }
 
 ParamSpec headRow()
 {
-    // Head K is one of the H heads: its range follows the heads while they are valid.
-    const auto bounds = [](const Params &p) {
-        return std::pair<std::int64_t, std::int64_t>(1, headsValid(p) ? p.sandwich.heads : SandwichParams::kMaxHeads);
-    };
-    ParamSpec s = ParamRows::integer(
-        u"sandwich-head"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.sandwich.head; }, bounds,
-        u" (sandwich-heads)"_s);
-    s.help = u"the head K whose bias sandwich-bias shows, numbered 1..H: NeMo's bias_scales are arange(1, H + 1)"_s;
-    s.label = u"sandwich_head"_s;
-    s.controlMin = 0;
-    s.controlMax = SandwichParams::kMaxHeads;
-    s.idle = sandwichIdle;
-    s.formula = [](const Params &p) {
+    return HeadBias::headRow(
+        SandwichBias::biasFamily(),
+        u"the head K whose bias sandwich-bias shows, numbered 1..H: NeMo's bias_scales are arange(1, H + 1)"_s,
+        u"sandwich_head"_s, [](const Params &p) {
         QString text = tr("K, the head whose bias the tables and figures show, numbered 1 … H: NeMo's bias_scales "
                           "are torch.arange(1, H + 1), so head K (index K − 1 of its first dimension) divides by "
                           "K·8/H.");
-        if (headsValid(p) && p.sandwich.head >= 1 && p.sandwich.head <= p.sandwich.heads)
+        if (HeadBias::headsValid(SandwichBias::biasFamily(), p) && p.sandwich.head >= 1 && p.sandwich.head <= p.sandwich.heads)
             text += tr(" Now 8K/H = %1.")
                         .arg(NumberText::compact(SandwichBias::scale(p.sandwich.heads, p.sandwich.head), 5));
         return text;
-    };
-    return s;
+        });
 }
 
 ParamSpec headDimRow()
@@ -91,7 +65,7 @@ ParamSpec headDimRow()
     s.label = u"sandwich_head_dim"_s;
     s.controlMin = 0;
     s.controlMax = SandwichParams::kMaxHeadDim;
-    s.idle = sandwichIdle;
+    s.idle = ParamRows::familyIdle(Encoding::Sandwich);
     s.formula = [](const Params &p) {
         QString text = tr("d, the per-head dim (NeMo passes hidden_size // num_attention_heads, or kv_channels, as "
                           "the module's hidden_size). The sum runs over inv_freq<sub>k</sub> = 1/10000<sup>2k/d</sup> "
@@ -116,7 +90,7 @@ ParamSpec maskRow()
              "      (torch.tril, not -inf: the attention mask hides them elsewhere); bidirectional keeps |i - j|"_s;
     s.label = u"sandwich_mask"_s;
     s.choiceLabels = {u"causal: distance 0 after i (tril)"_s, u"bidirectional: |i − j|"_s};
-    s.idle = sandwichIdle;
+    s.idle = ParamRows::familyIdle(Encoding::Sandwich);
     s.formula = [](const Params &) {
         return tr("causal (bidirectional=False): NeMo applies torch.tril to the distances, so every key after "
                   "the query takes distance 0 and the bias of distance 0, (⌈d/2⌉ − d/2)/(8K/H): 0 for an even d. "

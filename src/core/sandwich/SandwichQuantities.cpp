@@ -4,7 +4,6 @@
 #include "core/Engine.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
-#include "core/RelativeTable.h"
 #include "core/sandwich/SandwichBias.h"
 
 #include <vector>
@@ -17,16 +16,7 @@ namespace {
 
 std::optional<QString> needsSandwich(const Params &params)
 {
-    if (params.encoding != Encoding::Sandwich)
-        return u"only the sandwich encoding biases the scores by its cosine sums"_s;
-    return std::nullopt;
-}
-
-// The largest |bias| head `head` can give: |sum - d/2| <= terms + d/2.
-double largest(const SandwichParams &p, std::int64_t head)
-{
-    return (static_cast<double>(SandwichBias::terms(p.headDim)) + 0.5 * static_cast<double>(p.headDim))
-        / SandwichBias::scale(p.heads, head);
+    return HeadBias::missing(SandwichBias::biasFamily(), params);
 }
 
 // "d = 64, causal, L = 512"; without the mask for the distances, which it does not change.
@@ -40,32 +30,7 @@ QString sandwichText(const Params &p, bool withMask)
 
 QuantitySpec makeSandwichBiasQuantity()
 {
-    QuantitySpec q;
-    q.quantity = Quantity::SandwichBias;
-    q.name = u"sandwich-bias"_s;
-    q.label = u"Sandwich bias"_s;
-    q.help
-        = u"head K's bias of query i for key j [max_len, max_len], as NeMo's Sandwich returns it:\n"
-          "              (sum_k cos(r / 10000^(2k/d)) - d/2) / (8K/H), r = |i - j|, 0 after i when causal (sandwich)"_s;
-    q.reads = {u"encoding"_s,      u"max-len"_s,           u"sandwich-heads"_s,
-               u"sandwich-head"_s, u"sandwich-head-dim"_s, u"sandwich-mask"_s};
-    q.chooser = u"sandwich-head"_s;
-    q.missing = needsSandwich;
-    q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
-    // The rows + cols - 1 offsets' values, each a sum over ceil(d/2) frequencies.
-    q.workCells = RelativeTable::workCells;
-    q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
-        const SandwichParams &p = engine.params().sandwich;
-        const std::vector<double> w = SandwichBias::frequencies(p.headDim);
-        RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
-            SandwichBias::biases(p, w, first, count, values);
-        });
-    };
-    q.bound = [](const Params &p) { return needsSandwich(p) ? 1.0 : largest(p.sandwich, p.sandwich.head); };
-    q.parameters = [](const Params &p) {
-        return QStringList {u"head %1 of %2"_s.arg(p.sandwich.head).arg(p.sandwich.heads), sandwichText(p, true)};
-    };
-    return q;
+    return HeadBias::biasQuantity(SandwichBias::biasFamily(), Quantity::SandwichBias);
 }
 
 QuantitySpec makeSandwichDistanceQuantity()
@@ -94,7 +59,7 @@ QuantitySpec makeSandwichDistanceQuantity()
                 out(r, c) = static_cast<float>(shifted / SandwichBias::scale(p.heads, block.col0 + c + 1));
         }
     };
-    q.bound = [](const Params &p) { return needsSandwich(p) ? 1.0 : largest(p.sandwich, 1); };
+    q.bound = [](const Params &p) { return needsSandwich(p) ? 1.0 : SandwichBias::largest(p.sandwich, 1); };
     q.parameters = [](const Params &p) {
         return QStringList {p.sandwich.heads == 1 ? u"H = 1 head"_s : u"H = %1 heads"_s.arg(p.sandwich.heads),
                             sandwichText(p, false)};

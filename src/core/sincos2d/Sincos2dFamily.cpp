@@ -2,11 +2,13 @@
 // get_2d_sincos_pos_embed, added to the patch embeddings; position p is the table's row p.
 #include "core/FamilySpec.h"
 
+#include "core/NumberText.h"
 #include "core/sincos2d/Sincos2dParamRows.h"
 #include "core/sincos2d/Sincos2dTable.h"
-#include "core/sincos2d/Sincos2dTableCheck.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -30,6 +32,55 @@ Description::Entries sincos2dEntries(const Params &params)
     };
 }
 
+// Where column j of the table comes from: the patch's column (the first half) or its row, the sine
+// or the cosine (each a quarter), of frequency k.
+struct Sincos2dColumn
+{
+    bool ofRow = false;
+    bool isCos = false;
+    std::int64_t k = 0;
+    double omega = 0.0; // 10000^(-k / (d/4))
+};
+
+Sincos2dColumn sincos2dColumn(const Params &params, std::int64_t column)
+{
+    const std::int64_t quarter = std::max<std::int64_t>(params.peColumns() / 4, 1);
+    Sincos2dColumn c;
+    c.ofRow = column >= 2 * quarter;
+    c.isCos = column % (2 * quarter) >= quarter;
+    c.k = column % quarter;
+    c.omega = std::pow(10000.0, -double(c.k) / double(quarter));
+    return c;
+}
+
+// The hover readout's words of a column: which coordinate it turns, with its frequency.
+QString sincos2dColumnWords(const Params &params, std::int64_t column)
+{
+    const Sincos2dColumn c = sincos2dColumn(params, column);
+    return u"%1 of the patch's %2, frequency %3: ω = %4, λ = %5"_s.arg(c.isCos ? u"cos"_s : u"sin"_s,
+                                                                        c.ofRow ? u"row"_s : u"column"_s)
+        .arg(c.k)
+        .arg(c.omega, 0, 'g', 5)
+        .arg(2.0 * std::numbers::pi / c.omega, 0, 'g', 5);
+}
+
+// And of a cell: the cls token's zero row, or the patch, its coordinate and the angle.
+QStringList sincos2dCellWords(const Params &params, std::int64_t position, std::int64_t column, float value)
+{
+    const Sincos2dParams &s = params.sincos2d;
+    const std::int64_t cls = s.clsToken ? 1 : 0;
+    const QString pe = NumberText::compact(value, 6);
+    if (position < cls)
+        return {u"the cls token's row: PE = %1"_s.arg(pe)};
+    const std::int64_t patch = position - cls;
+    const std::int64_t row = patch / s.grid[1], col = patch % s.grid[1];
+    const Sincos2dColumn c = sincos2dColumn(params, column);
+    const double x = c.ofRow ? Sincos2dTable::coordinate(row, s.grid[0], s) : Sincos2dTable::coordinate(col, s.grid[1], s);
+    return {u"patch %1 (row %2, column %3): "_s.arg(patch).arg(row).arg(col) + sincos2dColumnWords(params, column),
+            u"PE = %1 = %2(%3·ω = %4 rad)"_s.arg(pe, c.isCos ? u"cos"_s : u"sin"_s, NumberText::compact(x, 6),
+                                                 NumberText::compact(x * c.omega, 6))};
+}
+
 } // namespace
 
 FamilySpec makeSincos2dFamily()
@@ -43,13 +94,17 @@ FamilySpec makeSincos2dFamily()
                      "(get_2d_sincos_pos_embed: MAE, DiT, SD3)"_s;
     family.heading = u"2-D sin-cos"_s;
     family.rows = Sincos2dParamRows::rows;
-    family.positionTerm = [](const Params &params, std::int64_t columns) {
+    FamilyTerm term;
+    term.parts = [](const Params &params, std::int64_t columns) {
         auto table = std::make_shared<const Sincos2dTable>(params, columns);
         PositionTermParts parts;
         parts.fill = [table](const Block &block, BlockRef out) { table->fill(block, out); };
         parts.owner = table;
         return parts;
     };
+    term.cellWords = sincos2dCellWords;
+    term.columnWords = sincos2dColumnWords;
+    family.term = term;
     family.describe = sincos2dEntries;
     family.describeSource = u"get_2d_sincos_pos_embed of MAE, DiT and diffusers"_s;
     family.describeKeys = {
@@ -63,7 +118,6 @@ FamilySpec makeSincos2dFamily()
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}}};
-    family.tableHypothesis = Sincos2dTableCheck::hypothesis();
     return family;
 }
 

@@ -1,17 +1,13 @@
 // The sinusoidal family (docs/ARCHITECTURE.md, Encoding families): the paper's table of sines and
 // cosines, computed by the exact kernel, with closed forms for its statistics.
 #include "core/FamilySpec.h"
-#include "core/sinusoidal/SinusoidalTableCheck.h"
 
 #include "core/ClosedForms.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
-#include "core/sinusoidal/SinusoidalConfig.h"
 #include "core/sinusoidal/SinusoidalLessonNumbers.h"
 #include "core/sinusoidal/SinusoidalParamRows.h"
 
-#include <algorithm>
-#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -19,63 +15,35 @@ namespace posenc {
 
 namespace {
 
-// The families figure's panel: PE[q] · PE[q + k] = the sum over whole pairs of cos(k w_i), and for
-// an odd number of columns the lone sine's sin(q w) sin((q + k) w).
-std::optional<FamilyPanelData> sinusoidPanelData(const Params &params, std::int64_t query, const OffsetPixels &offsets,
-                                                 std::int64_t budget, const std::atomic<bool> *cancel)
+// The hover readout's words of a column: its pair, with the frequency (radians per position) and
+// the wavelength (positions).
+QString sinusoidColumnWords(const Params &params, std::int64_t column)
 {
-    FamilyPanelData data;
-    const std::int64_t columns = familyUnder(params, Encoding::Sinusoidal).peColumns();
-    const double base = params.sinusoidal.base;
-    std::vector<double> whole = Frequencies::schedule(columns, base).w;
-    std::function<double(std::int64_t)> lone;
-    if (columns % 2 == 1) {
-        const double w = whole.back();
-        whole.pop_back();
-        lone = [w, query](std::int64_t k) {
-            return std::sin(static_cast<double>(query) * w) * std::sin(static_cast<double>(query + k) * w);
-        };
-    }
-    auto curve = FamilyCurves::cosineSum(offsets, whole, 1.0, 0.0, lone, budget, &data.sampled, cancel);
-    if (!curve)
-        return std::nullopt;
-    data.curve = std::move(*curve);
-    data.note
-        = u"sinusoid: PE[q]·PE[q+k] = Σᵢ cos(k·wᵢ), d = %1, b = %2"_s.arg(columns).arg(NumberText::compact(base, 6));
-    return data;
+    const std::int64_t k = params.peColumns();
+    const ColumnRole role = Frequencies::role(column, k, params.sinusoidal.layout);
+    return u"pair %1 (%2): w = %3, λ = %4"_s.arg(role.pair)
+        .arg(role.isCos ? u"cos"_s : u"sin"_s)
+        .arg(Frequencies::angular(role.pair, k, params.sinusoidal.base), 0, 'g', 5)
+        .arg(Frequencies::wavelength(role.pair, k, params.sinusoidal.base), 0, 'g', 5);
 }
 
-// PE[q] · PE[j] over the table's columns, in double.
-std::optional<FamilyPanelPoint> sinusoidPanelValue(const Params &params, std::int64_t query, std::int64_t key)
+// And of a cell: the pair, and the value with the angle p·w as the table forms it (in double, or
+// both factors rounded to float32 first).
+QStringList sinusoidCellWords(const Params &params, std::int64_t position, std::int64_t column, float value)
 {
-    const std::int64_t columns = familyUnder(params, Encoding::Sinusoidal).peColumns();
-    double sum = 0.0;
-    const auto w = Frequencies::schedule(columns, params.sinusoidal.base).w;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        const double a = static_cast<double>(query) * w[i], b = static_cast<double>(key) * w[i];
-        sum += std::sin(a) * std::sin(b);
-        if (static_cast<std::int64_t>(2 * i + 1) < columns)
-            sum += std::cos(a) * std::cos(b);
+    const std::int64_t k = params.peColumns();
+    const ColumnRole role = Frequencies::role(column, k, params.sinusoidal.layout);
+    const double w = Frequencies::angular(role.pair, k, params.sinusoidal.base);
+    const QString function = role.isCos ? u"cos"_s : u"sin"_s;
+    const QString pe = NumberText::compact(value, 6);
+    if (params.sinusoidal.angles == Angles::Float32) {
+        const double angle = double(float(position) * float(w));
+        return {sinusoidColumnWords(params, column), u"PE = %1 = %2(%3 rad: %4·w in float32)"_s.arg(
+                                                 pe, function, NumberText::compact(angle, 6), QString::number(position))};
     }
-    return FamilyPanelPoint {sum, u"k = %1: PE[q]·PE[j]"_s.arg(key - query)};
-}
-
-FamilyPanel sinusoidPanel()
-{
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Band;
-    panel.label = u"PE·PE"_s;
-    panel.terseLabel = u"PE·PE"_s;
-    panel.summaryOwner = u"the sinusoid's"_s;
-    panel.summaryNoun = u"PE.PE"_s;
-    panel.colour = 0xD55E00;
-    panel.inputs = {Quantity::Pe};
-    panel.evaluationsPerOffset = [](const Params &params) {
-        return std::max<std::int64_t>(familyUnder(params, Encoding::Sinusoidal).peColumns() / 2, 1);
-    };
-    panel.compute = sinusoidPanelData;
-    panel.valueAt = sinusoidPanelValue;
-    return panel;
+    return {sinusoidColumnWords(params, column),
+            u"PE = %1 = %2(%3·w = %4 rad)"_s.arg(pe, function, QString::number(position),
+                                                 NumberText::compact(double(position) * w, 6))};
 }
 
 } // namespace
@@ -89,29 +57,25 @@ FamilySpec makeSinusoidalFamily()
     family.formula = u"PE = sin, cos(p·w<sub>i</sub>) (Vaswani et al. 2017)"_s;
     family.heading = u"Sinusoidal PE"_s;
     family.rows = SinusoidalParamRows::rows;
-    family.positionTerm = [](const Params &params, std::int64_t columns) {
+    FamilyTerm term;
+    term.parts = [](const Params &params, std::int64_t columns) {
         PositionTermParts parts;
         parts.kernel.emplace(columns, Frequencies::schedule(columns, params.sinusoidal.base), params.sinusoidal.layout,
                              params.sinusoidal.angles);
         return parts;
     };
     // Every pair holds sin² + cos² = 1.
-    family.fitTableWidth = [](Params &params, std::int64_t cols) {
-        params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
-    };
-    family.peNormSquared = [](const Params &params) -> std::optional<double> {
+    term.normSquared = [](const Params &params) -> std::optional<double> {
         const std::int64_t k = params.peColumns();
         if (k % 2 != 0)
             return std::nullopt;
         return ClosedForms::peNormSquared(k);
     };
+    term.cellWords = sinusoidCellWords;
+    term.columnWords = sinusoidColumnWords;
+    family.term = term;
     family.defaultFigures = {{u"heatmap"_s, {}}, {u"curves"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
     family.lessonNumbers = SinusoidalLessonNumbers::entries;
-    family.panel = sinusoidPanel();
-    family.readConfig = SinusoidalConfig::layers;
-    family.configFindings = SinusoidalConfig::findings();
-    family.tableHypothesis = SinusoidalTableCheck::hypothesis();
-    family.layerWords = [](const Params &) { return u"sinusoids added to the input"_s; };
     return family;
 }
 

@@ -1,6 +1,6 @@
 #include "SinusoidalLessonNumbers.h"
 
-#include "core/FamilyPanel.h"
+#include "core/FamilySpec.h"
 #include "core/sinusoidal/Frequencies.h"
 
 #include <QStringList>

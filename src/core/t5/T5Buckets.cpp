@@ -1,10 +1,12 @@
 #include "T5Buckets.h"
 
-#include "core/FamilyPanel.h"
+#include "core/FamilySpec.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc::T5Buckets {
 
@@ -91,6 +93,12 @@ std::optional<QString> problem(const Params &params)
 std::int64_t ofOffset(const Params &params, std::int64_t k)
 {
     return bucket(k, params.t5.buckets, params.t5.maxDistance, !params.t5.causal);
+}
+
+const RelativeBuckets::Family &bucketFamily()
+{
+    static const RelativeBuckets::Family family {Encoding::T5, u"T5"_s, ofOffset, problem};
+    return family;
 }
 
 } // namespace posenc::T5Buckets

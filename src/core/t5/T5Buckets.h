@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Params.h"
+#include "core/RelativeBuckets.h"
 
 #include <QString>
 
@@ -53,5 +54,8 @@ struct Description
 };
 // Precondition: params valid.
 Description describe(const Params &params);
+
+// T5 as a family of relative buckets (RelativeBuckets): ofOffset and problem.
+const RelativeBuckets::Family &bucketFamily();
 
 } // namespace posenc::T5Buckets

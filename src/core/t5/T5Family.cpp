@@ -1,15 +1,11 @@
 // T5 (docs/ARCHITECTURE.md, Encoding families): no term added to X; each head adds a learned scalar
 // per bucket of key - query, as HF's _relative_position_bucket buckets it.
 #include "core/FamilySpec.h"
-#include "core/t5/T5TableCheck.h"
 
-#include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
-#include "core/t5/T5Config.h"
 #include "core/t5/T5LessonNumbers.h"
 #include "core/t5/T5ParamRows.h"
 
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -30,52 +26,6 @@ Description::Entries t5Entries(const Params &params)
         {u"empty_buckets"_s, d.emptyBuckets},
         {u"last_bucket_start"_s, d.lastBucketStart},
     };
-}
-
-// The families figure's panel: the bucket of each offset, exact steps.
-std::optional<FamilyPanelData> t5PanelData(const Params &params, std::int64_t, const OffsetPixels &offsets,
-                                           std::int64_t, const std::atomic<bool> *)
-{
-    FamilyPanelData data;
-    data.least = 0.0;
-    data.most = static_cast<double>(std::max<std::int64_t>(params.t5.buckets - 1, 1));
-    data.problem = T5Buckets::problem(params);
-    if (data.problem) {
-        data.note = u"T5: %1"_s.arg(*data.problem);
-        return data;
-    }
-    data.curve = FamilyCurves::steps(
-        offsets, [&params](std::int64_t k) { return static_cast<double>(T5Buckets::ofOffset(params, k)); });
-    data.note = u"T5: bucket of k, %1 buckets, max_distance %2, %3"_s.arg(params.t5.buckets)
-                    .arg(NumberText::count(params.t5.maxDistance))
-                    .arg(params.t5.causal ? u"causal"_s : u"bidirectional"_s);
-    return data;
-}
-
-std::optional<FamilyPanelPoint> t5PanelValue(const Params &params, std::int64_t query, std::int64_t key)
-{
-    if (T5Buckets::problem(params))
-        return std::nullopt;
-    return FamilyPanelPoint {static_cast<double>(T5Buckets::ofOffset(params, key - query)),
-                             u"k = %1: T5 bucket"_s.arg(key - query)};
-}
-
-FamilyPanel t5Panel()
-{
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Steps;
-    panel.label = u"T5 bucket"_s;
-    panel.terseLabel = u"T5"_s;
-    panel.summaryOwner = u"T5's"_s;
-    panel.summaryNoun = u"bucket"_s;
-    panel.colour = 0x009E73;
-    panel.bucketStandsIn = true;
-    panel.name = u"T5"_s;
-    panel.bucketTerm = u"a learned bias per bucket"_s;
-    panel.inputs = {Quantity::T5Bucket};
-    panel.compute = t5PanelData;
-    panel.valueAt = t5PanelValue;
-    return panel;
 }
 
 } // namespace
@@ -108,12 +58,6 @@ FamilySpec makeT5Family()
     family.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = T5LessonNumbers::entries;
-    family.panel = t5Panel();
-    family.readConfig = T5Config::layers;
-    family.configFindings = T5Config::findings();
-    family.tableHypothesis = T5TableCheck::hypothesis();
-    family.layerWords
-        = [](const Params &p) { return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance); };
     return family;
 }
 

@@ -17,13 +17,10 @@ using namespace LessonNumbers;
 
 namespace {
 
-const QString kT5Invalid = u"not here: T5's settings are not valid"_s;
-
+// The bucket of a key `relative` = j − i from the query.
 Number t5Bucket(const Params &p, std::int64_t relative)
 {
-    if (!validUnder(p, Encoding::T5))
-        return none(kT5Invalid);
-    return integer(T5Buckets::bucket(relative, p.t5.buckets, p.t5.maxDistance, !p.t5.causal));
+    return RelativeBuckets::bucketNumber(T5Buckets::bucketFamily(), p, relative);
 }
 
 std::int64_t t5Side(const Params &p)
@@ -53,11 +50,14 @@ QList<Entry> entries()
         {u"t5_last"_s, u"the last bucket of the keys before the query: one side's buckets − 1"_s,
          [](const Params &p) { return integer(t5Side(p) - 1); }},
         {u"t5_cap_start"_s, u"the distance where the keys before the query reach their last bucket"_s,
-         [](const Params &p) { return validUnder(p, Encoding::T5) ? integer(t5CapStart(p)) : none(kT5Invalid); }},
+         [](const Params &p) {
+             return RelativeBuckets::whenValid(T5Buckets::bucketFamily(), p, [&] { return integer(t5CapStart(p)); });
+         }},
         {u"t5_shared"_s, u"the keys before the last query that share the last bucket, of its L − 1"_s,
          [](const Params &p) {
-             return validUnder(p, Encoding::T5) ? integer(std::max<std::int64_t>(p.maxLen - t5CapStart(p), 0))
-                                                : none(kT5Invalid);
+             return RelativeBuckets::whenValid(T5Buckets::bucketFamily(), p, [&] {
+                 return integer(std::max<std::int64_t>(p.maxLen - t5CapStart(p), 0));
+             });
          }},
         {u"t5_before_1"_s, u"the bucket of a key 1 position before the query"_s,
          [](const Params &p) { return t5Bucket(p, -1); }},

@@ -15,11 +15,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("T5ParamRows", text);
 }
 
-std::optional<IdleReason> t5Idle(const Params &p)
-{
-    return ParamRows::otherEncoding(p, Encoding::T5);
-}
-
 // The fewest buckets: each direction needs max_exact = side / 2 >= 1, or the reference divides
 // by zero (the bidirectional map halves the buckets first).
 std::int64_t minBuckets(const Params &p)
@@ -35,35 +30,18 @@ bool bucketsValid(const Params &p)
 
 ParamSpec bucketsRow()
 {
-    const auto bounds
-        = [](const Params &p) { return std::pair<std::int64_t, std::int64_t>(minBuckets(p), T5Params::kMaxBuckets); };
-    const auto allowed = [bounds](const Params &p) {
-        const auto [lo, hi] = bounds(p);
-        return p.t5.causal ? ParamRows::integerRange(lo, hi, u" (t5-causal)"_s)
-                           : u"an even integer in [%1, %2] (bidirectional)"_s.arg(lo).arg(hi);
-    };
-    ParamSpec s = ParamRows::integer(
-        u"t5-buckets"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.t5.buckets; }, bounds);
+    ParamSpec s = ParamRows::evenInteger(
+        u"t5-buckets"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.t5.buckets; },
+        [](const Params &p) { return std::pair<std::int64_t, std::int64_t>(minBuckets(p), T5Params::kMaxBuckets); },
+        [](const Params &p) { return !p.t5.causal; }, u" (bidirectional)"_s, u" (t5-causal)"_s,
+        u"is odd: the bidirectional map halves the buckets (num_buckets //= 2), which would leave the last one "
+        "unused"_s);
     s.help = u"relative_attention_num_buckets: the buckets of key - query; the bidirectional map halves them\n"
              "      between keys before and after the query, so it needs an even count"_s;
     s.label = u"t5_buckets"_s;
     s.controlMin = 0;
     s.controlMax = T5Params::kMaxBuckets;
-    s.allowed = allowed;
-    s.check = [bounds, allowed](const Params &p) -> std::optional<ParamError> {
-        const auto [lo, hi] = bounds(p);
-        const std::int64_t n = p.t5.buckets;
-        const QString given = QString::number(n);
-        if (n < lo || n > hi)
-            return ParamError {u"t5-buckets"_s, allowed(p), QString(), given};
-        if (!p.t5.causal && n % 2 != 0)
-            return ParamError {u"t5-buckets"_s, allowed(p),
-                               u"is odd: the bidirectional map halves the buckets (num_buckets //= 2), which would "
-                               "leave the last one unused"_s,
-                               given};
-        return std::nullopt;
-    };
-    s.idle = t5Idle;
+    s.idle = ParamRows::familyIdle(Encoding::T5);
     s.formula = [](const Params &p) {
         QString text = tr("relative_attention_num_buckets: each head learns one scalar per bucket of key − query. "
                           "Bidirectional (the encoder), n = buckets/2 per side, keys after the query in the upper "
@@ -86,37 +64,20 @@ ParamSpec maxDistanceRow()
     // Above buckets / 2 for either mask: a config's encoder (max_exact buckets / 4) and decoder
     // (max_exact buckets / 2) share max_distance, and the reference divides by
     // ln(max_distance / max_exact), so the decoder needs max_distance > buckets / 2.
-    const auto lowest = [](const Params &p) { return bucketsValid(p) ? p.t5.buckets / 2 + 1 : 2; };
-    const auto bounds
-        = [lowest](const Params &p) { return std::pair<std::int64_t, std::int64_t>(lowest(p), Params::kMaxLen); };
-    const auto note = [](const Params &p) {
-        if (!bucketsValid(p))
-            return QString();
-        return u" (more than t5-buckets / 2 = %1: a T5 config gives its encoder and its decoder the same "
-               "max_distance, the decoder's causal buckets run logarithmically from max_exact = %1, and the "
-               "reference divides by ln(max_distance / max_exact))"_s.arg(p.t5.buckets / 2);
-    };
-    ParamSpec s = ParamRows::integer(
-        u"t5-max-distance"_s, ParamGroup::Family, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; }, bounds);
+    ParamSpec s = RelativeBuckets::limitRow(
+        u"t5-max-distance"_s, [](Params &p) -> std::int64_t & { return p.t5.maxDistance; },
+        [](const Params &p) { return bucketsValid(p) ? std::optional(p.t5.buckets / 2) : std::nullopt; }, 1,
+        u"t5-buckets / 2"_s, [](const Params &p) {
+            return u"a T5 config gives its encoder and its decoder the same max_distance, the decoder's causal "
+                   "buckets run logarithmically from max_exact = %1, and the reference divides by ln(max_distance / "
+                   "max_exact)"_s.arg(p.t5.buckets / 2);
+        });
     s.help
         = u"relative_attention_max_distance: the logarithmic buckets are scaled to reach it; the last bucket\n"
           "      starts a little before it (91 for the encoder's 32 and 128, 113 for the decoder's) and holds every\n"
           "      farther key"_s;
     s.label = u"t5_max_distance"_s;
-    s.controlMin = 0;
-    s.controlMax = Params::kMaxLen;
-    s.allowed = [bounds, note](const Params &p) {
-        const auto [lo, hi] = bounds(p);
-        return ParamRows::integerRange(lo, hi, note(p));
-    };
-    s.check = [bounds, note](const Params &p) -> std::optional<ParamError> {
-        const auto [lo, hi] = bounds(p);
-        if (p.t5.maxDistance >= lo && p.t5.maxDistance <= hi)
-            return std::nullopt;
-        return ParamError {u"t5-max-distance"_s, ParamRows::integerRange(lo, hi, note(p)), QString(),
-                           QString::number(p.t5.maxDistance)};
-    };
-    s.idle = t5Idle;
+    s.idle = ParamRows::familyIdle(Encoding::T5);
     s.formula = [](const Params &p) {
         QString text = tr("relative_attention_max_distance: a distance d ≥ max_exact takes bucket max_exact + "
                           "⌊ln(d/max_exact) / ln(max_distance/max_exact) · (n − max_exact)⌋, computed in float32 as "
@@ -141,7 +102,7 @@ ParamSpec causalRow()
              "      for later ones; without it the encoder's bidirectional map"_s;
     s.label = u"t5_causal"_s;
     s.controlText = u"causal: the decoder's map"_s;
-    s.idle = t5Idle;
+    s.idle = ParamRows::familyIdle(Encoding::T5);
     s.formula = [](const Params &) {
         return tr("Causal, as T5's decoder: _relative_position_bucket(bidirectional=False) buckets the distance "
                   "−min(j − i, 0) of keys at or before the query in all the buckets, and every later key falls "

@@ -49,8 +49,8 @@ std::int64_t lastDiagonal(const Block &block)
     return block.colEnd() - 1 - block.row0;
 }
 
-std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Block &block, int rows, int cols,
-                                const std::atomic<bool> *cancel)
+std::optional<HeatmapGrid> pixels(const Block &block, int rows, int cols, const std::atomic<bool> *cancel,
+                                  const std::function<std::optional<double>(int a, int b, const Block &rect)> &mean)
 {
     HeatmapGrid grid;
     grid.block = block;
@@ -66,25 +66,37 @@ std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Bloc
         for (int b = 0; b < grid.cols; ++b) {
             const std::int64_t c0 = bandStart(block.col0, block.cols, grid.cols, b);
             const std::int64_t c1 = bandStart(block.col0, block.cols, grid.cols, b + 1);
-            const Block rect {r0, r1 - r0, c0, c1 - c0};
-            const std::int64_t kFirst = firstDiagonal(rect), kLast = lastDiagonal(rect);
-            // The first run that reaches the rectangle's diagonals.
-            auto run = std::partition_point(runs.begin(), runs.end(),
-                                            [kFirst](const DiagonalRun &r) { return r.last < kFirst; });
-            double sum = 0.0;
-            for (; run != runs.end() && run->first <= kLast; ++run) {
-                const auto n = cellsBetween(rect, std::max(run->first, kFirst), std::min(run->last, kLast));
-                sum += run->value * static_cast<double>(n);
+            const std::optional<double> m = mean(a, b, {r0, r1 - r0, c0, c1 - c0});
+            float &cell = grid.values[static_cast<std::size_t>(a) * grid.cols + b];
+            if (!m) {
+                cell = std::numeric_limits<float>::quiet_NaN();
+                continue;
             }
-            const double mean = sum / static_cast<double>(rect.cells());
-            grid.values[static_cast<std::size_t>(a) * grid.cols + b] = static_cast<float>(mean);
-            lo = std::min(lo, mean);
-            hi = std::max(hi, mean);
+            cell = static_cast<float>(*m);
+            lo = std::min(lo, *m);
+            hi = std::max(hi, *m);
         }
     }
     grid.minValue = std::isfinite(lo) ? lo : 0.0;
     grid.maxValue = std::isfinite(hi) ? hi : 0.0;
     return grid;
+}
+
+std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Block &block, int rows, int cols,
+                                const std::atomic<bool> *cancel)
+{
+    return pixels(block, rows, cols, cancel, [&runs](int, int, const Block &rect) -> std::optional<double> {
+        const std::int64_t kFirst = firstDiagonal(rect), kLast = lastDiagonal(rect);
+        // The first run that reaches the rectangle's diagonals.
+        auto run = std::partition_point(runs.begin(), runs.end(),
+                                        [kFirst](const DiagonalRun &r) { return r.last < kFirst; });
+        double sum = 0.0;
+        for (; run != runs.end() && run->first <= kLast; ++run) {
+            const auto n = cellsBetween(rect, std::max(run->first, kFirst), std::min(run->last, kLast));
+            sum += run->value * static_cast<double>(n);
+        }
+        return sum / static_cast<double>(rect.cells());
+    });
 }
 
 } // namespace posenc::DiagonalMeans

@@ -36,6 +36,12 @@ using DiagonalRuns::runs;
 std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Block &block, int rows, int cols,
                                 const std::atomic<bool> *cancel = nullptr);
 
+// The grid of `block` at `rows` x `cols` pixels (at most its rows and columns), pixel (a, b) the
+// `mean` of its rectangle (band a of the block's rows, band b of its columns), NaN where it has none
+// (every cell masked). Its minValue and maxValue are the finite pixels'. Nothing when `cancel` is
+// set. What every closed-form map of an L x L table shares (the buckets', a head's bias).
+std::optional<HeatmapGrid> pixels(const Block &block, int rows, int cols, const std::atomic<bool> *cancel,
+                                  const std::function<std::optional<double>(int a, int b, const Block &rect)> &mean);
 // The diagonals of `block`: col0 - (rowEnd - 1) .. colEnd - 1 - row0.
 std::int64_t firstDiagonal(const Block &block);
 std::int64_t lastDiagonal(const Block &block);

@@ -15,7 +15,7 @@ QString panelsSummary()
     QStringList parts;
     QString owners, noun;
     for (const FamilySpec *family : FamiliesModel::panelFamilies()) {
-        const FamilyPanel &panel = *family->panel;
+        const FamilyPanel &panel = *FamilyPanels::of(family->encoding);
         if (!owners.isEmpty() && panel.summaryNoun == noun) {
             owners += u" and "_s + panel.summaryOwner;
             continue;
@@ -45,7 +45,7 @@ QList<const FamilySpec *> FamiliesModel::panelFamilies()
 {
     QList<const FamilySpec *> list;
     for (const FamilySpec &family : Families::all()) {
-        if (family.panel)
+        if (FamilyPanels::of(family.encoding))
             list.append(&family);
     }
     return list;
@@ -80,7 +80,7 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
     data.chosen = params.encoding;
     const OffsetPixels offsets = OffsetPixels::of(query, params.maxLen, lower, upper, pixels);
     for (const FamilySpec *family : panelFamilies()) {
-        auto panel = family->panel->compute(params, query, offsets, budget, cancel);
+        auto panel = FamilyPanels::of(family->encoding)->compute(params, query, offsets, budget, cancel);
         if (!panel)
             return std::nullopt;
         panel->family = family->encoding;
@@ -130,7 +130,7 @@ QList<Quantity> FamiliesModel::inputs(const FigureState &) const
     // Every family's settings: the quantities each panel reads.
     QList<Quantity> list;
     for (const FamilySpec *family : panelFamilies())
-        list += family->panel->inputs;
+        list += FamilyPanels::of(family->encoding)->inputs;
     return list;
 }
 
@@ -141,8 +141,8 @@ bool FamiliesModel::hasPreview(const FigureRequest &request) const
     const auto offsets = static_cast<std::int64_t>(std::max(0.0, panel.x.upper - panel.x.lower));
     std::int64_t perOffset = 0;
     for (const FamilySpec *family : panelFamilies()) {
-        if (family->panel->evaluationsPerOffset)
-            perOffset = std::max(perOffset, family->panel->evaluationsPerOffset(request.engine->params()));
+        if (FamilyPanels::of(family->encoding)->evaluationsPerOffset)
+            perOffset = std::max(perOffset, FamilyPanels::of(family->encoding)->evaluationsPerOffset(request.engine->params()));
     }
     return offsets * perOffset > FamilyCurves::kPreviewEvaluations;
 }

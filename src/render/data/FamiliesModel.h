@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FamilyPanel.h"
 #include "FigureModel.h"
 
 #include "core/FamilySpec.h"

@@ -113,7 +113,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
-        rect->axis(QCPAxis::atLeft)->setLabel(families[n]->panel->label);
+        rect->axis(QCPAxis::atLeft)->setLabel(FamilyPanels::of(families[n]->encoding)->label);
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
         IndexTicker::install(rect->axis(QCPAxis::atBottom));
         // The note over the panel is its top axis's label: an axis without ticks or line.
@@ -146,7 +146,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     for (Panel &panel : m_panels)
         panel.zero = PlotItems::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
     for (Panel &panel : m_panels) {
-        const FamilyPanel &spec = *panel.family->panel;
+        const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
         const QColor colour = familiesColour(spec.colour);
         if (spec.style == FamilyPanelStyle::Band) {
             panel.lo = PlotItems::line(panel.rect, colour, 1.3);
@@ -272,7 +272,8 @@ void FamiliesFigure::setLabels(bool terse, Encoding chosen)
         QFont font = axis->labelFont();
         font.setBold(terse && panel.family->encoding == chosen);
         axis->setLabelFont(font);
-        axis->setLabel(terse ? panel.family->panel->terseLabel : panel.family->panel->label);
+        const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
+        axis->setLabel(terse ? spec.terseLabel : spec.label);
     }
 }
 
@@ -280,10 +281,11 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
 {
     QStringList buckets, bands;
     for (const Panel &panel : m_panels) {
-        if (panel.family->panel->bucketStandsIn)
-            buckets.append(u"%1: %2"_s.arg(panel.family->panel->name, panel.family->panel->bucketTerm));
-        if (panel.family->panel->style == FamilyPanelStyle::Band)
-            bands.append(panel.family->panel->terseLabel);
+        const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
+        if (spec.bucketStandsIn)
+            buckets.append(u"%1: %2"_s.arg(spec.name, spec.bucketTerm));
+        if (spec.style == FamilyPanelStyle::Band)
+            bands.append(spec.terseLabel);
     }
     QStringList caption;
     if (!buckets.isEmpty()) {
@@ -365,7 +367,7 @@ std::optional<HoverPoint> FamiliesFigure::hoverAt(const QPointF &pixel, const En
             return std::nullopt;
         HoverPoint point;
         point.position = key;
-        const FamilyPanel &spec = *panel.family->panel;
+        const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
         if (spec.valueAt) {
             const auto value = spec.valueAt(params, d.query, key);
             if (!value)

@@ -77,34 +77,10 @@ double maskedShare(const Block &rect)
 std::optional<HeatmapGrid> grid(double slope, AlibiMask mask, const Block &block, int rows, int cols,
                                 const std::atomic<bool> *cancel)
 {
-    HeatmapGrid grid;
-    grid.block = block;
-    grid.rows = static_cast<int>(std::clamp<std::int64_t>(rows, 1, std::max<std::int64_t>(block.rows, 1)));
-    grid.cols = static_cast<int>(std::clamp<std::int64_t>(cols, 1, std::max<std::int64_t>(block.cols, 1)));
-    grid.values.assign(static_cast<std::size_t>(grid.rows) * grid.cols, 0.0f);
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int a = 0; a < grid.rows; ++a) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return std::nullopt;
-        const std::int64_t r0 = DiagonalMeans::bandStart(block.row0, block.rows, grid.rows, a);
-        const std::int64_t r1 = DiagonalMeans::bandStart(block.row0, block.rows, grid.rows, a + 1);
-        for (int b = 0; b < grid.cols; ++b) {
-            const std::int64_t c0 = DiagonalMeans::bandStart(block.col0, block.cols, grid.cols, b);
-            const std::int64_t c1 = DiagonalMeans::bandStart(block.col0, block.cols, grid.cols, b + 1);
-            const AlibiPixelBias bias = alibiPixelBias(slope, mask, {r0, r1 - r0, c0, c1 - c0});
-            float &cell = grid.values[static_cast<std::size_t>(a) * grid.cols + b];
-            if (bias.masked) {
-                cell = std::numeric_limits<float>::quiet_NaN();
-                continue;
-            }
-            cell = static_cast<float>(bias.mean);
-            lo = std::min(lo, bias.mean);
-            hi = std::max(hi, bias.mean);
-        }
-    }
-    grid.minValue = std::isfinite(lo) ? lo : 0.0;
-    grid.maxValue = std::isfinite(hi) ? hi : 0.0;
-    return grid;
+    return DiagonalMeans::pixels(block, rows, cols, cancel, [&](int, int, const Block &rect) -> std::optional<double> {
+        const AlibiPixelBias bias = alibiPixelBias(slope, mask, rect);
+        return bias.masked ? std::nullopt : std::optional(bias.mean);
+    });
 }
 
 } // namespace posenc::AlibiBiasMeans

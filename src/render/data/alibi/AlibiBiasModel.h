@@ -1,8 +1,6 @@
 #pragma once
 
-#include "render/data/FigureModel.h"
-#include "render/data/HeatmapResampler.h"
-#include "render/data/VisibleCells.h"
+#include "render/data/HeadBiasModel.h"
 
 namespace posenc {
 
@@ -27,11 +25,10 @@ struct AlibiBiasData : FigureData
 // on one colour scale, computed per pixel in closed form at any L (AlibiBiasMeans). Its view:
 // "keys" (j, across) and "queries" (i, down), the whole table at first (--positions A:B for a
 // part of it).
-class AlibiBiasModel final : public FigureModel
+class AlibiBiasModel final : public HeadBiasModel
 {
 public:
-    static constexpr const char16_t *kKeysAxis = VisibleCells::kKeysAxis;
-    static constexpr const char16_t *kQueriesAxis = VisibleCells::kQueriesAxis;
+    AlibiBiasModel();
 
     // The low end of the colour scale for `slope` over `block`: -m times its farthest |i - j|
     // (at least 1).
@@ -40,17 +37,13 @@ public:
     static std::optional<AlibiBiasData> compute(const Params &params, const PanelExtent &causal,
                                                 const PanelExtent &symmetric, const std::atomic<bool> *cancel);
 
-    QString name() const override;
-    QString title() const override;
-    QString summary() const override;
     QList<Encoding> families() const override { return {Encoding::Alibi}; }
-    QList<FigureOption> options() const override;
-    QList<Quantity> inputs(const FigureState &state) const override;
-    std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
 protected:
-    QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
-    FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
+    Quantity quantity() const override { return Quantity::AlibiBias; }
+    std::shared_ptr<const FigureData> dataFor(const Params &params, const PanelExtent &causal,
+                                              const PanelExtent &symmetric,
+                                              const std::atomic<bool> *cancel) const override;
 };
 
 } // namespace posenc

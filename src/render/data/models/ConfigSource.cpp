@@ -1,6 +1,6 @@
 #include "ConfigSource.h"
 
-#include "core/models/ModelExamples.h"
+#include "check/models/ModelExamples.h"
 #include "io/ModelConfigFile.h"
 
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/check/ModelConfigCheck.h"
+#include "check/ModelConfigCheck.h"
 
 #include <QString>
 

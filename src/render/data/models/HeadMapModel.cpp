@@ -3,9 +3,10 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
-#include "core/check/ModelConfigCheck.h"
-#include "core/models/ModelExamples.h"
 
 #include <cmath>
 #include <limits>
@@ -41,7 +42,7 @@ std::vector<double> columnsOf(const ConfigLayer &layer, const RotaryLayers &rota
 
 void addRow(HeadMapData &data, const QString &who, const ConfigLayer &layer, const QString &tick)
 {
-    const std::optional<RotaryLayers> &rotary = Families::spec(layer.params.encoding).rotary;
+    const std::optional<RotaryLayers> &rotary = FamilyChecks::of(layer.params.encoding).rotary;
     if (!rotary || !layer.described || !layer.params.isValid())
         return;
     HeadMapData::Row row;

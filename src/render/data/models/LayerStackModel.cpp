@@ -3,8 +3,9 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "check/ModelConfigCheck.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
-#include "core/check/ModelConfigCheck.h"
 
 using namespace Qt::StringLiterals;
 
@@ -32,7 +33,7 @@ LayerStackData LayerStackModel::compute(const QString &model, const QString &bas
             data.layerCount = std::max(data.layerCount, l + 1);
         const QString encoding = layer.scheme.encoding;
         g.positionKey = encoding;
-        if (const std::optional<RotaryLayers> &rotary = Families::spec(layer.params.encoding).rotary) {
+        if (const std::optional<RotaryLayers> &rotary = FamilyChecks::of(layer.params.encoding).rotary) {
             g.theta = rotary->theta(layer.params);
             g.positionKey = rotary->colourKey(layer.params);
         }

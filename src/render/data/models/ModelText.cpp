@@ -1,5 +1,6 @@
 #include "ModelText.h"
 
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
@@ -32,11 +33,11 @@ QString position(const ConfigLayer &layer)
     const QString encoding = layer.scheme.encoding;
     if (isMixer(encoding))
         return mixerWords(encoding);
-    // A rotary layer's words name the columns of the config's head that turn (FamilySpec::rotary).
-    const FamilySpec &spec = Families::spec(layer.params.encoding);
-    if (spec.rotary)
-        return spec.rotary->words(layer);
-    return spec.layerWords ? spec.layerWords(layer.params) : spec.heading;
+    // A rotary layer's words name the columns of the config's head that turn (FamilyCheck::rotary).
+    const FamilyCheck &check = FamilyChecks::of(layer.params.encoding);
+    if (check.rotary)
+        return check.rotary->words(layer);
+    return check.layerWords ? check.layerWords(layer.params) : Families::spec(layer.params.encoding).heading;
 }
 
 QString span(const ConfigLayer &layer)
@@ -71,10 +72,10 @@ QString terse(const ConfigLayer &layer)
     QStringList parts;
     if (isMixer(s.encoding))
         parts.append(s.encoding);
-    else if (const FamilySpec &spec = Families::spec(layer.params.encoding); spec.rotary)
-        parts.append(spec.rotary->terse(layer));
+    else if (const FamilyCheck &check = FamilyChecks::of(layer.params.encoding); check.rotary)
+        parts.append(check.rotary->terse(layer));
     else
-        parts.append(spec.layerTerse.isEmpty() ? spec.word : spec.layerTerse);
+        parts.append(check.layerTerse.isEmpty() ? Families::word(layer.params.encoding) : check.layerTerse);
     if (s.window)
         parts.append(u"win %1"_s.arg(*s.window));
     if (s.chunk)
@@ -94,7 +95,7 @@ QString layerNotes(const ConfigCheck &check)
         const auto n = std::int64_t(l.layers.size());
         total += n;
         const FamilySpec &spec = Families::spec(l.params.encoding);
-        if (spec.rotary)
+        if (FamilyChecks::of(l.params.encoding).rotary)
             turning += n;
         else if (isMixer(l.scheme.encoding))
             mixers += n;

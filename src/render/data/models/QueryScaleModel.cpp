@@ -2,11 +2,12 @@
 
 #include "ModelFigureOptions.h"
 
+#include "check/CheckReport.h"
+#include "check/models/ModelExamples.h"
+#include "check/models/ModelTable.h"
+#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
-#include "core/check/CheckReport.h"
-#include "core/models/ModelExamples.h"
-#include "core/models/ModelTable.h"
 
 #include <QHash>
 #include <QMutex>
@@ -81,7 +82,7 @@ void addLayers(QueryScaleData &data, const QString &model, const ConfigCheck &ch
         if (!l.scheme.query.isNone()) {
             const QueryScale &q = l.scheme.query;
             add(data, steps(who, q, data.lastPosition));
-        } else if (Families::spec(l.params.encoding).rotary) {
+        } else if (FamilyChecks::of(l.params.encoding).rotary) {
             const double f = logitFactor(l);
             if (f != 1.0)
                 add(data, constant(who, u"yarn, logits × %1"_s.arg(NumberText::compact(f, 5)), f, data.lastPosition));

@@ -137,37 +137,19 @@ std::optional<HeatmapGrid> grid(const SandwichParams &params, SandwichMask mask,
     const std::vector<double> w = SandwichBias::frequencies(params.headDim);
     const std::vector<Complex> rowSums = bandSums(w, block.row0, block.rows, g.rows);
     const std::vector<Complex> colSums = bandSums(w, block.col0, block.cols, g.cols);
-    g.values.resize(static_cast<std::size_t>(g.rows) * static_cast<std::size_t>(g.cols));
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int r = 0; r < g.rows; ++r) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return std::nullopt;
-        const std::int64_t i0 = DiagonalMeans::bandStart(block.row0, block.rows, g.rows, r);
-        const std::int64_t i1 = DiagonalMeans::bandStart(block.row0, block.rows, g.rows, r + 1);
-        for (int c = 0; c < g.cols; ++c) {
-            const std::int64_t j0 = DiagonalMeans::bandStart(block.col0, block.cols, g.cols, c);
-            const std::int64_t j1 = DiagonalMeans::bandStart(block.col0, block.cols, g.cols, c + 1);
-            const Block rect {i0, i1 - i0, j0, j1 - j0};
-            double value = 0.0;
-            if (mask == SandwichMask::Causal && j1 - 1 > i0) {
-                value = causalMean(params, w, rect); // keys after a query in the pixel
-            } else {
-                double cosines = 0.0;
-                const Complex *rs = &rowSums[static_cast<std::size_t>(r) * w.size()];
-                const Complex *cs = &colSums[static_cast<std::size_t>(c) * w.size()];
-                for (std::size_t k = 0; k < w.size(); ++k)
-                    cosines += (std::conj(rs[k]) * cs[k]).real();
-                value = biasOf(params, cosines, rect.rows * rect.cols);
-            }
-            g.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(g.cols) + static_cast<std::size_t>(c)]
-                = static_cast<float>(value);
-            lo = std::min(lo, value);
-            hi = std::max(hi, value);
-        }
-    }
-    g.minValue = lo;
-    g.maxValue = hi;
-    return g;
+    auto grid = DiagonalMeans::pixels(block, g.rows, g.cols, cancel, [&](int r, int c, const Block &rect) {
+        if (mask == SandwichMask::Causal && rect.colEnd() - 1 > rect.row0)
+            return causalMean(params, w, rect); // keys after a query in the pixel
+        double cosines = 0.0;
+        const Complex *rs = &rowSums[static_cast<std::size_t>(r) * w.size()];
+        const Complex *cs = &colSums[static_cast<std::size_t>(c) * w.size()];
+        for (std::size_t k = 0; k < w.size(); ++k)
+            cosines += (std::conj(rs[k]) * cs[k]).real();
+        return biasOf(params, cosines, rect.rows * rect.cols);
+    });
+    if (grid)
+        grid->quantity = Quantity::SandwichBias;
+    return grid;
 }
 
 } // namespace posenc::SandwichBiasMeans

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "render/data/FigureModel.h"
-#include "render/data/HeatmapResampler.h"
-#include "render/data/VisibleCells.h"
+#include "render/data/HeadBiasModel.h"
 
 namespace posenc {
 
@@ -24,27 +22,22 @@ struct SandwichBiasData : FigureData
 // keys elsewhere) and bidirectional, on one colour scale, computed per pixel in closed form at any
 // L (SandwichBiasMeans). Its view: "keys" (j, across) and "queries" (i, down), the whole table at
 // first (--positions A:B for a part of it).
-class SandwichBiasModel final : public FigureModel
+class SandwichBiasModel final : public HeadBiasModel
 {
 public:
-    static constexpr const char16_t *kKeysAxis = VisibleCells::kKeysAxis;
-    static constexpr const char16_t *kQueriesAxis = VisibleCells::kQueriesAxis;
+    SandwichBiasModel();
 
     // The data for the panels' extents (the causal panel's, then the bidirectional one's).
     static std::optional<SandwichBiasData> compute(const Params &params, const PanelExtent &causal,
                                                    const PanelExtent &bidirectional, const std::atomic<bool> *cancel);
 
-    QString name() const override;
-    QString title() const override;
-    QString summary() const override;
     QList<Encoding> families() const override { return {Encoding::Sandwich}; }
-    QList<FigureOption> options() const override;
-    QList<Quantity> inputs(const FigureState &state) const override;
-    std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
 protected:
-    QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
-    FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
+    Quantity quantity() const override { return Quantity::SandwichBias; }
+    std::shared_ptr<const FigureData> dataFor(const Params &params, const PanelExtent &causal,
+                                              const PanelExtent &bidirectional,
+                                              const std::atomic<bool> *cancel) const override;
 };
 
 } // namespace posenc

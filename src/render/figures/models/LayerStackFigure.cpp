@@ -6,7 +6,7 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
-#include "core/check/CheckReport.h"
+#include "check/CheckReport.h"
 
 #include <QMap>
 

@@ -1,0 +1,198 @@
+#include "GridResize.h"
+
+#include "check/CellTolerance.h"
+#include "check/CheckDiagnosis.h"
+#include "check/SampleScore.h"
+#include "check/TableSample.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::GridResize {
+
+namespace {
+
+// The cells the table's sample reads at most, and the layouts tried at most.
+constexpr std::int64_t kSampleCells = std::int64_t(1) << 20;
+constexpr std::size_t kMostLayouts = 4096;
+
+// Where each of `steps` outputs samples an axis of `n`: its two grid indices and the weight of the
+// second, in float32 as torch computes them.
+struct Taps
+{
+    std::vector<std::int64_t> lo, hi;
+    std::vector<double> frac;
+};
+
+Taps tapsOf(std::int64_t n, std::int64_t steps, bool alignCorners)
+{
+    Taps taps;
+    for (std::int64_t i = 0; i < steps; ++i) {
+        float x = 0.0f;
+        if (alignCorners && steps > 1) {
+            // torch.linspace(0, n - 1, steps) (ATen's kernel: from the start below the middle,
+            // from the end after it), then .int() and idx - floor.
+            const float end = float(n - 1), step = end / float(steps - 1);
+            x = i < steps / 2 ? step * float(i) : end - step * float(steps - i - 1);
+        } else if (!alignCorners) {
+            // upsample_bilinear2d: area_pixel_compute_source_index, scale * (i + 0.5) - 0.5, at least 0.
+            const float scale = float(n) / float(steps);
+            x = std::max(scale * (float(i) + 0.5f) - 0.5f, 0.0f);
+        }
+        const std::int64_t lo = std::min<std::int64_t>(std::int64_t(x), n - 1);
+        taps.lo.push_back(lo);
+        taps.hi.push_back(std::min<std::int64_t>(lo + 1, n - 1));
+        taps.frac.push_back(std::clamp(double(x - float(lo)), 0.0, 1.0));
+    }
+    return taps;
+}
+
+// The resized table: row r is patch (row, column) of frame r / (h w), listed in merge blocks.
+class ResizeReference final : public TableReference
+{
+public:
+    ResizeReference(std::shared_ptr<const RowMatrixXf> grid, const Layout &layout)
+        : m_grid(std::move(grid))
+        , m_layout(layout)
+        , m_rows(tapsOf(layout.n, layout.h, layout.alignCorners))
+        , m_columns(tapsOf(layout.n, layout.w, layout.alignCorners))
+    { }
+
+    std::int64_t cols() const override { return m_grid->cols(); }
+    bool compared(std::int64_t) const override { return true; }
+    std::int64_t position(std::int64_t row) const override { return row; }
+
+    void forEachTile(const Block &block, const TileSink &sink) const override
+    {
+        constexpr std::int64_t kTileRows = 16;
+        RowMatrixXf values(kTileRows, std::max<std::int64_t>(block.cols, 1));
+        for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kTileRows) {
+            const std::int64_t n = std::min(kTileRows, block.rowEnd() - r0);
+            for (std::int64_t r = 0; r < n; ++r)
+                fillRow(r0 + r, block.col0, block.cols, values.row(r).data());
+            sink(Tile {r0, n, block.col0, block.cols, values.data(), values.cols()});
+        }
+    }
+
+    const Layout &layout() const { return m_layout; }
+
+private:
+    void fillRow(std::int64_t row, std::int64_t col0, std::int64_t cols, float *out) const
+    {
+        const Layout &l = m_layout;
+        const std::int64_t m = l.merge, patch = row % (l.h * l.w), block = patch / (m * m);
+        const std::int64_t y = (block / (l.w / m)) * m + (patch % (m * m)) / m;
+        const std::int64_t x = (block % (l.w / m)) * m + patch % m;
+        const auto Y = std::size_t(y), X = std::size_t(x);
+        const double dy = m_rows.frac[Y], dx = m_columns.frac[X];
+        const std::int64_t n = l.n;
+        const std::int64_t corners[4] = {m_rows.lo[Y] * n + m_columns.lo[X], m_rows.lo[Y] * n + m_columns.hi[X],
+                                         m_rows.hi[Y] * n + m_columns.lo[X], m_rows.hi[Y] * n + m_columns.hi[X]};
+        const double weights[4] = {(1 - dy) * (1 - dx), (1 - dy) * dx, dy * (1 - dx), dy * dx};
+        for (std::int64_t c = 0; c < cols; ++c) {
+            double v = 0.0;
+            for (int k = 0; k < 4; ++k)
+                v += weights[k] * double((*m_grid)(corners[k], col0 + c));
+            out[c] = float(v);
+        }
+    }
+
+    std::shared_ptr<const RowMatrixXf> m_grid;
+    Layout m_layout;
+    Taps m_rows, m_columns;
+};
+
+// The layouts of `rows` patches: frames first one, merge 2 (Qwen3-VL's spatial_merge_size) then 1.
+std::vector<Layout> layoutsOf(std::int64_t n, std::int64_t rows)
+{
+    std::vector<Layout> out;
+    for (const std::int64_t m : {2, 1}) {
+        for (std::int64_t t = 1; t <= rows && out.size() < kMostLayouts; ++t) {
+            if (rows % t != 0)
+                continue;
+            const std::int64_t frame = rows / t;
+            for (std::int64_t h = m; h <= frame && out.size() < kMostLayouts; h += m) {
+                if (frame % h == 0 && (frame / h) % m == 0)
+                    out.push_back({n, t, h, frame / h, m, true});
+            }
+        }
+    }
+    return out;
+}
+
+QString layoutWords(const Layout &l, const QString &grid)
+{
+    QString words = u"%1's %2 x %2 grid resized to %3 x %4 patches"_s.arg(grid).arg(l.n).arg(l.h).arg(l.w);
+    if (l.merge > 1)
+        words += u" in merge blocks of %1"_s.arg(l.merge);
+    if (l.t > 1)
+        words += u", %1 frames"_s.arg(l.t);
+    return words;
+}
+
+} // namespace
+
+std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
+                                                        std::int64_t maxGridCells)
+{
+    const auto n = std::int64_t(std::llround(std::sqrt(double(grid.rows()))));
+    if (n < 2 || n * n != grid.rows() || grid.cols() != table.cols() || table.rows() <= 0)
+        return std::nullopt;
+    if (grid.rows() * grid.cols() > maxGridCells)
+        return u"the grid %1 holds %2 cells, more than a resize is compared with (%3)"_s.arg(grid.name())
+            .arg(grid.rows() * grid.cols())
+            .arg(maxGridCells);
+    auto cells = std::make_shared<RowMatrixXf>(grid.rows(), grid.cols());
+    QString error;
+    if (!grid.read(0, grid.rows(), cells->data(), error))
+        return u"%1: %2"_s.arg(grid.name(), error);
+    const std::shared_ptr<const RowMatrixXf> values = cells;
+    const std::optional<TableSample> sample = readSample(table, kSampleCells, error);
+    if (!sample)
+        return error;
+    const double largest = values->cwiseAbs().maxCoeff();
+    // Within float32's rounding of a sum of four weighted rows of the grid: a few units of the
+    // largest value, and the table's own format.
+    CellTolerance tolerance
+        = cellTolerance(storedFormat(table.storedType()), StoredType::Float32, table.textRounding(), largest, 2.0);
+    tolerance.absolute += 8.0 * std::ldexp(largest, -24) + 1.01 * table.textRounding();
+    const auto explainedBy = [&](const Layout &l) {
+        const ResizeReference reference(values, l);
+        const SampleScore score = scoreOnSample(reference, *sample, tolerance, nullptr, 0);
+        return score.bad == 0 && score.compared > 0;
+    };
+    for (Layout l : layoutsOf(n, table.rows())) {
+        const bool aligned = explainedBy(l);
+        Layout unaligned = l;
+        unaligned.alignCorners = false;
+        if (!aligned && !explainedBy(unaligned))
+            continue;
+        TableMatch m;
+        m.positionOffset = 0;
+        m.firstPositionRow = 0;
+        m.tolerance = tolerance;
+        m.reference = std::make_shared<const ResizeReference>(values, l);
+        m.referenceText = u"fast_pos_embed_interpolate: "_s + layoutWords(l, grid.name())
+            + u", bilinear at linspace(0, n - 1, h) (align_corners)"_s;
+        if (aligned) {
+            m.verdict = CheckVerdict::Correct;
+            m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
+            m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
+        } else {
+            m.verdict = CheckVerdict::Mistake;
+            m.mistakes = {kWithoutAlignCorners};
+            m.diagnosis = u"%1 without align_corners: every cell is F.interpolate(..., mode=\"bilinear\", "
+                          "align_corners=False)'s, which samples the grid at (i + 0.5) n / h - 0.5, where Qwen3-VL's "
+                          "fast_pos_embed_interpolate takes linspace(0, n - 1, h), the grid's corners on the "
+                          "patches' corners"_s.arg(layoutWords(l, grid.name()));
+        }
+        return m;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc::GridResize

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "check/OffsetProfile.h"
+#include "check/OffsetReference.h"
+#include "check/TableMatch.h"
+
+#include <QList>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+
+// What the hypotheses of a head's bias table share (ALiBi's, Sandwich's; core's HeadBias kit;
+// docs/ARCHITECTURE.md, Checking a table): what the table holds after the query (a mask's fill,
+// the family's own value there, or the bias of the distance mirrored), the offsets' values from the
+// family's bias at a distance, and the head the family names. A family gives its bias, what it
+// measures of the distances before the query, and its words.
+namespace posenc::HeadBiasFit {
+
+// A causal fill below this is a mask (float32's lowest, -3.4e38, as HF's masks fill them), not a
+// bias.
+constexpr double kMaskBelow = -1e30;
+
+// What a table of a head's bias holds after the query (offsets t = j − i > 0).
+struct After
+{
+    bool twoSided = false; // the bias of the same distance before the query (symmetric, bidirectional)
+    // Causal: a mask's fill (−inf, float32's lowest), or NaN for the family's own value there.
+    float fill = std::numeric_limits<float>::quiet_NaN();
+
+    // Whether the keys after the query hold an infinity.
+    bool masked() const { return !twoSided && fill == -std::numeric_limits<float>::infinity(); }
+};
+
+// After the query as offset 1 holds it: a mask's fill, the family's own causal value (`own`, where
+// it has one), or the bias of distance 1 mirrored (`atOne`); `same` says two values agree. Nothing
+// for another value; `causal` where the table holds no key after the query.
+std::optional<After> readAfter(const OffsetProfile &profile, double atOne, std::optional<double> own,
+                               const std::function<bool(double, double)> &same, const After &causal);
+
+// The offsets' values: `bias` of each distance at and before the query; after it, the fill, the
+// family's own value (`own`) or the bias of the distance.
+OffsetReference::Values values(std::function<double(std::int64_t distance)> bias, const After &after, double own = 0.0);
+
+// A fill in words: "−inf", or its value.
+QString fillWords(float fill);
+
+// The findings `heads` and `head` of the head named, null where no head has the bias (0).
+QList<MatchField> headFindings(std::int64_t heads, std::int64_t head);
+
+} // namespace posenc::HeadBiasFit

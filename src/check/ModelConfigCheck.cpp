@@ -1,0 +1,206 @@
+#include "ModelConfigCheck.h"
+
+#include "ConfigContext.h"
+
+#include "check/models/LayerSchemes.h"
+#include "check/models/ModelFindings.h"
+#include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// The keys by which a config without model_type shows its family, checked in this order (HF's
+// AutoConfig would guess from the repository's name instead).
+QString typeFromKeys(const QJsonObject &o)
+{
+    if (o.contains(u"relative_attention_num_buckets"_s) || o.contains(u"d_kv"_s))
+        return u"t5"_s;
+    if (o.contains(u"position_buckets"_s) || o.contains(u"max_relative_positions"_s))
+        return u"deberta-v2"_s;
+    if (o.contains(u"max_source_positions"_s))
+        return u"whisper"_s;
+    if (o.contains(u"rotary_pct"_s) || o.contains(u"rotary_emb_base"_s))
+        return u"gpt_neox"_s;
+    if (o.contains(u"rotary_dim"_s))
+        return u"gptj"_s;
+    if (o.contains(u"n_positions"_s) && o.contains(u"n_embd"_s))
+        return u"gpt2"_s;
+    if (o.contains(u"rope_theta"_s) || o.contains(u"rope_scaling"_s) || o.contains(u"rope_parameters"_s))
+        return u"llama"_s;
+    if (o.contains(u"max_position_embeddings"_s) && o.contains(u"type_vocab_size"_s))
+        return u"bert"_s;
+    return {};
+}
+
+// Whether `key` names something a position encoding reads: such a key at the top of a config
+// whose text model reads text_config is not read.
+const QStringList &ropeKeys()
+{
+    static const QStringList keys = {u"rope_theta"_s, u"rope_scaling"_s, u"rope_parameters"_s,
+                                     u"partial_rotary_factor"_s, u"rope_local_base_freq"_s};
+    return keys;
+}
+
+} // namespace
+
+bool ConfigCheck::hasError() const
+{
+    return std::any_of(findings.cbegin(), findings.cend(),
+                       [](const ConfigFinding &f) { return f.severity == Severity::Error; });
+}
+
+const ConfigLayer *ConfigCheck::layer(const QString &layerType) const
+{
+    const auto it
+        = std::find_if(layers.cbegin(), layers.cend(), [&](const ConfigLayer &l) { return l.layerType == layerType; });
+    return it == layers.cend() ? nullptr : &*it;
+}
+
+QString ConfigCheck::firstError(const QString &layerType) const
+{
+    for (const ConfigFinding &f : findings) {
+        if (f.severity == Severity::Error && (f.layerType.isEmpty() || f.layerType == layerType))
+            return u"%1: %2"_s.arg(f.id, f.message);
+    }
+    return QString();
+}
+
+const ConfigLayer *ConfigCheck::openLayer() const
+{
+    const ConfigLayer *first = nullptr;
+    for (const ConfigLayer &l : layers) {
+        if (!FamilyChecks::of(l.params.encoding).rotary)
+            continue;
+        if (l.layerType == u"full_attention"_s)
+            return &l;
+        if (!first)
+            first = &l;
+    }
+    return first;
+}
+
+namespace {
+
+// The row of `type`: the text model's row for a wrapper whose text keys sit at the top (older
+// saves), the table's row, or Llama's as a guess.
+ModelRow rowOf(const QString &type, bool textConfig)
+{
+    const ModelRow *row = ModelTable::find(type);
+    if (row && !row->text.isEmpty() && !textConfig)
+        row = ModelTable::find(row->text);
+    return row ? *row : ModelTable::guess(type);
+}
+
+// The family whose reader reads the config: the row's, or another its keys choose (FalconConfig's
+// alibi, Baichuan's hidden size, JAIS's position_embedding_type).
+QString schemeOf(const ConfigContext &c)
+{
+    for (const QJsonValue &v : c.model.when) {
+        const QJsonArray when = v.toArray();
+        if (c.text.json().value(when.at(0).toString()) == when.at(1))
+            return when.at(2).toString();
+    }
+    return c.model.scheme;
+}
+
+QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
+{
+    const std::optional<Encoding> family = Families::fromWord(scheme);
+    if (!family || !FamilyChecks::of(*family).readConfig)
+        return {};
+    // A rotary model's layers (a family with rotary layers: RoPE, or one that turns by RoPE's keys):
+    // its row's rules build them, its family reads the groups that turn and the family that places
+    // no position (NoPE) the others, in the order of their first layer.
+    if (!FamilyChecks::of(*family).rotary)
+        return FamilyChecks::of(*family).readConfig(c);
+    c.plan = LayerPlans::plan(c);
+    QList<ConfigLayer> layers = FamilyChecks::of(*family).readConfig(c);
+    for (const FamilySpec &other : Families::all()) {
+        if (!other.placesPosition() && FamilyChecks::of(other.encoding).readConfig)
+            layers += FamilyChecks::of(other.encoding).readConfig(c);
+    }
+    std::stable_sort(layers.begin(), layers.end(), [](const ConfigLayer &a, const ConfigLayer &b) {
+        return a.layers.empty() || (!b.layers.empty() && a.layers.front() < b.layers.front());
+    });
+    return layers;
+}
+
+} // namespace
+
+namespace ModelConfig {
+
+ConfigCheck check(const QJsonObject &config)
+{
+    ConfigCheck result;
+    ConfigContext context(config, result);
+
+    QString type = context.top.string(u"model_type"_s).value_or(QString());
+    // A model_type that is no word (a number, a control character) is a problem of its own.
+    if (!result.problems.isEmpty()) {
+        result.modelType = ConfigObject::jsonText(config.value(u"model_type"_s));
+        return result;
+    }
+    // A multimodal config keeps its text model's keys in text_config (Gemma3Config, Llama4Config,
+    // Qwen2-VL as transformers 5 saves it): HF builds the text model from those alone.
+    bool inTextConfig = false;
+    if (const auto textConfig = context.top.object(u"text_config"_s)) {
+        context.text = *textConfig;
+        result.textConfig = u"text_config"_s;
+        inTextConfig = true;
+        const ModelRow *wrapper = ModelTable::find(type);
+        type = textConfig->string(u"model_type"_s).value_or(wrapper && !wrapper->text.isEmpty() ? wrapper->text : type);
+        for (const QString &key : ropeKeys()) {
+            if (config.contains(key) && !textConfig->json().contains(key))
+                context.find(u"top-level-rope-keys-ignored"_s,
+                             u"%1 is at the top level, where the text model does not read it: HF reads "
+                             "text_config.%1, which is absent"_s.arg(key));
+            else if (config.contains(key) && config.value(key) != textConfig->json().value(key))
+                context.find(u"top-level-rope-keys-ignored"_s,
+                             u"%1 at the top level (%2) differs from text_config.%1 (%3): HF reads text_config's"_s.arg(
+                                 key, ConfigObject::jsonText(config.value(key)),
+                                 ConfigObject::jsonText(textConfig->json().value(key))));
+        }
+    }
+    if (type.isEmpty()) {
+        type = typeFromKeys(context.text.json());
+        if (type.isEmpty()) {
+            result.problems.append(
+                ConfigProblem {u"model_type"_s,
+                               u"a model_type (posenc's table holds %1 of them), or the keys of a family"_s.arg(
+                                   ModelTable::all().size()),
+                               u"no model_type and no position key (rope_theta, rope_scaling, n_positions, ...)"_s});
+            return result;
+        }
+        context.find(u"model-type-missing"_s,
+                     u"no model_type: read as %1 by its keys (HF's AutoConfig would guess it from the "
+                     "repository's name)"_s.arg(type));
+    }
+    result.modelType = type;
+    context.model = rowOf(type, inTextConfig);
+    result.modelClass = context.model.configClass;
+    result.modelFile = context.model.file;
+    result.modelCite = context.model.cite;
+    result.basis = context.model.read;
+    ModelFindings::reportRow(context);
+    result.layers = readLayers(context, schemeOf(context));
+    LayerSchemes::fill(context, result.layers);
+    ModelFindings::reportLayers(context);
+    // Values no model could mean leave nothing described.
+    if (!result.problems.isEmpty()) {
+        for (ConfigLayer &layer : result.layers)
+            layer.described = false;
+    }
+    return result;
+}
+
+} // namespace ModelConfig
+
+} // namespace posenc

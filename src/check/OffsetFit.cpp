@@ -1,0 +1,61 @@
+#include "OffsetFit.h"
+
+#include "check/SampleScore.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::OffsetFit {
+
+std::optional<OffsetProfile> profile(const TableEvidence &e)
+{
+    if (e.sameRow)
+        return std::nullopt;
+    std::optional<OffsetProfile> profile = offsetProfile(e.sample);
+    if (!profile || !profile->isToeplitz())
+        return std::nullopt;
+    return profile;
+}
+
+CellTolerance tolerance(const TableEvidence &e, double largest, double ulps)
+{
+    return cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(), largest,
+                         ulps);
+}
+
+TableCandidate candidate(const TableEvidence &e, const OffsetReference &read, const CellTolerance &tolerance,
+                         const std::function<TableMatch()> &match)
+{
+    const SampleScore score = scoreOnSample(read, e.sample, tolerance);
+    TableCandidate c;
+    c.compared = score.compared;
+    c.bad = score.bad;
+    c.claims = explains(c.compared, c.bad);
+    if (c.claims)
+        c.match = match();
+    return c;
+}
+
+TableMatch match(const TableEvidence &e, const QString &table, std::shared_ptr<const OffsetReference> reference,
+                 const CellTolerance &tolerance, bool float32Angles)
+{
+    TableMatch m;
+    m.table = table;
+    m.positionOffset = 0;
+    m.firstPositionRow = 0;
+    m.precision = tablePrecision(storedFormat(e.table.storedType()), float32Angles);
+    m.reference = std::move(reference);
+    m.tolerance = tolerance;
+    return m;
+}
+
+std::optional<QString> refusal(const QString &table, const Params &params, const QString &word, Encoding family,
+                               const QString &name)
+{
+    if (table != word)
+        return u"%1's table is '%2', not '%3'"_s.arg(name, word, table);
+    if (!params.isValid() || params.encoding != family)
+        return u"the parameters are not a valid %1's"_s.arg(name);
+    return std::nullopt;
+}
+
+} // namespace posenc::OffsetFit

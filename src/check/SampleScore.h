@@ -1,0 +1,37 @@
+#pragma once
+
+#include "check/CellTolerance.h"
+#include "check/TableReference.h"
+#include "check/TableSample.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace posenc {
+
+// How well a reference explains a sample: the cells it compares, those beyond the tolerance, and
+// the error's size.
+struct SampleScore
+{
+    std::int64_t compared = 0;
+    std::int64_t bad = 0; // cells beyond the tolerance
+    std::int64_t badWithFloat32Angles = 0; // cells beyond the second tolerance, when one was given
+    double maxError = 0.0;
+    double sumSquares = 0.0;
+    double tableSquares = 0.0; // of the compared cells' values
+
+    double rms() const { return compared > 0 ? std::sqrt(sumSquares / double(compared)) : 0.0; }
+    // The share of the table's energy the reference leaves unexplained: 0 for a match, ~2 for noise.
+    double relativeResidual() const { return tableSquares > 0.0 ? sumSquares / tableSquares : 0.0; }
+};
+
+// Compares the reference with the sample's rows (those it compares), cell by cell, counting the
+// cells beyond `tolerance` and, when given, beyond `float32Angles` (the same values' tolerance
+// with float32 angles). Counting stops once both counts pass `stopAfter`. Equal cells agree,
+// infinities too (a mask's -inf where the reference has it); the sums are of the finite cells.
+SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
+                          const CellTolerance *float32Angles = nullptr,
+                          std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max());
+
+} // namespace posenc

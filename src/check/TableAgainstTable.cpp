@@ -1,0 +1,143 @@
+#include "TableAgainstTable.h"
+
+#include "check/CellTolerance.h"
+#include "check/CheckDiagnosis.h"
+#include "check/GridResize.h"
+#include "check/TableSample.h"
+
+#include <QMutex>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableCheck {
+
+namespace {
+
+// The cells each table's sample reads at most.
+constexpr std::int64_t kSampleCellsEach = std::int64_t(1) << 20;
+
+// The rows of another table as a reference: every row compared, row r at position r.
+class RowsReference final : public TableReference
+{
+public:
+    explicit RowsReference(std::shared_ptr<const TableRows> rows)
+        : m_rows(std::move(rows))
+    { }
+
+    std::int64_t cols() const override { return m_rows->cols(); }
+    bool compared(std::int64_t) const override { return true; }
+    std::int64_t position(std::int64_t row) const override { return row; }
+    bool holdsInfinities() const override { return true; }
+
+    void forEachTile(const Block &block, const TileSink &sink) const override
+    {
+        constexpr std::int64_t kTileCells = 16384;
+        const std::int64_t cols = m_rows->cols();
+        const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / std::max<std::int64_t>(cols, 1));
+        std::vector<float> values;
+        for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += tileRows) {
+            const std::int64_t rows = std::min(tileRows, block.rowEnd() - r0);
+            values.resize(std::size_t(rows * cols));
+            QString error;
+            if (!m_rows->read(r0, rows, values.data(), error)) {
+                // A row that cannot be read compares as NaN (every cell deviates); the reason is
+                // kept for the caller, who reports it instead of a verdict.
+                std::fill(values.begin(), values.end(), std::nanf(""));
+                const QMutexLocker lock(&m_mutex);
+                if (!m_error)
+                    m_error = u"%1: %2"_s.arg(m_rows->name(), error);
+            }
+            sink({r0, rows, block.col0, block.cols, values.data() + block.col0, cols});
+        }
+    }
+
+    std::optional<QString> error() const
+    {
+        const QMutexLocker lock(&m_mutex);
+        return m_error;
+    }
+
+private:
+    std::shared_ptr<const TableRows> m_rows;
+    mutable QMutex m_mutex;
+    mutable std::optional<QString> m_error;
+};
+
+ValueFormat formatOf(const TableRows &table, const TableSample &sample)
+{
+    ValueFormat format = storedFormat(table.storedType());
+    if (format == ValueFormat::Float32 && table.storedType() != StoredType::Integer)
+        format = representableFormat(sample.values.data(), sample.values.size());
+    return format;
+}
+
+// The coarser of two formats: bfloat16's half unit is the largest, then float16's.
+ValueFormat coarser(ValueFormat a, ValueFormat b)
+{
+    const auto rank = [](ValueFormat f) { return f == ValueFormat::BFloat16 ? 2 : f == ValueFormat::Float16 ? 1 : 0; };
+    return rank(a) >= rank(b) ? a : b;
+}
+
+QString shape(const TableRows &t)
+{
+    return u"%1 x %2"_s.arg(t.rows()).arg(t.cols());
+}
+
+} // namespace
+
+std::variant<TableMatch, QString> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference)
+{
+    if (table.rows() != reference->rows() || table.cols() != reference->cols()) {
+        // A learned square grid and a table of its width: the grid resized to the table's patches.
+        if (auto resized = GridResize::expect(table, *reference))
+            return *resized;
+        const bool transposed = table.rows() == reference->cols() && table.cols() == reference->rows();
+        return u"the table is %1 and the reference %2 (%3): compare tables of one shape"_s.arg(
+            shape(table), shape(*reference),
+            transposed ? u"the table is the reference transposed"_s : u"%1"_s.arg(reference->name()));
+    }
+    if (table.rows() <= 0 || table.cols() <= 0)
+        return u"the table is empty; a table of positions is L x d with L, d >= 1"_s;
+    QString error;
+    const std::optional<TableSample> mine = readSample(table, kSampleCellsEach, error);
+    if (!mine)
+        return error;
+    const std::optional<TableSample> theirs = readSample(*reference, kSampleCellsEach, error);
+    if (!theirs)
+        return u"%1: %2"_s.arg(reference->name(), error);
+    float largest = 0.0f;
+    for (const float v : theirs->values.reshaped()) {
+        if (std::isfinite(v))
+            largest = std::max(largest, std::fabs(v));
+    }
+    TableMatch m;
+    m.verdict = CheckVerdict::Correct;
+    m.positionOffset = 0;
+    m.firstPositionRow = 0;
+    m.referenceText = u"the table %1"_s.arg(reference->name());
+    // Each cell within the rounding of the coarser format of the two, relative to itself and a
+    // few units of float32 of the largest value: two computations of one formula in float32
+    // differ by that much.
+    const ValueFormat format = coarser(formatOf(table, *mine), formatOf(*reference, *theirs));
+    m.tolerance = cellTolerance(format, StoredType::Float32, 0.0, double(largest), 2.0);
+    m.tolerance.absolute
+        += 2.0 * std::ldexp(double(largest), -24) + 1.01 * (table.textRounding() + reference->textRounding());
+    m.reference = std::make_shared<const RowsReference>(std::move(reference));
+    m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
+    m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
+    return m;
+}
+
+std::optional<QString> referenceReadError(const TableMatch &match)
+{
+    if (const auto *rows = dynamic_cast<const RowsReference *>(match.reference.get()))
+        return rows->error();
+    return std::nullopt;
+}
+
+} // namespace posenc::TableCheck

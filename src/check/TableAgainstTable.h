@@ -1,0 +1,27 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <variant>
+
+// A table checked against another table cell by cell (docs/ARCHITECTURE.md, Checking a table):
+// a port against a dump of the reference implementation. The reference's rows are read a tile at
+// a time as the stream reaches them, never held whole.
+namespace posenc::TableCheck {
+
+// The match of `table` against `reference`, row r with row r, column c with column c: correct
+// when every cell is within the rounding of the coarser of the two tables' formats, a mistake
+// with the deviating rows, columns and cells otherwise (TableCheck::verify and conclude). A
+// message when the shapes differ or the reference cannot be read.
+std::variant<TableMatch, QString> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference);
+
+// A row of the reference that could not be read while the rows were streamed, in words; nothing
+// when every row was read (or the match is not against a table).
+std::optional<QString> referenceReadError(const TableMatch &match);
+
+} // namespace posenc::TableCheck

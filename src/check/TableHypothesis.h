@@ -1,0 +1,135 @@
+#pragma once
+
+#include "check/CellTolerance.h"
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+#include "check/TableSample.h"
+#include "core/Params.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <variant>
+
+// How a family's tables are identified by `posenc check` (docs/ARCHITECTURE.md, Checking a
+// table): each family with tables of its own gives a TableHypothesis in its FamilyCheck; the check
+// asks every family's, in the list's order, and keeps the best-supported answer. The check itself
+// samples, streams, compares and words the verdict; it names no family.
+namespace posenc {
+
+// What the user says the table is: parameters of its family by their keys in the parameter table
+// ("layout", "rope-layout", "position-offset"). A mismatch with what the table is found to be is
+// a mistake.
+struct CheckDeclaration
+{
+    Params params;
+    QStringList keys; // the keys declared
+    // The family the table is meant to be, when one is named: of two readings that explain the
+    // table equally, the declared family's is taken.
+    std::optional<Encoding> family;
+
+    bool declares(const QString &key) const { return keys.contains(key); }
+};
+
+// What the check hands each family's hypothesis.
+struct TableEvidence
+{
+    const TableRows &table;
+    const TableSample &sample;
+    // The rows that hold positions: leading rows of zeros skipped, padding rows left out.
+    const RowFraming &framing;
+    // The format the values were rounded to: float16-rounded values stored as float32 are float16's.
+    ValueFormat format;
+    const CheckDeclaration &declared;
+    bool sameRow = false; // every compared row of the sample holds the same values
+    bool infinite = false; // a cell of the sample is an infinity
+
+    std::int64_t rows() const { return sample.tableRows; }
+    std::int64_t cols() const { return sample.cols(); }
+};
+
+// A family's answer to a sample.
+struct TableCandidate
+{
+    TableMatch match;
+    // Whether the family claims the table: its reference explains the sample (at most a cell in
+    // ten beyond the tolerance: a few wrong cells are a mistake to show, not another table), or,
+    // for a family without a formula, its structure is there.
+    bool claims = false;
+    // The support of the claim: the sample's cells the reference compared, and those beyond its
+    // tolerance; 0 and 0 without a reference.
+    std::int64_t compared = 0;
+    std::int64_t bad = 0;
+    // For a table no family claims: how near the family's reference came, in a note, and the share
+    // of the table's energy it leaves unexplained; and why the family does not claim it, in words.
+    QString nearest;
+    double residual = std::numeric_limits<double>::infinity();
+    QString unclaimed;
+};
+
+// A table of the family that ships, named (a model's, a library's): what a table is best named
+// as when it equals one.
+struct PublishedForm
+{
+    QString name; // "Llama 3.1 8B"
+    QString source; // "meta-llama/Llama-3.1-8B, config.json"
+    QString table; // the family's word of the table, "rope-cos"
+    Params params; // max_len aside: the form's table at any length
+};
+
+struct TableHypothesis
+{
+    // Its words of the tables it identifies, as `--json`'s "encoding" names them: "rope-cos".
+    QStringList tables;
+    // The keys of its findings in order, as `--json` prints them: "layout", "base".
+    QStringList findingKeys;
+    // The parameter keys a user may declare a table to have: "layout".
+    QStringList declares;
+    // What the check finds of its tables, for `posenc check --help`, and the ids of the mistakes
+    // it names.
+    QString help;
+    QStringList mistakes;
+    // Fits the sample: the family's best explanation of it, or nothing when the table cannot be
+    // one of the family's (its shape, a row no table of the family has).
+    std::function<std::optional<TableCandidate>(const TableEvidence &)> fit;
+    // The match against exactly the table `table` of `params` (the family's reference at those
+    // parameters, rows from position 0), or why there is none (the parameters give no table of
+    // the evidence's width). Correct until the stream finds cells that deviate.
+    std::function<std::variant<TableMatch, QString>(const TableEvidence &, const Params &, const QString &table)>
+        expect;
+    // Its published forms that give a table of `cols` columns.
+    std::function<QList<PublishedForm>(std::int64_t cols)> publishedForms;
+    // Its parameters set to exact angles, for a family with a setting of float32 angles of its own
+    // (the sinusoid's): a match fitted as float32 angles and streamed as exact ones reproduces them.
+    std::function<void(Params &)> exactAngles;
+};
+
+// How a table's values were computed, from their format and whether its angles are float32's.
+inline TablePrecision tablePrecision(ValueFormat format, bool float32Angles)
+{
+    if (float32Angles)
+        return TablePrecision::Float32Angles;
+    switch (format) {
+    case ValueFormat::Float32:
+        return TablePrecision::Exact;
+    case ValueFormat::Float16:
+        return TablePrecision::Float16;
+    case ValueFormat::BFloat16:
+        return TablePrecision::BFloat16;
+    }
+    return TablePrecision::Exact;
+}
+
+// Whether a reference explains a sample: at most one compared cell in ten beyond the tolerance,
+// so that a table with a few wrong cells or columns is still named (and its cells shown).
+inline bool explains(std::int64_t compared, std::int64_t bad)
+{
+    return compared > 0 && bad * 10 <= compared;
+}
+
+} // namespace posenc

@@ -1,0 +1,131 @@
+#pragma once
+
+#include "check/CellTolerance.h"
+#include "check/TableReference.h"
+#include "core/Params.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <variant>
+
+namespace posenc {
+
+// What `posenc check` concludes of a table (docs/ARCHITECTURE.md, Checking a table): `Correct`
+// only when it equals a named reference within its tolerance (a published form of its family, or
+// the reference the user declared); `Variant` a family's formula at parameters no published form
+// uses; `Learned` a table no formula explains, which has structure; `Mistake` a named mistake or
+// cells that deviate; `Unknown` what the check cannot tell.
+enum class CheckVerdict { Correct, Variant, Learned, Mistake, Unknown };
+// How a correct table's values were computed: exactly (within the rounding of float32), rounded
+// to float16 or bfloat16, or from float32 angles.
+enum class TablePrecision { Exact, Float16, BFloat16, Float32Angles };
+
+// What a precision of float32 angles rests on: the largest |error| against the exact angles in the
+// table's first rows and in its last, and what float32 angles predict there. Their error grows with
+// the position (the angle p w_i rounded to float32), so the last rows' is the larger.
+struct AngleEvidence
+{
+    std::int64_t firstRow = 0, firstEnd = 0; // rows [firstRow, firstEnd)
+    double firstError = 0.0, firstPredicted = 0.0;
+    std::int64_t lastRow = 0, lastEnd = 0; // rows [lastRow, lastEnd)
+    double lastError = 0.0, lastPredicted = 0.0;
+    // The exact angles' tolerance in the last rows: a last error within it shows no float32 angles.
+    double lastExact = 0.0;
+    // The first rows' cells, and those beyond float32 angles' tolerance (not counted in firstError).
+    std::int64_t firstCells = 0, firstBeyond = 0;
+
+    // Whether the error grows with the position as float32 angles make it: beyond the exact
+    // angles' tolerance in the last rows, more than twice the first rows', and the first rows
+    // within float32 angles' tolerance but for at most a cell in ten.
+    bool supports() const
+    {
+        return lastError > 2.0 * lastExact && lastError > 2.0 * firstError && firstBeyond * 10 <= firstCells;
+    }
+};
+
+// A finding as `--json` prints it: a word, a number, a whole number, a flag, or nothing (null).
+using MatchValue = std::variant<std::monostate, QString, double, std::int64_t, bool>;
+// One of a family's findings, keyed as `--json` prints it ("layout", "base", "rope_type").
+struct MatchField
+{
+    QString key;
+    MatchValue value;
+};
+
+namespace CheckWords {
+QString verdict(CheckVerdict verdict); // "correct", "variant", "learned", "mistake", "unknown"
+QString precision(TablePrecision precision); // "exact", "float16", "bfloat16", "float32-angles"
+} // namespace CheckWords
+
+// The ids of the mistakes more than one family names (a family's own ids are its words).
+namespace CheckMistakes {
+inline const QString kPositionOffset = QStringLiteral("position-offset");
+inline const QString kSameRow = QStringLiteral("same-row");
+inline const QString kHalfPrecisionAngles = QStringLiteral("half-precision-angles");
+inline const QString kScaled = QStringLiteral("scaled");
+inline const QString kTransposed = QStringLiteral("transposed");
+// A table of relative positions taken the other way round: T5's buckets of i − j where the model
+// takes j − i, DeBERTa's of j − i where it takes i − j (OffsetProfile::mirrored).
+inline const QString kRelativeReversed = QStringLiteral("relative-position-reversed");
+} // namespace CheckMistakes
+
+// What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and
+// after its rows were streamed, the verdict. A value the window can show and act on: `params`
+// set the window's parameters to the matched reference. The family fills it through its
+// hypothesis (TableHypothesis.h); the check names no family.
+struct TableMatch
+{
+    CheckVerdict verdict = CheckVerdict::Unknown;
+    // The family the table was found to be, and its word of the table ("sinusoidal", "rope-cos",
+    // "alibi-bias"): `--json`'s "encoding"; unset and empty when the table is unknown.
+    std::optional<Encoding> family;
+    QString table;
+    // The family's findings in its order ("layout", "base", ...): `--json`'s keys of them.
+    QList<MatchField> findings;
+    // Row r holds position r + positionOffset (-2 for a table whose rows 0 and 1 are padding).
+    std::optional<std::int64_t> positionOffset;
+    // The first row a model reads (2 for RoBERTa's learned table, after its padding rows).
+    std::optional<std::int64_t> firstPositionRow;
+    std::optional<TablePrecision> precision;
+    // Of a table of float32 angles, once streamed: the evidence, which the report prints.
+    std::optional<AngleEvidence> angleEvidence;
+    // The mistakes named, by id ("exponent-doubled", CheckMistakes), in the family's order.
+    QStringList mistakes;
+    // One line: the mistake and what the correct line computes, or what the table is.
+    QString diagnosis;
+    // The named reference a correct table equals: a published form ("the paper's sinusoid
+    // (Vaswani et al. 2017, ...)") or the reference the user declared. A match without one is
+    // never correct (TableCheck::identify makes it a variant).
+    QString correctAgainst;
+    // Further lines for a person: the variant named, padding rows, other parameters that fit.
+    QStringList notes;
+
+    // The correct table the rows are compared with, and how close they must be; unset for a
+    // learned or an unknown table, and then `unreferenced` says why, in a sentence.
+    std::shared_ptr<const TableReference> reference;
+    CellTolerance tolerance;
+    QString unreferenced;
+    // Parameters whose table is the reference (its first rows from position 0), for the window.
+    std::optional<Params> params;
+    // How the reference's words read, "sinusoidal, interleaved, paper frequencies, base 10000".
+    QString referenceText;
+
+    // Filled when the rows have been streamed (TableCheck::verify).
+    std::optional<double> maxAbsError;
+    std::optional<std::int64_t> worstRow;
+    std::optional<std::int64_t> worstColumn;
+    QString deviations; // which columns and rows deviate, in words; empty when none
+
+    // The finding of `key`, or nothing.
+    MatchValue finding(const QString &key) const;
+    // This match made the mistake CheckMistakes::kRelativeReversed: equal to no reference, its
+    // diagnosis saying which difference the table holds and which the model takes.
+    void markRelativeReversed(const QString &why);
+};
+
+} // namespace posenc

@@ -1,0 +1,544 @@
+// TableCheck's streaming half: every row of the table against the reference, the next rows read
+// while the last are compared (docs/ARCHITECTURE.md, Checking a table).
+#include "TableCheck.h"
+
+#include "check/CheckDiagnosis.h"
+#include "check/FamilyCheck.h"
+#include "check/CompareSimd.h"
+#include "check/PairReference.h"
+#include "check/TableReference.h"
+#include "check/TableSample.h"
+#include "core/MemoryBudget.h"
+#include "core/NumberText.h"
+#include "core/PositionalTable.h"
+#include "core/ThreadPools.h"
+
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableCheck {
+
+namespace {
+
+constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
+// Of a table matched as float32 angles, the rows probed for exact values: the first of every this
+// many (a sixteenth of the tiles).
+constexpr std::int64_t kProbeRows = 64;
+// A cell float32 angles move: its float32-angle allowance this many times its exact tolerance. The
+// angle's rounding moves such a cell by an eighth of the allowance or so, so a table of float32
+// angles holds the exact value in about 1 % of them at most.
+constexpr double kMoved = 800.0;
+// The cells moved a decision needs, and the share of them holding exact values past which the
+// table is not float32 angles.
+constexpr std::int64_t kMinMoved = 256;
+constexpr double kExactShare = 0.1;
+// The rows a thread takes at once: the kernel anchors a block's first row with a sine and a
+// cosine per pair, which a block of this many rows pays for many times over.
+constexpr std::int64_t kBlockRows = PositionalTable::kAnchorRows;
+
+// What one part of the work found; merged in order, so the result is the same whatever the
+// threads.
+struct Tally
+{
+    double maxError = -1.0;
+    std::int64_t worstRow = -1;
+    std::int64_t worstColumn = -1;
+    std::vector<float> columnMax;
+    std::vector<std::int64_t> columnDeviations;
+    std::vector<std::int64_t> deviatingRows; // increasing
+    std::int64_t deviatingCells = 0;
+    // The deviating cell with the largest |error|: the cell a diagnosis names, which the largest
+    // error of all may not be (a fast column's float32 angles allow more than a slow one's).
+    float deviationError = -1.0f;
+    std::int64_t deviationRow = -1;
+    std::int64_t deviationColumn = -1;
+    // Against the exact angles, of a float32-angle match: cells float32 angles move, and of them
+    // those that hold the exact value.
+    std::int64_t movedCells = 0;
+    std::int64_t exactCells = 0;
+    std::int64_t nonFiniteRow = -1;
+    std::int64_t nonFiniteColumn = -1;
+    bool nonFiniteIsNan = false;
+    // Of a float32-angle match, in the first and the last rows (Bands): the largest |error| of the
+    // cells within the tolerance, what float32 angles predict there, the exact angles' tolerance.
+    double firstError = 0.0, firstPredicted = 0.0;
+    double lastError = 0.0, lastPredicted = 0.0, lastExact = 0.0;
+    std::int64_t firstCells = 0, firstBeyond = 0;
+
+    explicit Tally(std::int64_t cols)
+        : columnMax(std::size_t(cols), 0.0f)
+        , columnDeviations(std::size_t(cols), 0)
+    { }
+};
+
+// The allowed error beyond relative |reference| + absolute of `count` rows of a tile from row
+// `row` on, into `limit`: with float32 angles it grows with the position, and a cell of a text
+// table written with fewer digits than the others is allowed its own rounding.
+void extraLimits(const TableReference::Tile &t, std::int64_t row, int count, const TableReference &reference,
+                 const CellTolerance &tolerance, const TableRows &rows, std::vector<float> &limit)
+{
+    limit.assign(std::size_t(count * t.cols), 0.0f);
+    if (!tolerance.perPosition.empty()) {
+        for (int r = 0; r < count; ++r) {
+            const double position = std::fabs(double(reference.position(row + r)));
+            for (std::int64_t c = 0; c < t.cols; ++c)
+                limit[std::size_t(r * t.cols + c)] = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+        }
+    }
+    if (rows.hasCellRounding()) {
+        thread_local std::vector<float> t_rounding;
+        t_rounding.assign(limit.size(), 0.0f);
+        rows.addCellRounding(row, count, t.col0, t.cols, t_rounding.data());
+        for (std::size_t i = 0; i < limit.size(); ++i)
+            limit[i] += float(kCellRoundingMargin) * t_rounding[i];
+    }
+}
+
+// Of a float32-angle match (the exact reference, a tolerance that grows with the position), the
+// tile's rows: the cells whose float32-angle allowance is wide, and those of them that hold the
+// exact value all the same.
+void probeExact(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
+                const TableReference &reference, const CellTolerance &tolerance, Tally &tally)
+{
+    for (std::int64_t r = 0; r < t.rows; ++r) {
+        if (!reference.compared(t.row0 + r))
+            continue;
+        const double position = std::fabs(double(reference.position(t.row0 + r)));
+        const float *cells = rows + (t.row0 + r - row0) * cols + t.col0;
+        const float *exact = t.values + r * t.stride;
+        for (std::int64_t c = 0; c < t.cols; ++c) {
+            const double limit = tolerance.relative * std::fabs(double(exact[c])) + tolerance.absolute;
+            // A column at frequency 1 holds the exact values in float32 angles too (CellTolerance).
+            const auto column = std::size_t(t.col0 + c);
+            if (tolerance.perPosition[column] * position <= kMoved * limit
+                || (column < tolerance.exactAngle.size() && tolerance.exactAngle[column]))
+                continue;
+            ++tally.movedCells;
+            if (std::fabs(double(cells[c]) - double(exact[c])) <= limit)
+                ++tally.exactCells;
+        }
+    }
+}
+
+// The first and the last rows of a table whose error a precision of float32 angles rests on: a
+// sixteenth of the rows each, 1 to 1024 of them.
+struct Bands
+{
+    std::int64_t firstEnd = 0; // rows [0, firstEnd)
+    std::int64_t lastRow = 0; // rows [lastRow, rows)
+
+    static Bands of(std::int64_t rows)
+    {
+        const std::int64_t band = std::clamp<std::int64_t>(rows / 16, 1, 1024);
+        return {band, std::max<std::int64_t>(rows - band, band)};
+    }
+};
+
+// Of a float32-angle match, a row of the first or last band: its cells within the tolerance, their
+// |error| against the exact angles and what float32 angles predict (half the allowance, which
+// doubles the prediction), against the exact angles' tolerance.
+void bandEvidence(const float *cells, const float *ref, std::int64_t col0, std::int64_t count, double position,
+                  const CellTolerance &tolerance, bool last, Tally &tally)
+{
+    double &worst = last ? tally.lastError : tally.firstError;
+    double &predicted = last ? tally.lastPredicted : tally.firstPredicted;
+    for (std::int64_t c = 0; c < count; ++c) {
+        if (!std::isfinite(ref[c]))
+            continue;
+        const double exact = tolerance.relative * std::fabs(double(ref[c])) + tolerance.absolute;
+        const double allowance = tolerance.perPosition[std::size_t(col0 + c)] * position;
+        const double error = std::fabs(double(cells[c]) - double(ref[c]));
+        if (!last)
+            ++tally.firstCells;
+        if (!(error <= exact + allowance)) {
+            tally.firstBeyond += last ? 0 : 1;
+            continue;
+        }
+        worst = std::max(worst, error);
+        predicted = std::max(predicted, exact + 0.5 * allowance);
+        if (last)
+            tally.lastExact = std::max(tally.lastExact, exact);
+    }
+}
+
+// Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
+// kernel run of up to four rows at a time.
+void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
+                 const TableReference &reference, const CellTolerance &tolerance, const TableRows &source,
+                 const Bands &bands, Tally &tally)
+{
+    const auto relative = float(tolerance.relative);
+    const auto absolute = float(tolerance.absolute);
+    thread_local std::vector<float> t_limit;
+    const bool extraLimit = !tolerance.perPosition.empty() || source.hasCellRounding();
+    for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
+        const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
+        const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
+        const float *expected = t.values + r0 * t.stride;
+        const float *extra = nullptr;
+        if (extraLimit) {
+            extraLimits(t, t.row0 + r0, count, reference, tolerance, source, t_limit);
+            extra = t_limit.data();
+        }
+        const RowsComparison compared
+            = compareRows(table, cols, expected, t.stride, count, tally.columnMax.data() + t.col0, t.cols, relative,
+                          absolute, extra, reference.holdsInfinities());
+        for (int r = 0; r < count; ++r) {
+            const std::int64_t row = t.row0 + r0 + r;
+            const float *cells = table + r * cols;
+            const float *ref = expected + r * t.stride;
+            const float rowMax = compared.rowMax[r];
+            if (!tolerance.perPosition.empty() && (row < bands.firstEnd || row >= bands.lastRow)
+                && reference.compared(row))
+                bandEvidence(cells, ref, t.col0, t.cols, std::fabs(double(reference.position(row))), tolerance,
+                             row >= bands.lastRow, tally);
+            if (double(rowMax) > tally.maxError) {
+                for (std::int64_t c = 0; c < t.cols; ++c) {
+                    if ((cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c])) == rowMax) {
+                        tally.maxError = rowMax;
+                        tally.worstRow = row;
+                        tally.worstColumn = t.col0 + c;
+                        break;
+                    }
+                }
+            }
+            if (!compared.over[r])
+                continue;
+            // The rare path: which cells, and whether one is not a number.
+            const float *limits = extra ? extra + r * t.cols : nullptr;
+            for (std::int64_t c = 0; c < t.cols; ++c) {
+                const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
+                const float limit = std::isfinite(ref[c])
+                    ? relative * std::fabs(ref[c]) + absolute + (limits ? limits[c] : 0.0f)
+                    : 0.0f;
+                if (e <= limit)
+                    continue;
+                if (!std::isfinite(cells[c]) && tally.nonFiniteRow < 0) {
+                    tally.nonFiniteRow = row;
+                    tally.nonFiniteColumn = t.col0 + c;
+                    tally.nonFiniteIsNan = std::isnan(cells[c]);
+                }
+                if (e > tally.deviationError) {
+                    tally.deviationError = e;
+                    tally.deviationRow = row;
+                    tally.deviationColumn = t.col0 + c;
+                }
+                ++tally.columnDeviations[std::size_t(t.col0 + c)];
+                ++tally.deviatingCells;
+            }
+            if (tally.deviatingRows.empty() || tally.deviatingRows.back() != row)
+                tally.deviatingRows.push_back(row);
+        }
+    }
+}
+
+// Rows each thread reads at a time: a piece of the second-level cache, so that the rows the
+// kernel's tiles are compared with are still there; four at least, a kernel run's.
+std::int64_t readRowsFor(std::int64_t cols, const StreamOptions &options)
+{
+    const auto rowBytes = sizeof(float) * std::uint64_t(std::max<std::int64_t>(cols, 1));
+    const auto rows = std::int64_t(options.chunkBytes / rowBytes);
+    return std::clamp<std::int64_t>(rows / PositionalTable::kRunRows * PositionalTable::kRunRows,
+                                    PositionalTable::kRunRows, kBlockRows);
+}
+
+int threadsOf(const StreamOptions &options)
+{
+    return options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
+}
+
+} // namespace
+
+std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options)
+{
+    return std::uint64_t(threadsOf(options)) * std::uint64_t(readRowsFor(cols, options))
+        * std::uint64_t(std::max<std::int64_t>(cols, 1)) * sizeof(float);
+}
+
+std::optional<QString> fitToBudget(const TableRows &table, std::uint64_t budget, StreamOptions &options)
+{
+    const std::int64_t cols = std::max<std::int64_t>(1, table.cols());
+    // The sample reads whole rows, 16 of them at least.
+    const auto sample = std::uint64_t(sampleRows(table.rows(), cols, kSampleCells).size()) * std::uint64_t(cols);
+    while (options.chunkBytes > (std::uint64_t(1) << 16)
+           && MemoryBudget::bytesFor(sample) + streamBytes(cols, options) > budget)
+        options.chunkBytes /= 2;
+    const std::uint64_t cells = sample + streamBytes(cols, options) / sizeof(float);
+    return MemoryBudget::check(cells, budget, u"checking %1 (a sample and rows in flight)"_s.arg(table.name()));
+}
+
+Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options)
+{
+    Verification v;
+    if (!match.reference)
+        return v;
+    const TableReference &reference = *match.reference;
+    // A match of float32 angles is probed for exact values: a table that holds them where float32
+    // angles would move its cells (rows of exact values, then noise) is not float32 angles, however
+    // wide their tolerance at far positions.
+    const bool probing = !match.tolerance.perPosition.empty();
+    std::int64_t movedCells = 0, exactCells = 0;
+    const std::int64_t cols = table.cols();
+    const std::int64_t rows = table.rows();
+    const std::int64_t readRows = readRowsFor(cols, options);
+    const int threads = threadsOf(options);
+    // The evidence of float32 angles where the angle is the row's position times a frequency (a
+    // PairReference): its error grows with the row. Another reference's angles (a 2-D table's
+    // patch ids) do not grow so, and keep no evidence.
+    const bool rowAngles = probing && dynamic_cast<const PairReference *>(&reference) != nullptr;
+    const Bands bands = rowAngles ? Bands::of(rows) : Bands {0, rows};
+    AngleEvidence evidence;
+    evidence.firstEnd = bands.firstEnd;
+    evidence.lastRow = bands.lastRow;
+    evidence.lastEnd = rows;
+    v.columnMax.assign(std::size_t(cols), 0.0f);
+    v.columnDeviations.assign(std::size_t(cols), 0);
+    if (options.progress)
+        options.progress->expect(rows);
+
+    // Blocks of whole anchor runs of rows, a thread each: the kernel anchors a block's first row
+    // once, and its tiles arrive row after row; the thread reads the table's rows a cache-sized
+    // piece at a time as the tiles reach them, so reading and comparing go on together on every
+    // core. A wave of a few blocks a thread at a time, merged in block order.
+    const std::int64_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+    const std::int64_t wave = std::int64_t(threads) * 4;
+    for (std::int64_t first = 0; first < blocks; first += wave) {
+        const std::int64_t count = std::min(wave, blocks - first);
+        std::vector<Tally> tallies(static_cast<std::size_t>(count), Tally(cols));
+        std::vector<QString> errors(static_cast<std::size_t>(count));
+        const bool finished = forEachTile(count, threads, options.cancel, [&](std::int64_t k) {
+            const std::int64_t row0 = (first + k) * kBlockRows;
+            const std::int64_t blockRows = std::min(kBlockRows, rows - row0);
+            Tally &tally = tallies[std::size_t(k)];
+            QString &error = errors[std::size_t(k)];
+            thread_local std::vector<float> t_rows;
+            t_rows.resize(std::size_t(readRows * cols));
+            std::int64_t held = -1; // the first row t_rows holds
+            reference.forEachTile({row0, blockRows, 0, cols}, [&](const TableReference::Tile &t) {
+                if (!error.isEmpty())
+                    return;
+                if (held < 0 || t.row0 < held || t.row0 + t.rows > held + readRows) {
+                    const std::int64_t n = std::min(readRows, row0 + blockRows - t.row0);
+                    if (!table.read(t.row0, n, t_rows.data(), error)) {
+                        if (error.isEmpty())
+                            error = u"the rows could not be read"_s;
+                        return;
+                    }
+                    held = t.row0;
+                }
+                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, bands, tally);
+                if (probing && t.row0 % kProbeRows == 0)
+                    probeExact(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
+            });
+            // A reference gathered from a split layout hands a row out in a tile per half: its
+            // deviating rows, each once and in order.
+            std::sort(tally.deviatingRows.begin(), tally.deviatingRows.end());
+            tally.deviatingRows.erase(std::unique(tally.deviatingRows.begin(), tally.deviatingRows.end()),
+                                      tally.deviatingRows.end());
+        });
+        if (!finished) {
+            v.cancelled = true;
+            return v;
+        }
+        std::vector<std::int64_t> waveRows;
+        for (std::int64_t k = 0; k < count; ++k) {
+            const Tally &t = tallies[std::size_t(k)];
+            if (!errors[std::size_t(k)].isEmpty()) {
+                v.error = errors[std::size_t(k)];
+                return v;
+            }
+            if (t.nonFiniteRow >= 0) {
+                v.error = u"row %1, column %2 holds %3; a table of positions holds finite numbers"_s.arg(t.nonFiniteRow)
+                              .arg(t.nonFiniteColumn)
+                              .arg(t.nonFiniteIsNan ? u"NaN"_s : u"an infinity"_s);
+                return v;
+            }
+            if (t.worstRow >= 0 && (v.worstRow < 0 || t.maxError > v.maxAbsError)) {
+                v.maxAbsError = t.maxError;
+                v.worstRow = t.worstRow;
+                v.worstColumn = t.worstColumn;
+            }
+            for (std::int64_t c = 0; c < cols; ++c) {
+                v.columnMax[std::size_t(c)] = std::max(v.columnMax[std::size_t(c)], t.columnMax[std::size_t(c)]);
+                v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
+            }
+            v.deviatingCells += t.deviatingCells;
+            movedCells += t.movedCells;
+            exactCells += t.exactCells;
+            evidence.firstError = std::max(evidence.firstError, t.firstError);
+            evidence.firstPredicted = std::max(evidence.firstPredicted, t.firstPredicted);
+            evidence.lastError = std::max(evidence.lastError, t.lastError);
+            evidence.lastPredicted = std::max(evidence.lastPredicted, t.lastPredicted);
+            evidence.lastExact = std::max(evidence.lastExact, t.lastExact);
+            evidence.firstCells += t.firstCells;
+            evidence.firstBeyond += t.firstBeyond;
+            if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
+                v.deviationError = t.deviationError;
+                v.deviationRow = t.deviationRow;
+                v.deviationColumn = t.deviationColumn;
+            }
+            waveRows.insert(waveRows.end(), t.deviatingRows.begin(), t.deviatingRows.end());
+        }
+        v.deviatingRows += std::int64_t(waveRows.size());
+        for (const std::int64_t r : waveRows) {
+            if (v.someDeviatingRows.size() < kRowsNamed)
+                v.someDeviatingRows.push_back(r);
+        }
+        if (!waveRows.empty())
+            v.lastDeviatingRow = waveRows.back();
+        const std::int64_t end = std::min(rows, (first + count) * kBlockRows);
+        for (std::int64_t r = first * kBlockRows; r < end; ++r)
+            v.comparedRows += reference.compared(r);
+        if (options.progress)
+            options.progress->advance(end - first * kBlockRows);
+    }
+    if (!probing)
+        return v;
+    const bool exactValues = movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells);
+    // Cells rounded to float16 or bfloat16 hide float32 angles' growth under their own rounding:
+    // there the error's shape is no evidence either way.
+    const bool coarseCells = match.tolerance.relative > 0x1p-16;
+    if (exactValues || (rowAngles && !coarseCells && !evidence.supports())) {
+        // Compared again with the exact angles' tolerance: the table holds the exact angles' values
+        // where float32 angles would move them, or its error does not grow as theirs does.
+        TableMatch exactMatch = match;
+        exactMatch.tolerance.perPosition.clear();
+        Verification w = verify(exactMatch, table, options);
+        if (exactValues)
+            w.exactShare = double(exactCells) / double(movedCells);
+        else
+            w.flat = true;
+        if (rowAngles)
+            w.angleEvidence = evidence;
+        return w;
+    }
+    if (rowAngles)
+        v.angleEvidence = evidence;
+    return v;
+}
+
+QFuture<Verification> verifyAsync(std::shared_ptr<const TableRows> table, TableMatch match, StreamOptions options,
+                                  std::shared_ptr<std::atomic<bool>> cancel, std::shared_ptr<WorkProgress> progress)
+{
+    return QtConcurrent::run([table = std::move(table), match = std::move(match), options, cancel = std::move(cancel),
+                              progress = std::move(progress)]() mutable {
+        options.cancel = cancel.get();
+        options.progress = progress.get();
+        return verify(match, *table, options);
+    });
+}
+
+void conclude(TableMatch &match, const Verification &v)
+{
+    if (!match.reference)
+        return;
+    if (v.exactShare || v.flat) {
+        // Fitted as float32 angles, streamed as exact ones (verify): the table's precision is theirs.
+        match.tolerance.perPosition.clear();
+        match.precision = TablePrecision::Exact;
+        match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
+        match.notes.append(v.exactShare ? CheckDiagnosis::exactNotFloat32Note(*v.exactShare)
+                                        : CheckDiagnosis::flatNotFloat32Note(*v.angleEvidence));
+        // A family with a float32-angles setting of its own clears it.
+        if (match.params) {
+            if (const auto &table = FamilyChecks::of(match.params->encoding).table; table && table->exactAngles)
+                table->exactAngles(*match.params);
+        }
+    }
+    if (!v.exactShare && !v.flat && v.angleEvidence)
+        match.angleEvidence = v.angleEvidence;
+    match.maxAbsError = v.maxAbsError;
+    match.worstRow = v.worstRow;
+    match.worstColumn = v.worstColumn;
+    if (v.deviatingCells == 0)
+        return;
+    std::vector<std::int64_t> columns;
+    for (std::size_t c = 0; c < v.columnDeviations.size(); ++c) {
+        if (v.columnDeviations[c] > 0)
+            columns.push_back(std::int64_t(c));
+    }
+    QString rows;
+    if (v.deviatingRows <= std::int64_t(v.someDeviatingRows.size())) {
+        rows = CheckDiagnosis::indexSet(v.someDeviatingRows, v.comparedRows, u"row"_s);
+    } else {
+        QStringList first;
+        for (std::size_t i = 0; i < std::min<std::size_t>(v.someDeviatingRows.size(), 4); ++i)
+            first.append(QString::number(v.someDeviatingRows[i]));
+        rows = u"rows %1, ... %2 (%3 of %4)"_s.arg(first.join(u", "_s))
+                   .arg(v.lastDeviatingRow)
+                   .arg(v.deviatingRows)
+                   .arg(v.comparedRows);
+    }
+    match.deviations = u"%1; %2"_s.arg(
+        CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
+    if (match.verdict != CheckVerdict::Correct && match.verdict != CheckVerdict::Variant)
+        return;
+    // No mistake was named, yet cells deviate: the table is the reference but for them. The cell
+    // named is the worst of those beyond the tolerance, which the largest error may not be.
+    match.verdict = CheckVerdict::Mistake;
+    match.correctAgainst.clear();
+    const QString where = u"row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
+    match.diagnosis = v.deviatingCells == 1
+        ? u"one cell deviates: %1 is off by %2 from %3; every other cell is within the rounding"_s.arg(
+            where, NumberText::compact(v.deviationError, 3), match.referenceText)
+        : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
+              .arg(match.referenceText, where, NumberText::compact(v.deviationError, 3));
+}
+
+std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const TableRows &table, const Block &block,
+                                             const std::atomic<bool> *cancel)
+{
+    if (block.row0 < 0 || block.col0 < 0 || block.rowEnd() > table.rows() || block.colEnd() > table.cols())
+        return u"rows %1..%2, columns %3..%4 are outside the table (%5 x %6)"_s.arg(block.row0)
+            .arg(block.rowEnd() - 1)
+            .arg(block.col0)
+            .arg(block.colEnd() - 1)
+            .arg(table.rows())
+            .arg(table.cols());
+    if (!match.reference)
+        return u"this table has no reference to compare with"_s;
+    ErrorBlock out;
+    out.block = block;
+    out.error.setZero(block.rows, block.cols);
+    out.columnMax.assign(std::size_t(block.cols), 0.0f);
+    const TableReference &reference = *match.reference;
+    constexpr std::int64_t kRows = 256;
+    std::vector<float> rows;
+    for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kRows) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return u"cancelled"_s;
+        const std::int64_t count = std::min(kRows, block.rowEnd() - r0);
+        rows.resize(std::size_t(count * table.cols()));
+        QString error;
+        if (!table.read(r0, count, rows.data(), error))
+            return error;
+        reference.forEachTile({r0, count, block.col0, block.cols}, [&](const TableReference::Tile &t) {
+            for (std::int64_t r = 0; r < t.rows; ++r) {
+                const float *cells = rows.data() + (t.row0 - r0 + r) * table.cols() + t.col0;
+                const float *ref = t.values + r * t.stride;
+                for (std::int64_t c = 0; c < t.cols; ++c) {
+                    const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
+                    const std::int64_t column = t.col0 + c - block.col0;
+                    out.error(t.row0 + r - block.row0, column) = e;
+                    out.columnMax[std::size_t(column)] = std::max(out.columnMax[std::size_t(column)], e);
+                }
+            }
+        });
+    }
+    return out;
+}
+
+QFuture<std::variant<ErrorBlock, QString>> errorBlockAsync(std::shared_ptr<const TableRows> table, TableMatch match,
+                                                           Block block, std::shared_ptr<std::atomic<bool>> cancel)
+{
+    return QtConcurrent::run([table = std::move(table), match = std::move(match), block, cancel = std::move(cancel)] {
+        return errorBlock(match, *table, block, cancel.get());
+    });
+}
+
+} // namespace posenc::TableCheck

@@ -1,0 +1,226 @@
+#include "AlibiTableCheck.h"
+
+#include "check/FitNumbers.h"
+#include "check/HeadBiasFit.h"
+#include "check/OffsetFit.h"
+#include "core/NumberText.h"
+#include "core/alibi/AlibiSlopes.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::AlibiTableCheck {
+
+namespace {
+
+const QString kTable = u"alibi-bias"_s;
+const QString kSlopeMistake = u"slope-not-get-slopes"_s;
+
+// What the table shows: the slope, what follows the query (the mask's fill, or the symmetric
+// bias), and the head get_slopes gives it.
+struct Found
+{
+    double slope = 0.0; // get_slopes' value where a head has it, else as measured
+    HeadBiasFit::After after {false, -std::numeric_limits<float>::infinity()};
+    std::int64_t heads = 0; // the fewest heads whose get_slopes has the slope (a power of two); 0: none
+    std::int64_t head = 0;
+
+    AlibiMask mask() const { return after.twoSided ? AlibiMask::Symmetric : AlibiMask::Causal; }
+};
+
+// The slope from the keys at or before the query, value(t) = m t: the median of value(t) / t
+// over the nearest offsets the sample holds.
+std::optional<double> measuredSlope(const OffsetProfile &profile)
+{
+    std::vector<double> slopes;
+    for (std::int64_t t = -1; t >= profile.first && slopes.size() < 64; --t) {
+        if (profile.has(t))
+            slopes.push_back(double(profile.at(t)) / double(t));
+    }
+    const double m = FitNumbers::median(slopes);
+    if (slopes.empty() || !(m > 0.0) || !std::isfinite(m))
+        return std::nullopt;
+    return m;
+}
+
+// The fewest heads H (a power of two) whose get_slopes gives a head the slope m: head K = -log2(m)
+// H / 8 of the geometric series. Every larger H has a head of the same slope, to rounding.
+void nameHead(Found &found, double m)
+{
+    for (std::int64_t n = 1; n <= AlibiParams::kMaxHeads; n *= 2) {
+        const double k = -std::log2(m) * double(n) / 8.0;
+        const auto head = std::int64_t(std::llround(k));
+        if (head < 1 || head > n)
+            continue;
+        const double slope = AlibiSlopes::of(n, head);
+        if (std::fabs(slope / m - 1.0) < 2e-6) {
+            found.heads = n;
+            found.head = head;
+            found.slope = slope;
+            return;
+        }
+    }
+    found.slope = m;
+    for (const double r : FitNumbers::roundings(m, 9)) {
+        if (std::fabs(r / m - 1.0) < 2e-7) {
+            found.slope = r;
+            return;
+        }
+    }
+}
+
+std::optional<Found> find(const OffsetProfile &profile)
+{
+    if (!profile.has(0) || profile.at(0) != 0.0f || !profile.has(-1))
+        return std::nullopt;
+    const auto m = measuredSlope(profile);
+    if (!m)
+        return std::nullopt;
+    Found found;
+    nameHead(found, *m);
+    // After the query: one fill (the mask), or the symmetric bias.
+    const auto after = HeadBiasFit::readAfter(
+        profile, -found.slope, std::nullopt,
+        [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; }, found.after);
+    if (!after)
+        return std::nullopt;
+    found.after = *after;
+    return found;
+}
+
+OffsetReference::Values valuesOf(const Found &found)
+{
+    return HeadBiasFit::values([slope = found.slope](std::int64_t d) { return -slope * double(d); }, found.after);
+}
+
+QString referenceText(const Found &found)
+{
+    const QString mask = found.mask() == AlibiMask::Causal
+        ? u"causal (keys after the query %1)"_s.arg(HeadBiasFit::fillWords(found.after.fill))
+        : u"symmetric −m|i − j|"_s;
+    if (found.heads == 0)
+        return u"alibi-bias, slope %1, %2"_s.arg(NumberText::exact(found.slope), mask);
+    return u"alibi-bias, head %1 of %2 (get_slopes: m = %3), %4"_s.arg(found.head)
+        .arg(found.heads)
+        .arg(NumberText::compact(found.slope, 6), mask);
+}
+
+QStringList notes(const Found &found, std::int64_t rows)
+{
+    QStringList notes;
+    if (found.heads > 0 && found.heads < AlibiParams::kMaxHeads)
+        notes.append(u"one head's table does not tell the heads: get_slopes gives m = %1 to head %2 of any H from %3 "
+                     "to %4, to head %5 of %6 to %7, and so on (to float32's rounding); the fewest heads named"_s
+                         .arg(NumberText::compact(found.slope, 6))
+                         .arg(found.head)
+                         .arg(found.heads)
+                         .arg(2 * found.heads - 1)
+                         .arg(2 * found.head)
+                         .arg(2 * found.heads)
+                         .arg(4 * found.heads - 1));
+    if (rows == 1)
+        notes.append(u"one row holds the bias of offsets 0 and after: the slope shows only in later rows"_s);
+    if (found.mask() == AlibiMask::Causal && !std::isinf(found.after.fill))
+        notes.append(u"the keys after the query hold %1, float32's lowest, as HF's masks fill them; posenc writes "
+                     "−inf"_s.arg(HeadBiasFit::fillWords(found.after.fill)));
+    return notes;
+}
+
+CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
+{
+    return OffsetFit::tolerance(e, found.slope * double(std::max(e.rows(), e.cols())), 2.0);
+}
+
+TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference)
+{
+    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found));
+    m.findings = HeadBiasFit::headFindings(found.heads, found.head);
+    m.findings += {{u"slope"_s, found.slope}, {u"mask"_s, found.mask() == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s}};
+    m.referenceText = referenceText(found);
+    m.notes = notes(found, e.rows());
+    if (found.heads == 0) {
+        m.mistakes = {kSlopeMistake};
+        m.verdict = CheckVerdict::Mistake;
+        m.diagnosis = u"a linear bias m (j − i) with m = %1, which get_slopes gives no head: its slopes are 2^(−8k/n) "
+                      "for n heads a power of two (Press et al. 2022); MPT's gen_slopes with alibi_bias_max other "
+                      "than 8 gives others"_s.arg(NumberText::exact(found.slope));
+        return m;
+    }
+    m.verdict = CheckVerdict::Correct;
+    m.correctAgainst
+        = u"ALiBi's get_slopes for %1 heads (Press et al. 2022; HF's build_alibi_tensor)"_s.arg(found.heads);
+    m.diagnosis = u"ALiBi's bias of head %1 of %2 as get_slopes makes it: m (j − i) = −%3 (i − j) for keys at or "
+                  "before the query, %4"_s.arg(found.head)
+                      .arg(found.heads)
+                      .arg(NumberText::compact(found.slope, 6),
+                           found.mask() == AlibiMask::Causal ? u"the keys after it masked"_s
+                                                           : u"and −m (j − i) after it (symmetric)"_s);
+    Params p;
+    p.encoding = Encoding::Alibi;
+    p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+    p.alibi.heads = found.heads;
+    p.alibi.head = found.head;
+    p.alibi.mask = found.mask();
+    if (p.isValid())
+        m.params = p;
+    return m;
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    const std::optional<OffsetProfile> profile = OffsetFit::profile(e);
+    const std::optional<Found> found = profile ? find(*profile) : std::nullopt;
+    if (!found)
+        return std::nullopt;
+    const auto reference
+        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
+    return OffsetFit::candidate(e, *reference, toleranceOf(e, *found), [&] { return matchOf(e, *found, reference); });
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Alibi, u"ALiBi"_s))
+        return *refused;
+    Found found;
+    found.heads = params.alibi.heads;
+    found.head = params.alibi.head;
+    found.slope = AlibiSlopes::of(found.heads, found.head);
+    found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
+    TableMatch m = matchOf(
+        e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
+    m.params = params;
+    return m;
+}
+
+QList<PublishedForm> publishedForms(std::int64_t)
+{
+    const auto form = [](const QString &name, const QString &source, std::int64_t heads) {
+        Params p;
+        p.encoding = Encoding::Alibi;
+        p.alibi.heads = heads;
+        return PublishedForm {name, source, kTable, p};
+    };
+    return {form(u"BLOOM-560m"_s, u"bigscience/bloom-560m, config.json"_s, 16),
+            form(u"MPT-7B"_s, u"mosaicml/mpt-7b, config.json"_s, 32)};
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kTable};
+    h.findingKeys = {u"heads"_s, u"head"_s, u"slope"_s, u"mask"_s};
+    h.help = u"head K's bias (L x L, as posenc table alibi-bias writes it): the slope and the fewest heads get_slopes "
+             "gives it to; causal (-inf, or float32's lowest, after the query) or symmetric"_s;
+    h.mistakes = {kSlopeMistake};
+    h.fit = fit;
+    h.expect = expect;
+    h.publishedForms = publishedForms;
+    return h;
+}
+
+} // namespace posenc::AlibiTableCheck

@@ -1,0 +1,134 @@
+// The per-layer numbers of the model's attention code (LayerSchemes.h): the rules of the row's
+// "softmax", "window", "chunk" and "qscale" (ModelTable), read as the attention classes read them:
+// LlamaAttention's head_dim^-0.5, DeepseekV3Attention's qk_head_dim^-0.5 times yarn's
+// get_mscale(factor, mscale_all_dim)^2, Gemma2Attention's query_pre_attn_scalar^-0.5, Gemma 3n's
+// and 4's 1.0, GraniteAttention's attention_multiplier, Zamba2Attention's (head_dim / 2)^-0.5;
+// Llama4TextAttention's temperature on its NoPE layers.
+#include "LayerSchemes.h"
+
+#include "check/ConfigContext.h"
+#include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const LayerGroup *groupOf(const ConfigContext &c, const ConfigLayer &layer)
+{
+    for (const LayerGroup &g : c.plan.groups) {
+        if (g.name == layer.layerType)
+            return &g;
+    }
+    return nullptr;
+}
+
+// A class default the key falls back to, or `fallback`.
+double valueOf(const ConfigContext &c, const QString &key, double fallback)
+{
+    if (c.text.has(key))
+        return c.text.number(key, -ConfigBounds::kInf, ConfigBounds::kInf).value_or(fallback);
+    return c.model.number(key).value_or(fallback);
+}
+
+void softmax(const ConfigContext &c, ConfigLayer &layer)
+{
+    LayerScheme &s = layer.scheme;
+    const QString rule = c.model.softmax;
+    const double head = double(s.headDim);
+    if (rule == u"mla"_s || rule == u"qk_head_dim"_s) {
+        s.softmaxScale = 1.0 / std::sqrt(head);
+        s.softmaxWords = u"qk_head_dim^-0.5"_s;
+        s.softmaxTakesMscale = rule == u"mla"_s;
+        const std::optional<RotaryLayers> &rotary = FamilyChecks::of(layer.params.encoding).rotary;
+        if (rule == u"mla"_s && rotary && layer.described && layer.params.isValid()) {
+            s.mscaleFactor = rotary->numbers(layer.params).softmaxScaleFactor;
+            if (s.mscaleFactor != 1.0) {
+                *s.softmaxScale *= s.mscaleFactor;
+                s.softmaxWords += u" * get_mscale(factor, mscale_all_dim)^2"_s;
+            }
+        }
+    } else if (rule == u"query_pre_attn_scalar"_s) {
+        s.softmaxScale = 1.0 / std::sqrt(valueOf(c, u"query_pre_attn_scalar"_s, 256.0));
+        s.softmaxWords = u"query_pre_attn_scalar^-0.5"_s;
+    } else if (rule == u"one"_s) {
+        s.softmaxScale = 1.0;
+        s.softmaxWords = u"1 (q and k RMS-normed)"_s;
+    } else if (rule == u"attention_multiplier"_s) {
+        s.softmaxScale = valueOf(c, u"attention_multiplier"_s, 1.0);
+        s.softmaxWords = u"attention_multiplier"_s;
+    } else if (rule == u"half_head_dim"_s) {
+        s.softmaxScale = 1.0 / std::sqrt(head / 2.0);
+        s.softmaxWords = u"(head_dim / 2)^-0.5"_s;
+    } else {
+        s.softmaxScale = 1.0 / std::sqrt(head);
+        s.softmaxWords = u"head_dim^-0.5"_s;
+    }
+}
+
+void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &group)
+{
+    LayerScheme &s = layer.scheme;
+    const ModelRow &row = c.model;
+    s.headDim = c.plan.headDimOf(group.type);
+    if (row.headDim == u"mla"_s)
+        s.headDim += std::int64_t(valueOf(c, u"qk_nope_head_dim"_s, 128.0));
+    if (group.rope)
+        s.rotaryPlace = row.headDim == u"mla"_s                ? u"mla-tail"_s
+            : layer.params.rope.type == RopeType::Proportional ? u"proportional"_s
+                                                               : u"prefix"_s;
+    if (group.type == u"sliding_attention"_s && c.plan.slidingWindow) {
+        // ModernBERT's local_attention is the whole span: local_attention // 2 each side.
+        const bool halved = row.window.value(u"halved"_s).toBool();
+        s.window = halved ? *c.plan.slidingWindow / 2 : *c.plan.slidingWindow;
+        s.windowBothSides = halved;
+    }
+    if (group.type == u"chunked_attention"_s) {
+        const QString key = row.chunk.value(u"key"_s).toString(u"attention_chunk_size"_s);
+        s.chunk = std::int64_t(valueOf(c, key, 8192.0));
+    }
+    // Llama 4's temperature on the layers that do not turn, when attn_temperature_tuning is true
+    // (an integer as Python reads it: 4 is true).
+    const QJsonObject &q = row.qscale;
+    if (q.value(u"kind"_s).toString() == u"temperature"_s && !group.rope) {
+        const QString flag = q.value(u"switch"_s).toString();
+        if (valueOf(c, flag, 1.0) != 0.0
+            && !(c.text.json().value(flag).isBool() && !c.text.json().value(flag).toBool()))
+            s.query = QueryScale {QueryScale::Kind::Temperature, valueOf(c, q.value(u"scale"_s).toString(), 0.1),
+                                  std::int64_t(valueOf(c, q.value(u"length"_s).toString(), 8192.0))};
+    }
+    softmax(c, layer);
+    if (!row.indexer.isEmpty() && group.rope) {
+        s.indexerHeadDim = std::int64_t(valueOf(c, row.indexer.value(u"key"_s).toString(), 128.0));
+        s.indexerRotaryDim = c.plan.headDim;
+        s.indexerLayout = row.indexer.value(u"layout"_s).toString();
+    }
+}
+
+} // namespace
+
+namespace LayerSchemes {
+
+void fill(ConfigContext &c, QList<ConfigLayer> &layers)
+{
+    for (ConfigLayer &layer : layers) {
+        LayerScheme &s = layer.scheme;
+        s.encoding = Families::word(layer.params.encoding);
+        const LayerGroup *group = groupOf(c, layer);
+        if (!group)
+            continue; // a family without layer types of its own (ALiBi, T5, ...): its family's word
+        if (group->mixer != u"attention"_s) {
+            s.encoding = group->mixer;
+            continue;
+        }
+        attention(c, layer, *group);
+    }
+}
+
+} // namespace LayerSchemes
+
+} // namespace posenc

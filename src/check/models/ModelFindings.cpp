@@ -1,0 +1,204 @@
+// The findings of a model's row and layers (ModelFindings.h). The threads they cite were found by
+// searching the issue trackers of the engines and of HF transformers; where none was found for a
+// claim, the finding says so.
+#include "ModelFindings.h"
+
+#include "check/ConfigContext.h"
+#include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
+#include "core/NumberText.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+std::vector<std::int64_t> layersWhere(const ConfigContext &c, const std::function<bool(const ConfigLayer &)> &which)
+{
+    std::vector<std::int64_t> all;
+    for (const ConfigLayer &l : c.result.layers) {
+        if (which(l))
+            all.insert(all.end(), l.layers.cbegin(), l.layers.cend());
+    }
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
+QString scaleAt(const QueryScale &q, std::int64_t p)
+{
+    return NumberText::compact(q.at(p), 5);
+}
+
+void nopeLayers(ConfigContext &c)
+{
+    const auto nope = layersWhere(c, [](const ConfigLayer &l) { return l.scheme.encoding == u"none"_s; });
+    if (nope.empty())
+        return;
+    const QString rule = c.model.nope.value(u"rule"_s).toString();
+    QString why;
+    if (rule == u"flags"_s)
+        why = u"no_rope_layers 0 there: the list's name is reversed, 1 marks a layer where RoPE turns "
+              "(transformers#37344, #37359; TensorRT-LLM#3382 fixed the interval for it)"_s;
+    else if (rule == u"sliding-only"_s)
+        why = u"%1 rotates only where sliding_window is set, so its full layers attend without position "
+              "(vllm#11203 caught the condition written inverted)"_s.arg(c.model.configClass);
+    else
+        why = u"%1 applies no rotary embedding there"_s.arg(c.model.configClass);
+    c.find(u"nope-layers"_s,
+           u"layers %1 have no RoPE: %2; their attention sees order only through the causal mask"_s.arg(
+               ConfigText::layerList(nope, c.plan.layerCount), why));
+}
+
+void chunkedLayers(ConfigContext &c)
+{
+    for (const ConfigLayer &l : c.result.layers) {
+        if (!l.scheme.chunk)
+            continue;
+        c.find(u"chunked-layers-turn"_s,
+               u"the %1 layers (chunks of %2 positions) are the ones where RoPE turns; the NoPE layers attend to the "
+               "whole context (maxtext#1642 described the opposite)"_s.arg(l.layerType)
+                   .arg(*l.scheme.chunk),
+               l.layerType);
+    }
+}
+
+void queryScales(ConfigContext &c)
+{
+    for (const ConfigLayer &l : c.result.layers) {
+        const QueryScale &q = l.scheme.query;
+        if (q.kind == QueryScale::Kind::Temperature)
+            c.find(u"query-temperature"_s,
+                   u"these layers multiply their queries by %1: 1 up to position %2, %3 from %4 and %5 at %6 (the "
+                   "absolute token index, not position_ids); vLLM read attn_temperature_tuning as off by default and "
+                   "ran them without it (vllm#16216; on for long contexts since vllm#16439)"_s.arg(q.words())
+                       .arg(q.firstRise() - 1)
+                       .arg(scaleAt(q, q.firstRise()))
+                       .arg(q.firstRise())
+                       .arg(scaleAt(q, c.plan.maxPositions - 1))
+                       .arg(c.plan.maxPositions - 1),
+                   l.layerType);
+        else if (q.kind == QueryScale::Kind::Beta)
+            c.find(u"query-scaling-beta"_s,
+                   u"every query is multiplied by %1: %2 from position %3, %4 at %5; vLLM's MistralAttention looked "
+                   "only for a top-level llama_4_scaling and skipped it (vllm#48621), HF used the cache position "
+                   "instead of position_ids until transformers#44860 (no report of it applied twice was found)"_s
+                       .arg(q.words(), scaleAt(q, q.firstRise()))
+                       .arg(q.firstRise())
+                       .arg(scaleAt(q, c.plan.maxPositions - 1))
+                       .arg(c.plan.maxPositions - 1),
+                   l.layerType);
+    }
+    const QString flag = c.model.qscale.value(u"switch"_s).toString();
+    if (!flag.isEmpty() && c.text.json().value(flag).isBool() && !c.text.json().value(flag).toBool())
+        c.find(u"query-temperature"_s,
+               u"%1 is false: the NoPE layers run without the query temperature that long "
+               "contexts were trained with"_s.arg(c.text.pathOf(flag)));
+}
+
+void ropeNotes(ConfigContext &c)
+{
+    for (const ConfigLayer &l : c.result.layers) {
+        // A rotary layer reads RoPE's rows (params.rope), whatever family turns it.
+        if (!FamilyChecks::of(l.params.encoding).rotary)
+            continue;
+        const RopeParams &r = l.params.rope;
+        if (r.type == RopeType::LongRope && r.originalMaxLen)
+            c.find(u"longrope-factor-choice"_s,
+                   u"the long factors apply when max(position_ids) + 1 > %1, chosen again at every forward pass "
+                   "(dynamic_rope_update); llama.cpp chose them by the allocated context (llama.cpp#24875), vLLM by "
+                   "max_model_len (vllm#27431), so a short prompt there can turn with the long ones"_s.arg(
+                       *r.originalMaxLen),
+                   l.layerType);
+        if (r.layout == RopeLayout::Interleaved)
+            c.find(u"interleaved-pairs"_s,
+                   u"%1 turns pairs (2i, 2i + 1), not rotate_half's (i, i + r/2): a port with the other layout must "
+                   "permute its query and key weights%2"_s.arg(c.model.type,
+                                                               c.model.type.startsWith(u"cohere"_s)
+                                                                   ? u" (llama.cpp runs Cohere2 with adjacent pairs, "
+                                                                     "llama.cpp#10900; no report of it run with half "
+                                                                     "pairs was found)"_s
+                                                                   : QString()),
+                   l.layerType);
+        if (l.scheme.rotaryPlace == u"mla-tail"_s)
+            c.find(u"mla-rope-tail"_s,
+                   u"MLA: RoPE turns the last %1 of each %2-wide query head (qk_rope_head_dim), and the key's %1 "
+                   "rotated columns are one per token, shared by every head; a reader that takes hidden_size / "
+                   "num_attention_heads = %3 as the rotary head is wrong"_s.arg(r.headDim)
+                       .arg(l.scheme.headDim)
+                       .arg(c.plan.hidden / std::max<std::int64_t>(c.plan.heads, 1)),
+                   l.layerType);
+        if (l.scheme.indexerHeadDim > 0)
+            c.find(u"indexer-layout"_s,
+                   u"the sparse-attention indexer rotates the first %1 of its %2 columns in %3 pairs while MLA's "
+                   "tail turns interleaved ones: engines that reused MLA's rotation for the indexer lost accuracy "
+                   "(sglang#13530, vllm-ascend#4641, xllm#853; GLM-5's indexer_rope_interleave, transformers#46842)"_s
+                       .arg(l.scheme.indexerRotaryDim)
+                       .arg(l.scheme.indexerHeadDim)
+                       .arg(l.scheme.indexerLayout == u"half"_s ? u"rotate_half"_s : u"interleaved"_s),
+                   l.layerType);
+    }
+}
+
+} // namespace
+
+namespace ModelFindings {
+
+void reportRow(ConfigContext &c)
+{
+    const ModelRow &row = c.model;
+    if (row.read == u"guess"_s)
+        c.find(u"model-type-unknown"_s,
+               u"model_type %1 is not in posenc's table of models: read by Llama's rules and LlamaConfig's defaults, "
+               "so its layers below are a guess"_s.arg(row.type));
+    else if (row.read == u"fingerprint"_s)
+        c.find(u"model-read-by-fingerprint"_s,
+               u"%1's defaults are its class's, and its rotary code is Llama's by fingerprint; its layer rule was not "
+               "read by hand"_s.arg(row.configClass));
+    for (auto it = row.ignored.begin(); it != row.ignored.end(); ++it) {
+        if (c.text.contains(it.key()))
+            c.find(u"key-not-read"_s, u"%1 is in the config: %2"_s.arg(c.text.pathOf(it.key()), it.value().toString()));
+    }
+}
+
+void reportLayers(ConfigContext &c)
+{
+    nopeLayers(c);
+    chunkedLayers(c);
+    queryScales(c);
+    ropeNotes(c);
+}
+
+QList<ConfigFindings::Kind> kinds()
+{
+    return {
+        {u"layer-rule-fails"_s, Severity::Error,
+         u"the config class cannot compute its layer types from the config (a word or zero as the period)"_s},
+        {u"model-type-unknown"_s, Severity::Warning,
+         u"a model_type posenc's table lacks: Llama's rules and defaults are assumed, the layers a guess"_s},
+        {u"key-not-read"_s, Severity::Warning, u"a key the model's own code read, which HF's class no longer reads"_s},
+        {u"model-read-by-fingerprint"_s, Severity::Note,
+         u"a model whose rotary code equals Llama's by fingerprint: its layer rule was not read by hand"_s},
+        {u"nope-layers"_s, Severity::Note, u"layers without RoPE (NoPE), and why the code leaves them so"_s},
+        {u"chunked-layers-turn"_s, Severity::Note,
+         u"Llama 4's chunked layers are its RoPE layers; its NoPE layers are global"_s},
+        {u"query-temperature"_s, Severity::Note,
+         u"Llama 4's NoPE layers scale their queries by position (attn_temperature_tuning)"_s},
+        {u"query-scaling-beta"_s, Severity::Note,
+         u"Mistral 3 scales every query by 1 + beta ln(1 + floor(p / L0)) (llama_4_scaling_beta)"_s},
+        {u"longrope-factor-choice"_s, Severity::Note,
+         u"LongRoPE's long factors are chosen per forward pass by the current length"_s},
+        {u"interleaved-pairs"_s, Severity::Note,
+         u"pairs (2i, 2i + 1), not rotate_half's (i, i + r/2): a port must match the layout"_s},
+        {u"mla-rope-tail"_s, Severity::Note,
+         u"MLA: RoPE on the tail of each head (qk_rope_head_dim), the key's part shared by every head"_s},
+        {u"indexer-layout"_s, Severity::Note,
+         u"DeepSeek-V3.2's indexer rotates in another layout than its MLA (rotate_half against interleaved)"_s},
+    };
+}
+
+} // namespace ModelFindings
+
+} // namespace posenc

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "check/ConfigFindings.h"
+
+// What `posenc check --config` says of a model as its row of the table knows it (docs/
+// ARCHITECTURE.md, Model knowledge): how the row was read, keys its code does not read, and the
+// position schemes that runtimes got wrong in 2025-26, each with the thread it comes from.
+namespace posenc {
+
+struct ConfigContext;
+
+namespace ModelFindings {
+
+// Of the row: an unknown model_type (a guess), a row read by fingerprint, keys not read.
+void reportRow(ConfigContext &context);
+// Of the layers read: NoPE layers, chunked and NoPE layers, the query scaling, LongRoPE's
+// factors, interleaved pairs, MLA's tail and its indexer.
+void reportLayers(ConfigContext &context);
+// The kinds of finding they report (ConfigFindings::catalogue).
+QList<ConfigFindings::Kind> kinds();
+
+} // namespace ModelFindings
+
+} // namespace posenc

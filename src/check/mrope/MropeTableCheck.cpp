@@ -1,0 +1,335 @@
+#include "MropeTableCheck.h"
+
+#include "check/SampleScore.h"
+#include "check/mrope/MropeMistakes.h"
+#include "check/mrope/MropeTableFit.h"
+#include "check/mrope/MropeTableReference.h"
+#include "core/NumberText.h"
+#include "core/ParamText.h"
+#include "core/mrope/MropeRotation.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::MropeTableCheck {
+
+namespace {
+
+using MropeMistakes::kAxesSwapped;
+using MropeMistakes::kInterleaveSwapped;
+using MropeMistakes::kRopeDeltasLost;
+using MropeMistakes::kTimeTruncated;
+using MropeMistakes::sectionText;
+using MropeMistakes::splitWords;
+using MropeMistakes::truncatedTime;
+using MropeMistakes::truncationMoves;
+
+const QString kCos = u"mrope-cos"_s;
+const QString kSin = u"mrope-sin"_s;
+
+// The models whose M-RoPE ships at a split and theta (resources/presets, each from its config).
+QString publishedAs(const std::vector<std::int64_t> &section, bool interleaved, double theta, std::int64_t pairs)
+{
+    if (pairs != 64)
+        return QString();
+    if (!interleaved && section == std::vector<std::int64_t> {16, 24, 24} && theta == 1e6)
+        return u"Qwen2-VL's and Qwen2.5-VL's (mrope_section 16,24,24 chunked, rope_theta 1000000)"_s;
+    if (interleaved && section == std::vector<std::int64_t> {24, 20, 20} && theta == 5e6)
+        return u"Qwen3-VL's (mrope_section 24,20,20 interleaved, rope_theta 5000000)"_s;
+    return QString();
+}
+
+// The tolerance of a table whose angles are float32's, as the rotary embedding forms them
+// (inv_freq @ position_ids in float32): a few units of 2^-24 of each pair's angle; none for a pair
+// of inverse frequency 1 (theta^0), whose float32 angle is the id itself, exactly.
+CellTolerance float32Angles(CellTolerance t, const MropeTurns &turns)
+{
+    t.perPosition.assign(std::size_t(turns.cols()), 0.0);
+    for (std::int64_t c = 0; c < turns.cols(); ++c) {
+        const double inv = turns.inv[std::size_t(turns.pairOf(c))];
+        t.perPosition[std::size_t(c)] = inv == 1.0 ? 0.0 : 4.0 * 0x1p-24 * inv * turns.amplitude;
+    }
+    return t;
+}
+
+CellTolerance exactTolerance(const TableEvidence &e, double amplitude)
+{
+    return cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), std::max(1.0, amplitude), 2.0);
+}
+
+// A reference judged on the sample: its cells beyond the tolerance, with float32 angles where
+// they explain most of what exact angles leave (torch's float32 product of ids and inv_freq).
+struct Judged
+{
+    SampleScore score;
+    bool float32 = false;
+    std::int64_t bad() const { return float32 ? score.badWithFloat32Angles : score.bad; }
+};
+
+Judged judge(const TableReference &reference, const TableEvidence &e, const MropeTurns &turns)
+{
+    const CellTolerance exact = exactTolerance(e, turns.amplitude);
+    const CellTolerance wide = float32Angles(exact, turns);
+    Judged j;
+    j.score = scoreOnSample(reference, e.sample, exact, &wide);
+    j.float32 = j.score.bad > 0 && 2 * j.score.badWithFloat32Angles < j.score.bad;
+    return j;
+}
+
+void setTolerance(TableMatch &m, const TableEvidence &e, const MropeTurns &turns, bool f32)
+{
+    m.precision = tablePrecision(e.format, f32);
+    m.tolerance = exactTolerance(e, turns.amplitude);
+    if (f32)
+        m.tolerance = float32Angles(m.tolerance, turns);
+}
+
+QString idsText(const MropeIds &id)
+{
+    return u"(%1, %2, %3)"_s.arg(id.t).arg(id.h).arg(id.w);
+}
+
+// The sampled rows' ids where they change kind (text, vision), at most eight.
+QString idsNote(const MropeTableFit::Reading &r)
+{
+    QStringList shown;
+    for (std::size_t i = 0; i < r.rows.size() && shown.size() < 8; ++i) {
+        if (i == 0 || r.ids[i].kind != r.ids[i - 1].kind)
+            shown.append(u"row %1 %2"_s.arg(r.rows[i]).arg(idsText(r.ids[i])));
+    }
+    return u"ids (t, h, w) read from the table itself, where the sampled rows change between text and vision: %1"_s.arg(
+        shown.join(u", "_s));
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    if (e.infinite || e.sameRow || e.cols() < 6 || e.cols() % 2 != 0 || e.cols() > RopeParams::kMaxHeadDim)
+        return std::nullopt;
+    const auto reading = MropeTableFit::read(e);
+    if (!reading)
+        return std::nullopt;
+    auto reference
+        = std::make_shared<const MropeSampledReference>(reading->turns, reading->cosine, reading->rows, reading->ids);
+    const Judged judged = judge(*reference, e, reading->turns);
+    const std::int64_t pairs = reading->turns.pairs();
+    const QString words
+        = u"%1, rope_theta %2, rotary_dim %3"_s
+              .arg(splitWords(reading->section, reading->interleaved), NumberText::exact(reading->theta))
+              .arg(2 * pairs);
+    TableCandidate c;
+    c.compared = judged.score.compared;
+    c.bad = judged.bad();
+    c.claims = explains(c.compared, c.bad);
+    c.residual = judged.score.relativeResidual();
+    if (!c.claims) {
+        c.nearest = u"nearest M-RoPE table: "_s + words;
+        c.unclaimed
+            = u"M-RoPE's table of %1 leaves %2 of the sampled cells beyond the tolerance"_s.arg(words).arg(c.bad);
+        return c;
+    }
+    TableMatch &m = c.match;
+    m.table = reading->cosine ? kCos : kSin;
+    m.findings = {{u"mrope_section"_s, sectionText(reading->section)},
+                  {u"mrope_interleaved"_s, reading->interleaved},
+                  {u"base"_s, reading->theta},
+                  {u"rope_deltas"_s, std::monostate()}};
+    setTolerance(m, e, reading->turns, judged.float32);
+    m.reference = reference;
+    m.referenceText = u"M-RoPE, "_s + words + u", at the ids read from the sampled rows"_s;
+    // The ids are the table's own: no prompt says what they should be, so the check cannot tell.
+    m.verdict = CheckVerdict::Unknown;
+    m.diagnosis = u"M-RoPE's %1 table: %2; %3 of the %4 sampled rows are image or video tokens (their t, h and w "
+                  "differ), their ids read from the table; with no prompt declared, whether they are get_rope_index's "
+                  "cannot be told"_s.arg(reading->cosine ? u"cos"_s : u"sin"_s, words)
+                      .arg(reading->visionRows)
+                      .arg(reading->rows.size());
+    if (c.bad > 0) {
+        // Cells no ids explain: wrong whatever the prompt was.
+        m.verdict = CheckVerdict::Mistake;
+        m.diagnosis += u"; %1 of its sampled cells are no M-RoPE row's at any ids"_s.arg(c.bad);
+    }
+    m.notes.append(idsNote(*reading));
+    if (const QString published = publishedAs(reading->section, reading->interleaved, reading->theta, pairs);
+        !published.isEmpty())
+        m.notes.append(u"the split and rope_theta are "_s + published);
+    else
+        m.notes.append(u"no model of the presets ships this split and rope_theta"_s);
+    m.notes.append(u"only the sampled rows are compared; declare the prompt (the mrope parameters, or a Qwen-VL model "
+                   "config and the prompt) to compare every row with get_rope_index's ids"_s);
+    return c;
+}
+
+// "rows 5-28, 32-63" of the spans `which` picks, at most three named.
+QString spanRows(const MropeLayout &layout, const std::function<bool(const MropeLayout::Span &)> &which)
+{
+    QStringList parts;
+    std::int64_t count = 0;
+    for (const MropeLayout::Span &s : layout.spans()) {
+        if (!which(s))
+            continue;
+        if (++count <= 3)
+            parts.append(u"%1-%2"_s.arg(s.firstRow).arg(s.firstRow + s.rows - 1));
+    }
+    if (count > 3)
+        parts.append(u"and %1 more spans"_s.arg(count - 3));
+    return u"rows "_s + parts.join(u", "_s);
+}
+
+bool isVision(const MropeLayout::Span &s)
+{
+    return s.kind != MropeTokenKind::Text;
+}
+
+QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows)
+{
+    QString prompt = p.mrope.prompt;
+    if (prompt.size() > 80)
+        prompt = prompt.left(77) + u"..."_s;
+    QString text = u"%1, rope_theta %2, rotary_dim %3, %4's get_rope_index (%5) of the prompt %6"_s
+                       .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
+                       .arg(2 * RopeFrequencies::pairs(p.rope))
+                       .arg(ParamText::get(p, u"vision-positions"_s), ParamText::get(p, u"mrope-era"_s), prompt);
+    if (rows > layout.tokens())
+        text += u", then %1 generated tokens at their index + rope_deltas %2"_s.arg(rows - layout.tokens())
+                    .arg(layout.ropeDelta());
+    return text;
+}
+
+// The mistake a port makes, named with where it shows.
+QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layout, std::int64_t rows)
+{
+    if (id == kInterleaveSwapped)
+        return u"%1 (mrope_section %2): the image and video tokens (%3) turn their h and w ids on other pairs "
+               "than the model's"_s.arg(MropeMistakes::interleaveSwappedLine(!p.mrope.interleaved),
+                                        sectionText(p.mrope.section), spanRows(layout, isVision));
+    if (id == kAxesSwapped)
+        return u"h and w are exchanged on the image and video tokens (%1): each token's row id turns w's pairs and "
+               "its column id h's"_s.arg(spanRows(layout, isVision));
+    if (id == MropeMistakes::kOtherEra) {
+        // The rows from the first whose ids the other era moves.
+        const MropeLayout other(MropeMistakes::otherEra(p));
+        std::int64_t first = 0;
+        for (; first < layout.tokens(); ++first) {
+            const MropeIds a = layout.ids(first), b = other.ids(first);
+            if (a.t != b.t || a.h != b.h || a.w != b.w)
+                break;
+        }
+        return u"%1: rows %2-%3 move"_s.arg(MropeMistakes::otherEraLine(p.mrope.era)).arg(first).arg(rows - 1);
+    }
+    if (id == kTimeTruncated) {
+        const auto video = std::find_if(layout.spans().begin(), layout.spans().end(), truncationMoves);
+        return u"the video's t ids are truncated (%1): second_per_grid %2 is cast to the integer %3 before the product "
+               "with tokens_per_second %4 (torch.as_tensor(second_per_grid_t, dtype=range_tensor.dtype), "
+               "transformers 4.x before PR #48669), where get_rope_index gives trunc(k * %2 * %4)"_s.arg(
+                   spanRows(layout, truncationMoves), NumberText::exact(video->secondPerGrid),
+                   NumberText::exact(std::trunc(video->secondPerGrid)), NumberText::exact(video->tokensPerSecond));
+    }
+    return u"rows %1-%2 after the prompt are at their index, not index + rope_deltas %3: the generated tokens lost "
+           "the multimodal offset"_s.arg(layout.tokens())
+               .arg(rows - 1)
+               .arg(layout.ropeDelta());
+}
+
+TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const Judged &judged,
+                   std::shared_ptr<const MropePromptReference> reference)
+{
+    TableMatch m;
+    m.table = cosine ? kCos : kSin;
+    m.findings = {{u"mrope_section"_s, sectionText(p.mrope.section)},
+                  {u"mrope_interleaved"_s, p.mrope.interleaved},
+                  {u"base"_s, p.rope.theta},
+                  {u"rope_deltas"_s, reference->layout().ropeDelta()}};
+    // A row's position is its ids (t, h, w), not its index: no offset or first position row.
+    setTolerance(m, e, reference->turns(), judged.float32);
+    m.params = p;
+    const QString words = referenceWords(p, reference->layout(), e.rows());
+    m.referenceText = u"M-RoPE, "_s + words;
+    m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = publishedAs(p.mrope.section, p.mrope.interleaved, p.rope.theta, RopeFrequencies::pairs(p.rope));
+    m.diagnosis = u"M-RoPE's %1 table: %2"_s.arg(cosine ? u"cos"_s : u"sin"_s, words);
+    m.reference = std::move(reference);
+    return m;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (table != kCos && table != kSin)
+        return u"M-RoPE's tables are '%1' and '%2', not '%3'"_s.arg(kCos, kSin, table);
+    if (!params.isValid() || params.encoding != Encoding::Mrope)
+        return u"the parameters are not a valid M-RoPE's"_s;
+    const bool cosine = table == kCos;
+    auto correct = std::make_shared<const MropePromptReference>(params, cosine);
+    const MropeLayout &layout = correct->layout();
+    if (correct->cols() != e.cols())
+        return u"the parameters give a table of %1 columns (rotary_dim); this one has %2"_s.arg(correct->cols())
+            .arg(e.cols());
+    if (e.rows() < layout.tokens())
+        return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows());
+    const Judged judged = judge(*correct, e, correct->turns());
+    TableMatch m = matchOf(e, params, cosine, judged, correct);
+    if (judged.bad() == 0)
+        return m;
+    // The mistakes that change the ids or the split, each where it changes something.
+    struct Tried
+    {
+        QString id;
+        Params params;
+        MropeIdMistake mistake;
+    };
+    std::vector<Tried> tried;
+    Params flipped = params;
+    flipped.mrope.interleaved = !params.mrope.interleaved;
+    if (flipped.isValid())
+        tried.push_back({kInterleaveSwapped, flipped, MropeIdMistake::None});
+    if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision))
+        tried.push_back({kAxesSwapped, params, MropeIdMistake::AxesSwapped});
+    if (std::any_of(layout.spans().begin(), layout.spans().end(), truncationMoves))
+        tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
+    if (e.rows() > layout.tokens() && layout.ropeDelta() != 0)
+        tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
+    const Params other = MropeMistakes::otherEra(params);
+    if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision)
+        && std::holds_alternative<MropeLayout>(MropeLayout::build(other.mrope)))
+        tried.push_back({MropeMistakes::kOtherEra, other, MropeIdMistake::None});
+    std::optional<std::pair<std::int64_t, const Tried *>> best;
+    for (const Tried &t : tried) {
+        const MropePromptReference reference(t.params, cosine, t.mistake);
+        const Judged j = judge(reference, e, reference.turns());
+        if (j.bad() < judged.bad() && explains(j.score.compared, j.bad()) && (!best || j.bad() < best->first))
+            best = std::pair {j.bad(), &t};
+    }
+    if (!best)
+        return m;
+    const QString id = best->second->id;
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes = {id};
+    m.correctAgainst.clear();
+    m.diagnosis = mistakeWords(id, params, layout, e.rows());
+    if (id == kInterleaveSwapped)
+        m.findings[1].value = !params.mrope.interleaved;
+    m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
+    return m;
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kCos, kSin};
+    h.findingKeys = {u"mrope_section"_s, u"mrope_interleaved"_s, u"base"_s, u"rope_deltas"_s};
+    h.help = u"M-RoPE's cos or sin table of a multimodal prompt (tokens x rotary_dim): the split of the pairs between "
+             "t, h and w (chunked or interleaved) and rope_theta, and each sampled row's ids read back; against a "
+             "declared prompt, every row against get_rope_index's ids"_s;
+    h.mistakes = {kInterleaveSwapped, kAxesSwapped, kTimeTruncated, kRopeDeltasLost, MropeMistakes::kOtherEra};
+    h.fit = fit;
+    h.expect = expect;
+    return h;
+}
+
+} // namespace posenc::MropeTableCheck

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "check/TableReference.h"
+#include "core/Params.h"
+#include "core/mrope/MropePrompt.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+// The references `posenc check` compares an M-RoPE cos or sin table with (docs/ARCHITECTURE.md,
+// Checking a table): token n's pair j turns by id_axis(j)(n) * inv_freq_j, as
+// huggingface/transformers' models/qwen2_vl/modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb
+// (chunked sections) and models/qwen3_vl/modeling_qwen3_vl.py,
+// Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope (interleaved) apply them, the table
+// [tokens, rotary_dim] as emb = cat(freqs, freqs) gives it (or GPT-J's pairs). The ids are a
+// declared prompt's (get_rope_index, MropeLayout), or, with one of the mistakes below, what a
+// port that makes it computes; or the ids read from a table's own sampled rows.
+namespace posenc {
+
+// What a port gets wrong in the ids, on top of the prompt's:
+// - AxesSwapped: h and w exchanged on every image and video token;
+// - DeltaLost: the rows after the prompt (generated tokens) at their cache position, without
+//   rope_deltas.
+enum class MropeIdMistake { None, AxesSwapped, DeltaLost };
+
+// What turns each pair: its axis (0 t, 1 h, 2 w), its inverse frequency, the amplitude (the
+// attention factor) and the columns' layout (half: pair j in columns j and j + pairs).
+struct MropeTurns
+{
+    std::vector<int> axes;
+    std::vector<double> inv;
+    double amplitude = 1.0;
+    bool half = true;
+
+    std::int64_t pairs() const { return std::ssize(inv); }
+    std::int64_t cols() const { return 2 * pairs(); }
+    // The pair column `column` holds.
+    std::int64_t pairOf(std::int64_t column) const { return half ? column % pairs() : column / 2; }
+    // Rows of cos (`cosine`) or sin at `ids`, columns col0 .. col0 + cols - 1, in double then
+    // rounded once.
+    void fill(bool cosine, const MropeIds *ids, std::int64_t rows, std::int64_t col0, std::int64_t cols, float *out,
+              std::int64_t stride) const;
+};
+
+// The turns of valid parameters of encoding mrope: MropeRotation's axes, frequencies (RoPE's
+// rope_type at the prompt's sequence length) and attention factor.
+MropeTurns mropeTurns(const Params &params, const MropeLayout &layout);
+
+// The declared prompt's table: rows past the prompt's tokens are generated tokens, at their index
+// + rope_deltas on every axis (position_ids = cache_position + rope_deltas). Precondition: valid
+// parameters of encoding mrope.
+class MropePromptReference final : public TableReference
+{
+public:
+    MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake = MropeIdMistake::None);
+
+    std::int64_t cols() const override { return m_turns.cols(); }
+    bool compared(std::int64_t) const override { return true; }
+    // The row's largest id, which float32 angles' error grows with.
+    std::int64_t position(std::int64_t row) const override;
+    void forEachTile(const Block &block, const TileSink &sink) const override;
+
+    // The ids of `count` rows from `row0` on, the mistake's included.
+    void ids(std::int64_t row0, std::int64_t count, MropeIds *out) const;
+    const MropeLayout &layout() const { return *m_layout; }
+    const MropeTurns &turns() const { return m_turns; }
+
+private:
+    std::shared_ptr<const MropeLayout> m_layout;
+    MropeTurns m_turns;
+    bool m_cosine;
+    MropeIdMistake m_mistake;
+};
+
+// The ids read from a table's own sampled rows, which alone it compares: what an M-RoPE table is
+// when no prompt says what its ids should be.
+class MropeSampledReference final : public TableReference
+{
+public:
+    MropeSampledReference(MropeTurns turns, bool cosine, std::vector<std::int64_t> rows, std::vector<MropeIds> ids);
+
+    std::int64_t cols() const override { return m_turns.cols(); }
+    bool compared(std::int64_t row) const override;
+    std::int64_t position(std::int64_t row) const override;
+    void forEachTile(const Block &block, const TileSink &sink) const override;
+
+private:
+    MropeTurns m_turns;
+    bool m_cosine;
+    std::vector<std::int64_t> m_rows; // increasing
+    std::vector<MropeIds> m_ids;
+};
+
+} // namespace posenc

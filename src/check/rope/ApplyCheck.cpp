@@ -1,0 +1,482 @@
+// posenc check --apply (docs/ARCHITECTURE.md, Checking a rotation). The references are HF's
+// modeling_llama.py (rotate_half, apply_rotary_pos_emb), modeling_gpt_neox.py's and
+// modeling_phi.py's partial rotary (q_rot = q[..., :rotary_dim], q_pass = q[..., rotary_dim:],
+// cat([q_embed, q_pass])), modeling_rope_utils.py's _compute_default_rope_parameters (dim =
+// int(head_dim * partial_rotary_factor), inv_freq = 1 / base^(arange(0, dim, 2) / dim)) and GPT-J's
+// modeling_gptj.py (rotate_every_two); ApplyPairs reads the pairs.
+#include "check/rope/ApplyCheck.h"
+
+#include "check/FitNumbers.h"
+#include "check/TableCheck.h"
+#include "check/TableRows.h"
+#include "check/rope/ApplyAngles.h"
+#include "check/rope/ApplyPairs.h"
+#include "check/rope/RopeCheckWords.h"
+#include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ApplyCheck {
+
+namespace {
+
+using ApplyPairs::Geometry;
+using ApplyPairs::Reading;
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+constexpr std::int64_t kTileRows = 8192;
+
+// Where the columns that pass through unchanged put the rotated ones.
+enum class Placement { Whole, First, Last, Scattered, None };
+
+struct Span
+{
+    Placement placement = Placement::Whole;
+    std::int64_t col0 = 0;
+    std::int64_t width = 0;
+};
+
+// HF's partial rotary turns the first rotary_dim columns and passes the rest; the pass columns
+// first are the rotated part misplaced; pass columns elsewhere are pairs of frequency 0
+// (proportional RoPE's), read with the whole head.
+Span spanOf(const std::vector<bool> &pass)
+{
+    const auto d = std::int64_t(pass.size());
+    const auto passing = std::int64_t(std::count(pass.begin(), pass.end(), true));
+    if (passing == 0)
+        return {Placement::Whole, 0, d};
+    if (passing == d)
+        return {Placement::None, 0, d};
+    const std::int64_t r = d - passing;
+    const bool tail = std::all_of(pass.begin() + r, pass.end(), [](bool b) { return b; });
+    const bool head = std::all_of(pass.begin(), pass.begin() + passing, [](bool b) { return b; });
+    if (r % 2 == 0 && tail)
+        return {Placement::First, 0, r};
+    if (r % 2 == 0 && head)
+        return {Placement::Last, passing, r};
+    return {Placement::Scattered, 0, d};
+}
+
+// What a tile of rows gives: each row's position, and Y against X turned at it.
+struct Work
+{
+    const RowMatrixXf &x;
+    const RowMatrixXf &y;
+    Geometry geometry;
+    double factor = 1.0; // the attention factor the cells are compared with
+    FrequencySchedule schedule;
+    ApplyPairs::AxisPairs axis;
+    double u = 0x1p-24;
+    std::int64_t maxId = 0;
+    double direction = 1.0; // -1: Y turns X by -angle (rotation-reversed)
+};
+
+// Row p's angles as the rotation turns them: negated where it turns the wrong way, so that a row
+// reads as the position it was turned at.
+void anglesOf(const Work &w, std::int64_t p, std::vector<double> &angle, std::vector<double> &unc)
+{
+    ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+    if (w.direction < 0.0) {
+        for (double &a : angle)
+            a = -a;
+    }
+}
+
+// Whether Y turns X the wrong way: more sampled rows read as a position from their angles negated
+// than as they are. The cos table the frequencies are identified from is the same either way.
+bool turnsBackward(const Work &w, const std::vector<std::int64_t> &sample)
+{
+    std::int64_t forward = 0, backward = 0;
+    std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+    for (const std::int64_t p : sample) {
+        ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
+        forward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+        for (double &a : angle)
+            a = -a;
+        backward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+    }
+    return backward > forward;
+}
+
+// Row p against X turned at `at` with the frequencies found; a row whose position was not read
+// deviates.
+void compareAt(const Work &w, std::int64_t p, std::int64_t at, std::vector<double> &angle, ApplyPairs::CellTally &tally)
+{
+    if (at < 0) {
+        ++tally.deviatingRows;
+        return;
+    }
+    for (std::size_t k = 0; k < angle.size(); ++k)
+        angle[k] = k < w.schedule.w.size() ? w.direction * double(at) * w.schedule.w[k] : 0.0;
+    tally.add(p, ApplyPairs::compareRow(w.x, w.y, p, w.geometry, w.factor, angle.data(), w.u));
+}
+
+// Every row's position, read in tiles on the thread pool (each tile's first row searched, the
+// others first tried at the row before's successor), and the cells compared.
+ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positions, int threads)
+{
+    return ApplyPairs::tallyTiles(
+        w.x.rows(), kTileRows, threads, [&](std::int64_t first, std::int64_t end, ApplyPairs::CellTally &tally) {
+            std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+            std::int64_t previous = -1;
+            for (std::int64_t p = first; p < end; ++p) {
+                anglesOf(w, p, angle, unc);
+                const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
+                const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
+                positions[std::size_t(p)] = at;
+                previous = at;
+                compareAt(w, p, at, angle, tally);
+            }
+        });
+}
+
+// "rope_type default (rope_theta 10000), attention factor 1": the angles' table and its layout
+// ("rope-cos, half layout") are this check's own.
+QString frequencyWords(const Result &result)
+{
+    RopeFit::Hypothesis words;
+    words.params = *result.params;
+    words.amplitude = result.attentionFactor;
+    return RopeCheckWords::reference(words).section(u", "_s, 2);
+}
+
+// The sampled rows that the frequencies of `params` explain: a position read, every cell within
+// rounding of X turned at it.
+std::int64_t explainedRows(const Work &base, const Params &params, const std::vector<std::int64_t> &sample)
+{
+    Work w = base;
+    w.schedule = RopeFrequencies::schedule(params);
+    w.axis = ApplyPairs::AxisPairs::of(w.schedule.w, std::vector<bool>(w.schedule.w.size(), true));
+    std::int64_t explained = 0;
+    std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
+    for (const std::int64_t p : sample) {
+        anglesOf(w, p, angle, unc);
+        const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId);
+        ApplyPairs::CellTally tally;
+        compareAt(w, p, at, angle, tally);
+        explained += at >= 0 && tally.deviatingRows == 0;
+    }
+    return explained;
+}
+
+// The parameters the identification fitted (rope_theta, factor) rounded to the fewest significant
+// digits that explain as many sampled rows as they do: the digits the data pins, no more
+// (llama3's factor 1, not 1.0000340241274595). The frequencies compared are the rounded ones.
+void pinParameters(Result &result, Work &work, const std::vector<std::int64_t> &sample)
+{
+    Params &params = *result.params;
+    const std::int64_t most = explainedRows(work, params, sample);
+    const auto pin = [&](double &value) {
+        const double fitted = value;
+        for (const double rounded : FitNumbers::roundings(fitted, 15)) {
+            value = rounded;
+            if (explainedRows(work, params, sample) >= most)
+                return;
+        }
+        value = fitted;
+    };
+    pin(params.rope.theta);
+    if (params.rope.factor)
+        pin(*params.rope.factor);
+    work.schedule = RopeFrequencies::schedule(params);
+    work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
+    result.frequencies = frequencyWords(result);
+}
+
+std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
+{
+    std::vector<PositionRun> runs;
+    for (std::size_t p = 0; p < positions.size(); ++p) {
+        const std::int64_t at = positions[p];
+        if (!runs.empty()) {
+            PositionRun &last = runs.back();
+            const bool follows = at < 0 ? last.position < 0 : last.position >= 0 && at == last.position + last.count;
+            if (follows) {
+                ++last.count;
+                continue;
+            }
+        }
+        runs.push_back({std::int64_t(p), at, 1});
+    }
+    return runs;
+}
+
+// The text of runs[i] and of the single rows after it whose positions count down with it, three
+// or more ("rows 40..49 at 49..40, reversed"); i moved past them.
+QString runText(const std::vector<PositionRun> &runs, std::size_t &i)
+{
+    const PositionRun &run = runs[i];
+    std::size_t last = i;
+    while (run.count == 1 && run.position > 0 && last + 1 < runs.size() && runs[last + 1].count == 1
+           && runs[last + 1].position >= 0 && runs[last + 1].position == runs[last].position - 1)
+        ++last;
+    if (last < i + 2) // two rows exchanged are said row by row
+        last = i;
+    const std::int64_t rows = std::int64_t(last - i) + run.count, end = run.row + rows - 1;
+    i = last;
+    if (run.position < 0)
+        return rows == 1 ? u"row %1 unread"_s.arg(run.row) : u"rows %1..%2 unread"_s.arg(run.row).arg(end);
+    if (rows == 1)
+        return u"row %1 at %2"_s.arg(run.row).arg(run.position);
+    if (rows > run.count)
+        return u"rows %1..%2 at %3..%4, reversed"_s.arg(run.row)
+            .arg(end)
+            .arg(run.position)
+            .arg(run.position - rows + 1);
+    return u"rows %1..%2 at %3..%4"_s.arg(run.row).arg(end).arg(run.position).arg(run.position + run.count - 1);
+}
+
+QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
+{
+    const std::int64_t first = positions.front();
+    const bool constant = first >= 0 && result.positions.size() == 1;
+    if (constant)
+        result.positionOffset = first;
+    if (constant && first != 0) {
+        result.mistakes.append(CheckMistakes::kPositionOffset);
+        return u"every row r is at position r + %1: the positions are off by %1 (HF's position_ids start at "
+               "0)"_s.arg(first);
+    }
+    if (constant)
+        return {};
+    // The runs away from their own rows, the rest said at once where every one is at its own row.
+    result.mistakes.append(kPositionsOutOfOrder);
+    const auto own = [](const PositionRun &run) { return run.position == run.row; };
+    const bool othersOwn = std::count_if(result.positions.begin(), result.positions.end(), own) > 0;
+    constexpr qsizetype kShown = 8;
+    QStringList runs;
+    qsizetype away = 0;
+    for (std::size_t i = 0; i < result.positions.size(); ++i) {
+        if (othersOwn && own(result.positions[i]))
+            continue;
+        if (++away <= kShown)
+            runs.append(runText(result.positions, i));
+    }
+    return u"the rows' positions are out of order, not one run from 0: %1%2%3"_s.arg(
+        runs.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        othersOwn ? u"; every other row r at position r"_s : QString());
+}
+
+// The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
+// frequencies are a published form's and every row is at its own index.
+void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines,
+              bool reversed)
+{
+    ApplyPairs::layoutMistakes(result, declared.layout, lines);
+    if (reversed) {
+        const QString turn = result.rotation == RopeLayout::Half ? u"rotate_half"_s : u"rotate_every_two"_s;
+        result.mistakes.append(kRotationReversed);
+        lines.append(u"the rotation turns the wrong way: Y = q * cos - %1(q) * sin turns each pair by -angle, "
+                     "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
+                     "(each row's position is read with its angles negated)"_s.arg(turn));
+    }
+    if (const QString line = positionLines(result, positions); !line.isEmpty())
+        lines.append(line);
+    if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
+        return;
+    result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;
+    QString part;
+    if (result.rotaryDim < result.headDim)
+        part = u", rotary_dim %1 of head_dim %2 (columns %1..%3 pass through unchanged)"_s.arg(result.rotaryDim)
+                   .arg(result.headDim)
+                   .arg(result.headDim - 1);
+    result.diagnosis = u"Y is X turned by RoPE at positions 0..%1 with %2 pairs, the table's and the rotation's "
+                       "alike%3, attention factor %4"_s.arg(positions.size() - 1)
+                           .arg(ApplyPairs::layoutWords(result.rotation), part)
+                           .arg(result.attentionFactor);
+}
+
+// The partial rotary's own mistakes: the rotated part's place, the rotary_dim declared, and
+// frequencies whose exponent runs over head_dim (a variant theta t over rotary_dim r is theta
+// t^(d/r) over head_dim d: a published theta there is that mistake).
+QStringList partialLines(Result &result, const Span &span, const Declared &declared)
+{
+    QStringList lines;
+    const std::int64_t d = result.headDim, r = result.rotaryDim;
+    if (span.placement == Placement::Last) {
+        result.mistakes.append(kRotaryPartMisplaced);
+        lines.append(u"the rotated part is the last %1 columns and the first %2 pass through unchanged: HF turns "
+                     "q[..., :rotary_dim] and passes q[..., rotary_dim:] after it (modeling_gpt_neox.py, "
+                     "apply_rotary_pos_emb)"_s.arg(r)
+                         .arg(d - r));
+    }
+    if (declared.rotaryDim && *declared.rotaryDim != r) {
+        result.mistakes.append(kRotaryDim);
+        lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 "
+                     "(int(head_dim * partial_rotary_factor))"_s.arg(r)
+                         .arg(d)
+                         .arg(declared.rotaryDimSource)
+                         .arg(*declared.rotaryDim));
+    }
+    const bool variant = result.correctAgainst.isEmpty() && result.mistakes.isEmpty();
+    if (r < d && variant && result.params && result.params->rope.type == RopeType::Default) {
+        const double theta = std::pow(result.params->rope.theta, double(d) / double(r));
+        std::vector<double> thetas {10000.0};
+        for (const PublishedForm &form : FamilyChecks::of(Encoding::Rope).table->publishedForms(r))
+            thetas.push_back(form.params.rope.theta);
+        const bool published
+            = std::any_of(thetas.begin(), thetas.end(), [&](double t) { return std::fabs(theta / t - 1.0) < 1e-4; });
+        if (published) {
+            result.mistakes.append(kRotaryDimExponent);
+            lines.append(u"inv_freq's exponent runs over head_dim %1, not rotary_dim %2: 1 / %3^(2i / %1) over %4 "
+                         "pairs reads as rope_theta %5 over rotary_dim; _compute_default_rope_parameters divides "
+                         "by dim = int(head_dim * partial_rotary_factor)"_s.arg(d)
+                             .arg(r)
+                             .arg(std::round(theta))
+                             .arg(r / 2)
+                             .arg(result.params->rope.theta));
+        }
+    }
+    return lines;
+}
+
+// The frequencies of the angles, identified as a RoPE cos table; false, with the diagnosis,
+// where they are none.
+bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading &r)
+{
+    TableCheck::Declared asRope;
+    asRope.family = Encoding::Rope;
+    asRope.keys = {u"rope-layout"_s};
+    asRope.params.rope.layout = RopeLayout::Half;
+    auto identified = TableCheck::identify(angles, asRope);
+    const TableMatch *m = std::get_if<TableMatch>(&identified);
+    if (!m || !m->params || m->family != Encoding::Rope) {
+        result.diagnosis = u"Y is X turned pair by pair (%1 pairs), but its angles are no RoPE frequencies at "
+                           "positions the check can read"_s.arg(
+                               r.geometry.rotation == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
+        result.notes.append(u"the angles as a RoPE cos table: "_s + (m ? m->diagnosis : std::get<QString>(identified)));
+        result.notes.append(u"a multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) turns each pair by the id of its "
+                            "axis, t, h or w, so its image and video rows are at no single position: declared as "
+                            "M-RoPE, the check reads each row's three ids"_s);
+        return false;
+    }
+    // The attention factor as the identification reads it (the type's, where the median is within
+    // its rounding): the reference the cells are compared with.
+    const MatchValue factor = m->finding(u"attention_factor"_s);
+    if (const auto *read = std::get_if<double>(&factor))
+        result.attentionFactor = *read;
+    // A published form's parameters may be a wider head's partial rotary (GPT-J 6B's 64 of 256):
+    // the angles' are a head of their own width, every column turned.
+    result.params = m->params;
+    result.params->rope.layout = r.geometry.table;
+    if (result.params->rope.type != RopeType::Proportional) {
+        result.params->rope.headDim = r.geometry.width;
+        result.params->rope.partialRotaryFactor = 1.0;
+    }
+    result.frequencies = frequencyWords(result);
+    result.correctAgainst = m->correctAgainst;
+    for (const QString &mistake : m->mistakes) {
+        if (mistake != CheckMistakes::kPositionOffset)
+            result.mistakes.append(mistake);
+    }
+    return true;
+}
+
+// The attention factor the identification took (the type's, where the amplitude is within four
+// of a cell's roundings of it: 2^-6 in bfloat16) against the median amplitude of the sampled
+// pairs, known closer: to the format's rounding `u` of cos * attention_scaling, which HF casts to
+// q's dtype (bfloat16 rounds yarn's 1.34657 to 1.34375 at every slow pair), and to the median's
+// own error. A factor beyond both (c * RoPE(X), c = 1.01 in bfloat16) is the rotation's own, which
+// no published form has.
+void keepAmplitude(Result &result, const Reading &r, double u)
+{
+    const double within = r.factorUncertainty() + u;
+    const double taken = result.attentionFactor;
+    if (!(std::fabs(r.factor / taken - 1.0) > within))
+        return;
+    result.attentionFactor = r.factor;
+    for (const double rounded : FitNumbers::roundings(r.factor, 15)) {
+        if (std::fabs(rounded / r.factor - 1.0) <= within) {
+            result.attentionFactor = rounded;
+            break;
+        }
+    }
+    result.correctAgainst.clear();
+    result.frequencies = frequencyWords(result);
+    result.notes.append(u"the amplitude of the rotation, the median of %1 pairs' (to a part in %2), is %3, not the "
+                        "attention factor %4, which one cell's rounding alone would allow"_s.arg(r.count)
+                            .arg(std::round(1.0 / within))
+                            .arg(result.attentionFactor)
+                            .arg(taken));
+}
+
+// A partial rotary's parameters: the head's width, partial_rotary_factor r / d (nudged up where
+// int(d * r / d) would fall short of r).
+void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
+{
+    params.rope.headDim = headDim;
+    params.rope.partialRotaryFactor = double(rotaryDim) / double(headDim);
+    while (RopeFrequencies::rotaryDim(params.rope) < rotaryDim)
+        params.rope.partialRotaryFactor = std::nextafter(params.rope.partialRotaryFactor, 2.0);
+}
+
+} // namespace
+
+std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
+{
+    if (const auto problem = ApplyPairs::shapeProblem(x, y))
+        return *problem;
+    if (x.cols() < 2 || x.cols() % 2 != 0)
+        return u"X has %1 columns: a head's RoPE turns pairs of columns, so head_dim is even and >= 2"_s.arg(x.cols());
+    if (x.rows() < 3)
+        return u"X has %1 rows: at least 3 positions tell the frequencies"_s.arg(x.rows());
+    if (const auto problem = ApplyPairs::finiteProblem(x, y))
+        return *problem;
+    Result result;
+    result.headDim = x.cols();
+    result.precision = ApplyPairs::precisionOf(y, declared.stored);
+    const double u = halfUnit(result.precision->format);
+    const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
+    Span span = spanOf(ApplyPairs::passColumns(x, y, sample, u));
+    if (span.placement == Placement::None) {
+        result.diagnosis = u"Y equals X in every column: nothing was turned (RoPE not applied, or every row at "
+                           "position 0)"_s;
+        return result;
+    }
+    Reading r = ApplyPairs::bestReading(x, y, sample, span.col0, span.width);
+    if (!ApplyPairs::turnsPairs(r, u) && span.placement != Placement::Whole) {
+        span = {Placement::Scattered, 0, x.cols()};
+        r = ApplyPairs::bestReading(x, y, sample, 0, x.cols());
+    }
+    if (!ApplyPairs::turnsPairs(r, u)) {
+        result.diagnosis = ApplyPairs::notTurned(u"its columns"_s);
+        return result;
+    }
+    result.rotation = r.geometry.rotation;
+    result.table = r.geometry.table;
+    result.attentionFactor = r.factor;
+    result.rotaryStart = span.col0;
+    result.rotaryDim = span.width;
+    const AnglesRows angles(x, y, r, u);
+    if (!identifyFrequencies(result, angles, r))
+        return result;
+    keepAmplitude(result, r, u);
+    const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
+    Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
+    work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
+    work.maxId
+        = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
+    const bool reversed = turnsBackward(work, sample);
+    work.direction = reversed ? -1.0 : 1.0;
+    if (result.correctAgainst.isEmpty())
+        pinParameters(result, work, sample);
+    if (result.rotaryDim < result.headDim) {
+        asPartial(*result.params, result.headDim, result.rotaryDim);
+        result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
+    }
+    const QStringList lines = partialLines(result, span, declared);
+    std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
+    static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
+    result.positions = runsOf(positions);
+    conclude(result, declared, positions, lines, reversed);
+    return result;
+}
+
+} // namespace posenc::ApplyCheck

@@ -1,0 +1,108 @@
+#include "RopeApply.h"
+
+#include "check/rope/ApplyCheck.h"
+#include "check/rope/ApplyReport.h"
+#include "core/Description.h"
+#include "core/rope/RopeFrequencies.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeApply {
+
+namespace {
+
+using Description::jsonString;
+
+QString positionsText(const ApplyCheck::Result &r)
+{
+    QStringList runs;
+    for (const ApplyCheck::PositionRun &run : r.positions) {
+        if (run.count == 1)
+            runs.append(run.position < 0 ? u"row %1 not read"_s.arg(run.row)
+                                         : u"row %1 at %2"_s.arg(run.row).arg(run.position));
+        else
+            runs.append(run.position < 0 ? u"rows %1..%2 not read"_s.arg(run.row).arg(run.row + run.count - 1)
+                                         : u"rows %1..%2 at %3..%4"_s.arg(run.row)
+                                               .arg(run.row + run.count - 1)
+                                               .arg(run.position)
+                                               .arg(run.position + run.count - 1));
+    }
+    return runs.join(u", "_s);
+}
+
+// RoPE's share of the report: the rotated part, the frequencies, the positions by runs of rows.
+ApplyReport::Family ropeFamily(const ApplyCheck::Result &r)
+{
+    ApplyReport::Family f;
+    f.equals = u"Y = apply_rotary_pos_emb(X) with %1"_s.arg(r.correctAgainst);
+    f.found = bool(r.params);
+    if (r.rotaryDim < r.headDim)
+        f.pairing.append(
+            u"rotary_dim: %1 of head_dim %2 (columns %3..%4 turned, the rest pass through)"_s.arg(r.rotaryDim)
+                .arg(r.headDim)
+                .arg(r.rotaryStart)
+                .arg(r.rotaryStart + r.rotaryDim - 1));
+    f.pairing.append(u"frequencies: "_s + r.frequencies);
+    f.positions = {u"positions: "_s + positionsText(r)};
+    QStringList runs;
+    for (const ApplyCheck::PositionRun &run : r.positions)
+        runs.append(u"[%1, %2, %3]"_s.arg(run.row).arg(run.position).arg(run.count));
+    const bool found = f.found;
+    f.pairingKeys = {
+        {u"head_dim"_s, QString::number(r.headDim)},
+        {u"rotary_dim"_s, found ? QString::number(r.rotaryDim) : u"null"_s},
+        {u"rotary_start"_s, found ? QString::number(r.rotaryStart) : u"null"_s},
+        {u"frequencies"_s, found ? jsonString(r.frequencies) : u"null"_s},
+    };
+    f.positionKeys = {
+        {u"position_offset"_s, r.positionOffset ? QString::number(*r.positionOffset) : u"null"_s},
+        {u"positions"_s, u"["_s + runs.join(u", "_s) + u"]"_s},
+    };
+    return f;
+}
+
+// What RoPE's check is told: the pairing declared (--rope-layout, else the config's), the
+// rotary_dim (--partial-rotary-factor's, or the config's), and the format Y's file stores.
+ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared)
+{
+    ApplyCheck::Declared d;
+    d.stored = declared.stored;
+    if (declared.declares(u"rope-layout"_s) || declared.config)
+        d.layout = declared.params.rope.layout;
+    if (declared.declares(u"partial-rotary-factor"_s) || declared.config) {
+        d.rotaryDim = RopeFrequencies::rotaryDim(declared.params.rope);
+        d.rotaryDimSource = u"%1partial_rotary_factor %2"_s.arg(declared.config ? u"the config's "_s : QString(),
+                                                                QString::number(declared.params.rope.partialRotaryFactor));
+    }
+    d.threads = declared.threads;
+    return d;
+}
+
+} // namespace
+
+ApplyHypothesis hypothesis()
+{
+    ApplyHypothesis apply;
+    apply.help
+        = u"Finds the pairs turned (half: rotate_half; interleaved: rotate_every_two), the pairs the "
+          "cos/sin table shares (a layout swapped between the table and the apply is rope-layout-swapped), the "
+          "frequencies (rope_type and parameters), the attention factor and each row's position (an offset is "
+          "position-offset, rows out of order positions-out-of-order, a rotation by -angle rotation-reversed); a "
+          "partial rotary's rotary_dim (against "
+          "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
+          "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent)"_s;
+    apply.rowBytes = 8.0; // a position
+    apply.widthKey = u"head-dim"_s;
+    apply.declares = {u"rope-layout"_s};
+    apply.check = [](const RowMatrixXf &x, const RowMatrixXf &y,
+                     const ApplyDeclaration &declared) -> std::variant<ApplyResult, QString> {
+        auto checked = ApplyCheck::check(x, y, ropeDeclared(declared));
+        if (const auto *refused = std::get_if<QString>(&checked))
+            return *refused;
+        const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
+        return ApplyReport::result(r, ropeFamily(r));
+    };
+    return apply;
+}
+
+} // namespace posenc::RopeApply

@@ -1,0 +1,504 @@
+// RopeFit's search: each rope_type's parameters, from what the sample measured, tried against it
+// (docs/ARCHITECTURE.md, Checking a table).
+#include "RopeSearch.h"
+
+#include "check/FitNumbers.h"
+#include "check/TableMatch.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeFit {
+
+namespace {
+
+constexpr double kTurn = 2.0 * std::numbers::pi;
+// The factors and lengths configs use, tried besides the roundings of what was measured.
+constexpr double kCommonFactors[] = {2.0, 4.0, 8.0, 16.0, 32.0, 40.0, 64.0};
+// How near its type's attention factor an amplitude is no other config's factor: c T for a c this
+// near 1 is a scaled table.
+constexpr double kNearOne = 1e-3;
+
+// Simpler types first: the one named when several give the same table.
+int typeRank(RopeType type)
+{
+    switch (type) {
+    case RopeType::Default:
+        return 0;
+    case RopeType::Linear:
+        return 1;
+    case RopeType::Proportional:
+        return 2;
+    case RopeType::Llama3:
+        return 3;
+    case RopeType::Yarn:
+        return 4;
+    case RopeType::LongRope:
+        return 5;
+    case RopeType::Dynamic:
+        return 6;
+    }
+    return 7;
+}
+
+// A theta of many digits is no config's: a dynamic table's grown base, or a fit's guess.
+bool roundTheta(const Fit &f)
+{
+    return FitNumbers::digitsOf(f.hypothesis.params.rope.theta) <= 6;
+}
+
+} // namespace
+
+// `value` as a config writes it: its fewest digits, or float32's nearest value of them (a factor
+// saved from float32), within `within` (relative).
+double RopeSearch::snapped(double value, double within)
+{
+    for (const double r : FitNumbers::roundings(value, 9)) {
+        for (const double candidate : {r, double(float(r))}) {
+            if (std::fabs(candidate / value - 1.0) <= within)
+                return candidate;
+        }
+    }
+    return value;
+}
+
+RopeSearch::RopeSearch(const FitInput &input, const Measured &measured, RopeLayout layout)
+    : m_input(input)
+    , m_measured(measured)
+    , m_layout(layout)
+    , m_bestOfType(8)
+{ }
+
+bool RopeSearch::roundBest() const
+{
+    return m_best && roundTheta(*m_best);
+}
+
+Params RopeSearch::baseParams() const
+{
+    Params base;
+    base.encoding = Encoding::Rope;
+    // The last position the table holds, plus one: max_len of a table from position 0.
+    const std::int64_t rows = m_input.sample.tableRows - m_input.framing.firstRow + m_measured.firstPosition;
+    base.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
+    base.rope.headDim = m_input.sample.cols();
+    base.rope.layout = m_layout;
+    return base;
+}
+
+double RopeSearch::amplitudeWithin() const
+{
+    return std::max(1e-5, 4.0 * halfUnit(m_input.format));
+}
+
+// The amplitude: 1, or the type's attention factor, when the table holds it within
+// amplitudeWithin(); else the amplitude as measured.
+double RopeSearch::snappedAmplitude(const Params &, double typeFactor) const
+{
+    const double a = m_measured.amplitude;
+    for (const double candidate : {1.0, typeFactor}) {
+        if (std::fabs(a / candidate - 1.0) < amplitudeWithin())
+            return candidate;
+    }
+    return measuredAmplitude();
+}
+
+// The amplitude as measured, in the fewest digits within a quarter of the cells' rounding (or
+// within a text's): pair 0's least squares over every leading row pins it far closer than that
+// (float32 cells: to ~1e-9). A table c T with c this near 1 is told from T by its cells alone
+// (consider()).
+double RopeSearch::measuredAmplitude() const
+{
+    return snapped(m_measured.amplitude, std::max(0.25 * halfUnit(m_input.format), m_input.textRounding));
+}
+
+// Fewer cells beyond the tolerance; exact angles before float32 ones; a published form; a round
+// theta (a dynamic table before a default one of its grown theta); the simpler type; a theta of
+// fewer digits; a smaller error.
+bool RopeSearch::better(const Fit &x, const Fit &y) const
+{
+    if (x.bad() != y.bad())
+        return x.bad() < y.bad();
+    if (x.float32Angles != y.float32Angles)
+        return !x.float32Angles;
+    if (x.published.isEmpty() != y.published.isEmpty())
+        return !x.published.isEmpty();
+    if (roundTheta(x) != roundTheta(y))
+        return roundTheta(x);
+    const int tx = typeRank(x.hypothesis.params.rope.type), ty = typeRank(y.hypothesis.params.rope.type);
+    if (tx != ty)
+        return tx < ty;
+    const int dx = FitNumbers::digitsOf(x.hypothesis.params.rope.theta);
+    const int dy = FitNumbers::digitsOf(y.hypothesis.params.rope.theta);
+    if (dx != dy)
+        return dx < dy;
+    return x.score.sumSquares < y.score.sumSquares;
+}
+
+bool RopeSearch::consider(const Params &params, const QString &published, ScalingMistake scaling)
+{
+    if (!params.isValid())
+        return false;
+    Hypothesis hyp;
+    hyp.params = params;
+    hyp.scaling = scaling;
+    hyp.cosine = m_measured.cosine;
+    hyp.firstPosition = m_measured.firstPosition;
+    hyp.amplitude = snappedAmplitude(params, RopeFrequencies::table(params).attentionFactor);
+    const std::int64_t stopAfter = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
+    Fit f = evaluate(m_input, hyp, stopAfter);
+    // An amplitude snapped to 1 (or the type's factor) that leaves cells beyond the exact angles'
+    // tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured explains; a scaled
+    // table then, named so (finish()), not a table no formula explains. Float32 angles' looser
+    // tolerance would hide the amplitude's error at the far rows, so the exact score decides.
+    if (f.score.bad > 0 && hyp.amplitude != measuredAmplitude()) {
+        Hypothesis measured = hyp;
+        measured.amplitude = measuredAmplitude();
+        const Fit g = evaluate(m_input, measured, stopAfter);
+        // Taken where it explains most of the cells the snapped one leaves (all of them for c T),
+        // not one or two of noisy cells that either amplitude leaves alike.
+        if (2 * g.bad() < f.bad() || (g.bad() == f.bad() && f.float32Angles && !g.float32Angles))
+            f = g;
+    }
+    if (!published.isEmpty())
+        f.published = {published};
+    auto &ofType = m_bestOfType[std::size_t(typeRank(params.rope.type))];
+    if (!ofType || better(f, *ofType))
+        ofType = f;
+    // A mistaken scaling is taken only where it explains more cells than every correct one.
+    if (scaling != ScalingMistake::None) {
+        if (!m_best || f.bad() < m_best->bad())
+            m_best = f;
+        return f.bad() == 0 && !f.float32Angles;
+    }
+    if (!m_best || better(f, *m_best))
+        m_best = f;
+    else if (!published.isEmpty() && m_best->bad() == 0 && f.bad() == 0
+             && f.hypothesis.params == m_best->hypothesis.params)
+        m_best->published.append(published);
+    return f.bad() == 0 && !f.float32Angles;
+}
+
+void RopeSearch::tryPublished(const std::vector<Published> &published)
+{
+    const Params base = baseParams();
+    for (const Published &form : published) {
+        if (form.params.rope.type == RopeType::LongRope)
+            m_longRopeForms.push_back(form.params);
+        const std::optional<std::int64_t> original = form.params.rope.originalMaxLen;
+        const bool banded = form.params.rope.type == RopeType::Llama3 || form.params.rope.type == RopeType::Yarn;
+        if (banded && original
+            && std::find(m_publishedOriginals.begin(), m_publishedOriginals.end(), *original)
+                == m_publishedOriginals.end())
+            m_publishedOriginals.push_back(*original);
+        Params p = form.params;
+        p.maxLen = base.maxLen;
+        if (p.rope.layout != m_layout || RopeFrequencies::rotaryDim(p.rope) != base.rope.headDim)
+            continue;
+        consider(p, form.name);
+        // LongRoPE's other factors too: HF takes the long ones for a sequence past the original
+        // length and the short ones within it, whatever rows a table of them holds.
+        if (const auto original = p.rope.originalMaxLen; p.rope.type == RopeType::LongRope && original) {
+            p.maxLen = base.maxLen > *original ? *original : *original + 1;
+            consider(p, form.name);
+        }
+    }
+}
+
+// The scaled pairs' ratios to theta's: 1 where kept, the factor where divided.
+std::vector<double> RopeSearch::ratios(double base) const
+{
+    const std::int64_t d = m_input.sample.cols();
+    std::vector<double> out(m_measured.theta.size(), 1.0);
+    for (std::int64_t i = 0; i < m_measured.live; ++i) {
+        const double unscaled = std::pow(base, -2.0 * double(i) / double(d));
+        if (m_measured.theta[std::size_t(i)].theta > 0.0)
+            out[std::size_t(i)] = unscaled / m_measured.theta[std::size_t(i)].theta;
+    }
+    return out;
+}
+
+// The slow pairs' largest ratio, over the pairs the sample pins to a part in a thousand: the
+// factor of yarn, llama3 and longrope.
+double RopeSearch::largestRatio(double base) const
+{
+    const std::vector<double> r = ratios(base);
+    double largest = 1.0;
+    for (std::int64_t i = 0; i < m_measured.live; ++i) {
+        const Frequency &f = m_measured.theta[std::size_t(i)];
+        if (f.theta > 0.0 && f.sigma < 1e-3 * f.theta)
+            largest = std::max(largest, r[std::size_t(i)]);
+    }
+    return largest;
+}
+
+void RopeSearch::tryBase(double base)
+{
+    Params p = baseParams();
+    p.rope.theta = base;
+    p.rope.type = RopeType::Default;
+    if (consider(p))
+        return;
+    tryLinear(p);
+    if (!matched())
+        tryBanded(p);
+}
+
+// Linear: every pair divided by the factor.
+void RopeSearch::tryLinear(const Params &p)
+{
+    const double fastest = m_measured.theta[0].theta;
+    if (!(std::fabs(fastest - 1.0) > 1e-6))
+        return;
+    Params q = p;
+    q.rope.type = RopeType::Linear;
+    for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
+        q.rope.factor = f;
+        if (consider(q))
+            return;
+    }
+}
+
+// Llama 3's low and high frequency factors for `original`: the configs' (1 and 4, Llama 3.1 and
+// 3.2; 1 and 1, Llama 4), and those the blended pairs give. A blended pair i divides by
+// 1 / ((1 - s_i) / f + s_i) with s_i = (original / wavelength_i - low) / (high - low): a line in
+// original / wavelength_i, whose slope and intercept give the two.
+std::vector<std::array<double, 2>> RopeSearch::llamaBands(const Params &p, double factor) const
+{
+    std::vector<std::array<double, 2>> bands {{1.0, 4.0}, {1.0, 1.0}};
+    const std::int64_t d = m_input.sample.cols();
+    const std::vector<double> r = ratios(p.rope.theta);
+    std::vector<double> x, s;
+    for (std::int64_t i = 0; i < m_measured.live; ++i) {
+        const Frequency &f = m_measured.theta[std::size_t(i)];
+        const double ratio = r[std::size_t(i)];
+        if (!(f.theta > 0.0 && f.sigma < 1e-5 * f.theta && ratio > 1.0 + 1e-4 && ratio < factor * (1.0 - 1e-4)))
+            continue;
+        const double wavelength = kTurn * std::pow(p.rope.theta, 2.0 * double(i) / double(d));
+        x.push_back(double(*p.rope.originalMaxLen) / wavelength);
+        s.push_back((1.0 / ratio - 1.0 / factor) / (1.0 - 1.0 / factor));
+    }
+    if (x.size() < 2)
+        return bands;
+    double mx = 0.0, ms = 0.0;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        mx += x[k] / double(x.size());
+        ms += s[k] / double(x.size());
+    }
+    double sxx = 0.0, sxs = 0.0;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        sxx += (x[k] - mx) * (x[k] - mx);
+        sxs += (x[k] - mx) * (s[k] - ms);
+    }
+    if (!(sxx > 0.0 && sxs > 0.0))
+        return bands;
+    const double slope = sxs / sxx;
+    const double low = -(ms - slope * mx) / slope;
+    const double high = low + 1.0 / slope;
+    if (low > 0.0 && high > low)
+        bands.push_back({snapped(low, 1e-3), snapped(high, 1e-3)});
+    return bands;
+}
+
+// The banded types: llama3 and yarn (truncated or not), each factor near the slow pairs' ratio
+// and each original length a power of two.
+void RopeSearch::tryBanded(const Params &p)
+{
+    const double largest = largestRatio(p.rope.theta);
+    if (!(largest > 1.0 + 1e-6))
+        return;
+    std::vector<double> factors = FitNumbers::roundings(largest, 4);
+    for (const double common : kCommonFactors) {
+        if (common >= largest * 0.8 && std::find(factors.begin(), factors.end(), common) == factors.end())
+            factors.push_back(common);
+    }
+    // Past the commons, the powers of ten: a factor so large that the divided pairs barely turn in
+    // the table's rows, which then pins it only loosely.
+    for (double power = 100.0; power <= 1e6; power *= 10.0) {
+        if (power >= largest * 0.8 && std::find(factors.begin(), factors.end(), power) == factors.end())
+            factors.push_back(power);
+    }
+    // The published forms' original lengths first, then the powers of two.
+    std::vector<std::int64_t> originals = m_publishedOriginals;
+    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
+        if (std::find(originals.begin(), originals.end(), original) == originals.end())
+            originals.push_back(original);
+    }
+    for (const double f : factors) {
+        if (!(f > 1.0))
+            continue;
+        for (const std::int64_t original : originals) {
+            Params q = p;
+            q.rope.factor = f;
+            q.rope.originalMaxLen = original;
+            q.rope.type = RopeType::Llama3;
+            for (const auto &[low, high] : llamaBands(q, f)) {
+                q.rope.lowFreqFactor = low;
+                q.rope.highFreqFactor = high;
+                if (consider(q))
+                    return;
+            }
+            q.rope.lowFreqFactor = 1.0;
+            q.rope.highFreqFactor = 4.0;
+            q.rope.type = RopeType::Yarn;
+            for (const bool truncate : {true, false}) {
+                q.rope.yarnTruncate = truncate;
+                if (consider(q))
+                    return;
+            }
+        }
+    }
+    for (const double f : factors) {
+        if (f > 1.0 && !matched())
+            tryReversedLlama3(p, f);
+    }
+    for (const double f : factors) {
+        if (f > 1.0 && !matched())
+            tryReversedYarn(p, f);
+    }
+}
+
+void RopeSearch::tryProportional(double base)
+{
+    const double fastest = m_measured.theta[0].theta;
+    Params p = baseParams();
+    p.rope.theta = base;
+    p.rope.type = RopeType::Proportional;
+    p.rope.partialRotaryFactor = 2.0 * double(m_measured.live) / double(m_input.sample.cols());
+    for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
+        p.rope.factor = f;
+        if (consider(p))
+            return;
+    }
+}
+
+// Dynamic NTK's base grows to theta (f L / L0 - (f - 1))^(r / (r - 2)) at max_len L past the
+// original L0: a default table of that base. Each factor and original length whose growth takes a
+// round theta to the fitted base, within what the fast pairs pin it to.
+void RopeSearch::tryDynamic()
+{
+    const std::int64_t d = m_input.sample.cols();
+    if (d <= 2)
+        return;
+    const Params base = baseParams();
+    const double length = double(base.maxLen);
+    for (const double f : {2.0, 4.0, 8.0, 16.0, 32.0}) {
+        for (std::int64_t original = 128; double(original) < length; original *= 2) {
+            const double growth = std::pow(f * length / double(original) - (f - 1.0), double(d) / double(d - 2));
+            for (const double theta : FitNumbers::roundings(m_measured.fittedBase / growth, 3)) {
+                if (FitNumbers::digitsOf(theta) > 3 || std::fabs(theta * growth / m_measured.fittedBase - 1.0) > 2e-3)
+                    continue;
+                Params q = base;
+                q.rope.type = RopeType::Dynamic;
+                q.rope.theta = theta;
+                q.rope.factor = f;
+                q.rope.originalMaxLen = original;
+                if (consider(q))
+                    return;
+            }
+        }
+    }
+}
+
+// Pair `pair`'s frequency refined by Gauss-Newton over every compared row of the sample, from
+// `theta`: the value of A cos(theta p) or A sin(theta p) nearest the column's cells, and how well
+// the cells pin it (float32's rounding over the derivative's norm).
+Frequency RopeSearch::refinedFrequency(std::int64_t pair, double theta, double amplitude) const
+{
+    const std::int64_t column = m_layout == RopeLayout::Half ? pair : 2 * pair;
+    Frequency f {theta, std::numeric_limits<double>::infinity()};
+    for (int step = 0; step < 4; ++step) {
+        double num = 0.0, den = 0.0;
+        for (std::int64_t k = 0; k < m_input.sample.size(); ++k) {
+            const std::int64_t row = m_input.sample.rows[std::size_t(k)];
+            if (!m_input.framing.compared(row))
+                continue;
+            const double p = double(m_measured.firstPosition + row - m_input.framing.firstRow);
+            const double angle = p * f.theta;
+            const double value = amplitude * (m_measured.cosine ? std::cos(angle) : std::sin(angle));
+            const double slope = amplitude * p * (m_measured.cosine ? -std::sin(angle) : std::cos(angle));
+            num += slope * (double(m_input.sample.values(k, column)) - value);
+            den += slope * slope;
+        }
+        if (!(den > 0.0))
+            return m_measured.theta[std::size_t(pair)];
+        f.theta += num / den;
+        f.sigma = (0x1p-23 * amplitude + m_input.textRounding) / std::sqrt(den);
+    }
+    return f;
+}
+
+void RopeSearch::tryRoundedPositions()
+{
+    const std::int64_t lastPosition = m_measured.firstPosition + m_input.sample.rows.back() - m_input.framing.firstRow;
+    for (const PositionRounding rounding : {PositionRounding::BFloat16, PositionRounding::Float16}) {
+        const bool shows = rounding == PositionRounding::BFloat16 ? lastPosition > 256 : lastPosition > 2048;
+        if (!shows || (rounding == PositionRounding::Float16 && lastPosition > 65504))
+            continue;
+        Hypothesis h = m_best->hypothesis;
+        h.rounding = rounding;
+        Fit f = evaluate(m_input, h);
+        f.published = m_best->published;
+        if (f.bad() < m_best->bad())
+            m_best = f;
+    }
+}
+
+Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
+{
+    Fit result = *m_best;
+    const RopeParams &rope = result.hypothesis.params.rope;
+    result.correct = result.hypothesis;
+    result.correct.rounding = PositionRounding::None;
+    result.correct.firstPosition = m_input.framing.firstRow;
+    if (result.hypothesis.firstPosition != m_input.framing.firstRow)
+        result.mistakes.append(CheckMistakes::kPositionOffset);
+    if (result.hypothesis.rounding != PositionRounding::None)
+        result.mistakes.append(CheckMistakes::kHalfPrecisionAngles);
+    if (declared && *declared != m_layout)
+        result.mistakes.append(u"rope-layout"_s);
+    if (result.hypothesis.scaling != ScalingMistake::None) {
+        result.mistakes.append(u"rope-scaling-reversed"_s);
+        result.correct.scaling = ScalingMistake::None;
+    }
+    const double amplitude = result.hypothesis.amplitude;
+    // A type that reads no attention_factor multiplies by 1: an amplitude below 1, or of 2 and more
+    // (sqrt(head_dim)), scaled the table. Between 1 and 2 it may be yarn's or LongRoPE's factor of a
+    // table whose frequencies are the default's (LongRoPE's short factors all 1): no mistake named,
+    // and no published form has it. Within kNearOne of the type's factor it is no config's factor
+    // either (yarn's least, 0.1 ln(factor) + 1, is 1.001 at factor 1.01): c T, scaled.
+    const double factor = result.typeAttentionFactor;
+    const bool nearFactor = amplitude != factor && std::fabs(amplitude / factor - 1.0) < kNearOne;
+    if ((std::fabs(factor - 1.0) < 1e-12 && rope.type != RopeType::Yarn && rope.type != RopeType::LongRope
+         && std::fabs(amplitude - 1.0) > amplitudeWithin() && (amplitude < 1.0 || amplitude >= 2.0))
+        || nearFactor) {
+        result.mistakes.append(CheckMistakes::kScaled);
+        result.correct.amplitude = factor;
+    }
+    if (rope.type == RopeType::Yarn && std::fabs(result.typeAttentionFactor - 1.0) > 1e-9
+        && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
+        result.mistakes.append(u"attention-factor-missing"_s);
+        result.correct.amplitude = result.typeAttentionFactor;
+    } else if (rope.type == RopeType::LongRope && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
+        bool scaled = false;
+        for (const double r : rope.shortFactor)
+            scaled = scaled || std::fabs(r - 1.0) > 1e-3;
+        if (scaled)
+            result.mistakes.append(u"attention-factor-missing"_s);
+    }
+    // Other types that give the same table.
+    for (const auto &other : m_bestOfType) {
+        if (!other || other->bad() != 0 || other->hypothesis.params.rope.type == rope.type)
+            continue;
+        result.notes.append(
+            u"rope_type %1 gives the same table"_s.arg(RopeTypes::word(other->hypothesis.params.rope.type)));
+    }
+    return result;
+}
+
+} // namespace posenc::RopeFit

@@ -1,0 +1,100 @@
+#pragma once
+
+#include "check/rope/RopeFit.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// RopeFit's search over rope_types (docs/ARCHITECTURE.md, Checking a table): what the sample
+// measured, and each type's parameters tried against it, the best kept.
+namespace posenc::RopeFit {
+
+// A pair's frequency and how well the sample pins it (sigma, radians per position).
+struct Frequency
+{
+    double theta = 0.0;
+    double sigma = std::numeric_limits<double>::infinity();
+};
+
+// What the sample measures of a RoPE table.
+struct Measured
+{
+    bool cosine = true;
+    std::int64_t firstPosition = 0;
+    double amplitude = 1.0; // of pair 0, by least squares
+    std::vector<Frequency> theta; // per pair
+    std::int64_t live = 0; // the pairs from `live` on never turn (proportional's tail)
+    double fittedBase = 0.0; // rope_theta from the fast pairs, unrounded
+    std::vector<double> bases; // its roundings, the common thetas near it first
+};
+
+class RopeSearch
+{
+public:
+    RopeSearch(const FitInput &input, const Measured &measured, RopeLayout layout);
+
+    const std::optional<Fit> &best() const { return m_best; }
+    // Whether the best fit explains every sampled cell with exact angles: float32 angles'
+    // looser tolerance lets a near theta pass, so the search goes on past it.
+    bool matched() const { return m_best && m_best->bad() == 0 && !m_best->float32Angles; }
+    // Whether the best fit's theta has the few digits a config writes.
+    bool roundBest() const;
+
+    // Scores the parameters (skipped when not valid) and keeps them if best; `published` names
+    // the published form they are. Whether they explain every sampled cell with exact angles.
+    bool consider(const Params &params, const QString &published = {}, ScalingMistake scaling = ScalingMistake::None);
+
+    void tryPublished(const std::vector<Published> &published);
+    // Default, linear, and the banded types (llama3, yarn) at rope_theta `base`.
+    void tryBase(double base);
+    // Proportional: the first `live` pairs of head_dim turn, at theta^(-2j/head_dim) / factor.
+    void tryProportional(double base);
+    // Dynamic NTK: a default table of a grown theta, from round parameters.
+    void tryDynamic();
+    // LongRoPE: any ratio per pair, each rounded as a config writes it.
+    void tryLongRope();
+    // Positions rounded to half precision before their angles.
+    void tryRoundedPositions();
+    // The best fit with its mistakes named against `declared`, the correct hypothesis and notes.
+    Fit finish(std::optional<RopeLayout> declared) const;
+
+private:
+    // The original lengths tried: the powers of two from 256 to 2^21.
+    static constexpr std::int64_t kLeastOriginal = 256;
+    static constexpr std::int64_t kMostOriginal = std::int64_t(1) << 21;
+
+    // `value` as a config writes it: its fewest digits, or float32's nearest value of them.
+    static double snapped(double value, double within);
+    Params baseParams() const;
+    double snappedAmplitude(const Params &params, double typeFactor) const;
+    double measuredAmplitude() const;
+    // How near 1, or a type's attention factor, an amplitude read from the cells is that value: a
+    // part in 10^5, or a few units of float16's or bfloat16's rounding.
+    double amplitudeWithin() const;
+    bool better(const Fit &x, const Fit &y) const;
+    std::vector<double> ratios(double base) const;
+    double largestRatio(double base) const;
+    void tryLinear(const Params &p);
+    void tryBanded(const Params &p);
+    void tryReversedLlama3(const Params &p, double factor);
+    void tryReversedYarn(const Params &p, double factor);
+    std::vector<std::array<double, 2>> llamaBands(const Params &p, double factor) const;
+    double longRopeFactor(std::int64_t pair, double base, double amplitude) const;
+    Frequency refinedFrequency(std::int64_t pair, double theta, double amplitude) const;
+
+    const FitInput &m_input;
+    const Measured &m_measured;
+    RopeLayout m_layout;
+    std::optional<Fit> m_best;
+    std::vector<std::optional<Fit>> m_bestOfType;
+    std::vector<Params> m_longRopeForms; // the published LongRoPE forms, whose factors are tried first
+    // The published banded forms' original lengths (8192: Llama 3.1, 3.2 and 4), tried first:
+    // llama3's table holds only original / low_freq_factor and original / high_freq_factor
+    // (_compute_llama3_parameters' wavelength bands and smooth factor), so every original length
+    // with those bands gives it, and the published one is the set named.
+    std::vector<std::int64_t> m_publishedOriginals;
+};
+
+} // namespace posenc::RopeFit

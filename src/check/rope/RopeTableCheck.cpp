@@ -1,0 +1,483 @@
+#include "RopeTableCheck.h"
+
+#include "check/PairReference.h"
+#include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeFit.h"
+#include "check/rope/RopeLongRopeForms.h"
+#include "check/rope/RopeZeroPairs.h"
+#include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeTableCheck {
+
+namespace {
+
+const QString kCos = u"rope-cos"_s;
+const QString kSin = u"rope-sin"_s;
+const QString kZeroPairsMisplaced = u"zero-pairs-misplaced"_s;
+const QString kLongRopeFactor = u"longrope-factor"_s;
+// The rope_theta values the published configs use.
+constexpr double kConfigThetas[] = {10000.0, 150000.0, 500000.0, 1000000.0, 5000000.0};
+
+RopeFit::FitInput inputOf(const TableEvidence &e)
+{
+    return {e.sample, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+}
+
+std::optional<RopeLayout> declaredLayout(const TableEvidence &e)
+{
+    if (e.declared.declares(u"rope-layout"_s))
+        return e.declared.params.rope.layout;
+    return std::nullopt;
+}
+
+std::vector<RopeFit::Published> formsAt(std::int64_t cols);
+QString nearestPublished(const Params &p);
+
+// How far an amplitude read from a table's cells may be from a published one: a few units of the
+// cells' rounding (float16's and bfloat16's are far coarser than float32's), at least 1e-6.
+double amplitudeTolerance(ValueFormat format)
+{
+    return std::max(1e-6, 4.0 * halfUnit(format));
+}
+
+// The lengths at which `form` is tried against a table of `length` rows: that length, and for
+// LongRoPE the other regime too (HF takes the long factors for a sequence past the original
+// length, whatever rows a table of them holds).
+QList<std::int64_t> lengthsOf(const Params &form, std::int64_t length)
+{
+    QList<std::int64_t> lengths {length};
+    const std::optional<std::int64_t> original = form.rope.originalMaxLen;
+    if (form.rope.type == RopeType::LongRope && original)
+        lengths.append(length > *original ? *original : *original + 1);
+    return lengths;
+}
+
+// The published forms whose table is that of `p` at `amplitude`: the same frequencies, and the
+// amplitude within `tolerance`, in either layout (HF's Llama rotates halves, Meta's code
+// interleaved pairs); another original length with the same bands, or another rope_type with the
+// same frequencies (LongRoPE's short factors of 1 are the default type's), gives the same table.
+struct PublishedMatch
+{
+    QStringList names;
+    Params params; // the first form's, in `p`'s layout: the reference every cell is compared with
+};
+
+PublishedMatch publishedMatch(const Params &p, double amplitude, double tolerance)
+{
+    PublishedMatch match;
+    const FrequencySchedule mine = RopeFrequencies::schedule(p);
+    for (const RopeFit::Published &form : formsAt(RopeFrequencies::rotaryDim(p.rope))) {
+        for (const std::int64_t length : lengthsOf(form.params, p.maxLen)) {
+            Params q = form.params;
+            q.maxLen = length;
+            const FrequencySchedule theirs = RopeFrequencies::schedule(q);
+            bool same = theirs.pairs() == mine.pairs()
+                && std::fabs(theirs.amplitude - amplitude) <= tolerance * theirs.amplitude;
+            for (std::int64_t i = 0; same && i < mine.pairs(); ++i)
+                same = std::fabs(theirs.w[std::size_t(i)] - mine.w[std::size_t(i)]) <= 1e-12 * mine.w[std::size_t(i)];
+            if (!same || match.names.contains(form.name))
+                continue;
+            if (match.names.isEmpty()) {
+                match.params = q;
+                match.params.rope.layout = p.rope.layout;
+            }
+            match.names.append(form.name);
+        }
+    }
+    return match;
+}
+
+// A LongRoPE table that is a published form's but for the factors of a few pairs (at most an
+// eighth of them): a factor changed or mistyped, where a free factor per pair would make any such
+// table a variant. The form with the fewest such pairs, and its list that the table's rows take.
+struct ChangedFactors
+{
+    QString name;
+    Params params; // the form's, in `p`'s layout
+    std::vector<RopeCheckWords::PairFactor> pairs;
+};
+
+std::optional<ChangedFactors> changedFactors(const Params &p, double amplitude, double tolerance)
+{
+    if (p.rope.type != RopeType::LongRope)
+        return std::nullopt;
+    const FrequencySchedule mine = RopeFrequencies::schedule(p);
+    const std::int64_t rotary = RopeFrequencies::rotaryDim(p.rope);
+    std::optional<ChangedFactors> best;
+    for (const RopeFit::Published &form : RopeLongRopeForms::forms()) {
+        if (form.params.rope.theta != p.rope.theta || RopeFrequencies::rotaryDim(form.params.rope) != rotary)
+            continue;
+        for (const std::int64_t length : lengthsOf(form.params, p.maxLen)) {
+            Params q = form.params;
+            q.maxLen = length;
+            q.rope.layout = p.rope.layout;
+            const FrequencySchedule theirs = RopeFrequencies::schedule(q);
+            if (theirs.pairs() != mine.pairs()
+                || !(std::fabs(theirs.amplitude - amplitude) <= tolerance * theirs.amplitude))
+                continue;
+            const bool longList = q.maxLen > q.rope.originalMaxLen.value_or(0);
+            const std::vector<double> &published = longList ? q.rope.longFactor : q.rope.shortFactor;
+            ChangedFactors changed {form.name, q, {}};
+            for (std::int64_t i = 0; i < mine.pairs(); ++i) {
+                const auto k = std::size_t(i);
+                if (std::fabs(theirs.w[k] - mine.w[k]) > 1e-12 * theirs.w[k] && k < published.size())
+                    changed.pairs.push_back({i, theirs.w[k] / mine.w[k] * published[k], published[k], longList});
+            }
+            if (changed.pairs.empty()
+                || std::int64_t(changed.pairs.size()) > std::max<std::int64_t>(1, mine.pairs() / 8))
+                continue;
+            if (!best || changed.pairs.size() < best->pairs.size())
+                best = std::move(changed);
+        }
+    }
+    return best;
+}
+
+TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
+{
+    const RopeFit::Hypothesis &h = fit.hypothesis;
+    // A sin table's first row is sin(0) = 0, which the framing took for padding: it is position 0.
+    RowFraming framing = e.framing;
+    RopeFit::Hypothesis correct = fit.correct;
+    std::int64_t firstPosition = h.firstPosition;
+    if (!h.cosine && framing.firstRow > 0 && h.firstPosition >= framing.firstRow) {
+        firstPosition -= framing.firstRow;
+        correct.firstPosition -= framing.firstRow;
+        framing.firstRow = 0;
+    }
+    const RopeParams &rope = h.params.rope;
+    TableMatch m;
+    m.table = h.cosine ? kCos : kSin;
+    m.findings = {{u"layout"_s, RopeCheckWords::layout(rope.layout)},
+                  {u"base"_s, rope.theta},
+                  {u"rope_type"_s, RopeTypes::word(rope.type)},
+                  {u"attention_factor"_s, h.amplitude}};
+    m.positionOffset = firstPosition - framing.firstRow;
+    m.firstPositionRow = framing.firstRow;
+    m.precision = tablePrecision(e.format, fit.float32Angles);
+    m.mistakes = fit.mistakes;
+    if (const auto declared = declaredLayout(e))
+        correct.params.rope.layout = *declared;
+    // An amplitude that is not the type's: an attention_factor given, which yarn and longrope read.
+    const RopeType type = correct.params.rope.type;
+    if ((type == RopeType::Yarn || type == RopeType::LongRope)
+        && std::fabs(correct.amplitude - RopeFrequencies::table(correct.params).attentionFactor)
+            > 1e-9 * correct.amplitude)
+        correct.params.rope.attentionFactor = correct.amplitude;
+    PairReferenceSpec spec = RopeFit::reference(correct, framing);
+    m.reference = std::make_shared<const PairReference>(spec);
+    // A published form's table: its own parameters are the reference, every cell compared with
+    // them, and what the report finds.
+    const PublishedMatch published = fit.mistakes.empty()
+        ? publishedMatch(correct.params, h.amplitude, amplitudeTolerance(e.format))
+        : PublishedMatch();
+    const QStringList &names = published.names;
+    if (!names.isEmpty()) {
+        correct.params = published.params;
+        correct.amplitude = RopeFrequencies::schedule(published.params).amplitude;
+        spec = RopeFit::reference(correct, framing);
+        m.reference = std::make_shared<const PairReference>(spec);
+        m.findings = {{u"layout"_s, RopeCheckWords::layout(correct.params.rope.layout)},
+                      {u"base"_s, correct.params.rope.theta},
+                      {u"rope_type"_s, RopeTypes::word(correct.params.rope.type)},
+                      {u"attention_factor"_s, correct.amplitude}};
+    }
+    m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);
+    if (correct.params.isValid())
+        m.params = correct.params;
+    m.referenceText = RopeCheckWords::reference(correct);
+    m.diagnosis = RopeCheckWords::diagnosis(fit, correct);
+    m.notes = fit.notes + RopeCheckWords::notes(fit);
+    if (!m.mistakes.empty()) {
+        m.verdict = CheckVerdict::Mistake;
+    } else if (!names.isEmpty()) {
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = u"the RoPE %1 table of %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, names.join(u", "_s));
+        // LongRoPE's factors of the other side of the original length than the table's rows.
+        const RopeParams &r = correct.params.rope;
+        if (r.type == RopeType::LongRope && r.originalMaxLen
+            && (correct.params.maxLen > *r.originalMaxLen) != (e.rows() > *r.originalMaxLen))
+            m.notes.append(RopeCheckWords::longRopeRegime(*r.originalMaxLen, e.rows()));
+    } else if (const auto changed = changedFactors(correct.params, h.amplitude, amplitudeTolerance(e.format))) {
+        // The published form is the reference: the changed pairs' columns deviate from it.
+        correct.params = changed->params;
+        correct.amplitude = RopeFrequencies::schedule(changed->params).amplitude;
+        spec = RopeFit::reference(correct, framing);
+        m.reference = std::make_shared<const PairReference>(spec);
+        m.tolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), spec);
+        m.params = correct.params;
+        m.referenceText = RopeCheckWords::reference(correct);
+        m.mistakes.append(kLongRopeFactor);
+        m.verdict = CheckVerdict::Mistake;
+        m.diagnosis = RopeCheckWords::changedFactors(changed->pairs, changed->name, correct.params.rope.layout,
+                                                     spec.schedule.pairs());
+    } else {
+        m.verdict = CheckVerdict::Variant;
+        m.diagnosis = RopeCheckWords::variant(correct, nearestPublished(correct.params));
+    }
+    return m;
+}
+
+// The models' RoPE of the presets (resources/presets, each from the model's config.json), with
+// LongRoPE's factor lists (RopeLongRopeForms).
+std::vector<RopeFit::Published> publishedRopes()
+{
+    const auto rope = [](RopeType type, std::int64_t headDim, double theta, RopeLayout layout = RopeLayout::Half) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.type = type;
+        p.rope.headDim = headDim;
+        p.rope.theta = theta;
+        p.rope.layout = layout;
+        return p;
+    };
+    const auto scaled = [](Params p, double factor, std::optional<std::int64_t> original) {
+        p.rope.factor = factor;
+        p.rope.originalMaxLen = original;
+        return p;
+    };
+    Params llama4 = scaled(rope(RopeType::Llama3, 128, 500000.0, RopeLayout::Interleaved), 16.0, 8192);
+    llama4.rope.highFreqFactor = 1.0;
+    Params gptOss = scaled(rope(RopeType::Yarn, 64, 150000.0), 32.0, 4096);
+    gptOss.rope.yarnTruncate = false;
+    Params deepseek = scaled(rope(RopeType::Yarn, 64, 10000.0, RopeLayout::Interleaved), 40.0, 4096);
+    deepseek.rope.mscale = 1.0;
+    deepseek.rope.mscaleAllDim = 1.0;
+    Params gemma4 = rope(RopeType::Proportional, 512, 1000000.0);
+    gemma4.rope.partialRotaryFactor = 0.25;
+    Params neox = rope(RopeType::Default, 96, 10000.0);
+    neox.rope.partialRotaryFactor = 0.25;
+    Params gptj = rope(RopeType::Default, 256, 10000.0, RopeLayout::Interleaved);
+    gptj.rope.partialRotaryFactor = 0.25;
+    Params qwen3Next = rope(RopeType::Default, 256, 10000000.0);
+    qwen3Next.rope.partialRotaryFactor = 0.25;
+    Params glm45 = rope(RopeType::Default, 128, 1000000.0);
+    glm45.rope.partialRotaryFactor = 0.5;
+    Params exaone4 = scaled(rope(RopeType::Llama3, 128, 1000000.0), 16.0, 8192);
+    // Kimi K2: DeepSeek-V3's yarn with beta_fast = beta_slow = 1, so no pair is blended.
+    Params kimiK2 = scaled(rope(RopeType::Yarn, 64, 50000.0, RopeLayout::Interleaved), 32.0, 4096);
+    kimiK2.rope.betaFast = 1.0;
+    kimiK2.rope.mscale = 1.0;
+    kimiK2.rope.mscaleAllDim = 1.0;
+    Params devstral2 = scaled(rope(RopeType::Yarn, 128, 100000000.0), 48.0, 8192);
+    devstral2.rope.mscale = 1.0;
+    devstral2.rope.mscaleAllDim = 1.0;
+    std::vector<RopeFit::Published> forms {
+        {u"Llama 2 7B"_s, rope(RopeType::Default, 128, 10000.0)},
+        {u"Mistral 7B"_s, rope(RopeType::Default, 128, 10000.0)},
+        {u"Llama 3.1 8B"_s, scaled(rope(RopeType::Llama3, 128, 500000.0), 8.0, 8192)},
+        {u"Llama 3.2 1B"_s, scaled(rope(RopeType::Llama3, 64, 500000.0), 32.0, 8192)},
+        {u"Llama 4 Scout"_s, llama4},
+        {u"Qwen2.5 7B with YaRN"_s, scaled(rope(RopeType::Yarn, 128, 1000000.0), 4.0, 32768)},
+        {u"Qwen3 8B"_s, rope(RopeType::Default, 128, 1000000.0)},
+        {u"gpt-oss-20b"_s, gptOss},
+        {u"DeepSeek-V3"_s, deepseek},
+        {u"Gemma 3 4B"_s, scaled(rope(RopeType::Linear, 256, 1000000.0), 8.0, std::nullopt)},
+        {u"Gemma 4 26B A4B"_s, gemma4},
+        {u"GPT-NeoX-20B"_s, neox},
+        {u"GPT-J 6B"_s, gptj},
+        {u"Phi-4"_s, rope(RopeType::Default, 128, 250000.0)},
+        {u"Command R7B"_s, rope(RopeType::Default, 128, 50000.0, RopeLayout::Interleaved)},
+        {u"EXAONE 4.0 32B"_s, exaone4},
+        {u"SmolLM3 3B"_s, rope(RopeType::Default, 128, 5000000.0)},
+        {u"Qwen3-Next 80B A3B"_s, qwen3Next},
+        {u"GLM-4.5"_s, glm45},
+        {u"Kimi K2"_s, kimiK2},
+        {u"DeepSeek-V3.2-Exp"_s, deepseek},
+        {u"Devstral Small 2"_s, devstral2},
+        {u"ModernBERT base"_s, rope(RopeType::Default, 64, 160000.0)},
+    };
+    for (RopeFit::Published &form : RopeLongRopeForms::forms())
+        forms.push_back(std::move(form));
+    return forms;
+}
+
+// RoFormer's RoPE at a table's width: the default type at theta 10000, in either layout (GPT-J's
+// and RoFormer's interleaved pairs, GPT-NeoX's and Llama's rotate_half).
+std::vector<RopeFit::Published> formsAt(std::int64_t cols)
+{
+    std::vector<RopeFit::Published> forms = publishedRopes();
+    for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.headDim = cols;
+        p.rope.theta = 10000.0;
+        p.rope.layout = layout;
+        forms.push_back({u"RoFormer (Su et al. 2021, theta 10000, the default rope_type)"_s, p});
+    }
+    return forms;
+}
+
+// The published form nearest `p`: of its rope_type and width, the nearest theta; else RoFormer's.
+QString nearestPublished(const Params &p)
+{
+    const RopeFit::Published *nearest = nullptr;
+    double distance = 0.0;
+    const std::vector<RopeFit::Published> forms = formsAt(RopeFrequencies::rotaryDim(p.rope));
+    for (const RopeFit::Published &form : forms) {
+        if (form.params.rope.type != p.rope.type
+            || RopeFrequencies::rotaryDim(form.params.rope) != RopeFrequencies::rotaryDim(p.rope))
+            continue;
+        const double d = std::fabs(std::log(form.params.rope.theta / p.rope.theta));
+        if (!nearest || d < distance) {
+            nearest = &form;
+            distance = d;
+        }
+    }
+    if (!nearest)
+        nearest = &forms.back();
+    return u"%1 (rope_type %2, theta %3)"_s.arg(nearest->name, RopeTypes::word(nearest->params.rope.type),
+                                                NumberText::exact(nearest->params.rope.theta));
+}
+
+// A value's rounding relative to 1 in the table's format: what a column that never turns may move by.
+double identityTolerance(const TableEvidence &e)
+{
+    switch (e.format) {
+    case ValueFormat::Float32:
+        return 0x1p-23 + e.table.textRounding();
+    case ValueFormat::Float16:
+        return 0x1p-10 + e.table.textRounding();
+    case ValueFormat::BFloat16:
+        return 0x1p-7 + e.table.textRounding();
+    }
+    return 0x1p-23;
+}
+
+// A proportional table whose identity pairs sit elsewhere than HF puts them: fitted with its
+// columns moved to HF's places, named against HF's table (RopeZeroPairs).
+std::optional<TableCandidate> misplacedZeroPairs(const TableEvidence &e)
+{
+    const auto placement = RopeZeroPairs::misplaced(e.sample, e.framing, identityTolerance(e));
+    if (!placement)
+        return std::nullopt;
+    const TableSample moved = RopeZeroPairs::inHfOrder(e.sample, *placement);
+    const RopeFit::FitInput input {moved, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+    std::optional<RopeFit::Fit> found = RopeFit::fit(input, placement->layout, declaredLayout(e), formsAt(e.cols()));
+    if (!found || found->hypothesis.params.rope.type != RopeType::Proportional
+        || !explains(found->score.compared, found->bad()))
+        return std::nullopt;
+    // Turning columns whose exponent divides by their own count, not head_dim, at a config's theta:
+    // a partial rotary table (GPT-NeoX's) with its passed columns written out, not proportional's.
+    const auto configTheta = [](double theta) {
+        return std::any_of(std::begin(kConfigThetas), std::end(kConfigThetas),
+                           [&](double t) { return std::fabs(theta / t - 1.0) < 1e-6; });
+    };
+    const double theta = found->hypothesis.params.rope.theta;
+    if (!configTheta(theta) && configTheta(std::pow(theta, 2.0 * double(placement->livePairs) / double(e.cols()))))
+        return std::nullopt;
+    TableCandidate c;
+    c.compared = found->score.compared;
+    c.bad = found->bad();
+    c.claims = true;
+    c.match = matchOf(e, *found);
+    c.match.mistakes.prepend(kZeroPairsMisplaced);
+    c.match.verdict = CheckVerdict::Mistake;
+    c.match.correctAgainst.clear();
+    const QString inner
+        = found->mistakes.isEmpty() ? u"the correct table is %1"_s.arg(c.match.referenceText) : c.match.diagnosis;
+    c.match.diagnosis = RopeZeroPairs::diagnosis(*placement, e.cols()) + u"; "_s + inner;
+    return c;
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    if (e.infinite || e.sameRow)
+        return std::nullopt;
+    const double repeatTolerance = 4.0 * 0x1p-23 + 2.0 * e.table.textRounding();
+    const auto layout = RopeFit::repeatedLayout(e.sample, e.framing, repeatTolerance);
+    if (!layout)
+        return misplacedZeroPairs(e);
+    const RopeFit::FitInput input = inputOf(e);
+    std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), formsAt(e.cols()));
+    const bool fewRows = !found && e.sample.size() <= 4;
+    if (fewRows)
+        found = RopeFit::fitFewRows(input, *layout, declaredLayout(e));
+    if (!found)
+        return misplacedZeroPairs(e);
+    TableCandidate c;
+    c.compared = found->score.compared;
+    c.bad = found->bad();
+    c.claims = explains(c.compared, c.bad);
+    if (!c.claims) {
+        if (auto misplaced = misplacedZeroPairs(e))
+            return misplaced;
+        return c;
+    }
+    c.match = matchOf(e, *found);
+    const std::int64_t pairs = e.cols() / 2;
+    if (fewRows || pairs == 1)
+        c.match.notes.append(RopeCheckWords::thetaNotShown(pairs, e.rows()));
+    return c;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (table != kCos && table != kSin)
+        return u"RoPE's tables are 'rope-cos' and 'rope-sin', not '%1'"_s.arg(table);
+    if (!params.isValid() || params.encoding != Encoding::Rope)
+        return u"the parameters are not a valid RoPE's"_s;
+    const std::int64_t rotary = RopeFrequencies::rotaryDim(params.rope);
+    if (rotary != e.cols())
+        return u"rotary_dim %1 gives a table of %1 columns; this one has %2"_s.arg(rotary).arg(e.cols());
+    RopeFit::Fit fit;
+    fit.hypothesis.params = params;
+    fit.hypothesis.cosine = table == kCos;
+    fit.typeAttentionFactor = RopeFrequencies::table(params).attentionFactor;
+    fit.hypothesis.amplitude = fit.typeAttentionFactor;
+    fit.correct = fit.hypothesis;
+    const RowFraming framing;
+    const TableEvidence whole {e.table, e.sample, framing, e.format, e.declared, e.sameRow, e.infinite};
+    // HF computes cos and sin in float32: where the sample's cells are beyond the exact angles'
+    // tolerance and within float32 angles', the table is compared with float32 angles' tolerance,
+    // the streamed rows then weighing that (exact values, an error that does not grow) as they do
+    // for a table found without a declaration.
+    fit.float32Angles = RopeFit::evaluate(inputOf(whole), fit.hypothesis).float32Angles;
+    return matchOf(whole, fit);
+}
+
+QList<PublishedForm> publishedForms(std::int64_t cols)
+{
+    QList<PublishedForm> forms;
+    for (const RopeFit::Published &p : publishedRopes()) {
+        if (RopeFrequencies::rotaryDim(p.params.rope) != cols)
+            continue;
+        for (const QString &table : {kCos, kSin})
+            forms.append({p.name, u"the model's config.json (posenc presets)"_s, table, p.params});
+    }
+    return forms;
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kCos, kSin};
+    h.findingKeys = {u"layout"_s, u"base"_s, u"rope_type"_s, u"attention_factor"_s};
+    h.declares = {u"rope-layout"_s};
+    h.help = u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters as far "
+             "as the table shows them, a model's published table named; the attention factor from the amplitude"_s;
+    h.mistakes = {CheckMistakes::kPositionOffset,
+                  CheckMistakes::kHalfPrecisionAngles,
+                  u"rope-layout"_s,
+                  u"attention-factor-missing"_s,
+                  u"rope-scaling-reversed"_s,
+                  kZeroPairsMisplaced,
+                  kLongRopeFactor};
+    h.fit = fit;
+    h.expect = expect;
+    h.publishedForms = publishedForms;
+    return h;
+}
+
+} // namespace posenc::RopeTableCheck

@@ -1,0 +1,376 @@
+#include "Rope2dTableCheck.h"
+
+#include "check/FitNumbers.h"
+#include "check/PairAngles.h"
+#include "check/SampleScore.h"
+#include "check/TableReference.h"
+#include "core/NumberText.h"
+#include "core/PositionalTable.h"
+#include "core/rope2d/Rope2dRotation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::Rope2dTableCheck {
+
+namespace {
+
+const QString kCos = u"rope2d-cos"_s;
+const QString kSin = u"rope2d-sin"_s;
+
+QString styleWord(Rope2dStyle style)
+{
+    static const QStringList words {u"qwen-vit"_s, u"pixtral"_s, u"flux"_s, u"axial"_s};
+    return words.value(int(style));
+}
+
+// The style's table (Rope2dRotation), its tiles a few rows at a time; position(row) the patch's
+// larger id, which float32 angles' error grows with.
+class Rope2dReference final : public TableReference
+{
+public:
+    Rope2dReference(const Params &params, bool cosine)
+        : m_rotation(params)
+        , m_cosine(cosine)
+    { }
+
+    std::int64_t cols() const override { return m_rotation.headDim(); }
+    bool compared(std::int64_t) const override { return true; }
+    std::int64_t position(std::int64_t row) const override
+    {
+        const auto [r, c] = m_rotation.patchAt(row);
+        return std::max(r, c);
+    }
+    void forEachTile(const Block &block, const TileSink &sink) const override
+    {
+        // Tiles of the stream's run of rows, which its reads of the table are multiples of.
+        constexpr std::int64_t kTileRows = PositionalTable::kRunRows;
+        RowMatrixXf rows(kTileRows, std::max<std::int64_t>(block.cols, 1));
+        for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kTileRows) {
+            const std::int64_t n = std::min(kTileRows, block.rowEnd() - r0);
+            m_rotation.fillTable(m_cosine, Block {r0, n, block.col0, block.cols}, rows.topRows(n).leftCols(block.cols));
+            sink(Tile {r0, n, block.col0, block.cols, rows.data(), rows.cols()});
+        }
+    }
+    const Rope2dRotation &rotation() const { return m_rotation; }
+
+private:
+    Rope2dRotation m_rotation;
+    bool m_cosine;
+};
+
+// What the sample shows: each pair's value per sampled row, and whether it is a cos table (patch
+// (0, 0) turns no pair: a row of ones, or of zeros).
+using Pairs = PairAngles::PairSample;
+
+// A style and its pairs, from patch 1 (one column right of patch 0 in every style's order).
+struct Shape
+{
+    Rope2dStyle style = Rope2dStyle::QwenVit;
+    std::vector<std::int64_t> axesDim; // flux
+    double theta = 0.0; // as estimated
+};
+
+bool turnsByOne(double angle)
+{
+    return std::fabs(angle - 1.0) < 1e-3;
+}
+
+std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
+{
+    if (p.value.rows() < 2 || pairs < 2)
+        return std::nullopt;
+    const auto at1 = [&](std::int64_t j) { return p.angle(1, j); };
+    const auto still = [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t j = from; j < to; ++j) {
+            if (std::fabs(at1(j)) > 1e-3)
+                return false;
+        }
+        return true;
+    };
+    const std::int64_t q = pairs / 2;
+    Shape s;
+    if (p.half) {
+        // Rows on pairs [0, q), columns on [q, 2q): the Qwen ViT's column ladder starts at 1,
+        // Pixtral's at theta^(-2 / head_dim).
+        if (pairs % 2 != 0 || !still(0, q) || q + 1 >= pairs || at1(q) <= 0.0)
+            return std::nullopt;
+        s.style = turnsByOne(at1(q)) ? Rope2dStyle::QwenVit : Rope2dStyle::Pixtral;
+        const double ratio = at1(q + 1) / at1(q); // theta^(-4 / head_dim)
+        s.theta = std::pow(ratio, -double(2 * pairs) / 4.0);
+        return s;
+    }
+    if (turnsByOne(at1(0))) { // axial: columns on [0, q), then rows
+        if (pairs % 2 != 0 || !still(q, pairs) || q < 2)
+            return std::nullopt;
+        s.style = Rope2dStyle::Axial;
+        s.theta = std::pow(at1(1) / at1(0), -double(2 * pairs) / 4.0);
+        return s;
+    }
+    // FLUX: axis 0 never turns, axis 1 the rows, axis 2 the columns from the first pair at angle 1.
+    std::int64_t c0 = 0;
+    while (c0 < pairs && !turnsByOne(at1(c0)))
+        ++c0;
+    std::int64_t r0 = 0;
+    const auto everTurns = [&](std::int64_t j) {
+        for (std::int64_t i = 0; i < p.value.rows(); ++i) {
+            if (std::fabs(p.angle(i, j)) > 1e-3)
+                return true;
+        }
+        return false;
+    };
+    while (r0 < c0 && !everTurns(r0))
+        ++r0;
+    const std::int64_t rowPairs = c0 - r0;
+    if (c0 >= pairs - 1 || r0 == 0 || rowPairs == 0 || c0 + rowPairs > pairs || !still(0, c0))
+        return std::nullopt;
+    s.style = Rope2dStyle::Flux;
+    s.axesDim = {2 * r0, 2 * rowPairs, 2 * rowPairs};
+    if (const std::int64_t rest = pairs - c0 - rowPairs; rest > 0)
+        s.axesDim.push_back(2 * rest);
+    s.theta = std::pow(at1(c0 + 1) / at1(c0), -double(rowPairs)); // theta^(-2 / d2), d2 = 2 rowPairs
+    return s;
+}
+
+// The id a sampled row turns an axis's pairs by: the slowest pair's angle, refined pair by pair
+// towards the fastest (cos: ±angle, sin: angle or π − angle, each up to whole turns).
+double idOf(const Pairs &p, std::int64_t i, const std::vector<std::pair<double, std::int64_t>> &slowFirst)
+{
+    double x = p.angle(i, slowFirst.front().second) / slowFirst.front().first;
+    if (x < 0.0)
+        return x; // a sin table past a quarter turn on its slowest pair: no id
+    for (const auto &[inv, j] : slowFirst)
+        x = p.nearestTurn(i, j, x * inv).first / inv;
+    return x;
+}
+
+struct Placed
+{
+    std::int64_t n, row, column;
+};
+
+// Each sampled patch's (row, column) under `params` (its frequencies), or nothing when an id is
+// not a whole number.
+std::optional<std::vector<Placed>> placesOf(const Pairs &p, const TableEvidence &e, const Params &params)
+{
+    const Rope2dRotation rotation(params);
+    std::vector<std::pair<double, std::int64_t>> rows, columns;
+    for (std::int64_t j = 0; j < rotation.pairs(); ++j) {
+        const int axis = rotation.axes()[std::size_t(j)];
+        if (axis == Rope2dRotation::kRow || axis == Rope2dRotation::kColumn)
+            (axis == Rope2dRotation::kRow ? rows : columns)
+                .push_back({rotation.inverseFrequencies()[std::size_t(j)], j});
+    }
+    if (rows.empty() || columns.empty())
+        return std::nullopt;
+    std::sort(rows.begin(), rows.end());
+    std::sort(columns.begin(), columns.end());
+    std::vector<Placed> out;
+    for (std::int64_t i = 0; i < p.value.rows(); ++i) {
+        const double r = idOf(p, i, rows), c = idOf(p, i, columns);
+        if (!(r > -0.01 && c > -0.01) || std::fabs(r - std::round(r)) > 0.01 || std::fabs(c - std::round(c)) > 0.01)
+            return std::nullopt;
+        out.push_back({e.sample.rows[std::size_t(i)], std::int64_t(std::round(r)), std::int64_t(std::round(c))});
+    }
+    return out;
+}
+
+// The grid (and the Qwen ViT's merge size) that puts every sampled patch where it was read.
+bool placeGrid(Params &params, const std::vector<Placed> &placed, std::int64_t patches)
+{
+    const std::vector<std::int64_t> merges = params.rope2d.style == Rope2dStyle::QwenVit
+        ? std::vector<std::int64_t> {2, 1, 4, 3}
+        : std::vector<std::int64_t> {1};
+    for (const std::int64_t m : merges) {
+        params.mrope.spatialMergeSize = m;
+        for (std::int64_t w = m; w <= std::min(patches, Sincos2dParams::kMaxSide); w += m) {
+            if (patches % w != 0 || (patches / w) % m != 0 || patches / w > Sincos2dParams::kMaxSide)
+                continue;
+            params.sincos2d.grid = {patches / w, w};
+            const Rope2dRotation rotation(params);
+            const bool fits = std::all_of(placed.begin(), placed.end(), [&](const Placed &x) {
+                return rotation.patchAt(x.n) == std::pair(x.row, x.column);
+            });
+            if (fits) {
+                params.rope2d.patch.clear(); // the centre
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+Params paramsOf(const Shape &s, double theta, std::int64_t cols, std::int64_t rows)
+{
+    Params p;
+    p.encoding = Encoding::Rope2d;
+    p.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
+    p.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
+    p.rope.headDim = cols;
+    p.rope.theta = theta;
+    p.rope2d.style = s.style;
+    if (s.style == Rope2dStyle::Flux)
+        p.rope2d.axesDim = s.axesDim;
+    return p;
+}
+
+// The tolerance of a table whose angles are float(id) * float(inv), as torch forms them: a few
+// units of 2^-24 of each pair's angle, which grows with the patch's ids.
+CellTolerance float32Angles(CellTolerance t, const Params &params, bool half)
+{
+    const Rope2dRotation rotation(params);
+    t.perPosition.assign(std::size_t(rotation.headDim()), 0.0);
+    for (std::int64_t j = 0; j < rotation.pairs(); ++j) {
+        const double allowance = 3.0 * 0x1p-24 * rotation.inverseFrequencies()[std::size_t(j)];
+        for (const std::int64_t c : half ? std::vector {j, j + rotation.pairs()} : std::vector {2 * j, 2 * j + 1})
+            t.perPosition[std::size_t(c)] = allowance;
+    }
+    return t;
+}
+
+QString words(const Params &p)
+{
+    QString style = styleWord(p.rope2d.style);
+    if (p.rope2d.style == Rope2dStyle::Flux) {
+        QStringList dims;
+        for (const std::int64_t d : p.rope2d.axesDim)
+            dims.append(QString::number(d));
+        style += u" (axes_dim %1)"_s.arg(dims.join(u", "_s));
+    }
+    if (p.rope2d.style == Rope2dStyle::QwenVit)
+        style += u" (merge %1)"_s.arg(p.mrope.spatialMergeSize);
+    return u"%1, a grid of %2 x %3 patches, head_dim %4, theta %5"_s.arg(style)
+        .arg(p.sincos2d.grid[0])
+        .arg(p.sincos2d.grid[1])
+        .arg(p.rope.headDim)
+        .arg(NumberText::exact(p.rope.theta));
+}
+
+// The models whose 2-D RoPE ships at a style and theta (resources/presets, each from its code): a
+// table of theirs, at any grid and head, is correct against them; another theta is a variant.
+QString publishedAs(const Params &p)
+{
+    const double theta = p.rope.theta;
+    switch (p.rope2d.style) {
+    case Rope2dStyle::QwenVit:
+        return theta == 10000.0 ? u"Qwen2-VL's and Qwen2.5-VL's vision rotary (VisionRotaryEmbedding, theta 10000)"_s
+                                : QString();
+    case Rope2dStyle::Pixtral:
+        return theta == 10000.0 ? u"Pixtral's PixtralRotaryEmbedding (theta 10000)"_s : QString();
+    case Rope2dStyle::Flux:
+        if (theta == 10000.0 && p.rope2d.axesDim == std::vector<std::int64_t> {16, 56, 56})
+            return u"FLUX.1's EmbedND (axes_dim 16, 56, 56, theta 10000)"_s;
+        if (theta == 2000.0 && p.rope2d.axesDim == std::vector<std::int64_t> {32, 32, 32, 32})
+            return u"FLUX.2's EmbedND (axes_dim 32, 32, 32, 32, theta 2000)"_s;
+        return QString();
+    case Rope2dStyle::Axial:
+        // naver-ai/rope-vit, models/vit_rope.py: compute_axial_cis(dim, end_x, end_y, theta=100.0).
+        return theta == 100.0 ? u"RoPE-ViT's axial RoPE (compute_axial_cis, theta 100)"_s : QString();
+    }
+    return QString();
+}
+
+TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, bool f32)
+{
+    TableMatch m;
+    m.table = cosine ? kCos : kSin;
+    m.findings = {{u"style"_s, styleWord(p.rope2d.style)},
+                  {u"grid"_s, u"%1x%2"_s.arg(p.sincos2d.grid[0]).arg(p.sincos2d.grid[1])},
+                  {u"base"_s, p.rope.theta}};
+    m.positionOffset = 0;
+    m.firstPositionRow = 0;
+    m.precision = tablePrecision(e.format, f32);
+    m.reference = std::make_shared<const Rope2dReference>(p, cosine);
+    m.tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    if (f32)
+        m.tolerance = float32Angles(m.tolerance, p,
+                                    p.rope2d.style == Rope2dStyle::QwenVit || p.rope2d.style == Rope2dStyle::Pixtral);
+    if (p.isValid())
+        m.params = p;
+    m.referenceText = u"2-D RoPE, "_s + words(p);
+    m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = publishedAs(p);
+    m.diagnosis = u"2-D RoPE's %1 table: %2"_s.arg(cosine ? u"cos"_s : u"sin"_s, words(p));
+    if (p.rope2d.style == Rope2dStyle::Flux)
+        m.notes.append(p.rope2d.axesDim.size() >= 4
+                           ? u"FLUX.2 puts its text tokens at (0, 0, 0, l): they turn on axis 3 alone"_s
+                           : u"FLUX puts its text tokens at (0, 0, 0), the rotation of patch (0, 0): text and "
+                             "that patch are at distance 0 on every axis"_s);
+    return m;
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    if (e.infinite || e.sameRow || e.cols() < 4 || e.cols() % 2 != 0 || e.cols() > RopeParams::kMaxHeadDim)
+        return std::nullopt;
+    const auto pairs = PairAngles::read(e);
+    const auto shape = pairs ? shapeOf(*pairs, e.cols() / 2) : std::nullopt;
+    if (!shape || !std::isfinite(shape->theta) || shape->theta <= 1.0)
+        return std::nullopt;
+    // theta rounded to the fewest digits whose table explains the sample.
+    std::optional<TableCandidate> nearest;
+    for (const double theta : FitNumbers::roundings(shape->theta, 7)) {
+        Params p = paramsOf(*shape, theta, e.cols(), e.rows());
+        const auto placed = placesOf(*pairs, e, p);
+        if (!placed || !placeGrid(p, *placed, e.rows()) || !p.isValid())
+            continue;
+        const Rope2dReference reference(p, pairs->cosine);
+        const CellTolerance exact = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+        const CellTolerance wide = float32Angles(exact, p, pairs->half);
+        const SampleScore score = scoreOnSample(reference, e.sample, exact, &wide);
+        // Float32 angles (torch's outer product of ids and inv_freq) where they explain the cells the
+        // exact angles leave beyond the rounding: most of them, not a changed cell or two.
+        const bool f32 = score.bad > 0 && 2 * score.badWithFloat32Angles < score.bad;
+        TableCandidate c;
+        c.compared = score.compared;
+        c.bad = f32 ? score.badWithFloat32Angles : score.bad;
+        c.claims = explains(c.compared, c.bad);
+        c.residual = score.relativeResidual();
+        if (c.claims) {
+            c.match = matchOf(e, p, pairs->cosine, f32);
+            return c;
+        }
+        if (!nearest || c.residual < nearest->residual) {
+            c.nearest = u"nearest 2-D RoPE table: "_s + words(p);
+            c.unclaimed
+                = u"2-D RoPE's table of %1 leaves %2 of the sampled cells beyond the tolerance"_s.arg(words(p)).arg(
+                    c.bad);
+            nearest = c;
+        }
+    }
+    return nearest;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (table != kCos && table != kSin)
+        return u"2-D RoPE's tables are '%1' and '%2', not '%3'"_s.arg(kCos, kSin, table);
+    if (!params.isValid() || params.encoding != Encoding::Rope2d)
+        return u"the parameters are not a valid 2-D RoPE's"_s;
+    const Rope2dRotation rotation(params);
+    if (rotation.headDim() != e.cols() || rotation.patches() != e.rows())
+        return u"the parameters give a table of %1 x %2; this one is %3 x %4"_s.arg(rotation.patches())
+            .arg(rotation.headDim())
+            .arg(e.rows())
+            .arg(e.cols());
+    return matchOf(e, params, table == kCos, false);
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kCos, kSin};
+    h.findingKeys = {u"style"_s, u"grid"_s, u"base"_s};
+    h.help = u"2-D RoPE's cos or sin table of a patch grid (patches x head_dim): the style (qwen-vit with its merge "
+             "order, pixtral, flux with its axes, axial), the grid and rope_theta"_s;
+    h.fit = fit;
+    h.expect = expect;
+    return h;
+}
+
+} // namespace posenc::Rope2dTableCheck

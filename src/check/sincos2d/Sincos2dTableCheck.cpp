@@ -1,0 +1,377 @@
+#include "Sincos2dTableCheck.h"
+
+#include "check/FitNumbers.h"
+#include "check/SampleScore.h"
+#include "check/TableReference.h"
+#include "core/NumberText.h"
+#include "core/PositionalTable.h"
+#include "core/sincos2d/Sincos2dTable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::Sincos2dTableCheck {
+
+namespace {
+
+const QString kTable = u"sincos-2d"_s;
+const QString kSwapped = u"sincos2d-halves-swapped"_s;
+// A table declared with a cls token that lacks its zero row, or one declared without that has it.
+const QString kClsMissing = u"cls-token-missing"_s;
+const QString kClsExtra = u"cls-token-extra"_s;
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+// The reference's rows (Sincos2dTable), or with its halves swapped: the first half the row's.
+class Sincos2dReference final : public TableReference
+{
+public:
+    Sincos2dReference(const Params &params, bool swapped)
+        : m_table(params, params.dModel)
+        , m_cols(params.dModel)
+        , m_swapped(swapped)
+    { }
+
+    std::int64_t cols() const override { return m_cols; }
+    bool compared(std::int64_t) const override { return true; }
+    std::int64_t position(std::int64_t row) const override { return row; }
+    void forEachTile(const Block &block, const TileSink &sink) const override
+    {
+        // Tiles of the stream's run of rows, which its reads of the table are multiples of.
+        constexpr std::int64_t kTileRows = PositionalTable::kRunRows;
+        RowMatrixXf rows(kTileRows, m_cols);
+        for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kTileRows) {
+            const std::int64_t n = std::min(kTileRows, block.rowEnd() - r0);
+            m_table.fill(Block {r0, n, 0, m_cols}, rows.topRows(n));
+            if (m_swapped) {
+                for (std::int64_t r = 0; r < n; ++r)
+                    std::rotate(rows.row(r).data(), rows.row(r).data() + m_cols / 2, rows.row(r).data() + m_cols);
+            }
+            sink(Tile {r0, n, block.col0, block.cols, rows.data() + block.col0, m_cols});
+        }
+    }
+
+private:
+    Sincos2dTable m_table;
+    std::int64_t m_cols;
+    bool m_swapped;
+};
+
+// The coordinate x a half [sin(x w_k) | cos(x w_k)] of q pairs holds, w_k = 10000^(-k / q): the
+// slowest pair's angle (x below 2π / w_(q-1)), refined pair by pair towards the fastest; nothing
+// when the pairs do not agree on one x within `slack` radians.
+std::optional<double> coordinateOf(const float *half, std::int64_t q, double slack)
+{
+    std::vector<double> w(static_cast<std::size_t>(q)), a(static_cast<std::size_t>(q));
+    for (std::int64_t k = 0; k < q; ++k) {
+        const double s = half[k], c = half[q + k];
+        if (std::fabs(s * s + c * c - 1.0) > 4.0 * slack)
+            return std::nullopt; // not a sine and cosine of one angle
+        w[std::size_t(k)] = 1.0 / std::pow(10000.0, double(k) / double(q));
+        a[std::size_t(k)] = std::atan2(s, c);
+    }
+    const double slowest = a.back();
+    double x = (slowest < 0.0 ? slowest + kTwoPi : slowest) / w.back();
+    for (std::int64_t k = q - 2; k >= 0; --k) {
+        const double turns = std::round((x * w[std::size_t(k)] - a[std::size_t(k)]) / kTwoPi);
+        x = (a[std::size_t(k)] + turns * kTwoPi) / w[std::size_t(k)];
+    }
+    // Every pair at the angle x gives it.
+    for (std::int64_t k = 0; k < q; ++k) {
+        const double off = x * w[std::size_t(k)] - a[std::size_t(k)];
+        if (std::fabs(off - kTwoPi * std::round(off / kTwoPi)) > slack * (1.0 + x * w[std::size_t(k)] * 1e-3))
+            return std::nullopt;
+    }
+    return x;
+}
+
+struct Coordinates
+{
+    std::int64_t n; // the patch, row - cls
+    double first, second; // the coordinates the two halves hold
+};
+
+struct Layout
+{
+    bool cls = false;
+    bool swapped = false;
+    std::int64_t height = 0, width = 0;
+    double stepW = 1.0, stepH = 1.0; // a patch's coordinate step along each axis
+};
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-4 * std::max(1.0, std::fabs(b));
+}
+
+// Whether every sampled patch sits at (n / W, n % W) times the steps.
+bool consistent(const std::vector<Coordinates> &coords, const Layout &l)
+{
+    return std::all_of(coords.begin(), coords.end(), [&](const Coordinates &c) {
+        const double column = l.swapped ? c.second : c.first, row = l.swapped ? c.first : c.second;
+        return near(column, double(c.n % l.width) * l.stepW) && near(row, double(c.n / l.width) * l.stepH);
+    });
+}
+
+// The grid and the halves' order that place every sampled patch, the smallest width first.
+std::optional<Layout> layoutOf(const std::vector<Coordinates> &coords, std::int64_t patches, bool cls)
+{
+    const auto at = [&](std::int64_t n) -> const Coordinates * {
+        for (const Coordinates &c : coords) {
+            if (c.n == n)
+                return &c;
+        }
+        return nullptr;
+    };
+    const Coordinates *zero = at(0), *one = at(1);
+    if (!zero || !one || !near(zero->first, 0.0) || !near(zero->second, 0.0))
+        return std::nullopt;
+    Layout l;
+    l.cls = cls;
+    // A grid of one column: the column's half never moves, the row's moves a step a patch.
+    l.width = 1;
+    l.height = patches;
+    l.stepH = one->second;
+    if (l.stepH > 0.0 && consistent(coords, l))
+        return l;
+    // Patch 1 is the next column of row 0: the half that moved is the column's.
+    l.swapped = near(one->first, 0.0) && !near(one->second, 0.0);
+    l.stepW = l.swapped ? one->second : one->first;
+    if (!(l.stepW > 0.0))
+        return std::nullopt;
+    for (std::int64_t w = 2; w <= patches; ++w) {
+        if (patches % w != 0)
+            continue;
+        l.width = w;
+        l.height = patches / w;
+        // MAE's and DiT's indices, or diffusers' base_size / size a step on each axis.
+        l.stepH = near(l.stepW, 1.0) ? 1.0 : l.stepW * double(w) / double(l.height);
+        if (consistent(coords, l))
+            return l;
+    }
+    return std::nullopt;
+}
+
+Params paramsOf(const Layout &l, std::int64_t cols, std::int64_t rows, std::optional<double> base, double scale)
+{
+    Params p;
+    p.encoding = Encoding::Sincos2d;
+    p.dModel = cols;
+    p.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
+    p.sincos2d.grid = {l.height, l.width};
+    p.sincos2d.clsToken = l.cls;
+    p.sincos2d.baseSize = base;
+    p.sincos2d.interpolationScale = scale;
+    return p;
+}
+
+QString gridWords(const Params &p)
+{
+    QString words = u"a grid of %1 x %2 patches"_s.arg(p.sincos2d.grid[0]).arg(p.sincos2d.grid[1]);
+    if (p.sincos2d.clsToken)
+        words += u", a zero row first for the cls token"_s;
+    if (p.sincos2d.baseSize)
+        words += u", diffusers' coordinates (base_size %1, interpolation_scale %2)"_s.arg(
+            NumberText::exact(*p.sincos2d.baseSize), NumberText::exact(p.sincos2d.interpolationScale));
+    return words;
+}
+
+// A cell's tolerance: the table's format and text rounding, every value within 1 in size.
+CellTolerance toleranceOf(const TableEvidence &e)
+{
+    return cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+}
+
+TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
+{
+    TableMatch m;
+    m.table = kTable;
+    m.findings = {{u"grid"_s, u"%1x%2"_s.arg(p.sincos2d.grid[0]).arg(p.sincos2d.grid[1])},
+                  {u"cls_token"_s, p.sincos2d.clsToken},
+                  {u"base_size"_s, p.sincos2d.baseSize ? MatchValue(*p.sincos2d.baseSize) : MatchValue()},
+                  {u"interpolation_scale"_s, p.sincos2d.interpolationScale},
+                  {u"halves"_s, swapped ? u"row, column"_s : u"column, row"_s}};
+    m.positionOffset = 0;
+    m.firstPositionRow = 0;
+    m.precision = tablePrecision(e.format, false);
+    // A table with its halves swapped is compared with the reference's own order, which a model
+    // trained with the reference reads.
+    m.reference = std::make_shared<const Sincos2dReference>(p, false);
+    m.tolerance = toleranceOf(e);
+    if (p.isValid())
+        m.params = p;
+    m.referenceText = u"get_2d_sincos_pos_embed, %1"_s.arg(gridWords(p));
+    if (swapped) {
+        m.mistakes = {kSwapped};
+        m.verdict = CheckVerdict::Mistake;
+        m.diagnosis = u"the halves are swapped: the first half holds the row and the second the column, but "
+                      "get_2d_sincos_pos_embed's meshgrid(grid_w, grid_h) puts the column first (its emb_h holds w), "
+                      "so a model trained with the reference reads this table's rows as columns"_s;
+    } else {
+        m.verdict = CheckVerdict::Correct;
+        // The function is the reference at any grid and width: its temperature 10000 is fixed.
+        m.correctAgainst = u"MAE's get_2d_sincos_pos_embed (models_mae.py) at this grid"_s;
+        m.diagnosis = u"MAE's 2-D sin-cos table (get_2d_sincos_pos_embed, as DiT and diffusers): %1; the first half "
+                      "holds the column (meshgrid(grid_w, grid_h))"_s.arg(gridWords(p));
+    }
+    return m;
+}
+
+std::vector<Coordinates> coordinatesOf(const TableEvidence &e, std::int64_t cls, double slack)
+{
+    const std::int64_t q = e.cols() / 4;
+    std::vector<Coordinates> out;
+    for (std::int64_t i = 0; i < e.sample.size(); ++i) {
+        const std::int64_t row = e.sample.rows[std::size_t(i)];
+        if (row < cls)
+            continue;
+        const float *values = e.sample.values.row(i).data();
+        const auto first = coordinateOf(values, q, slack), second = coordinateOf(values + 2 * q, q, slack);
+        if (!first || !second)
+            return {};
+        out.push_back({row - cls, *first, *second});
+    }
+    return out;
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    if (e.infinite || e.sameRow || e.cols() < 4 || e.cols() % 4 != 0 || e.cols() > Params::kMaxDModel)
+        return std::nullopt;
+    const bool cls = e.sample.values.row(0).cwiseAbs().maxCoeff() == 0.0f;
+    const std::int64_t patches = e.rows() - (cls ? 1 : 0);
+    const double slack = e.format == ValueFormat::Float32 ? 1e-4 : 2e-2;
+    const std::vector<Coordinates> coords = coordinatesOf(e, cls ? 1 : 0, slack);
+    const auto layout = coords.empty() ? std::nullopt : layoutOf(coords, patches, cls);
+    if (!layout || layout->height > Sincos2dParams::kMaxSide || layout->width > Sincos2dParams::kMaxSide)
+        return std::nullopt;
+    // Diffusers' coordinates: base_size / interpolation_scale is W times a column's step; the common
+    // scales are tried, the reference's float32 division deciding.
+    std::vector<std::pair<std::optional<double>, double>> settings {{std::nullopt, 1.0}};
+    if (!near(layout->width == 1 ? layout->stepH : layout->stepW, 1.0)) {
+        settings.clear();
+        for (const double scale : {1.0, 2.0, 0.5, 3.0, 4.0}) {
+            // base_size / interpolation_scale: a column's step times W (a row's times H in one column).
+            const double span
+                = layout->width == 1 ? layout->stepH * double(layout->height) : layout->stepW * double(layout->width);
+            for (const double base : FitNumbers::roundings(span * scale, 7))
+                settings.push_back({base, scale});
+        }
+    }
+    const CellTolerance tolerance = toleranceOf(e);
+    std::optional<TableCandidate> best;
+    for (const auto &[base, scale] : settings) {
+        const Params p = paramsOf(*layout, e.cols(), e.rows(), base, scale);
+        const Sincos2dReference reference(p, layout->swapped);
+        const SampleScore score = scoreOnSample(reference, e.sample, tolerance);
+        TableCandidate c;
+        c.compared = score.compared;
+        c.bad = score.bad;
+        c.claims = explains(c.compared, c.bad);
+        c.residual = score.relativeResidual();
+        if (c.claims) {
+            c.match = matchOf(e, p, layout->swapped);
+            return c;
+        }
+        if (!best || c.residual < best->residual) {
+            c.nearest = u"nearest 2-D sin-cos table: %1"_s.arg(gridWords(p));
+            c.unclaimed
+                = u"the 2-D sin-cos table of %1 leaves %2 of the sampled cells beyond the tolerance"_s.arg(gridWords(p))
+                      .arg(c.bad);
+            best = c;
+        }
+    }
+    return best;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (table != kTable)
+        return u"the 2-D sin-cos family's table is '%1', not '%2'"_s.arg(kTable, table);
+    if (!params.isValid() || params.encoding != Encoding::Sincos2d)
+        return u"the parameters are not a valid 2-D sin-cos table's"_s;
+    const Sincos2dTable reference(params, params.dModel);
+    if (params.dModel == e.cols() && reference.rows() != e.rows()) {
+        // One row short of the declared grid's, or one over: the cls token's zero row left out, or
+        // added where the model has none, the rows compared with the grid as the table holds it.
+        Params held = params;
+        held.sincos2d.clsToken = !params.sincos2d.clsToken;
+        held.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+        const auto heldExplains = [&] {
+            const SampleScore score = scoreOnSample(Sincos2dReference(held, false), e.sample, toleranceOf(e));
+            return explains(score.compared, score.bad);
+        };
+        // Named only where the grid as the table holds it explains the sample; otherwise the
+        // shapes simply differ.
+        if (held.isValid() && Sincos2dTable(held, held.dModel).rows() == e.rows() && heldExplains()) {
+            TableMatch m = matchOf(e, held, false);
+            const bool missing = params.sincos2d.clsToken;
+            m.mistakes.prepend(missing ? kClsMissing : kClsExtra);
+            m.verdict = CheckVerdict::Mistake;
+            m.correctAgainst.clear();
+            const QString words = missing
+                ? u"the cls token's row is missing: get_2d_sincos_pos_embed(cls_token=True) puts a row of zeros "
+                  "before the %1 patches, %2 rows in all (MAE's pos_embed); this table has the patches' %1 only"_s
+                : u"a row too many: the declared model has no cls token (%1 rows, one per patch); this table has %2"_s;
+            const std::int64_t patches = params.sincos2d.grid[0] * params.sincos2d.grid[1];
+            m.diagnosis = missing ? words.arg(patches).arg(patches + 1) : words.arg(patches).arg(e.rows());
+            return m;
+        }
+    }
+    if (params.dModel != e.cols() || reference.rows() != e.rows())
+        return u"the grid gives a table of %1 x %2; this one is %3 x %4"_s.arg(reference.rows())
+            .arg(params.dModel)
+            .arg(e.rows())
+            .arg(e.cols());
+    return matchOf(e, params, false);
+}
+
+// MAE's and DiT's tables of the presets (resources/presets, each from the model's code).
+QList<PublishedForm> publishedForms(std::int64_t cols)
+{
+    const auto form = [](std::int64_t d, std::int64_t side, bool cls) {
+        Params p;
+        p.encoding = Encoding::Sincos2d;
+        p.dModel = d;
+        p.maxLen = side * side + (cls ? 1 : 0);
+        p.sincos2d.grid = {side, side};
+        p.sincos2d.clsToken = cls;
+        return p;
+    };
+    const QList<PublishedForm> all {
+        {u"MAE ViT-B/16"_s, u"facebookresearch/mae models_mae.py (224 px, patch 16)"_s, kTable, form(768, 14, true)},
+        {u"MAE ViT-L/16"_s, u"facebookresearch/mae models_mae.py (224 px, patch 16)"_s, kTable, form(1024, 14, true)},
+        {u"MAE ViT-H/14"_s, u"facebookresearch/mae models_mae.py (224 px, patch 14)"_s, kTable, form(1280, 16, true)},
+        {u"DiT-XL/2, 256 px"_s, u"facebookresearch/DiT models.py (latent 32, patch 2)"_s, kTable,
+         form(1152, 16, false)},
+        {u"DiT-XL/2, 512 px"_s, u"facebookresearch/DiT models.py (latent 64, patch 2)"_s, kTable,
+         form(1152, 32, false)},
+    };
+    QList<PublishedForm> forms;
+    for (const PublishedForm &f : all) {
+        if (f.params.dModel == cols)
+            forms.append(f);
+    }
+    return forms;
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kTable};
+    h.findingKeys = {u"grid"_s, u"cls_token"_s, u"base_size"_s, u"interpolation_scale"_s, u"halves"_s};
+    h.help = u"the 2-D sin-cos table of MAE, DiT and diffusers ([H·W (+1), d]): the grid, the cls token's zero row, "
+             "diffusers' base_size, and the halves' order (the column first, as meshgrid(grid_w, grid_h) gives it)"_s;
+    h.mistakes = {kSwapped, kClsMissing, kClsExtra};
+    h.fit = fit;
+    h.expect = expect;
+    h.publishedForms = publishedForms;
+    return h;
+}
+
+} // namespace posenc::Sincos2dTableCheck

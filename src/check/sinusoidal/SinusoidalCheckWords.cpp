@@ -1,0 +1,270 @@
+#include "SinusoidalCheckWords.h"
+
+#include "check/CheckDiagnosis.h"
+#include "core/NumberText.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::SinusoidalCheckWords {
+
+namespace {
+
+QString number(double value)
+{
+    return NumberText::exact(value);
+}
+
+QString layoutWords(Layout layout)
+{
+    return layout == Layout::Interleaved ? u"interleaved (sin in column 2i, cos in 2i+1)"_s
+                                         : u"split (the sines in the first columns, then the cosines)"_s;
+}
+
+QString frequencyWords(const SinusoidalFit::Hypothesis &h)
+{
+    const QString b = number(h.base);
+    switch (h.variant) {
+    case SinusoidalFit::Variant::Paper:
+        return u"the paper's frequencies w_i = %1^(-2i/d)"_s.arg(b);
+    case SinusoidalFit::Variant::HalfDimMinusOne:
+        return u"half_dim - 1 frequencies w_i = %1^(-i/(h-1)), h = d/2 (fairseq, tensor2tensor, Whisper)"_s.arg(b);
+    case SinusoidalFit::Variant::ColumnIndex:
+        return u"column j at %1^(-j/d)"_s.arg(b);
+    case SinusoidalFit::Variant::Divided:
+        return u"angles p / w_i with w_i = %1^(-2i/d)"_s.arg(b);
+    case SinusoidalFit::Variant::Constant:
+        return u"every w_i = 1"_s;
+    }
+    return {};
+}
+
+// The table's scale and function per column, where they are not the paper's.
+QString shapeWords(const SinusoidalFit::Hypothesis &h)
+{
+    QString words;
+    if (h.replaced == SinusoidalFit::Replaced::Cosines)
+        words += u", sines in both columns of every pair"_s;
+    else if (h.replaced == SinusoidalFit::Replaced::Sines)
+        words += u", cosines in both columns of every pair"_s;
+    if (h.amplitude != 1.0)
+        words += u", times %1"_s.arg(NumberText::compact(h.amplitude, 7));
+    return words;
+}
+
+// What a scale of c is, in words: sqrt(d), d or their inverses.
+QString scaleWords(double c, std::int64_t dModel)
+{
+    const double root = std::sqrt(double(dModel));
+    if (std::fabs(c / root - 1.0) < 1e-9)
+        return u"sqrt(d) = %1"_s.arg(NumberText::compact(c, 7));
+    if (std::fabs(c * root - 1.0) < 1e-9)
+        return u"1/sqrt(d) = %1"_s.arg(NumberText::compact(c, 7));
+    if (std::fabs(c / double(dModel) - 1.0) < 1e-9)
+        return u"d = %1"_s.arg(dModel);
+    return std::fabs(c - 1.0) < 1e-3 ? NumberText::factor(c) : NumberText::compact(c, 7);
+}
+
+// The line of one mistake, or nothing where another line says it.
+QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &found, const QString &b,
+                    std::int64_t dModel, const RowFraming &framing)
+{
+    if (mistake == u"exponent-column-index"_s)
+        return SinusoidalFit::isDoubledBase(found.base)
+            ? u"column j uses %1^(-2j/d): the exponent counts columns instead of pairs; the paper's pair i uses "
+              "%1^(-2i/d) for both its sine (column 2i) and its cosine (column 2i+1)"_s.arg(b)
+            : u"column 2i+1 uses %1^(-(2i+1)/d); the paper's pair i uses %1^(-2i/d) for both its sine and "
+              "cosine"_s.arg(b);
+    if (mistake == u"exponent-doubled"_s)
+        return found.variant == SinusoidalFit::Variant::ColumnIndex
+            ? QString()
+            : u"pair i uses %1^(-4i/d), base %1^2 = %2: the exponent steps twice (2i/d with i already stepping by "
+              "2); the paper's pair i uses %1^(-2i/d)"_s.arg(b, number(found.base));
+    if (mistake == u"sin-cos-swapped"_s)
+        return found.layout == Layout::Interleaved
+            ? u"column 2i holds cos(p w_i) and column 2i+1 sin(p w_i); the paper puts the sine in column 2i and "
+              "the cosine in column 2i+1"_s
+            : u"the first %1 columns hold the cosines and the rest the sines; the split layout puts sin(p w_i) in "
+              "column i and cos(p w_i) after all the sines"_s.arg((dModel + 1) / 2);
+    if (mistake == u"exponent-halved"_s)
+        return u"pair i uses 10000^(-i/d) = 100^(-2i/d), base 100: the exponent is i/d where the paper's is 2i/d "
+               "(p / b^(i/d) instead of p / b^(2i/d) gives base 100 from 10000)"_s;
+    if (mistake == u"log-base-missing"_s)
+        return std::fabs(found.base - std::numbers::e) < 1e-9
+            ? u"pair i turns at exp(-2i/d), base e: the log of the base was left out (exp(-2i ln(10000)/d) is the "
+              "paper's)"_s
+            : u"pair i turns at exp(-i/d), base e^(1/2): the log of the base was left out, and the exponent "
+              "counts columns (exp(-2i ln(10000)/d) is the paper's)"_s;
+    if (mistake == u"integer-division"_s)
+        return u"every pair turns at w_i = 1: 2 * i // d is 0 for every pair (integer division, as Python 2's / of "
+               "integers), so 10000^0 = 1; the paper's pair i turns at 10000^(-2i/d). A mistake of the exponent made "
+               "with it "
+               "(halved, doubled, the column index) leaves every frequency 1 as well: the table cannot tell whether "
+               "there was one"_s;
+    if (mistake == u"cos-replaced"_s)
+        return u"both columns of every pair hold sin(p w_i): the cosines were replaced by sines; the paper puts "
+               "cos(p w_i) in %1"_s.arg(found.layout == Layout::Interleaved ? u"column 2i+1"_s
+                                                                            : u"the columns after the sines"_s);
+    if (mistake == u"sin-replaced"_s)
+        return u"both columns of every pair hold cos(p w_i): the sines were replaced by cosines; the paper puts "
+               "sin(p w_i) in %1"_s.arg(found.layout == Layout::Interleaved ? u"column 2i"_s : u"the first columns"_s);
+    if (mistake == CheckMistakes::kScaled)
+        return u"every value is %1 times the sinusoid's: the table was multiplied by c = %1 (the embedding's "
+               "sqrt(d) scale applied to the PE); the sinusoid's values lie in [-1, 1]"_s.arg(
+                   scaleWords(found.amplitude, dModel));
+    if (mistake == u"position-divided"_s)
+        return u"the angle is p / w_i = p %1^(2i/d); the paper's is p w_i = p / %1^(2i/d)"_s.arg(b);
+    if (mistake == CheckMistakes::kPositionOffset)
+        return CheckDiagnosis::offsetLine(found.firstPosition - framing.firstRow,
+                                          u"the paper, PyTorch and TensorFlow"_s);
+    if (mistake == CheckMistakes::kHalfPrecisionAngles)
+        return CheckDiagnosis::halfPrecisionLine(found.rounding);
+    return {};
+}
+
+} // namespace
+
+QString layout(Layout layout)
+{
+    return layout == Layout::Interleaved ? u"interleaved"_s : u"split"_s;
+}
+
+QString frequencies(SinusoidalFit::Variant variant)
+{
+    return variant == SinusoidalFit::Variant::HalfDimMinusOne ? u"half-dim-minus-one"_s : u"paper"_s;
+}
+
+QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+{
+    return u"sinusoidal, %1, %2, %3%4"_s.arg(layout(h.layout), frequencyWords(h),
+                                             CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow),
+                                             shapeWords(h));
+}
+
+QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+{
+    if (h.base != SinusoidalFit::kPublishedBase || h.amplitude != 1.0 || h.replaced != SinusoidalFit::Replaced::None
+        || h.swapped || h.rounding != PositionRounding::None)
+        return {};
+    // fairseq, tensor2tensor and Whisper all write torch.cat([sin, cos], dim=1): split, never interleaved.
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Split)
+        return u"the half_dim - 1 sinusoid, base 10000 (fairseq's SinusoidalPositionalEmbedding, tensor2tensor's "
+               "get_timing_signal_1d, Whisper's sinusoids)"_s;
+    if (h.variant != SinusoidalFit::Variant::Paper || h.firstPosition != framing.firstRow)
+        return {};
+    return h.layout == Layout::Interleaved
+        ? u"the paper's sinusoid, base 10000, interleaved (Vaswani et al. 2017, section 3.5; PyTorch's and the "
+          "Annotated Transformer's PositionalEncoding)"_s
+        : u"the paper's sinusoid, base 10000, split (TensorFlow's Transformer tutorial, positional_encoding; "
+          "Keras)"_s;
+}
+
+QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+{
+    SinusoidalFit::Hypothesis published = h;
+    published.base = SinusoidalFit::kPublishedBase;
+    published.firstPosition = framing.firstRow;
+    const QString form = publishedForm(published, framing);
+    const QString b = number(h.base);
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Interleaved) {
+        published.layout = Layout::Split;
+        return u"a variant: %1 in the interleaved layout (sin in column 2i, cos in 2i+1), base %2, which no published "
+               "form uses. The nearest published form is %3, which is split: it concatenates the sines, then the "
+               "cosines "
+               "(torch.cat([sin, cos], dim=1)); interleaving its columns gives this table. Declare this reference to "
+               "make it correct"_s.arg(frequencyWords(h), b, publishedForm(published, framing));
+    }
+    const double ratio = std::log(h.base) / std::log(SinusoidalFit::kPublishedBase);
+    return u"a variant: %1 with base %2, which no published form uses. The nearest published form is %3; from it, "
+           "base %2 instead of 10000 gives this table (the exponent's 2i/d times %4, or a base set by hand). "
+           "Declare this reference to make it correct"_s.arg(frequencyWords(h), b, form, NumberText::compact(ratio, 4));
+}
+
+QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::Hypothesis &correct, std::int64_t dModel,
+                  const RowFraming &framing, const QStringList &mistakes, bool layoutDeclared)
+{
+    QStringList lines;
+    const QString b = number(correct.base);
+    for (const QString &mistake : mistakes) {
+        const QString line = mistakeLine(mistake, found, b, dModel, framing);
+        if (!line.isEmpty())
+            lines.append(line);
+    }
+    if (layoutDeclared)
+        lines.append(u"the table is %1 where %2 was declared, which is %3 (tensorflow/text#1122)"_s.arg(
+            layout(found.layout), layout(correct.layout), layoutWords(correct.layout)));
+    if (!lines.isEmpty())
+        return lines.join(u"; "_s);
+    if (found.variant == SinusoidalFit::Variant::HalfDimMinusOne) {
+        const std::int64_t offset = found.firstPosition - framing.firstRow;
+        return u"the half_dim - 1 sinusoid of fairseq, tensor2tensor and Whisper: w_i = %1^(-i/(h-1)) with h = %2, "
+               "%3%4"_s.arg(b)
+                   .arg(dModel / 2)
+                   .arg(layoutWords(found.layout),
+                        offset > 0
+                            ? u", positions from %1 (fairseq's padding_idx + 1, tensor2tensor's start_index)"_s.arg(
+                                offset)
+                            : QString());
+    }
+    return u"the paper's sinusoid: w_i = %1^(-2i/d), %2, positions from 0"_s.arg(b, layoutWords(found.layout));
+}
+
+QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, TablePrecision precision)
+{
+    QStringList notes;
+    if (framing.firstRow == 1)
+        notes.append(u"row 0 holds zeros and is not compared"_s);
+    else if (framing.firstRow > 1)
+        notes.append(u"rows 0..%1 hold zeros and are not compared"_s.arg(framing.firstRow - 1));
+    if (!framing.paddingRows.empty())
+        notes.append(u"row%1 %2 hold%3 zeros: padding (fairseq's padding_idx), not compared"_s.arg(
+            framing.paddingRows.size() > 1 ? u"s"_s : QString(), CheckDiagnosis::rowList(framing.paddingRows),
+            framing.paddingRows.size() > 1 ? QString() : u"s"_s));
+    switch (precision) {
+    case TablePrecision::Exact:
+        break;
+    case TablePrecision::Float16:
+        notes.append(u"the values are rounded to float16: correct within its rounding"_s);
+        break;
+    case TablePrecision::BFloat16:
+        notes.append(u"the values are rounded to bfloat16: correct within its rounding"_s);
+        break;
+    case TablePrecision::Float32Angles:
+        notes.append(CheckDiagnosis::float32AnglesNote());
+        break;
+    }
+    if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne)
+        notes.append(u"b^(-i/(h-1)) is the paper's formula with base b^(d/(d-2)); the parameters set for this table "
+                     "use that base"_s);
+    return notes;
+}
+
+QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score)
+{
+    // The fit's numbers are the sample's, which the words say: the whole table would give others.
+    return u"nearest sinusoidal reference: %1, %2 (over the %5 cells of the rows sampled: RMS difference %3, %4% of "
+           "their energy)"_s
+               .arg(layout(h.layout), frequencyWords(h), NumberText::compact(score.rms(), 3),
+                    NumberText::compact(100.0 * score.relativeResidual(), 3))
+               .arg(score.compared);
+}
+
+QString sameRow()
+{
+    return u"every position holds the same row, the sinusoid's row of position 0: the table was broadcast over the "
+           "wrong axis (pe[:x.size(0)] of a batch-first x takes the batch size, numpy-transformer#1); the correct "
+           "table's row p holds PE(p)"_s;
+}
+
+QString baseNotShown(std::int64_t dModel, std::int64_t rows)
+{
+    if (rows <= 1)
+        return u"one row, position 0, holds sin 0 and cos 0 whatever the base and frequencies: base 10000 "
+               "assumed"_s;
+    return u"d_model %1 has one pair, which turns at w_0 = 1 whatever the base: base 10000 assumed"_s.arg(dModel);
+}
+
+} // namespace posenc::SinusoidalCheckWords

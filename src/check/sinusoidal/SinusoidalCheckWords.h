@@ -1,0 +1,37 @@
+#pragma once
+
+#include "check/SampleScore.h"
+#include "check/TableMatch.h"
+#include "check/TableSample.h"
+#include "check/sinusoidal/SinusoidalFit.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+// The sinusoid's words of a check (docs/ARCHITECTURE.md, Checking a table): what its reference
+// is, the one-line diagnosis naming its mistakes and what the correct line computes, the notes.
+// Core's words: they name no flag of the command line.
+namespace posenc::SinusoidalCheckWords {
+
+QString layout(Layout layout); // "interleaved", "split"
+QString frequencies(SinusoidalFit::Variant variant); // "paper", "half-dim-minus-one"
+
+// "sinusoidal, interleaved, the paper's frequencies w_i = 10000^(-2i/d), positions from 0".
+QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
+QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::Hypothesis &correct, std::int64_t dModel,
+                  const RowFraming &framing, const QStringList &mistakes, bool layoutDeclared);
+QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, TablePrecision precision);
+QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score);
+// The published form a table of `h` (its mistakes undone) is, with its source: "the paper's
+// sinusoid, interleaved (Vaswani et al. 2017, ...)"; empty where none has its parameters.
+QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
+// A variant's diagnosis: the nearest published form, and the mistake that gives this table from it.
+QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
+// Every position holds the sinusoid's row of position 0.
+QString sameRow();
+// A table that cannot show the base: one pair (d <= 2), or one row.
+QString baseNotShown(std::int64_t dModel, std::int64_t rows);
+
+} // namespace posenc::SinusoidalCheckWords

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "check/CellTolerance.h"
+#include "check/PairReference.h"
+#include "check/SampleScore.h"
+#include "check/TableSample.h"
+
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// Identifies a sinusoidal table from its sample by testing hypotheses (docs/ARCHITECTURE.md,
+// Checking a table): each pairing of sine and cosine columns, the frequencies that pairing's
+// phases give (the paper's b^(-2i/d), half_dim - 1, and the mistaken column index and division),
+// the base fitted and rounded to the fewest digits that still match, the position offset,
+// swapped sines and cosines, and positions rounded to half precision. Free frequency estimation
+// alone would alias the fast columns mod 2 pi; every hypothesis is judged by the sample's error.
+namespace posenc::SinusoidalFit {
+
+enum class Variant {
+    Paper, // w_i = b^(-2i/d)
+    HalfDimMinusOne, // w_i = b^(-i/(h-1)), h = d / 2: fairseq, tensor2tensor, Whisper
+    ColumnIndex, // column j turns at b^(-j/d): the mistake exponent-column-index
+    Divided, // angle p / w_i: the mistake position-divided
+    Constant, // every w_i = 1: the mistake integer-division (2 * i // d is 0)
+};
+
+// Both columns of every pair hold the same function: the mistakes cos-replaced (sines in both)
+// and sin-replaced (cosines in both).
+enum class Replaced { None, Cosines, Sines };
+
+struct Hypothesis
+{
+    Layout layout = Layout::Interleaved;
+    bool fairseqPairs = false; // d / 2 pairs and a zero last column for an odd d, as fairseq lays them
+    Variant variant = Variant::Paper;
+    double base = 10000.0;
+    bool swapped = false; // cosines where the layout puts sines
+    Replaced replaced = Replaced::None;
+    double amplitude = 1.0; // c of c * PE: the mistake scaled where it is not 1
+    std::int64_t firstPosition = 0; // the position the first compared row holds
+    PositionRounding rounding = PositionRounding::None;
+};
+
+// The columns of the sinusoidal table of `dModel` columns over `pairs` pairs in `layout`: as
+// Frequencies lays them out (paper), or fairseq's [sin | cos | 0] of half_dim = d / 2 pairs.
+std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped = false);
+// The hypothesis as a reference for a table of `dModel` columns framed by `framing`.
+PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing);
+// Its mistakes' ids, in the order of the sinusoid's mistakes; `firstRow` is the first compared row.
+QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow);
+// The correct table it departs from: its mistakes undone, its legitimate variants kept.
+Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow);
+// Whether `base` is the square of the common base 10000 (the exponent stepped twice).
+bool isDoubledBase(double base);
+// The mistake a base is what it makes of the common base 10000, or empty: 10000^2
+// (exponent-doubled), 100 (exponent-halved: b^(-i/d)), e and e^(1/2) (log-base-missing:
+// exp(-2i/d), exp(-i/d)).
+QString baseMistake(double base);
+// The published forms' base, 10000: the paper's, fairseq's, tensor2tensor's and Whisper's.
+constexpr double kPublishedBase = 10000.0;
+
+struct Fit
+{
+    Hypothesis hypothesis;
+    SampleScore score;
+    bool float32Angles = false; // the sample needs float32 angles' tolerance
+
+    std::int64_t bad() const { return float32Angles ? score.badWithFloat32Angles : score.bad; }
+};
+
+// How a hypothesis is scored: the sample, its framing and its values' rounding.
+struct FitInput
+{
+    const TableSample &sample;
+    const RowFraming &framing;
+    ValueFormat format;
+    StoredType stored;
+    double textRounding;
+};
+
+// The hypothesis scored on the sample, with the tolerance of exact angles and of float32 ones;
+// counting stops once the cells beyond both pass `stopAfter`.
+Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter);
+
+// The hypothesis the sample supports best, or nothing when no pairing of its columns holds
+// sines and cosines of one angle.
+std::optional<Fit> fit(const FitInput &input);
+
+} // namespace posenc::SinusoidalFit

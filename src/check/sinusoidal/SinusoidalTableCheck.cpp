@@ -1,0 +1,277 @@
+#include "SinusoidalTableCheck.h"
+
+#include "check/FitNumbers.h"
+#include "check/PairReference.h"
+#include "check/sinusoidal/SinusoidalCheckWords.h"
+#include "check/sinusoidal/SinusoidalFit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::SinusoidalTableCheck {
+
+namespace {
+
+using SinusoidalFit::Hypothesis;
+using SinusoidalFit::Variant;
+
+const QString kTable = u"sinusoidal"_s;
+
+SinusoidalFit::FitInput inputOf(const TableEvidence &e, const RowFraming &framing)
+{
+    return {e.sample, framing, e.format, e.table.storedType(), e.table.textRounding()};
+}
+
+// The sinusoid's parameters whose table is the reference from its first row: half_dim - 1's
+// frequencies are the paper's of base b^(d / (2 (h - 1))).
+std::optional<Params> paramsOf(const Hypothesis &h, std::int64_t dModel, std::int64_t rows, bool float32Angles)
+{
+    Params p;
+    p.encoding = Encoding::Sinusoidal;
+    p.dModel = std::min(dModel, Params::kMaxDModel);
+    p.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
+    p.sinusoidal.layout = h.layout;
+    p.sinusoidal.angles = float32Angles ? Angles::Float32 : Angles::Exact;
+    p.sinusoidal.base = h.variant == Variant::HalfDimMinusOne
+        ? std::exp(std::log(h.base) * double(dModel) / (2.0 * double(dModel / 2 - 1)))
+        : h.base;
+    return p.isValid() ? std::optional<Params>(p) : std::nullopt;
+}
+
+// The match of what was found, against the correct table it departs from (its mistakes undone,
+// a declared layout taken).
+TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angles, const RowFraming &framing)
+{
+    const std::int64_t d = e.cols();
+    TableMatch m;
+    m.table = kTable;
+    m.findings = {{u"layout"_s, SinusoidalCheckWords::layout(h.layout)},
+                  {u"frequencies"_s, SinusoidalCheckWords::frequencies(h.variant)},
+                  {u"base"_s, h.base},
+                  {u"scale"_s, h.amplitude}};
+    m.positionOffset = h.firstPosition - framing.firstRow;
+    // fairseq reads positions from padding_idx + 1: its zero row's next.
+    m.firstPositionRow = h.variant == Variant::HalfDimMinusOne && !framing.paddingRows.empty()
+        ? framing.paddingRows.back() + 1
+        : framing.firstRow;
+    m.precision = tablePrecision(e.format, float32Angles);
+    m.mistakes = SinusoidalFit::mistakesOf(h, framing.firstRow);
+    Hypothesis correct = SinusoidalFit::corrected(h, framing.firstRow);
+    const bool layoutDeclared = e.declared.declares(u"layout"_s) && e.declared.params.sinusoidal.layout != h.layout;
+    if (layoutDeclared)
+        correct.layout = e.declared.params.sinusoidal.layout;
+    const PairReferenceSpec spec = SinusoidalFit::reference(correct, d, framing);
+    m.reference = std::make_shared<const PairReference>(spec);
+    m.tolerance = cellTolerance(e.format, float32Angles, e.table.storedType(), e.table.textRounding(), spec);
+    m.params = paramsOf(correct, d, e.rows(), float32Angles);
+    m.referenceText = SinusoidalCheckWords::reference(correct, framing);
+    m.diagnosis = SinusoidalCheckWords::diagnosis(h, correct, d, framing, m.mistakes, layoutDeclared);
+    m.notes = SinusoidalCheckWords::notes(h, framing, *m.precision);
+    if (!m.mistakes.empty() || layoutDeclared) {
+        m.verdict = CheckVerdict::Mistake;
+    } else if (const QString form = SinusoidalCheckWords::publishedForm(correct, framing); !form.isEmpty()) {
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = form;
+    } else {
+        m.verdict = CheckVerdict::Variant;
+        m.diagnosis = SinusoidalCheckWords::variant(correct, framing);
+    }
+    return m;
+}
+
+TableCandidate candidateOf(const TableEvidence &e, const SinusoidalFit::Fit &fit, const RowFraming &framing)
+{
+    TableCandidate c;
+    c.compared = fit.score.compared;
+    c.bad = fit.bad();
+    c.claims = explains(c.compared, c.bad);
+    if (c.claims) {
+        c.match = matchOf(e, fit.hypothesis, fit.float32Angles, framing);
+    } else {
+        c.nearest = SinusoidalCheckWords::nearest(fit.hypothesis, fit.score);
+        c.residual = fit.score.relativeResidual();
+    }
+    return c;
+}
+
+// Every position holds the same row: the row of position 0 in a layout names the sinusoid it was
+// cut from; base 10000 assumed, as that row does not show the base.
+std::optional<TableCandidate> sameRowCandidate(const TableEvidence &e)
+{
+    const std::int64_t d = e.cols();
+    const auto row = e.sample.values.row(e.framing.firstRow);
+    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
+        Hypothesis h;
+        h.layout = layout;
+        h.firstPosition = e.framing.firstRow;
+        RowMatrixXf first(1, d);
+        PairReference(SinusoidalFit::reference(h, d, RowFraming {})).fill({0, 1, 0, d}, first);
+        if ((first.row(0) - row).cwiseAbs().maxCoeff() > 1e-6f)
+            continue;
+        TableCandidate c;
+        c.claims = true;
+        c.compared = 1;
+        c.match = matchOf(e, h, false, e.framing);
+        c.match.mistakes = {CheckMistakes::kSameRow};
+        c.match.verdict = CheckVerdict::Mistake;
+        c.match.referenceText += u" (base 10000 assumed)"_s;
+        c.match.diagnosis = SinusoidalCheckWords::sameRow();
+        c.match.notes.clear();
+        return c;
+    }
+    return std::nullopt;
+}
+
+// The bases a table of two rows shows: row 1 holds each pair's sine and cosine of w_i, whose
+// angle is w_i itself (w_i <= 1 < pi), and ln w_i = -(2 ln b / d) i.
+std::vector<double> basesOfRowOne(const TableSample &sample, Layout layout)
+{
+    const std::int64_t d = sample.cols();
+    const std::int64_t pairs = d / 2;
+    std::vector<double> ks;
+    for (std::int64_t i = 1; i < pairs; ++i) {
+        const std::int64_t s = layout == Layout::Interleaved ? 2 * i : i;
+        const std::int64_t c = layout == Layout::Interleaved ? 2 * i + 1 : (d + 1) / 2 + i;
+        const double w = std::atan2(double(sample.values(1, s)), double(sample.values(1, c)));
+        if (w > 0.0)
+            ks.push_back(-std::log(w) / double(i));
+    }
+    std::vector<double> bases {10000.0};
+    if (ks.empty())
+        return bases;
+    for (const double b : FitNumbers::roundings(std::exp(FitNumbers::median(ks) * double(d) / 2.0), 15)) {
+        if (b > 1.0 && b < 1e30 && b != bases.front())
+            bases.push_back(b);
+    }
+    return bases;
+}
+
+// A table the fit cannot take: one column (a sine turning at w_0 = 1 whatever the base), or one
+// or two rows. Each layout at base 10000 from position 0, and the base row 1 shows.
+std::optional<TableCandidate> cornerCandidate(const TableEvidence &e)
+{
+    const std::int64_t d = e.cols();
+    const RowFraming framing; // a table of one column holds sin 0 = 0 in row 0: position 0, not padding
+    const SinusoidalFit::FitInput input = inputOf(e, framing);
+    std::optional<SinusoidalFit::Fit> best;
+    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
+        std::vector<double> bases {10000.0};
+        if (e.sample.size() == 2 && d >= 4)
+            bases = basesOfRowOne(e.sample, layout);
+        for (const double base : bases) {
+            for (const bool swapped : {false, true}) {
+                Hypothesis h;
+                h.layout = layout;
+                h.base = base;
+                h.swapped = swapped;
+                const SinusoidalFit::Fit f
+                    = SinusoidalFit::evaluate(input, h, std::numeric_limits<std::int64_t>::max());
+                if (!best || f.bad() < best->bad())
+                    best = f;
+            }
+        }
+    }
+    TableCandidate c = candidateOf(e, *best, framing);
+    if (c.claims && (d <= 2 || e.sample.size() == 1))
+        c.match.notes.append(SinusoidalCheckWords::baseNotShown(d, e.sample.size()));
+    return c;
+}
+
+std::optional<TableCandidate> fit(const TableEvidence &e)
+{
+    if (e.infinite)
+        return std::nullopt;
+    if (e.sameRow)
+        return sameRowCandidate(e);
+    if (e.cols() == 1 || e.sample.size() < 3)
+        return cornerCandidate(e);
+    const auto found = SinusoidalFit::fit(inputOf(e, e.framing));
+    if (!found)
+        return std::nullopt;
+    TableCandidate c = candidateOf(e, *found, e.framing);
+    if (c.claims && e.cols() == 2)
+        c.match.notes.append(SinusoidalCheckWords::baseNotShown(2, e.rows()));
+    return c;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+{
+    if (table != kTable)
+        return u"the sinusoidal family's table is 'sinusoidal', not '%1'"_s.arg(table);
+    if (params.dModel != e.cols())
+        return u"d_model %1 gives a table of %1 columns; this one has %2"_s.arg(params.dModel).arg(e.cols());
+    Hypothesis h;
+    h.layout = params.sinusoidal.layout;
+    h.base = params.sinusoidal.base;
+    const RowFraming framing;
+    TableMatch m = matchOf(e, h, false, framing);
+    // The reference computes float32 angles as the parameters say, and the values are then within
+    // float32's rounding of it.
+    PairReferenceSpec spec = SinusoidalFit::reference(h, e.cols(), framing);
+    spec.angles = params.sinusoidal.angles;
+    m.reference = std::make_shared<const PairReference>(spec);
+    if (params.sinusoidal.angles == Angles::Float32)
+        m.precision = TablePrecision::Float32Angles;
+    m.params = params;
+    m.params->maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+    return m;
+}
+
+QList<PublishedForm> publishedForms(std::int64_t cols)
+{
+    Params p;
+    p.encoding = Encoding::Sinusoidal;
+    p.dModel = cols;
+    QList<PublishedForm> forms;
+    forms.append({u"the paper's sinusoid"_s,
+                  u"Vaswani et al. 2017, section 3.5; PyTorch's and the Annotated "
+                  "Transformer's PositionalEncoding"_s,
+                  kTable, p});
+    p.sinusoidal.layout = Layout::Split;
+    forms.append({u"the split sinusoid"_s, u"TensorFlow's Transformer tutorial, positional_encoding"_s, kTable, p});
+    if (cols >= 6 && cols % 2 == 0) {
+        // b^(-i/(h-1)) is the paper's formula with base b^(d/(d-2)).
+        p.sinusoidal.base = std::exp(std::log(10000.0) * double(cols) / double(cols - 2));
+        forms.append({u"the half_dim - 1 sinusoid"_s,
+                      u"fairseq's SinusoidalPositionalEmbedding, tensor2tensor's get_timing_signal_1d, Whisper's "
+                      "sinusoids"_s,
+                      kTable, p});
+    }
+    return forms;
+}
+
+} // namespace
+
+TableHypothesis hypothesis()
+{
+    TableHypothesis h;
+    h.tables = {kTable};
+    h.findingKeys = {u"layout"_s, u"frequencies"_s, u"base"_s, u"scale"_s};
+    h.declares = {u"layout"_s};
+    h.help = u"interleaved or split; the paper's frequencies b^(-2i/d) or fairseq's, tensor2tensor's and Whisper's "
+             "b^(-i/(h-1)); correct at base 10000 (the published forms), a variant at any other base; a scale c; "
+             "an offset of the positions; values exact, rounded to float16 or bfloat16, or from float32 angles"_s;
+    h.mistakes = {u"exponent-column-index"_s,
+                  u"exponent-doubled"_s,
+                  u"exponent-halved"_s,
+                  u"log-base-missing"_s,
+                  u"integer-division"_s,
+                  u"sin-cos-swapped"_s,
+                  u"cos-replaced"_s,
+                  u"sin-replaced"_s,
+                  u"position-divided"_s,
+                  CheckMistakes::kScaled,
+                  CheckMistakes::kPositionOffset,
+                  CheckMistakes::kSameRow,
+                  CheckMistakes::kHalfPrecisionAngles};
+    h.fit = fit;
+    h.expect = expect;
+    h.publishedForms = publishedForms;
+    return h;
+}
+
+} // namespace posenc::SinusoidalTableCheck

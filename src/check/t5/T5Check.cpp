@@ -1,0 +1,19 @@
+// T5's facet of posenc check (FamilyCheck.h): its bucket table, its config reader.
+#include "check/FamilyCheck.h"
+
+#include "check/t5/T5Config.h"
+#include "check/t5/T5TableCheck.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+FamilyCheck makeT5Check()
+{
+    // Its layers' words: "T5 buckets 32, max distance 128".
+    return FamilyCheck::withConfig(T5TableCheck::hypothesis(), T5Config::layers, T5Config::findings(), [](const Params &p) {
+        return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance);
+    });
+}
+
+} // namespace posenc
