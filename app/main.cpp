@@ -50,11 +50,11 @@ int openWindow(int &argc, char *argv[], const std::variant<posenc::WindowArgumen
         const posenc::DisplayCheck::ExitWithoutDisplay noDisplay;
         app.emplace(argc, argv);
     }
-    QApplication::setWindowIcon(QIcon(u":/icons/posenc.svg"_s));
+    QApplication::setWindowIcon(posenc::applicationIcon());
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
-                              window.sessionView, window.sessionLesson, window.lesson, window.startPanel, window.files,
-                              window.size});
+                              window.sessionView, window.sessionLesson, window.lesson, window.lessonModel,
+                              window.startPanel, window.files, window.size});
 }
 
 } // namespace
@@ -66,9 +66,11 @@ int main(int argc, char *argv[])
     setNames();
     posenc::ensureRuntimeDirectory();
     posenc::installQtMessageFilter();
-    QStringList arguments;
+    QStringList given;
     for (int i = 0; i < argc; ++i)
-        arguments << QString::fromLocal8Bit(argv[i]);
+        given << QString::fromLocal8Bit(argv[i]);
+    // Options before the command are the command's: posenc --d-model 64 table pe -o pe.npy.
+    const QStringList arguments = posenc::commandFirst(given);
     QTextStream out(stdout);
     QTextStream err(stderr);
     // The bench drives the real window, and export draws with its widgets: both always on the
@@ -132,7 +134,7 @@ int main(int argc, char *argv[])
         });
     if (posenc::isSubcommand(arguments)) {
         QCoreApplication app(argc, argv);
-        return posenc::runCli(QCoreApplication::arguments(), out, err);
+        return posenc::runCli(arguments, out, err);
     }
     // Memory refused on the way to the window (a matrix loaded, the window's start) exits 4, as
     // a table does.

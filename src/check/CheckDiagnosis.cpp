@@ -4,6 +4,7 @@
 #include "core/NumberText.h"
 
 #include <cstdlib>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -89,10 +90,11 @@ QString transposedUnreferenced()
     return u"The table is transposed: its transpose is the table to compare; no |table − reference| to show."_s;
 }
 
-QString infinityRefused(std::int64_t row, std::int64_t column)
+QString infinityRefused(std::int64_t row, std::int64_t column, StoredType stored)
 {
-    return u"row %1, column %2 holds an infinity, which none of the tables this check knows holds there"_s.arg(row).arg(
-        column);
+    return u"row %1, column %2 holds %3, which none of the tables this check knows holds there"_s.arg(row)
+        .arg(column)
+        .arg(nonFiniteWords(std::numeric_limits<float>::infinity(), stored));
 }
 
 QString rowList(const std::vector<std::int64_t> &rows)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "check/PairReference.h"
+#include "check/TableRows.h"
 
 #include <QString>
 #include <QStringList>
@@ -39,8 +40,9 @@ QString otherReading(const QString &reading);
 QString transposed(std::int64_t rows, std::int64_t cols, const QString &table, const QString &inner);
 QString transposedCells(std::int64_t rows, std::int64_t cols);
 QString transposedUnreferenced();
-// A table whose infinity no family's table holds there.
-QString infinityRefused(std::int64_t row, std::int64_t column);
+// A table whose infinity (or, stored wider than float32, a number past its range) no family's
+// table holds there.
+QString infinityRefused(std::int64_t row, std::int64_t column, StoredType stored);
 
 // "3, 7, 12": rows by number.
 QString rowList(const std::vector<std::int64_t> &rows);

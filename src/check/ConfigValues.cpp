@@ -50,8 +50,10 @@ bool ConfigObject::has(const QString &key) const
 
 void ConfigObject::problem(const QString &key, const QString &allowed, const QString &got) const
 {
-    if (m_problems)
-        m_problems->append(ConfigProblem {pathOf(key), allowed, got});
+    // A key read once a layer (max_window_layers) is refused once, not once a layer.
+    const ConfigProblem refused {pathOf(key), allowed, got};
+    if (m_problems && !m_problems->contains(refused))
+        m_problems->append(refused);
 }
 
 QString ConfigObject::jsonText(const QJsonValue &value)

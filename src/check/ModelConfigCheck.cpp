@@ -2,9 +2,9 @@
 
 #include "ConfigContext.h"
 
+#include "check/FamilyCheck.h"
 #include "check/models/LayerSchemes.h"
 #include "check/models/ModelFindings.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <QJsonArray>
@@ -108,6 +108,17 @@ QString schemeOf(const ConfigContext &c)
         if (c.text.json().value(when.at(0).toString()) == when.at(1))
             return when.at(2).toString();
     }
+    // Read from the keys: the rope dict of a model the table lacks with mrope_section is multimodal
+    // RoPE (every M-RoPE model's code indexes rope_parameters["mrope_section"]: Qwen2VLAttention,
+    // Qwen3VLTextRotaryEmbedding, Qwen3_5TextRotaryEmbedding). A known row's code is the exception:
+    // LlamaAttention reads no mrope_section.
+    if (c.model.scheme == u"rope"_s && !c.model.known()) {
+        for (const QString &key : {u"rope_scaling"_s, u"rope_parameters"_s}) {
+            const QJsonValue dict = c.text.json().value(key);
+            if (dict.isObject() && !dict.toObject().isEmpty())
+                return dict.toObject().contains(u"mrope_section"_s) ? u"mrope"_s : c.model.scheme;
+        }
+    }
     return c.model.scheme;
 }
 
@@ -149,11 +160,21 @@ ConfigCheck check(const QJsonObject &config)
         return result;
     }
     // A multimodal config keeps its text model's keys in text_config (Gemma3Config, Llama4Config,
-    // Qwen2-VL as transformers 5 saves it): HF builds the text model from those alone.
+    // Qwen2-VL as transformers 5 saves it), language_config (DeepseekVLV2Config) or llm_config
+    // (InternVLChatConfig's remote code): its code builds the text model from those alone.
     bool inTextConfig = false;
-    if (const auto textConfig = context.top.object(u"text_config"_s)) {
+    QString textKey;
+    std::optional<ConfigObject> textConfig;
+    for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
+        if (!config.contains(key))
+            continue;
+        textConfig = context.top.object(key); // a value that is no object is a problem of the key
+        textKey = key;
+        break;
+    }
+    if (textConfig) {
         context.text = *textConfig;
-        result.textConfig = u"text_config"_s;
+        result.textConfig = textKey;
         inTextConfig = true;
         const ModelRow *wrapper = ModelTable::find(type);
         type = textConfig->string(u"model_type"_s).value_or(wrapper && !wrapper->text.isEmpty() ? wrapper->text : type);
@@ -161,12 +182,12 @@ ConfigCheck check(const QJsonObject &config)
             if (config.contains(key) && !textConfig->json().contains(key))
                 context.find(u"top-level-rope-keys-ignored"_s,
                              u"%1 is at the top level, where the text model does not read it: HF reads "
-                             "text_config.%1, which is absent"_s.arg(key));
+                             "%2.%1, which is absent"_s.arg(key, textKey));
             else if (config.contains(key) && config.value(key) != textConfig->json().value(key))
                 context.find(u"top-level-rope-keys-ignored"_s,
-                             u"%1 at the top level (%2) differs from text_config.%1 (%3): HF reads text_config's"_s.arg(
+                             u"%1 at the top level (%2) differs from %4.%1 (%3): HF reads %4's"_s.arg(
                                  key, ConfigObject::jsonText(config.value(key)),
-                                 ConfigObject::jsonText(textConfig->json().value(key))));
+                                 ConfigObject::jsonText(textConfig->json().value(key)), textKey));
         }
     }
     if (type.isEmpty()) {

@@ -48,9 +48,15 @@ public:
                 // A row that cannot be read compares as NaN (every cell deviates); the reason is
                 // kept for the caller, who reports it instead of a verdict.
                 std::fill(values.begin(), values.end(), std::nanf(""));
-                const QMutexLocker lock(&m_mutex);
-                if (!m_error)
-                    m_error = u"%1: %2"_s.arg(m_rows->name(), error);
+                keepError(u"%1: %2"_s.arg(m_rows->name(), error));
+            } else if (const auto nan
+                       = std::find_if(values.cbegin(), values.cend(), [](float v) { return std::isnan(v); });
+                       nan != values.cend()) {
+                // A NaN in the reference is no value to compare with: the file is refused.
+                const std::int64_t at = nan - values.cbegin();
+                keepError(u"%1: row %2, column %3 holds NaN; a reference table holds numbers"_s.arg(m_rows->name())
+                              .arg(r0 + at / cols)
+                              .arg(at % cols));
             }
             sink({r0, rows, block.col0, block.cols, values.data() + block.col0, cols});
         }
@@ -63,6 +69,13 @@ public:
     }
 
 private:
+    void keepError(const QString &error) const
+    {
+        const QMutexLocker lock(&m_mutex);
+        if (!m_error)
+            m_error = error;
+    }
+
     std::shared_ptr<const TableRows> m_rows;
     mutable QMutex m_mutex;
     mutable std::optional<QString> m_error;
@@ -90,26 +103,32 @@ QString shape(const TableRows &t)
 
 } // namespace
 
-std::variant<TableMatch, QString> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference)
+std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference)
 {
+    using Whose = TableRefusal::Whose;
     if (table.rows() != reference->rows() || table.cols() != reference->cols()) {
         // A learned square grid and a table of its width: the grid resized to the table's patches.
-        if (auto resized = GridResize::expect(table, *reference))
-            return *resized;
+        if (auto resized = GridResize::expect(table, *reference)) {
+            if (auto *match = std::get_if<TableMatch>(&*resized))
+                return std::move(*match);
+            return TableRefusal {Whose::Shapes, std::get<QString>(*resized)};
+        }
         const bool transposed = table.rows() == reference->cols() && table.cols() == reference->rows();
-        return u"the table is %1 and the reference %2 (%3): compare tables of one shape"_s.arg(
-            shape(table), shape(*reference),
-            transposed ? u"the table is the reference transposed"_s : u"%1"_s.arg(reference->name()));
+        return TableRefusal {
+            Whose::Shapes,
+            u"the table is %1 and the reference %2 (%3): compare tables of one shape"_s.arg(
+                shape(table), shape(*reference),
+                transposed ? u"the table is the reference transposed"_s : u"%1"_s.arg(reference->name()))};
     }
     if (table.rows() <= 0 || table.cols() <= 0)
-        return u"the table is empty; a table of positions is L x d with L, d >= 1"_s;
+        return TableRefusal {Whose::Shapes, u"the table is empty; a table of positions is L x d with L, d >= 1"_s};
     QString error;
     const std::optional<TableSample> mine = readSample(table, kSampleCellsEach, error);
     if (!mine)
-        return error;
+        return TableRefusal {Whose::Table, u"%1: %2"_s.arg(table.name(), error)};
     const std::optional<TableSample> theirs = readSample(*reference, kSampleCellsEach, error);
     if (!theirs)
-        return u"%1: %2"_s.arg(reference->name(), error);
+        return TableRefusal {Whose::Reference, u"%1: %2"_s.arg(reference->name(), error)};
     float largest = 0.0f;
     for (const float v : theirs->values.reshaped()) {
         if (std::isfinite(v))

@@ -14,11 +14,22 @@
 // a time as the stream reaches them, never held whole.
 namespace posenc::TableCheck {
 
+// Why a table was not compared with its reference: their shapes (a mistake of the command line),
+// or a cell of the table or of the reference that holds no number (a fault of that file, named
+// in the message).
+struct TableRefusal
+{
+    enum class Whose { Shapes, Table, Reference };
+    Whose whose;
+    QString message;
+};
+
 // The match of `table` against `reference`, row r with row r, column c with column c: correct
 // when every cell is within the rounding of the coarser of the two tables' formats, a mistake
 // with the deviating rows, columns and cells otherwise (TableCheck::verify and conclude). A
-// message when the shapes differ or the reference cannot be read.
-std::variant<TableMatch, QString> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference);
+// refusal when the shapes differ or either table cannot be read; a reference's row that holds NaN
+// is found as the rows are streamed, and referenceReadError names it.
+std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference);
 
 // A row of the reference that could not be read while the rows were streamed, in words; nothing
 // when every row was read (or the match is not against a table).

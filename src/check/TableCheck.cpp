@@ -4,8 +4,8 @@
 #include "TableCheck.h"
 
 #include "check/CheckDiagnosis.h"
-#include "check/TableSample.h"
 #include "check/FamilyCheck.h"
+#include "check/TableSample.h"
 #include "core/FamilySpec.h"
 
 #include <algorithm>
@@ -81,7 +81,8 @@ bool isDeclared(const TableCandidate &c, const Declared &declared)
         return *declared.family == *c.match.family;
     const FamilySpec &spec = Families::spec(*c.match.family);
     return FamilyChecks::of(spec.encoding).table
-        && std::any_of(FamilyChecks::of(spec.encoding).table->declares.cbegin(), FamilyChecks::of(spec.encoding).table->declares.cend(),
+        && std::any_of(FamilyChecks::of(spec.encoding).table->declares.cbegin(),
+                       FamilyChecks::of(spec.encoding).table->declares.cend(),
                        [&](const QString &key) { return declared.declares(key); });
 }
 
@@ -304,7 +305,7 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
         return match;
     }
     if (evidence.infinite)
-        return CheckDiagnosis::infinityRefused(sample->infiniteRow, sample->infiniteColumn);
+        return CheckDiagnosis::infinityRefused(sample->infiniteRow, sample->infiniteColumn, table.storedType());
     if (evidence.sameRow) {
         TableMatch same;
         same.verdict = CheckVerdict::Mistake;
@@ -399,7 +400,8 @@ QList<std::pair<QString, QString>> tableHelp()
     QList<std::pair<QString, QString>> help;
     for (const FamilySpec &family : Families::all()) {
         if (FamilyChecks::of(family.encoding).table)
-            help.append({FamilyChecks::of(family.encoding).table->tables.join(u", "_s), FamilyChecks::of(family.encoding).table->help});
+            help.append({FamilyChecks::of(family.encoding).table->tables.join(u", "_s),
+                         FamilyChecks::of(family.encoding).table->help});
     }
     return help;
 }

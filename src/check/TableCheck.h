@@ -89,6 +89,9 @@ struct Verification
     // grow as float32 angles make it, this verification is against the exact angles, and `flat`.
     std::optional<AngleEvidence> angleEvidence;
     bool flat = false;
+    // Of a table fitted with the exact angles whose streamed rows deviate only within float32
+    // angles' rounding (cells its sample did not show): the tolerance this verification used.
+    std::optional<CellTolerance> float32Angles;
     // The cell beyond the tolerance with the largest |error| (-1 without one).
     double deviationError = -1.0;
     std::int64_t deviationRow = -1;

@@ -8,6 +8,15 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+QString nonFiniteWords(float value, StoredType stored)
+{
+    if (std::isnan(value))
+        return u"NaN"_s;
+    if (stored == StoredType::Float64 || stored == StoredType::Text)
+        return u"an infinity or a number past float32's range (|x| > 3.4e38), which posenc reads in"_s;
+    return u"an infinity"_s;
+}
+
 void TableRows::addCellRounding(std::int64_t, std::int64_t, std::int64_t, std::int64_t, float *) const { }
 
 MatrixRows::MatrixRows(std::shared_ptr<const RowMatrixXf> values, StoredType stored, QString name, double textRounding,

@@ -14,6 +14,11 @@ namespace posenc {
 // (docs/ARCHITECTURE.md, Checking a table).
 enum class StoredType { Float64, Float32, Float16, BFloat16, Integer, Text };
 
+// What a cell that is not finite holds, as a message says it: "NaN", "an infinity", or, for a table
+// stored wider than float32 (float64, text) that is read as float32, "an infinity or a number past
+// float32's range (|x| > 3.4e38)": 1e300 in a float64 file is no infinity.
+QString nonFiniteWords(float value, StoredType stored);
+
 // The rows of a table being checked (positions x columns), read as float32 a run at a time,
 // so that a check holds a few chunks of any table, never the whole.
 class TableRows

@@ -129,6 +129,12 @@ BenchPart checkPart(const QJsonObject &keys)
                                .arg(keys[u"check_over_read"_s].toDouble(), 0, 'f', 2)
                                .arg(keys[u"check_read_ms"_s].toDouble(), 0, 'f', 1)
                                .arg(keys[u"check_over_read_median"_s].toDouble(), 0, 'f', 2)});
+    if (keys.contains(u"check_array_ms"_s))
+        part.lines.append({u"posenc check of the table in memory (Python)"_s, keys[u"check_array_ms"_s].toDouble(),
+                           u"%1x the command on its file (%2 ms); median %3x"_s
+                               .arg(keys[u"check_array_over_file"_s].toDouble(), 0, 'f', 2)
+                               .arg(keys[u"check_command_ms"_s].toDouble(), 0, 'f', 1)
+                               .arg(keys[u"check_array_over_file_median"_s].toDouble(), 0, 'f', 2)});
     if (keys.contains(u"config_check_ms"_s))
         part.lines.append(
             {u"posenc check --config, %1 MiB"_s.arg(keys[u"config_check_bytes"_s].toDouble() / 1048576.0, 0, 'f', 1),
@@ -240,7 +246,7 @@ QList<CommandOption> benchOptions()
         {{u"views"_s},
          u"LIST"_s,
          u"the views whose changes are timed, comma-separated: sinusoidal (the changes at L 8192 x d 1024), rope, "
-         "alibi, t5, deberta, check (default all)"_s},
+         "alibi, t5, deberta, positions (a batch of 64 rows of 32768), check (default all)"_s},
         {{u"view-changes"_s},
          u"N"_s,
          u"parameter changes of each family's views at its presets' scale, and zooms of the check heatmap "
@@ -262,12 +268,15 @@ HelpPage benchHelp()
                    "against a plain fill of its own buffer. Its two tables of that size must fit the memory budget "
                    "(default 2 GiB)."_s)
         .paragraph(u"Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to a "
-                   "temporary directory, against reading its file as cat does (check_over_read), in turn, and "
+                   "temporary directory, against reading its file as cat does (check_over_read), the command on "
+                   "the same table in memory as the Python module's posenc.check reads an array against the command "
+                   "on the file (check_array_over_file), in turn, and "
                    "posenc check --config on a 4 MiB config (config_check_ms) and on the example configs. Then it "
                    "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "
                    "(the larger first waits for every view to be exact, about a minute on two cores); 100 of each "
                    "family's default views at its presets' scale (RoPE at Llama 3.1 8B with L 131072, ALiBi, T5 "
-                   "and DeBERTa at L 65536); and 100 zooms of File > Check a table…'s heatmap over a 1,048,576 x "
+                   "and DeBERTa at L 65536, the positions' figures over a batch of 64 rows of 32768 positions); and "
+                   "100 zooms of File > Check a table…'s heatmap over a 1,048,576 x "
                    "1024 table (or --max-len x --d-model). The machine's load moves every time: compare the "
                    "ratios of one run, and take several."_s);
     QList<HelpItem> options;

@@ -20,10 +20,10 @@ namespace posenc {
 struct InteractionChanges
 {
     // The views whose changes are timed: the sinusoid's at L 8192 (the run of --interaction-changes),
-    // each family's, and the check heatmap's.
-    static inline const QStringList kViews {QStringLiteral("sinusoidal"), QStringLiteral("rope"),
-                                            QStringLiteral("alibi"),      QStringLiteral("t5"),
-                                            QStringLiteral("deberta"),    QStringLiteral("check")};
+    // each family's, the positions' figures over a batch of 64 x 32768, and the check heatmap's.
+    static inline const QStringList kViews {
+        QStringLiteral("sinusoidal"), QStringLiteral("rope"),      QStringLiteral("alibi"), QStringLiteral("t5"),
+        QStringLiteral("deberta"),    QStringLiteral("positions"), QStringLiteral("check")};
 
     int interactive = 200; // L 8192 x d 1024
     int atScale = 40; // L 2^20 x d 8192

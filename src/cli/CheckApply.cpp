@@ -12,6 +12,7 @@
 #include "io/TableFile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -56,6 +57,19 @@ Read readWhole(const QString &what, const QString &path, std::uint64_t budget, d
     if (!table.read(0, table.rows(), values.data(), error)) {
         read.code = ExitIo;
         read.message = u"%1: %2: %3"_s.arg(what, path, error);
+        return read;
+    }
+    // A query or key holds numbers: a cell that does not is the file's fault, named with its place.
+    if (!values.allFinite()) {
+        const float *cells = values.data();
+        const std::int64_t at
+            = std::find_if(cells, cells + values.size(), [](float v) { return !std::isfinite(v); }) - cells;
+        read.code = ExitIo;
+        read.message
+            = u"%1: %2: row %3, column %4 holds %5; a query or key holds finite numbers"_s.arg(what, table.name())
+                  .arg(at / table.cols())
+                  .arg(at % table.cols())
+                  .arg(nonFiniteWords(cells[at], table.storedType()));
         return read;
     }
     read.values = std::move(values);

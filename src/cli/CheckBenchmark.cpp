@@ -1,9 +1,12 @@
 #include "CheckBenchmark.h"
 
+#include "CheckCommand.h"
 #include "ConfigCheckBenchmark.h"
 
 #include "check/TableCheck.h"
 #include "core/Engine.h"
+#include "io/BufferRows.h"
+#include "io/MemoryFiles.h"
 #include "io/NpyWriter.h"
 #include "io/TableFile.h"
 
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -80,6 +84,40 @@ bool check(const QString &path, int threads)
     return !v.error && v.deviatingCells == 0;
 }
 
+// The command `posenc check SOURCE --json`, as a user runs it: exit 0 for the correct table.
+bool checkCommand(const QString &source, int threads)
+{
+    QString out, err;
+    QTextStream outStream(&out), errStream(&err);
+    return runCheckCommand({u"posenc"_s, source, u"--json"_s, u"--quiet"_s, u"--threads"_s, QString::number(threads)},
+                           outStream, errStream)
+        == 0;
+}
+
+// The file's table in memory, as the Python module checks a numpy array (MemoryFiles, BufferRows).
+std::shared_ptr<const TableRows> tableInMemory(const QString &path, std::int64_t rows, std::int64_t cols,
+                                               std::shared_ptr<std::vector<float>> &cells)
+{
+    // As a Python user holds it: the whole table (4 GiB at the default size), past the budget the
+    // check itself keeps to; a machine without the memory skips this measurement only.
+    try {
+        cells = std::make_shared<std::vector<float>>(std::size_t(rows * cols));
+    } catch (const std::bad_alloc &) {
+        return nullptr;
+    }
+    QFile file(path);
+    const qint64 bytes = rows * cols * qint64(sizeof(float));
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(npyHeader(rows, cols).size())
+        || file.read(reinterpret_cast<char *>(cells->data()), bytes) != bytes)
+        return nullptr;
+    BufferRows::ArrayView view;
+    view.data = reinterpret_cast<const char *>(cells->data());
+    view.shape = {rows, cols};
+    view.strides = {cols * qint64(sizeof(float)), qint64(sizeof(float))};
+    auto opened = BufferRows::open(view, u"<array>"_s, cells);
+    return opened ? opened.value() : nullptr;
+}
+
 double msOf(const std::function<bool()> &run, bool &ok)
 {
     QElapsedTimer timer;
@@ -100,19 +138,35 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
     const QString path = dir.filePath(u"check.npy"_s);
     if (!writeTable(path, rows, cols, err))
         return {};
-    // Round-robin, as the other measurements: the read and the check see the same drift.
-    std::vector<double> read, checked;
+    // The command on the file and on the same table in memory, the Python module's posenc.check of
+    // a numpy array: the same command with the array's rows read where they lie.
+    std::shared_ptr<std::vector<float>> cells;
+    MemoryFiles::Scope memory;
+    const auto array = tableInMemory(path, rows, cols, cells);
+    if (array)
+        memory.addTable(array->name(), array);
+    else
+        err << "posenc bench: check_array_over_file: the table could not be read into memory (" << rows * cols * 4
+            << " bytes)\n";
+    // Round-robin, as the other measurements: the reads and the checks see the same drift.
+    std::vector<double> read, checked, command, inMemory;
     bool ok = true;
     msOf([&] { return readThrough(path) && check(path, threads); }, ok); // warm-up
     for (int i = 0; i < repeats && ok; ++i) {
         read.push_back(msOf([&] { return readThrough(path); }, ok));
         checked.push_back(msOf([&] { return check(path, threads); }, ok));
+        if (array) {
+            command.push_back(msOf([&] { return checkCommand(path, threads); }, ok));
+            inMemory.push_back(msOf([&] { return checkCommand(array->name(), threads); }, ok));
+        }
     }
     QFile::remove(path);
     if (!ok) {
         err << "posenc bench: check_over_read: the table could not be read or checked\n";
         return {};
     }
+    std::sort(command.begin(), command.end());
+    std::sort(inMemory.begin(), inMemory.end());
     std::sort(read.begin(), read.end());
     std::sort(checked.begin(), checked.end());
     QJsonObject json;
@@ -124,6 +178,12 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
     json[u"check_median_ms"_s] = checked[checked.size() / 2];
     json[u"check_over_read"_s] = checked.front() / read.front();
     json[u"check_over_read_median"_s] = checked[checked.size() / 2] / read[read.size() / 2];
+    if (!inMemory.empty()) {
+        json[u"check_command_ms"_s] = command.front();
+        json[u"check_array_ms"_s] = inMemory.front();
+        json[u"check_array_over_file"_s] = inMemory.front() / command.front();
+        json[u"check_array_over_file_median"_s] = inMemory[inMemory.size() / 2] / command[command.size() / 2];
+    }
     // And check --config, at the largest config it reads.
     const QJsonObject config = ConfigCheckBenchmark::times(repeats);
     for (auto it = config.begin(); it != config.end(); ++it)

@@ -11,8 +11,11 @@ namespace posenc {
 // Performance): a `rows` x `cols` float32 sinusoidal table (the bench's default 1,048,576 x 1024)
 // written to a temporary directory, read through and checked in turn `repeats` times, then
 // removed. The keys check_over_read (the best check over the best read), check_ms,
-// check_read_ms and their medians, and check --config's (ConfigCheckBenchmark); empty, with the reason on `err`, when the file cannot be
-// written or checked.
+// check_read_ms and their medians; check_array_over_file, the command `posenc check --json` on the
+// same table in memory as the Python module's posenc.check reads a numpy array (check_array_ms)
+// over the command on the file (check_command_ms), and its median; and check --config's
+// (ConfigCheckBenchmark); empty, with the reason on `err`, when the file cannot be written or
+// checked.
 QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int threads, QTextStream &err);
 
 // The table the bench checks unless --max-len or --d-model choose another.

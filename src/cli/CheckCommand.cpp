@@ -9,6 +9,7 @@
 #include "Interrupt.h"
 #include "JsonOutput.h"
 #include "ParamOptions.h"
+#include "PositionIdsCheckCommand.h"
 #include "ProgressLine.h"
 
 #include "check/CheckReport.h"
@@ -222,11 +223,15 @@ HelpPage checkHelp()
     page.topic = u"check"_s;
     page.usage = {u"posenc check FILE[:TENSOR] [--json] [OPTIONS]"_s,
                   u"posenc check --apply X Y [--json] [--encoding mrope|--config FILE] [RoPE and M-RoPE flags]"_s,
-                  u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s};
+                  u"posenc check --config FILE [--json] [--layer-type TYPE] [--open]"_s,
+                  u"posenc check --position-ids IDS.npy [--json] [--batch ...|--packed ...|--attention-mask FILE] "
+                  "[--cache N]"_s};
     page.section().paragraph(
         u"Says what a table of positions computes (L x d: a row per position, a column per dimension) and names "
-        "the mistake in it. FILE is a .npy file, a .safetensors file (TENSOR chooses one of its tensors), or a .csv "
-        "file without a header (commas, or spaces; '#' lines skipped). Dimensions of size 1 are dropped: (L, 1, d) "
+        "the mistake in it. FILE is a .npy file, a .npz file (TENSOR chooses one of its arrays, stored or "
+        "compressed), a .safetensors file (TENSOR chooses one of its tensors), or a .csv "
+        "file (commas, or spaces; '#' lines skipped, and a header line of column names). Dimensions of size 1 are "
+        "dropped: (L, 1, d) "
         "and (1, L, d) are L x d tables. With --config, what a model's config.json computes for position instead "
         "(below)."_s);
     page.section(u"What it finds"_s)
@@ -285,6 +290,7 @@ HelpPage checkHelp()
                 {u"7"_s, u"unknown: the check cannot tell what the table is, or two readings fit equally"_s},
                 {u"130"_s, u"stopped by Ctrl+C"_s}});
     page.sections += configCheckSections();
+    page.sections += PositionIdsCheckCommand::helpSections();
     return page;
 }
 
@@ -299,6 +305,9 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     };
     if (given(u"--config"_s) && !given(u"--apply"_s))
         return runConfigCheck(arguments, out, err);
+    // `posenc check --position-ids IDS.npy` checks a batch's position ids, not a table.
+    if (PositionIdsCheckCommand::requested(arguments))
+        return PositionIdsCheckCommand::run(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     CommandOptions::add(parser, tableCheckOptions());

@@ -6,9 +6,9 @@
 #include "ParamOptions.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "core/FamilyInference.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "io/SessionFile.h"
@@ -250,7 +250,8 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
             takes.append(u"--"_s + key);
         if (!flags.isEmpty())
             return usage(u"%1: a %2 table has no formula to take parameters%3"_s.arg(
-                flags.join(u", "_s), word, takes.isEmpty() ? QString() : u"; it takes %1 alone"_s.arg(takes.join(u", "_s))));
+                flags.join(u", "_s), word,
+                takes.isEmpty() ? QString() : u"; it takes %1 alone"_s.arg(takes.join(u", "_s))));
         // A family with a structure alone is a verdict as well as a family: identify answers.
         Expectation e;
         e.kind = Expectation::Kind::Learned;
@@ -288,8 +289,17 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         if (!opened)
             return Refusal {exitCodeOf(opened.error()), {u"--expect-table: "_s + opened.error().toString()}};
         auto expected = TableCheck::expectTable(table, opened.value());
-        if (const auto *problem = std::get_if<QString>(&expected))
-            return usage(u"--expect-table: "_s + *problem);
+        if (const auto *refused = std::get_if<TableCheck::TableRefusal>(&expected)) {
+            // The checked table's own NaN is that file's fault, not --expect-table's.
+            switch (refused->whose) {
+            case TableCheck::TableRefusal::Whose::Shapes:
+                return usage(u"--expect-table: "_s + refused->message);
+            case TableCheck::TableRefusal::Whose::Table:
+                return Refusal {ExitIo, {refused->message}};
+            case TableCheck::TableRefusal::Whose::Reference:
+                return Refusal {ExitIo, {u"--expect-table: "_s + refused->message}};
+            }
+        }
         found.push_back(std::get<TableMatch>(std::move(expected)));
     }
     return found;

@@ -8,11 +8,79 @@
 #include "core/MemoryBudget.h"
 #include "core/TableAllocation.h"
 
+#include <QSet>
+
 #include <new>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
+
+namespace {
+
+// Every option that takes a value, in any command or the window: "output", "o", "d-model".
+const QSet<QString> &optionsWithValues()
+{
+    static const QSet<QString> names = [] {
+        QSet<QString> found;
+        QList<const Command *> commands {&Commands::window()};
+        for (const Command &command : Commands::all())
+            commands.append(&command);
+        for (const Command *command : commands) {
+            for (const CommandOption &option : command->allOptions()) {
+                if (!option.valueName.isEmpty())
+                    found.unite(QSet<QString>(option.names.begin(), option.names.end()));
+            }
+        }
+        return found;
+    }();
+    return names;
+}
+
+} // namespace
+
+QStringList commandFirst(const QStringList &arguments)
+{
+    QStringList read {arguments.value(0)};
+    // From "-:TENSOR" on (a tensor of standard input, which a parser would take for an option),
+    // the positional arguments, in their order, after "--".
+    QStringList positionalTail;
+    std::optional<qsizetype> command;
+    bool positionalSeen = false;
+    qsizetype i = 1;
+    for (; i < arguments.size(); ++i) {
+        const QString &argument = arguments[i];
+        if (argument == u"--"_s)
+            break;
+        const bool option = argument.startsWith(u'-') && argument.size() > 1 && !argument.startsWith(u"-:"_s);
+        if (!option && (argument.startsWith(u"-:"_s) || !positionalTail.isEmpty())) {
+            positionalTail.append(argument);
+            positionalSeen = true;
+            continue;
+        }
+        read.append(argument);
+        if (option) {
+            // "--name=value" holds its value; "--name value" takes the next argument.
+            const QString name = argument.mid(argument.startsWith(u"--"_s) ? 2 : 1);
+            if (!name.contains(u'=') && optionsWithValues().contains(name) && i + 1 < arguments.size())
+                read.append(arguments[++i]);
+            continue;
+        }
+        // The first word that is no option's value: the command, or the window's first FILE.
+        if (!positionalSeen && Commands::find(argument))
+            command = read.size() - 1;
+        positionalSeen = true;
+    }
+    if (command)
+        read.move(*command, 1);
+    if (!positionalTail.isEmpty() || i < arguments.size()) {
+        read.append(u"--"_s);
+        read += positionalTail;
+        read += arguments.mid(i + 1);
+    }
+    return read;
+}
 
 bool isSubcommand(const QStringList &arguments)
 {
@@ -34,8 +102,9 @@ int runWithinMemory(const QString &command, QTextStream &err, const std::functio
     return ExitOverBudget;
 }
 
-int runCli(const QStringList &arguments, QTextStream &out, QTextStream &err)
+int runCli(const QStringList &given, QTextStream &out, QTextStream &err)
 {
+    const QStringList arguments = commandFirst(given);
     const Command *command = arguments.size() > 1 ? Commands::find(arguments[1]) : nullptr;
     if (!command) {
         const bool help = arguments.size() > 1 && (arguments[1] == u"--help"_s || arguments[1] == u"-h"_s);

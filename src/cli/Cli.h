@@ -7,6 +7,13 @@
 
 namespace posenc {
 
+// `posenc [OPTIONS] COMMAND [OPTIONS]`: options may come before the command as after it. The
+// arguments with the command's word moved first (arguments[0] is the program), where it is the
+// first argument that is neither an option nor an option's value; as given where there is none
+// before `--`, or where the first such argument names no command (a FILE of the window). A tensor
+// of standard input, "-:TENSOR", which a parser would read as an option, and the positional
+// arguments after it go after a "--".
+QStringList commandFirst(const QStringList &arguments);
 // Whether the first argument names a subcommand (Commands::all()) rather than the window.
 bool isSubcommand(const QStringList &arguments);
 // Runs `posenc SUBCOMMAND ...` (arguments[0] is the program) and returns the exit code.

@@ -9,10 +9,13 @@
 
 #include "check/CheckReport.h"
 #include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
+
+#include <QFileInfo>
 
 #include <QCommandLineParser>
 
@@ -137,7 +140,11 @@ void printJson(const ConfigCheck &check, const Options &o, QTextStream &out)
 // none to go on with.
 std::variant<ConfigCheck, int> report(const Options &o, QTextStream &out, QTextStream &err)
 {
-    const ReadResult<QJsonObject> read = ModelConfigFile::read(o.config);
+    // An example's name, as the other commands' --config takes it, where no file has that name.
+    const ModelExamples::Example *example = ModelExamples::find(o.config);
+    const bool isExample = example && !QFileInfo::exists(o.config);
+    const ReadResult<QJsonObject> read
+        = isExample ? ReadResult<QJsonObject>(example->config) : ModelConfigFile::read(o.config);
     if (!read) {
         err << kCommand << ": " << read.error().toString() << '\n';
         return int(ExitIo);

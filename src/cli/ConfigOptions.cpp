@@ -81,7 +81,8 @@ std::variant<std::monostate, Chosen, ParamOptions::Result> read(const QCommandLi
     }
     // Only the options this command has: QCommandLineParser warns of a name it does not know.
     const QStringList given = parser.optionNames();
-    for (const QString &other : {u"session"_s, u"preset"_s, u"lesson"_s}) {
+    // A lesson reads the config as its model (LessonOptions).
+    for (const QString &other : {u"session"_s, u"preset"_s}) {
         if (given.contains(other))
             return refused(u"--config, --%1: give one of them; parameter flags override either"_s.arg(other));
     }
@@ -100,6 +101,7 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     if (const auto *error = std::get_if<ConfigSource::Refusal>(&loaded))
         return refused(u"--config: "_s + error->message, error->unreadable);
     chosen.check = std::get<ConfigSource::Loaded>(loaded).check;
+    chosen.name = std::get<ConfigSource::Loaded>(loaded).name;
     const ConfigLayer *layer = layerOf(chosen.check, wanted);
     if (!layer) {
         QStringList types;

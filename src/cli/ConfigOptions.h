@@ -23,6 +23,7 @@ QList<CommandOption> options();
 struct Chosen
 {
     QString source; // as given: a path, or an example's name
+    QString name; // the model as the file names it ("_model"), or the file's name
     ConfigCheck check;
     QString layerType;
     ParamOptions::Given texts; // the layer's parameters as a preset gives them

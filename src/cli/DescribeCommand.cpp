@@ -29,14 +29,6 @@ QList<const FamilySpec *> describedFamilies()
     return described;
 }
 
-QStringList describedWords()
-{
-    QStringList words;
-    for (const FamilySpec *family : describedFamilies())
-        words.append(family->word);
-    return words;
-}
-
 } // namespace
 
 QList<CommandOption> describeOptions()
@@ -49,8 +41,8 @@ HelpPage describeHelp()
 {
     HelpPage page;
     page.topic = u"describe"_s;
-    const QStringList words = describedWords();
-    page.usage = {u"posenc describe [--json] [--encoding %1] [OPTIONS]"_s.arg(words.join(u'|'))};
+    // A family is needed: the default sinusoid has no numbers to describe.
+    page.usage = {u"posenc describe --encoding FAMILY [--json] [OPTIONS]"_s};
     page.section().paragraph(
         u"Prints the numbers a family's parameters derive, as its reference code computes them, a line \"key: "
         "value\" each (a list's items joined by ','), or one JSON object with --json; null where a value does not "

@@ -263,9 +263,9 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
 
 // The state of the lesson's view that shows `figure` (its main view first), or the figure's
 // defaults when no view of the lesson shows it.
-FigureState lessonState(const Lesson &lesson, const QString &figure)
+FigureState lessonState(const Lesson &lesson, const QString &figure, const QString &modelConfig)
 {
-    const SessionView view = lesson.view();
+    const SessionView view = lesson.view(modelConfig);
     if (const auto main = view.figure(lesson.mainView); main && main->name == figure)
         return FigureState::fromJson(main->state);
     for (const SessionView::Figure &shown : view.views.value_or(QList<SessionView::Figure>())) {
@@ -359,7 +359,27 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto *error = std::get_if<QString>(&styled))
         return fail(err, ExitUsage, *error);
     const FigureStyle style = std::get<FigureStyle>(styled);
-    FigureState state = lesson ? lessonState(*lesson, figure->name()) : FigureState();
+    // The figure chooses the family where it is drawn for one only (alibi-slopes).
+    ParamOptions::Clues clues {
+        {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
+    // A quantity chosen by name is a clue too: --quantity rope-cos is RoPE's.
+    for (const OptionUse &use : uses)
+        if (parser.isSet(use.option.key) && use.option.kind != FigureOption::Kind::Switch)
+            if (const auto quantity
+                = Quantities::fromName(use.option.canonical(parser.values(use.option.key).constLast())))
+                clues.append(FamilyInference::quantityClue(
+                    *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
+    const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
+    const bool drawsConfig = figure->model().option(configKey).has_value();
+    // A lesson is read for the model --preset or --config names (LessonOptions).
+    const LessonOptions::Read lessonRead = lesson ? LessonOptions::read(parser, *lesson, clues) : LessonOptions::Read();
+    const ParamOptions::Result read = lesson ? lessonRead.result : ParamOptions::read(parser, clues, !drawsConfig);
+    if (read.exitCode() != ExitDone) {
+        for (const QString &line : read.messages())
+            err << "posenc export: " << line << '\n';
+        return read.exitCode();
+    }
+    FigureState state = lesson ? lessonState(*lesson, figure->name(), lessonRead.model.configName) : FigureState();
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key))
             continue;
@@ -374,8 +394,6 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     }
     // A figure that draws a model config takes --config as its own; the others take the config's
     // layer type as their parameters.
-    const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
-    const bool drawsConfig = figure->model().option(configKey).has_value();
     if (drawsConfig && parser.isSet(configKey)) {
         state.options.insert(configKey, parser.values(configKey).constLast());
         state.view.clear();
@@ -384,23 +402,6 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto *error = std::get_if<QString>(&threadCount))
         return fail(err, ExitUsage, *error);
     const int threads = std::get<int>(threadCount);
-
-    // The figure chooses the family where it is drawn for one only (alibi-slopes).
-    ParamOptions::Clues clues {
-        {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
-    // A quantity chosen by name is a clue too: --quantity rope-cos is RoPE's.
-    for (const OptionUse &use : uses)
-        if (parser.isSet(use.option.key))
-            if (const auto quantity = Quantities::fromName(state.options.value(use.option.key)))
-                clues.append(FamilyInference::quantityClue(
-                    *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
-    const ParamOptions::Result read
-        = lesson ? LessonOptions::read(parser, *lesson, clues) : ParamOptions::read(parser, clues, !drawsConfig);
-    if (read.exitCode() != ExitDone) {
-        for (const QString &line : read.messages())
-            err << "posenc export: " << line << '\n';
-        return read.exitCode();
-    }
     // A table of another size than the lesson's is shown whole, as the window would.
     if (lesson && std::holds_alternative<Params>(lesson->params())
         && !(Quantities::shape(Quantity::Input, std::get<Params>(lesson->params()))

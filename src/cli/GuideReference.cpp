@@ -4,6 +4,8 @@
 #include "ManPage.h"
 #include "ParamOptions.h"
 
+#include "io/Lesson.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::GuideReference {
@@ -51,14 +53,14 @@ void items(QStringList &out, const HelpBlock &block)
 
 } // namespace
 
-QString beginMarker()
+QString beginMarker(const QString &name)
 {
-    return u"<!-- reference begins: written by posenc help --generate guide, do not edit -->"_s;
+    return u"<!-- %1 begins: written by posenc help --generate guide, do not edit -->"_s.arg(name);
 }
 
-QString endMarker()
+QString endMarker(const QString &name)
 {
-    return u"<!-- reference ends -->"_s;
+    return u"<!-- %1 ends -->"_s.arg(name);
 }
 
 QString page(const HelpPage &help, const QString &title, int level)
@@ -79,7 +81,33 @@ QString page(const HelpPage &help, const QString &title, int level)
     return out.join(u'\n');
 }
 
-QString markdown()
+namespace {
+
+// Every lesson, in its order: its NAME, its question and its figures (the one posenc export
+// --lesson writes first), as the lesson files say them.
+QString lessonTable()
+{
+    QStringList out {beginMarker(u"lessons"_s), u"| NAME | the question it answers | its figures |"_s,
+                     u"|---|---|---|"_s};
+    for (const Lesson &lesson : Lessons::all()) {
+        QStringList figures;
+        if (!lesson.mainFigure().isEmpty())
+            figures.append(lesson.mainFigure());
+        // The views its layout shows ("1x2": two), four where it names none.
+        const SessionView view = lesson.view();
+        const QStringList sides = view.layout.value_or(u"2x2"_s).split(u'x');
+        const qsizetype shown = sides.value(0).toInt() * sides.value(1).toInt();
+        for (const SessionView::Figure &figure : view.views.value_or(QList<SessionView::Figure>()).mid(0, shown)) {
+            if (!figures.contains(figure.name))
+                figures.append(figure.name);
+        }
+        out << u"| %1 | %2 | %3 |"_s.arg(code(lesson.name), escaped(lesson.question), escaped(figures.join(u", "_s)));
+    }
+    out << endMarker(u"lessons"_s);
+    return out.join(u'\n') + u'\n';
+}
+
+QString reference()
 {
     QStringList out {beginMarker(), QString()};
     out << page(Commands::window().help(), u"posenc: the window"_s, 3);
@@ -89,6 +117,21 @@ QString markdown()
     out << page(ManPage::environmentPage(), u"Environment"_s, 3);
     out << endMarker();
     return out.join(u'\n') + u'\n';
+}
+
+} // namespace
+
+QList<Block> blocks()
+{
+    return {{u"lessons"_s, lessonTable()}, {u"reference"_s, reference()}};
+}
+
+QString markdown()
+{
+    QString out;
+    for (const Block &block : blocks())
+        out += block.text;
+    return out;
 }
 
 } // namespace posenc::GuideReference

@@ -1,14 +1,48 @@
 #include "LessonOptions.h"
 
+#include "ConfigOptions.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::LessonOptions {
+
+namespace {
+
+// The model --config or --preset names, the lesson's own without them, or the refusal.
+std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const QCommandLineParser &parser,
+                                                                           const Lesson &lesson)
+{
+    const auto config = ConfigOptions::read(parser);
+    if (const auto *refused = std::get_if<ParamOptions::Result>(&config))
+        return *refused;
+    if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
+        ModelChoice choice;
+        choice.name = chosen->name;
+        choice.texts = chosen->texts;
+        choice.configName = chosen->source;
+        choice.config = std::make_shared<const ConfigCheck>(chosen->check);
+        choice.configTitle = chosen->name;
+        return std::optional(std::move(choice));
+    }
+    if (!parser.isSet(u"preset"_s))
+        return LessonModels::defaultOf(lesson);
+    const QString name = parser.values(u"preset"_s).constLast();
+    if (const Preset *preset = Presets::find(name))
+        return std::optional(ModelChoice::ofPreset(*preset));
+    ParamOptions::Result refused;
+    refused.errors.append({u"preset"_s, u"one of %1 (posenc presets lists them)"_s.arg(Presets::names().join(u", "_s)),
+                           QString(), ParamError::quoted(name)});
+    return refused;
+}
+
+} // namespace
 
 CommandOption option()
 {
     return {{QString::fromUtf16(kKey)},
             u"NAME"_s,
-            u"a lesson's parameters and views (posenc lessons lists them); parameter flags override them"_s,
+            u"a lesson's parameters and views (posenc lessons lists them), for the model --preset or --config names; "
+            "parameter flags override them"_s,
             Lessons::names()};
 }
 
@@ -29,16 +63,31 @@ std::variant<const Lesson *, QString> lesson(const QCommandLineParser &parser)
                                                                                         ParamError::quoted(name));
     if (parser.isSet(u"session"_s))
         return u"--lesson, --session: give one of them; each sets every parameter"_s;
-    if (parser.isSet(u"preset"_s))
-        return u"--lesson, --preset: give one of them; parameter flags override either"_s;
-    if (parser.isSet(u"config"_s))
-        return u"--lesson, --config: give one of them; parameter flags override either"_s;
     return found;
 }
 
-ParamOptions::Result read(const QCommandLineParser &parser, const Lesson &lesson, const ParamOptions::Clues &clues)
+Read read(const QCommandLineParser &parser, const Lesson &lesson, const ParamOptions::Clues &clues)
 {
-    return ParamOptions::read(parser, lesson.session.params, u"the lesson %1"_s.arg(lesson.name), clues);
+    Read read;
+    auto chosen = chosenModel(parser, lesson);
+    if (auto *refused = std::get_if<ParamOptions::Result>(&chosen)) {
+        read.result = std::move(*refused);
+        return read;
+    }
+    read.choice = std::get<std::optional<ModelChoice>>(std::move(chosen));
+    const QString origin = read.choice && !read.choice->name.isEmpty()
+        ? u"the lesson %1 for %2"_s.arg(lesson.name, read.choice->name)
+        : u"the lesson %1"_s.arg(lesson.name);
+    read.result = ParamOptions::read(parser, LessonModels::textsFor(lesson, read.choice), origin, clues);
+    if (read.result.exitCode() != 0)
+        return read;
+    QList<ModelChoice> candidates;
+    if (read.choice)
+        candidates.append(*read.choice);
+    read.model = LessonModels::model(read.result.params, candidates, lesson.keep);
+    if (const auto refused = lesson.refusal(read.model))
+        read.result.usage = *refused;
+    return read;
 }
 
 } // namespace posenc::LessonOptions

@@ -6,6 +6,8 @@
 
 #include <QCoreApplication>
 
+#include <map>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::ManPage {
@@ -78,19 +80,39 @@ void commandPage(QStringList &out, const Command &command)
     }
 }
 
-// The exit codes of every command (docs/ARCHITECTURE.md, Command line).
-HelpSection exitStatus()
+// The exit codes as the pages list them (their "Exit status" sections: posenc help check's is
+// check's own), a code's meaning under each command that gives it, so that the man page says what
+// each command's help says (docs/ARCHITECTURE.md, Command line).
+void exitStatus(QStringList &out)
 {
-    HelpSection section;
-    section.items({{u"0"_s, u"done"_s},
-                   {u"1"_s, u"posenc check: a mistake, or a table it does not know; --config: an error finding"_s},
-                   {u"2"_s,
-                    u"invalid usage or parameter: the message names it and its allowed values; a file "
-                    "asked for something it does not hold (a tensor, a table)"_s},
-                   {u"3"_s, u"an input or output error: the message names the path and the reason"_s},
-                   {u"4"_s, u"over the memory budget: the message gives cells and GiB"_s},
-                   {u"130"_s, u"stopped by Ctrl+C; nothing was written"_s}});
-    return section;
+    out << u".PP"_s
+        << textLine(u"A code means one kind of outcome, whatever the command; each command's page says what it "
+                    "means there, as below."_s);
+    QList<std::pair<QString, HelpPage>> pages {{u"posenc"_s, Commands::window().help()}};
+    for (const Command &command : Commands::all())
+        pages.append({u"posenc "_s + command.name, command.help()});
+    std::map<int, QStringList> meanings;
+    const QString heading = u"Exit status"_s;
+    for (const auto &[name, page] : pages) {
+        for (const HelpSection &section : page.sections) {
+            if (!section.heading.startsWith(heading))
+                continue;
+            // "Exit status of --config": the command with that option.
+            const QString who = name + QString(section.heading).mid(heading.size()).replace(u" of "_s, u" "_s);
+            for (const HelpBlock &block : section.blocks) {
+                for (const HelpItem &item : block.items)
+                    meanings[item.term.toInt()].append(who + u": "_s + item.text);
+            }
+        }
+    }
+    for (const auto &[code, lines] : meanings) {
+        out << u".TP"_s << bold(QString::number(code));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            if (i > 0)
+                out << u".br"_s;
+            out << textLine(lines[i]);
+        }
+    }
 }
 
 } // namespace
@@ -168,7 +190,7 @@ QString text()
     out << u".SH PARAMETERS"_s;
     sectionsOf(out, ParamOptions::helpPage(), QString());
     out << u".SH EXIT STATUS"_s;
-    blocks(out, exitStatus());
+    exitStatus(out);
     out << u".SH ENVIRONMENT"_s;
     blocks(out, environmentPage().sections.last());
     out << u".SH EXAMPLES"_s;

@@ -1,7 +1,9 @@
 #include "OutputFile.h"
 
 #include "io/AtomicFile.h"
+#include "io/MemoryFiles.h"
 
+#include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
 
@@ -49,7 +51,7 @@ bool isStandardOutput(const QString &path)
 
 std::optional<QString> refusal(const QString &path, bool force)
 {
-    if (force || isStandardOutput(path) || !QFileInfo(path).isFile())
+    if (force || isStandardOutput(path) || MemoryFiles::output(path) || !QFileInfo(path).isFile())
         return std::nullopt;
     return u"%1: the file exists; give --force to replace it"_s.arg(path);
 }
@@ -64,6 +66,16 @@ std::optional<QString> terminalRefusal(const QString &path, const QString &forma
 
 std::optional<QString> write(const QString &path, const std::function<bool(QIODevice &)> &write)
 {
+    // Bytes the Python module takes (MemoryFiles): kept whole or not at all, as a file is.
+    if (QByteArray *kept = MemoryFiles::output(path)) {
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!write(buffer))
+            return u"%1: the output could not be written"_s.arg(path);
+        *kept = std::move(bytes);
+        return std::nullopt;
+    }
     if (!isStandardOutput(path)) {
         if (const auto failed = writeAtomically(path, write))
             return failed->toString();

@@ -1,5 +1,6 @@
 #include "ParamOptions.h"
 
+#include "BatchFileOptions.h"
 #include "ConfigOptions.h"
 #include "EmbeddingOptions.h"
 #include "ExitCode.h"
@@ -64,6 +65,9 @@ QString inferFamily(Params &params, const Given &given, const Clues &clues)
     QStringList choices;
     for (const QString &word : wordsOf(outcome.candidates))
         choices.append(u"--encoding "_s + word);
+    // Only the command says anything of the family (a bare posenc describe): which it needs.
+    if (all.size() == 1 && all.size() == clues.size())
+        return u"--encoding: %1 needs one family; give %2"_s.arg(all.constFirst().what, alternatives(choices, u"or"_s));
     return u"--encoding: %1 %2 more than one family; give %3"_s.arg(
         alternatives(clueWords, u"and"_s), all.size() == 1 ? u"fits"_s : u"fit"_s, alternatives(choices, u"or"_s));
 }
@@ -94,6 +98,8 @@ QString groupHeading(const ParamSpec &row)
         return u"The embeddings"_s;
     case ParamGroup::Dropout:
         return u"Dropout"_s;
+    case ParamGroup::Batch:
+        return u"The batch and its position ids"_s;
     case ParamGroup::Run:
         return u"The run"_s;
     case ParamGroup::Family:
@@ -252,6 +258,8 @@ Result read(const Given &given, const Clues &clues)
         EmbeddingOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         PositionTableOptions::read(given, result);
+    if (result.exitCode() == ExitDone)
+        BatchFileOptions::read(given, result);
     if (result.exitCode() != ExitDone)
         return result;
     result.errors = result.params.validate();

@@ -10,6 +10,7 @@
 
 #include "check/ModelConfigCheck.h"
 #include "core/Engine.h"
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "io/TableExport.h"
@@ -17,6 +18,7 @@
 #include <QCommandLineParser>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -80,8 +82,9 @@ HelpPage tableHelp()
     page.topic = u"table"_s;
     page.usage = {u"posenc table QUANTITY -o FILE [OPTIONS]"_s};
     page.section().paragraph(
-        u"Writes a table as .npy (float32, C order, shape [rows, cols]), .csv (one row per line after a '#' line "
-        "naming the columns, which numpy's loadtxt skips) or .safetensors (one F32 tensor named after QUANTITY). "
+        u"Writes a table as .npy (float32, C order, shape [rows, cols]), .csv (a header line naming the columns, "
+        "as pandas.read_csv reads it, then one row per line; numpy.loadtxt(f, delimiter=',', skiprows=1)) or "
+        ".safetensors (one F32 tensor named after QUANTITY). "
         "A quantity of one family chooses it where --encoding is not given (table rope-cos is --encoding rope)."_s);
     QList<HelpItem> quantities;
     for (const QuantitySpec &row : Quantities::rows())
@@ -109,8 +112,12 @@ HelpPage tableHelp()
         });
     page.section(u"Exit status"_s)
         .items({{u"0"_s, u"the table was written"_s},
-                {u"2"_s, u"an invalid option or parameter, named with its allowed values"_s},
-                {u"3"_s, u"the file exists (without --force), or cannot be written or read: the path and the reason"_s},
+                {u"2"_s,
+                 u"an invalid option or parameter, named with its allowed values, or parameters under which a "
+                 "cell has no value (row-norms where ||PE_p|| is 0)"_s},
+                {u"3"_s,
+                 u"the file exists (without --force), or cannot be written or read, or a file read holds NaN or an "
+                 "infinity: the path and the reason"_s},
                 {u"4"_s, u"over the memory budget: cells and GiB"_s},
                 {u"130"_s, u"stopped by Ctrl+C; nothing was written"_s}});
     return page;
@@ -122,6 +129,67 @@ int fail(QTextStream &err, int code, const QString &message)
 {
     err << "posenc table: " << message << '\n';
     return code;
+}
+
+struct Refusal
+{
+    int code = ExitUsage;
+    QString message;
+};
+
+// The first cell of `values` that is NaN or infinite: its row and column.
+std::optional<std::pair<Eigen::Index, Eigen::Index>> firstNonFinite(const RowMatrixXf &values)
+{
+    if (values.allFinite())
+        return std::nullopt;
+    for (Eigen::Index r = 0; r < values.rows(); ++r)
+        for (Eigen::Index c = 0; c < values.cols(); ++c)
+            if (!std::isfinite(values(r, c)))
+                return std::pair {r, c};
+    return std::nullopt;
+}
+
+QString numberWord(float value)
+{
+    return std::isnan(value) ? u"NaN"_s : value > 0.0f ? u"inf"_s : u"-inf"_s;
+}
+
+// Why `cell` of `table` holds no number, and the exit code: positions whose PE is 0 (row-norms'
+// ratio divides by ||PE_p||), a loaded matrix that holds NaN or an infinity, or else the cell.
+Refusal undefinedNumber(const Params &p, const TableRequest &request, const RowMatrixXf &table,
+                        const TableExport::NonFinite &cell, const QString &name)
+{
+    if (request.content == TableRequest::RowNorms && cell.column == 2 && table(cell.row, 0) == 0.0f)
+        return {ExitUsage,
+                u"row-norms: ||PE_p|| is 0 at position %1 (%2 of the %3 positions asked), where embedding_over_pe = "
+                u"||s*E_p|| / ||PE_p|| "
+                "has no value; nothing was written (--positions chooses other positions)"_s
+                    .arg(request.block.row0 + cell.row)
+                    .arg((table.col(0).array() == 0.0f).count())
+                    .arg(table.rows())};
+    const auto fromFile = [&](const QString &flag, const QString &source, const RowMatrixXf &values,
+                              const QString &row) -> std::optional<Refusal> {
+        const auto at = firstNonFinite(values);
+        if (!at)
+            return std::nullopt;
+        return Refusal {ExitIo,
+                        u"--%1 %2: %3 holds %4 in column %5, so %6 would hold it too; nothing was written"_s
+                            .arg(flag, source, row.arg(at->first), numberWord(values(at->first, at->second)))
+                            .arg(at->second)
+                            .arg(name)};
+    };
+    if (p.embeddings)
+        if (auto refusal
+            = fromFile(u"embeddings"_s, p.embeddings->source, p.embeddings->values, u"the row read for position %1"_s))
+            return *refusal;
+    if (p.learned.table)
+        if (auto refusal = fromFile(u"position-table"_s, p.learned.table->source, p.learned.table->values, u"row %1"_s))
+            return *refusal;
+    return {ExitUsage,
+            u"%1's row %2, column %3 would be %4 for these parameters; nothing was written"_s.arg(name)
+                .arg(request.block.row0 + cell.row)
+                .arg(cell.column)
+                .arg(numberWord(cell.value))};
 }
 
 // Where and how the table goes: -o FILE (or - for standard output), its format, --force,
@@ -166,6 +234,11 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
         return interrupted();
     if (!table)
         return fail(err, ExitOverBudget, u"the table could not be computed within the memory budget"_s);
+    if (const auto cell = TableExport::undocumentedNonFinite(engine.params(), request, *table)) {
+        line.finish();
+        const Refusal refusal = undefinedNumber(engine.params(), request, *table, *cell, name);
+        return fail(err, refusal.code, refusal.message);
+    }
     // Asked again: the file may have appeared while the table was computed.
     if (const auto refused = OutputFile::refusal(output.path, output.force))
         return fail(err, ExitIo, *refused);
@@ -195,6 +268,17 @@ std::optional<TableRequest> statisticsRequest(const Engine &engine, TableRequest
     request.block = {0, p.maxLen, 0, 0};
     const bool rows = content == TableRequest::RowNorms;
     const QString name = rows ? u"row-norms"_s : u"column-stats"_s;
+    // embedding_over_pe divides by ||PE_p||: without a PE it has no value at any position.
+    if (rows && (!Families::spec(p.encoding).hasPositionTerm() || p.peColumns() == 0)) {
+        const QString instead = Families::insteadOfTerm(p.encoding);
+        fail(err, ExitUsage,
+             u"row-norms: %1, so embedding_over_pe = ||s*E_p|| / ||PE_p|| has no value at any position"_s.arg(
+                 p.peColumns() == 0 && Families::spec(p.encoding).hasPositionTerm()
+                     ? u"--pe-dims 0 leaves the PE no column in concat"_s
+                     : u"encoding %1 adds no PE to X%2"_s.arg(
+                         Families::word(p.encoding), instead.isEmpty() ? QString() : u" ("_s + instead + u')')));
+        return std::nullopt;
+    }
     if (!(rows ? dims : positions).isEmpty()) {
         fail(err, ExitUsage,
              rows ? u"--dims: row-norms are over every column; choose positions with --positions"_s

@@ -12,6 +12,7 @@
 #include "check/CheckReport.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
+#include "io/StandardInput.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -25,10 +26,12 @@ namespace posenc {
 namespace {
 
 // `posenc FILE`, as a file manager starts the program (Exec=posenc %F): an argument that names a
-// file, or reads as a path, is a file; any other word is a command mistyped.
+// file, or reads as a path, or "-" for standard input, is a file; any other word is a command
+// mistyped.
 bool isPath(const QString &argument)
 {
-    return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.');
+    return QFileInfo::exists(argument) || argument.contains(u'/') || argument.contains(u'.')
+        || StandardInput::names(argument);
 }
 
 // The views a model config opens on: its layer stack, its heads and its query scaling, and the main
@@ -73,10 +76,18 @@ QList<CommandOption> windowOptions()
         // -V as GNU and clig.dev keep it; -v, which earlier versions took, stays as an alias.
         {{u"V"_s, u"v"_s, u"version"_s}, {}, u"show the version (-v also)"_s},
         {{u"reset-settings"_s}, {}, u"forget the remembered window and parameters"_s},
-        // For tests and documentation screenshots.
-        {{u"screenshot"_s}, u"FILE"_s, u"save a PNG of the window once drawn, then quit"_s, {}, true, true},
-        {{u"start-panel"_s}, {}, u"show the start panel, also under --screenshot"_s, {}, false, true},
-        {{u"size"_s}, u"WxH"_s, u"the window's size in pixels (--screenshot: 1920x1080)"_s, {}, false, true},
+        // For documentation, tests and bug reports: the window as drawn, without a display too.
+        {{u"screenshot"_s},
+         u"FILE"_s,
+         u"save a PNG of the window once every view is drawn, then quit (offscreen where there is no display)"_s,
+         {},
+         true},
+        {{u"start-panel"_s}, {}, u"show the start panel, also under --screenshot"_s},
+        {{u"size"_s},
+         u"WxH"_s,
+         u"the window's size in pixels, kept whatever the screen (--screenshot: 1920x1080)"_s,
+         {},
+         false},
     };
 }
 
@@ -184,6 +195,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     }
     const Lesson *chosen = std::get<const Lesson *>(lesson);
     ParamOptions::Result read;
+    std::optional<ModelChoice> lessonModel;
     if (!configFile.isEmpty()) {
         const QString layerType = parser.value(QString::fromUtf16(ConfigOptions::kLayerKey));
         auto picked = ConfigOptions::choose(configFile, layerType);
@@ -193,7 +205,13 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         else
             read = std::get<ParamOptions::Result>(std::move(picked));
     } else {
-        read = chosen ? LessonOptions::read(parser, *chosen) : ParamOptions::read(parser);
+        if (chosen) {
+            LessonOptions::Read lessonRead = LessonOptions::read(parser, *chosen);
+            read = std::move(lessonRead.result);
+            lessonModel = std::move(lessonRead.choice);
+        } else {
+            read = ParamOptions::read(parser);
+        }
     }
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
@@ -227,6 +245,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     result.screenshot = parser.value(u"screenshot"_s);
     result.size = size;
     result.lesson = chosen ? chosen->name : QString();
+    result.lessonModel = lessonModel;
     result.startPanel = parser.isSet(u"start-panel"_s);
     result.files = files;
     return result;

@@ -4,6 +4,7 @@
 #include "HelpPage.h"
 
 #include "core/Params.h"
+#include "io/LessonModels.h"
 
 #include <QJsonObject>
 #include <QSize>
@@ -25,6 +26,7 @@ struct WindowArguments
     std::optional<QJsonObject> sessionView; // the view state of --session FILE
     QJsonObject sessionLesson; // the lesson block of --session FILE, empty when it has none
     QString lesson; // --lesson NAME; its parameters are in `params`
+    std::optional<ModelChoice> lessonModel; // the model the lesson is read for (--preset, --config, its own)
     bool startPanel = false; // --start-panel: the start panel even under --screenshot
     QStringList files; // paths given as arguments (posenc FILE): sessions or matrices the window opens
 };

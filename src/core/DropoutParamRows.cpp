@@ -328,8 +328,10 @@ QList<ParamSpec> run()
     budget.label = u"memory budget"_s;
     budget.value = [](const Params &p) { return ParamValue(std::ldexp(static_cast<double>(p.memoryBudget), -30)); };
     budget.assign = [](Params &p, const ParamValue &v) {
+        // Any budget above 0 GiB holds a byte at least (1e-300 GiB was refused as "got 0").
         if (const auto *d = std::get_if<double>(&v))
-            p.memoryBudget = static_cast<std::uint64_t>(std::llround(std::ldexp(*d, 30)));
+            p.memoryBudget = std::max<std::uint64_t>(*d > 0.0 ? 1 : 0,
+                                                     static_cast<std::uint64_t>(std::llround(std::ldexp(*d, 30))));
     };
     // The budget's range is checked as it is read: a value outside it has no byte count to keep.
     budget.parse = [](const QString &t) -> std::optional<ParamValue> {

@@ -79,6 +79,15 @@ struct FamilyTerm
     std::function<QString(const Params &, std::int64_t column)> columnWords;
 };
 
+// A family's term of one attention score from the two position ids alone (a bias, the bucket that
+// picks a learned bias, the sinusoid's PE[q]·PE[k]): what a batch's ids change (docs/ARCHITECTURE.md,
+// Positions in practice). Nothing where the pair has none.
+struct FamilyScore
+{
+    QString name; // "ALiBi bias"
+    std::function<std::optional<double>(const Params &, std::int64_t query, std::int64_t key)> at;
+};
+
 struct FamilySpec
 {
     Encoding encoding = {};
@@ -96,6 +105,8 @@ struct FamilySpec
     QList<BorrowedRows> borrows;
     // The term it adds to s·E; none for a family that adds none.
     std::optional<FamilyTerm> term;
+    // Its term of a score from the query's and the key's ids, where it has one.
+    std::optional<FamilyScore> score;
 
     // The numbers `posenc describe` prints for it, keyed as printed, and for its help page the
     // reference they follow and what each key (or keys, "band_low, band_high") means; empty for a

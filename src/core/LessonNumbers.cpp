@@ -1,19 +1,14 @@
 #include "LessonNumbers.h"
 
-#include "ClosedForms.h"
+#include "core/positions/PositionsLessonNumbers.h"
+
 #include "FamilySpec.h"
 #include "NumberText.h"
-
-#include "DropoutMask.h"
-#include "Engine.h"
+#include "SharedLessonNumbers.h"
 
 #include <QRegularExpression>
 
-#include <bit>
 #include <cmath>
-#include <functional>
-#include <numbers>
-#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -21,299 +16,73 @@ namespace posenc::LessonNumbers {
 
 namespace {
 
-double d(const Params &p)
-{
-    return double(p.dModel);
-}
-
-double cells(const Params &p)
-{
-    return double(p.maxLen) * double(p.dModel);
-}
-
-// k of concat, whatever the composition now: what concatenating would give the PE.
-std::int64_t concatColumns(const Params &p)
-{
-    Params concat = p;
-    concat.compose = Compose::Concat;
-    return concat.peColumns();
-}
-
-std::optional<double> sigma(const Params &p)
-{
-    return p.embeddings ? std::nullopt : std::optional(p.sigma());
-}
-
-const QString kLoaded = u"not a closed form here (the embeddings come from a file; the figures measure it)"_s;
-
-// E||s E_p||^2 for random embeddings; none for a loaded matrix.
-std::optional<double> embeddingNormSquared(const Params &p)
-{
-    const auto s = sigma(p);
-    return s ? std::optional(ClosedForms::embeddingNormSquared(p.scale(), *s, p.embeddingColumns())) : std::nullopt;
-}
-
-double peNormSquared(const Params &p)
-{
-    return ClosedForms::peNormSquared(p.peColumns());
-}
-
-Number keepFactor(const Params &p)
-{
-    if (p.dropout >= 1.0)
-        return none(u"none (p = 1 zeroes every cell and rescales nothing)"_s);
-    return real(1.0 / (1.0 - p.dropout));
-}
-
-QString dropoutNote(const Params &p)
-{
-    if (!p.training)
-        return u"Evaluation mode now: dropout is off, and Y = X (masked-fill still zeroes its padding rows)."_s;
-    if (p.dropout <= 0.0)
-        return u"p = 0 now: nothing is dropped, and Y = X."_s;
-    if (p.dropout >= 1.0)
-        return u"p = 1 now: every cell that dropout reaches is zeroed."_s;
-    return u"Training, p = %1: each cell is zeroed with probability %1, the others multiplied by %2."_s.arg(
-        NumberText::prose(p.dropout), NumberText::prose(1.0 / (1.0 - p.dropout)));
-}
-
-QString specialList(const Params &p)
-{
-    QStringList rows;
-    for (const std::int64_t row : p.specialRows())
-        rows.append(QString::number(row));
-    return rows.isEmpty() ? u"none"_s : rows.join(u", "_s);
-}
-
-// The cells of the special rows that this seed's mask zeroes under dropout on the sum (the
-// masked-fill snippet's rule for them): the count the figures show beside its mean p·d per row.
-// O(d) per special row, the mask's row kernel.
-Number specialDropped(const Params &p)
-{
-    if (!p.training || p.dropout <= 0.0)
-        return integer(0);
-    Params sum = p;
-    sum.dropoutMode = DropoutMode::Sum;
-    const DropoutMask mask(sum);
-    std::vector<std::uint64_t> bits(static_cast<std::size_t>((p.dModel + 63) / 64));
-    std::int64_t dropped = 0;
-    for (const std::int64_t row : p.specialRows()) {
-        mask.keepBits(row, 0, p.dModel, bits.data());
-        std::int64_t kept = 0;
-        for (const std::uint64_t word : bits)
-            kept += std::popcount(word);
-        dropped += p.dModel - kept;
-    }
-    return count(double(dropped));
-}
-
-// Tables small enough that the nearest PE row of every row of Y is found on the GUI thread:
-// L·L·d multiplications at most (~10 ms).
-constexpr double kRecoveryWork = double(1 << 24);
-
-// How many positions q keep their position through dropout: PE_q is the PE row with the largest
-// dot product with the PE's part of Y_q, M ⊙ PE_q / (1 − p) (its PE columns in concat), at
-// dropout probability `dropout`. The PE's part alone: what dropout leaves of the position, apart
-// from the embedding added to it.
-Number recovered(const Params &p, double dropout)
-{
-    if (double(p.maxLen) * double(p.maxLen) * d(p) > kRecoveryWork)
-        return none(u"not computed past L·L·d = 2²⁴ multiplications"_s);
-    if (dropout >= 1.0)
-        return none(u"nothing left of Y at p = 1"_s);
-    Params at = p;
-    at.dropout = dropout;
-    at.training = true;
-    // Dropout on the sum, of the PE alone (s·E = 0): the same mask.
-    at.dropoutMode = DropoutMode::Sum;
-    at.scaleKind = ScaleKind::Custom;
-    at.customScale = 0.0;
-    const Engine engine(at);
-    const std::int64_t k = at.peColumns();
-    RowMatrixXf y(at.maxLen, at.dModel), pe(at.maxLen, k);
-    engine.computeBlock(Quantity::Output, {0, at.maxLen, 0, at.dModel}, y);
-    engine.computeBlock(Quantity::Pe, {0, at.maxLen, 0, k}, pe);
-    const Eigen::MatrixXd scores = y.rightCols(k).cast<double>() * pe.cast<double>().transpose();
-    std::int64_t found = 0;
-    for (std::int64_t q = 0; q < at.maxLen; ++q) {
-        Eigen::Index best = 0;
-        scores.row(q).maxCoeff(&best);
-        found += best == q ? 1 : 0;
-    }
-    return integer(found);
-}
-
-// The positions the mean |cos| between s·E_q and PE_q is taken over: every one up to 4096, the
-// first 4096 past it, and no more than 2^22 cells of each table (a few milliseconds on every
-// change of the controls; at d 396132, 4096 rows were two 6 GiB blocks on the GUI thread).
-std::int64_t cosineRows(const Params &p)
-{
-    constexpr std::int64_t kMaxCells = std::int64_t(1) << 22;
-    return std::min(
-        {p.maxLen, std::int64_t(4096), std::max<std::int64_t>(1, kMaxCells / std::max<std::int64_t>(1, p.dModel))});
-}
-
-// The mean |cos| between s·E_q and PE_q over cosineRows: how far from parallel a token's
-// embedding and its position's code are (concat: E's and the PE's columns differ, so the sum's d
-// columns are compared).
-Number embeddingPeCosine(const Params &p)
-{
-    Params sum = p;
-    sum.compose = Compose::Sum;
-    sum.peDims.reset();
-    const Engine engine(sum);
-    const std::int64_t rows = cosineRows(p);
-    RowMatrixXf e(rows, p.dModel), pe(rows, p.dModel);
-    if (engine.check(Quantity::Embedding, {0, rows, 0, p.dModel}))
-        return none(u"not computed: the embeddings cannot be read here"_s);
-    engine.computeBlock(Quantity::Embedding, {0, rows, 0, p.dModel}, e);
-    engine.computeBlock(Quantity::Pe, {0, rows, 0, p.dModel}, pe);
-    double total = 0.0;
-    for (std::int64_t q = 0; q < rows; ++q) {
-        const double norms = e.row(q).cast<double>().norm() * pe.row(q).cast<double>().norm();
-        total += norms > 0.0 ? std::abs(e.row(q).cast<double>().dot(pe.row(q).cast<double>())) / norms : 0.0;
-    }
-    return real(total / double(rows));
-}
-
-Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
-{
-    // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
-    const double s = sqrtScale ? std::sqrt(d(p)) : 1.0;
-    const double sg = scaledSigma ? 1.0 / std::sqrt(d(p)) : 1.0;
-    return real(s * sg * std::numbers::sqrt2);
-}
-
-const QList<Entry> &entries()
-{
-    static const QList<Entry> table = {
-        {u"d"_s, u"d_model"_s, [](const Params &p) { return integer(p.dModel); }},
-        {u"L"_s, u"max_len: positions 0 .. L − 1"_s, [](const Params &p) { return integer(p.maxLen); }},
-        {u"p"_s, u"the dropout probability"_s, [](const Params &p) { return real(p.dropout); }},
-        {u"s"_s, u"the embedding scale s"_s, [](const Params &p) { return real(p.scale()); }},
-        {u"sigma"_s, u"the standard deviation σ of the random embeddings"_s,
-         [](const Params &p) { return sigma(p) ? real(*sigma(p)) : none(kLoaded); }},
-        {u"k"_s, u"the PE's columns: d in sum, the last k in concat"_s,
-         [](const Params &p) { return integer(p.peColumns()); }},
-        {u"d_e"_s, u"the embedding's columns: d in sum, d − k in concat"_s,
-         [](const Params &p) { return integer(p.embeddingColumns()); }},
-        {u"concat_k"_s, u"the PE's columns in concat: pe_dims, d/2 unless given"_s,
-         [](const Params &p) { return integer(concatColumns(p)); }},
-        {u"concat_d_e"_s, u"the embedding's columns in concat: d − pe_dims"_s,
-         [](const Params &p) { return integer(p.dModel - concatColumns(p)); }},
-        {u"sqrt_d"_s, u"√d"_s, [](const Params &p) { return real(std::sqrt(d(p))); }},
-        {u"inv_sqrt_d"_s, u"d^(−1/2)"_s, [](const Params &p) { return real(1.0 / std::sqrt(d(p))); }},
-        {u"seq_len"_s, u"the tokens of the sequence; rows from seq_len on are padding"_s,
-         [](const Params &p) { return integer(p.sequenceLength()); }},
-        {u"padding_rows"_s, u"L − seq_len"_s, [](const Params &p) { return integer(p.maxLen - p.sequenceLength()); }},
-        {u"special"_s, u"the rows of the special tokens ([CLS], [SEP]) within the sequence"_s,
-         [](const Params &p) {
-             return Number {double(p.specialRows().size()), specialList(p)};
-         }},
-        {u"special_rows"_s, u"how many rows are special"_s,
-         [](const Params &p) { return integer(std::int64_t(p.specialRows().size())); }},
-        {u"keep"_s, u"1 − p: the probability that a cell is kept"_s,
-         [](const Params &p) { return real(1.0 - p.dropout); }},
-        {u"keep_factor"_s, u"1/(1 − p): the factor of the kept cells"_s, keepFactor},
-        {u"cells"_s, u"L·d: the cells of X"_s, [](const Params &p) { return count(cells(p)); }},
-        {u"dropped_mean"_s, u"p·L·d: the cells dropout zeroes, on average"_s,
-         [](const Params &p) { return real(p.dropout * cells(p)); }},
-        {u"dropped_std"_s, u"√(L·d·p(1 − p)): its standard deviation (binomial)"_s,
-         [](const Params &p) { return real(std::sqrt(cells(p) * p.dropout * (1.0 - p.dropout))); }},
-        {u"dropped_fraction_std"_s, u"√(p(1 − p)/(L·d)): the standard deviation of the fraction dropped"_s,
-         [](const Params &p) { return real(std::sqrt(p.dropout * (1.0 - p.dropout) / cells(p))); }},
-        {u"row_dropped_mean"_s, u"p·d: the cells of one row dropout zeroes, on average"_s,
-         [](const Params &p) { return real(p.dropout * d(p)); }},
-        {u"row_dropped_std"_s, u"√(d·p(1 − p))"_s,
-         [](const Params &p) { return real(std::sqrt(d(p) * p.dropout * (1.0 - p.dropout))); }},
-        {u"row_intact"_s, u"(1 − p)^d: the chance that a row loses none of its d cells"_s,
-         [](const Params &p) { return real(std::pow(1.0 - p.dropout, d(p))); }},
-        {u"special_cells"_s, u"the cells of the special rows: their count times d"_s,
-         [](const Params &p) { return count(d(p) * double(p.specialRows().size())); }},
-        {u"special_dropped_mean"_s, u"p·d per special row, times the special rows: their cells zeroed, on average"_s,
-         [](const Params &p) { return real(p.dropout * d(p) * double(p.specialRows().size())); }},
-        {u"special_dropped"_s, u"the cells of the special rows this seed's mask zeroes under dropout on the sum"_s,
-         specialDropped},
-        {u"dropout_note"_s, u"a sentence on what dropout does at these parameters"_s,
-         [](const Params &p) {
-             return Number {std::nullopt, dropoutNote(p)};
-         }},
-        {u"pe_norm_sq"_s, u"||PE_p||² = k/2"_s, [](const Params &p) { return real(peNormSquared(p)); }},
-        {u"pe_norm"_s, u"||PE_p|| = √(k/2)"_s, [](const Params &p) { return real(std::sqrt(peNormSquared(p))); }},
-        {u"emb_norm_sq"_s, u"E||s·E_p||² = s²σ²d_e"_s,
-         [](const Params &p) { return embeddingNormSquared(p) ? real(*embeddingNormSquared(p)) : none(kLoaded); }},
-        {u"emb_norm"_s, u"√(s²σ²d_e)"_s,
-         [](const Params &p) {
-             return embeddingNormSquared(p) ? real(std::sqrt(*embeddingNormSquared(p))) : none(kLoaded);
-         }},
-        {u"ratio"_s, u"||s·E_p|| / ||PE_p|| = √(s²σ²d_e / (k/2))"_s,
-         [](const Params &p) {
-             return embeddingNormSquared(p) ? real(std::sqrt(*embeddingNormSquared(p) / peNormSquared(p)))
-                                            : none(kLoaded);
-         }},
-        {u"ratio_1_1"_s, u"the ratio at s = 1, σ = 1: √2"_s,
-         [](const Params &p) { return gridRatio(p, false, false); }},
-        {u"ratio_sqrtd_1"_s, u"the ratio at s = √d, σ = 1: √(2d)"_s,
-         [](const Params &p) { return gridRatio(p, true, false); }},
-        {u"ratio_1_invsqrtd"_s, u"the ratio at s = 1, σ = d^(−1/2): √(2/d)"_s,
-         [](const Params &p) { return gridRatio(p, false, true); }},
-        {u"ratio_sqrtd_invsqrtd"_s, u"the ratio at s = √d, σ = d^(−1/2): √2"_s,
-         [](const Params &p) { return gridRatio(p, true, true); }},
-        {u"emb_std"_s, u"s·σ: the spread of every column of s·E"_s,
-         [](const Params &p) { return sigma(p) ? real(p.scale() * *sigma(p)) : none(kLoaded); }},
-        {u"last_position"_s, u"L − 1"_s, [](const Params &p) { return integer(p.maxLen - 1); }},
-        {u"recovered"_s,
-         u"positions q whose nearest PE row to the PE's part of Y_q, M ⊙ PE_q / (1 − p), is PE_q, at the current p"_s,
-         [](const Params &p) { return recovered(p, p.training ? p.dropout : 0.0); }},
-        {u"recovered_p50"_s, u"the same at p = 0.5"_s, [](const Params &p) { return recovered(p, 0.5); }},
-        {u"recovered_p90"_s, u"the same at p = 0.9"_s, [](const Params &p) { return recovered(p, 0.9); }},
-        {u"cos_e_pe"_s, u"the mean |cos(s·E_q, PE_q)| over the first cos_e_pe_rows positions, this seed"_s,
-         embeddingPeCosine},
-        {u"cos_e_pe_rows"_s, u"the positions cos_e_pe is taken over: all of L up to 4096, the first 4096 past it"_s,
-         [](const Params &p) { return integer(cosineRows(p)); }},
-        {u"cos_random"_s, u"√(2/(πd)): the mean |cos| of two random directions in d dimensions"_s,
-         [](const Params &p) { return real(std::sqrt(2.0 / (std::numbers::pi * d(p)))); }},
-
-        {u"fam_query"_s, u"the query of the families figure: (L − 1)/2"_s,
-         [](const Params &p) { return integer(familiesDefaultQuery(p)); }},
-    };
-    return table;
-}
-
-// The shared numbers, then each family's in the order of FamilyList.h. The example models' numbers,
-// which need a config read by posenc check, are check's (ModelLessonNumbers::fill).
+// The shared numbers, then each family's in the order of FamilyList.h. A model's layers' numbers,
+// which need its config as posenc check reads it, are check's (check/models/LayerLessonNumbers),
+// given as `more` by the layers that read lessons.
 const QList<Entry> &allEntries()
 {
     static const QList<Entry> table = [] {
-        QList<Entry> list = entries();
+        QList<Entry> list = SharedLessonNumbers::entries();
         for (const FamilySpec &family : Families::all()) {
             if (family.lessonNumbers)
                 list += family.lessonNumbers();
         }
+        // The batches' numbers (Positions in practice).
+        list += PositionsLessonNumbers::entries();
         return list;
     }();
     return table;
 }
 
-const Entry *entry(const QString &key)
+const Entry *entry(const QString &key, const QList<Entry> &more)
 {
-    for (const Entry &e : allEntries()) {
-        if (e.key == key)
-            return &e;
+    for (const QList<Entry> *list : {&allEntries(), &more}) {
+        for (const Entry &e : *list) {
+            if (e.key == key)
+                return &e;
+        }
     }
     return nullptr;
 }
 
+// {Model}: the key whose words start a sentence.
+std::optional<QString> lowered(const QString &key)
+{
+    if (key.isEmpty() || !key.front().isUpper())
+        return std::nullopt;
+    QString lower = key;
+    lower[0] = lower[0].toLower();
+    return lower;
+}
+
+const QRegularExpression &placeholder()
+{
+    static const QRegularExpression pattern(u"\\{([A-Za-z0-9_]+)\\}"_s);
+    return pattern;
+}
+
 } // namespace
+
+Entry::Entry(QString key, QString description, std::function<Number(const LessonModel &)> value)
+    : key(std::move(key))
+    , description(std::move(description))
+    , value(std::move(value))
+{ }
+
+Entry::Entry(QString key, QString description, std::function<Number(const Params &)> value)
+    : key(std::move(key))
+    , description(std::move(description))
+    , value([of = std::move(value)](const LessonModel &model) { return of(model.params); })
+{ }
 
 Number real(double v)
 {
-    return {v, NumberText::prose(v)};
+    return {v, NumberText::prose(v), {}, false};
 }
 
 Number integer(std::int64_t v)
 {
-    return {double(v), v < 0 ? u"−"_s + QString::number(-v) : QString::number(v)};
+    return {double(v), v < 0 ? u"−"_s + QString::number(-v) : QString::number(v), {}, false};
 }
 
 // A count of cells: whole below 10^7, in powers of ten beyond.
@@ -322,9 +91,37 @@ Number count(double v)
     return v < 1e7 ? integer(std::int64_t(v)) : real(v);
 }
 
+Number factor(double v)
+{
+    return {v, NumberText::factor(v), {}, false};
+}
+
+Number positions(double v)
+{
+    if (!(std::abs(v) < 1e15))
+        return real(v);
+    const auto whole = std::llround(v);
+    return {v, (whole < 0 ? u"−"_s : QString()) + NumberText::count(std::abs(whole)), {}, false};
+}
+
+Number word(const QString &text)
+{
+    return {std::nullopt, text, {}, false};
+}
+
+Number properName(const QString &text)
+{
+    return {std::nullopt, text, {}, true};
+}
+
 Number none(const QString &why)
 {
-    return {std::nullopt, why};
+    return {std::nullopt, {}, why.isEmpty() ? u"not here"_s : why, false};
+}
+
+Number condition(bool holds, const QString &whyNot)
+{
+    return holds ? word(QString()) : none(whyNot);
 }
 
 bool validUnder(const Params &params, Encoding family)
@@ -332,52 +129,83 @@ bool validUnder(const Params &params, Encoding family)
     return familyUnder(params, family).validate().isEmpty();
 }
 
-QStringList keys()
+QStringList keys(const QList<Entry> &more)
 {
     QStringList list;
-    for (const Entry &e : allEntries())
-        list.append(e.key);
+    for (const QList<Entry> *entries : {&allEntries(), &more}) {
+        for (const Entry &e : *entries)
+            list.append(e.key);
+    }
     return list;
 }
 
-QString describe(const QString &key)
+QString describe(const QString &key, const QList<Entry> &more)
 {
-    const Entry *e = entry(key);
+    const Entry *e = entry(key, more);
     return e ? e->description : QString();
 }
 
-std::optional<Number> number(const QString &key, const Params &params, const QList<Entry> &more)
+std::optional<Number> number(const QString &key, const LessonModel &model, const QList<Entry> &more)
 {
-    const Entry *e = entry(key);
-    for (auto it = more.cbegin(); !e && it != more.cend(); ++it) {
-        if (it->key == key)
-            e = &*it;
-    }
+    if (const Entry *e = entry(key, more))
+        return e->value(model);
+    const auto lower = lowered(key);
+    const Entry *e = lower ? entry(*lower, more) : nullptr;
     if (!e)
         return std::nullopt;
-    return e->value(params);
+    Number n = e->value(model);
+    if (!n.text.isEmpty() && !n.properName)
+        n.text[0] = n.text[0].toUpper();
+    return n;
 }
 
-QString fill(const QString &text, const Params &params, bool emphasise, QStringList *unknown,
-             const QList<Entry> &more)
+std::optional<Number> number(const QString &key, const Params &params)
 {
-    static const QRegularExpression placeholder(u"\\{([A-Za-z0-9_]+)\\}"_s);
-    QString filled;
-    qsizetype from = 0;
-    for (auto it = placeholder.globalMatch(text); it.hasNext();) {
-        const QRegularExpressionMatch match = it.next();
-        filled += text.mid(from, match.capturedStart() - from);
-        from = match.capturedEnd();
-        const auto found = number(match.captured(1), params, more);
-        if (!found) {
-            filled += match.captured(0);
-            if (unknown)
-                unknown->append(match.captured(1));
-            continue;
-        }
-        filled += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
+    return number(key, LessonModel {params, {}, {}, {}, {}});
+}
+
+QStringList keysIn(const QString &text, const QList<Entry> &more)
+{
+    QStringList found;
+    for (auto it = placeholder().globalMatch(text); it.hasNext();) {
+        const QString key = it.next().captured(1);
+        const QString named = lowered(key) && !entry(key, more) ? *lowered(key) : key;
+        if (!found.contains(named))
+            found.append(named);
     }
-    return filled + text.mid(from);
+    return found;
+}
+
+Filled fill(const QString &text, const LessonModel &model, bool emphasise, const QList<Entry> &more)
+{
+    Filled filled;
+    qsizetype from = 0;
+    for (auto it = placeholder().globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        filled.text += text.mid(from, match.capturedStart() - from);
+        from = match.capturedEnd();
+        const QString key = match.captured(1);
+        const auto found = number(key, model, more);
+        if (!filled.keys.contains(key))
+            filled.keys.append(key);
+        if (!found) {
+            filled.unknown.append(key);
+            filled.text += match.captured(0);
+        } else if (!found->present()) {
+            filled.missing.append(key);
+        } else {
+            filled.text += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
+            // A name ending in s takes the possessive as an apostrophe alone: "defaults'", not
+            // "defaults's".
+            if (!found->value && found->text.endsWith(u's') && QStringView(text).mid(from).startsWith(u"'s"_s)
+                && (from + 2 == text.size() || !text[from + 2].isLetterOrNumber())) {
+                filled.text += u'\'';
+                from += 2;
+            }
+        }
+    }
+    filled.text += text.mid(from);
+    return filled;
 }
 
 } // namespace posenc::LessonNumbers

@@ -27,7 +27,10 @@ std::uint64_t physicalMemory()
 
 QString formatGiB(std::uint64_t bytes)
 {
-    return u"%1 GiB"_s.arg(static_cast<double>(bytes) / double(1u << 30), 0, 'f', 2);
+    // Below a hundredth of a GiB, three significant digits: "0.00 GiB" said nothing of a small budget.
+    const double gib = static_cast<double>(bytes) / double(1u << 30);
+    return gib == 0.0 || gib >= 0.01 ? u"%1 GiB"_s.arg(gib, 0, 'f', gib == 0.0 ? 0 : 2)
+                                     : u"%1 GiB"_s.arg(gib, 0, 'g', 3);
 }
 
 std::optional<QString> check(std::uint64_t cells, std::uint64_t budgetBytes, const QString &what,

@@ -27,7 +27,8 @@ struct ParamError
     // front end puts after its own name for it.
     QString sentence() const;
 
-    // A value the user typed, quoted and shortened, so that a pasted megabyte is not echoed whole.
+    // A value the user typed, quoted and shortened, so that a pasted megabyte is not echoed whole,
+    // and on one line: its control characters and line separators shown as escapes (\n, \x1b).
     static QString quoted(const QString &text);
 
     friend bool operator==(const ParamError &, const ParamError &) = default;

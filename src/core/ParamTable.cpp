@@ -3,6 +3,7 @@
 #include "FamilySpec.h"
 #include "NumberText.h"
 #include "SharedParamRows.h"
+#include "positions/BatchParamRows.h"
 
 #include <QCoreApplication>
 
@@ -473,6 +474,7 @@ const QList<ParamSpec> &rows()
         }
         all += SharedParamRows::embeddings();
         all += SharedParamRows::dropout();
+        all += BatchParamRows::rows();
         all += SharedParamRows::run();
         for (ParamSpec &row : all) {
             if (row.objectName.isEmpty()) {

@@ -21,7 +21,7 @@ namespace posenc {
 
 // Where a parameter belongs: the groups every encoding has, and a family's group (the row's
 // `family` says which), shown only while the family is chosen.
-enum class ParamGroup { Model, Family, Embeddings, Dropout, Run };
+enum class ParamGroup { Model, Family, Embeddings, Dropout, Batch, Run };
 
 // What a value is, which decides its text and the control the window gives it.
 enum class ParamKind {
@@ -85,6 +85,7 @@ struct IdleReason
         // A family's parameter that the family's other settings leave unread, its family's words saying
         // which (the family's folder: M-RoPE's vision rule, 2-D RoPE's style, the 2-D sin-cos base size).
         FamilySetting,
+        NoTemperature, // floor-scale: attn-scale is unset, so no temperature is applied
     };
     Code code;
     QString why; // "evaluation mode (eval) drops nothing."

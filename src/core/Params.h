@@ -2,6 +2,7 @@
 
 #include "Block.h"
 #include "ParamError.h"
+#include "positions/BatchParams.h"
 
 // Each family's parameters (src/core/<family>/<Name>Params.h), from its manifest.
 #define POSENC_FAMILY_PARAMS
@@ -78,6 +79,10 @@ struct Params
     std::optional<std::int64_t> seqLen; // unset means max_len
     std::uint64_t seed = 0;
     bool training = true;
+
+    // The batch the model is given and the ids its tokens get (docs/ARCHITECTURE.md, Positions in
+    // practice), read by the positions' quantities whatever the family.
+    BatchParams batch;
 
     std::uint64_t memoryBudget = kDefaultMemoryBudget; // bytes a single request may allocate
 

@@ -2,9 +2,13 @@
 
 #include <QAbstractItemView>
 #include <QAccessibleWidget>
+#include <QApplication>
 #include <QComboBox>
+#include <QEvent>
 #include <QKeySequence>
 #include <QLineEdit>
+#include <QPointer>
+#include <QTextDocumentFragment>
 
 using namespace Qt::StringLiterals;
 
@@ -93,6 +97,37 @@ private:
     }
 };
 
+// A tooltip is rich text ("<b>d_model</b>&nbsp;<code>--d-model N</code><br>..."), and Qt's
+// interfaces read a widget's tooltip as its description where it has none of its own: a screen
+// reader read the markup out. Each tooltip set gives its widget the tooltip's plain text as its
+// description, unless the widget was given a description of its own (a plot's cell readout).
+class DescriptionsFromTooltips final : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::ToolTipChange && watched->isWidgetType())
+            describe(static_cast<QWidget *>(watched));
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    static void describe(QWidget *widget)
+    {
+        static const char *const kFromTooltip = "posencDescriptionFromTooltip";
+        const QString own = widget->accessibleDescription();
+        if (!own.isEmpty() && own != widget->property(kFromTooltip).toString())
+            return;
+        const QString text = plainText(widget->toolTip());
+        widget->setProperty(kFromTooltip, text);
+        if (own != text)
+            widget->setAccessibleDescription(text);
+    }
+};
+
 QAccessibleInterface *interfaceFor(const QString &className, QObject *object)
 {
     if (!object || !object->isWidgetType())
@@ -108,6 +143,17 @@ QAccessibleInterface *interfaceFor(const QString &className, QObject *object)
 
 } // namespace
 
+QString plainText(const QString &text)
+{
+    if (!Qt::mightBeRichText(text))
+        return text;
+    QString plain = QTextDocumentFragment::fromHtml(text).toPlainText();
+    // Line and paragraph breaks as a reader reads them; spaces that must not break as spaces.
+    plain.replace(QChar::LineSeparator, u'\n').replace(QChar::ParagraphSeparator, u'\n');
+    plain.replace(QChar::Nbsp, u' ');
+    return plain.trimmed();
+}
+
 void install()
 {
     static const bool installed = [] {
@@ -115,6 +161,12 @@ void install()
         return true;
     }();
     Q_UNUSED(installed);
+    // Once the application exists, and again for a new one.
+    static QPointer<DescriptionsFromTooltips> descriptions;
+    if (!descriptions && qApp) {
+        descriptions = new DescriptionsFromTooltips(qApp);
+        qApp->installEventFilter(descriptions);
+    }
 }
 
 void announce(QWidget *widget, const QString &text)

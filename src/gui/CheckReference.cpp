@@ -3,8 +3,8 @@
 #include "FileDialogs.h"
 
 #include "check/DeclaredReading.h"
-#include "check/TableAgainstTable.h"
 #include "check/FamilyCheck.h"
+#include "check/TableAgainstTable.h"
 #include "core/FamilySpec.h"
 #include "io/TableFile.h"
 
@@ -38,8 +38,10 @@ std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &
         if (!opened)
             return tr("the reference table: ") + opened.error().toString();
         auto expected = TableCheck::expectTable(table, opened.value());
-        if (const auto *problem = std::get_if<QString>(&expected))
-            return tr("the reference table: ") + *problem;
+        if (const auto *refused = std::get_if<TableCheck::TableRefusal>(&expected))
+            return refused->whose == TableCheck::TableRefusal::Whose::Table
+                ? refused->message
+                : tr("the reference table: ") + refused->message;
         found.push_back(std::get<TableMatch>(std::move(expected)));
         return found;
     }

@@ -39,6 +39,8 @@ QString groupHeading(const ParamSpec &row)
         return QCoreApplication::translate("ControlPanel", "Embeddings");
     case ParamGroup::Dropout:
         return QCoreApplication::translate("ControlPanel", "Dropout");
+    case ParamGroup::Batch:
+        return QCoreApplication::translate("ControlPanel", "Batch and position ids");
     case ParamGroup::Run:
         return QCoreApplication::translate("ControlPanel", "Run");
     }

@@ -42,6 +42,9 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     for (const FigureExportPresets::PresetSize &p : FigureExportPresets::all())
         ui.presetBox->addItem(tr(p.label), p.key);
     ui.unitBox->setAccessibleName(tr("Unit of the size"));
+    // The label "Width × height" is the width's: each field its own name.
+    ui.widthSpin->setAccessibleName(tr("Width of the figure"));
+    ui.heightSpin->setAccessibleName(tr("Height of the figure"));
     ui.unitBox->addItem(tr("cm"), static_cast<int>(Unit::Cm));
     ui.unitBox->addItem(tr("in"), static_cast<int>(Unit::In));
     ui.unitBox->addItem(tr("px"), static_cast<int>(Unit::Px));

@@ -1,9 +1,7 @@
 #include "FigureView.h"
 
-#include "Accessibility.h"
 #include "FigureJob.h"
 #include "FigureOptionBar.h"
-#include "HoverReadout.h"
 #include "ParamLabels.h"
 
 #include "render/FigureBuild.h"
@@ -83,10 +81,16 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
         emit contextMenuRequested(m_plot->mapToGlobal(pos));
     });
     m_plot->setMouseTracking(true);
+    // QCustomPlot's overlay holds only the rubber band of a Shift-drag: a buffer of its own would be
+    // cleared and composed at every replot for nothing.
+    m_plot->layer(u"overlay"_s)->setMode(QCPLayer::lmLogical);
 
     m_requestTimer.setSingleShot(true);
     m_requestTimer.setInterval(0);
     connect(&m_requestTimer, &QTimer::timeout, this, &FigureView::submitNow);
+    m_finishTimer.setSingleShot(true);
+    m_finishTimer.setInterval(int(FigureJob::kRestBeforeRefining.count()));
+    connect(&m_finishTimer, &QTimer::timeout, this, &FigureView::finishDraft);
     connect(m_plot, &QCustomPlot::mouseMove, this, &FigureView::mouseMoved);
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         // Shift-drag draws a rubber band to zoom into; a plain drag pans.
@@ -110,6 +114,8 @@ QString FigureView::screenNote() const
 void FigureView::build()
 {
     m_data.reset();
+    m_fullPanels.clear();
+    setDraft(false);
     m_figurePlot = m_figure->build(m_plot);
     FigureBuild::setLeastSizes(*m_plot, *m_figurePlot);
     m_plot->setAccessibleName(tr("%1 plot").arg(m_figure->model().title()));
@@ -197,7 +203,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
         m_figurePlot->fill(m_data, m_state);
-        fitToRoom();
+        fitToRoom(m_shownDetail.value_or(Detail::Full));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -231,6 +237,7 @@ void FigureView::setParams(const ParamsChange &change)
         return;
     }
     m_figureSerial = m_paramsSerial;
+    m_sinceChange.start();
     m_layout.restart();
     // A table of another size is shown whole again, drawn when its data comes: the data on
     // screen is of other parameters.
@@ -243,7 +250,7 @@ void FigureView::setParams(const ParamsChange &change)
 
 bool FigureView::isSettled() const
 {
-    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot
+    return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot && !m_draft
         && !m_requestTimer.isActive() && m_scheduler->isIdle();
 }
 
@@ -290,6 +297,17 @@ void FigureView::submitNow()
     request.engine = m_engine;
     request.state = m_state;
     request.panels = m_figurePlot->panels(m_plot->devicePixelRatioF());
+    // A preview's text ("preview (12% of rows)") may take a line more than the full result's will:
+    // the full data is asked for the panels' sizes of the last full result, which its text most
+    // often restores, rather than computed for the preview's and then again (fitToRoom).
+    m_requestGuessed = false;
+    if (m_shownDetail != Detail::Full && m_fullPanels.size() == request.panels.size()) {
+        for (qsizetype i = 0; i < request.panels.size(); ++i) {
+            m_requestGuessed |= request.panels[i].size != m_fullPanels[i].size;
+            request.panels[i].size = m_fullPanels[i].size;
+        }
+    }
+    m_requestPanels = request.panels;
     request.threads = kJobThreads;
     m_scheduler->submit(FigureJob::make(
         m_figure->model(), std::move(request),
@@ -302,11 +320,32 @@ void FigureView::submitNow()
 
 // After a filling, the figure is fitted to its room as an export of this size is, painted once
 // at the end; when that moved its axes, the data is computed again for them (FigureLayoutLoop),
-// without a preview of what is shown already.
-void FigureView::fitToRoom()
+// without a preview of what is shown already. Not for a preview (or a coarse pass): the full data
+// on its way was asked for the layout the request saw, which the full result's text most often
+// restores (a preview's title says "preview"), and a refit for the preview's axes computed the full
+// data twice, doubling the time the view took to be exact.
+void FigureView::fitToRoom(Detail detail)
 {
-    if (m_layout.refitAfterFilling())
+    const bool moved = m_layout.refitAfterFilling();
+    if (detail != Detail::Full) {
+        if (moved)
+            m_layout.restart(); // the refits a full result may need are left to it
+        return;
+    }
+    // Axes moved in a way the figure's data does not read (a line figure's panel taller or lower)
+    // need no new data either; panels guessed from the last full result (submitNow) that were not
+    // what the full text laid out are computed again.
+    const FigureModel &model = m_figure->model();
+    const QList<PanelExtent> now = m_figurePlot->panels(m_plot->devicePixelRatioF());
+    const bool stale = model.extentsRead(now) != model.extentsRead(m_requestPanels);
+    if (stale && (moved || m_requestGuessed)) {
         requestCompute(FigureJob::Start::FullOnly);
+        return;
+    }
+    if (moved)
+        m_layout.restart();
+    if (!stale)
+        m_fullPanels = now;
 }
 
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
@@ -321,12 +360,14 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
     m_bar->setNote(m_figurePlot->screenNote());
-    fitToRoom();
+    fitToRoom(detail);
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;
     emit shown(figureSerial, detail);
     m_awaitingReplot = true;
+    setDraft(detail != Detail::Full
+             || (m_sinceChange.isValid() && m_sinceChange.elapsed() < FigureJob::kRestBeforeRefining.count()));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -345,12 +386,46 @@ void FigureView::showProblems()
 // Nothing to draw is what the view shows for these parameters: it is up to date.
 void FigureView::markDrawnWithoutData()
 {
+    setDraft(false);
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = m_figureSerial;
     m_drawnSerial = m_paramsSerial;
     m_shownDetail = m_drawnDetail = Detail::Full;
     m_awaitingReplot = false;
     emit drawn(m_drawnSerial, Detail::Full);
+}
+
+// While parameters change, a result is drawn as a draft: its lines and fills without antialiasing,
+// as QCustomPlot draws a plot being dragged (PlotStyle::preparePlot), their strokes most of each
+// change's time; its markers stay stamped (StampedGraph stamps antialiased ones only). A preview
+// always is one. Once the controls have rested, full data drawn as a draft is drawn again in full
+// quality; the view is settled only then (isSettled), so a screenshot never holds a draft.
+void FigureView::setDraft(bool draft)
+{
+    m_draft = draft;
+    QCP::AntialiasedElements aliased = QCP::aeAll;
+    aliased &= ~QCP::AntialiasedElements(QCP::aeScatters);
+    m_plot->setNotAntialiasedElements(draft ? aliased : QCP::AntialiasedElements(QCP::aeNone));
+    if (draft)
+        m_finishTimer.start();
+}
+
+void FigureView::finishDraft()
+{
+    if (!m_draft)
+        return;
+    const qint64 rest = FigureJob::kRestBeforeRefining.count();
+    if (m_sinceChange.isValid() && m_sinceChange.elapsed() < rest) {
+        m_finishTimer.start(int(rest - m_sinceChange.elapsed()) + 1);
+        return;
+    }
+    // A preview stays a draft: the full data on its way replaces it.
+    if (m_shownDetail != Detail::Full)
+        return;
+    setDraft(false);
+    // Drawn now, not queued: a view is settled once its draft is gone (isSettled), and a grab of the
+    // window between this and a queued replot would show the draft's buffer (a screenshot's).
+    m_plot->replot();
 }
 
 void FigureView::afterReplot()
@@ -377,117 +452,10 @@ void FigureView::mouseMoved(QMouseEvent *event)
         emit hoverLeft();
 }
 
-bool FigureView::keyPressed(const QKeyEvent &event)
-{
-    const Qt::KeyboardModifiers modifiers = event.modifiers() & ~Qt::KeypadModifier;
-    const int key = event.key();
-    if (modifiers == Qt::ShiftModifier) {
-        switch (key) {
-        case Qt::Key_Left:
-            moveKeyboardCursor(-1, 0);
-            return true;
-        case Qt::Key_Right:
-            moveKeyboardCursor(1, 0);
-            return true;
-        case Qt::Key_Up:
-            moveKeyboardCursor(0, -1);
-            return true;
-        case Qt::Key_Down:
-            moveKeyboardCursor(0, 1);
-            return true;
-        default:
-            break;
-        }
-    }
-    if (modifiers != Qt::NoModifier && modifiers != Qt::ShiftModifier)
-        return false;
-    if (key == Qt::Key_0) {
-        resetView();
-        return true;
-    }
-    // Pan by a tenth of the plot, zoom by 1.25 about its centre, in pixels: the same on linear,
-    // logarithmic and reversed axes.
-    if (!m_figurePlot->isInteractive())
-        return false; // as the wheel and a drag do nothing there
-    double panX = 0.0, panY = 0.0, zoom = 1.0;
-    switch (key) {
-    case Qt::Key_Left:
-        panX = -0.1;
-        break;
-    case Qt::Key_Right:
-        panX = 0.1;
-        break;
-    case Qt::Key_Up:
-        panY = -0.1;
-        break;
-    case Qt::Key_Down:
-        panY = 0.1;
-        break;
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoom = 0.8;
-        break;
-    case Qt::Key_Minus:
-        zoom = 1.25;
-        break;
-    default:
-        return false;
-    }
-    for (const ViewAxis &view : m_figurePlot->viewAxes()) {
-        QCPAxis *axis = view.axis;
-        const bool horizontal = axis->orientation() == Qt::Horizontal;
-        // The range's ends in pixels, top to bottom and left to right.
-        const double p0 = axis->coordToPixel(axis->range().lower), p1 = axis->coordToPixel(axis->range().upper);
-        const double from = std::min(p0, p1), to = std::max(p0, p1);
-        const double shift = (horizontal ? panX : panY) * (to - from);
-        const double centre = 0.5 * (from + to);
-        const double a = centre + (from - centre) * zoom + shift, b = centre + (to - centre) * zoom + shift;
-        const double lower = axis->pixelToCoord(a), upper = axis->pixelToCoord(b);
-        if (std::isfinite(lower) && std::isfinite(upper) && lower != upper)
-            axis->setRange(std::min(lower, upper), std::max(lower, upper));
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    return true;
-}
-
-// The cursor steps a cell of the figure's axes where a cell is wider than a few pixels, else a
-// few pixels; the readout follows it as it follows the mouse.
-void FigureView::moveKeyboardCursor(int dx, int dy)
-{
-    const QList<ViewAxis> axes = m_figurePlot->viewAxes();
-    QCPAxisRect *rect = axes.isEmpty() ? m_plot->axisRect() : axes.front().axis->axisRect();
-    if (!rect)
-        return;
-    const QRectF area = rect->rect();
-    QPointF at = m_keyCursor && area.contains(*m_keyCursor) ? *m_keyCursor : area.center();
-    const auto step = [](QCPAxis *axis, double pixel) {
-        const double coord = axis->pixelToCoord(pixel);
-        return std::max(4.0, std::abs(axis->coordToPixel(coord + 1.0) - pixel));
-    };
-    QCPAxis *across = rect->axis(QCPAxis::atBottom), *down = rect->axis(QCPAxis::atLeft);
-    if (dx != 0 && across)
-        at.rx() += dx * step(across, at.x());
-    if (dy != 0 && down)
-        at.ry() += dy * step(down, at.y());
-    at.setX(std::clamp(at.x(), area.left(), area.right()));
-    at.setY(std::clamp(at.y(), area.top(), area.bottom()));
-    m_keyCursor = at;
-    // Without a mouse pointer to show where, the view marks its position as the others do.
-    // The readout the status bar shows is said to a screen reader too.
-    if (auto point = m_figurePlot->hoverAt(at, *m_engine)) {
-        setCursorPosition(point->hasPosition ? std::optional(point->position) : std::nullopt);
-        emit hovered(*point);
-        Accessibility::announce(m_plot, HoverReadout::format(*m_engine, *point));
-    } else {
-        setCursorPosition(std::nullopt);
-        emit hoverLeft();
-        Accessibility::announce(m_plot, tr("No cell here"));
-    }
-}
-
 void FigureView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    m_fullPanels.clear();
     m_layout.restart();
     requestCompute();
 }

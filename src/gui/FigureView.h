@@ -9,6 +9,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/FigureLayoutLoop.h"
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 
@@ -109,11 +110,13 @@ private:
     void showView(bool redraw = true);
     void requestCompute(FigureJob::Start start = FigureJob::Start::WithPreview);
     void submitNow();
-    void fitToRoom();
+    void fitToRoom(Detail detail);
     void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
     void showProblems();
     void markDrawnWithoutData();
     void afterReplot();
+    void setDraft(bool draft);
+    void finishDraft();
     void optionEdited(const QString &key, const QString &text);
     void rangeChanged();
     void mouseMoved(QMouseEvent *event);
@@ -132,9 +135,15 @@ private:
     LinkedCursor m_cursor;
     ComputeScheduler *m_scheduler;
     QTimer m_requestTimer;
+    QTimer m_finishTimer; // draws a draft in full quality once the controls have rested
+    QElapsedTimer m_sinceChange; // since the last change of parameters that altered the figure
+    bool m_draft = false; // drawn as a draft (setDraft)
     FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
+    QList<PanelExtent> m_requestPanels; // of the request last submitted
+    bool m_requestGuessed = false; // its sizes those of the last full result, not the plot's now
+    QList<PanelExtent> m_fullPanels; // as the last full result was laid out, for this size and figure
     QList<ParamError> m_problems;
     bool m_applyingRanges = false;
 

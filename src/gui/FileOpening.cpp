@@ -1,5 +1,7 @@
 #include "FileOpening.h"
 
+#include "io/StandardInput.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -14,9 +16,12 @@ namespace posenc::FileOpening {
 
 Kind kindOf(const QString &path)
 {
-    QFile file(path);
+    // "-" is standard input, held in a regular file (StandardInput).
+    const auto where = StandardInput::file(path);
+    const QString held = where ? where.value() : path;
+    QFile file(held);
     // Only a regular file is read here, on the GUI thread: opening a FIFO waits for a writer.
-    if (QFileInfo(path).isFile() && file.open(QIODevice::ReadOnly)) {
+    if (QFileInfo(held).isFile() && file.open(QIODevice::ReadOnly)) {
         const QByteArray head = file.read(16);
         if (head.startsWith("\x93NUMPY"))
             return Kind::Matrix;

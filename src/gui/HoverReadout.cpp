@@ -163,6 +163,8 @@ QString format(const Engine &engine, const HoverPoint &point)
     if (point.value && !(c && isCellPart(point.quantity)))
         parts << u"%1 = %2"_s.arg(point.valueName.isEmpty() ? tr("value") : point.valueName,
                                   NumberText::compact(*point.value, 6));
+    else if (!point.value && !point.valueName.isEmpty())
+        parts << point.valueName; // the figure's reading in its words: each curve's value at the cursor
     return parts.join(kSeparator);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/ParamTable.h"
 #include "io/Preset.h"
+#include "render/FigureRegistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -111,6 +112,29 @@ Params presetAt(const QString &name, std::int64_t maxLen)
     return params;
 }
 
+// The positions' figures over a batch of 64 rows of 32,768 positions, each row padded on the left
+// (docs/ARCHITECTURE.md, Positions in practice), at Llama 3.1 8B's RoPE.
+Scenario positions()
+{
+    constexpr std::int64_t kColumns = 32768;
+    const auto lengths = [](std::int64_t shift) {
+        QStringList all;
+        for (std::int64_t b = 0; b < 64; ++b)
+            all.append(QString::number(kColumns - (b * 509 + shift) % (kColumns - 1)));
+        return u"left:"_s + all.join(u',');
+    };
+    Params params = presetAt(u"llama-3-1-8b"_s, kColumns);
+    params.batch.lengths = lengths(0);
+    params.batch.ids = IdsChoice::ArangeWithPadding;
+    Scenario s {u"positions"_s,
+                params,
+                stepsInTurn({{u"ids-choice"_s, {u"off-by-one"_s, u"arange-with-padding"_s}},
+                             {u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
+                             {u"batch"_s, {lengths(7), lengths(0)}}}),
+                {u"position-ids"_s, u"position-effect"_s, u"document-distance"_s, u"position-effect"_s}};
+    return s;
+}
+
 } // namespace
 
 bool runUntil(const std::function<bool()> &done, qint64 giveUpMs)
@@ -162,7 +186,7 @@ Params atScale()
 
 Scenario sinusoidal(const Params &params)
 {
-    return {u"sinusoidal"_s, params, [params](ControlPanel &panel, int i) { applyChange(panel, params, i); }};
+    return {u"sinusoidal"_s, params, [params](ControlPanel &panel, int i) { applyChange(panel, params, i); }, {}};
 }
 
 QList<Scenario> families()
@@ -173,26 +197,35 @@ QList<Scenario> families()
         return QStringList {QString::number(maxLen - 64), QString::number(maxLen)};
     };
     return {
-        {u"rope"_s, presetAt(u"llama-3-1-8b"_s, kLlamaLen),
+        {u"rope"_s,
+         presetAt(u"llama-3-1-8b"_s, kLlamaLen),
          stepsInTurn({{u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
                       {u"max-len"_s, len(kLlamaLen)},
                       {u"rope-factor"_s, {u"6"_s, u"8"_s}},
-                      {u"high-freq-factor"_s, {u"3"_s, u"4"_s}}})},
-        {u"alibi"_s, presetAt(u"bloom-560m"_s, kRelativeLen),
+                      {u"high-freq-factor"_s, {u"3"_s, u"4"_s}}}),
+         {}},
+        {u"alibi"_s,
+         presetAt(u"bloom-560m"_s, kRelativeLen),
          stepsInTurn({{u"heads"_s, {u"12"_s, u"16"_s}},
                       {u"max-len"_s, len(kRelativeLen)},
                       {u"head"_s, {u"2"_s, u"1"_s}},
-                      {u"d-model"_s, {u"1032"_s, u"1024"_s}}})},
-        {u"t5"_s, presetAt(u"t5-base"_s, kRelativeLen),
+                      {u"d-model"_s, {u"1032"_s, u"1024"_s}}}),
+         {}},
+        {u"t5"_s,
+         presetAt(u"t5-base"_s, kRelativeLen),
          stepsInTurn({{u"t5-buckets"_s, {u"48"_s, u"32"_s}},
                       {u"max-len"_s, len(kRelativeLen)},
                       {u"t5-max-distance"_s, {u"120"_s, u"128"_s}},
-                      {u"d-model"_s, {u"776"_s, u"768"_s}}})},
-        {u"deberta"_s, presetAt(u"deberta-v3-base"_s, kRelativeLen),
+                      {u"d-model"_s, {u"776"_s, u"768"_s}}}),
+         {}},
+        {u"deberta"_s,
+         presetAt(u"deberta-v3-base"_s, kRelativeLen),
          stepsInTurn({{u"deberta-buckets"_s, {u"128"_s, u"256"_s}},
                       {u"max-len"_s, len(kRelativeLen)},
                       {u"deberta-max-position"_s, {u"480"_s, u"512"_s}},
-                      {u"d-model"_s, {u"776"_s, u"768"_s}}})},
+                      {u"d-model"_s, {u"776"_s, u"768"_s}}}),
+         {}},
+        positions(),
     };
 }
 
@@ -251,6 +284,11 @@ Result run(const Scenario &scenario, int changes)
     MainWindow window(scenario.params, nullptr);
     window.resize(1500, 950);
     window.show();
+    const QList<FigureView *> views = window.views();
+    for (qsizetype i = 0; i < scenario.figures.size() && i < views.size(); ++i) {
+        if (const FigureDescriptor *figure = FigureRegistry::find(scenario.figures[i]))
+            views[i]->setFigure(*figure);
+    }
     Result result;
     if (!runUntil([&] { return settled(window); }, kStartGiveUpMs)) {
         result.incomplete = u"the views were not exact within %1 s of opening"_s.arg(kStartGiveUpMs / 1000);

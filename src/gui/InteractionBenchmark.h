@@ -36,13 +36,14 @@ struct Result
     QString incomplete; // why the run stopped short, if it did
 };
 
-// One run of the window: the parameters it opens on (their family's default views), and change
-// i of the sequence, made through the controls.
+// One run of the window: the parameters it opens on (their family's default views, or the figures
+// named), and change i of the sequence, made through the controls.
 struct Scenario
 {
     QString view; // the keys' suffix: "sinusoidal", "rope"
     Params params;
     std::function<void(ControlPanel &panel, int i)> change;
+    QStringList figures; // the views' figures, in order; empty: the family's
 };
 
 // The sinusoid's two sizes: d_model, max_len, scale and p in turn, each moved a little from the
@@ -52,7 +53,8 @@ Params atScale();
 Scenario sinusoidal(const Params &params);
 // Each family's default views at its presets' scale, changing its own parameters, max_len and
 // d_model in turn: RoPE at Llama 3.1 8B with L 131072; ALiBi (BLOOM-560m), T5 (T5-base) and
-// DeBERTa (DeBERTa-v3-base) at L 65536.
+// DeBERTa (DeBERTa-v3-base) at L 65536; and the positions' figures over a batch of 64 rows of
+// 32,768 positions at Llama 3.1 8B, changing the ids, rope_theta and the batch's lengths.
 QList<Scenario> families();
 
 // Sets the control of parameter `key` to `text` as a user would: a spin box's value, a field's

@@ -15,7 +15,6 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QPainter>
-#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextStream>
@@ -76,36 +75,54 @@ bool offersLessons(const WindowOptions &options)
     return !options.paramsGiven && options.lesson.isEmpty() && options.screenshot.isEmpty() && options.files.isEmpty();
 }
 
+QIcon applicationIcon()
+{
+    QIcon icon;
+    for (const int size : {16, 22, 24})
+        icon.addPixmap(QIcon(u":/icons/posenc-%1.svg"_s.arg(size)).pixmap(QSize(size, size), 1.0));
+    const QIcon large(u":/icons/posenc.svg"_s);
+    for (const int size : {32, 44, 48, 64, 128, 256})
+        icon.addPixmap(large.pixmap(QSize(size, size), 1.0));
+    return icon;
+}
+
 int runWindow(const WindowOptions &options)
 {
     // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
     // made, and keeps it.
     Accessibility::install();
-    QSettings settings;
+    const Settings::Opened opened = Settings::open();
+    QSettings *settings = opened.settings.get();
     QTextStream err(stderr);
-    if (options.resetSettings)
-        Settings::reset(settings);
+    if (!settings)
+        err << "posenc: not reading the settings: " << opened.problem << "; nothing is remembered this time\n";
+    if (options.resetSettings && settings)
+        Settings::reset(*settings);
     Params params = options.params;
     QStringList problems;
     QString tooLarge;
-    if (!options.paramsGiven) {
-        const Settings::LoadedParams loaded = Settings::loadParams(settings);
+    if (!options.paramsGiven && settings) {
+        const Settings::LoadedParams loaded = Settings::loadParams(*settings);
         problems = loaded.problems;
         for (const QString &problem : problems)
             err << "posenc: ignoring the remembered parameters (" << problem << "); using the defaults\n";
         params = loaded.params;
         tooLarge = loaded.tooLarge;
     }
-    MainWindow window(params, &settings);
+    err.flush(); // said as the window opens, not when it closes
+    MainWindow window(params, settings);
     // Sized before a lesson shares its room out.
     const std::optional<QSize> size = startSize(options);
-    if (size)
+    if (size) {
+        window.setSizeGiven(true);
         window.resize(*size);
+    }
     // A window that starts in a lesson leaves it to the remembered parameters and the default
     // views, and remembers those when it closes: the lesson's are not the user's.
     std::optional<LessonController::Workspace> home;
     if (options.paramsGiven && !(options.lesson.isEmpty() && options.sessionLesson.isEmpty()))
-        home = LessonController::Workspace {Settings::loadParams(settings).params, window.sessions()->viewState()};
+        home = LessonController::Workspace {settings ? Settings::loadParams(*settings).params : Params {},
+                                            window.sessions()->viewState()};
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
     // A lecturer's own lesson, given as a session: its panel explains what it set.
@@ -117,7 +134,7 @@ int runWindow(const WindowOptions &options)
             window.lessons()->show(std::get<Lesson>(lesson), params, home);
     }
     if (const Lesson *lesson = Lessons::find(options.lesson))
-        window.lessons()->show(*lesson, params, home);
+        window.lessons()->show(*lesson, params, home, options.lessonModel);
     if (!problems.isEmpty())
         window.statusBar()->showMessage(
             QApplication::translate("posenc", "The remembered parameters were invalid (%1): the defaults are shown.")
@@ -131,10 +148,15 @@ int runWindow(const WindowOptions &options)
                                     "larger.")
                 .arg(tooLarge),
             15000);
+    else if (!settings)
+        window.statusBar()->showMessage(
+            QApplication::translate("posenc", "The settings were not read (%1): nothing is remembered this time.")
+                .arg(opened.problem),
+            15000);
     if (size)
         window.fitArrangementTo(*size);
-    else if (const QScreen *screen = window.screen())
-        window.fitArrangementTo(screen->availableGeometry().size());
+    else
+        window.fitToScreen();
     window.history()->restart(); // Undo stops at the window as it starts, its lesson or session in it
     window.show();
     // posenc FILE, as a file manager starts it (Exec=posenc %F): each file as a drop opens it. A

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/Params.h"
+#include "io/LessonModels.h"
 
+#include <QIcon>
 #include <QJsonObject>
 #include <QSize>
 #include <QString>
@@ -21,6 +23,7 @@ struct WindowOptions
     std::optional<QJsonObject> sessionView; // the view state of a session given on the command line
     QJsonObject sessionLesson; // its lesson block, empty when it has none
     QString lesson; // a lesson to open (its parameters are in `params`, with the flags given over them)
+    std::optional<ModelChoice> lessonModel; // the model it is read for; none: its parameters alone
     bool startPanel = false; // show the start panel even where a start would not (--screenshot)
     QStringList files; // files given as arguments: not opened yet, and the window says so
     std::optional<QSize> size; // the window's size; a screenshot's is kScreenshotSize unless given
@@ -38,5 +41,9 @@ bool offersLessons(const WindowOptions &options);
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.
 int runWindow(const WindowOptions &options);
+
+// The program's icon: at 16, 22 and 24 px the icon drawn on each one's pixel grid, larger the large
+// icon, so that a title bar or a task bar shows neither a blur nor a downscaled table's noise.
+QIcon applicationIcon();
 
 } // namespace posenc

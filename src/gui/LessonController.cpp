@@ -81,13 +81,43 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     });
     connect(m_parts.sessions, &SessionController::aboutToOpen, this, [this] { keepHome(); });
     connect(m_parts.sessions, &SessionController::opened, this, &LessonController::sessionOpened);
-    connect(m_parts.controls, &ControlPanel::paramsChanged, m_panel, &LessonPanel::setParams);
+    connect(m_parts.controls, &ControlPanel::paramsChanged, this, &LessonController::followModel);
     updateActions();
 }
 
 const Lesson *LessonController::current() const
 {
     return m_panel->lesson() ? &*m_panel->lesson() : nullptr;
+}
+
+LessonModel LessonController::model() const
+{
+    return model(current());
+}
+
+LessonModel LessonController::model(const Lesson *lesson) const
+{
+    QList<ModelChoice> candidates;
+    const int preset = m_parts.controls->activePreset();
+    if (preset >= 0)
+        candidates.append(ModelChoice::ofPreset(m_parts.controls->presets()[preset]));
+    if (m_model)
+        candidates.append(*m_model);
+    return LessonModels::model(m_parts.controls->params(), candidates, lesson ? lesson->keep : QStringList());
+}
+
+void LessonController::followModel()
+{
+    const Lesson *lesson = current();
+    if (!lesson)
+        return;
+    const LessonModel shown = model(lesson);
+    m_panel->setModel(shown);
+    // A view of the model's config draws the new model's.
+    if (shown.configName != m_viewConfig) {
+        m_viewConfig = shown.configName;
+        m_parts.sessions->setViewState(lesson->viewState(m_viewConfig));
+    }
 }
 
 bool LessonController::open(const QString &name)
@@ -104,18 +134,28 @@ bool LessonController::open(const Lesson &lesson)
         return false;
     Params wanted = std::get<Params>(params);
     wanted.memoryBudget = m_parts.controls->params().memoryBudget;
-    show(lesson, wanted);
+    show(lesson, wanted, std::nullopt, LessonModels::defaultOf(lesson));
     return true;
 }
 
-void LessonController::show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home)
+void LessonController::show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home,
+                            const std::optional<ModelChoice> &model)
 {
     keepHome(home);
+    m_model = model ? model : LessonModels::defaultOf(lesson);
     m_parts.controls->applyParams(params);
     m_lessonParams = m_parts.controls->params();
-    m_parts.sessions->setViewState(lesson.session.view);
-    m_parts.sessions->setLesson(lesson.session.lesson);
-    m_panel->showLesson(lesson, m_parts.controls->params());
+    // Read with the lesson's kept keys: the panel has no lesson yet (nope-order's encoding none and
+    // mrope-width's prompt made Qwen2.5-VL and SmolLM3 "this model" until a control moved).
+    const LessonModel shown = this->model(&lesson);
+    m_panel->showLesson(lesson, shown);
+    m_viewConfig = shown.configName;
+    m_parts.sessions->setViewState(lesson.viewState(m_viewConfig));
+    // A session saved during the lesson reopens it for the preset it was read for.
+    QJsonObject block = lesson.session.lesson;
+    if (m_model && !m_model->preset.isEmpty())
+        block.insert(u"model"_s, m_model->preset);
+    m_parts.sessions->setLesson(block);
     m_dock->show();
     m_dock->raise();
     m_room->lessonShown();
@@ -130,6 +170,7 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
 void LessonController::close()
 {
     m_home.reset();
+    m_model.reset();
     m_panel->clear();
     m_dock->hide();
     m_room->lessonsEnded();
@@ -226,7 +267,11 @@ void LessonController::sessionOpened(const QString &path)
         return;
     }
     m_lessonParams = m_parts.controls->params();
-    m_panel->showLesson(std::get<Lesson>(lesson), m_parts.controls->params());
+    // Its model is the one it was saved for, named while the parameters are still that model's.
+    m_model = LessonModels::defaultOf(std::get<Lesson>(lesson));
+    const LessonModel shown = model(&std::get<Lesson>(lesson));
+    m_panel->showLesson(std::get<Lesson>(lesson), shown);
+    m_viewConfig = shown.configName;
     m_dock->show();
     m_room->lessonShown();
     updateActions();

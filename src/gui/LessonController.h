@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/LessonModel.h"
 #include "core/Params.h"
 #include "io/Lesson.h"
+#include "io/LessonModels.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -74,10 +76,17 @@ public:
     bool open(const QString &name);
     // Opens `lesson` with its own parameters; false when they are not valid.
     bool open(const Lesson &lesson);
-    // Opens `lesson` with `params` (its own, some overridden by the command line). Leaving it
-    // brings back the workspace from before the first lesson, or `home` when given and no lesson
-    // is open: a window that starts in a lesson leaves to the remembered parameters.
-    void show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home = std::nullopt);
+    // Opens `lesson` with `params` (its own, some overridden by the command line), read for
+    // `model` (the lesson's own where none is given). Leaving it brings back the workspace from
+    // before the first lesson, or `home` when given and no lesson is open: a window that starts in
+    // a lesson leaves to the remembered parameters.
+    void show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home = std::nullopt,
+              const std::optional<ModelChoice> &model = std::nullopt);
+    // The model the open lesson is read for: the preset chosen in the controls, else the model the
+    // lesson was opened for, named while the parameters are still its own (LessonModels::model).
+    LessonModel model() const;
+    // The same for `lesson` (its kept keys), before the panel shows it.
+    LessonModel model(const Lesson *lesson) const;
     // Closes the side panel and forgets the lesson and the workspace from before it; the
     // parameters and views stay (a session opened from a file replaces them).
     void close();
@@ -121,6 +130,8 @@ private:
     // is open.
     void keepHome(const std::optional<Workspace> &home = std::nullopt);
     void updateActions();
+    // The explanation for the model shown, and the views of its config when that changed.
+    void followModel();
 
     Parts m_parts;
     QSettings *m_settings;
@@ -137,6 +148,8 @@ private:
     std::function<void()> m_afterLeaving; // what runs once the lesson is left after the question
     std::optional<Workspace> m_home;
     Params m_lessonParams; // as the open lesson set them: what Leave lesson compares with
+    std::optional<ModelChoice> m_model; // the model the open lesson was opened for
+    QString m_viewConfig; // the config its views of "{model}" draw
 };
 
 } // namespace posenc

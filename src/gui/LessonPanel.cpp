@@ -1,8 +1,5 @@
 #include "LessonPanel.h"
 
-#include "check/models/ModelLessonNumbers.h"
-#include "core/LessonNumbers.h"
-
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -141,7 +138,7 @@ void LessonPanel::layOut()
     layout->addLayout(code, 2);
 }
 
-void LessonPanel::showLesson(const Lesson &lesson, const Params &params)
+void LessonPanel::showLesson(const Lesson &lesson, const LessonModel &model)
 {
     m_lesson = lesson;
     m_title->setText(lesson.title.toHtmlEscaped());
@@ -152,7 +149,7 @@ void LessonPanel::showLesson(const Lesson &lesson, const Params &params)
                                  + m_codeScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     m_codeScroll->setVisible(!lesson.code.isEmpty());
     m_codeCaption->setVisible(!lesson.code.isEmpty());
-    setParams(params);
+    setModel(model);
 }
 
 int LessonPanel::codeWidth() const
@@ -167,11 +164,16 @@ void LessonPanel::clear()
         label->clear();
 }
 
-void LessonPanel::setParams(const Params &params)
+void LessonPanel::setModel(const LessonModel &model)
 {
     if (!m_lesson)
         return;
-    m_explanation->setText(LessonNumbers::fill(m_lesson->explanation, params, true, nullptr, ModelLessonNumbers::entries()));
+    if (const auto refused = m_lesson->refusal(model)) {
+        m_explanation->setText(
+            u"<p><i>%1</i></p>"_s.arg((refused->left(1).toUpper() + refused->mid(1)).toHtmlEscaped()));
+        return;
+    }
+    m_explanation->setText(m_lesson->explain(model, true).html);
 }
 
 QString LessonPanel::explanationText() const

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Params.h"
+#include "core/LessonModel.h"
 #include "io/Lesson.h"
 
 #include <QWidget>
@@ -15,8 +15,9 @@ class QToolButton;
 namespace posenc {
 
 // The side panel of a lesson: its title, the question it answers, the code the question is
-// about (when there is one) and the explanation, its numbers those of the current parameters.
-// It edits nothing: its buttons say what the user asked for.
+// about (when there is one) and the explanation for the model shown (Lesson::explain), or the line
+// that says what the lesson needs where the model is not one it applies to. It edits nothing: its
+// buttons say what the user asked for.
 class LessonPanel : public QWidget
 {
     Q_OBJECT
@@ -24,11 +25,11 @@ class LessonPanel : public QWidget
 public:
     explicit LessonPanel(QWidget *parent = nullptr);
 
-    void showLesson(const Lesson &lesson, const Params &params);
+    void showLesson(const Lesson &lesson, const LessonModel &model);
     // Shows no lesson.
     void clear();
-    // Fills the explanation's numbers for `params`.
-    void setParams(const Params &params);
+    // The explanation for `model`.
+    void setModel(const LessonModel &model);
     const std::optional<Lesson> &lesson() const { return m_lesson; }
     // The explanation as shown, without its markup.
     QString explanationText() const;

@@ -1,5 +1,7 @@
 #include "LinkedCursor.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -11,8 +13,10 @@ const QString kCursorLayer = u"cursor"_s;
 LinkedCursor::LinkedCursor(QCustomPlot *plot)
     : m_plot(plot)
 {
+    // Buffered only while a cursor shows: every buffer is cleared and composed onto the view at each
+    // replot, and an empty one costs as much as a full one.
     m_plot->addLayer(kCursorLayer, m_plot->layer(u"main"_s), QCustomPlot::limAbove);
-    m_plot->layer(kCursorLayer)->setMode(QCPLayer::lmBuffered);
+    m_plot->layer(kCursorLayer)->setMode(QCPLayer::lmLogical);
 }
 
 void LinkedCursor::attach(const QList<PositionAxis> &axes)
@@ -34,6 +38,13 @@ void LinkedCursor::attach(const QList<PositionAxis> &axes)
 
 void LinkedCursor::place(std::optional<std::int64_t> position)
 {
+    QCPLayer *layer = m_plot->layer(kCursorLayer);
+    const bool shown = position.has_value() && !m_lines.isEmpty();
+    if (!shown && layer->mode() == QCPLayer::lmLogical
+        && std::none_of(m_lines.cbegin(), m_lines.cend(), [](const auto &l) { return l.first->visible(); }))
+        return; // nothing shown, nothing to take away
+    // A layer that changes mode replots the whole figure once (QCPLayer::replot), then alone.
+    layer->setMode(shown ? QCPLayer::lmBuffered : QCPLayer::lmLogical);
     for (const auto &[line, horizontal] : std::as_const(m_lines)) {
         line->setVisible(position.has_value());
         if (!position)
@@ -42,7 +53,7 @@ void LinkedCursor::place(std::optional<std::int64_t> position)
         line->point1->setCoords(horizontal ? 0.0 : p, horizontal ? p : 0.0);
         line->point2->setCoords(horizontal ? 1.0 : p, horizontal ? p : 1.0);
     }
-    m_plot->layer(kCursorLayer)->replot();
+    layer->replot();
 }
 
 } // namespace posenc

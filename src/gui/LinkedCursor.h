@@ -10,7 +10,8 @@
 namespace posenc {
 
 // The mark of the hovered position in a figure of another view: a dashed line in each axis rect
-// where positions run, on a buffered layer of its own, so moving it replots that layer only.
+// where positions run, on a layer of its own, buffered while it shows, so moving it replots that
+// layer only.
 class LinkedCursor
 {
 public:

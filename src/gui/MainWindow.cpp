@@ -145,13 +145,19 @@ MainWindow::MainWindow(const Params &params, QSettings *settings, QWidget *paren
 // (corrupt, or of another layout version) are forgotten, and the window keeps its own layout.
 void MainWindow::restoreLayout()
 {
-    const QByteArray geometry = Settings::loadGeometry(*m_settings);
+    const QByteArray remembered = Settings::loadGeometry(*m_settings);
     const QByteArray state = Settings::loadWindowState(*m_settings);
-    const bool geometryRead = geometry.isEmpty() || restoreGeometry(geometry);
+    const bool geometryRead = remembered.isEmpty() || restoreGeometry(remembered);
     const bool stateRead = state.isEmpty() || restoreState(state, kLayoutVersion);
     if (!geometryRead || !stateRead) {
         Settings::forgetWindowLayout(*m_settings);
-        resize(kDefaultSize);
+        if (const QScreen *screen = this->screen())
+            setGeometry(initialGeometry(screen->availableGeometry()));
+        else
+            resize(kDefaultSize);
+    } else if (const QScreen *screen = this->screen(); screen && !isMaximized() && !isFullScreen()) {
+        // Closed on a larger screen, or at a screenshot's size by an earlier version: within this one.
+        setGeometry(withinScreen(geometry(), screen->availableGeometry()));
     }
     // The lesson's panel shows with a lesson only, whatever the window was closed with.
     m_lessons->dock()->setVisible(m_lessons->current() != nullptr);
@@ -159,13 +165,38 @@ void MainWindow::restoreLayout()
 
 QRect MainWindow::initialGeometry(const QRect &available)
 {
-    // A window frame's title bar and borders come on top of the geometry: leave room for them.
-    constexpr int kFrame = 40;
-    const QSize room = (available.size() - QSize(kFrame / 2, kFrame)).expandedTo(QSize(1, 1));
-    const QSize size = kDefaultSize.boundedTo(room);
-    QRect geometry(QPoint(), size);
+    QRect geometry(QPoint(), kDefaultSize);
     geometry.moveCenter(available.center());
-    return geometry;
+    return withinScreen(geometry, available);
+}
+
+QRect MainWindow::withinScreen(const QRect &geometry, const QRect &available)
+{
+    // A window frame's title bar and borders come on top of the geometry: leave room for them.
+    const QMargins frame(10, 30, 10, 10);
+    const QRect room = available.marginsRemoved(frame);
+    QRect placed(geometry.topLeft(), geometry.size().boundedTo(room.size()).expandedTo(QSize(1, 1)));
+    if (placed.right() > room.right())
+        placed.moveRight(room.right());
+    if (placed.bottom() > room.bottom())
+        placed.moveBottom(room.bottom());
+    if (placed.left() < room.left())
+        placed.moveLeft(room.left());
+    if (placed.top() < room.top())
+        placed.moveTop(room.top());
+    return placed;
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen *screen = this->screen();
+    if (m_sizeGiven || !screen || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen->availableGeometry();
+    fitArrangementTo(available.size());
+    // A window sized while its arrangement needed more (a grid's least width at 2x) stays that
+    // large once the arrangement needs less: it is made to fit again.
+    setGeometry(withinScreen(geometry(), available));
 }
 
 void MainWindow::fitArrangementTo(const QSize &available)
@@ -279,6 +310,11 @@ void MainWindow::applyParams(const Params &params)
     }
     if (!mainShown && !all.isEmpty())
         all.front()->setFigure(*FigureRegistry::find(defaults.front().first), defaults.front().second);
+    // The family's views and rows need their room: fitted once the panel has its new rows, where
+    // the window was within its screen (a window made larger than its screen on purpose stays so).
+    const QScreen *screen = this->screen();
+    if (isVisible() && screen && withinScreen(geometry(), screen->availableGeometry()) == geometry())
+        QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection);
 }
 
 void MainWindow::sessionFileChanged()
@@ -362,8 +398,12 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     if (m_settings) {
         Settings::saveParams(*m_settings, m_lessons->rememberedParams());
-        Settings::saveGeometry(*m_settings, saveGeometry());
-        Settings::saveWindowState(*m_settings, saveState(kLayoutVersion));
+        // A size given on the command line is not the user's window (a screenshot's 1920 x 1080
+        // then opened so on a laptop).
+        if (!m_sizeGiven) {
+            Settings::saveGeometry(*m_settings, saveGeometry());
+            Settings::saveWindowState(*m_settings, saveState(kLayoutVersion));
+        }
         m_settings->sync();
     }
     // Nothing waits for a computation: each view's scheduler cancels its job when destroyed,

@@ -38,10 +38,20 @@ public:
     // device-independent pixels, so at 2x a 1920 x 1080 screen gives 960 x 540) is `available`:
     // kDefaultSize, or as much of the screen as it leaves, centred.
     static QRect initialGeometry(const QRect &available);
+    // `geometry` no larger than `available` leaves beside a window frame's title bar and borders,
+    // moved onto it: a window remembered from a larger screen, or grown by its contents.
+    static QRect withinScreen(const QRect &geometry, const QRect &available);
     // On a screen too small for the views' arrangement beside the parameters (1920 x 1080 at 2x
     // leaves 960 x 540), fewer views: the grid's stack in one column, then one view alone, so that
     // nothing overflows the screen. A larger screen keeps the arrangement as it is.
     void fitArrangementTo(const QSize &available);
+    // The window kept within its screen: the arrangement fitted to it, then the window no larger
+    // than the screen leaves and moved onto it. At the start and whenever a family brings its own
+    // views and rows; a window of a given size (setSizeGiven) keeps that size.
+    void fitToScreen();
+    // A size given on the command line (--size, a screenshot's): kept whatever the screen, and
+    // not remembered as the user's when the window closes.
+    void setSizeGiven(bool given) { m_sizeGiven = given; }
 
     // `settings` (may be null) is read for the geometry and the docks' layout, and written on close.
     MainWindow(const Params &params, QSettings *settings, QWidget *parent = nullptr);
@@ -107,6 +117,7 @@ private:
     LessonController *m_lessons;
     UndoHistory *m_history;
     WindowMenus *m_menus = nullptr;
+    bool m_sizeGiven = false;
 };
 
 } // namespace posenc

@@ -158,6 +158,9 @@ void ParamControl::build()
         if (m_row.kind == ParamKind::ChoiceOrNumber && m_custom) {
             m_edit = new QLineEdit(m_field);
             m_edit->setObjectName(m_custom->objectName + u"Edit"_s);
+            // Named as the chooser's entry that enables it: "scale, custom", "init, custom σ".
+            m_edit->setAccessibleName(
+                tr("%1, %2").arg(spoken, QCoreApplication::translate("ParamTable", qPrintable(m_row.customLabel))));
             layout->addWidget(m_edit, 1);
             connect(m_edit, &QLineEdit::editingFinished, this, &ParamControl::edited);
         }

@@ -6,6 +6,7 @@
 #include "ParamLabels.h"
 
 #include "core/ParamOverlay.h"
+#include "core/positions/BatchTables.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -101,7 +102,8 @@ bool SessionController::apply(const Session &session, const QString &path)
     // The checks that need no matrix now; the rest once the matrices are read.
     if (problems.isEmpty()) {
         for (const ParamError &e : params.validate()) {
-            if (e.key != u"embeddings"_s && e.key != u"position-table"_s)
+            if (e.key != u"embeddings"_s && e.key != u"position-table"_s && e.key != u"attention-mask"_s
+                && e.key != u"document-ids"_s)
                 problems << ParamLabels::text(e);
         }
     }
@@ -115,11 +117,21 @@ bool SessionController::apply(const Session &session, const QString &path)
 
 void SessionController::readMatrices(const Params &params, const Session &session, const QString &path)
 {
-    // The matrices are read off the GUI thread, one after the other: the embeddings, then the
-    // learned family's position table. Nothing changes until both are in and checked.
-    const bool embeddings = session.params.contains(u"embeddings"_s) && !params.embeddings;
-    const bool table = session.params.contains(u"position-table"_s) && !params.learned.table;
-    if (!embeddings && !table) {
+    // The matrices are read off the GUI thread, one after the other: the embeddings, the learned
+    // family's position table, then the batch's attention mask and document ids. Nothing changes
+    // until all are in and checked.
+    const QString key = [&]() -> QString {
+        if (session.params.contains(u"embeddings"_s) && !params.embeddings)
+            return u"embeddings"_s;
+        if (session.params.contains(u"position-table"_s) && !params.learned.table)
+            return u"position-table"_s;
+        if (session.params.contains(u"attention-mask"_s) && !params.batch.mask)
+            return u"attention-mask"_s;
+        if (session.params.contains(u"document-ids"_s) && !params.batch.documents)
+            return u"document-ids"_s;
+        return {};
+    }();
+    if (key.isEmpty()) {
         QStringList reasons;
         for (const ParamError &e : params.validate())
             reasons << ParamLabels::text(e);
@@ -131,12 +143,14 @@ void SessionController::readMatrices(const Params &params, const Session &sessio
         finishOpen(params, session, path);
         return;
     }
-    const QString key = embeddings ? u"embeddings"_s : u"position-table"_s;
+    const bool embeddings = key == u"embeddings"_s;
     MatrixLoader::Request request;
     request.source = MatrixSource::parse(session.params.value(key));
     if (embeddings)
         request.tokens = session.params.value(u"tokens"_s);
-    request.minRows = embeddings ? params.maxLen : params.learned.offset + params.maxLen;
+    request.minRows = embeddings     ? params.maxLen
+        : key == u"position-table"_s ? params.learned.offset + params.maxLen
+                                     : BatchParams::kMaxRows;
     request.memoryBudget = params.memoryBudget;
     m_parts.loader->load(request, [this, params, session, path, key](const ReadResult<LoadedMatrix> &loaded) {
         if (!loaded) {
@@ -146,11 +160,17 @@ void SessionController::readMatrices(const Params &params, const Session &sessio
             return;
         }
         Params withMatrix = params;
+        const EmbeddingMatrix &m = *loaded->matrix;
         if (key == u"embeddings"_s)
             withMatrix.embeddings = loaded->matrix;
+        else if (key == u"position-table"_s)
+            withMatrix.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {m.values, m.source});
+        else if (key == u"attention-mask"_s)
+            withMatrix.batch.mask
+                = std::make_shared<const BatchTable>(BatchTables::fromMatrix(m.values, true, m.source));
         else
-            withMatrix.learned.table = std::make_shared<const PositionMatrix>(
-                PositionMatrix {loaded->matrix->values, loaded->matrix->source});
+            withMatrix.batch.documents
+                = std::make_shared<const BatchTable>(BatchTables::fromMatrix(m.values, false, m.source));
         readMatrices(withMatrix, session, path);
     });
 }

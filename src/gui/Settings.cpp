@@ -4,7 +4,10 @@
 
 #include "core/ParamText.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
 
@@ -21,6 +24,23 @@ const QStringList kExportFormats = {u"png"_s, u"svg"_s, u"pdf"_s};
 const QStringList kExportPresets = {u"slide"_s, u"single-column"_s, u"double-column"_s, u"window"_s, u"custom"_s};
 
 } // namespace
+
+QString filePath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+        .filePath(QCoreApplication::organizationName() + u'/' + QCoreApplication::applicationName() + u".conf"_s);
+}
+
+Opened open()
+{
+    const QString path = filePath();
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        return {nullptr,
+                u"%1 is not a regular file (%2)"_s.arg(
+                    path, info.isDir() ? u"a directory"_s : u"a pipe, a socket or a device"_s)};
+    return {std::make_unique<QSettings>(path, QSettings::NativeFormat), QString()};
+}
 
 ExportChoices loadExportChoices(QSettings &settings)
 {

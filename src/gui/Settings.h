@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 
 namespace posenc {
 
@@ -30,6 +31,20 @@ struct LoadedParams
 // promise, not today's speed, so it stays right as large tables get faster. Parameters given on the command line or in
 // a session are always honoured: those were asked for.
 inline constexpr std::uint64_t kMaxRememberedCells = std::uint64_t(1) << 33;
+
+// The file the window remembers in, QSettings' own for the application: $XDG_CONFIG_HOME (or
+// ~/.config)/ORGANIZATION/APPLICATION.conf.
+QString filePath();
+
+// The window's settings in filePath(), or none and why: a path that is there but is no regular
+// file is never opened (reading a FIFO waits for a writer for ever, and a QSettings reads its file
+// as it is made), and nothing is remembered this time.
+struct Opened
+{
+    std::unique_ptr<QSettings> settings;
+    QString problem; // "PATH is not a regular file (...)": empty when `settings` is set
+};
+Opened open();
 
 LoadedParams loadParams(QSettings &settings);
 void saveParams(QSettings &settings, const Params &params);

@@ -1,6 +1,7 @@
 #include "WindowMenus.h"
 
 #include "AboutDialog.h"
+#include "BatchFiles.h"
 #include "ControlPanel.h"
 #include "Dashboard.h"
 #include "EmbeddingsController.h"
@@ -20,6 +21,7 @@
 #include "UndoHistory.h"
 #include "UserGuideDialog.h"
 
+#include "io/ByteSource.h"
 #include "render/FigureRegistry.h"
 
 #include <QActionGroup>
@@ -158,8 +160,19 @@ void WindowMenus::createEmbeddingsActions(QMenu *file)
     file->addAction(tr("&Load embeddings…"), QKeySequence(u"Ctrl+L"_s), this, &WindowMenus::chooseEmbeddings);
     m_randomAction = file->addAction(tr("Use &random embeddings"), this, [embeddings] { embeddings->useRandom(); });
     file->addAction(tr("Load &position table…"), this, [this] { chooseMatrix(true); });
-    connect(m_parts.controls, &ControlPanel::loadRequested, this,
-            [this](const QString &key) { chooseMatrix(key == u"position-table"_s); });
+    // The batch's tables: the attention mask and the document ids (docs/ARCHITECTURE.md, Positions
+    // in practice).
+    auto *batch = new BatchFiles(m_window, m_parts.controls, this);
+    connect(batch, &BatchFiles::failed, this, &WindowMenus::failed);
+    file->addAction(tr("Load an attention &mask…"), this, [batch] { batch->choose(u"attention-mask"_s); });
+    file->addAction(tr("Load &document ids…"), this, [batch] { batch->choose(u"document-ids"_s); });
+    file->addAction(tr("Use no mask or document ids"), this, [batch] { batch->clear(); });
+    connect(m_parts.controls, &ControlPanel::loadRequested, this, [this, batch](const QString &key) {
+        if (BatchFiles::holds(key))
+            batch->choose(key);
+        else
+            chooseMatrix(key == u"position-table"_s);
+    });
     embeddingsChanged();
 }
 
@@ -226,7 +239,7 @@ void WindowMenus::openFile(const QString &path, bool mayAsk)
             ? tr("%1 is neither a session (.posenc), a matrix (.npy, .safetensors), a table to check (.csv) nor a "
                  "model's config.json, so it was not opened.")
                   .arg(path)
-            : tr("%1: no such file.").arg(path));
+            : tr("%1: %2.").arg(path, absentFileReason(path)));
 }
 
 void WindowMenus::openMatrix(const QString &path, bool mayAsk)

@@ -1,8 +1,15 @@
 #include "io/ByteSource.h"
 
+#include "io/StandardInput.h"
+
+#include <QDir>
 #include <QFileInfo>
 
+#include <cerrno>
 #include <cstring>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -35,13 +42,74 @@ bool MemoryByteSource::readInside(qint64 offset, qint64 length, char *destinatio
 
 FileByteSource::FileByteSource(const QString &path)
     : m_file(path)
+    , m_name(path)
 { }
+
+namespace {
+
+// The text of the symbolic link at `path`, as it was written; empty when it is none.
+QString linkText(const QString &path)
+{
+    QByteArray target(4096, Qt::Uninitialized);
+    const ssize_t length = ::readlink(QFile::encodeName(path).constData(), target.data(), std::size_t(target.size()));
+    return length > 0 ? QFile::decodeName(target.left(length)) : QString();
+}
+
+// The links from `path` on, as they are written, until one comes back (a -> b -> a); empty when
+// the chain ends or runs past a few links without coming back.
+QString linkLoop(const QString &path)
+{
+    constexpr int kMaxShown = 8;
+    QStringList shown {QFileInfo(path).fileName()};
+    QStringList seen {QDir::cleanPath(QFileInfo(path).absoluteFilePath())};
+    for (int hop = 0; hop < kMaxShown; ++hop) {
+        const QString text = linkText(seen.last());
+        if (text.isEmpty())
+            return {};
+        shown.append(text);
+        const QString next = QDir::cleanPath(QFileInfo(seen.last()).absoluteDir().absoluteFilePath(text));
+        if (seen.contains(next))
+            return shown.join(u" -> "_s);
+        seen.append(next);
+    }
+    return {};
+}
+
+} // namespace
+
+QString absentFileReason(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(path);
+    struct stat status
+    {
+    };
+    if (::stat(native.constData(), &status) == 0)
+        return u"no such file"_s; // when it was looked for: it is there now
+    const int error = errno;
+    if (error == ENOENT && ::lstat(native.constData(), &status) == 0 && S_ISLNK(status.st_mode))
+        return u"a symbolic link to '%1', which does not exist"_s.arg(linkText(path));
+    if (error == ENOENT)
+        return u"no such file"_s;
+    if (error == ELOOP) {
+        const QString loop = linkLoop(path);
+        return loop.isEmpty() ? u"too many levels of symbolic links"_s : u"a loop of symbolic links (%1)"_s.arg(loop);
+    }
+    QString reason = QString::fromLocal8Bit(std::strerror(error));
+    if (!reason.isEmpty())
+        reason[0] = reason[0].toLower();
+    return reason;
+}
 
 QString openRegularFile(QFile &file)
 {
+    // "-": standard input, held in a regular file (StandardInput).
+    const auto where = StandardInput::file(file.fileName());
+    if (!where)
+        return where.error().reason;
+    file.setFileName(where.value());
     const QFileInfo info(file.fileName());
     if (!info.exists())
-        return u"no such file"_s;
+        return absentFileReason(file.fileName());
     // A directory, a pipe or a device has no size to check lengths against.
     if (!info.isFile())
         return u"not a regular file"_s;

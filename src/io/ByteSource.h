@@ -50,9 +50,15 @@ private:
     QString m_name;
 };
 
+// Why `path`, which QFileInfo says does not exist, cannot be found: "no such file", "a loop of
+// symbolic links (a.npy -> b.npy -> a.npy)", "a symbolic link to 'gone.npy', which does not
+// exist", or the system's reason (a directory on the way that cannot be searched).
+QString absentFileReason(const QString &path);
+
 // A file read with positioned reads: nothing of it is held in memory but what is asked for.
 // Opens `file` (its name set) unbuffered for reading when it names a regular file: "" on success,
-// else why not ("no such file", "not a regular file", or the system's reason).
+// else why not (absentFileReason, "not a regular file", or the system's reason). A file named "-" is
+// standard input (StandardInput): `file` then has the name of the file that holds its bytes.
 QString openRegularFile(QFile &file);
 
 class FileByteSource final : public ByteSource
@@ -61,7 +67,7 @@ public:
     explicit FileByteSource(const QString &path);
     // False, with errorString() set, when the file cannot be opened as a regular file.
     bool open();
-    QString name() const override { return m_file.fileName(); }
+    QString name() const override { return m_name; }
     qint64 size() const override { return m_size; }
 
 protected:
@@ -69,6 +75,7 @@ protected:
 
 private:
     QFile m_file;
+    QString m_name; // as given: "-" for standard input
     qint64 m_size = 0;
 };
 

@@ -25,7 +25,13 @@ public:
     explicit Bytes(ByteSource &source)
         : m_source(source)
         , m_buffer(int(std::min(kChunkBytes, std::max<qint64>(source.size(), 1))), Qt::Uninitialized)
-    { }
+    {
+        // A UTF-8 byte-order mark (Excel's "CSV UTF-8", PowerShell's files) is no part of the first
+        // cell. A failed read here fails again, with its reason, at the first byte.
+        char head[3];
+        if (source.size() >= 3 && source.read(0, 3, head) && QByteArrayView(head, 3) == "\xef\xbb\xbf")
+            m_offset = 3;
+    }
     // The next byte, -1 at the end, -2 when reading failed.
     int next()
     {
@@ -127,8 +133,9 @@ std::optional<Number> parseNumber(const char *text, int length, Infinities infin
         QByteArray lower = QByteArray(text + mantissa, length - mantissa).toLower();
         const bool infinity = lower == "inf" || lower == "infinity";
         if (infinity && infinities == Infinities::Kept)
-            return Number {
-                text[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), Table::kExact};
+            return Number {text[0] == '-' ? -std::numeric_limits<float>::infinity()
+                                          : std::numeric_limits<float>::infinity(),
+                           Table::kExact};
         why = lower == "nan" || infinity ? u"is not a finite number"_s : u"is not a number"_s;
         return std::nullopt;
     }
@@ -161,6 +168,26 @@ std::optional<Number> parseNumber(const char *text, int length, Infinities infin
     return n;
 }
 
+// A column's name in a header line, as posenc table writes them ("pe_0", "pe_mean"): a letter or
+// '_' first, then letters, digits, '_', '.' and '-'. No number is one ("inf" is read as a number).
+bool isNameChar(int c, bool first)
+{
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    return letter || (!first && ((c >= '0' && c <= '9') || c == '.' || c == '-'));
+}
+
+// A header's name: name characters, and not one of the words numpy and pandas write for a
+// non-finite value (nan, inf, infinity in any case), which are a row's cells, refused as such.
+bool isName(const char *text, int length)
+{
+    for (int k = 0; k < length; ++k) {
+        if (!isNameChar(text[k], k == 0))
+            return false;
+    }
+    const QByteArray word = QByteArray(text, length).toLower();
+    return length > 0 && word != "nan" && word != "inf" && word != "infinity";
+}
+
 // One pass over the file: every cell handed to `cell(row, column, value, roundingExponent)`. The
 // shape comes back in the out parameters.
 using CellFunction = std::function<void(std::int64_t, std::int64_t, float, int)>;
@@ -177,6 +204,9 @@ std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, Inf
     cols = 0;
     std::int64_t line = 1;
     std::int64_t firstLine = 0;
+    // A header line naming the columns (pandas' to_csv, posenc table): how many it names, and where.
+    std::int64_t headerColumns = 0;
+    std::int64_t headerLine = 0;
     char text[kMaxCellBytes];
     int c = bytes.next();
     for (;;) {
@@ -215,6 +245,24 @@ std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, Inf
                 return refuse(line, u"column %1 is empty"_s.arg(column + 1));
             QString why;
             const auto number = parseNumber(text, length, infinities, why);
+            // Before any row, a line of names alone is the header: skipped, its names counted.
+            if (!number && rows == 0 && column == 0 && headerLine == 0 && isName(text, length)) {
+                headerLine = line;
+                headerColumns = 1;
+                bool inName = true;
+                for (; c >= 0 && c != '\n'; c = bytes.next()) {
+                    if (c == ',' || c == ' ' || c == '\t' || c == '\r') {
+                        inName = false;
+                    } else if (isNameChar(c, !inName)) {
+                        headerColumns += inName ? 0 : 1;
+                        inName = true;
+                    } else {
+                        return refuse(
+                            line, u"a header line of column names, where '%1' is no name's character"_s.arg(QChar(c)));
+                    }
+                }
+                break;
+            }
             if (!number)
                 return refuse(line, u"column %1: '%2' %3"_s.arg(column + 1).arg(shown(text, length), why));
             if (column >= kMaxColumns)
@@ -253,15 +301,22 @@ std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, Inf
             if (rows == 0)
                 separator = Separator::Space;
         }
-        if (rows == 0) {
+        if (headerLine == line) {
+            // The header's line ends here; the rows follow.
+        } else if (rows == 0) {
             cols = column;
+            if (headerLine > 0 && headerColumns != cols)
+                return refuse(
+                    line,
+                    u"%1 columns where the header (line %2) names %3"_s.arg(cols).arg(headerLine).arg(headerColumns));
         } else if (column != cols) {
             return refuse(line,
                           u"%1 columns where the first row (line %2) has %3: the rows are ragged"_s.arg(column)
                               .arg(firstLine)
                               .arg(cols));
         }
-        ++rows;
+        if (headerLine != line)
+            ++rows;
         if (c == '\n') {
             c = bytes.next();
             ++line;

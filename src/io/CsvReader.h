@@ -10,10 +10,12 @@
 
 namespace posenc {
 
-// A table of numbers in a text file without a header, as numpy's savetxt and pandas' to_csv
-// (index=False, header=False) write it: one row a line, the cells separated by commas, or by
-// spaces and tabs where the first row has no comma; lines that start with '#' and blank lines
-// are skipped, as numpy's loadtxt skips them (posenc table's own header is such a line).
+// A table of numbers in a text file, as numpy's savetxt and pandas' to_csv (index=False) write it:
+// one row a line, the cells separated by commas, or by spaces and tabs where the first row has no
+// comma; lines that start with '#' and blank lines are skipped, as numpy's loadtxt skips them. A
+// line of column names before the first row is a header, skipped, its names counted against the
+// rows' columns: posenc table's ("pe_0,pe_1,..."; "# pe_0,pe_1,..." before it wrote pandas'), and
+// pandas' of named columns.
 //
 // Hostile input is refused with its line and column: a cell that is not a decimal number
 // (quotes, words, hex), NaN or (unless kept) an infinity, a number past float32's range, a cell longer than

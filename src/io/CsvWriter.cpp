@@ -32,7 +32,7 @@ bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList
                 const std::atomic<bool> *cancel)
 {
     Q_ASSERT(columns.size() == table.cols());
-    const QByteArray header = "# " + columns.join(u',').toUtf8() + '\n';
+    const QByteArray header = columns.join(u',').toUtf8() + '\n';
     if (device.write(header) != header.size())
         return false;
     if (progress)

@@ -14,8 +14,9 @@
 
 namespace posenc {
 
-// Writes `table` as CSV, atomically and in bounded chunks: a header line '# ' and the column
-// names joined by ',' (numpy's loadtxt skips it as a comment), then one line per row ending in
+// Writes `table` as CSV, atomically and in bounded chunks: a header line of the column names
+// joined by ',' (pandas' read_csv names the columns by it; numpy's loadtxt reads the rows with
+// skiprows=1, CsvReader skips it), then one line per row ending in
 // '\n', values separated by ','. Each value is the shortest text that reads back to the same
 // float32; non-finite values are written 'nan', 'inf' and '-inf'. Precondition: one name per
 // column, none holding ',' or a line break.

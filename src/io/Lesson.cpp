@@ -1,7 +1,12 @@
 #include "Lesson.h"
 
 #include "LessonMarkup.h"
+#include "LessonModels.h"
+#include "Preset.h"
 
+#include "check/models/LayerLessonNumbers.h"
+#include "core/FamilySpec.h"
+#include "core/LessonNumbers.h"
 #include "core/ParamOverlay.h"
 #include "core/ParamText.h"
 
@@ -46,7 +51,72 @@ const Catalogue &catalogue()
     return read;
 }
 
+// A list of texts under `key`, or why not.
+std::optional<QString> readTexts(const QJsonObject &block, const QString &key, QStringList &to)
+{
+    const QJsonValue value = block.value(key);
+    if (value.isUndefined())
+        return std::nullopt;
+    if (!value.isArray())
+        return u"\"%1\" must be a list of texts"_s.arg(key);
+    for (const QJsonValue &each : value.toArray()) {
+        if (!each.isString() || each.toString().isEmpty())
+            return u"\"%1\" must be a list of texts"_s.arg(key);
+        to.append(each.toString());
+    }
+    return std::nullopt;
+}
+
+// "model", "keep" and "needs": the lesson's default model, what it holds for any model and what it
+// needs of one.
+std::optional<QString> readModel(const QJsonObject &block, Lesson &lesson)
+{
+    lesson.model = block.value(u"model"_s).toString();
+    if (!block.value(u"model"_s).isUndefined() && !Presets::find(lesson.model))
+        return u"\"model\" must name a preset (posenc presets lists them); got \"%1\""_s.arg(lesson.model);
+    if (auto problem = readTexts(block, u"keep"_s, lesson.keep))
+        return problem;
+    for (const QString &key : std::as_const(lesson.keep)) {
+        if (!Session::parameterKeys().contains(key))
+            return u"\"keep\" must list parameter keys; got \"%1\""_s.arg(key);
+    }
+    const QJsonValue needs = block.value(u"needs"_s);
+    if (needs.isUndefined())
+        return std::nullopt;
+    const QJsonObject object = needs.toObject();
+    lesson.needsWhat = object.value(u"what"_s).toString();
+    if (auto problem = readTexts(object, u"keys"_s, lesson.needs))
+        return u"\"needs\": "_s + *problem;
+    if (auto problem = readTexts(object, u"any"_s, lesson.needsAny))
+        return u"\"needs\": "_s + *problem;
+    if (!needs.isObject() || (lesson.needs.isEmpty() && lesson.needsAny.isEmpty()) || lesson.needsWhat.isEmpty())
+        return u"\"needs\" must be {\"keys\": [KEY, ...] or \"any\": [KEY, ...], \"what\": TEXT}"_s;
+    return std::nullopt;
+}
+
 } // namespace
+
+QJsonObject Lesson::viewState(const QString &modelConfig) const
+{
+    SessionView shown = SessionView::read(session.view);
+    if (shown.views) {
+        for (SessionView::Figure &figure : *shown.views) {
+            if (figure.state.value(u"config"_s).toString() != QString::fromUtf16(kModelConfig))
+                continue;
+            // A view of the model's config draws it, or the figure's examples where it has none.
+            if (modelConfig.isEmpty())
+                figure.state.remove(u"config"_s);
+            else
+                figure.state.insert(u"config"_s, modelConfig);
+        }
+    }
+    return shown.write(session.view);
+}
+
+SessionView Lesson::view(const QString &modelConfig) const
+{
+    return SessionView::read(viewState(modelConfig));
+}
 
 QString Lesson::mainFigure() const
 {
@@ -56,7 +126,38 @@ QString Lesson::mainFigure() const
 
 std::variant<Params, QList<ParamError>> Lesson::params() const
 {
-    return ParamOverlay::over(Params {}, session.params);
+    return ParamOverlay::over(Params {}, LessonModels::textsFor(*this, LessonModels::defaultOf(*this)));
+}
+
+LessonText::Rendered Lesson::explain(const LessonModel &model, bool emphasise) const
+{
+    return text.render(model, emphasise);
+}
+
+std::optional<QString> Lesson::refusal(const LessonModel &model) const
+{
+    // Why the first key of `keys` the model lacks is missing; nothing when it has them all.
+    const auto lacking = [&model](const QStringList &keys) -> std::optional<QString> {
+        for (const QString &key : keys) {
+            const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());
+            if (!number || !number->present())
+                return number ? number->missing : u"lacks %1"_s.arg(key);
+        }
+        return std::nullopt;
+    };
+    auto why = lacking(needs);
+    if (!why && !needsAny.isEmpty()) {
+        for (const QString &key : needsAny) {
+            const auto any = lacking({key});
+            if (!any)
+                return std::nullopt;
+            why = why ? why : any;
+        }
+    }
+    if (!why)
+        return std::nullopt;
+    const QString who = model.name.isEmpty() ? u"the model given"_s : model.name;
+    return u"the lesson %1 needs %2: for %3, %4"_s.arg(name, needsWhat, who, *why);
 }
 
 namespace Lessons {
@@ -83,9 +184,8 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
     if (!namePattern.match(lesson.name).hasMatch())
         return fail(u"\"lesson\": \"name\" must be lowercase words joined by '-', got \"%1\""_s.arg(lesson.name));
     // The texts the window lays out, each within its bound (LessonMarkup).
-    const std::pair<QString, int> texts[] = {{u"title"_s, LessonMarkup::kMaxTitle},
-                                             {u"question"_s, LessonMarkup::kMaxQuestion},
-                                             {u"explanation"_s, LessonMarkup::kMaxExplanation}};
+    const std::pair<QString, int> texts[]
+        = {{u"title"_s, LessonMarkup::kMaxTitle}, {u"question"_s, LessonMarkup::kMaxQuestion}};
     for (const auto &[key, most] : texts) {
         if (text(key).isEmpty())
             return fail(u"\"lesson\": \"%1\" must be a text that is not empty"_s.arg(key));
@@ -96,9 +196,21 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
     }
     lesson.title = text(u"title"_s);
     lesson.question = text(u"question"_s);
-    lesson.explanation = text(u"explanation"_s);
-    if (const auto refused = LessonMarkup::checkExplanation(lesson.explanation))
-        return fail(u"\"lesson\": \"explanation\" "_s + *refused);
+    auto explanation = LessonText::read(block.value(u"explanation"_s), block.value(u"note"_s));
+    if (const auto *problem = std::get_if<QString>(&explanation))
+        return fail(u"\"lesson\": "_s + *problem);
+    lesson.text = std::get<LessonText>(std::move(explanation));
+    qsizetype length = 0;
+    for (const QString &fragment : lesson.text.fragments()) {
+        length += fragment.size();
+        if (const auto refused = LessonMarkup::checkExplanation(fragment))
+            return fail(u"\"lesson\": \"explanation\" "_s + *refused);
+    }
+    if (length > LessonMarkup::kMaxExplanation)
+        return fail(u"\"lesson\": \"explanation\" is %1 characters long; it may hold at most %2"_s.arg(length).arg(
+            LessonMarkup::kMaxExplanation));
+    if (const auto problem = readModel(block, lesson))
+        return fail(u"\"lesson\": "_s + *problem);
     lesson.code = block.value(u"code"_s).toString();
     if (lesson.code.size() > LessonMarkup::kMaxCode)
         return fail(u"\"lesson\": \"code\" is %1 characters long; it may hold at most %2"_s.arg(lesson.code.size())

@@ -1,8 +1,11 @@
 #pragma once
 
+#include "LessonText.h"
 #include "SessionFile.h"
 #include "SessionView.h"
 
+#include "core/LessonModel.h"
+#include "core/ParamOverlay.h"
 #include "core/Params.h"
 
 #include <QJsonObject>
@@ -15,34 +18,56 @@
 
 namespace posenc {
 
-// A lesson: a session that answers one question people bring (docs/ARCHITECTURE.md, Lessons).
-// Its parameters and views make the point; its explanation says it, with {key} placeholders
-// that LessonNumbers fills with the numbers of the current parameters.
+// A lesson: a session that answers one question people bring (docs/ARCHITECTURE.md, Lessons),
+// about a model the lecturer picks. Its parameters and views make the point; its explanation
+// says it for the model it is read for (LessonText), with {key} placeholders that LessonNumbers
+// fills with that model's numbers.
 //
 //   {"format": "posenc-session", "version": 1,
-//    "lesson": {"name": "why-sqrt-d", "order": 4, "title": "...", "question": "...",
-//               "explanation": "... ratio = {ratio} ...", "code": "...", "main": 0},
-//    "params": {...}, "view": {"layout": "1x2", "views": [{"figure": "scale-compare", ...}, ...]}}
+//    "lesson": {"name": "rope-scaling", "order": 10, "title": "...", "question": "...",
+//               "model": "llama-3-1-8b", "keep": ["max-len"],
+//               "needs": {"keys": ["is_rope"], "what": "a model that turns ... (--encoding rope)"},
+//               "explanation": ["... {rope_original} ...", ["... {a} ...", "..."]], "note": "...",
+//               "code": "...", "main": 0},
+//    "params": {...}, "view": {"layout": "1x2", "views": [{"figure": "rope-scalings", ...}, ...]}}
 //
-// "main" is the index in "views" of the figure `posenc export --lesson` writes; "code", the
-// code the question is about, may be absent.
+// "model" is the preset the lesson is about unless another model is chosen; its parameters lie
+// over the lesson's "params" (the lesson's settings), but for those "keep" lists, which the lesson
+// holds for any model (the length its figures need, a prompt). "needs" says what the lesson's
+// point needs of a model: keys whose numbers it must have ("keys"), or one of which ("any"), and
+// the words for them. "main" is
+// the index in "views" of the figure `posenc export --lesson` writes; a view's "config" of
+// "{model}" draws the model's config. "code", the code the question is about, may be absent.
 struct Lesson
 {
+    // A view's "config" that stands for the config of the model the lesson is read for.
+    static constexpr char16_t kModelConfig[] = u"{model}";
+
     QString name; // the command line's NAME: lowercase words joined by '-'
     int order = 0; // where the menus list it
     QString title;
     QString question;
-    QString explanation; // rich text with {key} placeholders
+    LessonText text; // the explanation and its note
     QString code; // shown as code beside the explanation; empty when none
     int mainView = 0;
+    QString model; // the preset the lesson is about by default; empty: its own parameters
+    QStringList keep; // parameter keys the lesson holds whatever the model
+    QStringList needs; // keys of numbers the model must have for the lesson to apply
+    QStringList needsAny; // keys of which the model must have one
+    QString needsWhat; // what they are, in words: "a model that ..."
     Session session;
 
-    // The lesson's views (its session's "view").
-    SessionView view() const { return SessionView::read(session.view); }
+    // The lesson's views (its session's "view"), a "config" of "{model}" the model's config.
+    SessionView view(const QString &modelConfig = {}) const;
+    QJsonObject viewState(const QString &modelConfig) const;
     // The figure of its main view; empty when none.
     QString mainFigure() const;
-    // The parameters of the lesson over the defaults, or every problem with them.
+    // The parameters of the lesson for its own model, or every problem with them.
     std::variant<Params, QList<ParamError>> params() const;
+    // Its explanation for `model`.
+    LessonText::Rendered explain(const LessonModel &model, bool emphasise = false) const;
+    // Why the lesson does not apply to `model`, in one line, or nothing.
+    std::optional<QString> refusal(const LessonModel &model) const;
 };
 
 namespace Lessons {

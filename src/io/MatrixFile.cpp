@@ -3,6 +3,7 @@
 #include "io/ByteSource.h"
 #include "io/NpyReader.h"
 #include "io/SafetensorsReader.h"
+#include "io/StandardInput.h"
 
 #include <QFileInfo>
 
@@ -16,7 +17,7 @@ bool isMatrixFile(const QString &path)
 {
     const QFileInfo info(path);
     const QString suffix = info.suffix().toLower();
-    return info.isFile() && (suffix == u"npy"_s || suffix == u"safetensors"_s);
+    return info.isFile() && (suffix == u"npy"_s || suffix == u"npz"_s || suffix == u"safetensors"_s);
 }
 
 } // namespace
@@ -52,7 +53,7 @@ ReadResult<Format> open(FileByteSource &file)
         return ReadError {path, u"cannot open the file: %1"_s.arg(file.errorString())};
     char magic[6] = {};
     const bool hasMagic = file.size() >= 6 && file.read(0, 6, magic) && QByteArrayView(magic, 6) == "\x93NUMPY";
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString suffix = StandardInput::suffix(path);
     if (hasMagic || suffix == u"npy"_s)
         return Format::Npy;
     if (suffix == u"safetensors"_s)

@@ -13,13 +13,14 @@
 
 namespace posenc {
 
-// Where a matrix comes from: "FILE" or "FILE:TENSOR" (a tensor of a .safetensors file).
+// Where a matrix comes from: "FILE" or "FILE:TENSOR" (a tensor of a .safetensors file, an array
+// of a .npz file).
 struct MatrixSource
 {
     QString path;
     std::optional<QString> tensor; // "FILE:" names the tensor ""; "FILE" names none
 
-    // Split at the first ':' whose prefix is an existing .npy or .safetensors file, so that a
+    // Split at the first ':' whose prefix is an existing .npy, .npz or .safetensors file, so that a
     // tensor name may hold ':'; else the whole text when it names an existing file; else split
     // at the last ':'.
     static MatrixSource parse(const QString &text);

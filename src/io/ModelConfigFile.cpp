@@ -1,6 +1,10 @@
 #include "io/ModelConfigFile.h"
 
 #include "check/ConfigNumber.h"
+#include "io/ByteSource.h"
+#include "io/JsonTopLevel.h"
+#include "io/MemoryFiles.h"
+#include "io/StandardInput.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -111,6 +115,8 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
             break;
         document = QJsonDocument::fromJson(json, &error);
     }
+    if (const auto scalar = error.error != QJsonParseError::NoError ? jsonTopLevelScalar(bytes) : std::nullopt)
+        return refuse(u"not a model config: its top level is %1, not an object"_s.arg(*scalar));
     if (error.error != QJsonParseError::NoError)
         return refuse(u"not JSON: %1 at %2%3"_s.arg(error.errorString(), placeOf(bytes, error.offset),
                                                     pythonLiteralNote(bytes, error.offset)));
@@ -122,15 +128,27 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
 
 ReadResult<QJsonObject> read(const QString &path)
 {
-    // A pipe or a device could block the read or never end it.
-    const QFileInfo info(path);
+    // A config the Python module holds in memory (a dict).
+    if (const auto bytes = MemoryFiles::file(path)) {
+        if (bytes->size() > kMaxBytes)
+            return ReadError {
+                path,
+                u"%1 bytes is too large for a model config (at most %2 bytes)"_s.arg(bytes->size()).arg(kMaxBytes)};
+        return parse(*bytes, path);
+    }
+    // A pipe or a device could block the read or never end it; "-", standard input, is read whole
+    // into a regular file first (StandardInput).
+    const auto where = StandardInput::file(path);
+    if (!where)
+        return where.error();
+    const QFileInfo info(where.value());
     if (!info.exists())
-        return ReadError {path, u"no such file"_s};
+        return ReadError {path, absentFileReason(path)};
     if (info.isDir())
         return ReadError {path, u"a directory, not a config file"_s};
     if (!info.isFile())
         return ReadError {path, u"not a regular file"_s};
-    QFile file(path);
+    QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return ReadError {path, file.errorString()};
     const auto tooLarge = [&](qint64 size) {

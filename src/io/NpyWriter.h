@@ -25,8 +25,10 @@ QByteArray npyHeader(std::int64_t rows, std::int64_t cols);
 
 // The table's cells as little-endian float32, row after row, through a bounded buffer (a table of
 // any size costs at most one chunk of extra memory), each row counted in `progress`: the data of
-// a .npy and of a .safetensors file alike.
-bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr);
+// a .npy and of a .safetensors file alike; false when the device refused them, or when `cancel`
+// was set (polled between chunks).
+bool writeLittleEndianRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr,
+                           const std::atomic<bool> *cancel = nullptr);
 
 // Writes `table` as a .npy file, atomically, converting to little-endian in bounded chunks.
 std::optional<WriteError> writeNpy(const QString &path, const ConstBlockRef &table);

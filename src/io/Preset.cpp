@@ -1,6 +1,7 @@
 #include "Preset.h"
 
 #include "core/ParamText.h"
+#include "check/models/ModelExamples.h"
 
 #include <QDir>
 #include <QFile>
@@ -53,6 +54,14 @@ std::variant<Params, QList<ParamError>> Preset::applyTo(const Params &base) cons
     return ParamOverlay::over(base, params);
 }
 
+QString Preset::modelName() const
+{
+    // "Llama 4 Scout 17B-16E (Meta), RoPE layers", "Qwen2.5 7B Instruct with YaRN (Alibaba)": the
+    // model is named before its maker, the part it is and what was added to it.
+    QString name = title.section(u" ("_s, 0, 0).section(u", "_s, 0, 0);
+    return name.section(u" with "_s, 0, 0).trimmed();
+}
+
 bool Preset::matches(const Params &current) const
 {
     for (auto it = params.cbegin(); it != params.cend(); ++it) {
@@ -89,7 +98,8 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kPresetFormat));
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
-    const QStringList known = {u"format"_s, u"version"_s, u"title"_s, u"cite"_s, u"source"_s, u"note"_s, u"params"_s};
+    const QStringList known
+        = {u"format"_s, u"version"_s, u"title"_s, u"cite"_s, u"source"_s, u"note"_s, u"config"_s, u"params"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -100,6 +110,10 @@ std::variant<Preset, PresetError> read(const QString &path)
     preset.cite = root.value(u"cite"_s).toString();
     preset.source = root.value(u"source"_s).toString();
     preset.note = root.value(u"note"_s).toString();
+    preset.config = root.value(u"config"_s).toString();
+    if (!preset.config.isEmpty() && !ModelExamples::find(preset.config))
+        return fail(
+            u"\"config\" must name an example config (%1); got \"%2\""_s.arg(ModelExamples::names(), preset.config));
     if (preset.title.isEmpty() || preset.cite.isEmpty() || preset.source.isEmpty())
         return fail(u"a preset names its \"title\", \"cite\" and \"source\", as strings"_s);
     if (!root.value(u"params"_s).isObject())

@@ -19,7 +19,7 @@ namespace posenc {
 //   {"format": "posenc-preset", "version": 1,
 //    "title": "Transformer base (Vaswani et al. 2017)", "cite": "Vaswani et al. 2017, sections ...",
 //    "source": "Vaswani et al. 2017, “Attention Is All You Need”: d_model 512 (section 3.1), ...",
-//    "note": "The paper fixes no max_len: ...",
+//    "note": "The paper fixes no max_len: ...", "config": "llama-4-scout",
 //    "params": {"d-model": "512", "dropout": "0.1", ...}}
 //
 // "params" holds what the source says, as a session's "params" do (the command line's keys and
@@ -33,8 +33,13 @@ struct Preset
     QString cite; // the source in a line: "Vaswani et al. 2017, Table 3, “big”"
     QString source; // where the values come from, precisely enough to check them
     QString note; // what the source leaves open and how the preset treats it; may be empty
+    // The example config of the same model (ModelExamples: "llama-4-scout"), whose every layer type
+    // the lessons about a model's layers read; empty where the program has none.
+    QString config;
     ParamTexts params; // key -> text, as ParamText reads them
 
+    // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
+    QString modelName() const;
     // `base` with every parameter this preset names set, or the problems that refuse it (a
     // loaded matrix whose columns are not the preset's d_model).
     std::variant<Params, QList<ParamError>> applyTo(const Params &base) const;

@@ -1,10 +1,13 @@
 #include "SessionFile.h"
 
 #include "Lesson.h"
+#include "StandardInput.h"
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
+#include "io/ByteSource.h"
+#include "io/JsonTopLevel.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -109,6 +112,8 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
         return fail(u"not a session file: %1: a NUL byte (a session file is text)"_s.arg(placeOf(json, nul)));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (const auto scalar = parseError.error != QJsonParseError::NoError ? jsonTopLevelScalar(json) : std::nullopt)
+        return fail(u"not a session file: the top level is %1, not an object"_s.arg(*scalar));
     if (parseError.error != QJsonParseError::NoError)
         return fail(u"not a session file: %1: %2"_s.arg(placeOf(json, parseError.offset), parseError.errorString()));
     if (!document.isObject())
@@ -169,10 +174,16 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
 std::variant<Session, SessionError> readSession(const QString &path)
 {
     // A pipe or a device would block the read, or never end it; --embeddings refuses them too.
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile())
+    // "-", standard input, is read whole into a regular file first (StandardInput).
+    const auto where = StandardInput::file(path);
+    if (!where)
+        return SessionError {path, where.error().reason};
+    const QFileInfo info(where.value());
+    if (!info.exists())
+        return SessionError {path, absentFileReason(path)};
+    if (!info.isFile())
         return SessionError {path, u"not a regular file"_s};
-    QFile file(path);
+    QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return SessionError {path, file.errorString()};
     if (file.size() > Session::kMaxFileBytes)

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -154,6 +155,46 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
     for (std::size_t i = 0; i < request.dims.size(); ++i)
         selected.col(static_cast<Eigen::Index>(i)) = table.col(request.dims[i] - block.col0);
     return selected;
+}
+
+namespace {
+
+// Whether `value` at (row, col) of the whole table of `request`'s quantity is a documented infinity.
+bool documentedInfinity(const Params &params, const TableRequest &request, std::int64_t row, std::int64_t col,
+                        float value)
+{
+    if (request.content != TableRequest::Cells)
+        return false;
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    if (request.quantity == Quantity::AlibiBias)
+        return value == -kInf && params.alibi.mask == AlibiMask::Causal && col > row;
+    if (request.quantity == Quantity::RopeFrequencies)
+        return value == kInf && (col == 2 || col == 3); // the wavelengths 2 pi / theta of a theta of 0
+    return false;
+}
+
+} // namespace
+
+std::optional<NonFinite> undocumentedNonFinite(const Params &params, const TableRequest &request,
+                                               const RowMatrixXf &table)
+{
+    if (table.allFinite())
+        return std::nullopt;
+    const bool cells = request.content == TableRequest::Cells;
+    for (Eigen::Index r = 0; r < table.rows(); ++r) {
+        for (Eigen::Index c = 0; c < table.cols(); ++c) {
+            const float v = table(r, c);
+            if (std::isfinite(v))
+                continue;
+            const std::int64_t row = request.block.row0 + r;
+            const std::int64_t col = !cells ? c
+                : request.dims.empty()      ? request.block.col0 + c
+                                            : request.dims[std::size_t(c)];
+            if (!documentedInfinity(params, request, row, col, v))
+                return NonFinite {r, c, v};
+        }
+    }
+    return std::nullopt;
 }
 
 QStringList columnNames(const TableRequest &request)

@@ -33,6 +33,18 @@ std::optional<QString> check(const Engine &engine, const TableRequest &request);
 // The table, float32, rows x columns; nothing when cancelled. Precondition: check() passed.
 std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &request,
                                    const ComputeOptions &options = {});
+// A cell of a computed table that holds no number: its row and column in the table, and the value.
+struct NonFinite
+{
+    std::int64_t row = 0;
+    std::int64_t column = 0;
+    float value = 0.0f;
+};
+// The first cell of `table`, computed for `request` under `params`, that is NaN or infinite where the
+// quantity documents no infinity (ALiBi's causal bias is -inf above the diagonal, as the reference's
+// mask is; the wavelength of a RoPE frequency of 0 is +inf): a table posenc writes holds numbers.
+std::optional<NonFinite> undocumentedNonFinite(const Params &params, const TableRequest &request,
+                                               const RowMatrixXf &table);
 // The rows of a table of `rows` x `cols` computed between two counts of progress: a few million
 // cells, and at most a 256th of the rows (but 1024) where rows are narrow.
 std::int64_t progressRunRows(std::int64_t rows, std::int64_t cols);

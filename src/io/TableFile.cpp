@@ -2,12 +2,14 @@
 
 #include "io/ArrayRows.h"
 #include "io/CsvReader.h"
+#include "io/MemoryFiles.h"
 #include "io/NpyReader.h"
+#include "io/NpzReader.h"
 #include "io/SafetensorsReader.h"
 #include "io/SizeArithmetic.h"
+#include "io/StandardInput.h"
 
 #include <QFile>
-#include <QFileInfo>
 
 #include <algorithm>
 #include <bit>
@@ -20,12 +22,24 @@ namespace posenc::TableFile {
 
 namespace {
 
+// Bytes that any number of threads read at once: a file, or an array inflated from a .npz.
+class SharedBytes
+{
+public:
+    virtual ~SharedBytes() = default;
+    virtual QString bytesName() const = 0;
+    virtual qint64 bytesSize() const = 0;
+    // The bytes, from any thread; false with `error` set.
+    virtual bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const = 0;
+};
+
 // A file read with pread(2): no shared position, so any number of threads read it at once.
-class PreadSource final : public ByteSource
+class PreadSource final : public ByteSource, public SharedBytes
 {
 public:
     explicit PreadSource(const QString &path)
         : m_file(path)
+        , m_name(path)
     { }
     // False, with errorString() set, when the path is not a regular file that opens.
     bool open()
@@ -38,10 +52,11 @@ public:
         m_size = m_file.size();
         return true;
     }
-    QString name() const override { return m_file.fileName(); }
+    QString name() const override { return m_name; }
     qint64 size() const override { return m_size; }
-    // The bytes, from any thread; false with `error` set.
-    bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const
+    QString bytesName() const override { return name(); }
+    qint64 bytesSize() const override { return m_size; }
+    bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const override
     {
         if (offset < 0 || length < 0 || offset > m_size || length > m_size - offset) {
             error = u"%1 bytes from byte %2 are outside the file (%3 bytes)"_s.arg(length).arg(offset).arg(m_size);
@@ -75,18 +90,45 @@ protected:
 
 private:
     QFile m_file;
+    QString m_name; // as given: "-" for standard input
     qint64 m_size = 0;
 };
 
-// The same file's bytes for one thread's read of Fortran-ordered rows through readArrayRows.
+// A deflated array of a .npz file, inflated whole within the memory budget.
+class InflatedBytes final : public SharedBytes
+{
+public:
+    InflatedBytes(QByteArray bytes, QString name)
+        : m_bytes(std::move(bytes))
+        , m_name(std::move(name))
+    { }
+    QString bytesName() const override { return m_name; }
+    qint64 bytesSize() const override { return m_bytes.size(); }
+    bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const override
+    {
+        if (offset < 0 || length < 0 || offset > m_bytes.size() || length > m_bytes.size() - offset) {
+            error = u"%1 bytes from byte %2 are outside the array (%3 bytes)"_s.arg(length).arg(offset).arg(
+                m_bytes.size());
+            return false;
+        }
+        std::memcpy(destination, m_bytes.constData() + offset, std::size_t(length));
+        return true;
+    }
+
+private:
+    QByteArray m_bytes;
+    QString m_name;
+};
+
+// The same bytes for one thread's read of Fortran-ordered rows through readArrayRows.
 class ThreadSource final : public ByteSource
 {
 public:
-    explicit ThreadSource(const PreadSource &file)
+    explicit ThreadSource(const SharedBytes &file)
         : m_file(file)
     { }
-    QString name() const override { return m_file.name(); }
-    qint64 size() const override { return m_file.size(); }
+    QString name() const override { return m_file.bytesName(); }
+    qint64 size() const override { return m_file.bytesSize(); }
 
 protected:
     bool readInside(qint64 offset, qint64 length, char *destination) override
@@ -99,7 +141,7 @@ protected:
     }
 
 private:
-    const PreadSource &m_file;
+    const SharedBytes &m_file;
 };
 
 StoredType storedTypeOf(const ElementType &element)
@@ -122,7 +164,7 @@ StoredType storedTypeOf(const ElementType &element)
 class FileRows final : public TableRows
 {
 public:
-    FileRows(std::unique_ptr<PreadSource> file, ArrayLayout layout, QString name)
+    FileRows(std::unique_ptr<const SharedBytes> file, ArrayLayout layout, QString name)
         : m_file(std::move(file))
         , m_layout(layout)
         , m_name(std::move(name))
@@ -180,7 +222,7 @@ private:
         return true;
     }
 
-    std::unique_ptr<PreadSource> m_file;
+    std::unique_ptr<const SharedBytes> m_file;
     ArrayLayout m_layout;
     QString m_name;
 };
@@ -208,16 +250,56 @@ ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, b
     return ArrayLayout {dataOffset, dims[0], dims[1], *info.element, fortranOrder};
 }
 
+// An array of a .npz file: a stored one read where it lies in the archive, as a .npy file is; a
+// deflated one (savez_compressed) inflated whole, within the memory budget.
+ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource> file, const MatrixSource &source,
+                                                     std::uint64_t memoryBudget)
+{
+    const auto members = NpzReader::members(*file);
+    if (!members)
+        return members.error();
+    const auto member = NpzReader::choose(members.value(), source.tensor, source.path);
+    if (!member)
+        return member.error();
+    const QString name = source.path + u':' + member->name;
+    if (!member->deflated) {
+        MemberByteSource bytes(*file, member.value());
+        const auto array = NpyReader::inspect(bytes);
+        if (!array)
+            return array.error();
+        auto layout = tableLayout(array->info, member->dataOffset + array->dataOffset, array->fortranOrder, name);
+        if (!layout)
+            return layout.error();
+        return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(std::move(file), layout.value(), name));
+    }
+    const qint64 maxBytes = qint64(std::min<std::uint64_t>(memoryBudget, std::uint64_t(1) << 62));
+    auto inflated = NpzReader::inflate(*file, member.value(), maxBytes);
+    if (!inflated)
+        return inflated.error();
+    MemoryByteSource bytes(inflated.value(), name);
+    const auto array = NpyReader::inspect(bytes);
+    if (!array)
+        return array.error();
+    auto layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, name);
+    if (!layout)
+        return layout.error();
+    return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(
+        std::make_unique<InflatedBytes>(std::move(inflated.value()), name), layout.value(), name));
+}
+
 } // namespace
 
 ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, std::uint64_t memoryBudget,
                                                   const std::atomic<bool> *cancel)
 {
+    // An array the Python module checks, read where it lies (MemoryFiles).
+    if (auto rows = MemoryFiles::table(source.toString()))
+        return rows;
     auto file = std::make_unique<PreadSource>(source.path);
     file->setCancel(cancel);
     if (!file->open())
         return ReadError {source.path, u"cannot open the file: %1"_s.arg(file->errorString())};
-    const QString suffix = QFileInfo(source.path).suffix().toLower();
+    const QString suffix = StandardInput::suffix(source.path);
     char magic[6] = {};
     const bool npy = (file->size() >= 6 && file->read(0, 6, magic) && QByteArrayView(magic, 6) == "\x93NUMPY")
         || suffix == u"npy"_s;
@@ -246,6 +328,8 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
         return std::shared_ptr<const TableRows>(
             std::make_shared<FileRows>(std::move(file), layout.value(), source.toString()));
     }
+    if (NpzReader::hasMagic(QByteArrayView(magic, 6)) || suffix == u"npz"_s)
+        return openNpz(std::move(file), source, memoryBudget);
     if (suffix == u"csv"_s || suffix == u"txt"_s || suffix == u"tsv"_s) {
         if (source.tensor)
             return ReadError {
@@ -266,7 +350,7 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
     return ReadError {
         source.path,
         u"unknown format: neither a .npy file (it does not start with \\x93NUMPY), nor named *.safetensors, "
-        "*.csv, *.tsv or *.txt"_s};
+        "*.npz, *.csv, *.tsv or *.txt"_s};
 }
 
 } // namespace posenc::TableFile

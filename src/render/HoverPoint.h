@@ -17,7 +17,9 @@ struct HoverPoint
     std::optional<std::int64_t> column; // a column of X (or of the PE table in the curves view)
     bool columnIsPe = false; // the column counts PE columns (curves) rather than X columns
     std::optional<double> value;
-    QString valueName; // what the value is: "PE", "‖PE_p‖", ...
+    // What the value is: "PE", "‖PE_p‖", ...; without a value, the reading itself in words (each
+    // curve of a line figure at the cursor: "Llama 4 Scout NoPE layers 1.4812; ...").
+    QString valueName;
     // The table `value` is a cell of, when it is one: the readout then shows it among the cell's
     // parts instead of after them.
     std::optional<Quantity> quantity;

@@ -9,24 +9,41 @@ namespace posenc {
 
 namespace MeasuredText {
 
+namespace {
+
+// A text measured for a font, a line height and a screen resolution. QFont's own equality and hash
+// (its request, hinting and kerning among them) are far cheaper than the strings of QFont::key().
+struct Measured
+{
+    QFont font;
+    int height = 0;
+    qreal dpi = 0.0;
+    QString text;
+    bool operator==(const Measured &) const = default;
+};
+
+size_t qHash(const Measured &m, size_t seed = 0)
+{
+    return qHashMulti(seed, m.font, m.height, m.dpi, m.text);
+}
+
+} // namespace
+
 QRect boundingRect(const QFont &font, int height, const QString &text)
 {
     // A figure's texts number in the dozens; a long session of changes that each bring new
     // numbers into titles starts the cache afresh now and then.
     constexpr qsizetype kMaxEntries = 2048;
-    thread_local QHash<QString, QRect> measured;
+    thread_local QHash<Measured, QRect> measured;
     // QFontMetrics without a device measures at the primary screen's resolution.
     const QScreen *screen = QGuiApplication::primaryScreen();
-    // QFont::key() leaves out hinting and kerning, which change widths.
-    const QString key = font.key() + QChar(0x1f) + QString::number(font.hintingPreference())
-        + QString::number(int(font.kerning())) + QChar(0x1f) + QString::number(height) + QChar(0x1f)
-        + QString::number(screen ? screen->logicalDotsPerInchY() : 0.0) + QChar(0x1f) + text;
+    Measured key {font, height, screen ? screen->logicalDotsPerInchY() : 0.0, text};
     if (const auto found = measured.constFind(key); found != measured.cend())
         return *found;
     if (measured.size() >= kMaxEntries)
         measured.clear();
     const QRect rect = QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text);
-    measured.insert(key, rect);
+    measured.insert(std::move(key), rect);
     return rect;
 }
 

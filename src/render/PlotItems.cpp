@@ -1,5 +1,7 @@
 #include "PlotItems.h"
 
+#include "StampedGraph.h"
+
 #include "render/data/FigureText.h"
 
 #include <algorithm>
@@ -53,7 +55,7 @@ void setLog2Axis(QCPAxis *axis, bool powers, int ticks)
 
 QCPGraph *line(QCPAxisRect *rect, const QColor &color, double width, Qt::PenStyle style)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setPen(QPen(color, width, style));
     return graph;
 }

@@ -1,5 +1,7 @@
 #include "StampedGraph.h"
 
+#include "PolylineSimplify.h"
+
 #include <cmath>
 
 namespace posenc {
@@ -56,6 +58,71 @@ void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &
                              std::round((scatter.y() + shift) * ratio - half));
         painter->drawPixmap(corner / ratio - offset, m_stamp);
     }
+}
+
+namespace {
+
+bool exporting(const QCPPainter *painter)
+{
+    return painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching);
+}
+
+bool finite(const QVector<QPointF> &points)
+{
+    for (const QPointF &p : points)
+        if (!std::isfinite(p.x()) || !std::isfinite(p.y()))
+            return false;
+    return true;
+}
+
+} // namespace
+
+void StampedGraph::drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lines) const
+{
+    if (exporting(painter)) {
+        QCPGraph::drawLinePlot(painter, lines);
+        return;
+    }
+    const qreal ratio = painter->device()->devicePixelRatioF();
+    QCPGraph::drawLinePlot(painter, simplifyPolyline(lines, kLineTolerance / ratio));
+}
+
+QVector<QPointF> StampedGraph::allLines() const
+{
+    QVector<QPointF> lines;
+    getLines(&lines, QCPDataRange(0, dataCount()));
+    return lines;
+}
+
+// A band between this graph and another StampedGraph over the same keys (each figure's bands: a
+// least and a most at every key) is one polygon, this line out and the other's back, as
+// QCPGraph::getChannelFillPolygon makes it there; each side simplified as a line is. Any other
+// fill is QCPGraph's.
+void StampedGraph::drawFill(QCPPainter *painter, QVector<QPointF> *lines) const
+{
+    const auto *other = dynamic_cast<const StampedGraph *>(mChannelFillGraph.data());
+    const QBrush brush = painter->brush();
+    if (exporting(painter) || !other || mLineStyle == lsImpulse || other->lineStyle() == lsImpulse
+        || brush.style() == Qt::NoBrush || brush.color().alpha() == 0 || other->keyAxis() != keyAxis()) {
+        QCPGraph::drawFill(painter, lines);
+        return;
+    }
+    const QVector<QPointF> otherLines = other->allLines();
+    const bool horizontal = keyAxis()->orientation() == Qt::Horizontal;
+    const auto key = [horizontal](const QPointF &p) { return horizontal ? p.x() : p.y(); };
+    if (lines->size() < 2 || otherLines.size() < 2 || !finite(*lines) || !finite(otherLines)
+        || key(lines->front()) != key(otherLines.front()) || key(lines->back()) != key(otherLines.back())) {
+        QCPGraph::drawFill(painter, lines);
+        return;
+    }
+    const double tolerance = kLineTolerance / painter->device()->devicePixelRatioF();
+    QVector<QPointF> polygon = simplifyPolyline(*lines, tolerance);
+    const QVector<QPointF> back = simplifyPolyline(otherLines, tolerance);
+    polygon.reserve(polygon.size() + back.size());
+    for (auto it = back.crbegin(); it != back.crend(); ++it)
+        polygon.append(*it);
+    applyFillAntialiasingHint(painter);
+    painter->drawPolygon(polygon.constData(), int(polygon.size()));
 }
 
 } // namespace posenc

@@ -6,22 +6,35 @@
 
 namespace posenc {
 
-// A graph whose scatter markers are drawn on screen as copies of one pre-drawn marker (a
-// stamp), as QCustomPlot draws its tick labels from cached pixmaps: a thousand antialiased
-// rings take about 0.65 ms a replot, their copies 0.1 ms.
-// A marker lands on the nearest device pixel, half a pixel from its exact place at most.
-// Exports (QCustomPlot's toPixmap and toPainter mark their painter pmNoCaching, its PDF
-// writer pmVectorized) draw every marker exactly, as QCPGraph does.
+// A graph drawn on screen with shortcuts the eye cannot tell from QCPGraph's drawing, a replot
+// being most of the window's time while parameters change:
+// - its scatter markers are copies of one pre-drawn marker (a stamp), as QCustomPlot draws its tick
+//   labels from cached pixmaps: a thousand antialiased rings take about 0.65 ms a replot, their
+//   copies 0.1 ms. A marker lands on the nearest device pixel, half a pixel from its exact place at
+//   most.
+// - its line, and the band it fills with another StampedGraph (setChannelFillGraph), keep only the
+//   vertices that a tenth of a device pixel does not explain (simplifyPolyline): a curve sampled a
+//   point a pixel is drawn with a fraction of its segments, each one's stroke a fixed cost.
+// Exports (QCustomPlot's toPixmap and toPainter mark their painter pmNoCaching, its PDF writer
+// pmVectorized) draw every marker and vertex exactly, as QCPGraph does.
 class StampedGraph : public QCPGraph
 {
 public:
     StampedGraph(QCPAxis *keyAxis, QCPAxis *valueAxis);
 
+    // How far a vertex left out of a line on screen may be from what is drawn, in device pixels.
+    static constexpr double kLineTolerance = 0.1;
+
 protected:
     void drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
                          const QCPScatterStyle &style) const override;
+    void drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lines) const override;
+    void drawFill(QCPPainter *painter, QVector<QPointF> *lines) const override;
 
 private:
+    // The graph's line in pixels over all its data, as QCPGraph draws it.
+    QVector<QPointF> allLines() const;
+
     // What the stamp was drawn for: a new style, pen or pixel ratio draws it again.
     struct StampKey
     {

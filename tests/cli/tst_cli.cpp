@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -21,6 +22,7 @@
 
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -60,6 +62,7 @@ private slots:
     void existingFileIsReplacedOnlyWithForce();
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
+    void windowNamesASettingsFifoAsItOpens();
     void windowOpensASessionWithFlagsOverridingIt();
     void aFileArgumentOpensInTheWindow();
     void aWordIsAnUnknownCommand();
@@ -165,7 +168,7 @@ void TestCli::csvHoldsTheSameValues()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = file.readAll().split('\n');
     QCOMPARE(lines.size(), 22); // the header, 20 rows and the empty text after the last newline
-    QVERIFY(lines.first().startsWith("# output_0,"));
+    QVERIFY(lines.first().startsWith("output_0,"));
     for (qint64 r = 0; r < t.rows; ++r) {
         const QList<QByteArray> fields = lines[r + 1].split(',');
         QCOMPARE(fields.size(), 9);
@@ -299,6 +302,32 @@ void TestCli::windowOpensWithTheParameterFlags()
     QCOMPARE(posenc({u"--reset-settings"_s, u"--screenshot"_s, shot}, environment).exitCode, 0);
     QVERIFY(conf.open(QIODevice::ReadOnly));
     QVERIFY(conf.readAll().contains("d-model=512"));
+}
+
+// A FIFO in place of the settings file blocked the window for ever (issue 62, break 5); the window
+// now starts without it and says so on standard error as it opens. Before: the line stayed in a
+// buffer until the window closed.
+void TestCli::windowNamesASettingsFifoAsItOpens()
+{
+    const QString config = path(u"fifo-config"_s);
+    QVERIFY(QDir().mkpath(config + u"/PosEnc Explorer"_s));
+    QCOMPARE(::mkfifo(QFile::encodeName(config + u"/PosEnc Explorer/posenc.conf"_s).constData(), 0600), 0);
+    const QString shot = path(u"fifo.png"_s);
+    const Run run = screenshotInto(shot, config);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(QFile::exists(shot));
+    QProcess window;
+    window.setProcessEnvironment(windowEnvironment(config));
+    window.start(QStringLiteral(POSENC_EXECUTABLE), {u"--d-model"_s, u"32"_s, u"--max-len"_s, u"64"_s});
+    QVERIFY(window.waitForStarted());
+    const auto stop = qScopeGuard([&window] {
+        window.kill();
+        window.waitForFinished(60000);
+    });
+    QByteArray said;
+    QTRY_VERIFY_WITH_TIMEOUT((said += window.readAllStandardError()).contains("not reading the settings"), 60000);
+    QVERIFY2(said.contains("is not a regular file (a pipe, a socket or a device)"), said.constData());
+    QCOMPARE(window.state(), QProcess::Running);
 }
 
 void TestCli::windowRefusesInvalidParametersWithoutAScreen()

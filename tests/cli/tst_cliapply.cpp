@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace Qt::StringLiterals;
@@ -369,6 +370,37 @@ private slots:
         run = CliRun::posenc({u"check"_s, u"--apply"_s, m_dir.filePath(u"none.npy"_s), files[1]});
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.startsWith(u"posenc check: --apply X: "_s), qPrintable(run.err));
+    }
+
+    // Before: exit 2, "X or Y holds a value that is not finite" (issue 62, break 6): the file's
+    // fault, exit 3, naming which of the two, its file and the cell.
+    void notANumberNamesTheFile_data()
+    {
+        QTest::addColumn<int>("which"); // 0: X, 1: Y
+        QTest::addColumn<float>("value");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("NaN in X") << 0 << std::numeric_limits<float>::quiet_NaN() << u"holds NaN"_s;
+        QTest::newRow("an infinity in Y") << 1 << -std::numeric_limits<float>::infinity() << u"holds an infinity"_s;
+    }
+    void notANumberNamesTheFile()
+    {
+        QFETCH(int, which);
+        QFETCH(float, value);
+        QFETCH(QString, words);
+        QStringList files = written(u"nan"_s, 0, true, true);
+        QCOMPARE(files.size(), 2);
+        std::vector<float> cells(std::size_t(256 * kDim), 0.25f);
+        cells[std::size_t(17 * kDim + 9)] = value;
+        const QString bad = m_dir.filePath(u"not-a-number.npy"_s);
+        QVERIFY(CliRun::writeNpy(bad, 256, kDim, cells));
+        files[which] = bad;
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, files[0], files[1]});
+        QCOMPARE(run.exitCode, 3);
+        const QString said
+            = u"posenc check: --apply %1: %2: row 17, column 9 %3"_s.arg(which == 0 ? u"X"_s : u"Y"_s, bad, words);
+        QVERIFY2(run.err.startsWith(said), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY(run.out.isEmpty());
     }
 };
 

@@ -335,6 +335,13 @@ private slots:
         values[std::size_t(40 * 8 + 5)] = std::numeric_limits<float>::quiet_NaN();
         QTest::newRow("a NaN cell") << npy("<f4", "(64, 8)", floatBytes(values)) << u"n.npy"_s << 3
                                     << u"row 40, column 5 holds NaN"_s;
+        // Before: "holds an infinity" for a float64 cell of 1e300 (issue 62, break 10).
+        std::vector<double> wide(64 * 8, 0.5);
+        wide[3 * 8 + 1] = 1e300;
+        QTest::newRow("a float64 cell past float32's range")
+            << npy("<f8", "(64, 8)",
+                   QByteArray(reinterpret_cast<const char *>(wide.data()), qsizetype(wide.size() * 8)))
+            << u"w.npy"_s << 3 << u"row 3, column 1 holds an infinity or a number past float32's range"_s;
         // An array that is no table is what the command asked of a sound file: exit 2, as everywhere.
         QTest::newRow("3-D") << npy("<f4", "(4, 4, 32)", floatBytes(values)) << u"c.npy"_s << 2 << u"is 3-D"_s;
         QTest::newRow("ragged csv") << QByteArray("1,2\n3\n") << u"r.csv"_s << 3
@@ -481,12 +488,12 @@ private slots:
                                                         {u"base"_s, 10000.0},
                                                         {u"frequencies"_s, QJsonValue::Null},
                                                         {u"mistakes"_s, QJsonArray {}}};
-        QTest::newRow("attention-factor-missing")
-            << rows(16384, d, yarn(1.0)) << d << QStringList()
-            << QJsonObject {{u"verdict"_s, u"mistake"_s},
-                            {u"rope_type"_s, u"yarn"_s},
-                            {u"attention_factor"_s, 1.0},
-                            {u"mistakes"_s, QJsonArray {u"attention-factor-missing"_s}}};
+        // Amplitude 1 is YaRN with mscale = mscale_all_dim (DeepSeek-V3, Mistral 3): no mistake.
+        QTest::newRow("yarn, mscale = mscale_all_dim") << rows(16384, d, yarn(1.0)) << d << QStringList()
+                                                       << QJsonObject {{u"verdict"_s, u"variant"_s},
+                                                                       {u"rope_type"_s, u"yarn"_s},
+                                                                       {u"attention_factor"_s, 1.0},
+                                                                       {u"mistakes"_s, QJsonArray {}}};
         QTest::newRow("rope-layout") << rows(2048, d, yarn(af)) << d
                                      << QStringList {u"--rope-layout"_s, u"interleaved"_s}
                                      << QJsonObject {{u"verdict"_s, u"mistake"_s},

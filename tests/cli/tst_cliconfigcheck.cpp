@@ -24,6 +24,7 @@ private slots:
     void mistakesAreNamed();
     void textOutputHasBlocksAndFindings();
     void layerTypeFilters();
+    void takesAnExampleByName();
     void hostileConfigs_data();
     void hostileConfigs();
     void hugeFileIsRefusedUnread();
@@ -58,8 +59,8 @@ void TestCliConfigCheck::everySharedConfigIsRead_data()
     row("Llama-2-7b-hf", 0, {u"full_attention"_s}, {});
     row("Llama-3.2-1B", 0, {u"full_attention"_s}, {});
     row("Llama-4-Scout-17B-16E", 0, {u"chunked_attention"_s, u"full_attention"_s},
-        {u"note chunked-layers-turn"_s, u"note interleaved-pairs"_s, u"note nope-layers"_s, u"note query-temperature"_s,
-         u"warning rope-theta-absent"_s});
+        {u"note chunked-layers-turn"_s, u"note interleaved-pairs"_s, u"note llama3-low-equals-high"_s,
+         u"note nope-layers"_s, u"note query-temperature"_s});
     row("Meta-Llama-3.1-8B", 0, {u"full_attention"_s}, {});
     row("Mistral-7B-v0.1", 0, {u"sliding_attention"_s}, {});
     row("ModernBERT-base", 0, {u"full_attention"_s, u"sliding_attention"_s}, {u"note sliding-layers-own-theta"_s});
@@ -117,6 +118,8 @@ void TestCliConfigCheck::everySharedConfigIsRead()
     const QHash<QString, QStringList> describeKeys {
         {u"rope"_s,
          {u"rope_type"_s, u"rotary_dim"_s, u"attention_factor"_s, u"logit_scale"_s, u"critical_dimension"_s}},
+        // M-RoPE turns at a rope_type's frequencies too (issue 57: they were reported as none).
+        {u"mrope"_s, {u"rope_type"_s, u"rotary_dim"_s, u"mrope_section"_s, u"attention_factor"_s}},
         {u"alibi"_s, {u"heads"_s, u"slope"_s, u"slopes"_s, u"half_weight_distance"_s}},
         {u"t5"_s, {u"buckets"_s, u"max_distance"_s, u"side_buckets"_s, u"max_exact"_s}},
         {u"deberta"_s, {u"buckets"_s, u"max_position"_s, u"mid"_s}}};
@@ -129,7 +132,7 @@ void TestCliConfigCheck::everySharedConfigIsRead()
             QVERIFY2(!layer.value(key).isNull(), qPrintable(name + u": "_s + key));
         }
         QVERIFY(layer.value(u"described"_s).toBool());
-        if (encoding != u"rope"_s)
+        if (encoding != u"rope"_s && encoding != u"mrope"_s)
             QVERIFY(!layer.contains(u"rope_type"_s));
     }
 }
@@ -283,6 +286,18 @@ void TestCliConfigCheck::layerTypeFilters()
     QVERIFY2(bad.run.err.contains(u"sliding_attention, full_attention"_s), qPrintable(bad.run.err));
 }
 
+// --config takes an example's name, as the other commands do: the same report as its file's.
+void TestCliConfigCheck::takesAnExampleByName()
+{
+    const Checked byName = checkJson(u"llama-4-scout"_s);
+    const Checked byFile = checkJson(fixture(u"Llama-4-Scout-17B-16E"_s));
+    QCOMPARE(byName.run.exitCode, 0);
+    QCOMPARE(byName.layerTypes(), byFile.layerTypes());
+    QCOMPARE(byName.findings(), byFile.findings());
+    // A name that is neither a file nor an example is a file that cannot be read.
+    QCOMPARE(checkJson(u"no-such-model"_s).run.exitCode, 3);
+}
+
 void TestCliConfigCheck::hostileConfigs_data()
 {
     QTest::addColumn<QByteArray>("bytes");
@@ -292,6 +307,12 @@ void TestCliConfigCheck::hostileConfigs_data()
                               << u"not JSON: object is missing after a comma at byte 40 (line 2, column 17)"_s;
     QTest::newRow("NaN") << QByteArray("{\"rope_theta\": NaN}") << 3 << u"Python's extensions"_s;
     QTest::newRow("array") << QByteArray("[1, 2]") << 3 << u"not a model config"_s;
+    // JSON allows any value at the top level; Qt's parser calls a lone one "illegal value". Before: "not JSON".
+    QTest::newRow("null") << QByteArray("null\n") << 3 << u"not a model config: its top level is null, not an object"_s;
+    QTest::newRow("a number") << QByteArray(" 42") << 3
+                              << u"not a model config: its top level is the number 42, not an object"_s;
+    QTest::newRow("a string") << QByteArray("\"config\"") << 3
+                              << u"not a model config: its top level is a string, not an object"_s;
     QTest::newRow("empty") << QByteArray("") << 3 << u"not JSON"_s;
     QTest::newRow("NUL") << QByteArray("{\"a\": \"b\0c\"}", 12) << 3 << u"NUL byte"_s;
     QTest::newRow("deep") << QByteArray(5000, '[') << 3 << u"not JSON"_s;
@@ -320,6 +341,12 @@ void TestCliConfigCheck::hostileConfigs_data()
                                        << u"model_type: must be a string of at most 256 characters"_s;
     QTest::newRow("a million layers") << QByteArray(R"({"model_type": "llama", "num_hidden_layers": 1000000})") << 2
                                       << u"num_hidden_layers: must be a whole number in [1, 65536]; got 1000000"_s;
+    // Before: the word refused once a layer, 65,536 identical lines (6.4 MB) on standard error.
+    QTest::newRow("a word for max_window_layers, 65536 layers")
+        << QByteArray(R"({"model_type": "qwen2_vl", "hidden_size": 1536, "num_attention_heads": 12,
+                          "num_hidden_layers": 65536, "max_window_layers": "abc", "use_sliding_window": true,
+                          "sliding_window": 4096, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})")
+        << 2 << u"max_window_layers: must be a whole number in [0, 1099511627776]; got \"abc\""_s;
     QTest::newRow("no model at all") << QByteArray(R"({"hello": "world"})") << 3 << u"model_type"_s;
     // Before: "not JSON: illegal number". JSON allows 1e400; Python's json reads it as infinite.
     QTest::newRow("1e400") << QByteArray(R"({"model_type": "llama", "max_position_embeddings": 1e400})") << 2
@@ -363,6 +390,9 @@ void TestCliConfigCheck::hostileConfigs()
         QVERIFY(run.out.isEmpty());
         // Each refused value is named once: a factor refused for its type is not also "needed".
         QVERIFY2(!run.err.contains(u"needed by"_s), qPrintable(run.err));
+        // A refused value is said once, even where it is read once a layer.
+        if (exitCode == 2)
+            QCOMPARE(run.err.count(words), 1);
     }
 }
 
@@ -383,6 +413,12 @@ void TestCliConfigCheck::hugeFileIsRefusedUnread()
     QVERIFY(missing.err.contains(u"no such file"_s));
     const Run directory = posenc({u"check"_s, u"--config"_s, dir.path()});
     QCOMPARE(directory.exitCode, 3);
+    // Before: "no such file".
+    QVERIFY(QFile::link(u"b.json"_s, dir.filePath(u"a.json"_s)) && QFile::link(u"a.json"_s, dir.filePath(u"b.json"_s)));
+    const Run loop = posenc({u"check"_s, u"--config"_s, dir.filePath(u"a.json"_s)});
+    QCOMPARE(loop.exitCode, 3);
+    QVERIFY2(loop.err.contains(u"a.json: a loop of symbolic links (a.json -> b.json -> a.json)"_s),
+             qPrintable(loop.err));
     QCOMPARE(posenc({u"check"_s}).exitCode, 2);
     QCOMPARE(posenc({u"check"_s, u"--config"_s, path, u"extra"_s}).exitCode, 2);
 }

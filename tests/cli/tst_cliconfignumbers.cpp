@@ -47,8 +47,6 @@ void TestCliConfigNumbers::defaultRopeNumbers_data()
     QTest::newRow("SmolLM3-3B") << u"SmolLM3-3B"_s << u"full_attention"_s << 5e6 << 128 << 65536.0;
     QTest::newRow("gpt-neox-20b") << u"gpt-neox-20b"_s << u"full_attention"_s << 1e4 << 24 << 2048.0;
     QTest::newRow("gpt-j-6b") << u"gpt-j-6b"_s << u"full_attention"_s << 1e4 << 64 << 2048.0;
-    QTest::newRow("Llama-4-Scout as shipped")
-        << u"Llama-4-Scout-17B-16E"_s << u"chunked_attention"_s << 5e5 << 128 << 262144.0;
 }
 
 void TestCliConfigNumbers::defaultRopeNumbers()
@@ -126,17 +124,18 @@ void TestCliConfigNumbers::llama4ScoutNopeLayersAndEqualBands()
     QCOMPARE(nope.value(u"layers"_s).toArray().size(), 12);
     QCOMPARE(nope.value(u"layers"_s).toArray().first().toInt(), 3);
     QCOMPARE(nope.value(u"encoding"_s).toString(), u"none"_s);
-    // Llama4TextConfig's default theta, not 10000.
     QCOMPARE(rope.value(u"rope_theta"_s).toDouble(), 500000.0);
-    QVERIFY(c.message(u"rope-theta-absent"_s).contains(u"500000"_s));
     QCOMPARE(rope.value(u"rope_layout"_s).toString(), u"interleaved"_s);
-    // With the fixture's inferred rope_scaling (Meta's Scout constants): low = high = 1 is a note.
+    // Its llama3 scaling (factor 16, low = high = 1, from 8192): the equal bands are a note.
+    QVERIFY(c.findings().contains(u"note llama3-low-equals-high"_s));
+    // Without rope_theta, Llama4TextConfig's default theta, not 10000.
     QTemporaryDir dir;
     QJsonObject config = readJson(fixture(u"Llama-4-Scout-17B-16E"_s));
-    const QJsonObject inferred = config.value(u"_inferred"_s).toObject();
-    for (const QString &key : {u"rope_scaling"_s, u"rope_theta"_s, u"num_attention_heads"_s, u"num_hidden_layers"_s})
-        config.insert(key, inferred.value(key));
-    const Checked scout = checkJson(writeConfig(dir, u"scout"_s, config));
+    config.remove(u"rope_theta"_s);
+    const Checked absent = checkJson(writeConfig(dir, u"scout"_s, config));
+    QCOMPARE(absent.layer(u"chunked_attention"_s).value(u"rope_theta"_s).toDouble(), 500000.0);
+    QVERIFY(absent.message(u"rope-theta-absent"_s).contains(u"500000"_s));
+    const Checked &scout = c;
     QCOMPARE(scout.run.exitCode, 0);
     QVERIFY(scout.findings().contains(u"note llama3-low-equals-high"_s));
     const QJsonObject l = scout.layer(u"chunked_attention"_s);

@@ -165,7 +165,7 @@ void TestCliConventions::formatWinsOverTheExtension()
     QCOMPARE(posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, file, u"--format"_s, u"csv"_s, u"--force"_s} + kSmall)
                  .exitCode,
              0);
-    QVERIFY(TestFiles::readAll(file).startsWith("# pe_0,pe_1,"));
+    QVERIFY(TestFiles::readAll(file).startsWith("pe_0,pe_1,"));
 }
 
 void TestCliConventions::csvStartsWithAHeaderNamingTheColumns_data()
@@ -173,15 +173,14 @@ void TestCliConventions::csvStartsWithAHeaderNamingTheColumns_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("header");
     QTest::addColumn<int>("rows");
-    QTest::newRow("pe, chosen columns") << QStringList {u"pe"_s, u"--dims"_s, u"5,0,7:9"_s}
-                                        << u"# pe_5,pe_0,pe_7,pe_8"_s << 30;
-    QTest::newRow("output, every column")
-        << QStringList {u"output"_s}
-        << u"# output_0,output_1,output_2,output_3,output_4,output_5,output_6,output_7,"
-           "output_8,output_9,output_10,output_11"_s
-        << 30;
+    QTest::newRow("pe, chosen columns") << QStringList {u"pe"_s, u"--dims"_s, u"5,0,7:9"_s} << u"pe_5,pe_0,pe_7,pe_8"_s
+                                        << 30;
+    QTest::newRow("output, every column") << QStringList {u"output"_s}
+                                          << u"output_0,output_1,output_2,output_3,output_4,output_5,output_6,output_7,"
+                                             "output_8,output_9,output_10,output_11"_s
+                                          << 30;
     QTest::newRow("similarity, positions") << QStringList {u"similarity"_s, u"--positions"_s, u"3:5"_s}
-                                           << u"# similarity_0,similarity_1,similarity_2,similarity_3,similarity_4,"
+                                           << u"similarity_0,similarity_1,similarity_2,similarity_3,similarity_4,"
                                               "similarity_5,similarity_6,similarity_7,similarity_8,similarity_9,"
                                               "similarity_10,similarity_11,similarity_12,similarity_13,"
                                               "similarity_14,similarity_15,similarity_16,similarity_17,"
@@ -190,13 +189,14 @@ void TestCliConventions::csvStartsWithAHeaderNamingTheColumns_data()
                                               "similarity_26,similarity_27,similarity_28,similarity_29"_s
                                            << 2;
     QTest::newRow("column-stats") << QStringList {u"column-stats"_s}
-                                  << u"# pe_mean,pe_std,pe_rms,embedding_mean,embedding_std,embedding_rms"_s << 12;
+                                  << u"pe_mean,pe_std,pe_rms,embedding_mean,embedding_std,embedding_rms"_s << 12;
     QTest::newRow("row-norms") << QStringList {u"row-norms"_s}
-                               << u"# pe_norm,embedding_norm,embedding_over_pe,input_norm,output_norm"_s << 30;
+                               << u"pe_norm,embedding_norm,embedding_over_pe,input_norm,output_norm"_s << 30;
 }
 
-// Before: a CSV file was numbers alone. Now its first line names the columns behind '#', which
-// numpy's loadtxt skips as a comment; the rows after it are the .npy table's values.
+// Before: a CSV file was numbers alone, then its first line named the columns behind '# ', which
+// pandas took for the first column's name ("# pe_0"). Now the first line is the names alone, as
+// pandas.read_csv names the columns by it; the rows after it are the .npy table's values.
 void TestCliConventions::csvStartsWithAHeaderNamingTheColumns()
 {
     QFETCH(QStringList, arguments);

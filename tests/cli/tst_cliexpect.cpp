@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -316,6 +317,44 @@ private slots:
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.startsWith(u"posenc check: --expect-table: "_s) && run.err.contains(u"absent.npy"_s),
                  qPrintable(run.err));
+    }
+
+    // Before: exit 2, and a NaN in the checked table blamed on --expect-table with no file named
+    // (issue 62, break 6). A row of NaN past the rows the sample reads is found as they stream.
+    void expectTableNotANumber_data()
+    {
+        QTest::addColumn<bool>("inReference");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("row");
+        QTest::newRow("in the reference") << true << qint64(256) << qint64(3);
+        QTest::newRow("in the checked table") << false << qint64(256) << qint64(3);
+        QTest::newRow("in each of the reference's rows in turn, 40000 rows") << true << qint64(40000) << qint64(-1);
+    }
+    void expectTableNotANumber()
+    {
+        QFETCH(bool, inReference);
+        QFETCH(qint64, rows);
+        QFETCH(qint64, row);
+        const std::vector<float> good = cells(rows, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
+        const QString sound = path(u"sound-%1.npy"_s.arg(rows));
+        QVERIFY(CliRun::writeNpy(sound, rows, 64, good));
+        // Rows the sample may skip: a NaN in each of a few spread over the table, tried one at a time.
+        const std::vector<qint64> tried
+            = row >= 0 ? std::vector<qint64> {row} : std::vector<qint64> {rows / 7, rows / 3 + 1, rows - 2};
+        for (const qint64 r : tried) {
+            std::vector<float> values = good;
+            values[std::size_t(r * 64 + 2)] = std::numeric_limits<float>::quiet_NaN();
+            const QString bad = path(u"nan-%1.npy"_s.arg(r));
+            QVERIFY(CliRun::writeNpy(bad, rows, 64, values));
+            const CliRun::Run run = inReference ? CliRun::posenc({u"check"_s, sound, u"--expect-table"_s, bad})
+                                                : CliRun::posenc({u"check"_s, bad, u"--expect-table"_s, sound});
+            QVERIFY2(run.exitCode == 3, qPrintable(run.out + run.err));
+            const QString said = u"posenc check: %1%2: row %3, column 2 holds NaN"_s.arg(
+                inReference ? u"--expect-table: "_s : QString(), bad, QString::number(r));
+            QVERIFY2(run.err.startsWith(said), qPrintable(run.err));
+            QCOMPARE(run.err.count(u'\n'), 1);
+            QVERIFY(run.out.isEmpty());
+        }
     }
 
     void badValues_data()

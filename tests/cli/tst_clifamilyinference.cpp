@@ -158,8 +158,8 @@ void TestCliFamilyInference::ambiguityNamesTheChoices_data()
     QTest::newRow("buckets: t5 or deberta") << QStringList {u"export"_s, u"buckets"_s, u"-o"_s, path(u"b.png"_s)}
                                             << QStringList {u"--encoding t5"_s, u"--encoding deberta"_s};
     QTest::newRow("describe alone") << QStringList {u"describe"_s}
-                                    << QStringList {u"--encoding rope"_s, u"--encoding alibi"_s, u"--encoding t5"_s,
-                                                    u"--encoding deberta"_s};
+                                    << QStringList {u"posenc describe needs one family"_s, u"--encoding rope"_s,
+                                                    u"--encoding alibi"_s, u"--encoding t5"_s, u"--encoding deberta"_s};
     QTest::newRow("pe with a RoPE flag: no family")
         << QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"p.npy"_s), u"--rope-theta"_s, u"500000"_s}
         << QStringList {u"--rope-theta (rope, mrope or rope-2d)"_s,

@@ -54,6 +54,22 @@ QStringList figureArguments(const QJsonObject &lesson)
     return arguments;
 }
 
+// The lesson as `posenc lessons NAME --json` reads it for its own model: its parameters and views.
+QJsonObject lessonRead(const QString &name)
+{
+    return QJsonDocument::fromJson(posenc({u"lessons"_s, name, u"--json"_s}).out.toUtf8()).object();
+}
+
+// The lesson's file as a session of the parameters and views it is read with.
+QJsonObject asSession(const QString &name)
+{
+    const QJsonObject read = lessonRead(name);
+    QJsonObject session = lessonFile(name);
+    session[u"params"_s] = read.value(u"params"_s);
+    session[u"view"_s] = read.value(u"view"_s);
+    return session;
+}
+
 QStringList lessonNames()
 {
     QStringList names;
@@ -161,12 +177,17 @@ void TestCliLessons::eachLessonOpensTheWindow()
     QCOMPARE(run.exitCode, 0);
     const QImage image(shot);
     QVERIFY(image.width() >= 800 && image.height() >= 600);
-    // The window showed the lesson: the same as its file opened as a session, parameters, views
-    // and panel.
+    // The window showed the lesson: the same as its file opened as a session of the parameters and
+    // views `posenc lessons NAME --json` reads it with, parameters, views and panel.
+    const QString sessionFile = path(name + u"-session.json"_s);
+    QFile file(sessionFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(asSession(name)).toJson());
+    file.close();
     const QString bySession = path(name + u"-session.png"_s);
-    QCOMPARE(posenc({u"--session"_s, lessonPath(name), u"--screenshot"_s, bySession}, windowEnvironment(u"config"_s))
-                 .exitCode,
-             0);
+    QCOMPARE(
+        posenc({u"--session"_s, sessionFile, u"--screenshot"_s, bySession}, windowEnvironment(u"config"_s)).exitCode,
+        0);
     QVERIFY(image == QImage(bySession));
     QVERIFY(image != QImage(m_own.filePath(u"own.png"_s)));
     // A lesson is a detour: the window remembered the user's parameters on close, not the lesson's.
@@ -191,8 +212,8 @@ void TestCliLessons::eachLessonExportsItsFigure()
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QImage image(byLesson);
     QCOMPARE(image.size(), QSize(1200, 800));
-    // The same as the figure with the lesson's parameters and options typed out.
-    const QJsonObject lesson = lessonFile(name);
+    // The same as the figure with the lesson's parameters (for its own model) and options typed out.
+    const QJsonObject lesson = asSession(name);
     const QString byFlags = path(u"flags.png"_s);
     QCOMPARE(posenc(QStringList {u"export"_s} + figureArguments(lesson) + parameterFlags(lesson) << u"-o"_s << byFlags)
                  .exitCode,
@@ -202,7 +223,7 @@ void TestCliLessons::eachLessonExportsItsFigure()
 
 void TestCliLessons::flagsOverrideTheLesson()
 {
-    const QJsonObject lesson = lessonFile(u"frequencies"_s);
+    const QJsonObject lesson = asSession(u"frequencies"_s);
     const QString lessonOnly = path(u"lesson.png"_s);
     const QString overridden = path(u"overridden.png"_s);
     const QString byFlags = path(u"flags.png"_s);

@@ -61,6 +61,7 @@ private slots:
     void beyondTheMachinesMemoryExits4_data();
     void beyondTheMachinesMemoryExits4();
     void aBudgetBelowTheMachineAdvisesRaisingIt();
+    void aTinyBudgetIsABudget();
     void repeatedDimsCountAgainstTheBudget();
     void failedAllocationExits4();
     void windowStartOutOfMemoryExits4();
@@ -121,6 +122,18 @@ void TestCliMemory::aBudgetBelowTheMachineAdvisesRaisingIt()
                             u"1024"_s, u"--memory-budget"_s, u"0.001"_s});
     QCOMPARE(run.exitCode, 4);
     QVERIFY2(run.err.contains(u"ask for fewer rows with --positions, or raise --memory-budget"_s), qPrintable(run.err));
+}
+
+// The audit: `--memory-budget 1e-300`, inside the documented range (0, 1048576], was refused as "got 0".
+// Any budget above 0 holds a byte at least: the table is over it, said with the budget as given.
+void TestCliMemory::aTinyBudgetIsABudget()
+{
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--d-model"_s, u"4"_s, u"--max-len"_s,
+                            u"4"_s, u"--memory-budget"_s, u"1e-300"_s});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.err.contains(u"over the memory budget of 9.31e-10 GiB"_s), qPrintable(run.err));
+    QVERIFY2(!run.err.contains(u"got 0"_s), qPrintable(run.err));
+    QVERIFY(!QFile::exists(path(u"x.npy"_s)));
 }
 
 // The audit: `--dims 0:8,0:8,...` (16 copies) wrote 512 MiB under a 0.25 GiB budget; only the

@@ -53,6 +53,8 @@ private slots:
     void bucketTablesAreWholeNumbers();
     void maxLenFollowsTheGrid_data();
     void maxLenFollowsTheGrid();
+    void noTableHoldsAnUndefinedNumber_data();
+    void noTableHoldsAnUndefinedNumber();
 
 private:
     QTemporaryDir m_dir;
@@ -233,7 +235,8 @@ void TestCliTables::alibiBiasCsvWritesMinusInfinity()
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 4);
-    QVERIFY(lines[0].startsWith(u"# "_s));
+    // The header names the three columns.
+    QVERIFY2(!lines[0].startsWith(u'#') && lines[0].count(u',') == 2, qPrintable(lines[0]));
     // Head 1 of 8: m = 1/2.
     QCOMPARE(lines[1], u"0,-inf,-inf"_s);
     QCOMPARE(lines[2], u"-0.5,0,-inf"_s);
@@ -250,7 +253,7 @@ void TestCliTables::alibiSlopesNameTheirColumns()
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 13);
-    QCOMPARE(lines[0], u"# head,slope,log2_slope,interleaved"_s);
+    QCOMPARE(lines[0], u"head,slope,log2_slope,interleaved"_s);
     QCOMPARE(lines[1], u"1,0.5,-1,0"_s);
     QCOMPARE(lines[8], u"8,0.00390625,-8,0"_s);
     // Head 9 is the first of the interleave: 2^-0.5.
@@ -306,6 +309,62 @@ void TestCliTables::maxLenFollowsTheGrid()
     }
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(run.out.split(u'\n', Qt::SkipEmptyParts).size(), rows + 1); // the header, then a row each
+}
+
+// The audit: row-norms wrote inf or NaN with exit 0 where ||PE_p|| is 0 (embedding_over_pe divides by
+// it), and `table input` wrote the NaN of an --embeddings file; check then refused posenc's own
+// file. A table holds numbers, or the documented infinities, or is not written.
+void TestCliTables::noTableHoldsAnUndefinedNumber_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("words");
+    const QStringList rowNorms {u"row-norms"_s, u"--max-len"_s, u"3"_s};
+    QTest::newRow("d_model 1: sin(0) at row 0") << rowNorms + QStringList {u"--d-model"_s, u"1"_s} << 2
+                                                << u"||PE_p|| is 0 at position 0 (1 of the 3 positions asked)"_s;
+    QTest::newRow("d_model 1, scale 0: 0 / 0") << rowNorms + QStringList {u"--d-model"_s, u"1"_s, u"--scale"_s, u"0"_s}
+                                               << 2 << u"||PE_p|| is 0 at position 0 (1 of the 3 positions asked)"_s;
+    QTest::newRow("concat, pe-dims 0") << rowNorms + QStringList {u"--compose"_s, u"concat"_s, u"--pe-dims"_s, u"0"_s}
+                                       << 2 << u"--pe-dims 0 leaves the PE no column"_s;
+    QTest::newRow("ALiBi adds no PE") << rowNorms + QStringList {u"--encoding"_s, u"alibi"_s} << 2
+                                      << u"encoding alibi adds no PE to X"_s;
+    QTest::newRow("d_model 1, past row 0: written")
+        << rowNorms + QStringList {u"--d-model"_s, u"1"_s, u"--positions"_s, u"1:3"_s} << 0 << QString();
+    QTest::newRow("NaN embeddings into X") << QStringList {u"input"_s, u"--embeddings"_s, u"nan.npy"_s} << 3
+                                           << u"nan.npy: the row read for position 1 holds NaN in column 2"_s;
+    QTest::newRow("NaN embeddings into the norms")
+        << QStringList {u"row-norms"_s, u"--embeddings"_s, u"nan.npy"_s} << 3 << u"holds NaN in column 2"_s;
+    QTest::newRow("NaN embeddings, the PE alone: written")
+        << QStringList {u"pe"_s, u"--embeddings"_s, u"nan.npy"_s} << 0 << QString();
+    QTest::newRow("ALiBi's causal -inf: documented")
+        << QStringList {u"alibi-bias"_s, u"--encoding"_s, u"alibi"_s, u"--max-len"_s, u"4"_s} << 0 << QString();
+}
+
+void TestCliTables::noTableHoldsAnUndefinedNumber()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, words);
+    std::vector<float> values(4 * 4, 0.25f);
+    values[1 * 4 + 2] = std::numeric_limits<float>::quiet_NaN();
+    QVERIFY(writeNpy(path(u"nan.npy"_s), 4, 4, values));
+    for (QString &argument : arguments)
+        if (argument == u"nan.npy"_s)
+            argument = path(argument);
+    const QString out = path(u"t.npy"_s);
+    QFile::remove(out);
+    const Run run = posenc(QStringList {u"table"_s} + arguments + QStringList {u"-o"_s, out});
+    QCOMPARE(run.exitCode, exitCode);
+    if (exitCode != 0) {
+        QVERIFY2(run.err.contains(words), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY(!QFile::exists(out));
+        return;
+    }
+    const Table table = readNpy(out);
+    QVERIFY(table.rows > 0);
+    for (const float v : table.values)
+        QVERIFY2(std::isfinite(v) || v == -std::numeric_limits<float>::infinity(), qPrintable(run.err));
 }
 
 QTEST_MAIN(TestCliTables)

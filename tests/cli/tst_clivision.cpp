@@ -106,7 +106,7 @@ void TestCliVision::tablesAreWritten_data()
     QTest::newRow("mrope-positions")
         << QStringList {u"mrope-positions"_s, u"--encoding"_s, u"mrope"_s, u"--prompt"_s,
                         u"text:2,image:1x4x4,text:1"_s}
-        << u"# kind,t,h,w\n0,0,0,0\n0,1,1,1\n1,2,2,2\n1,2,2,3\n1,2,3,2\n1,2,3,3\n0,4,4,4\n"_s;
+        << u"kind,t,h,w\n0,0,0,0\n0,1,1,1\n1,2,2,2\n1,2,2,3\n1,2,3,2\n1,2,3,3\n0,4,4,4\n"_s;
     QTest::newRow("rope2d-frequencies") << QStringList {u"rope2d-frequencies"_s,
                                                         u"--encoding"_s,
                                                         u"rope-2d"_s,
@@ -116,7 +116,7 @@ void TestCliVision::tablesAreWritten_data()
                                                         u"8"_s,
                                                         u"--rope-theta"_s,
                                                         u"100"_s}
-                                        << u"# pair,axis,inv_freq\n0,2,1\n1,2,0.1\n2,1,1\n3,1,0.1\n"_s;
+                                        << u"pair,axis,inv_freq\n0,2,1\n1,2,0.1\n2,1,1\n3,1,0.1\n"_s;
 }
 
 void TestCliVision::tablesAreWritten()

@@ -14,6 +14,7 @@
 #include "check/ConfigFindings.h"
 #include "core/ParamTable.h"
 #include "core/Quantity.h"
+#include "io/Lesson.h"
 #include "render/FigureRegistry.h"
 
 #include "CliRun.h"
@@ -384,12 +385,21 @@ void TestHelpTexts::shellsComplete()
 void TestHelpTexts::guideHoldsTheProgramsReference()
 {
     const QString guide = QString::fromUtf8(TestFiles::readAll(QStringLiteral(POSENC_GUIDE)));
-    const qsizetype begin = guide.indexOf(GuideReference::beginMarker());
-    const qsizetype end = guide.indexOf(GuideReference::endMarker());
-    QVERIFY2(begin > 0 && end > begin, "docs/GUIDE.md has no reference between its markers");
-    const QString reference = GuideReference::markdown();
-    QVERIFY2(guide.mid(begin, end + GuideReference::endMarker().size() - begin) + u'\n' == reference,
-             "docs/GUIDE.md's reference is not the program's: run docs/update_generated.sh");
+    // Each part the program writes (the lessons' table, the reference) as the program writes it.
+    QString reference;
+    for (const GuideReference::Block &block : GuideReference::blocks()) {
+        const qsizetype begin = guide.indexOf(GuideReference::beginMarker(block.name));
+        const qsizetype end = guide.indexOf(GuideReference::endMarker(block.name));
+        QVERIFY2(begin > 0 && end > begin, qPrintable(u"docs/GUIDE.md has no "_s + block.name + u" between markers"_s));
+        QVERIFY2(
+            guide.mid(begin, end + GuideReference::endMarker(block.name).size() - begin) + u'\n' == block.text,
+            qPrintable(u"docs/GUIDE.md's "_s + block.name + u" is not the program's: run docs/update_generated.sh"_s));
+        if (block.name == u"reference"_s)
+            reference = block.text;
+    }
+    // The lessons' table names every lesson.
+    for (const QString &name : Lessons::names())
+        QVERIFY2(guide.contains(u"| `"_s + name + u"` |"_s), qPrintable(name));
     for (const QString &key : ParamTable::flagKeys())
         QVERIFY2(reference.contains(u"| `"_s + ParamTable::find(key)->flag().replace(u'|', u"\\|"_s) + u"` |"_s),
                  qPrintable(key));

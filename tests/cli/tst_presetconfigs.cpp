@@ -95,9 +95,8 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads_data()
     // meta-llama renamed Meta-Llama-3.1-8B to Llama-3.1-8B; the file has the old name.
     row("llama-3-1-8b", "Meta-Llama-3.1-8B");
     row("llama-3-2-1b", "Llama-3.2-1B");
-    // Llama 4 Scout's RoPE layers are chunked; every fourth is NoPE. The file's quote of the config
-    // stops before rope_scaling: its llama3 block is mapped from Meta's code (args.py, model.py).
-    row("llama-4-scout", "Llama-4-Scout-17B-16E", u"chunked_attention"_s, u"_inferred"_s);
+    // Llama 4 Scout's RoPE layers are chunked; every fourth is NoPE. Its llama3 block is the config's.
+    row("llama-4-scout", "Llama-4-Scout-17B-16E", u"chunked_attention"_s);
     row("mistral-7b", "Mistral-7B-v0.1", u"sliding_attention"_s);
     // The README's YaRN block for contexts past 32768: 4 x 32768 = 131072 positions, it says.
     row("qwen2-5-7b", "Qwen2.5-7B-Instruct", {}, u"_readme_suggested_yarn"_s, 131072);

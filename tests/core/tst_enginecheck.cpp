@@ -162,6 +162,10 @@ void TestEngineCheck::memoryBudgetHelpers()
     QVERIFY2(overflow->contains(u"18446744073709551615"_s), qPrintable(*overflow));
     const QString two = MemoryBudget::formatGiB(std::uint64_t(2) << 30);
     QVERIFY2(two.contains(u"2"_s) && two.contains(u"GiB"_s), qPrintable(two));
+    // Before: a table of 2 MiB "(0.00 GiB), over the memory budget of 0.00 GiB".
+    QCOMPARE(MemoryBudget::formatGiB(std::uint64_t(2) << 20), u"0.00195 GiB"_s);
+    QCOMPARE(MemoryBudget::formatGiB(1), u"9.31e-10 GiB"_s);
+    QCOMPARE(MemoryBudget::formatGiB(0), u"0 GiB"_s);
 }
 
 QTEST_GUILESS_MAIN(TestEngineCheck)

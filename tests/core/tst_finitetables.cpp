@@ -15,6 +15,7 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
+#include "core/positions/DocumentDistance.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -45,7 +46,9 @@ QList<Block> cornerBlocks(Shape shape)
 
 // Whether cell (r, c) of `out`, a block of `quantity`, is one of the documented infinities:
 // ALiBi's causal bias above the diagonal (-inf, as the reference's mask is), and the wavelength
-// of a RoPE frequency of 0 (proportional's tail, +inf: README's rope-frequencies).
+// of a RoPE frequency of 0 (proportional's tail, +inf: README's rope-frequencies); or one of the
+// documented NaNs: a query-key pair the mask hides (document-distance), and the term of an id past
+// max_len, which a learned table or a patch grid has no row for (position-effect).
 bool documentedInfinity(const Params &p, Quantity quantity, const Block &block, const RowMatrixXf &out, std::int64_t r,
                         std::int64_t c)
 {
@@ -56,6 +59,17 @@ bool documentedInfinity(const Params &p, Quantity quantity, const Block &block, 
         return v == -std::numeric_limits<float>::infinity() && p.alibi.mask == AlibiMask::Causal && col > row;
     if (quantity == Quantity::RopeFrequencies && (col == 2 || col == 3) && block.col0 == 0 && block.cols == 5)
         return v == std::numeric_limits<float>::infinity() && out(r, col - 2) == 0.0f;
+    if (quantity == Quantity::DocumentDistance && std::isnan(v)) {
+        const BatchLayout layout(p);
+        return !DocumentDistance::attended(layout, p.batch.ids, row / p.maxLen, row % p.maxLen, col);
+    }
+    if (quantity == Quantity::PositionEffect && std::isnan(v)) {
+        // Past max_len a learned table or a grid has no row: the term of such an id.
+        const BatchLayout layout(p);
+        const std::int64_t b = row / p.maxLen, c = row % p.maxLen;
+        return std::max(layout.id(p.batch.ids, b, c), layout.id(IdsChoice::Reference, b, c)) >= p.maxLen
+            || std::max(layout.id(p.batch.ids, b, layout.documentStart(b, c)), std::int64_t(0)) >= p.maxLen;
+    }
     return false;
 }
 

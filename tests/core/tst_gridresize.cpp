@@ -88,7 +88,10 @@ Checked againstGrid(RowMatrixXf table, RowMatrixXf grid)
     const MatrixRows rows(std::make_shared<const RowMatrixXf>(std::move(table)), StoredType::Float32, u"port"_s);
     auto reference = std::make_shared<const MatrixRows>(std::make_shared<const RowMatrixXf>(std::move(grid)),
                                                         StoredType::Float32, u"pos_embed"_s);
-    return concluded(rows, TableCheck::expectTable(rows, reference));
+    auto found = TableCheck::expectTable(rows, reference);
+    if (const auto *refused = std::get_if<TableCheck::TableRefusal>(&found))
+        return concluded(rows, refused->message);
+    return concluded(rows, std::get<TableMatch>(std::move(found)));
 }
 
 } // namespace

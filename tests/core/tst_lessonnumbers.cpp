@@ -397,7 +397,8 @@ void TestLessonNumbers::undefinedNumbersSayWhy()
     Params params = make(16, 16, {{u"dropout"_s, u"1"_s}});
     const auto factor = LessonNumbers::number(u"keep_factor"_s, params);
     QVERIFY(!factor->value);
-    QVERIFY(factor->text.contains(u"p = 1"_s));
+    QVERIFY(!factor->present() && factor->text.isEmpty());
+    QVERIFY(factor->missing.contains(u"p = 1"_s));
     auto matrix = std::make_shared<EmbeddingMatrix>();
     matrix->values = RowMatrixXf::Zero(16, 16);
     matrix->source = u"e.npy"_s;
@@ -405,11 +406,23 @@ void TestLessonNumbers::undefinedNumbersSayWhy()
     for (const QString &key : {u"sigma"_s, u"emb_norm"_s, u"ratio"_s, u"emb_std"_s}) {
         const auto number = LessonNumbers::number(key, params);
         QVERIFY2(!number->value, qPrintable(key));
-        QVERIFY2(number->text.contains(u"file"_s), qPrintable(number->text));
+        QVERIFY2(number->missing.contains(u"file"_s), qPrintable(number->missing));
     }
     params.training = false;
     QVERIFY(LessonNumbers::number(u"dropout_note"_s, params)->text.contains(u"Y = X"_s));
     QVERIFY(!LessonNumbers::number(u"no_such_key"_s, params));
+    // A family's name keeps its letters in the middle of a sentence ("RoPE", never "roPE"); a
+    // heading of ordinary words starts small.
+    const QList<std::pair<QString, QString>> families {{u"rope"_s, u"RoPE adds"_s},
+                                                       {u"alibi"_s, u"ALiBi adds"_s},
+                                                       {u"deberta"_s, u"DeBERTa log buckets adds"_s},
+                                                       {u"t5"_s, u"T5 relative buckets adds"_s}};
+    for (const auto &[encoding, words] : families) {
+        const auto term = LessonNumbers::number(u"adds_term"_s, make(16, 16, {{u"encoding"_s, encoding}}));
+        QVERIFY2(term->missing.startsWith(words), qPrintable(term->missing));
+    }
+    QCOMPARE(LessonNumbers::number(u"family"_s, make(16, 16, {{u"encoding"_s, u"learned"_s}}))->text,
+             u"learned position table"_s);
 }
 
 void TestLessonNumbers::formatting_data()
@@ -439,13 +452,29 @@ void TestLessonNumbers::formatting()
 
 void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()
 {
-    const Params params = make(512, 64, {{u"dropout"_s, u"0.1"_s}});
-    QStringList unknown;
-    const QString filled
-        = LessonNumbers::fill(u"d = {d}, 1/(1 − p) = {keep_factor}, {nope} and {}"_s, params, false, &unknown);
-    QCOMPARE(filled, u"d = 512, 1/(1 − p) = 1.11, {nope} and {}"_s);
-    QCOMPARE(unknown, QStringList {u"nope"_s});
-    QCOMPARE(LessonNumbers::fill(u"p = {p}"_s, params, true), u"p = <b>0.1</b>"_s);
+    const LessonModel model {make(512, 64, {{u"dropout"_s, u"0.1"_s}}), u"a model"_s, {}, {}, {}};
+    const LessonNumbers::Filled filled
+        = LessonNumbers::fill(u"d = {d}, 1/(1 − p) = {keep_factor}, {nope} and {}"_s, model);
+    QCOMPARE(filled.text, u"d = 512, 1/(1 − p) = 1.11, {nope} and {}"_s);
+    QCOMPARE(filled.unknown, QStringList {u"nope"_s});
+    QCOMPARE(filled.keys, (QStringList {u"d"_s, u"keep_factor"_s, u"nope"_s}));
+    QVERIFY(!filled.complete());
+    QCOMPARE(LessonNumbers::fill(u"p = {p}"_s, model, true).text, u"p = <b>0.1</b>"_s);
+    // A word is never emphasised; {Model} starts a sentence with it, a model's name as it is spelt
+    // ("a model", "gpt-oss-20b") and other words with a capital.
+    QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, model, true).text, u"a model: a model"_s);
+    const LessonModel unnamed {model.params, {}, {}, {}, {}};
+    QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, unnamed, true).text, u"This model: this model"_s);
+    // A name ending in s takes the possessive as an apostrophe alone; other words after 's stay.
+    const LessonModel plural {model.params, u"PyTorch nn.Embedding defaults"_s, {}, {}, {}};
+    QCOMPARE(LessonNumbers::fill(u"At {model}'s s, {model}'s."_s, plural).text,
+             u"At PyTorch nn.Embedding defaults' s, PyTorch nn.Embedding defaults'."_s);
+    QCOMPARE(LessonNumbers::fill(u"{model}'s"_s, model).text, u"a model's"_s);
+    QCOMPARE(LessonNumbers::fill(u"{model}'ss"_s, plural).text, u"PyTorch nn.Embedding defaults'ss"_s);
+    // A missing number leaves no words of its own: the fragment is not complete, and says nothing of why.
+    const LessonNumbers::Filled lacking = LessonNumbers::fill(u"slope {rope_pairs}"_s, model);
+    QCOMPARE(lacking.missing, QStringList {u"rope_pairs"_s});
+    QVERIFY(!lacking.text.contains(u"not"_s));
 }
 
 void TestLessonNumbers::everyKeyIsDescribedAndAnswers()
@@ -458,7 +487,12 @@ void TestLessonNumbers::everyKeyIsDescribedAndAnswers()
         for (const Params &params : settings) {
             QVERIFY(params.isValid());
             const auto number = LessonNumbers::number(key, params);
-            QVERIFY2(number && !number->text.isEmpty(), qPrintable(key));
+            QVERIFY2(number, qPrintable(key));
+            // A number has words, a condition none, a missing number its reason and no words.
+            if (number->present())
+                QVERIFY2(!number->text.isEmpty() || !number->value, qPrintable(key));
+            else
+                QVERIFY2(!number->missing.isEmpty() && number->text.isEmpty() && !number->value, qPrintable(key));
             QVERIFY2(!number->value || std::isfinite(*number->value), qPrintable(key + u": "_s + number->text));
         }
     }
@@ -712,12 +746,12 @@ void TestLessonNumbers::ropeNumbersNeedRope()
 {
     const auto number = LessonNumbers::number(u"rope_dot_3_10"_s, make(64, 64));
     QVERIFY(number && !number->value);
-    QVERIFY2(number->text.contains(u"not rope"_s), qPrintable(number->text));
+    QVERIFY2(number->missing.contains(u"not rope"_s), qPrintable(number->missing));
     // A type without bands says so.
     const auto kept
         = LessonNumbers::number(u"rope_kept"_s, make(64, 64, {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"64"_s}}));
     QVERIFY(kept && !kept->value);
-    QVERIFY2(kept->text.contains(u"llama3 and yarn"_s), qPrintable(kept->text));
+    QVERIFY2(kept->missing.contains(u"llama3 and yarn"_s), qPrintable(kept->missing));
 }
 
 void TestLessonNumbers::alibiSlopeNumbers_data()
@@ -725,9 +759,9 @@ void TestLessonNumbers::alibiSlopeNumbers_data()
     QTest::addColumn<qint64>("heads");
     QTest::addColumn<qint64>("power");
     QTest::addColumn<QString>("interleaved");
-    QTest::newRow("8 heads") << qint64(8) << qint64(8) << u"none (H is a power of two)"_s;
+    QTest::newRow("8 heads") << qint64(8) << qint64(8) << QString();
     QTest::newRow("12 heads") << qint64(12) << qint64(8) << u"0.707, 0.354, 0.177 and 0.0884"_s;
-    QTest::newRow("16 heads") << qint64(16) << qint64(16) << u"none (H is a power of two)"_s;
+    QTest::newRow("16 heads") << qint64(16) << qint64(16) << QString();
     QTest::newRow("20 heads") << qint64(20) << qint64(16) << u"0.841, 0.595, 0.42 and 0.297"_s;
     QTest::newRow("112 heads") << qint64(112) << qint64(64) << QString();
 }
@@ -752,9 +786,13 @@ void TestLessonNumbers::alibiSlopeNumbers()
     QVERIFY(close(valueOf(u"alibi_slope_k"_s, p), slopes.back(), 1e-15));
     QVERIFY(close(valueOf(u"alibi_bias_k_100"_s, p), -100.0 * slopes.back(), 1e-15));
     QVERIFY(close(valueOf(u"alibi_bias_p_1000"_s, p), -1000.0 * std::pow(2.0, -8.0), 1e-14));
-    QCOMPARE(valueOf(u"alibi_interleaved"_s, p), double(heads - power));
+    // Heads that are a power of two interleave none: the number is missing, not a 0 in a sentence.
+    const auto listed = LessonNumbers::number(u"alibi_interleaved"_s, p);
+    QCOMPARE(listed->present(), heads != power);
+    if (heads != power)
+        QCOMPARE(*listed->value, double(heads - power));
     if (!interleaved.isEmpty())
-        QCOMPARE(LessonNumbers::number(u"alibi_interleaved"_s, p)->text, interleaved);
+        QCOMPARE(listed->text, interleaved);
 }
 
 void TestLessonNumbers::alibiSpansAreTheSoftmaxOfTheBias_data()
@@ -852,17 +890,26 @@ void TestLessonNumbers::debertaNumbers()
     QVERIFY(valueOf(u"deberta_1000"_s, p) > 255.0);
     QCOMPARE(valueOf(u"deberta_minus_1000"_s, p), -valueOf(u"deberta_1000"_s, p));
     QVERIFY(buckettie::matches(std::int64_t(valueOf(u"deberta_last"_s, p)), debertaref::deberta(2047, 256, 512)));
-    // The rows of the relative embedding c2p and p2c read, as HF's disentangled_attention_bias
-    // gathers them: clamp(±bucket + k, 0, 2k − 1) with k = position_buckets = 256.
+    // The rows of the relative embedding c2p and p2c read, as transformers'
+    // DisentangledSelfAttention.disentangled_attention_bias (models/deberta_v2/modeling_deberta_v2.py)
+    // gathers them, k = att_span = position_buckets = 256: c2p_pos = clamp(relative_pos + k, 0, 2k − 1)
+    // at [i, j], relative_pos[i, j] the bucket of i − j; p2c_pos = clamp(−r_pos + k, 0, 2k − 1) at
+    // [j, i] (r_pos the keys' own relative positions, the bucket of j − i), gathered and transposed
+    // to [i, j]. The paper's p2c reads δ(j, i) = clamp(k − bucket(i − j)).
     const auto row = [](std::int64_t bucket) { return double(std::clamp<std::int64_t>(bucket + 256, 0, 511)); };
-    QCOMPARE(valueOf(u"deberta_c2p_row_10"_s, p), row(10)); // 266
-    QCOMPARE(valueOf(u"deberta_p2c_row_10"_s, p), row(-10)); // 246
-    const std::int64_t far = debertaref::deberta(1000, 256, 512).value;
-    QVERIFY(far > 256); // past the rows: both clamp to the edges
+    const auto bucket = [](std::int64_t relative) { return debertaref::deberta(relative, 256, 512).value; };
+    QCOMPARE(valueOf(u"deberta_c2p_row_10"_s, p), row(bucket(10))); // 266
+    QCOMPARE(valueOf(u"deberta_p2c_row_10"_s, p), row(-bucket(-10))); // 266: the same row
+    QCOMPARE(valueOf(u"deberta_p2c_row_10"_s, p), 266.0);
+    QCOMPARE(valueOf(u"deberta_paper_p2c_row_10"_s, p), row(-bucket(10))); // 246
+    QCOMPARE(valueOf(u"deberta_paper_p2c_row_10"_s, p), 246.0);
+    const std::int64_t far = bucket(1000);
+    QVERIFY(far > 256); // past the rows: they clamp to the edges
     QCOMPARE(valueOf(u"deberta_c2p_row_1000"_s, p), row(far));
     QCOMPARE(valueOf(u"deberta_c2p_row_1000"_s, p), 511.0);
-    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), row(-far));
-    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), 0.0);
+    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), row(-bucket(-1000)));
+    QCOMPARE(valueOf(u"deberta_p2c_row_1000"_s, p), 511.0);
+    QCOMPARE(valueOf(u"deberta_paper_p2c_row_1000"_s, p), 0.0);
 }
 
 void TestLessonNumbers::familiesNumbers_data()
@@ -920,7 +967,7 @@ void TestLessonNumbers::relativeNumbersSayWhyWhereTheSettingsCannot()
     const Params p = make(64, 64, {{u"rope-type"_s, u"yarn"_s}, {u"head-dim"_s, u"32"_s}});
     const auto rope = LessonNumbers::number(u"fam_rope_1"_s, p);
     QVERIFY(rope && !rope->value);
-    QVERIFY2(rope->text.contains(u"RoPE's settings"_s), qPrintable(rope->text));
+    QVERIFY2(rope->missing.contains(u"RoPE's settings"_s), qPrintable(rope->missing));
     // No key 100 positions before the middle of 64.
     const auto far = LessonNumbers::number(u"fam_pe_100"_s, p);
     QVERIFY(far && !far->value);

@@ -182,7 +182,7 @@ void TestModelLayers::layers_data()
     // Llama 4: no_rope_layers 1 = RoPE; the RoPE layers are chunked (8192), the NoPE layers ((i + 1) % 4
     // == 0) global with the query temperature 1 + 0.1 ln(floor((p + 1) / 8192) + 1).
     row("Llama-4-Scout-17B-16E",
-        {with(rope(u"chunked_attention"_s, where(48, every4), 128, 128, 5e5, u"default"_s, L::Interleaved),
+        {with(rope(u"chunked_attention"_s, where(48, every4), 128, 128, 5e5, u"llama3"_s, L::Interleaved),
               [](Expected &e) { e.chunk = 8192; }),
          with(other(u"full_attention"_s, u"none"_s, where(48, fourth), 1.0 / std::sqrt(128.0)), [](Expected &e) {
              e.query = {QueryScale::Kind::Temperature, 0.1, 8192};

@@ -1,4 +1,4 @@
-// The model table (src/core/models/ModelSchemes.json) as data: every row complete and citing its
+// The model table (src/check/models/ModelSchemes.json) as data: every row complete and citing its
 // source, every rule a rule the interpreter knows, the model types read by hand all present, an
 // unknown type read by Llama's rules as a guess; and the query scalings against float64 formulas
 // written here (Llama4TextAttention.forward's temperature, Ministral3's get_llama_4_attn_scale).
@@ -154,14 +154,15 @@ void TestModelTable::everyRowIsComplete()
 
 void TestModelTable::everyRuleIsKnown()
 {
-    const QSet<QString> layerRules {u"all"_s,     u"all-sliding"_s,   u"use-sliding-all"_s, u"period"_s,
-                                    u"qwen2"_s,   u"qwen2-moe"_s,     u"rope-flags"_s,      u"smollm3"_s,
-                                    u"indices"_s, u"offset-period"_s, u"pattern"_s,         u"one-based"_s,
-                                    u"listed"_s};
+    const QSet<QString> layerRules {
+        u"all"_s,       u"all-sliding"_s, u"use-sliding-all"_s, u"period"_s,  u"qwen2"_s,
+        u"qwen2-moe"_s, u"rope-flags"_s,  u"smollm3"_s,         u"indices"_s, u"offset-period"_s,
+        u"pattern"_s,   u"one-based"_s,   u"listed"_s,          u"map"_s};
     const QSet<QString> nopeRules {u""_s, u"flags"_s, u"sliding-only"_s, u"all"_s, u"flag"_s, u"equals"_s, u"key"_s};
     const QSet<QString> headDims {u"key"_s, u"hidden"_s, u"mla"_s};
     const QSet<QString> partials {u"ignored"_s, u"honoured"_s, u"rotary_pct"_s, u"rotary_dim"_s, u"fixed"_s};
     const QSet<QString> layouts {u"half"_s, u"interleaved"_s, u"rope_interleave"_s};
+    const QSet<QString> places {u"prefix"_s, u"suffix"_s};
     const QSet<QString> dicts {u"one"_s, u"per-type"_s, u"per-type-only"_s};
     const QSet<QString> softmaxes {
         u"head_dim"_s,     u"mla"_s, u"qk_head_dim"_s, u"query_pre_attn_scalar"_s, u"one"_s, u"attention_multiplier"_s,
@@ -174,6 +175,7 @@ void TestModelTable::everyRuleIsKnown()
         QVERIFY2(headDims.contains(row.headDim), type);
         QVERIFY2(partials.contains(row.partial), type);
         QVERIFY2(layouts.contains(row.layout), type);
+        QVERIFY2(places.contains(row.place), type);
         QVERIFY2(dicts.contains(row.dicts), type);
         QVERIFY2(softmaxes.contains(row.softmax), type);
         QVERIFY2(mixers.contains(row.mixer), type);

@@ -34,7 +34,7 @@ double value(const QString &key, const Params &p)
 {
     const auto number = LessonNumbers::number(key, p);
     if (!number || !number->value)
-        qFatal("%s has no value: %s", qPrintable(key), number ? qPrintable(number->text) : "unknown key");
+        qFatal("%s has no value: %s", qPrintable(key), number ? qPrintable(number->missing) : "unknown key");
     return *number->value;
 }
 
@@ -116,9 +116,9 @@ void TestMropeLessonNumbers::whichFrequenciesSeeWidth()
     QVERIFY(std::abs(value(u"mrope_w_turn_interleaved"_s, p) - interleaved) <= 1e-12 * interleaved);
     QCOMPARE(text(u"mrope_w_turn_chunked"_s, p), u"0.00569"_s);
     QCOMPARE(text(u"mrope_w_turn_interleaved"_s, p), u"20.8"_s);
-    const double qwen3 = 32.0 * inv(5e6, 2);
-    QVERIFY(std::abs(value(u"mrope_w_turn_interleaved_5e6"_s, p) - qwen3) <= 1e-12 * qwen3);
-    QCOMPARE(text(u"mrope_w_turn_interleaved_5e6"_s, p), u"19.8"_s);
+    // The ratio of the two turns at the model's θ: inv(2)/inv(40) = θ^(38/64).
+    QVERIFY(std::abs(value(u"mrope_w_turn_ratio"_s, p) - std::pow(1e6, 38.0 / 64.0))
+            <= 1e-9 * std::pow(1e6, 38.0 / 64.0));
     QVERIFY(std::abs(value(u"mrope_score_w31_chunked"_s, p) - score(range(40, 64, 1), 31.0, 1e6)) <= 1e-12);
     QVERIFY(std::abs(value(u"mrope_score_h31_chunked"_s, p) - score(range(16, 40, 1), 31.0, 1e6)) <= 1e-12);
     QVERIFY(std::abs(value(u"mrope_score_w31_interleaved"_s, p) - score(range(2, 64, 3), 31.0, 1e6)) <= 1e-12);
@@ -131,8 +131,15 @@ void TestMropeLessonNumbers::numbersSayWhyWithoutAnImage()
 {
     const Params p = lessonParams(u"text:9"_s);
     const auto number = LessonNumbers::number(u"mrope_image_cost"_s, p);
-    QVERIFY(number && !number->value);
-    QCOMPARE(number->text, u"the prompt has no image"_s);
+    QVERIFY(number && !number->value && !number->present());
+    QVERIFY(number->text.isEmpty());
+    QCOMPARE(number->missing, u"the prompt has no image"_s);
+    // Without video or rope_deltas, their numbers are missing too, never 0 or −1 in a sentence.
+    QVERIFY(!LessonNumbers::number(u"mrope_video_step"_s, p)->present());
+    QVERIFY(!LessonNumbers::number(u"mrope_deltas_gap"_s, p)->present());
+    QVERIFY(!LessonNumbers::number(u"mrope_image_next"_s, lessonParams(u"text:2,image:1x4x4"_s))->present());
+    QVERIFY(LessonNumbers::number(u"mrope_video_step"_s, lessonParams(u"text:2,video:2x4x4,text:1"_s))->present());
+    QVERIFY(!LessonNumbers::number(u"mrope_video_step"_s, lessonParams(u"text:2,video:1x4x4,text:1"_s))->present());
     Params bad = p;
     bad.mrope.section = {16, 24, 16};
     QVERIFY(!LessonNumbers::number(u"mrope_w_turn_chunked"_s, bad)->value);

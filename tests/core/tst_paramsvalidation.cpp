@@ -1,8 +1,11 @@
 // Params: defaults, derived values, validate() naming every bad parameter with its allowed
 // range (docs/ARCHITECTURE.md, Layers and Errors are values).
 
+#include "core/ParamTable.h"
+#include "core/ParamText.h"
 #include "core/Params.h"
 
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -59,7 +62,12 @@ private slots:
     void validEdgeValues_data();
     void validEdgeValues();
     void severalErrorsAllReported();
+    void tooNarrowNamesTheWidth_data();
+    void tooNarrowNamesTheWidth();
+    void noRangeIsEmpty();
     void errorToStringNamesFlag();
+    void quotedTextIsOneLine_data();
+    void quotedTextIsOneLine();
 };
 
 // The defaults of the program: docs/ARCHITECTURE.md, The mathematics (Transformer base) and Params.h.
@@ -349,6 +357,69 @@ void TestParamsValidation::severalErrorsAllReported()
     QVERIFY(errors.size() >= 5);
 }
 
+// The audit: `--d-model 1` under RoPE said "--head-dim: must be an even integer in [2, 1]", and
+// sincos-2d at d_model 6 named --grid: the width is what to change.
+void TestParamsValidation::tooNarrowNamesTheWidth_data()
+{
+    QTest::addColumn<QString>("encoding");
+    QTest::addColumn<QString>("compose");
+    QTest::addColumn<std::int64_t>("width"); // d_model, or pe_dims in concat
+    QTest::addColumn<QString>("key");
+    for (const QString &encoding : {u"rope"_s, u"mrope"_s, u"rope-2d"_s})
+        QTest::addRow("%s, d_model 1", qPrintable(encoding)) << encoding << u"sum"_s << std::int64_t(1) << u"d-model"_s;
+    for (const std::int64_t d : {1, 2, 3, 6})
+        QTest::addRow("sincos-2d, d_model %lld", static_cast<long long>(d))
+            << u"sincos-2d"_s << u"sum"_s << d << u"d-model"_s;
+    QTest::newRow("sincos-2d, concat, pe_dims 6") << u"sincos-2d"_s << u"concat"_s << std::int64_t(6) << u"pe-dims"_s;
+}
+
+void TestParamsValidation::tooNarrowNamesTheWidth()
+{
+    QFETCH(QString, encoding);
+    QFETCH(QString, compose);
+    QFETCH(std::int64_t, width);
+    QFETCH(QString, key);
+    Params p;
+    QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
+    QVERIFY(!ParamText::set(p, u"compose"_s, compose));
+    p.maxLen = 16;
+    if (compose == u"concat"_s) {
+        p.dModel = 64;
+        p.peDims = width;
+    } else {
+        p.dModel = width;
+    }
+    const QList<ParamError> errors = p.validate();
+    QVERIFY2(keysOf(errors) == QSet<QString> {key}, qPrintable(describe(errors)));
+    QVERIFY2(errors.front().sentence().endsWith(u"got "_s + QString::number(width)), qPrintable(describe(errors)));
+}
+
+// No message offers a range that holds nothing ("in [2, 1]"), at any width of any encoding.
+void TestParamsValidation::noRangeIsEmpty()
+{
+    static const QRegularExpression range(u"\\[(-?[0-9]+), (-?[0-9]+)\\]"_s);
+    for (const QString &encoding : ParamTable::find(u"encoding"_s)->choices) {
+        for (const QString &compose : {u"sum"_s, u"concat"_s}) {
+            for (std::int64_t width = 1; width <= 4; ++width) {
+                Params p;
+                QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
+                QVERIFY(!ParamText::set(p, u"compose"_s, compose));
+                p.dModel = compose == u"concat"_s ? 8 : width;
+                p.peDims = width;
+                for (const ParamError &e : p.validate()) {
+                    for (auto it = range.globalMatch(e.sentence()); it.hasNext();) {
+                        const auto m = it.next();
+                        QVERIFY2(
+                            m.captured(1).toLongLong() <= m.captured(2).toLongLong(),
+                            qPrintable(
+                                u"%1, %2 %3: %4: %5"_s.arg(encoding, compose).arg(width).arg(e.key, e.sentence())));
+                    }
+                }
+            }
+        }
+    }
+}
+
 void TestParamsValidation::errorToStringNamesFlag()
 {
     // An error is a value: the key, the allowed range and what was given; its sentence leaves the
@@ -361,6 +432,32 @@ void TestParamsValidation::errorToStringNamesFlag()
     const QString quoted = ParamError::quoted(QString(5 << 20, u'x'));
     QVERIFY(quoted.size() < 100);
     QVERIFY(quoted.contains(u"5242880 characters"_s));
+}
+
+void TestParamsValidation::quotedTextIsOneLine_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("plain") << u"abc"_s << u"'abc'"_s;
+    // Before: the settings file's `d-model=1"e400` (QSettings reads a quote to the next one, past
+    // line ends) came back in three lines on standard error and in the status bar.
+    QTest::newRow("line ends") << u"1e400\nmax-len=-5\r\n"_s << u"'1e400\\nmax-len=-5\\r\\n'"_s;
+    QTest::newRow("tab, escape, nul") << u"a\tb\x1b[2Jc"_s + QChar(0) << u"'a\\tb\\x1b[2Jc\\x00'"_s;
+    QTest::newRow("line and paragraph separators") << u"a\u2028b\u2029c\u0085"_s << u"'a\\u2028b\\u2029c\\x85'"_s;
+    QTest::newRow("a backslash stays") << u"C:\\x"_s << u"'C:\\x'"_s;
+    QTest::newRow("shortened after 60, escapes and all")
+        << QString(59, u'x') + u"\n\n\n"_s << u"'"_s + QString(59, u'x') + u"\\n…' (62 characters)"_s;
+    // Before: the count replaced the text's own %1.
+    QTest::newRow("a shortened %1") << u"%1"_s + QString(70, u'x')
+                                    << u"'%1"_s + QString(58, u'x') + u"…' (72 characters)"_s;
+}
+
+// What a user typed is shown on one line, whatever it holds: a message is one line (issue 62).
+void TestParamsValidation::quotedTextIsOneLine()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, shown);
+    QCOMPARE(ParamError::quoted(text), shown);
 }
 
 QTEST_GUILESS_MAIN(TestParamsValidation)

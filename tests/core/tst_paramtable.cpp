@@ -83,6 +83,13 @@ QString otherText(const ParamSpec &row)
         {u"t5-causal"_s, u"true"_s},
         {u"deberta-buckets"_s, u"128"_s},
         {u"deberta-max-position"_s, u"1024"_s},
+        {u"batch"_s, u"right:3,2"_s},
+        {u"packed"_s, u"3,4,2/5"_s},
+        {u"cache"_s, u"4"_s},
+        {u"ids-choice"_s, u"cache-offset"_s},
+        {u"attn-scale"_s, u"0.1"_s},
+        {u"floor-scale"_s, u"4096"_s},
+        {u"attention-chunk"_s, u"8192"_s},
     };
     return texts.value(row.key);
 }

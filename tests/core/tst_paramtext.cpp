@@ -51,6 +51,13 @@ Params unusualParams()
     p.rope.attentionFactor = 1.0 / 9.0;
     p.rope.shortFactor = {1.1, 1.0 / 3.0, 2.000000000000001};
     p.rope.longFactor = {1.0700000524520874, 64.76000213623047};
+    p.batch.lengths = u"left:5,8,3"_s;
+    p.batch.packed = u"3,4/2"_s;
+    p.batch.cache = 7;
+    p.batch.ids = IdsChoice::OffByOne;
+    p.batch.attnScale = 0.1 + 0.2;
+    p.batch.floorScale = 4096;
+    p.batch.chunk = 8192;
     return p;
 }
 

@@ -145,7 +145,7 @@ void tst_Sincos2dTables::badInputNamesTheFlag_data()
     QTest::newRow("grid of 0") << u"grid"_s << u"0,16"_s << u"grid"_s << u"two integers in [1, 16384]"_s;
     QTest::newRow("max-len past the grid")
         << u"max-len"_s << u"300"_s << u"grid"_s << u"fewer than max_len 300: set max_len (--max-len) to 256"_s;
-    QTest::newRow("columns not in four") << u"d-model"_s << u"66"_s << u"grid"_s << u"must be a multiple of 4"_s;
+    QTest::newRow("columns not in four") << u"d-model"_s << u"66"_s << u"d-model"_s << u"must be a multiple of 4"_s;
     QTest::newRow("base size 0") << u"base-size"_s << u"0"_s << u"base-size"_s << u"unset or a number in (0, 1e6]"_s;
     QTest::newRow("scale negative") << u"interpolation-scale"_s << u"-2"_s << u"interpolation-scale"_s
                                     << u"a number in (0, 1e6]"_s;

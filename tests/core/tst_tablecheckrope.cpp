@@ -195,20 +195,35 @@ private slots:
         QVERIFY2(m.referenceText.contains(u"original_max_position_embeddings 8192"_s), qPrintable(m.referenceText));
     }
 
-    // keras-hub PR#2981, exllamav3#259: a YaRN table without its attention factor.
+    // A YaRN table at amplitude 1 is what mscale = mscale_all_dim gives (DeepSeek-V3's and Mistral
+    // 3's configs: get_mscale(f, m) / get_mscale(f, m) = 1, transformers _compute_yarn_parameters):
+    // undeclared never a mistake. Declared without them (HF's default 0.1 ln(f) + 1), the factor
+    // left out is named (keras-hub PR#2981, exllamav3#259).
     void yarnWithoutAttentionFactor()
     {
         Params yarn = rope(RopeType::Yarn, 10000.0, 128);
         yarn.rope.factor = 4.0;
         yarn.rope.originalMaxLen = 4096;
         yarn.maxLen = 16384;
-        const Checked c = check(ropeTable(yarn, yarn.maxLen, true, 1.0));
-        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
-        QCOMPARE(ids(c.match), QStringList {u"attention-factor-missing"_s});
+        const RowMatrixXf t = ropeTable(yarn, yarn.maxLen, true, 1.0);
+        const Checked c = check(t);
+        QVERIFY2(c.match.verdict != CheckVerdict::Mistake, qPrintable(c.match.mistakes.join(u","_s)));
         QCOMPARE(word(c.match, u"rope_type"_s), u"yarn"_s);
         QCOMPARE(number(c.match, u"attention_factor"_s), 1.0);
-        // Against the correct table, 0.1 ln 4 + 1 times as large.
-        QVERIFY(std::fabs(*c.match.maxAbsError - 0.1 * std::log(4.0)) < 1e-4);
+        QVERIFY(c.match.notes.join(u" "_s).contains(u"mscale_all_dim"_s));
+        QVERIFY2(*c.match.maxAbsError < 1e-5, qPrintable(QString::number(*c.match.maxAbsError)));
+        const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+        const auto got = TableCheck::expect(rows, Encoding::Rope, yarn, u"rope-cos"_s);
+        QVERIFY(std::holds_alternative<TableMatch>(got));
+        const TableMatch &m = std::get<TableMatch>(got);
+        QCOMPARE(m.verdict, CheckVerdict::Mistake);
+        QCOMPARE(m.mistakes, QStringList {u"attention-factor-missing"_s});
+        // Declared with mscale = mscale_all_dim, the same table is the reference.
+        yarn.rope.mscale = 1.0;
+        yarn.rope.mscaleAllDim = 1.0;
+        const auto same = TableCheck::expect(rows, Encoding::Rope, yarn, u"rope-cos"_s);
+        QVERIFY(std::get<TableMatch>(same).mistakes.isEmpty());
+        QVERIFY(std::get<TableMatch>(same).verdict != CheckVerdict::Mistake);
     }
 
     // llama.cpp#3018: the half layout where interleaved was meant.

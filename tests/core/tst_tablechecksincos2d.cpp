@@ -1,8 +1,8 @@
 // posenc check identifies the 2-D sin-cos table of MAE, DiT and diffusers (Sincos2dTableCheck): the
 // tables written here from the float64 reference of tests/support/Sincos2dReference.h (MAE's
 // util/pos_embed.py get_2d_sincos_pos_embed, diffusers' coordinates), never from the code under
-// test; the grid, the cls token and diffusers' base_size read back, and the halves swapped (a
-// port that put the row first, the reverse of meshgrid(grid_w, grid_h)) named as a mistake.
+// test; the grid, the cls token and diffusers' base_size read back; RT-DETR's order (the row's half
+// first) a published form, and its patches numbered width-major named against a declared grid.
 #include "CheckTables.h"
 #include "support/Sincos2dReference.h"
 
@@ -44,6 +44,26 @@ RowMatrixXf written(const Params &p, bool swapHalves = false)
     return t;
 }
 
+// RT-DETR's table in float64 (transformers modeling_rt_detr.py, RTDetrHybridEncoder.
+// build_2d_sincos_position_embedding): omega_k = 1 / 10000^(k / q), q = d / 4, the columns
+// [h.sin | h.cos | w.sin | w.cos]. `widthMajor` numbers the patches as the "ij" meshgrid of
+// (grid_w, grid_h) flattened before transformers#41380 (the halves then [w | h]).
+RowMatrixXf rtdetr(std::int64_t d, std::int64_t height, std::int64_t width, bool widthMajor)
+{
+    const std::int64_t q = d / 4;
+    return table(height * width, d, [=](std::int64_t k, std::int64_t j) {
+        double first = double(k / width), second = double(k % width); // h, then w
+        if (widthMajor) {
+            first = double(k / height); // out_w: grid_w's index, the slow one
+            second = double(k % height); // out_h
+        }
+        const std::int64_t part = j / q, i = j % q;
+        const double omega = 1.0 / std::pow(10000.0, double(i) / double(q));
+        const double x = (part < 2 ? first : second) * omega;
+        return part % 2 == 0 ? std::sin(x) : std::cos(x);
+    });
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(posenc::Params)
@@ -55,7 +75,9 @@ class TestTableCheckSincos2d : public QObject
 private slots:
     void theReferenceIsNamed_data();
     void theReferenceIsNamed();
-    void swappedHalvesAreAMistake();
+    void rtdetrOrderIsCorrect();
+    void rtdetrNonSquareIsCorrect();
+    void widthMajorPatchesAreNamed();
     void aChangedCellIsFound();
     void aSinusoidIsNotOne();
     void expectComparesWithTheGridGiven();
@@ -104,16 +126,51 @@ void TestTableCheckSincos2d::theReferenceIsNamed()
     QVERIFY2(c.verification.maxAbsError <= 2e-7, qPrintable(QString::number(c.verification.maxAbsError)));
 }
 
-void TestTableCheckSincos2d::swappedHalvesAreAMistake()
+// The row's half first is RT-DETR's published order (issue 56), never a mistake.
+void TestTableCheckSincos2d::rtdetrOrderIsCorrect()
 {
     const Checked c = check(written(sincos(768, 14, 14, true), true));
     QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
     QCOMPARE(c.match.table, u"sincos-2d"_s);
-    QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
-    QCOMPARE(c.match.mistakes, QStringList {u"sincos2d-halves-swapped"_s});
+    QCOMPARE(c.match.verdict, CheckVerdict::Correct);
+    QVERIFY(c.match.mistakes.isEmpty());
     QCOMPARE(word(c.match, u"halves"_s), u"row, column"_s);
     QCOMPARE(word(c.match, u"grid"_s), u"14x14"_s);
-    QVERIFY(c.match.diagnosis.contains(u"emb_h"_s));
+    QVERIFY(c.match.correctAgainst.contains(u"build_2d_sincos_position_embedding"_s));
+    QVERIFY2(c.verification.maxAbsError <= 2e-7, qPrintable(QString::number(c.verification.maxAbsError)));
+}
+
+// RT-DETR's fixed table of an 8-high, 12-wide map (tests/data/realbugs tf-rtdetr-non-square),
+// undeclared and declared.
+void TestTableCheckSincos2d::rtdetrNonSquareIsCorrect()
+{
+    const RowMatrixXf t = rtdetr(256, 8, 12, false);
+    const Checked c = check(t);
+    QCOMPARE(c.match.verdict, CheckVerdict::Correct);
+    QCOMPARE(word(c.match, u"grid"_s), u"8x12"_s);
+    QCOMPARE(word(c.match, u"halves"_s), u"row, column"_s);
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    const auto got = TableCheck::expect(rows, Encoding::Sincos2d, sincos(256, 8, 12, false), u"sincos-2d"_s);
+    QVERIFY(std::holds_alternative<TableMatch>(got));
+    QCOMPARE(std::get<TableMatch>(got).verdict, CheckVerdict::Correct);
+}
+
+// Before transformers#41380 the patches of a non-square map were numbered width-major: against the
+// declared grid, sincos2d-grid-order; a square map's are the same either way.
+void TestTableCheckSincos2d::widthMajorPatchesAreNamed()
+{
+    const RowMatrixXf t = rtdetr(256, 8, 12, true);
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    const auto got = TableCheck::expect(rows, Encoding::Sincos2d, sincos(256, 8, 12, false), u"sincos-2d"_s);
+    QVERIFY(std::holds_alternative<TableMatch>(got));
+    const TableMatch &m = std::get<TableMatch>(got);
+    QCOMPARE(m.verdict, CheckVerdict::Mistake);
+    QCOMPARE(m.mistakes, QStringList {u"sincos2d-grid-order"_s});
+    QVERIFY(m.diagnosis.contains(u"width-major"_s));
+    const RowMatrixXf square = rtdetr(64, 6, 6, true);
+    const MatrixRows squareRows(std::make_shared<const RowMatrixXf>(square), StoredType::Float32, u"test"_s);
+    const auto same = TableCheck::expect(squareRows, Encoding::Sincos2d, sincos(64, 6, 6, false), u"sincos-2d"_s);
+    QCOMPARE(std::get<TableMatch>(same).verdict, CheckVerdict::Correct);
 }
 
 void TestTableCheckSincos2d::aChangedCellIsFound()

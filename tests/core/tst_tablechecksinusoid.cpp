@@ -141,6 +141,61 @@ private slots:
         QVERIFY(!c0.verification.exactShare); // float32 angles, not the exact ones
     }
 
+    // diffusers' get_timestep_embedding (huggingface/diffusers src/diffusers/models/embeddings.py):
+    // exponent = -ln(max_period) * arange(half_dim) / (half_dim - downscale_freq_shift), the
+    // angle scale * t * exp(exponent), [sin | cos] flipped to [cos | sin] by flip_sin_to_cos=True.
+    // A published form, never the mistake sin-cos-swapped (issue 56: SD, SDXL, DiT, Wan, FLUX).
+    void diffusersTimestepEmbeddingIsCorrect_data()
+    {
+        QTest::addColumn<qint64>("d");
+        QTest::addColumn<double>("shift");
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<bool>("float32");
+        QTest::newRow("shift 0 (Wan, FLUX), float64") << qint64(256) << 0.0 << 1.0 << false;
+        QTest::newRow("shift 1 (SD's default), float64") << qint64(320) << 1.0 << 1.0 << false;
+        QTest::newRow("shift 0, float32 as diffusers computes it") << qint64(256) << 0.0 << 1.0 << true;
+        QTest::newRow("shift 1, float32") << qint64(256) << 1.0 << 1.0 << true;
+        QTest::newRow("timesteps k / 1000, scale 1000, float32") << qint64(256) << 0.0 << 1000.0 << true;
+    }
+    void diffusersTimestepEmbeddingIsCorrect()
+    {
+        QFETCH(qint64, d);
+        QFETCH(double, shift);
+        QFETCH(double, scale);
+        QFETCH(bool, float32);
+        const std::int64_t half = d / 2;
+        const RowMatrixXf values = table(1000, d, [&](std::int64_t k, std::int64_t j) {
+            const std::int64_t i = j % half;
+            const bool cos = j < half; // flipped: the cosines first
+            if (float32) {
+                const float exponent = float(-std::log(10000.0)) * float(i) / float(double(half) - shift);
+                const float t = scale == 1.0 ? float(k) : float(k) / float(scale);
+                const float angle = float(scale) * (t * std::exp(exponent));
+                return double(cos ? std::cos(angle) : std::sin(angle));
+            }
+            const double angle = double(k) * std::exp(-std::log(10000.0) * double(i) / (double(half) - shift));
+            return cos ? std::cos(angle) : std::sin(angle);
+        });
+        const Checked c = check(values);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c.match.mistakes.join(u","_s) + u" | "_s + c.match.diagnosis));
+        QVERIFY(c.match.correctAgainst.contains(u"get_timestep_embedding"_s));
+        QVERIFY(c.match.correctAgainst.contains(u"downscale_freq_shift %1"_s.arg(shift)));
+        QVERIFY(c.match.referenceText.contains(u"flip_sin_to_cos"_s));
+    }
+
+    // The flipped order at another max_period is a variant, the nearest form diffusers'.
+    void flippedAtAnotherBaseIsAVariant()
+    {
+        const std::int64_t d = 128;
+        const Checked c = check(
+            table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, (j + d / 2) % d, d, 500.0, true); }));
+        QCOMPARE(c.match.verdict, CheckVerdict::Variant);
+        QVERIFY(c.match.mistakes.isEmpty());
+        QVERIFY2(c.match.diagnosis.contains(u"get_timestep_embedding"_s), qPrintable(c.match.diagnosis));
+    }
+
     void mistakesAreNamed_data()
     {
         QTest::addColumn<RowMatrixXf>("values");
@@ -168,9 +223,6 @@ private slots:
             << QStringList {u"exponent-column-index"_s, u"exponent-doubled"_s} << b * b;
         QTest::newRow("sin and cos swapped, interleaved")
             << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j ^ 1, d, b, false); })
-            << QStringList {u"sin-cos-swapped"_s} << b;
-        QTest::newRow("sin and cos swapped, split")
-            << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, (j + d / 2) % d, d, b, true); })
             << QStringList {u"sin-cos-swapped"_s} << b;
         // annotated-transformer#131: the angle p / w_i.
         QTest::newRow("position divided")

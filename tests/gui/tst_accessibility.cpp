@@ -4,13 +4,19 @@
 // pan, + and - zoom, 0 resets, and Shift with the arrows moves a cursor over the cells whose
 // readout the status bar shows and a screen reader is told; Help > Keyboard shortcuts lists those
 // keys.
+#include "core/FamilySpec.h"
+#include "gui/AboutDialog.h"
+#include "gui/ControlPanel.h"
 #include "gui/ExportController.h"
 #include "gui/FigureExportDialog.h"
 #include "gui/FigureView.h"
+#include "gui/LessonController.h"
 #include "gui/MainWindow.h"
 #include "gui/ModelConfigDialog.h"
 #include "gui/ShortcutsDialog.h"
+#include "gui/StartPanel.h"
 #include "gui/TableCheckDialog.h"
+#include "gui/UserGuideDialog.h"
 #include "gui/WindowMenus.h"
 #include "io/NpyWriter.h"
 #include "support/TestShots.h"
@@ -22,10 +28,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextEdit>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -104,6 +112,83 @@ std::pair<QStringList, int> unnamedInFocusChain(QWidget *window)
     return {unnamed, reached};
 }
 
+// Markup a screen reader would read out: a tag (<b>, </i>, <br/>) or an entity (&nbsp;, &#8722;).
+bool hasMarkup(const QString &text)
+{
+    static const QRegularExpression markup(
+        uR"(</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>|&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);)"_s);
+    return markup.match(text).hasMatch();
+}
+
+// The roles a user fills in, chooses or presses: each needs a name of its own.
+bool isField(QAccessible::Role role)
+{
+    switch (role) {
+    case QAccessible::EditableText:
+    case QAccessible::SpinBox:
+    case QAccessible::ComboBox:
+    case QAccessible::CheckBox:
+    case QAccessible::RadioButton:
+    case QAccessible::Slider:
+    case QAccessible::PushButton:
+    case QAccessible::ButtonMenu:
+    case QAccessible::ButtonDropDown:
+    case QAccessible::Chart:
+        return true;
+    default:
+        return false;
+    }
+}
+
+struct TreeWalk
+{
+    int interfaces = 0;
+    int described = 0;
+    int fields = 0;
+    QStringList markup; // texts with markup: role, object, which text, the text
+    QStringList unnamed; // fields without a name
+};
+
+QString whoIs(QAccessibleInterface *face)
+{
+    const QObject *object = face->object();
+    return u"%1 %2"_s.arg(object ? QString::fromLatin1(object->metaObject()->className()) : u"?"_s,
+                          object ? object->objectName() : QString());
+}
+
+// Every interface shown under `face`, as a screen reader's bridge walks them: child by child.
+void walk(QAccessibleInterface *face, TreeWalk &found, int depth = 0)
+{
+    if (!face || !face->isValid() || face->state().invisible || depth > 64)
+        return;
+    ++found.interfaces;
+    const std::pair<QAccessible::Text, const char *> texts[] = {{QAccessible::Name, "name"},
+                                                                {QAccessible::Description, "description"},
+                                                                {QAccessible::Value, "value"},
+                                                                {QAccessible::Help, "help"}};
+    // A document's value is its text, which may quote markup as what it says (the guide's
+    // "NAME<TAB>TITLE"): markup is what its plain text would not hold.
+    const auto *document = qobject_cast<const QTextEdit *>(face->object());
+    for (const auto &[which, word] : texts) {
+        const QString text = face->text(which);
+        if (document && which == QAccessible::Value && text == document->toPlainText())
+            continue;
+        if (which == QAccessible::Description && !text.isEmpty())
+            ++found.described;
+        if (hasMarkup(text))
+            found.markup.append(u"%1 (%2): %3: %4"_s.arg(whoIs(face))
+                                    .arg(int(face->role()))
+                                    .arg(QString::fromLatin1(word), text.left(120)));
+    }
+    if (isField(face->role())) {
+        ++found.fields;
+        if (face->text(QAccessible::Name).trimmed().isEmpty())
+            found.unnamed.append(u"%1 (role %2)"_s.arg(whoIs(face)).arg(int(face->role())));
+    }
+    for (int i = 0; i < face->childCount(); ++i)
+        walk(face->child(i), found, depth + 1);
+}
+
 } // namespace
 
 class TestAccessibility : public QObject
@@ -112,6 +197,9 @@ class TestAccessibility : public QObject
 
 private slots:
     void everyControlInTheFocusChainHasAName();
+    void theTreeSaysPlainTextAndNamesEveryField_data();
+    void theTreeSaysPlainTextAndNamesEveryField();
+    void theDialogsSayPlainTextAndNameEveryField();
     void theKeyboardZoomsAHeatmapAndReadsACell();
     void eachParameterLabelHasItsOwnMnemonic_data();
     void eachParameterLabelHasItsOwnMnemonic();
@@ -256,6 +344,105 @@ void TestAccessibility::theCheckWindowsAreNamedAndTheirKeysDistinct()
     const auto [configUnnamed, configReached] = unnamedInFocusChain(config);
     QVERIFY2(configReached >= 3, qPrintable(QString::number(configReached)));
     QVERIFY2(configUnnamed.isEmpty(), qPrintable(configUnnamed.join(u"\n"_s)));
+}
+
+void TestAccessibility::theTreeSaysPlainTextAndNamesEveryField_data()
+{
+    QTest::addColumn<int>("encoding");
+    for (const FamilySpec &family : Families::all())
+        QTest::newRow(qPrintable(family.word)) << static_cast<int>(family.encoding);
+}
+
+// Each family's page of the window as a screen reader's bridge walks it, interface by interface:
+// no name, description or value holds markup (139 of 740 descriptions were a tooltip's HTML,
+// "<b>d_model</b>&nbsp;..."), and every field a user fills in, chooses or presses has a name.
+void TestAccessibility::theTreeSaysPlainTextAndNamesEveryField()
+{
+    QFETCH(int, encoding);
+    MainWindow window(small(), nullptr);
+    window.resize(1500, 950);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The family as a user picks it: a preset of it where there is one, else the encoding alone.
+    ControlPanel *panel = window.controlPanel();
+    const auto preset = std::find_if(panel->presets().begin(), panel->presets().end(), [&](const Preset &p) {
+        return p.params.value(u"encoding"_s) == Families::word(static_cast<Encoding>(encoding));
+    });
+    Params params = small();
+    if (preset != panel->presets().end()) {
+        QVERIFY(panel->choosePreset(int(preset - panel->presets().begin())));
+    } else {
+        params.encoding = static_cast<Encoding>(encoding);
+        panel->setParams(params);
+    }
+    QTRY_COMPARE(static_cast<int>(panel->params().encoding), encoding);
+    QTRY_VERIFY(window.isUpToDate());
+    TreeWalk found;
+    walk(QAccessible::queryAccessibleInterface(&window), found);
+    qInfo("%d interfaces, %d with a description, %d fields", found.interfaces, found.described, found.fields);
+    QVERIFY(found.fields > 20);
+    QVERIFY(found.described > 20);
+    QVERIFY2(found.markup.isEmpty(),
+             qPrintable(u"%1 texts with markup:\n"_s.arg(found.markup.size()) + found.markup.join(u'\n')));
+    QVERIFY2(found.unnamed.isEmpty(), qPrintable(u"fields without a name:\n"_s + found.unnamed.join(u'\n')));
+}
+
+// The windows over the main one, walked as the main one is: a lesson's side panel, the start
+// panel, the Export figure dialog, the check windows, the shortcuts, About and the user guide.
+void TestAccessibility::theDialogsSayPlainTextAndNameEveryField()
+{
+    MainWindow window(small(), nullptr);
+    window.resize(1500, 950);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QStringList wrong;
+    int fields = 0;
+    const auto walkShown = [&](const QString &what, QWidget *shown) {
+        QVERIFY2(shown, qPrintable(what));
+        shown->show();
+        QVERIFY(QTest::qWaitForWindowExposed(shown));
+        TreeWalk found;
+        walk(QAccessible::queryAccessibleInterface(shown), found);
+        qInfo("%s: %d interfaces, %d fields", qPrintable(what), found.interfaces, found.fields);
+        fields += found.fields;
+        for (const QString &text : std::as_const(found.markup))
+            wrong.append(what + u": markup in "_s + text);
+        for (const QString &field : std::as_const(found.unnamed))
+            wrong.append(what + u": no name for "_s + field);
+    };
+    QVERIFY(window.lessons()->open(u"rope-scaling"_s));
+    QTRY_VERIFY(window.isUpToDate());
+    walkShown(u"the window in a lesson"_s, &window);
+    window.lessons()->leave();
+    walkShown(u"the start panel"_s, window.lessons()->openStartPanel());
+    window.lessons()->startPanel()->close();
+    FigureExportDialog *exportDialog = window.exports()->openFigureDialog();
+    walkShown(u"the Export figure dialog"_s, exportDialog);
+    exportDialog->close();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"pe.npy"_s);
+    RowMatrixXf table(32, 8);
+    for (int p = 0; p < 32; ++p)
+        for (int c = 0; c < 8; ++c)
+            table(p, c) = float(c % 2 == 0 ? std::sin(p * std::exp(-double(c) * std::log(1e4) / 8.0))
+                                           : std::cos(p * std::exp(-double(c - 1) * std::log(1e4) / 8.0)));
+    QVERIFY(!writeNpy(path, table));
+    TableCheckDialog *check = window.menus()->checkTable(path);
+    QTRY_VERIFY_WITH_TIMEOUT(check && !check->isChecking(), 60000);
+    walkShown(u"the table's check"_s, check);
+    ModelConfigDialog *config
+        = window.menus()->openModelConfig(QStringLiteral(POSENC_CONFIGS) + u"/Meta-Llama-3.1-8B.json"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(config && !config->isChecking(), 60000);
+    walkShown(u"the config's check"_s, config);
+    ShortcutsDialog shortcuts(&window);
+    walkShown(u"the shortcuts"_s, &shortcuts);
+    AboutDialog about(&window);
+    walkShown(u"About"_s, &about);
+    UserGuideDialog guide(&window);
+    walkShown(u"the user guide"_s, &guide);
+    QVERIFY(fields > 20);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
 }
 
 void TestAccessibility::everyControlInTheFocusChainHasAName()

@@ -265,6 +265,12 @@ void TestFileOpening::anUnknownFileIsRefusedNamingIt()
     window.openFile(path(u"nowhere"_s));
     QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
     QVERIFY2(box->text().contains(u"no such file"_s), qPrintable(box->text()));
+    delete box;
+    // Before: "no such file" for a file that is there, a link that leads round to itself.
+    QVERIFY(QFile::link(u"loop"_s, path(u"loop"_s)));
+    window.openFile(path(u"loop"_s));
+    QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+    QVERIFY2(box->text().contains(u"a loop of symbolic links (loop -> loop)"_s), qPrintable(box->text()));
 }
 
 QTEST_MAIN(TestFileOpening)

@@ -3,6 +3,9 @@
 // the user wants: a file on the command line (posenc FILE, as a file manager starts it) too.
 #include "gui/Launcher.h"
 
+#include <QFile>
+#include <QIcon>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -16,6 +19,8 @@ private slots:
     void aScreenshotIsDrawnAtADesktopsSizeUnlessTold();
     void aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants_data();
     void aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants();
+    void theSmallIconsAreDrawnOnTheirPixelGrid_data();
+    void theSmallIconsAreDrawnOnTheirPixelGrid();
 };
 
 void TestLauncher::aScreenshotIsDrawnAtADesktopsSizeUnlessTold()
@@ -57,5 +62,41 @@ void TestLauncher::aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants()
     QCOMPARE(offersLessons(options), offers);
 }
 
-QTEST_GUILESS_MAIN(TestLauncher)
+void TestLauncher::theSmallIconsAreDrawnOnTheirPixelGrid_data()
+{
+    QTest::addColumn<int>("size");
+    for (const int size : {16, 22, 24})
+        QTest::newRow(qPrintable(u"%1 px"_s.arg(size))) << size;
+}
+
+// At 16, 22 and 24 px the large icon's 176 px table of 10 x 20 cells blurs into noise: each of those
+// sizes has an icon of its own, drawn at that size with its table's cells on whole pixels, and the
+// program's icon takes it there.
+void TestLauncher::theSmallIconsAreDrawnOnTheirPixelGrid()
+{
+    QFETCH(int, size);
+    QFile file(u":/icons/posenc-%1.svg"_s.arg(size));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    QVERIFY(svg.contains(u"viewBox=\"0 0 %1 %1\""_s.arg(size)));
+    const qsizetype crisp = svg.indexOf(u"shape-rendering=\"crispEdges\""_s);
+    QVERIFY(crisp > 0);
+    const QString cells = svg.mid(crisp, svg.indexOf(u"</g>"_s, crisp) - crisp);
+    static const QRegularExpression rect(
+        u"<rect x=\"([^\"]+)\" y=\"([^\"]+)\" width=\"([^\"]+)\" height=\"([^\"]+)\""_s);
+    int count = 0;
+    for (auto m = rect.globalMatch(cells); m.hasNext(); ++count) {
+        const QRegularExpressionMatch cell = m.next();
+        for (int i = 1; i <= 4; ++i) {
+            bool number = false;
+            const double value = cell.captured(i).toDouble(&number);
+            QVERIFY2(number && value == std::floor(value) && value >= 0 && value <= size, qPrintable(cell.captured()));
+        }
+    }
+    QVERIFY(count >= 25);
+    const QImage drawn = QIcon(file.fileName()).pixmap(QSize(size, size), 1.0).toImage();
+    QCOMPARE(applicationIcon().pixmap(QSize(size, size), 1.0).toImage(), drawn);
+}
+
+QTEST_MAIN(TestLauncher)
 #include "tst_launcher.moc"

@@ -328,7 +328,9 @@ void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDra
 void TestMainWindow::eachResultIsPaintedOnce()
 {
     // A change of parameters paints each view once per result it shows: not the old data in the
-    // new view first, and not once more for each round of fitting its text to the room.
+    // new view first, and not once more for each round of fitting its text to the room. A result
+    // drawn as a draft while the controls moved (FigureView::setDraft) is painted once more in full
+    // quality when they rest, and a settled view is never a draft.
     Params p;
     p.dModel = 256;
     p.maxLen = 4096;
@@ -351,8 +353,9 @@ void TestMainWindow::eachResultIsPaintedOnce()
         const QString name = window.views()[i]->figure().name();
         QVERIFY2(shown[i]->count() >= 1, qPrintable(name));
         QVERIFY2(
-            painted[i]->count() <= shown[i]->count(),
+            painted[i]->count() <= shown[i]->count() + 1,
             qPrintable(u"%1: %2 paintings for %3 results"_s.arg(name).arg(painted[i]->count()).arg(shown[i]->count())));
+        QCOMPARE(window.views()[i]->plot()->notAntialiasedElements(), QCP::AntialiasedElements(QCP::aeNone));
     }
 }
 

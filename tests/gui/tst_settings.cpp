@@ -5,11 +5,15 @@
 
 #include "core/ParamText.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -20,7 +24,11 @@ class TestSettings : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void init();
+    void theFileIsQSettingsOwn();
+    void aFifoInPlaceOfTheFileIsNeverOpened_data();
+    void aFifoInPlaceOfTheFileIsNeverOpened();
     void parametersRoundTrip();
     void nothingStoredGivesTheDefaults();
     void corruptValuesAreReplacedByTheDefaults_data();
@@ -39,6 +47,54 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QSettings> m_settings;
 };
+
+void TestSettings::initTestCase()
+{
+    QCoreApplication::setOrganizationName(u"PosEnc Explorer"_s);
+    QCoreApplication::setApplicationName(u"posenc"_s);
+}
+
+// Settings::open reads the file a plain QSettings would: the user's remembered window stays theirs.
+void TestSettings::theFileIsQSettingsOwn()
+{
+    QCOMPARE(Settings::filePath(), QSettings().fileName());
+    const Settings::Opened opened = Settings::open();
+    QVERIFY(opened.settings);
+    QCOMPARE(opened.settings->fileName(), Settings::filePath());
+    QVERIFY(opened.problem.isEmpty());
+}
+
+// The audit: `mkfifo "$XDG_CONFIG_HOME/PosEnc Explorer/posenc.conf"` blocked the window and
+// --screenshot for ever, QSettings reading the pipe as it was made.
+void TestSettings::aFifoInPlaceOfTheFileIsNeverOpened_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("a FIFO") << u"fifo"_s;
+    QTest::newRow("a directory") << u"directory"_s;
+    QTest::newRow("a link to a FIFO") << u"link"_s;
+}
+
+void TestSettings::aFifoInPlaceOfTheFileIsNeverOpened()
+{
+    QFETCH(QString, kind);
+    QTemporaryDir home;
+    const QByteArray before = qgetenv("XDG_CONFIG_HOME");
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home.path()));
+    const auto restore = qScopeGuard([&] { qputenv("XDG_CONFIG_HOME", before); });
+    const QString path = Settings::filePath();
+    QVERIFY(path.startsWith(home.path()));
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    const QString fifo = kind == u"link"_s ? home.filePath(u"fifo"_s) : path;
+    if (kind == u"directory"_s)
+        QVERIFY(QDir().mkpath(path));
+    else
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    if (kind == u"link"_s)
+        QVERIFY(QFile::link(fifo, path));
+    const Settings::Opened opened = Settings::open();
+    QVERIFY(!opened.settings);
+    QVERIFY2(opened.problem.startsWith(path + u" is not a regular file"_s), qPrintable(opened.problem));
+}
 
 void TestSettings::init()
 {

@@ -41,6 +41,11 @@ private slots:
         QTest::newRow("posenc table's header, blank lines, CRLF, spaces around commas")
             << QByteArray("# pe_0, pe_1\r\n\r\n  1.5 , -2e-3\r\n+3.25,4.\r\n\n") << qint64(2) << qint64(2) << 4.0f
             << 0.5e-2;
+        // Before: a header line without '#' was refused as words. Now it is skipped, as pandas reads it.
+        QTest::newRow("posenc table's header since pandas reads it")
+            << QByteArray("pe_0,pe_1\n0,1\n0.841471,0.540302\n") << qint64(2) << qint64(2) << 0.540302f << 0.5e-6;
+        QTest::newRow("pandas' to_csv of named columns, spaces")
+            << QByteArray("# note\nsin cos.2 x-y\n1 2 3\n") << qint64(1) << qint64(3) << 3.0f << 0.0;
         QTest::newRow("tabs") << QByteArray("1\t2\n3\t4\n") << qint64(2) << qint64(2) << 4.0f << 0.0;
         QTest::newRow("%g: short numbers exact, long ones rounded")
             << QByteArray("0 1\n0.841471 0.540302\n1e-05 1\n") << qint64(3) << qint64(2) << 1.0f << 0.5e-6;
@@ -48,6 +53,13 @@ private slots:
         // Before: one line of 0 rows' columns, "line 0" in its messages.
         QTest::newRow("CR alone ends a line (the old Mac's)")
             << QByteArray("0.25,0.5\r0.75,1\r\r2,3") << qint64(3) << qint64(2) << 3.0f << 0.0;
+        // Excel's "CSV UTF-8" and PowerShell start the file with a byte-order mark. Before: "'\xef\xbb\xbf0' is
+        // not a number".
+        QTest::newRow("a UTF-8 byte-order mark") << QByteArray("\xef\xbb\xbf"
+                                                               "0,1\n0.5,2\n")
+                                                 << qint64(2) << qint64(2) << 2.0f << 0.0;
+        QTest::newRow("a byte-order mark before the header")
+            << QByteArray("\xef\xbb\xbf# pe_0\n1\n") << qint64(1) << qint64(1) << 1.0f << 0.0;
     }
     void values()
     {
@@ -76,6 +88,9 @@ private slots:
         QTest::newRow("infinity") << QByteArray("1\n-inf\n") << u"line 2: column 1: '-inf' is not a finite number"_s;
         QTest::newRow("past float32") << QByteArray("1e39\n") << u"line 1: column 1: '1e39' is past float32's range"_s;
         QTest::newRow("hex") << QByteArray("0x10\n") << u"'0x10' is not a number"_s;
+        QTest::newRow("a byte-order mark past the start") << QByteArray("1\n\xef\xbb\xbf"
+                                                                        "2\n")
+                                                          << u"line 2: column 1: '\\xef\\xbb\\xbf2' is not a number"_s;
         QTest::newRow("quotes") << QByteArray("\"1\",2\n") << u"'\"1\"' is not a number"_s;
         QTest::newRow("empty cell") << QByteArray("1,,2\n") << u"line 1: column 2 is empty"_s;
         QTest::newRow("trailing comma") << QByteArray("1,2,\n") << u"line 1: column 3 is empty"_s;
@@ -89,6 +104,17 @@ private slots:
         QTest::newRow("spaces in the first row of commas")
             << QByteArray("\n1,2 3\n")
             << u"line 2: column 2 ends with spaces and no comma, where the first row (line 2)"_s;
+        QTest::newRow("a header naming fewer columns")
+            << QByteArray("pe_0,pe_1\n1,2,3\n") << u"line 2: 3 columns where the header (line 1) names 2"_s;
+        QTest::newRow("a header with a number") << QByteArray("pe_0,1\n1,2\n") << u"line 1: a header line"_s;
+        QTest::newRow("a second header") << QByteArray("a,b\nc,d\n") << u"line 2: column 1: 'c' is not a number"_s;
+        // Before: a first row of non-finite words was taken for a header and dropped, and the table
+        // below it read (a NaN row checked `correct`); "nan,0.5" was "a header line" of a bad name.
+        QTest::newRow("a first row of nan")
+            << QByteArray("nan,nan\n1,2\n") << u"line 1: column 1: 'nan' is not a finite number"_s;
+        QTest::newRow("a first row of NaN and a number")
+            << QByteArray("NaN,0.5\n1,2\n") << u"line 1: column 1: 'NaN'"_s;
+        QTest::newRow("a first row of inf") << QByteArray("Infinity,1\n1,2\n") << u"line 1: column 1: 'Infinity'"_s;
         QTest::newRow("CR line ends, a word on line 3")
             << QByteArray("1,2\r3,4\rx,5\r") << u"line 3: column 1: 'x' is not a number"_s;
     }

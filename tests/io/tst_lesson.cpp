@@ -1,10 +1,11 @@
 // Lesson files: what makes a session a lesson, what is refused and why, and the lessons shipped
 // in the program (resources/lessons through posenc.qrc): at least eight, each reading, with valid
-// parameters, an explanation in 3 to 8 short steps (list items of one or two sentences) whose
-// every {key} is a number LessonNumbers knows.
+// parameters, an explanation in 3 to 8 short steps (list items, each alternative of one or two
+// sentences) whose every {key} is a number LessonNumbers knows, its own model a preset's.
 #include "io/Lesson.h"
+#include "io/LessonModels.h"
 
-#include "check/models/ModelLessonNumbers.h"
+#include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
 
@@ -37,14 +38,10 @@ int sentences(QString text)
     return static_cast<int>(text.trimmed().count(end));
 }
 
-// The steps of an explanation: its list items, the live note aside.
-QStringList steps(const QString &explanation)
+QByteArray itemsBlock(const QByteArray &explanation, const QByteArray &more = {})
 {
-    QStringList items;
-    static const QRegularExpression item(u"<li>(.*?)</li>"_s);
-    for (auto match = item.globalMatch(explanation); match.hasNext();)
-        items.append(match.next().captured(1));
-    return items;
+    return R"({"name": "a", "order": 1, "title": "T", "question": "Q?", "explanation": )" + explanation + more
+        + R"(, "main": 0})";
 }
 
 } // namespace
@@ -55,6 +52,9 @@ class TestLesson : public QObject
 
 private slots:
     void readsALesson();
+    void readsItemsAndTheirAlternatives();
+    void showsTheFirstAlternativeTheModelFills();
+    void readsTheModelItKeepsAndNeeds();
     void refusesWhatIsNotALesson_data();
     void refusesWhatIsNotALesson();
     void aPlainSessionKeepsItsBytesAndALessonItsBlock();
@@ -73,13 +73,94 @@ void TestLesson::readsALesson()
     QCOMPARE(lesson.order, 3);
     QCOMPARE(lesson.title, u"T"_s);
     QCOMPARE(lesson.question, u"Q?"_s);
-    QCOMPARE(lesson.explanation, u"E {d}."_s);
+    QCOMPARE(lesson.text.raw, u"E {d}."_s);
+    QVERIFY(lesson.model.isEmpty() && lesson.keep.isEmpty() && lesson.needs.isEmpty());
     QVERIFY(lesson.code.isEmpty());
     QCOMPARE(lesson.mainFigure(), u"heatmap"_s);
     QCOMPARE(lesson.session.params.value(u"d-model"_s), u"64"_s);
     const auto params = lesson.params();
     QVERIFY(std::holds_alternative<Params>(params));
     QCOMPARE(std::get<Params>(params).dModel, 64);
+}
+
+void TestLesson::readsItemsAndTheirAlternatives()
+{
+    const auto read = Lessons::parse(
+        lessonJson(itemsBlock(R"(["One {d}.", ["Two {rope_pairs}.", {"needs": ["is_alibi"], "text": "Three."}, ""]])",
+                              R"(, "note": "{dropout_note}")")),
+        u"x.json"_s);
+    QVERIFY(std::holds_alternative<Lesson>(read));
+    const LessonText &text = std::get<Lesson>(read).text;
+    QVERIFY(text.raw.isEmpty());
+    QCOMPARE(text.items.size(), 2);
+    QCOMPARE(text.items[0].size(), 1);
+    QCOMPARE(text.items[1].size(), 3);
+    QCOMPARE(text.items[1][1].needs, QStringList {u"is_alibi"_s});
+    QCOMPARE(text.items[1][1].text, u"Three."_s);
+    QVERIFY(text.items[1][2].text.isEmpty());
+    QCOMPARE(text.note.size(), 1);
+}
+
+// A number the model lacks is never a hole in a sentence: its alternative is not shown, the next
+// one is, and an item none of whose alternatives the model fills is listed as unfilled.
+void TestLesson::showsTheFirstAlternativeTheModelFills()
+{
+    const auto read = Lessons::parse(
+        lessonJson(itemsBlock(
+            R"(["d is {d}.", ["It has {rope_pairs} pairs.", {"needs": ["is_alibi"], "text": "ALiBi."}, ""],
+                ["Slope {alibi_slope_1}.", "No slope."], [{"needs": ["is_rope"], "text": "Only RoPE."}]])",
+            R"(, "note": "{Model} here.")")),
+        u"x.json"_s);
+    const Lesson &lesson = std::get<Lesson>(read);
+    Params rope;
+    rope.encoding = Encoding::Rope;
+    rope.dModel = 64;
+    const LessonText::Rendered forRope = lesson.explain({rope, u"Some Model"_s, {}, {}, {}});
+    QCOMPARE(
+        forRope.items,
+        (QStringList {u"d is 64."_s, u"It has 64 pairs."_s, u"Slope 0.5."_s, u"Only RoPE."_s, u"Some Model here."_s}));
+    QVERIFY(forRope.unfilled.isEmpty());
+    Params alibi = rope;
+    alibi.encoding = Encoding::Alibi;
+    const LessonText::Rendered forAlibi = lesson.explain({alibi, {}, {}, {}, {}});
+    QCOMPARE(forAlibi.items, (QStringList {u"d is 64."_s, u"ALiBi."_s, u"Slope 0.5."_s, u"This model here."_s}));
+    QCOMPARE(forAlibi.unfilled, QStringList {u"item 4: is_rope"_s});
+    QVERIFY(!forAlibi.html.contains(u"not here"_s));
+    Params sinusoid = rope;
+    sinusoid.encoding = Encoding::Sinusoidal;
+    const LessonText::Rendered forSinusoid = lesson.explain({sinusoid, {}, {}, {}, {}});
+    // "" says nothing: the item is left out of the list, not unfilled.
+    QCOMPARE(forSinusoid.items.first(), u"d is 64."_s);
+    QCOMPARE(forSinusoid.items[1], u"Slope 0.5."_s);
+    QVERIFY(!forSinusoid.unfilled.join(u' ').contains(u"item 2"_s));
+}
+
+void TestLesson::readsTheModelItKeepsAndNeeds()
+{
+    const auto read
+        = Lessons::parse(lessonJson(itemsBlock(R"(["{d}."])", R"(, "model": "llama-3-1-8b", "keep": ["max-len"],
+                              "needs": {"keys": ["is_rope"], "what": "a RoPE model"})")),
+                         u"x.json"_s);
+    QVERIFY(std::holds_alternative<Lesson>(read));
+    const Lesson &lesson = std::get<Lesson>(read);
+    QCOMPARE(lesson.model, u"llama-3-1-8b"_s);
+    QCOMPARE(lesson.keep, QStringList {u"max-len"_s});
+    // Its parameters are its own model's, but for the length it keeps (its "params" give d_model 64
+    // and the default max_len).
+    const auto params = lesson.params();
+    QVERIFY(std::holds_alternative<Params>(params));
+    QCOMPARE(std::get<Params>(params).dModel, 4096);
+    QCOMPARE(std::get<Params>(params).maxLen, Params {}.maxLen);
+    QCOMPARE(std::get<Params>(params).rope.type, RopeType::Llama3);
+    const LessonModel model
+        = LessonModels::model(std::get<Params>(params), {*LessonModels::defaultOf(lesson)}, lesson.keep);
+    QCOMPARE(model.name, u"Llama 3.1 8B"_s);
+    QVERIFY(!lesson.refusal(model));
+    Params t5 = std::get<Params>(params);
+    t5.encoding = Encoding::T5;
+    const auto refused = lesson.refusal({t5, u"T5-base"_s, {}, {}, {}});
+    QVERIFY(refused);
+    QCOMPARE(*refused, u"the lesson a needs a RoPE model: for T5-base, its encoding is t5, not rope"_s);
 }
 
 void TestLesson::refusesWhatIsNotALesson_data()
@@ -122,7 +203,19 @@ void TestLesson::refusesWhatIsNotALesson_data()
     QTest::newRow("an explanation too long")
         << lessonJson(R"({"name": "a", "title": "T", "question": "Q", "explanation": ")" + QByteArray(16385, 'E')
                       + R"(", "main": 0})")
-        << u"\"explanation\" is 16385 characters long; it may hold at most 16384"_s;
+        << u"\"explanation\" is 16385 characters long"_s;
+    QTest::newRow("an item of no alternative")
+        << lessonJson(itemsBlock(R"(["A.", []])")) << u"item 2: an item lists at least one alternative"_s;
+    QTest::newRow("an alternative of other keys") << lessonJson(itemsBlock(R"([{"text": "A.", "when": ["x"]}])"))
+                                                  << u"an alternative has only \"needs\" and \"text\"; got \"when\""_s;
+    QTest::newRow("an alternative's markup") << lessonJson(itemsBlock(R"([["A.", "<img src=/dev/zero>"]])"))
+                                             << u"\"explanation\" uses <img src=/dev/zero>"_s;
+    QTest::newRow("a model that is no preset")
+        << lessonJson(itemsBlock(R"(["A."])", R"(, "model": "gpt-9")")) << u"\"model\" must name a preset"_s;
+    QTest::newRow("keep of no parameter") << lessonJson(itemsBlock(R"(["A."])", R"(, "keep": ["colour"])"))
+                                          << u"\"keep\" must list parameter keys; got \"colour\""_s;
+    QTest::newRow("needs without words") << lessonJson(itemsBlock(R"(["A."])", R"(, "needs": {"keys": ["is_rope"]})"))
+                                         << u"\"needs\" must be"_s;
     QTest::newRow("code too long") << lessonJson(R"({"name": "a", "title": "T", "question": "Q", "explanation": "E",
                                                  "code": ")"
                                                  + QByteArray(4001, 'c') + R"(", "main": 0})")
@@ -185,15 +278,28 @@ void TestLesson::everyShippedLessonReadsAndValidates()
         const auto params = lesson.params();
         if (const auto *problems = std::get_if<QList<ParamError>>(&params))
             QFAIL(qPrintable(what + u": "_s + problems->front().key + u" "_s + problems->front().sentence()));
-        QStringList unknown;
-        const QString filled = LessonNumbers::fill(lesson.explanation, std::get<Params>(params), false, &unknown,
-                                                    ModelLessonNumbers::entries());
-        QVERIFY2(unknown.isEmpty(), qPrintable(what + u": not numbers: "_s + unknown.join(u", "_s)));
-        QVERIFY2(!filled.contains(u'{'), qPrintable(what));
-        const QStringList items = steps(lesson.explanation);
-        QVERIFY2(items.size() >= 3 && items.size() <= 8, qPrintable(what + u": %1 steps"_s.arg(items.size())));
-        for (const QString &item : items)
-            QVERIFY2(sentences(item) >= 1 && sentences(item) <= 2, qPrintable(what + u": a step of "_s + item));
+        // Read for its own model, every item is filled, each alternative one or two sentences.
+        std::optional<ModelChoice> own = LessonModels::defaultOf(lesson);
+        const LessonModel model = LessonModels::model(
+            std::get<Params>(params), own ? QList<ModelChoice> {*own} : QList<ModelChoice> {}, lesson.keep);
+        QVERIFY2(!lesson.refusal(model), qPrintable(what));
+        const LessonText::Rendered text = lesson.explain(model);
+        QVERIFY2(text.unfilled.isEmpty(), qPrintable(what + u": "_s + text.unfilled.join(u"; "_s)));
+        QVERIFY2(!text.html.contains(u'{'), qPrintable(what));
+        // Its own model is named, a preset's while the parameters are its own.
+        QVERIFY2(!own || model.name == own->name, qPrintable(what));
+        QVERIFY2(lesson.text.items.size() >= 3 && lesson.text.items.size() <= 8,
+                 qPrintable(what + u": %1 steps"_s.arg(lesson.text.items.size())));
+        for (const LessonText::Item &item : lesson.text.items) {
+            for (const LessonText::Alternative &alternative : item) {
+                QVERIFY2(alternative.text.isEmpty()
+                             || (sentences(alternative.text) >= 1 && sentences(alternative.text) <= 2),
+                         qPrintable(what + u": a step of "_s + alternative.text));
+                const QList<LessonNumbers::Entry> &layers = LayerLessonNumbers::entries();
+                for (const QString &key : LessonNumbers::keysIn(alternative.text, layers) + alternative.needs)
+                    QVERIFY2(LessonNumbers::number(key, model, layers), qPrintable(what + u": not a number: "_s + key));
+            }
+        }
         QVERIFY2(lesson.question.endsWith(u'?'), qPrintable(what));
     }
 }

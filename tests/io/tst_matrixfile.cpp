@@ -186,6 +186,14 @@ void TestMatrixFile::refusesFiles_data()
     QTest::addColumn<bool>("isChoice");
     QTest::newRow("no such file") << u"missing.npy"_s << u"cannot open the file: no such file"_s << false;
     QTest::newRow("a directory") << u"."_s << u"cannot open the file: not a regular file"_s << false;
+    // Before: "no such file" for both, which sends the user looking for a file that is there.
+    QTest::newRow("a loop of symbolic links")
+        << u"loop.npy"_s << u"cannot open the file: a loop of symbolic links (loop.npy -> other.npy -> loop.npy)"_s
+        << false;
+    QTest::newRow("a dangling symbolic link") << u"dangling.npy"_s
+                                              << u"cannot open the file: a symbolic link to 'gone.npy', which does "
+                                                 "not exist"_s
+                                              << false;
     QTest::newRow("unknown format") << u"notes.txt"_s << u"unknown format"_s << false;
     QTest::newRow("tensor of a .npy file")
         << u"plain.npy:wte"_s << u"a .npy file holds one array, so there is no tensor 'wte'"_s << true;
@@ -215,6 +223,9 @@ void TestMatrixFile::refusesFiles()
     qToLittleEndian<quint64>(quint64(json.size()), length);
     two.write(QByteArray(length, 8) + json + QByteArray(8, '\0'));
     two.close();
+    QFile::link(u"other.npy"_s, path(u"loop.npy"_s));
+    QFile::link(u"loop.npy"_s, path(u"other.npy"_s));
+    QFile::link(u"gone.npy"_s, path(u"dangling.npy"_s));
 
     const QString full = spec == u"."_s ? m_dir.path() : path(spec);
     const MatrixSource source = MatrixSource::parse(full);

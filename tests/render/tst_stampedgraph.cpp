@@ -1,6 +1,7 @@
 // Antialiased markers stamped from a cached pixmap on screen: each lands within half a pixel of
-// where QCPGraph draws it and looks the same. Aliased markers, and exports (PNG through
-// toPixmap, vector through toPainter), are drawn exactly as QCPGraph draws them.
+// where QCPGraph draws it and looks the same; lines and bands drawn from fewer vertices look the
+// same as QCPGraph's. Aliased markers, and exports (PNG through toPixmap, vector through
+// toPainter), are drawn exactly as QCPGraph draws them.
 #include "render/StampedGraph.h"
 
 #include <QTest>
@@ -23,6 +24,8 @@ private slots:
     void screenMarkersWithinHalfAPixel();
     void nonFinitePointsDrawNothing_data();
     void nonFinitePointsDrawNothing();
+    void linesAndBandsLookTheSame_data();
+    void linesAndBandsLookTheSame();
 };
 
 namespace {
@@ -204,6 +207,81 @@ void TestStampedGraph::nonFinitePointsDrawNothing()
         if (std::isfinite(at.x()) && std::isfinite(at.y()) && inkAround(image, at, 4).total > 0.0)
             ++inked;
     QCOMPARE(inked, kMarkers);
+}
+
+namespace {
+
+// Curves of 600 points over a 400-pixel plot, as the figures' are (a point or two a pixel): lines
+// of a pen 1.3 wide, or a band filled between a least and a most, with gaps where a value is NaN.
+void buildCurves(QCustomPlot &plot, bool stamped, bool band, bool gaps)
+{
+    plot.resize(kWidth, kHeight);
+    plot.xAxis->setRange(0.0, 600.0);
+    plot.yAxis->setRange(-1.5, 1.5);
+    const auto graph
+        = [&] { return stamped ? new StampedGraph(plot.xAxis, plot.yAxis) : new QCPGraph(plot.xAxis, plot.yAxis); };
+    QVector<double> keys, low, high;
+    for (int i = 0; i < 600; ++i) {
+        keys.append(i);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        low.append(gaps && i % 150 == 70 ? nan : std::sin(i * 0.013) * std::exp(-i / 400.0) - 0.2);
+        high.append(0.3 + 0.8 * std::cos(i * 0.021) + 0.05 * std::sin(i * 0.9));
+    }
+    QCPGraph *lower = graph();
+    lower->setData(keys, low, true);
+    lower->setPen(QPen(QColor(0, 114, 178), 1.3));
+    QCPGraph *upper = graph();
+    upper->setData(keys, high, true);
+    upper->setPen(band ? QPen(Qt::NoPen) : QPen(QColor(213, 94, 0), 1.3));
+    if (band) {
+        upper->setBrush(QColor(213, 94, 0, 90));
+        upper->setChannelFillGraph(lower);
+    }
+    plot.replot();
+}
+
+} // namespace
+
+void TestStampedGraph::linesAndBandsLookTheSame_data()
+{
+    QTest::addColumn<bool>("band");
+    QTest::addColumn<bool>("gaps");
+    QTest::newRow("lines") << false << false;
+    QTest::newRow("lines with gaps") << false << true;
+    QTest::newRow("a band") << true << false;
+    QTest::newRow("a band with gaps") << true << true;
+}
+
+void TestStampedGraph::linesAndBandsLookTheSame()
+{
+    QFETCH(bool, band);
+    QFETCH(bool, gaps);
+    QCustomPlot stampedPlot, exactPlot;
+    buildCurves(stampedPlot, true, band, gaps);
+    buildCurves(exactPlot, false, band, gaps);
+    // Exported, every vertex is drawn.
+    QCOMPARE(stampedPlot.toPixmap(kWidth, kHeight, 2.0).toImage(), exactPlot.toPixmap(kWidth, kHeight, 2.0).toImage());
+    // On screen: a tenth of a pixel moves an antialiased edge's coverage by a tenth at most, where
+    // segments meet a little more; the ink is the same.
+    const QImage stamped = stampedPlot.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QImage exact = exactPlot.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(stamped.size(), exact.size());
+    double inkStamped = 0.0, inkExact = 0.0;
+    int largest = 0;
+    for (int y = 0; y < exact.height(); ++y)
+        for (int x = 0; x < exact.width(); ++x) {
+            const QRgb a = stamped.pixel(x, y), b = exact.pixel(x, y);
+            for (const int shift : {0, 8, 16}) {
+                const int ca = (a >> shift) & 0xff, cb = (b >> shift) & 0xff;
+                largest = std::max(largest, std::abs(ca - cb));
+                inkStamped += 255 - ca;
+                inkExact += 255 - cb;
+            }
+        }
+    QVERIFY2(inkExact > 0.0, "nothing was drawn");
+    QVERIFY2(std::abs(inkStamped - inkExact) <= 0.01 * inkExact,
+             qPrintable(QStringLiteral("ink %1 against %2").arg(inkStamped).arg(inkExact)));
+    QVERIFY2(largest <= 64, qPrintable(QStringLiteral("a pixel differs by %1 of 255").arg(largest)));
 }
 
 QTEST_MAIN(TestStampedGraph)

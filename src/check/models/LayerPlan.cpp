@@ -40,6 +40,7 @@ public:
     {
         readShape();
         readTypes();
+        readCrossAttention();
         readNope();
         group();
         return m_plan;
@@ -186,6 +187,8 @@ private:
         }
         if (rule == u"listed"_s)
             return m_rule.value(u"default"_s).toString();
+        if (rule == u"map"_s)
+            return mapped(i, listed);
         return u"full_attention"_s;
     }
 
@@ -216,12 +219,16 @@ private:
                 p.types.last() = m_rule.value(u"last"_s).toString(); // "Forcing last layer to full_attention"
             return;
         }
+        if (rule == u"all"_s && readSlidingFlags())
+            return;
         std::optional<std::int64_t> per;
         if (rule == u"period"_s)
             per = period(false);
         else if (rule == u"offset-period"_s)
             per = count(m_rule.value(u"key"_s).toString(), 1, 8, false);
         std::vector<std::int64_t> chosen;
+        if (rule == u"map"_s)
+            chosen = indices(m_rule.value(u"key"_s).toString()).value_or(std::vector<std::int64_t> {});
         if (rule == u"indices"_s || rule == u"one-based"_s) {
             const QString key = m_rule.value(u"key"_s).toString();
             if (const auto given = indices(key))
@@ -231,6 +238,59 @@ private:
         }
         for (std::int64_t i = 0; i < n; ++i)
             p.types.append(rule == u"period"_s && !per ? u"full_attention"_s : ruleType(i, per, chosen));
+    }
+
+    // "map": a list key of one number per layer, each mapped to a layer type (DeepseekV4Config's
+    // compress_ratios: 0 sliding, 4 compressed sparse, 128 heavily compressed; longer lists are cut to
+    // num_hidden_layers). Without the key, `bootstrap` layers of the first alternate type, then the
+    // alternates in turn (V4-Pro's default: 2 HCA, then HCA and CSA).
+    QString mapped(std::int64_t i, const std::vector<std::int64_t> &given) const
+    {
+        const QJsonObject map = m_rule.value(u"map"_s).toObject();
+        const QJsonArray alternate = m_rule.value(u"alternate"_s).toArray();
+        if (!given.empty()) {
+            const std::int64_t v = std::size_t(i) < given.size() ? given[std::size_t(i)] : 0;
+            return map.value(QString::number(v)).toString(alternate.at(0).toString(u"full_attention"_s));
+        }
+        const std::int64_t bootstrap = m_rule.value(u"bootstrap"_s).toInteger(0);
+        if (i < bootstrap || alternate.isEmpty())
+            return alternate.at(0).toString(u"full_attention"_s);
+        return alternate.at((i - bootstrap) % alternate.size()).toString();
+    }
+
+    // A model whose row has no layer rule of its own, read from its keys: hybrid_layer_pattern, one
+    // flag per layer, 1 a sliding-window layer and 0 a full one (MiMo-V2's remote code, as
+    // transformers' MiMoV2FlashConfig and sgl-jax's MiMoV2DecoderLayer read it). False when absent.
+    bool readSlidingFlags()
+    {
+        const auto flags = m_c.text.integers(u"hybrid_layer_pattern"_s, 0, 1, kMaxLayers);
+        if (!flags || flags->empty())
+            return false;
+        if (std::int64_t(flags->size()) != m_plan.layerCount)
+            m_c.find(u"layer-types-length"_s,
+                     u"hybrid_layer_pattern lists %1 layers; num_hidden_layers is %2"_s.arg(flags->size())
+                         .arg(m_plan.layerCount));
+        for (std::int64_t i = 0; i < m_plan.layerCount; ++i) {
+            const bool sliding = std::size_t(i) < flags->size() && (*flags)[std::size_t(i)] != 0;
+            m_plan.types.append(sliding && m_plan.slidingWindow ? u"sliding_attention"_s : u"full_attention"_s);
+        }
+        return true;
+    }
+
+    // cross_attention_layers: the layers that attend to another modality's states and take no
+    // position, whatever the model_type (MllamaTextModel.__init__: MllamaCrossAttentionDecoderLayer
+    // where layer_idx is in cross_attention_layers; MllamaTextCrossAttention.forward applies no rotary).
+    void readCrossAttention()
+    {
+        const auto listed = m_c.text.integers(u"cross_attention_layers"_s, 0, kMaxLayers, kMaxLayers);
+        if (!listed)
+            return;
+        for (const std::int64_t i : *listed) {
+            if (i < m_plan.layerCount) {
+                m_plan.types[i] = u"cross_attention"_s;
+                m_plan.ropeOn[std::size_t(i)] = false;
+            }
+        }
     }
 
     void readPattern()
@@ -351,6 +411,8 @@ QString mixerOf(const QString &type, const QString &rowMixer)
         return type == u"mamba"_s ? u"ssm"_s : type == u"conv"_s ? u"conv"_s : rowMixer;
     if (type == u"mlp"_s || type == u"moe"_s)
         return u"mlp"_s;
+    if (type == u"cross_attention"_s)
+        return type;
     return u"attention"_s;
 }
 

@@ -77,11 +77,17 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
     s.headDim = c.plan.headDimOf(group.type);
     if (row.headDim == u"mla"_s)
         s.headDim += std::int64_t(valueOf(c, u"qk_nope_head_dim"_s, 128.0));
+    // The tail of the head turns where the row says so, and where a model the table lacks names its
+    // rotary part qk_rope_head_dim (DeepSeek's MLA and its successors put it last).
+    const bool tail
+        = row.headDim == u"mla"_s || row.place == u"suffix"_s || (!row.known() && c.text.has(u"qk_rope_head_dim"_s));
     if (group.rope)
-        s.rotaryPlace = row.headDim == u"mla"_s                ? u"mla-tail"_s
+        s.rotaryPlace = tail                                   ? u"mla-tail"_s
             : layer.params.rope.type == RopeType::Proportional ? u"proportional"_s
                                                                : u"prefix"_s;
-    if (group.type == u"sliding_attention"_s && c.plan.slidingWindow) {
+    // DeepSeek-V4's every attention block has its sliding-window branch (window.every_layer).
+    const bool windowed = group.type == u"sliding_attention"_s || row.window.value(u"every_layer"_s).toBool();
+    if (windowed && c.plan.slidingWindow) {
         // ModernBERT's local_attention is the whole span: local_attention // 2 each side.
         const bool halved = row.window.value(u"halved"_s).toBool();
         s.window = halved ? *c.plan.slidingWindow / 2 : *c.plan.slidingWindow;

@@ -7,7 +7,7 @@
 
 #include <utility>
 
-// Real models' config.json files compiled into the program (src/core/models/examples/, their
+// Real models' config.json files compiled into the program (src/check/models/examples/, their
 // sources in its README): the examples the layer-stack, query-scale and head-map figures and the
 // lesson "One model, many layers" draw, by name ("llama-4-scout").
 namespace posenc::ModelExamples {

@@ -7,6 +7,7 @@
 #include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
 
@@ -122,7 +123,13 @@ void ropeNotes(ConfigContext &c)
                                                                      "pairs was found)"_s
                                                                    : QString()),
                    l.layerType);
-        if (l.scheme.rotaryPlace == u"mla-tail"_s)
+        if (l.scheme.rotaryPlace == u"mla-tail"_s && c.model.headDim != u"mla"_s)
+            c.find(u"rope-tail"_s,
+                   u"RoPE turns the last %1 of each %2-wide head (x[..., -%1:]), the others pass unturned: a port "
+                   "that turns the first %1 columns computes other scores"_s.arg(RopeFrequencies::rotaryDim(r))
+                       .arg(l.scheme.headDim),
+                   l.layerType);
+        else if (l.scheme.rotaryPlace == u"mla-tail"_s)
             c.find(u"mla-rope-tail"_s,
                    u"MLA: RoPE turns the last %1 of each %2-wide query head (qk_rope_head_dim), and the key's %1 "
                    "rotated columns are one per token, shared by every head; a reader that takes hidden_size / "
@@ -149,10 +156,15 @@ namespace ModelFindings {
 void reportRow(ConfigContext &c)
 {
     const ModelRow &row = c.model;
-    if (row.read == u"guess"_s)
+    if (row.read == u"guess"_s && !row.nearest.isEmpty())
         c.find(u"model-type-unknown"_s,
-               u"model_type %1 is not in posenc's table of models: read by Llama's rules and LlamaConfig's defaults, "
-               "so its layers below are a guess"_s.arg(row.type));
+               u"model_type %1 is not in posenc's table of models: read from its position keys, by the rules and "
+               "defaults of %2, the known model_type its name extends, so its layers below are a guess"_s.arg(
+                   row.type, row.nearest));
+    else if (row.read == u"guess"_s)
+        c.find(u"model-type-unknown"_s,
+               u"model_type %1 is not in posenc's table of models: read from its position keys, by Llama's rules "
+               "and LlamaConfig's defaults where no key says, so its layers below are a guess"_s.arg(row.type));
     else if (row.read == u"fingerprint"_s)
         c.find(u"model-read-by-fingerprint"_s,
                u"%1's defaults are its class's, and its rotary code is Llama's by fingerprint; its layer rule was not "
@@ -192,6 +204,8 @@ QList<ConfigFindings::Kind> kinds()
          u"LongRoPE's long factors are chosen per forward pass by the current length"_s},
         {u"interleaved-pairs"_s, Severity::Note,
          u"pairs (2i, 2i + 1), not rotate_half's (i, i + r/2): a port must match the layout"_s},
+        {u"rope-tail"_s, Severity::Note,
+         u"RoPE turns the last columns of the head (DeepSeek-V4's x[..., -rope_dim:]), not the first"_s},
         {u"mla-rope-tail"_s, Severity::Note,
          u"MLA: RoPE on the tail of each head (qk_rope_head_dim), the key's part shared by every head"_s},
         {u"indexer-layout"_s, Severity::Note,

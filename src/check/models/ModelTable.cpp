@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -37,6 +38,7 @@ ModelRow rowOf(const QJsonObject &o)
     r.headDimByType = o.value(u"head_dim_by_type"_s).toObject();
     r.partial = o.value(u"partial"_s).toString(u"ignored"_s);
     r.layout = o.value(u"layout"_s).toString(u"half"_s);
+    r.place = o.value(u"place"_s).toString(u"prefix"_s);
     r.dicts = o.value(u"dicts"_s).toString(u"one"_s);
     r.theta = o.value(u"theta"_s).toObject();
     r.scalingTo = wordsOf(o.value(u"scaling_to"_s));
@@ -111,11 +113,36 @@ const ModelRow *find(const QString &type)
     return it == table().index.cend() ? nullptr : &table().rows[*it];
 }
 
+QString nearestByName(const QString &type)
+{
+    static const QRegularExpression part(uR"(_(text|model|vl|moe|\d+)$)"_s);
+    QString name = type;
+    while (true) {
+        const QRegularExpressionMatch m = part.match(name);
+        if (!m.hasMatch())
+            return {};
+        name.chop(m.capturedLength());
+        if (const ModelRow *row = find(name)) {
+            // A wrapper's name leads to its text model.
+            if (!row->text.isEmpty() && find(row->text))
+                return row->text;
+            return name;
+        }
+    }
+}
+
 ModelRow guess(const QString &type)
 {
-    ModelRow row = *find(u"llama"_s);
+    const QString nearest = nearestByName(type);
+    ModelRow row = *find(nearest.isEmpty() ? u"llama"_s : nearest);
     row.type = type;
     row.read = u"guess"_s;
+    row.nearest = nearest;
+    // Read from the keys: a model's own code that carries partial_rotary_factor (or rotary_dim)
+    // turns that part of the head (mimo_v2_flash's MiMoV2FlashRotaryEmbedding.compute_default_rope_parameters:
+    // dim = int(head_dim * partial_rotary_factor)); only Llama's own class ignores it.
+    if (nearest.isEmpty())
+        row.partial = u"honoured"_s;
     return row;
 }
 

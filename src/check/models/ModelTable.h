@@ -9,7 +9,7 @@
 #include <optional>
 
 // What each model_type's code does with its config, as data (docs/ARCHITECTURE.md, Model
-// knowledge): one row of src/core/models/ModelSchemes.json per model_type, read by the rules of
+// knowledge): one row of src/check/models/ModelSchemes.json per model_type, read by the rules of
 // LayerPlan and the families' config readers. Each row cites the config class and the modeling
 // file it was read from (HF transformers' main branch, or the model's own code where HF has none).
 namespace posenc {
@@ -24,6 +24,9 @@ struct ModelRow
     // "fingerprint" (config defaults exact, rotary code equal to Llama's by fingerprint), or
     // "guess" (an unknown model_type read by Llama's rules).
     QString read;
+    // Of a guess: the known model_type whose rules it is read by, which its name extends
+    // ("exaone4" for "exaone4_5_text"); empty where it is read by Llama's.
+    QString nearest;
     QString text; // a wrapper's text model type (gemma3 -> gemma3_text), else empty
 
     // The family whose config reader reads it ("rope", "alibi", ...), and the keys that choose
@@ -46,6 +49,9 @@ struct ModelRow
     // "half" (rotate_half), "interleaved" (pairs 2i, 2i + 1), or "rope_interleave" (the key chooses,
     // interleaved by default).
     QString layout;
+    // Where the turned columns sit: "prefix" (the first rotary_dim), or "suffix" (the last: DeepSeek-V4's
+    // apply_rotary_pos_emb turns x[..., -rope_dim:]). MLA's head ("mla") is always a suffix.
+    QString place;
     // The rope dicts: "one" for every layer type, "per-type" (the class converts rope_scaling and
     // its theta keys into a dict per layer type), "per-type-only" (it reads only per-type dicts).
     QString dicts;
@@ -86,8 +92,15 @@ namespace ModelTable {
 const QList<ModelRow> &all();
 // The row of `type`, or null.
 const ModelRow *find(const QString &type);
-// What an unknown model_type is read with: Llama's rules and defaults, read "guess".
+// What an unknown model_type is read with, read "guess": the rules and defaults of the known
+// model_type its name extends (nearestByName), else Llama's.
 ModelRow guess(const QString &type);
+// The known model_type an unknown one's name extends: the name less its trailing "_text", "_model",
+// "_vl", "_moe" and minor-version parts ("_5"), one at a time, until a known one is left; empty when
+// none is. A new release of a known series is saved under the series' name and a minor version
+// (EXAONE 4.5's text model, exaone4_5_text, is Exaone4's code), a wrapper's text model under the
+// wrapper's name and "_text".
+QString nearestByName(const QString &type);
 // The model types of the table.
 QStringList types();
 // The table as it is compiled in (ModelSchemes.json).

@@ -27,12 +27,14 @@ struct Rule
     bool interleaved = false;
     MropeVision vision = MropeVision::Qwen2Vl;
     QJsonObject visionDefaults;
+    bool fromKeys = false; // no rule of the row's: the config's mrope_interleaved decides
 };
 
 Rule ruleOf(const ModelRow &row)
 {
     const QJsonObject o = row.raw.value(u"mrope"_s).toObject();
     Rule rule;
+    rule.fromKeys = o.isEmpty();
     if (o.value(u"section"_s).isArray()) {
         std::vector<std::int64_t> s;
         for (const QJsonValue &v : o.value(u"section"_s).toArray())
@@ -136,7 +138,9 @@ void Reader::readKeys()
     readSection(d);
     if (d && d->has(u"mrope_interleaved"_s)) {
         const std::optional<bool> given = d->boolean(u"mrope_interleaved"_s);
-        if (given && *given != m_rule.interleaved)
+        if (given && m_rule.fromKeys)
+            m_mrope.interleaved = *given; // a model the table lacks: the key says how its code splits
+        else if (given && *given != m_rule.interleaved)
             m_c.find(u"mrope-interleaved-ignored"_s,
                      u"%1 is %2, but %3's code %4 whatever the config says: the sections are %5"_s.arg(
                          d->pathOf(u"mrope_interleaved"_s), *given ? u"true"_s : u"false"_s, m_c.model.type,

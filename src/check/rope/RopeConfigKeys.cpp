@@ -74,6 +74,12 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
     r.layout = m_row.layout == u"half"_s ? RopeLayout::Half : RopeLayout::Interleaved;
     if (m_row.layout == u"rope_interleave"_s)
         r.layout = t.boolean(u"rope_interleave"_s).value_or(true) ? RopeLayout::Interleaved : RopeLayout::Half;
+    // A model the table lacks says its pairing by its keys: rope_interleave (DeepseekV3Config's) or
+    // rope_is_neox_style false (vLLM's get_rope is_neox_style: adjacent pairs).
+    if (!m_row.known() && t.boolean(u"rope_interleave"_s).value_or(false))
+        r.layout = RopeLayout::Interleaved;
+    if (!m_row.known() && t.has(u"rope_is_neox_style"_s) && !t.boolean(u"rope_is_neox_style"_s).value_or(true))
+        r.layout = RopeLayout::Interleaved;
 
     readTheta(layer, d, sources);
     r.headDim = m_headDim;
@@ -110,9 +116,19 @@ void RopeConfigReader::readTheta(ConfigLayer &layer, const ConfigObject *d, QHas
     // rope_local_base_freq for its sliding layers); none where the model fixes it (GPT-J's 10000)
     // or its class reads no key for it (Olmo 3's sliding layers take default_theta).
     const QString type = layer.layerType.section(u':', 0, 0);
-    const QJsonValue keys = m_row.theta.contains(type) ? m_row.theta.value(type)
-        : m_row.theta.contains(u"*"_s)                 ? m_row.theta.value(u"*"_s)
-                                                       : QJsonValue(u"rope_theta"_s);
+    QJsonValue keys = m_row.theta.contains(type) ? m_row.theta.value(type)
+        : m_row.theta.contains(u"*"_s)           ? m_row.theta.value(u"*"_s)
+                                                 : QJsonValue(u"rope_theta"_s);
+    // A row without keys of its own for the type: the ecosystem's per-type theta keys, read from the
+    // keys whatever the model_type (MiMo-V2's swa_rope_theta, as sgl-jax's MiMoV2DecoderLayer reads
+    // it: rope_theta=getattr(config, "swa_rope_theta", rope_theta) on its sliding layers). Such a key
+    // is the layer type's own, so a rope_theta in the shared dict is the other layers'.
+    if (!m_row.theta.contains(type) && !m_row.theta.contains(u"*"_s)) {
+        if (const QString own = typeThetaKey(type); !own.isEmpty()) {
+            keys = own;
+            inDict.reset();
+        }
+    }
     QStringList topKeys;
     if (keys.isString() && !keys.toString().isEmpty())
         topKeys.append(keys.toString());
@@ -220,7 +236,13 @@ void RopeConfigReader::readPartial(ConfigLayer &layer, const ConfigObject *d, QH
         r.partialRotaryFactor = *inDict;
     else if (beside)
         r.partialRotaryFactor = *beside;
-    else {
+    else if (const auto columns = rotaryColumns(); columns && m_row.partial == u"honoured"_s) {
+        // rotary_dim, the columns turned (MiniMax's modeling_minimax_m2.py and vLLM's MiniMaxM2Attention:
+        // rotary_dim=config.rotary_dim), read wherever no partial_rotary_factor says otherwise.
+        r.partialRotaryFactor = double(*columns) / double(std::max<std::int64_t>(1, m_headDim));
+        sources.insert(u"partial-rotary-factor"_s,
+                       t.pathOf(t.has(u"rotary_dim"_s) ? u"rotary_dim"_s : u"qk_rope_head_dim"_s));
+    } else {
         r.partialRotaryFactor = fallback;
         if (fallback != 1.0 && !m_fromClass)
             m_c.implicitDefault(besideKey, ConfigText::number(fallback));
@@ -234,6 +256,35 @@ void RopeConfigReader::readPartial(ConfigLayer &layer, const ConfigObject *d, QH
                  m_where);
         r.partialRotaryFactor = 1.0;
     }
+}
+
+// The key of a layer type's own theta that the config gives, or none.
+QString RopeConfigReader::typeThetaKey(const QString &type) const
+{
+    static const QStringList sliding
+        = {u"swa_rope_theta"_s, u"sliding_window_rope_theta"_s, u"local_rope_theta"_s, u"rope_local_base_freq"_s};
+    static const QStringList full = {u"global_rope_theta"_s};
+    const QStringList &keys = type == u"sliding_attention"_s ? sliding
+        : type == u"full_attention"_s                        ? full
+                                                             : QStringList();
+    for (const QString &k : keys) {
+        if (m_c.text.has(k))
+            return k;
+    }
+    return QString();
+}
+
+// The rotary_dim key, when it names fewer columns than the head (a key of the config, not the head).
+// Without it, qk_rope_head_dim names them where the head is not MLA's nope + rope (DeepseekV4Config:
+// partial_rotary_factor = qk_rope_head_dim / head_dim).
+std::optional<std::int64_t> RopeConfigReader::rotaryColumns() const
+{
+    const QString key
+        = m_c.text.has(u"rotary_dim"_s) || m_row.headDim == u"mla"_s ? u"rotary_dim"_s : u"qk_rope_head_dim"_s;
+    const auto columns = m_c.text.has(key) ? m_c.text.integer(key, 1, ConfigBounds::kMaxCount) : std::nullopt;
+    if (!columns || *columns >= m_headDim)
+        return std::nullopt;
+    return columns;
 }
 
 // _check_received_keys: a required key absent raises KeyError; an unknown one is warned of.

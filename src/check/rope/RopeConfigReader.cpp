@@ -144,8 +144,17 @@ void RopeConfigReader::readPerType(const std::optional<ConfigObject> &scaling,
         }
         QJsonObject merged = dict ? dict->json() : QJsonObject {{u"rope_type"_s, u"default"_s}};
         if (scaling && m_row.scalingTo.contains(type)) {
+            // rope_scaling's legacy type is its rope_type (standardize_rope_params), not default's.
+            if (!dict && scaling->json().contains(u"type"_s))
+                merged.remove(u"rope_type"_s);
             for (auto it = scaling->json().begin(); it != scaling->json().end(); ++it)
                 merged.insert(it.key(), it.value());
+            // DeepseekV4Config: compress.setdefault("attention_factor", 1.0) for yarn (its reference
+            // does not multiply cos and sin by yarn's mscale).
+            const QJsonValue forced = m_row.raw.value(u"yarn_attention_factor"_s);
+            const QString word = merged.value(u"rope_type"_s).toString(merged.value(u"type"_s).toString());
+            if (forced.isDouble() && word == u"yarn"_s && !merged.contains(u"attention_factor"_s))
+                merged.insert(u"attention_factor"_s, forced);
         }
         const QString path = dict                       ? dict->path()
             : scaling && m_row.scalingTo.contains(type) ? scaling->path()

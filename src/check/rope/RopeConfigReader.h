@@ -59,6 +59,8 @@ private:
     void readRope(ConfigLayer &layer, const QString &type, QHash<QString, QString> &sources);
     void readTheta(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources);
     void readPartial(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources);
+    std::optional<std::int64_t> rotaryColumns() const;
+    QString typeThetaKey(const QString &type) const;
     void checkKeys(ConfigLayer &layer, const ConfigObject *d, bool mrope);
     void readQueryScale(ConfigLayer &layer, const ConfigObject *d);
 

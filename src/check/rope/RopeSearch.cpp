@@ -467,6 +467,23 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
         result.correct.scaling = ScalingMistake::None;
     }
     const double amplitude = result.hypothesis.amplitude;
+    // YaRN at amplitude 1 where no mscale was read: mscale equal to mscale_all_dim, as DeepSeek-V3's
+    // and Mistral 3's configs give, makes the attention factor get_mscale(f, mscale) /
+    // get_mscale(f, mscale_all_dim) = 1 (transformers modeling_rope_utils.py,
+    // _compute_yarn_parameters): a published computation, not attention-factor-missing, which only a
+    // declared reference of another factor can show (issue 56).
+    if (rope.type == RopeType::Yarn && std::fabs(result.typeAttentionFactor - 1.0) > 1e-9
+        && std::fabs(amplitude - 1.0) < amplitudeWithin() && !rope.mscale && !rope.mscaleAllDim
+        && !rope.attentionFactor) {
+        for (Hypothesis *h : {&result.hypothesis, &result.correct}) {
+            h->params.rope.mscale = 1.0;
+            h->params.rope.mscaleAllDim = 1.0;
+        }
+        result.typeAttentionFactor = 1.0;
+        result.notes.append(u"attention factor 1: YaRN with mscale equal to mscale_all_dim (DeepSeek-V3's and "
+                            "Mistral 3's configs), get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim); "
+                            "without them HF's default is 0.1 ln(factor) + 1, which a declared reference shows"_s);
+    }
     // A type that reads no attention_factor multiplies by 1: an amplitude below 1, or of 2 and more
     // (sqrt(head_dim)), scaled the table. Between 1 and 2 it may be yarn's or LongRoPE's factor of a
     // table whose frequencies are the default's (LongRoPE's short factors all 1): no mistake named,

@@ -4,6 +4,7 @@
 #include "check/rope/RopeCheckWords.h"
 #include "check/rope/RopeFit.h"
 #include "check/rope/RopeLongRopeForms.h"
+#include "check/rope/RopeLongRopeSwitch.h"
 #include "check/rope/RopeZeroPairs.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -420,8 +421,51 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return c;
 }
 
-std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+// A declared LongRoPE table that deviates: the other factor list throughout, or the lists switched
+// at a row (RopeLongRopeSwitch), named; else the deviation as streamed.
+TableMatch longRopeListsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
 {
+    const std::int64_t original = fit.hypothesis.params.rope.originalMaxLen.value_or(0);
+    const bool longDeclared = fit.hypothesis.params.maxLen > original;
+    QString diagnosis;
+    if (const auto n = RopeLongRopeSwitch::switchRow(e, fit.hypothesis)) {
+        fit.mistakes.append(RopeLongRopeSwitch::kSwitched);
+        diagnosis = u"longrope-factors-switched-at-row %1: rows 0..%2 turn with short_factor and rows %1..%3 with "
+                    "long_factor; transformers turns every row of a sequence with one list, long_factor for this one "
+                    "of %4 positions, past original_max_position_embeddings %5 (modeling_rope_utils.py, "
+                    "longrope_frequency_update: max(position_ids) + 1 > original)"_s.arg(*n)
+                        .arg(*n - 1)
+                        .arg(e.rows() - 1)
+                        .arg(e.rows())
+                        .arg(original);
+    } else {
+        const RopeFit::Hypothesis other = RopeLongRopeSwitch::otherList(fit.hypothesis);
+        if (RopeFit::evaluate(inputOf(e), other).bad() >= declared.bad())
+            return matchOf(e, fit);
+        fit.hypothesis = other;
+        fit.mistakes.append(RopeLongRopeSwitch::kFactorSet);
+        diagnosis = longDeclared
+            ? u"the table turns with short_factor where transformers takes long_factor: its %1 rows are a sequence "
+              "past original_max_position_embeddings %2 (modeling_rope_utils.py, longrope_frequency_update)"_s
+            : u"the table turns with long_factor where transformers takes short_factor: its %1 rows are a sequence "
+              "of at most original_max_position_embeddings %2 positions (max(position_ids) + 1 <= original, "
+              "modeling_rope_utils.py, longrope_frequency_update)"_s;
+        diagnosis = diagnosis.arg(e.rows()).arg(original);
+    }
+    TableMatch m = matchOf(e, fit);
+    m.diagnosis = diagnosis;
+    return m;
+}
+
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &declaredParams, const QString &table)
+{
+    // LongRoPE switches as transformers does (modeling_rope_utils.py, longrope_frequency_update:
+    // seq_len = max(position_ids) + 1, long_factor past original_max_position_embeddings, else
+    // short_factor): a table of rows 0..L-1 is one sequence of L positions, whatever the config's
+    // max_position_embeddings (issue 56, mlx-lm's SuScaledRoPE).
+    Params params = declaredParams;
+    if (params.rope.type == RopeType::LongRope)
+        params.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
     if (table != kCos && table != kSin)
         return u"RoPE's tables are 'rope-cos' and 'rope-sin', not '%1'"_s.arg(table);
     if (!params.isValid() || params.encoding != Encoding::Rope)
@@ -441,7 +485,22 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     // tolerance and within float32 angles', the table is compared with float32 angles' tolerance,
     // the streamed rows then weighing that (exact values, an error that does not grow) as they do
     // for a table found without a declaration.
-    fit.float32Angles = RopeFit::evaluate(inputOf(whole), fit.hypothesis).float32Angles;
+    const RopeFit::Fit declared = RopeFit::evaluate(inputOf(whole), fit.hypothesis);
+    fit.float32Angles = declared.float32Angles;
+    // The declared factor left out: the table is the declared one at amplitude 1 (keras-hub#2981,
+    // exllamav3#259), named against the declaration.
+    if (declared.bad() > 0 && std::fabs(fit.typeAttentionFactor - 1.0) > 1e-9) {
+        RopeFit::Hypothesis unscaled = fit.hypothesis;
+        unscaled.amplitude = 1.0;
+        const RopeFit::Fit without = RopeFit::evaluate(inputOf(whole), unscaled);
+        if (without.bad() == 0) {
+            fit.hypothesis = unscaled;
+            fit.float32Angles = without.float32Angles;
+            fit.mistakes.append(u"attention-factor-missing"_s);
+        }
+    }
+    if (params.rope.type == RopeType::LongRope && declared.bad() > 0 && fit.mistakes.isEmpty())
+        return longRopeListsNamed(whole, fit, declared);
     return matchOf(whole, fit);
 }
 
@@ -473,7 +532,9 @@ TableHypothesis hypothesis()
                   u"attention-factor-missing"_s,
                   u"rope-scaling-reversed"_s,
                   kZeroPairsMisplaced,
-                  kLongRopeFactor};
+                  kLongRopeFactor,
+                  RopeLongRopeSwitch::kFactorSet,
+                  RopeLongRopeSwitch::kSwitched};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

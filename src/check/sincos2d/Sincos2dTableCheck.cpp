@@ -19,7 +19,8 @@ namespace posenc::Sincos2dTableCheck {
 namespace {
 
 const QString kTable = u"sincos-2d"_s;
-const QString kSwapped = u"sincos2d-halves-swapped"_s;
+// Patches numbered width-major where the feature map flattens row by row: the grid's transpose.
+const QString kGridOrder = u"sincos2d-grid-order"_s;
 // A table declared with a cls token that lacks its zero row, or one declared without that has it.
 const QString kClsMissing = u"cls-token-missing"_s;
 const QString kClsExtra = u"cls-token-extra"_s;
@@ -179,10 +180,18 @@ QString gridWords(const Params &p)
     return words;
 }
 
-// A cell's tolerance: the table's format and text rounding, every value within 1 in size.
-CellTolerance toleranceOf(const TableEvidence &e)
+// A cell's tolerance: the table's format and text rounding, every value within 1 in size, and the
+// angles of a float32 computation (RT-DETR's omega = 1 / temperature^(k / q) and grid @ omega in
+// float32, as cellTolerance bounds them: (|ln w| + 4) 2^-22 per unit of coordinate times w, at
+// most 4 * 2^-22 at w = 1) up to the largest coordinate: the grid's side, or diffusers' base_size
+// over interpolation_scale.
+CellTolerance toleranceOf(const TableEvidence &e, const Params &p)
 {
-    return cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    CellTolerance t = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const double side = double(std::max(p.sincos2d.grid[0], p.sincos2d.grid[1]));
+    const double largest = p.sincos2d.baseSize ? *p.sincos2d.baseSize / p.sincos2d.interpolationScale : side - 1.0;
+    t.absolute += std::max(largest, 0.0) * 4.0 * 0x1p-22;
+    return t;
 }
 
 TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
@@ -197,20 +206,25 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
     m.positionOffset = 0;
     m.firstPositionRow = 0;
     m.precision = tablePrecision(e.format, false);
-    // A table with its halves swapped is compared with the reference's own order, which a model
-    // trained with the reference reads.
-    m.reference = std::make_shared<const Sincos2dReference>(p, false);
-    m.tolerance = toleranceOf(e);
-    if (p.isValid())
+    m.reference = std::make_shared<const Sincos2dReference>(p, swapped);
+    m.tolerance = toleranceOf(e, p);
+    if (p.isValid() && !swapped) // posenc writes MAE's order, the column first
         m.params = p;
-    m.referenceText = u"get_2d_sincos_pos_embed, %1"_s.arg(gridWords(p));
     if (swapped) {
-        m.mistakes = {kSwapped};
-        m.verdict = CheckVerdict::Mistake;
-        m.diagnosis = u"the halves are swapped: the first half holds the row and the second the column, but "
-                      "get_2d_sincos_pos_embed's meshgrid(grid_w, grid_h) puts the column first (its emb_h holds w), "
-                      "so a model trained with the reference reads this table's rows as columns"_s;
+        // RT-DETR's order, a published form (issue 56): huggingface/transformers
+        // src/transformers/models/rt_detr/modeling_rt_detr.py, RTDetrHybridEncoder.
+        // build_2d_sincos_position_embedding concatenates [h.sin, h.cos, w.sin, w.cos] of
+        // meshgrid(grid_w, grid_h, indexing="xy") since #41380; the original's "ij" meshgrid gave the
+        // same on a square map. Its omega, 1 / temperature^(k / (d/4)), is MAE's per half.
+        m.referenceText = u"build_2d_sincos_position_embedding (RT-DETR), %1"_s.arg(gridWords(p));
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = u"RT-DETR's build_2d_sincos_position_embedding (transformers modeling_rt_detr.py, "
+                           "RTDetrHybridEncoder) at this grid"_s;
+        m.diagnosis = u"RT-DETR's 2-D sin-cos table (build_2d_sincos_position_embedding): %1; the first half holds "
+                      "the row (h.sin, h.cos) and the second the column, MAE's get_2d_sincos_pos_embed the other way "
+                      "round"_s.arg(gridWords(p));
     } else {
+        m.referenceText = u"get_2d_sincos_pos_embed, %1"_s.arg(gridWords(p));
         m.verdict = CheckVerdict::Correct;
         // The function is the reference at any grid and width: its temperature 10000 is fixed.
         m.correctAgainst = u"MAE's get_2d_sincos_pos_embed (models_mae.py) at this grid"_s;
@@ -261,10 +275,10 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
                 settings.push_back({base, scale});
         }
     }
-    const CellTolerance tolerance = toleranceOf(e);
     std::optional<TableCandidate> best;
     for (const auto &[base, scale] : settings) {
         const Params p = paramsOf(*layout, e.cols(), e.rows(), base, scale);
+        const CellTolerance tolerance = toleranceOf(e, p);
         const Sincos2dReference reference(p, layout->swapped);
         const SampleScore score = scoreOnSample(reference, e.sample, tolerance);
         TableCandidate c;
@@ -287,6 +301,43 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return best;
 }
 
+bool explainsWith(const TableEvidence &e, const Params &p, bool swapped)
+{
+    const SampleScore score = scoreOnSample(Sincos2dReference(p, swapped), e.sample, toleranceOf(e, p));
+    return explains(score.compared, score.bad);
+}
+
+// The declared grid in either published order of the halves (a declaration names no order);
+// where neither explains the table but the grid's transpose does, the patches were numbered
+// width-major (transformers#41380: meshgrid(grid_w, grid_h, indexing="ij") flattened against a
+// feature map flattened row by row).
+TableMatch expectOrders(const TableEvidence &e, const Params &params)
+{
+    for (const bool swapped : {false, true}) {
+        if (explainsWith(e, params, swapped))
+            return matchOf(e, params, swapped);
+    }
+    TableMatch m = matchOf(e, params, false);
+    Params transposed = params;
+    transposed.sincos2d.grid = {params.sincos2d.grid[1], params.sincos2d.grid[0]};
+    if (params.sincos2d.grid[0] == params.sincos2d.grid[1] || !transposed.isValid())
+        return m;
+    for (const bool swapped : {false, true}) {
+        if (!explainsWith(e, transposed, swapped))
+            continue;
+        m.verdict = CheckVerdict::Mistake;
+        m.correctAgainst.clear();
+        m.mistakes = {kGridOrder};
+        m.diagnosis = u"the patches are numbered width-major: row k holds the patch at row k mod %1, column k / %1 of "
+                      "the declared %1 x %2 grid, where a feature map flattened row by row ([B, C, H, W] to "
+                      "[B, H·W, C]) holds row k / %2, column k mod %2 (meshgrid(grid_w, grid_h, indexing=\"ij\") "
+                      "flattened, transformers#41380; indexing=\"xy\" is the fix)"_s.arg(params.sincos2d.grid[0])
+                          .arg(params.sincos2d.grid[1]);
+        return m;
+    }
+    return m;
+}
+
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
     if (table != kTable)
@@ -301,7 +352,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         held.sincos2d.clsToken = !params.sincos2d.clsToken;
         held.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
         const auto heldExplains = [&] {
-            const SampleScore score = scoreOnSample(Sincos2dReference(held, false), e.sample, toleranceOf(e));
+            const SampleScore score = scoreOnSample(Sincos2dReference(held, false), e.sample, toleranceOf(e, held));
             return explains(score.compared, score.bad);
         };
         // Named only where the grid as the table holds it explains the sample; otherwise the
@@ -326,7 +377,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             .arg(params.dModel)
             .arg(e.rows())
             .arg(e.cols());
-    return matchOf(e, params, false);
+    return expectOrders(e, params);
 }
 
 // MAE's and DiT's tables of the presets (resources/presets, each from the model's code).
@@ -366,8 +417,10 @@ TableHypothesis hypothesis()
     h.tables = {kTable};
     h.findingKeys = {u"grid"_s, u"cls_token"_s, u"base_size"_s, u"interpolation_scale"_s, u"halves"_s};
     h.help = u"the 2-D sin-cos table of MAE, DiT and diffusers ([H·W (+1), d]): the grid, the cls token's zero row, "
-             "diffusers' base_size, and the halves' order (the column first, as meshgrid(grid_w, grid_h) gives it)"_s;
-    h.mistakes = {kSwapped, kClsMissing, kClsExtra};
+             "diffusers' base_size, and the halves' order (the column first, as MAE's meshgrid(grid_w, grid_h) gives "
+             "it, or "
+             "the row first, as RT-DETR's build_2d_sincos_position_embedding)"_s;
+    h.mistakes = {kGridOrder, kClsMissing, kClsExtra};
     h.fit = fit;
     h.expect = expect;
     h.publishedForms = publishedForms;

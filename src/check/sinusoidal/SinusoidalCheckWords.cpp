@@ -139,16 +139,23 @@ QString frequencies(SinusoidalFit::Variant variant)
 
 QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
-    return u"sinusoidal, %1, %2, %3%4"_s.arg(layout(h.layout), frequencyWords(h),
-                                             CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow),
-                                             shapeWords(h));
+    const QString order = SinusoidalFit::flipSinToCos(h) ? u" (cos first: flip_sin_to_cos)"_s : QString();
+    return u"sinusoidal, %1%2, %3, %4%5"_s.arg(layout(h.layout), order, frequencyWords(h),
+                                               CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow),
+                                               shapeWords(h));
 }
 
 QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
     if (h.base != SinusoidalFit::kPublishedBase || h.amplitude != 1.0 || h.replaced != SinusoidalFit::Replaced::None
-        || h.swapped || h.rounding != PositionRounding::None)
+        || (h.swapped && !SinusoidalFit::flipSinToCos(h)) || h.rounding != PositionRounding::None)
         return {};
+    // diffusers' timestep embedding of SD, SDXL, DiT, Wan and FLUX: max_period 10000, timesteps
+    // times `scale` as the positions.
+    if (h.swapped)
+        return u"diffusers' get_timestep_embedding, flip_sin_to_cos=True (cos first), downscale_freq_shift %1, "
+               "max_period 10000 (huggingface/diffusers src/diffusers/models/embeddings.py)"_s.arg(
+                   h.variant == SinusoidalFit::Variant::Paper ? u"0"_s : u"1"_s);
     // fairseq, tensor2tensor and Whisper all write torch.cat([sin, cos], dim=1): split, never interleaved.
     if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Split)
         return u"the half_dim - 1 sinusoid, base 10000 (fairseq's SinusoidalPositionalEmbedding, tensor2tensor's "
@@ -198,6 +205,12 @@ QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::H
             layout(found.layout), layout(correct.layout), layoutWords(correct.layout)));
     if (!lines.isEmpty())
         return lines.join(u"; "_s);
+    if (SinusoidalFit::flipSinToCos(found))
+        return u"diffusers' timestep embedding: w_i = %1^(-i/(h - s)) with h = %2 and downscale_freq_shift s = %3, "
+               "the cosines in the first %2 columns and the sines after them (get_timestep_embedding's "
+               "flip_sin_to_cos=True)"_s.arg(b)
+                   .arg(dModel / 2)
+                   .arg(found.variant == SinusoidalFit::Variant::Paper ? 0 : 1);
     if (found.variant == SinusoidalFit::Variant::HalfDimMinusOne) {
         const std::int64_t offset = found.firstPosition - framing.firstRow;
         return u"the half_dim - 1 sinusoid of fairseq, tensor2tensor and Whisper: w_i = %1^(-i/(h-1)) with h = %2, "

@@ -53,6 +53,15 @@ PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowF
 QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow);
 // The correct table it departs from: its mistakes undone, its legitimate variants kept.
 Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow);
+// Whether the cosines before the sines are diffusers' flip_sin_to_cos=True, a published order
+// (huggingface/diffusers src/diffusers/models/embeddings.py, get_timestep_embedding: the split
+// [sin | cos] of half_dim pairs flipped to [cos | sin]; downscale_freq_shift 0 gives the paper's
+// frequencies, 1 half_dim - 1's), and not the mistake sin-cos-swapped: split, those frequencies.
+inline bool flipSinToCos(const Hypothesis &h)
+{
+    return h.swapped && h.layout == Layout::Split && !h.fairseqPairs && h.replaced == Replaced::None
+        && (h.variant == Variant::Paper || h.variant == Variant::HalfDimMinusOne);
+}
 // Whether `base` is the square of the common base 10000 (the exponent stepped twice).
 bool isDoubledBase(double base);
 // The mistake a base is what it makes of the common base 10000, or empty: 10000^2

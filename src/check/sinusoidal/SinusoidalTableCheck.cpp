@@ -30,6 +30,8 @@ SinusoidalFit::FitInput inputOf(const TableEvidence &e, const RowFraming &framin
 // frequencies are the paper's of base b^(d / (2 (h - 1))).
 std::optional<Params> paramsOf(const Hypothesis &h, std::int64_t dModel, std::int64_t rows, bool float32Angles)
 {
+    if (h.swapped)
+        return std::nullopt; // posenc writes the sines first
     Params p;
     p.encoding = Encoding::Sinusoidal;
     p.dModel = std::min(dModel, Params::kMaxDModel);

@@ -7,6 +7,7 @@
 #include "core/alibi/AlibiParamRows.h"
 #include "core/alibi/AlibiSlopes.h"
 
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -57,6 +58,11 @@ FamilySpec makeAlibiFamily()
     family.defaultFigures
         = {{u"alibi-bias"_s, {}}, {u"alibi-attention"_s, {}}, {u"alibi-slopes"_s, {}}, {u"families"_s, {}}};
     family.lessonNumbers = AlibiLessonNumbers::entries;
+    family.score = FamilyScore {u"ALiBi bias"_s, [](const Params &p, std::int64_t q, std::int64_t k) {
+                                    const double bias = AlibiSlopes::bias(AlibiSlopes::of(p.alibi.heads, p.alibi.head),
+                                                                          q, k, p.alibi.mask);
+                                    return std::isfinite(bias) ? std::optional(bias) : std::nullopt;
+                                }};
     return family;
 }
 

@@ -49,13 +49,13 @@ Number interleaved(const Params &p)
     const std::vector<double> slopes = AlibiSlopes::all(p.alibi.heads);
     const std::int64_t from = gentlest(p);
     if (from == p.alibi.heads)
-        return {0.0, u"none (H is a power of two)"_s};
+        return none(u"H is a power of two: every head's slope is of one geometric series"_s);
     QStringList values;
     for (std::int64_t k = from; k < p.alibi.heads; ++k)
         values.append(NumberText::prose(slopes[std::size_t(k)]));
     const QString text
         = values.size() == 1 ? values[0] : values.mid(0, values.size() - 1).join(u", "_s) + u" and "_s + values.back();
-    return {double(values.size()), text};
+    return {double(values.size()), text, {}, false};
 }
 
 } // namespace
@@ -64,6 +64,8 @@ QList<Entry> entries()
 {
     return {
         {u"alibi_heads"_s, u"H, ALiBi's heads"_s, [](const Params &p) { return integer(p.alibi.heads); }},
+        {u"alibi_causal"_s, u"a condition: ALiBi's causal mask (−inf after the query)"_s,
+         [](const Params &p) { return condition(p.alibi.mask == AlibiMask::Causal, u"its mask is symmetric"_s); }},
         {u"alibi_power"_s, u"P, the largest power of two ≤ H: heads 1..P are the geometric series"_s,
          [](const Params &p) { return integer(gentlest(p)); }},
         {u"alibi_twice"_s, u"2P: the series the heads after P take every other slope of"_s,

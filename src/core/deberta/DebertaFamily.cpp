@@ -6,7 +6,6 @@
 #include "core/deberta/DebertaLessonNumbers.h"
 #include "core/deberta/DebertaParamRows.h"
 
-
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -53,6 +52,11 @@ FamilySpec makeDebertaFamily()
     family.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = DebertaLessonNumbers::entries;
+    family.score
+        = FamilyScore {u"DeBERTa bucket"_s, [](const Params &p, std::int64_t q, std::int64_t k) {
+                           const RelativeBuckets::Family &buckets = DebertaBuckets::bucketFamily();
+                           return buckets.problem(p) ? std::nullopt : std::optional(double(buckets.ofOffset(p, k - q)));
+                       }};
     return family;
 }
 

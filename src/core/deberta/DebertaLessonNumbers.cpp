@@ -23,16 +23,18 @@ Number debertaBucket(const Params &p, std::int64_t relative)
     return RelativeBuckets::bucketNumber(DebertaBuckets::bucketFamily(), p, -relative);
 }
 
-// The row of DeBERTa's relative embedding that a key `relative` = i − j before the query reads:
-// HF's DisentangledSelfAttention.disentangled_attention_bias takes c2p's row at
-// clamp(bucket + att_span, 0, 2·att_span − 1) and p2c's at clamp(−bucket + att_span, ...), with
-// att_span = position_buckets (pos_ebd_size).
-Number debertaRow(const Params &p, std::int64_t relative, bool c2p)
+// The row of DeBERTa's relative embedding that a key `relative` = i − j before the query reads, as
+// transformers' DisentangledSelfAttention.disentangled_attention_bias (modeling_deberta_v2.py)
+// gathers it: c2p at c2p_pos = clamp(δ + att_span, 0, 2·att_span − 1), δ = relative_pos[i, j], the
+// bucket of i − j; p2c at p2c_pos = clamp(−r_pos + att_span, ...) gathered along the keys' rows and
+// transposed, r_pos[j, i] the bucket of j − i = −δ: so p2c reads clamp(δ + att_span) too. att_span
+// is position_buckets (pos_ebd_size). The paper's equation reads p2c at δ(j, i): clamp(−δ + att_span).
+Number debertaRow(const Params &p, std::int64_t relative, bool paper)
 {
     return RelativeBuckets::whenValid(DebertaBuckets::bucketFamily(), p, [&] {
         const std::int64_t span = p.deberta.buckets;
         const std::int64_t bucket = DebertaBuckets::bucket(relative, p.deberta.buckets, p.deberta.maxPosition);
-        return integer(std::clamp((c2p ? bucket : -bucket) + span, std::int64_t(0), 2 * span - 1));
+        return integer(std::clamp((paper ? -bucket : bucket) + span, std::int64_t(0), 2 * span - 1));
     });
 }
 
@@ -60,14 +62,18 @@ QList<Entry> entries()
         {u"deberta_minus_1000"_s, u"… of −1000"_s, [](const Params &p) { return debertaBucket(p, -1000); }},
         {u"deberta_last"_s, u"the bucket of i − j = L − 1, the farthest in the table"_s,
          [](const Params &p) { return debertaBucket(p, p.maxLen - 1); }},
-        {u"deberta_c2p_row_10"_s, u"the row of the relative embedding c2p reads for i − j = 10: bucket + k"_s,
-         [](const Params &p) { return debertaRow(p, 10, true); }},
-        {u"deberta_p2c_row_10"_s, u"… p2c reads: k − bucket"_s,
+        {u"deberta_c2p_row_10"_s, u"the row of the relative embedding c2p reads for i − j = 10: k + bucket"_s,
          [](const Params &p) { return debertaRow(p, 10, false); }},
+        {u"deberta_p2c_row_10"_s, u"… p2c reads in transformers' code: k + bucket, the same row"_s,
+         [](const Params &p) { return debertaRow(p, 10, false); }},
+        {u"deberta_paper_p2c_row_10"_s, u"… p2c reads in the paper's equation, δ(j, i): k − bucket"_s,
+         [](const Params &p) { return debertaRow(p, 10, true); }},
         {u"deberta_c2p_row_1000"_s, u"… c2p reads for i − j = 1000, clamped to 0 … 2k − 1"_s,
-         [](const Params &p) { return debertaRow(p, 1000, true); }},
-        {u"deberta_p2c_row_1000"_s, u"… p2c reads for 1000"_s,
          [](const Params &p) { return debertaRow(p, 1000, false); }},
+        {u"deberta_p2c_row_1000"_s, u"… p2c reads for 1000 in transformers' code"_s,
+         [](const Params &p) { return debertaRow(p, 1000, false); }},
+        {u"deberta_paper_p2c_row_1000"_s, u"… p2c reads for 1000 in the paper's equation"_s,
+         [](const Params &p) { return debertaRow(p, 1000, true); }},
         {u"fam_deberta_1"_s, u"DeBERTa's bucket of a key 1 before the query (i − j = 1)"_s,
          [](const Params &p) { return debertaBucket(p, 1); }},
         {u"fam_deberta_10"_s, u"… 10 before"_s, [](const Params &p) { return debertaBucket(p, 10); }},

@@ -8,6 +8,7 @@
 #include "core/mrope/MropeParamRows.h"
 #include "core/mrope/MropePrompt.h"
 #include "core/mrope/MropeRotation.h"
+#include "core/rope/RopeTypes.h"
 
 #include <numeric>
 
@@ -24,6 +25,8 @@ Description::Entries mropeEntries(const Params &params)
     const std::vector<std::int64_t> owned = MropeAxes::pairsPerAxis(rotation.axes());
     const std::vector<std::int64_t> &section = params.mrope.section;
     Description::Entries entries = {
+        // M-RoPE's frequencies are a rope_type's (default for Qwen2-VL to Qwen3.5's text models).
+        {u"rope_type"_s, RopeTypes::word(params.rope.type)},
         {u"vision_positions"_s, ParamText::get(params, u"vision-positions"_s)},
         {u"mrope_era"_s, ParamText::get(params, u"mrope-era"_s)},
         {u"mrope_section"_s, section},
@@ -74,6 +77,7 @@ FamilySpec makeMropeFamily()
     family.describe = mropeEntries;
     family.describeSource = u"HF transformers' get_rope_index and the multimodal rotary merge"_s;
     family.describeKeys = {
+        {u"rope_type"_s, u"the rope_type whose frequencies the pairs turn at"_s},
         {u"vision_positions, mrope_era"_s, u"whose ids and which transformers' rule"_s},
         {u"mrope_section, section_sum"_s, u"the pairs of t, h and w as given, and their sum"_s},
         {u"rotary_dim"_s, u"the columns of a head that turn"_s},

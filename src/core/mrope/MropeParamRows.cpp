@@ -36,7 +36,7 @@ std::optional<IdleReason> mropeIdle(const Params &p)
 // as one that may).
 bool hasLongVideo(const Params &p)
 {
-    const auto parsed = MropePrompt::parse(p.mrope.prompt);
+    const auto parsed = MropePrompt::parse(p.mrope.prompt, p.mrope.spatialMergeSize);
     const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed);
     if (!segments)
         return true;
@@ -291,7 +291,8 @@ ParamSpec promptRow()
     s.kind = ParamKind::Text;
     s.valueName = u"SEGMENTS"_s;
     s.help = u"the prompt: text:N, image:TxHxW, video:TxHxW[@SECONDS] joined by commas, grids in patches\n"
-             "      before the merge as image_grid_thw and video_grid_thw"_s;
+             "      before the merge as image_grid_thw and video_grid_thw; or image:HxWpx, video:HxWpx@Ds[@Ffps]\n"
+             "      in pixels and seconds, which become the grids Qwen2-VL's processors make of them"_s;
     s.label = u"prompt"_s;
     s.value = [](const Params &p) { return ParamValue(p.mrope.prompt); };
     s.assign = [](Params &p, const ParamValue &v) {
@@ -303,7 +304,7 @@ ParamSpec promptRow()
     s.check = [](const Params &p) -> std::optional<ParamError> {
         const auto problem = [&]() -> std::optional<QString> {
             if (!underMrope(p)) {
-                const auto parsed = MropePrompt::parse(p.mrope.prompt);
+                const auto parsed = MropePrompt::parse(p.mrope.prompt, p.mrope.spatialMergeSize);
                 if (const auto *why = std::get_if<QString>(&parsed))
                     return *why;
                 return std::nullopt;

@@ -1,5 +1,7 @@
 #include "MropePrompt.h"
 
+#include "MropeProcessor.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -22,9 +24,58 @@ std::optional<std::int64_t> count(const QString &text, std::int64_t most)
     return v;
 }
 
-// "TxHxW[@SECONDS]" of an image or a video, or the problem.
-std::variant<MropeSegment, QString> grid(MropeSegment segment, const QString &part, const QString &arg)
+// A positive finite number with `unit` after it ("2s", "2fps"), or none.
+std::optional<double> measure(const QString &text, const QString &unit, double most)
 {
+    if (!text.endsWith(unit))
+        return std::nullopt;
+    bool ok = false;
+    const double v = text.chopped(unit.size()).trimmed().toDouble(&ok);
+    return ok && std::isfinite(v) && v > 0.0 && v <= most ? std::optional(v) : std::nullopt;
+}
+
+// "HxWpx" of an image, "HxWpx@Ds[@Ffps]" of a video, as the processors turn them into grids
+// (MropeProcessor), or the problem.
+std::variant<MropeSegment, QString> pixels(MropeSegment segment, const QString &part, const QString &arg,
+                                           std::int64_t merge)
+{
+    const bool video = segment.kind == MropeSegment::Kind::Video;
+    const QStringList pieces = arg.split(u'@');
+    const QString form = video ? u"video:HxWpx@Ds[@Ffps] (height and width in pixels, seconds, frames a second)"_s
+                               : u"image:HxWpx (height and width in pixels)"_s;
+    const QStringList sides = pieces[0].chopped(2).split(u'x');
+    std::optional<std::int64_t> h, w;
+    if (sides.size() == 2) {
+        h = count(sides[0], kMaxGrid);
+        w = count(sides[1], kMaxGrid);
+    }
+    std::optional<double> seconds, fps = MropeProcessor::kDefaultFps;
+    if (video && (pieces.size() == 2 || pieces.size() == 3)) {
+        seconds = measure(pieces[1].trimmed(), u"s"_s, 1e6);
+        if (pieces.size() == 3)
+            fps = measure(pieces[2].trimmed(), u"fps"_s, 1e4);
+    }
+    if (!h || !w || (video && (!seconds || !fps)) || (!video && pieces.size() != 1))
+        return u"'%1': must be %2, each size an integer in [1, 16777216]"_s.arg(part, form);
+    const auto grid
+        = video ? MropeProcessor::video(*h, *w, *seconds, *fps, merge) : MropeProcessor::image(*h, *w, merge);
+    if (!grid)
+        return u"'%1': its aspect ratio is over 200, which the processor refuses"_s.arg(part);
+    segment.t = grid->t;
+    segment.h = grid->h;
+    segment.w = grid->w;
+    if (video)
+        segment.secondPerGrid = grid->secondPerGrid;
+    segment.fromPixels = true;
+    return segment;
+}
+
+// "TxHxW[@SECONDS]" of an image or a video, or their pixels and seconds, or the problem.
+std::variant<MropeSegment, QString> grid(MropeSegment segment, const QString &part, const QString &arg,
+                                         std::int64_t merge)
+{
+    if (arg.section(u'@', 0, 0).endsWith(u"px"_s))
+        return pixels(segment, part, arg, merge);
     QString dims = arg;
     if (const qsizetype at = arg.indexOf(u'@'); at >= 0) {
         if (segment.kind != MropeSegment::Kind::Video)
@@ -82,7 +133,7 @@ std::vector<MropeSegment> framesOfQwen3(const std::vector<MropeSegment> &segment
         }
         for (std::int64_t k = 0; k < s.t; ++k) {
             if (k > 0)
-                out.push_back({MropeSegment::Kind::Text, timestampTokens + 2, 1, 1, 1, std::nullopt});
+                out.push_back({MropeSegment::Kind::Text, timestampTokens + 2, 1, 1, 1, std::nullopt, false});
             MropeSegment frame = s;
             frame.t = 1;
             out.push_back(frame);
@@ -97,10 +148,11 @@ namespace MropePrompt {
 
 QString form()
 {
-    return u"segments text:N, image:TxHxW or video:TxHxW[@SECONDS] separated by commas"_s;
+    return u"segments text:N, image:TxHxW or video:TxHxW[@SECONDS] (or image:HxWpx, video:HxWpx@Ds[@Ffps] in pixels "
+           "and seconds) separated by commas"_s;
 }
 
-std::variant<std::vector<MropeSegment>, QString> parse(const QString &text)
+std::variant<std::vector<MropeSegment>, QString> parse(const QString &text, std::int64_t mergeSize)
 {
     std::vector<MropeSegment> segments;
     const QStringList parts = text.split(u',');
@@ -121,7 +173,7 @@ std::variant<std::vector<MropeSegment>, QString> parse(const QString &text)
         if (kind != u"image"_s && kind != u"video"_s)
             return u"'%1': unknown kind '%2' (text, image or video)"_s.arg(part, kind.left(20));
         segment.kind = kind == u"image"_s ? MropeSegment::Kind::Image : MropeSegment::Kind::Video;
-        auto parsed = grid(segment, part, arg);
+        auto parsed = grid(segment, part, arg, std::clamp<std::int64_t>(mergeSize, 1, MropeParams::kMaxMergeSize));
         if (const auto *problem = std::get_if<QString>(&parsed))
             return *problem;
         segments.push_back(std::get<MropeSegment>(parsed));
@@ -137,7 +189,7 @@ MropeLayout::MropeLayout(const Params &params)
 
 std::variant<MropeLayout, QString> MropeLayout::build(const MropeParams &mrope)
 {
-    auto parsed = MropePrompt::parse(mrope.prompt);
+    auto parsed = MropePrompt::parse(mrope.prompt, mrope.spatialMergeSize);
     if (const auto *problem = std::get_if<QString>(&parsed))
         return *problem;
     std::vector<MropeSegment> segments = std::get<std::vector<MropeSegment>>(std::move(parsed));
@@ -163,6 +215,11 @@ std::variant<MropeLayout, QString> MropeLayout::build(const MropeParams &mrope)
                 .arg(m);
     }
     if (mrope.vision == MropeVision::Qwen3Vl) {
+        for (const MropeSegment &s : segments) {
+            if (s.fromPixels)
+                return u"sizes in pixels follow Qwen2-VL's and Qwen2.5-VL's processors (patch 14); give Qwen3-VL's "
+                       "grids as TxHxW"_s;
+        }
         std::int64_t frames = 0;
         for (const MropeSegment &s : segments)
             frames += s.kind == MropeSegment::Kind::Video ? s.t : 0;

@@ -18,7 +18,9 @@
 namespace posenc {
 
 // One segment of --prompt: text:N, image:TxHxW or video:TxHxW[@SECONDS] (grids in patches before
-// the spatial merge, as image_grid_thw and video_grid_thw; SECONDS a video's second_per_grid).
+// the spatial merge, as image_grid_thw and video_grid_thw; SECONDS a video's second_per_grid), or
+// image:HxWpx and video:HxWpx@Ds[@Ffps] in pixels and seconds, turned into those grids as Qwen2-VL's
+// processors turn them (MropeProcessor).
 struct MropeSegment
 {
     enum class Kind { Text, Image, Video };
@@ -26,6 +28,7 @@ struct MropeSegment
     std::int64_t n = 0; // text tokens
     std::int64_t t = 1, h = 1, w = 1;
     std::optional<double> secondPerGrid;
+    bool fromPixels = false; // given in pixels and seconds, its grid the processor's
 
     friend bool operator==(const MropeSegment &, const MropeSegment &) = default;
 };
@@ -46,8 +49,10 @@ namespace MropePrompt {
 constexpr std::int64_t kMaxTokens = std::int64_t(1) << 24;
 constexpr std::int64_t kMaxId = std::int64_t(1) << 24;
 
-// The segments of a prompt's text, or the problem with it in words ("unknown kind 'audio'").
-std::variant<std::vector<MropeSegment>, QString> parse(const QString &text);
+// The segments of a prompt's text, or the problem with it in words ("unknown kind 'audio'"); sizes
+// in pixels become grids at the spatial merge `mergeSize` (factor 14 · mergeSize), Qwen's 2 unless
+// told.
+std::variant<std::vector<MropeSegment>, QString> parse(const QString &text, std::int64_t mergeSize = 2);
 // The allowed form, for a message: "text:N, image:TxHxW or video:TxHxW[@SECONDS], ...".
 QString form();
 

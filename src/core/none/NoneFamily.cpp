@@ -1,5 +1,6 @@
 // The none family (NoPE, docs/ARCHITECTURE.md, Encoding families): no position term, X = s·E.
 #include "core/FamilySpec.h"
+#include "core/none/NoneLessonNumbers.h"
 
 using namespace Qt::StringLiterals;
 
@@ -18,6 +19,7 @@ FamilySpec makeNoneFamily()
                              {u"magnitudes"_s, {}},
                              {u"dropout"_s, {}},
                              {u"dropout-anatomy"_s, {}}};
+    family.lessonNumbers = NoneLessonNumbers::entries;
     return family;
 }
 

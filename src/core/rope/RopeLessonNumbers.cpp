@@ -2,6 +2,11 @@
 
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeStretch.h"
+#include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
+
+#include <functional>
 
 #include <QStringList>
 
@@ -156,122 +161,257 @@ Number ropeAligned(const Params &p, double distance)
     return real(sum / double(p.rope.headDim));
 }
 
+// The scaling of the model in words.
+QString scalingWords(RopeType type)
+{
+    switch (type) {
+    case RopeType::Default:
+        return u"no scaling"_s;
+    case RopeType::Linear:
+        return u"linear scaling (position interpolation)"_s;
+    case RopeType::Dynamic:
+        return u"dynamic NTK scaling"_s;
+    case RopeType::Yarn:
+        return u"YaRN"_s;
+    case RopeType::LongRope:
+        return u"LongRoPE"_s;
+    case RopeType::Llama3:
+        return u"llama3 scaling"_s;
+    case RopeType::Proportional:
+        return u"proportional RoPE"_s;
+    }
+    return RopeTypes::word(type);
+}
+
+// A number of `type`'s scaling of the model at the rope-scalings figure's stretch (RopeStretch):
+// what the type does to this model, the model's own type as it is.
+Number asType(const Params &p, RopeType type, const std::function<Number(const Params &)> &of)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const Params under = RopeStretch::under(p, type, RopeStretch::of(p));
+    if (!under.isValid())
+        return none(u"%1 cannot be applied to these parameters"_s.arg(RopeTypes::word(type)));
+    return of(under);
+}
+
+Number bandCount(const Params &p, RopeType type, std::optional<std::int64_t> RopeFrequencies::Description::*member)
+{
+    return asType(p, type, [member](const Params &under) {
+        const auto value = RopeFrequencies::describe(under).*member;
+        return value ? integer(*value) : none(u"no bands"_s);
+    });
+}
+
+// A condition per rope_type, "rope_is_llama3": the model scales with it.
+QList<Entry> typeConditions()
+{
+    QList<Entry> list;
+    for (const RopeTypes::TypeSpec &spec : RopeTypes::all()) {
+        const RopeType type = spec.type;
+        list.append({u"rope_is_"_s + spec.word, u"a condition: the model's rope_type is %1"_s.arg(spec.word),
+                     [type](const Params &p) {
+                         if (!isRope(p))
+                             return none(kNotRope);
+                         return condition(p.rope.type == type,
+                                          u"its rope_type is %1"_s.arg(RopeTypes::word(p.rope.type)));
+                     }});
+    }
+    return list;
+}
+
+// The numbers of the model's scaling and of the others at the rope-scalings figure's stretch.
+QList<Entry> scalingEntries()
+{
+    return {
+        {u"rope_unit_attention"_s, u"a condition: the attention factor is 1, the rotation keeps lengths"_s,
+         [](const Params &p) {
+             return isRope(p)
+                 ? condition(RopeFrequencies::attentionFactor(p) == 1.0, u"its attention factor is not 1"_s)
+                 : none(kNotRope);
+         }},
+        {u"rope_layout"_s, u"how the model pairs its columns, in words"_s,
+         [](const Params &p) {
+             return !isRope(p)                       ? none(kNotRope)
+                 : p.rope.layout == RopeLayout::Half ? word(u"as rotate_half does"_s)
+                                                     : word(u"interleaved"_s);
+         }},
+        {u"as_dynamic_base"_s, u"dynamic NTK's base at the view's stretch: θ·(f·L/L₀ − (f − 1))^(r/(r − 2))"_s,
+         [](const Params &p) {
+             return asType(p, RopeType::Dynamic, [](const Params &u) {
+                 return RopeFrequencies::rotaryDim(u.rope) < 4 ? none(u"dynamic needs a rotary dim of 4 or more"_s)
+                                                               : real(RopeFrequencies::dynamicBase(u));
+             });
+         }},
+        {u"stretch_factor"_s,
+         u"the factor the rope-scalings view stretches by: the model's, else max_len / L₀, else 4"_s,
+         [](const Params &p) { return isRope(p) ? real(RopeStretch::of(p).factor) : none(kNotRope); }},
+        {u"stretch_original"_s, u"the original context the rope-scalings view stretches: L₀, else max_len"_s,
+         [](const Params &p) { return isRope(p) ? integer(RopeStretch::of(p).original) : none(kNotRope); }},
+        {u"stretch_extended"_s, u"the context the rope-scalings view stretches to"_s,
+         [](const Params &p) { return isRope(p) ? integer(RopeStretch::of(p).extended) : none(kNotRope); }},
+        {u"as_llama3_kept"_s, u"the pairs llama3 keeps at the view's stretch (the model's own where it is llama3)"_s,
+         [](const Params &p) { return bandCount(p, RopeType::Llama3, &RopeFrequencies::Description::pairsKept); }},
+        {u"as_llama3_blended"_s, u"… blends"_s,
+         [](const Params &p) { return bandCount(p, RopeType::Llama3, &RopeFrequencies::Description::pairsBlended); }},
+        {u"as_llama3_divided"_s, u"… divides by the factor"_s,
+         [](const Params &p) { return bandCount(p, RopeType::Llama3, &RopeFrequencies::Description::pairsDivided); }},
+        {u"as_yarn_kept"_s, u"the pairs YaRN keeps (ramp 0) at the view's stretch (the model's own where it is yarn)"_s,
+         [](const Params &p) { return bandCount(p, RopeType::Yarn, &RopeFrequencies::Description::pairsKept); }},
+        {u"as_yarn_blended"_s, u"… blends (ramp between 0 and 1)"_s,
+         [](const Params &p) { return bandCount(p, RopeType::Yarn, &RopeFrequencies::Description::pairsBlended); }},
+        {u"as_yarn_divided"_s, u"… divides by the factor (ramp 1)"_s,
+         [](const Params &p) { return bandCount(p, RopeType::Yarn, &RopeFrequencies::Description::pairsDivided); }},
+        {u"as_yarn_attention"_s, u"YaRN's attention factor at the view's stretch"_s,
+         [](const Params &p) {
+             return asType(p, RopeType::Yarn,
+                           [](const Params &u) { return factor(RopeFrequencies::attentionFactor(u)); });
+         }},
+        {u"as_yarn_logits"_s, u"what YaRN does to q·k at the view's stretch: its attention factor squared"_s,
+         [](const Params &p) {
+             return asType(p, RopeType::Yarn,
+                           [](const Params &u) { return factor(RopeFrequencies::describe(u).logitScale); });
+         }},
+    };
+}
+
 } // namespace
 
 QList<Entry> entries()
 {
-    return {
-        {u"rope_head_dim"_s, u"RoPE's head_dim"_s,
-         [](const Params &p) { return isRope(p) ? integer(p.rope.headDim) : none(kNotRope); }},
-        {u"rope_rotary_dim"_s, u"the columns of a head that RoPE rotates: int(head_dim · partial_rotary_factor)"_s,
-         [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::rotaryDim(p.rope)) : none(kNotRope); }},
-        {u"rope_pairs"_s, u"the rotary pairs, rotary dim / 2"_s,
-         [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::pairs(p.rope)) : none(kNotRope); }},
-        {u"rope_theta"_s, u"rope_theta, the base of θᵢ = θ^(−2i/r)"_s,
-         [](const Params &p) { return isRope(p) ? real(p.rope.theta) : none(kNotRope); }},
-        {u"rope_factor"_s, u"the scaling's factor"_s,
-         [](const Params &p) {
-             return !isRope(p)   ? none(kNotRope)
-                 : p.rope.factor ? real(*p.rope.factor)
-                                 : none(u"none (no factor given)"_s);
-         }},
-        {u"rope_original"_s, u"the original context L₀ a scaling stretches"_s,
-         [](const Params &p) {
-             return !isRope(p)           ? none(kNotRope)
-                 : p.rope.originalMaxLen ? integer(*p.rope.originalMaxLen)
-                                         : none(u"none (no original length given)"_s);
-         }},
-        {u"rope_attention"_s, u"the attention factor that multiplies cos and sin"_s,
-         [](const Params &p) { return isRope(p) ? real(RopeFrequencies::attentionFactor(p)) : none(kNotRope); }},
-        {u"rope_logit_scale"_s,
-         u"what the scaling does to q·k: the attention factor squared (times a yarn softmax scale)"_s,
-         [](const Params &p) { return isRope(p) ? real(RopeFrequencies::describe(p).logitScale) : none(kNotRope); }},
-        {u"rope_yarn_mscale"_s, u"yarn's default attention factor for this factor, 0.1·ln f + 1"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             if (!p.rope.factor)
-                 return none(u"none (no factor given)"_s);
-             return real(RopeFrequencies::getMscale(*p.rope.factor));
-         }},
-        {u"rope_yarn_logits"_s, u"(0.1·ln f + 1)²: yarn's default factor on q·k"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             if (!p.rope.factor)
-                 return none(u"none (no factor given)"_s);
-             const double m = RopeFrequencies::getMscale(*p.rope.factor);
-             return real(m * m);
-         }},
-        {u"rope_dynamic_base"_s,
-         u"dynamic (NTK) scaling's base: θ·(f·seq/L₀ − (f − 1))^(r/(r − 2)), seq = max(L, L₀)"_s, ropeDynamicBase},
-        {u"rope_lambda_first"_s, u"the wavelength of pair 0 after scaling"_s,
-         [](const Params &p) { return ropeWavelength(p, false, true); }},
-        {u"rope_lambda_last"_s, u"the wavelength of the last pair that turns, after scaling"_s,
-         [](const Params &p) { return ropeWavelength(p, true, true); }},
-        {u"rope_lambda_first_before"_s, u"the wavelength of pair 0 before scaling"_s,
-         [](const Params &p) { return ropeWavelength(p, false, false); }},
-        {u"rope_lambda_last_before"_s, u"the wavelength of the last pair that turns, before scaling"_s,
-         [](const Params &p) { return ropeWavelength(p, true, false); }},
-        {u"rope_critical_dim"_s, u"the critical dimension 2⌈(r/2)·log_θ(L₀/2π)⌉ (Liu et al. 2023)"_s,
-         [](const Params &p) {
-             return isRope(p) ? integer(RopeFrequencies::describe(p).criticalDimension) : none(kNotRope);
-         }},
-        {u"rope_kept"_s, u"the pairs a scaling keeps (llama3's band 0, yarn's ramp 0)"_s,
-         [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsKept); }},
-        {u"rope_blended"_s, u"the pairs a scaling blends (llama3's band 1, yarn's ramp between 0 and 1)"_s,
-         [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsBlended); }},
-        {u"rope_divided"_s, u"the pairs a scaling divides by the factor (llama3's band 2, yarn's ramp 1)"_s,
-         [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsDivided); }},
-        {u"rope_dot_3_10"_s, u"<R(3)q, R(10)k> for q_j = sin(j + 1), k_j = cos(2j + 1), in the layout"_s,
-         [](const Params &p) { return ropeScore(p, 3.0, 10.0, p.rope.layout); }},
-        {u"rope_dot_100_107"_s, u"<R(100)q, R(107)k>: the same distance 7"_s,
-         [](const Params &p) { return ropeScore(p, 100.0, 107.0, p.rope.layout); }},
-        {u"rope_dot_3_11"_s, u"<R(3)q, R(11)k>: distance 8"_s,
-         [](const Params &p) { return ropeScore(p, 3.0, 11.0, p.rope.layout); }},
-        {u"rope_dot_0_7"_s, u"<q, R(7)k>: distance 7 from position 0"_s,
-         [](const Params &p) { return ropeScore(p, 0.0, 7.0, p.rope.layout); }},
-        {u"rope_norm_q"_s, u"‖q‖ for q_j = sin(j + 1) over head_dim"_s,
-         [](const Params &p) {
-             return isRope(p) ? real(std::sqrt(ropeDot(ropeVector(p, true), ropeVector(p, true)))) : none(kNotRope);
-         }},
-        {u"rope_norm_rq"_s, u"‖R(1000)q‖: the rotation keeps each pair's norm, times the attention factor"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const std::vector<double> r
-                 = ropeRotated(ropeVector(p, true), 1000.0, RopeFrequencies::table(p), p.rope.layout);
-             return real(std::sqrt(ropeDot(r, r)));
-         }},
-        {u"rope_right_10"_s, u"<q, R(10)k> with the pairs of the layout the weights were trained in"_s,
-         [](const Params &p) { return ropeScore(p, 0.0, 10.0, p.rope.layout); }},
-        {u"rope_wrong_10"_s, u"the same vectors rotated with the other layout's pairs"_s,
-         [](const Params &p) { return ropeScore(p, 0.0, 10.0, otherLayout(p.rope.layout)); }},
-        {u"rope_right_100"_s, u"<q, R(100)k> in the layout"_s,
-         [](const Params &p) { return ropeScore(p, 0.0, 100.0, p.rope.layout); }},
-        {u"rope_wrong_100"_s, u"the same in the other layout"_s,
-         [](const Params &p) { return ropeScore(p, 0.0, 100.0, otherLayout(p.rope.layout)); }},
-        {u"rope_ones_1"_s, u"<q, R(1)q>/‖q‖² for q all ones: the score of an aligned pair at distance 1"_s,
-         [](const Params &p) { return ropeOnes(p, 1.0); }},
-        {u"rope_ones_10"_s, u"the same at distance 10"_s, [](const Params &p) { return ropeOnes(p, 10.0); }},
-        {u"rope_ones_100"_s, u"the same at distance 100"_s, [](const Params &p) { return ropeOnes(p, 100.0); }},
-        {u"rope_ones_1000"_s, u"the same at distance 1000"_s, [](const Params &p) { return ropeOnes(p, 1000.0); }},
-        {u"rope_bound_0"_s, u"RoFormer's bound (1/h)·Σⱼ|Sⱼ| at distance 0: (h + 1)/2"_s,
-         [](const Params &p) { return ropeBound(p, 0.0); }},
-        {u"rope_bound_100"_s, u"RoFormer's bound at distance 100"_s,
-         [](const Params &p) { return ropeBound(p, 100.0); }},
-        {u"rope_bound_1000"_s, u"RoFormer's bound at distance 1000"_s,
-         [](const Params &p) { return ropeBound(p, 1000.0); }},
-        {u"rope_random_std"_s, u"1/√head_dim: the spread of q·k for two random unit vectors of a head"_s,
-         [](const Params &p) { return isRope(p) ? real(1.0 / std::sqrt(double(p.rope.headDim))) : none(kNotRope); }},
-        {u"rope_bf16_step"_s, u"the gap between neighbouring bf16 values at position L − 1"_s,
-         [](const Params &p) {
-             return isRope(p) ? real(RopeFrequencies::describe(p).bf16PositionStep) : none(kNotRope);
-         }},
-        {u"fam_rope_1"_s, u"RoPE's ⟨q, R(1)q⟩/‖q‖², q all ones, at the rope settings"_s,
-         [](const Params &p) { return ropeAligned(p, 1.0); }},
-        {u"fam_rope_100"_s, u"… at distance 100"_s, [](const Params &p) { return ropeAligned(p, 100.0); }},
-    };
+    return typeConditions() + scalingEntries()
+        + QList<Entry> {
+            {u"rope_type"_s, u"the model's rope_type"_s,
+             [](const Params &p) { return isRope(p) ? word(RopeTypes::word(p.rope.type)) : none(kNotRope); }},
+            {u"rope_scaling"_s, u"the model's scaling in words: \"llama3 scaling\", \"YaRN\", \"no scaling\""_s,
+             [](const Params &p) { return isRope(p) ? word(scalingWords(p.rope.type)) : none(kNotRope); }},
+            {u"rope_scaled"_s, u"a condition: the model scales its rotary frequencies"_s,
+             [](const Params &p) {
+                 return isRope(p) ? condition(p.rope.type != RopeType::Default, u"it has no scaling"_s)
+                                  : none(kNotRope);
+             }},
+            {u"rope_head_dim"_s, u"RoPE's head_dim"_s,
+             [](const Params &p) { return isRope(p) ? integer(p.rope.headDim) : none(kNotRope); }},
+            {u"rope_rotary_dim"_s, u"the columns of a head that RoPE rotates: int(head_dim · partial_rotary_factor)"_s,
+             [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::rotaryDim(p.rope)) : none(kNotRope); }},
+            {u"rope_pairs"_s, u"the rotary pairs, rotary dim / 2"_s,
+             [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::pairs(p.rope)) : none(kNotRope); }},
+            {u"rope_theta"_s, u"rope_theta, the base of θᵢ = θ^(−2i/r)"_s,
+             [](const Params &p) { return isRope(p) ? real(p.rope.theta) : none(kNotRope); }},
+            {u"rope_factor"_s, u"the scaling's factor"_s,
+             [](const Params &p) {
+                 return !isRope(p)   ? none(kNotRope)
+                     : p.rope.factor ? real(*p.rope.factor)
+                                     : none(u"none (no factor given)"_s);
+             }},
+            {u"rope_original"_s, u"the original context L₀ a scaling stretches"_s,
+             [](const Params &p) {
+                 return !isRope(p)           ? none(kNotRope)
+                     : p.rope.originalMaxLen ? integer(*p.rope.originalMaxLen)
+                                             : none(u"none (no original length given)"_s);
+             }},
+            {u"rope_attention"_s, u"the attention factor that multiplies cos and sin"_s,
+             [](const Params &p) { return isRope(p) ? factor(RopeFrequencies::attentionFactor(p)) : none(kNotRope); }},
+            {u"rope_logit_scale"_s,
+             u"what the scaling does to q·k: the attention factor squared (times a yarn softmax scale)"_s,
+             [](const Params &p) {
+                 return isRope(p) ? factor(RopeFrequencies::describe(p).logitScale) : none(kNotRope);
+             }},
+            {u"rope_yarn_mscale"_s, u"yarn's default attention factor for this factor, 0.1·ln f + 1"_s,
+             [](const Params &p) {
+                 if (!isRope(p))
+                     return none(kNotRope);
+                 if (!p.rope.factor)
+                     return none(u"none (no factor given)"_s);
+                 return real(RopeFrequencies::getMscale(*p.rope.factor));
+             }},
+            {u"rope_yarn_logits"_s, u"(0.1·ln f + 1)²: yarn's default factor on q·k"_s,
+             [](const Params &p) {
+                 if (!isRope(p))
+                     return none(kNotRope);
+                 if (!p.rope.factor)
+                     return none(u"none (no factor given)"_s);
+                 const double m = RopeFrequencies::getMscale(*p.rope.factor);
+                 return real(m * m);
+             }},
+            {u"rope_dynamic_base"_s,
+             u"dynamic (NTK) scaling's base: θ·(f·seq/L₀ − (f − 1))^(r/(r − 2)), seq = max(L, L₀)"_s, ropeDynamicBase},
+            {u"rope_lambda_first"_s, u"the wavelength of pair 0 after scaling"_s,
+             [](const Params &p) { return ropeWavelength(p, false, true); }},
+            {u"rope_lambda_last"_s, u"the wavelength of the last pair that turns, after scaling"_s,
+             [](const Params &p) { return ropeWavelength(p, true, true); }},
+            {u"rope_lambda_first_before"_s, u"the wavelength of pair 0 before scaling"_s,
+             [](const Params &p) { return ropeWavelength(p, false, false); }},
+            {u"rope_lambda_last_before"_s, u"the wavelength of the last pair that turns, before scaling"_s,
+             [](const Params &p) { return ropeWavelength(p, true, false); }},
+            {u"rope_critical_dim"_s, u"the critical dimension 2⌈(r/2)·log_θ(L₀/2π)⌉ (Liu et al. 2023)"_s,
+             [](const Params &p) {
+                 return isRope(p) ? integer(RopeFrequencies::describe(p).criticalDimension) : none(kNotRope);
+             }},
+            {u"rope_kept"_s, u"the pairs a scaling keeps (llama3's band 0, yarn's ramp 0)"_s,
+             [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsKept); }},
+            {u"rope_blended"_s, u"the pairs a scaling blends (llama3's band 1, yarn's ramp between 0 and 1)"_s,
+             [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsBlended); }},
+            {u"rope_divided"_s, u"the pairs a scaling divides by the factor (llama3's band 2, yarn's ramp 1)"_s,
+             [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsDivided); }},
+            {u"rope_dot_3_10"_s, u"<R(3)q, R(10)k> for q_j = sin(j + 1), k_j = cos(2j + 1), in the layout"_s,
+             [](const Params &p) { return ropeScore(p, 3.0, 10.0, p.rope.layout); }},
+            {u"rope_dot_100_107"_s, u"<R(100)q, R(107)k>: the same distance 7"_s,
+             [](const Params &p) { return ropeScore(p, 100.0, 107.0, p.rope.layout); }},
+            {u"rope_dot_3_11"_s, u"<R(3)q, R(11)k>: distance 8"_s,
+             [](const Params &p) { return ropeScore(p, 3.0, 11.0, p.rope.layout); }},
+            {u"rope_dot_0_7"_s, u"<q, R(7)k>: distance 7 from position 0"_s,
+             [](const Params &p) { return ropeScore(p, 0.0, 7.0, p.rope.layout); }},
+            {u"rope_norm_q"_s, u"‖q‖ for q_j = sin(j + 1) over head_dim"_s,
+             [](const Params &p) {
+                 return isRope(p) ? real(std::sqrt(ropeDot(ropeVector(p, true), ropeVector(p, true)))) : none(kNotRope);
+             }},
+            {u"rope_norm_rq"_s, u"‖R(1000)q‖: the rotation keeps each pair's norm, times the attention factor"_s,
+             [](const Params &p) {
+                 if (!isRope(p))
+                     return none(kNotRope);
+                 const std::vector<double> r
+                     = ropeRotated(ropeVector(p, true), 1000.0, RopeFrequencies::table(p), p.rope.layout);
+                 return real(std::sqrt(ropeDot(r, r)));
+             }},
+            {u"rope_right_10"_s, u"<q, R(10)k> with the pairs of the layout the weights were trained in"_s,
+             [](const Params &p) { return ropeScore(p, 0.0, 10.0, p.rope.layout); }},
+            {u"rope_wrong_10"_s, u"the same vectors rotated with the other layout's pairs"_s,
+             [](const Params &p) { return ropeScore(p, 0.0, 10.0, otherLayout(p.rope.layout)); }},
+            {u"rope_right_100"_s, u"<q, R(100)k> in the layout"_s,
+             [](const Params &p) { return ropeScore(p, 0.0, 100.0, p.rope.layout); }},
+            {u"rope_wrong_100"_s, u"the same in the other layout"_s,
+             [](const Params &p) { return ropeScore(p, 0.0, 100.0, otherLayout(p.rope.layout)); }},
+            {u"rope_ones_1"_s, u"<q, R(1)q>/‖q‖² for q all ones: the score of an aligned pair at distance 1"_s,
+             [](const Params &p) { return ropeOnes(p, 1.0); }},
+            {u"rope_ones_10"_s, u"the same at distance 10"_s, [](const Params &p) { return ropeOnes(p, 10.0); }},
+            {u"rope_ones_100"_s, u"the same at distance 100"_s, [](const Params &p) { return ropeOnes(p, 100.0); }},
+            {u"rope_ones_1000"_s, u"the same at distance 1000"_s, [](const Params &p) { return ropeOnes(p, 1000.0); }},
+            {u"rope_bound_0"_s, u"RoFormer's bound (1/h)·Σⱼ|Sⱼ| at distance 0: (h + 1)/2"_s,
+             [](const Params &p) { return ropeBound(p, 0.0); }},
+            {u"rope_bound_100"_s, u"RoFormer's bound at distance 100"_s,
+             [](const Params &p) { return ropeBound(p, 100.0); }},
+            {u"rope_bound_1000"_s, u"RoFormer's bound at distance 1000"_s,
+             [](const Params &p) { return ropeBound(p, 1000.0); }},
+            {u"rope_random_std"_s, u"1/√head_dim: the spread of q·k for two random unit vectors of a head"_s,
+             [](const Params &p) {
+                 return isRope(p) ? real(1.0 / std::sqrt(double(p.rope.headDim))) : none(kNotRope);
+             }},
+            {u"rope_bf16_step"_s, u"the gap between neighbouring bf16 values at position L − 1"_s,
+             [](const Params &p) {
+                 return isRope(p) ? real(RopeFrequencies::describe(p).bf16PositionStep) : none(kNotRope);
+             }},
+            {u"fam_rope_1"_s, u"RoPE's ⟨q, R(1)q⟩/‖q‖², q all ones, at the rope settings"_s,
+             [](const Params &p) { return ropeAligned(p, 1.0); }},
+            {u"fam_rope_100"_s, u"… at distance 100"_s, [](const Params &p) { return ropeAligned(p, 100.0); }},
+            {u"fam_rope_settings"_s, u"the RoPE settings the families figure draws, in words"_s,
+             [](const Params &p) {
+                 if (!validUnder(p, Encoding::Rope))
+                     return none(u"not here: RoPE's settings are not valid"_s);
+                 const Params rotary = familyUnder(p, Encoding::Rope);
+                 return word(RopeText::modelText(rotary) + u", "_s + RopeText::scalingText(rotary));
+             }},
+        };
 }
 
 } // namespace posenc::RopeLessonNumbers

@@ -51,6 +51,13 @@ ParamSpec headDimRow()
         const std::int64_t v = p.rope.headDim;
         if (v >= lo && v <= hi && v % 2 == 0)
             return std::nullopt;
+        // No head fits in d_model: the width is what to change ("in [2, 1]" named head_dim before).
+        if (hi < lo)
+            return ParamError {
+                u"d-model"_s,
+                u"an integer in [%1, %2]: head_dim, an even number of columns, is at most d_model"_s.arg(lo).arg(
+                    Params::kMaxDModel),
+                QString(), QString::number(p.dModel)};
         return ParamError {u"head-dim"_s, allowed(p), QString(), QString::number(v)};
     };
     s.idle = ropeIdle;

@@ -153,10 +153,12 @@ QuantitySpec makeRopeScoreQuantity()
     q.missing = needsRope;
     q.shape = [](const Params &p) { return Shape {p.maxLen, RopeScore::kColumns}; };
     q.workCells = [](const Params &p, const Block &block) {
-        // The samples' coefficients and a chunk's angles and products, in double.
+        // The samples' coefficients, their Cholesky factor (up to 2h = kSamples), the anchors'
+        // offsets and a chunk's angles and products, in double.
         const auto h = static_cast<std::uint64_t>(RopeFrequencies::pairs(p.rope));
         const auto samples = static_cast<std::uint64_t>(RopeScore::kSamples);
-        return ropeBlockCells(p, block) + 2 * (samples * (2 * h + 1) + 256 * (2 * h + samples));
+        const std::uint64_t factor = 2 * h <= samples ? 4 * h * h : 0;
+        return ropeBlockCells(p, block) + 2 * (samples * (2 * h + 1) + factor + 64 * 2 * h + 256 * (4 * h + samples));
     };
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
         engine.source<RopeScore>().fill(block, out);

@@ -3,9 +3,10 @@
 #include "core/Philox.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <Eigen/Cholesky>
+
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <mutex>
 #include <numbers>
 
@@ -15,6 +16,9 @@ namespace {
 
 // Rows of the score computed together: their sines and cosines and their kSamples products.
 constexpr std::int64_t kScoreRows = 256;
+// A row's angles are those of the multiple of kAnchor below it, exact, turned by its offset's:
+// one sin and cos a pair every kAnchor rows, each row's still a pure function of its distance.
+constexpr std::int64_t kAnchor = 64;
 
 // sin and cos of the exact product k * w: the double product plus its rounding error (fma).
 void exactSinCos(double k, double w, double &s, double &c)
@@ -80,6 +84,19 @@ std::shared_ptr<const RopeScore::Samples> drawSamples(std::uint64_t seed, std::i
             tail += q[j] * k[j];
         samples->tail[n] = tail;
     }
+    // The moments: the std needs E[s^2], a quadratic form in x whose Cholesky factor takes (2h)^2 / 2
+    // products a row instead of the kSamples x 2h of every sample's score.
+    const RowMatrixXd &c = samples->coefficients;
+    const auto count = static_cast<double>(RopeScore::kSamples);
+    samples->mean = c.colwise().mean().transpose();
+    samples->cross = c.transpose() * samples->tail / count;
+    samples->meanTail = samples->tail.mean();
+    samples->meanTail2 = samples->tail.squaredNorm() / count;
+    if (2 * h <= RopeScore::kSamples && h > 0) {
+        const Eigen::LLT<Eigen::MatrixXd> cholesky((c.transpose() * c / count).eval());
+        if (cholesky.info() == Eigen::Success)
+            samples->lower = cholesky.matrixL();
+    }
     return samples;
 }
 
@@ -112,44 +129,81 @@ RopeScore::RopeScore(const Params &params)
     : m_w(RopeFrequencies::schedule(params).w)
     , m_headDim(params.rope.headDim)
     , m_samples(samplesFor(params.seed, m_headDim, static_cast<std::int64_t>(m_w.size())))
-{ }
+{
+    const auto h = static_cast<std::int64_t>(m_w.size());
+    m_offsets.resize(kAnchor, 2 * h);
+    for (std::int64_t j = 0; j < kAnchor; ++j)
+        for (std::int64_t i = 0; i < h; ++i)
+            exactSinCos(static_cast<double>(j), m_w[static_cast<std::size_t>(i)], m_offsets(j, h + i), m_offsets(j, i));
+}
+
+void RopeScore::angles(std::int64_t k0, std::int64_t rows, RowMatrixXd &out) const
+{
+    const auto h = static_cast<std::int64_t>(m_w.size());
+    out.resize(rows, 2 * h);
+    std::vector<double> anchorCos(static_cast<std::size_t>(h)), anchorSin(static_cast<std::size_t>(h));
+    std::int64_t anchor = -1;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t k = k0 + r;
+        const std::int64_t j = k % kAnchor;
+        if (k - j != anchor) {
+            anchor = k - j;
+            for (std::int64_t i = 0; i < h; ++i)
+                exactSinCos(static_cast<double>(anchor), m_w[static_cast<std::size_t>(i)],
+                            anchorSin[static_cast<std::size_t>(i)], anchorCos[static_cast<std::size_t>(i)]);
+        }
+        // e^{i k theta} = e^{i anchor theta} e^{i j theta}: each factor within an ulp or two.
+        for (std::int64_t i = 0; i < h; ++i) {
+            const double ca = anchorCos[static_cast<std::size_t>(i)], sa = anchorSin[static_cast<std::size_t>(i)];
+            const double cj = m_offsets(j, i), sj = m_offsets(j, h + i);
+            out(r, i) = ca * cj - sa * sj;
+            out(r, h + i) = sa * cj + ca * sj;
+        }
+    }
+}
 
 void RopeScore::fill(const Block &block, BlockRef out) const
 {
     const auto h = static_cast<std::int64_t>(m_w.size());
     const auto headDim = static_cast<double>(m_headDim);
     const double unrotated = static_cast<double>(m_headDim - 2 * h);
+    const Samples &samples = *m_samples;
+    RowMatrixXd x;
     for (std::int64_t r0 = 0; r0 < block.rows; r0 += kScoreRows) {
         const std::int64_t rows = std::min(kScoreRows, block.rows - r0);
         // cos(k theta_i) in the first h columns, sin in the next h, a row per distance k.
-        RowMatrixXd angles(rows, 2 * h);
+        angles(block.row0 + r0, rows, x);
         Eigen::ArrayXd onesScore(rows), bound(rows);
         for (std::int64_t r = 0; r < rows; ++r) {
-            const auto k = static_cast<double>(block.row0 + r0 + r);
             double cosines = 0.0;
             double boundSum = 0.0;
-            std::complex<double> partial(0.0, 0.0); // S_j
+            double re = 0.0, im = 0.0; // S_j
             for (std::int64_t i = 0; i < h; ++i) {
-                double s = 0.0;
-                double c = 0.0;
-                exactSinCos(k, m_w[static_cast<std::size_t>(i)], s, c);
-                angles(r, i) = c;
-                angles(r, h + i) = s;
-                cosines += c;
-                partial += std::complex<double>(c, s);
-                boundSum += std::abs(partial);
+                cosines += x(r, i);
+                re += x(r, i);
+                im += x(r, h + i);
+                boundSum += std::sqrt(re * re + im * im);
             }
             onesScore[r] = (2.0 * cosines + unrotated) / headDim;
             bound[r] = h > 0 ? boundSum / static_cast<double>(h) : 0.0;
         }
-        // Each distance's score for every sample: rows x kSamples.
-        RowMatrixXd scores = angles * m_samples->coefficients.transpose();
-        scores.rowwise() += m_samples->tail.transpose();
+        Eigen::ArrayXd mean(rows), spread(rows);
+        if (samples.lower.size() > 0) {
+            mean = (x * samples.mean).array() + samples.meanTail;
+            const RowMatrixXd y = x * samples.lower.triangularView<Eigen::Lower>();
+            const Eigen::ArrayXd second
+                = y.rowwise().squaredNorm().array() + 2.0 * (x * samples.cross).array() + samples.meanTail2;
+            spread = (second - mean.square()).max(0.0).sqrt();
+        } else {
+            // Each distance's score for every sample: rows x kSamples.
+            RowMatrixXd scores = x * samples.coefficients.transpose();
+            scores.rowwise() += samples.tail.transpose();
+            mean = scores.rowwise().mean().array();
+            spread = ((scores.colwise() - mean.matrix()).array().square().rowwise().mean()).sqrt();
+        }
         for (std::int64_t r = 0; r < rows; ++r) {
-            const double mean = scores.row(r).mean();
-            const double variance = (scores.row(r).array() - mean).square().mean();
             const std::int64_t outRow = r0 + r;
-            const double values[kColumns] = {onesScore[r], mean, std::sqrt(variance), bound[r]};
+            const double values[kColumns] = {onesScore[r], mean[r], spread[r], bound[r]};
             for (std::int64_t c = block.col0; c < block.colEnd(); ++c)
                 out(outRow, c - block.col0) = static_cast<float>(values[c]);
         }

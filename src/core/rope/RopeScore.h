@@ -42,12 +42,23 @@ public:
     {
         RowMatrixXd coefficients; // kSamples x 2h: A, then B
         Eigen::VectorXd tail;
+        // The samples' moments, x = (cos(k theta), sin(k theta)): E[s] = x . mean + meanTail and
+        // E[s^2] = |x L|^2 + 2 x . cross + meanTail2, L the Cholesky factor of C^T C / kSamples.
+        // Empty `lower` where it does not pay (2h above kSamples) or C^T C is singular.
+        Eigen::VectorXd mean, cross;
+        double meanTail = 0.0, meanTail2 = 0.0;
+        RowMatrixXd lower;
     };
 
 private:
+    // cos and sin of k theta_i for the rows [k0, k0 + rows): cos in the first h columns.
+    void angles(std::int64_t k0, std::int64_t rows, RowMatrixXd &out) const;
+
     std::vector<double> m_w; // the pure frequencies theta_i
     std::int64_t m_headDim;
     std::shared_ptr<const Samples> m_samples;
+    // cos and sin of j theta_i, j below kAnchor: a row's angle is its anchor's turned by these.
+    RowMatrixXd m_offsets; // kAnchor x 2h
 };
 
 } // namespace posenc

@@ -7,7 +7,6 @@
 #include "core/sandwich/SandwichBias.h"
 #include "core/sandwich/SandwichParamRows.h"
 
-
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -61,6 +60,9 @@ FamilySpec makeSandwichFamily()
     // X is s·E alone: the bias of head K, the heads against the distance, and the families.
     family.defaultFigures
         = {{u"sandwich-bias"_s, {}}, {u"sandwich-distance"_s, {}}, {u"families"_s, {}}, {u"magnitudes"_s, {}}};
+    family.score = FamilyScore {u"Sandwich bias"_s, [](const Params &p, std::int64_t q, std::int64_t k) {
+                                    return std::optional(SandwichBias::bias(p.sandwich, q, k));
+                                }};
     return family;
 }
 

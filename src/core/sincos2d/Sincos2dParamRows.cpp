@@ -22,8 +22,7 @@ std::optional<IdleReason> sincosIdle(const Params &p)
     return ParamRows::otherEncoding(p, Encoding::Sincos2d);
 }
 
-// The grid's problem beyond its range under sincos-2d: the table must cover max_len's positions,
-// and its columns split in four.
+// The grid's problem beyond its range under sincos-2d: the table must cover max_len's positions.
 std::optional<QString> tableProblem(const Params &p)
 {
     const Sincos2dParams &s = p.sincos2d;
@@ -34,11 +33,21 @@ std::optional<QString> tableProblem(const Params &p)
                "table's first rows)"_s.arg(tokens)
                    .arg(s.clsToken ? u" + the cls token"_s : QString())
                    .arg(p.maxLen);
-    const std::int64_t columns = p.peColumns();
-    if (columns > 0 && columns % 4 != 0)
-        return u"its table splits %1 columns (d_model%2) in four; they must be a multiple of 4"_s.arg(columns).arg(
-            p.compose == Compose::Concat ? u", or pe_dims in concat"_s : QString());
     return std::nullopt;
+}
+
+// The table splits its columns in four (a sin and a cos of each axis): a width that is no multiple
+// of 4 is d_model's problem, or pe_dims' in concat, not the grid's.
+std::optional<ParamError> widthProblem(const Params &p)
+{
+    const std::int64_t columns = p.peColumns();
+    if (columns <= 0 || columns % 4 == 0)
+        return std::nullopt;
+    const bool concat = p.compose == Compose::Concat;
+    return ParamError {concat ? u"pe-dims"_s : u"d-model"_s,
+                       u"a multiple of 4: sincos-2d's table splits its %1 in four (sin and cos of each axis)"_s.arg(
+                           concat ? u"pe_dims columns"_s : u"d_model columns"_s),
+                       QString(), QString::number(columns)};
 }
 
 ParamSpec gridRow()
@@ -76,6 +85,7 @@ ParamSpec gridRow()
         if (p.encoding == Encoding::Sincos2d) {
             if (const auto problem = tableProblem(p))
                 return ParamError {u"grid"_s, QString(), *problem, std::nullopt};
+            return widthProblem(p);
         }
         return std::nullopt;
     };

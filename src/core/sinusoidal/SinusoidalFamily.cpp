@@ -8,6 +8,7 @@
 #include "core/sinusoidal/SinusoidalLessonNumbers.h"
 #include "core/sinusoidal/SinusoidalParamRows.h"
 
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -38,8 +39,9 @@ QStringList sinusoidCellWords(const Params &params, std::int64_t position, std::
     const QString pe = NumberText::compact(value, 6);
     if (params.sinusoidal.angles == Angles::Float32) {
         const double angle = double(float(position) * float(w));
-        return {sinusoidColumnWords(params, column), u"PE = %1 = %2(%3 rad: %4·w in float32)"_s.arg(
-                                                 pe, function, NumberText::compact(angle, 6), QString::number(position))};
+        return {sinusoidColumnWords(params, column),
+                u"PE = %1 = %2(%3 rad: %4·w in float32)"_s.arg(pe, function, NumberText::compact(angle, 6),
+                                                               QString::number(position))};
     }
     return {sinusoidColumnWords(params, column),
             u"PE = %1 = %2(%3·w = %4 rad)"_s.arg(pe, function, QString::number(position),
@@ -74,6 +76,19 @@ FamilySpec makeSinusoidalFamily()
     term.cellWords = sinusoidCellWords;
     term.columnWords = sinusoidColumnWords;
     family.term = term;
+    // PE[q]·PE[k] in double: Σ sin(q w) sin(k w) + cos(q w) cos(k w) over its columns.
+    family.score = FamilyScore {u"PE·PE"_s, [](const Params &params, std::int64_t q, std::int64_t k) {
+                                    const std::int64_t columns = familyUnder(params, Encoding::Sinusoidal).peColumns();
+                                    const auto w = Frequencies::schedule(columns, params.sinusoidal.base).w;
+                                    double sum = 0.0;
+                                    for (std::size_t i = 0; i < w.size(); ++i) {
+                                        const double a = double(q) * w[i], b = double(k) * w[i];
+                                        sum += std::sin(a) * std::sin(b);
+                                        if (std::int64_t(2 * i + 1) < columns)
+                                            sum += std::cos(a) * std::cos(b);
+                                    }
+                                    return std::optional(sum);
+                                }};
     family.defaultFigures = {{u"heatmap"_s, {}}, {u"curves"_s, {}}, {u"magnitudes"_s, {}}, {u"dropout"_s, {}}};
     family.lessonNumbers = SinusoidalLessonNumbers::entries;
     return family;

@@ -94,6 +94,10 @@ QList<Entry> entries()
 {
     return {
         {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.sinusoidal.base); }},
+        {u"angles_float32"_s, u"a condition: the table forms its angles in float32"_s,
+         [](const Params &p) {
+             return condition(p.sinusoidal.angles == Angles::Float32, u"the angles are formed in double"_s);
+         }},
         {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},

@@ -6,7 +6,6 @@
 #include "core/t5/T5LessonNumbers.h"
 #include "core/t5/T5ParamRows.h"
 
-
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -58,6 +57,11 @@ FamilySpec makeT5Family()
     family.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
     family.lessonNumbers = T5LessonNumbers::entries;
+    family.score
+        = FamilyScore {u"T5 bucket"_s, [](const Params &p, std::int64_t q, std::int64_t k) {
+                           const RelativeBuckets::Family &buckets = T5Buckets::bucketFamily();
+                           return buckets.problem(p) ? std::nullopt : std::optional(double(buckets.ofOffset(p, k - q)));
+                       }};
     return family;
 }
 

@@ -41,6 +41,8 @@ QList<Entry> entries()
     return {
         {u"t5_buckets"_s, u"T5's relative_attention_num_buckets"_s,
          [](const Params &p) { return integer(p.t5.buckets); }},
+        {u"t5_bidirectional"_s, u"a condition: T5's encoder buckets, keys on both sides"_s,
+         [](const Params &p) { return condition(!p.t5.causal, u"T5's decoder buckets, the keys before the query"_s); }},
         {u"t5_side"_s, u"the buckets of one side: half of them bidirectional, all of them causal"_s,
          [](const Params &p) { return integer(t5Side(p)); }},
         {u"t5_exact"_s, u"max_exact: distances below it keep a bucket each"_s,

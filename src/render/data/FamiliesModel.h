@@ -63,6 +63,12 @@ public:
     // A quick sample of the oscillating sums first where every offset takes long.
     bool hasPreview(const FigureRequest &request) const override;
 
+    // Computed for its first panel's columns of pixels alone (FigureModel::extentsRead).
+    QList<PanelExtent> extentsRead(const QList<PanelExtent> &panels) const override
+    {
+        return firstPanelColumns(panels);
+    }
+
 protected:
     QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;

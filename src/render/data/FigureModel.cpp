@@ -26,6 +26,22 @@ QSize PanelExtent::pixels() const
     return {std::max(1, qRound(size.width() * pixelRatio)), std::max(1, qRound(size.height() * pixelRatio))};
 }
 
+QList<PanelExtent> FigureModel::extentsRead(const QList<PanelExtent> &panels) const
+{
+    return panels;
+}
+
+QList<PanelExtent> FigureModel::firstPanelColumns(const QList<PanelExtent> &panels)
+{
+    if (panels.isEmpty())
+        return {};
+    PanelExtent columns;
+    columns.size = QSize(panels.front().size.width(), 0);
+    columns.pixelRatio = panels.front().pixelRatio;
+    columns.x = panels.front().x;
+    return {columns};
+}
+
 FigureData::~FigureData() = default;
 
 FigureModel::~FigureModel() = default;

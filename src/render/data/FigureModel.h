@@ -29,6 +29,8 @@ struct PanelExtent
 
     // Output pixels of the axis rect, at least one each way.
     QSize pixels() const;
+
+    friend bool operator==(const PanelExtent &, const PanelExtent &) = default;
 };
 
 // What a figure's data is computed from: the parameters (through their engine), the figure's
@@ -99,6 +101,11 @@ public:
     // check() passed for the request's parameters and state.
     FigureResult compute(const FigureRequest &request, const std::atomic<bool> &cancel) const;
 
+    // What of `panels` (as a request gives them) the figure's data is computed from: a new layout
+    // that changes none of it (a title that wrapped moved the axes down) needs no new data
+    // (FigureView). Every panel whole, unless the figure reads less.
+    virtual QList<PanelExtent> extentsRead(const QList<PanelExtent> &panels) const;
+
     // The table of what the figure shows in `state` (Export data), if it has one.
     virtual std::optional<TableRequest> table(const Params &params, const FigureState &state) const;
 
@@ -112,6 +119,10 @@ public:
     static Computations computations();
 
 protected:
+    // extentsRead() of a figure computed for the columns of pixels of its first panel alone (a
+    // value, or a least and a most, for each): that panel's x range, width and pixel ratio.
+    static QList<PanelExtent> firstPanelColumns(const QList<PanelExtent> &panels);
+
     // The figure's own checks of its options, after the generic ones passed.
     virtual QList<ParamError> checkOptions(const Params &params, const FigureState &state) const;
     virtual FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const = 0;

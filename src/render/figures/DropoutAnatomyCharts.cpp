@@ -67,7 +67,7 @@ QCPGraph *dots(QCPAxisRect *rect, const QColor &color, QCPScatterStyle::ScatterS
 
 QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
 {
-    auto *graph = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setPen(pen);
     return graph;
 }
@@ -202,6 +202,10 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
 void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
 {
     const std::int64_t n = d.countedCells;
+    m_probabilities = d.probabilities;
+    m_fractions = d.dropFractions;
+    m_counted = n;
+    m_dropout = d.params.dropout;
     QList<double> ps, low, high;
     for (int k = 0; k < kBandPoints; ++k) {
         const double at = static_cast<double>(k) / (kBandPoints - 1);
@@ -227,6 +231,32 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
                   "dropped above it (nested masks), so the dots stray together"_s.arg(FigureText::formatCount(n));
     m_fractionTitle->setText(title);
     setColumns(m_fractionLegend, m_inside ? 1 : brief ? 4 : kLegendColumns);
+}
+
+std::optional<HoverPoint> DropoutAnatomyCharts::hoverAt(const QPointF &pixel) const
+{
+    HoverPoint point;
+    point.hasPosition = false;
+    if (m_fraction->rect().contains(pixel.toPoint()) && !m_probabilities.isEmpty()) {
+        const double at = m_fraction->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+        qsizetype k = 0;
+        for (qsizetype i = 1; i < m_probabilities.size(); ++i) {
+            if (std::abs(m_probabilities[i] - at) < std::abs(m_probabilities[k] - at))
+                k = i;
+        }
+        const double p = m_probabilities[k];
+        point.valueName = u"p = %1: dropped %2 of %3 cells, expected %1 ± %4 (4σ)"_s.arg(
+            NumberText::compact(p), NumberText::compact(m_fractions.value(k), 4), FigureText::formatCount(m_counted),
+            NumberText::compact(4.0 * DropoutAnatomyCompute::sigma(p, m_counted), 3));
+        return point;
+    }
+    if (m_scatter->rect().contains(pixel.toPoint())) {
+        const double x = m_scatter->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+        const QString kept = m_dropout < 1.0 ? NumberText::compact(x / (1.0 - m_dropout), 4) : u"none"_s;
+        point.valueName = u"input %1: kept %2 (× 1/(1 − p)), dropped 0"_s.arg(NumberText::compact(x, 4), kept);
+        return point;
+    }
+    return std::nullopt;
 }
 
 } // namespace posenc

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "render/HoverPoint.h"
 #include "render/QCustomPlot.h"
 
 #include "render/data/DropoutAnatomyData.h"
@@ -20,6 +21,9 @@ public:
     // figure (a slide) keeps the charts' height. Both charts' points run from lower left to upper
     // right.
     void setLegendsInside(bool inside);
+    // The charts' values at `pixel`, in words: the fraction dropped at the nearest p measured, with
+    // its expected band; the two outputs an input takes. Nothing outside the charts.
+    std::optional<HoverPoint> hoverAt(const QPointF &pixel) const;
 
 private:
     void fillScatter(const DropoutAnatomyData &data, bool brief);
@@ -36,6 +40,9 @@ private:
     QCPGraph *m_slopeKept, *m_slopeDropped, *m_slopeEvaluation;
     QCPGraph *m_kept, *m_dropped, *m_passed, *m_zeroed;
     QCPGraph *m_bandLow, *m_bandHigh, *m_expected, *m_measured, *m_current;
+    QList<double> m_probabilities, m_fractions; // as filled
+    std::int64_t m_counted = 0;
+    double m_dropout = 0.0;
 };
 
 } // namespace posenc

@@ -260,7 +260,7 @@ std::optional<HoverPoint> DropoutAnatomyFigure::hoverAt(const QPointF &pixel, co
                                           : u"Y in evaluation"_s;
         return point;
     }
-    return std::nullopt;
+    return m_charts->hoverAt(pixel);
 }
 
 } // namespace posenc

@@ -68,6 +68,12 @@ public:
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
 
+    // Computed for its first panel's columns of pixels alone (FigureModel::extentsRead).
+    QList<PanelExtent> extentsRead(const QList<PanelExtent> &panels) const override
+    {
+        return firstPanelColumns(panels);
+    }
+
 protected:
     QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;

@@ -4,6 +4,7 @@
 #include "core/rope/RopeTypes.h"
 
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeStretch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,35 +17,23 @@ namespace posenc {
 Params RopeScalingsModel::paramsOf(const Params &params, RopeType type, double factor, std::int64_t original,
                                    std::int64_t extended)
 {
-    Params p = params;
-    p.maxLen = extended;
-    p.rope.type = type;
-    if (type == params.rope.type)
-        return p; // the model's own type as it is
-    p.rope.factor = factor;
-    p.rope.originalMaxLen = original;
-    // yarn's mscale pair and explicit factors are the model's own where given; an explicit
-    // attention factor belongs to its own type.
-    if (type != RopeType::Yarn && type != RopeType::LongRope)
-        p.rope.attentionFactor.reset();
-    return p;
+    RopeStretch::Stretch stretch;
+    stretch.factor = factor;
+    stretch.original = original;
+    stretch.extended = extended;
+    return RopeStretch::under(params, type, stretch);
 }
 
 RopeScalingsData RopeScalingsModel::compute(const Params &params)
 {
     const RopeParams &rope = params.rope;
     RopeScalingsData data;
-    data.factorAssumed = !rope.factor;
-    data.originalAssumed = !rope.originalMaxLen;
-    data.original = RopeText::originalContext(params);
-    // Without a factor: how far max_len stretches a given original context, else kAssumedFactor.
-    const bool stretched = !data.originalAssumed && params.maxLen > data.original;
-    data.factor = rope.factor.value_or(stretched ? double(params.maxLen) / double(data.original) : kAssumedFactor);
-    // Stretched to max_len past a given original context; else to factor times the context.
-    data.extended = !data.originalAssumed && params.maxLen > data.original
-        ? params.maxLen
-        : std::min<std::int64_t>(Params::kMaxLen,
-                                 static_cast<std::int64_t>(std::llround(data.factor * double(data.original))));
+    const RopeStretch::Stretch stretch = RopeStretch::of(params);
+    data.factorAssumed = stretch.factorAssumed;
+    data.originalAssumed = stretch.originalAssumed;
+    data.original = stretch.original;
+    data.factor = stretch.factor;
+    data.extended = stretch.extended;
     data.model = RopeText::modelText(params);
     const std::int64_t pairs = RopeFrequencies::rotaryDim(rope) / 2;
     const bool lists = std::ssize(rope.shortFactor) == pairs && std::ssize(rope.longFactor) == pairs;

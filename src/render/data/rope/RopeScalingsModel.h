@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/rope/RopeStretch.h"
 #include "render/data/FigureModel.h"
 
 #include <QList>
@@ -40,7 +41,7 @@ class RopeScalingsModel final : public FigureModel
 {
 public:
     // The factor the figure stretches by where the parameters give none.
-    static constexpr double kAssumedFactor = 4.0;
+    static constexpr double kAssumedFactor = RopeStretch::kAssumedFactor;
 
     static RopeScalingsData compute(const Params &params);
     // The parameters of `type` for the model of `params`, at the context the data stretches to.

@@ -42,6 +42,12 @@ public:
     bool hasPreview(const FigureRequest &request) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 
+    // Computed for its first panel's columns of pixels alone (FigureModel::extentsRead).
+    QList<PanelExtent> extentsRead(const QList<PanelExtent> &panels) const override
+    {
+        return firstPanelColumns(panels);
+    }
+
 protected:
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
 };

@@ -70,7 +70,7 @@ void CurvesFigure::setData(const CurvesData &data)
             pairs.append(curve.pair);
         const QColor color = kPalette[pairs.indexOf(curve.pair) % std::size(kPalette)];
         const QColor hue = curve.isCos ? color.lighter(150) : color;
-        auto *line = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+        auto *line = new StampedGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
         line->setPen(QPen(hue, 1.4));
         if (curve.band)
             addBand(curve, hue, line);
@@ -117,10 +117,10 @@ void CurvesFigure::addBand(const Curve &curve, const QColor &hue, QCPGraph *line
         least[s] = std::min(curve.denseY[2 * s], curve.denseY[2 * s + 1]);
         most[s] = std::max(curve.denseY[2 * s], curve.denseY[2 * s + 1]);
     }
-    auto *lower = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+    auto *lower = new StampedGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
     lower->setData(x, least, true);
     lower->setPen(Qt::NoPen);
-    auto *upper = new QCPGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+    auto *upper = new StampedGraph(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
     upper->setData(x, most, true);
     upper->setPen(Qt::NoPen);
     upper->setBrush(hue);

@@ -355,7 +355,34 @@ std::optional<HoverPoint> ScaleCompareFigure::hoverAt(const QPointF &pixel, cons
                               .arg(m_data->peNorm[r], 0, 'g', 5);
         return point;
     }
-    return std::nullopt;
+    return ratioAt(pixel);
+}
+
+// The ratio chart's lines at the cursor's d_model: each named line's ratio there.
+std::optional<HoverPoint> ScaleCompareFigure::ratioAt(const QPointF &pixel) const
+{
+    if (!m_ratioRect || !m_ratioRect->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const double d = m_ratioRect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
+    QStringList values;
+    for (QCPGraph *graph : m_ratioRect->graphs()) {
+        if (graph->name().isEmpty() || graph->data()->size() < 2 || !graph->visible())
+            continue;
+        // The line between the points about d.
+        auto after = graph->data()->findBegin(d, false);
+        if (after == graph->data()->constEnd() || after == graph->data()->constBegin())
+            continue;
+        const auto before = after - 1;
+        const double t = (d - before->key) / (after->key - before->key);
+        values.append(
+            u"%1 %2"_s.arg(graph->name(), NumberText::compact(before->value + t * (after->value - before->value), 4)));
+    }
+    if (values.isEmpty())
+        return std::nullopt;
+    HoverPoint point;
+    point.hasPosition = false;
+    point.valueName = u"d_model %1: ‖s·E‖/‖PE‖ %2"_s.arg(NumberText::compact(d, 4), values.join(u"; "_s));
+    return point;
 }
 
 } // namespace posenc

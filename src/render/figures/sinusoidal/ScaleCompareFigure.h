@@ -37,6 +37,7 @@ public:
     QList<QCPAxisRect *> pictureRects() const override;
 
 private:
+    std::optional<HoverPoint> ratioAt(const QPointF &pixel) const;
     struct Panel
     {
         QCPTextElement *header = nullptr; // sigma and s

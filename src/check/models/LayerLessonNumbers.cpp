@@ -1,0 +1,248 @@
+#include "LayerLessonNumbers.h"
+
+#include "check/FamilyCheck.h"
+#include "check/ModelConfigCheck.h"
+#include "core/FamilySpec.h"
+#include "core/NumberText.h"
+#include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::LayerLessonNumbers {
+
+using namespace LessonNumbers;
+
+namespace {
+
+const QString kNoConfig = u"it comes with no config.json of its layers"_s;
+
+// The layer types that count layers, in the config's order.
+QList<const ConfigLayer *> counted(const ConfigCheck &check)
+{
+    QList<const ConfigLayer *> list;
+    for (const ConfigLayer &l : check.layers) {
+        if (!l.layers.empty())
+            list.append(&l);
+    }
+    return list;
+}
+
+bool rotary(const ConfigLayer &l)
+{
+    return l.described && l.params.isValid() && FamilyChecks::of(l.params.encoding).rotary.has_value();
+}
+
+bool positionless(const ConfigLayer &l)
+{
+    return l.scheme.encoding == u"none"_s;
+}
+
+// How far a layer type's query sees: its window or chunk, else nothing.
+std::optional<std::int64_t> reach(const ConfigLayer &l)
+{
+    return l.scheme.window ? l.scheme.window : l.scheme.chunk;
+}
+
+// The slowest turning pair's wavelength of a rotary layer type, after its scaling.
+double slowest(const ConfigLayer &l)
+{
+    return FamilyChecks::of(l.params.encoding).rotary->numbers(l.params).wavelengthMax;
+}
+
+// The rotary layer type whose slowest pair is slowest.
+const ConfigLayer *slowestType(const ConfigCheck &check)
+{
+    const ConfigLayer *found = nullptr;
+    for (const ConfigLayer *l : counted(check)) {
+        if (rotary(*l) && (!found || slowest(*l) > slowest(*found)))
+            found = l;
+    }
+    return found;
+}
+
+// The layer type whose queries are scaled by position.
+const ConfigLayer *scaledType(const ConfigCheck &check)
+{
+    for (const ConfigLayer *l : counted(check)) {
+        if (!l->scheme.query.isNone())
+            return l;
+    }
+    return nullptr;
+}
+
+// A number of the model's config, or missing without one.
+Entry ofConfig(const QString &key, const QString &description,
+               std::function<Number(const ConfigCheck &, const LessonModel &)> value)
+{
+    return {key, description, std::function<Number(const LessonModel &)>([value](const LessonModel &m) {
+                return m.config ? value(*m.config, m) : none(kNoConfig);
+            })};
+}
+
+// What places position in a layer type, how far it sees: "turn with RoPE θ = 500,000 (llama3 ×16)
+// within chunks of 8192 positions".
+QString schemeWords(const ConfigLayer &l)
+{
+    QString what;
+    if (rotary(l)) {
+        const RopeParams &rope = l.params.rope;
+        what = u"turn with RoPE θ = %1"_s.arg(RopeText::number(rope.theta));
+        if (rope.type != RopeType::Default && rope.factor)
+            what += u" (%1 ×%2)"_s.arg(RopeTypes::word(rope.type), RopeText::number(*rope.factor));
+    } else if (positionless(l)) {
+        what = u"have no position"_s;
+    } else if (const auto family = Families::fromWord(l.scheme.encoding)) {
+        what = u"place position with %1"_s.arg(Families::spec(*family).heading);
+    } else {
+        what = u"mix tokens without attention (%1)"_s.arg(l.scheme.encoding);
+    }
+    if (l.scheme.chunk)
+        return what + u" and attend within chunks of %1 positions"_s.arg(NumberText::count(*l.scheme.chunk));
+    if (l.scheme.window)
+        return what + u" and attend within a window of %1 positions"_s.arg(NumberText::count(*l.scheme.window));
+    return l.scheme.headDim > 0 ? what + u" and see the whole context"_s : what;
+}
+
+QString layerTypes(const ConfigCheck &check)
+{
+    QStringList parts;
+    for (const ConfigLayer *l : counted(check))
+        parts.append(u"%1 %2 layers %3"_s.arg(l->layers.size()).arg(l->layerType, schemeWords(*l)));
+    if (parts.size() < 2)
+        return parts.join(QString());
+    return parts.mid(0, parts.size() - 1).join(u", "_s) + u" and "_s + parts.constLast();
+}
+
+std::int64_t layersWhere(const ConfigCheck &check, const std::function<bool(const ConfigLayer &)> &which)
+{
+    std::int64_t n = 0;
+    for (const ConfigLayer *l : counted(check))
+        n += which(*l) ? std::int64_t(l->layers.size()) : 0;
+    return n;
+}
+
+// The model's context: the largest max_position_embeddings its layers read.
+std::int64_t context(const ConfigCheck &check)
+{
+    std::int64_t most = 0;
+    for (const ConfigLayer *l : counted(check))
+        most = std::max(most, l->params.maxLen);
+    return most;
+}
+
+// The config's model: the lesson model's name while the parameters are still the model's, else
+// the config's own title without its notes ("meta-llama/Llama-4-Scout-17B-16E").
+QString configModel(const LessonModel &m)
+{
+    if (!m.name.isEmpty())
+        return m.name;
+    const qsizetype note = m.configTitle.indexOf(u" ("_s);
+    return note < 0 ? m.configTitle : m.configTitle.left(note);
+}
+
+Number queryScaleAt(const ConfigCheck &check, std::int64_t position)
+{
+    const ConfigLayer *l = scaledType(check);
+    return l ? factor(l->scheme.query.at(position)) : none(u"no layer scales its queries by position"_s);
+}
+
+} // namespace
+
+const QList<Entry> &entries()
+{
+    static const QList<Entry> list {
+        ofConfig(u"config_model"_s, u"the model of the config the lesson reads"_s,
+                 [](const ConfigCheck &, const LessonModel &m) { return properName(configModel(m)); }),
+        ofConfig(u"layers"_s, u"the config's layers"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return integer(layersWhere(c, [](const ConfigLayer &) { return true; }));
+                 }),
+        ofConfig(u"layer_kinds"_s, u"its layer types that count layers"_s,
+                 [](const ConfigCheck &c, const LessonModel &) { return integer(counted(c).size()); }),
+        ofConfig(u"several_kinds"_s, u"a condition: the layers are of more than one type"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return condition(counted(c).size() > 1, u"every layer is of one type"_s);
+                 }),
+        ofConfig(u"one_kind"_s, u"a condition: every layer is of one type"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return condition(counted(c).size() == 1, u"the layers are of several types"_s);
+                 }),
+        ofConfig(u"layer_types"_s, u"each layer type in words: its layers, what places position, how far it sees"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return counted(c).isEmpty() ? none(u"the config counts no layers"_s) : word(layerTypes(c));
+                 }),
+        ofConfig(u"nope_layers"_s, u"the layers with no position at all"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const std::int64_t n = layersWhere(c, positionless);
+                     return n > 0 ? integer(n) : none(u"every layer places position"_s);
+                 }),
+        ofConfig(u"rope_layers"_s, u"the layers that turn queries and keys"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const std::int64_t n = layersWhere(c, rotary);
+                     return n > 0 ? integer(n) : none(u"no layer turns queries and keys"_s);
+                 }),
+        ofConfig(u"slowest"_s, u"the wavelength of the slowest rotary pair of any layer type, after its scaling"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = slowestType(c);
+                     return l ? positions(slowest(*l)) : none(u"no layer turns queries and keys"_s);
+                 }),
+        ofConfig(u"slowest_type"_s, u"the layer type of that slowest pair"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = slowestType(c);
+                     return l ? word(l->layerType) : none(u"no layer turns queries and keys"_s);
+                 }),
+        ofConfig(u"slowest_reach"_s, u"how far that layer type's queries see: its window or chunk"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = slowestType(c);
+                     return l && reach(*l) ? positions(double(*reach(*l)))
+                                           : none(u"the slowest pair's layers see the whole context"_s);
+                 }),
+        ofConfig(u"slowest_beyond_reach"_s,
+                 u"a condition: the slowest pair turns once in more positions than its layers see"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = slowestType(c);
+                     const double seen = l && reach(*l) ? double(*reach(*l)) : double(context(c));
+                     return condition(l && slowest(*l) > seen, u"every pair turns within what its layers see"_s);
+                 }),
+        ofConfig(u"context"_s, u"the model's context: the largest max_position_embeddings of its layers"_s,
+                 [](const ConfigCheck &c, const LessonModel &) { return positions(double(context(c))); }),
+        ofConfig(u"context_last"_s, u"the context's last position"_s,
+                 [](const ConfigCheck &c, const LessonModel &) { return positions(double(context(c) - 1)); }),
+        ofConfig(u"query_scale"_s, u"what multiplies the queries by position, as the model's code writes it"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = scaledType(c);
+                     return l ? word(l->scheme.query.words()) : none(u"no layer scales its queries by position"_s);
+                 }),
+        ofConfig(u"query_scale_nope"_s, u"a condition: the layers whose queries are scaled have no position"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = scaledType(c);
+                     return condition(l && positionless(*l), u"the scaled layers place position"_s);
+                 }),
+        ofConfig(u"query_scale_type"_s, u"the layer type whose queries are scaled"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = scaledType(c);
+                     return l ? word(l->layerType) : none(u"no layer scales its queries by position"_s);
+                 }),
+        ofConfig(u"query_scale_rise"_s, u"the first position whose query scale exceeds 1"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = scaledType(c);
+                     return l ? positions(double(l->scheme.query.firstRise()))
+                              : none(u"no layer scales its queries by position"_s);
+                 }),
+        ofConfig(u"query_scale_8000"_s, u"the query scale at position 8,000"_s,
+                 [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 8000); }),
+        ofConfig(u"query_scale_1m"_s, u"the query scale at position 1,000,000"_s,
+                 [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 1000000); }),
+        ofConfig(u"query_scale_end"_s, u"the query scale at the context's last position"_s,
+                 [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, context(c) - 1); }),
+    };
+    return list;
+}
+
+} // namespace posenc::LayerLessonNumbers

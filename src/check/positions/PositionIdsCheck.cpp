@@ -1,0 +1,235 @@
+#include "PositionIdsCheck.h"
+
+#include "core/positions/BatchIds.h"
+#include "core/positions/BatchParamRows.h"
+
+#include "core/Engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::PositionIdsCheck {
+
+namespace {
+
+// The ids under `choice` of every real token, and whether `ids` holds them all.
+bool holds(const BatchIds &batch, IdsChoice choice, const RowMatrixXf &ids)
+{
+    const BatchLayout &layout = batch.layout();
+    std::vector<std::int64_t> row(std::size_t(batch.axes() * layout.cols()));
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        batch.ids(choice, b, 0, layout.cols(), row.data());
+        for (const BatchSegment &s : layout.row(b)) {
+            if (!s.isReal())
+                continue;
+            for (int a = 0; a < batch.axes(); ++a)
+                for (std::int64_t c = s.start; c < s.end(); ++c)
+                    if (double(ids(a * layout.rows() + b, c)) != double(row[std::size_t(a * layout.cols() + c)]))
+                        return false;
+        }
+    }
+    return true;
+}
+
+// Each real token's given id less the reference's, per row: the set of differences of its prefill
+// and of its decode steps (every axis).
+struct RowShifts
+{
+    std::set<std::int64_t> prefill, decode;
+};
+
+std::vector<RowShifts> shifts(const BatchIds &batch, const RowMatrixXf &ids, std::optional<Difference> &first)
+{
+    const BatchLayout &layout = batch.layout();
+    std::vector<RowShifts> all(std::size_t(layout.rows()));
+    std::vector<std::int64_t> row(std::size_t(batch.axes() * layout.cols()));
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        batch.ids(IdsChoice::Reference, b, 0, layout.cols(), row.data());
+        for (const BatchSegment &s : layout.row(b)) {
+            if (!s.isReal())
+                continue;
+            for (std::int64_t c = s.start; c < s.end(); ++c) {
+                for (int a = 0; a < batch.axes(); ++a) {
+                    const double given = ids(a * layout.rows() + b, c);
+                    const std::int64_t reference = row[std::size_t(a * layout.cols() + c)];
+                    const std::int64_t shift
+                        = std::isfinite(given) ? std::llround(given) - reference : std::int64_t(1) << 40;
+                    (s.decode ? all[std::size_t(b)].decode : all[std::size_t(b)].prefill).insert(shift);
+                    if (shift != 0 && !first)
+                        first = Difference {b, c, a, std::llround(std::isfinite(given) ? given : -1.0), reference};
+                }
+            }
+        }
+    }
+    return all;
+}
+
+QString referenceWords(const BatchIds &batch)
+{
+    const BatchLayout &layout = batch.layout();
+    if (batch.axes() == 3)
+        return u"Qwen-VL's get_rope_index with the attention mask (models/qwen2_vl/modeling_qwen2_vl.py), a "
+               "decode step's ids cache_position + rope_deltas"_s;
+    if (layout.hasDocuments())
+        return u"transformers' DataCollatorWithFlattening: each document's ids from 0 (data/data_collator.py)"_s;
+    return u"transformers' generation: attention_mask.long().cumsum(-1) - 1, the padding 1 "
+           "(generation/utils.py, prepare_inputs_for_generation)%1"_s.arg(
+               layout.cache() > 0 ? u", the mask a column of ones longer each decode step"_s : QString());
+}
+
+// A per-row shift of the decode steps only, the prefill right: the cache's offset wrong.
+bool decodeShiftsOnly(const std::vector<RowShifts> &rows, bool oneAway)
+{
+    bool any = false;
+    for (const RowShifts &r : rows) {
+        if (r.prefill.size() > 1 || (r.prefill.size() == 1 && *r.prefill.begin() != 0) || r.decode.size() > 1)
+            return false;
+        if (r.decode.size() == 1 && *r.decode.begin() != 0) {
+            any = true;
+            if ((std::abs(*r.decode.begin()) == 1) != oneAway)
+                return false;
+        }
+    }
+    return any;
+}
+
+// Every real token one away from the reference, the same way along each row.
+bool offByOne(const std::vector<RowShifts> &rows)
+{
+    bool any = false;
+    for (const RowShifts &r : rows) {
+        std::set<std::int64_t> both = r.prefill;
+        both.insert(r.decode.begin(), r.decode.end());
+        if (both.empty())
+            continue;
+        if (both.size() != 1 || std::abs(*both.begin()) != 1)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+// The same shift of every real token of the batch, or nothing.
+std::optional<std::int64_t> commonShift(const std::vector<RowShifts> &rows)
+{
+    std::set<std::int64_t> all;
+    for (const RowShifts &r : rows) {
+        all.insert(r.prefill.begin(), r.prefill.end());
+        all.insert(r.decode.begin(), r.decode.end());
+    }
+    return all.size() == 1 ? std::optional(*all.begin()) : std::nullopt;
+}
+
+void notePadding(Report &report, const BatchIds &batch, const RowMatrixXf &ids)
+{
+    const BatchLayout &layout = batch.layout();
+    std::set<std::int64_t> values;
+    for (std::int64_t b = 0; b < layout.rows(); ++b)
+        for (const BatchSegment &s : layout.row(b))
+            if (!s.isReal())
+                for (std::int64_t c = s.start; c < s.end() && values.size() < 4; ++c)
+                    values.insert(std::llround(ids(b, c)));
+    values.erase(BatchLayout::kPaddingId);
+    if (!values.empty())
+        report.notes.append(u"the padding's ids are not all 1, as transformers fills them; no attention reads "
+                            "them, so they do not count"_s);
+}
+
+} // namespace
+
+QStringList mistakeNames()
+{
+    return BatchParamRows::choiceWords().mid(1);
+}
+
+QString verdictWord(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Correct:
+        return u"correct"_s;
+    case Verdict::Mistake:
+        return u"mistake"_s;
+    case Verdict::Unknown:
+        break;
+    }
+    return u"unknown"_s;
+}
+
+std::optional<QString> shapeProblem(const Params &params, const std::vector<std::int64_t> &shape)
+{
+    const BatchLayout layout(params);
+    const bool mrope = params.encoding == Encoding::Mrope;
+    const std::int64_t rows = layout.rows(), cols = layout.cols();
+    const bool fits = !shape.empty() && shape.back() == cols
+        && ((shape.size() == 1 && rows == 1 && !mrope) || (shape.size() == 2 && shape[0] == rows && !mrope)
+            || (shape.size() == 3 && shape[0] == 3 && shape[1] == rows && mrope)
+            || (shape.size() == 2 && shape[0] == 3 * rows && mrope));
+    if (fits)
+        return std::nullopt;
+    return mrope ? u"M-RoPE's [3, B, L] = [3, %1, %2] of the batch"_s.arg(rows).arg(cols)
+                 : u"[B, L] = [%1, %2], the batch's rows and max_len"_s.arg(rows).arg(cols);
+}
+
+Report check(const Params &params, const RowMatrixXf &ids)
+{
+    const Engine engine(params);
+    const BatchIds &batch = engine.source<BatchIds>();
+    const BatchLayout &layout = batch.layout();
+    Report report;
+    report.rows = layout.rows();
+    report.columns = layout.cols();
+    report.axes = batch.axes();
+    for (std::int64_t b = 0; b < layout.rows(); ++b)
+        report.realTokens += layout.realTokens(b);
+    report.reference = referenceWords(batch);
+    notePadding(report, batch, ids);
+    const std::vector<RowShifts> rows = shifts(batch, ids, report.firstDifference);
+    const auto mistake = [&](IdsChoice choice, const QString &detail) {
+        report.verdict = Verdict::Mistake;
+        report.mistakes = {BatchParamRows::choiceWords().value(int(choice))};
+        report.detail = detail;
+        return report;
+    };
+    if (!report.firstDifference) {
+        if (layout.twoDimensionalMask())
+            return mistake(IdsChoice::RestartedWithoutBlockMask,
+                           u"the ids restart at each document, but a 2-D attention mask is given beside them: "
+                           "transformers then takes the mask's path, which knows no documents, and every token "
+                           "attends to the documents before its own"_s);
+        report.verdict = Verdict::Correct;
+        report.detail = u"every real token's id is the reference's"_s;
+        return report;
+    }
+    if (layout.hasDocuments() && holds(batch, IdsChoice::PositionsNotRestarted, ids))
+        return mistake(IdsChoice::PositionsNotRestarted,
+                       u"the ids run on across the documents of a row: the varlen attention finds no document's "
+                       "start, and each document sees the ones before as its own past"_s);
+    if (holds(batch, IdsChoice::ArangeWithPadding, ids))
+        return mistake(IdsChoice::ArangeWithPadding,
+                       u"each real token's id is its column, arange(L): the padding before it counted"_s);
+    if (layout.cache() > 0 && decodeShiftsOnly(rows, false))
+        return mistake(IdsChoice::CacheOffset,
+                       batch.axes() == 3 ? u"the decode steps' ids are not cache_position + rope_deltas: rope_deltas "
+                                           "lost or stale"_s
+                                         : u"the decode steps' ids do not continue from the cache: its offset lost"_s);
+    if (offByOne(rows) || (layout.cache() > 0 && decodeShiftsOnly(rows, true)))
+        return mistake(IdsChoice::OffByOne,
+                       u"every real token%1's id is one away from the reference's"_s.arg(
+                           offByOne(rows) ? QString() : u" of the decode steps"_s));
+    if (const auto shift = commonShift(rows)) {
+        report.verdict = Verdict::Unknown;
+        report.detail = u"every real token's id is the reference's %1 %2: a model whose ids start elsewhere (RoBERTa's "
+                        "at padding_idx + 1 = 2) makes these; transformers' generation does not"_s
+                            .arg(*shift > 0 ? u"+"_s : u"−"_s)
+                            .arg(std::abs(*shift));
+        return report;
+    }
+    report.verdict = Verdict::Unknown;
+    report.detail = u"the ids are neither the reference's nor one of the named mistakes'"_s;
+    return report;
+}
+
+} // namespace posenc::PositionIdsCheck

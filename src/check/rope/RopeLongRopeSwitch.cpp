@@ -1,0 +1,92 @@
+#include "RopeLongRopeSwitch.h"
+
+#include "check/CellTolerance.h"
+#include "check/PairReference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace posenc::RopeLongRopeSwitch {
+
+namespace {
+
+// One list's reference and tolerance, a row of the table read against it.
+class RowJudge
+{
+public:
+    RowJudge(const TableEvidence &e, const RopeFit::Hypothesis &h)
+        : m_table(e.table)
+        , m_reference(RopeFit::reference(h, RowFraming {}))
+        , m_tolerance(cellTolerance(e.format, true, e.table.storedType(), e.table.textRounding(), m_reference.spec()))
+        , m_cols(e.cols())
+    { }
+
+    // Whether row `row` of the table is this list's within the tolerance; nothing when unreadable.
+    std::optional<bool> holds(std::int64_t row) const
+    {
+        std::vector<float> values(static_cast<std::size_t>(m_cols));
+        QString error;
+        if (!m_table.read(row, 1, values.data(), error))
+            return std::nullopt;
+        RowMatrixXf out(1, m_cols);
+        m_reference.fill(Block {row, 1, 0, m_cols}, out);
+        for (std::int64_t c = 0; c < m_cols; ++c) {
+            const double ref = double(out(0, c));
+            if (std::fabs(double(values[std::size_t(c)]) - ref) > m_tolerance.limit(ref, c, double(row)))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    const TableRows &m_table;
+    PairReference m_reference;
+    CellTolerance m_tolerance;
+    std::int64_t m_cols;
+};
+
+} // namespace
+
+RopeFit::Hypothesis otherList(const RopeFit::Hypothesis &declared)
+{
+    RopeFit::Hypothesis other = declared;
+    const std::int64_t original = declared.params.rope.originalMaxLen.value_or(0);
+    // RopeFrequencies takes the long list where max_len passes the original length.
+    other.params.maxLen = declared.params.maxLen > original ? original : original + 1;
+    return other;
+}
+
+std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hypothesis &declared)
+{
+    const std::int64_t original = declared.params.rope.originalMaxLen.value_or(0);
+    const std::int64_t rows = e.rows();
+    if (original < 1 || rows <= original || declared.params.maxLen <= original)
+        return std::nullopt;
+    const RowJudge longList(e, declared), shortList(e, otherList(declared));
+    const auto is = [](const std::optional<bool> &b) { return b.value_or(false); };
+    // The last row the long list's alone, the first rows the short list's.
+    if (!is(longList.holds(rows - 1)) || is(shortList.holds(rows - 1)))
+        return std::nullopt;
+    // The first row that is not the short list's: rows before it are (row 0 is both lists').
+    std::int64_t lo = 0, hi = rows - 1;
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (is(shortList.holds(mid)) ? lo : hi) = mid;
+    }
+    const std::int64_t n = hi;
+    // Row n - 1 the short list's and not the long one's, and the sample's rows each on its side.
+    if (n < 2 || is(longList.holds(n - 1)))
+        return std::nullopt;
+    for (const std::int64_t row : e.sample.rows) {
+        if (!is(row < n ? shortList.holds(row) : longList.holds(row)))
+            return std::nullopt;
+    }
+    for (const std::int64_t row : {n, std::min(n + 1, rows - 1)}) {
+        if (!is(longList.holds(row)))
+            return std::nullopt;
+    }
+    return n;
+}
+
+} // namespace posenc::RopeLongRopeSwitch

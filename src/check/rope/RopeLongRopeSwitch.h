@@ -1,0 +1,29 @@
+#pragma once
+
+#include "check/TableHypothesis.h"
+#include "check/rope/RopeFit.h"
+
+#include <cstdint>
+#include <optional>
+
+// LongRoPE's two factor lists against a declared reference (docs/ARCHITECTURE.md, Checking a
+// table): transformers takes short_factor for a sequence whose largest position + 1 is at most
+// original_max_position_embeddings and long_factor beyond (modeling_rope_utils.py,
+// longrope_frequency_update), one list for every row of a forward.
+namespace posenc::RopeLongRopeSwitch {
+
+// The mistake ids: the other list for the whole table, or the lists switched at a row.
+inline const QString kFactorSet = QStringLiteral("longrope-factor-set");
+inline const QString kSwitched = QStringLiteral("longrope-factors-switched");
+
+// The hypothesis `declared` (a LongRoPE table of the table's rows) with the other list: short
+// factors for a table longer than the original length, long ones for a shorter table.
+RopeFit::Hypothesis otherList(const RopeFit::Hypothesis &declared);
+
+// The row N from which the table turns with the long factors, its rows before N with the short
+// ones (a cache grown past the original length, its first rows kept), or nothing: read row by row
+// against both lists within float32 angles' tolerance. Only a table longer than the original
+// length, which transformers turns with the long factors throughout, can hold one.
+std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hypothesis &declared);
+
+} // namespace posenc::RopeLongRopeSwitch

@@ -1,0 +1,202 @@
+#include "PositionIdsCheckCommand.h"
+
+#include "ExitCode.h"
+#include "HelpText.h"
+#include "JsonOutput.h"
+#include "ParamOptions.h"
+
+#include "check/positions/PositionIdsCheck.h"
+#include "core/Description.h"
+#include "core/Engine.h"
+#include "core/positions/BatchIds.h"
+#include "io/PositionIdsFile.h"
+
+#include <QCommandLineParser>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::PositionIdsCheckCommand {
+
+namespace {
+
+const QString kKey = u"position-ids"_s;
+
+int failWith(QTextStream &err, int code, const QString &message)
+{
+    err << "posenc check: " << message << '\n';
+    return code;
+}
+
+// The flag whose rows a batch's problem concerns: the one that gave the rows, else the prefill or
+// the row's length.
+QString batchFlag(const BatchParams &batch)
+{
+    if (!batch.lengths.isEmpty())
+        return u"--batch"_s;
+    if (!batch.packed.isEmpty())
+        return u"--packed"_s;
+    if (batch.mask)
+        return u"--attention-mask"_s;
+    if (batch.documents)
+        return u"--document-ids"_s;
+    return batch.cache > 0 ? u"--cache"_s : u"--max-len"_s;
+}
+
+int exitCode(PositionIdsCheck::Verdict verdict)
+{
+    switch (verdict) {
+    case PositionIdsCheck::Verdict::Correct:
+        return ExitDone;
+    case PositionIdsCheck::Verdict::Mistake:
+        return 1;
+    case PositionIdsCheck::Verdict::Unknown:
+        break;
+    }
+    return 7;
+}
+
+QString jsonList(const QStringList &items)
+{
+    QStringList quoted;
+    for (const QString &item : items)
+        quoted.append(Description::jsonString(item));
+    return u"["_s + quoted.join(u", "_s) + u"]"_s;
+}
+
+QString json(const PositionIdsCheck::Report &r)
+{
+    QStringList members {JsonOutput::head(u"check-position-ids"_s),
+                         u"\"verdict\": %1"_s.arg(Description::jsonString(PositionIdsCheck::verdictWord(r.verdict))),
+                         u"\"mistakes\": %1"_s.arg(jsonList(r.mistakes)),
+                         u"\"reference\": %1"_s.arg(Description::jsonString(r.reference)),
+                         u"\"detail\": %1"_s.arg(Description::jsonString(r.detail)),
+                         u"\"rows\": %1"_s.arg(r.rows),
+                         u"\"columns\": %1"_s.arg(r.columns),
+                         u"\"axes\": %1"_s.arg(r.axes),
+                         u"\"real_tokens\": %1"_s.arg(r.realTokens)};
+    if (const auto &d = r.firstDifference)
+        members.append(u"\"first_difference\": {\"row\": %1, \"column\": %2, \"axis\": %3, \"given\": %4, "
+                       "\"reference\": %5}"_s.arg(d->row)
+                           .arg(d->column)
+                           .arg(d->axis)
+                           .arg(d->given)
+                           .arg(d->reference));
+    else
+        members.append(u"\"first_difference\": null"_s);
+    members.append(u"\"notes\": %1"_s.arg(jsonList(r.notes)));
+    return u"{"_s + members.join(u", "_s) + u"}\n"_s;
+}
+
+QString text(const PositionIdsCheck::Report &r)
+{
+    QStringList lines {
+        u"verdict: %1%2"_s.arg(PositionIdsCheck::verdictWord(r.verdict),
+                               r.mistakes.isEmpty() ? QString() : u" ("_s + r.mistakes.join(u", "_s) + u")"_s),
+        u"batch: %1 of %2 columns, %3 real tokens%4"_s.arg(r.rows == 1 ? u"1 row"_s : u"%1 rows"_s.arg(r.rows))
+            .arg(r.columns)
+            .arg(r.realTokens)
+            .arg(r.axes == 3 ? u", three ids each (t, h, w)"_s : QString()),
+        u"reference: %1"_s.arg(r.reference), r.detail};
+    if (const auto &d = r.firstDifference)
+        lines.append(
+            u"first difference: row %1, column %2%3: %4, the reference %5"_s.arg(d->row)
+                .arg(d->column)
+                .arg(r.axes == 3 ? u" (%1)"_s.arg(QStringList {u"t"_s, u"h"_s, u"w"_s}.value(d->axis)) : QString())
+                .arg(d->given)
+                .arg(d->reference));
+    for (const QString &note : r.notes)
+        lines.append(u"note: "_s + note);
+    return lines.join(u'\n') + u'\n';
+}
+
+} // namespace
+
+CommandOption option()
+{
+    return {{kKey},
+            u"IDS.npy"_s,
+            u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L], against the reference's for the batch "
+            "the parameters give (--batch, --packed, --attention-mask, --document-ids, --cache, --prompt): correct, "
+            "or the mistake (%1)"_s.arg(PositionIdsCheck::mistakeNames().join(u", "_s)),
+            {},
+            true};
+}
+
+bool requested(const QStringList &arguments)
+{
+    return std::any_of(arguments.cbegin(), arguments.cend(),
+                       [](const QString &a) { return a == u"--position-ids"_s || a.startsWith(u"--position-ids="_s); });
+}
+
+int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    QList<CommandOption> options = ParamOptions::options();
+    options.append(option());
+    options.append({{u"json"_s}, {}, u"one JSON object"_s});
+    options.append(CommandOptions::help());
+    CommandOptions::add(parser, options);
+    if (!parser.parse(arguments))
+        return failWith(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
+    if (!parser.positionalArguments().isEmpty())
+        return failWith(err, ExitUsage,
+                        u"--position-ids: the ids are checked alone; a table FILE beside them is not read (posenc "
+                        "check FILE checks a table); got %1"_s.arg(parser.positionalArguments().join(u' ')));
+    ParamOptions::Result given = ParamOptions::read(parser, {}, QString());
+    if (given.exitCode() != ExitDone) {
+        for (const ParamError &e : given.errors)
+            err << "posenc check: " << ParamOptions::flagText(e) << '\n';
+        if (!given.usage.isEmpty())
+            err << "posenc check: " << given.usage << '\n';
+        if (!given.fileError.isEmpty())
+            err << "posenc check: " << given.fileError << '\n';
+        if (!given.overBudget.isEmpty())
+            err << "posenc check: " << given.overBudget << '\n';
+        return given.exitCode();
+    }
+    const Params &params = given.params;
+    const auto ids = PositionIdsFile::read(parser.value(kKey), params.memoryBudget);
+    if (!ids)
+        return failWith(err, exitCodeOf(ids.error()), u"--position-ids: "_s + ids.error().toString());
+    if (const auto problem = PositionIdsCheck::shapeProblem(params, ids->shape)) {
+        QStringList dims;
+        for (const std::int64_t n : ids->shape)
+            dims.append(QString::number(n));
+        return failWith(err, ExitUsage, u"--position-ids: must be %1; got (%2)"_s.arg(*problem, dims.join(u", "_s)));
+    }
+    // Rows the reference cannot lay out (M-RoPE's rows that end inside an image).
+    const Engine engine(params);
+    if (const auto &problem = engine.source<BatchIds>().problem())
+        return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
+    const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values);
+    out << (parser.isSet(u"json"_s) ? json(report) : text(report));
+    return exitCode(report.verdict);
+}
+
+QList<HelpSection> helpSections()
+{
+    HelpSection section;
+    section.heading = u"Position ids (--position-ids)"_s;
+    section
+        .paragraph(u"posenc check --position-ids IDS.npy checks a batch's position ids against the reference's, for "
+                   "the batch the parameters give: --batch left:5,8,3 (or right:), --packed 3,4,2/5,4, "
+                   "--attention-mask FILE, --document-ids FILE, --cache N, and M-RoPE's --prompt. The reference is "
+                   "transformers' generation (attention_mask.cumsum(-1) - 1, the padding 1; a decode step after the "
+                   "prefill the row's real tokens before it), its flattening collator (each document from 0), or "
+                   "Qwen-VL's get_rope_index with the mask (a decode step cache_position + rope_deltas). Only real "
+                   "tokens count: no attention reads the padding's ids."_s)
+        .paragraph(u"It names arange-with-padding (each id its column), positions-not-restarted (a packed row's ids "
+                   "running on), restarted-without-block-mask (restarted ids beside a 2-D --attention-mask, which "
+                   "takes the mask's path and crosses documents), cache-offset (the decode steps' ids without the "
+                   "cache's offset, or M-RoPE's rope_deltas lost) and off-by-one. Exit 0 correct, 1 a mistake, 7 "
+                   "ids it cannot name (a constant offset such as RoBERTa's padding_idx + 1 is another model's "
+                   "rule), 2 a shape that is not the batch's."_s)
+        .examples({{u"posenc check --position-ids ids.npy --batch left:5,8,3 --max-len 8"_s,
+                    u"a left-padded batch's ids: correct, or arange-with-padding"_s},
+                   {u"posenc check --position-ids ids.npy --packed 3,4,2 --max-len 9 --attention-mask mask.npy"_s,
+                    u"restarted ids beside a 2-D mask: restarted-without-block-mask"_s}});
+    return {section};
+}
+
+} // namespace posenc::PositionIdsCheckCommand

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "Params.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace posenc {
+
+struct ConfigCheck;
+
+// The model a lesson is read for (docs/ARCHITECTURE.md, Lessons): its parameters, its name while
+// they are a named model's (a preset's, a config's, the lesson's own default), and its config's
+// layer types where the model comes with one. A lesson's text and numbers are a function of it.
+struct LessonModel
+{
+    Params params;
+    // "Qwen2.5 7B Instruct with YaRN"; empty: the parameters are no named model's (edited by hand).
+    QString name;
+    // The model's config.json as read and checked (every layer type), where one is known: the
+    // lessons about a model's layers read it, and its views draw it.
+    std::shared_ptr<const ConfigCheck> config;
+    // The config as the model figures' "config" option names it: an example's name or a path.
+    QString configName;
+    // The model the config is ("meta-llama/Llama-4-Scout-17B-16E"), which stays its name when the
+    // parameters are edited: the numbers of its layers are the config's.
+    QString configTitle;
+};
+
+} // namespace posenc

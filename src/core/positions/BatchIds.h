@@ -1,0 +1,68 @@
+#pragma once
+
+#include "BatchLayout.h"
+
+#include "core/mrope/MropePrompt.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace posenc {
+
+class Engine;
+
+// Every token's position id under each choice (docs/ARCHITECTURE.md, Positions in practice), for the
+// family of the parameters: one id a token (BatchLayout), or M-RoPE's three, as Qwen-VL's
+// get_rope_index gives them with an attention mask (models/qwen2_vl/modeling_qwen2_vl.py,
+// Qwen2VLModel.get_rope_index: each row's real tokens laid out alone, the padding 1 on every axis,
+// rope_deltas = the row's largest id + 1 - its columns) and at a decode step (Qwen2VLModel.forward:
+// position_ids = arange + cache_position[0] + rope_deltas on all three axes). The one file of the
+// positions that names a family: M-RoPE's tokens are the only ones with three ids. A row's k-th real
+// token is the prompt's k-th (--prompt), and past the prompt, text. An engine source.
+class BatchIds
+{
+public:
+    explicit BatchIds(const Engine &engine);
+
+    const BatchLayout &layout() const { return m_layout; }
+    // 1, or 3 for M-RoPE's (t, h, w).
+    int axes() const { return m_mrope ? 3 : 1; }
+    // Why these parameters give the batch no ids (a row that cuts the prompt's image), or nothing.
+    const std::optional<QString> &problem() const { return m_problem; }
+
+    // The ids of columns [c0, c0 + count) of row b under `choice`: axis a of column c at
+    // out[a * count + (c - c0)]. Precondition: no problem().
+    void ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, std::int64_t *out) const;
+    std::int64_t id(IdsChoice choice, std::int64_t b, std::int64_t c, int axis = 0) const;
+    // The largest id of a real token on any axis, over the batch.
+    std::int64_t maxId(IdsChoice choice) const;
+    // The axis each of `pairs` rotary pairs turns by (M-RoPE's sections), else 0.
+    std::vector<int> pairAxes(const Params &params, std::int64_t pairs) const;
+    // M-RoPE's rope_deltas of row b (its prefill's largest id + 1 - the prefill's columns); 0 for
+    // one id a token.
+    std::int64_t ropeDelta(std::int64_t b) const;
+
+private:
+    struct Prefill
+    {
+        std::int64_t tokens = 0; // real tokens of the row's prefill
+        std::int64_t largest = -1; // their largest id
+    };
+    std::int64_t prefixLargest(std::int64_t tokens) const;
+    std::int64_t rangeLargest(std::int64_t b, std::int64_t k0, std::int64_t k1) const;
+    std::optional<QString> cutSpan(std::int64_t tokens) const;
+    MropeIds promptIds(std::int64_t b, std::int64_t k) const;
+    void mropeIds(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, std::int64_t *out) const;
+
+    BatchLayout m_layout;
+    bool m_mrope = false;
+    std::optional<QString> m_problem;
+    const MropeLayout *m_prompt = nullptr; // the engine's
+    std::vector<std::int64_t> m_spanLargest; // each span's largest id on any axis
+    std::vector<Prefill> m_prefills; // each row's
+};
+
+} // namespace posenc

@@ -1,0 +1,113 @@
+#include "BatchModelRows.h"
+
+#include "core/NumberText.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::BatchModelRows {
+
+namespace {
+
+constexpr std::int64_t kMaxScale = Params::kMaxLen;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("BatchModelRows", text);
+}
+
+ParamSpec attnScaleRow()
+{
+    ParamSpec s = ParamRows::optionalNumber(u"attn-scale"_s, ParamGroup::Batch,
+                                            [](Params &p) -> std::optional<double> & { return p.batch.attnScale; });
+    s.help = u"Llama 4's attn_scale: its NoPE layers' queries times log1p(floor((p + 1) / floor_scale)) *\n"
+             "      attn_scale + 1 (Llama 4: 0.1); unset: no temperature"_s;
+    s.label = u"attn_scale (temperature)"_s;
+    s.allowed = [](const Params &) { return u"unset or a number in [0, 100]"_s; };
+    s.check = [](const Params &p) -> std::optional<ParamError> {
+        const auto &v = p.batch.attnScale;
+        if (v && !(*v >= 0.0 && *v <= 100.0))
+            return ParamError {u"attn-scale"_s, u"unset or a number in [0, 100]"_s, QString(), NumberText::exact(*v)};
+        return std::nullopt;
+    };
+    s.formula = [](const Params &) {
+        return tr("Llama 4's temperature on its NoPE layers: the queries times log1p(floor((p + 1) / floor_scale)) · "
+                  "attn_scale + 1 (Llama4TextAttention.forward), p the token's cache_position, its column in the "
+                  "batch, not its position id.");
+    };
+    return s;
+}
+
+ParamSpec floorScaleRow()
+{
+    ParamSpec s = ParamRows::integer(
+        u"floor-scale"_s, ParamGroup::Batch, [](Params &p) -> std::int64_t & { return p.batch.floorScale; },
+        [](const Params &) {
+            return std::pair<std::int64_t, std::int64_t> {1, kMaxScale};
+        });
+    s.help = u"Llama 4's floor_scale, the positions a step of its temperature takes"_s;
+    s.label = u"floor_scale"_s;
+    s.controlMin = 0;
+    s.controlMax = kMaxScale;
+    s.idle = [](const Params &p) -> std::optional<IdleReason> {
+        if (!p.batch.attnScale)
+            return IdleReason {IdleReason::Code::NoTemperature, tr("attn_scale is unset: no temperature.")};
+        return std::nullopt;
+    };
+    s.formula = [](const Params &p) {
+        return tr("The temperature steps up once every floor_scale positions: first at position %1.")
+            .arg(p.batch.floorScale - 1);
+    };
+    return s;
+}
+
+ParamSpec chunkRow()
+{
+    ParamSpec s = ParamRows::optionalInteger(
+        u"attention-chunk"_s, ParamGroup::Batch,
+        [](Params &p) -> std::optional<std::int64_t> & { return p.batch.chunk; },
+        [](const Params &) {
+            return std::pair<std::int64_t, std::int64_t> {1, kMaxScale};
+        },
+        QString());
+    s.valueName = u"N|unset"_s;
+    s.unsetText = u"unset"_s;
+    s.help = u"Llama 4's attention_chunk_size: a query sees only the keys of its chunk (Llama 4: 8192);\n"
+             "      unset: no chunks"_s;
+    s.label = u"attention_chunk_size"_s;
+    s.controlMin = 0;
+    s.controlMax = kMaxScale;
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString w = t.trimmed();
+        if (w.isEmpty() || w == u"unset"_s)
+            return ParamValue(std::monostate {});
+        if (const auto v = ParamRows::parseInteger(w))
+            return ParamValue(*v);
+        return std::nullopt;
+    };
+    s.allowed = [](const Params &) { return u"unset or "_s + ParamRows::integerRange(1, kMaxScale); };
+    s.check = [](const Params &p) -> std::optional<ParamError> {
+        const auto &v = p.batch.chunk;
+        if (v && (*v < 1 || *v > kMaxScale))
+            return ParamError {u"attention-chunk"_s, u"unset or "_s + ParamRows::integerRange(1, kMaxScale), QString(),
+                               QString::number(*v)};
+        return std::nullopt;
+    };
+    s.formula = [](const Params &) {
+        return tr("Llama 4's chunked attention: a query sees the keys of its own chunk, (column − left padding) // "
+                  "attention_chunk_size as masking_utils' chunked_overlay counts it.");
+    };
+    return s;
+}
+
+} // namespace
+
+QList<ParamSpec> rows()
+{
+    return {attnScaleRow(), floorScaleRow(), chunkRow()};
+}
+
+} // namespace posenc::BatchModelRows

@@ -1,0 +1,257 @@
+#include "PositionsLessonNumbers.h"
+
+#include "BatchIds.h"
+#include "DocumentDistance.h"
+#include "PositionEffect.h"
+
+#include "core/Engine.h"
+#include "core/NumberText.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::PositionsLessonNumbers {
+
+using namespace LessonNumbers;
+
+namespace {
+
+using Column = PositionEffect::Column;
+
+// The row a lesson about padding reads: the first whose first column is padding, else 0; and its
+// last real column.
+struct PaddedToken
+{
+    std::int64_t row = 0, column = -1, padding = 0;
+};
+
+PaddedToken paddedToken(const BatchLayout &layout)
+{
+    PaddedToken t;
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        if (!layout.row(b).front().isReal()) {
+            t.row = b;
+            break;
+        }
+    }
+    for (const BatchSegment &s : layout.row(t.row)) {
+        if (!s.isReal() && s.start == 0)
+            t.padding = s.length;
+        if (s.isReal())
+            t.column = s.end() - 1;
+    }
+    return t;
+}
+
+// The effect columns of the padded row's last real token, under `choice`.
+std::optional<std::vector<double>> tokenEffect(const Params &params, IdsChoice choice, std::int64_t *column = nullptr)
+{
+    Params p = params;
+    p.batch.ids = choice;
+    if (!p.isValid())
+        return std::nullopt;
+    const Engine engine(p);
+    const PositionEffect &effect = engine.source<PositionEffect>();
+    if (effect.ids().problem())
+        return std::nullopt;
+    const PaddedToken t = paddedToken(effect.ids().layout());
+    if (t.column < 0)
+        return std::nullopt;
+    std::vector<double> v(PositionEffect::Columns);
+    effect.values(t.row, t.column, 1, v.data());
+    if (column)
+        *column = t.column;
+    return v;
+}
+
+const QString kInvalid = u"not here: the parameters or the batch are not valid"_s;
+
+Number effect(const Params &params, IdsChoice choice, Column k)
+{
+    const auto v = tokenEffect(params, choice);
+    return v ? real((*v)[std::size_t(k)]) : none(kInvalid);
+}
+
+Number effectInteger(const Params &params, IdsChoice choice, Column k)
+{
+    const auto v = tokenEffect(params, choice);
+    return v ? integer(std::int64_t((*v)[std::size_t(k)])) : none(kInvalid);
+}
+
+Number withLayout(const Params &params, const std::function<Number(const BatchLayout &)> &f)
+{
+    return params.isValid() ? f(BatchLayout(params)) : none(kInvalid);
+}
+
+Number maxLength(const Params &params, IdsChoice choice)
+{
+    if (!params.isValid())
+        return none(kInvalid);
+    const Engine engine(params);
+    return integer(engine.source<BatchIds>().maxId(choice) + 1);
+}
+
+// A decode step's id: the padded row's first column from the cache on.
+Number decodeId(const Params &params, IdsChoice choice)
+{
+    if (params.batch.cache <= 0 || params.batch.cache >= params.maxLen)
+        return none(u"not here: no decode step (cache 0)"_s);
+    return withLayout(params, [&](const BatchLayout &layout) {
+        return integer(layout.id(choice, paddedToken(layout).row, params.batch.cache));
+    });
+}
+
+Number needs(bool set, const QString &what, const std::function<Number()> &f)
+{
+    return set ? f() : none(u"not here: %1 is unset"_s.arg(what));
+}
+
+QList<Entry> paddingEntries()
+{
+    const auto arange = IdsChoice::ArangeWithPadding;
+    const auto reference = IdsChoice::Reference;
+    return {
+        {u"batch_rows"_s, u"the batch's rows"_s,
+         [](const Params &p) { return withLayout(p, [](const BatchLayout &l) { return integer(l.rows()); }); }},
+        {u"batch_padding"_s, u"the padding before the padded row's first real token"_s,
+         [](const Params &p) {
+             return withLayout(p, [](const BatchLayout &l) { return integer(paddedToken(l).padding); });
+         }},
+        {u"batch_last_column"_s, u"the padded row's last real column"_s,
+         [](const Params &p) {
+             return withLayout(p, [](const BatchLayout &l) { return integer(paddedToken(l).column); });
+         }},
+        {u"batch_last_id"_s, u"its position id, the reference's"_s,
+         [reference](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
+        {u"batch_score_reference"_s, u"its score against the row's first real token, the reference's ids"_s,
+         [reference](const Params &p) { return effect(p, reference, Column::ScoreReference); }},
+        {u"batch_score_arange"_s, u"the same under arange(L)"_s,
+         [arange](const Params &p) { return effect(p, arange, Column::ScoreChosen); }},
+        {u"batch_score_difference"_s, u"arange's score minus the reference's"_s,
+         [arange](const Params &p) { return effect(p, arange, Column::ScoreDifference); }},
+        {u"batch_float32_difference"_s, u"the same with float32 angles"_s,
+         [arange](const Params &p) { return effect(p, arange, Column::Float32Difference); }},
+        {u"batch_term_difference"_s, u"‖PE[column] − PE[id]‖ of a family that adds a term"_s,
+         [arange](const Params &p) { return effect(p, arange, Column::TermDifference); }},
+        {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s,
+         [reference](const Params &p) {
+             return needs(bool(p.batch.attnScale), u"attn-scale"_s,
+                          [&] { return effect(p, reference, Column::TemperatureIds); });
+         }},
+        {u"batch_temperature_column"_s, u"... at its column, cache_position, as Llama4TextAttention reads it"_s,
+         [reference](const Params &p) {
+             return needs(bool(p.batch.attnScale), u"attn-scale"_s,
+                          [&] { return effect(p, reference, Column::TemperatureCache); });
+         }},
+        {u"batch_chunk_id"_s, u"Llama 4's chunk of the token's id"_s,
+         [reference](const Params &p) {
+             return needs(bool(p.batch.chunk), u"attention-chunk"_s,
+                          [&] { return effectInteger(p, reference, Column::ChunkIds); });
+         }},
+        {u"batch_chunk_arange"_s, u"... of its column, arange's id"_s,
+         [arange](const Params &p) {
+             return needs(bool(p.batch.chunk), u"attention-chunk"_s,
+                          [&] { return effectInteger(p, arange, Column::ChunkIds); });
+         }},
+        {u"batch_length_reference"_s, u"the batch's length a dynamic rotary embedding reads: the largest id + 1"_s,
+         [reference](const Params &p) { return maxLength(p, reference); }},
+        {u"batch_length_arange"_s, u"... under arange(L)"_s,
+         [arange](const Params &p) { return maxLength(p, arange); }},
+        {u"batch_cache"_s, u"the prefill's columns, the cache's length at the first decode step"_s,
+         [](const Params &p) { return integer(p.batch.cache); }},
+        {u"batch_decode_id"_s, u"the padded row's first decode step's id"_s,
+         [reference](const Params &p) { return decodeId(p, reference); }},
+        {u"batch_decode_lost_id"_s, u"... with the cache's offset lost"_s,
+         [](const Params &p) { return decodeId(p, IdsChoice::CacheOffset); }},
+    };
+}
+
+// The counts of row 0's pairs across documents under `choice`.
+Number crossCount(const Params &params, IdsChoice choice, bool negative)
+{
+    return withLayout(params, [&](const BatchLayout &layout) {
+        const DocumentDistance::Counts n = DocumentDistance::row(layout, choice, 0);
+        return count(double(negative ? n.crossNegative : n.cross));
+    });
+}
+
+// The largest distance of a cross-document pair of row 0 under `choice`.
+Number crossFarthest(const Params &params, IdsChoice choice)
+{
+    return withLayout(params, [&](const BatchLayout &layout) {
+        std::int64_t most = 0;
+        const auto segments = layout.row(0);
+        for (const BatchSegment &q : segments) {
+            for (const BatchSegment &k : segments) {
+                if (!q.isReal() || !k.isReal() || q.document == k.document)
+                    continue;
+                const auto n = DocumentDistance::rectangle(layout, choice, 0, q.start, q.end(), k.start, k.end());
+                if (n.attended > 0)
+                    most = std::max(most, n.most);
+            }
+        }
+        return integer(most);
+    });
+}
+
+QList<Entry> packingEntries()
+{
+    const auto restarted = IdsChoice::RestartedWithoutBlockMask;
+    const auto continued = IdsChoice::PositionsNotRestarted;
+    return {
+        {u"pack_documents"_s, u"row 0's documents"_s,
+         [](const Params &p) {
+             return withLayout(p, [](const BatchLayout &l) {
+                 std::int64_t n = 0;
+                 for (const BatchSegment &s : l.row(0))
+                     n += s.isReal() ? 1 : 0;
+                 return integer(n);
+             });
+         }},
+        {u"pack_starts"_s, u"where the varlen attention starts each document: cu_seqlens"_s,
+         [](const Params &p) {
+             return withLayout(p, [](const BatchLayout &l) {
+                 QStringList starts;
+                 std::int64_t end = 0;
+                 for (const BatchSegment &s : l.row(0)) {
+                     if (s.isReal()) {
+                         starts.append(QString::number(s.start));
+                         end = s.end();
+                     }
+                 }
+                 starts.append(QString::number(end));
+                 return LessonNumbers::word(starts.join(u", "_s));
+             });
+         }},
+        {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
+         [](const Params &p) { return crossCount(p, IdsChoice::Reference, false); }},
+        {u"pack_cross_continued"_s, u"cross-document pairs with positions that run on"_s,
+         [continued](const Params &p) { return crossCount(p, continued, false); }},
+        {u"pack_far_continued"_s, u"the farthest such pair's distance"_s,
+         [continued](const Params &p) { return crossFarthest(p, continued); }},
+        {u"pack_cross_restarted"_s, u"cross-document pairs with restarted ids and a causal mask only"_s,
+         [restarted](const Params &p) { return crossCount(p, restarted, false); }},
+        {u"pack_negative_restarted"_s, u"... of a negative distance"_s,
+         [restarted](const Params &p) { return crossCount(p, restarted, true); }},
+        {u"pack_negative_share"_s, u"their share, in per cent"_s,
+         [restarted](const Params &p) {
+             return withLayout(p, [&](const BatchLayout &layout) {
+                 const auto n = DocumentDistance::row(layout, restarted, 0);
+                 return n.cross > 0 ? real(100.0 * double(n.crossNegative) / double(n.cross))
+                                    : none(u"not here: no cross-document pair"_s);
+             });
+         }},
+    };
+}
+
+} // namespace
+
+QList<Entry> entries()
+{
+    return paddingEntries() + packingEntries();
+}
+
+} // namespace posenc::PositionsLessonNumbers

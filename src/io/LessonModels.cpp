@@ -1,0 +1,121 @@
+#include "LessonModels.h"
+
+#include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
+#include "core/ParamTable.h"
+#include "core/ParamText.h"
+
+#include <QHash>
+#include <QMutex>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+bool ModelChoice::matches(const Params &params, const QStringList &kept) const
+{
+    for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
+        // How far the figures look, and what the lesson holds for any model, are not the model.
+        if (it.key() == u"max-len"_s || kept.contains(it.key()))
+            continue;
+        // Nor is a family's parameter that the encoding, where the lesson keeps another, leaves
+        // unread (SmolLM3's rope_theta under nope-order's encoding none): it computes nothing there.
+        const ParamSpec *row = ParamTable::find(it.key());
+        if (row && row->family && row->idle) {
+            const auto idle = row->idle(params);
+            if (idle && idle->code == IdleReason::Code::OtherEncoding)
+                continue;
+        }
+        // Compared as ParamText writes both, so that "0.1" matches the 0.1 a control read back.
+        Params probe = params;
+        if (ParamText::set(probe, it.key(), it.value())
+            || ParamText::get(probe, it.key()) != ParamText::get(params, it.key()))
+            return false;
+    }
+    return true;
+}
+
+ModelChoice ModelChoice::ofPreset(const Preset &preset)
+{
+    ModelChoice choice;
+    choice.name = preset.modelName();
+    choice.preset = preset.name;
+    choice.texts = preset.params;
+    if (auto config = LessonModels::example(preset.config)) {
+        choice.configName = preset.config;
+        choice.config = std::move(config);
+        choice.configTitle = ModelExamples::find(preset.config)->title;
+    }
+    return choice;
+}
+
+namespace LessonModels {
+
+std::optional<ModelChoice> defaultOf(const Lesson &lesson)
+{
+    const Preset *preset = lesson.model.isEmpty() ? nullptr : Presets::find(lesson.model);
+    return preset ? std::optional(ModelChoice::ofPreset(*preset)) : std::nullopt;
+}
+
+ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choice)
+{
+    if (!choice)
+        return lesson.session.params;
+    const auto over = [&](bool keeping) {
+        // The families' parameters are the model's: those the model does not name are the
+        // defaults, never the lesson's settings of its own model (a scaling's factor on a model
+        // without one), but for those the lesson keeps.
+        ParamTexts texts;
+        for (auto it = lesson.session.params.cbegin(); it != lesson.session.params.cend(); ++it) {
+            const ParamSpec *row = ParamTable::find(it.key());
+            if (!(row && row->family) || (keeping && lesson.keep.contains(it.key())))
+                texts.insert(it.key(), it.value());
+        }
+        for (auto it = choice->texts.cbegin(); it != choice->texts.cend(); ++it) {
+            if (!keeping || !lesson.keep.contains(it.key()))
+                texts.insert(it.key(), it.value());
+        }
+        return texts;
+    };
+    // What the lesson keeps, unless the model cannot take it (a patch grid of fewer positions).
+    const ParamTexts kept = over(true);
+    if (std::holds_alternative<Params>(ParamOverlay::over(Params {}, kept)))
+        return kept;
+    const ParamTexts model = over(false);
+    return std::holds_alternative<Params>(ParamOverlay::over(Params {}, model)) ? model : kept;
+}
+
+LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
+{
+    LessonModel model {params, {}, {}, {}, {}};
+    for (const ModelChoice &choice : candidates) {
+        if (!choice.name.isEmpty() && choice.matches(params, kept)) {
+            model.name = choice.name;
+            break;
+        }
+    }
+    // The config is the chosen model's, the first candidate's, whatever the parameters: its views
+    // draw it, and the numbers of its layers are its own.
+    if (!candidates.isEmpty()) {
+        model.config = candidates.first().config;
+        model.configName = candidates.first().configName;
+        model.configTitle = candidates.first().configTitle;
+    }
+    return model;
+}
+
+std::shared_ptr<const ConfigCheck> example(const QString &name)
+{
+    static QHash<QString, std::shared_ptr<const ConfigCheck>> checks;
+    static QMutex mutex;
+    const QMutexLocker lock(&mutex);
+    if (!checks.contains(name)) {
+        const ModelExamples::Example *e = ModelExamples::find(name);
+        checks.insert(name, e ? std::make_shared<const ConfigCheck>(ModelConfig::check(e->config)) : nullptr);
+    }
+    return checks.value(name);
+}
+
+} // namespace LessonModels
+
+} // namespace posenc

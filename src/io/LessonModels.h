@@ -1,0 +1,53 @@
+#pragma once
+
+#include "Lesson.h"
+#include "Preset.h"
+
+#include "core/LessonModel.h"
+#include "core/ParamOverlay.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace posenc {
+
+// A named model a lesson can be read for (docs/ARCHITECTURE.md, Lessons): a preset, a config's
+// layer type, or the lesson's own default; its name, its parameters and its config where it has
+// one.
+struct ModelChoice
+{
+    QString name; // "Qwen2.5 7B Instruct"
+    QString preset; // the preset it is ("qwen2-5-7b"); empty for a config
+    ParamTexts texts; // its parameters, as a preset keeps them
+    QString configName; // its config as a figure's "config" option names it; empty: none
+    std::shared_ptr<const ConfigCheck> config;
+    QString configTitle; // the config's model ("meta-llama/Llama-4-Scout-17B-16E")
+
+    // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
+    // far the figures look, and the keys `kept` that a lesson holds for any model.
+    bool matches(const Params &params, const QStringList &kept = {}) const;
+
+    static ModelChoice ofPreset(const Preset &preset);
+};
+
+namespace LessonModels {
+
+// The lesson's own model, its "model" preset; none where it names none.
+std::optional<ModelChoice> defaultOf(const Lesson &lesson);
+// The parameter texts a lesson is read with for `choice`: the lesson's "params", the choice's
+// texts over them but for the keys the lesson keeps, unless the model's parameters refuse what it
+// keeps. Without a choice, the lesson's own.
+ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choice);
+// The model `params` are: named after the first of `candidates` whose parameters they still
+// hold, else unnamed; its config the first candidate's, the model chosen (the views draw it
+// whatever the parameters).
+LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept = {});
+// An example config (ModelExamples) read and checked, once; null for a name that is none.
+std::shared_ptr<const ConfigCheck> example(const QString &name);
+
+} // namespace LessonModels
+
+} // namespace posenc

@@ -1,0 +1,181 @@
+#include "NopeOrderFigure.h"
+
+#include "render/FigureDescriptor.h"
+#include "render/MeasuredText.h"
+#include "render/PlotItems.h"
+#include "render/PlotStyle.h"
+
+#include "core/NumberText.h"
+#include "core/none/NopeOrder.h"
+#include "render/data/FigureText.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kCausal(31, 119, 180);
+const QColor kBidirectional(214, 39, 40);
+const QColor kExpected(90, 90, 90);
+
+// A log axis' range about [lo, hi], a little wider.
+void setLogRange(QCPAxis *axis, double lo, double hi)
+{
+    if (!(lo > 0.0) || !(hi > 0.0))
+        return;
+    axis->setRange(lo / 1.5, hi * 1.5);
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeNopeOrderFigure()
+{
+    return std::make_unique<FigureDescriptorOf<NopeOrderModel, NopeOrderFigure>>();
+}
+
+NopeOrderFigure::NopeOrderFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_weights(new QCPAxisRect(plot))
+    , m_norms(new QCPAxisRect(plot))
+{
+    auto *grid = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, grid);
+    grid->addElement(0, 0, m_weights);
+    grid->addElement(1, 0, m_norms);
+    grid->setRowSpacing(4);
+    auto *margins = new QCPMarginGroup(plot);
+    for (QCPAxisRect *rect : {m_weights, m_norms}) {
+        PlotStyle::styleAxisRect(rect);
+        PlotStyle::setLogAxis(rect->axis(QCPAxis::atBottom));
+        PlotStyle::setLogAxis(rect->axis(QCPAxis::atLeft));
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    }
+    m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of the first key"_s);
+    m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖h_t‖, the layer's output"_s);
+    m_norms->axis(QCPAxis::atBottom)->setLabel(u"query position t + 1: the keys 0 … t it sees"_s);
+    auto *below = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(2, 0, below);
+    plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_caption = PlotStyle::smallText(plot, below, 0, 0);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 3);
+    m_causalWeight = PlotItems::line(m_weights, kCausal, 2.0);
+    m_bidirectionalWeight = PlotItems::line(m_weights, kBidirectional, 1.5, Qt::DotLine);
+    m_measured = PlotItems::line(m_norms, kCausal, 1.5);
+    m_expected = PlotItems::line(m_norms, kExpected, 1.3, Qt::DashLine);
+    m_bidirectionalNorm = PlotItems::line(m_norms, kBidirectional, 1.5, Qt::DotLine);
+}
+
+void NopeOrderFigure::showDefaultView(const Params &params, const FigureState &)
+{
+    const double last = std::max(2.0, static_cast<double>(params.maxLen));
+    for (QCPAxisRect *rect : {m_weights, m_norms})
+        rect->axis(QCPAxis::atBottom)->setRange(1.0, last);
+}
+
+QList<PanelExtent> NopeOrderFigure::panels(double pixelRatio) const
+{
+    QList<PanelExtent> list;
+    for (const QCPAxisRect *rect : {m_weights, m_norms}) {
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = rect->axis(QCPAxis::atLeft)->range();
+        list.append({rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}});
+    }
+    return list;
+}
+
+void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const NopeOrderData>(data);
+    const NopeOrderData &d = *m_data;
+    const bool terse = m_compact || PlotStyle::textLines(*m_weights->parentPlot()) < 30;
+    const double last = std::max(2.0, static_cast<double>(d.maxLen));
+    for (QCPAxisRect *rect : {m_weights, m_norms})
+        rect->axis(QCPAxis::atBottom)->setRange(1.0, last);
+    m_legend->clearItems();
+
+    m_causalWeight->setData(d.prefix, d.weight, true);
+    m_causalWeight->setName(terse ? u"causal: 1/(t + 1)"_s : u"causal mask: keys 0 … t, each 1/(t + 1)"_s);
+    PlotItems::horizontal(m_bidirectionalWeight, 1.0, last, d.bidirectionalWeight);
+    m_bidirectionalWeight->setName(terse ? u"no mask: 1/L"_s
+                                         : u"no mask: every query weighs all L keys 1/L = %1"_s.arg(
+                                             NumberText::compact(d.bidirectionalWeight, 3)));
+    setLogRange(m_weights->axis(QCPAxis::atLeft), d.bidirectionalWeight, 1.0);
+
+    m_measured->setData(d.measuredPrefix, d.measured, true);
+    m_measured->setName(terse ? u"‖h_t‖, this seed"_s : u"‖h_t‖ measured: the mean of s·E's rows 0 … t, this seed"_s);
+    m_expected->setVisible(!d.expected.isEmpty());
+    if (!d.expected.isEmpty()) {
+        m_expected->setData(d.prefix, d.expected, true);
+        m_expected->setName(terse ? u"s·σ·√(d/(t + 1))"_s
+                                  : u"expected s·σ·√(d/(t + 1)) = %1/√(t + 1)"_s.arg(NumberText::compact(
+                                      std::abs(d.scale) * d.sigma * std::sqrt(double(d.dModel)), 4)));
+    }
+    m_bidirectionalNorm->setVisible(d.bidirectionalNorm.has_value());
+    if (d.bidirectionalNorm) {
+        PlotItems::horizontal(m_bidirectionalNorm, 1.0, last, *d.bidirectionalNorm);
+        m_bidirectionalNorm->setName(terse ? u"no mask: one h for all"_s
+                                           : u"no mask: every query's h is the mean of all L rows (%1)"_s.arg(
+                                               d.bidirectionalMeasured ? u"measured"_s : u"expected"_s));
+    }
+    for (QCPGraph *graph : {m_causalWeight, m_bidirectionalWeight, m_measured, m_expected, m_bidirectionalNorm}) {
+        if (graph->visible())
+            MeasuredText::addToLegend(graph, m_legend);
+    }
+    double lo = d.bidirectionalNorm.value_or(INFINITY), hi = 0.0;
+    for (const QList<double> *values : {&d.measured, &d.expected})
+        for (const double v : *values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    setLogRange(m_norms->axis(QCPAxis::atLeft), lo, std::max(hi, lo));
+
+    QStringList caption;
+    if (!m_compact)
+        caption.append(
+            u"uniform attention, every score q·k alike: query t averages keys 0 … t, so h_t = (x₀ + … + x_t)/(t + 1) "
+            "and x = s·E carries no position"_s);
+    const auto measured = static_cast<std::int64_t>(d.norms ? d.norms->size() : 0);
+    if (measured < d.maxLen)
+        caption.append(u"‖h_t‖ measured over the first %1 of %2 positions"_s.arg(FigureText::formatCount(measured),
+                                                                                 FigureText::formatCount(d.maxLen)));
+    if (d.loaded)
+        caption.append(u"loaded embedding rows: no expected norm (their mean need not be zero)"_s);
+    PlotStyle::setCollapsibleText(m_caption, caption.join(u'\n'));
+    const QString what = terse
+        ? u"NoPE: order from the causal mask"_s
+        : u"How does a layer without positions know order? Uniform attention over the causal prefix"_s;
+    m_title->setText(u"%1  ·  d = %2, s = %3, σ = %4, L = %5"_s.arg(what).arg(d.dModel).arg(
+        NumberText::compact(d.scale, 4), NumberText::compact(d.sigma, 4), FigureText::formatCount(d.maxLen)));
+}
+
+std::optional<HoverPoint> NopeOrderFigure::hoverAt(const QPointF &pixel, const Engine &) const
+{
+    if (!m_data)
+        return std::nullopt;
+    const NopeOrderData &d = *m_data;
+    for (QCPAxisRect *rect : {m_weights, m_norms}) {
+        if (!rect->rect().contains(pixel.toPoint()))
+            continue;
+        const auto t = std::llround(rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())) - 1;
+        if (t < 0 || t >= d.maxLen)
+            return std::nullopt;
+        HoverPoint point;
+        point.position = t;
+        QStringList parts {u"first key's weight 1/(t + 1) = %1 (no mask: %2)"_s.arg(
+            NumberText::compact(NopeOrder::causalWeight(t), 5), NumberText::compact(d.bidirectionalWeight, 5))};
+        if (d.norms && t < static_cast<std::int64_t>(d.norms->size()))
+            parts.append(u"‖h_t‖ = %1"_s.arg(NumberText::compact((*d.norms)[static_cast<std::size_t>(t)], 5)));
+        if (!d.loaded)
+            parts.append(u"expected %1"_s.arg(
+                NumberText::compact(std::abs(d.scale) * d.sigma * std::sqrt(double(d.dModel) / double(t + 1)), 5)));
+        point.valueName = parts.join(u"; "_s);
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,304 @@
+#include "PositionEffectFigure.h"
+
+#include "render/FigureBuild.h"
+#include "render/FigureDescriptor.h"
+#include "render/IndexTicker.h"
+#include "render/MeasuredText.h"
+#include "render/PlotItems.h"
+#include "render/PlotStyle.h"
+#include "render/SwatchLegend.h"
+
+#include "core/NumberText.h"
+#include "core/positions/BatchParamRows.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+const QColor kEffectReference(0, 0, 0);
+const QColor kEffectChosen(213, 94, 0);
+const QColor kEffectExact(0, 114, 178);
+const QColor kEffectFloat32(204, 121, 167);
+const QColor kEffectTemperature(0, 158, 115);
+const QColor kEffectChunk(86, 180, 233);
+const QColor kEffectPaddingShade(150, 150, 150, 70);
+
+QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, double least, double most)
+{
+    double a = least, b = most;
+    for (const auto *band : bands) {
+        for (const double v : band->lo)
+            if (std::isfinite(v))
+                a = std::min(a, v);
+        for (const double v : band->hi)
+            if (std::isfinite(v))
+                b = std::max(b, v);
+    }
+    const double pad = 0.08 * std::max(b - a, 1e-12);
+    return {a - pad, b + pad};
+}
+
+QString effectLargestText(double v)
+{
+    return v == 0.0 ? u"0"_s : NumberText::compact(v, 3);
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makePositionEffectFigure()
+{
+    return std::make_unique<FigureDescriptorOf<PositionEffectModel, PositionEffectFigure>>();
+}
+
+PositionEffectFigure::Series PositionEffectFigure::series(QCPAxisRect *rect, const QColor &colour, Qt::PenStyle style,
+                                                          bool rightAxis)
+{
+    Series s;
+    for (QCPGraph **g : {&s.lo, &s.hi}) {
+        *g = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
+        (*g)->setPen(QPen(colour, 1.2, style));
+        (*g)->setAntialiasedFill(false);
+    }
+    s.fill = colour;
+    s.fill.setAlpha(70);
+    s.hi->setBrush(s.fill);
+    s.hi->setChannelFillGraph(s.lo);
+    s.lo->removeFromLegend();
+    return s;
+}
+
+PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_stack(new QCPLayoutGrid)
+{
+    QCPLayoutGrid *stack = m_stack;
+    plot->plotLayout()->addElement(1, 0, stack);
+    stack->setRowSpacing(2);
+    auto *margins = new QCPMarginGroup(plot);
+    for (std::size_t i = 0; i < m_rects.size(); ++i) {
+        m_panelTitles[i] = PlotStyle::panelTitle(plot, false);
+        stack->addElement(int(2 * i), 0, m_panelTitles[i]);
+        auto *rect = new QCPAxisRect(plot);
+        rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
+        PlotStyle::styleAxisRect(rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
+        IndexTicker::install(rect->axis(QCPAxis::atBottom));
+        stack->addElement(int(2 * i + 1), 0, rect);
+        stack->setRowStretchFactor(int(2 * i), 0.001);
+        m_rects[i] = rect;
+    }
+    for (QCPAxisRect *a : m_rects)
+        for (QCPAxisRect *b : m_rects)
+            if (a != b)
+                QObject::connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+                                 b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    m_rects[2]->axis(QCPAxis::atRight)->setVisible(true);
+    for (std::size_t i = 0; i < m_rects.size(); ++i)
+        m_shades.append(PlotItems::shade(m_rects[i], kEffectPaddingShade));
+    m_reference = series(m_rects[0], kEffectReference, Qt::SolidLine);
+    m_chosen = series(m_rects[0], kEffectChosen, Qt::DashLine); // the reference's line shows where they agree
+    m_difference = series(m_rects[1], kEffectExact, Qt::SolidLine);
+    m_float32 = series(m_rects[1], kEffectFloat32, Qt::SolidLine);
+    m_term = series(m_rects[2], kEffectChosen, Qt::SolidLine);
+    m_temperatureIds = series(m_rects[2], kEffectTemperature, Qt::SolidLine);
+    m_temperatureCache = series(m_rects[2], kEffectTemperature, Qt::DashLine);
+    m_chunkIds = series(m_rects[2], kEffectChunk, Qt::SolidLine, true);
+    m_chunkCache = series(m_rects[2], kEffectChunk, Qt::DashLine, true);
+    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
+    auto *below = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(3, 0, below);
+    plot->plotLayout()->setRowStretchFactor(3, 0.001);
+    m_caption = PlotStyle::smallText(plot, below, 0, 0);
+    labelColumns();
+}
+
+void PositionEffectFigure::labelColumns()
+{
+    // The panels share their columns: only the lowest shown numbers and names them, so that the
+    // panels keep their room in a small view.
+    const QCPAxisRect *lowest = m_absoluteShown ? m_rects[2] : m_rects[1];
+    for (QCPAxisRect *rect : m_rects) {
+        rect->axis(QCPAxis::atBottom)->setTickLabels(rect == lowest);
+        rect->axis(QCPAxis::atBottom)->setLabel(rect == lowest ? u"column"_s : QString());
+    }
+}
+
+QList<ViewAxis> PositionEffectFigure::viewAxes() const
+{
+    return {{u"columns"_s, m_rects[0]->axis(QCPAxis::atBottom)}};
+}
+
+void PositionEffectFigure::showDefaultView(const Params &params, const FigureState &)
+{
+    m_rects[0]->axis(QCPAxis::atBottom)->setRange(-0.5, double(params.maxLen) - 0.5);
+}
+
+QList<PanelExtent> PositionEffectFigure::panels(double pixelRatio) const
+{
+    const QCPRange x = m_rects[0]->axis(QCPAxis::atBottom)->range();
+    const QCPRange y = m_rects[0]->axis(QCPAxis::atLeft)->range();
+    return {{m_rects[0]->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
+}
+
+void PositionEffectFigure::show(Series &s, const PositionEffectData::Band &band, bool visible)
+{
+    const QList<double> none;
+    // A band as thin as a line (every pixel's tokens alike, a difference of 0) is drawn as its line.
+    const bool flat = std::equal(band.lo.begin(), band.lo.end(), band.hi.begin(), band.hi.end(),
+                                 [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); });
+    s.lo->setData(visible && !flat ? m_data->x : none, visible && !flat ? band.lo : none, true);
+    s.hi->setData(visible ? m_data->x : none, visible ? band.hi : none, true);
+    s.lo->setVisible(visible && !flat);
+    s.hi->setVisible(visible);
+    s.hi->setBrush(flat ? QBrush(Qt::NoBrush) : QBrush(s.fill));
+}
+
+void PositionEffectFigure::showAbsolutePanel(bool shown)
+{
+    if (shown == m_absoluteShown)
+        return;
+    m_absoluteShown = shown;
+    if (shown) {
+        m_stack->addElement(4, 0, m_panelTitles[2]);
+        m_stack->addElement(5, 0, m_rects[2]);
+        m_stack->setRowStretchFactor(4, 0.001);
+    } else {
+        m_stack->take(m_panelTitles[2]);
+        m_stack->take(m_rects[2]);
+        m_stack->simplify();
+    }
+    m_rects[2]->setVisible(shown);
+    m_panelTitles[2]->setVisible(shown);
+    labelColumns();
+}
+
+void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+{
+    m_data = std::static_pointer_cast<const PositionEffectData>(data);
+    const PositionEffectData &d = *m_data;
+    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
+    const bool rotary = d.kind == PositionEffect::ScoreKind::Rotary;
+    const QString choice = BatchParamRows::choiceWords().value(int(d.choice));
+    show(m_reference, d.scoreReference, true);
+    show(m_chosen, d.scoreChosen, true);
+    show(m_difference, d.difference, true);
+    show(m_float32, d.float32, rotary);
+    show(m_term, d.termDifference, d.term);
+    show(m_temperatureIds, d.temperatureIds, d.temperature);
+    show(m_temperatureCache, d.temperatureCache, d.temperature);
+    show(m_chunkIds, d.chunkIds, d.chunk);
+    show(m_chunkCache, d.chunkCache, d.chunk);
+    m_reference.hi->setName(u"reference ids"_s);
+    m_chosen.hi->setName(choice);
+    m_difference.hi->setName(u"difference"_s);
+    m_float32.hi->setName(terse ? u"float32"_s : u"difference, float32 angles"_s);
+    m_term.hi->setName(u"‖PE[chosen] − PE[reference]‖"_s);
+    m_temperatureIds.hi->setName(terse ? u"temperature (ids)"_s : u"temperature at the id"_s);
+    m_temperatureCache.hi->setName(terse ? u"temperature (column)"_s : u"temperature at cache_position"_s);
+    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk of the id"_s);
+    m_chunkCache.hi->setName(terse ? u"chunk (mask)"_s : u"chunk as chunked_overlay counts"_s);
+    m_rects[0]->axis(QCPAxis::atLeft)->setLabel(terse ? u"score"_s : d.scoreWords);
+    m_rects[0]->axis(QCPAxis::atLeft)->setRange(effectRange({&d.scoreReference, &d.scoreChosen}, 0.0, 0.0));
+    m_rects[1]->axis(QCPAxis::atLeft)->setLabel(terse ? u"Δ score"_s : u"chosen − reference"_s);
+    m_rects[1]
+        ->axis(QCPAxis::atLeft)
+        ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0));
+    const bool absolute = d.term || d.temperature;
+    showAbsolutePanel(absolute || d.chunk);
+    m_rects[2]->axis(QCPAxis::atLeft)->setLabel(d.term ? u"‖ΔPE‖"_s : d.temperature ? u"temperature"_s : QString());
+    QList<const PositionEffectData::Band *> left;
+    if (d.term)
+        left.append(&d.termDifference);
+    if (d.temperature)
+        left << &d.temperatureIds << &d.temperatureCache;
+    m_rects[2]
+        ->axis(QCPAxis::atLeft)
+        ->setRange(absolute ? effectRange(left, d.temperature ? 1.0 : 0.0, 0.0) : QCPRange(-1.0, 1.0));
+    m_rects[2]->axis(QCPAxis::atRight)->setLabel(d.chunk ? u"chunk"_s : QString());
+    m_rects[2]
+        ->axis(QCPAxis::atRight)
+        ->setRange(d.chunk ? effectRange({&d.chunkIds, &d.chunkCache}, 0.0, 1.0) : QCPRange(0.0, 1.0));
+    m_rects[2]->axis(QCPAxis::atRight)->setTickLabels(d.chunk);
+    m_panelTitles[0]->setText(terse ? u"score vs the document's first token"_s
+                                    : u"%1's score of each token against its document's first: the reference's ids "
+                                      "and %2's"_s.arg(d.family, choice));
+    // A preview's largest differences are its sampled tokens'.
+    const QString largest = d.preview ? u"largest sampled"_s : u"largest"_s;
+    m_panelTitles[1]->setText(
+        u"the difference: %1 %2%3"_s.arg(largest, effectLargestText(d.largestDifference))
+            .arg(rotary ? u", float32 angles %1"_s.arg(effectLargestText(d.largestFloat32)) : QString()));
+    m_panelTitles[2]->setText(
+        absolute || d.chunk ? u"what reads the absolute position%1"_s.arg(
+            d.term ? u": ‖ΔPE‖ %1 %2"_s.arg(largest, effectLargestText(d.largestTerm)) : QString())
+                            : u"nothing here reads the absolute position (no term, temperature or chunk)"_s);
+    // The padding, shaded in every panel (the first run; the figure's caption says how many).
+    for (std::size_t i = 0; i < m_rects.size(); ++i) {
+        const bool any = !d.padding.isEmpty();
+        PlotItems::placeShade(m_shades[qsizetype(i)], any, any ? double(d.padding.front().first) - 0.5 : 0.0,
+                              any ? double(d.padding.front().second) - 0.5 : 0.0);
+    }
+    m_legend->clearItems();
+    for (const Series *s : {&m_reference, &m_chosen, &m_difference, &m_float32, &m_term, &m_temperatureIds,
+                            &m_temperatureCache, &m_chunkIds, &m_chunkCache}) {
+        if (s->hi->visible())
+            MeasuredText::addToLegend(s->hi, m_legend);
+    }
+    if (!d.padding.isEmpty())
+        SwatchLegend::add(m_legend, {QColor(150, 150, 150), u"padding"_s});
+    m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5%6"_s
+                         .arg(terse ? u"Position effect"_s : u"Position effect, %1"_s.arg(d.family))
+                         .arg(d.row)
+                         .arg(NumberText::count(d.changedIds), NumberText::count(d.realTokens))
+                         .arg(choice, d.preview ? u"  ·  preview"_s : QString()));
+    QString caption;
+    if (!d.problem.isEmpty())
+        caption = u"No ids: %1."_s.arg(d.problem);
+    else if (!terse && d.frequenciesMove)
+        caption = u"Each pixel: a band from the least to the most of its real tokens. Here the rotary frequencies "
+                  "move: they are computed at the batch's length, torch.max(position_ids) + 1, %1 under the "
+                  "reference's ids and %2 under %3's, so even a relative score changes."_s.arg(d.referenceLength)
+                      .arg(d.chosenLength)
+                      .arg(choice);
+    else if (!terse)
+        caption = u"Each pixel: a band from the least to the most of its real tokens. A relative score under a common "
+                  "shift of the ids stays the same to rounding; what reads the absolute position does not%1."_s.arg(
+                      absolute || d.chunk ? QString() : u" (nothing here does: no term, temperature or chunk)"_s);
+    PlotStyle::setCollapsibleText(m_caption, caption);
+}
+
+std::optional<HoverPoint> PositionEffectFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+{
+    if (!m_data || !m_data->problem.isEmpty())
+        return std::nullopt;
+    for (std::size_t i = 0; i < m_rects.size(); ++i) {
+        if (!m_rects[i]->visible() || !m_rects[i]->rect().contains(pixel.toPoint()))
+            continue;
+        const std::int64_t c = std::clamp<std::int64_t>(
+            std::llround(m_rects[i]->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())), 0, m_data->cols - 1);
+        RowMatrixXf v(1, PositionEffect::Columns);
+        engine.computeBlock(Quantity::PositionEffect, {m_data->row * m_data->cols + c, 1, 0, PositionEffect::Columns},
+                            v);
+        using Column = PositionEffect::Column;
+        const int k = i == 0 ? Column::ScoreChosen : i == 1 ? Column::ScoreDifference : Column::TermDifference;
+        HoverPoint point;
+        point.hasPosition = false;
+        point.value = v(0, k);
+        point.valueName = u"column %1: ids %2 → %3, score %4 → %5"_s.arg(c)
+                              .arg(v(0, Column::ReferenceId))
+                              .arg(v(0, Column::ChosenId))
+                              .arg(NumberText::compact(v(0, Column::ScoreReference), 6),
+                                   NumberText::compact(v(0, Column::ScoreChosen), 6));
+        return point;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc

@@ -1,0 +1,280 @@
+// The batch on the command line and posenc check --position-ids, as users and scripts meet them:
+// a bad batch is one line naming its flag and range, exit 2; the reference's own ids (recorded with
+// torch, tests/data/make_position_ids_fixture.py) are correct, and each mistake is named on ids
+// written from its definition here.
+#include "CliRun.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject fixtureCase(const QString &name)
+{
+    QFile file(QStringLiteral(POSENC_POSITION_IDS));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read the fixture");
+    for (const QJsonValue &c : QJsonDocument::fromJson(file.readAll()).object().value(u"cases"_s).toArray())
+        if (c.toObject().value(u"name"_s).toString() == name)
+            return c.toObject();
+    qFatal("no case %s", qPrintable(name));
+}
+
+// The case's ids as rows of floats: [B, L], or M-RoPE's [3, B, L] as [3·B, L].
+std::vector<std::vector<float>> idsOf(const QJsonObject &c)
+{
+    std::vector<std::vector<float>> rows;
+    const QJsonArray ids = c.value(u"ids"_s).toArray();
+    const auto add = [&rows](const QJsonArray &row) {
+        std::vector<float> r;
+        for (const QJsonValue &v : row)
+            r.push_back(float(v.toDouble()));
+        rows.push_back(r);
+    };
+    for (const QJsonValue &v : ids) {
+        if (v.toArray().first().isArray()) {
+            for (const QJsonValue &row : v.toArray())
+                add(row.toArray());
+        } else {
+            add(v.toArray());
+        }
+    }
+    return rows;
+}
+
+QStringList flagsOf(const QJsonObject &c)
+{
+    QStringList flags;
+    const QJsonObject params = c.value(u"params"_s).toObject();
+    for (auto it = params.begin(); it != params.end(); ++it)
+        flags << u"--"_s + it.key() << it.value().toString();
+    return flags;
+}
+
+QString write(const QTemporaryDir &dir, const QString &name, const std::vector<std::vector<float>> &rows)
+{
+    std::vector<float> values;
+    for (const auto &r : rows)
+        values.insert(values.end(), r.begin(), r.end());
+    const QString path = dir.filePath(name);
+    if (!CliRun::writeNpy(path, qint64(rows.size()), qint64(rows.front().size()), values))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+CliRun::Run check(const QString &ids, const QStringList &batch, bool json = false)
+{
+    QStringList arguments {u"check"_s, u"--position-ids"_s, ids};
+    arguments += batch;
+    if (json)
+        arguments << u"--json"_s;
+    return CliRun::posenc(arguments);
+}
+
+// The verdict named in the JSON output, and its mistakes.
+std::pair<QString, QStringList> verdictOf(const CliRun::Run &run)
+{
+    const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QStringList mistakes;
+    for (const QJsonValue &m : o.value(u"mistakes"_s).toArray())
+        mistakes.append(m.toString());
+    return {o.value(u"verdict"_s).toString(), mistakes};
+}
+
+// The fixture's left-padded batch: mask row b, and its real tokens.
+const std::vector<std::vector<int>> kLeftMask
+    = {{0, 0, 0, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, {0, 0, 0, 0, 0, 1, 1, 1}};
+
+} // namespace
+
+class TestCliPositions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void badBatchIsOneLineNamingItsFlag_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("lengths past L") << QStringList {u"--batch"_s, u"left:5,9"_s, u"--max-len"_s, u"8"_s}
+                                        << u"--batch"_s;
+        QTest::newRow("no side") << QStringList {u"--batch"_s, u"5,8"_s} << u"--batch"_s;
+        QTest::newRow("documents overflow a row")
+            << QStringList {u"--packed"_s, u"3,4,2/5,5"_s, u"--max-len"_s, u"9"_s} << u"--packed"_s;
+        QTest::newRow("a document of 0") << QStringList {u"--packed"_s, u"3,0"_s} << u"--packed"_s;
+        QTest::newRow("cache beyond max_len")
+            << QStringList {u"--cache"_s, u"20"_s, u"--max-len"_s, u"8"_s} << u"--cache"_s;
+        QTest::newRow("cache beside documents")
+            << QStringList {u"--packed"_s, u"3,4"_s, u"--cache"_s, u"3"_s} << u"--cache"_s;
+        QTest::newRow("two batches") << QStringList {u"--batch"_s, u"left:3"_s, u"--packed"_s, u"3"_s} << u"--batch"_s;
+        QTest::newRow("ids choice") << QStringList {u"--ids-choice"_s, u"arange"_s} << u"--ids-choice"_s;
+    }
+    void badBatchIsOneLineNamingItsFlag()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(QString, flag);
+        QTemporaryDir dir;
+        const auto run
+            = CliRun::posenc(QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, dir.filePath(u"t.npy"_s)} + flags);
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY2(run.err.contains(flag + u":"_s), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"must be"_s), qPrintable(run.err));
+        QVERIFY(!QFile::exists(dir.filePath(u"t.npy"_s)));
+    }
+
+    void maskThatIsNotZeroOrOne()
+    {
+        QTemporaryDir dir;
+        const QString mask = write(dir, u"mask.npy"_s, {{0, 0.5f, 1, 1}});
+        const auto run = CliRun::posenc(
+            {u"table"_s, u"position-ids"_s, u"--attention-mask"_s, mask, u"-o"_s, dir.filePath(u"t.npy"_s)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith(u"posenc table: --attention-mask: a value other than 0 and 1: 0.5 at row 0, "
+                                    "column 1; it must be a [B, L] matrix of 0 and 1"_s),
+                 qPrintable(run.err));
+    }
+
+    // The reference's own ids, for each of its batches, are correct.
+    void referenceIdsAreCorrect_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *name : {"left padding", "right padding", "decode after a prefill, left padding",
+                                 "decode after a prefill, right padding", "packed 3,4,2", "packed 5,1,6,2",
+                                 "qwen2-vl left padding", "qwen2-vl decode after a prefill"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void referenceIdsAreCorrect()
+    {
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(name);
+        const auto run = check(write(dir, u"ids.npy"_s, idsOf(c)), flagsOf(c), true);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(verdictOf(run), std::pair(u"correct"_s, QStringList {}));
+    }
+
+    void arangeWithPadding()
+    {
+        QTemporaryDir dir;
+        std::vector<std::vector<float>> ids(3);
+        for (auto &row : ids)
+            for (int c = 0; c < 8; ++c)
+                row.push_back(float(c)); // torch.arange(L) for every row
+        const auto run
+            = check(write(dir, u"ids.npy"_s, ids), {u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"8"_s}, true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"arange-with-padding"_s}));
+    }
+
+    void positionsNotRestarted()
+    {
+        QTemporaryDir dir;
+        std::vector<std::vector<float>> ids(1);
+        for (int c = 0; c < 9; ++c)
+            ids[0].push_back(float(c)); // one running count over the three documents
+        const auto run
+            = check(write(dir, u"ids.npy"_s, ids), {u"--packed"_s, u"3,4,2"_s, u"--max-len"_s, u"9"_s}, true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"positions-not-restarted"_s}));
+    }
+
+    void restartedWithoutBlockMask()
+    {
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(u"packed 3,4,2"_s);
+        const QString mask = write(dir, u"mask.npy"_s, {std::vector<float>(9, 1.0f)});
+        const auto run
+            = check(write(dir, u"ids.npy"_s, idsOf(c)), flagsOf(c) + QStringList {u"--attention-mask"_s, mask}, true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"restarted-without-block-mask"_s}));
+    }
+
+    // The decode steps' ids counted from 0 again: the cache's length not added.
+    void cacheOffset()
+    {
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(u"decode after a prefill, left padding"_s);
+        auto ids = idsOf(c);
+        for (auto &row : ids)
+            for (int col = 8; col < 11; ++col)
+                row[std::size_t(col)] = float(col - 8);
+        const auto run = check(write(dir, u"ids.npy"_s, ids), flagsOf(c), true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"cache-offset"_s}));
+    }
+
+    // M-RoPE's decode steps at cache_position alone: rope_deltas lost.
+    void mropeDeltasLost()
+    {
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(u"qwen2-vl decode after a prefill"_s);
+        auto ids = idsOf(c);
+        for (auto &row : ids)
+            for (int col = 12; col < 15; ++col)
+                row[std::size_t(col)] = float(col);
+        const auto run = check(write(dir, u"ids.npy"_s, ids), flagsOf(c), true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"cache-offset"_s}));
+    }
+
+    void offByOne()
+    {
+        QTemporaryDir dir;
+        auto ids = idsOf(fixtureCase(u"left padding"_s));
+        for (std::size_t b = 0; b < ids.size(); ++b)
+            for (std::size_t col = 0; col < 8; ++col)
+                if (kLeftMask[b][col] == 1)
+                    ids[b][col] += 1.0f; // attention_mask.cumsum(-1) without the - 1
+        const auto run
+            = check(write(dir, u"ids.npy"_s, ids), {u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"8"_s}, true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"off-by-one"_s}));
+    }
+
+    // A shape that is not the batch's is refused, naming the flag and the shape it must have.
+    void shapeOfAnotherBatch()
+    {
+        QTemporaryDir dir;
+        const auto run = check(write(dir, u"ids.npy"_s, idsOf(fixtureCase(u"left padding"_s))),
+                               {u"--batch"_s, u"left:5,8"_s, u"--max-len"_s, u"8"_s});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith(u"posenc check: --position-ids: must be [B, L] = [2, 8]"_s), qPrintable(run.err));
+    }
+
+    // M-RoPE rows that end inside the default prompt's image (tokens 5 to 10): refused, naming the
+    // flag that gave the rows.
+    void mropeRowsCutAnImage_data()
+    {
+        QTest::addColumn<QStringList>("batch");
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("lengths") << QStringList {u"--batch"_s, u"left:9"_s} << u"--batch"_s;
+        QTest::newRow("mask") << QStringList {u"--attention-mask"_s, u"MASK"_s} << u"--attention-mask"_s;
+        QTest::newRow("the row") << QStringList {} << u"--max-len"_s;
+    }
+    void mropeRowsCutAnImage()
+    {
+        QFETCH(QStringList, batch);
+        QFETCH(QString, flag);
+        QTemporaryDir dir;
+        const QString mask = write(dir, u"mask.npy"_s, {std::vector<float>(9, 1.0f)});
+        batch.replaceInStrings(u"MASK"_s, mask);
+        std::vector<std::vector<float>> ids(3, std::vector<float>(9, 0.0f));
+        const auto run = check(write(dir, u"ids.npy"_s, ids),
+                               batch + QStringList {u"--encoding"_s, u"mrope"_s, u"--max-len"_s, u"9"_s});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(
+            run.err.startsWith(u"posenc check: %1: row 0's real tokens (9) end inside the prompt's image"_s.arg(flag)),
+            qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPositions)
+#include "tst_clipositions.moc"

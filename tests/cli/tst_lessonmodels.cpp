@@ -1,0 +1,335 @@
+// Every lesson read for every model a lecturer can pick: its own, every shipped preset and every
+// real config of tests/data/configs, as posenc lessons NAME --preset P / --config FILE reads it
+// (LessonOptions, in this process). Each either says in one line what it needs, naming the model,
+// or its text renders whole: no item left unfilled, none repeated, no placeholder or reason in a
+// sentence, the model named; and a sample of its numbers equals the quantity it states, computed
+// here in float64 from the reference code's formulas (tests/support) and the config's own keys.
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
+
+#include "check/ModelConfigCheck.h"
+#include "check/models/LayerLessonNumbers.h"
+#include "check/models/ModelExamples.h"
+#include "io/ModelConfigFile.h"
+#include "support/AlibiReference.h"
+#include "support/BucketTie.h"
+#include "support/DebertaReference.h"
+#include "support/RopeReference.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QHash>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// A model to read the lessons for: the arguments that pick it, and its name as it must be named.
+struct Pick
+{
+    QStringList arguments;
+    QString name;
+    QString configPath; // the config file it comes with, if any
+};
+
+QList<Pick> picks()
+{
+    QList<Pick> all {{{}, {}, {}}};
+    for (const Preset &preset : Presets::shipped().presets)
+        all.append({{u"--preset"_s, preset.name}, preset.modelName(), {}});
+    const QDir configs(QStringLiteral(POSENC_CONFIGS));
+    for (const QString &file : configs.entryList({u"*.json"_s}, QDir::Files, QDir::Name))
+        all.append({{u"--config"_s, configs.filePath(file)}, {}, configs.filePath(file)});
+    return all;
+}
+
+struct Read
+{
+    LessonOptions::Read read;
+    bool ok = false;
+};
+
+Read readFor(const Lesson &lesson, const Pick &pick)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    Read out;
+    out.ok = parser.parse(QStringList {u"posenc"_s} + pick.arguments);
+    if (out.ok)
+        out.read = LessonOptions::read(parser, lesson);
+    return out;
+}
+
+bool close(double a, double b, double rel = 1e-9)
+{
+    return std::abs(a - b) <= rel * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+// The stretch of the rope-scalings figure, written again: the model's factor, else how far
+// max_len stretches a given L0, else 4; L0, else max_len.
+Params stretchedAs(const Params &p, RopeType type)
+{
+    const bool stretched = p.rope.originalMaxLen && p.maxLen > *p.rope.originalMaxLen;
+    const double original = double(p.rope.originalMaxLen.value_or(p.maxLen));
+    Params q = p;
+    q.rope.type = type;
+    if (type == p.rope.type)
+        return q;
+    q.rope.factor = p.rope.factor.value_or(stretched ? double(p.maxLen) / original : 4.0);
+    q.rope.originalMaxLen = std::int64_t(original);
+    if (type != RopeType::Yarn && type != RopeType::LongRope)
+        q.rope.attentionFactor.reset();
+    return q;
+}
+
+// llama3's and yarn's bands of the pairs, counted: band 0 kept, 1 blended, 2 divided.
+std::array<double, 3> bands(const Params &q)
+{
+    std::array<double, 3> counts {0, 0, 0};
+    const std::int64_t r = roperef::rotaryDim(q);
+    if (q.rope.type == RopeType::Llama3) {
+        for (const double band : roperef::llama3(q.rope.theta, r, *q.rope.factor, double(*q.rope.originalMaxLen),
+                                                 q.rope.lowFreqFactor, q.rope.highFreqFactor)
+                                     .band)
+            counts[std::size_t(band)] += 1;
+    } else {
+        for (const double ramp : roperef::yarn(q.rope.theta, r, *q.rope.factor, double(*q.rope.originalMaxLen),
+                                               q.rope.betaFast, q.rope.betaSlow, q.rope.yarnTruncate, q.rope.mscale,
+                                               q.rope.mscaleAllDim, q.rope.attentionFactor)
+                                     .ramp)
+            counts[ramp == 0.0 ? 0 : ramp == 1.0 ? 2 : 1] += 1;
+    }
+    return counts;
+}
+
+// The slowest rotary pair of the config's layers: 2π over the least inverse frequency that turns.
+double slowestOf(const ConfigCheck &check)
+{
+    double slowest = 0.0;
+    for (const ConfigLayer &l : check.layers) {
+        // M-RoPE's pairs turn at RoPE's frequencies, each by its axis's id.
+        if (l.layers.empty() || !(l.params.encoding == Encoding::Rope || l.params.encoding == Encoding::Mrope)
+            || !l.params.isValid())
+            continue;
+        for (const double inv : roperef::inv(l.params)) {
+            if (inv > 0.0)
+                slowest = std::max(slowest, roperef::kTwoPi / inv);
+        }
+    }
+    return slowest;
+}
+
+// The query scale the config's keys give at 0-based position p: Llama 4's temperature
+// (modeling_llama4.py: log1p(floor((p + 1) / floor_scale)) · attn_scale + 1), Mistral 3's beta
+// (1 + beta · ln(1 + floor(p / L0))); none without either.
+std::optional<double> queryScale(const QJsonObject &config, double p)
+{
+    const QJsonObject text
+        = config.value(u"text_config"_s).isObject() ? config.value(u"text_config"_s).toObject() : config;
+    if (text.value(u"attn_temperature_tuning"_s).toDouble() != 0.0) {
+        const double floorScale = text.value(u"floor_scale"_s).toDouble(8192.0);
+        return std::log1p(std::floor((p + 1.0) / floorScale)) * text.value(u"attn_scale"_s).toDouble(0.1) + 1.0;
+    }
+    const QJsonObject rope = text.value(u"rope_parameters"_s).isObject() ? text.value(u"rope_parameters"_s).toObject()
+                                                                         : text.value(u"rope_scaling"_s).toObject();
+    if (rope.contains(u"llama_4_scaling_beta"_s)) {
+        const double original = rope.value(u"original_max_position_embeddings"_s).toDouble();
+        return 1.0 + rope.value(u"llama_4_scaling_beta"_s).toDouble() * std::log(1.0 + std::floor(p / original));
+    }
+    return std::nullopt;
+}
+
+// The quantity a key states, computed here; none for keys outside the sample.
+std::optional<double> expected(const QString &key, const LessonModel &m, const QJsonObject &config)
+{
+    const Params &p = m.params;
+    const double d = double(p.dModel), k = double(p.peColumns());
+    const QHash<QString, std::function<std::optional<double>()>> sample {
+        {u"d"_s, [&] { return d; }},
+        {u"L"_s, [&] { return double(p.maxLen); }},
+        {u"keep_factor"_s, [&] { return 1.0 / (1.0 - p.dropout); }},
+        {u"row_intact"_s, [&] { return std::pow(1.0 - p.dropout, d); }},
+        {u"pe_dropped_mean"_s, [&] { return p.dropout * k; }},
+        {u"pe_norm"_s, [&] { return std::sqrt(k / 2.0); }},
+        {u"ratio"_s,
+         [&] { return p.scale() * p.sigma() * std::sqrt(double(p.embeddingColumns())) / std::sqrt(k / 2.0); }},
+        {u"rope_pairs"_s, [&] { return double(roperef::rotaryDim(p) / 2); }},
+        {u"rope_attention"_s, [&] { return roperef::attentionFactor(p); }},
+        {u"as_llama3_kept"_s, [&] { return bands(stretchedAs(p, RopeType::Llama3))[0]; }},
+        {u"as_llama3_blended"_s, [&] { return bands(stretchedAs(p, RopeType::Llama3))[1]; }},
+        {u"as_llama3_divided"_s, [&] { return bands(stretchedAs(p, RopeType::Llama3))[2]; }},
+        {u"as_yarn_kept"_s, [&] { return bands(stretchedAs(p, RopeType::Yarn))[0]; }},
+        {u"as_yarn_blended"_s, [&] { return bands(stretchedAs(p, RopeType::Yarn))[1]; }},
+        {u"as_yarn_divided"_s, [&] { return bands(stretchedAs(p, RopeType::Yarn))[2]; }},
+        {u"as_yarn_attention"_s, [&] { return roperef::attentionFactor(stretchedAs(p, RopeType::Yarn)); }},
+        {u"alibi_slope_1"_s, [&] { return alibiref::slopes(p.alibi.heads).front(); }},
+        {u"fam_alibi_1_100"_s, [&] { return -100.0 * alibiref::slopes(p.alibi.heads).front(); }},
+        {u"sim_1"_s,
+         [&] {
+             double sum = 0.0; // Σ cos(w_i) over the whole pairs, w_i = b^(−2i/k)
+             for (std::int64_t i = 0; 2 * i + 1 < p.peColumns(); ++i)
+                 sum += std::cos(std::pow(p.sinusoidal.base, -2.0 * double(i) / k));
+             return sum;
+         }},
+        {u"f32_bound"_s, [&] { return double(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -25); }},
+        {u"mrope_image_tokens"_s,
+         [&]() -> std::optional<double> {
+             // T · (H/m) · (W/m) of the first image:TxHxW segment of the prompt.
+             static const QRegularExpression image(u"image:(\\d+)x(\\d+)x(\\d+)"_s);
+             const QRegularExpressionMatch match = image.match(p.mrope.prompt);
+             if (!match.hasMatch())
+                 return std::nullopt;
+             const double m = double(p.mrope.spatialMergeSize);
+             return match.captured(1).toDouble() * (match.captured(2).toDouble() / m)
+                 * (match.captured(3).toDouble() / m);
+         }},
+        {u"deberta_c2p_row_10"_s,
+         [&] {
+             const std::int64_t b = debertaref::deberta(10, p.deberta.buckets, p.deberta.maxPosition).value;
+             return double(std::clamp(b + p.deberta.buckets, std::int64_t(0), 2 * p.deberta.buckets - 1));
+         }},
+        {u"deberta_paper_p2c_row_10"_s,
+         [&] {
+             const std::int64_t b = debertaref::deberta(10, p.deberta.buckets, p.deberta.maxPosition).value;
+             return double(std::clamp(p.deberta.buckets - b, std::int64_t(0), 2 * p.deberta.buckets - 1));
+         }},
+        {u"nope_weight_99"_s, [&] { return 1.0 / 100.0; }},
+        {u"nope_weight_all"_s, [&] { return 1.0 / double(p.maxLen); }},
+        {u"nope_norm_99"_s, [&] { return p.scale() * p.sigma() * std::sqrt(double(p.embeddingColumns()) / 100.0); }},
+        {u"slowest"_s,
+         [&]() -> std::optional<double> { return m.config ? std::optional(slowestOf(*m.config)) : std::nullopt; }},
+        {u"query_scale_8000"_s, [&] { return queryScale(config, 8000.0); }},
+        {u"query_scale_1m"_s, [&] { return queryScale(config, 1e6); }},
+    };
+    const auto found = sample.find(key);
+    return found == sample.end() ? std::nullopt : (*found)();
+}
+
+// The example config a preset names, or the config file given, as JSON.
+QJsonObject configJson(const Pick &pick, const LessonModel &model)
+{
+    if (!pick.configPath.isEmpty()) {
+        const auto read = ModelConfigFile::read(pick.configPath);
+        return read ? read.value() : QJsonObject();
+    }
+    const ModelExamples::Example *example = ModelExamples::find(model.configName);
+    return example ? example->config : QJsonObject();
+}
+
+} // namespace
+
+class TestLessonModels : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyLessonForEveryModel_data();
+    void everyLessonForEveryModel();
+    void theAcceptanceNumbers();
+};
+
+void TestLessonModels::everyLessonForEveryModel_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const Lesson &lesson : Lessons::all())
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name;
+}
+
+void TestLessonModels::everyLessonForEveryModel()
+{
+    QFETCH(QString, name);
+    const Lesson &lesson = *Lessons::find(name);
+    int applied = 0, compared = 0;
+    for (const Pick &pick : picks()) {
+        const QString what
+            = name + u" for "_s + (pick.arguments.isEmpty() ? u"its own model"_s : pick.arguments.join(u' '));
+        const Read r = readFor(lesson, pick);
+        QVERIFY2(r.ok, qPrintable(what));
+        const ParamOptions::Result &result = r.read.result;
+        // A config the program cannot compute (none of its layers places position) is refused as
+        // posenc check --config says; a model the lesson does not apply to, in one line.
+        if (!result.fileError.isEmpty()
+            || (!pick.configPath.isEmpty() && result.exitCode() != 0 && result.usage.isEmpty()))
+            continue;
+        const QString name = pick.name.isEmpty() ? r.read.model.name : pick.name;
+        if (result.exitCode() != 0) {
+            const QString line = result.messages().join(u'\n');
+            QVERIFY2(!line.contains(u'\n'), qPrintable(what + u": "_s + line));
+            QVERIFY2(line.startsWith(u"the lesson %1 needs "_s.arg(lesson.name)) || line.startsWith(u"--"_s),
+                     qPrintable(what + u": "_s + line));
+            QVERIFY2(name.isEmpty() || line.contains(name), qPrintable(what + u": "_s + line));
+            continue;
+        }
+        ++applied;
+        const LessonModel &model = r.read.model;
+        if (!pick.name.isEmpty())
+            QCOMPARE(model.name, pick.name);
+        const LessonText::Rendered text = lesson.explain(model);
+        QVERIFY2(text.unfilled.isEmpty(), qPrintable(what + u": "_s + text.unfilled.join(u"; "_s)));
+        QVERIFY2(!text.html.contains(u'{') && !text.html.contains(u'}'), qPrintable(what + u": "_s + text.html));
+        static const QRegularExpression reason(u"\\bnot here\\b|\\bno such\\b|\\bnone \\("_s);
+        QVERIFY2(!reason.match(text.html).hasMatch(), qPrintable(what + u": "_s + text.html));
+        for (qsizetype i = 0; i < text.items.size(); ++i) {
+            QVERIFY2(!text.items[i].trimmed().isEmpty(), qPrintable(what));
+            QVERIFY2(text.items.indexOf(text.items[i]) == i, qPrintable(what + u": repeated: "_s + text.items[i]));
+        }
+        // The model it was given is named, wherever it has a name.
+        if (!model.name.isEmpty())
+            QVERIFY2(text.html.contains(model.name), qPrintable(what + u": names not "_s + model.name));
+        const QJsonObject config = configJson(pick, model);
+        for (const QString &key : text.keys) {
+            const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());
+            QVERIFY2(number && number->present(), qPrintable(what + u": "_s + key));
+            const auto reference = expected(key, model, config);
+            if (!reference || !number->value)
+                continue;
+            ++compared;
+            QVERIFY2(
+                close(*number->value, *reference),
+                qPrintable(u"%1: %2 is %3, the reference %4"_s.arg(what, key).arg(*number->value).arg(*reference)));
+        }
+    }
+    QVERIFY2(applied > 0, qPrintable(name + u": applies to no model"_s));
+    qInfo("%s: %d models, %d numbers compared", qPrintable(name), applied, compared);
+}
+
+// The issue's acceptance: Qwen2.5-7B's YaRN and Llama 3.1's llama3 in the rope-scaling lesson, Llama
+// 4 Scout's slowest pair and query scale in many-layers, each as the lesson's words.
+void TestLessonModels::theAcceptanceNumbers()
+{
+    const auto plain = [](const Lesson &lesson, const QStringList &arguments) {
+        const Read r = readFor(lesson, {arguments, {}, {}});
+        return std::pair {LessonText::plain(lesson.explain(r.read.model).html), r.read.model.params};
+    };
+    const Lesson &scaling = *Lessons::find(u"rope-scaling"_s);
+    const auto [qwen, qwenParams] = plain(scaling, {u"--preset"_s, u"qwen2-5-7b"_s});
+    // θ 10^6, head 128, factor 4 over 32768: yarn's ramp edges floor(23.6) = 23 and ceil(39.65) = 40;
+    // get_mscale(4) = 0.1 ln 4 + 1.
+    QCOMPARE(bands(qwenParams), (std::array<double, 3> {24, 16, 24}));
+    QVERIFY(close(roperef::attentionFactor(qwenParams), 0.1 * std::log(4.0) + 1.0));
+    QVERIFY2(qwen.contains(u"Qwen2.5 7B Instruct's YaRN keeps 24, blends 16 and divides 24 of its 64 pairs"_s),
+             qPrintable(qwen));
+    QVERIFY2(qwen.contains(u"attention factor 1.1386"_s), qPrintable(qwen));
+    const auto [llama, llamaParams] = plain(scaling, {u"--preset"_s, u"llama-3-1-8b"_s});
+    // θ 500000, factor 8, low 1, high 4 over 8192: wavelengths below 2048 kept, above 8192 divided.
+    QCOMPARE(bands(llamaParams), (std::array<double, 3> {29, 6, 29}));
+    QVERIFY2(llama.contains(u"Llama 3.1 8B's llama3 keeps 29, blends 6 and divides 29 of its 64 pairs"_s),
+             qPrintable(llama));
+    QVERIFY2(llama.contains(u"llama3 scaling has an attention factor of 1."_s), qPrintable(llama));
+    const QString scout = plain(*Lessons::find(u"many-layers"_s), {u"--preset"_s, u"llama-4-scout"_s}).first;
+    // 2π θ^(126/128) · 16, and log1p(floor(1000001/8192)) · 0.1 + 1 = 1 + 0.1 ln 123.
+    QCOMPARE(std::llround(roperef::kTwoPi * std::pow(500000.0, 126.0 / 128.0) * 16.0), 40947128LL);
+    QCOMPARE(QString::number(1.0 + 0.1 * std::log(123.0), 'f', 4), u"1.4812"_s);
+    QVERIFY2(scout.contains(u"turns once in 40,947,128 positions"_s), qPrintable(scout));
+    QVERIFY2(scout.contains(u"1 at position 8,000, 1.4812 at 1,000,000"_s), qPrintable(scout));
+}
+
+QTEST_GUILESS_MAIN(TestLessonModels)
+#include "tst_lessonmodels.moc"

@@ -1,0 +1,141 @@
+// The numbers of the lessons about batches (PositionsLessonNumbers), read with each lesson's own
+// parameters from resources/lessons/, against float64 formulas written here: the padded row's ids,
+// RoPE's relative score exactly and with float32 angles (Llama 4 Scout's llama3 frequencies), Llama
+// 4's temperature and chunk, the dynamic length, the decode step's id; a packed row's cross-document
+// pairs counted one by one.
+#include "core/LessonNumbers.h"
+#include "core/ParamText.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace posenc;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+Params lessonParams(const QString &name)
+{
+    QFile file(QStringLiteral(POSENC_LESSONS) + u"/"_s + name + u".json"_s);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read the lesson");
+    const QJsonObject params = QJsonDocument::fromJson(file.readAll()).object().value(u"params"_s).toObject();
+    Params p;
+    for (const QString &key : {u"encoding"_s, u"max-len"_s})
+        ParamText::set(p, key, params.value(key).toString());
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        if (const auto error = ParamText::set(p, it.key(), it.value().toString()))
+            qFatal("%s", qPrintable(error->sentence()));
+    }
+    return p;
+}
+
+double number(const QString &key, const Params &p)
+{
+    const auto n = LessonNumbers::number(key, p);
+    if (!n || !n->value)
+        qFatal("%s has no value: %s", qPrintable(key), n ? qPrintable(n->text) : "no such key");
+    return *n->value;
+}
+
+// Llama 4 Scout's llama3 frequencies: theta 500000 over 128 columns, factor 16, low = high = 1,
+// original 8192 (_compute_llama3_parameters): a wavelength below 8192 kept, above it divided.
+std::vector<double> scoutFrequencies()
+{
+    std::vector<double> w;
+    for (int i = 0; i < 64; ++i) {
+        const double inv = 1.0 / std::pow(500000.0, 2.0 * i / 128.0);
+        const double wavelength = 2.0 * std::numbers::pi / inv;
+        w.push_back(wavelength > 8192.0 ? inv / 16.0 : inv);
+    }
+    return w;
+}
+
+double score(const std::vector<double> &w, std::int64_t q, std::int64_t k, bool float32)
+{
+    double sum = 0.0;
+    for (const double wi : w) {
+        if (float32)
+            sum += std::cos(double(float(q) * float(wi)) - double(float(k) * float(wi)));
+        else
+            sum += std::cos(double(q - k) * wi);
+    }
+    return sum / double(w.size());
+}
+
+} // namespace
+
+class TestPositionsLessonNumbers : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void leftPadding()
+    {
+        const Params p = lessonParams(u"left-padding"_s);
+        QVERIFY(p.isValid());
+        // Row 0: 24576 − 1000 padding, its 1000 tokens, then 8192 decode steps: the last has id 9191.
+        QCOMPARE(number(u"batch_padding"_s, p), 23576.0);
+        QCOMPARE(number(u"batch_last_id"_s, p), 9191.0);
+        QCOMPARE(number(u"batch_last_column"_s, p), 32767.0);
+        const std::vector<double> w = scoutFrequencies();
+        QCOMPARE(number(u"batch_score_reference"_s, p), score(w, 9191, 0, false));
+        QCOMPARE(number(u"batch_score_arange"_s, p), score(w, 32767, 23576, false));
+        QCOMPARE(number(u"batch_score_difference"_s, p), 0.0);
+        QCOMPARE(number(u"batch_float32_difference"_s, p), score(w, 32767, 23576, true) - score(w, 9191, 0, true));
+        QCOMPARE(number(u"batch_temperature_id"_s, p), std::log1p(std::floor(9192.0 / 8192.0)) * 0.1 + 1.0);
+        QCOMPARE(number(u"batch_temperature_column"_s, p), std::log1p(std::floor(32768.0 / 8192.0)) * 0.1 + 1.0);
+        QCOMPARE(number(u"batch_chunk_id"_s, p), 1.0);
+        QCOMPARE(number(u"batch_chunk_arange"_s, p), 3.0);
+        // Row 1's 20000 tokens and 8192 decode steps: the largest id 28191; arange's 32767.
+        QCOMPARE(number(u"batch_length_reference"_s, p), 28192.0);
+        QCOMPARE(number(u"batch_length_arange"_s, p), 32768.0);
+        QCOMPARE(number(u"batch_decode_id"_s, p), 1000.0);
+        QCOMPARE(number(u"batch_decode_lost_id"_s, p), 0.0);
+        // A RoPE model adds no term: the number says why.
+        QVERIFY(!LessonNumbers::number(u"batch_term_difference"_s, p)->value
+                || number(u"batch_term_difference"_s, p) == 0.0);
+    }
+
+    void packing()
+    {
+        const Params p = lessonParams(u"packing"_s);
+        QVERIFY(p.isValid());
+        QCOMPARE(number(u"pack_documents"_s, p), 3.0);
+        QCOMPARE(LessonNumbers::number(u"pack_starts"_s, p)->text, u"0, 3, 7, 9"_s);
+        // Documents of 3, 4 and 2: B sees A's 3 keys from 4 queries, C A's and B's from 2.
+        const std::vector<std::int64_t> lengths = {3, 4, 2};
+        std::int64_t cross = 0, negative = 0, farthest = 0, start = 0;
+        std::vector<std::int64_t> starts;
+        for (const std::int64_t n : lengths) {
+            starts.push_back(start);
+            start += n;
+        }
+        for (std::size_t dq = 0; dq < 3; ++dq) {
+            for (std::size_t dk = 0; dk < dq; ++dk) {
+                for (std::int64_t i = 0; i < lengths[dq]; ++i) {
+                    for (std::int64_t j = 0; j < lengths[dk]; ++j) {
+                        ++cross;
+                        negative += i < j; // restarted ids: i − j
+                        farthest = std::max(farthest, (starts[dq] + i) - (starts[dk] + j)); // running ids
+                    }
+                }
+            }
+        }
+        QCOMPARE(number(u"pack_cross_reference"_s, p), 0.0);
+        QCOMPARE(number(u"pack_cross_continued"_s, p), double(cross));
+        QCOMPARE(number(u"pack_far_continued"_s, p), double(farthest));
+        QCOMPARE(number(u"pack_cross_restarted"_s, p), double(cross));
+        QCOMPARE(number(u"pack_negative_restarted"_s, p), double(negative));
+        QCOMPARE(number(u"pack_negative_share"_s, p), 100.0 * double(negative) / double(cross));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPositionsLessonNumbers)
+#include "tst_positionslessonnumbers.moc"

@@ -1,0 +1,306 @@
+// The positions' figures (position-ids, position-effect, document-distance): their pixels against
+// float64 sums written here (the mean id of a pixel's real tokens, the least and the most of a
+// pixel's RoPE scores, the mean distance of a pixel's attended pairs), and each figure as a 14-pt
+// slide and a view of the window, its plots keeping their room (RelativeSlides).
+#include "render/data/positions/DocumentDistanceModel.h"
+#include "render/data/positions/PositionEffectModel.h"
+#include "render/data/positions/PositionIdsModel.h"
+
+#include "RelativeSlides.h"
+
+#include "core/Engine.h"
+#include "core/ParamText.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+Params with(std::initializer_list<std::pair<QString, QString>> values)
+{
+    Params p;
+    p.dropout = 0.0;
+    for (const auto &[key, text] : values) {
+        if (const auto error = ParamText::set(p, key, text))
+            qFatal("%s: %s", qPrintable(key), qPrintable(error->sentence()));
+    }
+    return p;
+}
+
+template<typename Data>
+std::shared_ptr<const Data> computed(const QString &figure, const Params &params, const QList<PanelExtent> &panels,
+                                     const FigureState &state = {}, Detail detail = Detail::Full,
+                                     std::shared_ptr<const Engine> engine = nullptr)
+{
+    FigureRequest request;
+    request.engine = engine ? std::move(engine) : std::make_shared<const Engine>(params);
+    request.state = state;
+    request.panels = panels;
+    request.detail = detail;
+    const std::atomic<bool> cancel {false};
+    const FigureResult result = FigureBuilds::figure(figure).model().compute(request, cancel);
+    return std::static_pointer_cast<const Data>(result.data);
+}
+
+PanelExtent extent(int width, int height, double x0, double x1, double y0, double y1)
+{
+    return {QSize(width, height), 1.0, {x0, x1}, {y0, y1}};
+}
+
+// transformers' ids of a left-padded row of `n` real tokens in `cols` columns; -1 for padding.
+std::vector<double> leftIds(int n, int cols)
+{
+    std::vector<double> ids;
+    for (int c = 0; c < cols; ++c)
+        ids.push_back(c < cols - n ? -1.0 : double(c - (cols - n)));
+    return ids;
+}
+
+} // namespace
+
+class TestPositionsFigures : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // A pixel of the ids' map is the mean of its real tokens' ids; padding alone is NaN.
+    void idsMapMeans()
+    {
+        const Params p = with({{u"max-len"_s, u"8"_s}, {u"batch"_s, u"left:5,8,3"_s}});
+        const std::vector<std::vector<double>> ids = {leftIds(5, 8), leftIds(8, 8), leftIds(3, 8)};
+        for (const int pixels : {8, 3}) {
+            const auto d = computed<PositionIdsData>(
+                u"position-ids"_s, p, {extent(pixels, 3, -0.5, 7.5, -0.5, 2.5), extent(200, 100, -0.5, 7.5, 0, 8)});
+            QCOMPARE(d->grid.cols, pixels);
+            for (int r = 0; r < 3; ++r) {
+                for (int b = 0; b < pixels; ++b) {
+                    const int c0 = 8 * b / pixels, c1 = 8 * (b + 1) / pixels;
+                    double sum = 0.0;
+                    int n = 0;
+                    for (int c = c0; c < c1; ++c)
+                        if (ids[std::size_t(r)][std::size_t(c)] >= 0.0) {
+                            sum += ids[std::size_t(r)][std::size_t(c)];
+                            ++n;
+                        }
+                    const float v = d->grid.at(r, b);
+                    if (n == 0)
+                        QVERIFY(std::isnan(v));
+                    else
+                        QCOMPARE(v, float(sum / n));
+                }
+            }
+        }
+    }
+
+    // The row drawn closely: each real segment's ends, the reference's and arange's.
+    void idsRowLine()
+    {
+        const Params p = with(
+            {{u"max-len"_s, u"8"_s}, {u"batch"_s, u"left:5,8,3"_s}, {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto d = computed<PositionIdsData>(
+            u"position-ids"_s, p, {extent(8, 3, -0.5, 7.5, -0.5, 2.5), extent(200, 100, -0.5, 7.5, 0, 8)});
+        QCOMPARE(d->row, std::int64_t(0)); // the first row with padding
+        QCOMPARE(d->x.value(0), 3.0);
+        QCOMPARE(d->reference.value(0), 0.0);
+        QCOMPARE(d->chosen.value(0), 3.0);
+        QCOMPARE(d->x.value(1), 7.0);
+        QCOMPARE(d->reference.value(1), 4.0);
+        QVERIFY(d->differs);
+    }
+
+    // Each pixel's band: the least and the most of its real tokens' RoPE scores against the row's
+    // first, mean over the pairs of cos((q − k) w_i), w_i = 10000^(−2i/16).
+    void effectBands()
+    {
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"d-model"_s, u"16"_s},
+                               {u"head-dim"_s, u"16"_s},
+                               {u"max-len"_s, u"40"_s},
+                               {u"batch"_s, u"left:30,40"_s},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto score = [](std::int64_t delta) {
+            double sum = 0.0;
+            for (int i = 0; i < 8; ++i)
+                sum += std::cos(double(delta) / std::pow(10000.0, 2.0 * i / 16.0));
+            return sum / 8.0;
+        };
+        const auto d = computed<PositionEffectData>(u"position-effect"_s, p, {extent(5, 80, -0.5, 39.5, 0, 1)});
+        QCOMPARE(d->x.size(), 5);
+        for (int i = 0; i < 5; ++i) {
+            double lo = NAN, hi = NAN;
+            for (int c = 8 * i; c < 8 * (i + 1); ++c) {
+                if (c < 10)
+                    continue;
+                const double s = score(c - 10);
+                lo = std::isnan(lo) ? s : std::min(lo, s);
+                hi = std::isnan(hi) ? s : std::max(hi, s);
+            }
+            if (std::isnan(lo)) {
+                QVERIFY(std::isnan(d->scoreReference.lo[i]));
+                continue;
+            }
+            QVERIFY(std::abs(d->scoreReference.lo[i] - lo) < 1e-6); // the table's float32 cells
+            QVERIFY(std::abs(d->scoreReference.hi[i] - hi) < 1e-6);
+            QVERIFY(std::abs(d->scoreChosen.hi[i] - hi) < 1e-6);
+            QCOMPARE(d->difference.hi[i], 0.0);
+        }
+        QCOMPARE(d->changedIds, std::int64_t(30));
+    }
+
+    // A row too long for a preview's budget gets one: each pixel's band from some of its tokens,
+    // their scores exactly, inside the full band, the changed ids counted over the whole row;
+    // said to be a preview. Once the row is kept, no preview.
+    void effectPreview()
+    {
+        constexpr int kCols = 8192, kPad = 1000, kPixels = 64;
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"d-model"_s, u"128"_s},
+                               {u"head-dim"_s, u"128"_s},
+                               {u"max-len"_s, QString::number(kCols)},
+                               {u"batch"_s, u"left:%1,%2"_s.arg(kCols - kPad).arg(kCols)},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto score = [](std::int64_t delta) {
+            double sum = 0.0;
+            for (int i = 0; i < 64; ++i)
+                sum += std::cos(double(delta) / std::pow(10000.0, 2.0 * i / 128.0));
+            return sum / 64.0;
+        };
+        const auto engine = std::make_shared<const Engine>(p);
+        const QList<PanelExtent> panels = {extent(kPixels, 80, -0.5, kCols - 0.5, 0, 1)};
+        const FigureModel &model = FigureBuilds::figure(u"position-effect"_s).model();
+        FigureRequest request;
+        request.engine = engine;
+        request.panels = panels;
+        QVERIFY(model.hasPreview(request));
+        const auto preview = computed<PositionEffectData>(u"position-effect"_s, p, panels, {}, Detail::Preview, engine);
+        QVERIFY(preview->preview);
+        QCOMPARE(preview->changedIds, std::int64_t(kCols - kPad));
+        // Each end of a pixel's band is the exact score of one of the pixel's real tokens.
+        const auto someToken = [&](int i, double value) {
+            for (std::int64_t c = std::max<std::int64_t>(kPad, kCols * i / kPixels); c < kCols * (i + 1) / kPixels; ++c)
+                if (std::abs(score(c - kPad) - value) < 1e-12)
+                    return true;
+            return false;
+        };
+        for (int i = 0; i < kPixels; ++i) {
+            if (kCols * (i + 1) / kPixels <= kPad) {
+                QVERIFY(std::isnan(preview->scoreReference.lo[i]));
+                continue;
+            }
+            QVERIFY(someToken(i, preview->scoreReference.lo[i]));
+            QVERIFY(someToken(i, preview->scoreReference.hi[i]));
+            QVERIFY(someToken(i, preview->scoreChosen.hi[i]));
+        }
+        const auto full = computed<PositionEffectData>(u"position-effect"_s, p, panels, {}, Detail::Full, engine);
+        QVERIFY(!full->preview);
+        QCOMPARE(full->changedIds, preview->changedIds);
+        for (int i = 0; i < kPixels; ++i) {
+            if (std::isnan(preview->scoreReference.lo[i]))
+                continue;
+            QVERIFY(preview->scoreReference.lo[i] >= full->scoreReference.lo[i] - 1e-6); // float32 cells
+            QVERIFY(preview->scoreReference.hi[i] <= full->scoreReference.hi[i] + 1e-6);
+        }
+        QVERIFY(!model.hasPreview(request)); // the row is kept
+        request.engine = std::make_shared<const Engine>(with({{u"encoding"_s, u"rope"_s}, {u"max-len"_s, u"40"_s}}));
+        QVERIFY(!model.hasPreview(request)); // within a preview's budget
+    }
+
+    // Dynamic NTK reads the batch's length, torch.max(position_ids) + 1: arange on a left-padded row
+    // moves it, so the figure says the frequencies move; at a fixed rope_type they never do.
+    void effectFrequenciesMove_data()
+    {
+        QTest::addColumn<QString>("ropeType");
+        QTest::addColumn<QString>("batch");
+        QTest::addColumn<bool>("moves");
+        QTest::newRow("dynamic, one padded row") << u"dynamic"_s << u"left:30"_s << true;
+        QTest::newRow("dynamic, a full row beside") << u"dynamic"_s << u"left:30,64"_s << false;
+        QTest::newRow("default") << u"default"_s << u"left:30"_s << false;
+    }
+    void effectFrequenciesMove()
+    {
+        QFETCH(QString, ropeType);
+        QFETCH(QString, batch);
+        QFETCH(bool, moves);
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"d-model"_s, u"16"_s},
+                               {u"head-dim"_s, u"16"_s},
+                               {u"rope-type"_s, ropeType},
+                               {u"rope-factor"_s, u"2"_s},
+                               {u"original-max-len"_s, u"16"_s},
+                               {u"max-len"_s, u"64"_s},
+                               {u"batch"_s, batch},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto d = computed<PositionEffectData>(u"position-effect"_s, p, {extent(64, 80, -0.5, 63.5, 0, 1)});
+        QCOMPARE(d->frequenciesMove, moves);
+        QCOMPARE(d->referenceLength, batch == u"left:30"_s ? std::int64_t(30) : std::int64_t(64));
+        QCOMPARE(d->chosenLength, std::int64_t(64));
+        double largest = 0.0;
+        for (const double v : d->difference.hi)
+            if (std::isfinite(v))
+                largest = std::max(largest, std::abs(v));
+        QCOMPARE(largest > 1e-3, moves);
+    }
+
+    // A pixel of the distances is the mean of its attended pairs' id(q) − id(k), counted one by one.
+    void distanceMeans()
+    {
+        const Params p = with({{u"max-len"_s, u"9"_s}, {u"packed"_s, u"3,4,2"_s}});
+        const std::vector<int> document = {0, 0, 0, 1, 1, 1, 1, 2, 2};
+        const std::vector<int> restarted = {0, 1, 2, 0, 1, 2, 3, 0, 1};
+        const QList<PanelExtent> panels = {extent(3, 3, -0.5, 8.5, -0.5, 8.5), extent(3, 3, -0.5, 8.5, -0.5, 8.5)};
+        const auto d = computed<DocumentDistanceData>(u"document-distance"_s, p, panels);
+        QCOMPARE(d->compare, IdsChoice::RestartedWithoutBlockMask);
+        for (int a = 0; a < 3; ++a) {
+            for (int b = 0; b < 3; ++b) {
+                double sums[2] = {0.0, 0.0};
+                int counts[2] = {0, 0};
+                for (int q = 3 * a; q < 3 * a + 3; ++q)
+                    for (int k = 3 * b; k <= std::min(q, 3 * b + 2); ++k)
+                        for (int panel = 0; panel < 2; ++panel)
+                            if (panel == 1 || document[std::size_t(q)] == document[std::size_t(k)]) {
+                                sums[panel] += restarted[std::size_t(q)] - restarted[std::size_t(k)];
+                                ++counts[panel];
+                            }
+                const HeatmapGrid *grids[2] = {&d->reference, &d->compared};
+                for (int panel = 0; panel < 2; ++panel) {
+                    if (counts[panel] == 0)
+                        QVERIFY(std::isnan(grids[panel]->at(a, b)));
+                    else
+                        QCOMPARE(grids[panel]->at(a, b), float(sums[panel] / counts[panel]));
+                }
+            }
+        }
+        QCOMPARE(d->comparedCounts.cross, std::int64_t(26));
+        QCOMPARE(d->comparedCounts.crossNegative, std::int64_t(11));
+    }
+
+    void slides()
+    {
+        RelativeSlides::check(u"position-ids"_s,
+                              {{u"left-padded"_s,
+                                with({{u"max-len"_s, u"64"_s},
+                                      {u"batch"_s, u"left:40,48,9"_s},
+                                      {u"cache"_s, u"48"_s},
+                                      {u"ids-choice"_s, u"arange-with-padding"_s}})}});
+        RelativeSlides::check(
+            u"position-effect"_s,
+            {{u"llama4"_s,
+              with({{u"encoding"_s, u"rope"_s},
+                    {u"max-len"_s, u"20000"_s},
+                    {u"batch"_s, u"left:5000,20000"_s},
+                    {u"attn-scale"_s, u"0.1"_s},
+                    {u"attention-chunk"_s, u"8192"_s},
+                    {u"ids-choice"_s, u"arange-with-padding"_s}})},
+             {u"sinusoid"_s,
+              with({{u"max-len"_s, u"64"_s}, {u"batch"_s, u"left:30,64"_s}, {u"ids-choice"_s, u"off-by-one"_s}})}});
+        RelativeSlides::check(u"document-distance"_s,
+                              {{u"packed"_s, with({{u"max-len"_s, u"3000"_s}, {u"packed"_s, u"300,2000,700"_s}})}});
+    }
+};
+
+QTEST_MAIN(TestPositionsFigures)
+#include "tst_positionsfigures.moc"
