@@ -319,10 +319,13 @@ bool fitTicks(QCPAxis *axis)
 // "0 10 20" under one panel and "0 5 10 15 20" under its neighbour, one of them a pixel narrower.
 bool alignTicks(const QList<QCPAxis *> &axes)
 {
+    // Over the same length: a panel's extent across its axis (taller under a neighbour that gave
+    // it its tick labels) does not matter.
     const auto alike = [](QCPAxis *a, QCPAxis *b) {
         const QSize sa = a->axisRect()->rect().size(), sb = b->axisRect()->rect().size();
+        const bool across = a->orientation() == Qt::Horizontal;
         return a->orientation() == b->orientation() && a->range() == b->range() && a->scaleType() == b->scaleType()
-            && std::abs(sa.width() - sb.width()) <= 2 && std::abs(sa.height() - sb.height()) <= 2;
+            && std::abs(across ? sa.width() - sb.width() : sa.height() - sb.height()) <= 2;
     };
     bool changed = false;
     for (QCPAxis *axis : axes) {

@@ -61,7 +61,9 @@ void applyToColorScale(QCPColorScale *scale, double points)
         base = scale->barWidth();
         scale->setProperty("posencBaseBarWidth", base);
     }
-    const int width = qRound(base.toInt() * points / kBasePointSize);
+    const QVariant limit = scale->property(kBarLimitProperty);
+    const int scaled = qRound(base.toInt() * points / kBasePointSize);
+    const int width = limit.isValid() ? std::min(scaled, limit.toInt()) : scaled;
     if (scale->barWidth() != width)
         scale->setBarWidth(width);
 }

@@ -7,6 +7,8 @@ namespace posenc::FigureFonts {
 // The size of every text of a figure in the window, and of a file's unless --font-size says
 // otherwise: axis labels and their ticks, titles, legends and the labels on the data alike.
 constexpr double kBasePointSize = 9.0;
+// A colour bar's widest (layout units) on little room (FigureRoom), whatever the text's size.
+inline constexpr char kBarLimitProperty[] = "posencBarLimit";
 
 // Every text of the figure at `points` (docs/ARCHITECTURE.md, Exporting): axis labels and ticks,
 // titles and captions, legends and their entries, colorbars, the labels placed on the data; bold

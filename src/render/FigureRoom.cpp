@@ -31,6 +31,7 @@ const std::vector<Step> &ladder()
     using namespace Steps;
     static const std::vector<Step> steps {
         tightenAxes,
+        tightenGrids,
         unfoldLegends,
         dropCaptions,
         shareAxes,
@@ -42,13 +43,11 @@ const std::vector<Step> &ladder()
         elideTickLabels,
         [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
         dropTitle,
-        dropColorbarLabels,
         [](QCustomPlot *plot) { return hideDispensable(plot, 1); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 2); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 3); },
         dropPanelTitles,
         elideEntries,
-        dropAxisLabels,
         dropKeysIfOverflowing,
     };
     return steps;

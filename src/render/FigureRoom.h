@@ -17,13 +17,18 @@ enum class TextRole {
 
 // A figure on little room (docs/ARCHITECTURE.md, Exporting, "Figures at any size"): as a careful
 // author would, it gives up first what a reader needs least, step by step, until the plots have
-// at least half of the figure and nothing overflows it: the axes tighten to their labels, legends
-// take as many columns as their room holds, the captions and legends of marks go, panels side by
-// side or stacked share their axes' labels, the title keeps its first parts then its first line,
-// the panels' titles one line, the title goes (a file keeps it in its metadata), colorbars drop
-// their labels, the panels the figure can do without go (setDispensable), the panels' titles go.
-// Every step is undone before the next filling is fitted, so that a view made large again shows
-// everything, and a view and its export at one size give up the same.
+// at least half of the figure and nothing overflows it: the axes tighten to their labels, the
+// panels of a grid close up and colour bars narrow, legends take as many columns as their room
+// holds, the captions and legends of marks go, panels side by side or stacked share their axes'
+// labels, the title keeps its first parts then its first line, the panels' titles one line, the
+// title goes (a file keeps it in its metadata), the panels the figure can do without go
+// (setDispensable), the panels' titles go. What a reader cannot do without is never given up:
+// every axis drawn and every colour bar keeps its label (at most shortened to its first part) and
+// its tick labels (thinned). Where no step gives the plots half of the figure, the figure is
+// drawn as the step that gave them the most left it; only a figure whose labels overflow its
+// page whatever is given up is too small (FigureBuild). Every step is undone before the next
+// filling is fitted, so that a view made large again shows everything, and a view and its export
+// at one size give up the same.
 namespace FigureRoom {
 
 void setRole(QCPLayoutElement *element, TextRole role);

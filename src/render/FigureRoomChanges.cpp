@@ -1,6 +1,7 @@
 #include "FigureRoomChanges.h"
 
 #include "FigureFit.h"
+#include "FigureFonts.h"
 #include "SwatchLegend.h"
 
 #include <algorithm>
@@ -101,8 +102,8 @@ Changes::Axis &Changes::axisOf(QCPAxis *axis)
     for (Axis &change : m_axes)
         if (change.axis == axis)
             return change;
-    m_axes.push_back(
-        {axis, axis->label(), axis->label(), axis->tickLabelPadding(), axis->labelPadding(), axis->padding()});
+    m_axes.push_back({axis, FigureFit::unwrappedLabel(axis), FigureFit::unwrappedLabel(axis), axis->tickLabelPadding(),
+                      axis->labelPadding(), axis->padding()});
     return m_axes.back();
 }
 
@@ -114,7 +115,7 @@ void Changes::keepAxis(QCPAxis *axis)
 bool Changes::setAxisLabel(QCPAxis *axis, const QString &label)
 {
     Axis &change = axisOf(axis);
-    if (axis->label() == label)
+    if (FigureFit::unwrappedLabel(axis) == label)
         return false;
     change.shown = label;
     axis->setLabel(label);
@@ -125,6 +126,29 @@ void Changes::keepMargins(QCPLayoutElement *element)
 {
     if (std::none_of(m_margins.begin(), m_margins.end(), [element](const auto &kept) { return kept.first == element; }))
         m_margins.push_back({element, element->minimumMargins()});
+}
+
+bool Changes::setSpacing(QCPLayoutGrid *grid, int rows, int columns)
+{
+    if (grid->rowSpacing() == rows && grid->columnSpacing() == columns)
+        return false;
+    if (std::none_of(m_spacings.begin(), m_spacings.end(), [grid](const Spacing &kept) { return kept.grid == grid; }))
+        m_spacings.push_back({grid, grid->rowSpacing(), grid->columnSpacing()});
+    grid->setRowSpacing(rows);
+    grid->setColumnSpacing(columns);
+    return true;
+}
+
+bool Changes::narrowBar(QCPColorScale *scale, int width)
+{
+    const QVariant limit = scale->property(FigureFonts::kBarLimitProperty);
+    if (limit.isValid() && limit.toInt() <= width)
+        return false;
+    m_narrowed.push_back(scale);
+    scale->setProperty(FigureFonts::kBarLimitProperty, width);
+    if (scale->barWidth() > width)
+        scale->setBarWidth(width);
+    return true;
 }
 
 bool Changes::hide(const QList<QCPLayoutElement *> &elements)
@@ -161,7 +185,8 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
                 rects.append(rect);
             // A colorbar sizes itself from its bar and its axis's labels at every layout.
             if (auto *scale = qobject_cast<QCPColorScale *>(inner)) {
-                m_bars.push_back({scale, scale->barWidth(), scale->axis()->tickLabels(), scale->axis()->label()});
+                m_bars.push_back(
+                    {scale, scale->barWidth(), scale->axis()->tickLabels(), FigureFit::unwrappedLabel(scale->axis())});
                 scale->setBarWidth(0);
                 scale->axis()->setTickLabels(false);
                 scale->axis()->setLabel(QString());
@@ -276,7 +301,7 @@ bool Changes::share(QCPAxis *axis, QCPAxis *keeper)
 {
     if (!axis->tickLabels() && axis->label().isEmpty())
         return false;
-    m_shared.push_back({axis, axis->tickLabels(), axis->label(), keeper});
+    m_shared.push_back({axis, axis->tickLabels(), FigureFit::unwrappedLabel(axis), keeper});
     axis->setTickLabels(false);
     axis->setLabel(QString());
     return true;
@@ -343,6 +368,14 @@ void Changes::moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment cor
 
 void Changes::undo()
 {
+    for (const Spacing &spacing : m_spacings)
+        if (spacing.grid) {
+            spacing.grid->setRowSpacing(spacing.rows);
+            spacing.grid->setColumnSpacing(spacing.columns);
+        }
+    for (const QPointer<QCPColorScale> &scale : m_narrowed)
+        if (scale)
+            scale->setProperty(FigureFonts::kBarLimitProperty, QVariant());
     for (auto taken = m_taken.rbegin(); taken != m_taken.rend(); ++taken)
         putBack(*taken);
     for (auto moved = m_moved.rbegin(); moved != m_moved.rend(); ++moved) {
@@ -369,7 +402,7 @@ void Changes::undo()
     for (const Axis &change : m_axes) {
         if (!change.axis)
             continue;
-        if (change.axis->label() == change.shown)
+        if (FigureFit::unwrappedLabel(change.axis) == change.shown)
             change.axis->setLabel(change.label);
         change.axis->setTickLabelPadding(change.tickLabelPadding);
         change.axis->setLabelPadding(change.labelPadding);
@@ -441,7 +474,7 @@ QStringList Changes::setAside(const QCPTextElement *title) const
             && change.shown != change.original)
             texts.append(QString(change.original).replace(u'\n', kStatements));
     for (const Axis &change : m_axes)
-        if (change.axis && change.axis->label() == change.shown && change.shown != change.label)
+        if (change.axis && FigureFit::unwrappedLabel(change.axis) == change.shown && change.shown != change.label)
             texts.append(QString(change.label).replace(u'\n', u' '));
     for (const Entry &entry : m_entries)
         if (entry.plottable && entry.plottable->name() == entry.shown)

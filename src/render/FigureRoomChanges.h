@@ -39,6 +39,11 @@ public:
     bool setAxisLabel(QCPAxis *axis, const QString &label);
     void keepMargins(QCPLayoutElement *element);
 
+    // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
+    // with the text up to that).
+    bool setSpacing(QCPLayoutGrid *grid, int rows, int columns);
+    bool narrowBar(QCPColorScale *scale, int width);
+
     // Hides `elements` and what they hold (a legend's entries, an axis rect's plottables and the
     // items clipped to it are drawn only while their parent is) and gives each no room: the height
     // of a row it is alone in (but for elements hidden too), else the width of its column.
@@ -176,6 +181,14 @@ private:
     std::vector<Swatch> m_swatches;
     std::vector<Ticks> m_ticks;
     std::vector<Taken> m_taken;
+    struct Spacing
+    {
+        QPointer<QCPLayoutGrid> grid;
+        int rows = 0;
+        int columns = 0;
+    };
+    std::vector<Spacing> m_spacings;
+    std::vector<QPointer<QCPColorScale>> m_narrowed;
 };
 
 } // namespace posenc::FigureRoom

@@ -16,6 +16,8 @@ namespace {
 
 const QString kSeparator = u"  ·  "_s;
 constexpr int kTightPadding = 2; // layout units between an axis and its tick labels, and its label
+constexpr int kTightSpacing = 4; // layout units between the panels of a grid
+constexpr int kNarrowBar = 7; // a colour bar's width (layout units): 1.9 mm, as wide as a line is high
 
 QCPTextElement *titleOf(const QCustomPlot &plot)
 {
@@ -191,8 +193,17 @@ bool tightenAxes(QCustomPlot *plot)
         rect->setMinimumMargins(tight);
         changed = true;
     }
-    // A colorbar's end labels reach half a line past its ends.
+    // A colorbar's axis as close to its bar, and its end labels reach half a line past its ends.
     for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot)) {
+        QCPAxis *axis = scale->axis();
+        if (axis->tickLabelPadding() > kTightPadding || axis->labelPadding() > kTightPadding
+            || axis->padding() > kTightPadding) {
+            changes.keepAxis(axis);
+            axis->setTickLabelPadding(std::min(axis->tickLabelPadding(), kTightPadding));
+            axis->setLabelPadding(std::min(axis->labelPadding(), kTightPadding));
+            axis->setPadding(std::min(axis->padding(), kTightPadding));
+            changed = true;
+        }
         const int half = static_cast<int>(std::ceil(QFontMetricsF(scale->axis()->tickLabelFont()).height() / 2.0));
         const QMargins tight = least(scale->minimumMargins(), QMargins(kTightPadding, half, kTightPadding, half));
         if (tight != scale->minimumMargins()) {
@@ -201,6 +212,22 @@ bool tightenAxes(QCustomPlot *plot)
             changed = true;
         }
     }
+    return changed;
+}
+
+bool tightenGrids(QCustomPlot *plot)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        auto *grid = qobject_cast<QCPLayoutGrid *>(element);
+        // A legend's spacing is unfoldLegends'.
+        if (grid && !qobject_cast<QCPLegend *>(grid) && !Changes::isHidden(grid))
+            changed |= changes.setSpacing(grid, std::min(grid->rowSpacing(), kTightSpacing),
+                                          std::min(grid->columnSpacing(), kTightSpacing));
+    }
+    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot))
+        changed |= changes.narrowBar(scale, kNarrowBar);
     return changed;
 }
 
@@ -371,30 +398,9 @@ bool elideTickLabels(QCustomPlot *plot)
     return changed;
 }
 
-bool dropAxisLabels(QCustomPlot *plot)
-{
-    bool changed = false;
-    QList<QCPAxis *> axes = shownAxes(*plot);
-    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot))
-        axes.append(scale->axis());
-    for (QCPAxis *axis : axes)
-        if (!axis->label().isEmpty())
-            changed |= Changes::of(plot).setAxisLabel(axis, QString());
-    return changed;
-}
-
 bool dropTitle(QCustomPlot *plot)
 {
     return Changes::of(plot).dropText(titleOf(*plot));
-}
-
-bool dropColorbarLabels(QCustomPlot *plot)
-{
-    bool changed = false;
-    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot))
-        if (!scale->axis()->label().isEmpty())
-            changed |= Changes::of(plot).setAxisLabel(scale->axis(), QString());
-    return changed;
 }
 
 bool hideDispensable(QCustomPlot *plot, int order)

@@ -10,6 +10,8 @@ namespace posenc::FigureRoom::Steps {
 // Axes as close to their labels as they can be: paddings of two units, and each axis rect's and
 // colorbar's least margins only what its end tick labels need.
 bool tightenAxes(QCustomPlot *plot);
+// The panels of every grid 4 units apart at most, and colour bars 7 units wide.
+bool tightenGrids(QCustomPlot *plot);
 // Legends take as many columns as their room holds, not only as many as their figure asked for.
 bool unfoldLegends(QCustomPlot *plot);
 // Labels placed on the data (QCPItemText) that their axes would cut, or the page, go: done at
@@ -30,10 +32,7 @@ bool legendsInside(QCustomPlot *plot);
 bool shortenAxisLabels(QCustomPlot *plot);
 // Tick labels of words (a text ticker's) longer than a quarter of the figure's width elided.
 bool elideTickLabels(QCustomPlot *plot);
-// Every axis label goes, the colorbars' too: the last resort of the smallest figures.
-bool dropAxisLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);
-bool dropColorbarLabels(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.
 bool hideDispensable(QCustomPlot *plot, int order);
 bool dropPanelTitles(QCustomPlot *plot);

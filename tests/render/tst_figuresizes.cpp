@@ -3,9 +3,11 @@
 // paper's single and double column, a slide and 6 x 4 cm, is built (never refused), written as
 // PDF and PNG at the page's size, and read back from its SVG as a reader sees it: every text at
 // the point size asked for (within a quarter point), no two texts overlapping, none outside the
-// page or cut by its clip, and the plots (axis rects, colour scales aside) at least half of the
-// page. A figure registered later is covered by being registered.
+// page or cut by its clip, every axis and colour bar drawn labelled, and the plots (axis rects,
+// colour scales aside) at least half of the page. A figure registered later is covered by being
+// registered.
 #include "render/FigureFile.h"
+#include "render/FigureFit.h"
 
 #include "support/FigureBuilds.h"
 #include "support/SvgTexts.h"
@@ -66,6 +68,23 @@ QStringList problemsOf(const SvgTexts::Page &page, double points)
     return problems;
 }
 
+// Every axis of the figure and every colour bar's, in one order for any size of the figure, with
+// whether it is drawn with its tick labels (an axis that gave them to its aligned neighbour's, or
+// of a panel given up, is not) and its label.
+QList<std::pair<bool, QString>> axisLabels(const QCustomPlot &plot)
+{
+    QList<std::pair<bool, QString>> labels;
+    for (QCPAxisRect *rect : plot.axisRects())
+        for (QCPAxis *axis : rect->axes())
+            labels.append(
+                {rect->realVisibility() && axis->visible() && axis->tickLabels(), FigureFit::unwrappedLabel(axis)});
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element))
+            labels.append(
+                {scale->realVisibility() && scale->axis()->tickLabels(), FigureFit::unwrappedLabel(scale->axis())});
+    return labels;
+}
+
 double plotShare(const QCustomPlot &plot, QSize page)
 {
     double area = 0.0;
@@ -118,6 +137,16 @@ void TestFigureSizes::everyFigureAtEverySize()
     QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
     QCOMPARE(svg.viewBox.size(), QSizeF(page.layout));
     QStringList problems = problemsOf(svg, points);
+    // Every axis and colour bar drawn keeps its label, shortened at most: the label it has on a
+    // page with room for everything (it was dropped at a column for rope-rotation and magnitudes).
+    const auto roomy = FigureBuilds::build(figure, params, FigureSize::fromPixels(QSize(2400, 1600)), {}, style);
+    QVERIFY2(!roomy->error(), qPrintable(FigureBuilds::errorOf(*roomy)));
+    const auto full = axisLabels(*roomy->plot());
+    const auto shown = axisLabels(*built->plot());
+    QCOMPARE(shown.size(), full.size());
+    for (qsizetype i = 0; i < shown.size(); ++i)
+        if (shown[i].first && !full[i].second.isEmpty() && shown[i].second.isEmpty())
+            problems.append(u"the label '%1' is dropped"_s.arg(full[i].second));
     const double share = plotShare(*built->plot(), page.layout);
     if (share < 0.5)
         problems.append(u"the plots take %1% of the page"_s.arg(100.0 * share, 0, 'f', 1));
