@@ -166,8 +166,9 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
     QList<QCPAxisRect *> rects;
     for (QCPLayoutElement *element : hiding) {
         element->setMinimumSize(1, 1);
-        if (element->autoMargins() == QCP::msNone)
-            element->setMargins(QMargins()); // a text's own margins
+        // No margins of its own either (a panel title's, a legend's), whatever computed them.
+        element->setAutoMargins(QCP::msNone);
+        element->setMargins(QMargins());
 
         // Axis rects and colorbars within it keep no margins of their own, nor any in their groups.
         QList<QCPLayoutElement *> within {element};
