@@ -446,7 +446,9 @@ void Changes::undo()
     for (const auto &[item, layer] : m_items)
         if (item && isHidden(item))
             item->setLayer(layer);
-    for (const Element &change : m_elements) {
+    // Latest first: an element recorded twice (hidden within a grid, then itself) ends as it was.
+    for (auto it = m_elements.rbegin(); it != m_elements.rend(); ++it) {
+        const Element &change = *it;
         if (!change.element)
             continue;
         if (isHidden(change.element))
@@ -454,8 +456,8 @@ void Changes::undo()
         change.element->setMinimumSize(change.minimum);
         change.element->setMaximumSize(change.maximum);
         change.element->setAutoMargins(change.autoMargins);
-        if (change.autoMargins == QCP::msNone)
-            change.element->setMargins(change.margins);
+        // Auto margins start from the margins they had too (a text's and a legend's keep them).
+        change.element->setMargins(change.margins);
     }
 }
 

@@ -32,7 +32,7 @@ constexpr double kCompareRoomyLines = 40.0;
 // would leave them strips: the heatmaps outline the rows, the subtitle names them.
 constexpr double kNamedColumn = 300.0;
 // Taller than wide by this much (a lesson's view beside its panel), the four modes stand in 2 x 2:
-// in a row they would be strips four times taller than wide.
+// in a row they would be strips four times taller than wide. So they do where a row does not fit.
 constexpr double kSquareAspect = 1.15;
 
 QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
@@ -193,7 +193,10 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const Params &params = d.params;
     // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
     const QCustomPlot &plot = *m_grid->parentPlot();
-    arrange(!m_compact && plot.viewport().height() > kSquareAspect * plot.viewport().width());
+    // In a row too where the row's least width is more than the page has (6 x 4 cm at 9 pt).
+    arrange(false);
+    arrange((!m_compact && plot.viewport().height() > kSquareAspect * plot.viewport().width())
+            || plot.plotLayout()->minimumOuterSizeHint().width() > plot.viewport().width());
     const bool wide = !m_compact && plot.viewport().width() >= kCompareWideFigure
         && PlotStyle::textLines(plot) >= kCompareRoomyLines;
     HeatmapStyle output;
