@@ -199,6 +199,7 @@ QList<CommandOption> tableCheckOptions()
         shown.append(option.names);
     options += CheckExpect::options(shown);
     options.append(CheckApply::option());
+    options.append(PositionIdsCheckCommand::option());
     options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
     options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
     options.append(CommandOptions::help());

@@ -128,7 +128,7 @@ HelpPage lessonsHelp()
     page.section(u"Examples"_s)
         .examples(
             {{u"posenc lessons"_s, u"the lessons, NAME<TAB>TITLE"_s},
-             {u"posenc lessons rope-scaling --preset qwen2-5-7b"_s, u"the lesson on RoPE's scalings, for Qwen2.5"_s},
+             {u"posenc lessons rope-scaling --preset qwen2-5-7b"_s, u"the lesson on RoPE's scalings, for Qwen2.5 7B"_s},
              {u"posenc lessons many-layers --config llama-4-scout --json"_s, u"its text and numbers as JSON"_s},
              {u"posenc --lesson why-sqrt-d --d-model 64"_s, u"the window on a lesson; flags override it"_s}});
     page.section(u"Exit status"_s)

@@ -96,6 +96,9 @@ struct ParamSpec
     QString key; // the flag without its dashes, the session's key: "d-model"
     ParamGroup group = ParamGroup::Model;
     std::optional<Encoding> family; // the family of a row of ParamGroup::Family (ParamTable sets it)
+    // A model's own setting outside its family's rows (Llama 4's attn_scale): presets set it, and a
+    // lesson read for another model leaves it at its default, as a family's (LessonModels::textsFor).
+    bool ofModel = false;
     ParamKind kind = ParamKind::Integer;
     QString valueName; // --help's placeholder: "N", "interleaved|split"
     QString help; // --help's line, without the default

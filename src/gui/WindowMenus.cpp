@@ -165,7 +165,7 @@ void WindowMenus::createEmbeddingsActions(QMenu *file)
     auto *batch = new BatchFiles(m_window, m_parts.controls, this);
     connect(batch, &BatchFiles::failed, this, &WindowMenus::failed);
     file->addAction(tr("Load an attention &mask…"), this, [batch] { batch->choose(u"attention-mask"_s); });
-    file->addAction(tr("Load &document ids…"), this, [batch] { batch->choose(u"document-ids"_s); });
+    file->addAction(tr("Load document &ids…"), this, [batch] { batch->choose(u"document-ids"_s); });
     file->addAction(tr("Use no mask or document ids"), this, [batch] { batch->clear(); });
     connect(m_parts.controls, &ControlPanel::loadRequested, this, [this, batch](const QString &key) {
         if (BatchFiles::holds(key))

@@ -62,13 +62,14 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
     if (!choice)
         return lesson.session.params;
     const auto over = [&](bool keeping) {
-        // The families' parameters are the model's: those the model does not name are the
-        // defaults, never the lesson's settings of its own model (a scaling's factor on a model
-        // without one), but for those the lesson keeps.
+        // The families' parameters, and a model's own others (ParamSpec::ofModel), are the model's:
+        // those the model does not name are the defaults, never the lesson's settings of its own
+        // model (a scaling's factor, Llama 4's temperature on a model without one), but for those
+        // the lesson keeps.
         ParamTexts texts;
         for (auto it = lesson.session.params.cbegin(); it != lesson.session.params.cend(); ++it) {
             const ParamSpec *row = ParamTable::find(it.key());
-            if (!(row && row->family) || (keeping && lesson.keep.contains(it.key())))
+            if (!(row && (row->family || row->ofModel)) || (keeping && lesson.keep.contains(it.key())))
                 texts.insert(it.key(), it.value());
         }
         for (auto it = choice->texts.cbegin(); it != choice->texts.cend(); ++it) {

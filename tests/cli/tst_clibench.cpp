@@ -151,7 +151,7 @@ void TestCliBench::benchRefusesAnUnknownView()
 {
     const Run run = posenc({u"bench"_s, u"--json"_s, u"--views"_s, u"rope,alibbi"_s});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains(u"--views: each of sinusoidal, rope, alibi, t5, deberta, check; got 'alibbi'"_s),
+    QVERIFY2(run.err.contains(u"--views: each of sinusoidal, rope, alibi, t5, deberta, positions, check; got 'alibbi'"_s),
              qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
 }

@@ -92,6 +92,12 @@ QList<StandardInputRow> standardInputRows(const QString &config)
         {u"table --embeddings"_s, u"table embedding -o - --format csv --d-model 64 --embeddings {}"_s, u"embeddings"_s,
          u"pe.npy"_s},
         {u"export --config"_s, llamaCos, u"config"_s, config},
+        {u"table --attention-mask"_s, u"table position-ids -o - --format csv --attention-mask {}"_s,
+         u"attention-mask"_s, u"mask.npy"_s},
+        {u"table --document-ids"_s, u"table position-ids -o - --format csv --document-ids {}"_s, u"document-ids"_s,
+         u"documents.npy"_s},
+        {u"check --position-ids"_s, u"check --position-ids {} --batch left:3,4 --max-len 4"_s, u"position-ids"_s,
+         u"ids.npy"_s},
         {u"describe --config"_s, u"describe --config {}"_s, u"config"_s, config},
         {u"the window's FILE"_s, u"{} --screenshot shot.png --size 800x600"_s, u"window ARG"_s, u"session.posenc"_s},
         {u"the window's --session"_s, u"--session {} --screenshot shot.png --size 800x600"_s, u"session"_s,
@@ -142,6 +148,11 @@ void TestCliGrammar::initTestCase()
         const CliRun::BinaryRun made = run(arguments, dir);
         QVERIFY2(made.exitCode == 0, qPrintable(made.err));
     }
+    // A batch of two rows, the first left-padded by one: its mask, its documents (-1 padding) and the
+    // reference's ids for it.
+    QVERIFY(CliRun::writeNpy(m_dir.filePath(u"mask.npy"_s), 2, 4, {0, 1, 1, 1, 1, 1, 1, 1}));
+    QVERIFY(CliRun::writeNpy(m_dir.filePath(u"documents.npy"_s), 2, 4, {-1, 0, 0, 0, 0, 0, 1, 1}));
+    QVERIFY(CliRun::writeNpy(m_dir.filePath(u"ids.npy"_s), 2, 4, {1, 0, 1, 2, 0, 1, 2, 3}));
     QFile session(m_dir.filePath(u"session.posenc"_s));
     QVERIFY(session.open(QIODevice::WriteOnly));
     session.write(R"({"format": "posenc-session", "version": 1, "params": {"d-model": "48", "max-len": "40"}})");
@@ -279,8 +290,10 @@ void TestCliGrammar::everyListedUsageWorks()
             arguments.append(command == u"table"_s ? u"usage.npy"_s : u"usage.png"_s);
         else if (before == u"--config"_s)
             arguments.append(m_config);
-        else if (before == u"--lesson"_s && word == u"NAME"_s)
+        else if ((before == u"--lesson"_s || before == u"lessons"_s) && word == u"NAME"_s)
             arguments.append(u"rope-scaling"_s);
+        else if (before == u"--position-ids"_s && word == u"IDS.npy"_s)
+            arguments << u"ids.npy"_s << u"--batch"_s << u"left:3,4"_s << u"--max-len"_s << u"4"_s;
         else if (before == u"--encoding"_s && word == u"FAMILY"_s)
             arguments.append(u"rope"_s);
         else if (before == u"--generate"_s && word == u"KIND"_s)

@@ -68,7 +68,7 @@ private slots:
     void aPresetOpensTheWindowWithItsValues();
     void aValueThePresetGaveIsNamedWithIt();
     void aNameThatIsNotAPresetExitsTwoNamingThem();
-    void aPresetGoesAloneWithASessionOrALesson();
+    void aPresetGoesAloneWithASession();
     void theEncodingFlagOverridesThePresetsFamily();
 
 private:
@@ -240,7 +240,9 @@ void TestCliPresets::aNameThatIsNotAPresetExitsTwoNamingThem()
     QVERIFY(!QFile::exists(path(u"x.npy"_s)));
 }
 
-void TestCliPresets::aPresetGoesAloneWithASessionOrALesson()
+// A preset beside a session is refused; beside a lesson it is the model the lesson is read for
+// (tst_lessonmodels).
+void TestCliPresets::aPresetGoesAloneWithASession()
 {
     QFile session(path(u"s.json"_s));
     QVERIFY(session.open(QIODevice::WriteOnly));
@@ -249,13 +251,11 @@ void TestCliPresets::aPresetGoesAloneWithASessionOrALesson()
     for (const QStringList &arguments :
          {QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--session"_s, session.fileName(),
                        u"--preset"_s, u"transformer-base"_s},
-          QStringList {u"export"_s, u"--lesson"_s, u"why-sqrt-d"_s, u"--preset"_s, u"transformer-base"_s, u"-o"_s,
-                       path(u"x.png"_s)},
           QStringList {u"--preset"_s, u"transformer-base"_s, u"--session"_s, session.fileName()}}) {
         const Run run = posenc(arguments);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"--preset"_s), qPrintable(run.err));
-        QVERIFY2(run.err.contains(u"--session"_s) || run.err.contains(u"--lesson"_s), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"--session"_s), qPrintable(run.err));
     }
     QVERIFY(!QFile::exists(path(u"x.npy"_s)));
     QVERIFY(!QFile::exists(path(u"x.png"_s)));

@@ -141,11 +141,13 @@ void TestCliVision::badValuesExitTwo_data()
     QTest::newRow("a prompt of an unknown kind")
         << mrope + QStringList {u"--prompt"_s, u"text:3,audio:4"_s}
         << u"--prompt: 'audio:4': unknown kind 'audio' (text, image or video); it must be segments text:N, "
-           "image:TxHxW or video:TxHxW[@SECONDS] separated by commas; got 'text:3,audio:4'"_s;
+           "image:TxHxW or video:TxHxW[@SECONDS] (or image:HxWpx, video:HxWpx@Ds[@Ffps] in pixels and seconds) "
+           "separated by commas; got 'text:3,audio:4'"_s;
     QTest::newRow("an image not divisible by the merge size")
         << mrope + QStringList {u"--prompt"_s, u"image:1x5x4"_s}
         << u"--prompt: the image grid 1x5x4 is not divisible by spatial-merge-size 2 in height and width; it must be "
-           "segments text:N, image:TxHxW or video:TxHxW[@SECONDS] separated by commas; got 'image:1x5x4'"_s;
+           "segments text:N, image:TxHxW or video:TxHxW[@SECONDS] (or image:HxWpx, video:HxWpx@Ds[@Ffps] in pixels "
+           "and seconds) separated by commas; got 'image:1x5x4'"_s;
     // The prompt's check divided by a merge size of 0 before that row's own check spoke.
     QTest::newRow("a merge size of 0") << mrope + QStringList {u"--spatial-merge-size"_s, u"0"_s}
                                        << u"--spatial-merge-size: must be an integer in [1, 64]; got 0"_s;

@@ -2,8 +2,9 @@
 
 // Parameters of the families whose figures the tests that draw every registered figure cannot
 // draw from their own parameters: the families that bias the attention scores (ALiBi, T5,
-// DeBERTa, Sandwich, any family of that kind the list gives) and the vision families M-RoPE and
-// 2-D RoPE. A figure of those families alone is drawn from these, the others from the tests' own.
+// DeBERTa, Sandwich, any family of that kind the list gives), the vision families M-RoPE and
+// 2-D RoPE, and NoPE (its figure of order without positions). A figure of those families alone is
+// drawn from these, the others from the tests' own.
 #include "core/FamilySpec.h"
 #include "core/Params.h"
 #include "render/FigureDescriptor.h"
@@ -18,7 +19,7 @@ namespace RelativeTestParams {
 inline bool drawnHere(posenc::Encoding family)
 {
     return posenc::Families::spec(family).kind == posenc::FamilyKind::ScoreBias || family == posenc::Encoding::Mrope
-        || family == posenc::Encoding::Rope2d;
+        || family == posenc::Encoding::Rope2d || family == posenc::Encoding::None;
 }
 
 // The family `figure` is drawn from when it shows only such families: its first.

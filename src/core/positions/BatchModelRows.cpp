@@ -25,7 +25,7 @@ ParamSpec attnScaleRow()
                                             [](Params &p) -> std::optional<double> & { return p.batch.attnScale; });
     s.help = u"Llama 4's attn_scale: its NoPE layers' queries times log1p(floor((p + 1) / floor_scale)) *\n"
              "      attn_scale + 1 (Llama 4: 0.1); unset: no temperature"_s;
-    s.label = u"attn_scale (temperature)"_s;
+    s.label = u"attn_scale"_s;
     s.allowed = [](const Params &) { return u"unset or a number in [0, 100]"_s; };
     s.check = [](const Params &p) -> std::optional<ParamError> {
         const auto &v = p.batch.attnScale;
@@ -77,7 +77,7 @@ ParamSpec chunkRow()
     s.unsetText = u"unset"_s;
     s.help = u"Llama 4's attention_chunk_size: a query sees only the keys of its chunk (Llama 4: 8192);\n"
              "      unset: no chunks"_s;
-    s.label = u"attention_chunk_size"_s;
+    s.label = u"attention_chunk"_s;
     s.controlMin = 0;
     s.controlMax = kMaxScale;
     s.parse = [](const QString &t) -> std::optional<ParamValue> {
@@ -107,7 +107,10 @@ ParamSpec chunkRow()
 
 QList<ParamSpec> rows()
 {
-    return {attnScaleRow(), floorScaleRow(), chunkRow()};
+    QList<ParamSpec> list = {attnScaleRow(), floorScaleRow(), chunkRow()};
+    for (ParamSpec &s : list)
+        s.ofModel = true; // Llama 4's config sets them: the model's, not the batch's
+    return list;
 }
 
 } // namespace posenc::BatchModelRows

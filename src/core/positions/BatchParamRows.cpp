@@ -54,7 +54,7 @@ ParamSpec lengthsRow()
     s.valueName = u"left|right:N,N,..."_s;
     s.help = u"a batch as each row's real tokens padded at one side, left:5,8,3 or right:5,8,3: the rows\n"
              "      are max_len columns (the prefill's with --cache), the padding at that side"_s;
-    s.label = u"batch (side: lengths)"_s;
+    s.label = u"batch"_s;
     s.helpShowsDefault = false;
     s.formula = [](const Params &) {
         return tr("Each row holds its prompt's tokens padded to the row's length at one side, as a tokenizer's "
@@ -70,7 +70,7 @@ ParamSpec packedRow()
     s.valueName = u"N,N,.../N,..."_s;
     s.help = u"documents packed into rows: each row's documents' lengths, rows apart by '/' (3,4,2/5,4),\n"
              "      each row padded at its end to max_len"_s;
-    s.label = u"packed documents"_s;
+    s.label = u"packed"_s;
     s.helpShowsDefault = false;
     s.formula = [](const Params &) {
         return tr("Documents one after the other in a row, as the flattening collator packs them: each document's "
@@ -115,7 +115,7 @@ ParamSpec cacheRow()
         u" (max_len)"_s);
     s.help = u"a prefill of N columns: from column N on each column is one decode step with a KV cache;\n"
              "      0: no cache"_s;
-    s.label = u"KV cache (prefill)"_s;
+    s.label = u"cache"_s;
     s.controlMax = Params::kMaxLen;
     const auto inRange = s.check;
     s.check = [inRange](const Params &p) -> std::optional<ParamError> {
@@ -135,8 +135,12 @@ ParamSpec choiceRow()
 {
     ParamSpec s
         = ParamRows::choice(u"ids-choice"_s, ParamGroup::Batch, &Params::batch, &BatchParams::ids, choiceWords());
-    s.help = u"the ids the tokens get: the reference's, or a mistake to compare with it"_s;
-    s.label = u"position ids"_s;
+    // One word for the value: the six choices would make a line no page can hold (the man page's tag).
+    s.valueName = u"CHOICE"_s;
+    s.help = u"the ids the tokens get: reference, the reference's, or a mistake to compare with it:\n"
+             "      arange-with-padding, positions-not-restarted, restarted-without-block-mask,\n"
+             "      cache-offset or off-by-one"_s;
+    s.label = u"ids_choice"_s;
     s.formula = [](const Params &) {
         return tr("reference: transformers' (generation, the flattening collator, get_rope_index)<br>"
                   "arange-with-padding: arange(L) in every row<br>"

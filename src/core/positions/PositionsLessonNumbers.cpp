@@ -5,6 +5,7 @@
 #include "PositionEffect.h"
 
 #include "core/Engine.h"
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
 #include <QStringList>
@@ -104,6 +105,16 @@ Number decodeId(const Params &params, IdsChoice choice)
     });
 }
 
+// A condition on how the model's score reads two ids (PositionEffect::ScoreKind): turned by their
+// difference (RoPE, M-RoPE).
+Number scoreKind(const Params &params, PositionEffect::ScoreKind kind, const QString &whyNot)
+{
+    if (!params.isValid())
+        return none(kInvalid);
+    const Engine engine(params);
+    return condition(engine.source<PositionEffect>().scoreKind() == kind, whyNot);
+}
+
 Number needs(bool set, const QString &what, const std::function<Number()> &f)
 {
     return set ? f() : none(u"not here: %1 is unset"_s.arg(what));
@@ -126,6 +137,20 @@ QList<Entry> paddingEntries()
          }},
         {u"batch_last_id"_s, u"its position id, the reference's"_s,
          [reference](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
+        {u"batch_rotary"_s, u"a condition: the score turns a query and a key by their ids' difference"_s,
+         [](const Params &p) {
+             return scoreKind(p, PositionEffect::ScoreKind::Rotary, u"the model turns no query by its id"_s);
+         }},
+        {u"batch_biased"_s, u"a condition: the model biases its scores by the difference of two ids"_s,
+         [](const Params &p) {
+             return condition(Families::spec(p.encoding).kind == FamilyKind::ScoreBias,
+                              u"the model biases no score by a distance"_s);
+         }},
+        {u"batch_score_name"_s, u"what the score of a family that biases it is: \"T5 bucket\", \"ALiBi bias\""_s,
+         [](const Params &p) {
+             const FamilySpec &family = Families::spec(p.encoding);
+             return family.score ? word(family.score->name) : none(u"not here: the family has no score of two ids"_s);
+         }},
         {u"batch_score_reference"_s, u"its score against the row's first real token, the reference's ids"_s,
          [reference](const Params &p) { return effect(p, reference, Column::ScoreReference); }},
         {u"batch_score_arange"_s, u"the same under arange(L)"_s,
