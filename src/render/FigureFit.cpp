@@ -181,7 +181,8 @@ bool fitLegend(QCPLegend *legend, double width)
         const int wished = legend->wrap() > 0 ? legend->wrap() : (byRows ? count : count);
         legend->setProperty("fitWished", std::min(wished, count));
     }
-    const int wished = legend->property("fitWished").toInt();
+    // Within its entries now: a panel given up takes its entries out of the legend (FigureRoom).
+    const int wished = std::clamp(legend->property("fitWished").toInt(), 1, count);
     const bool unfold = legend->property("fitUnfold").toBool();
     // The candidates from the most columns allowed to the fewest.
     QList<int> wraps;
