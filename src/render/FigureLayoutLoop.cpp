@@ -72,7 +72,7 @@ void FigureLayoutLoop::fitRoom()
     int best = 0;
     double bestShare = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
     for (int step = 1; step <= FigureRoom::steps(); ++step) {
-        if (FigureRoom::fits(*m_plot))
+        if (FigureRoom::fits(*m_plot, m_points))
             return retick();
         if (FigureRoom::giveUp(m_plot, step))
             settle();
@@ -82,7 +82,7 @@ void FigureLayoutLoop::fitRoom()
             bestShare = share;
         }
     }
-    if (!FigureRoom::fits(*m_plot) && best < FigureRoom::steps() && bestShare >= 0.0)
+    if (!FigureRoom::fits(*m_plot, m_points) && best < FigureRoom::steps() && bestShare >= 0.0)
         giveUpTo(best);
     retick();
 }

@@ -3,6 +3,7 @@
 #include "FigureFit.h"
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
+#include "FigureSize.h"
 
 #include <functional>
 
@@ -118,9 +119,17 @@ bool within(const QCustomPlot &plot)
     return least.width() <= plot.viewport().width() && least.height() <= plot.viewport().height();
 }
 
-bool fits(const QCustomPlot &plot)
+bool shortOfRoom(const QCustomPlot &plot, double points)
 {
-    return within(plot) && plotShare(plot) >= kMinPlotShare;
+    // The viewport's layout units are the screen's logical pixels, as the texts are measured.
+    const double size = points * FigureSize::unitsPerInch() / 72.0;
+    const QRect viewport = plot.viewport();
+    return double(viewport.width()) * viewport.height() < kShortRoom * size * size;
+}
+
+bool fits(const QCustomPlot &plot, double points)
+{
+    return within(plot) && (!shortOfRoom(plot, points) || plotShare(plot) >= kMinPlotShare);
 }
 
 QString fullTitle(const QCustomPlot &plot)

@@ -16,19 +16,19 @@ enum class TextRole {
 };
 
 // A figure on little room (docs/ARCHITECTURE.md, Exporting, "Figures at any size"): as a careful
-// author would, it gives up first what a reader needs least, step by step, until the plots have
-// at least half of the figure and nothing overflows it: the axes tighten to their labels, the
-// panels of a grid close up and colour bars narrow, legends take as many columns as their room
-// holds, the captions and legends of marks go, panels side by side or stacked share their axes'
-// labels, the title keeps its first parts then its first line, the panels' titles one line, the
-// title goes (a file keeps it in its metadata), the panels the figure can do without go
-// (setDispensable), the panels' titles go. What a reader cannot do without is never given up:
-// every axis drawn and every colour bar keeps its label (at most shortened to its first part) and
-// its tick labels (thinned). Where no step gives the plots half of the figure, the figure is
-// drawn as the step that gave them the most left it; only a figure whose labels overflow its
-// page whatever is given up is too small (FigureBuild). Every step is undone before the next
-// filling is fitted, so that a view made large again shows everything, and a view and its export
-// at one size give up the same.
+// author would, it gives up first what a reader needs least, step by step, until nothing overflows
+// it and, on a page short of room (kShortRoom), the plots have at least half of it: the axes
+// tighten to their labels, the panels of a grid close up and colour bars narrow, legends take as
+// many columns as their room holds, the captions and legends of marks go, panels side by side or
+// stacked share their axes' labels, the title keeps its first parts then its first line, the
+// panels' titles one line, the title goes (a file keeps it in its metadata), the panels the figure
+// can do without go (setDispensable), the panels' titles go. What a reader cannot do without is
+// never given up: every axis drawn and every colour bar keeps its label (at most shortened to its
+// first part) and its tick labels (thinned). Where no step gives the plots half of the figure, the
+// figure is drawn as the step that gave them the most left it; only a figure whose labels overflow
+// its page whatever is given up is too small (FigureBuild). Every step is undone before the next
+// filling is fitted, so that a view made large again shows everything, and a view and its export at
+// one size give up the same.
 namespace FigureRoom {
 
 void setRole(QCPLayoutElement *element, TextRole role);
@@ -52,11 +52,19 @@ bool tidy(QCustomPlot *plot);
 
 // The part of the figure its plots take: their axis rects (colour scales aside) over the viewport.
 double plotShare(const QCustomPlot &plot);
-// At least this part of the figure is its plots.
+// At least this part of a page short of room is its plots.
 constexpr double kMinPlotShare = 0.5;
-// Whether the figure fits its viewport: its least size within it and its plots at least
-// kMinPlotShare of it.
-bool fits(const QCustomPlot &plot);
+// A page is short of room where it holds fewer than this many squares of its text's size: a
+// slide (25.4 x 14.3 cm) at 9 pt holds 80 x 45 of them, the window's 1200 x 800 figure at 9 pt
+// 100 x 67. There the texts crowd the plots, and the figure gives up what a reader needs least
+// until its plots have kMinPlotShare of it; a larger page is given up only what overflows it
+// (its author's captions keep their room, as they do on a screen).
+constexpr double kShortRoom = 5000.0;
+// Whether the figure's page is short of room with its texts at `points`.
+bool shortOfRoom(const QCustomPlot &plot, double points);
+// Whether the figure fits its viewport with its texts at `points`: its least size within it and,
+// on a page short of room, its plots at least kMinPlotShare of it.
+bool fits(const QCustomPlot &plot, double points);
 // Whether its least size is within its viewport (nothing overflows or overlaps).
 bool within(const QCustomPlot &plot);
 
