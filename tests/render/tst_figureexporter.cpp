@@ -14,9 +14,9 @@
 #include "support/TestFiles.h"
 
 #include <QBuffer>
-#include <QRegularExpression>
 #include <QFontInfo>
 #include <QImageReader>
+#include <QRegularExpression>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -67,17 +67,18 @@ Params paramsFor(const QString &figure)
     return p;
 }
 
-// The labels of the figure's visible axes and colour scales, as it is built.
+// The labels of the axes and colour scales the figure shows as it is built (not those of a panel
+// given up on little room).
 QStringList axisLabels(QCustomPlot &plot)
 {
     QStringList labels;
     for (QCPAxisRect *rect : plot.axisRects())
         for (QCPAxis *axis : rect->axes())
-            if (axis->visible() && !axis->label().trimmed().isEmpty())
+            if (rect->realVisibility() && axis->visible() && !axis->label().trimmed().isEmpty())
                 labels.append(axis->label());
     for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
-            if (scale->visible() && !scale->axis()->label().trimmed().isEmpty())
+            if (scale->realVisibility() && !scale->axis()->label().trimmed().isEmpty())
                 labels.append(scale->axis()->label());
     return labels;
 }
