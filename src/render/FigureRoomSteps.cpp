@@ -5,6 +5,8 @@
 #include "LegendPlacement.h"
 #include "SwatchLegend.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <cmath>
 
@@ -131,6 +133,12 @@ QMargins least(const QMargins &a, const QMargins &b)
             std::min(a.bottom(), b.bottom())};
 }
 
+QMargins most(const QMargins &a, const QMargins &b)
+{
+    return {std::max(a.left(), b.left()), std::max(a.top(), b.top()), std::max(a.right(), b.right()),
+            std::max(a.bottom(), b.bottom())};
+}
+
 // The single axis rect whose plottables `legend` names, or none.
 QCPAxisRect *rectNamedBy(const QCPLegend *legend)
 {
@@ -181,11 +189,39 @@ bool tightenAxes(QCustomPlot *plot)
         axis->setPadding(std::min(axis->padding(), kTightPadding));
         changed = true;
     }
+    // Panels side by side in a grid tighten their tops and bottoms alike, panels stacked their
+    // sides, each to the farthest their tick labels reach past their plots: panels their figure
+    // made as high or as wide stay so.
+    const auto cell = [](QCPAxisRect *rect) -> std::pair<int, int> {
+        if (auto *grid = qobject_cast<QCPLayoutGrid *>(rect->layout()))
+            for (int i = 0; i < grid->elementCount(); ++i)
+                if (grid->elementAt(i) == rect) {
+                    int row = 0, column = 0;
+                    grid->indexToRowCol(i, row, column);
+                    return {row, column};
+                }
+        return {-1, -1};
+    };
+    // Keyed by the grid and its row (tops and bottoms) or column (sides); a rect alone by itself.
+    QHash<std::pair<const void *, int>, QMargins> rows, columns;
+    const auto keys = [&cell](QCPAxisRect *rect) {
+        const auto [row, column] = cell(rect);
+        const void *grid = row < 0 ? static_cast<const void *>(rect) : rect->layout();
+        return std::pair {std::pair {grid, row}, std::pair {grid, -2 - column}};
+    };
     for (QCPAxisRect *rect : plot->axisRects()) {
         const QMargins ends(std::max(overhang(rect, QCP::msLeft), kTightPadding),
                             std::max(overhang(rect, QCP::msTop), kTightPadding),
                             std::max(overhang(rect, QCP::msRight), kTightPadding),
                             std::max(overhang(rect, QCP::msBottom), kTightPadding));
+        const auto [row, column] = keys(rect);
+        rows.insert(row, most(rows.value(row), ends));
+        columns.insert(column, most(columns.value(column), ends));
+    }
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        const auto [row, column] = keys(rect);
+        const QMargins across = rows.value(row), down = columns.value(column);
+        const QMargins ends(down.left(), across.top(), down.right(), across.bottom());
         const QMargins tight = least(rect->minimumMargins(), ends);
         if (tight == rect->minimumMargins())
             continue;
