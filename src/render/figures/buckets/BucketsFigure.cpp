@@ -81,6 +81,8 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
 
     auto *right = new QCPLayoutGrid;
     m_mapCell = right;
+    // On little room the map goes after the other family's curve (fill).
+    FigureRoom::setDispensable(m_mapCell, 2);
     row->addElement(0, 1, right);
     m_mapTitle = PlotStyle::panelTitle(plot, false);
     right->addElement(0, 0, m_mapTitle);
@@ -260,7 +262,6 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     // On little room the chosen family's curve stays: the other family's goes, then the map.
     FigureRoom::setDispensable(m_t5, t5Map ? 0 : 1);
     FigureRoom::setDispensable(m_deberta, t5Map ? 1 : 0);
-    FigureRoom::setDispensable(m_mapCell, 2);
     const std::optional<QString> &mapProblem = t5Map ? d.t5Problem : d.debertaProblem;
     HeatmapStyle style;
     style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
