@@ -19,10 +19,15 @@ ConfigContext::ConfigContext(const QJsonObject &config, ConfigCheck &check)
 
 void ConfigContext::find(const QString &id, const QString &message, const QString &layerType)
 {
-    const ConfigFinding finding = ConfigFindings::make(id, message, layerType);
     // The same words twice (a default read for each layer type) are said once.
-    if (!result.findings.contains(finding))
-        result.findings.append(finding);
+    const QString key = id + QChar(0x1f) + layerType + QChar(0x1f) + message;
+    if (m_said.contains(key))
+        return;
+    m_said.insert(key);
+    const ConfigFinding finding = ConfigFindings::make(id, message, layerType);
+    if (finding.severity == Severity::Error)
+        m_errorTypes.insert(layerType);
+    result.findings.append(finding);
 }
 
 void ConfigContext::implicitDefault(const QString &key, const QString &value)
@@ -32,9 +37,7 @@ void ConfigContext::implicitDefault(const QString &key, const QString &value)
 
 bool ConfigContext::errorFor(const QString &layerType) const
 {
-    return std::any_of(result.findings.cbegin(), result.findings.cend(), [&](const ConfigFinding &f) {
-        return f.severity == Severity::Error && (f.layerType.isEmpty() || f.layerType == layerType);
-    });
+    return m_errorTypes.contains(QString()) || m_errorTypes.contains(layerType);
 }
 
 std::int64_t ConfigContext::integerOr(const QStringList &keys, std::int64_t lo, std::int64_t hi, std::int64_t fallback,

@@ -6,6 +6,7 @@
 #include "check/models/ModelTable.h"
 
 #include <QHash>
+#include <QSet>
 #include <QStringList>
 
 #include <cstdint>
@@ -28,6 +29,8 @@ struct ConfigContext
     LayerPlan plan; // the layers its rules build (LayerPlans::plan), for a rotary model
     ConfigCheck &result;
 
+    // Each finding once, in the order found; a set keeps it linear in the findings (a config may
+    // name tens of thousands of layer types, each with its own).
     void find(const QString &id, const QString &message, const QString &layerType = QString());
     // A warning that `key` is absent and `value` is what HF's config class takes.
     void implicitDefault(const QString &key, const QString &value);
@@ -37,6 +40,10 @@ struct ConfigContext
     // The integer at `key` of the text config, or the class default (with a finding when
     // `warn`); `alternatives` are older names of the key read before the default.
     std::int64_t integerOr(const QStringList &keys, std::int64_t lo, std::int64_t hi, std::int64_t fallback, bool warn);
+
+private:
+    QSet<QString> m_said; // the findings said: id, layer type and message
+    QSet<QString> m_errorTypes; // the layer types an error finding names; empty string: the whole config
 };
 
 // Bounds the readers share: real models have a few hundred layers at most, and no count of

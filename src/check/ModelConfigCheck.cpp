@@ -3,6 +3,7 @@
 #include "ConfigContext.h"
 
 #include "check/FamilyCheck.h"
+#include "check/models/ConfigSources.h"
 #include "check/models/LayerSchemes.h"
 #include "check/models/ModelFindings.h"
 #include "core/FamilySpec.h"
@@ -10,6 +11,8 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <numeric>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -122,6 +125,32 @@ QString schemeOf(const ConfigContext &c)
     return c.model.scheme;
 }
 
+// Where a wrapper's text model keeps its keys: text_config, language_config or llm_config at the
+// top, or the path the wrapper's row names (Qwen3OmniMoeConfig.get_text_config: the thinker's,
+// thinker_config.text_config); `path` is set to where. None when the text model's keys are at the top.
+std::optional<ConfigObject> textConfigOf(const ConfigObject &top, const QString &type, QString &path)
+{
+    const ModelRow *wrapper = ModelTable::find(type);
+    const QString rowPath = wrapper ? wrapper->raw.value(u"text_path"_s).toString() : QString();
+    if (!rowPath.isEmpty()) {
+        std::optional<ConfigObject> o = top;
+        for (const QString &part : rowPath.split(u'.')) {
+            if (!o || !o->json().contains(part))
+                return std::nullopt;
+            o = o->object(part);
+        }
+        path = rowPath;
+        return o;
+    }
+    for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
+        if (top.json().contains(key)) {
+            path = key;
+            return top.object(key); // a value that is no object is a problem of the key
+        }
+    }
+    return std::nullopt;
+}
+
 QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
 {
     const std::optional<Encoding> family = Families::fromWord(scheme);
@@ -138,10 +167,19 @@ QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
         if (!other.placesPosition() && FamilyChecks::of(other.encoding).readConfig)
             layers += FamilyChecks::of(other.encoding).readConfig(c);
     }
-    std::stable_sort(layers.begin(), layers.end(), [](const ConfigLayer &a, const ConfigLayer &b) {
+    // Ordered by index, each layer moved once: a layer is a large object and there may be many.
+    std::vector<qsizetype> order(std::size_t(layers.size()));
+    std::iota(order.begin(), order.end(), qsizetype(0));
+    std::stable_sort(order.begin(), order.end(), [&](qsizetype i, qsizetype j) {
+        const ConfigLayer &a = layers.at(i);
+        const ConfigLayer &b = layers.at(j);
         return a.layers.empty() || (!b.layers.empty() && a.layers.front() < b.layers.front());
     });
-    return layers;
+    QList<ConfigLayer> sorted;
+    sorted.reserve(layers.size());
+    for (const qsizetype i : order)
+        sorted.append(std::move(layers[i]));
+    return sorted;
 }
 
 } // namespace
@@ -164,14 +202,7 @@ ConfigCheck check(const QJsonObject &config)
     // (InternVLChatConfig's remote code): its code builds the text model from those alone.
     bool inTextConfig = false;
     QString textKey;
-    std::optional<ConfigObject> textConfig;
-    for (const QString &key : {u"text_config"_s, u"language_config"_s, u"llm_config"_s}) {
-        if (!config.contains(key))
-            continue;
-        textConfig = context.top.object(key); // a value that is no object is a problem of the key
-        textKey = key;
-        break;
-    }
+    const std::optional<ConfigObject> textConfig = textConfigOf(context.top, type, textKey);
     if (textConfig) {
         context.text = *textConfig;
         result.textConfig = textKey;
@@ -213,6 +244,7 @@ ConfigCheck check(const QJsonObject &config)
     ModelFindings::reportRow(context);
     result.layers = readLayers(context, schemeOf(context));
     LayerSchemes::fill(context, result.layers);
+    ConfigSources::fill(context, result.layers);
     ModelFindings::reportLayers(context);
     // Values no model could mean leave nothing described.
     if (!result.problems.isEmpty()) {

@@ -6,6 +6,7 @@
 #include "check/models/QueryScale.h"
 #include "core/Params.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -67,6 +68,13 @@ struct ConfigLayer
     // What the config sets for these layers beyond what `posenc describe` derives, in order.
     QList<std::pair<QString, ConfigValue>> values;
     LayerScheme scheme;
+    // The config keys its family read its parameters from, by parameter ("rope-theta" ->
+    // "text_config.rope_theta"), as its reader found them.
+    QHash<QString, QString> readFrom;
+    // Where each number it prints comes from, by its key ("rope_theta", "rotary_dim", ...), in
+    // order: "key <path>", "default <class's default>", "code <file> (<what>)", or "guess <why>"
+    // where the model_type is not in posenc's table (ConfigSources).
+    QList<std::pair<QString, QString>> sources;
 };
 
 struct ConfigCheck

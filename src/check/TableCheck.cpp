@@ -406,6 +406,42 @@ QList<std::pair<QString, QString>> tableHelp()
     return help;
 }
 
+QList<std::pair<QString, QString>> publishedFormsHelp()
+{
+    // The widths at which the families' forms are listed: the heads and models posenc's presets have.
+    const std::int64_t widths[] = {64, 80, 96, 128, 256, 512, 768, 1024, 1280};
+    QList<std::pair<QString, QString>> help;
+    for (const FamilySpec &family : Families::all()) {
+        const auto &table = FamilyChecks::of(family.encoding).table;
+        if (!table || !table->publishedForms || table->referenceCode.isEmpty())
+            continue;
+        // The forms grouped by their source, each name once.
+        QStringList sources, names;
+        QList<QStringList> bySource;
+        for (const std::int64_t cols : widths) {
+            for (const PublishedForm &form : table->publishedForms(cols)) {
+                if (names.contains(form.name))
+                    continue;
+                names.append(form.name);
+                const qsizetype at = sources.indexOf(form.source);
+                if (at < 0) {
+                    sources.append(form.source);
+                    bySource.append({form.name});
+                } else {
+                    bySource[at].append(form.name);
+                }
+            }
+        }
+        QStringList parts;
+        for (qsizetype i = 0; i < sources.size(); ++i)
+            parts.append(u"%1 (%2)"_s.arg(bySource[i].join(u", "_s), sources[i]));
+        help.append({Families::word(family.encoding),
+                     u"reference: %1. Published forms: %2"_s.arg(table->referenceCode,
+                                                                 parts.isEmpty() ? u"none"_s : parts.join(u"; "_s))});
+    }
+    return help;
+}
+
 QStringList mistakeIds()
 {
     QStringList ids;

@@ -94,6 +94,10 @@ struct TableHypothesis
     // it names.
     QString help;
     QStringList mistakes;
+    // The reference code its tables are compared with: repository, file and function ("huggingface/
+    // transformers src/transformers/models/t5/modeling_t5.py, T5Attention._relative_position_bucket"),
+    // which the registry of published forms cites (`posenc check --help`).
+    QString referenceCode;
     // Fits the sample: the family's best explanation of it, or nothing when the table cannot be
     // one of the family's (its shape, a row no table of the family has).
     std::function<std::optional<TableCandidate>(const TableEvidence &)> fit;

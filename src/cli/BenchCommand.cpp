@@ -142,6 +142,12 @@ BenchPart checkPart(const QJsonObject &keys)
              u"median %1 ms; the slowest example config %2 ms"_s
                  .arg(keys[u"config_check_median_ms"_s].toDouble(), 0, 'f', 2)
                  .arg(keys[u"config_check_examples_ms"_s].toDouble(), 0, 'f', 3)});
+    if (keys.contains(u"config_check_distinct_ms"_s))
+        part.lines.append({u"posenc check --config, %1 MiB, 2^16 types"_s.arg(
+                               keys[u"config_check_distinct_bytes"_s].toDouble() / 1048576.0, 0, 'f', 1),
+                           keys[u"config_check_distinct_ms"_s].toDouble(),
+                           u"median %1 ms; 65,536 layer types"_s.arg(
+                               keys[u"config_check_distinct_median_ms"_s].toDouble(), 0, 'f', 2)});
     return part;
 }
 

@@ -3,6 +3,7 @@
 #include "BudgetAdvice.h"
 #include "CheckApply.h"
 #include "CheckExpect.h"
+#include "CheckTensor.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
 #include "HelpText.h"
@@ -16,6 +17,7 @@
 #include "check/DeclaredReading.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
+#include "check/TensorShapes.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
@@ -152,31 +154,6 @@ QList<HelpItem> tableItems()
     return items;
 }
 
-// Every row streamed against each candidate (a declared RoPE's cos and sin tables), and the one
-// with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
-std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
-                                         const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
-                                         QTextStream &err, const QString &readAs = {})
-{
-    std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
-    for (TableMatch &candidate : candidates) {
-        TableCheck::Verification verification = TableCheck::verify(candidate, table, stream);
-        if (verification.cancelled || interrupt.interrupted())
-            return fail(err, ExitInterrupted, u"interrupted"_s);
-        if (verification.error)
-            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
-        if (const auto unread = TableCheck::referenceReadError(candidate))
-            return fail(err, ExitIo, u"--expect-table: "_s + *unread);
-        const bool better
-            = !best || TableCheck::betterCandidate(candidate, verification, best->first, best->second, readAs);
-        if (better)
-            best.emplace(std::move(candidate), std::move(verification));
-    }
-    TableMatch match = std::move(best->first);
-    TableCheck::conclude(match, best->second);
-    return match;
-}
-
 } // namespace
 
 QList<CommandOption> tableCheckOptions()
@@ -242,6 +219,12 @@ HelpPage checkHelp()
         .items(tableItems())
         .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake."_s.arg(
             TableCheck::mistakeIds().join(u", "_s)))
+        .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "
+                   "correct, a rope_type's formula at other parameters a variant; against --expect rope the "
+                   "parameter that differs named) or as ALiBi's slopes, against get_slopes(H) of the ALiBi paper's "
+                   "code, non-power-of-two heads included (--heads declares H). Their mistakes: %2. Any other "
+                   "shape is refused with this list (exit 2)."_s.arg(TensorShapes::acceptedShapes(),
+                                                                     TensorShapes::mistakeIds().join(u", "_s)))
         .paragraph(u"The verdict is correct only when the table equals a named reference within its tolerance: a "
                    "published form of its family (the paper's sinusoid at base 10000 in either layout; fairseq's, "
                    "tensor2tensor's and Whisper's half_dim - 1 sinusoid at base 10000; RoFormer's RoPE at theta 10000 "
@@ -251,6 +234,13 @@ HelpPage checkHelp()
                    "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
                    "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
                    "family's parameter is declared."_s);
+    QList<HelpItem> forms;
+    for (const auto &[family, text] : TableCheck::publishedFormsHelp())
+        forms.append({family, text});
+    page.section(u"Published forms"_s)
+        .paragraph(u"A table equal to one of these is correct, named; the family's formula at other parameters is a "
+                   "variant. Each family's reference code, and its forms by source:"_s)
+        .items(forms);
     QList<HelpItem> options;
     for (const CommandOption &option : tableCheckOptions()) {
         if (!option.hidden)
@@ -369,7 +359,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
 
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
-    const auto opened = TableFile::open(source, budget, interrupt.flag());
+    const auto opened = TableFile::openTensor(source, budget, interrupt.flag());
     if (interrupt.interrupted())
         return fail(err, ExitInterrupted, u"interrupted"_s);
     if (!opened) {
@@ -379,46 +369,17 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                             + overBudgetAdvice(u"check fewer rows (a .npy file is read a chunk at a time)"_s, budget));
         return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
-    const TableRows &table = *opened.value();
-
-    TableCheck::StreamOptions stream;
-    stream.threads = threads;
-    stream.cancel = interrupt.flag();
-    if (const auto refused = TableCheck::fitToBudget(table, budget, stream))
-        return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, budget));
-
-    auto declaredMatches = CheckExpect::matches(expected, table, budget, interrupt.flag());
-    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&declaredMatches))
-        return failLines(err, *refused);
-    std::vector<TableMatch> candidates = std::get<std::vector<TableMatch>>(std::move(declaredMatches));
-    if (candidates.empty()) {
-        auto identified = TableCheck::identify(table, declaration);
-        if (const auto *problem = std::get_if<QString>(&identified))
-            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
-        candidates.push_back(std::get<TableMatch>(std::move(identified)));
-    }
-
-    ProgressLine line(u"posenc check"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
-    WorkProgress progress;
-    stream.progress = &progress;
-    line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
-    std::optional<TableMatch> readAs;
-    if (expected.kind == CheckExpect::Expectation::Kind::Family) {
-        auto identified = TableCheck::identify(table, TableCheck::Declared {});
-        if (auto *read = std::get_if<TableMatch>(&identified))
-            readAs = std::move(*read);
-    }
-    auto streamed
-        = streamBest(std::move(candidates), table, stream, interrupt, err, readAs ? readAs->table : QString());
-    if (const int *code = std::get_if<int>(&streamed))
+    std::optional<std::int64_t> heads;
+    if (parser.isSet(u"heads"_s))
+        heads = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi
+            ? expected.params.alibi.heads
+            : declared.alibi.heads;
+    const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
+    auto checked = CheckTensor::check(opened.value(), run, err);
+    if (const int *code = std::get_if<int>(&checked))
         return *code;
-    line.finish();
-    TableMatch match = std::get<TableMatch>(std::move(streamed));
-    if (expected.kind == CheckExpect::Expectation::Kind::Learned)
-        CheckExpect::concludeLearned(match, expected);
-    if (readAs)
-        TableCheck::nameDeclaredMistake(match, *readAs);
+    const TableMatch match = std::get<TableMatch>(std::move(checked));
+    const TableRows &table = *opened->rows;
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);

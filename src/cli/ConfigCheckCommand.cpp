@@ -1,6 +1,7 @@
 #include "ConfigCheckCommand.h"
 
 #include "CheckCommand.h"
+#include "ConfigCheckTable.h"
 #include "ConfigOptions.h"
 
 #include "ExitCode.h"
@@ -37,6 +38,7 @@ struct Options
     QString config;
     bool json = false;
     QString layerType;
+    bool verbose = false; // the key-per-line dump of each layer type beside the table
     bool open = false;
     QString screenshot; // hidden: a PNG of the window once drawn (tests)
 };
@@ -65,10 +67,13 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
         return usageError(u"--config: a model's config.json is required"_s);
     o.json = parser.isSet(u"json"_s);
     o.layerType = parser.value(u"layer-type"_s);
+    o.verbose = parser.isSet(u"verbose"_s);
     o.open = parser.isSet(u"open"_s);
     o.screenshot = parser.value(u"screenshot"_s);
     if (o.json && o.open)
         return usageError(u"--open: prints no JSON; give --json or --open"_s);
+    if (o.json && o.verbose)
+        return usageError(u"--verbose: the JSON holds every key already; give --json or --verbose"_s);
     if (!o.screenshot.isEmpty() && !o.open)
         return usageError(u"--screenshot: only with --open"_s);
     return o;
@@ -81,27 +86,44 @@ bool shown(const ConfigFinding &finding, const QString &layerType)
 
 void printText(const ConfigCheck &check, const Options &o, QTextStream &out)
 {
-    out << "config: " << o.config << '\n' << "model_type: " << check.modelType << '\n';
+    const int width = HelpText::width();
+    out << "config: " << o.config << '\n' << "model_type: " << check.modelType;
+    if (!check.modelClass.isEmpty())
+        out << " (" << check.modelClass << ", read "
+            << (check.basis == u"guess"_s ? u"as a guess"_s : u"by "_s + check.basis) << ')';
+    out << '\n';
     if (!check.textConfig.isEmpty())
         out << "text model: " << check.textConfig << '\n';
+    out << '\n' << ConfigCheckTable::table(check, o.layerType, width).join(u'\n') << '\n';
+    const QStringList sources = ConfigCheckTable::sources(check, o.layerType, width);
+    if (!sources.isEmpty())
+        out << "\nwhere the numbers come from:\n" << sources.join(u'\n') << '\n';
     for (const ConfigLayer &layer : check.layers) {
         if (!o.layerType.isEmpty() && layer.layerType != o.layerType)
             continue;
-        out << '\n';
-        for (const auto &[key, value] : CheckReport::layerEntries(layer, false))
-            out << key << ": " << value << '\n';
-        for (const ConfigFinding &f : check.findings) {
-            if (f.layerType == layer.layerType)
-                out << "  " << ConfigFindings::severityWord(f.severity) << ' ' << f.id << ": " << f.message << '\n';
+        if (o.verbose) {
+            out << '\n';
+            for (const auto &[key, value] : CheckReport::layerEntries(layer, false))
+                out << key << ": " << value << '\n';
         }
     }
-    QStringList general;
-    for (const ConfigFinding &f : check.findings) {
-        if (f.layerType.isEmpty())
-            general.append(u"  %1 %2: %3"_s.arg(ConfigFindings::severityWord(f.severity), f.id, f.message));
+    // By layer type, under its name after the table: a hash keeps it linear in the layer types.
+    QHash<QString, QStringList> findings;
+    for (const ConfigFinding &f : check.findings)
+        findings[f.layerType] += ConfigCheckTable::wrapped(
+            u"  %1 %2:"_s.arg(ConfigFindings::severityWord(f.severity), f.id), f.message, width, 4);
+    bool headed = false;
+    for (const ConfigLayer &layer : check.layers) {
+        const auto it = findings.constFind(layer.layerType);
+        if (it == findings.cend() || (!o.layerType.isEmpty() && layer.layerType != o.layerType))
+            continue;
+        if (!headed)
+            out << '\n';
+        headed = true;
+        out << layer.layerType << ":\n" << it->join(u'\n') << '\n';
     }
-    if (!general.isEmpty())
-        out << "\nthe config as a whole:\n" << general.join(u'\n') << '\n';
+    if (findings.contains(QString()))
+        out << "\nthe config as a whole:\n" << findings.value(QString()).join(u'\n') << '\n';
     int counts[3] = {0, 0, 0};
     for (const ConfigFinding &f : check.findings) {
         if (shown(f, o.layerType))
@@ -120,6 +142,10 @@ void printJson(const ConfigCheck &check, const Options &o, QTextStream &out)
         QStringList fields;
         for (const auto &[key, value] : CheckReport::layerEntries(layer, true))
             fields.append(u"\"%1\": %2"_s.arg(key, value));
+        QStringList sources;
+        for (const auto &[key, source] : layer.sources)
+            sources.append(u"%1: %2"_s.arg(jsonString(key), jsonString(source)));
+        fields.append(u"\"sources\": {"_s + sources.join(u", "_s) + u'}');
         layers.append(u"{"_s + fields.join(u", "_s) + u"}"_s);
     }
     QStringList findings;
@@ -193,9 +219,13 @@ QList<CommandOption> configCheckOptions()
         {{u"json"_s},
          {},
          u"one JSON object: format, version, config, model_type, text_config, layers (one object per layer type: "
-         "layer_type, layers, encoding, described, the config's values and its family's posenc describe keys), "
+         "layer_type, layers, encoding, described, the config's values, its family's posenc describe keys and sources, "
+         "where each number comes from), "
          "findings (id, severity, message, layer_type, null for the config as a whole)"_s},
         {{u"layer-type"_s}, u"TYPE"_s, u"only that layer type (and the findings of the config as a whole)"_s},
+        {{u"verbose"_s},
+         {},
+         u"beside the table, each layer type's keys and values a line each (those --json prints)"_s},
         {{u"open"_s},
          {},
          u"open the window on the layer type's encoding: full_attention's RoPE unless --layer-type names another "
@@ -210,11 +240,13 @@ QList<HelpSection> configCheckSections()
     HelpPage page;
     page.section(u"A model's config: posenc check --config FILE"_s)
         .paragraph(u"Reads a model's config.json as HF transformers does (rope_scaling or rope_parameters, per-layer "
-                   "dicts, text_config, no_rope_layers, the model class's defaults) and prints, for each layer type, "
-                   "what it makes the model compute for position: the config's values, then the keys posenc "
-                   "describe prints for its family (null where the layer cannot be computed); then its findings, "
-                   "each an id, a severity and a line of why. Findings that concern one layer type are printed "
-                   "under it."_s);
+                   "dicts, text_config, no_rope_layers, the model class's defaults) and prints a table, one row per "
+                   "layer type: its layers, encoding, theta, rotary part and place, rope type, pairs, window and "
+                   "scales, a ? on each number that is a guess (a model_type posenc's table lacks); then where each "
+                   "number comes from (a key, a class's default, the model's code, or a guess); then its findings, "
+                   "each an id, a severity and a line of why, those of one layer type under its name. --verbose "
+                   "adds each layer type's values a line each: the config's, then the keys posenc describe prints "
+                   "for its family (null where the layer cannot be computed)."_s);
     QList<HelpItem> options;
     for (const CommandOption &option : configCheckOptions()) {
         if (!option.hidden)

@@ -1,5 +1,7 @@
 #include "Interrupt.h"
 
+#include <mutex>
+
 namespace posenc {
 
 namespace {
@@ -13,10 +15,22 @@ void onInterrupt(int)
     g_interrupted.store(true, std::memory_order_relaxed);
 }
 
+// The commands that run at once (the Python module's calls on several threads) share one
+// installation: the first installs the handler, the last gives back the one from before them, so
+// that calls ending in any order never leave posenc's installed (Python's KeyboardInterrupt).
+std::mutex g_mutex;
+int g_users = 0;
+struct sigaction g_previous
+{
+};
+
 } // namespace
 
 InterruptCancels::InterruptCancels()
 {
+    const std::lock_guard lock(g_mutex);
+    if (g_users++ > 0)
+        return;
     g_interrupted.store(false);
     struct sigaction action
     {
@@ -25,12 +39,14 @@ InterruptCancels::InterruptCancels()
     sigemptyset(&action.sa_mask);
     // Once: the handler goes back to the default, so a second Ctrl+C ends the process.
     action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &m_previous);
+    sigaction(SIGINT, &action, &g_previous);
 }
 
 InterruptCancels::~InterruptCancels()
 {
-    sigaction(SIGINT, &m_previous, nullptr);
+    const std::lock_guard lock(g_mutex);
+    if (--g_users == 0)
+        sigaction(SIGINT, &g_previous, nullptr);
 }
 
 const std::atomic<bool> *InterruptCancels::flag() const

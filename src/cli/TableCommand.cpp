@@ -13,6 +13,7 @@
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
+#include "core/rope/RopeFrequencies.h"
 #include "io/TableExport.h"
 
 #include <QCommandLineParser>
@@ -62,6 +63,25 @@ QList<CommandOption> tableOwnOptions()
         {{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s},
         CommandOptions::help(),
     };
+}
+
+// rope-input turns a head's first rotary_dim columns. A config whose layers turn the last ones of a
+// wider head (DeepSeek-V4's x[..., -rope_dim:]; ConfigLayer::scheme.rotaryPlace "mla-tail") would
+// get the wrong columns turned: refused, naming the place. MLA's rotary head is its tail alone
+// (qk_rope_head_dim wide), all of it turning, so it is written. rope-cos and rope-sin are rotary_dim
+// wide and hold the same angles wherever the columns sit.
+QString tailRefusal(Quantity quantity, const ParamOptions::Result &read)
+{
+    if (quantity != Quantity::RopeInput || !read.configLayer)
+        return {};
+    const ConfigLayer &layer = *read.configLayer;
+    const std::int64_t rotary = RopeFrequencies::rotaryDim(read.params.rope);
+    if (layer.scheme.rotaryPlace != u"mla-tail"_s || rotary >= read.params.rope.headDim)
+        return {};
+    return u"QUANTITY rope-input turns the first %1 columns of a head: the config's %2 layers turn the last %1 of "
+           "%3 (rotary_place suffix), so it is not written; rope-cos and rope-sin hold their angles"_s.arg(rotary)
+               .arg(layer.layerType)
+               .arg(read.params.rope.headDim);
 }
 
 } // namespace
@@ -402,6 +422,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitUsage,
                     u"QUANTITY %1 is not defined for %2: %3"_s.arg(Quantities::name(*quantity), where, *missing));
     }
+    if (const QString tail = tailRefusal(*quantity, read); !tail.isEmpty())
+        return fail(err, ExitUsage, tail);
     const Shape shape = engine.shape(*quantity);
     TableRequest request {TableRequest::Cells, *quantity, {0, shape.rows, 0, shape.cols}, {}};
     if (parser.isSet(u"positions"_s)) {

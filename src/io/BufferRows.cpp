@@ -15,7 +15,8 @@ class StridedRows final : public TableRows
 {
 public:
     StridedRows(const char *data, std::int64_t rows, std::int64_t cols, std::int64_t rowStride, std::int64_t colStride,
-                ElementType element, StoredType stored, QString name, std::shared_ptr<const void> owner)
+                ElementType element, StoredType stored, QString name, std::shared_ptr<const void> owner,
+                std::optional<std::vector<std::int64_t>> shape = std::nullopt)
         : m_data(data)
         , m_rows(rows)
         , m_cols(cols)
@@ -25,7 +26,10 @@ public:
         , m_stored(stored)
         , m_name(std::move(name))
         , m_owner(std::move(owner))
+        , m_shape(std::move(shape))
     { }
+
+    const std::optional<std::vector<std::int64_t>> &shape() const { return m_shape; }
 
     std::int64_t rows() const override { return m_rows; }
     std::int64_t cols() const override { return m_cols; }
@@ -81,7 +85,42 @@ private:
     StoredType m_stored;
     QString m_name;
     std::shared_ptr<const void> m_owner;
+    std::optional<std::vector<std::int64_t>> m_shape;
 };
+
+// An array that is no table, as rows of its last dimension (a scalar one row of one value, for the
+// check to refuse with the shapes it reads), where its leading dimensions step as one run of rows.
+ReadResult<std::shared_ptr<const TableRows>> openArray(const ArrayView &view, const QString &name,
+                                                       std::shared_ptr<const void> owner)
+{
+    const std::size_t n = view.shape.size();
+    const std::int64_t cols = n == 0 ? 1 : view.shape.back();
+    const std::int64_t colStride = n == 0 ? 0 : view.strides.back();
+    // Row r at data + r * rowStride: the leading dimensions of more than one element, each a whole
+    // number of the next's steps (a dimension of 1 steps nowhere, whatever its stride says).
+    std::vector<std::pair<std::int64_t, std::int64_t>> leading; // (size, stride)
+    std::int64_t rows = 1;
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+        rows *= view.shape[k];
+        if (view.shape[k] > 1)
+            leading.emplace_back(view.shape[k], view.strides[k]);
+    }
+    for (std::size_t k = 0; k + 1 < leading.size(); ++k) {
+        if (leading[k].second != leading[k + 1].second * leading[k + 1].first)
+            return ReadError {
+                name,
+                u"the array of shape %1 is no table, and its leading dimensions do not lie as one run "
+                "of rows (a transposed view): give numpy.ascontiguousarray of it"_s.arg(shapeText(view.shape)),
+                ReadError::Kind::Choice};
+    }
+    const std::int64_t rowStride = leading.empty() ? 0 : leading.back().second;
+    if (!view.data && rows * cols != 0)
+        return ReadError {name, u"the array has no data"_s, ReadError::Kind::Choice};
+    return std::shared_ptr<const TableRows>(std::make_shared<StridedRows>(
+        view.data, rows, cols, rowStride, colStride, view.element, view.stored, name, std::move(owner), view.shape));
+}
+
+} // namespace
 
 QString shapeText(const std::vector<std::int64_t> &shape)
 {
@@ -90,8 +129,6 @@ QString shapeText(const std::vector<std::int64_t> &shape)
         dims.append(QString::number(d));
     return u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u",)"_s : u")"_s);
 }
-
-} // namespace
 
 ReadResult<std::shared_ptr<const TableRows>> open(const ArrayView &view, const QString &name,
                                                   std::shared_ptr<const void> owner)
@@ -114,16 +151,18 @@ ReadResult<std::shared_ptr<const TableRows>> open(const ArrayView &view, const Q
             return ReadError {name, u"the array has a negative dimension"_s, ReadError::Kind::Choice};
     }
     if (dims.size() != 2)
-        return ReadError {name,
-                          u"the array is %1-D, shape %2; a table of positions is L x d (dimensions of 1 aside)"_s
-                              .arg(view.shape.size())
-                              .arg(shapeText(view.shape)),
-                          ReadError::Kind::Choice};
+        return openArray(view, name, std::move(owner));
     // An empty array has no element to point at.
     if (!view.data && dims[0] * dims[1] != 0)
         return ReadError {name, u"the array has no data"_s, ReadError::Kind::Choice};
     return std::shared_ptr<const TableRows>(std::make_shared<StridedRows>(
         view.data, dims[0], dims[1], strides[0], strides[1], view.element, view.stored, name, std::move(owner)));
+}
+
+std::optional<std::vector<std::int64_t>> arrayShape(const TableRows &rows)
+{
+    const auto *strided = dynamic_cast<const StridedRows *>(&rows);
+    return strided ? strided->shape() : std::nullopt;
 }
 
 } // namespace posenc::BufferRows

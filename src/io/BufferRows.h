@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 // An array in memory that `posenc check` reads where it lies, as it reads a file's rows
@@ -27,10 +28,19 @@ struct ArrayView
     StoredType stored = StoredType::Float32;
 };
 
-// The array's rows as a table (two dimensions, or more of which all but two are 1, as a file's),
-// named `name` in messages; `owner` keeps the memory alive for as long as the rows are read. A
-// shape that is no table is refused (ReadError::Kind::Choice), naming it.
+// The array's rows, named `name` in messages; `owner` keeps the memory alive for as long as the
+// rows are read. A table (two dimensions, or more of which all but two are 1, as a file's) is its
+// rows; any other array is read as a file's is by TableFile::openTensor, rows of its last dimension
+// (a vector one row, [B, H, L, L] B·H·L rows of L), its shape kept (arrayShape), where its leading
+// dimensions lie as one run of rows; one whose do not is refused (ReadError::Kind::Choice), naming it.
 ReadResult<std::shared_ptr<const TableRows>> open(const ArrayView &view, const QString &name,
                                                   std::shared_ptr<const void> owner);
+
+// A shape as numpy writes it: (3,), (2, 4).
+QString shapeText(const std::vector<std::int64_t> &shape);
+
+// The shape of the array `rows` were opened from, where it is no table (open); nothing for a table
+// or rows of another kind. TableFile::openTensor reads it, TableFile::open refuses such rows.
+std::optional<std::vector<std::int64_t>> arrayShape(const TableRows &rows);
 
 } // namespace posenc::BufferRows

@@ -1,6 +1,7 @@
 #include "io/TableFile.h"
 
 #include "io/ArrayRows.h"
+#include "io/BufferRows.h"
 #include "io/CsvReader.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyReader.h"
@@ -227,8 +228,11 @@ private:
     QString m_name;
 };
 
-// An array's shape as a table: two dimensions, or more of which all but two are 1.
-ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, bool fortranOrder, const QString &path)
+// An array's shape as a table: two dimensions, or more of which all but two are 1. With `shape`
+// (openTensor), any other array of C order is read as rows of its last dimension, its shape kept
+// there: a vector one row, [B, H, L, L] B·H·L rows of L.
+ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, bool fortranOrder, const QString &path,
+                                    std::vector<std::int64_t> *shapeOut = nullptr)
 {
     const auto refuse = [&](const QString &reason) { return ReadError {path, reason, ReadError::Kind::Choice}; };
     const QString what = info.name.isEmpty() ? u"the array"_s : u"tensor '%1'"_s.arg(info.name);
@@ -243,6 +247,15 @@ ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, b
         else
             ++i;
     }
+    if (shapeOut)
+        *shapeOut = info.shape;
+    // A scalar is one row of one value, for the caller to refuse with the shapes it reads.
+    if (dims.size() != 2 && shapeOut && (!fortranOrder || info.shape.size() <= 1)) {
+        std::int64_t rows = 1;
+        for (std::size_t i = 0; i + 1 < info.shape.size(); ++i)
+            rows *= info.shape[i];
+        return ArrayLayout {dataOffset, rows, info.shape.empty() ? 1 : info.shape.back(), *info.element, false};
+    }
     if (dims.size() != 2)
         return refuse(u"%1 is %2-D, shape %3; a table of positions is L x d (dimensions of 1 aside)"_s.arg(what)
                           .arg(info.shape.size())
@@ -253,7 +266,7 @@ ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, b
 // An array of a .npz file: a stored one read where it lies in the archive, as a .npy file is; a
 // deflated one (savez_compressed) inflated whole, within the memory budget.
 ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource> file, const MatrixSource &source,
-                                                     std::uint64_t memoryBudget)
+                                                     std::uint64_t memoryBudget, std::vector<std::int64_t> *shape)
 {
     const auto members = NpzReader::members(*file);
     if (!members)
@@ -267,7 +280,8 @@ ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource
         const auto array = NpyReader::inspect(bytes);
         if (!array)
             return array.error();
-        auto layout = tableLayout(array->info, member->dataOffset + array->dataOffset, array->fortranOrder, name);
+        auto layout
+            = tableLayout(array->info, member->dataOffset + array->dataOffset, array->fortranOrder, name, shape);
         if (!layout)
             return layout.error();
         return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(std::move(file), layout.value(), name));
@@ -280,21 +294,31 @@ ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource
     const auto array = NpyReader::inspect(bytes);
     if (!array)
         return array.error();
-    auto layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, name);
+    auto layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, name, shape);
     if (!layout)
         return layout.error();
     return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(
         std::make_unique<InflatedBytes>(std::move(inflated.value()), name), layout.value(), name));
 }
 
-} // namespace
-
-ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, std::uint64_t memoryBudget,
-                                                  const std::atomic<bool> *cancel)
+// The rows of the file; with `shape`, any array's (tableLayout), its shape there.
+ReadResult<std::shared_ptr<const TableRows>> openRows(const MatrixSource &source, std::uint64_t memoryBudget,
+                                                      const std::atomic<bool> *cancel, std::vector<std::int64_t> *shape)
 {
-    // An array the Python module checks, read where it lies (MemoryFiles).
-    if (auto rows = MemoryFiles::table(source.toString()))
+    // An array the Python module checks, read where it lies (MemoryFiles): a table, or with `shape`
+    // any array, as a file's (tableLayout).
+    if (auto rows = MemoryFiles::table(source.toString())) {
+        if (const auto arrayShape = BufferRows::arrayShape(*rows)) {
+            if (!shape)
+                return ReadError {rows->name(),
+                                  u"the array is %1-D, shape %2; a table of positions is L x d (dimensions of 1 "
+                                  "aside)"_s.arg(arrayShape->size())
+                                      .arg(BufferRows::shapeText(*arrayShape)),
+                                  ReadError::Kind::Choice};
+            *shape = *arrayShape;
+        }
         return rows;
+    }
     auto file = std::make_unique<PreadSource>(source.path);
     file->setCancel(cancel);
     if (!file->open())
@@ -313,7 +337,7 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
             const auto array = NpyReader::inspect(*file);
             if (!array)
                 return array.error();
-            layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, source.path);
+            layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, source.path, shape);
         } else {
             const auto contents = SafetensorsReader::inspect(*file);
             if (!contents)
@@ -321,7 +345,7 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
             const auto tensor = SafetensorsReader::choose(contents.value(), source.tensor, source.path);
             if (!tensor)
                 return tensor.error();
-            layout = tableLayout(tensor->info, contents->dataStart + tensor->begin, false, source.path);
+            layout = tableLayout(tensor->info, contents->dataStart + tensor->begin, false, source.path, shape);
         }
         if (!layout)
             return layout.error();
@@ -329,7 +353,7 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
             std::make_shared<FileRows>(std::move(file), layout.value(), source.toString()));
     }
     if (NpzReader::hasMagic(QByteArrayView(magic, 6)) || suffix == u"npz"_s)
-        return openNpz(std::move(file), source, memoryBudget);
+        return openNpz(std::move(file), source, memoryBudget, shape);
     if (suffix == u"csv"_s || suffix == u"txt"_s || suffix == u"tsv"_s) {
         if (source.tensor)
             return ReadError {
@@ -351,6 +375,28 @@ ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, st
         source.path,
         u"unknown format: neither a .npy file (it does not start with \\x93NUMPY), nor named *.safetensors, "
         "*.npz, *.csv, *.tsv or *.txt"_s};
+}
+
+} // namespace
+
+ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, std::uint64_t memoryBudget,
+                                                  const std::atomic<bool> *cancel)
+{
+    return openRows(source, memoryBudget, cancel, nullptr);
+}
+
+ReadResult<Tensor> openTensor(const MatrixSource &source, std::uint64_t memoryBudget, const std::atomic<bool> *cancel)
+{
+    // A table read whole (a CSV file, an array the Python module gives) has its rows' shape; an
+    // array's is its own (a scalar's empty).
+    constexpr std::int64_t kUnset = -1;
+    std::vector<std::int64_t> shape {kUnset};
+    auto rows = openRows(source, memoryBudget, cancel, &shape);
+    if (!rows)
+        return rows.error();
+    if (shape == std::vector<std::int64_t> {kUnset})
+        shape = {rows.value()->rows(), rows.value()->cols()};
+    return Tensor {std::move(shape), std::move(rows.value())};
 }
 
 } // namespace posenc::TableFile

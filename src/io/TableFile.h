@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <variant>
+#include <vector>
 
 // A table a user asks `posenc check` about, opened for its rows to be read a chunk at a time
 // (docs/ARCHITECTURE.md, Checking a table): a .npy file, a tensor of a .safetensors file, or a
@@ -22,5 +23,16 @@ namespace posenc::TableFile {
 // the budget.
 ReadResult<std::shared_ptr<const TableRows>> open(const MatrixSource &source, std::uint64_t memoryBudget,
                                                   const std::atomic<bool> *cancel = nullptr);
+
+// An array of any shape (docs/ARCHITECTURE.md, Checking a table, "Shapes"): its shape as stored,
+// and its rows, the last dimension's: a vector is one row, [B, H, L, L] is B·H·L rows of L. An array
+// that is a table (all but two dimensions 1) has the rows open() gives.
+struct Tensor
+{
+    std::vector<std::int64_t> shape;
+    std::shared_ptr<const TableRows> rows;
+};
+ReadResult<Tensor> openTensor(const MatrixSource &source, std::uint64_t memoryBudget,
+                              const std::atomic<bool> *cancel = nullptr);
 
 } // namespace posenc::TableFile

@@ -342,8 +342,9 @@ private slots:
             << npy("<f8", "(64, 8)",
                    QByteArray(reinterpret_cast<const char *>(wide.data()), qsizetype(wide.size() * 8)))
             << u"w.npy"_s << 3 << u"row 3, column 1 holds an infinity or a number past float32's range"_s;
-        // An array that is no table is what the command asked of a sound file: exit 2, as everywhere.
-        QTest::newRow("3-D") << npy("<f4", "(4, 4, 32)", floatBytes(values)) << u"c.npy"_s << 2 << u"is 3-D"_s;
+        // An array of no shape the check reads (a scalar) is what the command asked of a sound file:
+        // exit 2, as everywhere, with the shapes it reads (tst_clishapes has the others).
+        QTest::newRow("0-D") << npy("<f4", "()", floatBytes({1.0f})) << u"c.npy"_s << 2 << u"the shapes accepted"_s;
         QTest::newRow("ragged csv") << QByteArray("1,2\n3\n") << u"r.csv"_s << 3
                                     << u"line 2: 1 columns where the first row (line 1) has 2"_s;
         QTest::newRow("unknown format") << QByteArray("hello") << u"t.bin"_s << 3 << u"unknown format"_s;
@@ -361,6 +362,24 @@ private slots:
         QVERIFY2(run.err.contains(message), qPrintable(run.err));
         QVERIFY(run.err.contains(file));
         QVERIFY(run.out.isEmpty());
+    }
+
+    // The registry of published forms (issue 56, item 2): each family's reference code, file and
+    // function, and its forms by name, as check --help lists them.
+    void helpListsThePublishedForms()
+    {
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--help"_s});
+        QCOMPARE(run.exitCode, 0);
+        const QString text = run.out.simplified();
+        QVERIFY(text.contains(u"Published forms"_s));
+        for (const QString &cited :
+             {u"modeling_rope_utils.py, _compute_default_rope_parameters"_s,
+              u"fairseq/models/transformer.py, get_slopes"_s,
+              u"modeling_t5.py, T5Attention._relative_position_bucket"_s,
+              u"modeling_deberta_v2.py, make_log_bucket_position"_s, u"util/pos_embed.py, get_2d_sincos_pos_embed"_s,
+              u"Llama 3.1 8B"_s, u"BLOOM-560m"_s, u"DeBERTa-v3-base"_s, u"MAE ViT-B/16"_s, u"T5's encoder"_s,
+              u"the paper's sinusoid"_s})
+            QVERIFY2(text.contains(cited), qPrintable(cited));
     }
 
     void directoryAndMissingFile()

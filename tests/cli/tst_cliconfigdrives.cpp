@@ -159,10 +159,11 @@ void TestCliConfigDrives::describeIsTheCheckOfTheLayer()
     // config's values, the scheme (window, chunk, query scale) and the family's numbers.
     QStringList checked;
     for (const QString &line :
-         posenc({u"check"_s, u"--config"_s, fixture(name), u"--layer-type"_s, layerType}).out.split(u'\n')) {
+         posenc({u"check"_s, u"--config"_s, fixture(name), u"--layer-type"_s, layerType, u"--verbose"_s})
+             .out.split(u'\n')) {
         const qsizetype colon = line.indexOf(u": "_s);
         if (colon > 0 && !line.startsWith(u' ') && !line.startsWith(u"findings"_s) && !line.startsWith(u"config"_s)
-            && !line.startsWith(u"model_type"_s) && !line.startsWith(u"text model"_s))
+            && !line.startsWith(u"model_type"_s) && !line.startsWith(u"text model"_s) && !line.startsWith(u"? "_s))
             checked.append(line.left(colon));
     }
     checked.removeAll(u"described"_s);
@@ -200,6 +201,12 @@ void TestCliConfigDrives::refusals_data()
                                                    gpt2,       u"--preset"_s, u"transformer-base"_s,
                                                    u"-o"_s,    u"x.npy"_s}
                                    << 2 << u"--config, --preset: give one of them"_s;
+    // A head whose last columns turn (DeepSeek-V4's 64 of 512): rope-input would turn the first ones.
+    const QString v4 = QStringLiteral(POSENC_CONFIGS) + u"/heldin/DeepSeek-V4-Flash.json"_s;
+    QTest::newRow("rope-input of a tail")
+        << QStringList {u"table"_s,        u"rope-input"_s,        u"--config"_s, v4,
+                        u"--layer-type"_s, u"sliding_attention"_s, u"-o"_s,       u"x.npy"_s}
+        << 2 << u"the config's sliding_attention layers turn the last 64 of 512"_s;
 }
 
 void TestCliConfigDrives::refusals()

@@ -93,6 +93,15 @@ private slots:
         // and an error that does not grow is not taken for theirs (tst_tablecheckprecision's
         // flatNoiseIsNotFloat32Angles): it is still called a mistake.
         QTest::newRow("mlxlm-suscaled-long-factors") << u"mlxlm-suscaled-long-factors"_s << true << true;
+        // The shapes besides a table (issue 56 item 1): inv_freq vectors, ALiBi's [1, H, L, L] and
+        // BLOOM's [H, 1, L].
+        QTest::newRow("tf-llama31-inv-freq") << u"tf-llama31-inv-freq"_s << true << true;
+        QTest::newRow("tf-dynamic-ntk-no-reset") << u"tf-dynamic-ntk-no-reset"_s << true << true;
+        QTest::newRow("unsloth-longrope-boundary") << u"unsloth-longrope-boundary"_s << true << true;
+        QTest::newRow("mlx-alibi-non-power-of-two") << u"mlx-alibi-non-power-of-two"_s << true << true;
+        QTest::newRow("megatron-alibi-tensor-parallel") << u"megatron-alibi-tensor-parallel"_s << true << true;
+        QTest::newRow("sglangjax-inv-freq-bf16") << u"sglangjax-inv-freq-bf16"_s << true << true;
+        QTest::newRow("aprender-alibi-slope-offset") << u"aprender-alibi-slope-offset"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -2,7 +2,9 @@
 // model_type (ModelConfig::check, docs/ARCHITECTURE.md "Model knowledge"): each row is a config of
 // a model_type posenc's table lacks, carrying one key, and the layer it changes. A known model whose
 // code departs from the key keeps its own rule (the last rows).
+#include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
+#include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <QJsonArray>
@@ -143,6 +145,13 @@ void TestConfigKeys::tailAndPairsFromKeys()
     QCOMPARE(RopeFrequencies::rotaryDim(l->params.rope), 32);
     QCOMPARE(l->scheme.rotaryPlace, u"mla-tail"_s);
     QCOMPARE(l->params.rope.layout, RopeLayout::Interleaved);
+    // The words the layer stack and the head map show name the tail, and MLA only where it is MLA's.
+    const QString words = FamilyChecks::of(Encoding::Rope).rotary->words(*l);
+    QVERIFY2(words.contains(u"32 of 128 (the tail, the last columns)"_s), qPrintable(words));
+    const ConfigCheck mla = ModelConfig::check(model(
+        u"deepseek_v3"_s, {{u"qk_rope_head_dim"_s, 64}, {u"qk_nope_head_dim"_s, 128}, {u"num_attention_heads"_s, 2}}));
+    const QString mlaWords = FamilyChecks::of(Encoding::Rope).rotary->words(mla.layers.first());
+    QVERIFY2(mlaWords.contains(u"64 of 192 (MLA tail, key shared)"_s), qPrintable(mlaWords));
     const ConfigCheck neox = ModelConfig::check(model(u"future_lm"_s, {{u"rope_is_neox_style"_s, false}}));
     QCOMPARE(neox.layers.first().params.rope.layout, RopeLayout::Interleaved);
     QCOMPARE(neox.layers.first().scheme.rotaryPlace, u"prefix"_s);

@@ -2,7 +2,8 @@
 // by layer (ModelConfig::check) against its <Model>.truth.json, which says what the model's own
 // code computes (heldin/README.md gives the schema and the code each field was read from). A
 // layer is right when its encoding, rotary_dim, rotary place, theta, rope_type, layout, attention
-// factor (what multiplies cos and sin), sliding window and (M-RoPE) sections and interleave all
+// factor (what multiplies cos and sin), softmax scale (what multiplies q.k), sliding window (and whether
+// it reaches both sides) and (M-RoPE) sections and interleave all
 // match; the row names each wrong one.
 #include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
@@ -65,6 +66,11 @@ QStringList wrongFields(const ConfigLayer &layer, const QJsonObject &truth)
     };
     const QString encoding = encodingOf(layer);
     check(u"encoding"_s, encoding == truth.value(u"encoding"_s).toString(), encoding);
+    // The whole multiplier of q.k, where the layer attends and the truth says it.
+    const QJsonValue softmax = truth.value(u"softmax_scale"_s);
+    if (softmax.isDouble())
+        check(u"softmax_scale"_s, layer.scheme.softmaxScale && same(*layer.scheme.softmaxScale, softmax.toDouble()),
+              layer.scheme.softmaxScale ? QString::number(*layer.scheme.softmaxScale, 'g', 12) : u"null"_s);
     if (encoding != u"rope"_s && encoding != u"mrope"_s)
         return wrong;
     const RopeParams &r = layer.params.rope;
@@ -92,6 +98,10 @@ QStringList wrongFields(const ConfigLayer &layer, const QJsonObject &truth)
     const QJsonValue window = truth.value(u"sliding_window"_s);
     const bool windowOk = window.isNull() ? !layer.scheme.window : layer.scheme.window == window.toInteger();
     check(u"sliding_window"_s, windowOk, layer.scheme.window ? QString::number(*layer.scheme.window) : u"null"_s);
+    // A bidirectional window reaches as far after the query as before it (the truth says so where it does).
+    const bool bothSides = truth.value(u"window_both_sides"_s).toBool(false);
+    check(u"window_both_sides"_s, layer.scheme.windowBothSides == bothSides,
+          layer.scheme.windowBothSides ? u"true"_s : u"false"_s);
     return wrong;
 }
 

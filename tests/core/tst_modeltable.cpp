@@ -164,9 +164,10 @@ void TestModelTable::everyRuleIsKnown()
     const QSet<QString> layouts {u"half"_s, u"interleaved"_s, u"rope_interleave"_s};
     const QSet<QString> places {u"prefix"_s, u"suffix"_s};
     const QSet<QString> dicts {u"one"_s, u"per-type"_s, u"per-type-only"_s};
-    const QSet<QString> softmaxes {
-        u"head_dim"_s,     u"mla"_s, u"qk_head_dim"_s, u"query_pre_attn_scalar"_s, u"one"_s, u"attention_multiplier"_s,
-        u"half_head_dim"_s};
+    const QSet<QString> softmaxes {u"head_dim"_s,      u"mla"_s,
+                                   u"qk_head_dim"_s,   u"query_pre_attn_scalar"_s,
+                                   u"one"_s,           u"attention_multiplier"_s,
+                                   u"half_head_dim"_s, u"key_multiplier"_s};
     const QSet<QString> mixers {u"linear"_s, u"ssm"_s, u"conv"_s};
     for (const ModelRow &row : ModelTable::all()) {
         const QByteArray type = row.type.toUtf8();

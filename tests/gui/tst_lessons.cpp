@@ -1,9 +1,8 @@
 // The lessons in the window: every shipped lesson is sound (its parameters valid, its figures
 // registered and their states accepted, its layout known) and opens as it says; the side panel's
 // numbers follow the controls; the start panel shows on a first start only; the Lessons and Help
-// menus list the lessons, and the shortcuts dialog every shortcut the window has. A lesson is a
-// detour: leaving it brings back the parameters and views from before it, and the window
-// remembers those, not the lesson's, when it closes during one.
+// menus list the lessons, and the shortcuts dialog every shortcut the window has. The detour a
+// lesson makes from the user's workspace: tst_lessondetour.
 #include "gui/ControlPanel.h"
 #include "gui/Dashboard.h"
 #include "gui/FigureView.h"
@@ -18,6 +17,7 @@
 #include "render/FigureRegistry.h"
 #include "support/MessageBoxes.h"
 
+#include "LessonWindowTesting.h"
 #include <QAction>
 #include <QCheckBox>
 #include <QDockWidget>
@@ -40,40 +40,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-namespace {
-
-QMenu *menuNamed(const MainWindow &window, const QString &objectName)
-{
-    return window.menuBar()->findChild<QMenu *>(objectName);
-}
-
-QStringList texts(const QList<QAction *> &actions)
-{
-    QStringList list;
-    for (const QAction *action : actions)
-        list.append(action->text());
-    return list;
-}
-
-// Parameters of the user's own, unlike every shipped lesson's.
-Params ownParams()
-{
-    Params own;
-    own.dModel = 96;
-    own.maxLen = 300;
-    own.dropout = 0.25;
-    own.seed = 7;
-    return own;
-}
-
-Params lessonParams(const Lesson &lesson)
-{
-    const auto params = lesson.params();
-    return std::holds_alternative<Params>(params) ? std::get<Params>(params) : Params {};
-}
-
-} // namespace
+using namespace LessonWindowTesting;
 
 class TestLessons : public QObject
 {
@@ -90,13 +57,6 @@ private slots:
     void theNumbersFollowTheControls();
     void previousNextAndReset();
     void aSessionSavedDuringALessonReopensIt();
-    void leavingBringsBackTheWorkspaceFromBefore();
-    void theWindowRemembersTheUsersParametersDuringALesson();
-    void closingAfterAChangeInALessonAsks();
-    void leaveLessonIsOnCtrlW();
-    void aCloseDuringLeaveLessonsQuestionCloses();
-    void aSessionOpenedFromAFileIsTheNewWorkspace();
-    void aWindowStartedInALessonLeavesToTheGivenWorkspace();
     void thePanelClosesOnlyWithItsLesson();
     void startPanelOnAFirstStartOnly();
     void startPanelOpensALessonInOneClick();
@@ -306,84 +266,6 @@ void TestLessons::aSessionSavedDuringALessonReopensIt()
     QVERIFY(second.sessions()->current().lesson.isEmpty());
 }
 
-void TestLessons::leavingBringsBackTheWorkspaceFromBefore()
-{
-    MainWindow window(ownParams(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    LessonController *lessons = window.lessons();
-    window.dashboard()->setArrangement(Dashboard::Arrangement::SideBySide);
-    window.views()[1]->setFigure(*FigureRegistry::find(u"similarity"_s));
-    const QJsonObject views = window.sessions()->viewState();
-    QVERIFY(!lessons->leaveAction()->isEnabled());
-    QVERIFY(!lessons->home());
-
-    // Through a lesson, the next one and a change of the user's within it.
-    QVERIFY(lessons->open(u"why-sqrt-d"_s));
-    QVERIFY(lessons->leaveAction()->isEnabled());
-    QVERIFY(!(window.controlPanel()->params() == ownParams()));
-    QVERIFY(window.sessions()->viewState() != views);
-    lessons->nextAction()->trigger();
-    Params moved = window.controlPanel()->params();
-    moved.dModel = 48;
-    window.controlPanel()->applyParams(moved);
-    QVERIFY(lessons->home() && lessons->home()->params == ownParams());
-
-    // Changed in the lesson: Leave lesson asks, and Cancel stays in it.
-    QSignalSpy left(lessons, &LessonController::left);
-    lessons->panel()->findChild<QPushButton *>(u"lessonLeave"_s)->click();
-    QMessageBox *question = nullptr;
-    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-    question->findChild<QPushButton *>(u"leaveCancel"_s)->click();
-    QVERIFY(lessons->current());
-    QCOMPARE(window.controlPanel()->params().dModel, 48);
-    QCOMPARE(left.size(), 0);
-    QTRY_VERIFY(!MessageBoxes::openBox("leaveLessonQuestion"));
-    // Back to mine.
-    lessons->leaveAction()->trigger();
-    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-    question->findChild<QPushButton *>(u"leaveRestore"_s)->click();
-    QCOMPARE(left.size(), 1);
-    QCOMPARE(left.front().front().toBool(), true);
-    QVERIFY(!lessons->current());
-    QVERIFY(!lessons->dock()->isVisibleTo(&window));
-    QVERIFY(window.controlPanel()->params() == ownParams());
-    QCOMPARE(window.sessions()->viewState(), views);
-    QCOMPARE(window.views()[1]->figure().name(), u"similarity"_s);
-    for (const FigureView *view : window.views())
-        QVERIFY(view->params() == ownParams());
-    QVERIFY(!lessons->leaveAction()->isEnabled());
-    QVERIFY(!lessons->home());
-    QVERIFY(!std::any_of(lessons->lessonActions().begin(), lessons->lessonActions().end(),
-                         [](const QAction *action) { return action->isChecked(); }));
-    // Nothing to leave now.
-    lessons->leave();
-    QCOMPARE(left.size(), 1);
-    QVERIFY(window.controlPanel()->params() == ownParams());
-
-    // Unchanged, a lesson is left at once, without a question.
-    QVERIFY(lessons->open(u"frequencies"_s));
-    lessons->leaveAction()->trigger();
-    QVERIFY(!lessons->current());
-    QVERIFY(!MessageBoxes::openBox("leaveLessonQuestion"));
-    QVERIFY(window.controlPanel()->params() == ownParams());
-
-    // Keep these: what the lesson shows, changed, is the user's from then on.
-    QVERIFY(lessons->open(u"why-sqrt-d"_s));
-    moved = window.controlPanel()->params();
-    moved.dModel = 40;
-    window.controlPanel()->applyParams(moved);
-    const QJsonObject lessonViews = window.sessions()->viewState();
-    lessons->leaveAction()->trigger();
-    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-    question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
-    QVERIFY(!lessons->current());
-    QCOMPARE(left.back().front().toBool(), false);
-    QVERIFY(window.controlPanel()->params() == moved);
-    QCOMPARE(window.sessions()->viewState(), lessonViews);
-    QVERIFY(lessons->rememberedParams() == moved);
-}
-
 // The panel goes with its lesson: it cannot be closed or hidden alone, which would leave the
 // lesson open, holding the parameters from before it, without showing it.
 void TestLessons::thePanelClosesOnlyWithItsLesson()
@@ -398,195 +280,6 @@ void TestLessons::thePanelClosesOnlyWithItsLesson()
         QVERIFY(!menu->actions().contains(dock->toggleViewAction()));
     window.lessons()->leave();
     QVERIFY(!dock->isVisibleTo(&window));
-}
-
-void TestLessons::theWindowRemembersTheUsersParametersDuringALesson()
-{
-    {
-        MainWindow window(ownParams(), m_settings.get());
-        window.show();
-        QVERIFY(window.lessons()->open(u"masked-dropout"_s));
-        QVERIFY(window.close());
-    }
-    QVERIFY(Settings::loadParams(*m_settings).params == ownParams());
-    // Out of the lesson, the parameters shown are the user's: those are remembered.
-    {
-        MainWindow window(ownParams(), m_settings.get());
-        window.show();
-        QVERIFY(window.lessons()->open(u"masked-dropout"_s));
-        window.lessons()->leave();
-        Params moved = window.controlPanel()->params();
-        moved.dModel = 40;
-        window.controlPanel()->applyParams(moved);
-        QVERIFY(window.close());
-    }
-    QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
-    // A value typed and not entered when the window closes is remembered as the field shows it.
-    {
-        MainWindow window(ownParams(), m_settings.get());
-        window.show();
-        auto *spin = window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s);
-        spin->setFocus();
-        spin->selectAll();
-        QTest::keyClicks(spin, u"300"_s);
-        QCOMPARE(window.controlPanel()->params().dModel, ownParams().dModel);
-        QVERIFY(window.close());
-    }
-    QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 300);
-}
-
-// Parameters changed in a lesson are the user's: closing the window asks, as Leave lesson does,
-// and what is remembered is what the user answered; Cancel keeps the window and the lesson.
-void TestLessons::closingAfterAChangeInALessonAsks()
-{
-    const auto closeChanged = [&](const char *button) {
-        auto window = std::make_unique<MainWindow>(ownParams(), m_settings.get());
-        window->show();
-        QVERIFY(window->lessons()->open(u"masked-dropout"_s));
-        Params moved = window->controlPanel()->params();
-        moved.dModel = 40;
-        window->controlPanel()->applyParams(moved);
-        QVERIFY(!window->close());
-        QMessageBox *question = nullptr;
-        QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-        // Asked again while the question is open: the same one question.
-        QVERIFY(!window->close());
-        window->lessons()->leaveAction()->trigger();
-        QCOMPARE(MessageBoxes::openBoxes("leaveLessonQuestion").size(), 1);
-        const bool titleBar = std::strcmp(button, "titleBar") == 0;
-        if (titleBar)
-            question->close(); // its title bar's close, which clicks no button
-        else
-            question->findChild<QPushButton *>(QString::fromLatin1(button))->click();
-        if (titleBar || std::strcmp(button, "leaveCancel") == 0) {
-            QVERIFY(window->isVisible());
-            QVERIFY(window->lessons()->current());
-            QCOMPARE(window->controlPanel()->params().dModel, 40);
-            QTRY_VERIFY(!MessageBoxes::openBox("leaveLessonQuestion"));
-            // The close asked for is over: leaving the lesson later keeps the window.
-            window->lessons()->leaveAction()->trigger();
-            QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-            question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
-            QVERIFY(!window->lessons()->current());
-            QVERIFY(window->isVisible());
-            return;
-        }
-        QVERIFY(!window->isVisible());
-        QVERIFY(!window->lessons()->current());
-    };
-    Settings::saveParams(*m_settings, Params {});
-    closeChanged("leaveCancel");
-    QVERIFY(Settings::loadParams(*m_settings).params == Params {}); // nothing saved: not closed
-    closeChanged("titleBar");
-    QVERIFY(Settings::loadParams(*m_settings).params == Params {});
-    closeChanged("leaveRestore");
-    QVERIFY(Settings::loadParams(*m_settings).params == ownParams());
-    closeChanged("leaveKeep");
-    QCOMPARE(Settings::loadParams(*m_settings).params.dModel, 40);
-}
-
-// Leave lesson is on Ctrl+W: a lesson unchanged is left at once. A value typed in a field and
-// not yet entered is a change: the key, pressed in that field, asks first and the value stays.
-void TestLessons::leaveLessonIsOnCtrlW()
-{
-    MainWindow window(ownParams(), nullptr);
-    window.show();
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
-    LessonController *lessons = window.lessons();
-    QVERIFY(lessons->open(u"frequencies"_s));
-    QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier);
-    QTRY_VERIFY(!lessons->current());
-    QVERIFY(window.controlPanel()->params() == ownParams());
-
-    QVERIFY(lessons->open(u"frequencies"_s));
-    const double lessonBase = window.controlPanel()->params().sinusoidal.base;
-    auto *base = window.controlPanel()->findChild<QLineEdit *>(u"baseEdit"_s);
-    base->setFocus();
-    base->selectAll();
-    QTest::keyClicks(base, u"500"_s);
-    QCOMPARE(window.controlPanel()->params().sinusoidal.base, lessonBase); // typed, not entered
-    QTest::keyClick(base, Qt::Key_W, Qt::ControlModifier);
-    QMessageBox *question = nullptr;
-    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-    QCOMPARE(window.controlPanel()->params().sinusoidal.base, 500.0);
-    question->findChild<QPushButton *>(u"leaveKeep"_s)->click();
-    QVERIFY(!lessons->current());
-    QCOMPARE(window.controlPanel()->params().sinusoidal.base, 500.0);
-}
-
-// A close asked for while Leave lesson's question is open closes the window once it is answered.
-void TestLessons::aCloseDuringLeaveLessonsQuestionCloses()
-{
-    MainWindow window(ownParams(), m_settings.get());
-    window.show();
-    QVERIFY(window.lessons()->open(u"masked-dropout"_s));
-    Params moved = window.controlPanel()->params();
-    moved.dModel = 40;
-    window.controlPanel()->applyParams(moved);
-    window.lessons()->leaveAction()->trigger();
-    QMessageBox *question = nullptr;
-    QTRY_VERIFY((question = MessageBoxes::openBox("leaveLessonQuestion")));
-    QVERIFY(!window.close());
-    QCOMPARE(MessageBoxes::openBoxes("leaveLessonQuestion").size(), 1);
-    question->findChild<QPushButton *>(u"leaveRestore"_s)->click();
-    QVERIFY(!window.isVisible());
-    QVERIFY(Settings::loadParams(*m_settings).params == ownParams());
-}
-
-void TestLessons::aSessionOpenedFromAFileIsTheNewWorkspace()
-{
-    const QString plain = m_dir->filePath(u"plain.json"_s);
-    const QString withLesson = m_dir->filePath(u"lesson.json"_s);
-    Params sessionParams = ownParams();
-    sessionParams.dModel = 200;
-    {
-        MainWindow writer(sessionParams, nullptr);
-        QVERIFY(writer.sessions()->save(plain));
-        QVERIFY(writer.lessons()->open(u"relative-position"_s));
-        QVERIFY(writer.sessions()->save(withLesson));
-    }
-    const Params relative = lessonParams(*Lessons::find(u"relative-position"_s));
-
-    // A plain session opened during a lesson ends it: its parameters are the user's now.
-    MainWindow window(ownParams(), m_settings.get());
-    LessonController *lessons = window.lessons();
-    QVERIFY(lessons->open(u"why-sqrt-d"_s));
-    QVERIFY(window.sessions()->open(plain));
-    QVERIFY(!lessons->current());
-    QVERIFY(!lessons->home());
-    QVERIFY(window.controlPanel()->params() == sessionParams);
-    QVERIFY(!lessons->leaveAction()->isEnabled());
-
-    // A session that carries a lesson, opened outside one, leaves to what was there before it.
-    QVERIFY(window.sessions()->open(withLesson));
-    QCOMPARE(lessons->current()->name, u"relative-position"_s);
-    QVERIFY(window.controlPanel()->params() == relative);
-    QVERIFY(lessons->home() && lessons->home()->params == sessionParams);
-    // Opened during a lesson, it keeps the workspace from before the first.
-    QVERIFY(lessons->open(u"why-sqrt-d"_s));
-    QVERIFY(window.sessions()->open(withLesson));
-    QVERIFY(lessons->home()->params == sessionParams);
-    lessons->leaveAction()->trigger();
-    QVERIFY(window.controlPanel()->params() == sessionParams);
-}
-
-void TestLessons::aWindowStartedInALessonLeavesToTheGivenWorkspace()
-{
-    // As posenc --lesson starts: the window on the lesson's parameters, the remembered ones given.
-    const Lesson &lesson = *Lessons::find(u"frequencies"_s);
-    MainWindow window(lessonParams(lesson), m_settings.get());
-    const LessonController::Workspace home {ownParams(), window.sessions()->viewState()};
-    window.lessons()->show(lesson, lessonParams(lesson), home);
-    QVERIFY(window.controlPanel()->params() == lessonParams(lesson));
-    QVERIFY(window.lessons()->rememberedParams() == ownParams());
-    // The next lesson keeps it.
-    window.lessons()->nextAction()->trigger();
-    QVERIFY(window.lessons()->home()->params == ownParams());
-    window.lessons()->leave();
-    QVERIFY(window.controlPanel()->params() == ownParams());
-    QCOMPARE(window.sessions()->viewState(), home.view);
-    QVERIFY(window.lessons()->rememberedParams() == ownParams());
 }
 
 void TestLessons::startPanelOnAFirstStartOnly()

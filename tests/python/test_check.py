@@ -51,6 +51,38 @@ def test_the_same_document_as_the_command_line(folder, name):
     assert posenc.check("%s/t.npy" % folder).as_dict() == document
 
 
+def tensors():
+    """Arrays that are no table, as engineers dump them: a RoPE inv_freq vector, ALiBi's slopes, a
+    stack of ALiBi heads' biases [H, L, L], a batch of PE tables [B, L, d]."""
+    inv_freq = posenc.table("rope-frequencies", preset="llama-3-1-8b")[:, 0].copy()
+    slopes = posenc.table("alibi-slopes", heads=12)[:, 1].copy()
+    heads = np.stack([posenc.table("alibi-bias", heads=4, head=h, max_len=16) for h in range(1, 5)])
+    pe = posenc.table("pe", d_model=32, max_len=64)
+    return {
+        "llama 3.1's inv_freq": inv_freq,
+        "inv_freq of a wrong base": (1.0 / 20000.0 ** (np.arange(0, 128, 2) / 128)).astype(np.float32),
+        "12 heads' slopes": slopes,
+        "4 heads' biases": heads,
+        "a batch of two tables": np.stack([pe, pe]),
+    }
+
+
+@pytest.mark.parametrize("name", list(tensors()))
+def test_the_shapes_engineers_dump_as_the_command_line(folder, name):
+    # Read from memory as a file of the same array is read (TableFile::openTensor).
+    array = tensors()[name]
+    run = checked(folder, array)
+    assert posenc.check(array).as_dict() == run.json()
+
+
+def test_an_array_whose_rows_do_not_lie_in_one_run_is_refused_by_name():
+    heads = np.stack([posenc.table("pe", d_model=8, max_len=4)] * 3)  # [3, 4, 8]
+    with pytest.raises(ValueError) as raised:
+        posenc.check(heads.transpose(1, 0, 2))
+    assert "ascontiguousarray" in str(raised.value)
+    assert posenc.check(np.ascontiguousarray(heads.transpose(1, 0, 2))).verdict in VERDICT_CODES
+
+
 def test_the_worst_cell_is_located(folder):
     verdict = posenc.check(tables()["one cell off"], expect="sinusoidal", d_model=64)
     assert verdict.verdict == "mistake"
@@ -236,8 +268,14 @@ def test_bad_input_raises_never_crashes(folder):
     with pytest.raises(ValueError) as raised:
         posenc.check(nan)
     assert str(raised.value) == run.message("check").replace("%s/nan.npy" % folder, "<array>")
-    with pytest.raises(ValueError, match=r"3-D, shape \(2, 3, 4\)"):
-        posenc.check(np.zeros((2, 3, 4), np.float32))
+    # A stack of tables is read as the command line reads the file; a scalar is refused as it is.
+    zeros = np.zeros((2, 3, 4), np.float32)
+    assert posenc.check(zeros).as_dict() == cli("check", save(folder, "z.npy", zeros), "--json").json()
+    run = cli("check", save(folder, "scalar.npy", np.float32(3.0)))
+    assert run.code == 2
+    with pytest.raises(ValueError) as raised:
+        posenc.check(np.float32(3.0))
+    assert str(raised.value) == run.message("check").replace("%s/scalar.npy" % folder, "<array>")
     with pytest.raises(ValueError, match="dtype complex64"):
         posenc.check(np.zeros((4, 4), np.complex64))
     with pytest.raises(TypeError):

@@ -90,3 +90,18 @@ def test_bad_parameters_raise_the_command_lines_message(folder, params, exceptio
     with pytest.raises(exception) as raised:
         posenc.table("pe", **params)
     assert str(raised.value) == run.message("table")
+
+
+@pytest.mark.parametrize("params", [{"o": "t.npy"}, {"output": "t.npy"}, {"format": "csv"}, {"force": True}])
+def test_the_flags_the_function_sets_are_no_keywords(folder, params, monkeypatch):
+    # Where the table goes is the function's own: o= or format= would fight it (o= wrote a file).
+    monkeypatch.chdir(folder)
+    with pytest.raises(TypeError) as raised:
+        posenc.table("pe", d_model=8, max_len=4, **params)
+    assert "returned as an array" in str(raised.value)
+    with pytest.raises(TypeError):
+        posenc.figure("heatmap", d_model=8, max_len=4, **params)
+    with pytest.raises(TypeError):
+        posenc.check(posenc.table("pe", d_model=8, max_len=4), json=False)
+    import os
+    assert os.listdir(folder) == []

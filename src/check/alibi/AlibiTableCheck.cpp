@@ -83,8 +83,8 @@ std::optional<Found> find(const OffsetProfile &profile)
     nameHead(found, *m);
     // After the query: one fill (the mask), or the symmetric bias.
     const auto after = HeadBiasFit::readAfter(
-        profile, -found.slope, std::nullopt,
-        [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; }, found.after);
+        profile, -found.slope, std::nullopt, [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; },
+        found.after);
     if (!after)
         return std::nullopt;
     found.after = *after;
@@ -138,7 +138,8 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
 {
     TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found));
     m.findings = HeadBiasFit::headFindings(found.heads, found.head);
-    m.findings += {{u"slope"_s, found.slope}, {u"mask"_s, found.mask() == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s}};
+    m.findings
+        += {{u"slope"_s, found.slope}, {u"mask"_s, found.mask() == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s}};
     m.referenceText = referenceText(found);
     m.notes = notes(found, e.rows());
     if (found.heads == 0) {
@@ -157,7 +158,7 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
                       .arg(found.heads)
                       .arg(NumberText::compact(found.slope, 6),
                            found.mask() == AlibiMask::Causal ? u"the keys after it masked"_s
-                                                           : u"and −m (j − i) after it (symmetric)"_s);
+                                                             : u"and −m (j − i) after it (symmetric)"_s);
     Params p;
     p.encoding = Encoding::Alibi;
     p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
@@ -175,8 +176,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::optional<Found> found = profile ? find(*profile) : std::nullopt;
     if (!found)
         return std::nullopt;
-    const auto reference
-        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
     return OffsetFit::candidate(e, *reference, toleranceOf(e, *found), [&] { return matchOf(e, *found, reference); });
 }
 
@@ -189,8 +189,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     found.head = params.alibi.head;
     found.slope = AlibiSlopes::of(found.heads, found.head);
     found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
-    TableMatch m = matchOf(
-        e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
+    TableMatch m
+        = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
     m.params = params;
     return m;
 }
@@ -219,6 +219,8 @@ TableHypothesis hypothesis()
     h.mistakes = {kSlopeMistake};
     h.fit = fit;
     h.expect = expect;
+    h.referenceCode
+        = u"ofirpress/attention_with_linear_biases fairseq/models/transformer.py, get_slopes; huggingface/transformers src/transformers/models/bloom/modeling_bloom.py, build_alibi_tensor, and models/mpt/modeling_mpt.py, build_mpt_alibi_tensor"_s;
     h.publishedForms = publishedForms;
     return h;
 }

@@ -13,8 +13,9 @@ namespace posenc::DebertaTableCheck {
 namespace {
 
 // A table of j - i reads as DeBERTa's mirrored: the mistake, against the buckets of i - j.
-const QString kReversed = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
-        "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s;
+const QString kReversed
+    = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
+      "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s;
 const QString kTable = u"deberta-bucket"_s;
 
 // What the table shows: the buckets, and the max_position range it allows.
@@ -44,9 +45,8 @@ bool bucketValues(const OffsetProfile &profile)
 std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const std::vector<ProfileRun> &runs,
                                                                    std::int64_t buckets)
 {
-    return BucketFit::limitRange(runs, buckets / 2 + 2, [&](std::int64_t d, std::int64_t x) {
-        return DebertaBuckets::bucket(d, buckets, x);
-    });
+    return BucketFit::limitRange(runs, buckets / 2 + 2,
+                                 [&](std::int64_t d, std::int64_t x) { return DebertaBuckets::bucket(d, buckets, x); });
 }
 
 Found withRange(std::int64_t buckets, std::pair<std::int64_t, std::int64_t> range, bool shown)
@@ -180,6 +180,8 @@ TableHypothesis hypothesis()
     h.mistakes = {CheckMistakes::kRelativeReversed};
     h.fit = fit;
     h.expect = expect;
+    h.referenceCode
+        = u"huggingface/transformers src/transformers/models/deberta_v2/modeling_deberta_v2.py, make_log_bucket_position and build_relative_position"_s;
     h.publishedForms = publishedForms;
     return h;
 }

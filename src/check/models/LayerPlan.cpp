@@ -13,6 +13,7 @@
 
 #include "check/ConfigContext.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QSet>
 
@@ -367,6 +368,7 @@ private:
     {
         LayerPlan &p = m_plan;
         QSet<QString> turning;
+        QHash<QString, qsizetype> index; // a group's place by name: linear in the layer types
         for (std::int64_t i = 0; i < p.layerCount; ++i) {
             if (p.ropeOn[std::size_t(i)])
                 turning.insert(p.types.at(i));
@@ -376,13 +378,12 @@ private:
             const bool rope = p.ropeOn[std::size_t(i)];
             // NoPE layers of a type whose other layers turn get a name of their own.
             const QString name = !rope && turning.contains(type) ? type + u":nope"_s : type;
-            auto it
-                = std::find_if(p.groups.begin(), p.groups.end(), [&](const LayerGroup &g) { return g.name == name; });
-            if (it == p.groups.end()) {
+            auto it = index.constFind(name);
+            if (it == index.cend()) {
+                it = index.insert(name, p.groups.size());
                 p.groups.append({name, type, LayerPlans::mixerOf(type, m_row.mixer), rope, {}});
-                it = p.groups.end() - 1;
             }
-            it->layers.push_back(i);
+            p.groups[*it].layers.push_back(i);
         }
     }
 };

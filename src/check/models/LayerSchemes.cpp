@@ -10,6 +10,8 @@
 #include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
+#include <QHash>
+
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -17,15 +19,6 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
-
-const LayerGroup *groupOf(const ConfigContext &c, const ConfigLayer &layer)
-{
-    for (const LayerGroup &g : c.plan.groups) {
-        if (g.name == layer.layerType)
-            return &g;
-    }
-    return nullptr;
-}
 
 // A class default the key falls back to, or `fallback`.
 double valueOf(const ConfigContext &c, const QString &key, double fallback)
@@ -61,6 +54,11 @@ void softmax(const ConfigContext &c, ConfigLayer &layer)
     } else if (rule == u"attention_multiplier"_s) {
         s.softmaxScale = valueOf(c, u"attention_multiplier"_s, 1.0);
         s.softmaxWords = u"attention_multiplier"_s;
+    } else if (rule == u"key_multiplier"_s) {
+        // FalconH1Attention.forward: key_states = k_proj(...) * key_multiplier, before RoPE and the
+        // head_dim^-0.5 of the attention interface.
+        s.softmaxScale = valueOf(c, u"key_multiplier"_s, 1.0) / std::sqrt(head);
+        s.softmaxWords = u"head_dim^-0.5 * key_multiplier"_s;
     } else if (rule == u"half_head_dim"_s) {
         s.softmaxScale = 1.0 / std::sqrt(head / 2.0);
         s.softmaxWords = u"(head_dim / 2)^-0.5"_s;
@@ -88,8 +86,10 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
     // DeepSeek-V4's every attention block has its sliding-window branch (window.every_layer).
     const bool windowed = group.type == u"sliding_attention"_s || row.window.value(u"every_layer"_s).toBool();
     if (windowed && c.plan.slidingWindow) {
-        // ModernBERT's local_attention is the whole span: local_attention // 2 each side.
-        const bool halved = row.window.value(u"halved"_s).toBool();
+        // ModernBERT's local_attention is the whole span: local_attention // 2 each side. So is a
+        // bidirectional Gemma's sliding_window: its class keeps sliding_window // 2 + 1 and its mask
+        // |q - k| < that (Gemma3TextConfig.__post_init__, _bidirectional_window_overlay).
+        const bool halved = row.window.value(u"halved"_s).toBool() || LayerSchemes::bidirectional(c);
         s.window = halved ? *c.plan.slidingWindow / 2 : *c.plan.slidingWindow;
         s.windowBothSides = halved;
     }
@@ -119,16 +119,34 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
 
 namespace LayerSchemes {
 
+bool bidirectional(const ConfigContext &c)
+{
+    const QString key = c.model.window.value(u"bidirectional"_s).toString();
+    if (key.isEmpty())
+        return false;
+    // Gemma3TextConfig takes a flag; Gemma4TextConfig "all" (its "vision" leaves the text causal).
+    const QJsonValue v = c.text.json().value(key);
+    return v.isBool() ? v.toBool() : v.toString() == u"all"_s;
+}
+
 void fill(ConfigContext &c, QList<ConfigLayer> &layers)
 {
+    QHash<QString, const LayerGroup *> groups; // by name: linear in the layer types
+    for (const LayerGroup &g : c.plan.groups)
+        groups.insert(g.name, &g);
     for (ConfigLayer &layer : layers) {
         LayerScheme &s = layer.scheme;
         s.encoding = Families::word(layer.params.encoding);
-        const LayerGroup *group = groupOf(c, layer);
+        const LayerGroup *group = groups.value(layer.layerType);
         if (!group)
             continue; // a family without layer types of its own (ALiBi, T5, ...): its family's word
         if (group->mixer != u"attention"_s) {
             s.encoding = group->mixer;
+            // Cross-attention attends without position, at its head's scale (MllamaTextCrossAttention).
+            if (group->mixer == u"cross_attention"_s) {
+                s.headDim = c.plan.headDimOf(group->type);
+                softmax(c, layer);
+            }
             continue;
         }
         attention(c, layer, *group);

@@ -14,6 +14,9 @@ namespace LayerSchemes {
 // Fills each layer's scheme (ConfigLayer::scheme) from the model's row and layer plan, once the
 // families' readers have read the layers.
 void fill(ConfigContext &context, QList<ConfigLayer> &layers);
+// Whether the row's bidirectional key is on: the sliding window then reaches sliding_window // 2
+// each side (EmbeddingGemma's use_bidirectional_attention, Gemma 4's "all").
+bool bidirectional(const ConfigContext &context);
 
 } // namespace LayerSchemes
 

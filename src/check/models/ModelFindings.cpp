@@ -5,6 +5,7 @@
 
 #include "check/ConfigContext.h"
 #include "check/FamilyCheck.h"
+#include "check/models/LayerSchemes.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -177,6 +178,14 @@ void reportRow(ConfigContext &c)
 
 void reportLayers(ConfigContext &c)
 {
+    if (LayerSchemes::bidirectional(c) && c.plan.slidingWindow)
+        c.find(u"bidirectional-window"_s,
+               u"%1 is on: the sliding layers see %2 tokens each side, before and after (%3 // 2 + 1 = %4, "
+               "exclusive), not %3 before; a causal port of this encoder computes other scores"_s
+                   .arg(c.text.pathOf(c.model.window.value(u"bidirectional"_s).toString()))
+                   .arg(*c.plan.slidingWindow / 2)
+                   .arg(*c.plan.slidingWindow)
+                   .arg(*c.plan.slidingWindow / 2 + 1));
     nopeLayers(c);
     chunkedLayers(c);
     queryScales(c);
@@ -194,6 +203,8 @@ QList<ConfigFindings::Kind> kinds()
         {u"model-read-by-fingerprint"_s, Severity::Note,
          u"a model whose rotary code equals Llama's by fingerprint: its layer rule was not read by hand"_s},
         {u"nope-layers"_s, Severity::Note, u"layers without RoPE (NoPE), and why the code leaves them so"_s},
+        {u"bidirectional-window"_s, Severity::Note,
+         u"a bidirectional encoder's sliding window: sliding_window // 2 each side (EmbeddingGemma)"_s},
         {u"chunked-layers-turn"_s, Severity::Note,
          u"Llama 4's chunked layers are its RoPE layers; its NoPE layers are global"_s},
         {u"query-temperature"_s, Severity::Note,

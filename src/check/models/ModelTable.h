@@ -73,7 +73,7 @@ struct ModelRow
     QJsonObject qscale; // the query scaling: its kind and keys
     // What multiplies q·k: "head_dim" (head_dim^-0.5), "mla" (qk_head_dim^-0.5 times yarn's
     // get_mscale(factor, mscale_all_dim)^2), "qk_head_dim", "query_pre_attn_scalar", "one",
-    // "attention_multiplier", "half_head_dim".
+    // "attention_multiplier", "half_head_dim", "key_multiplier" (head_dim^-0.5 times the keys' multiplier).
     QString softmax;
 
     QJsonObject raw; // the row as written, for a family reader's own keys (the learned family's first_row)

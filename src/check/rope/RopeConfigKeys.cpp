@@ -44,6 +44,8 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
                  m_where);
     }
     const QString typeKeyPath = inDict(u"rope_type"_s) ? d->pathOf(u"rope_type"_s) : pathOf(u"type"_s);
+    if (inDict(u"rope_type"_s) || inDict(u"type"_s))
+        sources.insert(u"rope-type"_s, typeKeyPath);
     // Model classes' own conversions.
     bool mrope = false;
     if (word == u"mrope"_s || (d && d->contains(u"mrope_section"_s))) {
@@ -74,12 +76,18 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
     r.layout = m_row.layout == u"half"_s ? RopeLayout::Half : RopeLayout::Interleaved;
     if (m_row.layout == u"rope_interleave"_s)
         r.layout = t.boolean(u"rope_interleave"_s).value_or(true) ? RopeLayout::Interleaved : RopeLayout::Half;
+    if (m_row.layout == u"rope_interleave"_s && t.has(u"rope_interleave"_s))
+        sources.insert(u"rope-layout"_s, t.pathOf(u"rope_interleave"_s));
     // A model the table lacks says its pairing by its keys: rope_interleave (DeepseekV3Config's) or
     // rope_is_neox_style false (vLLM's get_rope is_neox_style: adjacent pairs).
-    if (!m_row.known() && t.boolean(u"rope_interleave"_s).value_or(false))
+    if (!m_row.known() && t.boolean(u"rope_interleave"_s).value_or(false)) {
         r.layout = RopeLayout::Interleaved;
-    if (!m_row.known() && t.has(u"rope_is_neox_style"_s) && !t.boolean(u"rope_is_neox_style"_s).value_or(true))
+        sources.insert(u"rope-layout"_s, t.pathOf(u"rope_interleave"_s));
+    }
+    if (!m_row.known() && t.has(u"rope_is_neox_style"_s) && !t.boolean(u"rope_is_neox_style"_s).value_or(true)) {
         r.layout = RopeLayout::Interleaved;
+        sources.insert(u"rope-layout"_s, t.pathOf(u"rope_is_neox_style"_s));
+    }
 
     readTheta(layer, d, sources);
     r.headDim = m_headDim;
@@ -88,6 +96,8 @@ void RopeConfigReader::readRope(ConfigLayer &layer, const QString &type, QHash<Q
         : m_row.headDimByType.contains(type)          ? m_row.headDimByType.value(type).toString()
                                                       : u"head_dim"_s;
     sources.insert(u"head-dim"_s, t.pathOf(headKey));
+    if (t.has(headKey))
+        sources.insert(u"head-dim-key"_s, t.pathOf(headKey));
     sources.insert(u"max-len"_s, t.pathOf(u"max_position_embeddings"_s));
     checkKeys(layer, d, mrope);
     readScaling(layer, d, sources);

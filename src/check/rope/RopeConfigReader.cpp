@@ -17,12 +17,43 @@ QList<ConfigLayer> RopeConfigReader::layers()
 {
     readDicts();
     QList<ConfigLayer> out;
+    out.reserve(m_c.plan.groups.size());
+    // Layer types the reading cannot tell apart are read once: a config may name tens of thousands.
+    QHash<QString, qsizetype> read;
     for (const LayerGroup &group : m_c.plan.groups) {
-        if (group.rope)
+        if (!group.rope)
+            continue;
+        const QString key = readingKey(group);
+        const auto it = read.constFind(key);
+        if (it == read.cend()) {
+            read.insert(key, out.size());
             out.append(layerOf(group));
+            continue;
+        }
+        ConfigLayer layer = out.at(*it);
+        layer.layerType = group.name;
+        layer.layers = group.layers;
+        out.append(std::move(layer));
     }
     noteSliding(out);
     return out;
+}
+
+// What the reading of a layer type depends on beyond the config as a whole: its dict, its theta
+// keys, its head. Types alike in all of it read alike; a type whose findings name it (per-layer
+// dicts) is its own key.
+QString RopeConfigReader::readingKey(const LayerGroup &group) const
+{
+    const QString &type = group.type;
+    if (m_nested || group.name != type)
+        return u"type:"_s + group.name;
+    const auto dict = m_dicts.find(type);
+    const QString dictPath = dict != m_dicts.end() && dict->second ? dict->second->path() : QString();
+    const bool ownTheta = m_row.theta.contains(type) || !typeThetaKey(type).isEmpty();
+    const bool ownHead = m_row.headDimByType.contains(type);
+    return u"%1|%2|%3|%4"_s.arg(ownTheta || ownHead ? type : QString(), dictPath)
+        .arg(m_c.plan.headDimOf(type))
+        .arg(dict != m_dicts.end());
 }
 
 QSet<QString> RopeConfigReader::labels() const
@@ -83,8 +114,9 @@ void RopeConfigReader::readDicts()
 bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString> &types)
 {
     const QStringList keys = chosen.json().keys();
-    const qsizetype inTypes = std::count_if(
-        keys.cbegin(), keys.cend(), [&](const QString &k) { return types.contains(k) || m_c.plan.types.contains(k); });
+    const QSet<QString> planned(m_c.plan.types.cbegin(), m_c.plan.types.cend());
+    const qsizetype inTypes = std::count_if(keys.cbegin(), keys.cend(),
+                                            [&](const QString &k) { return types.contains(k) || planned.contains(k); });
     if (inTypes == 0)
         return false;
     m_nested = true;
@@ -103,8 +135,9 @@ bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString
 void RopeConfigReader::mixedKeys(const ConfigObject &chosen, const QSet<QString> &types)
 {
     QStringList stray;
+    const QSet<QString> planned(m_c.plan.types.cbegin(), m_c.plan.types.cend());
     for (const QString &k : chosen.json().keys()) {
-        if (!types.contains(k) && !m_c.plan.types.contains(k))
+        if (!types.contains(k) && !planned.contains(k))
             stray.append(k);
     }
     if (!stray.isEmpty())
@@ -175,6 +208,7 @@ ConfigLayer RopeConfigReader::layerOf(const LayerGroup &group)
     p.encoding = Encoding::Rope;
     QHash<QString, QString> sources;
     readRope(layer, group.type, sources);
+    layer.readFrom = sources;
     settleLayer(m_c, layer, sources);
     return layer;
 }

@@ -5,7 +5,7 @@
 #include <QSet>
 
 #include <functional>
-#include <map>
+#include <unordered_map>
 
 // RoPE's config reader (FamilySpec::readConfig, docs/ARCHITECTURE.md, Checking a model config):
 // HF transformers' reading of a rotary config, as its main branch does it: modeling_rope_utils.py
@@ -40,7 +40,7 @@ private:
     const ModelRow &m_row;
     std::int64_t m_headDim = 0; // the head dim of the layer type being read
     // The rope dict of each layer type as HF reads it, and where it sits in the file.
-    std::map<QString, std::optional<ConfigObject>> m_dicts;
+    std::unordered_map<QString, std::optional<ConfigObject>> m_dicts;
     bool m_nested = false;
     bool m_fromClass = false; // the dict is the class's default rope_parameters
     QString m_dictPath; // "rope_scaling" or "rope_parameters"
@@ -53,6 +53,7 @@ private:
     void mixedKeys(const ConfigObject &chosen, const QSet<QString> &types);
     void readPerType(const std::optional<ConfigObject> &scaling, const std::optional<ConfigObject> &parameters);
     ConfigLayer layerOf(const LayerGroup &group);
+    QString readingKey(const LayerGroup &group) const;
     void noteSliding(const QList<ConfigLayer> &layers);
 
     // A layer type's dict: its type, theta, rotary part and keys (RopeConfigKeys.cpp).

@@ -47,7 +47,10 @@ QString columns(const ConfigLayer &layer)
     const QString place = layer.scheme.rotaryPlace;
     if (live == head)
         return u"all %1 columns"_s.arg(head);
-    const QString where = place == u"mla-tail"_s ? u"MLA tail, key shared"_s
+    // MLA's rotary head is the tail alone (qk_rope_head_dim, narrower than the head), its key part
+    // shared by every head; DeepSeek-V4's turns the last columns of the whole head.
+    const bool mla = layer.params.rope.headDim < head;
+    const QString where = place == u"mla-tail"_s ? (mla ? u"MLA tail, key shared"_s : u"the tail, the last columns"_s)
         : place == u"proportional"_s             ? u"proportional, the rest at frequency 0"_s
                                                  : place;
     return u"%1 of %2 (%3)"_s.arg(live).arg(head).arg(where);

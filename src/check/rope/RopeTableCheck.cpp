@@ -518,6 +518,16 @@ QList<PublishedForm> publishedForms(std::int64_t cols)
 
 } // namespace
 
+std::vector<RopeFit::Published> publishedRopeForms(std::int64_t rotaryDim)
+{
+    return formsAt(rotaryDim);
+}
+
+QString nearestPublishedRope(const Params &params)
+{
+    return nearestPublished(params);
+}
+
 TableHypothesis hypothesis()
 {
     TableHypothesis h;
@@ -537,6 +547,8 @@ TableHypothesis hypothesis()
                   RopeLongRopeSwitch::kSwitched};
     h.fit = fit;
     h.expect = expect;
+    h.referenceCode
+        = u"huggingface/transformers src/transformers/modeling_rope_utils.py, _compute_default_rope_parameters and the _compute_*_parameters of each rope_type; models/llama/modeling_llama.py, LlamaRotaryEmbedding.forward (cat((freqs, freqs)).cos() * attention_scaling)"_s;
     h.publishedForms = publishedForms;
     return h;
 }

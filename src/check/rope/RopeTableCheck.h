@@ -1,6 +1,9 @@
 #pragma once
 
 #include "check/TableHypothesis.h"
+#include "check/rope/RopeFit.h"
+
+#include <vector>
 
 // How `posenc check` identifies RoPE's cos and sin tables as HF returns them (docs/ARCHITECTURE.md,
 // Checking a table): columns repeated as a layout pairs them, then RopeFit, the published forms
@@ -8,5 +11,9 @@
 namespace posenc::RopeTableCheck {
 
 TableHypothesis hypothesis();
+// The models' published RoPE (the presets, LongRoPE's lists, RoFormer's theta 10000) of a rotary
+// dim; and the nearest to `params` in words, as a variant's diagnosis names it.
+std::vector<RopeFit::Published> publishedRopeForms(std::int64_t rotaryDim);
+QString nearestPublishedRope(const Params &params);
 
 } // namespace posenc::RopeTableCheck

@@ -423,6 +423,8 @@ TableHypothesis hypothesis()
     h.mistakes = {kGridOrder, kClsMissing, kClsExtra};
     h.fit = fit;
     h.expect = expect;
+    h.referenceCode
+        = u"facebookresearch/mae util/pos_embed.py, get_2d_sincos_pos_embed; huggingface/transformers src/transformers/models/rt_detr/modeling_rt_detr.py, RTDetrHybridEncoder.build_2d_sincos_position_embedding"_s;
     h.publishedForms = publishedForms;
     return h;
 }

@@ -272,6 +272,8 @@ TableHypothesis hypothesis()
                   CheckMistakes::kHalfPrecisionAngles};
     h.fit = fit;
     h.expect = expect;
+    h.referenceCode
+        = u"Vaswani et al. 2017, section 3.5; tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py, get_timing_signal_1d; huggingface/diffusers src/diffusers/models/embeddings.py, get_timestep_embedding"_s;
     h.publishedForms = publishedForms;
     return h;
 }

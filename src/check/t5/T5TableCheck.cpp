@@ -13,9 +13,10 @@ namespace posenc::T5TableCheck {
 namespace {
 
 // A table of i - j reads as T5's mirrored: the mistake, against the buckets of j - i.
-const QString kReversed = u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
-        "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
-        "so the keys before and after the query trade buckets"_s;
+const QString kReversed
+    = u"the buckets of i − j, the query's position minus the key's: HF's _relative_position_bucket takes "
+      "relative_position = memory_position − context_position, the key's minus the query's (j − i), "
+      "so the keys before and after the query trade buckets"_s;
 const QString kTable = u"t5-bucket"_s;
 
 // What the table shows: the direction, the buckets, and the max_distance range it allows.
@@ -211,6 +212,8 @@ TableHypothesis hypothesis()
     h.mistakes = {CheckMistakes::kRelativeReversed};
     h.fit = fit;
     h.expect = expect;
+    h.referenceCode
+        = u"huggingface/transformers src/transformers/models/t5/modeling_t5.py, T5Attention._relative_position_bucket"_s;
     h.publishedForms = publishedForms;
     return h;
 }

@@ -12,13 +12,6 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-namespace {
-
-// Rows of the term's table a chunk of tokens takes at once.
-constexpr std::int64_t kTermChunk = 256;
-
-} // namespace
-
 PositionEffect::PositionEffect(const Engine &engine)
     : m_params(engine.params())
     , m_ids(engine.source<BatchIds>())

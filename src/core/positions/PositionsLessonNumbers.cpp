@@ -122,8 +122,8 @@ Number needs(bool set, const QString &what, const std::function<Number()> &f)
 
 QList<Entry> paddingEntries()
 {
-    const auto arange = IdsChoice::ArangeWithPadding;
-    const auto reference = IdsChoice::Reference;
+    constexpr auto arange = IdsChoice::ArangeWithPadding;
+    constexpr auto reference = IdsChoice::Reference;
     return {
         {u"batch_rows"_s, u"the batch's rows"_s,
          [](const Params &p) { return withLayout(p, [](const BatchLayout &l) { return integer(l.rows()); }); }},
@@ -136,7 +136,7 @@ QList<Entry> paddingEntries()
              return withLayout(p, [](const BatchLayout &l) { return integer(paddedToken(l).column); });
          }},
         {u"batch_last_id"_s, u"its position id, the reference's"_s,
-         [reference](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
+         [](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
         {u"batch_rotary"_s, u"a condition: the score turns a query and a key by their ids' difference"_s,
          [](const Params &p) {
              return scoreKind(p, PositionEffect::ScoreKind::Rotary, u"the model turns no query by its id"_s);
@@ -152,43 +152,42 @@ QList<Entry> paddingEntries()
              return family.score ? word(family.score->name) : none(u"not here: the family has no score of two ids"_s);
          }},
         {u"batch_score_reference"_s, u"its score against the row's first real token, the reference's ids"_s,
-         [reference](const Params &p) { return effect(p, reference, Column::ScoreReference); }},
+         [](const Params &p) { return effect(p, reference, Column::ScoreReference); }},
         {u"batch_score_arange"_s, u"the same under arange(L)"_s,
-         [arange](const Params &p) { return effect(p, arange, Column::ScoreChosen); }},
+         [](const Params &p) { return effect(p, arange, Column::ScoreChosen); }},
         {u"batch_score_difference"_s, u"arange's score minus the reference's"_s,
-         [arange](const Params &p) { return effect(p, arange, Column::ScoreDifference); }},
+         [](const Params &p) { return effect(p, arange, Column::ScoreDifference); }},
         {u"batch_float32_difference"_s, u"the same with float32 angles"_s,
-         [arange](const Params &p) { return effect(p, arange, Column::Float32Difference); }},
+         [](const Params &p) { return effect(p, arange, Column::Float32Difference); }},
         {u"batch_term_difference"_s, u"‖PE[column] − PE[id]‖ of a family that adds a term"_s,
-         [arange](const Params &p) { return effect(p, arange, Column::TermDifference); }},
+         [](const Params &p) { return effect(p, arange, Column::TermDifference); }},
         {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s,
-         [reference](const Params &p) {
+         [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureIds); });
          }},
         {u"batch_temperature_column"_s, u"... at its column, cache_position, as Llama4TextAttention reads it"_s,
-         [reference](const Params &p) {
+         [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureCache); });
          }},
         {u"batch_chunk_id"_s, u"Llama 4's chunk of the token's id"_s,
-         [reference](const Params &p) {
+         [](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, reference, Column::ChunkIds); });
          }},
         {u"batch_chunk_arange"_s, u"... of its column, arange's id"_s,
-         [arange](const Params &p) {
+         [](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, arange, Column::ChunkIds); });
          }},
         {u"batch_length_reference"_s, u"the batch's length a dynamic rotary embedding reads: the largest id + 1"_s,
-         [reference](const Params &p) { return maxLength(p, reference); }},
-        {u"batch_length_arange"_s, u"... under arange(L)"_s,
-         [arange](const Params &p) { return maxLength(p, arange); }},
+         [](const Params &p) { return maxLength(p, reference); }},
+        {u"batch_length_arange"_s, u"... under arange(L)"_s, [](const Params &p) { return maxLength(p, arange); }},
         {u"batch_cache"_s, u"the prefill's columns, the cache's length at the first decode step"_s,
          [](const Params &p) { return integer(p.batch.cache); }},
         {u"batch_decode_id"_s, u"the padded row's first decode step's id"_s,
-         [reference](const Params &p) { return decodeId(p, reference); }},
+         [](const Params &p) { return decodeId(p, reference); }},
         {u"batch_decode_lost_id"_s, u"... with the cache's offset lost"_s,
          [](const Params &p) { return decodeId(p, IdsChoice::CacheOffset); }},
     };
@@ -224,8 +223,8 @@ Number crossFarthest(const Params &params, IdsChoice choice)
 
 QList<Entry> packingEntries()
 {
-    const auto restarted = IdsChoice::RestartedWithoutBlockMask;
-    const auto continued = IdsChoice::PositionsNotRestarted;
+    constexpr auto restarted = IdsChoice::RestartedWithoutBlockMask;
+    constexpr auto continued = IdsChoice::PositionsNotRestarted;
     return {
         {u"pack_documents"_s, u"row 0's documents"_s,
          [](const Params &p) {
@@ -254,15 +253,15 @@ QList<Entry> packingEntries()
         {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
          [](const Params &p) { return crossCount(p, IdsChoice::Reference, false); }},
         {u"pack_cross_continued"_s, u"cross-document pairs with positions that run on"_s,
-         [continued](const Params &p) { return crossCount(p, continued, false); }},
+         [](const Params &p) { return crossCount(p, continued, false); }},
         {u"pack_far_continued"_s, u"the farthest such pair's distance"_s,
-         [continued](const Params &p) { return crossFarthest(p, continued); }},
+         [](const Params &p) { return crossFarthest(p, continued); }},
         {u"pack_cross_restarted"_s, u"cross-document pairs with restarted ids and a causal mask only"_s,
-         [restarted](const Params &p) { return crossCount(p, restarted, false); }},
+         [](const Params &p) { return crossCount(p, restarted, false); }},
         {u"pack_negative_restarted"_s, u"... of a negative distance"_s,
-         [restarted](const Params &p) { return crossCount(p, restarted, true); }},
+         [](const Params &p) { return crossCount(p, restarted, true); }},
         {u"pack_negative_share"_s, u"their share, in per cent"_s,
-         [restarted](const Params &p) {
+         [](const Params &p) {
              return withLayout(p, [&](const BatchLayout &layout) {
                  const auto n = DocumentDistance::row(layout, restarted, 0);
                  return n.cross > 0 ? real(100.0 * double(n.crossNegative) / double(n.cross))

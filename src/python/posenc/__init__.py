@@ -45,7 +45,8 @@ def table(quantity: str, **params: Any) -> np.ndarray:
     ``row-norms``, ``column-stats``, ...); ``positions="A:B"`` and ``dims="0,1,64:68"`` choose rows
     and columns, ``threads=N`` the worker threads.
     """
-    call = Call("table", quantity)
+    returned = "the table is returned as an array, which np.save writes"
+    call = Call("table", quantity, reserved=dict.fromkeys(("output", "o", "format", "force"), returned))
     key = call.output("table")
     call.arguments += ["-o", key, "--format=npy"]
     call.params(params)
@@ -78,7 +79,7 @@ def check(tensor: Any, *, expect: Optional[str] = None, expect_config: Any = Non
     if "config" in params:
         # The command line's --config without --apply checks the config itself (read_config).
         raise ValueError("config: a table is compared with a config by expect_config=; posenc.read_config reads one")
-    call = Call("check", "--json")
+    call = Call("check", "--json", reserved={"json": "the verdict is returned as a Verdict"})
     if expect is not None:
         call.flag("expect", expect)
     if expect_config is not None:
@@ -99,7 +100,7 @@ def check_apply(x: Any, y: Any, *, config: Any = None, **params: Any) -> Verdict
     config.json (a path or a dict) the rotation is meant to be; the keyword arguments RoPE's and
     M-RoPE's flags (``rope_layout=``, ``partial_rotary_factor=``, ``prompt=``, ...).
     """
-    call = Call("check", "--json")
+    call = Call("check", "--json", reserved={"json": "the verdict is returned as a Verdict"})
     call.flag("apply", call.table("x", x))
     if config is not None:
         call.config("config", config)
@@ -129,7 +130,7 @@ def read_config(path_or_dict: Union[str, "os.PathLike[str]", Mapping[str, Any]],
     """A model's config.json as posenc reads it (``posenc check --config FILE``): what each layer
     type computes for position, and the config's findings (what is wrong or easy to get wrong).
     ``path_or_dict`` is the file, or its object as a dict (``config.to_dict()`` of HF)."""
-    call = Call("check", "--json")
+    call = Call("check", "--json", reserved={"json": "the config's reading is returned as ConfigLayers"})
     call.config("config", path_or_dict)
     call.params(params)
     # Exit 1 is a config with an error finding: still read, the finding in `findings`.
@@ -139,7 +140,7 @@ def read_config(path_or_dict: Union[str, "os.PathLike[str]", Mapping[str, Any]],
 def describe(**params: Any) -> Dict[str, Any]:
     """A family's derived numbers at these parameters: ``posenc describe --json`` (the frequencies'
     range, wavelengths, the precision of positions, ...)."""
-    call = Call("describe", "--json")
+    call = Call("describe", "--json", reserved={"json": "the numbers are returned as a dict"})
     call.params(params)
     return call.run().json()
 

@@ -18,9 +18,12 @@ _USAGE, _IO, _OVER_BUDGET, _INTERRUPTED = 2, 3, 4, 130
 class Call:
     """One command: its arguments, and what it reads from and writes to memory."""
 
-    def __init__(self, command: str, *words: str) -> None:
+    def __init__(self, command: str, *words: str, reserved: Mapping[str, str] = {}) -> None:
         self.command = command
         self.arguments: List[str] = [command, *words]
+        # Flags the function sets itself (where the result goes, its format), each with what to
+        # do instead: given as keywords they would fight the function's own (o= wrote a file).
+        self.reserved = dict(reserved)
         self.tables: Dict[str, Any] = {}
         self.files: Dict[str, bytes] = {}
         self.outputs: List[str] = []
@@ -35,6 +38,8 @@ class Call:
         switches = set(_posenc.switches(self.command))
         for key, value in params.items():
             name = key.replace("_", "-")
+            if name in self.reserved:
+                raise TypeError("%s= is not a keyword here: %s" % (key, self.reserved[name]))
             if value is None:
                 continue
             if name in switches:

@@ -22,7 +22,9 @@ class Figure:
         self.png()
 
     def _call(self) -> Call:
-        call = Call("export", *([self.name] if self.name else []), *self._options)
+        drawn = "save(path) writes the figure, and png(), svg() and pdf() give its bytes"
+        call = Call("export", *([self.name] if self.name else []), *self._options,
+                    reserved=dict.fromkeys(("output", "o", "format", "force"), drawn))
         call.params(self._params)
         return call
 

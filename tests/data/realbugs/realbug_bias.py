@@ -151,3 +151,15 @@ def tf_rtdetr_non_square():
     concatenates [h.sin, h.cos, w.sin, w.cos] (unchanged for square maps). 8 x 12 map, d 256."""
     return {"buggy": _rtdetr_2d(12, 8, 256, "ij", h_first=False),
             "fixed": _rtdetr_2d(12, 8, 256, "xy", h_first=True)}
+
+
+def aprender_alibi_slope_offset():
+    """paiml/aprender#2143, the serve crate's ALiBi compute_slopes: `2^(-8h/n)` for heads h = 0..n-1,
+    so head 0 had slope 1 and every head the slope of the one before it; the fix's exponent
+    `-(8 (h + 1) / n)` is get_slopes' (Press et al. 2021, llama.cpp's ggml_alibi). 32 heads (a
+    power of two, where get_slopes is the plain series): the slopes vector, float32."""
+    n = 32
+    buggy = np.array([2.0 ** (-8.0 * h / n) for h in range(n)], dtype=np.float32)
+    fixed = np.array([2.0 ** (-8.0 * (h + 1) / n) for h in range(n)], dtype=np.float32)
+    assert np.array_equal(fixed, np.array(get_slopes(n), dtype=np.float32))
+    return {"buggy": buggy, "fixed": fixed}

@@ -209,3 +209,17 @@ def vllm_dynamic_ntk_constant_base():
     buggy = _vllm_dynamic_cache(1000.0, 64, (factor * (trained * factor) / trained) - (factor - 1), 128)
     fixed = _vllm_dynamic_cache(1000.0, 64, (factor * served / trained) - (factor - 1), 128)
     return {"buggy": buggy, "fixed": fixed}
+
+
+def sglangjax_inv_freq_bf16():
+    """sgl-project/sglang-jax#1472, fixed by #1473, python/sgl_jax/srt/layers/embeddings.py
+    RotaryEmbedding.__call__: `inv_freq = jnp.asarray(self._inv_freq_np, dtype=self.dtype)` cast the
+    float32 inverse frequencies to the model dtype (bfloat16) before `einsum("n,d->nd", positions,
+    inv_freq)`; the fix computes the phase from the float32 vector. _inv_freq_np = 1.0 / (base **
+    (np.arange(0, rotary_dim, 2, dtype=np.float32) / rotary_dim)). Qwen3-8B: theta 1e6, head_dim 128.
+    The vector the einsum reads, saved as float32 (numpy has no bfloat16)."""
+    base, rotary_dim = 1000000, 128
+    inv_freq_np = 1.0 / (base ** (np.arange(0, rotary_dim, 2, dtype=np.float32) / rotary_dim))
+    inv_freq_np = inv_freq_np.astype(np.float32)
+    buggy = torch.from_numpy(inv_freq_np).to(torch.bfloat16).float().numpy()
+    return {"buggy": buggy, "fixed": inv_freq_np}

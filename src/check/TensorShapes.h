@@ -1,0 +1,76 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+#include "core/Params.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+// The shapes engineers dump besides an L x d table, each read as what it is (docs/ARCHITECTURE.md,
+// Checking a table, "Shapes"): a vector (RoPE's inv_freq, ALiBi's slopes), per-head key biases
+// (BLOOM's and MPT's ALiBi, [H, 1, L]), and a stack of tables ([B, L, d] caches, [H, L, L] and
+// [B, H, L, L] biases, [B, H, L, D] and [3, B, L, D] caches), each slice checked as a table and the
+// slices' verdicts combined, ALiBi's heads against get_slopes(H). The rows are the array's last
+// dimension's (TableFile::openTensor).
+namespace posenc::TensorShapes {
+
+enum class Kind { Table, Vector, KeyBiases, Stack, Refused };
+
+// What an array of `shape` is read as: key biases when the last but one dimension is 1 before
+// more than one key (a table where its rows are not affine in the key); a vector when one
+// dimension is not 1 (of a 1-D array, always); a table when two are (of a 2-D array, always); else
+// a stack of its last two dimensions' tables; a scalar or a stack of too many slices refused.
+Kind kindOf(const std::vector<std::int64_t> &shape);
+// The shapes accepted, in one line, for a refusal and the help.
+QString acceptedShapes();
+// "(1, 12, 32, 32)".
+QString shapeText(const std::vector<std::int64_t> &shape);
+
+// A vector's values (every row of `rows`), or why not.
+std::variant<std::vector<double>, QString> readVector(const TableRows &rows);
+
+// What a vector declares: a family (RoPE's inv_freq, ALiBi's slopes) with its parameters, and
+// ALiBi's heads where they were given.
+struct VectorDeclaration
+{
+    std::optional<Encoding> family;
+    Params params;
+    std::optional<std::int64_t> heads;
+};
+// A vector read as RoPE's inv_freq or ALiBi's slopes, or against the declared one.
+TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared);
+
+// BLOOM's [B·H, 1, L] (slope × key position, build_alibi_tensor) and MPT's [1, H, 1, L]
+// (slope × (j − (L − 1)), build_mpt_alibi_tensor): each row affine in the key at its head's slope, the
+// slopes against get_slopes(H). Nothing when a row is not affine.
+std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
+                                    std::optional<std::int64_t> heads);
+
+// Slice `index` of a stack: the rows [index·L, (index + 1)·L) of `rows`.
+std::shared_ptr<const TableRows> slice(std::shared_ptr<const TableRows> rows, std::int64_t index, std::int64_t length,
+                                       const QString &label);
+// The slices of a stack of `shape` and each one's label ("batch 0, head 3").
+std::int64_t slices(const std::vector<std::int64_t> &shape);
+QString sliceLabel(const std::vector<std::int64_t> &shape, std::int64_t index);
+
+// The slices' matches as one: the worst verdict, the first slice that is not correct named, and
+// for ALiBi heads ([.., H, L, L]) the slopes each head's rows hold against get_slopes(H).
+TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches);
+
+// A cos or sin cache of half the width a declared RoPE's table has ([L, rotary_dim / 2]: candle's
+// and vLLM's cos of the frequencies before cat((freqs, freqs))): whether it is, and the table it
+// stands for, each column repeated as the declared layout repeats it (cat for half, each pair's
+// two columns for interleaved), so that the declared reference compares it.
+bool halfWidth(Encoding family, const Params &declared, std::int64_t cols);
+std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family,
+                                         const Params &declared);
+
+QStringList mistakeIds();
+
+} // namespace posenc::TensorShapes

@@ -1,0 +1,233 @@
+#include "check/alibi/AlibiSlopeVector.h"
+
+#include "check/CellTolerance.h"
+#include "core/NumberText.h"
+#include "core/alibi/AlibiSlopes.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::AlibiSlopeVector {
+
+namespace {
+
+const QString kGetSlopes = u"get_slopes (ofirpress/attention_with_linear_biases; transformers' build_alibi_tensor, "
+                           "MPT's gen_slopes)"_s;
+
+// A faithful slope: get_slopes' double rounded to float32, or BLOOM's float32 torch.pow (a few
+// units), then the stored rounding.
+double tolerance(double exact, StoredType stored)
+{
+    double rounding = 8.0 * std::ldexp(1.0, -24) * exact;
+    if (stored == StoredType::Float16)
+        rounding += std::max(halfUnit(ValueFormat::Float16) * exact, std::ldexp(1.0, -25));
+    else if (stored == StoredType::BFloat16)
+        rounding += halfUnit(ValueFormat::BFloat16) * exact;
+    return rounding + 1e-300;
+}
+
+bool near(double value, double exact, StoredType stored)
+{
+    return std::fabs(value - exact) <= tolerance(exact, stored);
+}
+
+// The first head (0-based) whose slope is not `reference`'s, or -1.
+std::int64_t firstOff(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored)
+{
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!near(v[i], reference[i], stored))
+            return std::int64_t(i);
+    }
+    return -1;
+}
+
+// The head (1-based) of `reference` whose slope `value` is, or 0.
+std::int64_t headOf(double value, const std::vector<double> &reference, StoredType stored)
+{
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+        if (near(value, reference[i], stored))
+            return std::int64_t(i) + 1;
+    }
+    return 0;
+}
+
+// 2^(-8(k + start)/H) for heads k = 0..H-1: get_slopes' series of a power of two starts at 1.
+std::vector<double> geometric(std::int64_t heads, int start = 1)
+{
+    std::vector<double> slopes;
+    for (std::int64_t k = 0; k < heads; ++k)
+        slopes.push_back(std::pow(2.0, -8.0 * double(k + start) / double(heads)));
+    return slopes;
+}
+
+QString listed(const std::vector<double> &v, std::size_t count = 4)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < std::min(count, v.size()); ++i)
+        parts.append(NumberText::compact(v[i], 6));
+    return parts.join(u", "_s) + (v.size() > count ? u", ..."_s : QString());
+}
+
+TableMatch base(const std::vector<double> &v, std::int64_t heads)
+{
+    TableMatch m;
+    m.family = Encoding::Alibi;
+    m.table = kTable;
+    m.unreferenced = u"ALiBi's slopes are compared head by head, not streamed as a table"_s;
+    m.findings = {{u"heads"_s, heads}};
+    Params p;
+    p.encoding = Encoding::Alibi;
+    p.alibi.heads = std::clamp<std::int64_t>(heads, 1, AlibiParams::kMaxHeads);
+    m.params = p;
+    m.referenceText = u"get_slopes(%1): %2"_s.arg(heads).arg(listed(AlibiSlopes::all(p.alibi.heads)));
+    m.notes.append(u"%1 slopes: %2"_s.arg(v.size()).arg(listed(v)));
+    return m;
+}
+
+void worst(TableMatch &m, const std::vector<double> &v, const std::vector<double> &reference)
+{
+    double largest = -1.0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const double e = std::fabs(v[i] - reference[i]);
+        if (e > largest) {
+            largest = e;
+            m.worstColumn = std::int64_t(i);
+        }
+    }
+    m.maxAbsError = largest;
+    m.worstRow = 0;
+}
+
+// A run of a larger H's slopes: the heads one tensor-parallel rank holds.
+std::optional<std::pair<std::int64_t, std::int64_t>> rankOf(const std::vector<double> &v, std::int64_t heads,
+                                                            StoredType stored)
+{
+    const auto n = std::int64_t(v.size());
+    if (heads <= n || heads % n != 0 || heads > AlibiParams::kMaxHeads)
+        return std::nullopt;
+    const std::vector<double> all = AlibiSlopes::all(heads);
+    for (std::int64_t rank = 0; rank < heads / n; ++rank) {
+        const std::vector<double> run(all.begin() + rank * n, all.begin() + (rank + 1) * n);
+        if (firstOff(v, run, stored) < 0)
+            return std::pair {rank, heads};
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+bool plausible(const std::vector<double> &v)
+{
+    return !v.empty()
+        && std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x) && x > 0.0 && x <= 1.0; });
+}
+
+TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<std::int64_t> declaredHeads)
+{
+    const auto n = std::int64_t(v.size());
+    const std::int64_t heads = declaredHeads.value_or(n);
+    TableMatch m = base(v, heads);
+    if (n > AlibiParams::kMaxHeads || heads > AlibiParams::kMaxHeads) {
+        m.diagnosis = u"more heads than ALiBi's %1"_s.arg(AlibiParams::kMaxHeads);
+        return m;
+    }
+    // Undeclared, a shorter vector may be a rank's heads of 2 to 8 times as many.
+    QList<std::int64_t> totals {heads};
+    if (!declaredHeads) {
+        for (std::int64_t k = 2; k <= 8; ++k)
+            totals.append(n * k);
+    }
+    for (const std::int64_t total : totals) {
+        if (total == n && firstOff(v, AlibiSlopes::all(n), stored) < 0) {
+            worst(m, v, AlibiSlopes::all(n));
+            m.verdict = CheckVerdict::Correct;
+            m.correctAgainst = u"%1 of %2 heads"_s.arg(kGetSlopes).arg(n);
+            m.diagnosis = u"ALiBi's slopes of %1 heads as get_slopes gives them%2"_s.arg(n).arg(
+                (n & (n - 1)) == 0 ? u": 2^(-8k/%1), k = 1..%1"_s.arg(n)
+                                   : u": the %1 of the power of two below, then every other of twice that"_s.arg(
+                                       AlibiSlopes::geometricHeads(n)));
+            return m;
+        }
+        if (const auto rank = rankOf(v, total, stored)) {
+            m.verdict = CheckVerdict::Correct;
+            m.findings = {{u"heads"_s, total}};
+            m.correctAgainst = u"heads %1..%2 of %3 of %4 heads"_s.arg(rank->first * n + 1)
+                                   .arg((rank->first + 1) * n)
+                                   .arg(kGetSlopes)
+                                   .arg(total);
+            m.diagnosis
+                = u"ALiBi's slopes of tensor-parallel rank %1 of %2: heads %3..%4 of get_slopes(%5)"_s.arg(rank->first)
+                      .arg(total / n)
+                      .arg(rank->first * n + 1)
+                      .arg((rank->first + 1) * n)
+                      .arg(total);
+            return m;
+        }
+    }
+    if (n != heads) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSlopes};
+        m.diagnosis
+            = u"%1 slopes, which are neither get_slopes(%2) nor one tensor-parallel rank's run of them"_s.arg(n).arg(
+                heads);
+        return m;
+    }
+    const std::vector<double> reference = AlibiSlopes::all(n);
+    worst(m, v, reference);
+    const std::int64_t off = firstOff(v, reference, stored);
+    m.deviations = u"head %1 has slope %2 where get_slopes(%3) gives %4"_s.arg(off + 1)
+                       .arg(NumberText::compact(v[std::size_t(off)], 7))
+                       .arg(n)
+                       .arg(NumberText::compact(reference[std::size_t(off)], 7));
+    // The series' exponent off by one head (aprender#2143: 2^(-8h/n) from h = 0, head 1's slope 1).
+    for (const int start : {0, 2}) {
+        if (firstOff(v, geometric(n, start), stored) >= 0)
+            continue;
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSlopes};
+        m.diagnosis = u"the slopes are 2^(-8(k + %1)/%2) for heads k = 0..%3, the exponent starting at %1 where "
+                      "get_slopes' starts at 1 (head 1's slope 2^(-8/%2) = %4); %5"_s.arg(start)
+                          .arg(n)
+                          .arg(n - 1)
+                          .arg(NumberText::compact(std::pow(2.0, -8.0 / double(n)), 6))
+                          .arg(m.deviations);
+        return m;
+    }
+    if ((n & (n - 1)) != 0 && firstOff(v, geometric(n), stored) < 0) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSlopes};
+        m.diagnosis = u"the slopes are 2^(-8k/%1), k = 1..%1, the power-of-two formula at %1 heads, which is no "
+                      "power of two: get_slopes takes the %2 slopes of %2 heads, then every other of %3 heads' "
+                      "(%4); %5"_s.arg(n)
+                          .arg(AlibiSlopes::geometricHeads(n))
+                          .arg(2 * AlibiSlopes::geometricHeads(n))
+                          .arg(listed(reference, std::size_t(n)))
+                          .arg(m.deviations);
+        return m;
+    }
+    bool allPublished = true;
+    for (const double s : v)
+        allPublished = allPublished && headOf(s, reference, stored) > 0;
+    if (allPublished) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kHeadOrder};
+        m.diagnosis
+            = u"head %1 holds the slope of head %2 (%3): get_slopes(%4)'s values at the wrong heads"_s.arg(off + 1)
+                  .arg(headOf(v[std::size_t(off)], reference, stored))
+                  .arg(NumberText::compact(v[std::size_t(off)], 7))
+                  .arg(n);
+        return m;
+    }
+    m.verdict = declaredHeads ? CheckVerdict::Mistake : CheckVerdict::Unknown;
+    m.diagnosis = u"not ALiBi's get_slopes(%1): %2"_s.arg(n).arg(m.deviations);
+    return m;
+}
+
+QStringList mistakeIds()
+{
+    return {kSlopes, kHeadOrder};
+}
+
+} // namespace posenc::AlibiSlopeVector

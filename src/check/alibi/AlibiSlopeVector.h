@@ -1,0 +1,33 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+
+#include <optional>
+#include <vector>
+
+// ALiBi's slopes as a model holds them, one per head (docs/ARCHITECTURE.md, Checking a table,
+// "Shapes"): a vector [H] ([H, 1, 1], [1, H, 1, 1]), or the slopes read from a bias tensor's heads.
+// The reference is get_slopes(H) of the paper's code (ofirpress/attention_with_linear_biases,
+// fairseq/models/transformer.py; transformers' build_alibi_tensor and MPT's gen_slopes give the
+// same values), non-power-of-two heads included; a tensor-parallel rank's heads are a contiguous
+// run of a larger H's.
+namespace posenc::AlibiSlopeVector {
+
+inline const QString kTable = QStringLiteral("alibi-slopes");
+inline const QString kSlopes = QStringLiteral("alibi-slopes"); // the mistake: slopes of another formula
+inline const QString kHeadOrder = QStringLiteral("slopes-head-order"); // get_slopes' values at other heads
+
+// Whether `v` can be slopes: finite, in (0, 1].
+bool plausible(const std::vector<double> &v);
+
+// Against get_slopes(H) for H = `heads` (or the vector's length): correct, a rank's run of it
+// where the vector is shorter, or the mistake named (non-power-of-two heads given 2^(-8k/H), a
+// slope at another head) with the head. Undeclared (`heads` unset) a wrong vector is a mistake
+// only where it is get_slopes' values at the wrong heads or the power-of-two formula where H is
+// not one; else unknown.
+TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<std::int64_t> heads);
+
+QStringList mistakeIds();
+
+} // namespace posenc::AlibiSlopeVector

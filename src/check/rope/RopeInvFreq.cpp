@@ -1,0 +1,476 @@
+#include "check/rope/RopeInvFreq.h"
+
+#include "check/CellTolerance.h"
+#include "check/rope/RopeTableCheck.h"
+#include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
+
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeInvFreq {
+
+namespace {
+
+const QString kTheta = u"rope-theta"_s;
+const QString kType = u"rope-type"_s;
+const QString kFactor = u"rope-factor"_s;
+const QString kRotaryDim = u"rotary-dim"_s;
+const QString kFactorSet = u"longrope-factor-set"_s;
+
+// How far a faithful pair may be from the exact one, relative: HF's float32 exponent and power
+// ((|ln w| + 8) units of float32, room for the scaled types' blend), then the stored rounding; a
+// float16 vector's tail below its normal range is absolute.
+double tolerance(double exact, StoredType stored)
+{
+    const double float32 = (std::fabs(std::log(std::max(exact, 1e-300))) + 8.0) * std::ldexp(1.0, -24) * exact;
+    double rounding = 0.0;
+    if (stored == StoredType::Float16)
+        rounding = std::max(halfUnit(ValueFormat::Float16) * exact, std::ldexp(1.0, -25));
+    else if (stored == StoredType::BFloat16)
+        rounding = halfUnit(ValueFormat::BFloat16) * exact;
+    return float32 + rounding + 1e-300;
+}
+
+struct Comparison
+{
+    std::int64_t beyond = 0; // pairs beyond the tolerance
+    std::int64_t worst = -1; // the pair of the largest |error| relative to its tolerance
+    double worstError = 0.0, worstExpected = 0.0, worstFound = 0.0;
+    double maxAbs = 0.0;
+};
+
+Comparison compare(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored)
+{
+    Comparison c;
+    double worstRatio = -1.0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const double error = std::fabs(v[i] - reference[i]);
+        const double allowed = tolerance(reference[i], stored);
+        c.maxAbs = std::max(c.maxAbs, error);
+        if (error > allowed)
+            ++c.beyond;
+        if (error / allowed > worstRatio) {
+            worstRatio = error / allowed;
+            c.worst = std::int64_t(i);
+            c.worstError = error;
+            c.worstExpected = reference[i];
+            c.worstFound = v[i];
+        }
+    }
+    return c;
+}
+
+// inv_freq of valid parameters, or nothing.
+std::optional<std::vector<double>> invOf(const Params &p, std::size_t pairs)
+{
+    if (!p.isValid())
+        return std::nullopt;
+    std::vector<double> inv = RopeFrequencies::table(p).inv;
+    if (inv.size() != pairs)
+        return std::nullopt;
+    return inv;
+}
+
+bool explains(const std::vector<double> &v, const Params &p, StoredType stored)
+{
+    const auto inv = invOf(p, v.size());
+    return inv && compare(v, *inv, stored).beyond == 0;
+}
+
+Params ropeAt(std::int64_t pairs, double theta, RopeType type)
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.rope.headDim = 2 * pairs;
+    p.rope.theta = theta;
+    p.rope.type = type;
+    p.maxLen = 1;
+    return p;
+}
+
+// `value` rounded to `digits` significant digits.
+double rounded(double value, int digits)
+{
+    if (!(value > 0.0))
+        return value;
+    // An exact power of ten either way, so that 5e5 is 500000, not 499999.99999999994.
+    const int places = digits - 1 - int(std::floor(std::log10(value)));
+    const double power = std::pow(10.0, std::abs(places));
+    return places >= 0 ? std::round(value * power) / power : std::round(value / power) * power;
+}
+
+// The values worth trying for a number read as `value`: the fewest digits first, then itself.
+QList<double> roundings(double value)
+{
+    QList<double> values;
+    for (int digits = 1; digits <= 12; ++digits) {
+        const double r = rounded(value, digits);
+        if (!values.contains(r))
+            values.append(r);
+    }
+    values.append(value);
+    return values;
+}
+
+std::int64_t trailingZeros(const std::vector<double> &v)
+{
+    std::int64_t zeros = 0;
+    for (auto it = v.rbegin(); it != v.rend() && *it == 0.0; ++it)
+        ++zeros;
+    return zeros;
+}
+
+// The parameters that explain `v`, the simplest first: the default type, linear, proportional's
+// zero tail, llama3's bands, yarn's ramp, at rope_theta read from the fast pairs.
+std::optional<Params> reading(const std::vector<double> &v, StoredType stored)
+{
+    const auto n = std::int64_t(v.size());
+    const std::int64_t zeros = trailingZeros(v);
+    const std::int64_t live = n - zeros;
+    if (live < 1)
+        return std::nullopt;
+    // theta from the ratio of pair 0 and a fast pair (both unscaled by llama3 and yarn, both scaled
+    // alike by linear): v_i / v_0 = theta^(-2i / rotary_dim).
+    const std::int64_t i = std::max<std::int64_t>(1, live / 4);
+    const double theta = live > 1 ? std::pow(v[0] / v[std::size_t(i)], double(n) / double(i)) : 10000.0;
+    QList<Params> tried;
+    for (const double t : roundings(theta)) {
+        if (!(t > 1.0) || t > 1e15)
+            continue;
+        if (zeros > 0) {
+            Params p = ropeAt(n, t, RopeType::Proportional);
+            p.rope.partialRotaryFactor = double(live) / double(n);
+            tried.append(p);
+            continue;
+        }
+        tried.append(ropeAt(n, t, RopeType::Default));
+        for (const double f : roundings(1.0 / v[0])) {
+            Params p = ropeAt(n, t, RopeType::Linear);
+            p.rope.factor = f;
+            if (f > 1.0 + 1e-9)
+                tried.append(p);
+        }
+    }
+    for (const Params &p : tried) {
+        if (explains(v, p, stored))
+            return p;
+    }
+    // The scaled types: the slowest pair's factor against the default at theta.
+    for (const double t : roundings(theta)) {
+        const auto plain = invOf(ropeAt(n, t, RopeType::Default), v.size());
+        if (!plain)
+            continue;
+        const double f = plain->back() / v.back();
+        if (!(f > 1.0 + 1e-6))
+            continue;
+        for (const double factor : roundings(f)) {
+            for (int k = 8; k <= 21; ++k) {
+                Params llama = ropeAt(n, t, RopeType::Llama3);
+                llama.rope.factor = factor;
+                llama.rope.originalMaxLen = std::int64_t(1) << k;
+                for (const double low : {1.0, 2.0}) {
+                    for (const double high : {4.0, 1.0, 2.0, 8.0}) {
+                        llama.rope.lowFreqFactor = low;
+                        llama.rope.highFreqFactor = high;
+                        if (high >= low && explains(v, llama, stored))
+                            return llama;
+                    }
+                }
+                Params yarn = ropeAt(n, t, RopeType::Yarn);
+                yarn.rope.factor = factor;
+                yarn.rope.originalMaxLen = std::int64_t(1) << k;
+                for (const double fast : {32.0, 1.0}) {
+                    for (const bool truncate : {true, false}) {
+                        yarn.rope.betaFast = fast;
+                        yarn.rope.yarnTruncate = truncate;
+                        if (explains(v, yarn, stored))
+                            return yarn;
+                    }
+                }
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+// "rope_type llama3 (rope_theta 500000, factor 8, low_freq_factor 1, ...)".
+QString words(const Params &p)
+{
+    const RopeParams &r = p.rope;
+    QStringList parts {u"rope_theta %1"_s.arg(NumberText::exact(r.theta))};
+    if (r.factor)
+        parts.append(u"factor %1"_s.arg(NumberText::exact(*r.factor)));
+    if (r.type == RopeType::Llama3)
+        parts.append(u"low_freq_factor %1, high_freq_factor %2"_s.arg(NumberText::exact(r.lowFreqFactor),
+                                                                      NumberText::exact(r.highFreqFactor)));
+    if (r.type == RopeType::Yarn)
+        parts.append(u"beta_fast %1, beta_slow %2"_s.arg(NumberText::exact(r.betaFast), NumberText::exact(r.betaSlow)));
+    if (r.originalMaxLen && r.type != RopeType::Default && r.type != RopeType::Linear)
+        parts.append(u"original_max_position_embeddings %1"_s.arg(*r.originalMaxLen));
+    if (r.type == RopeType::Dynamic || r.type == RopeType::LongRope)
+        parts.append(u"a sequence of %1 positions"_s.arg(p.maxLen));
+    if (r.type == RopeType::Proportional)
+        parts.append(u"partial_rotary_factor %1"_s.arg(NumberText::exact(r.partialRotaryFactor)));
+    return u"rope_type %1 (%2), rotary_dim %3"_s.arg(RopeTypes::word(r.type), parts.join(u", "_s))
+        .arg(RopeFrequencies::rotaryDim(r));
+}
+
+TableMatch base(const std::vector<double> &v, StoredType stored)
+{
+    TableMatch m;
+    if (stored == StoredType::BFloat16 || stored == StoredType::Float16)
+        m.notes.append(u"stored in %1 and compared within its rounding: angles p·inv_freq from these values err by "
+                       "up to p·inv_freq·%2, which transformers avoids by keeping inv_freq in float32 "
+                       "(transformers#29496)"_s.arg(stored == StoredType::BFloat16 ? u"bfloat16"_s : u"float16"_s,
+                                                    stored == StoredType::BFloat16 ? u"2^-9"_s : u"2^-12"_s));
+    m.family = Encoding::Rope;
+    m.table = kTable;
+    m.positionOffset = std::nullopt;
+    m.unreferenced = u"an inverse-frequency vector is compared pair by pair, not streamed as a table"_s;
+    m.notes.append(
+        u"%1 pairs: rotary_dim %2 (inv_freq[i] radians per position, cos and sin of p inv_freq[i])"_s.arg(v.size()).arg(
+            2 * v.size()));
+    return m;
+}
+
+void setFound(TableMatch &m, const Params &p, const Comparison &c)
+{
+    m.params = p;
+    m.referenceText = words(p);
+    m.findings = {{u"base"_s, p.rope.theta}, {u"rope_type"_s, RopeTypes::word(p.rope.type)}};
+    m.maxAbsError = c.maxAbs;
+    m.worstRow = 0;
+    m.worstColumn = c.worst;
+}
+
+QString pairWords(const Comparison &c)
+{
+    return u"%1 of the pairs deviate, the worst inv_freq[%2] = %3 where %4 (|error| %5)"_s.arg(c.beyond)
+        .arg(c.worst)
+        .arg(NumberText::compact(c.worstFound, 7), NumberText::compact(c.worstExpected, 7),
+             NumberText::compact(c.worstError, 3));
+}
+
+// A longrope declaration's other list: the one the vector holds instead.
+std::optional<Params> otherLongRopeList(const std::vector<double> &v, const Params &declared, StoredType stored)
+{
+    if (declared.rope.type != RopeType::LongRope || !declared.rope.originalMaxLen)
+        return std::nullopt;
+    Params other = declared;
+    const std::int64_t original = *declared.rope.originalMaxLen;
+    other.maxLen = declared.maxLen > original ? original : original + 1;
+    return explains(v, other, stored) ? std::optional<Params>(other) : std::nullopt;
+}
+
+// The half format every value of `v` is exactly (a float32 vector cast to bfloat16 or float16 and
+// back), as its stored type: what a float32 computation does not give.
+std::optional<StoredType> halfFormat(const std::vector<double> &v, StoredType stored)
+{
+    if (stored != StoredType::Float32 && stored != StoredType::Float64)
+        return std::nullopt;
+    const std::vector<float> values(v.begin(), v.end());
+    const ValueFormat format = representableFormat(values.data(), std::int64_t(values.size()));
+    if (format == ValueFormat::Float32)
+        return std::nullopt;
+    return format == ValueFormat::BFloat16 ? StoredType::BFloat16 : StoredType::Float16;
+}
+
+QString halfWords(StoredType half)
+{
+    return u"the inverse frequencies are rounded to %1 (every value is one), within its rounding of the "
+           "reference and beyond a float32 computation's: the angle p·inv_freq then errs by up to p·inv_freq·%2, "
+           "a turn at long positions; transformers computes inv_freq and the angles in float32 "
+           "(modeling_rope_utils.py; transformers#29496)"_s.arg(half == StoredType::BFloat16 ? u"bfloat16"_s
+                                                                                             : u"float16"_s,
+                                                                half == StoredType::BFloat16 ? u"2^-9"_s : u"2^-12"_s);
+}
+
+// The theta a declaration's vector turns at: dynamic's grown base, the others' rope_theta.
+double effectiveTheta(const Params &p)
+{
+    return p.rope.type == RopeType::Dynamic ? RopeFrequencies::dynamicBase(p) : p.rope.theta;
+}
+
+} // namespace
+
+bool plausible(const std::vector<double> &v)
+{
+    if (v.empty())
+        return false;
+    const std::int64_t live = std::int64_t(v.size()) - trailingZeros(v);
+    if (live < 1 || !(v[0] <= 1.0 + 1e-6))
+        return false;
+    return std::all_of(v.begin(), v.begin() + live, [](double x) { return std::isfinite(x) && x > 0.0; });
+}
+
+TableMatch identify(const std::vector<double> &v, StoredType stored)
+{
+    TableMatch m = base(v, stored);
+    // A published model's vector: at its own length, and LongRoPE's in either regime.
+    QStringList names;
+    std::optional<std::pair<Params, Comparison>> first;
+    for (const RopeFit::Published &form : RopeTableCheck::publishedRopeForms(2 * std::int64_t(v.size()))) {
+        QList<std::int64_t> lengths {1};
+        if (form.params.rope.originalMaxLen)
+            lengths.append(*form.params.rope.originalMaxLen + 1);
+        for (const std::int64_t length : lengths) {
+            Params q = form.params;
+            q.maxLen = length;
+            const auto inv = invOf(q, v.size());
+            if (!inv || names.contains(form.name))
+                continue;
+            const Comparison c = compare(v, *inv, stored);
+            if (c.beyond > 0)
+                continue;
+            names.append(form.name);
+            if (!first)
+                first.emplace(q, c);
+        }
+    }
+    if (!first) {
+        if (const auto half = halfFormat(v, stored)) {
+            for (const RopeFit::Published &form : RopeTableCheck::publishedRopeForms(2 * std::int64_t(v.size()))) {
+                Params q = form.params;
+                q.maxLen = 1;
+                const auto inv = invOf(q, v.size());
+                if (!inv || compare(v, *inv, *half).beyond > 0)
+                    continue;
+                setFound(m, q, compare(v, *inv, *half));
+                m.verdict = CheckVerdict::Mistake;
+                m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
+                m.diagnosis = halfWords(*half) + u"; the vector is %1's"_s.arg(form.name);
+                return m;
+            }
+        }
+    }
+    if (first) {
+        setFound(m, first->first, first->second);
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = u"the inv_freq of %1"_s.arg(names.join(u", "_s));
+        m.diagnosis = u"RoPE's inverse frequencies as HF computes them: %1"_s.arg(words(first->first));
+        return m;
+    }
+    if (const auto p = reading(v, stored)) {
+        setFound(m, *p, compare(v, *invOf(*p, v.size()), stored));
+        m.verdict = CheckVerdict::Variant;
+        m.diagnosis = u"a variant: RoPE's inverse frequencies at %1, which none of posenc's published forms uses; "
+                      "the nearest published form is %2"_s.arg(words(*p), RopeTableCheck::nearestPublishedRope(*p));
+        if (p->rope.type == RopeType::Default)
+            m.notes.append(u"dynamic NTK scaling gives the default type's vector at its grown base: a declared "
+                           "reference (rope_type dynamic and the sequence's length) tells them apart"_s);
+        return m;
+    }
+    m.verdict = CheckVerdict::Unknown;
+    m.diagnosis = u"no rope_type explains these %1 inverse frequencies (default, linear, proportional, llama3 and "
+                  "yarn tried at the rope_theta their fast pairs give); a declared reference compares them pair by "
+                  "pair"_s.arg(v.size());
+    return m;
+}
+
+TableMatch expect(const std::vector<double> &v, StoredType stored, const Params &declared)
+{
+    TableMatch m = base(v, stored);
+    const auto n = std::int64_t(v.size());
+    const std::int64_t pairs = RopeFrequencies::pairs(declared.rope);
+    m.params = declared;
+    m.referenceText = words(declared);
+    if (pairs != n) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kRotaryDim};
+        m.diagnosis = u"the vector holds %1 pairs (rotary_dim %2), the declared reference %3 (rotary_dim %4, "
+                      "int(head_dim * partial_rotary_factor))"_s.arg(n)
+                          .arg(2 * n)
+                          .arg(pairs)
+                          .arg(RopeFrequencies::rotaryDim(declared.rope));
+        return m;
+    }
+    const std::vector<double> reference = RopeFrequencies::table(declared).inv;
+    const Comparison c = compare(v, reference, stored);
+    setFound(m, declared, c);
+    if (c.beyond == 0) {
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = u"the reference declared: "_s + words(declared);
+        m.diagnosis = u"RoPE's inverse frequencies as HF computes them: %1"_s.arg(words(declared));
+        return m;
+    }
+    m.verdict = CheckVerdict::Mistake;
+    m.deviations = pairWords(c);
+    if (const auto half = halfFormat(v, stored); half && compare(v, reference, *half).beyond == 0) {
+        m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
+        m.diagnosis = halfWords(*half) + u"; declared "_s + words(declared);
+        return m;
+    }
+    if (const auto other = otherLongRopeList(v, declared, stored)) {
+        const bool longDeclared = declared.maxLen > *declared.rope.originalMaxLen;
+        m.mistakes = {kFactorSet};
+        m.diagnosis = u"the vector divides by %1 where transformers takes %2 for a sequence of %3 positions "
+                      "(original_max_position_embeddings %4; modeling_rope_utils.py, longrope_frequency_update: "
+                      "long_factor only past it)"_s
+                          .arg(longDeclared ? u"short_factor"_s : u"long_factor"_s,
+                               longDeclared ? u"long_factor"_s : u"short_factor"_s)
+                          .arg(declared.maxLen)
+                          .arg(*declared.rope.originalMaxLen);
+        return m;
+    }
+    const auto found = reading(v, stored);
+    if (!found) {
+        m.diagnosis = u"the vector is not the declared %1, and no rope_type explains it: %2"_s.arg(words(declared),
+                                                                                                   m.deviations);
+        return m;
+    }
+    m.params = *found;
+    const RopeType declaredType = declared.rope.type, foundType = found->rope.type;
+    const double thetaDeclared = effectiveTheta(declared);
+    const bool sameTheta = std::fabs(found->rope.theta - thetaDeclared) <= 1e-9 * thetaDeclared;
+    const bool plainDeclared = declaredType == RopeType::Default || declaredType == RopeType::Dynamic;
+    QStringList said;
+    if (foundType == RopeType::Default && plainDeclared) {
+        m.mistakes.append(kTheta);
+        said.append(u"rope_theta %1 where the declaration gives %2%3"_s.arg(
+            NumberText::exact(found->rope.theta), NumberText::exact(thetaDeclared),
+            declaredType == RopeType::Dynamic
+                ? u" (dynamic's base at a sequence of %1 positions, rope_theta %2)"_s.arg(declared.maxLen)
+                      .arg(NumberText::exact(declared.rope.theta))
+                : QString()));
+    } else if (foundType != declaredType) {
+        m.mistakes.append(kType);
+        said.append(u"rope_type %1 where %2 is declared%3"_s.arg(
+            RopeTypes::word(foundType), RopeTypes::word(declaredType),
+            foundType == RopeType::Default ? u": no scaling applied"_s : QString()));
+        if (!sameTheta && foundType != RopeType::Linear) {
+            m.mistakes.append(kTheta);
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found->rope.theta),
+                                                                    NumberText::exact(thetaDeclared)));
+        }
+    } else {
+        if (!sameTheta) {
+            m.mistakes.append(kTheta);
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found->rope.theta),
+                                                                    NumberText::exact(thetaDeclared)));
+        }
+        if (found->rope.factor != declared.rope.factor) {
+            m.mistakes.append(kFactor);
+            said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(found->rope.factor.value_or(1.0)),
+                                                                NumberText::exact(declared.rope.factor.value_or(1.0))));
+        }
+    }
+    if (said.isEmpty()) {
+        m.diagnosis = u"the vector is %1, not the declared %2: %3"_s.arg(words(*found), words(declared), m.deviations);
+        return m;
+    }
+    m.diagnosis = u"%1: the vector is %2; declared %3"_s.arg(said.join(u"; "_s), words(*found), words(declared));
+    return m;
+}
+
+QStringList mistakeIds()
+{
+    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet, CheckMistakes::kHalfPrecisionAngles};
+}
+
+} // namespace posenc::RopeInvFreq

@@ -1,0 +1,187 @@
+#include "CheckTensor.h"
+
+#include "BudgetAdvice.h"
+#include "ExitCode.h"
+#include "ProgressLine.h"
+
+#include "check/DeclaredReading.h"
+#include "check/TableAgainstTable.h"
+#include "check/TensorShapes.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::CheckTensor {
+
+namespace {
+
+int fail(QTextStream &err, int code, const QString &message)
+{
+    err << "posenc check: " << message << '\n';
+    return code;
+}
+
+int failLines(QTextStream &err, const CheckExpect::Refusal &refusal)
+{
+    for (const QString &line : refusal.lines)
+        err << "posenc check: " << line << '\n';
+    return refusal.code;
+}
+
+// Every row streamed against each candidate (a declared RoPE's cos and sin tables), and the one
+// with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
+std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
+                                         const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
+                                         QTextStream &err, const QString &readAs = {})
+{
+    std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
+    for (TableMatch &candidate : candidates) {
+        TableCheck::Verification verification = TableCheck::verify(candidate, table, stream);
+        if (verification.cancelled || interrupt.interrupted())
+            return fail(err, ExitInterrupted, u"interrupted"_s);
+        if (verification.error)
+            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
+        if (const auto unread = TableCheck::referenceReadError(candidate))
+            return fail(err, ExitIo, u"--expect-table: "_s + *unread);
+        const bool better
+            = !best || TableCheck::betterCandidate(candidate, verification, best->first, best->second, readAs);
+        if (better)
+            best.emplace(std::move(candidate), std::move(verification));
+    }
+    TableMatch match = std::move(best->first);
+    TableCheck::conclude(match, best->second);
+    return match;
+}
+
+// An L x d table checked: against the declared reference (`expected`), else identified; every row
+// streamed; a declared family's deviation read undeclared too. Or the exit code, said on `err`.
+std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
+                                        const CheckExpect::Expectation &expected, QTextStream &err)
+{
+    TableCheck::StreamOptions stream;
+    stream.threads = run.threads;
+    stream.cancel = run.interrupt.flag();
+    if (const auto refused = TableCheck::fitToBudget(table, run.budget, stream))
+        return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, run.budget));
+
+    auto declaredMatches = CheckExpect::matches(expected, table, run.budget, run.interrupt.flag());
+    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&declaredMatches))
+        return failLines(err, *refused);
+    std::vector<TableMatch> candidates = std::get<std::vector<TableMatch>>(std::move(declaredMatches));
+    if (candidates.empty()) {
+        auto identified = TableCheck::identify(table, run.declaration);
+        if (const auto *problem = std::get_if<QString>(&identified))
+            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
+        candidates.push_back(std::get<TableMatch>(std::move(identified)));
+    }
+
+    ProgressLine line(u"posenc check"_s, !run.quiet && ProgressLine::stderrIsTerminal());
+    WorkProgress progress;
+    stream.progress = &progress;
+    line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
+    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
+    std::optional<TableMatch> readAs;
+    if (expected.kind == CheckExpect::Expectation::Kind::Family) {
+        auto identified = TableCheck::identify(table, TableCheck::Declared {});
+        if (auto *read = std::get_if<TableMatch>(&identified))
+            readAs = std::move(*read);
+    }
+    auto streamed
+        = streamBest(std::move(candidates), table, stream, run.interrupt, err, readAs ? readAs->table : QString());
+    if (const int *code = std::get_if<int>(&streamed))
+        return *code;
+    line.finish();
+    TableMatch match = std::get<TableMatch>(std::move(streamed));
+    if (expected.kind == CheckExpect::Expectation::Kind::Learned)
+        CheckExpect::concludeLearned(match, expected);
+    if (readAs)
+        TableCheck::nameDeclaredMistake(match, *readAs);
+    return match;
+}
+
+} // namespace
+
+std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &run, QTextStream &err)
+{
+    const std::shared_ptr<const TableRows> &rows = tensor.rows;
+    const std::vector<std::int64_t> &shape = tensor.shape;
+    const CheckExpect::Expectation &expected = run.expected;
+    const std::optional<std::int64_t> heads = run.heads;
+    const bool alibiDeclared
+        = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi;
+    TensorShapes::Kind kind = TensorShapes::kindOf(shape);
+    const auto refuse = [&] {
+        return fail(err, ExitUsage,
+                    u"%1: the array is %2-D, shape %3; %4"_s.arg(rows->name())
+                        .arg(shape.size())
+                        .arg(TensorShapes::shapeText(shape), TensorShapes::acceptedShapes()));
+    };
+    if (kind == TensorShapes::Kind::Refused)
+        return refuse();
+    // What is not key biases is read as the table or the stack its dimensions other than 1 make.
+    const std::size_t notOne = shape.size() - std::size_t(std::count(shape.begin(), shape.end(), 1));
+    const TensorShapes::Kind tableOrStack = notOne <= 2 ? TensorShapes::Kind::Table : TensorShapes::Kind::Stack;
+    const bool otherFamily = expected.kind != CheckExpect::Expectation::Kind::None && !alibiDeclared;
+    if (kind == TensorShapes::Kind::KeyBiases && otherFamily)
+        kind = tableOrStack;
+    if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table)
+        return fail(err, ExitUsage,
+                    u"--expect-table compares tables of one shape; %1 is shape %2"_s.arg(
+                        rows->name(), TensorShapes::shapeText(shape)));
+    std::optional<TableMatch> match;
+    if (kind == TensorShapes::Kind::Vector) {
+        const auto values = TensorShapes::readVector(*rows);
+        if (const auto *problem = std::get_if<QString>(&values))
+            return fail(err, ExitIo, u"%1: %2"_s.arg(rows->name(), *problem));
+        TensorShapes::VectorDeclaration vector;
+        if (expected.kind == CheckExpect::Expectation::Kind::Family) {
+            vector.family = expected.family;
+            vector.params = expected.params;
+        }
+        vector.heads = heads;
+        match = TensorShapes::checkVector(std::get<std::vector<double>>(values), rows->storedType(), vector);
+    }
+    if (kind == TensorShapes::Kind::KeyBiases) {
+        match = TensorShapes::keyBiases(shape, *rows, heads);
+        if (!match)
+            kind = tableOrStack;
+    }
+    if (kind == TensorShapes::Kind::Table) {
+        // A declared RoPE's cache of half its width (candle's, vLLM's cos of the frequencies):
+        // compared as the table it stands for.
+        const bool half = expected.kind == CheckExpect::Expectation::Kind::Family
+            && TensorShapes::halfWidth(expected.family, expected.params, rows->cols());
+        const auto table = half ? TensorShapes::widened(rows, expected.family, expected.params) : rows;
+        auto checked = checkRows(*table, run, expected, err);
+        if (const int *code = std::get_if<int>(&checked))
+            return *code;
+        match = std::get<TableMatch>(std::move(checked));
+        if (half)
+            match->notes.prepend(
+                u"%1 columns, half the declared table's: read as the frequencies' cos or sin "
+                "before they are repeated for both columns of a pair (its columns c and c + %1 "
+                "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
+    }
+    if (kind == TensorShapes::Kind::Stack) {
+        std::vector<TableMatch> matches;
+        const std::int64_t length = shape[shape.size() - 2];
+        const std::int64_t count = TensorShapes::slices(shape);
+        for (std::int64_t i = 0; i < count; ++i) {
+            const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(shape, i));
+            CheckExpect::Expectation each = expected;
+            if (alibiDeclared) {
+                each.params.alibi.heads = heads.value_or(shape[shape.size() - 3]);
+                each.params.alibi.head = i % each.params.alibi.heads + 1;
+            }
+            auto checked = checkRows(*part, run, each, err);
+            if (const int *code = std::get_if<int>(&checked))
+                return *code;
+            matches.push_back(std::get<TableMatch>(std::move(checked)));
+        }
+        match = TensorShapes::combine(shape, *rows, std::move(matches));
+    }
+    return *match;
+}
+
+} // namespace posenc::CheckTensor

@@ -1,0 +1,283 @@
+// posenc check on the shapes engineers dump besides an L x d table (issue 56, item 1;
+// docs/ARCHITECTURE.md, Checking a table, "Shapes"): RoPE's inv_freq, ALiBi's slopes, per-head
+// biases [H, L, L] and [B, H, L, L], BLOOM's and MPT's key biases, stacks of caches. Each tensor is
+// computed here from float64 formulas written in the test (the references' own: transformers'
+// modeling_rope_utils.py _compute_default/_linear/_llama3_parameters; get_slopes of
+// ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_mpt_alibi_tensor), a
+// correct one and a wrong one of each shape.
+#include "CliRun.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<float> &values)
+{
+    QStringList dims;
+    for (const std::int64_t d : shape)
+        dims.append(QString::number(d));
+    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    return bytes + QByteArray(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
+}
+
+// _compute_default_rope_parameters: 1 / theta^(2i / d).
+std::vector<double> defaultInv(double theta, int dim)
+{
+    std::vector<double> inv;
+    for (int i = 0; i < dim; i += 2)
+        inv.push_back(1.0 / std::pow(theta, double(i) / double(dim)));
+    return inv;
+}
+
+// _compute_llama3_parameters: wavelengths past original / low_freq_factor divided by the factor,
+// those below original / high_freq_factor kept, the band between blended.
+std::vector<double> llama3Inv(double theta, int dim, double factor, double low, double high, double original)
+{
+    std::vector<double> inv = defaultInv(theta, dim);
+    const double lowWavelen = original / low, highWavelen = original / high;
+    for (double &w : inv) {
+        const double wavelen = 2.0 * M_PI / w;
+        if (wavelen > lowWavelen) {
+            w /= factor;
+        } else if (wavelen >= highWavelen) {
+            const double smooth = (original / wavelen - low) / (high - low);
+            w = (1.0 - smooth) * w / factor + smooth * w;
+        }
+    }
+    return inv;
+}
+
+// get_slopes(n) of the ALiBi paper's code: a power of two's geometric series, else the closest
+// power of two's, then every other slope of twice it.
+std::vector<double> getSlopes(int n)
+{
+    const auto power = [](int k) {
+        std::vector<double> s;
+        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(k)) - 3.0)));
+        for (int i = 0; i < k; ++i)
+            s.push_back(start * std::pow(start, i));
+        return s;
+    };
+    if ((n & (n - 1)) == 0)
+        return power(n);
+    const int closest = 1 << int(std::floor(std::log2(double(n))));
+    std::vector<double> s = power(closest);
+    const std::vector<double> twice = power(2 * closest);
+    for (int i = 0; int(s.size()) < n; i += 2)
+        s.push_back(twice[std::size_t(i)]);
+    return s;
+}
+
+// float32 rounded to bfloat16 (to nearest even), as torch's .to(torch.bfloat16) does.
+float bf16(float x)
+{
+    quint32 bits;
+    std::memcpy(&bits, &x, 4);
+    bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000u;
+    std::memcpy(&x, &bits, 4);
+    return x;
+}
+
+std::vector<float> asFloat(const std::vector<double> &v)
+{
+    return std::vector<float>(v.begin(), v.end());
+}
+
+// Causal ALiBi of each head, [heads, L, L]: -m (i - j) at and before the query, -inf after.
+std::vector<float> alibiHeads(const std::vector<double> &slopes, int length)
+{
+    std::vector<float> out;
+    for (const double m : slopes) {
+        for (int i = 0; i < length; ++i) {
+            for (int j = 0; j < length; ++j)
+                out.push_back(j > i ? -INFINITY : float(-m * double(i - j)));
+        }
+    }
+    return out;
+}
+
+// HF's cos cache of the default type, [L, d] in the half layout, at positions from `first`.
+std::vector<float> cosTable(int length, int dim, double theta, int first)
+{
+    const std::vector<double> inv = defaultInv(theta, dim);
+    std::vector<float> out;
+    for (int p = first; p < first + length; ++p) {
+        for (int c = 0; c < dim; ++c)
+            out.push_back(float(std::cos(double(p) * inv[std::size_t(c % (dim / 2))])));
+    }
+    return out;
+}
+
+std::vector<float> repeated(const std::vector<float> &v, int times)
+{
+    std::vector<float> out;
+    for (int k = 0; k < times; ++k)
+        out.insert(out.end(), v.begin(), v.end());
+    return out;
+}
+
+} // namespace
+
+class TestCliShapes : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private slots:
+    void shapes_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("said");
+        const std::vector<double> llama = llama3Inv(500000.0, 128, 8.0, 1.0, 4.0, 8192.0);
+        const QStringList llamaFlags {u"--expect"_s,      u"rope"_s, u"--rope-theta"_s,       u"500000"_s,
+                                      u"--head-dim"_s,    u"128"_s,  u"--rope-type"_s,        u"llama3"_s,
+                                      u"--rope-factor"_s, u"8"_s,    u"--original-max-len"_s, u"8192"_s};
+        QTest::newRow("inv_freq, Llama 3.1")
+            << npy({64}, asFloat(llama)) << QStringList() << u"correct"_s << QString() << u"Llama 3.1"_s;
+        QTest::newRow("inv_freq, Llama 3.1 declared")
+            << npy({64}, asFloat(llama)) << llamaFlags << u"correct"_s << QString() << u"llama3"_s;
+        QTest::newRow("inv_freq, llama3 scaling dropped") << npy({64}, asFloat(defaultInv(500000.0, 128))) << llamaFlags
+                                                          << u"mistake"_s << u"rope-type"_s << u"no scaling"_s;
+        QTest::newRow("inv_freq, theta 10000 for 500000")
+            << npy({64}, asFloat(defaultInv(10000.0, 128)))
+            << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s, u"--head-dim"_s, u"128"_s}
+            << u"mistake"_s << u"rope-theta"_s << u"rope_theta 10000 where"_s;
+        std::vector<double> gemma = defaultInv(1e6, 256);
+        for (double &w : gemma)
+            w /= 8.0;
+        QTest::newRow("inv_freq, linear 8 (Gemma 3)")
+            << npy({128}, asFloat(gemma)) << QStringList() << u"correct"_s << QString() << u"Gemma 3"_s;
+        QTest::newRow("inv_freq, linear 8 declared 4")
+            << npy({128}, asFloat(gemma))
+            << QStringList {u"--expect"_s, u"rope"_s,        u"--rope-theta"_s, u"1000000"_s,       u"--head-dim"_s,
+                            u"256"_s,      u"--rope-type"_s, u"linear"_s,       u"--rope-factor"_s, u"4"_s}
+            << u"mistake"_s << u"rope-factor"_s << u"factor 8 where 4"_s;
+        QTest::newRow("inv_freq, theta 12345")
+            << npy({32}, asFloat(defaultInv(12345.0, 64))) << QStringList() << u"variant"_s << QString() << u"12345"_s;
+        std::vector<float> rounded = asFloat(defaultInv(1e6, 128));
+        for (float &w : rounded)
+            w = bf16(w);
+        QTest::newRow("inv_freq rounded to bfloat16 (sglang-jax#1472)")
+            << npy({64}, rounded)
+            << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"1000000"_s, u"--head-dim"_s, u"128"_s}
+            << u"mistake"_s << u"half-precision-angles"_s << u"bfloat16"_s;
+        std::vector<double> fromZero;
+        for (int h = 0; h < 32; ++h)
+            fromZero.push_back(std::pow(2.0, -8.0 * h / 32.0));
+        QTest::newRow("slopes, exponent from 0 (aprender#2143)")
+            << npy({32}, asFloat(fromZero)) << QStringList() << u"mistake"_s << u"alibi-slopes"_s << u"starting at 0"_s;
+        QTest::newRow("slopes, 12 heads")
+            << npy({12}, asFloat(getSlopes(12))) << QStringList() << u"correct"_s << QString() << u"12 heads"_s;
+        QTest::newRow("slopes, [1, 12, 1, 1]") << npy({1, 12, 1, 1}, asFloat(getSlopes(12))) << QStringList()
+                                               << u"correct"_s << QString() << u"12 heads"_s;
+        std::vector<double> naive;
+        for (int k = 1; k <= 12; ++k)
+            naive.push_back(std::pow(2.0, -8.0 * k / 12.0));
+        QTest::newRow("slopes, 2^(-8k/12)")
+            << npy({12}, asFloat(naive)) << QStringList() << u"mistake"_s << u"alibi-slopes"_s << u"power of two"_s;
+        std::vector<double> swapped = getSlopes(16);
+        std::swap(swapped[2], swapped[5]);
+        QTest::newRow("slopes, heads 3 and 6 exchanged")
+            << npy({16}, asFloat(swapped)) << QStringList() << u"mistake"_s << u"slopes-head-order"_s << u"head 3"_s;
+        const std::vector<double> six = getSlopes(6);
+        QTest::newRow("bias [6, 24, 24]")
+            << npy({6, 24, 24}, alibiHeads(six, 24)) << QStringList() << u"correct"_s << QString() << u"6 heads"_s;
+        QTest::newRow("bias [2, 6, 24, 24] declared") << npy({2, 6, 24, 24}, repeated(alibiHeads(six, 24), 2))
+                                                      << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"6"_s}
+                                                      << u"correct"_s << QString() << u"6 heads"_s;
+        std::vector<double> sixSwapped = six;
+        std::swap(sixSwapped[0], sixSwapped[4]);
+        QTest::newRow("bias [1, 6, 24, 24], heads 1 and 5 exchanged")
+            << npy({1, 6, 24, 24}, alibiHeads(sixSwapped, 24)) << QStringList() << u"mistake"_s
+            << u"slopes-head-order"_s << u"head 1 holds the slope of head 5"_s;
+        std::vector<float> bloom, mpt;
+        for (const double m : getSlopes(8)) {
+            for (int j = 0; j < 40; ++j) {
+                bloom.push_back(float(m * j));
+                mpt.push_back(float(m * (j - 39)));
+            }
+        }
+        QTest::newRow("BLOOM [2 x 8, 1, 40]")
+            << npy({16, 1, 40}, repeated(bloom, 2)) << QStringList() << u"correct"_s << QString() << u"BLOOM"_s;
+        QTest::newRow("MPT [1, 8, 1, 40]")
+            << npy({1, 8, 1, 40}, mpt) << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s} << u"correct"_s
+            << QString() << u"MPT"_s;
+        const std::vector<float> cos = cosTable(64, 64, 10000.0, 0);
+        // candle's cos of the frequencies, [L, rotary_dim / 2]: the half layout's first half.
+        std::vector<float> narrow;
+        for (int p = 0; p < 64; ++p)
+            narrow.insert(narrow.end(), cos.begin() + p * 64, cos.begin() + p * 64 + 32);
+        const QStringList rope64 {u"--expect"_s, u"rope-cos"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s};
+        QTest::newRow("cos cache [64, 32] of head_dim 64")
+            << npy({64, 32}, narrow) << rope64 + QStringList {u"10000"_s} << u"correct"_s << QString()
+            << u"half the declared table's"_s;
+        QTest::newRow("cos cache [64, 32], theta 10000 for 500000")
+            << npy({64, 32}, narrow) << rope64 + QStringList {u"500000"_s} << u"mistake"_s << QString()
+            << u"cells deviate"_s;
+        QTest::newRow("cos cache [3, 64, 64]")
+            << npy({3, 64, 64}, repeated(cos, 3)) << QStringList() << u"correct"_s << QString() << u"3 slices"_s;
+        std::vector<float> shifted = cos;
+        const std::vector<float> later = cosTable(64, 64, 10000.0, 5);
+        shifted.insert(shifted.end(), later.begin(), later.end());
+        QTest::newRow("cos cache [2, 64, 64], batch 1 from position 5")
+            << npy({2, 64, 64}, shifted) << QStringList() << u"mistake"_s << u"position-offset"_s << u"slice [1]"_s;
+    }
+    void shapes()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, verdict);
+        QFETCH(QString, mistake);
+        QFETCH(QString, said);
+        const QString file = m_dir.filePath(u"t.npy"_s);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+        f.close();
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QString shown = run.out + run.err;
+        QCOMPARE(o[u"verdict"_s].toString(), verdict);
+        QVERIFY2(mistake.isEmpty() || o[u"mistakes"_s].toArray().contains(mistake), qPrintable(shown));
+        QVERIFY2(!mistake.isEmpty() || o[u"mistakes"_s].toArray().isEmpty(), qPrintable(shown));
+        const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
+        QVERIFY2(text.out.contains(said), qPrintable(text.out));
+    }
+
+    // An array no shape reads is refused with the shapes accepted, in one line, exit 2.
+    void refusedWithTheShapes()
+    {
+        const QString file = m_dir.filePath(u"scalar.npy"_s);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(npy({}, {1.0f}));
+        f.close();
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"the shapes accepted"_s) && run.err.count(u'\n') == 1, qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliShapes)
+#include "tst_clishapes.moc"
