@@ -51,7 +51,7 @@ private slots:
     void magnitudesOfOnePositionAreMarkers();
     void heatmapShowsTheGridWithAColorbar_data();
     void heatmapShowsTheGridWithAColorbar();
-    void heatmapTitleSaysPreviewUntilExact();
+    void heatmapNoteSaysPreviewUntilExact();
     void curvesHaveALegendWithFrequencyAndWavelength();
     void magnitudesDrawEveryCurveOnLogAxes();
     void dropoutShowsMaskAndOutputSideBySide();
@@ -113,7 +113,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
     QCOMPARE(pixmap.size(), QSize(600, 400));
 }
 
-void TestFigures::heatmapTitleSaysPreviewUntilExact()
+void TestFigures::heatmapNoteSaysPreviewUntilExact()
 {
     const Engine engine(sized(64, 200000));
     HeatmapRequest request {Quantity::Input, {0, 200000, 0, 64}, 100, 32};
@@ -123,12 +123,16 @@ void TestFigures::heatmapTitleSaysPreviewUntilExact()
     QVERIFY(preview && exact);
     QCustomPlot plot;
     HeatmapFigure figure(&plot);
+    // The view says so beside the figure, where no shortening of texts for room takes it away; the
+    // figure's texts (a file's) never say preview.
     figure.setData(heatmapData(*preview, engine.params()));
-    const QString previewTitle = FigureBuilds::texts(plot).join(u" "_s);
-    QVERIFY2(previewTitle.contains(u"preview ("_s) && previewTitle.contains(u"% of rows)"_s), qPrintable(previewTitle));
+    QVERIFY2(figure.screenNote().startsWith(u"preview ("_s) && figure.screenNote().contains(u"% of rows)"_s),
+             qPrintable(figure.screenNote()));
+    QVERIFY(!FigureBuilds::texts(plot).join(u" "_s).contains(u"preview"_s));
     figure.setData(heatmapData(*exact, engine.params()));
     const QString exactTitle = FigureBuilds::texts(plot).join(u" "_s);
     QVERIFY2(!exactTitle.contains(u"preview"_s) && !exactTitle.contains(u"sampled"_s), qPrintable(exactTitle));
+    QVERIFY2(!figure.screenNote().contains(u"preview"_s), qPrintable(figure.screenNote()));
 }
 
 void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()

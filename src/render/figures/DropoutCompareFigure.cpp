@@ -223,21 +223,18 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     for (std::size_t m = 0; m < 4; ++m)
         panels += {m_output[m].get(), m_pe[m].get()};
     SwatchLegend::set(m_marksLegend, HeatmapPanel::markSwatches(panels));
-    // A grid averaging several cells a pixel, or a preview, says so.
+    // A grid averaging several cells a pixel, or a preview, says so beside the view.
     const HeatmapGrid &grid = d.modes[0].output;
-    QString detail;
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
-    if (grid.isPreview())
-        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols),
+                  grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString());
     const QString dropout = params.training
         ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;
     const QString what = wide
         ? u"Dropout modes side by side, one %1 and one mask"_s.arg(Quantities::label(Quantity::Input, params))
         : u"Dropout modes, one X and one mask"_s;
-    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, TitleText::tableText(params),
-                                                         TitleText::scaleText(params), TitleText::sigmaText(params),
-                                                         detail));
+    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5"_s.arg(what, dropout, TitleText::tableText(params),
+                                                       TitleText::scaleText(params), TitleText::sigmaText(params)));
     // The counts leave the padding out: attention masks it, whatever dropout did to it.
     QString counted = d.paddingInView ? u"sequence's cells in view"_s : u"cells in view"_s;
     if (!d.everyRow)

@@ -39,10 +39,9 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     if (square)
         rect->axis(QCPAxis::atLeft)->setLabel(u"position i"_s);
     QStringList parts {data.label, data.parameters};
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
-    // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
-    if (grid.isPreview())
-        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2));
+    // A preview's cell-by-cell part is estimated from some rows: the view says so, and how many.
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols),
+                  grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString());
     parts.removeAll(QString());
     m_title->setText(parts.join(u"  ·  "_s));
 }

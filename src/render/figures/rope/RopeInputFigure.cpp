@@ -137,9 +137,8 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                        d.scaling, d.model, RopeText::layoutText(d.layout)};
     if (!m_compact)
         parts.append(d.input);
-    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols));
-    if (d.after.isPreview())
-        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * d.after.rowCoverage, 0, 'g', 2));
+    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols),
+                  d.after.isPreview() ? FigureText::previewText(d.after.rowCoverage) : QString());
     m_title->setText(parts.join(u"  ·  "_s));
 }
 

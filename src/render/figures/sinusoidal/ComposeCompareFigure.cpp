@@ -261,9 +261,8 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
-    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols));
-    if (sum.grid.isPreview())
-        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * sum.grid.rowCoverage, 0, 'g', 2));
+    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols),
+                  sum.grid.isPreview() ? FigureText::previewText(sum.grid.rowCoverage) : QString());
     if (!m_compact || !data.statisticsExact())
         parts.append(
             data.statisticsExact()
