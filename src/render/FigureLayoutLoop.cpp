@@ -2,6 +2,7 @@
 
 #include "FigureFit.h"
 #include "FigureRoom.h"
+#include "PlotStyle.h"
 
 namespace posenc {
 
@@ -19,6 +20,7 @@ FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, QSize size, double points)
 void FigureLayoutLoop::layOut()
 {
     FigureFonts::apply(m_plot, m_points);
+    PlotStyle::widenHairlines(m_plot);
     // A colorbar's margins in a group are the largest of its own current ones and its neighbours'
     // (QCPLayoutElement::calculateAutoMargin): without starting from none they would never shrink
     // when its neighbours' labels go.

@@ -19,6 +19,9 @@ void preparePlot(QCustomPlot *plot)
     // adopt the first legend created as the plot's own and fill it with everything.
     plot->setAutoAddPlottableToLegend(false);
     plot->setPlottingHint(QCP::phFastPolylines, true);
+    // Tick labels drawn as a file draws them, not from pixmaps cached at whole pixels: a view's
+    // labels at half a device pixel would be placed otherwise than in its copy.
+    plot->setPlottingHint(QCP::phCacheLabels, false);
     plot->setBackground(Qt::white);
     // Every element copies the plot's font when created: one family, the pinned one, everywhere.
     QFont font = PinnedFont::apply(plot->font());
@@ -174,6 +177,42 @@ QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int c
     FigureRoom::setRole(text, role);
     grid->addElement(row, col, text);
     return text;
+}
+
+void widenHairlines(QCustomPlot *plot)
+{
+    const auto widen = [](const QPen &pen, const auto &set) {
+        if (pen.widthF() <= 0.0 && pen.style() != Qt::NoPen) {
+            QPen wide = pen;
+            wide.setWidthF(1.0);
+            set(wide);
+        }
+    };
+    // Every axis, a colour bar's frame too (the axes of its own axis rect, children of the plot's).
+    for (QCPAxis *axis : plot->findChildren<QCPAxis *>()) {
+        widen(axis->basePen(), [axis](const QPen &pen) { axis->setBasePen(pen); });
+        widen(axis->tickPen(), [axis](const QPen &pen) { axis->setTickPen(pen); });
+        widen(axis->subTickPen(), [axis](const QPen &pen) { axis->setSubTickPen(pen); });
+        QCPGrid *grid = axis->grid();
+        widen(grid->pen(), [grid](const QPen &pen) { grid->setPen(pen); });
+        widen(grid->subGridPen(), [grid](const QPen &pen) { grid->setSubGridPen(pen); });
+        widen(grid->zeroLinePen(), [grid](const QPen &pen) { grid->setZeroLinePen(pen); });
+    }
+    for (QCPLegend *legend : plot->findChildren<QCPLegend *>()) {
+        widen(legend->borderPen(), [legend](const QPen &pen) { legend->setBorderPen(pen); });
+        widen(legend->iconBorderPen(), [legend](const QPen &pen) { legend->setIconBorderPen(pen); });
+    }
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *plottable = plot->plottable(i);
+        widen(plottable->pen(), [plottable](const QPen &pen) { plottable->setPen(pen); });
+    }
+    // Items (lines, shapes, labels' frames) have their pens as a property each.
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem *item = plot->item(i);
+        const QVariant pen = item->property("pen");
+        if (pen.canConvert<QPen>())
+            widen(pen.value<QPen>(), [item](const QPen &wide) { item->setProperty("pen", wide); });
+    }
 }
 
 } // namespace posenc::PlotStyle

@@ -50,5 +50,9 @@ bool isCompact(QSize layout);
 double textLines(const QCustomPlot &plot);
 // A text that takes no room when it is empty: a paper column or a slide leaves it out.
 void setCollapsibleText(QCPTextElement *element, const QString &text);
+// Hairlines (pens of width 0, QCustomPlot's own for axes, ticks, grids and legends' borders) one
+// layout unit wide, as a file draws them (FigureExporter paints non-cosmetic): a screen of two
+// device pixels a unit would draw them one pixel wide, and a view would not draw its copy's pixels.
+void widenHairlines(QCustomPlot *plot);
 
 } // namespace posenc::PlotStyle
