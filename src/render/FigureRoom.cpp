@@ -33,6 +33,7 @@ const std::vector<Step> &ladder()
     static const std::vector<Step> steps {
         tightenAxes,
         tightenGrids,
+        foldBarLabels,
         unfoldLegends,
         dropCaptions,
         shareAxes,
@@ -130,6 +131,12 @@ bool shortOfRoom(const QCustomPlot &plot, double points)
 bool fits(const QCustomPlot &plot, double points)
 {
     return within(plot) && (!shortOfRoom(plot, points) || plotShare(plot) >= kMinPlotShare);
+}
+
+QString shownLabel(const QCPAxis *axis)
+{
+    const QVariant folded = axis->property(kFoldedProperty);
+    return folded.isValid() ? folded.toString() : FigureFit::unwrappedLabel(axis);
 }
 
 QString fullTitle(const QCustomPlot &plot)

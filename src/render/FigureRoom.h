@@ -18,7 +18,8 @@ enum class TextRole {
 // A figure on little room (docs/ARCHITECTURE.md, Exporting, "Figures at any size"): as a careful
 // author would, it gives up first what a reader needs least, step by step, until nothing overflows
 // it and, on a page short of room (kShortRoom), the plots have at least half of it: the axes
-// tighten to their labels, the panels of a grid close up and colour bars narrow, legends take as
+// tighten to their labels, the panels of a grid close up and colour bars narrow, a colour bar's
+// label goes under its bar, legends take as
 // many columns as their room holds, the captions and legends of marks go, panels side by side or
 // stacked share their axes' labels, the title keeps its first parts then its first line, the
 // panels' titles one line, the title goes (a file keeps it in its metadata), the panels the figure
@@ -68,6 +69,9 @@ bool fits(const QCustomPlot &plot, double points);
 // Whether its least size is within its viewport (nothing overflows or overlaps).
 bool within(const QCustomPlot &plot);
 
+// The label `axis` shows, unwrapped: its own, or where a step folded it (a colour bar's under
+// its bar), that text.
+QString shownLabel(const QCPAxis *axis);
 // The figure's title as it set it, whole, for a file's metadata; empty when it has none.
 QString fullTitle(const QCustomPlot &plot);
 // The texts given up or shortened, whole, in layout order, for a file's metadata.

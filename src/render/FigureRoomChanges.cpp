@@ -122,6 +122,14 @@ bool Changes::setAxisLabel(QCPAxis *axis, const QString &label)
     return true;
 }
 
+bool Changes::foldLabel(QCPColorScale *scale, QCPItemText *text)
+{
+    m_folded.push_back({scale, text});
+    scale->axis()->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(scale->axis()));
+    setAxisLabel(scale->axis(), QString());
+    return true;
+}
+
 void Changes::keepMargins(QCPLayoutElement *element)
 {
     if (std::none_of(m_margins.begin(), m_margins.end(), [element](const auto &kept) { return kept.first == element; }))
@@ -218,6 +226,10 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
         }
     }
     takeEntries(rects);
+    // A colour bar's label folded under it goes with it.
+    for (const auto &[scale, text] : m_folded)
+        if (scale && text && !scale->realVisibility() && !isHidden(text))
+            hideItem(text);
     return !hiding.isEmpty();
 }
 
@@ -369,6 +381,12 @@ void Changes::moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment cor
 
 void Changes::undo()
 {
+    for (const auto &[scale, text] : m_folded) {
+        if (scale)
+            scale->axis()->setProperty(kFoldedProperty, QVariant());
+        if (text)
+            m_plot->removeItem(text);
+    }
     for (const Spacing &spacing : m_spacings)
         if (spacing.grid) {
             spacing.grid->setRowSpacing(spacing.rows);
@@ -476,8 +494,10 @@ QStringList Changes::setAside(const QCPTextElement *title) const
         if (change.element && change.element != title && FigureFit::unwrapped(change.element) == change.shown
             && change.shown != change.original)
             texts.append(QString(change.original).replace(u'\n', kStatements));
+    // A folded label is shown, elsewhere.
     for (const Axis &change : m_axes)
-        if (change.axis && FigureFit::unwrappedLabel(change.axis) == change.shown && change.shown != change.label)
+        if (change.axis && FigureFit::unwrappedLabel(change.axis) == change.shown && change.shown != change.label
+            && !change.axis->property(kFoldedProperty).isValid())
             texts.append(QString(change.label).replace(u'\n', u' '));
     for (const Entry &entry : m_entries)
         if (entry.plottable && entry.plottable->name() == entry.shown)

@@ -13,6 +13,8 @@ namespace posenc::FigureRoom {
 
 // The property a figure's dispensable panels carry (FigureRoom::setDispensable): their order.
 inline constexpr char kDispensableProperty[] = "posencDispensable";
+// The property an axis whose label a step folded carries: the label, as it is shown elsewhere.
+inline constexpr char kFoldedProperty[] = "posencFoldedLabel";
 
 // What the steps of FigureRoom change in a figure, each change recorded as it is made, so that
 // all of them are undone at once before the next filling is fitted. Kept with the plot (a child
@@ -37,6 +39,10 @@ public:
     // An axis's label and paddings, an axis rect's or a colorbar's least margins, as before a step.
     void keepAxis(QCPAxis *axis);
     bool setAxisLabel(QCPAxis *axis, const QString &label);
+    // A colour bar's label shown as `text` (made for it, the plot's) instead of along the bar;
+    // undone, the text is removed. Its axis carries the label (kFoldedProperty) for
+    // FigureRoom::shownLabel; the text is hidden with the bar.
+    bool foldLabel(QCPColorScale *scale, QCPItemText *text);
     void keepMargins(QCPLayoutElement *element);
 
     // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
@@ -189,6 +195,7 @@ private:
     };
     std::vector<Spacing> m_spacings;
     std::vector<QPointer<QCPColorScale>> m_narrowed;
+    std::vector<std::pair<QPointer<QCPColorScale>, QPointer<QCPItemText>>> m_folded;
 };
 
 } // namespace posenc::FigureRoom

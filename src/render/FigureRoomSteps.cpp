@@ -267,6 +267,42 @@ bool tightenGrids(QCustomPlot *plot)
     return changed;
 }
 
+bool foldBarLabels(QCustomPlot *plot)
+{
+    bool changed = false;
+    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot)) {
+        QCPAxis *axis = scale->axis();
+        const QString label = FigureFit::unwrappedLabel(axis);
+        if (!scale->realVisibility() || scale->type() != QCPAxis::atRight || label.isEmpty() || !axis->tickLabels()
+            || label.contains(u'\n'))
+            continue;
+        const QFontMetricsF metrics(axis->labelFont());
+        const double half = std::ceil(QFontMetricsF(axis->tickLabelFont()).height() / 2.0) + kTightPadding;
+        // The bar's column without the label along it: from the bar's left edge to the column's end.
+        const QRect outer = scale->outerRect(), bar = scale->rect();
+        const double room = outer.right() - bar.left() - metrics.height() - axis->labelPadding();
+        if (metrics.horizontalAdvance(label) > room || outer.bottom() - bar.bottom() < half + metrics.height())
+            continue;
+        auto *text = new QCPItemText(plot);
+        text->setClipToAxisRect(false);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setAxisRect(axis->axisRect());
+        text->position->setCoords(0.0, 1.0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setPadding(QMargins(0, int(half), 0, 0));
+        text->setFont(axis->labelFont());
+        text->setColor(axis->labelColor());
+        text->setText(label);
+        // The tick labels then end the column: a unit more past them, for the tenths of a unit a
+        // file's glyphs may run past the whole widths they were laid out with.
+        Changes &changes = Changes::of(plot);
+        changes.keepAxis(axis);
+        axis->setPadding(axis->padding() + 1);
+        changed |= changes.foldLabel(scale, text);
+    }
+    return changed;
+}
+
 bool unfoldLegends(QCustomPlot *plot)
 {
     bool changed = false;

@@ -12,6 +12,9 @@ namespace posenc::FigureRoom::Steps {
 bool tightenAxes(QCustomPlot *plot);
 // The panels of every grid 4 units apart at most, and colour bars 7 units wide.
 bool tightenGrids(QCustomPlot *plot);
+// A colour bar's label, along its bar beside the tick labels, goes under the bar, across, where
+// the bar's column has room below its end label (the plots' axes take that height anyway).
+bool foldBarLabels(QCustomPlot *plot);
 // Legends take as many columns as their room holds, not only as many as their figure asked for.
 bool unfoldLegends(QCustomPlot *plot);
 // Labels placed on the data (QCPItemText) that their axes would cut, or the page, go: done at

@@ -78,11 +78,11 @@ QList<std::pair<bool, QString>> axisLabels(const QCustomPlot &plot)
     for (QCPAxisRect *rect : plot.axisRects())
         for (QCPAxis *axis : rect->axes())
             labels.append(
-                {rect->realVisibility() && axis->visible() && axis->tickLabels(), FigureFit::unwrappedLabel(axis)});
+                {rect->realVisibility() && axis->visible() && axis->tickLabels(), FigureRoom::shownLabel(axis)});
     for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
             labels.append(
-                {scale->realVisibility() && scale->axis()->tickLabels(), FigureFit::unwrappedLabel(scale->axis())});
+                {scale->realVisibility() && scale->axis()->tickLabels(), FigureRoom::shownLabel(scale->axis())});
     return labels;
 }
 
