@@ -223,18 +223,22 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     for (std::size_t m = 0; m < 4; ++m)
         panels += {m_output[m].get(), m_pe[m].get()};
     SwatchLegend::set(m_marksLegend, HeatmapPanel::markSwatches(panels));
-    // A grid averaging several cells a pixel, or a preview, says so beside the view.
+    // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols),
-                  grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString());
+    QString detail;
+    const QString preview = grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString();
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols), preview);
+    if (!preview.isEmpty())
+        detail += u"  ·  "_s + preview;
     const QString dropout = params.training
         ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;
     const QString what = wide
         ? u"Dropout modes side by side, one %1 and one mask"_s.arg(Quantities::label(Quantity::Input, params))
         : u"Dropout modes, one X and one mask"_s;
-    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5"_s.arg(what, dropout, TitleText::tableText(params),
-                                                       TitleText::scaleText(params), TitleText::sigmaText(params)));
+    m_title->setText(u"%1  ·  %2  ·  %3, %4, %5%6"_s.arg(what, dropout, TitleText::tableText(params),
+                                                         TitleText::scaleText(params), TitleText::sigmaText(params),
+                                                         detail));
     // The counts leave the padding out: attention masks it, whatever dropout did to it.
     QString counted = d.paddingInView ? u"sequence's cells in view"_s : u"cells in view"_s;
     if (!d.everyRow)

@@ -300,7 +300,9 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
                       buckets.join(u"; "_s), many ? u"they have"_s : u"it has"_s, many ? u"them"_s : u"it"_s));
     }
     const QString sums = bands.join(u" and "_s);
-    if (d.sampled > 0)
+    if (d.preview)
+        caption.append(u"preview: %1 at %2 offsets a pixel"_s.arg(sums).arg(d.sampled));
+    else if (d.sampled > 0)
         caption.append(
             u"%1: %2 offsets sampled a pixel, each band their least to their most"_s.arg(sums).arg(d.sampled));
     else if (!terse && !bands.isEmpty() && !d.panels.isEmpty() && d.panels.front().curve.offset.size() > 0
@@ -334,7 +336,7 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         FigureRoom::setDispensable(panel.rect, kept ? 0 : 1);
     }
     PlotStyle::setCollapsibleText(m_caption, caption(d, view, terse));
-    setScreenNote({}, d.preview ? u"preview: fewer offsets a pixel"_s : QString());
+    setScreenNote({}, d.preview ? u"preview: %1 offsets a pixel"_s.arg(d.sampled) : QString());
     // What the families do: "Absolute, rotary, bias", from the kinds of those with a panel.
     QStringList kinds;
     for (const Panel &panel : std::as_const(m_panels)) {

@@ -253,11 +253,11 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     }
     if (!d.padding.isEmpty())
         SwatchLegend::add(m_legend, {QColor(150, 150, 150), u"padding"_s});
-    m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5"_s
+    m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5%6"_s
                          .arg(terse ? u"Position effect"_s : u"Position effect, %1"_s.arg(d.family))
                          .arg(d.row)
                          .arg(NumberText::count(d.changedIds), NumberText::count(d.realTokens))
-                         .arg(choice));
+                         .arg(choice, d.preview ? u"  ·  preview"_s : QString()));
     setScreenNote({}, d.preview ? u"preview: a few tokens of each pixel"_s : QString());
     QString caption;
     if (!d.problem.isEmpty())

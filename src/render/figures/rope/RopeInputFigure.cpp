@@ -137,8 +137,10 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                        d.scaling, d.model, RopeText::layoutText(d.layout)};
     if (!m_compact)
         parts.append(d.input);
-    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols),
-                  d.after.isPreview() ? FigureText::previewText(d.after.rowCoverage) : QString());
+    const QString preview = d.after.isPreview() ? FigureText::previewText(d.after.rowCoverage) : QString();
+    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols), preview);
+    if (!preview.isEmpty())
+        parts.append(preview);
     m_title->setText(parts.join(u"  ·  "_s));
 }
 

@@ -294,6 +294,8 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
     setScreenNote(cells.isEmpty() ? cells : u"tables: "_s + cells,
                   d.cos.isPreview() ? FigureText::previewText(d.cos.rowCoverage) : QString());
+    if (d.cos.isPreview())
+        parts.append(u"preview"_s);
     m_title->setText(parts.join(u"  ·  "_s));
 }
 

@@ -142,10 +142,12 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         parts.append(u"a band: the least to the most of a pixel's distances"_s);
     if (d.perPixel > 0)
         parts.append(u"long distances: %1 sampled a pixel"_s.arg(d.perPixel));
+    if (d.preview)
+        parts.append(u"preview"_s);
+    setScreenNote({}, d.preview ? u"preview"_s : QString());
     if (d.last < 1)
         parts.append(u"max-len 1: no distance past 0"_s);
     m_title->setText(parts.join(u"  ·  "_s));
-    setScreenNote({}, d.preview ? u"preview"_s : QString());
 }
 
 std::optional<HoverPoint> RopeScoreFigure::hoverAt(const QPointF &pixel, const Engine &engine) const

@@ -126,12 +126,14 @@ void SandwichDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     if (!m_compact)
         caption.append(u"every head: (Σₖ cos(r/10000^(2k/d)) − d/2) / (8h/H), k = 1 … ⌈d/2⌉ = %1 — the sinusoid's "
                        "PE·PE shifted by −d/2 and scaled like ALiBi's slopes"_s.arg(SandwichBias::terms(p.headDim)));
-    if (d.sampled > 0)
+    if (d.preview)
+        caption.append(u"preview: %1 distances a pixel"_s.arg(d.sampled));
+    else if (d.sampled > 0)
         caption.append(u"%1 distances sampled a pixel, each line their least to their most"_s.arg(d.sampled));
     if (p.heads > SandwichBias::kMaxDrawnHeads)
         caption.append(u"%1 of %2 heads drawn"_s.arg(d.heads.size()).arg(p.heads));
     PlotStyle::setCollapsibleText(m_caption, caption.join(u'\n'));
-    setScreenNote({}, d.preview ? u"preview: fewer distances a pixel"_s : QString());
+    setScreenNote({}, d.preview ? u"preview: %1 distances a pixel"_s.arg(d.sampled) : QString());
     const QString what = terse ? u"Sandwich bias by distance"_s : u"Sandwich: each head's bias against the distance"_s;
     m_title->setText(u"%1  ·  H = %2, d = %3  ·  head K = %4"_s.arg(what).arg(p.heads).arg(p.headDim).arg(p.head));
 }

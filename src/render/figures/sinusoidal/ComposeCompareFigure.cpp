@@ -261,8 +261,10 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
-    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols),
-                  sum.grid.isPreview() ? FigureText::previewText(sum.grid.rowCoverage) : QString());
+    const QString preview = sum.grid.isPreview() ? FigureText::previewText(sum.grid.rowCoverage) : QString();
+    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols), preview);
+    if (!preview.isEmpty())
+        parts.append(preview);
     if (!m_compact || !data.statisticsExact())
         parts.append(
             data.statisticsExact()

@@ -189,8 +189,8 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     if (d.largest > 0.0)
         title += u"  ·  largest %1 at position %2"_s.arg(NumberText::compact(d.largest, 3),
                                                          FigureText::formatCount(d.largestAt));
-    // Past the cap of every figure the full data samples too, and a file says so in its title; a
-    // stride is a view's first pass only, said beside the view (a file is never a preview).
+    if (d.stride > 1)
+        title += u"  ·  preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride));
     if (d.columnsTaken > 0)
         title += u"  ·  preview: the last position and the fastest %1 columns of each pixel below"_s.arg(
             FigureText::formatCount(d.columnsTaken));
