@@ -360,8 +360,15 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return fail(err, ExitUsage, *error);
     const FigureStyle style = std::get<FigureStyle>(styled);
     // The figure chooses the family where it is drawn for one only (alibi-slopes).
-    const ParamOptions::Clues clues {
+    ParamOptions::Clues clues {
         {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
+    // A quantity chosen by name is a clue too: --quantity rope-cos is RoPE's.
+    for (const OptionUse &use : uses)
+        if (parser.isSet(use.option.key) && use.option.kind != FigureOption::Kind::Switch)
+            if (const auto quantity
+                = Quantities::fromName(use.option.canonical(parser.values(use.option.key).constLast())))
+                clues.append(FamilyInference::quantityClue(
+                    *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
     const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
     const bool drawsConfig = figure->model().option(configKey).has_value();
     // A lesson is read for the model --preset or --config names (LessonOptions).

@@ -170,6 +170,28 @@ QStringList Result::messages() const
     return lines;
 }
 
+namespace {
+
+// max_len where it is not given: the largest up to its default that the other parameters allow
+// (a 2-D sin-cos table has the H·W patches of --grid, and the cls row; a table or a matrix read
+// has its rows), where its default is more than they allow and nothing else is wrong. Only the
+// errors of validate() are weighed: a value that could not be read stays refused.
+void followMaxLen(Result &result)
+{
+    Params params = result.params;
+    std::int64_t low = 0, high = params.maxLen; // valid at low (0: none found), invalid at high
+    while (high - low > 1) {
+        params.maxLen = low + (high - low) / 2;
+        (params.validate().isEmpty() ? low : high) = params.maxLen;
+    }
+    if (low < 1)
+        return;
+    result.params.maxLen = low;
+    result.errors.clear();
+}
+
+} // namespace
+
 Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams)
 {
     if (configGivesParams) {
@@ -238,8 +260,11 @@ Result read(const Given &given, const Clues &clues)
         PositionTableOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         BatchFileOptions::read(given, result);
-    if (result.exitCode() == ExitDone)
-        result.errors = result.params.validate();
+    if (result.exitCode() != ExitDone)
+        return result;
+    result.errors = result.params.validate();
+    if (!result.errors.isEmpty() && !given.contains(u"max-len"_s))
+        followMaxLen(result);
     return result;
 }
 

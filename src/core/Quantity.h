@@ -66,8 +66,8 @@ struct QuantitySpec
     // Names of its columns, for a CSV file's header, where each column is its own quantity
     // (rope-frequencies: "inv_freq", ...); empty: the name and the column's number ("pe_3").
     QStringList columnNames;
-    // The part of X its columns are; Other when they are not X's columns (positions x positions),
-    // so that the heatmap, a table of positions x columns, does not offer it.
+    // The part of X its columns are; Other when they are not X's columns (positions x positions,
+    // a family's own table), which the heatmap names by their rows and columns alone.
     QuantityPart part = QuantityPart::Other;
     // One of the terms of the model a cell's hover readout lists (PE, s·E, X, Y, the mask), so
     // the readout does not show its value twice.

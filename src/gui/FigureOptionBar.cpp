@@ -121,6 +121,7 @@ void FigureOptionBar::clearControls()
         delete control;
     m_controlOf.clear();
     m_labelFor.clear();
+    m_availableFor.clear();
 }
 
 QWidget *FigureOptionBar::makeControl(const FigureOption &option)
@@ -172,6 +173,8 @@ void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureStat
         control->setAccessibleName(ParamLabels::label(option.key));
         if (option.choiceLabelFor)
             m_labelFor.insert(option.key, option.choiceLabelFor);
+        if (option.choiceAvailable)
+            m_availableFor.insert(option.key, option.choiceAvailable);
         m_controls->addWidget(control);
         m_controlOf.insert(option.key, control);
     }
@@ -202,6 +205,11 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
                         box->setItemText(i, label);
                 }
             }
+            // A choice the parameters do not have (another family's quantity) is not offered.
+            if (const auto available = m_availableFor.value(key))
+                if (auto *list = qobject_cast<QListView *>(box->view()))
+                    for (int i = 0; i < box->count(); ++i)
+                        list->setRowHidden(i, !available(box->itemData(i).toString(), params));
             box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
         } else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
             check->setChecked(state.option(key, fallback) == u"true"_s);

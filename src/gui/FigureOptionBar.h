@@ -56,6 +56,7 @@ private:
     QHash<QString, QWidget *> m_controlOf;
     // Choices whose labels follow the parameters (FigureOption::choiceLabelFor), by key.
     QHash<QString, std::function<QString(const QString &, const Params &)>> m_labelFor;
+    QHash<QString, std::function<bool(const QString &, const Params &)>> m_availableFor;
     const FigureDescriptor *m_figure = nullptr;
 };
 

@@ -4,6 +4,7 @@
 #include "FigureOptionBar.h"
 #include "ParamLabels.h"
 
+#include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
 #include "render/PlotStyle.h"
 
@@ -116,6 +117,7 @@ void FigureView::build()
     m_fullPanels.clear();
     setDraft(false);
     m_figurePlot = m_figure->build(m_plot);
+    FigureBuild::setLeastSizes(*m_plot, *m_figurePlot);
     m_plot->setAccessibleName(tr("%1 plot").arg(m_figure->model().title()));
     m_keyCursor.reset();
     m_plot->setInteractions(m_figurePlot->isInteractive() ? QCP::iRangeDrag | QCP::iRangeZoom : QCP::Interactions());

@@ -60,6 +60,7 @@ BiasMapPair::BiasMapPair(QCustomPlot *plot, bool withLegend)
     plot->plotLayout()->setRowStretchFactor(2, 0.001);
     if (withLegend) {
         legend = SwatchLegend::create(plot, below, 0, 0);
+        FigureRoom::setRole(legend, TextRole::Caption);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
         legend->setWrap(4);
     }
@@ -105,6 +106,14 @@ void BiasMapPair::setGrids(const HeatmapGrid &causal, const HeatmapGrid &other, 
         QFont font = title->font();
         font.setBold(chosen);
         title->setFont(font);
+    }
+    // On little room the panel of the mask the parameters do not use goes first.
+    const std::pair<QCPLayoutElement *, QCPLayoutElement *> panels[]
+        = {{causalTitle, m_causal->axisRect()}, {otherTitle, m_other->axisRect()}};
+    for (int k = 0; k < 2; ++k) {
+        const int order = (k == 0) == causalChosen ? 0 : 1;
+        FigureRoom::setDispensable(panels[k].first, order);
+        FigureRoom::setDispensable(panels[k].second, order);
     }
 }
 

@@ -301,8 +301,9 @@ ClippedSvg::ClippedSvg(QSize size, int resolution, const QString &title, const Q
     m_generator.setResolution(resolution);
     m_generator.setSize(size);
     m_generator.setViewBox(QRect(QPoint(0, 0), size));
-    m_generator.setTitle(title);
-    m_generator.setDescription(description);
+    // The generator writes them as they are: a title of "p < max-len" would end the file's XML.
+    m_generator.setTitle(title.toHtmlEscaped());
+    m_generator.setDescription(description.toHtmlEscaped());
     m_engine = std::make_unique<ClipMarkingEngine>(&m_generator);
 }
 

@@ -1,7 +1,6 @@
 #include "FigureBuild.h"
 
-#include "FigureFit.h"
-#include "FigureFonts.h"
+#include "FigureRoom.h"
 #include "PlotStyle.h"
 
 #include <cmath>
@@ -13,7 +12,7 @@ namespace posenc {
 namespace {
 
 // Panels read as pictures (the learned figure's heatmaps): smaller, they show nothing.
-constexpr int kMinPictureSide = 64;
+constexpr int kMinPictureSide = 48;
 
 // Rounded up to a tenth, so that the size a message names is enough (9.03 cm -> 9.1 cm).
 double upToTenth(double value)
@@ -38,16 +37,16 @@ FigureBuild::FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const E
     , m_style(std::move(style))
     , m_size(size)
     , m_plot(std::make_unique<QCustomPlot>())
-    , m_layout(m_plot.get(), m_size.layout)
+    , m_layout(m_plot.get(), m_size.layout, m_style.fontPointSize)
 {
-    m_figurePlot = setUp(m_plot.get(), m_style.fontPointSize);
+    m_figurePlot = setUp(m_plot.get());
     m_layout.layOut();
     m_layout.computingFor();
 }
 
 FigureBuild::~FigureBuild() = default;
 
-std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot, double points) const
+std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot) const
 {
     auto figurePlot = m_figure.build(plot);
     figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
@@ -56,11 +55,7 @@ std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot, double points)
         if (const auto range = m_state.range(axis.key))
             axis.axis->setRange(range->lower, range->upper);
     }
-    FigureFonts::scale(plot, points / FigureStyle::kBaseFontPointSize);
-    for (QCPAxisRect *rect : plot->axisRects())
-        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
-    for (QCPAxisRect *rect : figurePlot->pictureRects())
-        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+    setLeastSizes(*plot, *figurePlot);
     return figurePlot;
 }
 
@@ -112,6 +107,14 @@ void FigureBuild::deliver(const FigureResult &result)
         finish();
 }
 
+void FigureBuild::setLeastSizes(const QCustomPlot &plot, const FigurePlot &figurePlot)
+{
+    for (QCPAxisRect *rect : plot.axisRects())
+        rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
+    for (QCPAxisRect *rect : figurePlot.pictureRects())
+        rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+}
+
 QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
 {
     QList<QCPAxisRect *> rects;
@@ -122,53 +125,15 @@ QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)
     return rects;
 }
 
-double FigureBuild::leastPlotShare() const
-{
-    // At the window's own size of text or less, a figure is what its view shows: only larger
-    // text (a slide's) can take the plots' room.
-    if (!m_data || m_style.fontPointSize <= FigureStyle::kBaseFontPointSize)
-        return 1.0;
-    // The same figure and data laid out again with its text at 4 pt, in a plot of its own: the
-    // figure measured is left exactly as it is.
-    QCustomPlot roomy;
-    const std::unique_ptr<FigurePlot> figurePlot = setUp(&roomy, FigureStyle::kMinFontPointSize);
-    roomy.setViewport(QRect(QPoint(0, 0), m_size.layout));
-    roomy.replot();
-    figurePlot->fill(m_data, m_state);
-    roomy.replot();
-    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(&roomy); ++round)
-        roomy.replot();
-    const QList<QCPAxisRect *> shown = plotRects(*m_plot);
-    const QList<QCPAxisRect *> room = plotRects(roomy);
-    double least = 1.0;
-    for (qsizetype i = 0; i < std::min(shown.size(), room.size()); ++i) {
-        const double area = double(room[i]->width()) * room[i]->height();
-        if (area > 0.0)
-            least = std::min(least, double(shown[i]->width()) * shown[i]->height() / area);
-    }
-    return least;
-}
-
 void FigureBuild::finish()
 {
     m_done = true;
-    const double cm = 2.54 / FigureSize::unitsPerInch();
-    // Squeezed past the least its text, legends and axes need, they would overlap or be cut.
-    const QSize least = m_plot->plotLayout()->minimumOuterSizeHint();
-    if (least.width() <= m_size.layout.width() && least.height() <= m_size.layout.height()) {
-        if (const double share = leastPlotShare(); share < kMinPlotShare)
-            m_error = FigureError {
-                FigureError::TooSmall,
-                u"the %1 figure's text at %2 pt leaves a plot %3% of its room at %4 x %5 cm (%6% at least)"_s
-                    .arg(m_figure.name())
-                    .arg(m_style.fontPointSize)
-                    .arg(std::floor(100.0 * share))
-                    .arg(upToTenth(m_size.layout.width() * cm), 0, 'f', 1)
-                    .arg(upToTenth(m_size.layout.height() * cm), 0, 'f', 1)
-                    .arg(100.0 * kMinPlotShare)};
+    // Fitted to its room, a figure of at least the least size (FigureSizes::least) takes no more
+    // than its page: only a smaller one can be refused.
+    if (FigureRoom::within(*m_plot))
         return;
-    }
-    const QSize need = least.expandedTo(m_size.layout);
+    const double cm = 2.54 / FigureSize::unitsPerInch();
+    const QSize need = m_plot->plotLayout()->minimumOuterSizeHint().expandedTo(m_size.layout);
     m_error = FigureError {
         FigureError::TooSmall,
         u"the %1 figure's text at %2 pt needs at least %3 x %4 cm (%5 x %6 pixels on screen)"_s.arg(m_figure.name())

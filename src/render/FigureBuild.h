@@ -13,7 +13,7 @@ namespace posenc {
 // size of the axis labels, every other text scaled with it.
 struct FigureStyle
 {
-    static constexpr double kBaseFontPointSize = 9.0; // PlotStyle's axis labels
+    static constexpr double kBaseFontPointSize = FigureFonts::kBasePointSize;
     static constexpr double kMinFontPointSize = 4.0;
     static constexpr double kMaxFontPointSize = 36.0;
 
@@ -50,13 +50,11 @@ class FigureBuild
 public:
     // Axes may be squeezed this small (layout units) before a figure is too small to draw.
     static constexpr int kMinAxisSide = 24;
-    // Each plot (an axis rect, colour scales aside) keeps at least this part of the area it has
-    // when the figure's text is at its least, 4 pt: what the text takes from a plot, whatever
-    // the plot's shape (a heatmap of one row is a strip by design, a chart squeezed to a strip
-    // under a big legend is not).
-    static constexpr double kMinPlotShare = 0.25;
     // The plots of a figure: its axis rects, colour scales aside.
     static QList<QCPAxisRect *> plotRects(const QCustomPlot &plot);
+    // The least sizes of a figure's axes, a view's as an export's, so that both lay out alike:
+    // kMinAxisSide, and larger for the axes read as pictures.
+    static void setLeastSizes(const QCustomPlot &plot, const FigurePlot &figurePlot);
 
     // Precondition: figure.check() passed for the engine's parameters and `state`.
     FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine, FigureState state,
@@ -82,10 +80,8 @@ public:
 
 private:
     void finish();
-    // The figure's drawing built in `plot`, its view set and its text at `points`.
-    std::unique_ptr<FigurePlot> setUp(QCustomPlot *plot, double points) const;
-    // The least, over the plots, of a plot's area at the style's font size over its area at 4 pt.
-    double leastPlotShare() const;
+    // The figure's drawing built in `plot`, its view set.
+    std::unique_ptr<FigurePlot> setUp(QCustomPlot *plot) const;
 
     const FigureDescriptor &m_figure;
     std::shared_ptr<const Engine> m_engine;

@@ -31,6 +31,21 @@ void drawVector(QCustomPlot *plot, const FigureSize &size, QPaintDevice *device)
     painter.end();
 }
 
+// A PDF's XMP packet of its title, description and creator (Dublin Core, as Qt writes its own).
+QByteArray xmp(const QString &title, const QString &description)
+{
+    const auto alt = [](const QString &text) {
+        return u"<rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt>"_s.arg(text.toHtmlEscaped());
+    };
+    return u"<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
+           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+           "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+           "xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"><dc:title>%1</dc:title><dc:description>%2</dc:description>"
+           "<xmp:CreatorTool>PosEnc Explorer</xmp:CreatorTool></rdf:Description></rdf:RDF></x:xmpmeta>"
+           "<?xpacket end='w'?>"_s.arg(alt(title), alt(description))
+               .toUtf8();
+}
+
 } // namespace
 
 std::optional<FigureFormat> formatOf(const QString &path)
@@ -74,7 +89,7 @@ QImage image(QCustomPlot *plot, const FigureSize &size)
     return image;
 }
 
-QByteArray png(QCustomPlot *plot, const FigureSize &size)
+QByteArray png(QCustomPlot *plot, const FigureSize &size, const QString &title, const QString &description)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -84,18 +99,24 @@ QByteArray png(QCustomPlot *plot, const FigureSize &size)
     // mostly flat colour, so zlib's default level 6 saves an eighth of the bytes at twice the
     // time of the whole export.
     writer.setCompression(11);
-    return writer.write(image(plot, size)) ? bytes : QByteArray();
+    QImage drawn = image(plot, size);
+    if (!title.isEmpty())
+        drawn.setText(u"Title"_s, title);
+    if (!description.isEmpty())
+        drawn.setText(u"Description"_s, description);
+    return writer.write(drawn) ? bytes : QByteArray();
 }
 
-QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title)
+QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title, const QString &description)
 {
     // The data clipped to the axes as in a PDF: Qt's generator alone leaves clipping out.
-    ClippedSvg drawing(size.layout, qRound(FigureSize::unitsPerInch()), title, u"PosEnc Explorer"_s);
+    ClippedSvg drawing(size.layout, qRound(FigureSize::unitsPerInch()), title,
+                       description.isEmpty() ? u"PosEnc Explorer"_s : description);
     drawVector(plot, size, &drawing);
     return drawing.document();
 }
 
-QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title)
+QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title, const QString &description)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -105,6 +126,8 @@ QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title)
         writer.setResolution(qRound(FigureSize::unitsPerInch()));
         writer.setCreator(u"PosEnc Explorer"_s);
         writer.setTitle(title);
+        if (!description.isEmpty())
+            writer.setDocumentXmpMetadata(xmp(title, description));
         // The page is the figure's physical size, no margins.
         const QPageSize page(size.points(), QPageSize::Point, QString(), QPageSize::ExactMatch);
         writer.setPageLayout(QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
@@ -113,15 +136,16 @@ QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title)
     return bytes;
 }
 
-QByteArray encode(QCustomPlot *plot, const FigureSize &size, FigureFormat format, const QString &title)
+QByteArray encode(QCustomPlot *plot, const FigureSize &size, FigureFormat format, const QString &title,
+                  const QString &description)
 {
     switch (format) {
     case FigureFormat::Png:
-        return png(plot, size);
+        return png(plot, size, title, description);
     case FigureFormat::Svg:
-        return svg(plot, size, title);
+        return svg(plot, size, title, description);
     case FigureFormat::Pdf:
-        return pdf(plot, size, title);
+        return pdf(plot, size, title, description);
     }
     return {};
 }

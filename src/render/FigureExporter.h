@@ -26,11 +26,14 @@ QString extension(FigureFormat format); // "png"
 // A PNG of size.pixels(), the figure drawn as QCustomPlot::toPixmap draws it (what the window
 // shows, at size.scale pixels per layout unit); the dpi recorded when there is one.
 QImage image(QCustomPlot *plot, const FigureSize &size);
-QByteArray png(QCustomPlot *plot, const FigureSize &size);
+// Each file records `title` and `description` in its metadata: a PNG's Title and Description
+// texts, an SVG's title and desc, a PDF's title and its XMP description.
+QByteArray png(QCustomPlot *plot, const FigureSize &size, const QString &title = {}, const QString &description = {});
 // Vector text and axes at the physical size; heatmaps embedded as images of their grid.
-QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title);
-QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title);
-QByteArray encode(QCustomPlot *plot, const FigureSize &size, FigureFormat format, const QString &title);
+QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title, const QString &description = {});
+QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title, const QString &description = {});
+QByteArray encode(QCustomPlot *plot, const FigureSize &size, FigureFormat format, const QString &title,
+                  const QString &description = {});
 
 } // namespace FigureExporter
 

@@ -1,5 +1,7 @@
 #include "FigureFile.h"
 
+#include "FigureRoom.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::FigureFile {
@@ -16,14 +18,25 @@ std::optional<QString> sizeRefusal(const FigureSize &size)
         .arg(kMaxPixels >> 20);
 }
 
-QString documentTitle(const FigureDescriptor &figure, const FigureStyle &style)
+QString documentTitle(const FigureBuild &build, const FigureStyle &style)
 {
-    return style.title.value_or(u"PosEnc Explorer: %1"_s.arg(figure.name()));
+    if (style.title)
+        return *style.title;
+    const QString title = FigureRoom::fullTitle(*build.plot());
+    return title.isEmpty() ? u"PosEnc Explorer: %1"_s.arg(build.figure().name()) : title;
+}
+
+QString documentDescription(const FigureBuild &build)
+{
+    QStringList lines {u"PosEnc Explorer: %1"_s.arg(build.figure().name())};
+    lines += FigureRoom::setAside(*build.plot());
+    return lines.join(u'\n');
 }
 
 QByteArray encode(const FigureBuild &build, FigureFormat format, const FigureStyle &style)
 {
-    return FigureExporter::encode(build.plot(), build.size(), format, documentTitle(build.figure(), style));
+    return FigureExporter::encode(build.plot(), build.size(), format, documentTitle(build, style),
+                                  documentDescription(build));
 }
 
 std::variant<QByteArray, FigureError> render(const FigureDescriptor &figure, std::shared_ptr<const Engine> engine,

@@ -21,8 +21,12 @@ constexpr std::int64_t kMaxPixels = std::int64_t(64) << 20;
 // Why `size` is too large to draw ("W x H pixels is more than the largest figure, ..."), or nothing.
 std::optional<QString> sizeRefusal(const FigureSize &size);
 
-// The title a file records when the style gives none.
-QString documentTitle(const FigureDescriptor &figure, const FigureStyle &style);
+// The title a file records: the style's, or the figure's own whole (FigureRoom::fullTitle), however
+// little of it the page shows.
+QString documentTitle(const FigureBuild &build, const FigureStyle &style);
+// What a file records beside it: the program and figure, and every text the page gave up or
+// shortened, whole.
+QString documentDescription(const FigureBuild &build);
 
 // The bytes of a built figure (one whose request() gives nothing more, without error); empty when
 // the encoder failed.

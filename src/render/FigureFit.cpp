@@ -81,13 +81,13 @@ int leastWidth(const QCPLayoutElement *element)
 // grid, or the figure's width at the top. Its own text does not count: a title too long for its
 // room would otherwise widen its column and squeeze its neighbours. Columns that hold nothing
 // (spacers about a centred legend) give way.
-double roomFor(const QCPLayoutElement *element, double figureWidth)
+double roomWithin(const QCPLayoutElement *element, double figureWidth)
 {
     const auto *grid = qobject_cast<const QCPLayoutGrid *>(element->layout());
     if (!grid)
         return figureWidth;
     const int columns = grid->columnCount();
-    const double room = roomFor(grid, figureWidth) - grid->margins().left() - grid->margins().right()
+    const double room = roomWithin(grid, figureWidth) - grid->margins().left() - grid->margins().right()
         - grid->columnSpacing() * (columns - 1);
     if (columns <= 1)
         return room;
@@ -122,26 +122,90 @@ bool fitText(QCPTextElement *element, double width)
 {
     const QFontMetricsF metrics(element->font());
     const QString text = element->text();
-    if (text.isEmpty() || widest(text, metrics) <= width)
+    // The text as its figure set it: one this function wrapped is laid out whole again when it
+    // has the room (a view made narrow, then wide).
+    const QString given = unwrapped(element);
+    QString fitted = given;
+    if (!given.isEmpty() && widest(given, metrics) > width) {
+        // The text's own line breaks stay: a caption of two statements keeps them apart, each
+        // wrapped within the width on its own.
+        QStringList lines = given.split(u'\n');
+        for (QString &line : lines)
+            line = wrap(line, metrics, width);
+        fitted = lines.join(u'\n');
+    }
+    element->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
+    element->setProperty("fitWrappedTo", fitted == given ? QVariant() : QVariant(fitted));
+    if (fitted == text)
         return false;
-    // The text's own line breaks stay: a caption of two statements keeps them apart, each
-    // wrapped within the width on its own.
-    QStringList lines = text.split(u'\n');
-    for (QString &line : lines)
-        line = wrap(line, metrics, width);
-    element->setText(lines.join(u'\n'));
-    return element->text() != text;
+    element->setText(fitted);
+    return true;
 }
 
+// The columns `legend`'s entries take at `wrap`: the wrap itself when it fills row by row, or
+// as many as its entries need when it fills column by column (wrap is then the rows).
+int columnsAt(const QCPLegend *legend, int wrap)
+{
+    const int count = legend->itemCount();
+    return legend->fillOrder() == QCPLayoutGrid::foColumnsFirst ? std::min(wrap, count) : (count + wrap - 1) / wrap;
+}
+
+// The width of `legend`'s entries laid out at `wrap`.
+double legendWidth(const QCPLegend *legend, int wrap)
+{
+    const int columns = columnsAt(legend, wrap);
+    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
+    QList<int> widths(columns, 0);
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem *item = legend->item(i)) {
+            const int column = byRows ? i % wrap : i / wrap;
+            widths[column] = std::max(widths[column], item->minimumOuterSizeHint().width());
+        }
+    double width = legend->margins().left() + legend->margins().right() + legend->columnSpacing() * (columns - 1);
+    for (const int column : widths)
+        width += column;
+    return width;
+}
+
+// The columns of a legend: as many as its figure asked for, or under unfold (FigureRoom) as many
+// as it has entries, and no more than its room holds. A legend's own wrap, set by its figure, is
+// its wish; the wrap fit() set is remembered, so that a legend folded for a narrow view unfolds
+// again when its room returns. A wrap of 0 (no wrapping) is one row or one column.
 bool fitLegend(QCPLegend *legend, double width)
 {
-    bool changed = false;
-    while (legend->wrap() > 1 && legend->minimumOuterSizeHint().width() > width) {
-        legend->setWrap(legend->wrap() - 1);
-        legend->setFillOrder(legend->fillOrder(), true); // rearranges the items in the new wrap
-        changed = true;
+    const int count = legend->itemCount();
+    if (count == 0)
+        return false;
+    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
+    if (!legend->property("fitWished").isValid() || legend->property("fitSet").toInt() != legend->wrap()) {
+        const int wished = legend->wrap() > 0 ? legend->wrap() : (byRows ? count : count);
+        legend->setProperty("fitWished", std::min(wished, count));
     }
-    return changed;
+    // Within its entries now: a panel given up takes its entries out of the legend (FigureRoom).
+    const int wished = std::clamp(legend->property("fitWished").toInt(), 1, count);
+    const bool unfold = legend->property("fitUnfold").toBool();
+    // The candidates from the most columns allowed to the fewest.
+    QList<int> wraps;
+    if (byRows) {
+        for (int w = unfold ? count : wished; w >= 1; --w)
+            wraps.append(w);
+    } else {
+        for (int rows = unfold ? 1 : wished; rows <= count; ++rows)
+            wraps.append(rows);
+    }
+    int wrap = wraps.constLast();
+    for (const int w : wraps) {
+        if (legendWidth(legend, w) <= width) {
+            wrap = w;
+            break;
+        }
+    }
+    legend->setProperty("fitSet", wrap);
+    if (wrap == legend->wrap())
+        return false;
+    legend->setWrap(wrap);
+    legend->setFillOrder(legend->fillOrder(), true); // rearranges the items in the new wrap
+    return true;
 }
 
 bool fitAxisLabel(QCPAxis *axis)
@@ -170,11 +234,9 @@ bool fitAxisLabel(QCPAxis *axis)
     return true;
 }
 
-// Whether two neighbouring tick labels of `axis` would touch.
-bool ticksTouch(QCPAxis *axis)
+// Whether two neighbouring labels of `ticks` on `axis` would touch.
+bool ticksTouch(QCPAxis *axis, const QVector<double> &ticks, const QVector<QString> &labels)
 {
-    const QVector<double> ticks = axis->tickVector();
-    const QVector<QString> labels = axis->tickVectorLabels();
     if (!axis->visible() || !axis->tickLabels() || ticks.size() < 2 || labels.size() != ticks.size())
         return false;
     const QFontMetricsF metrics(axis->tickLabelFont());
@@ -198,24 +260,59 @@ int tickLevel(QCPAxis *axis)
     return index && index->isLone() ? 0 : axis->ticker()->tickCount();
 }
 
-void setTickLevel(QCPAxis *axis, int level)
+void applyTickLevel(QCPAxis *axis, int level)
 {
     if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
         index->setLone(level == 0);
     axis->ticker()->setTickCount(std::max(level, 1));
 }
 
+// The level its figure gave `axis`: what it has, unless fit() thinned it since.
+int wishedTickLevel(QCPAxis *axis)
+{
+    const QVariant wished = axis->property("fitTicksWished");
+    if (wished.isValid() && axis->property("fitTicksSet").toInt() == tickLevel(axis))
+        return wished.toInt();
+    return tickLevel(axis);
+}
+
+// Sets `axis`'s ticks to `level`, remembering the level its figure gave it.
+void setTickLevel(QCPAxis *axis, int level)
+{
+    axis->setProperty("fitTicksWished", wishedTickLevel(axis));
+    applyTickLevel(axis, level);
+    axis->setProperty("fitTicksSet", level);
+}
+
+// The most ticks up to the figure's own whose labels do not touch, for the axis as laid out now:
+// the same for the same layout whatever the layouts before (a view and its export tick alike).
 bool fitTicks(QCPAxis *axis)
 {
-    if (!ticksTouch(axis))
+    if (!axis->visible() || !axis->tickLabels())
         return false;
-    const int level = std::min(tickLevel(axis), static_cast<int>(axis->tickVector().size())) - 1;
-    // An index axis goes on to its first tick alone; others stop at one tick.
+    const int wished = wishedTickLevel(axis);
     const bool index = dynamic_cast<const IndexTicker *>(axis->ticker().data()) != nullptr;
-    if (level < (index ? 0 : 1))
-        return false;
-    setTickLevel(axis, level);
-    return true;
+    const int least = index ? 0 : 1; // an index axis goes on to its first tick alone
+    const QString format = axis->numberFormat();
+    int level = least;
+    for (int candidate = wished; candidate >= least; --candidate) {
+        applyTickLevel(axis, candidate);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
+                                 format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
+                                 &labels);
+        if (!ticksTouch(axis, ticks, labels)) {
+            level = candidate;
+            break;
+        }
+    }
+    const int before = axis->property("fitTicksSet").isValid() ? axis->property("fitTicksSet").toInt() : wished;
+    // The candidates tried changed the ticker: the wish is the one read before them.
+    axis->setProperty("fitTicksWished", wished);
+    applyTickLevel(axis, level);
+    axis->setProperty("fitTicksSet", level);
+    return level != before;
 }
 
 // Axes that show the same range over the same length, as the linked panels of a comparison do,
@@ -223,10 +320,13 @@ bool fitTicks(QCPAxis *axis)
 // "0 10 20" under one panel and "0 5 10 15 20" under its neighbour, one of them a pixel narrower.
 bool alignTicks(const QList<QCPAxis *> &axes)
 {
+    // Over the same length: a panel's extent across its axis (taller under a neighbour that gave
+    // it its tick labels) does not matter.
     const auto alike = [](QCPAxis *a, QCPAxis *b) {
         const QSize sa = a->axisRect()->rect().size(), sb = b->axisRect()->rect().size();
+        const bool across = a->orientation() == Qt::Horizontal;
         return a->orientation() == b->orientation() && a->range() == b->range() && a->scaleType() == b->scaleType()
-            && std::abs(sa.width() - sb.width()) <= 2 && std::abs(sa.height() - sb.height()) <= 2;
+            && std::abs(across ? sa.width() - sb.width() : sa.height() - sb.height()) <= 2;
     };
     bool changed = false;
     for (QCPAxis *axis : axes) {
@@ -247,6 +347,9 @@ bool alignTicks(const QList<QCPAxis *> &axes)
 // are a row of the plot's top layout.
 bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend)
 {
+    // A legend FigureRoom moved inside chose its corner as free of data.
+    if (legend->property("posencInside").toBool())
+        return false;
     const QSize hint = legend->minimumOuterSizeHint();
     if (hint.width() <= rect->width() - 8 && hint.height() <= rect->height() * 0.4)
         return false;
@@ -280,6 +383,40 @@ QList<QCPAxis *> allAxes(QCustomPlot *plot)
 
 } // namespace
 
+double roomFor(const QCPLayoutElement *element, double figureWidth)
+{
+    return roomWithin(element, figureWidth);
+}
+
+QString unwrapped(const QCPTextElement *element)
+{
+    const QString text = element->text();
+    return element->property("fitWrappedTo").toString() == text && !text.isEmpty()
+        ? element->property("fitWrappedFrom").toString()
+        : text;
+}
+
+void unthinTicks(QCustomPlot *plot)
+{
+    for (QCPAxis *axis : allAxes(plot)) {
+        const QVariant wished = axis->property("fitTicksWished");
+        if (!wished.isValid() || axis->property("fitTicksSet").toInt() != tickLevel(axis))
+            continue;
+        if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
+            index->setLone(wished.toInt() == 0);
+        axis->ticker()->setTickCount(std::max(wished.toInt(), 1));
+        axis->setProperty("fitTicksSet", wished);
+    }
+}
+
+QString unwrappedLabel(const QCPAxis *axis)
+{
+    const QString label = axis->label();
+    return axis->property("fitWrappedTo").toString() == label && !label.isEmpty()
+        ? axis->property("fitWrappedFrom").toString()
+        : label;
+}
+
 QString wrap(const QString &text, const QFontMetricsF &metrics, double width)
 {
     QStringList lines;
@@ -298,9 +435,9 @@ bool fit(QCustomPlot *plot)
     const double width = plot->viewport().width() - 8.0;
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element))
-            changed |= fitText(text, roomFor(text, width));
+            changed |= fitText(text, roomWithin(text, width));
         else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
-            changed |= fitLegend(legend, roomFor(legend, width));
+            changed |= fitLegend(legend, roomWithin(legend, width));
     }
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))

@@ -15,6 +15,19 @@ bool fit(QCustomPlot *plot);
 // to wrap, a legend to restack and tick labels to thin.
 constexpr int kMaxRounds = 8;
 
+// The text of `element` as its figure set it, before fit() wrapped it.
+QString unwrapped(const QCPTextElement *element);
+// The label of `axis` as its figure set it, before fit() wrapped it.
+QString unwrappedLabel(const QCPAxis *axis);
+// Every axis's ticks as their figure set them, before fit() thinned them: the layout loop starts
+// each fitting from them, so that the ticks a figure shows depend on its room, not on the rooms
+// it had before (a view and its export at one size tick alike).
+void unthinTicks(QCustomPlot *plot);
+
+// The width a layout element may take within a figure `figureWidth` wide: its share of the grid
+// that holds it, its neighbours' least widths taken first.
+double roomFor(const QCPLayoutElement *element, double figureWidth);
+
 // `text` broken into lines no wider than `width` for `metrics`: first at "  ·  ", then at spaces.
 QString wrap(const QString &text, const QFontMetricsF &metrics, double width);
 

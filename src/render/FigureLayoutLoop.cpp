@@ -1,20 +1,32 @@
 #include "FigureLayoutLoop.h"
 
 #include "FigureFit.h"
+#include "FigureRoom.h"
+#include "PlotStyle.h"
 
 namespace posenc {
 
-FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot)
+FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, double points)
     : m_plot(plot)
+    , m_points(points)
 { }
 
-FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, QSize size)
+FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, QSize size, double points)
     : m_plot(plot)
+    , m_points(points)
     , m_fileSize(size)
 { }
 
 void FigureLayoutLoop::layOut()
 {
+    FigureFonts::apply(m_plot, m_points);
+    PlotStyle::widenHairlines(m_plot);
+    // A colorbar's margins in a group are the largest of its own current ones and its neighbours'
+    // (QCPLayoutElement::calculateAutoMargin): without starting from none they would never shrink
+    // when its neighbours' labels go.
+    for (QCPLayoutElement *element : m_plot->plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element))
+            scale->setMargins(QMargins());
     if (m_fileSize) {
         m_plot->setViewport(QRect(QPoint(0, 0), *m_fileSize));
         m_plot->replot();
@@ -31,11 +43,63 @@ void FigureLayoutLoop::computingFor()
     m_computedFor = axisRects();
 }
 
-bool FigureLayoutLoop::refitAfterFilling()
+void FigureLayoutLoop::settle()
 {
     layOut();
     for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(m_plot); ++round)
         layOut();
+}
+
+void FigureLayoutLoop::giveUpTo(int last)
+{
+    FigureRoom::restore(m_plot);
+    FigureFit::unthinTicks(m_plot);
+    settle();
+    if (FigureRoom::tidy(m_plot))
+        settle();
+    for (int step = 1; step <= last; ++step)
+        if (FigureRoom::giveUp(m_plot, step))
+            settle();
+}
+
+void FigureLayoutLoop::fitRoom()
+{
+    FigureRoom::restore(m_plot);
+    FigureFit::unthinTicks(m_plot);
+    settle();
+    if (FigureRoom::tidy(m_plot))
+        settle();
+    // The fewest steps that fit; where none does, the step whose figure fitted its page with the
+    // largest plots (a panel of a fixed aspect given up can leave less plot, not more).
+    int best = 0;
+    double bestShare = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
+    for (int step = 1; step <= FigureRoom::steps(); ++step) {
+        if (FigureRoom::fits(*m_plot, m_points))
+            return retick();
+        if (FigureRoom::giveUp(m_plot, step))
+            settle();
+        const double share = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
+        if (share > bestShare + 1e-9) {
+            best = step;
+            bestShare = share;
+        }
+    }
+    if (!FigureRoom::fits(*m_plot, m_points) && best < FigureRoom::steps() && bestShare >= 0.0)
+        giveUpTo(best);
+    retick();
+}
+
+void FigureLayoutLoop::retick()
+{
+    // The ticks thinned from the figure's own for the layout as it ends, whatever the layouts
+    // on the way thinned: a view and its export of one size then tick alike.
+    FigureFit::unthinTicks(m_plot);
+    settle();
+}
+
+bool FigureLayoutLoop::refitAfterFilling()
+{
+    fitRoom();
     if (m_computedFor.isEmpty() || axisRects() == m_computedFor || m_refits >= kMaxRefits)
         return false;
     ++m_refits;

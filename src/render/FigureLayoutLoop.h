@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FigureFonts.h"
 #include "QCustomPlot.h"
 
 #include <QList>
@@ -27,25 +28,36 @@ public:
 
     // A view of the window: laid out in the plot's own rect without painting (its queued replot
     // paints it once).
-    explicit FigureLayoutLoop(QCustomPlot *plot);
+    explicit FigureLayoutLoop(QCustomPlot *plot, double points = FigureFonts::kBasePointSize);
     // A figure for a file at `size` (layout units): laid out by a replot, which also fills
     // QCustomPlot's cache of tick labels, whose sizes then set the margins, as when it is drawn.
-    FigureLayoutLoop(QCustomPlot *plot, QSize size);
+    FigureLayoutLoop(QCustomPlot *plot, QSize size, double points);
 
-    // Lays the figure out: QCustomPlot places its axis rects only when it replots.
+    // Lays the figure out with every text at the loop's size: QCustomPlot places its axis rects
+    // only when it replots.
     void layOut();
     // The data about to be asked for is computed for the axis rects as they are now.
     void computingFor();
-    // After a filling: lays the figure out and fits it to its room. True when its axis rects
-    // moved from those the data was computed for and a refit is left: compute it again.
+    // After a filling: lays the figure out and fits it to its room, giving up what little room
+    // must (FigureRoom), from all the figure shows each time. True when its axis rects moved from
+    // those the data was computed for and a refit is left: compute it again.
     bool refitAfterFilling();
     // Other parameters, another size or figure: the refits are counted from none again.
     void restart() { m_refits = 0; }
 
 private:
     QList<QRect> axisRects() const;
+    // Lays out and fits (FigureFit) until nothing changes.
+    void settle();
+    // Gives up what little room must, from all the figure shows (FigureRoom).
+    void fitRoom();
+    // All the figure shows, then the steps up to `last` given up.
+    void giveUpTo(int last);
+    // The ticks thinned again from the figure's own, for the layout as it is.
+    void retick();
 
     QCustomPlot *m_plot;
+    double m_points;
     std::optional<QSize> m_fileSize;
     QList<QRect> m_computedFor; // empty until data is asked for
     int m_refits = 0;

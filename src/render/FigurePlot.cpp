@@ -1,5 +1,9 @@
 #include "FigurePlot.h"
 
+#include <QStringList>
+
+using namespace Qt::StringLiterals;
+
 namespace posenc {
 
 FigurePlot::~FigurePlot() = default;
@@ -21,6 +25,13 @@ QList<PositionAxis> FigurePlot::positionAxes() const
 std::optional<HoverPoint> FigurePlot::hoverAt(const QPointF &, const Engine &) const
 {
     return std::nullopt;
+}
+
+void FigurePlot::setScreenNote(const QString &note, const QString &preview)
+{
+    QStringList parts {preview, note};
+    parts.removeAll(QString());
+    m_screenNote = parts.join(u"  ·  "_s);
 }
 
 QList<QCPAxisRect *> FigurePlot::pictureRects() const

@@ -56,11 +56,15 @@ public:
     // Whether the mouse zooms and pans the figure.
     virtual bool isInteractive() const;
     // What the window says beside the figure and a file never shows, a fact of the screen's
-    // pixels rather than of the data: "each pixel averages ~3.4 positions". Empty when none.
+    // pixels rather than of the data: "each pixel averages ~3.4 positions"; and first that the
+    // data drawn is a preview ("preview (25% of rows)"), which its title says too where room
+    // leaves it one (a file past the cap of every figure is a preview, and says so). Empty when
+    // none. Never given up for room.
     const QString &screenNote() const { return m_screenNote; }
 
 protected:
-    void setScreenNote(const QString &note) { m_screenNote = note; }
+    // `preview`: what makes the data drawn a preview, empty when it is the full data.
+    void setScreenNote(const QString &note, const QString &preview = {});
 
 private:
     QString m_screenNote;

@@ -1,5 +1,6 @@
 #include "HeatmapPanel.h"
 
+#include "FigureRoom.h"
 #include "IndexTicker.h"
 #include "PlotStyle.h"
 
@@ -29,8 +30,19 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
     }
     // Symmetric so that zero stays white, and as wide at any resolution (QuantitySpec::bound).
     style.dataRange = {-grid.colourExtent, grid.colourExtent};
-    if (grid.minValue == 0.0 && grid.maxValue == 0.0)
+    if (grid.minValue == 0.0 && grid.maxValue == 0.0) {
         style.colorbarLabel += u" (all 0)"_s;
+        return style;
+    }
+    // Data of one sign (buckets, a bias, a similarity of few positions) on a sequential map from
+    // zero, where a diverging one would leave half its colours unused and the rest one shade.
+    if (grid.minValue >= 0.0) {
+        style.colormap = Colormap::Viridis;
+        style.dataRange = {0.0, grid.colourExtent};
+    } else if (grid.maxValue <= 0.0) {
+        style.colormap = Colormap::Viridis;
+        style.dataRange = {-grid.colourExtent, 0.0};
+    }
     return style;
 }
 
@@ -143,6 +155,8 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
     }
     if (!m_marksLegend) {
         m_marksLegend = SwatchLegend::create(m_rect->parentPlot(), m_cell, 1, 0);
+        // A legend of marks over the data, given up with the captions on little room.
+        FigureRoom::setRole(m_marksLegend, TextRole::Caption);
         m_marksLegend->setFont(m_scale->axis()->tickLabelFont());
         m_marksLegend->setWrap(2);
         m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);

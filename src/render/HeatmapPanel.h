@@ -30,8 +30,9 @@ struct HeatmapStyle
 
     // The style of the program for a quantity: signed data symmetric around zero over the
     // grid's colourExtent (the PE's +-1, the others' from the parameters, so that no colour
-    // changes with the resolution), the mask kept/dropped in a legend where each pixel is one
-    // cell, else its kept fraction in [0, 1] with a sequential map.
+    // changes with the resolution), data of one sign from zero to it on a sequential map, the
+    // mask kept/dropped in a legend where each pixel is one cell, else its kept fraction in
+    // [0, 1] with a sequential map.
     static HeatmapStyle forQuantity(Quantity quantity, const HeatmapGrid &grid);
 
     // The swatches of the categories, in this style's colours, then the notes.

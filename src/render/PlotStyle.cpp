@@ -1,5 +1,7 @@
 #include "PlotStyle.h"
 
+#include "FigureFonts.h"
+#include "FigureRoom.h"
 #include "MeasuredText.h"
 #include "PinnedFont.h"
 
@@ -17,10 +19,13 @@ void preparePlot(QCustomPlot *plot)
     // adopt the first legend created as the plot's own and fill it with everything.
     plot->setAutoAddPlottableToLegend(false);
     plot->setPlottingHint(QCP::phFastPolylines, true);
+    // Tick labels drawn as a file draws them, not from pixmaps cached at whole pixels: a view's
+    // labels at half a device pixel would be placed otherwise than in its copy.
+    plot->setPlottingHint(QCP::phCacheLabels, false);
     plot->setBackground(Qt::white);
     // Every element copies the plot's font when created: one family, the pinned one, everywhere.
     QFont font = PinnedFont::apply(plot->font());
-    font.setPointSizeF(9.0);
+    font.setPointSizeF(FigureFonts::kBasePointSize);
     plot->setFont(font);
 }
 
@@ -28,10 +33,10 @@ void styleAxisRect(QCPAxisRect *rect)
 {
     for (QCPAxis *axis : rect->axes()) {
         QFont font = axis->tickLabelFont();
-        font.setPointSizeF(8.5);
+        font.setPointSizeF(FigureFonts::kBasePointSize);
         axis->setTickLabelFont(font);
         QFont label = axis->labelFont();
-        label.setPointSizeF(9.0);
+        label.setPointSizeF(FigureFonts::kBasePointSize);
         axis->setLabelFont(label);
         axis->grid()->setPen(QPen(QColor(0, 0, 0, 30), 0, Qt::DotLine));
         axis->grid()->setSubGridVisible(false);
@@ -65,9 +70,9 @@ QCPTextElement *resetWithTitle(QCustomPlot *plot)
     plot->plotLayout()->clear();
     plot->plotLayout()->setRowSpacing(0);
     QFont font = plot->font();
-    font.setPointSizeF(9.5);
     font.setBold(true);
     auto *title = new MeasuredTextElement(plot, QString(), font);
+    FigureRoom::setRole(title, TextRole::Title);
     plot->plotLayout()->addElement(0, 0, title);
     return title;
 }
@@ -88,9 +93,7 @@ QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(wrap);
     legend->setColumnSpacing(12);
-    QFont font = plot->font();
-    font.setPointSizeF(8.0);
-    legend->setFont(font);
+    legend->setFont(plot->font());
     legend->setIconSize(18, 8);
     return legend;
 }
@@ -99,7 +102,9 @@ namespace {
 
 // QCustomPlot's log ticker, whose ticks are powers of ten but for a range shorter than about a
 // decade, which gets linear steps: then "gb" at precision 0 would turn 60 into 6·10¹, so such
-// an axis labels its ticks from 0.001 to 9999 as plain numbers.
+// an axis labels its ticks from 0.001 to 9999 as plain numbers. A decade is written 10⁻⁵ in
+// superscript digits, one text at the axis's size, where QCustomPlot's "beautiful" powers draw
+// the exponent smaller than the text asked for.
 class LogTicker : public QCPAxisTickerLog
 {
 protected:
@@ -118,6 +123,9 @@ protected:
         const double magnitude = std::abs(tick);
         if (m_linear && magnitude >= 1e-3 && magnitude < 1e4)
             return locale.toString(tick, 'g', 4);
+        const double exponent = std::log10(magnitude);
+        if (tick > 0.0 && std::abs(exponent - std::round(exponent)) <= 1e-9)
+            return powerOfTen(static_cast<int>(std::round(exponent)));
         return QCPAxisTickerLog::getTickLabel(tick, locale, formatChar, precision);
     }
 
@@ -134,33 +142,77 @@ void showLonePoint(QCPGraph *graph)
                                                    : QCPScatterStyle(QCPScatterStyle::ssNone));
 }
 
-void setLogAxis(QCPAxis *axis)
+QString powerOfTen(int exponent)
+{
+    static const QString digits = u"⁰¹²³⁴⁵⁶⁷⁸⁹"_s;
+    QString power;
+    for (const QChar digit : QString::number(std::abs(exponent)))
+        power += digits.at(digit.digitValue());
+    return u"10"_s + (exponent < 0 ? u"⁻"_s : QString()) + power;
+}
+
+void setLogAxis(QCPAxis *axis, int subTicks)
 {
     axis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> ticker(new LogTicker);
-    ticker->setSubTickCount(8);
+    ticker->setSubTickCount(subTicks);
     axis->setTicker(ticker);
-    axis->setNumberFormat(u"gb"_s);
+    axis->setNumberFormat(u"g"_s);
     axis->setNumberPrecision(0);
 }
 
 QCPTextElement *panelTitle(QCustomPlot *plot, bool bold)
 {
     QFont font = plot->font();
-    font.setPointSizeF(9.0);
     font.setBold(bold);
     auto *title = new MeasuredTextElement(plot, QString(), font);
     title->setMargins(QMargins(2, 1, 2, 1));
+    FigureRoom::setRole(title, TextRole::PanelTitle);
     return title;
 }
 
-QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col)
+QCPTextElement *smallText(QCustomPlot *plot, QCPLayoutGrid *grid, int row, int col, TextRole role)
 {
-    QFont font = plot->font();
-    font.setPointSizeF(8.5);
-    auto *text = new MeasuredTextElement(plot, QString(), font);
+    auto *text = new MeasuredTextElement(plot, QString(), plot->font());
+    FigureRoom::setRole(text, role);
     grid->addElement(row, col, text);
     return text;
+}
+
+void widenHairlines(QCustomPlot *plot)
+{
+    const auto widen = [](const QPen &pen, const auto &set) {
+        if (pen.widthF() <= 0.0 && pen.style() != Qt::NoPen) {
+            QPen wide = pen;
+            wide.setWidthF(1.0);
+            set(wide);
+        }
+    };
+    // Every axis, a colour bar's frame too (the axes of its own axis rect, children of the plot's).
+    for (QCPAxis *axis : plot->findChildren<QCPAxis *>()) {
+        widen(axis->basePen(), [axis](const QPen &pen) { axis->setBasePen(pen); });
+        widen(axis->tickPen(), [axis](const QPen &pen) { axis->setTickPen(pen); });
+        widen(axis->subTickPen(), [axis](const QPen &pen) { axis->setSubTickPen(pen); });
+        QCPGrid *grid = axis->grid();
+        widen(grid->pen(), [grid](const QPen &pen) { grid->setPen(pen); });
+        widen(grid->subGridPen(), [grid](const QPen &pen) { grid->setSubGridPen(pen); });
+        widen(grid->zeroLinePen(), [grid](const QPen &pen) { grid->setZeroLinePen(pen); });
+    }
+    for (QCPLegend *legend : plot->findChildren<QCPLegend *>()) {
+        widen(legend->borderPen(), [legend](const QPen &pen) { legend->setBorderPen(pen); });
+        widen(legend->iconBorderPen(), [legend](const QPen &pen) { legend->setIconBorderPen(pen); });
+    }
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *plottable = plot->plottable(i);
+        widen(plottable->pen(), [plottable](const QPen &pen) { plottable->setPen(pen); });
+    }
+    // Items (lines, shapes, labels' frames) have their pens as a property each.
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem *item = plot->item(i);
+        const QVariant pen = item->property("pen");
+        if (pen.canConvert<QPen>())
+            widen(pen.value<QPen>(), [item](const QPen &wide) { item->setProperty("pen", wide); });
+    }
 }
 
 } // namespace posenc::PlotStyle

@@ -58,6 +58,7 @@ protected:
 
 public:
     const Swatch &swatch() const { return m_swatch; }
+    void setLabel(const QString &label) { m_swatch.label = label; }
 
 private:
     Swatch m_swatch;
@@ -80,7 +81,6 @@ QCPLegend *create(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col)
     legend->setMargins(QMargins(2, 2, 2, 2));
     legend->setIconTextPadding(4);
     QFont font = plot->font();
-    font.setPointSizeF(8.0);
     legend->setFont(font);
     return legend;
 }
@@ -96,6 +96,15 @@ QString label(const QCPAbstractLegendItem *item)
 {
     const auto *swatch = dynamic_cast<const SwatchItem *>(item);
     return swatch ? swatch->swatch().label : QString();
+}
+
+bool setLabel(QCPAbstractLegendItem *item, const QString &label)
+{
+    auto *swatch = dynamic_cast<SwatchItem *>(item);
+    if (!swatch)
+        return false;
+    swatch->setLabel(label);
+    return true;
 }
 
 QCPAbstractLegendItem *add(QCPLegend *legend, const Swatch &swatch)

@@ -42,6 +42,7 @@ private slots:
     void namedSizesAreTheDialogsPresets_data();
     void namedSizesAreTheDialogsPresets();
     void matplotlibsNameOfTheDivergingMap();
+    void aLongTitleIsShortenedAndKeptWhole();
     void sessionGivesTheParameters();
     void invalidUsage_data();
     void invalidUsage();
@@ -204,6 +205,25 @@ void TestCliExport::matplotlibsNameOfTheDivergingMap()
     QFile::remove(theirs);
 }
 
+void TestCliExport::aLongTitleIsShortenedAndKeptWhole()
+{
+    // Before: "a shorter --title", exit 2. A title longer than its page is shortened on it, and the
+    // file's metadata keeps it whole.
+    const QString title = QStringList(20, u"position term"_s).join(u' '); // 279 of the 300 allowed
+    const QString file = path(u"titled.svg"_s);
+    const Run run = posenc(
+        QStringList {u"export"_s, u"magnitudes"_s, u"-o"_s, file, u"--size"_s, u"8.5x6cm"_s, u"--title"_s, title}
+        + kSmall);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QXmlStreamReader xml(readAll(file));
+    QString metadata;
+    while (metadata.isEmpty() && !xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("title"))
+            metadata = xml.readElementText();
+    QCOMPARE(metadata, title);
+    QFile::remove(file);
+}
+
 void TestCliExport::sessionGivesTheParameters()
 {
     // The same parameters from a session and from flags draw the same pixels.
@@ -254,8 +274,9 @@ void TestCliExport::invalidUsage_data()
                               << u"--dpi"_s;
     QTest::newRow("too many pixels") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"90x90in"_s}
                                      << u"megapixels"_s;
+    // Below the least size (6 x 4 cm fits at any font size up to 9 pt), what the text cannot fit.
     QTest::newRow("too small for its text")
-        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"5x3cm"_s} << u"at least"_s;
+        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"1x0.7cm"_s} << u"at least"_s;
     // The learned figure chooses its family, which needs its table.
     QTest::newRow("learned without its table") << QStringList {u"learned"_s, u"-o"_s, out} << u"--position-table"_s;
     QTest::newRow("learned under another family")
@@ -271,8 +292,12 @@ void TestCliExport::invalidUsage_data()
                                         << u"--colormap"_s;
     QTest::newRow("unknown quantity") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--quantity"_s, u"logits"_s}
                                       << u"--quantity"_s;
-    QTest::newRow("similarity not a view")
-        << QStringList {u"heatmap"_s, u"-o"_s, out, u"--quantity"_s, u"similarity"_s} << u"--quantity"_s;
+    QTest::newRow("a record, not a map") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--quantity"_s,
+                                                         u"rope-frequencies"_s}
+                                         << u"--quantity"_s;
+    QTest::newRow("another family's quantity")
+        << QStringList {u"heatmap"_s, u"-o"_s, out, u"--encoding"_s, u"sinusoidal"_s, u"--quantity"_s, u"rope-cos"_s}
+        << u"--quantity: the rope-cos table is not defined here"_s;
     QTest::newRow("quantity on dropout") << QStringList {u"dropout"_s, u"-o"_s, out, u"--quantity"_s, u"pe"_s}
                                          << u"--quantity"_s;
     QTest::newRow("font size") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--font-size"_s, u"100"_s}
@@ -289,9 +314,6 @@ void TestCliExport::invalidUsage_data()
     // The audit: a 100,000-character title was blamed on --size, whose advice could not help.
     QTest::newRow("a title too long") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--title"_s, QString(100000, u'x')}
                                       << u"--title: must be at most 300 characters; got 100000"_s;
-    QTest::newRow("a title that does not fit")
-        << QStringList {u"magnitudes"_s, u"-o"_s, out, u"--size"_s, u"8.5x6cm"_s, u"--title"_s, QString(290, u'x')}
-        << u"a shorter --title"_s;
     // The audit: `--size 1e9x1e9cm` gave the format without the range.
     QTest::newRow("size far too large") << QStringList {u"heatmap"_s, u"-o"_s, out, u"--size"_s, u"1e9x1e9cm"_s}
                                         << u"between 0.25 in (0.635 cm) and 100 in (254 cm)"_s;
@@ -299,7 +321,8 @@ void TestCliExport::invalidUsage_data()
                                      << u"between 0.25 in (0.635 cm) and 100 in (254 cm)"_s;
     // The audit: a table of no columns was "over the memory budget" (exit 4).
     QTest::newRow("a quantity with no columns")
-        << QStringList {u"heatmap"_s, u"-o"_s, out, u"--compose"_s, u"concat"_s, u"--pe-dims"_s, u"0"_s}
+        << QStringList {u"heatmap"_s, u"-o"_s,         out,    u"--compose"_s, u"concat"_s, u"--pe-dims"_s,
+                        u"0"_s,       u"--quantity"_s, u"pe"_s}
         << u"--quantity: the pe table has no columns at these parameters (the concatenation gives the PE none)"_s;
     // Before: "the concatenation gives the PE none", of the embeddings' table.
     QTest::newRow("the embeddings with no columns")

@@ -51,6 +51,8 @@ private slots:
     void alibiBiasCsvWritesMinusInfinity();
     void alibiSlopesNameTheirColumns();
     void bucketTablesAreWholeNumbers();
+    void maxLenFollowsTheGrid_data();
+    void maxLenFollowsTheGrid();
     void noTableHoldsAnUndefinedNumber_data();
     void noTableHoldsAnUndefinedNumber();
 
@@ -278,6 +280,35 @@ void TestCliTables::bucketTablesAreWholeNumbers()
     QVERIFY2(deberta.exitCode == 0, qPrintable(deberta.err));
     // Query 1000: i - j = 1000, 256, 129, 128.
     QCOMPARE(deberta.out.split(u'\n', Qt::SkipEmptyParts).value(1), u"317,192,129,128"_s);
+}
+
+void TestCliTables::maxLenFollowsTheGrid_data()
+{
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<int>("rows");
+    // Before: refused until --max-len 197 was given too. Where max_len is not given it is the
+    // largest up to its default (1024) that the grid allows; given, it is never changed.
+    QTest::newRow("14x14 and cls") << QStringList {u"--grid"_s, u"14,14"_s, u"--cls-token"_s} << 197;
+    QTest::newRow("7x9") << QStringList {u"--grid"_s, u"7,9"_s} << 63;
+    QTest::newRow("a grid larger than the default") << QStringList {u"--grid"_s, u"64,64"_s} << 1024;
+    QTest::newRow("fewer rows given") << QStringList {u"--grid"_s, u"14,14"_s, u"--max-len"_s, u"50"_s} << 50;
+    QTest::newRow("more rows given") << QStringList {u"--grid"_s, u"14,14"_s, u"--max-len"_s, u"197"_s} << -1;
+}
+
+void TestCliTables::maxLenFollowsTheGrid()
+{
+    QFETCH(QStringList, flags);
+    QFETCH(int, rows);
+    const Run run = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--encoding"_s,
+                                        u"sincos-2d"_s, u"--d-model"_s, u"8"_s}
+                           + flags);
+    if (rows < 0) {
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"--max-len"_s), qPrintable(run.err));
+        return;
+    }
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(run.out.split(u'\n', Qt::SkipEmptyParts).size(), rows + 1); // the header, then a row each
 }
 
 // The audit: row-norms wrote inf or NaN with exit 0 where ||PE_p|| is 0 (embedding_over_pe divides by

@@ -1,7 +1,7 @@
 #pragma once
 
 // The figures of ALiBi, T5 and DeBERTa for real models, as a 14-pt slide (25.4 x 14.29 cm) and
-// as a view of the window (800 x 480): each is built, and at 14 pt each of its plots keeps at
+// as a view of the window (800 x 480): each is built, and at 14 pt each plot it shows keeps at
 // least a quarter of the area it has with its text at 4 pt, as tst_lessonslides asks of the
 // lessons. The images are kept where POSENC_TEST_SHOTS says.
 #include "render/FigureExporter.h"
@@ -11,14 +11,18 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 namespace RelativeSlides {
 
+// The areas of the figure's plots, in layout order; 0 for a panel given up on little room
+// (FigureRoom::setDispensable), which the larger text may give up where the smaller does not.
 inline QList<double> plotAreas(const QCustomPlot &plot)
 {
     QList<double> areas;
     for (const QCPAxisRect *rect : plot.axisRects())
-        if (rect->realVisibility() && !dynamic_cast<const QCPColorScaleAxisRectPrivate *>(rect))
-            areas.append(double(rect->width()) * rect->height());
+        if (!dynamic_cast<const QCPColorScaleAxisRectPrivate *>(rect))
+            areas.append(rect->realVisibility() ? double(rect->width()) * rect->height() : 0.0);
     return areas;
 }
 
@@ -41,9 +45,11 @@ inline void check(const QString &figure, const QList<std::pair<QString, posenc::
                 TestShots::save(FigureExporter::image(built->plot(), slide), u"%1-%2-slide"_s.arg(figure, model));
         }
         QCOMPARE(areas[0].size(), areas[1].size());
+        QVERIFY2(std::any_of(areas[0].cbegin(), areas[0].cend(), [](double area) { return area > 0.0; }),
+                 qPrintable(model));
         for (qsizetype i = 0; i < areas[0].size(); ++i)
             QVERIFY2(
-                areas[0][i] >= 0.25 * areas[1][i],
+                areas[0][i] == 0.0 || areas[0][i] >= 0.25 * areas[1][i],
                 qPrintable(u"%1, plot %2: %3 of its area at 4 pt"_s.arg(model).arg(i).arg(areas[0][i] / areas[1][i])));
         const auto built = FigureBuilds::build(figure, params, view, state);
         QVERIFY2(!built->error(), qPrintable(model + u": "_s + FigureBuilds::errorOf(*built)));

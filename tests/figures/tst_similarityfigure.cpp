@@ -317,11 +317,9 @@ void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets()
         const int beside = offsets->outerRect().width();
         QVERIFY2(wholeHeight || beside <= 0.25 * all.width() + 4 || plotOfS.width() <= 122, qPrintable(sizes));
     }
-    // The title gives the positions a cell averages down (p) and across (q), as the grid has them.
-    QString title;
-    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            title += text->text();
+    // The title gives the positions a cell averages down (p) and across (q), as the grid has them
+    // (in the file's metadata where a page short of room shortens it, FigureRoom::kShortRoom).
+    const QString title = FigureBuilds::saidOrSetAside(*plot);
     const QRegularExpressionMatch averages
         = QRegularExpression(u"averages ~([0-9.]+) × ([0-9.]+) positions\\s+\\(p × q\\)"_s).match(title);
     QVERIFY2(averages.hasMatch(), qPrintable(title));

@@ -5,6 +5,7 @@
 // takes no room.
 #include "render/Colormaps.h"
 #include "render/FigureExporter.h"
+#include "render/FigureFonts.h"
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
@@ -13,9 +14,9 @@
 #include "support/TestFiles.h"
 
 #include <QBuffer>
-#include <QRegularExpression>
 #include <QFontInfo>
 #include <QImageReader>
+#include <QRegularExpression>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -66,17 +67,18 @@ Params paramsFor(const QString &figure)
     return p;
 }
 
-// The labels of the figure's visible axes and colour scales, as it is built.
+// The labels of the axes and colour scales the figure shows as it is built (not those of a panel
+// given up on little room).
 QStringList axisLabels(QCustomPlot &plot)
 {
     QStringList labels;
     for (QCPAxisRect *rect : plot.axisRects())
         for (QCPAxis *axis : rect->axes())
-            if (axis->visible() && !axis->label().trimmed().isEmpty())
+            if (rect->realVisibility() && axis->visible() && !axis->label().trimmed().isEmpty())
                 labels.append(axis->label());
     for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
-            if (scale->visible() && !scale->axis()->label().trimmed().isEmpty())
+            if (scale->realVisibility() && !scale->axis()->label().trimmed().isEmpty())
                 labels.append(scale->axis()->label());
     return labels;
 }
@@ -314,7 +316,7 @@ void TestFigureExporter::textKeepsItsPointSizeAtAnyDpi()
             for (int x = 0; x < image.width(); ++x)
                 if (qGray(image.pixel(x, y)) < 128)
                     dark |= QRect(x, y, 1, 1);
-        const double expected = (0.729 + 0.236) * 9.5 / 72.0 * dpi;
+        const double expected = (0.729 + 0.236) * FigureFonts::kBasePointSize / 72.0 * dpi;
         QVERIFY2(std::abs(dark.height() - expected) <= 0.08 * expected + 1.0,
                  qPrintable(u"%1 dpi: %2 pixels high, expected %3"_s.arg(dpi).arg(dark.height()).arg(expected)));
     }
@@ -344,7 +346,7 @@ void TestFigureExporter::heatmapGridHasTheOutputsResolution()
 void TestFigureExporter::fontSizeTitleAndColormap()
 {
     FigureStyle style;
-    style.fontPointSize = 13.5; // 1.5 x the 9 pt labels
+    style.fontPointSize = 13.5; // every text of the figure at that size
     style.title = u"Figure 2: positional encoding"_s;
     FigureState state;
     state.options.insert(u"colormap"_s, u"viridis"_s);
@@ -354,11 +356,11 @@ void TestFigureExporter::fontSizeTitleAndColormap()
     QCustomPlot &plot = *built->plot();
     QCPAxis *bottom = plot.axisRects().constFirst()->axis(QCPAxis::atBottom);
     QCOMPARE(bottom->labelFont().pointSizeF(), 13.5);
-    QCOMPARE(bottom->tickLabelFont().pointSizeF(), 8.5 * 1.5);
+    QCOMPARE(bottom->tickLabelFont().pointSizeF(), 13.5);
     auto *title = qobject_cast<QCPTextElement *>(plot.plotLayout()->element(0, 0));
     QVERIFY(title);
     QCOMPARE(title->text(), *style.title);
-    QCOMPARE(title->font().pointSizeF(), 9.5 * 1.5);
+    QCOMPARE(title->font().pointSizeF(), 13.5);
     QCPColorScale *scale = nullptr;
     for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
         scale = scale ? scale : qobject_cast<QCPColorScale *>(e);
@@ -489,7 +491,10 @@ void TestFigureExporter::refusedOptions_data()
     QTest::newRow("positions on magnitudes") << u"magnitudes"_s << u"positions"_s << u"0:10"_s << u"positions"_s;
     QTest::newRow("learned without its family") << u"learned"_s << QString() << QString() << u"encoding"_s;
     QTest::newRow("colormap on learned") << u"learned"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
-    QTest::newRow("quantity not offered") << u"heatmap"_s << u"quantity"_s << u"similarity"_s << u"quantity"_s;
+    // A record whose columns are each their own quantity is no map.
+    QTest::newRow("quantity not offered") << u"heatmap"_s << u"quantity"_s << u"rope-frequencies"_s << u"quantity"_s;
+    // Before: the engine refused it, exit 4 on the command line.
+    QTest::newRow("quantity of another family") << u"heatmap"_s << u"quantity"_s << u"rope-cos"_s << u"quantity"_s;
 }
 
 void TestFigureExporter::refusedOptions()

@@ -129,28 +129,27 @@ void TestFigureFit::paperColumnFiguresFit()
 
 void TestFigureFit::tooSmallIsRefusedWithTheLeastSize()
 {
-    // Two stacked axes with legends and a two-line title cannot fit 6 cm at 9 pt: refused
-    // with the least size, which then is accepted.
-    const auto built
-        = FigureBuilds::build(u"magnitudes"_s, small(), FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300));
+    // Two stacked axes with legends at 9 pt fit a column 5 cm high once little room gives up what
+    // a reader needs least (it was refused); 3 x 2 cm cannot hold their labels at all: refused
+    // with the least size, which then is accepted, and a smaller font fits where 9 pt did not.
+    const auto inCm = [](double w, double h) { return FigureSize::fromInches(QSizeF(w / 2.54, h / 2.54), 300); };
+    const auto column = FigureBuilds::build(u"magnitudes"_s, small(), inCm(8.5, 5));
+    QVERIFY2(!column->error(), qPrintable(FigureBuilds::errorOf(*column)));
+    const auto built = FigureBuilds::build(u"magnitudes"_s, small(), inCm(3, 2));
     const auto &refused = built->error();
     QVERIFY(refused);
     QCOMPARE(refused->kind, FigureError::TooSmall);
     static const QRegularExpression least(uR"(at least ([0-9.]+) x ([0-9.]+) cm)"_s);
     const QRegularExpressionMatch m = least.match(refused->message);
     QVERIFY2(m.hasMatch(), qPrintable(refused->message));
-    QCOMPARE(m.captured(1).toDouble(), 8.5);
-    const double height = m.captured(2).toDouble() + 0.1;
-    QVERIFY(height > 5.0);
-    const auto enough
-        = FigureBuilds::build(u"magnitudes"_s, small(), FigureSize::fromInches(QSizeF(8.5 / 2.54, height / 2.54), 300));
+    const double width = m.captured(1).toDouble(), height = m.captured(2).toDouble();
+    QVERIFY2(width >= 3.0 && height >= 2.0 && (width > 3.0 || height > 2.0), qPrintable(refused->message));
+    const auto enough = FigureBuilds::build(u"magnitudes"_s, small(), inCm(width, height));
     QVERIFY2(!enough->error(), qPrintable(FigureBuilds::errorOf(*enough)));
-    // A smaller font fits where 9 pt did not.
     FigureStyle smallerText;
-    smallerText.fontPointSize = 5;
-    QVERIFY(!FigureBuilds::build(u"magnitudes"_s, small(), FigureSize::fromInches(QSizeF(8.5 / 2.54, 5 / 2.54), 300),
-                                 {}, smallerText)
-                 ->error());
+    smallerText.fontPointSize = 4;
+    const auto smaller = FigureBuilds::build(u"magnitudes"_s, small(), inCm(3, 2), {}, smallerText);
+    QVERIFY2(!smaller->error(), qPrintable(FigureBuilds::errorOf(*smaller)));
 }
 
 void TestFigureFit::paperColumnLegendsAreShort()
@@ -170,7 +169,7 @@ void TestFigureFit::paperColumnLegendsAreShort()
     QCustomPlot &slide = *slideBuild->plot();
     QVERIFY(column.graphCount() > 0 && slide.graphCount() > 0);
     QVERIFY2(!column.graph(0)->name().contains(u"w="_s), qPrintable(column.graph(0)->name()));
-    QVERIFY2(column.graph(0)->name().contains(u"λ="_s), qPrintable(column.graph(0)->name()));
+    QVERIFY2(column.graph(0)->name().startsWith(u"j=0"_s), qPrintable(column.graph(0)->name()));
     QVERIFY2(slide.graph(0)->name().contains(u"w="_s), qPrintable(slide.graph(0)->name()));
 
     // Legends inside axes, or in rows of the layout of their own.
@@ -305,7 +304,7 @@ void TestFigureFit::legendsScaleWithTheFontSize()
 void TestFigureFit::legendInsideAxesScalesOnce()
 {
     // A legend inside an axis rect is reached both through the rect and through the layout
-    // (the rect's inset layout is among its elements): scaled once all the same.
+    // (the rect's inset layout is among its elements): it and its entries take the size asked.
     QCustomPlot plot;
     auto *legend = new QCPLegend;
     plot.axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
@@ -314,9 +313,9 @@ void TestFigureFit::legendInsideAxesScalesOnce()
     legend->setFont(font);
     auto *graph = plot.addGraph();
     graph->addToLegend(legend);
-    FigureFonts::scale(&plot, 14.0 / 9.0);
-    QCOMPARE(legend->font().pointSizeF(), 8.0 * 14.0 / 9.0);
-    QCOMPARE(legend->item(0)->font().pointSizeF(), 8.0 * 14.0 / 9.0);
+    FigureFonts::apply(&plot, 14.0);
+    QCOMPARE(legend->font().pointSizeF(), 14.0);
+    QCOMPARE(legend->item(0)->font().pointSizeF(), 14.0);
 }
 
 void TestFigureFit::textsStayWithinTheirRoom_data()
@@ -385,7 +384,8 @@ void TestFigureFit::textsStayWithinTheirRoom()
     const QRect page(QPoint(0, 0), size.layout);
     for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true)) {
         auto *text = qobject_cast<QCPTextElement *>(e);
-        if (!text || text->text().isEmpty())
+        // A text of a panel given up on little room is not drawn.
+        if (!text || text->text().isEmpty() || !text->realVisibility())
             continue;
         const QFontMetricsF metrics(text->font());
         const QRect room = text->outerRect();
@@ -417,11 +417,14 @@ void TestFigureFit::linkedPanelsTickAlike()
     p.maxLen = 64;
     const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(size));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    // The panels of its cells, whether they show their own tick labels or share their neighbour's.
     QList<QCPAxisRect *> panels;
-    for (QCPAxisRect *rect : built->plot()->axisRects())
-        if (rect->axis(QCPAxis::atBottom)->visible() && rect->axis(QCPAxis::atBottom)->label() == u"column j"_s)
-            panels.append(rect);
-    QCOMPARE(panels.size(), 8);
+    for (int i = 0; i < built->plot()->plottableCount(); ++i)
+        if (auto *map = qobject_cast<QCPColorMap *>(built->plot()->plottable(i)))
+            if (!panels.contains(map->keyAxis()->axisRect()) && map->keyAxis()->axisRect()->realVisibility())
+                panels.append(map->keyAxis()->axisRect());
+    // Eight, or four where little room gave up the PE's row.
+    QVERIFY2(panels.size() == 8 || panels.size() == 4, qPrintable(QString::number(panels.size())));
     for (const auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
         const QVector<double> lead = panels.first()->axis(type)->tickVector();
         for (QCPAxisRect *rect : panels)

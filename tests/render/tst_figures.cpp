@@ -51,7 +51,7 @@ private slots:
     void magnitudesOfOnePositionAreMarkers();
     void heatmapShowsTheGridWithAColorbar_data();
     void heatmapShowsTheGridWithAColorbar();
-    void heatmapTitleSaysPreviewUntilExact();
+    void heatmapNoteSaysPreviewUntilExact();
     void curvesHaveALegendWithFrequencyAndWavelength();
     void magnitudesDrawEveryCurveOnLogAxes();
     void dropoutShowsMaskAndOutputSideBySide();
@@ -113,7 +113,7 @@ void TestFigures::heatmapShowsTheGridWithAColorbar()
     QCOMPARE(pixmap.size(), QSize(600, 400));
 }
 
-void TestFigures::heatmapTitleSaysPreviewUntilExact()
+void TestFigures::heatmapNoteSaysPreviewUntilExact()
 {
     const Engine engine(sized(64, 200000));
     HeatmapRequest request {Quantity::Input, {0, 200000, 0, 64}, 100, 32};
@@ -123,12 +123,17 @@ void TestFigures::heatmapTitleSaysPreviewUntilExact()
     QVERIFY(preview && exact);
     QCustomPlot plot;
     HeatmapFigure figure(&plot);
+    // The title says so (a file past the cap of every figure is a preview), and the view's note
+    // beside the figure, which no shortening of texts for room takes away.
     figure.setData(heatmapData(*preview, engine.params()));
     const QString previewTitle = FigureBuilds::texts(plot).join(u" "_s);
     QVERIFY2(previewTitle.contains(u"preview ("_s) && previewTitle.contains(u"% of rows)"_s), qPrintable(previewTitle));
+    QVERIFY2(figure.screenNote().startsWith(u"preview ("_s) && figure.screenNote().contains(u"% of rows)"_s),
+             qPrintable(figure.screenNote()));
     figure.setData(heatmapData(*exact, engine.params()));
     const QString exactTitle = FigureBuilds::texts(plot).join(u" "_s);
     QVERIFY2(!exactTitle.contains(u"preview"_s) && !exactTitle.contains(u"sampled"_s), qPrintable(exactTitle));
+    QVERIFY2(!figure.screenNote().contains(u"preview"_s), qPrintable(figure.screenNote()));
 }
 
 void TestFigures::curvesHaveALegendWithFrequencyAndWavelength()

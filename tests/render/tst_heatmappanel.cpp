@@ -2,6 +2,7 @@
 #include "render/FigureExporter.h"
 #include "render/HeatmapPanel.h"
 #include "render/SwatchLegend.h"
+#include "render/data/HeatmapModel.h"
 
 #include "core/DropoutMask.h"
 
@@ -68,6 +69,8 @@ private slots:
     void fastColumnsCarryTheOscillationMark();
     void theColourRangeIsTheSameAtAnyDpi_data();
     void theColourRangeIsTheSameAtAnyDpi();
+    void eachFamilysOwnTableOnItsMap_data();
+    void eachFamilysOwnTableOnItsMap();
 };
 
 void TestHeatmapPanel::firstRowOfThePeAlternatesZeroAndOne()
@@ -339,6 +342,48 @@ void TestHeatmapPanel::theColourRangeIsTheSameAtAnyDpi()
     }
     QCOMPARE(ranges[0].lower, ranges[1].lower);
     QCOMPARE(ranges[0].upper, ranges[1].upper);
+}
+
+void TestHeatmapPanel::eachFamilysOwnTableOnItsMap_data()
+{
+    QTest::addColumn<int>("encoding");
+    QTest::addColumn<QString>("quantity");
+    QTest::addColumn<int>("sign"); // of every cell: 1, -1, 0 for both
+    QTest::newRow("sinusoidal") << int(Encoding::Sinusoidal) << u"pe"_s << 0;
+    QTest::newRow("rope") << int(Encoding::Rope) << u"rope-cos"_s << 0;
+    QTest::newRow("alibi") << int(Encoding::Alibi) << u"alibi-bias"_s << -1;
+    QTest::newRow("t5") << int(Encoding::T5) << u"t5-bucket"_s << 1;
+    QTest::newRow("deberta") << int(Encoding::Deberta) << u"deberta-bucket"_s << 0;
+    QTest::newRow("sandwich") << int(Encoding::Sandwich) << u"sandwich-bias"_s << -1; // sum cos - d/2 <= 0
+}
+
+void TestHeatmapPanel::eachFamilysOwnTableOnItsMap()
+{
+    // Before: the heatmap showed the PE alone, and refused a family that adds none (RoPE, ALiBi).
+    // Now the family's own table, on a map from zero where every cell has one sign (a diverging
+    // map would leave half its colours unused), diverging about zero otherwise.
+    QFETCH(int, encoding);
+    QFETCH(QString, quantity);
+    QFETCH(int, sign);
+    Params p = sized(64, 48);
+    p.encoding = Encoding(encoding);
+    QCOMPARE(Quantities::name(HeatmapModel::natural(p)), quantity);
+    const auto built = FigureBuilds::build(u"heatmap"_s, p, kSize);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCPColorScale *scale = nullptr;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *s = qobject_cast<QCPColorScale *>(e))
+            scale = s;
+    QVERIFY(scale);
+    const QCPRange range = scale->dataRange();
+    const Colormap expected = sign == 0 ? Colormap::Diverging : Colormap::Viridis;
+    QVERIFY(scale->gradient() == Colormaps::gradient(expected));
+    if (sign > 0)
+        QVERIFY2(range.lower == 0.0 && range.upper > 0.0, qPrintable(u"%1 to %2"_s.arg(range.lower).arg(range.upper)));
+    else if (sign < 0)
+        QVERIFY2(range.upper == 0.0 && range.lower < 0.0, qPrintable(u"%1 to %2"_s.arg(range.lower).arg(range.upper)));
+    else
+        QCOMPARE(range.lower, -range.upper);
 }
 
 QTEST_MAIN(TestHeatmapPanel)

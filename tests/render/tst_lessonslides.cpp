@@ -1,6 +1,6 @@
 // Every shipped lesson's main figure as a lecture slide: 16:9, 25.4 x 14.29 cm at 14 pt, built as
 // `posenc export --lesson NAME --size 25.4x14.29cm --font-size 14` builds it. It must be built
-// (no size refusal), and each of its plots (axis rects, colour scales aside) must keep at least a
+// (no size refusal), and each plot it shows (axis rects, colour scales aside) must keep at least a
 // quarter of the area it has in the same slide with its text at 4 pt: the part of the slide the
 // text takes from a plot, whatever the plot's shape by design.
 #include "io/Lesson.h"
@@ -9,18 +9,21 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
 namespace {
 
-// The areas of the figure's plots, in layout order.
+// The areas of the figure's plots, in layout order; 0 for a panel given up on little room
+// (FigureRoom::setDispensable), which the larger text may give up where the smaller does not.
 QList<double> plotAreas(const QCustomPlot &plot)
 {
     QList<double> areas;
     for (const QCPAxisRect *rect : plot.axisRects())
-        if (rect->realVisibility() && !dynamic_cast<const QCPColorScaleAxisRectPrivate *>(rect))
-            areas.append(double(rect->width()) * rect->height());
+        if (!dynamic_cast<const QCPColorScaleAxisRectPrivate *>(rect))
+            areas.append(rect->realVisibility() ? double(rect->width()) * rect->height() : 0.0);
     return areas;
 }
 
@@ -62,8 +65,10 @@ void TestLessonSlides::everyLessonMakesASlide()
         areas.append(plotAreas(*built->plot()));
     }
     QCOMPARE(areas[0].size(), areas[1].size());
-    QVERIFY(!areas[0].isEmpty());
+    QVERIFY(std::any_of(areas[0].begin(), areas[0].end(), [](double area) { return area > 0.0; }));
     for (qsizetype i = 0; i < areas[0].size(); ++i) {
+        if (areas[0][i] == 0.0)
+            continue;
         const double part = areas[0][i] / areas[1][i];
         QVERIFY2(part >= 0.25, qPrintable(u"plot %1: %2 of its area at 4 pt"_s.arg(i).arg(part, 0, 'f', 2)));
     }

@@ -1,11 +1,13 @@
 // PlotStyle's logarithmic axis: decades read as powers of ten, and a range shorter than a decade,
 // which QCustomPlot ticks in linear steps, reads as plain numbers (60, not 6·10¹).
+// Decades are written 10⁻⁵, one text at the axis's size.
 #include "render/PlotStyle.h"
 
 #include <QTest>
 
 #include <cmath>
 
+using namespace Qt::StringLiterals;
 using namespace posenc;
 
 class TestPlotStyle : public QObject
@@ -15,7 +17,15 @@ class TestPlotStyle : public QObject
 private slots:
     void logAxisLabels_data();
     void logAxisLabels();
+    void powersOfTenInSuperscript();
 };
+
+void TestPlotStyle::powersOfTenInSuperscript()
+{
+    QCOMPARE(PlotStyle::powerOfTen(0), u"10⁰"_s);
+    QCOMPARE(PlotStyle::powerOfTen(-5), u"10⁻⁵"_s);
+    QCOMPARE(PlotStyle::powerOfTen(12), u"10¹²"_s);
+}
 
 void TestPlotStyle::logAxisLabels_data()
 {
@@ -46,6 +56,9 @@ void TestPlotStyle::logAxisLabels()
         const double exponent = std::log10(ticks[i]);
         if (decades) {
             QCOMPARE(exponent, std::round(exponent));
+            // One text at the axis's size: the exponent in superscript digits, where QCustomPlot
+            // would draw it smaller than the size asked for.
+            QCOMPARE(labels[i], PlotStyle::powerOfTen(static_cast<int>(std::round(exponent))));
             continue;
         }
         // A plain number: the tick's value, to four significant digits.

@@ -2,6 +2,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
+#include "render/FigureRoom.h"
 
 #include <QtTest>
 
@@ -37,6 +38,18 @@ inline QStringList texts(const QCustomPlot &plot)
         if (auto *text = qobject_cast<QCPTextElement *>(e))
             list.append(text->text());
     return list;
+}
+
+// What the figure says in its texts and, for those little room shortened or gave up, in its
+// file's metadata (FigureRoom::fullTitle, setAside), each text's lines and statements joined by
+// spaces: what a page short of room keeps of it.
+inline QString saidOrSetAside(const QCustomPlot &plot)
+{
+    using namespace Qt::StringLiterals;
+    QStringList all = texts(plot);
+    all.append(posenc::FigureRoom::fullTitle(plot));
+    all.append(posenc::FigureRoom::setAside(plot));
+    return all.join(u" "_s).replace(u'\n', u' ').replace(u"  ·  "_s, u" "_s);
 }
 
 // Why the figure was not built, or "" when it was.

@@ -36,6 +36,9 @@ struct FigureOption
     // Choice: the label of a choice under the parameters, where it follows them (X is s·E alone
     // without a position term); choiceLabels when empty.
     std::function<QString(const QString &choice, const Params &params)> choiceLabelFor;
+    // Choice: whether a choice applies to the parameters (a quantity their family has); every
+    // choice when unset. The window lists only those that do.
+    std::function<bool(const QString &choice, const Params &params)> choiceAvailable;
     bool inWindow = true; // has a control in the view's title bar (--positions has not: zoom does it)
     bool redrawsOnly = false; // a change is drawn from the data on screen, without computing (a colormap)
     bool resetsView = false; // a change shows the figure's default view (another quantity, another table)

@@ -59,6 +59,11 @@ QString cellsPerPixelText(const Block &block, int rows, int cols)
                                                   count(perCol, u"column"_s, u"columns"_s));
 }
 
+QString previewText(double rowCoverage)
+{
+    return u"preview (%1% of rows)"_s.arg(100.0 * rowCoverage, 0, 'g', 2);
+}
+
 QString belowAxisName(const QString &name, std::initializer_list<const QList<double> *> values, double floor, bool axes)
 {
     std::int64_t below = 0;

@@ -30,6 +30,9 @@ QString averagedCellsText(const Block &block, int rows, int cols);
 // The same for a title, in a student's words: "each pixel averages ~3,090 positions and ~18
 // columns", or empty.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
+// What a preview estimated from a share `rowCoverage` (0..1) of its rows says of itself, for the
+// view's screen note: "preview (25% of rows)".
+QString previewText(double rowCoverage);
 // A legend name for values on a log axis from `floor` up, with the count of those it cannot show
 // (|v| below the floor, zeros included): "|mean| of PE[:, j] (42 below the axis)", or the name;
 // `axes` for a legend shared by several axes: "(42 below the axes)".

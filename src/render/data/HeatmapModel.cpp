@@ -1,5 +1,7 @@
 #include "HeatmapModel.h"
 
+#include "core/FamilySpec.h"
+
 #include "Colormap.h"
 #include "FigureText.h"
 #include "ViewOptions.h"
@@ -18,18 +20,55 @@ constexpr std::int64_t kFullCells = Budget::kMaxExactCells;
 
 QList<Quantity> HeatmapModel::quantities()
 {
-    // Every quantity whose columns are X's (its part's), in the quantity table's order.
+    // Every table of cells that are values of one kind; not the records whose columns are each
+    // their own quantity (rope-frequencies' inv_freq, wavelength, ...).
     QList<Quantity> list;
-    for (const QuantitySpec &row : Quantities::rows()) {
-        if (row.part != QuantityPart::Other)
+    for (const QuantitySpec &row : Quantities::rows())
+        if (row.columnNames.isEmpty())
             list.append(row.quantity);
-    }
     return list;
 }
 
-Quantity HeatmapModel::quantity(const FigureState &state)
+namespace {
+
+// Whether the parameters have the quantity's table, with cells.
+bool hasCells(Quantity q, const Params &params)
 {
-    return Quantities::fromName(state.option(QString::fromUtf16(kQuantity))).value_or(Quantity::Pe);
+    if (Quantities::spec(q).missing(params))
+        return false;
+    const Shape shape = Quantities::shape(q, params);
+    return shape.rows > 0 && shape.cols > 0;
+}
+
+} // namespace
+
+Quantity HeatmapModel::natural(const Params &params)
+{
+    if (hasCells(Quantity::Pe, params))
+        return Quantity::Pe;
+    std::optional<Quantity> best;
+    double most = 0.0;
+    for (const Quantity q : Quantities::available(params)) {
+        if (Families::owning(q) != params.encoding || !hasCells(q, params))
+            continue;
+        const Shape shape = Quantities::shape(q, params);
+        const double cells = double(shape.rows) * double(shape.cols);
+        if (cells > most) {
+            best = q;
+            most = cells;
+        }
+    }
+    return best.value_or(Quantity::Input);
+}
+
+std::optional<Quantity> HeatmapModel::chosen(const FigureState &state)
+{
+    return Quantities::fromName(state.option(QString::fromUtf16(kQuantity)));
+}
+
+Quantity HeatmapModel::quantity(const FigureState &state, const Params &params)
+{
+    return chosen(state).value_or(natural(params));
 }
 
 QString HeatmapModel::name() const
@@ -52,8 +91,13 @@ QList<FigureOption> HeatmapModel::options() const
     FigureOption quantity;
     quantity.key = QString::fromUtf16(kQuantity);
     quantity.kind = FigureOption::Kind::Choice;
-    quantity.help = u"the quantity shown"_s;
+    quantity.help = u"the quantity shown; by default the family's own table: the PE, RoPE's cos, ALiBi's bias, T5's "
+                    "buckets, ..."_s;
     quantity.defaultText = Quantities::name(Quantity::Pe);
+    quantity.choiceAvailable = [](const QString &choice, const Params &params) {
+        const auto q = Quantities::fromName(choice);
+        return q && hasCells(*q, params);
+    };
     for (const Quantity q : quantities()) {
         quantity.choices.append(Quantities::name(q));
         quantity.choiceLabels.append(Quantities::label(q));
@@ -68,7 +112,8 @@ QList<FigureOption> HeatmapModel::options() const
     FigureOption colormap;
     colormap.key = QString::fromUtf16(kColormap);
     colormap.kind = FigureOption::Kind::Choice;
-    colormap.help = u"colormap: auto is diverging about zero for signed data, cividis for the mask"_s;
+    colormap.help = u"colormap: auto is diverging about zero for signed data, sequential (viridis) for data of one "
+                    "sign, cividis for the mask"_s;
     colormap.defaultText = QString::fromUtf16(kAutoColormap);
     colormap.choices = QStringList {colormap.defaultText} + Colormaps::names();
     colormap.aliases = Colormaps::aliases();
@@ -79,14 +124,32 @@ QList<FigureOption> HeatmapModel::options() const
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
 }
 
+QString HeatmapModel::defaultText(const QString &key, const Params &params) const
+{
+    if (key == QString::fromUtf16(kQuantity))
+        return Quantities::name(natural(params));
+    return FigureModel::defaultText(key, params);
+}
+
 QList<Quantity> HeatmapModel::inputs(const FigureState &state) const
 {
-    return {quantity(state)};
+    if (const auto q = chosen(state))
+        return {*q};
+    // The natural table of any parameters: the position term, X, or a family's own.
+    QList<Quantity> any {Quantity::Pe, Quantity::Input};
+    for (const Quantity q : quantities())
+        if (Families::owning(q))
+            any.append(q);
+    return any;
 }
 
 QList<ParamError> HeatmapModel::checkOptions(const Params &params, const FigureState &state) const
 {
-    const Quantity q = quantity(state);
+    const Quantity q = quantity(state, params);
+    if (const auto missing = Quantities::spec(q).missing(params))
+        return {ParamError {QString::fromUtf16(kQuantity), u"a quantity these parameters have"_s,
+                            u"the %1 table is not defined here: %2"_s.arg(Quantities::name(q), *missing),
+                            ParamError::quoted(Quantities::name(q))}};
     const Shape shape = Quantities::shape(q, params);
     // The concatenation may give the PE or s*E no column: a table of no cells has nothing to show,
     // which is not a matter of memory.
@@ -103,14 +166,14 @@ QList<ParamError> HeatmapModel::checkOptions(const Params &params, const FigureS
 bool HeatmapModel::hasPreview(const FigureRequest &request) const
 {
     // A block within the preview budget is exact at once.
-    const Quantity q = quantity(request.state);
+    const Quantity q = quantity(request.state, request.engine->params());
     const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, request.engine->shape(q));
     return visible.block.cells() > Budget::cells(Detail::Preview);
 }
 
 int HeatmapModel::passCount(const FigureRequest &request) const
 {
-    const Quantity q = quantity(request.state);
+    const Quantity q = quantity(request.state, request.engine->params());
     const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, request.engine->shape(q));
     // Passes shown one by one only where the exact grid is long to compute: its cells one by one
     // past the full budget.
@@ -123,7 +186,7 @@ int HeatmapModel::passCount(const FigureRequest &request) const
 FigureResult HeatmapModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
 {
     const Engine &engine = *request.engine;
-    const Quantity q = quantity(request.state);
+    const Quantity q = quantity(request.state, engine.params());
     const Shape shape = engine.shape(q);
     const HeatmapRequest visible = VisibleCells::request(request.panels.value(0), q, shape);
     auto grid = computeHeatmap(engine, visible, request.detail, {request.threads, &cancel}, request.pass);
@@ -143,7 +206,7 @@ FigureResult HeatmapModel::computeData(const FigureRequest &request, const std::
 std::optional<TableRequest> HeatmapModel::table(const Params &params, const FigureState &state) const
 {
     // The whole cells in view, as `posenc table QUANTITY --positions A:B --dims C:D` writes them.
-    const Quantity q = quantity(state);
+    const Quantity q = quantity(state, params);
     const Shape shape = Quantities::shape(q, params);
     const ViewRange columns = state.range(QString::fromUtf16(kColumnsAxis)).value_or(VisibleCells::wholeColumns(shape));
     const ViewRange positions

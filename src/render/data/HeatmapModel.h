@@ -14,8 +14,9 @@ struct HeatmapFigureData : FigureData
     QString parameters; // the parameters it depends on (FigureText::parametersText)
 };
 
-// The heatmap: positions x columns of one quantity (--quantity) with a colorbar; its view is
-// the visible cells ("columns" on x, "positions" on y), computed at screen resolution.
+// The heatmap: rows x columns of one quantity (--quantity) with a colorbar, by default the
+// family's natural table (natural()); its view is the visible cells ("columns" on x,
+// "positions" on y), computed at screen resolution.
 class HeatmapModel final : public FigureModel
 {
 public:
@@ -25,14 +26,25 @@ public:
     static constexpr char16_t kPositionsAxis[] = u"positions";
     static constexpr char16_t kAutoColormap[] = u"auto"; // the quantity's own map
 
-    // The quantities it offers, in the order the window lists them.
+    // The quantities it offers, in the order of the quantity table: every table of values, not
+    // the records whose columns are each their own quantity.
     static QList<Quantity> quantities();
-    static Quantity quantity(const FigureState &state);
+    // The table a family is shown by where no quantity is chosen, derived from what its manifest
+    // lists (no list of families here): the position term where it adds one with columns (the
+    // sinusoid's, a learned table, 2-D sin-cos), else the largest of the family's own quantities
+    // at these parameters (RoPE's cos, ALiBi's or Sandwich's bias, T5's or DeBERTa's buckets,
+    // M-RoPE's cos, 2-D RoPE's cos; a family added later, its own), else X itself (NoPE).
+    static Quantity natural(const Params &params);
+    // The quantity `state` chooses, or none.
+    static std::optional<Quantity> chosen(const FigureState &state);
+    // The quantity shown: the state's, else the parameters' natural table.
+    static Quantity quantity(const FigureState &state, const Params &params);
 
     QString name() const override;
     QString title() const override;
     QString summary() const override;
     QList<FigureOption> options() const override;
+    QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
     int passCount(const FigureRequest &request) const override;

@@ -45,7 +45,6 @@ QCPLegend *legendIn(QCustomPlot *plot, QCPLayoutGrid *grid, int col)
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(kLegendColumns);
     QFont font = plot->font();
-    font.setPointSizeF(8.0);
     legend->setFont(font);
     legend->setIconSize(18, 8);
     return legend;
@@ -77,8 +76,8 @@ QCPGraph *line(QCPAxisRect *rect, const QPen &pen)
 
 DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *grid)
     : m_grid(grid)
-    , m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0))
-    , m_fractionTitle(PlotStyle::smallText(plot, grid, 0, 1))
+    , m_scatterTitle(PlotStyle::smallText(plot, grid, 0, 0, TextRole::PanelTitle))
+    , m_fractionTitle(PlotStyle::smallText(plot, grid, 0, 1, TextRole::PanelTitle))
     , m_scatter(rectIn(plot, grid, 0))
     , m_fraction(rectIn(plot, grid, 1))
     , m_scatterLegend(legendIn(plot, grid, 0))

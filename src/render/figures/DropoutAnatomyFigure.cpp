@@ -42,7 +42,6 @@ DropoutAnatomyFigure::DropoutAnatomyFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
     QFont font = plot->font();
-    font.setPointSizeF(8.5);
     m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     auto *heatmaps = new QCPLayoutGrid;
@@ -56,6 +55,9 @@ DropoutAnatomyFigure::DropoutAnatomyFigure(QCustomPlot *plot)
     plot->plotLayout()->setRowSpacing(4);
     layOutHeatmaps(plot, heatmaps);
     m_charts = std::make_unique<DropoutAnatomyCharts>(plot, below);
+    // On little room X and Y in training stay: the charts go first, then the mask and Y in
+    // evaluation (Y greys the cells the mask dropped).
+    FigureRoom::setDispensable(below, 1);
 }
 
 void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid)
@@ -78,7 +80,7 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
         if (i == MaskPanel) {
             auto *title = new QCPLayoutGrid;
             grid->addElement(0, i, title);
-            m_titles[i] = PlotStyle::smallText(plot, title, 0, 0);
+            m_titles[i] = PlotStyle::smallText(plot, title, 0, 0, TextRole::PanelTitle);
             // The legend in one line, centred under the title between two spacers.
             auto *line = new QCPLayoutGrid;
             title->addElement(1, 0, line);
@@ -89,7 +91,7 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
             line->setColumnStretchFactor(1, 0.001);
             title->setRowSpacing(0);
         } else {
-            m_titles[i] = PlotStyle::smallText(plot, grid, 0, i);
+            m_titles[i] = PlotStyle::smallText(plot, grid, 0, i, TextRole::PanelTitle);
         }
         m_panels[i] = std::make_unique<HeatmapPanel>(plot, grid, 1, i, i == MaskPanel ? m_maskScale : m_scale);
         QCPAxisRect *rect = m_panels[i]->axisRect();
@@ -104,6 +106,10 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
             m_panels[i]->namePositions(true);
         m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         grid->setColumnStretchFactor(i, 1.0);
+        if (i == MaskPanel || i == EvaluationPanel) {
+            FigureRoom::setDispensable(grid->element(0, i), 2);
+            FigureRoom::setDispensable(rect, 2);
+        }
     }
     grid->setColumnStretchFactor(4, 0.01);
     grid->setRowStretchFactor(0, 0.01);

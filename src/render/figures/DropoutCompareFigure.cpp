@@ -32,7 +32,7 @@ constexpr double kCompareRoomyLines = 40.0;
 // would leave them strips: the heatmaps outline the rows, the subtitle names them.
 constexpr double kNamedColumn = 300.0;
 // Taller than wide by this much (a lesson's view beside its panel), the four modes stand in 2 x 2:
-// in a row they would be strips four times taller than wide.
+// in a row they would be strips four times taller than wide. So they do where a row does not fit.
 constexpr double kSquareAspect = 1.15;
 
 QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
@@ -70,11 +70,11 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     , m_grid(new QCPLayoutGrid)
 {
     QFont font = plot->font();
-    font.setPointSizeF(8.5);
     m_subtitle = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     plot->plotLayout()->addElement(2, 0, m_grid);
     m_marksLegend = SwatchLegend::create(plot, plot->plotLayout(), 3, 0);
+    FigureRoom::setRole(m_marksLegend, TextRole::Caption);
     m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_marksLegend->setWrap(3);
     plot->plotLayout()->setRowStretchFactor(0, 0.01);
@@ -93,8 +93,8 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     m_peScale->setMarginGroup(QCP::msTop | QCP::msBottom, peRow);
     for (int m = 0; m < 4; ++m) {
         const auto i = static_cast<std::size_t>(m);
-        m_modeTitles[i] = PlotStyle::smallText(plot, m_grid, kOutputTitles, m);
-        m_peTitles[i] = PlotStyle::smallText(plot, m_grid, kPeTitles, m);
+        m_modeTitles[i] = PlotStyle::smallText(plot, m_grid, kOutputTitles, m, TextRole::PanelTitle);
+        m_peTitles[i] = PlotStyle::smallText(plot, m_grid, kPeTitles, m, TextRole::PanelTitle);
         m_output[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kOutputs, m, m_outputScale);
         m_pe[i] = std::make_unique<HeatmapPanel>(plot, m_grid, kPes, m, m_peScale);
         for (const auto &[panel, row] : {std::pair {m_output[i].get(), outputRow}, std::pair {m_pe[i].get(), peRow}}) {
@@ -111,7 +111,11 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
             m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         }
         m_grid->setColumnStretchFactor(m, 1.0);
+        // On little room Y under the four modes stays; their PE parts go.
+        FigureRoom::setDispensable(m_peTitles[i], 1);
+        FigureRoom::setDispensable(m_pe[i]->axisRect(), 1);
     }
+    FigureRoom::setDispensable(m_peScale, 1);
     m_grid->setColumnStretchFactor(kScaleColumn, 0.01);
     for (const int row : {kOutputTitles, kPeTitles})
         m_grid->setRowStretchFactor(row, 0.01);
@@ -189,7 +193,10 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const Params &params = d.params;
     // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
     const QCustomPlot &plot = *m_grid->parentPlot();
-    arrange(!m_compact && plot.viewport().height() > kSquareAspect * plot.viewport().width());
+    // In a row too where the row's least width is more than the page has (6 x 4 cm at 9 pt).
+    arrange(false);
+    arrange((!m_compact && plot.viewport().height() > kSquareAspect * plot.viewport().width())
+            || plot.plotLayout()->minimumOuterSizeHint().width() > plot.viewport().width());
     const bool wide = !m_compact && plot.viewport().width() >= kCompareWideFigure
         && PlotStyle::textLines(plot) >= kCompareRoomyLines;
     HeatmapStyle output;
@@ -219,9 +226,10 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
-    if (grid.isPreview())
-        detail += u"  ·  preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2);
+    const QString preview = grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString();
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols), preview);
+    if (!preview.isEmpty())
+        detail += u"  ·  "_s + preview;
     const QString dropout = params.training
         ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
         : u"evaluation: no dropout"_s;

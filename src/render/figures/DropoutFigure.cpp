@@ -21,7 +21,6 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
     QFont font = plot->font();
-    font.setPointSizeF(8.5);
     m_summary = new MeasuredTextElement(plot, QString(), font);
     plot->plotLayout()->addElement(1, 0, m_summary);
     auto *row = new QCPLayoutGrid;
@@ -34,6 +33,8 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     m_output->axisRect()->axis(QCPAxis::atLeft)->setLabel(QString());
     m_output->setMarksNamedByFigure(true); // the mask's legend names its grey cells
     m_mask->namePositions(true);
+    // On little room Y stays, its dropped cells grey: the mask's panel goes.
+    FigureRoom::setDispensable(m_mask->axisRect()->layout(), 1);
     m_sides = new QCPMarginGroup(plot);
     m_maskRoles = std::make_unique<TokenRoleMarks>(m_mask->axisRect());
     m_outputRoles = std::make_unique<TokenRoleMarks>(m_output->axisRect());

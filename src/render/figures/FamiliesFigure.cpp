@@ -37,10 +37,10 @@ QCPRange familiesPadded(const QList<double> &lo, const QList<double> &hi, double
     return {a - pad, b + pad};
 }
 
-// The panels' grid: the last row's outer rects hold the offset axis too, so that row is stretched
-// by that much more at each layout, from the margins just worked out, and the plots are as high
-// as each other (the last was the lowest, its axis's label spilling into the panel above, its
-// ticks thinned to one).
+// The panels' grid: each row is stretched by its margins (the last row's outer rects hold the
+// offset axis too; little room tightens each row to its own tick labels, FigureRoom) at each
+// layout, from the margins just worked out, so that the plots are as high as each other (the last
+// was the lowest, its axis's label spilling into the panel above, its ticks thinned to one).
 class EqualPlotsGrid final : public QCPLayoutGrid
 {
 public:
@@ -48,14 +48,18 @@ public:
     {
         const int rows = rowCount();
         const auto around = [this](int row) {
-            const QCPLayoutElement *e = element(row, 0);
-            return e ? double(e->margins().top() + e->margins().bottom()) : 0.0;
+            double most = 0.0;
+            for (int column = 0; column < columnCount(); ++column)
+                if (const QCPLayoutElement *e = element(row, column))
+                    most = std::max(most, double(e->margins().top() + e->margins().bottom()));
+            return most;
         };
-        if (rows > 1) {
-            const double first = around(0), last = around(rows - 1);
-            const double plot = (rect().height() - rowSpacing() * (rows - 1) - (rows - 1) * first - last) / rows;
-            setRowStretchFactor(rows - 1, plot > 0.0 && last > first ? (plot + last) / (plot + first) : 1.0);
-        }
+        double margins = 0.0;
+        for (int row = 0; row < rows; ++row)
+            margins += around(row);
+        const double plot = (rect().height() - rowSpacing() * (rows - 1) - margins) / std::max(rows, 1);
+        for (int row = 0; row < rows; ++row)
+            setRowStretchFactor(row, plot > 0.0 ? (plot + around(row)) / (plot + around(0)) : 1.0);
         QCPLayoutGrid::updateLayout();
     }
 };
@@ -123,9 +127,6 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         top->setTicks(false);
         top->setTickLabels(false);
         top->setLabelPadding(2);
-        QFont font = top->labelFont();
-        font.setPointSizeF(8.5);
-        top->setLabelFont(font);
         Panel panel;
         panel.family = families[n];
         panel.rect = rect;
@@ -327,7 +328,15 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     }
     m_legend->setWrap(4);
     setLabels(terse, d.chosen);
+    // On little room the chosen family's panel stays (the first where it has none): the others go.
+    const bool hasChosen = std::any_of(m_panels.cbegin(), m_panels.cend(),
+                                       [&](const Panel &panel) { return panel.family->encoding == d.chosen; });
+    for (const Panel &panel : std::as_const(m_panels)) {
+        const bool kept = hasChosen ? panel.family->encoding == d.chosen : panel.rect == m_panels.front().rect;
+        FigureRoom::setDispensable(panel.rect, kept ? 0 : 1);
+    }
     PlotStyle::setCollapsibleText(m_caption, caption(d, view, terse));
+    setScreenNote({}, d.preview ? u"preview: %1 offsets a pixel"_s.arg(d.sampled) : QString());
     // What the families do: "Absolute, rotary, bias", from the kinds of those with a panel.
     QStringList kinds;
     for (const Panel &panel : std::as_const(m_panels)) {

@@ -31,11 +31,20 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     m_panel.setGrid(grid, style);
     m_panel.setShowSpread(!meanOnly);
     m_panel.namePositions(grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask);
+    // A table over positions on both sides (a bias, buckets, a similarity) names both positions.
+    QCPAxisRect *rect = m_panel.axisRect();
+    const bool square
+        = Quantities::spec(grid.quantity).part == QuantityPart::Other && data.table.rows == data.table.cols;
+    rect->axis(QCPAxis::atBottom)->setLabel(square ? u"position j"_s : u"column j"_s);
+    if (square)
+        rect->axis(QCPAxis::atLeft)->setLabel(u"position i"_s);
     QStringList parts {data.label, data.parameters};
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols));
-    // A preview's cell-by-cell part is estimated from some rows: say so, and how many.
+    // A preview's cell-by-cell part is estimated from some rows: say so, and how many, in the title
+    // (a file past the cap of every figure is one) and in the view's note, which no room takes.
+    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols),
+                  grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString());
     if (grid.isPreview())
-        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * grid.rowCoverage, 0, 'g', 2));
+        parts.append(FigureText::previewText(grid.rowCoverage));
     parts.removeAll(QString());
     m_title->setText(parts.join(u"  ·  "_s));
 }
@@ -48,7 +57,7 @@ QList<ViewAxis> HeatmapFigure::viewAxes() const
 
 void HeatmapFigure::showDefaultView(const Params &params, const FigureState &state)
 {
-    const Shape shape = Quantities::shape(HeatmapModel::quantity(state), params);
+    const Shape shape = Quantities::shape(HeatmapModel::quantity(state, params), params);
     m_panel.showBlock(ViewOptions::inView(state, {0, shape.rows, 0, shape.cols}));
 }
 

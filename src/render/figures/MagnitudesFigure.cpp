@@ -78,6 +78,8 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
 {
     m_positionBlock = addBlock(plot, 1, m_positions);
     m_columnBlock = addBlock(plot, 2, m_columns);
+    // On little room the norms per position stay: the statistics per column go.
+    FigureRoom::setDispensable(m_columnBlock, 1);
     for (QCPAxisRect *rect : {m_positions, m_columns}) {
         PlotStyle::styleAxisRect(rect);
         PlotStyle::setLogAxis(rect->axis(QCPAxis::atLeft));
@@ -190,7 +192,6 @@ void MagnitudesFigure::setCompact(bool compact)
         m_compactLegend->setMargins(QMargins(2, 0, 8, 0));
         m_compactLegend->setColumnSpacing(6);
         QFont font = m_plot->font();
-        font.setPointSizeF(8.0);
         m_compactLegend->setFont(font);
         m_compactLegend->setIconSize(14, 8);
         for (QCPGraph *graph : m_compactEntries)

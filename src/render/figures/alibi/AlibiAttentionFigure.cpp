@@ -63,7 +63,11 @@ AlibiAttentionFigure::AlibiAttentionFigure(QCustomPlot *plot)
     m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of one key"_s);
     m_shares->axis(QCPAxis::atLeft)->setLabel(u"share within distance"_s);
     m_shares->axis(QCPAxis::atLeft)->setRange(0.0, 1.02);
-    m_shares->axis(QCPAxis::atBottom)->setLabel(u"distance |i − j| of the key from the query"_s);
+    // Both name the distance: the upper gives its labels to the lower while both are shown
+    // (FigureRoom), and keeps them when the shares go on little room.
+    for (QCPAxisRect *rect : {m_weights, m_shares})
+        rect->axis(QCPAxis::atBottom)->setLabel(u"distance |i − j| of the key from the query"_s);
+    FigureRoom::setDispensable(m_shares, 1);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
     m_halfLine = PlotItems::line(m_shares, kAttentionGuide, 1.0, Qt::DotLine);
     m_ninetyLine = PlotItems::line(m_shares, kAttentionGuide, 1.0, Qt::DashLine);

@@ -70,7 +70,10 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
     }
     m_t5->axis(QCPAxis::atLeft)->setLabel(u"T5 bucket"_s);
     m_deberta->axis(QCPAxis::atLeft)->setLabel(u"DeBERTa |bucket|"_s);
-    m_deberta->axis(QCPAxis::atBottom)->setLabel(u"distance |j − i| between key and query"_s);
+    // Both name the distance: the upper gives its labels to the lower while both are shown
+    // (FigureRoom), and keeps them when the lower goes on little room.
+    for (QCPAxisRect *rect : {m_t5, m_deberta})
+        rect->axis(QCPAxis::atBottom)->setLabel(u"distance |j − i| between key and query"_s);
     // The two curves' panels share their distances.
     for (auto [a, b] : {std::pair {m_t5, m_deberta}, std::pair {m_deberta, m_t5}})
         QObject::connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
@@ -78,6 +81,8 @@ BucketsFigure::BucketsFigure(QCustomPlot *plot)
 
     auto *right = new QCPLayoutGrid;
     m_mapCell = right;
+    // On little room the map goes after the other family's curve (fill).
+    FigureRoom::setDispensable(m_mapCell, 2);
     row->addElement(0, 1, right);
     m_mapTitle = PlotStyle::panelTitle(plot, false);
     right->addElement(0, 0, m_mapTitle);
@@ -254,6 +259,9 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
 
     // The map of the chosen family.
     const bool t5Map = d.family == Encoding::T5;
+    // On little room the chosen family's curve stays: the other family's goes, then the map.
+    FigureRoom::setDispensable(m_t5, t5Map ? 0 : 1);
+    FigureRoom::setDispensable(m_deberta, t5Map ? 1 : 0);
     const std::optional<QString> &mapProblem = t5Map ? d.t5Problem : d.debertaProblem;
     HeatmapStyle style;
     style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;

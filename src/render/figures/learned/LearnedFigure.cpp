@@ -19,9 +19,8 @@ const QColor kSinusoidal(213, 94, 0);
 
 QCPTextElement *panelTitle(QCustomPlot *plot, const QString &text)
 {
-    QFont font = plot->font();
-    font.setPointSizeF(8.5);
-    auto *title = new MeasuredTextElement(plot, text, font);
+    QCPTextElement *title = PlotStyle::panelTitle(plot, false);
+    title->setText(text);
     title->setMargins(QMargins(0, 2, 0, 0));
     return title;
 }
@@ -62,6 +61,9 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     m_sinusoidal = std::make_unique<HeatmapPanel>(plot, grid, 1, 1);
     // Beside the learned table, whose means carry no such mark, the PE shows its means alone.
     m_sinusoidal->setShowSpread(false);
+    // Last, on the least room, the learned table alone.
+    FigureRoom::setDispensable(m_panelTitles[1], 3);
+    FigureRoom::setDispensable(m_sinusoidal->axisRect()->layout(), 3);
     m_learnedSimilarity = std::make_unique<HeatmapPanel>(plot, grid, 3, 0);
     m_sinusoidalSimilarity = std::make_unique<HeatmapPanel>(plot, grid, 3, 1);
     for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()}) {
@@ -70,6 +72,11 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     }
     for (int row : {0, 2})
         grid->setRowStretchFactor(row, 0.001);
+    // On little room the two tables stay: their similarities go first, then the norms.
+    for (const int i : {2, 3})
+        FigureRoom::setDispensable(m_panelTitles[i], 1);
+    for (HeatmapPanel *panel : {m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()})
+        FigureRoom::setDispensable(panel->axisRect()->layout(), 1);
     // Four short panels side by side: a few round ticks per axis keep their labels apart.
     for (HeatmapPanel *panel :
          {m_learned.get(), m_sinusoidal.get(), m_learnedSimilarity.get(), m_sinusoidalSimilarity.get()}) {
@@ -79,6 +86,7 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     }
 
     plot->plotLayout()->addElement(2, 0, m_norms);
+    FigureRoom::setDispensable(m_norms, 2);
     plot->plotLayout()->setRowStretchFactor(1, 3.0);
     plot->plotLayout()->setRowStretchFactor(2, 1.25);
     PlotStyle::styleAxisRect(m_norms);
@@ -106,7 +114,6 @@ LearnedFigure::LearnedFigure(QCustomPlot *plot)
     legend->setBorderPen(Qt::NoPen);
     legend->setMargins(QMargins(4, 0, 4, 2));
     QFont font = plot->font();
-    font.setPointSizeF(8.0);
     legend->setFont(font);
     legend->setIconSize(18, 8);
     for (QCPGraph *graph : {m_learnedNorm, m_sinusoidalNorm, m_expectedNorm})

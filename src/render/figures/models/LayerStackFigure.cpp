@@ -87,7 +87,8 @@ LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
     side->setRowStretchFactor(1, 0.001);
     side->setRowStretchFactor(2, 1.0);
     row->setColumnStretchFactor(0, 1.0);
-    row->setColumnStretchFactor(1, 1.3);
+    // The plot at least half the figure's width, the key and the words beside it the rest.
+    row->setColumnStretchFactor(1, 0.6);
     QCPAxis *x = m_rect->axis(QCPAxis::atBottom);
     auto lanes = QSharedPointer<QCPAxisTickerText>::create();
     lanes->addTick(0, u"position"_s);

@@ -258,6 +258,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
                          .arg(d.row)
                          .arg(NumberText::count(d.changedIds), NumberText::count(d.realTokens))
                          .arg(choice, d.preview ? u"  ·  preview"_s : QString()));
+    setScreenNote({}, d.preview ? u"preview: a few tokens of each pixel"_s : QString());
     QString caption;
     if (!d.problem.isEmpty())
         caption = u"No ids: %1."_s.arg(d.problem);

@@ -50,6 +50,12 @@ RopeInputFigure::RopeInputFigure(QCustomPlot *plot)
     m_after = std::make_unique<HeatmapPanel>(plot, grid, 1, 1, m_scale);
     m_change = std::make_unique<HeatmapPanel>(plot, grid, 1, 2, m_scale);
     grid->addElement(1, 3, m_scale);
+    // On little room the rotated columns stay: the change goes first, then the columns before.
+    for (auto [order, title, panel] :
+         {std::tuple {1, m_changeTitle, m_change.get()}, std::tuple {2, m_beforeTitle, m_before.get()}}) {
+        FigureRoom::setDispensable(title, order);
+        FigureRoom::setDispensable(panel->axisRect(), order);
+    }
     grid->setColumnStretchFactors({1.0, 1.0, 1.0, 0.01});
     grid->setRowStretchFactors({0.001, 1.0});
     auto *margins = new QCPMarginGroup(plot);
@@ -131,9 +137,10 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                        d.scaling, d.model, RopeText::layoutText(d.layout)};
     if (!m_compact)
         parts.append(d.input);
-    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols));
-    if (d.after.isPreview())
-        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * d.after.rowCoverage, 0, 'g', 2));
+    const QString preview = d.after.isPreview() ? FigureText::previewText(d.after.rowCoverage) : QString();
+    setScreenNote(FigureText::cellsPerPixelText(d.after.block, d.after.rows, d.after.cols), preview);
+    if (!preview.isEmpty())
+        parts.append(preview);
     m_title->setText(parts.join(u"  ·  "_s));
 }
 

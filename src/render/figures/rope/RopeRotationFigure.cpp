@@ -111,6 +111,13 @@ RopeRotationFigure::RopeRotationFigure(QCustomPlot *plot)
     m_cos = std::make_unique<HeatmapPanel>(plot, grid, 1, 2, m_scale);
     m_sin = std::make_unique<HeatmapPanel>(plot, grid, 1, 3, m_scale);
     grid->addElement(1, 4, m_scale);
+    // On little room the turning pair stays: the sin table goes first, then the cos table.
+    for (auto [order, element] : {std::pair {1, static_cast<QCPLayoutElement *>(m_sinTitle)},
+                                  std::pair {1, static_cast<QCPLayoutElement *>(m_sin->axisRect())},
+                                  std::pair {2, static_cast<QCPLayoutElement *>(m_cosTitle)},
+                                  std::pair {2, static_cast<QCPLayoutElement *>(m_cos->axisRect())},
+                                  std::pair {2, static_cast<QCPLayoutElement *>(m_scale)}})
+        FigureRoom::setDispensable(element, order);
     grid->setColumnStretchFactors({1.3, 0.01, 1.0, 1.0, 0.01});
     grid->setRowStretchFactors({0.001, 1.0});
     // The three plots' tops and bottoms level, each colour bar beside its plots.
@@ -285,7 +292,8 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     if (!terse)
         parts.append(RopeText::layoutText(d.layout));
     const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
-    setScreenNote(cells.isEmpty() ? cells : u"tables: "_s + cells);
+    setScreenNote(cells.isEmpty() ? cells : u"tables: "_s + cells,
+                  d.cos.isPreview() ? FigureText::previewText(d.cos.rowCoverage) : QString());
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
     m_title->setText(parts.join(u"  ·  "_s));

@@ -77,7 +77,11 @@ RopeScoreFigure::RopeScoreFigure(QCustomPlot *plot)
         PlotStyle::setLogAxis(rect->axis(QCPAxis::atBottom));
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     }
-    m_bounds->axis(QCPAxis::atBottom)->setLabel(u"relative distance k = n − m"_s);
+    // Both name the distance: the upper panel gives its labels to the lower while both are shown
+    // (FigureRoom), and keeps them when the bound's panel goes on little room.
+    for (QCPAxisRect *rect : {m_scores, m_bounds})
+        rect->axis(QCPAxis::atBottom)->setLabel(u"relative distance k = n − m"_s);
+    FigureRoom::setDispensable(m_bounds, 1);
     m_scores->axis(QCPAxis::atLeft)->setLabel(u"score ⟨R(m)q, R(n)k⟩"_s);
     m_bounds->axis(QCPAxis::atLeft)->setLabel(u"RoFormer bound"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
@@ -140,6 +144,7 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         parts.append(u"long distances: %1 sampled a pixel"_s.arg(d.perPixel));
     if (d.preview)
         parts.append(u"preview"_s);
+    setScreenNote({}, d.preview ? u"preview"_s : QString());
     if (d.last < 1)
         parts.append(u"max-len 1: no distance past 0"_s);
     m_title->setText(parts.join(u"  ·  "_s));

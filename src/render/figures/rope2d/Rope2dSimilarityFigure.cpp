@@ -199,6 +199,9 @@ void Rope2dSimilarityFigure::fill(const std::shared_ptr<const FigureData> &data,
         font.setBold(source.chosen);
         panel.title->setFont(font);
         panel.title->setText(title);
+        // On little room the parameters' own style stays: the others go.
+        FigureRoom::setDispensable(panel.title, source.chosen ? 0 : 1);
+        FigureRoom::setDispensable(panel.rect, source.chosen ? 0 : 1);
     }
     m_title->setText(u"%1  ·  grid %2 × %3, patch (%4, %5), q all ones"_s
                          .arg(terse ? u"2-D RoPE score"_s

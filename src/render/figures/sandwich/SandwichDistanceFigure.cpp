@@ -133,6 +133,7 @@ void SandwichDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     if (p.heads > SandwichBias::kMaxDrawnHeads)
         caption.append(u"%1 of %2 heads drawn"_s.arg(d.heads.size()).arg(p.heads));
     PlotStyle::setCollapsibleText(m_caption, caption.join(u'\n'));
+    setScreenNote({}, d.preview ? u"preview: %1 distances a pixel"_s.arg(d.sampled) : QString());
     const QString what = terse ? u"Sandwich bias by distance"_s : u"Sandwich: each head's bias against the distance"_s;
     m_title->setText(u"%1  ·  H = %2, d = %3  ·  head K = %4"_s.arg(what).arg(p.heads).arg(p.headDim).arg(p.head));
 }

@@ -130,6 +130,12 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
         grid->addElement(2, i, side.heat);
         grid->addElement(3, i, side.caption);
         grid->addElement(4, i, side.stats);
+        // What sits where and the caption are notes; on little room the two heatmaps stay, the
+        // statistics under them go.
+        FigureRoom::setRole(side.layout, TextRole::Caption);
+        FigureRoom::setRole(side.caption, TextRole::Caption);
+        FigureRoom::setDispensable(side.caption, 1);
+        FigureRoom::setDispensable(side.stats, 1);
         for (QCPAxisRect *rect : {side.heat, side.stats}) {
             PlotStyle::styleAxisRect(rect);
             rect->setMarginGroup(QCP::msLeft | QCP::msRight, columns);
@@ -255,9 +261,10 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
-    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols));
-    if (sum.grid.isPreview())
-        parts.append(u"preview (%1% of rows)"_s.arg(100.0 * sum.grid.rowCoverage, 0, 'g', 2));
+    const QString preview = sum.grid.isPreview() ? FigureText::previewText(sum.grid.rowCoverage) : QString();
+    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols), preview);
+    if (!preview.isEmpty())
+        parts.append(preview);
     if (!m_compact || !data.statisticsExact())
         parts.append(
             data.statisticsExact()

@@ -49,7 +49,6 @@ CurvesFigure::CurvesFigure(QCustomPlot *plot)
     m_legend->setWrap(2);
     m_legend->setBorderPen(Qt::NoPen);
     QFont font = plot->font();
-    font.setPointSizeF(8.0);
     m_legend->setFont(font);
     m_legend->setIconSize(18, 8);
     plot->plotLayout()->setRowStretchFactor(2, 0.001);

@@ -24,12 +24,7 @@ constexpr double kFloor = 1e-9;
 
 void setLog(QCPAxis *axis)
 {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-    ticker->setSubTickCount(0);
-    axis->setTicker(ticker);
-    axis->setNumberFormat(u"eb"_s);
-    axis->setNumberPrecision(0);
+    PlotStyle::setLogAxis(axis, 0);
 }
 
 } // namespace
@@ -55,6 +50,9 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     grid->addElement(2, 1, m_scale);
     grid->setRowStretchFactor(1, 0.001);
     grid->setColumnStretchFactor(1, 0.01);
+    // On little room the maximum per band of positions stays: the map per pixel goes.
+    FigureRoom::setDispensable(m_cells, 1);
+    FigureRoom::setDispensable(m_scale, 1);
     grid->setColumnSpacing(4);
     // The two panels' plot areas line up, so that a position is at the same x in both.
     auto *margins = new QCPMarginGroup(plot);
@@ -97,7 +95,6 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_legend->setWrap(2);
     QFont font = plot->font();
-    font.setPointSizeF(8.0);
     m_legend->setFont(font);
     m_legend->setIconSize(18, 8);
 
@@ -202,6 +199,8 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     if (!d.bandPairsComplete)
         title += u"  ·  preview: the fastest %1 pairs above"_s.arg(FigureText::formatCount(d.bandPairs));
     m_title->setText(title);
+    setScreenNote(
+        {}, d.stride > 1 ? u"preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride)) : QString());
 }
 
 QList<PositionAxis> PrecisionFigure::positionAxes() const

@@ -68,6 +68,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     // In the layout from the start, where the figure's fonts are scaled (FigureFonts walks the
     // layout); the data places it (placeSide).
     body->addElement(0, 1, side);
+    FigureRoom::setDispensable(side, 1);
     body->setColumnStretchFactors({3.0, 1.0});
     m_place = Place::Beside;
     grid->setColumnSpacing(16);
@@ -85,6 +86,11 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
         grid->addElement(3 * row + 2, col, panel.rect);
         if (row == 1)
             panel.header->setMargins(QMargins(2, 10, 2, 1)); // apart from the axes above
+        // On little room the ratio beside goes first, then the lower row of conventions.
+        if (row == 1)
+            for (QCPLayoutElement *element :
+                 std::initializer_list<QCPLayoutElement *> {panel.header, panel.ratio, panel.rect})
+                FigureRoom::setDispensable(element, 2);
         PlotStyle::styleAxisRect(panel.rect);
         PlotStyle::setLogAxis(panel.rect->axis(QCPAxis::atLeft));
         IndexTicker::install(panel.rect->axis(QCPAxis::atBottom));
@@ -133,9 +139,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     m_ratioLegend->setLayer(u"legend"_s);
     m_ratioLegend->setBorderPen(Qt::NoPen);
     m_ratioLegend->setBrush(QColor(255, 255, 255, 220));
-    QFont legendFont = plot->font();
-    legendFont.setPointSizeF(7.0);
-    m_ratioLegend->setFont(legendFont);
+    m_ratioLegend->setFont(plot->font());
     m_ratioLegend->setIconSize(14, 8);
     m_ratioLegend->setRowSpacing(0);
 

@@ -171,7 +171,6 @@ SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
     m_legend->setBorderPen(Qt::NoPen);
     m_legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     QFont font = plot->font();
-    font.setPointSizeF(8.0);
     m_legend->setFont(font);
     m_legend->setIconSize(18, 8);
 

@@ -1,0 +1,158 @@
+#include "FigureRoom.h"
+
+#include "FigureFit.h"
+#include "FigureRoomChanges.h"
+#include "FigureRoomSteps.h"
+#include "FigureSize.h"
+
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::FigureRoom {
+
+namespace {
+
+const char *const kRoleProperty = "posencTextRole";
+const QString kSeparator = u"  ·  "_s;
+
+QCPTextElement *titleOf(const QCustomPlot &plot)
+{
+    const QCPLayoutGrid *layout = plot.plotLayout();
+    return layout->elementCount() > 0 ? qobject_cast<QCPTextElement *>(layout->elementAt(0)) : nullptr;
+}
+
+using Step = std::function<bool(QCustomPlot *)>;
+
+// What a careful author gives up first: nothing a reader sees (tight axes, legends in more
+// columns), then what a paper's caption says anyway (captions, the title's later parts), then
+// names shortened, then the title, then panels.
+const std::vector<Step> &ladder()
+{
+    using namespace Steps;
+    static const std::vector<Step> steps {
+        tightenAxes,
+        tightenGrids,
+        foldBarLabels,
+        unfoldLegends,
+        dropCaptions,
+        shareAxes,
+        [](QCustomPlot *plot) { return shortenTitle(plot, 2); },
+        shortenEntries,
+        legendsInside,
+        [](QCustomPlot *plot) { return shortenTitle(plot, 1); },
+        shortenAxisLabels,
+        elideTickLabels,
+        [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
+        dropTitle,
+        [](QCustomPlot *plot) { return hideDispensable(plot, 1); },
+        [](QCustomPlot *plot) { return hideDispensable(plot, 2); },
+        [](QCustomPlot *plot) { return hideDispensable(plot, 3); },
+        dropPanelTitles,
+        elideEntries,
+        dropKeysIfOverflowing,
+    };
+    return steps;
+}
+
+} // namespace
+
+void setDispensable(QCPLayoutElement *panel, int order)
+{
+    panel->setProperty(kDispensableProperty, order > 0 ? QVariant(order) : QVariant());
+}
+
+void setRole(QCPLayoutElement *element, TextRole role)
+{
+    element->setProperty(kRoleProperty, static_cast<int>(role));
+}
+
+TextRole roleOf(const QCPLayoutElement *element)
+{
+    const QVariant role = element->property(kRoleProperty);
+    if (role.isValid())
+        return static_cast<TextRole>(role.toInt());
+    if (qobject_cast<const QCPLegend *>(element))
+        return TextRole::Key;
+    // Row 0 of the figure's layout is its title (PlotStyle::resetWithTitle); any other text a
+    // figure did not name is a caption.
+    return titleOf(*element->parentPlot()) == element ? TextRole::Title : TextRole::Caption;
+}
+
+int steps()
+{
+    return static_cast<int>(ladder().size());
+}
+
+bool giveUp(QCustomPlot *plot, int step)
+{
+    if (step < 1 || step > steps())
+        return false;
+    return ladder()[static_cast<std::size_t>(step - 1)](plot);
+}
+
+void restore(QCustomPlot *plot)
+{
+    if (Changes *changes = Changes::find(*plot)) {
+        changes->undo();
+        delete changes;
+    }
+}
+
+bool tidy(QCustomPlot *plot)
+{
+    return Steps::hideCutLabels(plot);
+}
+
+double plotShare(const QCustomPlot &plot)
+{
+    const QRect viewport = plot.viewport();
+    double area = 0.0;
+    for (QCPAxisRect *rect : plot.axisRects())
+        if (rect->realVisibility() && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            area += double(rect->width()) * rect->height();
+    return viewport.isEmpty() ? 0.0 : area / (double(viewport.width()) * viewport.height());
+}
+
+bool within(const QCustomPlot &plot)
+{
+    const QSize least = plot.plotLayout()->minimumOuterSizeHint();
+    return least.width() <= plot.viewport().width() && least.height() <= plot.viewport().height();
+}
+
+bool shortOfRoom(const QCustomPlot &plot, double points)
+{
+    // The viewport's layout units are the screen's logical pixels, as the texts are measured.
+    const double size = points * FigureSize::unitsPerInch() / 72.0;
+    const QRect viewport = plot.viewport();
+    return double(viewport.width()) * viewport.height() < kShortRoom * size * size;
+}
+
+bool fits(const QCustomPlot &plot, double points)
+{
+    return within(plot) && (!shortOfRoom(plot, points) || plotShare(plot) >= kMinPlotShare);
+}
+
+QString shownLabel(const QCPAxis *axis)
+{
+    const QVariant folded = axis->property(kFoldedProperty);
+    return folded.isValid() ? folded.toString() : FigureFit::unwrappedLabel(axis);
+}
+
+QString fullTitle(const QCustomPlot &plot)
+{
+    QCPTextElement *title = titleOf(plot);
+    if (!title)
+        return {};
+    const Changes *changes = Changes::find(plot);
+    const std::optional<QString> original = changes ? changes->originalOf(title) : std::nullopt;
+    return original.value_or(FigureFit::unwrapped(title)).replace(u'\n', kSeparator);
+}
+
+QStringList setAside(const QCustomPlot &plot)
+{
+    const Changes *changes = Changes::find(plot);
+    return changes ? changes->setAside(titleOf(plot)) : QStringList();
+}
+
+} // namespace posenc::FigureRoom

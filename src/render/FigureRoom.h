@@ -1,0 +1,82 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace posenc {
+
+// What a text or a legend of a figure is, so that little room gives up the least needed first.
+enum class TextRole {
+    Title, // the figure's title, row 0 of its layout
+    PanelTitle, // what one of several panels shows
+    Caption, // notes, counts and explanations beside or below the plots; a legend of marks
+    Key, // a legend of what the data's colours and lines are (any legend not named otherwise)
+};
+
+// A figure on little room (docs/ARCHITECTURE.md, Exporting, "Figures at any size"): as a careful
+// author would, it gives up first what a reader needs least, step by step, until nothing overflows
+// it and, on a page short of room (kShortRoom), the plots have at least half of it: the axes
+// tighten to their labels, the panels of a grid close up and colour bars narrow, a colour bar's
+// label goes under its bar, legends take as
+// many columns as their room holds, the captions and legends of marks go, panels side by side or
+// stacked share their axes' labels, the title keeps its first parts then its first line, the
+// panels' titles one line, the title goes (a file keeps it in its metadata), the panels the figure
+// can do without go (setDispensable), the panels' titles go. What a reader cannot do without is
+// never given up: every axis drawn and every colour bar keeps its label (at most shortened to its
+// first part) and its tick labels (thinned). Where no step gives the plots half of the figure, the
+// figure is drawn as the step that gave them the most left it; only a figure whose labels overflow
+// its page whatever is given up is too small (FigureBuild). Every step is undone before the next
+// filling is fitted, so that a view made large again shows everything, and a view and its export at
+// one size give up the same.
+namespace FigureRoom {
+
+void setRole(QCPLayoutElement *element, TextRole role);
+// A text not named otherwise is the title in row 0 of the figure's layout, else a caption; a
+// legend not named otherwise a key.
+TextRole roleOf(const QCPLayoutElement *element);
+
+// A panel (an axis rect, a grid holding one with its title and colorbar, or its title alone) the
+// figure can do without on little room, given up in `order` (1 first, then 2), after its texts:
+// a second table beside the one that says the same, the secondary row of a comparison.
+void setDispensable(QCPLayoutElement *panel, int order);
+
+// The steps, in the order they are given up.
+int steps();
+// Gives up step `step` (1..steps()); false when it changed nothing here.
+bool giveUp(QCustomPlot *plot, int step);
+// Undoes every step given up: the texts as the figure last set them.
+void restore(QCustomPlot *plot);
+// What any figure gives up at any size, before the steps: labels on the data cut by their axes.
+bool tidy(QCustomPlot *plot);
+
+// The part of the figure its plots take: their axis rects (colour scales aside) over the viewport.
+double plotShare(const QCustomPlot &plot);
+// At least this part of a page short of room is its plots.
+constexpr double kMinPlotShare = 0.5;
+// A page is short of room where it holds fewer than this many squares of its text's size: a
+// slide (25.4 x 14.3 cm) at 9 pt holds 80 x 45 of them, the window's 1200 x 800 figure at 9 pt
+// 100 x 67. There the texts crowd the plots, and the figure gives up what a reader needs least
+// until its plots have kMinPlotShare of it; a larger page is given up only what overflows it
+// (its author's captions keep their room, as they do on a screen).
+constexpr double kShortRoom = 5000.0;
+// Whether the figure's page is short of room with its texts at `points`.
+bool shortOfRoom(const QCustomPlot &plot, double points);
+// Whether the figure fits its viewport with its texts at `points`: its least size within it and,
+// on a page short of room, its plots at least kMinPlotShare of it.
+bool fits(const QCustomPlot &plot, double points);
+// Whether its least size is within its viewport (nothing overflows or overlaps).
+bool within(const QCustomPlot &plot);
+
+// The label `axis` shows, unwrapped: its own, or where a step folded it (a colour bar's under
+// its bar), that text.
+QString shownLabel(const QCPAxis *axis);
+// The figure's title as it set it, whole, for a file's metadata; empty when it has none.
+QString fullTitle(const QCustomPlot &plot);
+// The texts given up or shortened, whole, in layout order, for a file's metadata.
+QStringList setAside(const QCustomPlot &plot);
+
+} // namespace FigureRoom
+
+} // namespace posenc

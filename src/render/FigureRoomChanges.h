@@ -1,0 +1,201 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace posenc::FigureRoom {
+
+// The property a figure's dispensable panels carry (FigureRoom::setDispensable): their order.
+inline constexpr char kDispensableProperty[] = "posencDispensable";
+// The property an axis whose label a step folded carries: the label, as it is shown elsewhere.
+inline constexpr char kFoldedProperty[] = "posencFoldedLabel";
+
+// What the steps of FigureRoom change in a figure, each change recorded as it is made, so that
+// all of them are undone at once before the next filling is fitted. Kept with the plot (a child
+// object); a figure that never needed a step has none.
+class Changes : public QObject
+{
+public:
+    // The plot's changes, made on first use; or those it has, if any.
+    static Changes &of(QCustomPlot *plot);
+    static Changes *find(const QCustomPlot &plot);
+    // The layer elements given up are drawn on: never drawn.
+    static QCPLayer *hiddenLayer(QCustomPlot *plot);
+    static bool isHidden(const QCPLayerable *layerable);
+
+    // A text as its figure set it, before any step shortened it (and FigureFit wrapped it).
+    QString originalText(QCPTextElement *element);
+    // Shows `text` in place of it; false when it shows that already.
+    bool setText(QCPTextElement *element, const QString &text);
+    // A text that takes no room: empty, a unit high.
+    bool dropText(QCPTextElement *element);
+
+    // An axis's label and paddings, an axis rect's or a colorbar's least margins, as before a step.
+    void keepAxis(QCPAxis *axis);
+    bool setAxisLabel(QCPAxis *axis, const QString &label);
+    // A colour bar's label shown as `text` (made for it, the plot's) instead of along the bar;
+    // undone, the text is removed. Its axis carries the label (kFoldedProperty) for
+    // FigureRoom::shownLabel; the text is hidden with the bar.
+    bool foldLabel(QCPColorScale *scale, QCPItemText *text);
+    void keepMargins(QCPLayoutElement *element);
+
+    // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
+    // with the text up to that).
+    bool setSpacing(QCPLayoutGrid *grid, int rows, int columns);
+    bool narrowBar(QCPColorScale *scale, int width);
+
+    // Hides `elements` and what they hold (a legend's entries, an axis rect's plottables and the
+    // items clipped to it are drawn only while their parent is) and gives each no room: the height
+    // of a row it is alone in (but for elements hidden too), else the width of its column.
+    bool hide(const QList<QCPLayoutElement *> &elements);
+
+    // A legend that may take as many columns as it has entries (FigureFit reads "fitUnfold"),
+    // with smaller icons and less space between its columns.
+    bool unfold(QCPLegend *legend);
+    // `axis` gives its tick labels and label to `keeper`, its aligned neighbour's.
+    bool share(QCPAxis *axis, QCPAxis *keeper);
+    // Axes whose keeper is now hidden show their labels again.
+    void unshareHidden();
+    // A legend entry's plottable named `name` for now; a swatch entry labelled so.
+    bool renameEntry(QCPAbstractPlottable *plottable, const QString &name);
+    bool relabelSwatch(QCPAbstractLegendItem *item, const QString &label);
+    // An item drawn over the data (a label) hidden.
+    bool hideItem(QCPAbstractItem *item);
+    // An axis's text tick labels shown as `labels` for now.
+    bool relabelTicks(QCPAxis *axis, const QMap<double, QString> &labels);
+    // A legend moved from its row into `rect`'s inset at `corner`, on a white ground.
+    void moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner);
+
+    // Undoes every change, latest first where they touch the same thing; what the figure itself
+    // set since (a new title, a new legend entry name) stays.
+    void undo();
+    // The title as its figure set it, if a step changed it.
+    std::optional<QString> originalOf(const QCPTextElement *element) const;
+    // The texts shown shortened or not at all, whole.
+    QStringList setAside(const QCPTextElement *title) const;
+
+private:
+    explicit Changes(QCustomPlot *plot);
+
+    struct Text
+    {
+        QPointer<QCPTextElement> element;
+        QString original;
+        QString shown;
+        QSize minimum;
+        QSize maximum;
+        QMargins margins;
+    };
+    struct Axis
+    {
+        QPointer<QCPAxis> axis;
+        QString label;
+        QString shown;
+        int tickLabelPadding = 0;
+        int labelPadding = 0;
+        int padding = 0;
+    };
+    struct Element
+    {
+        QPointer<QCPLayoutElement> element;
+        QCPLayer *layer = nullptr;
+        QSize minimum;
+        QSize maximum;
+        QCP::MarginSides autoMargins;
+        QMargins margins;
+    };
+    // A colorbar given up: it sets its own width from its bar and axis at every layout.
+    struct Bar
+    {
+        QPointer<QCPColorScale> scale;
+        int width = 0;
+        bool tickLabels = true;
+        QString label;
+    };
+    struct Shared
+    {
+        QPointer<QCPAxis> axis;
+        bool tickLabels = true;
+        QString label;
+        QPointer<QCPAxis> keeper;
+    };
+    struct Entry
+    {
+        QPointer<QCPAbstractPlottable> plottable;
+        QString name;
+        QString shown;
+    };
+    struct Swatch
+    {
+        QPointer<QCPAbstractLegendItem> item;
+        QString label;
+        QString shown;
+    };
+    struct Ticks
+    {
+        QSharedPointer<QCPAxisTickerText> ticker;
+        QMap<double, QString> labels;
+        QMap<double, QString> shown;
+    };
+    struct Moved
+    {
+        QPointer<QCPLegend> legend;
+        QPointer<QCPLayoutGrid> grid;
+        int row = 0;
+        int column = 0;
+        QBrush brush;
+    };
+
+    // Legend entries of the plottables of hidden rects taken out of their legend, and the order
+    // of its entries before.
+    struct Taken
+    {
+        QPointer<QCPLegend> legend;
+        QList<QPointer<QCPAbstractLegendItem>> order;
+        QList<QPointer<QCPAbstractLegendItem>> taken;
+    };
+    void takeEntries(const QList<QCPAxisRect *> &rects);
+    void putBack(const Taken &taken);
+
+    Text &textOf(QCPTextElement *element);
+    Axis &axisOf(QCPAxis *axis);
+
+    QCustomPlot *m_plot;
+    std::vector<Text> m_texts;
+    std::vector<Axis> m_axes;
+    std::vector<std::pair<QPointer<QCPLayoutElement>, QMargins>> m_margins;
+    std::vector<Element> m_elements;
+    std::vector<std::pair<QPointer<QCPAbstractItem>, QCPLayer *>> m_items;
+    struct Unfolded
+    {
+        QPointer<QCPLegend> legend;
+        QSize icon;
+        int iconTextPadding = 0;
+        int columnSpacing = 0;
+    };
+    std::vector<Unfolded> m_unfolded;
+    std::vector<Shared> m_shared;
+    std::vector<Entry> m_entries;
+    std::vector<Moved> m_moved;
+    std::vector<Bar> m_bars;
+    std::vector<Swatch> m_swatches;
+    std::vector<Ticks> m_ticks;
+    std::vector<Taken> m_taken;
+    struct Spacing
+    {
+        QPointer<QCPLayoutGrid> grid;
+        int rows = 0;
+        int columns = 0;
+    };
+    std::vector<Spacing> m_spacings;
+    std::vector<QPointer<QCPColorScale>> m_narrowed;
+    std::vector<std::pair<QPointer<QCPColorScale>, QPointer<QCPItemText>>> m_folded;
+};
+
+} // namespace posenc::FigureRoom

@@ -1,0 +1,536 @@
+#include "FigureRoomSteps.h"
+
+#include "FigureFit.h"
+#include "FigureRoomChanges.h"
+#include "LegendPlacement.h"
+#include "SwatchLegend.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::FigureRoom::Steps {
+
+namespace {
+
+const QString kSeparator = u"  ·  "_s;
+constexpr int kTightPadding = 2; // layout units between an axis and its tick labels, and its label
+constexpr int kTightSpacing = 4; // layout units between the panels of a grid
+constexpr int kNarrowBar = 7; // a colour bar's width (layout units): 1.9 mm, as wide as a line is high
+
+QCPTextElement *titleOf(const QCustomPlot &plot)
+{
+    const QCPLayoutGrid *layout = plot.plotLayout();
+    return layout->elementCount() > 0 ? qobject_cast<QCPTextElement *>(layout->elementAt(0)) : nullptr;
+}
+
+template<typename T> QList<T *> elementsOf(const QCustomPlot &plot)
+{
+    QList<T *> found;
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
+        if (auto *typed = qobject_cast<T *>(element); typed && !Changes::isHidden(typed))
+            found.append(typed);
+    return found;
+}
+
+QList<QCPAxis *> shownAxes(const QCustomPlot &plot)
+{
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot.axisRects())
+        if (!Changes::isHidden(rect))
+            for (QCPAxis *axis : rect->axes())
+                if (axis->visible())
+                    axes.append(axis);
+    return axes;
+}
+
+// The lines `text` takes wrapped within `width`, as FigureFit wraps it.
+int linesOf(const QString &text, const QFontMetricsF &metrics, double width)
+{
+    int lines = 0;
+    for (const QString &line : text.split(u'\n'))
+        lines += int(FigureFit::wrap(line, metrics, width).count(u'\n')) + 1;
+    return lines;
+}
+
+// `text` in at most `lines` lines of `width`: its first statements and "  ·  " parts that fit
+// whole, or else its first part's words and an ellipsis.
+QString shortened(const QString &text, const QFontMetricsF &metrics, double width, int lines)
+{
+    if (linesOf(text, metrics, width) <= lines)
+        return text;
+    QStringList parts;
+    for (const QString &statement : text.split(u'\n'))
+        parts += statement.split(kSeparator);
+    for (qsizetype k = parts.size() - 1; k >= 1; --k) {
+        const QString kept = parts.mid(0, k).join(kSeparator);
+        if (linesOf(kept, metrics, width) <= lines)
+            return kept;
+    }
+    const QStringList wrapped = FigureFit::wrap(parts.value(0), metrics, width).split(u'\n');
+    QStringList kept = wrapped.mid(0, lines);
+    kept.last() = metrics.elidedText(kept.last() + u" …"_s, Qt::ElideRight, width);
+    return kept.join(u' ');
+}
+
+bool shorten(QCustomPlot *plot, QCPTextElement *element, int lines)
+{
+    if (!element || element->text().isEmpty())
+        return false;
+    Changes &changes = Changes::of(plot);
+    const double width = FigureFit::roomFor(element, plot->viewport().width() - 8.0);
+    return changes.setText(element,
+                           shortened(changes.originalText(element), QFontMetricsF(element->font()), width, lines));
+}
+
+QList<QCPTextElement *> textsOf(const QCustomPlot &plot, TextRole role)
+{
+    QList<QCPTextElement *> texts;
+    for (QCPTextElement *text : elementsOf<QCPTextElement>(plot))
+        if (roleOf(text) == role)
+            texts.append(text);
+    return texts;
+}
+
+// How far the tick labels at the ends of the axes of `rect` reach past it on `side`: half a
+// label centred on the last tick, which QCustomPlot's margins do not count (its axis rects keep
+// 15 units on every side instead).
+int overhang(QCPAxisRect *rect, QCP::MarginSide side)
+{
+    double reach = 0.0;
+    const QRect r = rect->rect();
+    for (QCPAxis *axis : rect->axes()) {
+        if (!axis->visible() || !axis->tickLabels())
+            continue;
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        const bool across = axis->orientation() == Qt::Horizontal;
+        for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
+            const double at = axis->coordToPixel(ticks[i]);
+            if (across ? at < r.left() - 0.5 || at > r.right() + 1.5 : at < r.top() - 0.5 || at > r.bottom() + 1.5)
+                continue;
+            const double half = (across ? metrics.horizontalAdvance(labels[i]) : metrics.height()) / 2.0;
+            if (across && side == QCP::msLeft)
+                reach = std::max(reach, r.left() - (at - half));
+            else if (across && side == QCP::msRight)
+                reach = std::max(reach, at + half - r.right());
+            else if (!across && side == QCP::msTop)
+                reach = std::max(reach, r.top() - (at - half));
+            else if (!across && side == QCP::msBottom)
+                reach = std::max(reach, at + half - r.bottom());
+        }
+    }
+    return static_cast<int>(std::ceil(reach));
+}
+
+QMargins least(const QMargins &a, const QMargins &b)
+{
+    return {std::min(a.left(), b.left()), std::min(a.top(), b.top()), std::min(a.right(), b.right()),
+            std::min(a.bottom(), b.bottom())};
+}
+
+QMargins most(const QMargins &a, const QMargins &b)
+{
+    return {std::max(a.left(), b.left()), std::max(a.top(), b.top()), std::max(a.right(), b.right()),
+            std::max(a.bottom(), b.bottom())};
+}
+
+// The single axis rect whose plottables `legend` names, or none.
+QCPAxisRect *rectNamedBy(const QCPLegend *legend)
+{
+    QCPAxisRect *rect = nullptr;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        if (!entry || !entry->plottable())
+            continue;
+        QCPAxisRect *own = entry->plottable()->keyAxis()->axisRect();
+        if (rect && own != rect)
+            return nullptr;
+        rect = own;
+    }
+    return rect;
+}
+
+} // namespace
+
+QString firstPart(const QString &text, const QStringList &separators)
+{
+    int depth = 0;
+    for (qsizetype i = 1; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (c == u'(' || c == u'[' || c == u'⟨' || c == u'{')
+            ++depth;
+        else if (c == u')' || c == u']' || c == u'⟩' || c == u'}')
+            depth = std::max(depth - 1, 0);
+        if (depth > 0)
+            continue;
+        for (const QString &separator : separators)
+            if (QStringView(text).mid(i).startsWith(separator))
+                return text.left(i).trimmed();
+    }
+    return text;
+}
+
+bool tightenAxes(QCustomPlot *plot)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPAxis *axis : shownAxes(*plot)) {
+        if (axis->tickLabelPadding() <= kTightPadding && axis->labelPadding() <= kTightPadding
+            && axis->padding() <= kTightPadding)
+            continue;
+        changes.keepAxis(axis);
+        axis->setTickLabelPadding(std::min(axis->tickLabelPadding(), kTightPadding));
+        axis->setLabelPadding(std::min(axis->labelPadding(), kTightPadding));
+        axis->setPadding(std::min(axis->padding(), kTightPadding));
+        changed = true;
+    }
+    // Panels side by side in a grid tighten their tops and bottoms alike, panels stacked their
+    // sides, each to the farthest their tick labels reach past their plots: panels their figure
+    // made as high or as wide stay so.
+    const auto cell = [](QCPAxisRect *rect) -> std::pair<int, int> {
+        if (auto *grid = qobject_cast<QCPLayoutGrid *>(rect->layout()))
+            for (int i = 0; i < grid->elementCount(); ++i)
+                if (grid->elementAt(i) == rect) {
+                    int row = 0, column = 0;
+                    grid->indexToRowCol(i, row, column);
+                    return {row, column};
+                }
+        return {-1, -1};
+    };
+    // Keyed by the grid and its row (tops and bottoms) or column (sides); a rect alone by itself.
+    QHash<std::pair<const void *, int>, QMargins> rows, columns;
+    const auto keys = [&cell](QCPAxisRect *rect) {
+        const auto [row, column] = cell(rect);
+        const void *grid = row < 0 ? static_cast<const void *>(rect) : rect->layout();
+        return std::pair {std::pair {grid, row}, std::pair {grid, -2 - column}};
+    };
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        const QMargins ends(std::max(overhang(rect, QCP::msLeft), kTightPadding),
+                            std::max(overhang(rect, QCP::msTop), kTightPadding),
+                            std::max(overhang(rect, QCP::msRight), kTightPadding),
+                            std::max(overhang(rect, QCP::msBottom), kTightPadding));
+        const auto [row, column] = keys(rect);
+        rows.insert(row, most(rows.value(row), ends));
+        columns.insert(column, most(columns.value(column), ends));
+    }
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        const auto [row, column] = keys(rect);
+        const QMargins across = rows.value(row), down = columns.value(column);
+        const QMargins ends(down.left(), across.top(), down.right(), across.bottom());
+        const QMargins tight = least(rect->minimumMargins(), ends);
+        if (tight == rect->minimumMargins())
+            continue;
+        changes.keepMargins(rect);
+        rect->setMinimumMargins(tight);
+        changed = true;
+    }
+    // A colorbar's axis as close to its bar, and its end labels reach half a line past its ends.
+    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot)) {
+        QCPAxis *axis = scale->axis();
+        if (axis->tickLabelPadding() > kTightPadding || axis->labelPadding() > kTightPadding
+            || axis->padding() > kTightPadding) {
+            changes.keepAxis(axis);
+            axis->setTickLabelPadding(std::min(axis->tickLabelPadding(), kTightPadding));
+            axis->setLabelPadding(std::min(axis->labelPadding(), kTightPadding));
+            axis->setPadding(std::min(axis->padding(), kTightPadding));
+            changed = true;
+        }
+        const int half = static_cast<int>(std::ceil(QFontMetricsF(scale->axis()->tickLabelFont()).height() / 2.0));
+        const QMargins tight = least(scale->minimumMargins(), QMargins(kTightPadding, half, kTightPadding, half));
+        if (tight != scale->minimumMargins()) {
+            changes.keepMargins(scale);
+            scale->setMinimumMargins(tight);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool tightenGrids(QCustomPlot *plot)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        auto *grid = qobject_cast<QCPLayoutGrid *>(element);
+        // A legend's spacing is unfoldLegends'.
+        if (grid && !qobject_cast<QCPLegend *>(grid) && !Changes::isHidden(grid))
+            changed |= changes.setSpacing(grid, std::min(grid->rowSpacing(), kTightSpacing),
+                                          std::min(grid->columnSpacing(), kTightSpacing));
+    }
+    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot))
+        changed |= changes.narrowBar(scale, kNarrowBar);
+    return changed;
+}
+
+bool foldBarLabels(QCustomPlot *plot)
+{
+    bool changed = false;
+    for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot)) {
+        QCPAxis *axis = scale->axis();
+        const QString label = FigureFit::unwrappedLabel(axis);
+        if (!scale->realVisibility() || scale->type() != QCPAxis::atRight || label.isEmpty() || !axis->tickLabels()
+            || label.contains(u'\n'))
+            continue;
+        const QFontMetricsF metrics(axis->labelFont());
+        const double half = std::ceil(QFontMetricsF(axis->tickLabelFont()).height() / 2.0) + kTightPadding;
+        // The bar's column without the label along it: from the bar's left edge to the column's end.
+        const QRect outer = scale->outerRect(), bar = scale->rect();
+        const double room = outer.right() - bar.left() - metrics.height() - axis->labelPadding();
+        if (metrics.horizontalAdvance(label) > room || outer.bottom() - bar.bottom() < half + metrics.height())
+            continue;
+        auto *text = new QCPItemText(plot);
+        text->setClipToAxisRect(false);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setAxisRect(axis->axisRect());
+        text->position->setCoords(0.0, 1.0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setPadding(QMargins(0, int(half), 0, 0));
+        text->setFont(axis->labelFont());
+        text->setColor(axis->labelColor());
+        text->setText(label);
+        // The tick labels then end the column: a unit more past them, for the tenths of a unit a
+        // file's glyphs may run past the whole widths they were laid out with.
+        Changes &changes = Changes::of(plot);
+        changes.keepAxis(axis);
+        axis->setPadding(axis->padding() + 1);
+        changed |= changes.foldLabel(scale, text);
+    }
+    return changed;
+}
+
+bool unfoldLegends(QCustomPlot *plot)
+{
+    bool changed = false;
+    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot))
+        changed |= Changes::of(plot).unfold(legend);
+    return changed;
+}
+
+bool hideCutLabels(QCustomPlot *plot)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+        if (!text || !text->realVisibility())
+            continue;
+        const QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+        const QRectF room = text->clipToAxisRect() && text->clipAxisRect() ? QRectF(text->clipAxisRect()->rect())
+                                                                           : QRectF(plot->viewport());
+        if (!room.adjusted(-0.5, -0.5, 0.5, 0.5).contains(box))
+            changed |= changes.hideItem(text);
+    }
+    return changed;
+}
+
+bool dropCaptions(QCustomPlot *plot)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::Caption))
+        changed |= changes.dropText(text);
+    QList<QCPLayoutElement *> notes;
+    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot))
+        if (roleOf(legend) == TextRole::Caption && legend->visible())
+            notes.append(legend);
+    return changes.hide(notes) || changed;
+}
+
+bool shareAxes(QCustomPlot *plot)
+{
+    QList<QCPAxisRect *> rects;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (rect->realVisibility() && !Changes::isHidden(rect))
+            rects.append(rect);
+    // The same range, scale and label, or the giver unlabelled (a figure that names its rows once).
+    const auto same = [](QCPAxis *giver, QCPAxis *keeper) {
+        const QString label = FigureFit::unwrappedLabel(giver);
+        return giver->visible() && keeper->visible() && keeper->tickLabels() && giver->range() == keeper->range()
+            && giver->scaleType() == keeper->scaleType()
+            && (label.isEmpty() || label == FigureFit::unwrappedLabel(keeper));
+    };
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPAxisRect *a : rects) {
+        for (QCPAxisRect *b : rects) {
+            const QRect ra = a->rect(), rb = b->rect();
+            // b under a, as wide: a's bottom axis gives its labels to b's.
+            if (a != b && std::abs(ra.left() - rb.left()) <= 2 && std::abs(ra.width() - rb.width()) <= 2
+                && ra.bottom() < rb.top() && same(a->axis(QCPAxis::atBottom), b->axis(QCPAxis::atBottom)))
+                changed |= changes.share(a->axis(QCPAxis::atBottom), b->axis(QCPAxis::atBottom));
+            // b right of a, as high: b's left axis gives its labels to a's.
+            if (a != b && std::abs(ra.top() - rb.top()) <= 2 && std::abs(ra.height() - rb.height()) <= 2
+                && ra.right() < rb.left() && same(b->axis(QCPAxis::atLeft), a->axis(QCPAxis::atLeft)))
+                changed |= changes.share(b->axis(QCPAxis::atLeft), a->axis(QCPAxis::atLeft));
+        }
+    }
+    return changed;
+}
+
+bool shortenTitle(QCustomPlot *plot, int lines)
+{
+    return shorten(plot, titleOf(*plot), lines);
+}
+
+bool shortenPanelTitles(QCustomPlot *plot, int lines)
+{
+    bool changed = false;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        changed |= shorten(plot, text, lines);
+    return changed;
+}
+
+bool shortenEntries(QCustomPlot *plot)
+{
+    // Not at " = ": "p = 511" names its curve whole.
+    static const QStringList separators {u"  "_s, u": "_s, u" ("_s, u", "_s};
+    bool changed = false;
+    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
+        if (roleOf(legend) != TextRole::Key)
+            continue;
+        // Each entry's name and its first part; two entries that would read alike keep theirs.
+        QList<std::pair<QString, QString>> names;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            const QString name
+                = entry && entry->plottable() ? entry->plottable()->name() : SwatchLegend::label(legend->item(i));
+            names.append({name, firstPart(name, separators)});
+        }
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            const auto &[name, shown] = names[i];
+            const bool alike
+                = std::count_if(names.begin(), names.end(),
+                                [&](const auto &other) { return other.second == shown || other.first == shown; })
+                > 1;
+            if (shown.isEmpty() || shown == name || alike)
+                continue;
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            changed |= entry && entry->plottable() ? Changes::of(plot).renameEntry(entry->plottable(), shown)
+                                                   : Changes::of(plot).relabelSwatch(legend->item(i), shown);
+        }
+    }
+    return changed;
+}
+
+bool legendsInside(QCustomPlot *plot)
+{
+    bool changed = false;
+    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
+        QCPAxisRect *rect = rectNamedBy(legend);
+        if (roleOf(legend) != TextRole::Key || !legend->visible() || !rect || Changes::isHidden(rect)
+            || !qobject_cast<QCPLayoutGrid *>(legend->layout()))
+            continue;
+        const QSize size = legend->minimumOuterSizeHint();
+        const int grownBy = legend->outerRect().height();
+        // Small enough that FigureFit keeps it inside (a legend over 40 % of its axes moves below).
+        if (size.width() > rect->width() - 8 || size.height() > 0.4 * (rect->height() + grownBy))
+            continue;
+        if (const auto corner = LegendPlacement::freeCorner(rect, size, grownBy)) {
+            Changes::of(plot).moveInside(legend, rect, *corner);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool shortenAxisLabels(QCustomPlot *plot)
+{
+    static const QStringList separators {u" ("_s, u" = "_s, u": "_s, u", "_s};
+    bool changed = false;
+    for (QCPAxis *axis : shownAxes(*plot)) {
+        if (!axis->label().contains(u'\n'))
+            continue;
+        const QString shown = firstPart(FigureFit::unwrappedLabel(axis), separators);
+        if (shown != FigureFit::unwrappedLabel(axis))
+            changed |= Changes::of(plot).setAxisLabel(axis, shown);
+    }
+    return changed;
+}
+
+bool elideTickLabels(QCustomPlot *plot)
+{
+    // A label of words on a tick (a model's name) takes at most a quarter of the figure's width.
+    const double most = std::max(plot->viewport().width() / 4.0, 24.0);
+    bool changed = false;
+    for (QCPAxis *axis : shownAxes(*plot)) {
+        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+        if (!ticker || !axis->tickLabels())
+            continue;
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        QMap<double, QString> labels = ticker->ticks();
+        for (QString &label : labels)
+            label = metrics.elidedText(label, Qt::ElideRight, most);
+        changed |= Changes::of(plot).relabelTicks(axis, labels);
+    }
+    return changed;
+}
+
+bool dropTitle(QCustomPlot *plot)
+{
+    return Changes::of(plot).dropText(titleOf(*plot));
+}
+
+bool hideDispensable(QCustomPlot *plot, int order)
+{
+    QList<QCPLayoutElement *> panels;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+        if (element && element->property(kDispensableProperty).toInt() == order)
+            panels.append(element);
+    Changes &changes = Changes::of(plot);
+    if (!changes.hide(panels))
+        return false;
+    // An axis that gave its labels to one now hidden shows them again, and the panels left share
+    // theirs anew.
+    changes.unshareHidden();
+    shareAxes(plot);
+    return true;
+}
+
+bool elideEntries(QCustomPlot *plot)
+{
+    bool changed = false;
+    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
+        if (roleOf(legend) != TextRole::Key)
+            continue;
+        const QFontMetricsF metrics(legend->font());
+        const double most = std::max(plot->viewport().width() / 3.0 - legend->iconSize().width()
+                                         - legend->iconTextPadding() - legend->columnSpacing(),
+                                     metrics.horizontalAdvance(u"xxxx…"_s));
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            if (QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr)
+                changed |= Changes::of(plot).renameEntry(plottable,
+                                                         metrics.elidedText(plottable->name(), Qt::ElideRight, most));
+            else if (const QString label = SwatchLegend::label(legend->item(i)); !label.isEmpty())
+                changed |= Changes::of(plot).relabelSwatch(legend->item(i),
+                                                           metrics.elidedText(label, Qt::ElideRight, most));
+        }
+    }
+    return changed;
+}
+
+bool dropKeysIfOverflowing(QCustomPlot *plot)
+{
+    if (within(*plot))
+        return false;
+    QList<QCPLayoutElement *> keys;
+    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot))
+        if (roleOf(legend) == TextRole::Key && legend->visible())
+            keys.append(legend);
+    return Changes::of(plot).hide(keys);
+}
+
+bool dropPanelTitles(QCustomPlot *plot)
+{
+    bool changed = false;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        changed |= Changes::of(plot).dropText(text);
+    return changed;
+}
+
+} // namespace posenc::FigureRoom::Steps

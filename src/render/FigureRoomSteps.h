@@ -1,0 +1,50 @@
+#pragma once
+
+#include "FigureRoom.h"
+
+namespace posenc::FigureRoom::Steps {
+
+// The steps FigureRoom gives up, each changing the figure through its Changes and returning
+// whether anything changed. In the order of FigureRoom's ladder.
+
+// Axes as close to their labels as they can be: paddings of two units, and each axis rect's and
+// colorbar's least margins only what its end tick labels need.
+bool tightenAxes(QCustomPlot *plot);
+// The panels of every grid 4 units apart at most, and colour bars 7 units wide.
+bool tightenGrids(QCustomPlot *plot);
+// A colour bar's label, along its bar beside the tick labels, goes under the bar, across, where
+// the bar's column has room below its end label (the plots' axes take that height anyway).
+bool foldBarLabels(QCustomPlot *plot);
+// Legends take as many columns as their room holds, not only as many as their figure asked for.
+bool unfoldLegends(QCustomPlot *plot);
+// Labels placed on the data (QCPItemText) that their axes would cut, or the page, go: done at
+// any size, before the steps.
+bool hideCutLabels(QCustomPlot *plot);
+// Captions, notes and the legends of marks go.
+bool dropCaptions(QCustomPlot *plot);
+// Panels side by side or stacked whose axes show the same range, aligned, show its labels once.
+bool shareAxes(QCustomPlot *plot);
+// The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
+bool shortenTitle(QCustomPlot *plot, int lines);
+bool shortenPanelTitles(QCustomPlot *plot, int lines);
+// Legend entries keep their first part ("q = k (all ones): ..." is "q = k").
+bool shortenEntries(QCustomPlot *plot);
+// A legend in a row of its own moves into a corner of its plot where it covers no data.
+bool legendsInside(QCustomPlot *plot);
+// An axis label that takes more than a line keeps its first part.
+bool shortenAxisLabels(QCustomPlot *plot);
+// Tick labels of words (a text ticker's) longer than a quarter of the figure's width elided.
+bool elideTickLabels(QCustomPlot *plot);
+bool dropTitle(QCustomPlot *plot);
+// The panels a figure can do without (FigureRoom::setDispensable) of `order` go.
+bool hideDispensable(QCustomPlot *plot, int order);
+bool dropPanelTitles(QCustomPlot *plot);
+// Legend entries elided to a third of the figure's width, so that a key takes three columns.
+bool elideEntries(QCustomPlot *plot);
+// Where the figure still overflows its page, its keys go (the file's metadata keeps them).
+bool dropKeysIfOverflowing(QCustomPlot *plot);
+
+// `text` up to the first of `separators` outside brackets, trimmed; `text` when it has none.
+QString firstPart(const QString &text, const QStringList &separators);
+
+} // namespace posenc::FigureRoom::Steps

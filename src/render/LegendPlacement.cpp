@@ -1,0 +1,138 @@
+#include "LegendPlacement.h"
+
+#include <QLineF>
+#include <QRectF>
+
+#include <array>
+
+namespace posenc::LegendPlacement {
+
+namespace {
+
+// Whether the segment from `a` to `b` meets `box`.
+bool meets(const QPointF &a, const QPointF &b, const QRectF &box)
+{
+    if (box.contains(a) || box.contains(b))
+        return true;
+    const QLineF segment(a, b);
+    const std::array<QLineF, 4> edges {QLineF(box.topLeft(), box.topRight()), QLineF(box.topRight(), box.bottomRight()),
+                                       QLineF(box.bottomRight(), box.bottomLeft()),
+                                       QLineF(box.bottomLeft(), box.topLeft())};
+    for (const QLineF &edge : edges)
+        if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection)
+            return true;
+    return false;
+}
+
+// The points of a line plottable in pixels, whether its points are joined, and its marker's size.
+struct Trace
+{
+    QList<QPointF> points;
+    bool joined = true;
+    double marker = 0.0;
+};
+
+std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
+{
+    Trace trace;
+    QCPAxis *key = plottable->keyAxis();
+    QCPAxis *value = plottable->valueAxis();
+    const auto pixel = [&](double k, double v) {
+        return key->orientation() == Qt::Horizontal ? QPointF(key->coordToPixel(k), value->coordToPixel(v))
+                                                    : QPointF(value->coordToPixel(v), key->coordToPixel(k));
+    };
+    if (auto *graph = qobject_cast<QCPGraph *>(plottable)) {
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            if (std::isfinite(it->key) && std::isfinite(it->value))
+                trace.points.append(pixel(it->key, it->value));
+        trace.joined = graph->lineStyle() != QCPGraph::lsNone;
+        trace.marker = graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
+        return trace;
+    }
+    if (auto *curve = qobject_cast<QCPCurve *>(plottable)) {
+        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
+            if (std::isfinite(it->key) && std::isfinite(it->value))
+                trace.points.append(pixel(it->key, it->value));
+        trace.joined = curve->lineStyle() != QCPCurve::lsNone;
+        trace.marker = curve->scatterStyle().isNone() ? 0.0 : curve->scatterStyle().size();
+        return trace;
+    }
+    return std::nullopt; // a colour map, bars: drawn over areas, not lines
+}
+
+bool covers(const Trace &trace, const QRectF &box)
+{
+    const QRectF grown = box.adjusted(-trace.marker, -trace.marker, trace.marker, trace.marker);
+    for (qsizetype i = 0; i < trace.points.size(); ++i) {
+        if (grown.contains(trace.points[i]))
+            return true;
+        if (trace.joined && i > 0 && meets(trace.points[i - 1], trace.points[i], box))
+            return true;
+    }
+    return false;
+}
+
+bool itemCovers(QCPAbstractItem *item, const QRectF &box)
+{
+    if (auto *line = qobject_cast<QCPItemLine *>(item))
+        return meets(line->start->pixelPosition(), line->end->pixelPosition(), box);
+    if (auto *line = qobject_cast<QCPItemStraightLine *>(item)) {
+        // Long enough to cross the whole rect either way.
+        const QPointF a = line->point1->pixelPosition(), b = line->point2->pixelPosition();
+        const QPointF step = (b - a) * 1e4;
+        return meets(a - step, b + step, box);
+    }
+    if (auto *text = qobject_cast<QCPItemText *>(item))
+        return box.contains(text->position->pixelPosition());
+    if (auto *tracer = qobject_cast<QCPItemTracer *>(item))
+        return box.contains(tracer->position->pixelPosition());
+    return false; // a shade behind the data
+}
+
+} // namespace
+
+std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy)
+{
+    QCustomPlot *plot = rect->parentPlot();
+    QList<Trace> traces;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *plottable = plot->plottable(i);
+        if (!plottable->realVisibility() || plottable->keyAxis()->axisRect() != rect)
+            continue;
+        const auto trace = traceOf(plottable);
+        if (!trace)
+            return std::nullopt;
+        traces.append(*trace);
+    }
+    const QRect r = rect->rect();
+    // The legend's share of the rect as it will be, with a few units of air, in today's pixels.
+    const double width = std::min(1.0, (size.width() + 6.0) / std::max(r.width(), 1)) * r.width();
+    const double height = std::min(1.0, (size.height() + 6.0) / std::max(r.height() + grownBy, 1)) * r.height();
+    // matplotlib's order of "best": the corners, then the middles of the sides, then the centre.
+    const std::array<Qt::Alignment, 9> corners {
+        Qt::AlignTop | Qt::AlignRight,      Qt::AlignTop | Qt::AlignLeft,      Qt::AlignBottom | Qt::AlignLeft,
+        Qt::AlignBottom | Qt::AlignRight,   Qt::AlignVCenter | Qt::AlignRight, Qt::AlignVCenter | Qt::AlignLeft,
+        Qt::AlignBottom | Qt::AlignHCenter, Qt::AlignTop | Qt::AlignHCenter,   Qt::AlignCenter};
+    for (const Qt::Alignment corner : corners) {
+        const double x = corner & Qt::AlignLeft ? r.left()
+            : corner & Qt::AlignRight           ? r.right() - width
+                                                : r.center().x() - width / 2.0;
+        const double y = corner & Qt::AlignTop ? r.top()
+            : corner & Qt::AlignBottom         ? r.bottom() - height
+                                               : r.center().y() - height / 2.0;
+        const QRectF box(x, y, width, height);
+        bool free = true;
+        for (const Trace &trace : traces)
+            free = free && !covers(trace, box);
+        for (int i = 0; free && i < plot->itemCount(); ++i) {
+            QCPAbstractItem *item = plot->item(i);
+            if (item->realVisibility() && item->clipToAxisRect() && item->clipAxisRect() == rect)
+                free = !itemCovers(item, box);
+        }
+        if (free)
+            return corner;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc::LegendPlacement

@@ -1,0 +1,170 @@
+// Every figure at every size from 6 x 4 cm up (docs/ARCHITECTURE.md, "Exporting", Figures at any
+// size): each registered figure, drawn from the program's defaults for its family, exported at a
+// paper's single and double column, a slide and 6 x 4 cm, is built (never refused), written as
+// PDF and PNG at the page's size, and read back from its SVG as a reader sees it: every text at
+// the point size asked for (within a quarter point), no two texts overlapping, none outside the
+// page or cut by its clip, every axis and colour bar drawn labelled, and the plots (axis rects,
+// colour scales aside) at least half of the page. A figure registered later is covered by being
+// registered.
+#include "render/FigureFile.h"
+#include "render/FigureFit.h"
+#include "render/FigureRoom.h"
+
+#include "support/FigureBuilds.h"
+#include "support/SvgTexts.h"
+#include "support/TestFiles.h"
+
+#include <QBuffer>
+#include <QImageReader>
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// The program's defaults under the figure's family (its first where it does not show the
+// default one), as `posenc export FIGURE` infers it; the learned family with a smooth table of
+// the default shape.
+Params paramsFor(const FigureDescriptor &figure)
+{
+    Params p;
+    const QList<Encoding> families = figure.model().families();
+    if (!families.contains(p.encoding))
+        p.encoding = families.front();
+    if (p.encoding == Encoding::Learned) {
+        RowMatrixXf values(p.maxLen, p.dModel);
+        for (std::int64_t r = 0; r < p.maxLen; ++r)
+            for (std::int64_t j = 0; j < p.dModel; ++j)
+                values(r, j) = float(0.2 * std::cos(0.03 * double(r) * double(j % 7 + 1) + double(j)));
+        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {values, u"learned.npy"_s});
+    }
+    return p;
+}
+
+// What a reader would find wrong with the page, one line each.
+QStringList problemsOf(const SvgTexts::Page &page, double points)
+{
+    QStringList problems;
+    const QRectF sheet = page.viewBox.adjusted(-0.5, -0.5, 0.5, 0.5);
+    const auto quoted = [](const SvgTexts::Text &t) { return u"'%1'"_s.arg(t.text.left(40)); };
+    for (std::size_t i = 0; i < page.texts.size(); ++i) {
+        const SvgTexts::Text &t = page.texts[i];
+        if (std::abs(t.pointSize() - points) > 0.25)
+            problems.append(u"%1 at %2 pt"_s.arg(quoted(t)).arg(t.pointSize(), 0, 'f', 2));
+        if (!sheet.contains(t.box))
+            problems.append(u"%1 outside the page"_s.arg(quoted(t)));
+        else if (t.clip && !t.clip->adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.box)) {
+            const QRectF c = *t.clip, b = t.box;
+            const double by
+                = std::max({c.left() - b.left(), b.right() - c.right(), c.top() - b.top(), b.bottom() - c.bottom()});
+            problems.append(u"%1 cut by its clip (%2)"_s.arg(quoted(t)).arg(by, 0, 'f', 1));
+        }
+        for (std::size_t k = i + 1; k < page.texts.size(); ++k)
+            if (SvgTexts::overlap(t.box, page.texts[k].box))
+                problems.append(u"%1 overlaps %2"_s.arg(quoted(t), quoted(page.texts[k])));
+    }
+    return problems;
+}
+
+// Every axis of the figure and every colour bar's, in one order for any size of the figure, with
+// whether it is drawn with its tick labels (an axis that gave them to its aligned neighbour's, or
+// of a panel given up, is not) and its label.
+QList<std::pair<bool, QString>> axisLabels(const QCustomPlot &plot)
+{
+    QList<std::pair<bool, QString>> labels;
+    for (QCPAxisRect *rect : plot.axisRects())
+        for (QCPAxis *axis : rect->axes())
+            labels.append(
+                {rect->realVisibility() && axis->visible() && axis->tickLabels(), FigureRoom::shownLabel(axis)});
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element))
+            labels.append(
+                {scale->realVisibility() && scale->axis()->tickLabels(), FigureRoom::shownLabel(scale->axis())});
+    return labels;
+}
+
+double plotShare(const QCustomPlot &plot, QSize page)
+{
+    double area = 0.0;
+    for (const QCPAxisRect *rect : FigureBuild::plotRects(plot))
+        area += double(rect->width()) * rect->height();
+    return area / (double(page.width()) * page.height());
+}
+
+} // namespace
+
+class TestFigureSizes : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyFigureAtEverySize_data();
+    void everyFigureAtEverySize();
+};
+
+void TestFigureSizes::everyFigureAtEverySize_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("size");
+    QTest::addColumn<double>("points");
+    const QList<std::pair<QString, double>> sizes {
+        {u"column"_s, 9.0}, {u"double"_s, 9.0}, {u"slide"_s, 9.0},
+        {u"6x4cm"_s, 9.0},  {u"column"_s, 8.0}, {u"slide"_s, 14.0},
+    };
+    for (const QString &name : FigureRegistry::names())
+        for (const auto &[size, points] : sizes)
+            QTest::newRow(qPrintable(u"%1 %2 %3pt"_s.arg(name, size).arg(points))) << name << size << points;
+}
+
+void TestFigureSizes::everyFigureAtEverySize()
+{
+    QFETCH(QString, figure);
+    QFETCH(QString, size);
+    QFETCH(double, points);
+    const auto inches = FigureSizes::parsePhysical(size);
+    QVERIFY(std::holds_alternative<QSizeF>(inches));
+    const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(inches), 300.0);
+    FigureStyle style;
+    style.fontPointSize = points;
+    const Params params = paramsFor(FigureBuilds::figure(figure));
+    QVERIFY(FigureRegistry::check(FigureBuilds::figure(figure), params, {}).isEmpty());
+    const auto built = FigureBuilds::build(figure, params, page, {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+
+    const SvgTexts::Page svg = SvgTexts::read(FigureFile::encode(*built, FigureFormat::Svg, style));
+    QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+    QCOMPARE(svg.viewBox.size(), QSizeF(page.layout));
+    QStringList problems = problemsOf(svg, points);
+    const double share = plotShare(*built->plot(), page.layout);
+    if (share < 0.5)
+        problems.append(u"the plots take %1% of the page"_s.arg(100.0 * share, 0, 'f', 1));
+
+    const QByteArray pdf = FigureFile::encode(*built, FigureFormat::Pdf, style);
+    QVERIFY(pdf.startsWith("%PDF-") && pdf.trimmed().endsWith("%%EOF"));
+    const auto box = TestFiles::mediaBox(pdf);
+    QVERIFY(box);
+    QVERIFY(std::abs(box->width() - page.points().width()) <= 1.0);
+    QVERIFY(std::abs(box->height() - page.points().height()) <= 1.0);
+    QByteArray png = FigureFile::encode(*built, FigureFormat::Png, style);
+    QBuffer buffer(&png);
+    const QImage image = QImageReader(&buffer, "png").read();
+    QCOMPARE(image.size(), page.pixels());
+
+    // Every axis and colour bar drawn keeps its label, shortened at most: the label its figure
+    // gave it, before little room gave anything up (all axis labels went at a column for
+    // rope-rotation and magnitudes).
+    const auto shown = axisLabels(*built->plot());
+    FigureRoom::restore(built->plot());
+    const auto given = axisLabels(*built->plot());
+    QCOMPARE(shown.size(), given.size());
+    for (qsizetype i = 0; i < shown.size(); ++i)
+        if (shown[i].first && !given[i].second.isEmpty() && shown[i].second.isEmpty())
+            problems.append(u"the label '%1' is dropped"_s.arg(given[i].second));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+}
+
+QTEST_MAIN(TestFigureSizes)
+#include "tst_figuresizes.moc"
