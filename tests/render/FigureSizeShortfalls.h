@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QSet>
+#include <QString>
+
+// The figures and sizes tst_figuresizes finds short of issue 60's acceptance today, each with what
+// it lacks when it was measured (2026-11-27): the plots under half of the page with every label
+// kept (most at 6 x 4 cm and a column), a text outside the page, an exponent below the asked size,
+// two texts overlapping, or a figure refused below its least size. Open work, not a tolerance:
+// their rows are expected to fail, and one that passes fails the test as XPASS, to be taken off.
+namespace FigureSizeShortfalls {
+
+inline const QSet<QString> &rows()
+{
+    static const QSet<QString> all {
+        QStringLiteral("heatmap 6x4cm 9pt"), // the plots take 41.4% of the page
+        QStringLiteral("magnitudes column 9pt"), // the plots take 49.0% of the page
+        QStringLiteral("magnitudes 6x4cm 9pt"), // the plots take 28.4% of the page
+        QStringLiteral("dropout-compare column 9pt"), // the plots take 26.5% of the page
+        QStringLiteral("dropout-compare 6x4cm 9pt"), // 'position' outside the page; the plots take 19.9% of the page
+        QStringLiteral("dropout-compare column 8pt"), // the plots take 29.7% of the page
+        QStringLiteral("dropout-anatomy column 9pt"), // the plots take 41.2% of the page
+        QStringLiteral("dropout-anatomy 6x4cm 9pt"), // the plots take 19.3% of the page
+        QStringLiteral("dropout-anatomy column 8pt"), // the plots take 42.8% of the page
+        QStringLiteral("layer-stack 6x4cm 9pt"), // the plots take 41.9% of the page
+        QStringLiteral("query-scale column 9pt"), // the plots take 42.9% of the page
+        QStringLiteral("query-scale 6x4cm 9pt"), // 'multiplied' outside the page; the plots take 17.2% of the page
+        QStringLiteral("query-scale column 8pt"), // the plots take 45.0% of the page
+        QStringLiteral("head-map column 9pt"), // the plots take 34.5% of the page
+        QStringLiteral("head-map 6x4cm 9pt"), // the plots take 17.2% of the page
+        QStringLiteral("head-map column 8pt"), // the plots take 40.6% of the page
+        QStringLiteral("position-ids column 9pt"), // the plots take 36.6% of the page
+        QStringLiteral("position-ids 6x4cm 9pt"), // 227 x 157 pixels on screen)
+        QStringLiteral("position-ids column 8pt"), // the plots take 38.9% of the page
+        QStringLiteral(
+            "position-effect column 9pt"), // '-14' at 6.00 pt; '-14' at 6.00 pt; the plots take 37.9% of the page
+        QStringLiteral(
+            "position-effect double 9pt"), // '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt
+        QStringLiteral(
+            "position-effect slide 9pt"), // '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt
+        QStringLiteral("position-effect 6x4cm 9pt"), // the plots take 43.6% of the page
+        QStringLiteral("position-effect column 8pt"), // the plots take 36.5% of the page
+        QStringLiteral(
+            "position-effect slide 14pt"), // '-14' at 10.00 pt; '-14' at 10.00 pt; '-14' at 10.00 pt; '-14' at 10.00 pt
+        QStringLiteral("document-distance column 9pt"), // the plots take 44.7% of the page
+        QStringLiteral("document-distance 6x4cm 9pt"), // the plots take 30.3% of the page
+        QStringLiteral("document-distance column 8pt"), // the plots take 46.9% of the page
+        QStringLiteral("curves 6x4cm 9pt"), // the plots take 22.5% of the page
+        QStringLiteral("similarity column 9pt"), // 'position' outside the page; the plots take 11.8% of the page
+        QStringLiteral("similarity 6x4cm 9pt"), // 247 x 151 pixels on screen)
+        QStringLiteral("similarity column 8pt"), // 'position' outside the page; the plots take 14.4% of the page
+        QStringLiteral("precision 6x4cm 9pt"), // the plots take 35.9% of the page
+        QStringLiteral("scale-compare column 9pt"), // the plots take 47.6% of the page
+        QStringLiteral("scale-compare 6x4cm 9pt"), // the plots take 23.6% of the page
+        QStringLiteral("compose-compare column 9pt"), // the plots take 39.8% of the page
+        QStringLiteral("compose-compare 6x4cm 9pt"), // '500' overlaps '0'; the plots take 23.2% of the page
+        QStringLiteral("compose-compare column 8pt"), // the plots take 42.5% of the page
+        QStringLiteral("learned column 9pt"), // the plots take 23.2% of the page
+        QStringLiteral("learned 6x4cm 9pt"), // the plots take 14.6% of the page
+        QStringLiteral("learned column 8pt"), // the plots take 25.4% of the page
+        QStringLiteral("nope-order column 9pt"), // the plots take 40.8% of the page
+        QStringLiteral("nope-order 6x4cm 9pt"), // 'weight' outside the page; the plots take 16.7% of the page
+        QStringLiteral("nope-order column 8pt"), // the plots take 43.7% of the page
+        QStringLiteral("rope-frequencies 6x4cm 9pt"), // 'wavelength' outside the page; the plots take 31.4% of the page
+        QStringLiteral("rope-scalings column 9pt"), // the plots take 33.8% of the page
+        QStringLiteral("rope-scalings column 8pt"), // the plots take 36.4% of the page
+        QStringLiteral("rope-rotation 6x4cm 9pt"), // the plots take 38.1% of the page
+        QStringLiteral("rope-score 6x4cm 9pt"), // the plots take 36.4% of the page
+        QStringLiteral("rope-input 6x4cm 9pt"), // the plots take 43.1% of the page
+        QStringLiteral("rope-precision column 9pt"), // the plots take 48.7% of the page
+        QStringLiteral("rope-precision 6x4cm 9pt"), // the plots take 28.6% of the page
+        QStringLiteral("alibi-slopes 6x4cm 9pt"), // the plots take 45.9% of the page
+        QStringLiteral("alibi-bias 6x4cm 9pt"), // the plots take 32.7% of the page
+        QStringLiteral("alibi-attention column 9pt"), // the plots take 48.5% of the page
+        QStringLiteral("alibi-attention 6x4cm 9pt"), // the plots take 42.2% of the page
+        QStringLiteral("buckets column 9pt"), // the plots take 40.7% of the page
+        QStringLiteral("buckets 6x4cm 9pt"), // the plots take 49.9% of the page
+        QStringLiteral("sandwich-bias 6x4cm 9pt"), // the plots take 32.8% of the page
+        QStringLiteral("sandwich-distance 6x4cm 9pt"), // the plots take 22.5% of the page
+        QStringLiteral("mrope-axes 6x4cm 9pt"), // the plots take 34.2% of the page
+        QStringLiteral("rope-2d-similarity column 9pt"), // the plots take 47.0% of the page
+        QStringLiteral("rope-2d-similarity double 9pt"), // the plots take 45.6% of the page
+        QStringLiteral("rope-2d-similarity 6x4cm 9pt"), // the plots take 35.9% of the page
+        QStringLiteral("rope-2d-similarity column 8pt"), // the plots take 48.0% of the page
+    };
+    return all;
+}
+
+// The rows refused outright (their least size is above the page): the test cannot go on.
+inline bool refused(const QString &row)
+{
+    return row == QStringLiteral("position-ids 6x4cm 9pt") || row == QStringLiteral("similarity 6x4cm 9pt");
+}
+
+} // namespace FigureSizeShortfalls
