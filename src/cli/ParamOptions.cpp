@@ -170,7 +170,7 @@ QStringList Result::messages() const
     return lines;
 }
 
-Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams)
+Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams, const Fit &fit)
 {
     if (configGivesParams) {
         const auto config = ConfigOptions::read(parser);
@@ -178,7 +178,7 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
             return *refused;
         if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
             Result result = read(parser, chosen->texts,
-                                 u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues);
+                                 u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues, fit);
             if (const ConfigLayer *layer = chosen->check.layer(chosen->layerType))
                 result.configLayer = std::make_shared<const ConfigLayer>(*layer);
             return result;
@@ -189,10 +189,10 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
         if (const auto *refused = std::get_if<Result>(&chosen))
             return *refused;
         const Preset *preset = std::get<const Preset *>(chosen);
-        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name), clues);
+        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name), clues, fit);
     }
     if (!parser.isSet(kSessionKey))
-        return read(parser, {}, {}, clues);
+        return read(parser, {}, {}, clues, fit);
     const QString path = parser.values(kSessionKey).constLast();
     auto loaded = readSession(path);
     if (const auto *error = std::get_if<SessionError>(&loaded)) {
@@ -201,12 +201,13 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
         return result;
     }
     Session session = std::get<Session>(std::move(loaded));
-    Result result = read(parser, session.params, path, clues);
+    Result result = read(parser, session.params, path, clues, fit);
     result.session = std::move(session);
     return result;
 }
 
-Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues)
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues,
+            const Fit &fit)
 {
     Given given = base;
     QStringList fromFlags;
@@ -217,7 +218,7 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
         given.insert(key, isSwitch ? u"true"_s : parser.values(key).constLast());
         fromFlags.append(key);
     }
-    Result result = read(given, clues);
+    Result result = read(given, clues, fit);
     result.origin = origin;
     for (const QString &key : base.keys()) {
         if (!fromFlags.contains(key))
@@ -226,7 +227,7 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
     return result;
 }
 
-Result read(const Given &given, const Clues &clues)
+Result read(const Given &given, const Clues &clues, const Fit &fit)
 {
     Result result;
     result.errors = ParamOverlay::set(result.params, given);
@@ -238,6 +239,8 @@ Result read(const Given &given, const Clues &clues)
         PositionTableOptions::read(given, result);
     if (result.exitCode() == ExitDone)
         BatchFileOptions::read(given, result);
+    if (result.exitCode() == ExitDone && fit)
+        fit(result.params, given);
     if (result.exitCode() == ExitDone)
         result.errors = result.params.validate();
     return result;
