@@ -356,7 +356,16 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             .arg(rotation.headDim())
             .arg(e.rows())
             .arg(e.cols());
-    return matchOf(e, params, table == kCos, false);
+    // Float32 angles where the sample needs them, as identify takes them: every published 2-D RoPE
+    // forms ids x inv_freq in float32 (candle's pixtral, HF's PixtralRotaryEmbedding), a faithful
+    // computation at the table's precision.
+    const bool cosine = table == kCos;
+    const Rope2dReference reference(params, cosine);
+    const CellTolerance exact = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const CellTolerance wide = float32Angles(
+        exact, params, params.rope2d.style == Rope2dStyle::QwenVit || params.rope2d.style == Rope2dStyle::Pixtral);
+    const SampleScore score = scoreOnSample(reference, e.sample, exact, &wide);
+    return matchOf(e, params, cosine, score.bad > 0 && 2 * score.badWithFloat32Angles < score.bad);
 }
 
 } // namespace
