@@ -88,8 +88,8 @@ private slots:
         QTest::newRow("diffusers-prx-freq-shift") << u"diffusers-prx-freq-shift"_s << true << true;
         QTest::newRow("flashinfer-wan-timestep-order") << u"flashinfer-wan-timestep-order"_s << true << true;
         QTest::newRow("tf-rtdetr-non-square") << u"tf-rtdetr-non-square"_s << true << true;
-        // candle's pixtral cos of float32 angles: correct declared; the wrong grid width is not named yet.
-        QTest::newRow("candle-pixtral-positions") << u"candle-pixtral-positions"_s << true << false;
+        // candle's pixtral cos of float32 angles, correct declared; the 64-wide grid's rows named.
+        QTest::newRow("candle-pixtral-positions") << u"candle-pixtral-positions"_s << true << true;
         QTest::newRow("mlxlm-dsv32-indexer-layout") << u"mlxlm-dsv32-indexer-layout"_s << true << true;
         QTest::newRow("tf-llama-autocast-bf16") << u"tf-llama-autocast-bf16"_s << true << false;
         // Not yet held: tf-gptneox-left-padding's fixed table (HF's float32 inv_freq) deviates from the
