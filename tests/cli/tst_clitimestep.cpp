@@ -172,6 +172,7 @@ private slots:
         QTest::newRow("shift not a number") << QStringList {u"--freq-shift"_s, u"nan"_s} << u"--freq-shift"_s;
         QTest::newRow("scale 0") << QStringList {u"--timestep-scale"_s, u"0"_s} << u"--timestep-scale"_s;
         QTest::newRow("scale infinite") << QStringList {u"--timestep-scale"_s, u"inf"_s} << u"--timestep-scale"_s;
+        QTest::newRow("scale past 10^6") << QStringList {u"--timestep-scale"_s, u"2e6"_s} << u"--timestep-scale"_s;
     }
     void badValuesAreRefused()
     {

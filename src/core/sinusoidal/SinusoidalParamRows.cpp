@@ -53,9 +53,12 @@ ParamSpec flipRow()
     return s;
 }
 
+// diffusers' scales are 1 and 1000; past 10^6 the angles of 2^24 positions leave a double's exactness.
+constexpr double kMaxTimestepScale = 1e6;
+
 bool scaleIsPositive(const Params &p)
 {
-    return std::isfinite(p.sinusoidal.timestepScale) && p.sinusoidal.timestepScale > 0.0;
+    return p.sinusoidal.timestepScale > 0.0 && p.sinusoidal.timestepScale <= kMaxTimestepScale;
 }
 
 // The largest |shift| whose base b^(h / (h - s)) a double holds: the check's bound.
@@ -79,11 +82,11 @@ ParamSpec scaleRow()
     s.valueName = u"C"_s;
     s.help = u"diffusers' scale c of get_timestep_embedding: the angle c * p * w_i (1000 for AuraFlow, Qwen-Image)"_s;
     s.label = u"timestep_scale"_s;
-    s.allowed = [](const Params &) { return u"a finite number greater than 0"_s; };
+    s.allowed = [](const Params &) { return u"a number in (0, 1000000]"_s; };
     s.check = [](const Params &p) -> std::optional<ParamError> {
         if (scaleIsPositive(p))
             return std::nullopt;
-        return ParamError {u"timestep-scale"_s, u"a finite number greater than 0"_s, QString(),
+        return ParamError {u"timestep-scale"_s, u"a number in (0, 1000000]"_s, QString(),
                            NumberText::exact(p.sinusoidal.timestepScale)};
     };
     s.idle = sinusoidalIdle;
@@ -157,7 +160,9 @@ QList<ParamSpec> rows()
         if (const std::int64_t k = p.peColumns();
             k > 0 && std::isfinite(b) && b > 1.0 && shiftKeepsBase(p) && scaleIsPositive(p))
             text += tr(" The wavelengths 2π/w<sub>i</sub> run from %1 to %2 positions now.")
-                        .arg(QString::number(Frequencies::wavelength(0, k, p.sinusoidal), 'g', 5),
+                        .arg(p.sinusoidal.timestepScale == 1.0
+                                 ? u"2π"_s
+                                 : QString::number(Frequencies::wavelength(0, k, p.sinusoidal), 'g', 5),
                              QString::number(Frequencies::wavelength(Frequencies::pairCount(k) - 1, k, p.sinusoidal),
                                              'g', 5));
         return text;
