@@ -8,16 +8,19 @@ namespace posenc::TableCheck {
 
 void nameDeclaredMistake(TableMatch &declared, const TableMatch &read)
 {
-    if (declared.verdict != CheckVerdict::Mistake || !declared.mistakes.isEmpty() || declared.deviations.isEmpty())
+    if (declared.verdict != CheckVerdict::Mistake || declared.deviations.isEmpty())
         return;
     if (read.verdict == CheckVerdict::Unknown || read.diagnosis.isEmpty())
         return;
+    // A family that named the declared parameters the table differs in keeps its names; what the
+    // table reads as undeclared is still said.
+    const bool named = !declared.mistakes.isEmpty();
     // The same words, or the declared ones with their source after them ("... (preset llama-3-1-8b)"):
     // "attention factor 1" is no prefix of another reference's "attention factor 1.5".
     const bool sameReference = !read.referenceText.isEmpty() && read.family == declared.family
         && (declared.referenceText == read.referenceText
             || declared.referenceText.startsWith(read.referenceText + u" ("_s));
-    if (sameReference && read.verdict == CheckVerdict::Mistake && !read.mistakes.isEmpty()) {
+    if (!named && sameReference && read.verdict == CheckVerdict::Mistake && !read.mistakes.isEmpty()) {
         declared.mistakes = read.mistakes;
         declared.positionOffset = read.positionOffset;
         declared.firstPositionRow = read.firstPositionRow;

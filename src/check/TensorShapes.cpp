@@ -2,6 +2,7 @@
 
 #include "check/alibi/AlibiSlopeVector.h"
 #include "check/rope/RopeInvFreq.h"
+#include "check/t5/T5BiasStack.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -168,8 +169,8 @@ QString acceptedShapes()
     return u"the shapes accepted: a table L x d (dimensions of 1 aside); a vector [n] (RoPE's inv_freq of "
            "rotary_dim / 2, ALiBi's slopes of H heads; also [H, 1, 1], [1, H, 1, 1]); ALiBi's key biases [H, 1, L], "
            "[B·H, 1, L], [1, H, 1, L] (BLOOM, MPT); a stack of tables, each slice checked: [B, L, d] caches, "
-           "[H, L, L], [1, H, L, L], [B, H, L, L] biases, [B, H, L, D] and [3, B, L, D] caches (at most %1 "
-           "slices)"_s.arg(kMaxSlices);
+           "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket), [B, H, L, D] and "
+           "[3, B, L, D] caches (at most %1 slices)"_s.arg(kMaxSlices);
 }
 
 QString shapeText(const std::vector<std::int64_t> &shape)
@@ -388,7 +389,7 @@ std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, 
 
 QStringList mistakeIds()
 {
-    return RopeInvFreq::mistakeIds() + AlibiSlopeVector::mistakeIds();
+    return RopeInvFreq::mistakeIds() + AlibiSlopeVector::mistakeIds() + T5BiasStack::mistakeIds();
 }
 
 } // namespace posenc::TensorShapes

@@ -1,5 +1,6 @@
 #include "CheckApply.h"
 
+#include "CheckApplyHeads.h"
 #include "ExitCode.h"
 #include "JsonOutput.h"
 #include "ParamOptions.h"
@@ -24,17 +25,39 @@ namespace {
 struct Read
 {
     std::optional<RowMatrixXf> values;
+    std::vector<std::int64_t> shape; // as stored: a matrix, or many heads (CheckApplyHeads)
     StoredType stored = StoredType::Float32;
     int code = ExitDone;
     QString message;
 };
+
+QString shapeWords(const std::vector<std::int64_t> &shape)
+{
+    QStringList dims;
+    for (const std::int64_t d : shape)
+        dims.append(QString::number(d));
+    return dims.join(u", "_s);
+}
 
 // A whole query or key matrix, [positions, head_dim], as the table files are read; X and Y held
 // together with `rowBytes` a row of the check's own (a position, or three ids) within the budget.
 Read readWhole(const QString &what, const QString &path, std::uint64_t budget, double rowBytes)
 {
     Read read;
-    const auto opened = TableFile::open(MatrixSource::parse(path), budget, nullptr);
+    // Many heads are read as the array's rows; a matrix as every table is (TableFile::open).
+    const MatrixSource source = MatrixSource::parse(path);
+    const auto tensor = TableFile::openTensor(source, budget, nullptr);
+    if (tensor && (tensor.value().shape.size() > 4 || CheckApplyHeads::isHeads(tensor.value().shape))) {
+        read.shape = tensor.value().shape;
+        if (read.shape.size() > 4) {
+            read.code = ExitUsage;
+            read.message = u"%1: %2 holds an array of shape (%3); a query or key is %4"_s.arg(what, path)
+                               .arg(shapeWords(read.shape), CheckApplyHeads::acceptedShapes());
+            return read;
+        }
+    }
+    const auto opened = read.shape.empty() ? TableFile::open(source, budget, nullptr)
+                                           : ReadResult<std::shared_ptr<const TableRows>>(tensor.value().rows);
     if (!opened) {
         read.code = exitCodeOf(opened.error());
         read.message = u"%1: %2"_s.arg(what, opened.error().toString());
@@ -111,7 +134,7 @@ CommandOption option()
     return {{u"apply"_s},
             u"X"_s,
             u"posenc check --apply X.npy Y.npy: X holds a query or key before RoPE and Y after, [positions, "
-            "head_dim]. "_s
+            "head_dim], or many heads, [H, L, D], [B, H, L, D] or [B, L, H, D], each head checked on its own. "_s
                 + helps.join(u". "_s),
             {},
             true};
@@ -155,7 +178,17 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
         return m;
     const ParamOptions::Clues clues {
         {u"--apply"_s, [](const Params &p) { return FamilyChecks::of(p.encoding).apply.has_value(); }}};
-    ParamOptions::Result read = ParamOptions::read(parser, clues);
+    // A row's width is X's columns unless a flag, the preset or the config gives it, laid before the
+    // parameters are checked (a section of M-RoPE sums to X's pairs, not to the default head's).
+    const ParamOptions::Fit fit = [&](Params &p, const ParamOptions::Given &given) {
+        const ParamSpec *width = ParamTable::find(FamilyChecks::of(checkedFamily(p.encoding)).apply->widthKey);
+        if (!width || given.contains(width->key))
+            return;
+        width->assign(p, ParamValue(cols));
+        if (!given.contains(u"d-model"_s))
+            p.dModel = std::clamp(std::max(p.dModel, cols), std::int64_t(1), Params::kMaxDModel);
+    };
+    ParamOptions::Result read = ParamOptions::read(parser, clues, true, fit);
     if (read.exitCode() != ExitDone) {
         m.code = read.exitCode();
         m.messages = read.messages();
@@ -165,8 +198,6 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
     // A row's width: X's columns, unless a flag or the config gives it.
     const QString widthKey = FamilyChecks::of(checkedFamily(p.encoding)).apply->widthKey;
     if (const ParamSpec *width = ParamTable::find(widthKey)) {
-        if (!parser.isSet(widthKey) && !m.config)
-            width->assign(p, ParamValue(cols));
         if (width->value(p) != ParamValue(cols)) {
             m.code = ExitUsage;
             m.messages = {u"--apply: X and Y have %1 columns, but %2 gives %3 %4"_s.arg(cols).arg(
@@ -218,7 +249,15 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     declared.stored = storedFormat(y.stored);
     declared.threads = request.threads;
     const Encoding family = checkedFamily(m.params ? std::optional(m.params->encoding) : std::nullopt);
-    const auto checked = FamilyChecks::of(family).apply->check(*x.values, *y.values, declared);
+    if (x.shape != y.shape)
+        return fail(ExitUsage,
+                    u"--apply: X is (%1) and Y (%2); Y is X rotated, of its shape"_s.arg(shapeWords(x.shape),
+                                                                                         shapeWords(y.shape)));
+    const CheckApplyHeads::CheckOne one = [&](const RowMatrixXf &xs, const RowMatrixXf &ys) {
+        return FamilyChecks::of(family).apply->check(xs, ys, declared);
+    };
+    const auto checked = CheckApplyHeads::isHeads(x.shape) ? CheckApplyHeads::check(*x.values, *y.values, x.shape, one)
+                                                           : one(*x.values, *y.values);
     if (const auto *refused = std::get_if<QString>(&checked))
         return fail(ExitUsage, u"--apply: "_s + *refused);
     const ApplyResult &result = std::get<ApplyResult>(checked);

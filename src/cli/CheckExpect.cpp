@@ -139,7 +139,21 @@ std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &p
                                                                                  counterpartWords(key, family)));
     }
     ParamOptions::Clues clues {{u"--expect "_s + word, [family](const Params &p) { return p.encoding == family; }}};
-    const ParamOptions::Result read = ParamOptions::read(parser, clues);
+    // A head wider than the default d_model is no error where nothing gave d_model: d_model follows
+    // the head the flags give (--head-dim 1024), before the parameters are checked.
+    const ParamOptions::Fit fit = [](Params &p, const ParamOptions::Given &given) {
+        if (given.contains(u"d-model"_s))
+            return;
+        for (const QString &key : kWidthKeys) {
+            const ParamSpec *row = ParamTable::find(key);
+            if (!row || !given.contains(key))
+                continue;
+            const ParamValue value = row->value(p);
+            if (const auto *width = std::get_if<std::int64_t>(&value); width && *width > p.dModel)
+                p.dModel = std::min(*width, Params::kMaxDModel);
+        }
+    };
+    const ParamOptions::Result read = ParamOptions::read(parser, clues, true, fit);
     if (read.exitCode() != ExitDone)
         return Refusal {read.exitCode(), read.messages()};
     if (read.params.encoding != family)
@@ -152,6 +166,7 @@ std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &p
     e.tables = std::move(tables);
     e.widthGiven
         = std::any_of(kWidthKeys.cbegin(), kWidthKeys.cend(), [&](const QString &key) { return parser.isSet(key); });
+    e.modelGiven = read.fromOrigin.contains(u"d-model"_s) || parser.isSet(u"d-model"_s);
     return e;
 }
 
@@ -164,6 +179,9 @@ Params atWidth(const Expectation &e, std::int64_t cols)
         return p;
     if (const auto &fit = FamilyChecks::of(p.encoding).fitTableWidth)
         fit(p, cols);
+    // A table wider than the default d_model: d_model, where nothing gave it, holds its rows.
+    if (!e.modelGiven)
+        p.dModel = std::clamp(std::max(p.dModel, cols), std::int64_t(1), Params::kMaxDModel);
     return p;
 }
 

@@ -33,6 +33,7 @@ struct Expectation
     Params params; // the family's, with --expect FAMILY
     QStringList tables; // the family's words of the tables to try: "rope-cos", "rope-sin"
     bool widthGiven = false; // --d-model, --head-dim, --preset or --session gave the table's width
+    bool modelGiven = false; // --d-model, the preset or the session gave d_model
     QString tablePath; // --expect-table's FILE[:TENSOR]
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
 };

@@ -7,6 +7,7 @@
 #include "check/DeclaredReading.h"
 #include "check/TableAgainstTable.h"
 #include "check/TensorShapes.h"
+#include "check/t5/T5BiasStack.h"
 
 #include <algorithm>
 
@@ -163,7 +164,13 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 "before they are repeated for both columns of a pair (its columns c and c + %1 "
                 "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
     }
-    if (kind == TensorShapes::Kind::Stack) {
+    // T5's position_bias [.., H, L, L]: its heads read per bucket of relative_position_bucket.
+    const bool t5Declared = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::T5;
+    if (kind == TensorShapes::Kind::Stack && (expected.kind == CheckExpect::Expectation::Kind::None || t5Declared)) {
+        if (auto read = T5BiasStack::read(shape, *rows, t5Declared ? std::optional(expected.params.t5) : std::nullopt))
+            match = std::move(*read);
+    }
+    if (kind == TensorShapes::Kind::Stack && !match) {
         std::vector<TableMatch> matches;
         const std::int64_t length = shape[shape.size() - 2];
         const std::int64_t count = TensorShapes::slices(shape);

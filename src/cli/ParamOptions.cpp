@@ -192,7 +192,7 @@ void followMaxLen(Result &result)
 
 } // namespace
 
-Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams)
+Result read(const QCommandLineParser &parser, const Clues &clues, bool configGivesParams, const Fit &fit)
 {
     if (configGivesParams) {
         const auto config = ConfigOptions::read(parser);
@@ -200,7 +200,7 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
             return *refused;
         if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
             Result result = read(parser, chosen->texts,
-                                 u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues);
+                                 u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues, fit);
             if (const ConfigLayer *layer = chosen->check.layer(chosen->layerType))
                 result.configLayer = std::make_shared<const ConfigLayer>(*layer);
             return result;
@@ -211,10 +211,10 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
         if (const auto *refused = std::get_if<Result>(&chosen))
             return *refused;
         const Preset *preset = std::get<const Preset *>(chosen);
-        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name), clues);
+        return read(parser, preset->params, u"the preset %1"_s.arg(preset->name), clues, fit);
     }
     if (!parser.isSet(kSessionKey))
-        return read(parser, {}, {}, clues);
+        return read(parser, {}, {}, clues, fit);
     const QString path = parser.values(kSessionKey).constLast();
     auto loaded = readSession(path);
     if (const auto *error = std::get_if<SessionError>(&loaded)) {
@@ -223,12 +223,13 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
         return result;
     }
     Session session = std::get<Session>(std::move(loaded));
-    Result result = read(parser, session.params, path, clues);
+    Result result = read(parser, session.params, path, clues, fit);
     result.session = std::move(session);
     return result;
 }
 
-Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues)
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues,
+            const Fit &fit)
 {
     Given given = base;
     QStringList fromFlags;
@@ -239,7 +240,7 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
         given.insert(key, isSwitch ? u"true"_s : parser.values(key).constLast());
         fromFlags.append(key);
     }
-    Result result = read(given, clues);
+    Result result = read(given, clues, fit);
     result.origin = origin;
     for (const QString &key : base.keys()) {
         if (!fromFlags.contains(key))
@@ -248,7 +249,7 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
     return result;
 }
 
-Result read(const Given &given, const Clues &clues)
+Result read(const Given &given, const Clues &clues, const Fit &fit)
 {
     Result result;
     result.errors = ParamOverlay::set(result.params, given);
@@ -262,6 +263,8 @@ Result read(const Given &given, const Clues &clues)
         BatchFileOptions::read(given, result);
     if (result.exitCode() != ExitDone)
         return result;
+    if (fit)
+        fit(result.params, given);
     result.errors = result.params.validate();
     if (!result.errors.isEmpty() && !given.contains(u"max-len"_s))
         followMaxLen(result);

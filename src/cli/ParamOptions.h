@@ -12,6 +12,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -53,19 +54,25 @@ struct Result
 // What a command gives besides the parameters that only some families have (its FIGURE, its
 // QUANTITY): where no encoding is given, these and the family parameters given choose it.
 using Clues = QList<FamilyInference::Clue>;
+// What a command knows of the parameters besides what was given (a table's width): laid over the
+// parameters read before they are checked, `given` holding the keys the flags, the preset, the
+// session or the config gave, which it leaves as they are.
+using Fit = std::function<void(Params &params, const Given &given)>;
 
 // The parameters of --session FILE, --preset NAME or --config FILE if given, overridden by every
 // parameter flag given. `configGivesParams` false leaves --config to a figure that draws the config
 // itself (layer-stack): the parameters are then the defaults and the flags.
-Result read(const QCommandLineParser &parser, const Clues &clues = {}, bool configGivesParams = true);
+Result read(const QCommandLineParser &parser, const Clues &clues = {}, bool configGivesParams = true,
+            const Fit &fit = {});
 // The parameters of `base` (a session's, a lesson's or a preset's), every parameter flag given
 // overriding them whatever their order; the messages about the values `base` gave name `origin`.
 // How a session, a lesson and a preset all reach the command line.
-Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues = {});
+Result read(const QCommandLineParser &parser, const Given &base, const QString &origin, const Clues &clues = {},
+            const Fit &fit = {});
 // The parameters of `given` over the defaults. Where `given` names no encoding, the family is the
 // one that every family parameter given and every clue fits (docs/ARCHITECTURE.md, Command line,
 // "A family inferred"); none or several is a usage error naming them.
-Result read(const Given &given, const Clues &clues = {});
+Result read(const Given &given, const Clues &clues = {}, const Fit &fit = {});
 
 // `error` as the command line words it: "--d-model: must be an integer in [1, 1048576]; got 0".
 QString flagText(const ParamError &error);

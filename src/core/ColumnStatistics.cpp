@@ -141,7 +141,7 @@ void placeClosedForm(const Params &p, ColumnStats &stats)
 {
     const std::int64_t k = p.peColumns();
     Eigen::ArrayXd mean, meanSquare;
-    sinusoidMoments(k, p.sinusoidal.base, p.sinusoidal.layout, p.maxLen, mean, meanSquare);
+    sinusoidMoments(k, p.sinusoidal, p.maxLen, mean, meanSquare);
     const std::int64_t offset = peOffset(p);
     stats.peMean.segment(offset, k) = mean;
     stats.peStd.segment(offset, k) = (meanSquare - mean.square()).max(0.0).sqrt();
@@ -191,7 +191,7 @@ std::optional<QString> check(const Engine &engine)
     return engine.check(Quantity::Embedding, {0, std::min(tileRowsFor(cols), p.maxLen), 0, cols});
 }
 
-void sinusoidMoments(std::int64_t dModel, double base, Layout layout, std::int64_t maxLen, Eigen::ArrayXd &mean,
+void sinusoidMoments(std::int64_t dModel, const SinusoidalParams &params, std::int64_t maxLen, Eigen::ArrayXd &mean,
                      Eigen::ArrayXd &meanSquare)
 {
     // sum_{p < L} e^{i p w} = e^{i (L - 1) w / 2} sin(L w / 2) / sin(w / 2); with 2w, the mean of
@@ -200,8 +200,8 @@ void sinusoidMoments(std::int64_t dModel, double base, Layout layout, std::int64
     mean.resize(dModel);
     meanSquare.resize(dModel);
     for (std::int64_t j = 0; j < dModel; ++j) {
-        const ColumnRole role = Frequencies::role(j, dModel, layout);
-        const double w = Frequencies::angular(role.pair, dModel, base);
+        const ColumnRole role = Frequencies::role(j, dModel, params);
+        const double w = Frequencies::angular(role.pair, dModel, params);
         const double dirichlet = std::sin(0.5 * length * w) / std::sin(0.5 * w);
         const double centre = 0.5 * (length - 1.0) * w;
         const double first = (role.isCos ? std::cos(centre) : std::sin(centre)) * dirichlet / length;

@@ -32,7 +32,7 @@ struct ColumnStats
 namespace ColumnStatistics {
 
 // Mean and mean square over p = 0 .. L - 1 of the sinusoidal table's columns, exact angles.
-void sinusoidMoments(std::int64_t dModel, double base, Layout layout, std::int64_t maxLen, Eigen::ArrayXd &mean,
+void sinusoidMoments(std::int64_t dModel, const SinusoidalParams &params, std::int64_t maxLen, Eigen::ArrayXd &mean,
                      Eigen::ArrayXd &meanSquare);
 
 // The error that refuses the statistics of `engine` (a tile of rows over the memory budget),

@@ -12,9 +12,15 @@ PositionalTable::PositionalTable(std::int64_t dModel, double base, Layout layout
     : PositionalTable(dModel, Frequencies::schedule(dModel, base), layout, angles)
 { }
 
-PositionalTable::PositionalTable(std::int64_t columns, FrequencySchedule schedule, Layout layout, Angles angles)
+PositionalTable::PositionalTable(std::int64_t dModel, const SinusoidalParams &params, Angles angles)
+    : PositionalTable(dModel, Frequencies::schedule(dModel, params), params.layout, angles, params.flipSinToCos)
+{ }
+
+PositionalTable::PositionalTable(std::int64_t columns, FrequencySchedule schedule, Layout layout, Angles angles,
+                                 bool cosFirst)
     : m_dModel(columns)
     , m_layout(layout)
+    , m_cosFirst(layout == Layout::Split && cosFirst)
     , m_angles(angles)
     , m_amplitude(schedule.amplitude)
 {
@@ -44,15 +50,18 @@ PositionalTable::PairRange PositionalTable::pairsFor(std::int64_t col0, std::int
     const std::int64_t h = Frequencies::pairCount(m_dModel);
     std::int64_t first = h;
     std::int64_t last = 0; // one past
-    if (col0 < h) {
-        first = col0;
-        last = std::min(end, h);
-    }
-    if (end > h) {
-        first = std::min(first, std::max(col0, h) - h);
-        last = std::max(last, end - h);
-    }
-    return {first, last - first};
+    // The pairs of the sines at sineAt() and of the cosines at cosineAt() that meet the block.
+    const auto meet = [&](std::int64_t at, std::int64_t count) {
+        const std::int64_t a = std::max(col0, at) - at;
+        const std::int64_t b = std::min(end, at + count) - at;
+        if (a < b) {
+            first = std::min(first, a);
+            last = std::max(last, b);
+        }
+    };
+    meet(sineAt(), h);
+    meet(cosineAt(), m_dModel - h);
+    return {first, std::max<std::int64_t>(last - first, 0)};
 }
 
 namespace {
@@ -145,8 +154,16 @@ int PositionalTable::columnsOf(std::int64_t first, std::int64_t end, const Block
         add(2 * first, 2 * end);
     } else {
         const std::int64_t h = Frequencies::pairCount(m_dModel);
-        add(std::min(first, h), std::min(end, h));
-        add(h + first, std::min(h + end, m_dModel));
+        const auto sines = [&] { add(sineAt() + std::min(first, h), sineAt() + std::min(end, h)); };
+        const auto cosines
+            = [&] { add(cosineAt() + std::min(first, m_dModel - h), cosineAt() + std::min(end, m_dModel - h)); };
+        if (m_cosFirst) { // in column order, as forEachTile reads them
+            cosines();
+            sines();
+        } else {
+            sines();
+            cosines();
+        }
     }
     return count;
 }
@@ -172,10 +189,10 @@ void PositionalTable::forEachColumnRange(std::int64_t first, std::int64_t end, c
     }
     // Split: pairs whose sine, cosine or both are in the block, in ranges where that is the same.
     const std::int64_t h = Frequencies::pairCount(m_dModel);
-    const std::int64_t sine0 = std::max(first, col0);
-    const std::int64_t sine1 = std::min({end, h, colEnd});
-    const std::int64_t cosine0 = std::max(first, col0 - h);
-    const std::int64_t cosine1 = std::min({end, m_dModel - h, colEnd - h});
+    const std::int64_t sine0 = std::max(first, col0 - sineAt());
+    const std::int64_t sine1 = std::min({end, h, colEnd - sineAt()});
+    const std::int64_t cosine0 = std::max(first, col0 - cosineAt());
+    const std::int64_t cosine1 = std::min({end, m_dModel - h, colEnd - cosineAt()});
     std::int64_t cuts[] = {first,
                            end,
                            std::clamp(sine0, first, end),
@@ -191,7 +208,7 @@ void PositionalTable::forEachColumnRange(std::int64_t first, std::int64_t end, c
         const bool sine = sine0 <= from && till <= sine1;
         const bool cosine = cosine0 <= from && till <= cosine1;
         if (sine || cosine)
-            rangeFn(from, till, false, sine ? from : -1, cosine ? h + from : -1);
+            rangeFn(from, till, false, sine ? sineAt() + from : -1, cosine ? cosineAt() + from : -1);
     }
 }
 
@@ -369,7 +386,7 @@ void PositionalTable::fillValues(const Block &block, BlockRef out, PairValues va
 float PositionalTable::float32Value(std::int64_t p, std::int64_t column, PairValues values) const
 {
     // The float32 angle float(p) * float(w), the way float32 frameworks form it.
-    const ColumnRole role = Frequencies::role(column, m_dModel, m_layout);
+    const ColumnRole role = Frequencies::role(column, m_dModel, m_layout, m_cosFirst);
     const bool isCos = values == PairValues::SineCosine ? role.isCos : values == PairValues::Cosines;
     const auto angle = static_cast<double>(static_cast<float>(p) * m_wFloat[role.pair]);
     return static_cast<float>(m_amplitude * (isCos ? std::cos(angle) : std::sin(angle)));
@@ -387,7 +404,7 @@ void PositionalTable::forEachErrorRow(const Block &block, const RowSink &sink) c
         [&](std::int64_t p0, std::int64_t count, double *s, double *c, const Rotation &step, bool advancePast) {
             for (std::int64_t p = p0; p < p0 + count; ++p) {
                 for (std::int64_t col = 0; col < block.cols; ++col) {
-                    const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout);
+                    const ColumnRole role = Frequencies::role(block.col0 + col, m_dModel, m_layout, m_cosFirst);
                     const double float32Value = this->float32Value(p, block.col0 + col);
                     const double exact = role.isCos ? c[role.pair - pairs.first] : s[role.pair - pairs.first];
                     dst[col] = static_cast<float>(float32Value - exact);

@@ -63,13 +63,18 @@ public:
     };
     using TileSink = std::function<void(const Tile &tile)>;
 
-    // `columns` columns of the schedule's ceil(columns / 2) pairs.
-    PositionalTable(std::int64_t columns, FrequencySchedule schedule, Layout layout, Angles angles);
+    // `columns` columns of the schedule's ceil(columns / 2) pairs; `cosFirst` (split layout only):
+    // the cosines before the sines (Frequencies::role).
+    PositionalTable(std::int64_t columns, FrequencySchedule schedule, Layout layout, Angles angles,
+                    bool cosFirst = false);
     // The sinusoidal PE of d_model `dModel` and base `base` (Frequencies::schedule).
     PositionalTable(std::int64_t dModel, double base, Layout layout, Angles angles);
+    // The sinusoidal PE of the family's parameters: their frequencies, layout and flip.
+    PositionalTable(std::int64_t dModel, const SinusoidalParams &params, Angles angles);
 
     std::int64_t columns() const { return m_dModel; }
     Layout layout() const { return m_layout; }
+    bool cosFirst() const { return m_cosFirst; }
     Angles angles() const { return m_angles; }
 
     // Hands the block to `sink` in tiles of at most kRunRows rows and kTileColumns columns,
@@ -141,8 +146,13 @@ private:
     // The value of cell (p, column) with float32 angles, the pair's columns holding `values`.
     float float32Value(std::int64_t p, std::int64_t column, PairValues values = PairValues::SineCosine) const;
 
+    // The split layout's first column of the sines and of the cosines.
+    std::int64_t sineAt() const { return m_cosFirst ? m_dModel - (m_dModel + 1) / 2 : 0; }
+    std::int64_t cosineAt() const { return m_cosFirst ? 0 : (m_dModel + 1) / 2; }
+
     std::int64_t m_dModel;
     Layout m_layout;
+    bool m_cosFirst;
     Angles m_angles;
     double m_amplitude;
     Eigen::ArrayXd m_w; // w_i

@@ -54,8 +54,12 @@ QString peVariantText(const Params &params)
     QStringList parts;
     if (params.sinusoidal.layout == Layout::Split)
         parts.append(u"split layout"_s);
+    if (params.sinusoidal.flipSinToCos)
+        parts.append(u"cos first"_s);
     if (params.sinusoidal.base != 10000.0)
         parts.append(u"b = %1"_s.arg(NumberText::compact(params.sinusoidal.base, 6)));
+    if (params.sinusoidal.freqShift != 0.0)
+        parts.append(u"shift %1"_s.arg(NumberText::compact(params.sinusoidal.freqShift, 6)));
     if (params.sinusoidal.angles == Angles::Float32)
         parts.append(u"float32 angles"_s);
     return parts.join(u", "_s);

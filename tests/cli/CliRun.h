@@ -78,8 +78,9 @@ inline QStringList parameterFlags(const QJsonObject &file)
     const QJsonObject params = file.value(QStringLiteral("params")).toObject();
     for (auto it = params.begin(); it != params.end(); ++it) {
         // A switch is a flag alone: given for true, left out for false.
-        static const QStringList switches = {QStringLiteral("eval"), QStringLiteral("t5-causal"),
-                                             QStringLiteral("mrope-interleaved"), QStringLiteral("cls-token")};
+        static const QStringList switches
+            = {QStringLiteral("eval"), QStringLiteral("t5-causal"), QStringLiteral("mrope-interleaved"),
+               QStringLiteral("cls-token"), QStringLiteral("flip-sin-to-cos")};
         if (switches.contains(it.key())) {
             if (it.value().toString() == QStringLiteral("true"))
                 flags << QStringLiteral("--") + it.key();

@@ -139,6 +139,21 @@ std::pair<std::vector<float>, std::vector<float>> mrope(const std::vector<std::a
     return {x, y};
 }
 
+// A C-order float32 .npy of any shape.
+bool writeArray(const QString &path, const std::vector<qint64> &shape, const std::vector<float> &values)
+{
+    QStringList dims;
+    for (const qint64 d : shape)
+        dims.append(QString::number(d));
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims.join(u", "_s).toUtf8() + "), }";
+    dict.append(QByteArray((64 - (10 + dict.size() + 1) % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    bytes.append(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
 } // namespace
 
 class TestCliApply : public QObject
@@ -352,6 +367,99 @@ private slots:
                                                 u"--mrope-section"_s, u"16,24,20"_s});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"--mrope-section"_s), qPrintable(run.err));
+    }
+
+    // issue 62, break 4: a section that sums to X's pairs, not to the default head's, is X's: the
+    // head is X's width where no flag gives it (64 positions of text, head 32, theta 10000: each row
+    // turned by its position, half layout).
+    void mropeWidthIsXs()
+    {
+        constexpr qint64 rows = 64, d = 32, h = d / 2;
+        std::mt19937 engine(29);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        std::vector<float> x(rows * d), y(x.size());
+        for (float &v : x)
+            v = float(normal(engine));
+        for (qint64 r = 0; r < rows; ++r) {
+            const auto at = [&](qint64 j) { return double(x[std::size_t(r * d + j)]); };
+            for (qint64 j = 0; j < d; ++j) {
+                const double angle = double(r) * std::pow(10000.0, -2.0 * double(j % h) / double(d));
+                const double turned = j < h ? -at(j + h) : at(j - h);
+                y[std::size_t(r * d + j)] = float(at(j) * std::cos(angle) + turned * std::sin(angle));
+            }
+        }
+        const QString xPath = m_dir.filePath(u"width-x.npy"_s), yPath = m_dir.filePath(u"width-y.npy"_s);
+        QVERIFY(CliRun::writeNpy(xPath, rows, d, x) && CliRun::writeNpy(yPath, rows, d, y));
+        const QStringList mrope {u"--encoding"_s, u"mrope"_s,    u"--mrope-section"_s,
+                                 u"4,6,6"_s,      u"--prompt"_s, u"text:64"_s};
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xPath, yPath} + mrope);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        // A head the flags give is theirs: 64 columns declared for X's 32, one line naming the flag.
+        const CliRun::Run wider
+            = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xPath, yPath, u"--head-dim"_s, u"64"_s}
+                             + QStringList {u"--encoding"_s, u"mrope"_s, u"--mrope-section"_s, u"8,12,12"_s,
+                                            u"--prompt"_s, u"text:64"_s});
+        QCOMPARE(wider.exitCode, 2);
+        QVERIFY2(wider.err.contains(u"--head-dim"_s), qPrintable(wider.err));
+        QCOMPARE(wider.err.count(u'\n'), 1);
+    }
+
+    // Many heads, [B, H, L, D] and [B, L, H, D]: each head checked on its own, its positions its own
+    // (batch 1 from 3), the worst head named in full (batch 1, head 2 turned as rotate_every_two).
+    void manyHeadsAreEachChecked_data()
+    {
+        QTest::addColumn<bool>("headsFirst");
+        QTest::newRow("[B, H, L, D]") << true;
+        QTest::newRow("[B, L, H, D]") << false;
+    }
+    void manyHeadsAreEachChecked()
+    {
+        QFETCH(bool, headsFirst);
+        constexpr qint64 batch = 2, heads = 3;
+        std::vector<float> x(std::size_t(batch * heads * kRows * kDim)), y(x.size());
+        for (qint64 b = 0; b < batch; ++b) {
+            for (qint64 h = 0; h < heads; ++h) {
+                const auto [hx, hy] = applied(b == 1 ? 3 : 0, true, !(b == 1 && h == 2));
+                for (qint64 l = 0; l < kRows; ++l) {
+                    const qint64 row = headsFirst ? (b * heads + h) * kRows + l : (b * kRows + l) * heads + h;
+                    std::copy_n(hx.begin() + l * kDim, kDim, x.begin() + row * kDim);
+                    std::copy_n(hy.begin() + l * kDim, kDim, y.begin() + row * kDim);
+                }
+            }
+        }
+        const std::vector<qint64> shape = headsFirst ? std::vector<qint64> {batch, heads, kRows, kDim}
+                                                     : std::vector<qint64> {batch, kRows, heads, kDim};
+        const QString xPath = m_dir.filePath(u"heads-x.npy"_s), yPath = m_dir.filePath(u"heads-y.npy"_s);
+        QVERIFY(writeArray(xPath, shape, x) && writeArray(yPath, shape, y));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(o[u"tensor_layout"_s].toString(), headsFirst ? u"[B, H, L, D]"_s : u"[B, L, H, D]"_s);
+        // Every head of batch 1 is a mistake (from 3, and head 2 turned the other way): the first named.
+        QCOMPARE(o[u"worst_head"_s].toObject()[u"batch"_s].toInt(), 1);
+        QCOMPARE(o[u"worst_head"_s].toObject()[u"head"_s].toInt(), 0);
+        const QJsonArray each = o[u"heads"_s].toArray();
+        QCOMPARE(each.size(), qsizetype(batch * heads));
+        for (const QJsonValue &v : each) {
+            const QJsonObject head = v.toObject();
+            const bool swapped = head[u"batch"_s].toInt() == 1 && head[u"head"_s].toInt() == 2;
+            const QJsonArray mistakes = head[u"mistakes"_s].toArray();
+            if (swapped)
+                QVERIFY2(mistakes.contains(u"rope-layout-swapped"_s), qPrintable(run.out));
+            else if (head[u"batch"_s].toInt() == 0)
+                QCOMPARE(head[u"verdict"_s].toString(), u"correct"_s);
+            else
+                QCOMPARE(head[u"position_offset"_s].toInteger(), 3);
+        }
+        // A shape past four dimensions, and X and Y of two shapes: one line each, exit 2.
+        const QString five = m_dir.filePath(u"five.npy"_s);
+        QVERIFY(writeArray(five, {1, batch, heads, kRows, kDim}, x));
+        const CliRun::Run refused = CliRun::posenc({u"check"_s, u"--apply"_s, five, five});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"[B, H, L, D] or [B, L, H, D]"_s), qPrintable(refused.err));
+        const CliRun::Run mismatched = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, five});
+        QCOMPARE(mismatched.exitCode, 2);
+        QCOMPARE(mismatched.err.count(u'\n'), 1);
     }
 
     void badUseIsRefused()

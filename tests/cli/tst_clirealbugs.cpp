@@ -18,7 +18,9 @@ namespace {
 const QString kSource = QStringLiteral(POSENC_SOURCE_DIR);
 
 // The manifest's name of a mistake where posenc's id differs.
-const QHash<QString, QString> kIds {{u"longrope-factors"_s, u"longrope-factor-set"_s}};
+const QHash<QString, QString> kIds {{u"longrope-factors"_s, u"longrope-factor-set"_s},
+                                    {u"frequency-exponent"_s, u"freq-shift"_s},
+                                    {u"sin-cos-order"_s, u"flip-sin-to-cos"_s}};
 
 QJsonObject bugOf(const QString &slug)
 {
@@ -82,10 +84,12 @@ private slots:
         QTest::addColumn<QString>("slug");
         QTest::addColumn<bool>("declarable");
         QTest::addColumn<bool>("named");
-        // diffusers' flip_sin_to_cos and downscale_freq_shift have no flag yet.
-        QTest::newRow("diffusers-prx-freq-shift") << u"diffusers-prx-freq-shift"_s << false << false;
-        QTest::newRow("flashinfer-wan-timestep-order") << u"flashinfer-wan-timestep-order"_s << false << false;
+        // diffusers' get_timestep_embedding: --flip-sin-to-cos and --freq-shift declare it.
+        QTest::newRow("diffusers-prx-freq-shift") << u"diffusers-prx-freq-shift"_s << true << true;
+        QTest::newRow("flashinfer-wan-timestep-order") << u"flashinfer-wan-timestep-order"_s << true << true;
         QTest::newRow("tf-rtdetr-non-square") << u"tf-rtdetr-non-square"_s << true << true;
+        // candle's pixtral cos of float32 angles, correct declared; the 64-wide grid's rows named.
+        QTest::newRow("candle-pixtral-positions") << u"candle-pixtral-positions"_s << true << true;
         QTest::newRow("mlxlm-dsv32-indexer-layout") << u"mlxlm-dsv32-indexer-layout"_s << true << true;
         QTest::newRow("tf-llama-autocast-bf16") << u"tf-llama-autocast-bf16"_s << true << false;
         // Not yet held: tf-gptneox-left-padding's fixed table (HF's float32 inv_freq) deviates from the

@@ -112,6 +112,42 @@ std::vector<float> alibiHeads(const std::vector<double> &slopes, int length)
     return out;
 }
 
+// transformers models/t5/modeling_t5.py T5Attention._relative_position_bucket of relative_position
+// = memory_position - context_position, the log part in float32 and truncated as .to(torch.long).
+int t5Bucket(int relative, bool bidirectional, int buckets = 32, int maxDistance = 128)
+{
+    int bucket = 0;
+    if (bidirectional) {
+        buckets /= 2;
+        bucket += relative > 0 ? buckets : 0;
+        relative = std::abs(relative);
+    } else {
+        relative = -std::min(relative, 0);
+    }
+    const int maxExact = buckets / 2;
+    if (relative < maxExact)
+        return bucket + relative;
+    const float large = std::log(float(relative) / float(maxExact)) / float(std::log(double(maxDistance) / maxExact))
+        * float(buckets - maxExact);
+    return bucket + std::min(maxExact + int(large), buckets - 1);
+}
+
+// T5Attention.compute_bias: [1, H, L, L], cell (h, i, j) the weight of bucket(j - i) (or i - j,
+// `mirrored`) for head h, the weights a fixed pseudo-random [buckets, H] table.
+std::vector<float> t5Bias(int heads, int length, bool bidirectional, bool mirrored = false)
+{
+    std::vector<float> out;
+    for (int h = 0; h < heads; ++h) {
+        for (int i = 0; i < length; ++i) {
+            for (int j = 0; j < length; ++j) {
+                const int b = t5Bucket(mirrored ? i - j : j - i, bidirectional);
+                out.push_back(float(std::sin(1.7 * b + 0.3 * h + 0.1)));
+            }
+        }
+    }
+    return out;
+}
+
 // HF's cos cache of the default type, [L, d] in the half layout, at positions from `first`.
 std::vector<float> cosTable(int length, int dim, double theta, int first)
 {
@@ -222,6 +258,23 @@ private slots:
         QTest::newRow("MPT [1, 8, 1, 40]")
             << npy({1, 8, 1, 40}, mpt) << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s} << u"correct"_s
             << QString() << u"MPT"_s;
+        // T5's position_bias, read per bucket: learned, never correct; a cell off its bucket named.
+        QTest::newRow("T5 position_bias [1, 12, 64, 64]") << npy({1, 12, 64, 64}, t5Bias(12, 64, true)) << QStringList()
+                                                          << u"learned"_s << QString() << u"constant on the buckets"_s;
+        QTest::newRow("T5 decoder's position_bias, causal")
+            << npy({1, 4, 48, 48}, t5Bias(4, 48, false)) << QStringList() << u"learned"_s << QString() << u"causal"_s;
+        std::vector<float> broken = t5Bias(12, 64, true);
+        broken[std::size_t(5 * 64 * 64 + 40 * 64 + 7)] += 0.5f;
+        QTest::newRow("T5 position_bias, one cell off its bucket")
+            << npy({1, 12, 64, 64}, broken) << QStringList() << u"mistake"_s << u"t5-bucket-value-broken"_s
+            << u"head 5, query 40, key 7"_s;
+        // The decoder's map of i - j: the keys after the query bucketed, those before all in bucket 0.
+        QTest::newRow("T5 decoder's position_bias of i - j")
+            << npy({4, 48, 48}, t5Bias(4, 48, false, true)) << QStringList() << u"mistake"_s
+            << u"relative-position-reversed"_s << u"mirrored"_s;
+        QTest::newRow("T5 position_bias, causal declared")
+            << npy({1, 4, 48, 48}, t5Bias(4, 48, true)) << QStringList {u"--expect"_s, u"t5"_s, u"--t5-causal"_s}
+            << u"mistake"_s << u"t5-causal"_s << u"bidirectional"_s;
         const std::vector<float> cos = cosTable(64, 64, 10000.0, 0);
         // candle's cos of the frequencies, [L, rotary_dim / 2]: the half layout's first half.
         std::vector<float> narrow;

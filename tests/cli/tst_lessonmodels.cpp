@@ -173,9 +173,11 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
         {u"fam_alibi_1_100"_s, [&] { return -100.0 * alibiref::slopes(p.alibi.heads).front(); }},
         {u"sim_1"_s,
          [&] {
-             double sum = 0.0; // Σ cos(w_i) over the whole pairs, w_i = b^(−2i/k)
+             // Σ cos(w_i) over the whole pairs, w_i = c b^(−i/(k/2 − s)) (diffusers' scale c and shift s)
+             double sum = 0.0;
+             const double half = double(k) / 2.0 - p.sinusoidal.freqShift;
              for (std::int64_t i = 0; 2 * i + 1 < p.peColumns(); ++i)
-                 sum += std::cos(std::pow(p.sinusoidal.base, -2.0 * double(i) / k));
+                 sum += std::cos(p.sinusoidal.timestepScale * std::pow(p.sinusoidal.base, -double(i) / half));
              return sum;
          }},
         {u"f32_bound"_s, [&] { return double(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -25); }},

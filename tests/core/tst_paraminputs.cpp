@@ -46,6 +46,10 @@ QList<std::pair<QString, Params>> settings()
     list.append({u"embedding mode"_s, with(base, u"dropout-mode"_s, u"embedding"_s)});
     list.append({u"evaluation"_s, with(base, u"eval"_s, u"true"_s)});
     list.append({u"float32 split"_s, with(with(base, u"angles"_s, u"float32"_s), u"layout"_s, u"split"_s)});
+    list.append(
+        {u"diffusers' timestep embedding"_s,
+         with(with(with(with(base, u"layout"_s, u"split"_s), u"flip-sin-to-cos"_s, u"true"_s), u"freq-shift"_s, u"1"_s),
+              u"timestep-scale"_s, u"1000"_s)});
     Params loaded = base;
     loaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
     list.append({u"loaded matrix"_s, loaded});
@@ -105,6 +109,9 @@ QList<std::pair<QString, QString>> changes()
         {u"base"_s, u"500"_s},
         {u"layout"_s, u"split"_s},
         {u"angles"_s, u"float32"_s},
+        {u"flip-sin-to-cos"_s, u"true"_s},
+        {u"freq-shift"_s, u"1"_s},
+        {u"timestep-scale"_s, u"1000"_s},
         {u"scale"_s, u"2.5"_s},
         {u"init"_s, u"0.3"_s},
         {u"pe-dims"_s, u"6"_s},

@@ -172,6 +172,7 @@ QList<std::pair<QString, Params>> settings()
         {u"protect-special from the start"_s, with(protect, u"special"_s, u"0,3"_s)},
         {u"custom scale and sigma"_s, custom},
         {u"float32 split"_s, with(with(base, u"angles"_s, u"float32"_s), u"layout"_s, u"split"_s)},
+        {u"diffusers' order"_s, with(with(base, u"layout"_s, u"split"_s), u"flip-sin-to-cos"_s, u"true"_s)},
         {u"loaded matrix"_s, loaded(base)},
         {u"loaded matrix, evaluation"_s, loaded(with(base, u"eval"_s, u"true"_s))},
         {u"loaded matrix, p = 1"_s, loaded(with(base, u"dropout"_s, u"1"_s))},
@@ -199,6 +200,9 @@ QList<Params> alternatives(const Params &p, const QString &key)
         {u"base"_s, {u"500"_s, u"10000"_s}},
         {u"layout"_s, {u"split"_s, u"interleaved"_s}},
         {u"angles"_s, {u"float32"_s, u"exact"_s}},
+        {u"flip-sin-to-cos"_s, {u"true"_s, u"false"_s}},
+        {u"freq-shift"_s, {u"1"_s, u"0"_s}},
+        {u"timestep-scale"_s, {u"1000"_s, u"1"_s}},
         {u"scale"_s, {u"2.5"_s, u"sqrt"_s}},
         {u"init"_s, {u"0.3"_s, u"normal"_s}},
         {u"compose"_s, {u"concat"_s, u"sum"_s}},
@@ -285,6 +289,9 @@ QStringList keys()
             u"base"_s,
             u"layout"_s,
             u"angles"_s,
+            u"flip-sin-to-cos"_s,
+            u"freq-shift"_s,
+            u"timestep-scale"_s,
             u"scale"_s,
             kCustomScale,
             u"init"_s,
@@ -486,10 +493,12 @@ void TestParamUse::documentedCases_data()
     row("concat k = d: scale", allPe, u"scale"_s, I::NoEmbeddingColumns);
     row("concat k = d: init", allPe, u"init"_s, I::NoEmbeddingColumns);
     const Params noPe = with(with(base, u"compose"_s, u"concat"_s), u"pe-dims"_s, u"0"_s);
-    for (const char *key : {"base", "layout", "angles"})
+    for (const char *key : {"base", "layout", "angles", "freq-shift", "timestep-scale"})
         row(qPrintable(u"concat k 0: "_s + QString::fromLatin1(key)), noPe, QString::fromLatin1(key), I::NoPeColumns);
-    for (const char *key : {"max-len", "compose", "dropout-mode", "eval", "base", "layout", "angles"})
+    for (const char *key : {"max-len", "compose", "dropout-mode", "eval", "base", "layout", "angles", "freq-shift"})
         row(qPrintable(u"defaults: "_s + QString::fromLatin1(key)), base, QString::fromLatin1(key), std::nullopt);
+    row("interleaved: flip_sin_to_cos", base, u"flip-sin-to-cos"_s, I::FamilySetting); // split only
+    row("split: flip_sin_to_cos", with(base, u"layout"_s, u"split"_s), u"flip-sin-to-cos"_s, std::nullopt);
 
     // RoPE's parameters: another encoding, a rope-type that does not read them, and the readings
     // that leave one aside.

@@ -61,6 +61,14 @@ double referenceMean(const Case &c, const RowWindows &w, std::int64_t a, std::in
     return sum / total;
 }
 
+// The paper's sinusoid, base 10000, in `layout`.
+SinusoidalParams paperIn(Layout layout)
+{
+    SinusoidalParams p;
+    p.layout = layout;
+    return p;
+}
+
 } // namespace
 
 class TestPeWindowMeans : public QObject
@@ -107,7 +115,7 @@ void TestPeWindowMeans::meansMatchTheWeightedSums()
     QFETCH(std::int64_t, peLast);
     const Case c {dModel, layout, first, rows, windows, peLast};
     const RowWindows w = windowsOf(c);
-    const PeWindowMeans means(dModel, 10000.0, layout, w);
+    const PeWindowMeans means(dModel, paperIn(layout), w);
     double worst = 0.0;
     QString where;
     means.forEachWindow(0, windows, 0, dModel, [&](std::int64_t a, const double *values) {
@@ -135,7 +143,7 @@ void TestPeWindowMeans::squaresMatchTheWeightedSums()
     QFETCH(std::int64_t, peLast);
     const Case c {dModel, layout, first, rows, windows, peLast};
     const RowWindows w = windowsOf(c);
-    const PeWindowMeans squares(dModel, 10000.0, layout, w, Moment::Square);
+    const PeWindowMeans squares(dModel, paperIn(layout), w, Moment::Square);
     double worst = 0.0;
     QString where;
     squares.forEachWindow(0, windows, 0, dModel, [&](std::int64_t a, const double *values) {
@@ -161,7 +169,7 @@ void TestPeWindowMeans::fastPairsSquareToOneHalf()
     // sin^2 + cos^2 = 1 in every window, and a pair too fast for the window squares to 1/2 in
     // both columns: the variance of a full swing, whatever its mean (0).
     const Case c {512, Layout::Interleaved, 0, 1 << 20, 256};
-    const PeWindowMeans squares(c.dModel, 10000.0, c.layout, windowsOf(c), Moment::Square);
+    const PeWindowMeans squares(c.dModel, paperIn(c.layout), windowsOf(c), Moment::Square);
     QVERIFY(squares.firstLivePair() > 0);
     squares.forEachWindow(0, 256, 0, c.dModel, [&](std::int64_t a, const double *v) {
         for (std::int64_t j = 0; j < c.dModel; j += 2)
@@ -176,7 +184,7 @@ void TestPeWindowMeans::fastPairsSquareToOneHalf()
 void TestPeWindowMeans::valuesDoNotDependOnWhatIsAsked()
 {
     const Case c {64, Layout::Split, 0, 1 << 20, 256};
-    const PeWindowMeans means(c.dModel, 10000.0, c.layout, windowsOf(c));
+    const PeWindowMeans means(c.dModel, paperIn(c.layout), windowsOf(c));
     std::vector<double> whole(256 * 64), part(256 * 64);
     means.forEachWindow(0, 256, 0, 64,
                         [&](std::int64_t a, const double *v) { std::copy(v, v + 64, whole.begin() + a * 64); });
@@ -193,7 +201,7 @@ void TestPeWindowMeans::fastPairsVanishAwayFromTheEdges()
     // sigma = 0.6 * 4096 rows: every pair whose exp(-sigma^2 w^2 / 2) < 2^-24 is a zero.
     const Case c {512, Layout::Interleaved, 0, 1 << 20, 256};
     const RowWindows w = windowsOf(c);
-    const PeWindowMeans means(c.dModel, 10000.0, c.layout, w);
+    const PeWindowMeans means(c.dModel, paperIn(c.layout), w);
     const std::int64_t live = means.firstLivePair();
     QVERIFY(live > 0 && live < 256);
     const double wLive = reference::omega(live, 512, 10000.0);

@@ -20,6 +20,7 @@ namespace {
 
 const QString kCos = u"rope2d-cos"_s;
 const QString kSin = u"rope2d-sin"_s;
+const QString kPositions = u"rope2d-positions"_s;
 
 QString styleWord(Rope2dStyle style)
 {
@@ -344,6 +345,30 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return nearest;
 }
 
+// The rows of a declared table that deviates, read as the first patches of a row-major grid of
+// another width: candle's pixtral took the first h·w rows of the 64 x 64 maximum grid's table for an
+// h x w image (huggingface/candle#2678), a width exchanged with the height gives the same. The width
+// whose table explains the sample, or nothing.
+std::optional<std::int64_t> otherWidth(const TableEvidence &e, const Params &params, bool cosine,
+                                       const CellTolerance &exact, const CellTolerance &wide)
+{
+    if (params.rope2d.style == Rope2dStyle::QwenVit)
+        return std::nullopt; // its patches go in merge blocks, not row by row
+    constexpr std::int64_t kWidest = 1024;
+    for (std::int64_t w = 1; w <= kWidest; ++w) {
+        if (w == params.sincos2d.grid[1])
+            continue;
+        Params q = params;
+        q.sincos2d.grid = {(e.rows() + w - 1) / w, w};
+        if (!q.isValid())
+            continue;
+        const SampleScore s = scoreOnSample(Rope2dReference(q, cosine), e.sample, exact, &wide);
+        if (s.compared > 0 && std::min(s.bad, s.badWithFloat32Angles) == 0)
+            return w;
+    }
+    return std::nullopt;
+}
+
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
     if (table != kCos && table != kSin)
@@ -356,7 +381,31 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             .arg(rotation.headDim())
             .arg(e.rows())
             .arg(e.cols());
-    return matchOf(e, params, table == kCos, false);
+    // Float32 angles where the sample needs them, as identify takes them: every published 2-D RoPE
+    // forms ids x inv_freq in float32 (candle's pixtral, HF's PixtralRotaryEmbedding), a faithful
+    // computation at the table's precision.
+    const bool cosine = table == kCos;
+    const Rope2dReference reference(params, cosine);
+    const CellTolerance exact = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const CellTolerance wide = float32Angles(
+        exact, params, params.rope2d.style == Rope2dStyle::QwenVit || params.rope2d.style == Rope2dStyle::Pixtral);
+    const SampleScore score = scoreOnSample(reference, e.sample, exact, &wide);
+    const bool f32 = score.bad > 0 && 2 * score.badWithFloat32Angles < score.bad;
+    TableMatch m = matchOf(e, params, cosine, f32);
+    if ((f32 ? score.badWithFloat32Angles : score.bad) == 0)
+        return m;
+    if (const auto w = otherWidth(e, params, cosine, exact, wide)) {
+        m.mistakes = {kPositions};
+        m.verdict = CheckVerdict::Mistake;
+        m.correctAgainst.clear();
+        m.diagnosis = u"the rows are the first %1 patches of a grid %2 patches wide, patch k at (k div %2, k mod %2), "
+                      "where the declared %3 x %4 grid puts it at (k div %4, k mod %4): the table of a wider grid cut "
+                      "to the image's patch count (huggingface/candle#2678)"_s.arg(e.rows())
+                          .arg(*w)
+                          .arg(params.sincos2d.grid[0])
+                          .arg(params.sincos2d.grid[1]);
+    }
+    return m;
 }
 
 } // namespace
@@ -368,6 +417,7 @@ TableHypothesis hypothesis()
     h.findingKeys = {u"style"_s, u"grid"_s, u"base"_s};
     h.help = u"2-D RoPE's cos or sin table of a patch grid (patches x head_dim): the style (qwen-vit with its merge "
              "order, pixtral, flux with its axes, axial), the grid and rope_theta"_s;
+    h.mistakes = {kPositions};
     h.fit = fit;
     h.expect = expect;
     return h;

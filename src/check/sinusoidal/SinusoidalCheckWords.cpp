@@ -147,9 +147,12 @@ QString frequencies(SinusoidalFit::Variant variant)
 QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
     const QString order = SinusoidalFit::flipSinToCos(h) ? u" (cos first: flip_sin_to_cos)"_s : QString();
-    return u"sinusoidal, %1%2, %3, %4%5"_s.arg(layout(h.layout), order, frequencyWords(h),
-                                               CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow),
-                                               shapeWords(h));
+    const QString scaled = h.frequencyScale != 1.0
+        ? u", every angle times %1 (diffusers' scale)"_s.arg(NumberText::compact(h.frequencyScale, 7))
+        : QString();
+    return u"sinusoidal, %1%2, %3%4, %5%6"_s.arg(layout(h.layout), order, frequencyWords(h), scaled,
+                                                 CheckDiagnosis::positionsFrom(h.firstPosition - framing.firstRow),
+                                                 shapeWords(h));
 }
 
 QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)

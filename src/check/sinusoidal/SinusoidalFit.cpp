@@ -497,7 +497,7 @@ PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowF
         case Variant::ColumnIndex:
             break;
         }
-        spec.schedule.w[std::size_t(i)] = w;
+        spec.schedule.w[std::size_t(i)] = h.frequencyScale * w;
     }
     spec.columns = columns(dModel, pairs, h.layout, h.swapped);
     if (h.replaced != Replaced::None) {

@@ -40,6 +40,7 @@ struct Hypothesis
     bool swapped = false; // cosines where the layout puts sines
     Replaced replaced = Replaced::None;
     double amplitude = 1.0; // c of c * PE: the mistake scaled where it is not 1
+    double frequencyScale = 1.0; // every w_i times it: diffusers' scale, declared (the fit keeps 1)
     std::int64_t firstPosition = 0; // the position the first compared row holds
     PositionRounding rounding = PositionRounding::None;
 };

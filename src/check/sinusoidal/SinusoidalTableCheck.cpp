@@ -3,6 +3,7 @@
 #include "check/FitNumbers.h"
 #include "check/PairReference.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
+#include "check/sinusoidal/SinusoidalDeclared.h"
 #include "check/sinusoidal/SinusoidalFit.h"
 
 #include <algorithm>
@@ -27,20 +28,29 @@ SinusoidalFit::FitInput inputOf(const TableEvidence &e, const RowFraming &framin
 }
 
 // The sinusoid's parameters whose table is the reference from its first row: half_dim - 1's
-// frequencies are the paper's of base b^(d / (2 (h - 1))).
+// frequencies are diffusers' downscale_freq_shift 1, the cosines first its flip_sin_to_cos.
 std::optional<Params> paramsOf(const Hypothesis &h, std::int64_t dModel, std::int64_t rows, bool float32Angles)
 {
-    if (h.swapped)
-        return std::nullopt; // posenc writes the sines first
+    if (h.swapped && !SinusoidalFit::flipSinToCos(h))
+        return std::nullopt; // posenc flips only the split layout
+    if (h.swapped && dModel % 2 == 1)
+        return std::nullopt; // the fit's odd swapped split is not posenc's [cos | sin]
     Params p;
     p.encoding = Encoding::Sinusoidal;
     p.dModel = std::min(dModel, Params::kMaxDModel);
     p.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
     p.sinusoidal.layout = h.layout;
     p.sinusoidal.angles = float32Angles ? Angles::Float32 : Angles::Exact;
-    p.sinusoidal.base = h.variant == Variant::HalfDimMinusOne
-        ? std::exp(std::log(h.base) * double(dModel) / (2.0 * double(dModel / 2 - 1)))
-        : h.base;
+    p.sinusoidal.flipSinToCos = h.swapped;
+    p.sinusoidal.base = h.base;
+    if (h.variant == Variant::HalfDimMinusOne) {
+        if (dModel % 2 == 0) {
+            p.sinusoidal.freqShift = 1.0;
+        } else { // h - 1 of h = floor(d / 2) pairs: the base of d/2 - s = h - 1
+            const double half = double(dModel) / 2.0;
+            p.sinusoidal.freqShift = half - double(dModel / 2 - 1);
+        }
+    }
     return p.isValid() ? std::optional<Params>(p) : std::nullopt;
 }
 
@@ -206,14 +216,19 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         return u"the sinusoidal family's table is 'sinusoidal', not '%1'"_s.arg(table);
     if (params.dModel != e.cols())
         return u"d_model %1 gives a table of %1 columns; this one has %2"_s.arg(params.dModel).arg(e.cols());
-    Hypothesis h;
-    h.layout = params.sinusoidal.layout;
-    h.base = params.sinusoidal.base;
+    const Hypothesis h = SinusoidalDeclared::hypothesis(params, e.cols());
     const RowFraming framing;
-    TableMatch m = matchOf(e, h, false, framing);
+    // Float32 code (torch, diffusers) forms the angles in float32: where the sample is beyond the
+    // exact angles' tolerance and within theirs, the table is compared with theirs.
+    const SinusoidalFit::Fit declared
+        = SinusoidalFit::evaluate(inputOf(e, framing), h, std::numeric_limits<std::int64_t>::max());
+    TableMatch m = matchOf(e, h, declared.float32Angles, framing);
+    if (const auto named = SinusoidalDeclared::differences(inputOf(e, framing), h, declared, params))
+        SinusoidalDeclared::name(m, *named);
     // The reference computes float32 angles as the parameters say, and the values are then within
     // float32's rounding of it.
     PairReferenceSpec spec = SinusoidalFit::reference(h, e.cols(), framing);
+    SinusoidalDeclared::orderColumns(spec, params);
     spec.angles = params.sinusoidal.angles;
     m.reference = std::make_shared<const PairReference>(spec);
     if (params.sinusoidal.angles == Angles::Float32)
@@ -258,6 +273,10 @@ TableHypothesis hypothesis()
              "b^(-i/(h-1)); correct at base 10000 (the published forms), a variant at any other base; a scale c; "
              "an offset of the positions; values exact, rounded to float16 or bfloat16, or from float32 angles"_s;
     h.mistakes = {u"exponent-column-index"_s,
+                  SinusoidalDeclared::kLayout,
+                  SinusoidalDeclared::kFlip,
+                  SinusoidalDeclared::kShift,
+                  SinusoidalDeclared::kBase,
                   u"exponent-doubled"_s,
                   u"exponent-halved"_s,
                   u"log-base-missing"_s,

@@ -26,9 +26,11 @@ std::complex<double> phase(double omega, double x)
 
 } // namespace
 
-PeWindowMeans::PeWindowMeans(std::int64_t dModel, double base, Layout layout, const RowWindows &windows, Moment moment)
+PeWindowMeans::PeWindowMeans(std::int64_t dModel, const SinusoidalParams &params, const RowWindows &windows,
+                             Moment moment)
     : m_dModel(dModel)
-    , m_layout(layout)
+    , m_layout(params.layout)
+    , m_cosFirst(params.flipSinToCos)
     , m_windows(windows)
     , m_moment(moment)
 {
@@ -38,7 +40,7 @@ PeWindowMeans::PeWindowMeans(std::int64_t dModel, double base, Layout layout, co
     m_attenuation.resize(static_cast<std::size_t>(pairs));
     m_firstLive = pairs;
     for (std::int64_t i = pairs - 1; i >= 0; --i) {
-        const double w = harmonic * Frequencies::angular(i, dModel, base);
+        const double w = harmonic * Frequencies::angular(i, dModel, params);
         const double v = w * windows.sigma;
         m_omega[static_cast<std::size_t>(i)] = w;
         m_attenuation[static_cast<std::size_t>(i)] = std::exp(-0.5 * v * v);
@@ -199,7 +201,7 @@ void PeWindowMeans::forEachWindow(std::int64_t a0, std::int64_t count, std::int6
     std::vector<char> isCos(static_cast<std::size_t>(cols));
     std::int64_t lo = Frequencies::pairCount(m_dModel), hi = -1;
     for (std::int64_t c = 0; c < cols; ++c) {
-        const ColumnRole role = Frequencies::role(col0 + c, m_dModel, m_layout);
+        const ColumnRole role = Frequencies::role(col0 + c, m_dModel, m_layout, m_cosFirst);
         pairOf[static_cast<std::size_t>(c)] = role.pair;
         isCos[static_cast<std::size_t>(c)] = role.isCos ? 1 : 0;
         lo = std::min(lo, role.pair);

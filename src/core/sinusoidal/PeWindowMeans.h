@@ -55,7 +55,7 @@ public:
     static constexpr std::int64_t kAnchorWindows = 64;
 
     // Precondition: windows.sigma >= GaussianSum::kMinSigma.
-    PeWindowMeans(std::int64_t dModel, double base, Layout layout, const RowWindows &windows,
+    PeWindowMeans(std::int64_t dModel, const SinusoidalParams &params, const RowWindows &windows,
                   Moment moment = Moment::Mean);
 
     Moment moment() const { return m_moment; }
@@ -82,6 +82,7 @@ private:
 
     std::int64_t m_dModel;
     Layout m_layout;
+    bool m_cosFirst;
     RowWindows m_windows;
     Moment m_moment;
     std::vector<double> m_omega; // per pair, times 2 for the square

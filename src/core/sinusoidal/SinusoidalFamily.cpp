@@ -21,11 +21,11 @@ namespace {
 QString sinusoidColumnWords(const Params &params, std::int64_t column)
 {
     const std::int64_t k = params.peColumns();
-    const ColumnRole role = Frequencies::role(column, k, params.sinusoidal.layout);
+    const ColumnRole role = Frequencies::role(column, k, params.sinusoidal);
     return u"pair %1 (%2): w = %3, λ = %4"_s.arg(role.pair)
         .arg(role.isCos ? u"cos"_s : u"sin"_s)
-        .arg(Frequencies::angular(role.pair, k, params.sinusoidal.base), 0, 'g', 5)
-        .arg(Frequencies::wavelength(role.pair, k, params.sinusoidal.base), 0, 'g', 5);
+        .arg(Frequencies::angular(role.pair, k, params.sinusoidal), 0, 'g', 5)
+        .arg(Frequencies::wavelength(role.pair, k, params.sinusoidal), 0, 'g', 5);
 }
 
 // And of a cell: the pair, and the value with the angle p·w as the table forms it (in double, or
@@ -33,8 +33,8 @@ QString sinusoidColumnWords(const Params &params, std::int64_t column)
 QStringList sinusoidCellWords(const Params &params, std::int64_t position, std::int64_t column, float value)
 {
     const std::int64_t k = params.peColumns();
-    const ColumnRole role = Frequencies::role(column, k, params.sinusoidal.layout);
-    const double w = Frequencies::angular(role.pair, k, params.sinusoidal.base);
+    const ColumnRole role = Frequencies::role(column, k, params.sinusoidal);
+    const double w = Frequencies::angular(role.pair, k, params.sinusoidal);
     const QString function = role.isCos ? u"cos"_s : u"sin"_s;
     const QString pe = NumberText::compact(value, 6);
     if (params.sinusoidal.angles == Angles::Float32) {
@@ -62,8 +62,8 @@ FamilySpec makeSinusoidalFamily()
     FamilyTerm term;
     term.parts = [](const Params &params, std::int64_t columns) {
         PositionTermParts parts;
-        parts.kernel.emplace(columns, Frequencies::schedule(columns, params.sinusoidal.base), params.sinusoidal.layout,
-                             params.sinusoidal.angles);
+        parts.kernel.emplace(columns, Frequencies::schedule(columns, params.sinusoidal), params.sinusoidal.layout,
+                             params.sinusoidal.angles, params.sinusoidal.flipSinToCos);
         return parts;
     };
     // Every pair holds sin² + cos² = 1.
@@ -79,7 +79,7 @@ FamilySpec makeSinusoidalFamily()
     // PE[q]·PE[k] in double: Σ sin(q w) sin(k w) + cos(q w) cos(k w) over its columns.
     family.score = FamilyScore {u"PE·PE"_s, [](const Params &params, std::int64_t q, std::int64_t k) {
                                     const std::int64_t columns = familyUnder(params, Encoding::Sinusoidal).peColumns();
-                                    const auto w = Frequencies::schedule(columns, params.sinusoidal.base).w;
+                                    const auto w = Frequencies::schedule(columns, params.sinusoidal).w;
                                     double sum = 0.0;
                                     for (std::size_t i = 0; i < w.size(); ++i) {
                                         const double a = double(q) * w[i], b = double(k) * w[i];

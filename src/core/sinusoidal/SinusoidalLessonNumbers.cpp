@@ -20,7 +20,7 @@ namespace {
 
 double angular(const Params &p, std::int64_t pair)
 {
-    return Frequencies::angular(pair, p.peColumns(), p.sinusoidal.base);
+    return Frequencies::angular(pair, p.peColumns(), p.sinusoidal);
 }
 
 std::int64_t pairCount(const Params &p)
@@ -34,7 +34,7 @@ std::int64_t firstSlowPair(const Params &p)
 {
     const std::int64_t pairs = pairCount(p);
     for (std::int64_t i = 0; i < pairs; ++i) {
-        if (Frequencies::wavelength(i, p.peColumns(), p.sinusoidal.base) > double(p.maxLen))
+        if (Frequencies::wavelength(i, p.peColumns(), p.sinusoidal) > double(p.maxLen))
             return i;
     }
     return pairs;
@@ -44,7 +44,7 @@ std::int64_t firstSlowPair(const Params &p)
 // sum_p e^{i p w} = e^{i (L-1) w / 2} sin(L w / 2) / sin(w / 2), and sin^2, cos^2 = (1 -+ cos 2pw) / 2.
 std::pair<double, double> columnMoments(const Params &p, std::int64_t column)
 {
-    const ColumnRole role = Frequencies::role(column, p.peColumns(), p.sinusoidal.layout);
+    const ColumnRole role = Frequencies::role(column, p.peColumns(), p.sinusoidal);
     const double w = angular(p, role.pair);
     const double n = double(p.maxLen);
     const auto dirichlet = [n](double x) { return std::sin(n * x / 2.0) / (n * std::sin(x / 2.0)); };
@@ -82,7 +82,7 @@ Number peDot(const Params &p, std::int64_t distance)
     // PE[q] · PE[j]: whole pairs give cos((q - j) w_i), a lone sine sin(q w) sin(j w).
     double sum = 0.0;
     for (std::int64_t i = 0; i < Frequencies::pairCount(k); ++i) {
-        const double w = Frequencies::angular(i, k, p.sinusoidal.base);
+        const double w = Frequencies::angular(i, k, p.sinusoidal);
         sum += 2 * i + 1 < k ? std::cos(double(distance) * w) : std::sin(double(q) * w) * std::sin(double(j) * w);
     }
     return real(sum);
@@ -102,15 +102,11 @@ QList<Entry> entries()
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
         {u"lambda_first"_s, u"the wavelength of pair 0: 2π"_s,
-         [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.sinusoidal.base)); }},
+         [](const Params &p) { return real(Frequencies::wavelength(0, p.peColumns(), p.sinusoidal)); }},
         {u"lambda_mid"_s, u"the wavelength of the middle pair"_s,
-         [](const Params &p) {
-             return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.sinusoidal.base));
-         }},
+         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) / 2, p.peColumns(), p.sinusoidal)); }},
         {u"lambda_last"_s, u"the wavelength of the last pair"_s,
-         [](const Params &p) {
-             return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal.base));
-         }},
+         [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal)); }},
         {u"mid_pair"_s, u"the middle pair, ⌈k/2⌉/2 rounded down"_s,
          [](const Params &p) { return integer(pairCount(p) / 2); }},
         {u"slow_pairs"_s, u"the pairs whose wavelength exceeds L: not one period over the table"_s,
@@ -120,7 +116,7 @@ QList<Entry> entries()
              const std::int64_t pair = firstSlowPair(p);
              if (pair == pairCount(p))
                  return none(u"none (every pair turns at least once over L positions)"_s);
-             return integer(Frequencies::column({pair, false}, p.peColumns(), p.sinusoidal.layout));
+             return integer(Frequencies::column({pair, false}, p.peColumns(), p.sinusoidal));
          }},
         {u"pe_mean_first"_s, u"the mean of the PE's column 0 over the positions"_s,
          [](const Params &p) { return real(columnMoments(p, 0).first); }},

@@ -18,7 +18,8 @@ QuantitySpec makeErrorQuantity()
     q.label = u"float32-angle PE − exact PE"_s;
     q.help = u"float32-angle PE minus exact PE (sinusoidal)"_s;
     q.part = QuantityPart::Position;
-    q.reads = {u"encoding"_s, u"d-model"_s, u"max-len"_s, u"compose"_s, u"pe-dims"_s, u"base"_s, u"layout"_s};
+    q.reads = {u"encoding"_s, u"d-model"_s, u"max-len"_s,         u"compose"_s,    u"pe-dims"_s,
+               u"base"_s,     u"layout"_s,  u"flip-sin-to-cos"_s, u"freq-shift"_s, u"timestep-scale"_s};
     // In the split layout a pair's sine and cosine lie half a row apart.
     q.tiling = Tiling::WholeRows;
     q.missing = [](const Params &p) -> std::optional<QString> {
@@ -39,9 +40,11 @@ QuantitySpec makeErrorQuantity()
                 std::copy(values, values + block.cols, dst);
         });
     };
-    // The angle's rounding in float32, (L - 1) 2^-23, plus the sine's, 2^-24.
+    // The angle's rounding in float32, (L - 1) c 2^-23 with w_0 = c the fastest (the timestep
+    // scale, 1 but for diffusers' scale), plus the sine's, 2^-24.
     q.bound = [](const Params &p) {
-        return std::min(2.0, static_cast<double>(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -24));
+        const double fastest = std::max(1.0, p.sinusoidal.timestepScale);
+        return std::min(2.0, fastest * static_cast<double>(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -24));
     };
     q.parameters = TitleText::positionTermParts;
     return q;

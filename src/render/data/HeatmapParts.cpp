@@ -33,8 +33,7 @@ DirectPart::DirectPart(const Engine &engine, Quantity quantity, const QuantityPa
     : m_engine(engine)
     , m_quantity(quantity)
     , m_parts(parts)
-    , m_exact(engine.params().peColumns(), engine.params().sinusoidal.base, engine.params().sinusoidal.layout,
-              Angles::Exact)
+    , m_exact(engine.params().peColumns(), engine.params().sinusoidal, Angles::Exact)
 { }
 
 void DirectPart::compute(const Block &block, BlockRef out) const

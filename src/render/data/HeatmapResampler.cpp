@@ -65,10 +65,10 @@ bool addClosed(const Engine &engine, const Setup &s, const ColumnWeights &column
 {
     const Params &p = engine.params();
     const RowWindows rows = s.rows.windows(s.parts.peRowEnd - 1);
-    const PeWindowMeans means(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, Moment::Mean);
+    const PeWindowMeans means(p.peColumns(), p.sinusoidal, rows, Moment::Mean);
     std::optional<PeWindowMeans> squares;
     if (variance)
-        squares.emplace(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, rows, Moment::Square);
+        squares.emplace(p.peColumns(), p.sinusoidal, rows, Moment::Square);
     const std::int64_t q0 = std::max(s.block.col0, s.parts.peColumn0);
     const std::int64_t q1 = std::min(s.block.colEnd(), s.parts.peColumn0 + s.parts.peColumns);
     if (q1 <= q0)
@@ -265,7 +265,7 @@ bool addDirectVariance(const Engine &engine, const Setup &s, const ColumnWeights
     const std::int64_t r1 = std::min(s.block.rowEnd(), s.parts.peRowEnd);
     if (q1 <= q0 || r1 <= s.block.row0)
         return true;
-    const PositionalTable exact(p.peColumns(), p.sinusoidal.base, p.sinusoidal.layout, Angles::Exact);
+    const PositionalTable exact(p.peColumns(), p.sinusoidal, Angles::Exact);
     const int gridRows = s.rows.cells();
     const std::int64_t cols = s.block.cols;
     // Per grid row, each table column's weighted sums of K and K^2, and the row weights.

@@ -7,6 +7,7 @@
 #include "core/ColumnStatistics.h"
 #include "core/Statistics.h"
 #include "core/ThreadPools.h"
+#include "core/sinusoidal/Frequencies.h"
 
 #include <QMutex>
 
@@ -47,7 +48,7 @@ double peNorm(const Engine &engine, std::int64_t position)
     double squares = ClosedForms::pePairsNormSquared(k);
     if (k % 2 == 1) {
         float lone = 0.0f;
-        const std::int64_t column = p.sinusoidal.layout == Layout::Interleaved ? k - 1 : (k - 1) / 2;
+        const std::int64_t column = Frequencies::column({(k - 1) / 2, false}, k, p.sinusoidal);
         engine.computeBlock(Quantity::Pe, {position, 1, column, 1}, Eigen::Map<RowMatrixXf>(&lone, 1, 1));
         squares += static_cast<double>(lone) * static_cast<double>(lone);
     }
@@ -138,7 +139,7 @@ std::optional<ColumnStats> columnStats(const Engine &engine, std::int64_t rows, 
     const std::int64_t k = p.peColumns();
     const std::int64_t offset = p.concatenates() ? p.embeddingColumns() : 0;
     Eigen::ArrayXd mean, meanSquare;
-    ColumnStatistics::sinusoidMoments(k, p.sinusoidal.base, p.sinusoidal.layout, p.maxLen, mean, meanSquare);
+    ColumnStatistics::sinusoidMoments(k, p.sinusoidal, p.maxLen, mean, meanSquare);
     stats.peMean.segment(offset, k) = mean;
     stats.peStd.segment(offset, k) = (meanSquare - mean.square()).max(0.0).sqrt();
     stats.peRms.segment(offset, k) = meanSquare.sqrt();

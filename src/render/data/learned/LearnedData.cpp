@@ -82,8 +82,7 @@ std::optional<LearnedData> compute(const RowMatrixXf &learned, std::int64_t padd
     data.cols = learned.cols();
     const auto positionRows = learned.bottomRows(data.rows);
     RowMatrixXf pe(data.rows, data.cols);
-    PositionalTable(data.cols, params.sinusoidal.base, params.sinusoidal.layout, params.sinusoidal.angles)
-        .fill({0, data.rows, 0, data.cols}, pe);
+    PositionalTable(data.cols, params.sinusoidal, params.sinusoidal.angles).fill({0, data.rows, 0, data.cols}, pe);
     if (cancelled())
         return std::nullopt;
     // The two tables through the heatmap view's resampler (a Gaussian area filter, so the

@@ -61,13 +61,12 @@ void cosineColumns(const Params &params, ComposePanel &panel)
     const std::int64_t k = params.peColumns();
     const std::int64_t offset = params.concatenates() ? params.embeddingColumns() : 0;
     for (std::int64_t j = 0; j < k; ++j) {
-        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
+        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal);
         if (!role.isCos)
             continue;
         if (role.pair == 0)
             panel.fastestCos = offset + j;
-        if (panel.slowestCos < 0
-            || role.pair > Frequencies::role(panel.slowestCos - offset, k, params.sinusoidal.layout).pair)
+        if (panel.slowestCos < 0 || role.pair > Frequencies::role(panel.slowestCos - offset, k, params.sinusoidal).pair)
             panel.slowestCos = offset + j;
     }
 }

@@ -25,8 +25,8 @@ std::int64_t defaultLastPosition(const Params &params, const std::vector<std::in
         const std::int64_t j = c - firstColumn(params);
         if (j < 0 || j >= k)
             continue;
-        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
-        fastest = std::max(fastest, Frequencies::angular(role.pair, k, params.sinusoidal.base));
+        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal);
+        fastest = std::max(fastest, Frequencies::angular(role.pair, k, params.sinusoidal));
     }
     const std::int64_t last = params.maxLen - 1;
     if (fastest <= 0.0)
@@ -138,11 +138,11 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
         Curve curve;
         curve.column = xColumn;
         curve.peColumn = j;
-        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
+        const ColumnRole role = Frequencies::role(j, k, params.sinusoidal);
         curve.pair = role.pair;
         curve.isCos = role.isCos;
-        curve.frequency = Frequencies::angular(role.pair, k, params.sinusoidal.base);
-        curve.wavelength = Frequencies::wavelength(role.pair, k, params.sinusoidal.base);
+        curve.frequency = Frequencies::angular(role.pair, k, params.sinusoidal);
+        curve.wavelength = Frequencies::wavelength(role.pair, k, params.sinusoidal);
         sampleCurve(curve, role.isCos, data.position0, data.position1, samples);
         if (markers) {
             engine.computeBlock(Quantity::Pe, {first, points, j, 1}, column);

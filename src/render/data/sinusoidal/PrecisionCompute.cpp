@@ -66,14 +66,14 @@ BandMaximum bandMaximum(const Engine &engine, std::int64_t first, std::int64_t e
     std::int64_t taken = 0;
     for (std::int64_t i = 0; i < pairs; ++i) {
         // Frequencies fall with the pair: no later column can do better than this bound.
-        if (PrecisionModel::bound(end - 1, Frequencies::angular(i, k, params.sinusoidal.base)) <= result.largest)
+        if (PrecisionModel::bound(end - 1, Frequencies::angular(i, k, params.sinusoidal)) <= result.largest)
             break;
         if (taken >= cells) {
             result.complete = false;
             break;
         }
         for (const bool isCos : {false, true}) {
-            const std::int64_t j = Frequencies::column({i, isCos}, k, params.sinusoidal.layout);
+            const std::int64_t j = Frequencies::column({i, isCos}, k, params.sinusoidal);
             if (j < 0)
                 continue;
             engine.computeBlock(Quantity::Error, {first, end - first, j, 1}, column);
@@ -119,7 +119,7 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
             }
         }
         data.bandPositions = static_cast<double>(count) / bands;
-        const double fastest = Frequencies::angular(0, k, params.sinusoidal.base);
+        const double fastest = Frequencies::angular(0, k, params.sinusoidal);
         for (int b = 0; b < bands; ++b) {
             const std::int64_t a = bandStart(rows->first, count, bands, b);
             const std::int64_t e = bandStart(rows->first, count, bands, b + 1);

@@ -29,8 +29,7 @@ double meanSquaredPeNorm(const Params &params)
     if (const auto squared = Statistics::expectedNorms(params).peSquared)
         return *squared;
     Eigen::ArrayXd mean, meanSquare;
-    ColumnStatistics::sinusoidMoments(params.peColumns(), params.sinusoidal.base, params.sinusoidal.layout,
-                                      params.maxLen, mean, meanSquare);
+    ColumnStatistics::sinusoidMoments(params.peColumns(), params.sinusoidal, params.maxLen, mean, meanSquare);
     return meanSquare.sum();
 }
 

@@ -69,10 +69,10 @@ Eigen::MatrixXd closedFormMeans(const Params &params, std::int64_t first, std::i
         std::int64_t pair = -1;
         std::pair<double, double> mean;
         for (std::int64_t j = c0; j < c1; ++j) {
-            const ColumnRole role = Frequencies::role(j, k, params.sinusoidal.layout);
+            const ColumnRole role = Frequencies::role(j, k, params.sinusoidal);
             if (role.pair != pair) {
                 pair = role.pair;
-                mean = meanSinCos(a, n, Frequencies::angular(role.pair, k, params.sinusoidal.base));
+                mean = meanSinCos(a, n, Frequencies::angular(role.pair, k, params.sinusoidal));
             }
             means(b, j - c0) = (role.isCos ? mean.second : mean.first) / norm;
         }
@@ -271,10 +271,10 @@ double closedForm(const Params &params, double k, bool cosine)
     const std::int64_t whole = d / 2;
     double sum = 0.0;
     for (std::int64_t i = 0; i < whole; ++i)
-        sum += std::cos(k * Frequencies::angular(i, d, params.sinusoidal.base));
+        sum += std::cos(k * Frequencies::angular(i, d, params.sinusoidal));
     double norm2 = static_cast<double>(whole);
     if (d % 2 == 1) {
-        sum += 0.5 * std::cos(k * Frequencies::angular(whole, d, params.sinusoidal.base));
+        sum += 0.5 * std::cos(k * Frequencies::angular(whole, d, params.sinusoidal));
         norm2 += 0.5;
     }
     return cosine ? sum / norm2 : sum;

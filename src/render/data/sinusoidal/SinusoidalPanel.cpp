@@ -22,7 +22,7 @@ std::optional<FamilyPanelData> sinusoidPanelData(const Params &params, std::int6
     FamilyPanelData data;
     const std::int64_t columns = familyUnder(params, Encoding::Sinusoidal).peColumns();
     const double base = params.sinusoidal.base;
-    std::vector<double> whole = Frequencies::schedule(columns, base).w;
+    std::vector<double> whole = Frequencies::schedule(columns, params.sinusoidal).w;
     std::function<double(std::int64_t)> lone;
     if (columns % 2 == 1) {
         const double w = whole.back();
@@ -45,7 +45,7 @@ std::optional<FamilyPanelPoint> sinusoidPanelValue(const Params &params, std::in
 {
     const std::int64_t columns = familyUnder(params, Encoding::Sinusoidal).peColumns();
     double sum = 0.0;
-    const auto w = Frequencies::schedule(columns, params.sinusoidal.base).w;
+    const auto w = Frequencies::schedule(columns, params.sinusoidal).w;
     for (std::size_t i = 0; i < w.size(); ++i) {
         const double a = static_cast<double>(query) * w[i], b = static_cast<double>(key) * w[i];
         sum += std::sin(a) * std::sin(b);
@@ -74,6 +74,5 @@ FamilyPanel makeSinusoidalPanel()
     panel.valueAt = sinusoidPanelValue;
     return panel;
 }
-
 
 } // namespace posenc

@@ -1,0 +1,274 @@
+#include "T5BiasStack.h"
+
+#include "core/NumberText.h"
+#include "core/t5/T5Buckets.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::T5BiasStack {
+
+namespace {
+
+// The longest head read whole: 4096 x 4096 float32 cells, 64 MiB.
+constexpr std::int64_t kMaxLength = 4096;
+
+struct Map
+{
+    T5Params params;
+    bool mirrored = false; // the bucket of i - j instead of j - i
+    std::vector<std::int64_t> bucketOf; // of offset k = j - i (mirrored: i - j), at k + L - 1
+    QHash<std::int64_t, int> offsets; // how many of the table's offsets each bucket holds
+};
+
+Map mapOf(const T5Params &params, bool mirrored, std::int64_t length)
+{
+    Map m {params, mirrored, {}, {}};
+    m.bucketOf.resize(std::size_t(2 * length - 1));
+    for (std::int64_t k = -(length - 1); k < length; ++k)
+        m.bucketOf[std::size_t(k + length - 1)]
+            = T5Buckets::bucket(mirrored ? -k : k, params.buckets, params.maxDistance, !params.causal);
+    for (const std::int64_t b : m.bucketOf)
+        ++m.offsets[b];
+    return m;
+}
+
+// Whether some bucket of the map holds two offsets of the table: else any Toeplitz table fits it.
+bool showsTheMap(const Map &m)
+{
+    return std::any_of(m.offsets.cbegin(), m.offsets.cend(), [](int n) { return n >= 2; });
+}
+
+bool masked(float v)
+{
+    return std::isinf(v) || v < -1e30f;
+}
+
+std::uint32_t bitsOf(float v)
+{
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    return v == 0.0f ? 0u : bits; // -0 and +0 alike
+}
+
+// One head against a map: each bucket's value (what most of its cells hold) and the cells that
+// hold another.
+struct HeadReading
+{
+    std::int64_t deviating = 0;
+    std::int64_t compared = 0;
+    std::int64_t distinct = 0; // buckets' values that differ from one another
+    // The cells of buckets that hold more than one offset, which show the map, and those of them off.
+    std::int64_t evidence = 0, evidenceDeviating = 0;
+    // The first deviating cell: its place, value, and its bucket's.
+    std::int64_t row = -1, col = -1, bucket = -1;
+    float value = 0.0f, expected = 0.0f;
+};
+
+HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const Map &m)
+{
+    QHash<std::int64_t, QHash<std::uint32_t, std::int64_t>> counts;
+    for (std::int64_t i = 0; i < length; ++i) {
+        for (std::int64_t j = 0; j < length; ++j) {
+            const float v = cells[std::size_t(i * length + j)];
+            if (!masked(v))
+                ++counts[m.bucketOf[std::size_t(j - i + length - 1)]][bitsOf(v)];
+        }
+    }
+    QHash<std::int64_t, std::uint32_t> mode;
+    QHash<std::uint32_t, int> values;
+    for (auto b = counts.cbegin(); b != counts.cend(); ++b) {
+        auto best = b->cbegin();
+        for (auto c = b->cbegin(); c != b->cend(); ++c) {
+            if (c.value() > best.value() || (c.value() == best.value() && c.key() < best.key()))
+                best = c;
+        }
+        mode.insert(b.key(), best.key());
+        values[best.key()] += 1;
+    }
+    HeadReading r;
+    r.distinct = values.size();
+    for (std::int64_t i = 0; i < length; ++i) {
+        for (std::int64_t j = 0; j < length; ++j) {
+            const float v = cells[std::size_t(i * length + j)];
+            if (masked(v))
+                continue;
+            ++r.compared;
+            const std::int64_t b = m.bucketOf[std::size_t(j - i + length - 1)];
+            const bool shows = m.offsets.value(b) >= 2;
+            r.evidence += shows ? 1 : 0;
+            if (bitsOf(v) == mode.value(b))
+                continue;
+            r.evidenceDeviating += shows ? 1 : 0;
+            if (r.deviating++ == 0) {
+                r.row = i;
+                r.col = j;
+                r.bucket = b;
+                r.value = v;
+                const std::uint32_t bits = mode.value(b);
+                std::memcpy(&r.expected, &bits, sizeof bits);
+            }
+        }
+    }
+    return r;
+}
+
+struct Reading
+{
+    Map map;
+    std::vector<HeadReading> heads;
+    std::int64_t deviating = 0, compared = 0, distinct = 0, evidence = 0, evidenceDeviating = 0;
+};
+
+QString mapWords(const Map &m)
+{
+    return u"relative_position_bucket(%1, %2, %3 buckets, max_distance %4)"_s
+        .arg(m.mirrored ? u"i - j"_s : u"j - i"_s, m.params.causal ? u"causal"_s : u"bidirectional"_s)
+        .arg(m.params.buckets)
+        .arg(m.params.maxDistance);
+}
+
+// The declared map's parameters the reading's differs in, by their keys.
+QStringList differences(const T5Params &found, const T5Params &declared)
+{
+    QStringList keys;
+    if (found.causal != declared.causal)
+        keys.append(u"t5-causal"_s);
+    if (found.buckets != declared.buckets)
+        keys.append(u"t5-buckets"_s);
+    if (found.maxDistance != declared.maxDistance)
+        keys.append(u"t5-max-distance"_s);
+    return keys;
+}
+
+} // namespace
+
+std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows,
+                               const std::optional<T5Params> &declared)
+{
+    if (shape.size() < 3 || shape.back() != shape[shape.size() - 2] || shape.back() < 2 || shape.back() > kMaxLength)
+        return std::nullopt;
+    const std::int64_t length = shape.back();
+    const std::int64_t heads = shape[shape.size() - 3];
+    const std::int64_t slices = rows.rows() / length;
+    QList<T5Params> tried;
+    if (declared)
+        tried.append(*declared);
+    for (const bool causal : {false, true}) {
+        const T5Params t5 {32, 128, causal};
+        if (!tried.contains(t5))
+            tried.append(t5);
+    }
+    std::vector<Map> maps;
+    for (const T5Params &t5 : tried) {
+        for (const bool mirrored : {false, true}) {
+            Map m = mapOf(t5, mirrored, length);
+            if (showsTheMap(m))
+                maps.push_back(std::move(m));
+        }
+    }
+    if (maps.empty())
+        return std::nullopt;
+    std::vector<Reading> readings(maps.size());
+    for (std::size_t k = 0; k < maps.size(); ++k)
+        readings[k].map = maps[k];
+    std::vector<float> cells(std::size_t(length * length));
+    for (std::int64_t s = 0; s < slices; ++s) {
+        QString error;
+        if (!rows.read(s * length, length, cells.data(), error))
+            return std::nullopt;
+        for (Reading &r : readings) {
+            const HeadReading h = readHead(cells, length, r.map);
+            r.deviating += h.deviating;
+            r.compared += h.compared;
+            r.distinct = std::max(r.distinct, h.distinct);
+            r.evidence += h.evidence;
+            r.evidenceDeviating += h.evidenceDeviating;
+            r.heads.push_back(h);
+        }
+    }
+    // The map with the fewest cells off their bucket's value, the declared one first of equals.
+    const auto best = std::min_element(readings.begin(), readings.end(),
+                                       [](const Reading &a, const Reading &b) { return a.deviating < b.deviating; });
+    // A map holds where at most one cell in a hundred is off, and one in ten of the cells that show it
+    // (those of buckets of more than one offset: a bias of another family differs there), and the
+    // buckets hold values of their own.
+    if (best->compared == 0 || best->distinct < 2 || 100 * best->deviating > best->compared
+        || 10 * best->evidenceDeviating > best->evidence || best->evidence < 16)
+        return std::nullopt;
+    const Map &m = best->map;
+    TableMatch match;
+    match.family = Encoding::T5;
+    match.table = kTable;
+    match.findings = {{u"buckets"_s, m.params.buckets},
+                      {u"max_distance"_s, m.params.maxDistance},
+                      {u"bidirectional"_s, !m.params.causal}};
+    match.unreferenced = u"T5's position_bias holds the learned relative_attention_bias weight, which no formula "
+                         "gives; its structure was read per bucket"_s;
+    match.referenceText = u"T5's position_bias, each head constant on the buckets of "_s + mapWords(m);
+    const QString layout = u"%1 heads of %2 x %3 (shape %4)"_s.arg(slices).arg(length).arg(length).arg([&] {
+        QStringList dims;
+        for (const std::int64_t d : shape)
+            dims.append(QString::number(d));
+        return u"("_s + dims.join(u", "_s) + u")"_s;
+    }());
+    match.notes.append(layout + u", read per bucket (modeling_t5.py, T5Attention.compute_bias)"_s);
+    if (m.mirrored)
+        match.mistakes.append(CheckMistakes::kRelativeReversed);
+    if (declared && !(m.params == *declared))
+        match.mistakes += differences(m.params, *declared);
+    QStringList lines;
+    if (m.mirrored)
+        lines.append(u"the buckets are those of i - j where T5 buckets j - i (memory_position - "
+                     "context_position): the offsets are mirrored"_s);
+    if (declared && !(m.params == *declared))
+        lines.append(u"the heads are constant on the buckets of %1, not on the declared %2"_s.arg(
+            mapWords(m), mapWords(mapOf(*declared, false, 1))));
+    if (best->deviating > 0) {
+        match.mistakes.append(kCellBroken);
+        const auto first = std::find_if(best->heads.begin(), best->heads.end(),
+                                        [](const HeadReading &h) { return h.deviating > 0; });
+        const std::int64_t index = first - best->heads.begin();
+        QStringList where;
+        for (std::size_t s = 0; s < best->heads.size(); ++s) {
+            if (best->heads[s].deviating > 0)
+                where.append(u"head %1 (%2)"_s.arg(std::int64_t(s) % std::max<std::int64_t>(heads, 1))
+                                 .arg(best->heads[s].deviating));
+        }
+        lines.append(u"%1 cells hold another value than their bucket's: head %2, query %3, key %4 holds %5 where "
+                     "bucket %6 holds %7 in its other cells; by head: %8"_s.arg(best->deviating)
+                         .arg(index % std::max<std::int64_t>(heads, 1))
+                         .arg(first->row)
+                         .arg(first->col)
+                         .arg(NumberText::compact(first->value, 7))
+                         .arg(first->bucket)
+                         .arg(NumberText::compact(first->expected, 7))
+                         .arg(where.join(u", "_s)));
+        match.maxAbsError = std::fabs(double(first->value) - double(first->expected));
+        match.worstRow = first->row;
+        match.worstColumn = first->col;
+    }
+    if (match.mistakes.isEmpty()) {
+        match.verdict = CheckVerdict::Learned;
+        match.diagnosis = u"T5's position_bias: each of the %1 heads constant on the buckets of %2, its values "
+                          "the learned relative_attention_bias weight's (no formula gives them: learned, never "
+                          "correct)"_s.arg(slices)
+                              .arg(mapWords(m));
+    } else {
+        match.verdict = CheckVerdict::Mistake;
+        match.diagnosis = lines.join(u"; "_s);
+    }
+    return match;
+}
+
+QStringList mistakeIds()
+{
+    return {kCellBroken, u"t5-causal"_s, u"t5-buckets"_s, u"t5-max-distance"_s};
+}
+
+} // namespace posenc::T5BiasStack

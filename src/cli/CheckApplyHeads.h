@@ -1,0 +1,38 @@
+#pragma once
+
+#include "check/ApplyHypothesis.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <variant>
+#include <vector>
+
+// posenc check --apply on a query or key of many heads (issue 56): X and Y of [H, L, D], [B, H, L, D]
+// (transformers' q after transpose(1, 2), what apply_rotary_pos_emb takes) or [B, L, H, D] (before
+// it, flash-attention's and vLLM's), each head's [L, D] checked by the family's apply check on its
+// own (the heads' positions may differ: a batch's rows padded on the left), the verdicts combined.
+namespace posenc::CheckApplyHeads {
+
+// Where a head's positions lie in the array: [.., H, L, D] or [.., L, H, D].
+enum class Order { HeadsFirst, PositionsFirst };
+
+// Whether X and Y of `shape` are many heads (rank 3 or 4, more than one of the leading dimensions
+// not 1), or why such a shape cannot be read (a rank past 4); nothing for a matrix.
+bool isHeads(const std::vector<std::int64_t> &shape);
+// The shapes --apply takes, in one line.
+QString acceptedShapes();
+
+// Rows [L, D] of head `index` (batch-major) of the rows of every head, `all`, laid as `order` says.
+RowMatrixXf head(const RowMatrixXf &all, const std::vector<std::int64_t> &shape, Order order, std::int64_t index);
+
+using CheckOne = std::function<std::variant<ApplyResult, QString>(const RowMatrixXf &x, const RowMatrixXf &y)>;
+
+// Every head checked: the order whose first head the check explains (the heads first, else the
+// positions first), the verdict the worst of the heads', the report the heads' verdicts and the
+// first head that is not correct in full (or the first's).
+std::variant<ApplyResult, QString> check(const RowMatrixXf &x, const RowMatrixXf &y,
+                                         const std::vector<std::int64_t> &shape, const CheckOne &one);
+
+} // namespace posenc::CheckApplyHeads
