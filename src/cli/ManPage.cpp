@@ -125,8 +125,6 @@ QString escaped(const QString &text)
             out += u"\\e"_s;
         else if (c == u'-')
             out += u"\\-"_s;
-        else if (c == u'|')
-            out += u"|\\:"_s; // a list of words (a|b|c) may break after each bar, not run past the line
         else if (c.unicode() > 0x7e || c.unicode() < 0x20)
             out += u"\\[u"_s + QString::number(c.unicode(), 16).rightJustified(4, u'0').toUpper() + u']';
         else

@@ -66,15 +66,14 @@ QList<const Command *> everyCommand()
 }
 
 // The man page as a reader sees its words: roff's escaped minus signs and backslashes, its
-// characters past ASCII, its font changes and its break points (\: after a list's bars) read back.
+// characters past ASCII and its font changes read back.
 QString manualWords(QString text)
 {
     static const QRegularExpression unicode(uR"(\\\[u([0-9A-F]{4})\])"_s);
     for (auto match = unicode.match(text); match.hasMatch(); match = unicode.match(text))
         text.replace(match.capturedStart(), match.capturedLength(), QChar(match.captured(1).toUShort(nullptr, 16)));
     text.replace(u"\\-"_s, u"-"_s).replace(u"\\fB"_s, QString()).replace(u"\\fR"_s, QString());
-    text.replace(u"\\fI"_s, QString()).replace(u"\\&"_s, QString()).replace(u"\\:"_s, QString());
-    return text.replace(u"\\e"_s, u"\\"_s);
+    return text.replace(u"\\fI"_s, QString()).replace(u"\\&"_s, QString()).replace(u"\\e"_s, u"\\"_s);
 }
 
 // A shell's environment: fish writes its configuration and history under the XDG directories,

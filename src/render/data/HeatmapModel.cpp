@@ -106,7 +106,9 @@ QList<FigureOption> HeatmapModel::options() const
         const auto q = Quantities::fromName(choice);
         return q ? Quantities::label(*q, params) : choice;
     };
-    quantity.valueName = quantity.choices.join(u'|');
+    // Its choices are too many for one word of --help and the man page's tag: named in the text.
+    quantity.valueName = u"QUANTITY"_s;
+    quantity.help += u" (QUANTITY: %1)"_s.arg(quantity.choices.join(u", "_s));
     quantity.resetsView = true;
 
     FigureOption colormap;
