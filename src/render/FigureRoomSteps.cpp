@@ -402,7 +402,9 @@ bool shortenEntries(QCustomPlot *plot)
             names.append({name, firstPart(name, separators)});
         }
         for (int i = 0; i < legend->itemCount(); ++i) {
-            const auto &[name, shown] = names[i];
+            // Named, not bound: clang's C++20 captures no structured binding in a lambda.
+            const QString &name = names[i].first;
+            const QString &shown = names[i].second;
             const bool alike
                 = std::count_if(names.begin(), names.end(),
                                 [&](const auto &other) { return other.second == shown || other.first == shown; })
