@@ -87,7 +87,7 @@ void attention(const ConfigContext &c, ConfigLayer &layer, const LayerGroup &gro
     // A tail narrower than the layer's head (DeepSeek-V4's x[..., -rope_dim:]) is where rope-input
     // turns its columns; MLA's rotary head is its tail alone, all of it turning.
     RopeParams &rope = layer.params.rope;
-    if (group.rope && tail && layer.params.encoding == Encoding::Rope
+    if (group.rope && tail && FamilyChecks::of(layer.params.encoding).rotary
         && RopeFrequencies::rotaryDim(rope) < rope.headDim)
         rope.place = RotaryPlace::Suffix;
     // DeepSeek-V4's every attention block has its sliding-window branch (window.every_layer).
