@@ -71,6 +71,12 @@ struct FamilyCheck
     QString layerTerse;
     // Set for a family whose layers turn each pair of a head's columns at a frequency of its own.
     std::optional<RotaryLayers> rotary;
+    // Its reading of a stack of per-head maps as its model returns them ([.., H, L, L], T5's
+    // position_bias), `declared` the parameters when the stack was declared the family's; nothing
+    // where the stack is not the family's. Unset: its stacks are read slice by slice as tables.
+    std::function<std::optional<TableMatch>(const std::vector<std::int64_t> &shape, const TableRows &rows,
+                                            const Params *declared)>
+        readStack;
 
     // Its parameters set to give a table `cols` wide, for `posenc check --expect` when no flag gave
     // the width (d_model of a sinusoid, head_dim of a whole-head RoPE); unset: the width is fixed.
@@ -81,7 +87,8 @@ struct FamilyCheck
 
     // The facet of a family with a table, a config reader and its words for a config's layer.
     static FamilyCheck withConfig(TableHypothesis table, std::function<QList<ConfigLayer>(ConfigContext &)> readConfig,
-                                  QList<ConfigFindings::Kind> findings, std::function<QString(const Params &)> layerWords);
+                                  QList<ConfigFindings::Kind> findings,
+                                  std::function<QString(const Params &)> layerWords);
 };
 
 namespace FamilyChecks {

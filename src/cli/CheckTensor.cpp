@@ -5,9 +5,10 @@
 #include "ProgressLine.h"
 
 #include "check/DeclaredReading.h"
+#include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "check/TensorShapes.h"
-#include "check/t5/T5BiasStack.h"
+#include "core/FamilySpec.h"
 
 #include <algorithm>
 
@@ -164,10 +165,16 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 "before they are repeated for both columns of a pair (its columns c and c + %1 "
                 "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
     }
-    // T5's position_bias [.., H, L, L]: its heads read per bucket of relative_position_bucket.
-    const bool t5Declared = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::T5;
-    if (kind == TensorShapes::Kind::Stack && (expected.kind == CheckExpect::Expectation::Kind::None || t5Declared)) {
-        if (auto read = T5BiasStack::read(shape, *rows, t5Declared ? std::optional(expected.params.t5) : std::nullopt))
+    // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
+    // one's, or, undeclared, the first family's that reads it.
+    for (const FamilySpec &family : Families::all()) {
+        const auto &readStack = FamilyChecks::of(family.encoding).readStack;
+        const bool declaredHere
+            = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == family.encoding;
+        if (match || kind != TensorShapes::Kind::Stack || !readStack
+            || !(declaredHere || expected.kind == CheckExpect::Expectation::Kind::None))
+            continue;
+        if (auto read = readStack(shape, *rows, declaredHere ? &expected.params : nullptr))
             match = std::move(*read);
     }
     if (kind == TensorShapes::Kind::Stack && !match) {
