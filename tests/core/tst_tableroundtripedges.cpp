@@ -14,6 +14,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <numbers>
 #include <tuple>
 
 using namespace posenc;
@@ -131,6 +133,12 @@ private slots:
         // An odd d's lone sine column is the only one that shows the base at d = 3.
         for (const double base : {500.0, 20000.0})
             QTest::addRow("pe d 3 base %g", base) << sinusoid(3, 2048, Angles::Exact, base) << u"pe"_s;
+        // The bases a mistake makes of 10000 (100: the exponent halved; 1e8: doubled; e and e^(1/2): the
+        // logarithm left out) are the formula at that base as well: once mistake, now the variant.
+        for (const double base : {100.0, 1e8, std::numbers::e, std::exp(0.5)})
+            for (const std::int64_t d : {8, 64})
+                QTest::addRow("pe d %lld base %g", qlonglong(d), base)
+                    << sinusoid(d, 512, Angles::Exact, base) << u"pe"_s;
     }
     void ownTablesAreTheirFamilys()
     {
