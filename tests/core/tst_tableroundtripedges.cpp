@@ -117,6 +117,21 @@ private slots:
                               type == RopeType::Yarn ? "yarn" : "llama3", factor, qlonglong(original), qlonglong(L))
                     << p << u"rope-cos"_s;
             }
+        // FLUX's EmbedND on a grid of one row or one column, where one of its two axes never turns: once
+        // "learned" (the row axis was read from the pairs that turn).
+        for (const auto &[h, w] : QList<std::pair<std::int64_t, std::int64_t>> {{1, 64}, {64, 1}, {2, 64}})
+            for (const QString &q : {u"rope2d-cos"_s, u"rope2d-sin"_s}) {
+                Params p;
+                p.encoding = Encoding::Rope2d;
+                p.dModel = 128;
+                p.rope.headDim = 128;
+                p.rope2d.style = Rope2dStyle::Flux;
+                p.rope2d.axesDim = {16, 56, 56};
+                p.rope2d.patch = {0, 0};
+                p.sincos2d.grid = {h, w};
+                p.maxLen = h * w;
+                QTest::addRow("%s flux %lld x %lld", qPrintable(q), qlonglong(h), qlonglong(w)) << p << q;
+            }
         // Sandwich's head dim 1: every cell 1/2 / (8K/H), its one frequency too slow to show; once read as
         // the mistake same-row (every position holds the same row).
         for (const std::int64_t L : {2, 3, 64, 1024})
