@@ -132,6 +132,19 @@ private slots:
                 p.maxLen = h * w;
                 QTest::addRow("%s flux %lld x %lld", qPrintable(q), qlonglong(h), qlonglong(w)) << p << q;
             }
+        // Axial on a grid of 2 rows: M-RoPE's reading of ids read from the table itself (unknown: it
+        // cannot tell) once made it ambiguous, "unknown".
+        for (const QString &q : {u"rope2d-cos"_s, u"rope2d-sin"_s}) {
+            Params p;
+            p.encoding = Encoding::Rope2d;
+            p.dModel = 128;
+            p.rope.headDim = 128;
+            p.rope2d.style = Rope2dStyle::Axial;
+            p.rope2d.patch = {0, 0};
+            p.sincos2d.grid = {2, 64};
+            p.maxLen = 128;
+            QTest::addRow("%s axial 2 x 64", qPrintable(q)) << p << q;
+        }
         // Sandwich's head dim 1: every cell 1/2 / (8K/H), its one frequency too slow to show; once read as
         // the mistake same-row (every position holds the same row).
         for (const std::int64_t L : {2, 3, 64, 1024})
