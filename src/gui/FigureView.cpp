@@ -7,6 +7,7 @@
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
 #include "render/PlotStyle.h"
+#include "render/SqueezedLayout.h"
 
 #include <QKeyEvent>
 #include <QLabel>
@@ -35,7 +36,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     : QWidget(parent)
     , m_figure(&figure)
     , m_bar(new FigureOptionBar(chooser, this))
-    , m_plot(new QCustomPlot(this))
+    , m_plot(new SqueezablePlot(this))
     , m_message(new QLabel(m_plot))
     , m_layout(m_plot)
     , m_cursor(m_plot)
