@@ -6,6 +6,7 @@
 // restarting at 0). Before, --position-ids was read by no one: a correct padded query was
 // "positions-out-of-order", and a rotation at arange(L) of such a row was correct.
 #include "CliRun.h"
+#include "TurnedQuery.h"
 
 #include <QtTest>
 
@@ -63,22 +64,7 @@ std::vector<qint64> arange()
 // X random normal (seeded by `seed`); Y X turned at `positions` in the half layout.
 std::pair<std::vector<float>, std::vector<float>> turned(const std::vector<qint64> &positions, unsigned seed)
 {
-    std::mt19937 engine(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    std::vector<float> x(std::size_t(kRows * kDim)), y(x.size());
-    for (float &v : x)
-        v = float(normal(engine));
-    const qint64 h = kDim / 2;
-    for (qint64 r = 0; r < kRows; ++r) {
-        const auto at = [&](qint64 j) { return double(x[std::size_t(r * kDim + j)]); };
-        for (qint64 j = 0; j < kDim; ++j) {
-            const double angle
-                = double(positions[std::size_t(r)]) * std::pow(10000.0, -2.0 * double(j % h) / double(kDim));
-            const double half = j < h ? -at(j + h) : at(j - h);
-            y[std::size_t(r * kDim + j)] = float(at(j) * std::cos(angle) + half * std::sin(angle));
-        }
-    }
-    return {x, y};
+    return TurnedQuery::turned(positions, kDim, seed);
 }
 
 // A C-order .npy of `shape`: float32 values, or int64 ids.
