@@ -6,6 +6,7 @@
 // verdict correct; a RoPE preset's table named as its model's. max_len is capped at 4096 in CI;
 // POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
 #include "CliRun.h"
+#include "support/Sanitizer.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -81,6 +82,7 @@ private slots:
     }
     void presetTablesAreIdentified()
     {
+        POSENC_SAMPLE_UNDER_SANITIZER();
         QFETCH(QString, preset);
         QFETCH(QString, encoding);
         QFETCH(QString, quantity);

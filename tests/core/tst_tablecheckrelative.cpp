@@ -6,6 +6,7 @@
 #include "CheckTables.h"
 #include "support/AlibiReference.h"
 #include "support/DebertaReference.h"
+#include "support/Sanitizer.h"
 #include "support/T5Reference.h"
 
 #include "check/TableMatch.h"
@@ -289,6 +290,7 @@ private slots:
         QFETCH(bool, bidirectional);
         QFETCH(qint64, rows);
         QFETCH(bool, torch);
+        POSENC_SAMPLE_LARGE_UNDER_SANITIZER(rows > 300);
         const bool t5 = family == "t5";
         const auto table = bucketTable(family, t5 ? 32 : 256, t5 ? 128 : 512, bidirectional, rows, torch);
         QVERIFY2(table, "no such table (fixture or boundary)");

@@ -4,6 +4,7 @@
 // attention-factor-missing and position-offset.
 #include "CheckTables.h"
 #include "support/RopeReference.h"
+#include "support/Sanitizer.h"
 
 #include "check/TableMatch.h"
 #include "check/rope/RopeLongRopeForms.h"
@@ -396,6 +397,7 @@ private slots:
     }
     void changedLongFactorIsLocated()
     {
+        POSENC_SAMPLE_UNDER_SANITIZER();
         QFETCH(qint64, pair);
         QFETCH(RopeLayout, layout);
         QFETCH(qint64, rows);

@@ -4,6 +4,7 @@
 // (rope-scaling-reversed). Every table is written here from float64 formulas of
 // modeling_rope_utils.py: _compute_proportional_rope_parameters and _compute_yarn_parameters.
 #include "CheckTables.h"
+#include "support/Sanitizer.h"
 
 #include "check/TableMatch.h"
 
@@ -199,6 +200,7 @@ private slots:
     void zeroPairsMisplaced()
     {
         QFETCH(RowMatrixXf, values);
+        POSENC_SAMPLE_LARGE_UNDER_SANITIZER(values.rows() > 256);
         QFETCH(QString, where);
         QFETCH(QString, found);
         QFETCH(QString, hf);
@@ -262,6 +264,7 @@ private slots:
     void yarnBlendReversed()
     {
         QFETCH(RowMatrixXf, values);
+        POSENC_SAMPLE_LARGE_UNDER_SANITIZER(values.rows() > 256);
         QFETCH(QString, divided);
         QFETCH(QString, deviating);
         QFETCH(double, largest);

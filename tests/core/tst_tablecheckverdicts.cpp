@@ -5,6 +5,7 @@
 // location, at two sizes (and 1,048,576 x 64 with POSENC_VERDICTS_LONG set, by hand: a table of 256 MiB). 200 random
 // wrong tables are never correct. Every table is written here from float64 formulas (CheckTables.h).
 #include "CheckTables.h"
+#include "support/Sanitizer.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
@@ -142,6 +143,7 @@ private slots:
     void namedMistakes()
     {
         QFETCH(RowMatrixXf, values);
+        POSENC_SAMPLE_LARGE_UNDER_SANITIZER(values.rows() > 256);
         QFETCH(TableCheck::Declared, declared);
         QFETCH(QString, mistake);
         QFETCH(QString, deviating);
