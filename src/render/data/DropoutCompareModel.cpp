@@ -30,7 +30,7 @@ QString DropoutCompareModel::title() const
 
 QString DropoutCompareModel::summary() const
 {
-    return u"Y under the four dropout modes side by side from the same X and mask, over the PE's part of each "
+    return u"Y under the five dropout modes side by side from the same X and mask, over the PE's part of each "
            "(what a dropped cell loses), token roles marked"_s;
 }
 
