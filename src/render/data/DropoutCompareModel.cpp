@@ -34,7 +34,7 @@ QString DropoutCompareModel::summary() const
            "(what a dropped cell loses), token roles marked"_s;
 }
 
-QList<FigureOption> DropoutCompareModel::options() const
+QList<FigureOption> DropoutCompareModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
