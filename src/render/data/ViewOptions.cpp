@@ -73,7 +73,7 @@ FigureOption cellNumbers()
                   "the figure's font, off none"_s;
     option.defaultText = u"auto"_s;
     option.choices = {option.defaultText, u"off"_s};
-    option.choiceLabels = {u"numbers in cells where they fit"_s, u"no numbers in cells"_s};
+    option.choiceLabels = {u"numbers in cells"_s, u"no numbers"_s};
     option.valueName = option.choices.join(u'|');
     option.redrawsOnly = true;
     return option;
