@@ -8,6 +8,7 @@
 #include "render/FigureRegistry.h"
 #include "render/MapOptions.h"
 #include "render/PlotStyle.h"
+#include "render/SqueezedLayout.h"
 
 #include <QKeyEvent>
 #include <QLabel>
@@ -36,7 +37,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     : QWidget(parent)
     , m_figure(&figure)
     , m_bar(new FigureOptionBar(chooser, this))
-    , m_plot(new QCustomPlot(this))
+    , m_plot(new SqueezablePlot(this))
     , m_message(new QLabel(m_plot))
     , m_layout(m_plot)
     , m_cursor(m_plot)

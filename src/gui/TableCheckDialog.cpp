@@ -18,6 +18,7 @@
 #include "render/HeatmapPanel.h"
 #include "render/PinnedFont.h"
 #include "render/PlotStyle.h"
+#include "render/SqueezedLayout.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -85,9 +86,9 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     , m_progressBar(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("C&ancel check"), this))
     , m_report(new QPlainTextEdit(this))
-    , m_errorPlot(new QCustomPlot)
+    , m_errorPlot(new SqueezablePlot)
     , m_errorCaption(new QLabel(this))
-    , m_columnPlot(new QCustomPlot)
+    , m_columnPlot(new SqueezablePlot)
     , m_reference(new QPushButton(tr("Set parameters to the &reference"), this))
     , m_resetView(new QPushButton(tr("Show the &whole table"), this))
     , m_save(new QPushButton(tr("&Save plots…"), this))

@@ -4,6 +4,7 @@
 
 #include "FigureRoom.h"
 #include "PlotStyle.h"
+#include "SqueezedLayout.h"
 
 #include <cmath>
 
@@ -38,7 +39,7 @@ FigureBuild::FigureBuild(const FigureDescriptor &figure, std::shared_ptr<const E
     , m_state(std::move(state))
     , m_style(std::move(style))
     , m_size(size)
-    , m_plot(std::make_unique<QCustomPlot>())
+    , m_plot(std::make_unique<SqueezablePlot>())
     , m_layout(m_plot.get(), m_size.layout, m_style.fontPointSize)
 {
     m_figurePlot = setUp(m_plot.get());

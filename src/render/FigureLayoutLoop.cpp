@@ -3,6 +3,7 @@
 #include "FigureFit.h"
 #include "FigureRoom.h"
 #include "PlotStyle.h"
+#include "SqueezedLayout.h"
 
 namespace posenc {
 
@@ -36,6 +37,7 @@ void FigureLayoutLoop::layOut()
     layout->setOuterRect(m_plot->rect());
     for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
         layout->update(phase);
+    SqueezedLayout::collapseOverflowed(layout);
 }
 
 void FigureLayoutLoop::computingFor()

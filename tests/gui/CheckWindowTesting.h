@@ -2,7 +2,7 @@
 
 // What the check window's tests (tst_checkwindow, tst_checkwindowverdicts) share: a sinusoid's
 // table, the largest difference a report and a caption give, the window's start, a dialog closed
-// and waited for, the bytes the process has read, and a table checked from the menu.
+// and waited for, the bytes the process has read, a table checked from the menu, and the fixture.
 #include "check/CheckReport.h"
 #include "core/NumberText.h"
 #include "gui/CheckReference.h"
@@ -135,5 +135,32 @@ inline TableCheckDialog *checkAndWait(MainWindow &window, const QString &path)
         return nullptr;
     return dialog;
 }
+
+// The fixture both test classes derive from: Qt's file dialogs remember their state in the
+// user's QtProject.conf, here in a directory of the test's own (`useOwnSettings` from
+// initTestCase), and a correct and a wrong sinusoid table written afresh for each test
+// (`writeTables` from init).
+class CheckWindowFixture
+{
+protected:
+    void useOwnSettings()
+    {
+        QVERIFY(m_config.isValid());
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_config.path()));
+    }
+
+    void writeTables()
+    {
+        QVERIFY(m_dir.isValid());
+        const auto written = writeSinusoids(m_dir);
+        QVERIFY(written);
+        std::tie(m_correct, m_mistake) = *written;
+    }
+
+    QTemporaryDir m_config;
+    QTemporaryDir m_dir;
+    QString m_correct;
+    QString m_mistake;
+};
 
 } // namespace CheckWindowTesting

@@ -46,7 +46,7 @@ using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace CheckWindowTesting;
 
-class TestCheckWindow : public QObject
+class TestCheckWindow : public QObject, private CheckWindowFixture
 {
     Q_OBJECT
 
@@ -60,28 +60,16 @@ private slots:
     void nothingIsComputedOnTheGuiThread();
     void closingDuringACheckStopsIt();
     void aTableOverTheMemoryBudgetIsRefused();
-
-private:
-    QTemporaryDir m_config;
-    QTemporaryDir m_dir;
-    QString m_correct;
-    QString m_mistake;
 };
 
-// Qt's file dialogs remember their state in the user's QtProject.conf: here, in a directory of
-// the test's own.
 void TestCheckWindow::initTestCase()
 {
-    QVERIFY(m_config.isValid());
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_config.path()));
+    useOwnSettings();
 }
 
 void TestCheckWindow::init()
 {
-    QVERIFY(m_dir.isValid());
-    const auto written = writeSinusoids(m_dir);
-    QVERIFY(written);
-    std::tie(m_correct, m_mistake) = *written;
+    writeTables();
 }
 
 // The menu's file dialog, the verdict in words, the heatmap cell by cell and the column maxima.

@@ -44,7 +44,7 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace CheckWindowTesting;
-class TestCheckWindowVerdicts : public QObject
+class TestCheckWindowVerdicts : public QObject, private CheckWindowFixture
 {
     Q_OBJECT
 
@@ -61,28 +61,16 @@ private slots:
     void aModelConfig();
     void aModelConfigWithAnError();
     void aModelConfigRefused();
-
-private:
-    QTemporaryDir m_config;
-    QTemporaryDir m_dir;
-    QString m_correct;
-    QString m_mistake;
 };
 
-// Qt's file dialogs remember their state in the user's QtProject.conf: here, in a directory of
-// the test's own.
 void TestCheckWindowVerdicts::initTestCase()
 {
-    QVERIFY(m_config.isValid());
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_config.path()));
+    useOwnSettings();
 }
 
 void TestCheckWindowVerdicts::init()
 {
-    QVERIFY(m_dir.isValid());
-    const auto written = writeSinusoids(m_dir);
-    QVERIFY(written);
-    std::tie(m_correct, m_mistake) = *written;
+    writeTables();
 }
 
 // One cell 1e-3 off: a mistake at that cell, the heatmap's brightest cell there, its column's

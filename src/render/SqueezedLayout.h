@@ -1,0 +1,40 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+namespace posenc::SqueezedLayout {
+
+// A figure given less room than its parts' least sizes is squeezed: QCustomPlot's grid then shares
+// the room in proportion to those least sizes (QCPLayout::getSectionSizes). A row or column whose
+// least size is 0 (a colour bar along its length, a panel whose margins were given up) has no
+// share, and where it is left to share less than no room (the grid's spacing wider than its room),
+// its share is 0 x -inf = NaN, rounded to an int: an element laid out 2^31 pixels wide, whose
+// width overflows wherever it is read (tests/render/tst_squeezedlayout). Such an
+// element, and all it holds, is laid out as what it is given, nothing, at the corner its grid
+// placed it (or its grid's own where that is out of reach too), keeping the extent that is sound;
+// a colour scale's bar with it.
+void collapseOverflowed(QCPLayoutElement *layout);
+
+// True when the rect's edges lie within reach of a widget's coordinates, so its width and height
+// can be computed (a squeezed element's rect inside its margins may still be of negative width).
+bool isSound(const QRect &rect);
+
+} // namespace posenc::SqueezedLayout
+
+namespace posenc {
+
+// A QCustomPlot whose every layout, a replot's or a paint's, has its overflowed parts collapsed
+// (SqueezedLayout::collapseOverflowed) before it is drawn or read: the figures of the window and
+// the files are drawn on it.
+class SqueezablePlot : public QCustomPlot
+{
+public:
+    explicit SqueezablePlot(QWidget *parent = nullptr)
+        : QCustomPlot(parent)
+    { }
+
+protected:
+    void updateLayout() override;
+};
+
+} // namespace posenc
