@@ -7,8 +7,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <functional>
 #include <variant>
+#include <vector>
 
 // How `posenc check --apply X Y` checks a family's rotation (docs/ARCHITECTURE.md, Checking a
 // rotation): each family whose layers turn a query or key gives an ApplyHypothesis in its check
@@ -28,6 +30,9 @@ struct ApplyDeclaration
     // their rounding.
     ValueFormat stored = ValueFormat::Float32;
     int threads = 0; // 0: every core
+    // Each row's position (--position-ids: a forward pass's q or k of a padded or packed batch);
+    // empty: row r is at position r.
+    std::vector<std::int64_t> positionIds;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };
@@ -52,6 +57,9 @@ struct ApplyHypothesis
     QString widthKey;
     // The parameter keys it reads given alone, without naming the family (RoPE's rope-layout).
     QStringList declares;
+    // Whether it reads a position id a row (--position-ids); a family whose rows take more (M-RoPE's
+    // three) refuses the flag.
+    bool positionIds = false;
     // X and Y checked, or why they cannot be (shapes, a width that is odd, parameters that do not
     // lay out).
     std::function<std::variant<ApplyResult, QString>(const RowMatrixXf &x, const RowMatrixXf &y,

@@ -98,6 +98,29 @@ bool needsFloat32Angles(const TableCandidate &c)
     return c.match.precision == TablePrecision::Float32Angles;
 }
 
+// Whether a claim's reading says the table is a valid one (correct, or a variant), where another
+// as well supported cannot tell (unknown: M-RoPE's, whose ids read from the table itself fit any
+// grid's rows and cannot be told from get_rope_index's without a prompt). A mistake is no such
+// reading: the other may be a faithful computation of it.
+bool validOverUnknown(const TableCandidate &c, const TableCandidate &other)
+{
+    const CheckVerdict v = c.match.verdict;
+    return (v == CheckVerdict::Correct || v == CheckVerdict::Variant) && other.match.verdict == CheckVerdict::Unknown;
+}
+
+// Of two readings as well supported, whether `c` goes first: a valid table's before one that cannot
+// tell (validOverUnknown); exact angles before float32
+// ones; then the reading that needs fewer mistakes to explain the table (a RoPE cos table from
+// bfloat16 positions, not a sinusoid whose sines were replaced as well).
+bool before(const TableCandidate &c, const TableCandidate &best)
+{
+    if (validOverUnknown(c, best) || validOverUnknown(best, c))
+        return validOverUnknown(c, best);
+    if (needsFloat32Angles(best) != needsFloat32Angles(c))
+        return !needsFloat32Angles(c);
+    return c.match.mistakes.size() < best.match.mistakes.size();
+}
+
 // The claim with the most support: a declared family's before the others, a reference before a
 // structure alone, then the fewest cells beyond the tolerance per compared cell, then exact angles
 // before float32 ones (a tolerance that grows with the position explains more), then the fewest
@@ -122,27 +145,23 @@ const TableCandidate *bestClaim(const std::vector<TableCandidate> &candidates, c
         }
         if (referenced && double(c.bad) * double(best->compared) < double(best->bad) * double(c.compared))
             best = &c;
-        // As well supported: exact angles before float32 ones; then the reading that needs fewer
-        // mistakes to explain the table (a RoPE cos table from bfloat16 positions, not a sinusoid
-        // whose sines were replaced as well).
-        else if (referenced && sameSupport(c, *best)
-                 && (needsFloat32Angles(*best) != needsFloat32Angles(c)
-                         ? !needsFloat32Angles(c)
-                         : c.match.mistakes.size() < best->match.mistakes.size()))
+        else if (referenced && sameSupport(c, *best) && before(c, *best))
             best = &c;
     }
     return best;
 }
 
 // Another claim as well supported whose verdict differs (a RoPE sin table, or a sinusoid whose
-// cosines were replaced by sines): the check cannot tell which was meant, unless it was declared.
+// cosines were replaced by sines): the check cannot tell which was meant, unless it was declared. A
+// reading that cannot tell (unknown) is no rival to a valid table's (validOverUnknown).
 const TableCandidate *rivalClaim(const std::vector<TableCandidate> &candidates, const TableCandidate &best,
                                  const Declared &declared)
 {
     if (isDeclared(best, declared))
         return nullptr;
     for (const TableCandidate &c : candidates) {
-        if (&c != &best && c.claims && sameSupport(c, best) && c.match.verdict != best.match.verdict)
+        if (&c != &best && c.claims && sameSupport(c, best) && c.match.verdict != best.match.verdict
+            && !validOverUnknown(best, c))
             return &c;
     }
     return nullptr;

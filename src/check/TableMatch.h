@@ -47,14 +47,16 @@ struct AngleEvidence
         return lastError > 2.0 * lastExact && lastError > 2.0 * firstError && firstBeyond * 10 <= firstCells;
     }
     // Whether the error shows it is not float32 angles': they predict the last rows' error at four
-    // times the first rows' or more, yet it is no more than twice the first rows' (flat noise); or
-    // more than a cell in ten of the first rows is beyond their tolerance. Evidence that neither
-    // supports nor contradicts them (a table of three rows, whose growth the cells' own rounding
-    // hides) leaves a faithful computation at float32 angles possible: no deviation.
+    // times the first rows' or more, yet it is beyond the exact angles' tolerance there and no more
+    // than twice the first rows' (flat noise); or more than a cell in ten of the first rows is
+    // beyond their tolerance. Evidence that neither supports nor contradicts them leaves a faithful
+    // computation at float32 angles possible: no deviation. So do last rows within the exact
+    // angles' tolerance, which show nothing: an error of float32 inv_freq, p times a pair's
+    // rounding, times the sine, may fall there in a table of 32 rows and peak in the middle ones.
     bool contradicts() const
     {
         return !supports()
-            && ((lastPredicted > 4.0 * firstPredicted && !(lastError > 2.0 * firstError))
+            && ((lastPredicted > 4.0 * firstPredicted && lastError > lastExact && !(lastError > 2.0 * firstError))
                 || firstBeyond * 10 > firstCells);
     }
 };

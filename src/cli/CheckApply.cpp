@@ -10,6 +10,7 @@
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "io/PositionIdsFile.h"
 #include "io/TableFile.h"
 
 #include <algorithm>
@@ -209,6 +210,62 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
     return m;
 }
 
+// --position-ids with --apply: the positions of a head's rows, one id a row, [L] or [B, L] (B that of
+// X's [B, H, L, D] or [B, L, H, D], or 1 for every batch), one list a batch.
+struct Ids
+{
+    std::vector<std::vector<std::int64_t>> batches;
+    int code = ExitDone;
+    QString message;
+};
+
+Ids readIds(const QString &path, std::uint64_t budget, const Read &x)
+{
+    Ids ids;
+    const auto read = PositionIdsFile::read(path, budget);
+    if (!read) {
+        ids.code = exitCodeOf(read.error());
+        ids.message = u"--position-ids: "_s + read.error().toString();
+        return ids;
+    }
+    const std::int64_t batch = x.shape.size() == 4 ? x.shape[0] : 1;
+    // A head's positions: X's rows, or one of the two dimensions before its width.
+    std::vector<std::int64_t> lengths {x.values->rows()};
+    if (!x.shape.empty())
+        lengths = {x.shape[x.shape.size() - 3], x.shape[x.shape.size() - 2]};
+    const RowMatrixXf &values = read->values;
+    const bool fits = read->shape.size() <= 2 && (values.rows() == 1 || values.rows() == batch)
+        && std::find(lengths.begin(), lengths.end(), values.cols()) != lengths.end();
+    if (!fits) {
+        ids.code = ExitUsage;
+        ids.message = u"--position-ids: %1 holds ids of shape (%2); with --apply X of (%3) they are one id a row of "
+                      "a head, [L] or [B, L] with B %4 or 1"_s
+                          .arg(path, shapeWords(read->shape),
+                               shapeWords(x.shape.empty() ? std::vector {x.values->rows(), x.values->cols()} : x.shape))
+                          .arg(batch);
+        return ids;
+    }
+    // Exact in float32 below 2^24; a position past it is no position a check can read.
+    constexpr float kMost = 16777216.0f;
+    for (std::int64_t b = 0; b < values.rows(); ++b) {
+        std::vector<std::int64_t> row;
+        for (std::int64_t l = 0; l < values.cols(); ++l) {
+            const float id = values(b, l);
+            if (!(id >= 0.0f && id < kMost) || id != std::floor(id)) {
+                ids.code = ExitUsage;
+                ids.message = u"--position-ids: ids must be whole numbers in [0, 2^24); got %1 at row %2, column %3"_s
+                                  .arg(double(id))
+                                  .arg(b)
+                                  .arg(l);
+                return ids;
+            }
+            row.push_back(std::int64_t(id));
+        }
+        ids.batches.push_back(std::move(row));
+    }
+    return ids;
+}
+
 } // namespace
 
 int run(const Request &request, QTextStream &out, QTextStream &err)
@@ -253,11 +310,26 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
         return fail(ExitUsage,
                     u"--apply: X is (%1) and Y (%2); Y is X rotated, of its shape"_s.arg(shapeWords(x.shape),
                                                                                          shapeWords(y.shape)));
-    const CheckApplyHeads::CheckOne one = [&](const RowMatrixXf &xs, const RowMatrixXf &ys) {
-        return FamilyChecks::of(family).apply->check(xs, ys, declared);
+    // The rows' positions, where given: a forward pass's q or k of a padded or packed batch.
+    Ids ids;
+    if (request.parser && request.parser->isSet(u"position-ids"_s)) {
+        if (!FamilyChecks::of(family).apply->positionIds)
+            return fail(ExitUsage,
+                        u"--position-ids with --apply: the %1 check reads its rows' ids from its own parameters "
+                        "(--prompt), not one id a row; give --position-ids without --apply to check such ids"_s.arg(
+                            Families::spec(family).heading));
+        ids = readIds(request.parser->value(u"position-ids"_s), request.budget, x);
+        if (ids.code != ExitDone)
+            return fail(ids.code, ids.message);
+    }
+    const CheckApplyHeads::CheckOne one = [&](const RowMatrixXf &xs, const RowMatrixXf &ys, std::int64_t batch) {
+        ApplyDeclaration atIds = declared;
+        if (!ids.batches.empty())
+            atIds.positionIds = ids.batches[std::size_t(ids.batches.size() == 1 ? 0 : batch)];
+        return FamilyChecks::of(family).apply->check(xs, ys, atIds);
     };
     const auto checked = CheckApplyHeads::isHeads(x.shape) ? CheckApplyHeads::check(*x.values, *y.values, x.shape, one)
-                                                           : one(*x.values, *y.values);
+                                                           : one(*x.values, *y.values, 0);
     if (const auto *refused = std::get_if<QString>(&checked))
         return fail(ExitUsage, u"--apply: "_s + *refused);
     const ApplyResult &result = std::get<ApplyResult>(checked);

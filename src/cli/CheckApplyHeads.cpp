@@ -108,10 +108,10 @@ std::variant<ApplyResult, QString> check(const RowMatrixXf &x, const RowMatrixXf
     const bool batch = shape.size() == 4;
     // The order whose first head the check explains; the heads first where neither does.
     Order order = Order::HeadsFirst;
-    std::variant<ApplyResult, QString> first = one(head(x, shape, order, 0), head(y, shape, order, 0));
+    std::variant<ApplyResult, QString> first = one(head(x, shape, order, 0), head(y, shape, order, 0), 0);
     const auto *firstResult = std::get_if<ApplyResult>(&first);
     if (d.first != d.second && (!firstResult || firstResult->verdict == CheckVerdict::Unknown)) {
-        auto other = one(head(x, shape, Order::PositionsFirst, 0), head(y, shape, Order::PositionsFirst, 0));
+        auto other = one(head(x, shape, Order::PositionsFirst, 0), head(y, shape, Order::PositionsFirst, 0), 0);
         const auto *otherResult = std::get_if<ApplyResult>(&other);
         if (otherResult && otherResult->verdict != CheckVerdict::Unknown) {
             order = Order::PositionsFirst;
@@ -124,7 +124,7 @@ std::variant<ApplyResult, QString> check(const RowMatrixXf &x, const RowMatrixXf
     const std::int64_t count = d.batch * heads;
     std::vector<ApplyResult> results {std::get<ApplyResult>(std::move(first))};
     for (std::int64_t i = 1; i < count; ++i) {
-        auto r = one(head(x, shape, order, i), head(y, shape, order, i));
+        auto r = one(head(x, shape, order, i), head(y, shape, order, i), i / heads);
         if (const auto *refused = std::get_if<QString>(&r))
             return u"batch %1, head %2: %3"_s.arg(i / heads).arg(i % heads).arg(*refused);
         results.push_back(std::get<ApplyResult>(std::move(r)));

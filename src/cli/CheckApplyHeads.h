@@ -27,7 +27,9 @@ QString acceptedShapes();
 // Rows [L, D] of head `index` (batch-major) of the rows of every head, `all`, laid as `order` says.
 RowMatrixXf head(const RowMatrixXf &all, const std::vector<std::int64_t> &shape, Order order, std::int64_t index);
 
-using CheckOne = std::function<std::variant<ApplyResult, QString>(const RowMatrixXf &x, const RowMatrixXf &y)>;
+// A head's check, told the batch the head is of (its rows' --position-ids).
+using CheckOne
+    = std::function<std::variant<ApplyResult, QString>(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t batch)>;
 
 // Every head checked: the order whose first head the check explains (the heads first, else the
 // positions first), the verdict the worst of the heads', the report the heads' verdicts and the

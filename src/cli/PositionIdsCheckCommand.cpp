@@ -120,8 +120,8 @@ CommandOption option()
             u"IDS.npy"_s,
             u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L], against the reference's for the batch "
             "the parameters give (--batch, --packed, --attention-mask, --document-ids, --cache, --prompt): correct, "
-            "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids)"_s.arg(
-                PositionIdsCheck::mistakeNames().join(u", "_s)),
+            "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids); with --apply X Y, "
+            "the positions of a head's rows, [L] or [B, L]"_s.arg(PositionIdsCheck::mistakeNames().join(u", "_s)),
             {},
             true};
 }

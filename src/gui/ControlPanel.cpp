@@ -376,7 +376,10 @@ void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors
         const QString tip = ParamTips::tooltip(key, params);
         for (QWidget *w : it.value()) {
             w->setEnabled(enabled);
-            w->setToolTip(tip);
+            // Set only when it changes: every tooltip set is an event, and the widget's description
+            // is read from it anew (Accessibility), which took a fifth of the window's time per change.
+            if (w->toolTip() != tip)
+                w->setToolTip(tip);
         }
     }
 }

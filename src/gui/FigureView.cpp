@@ -17,6 +17,8 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -117,6 +119,7 @@ void FigureView::build()
 {
     m_data.reset();
     m_fullPanels.clear();
+    m_roomFitted = m_roomKept = false;
     setDraft(false);
     m_figurePlot = m_figure->build(m_plot);
     FigureBuild::setLeastSizes(*m_plot, *m_figurePlot);
@@ -201,6 +204,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     }
     m_bar->markOption(key, QString());
     m_state = next;
+    m_roomFitted = false; // an option may show other panels and texts
     const auto option = m_figure->model().option(key);
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
@@ -330,6 +334,7 @@ void FigureView::submitNow()
 void FigureView::fitToRoom(Detail detail)
 {
     const bool moved = m_layout.refitAfterFilling();
+    m_roomFitted = true;
     if (detail != Detail::Full) {
         if (moved)
             m_layout.restart(); // the refits a full result may need are left to it
@@ -364,14 +369,21 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     m_figurePlot->fill(m_data, m_state);
     MapOptions::apply(m_plot, m_figure->model(), m_state);
     m_bar->setNote(m_figurePlot->screenNote());
-    fitToRoom(detail);
+    const bool draft = detail != Detail::Full
+        || (m_sinceChange.isValid() && m_sinceChange.elapsed() < FigureJob::kRestBeforeRefining.count());
+    // A draft while the controls move keeps what the last fitting gave up for room, laid out once:
+    // the ladder's layouts were a third of each change's time. It is fitted in full at rest.
+    m_roomKept = draft && m_roomFitted;
+    if (m_roomKept)
+        m_layout.refitKeepingRoom();
+    else
+        fitToRoom(detail);
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;
     emit shown(figureSerial, detail);
     m_awaitingReplot = true;
-    setDraft(detail != Detail::Full
-             || (m_sinceChange.isValid() && m_sinceChange.elapsed() < FigureJob::kRestBeforeRefining.count()));
+    setDraft(draft);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -427,6 +439,13 @@ void FigureView::finishDraft()
     if (m_shownDetail != Detail::Full)
         return;
     setDraft(false);
+    // Fitted to its room as an export of its size is; where that moved its axes the data is computed
+    // again for them, and drawn when it comes.
+    if (std::exchange(m_roomKept, false)) {
+        fitToRoom(Detail::Full);
+        if (m_requestTimer.isActive())
+            return;
+    }
     // Drawn now, not queued: a view is settled once its draft is gone (isSettled), and a grab of the
     // window between this and a queued replot would show the draft's buffer (a screenshot's).
     m_plot->replot();
@@ -460,6 +479,7 @@ void FigureView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     m_fullPanels.clear();
+    m_roomFitted = false;
     m_layout.restart();
     requestCompute();
 }

@@ -138,6 +138,10 @@ private:
     QTimer m_finishTimer; // draws a draft in full quality once the controls have rested
     QElapsedTimer m_sinceChange; // since the last change of parameters that altered the figure
     bool m_draft = false; // drawn as a draft (setDraft)
+    // Fitted to its room (fitToRoom) since its figure was built, sized or given an option: a draft
+    // may keep what that gave up (FigureLayoutLoop::refitKeepingRoom).
+    bool m_roomFitted = false;
+    bool m_roomKept = false; // the draft on screen kept its room: finishDraft fits it in full
     FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;

@@ -1,6 +1,7 @@
 #include "FigureFit.h"
 
 #include "IndexTicker.h"
+#include "MeasuredText.h"
 
 #include <algorithm>
 
@@ -13,20 +14,20 @@ namespace {
 const QString kSeparator = u"  ·  "_s;
 constexpr double kMinTickGap = 4.0; // layout units between tick labels side by side
 
-double widest(const QString &text, const QFontMetricsF &metrics)
+double widest(const QString &text, const QFont &font)
 {
     double w = 0.0;
     for (const QString &line : text.split(u'\n'))
-        w = std::max(w, metrics.horizontalAdvance(line));
+        w = std::max(w, MeasuredText::advance(font, line));
     return w;
 }
 
 // Greedy lines of `pieces` joined by `joint`, each within `width` where a piece allows.
-QStringList fill(const QStringList &pieces, const QString &joint, const QFontMetricsF &metrics, double width)
+QStringList fill(const QStringList &pieces, const QString &joint, const QFont &font, double width)
 {
     QStringList lines;
     for (const QString &piece : pieces) {
-        if (!lines.isEmpty() && metrics.horizontalAdvance(lines.constLast() + joint + piece) <= width)
+        if (!lines.isEmpty() && MeasuredText::advance(font, lines.constLast() + joint + piece) <= width)
             lines.last() += joint + piece;
         else
             lines.append(piece);
@@ -120,18 +121,18 @@ double roomWithin(const QCPLayoutElement *element, double figureWidth)
 
 bool fitText(QCPTextElement *element, double width)
 {
-    const QFontMetricsF metrics(element->font());
+    const QFont &font = element->font();
     const QString text = element->text();
     // The text as its figure set it: one this function wrapped is laid out whole again when it
     // has the room (a view made narrow, then wide).
     const QString given = unwrapped(element);
     QString fitted = given;
-    if (!given.isEmpty() && widest(given, metrics) > width) {
+    if (!given.isEmpty() && widest(given, font) > width) {
         // The text's own line breaks stay: a caption of two statements keeps them apart, each
         // wrapped within the width on its own.
         QStringList lines = given.split(u'\n');
         for (QString &line : lines)
-            line = wrap(line, metrics, width);
+            line = wrap(line, font, width);
         fitted = lines.join(u'\n');
     }
     element->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
@@ -216,16 +217,16 @@ bool fitAxisLabel(QCPAxis *axis)
     const double length = axis->orientation() == Qt::Horizontal
         ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
         : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
-    const QFontMetricsF metrics(axis->labelFont());
+    const QFont font = axis->labelFont();
     const QString label = axis->label();
     // The label as its figure set it: a label this function wrapped remembers it, so that it is
     // laid out whole again when the axis has room for it (a view made narrow, then wide).
     const QString given = axis->property("fitWrappedTo").toString() == label && !label.isEmpty()
         ? axis->property("fitWrappedFrom").toString()
         : label;
-    const QString fitted = given.isEmpty() || widest(given, metrics) <= length
+    const QString fitted = given.isEmpty() || widest(given, font) <= length
         ? given
-        : wrap(QString(given).replace(u'\n', u' '), metrics, length);
+        : wrap(QString(given).replace(u'\n', u' '), font, length);
     axis->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
     axis->setProperty("fitWrappedTo", fitted == given ? QVariant() : QVariant(fitted));
     if (fitted == label)
@@ -239,14 +240,15 @@ bool ticksTouch(QCPAxis *axis, const QVector<double> &ticks, const QVector<QStri
 {
     if (!axis->visible() || !axis->tickLabels() || ticks.size() < 2 || labels.size() != ticks.size())
         return false;
-    const QFontMetricsF metrics(axis->tickLabelFont());
+    const QFont font = axis->tickLabelFont();
+    const double height = QFontMetricsF(font).height();
     const bool across = axis->orientation() == Qt::Horizontal;
     for (qsizetype i = 1; i < ticks.size(); ++i) {
         const double distance = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
         // Side by side labels need a gap between them; stacked ones only their line height.
         const double room = across
-            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0 + kMinTickGap
-            : metrics.height();
+            ? (MeasuredText::advance(font, labels[i]) + MeasuredText::advance(font, labels[i - 1])) / 2.0 + kMinTickGap
+            : height;
         if (distance < room)
             return true;
     }
@@ -417,14 +419,14 @@ QString unwrappedLabel(const QCPAxis *axis)
         : label;
 }
 
-QString wrap(const QString &text, const QFontMetricsF &metrics, double width)
+QString wrap(const QString &text, const QFont &font, double width)
 {
     QStringList lines;
-    for (const QString &part : fill(text.split(kSeparator), kSeparator, metrics, width)) {
-        if (metrics.horizontalAdvance(part) <= width)
+    for (const QString &part : fill(text.split(kSeparator), kSeparator, font, width)) {
+        if (MeasuredText::advance(font, part) <= width)
             lines.append(part);
         else
-            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, metrics, width);
+            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, font, width);
     }
     return lines.join(u'\n');
 }

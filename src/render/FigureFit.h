@@ -28,7 +28,7 @@ void unthinTicks(QCustomPlot *plot);
 // that holds it, its neighbours' least widths taken first.
 double roomFor(const QCPLayoutElement *element, double figureWidth);
 
-// `text` broken into lines no wider than `width` for `metrics`: first at "  ·  ", then at spaces.
-QString wrap(const QString &text, const QFontMetricsF &metrics, double width);
+// `text` broken into lines no wider than `width` in `font`: first at "  ·  ", then at spaces.
+QString wrap(const QString &text, const QFont &font, double width);
 
 } // namespace posenc::FigureFit

@@ -5,7 +5,20 @@
 #include "PlotStyle.h"
 #include "SqueezedLayout.h"
 
+#include <atomic>
+
 namespace posenc {
+
+namespace {
+
+std::atomic<quint64> g_fittings {0};
+
+} // namespace
+
+quint64 FigureLayoutLoop::fittings()
+{
+    return g_fittings.load(std::memory_order_relaxed);
+}
 
 FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, double points)
     : m_plot(plot)
@@ -101,6 +114,7 @@ void FigureLayoutLoop::retick()
 
 bool FigureLayoutLoop::refitAfterFilling()
 {
+    g_fittings.fetch_add(1, std::memory_order_relaxed);
     fitRoom();
     if (m_computedFor.isEmpty() || axisRects() == m_computedFor || m_refits >= kMaxRefits)
         return false;

@@ -42,8 +42,14 @@ public:
     // must (FigureRoom), from all the figure shows each time. True when its axis rects moved from
     // those the data was computed for and a refit is left: compute it again.
     bool refitAfterFilling();
+    // After a filling drawn as a draft while the controls move: lays the figure out and fits its
+    // texts with what its room gave up at the last refitAfterFilling kept, one settling instead of
+    // the ladder's; refitAfterFilling fits it in full once the controls rest. Exports never draft.
+    void refitKeepingRoom() { settle(); }
     // Other parameters, another size or figure: the refits are counted from none again.
     void restart() { m_refits = 0; }
+    // The fittings to the room (refitAfterFilling) made in this program, on any thread.
+    static quint64 fittings();
 
 private:
     QList<QRect> axisRects() const;

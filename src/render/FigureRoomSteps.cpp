@@ -3,6 +3,7 @@
 #include "FigureFit.h"
 #include "FigureRoomChanges.h"
 #include "LegendPlacement.h"
+#include "MeasuredText.h"
 #include "SwatchLegend.h"
 
 #include <QHash>
@@ -48,31 +49,31 @@ QList<QCPAxis *> shownAxes(const QCustomPlot &plot)
 }
 
 // The lines `text` takes wrapped within `width`, as FigureFit wraps it.
-int linesOf(const QString &text, const QFontMetricsF &metrics, double width)
+int linesOf(const QString &text, const QFont &font, double width)
 {
     int lines = 0;
     for (const QString &line : text.split(u'\n'))
-        lines += int(FigureFit::wrap(line, metrics, width).count(u'\n')) + 1;
+        lines += int(FigureFit::wrap(line, font, width).count(u'\n')) + 1;
     return lines;
 }
 
 // `text` in at most `lines` lines of `width`: its first statements and "  ·  " parts that fit
 // whole, or else its first part's words and an ellipsis.
-QString shortened(const QString &text, const QFontMetricsF &metrics, double width, int lines)
+QString shortened(const QString &text, const QFont &font, double width, int lines)
 {
-    if (linesOf(text, metrics, width) <= lines)
+    if (linesOf(text, font, width) <= lines)
         return text;
     QStringList parts;
     for (const QString &statement : text.split(u'\n'))
         parts += statement.split(kSeparator);
     for (qsizetype k = parts.size() - 1; k >= 1; --k) {
         const QString kept = parts.mid(0, k).join(kSeparator);
-        if (linesOf(kept, metrics, width) <= lines)
+        if (linesOf(kept, font, width) <= lines)
             return kept;
     }
-    const QStringList wrapped = FigureFit::wrap(parts.value(0), metrics, width).split(u'\n');
+    const QStringList wrapped = FigureFit::wrap(parts.value(0), font, width).split(u'\n');
     QStringList kept = wrapped.mid(0, lines);
-    kept.last() = metrics.elidedText(kept.last() + u" …"_s, Qt::ElideRight, width);
+    kept.last() = QFontMetricsF(font).elidedText(kept.last() + u" …"_s, Qt::ElideRight, width);
     return kept.join(u' ');
 }
 
@@ -82,8 +83,7 @@ bool shorten(QCustomPlot *plot, QCPTextElement *element, int lines)
         return false;
     Changes &changes = Changes::of(plot);
     const double width = FigureFit::roomFor(element, plot->viewport().width() - 8.0);
-    return changes.setText(element,
-                           shortened(changes.originalText(element), QFontMetricsF(element->font()), width, lines));
+    return changes.setText(element, shortened(changes.originalText(element), element->font(), width, lines));
 }
 
 QList<QCPTextElement *> textsOf(const QCustomPlot &plot, TextRole role)
@@ -105,7 +105,8 @@ int overhang(QCPAxisRect *rect, QCP::MarginSide side)
     for (QCPAxis *axis : rect->axes()) {
         if (!axis->visible() || !axis->tickLabels())
             continue;
-        const QFontMetricsF metrics(axis->tickLabelFont());
+        const QFont font = axis->tickLabelFont();
+        const double height = QFontMetricsF(font).height();
         const QVector<double> ticks = axis->tickVector();
         const QVector<QString> labels = axis->tickVectorLabels();
         const bool across = axis->orientation() == Qt::Horizontal;
@@ -113,7 +114,7 @@ int overhang(QCPAxisRect *rect, QCP::MarginSide side)
             const double at = axis->coordToPixel(ticks[i]);
             if (across ? at < r.left() - 0.5 || at > r.right() + 1.5 : at < r.top() - 0.5 || at > r.bottom() + 1.5)
                 continue;
-            const double half = (across ? metrics.horizontalAdvance(labels[i]) : metrics.height()) / 2.0;
+            const double half = (across ? MeasuredText::advance(font, labels[i]) : height) / 2.0;
             if (across && side == QCP::msLeft)
                 reach = std::max(reach, r.left() - (at - half));
             else if (across && side == QCP::msRight)

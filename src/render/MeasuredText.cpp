@@ -27,24 +27,43 @@ size_t qHash(const Measured &m, size_t seed = 0)
     return qHashMulti(seed, m.font, m.height, m.dpi, m.text);
 }
 
+// A figure's texts number in the dozens; a long session of changes that each bring new numbers
+// into titles starts a cache afresh now and then.
+constexpr qsizetype kMaxEntries = 4096;
+
+// The key of `text` in `font` (and a line height) at the resolution QFontMetrics without a device
+// measures at: the primary screen's.
+Measured keyOf(const QFont &font, int height, const QString &text)
+{
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    return {font, height, screen ? screen->logicalDotsPerInchY() : 0.0, text};
+}
+
+template<typename Value, typename Measure>
+Value remembered(QHash<Measured, Value> &cache, Measured key, const Measure &measure)
+{
+    if (const auto found = cache.constFind(key); found != cache.cend())
+        return *found;
+    if (cache.size() >= kMaxEntries)
+        cache.clear();
+    const Value value = measure();
+    cache.insert(std::move(key), value);
+    return value;
+}
+
 } // namespace
 
 QRect boundingRect(const QFont &font, int height, const QString &text)
 {
-    // A figure's texts number in the dozens; a long session of changes that each bring new
-    // numbers into titles starts the cache afresh now and then.
-    constexpr qsizetype kMaxEntries = 2048;
     thread_local QHash<Measured, QRect> measured;
-    // QFontMetrics without a device measures at the primary screen's resolution.
-    const QScreen *screen = QGuiApplication::primaryScreen();
-    Measured key {font, height, screen ? screen->logicalDotsPerInchY() : 0.0, text};
-    if (const auto found = measured.constFind(key); found != measured.cend())
-        return *found;
-    if (measured.size() >= kMaxEntries)
-        measured.clear();
-    const QRect rect = QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text);
-    measured.insert(std::move(key), rect);
-    return rect;
+    return remembered(measured, keyOf(font, height, text),
+                      [&] { return QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text); });
+}
+
+double advance(const QFont &font, const QString &text)
+{
+    thread_local QHash<Measured, double> measured;
+    return remembered(measured, keyOf(font, 0, text), [&] { return QFontMetricsF(font).horizontalAdvance(text); });
 }
 
 void addToLegend(QCPAbstractPlottable *plottable, QCPLegend *legend)

@@ -18,6 +18,9 @@ namespace MeasuredText {
 // QFontMetrics(font).boundingRect(0, 0, 0, height, Qt::TextDontClip, text), remembered for
 // the calling thread.
 QRect boundingRect(const QFont &font, int height, const QString &text);
+// QFontMetricsF(font).horizontalAdvance(text), remembered for the calling thread: fitting a figure
+// to its room measures its titles, labels and tick labels in every round of every layout.
+double advance(const QFont &font, const QString &text);
 
 // Adds `plottable` to `legend` (if it is not there yet) as a MeasuredLegendItem: what
 // QCPAbstractPlottable::addToLegend does with a QCPPlottableLegendItem.

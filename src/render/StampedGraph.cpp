@@ -2,6 +2,7 @@
 
 #include "PolylineSimplify.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace posenc {
@@ -84,7 +85,20 @@ void StampedGraph::drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lin
         return;
     }
     const qreal ratio = painter->device()->devicePixelRatioF();
-    QCPGraph::drawLinePlot(painter, simplifyPolyline(lines, kLineTolerance / ratio));
+    QCPGraph::drawLinePlot(painter, simplified(lines, kLineTolerance / ratio));
+}
+
+const QVector<QPointF> &StampedGraph::simplified(const QVector<QPointF> &lines, double tolerance) const
+{
+    // Exactly the same points: QPointF's own == is fuzzy.
+    const auto same = [](const QPointF &a, const QPointF &b) { return a.x() == b.x() && a.y() == b.y(); };
+    if (tolerance != m_simplifiedTolerance
+        || !std::equal(lines.cbegin(), lines.cend(), m_simplifiedFrom.cbegin(), m_simplifiedFrom.cend(), same)) {
+        m_simplified = simplifyPolyline(lines, tolerance);
+        m_simplifiedFrom = lines;
+        m_simplifiedTolerance = tolerance;
+    }
+    return m_simplified;
 }
 
 QVector<QPointF> StampedGraph::allLines() const
@@ -116,8 +130,8 @@ void StampedGraph::drawFill(QCPPainter *painter, QVector<QPointF> *lines) const
         return;
     }
     const double tolerance = kLineTolerance / painter->device()->devicePixelRatioF();
-    QVector<QPointF> polygon = simplifyPolyline(*lines, tolerance);
-    const QVector<QPointF> back = simplifyPolyline(otherLines, tolerance);
+    QVector<QPointF> polygon = simplified(*lines, tolerance);
+    const QVector<QPointF> &back = other->simplified(otherLines, tolerance);
     polygon.reserve(polygon.size() + back.size());
     for (auto it = back.crbegin(); it != back.crend(); ++it)
         polygon.append(*it);

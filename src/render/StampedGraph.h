@@ -34,6 +34,9 @@ protected:
 private:
     // The graph's line in pixels over all its data, as QCPGraph draws it.
     QVector<QPointF> allLines() const;
+    // `lines` simplified within `tolerance` (simplifyPolyline), remembered for the same lines: a
+    // band's side is simplified for its line and again for the band's fill, in one replot.
+    const QVector<QPointF> &simplified(const QVector<QPointF> &lines, double tolerance) const;
 
     // What the stamp was drawn for: a new style, pen or pixel ratio draws it again.
     struct StampKey
@@ -48,6 +51,9 @@ private:
 
     mutable StampKey m_stampKey;
     mutable QPixmap m_stamp;
+    mutable QVector<QPointF> m_simplifiedFrom;
+    mutable double m_simplifiedTolerance = -1.0;
+    mutable QVector<QPointF> m_simplified;
 };
 
 } // namespace posenc

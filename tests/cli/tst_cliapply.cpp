@@ -5,6 +5,7 @@
 // against --partial-rotary-factor and GPT-NeoX-20B's config; Qwen2-VL's M-RoPE
 // (apply_multimodal_rotary_pos_emb, get_rope_index's ids written here) against its flags and config.
 #include "CliRun.h"
+#include "TurnedQuery.h"
 
 #include <QtTest>
 
@@ -28,28 +29,15 @@ namespace {
 constexpr qint64 kRows = 256, kDim = 64;
 
 // X random normal; Y X turned at position r + offset (or positions[r]), theta 10000, the table's
-// pairs `table` and the rotation's `rotation` (true: half), sin times `sign` (-1: q * cos -
-// rotate_half(q) * sin, the rotation the wrong way).
+// pairs `table` and the rotation's `rotation` (true: half), sin times `sign` (TurnedQuery::turned).
 std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool table, bool rotation, double sign = 1.0,
                                                           const std::vector<qint64> &positions = {})
 {
-    std::mt19937 engine(11);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    std::vector<float> x(std::size_t(kRows * kDim)), y(x.size());
-    for (float &v : x)
-        v = float(normal(engine));
-    const qint64 h = kDim / 2;
-    for (qint64 r = 0; r < kRows; ++r) {
-        const auto at = [&](qint64 j) { return double(x[std::size_t(r * kDim + j)]); };
-        for (qint64 j = 0; j < kDim; ++j) {
-            const qint64 k = table ? j % h : j / 2;
-            const double position = positions.empty() ? double(r + offset) : double(positions[std::size_t(r)]);
-            const double angle = position * std::pow(10000.0, -2.0 * double(k) / double(kDim));
-            const double turned = rotation ? (j < h ? -at(j + h) : at(j - h)) : (j % 2 == 0 ? -at(j + 1) : at(j - 1));
-            y[std::size_t(r * kDim + j)] = float(at(j) * std::cos(angle) + sign * turned * std::sin(angle));
-        }
-    }
-    return {x, y};
+    std::vector<qint64> at = positions;
+    if (at.empty())
+        for (qint64 r = 0; r < kRows; ++r)
+            at.push_back(r + offset);
+    return TurnedQuery::turned(at, kDim, 11, table, rotation, sign);
 }
 
 // `values` rounded to float16 (round to nearest even), as a '<f2' .npy of rows x cols.

@@ -454,12 +454,14 @@ private slots:
             << QJsonObject {{u"verdict"_s, u"mistake"_s},
                             {u"layout"_s, u"interleaved"_s},
                             {u"mistakes"_s, QJsonArray {u"exponent-column-index"_s}}};
+        // Pair i at 10000^(-4i/d), the exponent doubled, alone: the formula at base 1e8 too, which no table
+        // tells from it; a variant undeclared (the mistake against --expect sinusoidal).
         QTest::newRow("exponent-doubled")
             << rows(1024, d, [&](qint64 p, qint64 j) { return paper(p, j, d, true, 1e8); }) << d << QStringList()
-            << QJsonObject {{u"verdict"_s, u"mistake"_s},
+            << QJsonObject {{u"verdict"_s, u"variant"_s},
                             {u"base"_s, 1e8},
                             {u"layout"_s, u"split"_s},
-                            {u"mistakes"_s, QJsonArray {u"exponent-doubled"_s}}};
+                            {u"mistakes"_s, QJsonArray {}}};
         QTest::newRow("position-divided")
             << rows(1024, d,
                     [&](qint64 p, qint64 j) {

@@ -1,12 +1,14 @@
 // What a verdict promises: correct only against a named published form, a variant at other
 // parameters, and the tables that were once called correct though wrong (a sinusoid times sqrt(d),
-// p / 10000^(i/d), exp(-2i/d), cosines replaced by sines, Llama 3's blend reversed) named as the
-// mistakes they are, with their location, at two sizes (and 1,048,576 x 64 with
-// POSENC_VERDICTS_LONG set, by hand: a table of 256 MiB). 200 random wrong tables are never
-// correct. Every table is written here from float64 formulas (CheckTables.h).
+// cosines replaced by sines, Llama 3's blend reversed; p / 10000^(i/d) and exp(-2i/d) against the
+// paper's sinusoid declared, being the formula at bases 100 and e too) named as the mistakes they are, with their
+// location, at two sizes (and 1,048,576 x 64 with POSENC_VERDICTS_LONG set, by hand: a table of 256 MiB). 200 random
+// wrong tables are never correct. Every table is written here from float64 formulas (CheckTables.h).
 #include "CheckTables.h"
 
+#include "check/TableCheck.h"
 #include "check/TableMatch.h"
+#include "check/TableRows.h"
 
 #include <QtTest>
 
@@ -119,18 +121,6 @@ private slots:
             RowMatrixXf t = sinusoid(L, d, scaled);
             row("a sinusoid times sqrt(d)") << t << TableCheck::Declared {} << u"scaled"_s << u"every column"_s
                                             << (whole ? paperError(t) : std::nan(""));
-            const Sinusoid halved {1.0, [](std::int64_t i, std::int64_t dd, std::int64_t) {
-                                       return std::pow(10000.0, -double(i) / double(dd));
-                                   }};
-            t = sinusoid(L, d, halved);
-            row("p / 10000^(i/d)") << t << TableCheck::Declared {} << u"exponent-halved"_s
-                                   << u"columns 2..%1"_s.arg(d - 1) << (whole ? paperError(t) : std::nan(""));
-            const Sinusoid logMissing {1.0, [](std::int64_t i, std::int64_t dd, std::int64_t) {
-                                           return std::exp(-2.0 * double(i) / double(dd));
-                                       }};
-            t = sinusoid(L, d, logMissing);
-            row("exp(-2i/d)") << t << TableCheck::Declared {} << u"log-base-missing"_s << u"columns 2..%1"_s.arg(d - 1)
-                              << (whole ? paperError(t) : std::nan(""));
             const Sinusoid ones {1.0, [](std::int64_t, std::int64_t, std::int64_t) { return 1.0; }};
             t = sinusoid(L, d, ones);
             row("every frequency 1") << t << TableCheck::Declared {} << u"integer-division"_s
@@ -167,6 +157,54 @@ private slots:
         if (!std::isnan(largest))
             QVERIFY2(std::fabs(*m.maxAbsError - largest) <= 1e-6 * std::max(1.0, largest),
                      qPrintable(u"%1 against %2"_s.arg(*m.maxAbsError).arg(largest)));
+    }
+
+    // A base that is what a mistake makes of 10000 is also the formula at that base (posenc table pe
+    // --base 100): undeclared the variant at it, a note naming the mistake it equally is (once
+    // "mistake", which posenc's own table is not); against the paper's sinusoid declared (--expect
+    // sinusoidal) the mistake, its largest error the float64 one against the paper.
+    void aMistakensBaseIsNamedAgainstTheDeclaration_data()
+    {
+        QTest::addColumn<double>("exponent"); // pair i at 10000^(-exponent i / d) ...
+        QTest::addColumn<bool>("natural"); // ... or at exp(-exponent i / d)
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("p / 10000^(i/d)") << 1.0 << false << u"exponent-halved"_s;
+        QTest::newRow("p / 10000^(4i/d)") << 4.0 << false << u"exponent-doubled"_s;
+        QTest::newRow("exp(-2i/d)") << 2.0 << true << u"log-base-missing"_s;
+    }
+    void aMistakensBaseIsNamedAgainstTheDeclaration()
+    {
+        QFETCH(double, exponent);
+        QFETCH(bool, natural);
+        QFETCH(QString, mistake);
+        const std::int64_t L = 512, d = 64;
+        const Sinusoid s {1.0, [&](std::int64_t i, std::int64_t dd, std::int64_t) {
+                              const double e = -exponent * double(i) / double(dd);
+                              return natural ? std::exp(e) : std::pow(10000.0, e);
+                          }};
+        const RowMatrixXf t = sinusoid(L, d, s);
+        const Checked undeclared = check(t);
+        const QString said = undeclared.match.diagnosis + u" | "_s + undeclared.match.notes.join(u" | "_s);
+        QVERIFY2(undeclared.match.verdict == CheckVerdict::Variant, qPrintable(said));
+        QVERIFY2(undeclared.match.notes.join(u' ').contains(u"(%1)"_s.arg(mistake)), qPrintable(said));
+        Params paper;
+        paper.encoding = Encoding::Sinusoidal;
+        paper.dModel = d;
+        const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s, 0.0);
+        const Checked declared
+            = concluded(rows, TableCheck::expect(rows, Encoding::Sinusoidal, paper, u"sinusoidal"_s));
+        QVERIFY2(declared.error.isEmpty(), qPrintable(declared.error));
+        QVERIFY2(declared.match.verdict == CheckVerdict::Mistake, qPrintable(declared.match.diagnosis));
+        QCOMPARE(declared.match.mistakes, QStringList {mistake});
+        QVERIFY(declared.match.correctAgainst.isEmpty());
+        double worst = 0.0;
+        for (std::int64_t p = 0; p < L; ++p)
+            for (std::int64_t j = 0; j < d; ++j) {
+                const double a = double(p) * paperW(j / 2, d, p);
+                worst = std::max(worst, std::fabs(double(t(p, j)) - (j % 2 ? std::cos(a) : std::sin(a))));
+            }
+        QVERIFY2(std::fabs(*declared.match.maxAbsError - worst) <= 1e-6,
+                 qPrintable(u"%1 against %2"_s.arg(*declared.match.maxAbsError).arg(worst)));
     }
 
     // c is reported: the finding "scale" holds it.

@@ -256,8 +256,8 @@ QList<Case> relativeCases()
 // Sandwich over its rows' corners: heads, head 1 and H, head dims odd and even, both masks. One
 // position is too few for any table (and 0 for an even d); two hold distances 0 and 1 alone, which do not tell d from
 // the scale, and bidirectional with an even d they are [[0, -m], [-m, 0]], a linear bias, which ALiBi's hypothesis
-// reads with a slope get_slopes gives no head; d = 1's one frequency, 1e-8, turns by less than float32 shows over 1,024
-// positions: every row the same.
+// reads with a slope get_slopes gives no head. d = 1's one frequency, 1e-8, turns by less than float32 shows over 1,024
+// positions: every cell 1/2 / (8K/H), every row the same, which is Sandwich's own table, not the mistake same-row.
 QList<Case> sandwichCases()
 {
     QList<Case> cases;
@@ -276,7 +276,7 @@ QList<Case> sandwichCases()
                         if (L == 1)
                             unknown = d % 2 == 0 ? u"every cell is 0"_s : u"too few"_s;
                         else if (d == 1)
-                            unknown = u"same"_s;
+                            unknown.clear(); // every cell 1/2 / (8K/H) at any L: Sandwich's own
                         else if (L == 2 && mask == SandwichMask::Bidirectional && d % 2 == 0)
                             unknown = u"linear bias"_s;
                         else if (L == 2)

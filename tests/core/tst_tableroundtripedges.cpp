@@ -14,6 +14,10 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <numbers>
+#include <tuple>
+
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -101,9 +105,68 @@ private slots:
         dynamic.rope.factor = 2.0;
         dynamic.rope.originalMaxLen = 32;
         QTest::addRow("rope-cos dynamic head 6 from 32") << dynamic << u"rope-cos"_s;
+        // Llama 3's and YaRN's bands at a small head and an original length below 256, where a head of three
+        // pairs keeps or divides pairs as no longer original does: once unknown, learned or a mistake.
+        for (const RopeType type : {RopeType::Llama3, RopeType::Yarn})
+            for (const auto &[factor, original, L] : QList<std::tuple<double, std::int64_t, std::int64_t>> {
+                     {2.0, 64, 512}, {8.0, 16, 64}, {8.0, 16, 1024}}) {
+                Params p = rope(type, 6, L);
+                p.rope.factor = factor;
+                p.rope.originalMaxLen = original;
+                QTest::addRow("rope-cos %s head 6 factor %g from %lld L %lld",
+                              type == RopeType::Yarn ? "yarn" : "llama3", factor, qlonglong(original), qlonglong(L))
+                    << p << u"rope-cos"_s;
+            }
+        // FLUX's EmbedND on a grid of one row or one column, where one of its two axes never turns: once
+        // "learned" (the row axis was read from the pairs that turn).
+        for (const auto &[h, w] : QList<std::pair<std::int64_t, std::int64_t>> {{1, 64}, {64, 1}, {2, 64}})
+            for (const QString &q : {u"rope2d-cos"_s, u"rope2d-sin"_s}) {
+                Params p;
+                p.encoding = Encoding::Rope2d;
+                p.dModel = 128;
+                p.rope.headDim = 128;
+                p.rope2d.style = Rope2dStyle::Flux;
+                p.rope2d.axesDim = {16, 56, 56};
+                p.rope2d.patch = {0, 0};
+                p.sincos2d.grid = {h, w};
+                p.maxLen = h * w;
+                QTest::addRow("%s flux %lld x %lld", qPrintable(q), qlonglong(h), qlonglong(w)) << p << q;
+            }
+        // Axial on a grid of 2 rows: M-RoPE's reading of ids read from the table itself (unknown: it
+        // cannot tell) once made it ambiguous, "unknown".
+        for (const QString &q : {u"rope2d-cos"_s, u"rope2d-sin"_s}) {
+            Params p;
+            p.encoding = Encoding::Rope2d;
+            p.dModel = 128;
+            p.rope.headDim = 128;
+            p.rope2d.style = Rope2dStyle::Axial;
+            p.rope2d.patch = {0, 0};
+            p.sincos2d.grid = {2, 64};
+            p.maxLen = 128;
+            QTest::addRow("%s axial 2 x 64", qPrintable(q)) << p << q;
+        }
+        // Sandwich's head dim 1: every cell 1/2 / (8K/H), its one frequency too slow to show; once read as
+        // the mistake same-row (every position holds the same row).
+        for (const std::int64_t L : {2, 3, 64, 1024})
+            for (const auto &[heads, head] :
+                 QList<std::pair<std::int64_t, std::int64_t>> {{12, 1}, {8, 3}, {4096, 4096}}) {
+                Params p;
+                p.encoding = Encoding::Sandwich;
+                p.maxLen = L;
+                p.sandwich = {heads, head, 1, SandwichMask::Causal};
+                QTest::addRow("sandwich-bias d 1 head %lld of %lld L %lld", qlonglong(head), qlonglong(heads),
+                              qlonglong(L))
+                    << p << u"sandwich-bias"_s;
+            }
         // An odd d's lone sine column is the only one that shows the base at d = 3.
         for (const double base : {500.0, 20000.0})
             QTest::addRow("pe d 3 base %g", base) << sinusoid(3, 2048, Angles::Exact, base) << u"pe"_s;
+        // The bases a mistake makes of 10000 (100: the exponent halved; 1e8: doubled; e and e^(1/2): the
+        // logarithm left out) are the formula at that base as well: once mistake, now the variant.
+        for (const double base : {100.0, 1e8, std::numbers::e, std::exp(0.5)})
+            for (const std::int64_t d : {8, 64})
+                QTest::addRow("pe d %lld base %g", qlonglong(d), base)
+                    << sinusoid(d, 512, Angles::Exact, base) << u"pe"_s;
     }
     void ownTablesAreTheirFamilys()
     {

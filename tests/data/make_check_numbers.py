@@ -74,14 +74,16 @@ one_cell = paper.copy()
 one_cell[37, 13] += 0.01
 entries = [
     entry("scaled", np.sqrt(D) * paper, paper, "mistake", ["scaled"], {"base": 10000.0, "scale": float(np.sqrt(D))}),
-    entry("exponent_halved", sinusoid(exponent=1.0), paper, "mistake", ["exponent-halved"], {"base": 100.0}),
+    # 10000^(-i/d), the exponent halved, is the formula at base 100, which no table tells from it: a
+    # variant undeclared, compared with itself (the mistake is named against a declared base 10000).
+    entry("exponent_halved", sinusoid(exponent=1.0), sinusoid(exponent=1.0), "variant", [], {"base": 100.0}),
     # Positions from 3: compared with the paper's table from position 0.
     entry("offset", sinusoid(first=3), paper, "mistake", ["position-offset"], {"base": 10000.0}, offset=3),
     entry("one_cell", one_cell, paper, "mistake", [], {"base": 10000.0}),
     # A variant: the formula at base 500, compared with itself.
     entry("variant_base", sinusoid(base=500.0), sinusoid(base=500.0), "variant", [], {"base": 500.0}),
-    # exp(-2i/d): the log of the base left out, base e.
-    entry("log_base_missing", sinusoid(base=np.e), paper, "mistake", ["log-base-missing"], {"base": float(np.e)}),
+    # exp(-2i/d): the log of the base left out, the formula at base e: a variant undeclared, as above.
+    entry("log_base_missing", sinusoid(base=np.e), sinusoid(base=np.e), "variant", [], {"base": float(np.e)}),
 ]
 with open(os.path.join(here, "expected.json"), "w") as f:
     json.dump({"format": "posenc-check-numbers", "tables": entries}, f, indent=1)

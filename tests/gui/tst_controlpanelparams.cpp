@@ -13,6 +13,8 @@
 
 #include <QAbstractButton>
 #include <QComboBox>
+#include <QEvent>
+#include <QHash>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
@@ -22,6 +24,25 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::setControl;
+
+namespace {
+
+// Counts the tooltip changes of the objects it watches.
+class TooltipChanges : public QObject
+{
+public:
+    QHash<const QObject *, int> counts;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::ToolTipChange)
+            ++counts[watched];
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+} // namespace
 
 class TestControlPanelParams : public QObject
 {
@@ -42,6 +63,7 @@ private slots:
     void tooltipsGiveTheFormula_data();
     void tooltipsGiveTheFormula();
     void ropeGroupShowsWhileRopeIsChosen();
+    void aTooltipIsSetOnlyWhenItChanges();
 };
 
 void TestControlPanelParams::showsTheDefaults()
@@ -373,6 +395,25 @@ void TestControlPanelParams::ropeGroupShowsWhileRopeIsChosen()
     QCOMPARE(factor->placeholderText(), u"unset"_s);
     QCOMPARE(panel.findChild<QSpinBox *>(u"originalMaxLenSpin"_s)->text(), u"unset"_s);
     QCOMPARE(panel.findChild<QLineEdit *>(u"shortFactorEdit"_s)->placeholderText(), u"none"_s);
+}
+
+// A change of parameters sets a control's tooltip only where its text changes: each set is an
+// event, and the control's description is read anew from the tooltip's HTML (Accessibility).
+void TestControlPanelParams::aTooltipIsSetOnlyWhenItChanges()
+{
+    ControlPanel panel;
+    QWidget *special = panel.findChild<QWidget *>(u"specialEdit"_s);
+    QWidget *base = panel.findChild<QWidget *>(u"baseEdit"_s);
+    TooltipChanges changes;
+    special->installEventFilter(&changes);
+    base->installEventFilter(&changes);
+    const QString specialBefore = special->toolTip(), baseBefore = base->toolTip();
+    setControl(panel, u"dropoutModeCombo"_s, u"2"_s); // protect-special: special is read now
+    QVERIFY(!panel.hasErrors());
+    QVERIFY(special->toolTip() != specialBefore);
+    QCOMPARE(changes.counts.value(special), 1);
+    QCOMPARE(base->toolTip(), baseBefore);
+    QCOMPARE(changes.counts.value(base), 0);
 }
 
 QTEST_MAIN(TestControlPanelParams)

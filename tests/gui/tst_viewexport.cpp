@@ -7,6 +7,7 @@
 #include "gui/FigureView.h"
 
 #include "render/FigureExporter.h"
+#include "render/FigureLayoutLoop.h"
 #include "render/FigureRegistry.h"
 
 #include "support/FigureBuilds.h"
@@ -111,6 +112,7 @@ private slots:
     void zoomedViewExportEqualsTheWindow_data();
     void zoomedViewExportEqualsTheWindow();
     void theScreenNoteIsTheViewsNotTheFiles();
+    void aDraftKeepsItsRoomAndSettlesToItsExport();
 };
 
 void TestViewExport::exportEqualsTheWindowPixelForPixel_data()
@@ -237,6 +239,49 @@ void TestViewExport::theScreenNoteIsTheViewsNotTheFiles()
     const QByteArray svg = FigureExporter::svg(built->plot(), size, u"heatmap"_s);
     QVERIFY(!svg.isEmpty());
     QVERIFY(!svg.contains("averages"));
+}
+
+// While the controls move, a view draws each preview as a draft laid out once with what its last
+// fitting gave up for room kept (FigureLayoutLoop::refitKeepingRoom), not through the ladder of
+// steps; when the full data comes it is fitted to its room in full, and the settled view is its
+// export's pixels.
+void TestViewExport::aDraftKeepsItsRoomAndSettlesToItsExport()
+{
+    const QSize size(420, 300); // little room: the figure gives up steps to fit
+    Params p;
+    p.dModel = 512;
+    p.maxLen = 2048; // past the preview's budget: each change shows a preview first
+    const std::unique_ptr<FigureView> view = makeView(u"magnitudes"_s);
+    view->setParams(p);
+    QVERIFY(settle(view.get(), size));
+    const quint64 before = FigureLayoutLoop::fittings();
+    QList<quint64> atPreviews;
+    connect(view.get(), &FigureView::shown, this, [&atPreviews](quint64, Detail detail) {
+        if (detail == Detail::Preview)
+            atPreviews.append(FigureLayoutLoop::fittings());
+    });
+    p.maxLen = 1984;
+    view->setParams(p);
+    QTRY_VERIFY_WITH_TIMEOUT(view->isSettled(), 60000);
+    QVERIFY(!atPreviews.isEmpty());
+    for (const quint64 fittings : std::as_const(atPreviews))
+        QCOMPARE(fittings, before);
+    QVERIFY(FigureLayoutLoop::fittings() > before);
+
+    const QImage screen = view->plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
+    const FigureSize figureSize = FigureSize::fromPixels(size);
+    const auto built = FigureBuilds::build(u"magnitudes"_s, p, figureSize, view->state());
+    QVERIFY(!built->error());
+    const QImage a = FigureExporter::image(built->plot(), figureSize).convertToFormat(QImage::Format_ARGB32);
+    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(a.size(), b.size());
+    if (const auto differs = firstDifference(a, b)) {
+        const QString kept = TestShots::save(a, u"viewexport-draft-exported"_s);
+        TestShots::save(b, u"viewexport-draft-screen"_s);
+        QFAIL(qPrintable(u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
+                             .arg(differs->y())
+                             .arg(kept)));
+    }
 }
 
 QTEST_MAIN(TestViewExport)

@@ -194,13 +194,14 @@ void TestFigureFit::paperColumnLegendsAreShort()
 
 void TestFigureFit::wrapBreaksAtSeparatorsFirst()
 {
-    const QFontMetricsF metrics(QFont(PinnedFont::family(), 9));
+    const QFont font(PinnedFont::family(), 9);
+    const QFontMetricsF metrics(font);
     const QString title = u"PE  ·  1,024 × 512  ·  each cell the area mean of 2.37 × 1"_s;
-    QCOMPARE(FigureFit::wrap(title, metrics, 10000), title);
+    QCOMPARE(FigureFit::wrap(title, font, 10000), title);
     const double width = metrics.horizontalAdvance(u"each cell the area mean of 2.37 × 1"_s) + 1;
-    QCOMPARE(FigureFit::wrap(title, metrics, width), u"PE  ·  1,024 × 512\neach cell the area mean of 2.37 × 1"_s);
+    QCOMPARE(FigureFit::wrap(title, font, width), u"PE  ·  1,024 × 512\neach cell the area mean of 2.37 × 1"_s);
     // A part wider than the room breaks at its spaces.
-    QCOMPARE(FigureFit::wrap(u"norm of row p"_s, metrics, metrics.horizontalAdvance(u"norm of"_s) + 1),
+    QCOMPARE(FigureFit::wrap(u"norm of row p"_s, font, metrics.horizontalAdvance(u"norm of"_s) + 1),
              u"norm of\nrow p"_s);
 }
 

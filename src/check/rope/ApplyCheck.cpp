@@ -6,13 +6,14 @@
 // modeling_gptj.py (rotate_every_two); ApplyPairs reads the pairs.
 #include "check/rope/ApplyCheck.h"
 
+#include "check/FamilyCheck.h"
 #include "check/FitNumbers.h"
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
 #include "check/rope/ApplyAngles.h"
+#include "check/rope/ApplyIds.h"
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/RopeCheckWords.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -20,6 +21,8 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -76,6 +79,10 @@ struct Work
     double u = 0x1p-24;
     std::int64_t maxId = 0;
     double direction = 1.0; // -1: Y turns X by -angle (rotation-reversed)
+    const std::vector<std::int64_t> *ids = nullptr; // --position-ids: row p's position; else p
+
+    // The position row p is meant to be at.
+    std::int64_t meant(std::int64_t p) const { return ids ? (*ids)[std::size_t(p)] : p; }
 };
 
 // Row p's angles as the rotation turns them: negated where it turns the wrong way, so that a row
@@ -97,10 +104,10 @@ bool turnsBackward(const Work &w, const std::vector<std::int64_t> &sample)
     std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
     for (const std::int64_t p : sample) {
         ApplyPairs::rowAngles(w.x, w.y, p, w.geometry, w.u, angle.data(), nullptr, unc.data());
-        forward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+        forward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {w.meant(p)}, w.maxId) >= 0;
         for (double &a : angle)
             a = -a;
-        backward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId) >= 0;
+        backward += ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {w.meant(p)}, w.maxId) >= 0;
     }
     return backward > forward;
 }
@@ -128,7 +135,8 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
             std::int64_t previous = -1;
             for (std::int64_t p = first; p < end; ++p) {
                 anglesOf(w, p, angle, unc);
-                const std::vector<std::int64_t> hints {previous < 0 ? -1 : previous + 1, p};
+                const std::int64_t next = previous < 0 ? -1 : previous + 1;
+                const std::vector<std::int64_t> hints = w.ids ? std::vector {w.meant(p), next} : std::vector {next, p};
                 const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
                 positions[std::size_t(p)] = at;
                 previous = at;
@@ -158,7 +166,7 @@ std::int64_t explainedRows(const Work &base, const Params &params, const std::ve
     std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
     for (const std::int64_t p : sample) {
         anglesOf(w, p, angle, unc);
-        const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {p}, w.maxId);
+        const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, {w.meant(p)}, w.maxId);
         ApplyPairs::CellTally tally;
         compareAt(w, p, at, angle, tally);
         explained += at >= 0 && tally.deviatingRows == 0;
@@ -265,7 +273,7 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
 }
 
 // The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
-// frequencies are a published form's and every row is at its own index.
+// frequencies are a published form's and every row is at its own index (its --position-ids).
 void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines,
               bool reversed)
 {
@@ -277,7 +285,9 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
                      "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
                      "(each row's position is read with its angles negated)"_s.arg(turn));
     }
-    if (const QString line = positionLines(result, positions); !line.isEmpty())
+    const QString line
+        = declared.ids.empty() ? positionLines(result, positions) : idLines(result, positions, declared.ids);
+    if (!line.isEmpty())
         lines.append(line);
     if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
         return;
@@ -287,9 +297,13 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
         part = u", rotary_dim %1 of head_dim %2 (columns %1..%3 pass through unchanged)"_s.arg(result.rotaryDim)
                    .arg(result.headDim)
                    .arg(result.headDim - 1);
-    result.diagnosis = u"Y is X turned by RoPE at positions 0..%1 with %2 pairs, the table's and the rotation's "
-                       "alike%3, attention factor %4"_s.arg(positions.size() - 1)
-                           .arg(ApplyPairs::layoutWords(result.rotation), part)
+    const QString at = declared.ids.empty()
+        ? u"positions 0..%1"_s.arg(positions.size() - 1)
+        : u"its --position-ids (%1 rows at positions %2..%3)"_s.arg(positions.size())
+              .arg(*std::min_element(declared.ids.begin(), declared.ids.end()))
+              .arg(*std::max_element(declared.ids.begin(), declared.ids.end()));
+    result.diagnosis = u"Y is X turned by RoPE at %1 with %2 pairs, the table's and the rotation's "
+                       "alike%3, attention factor %4"_s.arg(at, ApplyPairs::layoutWords(result.rotation), part)
                            .arg(result.attentionFactor);
 }
 
@@ -407,6 +421,25 @@ void keepAmplitude(Result &result, const Reading &r, double u)
                             .arg(taken));
 }
 
+// The frequencies identified from the rows in position order (--position-ids), else as they come.
+bool identifyAt(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const Reading &r, double u,
+                const std::vector<std::int64_t> &ids)
+{
+    for (const std::vector<std::int64_t> &rows : rowsByPosition(ids)) {
+        RowMatrixXf xs(std::ssize(rows), x.cols()), ys(std::ssize(rows), y.cols());
+        for (std::size_t p = 0; p < rows.size(); ++p) {
+            xs.row(std::int64_t(p)) = x.row(rows[p]);
+            ys.row(std::int64_t(p)) = y.row(rows[p]);
+        }
+        Result tried = result;
+        if (identifyFrequencies(tried, AnglesRows(xs, ys, r, u), r)) {
+            result = std::move(tried);
+            return true;
+        }
+    }
+    return identifyFrequencies(result, AnglesRows(x, y, r, u), r);
+}
+
 // A partial rotary's parameters: the head's width, partial_rotary_factor r / d (nudged up where
 // int(d * r / d) would fall short of r).
 void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
@@ -429,6 +462,7 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         return u"X has %1 rows: at least 3 positions tell the frequencies"_s.arg(x.rows());
     if (const auto problem = ApplyPairs::finiteProblem(x, y))
         return *problem;
+    const std::vector<std::int64_t> &ids = declared.ids;
     Result result;
     result.headDim = x.cols();
     result.precision = ApplyPairs::precisionOf(y, declared.stored);
@@ -454,15 +488,19 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     result.attentionFactor = r.factor;
     result.rotaryStart = span.col0;
     result.rotaryDim = span.width;
-    const AnglesRows angles(x, y, r, u);
-    if (!identifyFrequencies(result, angles, r))
+    if (!ids.empty() && std::ssize(ids) != x.rows())
+        return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
+    if (!identifyAt(result, x, y, r, u, ids))
         return result;
     keepAmplitude(result, r, u);
     const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
     Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
+    work.ids = ids.empty() ? nullptr : &ids;
     work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
     work.maxId
         = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
+    if (!ids.empty())
+        work.maxId = std::max(work.maxId, 2 * *std::max_element(ids.begin(), ids.end()) + 1);
     const bool reversed = turnsBackward(work, sample);
     work.direction = reversed ? -1.0 : 1.0;
     if (result.correctAgainst.isEmpty())

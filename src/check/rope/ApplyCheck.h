@@ -59,6 +59,9 @@ struct Declared
     // their rounding (float32 values all of one of them, too: ApplyPairs::precisionOf).
     ValueFormat stored = ValueFormat::Float32;
     int threads = 0; // 0: every core
+    // Row r's position (--position-ids); empty: r. The frequencies are identified from the rows in
+    // position order and every row's position read is compared with its id.
+    std::vector<std::int64_t> ids;
 };
 
 // The mistakes an apply check names: the pairing's (ApplyPairs'), and the positions'.
@@ -67,6 +70,9 @@ inline const QString kPositionsOutOfOrder = QStringLiteral("positions-out-of-ord
 // Y = q * cos - rotate_half(q) * sin: X turned by -angle at every pair (sin negated, or every
 // position negated), where HF's apply_rotary_pos_emb adds rotate_half(q) * sin.
 inline const QString kRotationReversed = QStringLiteral("rotation-reversed");
+// Under --position-ids: every row turned at its own index where the batch's ids differ (a padded
+// row's rotation took arange(L)), as `posenc check --position-ids` names such ids.
+inline const QString kArangePositions = QStringLiteral("arange-with-padding");
 // A partial rotary's: another rotary_dim than the one declared; the rotated columns after the
 // unrotated ones (HF rotates the first rotary_dim); inv_freq's exponent over head_dim where HF's
 // _compute_default_rope_parameters divides by rotary_dim.

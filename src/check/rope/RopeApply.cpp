@@ -71,10 +71,12 @@ ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared)
         d.layout = declared.params.rope.layout;
     if (declared.declares(u"partial-rotary-factor"_s) || declared.config) {
         d.rotaryDim = RopeFrequencies::rotaryDim(declared.params.rope);
-        d.rotaryDimSource = u"%1partial_rotary_factor %2"_s.arg(declared.config ? u"the config's "_s : QString(),
-                                                                QString::number(declared.params.rope.partialRotaryFactor));
+        d.rotaryDimSource
+            = u"%1partial_rotary_factor %2"_s.arg(declared.config ? u"the config's "_s : QString(),
+                                                  QString::number(declared.params.rope.partialRotaryFactor));
     }
     d.threads = declared.threads;
+    d.ids = declared.positionIds;
     return d;
 }
 
@@ -86,14 +88,16 @@ ApplyHypothesis hypothesis()
     apply.help
         = u"Finds the pairs turned (half: rotate_half; interleaved: rotate_every_two), the pairs the "
           "cos/sin table shares (a layout swapped between the table and the apply is rope-layout-swapped), the "
-          "frequencies (rope_type and parameters), the attention factor and each row's position (an offset is "
-          "position-offset, rows out of order positions-out-of-order, a rotation by -angle rotation-reversed); a "
+          "frequencies (rope_type and parameters), the attention factor and each row's position, row r at r or at "
+          "--position-ids' id r (an offset is position-offset, rows out of order positions-out-of-order, rows at "
+          "their index where the ids differ arange-with-padding, a rotation by -angle rotation-reversed); a "
           "partial rotary's rotary_dim (against "
           "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
           "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent)"_s;
     apply.rowBytes = 8.0; // a position
     apply.widthKey = u"head-dim"_s;
     apply.declares = {u"rope-layout"_s};
+    apply.positionIds = true;
     apply.check = [](const RowMatrixXf &x, const RowMatrixXf &y,
                      const ApplyDeclaration &declared) -> std::variant<ApplyResult, QString> {
         auto checked = ApplyCheck::check(x, y, ropeDeclared(declared));

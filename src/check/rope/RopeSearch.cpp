@@ -329,6 +329,12 @@ void RopeSearch::tryBanded(const Params &p)
         if (std::find(originals.begin(), originals.end(), original) == originals.end())
             originals.push_back(original);
     }
+    // Llama 3's and YaRN's bands at an original length below 256 (llama3 takes 1 and up, yarn 2):
+    // a head of three pairs at original 16 keeps or divides pairs no longer length does.
+    for (std::int64_t original = kLeastOriginal / 2; original >= 1; original /= 2) {
+        if (std::find(originals.begin(), originals.end(), original) == originals.end())
+            originals.push_back(original);
+    }
     for (const double f : factors) {
         if (!(f > 1.0))
             continue;

@@ -61,7 +61,8 @@ public:
     Fit finish(std::optional<RopeLayout> declared) const;
 
 private:
-    // The original lengths tried: the powers of two from 256 to 2^21.
+    // The original lengths tried: the powers of two from 256 to 2^21, then (the banded types) those
+    // below down to 1, which a head of few pairs shows only there.
     static constexpr std::int64_t kLeastOriginal = 256;
     static constexpr std::int64_t kMostOriginal = std::int64_t(1) << 21;
 

@@ -75,6 +75,16 @@ struct Shape
     double theta = 0.0; // as estimated
 };
 
+// FLUX's shape of axes [2 still, 2 width, 2 width] pairs and the ratio of an axis's second pair to
+// its first, theta^(-2 / d1).
+Shape fluxShape(Shape s, std::int64_t still, std::int64_t width, double ratio)
+{
+    s.style = Rope2dStyle::Flux;
+    s.axesDim = {2 * still, 2 * width, 2 * width};
+    s.theta = std::pow(ratio, -double(width));
+    return s;
+}
+
 bool turnsByOne(double angle)
 {
     return std::fabs(angle - 1.0) < 1e-3;
@@ -125,7 +135,20 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
     };
     while (r0 < c0 && !everTurns(r0))
         ++r0;
-    const std::int64_t rowPairs = c0 - r0;
+    std::int64_t rowPairs = c0 - r0;
+    if (rowPairs == 0 && c0 < pairs - 1 && still(0, c0)) {
+        // A grid of one row or one column: one of the two axes never turns, and FLUX's EmbedND gives
+        // them one width (axes_dim [d0, d1, d1]). One column: the turning pairs from c0 are the rows,
+        // the still ones after them the columns; one row: those from c0 are the columns.
+        std::int64_t last = pairs;
+        while (last > c0 && !everTurns(last - 1))
+            --last;
+        if (last < pairs && pairs - last == last - c0)
+            return fluxShape(s, c0, last - c0, at1(c0 + 1) / at1(c0));
+        if (last == pairs && 2 * c0 > pairs)
+            return fluxShape(s, c0 - (pairs - c0), pairs - c0, at1(c0 + 1) / at1(c0));
+        return std::nullopt;
+    }
     if (c0 >= pairs - 1 || r0 == 0 || rowPairs == 0 || c0 + rowPairs > pairs || !still(0, c0))
         return std::nullopt;
     s.style = Rope2dStyle::Flux;

@@ -165,6 +165,30 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
     return found;
 }
 
+// Head dim 1's table: its one frequency, 10000^-2 = 1e-8, turns by less than float32 shows at any
+// length, so every cell is 1/2 / (8K/H), before the query and after it (causal or not). The sample
+// of every row the same (which is otherwise the mistake same-row) holding one value that is a head's.
+std::optional<Found> constantHead(const TableEvidence &e)
+{
+    const RowMatrixXf &values = e.sample.values;
+    if (!e.sameRow || values.size() == 0 || e.rows() != e.cols())
+        return std::nullopt;
+    const double c = values(0, 0);
+    if (!(c > 0.0) || !std::isfinite(c) || (values.array() - float(c)).abs().maxCoeff() > 1e-6 * c)
+        return std::nullopt;
+    Found found;
+    found.headDim = 1;
+    found.after.twoSided = true;
+    // A constant such as 256 is every format's: a head whose value float32 holds is taken before one
+    // only a 16-bit format's rounding allows (4080 heads' 255.0 against 4096's 256).
+    nameHead(found, 0.5 / c, 2e-5);
+    if (found.heads == 0 && e.format != ValueFormat::Float32)
+        nameHead(found, 0.5 / c, 4e-3);
+    if (found.heads == 0)
+        return std::nullopt;
+    return found;
+}
+
 OffsetReference::Values valuesOf(const Found &found)
 {
     return HeadBiasFit::values(
@@ -239,6 +263,9 @@ QStringList notes(const Found &found, std::int64_t rows)
                      "1/2 / (8K/H), not 0"_s.arg((found.headDim + 1) / 2));
     if (rows == 1)
         notes.append(u"one row holds the keys at and after the query: read as bidirectional"_s);
+    if (found.headDim == 1)
+        notes.append(u"d = 1: its one frequency, 10000^-2, turns by less than float32 shows, so every cell is 1/2 / "
+                     "(8K/H) and every row the same, causal or bidirectional alike (read as bidirectional)"_s);
     if (!found.after.twoSided && !std::isnan(found.after.fill))
         notes.append(u"the keys after the query hold a mask's fill: NeMo's bias holds the bias of distance 0 there "
                      "and leaves the mask to the attention"_s);
@@ -248,7 +275,8 @@ QStringList notes(const Found &found, std::int64_t rows)
 TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference,
                    bool float32Angles)
 {
-    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found, float32Angles), float32Angles);
+    TableMatch m
+        = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found, float32Angles), float32Angles);
     m.findings = HeadBiasFit::headFindings(found.heads, found.head);
     m.findings += {{u"head_dim"_s, MatchValue(found.headDim)},
                    {u"scale"_s, found.scale},
@@ -288,11 +316,10 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     const std::optional<OffsetProfile> profile = OffsetFit::profile(e);
-    const std::optional<Found> found = profile ? find(*profile, e.format) : std::nullopt;
+    const std::optional<Found> found = profile ? find(*profile, e.format) : constantHead(e);
     if (!found)
         return std::nullopt;
-    const auto reference
-        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
     const Scored s = scored(e, *found, *reference);
     TableCandidate c;
     c.compared = s.score.compared;

@@ -179,6 +179,20 @@ QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &fram
           "Keras)"_s;
 }
 
+QString baseReading(double base)
+{
+    const QString mistake = SinusoidalFit::baseMistake(base);
+    QString how;
+    if (mistake == u"exponent-halved"_s)
+        how = u"10000^(1/2): the paper's base 10000 with the exponent halved, 10000^(-i/d),"_s;
+    else if (mistake == u"exponent-doubled"_s)
+        how = u"10000^2: the paper's base 10000 with the exponent doubled, 10000^(-4i/d),"_s;
+    else
+        how = u"e's: the paper's exp(-2i/d · ln 10000) with the logarithm left out, exp(-2i/d) or exp(-i/d),"_s;
+    return u"base %1 is %2 gives this very table, a common mistake (%3); no table tells the two apart: declare "
+           "the reference meant (--expect sinusoidal, base 10000) to have it named"_s.arg(number(base), how, mistake);
+}
+
 QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
     SinusoidalFit::Hypothesis published = h;

@@ -18,6 +18,11 @@ namespace posenc::SinusoidalCheckWords {
 QString layout(Layout layout); // "interleaved", "split"
 QString frequencies(SinusoidalFit::Variant variant); // "paper", "half-dim-minus-one"
 
+// The other reading of a base that is what a mistake makes of 10000 (SinusoidalFit::baseMistake):
+// "base 100 is 10000^(1/2): the paper's base 10000 with the exponent halved ... gives this very
+// table", naming the mistake and how to have it named.
+QString baseReading(double base);
+
 // "sinusoidal, interleaved, the paper's frequencies w_i = 10000^(-2i/d), positions from 0".
 QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
 QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::Hypothesis &correct, std::int64_t dModel,

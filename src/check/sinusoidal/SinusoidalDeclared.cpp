@@ -111,9 +111,13 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
             u"the table holds %1 where %2 was declared"_s.arg(orderWords(c.swapped), orderWords(declared.swapped)));
     }
     frequencyDifference(c, declared, params, d, out);
+    // A base that is what a mistake makes of the declared one (100 of 10000: the exponent halved),
+    // which the undeclared reading takes as the variant at that base (no table tells the two apart):
+    // against the declaration it is that mistake.
+    const bool baseMistaken = !SinusoidalFit::baseMistake(f.base).isEmpty() && c.base == declared.base;
     // A table that differs in no declared parameter reads as the declared one with a mistake of its
     // own (positions from 1), which the undeclared reading names (TableCheck::nameDeclaredMistake).
-    if (out.ids.isEmpty())
+    if (out.ids.isEmpty() && !baseMistaken)
         return std::nullopt;
     out.positionOffset = f.firstPosition - firstRow;
     const QStringList own = SinusoidalFit::mistakesOf(f, firstRow);
@@ -129,6 +133,7 @@ void name(TableMatch &match, const Differences &differences)
     match.mistakes = differences.ids;
     match.positionOffset = differences.positionOffset;
     match.verdict = CheckVerdict::Mistake;
+    match.correctAgainst.clear();
     match.notes.prepend(u"declared: "_s + match.referenceText);
     match.diagnosis = differences.lines.join(u"; "_s);
 }

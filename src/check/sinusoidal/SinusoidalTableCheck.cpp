@@ -54,6 +54,18 @@ std::optional<Params> paramsOf(const Hypothesis &h, std::int64_t dModel, std::in
     return p.isValid() ? std::optional<Params>(p) : std::nullopt;
 }
 
+// Whether the one mistake found is a base that is what a mistake makes of 10000 (100: the exponent
+// halved; 10^8: doubled; e, e^(1/2): the logarithm left out). Such a base is a base in its own right
+// too (posenc table pe --base 100 writes it), and no table tells the two readings apart: the mistake
+// is named only against a declared reference of base 10000 (--expect sinusoidal, whose difference
+// from the table SinusoidalDeclared names); undeclared, the table is the variant at its base, and a
+// note gives the other reading.
+bool baseAlone(const Hypothesis &h, const QStringList &mistakes)
+{
+    const QString fromBase = SinusoidalFit::baseMistake(h.base);
+    return !fromBase.isEmpty() && mistakes == QStringList {fromBase};
+}
+
 // The match of what was found, against the correct table it departs from (its mistakes undone,
 // a declared layout taken).
 TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angles, const RowFraming &framing)
@@ -73,6 +85,11 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     m.precision = tablePrecision(e.format, float32Angles);
     m.mistakes = SinusoidalFit::mistakesOf(h, framing.firstRow);
     Hypothesis correct = SinusoidalFit::corrected(h, framing.firstRow);
+    const bool ownBase = baseAlone(h, m.mistakes);
+    if (ownBase) {
+        m.mistakes.clear();
+        correct.base = h.base;
+    }
     const bool layoutDeclared = e.declared.declares(u"layout"_s) && e.declared.params.sinusoidal.layout != h.layout;
     if (layoutDeclared)
         correct.layout = e.declared.params.sinusoidal.layout;
@@ -91,6 +108,8 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     } else {
         m.verdict = CheckVerdict::Variant;
         m.diagnosis = SinusoidalCheckWords::variant(correct, framing);
+        if (ownBase)
+            m.notes.append(SinusoidalCheckWords::baseReading(h.base));
     }
     return m;
 }

@@ -6,6 +6,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
+#include "render/StampedGraph.h"
 #include "render/SwatchLegend.h"
 
 #include "core/NumberText.h"
@@ -59,8 +60,11 @@ PositionEffectFigure::Series PositionEffectFigure::series(QCPAxisRect *rect, con
                                                           bool rightAxis)
 {
     Series s;
+    // Stamped: on screen each line and band is drawn from the vertices a tenth of a pixel does not
+    // explain, where a batch's columns put a vertex on every pixel (a file draws them all).
     for (QCPGraph **g : {&s.lo, &s.hi}) {
-        *g = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
+        *g = new StampedGraph(rect->axis(QCPAxis::atBottom),
+                              rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
         (*g)->setPen(QPen(colour, 1.2, style));
         (*g)->setAntialiasedFill(false);
     }

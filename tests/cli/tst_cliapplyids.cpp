@@ -1,0 +1,221 @@
+// `posenc check --apply X Y --position-ids IDS.npy` (issue 59): a forward pass's query of a padded or
+// packed batch, turned as HF's apply_rotary_pos_emb (modeling_llama.py: q * cos + rotate_half(q) *
+// sin, inv_freq 1 / 10000^(2i / d)) at the batch's ids, written here in float64. The ids are those of
+// transformers' generation for a left-padded row (GenerationMixin.prepare_inputs_for_generation:
+// attention_mask.long().cumsum(-1) - 1, the padding filled with 1) and of packed documents (each
+// restarting at 0). Before, --position-ids was read by no one: a correct padded query was
+// "positions-out-of-order", and a rotation at arange(L) of such a row was correct.
+#include "CliRun.h"
+#include "TurnedQuery.h"
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qint64 kRows = 64, kDim = 64, kPadding = 5;
+
+// Left padding of kPadding rows: 1 on the padding, 0.. on the real tokens.
+std::vector<qint64> leftPadded()
+{
+    std::vector<qint64> ids;
+    for (qint64 r = 0; r < kRows; ++r)
+        ids.push_back(r < kPadding ? 1 : r - kPadding);
+    return ids;
+}
+
+// Documents of 20, 30 and 14 tokens packed in one row, each from 0.
+std::vector<qint64> packed()
+{
+    std::vector<qint64> ids;
+    for (const qint64 length : {20, 30, 14})
+        for (qint64 i = 0; i < length; ++i)
+            ids.push_back(i);
+    return ids;
+}
+
+// The packed ids with the second document's rows (20..49) one on.
+std::vector<qint64> secondFromOne()
+{
+    std::vector<qint64> ids = packed();
+    for (std::size_t r = 20; r < 50; ++r)
+        ++ids[r];
+    return ids;
+}
+
+std::vector<qint64> arange()
+{
+    std::vector<qint64> ids;
+    for (qint64 r = 0; r < kRows; ++r)
+        ids.push_back(r);
+    return ids;
+}
+
+// X random normal (seeded by `seed`); Y X turned at `positions` in the half layout.
+std::pair<std::vector<float>, std::vector<float>> turned(const std::vector<qint64> &positions, unsigned seed)
+{
+    return TurnedQuery::turned(positions, kDim, seed);
+}
+
+// A C-order .npy of `shape`: float32 values, or int64 ids.
+bool writeArray(const QString &path, const std::vector<qint64> &shape, const QByteArray &descr, const QByteArray &data)
+{
+    QStringList dims;
+    for (const qint64 d : shape)
+        dims.append(QString::number(d));
+    const QString tuple = shape.size() == 1 ? dims.first() + u","_s : dims.join(u", "_s);
+    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + tuple.toUtf8() + "), }";
+    dict.append(QByteArray((64 - (10 + dict.size() + 1) % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict).append(data);
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+bool writeFloats(const QString &path, const std::vector<qint64> &shape, const std::vector<float> &values)
+{
+    return writeArray(path, shape, "<f4",
+                      QByteArray(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * 4)));
+}
+
+bool writeIds(const QString &path, const std::vector<qint64> &shape, const std::vector<qint64> &ids)
+{
+    std::vector<std::int64_t> values(ids.begin(), ids.end());
+    return writeArray(path, shape, "<i8",
+                      QByteArray(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * 8)));
+}
+
+std::vector<qint64> shifted(std::vector<qint64> ids, qint64 by)
+{
+    for (qint64 &id : ids)
+        id += by;
+    return ids;
+}
+
+} // namespace
+
+class TestCliApplyIds : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    // Y turned at `at`, checked against `ids`: correct where they are the same, else the mistake.
+    void rowsAreReadAtTheirIds_data()
+    {
+        QTest::addColumn<std::vector<qint64>>("ids");
+        QTest::addColumn<std::vector<qint64>>("at");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("left-padded, at the ids") << leftPadded() << leftPadded() << 0 << QString();
+        QTest::newRow("packed, at the ids") << packed() << packed() << 0 << QString();
+        QTest::newRow("arange, at the ids") << arange() << arange() << 0 << QString();
+        QTest::newRow("left-padded, at arange(L)") << leftPadded() << arange() << 1 << u"arange-with-padding"_s;
+        QTest::newRow("packed, not restarted") << packed() << arange() << 1 << u"arange-with-padding"_s;
+        QTest::newRow("left-padded, at the ids + 2")
+            << leftPadded() << shifted(leftPadded(), 2) << 1 << u"position-offset"_s;
+        QTest::newRow("packed, the second document from 1")
+            << packed() << secondFromOne() << 1 << u"positions-out-of-order"_s;
+    }
+    void rowsAreReadAtTheirIds()
+    {
+        QFETCH(std::vector<qint64>, ids);
+        QFETCH(std::vector<qint64>, at);
+        QFETCH(int, exitCode);
+        QFETCH(QString, mistake);
+        const auto [x, y] = turned(at, 5);
+        const QString name = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
+        const QString xPath = m_dir.filePath(name + u"-x.npy"_s), yPath = m_dir.filePath(name + u"-y.npy"_s),
+                      idsPath = m_dir.filePath(name + u"-ids.npy"_s);
+        QVERIFY(writeFloats(xPath, {kRows, kDim}, x) && writeFloats(yPath, {kRows, kDim}, y));
+        QVERIFY(writeIds(idsPath, {kRows}, ids));
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--position-ids"_s, idsPath, u"--json"_s});
+        QVERIFY2(run.exitCode == exitCode, qPrintable(run.out + run.err));
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QVERIFY2(o[u"frequencies"_s].toString().contains(u"theta 10000"_s), qPrintable(run.out));
+        const QJsonArray mistakes = o[u"mistakes"_s].toArray();
+        QCOMPARE(mistakes.isEmpty(), mistake.isEmpty());
+        if (!mistake.isEmpty())
+            QCOMPARE(mistakes.first().toString(), mistake);
+        else
+            QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
+    }
+
+    // [B, H, L, D] with [B, L] ids: batch 0 left-padded, batch 1 not; each head read at its batch's.
+    void headsTakeTheirBatchsIds()
+    {
+        constexpr qint64 batch = 2, heads = 2;
+        const std::vector<std::vector<qint64>> ids {leftPadded(), arange()};
+        std::vector<float> x, y;
+        std::vector<qint64> flat;
+        for (qint64 b = 0; b < batch; ++b) {
+            flat.insert(flat.end(), ids[std::size_t(b)].begin(), ids[std::size_t(b)].end());
+            for (qint64 h = 0; h < heads; ++h) {
+                const auto [hx, hy] = turned(ids[std::size_t(b)], unsigned(7 + b * heads + h));
+                x.insert(x.end(), hx.begin(), hx.end());
+                y.insert(y.end(), hy.begin(), hy.end());
+            }
+        }
+        const QString xPath = m_dir.filePath(u"heads-x.npy"_s), yPath = m_dir.filePath(u"heads-y.npy"_s),
+                      idsPath = m_dir.filePath(u"heads-ids.npy"_s);
+        QVERIFY(writeFloats(xPath, {batch, heads, kRows, kDim}, x)
+                && writeFloats(yPath, {batch, heads, kRows, kDim}, y));
+        QVERIFY(writeIds(idsPath, {batch, kRows}, flat));
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--position-ids"_s, idsPath, u"--json"_s});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object()[u"verdict"_s].toString(), u"correct"_s);
+    }
+
+    // Ids that do not fit X, or that are no positions, and a family that reads three ids a row: one
+    // line naming --position-ids, exit 2.
+    void badIdsAreRefused_data()
+    {
+        QTest::addColumn<std::vector<qint64>>("shape");
+        QTest::addColumn<std::vector<qint64>>("ids");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("too few") << std::vector<qint64> {kRows - 1} << arange() << QStringList()
+                                 << u"one id a row of a head"_s;
+        QTest::newRow("negative") << std::vector<qint64> {kRows} << shifted(arange(), -1) << QStringList()
+                                  << u"whole numbers in [0, 2^24)"_s;
+        QTest::newRow("M-RoPE") << std::vector<qint64> {kRows} << arange()
+                                << QStringList {u"--encoding"_s, u"mrope"_s, u"--mrope-section"_s, u"4,14,14"_s}
+                                << u"--position-ids with --apply"_s;
+    }
+    void badIdsAreRefused()
+    {
+        QFETCH(std::vector<qint64>, shape);
+        QFETCH(std::vector<qint64>, ids);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, words);
+        ids.resize(std::size_t(shape.front()));
+        const auto [x, y] = turned(arange(), 3);
+        const QString xPath = m_dir.filePath(u"bad-x.npy"_s), yPath = m_dir.filePath(u"bad-y.npy"_s),
+                      idsPath = m_dir.filePath(u"bad-ids.npy"_s);
+        QVERIFY(writeFloats(xPath, {kRows, kDim}, x) && writeFloats(yPath, {kRows, kDim}, y));
+        QVERIFY(writeIds(idsPath, shape, ids));
+        const CliRun::Run run = CliRun::posenc(
+            QStringList {u"check"_s, u"--apply"_s, xPath, yPath, u"--position-ids"_s, idsPath} + extra);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith(u"posenc check: --position-ids"_s) && run.err.contains(words), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY(run.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliApplyIds)
+#include "tst_cliapplyids.moc"
