@@ -26,6 +26,8 @@ constexpr int kModeCount = static_cast<int>(kDropoutModeCount);
 constexpr int kScaleColumn = kModeCount;
 // Modes a row holds where they stand in two rows.
 constexpr int kSquareColumns = (kModeCount + 1) / 2;
+// The modes no room gives up: sum and embedding.
+constexpr int kKeptModes = 2;
 // Narrower (layout units), the eight panels' role names and long titles would squeeze the heatmaps.
 constexpr int kCompareWideFigure = 800;
 // Fewer lines of text in the figure's height (a slide at 14 pt), the long texts would take the
@@ -114,9 +116,14 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
             m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         }
         m_grid->setColumnStretchFactor(m, 1.0);
-        // On little room Y under the modes stays; their PE parts go.
+        // On little room Y under the modes stays; their PE parts go, then the modes that differ
+        // from sum in the special and padding rows alone (the last row of the modes in two rows),
+        // then pe: sum beside embedding, the comparison the figure began with, stays.
         FigureRoom::setDispensable(m_peTitles[i], 1);
         FigureRoom::setDispensable(m_pe[i]->axisRect(), 1);
+        const int order = m >= kSquareColumns ? 2 : m >= kKeptModes ? 3 : 0;
+        FigureRoom::setDispensable(m_modeTitles[i], order);
+        FigureRoom::setDispensable(m_output[i]->axisRect(), order);
     }
     FigureRoom::setDispensable(m_peScale, 1);
     m_grid->setColumnStretchFactor(kScaleColumn, 0.01);
