@@ -50,6 +50,21 @@ thread_local std::vector<std::uint32_t> t_low;
 
 } // namespace
 
+DropoutTarget dropoutTarget(DropoutMode mode)
+{
+    switch (mode) {
+    case DropoutMode::Embedding:
+        return DropoutTarget::Embedding;
+    case DropoutMode::Positional:
+        return DropoutTarget::Positional;
+    case DropoutMode::Sum:
+    case DropoutMode::ProtectSpecial:
+    case DropoutMode::MaskedFill:
+        break;
+    }
+    return DropoutTarget::Sum;
+}
+
 bool DropoutMask::kept(std::int64_t position, std::int64_t column) const
 {
     const auto words = m_random.words(position, column / kCellsPerGroup);
@@ -139,7 +154,8 @@ void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_
                            bool streaming) const
 {
     const RowRule rule = rowRule(position);
-    if (rule == RowRule::Zero || (m_p >= 1.0 && m_mode != DropoutMode::Embedding && rule == RowRule::Dropout)) {
+    const DropoutTarget target = dropoutTarget(m_mode);
+    if (rule == RowRule::Zero || (m_p >= 1.0 && target == DropoutTarget::Sum && rule == RowRule::Dropout)) {
         std::fill(dst, dst + cols, 0.0f); // p = 1: nothing survives and nothing is divided by zero
         return;
     }
@@ -147,13 +163,18 @@ void DropoutMask::applyRow(std::int64_t position, std::int64_t col0, std::int64_
         addScaled(x, cols, dst, streaming);
         return;
     }
-    if (m_p >= 1.0) {
+    if (m_p >= 1.0 && target == DropoutTarget::Embedding) {
         std::copy(x.positional, x.positional + cols, dst);
+        return;
+    }
+    if (m_p >= 1.0) { // the PE all dropped: Y = s E
+        for (std::int64_t c = 0; c < cols; ++c)
+            dst[c] = x.scale * x.embedding[c];
         return;
     }
     std::uint64_t *bits = scratch(t_bits, (cols + 63) / 64);
     keepBits(position, col0, cols, bits);
-    applyDropout(x, bits, m_keep, m_mode == DropoutMode::Embedding, cols, dst, streaming);
+    applyDropout(x, bits, m_keep, target, cols, dst, streaming);
 }
 
 } // namespace posenc

@@ -12,6 +12,9 @@ namespace posenc {
 
 // The Bernoulli(1 - p) keep mask of inverted dropout, and the rules of each dropout variant
 // (docs/ARCHITECTURE.md, The mathematics). Bit (p, j) is a pure function of (seed, p, j).
+// What a dropout mode's dropout acts on; its row rules are the mask's.
+DropoutTarget dropoutTarget(DropoutMode mode);
+
 class DropoutMask
 {
 public:

@@ -135,13 +135,14 @@ ParamSpec dropoutRow()
 ParamSpec modeRow()
 {
     ParamSpec mode = ParamRows::choice(u"dropout-mode"_s, ParamGroup::Dropout, &Params::dropoutMode,
-                                       {u"sum"_s, u"embedding"_s, u"protect-special"_s, u"masked-fill"_s});
+                                       {u"sum"_s, u"embedding"_s, u"pe"_s, u"protect-special"_s, u"masked-fill"_s});
     mode.help = u"where dropout acts"_s;
     mode.label = u"dropout mode"_s;
     mode.formula = [](const Params &p) {
         QString text
             = dropoutTr("Where dropout acts:<br>sum: Y = dropout(s·E + PE) (the paper, PyTorch, TensorFlow)<br>"
                         "embedding: Y = dropout(s·E) + PE: the positions survive every drop<br>"
+                        "pe: Y = dropout(PE) + s·E: the tokens survive every drop, the positions are dropped<br>"
                         "protect-special: as sum, but the special rows pass untouched<br>"
                         "masked-fill: X.masked_fill(attention_mask == 0, 0), then dropout: the padding rows "
                         "p ≥ seq_len are zeroed and nothing is protected");

@@ -12,6 +12,8 @@
 
 #include <hwy/highway.h>
 
+#include "core/DropoutSimd.h"
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -77,12 +79,19 @@ private:
 };
 
 // Y of inverted dropout for a vector of cells, from scaled = scale * E and the PE: dropped cells
-// are exact zeros, survivors exactly X / keep, or with `embeddingOnly` (kept ? scaled / keep : 0)
-// + PE; dropoutValue()'s float operations, lane by lane.
-template<class M, class V> HWY_INLINE V dropoutLanes(M kept, V scaled, V positional, V keep, bool embeddingOnly)
+// are exact zeros, survivors exactly X / keep, or for Embedding (kept ? scaled / keep : 0) + PE,
+// for Positional scaled + (kept ? PE / keep : 0); dropoutValue()'s float operations, lane by lane.
+template<class M, class V> HWY_INLINE V dropoutLanes(M kept, V scaled, V positional, V keep, DropoutTarget target)
 {
-    return embeddingOnly ? hn::Add(hn::IfThenElseZero(kept, hn::Div(scaled, keep)), positional)
-                         : hn::IfThenElseZero(kept, hn::Div(hn::Add(scaled, positional), keep));
+    switch (target) {
+    case DropoutTarget::Embedding:
+        return hn::Add(hn::IfThenElseZero(kept, hn::Div(scaled, keep)), positional);
+    case DropoutTarget::Positional:
+        return hn::Add(scaled, hn::IfThenElseZero(kept, hn::Div(positional, keep)));
+    case DropoutTarget::Sum:
+        break;
+    }
+    return hn::IfThenElseZero(kept, hn::Div(hn::Add(scaled, positional), keep));
 }
 #endif
 

@@ -25,9 +25,9 @@ bool bitOf(const std::uint64_t *bits, std::int64_t c)
 }
 
 // The cells one at a time, as the vector loops compute them.
-float dropoutCell(const InputRow &x, std::int64_t c, bool kept, float keep, bool embeddingOnly)
+float dropoutCell(const InputRow &x, std::int64_t c, bool kept, float keep, DropoutTarget target)
 {
-    return dropoutValue(x.scale * x.embedding[c], x.positional[c], kept, keep, embeddingOnly);
+    return dropoutValue(x.scale * x.embedding[c], x.positional[c], kept, keep, target);
 }
 
 bool streamsTo(const float *out, bool streaming)
@@ -100,7 +100,7 @@ std::int64_t CompareBytes(const std::uint8_t *top, std::int64_t count, std::uint
     return tieCount;
 }
 
-void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool embeddingOnly, std::int64_t cols,
+void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, DropoutTarget target, std::int64_t cols,
                   float *out, bool streaming)
 {
     std::int64_t c = 0;
@@ -116,13 +116,13 @@ void ApplyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool
         const auto mask = lanes.at(kept, c);
         const auto scaled = hn::Mul(scale, hn::LoadU(df, x.embedding + c));
         const auto positional = hn::LoadU(df, x.positional + c);
-        put(dropoutLanes(mask, scaled, positional, keepv, embeddingOnly), out + c, stream);
+        put(dropoutLanes(mask, scaled, positional, keepv, target), out + c, stream);
     }
 #else
     (void)streaming;
 #endif
     for (; c < cols; ++c)
-        out[c] = dropoutCell(x, c, bitOf(kept, c), keep, embeddingOnly);
+        out[c] = dropoutCell(x, c, bitOf(kept, c), keep, target);
 }
 
 void AddScaled(const InputRow &x, std::int64_t cols, float *out, bool streaming)
@@ -177,10 +177,10 @@ std::int64_t compareBytes(const std::uint8_t *top, std::int64_t count, std::uint
     return HWY_DYNAMIC_DISPATCH(CompareBytes)(top, count, threshold, below, ties);
 }
 
-void applyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool embeddingOnly, std::int64_t cols,
+void applyDropout(const InputRow &x, const std::uint64_t *kept, float keep, DropoutTarget target, std::int64_t cols,
                   float *out, bool streaming)
 {
-    HWY_DYNAMIC_DISPATCH(ApplyDropout)(x, kept, keep, embeddingOnly, cols, out, streaming);
+    HWY_DYNAMIC_DISPATCH(ApplyDropout)(x, kept, keep, target, cols, out, streaming);
 }
 
 void addScaled(const InputRow &x, std::int64_t cols, float *out, bool streaming)

@@ -22,19 +22,29 @@ struct InputRow
     const float *positional; // PE, zero where the column holds no PE
 };
 
+// What inverted dropout acts on: X = s E + PE, s E alone (+ PE), or the PE alone (s E +).
+enum class DropoutTarget : std::uint8_t { Sum, Embedding, Positional };
+
 // Y of inverted dropout for one cell from its parts, scaled = scale * embedding: the float
 // operations every kernel's scalar tail uses, in the order its vector loop uses them.
-inline float dropoutValue(float scaled, float positional, bool kept, float keep, bool embeddingOnly)
+inline float dropoutValue(float scaled, float positional, bool kept, float keep, DropoutTarget target)
 {
-    if (embeddingOnly)
+    switch (target) {
+    case DropoutTarget::Embedding:
         return (kept ? scaled / keep : 0.0f) + positional;
+    case DropoutTarget::Positional:
+        return scaled + (kept ? positional / keep : 0.0f);
+    case DropoutTarget::Sum:
+        break;
+    }
     return kept ? (scaled + positional) / keep : 0.0f;
 }
 
-// Y of inverted dropout for one row: with bit c of `kept` set, X / keep (or, with
-// `embeddingOnly`, scale * embedding / keep + positional); otherwise 0 (positional). With
-// `streaming`, non-temporal stores where `out` is vector-aligned.
-void applyDropout(const InputRow &x, const std::uint64_t *kept, float keep, bool embeddingOnly, std::int64_t cols,
+// Y of inverted dropout for one row: with bit c of `kept` set, X / keep (or, for `target`
+// Embedding, scale * embedding / keep + positional; for Positional, scale * embedding +
+// positional / keep); otherwise 0 (positional; scale * embedding). With `streaming`,
+// non-temporal stores where `out` is vector-aligned.
+void applyDropout(const InputRow &x, const std::uint64_t *kept, float keep, DropoutTarget target, std::int64_t cols,
                   float *out, bool streaming);
 // X for one row.
 void addScaled(const InputRow &x, std::int64_t cols, float *out, bool streaming);

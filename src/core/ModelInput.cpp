@@ -128,7 +128,7 @@ void ModelInput::combineRows(Quantity quantity, const Block &block, BlockRef out
     t_kept.resize(std::max(t_kept.size(), static_cast<std::size_t>(kRows * words)));
     if (!matrix)
         t_embedding.resize(std::max(t_embedding.size(), static_cast<std::size_t>(kRows * block.cols)));
-    PairCombine combine {m_scale, m_mask.keepProbability(), m_params.dropoutMode == DropoutMode::Embedding, {}, {}, {}};
+    PairCombine combine {m_scale, m_mask.keepProbability(), dropoutTarget(m_params.dropoutMode), {}, {}, {}};
     bool zeroRows = false;
     m_term.kernel()->fill(block, out, streaming, [&](std::int64_t p, int count) {
         if (!matrix)

@@ -147,6 +147,8 @@ QString outputLabel(const Params &params)
     switch (params.dropoutMode) {
     case DropoutMode::Embedding:
         return params.concatenates() ? u"Y = [dropout(s·E) | PE]"_s : u"Y = dropout(s·E) + PE"_s;
+    case DropoutMode::Positional:
+        return params.concatenates() ? u"Y = [s·E | dropout(PE)]"_s : u"Y = dropout(PE) + s·E"_s;
     case DropoutMode::ProtectSpecial:
         return u"Y = dropout(X), special rows kept"_s;
     case DropoutMode::Sum:
@@ -264,9 +266,9 @@ QuantitySpec makeOutputQuantity()
     };
     q.labelFor = outputLabel;
     // Inverted dropout scales the kept cells by 1 / (1 - p); with everything dropped Y is the PE
-    // in the embedding mode, else zero.
+    // in the embedding mode, s·E in the pe mode, else zero.
     q.bound = [](const Params &p) {
-        if (!p.training || p.dropout <= 0.0)
+        if (!p.training || p.dropout <= 0.0 || (p.dropout >= 1.0 && p.dropoutMode == DropoutMode::Positional))
             return inputBound(p);
         return p.dropout < 1.0 ? inputBound(p) / (1.0 - p.dropout) : 1.0;
     };
@@ -298,13 +300,14 @@ QuantitySpec makeMaskQuantity()
     q.workCells = blockCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         const DropoutMask &mask = engine.dropoutMask();
-        // Concat's position columns in embedding mode are kept whatever the dice say (Y = PE there).
-        const std::int64_t kept0
-            = std::clamp(engine.params().droppableColumns() - block.col0, std::int64_t(0), block.cols);
+        // Concat's position columns in embedding mode (its s·E columns in pe mode) are kept whatever
+        // the dice say (Y = PE, s·E there).
+        const auto [first, end] = engine.params().droppableColumnsIn(block.col0, block.cols);
         std::vector<float> row(static_cast<std::size_t>(block.cols));
         for (std::int64_t p = block.row0; p < block.rowEnd(); ++p) {
             mask.fillRow(p, block.col0, block.cols, row.data());
-            std::fill(row.begin() + kept0, row.end(), 1.0f);
+            std::fill(row.begin(), row.begin() + first, 1.0f);
+            std::fill(row.begin() + end, row.end(), 1.0f);
             writeRow(row, out.row(p - block.row0).data(), streaming);
         }
     };

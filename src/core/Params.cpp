@@ -65,9 +65,20 @@ std::int64_t Params::embeddingColumns() const
     return concatenates() ? dModel - peColumns() : dModel;
 }
 
-std::int64_t Params::droppableColumns() const
+std::pair<std::int64_t, std::int64_t> Params::droppableColumns() const
 {
-    return concatenates() && dropoutMode == DropoutMode::Embedding ? embeddingColumns() : dModel;
+    if (concatenates() && dropoutMode == DropoutMode::Embedding)
+        return {0, embeddingColumns()};
+    if (concatenates() && dropoutMode == DropoutMode::Positional)
+        return {embeddingColumns(), dModel};
+    return {0, dModel};
+}
+
+std::pair<std::int64_t, std::int64_t> Params::droppableColumnsIn(std::int64_t col0, std::int64_t cols) const
+{
+    const auto [first, end] = droppableColumns();
+    const std::int64_t from = std::clamp(first - col0, std::int64_t(0), cols);
+    return {from, std::clamp(end - col0, from, cols)};
 }
 
 std::int64_t Params::sequenceLength() const

@@ -26,7 +26,9 @@ enum class InitKind { Normal, ScaledNormal, Custom, KerasUniform };
 // The law of a generated cell before its sigma: N(0, 1) or U(-sqrt 3, sqrt 3), both variance 1.
 enum class CellLaw { Normal, Uniform };
 enum class Compose { Sum, Concat };
-enum class DropoutMode { Sum, Embedding, ProtectSpecial, MaskedFill };
+// Where dropout acts: on X, on s*E alone, on the PE alone, on X but the special rows, on X with the
+// padding rows zeroed.
+enum class DropoutMode { Sum, Embedding, Positional, ProtectSpecial, MaskedFill };
 // The family of the position term (docs/ARCHITECTURE.md, Encoding families): one value per line
 // of FamilyList.h, in its order.
 enum class Encoding {
@@ -107,9 +109,11 @@ struct Params
     // Whether X is [s*E | PE]: compose concat with a position term to concatenate.
     bool concatenates() const;
 
-    // X's first columns that dropout acts on: all d, but d - k in concat's embedding mode, whose
-    // dropout acts on s*E only and leaves the PE columns after it whole.
-    std::int64_t droppableColumns() const;
+    // X's columns [first, second) that dropout acts on: all d, but concat's s*E columns [0, d - k)
+    // in embedding mode and its PE columns [d - k, d) in pe mode, which leave the other part whole.
+    std::pair<std::int64_t, std::int64_t> droppableColumns() const;
+    // droppableColumns() within the `cols` columns from `col0`, counted from col0: [first, second).
+    std::pair<std::int64_t, std::int64_t> droppableColumnsIn(std::int64_t col0, std::int64_t cols) const;
     std::int64_t sequenceLength() const; // seq_len, or max_len when unset
     std::vector<std::int64_t> specialRows() const; // special positions resolved to [0, seq_len), increasing, each once
 

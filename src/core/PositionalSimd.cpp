@@ -32,7 +32,7 @@ void emitScalar(const PairRun &run, int r, float *at, float pe)
         *at = scaled + pe;
         return;
     }
-    *at = dropoutValue(scaled, pe, (kept[o / 64] >> (o % 64)) & 1u, combine.keep, combine.embeddingOnly);
+    *at = dropoutValue(scaled, pe, (kept[o / 64] >> (o % 64)) & 1u, combine.keep, combine.target);
 }
 
 // Pairs [from, to) of the run one by one, each through every row: the scalar target's way and
@@ -137,7 +137,7 @@ template<int Rows> struct CombineLocals
         }
         scale = hn::Set(DF(), combine->scale);
         keep = hn::Set(DF(), combine->keep);
-        embeddingOnly = combine->embeddingOnly;
+        target = combine->target;
     }
 
     // X's or Y's values of row r at `at` from the PE's there, as addScaled() and applyDropout().
@@ -149,7 +149,7 @@ template<int Rows> struct CombineLocals
         const VF scaled = hn::Mul(scale, hn::LoadU(df, embedding[r] + o));
         if (!kept[r])
             return hn::Add(scaled, pe);
-        return dropoutLanes(lanes.anywhere(kept[r], o), scaled, pe, keep, embeddingOnly);
+        return dropoutLanes(lanes.anywhere(kept[r], o), scaled, pe, keep, target);
     }
 
     const float *origin[Rows] = {};
@@ -157,7 +157,7 @@ template<int Rows> struct CombineLocals
     const std::uint64_t *kept[Rows] = {};
     VF scale = hn::Zero(DF());
     VF keep = hn::Zero(DF());
-    bool embeddingOnly = false;
+    DropoutTarget target = DropoutTarget::Sum;
     KeptLanes lanes;
 };
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "DropoutSimd.h"
+
 #include <cstdint>
 
 namespace posenc {
@@ -13,7 +15,7 @@ struct PairCombine
 
     float scale;
     float keep; // 1 - p as float32
-    bool embeddingOnly; // dropout on s E only: (kept ? s E / keep : 0) + PE
+    DropoutTarget target; // what dropout acts on: X, s E alone or the PE alone (dropoutValue())
     // Per row: where the row's destinations are counted from (its column 0), the embedding at that
     // column, and the keep bits from that column on (bit c % 64 of word c / 64, readable 8 bytes
     // past the row's last bit); null bits: X, every cell kept and none divided.

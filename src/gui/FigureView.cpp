@@ -6,6 +6,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
+#include "render/MapOptions.h"
 #include "render/PlotStyle.h"
 #include "render/SqueezedLayout.h"
 
@@ -208,6 +209,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
         m_figurePlot->fill(m_data, m_state);
+        MapOptions::apply(m_plot, m_figure->model(), m_state);
         fitToRoom(m_shownDetail.value_or(Detail::Full));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -365,6 +367,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     }
     m_data = result.data;
     m_figurePlot->fill(m_data, m_state);
+    MapOptions::apply(m_plot, m_figure->model(), m_state);
     m_bar->setNote(m_figurePlot->screenNote());
     const bool draft = detail != Detail::Full
         || (m_sinceChange.isValid() && m_sinceChange.elapsed() < FigureJob::kRestBeforeRefining.count());

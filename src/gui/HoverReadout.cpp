@@ -70,6 +70,13 @@ QString yText(const Params &params, const Cell &c)
             return kept ? tr("%1: Y = s·E/(1 − p) = %2").arg(bit, y) : tr("%1: Y = 0").arg(bit);
         return (kept ? tr("%1: Y = s·E/(1 − p) + PE = %2") : tr("%1: Y = PE = %2")).arg(bit, y);
     }
+    if (params.dropoutMode == DropoutMode::Positional) {
+        if (!c.peColumn)
+            return tr("%1: pe mode leaves s·E, Y = s·E = %2").arg(bit, y);
+        if (!c.embeddingColumn)
+            return kept ? tr("%1: Y = PE/(1 − p) = %2").arg(bit, y) : tr("%1: Y = 0").arg(bit);
+        return (kept ? tr("%1: Y = s·E + PE/(1 − p) = %2") : tr("%1: Y = s·E = %2")).arg(bit, y);
+    }
     return kept ? tr("%1: Y = X/(1 − p) = %2").arg(bit, y) : tr("%1: Y = 0").arg(bit);
 }
 

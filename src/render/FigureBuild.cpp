@@ -1,5 +1,7 @@
 #include "FigureBuild.h"
 
+#include "MapOptions.h"
+
 #include "FigureRoom.h"
 #include "PlotStyle.h"
 #include "SqueezedLayout.h"
@@ -90,6 +92,7 @@ void FigureBuild::deliver(const FigureResult &result)
     }
     m_data = result.data;
     m_figurePlot->fill(result.data, m_state);
+    MapOptions::apply(m_plot.get(), m_figure.model(), m_state);
     // QCustomPlot thins a graph to a few points per layout unit, which shows as steps when a
     // unit is several output pixels: a print draws every point.
     if (m_size.scale > 1.0) {

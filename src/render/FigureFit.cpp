@@ -76,6 +76,18 @@ int leastWidth(const QCPLayoutElement *element)
     return width;
 }
 
+// The most width of `element`, as QCPLayout takes it: a maximum size set (a panel given up, a
+// colour scale) before the hint.
+int mostWidth(const QCPLayoutElement *element)
+{
+    const int set = element->maximumSize().width();
+    if (set >= QWIDGETSIZE_MAX)
+        return element->maximumOuterSizeHint().width();
+    return element->sizeConstraintRect() == QCPLayoutElement::scrInnerRect
+        ? set + element->margins().left() + element->margins().right()
+        : set;
+}
+
 // The width a layout element may take: what the grid that holds it leaves its column when every
 // other column takes its share by stretch factor or, if more, its least width (a panel's title
 // over one of several panels side by side, beside a colour scale), within the room of that
@@ -108,13 +120,18 @@ double roomWithin(const QCPLayoutElement *element, double figureWidth)
         if (c == own)
             continue;
         int least = 0;
+        int most = QWIDGETSIZE_MAX;
         bool holds = false;
         for (int r = 0; r < grid->rowCount(); ++r) {
-            holds |= cell(grid, r, c) != nullptr;
-            least = std::max(least, leastWidth(cell(grid, r, c)));
+            const QCPLayoutElement *other = cell(grid, r, c);
+            holds |= other != nullptr;
+            least = std::max(least, leastWidth(other));
+            if (other)
+                most = std::min(most, mostWidth(other));
         }
+        // As QCPLayoutGrid lays it out, no wider than its narrowest most (a panel given up).
         if (holds)
-            taken += std::max(room * stretch[c] / total, static_cast<double>(least));
+            taken += std::min(std::max(room * stretch[c] / total, static_cast<double>(least)), double(most));
     }
     return std::max(room - taken, 1.0);
 }

@@ -57,8 +57,23 @@ int linesOf(const QString &text, const QFont &font, double width)
     return lines;
 }
 
-// `text` in at most `lines` lines of `width`: its first statements and "  ·  " parts that fit
-// whole, or else its first part's words and an ellipsis.
+// A word that says no word: a number ("16,", "0–63") or a sign ("="), which the word before it names.
+bool wordless(const QString &word)
+{
+    return std::none_of(word.begin(), word.end(), [](QChar c) { return c.isLetter(); });
+}
+
+// `words`' first `count`, without the signs that would lead on to the next ("pair 16," is "pair 16").
+QString leading(const QStringList &words, qsizetype count)
+{
+    QString kept = words.mid(0, count).join(u' ');
+    while (!kept.isEmpty() && u",;:=("_s.contains(kept.back()))
+        kept.chop(1);
+    return kept.trimmed();
+}
+
+} // namespace
+
 QString shortened(const QString &text, const QFont &font, double width, int lines)
 {
     if (linesOf(text, font, width) <= lines)
@@ -71,11 +86,24 @@ QString shortened(const QString &text, const QFont &font, double width, int line
         if (linesOf(kept, font, width) <= lines)
             return kept;
     }
+    // The first part's first words, never cut within a word nor before the number a word names
+    // ("pair …" of "pair 16"): with an ellipsis, or, where that leaves no room for a word and its
+    // number, without it.
+    const QStringList words = parts.value(0).split(u' ', Qt::SkipEmptyParts);
+    for (const QString &more : {u" …"_s, QString()}) {
+        for (qsizetype k = words.size() - 1; k >= 1; --k) {
+            const QString kept = leading(words, k);
+            if (!kept.isEmpty() && !wordless(words[k]) && linesOf(kept + more, font, width) <= lines)
+                return kept + more;
+        }
+    }
     const QStringList wrapped = FigureFit::wrap(parts.value(0), font, width).split(u'\n');
     QStringList kept = wrapped.mid(0, lines);
     kept.last() = QFontMetricsF(font).elidedText(kept.last() + u" …"_s, Qt::ElideRight, width);
     return kept.join(u' ');
 }
+
+namespace {
 
 bool shorten(QCustomPlot *plot, QCPTextElement *element, int lines)
 {
@@ -491,6 +519,10 @@ bool hideDispensable(QCustomPlot *plot, int order)
     // theirs anew.
     changes.unshareHidden();
     shareAxes(plot);
+    // The panels' titles shortened beside those now hidden take the room they left.
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        if (changes.originalOf(text))
+            shorten(plot, text, 1);
     return true;
 }
 

@@ -44,6 +44,10 @@ bool elideEntries(QCustomPlot *plot);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
 bool dropKeysIfOverflowing(QCustomPlot *plot);
 
+// `text` in at most `lines` lines of `width`: its first statements and "  ·  " parts that fit
+// whole, else its first part's first words and an ellipsis, never a word nor a number cut, nor a
+// word parted from the number it names ("pair 16", never "pair …" or "pair 1…").
+QString shortened(const QString &text, const QFont &font, double width, int lines);
 // `text` up to the first of `separators` outside brackets, trimmed; `text` when it has none.
 QString firstPart(const QString &text, const QStringList &separators);
 

@@ -46,6 +46,20 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
     return style;
 }
 
+HeatmapStyle HeatmapStyle::forRange(double least, double most, double extent)
+{
+    HeatmapStyle style;
+    style.dataRange = {-extent, extent};
+    if (least >= 0.0 && most > 0.0) {
+        style.colormap = Colormap::Viridis;
+        style.dataRange = {0.0, extent};
+    } else if (most <= 0.0 && least < 0.0) {
+        style.colormap = Colormap::Viridis;
+        style.dataRange = {-extent, 0.0};
+    }
+    return style;
+}
+
 QList<Swatch> HeatmapStyle::swatches() const
 {
     QList<Swatch> swatches;

@@ -34,6 +34,9 @@ struct HeatmapStyle
     // mask kept/dropped in a legend where each pixel is one cell, else its kept fraction in
     // [0, 1] with a sequential map.
     static HeatmapStyle forQuantity(Quantity quantity, const HeatmapGrid &grid);
+    // The style of data on [least, most] reaching `extent` at most: signed data on the diverging
+    // map symmetric around zero, data of one sign on a sequential map from zero (viridis).
+    static HeatmapStyle forRange(double least, double most, double extent);
 
     // The swatches of the categories, in this style's colours, then the notes.
     QList<Swatch> swatches() const;

@@ -1,6 +1,7 @@
-// Dropout's four variants of docs/ARCHITECTURE.md, The mathematics (sum, embedding,
+// Dropout's five variants of docs/ARCHITECTURE.md, The mathematics (sum, embedding, pe,
 // protect-special, masked-fill) and their row rules: p = 0 and p = 1, evaluation mode, the
-// embedding variant keeping the positions, the special rows passed through, the padding zeroed by
+// embedding variant keeping the positions, the pe variant keeping the tokens (dropout(PE) + s·E
+// against a float64 formula), the special rows passed through, the padding zeroed by
 // masked_fill, and applyRow() following rowRule(), through DropoutMask and the Engine.
 
 #include "DropoutTables.h"
@@ -37,6 +38,8 @@ private slots:
     void evaluationModeIsIdentity();
     void embeddingModeKeepsPositions_data();
     void embeddingModeKeepsPositions();
+    void positionalModeKeepsTokens_data();
+    void positionalModeKeepsTokens();
     void protectSpecialPassesRows_data();
     void protectSpecialPassesRows();
     void maskedFillZeroesPadding_data();
@@ -53,6 +56,7 @@ void TestDropoutMaskVariants::zeroProbabilityIsIdentity_data()
     QTest::addColumn<DropoutMode>("mode");
     QTest::newRow("sum") << DropoutMode::Sum;
     QTest::newRow("embedding") << DropoutMode::Embedding;
+    QTest::newRow("pe") << DropoutMode::Positional;
     QTest::newRow("protect-special") << DropoutMode::ProtectSpecial;
     QTest::newRow("masked-fill, no padding") << DropoutMode::MaskedFill;
 }
@@ -75,11 +79,12 @@ void TestDropoutMaskVariants::fullProbabilityGivesZeros_data()
     QTest::addColumn<DropoutMode>("mode");
     QTest::newRow("sum") << DropoutMode::Sum;
     QTest::newRow("embedding") << DropoutMode::Embedding;
+    QTest::newRow("pe") << DropoutMode::Positional;
     QTest::newRow("protect-special") << DropoutMode::ProtectSpecial;
 }
 
 // p = 1: nothing survives and nothing is divided by zero. Sum: all zeros; embedding: Y = PE;
-// protect-special: the special rows are X, the rest zeros.
+// pe: Y = s·E; protect-special: the special rows are X, the rest zeros.
 void TestDropoutMaskVariants::fullProbabilityGivesZeros()
 {
     QFETCH(DropoutMode, mode);
@@ -100,6 +105,8 @@ void TestDropoutMaskVariants::fullProbabilityGivesZeros()
                 expected = x(r, c);
             else if (mode == DropoutMode::Embedding)
                 expected = parts.positional(r, c);
+            else if (mode == DropoutMode::Positional)
+                expected = parts.embedding(r, c);
             QVERIFY2(y(r, c) == expected && !std::isnan(y(r, c)),
                      qPrintable(cellText(r, c, u"Y"_s, expected, y(r, c))));
             QVERIFY2(mask(r, c) == (special ? 1.0f : 0.0f), qPrintable(cellText(r, c, u"mask"_s, special, mask(r, c))));
@@ -114,6 +121,7 @@ void TestDropoutMaskVariants::evaluationModeIsIdentity_data()
     for (const double p : {0.1, 1.0}) {
         QTest::addRow("sum p=%g", p) << DropoutMode::Sum << p;
         QTest::addRow("embedding p=%g", p) << DropoutMode::Embedding << p;
+        QTest::addRow("pe p=%g", p) << DropoutMode::Positional << p;
         QTest::addRow("protect-special p=%g", p) << DropoutMode::ProtectSpecial << p;
     }
 }
@@ -161,7 +169,7 @@ void TestDropoutMaskVariants::embeddingModeKeepsPositions()
     const RowMatrixXf y = wholeTable(engine, Quantity::Output);
     const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
     const std::int64_t droppable = compose == Compose::Concat ? 66 - params.peColumns() : 66;
-    QCOMPARE(params.droppableColumns(), droppable);
+    QCOMPARE(params.droppableColumns(), (std::pair<std::int64_t, std::int64_t> {0, droppable}));
     QCOMPARE(reference::firstBitDifference(wholeTable(sumEngine, Quantity::Mask).leftCols(droppable),
                                            mask.leftCols(droppable)),
              QString());
@@ -334,6 +342,67 @@ void TestDropoutMaskVariants::rowRules()
     QCOMPARE(DropoutMask(params).rowRule(49), DropoutMask::RowRule::Zero);
 }
 
+void TestDropoutMaskVariants::positionalModeKeepsTokens_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<Compose>("compose");
+    QTest::addColumn<std::int64_t>("dModel");
+    QTest::newRow("p=0.1 sum, d 66") << 0.1 << Compose::Sum << std::int64_t(66);
+    QTest::newRow("p=0.5 sum, d 67") << 0.5 << Compose::Sum << std::int64_t(67);
+    QTest::newRow("p=0.9 sum, d 8") << 0.9 << Compose::Sum << std::int64_t(8);
+    QTest::newRow("p=0.5 concat, d 66") << 0.5 << Compose::Concat << std::int64_t(66);
+    QTest::newRow("p=0.3 concat, d 131") << 0.3 << Compose::Concat << std::int64_t(131);
+}
+
+// Mode pe, dropout on the PE alone: Y = s·E + M ⊙ PE / (1 − p), against that formula in float64
+// from the parts (within float32's rounding of each operation), and bit for bit against the float
+// operations s·E + PE / keep; every dropped cell is s·E exactly. The mask bits are those of mode sum
+// with the same seed on the PE's columns; concat's s·E columns [0, d − k) read kept.
+void TestDropoutMaskVariants::positionalModeKeepsTokens()
+{
+    QFETCH(double, p);
+    QFETCH(Compose, compose);
+    QFETCH(std::int64_t, dModel);
+    Params params = dropoutParams(p, 400, dModel);
+    params.compose = compose;
+    params.dropoutMode = DropoutMode::Positional;
+    QVERIFY(params.isValid());
+    const Engine engine(params);
+    Params sumParams = params;
+    sumParams.dropoutMode = DropoutMode::Sum;
+    const Engine sumEngine(sumParams);
+    const RowMatrixXf y = wholeTable(engine, Quantity::Output);
+    const RowMatrixXf mask = wholeTable(engine, Quantity::Mask);
+    const std::int64_t first = compose == Compose::Concat ? dModel - params.peColumns() : 0;
+    QCOMPARE(params.droppableColumns(), (std::pair<std::int64_t, std::int64_t> {first, dModel}));
+    QCOMPARE(reference::firstBitDifference(wholeTable(sumEngine, Quantity::Mask).rightCols(dModel - first),
+                                           mask.rightCols(dModel - first)),
+             QString());
+    QVERIFY((mask.leftCols(first).array() == 1.0f).all());
+    const Parts parts = partsOf(engine);
+    const float keep = float(1.0 - p);
+    std::int64_t dropped = 0;
+    for (std::int64_t r = 0; r < 400; ++r)
+        for (std::int64_t c = 0; c < dModel; ++c) {
+            const bool kept = mask(r, c) == 1.0f;
+            const double se = parts.embedding(r, c);
+            const double pe = parts.positional(r, c);
+            const double formula = se + (kept ? pe / (1.0 - p) : 0.0);
+            const double tolerance = 2.0 * std::ldexp(std::abs(se) + std::abs(pe) / (1.0 - p), -23);
+            QVERIFY2(std::abs(y(r, c) - formula) <= tolerance,
+                     qPrintable(cellText(r, c, u"Y"_s, static_cast<float>(formula), y(r, c))));
+            const float expected = parts.embedding(r, c) + (kept ? parts.positional(r, c) / keep : 0.0f);
+            QVERIFY2(reference::sameBits(y(r, c), expected) || (expected == 0.0f && y(r, c) == 0.0f),
+                     qPrintable(cellText(r, c, u"Y"_s, expected, y(r, c))));
+            if (!kept) {
+                ++dropped;
+                QVERIFY2(y(r, c) == parts.embedding(r, c),
+                         qPrintable(cellText(r, c, u"dropped cell vs s·E"_s, parts.embedding(r, c), y(r, c))));
+            }
+        }
+    QVERIFY(dropped > 0);
+}
+
 void TestDropoutMaskVariants::applyRowFollowsRules_data()
 {
     QTest::addColumn<DropoutMode>("mode");
@@ -341,6 +410,7 @@ void TestDropoutMaskVariants::applyRowFollowsRules_data()
     for (const double p : {0.0, 0.3, 1.0}) {
         QTest::addRow("sum p=%g", p) << DropoutMode::Sum << p;
         QTest::addRow("embedding p=%g", p) << DropoutMode::Embedding << p;
+        QTest::addRow("pe p=%g", p) << DropoutMode::Positional << p;
         QTest::addRow("protect-special p=%g", p) << DropoutMode::ProtectSpecial << p;
         QTest::addRow("masked-fill p=%g", p) << DropoutMode::MaskedFill << p;
     }
@@ -380,6 +450,8 @@ void TestDropoutMaskVariants::applyRowFollowsRules()
                     expected = 0.0f;
                 else if (mode == DropoutMode::Embedding)
                     expected = (kept && p < 1.0 ? se / keep : 0.0f) + q[std::size_t(c)];
+                else if (mode == DropoutMode::Positional)
+                    expected = se + (kept && p < 1.0 ? q[std::size_t(c)] / keep : 0.0f);
                 else
                     expected = kept && p < 1.0 ? x / keep : 0.0f;
                 QVERIFY2(reference::sameBits(y[std::size_t(k)], expected)

@@ -208,7 +208,7 @@ QList<Params> alternatives(const Params &p, const QString &key)
         {u"compose"_s, {u"concat"_s, u"sum"_s}},
         {u"pe-dims"_s, {u"6"_s, u"4"_s}},
         {u"dropout"_s, {u"0.7"_s, u"0.4"_s}},
-        {u"dropout-mode"_s, {u"sum"_s, u"embedding"_s, u"protect-special"_s, u"masked-fill"_s}},
+        {u"dropout-mode"_s, {u"sum"_s, u"embedding"_s, u"pe"_s, u"protect-special"_s, u"masked-fill"_s}},
         {u"special"_s, {u"1,2"_s, u"0,-1"_s}},
         {u"seq-len"_s, {u"5"_s, u"auto"_s}},
         {u"seed"_s, {u"7"_s, u"0"_s}},

@@ -238,6 +238,10 @@ void TestSimdTargetsTables::engineTables_data()
                 << params(d, Layout::Interleaved, DropoutMode::Sum, Compose::Sum) << quantity;
             QTest::addRow("%s d=%lld split, embedding mode", qPrintable(name), static_cast<long long>(d))
                 << params(d, Layout::Split, DropoutMode::Embedding, Compose::Sum) << quantity;
+            QTest::addRow("%s d=%lld split, pe mode", qPrintable(name), static_cast<long long>(d))
+                << params(d, Layout::Split, DropoutMode::Positional, Compose::Sum) << quantity;
+            QTest::addRow("%s d=%lld concat, pe mode", qPrintable(name), static_cast<long long>(d))
+                << params(d, Layout::Interleaved, DropoutMode::Positional, Compose::Concat) << quantity;
             QTest::addRow("%s d=%lld concat, protect-special", qPrintable(name), static_cast<long long>(d))
                 << params(d, Layout::Interleaved, DropoutMode::ProtectSpecial, Compose::Concat) << quantity;
         }

@@ -71,6 +71,7 @@ void TestDropoutAnatomyFigure::everyCellLiesOnItsLine_data()
     QTest::addColumn<Params>("p");
     QTest::newRow("sum p 0.3") << params(DropoutMode::Sum, 0.3);
     QTest::newRow("embedding p 0.5") << params(DropoutMode::Embedding, 0.5);
+    QTest::newRow("pe p 0.5") << params(DropoutMode::Positional, 0.5);
     Params special = params(DropoutMode::ProtectSpecial, 0.2);
     special.special = {0, 7, -1};
     QTest::newRow("protect-special") << special;
@@ -100,12 +101,15 @@ void TestDropoutAnatomyFigure::everyCellLiesOnItsLine()
     for (qsizetype i = 0; i < data.zeroed.size(); ++i)
         QCOMPARE(data.zeroed.y[i], 0.0);
     // The points are the cells, row by row: check the first row's inputs against the definition.
+    // The dropout's input: s·E in embedding mode, the PE in pe mode, else X.
     const bool embedding = p.dropoutMode == DropoutMode::Embedding;
+    const bool positional = p.dropoutMode == DropoutMode::Positional;
     QList<double> inputs;
     for (const ScatterPoints *points : {&data.kept, &data.dropped, &data.passed, &data.zeroed})
         inputs += points->x;
     for (std::int64_t c = 0; c < 32; ++c) {
-        const double x = double(sE(0, c)) + (embedding ? 0.0 : reference::exactValue(0, c, 32, p.sinusoidal.base, p.sinusoidal.layout));
+        const double q = reference::exactValue(0, c, 32, p.sinusoidal.base, p.sinusoidal.layout);
+        const double x = embedding ? double(sE(0, c)) : positional ? q : double(sE(0, c)) + q;
         QVERIFY2(std::any_of(inputs.cbegin(), inputs.cend(), [&](double v) { return near(v, x, 1e-5); }),
                  qPrintable(u"no point at x = %1"_s.arg(x)));
     }

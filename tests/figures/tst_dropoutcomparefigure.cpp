@@ -20,7 +20,7 @@ using namespace posenc;
 
 namespace {
 
-constexpr std::size_t kSum = 0, kEmbedding = 1, kProtect = 2, kMaskedFill = 3;
+constexpr std::size_t kSum = 0, kEmbedding = 1, kPe = 2, kProtect = 3, kMaskedFill = 4;
 
 Params small(double p = 0.3, Layout layout = Layout::Interleaved)
 {
@@ -132,6 +132,13 @@ void TestDropoutCompareFigure::modesAgainstReferences()
                          qPrintable(cell("embedding dropped Y", r, c, q, y(kEmbedding))));
             QVERIFY2(std::abs(part(kEmbedding) - q) <= 1e-6,
                      qPrintable(cell("embedding PE part", r, c, q, part(kEmbedding))));
+            // pe: Y = s·E + M ⊙ PE / (1 − p), every dropped cell s·E; the PE part is sum's.
+            const double positional = kept ? e + q / keep : e;
+            QVERIFY2(near(y(kPe), positional, 1e-5), qPrintable(cell("pe Y", r, c, positional, y(kPe))));
+            if (!kept)
+                QVERIFY2(y(kPe) == e, qPrintable(cell("pe dropped Y", r, c, e, y(kPe))));
+            QVERIFY2(kept ? near(part(kPe), q / keep, 1e-5) : part(kPe) == 0.0,
+                     qPrintable(cell("pe PE part", r, c, q / keep, part(kPe))));
             // protect-special: special rows are X exactly (as the engine forms it), neither dropped nor scaled.
             if (special) {
                 RowMatrixXf xCell(1, 1);
@@ -183,8 +190,8 @@ void TestDropoutCompareFigure::peCountsAgainstReferences()
     const Params p = small(0.3);
     const DropoutCompareData data = compare(p);
     const DropoutMask mask(p);
-    std::array<std::int64_t, 4> lost {};
-    std::array<double, 4> kept {};
+    std::array<std::int64_t, kDropoutModeCount> lost {};
+    std::array<double, kDropoutModeCount> kept {};
     double energy = 0.0;
     for (std::int64_t r = 0; r < 30; ++r) {
         const bool special = r == 0 || r == 4 || r == 29;
@@ -192,8 +199,8 @@ void TestDropoutCompareFigure::peCountsAgainstReferences()
             const double q2 = pe(p, r, c) * pe(p, r, c);
             energy += q2;
             const bool bit = mask.kept(r, c);
-            const std::array<bool, 4> reaches {bit, true, bit || special, bit && r < 30};
-            for (std::size_t m = 0; m < 4; ++m) {
+            const std::array<bool, kDropoutModeCount> reaches {bit, true, bit, bit || special, bit && r < 30};
+            for (std::size_t m = 0; m < kDropoutModeCount; ++m) {
                 lost[m] += reaches[m] ? 0 : 1;
                 kept[m] += reaches[m] ? q2 : 0.0;
             }
@@ -201,7 +208,7 @@ void TestDropoutCompareFigure::peCountsAgainstReferences()
     }
     QVERIFY(data.everyRow);
     QVERIFY(data.paddingInView);
-    for (std::size_t m = 0; m < 4; ++m) {
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m) {
         const DropoutModePanel &panel = data.modes[m];
         QCOMPARE(panel.peCells, 30 * p.dModel);
         QCOMPARE(panel.peCellsLost, lost[m]);
@@ -212,6 +219,7 @@ void TestDropoutCompareFigure::peCountsAgainstReferences()
     QCOMPARE(data.modes[kEmbedding].peCellsLost, std::int64_t(0));
     // On the sequence's rows masked-fill is dropout(X): it protects nothing that sum drops.
     QCOMPARE(data.modes[kMaskedFill].peCellsLost, data.modes[kSum].peCellsLost);
+    QCOMPARE(data.modes[kPe].peCellsLost, data.modes[kSum].peCellsLost);
     QVERIFY(data.modes[kProtect].peCellsLost < data.modes[kSum].peCellsLost);
 }
 
@@ -278,27 +286,29 @@ void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
     QCOMPARE(descriptor.model().inputs({}), QList<Quantity> {Quantity::Output});
     Params p;
     p.seqLen = 16; // d 512, L 1024, s sqrt(d), sigma 1: the lecturer's settings
-    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(QSize(1400, 860)));
+    // Five modes side by side, each column wide enough (kNamedColumn) for the token roles' names.
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(QSize(1600, 860)));
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QStringList texts = FigureBuilds::texts(*built->plot());
     const QString all = texts.join(u"\n"_s);
     for (const QString &part :
-         {u"sum\nY = dropout(X)"_s, u"embedding\nY = dropout(s·E) + PE"_s, u"protect-special\n"_s,
-          u"masked-fill\nY = dropout(masked_fill(X))"_s, u"p = 0.1, seed 0"_s, u"d = 512, L = 1,024"_s,
-          u"s = √d = 22.63"_s, u"σ = 1"_s, u"[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)"_s})
+         {u"sum\nY = dropout(X)"_s, u"embedding\nY = dropout(s·E) + PE"_s, u"pe\nY = dropout(PE) + s·E"_s,
+          u"protect-special\n"_s, u"masked-fill\nY = dropout(masked_fill(X))"_s, u"p = 0.1, seed 0"_s,
+          u"d = 512, L = 1,024"_s, u"s = √d = 22.63"_s, u"σ = 1"_s,
+          u"[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)"_s})
         QVERIFY2(all.contains(part), qPrintable(part));
     const QString flat = QString(all).replace(u'\n', u' ');
     for (const QString &part :
-         {u"under sum a dropped cell loses its PE, under embedding never"_s,
+         {u"under sum a dropped cell loses its PE, under embedding never, under pe as under sum"_s,
           u"masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special "
           "keeps them whole"_s})
         QVERIFY2(flat.contains(part), qPrintable(part));
-    // Four Y maps on one scale, four PE parts on another; the default view reaches 4 padding rows.
+    // Five Y maps on one scale, five PE parts on another; the default view reaches 4 padding rows.
     QList<QCPColorMap *> maps;
     for (int i = 0; i < built->plot()->plottableCount(); ++i)
         if (auto *map = qobject_cast<QCPColorMap *>(built->plot()->plottable(i)))
             maps.append(map);
-    QCOMPARE(maps.size(), 8);
+    QCOMPARE(maps.size(), 2 * int(kDropoutModeCount));
     QSet<QCPColorScale *> scales;
     for (QCPColorMap *map : maps) {
         scales.insert(map->colorScale());
@@ -319,7 +329,7 @@ void TestDropoutCompareFigure::figureIsLabelledAndSharesScales()
     for (int i = 0; i < built->plot()->itemCount(); ++i)
         if (auto *rect = qobject_cast<QCPItemRect *>(built->plot()->item(i)))
             hatched += rect->brush().style() == Qt::BDiagPattern ? 1 : 0;
-    QCOMPARE(hatched, 8);
+    QCOMPARE(hatched, 2 * int(kDropoutModeCount));
 }
 
 // With seq_len unset the sequence would fill the table and masked-fill would show no padding: the

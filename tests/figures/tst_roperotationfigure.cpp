@@ -2,12 +2,15 @@
 // sin p·theta_i) times the attention factor, and the tables beside it hold the same, against
 // float64 formulas written here, in both layouts; its pair option is checked with its range.
 #include "render/FigureExporter.h"
+#include "render/FigureFit.h"
+#include "render/FigureRoom.h"
 #include "render/figures/rope/RopeRotationFigure.h"
 
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 #include "support/RopeReference.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -68,6 +71,8 @@ private slots:
     void manyPositionsAreTakenEveryStrideTh();
     void pairOptionIsChecked();
     void figureIsRegisteredAndExports();
+    void aSmallFigureNamesItsPairWhole_data();
+    void aSmallFigureNamesItsPairWhole();
     void llamaAndGptOssFitASlide();
 };
 
@@ -186,6 +191,44 @@ void TestRopeRotationFigure::figureIsRegisteredAndExports()
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(900, 500));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"pair 20"_s), qPrintable(texts));
+}
+
+void TestRopeRotationFigure::aSmallFigureNamesItsPairWhole_data()
+{
+    QTest::addColumn<QString>("size");
+    QTest::addColumn<QString>("pair");
+    // Sizes whose tables are given up, the circle's title shortened beside them first.
+    for (const QString &size : {u"10x6cm"_s, u"12x8cm"_s, u"9x7cm"_s})
+        for (const QString &pair : {u"12"_s, u"3"_s})
+            QTest::newRow(qPrintable(u"%1, pair %2"_s.arg(size, pair))) << size << pair;
+}
+
+// On little room the circle's title is shortened, never its pair's number: "pair 12", not
+// "pair 1…" (which reads as another pair) nor "pair …"; the tables given up, it takes their room.
+void TestRopeRotationFigure::aSmallFigureNamesItsPairWhole()
+{
+    QFETCH(QString, size);
+    QFETCH(QString, pair);
+    const auto inches = FigureSizes::parsePhysical(size);
+    QVERIFY(std::holds_alternative<QSizeF>(inches));
+    FigureState state;
+    state.options.insert(u"pair"_s, pair);
+    FigureStyle style;
+    style.fontPointSize = 9.0;
+    const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(inches), 300.0);
+    const auto built = FigureBuilds::build(u"rope-rotation"_s, small(RopeLayout::Half), page, state, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    // The panels' titles shown: the circle's alone, the tables' given up with them.
+    QStringList titles;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e);
+            text && text->realVisibility() && FigureRoom::roleOf(text) == TextRole::PanelTitle)
+            titles.append(FigureFit::unwrapped(text).replace(u'\n', u' '));
+    QCOMPARE(titles.size(), 1);
+    const QString circle = titles.front();
+    QVERIFY2(QRegularExpression(u"^pair %1($|[^0-9])"_s.arg(pair)).match(circle).hasMatch(), qPrintable(circle));
+    // With the tables' room, the positions it shows too.
+    QVERIFY2(circle.startsWith(u"pair %1, p = 0–"_s.arg(pair)), qPrintable(circle));
 }
 
 void TestRopeRotationFigure::llamaAndGptOssFitASlide()

@@ -490,7 +490,7 @@ void TestFigureExporter::refusedOptions_data()
     QTest::newRow("column past the end") << u"curves"_s << u"dims"_s << u"0,64"_s << u"dims"_s;
     QTest::newRow("positions on magnitudes") << u"magnitudes"_s << u"positions"_s << u"0:10"_s << u"positions"_s;
     QTest::newRow("learned without its family") << u"learned"_s << QString() << QString() << u"encoding"_s;
-    QTest::newRow("colormap on learned") << u"learned"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
+    QTest::newRow("colormap on curves, which draws no map") << u"curves"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
     // A record whose columns are each their own quantity is no map.
     QTest::newRow("quantity not offered") << u"heatmap"_s << u"quantity"_s << u"rope-frequencies"_s << u"quantity"_s;
     // Before: the engine refused it, exit 4 on the command line.

@@ -9,8 +9,8 @@ namespace posenc::CellMarks {
 std::vector<CellMark> ofOutput(const Params &params, const Block &block)
 {
     const DropoutMask mask(params);
-    // The embedding variant drops s·E alone: its dropped cells hold the PE, a value.
-    const bool dropsValues = mask.isActive() && params.dropoutMode != DropoutMode::Embedding;
+    // The embedding and pe variants drop one part alone: their dropped cells hold the other, a value.
+    const bool dropsValues = mask.isActive() && dropoutTarget(params.dropoutMode) == DropoutTarget::Sum;
     std::vector<CellMark> marks(static_cast<std::size_t>(block.cells()), CellMark::None);
     std::vector<float> keep(static_cast<std::size_t>(block.cols));
     bool any = false;

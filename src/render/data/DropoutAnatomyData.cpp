@@ -38,7 +38,9 @@ Params withTraining(const Params &params, bool training)
 void scatter(const Engine &engine, const Block &block, DropoutAnatomyData &data)
 {
     const Params &params = engine.params();
-    const bool embeddingInput = params.dropoutMode == DropoutMode::Embedding;
+    // The dropout's input: s·E alone in embedding mode, the PE alone in pe mode, else X; its output
+    // is Y less the part that passes (the PE, s·E).
+    const DropoutTarget target = dropoutTarget(params.dropoutMode);
     const DropoutMask &rules = engine.dropoutMask();
     const std::vector<std::int64_t> rows = spacedRows(block, kScatterCells, &data.scatterEveryRow);
     RowMatrixXf e(1, block.cols), q(1, block.cols), y(1, block.cols), m(1, block.cols);
@@ -48,20 +50,25 @@ void scatter(const Engine &engine, const Block &block, DropoutAnatomyData &data)
         engine.computeBlock(Quantity::Output, row, y);
         engine.computeBlock(Quantity::Mask, row, m);
         const DropoutMask::RowRule rule = rules.rowRule(r);
-        // Concat's PE columns in embedding mode pass through, as every cell of a passed row.
-        const std::int64_t droppable = params.droppableColumns() - block.col0;
+        // Concat's PE columns in embedding mode (s·E columns in pe mode) pass through, as every cell
+        // of a passed row.
+        const auto [first, end] = params.droppableColumnsIn(block.col0, block.cols);
         for (std::int64_t c = 0; c < block.cols; ++c) {
             // X as the engine forms it: s·E + PE in float.
-            const double in = embeddingInput ? e(0, c) : static_cast<double>(e(0, c) + q(0, c));
-            const double out = embeddingInput ? static_cast<double>(y(0, c)) - q(0, c) : y(0, c);
+            const double in = target == DropoutTarget::Embedding ? e(0, c)
+                : target == DropoutTarget::Positional            ? q(0, c)
+                                                                 : static_cast<double>(e(0, c) + q(0, c));
+            const double out = target == DropoutTarget::Embedding ? static_cast<double>(y(0, c)) - q(0, c)
+                : target == DropoutTarget::Positional             ? static_cast<double>(y(0, c)) - e(0, c)
+                                                                  : y(0, c);
             if (!std::isfinite(in) || !std::isfinite(out)) {
                 ++data.nonFiniteCells;
                 continue;
             }
-            ScatterPoints &points = rule == DropoutMask::RowRule::Zero        ? data.zeroed
-                : rule == DropoutMask::RowRule::PassThrough || c >= droppable ? data.passed
-                : m(0, c) != 0.0f                                             ? data.kept
-                                                                              : data.dropped;
+            ScatterPoints &points = rule == DropoutMask::RowRule::Zero               ? data.zeroed
+                : rule == DropoutMask::RowRule::PassThrough || c < first || c >= end ? data.passed
+                : m(0, c) != 0.0f                                                    ? data.kept
+                                                                                     : data.dropped;
             points.add(in, out);
         }
         data.scatterCells += block.cols;
@@ -77,9 +84,10 @@ bool dropFractions(const Params &params, const Block &block, const ComputeOption
     for (const std::int64_t r : spacedRows(block, kCountCells, &everyRow))
         if (rules.rowRule(r) == DropoutMask::RowRule::Dropout)
             rows.push_back(r);
-    // Concat's PE columns in embedding mode are not under dropout.
-    const std::int64_t droppable = std::clamp(params.droppableColumns() - block.col0, std::int64_t(0), block.cols);
-    data.countedCells = static_cast<std::int64_t>(rows.size()) * droppable;
+    // Concat's PE columns in embedding mode (s·E columns in pe mode) are not under dropout.
+    const auto droppable = params.droppableColumnsIn(block.col0, block.cols);
+    const std::int64_t first = droppable.first, end = droppable.second; // a lambda's captures below
+    data.countedCells = static_cast<std::int64_t>(rows.size()) * (end - first);
     data.probabilities = probabilities();
     QList<double> ps = data.probabilities;
     ps.append(params.dropout);
@@ -92,7 +100,7 @@ bool dropFractions(const Params &params, const Block &block, const ComputeOption
         std::int64_t count = 0;
         for (const std::int64_t r : rows) {
             mask.fillRow(r, block.col0, block.cols, row.data());
-            count += std::count(row.begin(), row.begin() + droppable, 0.0f);
+            count += std::count(row.begin() + first, row.begin() + end, 0.0f);
         }
         dropped[static_cast<std::size_t>(i)] = count;
     });
@@ -122,6 +130,8 @@ QString trainingFormula(const Params &p)
         switch (p.dropoutMode) {
         case DropoutMode::Embedding:
             return concat ? u"Y = [0 | PE]"_s : u"Y = PE"_s;
+        case DropoutMode::Positional:
+            return concat ? u"Y = [s·E | 0]"_s : u"Y = s·E"_s;
         case DropoutMode::ProtectSpecial:
             return u"Y = 0, special rows X"_s;
         default:
@@ -131,6 +141,8 @@ QString trainingFormula(const Params &p)
     switch (p.dropoutMode) {
     case DropoutMode::Embedding:
         return concat ? u"Y = [M ⊙ s·E / (1−p) | PE]"_s : u"Y = M ⊙ s·E / (1−p) + PE"_s;
+    case DropoutMode::Positional:
+        return concat ? u"Y = [s·E | M ⊙ PE / (1−p)]"_s : u"Y = s·E + M ⊙ PE / (1−p)"_s;
     case DropoutMode::ProtectSpecial:
         return u"Y = M ⊙ X / (1−p), special rows X"_s;
     case DropoutMode::MaskedFill:

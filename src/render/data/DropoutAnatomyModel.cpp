@@ -29,7 +29,7 @@ QString DropoutAnatomyModel::summary() const
            "the slopes 0 and 1/(1-p), and the drop fraction against p with its 4 sigma band"_s;
 }
 
-QList<FigureOption> DropoutAnatomyModel::options() const
+QList<FigureOption> DropoutAnatomyModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};

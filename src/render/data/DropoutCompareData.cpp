@@ -30,16 +30,16 @@ constexpr std::int64_t kCountCells = std::int64_t(1) << 22;
 
 struct PeCount
 {
-    std::array<std::int64_t, 4> lost {};
-    std::array<double, 4> kept {};
+    std::array<std::int64_t, kDropoutModeCount> lost {};
+    std::array<double, kDropoutModeCount> kept {};
     std::int64_t cells = 0;
     double energy = 0.0;
 };
 
 // The PE reaching Y under each mode, over whole rows of `block` within the sequence (all, or
 // evenly spaced).
-std::optional<PeCount> countPe(const std::array<Engine, 4> &modes, const Block &block, const ComputeOptions &options,
-                               bool *everyRow)
+std::optional<PeCount> countPe(const std::array<Engine, kDropoutModeCount> &modes, const Block &block,
+                               const ComputeOptions &options, bool *everyRow)
 {
     const Engine &engine = modes[0];
     const Params &p = engine.params();
@@ -82,7 +82,7 @@ std::optional<PeCount> countPe(const std::array<Engine, 4> &modes, const Block &
     for (const PeCount &c : counts) {
         total.cells += c.cells;
         total.energy += c.energy;
-        for (std::size_t m = 0; m < 4; ++m) {
+        for (std::size_t m = 0; m < kDropoutModeCount; ++m) {
             total.lost[m] += c.lost[m];
             total.kept[m] += c.kept[m];
         }
@@ -134,9 +134,10 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
     DropoutCompareData data;
     data.params = shown(engine.params());
     data.choseSequence = choseSequence(engine.params());
-    const std::array<Engine, 4> modes {
+    const std::array<Engine, kDropoutModeCount> modes {
         Engine(withMode(data.params, kModes[0])), Engine(withMode(data.params, kModes[1])),
-        Engine(withMode(data.params, kModes[2])), Engine(withMode(data.params, kModes[3]))};
+        Engine(withMode(data.params, kModes[2])), Engine(withMode(data.params, kModes[3])),
+        Engine(withMode(data.params, kModes[4]))};
     HeatmapRequest request = visible;
     request.quantity = Quantity::Output;
     request.cellBudget = Budget::cells(Detail::Preview);
@@ -184,6 +185,9 @@ QString modeTitle(const DropoutModePanel &panel)
         break;
     case DropoutMode::Embedding:
         formula = !dropping ? u"Y = X"_s : concat ? u"Y = [dropout(s·E) | PE]"_s : u"Y = dropout(s·E) + PE"_s;
+        break;
+    case DropoutMode::Positional:
+        formula = !dropping ? u"Y = X"_s : concat ? u"Y = [s·E | dropout(PE)]"_s : u"Y = dropout(PE) + s·E"_s;
         break;
     case DropoutMode::ProtectSpecial:
         formula = dropping ? u"Y = dropout(X), special rows whole"_s : u"Y = X"_s;

@@ -18,7 +18,7 @@ struct DropoutModePanel
     HeatmapGrid output; // Y
     // The PE's part of Y: Y computed from the PE alone (s·E = 0) with the same mask and row rules.
     // Dropout is linear in its input for a given mask, so this is M ⊙ PE / (1 - p) where the mode
-    // drops the sum, the PE itself in embedding mode (dropped cells lose s·E, never the PE), PE
+    // drops the sum or the PE alone, the PE itself in embedding mode (dropped cells lose s·E, never the PE), PE
     // on rows passed through, 0 on masked-fill's padding.
     HeatmapGrid pePart;
     // Over the cells in view that hold a PE value (the PE columns in concat) in the sequence's
@@ -35,20 +35,24 @@ struct DropoutModePanel
     double energyKeptFraction() const;
 };
 
-// The four dropout modes side by side, from the same X and the same mask (seed).
+// The dropout modes the figure compares, one panel each.
+inline constexpr std::size_t kDropoutModeCount = 5;
+
+// The five dropout modes side by side, from the same X and the same mask (seed).
 struct DropoutCompareData : FigureData
 {
     Params params; // as shown: seq_len set (shown())
     bool choseSequence = false; // seq_len was unset, the figure chose it
-    std::array<DropoutModePanel, 4> modes;
+    std::array<DropoutModePanel, kDropoutModeCount> modes;
     bool everyRow = true; // the counts looked at every row in view, else at evenly spaced rows
     bool paddingInView = false; // rows past the sequence are in view, left out of the counts
 };
 
 namespace DropoutCompareCompute {
 
-inline constexpr std::array<DropoutMode, 4> kModes
-    = {DropoutMode::Sum, DropoutMode::Embedding, DropoutMode::ProtectSpecial, DropoutMode::MaskedFill};
+inline constexpr std::array<DropoutMode, kDropoutModeCount> kModes
+    = {DropoutMode::Sum, DropoutMode::Embedding, DropoutMode::Positional, DropoutMode::ProtectSpecial,
+       DropoutMode::MaskedFill};
 
 // A sequence shorter than the table when the parameters leave seq_len unset: masked-fill's
 // padding and [SEP] then show in the first rows, as in a batch padded to max_len.

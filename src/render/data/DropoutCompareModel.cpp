@@ -30,11 +30,11 @@ QString DropoutCompareModel::title() const
 
 QString DropoutCompareModel::summary() const
 {
-    return u"Y under the four dropout modes side by side from the same X and mask, over the PE's part of each "
+    return u"Y under the five dropout modes side by side from the same X and mask, over the PE's part of each "
            "(what a dropped cell loses), token roles marked"_s;
 }
 
-QList<FigureOption> DropoutCompareModel::options() const
+QList<FigureOption> DropoutCompareModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};

@@ -28,9 +28,10 @@ std::optional<DropCount> countDropped(const Engine &engine, const Block &block, 
     if (block.isEmpty())
         return DropCount {};
     const DropoutMask &rules = engine.dropoutMask();
-    // The columns dropout acts on: concat's PE columns in embedding mode are kept, not drawn.
-    const std::int64_t droppable
-        = std::clamp(engine.params().droppableColumns() - block.col0, std::int64_t(0), block.cols);
+    // The columns dropout acts on: concat's PE columns in embedding mode (its s·E columns in pe
+    // mode) are kept, not drawn.
+    const auto droppable = engine.params().droppableColumnsIn(block.col0, block.cols);
+    const std::int64_t first = droppable.first, end = droppable.second; // a lambda's captures below
     const std::int64_t rows = std::clamp<std::int64_t>(budget / std::max<std::int64_t>(1, block.cols), 1, block.rows);
     const std::int64_t stride = (block.rows + rows - 1) / rows;
     const std::int64_t bandRows
@@ -51,8 +52,9 @@ std::optional<DropCount> countDropped(const Engine &engine, const Block &block, 
         for (std::int64_t r = 0; r < band.rows; ++r) {
             if (rules.rowRule(band.row0 + r) != DropoutMask::RowRule::Dropout)
                 continue;
-            count.dropped += static_cast<std::int64_t>((mask.row(r).head(droppable).array() == 0.0f).count());
-            count.cells += droppable;
+            count.dropped
+                += static_cast<std::int64_t>((mask.row(r).segment(first, end - first).array() == 0.0f).count());
+            count.cells += end - first;
         }
     });
     if (!done)
@@ -148,8 +150,9 @@ QString summary(const DropoutData &data)
                 .arg(FigureText::formatCount(data.count.dropped), FigureText::formatCount(data.count.cells), where)
                 .arg(NumberText::compact(100.0 * data.count.fraction(), 4), p));
     if (params.dropout >= 1.0)
-        parts.append(params.dropoutMode == DropoutMode::Embedding ? u"p = 1: s·E all dropped, Y = PE"_s
-                                                                  : u"p = 1: nothing kept, nothing divided"_s);
+        parts.append(params.dropoutMode == DropoutMode::Embedding        ? u"p = 1: s·E all dropped, Y = PE"_s
+                         : params.dropoutMode == DropoutMode::Positional ? u"p = 1: PE all dropped, Y = s·E"_s
+                                                                         : u"p = 1: nothing kept, nothing divided"_s);
     else
         parts.append(u"kept values × 1/(1−p) = %1"_s.arg(NumberText::compact(1.0 / (1.0 - params.dropout), 4)));
     return (parts + fixedRows(params)).join(u"  ·  "_s);

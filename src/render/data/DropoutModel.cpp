@@ -23,7 +23,7 @@ QString DropoutModel::summary() const
     return u"the keep mask and the output Y side by side"_s;
 }
 
-QList<FigureOption> DropoutModel::options() const
+QList<FigureOption> DropoutModel::ownOptions() const
 {
     FigureOption colormap;
     colormap.key = QString::fromUtf16(kColormap);

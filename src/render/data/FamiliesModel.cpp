@@ -107,7 +107,7 @@ QString FamiliesModel::summary() const
         + panelsSummary();
 }
 
-QList<FigureOption> FamiliesModel::options() const
+QList<FigureOption> FamiliesModel::ownOptions() const
 {
     FigureOption query;
     query.key = QString::fromUtf16(kQuery);
@@ -142,7 +142,8 @@ bool FamiliesModel::hasPreview(const FigureRequest &request) const
     std::int64_t perOffset = 0;
     for (const FamilySpec *family : panelFamilies()) {
         if (FamilyPanels::of(family->encoding)->evaluationsPerOffset)
-            perOffset = std::max(perOffset, FamilyPanels::of(family->encoding)->evaluationsPerOffset(request.engine->params()));
+            perOffset = std::max(perOffset,
+                                 FamilyPanels::of(family->encoding)->evaluationsPerOffset(request.engine->params()));
     }
     return offsets * perOffset > FamilyCurves::kPreviewEvaluations;
 }

@@ -57,7 +57,7 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
-    QList<FigureOption> options() const override;
+    QList<FigureOption> ownOptions() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     // A quick sample of the oscillating sums first where every offset takes long.

@@ -1,5 +1,9 @@
 #include "FigureModel.h"
 
+#include "ViewOptions.h"
+
+#include <algorithm>
+
 #include "core/FamilySpec.h"
 
 #include "core/MemoryBudget.h"
@@ -45,6 +49,21 @@ QList<PanelExtent> FigureModel::firstPanelColumns(const QList<PanelExtent> &pane
 FigureData::~FigureData() = default;
 
 FigureModel::~FigureModel() = default;
+
+QList<FigureOption> FigureModel::options() const
+{
+    QList<FigureOption> all = ownOptions();
+    if (drawsColourMaps())
+        all += ViewOptions::mapOptions(choosesColormap());
+    return all;
+}
+
+bool FigureModel::choosesColormap() const
+{
+    const QList<FigureOption> own = ownOptions();
+    return std::any_of(own.cbegin(), own.cend(),
+                       [](const FigureOption &o) { return o.key == QString::fromUtf16(ViewOptions::kColormap); });
+}
 
 std::optional<FigureOption> FigureModel::option(const QString &key) const
 {

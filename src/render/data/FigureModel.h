@@ -74,7 +74,16 @@ public:
     virtual QString name() const = 0; // the command line's FIGURE, a session's "figure"
     virtual QString title() const = 0; // the window's name for it: "Heatmap"
     virtual QString summary() const = 0; // one line for --help
-    virtual QList<FigureOption> options() const { return {}; }
+    // The options the figure itself defines (options() adds the shared ones).
+    virtual QList<FigureOption> ownOptions() const { return {}; }
+    // Every option the figure takes: its own, then those of every figure that draws a colour map
+    // (ViewOptions::mapOptions) where it draws one.
+    QList<FigureOption> options() const;
+    // Whether the figure draws a colour map (a heatmap, a bias, a mask): it then takes
+    // --cell-numbers and, unless it has its own, --colormap (MapOptions applies them).
+    virtual bool drawsColourMaps() const { return false; }
+    // Whether the figure reads --colormap itself (its own option of that key).
+    bool choosesColormap() const;
     // The encoding families the figure applies to (docs/ARCHITECTURE.md, "Encoding families"):
     // every family, or those whose position term it shows (the sinusoid's closed forms).
     virtual QList<Encoding> families() const;

@@ -27,7 +27,7 @@ HeadBiasModel::HeadBiasModel(QString name, QString title, QString summary)
     , m_summary(std::move(summary))
 { }
 
-QList<FigureOption> HeadBiasModel::options() const
+QList<FigureOption> HeadBiasModel::ownOptions() const
 {
     return {ViewOptions::positions(u"queries and keys A..B-1 in view"_s)};
 }

@@ -33,7 +33,8 @@ public:
     QString name() const override { return m_name; }
     QString title() const override { return m_title; }
     QString summary() const override { return m_summary; }
-    QList<FigureOption> options() const override;
+    bool drawsColourMaps() const override { return true; }
+    QList<FigureOption> ownOptions() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
 

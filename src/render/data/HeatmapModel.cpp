@@ -86,7 +86,7 @@ QString HeatmapModel::summary() const
     return u"positions x columns of one quantity (--quantity), with a colorbar"_s;
 }
 
-QList<FigureOption> HeatmapModel::options() const
+QList<FigureOption> HeatmapModel::ownOptions() const
 {
     FigureOption quantity;
     quantity.key = QString::fromUtf16(kQuantity);

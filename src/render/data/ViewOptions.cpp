@@ -1,5 +1,7 @@
 #include "ViewOptions.h"
 
+#include "Colormap.h"
+
 #include "core/ParamText.h"
 
 #include <algorithm>
@@ -45,6 +47,49 @@ FigureOption meanOnly()
 bool isMeanOnly(const FigureState &state)
 {
     return state.option(QString::fromUtf16(kMeanOnly)) == u"true"_s;
+}
+
+FigureOption colormap()
+{
+    FigureOption option;
+    option.key = QString::fromUtf16(kColormap);
+    option.kind = FigureOption::Kind::Choice;
+    option.help = u"colormap of every map: auto is the figure's own, diverging about zero for signed data, "
+                  "sequential (viridis) for data of one sign"_s;
+    option.defaultText = QString::fromUtf16(kAutoColormap);
+    option.choices = QStringList {option.defaultText} + Colormaps::names();
+    option.aliases = Colormaps::aliases();
+    option.valueName = option.choices.join(u'|');
+    option.redrawsOnly = true;
+    return option;
+}
+
+FigureOption cellNumbers()
+{
+    FigureOption option;
+    option.key = QString::fromUtf16(kCellNumbers);
+    option.kind = FigureOption::Kind::Choice;
+    option.help = u"numbers in the cells: auto writes each cell's value in it where every cell in view has room at "
+                  "the figure's font, off none"_s;
+    option.defaultText = u"auto"_s;
+    option.choices = {option.defaultText, u"off"_s};
+    option.choiceLabels = {u"numbers in cells"_s, u"no numbers"_s};
+    option.valueName = option.choices.join(u'|');
+    option.redrawsOnly = true;
+    return option;
+}
+
+bool showsCellNumbers(const FigureState &state)
+{
+    return state.option(QString::fromUtf16(kCellNumbers)) != u"off"_s;
+}
+
+QList<FigureOption> mapOptions(bool ownColormap)
+{
+    QList<FigureOption> options {cellNumbers()};
+    if (!ownColormap)
+        options.prepend(colormap());
+    return options;
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const FigureState &state)

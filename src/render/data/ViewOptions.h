@@ -17,6 +17,9 @@ namespace posenc::ViewOptions {
 inline constexpr char16_t kPositions[] = u"positions";
 inline constexpr char16_t kDims[] = u"dims";
 inline constexpr char16_t kMeanOnly[] = u"mean-only";
+inline constexpr char16_t kColormap[] = u"colormap";
+inline constexpr char16_t kCellNumbers[] = u"cell-numbers";
+inline constexpr char16_t kAutoColormap[] = u"auto";
 
 FigureOption positions(const QString &help);
 FigureOption dims(const QString &help, bool inWindow);
@@ -24,6 +27,17 @@ FigureOption dims(const QString &help, bool inWindow);
 // the PE's swing within them (drawn without computing again).
 FigureOption meanOnly();
 bool isMeanOnly(const FigureState &state);
+
+// --colormap: the colour map of every map of the figure, or auto (each figure's own: diverging
+// about zero for signed data, sequential for data of one sign).
+FigureOption colormap();
+// --cell-numbers: each cell's value written in it where every cell in view has room for its
+// number at the figure's font (auto, the default), or none (off).
+FigureOption cellNumbers();
+bool showsCellNumbers(const FigureState &state);
+// The options of every figure that draws a colour map: --cell-numbers, and --colormap unless the
+// figure has its own (`ownColormap`).
+QList<FigureOption> mapOptions(bool ownColormap);
 
 // The positions [A, B) given, if any (check() made sure they read).
 std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const FigureState &state);

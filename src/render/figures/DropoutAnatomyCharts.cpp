@@ -147,6 +147,7 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
 {
     const Params &p = d.params;
     const bool embedding = p.dropoutMode == DropoutMode::Embedding;
+    const bool positional = p.dropoutMode == DropoutMode::Positional;
     m_kept->setData(d.kept.x, d.kept.y);
     m_dropped->setData(d.dropped.x, d.dropped.y);
     m_passed->setData(d.passed.x, d.passed.y);
@@ -169,8 +170,13 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
     const double top = std::max(slope, 1.0);
     m_scatter->axis(QCPAxis::atLeft)->setRange(top * lo, top * hi);
     m_scatter->axis(QCPAxis::atBottom)
-        ->setLabel(embedding ? u"s·E, the dropout's input"_s : u"X, the dropout's input"_s);
-    m_scatter->axis(QCPAxis::atLeft)->setLabel(embedding ? u"Y − PE, its output"_s : u"Y, its output"_s);
+        ->setLabel(embedding        ? u"s·E, the dropout's input"_s
+                       : positional ? u"PE, the dropout's input"_s
+                                    : u"X, the dropout's input"_s);
+    m_scatter->axis(QCPAxis::atLeft)
+        ->setLabel(embedding        ? u"Y − PE, its output"_s
+                       : positional ? u"Y − s·E, its output"_s
+                                    : u"Y, its output"_s);
 
     const auto named = [](QCPGraph *graph, const QString &name, qsizetype count) {
         graph->setName(u"%1 (%2)"_s.arg(name, FigureText::formatCount(count)));

@@ -22,7 +22,12 @@ namespace {
 
 // Rows of the panels' grid: a row of titles over each row of heatmaps.
 constexpr int kOutputTitles = 0, kOutputs = 1, kPeTitles = 2, kPes = 3;
-constexpr int kScaleColumn = 4;
+constexpr int kModeCount = static_cast<int>(kDropoutModeCount);
+constexpr int kScaleColumn = kModeCount;
+// Modes a row holds where they stand in two rows.
+constexpr int kSquareColumns = (kModeCount + 1) / 2;
+// The modes no room gives up: sum and embedding.
+constexpr int kKeptModes = 2;
 // Narrower (layout units), the eight panels' role names and long titles would squeeze the heatmaps.
 constexpr int kCompareWideFigure = 800;
 // Fewer lines of text in the figure's height (a slide at 14 pt), the long texts would take the
@@ -31,8 +36,8 @@ constexpr double kCompareRoomyLines = 40.0;
 // Narrower than this a mode's column (layout units), the roles' names beside each of its heatmaps
 // would leave them strips: the heatmaps outline the rows, the subtitle names them.
 constexpr double kNamedColumn = 300.0;
-// Taller than wide by this much (a lesson's view beside its panel), the four modes stand in 2 x 2:
-// in a row they would be strips four times taller than wide. So they do where a row does not fit.
+// Taller than wide by this much (a lesson's view beside its panel), the modes stand in two rows:
+// in one they would be strips five times taller than wide. So they do where a row does not fit.
 constexpr double kSquareAspect = 1.15;
 
 QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
@@ -50,7 +55,7 @@ QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
 
 // The symmetric range of the grids together, so the panels compare: the widest of their
 // quantities' ranges, which the resolution does not change (QuantitySpec::bound).
-QCPRange sharedRange(const std::array<const HeatmapGrid *, 4> &grids)
+QCPRange sharedRange(const std::array<const HeatmapGrid *, kDropoutModeCount> &grids)
 {
     double extent = 0.0;
     for (const HeatmapGrid *grid : grids)
@@ -91,7 +96,7 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     auto *peRow = new QCPMarginGroup(plot);
     m_outputScale->setMarginGroup(QCP::msTop | QCP::msBottom, outputRow);
     m_peScale->setMarginGroup(QCP::msTop | QCP::msBottom, peRow);
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < kModeCount; ++m) {
         const auto i = static_cast<std::size_t>(m);
         m_modeTitles[i] = PlotStyle::smallText(plot, m_grid, kOutputTitles, m, TextRole::PanelTitle);
         m_peTitles[i] = PlotStyle::smallText(plot, m_grid, kPeTitles, m, TextRole::PanelTitle);
@@ -111,9 +116,14 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
             m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         }
         m_grid->setColumnStretchFactor(m, 1.0);
-        // On little room Y under the four modes stays; their PE parts go.
+        // On little room Y under the modes stays; their PE parts go, then the modes that differ
+        // from sum in the special and padding rows alone (the last row of the modes in two rows),
+        // then pe: sum beside embedding, the comparison the figure began with, stays.
         FigureRoom::setDispensable(m_peTitles[i], 1);
         FigureRoom::setDispensable(m_pe[i]->axisRect(), 1);
+        const int order = m >= kSquareColumns ? 2 : m >= kKeptModes ? 3 : 0;
+        FigureRoom::setDispensable(m_modeTitles[i], order);
+        FigureRoom::setDispensable(m_output[i]->axisRect(), order);
     }
     FigureRoom::setDispensable(m_peScale, 1);
     m_grid->setColumnStretchFactor(kScaleColumn, 0.01);
@@ -121,7 +131,7 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
         m_grid->setRowStretchFactor(row, 0.01);
     // Every panel shows the cells of the first: moving it moves them all, and moving any moves it.
     QCPAxisRect *lead = m_output[0]->axisRect();
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < kModeCount; ++m) {
         for (HeatmapPanel *panel :
              {m_output[static_cast<std::size_t>(m)].get(), m_pe[static_cast<std::size_t>(m)].get()}) {
             if (panel->axisRect() == lead)
@@ -144,23 +154,23 @@ void DropoutCompareFigure::arrange(bool square)
         return;
     m_square = square;
     QList<QCPLayoutElement *> parts {m_outputScale, m_peScale};
-    for (std::size_t m = 0; m < 4; ++m)
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m)
         parts += {m_modeTitles[m], m_output[m]->axisRect(), m_peTitles[m], m_pe[m]->axisRect()};
     for (QCPLayoutElement *part : parts)
         m_grid->take(part);
     m_grid->simplify();
-    // Each mode a column of its title, Y, its PE part's title and the PE part; in 2 x 2 the
-    // second pair of modes under the first.
-    for (int m = 0; m < 4; ++m) {
+    // Each mode a column of its title, Y, its PE part's title and the PE part; in two rows the
+    // last modes under the first.
+    for (int m = 0; m < kModeCount; ++m) {
         const auto i = static_cast<std::size_t>(m);
-        const int row = square ? 4 * (m / 2) : 0;
-        const int col = square ? m % 2 : m;
+        const int row = square ? 4 * (m / kSquareColumns) : 0;
+        const int col = square ? m % kSquareColumns : m;
         m_grid->addElement(row + kOutputTitles, col, m_modeTitles[i]);
         m_grid->addElement(row + kOutputs, col, m_output[i]->axisRect());
         m_grid->addElement(row + kPeTitles, col, m_peTitles[i]);
         m_grid->addElement(row + kPes, col, m_pe[i]->axisRect());
     }
-    const int scaleColumn = square ? 2 : kScaleColumn;
+    const int scaleColumn = square ? kSquareColumns : kScaleColumn;
     m_grid->addElement(kOutputs, scaleColumn, m_outputScale);
     m_grid->addElement(kPes, scaleColumn, m_peScale);
     for (int col = 0; col < m_grid->columnCount(); ++col)
@@ -200,12 +210,17 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const bool wide = !m_compact && plot.viewport().width() >= kCompareWideFigure
         && PlotStyle::textLines(plot) >= kCompareRoomyLines;
     HeatmapStyle output;
-    output.dataRange = sharedRange({&d.modes[0].output, &d.modes[1].output, &d.modes[2].output, &d.modes[3].output});
+    std::array<const HeatmapGrid *, kDropoutModeCount> outputs {}, peParts {};
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m) {
+        outputs[m] = &d.modes[m].output;
+        peParts[m] = &d.modes[m].pePart;
+    }
+    output.dataRange = sharedRange(outputs);
     output.colorbarLabel = u"Y"_s;
     HeatmapStyle pe;
-    pe.dataRange = sharedRange({&d.modes[0].pePart, &d.modes[1].pePart, &d.modes[2].pePart, &d.modes[3].pePart});
+    pe.dataRange = sharedRange(peParts);
     pe.colorbarLabel = u"PE part of Y"_s;
-    for (std::size_t m = 0; m < 4; ++m) {
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m) {
         const DropoutModePanel &panel = d.modes[m];
         m_output[m]->setGrid(panel.output, output);
         m_pe[m]->setGrid(panel.pePart, pe);
@@ -214,13 +229,14 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                       : ParamText::toString(panel.mode)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
     }
-    // Two of the four modes treat rows by their role: every panel marks them, to compare.
+    // Two of the modes treat rows by their role: every panel marks them, to compare.
     const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);
-    const bool named = wide && plot.viewport().width() / (m_square ? 2.0 : 4.0) >= kNamedColumn;
+    const bool named
+        = wide && plot.viewport().width() / (m_square ? double(kSquareColumns) : double(kModeCount)) >= kNamedColumn;
     for (const auto &roles : m_roles)
         roles->update(roled, named);
     QList<const HeatmapPanel *> panels;
-    for (std::size_t m = 0; m < 4; ++m)
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m)
         panels += {m_output[m].get(), m_pe[m].get()};
     SwatchLegend::set(m_marksLegend, HeatmapPanel::markSwatches(panels));
     // A grid averaging several cells a pixel, or a preview, says so.
@@ -255,15 +271,16 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString special = params.training && params.dropout > 0.0
         ? u"  ·  masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special keeps them whole"_s
         : QString();
-    m_subtitle->setText(u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
-                        "cell loses its PE, under embedding never%1  ·  counted over the %2  ·  rows: %3%4"_s.arg(
-                            special, counted, TokenRoles::text(params), sequence));
+    m_subtitle->setText(
+        u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
+        "cell loses its PE, under embedding never, under pe as under sum%1  ·  counted over the %2  ·  rows: %3%4"_s
+            .arg(special, counted, TokenRoles::text(params), sequence));
 }
 
 QList<PositionAxis> DropoutCompareFigure::positionAxes() const
 {
     QList<PositionAxis> axes;
-    for (std::size_t m = 0; m < 4; ++m)
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m)
         axes += {{m_output[m]->axisRect(), true}, {m_pe[m]->axisRect(), true}};
     return axes;
 }
@@ -271,7 +288,7 @@ QList<PositionAxis> DropoutCompareFigure::positionAxes() const
 std::optional<HoverPoint> DropoutCompareFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
 {
     const Shape shape = engine.shape(Quantity::Output);
-    for (std::size_t m = 0; m < 4; ++m) {
+    for (std::size_t m = 0; m < kDropoutModeCount; ++m) {
         for (const bool pePart : {false, true}) {
             const HeatmapPanel &panel = pePart ? *m_pe[m] : *m_output[m];
             const auto cell = panel.cellAt(pixel, shape);

@@ -29,7 +29,7 @@ public:
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
 
 private:
-    // Lays the four modes out in a row or in 2 x 2.
+    // Lays the modes out in one row or in two.
     void arrange(bool square);
 
     QCPTextElement *m_title;
@@ -38,10 +38,10 @@ private:
     QCPLegend *m_marksLegend; // what the grey cells and the lines mean, for all the panels
     QCPColorScale *m_outputScale;
     QCPColorScale *m_peScale;
-    std::array<QCPTextElement *, 4> m_modeTitles {};
-    std::array<QCPTextElement *, 4> m_peTitles {};
-    std::array<std::unique_ptr<HeatmapPanel>, 4> m_output;
-    std::array<std::unique_ptr<HeatmapPanel>, 4> m_pe;
+    std::array<QCPTextElement *, kDropoutModeCount> m_modeTitles {};
+    std::array<QCPTextElement *, kDropoutModeCount> m_peTitles {};
+    std::array<std::unique_ptr<HeatmapPanel>, kDropoutModeCount> m_output;
+    std::array<std::unique_ptr<HeatmapPanel>, kDropoutModeCount> m_pe;
     std::vector<std::unique_ptr<TokenRoleMarks>> m_roles;
     bool m_compact = false;
     bool m_square = false; // the modes in 2 x 2, not in a row

@@ -95,7 +95,7 @@ QString AlibiAttentionModel::summary() const
            "zero: the bias alone shows each head's span (half and 90% of the weight marked)"_s;
 }
 
-QList<FigureOption> AlibiAttentionModel::options() const
+QList<FigureOption> AlibiAttentionModel::ownOptions() const
 {
     FigureOption query;
     query.key = QString::fromUtf16(kQuery);

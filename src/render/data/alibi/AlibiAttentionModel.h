@@ -64,7 +64,7 @@ public:
     QString title() const override;
     QString summary() const override;
     QList<Encoding> families() const override { return {Encoding::Alibi}; }
-    QList<FigureOption> options() const override;
+    QList<FigureOption> ownOptions() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
 

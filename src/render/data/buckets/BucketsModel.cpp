@@ -136,7 +136,7 @@ QString BucketsModel::summary() const
            "and logarithmic ranges marked, beside the L x L map of the chosen family's buckets"_s;
 }
 
-QList<FigureOption> BucketsModel::options() const
+QList<FigureOption> BucketsModel::ownOptions() const
 {
     return {ViewOptions::positions(u"queries and keys A..B-1 of the map in view"_s)};
 }

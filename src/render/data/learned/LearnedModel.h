@@ -12,6 +12,7 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
+    bool drawsColourMaps() const override { return true; }
     QList<Encoding> families() const override { return {Encoding::Learned}; }
     QList<Quantity> inputs(const FigureState &state) const override;
 

@@ -3,9 +3,9 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
 #include "check/models/ModelExamples.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 
 #include <cmath>
@@ -112,7 +112,7 @@ QString HeadMapModel::summary() const
            "proportional RoPE's zero-frequency tail and MLA's tail, for the examples or a config"_s;
 }
 
-QList<FigureOption> HeadMapModel::options() const
+QList<FigureOption> HeadMapModel::ownOptions() const
 {
     return {ModelFigureOptions::config(headMapDefault())};
 }

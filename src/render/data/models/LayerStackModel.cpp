@@ -3,8 +3,8 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
-#include "check/ModelConfigCheck.h"
 #include "check/FamilyCheck.h"
+#include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
 
 using namespace Qt::StringLiterals;
@@ -67,7 +67,7 @@ QString LayerStackModel::summary() const
            "a mixer) and how far each attends (window, chunk), with rotary dim, scaling and query scaling"_s;
 }
 
-QList<FigureOption> LayerStackModel::options() const
+QList<FigureOption> LayerStackModel::ownOptions() const
 {
     return {ModelFigureOptions::config(layerStackDefault())};
 }

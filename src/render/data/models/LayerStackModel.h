@@ -50,7 +50,8 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
-    QList<FigureOption> options() const override;
+    bool drawsColourMaps() const override { return true; }
+    QList<FigureOption> ownOptions() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
 
 protected:

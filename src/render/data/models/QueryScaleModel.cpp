@@ -3,9 +3,9 @@
 #include "ModelFigureOptions.h"
 
 #include "check/CheckReport.h"
+#include "check/FamilyCheck.h"
 #include "check/models/ModelExamples.h"
 #include "check/models/ModelTable.h"
-#include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
@@ -162,7 +162,7 @@ QString QueryScaleModel::summary() const
            "llama_4_scaling_beta and yarn's factors, for the examples or a config"_s;
 }
 
-QList<FigureOption> QueryScaleModel::options() const
+QList<FigureOption> QueryScaleModel::ownOptions() const
 {
     return {ModelFigureOptions::config(queryScaleDefault())};
 }

@@ -48,7 +48,7 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
-    QList<FigureOption> options() const override;
+    QList<FigureOption> ownOptions() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
 
 protected:

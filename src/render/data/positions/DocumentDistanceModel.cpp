@@ -62,7 +62,7 @@ QString DocumentDistanceModel::summary() const
            "and under --compare side by side: cross-document pairs and negative distances, exact per pixel"_s;
 }
 
-QList<FigureOption> DocumentDistanceModel::options() const
+QList<FigureOption> DocumentDistanceModel::ownOptions() const
 {
     return {PositionsOptions::row(), PositionsOptions::compare()};
 }

@@ -39,7 +39,8 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
-    QList<FigureOption> options() const override;
+    bool drawsColourMaps() const override { return true; }
+    QList<FigureOption> ownOptions() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;

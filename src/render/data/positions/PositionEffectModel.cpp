@@ -156,7 +156,7 @@ QString PositionEffectModel::summary() const
            "absolute parts (the term's rows, Llama 4's temperature and chunk)"_s;
 }
 
-QList<FigureOption> PositionEffectModel::options() const
+QList<FigureOption> PositionEffectModel::ownOptions() const
 {
     return {PositionsOptions::row()};
 }

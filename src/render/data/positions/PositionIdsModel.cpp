@@ -127,7 +127,7 @@ QString PositionIdsModel::summary() const
            "decode steps marked, and one row's ids beside those of --ids-choice"_s;
 }
 
-QList<FigureOption> PositionIdsModel::options() const
+QList<FigureOption> PositionIdsModel::ownOptions() const
 {
     FigureOption axis;
     axis.key = QString::fromUtf16(kAxis);

@@ -30,7 +30,7 @@ QString RopeInputModel::summary() const
            "same columns before the rotation and the change"_s;
 }
 
-QList<FigureOption> RopeInputModel::options() const
+QList<FigureOption> RopeInputModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};

@@ -38,8 +38,9 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
+    bool drawsColourMaps() const override { return true; }
     QList<Encoding> families() const override { return {Encoding::Rope}; }
-    QList<FigureOption> options() const override;
+    QList<FigureOption> ownOptions() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;

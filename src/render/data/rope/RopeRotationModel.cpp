@@ -44,7 +44,7 @@ QString RopeRotationModel::summary() const
            "rope-cos and rope-sin tables over positions x pairs"_s;
 }
 
-QList<FigureOption> RopeRotationModel::options() const
+QList<FigureOption> RopeRotationModel::ownOptions() const
 {
     FigureOption pair;
     pair.key = QString::fromUtf16(kPair);

@@ -40,6 +40,7 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
+    bool drawsColourMaps() const override { return true; }
     QList<Encoding> families() const override { return {Encoding::Rope2d}; }
     QList<Quantity> inputs(const FigureState &state) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;

@@ -39,7 +39,7 @@ QString ComposeCompareModel::summary() const
            "std per column of PE and of s*E"_s;
 }
 
-QList<FigureOption> ComposeCompareModel::options() const
+QList<FigureOption> ComposeCompareModel::ownOptions() const
 {
     return {ViewOptions::meanOnly(), ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};

@@ -27,7 +27,7 @@ QString CurvesModel::summary() const
     return u"PE[:, j] against position for a few columns (--dims to choose them)"_s;
 }
 
-QList<FigureOption> CurvesModel::options() const
+QList<FigureOption> CurvesModel::ownOptions() const
 {
     FigureOption dims = ViewOptions::dims(
         u"the columns drawn, e.g. 0,1,64:66, at most %1, numbered as in X (concat: the last k); empty: a few "

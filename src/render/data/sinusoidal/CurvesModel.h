@@ -19,7 +19,7 @@ public:
     QString summary() const override;
     // The sinusoid's closed forms: the sinusoidal family only.
     QList<Encoding> families() const override { return {Encoding::Sinusoidal}; }
-    QList<FigureOption> options() const override;
+    QList<FigureOption> ownOptions() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;

@@ -31,7 +31,7 @@ QString PrecisionModel::summary() const
            "bound float32 rounding predicts, and per pixel"_s;
 }
 
-QList<FigureOption> PrecisionModel::options() const
+QList<FigureOption> PrecisionModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s)};
 }

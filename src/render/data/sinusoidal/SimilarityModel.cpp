@@ -34,7 +34,7 @@ QString SimilarityModel::summary() const
            "with its closed form sum_i cos(k w_i)"_s;
 }
 
-QList<FigureOption> SimilarityModel::options() const
+QList<FigureOption> SimilarityModel::ownOptions() const
 {
     FigureOption cosine;
     cosine.key = QString::fromUtf16(kCosine);

@@ -25,15 +25,14 @@ QCPTextElement *panelTitle(QCustomPlot *plot, const QString &text)
     return title;
 }
 
-// Symmetric around zero, so that zero stays white in the diverging map.
+// Symmetric around zero, so that zero stays white in the diverging map; data of one sign (a
+// similarity of few positions) on a sequential map from zero.
 // The colorbars go unlabelled: each panel's title already names what it shows, and four
 // labels would take the width a single-column figure does not have.
 HeatmapStyle signedStyle(const HeatmapGrid &grid)
 {
-    HeatmapStyle style;
     const double extent = std::max({std::abs(grid.minValue), std::abs(grid.maxValue), 1e-12});
-    style.dataRange = {-extent, extent};
-    return style;
+    return HeatmapStyle::forRange(grid.minValue, grid.maxValue, extent);
 }
 
 } // namespace

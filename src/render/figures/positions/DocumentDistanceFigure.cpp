@@ -9,6 +9,7 @@
 #include "core/positions/BatchParamRows.h"
 #include "render/data/FigureText.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -70,9 +71,9 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
 {
     m_data = std::static_pointer_cast<const DocumentDistanceData>(data);
     const DocumentDistanceData &d = *m_data;
-    HeatmapStyle style;
-    style.colormap = Colormap::Diverging;
-    style.dataRange = {-d.extent, d.extent};
+    // Distances of one sign (a causal row's, id(q) ≥ id(k)) on a sequential map, else diverging.
+    const HeatmapStyle style = HeatmapStyle::forRange(std::min(d.reference.minValue, d.compared.minValue),
+                                                      std::max(d.reference.maxValue, d.compared.maxValue), d.extent);
     m_maps.setGrids(d.reference, d.compared, style, true);
     QCPColorGradient gradient = m_maps.scale->gradient();
     gradient.setNanHandling(QCPColorGradient::nhNanColor);

@@ -1,0 +1,178 @@
+#include "CellNumbers.h"
+
+#include "core/NumberText.h"
+
+#include <QFontMetricsF>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc {
+
+namespace {
+
+// Room around a number within its cell, pixels: a number touching its cell's edge reads as the
+// neighbour's.
+constexpr double kPadding = 2.0;
+
+double luminance(const QColor &color)
+{
+    // WCAG 2: sRGB channels linearised, weighted 0.2126, 0.7152, 0.0722.
+    const auto linear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) + 0.0722 * linear(color.blueF());
+}
+
+// The centres of a colour map's cells along one axis: `size` cells from range.lower to
+// range.upper, or one over the whole range (QCPColorMap draws a lone cell so).
+double centre(const QCPRange &range, int size, int index)
+{
+    if (size <= 1)
+        return range.center();
+    return range.lower + range.size() * index / (size - 1);
+}
+
+double width(const QCPRange &range, int size)
+{
+    return size <= 1 ? range.size() : range.size() / (size - 1);
+}
+
+} // namespace
+
+CellNumbers::CellNumbers(QCPColorMap *map)
+    : QCPLayerable(map->parentPlot(), QString(), map)
+    , m_map(map)
+{
+    // A child of the map, so that it goes with it; above it on its layer, where layerables are
+    // drawn in the order they were added.
+    setParent(map);
+    setLayer(map->layer());
+}
+
+CellNumbers *CellNumbers::of(QCPColorMap *map)
+{
+    // Found by type among the map's children: render has no moc, so no qobject_cast.
+    for (QObject *child : map->children())
+        if (auto *numbers = dynamic_cast<CellNumbers *>(child))
+            return numbers;
+    return new CellNumbers(map);
+}
+
+void CellNumbers::setShown(QCustomPlot *plot, bool shown)
+{
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto *map = qobject_cast<QCPColorMap *>(plot->plottable(i)))
+            of(map)->setEnabled(shown);
+}
+
+std::optional<int> CellNumbers::decimalsFor(double extent)
+{
+    if (!(extent >= 1e-3 && extent < 1e5))
+        return std::nullopt;
+    return std::clamp(2 - static_cast<int>(std::floor(std::log10(extent))), 0, 5);
+}
+
+QString CellNumbers::text(double value, std::optional<int> decimals)
+{
+    QString text = decimals ? QString::number(value, 'f', *decimals) : NumberText::compact(value, 3);
+    if (text.startsWith(u'-')) {
+        // -0.00 is 0.00: the sign of nothing says nothing.
+        const bool zero = std::all_of(text.cbegin() + 1, text.cend(), [](QChar c) { return c == u'0' || c == u'.'; });
+        if (zero)
+            text.remove(0, 1);
+        else
+            text.replace(0, 1, QChar(0x2212));
+    }
+    return text;
+}
+
+double CellNumbers::contrastRatio(const QColor &a, const QColor &b)
+{
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor CellNumbers::contrasting(const QColor &background)
+{
+    return contrastRatio(background, Qt::black) >= contrastRatio(background, Qt::white) ? QColor(Qt::black)
+                                                                                        : QColor(Qt::white);
+}
+
+QList<CellNumbers::Shown> CellNumbers::shown() const
+{
+    QList<Shown> out;
+    if (!m_enabled || !m_map->realVisibility() || !m_map->keyAxis() || !m_map->valueAxis())
+        return out;
+    QCPColorMapData *data = m_map->data(); // its cell() is not const
+    const int keys = data->keySize(), values = data->valueSize();
+    if (keys < 1 || values < 1)
+        return out;
+    QCPAxis *keyAxis = m_map->keyAxis();
+    QCPAxis *valueAxis = m_map->valueAxis();
+    const QCPRange keyRange = data->keyRange(), valueRange = data->valueRange();
+    const double keyWidth = width(keyRange, keys), valueWidth = width(valueRange, values);
+    // The cells whose centres are in view.
+    const QCPRange keysInView = keyAxis->range(), valuesInView = valueAxis->range();
+    QList<int> keyIndices, valueIndices;
+    for (int k = 0; k < keys; ++k)
+        if (keysInView.contains(centre(keyRange, keys, k)))
+            keyIndices.append(k);
+    for (int v = 0; v < values; ++v)
+        if (valuesInView.contains(centre(valueRange, values, v)))
+            valueIndices.append(v);
+    if (keyIndices.isEmpty() || valueIndices.isEmpty()
+        || static_cast<qint64>(keyIndices.size()) * valueIndices.size() > kMaxCells)
+        return out;
+    const double cellWidth = std::abs(keyAxis->coordToPixel(keyWidth) - keyAxis->coordToPixel(0.0));
+    const double cellHeight = std::abs(valueAxis->coordToPixel(valueWidth) - valueAxis->coordToPixel(0.0));
+    const QFontMetricsF metrics(keyAxis->tickLabelFont());
+    if (cellHeight < metrics.height() + kPadding)
+        return out;
+    QCPColorGradient gradient = m_map->gradient();
+    const QCPRange dataRange = m_map->dataRange();
+    const std::optional<int> decimals = decimalsFor(std::max(std::abs(dataRange.lower), std::abs(dataRange.upper)));
+    for (const int v : valueIndices) {
+        for (const int k : keyIndices) {
+            const double value = data->cell(k, v);
+            if (!std::isfinite(value))
+                continue;
+            const QString number = text(value, decimals);
+            // Every number fits, or none is drawn: a table with holes would read as values missing.
+            if (metrics.horizontalAdvance(number) + 2.0 * kPadding > cellWidth)
+                return {};
+            const double x = keyAxis->coordToPixel(centre(keyRange, keys, k));
+            const double y = valueAxis->coordToPixel(centre(valueRange, values, v));
+            const QColor background = QColor::fromRgb(gradient.color(value, dataRange));
+            out.append({QRectF(x - cellWidth / 2, y - cellHeight / 2, cellWidth, cellHeight), number,
+                        contrasting(background), background});
+        }
+    }
+    return out;
+}
+
+void CellNumbers::applyDefaultAntialiasingHint(QCPPainter *painter) const
+{
+    applyAntialiasingHint(painter, true, QCP::aeOther);
+}
+
+void CellNumbers::draw(QCPPainter *painter)
+{
+    const QList<Shown> numbers = shown();
+    if (numbers.isEmpty())
+        return;
+    painter->setFont(m_map->keyAxis()->tickLabelFont());
+    for (const Shown &number : numbers) {
+        painter->setPen(number.color);
+        painter->drawText(number.cell, Qt::AlignCenter, number.text);
+    }
+}
+
+QRect CellNumbers::clipRect() const
+{
+    if (m_map->keyAxis())
+        return m_map->keyAxis()->axisRect()->rect();
+    return {};
+}
+
+} // namespace posenc

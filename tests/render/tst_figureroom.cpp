@@ -1,0 +1,91 @@
+// What a figure on little room gives up (FigureRoom, its steps): a title shortened keeps its first
+// words whole and never parts a number from the word that names it ("pair 16", never "pair …" nor
+// "pair 1…"); a panel's title shortened beside panels the figure then gives up takes the room they
+// leave.
+#include "render/FigureFit.h"
+#include "render/FigureRoom.h"
+#include "render/FigureRoomSteps.h"
+#include "render/PinnedFont.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+class TestFigureRoom : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void shortenedKeepsNumbersWhole_data();
+    void shortenedKeepsNumbersWhole();
+    void aPanelTitleTakesTheRoomOfPanelsGivenUp();
+};
+
+void TestFigureRoom::shortenedKeepsNumbersWhole_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("room"); // the room is this text's width and a unit
+    QTest::addColumn<QString>("shown");
+    const QString circle = u"pair 16, p = 0–63\narrows p = 0, 1; dashed 21, 22: θᵢ apart"_s;
+    QTest::newRow("whole first statement") << circle << u"pair 16, p = 0–63"_s << u"pair 16, p = 0–63"_s;
+    QTest::newRow("the words before the range") << circle << u"pair 16, p …"_s << u"pair 16 …"_s;
+    // "pair 1…" fitted here: it reads as another pair.
+    QTest::newRow("no room for the ellipsis") << circle << u"pair 1…"_s << u"pair 16"_s;
+    const QString turn = u"θᵢ = 0.0123 rad a position, wavelength 511"_s;
+    QTest::newRow("a value whole") << turn << u"θᵢ = 0.0123 rad …"_s << u"θᵢ = 0.0123 rad …"_s;
+    QTest::newRow("a value without its unit") << turn << u"θᵢ = 0.0123 rad"_s << u"θᵢ = 0.0123 …"_s;
+    QTest::newRow("words alone") << u"the keep mask of the first layer"_s << u"the keep mask of …"_s
+                                 << u"the keep mask of …"_s;
+}
+
+void TestFigureRoom::shortenedKeepsNumbersWhole()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, room);
+    QFETCH(QString, shown);
+    const QFont font(PinnedFont::family(), 9);
+    const double width = QFontMetricsF(font).horizontalAdvance(room) + 1.0;
+    QCOMPARE(FigureRoom::Steps::shortened(text, font, width, 1), shown);
+}
+
+// Two panels side by side, the right one dispensable: the left one's title, shortened while both
+// stood, is whole again once the right one is given up.
+void TestFigureRoom::aPanelTitleTakesTheRoomOfPanelsGivenUp()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    // As a file's figure is laid out (FigureLayoutLoop): a widget never shown has no resize event.
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *grid = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(0, 0, grid);
+    const QString whole = u"pair 16, p = 0–63"_s;
+    auto *title = new QCPTextElement(&plot, whole, font);
+    FigureRoom::setRole(title, TextRole::PanelTitle);
+    auto *other = new QCPTextElement(&plot, u"rope-sin"_s, font);
+    FigureRoom::setRole(other, TextRole::PanelTitle);
+    grid->addElement(0, 0, title);
+    grid->addElement(0, 1, other);
+    auto *left = new QCPAxisRect(&plot);
+    auto *right = new QCPAxisRect(&plot);
+    grid->addElement(1, 0, left);
+    grid->addElement(1, 1, right);
+    // The right panel takes all but less than the title's width.
+    const double titleWidth = QFontMetricsF(font).horizontalAdvance(whole);
+    grid->setColumnStretchFactors({1.0, (300.0 - 0.7 * titleWidth) / (0.7 * titleWidth)});
+    FigureRoom::setDispensable(other, 1);
+    FigureRoom::setDispensable(right, 1);
+    plot.replot();
+    QVERIFY(FigureRoom::Steps::shortenPanelTitles(&plot, 1));
+    QVERIFY2(title->text() != whole && title->text().startsWith(u"pair 16"_s), qPrintable(title->text()));
+    QVERIFY(FigureRoom::Steps::hideDispensable(&plot, 1));
+    QCOMPARE(FigureFit::unwrapped(title), whole);
+    FigureRoom::restore(&plot);
+    QCOMPARE(title->text(), whole);
+    QVERIFY(right->realVisibility());
+}
+
+QTEST_MAIN(TestFigureRoom)
+#include "tst_figureroom.moc"

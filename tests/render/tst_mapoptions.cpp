@@ -1,0 +1,326 @@
+// The options of every figure that draws a colour map (issue 58's slide details): the numbers in
+// the cells of a heatmap small enough to read them, in a colour that contrasts with the cell's, on
+// screen and in the exported file, against float64 formulas written here (the sinusoid's
+// sin/cos(p w_i), the similarity's sum of cos(w_i (i - j))); --colormap honoured by every map of
+// every figure of the registry; a sequential map by default for data of one sign and a diverging
+// one centred on zero for signed data.
+
+#include "support/FigureBuilds.h"
+#include "support/SinusoidalReference.h"
+#include "support/SvgTexts.h"
+
+#include "render/CellNumbers.h"
+#include "render/Colormaps.h"
+#include "render/FigureFile.h"
+#include "render/FigureRegistry.h"
+#include "render/data/ViewOptions.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// A 16:9 slide at 14 pt, as a lecturer exports one.
+FigureSize slide()
+{
+    return FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.2875 / 2.54), 150.0);
+}
+
+FigureStyle fourteenPoints()
+{
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    return style;
+}
+
+Params small(std::int64_t d, std::int64_t length)
+{
+    Params p;
+    p.dModel = d;
+    p.maxLen = length;
+    return p;
+}
+
+// The program's defaults under the figure's family (its first where it does not show the
+// default one); the learned family with a smooth table of the default shape.
+Params paramsFor(const FigureDescriptor &figure)
+{
+    Params p;
+    const QList<Encoding> families = figure.model().families();
+    if (!families.contains(p.encoding))
+        p.encoding = families.front();
+    if (p.encoding == Encoding::Learned) {
+        RowMatrixXf values(p.maxLen, p.dModel);
+        for (std::int64_t r = 0; r < p.maxLen; ++r)
+            for (std::int64_t j = 0; j < p.dModel; ++j)
+                values(r, j) = float(0.2 * std::cos(0.03 * double(r) * double(j % 7 + 1) + double(j)));
+        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {values, u"learned.npy"_s});
+    }
+    return p;
+}
+
+QList<QCPColorMap *> mapsOf(QCustomPlot &plot)
+{
+    QList<QCPColorMap *> maps;
+    for (int i = 0; i < plot.plottableCount(); ++i)
+        if (auto *map = qobject_cast<QCPColorMap *>(plot.plottable(i)))
+            maps.append(map);
+    return maps;
+}
+
+QList<CellNumbers::Shown> numbersOf(QCustomPlot &plot)
+{
+    QList<CellNumbers::Shown> all;
+    for (QCPColorMap *map : mapsOf(plot))
+        all += CellNumbers::of(map)->shown();
+    return all;
+}
+
+bool sameColor(QCPColorGradient a, QCPColorGradient b, double t)
+{
+    return a.color(t, {0.0, 1.0}) == b.color(t, {0.0, 1.0});
+}
+
+// Whether `gradient` is `map`'s table, read at its ends and middle.
+bool isMap(const QCPColorGradient &gradient, Colormap map)
+{
+    const QCPColorGradient expected = Colormaps::gradient(map);
+    return sameColor(gradient, expected, 0.02) && sameColor(gradient, expected, 0.5)
+        && sameColor(gradient, expected, 0.98);
+}
+
+// The finite cells' range of a map's data.
+QCPRange finiteRange(QCPColorMap &map)
+{
+    // QCPRange orders its ends: the least and most kept apart until the end.
+    double least = std::numeric_limits<double>::infinity(), most = -least;
+    QCPColorMapData *data = map.data(); // its cell() is not const
+    for (int k = 0; k < data->keySize(); ++k)
+        for (int v = 0; v < data->valueSize(); ++v) {
+            const double x = data->cell(k, v);
+            if (std::isfinite(x)) {
+                least = std::min(least, x);
+                most = std::max(most, x);
+            }
+        }
+    return least <= most ? QCPRange(least, most) : QCPRange(1.0, 0.0);
+}
+
+} // namespace
+
+class TestMapOptions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void textOfANumber_data();
+    void textOfANumber();
+    void numbersOfSmallTables_data();
+    void numbersOfSmallTables();
+    void noNumbersWhereTheyDoNotFit_data();
+    void noNumbersWhereTheyDoNotFit();
+    void numbersAreInTheExport();
+    void everyMapFigureTakesTheOptions_data();
+    void everyMapFigureTakesTheOptions();
+};
+
+void TestMapOptions::textOfANumber_data()
+{
+    QTest::addColumn<double>("extent");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("text");
+    const QString minus = QString(QChar(0x2212));
+    QTest::newRow("PE's ±1") << 1.0 << 0.8414709848 << u"0.84"_s;
+    QTest::newRow("PE's ±1, negative") << 1.0 << -0.5440211109 << minus + u"0.54"_s;
+    QTest::newRow("PE's ±1, 1") << 1.0 << 1.0 << u"1.00"_s;
+    QTest::newRow("a tiny negative is 0.00") << 1.0 << -0.0009995 << u"0.00"_s;
+    QTest::newRow("similarity 0 .. 8") << 8.0 << 7.4940 << u"7.49"_s;
+    QTest::newRow("Y on ±19.97") << 19.97 << -12.345 << minus + u"12.3"_s;
+    QTest::newRow("ALiBi's bias to -511.5") << 511.5 << -255.5 << minus + u"256"_s;
+    QTest::newRow("0.01") << 0.01 << 0.0012345 << u"0.0012"_s;
+    QTest::newRow("1e-6: significant digits") << 1e-6 << 1.2345e-7 << u"1.23e-7"_s;
+    QTest::newRow("1e6: significant digits") << 1e6 << 123456.0 << u"1.23e5"_s;
+}
+
+// A map's numbers share their decimals: three significant digits at the range's largest magnitude.
+void TestMapOptions::textOfANumber()
+{
+    QFETCH(double, extent);
+    QFETCH(double, value);
+    QFETCH(QString, text);
+    QCOMPARE(CellNumbers::text(value, CellNumbers::decimalsFor(extent)), text);
+}
+
+void TestMapOptions::numbersOfSmallTables_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("quantity");
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<int>("cells");
+    QTest::newRow("heatmap PE d 12 x L 8") << u"heatmap"_s << u"pe"_s << small(12, 8) << 96;
+    QTest::newRow("heatmap PE d 12 x L 10") << u"heatmap"_s << u"pe"_s << small(12, 10) << 120;
+    QTest::newRow("heatmap similarity d 16 x L 8") << u"heatmap"_s << u"similarity"_s << small(16, 8) << 64;
+    QTest::newRow("similarity figure d 16 x L 8") << u"similarity"_s << QString() << small(16, 8) << 64;
+}
+
+// Every cell of a small table on a 14-pt slide shows its value, three significant digits of the
+// float64 formula, in black or white, whichever contrasts more with the cell's colour (at least
+// WCAG's 4.5:1), and the cell's colour is the map's colour of the value.
+void TestMapOptions::numbersOfSmallTables()
+{
+    QFETCH(QString, figure);
+    QFETCH(QString, quantity);
+    QFETCH(Params, params);
+    QFETCH(int, cells);
+    FigureState state;
+    if (!quantity.isEmpty())
+        state.options.insert(u"quantity"_s, quantity);
+    const auto built = FigureBuilds::build(figure, params, slide(), state, fourteenPoints());
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QList<QCPColorMap *> maps = mapsOf(*built->plot());
+    QVERIFY(!maps.isEmpty());
+    QCPColorMap *map = maps.first();
+    const QList<CellNumbers::Shown> shown = CellNumbers::of(map)->shown();
+    QCOMPARE(shown.size(), cells);
+    const bool similarity = quantity == u"similarity"_s || figure == u"similarity"_s;
+    const std::int64_t d = params.dModel;
+    QCPColorGradient gradient = map->gradient();
+    const QCPRange range = map->dataRange();
+    const auto decimals = CellNumbers::decimalsFor(std::max(std::abs(range.lower), std::abs(range.upper)));
+    // Three significant digits at the range's end: 2 decimals on PE's ±1 and on 0 .. 8.
+    QCOMPARE(decimals, std::optional<int>(2));
+    for (const CellNumbers::Shown &number : shown) {
+        double key = 0.0, value = 0.0;
+        map->pixelsToCoords(number.cell.center(), key, value);
+        const auto j = static_cast<std::int64_t>(std::lround(key));
+        const auto p = static_cast<std::int64_t>(std::lround(value));
+        double expected = 0.0;
+        if (similarity) {
+            for (std::int64_t i = 0; i < d / 2; ++i)
+                expected += std::cos(double(p - j) * reference::omega(i, d, params.sinusoidal.base));
+        } else {
+            expected = reference::exactValue(p, j, d, params.sinusoidal.base, params.sinusoidal.layout);
+        }
+        // The float32 table may round the other way at the third digit: either reading is the cell's.
+        const QString asFloat = CellNumbers::text(double(float(expected)), decimals);
+        const QString formula = CellNumbers::text(expected, decimals);
+        QVERIFY2(number.text == formula || number.text == asFloat,
+                 qPrintable(u"(%1, %2): %3, expected %4"_s.arg(p).arg(j).arg(number.text, formula)));
+        const QColor cellColor = QColor::fromRgb(gradient.color(map->data()->data(key, value), map->dataRange()));
+        QCOMPARE(number.background, cellColor);
+        const double ratio = CellNumbers::contrastRatio(number.color, number.background);
+        QVERIFY2(ratio >= 4.5, qPrintable(u"(%1, %2): contrast %3"_s.arg(p).arg(j).arg(ratio)));
+        const QColor other = number.color == QColor(Qt::black) ? QColor(Qt::white) : QColor(Qt::black);
+        QVERIFY(ratio >= CellNumbers::contrastRatio(other, number.background));
+        // Within its cell, which is as wide as the text needs.
+        QVERIFY(QFontMetricsF(map->keyAxis()->tickLabelFont()).horizontalAdvance(number.text) <= number.cell.width());
+    }
+    // The option turns them off.
+    state.options.insert(QString::fromUtf16(ViewOptions::kCellNumbers), u"off"_s);
+    const auto off = FigureBuilds::build(figure, params, slide(), state, fourteenPoints());
+    QVERIFY2(!off->error(), qPrintable(FigureBuilds::errorOf(*off)));
+    QVERIFY(numbersOf(*off->plot()).isEmpty());
+}
+
+void TestMapOptions::noNumbersWhereTheyDoNotFit_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<FigureSize>("size");
+    QTest::newRow("d 512 x L 1024 on a slide") << Params {} << slide();
+    QTest::newRow("d 64 x L 64 on a slide") << small(64, 64) << slide();
+    // At 14 pt a slide's sixteen columns have no room for "−0.54".
+    QTest::newRow("d 16 x L 8 on a slide") << small(16, 8) << slide();
+    QTest::newRow("d 16 x L 8 at 6 x 4 cm")
+        << small(16, 8) << FigureSize::fromInches(QSizeF(6 / 2.54, 4 / 2.54), 150.0);
+}
+
+// A table whose cells have no room for their numbers at the figure's font shows none: none is
+// left half-written or cut.
+void TestMapOptions::noNumbersWhereTheyDoNotFit()
+{
+    QFETCH(Params, params);
+    QFETCH(FigureSize, size);
+    const auto built = FigureBuilds::build(u"heatmap"_s, params, size, {}, fourteenPoints());
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QVERIFY(numbersOf(*built->plot()).isEmpty());
+}
+
+// The exported file holds the numbers as text, at the figure's font size.
+void TestMapOptions::numbersAreInTheExport()
+{
+    const Params params = small(12, 8);
+    const auto built = FigureBuilds::build(u"heatmap"_s, params, slide(), {}, fourteenPoints());
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QList<CellNumbers::Shown> shown = numbersOf(*built->plot());
+    QCOMPARE(shown.size(), 96);
+    const SvgTexts::Page svg = SvgTexts::read(FigureFile::encode(*built, FigureFormat::Svg, fourteenPoints()));
+    QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+    QStringList texts;
+    for (const SvgTexts::Text &t : svg.texts)
+        texts.append(t.text);
+    for (const CellNumbers::Shown &number : shown)
+        QVERIFY2(texts.removeOne(number.text), qPrintable(number.text));
+}
+
+void TestMapOptions::everyMapFigureTakesTheOptions_data()
+{
+    QTest::addColumn<QString>("figure");
+    for (const QString &name : FigureRegistry::names())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+// Every figure of the registry that draws a colour map takes --colormap and --cell-numbers, draws
+// every map in the map chosen, and by default one-signed data on a sequential map, signed data on
+// the diverging one centred on zero.
+void TestMapOptions::everyMapFigureTakesTheOptions()
+{
+    QFETCH(QString, figure);
+    const FigureDescriptor &descriptor = FigureBuilds::figure(figure);
+    const Params params = paramsFor(descriptor);
+    if (!FigureRegistry::check(descriptor, params, {}).isEmpty())
+        QSKIP("the figure needs more than the defaults (a config, a file)");
+    const FigureSize size = FigureSize::fromPixels(QSize(1400, 900));
+    const auto built = FigureBuilds::build(figure, params, size);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QList<QCPColorMap *> maps = mapsOf(*built->plot());
+    QCOMPARE(descriptor.model().drawsColourMaps(), !maps.isEmpty());
+    if (maps.isEmpty())
+        return;
+    for (const char16_t *key : {ViewOptions::kColormap, ViewOptions::kCellNumbers})
+        QVERIFY2(descriptor.model().option(QString::fromUtf16(key)), qPrintable(QString::fromUtf16(key)));
+    for (QCPColorMap *map : maps) {
+        if (!map->realVisibility())
+            continue;
+        const QCPRange data = finiteRange(*map);
+        if (data.lower > data.upper || (data.lower == 0.0 && data.upper == 0.0))
+            continue;
+        const QString where = u"%1 map on %2 .. %3"_s.arg(figure).arg(data.lower).arg(data.upper);
+        if (data.lower >= 0.0 || data.upper <= 0.0)
+            QVERIFY2(!isMap(map->gradient(), Colormap::Diverging), qPrintable(where + u": diverging"_s));
+        else
+            QVERIFY2(map->dataRange().lower == -map->dataRange().upper,
+                     qPrintable(where + u": range %1 .. %2"_s.arg(map->dataRange().lower).arg(map->dataRange().upper)));
+    }
+    for (const Colormap chosen : {Colormap::Magma, Colormap::Diverging}) {
+        FigureState state;
+        state.options.insert(QString::fromUtf16(ViewOptions::kColormap), Colormaps::name(chosen));
+        QVERIFY(FigureRegistry::check(descriptor, params, state).isEmpty());
+        const auto again = FigureBuilds::build(figure, params, size, state);
+        QVERIFY2(!again->error(), qPrintable(FigureBuilds::errorOf(*again)));
+        const QList<QCPColorMap *> chosenMaps = mapsOf(*again->plot());
+        QCOMPARE(chosenMaps.size(), maps.size());
+        for (qsizetype i = 0; i < maps.size(); ++i) {
+            QVERIFY2(isMap(chosenMaps[i]->gradient(), chosen), qPrintable(Colormaps::name(chosen)));
+            // A masked cell keeps the figure's colour for it.
+            QCOMPARE(chosenMaps[i]->gradient().nanColor(), maps[i]->gradient().nanColor());
+            QCOMPARE(chosenMaps[i]->gradient().nanHandling(), maps[i]->gradient().nanHandling());
+        }
+    }
+}
+
+QTEST_MAIN(TestMapOptions)
+#include "tst_mapoptions.moc"
