@@ -30,24 +30,6 @@ std::vector<std::int64_t> notOne(const std::vector<std::int64_t> &shape)
     return dims;
 }
 
-// The verdicts from best to worst, as a stack's slices combine.
-int rank(CheckVerdict v)
-{
-    switch (v) {
-    case CheckVerdict::Correct:
-        return 0;
-    case CheckVerdict::Variant:
-        return 1;
-    case CheckVerdict::Learned:
-        return 2;
-    case CheckVerdict::Unknown:
-        return 3;
-    case CheckVerdict::Mistake:
-        return 4;
-    }
-    return 3;
-}
-
 // The rows [first, first + count) of a table: a slice of a stack.
 class SliceRows final : public TableRows
 {
@@ -114,17 +96,6 @@ private:
     bool m_interleaved;
 };
 
-// The declared table's width and whether its layout pairs neighbouring columns.
-std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, const Params &p)
-{
-    if (family == Encoding::Rope)
-        return std::pair {RopeFrequencies::rotaryDim(p.rope), p.rope.layout == RopeLayout::Interleaved};
-    if (family == Encoding::Rope2d
-        && (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit))
-        return std::pair {p.rope.headDim, false};
-    return std::nullopt;
-}
-
 // Each slice's ALiBi slope, read where every mask has it: row 1, column 0 holds -m.
 std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length)
 {
@@ -142,6 +113,33 @@ std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_
 }
 
 } // namespace
+
+std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, const Params &p)
+{
+    if (family == Encoding::Rope)
+        return std::pair {RopeFrequencies::rotaryDim(p.rope), p.rope.layout == RopeLayout::Interleaved};
+    if (family == Encoding::Rope2d
+        && (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit))
+        return std::pair {p.rope.headDim, false};
+    return std::nullopt;
+}
+
+int verdictRank(CheckVerdict v)
+{
+    switch (v) {
+    case CheckVerdict::Correct:
+        return 0;
+    case CheckVerdict::Variant:
+        return 1;
+    case CheckVerdict::Learned:
+        return 2;
+    case CheckVerdict::Unknown:
+        return 3;
+    case CheckVerdict::Mistake:
+        return 4;
+    }
+    return 3;
+}
 
 Kind kindOf(const std::vector<std::int64_t> &shape)
 {
@@ -329,7 +327,7 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
     const auto count = std::int64_t(matches.size());
     std::int64_t worst = 0;
     for (std::int64_t i = 1; i < count; ++i) {
-        if (rank(matches[std::size_t(i)].verdict) > rank(matches[std::size_t(worst)].verdict))
+        if (verdictRank(matches[std::size_t(i)].verdict) > verdictRank(matches[std::size_t(worst)].verdict))
             worst = i;
     }
     TableMatch m = matches[std::size_t(worst)];
@@ -347,7 +345,7 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
                 m.mistakes = s.mistakes;
                 m.diagnosis = u"the heads' slopes: "_s + s.diagnosis;
                 m.notes.prepend(s.notes.value(0));
-            } else if (rank(m.verdict) <= rank(CheckVerdict::Variant)) {
+            } else if (verdictRank(m.verdict) <= verdictRank(CheckVerdict::Variant)) {
                 m.verdict = CheckVerdict::Correct;
                 m.correctAgainst = s.correctAgainst + u", head by head"_s;
                 m.diagnosis = s.diagnosis + u"; each head's bias: "_s + matches.front().diagnosis;

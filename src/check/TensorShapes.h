@@ -71,6 +71,13 @@ bool halfWidth(Encoding family, const Params &declared, std::int64_t cols);
 std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family,
                                          const Params &declared);
 
+// The verdicts from best to worst (correct 0 ... mistake 4), as slices and halves combine.
+int verdictRank(CheckVerdict v);
+
+// The declared table's width and whether its layout pairs neighbouring columns (RoPE's, and the
+// 2-D RoPE styles of HF's table width); nothing for another family.
+std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, const Params &p);
+
 QStringList mistakeIds();
 
 } // namespace posenc::TensorShapes

@@ -4,6 +4,7 @@
 #include "ExitCode.h"
 #include "ProgressLine.h"
 
+#include "check/CosSinCache.h"
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
@@ -11,6 +12,9 @@
 #include "core/FamilySpec.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -102,6 +106,59 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     return match;
 }
 
+// A cos|sin cache (CosSinCache: vLLM's cat(cos, sin)) of the declared RoPE's width, or undeclared:
+// each half checked as the HF table it stands for, against the declared RoPE or identified.
+// Nothing when the table is no such cache, or a declared family has no RoPE table of its width.
+std::optional<std::variant<TableMatch, int>> checkCosSin(const std::shared_ptr<const TableRows> &rows, const Run &run,
+                                                         const CheckExpect::Expectation &expected, QTextStream &err)
+{
+    using Kind = CheckExpect::Expectation::Kind;
+    bool interleaved = false;
+    if (expected.kind != Kind::None) {
+        const auto width = expected.kind == Kind::Family && expected.family == Encoding::Rope
+            ? TensorShapes::declaredWidth(expected.family, expected.params)
+            : std::nullopt;
+        if (!width || width->first != rows->cols())
+            return std::nullopt;
+        interleaved = width->second;
+    }
+    if (!CosSinCache::holds(*rows))
+        return std::nullopt;
+    std::vector<TableMatch> halves;
+    for (const bool sines : {false, true}) {
+        CheckExpect::Expectation each = expected;
+        if (expected.kind == Kind::Family)
+            each.tables = {sines ? u"rope-sin"_s : u"rope-cos"_s};
+        auto checked = checkRows(*CosSinCache::half(rows, sines, interleaved), run, each, err);
+        if (const int *code = std::get_if<int>(&checked))
+            return *code;
+        halves.push_back(std::get<TableMatch>(std::move(checked)));
+    }
+    if (expected.kind == Kind::None
+        && !std::all_of(halves.begin(), halves.end(), [](const TableMatch &h) { return h.family == Encoding::Rope; }))
+        return std::nullopt;
+    return CosSinCache::combine(std::move(halves[0]), std::move(halves[1]), rows->cols() / 2, interleaved);
+}
+
+// Of an undeclared table that is also a cos|sin cache: the cache's reading where it is the better
+// one, or equally good and not correct as the table (a sinusoid of flip_sin_to_cos is the same
+// numbers); the other reading in a note.
+TableMatch betterReading(TableMatch table, TableMatch cache)
+{
+    const int tableRank = TensorShapes::verdictRank(table.verdict);
+    const int cacheRank = TensorShapes::verdictRank(cache.verdict);
+    const bool takeCache = cacheRank < tableRank || (cacheRank == tableRank && table.verdict != CheckVerdict::Correct);
+    TableMatch &kept = takeCache ? cache : table;
+    const TableMatch &other = takeCache ? table : cache;
+    QString what = CheckWords::verdict(other.verdict);
+    if (!other.referenceText.isEmpty())
+        what += u" against "_s + other.referenceText;
+    kept.notes.prepend(takeCache ? u"read as one table, it is %1"_s.arg(what)
+                                 : u"read as a cos|sin cache (vLLM's cos_sin_cache: each half the cos or sin of "
+                                   "the rotary frequencies), it is %1"_s.arg(what));
+    return std::move(kept);
+}
+
 } // namespace
 
 std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &run, QTextStream &err)
@@ -150,6 +207,14 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
             kind = tableOrStack;
     }
     if (kind == TensorShapes::Kind::Table) {
+        auto cache = checkCosSin(rows, run, expected, err);
+        if (cache) {
+            if (const int *code = std::get_if<int>(&*cache))
+                return *code;
+            match = std::get<TableMatch>(std::move(*cache));
+        }
+    }
+    if (kind == TensorShapes::Kind::Table && (!match || expected.kind == CheckExpect::Expectation::Kind::None)) {
         // A declared RoPE's cache of half its width (candle's, vLLM's cos of the frequencies):
         // compared as the table it stands for.
         const bool half = expected.kind == CheckExpect::Expectation::Kind::Family
@@ -158,7 +223,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         auto checked = checkRows(*table, run, expected, err);
         if (const int *code = std::get_if<int>(&checked))
             return *code;
-        match = std::get<TableMatch>(std::move(checked));
+        match = match ? betterReading(std::get<TableMatch>(std::move(checked)), std::move(*match))
+                      : std::get<TableMatch>(std::move(checked));
         if (half)
             match->notes.prepend(
                 u"%1 columns, half the declared table's: read as the frequencies' cos or sin "

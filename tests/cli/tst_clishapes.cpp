@@ -160,6 +160,20 @@ std::vector<float> cosTable(int length, int dim, double theta, int first)
     return out;
 }
 
+// vLLM's cos_sin_cache (vllm/model_executor/layers/rotary_embedding.py,
+// RotaryEmbedding._compute_cos_sin_cache): cat(cos(p inv), sin(p inv)) along the last dimension.
+std::vector<float> cosSinCache(int length, const std::vector<double> &inv)
+{
+    std::vector<float> t;
+    for (int p = 0; p < length; ++p) {
+        for (const double w : inv)
+            t.push_back(float(std::cos(p * w)));
+        for (const double w : inv)
+            t.push_back(float(std::sin(p * w)));
+    }
+    return t;
+}
+
 std::vector<float> repeated(const std::vector<float> &v, int times)
 {
     std::vector<float> out;
@@ -294,6 +308,21 @@ private slots:
         shifted.insert(shifted.end(), later.begin(), later.end());
         QTest::newRow("cos cache [2, 64, 64], batch 1 from position 5")
             << npy({2, 64, 64}, shifted) << QStringList() << u"mistake"_s << u"position-offset"_s << u"slice [1]"_s;
+        // vLLM's cos|sin cache, [L, rotary_dim]: each half read as the HF table it stands for.
+        const QStringList theta500k {u"--expect"_s, u"rope"_s,       u"--rope-theta"_s,
+                                     u"500000"_s,   u"--head-dim"_s, u"128"_s};
+        QTest::newRow("cos|sin cache, Llama 3.1") << npy({96, 128}, cosSinCache(96, llama)) << QStringList()
+                                                  << u"correct"_s << QString() << u"cos|sin cache"_s;
+        QTest::newRow("cos|sin cache, Llama 3.1 declared")
+            << npy({96, 128}, cosSinCache(96, llama)) << llamaFlags << u"correct"_s << QString() << u"cos|sin cache"_s;
+        QTest::newRow("cos|sin cache, llama3 scaling dropped")
+            << npy({96, 128}, cosSinCache(96, defaultInv(500000.0, 128))) << llamaFlags << u"mistake"_s << QString()
+            << u"the cos half (columns 0..63)"_s;
+        QTest::newRow("cos|sin cache, theta 10000 for 500000")
+            << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128))) << theta500k << u"mistake"_s << QString()
+            << u"the cos half (columns 0..63)"_s;
+        QTest::newRow("cos|sin cache, theta 10000") << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128)))
+                                                    << QStringList() << u"correct"_s << QString() << u"cos|sin cache"_s;
     }
     void shapes()
     {

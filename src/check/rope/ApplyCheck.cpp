@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <optional>
 #include <utility>
 
@@ -33,7 +32,6 @@ namespace {
 using ApplyPairs::Geometry;
 using ApplyPairs::Reading;
 
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr std::int64_t kTileRows = 8192;
 
 // Where the columns that pass through unchanged put the rotated ones.
@@ -45,6 +43,38 @@ struct Span
     std::int64_t col0 = 0;
     std::int64_t width = 0;
 };
+
+// The rotary width 2h of a half-layout part (rotate_half: columns i and i + h) whose slowest pairs
+// Y's format leaves as they were: the pairs that turn (either column moved) are the first k of the
+// h, the rest of [0, 2h) and everything after it pass. A pair turned by less than the format's
+// rounding over these positions (theta^(-2i/r) at a large theta, in bfloat16) is no pass column;
+// its frequency is read with the others. h is where the second half's first column turns after
+// the first half's run. Nothing for another pattern.
+std::optional<std::int64_t> slowPairsWidth(const std::vector<bool> &pass)
+{
+    const auto d = std::int64_t(pass.size());
+    const auto moved = [&](std::int64_t j) { return !pass[std::size_t(j)]; };
+    std::int64_t k = 0;
+    while (k < d && moved(k))
+        ++k;
+    std::int64_t h = k;
+    while (h < d && !moved(h))
+        ++h;
+    if (k == 0 || h == k || h == d || 2 * h > d)
+        return std::nullopt;
+    bool turning = true;
+    for (std::int64_t i = 0; i < h; ++i) {
+        const bool turned = moved(i) || moved(i + h);
+        if (turned && !turning)
+            return std::nullopt;
+        turning = turned;
+    }
+    for (std::int64_t j = 2 * h; j < d; ++j) {
+        if (moved(j))
+            return std::nullopt;
+    }
+    return 2 * h;
+}
 
 // HF's partial rotary turns the first rotary_dim columns and passes the rest; the pass columns
 // first are the rotated part misplaced; pass columns elsewhere are pairs of frequency 0
@@ -64,6 +94,8 @@ Span spanOf(const std::vector<bool> &pass)
         return {Placement::First, 0, r};
     if (r % 2 == 0 && head)
         return {Placement::Last, passing, r};
+    if (const auto width = slowPairsWidth(pass); width && *width < d)
+        return {Placement::First, 0, *width};
     return {Placement::Scattered, 0, d};
 }
 
@@ -468,7 +500,8 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     result.precision = ApplyPairs::precisionOf(y, declared.stored);
     const double u = halfUnit(result.precision->format);
     const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
-    Span span = spanOf(ApplyPairs::passColumns(x, y, sample, u));
+    const std::vector<bool> pass = ApplyPairs::passColumns(x, y, sample, u);
+    Span span = spanOf(pass);
     if (span.placement == Placement::None) {
         result.diagnosis = u"Y equals X in every column: nothing was turned (RoPE not applied, or every row at "
                            "position 0)"_s;
@@ -488,6 +521,18 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     result.attentionFactor = r.factor;
     result.rotaryStart = span.col0;
     result.rotaryDim = span.width;
+    if (span.placement == Placement::First) {
+        const std::int64_t h = span.width / 2;
+        std::int64_t k = 0;
+        while (k < h && !(pass[std::size_t(k)] && pass[std::size_t(k + h)]))
+            ++k;
+        if (k < h)
+            result.notes.append(u"pairs %1..%2 of the rotated part move no value beyond Y's rounding (2^%3 relative) "
+                                "at these rows: their angles are too small for its format to show, so they are read "
+                                "with the frequencies, not as columns passed through"_s.arg(k)
+                                    .arg(h - 1)
+                                    .arg(std::ilogb(u)));
+    }
     if (!ids.empty() && std::ssize(ids) != x.rows())
         return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
     if (!identifyAt(result, x, y, r, u, ids))
