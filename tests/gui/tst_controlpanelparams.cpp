@@ -102,7 +102,7 @@ void TestControlPanelParams::everyControlChangesItsParameter_data()
     row("pe_dims", u"composeCombo=1"_s, u"peDimsSpin"_s, u"100"_s, u"pe-dims"_s, u"100"_s);
     row("dropout spin", {}, u"dropoutSpin"_s, u"0.25"_s, u"dropout"_s, u"0.25"_s);
     row("dropout slider", {}, u"dropoutSlider"_s, u"500"_s, u"dropout"_s, u"0.5"_s);
-    row("dropout mode", {}, u"dropoutModeCombo"_s, u"2"_s, u"dropout-mode"_s, u"protect-special"_s);
+    row("dropout mode", {}, u"dropoutModeCombo"_s, u"3"_s, u"dropout-mode"_s, u"protect-special"_s);
     row("special", {}, u"specialEdit"_s, u"0,5,-1"_s, u"special"_s, u"0,5,-1"_s);
     row("seq_len", {}, u"seqLenSpin"_s, u"100"_s, u"seq-len"_s, u"100"_s);
     row("seed", {}, u"seedSpin"_s, u"42"_s, u"seed"_s, u"42"_s);
@@ -279,15 +279,15 @@ void TestControlPanelParams::ignoredControlsAreDisabledAndSayWhy_data()
     row("eval: seed draws E only", u"evalCheck=true"_s, u"seedSpin"_s, true, u"only the embeddings E"_s);
     row("eval: dropout mode stays for masked-fill", u"evalCheck=true"_s, u"dropoutModeCombo"_s, true,
         u"In evaluation mode only masked-fill changes Y"_s);
-    row("eval, protect-special: special", u"dropoutModeCombo=2;evalCheck=true"_s, u"specialEdit"_s, false,
+    row("eval, protect-special: special", u"dropoutModeCombo=3;evalCheck=true"_s, u"specialEdit"_s, false,
         u"evaluation mode"_s);
     row("sum: special", {}, u"specialEdit"_s, false, u"only dropout mode protect-special reads it; the mode is sum"_s);
-    row("protect-special: special", u"dropoutModeCombo=2"_s, u"specialEdit"_s, true, u"protect-special"_s);
-    row("protect-special p 0: special", u"dropoutModeCombo=2;dropoutSpin=0"_s, u"specialEdit"_s, false,
+    row("protect-special: special", u"dropoutModeCombo=3"_s, u"specialEdit"_s, true, u"protect-special"_s);
+    row("protect-special p 0: special", u"dropoutModeCombo=3;dropoutSpin=0"_s, u"specialEdit"_s, false,
         u"dropout 0 drops nothing"_s);
     row("sum: seq_len", {}, u"seqLenSpin"_s, false, u"only dropout mode masked-fill"_s);
-    row("masked-fill: seq_len", u"dropoutModeCombo=3"_s, u"seqLenSpin"_s, true, u"masked_fill"_s);
-    row("protect-special 0,-1: seq_len", u"dropoutModeCombo=2"_s, u"seqLenSpin"_s, true, u"counts its negative"_s);
+    row("masked-fill: seq_len", u"dropoutModeCombo=4"_s, u"seqLenSpin"_s, true, u"masked_fill"_s);
+    row("protect-special 0,-1: seq_len", u"dropoutModeCombo=3"_s, u"seqLenSpin"_s, true, u"counts its negative"_s);
     row("sum: pe_dims", {}, u"peDimsSpin"_s, false, u"only compose concat"_s);
     row("concat: pe_dims", u"composeCombo=1"_s, u"peDimsSpin"_s, true, u"X = [s·E | PE]"_s);
     row("sqrt: custom scale", {}, u"scaleEdit"_s, false, u"only a custom scale reads it"_s);
@@ -296,7 +296,7 @@ void TestControlPanelParams::ignoredControlsAreDisabledAndSayWhy_data()
     row("concat k = d: scale", u"composeCombo=1;peDimsSpin=512"_s, u"scaleCombo"_s, false,
         u"leaves no column for s·E"_s);
     row("concat k 0: base", u"composeCombo=1;peDimsSpin=0"_s, u"baseEdit"_s, false, u"leaves no column for the PE"_s);
-    row("base always", u"evalCheck=true;dropoutModeCombo=3"_s, u"baseEdit"_s, true, u"b<sup>−2i/d</sup>"_s);
+    row("base always", u"evalCheck=true;dropoutModeCombo=4"_s, u"baseEdit"_s, true, u"b<sup>−2i/d</sup>"_s);
     row("angles always", u"evalCheck=true"_s, u"anglesCombo"_s, true, u"float32"_s);
     row("eval switch always", u"dropoutSpin=0"_s, u"evalCheck"_s, true, u"model.eval()"_s);
     row("sinusoidal: head_dim", {}, u"headDimSpin"_s, false, u"only encoding rope reads it"_s);
@@ -408,7 +408,7 @@ void TestControlPanelParams::aTooltipIsSetOnlyWhenItChanges()
     special->installEventFilter(&changes);
     base->installEventFilter(&changes);
     const QString specialBefore = special->toolTip(), baseBefore = base->toolTip();
-    setControl(panel, u"dropoutModeCombo"_s, u"2"_s); // protect-special: special is read now
+    setControl(panel, u"dropoutModeCombo"_s, u"3"_s); // protect-special: special is read now
     QVERIFY(!panel.hasErrors());
     QVERIFY(special->toolTip() != specialBefore);
     QCOMPARE(changes.counts.value(special), 1);

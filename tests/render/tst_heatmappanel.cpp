@@ -3,6 +3,7 @@
 #include "render/HeatmapPanel.h"
 #include "render/SwatchLegend.h"
 #include "render/data/HeatmapModel.h"
+#include "render/data/ViewOptions.h"
 
 #include "core/DropoutMask.h"
 
@@ -51,6 +52,19 @@ QImage exported(QCustomPlot *plot, double *ratio)
 
 } // namespace
 
+namespace {
+
+// The cells' colours are read at their centres, where the numbers in the cells (shown where they
+// fit, ViewOptions::kCellNumbers) would be written: without them.
+FigureState numbersOff()
+{
+    FigureState state;
+    state.options.insert(QString::fromUtf16(ViewOptions::kCellNumbers), u"off"_s);
+    return state;
+}
+
+} // namespace
+
 // A heatmap of one row or one column is drawn cell by cell, as any other: QCPColorMapData given a
 // key or value range of width 0 draws nothing.
 class TestHeatmapPanel : public QObject
@@ -76,7 +90,7 @@ private slots:
 void TestHeatmapPanel::firstRowOfThePeAlternatesZeroAndOne()
 {
     // PE_0 = [sin 0, cos 0, ...] = [0, 1, 0, 1, ...]: white and the darkest red of the diverging map.
-    const auto built = FigureBuilds::build(u"heatmap"_s, sized(8, 1), kSize);
+    const auto built = FigureBuilds::build(u"heatmap"_s, sized(8, 1), kSize, numbersOff());
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QCustomPlot *plot = built->plot();
     double ratio = 1.0;
@@ -147,7 +161,7 @@ void TestHeatmapPanel::everyColourMapDrawsItsCells()
     QFETCH(qint64, length);
     QFETCH(QString, option);
     QFETCH(QString, value);
-    FigureState state;
+    FigureState state = numbersOff();
     if (!option.isEmpty())
         state.options.insert(option, value);
     const auto built = FigureBuilds::build(figure, sized(16, length), kSize, state);
@@ -207,7 +221,7 @@ void TestHeatmapPanel::aDroppedCellIsNotDrawnAsAZero()
     }
     QVERIFY(keptZero && dropped);
     --p.seed;
-    FigureState state;
+    FigureState state = numbersOff();
     state.options.insert(u"quantity"_s, u"output"_s);
     const auto built = FigureBuilds::build(u"heatmap"_s, p, kSize, state);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
