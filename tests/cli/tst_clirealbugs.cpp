@@ -106,12 +106,12 @@ private slots:
         QTest::newRow("megatron-alibi-tensor-parallel") << u"megatron-alibi-tensor-parallel"_s << true << true;
         QTest::newRow("sglangjax-inv-freq-bf16") << u"sglangjax-inv-freq-bf16"_s << true << true;
         QTest::newRow("aprender-alibi-slope-offset") << u"aprender-alibi-slope-offset"_s << true << true;
-        // vLLM's cos_sin_cache, cat(cos, sin) in one tensor: each half against the declared dynamic RoPE.
-        // The buggy cache's constant base is a mistake, its rope_theta not yet named.
         // A bfloat16 partial rotary at theta 1e7: its slowest pairs move no value beyond bfloat16's rounding
         // and are read with the frequencies, not as columns passed through (once: linear factor 50). The
         // buggy output's exponent over head_dim is not correct, its mistake not yet named.
         QTest::newRow("pie-partial-rotary-proportional") << u"pie-partial-rotary-proportional"_s << true << false;
+        // vLLM's cos_sin_cache, cat(cos, sin) in one tensor: each half against the declared dynamic RoPE.
+        // The buggy cache's constant base is a mistake, its rope_theta not yet named.
         QTest::newRow("vllm-dynamic-ntk-constant-base") << u"vllm-dynamic-ntk-constant-base"_s << true << false;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
