@@ -1,5 +1,6 @@
 #include "StampedGraph.h"
 
+#include "ColumnFill.h"
 #include "PolylineSimplify.h"
 
 #include <algorithm>
@@ -124,6 +125,13 @@ void StampedGraph::drawFill(QCPPainter *painter, QVector<QPointF> *lines) const
     const QVector<QPointF> otherLines = other->allLines();
     const bool horizontal = keyAxis()->orientation() == Qt::Horizontal;
     const auto key = [horizontal](const QPointF &p) { return horizontal ? p.x() : p.y(); };
+    // An aliased band over columns of pixels (NaN gaps included) is filled column by column of the
+    // unsimplified sides: the pixels the polygon of every vertex fills (ColumnFill).
+    applyFillAntialiasingHint(painter);
+    if (horizontal && !painter->antialiasing() && brush.style() == Qt::SolidPattern
+        && painter->compositionMode() == QPainter::CompositionMode_SourceOver
+        && ColumnFill::draw(*painter, *lines, otherLines, brush.color()))
+        return;
     if (lines->size() < 2 || otherLines.size() < 2 || !finite(*lines) || !finite(otherLines)
         || key(lines->front()) != key(otherLines.front()) || key(lines->back()) != key(otherLines.back())) {
         QCPGraph::drawFill(painter, lines);
