@@ -13,6 +13,7 @@
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 
+#include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
 #include "support/SvgTexts.h"
 #include "support/TestFiles.h"
@@ -27,25 +28,6 @@ using namespace Qt::StringLiterals;
 using namespace posenc;
 
 namespace {
-
-// The program's defaults under the figure's family (its first where it does not show the
-// default one), as `posenc export FIGURE` infers it; the learned family with a smooth table of
-// the default shape.
-Params paramsFor(const FigureDescriptor &figure)
-{
-    Params p;
-    const QList<Encoding> families = figure.model().families();
-    if (!families.contains(p.encoding))
-        p.encoding = families.front();
-    if (p.encoding == Encoding::Learned) {
-        RowMatrixXf values(p.maxLen, p.dModel);
-        for (std::int64_t r = 0; r < p.maxLen; ++r)
-            for (std::int64_t j = 0; j < p.dModel; ++j)
-                values(r, j) = float(0.2 * std::cos(0.03 * double(r) * double(j % 7 + 1) + double(j)));
-        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {values, u"learned.npy"_s});
-    }
-    return p;
-}
 
 // What a reader would find wrong with the page, one line each.
 QStringList problemsOf(const SvgTexts::Page &page, double points)
@@ -132,7 +114,7 @@ void TestFigureSizes::everyFigureAtEverySize()
     const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(inches), 300.0);
     FigureStyle style;
     style.fontPointSize = points;
-    const Params params = paramsFor(FigureBuilds::figure(figure));
+    const Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
     QVERIFY(FigureRegistry::check(FigureBuilds::figure(figure), params, {}).isEmpty());
     const auto built = FigureBuilds::build(figure, params, page, {}, style);
     const QString row = QString::fromLatin1(QTest::currentDataTag());

@@ -5,6 +5,7 @@
 // every figure of the registry; a sequential map by default for data of one sign and a diverging
 // one centred on zero for signed data.
 
+#include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
 #include "support/SinusoidalReference.h"
 #include "support/SvgTexts.h"
@@ -42,24 +43,6 @@ Params small(std::int64_t d, std::int64_t length)
     Params p;
     p.dModel = d;
     p.maxLen = length;
-    return p;
-}
-
-// The program's defaults under the figure's family (its first where it does not show the
-// default one); the learned family with a smooth table of the default shape.
-Params paramsFor(const FigureDescriptor &figure)
-{
-    Params p;
-    const QList<Encoding> families = figure.model().families();
-    if (!families.contains(p.encoding))
-        p.encoding = families.front();
-    if (p.encoding == Encoding::Learned) {
-        RowMatrixXf values(p.maxLen, p.dModel);
-        for (std::int64_t r = 0; r < p.maxLen; ++r)
-            for (std::int64_t j = 0; j < p.dModel; ++j)
-                values(r, j) = float(0.2 * std::cos(0.03 * double(r) * double(j % 7 + 1) + double(j)));
-        p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {values, u"learned.npy"_s});
-    }
     return p;
 }
 
@@ -280,7 +263,7 @@ void TestMapOptions::everyMapFigureTakesTheOptions()
 {
     QFETCH(QString, figure);
     const FigureDescriptor &descriptor = FigureBuilds::figure(figure);
-    const Params params = paramsFor(descriptor);
+    const Params params = FigureBuilds::defaultParams(descriptor);
     if (!FigureRegistry::check(descriptor, params, {}).isEmpty())
         QSKIP("the figure needs more than the defaults (a config, a file)");
     const FigureSize size = FigureSize::fromPixels(QSize(1400, 900));
