@@ -112,8 +112,11 @@ bool draw(QPainter &painter, const QList<QPointF> &side, const QList<QPointF> &o
             }
     if (!(least <= most) || bounds.isEmpty())
         return true;
-    const int firstColumn = std::max(bounds.left(), int(std::ceil(std::max(least, double(bounds.left())) - 0.5)));
-    const int lastColumn = std::min(bounds.right(), int(std::floor(std::min(most, double(bounds.right() + 1)) - 0.5)));
+    // Clamped to the bounds before they become ints: a side far off the device stays a finite
+    // double that no int holds.
+    const double left = bounds.left(), right = bounds.right() + 1;
+    const int firstColumn = std::max(bounds.left(), int(std::ceil(std::clamp(least, left, right) - 0.5)));
+    const int lastColumn = std::min(bounds.right(), int(std::floor(std::clamp(most, left, right) - 0.5)));
     if (firstColumn > lastColumn)
         return true;
     std::vector<Rows> rows(std::size_t(lastColumn - firstColumn + 1));

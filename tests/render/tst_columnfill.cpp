@@ -7,6 +7,7 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -21,6 +22,8 @@ private slots:
     void fillsWhatThePolygonFills();
     void keepsASpikeOfOneColumn();
     void refusesARotatedPainter();
+    void aBandFarOffTheImageDrawsNothing_data();
+    void aBandFarOffTheImageDrawsNothing();
 };
 
 namespace {
@@ -185,6 +188,31 @@ void TestColumnFill::refusesARotatedPainter()
     QVERIFY(!ColumnFill::draw(painter, band.low, band.high, kFill));
     painter.end();
     QCOMPARE(image.pixel(kWidth / 2, kHeight / 2), qRgb(255, 255, 255));
+}
+
+// Before, a side wholly past the image's edge at a coordinate no int holds became an int (undefined
+// behaviour, which UBSan stops at) before it was clipped.
+void TestColumnFill::aBandFarOffTheImageDrawsNothing_data()
+{
+    QTest::addColumn<double>("from");
+    QTest::newRow("far right") << 1e300;
+    QTest::newRow("far left") << -1e300;
+    QTest::newRow("past the last int") << 3e9;
+}
+
+void TestColumnFill::aBandFarOffTheImageDrawsNothing()
+{
+    QFETCH(double, from);
+    QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    const double step = std::max(1.0, std::fabs(from) * 1e-3);
+    const QList<QPointF> low {{from, 150.0}, {from + step, 150.0}}, high {{from, 50.0}, {from + step, 50.0}};
+    QVERIFY(ColumnFill::draw(painter, low, high, kFill));
+    painter.end();
+    for (int y = 0; y < kHeight; y += 7)
+        for (int x = 0; x < kWidth; x += 7)
+            QCOMPARE(image.pixel(x, y), qRgb(255, 255, 255));
 }
 
 QTEST_MAIN(TestColumnFill)
