@@ -131,7 +131,15 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
         return out;
     QCPColorGradient gradient = m_map->gradient();
     const QCPRange dataRange = m_map->dataRange();
-    const std::optional<int> decimals = decimalsFor(std::max(std::abs(dataRange.lower), std::abs(dataRange.upper)));
+    // Whole numbers (ids, distances, counts) are written whole: 3, not 3.00.
+    bool whole = true;
+    for (const int v : valueIndices)
+        for (const int k : keyIndices) {
+            const double value = data->cell(k, v);
+            whole = whole && (!std::isfinite(value) || (std::abs(value) < 1e15 && value == std::nearbyint(value)));
+        }
+    const std::optional<int> decimals
+        = whole ? std::optional<int>(0) : decimalsFor(std::max(std::abs(dataRange.lower), std::abs(dataRange.upper)));
     for (const int v : valueIndices) {
         for (const int k : keyIndices) {
             const double value = data->cell(k, v);

@@ -15,7 +15,8 @@ namespace posenc {
 // export where each cell in view has room for its number at the axis' tick-label font: a small
 // table (d 16 x L 8 on a slide) reads cell by cell, a large one is left as a picture. The numbers
 // of a map share their decimals, as a table's column does: three significant digits at the largest
-// magnitude of the map's range (0.84 and 0.00 on ±1, 7.49 on 0 .. 8, 512 on ±512); in black or
+// magnitude of the map's range (0.84 and 0.00 on ±1, 7.49 on 0 .. 8, 512 on ±512), none where
+// every cell in view holds a whole number (position ids, distances: 3, not 3.00); in black or
 // white, whichever contrasts more with the cell's colour (WCAG's contrast ratio).
 class CellNumbers : public QCPLayerable
 {

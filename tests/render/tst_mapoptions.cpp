@@ -107,6 +107,8 @@ private slots:
     void noNumbersWhereTheyDoNotFit_data();
     void noNumbersWhereTheyDoNotFit();
     void numbersAreInTheExport();
+    void wholeNumbersAreWrittenWhole_data();
+    void wholeNumbersAreWrittenWhole();
     void everyMapFigureTakesTheOptions_data();
     void everyMapFigureTakesTheOptions();
 };
@@ -247,6 +249,45 @@ void TestMapOptions::numbersAreInTheExport()
         texts.append(t.text);
     for (const CellNumbers::Shown &number : shown)
         QVERIFY2(texts.removeOne(number.text), qPrintable(number.text));
+}
+
+// Position ids and distances are whole: written 3 and −2, not 3.00 and −2.00. One cell that is not
+// whole gives the map its decimals again.
+void TestMapOptions::wholeNumbersAreWrittenWhole_data()
+{
+    QTest::addColumn<double>("odd"); // the value of cell (0, 0)
+    QTest::addColumn<QString>("three"); // how the cell holding 3 reads
+    QTest::addColumn<QString>("minusTwo");
+    QTest::newRow("every cell whole") << 0.0 << u"3"_s << u"\u22122"_s;
+    QTest::newRow("one cell 0.5") << 0.5 << u"3.00"_s << u"\u22122.00"_s;
+}
+
+void TestMapOptions::wholeNumbersAreWrittenWhole()
+{
+    QFETCH(double, odd);
+    QFETCH(QString, three);
+    QFETCH(QString, minusTwo);
+    QCustomPlot plot;
+    plot.resize(400, 400);
+    auto *map = new QCPColorMap(plot.xAxis, plot.yAxis);
+    map->data()->setSize(4, 4);
+    map->data()->setRange(QCPRange(0, 3), QCPRange(0, 3));
+    for (int k = 0; k < 4; ++k)
+        for (int v = 0; v < 4; ++v)
+            map->data()->setCell(k, v, double(k - v));
+    map->data()->setCell(0, 0, odd);
+    map->rescaleDataRange(true);
+    plot.rescaleAxes();
+    plot.xAxis->setRange(-0.5, 3.5);
+    plot.yAxis->setRange(-0.5, 3.5);
+    plot.replot();
+    const QList<CellNumbers::Shown> shown = CellNumbers::of(map)->shown();
+    QCOMPARE(shown.size(), 16);
+    QStringList texts;
+    for (const CellNumbers::Shown &number : shown)
+        texts.append(number.text);
+    QVERIFY2(texts.contains(three), qPrintable(texts.join(u' ')));
+    QVERIFY2(texts.contains(minusTwo), qPrintable(texts.join(u' ')));
 }
 
 void TestMapOptions::everyMapFigureTakesTheOptions_data()
