@@ -2,7 +2,6 @@
 
 #include "core/FamilySpec.h"
 
-#include "Colormap.h"
 #include "FigureText.h"
 #include "ViewOptions.h"
 #include "VisibleCells.h"
@@ -111,16 +110,10 @@ QList<FigureOption> HeatmapModel::ownOptions() const
     quantity.help += u" (QUANTITY: %1)"_s.arg(quantity.choices.join(u", "_s));
     quantity.resetsView = true;
 
-    FigureOption colormap;
-    colormap.key = QString::fromUtf16(kColormap);
-    colormap.kind = FigureOption::Kind::Choice;
+    // The shared --colormap, whose auto is the heatmap's own for each quantity.
+    FigureOption colormap = ViewOptions::colormap();
     colormap.help = u"colormap: auto is diverging about zero for signed data, sequential (viridis) for data of one "
                     "sign, cividis for the mask"_s;
-    colormap.defaultText = QString::fromUtf16(kAutoColormap);
-    colormap.choices = QStringList {colormap.defaultText} + Colormaps::names();
-    colormap.aliases = Colormaps::aliases();
-    colormap.valueName = colormap.choices.join(u'|');
-    colormap.redrawsOnly = true;
 
     return {quantity, colormap, ViewOptions::meanOnly(), ViewOptions::positions(u"positions A..B-1 in view"_s),
             ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
