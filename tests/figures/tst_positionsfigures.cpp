@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <thread>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -207,6 +208,59 @@ private slots:
         QVERIFY(!model.hasPreview(request)); // the row is kept
         request.engine = std::make_shared<const Engine>(with({{u"encoding"_s, u"rope"_s}, {u"max-len"_s, u"40"_s}}));
         QVERIFY(!model.hasPreview(request)); // within a preview's budget
+    }
+
+    // Two views of the same row of one engine over the same pixels share one preview: asked from
+    // two threads at once, both get the bands of the row's exact scores. Another engine at the same
+    // row and pixels (another theta) gets its own, never the first one's.
+    void effectPreviewShared()
+    {
+        constexpr int kCols = 8192, kPad = 1000, kPixels = 64;
+        const auto params = [&](const QString &theta) {
+            return with({{u"encoding"_s, u"rope"_s},
+                         {u"d-model"_s, u"128"_s},
+                         {u"head-dim"_s, u"128"_s},
+                         {u"rope-theta"_s, theta},
+                         {u"max-len"_s, QString::number(kCols)},
+                         {u"batch"_s, u"left:%1,%2"_s.arg(kCols - kPad).arg(kCols)},
+                         {u"ids-choice"_s, u"arange-with-padding"_s}});
+        };
+        const QList<PanelExtent> panels = {extent(kPixels, 80, -0.5, kCols - 0.5, 0, 1)};
+        const auto inPixel = [&](double theta, int i, double value) {
+            for (std::int64_t c = std::max<std::int64_t>(kPad, kCols * i / kPixels); c < kCols * (i + 1) / kPixels;
+                 ++c) {
+                double sum = 0.0;
+                for (int k = 0; k < 64; ++k)
+                    sum += std::cos(double(c - kPad) / std::pow(theta, 2.0 * k / 128.0));
+                if (std::abs(sum / 64.0 - value) < 1e-12)
+                    return true;
+            }
+            return false;
+        };
+        for (const double theta : {10000.0, 500000.0}) {
+            const Params p = params(QString::number(theta));
+            const auto engine = std::make_shared<const Engine>(p);
+            std::shared_ptr<const PositionEffectData> views[2];
+            std::thread other([&] {
+                views[1] = computed<PositionEffectData>(u"position-effect"_s, p, panels, {}, Detail::Preview, engine);
+            });
+            views[0] = computed<PositionEffectData>(u"position-effect"_s, p, panels, {}, Detail::Preview, engine);
+            other.join();
+            for (const auto &view : views) {
+                QVERIFY(view && view->preview);
+                QCOMPARE(view->scoreReference.lo.size(), qsizetype(kPixels));
+                for (int i = kPad * kPixels / kCols + 1; i < kPixels; ++i) {
+                    QVERIFY2(inPixel(theta, i, view->scoreReference.lo[i]), qPrintable(u"pixel %1"_s.arg(i)));
+                    QVERIFY(inPixel(theta, i, view->scoreReference.hi[i]));
+                }
+            }
+            for (int i = 0; i < kPixels; ++i) {
+                QCOMPARE(QByteArray::number(views[0]->scoreReference.lo[i], 'g', 17),
+                         QByteArray::number(views[1]->scoreReference.lo[i], 'g', 17));
+                QCOMPARE(QByteArray::number(views[0]->scoreChosen.hi[i], 'g', 17),
+                         QByteArray::number(views[1]->scoreChosen.hi[i], 'g', 17));
+            }
+        }
     }
 
     // Dynamic NTK reads the batch's length, torch.max(position_ids) + 1: arange on a left-padded row

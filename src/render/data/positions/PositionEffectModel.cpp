@@ -4,11 +4,14 @@
 
 #include "core/FamilySpec.h"
 
+#include "core/ThreadPools.h"
+
 #include <QMutex>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -71,10 +74,10 @@ double effectLargest(const std::vector<double> &v, std::int64_t count, int k)
     return most;
 }
 
-// The columns of `perPixel` tokens of each pixel, evenly spaced, laid out as a row's block of the
-// table over those tokens alone; each pixel's columns become its range of the sampled tokens.
-std::vector<double> previewValues(const PositionEffect &effect, std::int64_t b,
-                                  std::vector<std::pair<std::int64_t, std::int64_t>> &pixels, std::int64_t perPixel)
+// The tokens of `perPixel` evenly spaced columns of each pixel; each pixel's columns become its
+// range of those tokens.
+std::vector<std::int64_t> previewTokens(std::vector<std::pair<std::int64_t, std::int64_t>> &pixels,
+                                        std::int64_t perPixel)
 {
     std::vector<std::int64_t> tokens;
     for (auto &[c0, c1] : pixels) {
@@ -84,15 +87,73 @@ std::vector<double> previewValues(const PositionEffect &effect, std::int64_t b,
         c0 = from;
         c1 = std::int64_t(tokens.size());
     }
+    return tokens;
+}
+
+// The effect columns of the tokens, laid out as a row's block of the table over those tokens alone,
+// on every core: the preview of a view is what the user waits for.
+std::vector<double> previewValues(const PositionEffect &effect, std::int64_t b, const std::vector<std::int64_t> &tokens)
+{
     const auto count = std::int64_t(tokens.size());
     std::vector<double> values(std::size_t(PositionEffect::Columns * count));
-    std::array<double, PositionEffect::Columns> one {};
-    for (std::int64_t i = 0; i < count; ++i) {
-        effect.values(b, tokens[std::size_t(i)], 1, one.data());
-        for (int k = 0; k < PositionEffect::Columns; ++k)
-            values[std::size_t(k * count + i)] = one[std::size_t(k)];
-    }
+    constexpr std::int64_t kTileTokens = 64;
+    forEachTile((count + kTileTokens - 1) / kTileTokens, 0, nullptr, [&](std::int64_t tile) {
+        std::array<double, PositionEffect::Columns> one {};
+        for (std::int64_t i = tile * kTileTokens; i < std::min(count, (tile + 1) * kTileTokens); ++i) {
+            effect.values(b, tokens[std::size_t(i)], 1, one.data());
+            for (int k = 0; k < PositionEffect::Columns; ++k)
+                values[std::size_t(k * count + i)] = one[std::size_t(k)];
+        }
+    });
     return values;
+}
+
+using SharedValues = std::shared_future<std::shared_ptr<const std::vector<double>>>;
+
+struct Preview
+{
+    std::weak_ptr<const Engine> engine;
+    std::vector<std::int64_t> tokens;
+    std::int64_t row = 0;
+    SharedValues values;
+};
+
+// The last few previews, and those being computed: views that show the same row of the same engine
+// over the same pixels (two views of the figure, a view and its export) compute it once, the others
+// wait for it.
+QMutex g_previewMutex;
+std::vector<Preview> g_previews;
+
+std::shared_ptr<const std::vector<double>> sharedPreview(const std::shared_ptr<const Engine> &engine, std::int64_t b,
+                                                         const std::vector<std::int64_t> &tokens)
+{
+    std::promise<std::shared_ptr<const std::vector<double>>> mine;
+    SharedValues values;
+    bool computes = false;
+    {
+        const QMutexLocker lock(&g_previewMutex);
+        for (const Preview &p : g_previews) {
+            if (p.row == b && p.tokens == tokens && p.engine.lock() == engine)
+                values = p.values;
+        }
+        if (!values.valid()) {
+            values = mine.get_future().share();
+            computes = true;
+            constexpr std::size_t kKept = 4;
+            if (g_previews.size() >= kKept)
+                g_previews.erase(g_previews.begin());
+            g_previews.push_back({engine, tokens, b, values});
+        }
+    }
+    if (computes) {
+        try {
+            mine.set_value(std::make_shared<const std::vector<double>>(
+                previewValues(engine->source<PositionEffect>(), b, tokens)));
+        } catch (...) {
+            mine.set_exception(std::current_exception());
+        }
+    }
+    return values.get();
 }
 
 // The real tokens of row b whose id (the first axis's) `choice` changes, from the ids alone.
@@ -247,9 +308,9 @@ FigureResult PositionEffectModel::computeData(const FigureRequest &request, cons
         // A few tokens a pixel, evenly, within a preview's budget; the ids of the whole row.
         const auto perPixel = std::int64_t(
             std::max(1.0, double(Budget::cells(Detail::Preview)) / (effect.tokenCost() * double(pixels))));
-        auto sampled = previewValues(effect, d.row, bands, perPixel);
-        tokens = std::int64_t(sampled.size()) / PositionEffect::Columns;
-        values = std::make_shared<const std::vector<double>>(std::move(sampled));
+        const std::vector<std::int64_t> sampled = previewTokens(bands, perPixel);
+        tokens = std::int64_t(sampled.size());
+        values = sharedPreview(request.engine, d.row, sampled);
         d.changedIds = changedIds(effect.ids(), d.choice, d.row);
         d.preview = true;
     } else {
