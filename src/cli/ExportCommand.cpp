@@ -12,7 +12,10 @@
 #include "core/FamilyInference.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
+#include "render/FigureBuild.h"
+#include "render/FigureExporter.h"
 #include "render/FigureFile.h"
+#include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureSize.h"
 
@@ -20,6 +23,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include <variant>
 
@@ -137,14 +142,16 @@ HelpPage exportHelp()
 {
     HelpPage page;
     page.topic = u"export"_s;
-    page.usage
-        = {u"posenc export FIGURE -o FILE [OPTIONS]"_s, u"posenc export --lesson NAME [FIGURE] -o FILE [OPTIONS]"_s};
+    page.usage = {u"posenc export FIGURE[,FIGURE...] -o FILE [OPTIONS]"_s,
+                  u"posenc export --lesson NAME [FIGURE[,FIGURE...] | all] -o FILE [OPTIONS]"_s};
     page.section().paragraph(
         u"Draws a figure of the window headless, as the window draws it. The format comes from the extension: .png, "
         ".svg or .pdf (vector text and axes; heatmaps embedded as images). With --lesson, the lesson's figure (or "
         "FIGURE) with the lesson's parameters and view; the options and parameters given override them. A figure "
         "drawn for some families only chooses the family where --encoding is not given (export alibi-slopes is "
-        "--encoding alibi)."_s);
+        "--encoding alibi). Several figures joined by commas (at most %1), or a lesson's figures (all), go on one "
+        "page of --size in a grid, each laid out in its cell as it would be alone at that size; each takes the "
+        "options it has."_s.arg(FigurePage::kMaxFigures));
     QList<HelpItem> figures;
     for (const FigureDescriptor *figure : FigureRegistry::all()) {
         QString text = figure->model().summary();
@@ -172,6 +179,8 @@ HelpPage exportHelp()
         .examples({
             {u"posenc export heatmap -o pe.pdf --size column --d-model 512"_s, u"the PE table for a paper's column"_s},
             {u"posenc export --lesson why-sqrt-d -o slide.png --size slide"_s, u"a lesson's figure for a slide"_s},
+            {u"posenc export layer-stack,query-scale -o slide.pdf --size slide --config llama-4-scout"_s,
+             u"two figures of one model on a slide"_s},
             {u"posenc export alibi-slopes -o slopes.svg --heads 12"_s, u"ALiBi's slopes of 12 heads"_s},
             {u"posenc export rope-frequencies -o f.png --preset llama-3-1-8b"_s, u"Llama 3.1's scaled frequencies"_s},
         });
@@ -306,6 +315,95 @@ std::variant<int, QString> readThreads(const QCommandLineParser &parser)
     return static_cast<int>(*n);
 }
 
+// The figures FIGURE names: one, several joined by commas (one page), or with --lesson "all", the
+// lesson's figures; the message naming FIGURE otherwise.
+std::variant<QList<const FigureDescriptor *>, QString> readFigures(const QStringList &positional, const Lesson *lesson)
+{
+    const QString kinds = FigureRegistry::names().join(u", "_s);
+    if (positional.size() != 1)
+        return u"expected one FIGURE, or several joined by commas (%1); got %2"_s.arg(
+            kinds, positional.isEmpty() ? u"none"_s : positional.join(u' '));
+    QStringList names = positional.first().split(u',');
+    if (lesson && positional.first() == u"all"_s) {
+        names.clear();
+        for (const SessionView::Figure &shown : lesson->view().views.value_or(QList<SessionView::Figure>()))
+            if (!names.contains(shown.name))
+                names.append(shown.name);
+    }
+    if (names.size() > FigurePage::kMaxFigures)
+        return u"FIGURE: at most %1 figures on one page; got %2"_s.arg(FigurePage::kMaxFigures).arg(names.size());
+    QList<const FigureDescriptor *> figures;
+    for (const QString &name : names) {
+        const FigureDescriptor *figure = FigureRegistry::find(name);
+        if (!figure)
+            return u"FIGURE must be one of %1%2; got '%3'"_s.arg(kinds, lesson ? u" or all"_s : QString(), name);
+        figures.append(figure);
+    }
+    return figures;
+}
+
+// What one figure of the export shows: the lesson's view of it, the options given (on a page of
+// several, those it takes), --config where it draws the config itself.
+FigureState stateOf(const FigureDescriptor &figure, const QCommandLineParser &parser, const QList<OptionUse> &uses,
+                    const Lesson *lesson, const LessonOptions::Read &lessonRead, const Params &params, bool page)
+{
+    FigureState state = lesson ? lessonState(*lesson, figure.name(), lessonRead.model.configName) : FigureState();
+    for (const OptionUse &use : uses) {
+        if (!parser.isSet(use.option.key) || (page && !figure.model().option(use.option.key)))
+            continue;
+        state.options.insert(use.option.key,
+                             use.option.kind == FigureOption::Kind::Switch
+                                 ? u"true"_s
+                                 : use.option.canonical(parser.values(use.option.key).constLast()));
+        // An option that chooses what part is shown (--positions, another quantity) replaces the
+        // lesson's zoom, as the window's control would.
+        if (!use.option.inWindow || use.option.resetsView)
+            state.view.clear();
+    }
+    // A figure that draws a model config takes --config as its own; the others take the config's
+    // layer type as their parameters.
+    const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
+    if (figure.model().option(configKey) && parser.isSet(configKey)) {
+        state.options.insert(configKey, parser.values(configKey).constLast());
+        state.view.clear();
+    }
+    // A table of another size than the lesson's is shown whole, as the window would.
+    if (lesson && std::holds_alternative<Params>(lesson->params())
+        && !(Quantities::shape(Quantity::Input, std::get<Params>(lesson->params()))
+             == Quantities::shape(Quantity::Input, params)))
+        state.view.clear();
+    return state;
+}
+
+// On a page of several figures, an option none of them takes: the refusal naming those that do.
+std::optional<QString> optionTakenByNone(const QCommandLineParser &parser, const QList<OptionUse> &uses,
+                                         const QList<const FigureDescriptor *> &figures)
+{
+    for (const OptionUse &use : uses) {
+        if (!parser.isSet(use.option.key))
+            continue;
+        if (std::none_of(figures.begin(), figures.end(),
+                         [&](const FigureDescriptor *f) { return f->model().option(use.option.key).has_value(); }))
+            return u"--%1: none of the figures takes it; %2 %3 it"_s.arg(
+                use.option.key, use.figures.join(u", "_s), use.figures.size() == 1 ? u"takes"_s : u"take"_s);
+    }
+    return std::nullopt;
+}
+
+// The page of several figures: each in its cell; the file's title and description theirs.
+QByteArray pageBytes(const std::vector<std::unique_ptr<FigureBuild>> &builds, const QList<QRect> &cells,
+                     const FigureSize &page, FigureFormat format, const FigureStyle &style)
+{
+    QList<FigureExporter::Placed> placed;
+    QStringList titles, descriptions;
+    for (std::size_t i = 0; i < builds.size(); ++i) {
+        placed.append({builds[i]->plot(), cells[qsizetype(i)]});
+        titles.append(FigureFile::documentTitle(*builds[i], style));
+        descriptions.append(FigureFile::documentDescription(*builds[i]));
+    }
+    return FigureExporter::encodePage(placed, page, format, titles.join(u"; "_s), descriptions.join(u"\n\n"_s));
+}
+
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -331,14 +429,11 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     QStringList positional = parser.positionalArguments();
     if (lesson && positional.isEmpty())
         positional.append(lesson->mainFigure());
-    const QString kinds = FigureRegistry::names().join(u", "_s);
-    if (positional.size() != 1)
-        return fail(
-            err, ExitUsage,
-            u"expected one FIGURE (%1); got %2"_s.arg(kinds, positional.isEmpty() ? u"none"_s : positional.join(u' ')));
-    const FigureDescriptor *figure = FigureRegistry::find(positional.first());
-    if (!figure)
-        return fail(err, ExitUsage, u"FIGURE must be one of %1; got '%2'"_s.arg(kinds, positional.first()));
+    const auto chosenFigures = readFigures(positional, lesson);
+    if (const auto *refused = std::get_if<QString>(&chosenFigures))
+        return fail(err, ExitUsage, *refused);
+    const QList<const FigureDescriptor *> figures = std::get<QList<const FigureDescriptor *>>(chosenFigures);
+    const bool page = figures.size() > 1;
     const QString path = parser.value(u"output"_s);
     if (path.isEmpty())
         return fail(
@@ -359,9 +454,17 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (const auto *error = std::get_if<QString>(&styled))
         return fail(err, ExitUsage, *error);
     const FigureStyle style = std::get<FigureStyle>(styled);
-    // The figure chooses the family where it is drawn for one only (alibi-slopes).
-    ParamOptions::Clues clues {
-        {u"FIGURE "_s + figure->name(), [figure](const Params &params) { return figure->model().appliesTo(params); }}};
+    if (page && style.title)
+        return fail(err, ExitUsage, u"--title: replaces one figure's title; a page of several keeps each one's"_s);
+    if (page) {
+        if (const auto refused = optionTakenByNone(parser, uses, figures))
+            return fail(err, ExitUsage, *refused);
+    }
+    // A figure chooses the family where it is drawn for one only (alibi-slopes).
+    ParamOptions::Clues clues;
+    for (const FigureDescriptor *figure : figures)
+        clues.append({u"FIGURE "_s + figure->name(),
+                      [figure](const Params &params) { return figure->model().appliesTo(params); }});
     // A quantity chosen by name is a clue too: --quantity rope-cos is RoPE's.
     for (const OptionUse &use : uses)
         if (parser.isSet(use.option.key) && use.option.kind != FigureOption::Kind::Switch)
@@ -369,74 +472,74 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                 = Quantities::fromName(use.option.canonical(parser.values(use.option.key).constLast())))
                 clues.append(FamilyInference::quantityClue(
                     *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
+    // --config gives the parameters unless every figure draws the config itself.
     const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
-    const bool drawsConfig = figure->model().option(configKey).has_value();
+    const bool allDrawConfig = std::all_of(figures.begin(), figures.end(), [&](const FigureDescriptor *f) {
+        return f->model().option(configKey).has_value();
+    });
     // A lesson is read for the model --preset or --config names (LessonOptions).
     const LessonOptions::Read lessonRead = lesson ? LessonOptions::read(parser, *lesson, clues) : LessonOptions::Read();
-    const ParamOptions::Result read = lesson ? lessonRead.result : ParamOptions::read(parser, clues, !drawsConfig);
+    const ParamOptions::Result read = lesson ? lessonRead.result : ParamOptions::read(parser, clues, !allDrawConfig);
     if (read.exitCode() != ExitDone) {
         for (const QString &line : read.messages())
             err << "posenc export: " << line << '\n';
         return read.exitCode();
     }
-    FigureState state = lesson ? lessonState(*lesson, figure->name(), lessonRead.model.configName) : FigureState();
-    for (const OptionUse &use : uses) {
-        if (!parser.isSet(use.option.key))
-            continue;
-        state.options.insert(use.option.key,
-                             use.option.kind == FigureOption::Kind::Switch
-                                 ? u"true"_s
-                                 : use.option.canonical(parser.values(use.option.key).constLast()));
-        // An option that chooses what part is shown (--positions, another quantity) replaces the
-        // lesson's zoom, as the window's control would.
-        if (!use.option.inWindow || use.option.resetsView)
-            state.view.clear();
-    }
-    // A figure that draws a model config takes --config as its own; the others take the config's
-    // layer type as their parameters.
-    if (drawsConfig && parser.isSet(configKey)) {
-        state.options.insert(configKey, parser.values(configKey).constLast());
-        state.view.clear();
+    QList<FigureState> states;
+    for (const FigureDescriptor *figure : figures) {
+        states.append(stateOf(*figure, parser, uses, lesson, lessonRead, read.params, page));
+        const QList<ParamError> problems = FigureRegistry::check(*figure, read.params, states.constLast());
+        if (!problems.isEmpty())
+            return fail(err, ExitUsage,
+                        (page ? figure->name() + u": "_s : QString()) + ParamOptions::flagText(problems.front()));
     }
     const auto threadCount = readThreads(parser);
     if (const auto *error = std::get_if<QString>(&threadCount))
         return fail(err, ExitUsage, *error);
     const int threads = std::get<int>(threadCount);
-    // A table of another size than the lesson's is shown whole, as the window would.
-    if (lesson && std::holds_alternative<Params>(lesson->params())
-        && !(Quantities::shape(Quantity::Input, std::get<Params>(lesson->params()))
-             == Quantities::shape(Quantity::Input, read.params)))
-        state.view.clear();
-    const QList<ParamError> problems = FigureRegistry::check(*figure, read.params, state);
-    if (!problems.isEmpty())
-        return fail(err, ExitUsage, ParamOptions::flagText(problems.front()));
 
     const bool force = parser.isSet(u"force"_s);
     if (const auto refused = OutputFile::refusal(path, force))
         return fail(err, ExitIo, *refused);
     ProgressLine line(u"posenc export"_s, !parser.isSet(u"quiet"_s) && ProgressLine::stderrIsTerminal());
-    line.stage(u"drawing the %1 figure"_s.arg(figure->name()));
-    FigureBuild build(*figure, std::make_shared<const Engine>(read.params), state, style, std::get<FigureSize>(size));
     // Ctrl+C stops the drawing, the encoding and the writing alike: nothing is written.
     const InterruptCancels interrupt;
     const auto interrupted = [&] {
         line.finish();
         return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
     };
-    if (!build.run(threads, interrupt.flag()))
-        return interrupted();
-    line.finish();
-    if (const auto &refused = build.error()) {
-        if (refused->kind == FigureError::OverBudget)
-            return fail(err, ExitOverBudget, refused->message);
-        // The room the text needs: the user's own title may be what does not fit.
-        return fail(err, ExitUsage,
-                    u"--size: %1; give a larger size%2"_s.arg(refused->message,
-                                                              style.title
-                                                                  ? u", a smaller --font-size or a shorter --title"_s
-                                                                  : u" or a smaller --font-size"_s));
+    const FigureSize pageSize = std::get<FigureSize>(size);
+    const QList<QRect> cells = page ? FigurePage::cells(int(figures.size()), pageSize.layout)
+                                    : QList<QRect> {QRect(QPoint(0, 0), pageSize.layout)};
+    const auto engine = std::make_shared<const Engine>(read.params);
+    std::vector<std::unique_ptr<FigureBuild>> builds;
+    for (qsizetype i = 0; i < figures.size(); ++i) {
+        const QString name = figures[i]->name();
+        line.stage(page ? u"drawing the %1 figure (%2 of %3)"_s.arg(name).arg(i + 1).arg(figures.size())
+                        : u"drawing the %1 figure"_s.arg(name));
+        builds.push_back(std::make_unique<FigureBuild>(*figures[i], engine, states[i], style,
+                                                       FigurePage::cellSize(pageSize, cells[i])));
+        if (!builds.back()->run(threads, interrupt.flag()))
+            return interrupted();
+        if (const auto &refused = builds.back()->error()) {
+            line.finish();
+            if (refused->kind == FigureError::OverBudget)
+                return fail(err, ExitOverBudget, refused->message);
+            // The room the text needs: the user's own title may be what does not fit.
+            return fail(
+                err, ExitUsage,
+                u"--size: %1%2; give a larger size%3"_s.arg(
+                    page ? u"%1, in its %2 x %3 of the page: "_s.arg(name).arg(cells[i].width()).arg(cells[i].height())
+                         : QString(),
+                    refused->message,
+                    style.title ? u", a smaller --font-size or a shorter --title"_s
+                        : page  ? u", fewer figures or a smaller --font-size"_s
+                                : u" or a smaller --font-size"_s));
+        }
     }
-    const QByteArray bytes = FigureFile::encode(build, *format, style);
+    line.finish();
+    const QByteArray bytes = page ? pageBytes(builds, cells, pageSize, *format, style)
+                                  : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();
     if (bytes.isEmpty())

@@ -6,6 +6,8 @@
 
 #include <QByteArray>
 #include <QImage>
+#include <QList>
+#include <QRect>
 #include <QString>
 
 #include <optional>
@@ -34,6 +36,16 @@ QByteArray svg(QCustomPlot *plot, const FigureSize &size, const QString &title, 
 QByteArray pdf(QCustomPlot *plot, const FigureSize &size, const QString &title, const QString &description = {});
 QByteArray encode(QCustomPlot *plot, const FigureSize &size, FigureFormat format, const QString &title,
                   const QString &description = {});
+
+// Several figures on one page (FigurePage): each plot drawn in its cell, in layout units of `page`,
+// as it is drawn alone at the cell's size (a PNG's pixels of a cell are the figure's own PNG).
+struct Placed
+{
+    QCustomPlot *plot;
+    QRect cell;
+};
+QByteArray encodePage(const QList<Placed> &figures, const FigureSize &page, FigureFormat format, const QString &title,
+                      const QString &description = {});
 
 } // namespace FigureExporter
 
