@@ -5,6 +5,8 @@
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 
+#include "support/TestFamily.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -75,8 +77,8 @@ void TestEncodings::noneInputIsTheScaledEmbeddings_data()
     QTest::addColumn<QString>("encoding");
     QTest::addColumn<QString>("compose");
     QTest::addColumn<QString>("mode");
-    // RoPE adds no term either: it rotates queries and keys, and X = s*E; ALiBi, T5, DeBERTa and
-    // Sandwich bias the attention scores instead. Every family of the list without a term.
+    // A family that rotates queries and keys, or biases the attention scores, adds no term either:
+    // X = s*E. Every family of the list without a term.
     for (const FamilySpec &family : Families::all()) {
         if (family.hasPositionTerm())
             continue;
@@ -95,10 +97,12 @@ void TestEncodings::noneInputIsTheScaledEmbeddings()
     QFETCH(QString, mode);
     Params p;
     QVERIFY(!ParamText::set(p, u"encoding"_s, encoding));
-    p.rope.headDim = 64; // within d_model, as RoPE's head requires
-    p.mrope.section = {8, 12, 12}; // M-RoPE's section summing to that head's 32 pairs
     p.dModel = 70;
     p.maxLen = 90;
+    // The family's own parameters where its defaults do not fit d_model 70 (a rotary head within it).
+    const TestFamily &family = TestFamilies::of(p.encoding);
+    if (family.figureParams)
+        p = family.figureParams(p);
     p.seqLen = 60;
     QVERIFY(!ParamText::set(p, u"compose"_s, compose));
     QVERIFY(!ParamText::set(p, u"dropout-mode"_s, mode));
@@ -144,8 +148,8 @@ void TestEncodings::noneHasNoPositionQuantities()
         const auto refusal = engine.check(q, {0, 1, 0, 1});
         QVERIFY2(refusal && refusal->contains(u"not defined"_s), qPrintable(Quantities::name(q)));
     }
-    // Of the quantities every family shares, those of the embeddings and of X (RoPE, ALiBi, T5 and
-    // DeBERTa have tables of their own besides).
+    // Of the quantities every family shares, those of the embeddings and of X (a family may have
+    // tables of its own besides).
     const QList<Quantity> everyFamilys = {Quantity::Pe,   Quantity::Embedding,  Quantity::Input, Quantity::Output,
                                           Quantity::Mask, Quantity::Similarity, Quantity::Error};
     QList<Quantity> shared = Quantities::available(p);

@@ -6,6 +6,8 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 
+#include "support/TestFamily.h"
+
 #include <QTest>
 
 using namespace posenc;
@@ -45,73 +47,28 @@ QList<std::pair<QString, Params>> settings()
     list.append({u"protect-special"_s, with(base, u"dropout-mode"_s, u"protect-special"_s)});
     list.append({u"embedding mode"_s, with(base, u"dropout-mode"_s, u"embedding"_s)});
     list.append({u"evaluation"_s, with(base, u"eval"_s, u"true"_s)});
-    list.append({u"float32 split"_s, with(with(base, u"angles"_s, u"float32"_s), u"layout"_s, u"split"_s)});
-    list.append(
-        {u"diffusers' timestep embedding"_s,
-         with(with(with(with(base, u"layout"_s, u"split"_s), u"flip-sin-to-cos"_s, u"true"_s), u"freq-shift"_s, u"1"_s),
-              u"timestep-scale"_s, u"1000"_s)});
     Params loaded = base;
     loaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
     list.append({u"loaded matrix"_s, loaded});
-    // RoPE, a head of 8 of the 12 columns, and the types whose own keys start to matter.
-    const Params rope = with(with(base, u"encoding"_s, u"rope"_s), u"head-dim"_s, u"8"_s);
-    list.append({u"rope"_s, rope});
-    list.append(
-        {u"rope yarn"_s,
-         with(with(with(rope, u"rope-type"_s, u"yarn"_s), u"rope-factor"_s, u"4"_s), u"original-max-len"_s, u"8"_s)});
-    list.append(
-        {u"rope llama3"_s,
-         with(with(with(rope, u"rope-type"_s, u"llama3"_s), u"rope-factor"_s, u"4"_s), u"original-max-len"_s, u"8"_s)});
-    list.append({u"rope longrope"_s,
-                 with(with(with(with(rope, u"rope-type"_s, u"longrope"_s), u"original-max-len"_s, u"8"_s),
-                           u"short-factor"_s, u"1,1.5,2,3"_s),
-                      u"long-factor"_s, u"2,3,4,5"_s)});
-    Params ropeLoaded = rope;
-    ropeLoaded.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
-    list.append({u"rope, loaded matrix"_s, ropeLoaded});
-    // ALiBi, T5 and DeBERTa with spans that 16 positions reach past their exact buckets; Sandwich.
-    const Params alibi = with(with(with(base, u"encoding"_s, u"alibi"_s), u"heads"_s, u"12"_s), u"head"_s, u"3"_s);
-    list.append({u"alibi"_s, alibi});
-    list.append({u"alibi symmetric"_s, with(alibi, u"alibi"_s, u"symmetric"_s)});
-    const Params t5
-        = with(with(with(base, u"encoding"_s, u"t5"_s), u"t5-buckets"_s, u"8"_s), u"t5-max-distance"_s, u"12"_s);
-    list.append({u"t5"_s, t5});
-    list.append({u"t5 causal"_s, with(t5, u"t5-causal"_s, u"true"_s)});
-    // M-RoPE, 2-D RoPE and the 2-D sin-cos table, small.
-    const Params mrope
-        = with(with(with(with(base, u"encoding"_s, u"mrope"_s), u"head-dim"_s, u"8"_s), u"mrope-section"_s, u"1,1,2"_s),
-               u"prompt"_s, u"text:2,image:1x4x2,text:1,video:3x2x4,text:2"_s);
-    list.append({u"mrope"_s, mrope});
-    list.append({u"mrope qwen2.5-vl"_s, with(mrope, u"vision-positions"_s, u"qwen2.5-vl"_s)});
-    list.append({u"mrope qwen3-vl"_s, with(mrope, u"vision-positions"_s, u"qwen3-vl"_s)});
-    const Params rope2d
-        = with(with(with(with(base, u"encoding"_s, u"rope-2d"_s), u"head-dim"_s, u"8"_s), u"grid"_s, u"4,6"_s),
-               u"patch"_s, u"1,1"_s);
-    list.append({u"rope-2d"_s, rope2d});
-    list.append({u"rope-2d flux"_s, with(with(rope2d, u"axes-dim"_s, u"2,2,4"_s), u"rope-2d-style"_s, u"flux"_s)});
-    list.append({u"sincos-2d"_s, with(with(base, u"encoding"_s, u"sincos-2d"_s), u"grid"_s, u"4,4"_s)});
-    list.append({u"deberta"_s,
-                 with(with(with(base, u"encoding"_s, u"deberta"_s), u"deberta-buckets"_s, u"8"_s),
-                      u"deberta-max-position"_s, u"12"_s)});
-    // Sandwich with a small head dim, so that 16 positions see its sum turn, odd and even.
-    const Params sandwich = with(with(with(base, u"encoding"_s, u"sandwich"_s), u"sandwich-heads"_s, u"12"_s),
-                                 u"sandwich-head"_s, u"3"_s);
-    list.append({u"sandwich"_s, with(sandwich, u"sandwich-head-dim"_s, u"6"_s)});
-    list.append({u"sandwich bidirectional, odd d"_s,
-                 with(with(sandwich, u"sandwich-mask"_s, u"bidirectional"_s), u"sandwich-head-dim"_s, u"5"_s)});
+    // Each family's settings, where its rows start to matter (tests/families/<family>/), the first
+    // with a loaded matrix too.
+    for (const TestFamily &family : TestFamilies::all()) {
+        for (const auto &[name, setting] : family.settings)
+            list.append({name, TestFamilies::applied(base, setting)});
+        if (!family.settings.isEmpty()) {
+            Params withMatrix = TestFamilies::applied(base, family.settings.constFirst().second);
+            withMatrix.embeddings = matrix(base.maxLen, base.dModel, 0.5f);
+            list.append({family.settings.constFirst().first + u", loaded matrix"_s, withMatrix});
+        }
+    }
     return list;
 }
 
-// A value of each parameter other than the one every setting starts from.
+// A value of each parameter other than the one every setting starts from: the shared rows' here,
+// each family's from its record.
 QList<std::pair<QString, QString>> changes()
 {
-    return {
-        {u"base"_s, u"500"_s},
-        {u"layout"_s, u"split"_s},
-        {u"angles"_s, u"float32"_s},
-        {u"flip-sin-to-cos"_s, u"true"_s},
-        {u"freq-shift"_s, u"1"_s},
-        {u"timestep-scale"_s, u"1000"_s},
+    QList<std::pair<QString, QString>> list = {
         {u"scale"_s, u"2.5"_s},
         {u"init"_s, u"0.3"_s},
         {u"pe-dims"_s, u"6"_s},
@@ -124,52 +81,10 @@ QList<std::pair<QString, QString>> changes()
         {u"seed"_s, u"7"_s},
         {u"eval"_s, u"true"_s},
         {u"memory-budget"_s, u"1"_s},
-        {u"head-dim"_s, u"4"_s},
-        {u"rope-theta"_s, u"500"_s},
-        {u"partial-rotary-factor"_s, u"0.5"_s},
-        {u"rope-layout"_s, u"interleaved"_s},
-        {u"rope-type"_s, u"dynamic"_s},
-        {u"rope-factor"_s, u"2"_s},
-        {u"original-max-len"_s, u"12"_s},
-        {u"low-freq-factor"_s, u"2"_s},
-        {u"high-freq-factor"_s, u"8"_s},
-        {u"beta-fast"_s, u"16"_s},
-        {u"beta-slow"_s, u"2"_s},
-        {u"yarn-truncate"_s, u"false"_s},
-        {u"mscale"_s, u"0.8"_s},
-        {u"mscale-all-dim"_s, u"1"_s},
-        {u"attention-factor"_s, u"1.3"_s},
-        {u"short-factor"_s, u"1,1,1,1"_s},
-        {u"long-factor"_s, u"1,2,2,2"_s},
-        {u"heads"_s, u"6"_s},
-        {u"head"_s, u"2"_s},
-        {u"alibi"_s, u"symmetric"_s},
-        {u"t5-buckets"_s, u"12"_s},
-        {u"t5-max-distance"_s, u"20"_s},
-        {u"t5-causal"_s, u"true"_s},
-        {u"deberta-buckets"_s, u"6"_s},
-        {u"deberta-max-position"_s, u"20"_s},
-        {u"sandwich-heads"_s, u"6"_s},
-        {u"sandwich-head"_s, u"2"_s},
-        {u"sandwich-head-dim"_s, u"8"_s},
-        {u"sandwich-mask"_s, u"bidirectional"_s},
-        {u"mrope-section"_s, u"2,1,1"_s},
-        {u"mrope-interleaved"_s, u"true"_s},
-        {u"vision-positions"_s, u"qwen2.5-vl"_s},
-        {u"mrope-era"_s, u"v5"_s},
-        {u"spatial-merge-size"_s, u"1"_s},
-        {u"prompt"_s, u"text:3,image:1x2x2"_s},
-        {u"tokens-per-second"_s, u"4"_s},
-        {u"second-per-grid"_s, u"0.5"_s},
-        {u"timestamp-tokens"_s, u"3"_s},
-        {u"rope-2d-style"_s, u"axial"_s},
-        {u"axes-dim"_s, u"2,4,2"_s},
-        {u"patch"_s, u"1,2"_s},
-        {u"grid"_s, u"6,4"_s},
-        {u"cls-token"_s, u"true"_s},
-        {u"base-size"_s, u"8"_s},
-        {u"interpolation-scale"_s, u"2"_s},
     };
+    for (const TestFamily &family : TestFamilies::all())
+        list += family.changes;
+    return list;
 }
 
 } // namespace

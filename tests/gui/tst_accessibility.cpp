@@ -20,6 +20,7 @@
 #include "gui/WindowMenus.h"
 #include "io/NpyWriter.h"
 #include "support/TestShots.h"
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include <QAccessible>
@@ -38,16 +39,9 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
+using namespace WindowFixture;
 
 namespace {
-
-Params small()
-{
-    Params p;
-    p.dModel = 40;
-    p.maxLen = 60;
-    return p;
-}
 
 // The letter after a text's '&', lower-cased, or nothing.
 QChar mnemonicOf(const QString &text)
@@ -230,8 +224,7 @@ void TestAccessibility::everyComboBoxIsNamedByItsLabel()
     params.rope.headDim = 32;
     MainWindow window(params, nullptr);
     window.resize(1500, 950);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     const auto [wrong, checked] = comboNames(&window);
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"\n"_s)));
     QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
@@ -251,8 +244,7 @@ void TestAccessibility::thePlotsAreChartsThatSayTheKeyboardsCell()
 {
     MainWindow window(small(), nullptr);
     window.resize(1500, 950);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(window.isSettled());
     QCustomPlot *plot = heatmapView(window)->plot();
     QAccessibleInterface *face = QAccessible::queryAccessibleInterface(plot);
@@ -294,8 +286,7 @@ void TestAccessibility::theShortcutsListThePlotsKeys()
 void TestAccessibility::theCheckWindowsAreNamedAndTheirKeysDistinct()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QMenu *file = window.menuBar()->actions().constFirst()->menu();
     QVERIFY(file);
     QHash<QChar, QString> fileLetters;
@@ -361,8 +352,7 @@ void TestAccessibility::theTreeSaysPlainTextAndNamesEveryField()
     QFETCH(int, encoding);
     MainWindow window(small(), nullptr);
     window.resize(1500, 950);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     // The family as a user picks it: a preset of it where there is one, else the encoding alone.
     ControlPanel *panel = window.controlPanel();
     const auto preset = std::find_if(panel->presets().begin(), panel->presets().end(), [&](const Preset &p) {
@@ -393,14 +383,12 @@ void TestAccessibility::theDialogsSayPlainTextAndNameEveryField()
 {
     MainWindow window(small(), nullptr);
     window.resize(1500, 950);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QStringList wrong;
     int fields = 0;
     const auto walkShown = [&](const QString &what, QWidget *shown) {
         QVERIFY2(shown, qPrintable(what));
-        shown->show();
-        QVERIFY(QTest::qWaitForWindowExposed(shown));
+        QVERIFY(WindowFixture::shown(*shown));
         TreeWalk found;
         walk(QAccessible::queryAccessibleInterface(shown), found);
         qInfo("%s: %d interfaces, %d fields", qPrintable(what), found.interfaces, found.fields);
@@ -449,8 +437,7 @@ void TestAccessibility::everyControlInTheFocusChainHasAName()
 {
     MainWindow window(small(), nullptr);
     window.resize(1500, 950);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QStringList unnamed;
     int reached = 0;
     QWidget *start = window.nextInFocusChain();

@@ -13,6 +13,7 @@
 #include "render/FigureRegistry.h"
 #include "render/data/FigureModel.h"
 
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include <QDir>
@@ -79,8 +80,7 @@ void TestBackgroundWork::noFigureDataIsComputedOnTheGuiThread()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     // Parameters, zoom, every figure in a view, an exported figure and exported data.
     window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s)->setValue(40);
@@ -120,8 +120,7 @@ void TestBackgroundWork::closingDuringALoadStopsTheRead()
     }
     QPointer<MainWindow> window = new MainWindow(small(), nullptr);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window.data()));
+    QVERIFY(WindowFixture::shown(*window));
     QSignalSpy changed(window->embeddings(), &EmbeddingsController::embeddingsChanged);
     const std::optional<qint64> before = bytesRead();
     QVERIFY(before);
@@ -146,8 +145,7 @@ void TestBackgroundWork::closingDuringAnExportStopsIt()
     QVERIFY(dir.isValid());
     QPointer<MainWindow> window = new MainWindow(p, nullptr);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window.data()));
+    QVERIFY(WindowFixture::shown(*window));
     magnitudesView(*window)->plot()->setFocus();
     QTRY_COMPARE(window->exports()->currentView(), magnitudesView(*window));
     FigureExportDialog *dialog = window->exports()->openFigureDialog();

@@ -18,6 +18,7 @@
 
 #include "support/TestFiles.h"
 #include "support/TestShots.h"
+#include "support/WindowFixture.h"
 
 #include "CheckWindowTesting.h"
 #include <QAction>
@@ -76,8 +77,7 @@ void TestCheckWindow::init()
 void TestCheckWindow::aCorrectTableFromTheMenu()
 {
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QAction *action = window.menuBar()->findChild<QAction *>(u"checkTableAction"_s);
     QVERIFY(action);
     QCOMPARE(action->text(), u"Check a &table…"_s);
@@ -189,8 +189,7 @@ void TestCheckWindow::aSafetensorsTensorIsChosenThenChecked()
         QCOMPARE(file.write(bytes), qint64(bytes.size()));
     }
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QCOMPARE(window.menus()->checkTable(path), nullptr); // a tensor to choose first
     TensorPicker *picker = nullptr;
     QTRY_VERIFY((picker = window.findChild<TensorPicker *>(u"checkTensorPicker"_s)) != nullptr);

@@ -17,6 +17,7 @@
 
 #include "support/TestFiles.h"
 #include "support/TestShots.h"
+#include "support/WindowFixture.h"
 
 #include "CheckWindowTesting.h"
 #include <QAction>
@@ -78,8 +79,7 @@ void TestCheckWindowVerdicts::init()
 void TestCheckWindowVerdicts::aMistakeAtOneCell()
 {
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     TableCheckDialog *dialog = window.menus()->checkTable(m_mistake);
     QVERIFY(dialog);
     dialog->setGridLimit(QSize(4096, 4096));
@@ -184,8 +184,7 @@ void TestCheckWindowVerdicts::aNamedMistakeAgainstTheCorrectTable()
     const QString path = m_dir.filePath(u"column-index.npy"_s);
     QVERIFY(!writeNpy(path, table));
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     TableCheckDialog *dialog = window.menus()->checkTable(path);
     QVERIFY(dialog);
     dialog->setGridLimit(QSize(4096, 4096));
@@ -237,8 +236,7 @@ void TestCheckWindowVerdicts::aRopeCosTableSetsARope()
     const QString path = m_dir.filePath(u"rotary_cos.npy"_s);
     QVERIFY(!writeNpy(path, table));
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     TableCheckDialog *dialog = window.menus()->checkTable(path);
     QVERIFY(dialog);
     dialog->setGridLimit(QSize(4096, 4096));
@@ -385,8 +383,7 @@ void TestCheckWindowVerdicts::anUnknownTableHasNoHeatmap()
 void TestCheckWindowVerdicts::theReferenceButtonIsOneUndoStep()
 {
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     const Params before = window.controlPanel()->params();
     TableCheckDialog *dialog = checkAndWait(window, m_correct);
     QVERIFY(dialog);
@@ -413,8 +410,7 @@ void TestCheckWindowVerdicts::theReferenceButtonIsOneUndoStep()
 void TestCheckWindowVerdicts::aModelConfig()
 {
     MainWindow window(start(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QAction *action = window.menuBar()->findChild<QAction *>(u"openModelConfigAction"_s);
     QVERIFY(action);
     QCOMPARE(action->text(), u"Open model &config…"_s);

@@ -8,6 +8,8 @@
 
 #include "core/ParamText.h"
 
+#include "support/WindowFixture.h"
+
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QLabel>
@@ -50,8 +52,7 @@ void TestControlPanelPresets::presetsAreListedWithTheirSource()
     QCOMPARE(combo->currentText(), u"Transformer base (Vaswani et al. 2017)"_s);
     // On one line, shortened to the panel's width: whole in its description and tooltip.
     panel.resize(900, panel.sizeHint().height());
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(WindowFixture::shown(panel));
     const auto *source = panel.findChild<QLabel *>(u"presetSource"_s);
     QVERIFY(source->isVisibleTo(&panel));
     const QString cite = u"Vaswani et al. 2017, sections 3.1, 3.4, 3.5, 5.4"_s;
@@ -166,8 +167,7 @@ void TestControlPanelPresets::choosingOrLeavingAPresetMovesNoControl()
 {
     ControlPanel panel;
     panel.resize(420, panel.sizeHint().height());
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(WindowFixture::shown(panel));
     auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
     const auto *dModel = panel.findChild<QWidget *>(u"dModelSpin"_s);
     const auto *seed = panel.findChild<QWidget *>(u"seedSpin"_s);
@@ -202,8 +202,7 @@ void TestControlPanelPresets::choosingOrLeavingAPresetMovesNoControl()
 void TestControlPanelPresets::theChooserScrollsALongList()
 {
     ControlPanel panel;
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(WindowFixture::shown(panel));
     auto *combo = panel.findChild<QComboBox *>(u"presetCombo"_s);
     QVERIFY(combo->count() > combo->maxVisibleItems());
     combo->showPopup();

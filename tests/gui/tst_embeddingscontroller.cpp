@@ -3,6 +3,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
 #include "gui/TensorPicker.h"
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include "core/PositionalTable.h"
@@ -22,16 +23,9 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
+using namespace WindowFixture;
 
 namespace {
-
-Params small()
-{
-    Params p;
-    p.dModel = 40;
-    p.maxLen = 60;
-    return p;
-}
 
 // Cell (p, j) = sin(0.3 p + 0.7 j): smooth, signed, every cell different.
 RowMatrixXf knownMatrix(std::int64_t rows, std::int64_t cols, double shift = 0.0)
@@ -116,8 +110,7 @@ void TestEmbeddingsController::npyRowsBecomeTheEmbeddings()
     const QString path = m_dir->filePath(u"tokens.npy"_s);
     QVERIFY(!writeNpy(path, m));
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     heatmapView(window)->setOption(u"quantity"_s, u"embedding"_s);
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
     QSignalSpy failed(window.embeddings(), &EmbeddingsController::failed);
@@ -186,8 +179,7 @@ void TestEmbeddingsController::safetensorsTensorIsLoadedAndShownAsAPositionTable
     MainWindow window(small(), nullptr);
     // Views wide enough for one cell per position, whatever the screen's size.
     window.resize(MainWindow::kDefaultSize);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
     window.embeddings()->load({path, u"wte"_s}, false);
     QTRY_COMPARE(changed.size(), 1);
@@ -298,8 +290,7 @@ void TestEmbeddingsController::peTableReadAsLearnedHasTheSinusoidalSimilarity()
     MainWindow window(small(), nullptr);
     // Views wide enough for one cell per position pair, whatever the screen's size.
     window.resize(MainWindow::kDefaultSize);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QSignalSpy changed(window.embeddings(), &EmbeddingsController::embeddingsChanged);
     window.embeddings()->load({path, std::nullopt}, true);
     QTRY_COMPARE(changed.size(), 1);

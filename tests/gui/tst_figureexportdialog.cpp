@@ -8,6 +8,7 @@
 #include "support/MessageBoxes.h"
 #include "support/TestFiles.h"
 #include "support/TestShots.h"
+#include "support/WindowFixture.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -339,8 +340,7 @@ void TestFigureExportDialog::showsThePixelSizeLive()
         0, nullptr);
     dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
     dialog.setDpi(300);
-    dialog.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(WindowFixture::shown(dialog));
     auto *pixels = dialog.findChild<QLabel *>(u"pixelsLabel"_s);
     QVERIFY(pixels);
     const QSize at300 = dialog.figureSize().pixels();

@@ -7,6 +7,8 @@
 #include "render/data/FigureModel.h"
 #include "render/data/FigureState.h"
 
+#include "support/WindowFixture.h"
+
 #include <QLineEdit>
 #include <QTest>
 
@@ -46,8 +48,7 @@ void TestFigureOptionBar::textFieldsShowTheirPlaceholderWhole()
     FigureOptionBar bar(true);
     bar.resize(1800, 40);
     bar.setFigure(*descriptor, FigureState(), Params());
-    bar.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&bar));
+    QVERIFY(WindowFixture::shown(bar));
     const QList<QLineEdit *> edits = bar.findChildren<QLineEdit *>();
     int checked = 0;
     for (const QLineEdit *edit : edits) {

@@ -14,6 +14,7 @@
 #include "io/LessonModels.h"
 #include "render/FigureRegistry.h"
 #include "support/MessageBoxes.h"
+#include "support/WindowFixture.h"
 
 #include "LessonWindowTesting.h"
 #include <QAction>
@@ -71,8 +72,7 @@ void TestLessonDetour::init()
 void TestLessonDetour::leavingBringsBackTheWorkspaceFromBefore()
 {
     MainWindow window(ownParams(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     LessonController *lessons = window.lessons();
     window.dashboard()->setArrangement(Dashboard::Arrangement::SideBySide);
     window.views()[1]->setFigure(*FigureRegistry::find(u"similarity"_s));

@@ -9,6 +9,7 @@
 #include "gui/MainWindow.h"
 #include "gui/ParameterDock.h"
 #include "support/TestShots.h"
+#include "support/WindowFixture.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -170,8 +171,7 @@ void TestLessonRoom::aWideWindowKeepsItsParameters()
     // A window with room for the figure beside the parameters and the text leaves the panel open.
     MainWindow window(Params {}, m_settings.get());
     window.resize(2560, 1200);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QVERIFY(window.lessons()->open(u"what-dropout-does"_s));
     QVERIFY(!window.parameterDock()->isFolded());
     const FigureView *view = window.views().front();

@@ -16,6 +16,7 @@
 #include "io/LessonModels.h"
 #include "render/FigureRegistry.h"
 #include "support/MessageBoxes.h"
+#include "support/WindowFixture.h"
 
 #include "LessonWindowTesting.h"
 #include <QAction>
@@ -128,8 +129,7 @@ void TestLessons::openingALessonSetsItsParametersViewsAndPanel()
     QFETCH(QString, name);
     const Lesson &lesson = *Lessons::find(name);
     MainWindow window(Params {}, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QSignalSpy opened(window.lessons(), &LessonController::opened);
     QVERIFY(window.lessons()->open(name));
     QCOMPARE(opened.size(), 1);
@@ -176,8 +176,7 @@ void TestLessons::theRowsADropoutFigureNamesAreInView()
 {
     QFETCH(QString, name);
     MainWindow window(Params {}, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QVERIFY(window.lessons()->open(name));
     const FigureView *view = window.views()[Lessons::find(name)->mainView];
     QTRY_VERIFY(view->isSettled());

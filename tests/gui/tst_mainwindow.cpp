@@ -5,6 +5,7 @@
 #include "render/Colormaps.h"
 
 #include "render/data/buckets/BucketsModel.h"
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include "../core/Reference.h"
@@ -28,24 +29,9 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
+using namespace WindowFixture;
 
 namespace {
-
-Params small()
-{
-    Params p;
-    p.dModel = 40;
-    p.maxLen = 60;
-    return p;
-}
-
-bool allSettled(const MainWindow &window)
-{
-    for (const FigureView *view : window.views())
-        if (!view->isSettled())
-            return false;
-    return true;
-}
 
 // Every heatmap cell against float64 sin / cos, when each cell is shown one to one.
 QString heatmapMismatch(const FigureView &view, const Params &p)
@@ -146,8 +132,7 @@ void TestMainWindow::fitsALaptopScreen()
     MainWindow window(small(), nullptr);
     const QRect geometry = MainWindow::initialGeometry(QRect(0, 0, 1366, 728));
     window.setGeometry(geometry);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QVERIFY2(
         window.minimumSizeHint().width() <= geometry.width() && window.minimumSizeHint().height() <= geometry.height(),
         qPrintable(u"needs %1 x %2"_s.arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
@@ -184,8 +169,7 @@ void TestMainWindow::fitsALaptopScreen()
 void TestMainWindow::opensWithTheGivenParametersInFourVisibleViews()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     QCOMPARE(window.views().size(), 4);
     for (const FigureView *view : window.views()) {
@@ -201,8 +185,7 @@ void TestMainWindow::opensWithTheGivenParametersInFourVisibleViews()
 void TestMainWindow::dModelChangeReachesEveryViewsData()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     window.controlPanel()->findChild<QSpinBox *>(u"dModelSpin"_s)->setValue(24);
     QTRY_VERIFY(allSettled(window));
     Params expected = small();
@@ -234,8 +217,7 @@ void TestMainWindow::eachControlReachesTheViews()
     QFETCH(QString, control);
     QFETCH(double, value);
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     QSignalSpy dropoutShown(dropoutView(window), &FigureView::shown);
     QWidget *w = window.controlPanel()->findChild<QWidget *>(control);
@@ -261,8 +243,7 @@ void TestMainWindow::eachControlReachesTheViews()
 void TestMainWindow::invalidValueKeepsTheLastValidPlots()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     const HeatmapGrid *grid = WindowViews::grid(heatmapView(window));
     const quint64 serial = heatmapView(window)->paramsSerial();
@@ -292,8 +273,7 @@ void TestMainWindow::hundredRapidSliderStepsEndOnTheLastValueWithNothingStaleDra
     p.dModel = 64;
     p.maxLen = 2048;
     MainWindow window(p, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     // Every result shown must be computed for the view's current figure (the last change of
     // parameters that altered it), and a view must never go back to older parameters.
@@ -335,8 +315,7 @@ void TestMainWindow::eachResultIsPaintedOnce()
     p.dModel = 256;
     p.maxLen = 4096;
     MainWindow window(p, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     QList<QSignalSpy *> shown, painted;
     const auto deleteSpies = qScopeGuard([&] {
@@ -365,8 +344,7 @@ void TestMainWindow::zoomRefinesTheHeatmapToTheVisibleCells()
     p.dModel = 256;
     p.maxLen = 4096;
     MainWindow window(p, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     FigureView *view = heatmapView(window);
     QVERIFY(grid(view)->rows < 4096); // area averaged: more positions than pixels
@@ -434,8 +412,7 @@ void TestMainWindow::wheelRubberBandAndHomeZoomTheHeatmap()
 void TestMainWindow::heatmapQuantityIsChosen()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     heatmapView(window)->setOption(u"quantity"_s, u"mask"_s);
     QTRY_VERIFY(allSettled(window) && grid(heatmapView(window))->quantity == Quantity::Mask);
     int dropped = 0;
@@ -465,8 +442,7 @@ void TestMainWindow::heatmapQuantityIsChosen()
 void TestMainWindow::heatmapColormapIsChosenWithoutRecomputing()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     FigureView *view = heatmapView(window);
     QVERIFY(heatmapPanel(view).colorScale()->gradient() == Colormaps::gradient(Colormap::Diverging));
@@ -485,8 +461,7 @@ void TestMainWindow::heatmapColormapIsChosenWithoutRecomputing()
 void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     FigureView *heatmap = heatmapView(window);
     QCPAxisRect *rect = heatmapPanel(heatmap).axisRect();
@@ -521,8 +496,7 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
 void TestMainWindow::anyViewMaximisesAndRestores()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     for (FigureView *view : window.views()) {
         view->findChild<QToolButton *>(u"maximizeButton"_s)->click();
         for (const FigureView *other : window.views())
@@ -541,8 +515,7 @@ void TestMainWindow::closingDuringAComputationExitsCleanly()
     p.maxLen = 1 << 20; // seconds of full-detail work per view
     QPointer<MainWindow> window = new MainWindow(p, nullptr);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window.data()));
+    QVERIFY(WindowFixture::shown(*window));
     QTRY_VERIFY(!heatmapView(*window)->scheduler()->isIdle());
     QVERIFY(window->close());
     QTRY_VERIFY(window.isNull());
@@ -562,8 +535,7 @@ void TestMainWindow::aFamilyOfRelativePositionsSwapsTheViews()
     alibi.encoding = Encoding::Alibi;
     alibi.alibi.heads = 12;
     MainWindow window(alibi, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(allSettled(window));
     QCOMPARE(figures(window), (QStringList {u"alibi-bias"_s, u"alibi-attention"_s, u"alibi-slopes"_s, u"families"_s}));
     for (const FigureView *view : window.views()) {

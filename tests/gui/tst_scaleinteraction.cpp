@@ -5,6 +5,7 @@
 #include "gui/ControlPanel.h"
 #include "gui/MainWindow.h"
 
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include <QSignalSpy>
@@ -30,8 +31,7 @@ void TestScaleInteraction::rapidChangesAtAMillionPositionsEndExactAndCurrent()
     p.dModel = 256;
     p.maxLen = 1 << 20;
     MainWindow window(p, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 300000);
     QStringList stale;
     QHash<const FigureView *, quint64> lastShown;
@@ -80,8 +80,7 @@ void TestScaleInteraction::aPreviewIsLabelledAsOne()
     p.dModel = 64;
     p.maxLen = 1 << 20;
     MainWindow window(p, nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     FigureView *heatmap = heatmapView(window);
     QStringList notes;
     connect(heatmap, &FigureView::shown, this, [&notes, heatmap](quint64, Detail detail) {

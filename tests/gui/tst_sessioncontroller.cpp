@@ -6,6 +6,7 @@
 #include "render/FigureRegistry.h"
 #include "render/data/sinusoidal/CurvesModel.h"
 
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include "core/ParamText.h"
@@ -21,24 +22,9 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
+using namespace WindowFixture;
 
 namespace {
-
-Params small()
-{
-    Params p;
-    p.dModel = 40;
-    p.maxLen = 60;
-    return p;
-}
-
-bool allSettled(const MainWindow &window)
-{
-    for (const FigureView *view : window.views())
-        if (!view->isSettled())
-            return false;
-    return true;
-}
 
 QByteArray contents(const QString &path)
 {
@@ -113,16 +99,14 @@ static void changeEverything(MainWindow &window)
 void TestSessionController::saveOpenSaveGivesTheSameBytesAndTables()
 {
     MainWindow first(small(), m_settings.get());
-    first.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&first));
+    QVERIFY(WindowFixture::shown(first));
     changeEverything(first);
     QTRY_VERIFY(allSettled(first));
     const QString a = m_dir->filePath(u"a.json"_s);
     QVERIFY(first.sessions()->save(a));
 
     MainWindow second(Params {}, m_settings.get());
-    second.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&second));
+    QVERIFY(WindowFixture::shown(second));
     QSignalSpy opened(second.sessions(), &SessionController::opened);
     QVERIFY(second.sessions()->open(a));
     QTRY_COMPARE(opened.size(), 1);

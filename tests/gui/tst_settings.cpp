@@ -5,6 +5,8 @@
 
 #include "core/ParamText.h"
 
+#include "support/WindowFixture.h"
+
 #include <QDir>
 #include <QDockWidget>
 #include <QScopeGuard>
@@ -245,8 +247,7 @@ void TestSettings::windowRemembersItsDocks()
         MainWindow window(Params {}, m_settings.get());
         // Room for a wider dock, whatever the screen's size.
         window.resize(MainWindow::kDefaultSize);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(WindowFixture::shown(window));
         auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
         QVERIFY(dock);
         QCOMPARE(window.dockWidgetArea(dock), Qt::LeftDockWidgetArea);
@@ -260,8 +261,7 @@ void TestSettings::windowRemembersItsDocks()
     }
     QVERIFY(!Settings::loadWindowState(*m_settings).isEmpty());
     MainWindow again(Params {}, m_settings.get());
-    again.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    QVERIFY(WindowFixture::shown(again));
     auto *dock = again.findChild<QDockWidget *>(u"parametersDock"_s);
     QCOMPARE(again.dockWidgetArea(dock), Qt::RightDockWidgetArea);
     QTRY_COMPARE(dock->width(), width);
@@ -294,8 +294,7 @@ void TestSettings::corruptLayoutIsForgotten()
         MainWindow window(Params {}, m_settings.get());
         // Room for a wider dock, whatever the screen's size.
         window.resize(MainWindow::kDefaultSize);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(WindowFixture::shown(window));
         auto *dock = window.findChild<QDockWidget *>(u"parametersDock"_s);
         QCOMPARE(window.dockWidgetArea(dock), Qt::LeftDockWidgetArea);
         QVERIFY(dock->isVisible() && !dock->isFloating());
@@ -320,8 +319,7 @@ void TestSettings::lessonPanelShowsOnlyWithALesson()
         window.lessons()->close();
     }
     MainWindow again(Params {}, m_settings.get());
-    again.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    QVERIFY(WindowFixture::shown(again));
     QVERIFY(!again.lessons()->dock()->isVisible());
 }
 

@@ -7,6 +7,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
 #include "gui/UndoHistory.h"
+#include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
 #include "render/FigurePlot.h"
@@ -21,16 +22,9 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
+using namespace WindowFixture;
 
 namespace {
-
-Params small()
-{
-    Params p;
-    p.dModel = 40;
-    p.maxLen = 60;
-    return p;
-}
 
 QString quantityOf(const MainWindow &window)
 {
@@ -54,8 +48,7 @@ private slots:
 void TestUndoHistory::aDragIsOneStepUndoneAndRedone()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QUndoStack *stack = window.history()->stack();
     QCOMPARE(stack->count(), 0); // the window as it opens is where Undo stops
     auto *spin = window.findChild<QSpinBox *>(u"dModelSpin"_s);
@@ -88,8 +81,7 @@ void TestUndoHistory::aDragIsOneStepUndoneAndRedone()
 void TestUndoHistory::aViewsOptionIsAStepAndZoomIsNot()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QTRY_VERIFY(window.isSettled());
     QUndoStack *stack = window.history()->stack();
     auto *box = heatmapView(window)->findChild<QComboBox *>(u"quantityBox"_s);
@@ -136,8 +128,7 @@ void TestUndoHistory::theActionsHaveTheirKeysAndSayWhatTheyUndo()
 void TestUndoHistory::undoingALessonsOpeningClosesIt()
 {
     MainWindow window(small(), nullptr);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(WindowFixture::shown(window));
     QUndoStack *stack = window.history()->stack();
     LessonController *lessons = window.lessons();
     QVERIFY(lessons->open(u"frequencies"_s));

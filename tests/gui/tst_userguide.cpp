@@ -7,6 +7,7 @@
 #include "gui/UserGuideDialog.h"
 
 #include "support/TestShots.h"
+#include "support/WindowFixture.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QAction>
@@ -97,8 +98,7 @@ void TestUserGuide::helpMenuShowsTheGuide()
 void TestUserGuide::contentsLinksGoToTheirSections()
 {
     UserGuideDialog dialog;
-    dialog.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(WindowFixture::shown(dialog));
     QTextBrowser *browser = dialog.browser();
     QCOMPARE(UserGuideDialog::anchorOf(u"A family's numbers: posenc describe"_s),
              u"a-familys-numbers-posenc-describe"_s);

@@ -11,8 +11,7 @@
 #include "render/FigureRegistry.h"
 
 #include "support/FigureBuilds.h"
-#include "support/RelativeTestParams.h"
-#include "support/RopeTestParams.h"
+#include "support/TestFamily.h"
 #include "support/TestShots.h"
 
 #include <QDir>
@@ -30,8 +29,8 @@ Q_DECLARE_METATYPE(QCPRange)
 namespace {
 
 // The parameters `figure` is drawn from: the learned figure's are the learned family's, with the
-// same table as its position table; a rotary figure's the rotary family's (RopeTestParams), one of
-// ALiBi, T5 or DeBERTa alone its family's (RelativeTestParams).
+// same table as its position table; a figure of families that draw their own figures (ALiBi's
+// heads, RoPE's scaling) the first one's (TestFamily::figureParams).
 Params params(const QString &figure = {})
 {
     Params p;
@@ -50,11 +49,8 @@ Params params(const QString &figure = {})
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {table->values, table->source});
     }
     p.embeddings = std::move(table);
-    if (!figure.isEmpty() && RopeTestParams::showsRope(FigureBuilds::figure(figure)))
-        p = RopeTestParams::rope(p);
     if (!figure.isEmpty())
-        if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
-            p = RelativeTestParams::relative(p, *family);
+        p = TestFamilies::forFamilies(FigureBuilds::figure(figure).model().families(), p);
     return p;
 }
 

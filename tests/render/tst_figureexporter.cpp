@@ -9,8 +9,7 @@
 #include "render/PinnedFont.h"
 
 #include "support/FigureBuilds.h"
-#include "support/RelativeTestParams.h"
-#include "support/RopeTestParams.h"
+#include "support/TestFamily.h"
 #include "support/TestFiles.h"
 
 #include <QBuffer>
@@ -60,10 +59,7 @@ Params paramsFor(const QString &figure)
         const auto table = learnedTable(p.maxLen, p.dModel);
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {table->values, table->source});
     }
-    if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
-        p = RopeTestParams::rope(p);
-    if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
-        p = RelativeTestParams::relative(p, *family);
+    p = TestFamilies::forFamilies(FigureBuilds::figure(figure).model().families(), p);
     return p;
 }
 
@@ -490,7 +486,8 @@ void TestFigureExporter::refusedOptions_data()
     QTest::newRow("column past the end") << u"curves"_s << u"dims"_s << u"0,64"_s << u"dims"_s;
     QTest::newRow("positions on magnitudes") << u"magnitudes"_s << u"positions"_s << u"0:10"_s << u"positions"_s;
     QTest::newRow("learned without its family") << u"learned"_s << QString() << QString() << u"encoding"_s;
-    QTest::newRow("colormap on curves, which draws no map") << u"curves"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
+    QTest::newRow("colormap on curves, which draws no map")
+        << u"curves"_s << u"colormap"_s << u"viridis"_s << u"colormap"_s;
     // A record whose columns are each their own quantity is no map.
     QTest::newRow("quantity not offered") << u"heatmap"_s << u"quantity"_s << u"rope-frequencies"_s << u"quantity"_s;
     // Before: the engine refused it, exit 4 on the command line.

@@ -8,8 +8,7 @@
 #include "render/data/DropoutCompareData.h"
 
 #include "support/FigureBuilds.h"
-#include "support/RelativeTestParams.h"
-#include "support/RopeTestParams.h"
+#include "support/TestFamily.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -287,10 +286,7 @@ void TestFigureFit::legendsScaleWithTheFontSize()
         p.encoding = Encoding::Learned;
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix->values, matrix->source});
     }
-    if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
-        p = RopeTestParams::rope(p);
-    if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
-        p = RelativeTestParams::relative(p, *family);
+    p = TestFamilies::forFamilies(FigureBuilds::figure(figure).model().families(), p);
     const auto normalBuild = FigureBuilds::build(figure, p, slide);
     const auto largerBuild = FigureBuilds::build(figure, p, slide, {}, larger);
     QVERIFY2(!normalBuild->error() && !largerBuild->error(), qPrintable(FigureBuilds::errorOf(*largerBuild)));
@@ -371,10 +367,7 @@ void TestFigureFit::textsStayWithinTheirRoom()
         p.encoding = Encoding::Learned;
         p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {matrix->values, matrix->source});
     }
-    if (RopeTestParams::showsRope(FigureBuilds::figure(figure)))
-        p = RopeTestParams::rope(p);
-    if (const auto family = RelativeTestParams::familyOf(FigureBuilds::figure(figure)))
-        p = RelativeTestParams::relative(p, *family);
+    p = TestFamilies::forFamilies(FigureBuilds::figure(figure).model().families(), p);
     const auto built = FigureBuilds::build(figure, p, size);
     if (built->error()) {
         // Every figure fits a slide.

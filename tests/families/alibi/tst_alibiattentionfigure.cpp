@@ -1,0 +1,173 @@
+// The alibi-attention figure: the softmax weight a query gives each key with content scores zero,
+// against a softmax summed here over every key, for every head, both masks, at a small L and at
+// L = 65536; the share within each distance and each head's half and 90% spans likewise.
+#include "render/FigureExporter.h"
+#include "render/figures/alibi/AlibiAttentionFigure.h"
+
+#include "figures/RelativeSlides.h"
+#include "support/AlibiReference.h"
+#include "support/FigureBuilds.h"
+#include "support/RelativeModels.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+Q_DECLARE_METATYPE(posenc::AlibiMask)
+
+namespace {
+
+Params alibi(std::int64_t heads, std::int64_t maxLen, AlibiMask mask)
+{
+    Params p;
+    p.encoding = Encoding::Alibi;
+    p.maxLen = maxLen;
+    p.alibi.heads = heads;
+    p.alibi.mask = mask;
+    return p;
+}
+
+// The share of the reference weights within each distance d of query i, d = 0 .. L - 1.
+std::vector<double> within(const std::vector<double> &w, std::int64_t i)
+{
+    const auto L = std::int64_t(w.size());
+    std::vector<double> share(static_cast<std::size_t>(L));
+    double sum = 0.0;
+    for (std::int64_t d = 0; d < L; ++d) {
+        if (i - d >= 0)
+            sum += w[std::size_t(i - d)];
+        if (d > 0 && i + d < L)
+            sum += w[std::size_t(i + d)];
+        share[std::size_t(d)] = sum;
+    }
+    return share;
+}
+
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= 1e-12 + 1e-9 * std::abs(b);
+}
+
+} // namespace
+
+class TestAlibiAttentionFigure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void weightsAreTheSoftmaxOfTheBias_data();
+    void weightsAreTheSoftmaxOfTheBias();
+    void defaultQueryAndItsRange();
+    void manyHeadsAreThinnedKeepingK();
+    void figureIsRegisteredAndExports();
+    void bloomFitsASlide();
+};
+
+void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias_data()
+{
+    QTest::addColumn<qint64>("heads");
+    QTest::addColumn<qint64>("maxLen");
+    QTest::addColumn<qint64>("query");
+    QTest::addColumn<AlibiMask>("mask");
+    QTest::newRow("8 heads, causal, last query") << qint64(8) << qint64(40) << qint64(39) << AlibiMask::Causal;
+    QTest::newRow("12 heads, causal, query 17") << qint64(12) << qint64(40) << qint64(17) << AlibiMask::Causal;
+    QTest::newRow("12 heads, symmetric, off centre") << qint64(12) << qint64(40) << qint64(9) << AlibiMask::Symmetric;
+    QTest::newRow("16 heads, symmetric, 65536") << qint64(16) << qint64(65536) << qint64(40000) << AlibiMask::Symmetric;
+    QTest::newRow("8 heads, causal, 65536") << qint64(8) << qint64(65536) << qint64(65535) << AlibiMask::Causal;
+}
+
+void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias()
+{
+    QFETCH(qint64, heads);
+    QFETCH(qint64, maxLen);
+    QFETCH(qint64, query);
+    QFETCH(AlibiMask, mask);
+    const Params p = alibi(heads, maxLen, mask);
+    const AlibiAttentionData d = AlibiAttentionModel::compute(p, query, 1.0, double(maxLen), 400);
+    QCOMPARE(d.drawn.size(), qsizetype(heads));
+    const std::int64_t farthest = std::max(query, mask == AlibiMask::Causal ? 0 : maxLen - 1 - query);
+    QCOMPARE(d.keys.farthest(), farthest);
+    QCOMPARE(d.distance.back(), double(farthest));
+    const std::vector<double> slopes = alibiref::slopes(heads);
+    for (const AlibiAttentionHead &head : d.drawn) {
+        const double m = slopes[std::size_t(head.head - 1)];
+        QCOMPARE(head.slope, m);
+        const std::vector<double> w = alibiref::softmax(m, maxLen, query, mask == AlibiMask::Causal);
+        const std::vector<double> shares = within(w, query);
+        QVERIFY(near(head.self, w[std::size_t(query)]));
+        for (qsizetype n = 0; n < d.distance.size(); ++n) {
+            const auto distance = std::int64_t(d.distance[n]);
+            // One key at that distance, on a side that has it.
+            const std::int64_t key = query - distance >= 0 ? query - distance : query + distance;
+            QVERIFY2(near(head.weight[n], w[std::size_t(key)]),
+                     qPrintable(u"head %1, distance %2: %3 vs %4"_s.arg(head.head)
+                                    .arg(distance)
+                                    .arg(head.weight[n])
+                                    .arg(w[std::size_t(key)])));
+            QVERIFY2(std::abs(head.within[n] - shares[std::size_t(distance)]) <= 1e-9,
+                     qPrintable(u"head %1, distance %2: within %3 vs %4"_s.arg(head.head)
+                                    .arg(distance)
+                                    .arg(head.within[n])
+                                    .arg(shares[std::size_t(distance)])));
+        }
+        QCOMPARE(head.half, alibiref::span(w, query, 0.5));
+        QCOMPARE(head.ninety, alibiref::span(w, query, 0.9));
+        QVERIFY(head.halfShare >= 0.5 && head.ninetyShare >= 0.9);
+    }
+}
+
+void TestAlibiAttentionFigure::defaultQueryAndItsRange()
+{
+    const auto &model = FigureBuilds::figure(u"alibi-attention"_s).model();
+    Params causal = alibi(8, 1000, AlibiMask::Causal);
+    QCOMPARE(model.defaultText(u"query"_s, causal), u"999"_s);
+    Params symmetric = alibi(8, 1000, AlibiMask::Symmetric);
+    QCOMPARE(model.defaultText(u"query"_s, symmetric), u"499"_s);
+    FigureState state;
+    state.options.insert(u"query"_s, u"1000"_s);
+    const auto problems = model.check(causal, state);
+    QCOMPARE(problems.size(), 1);
+    QCOMPARE(problems[0].key, u"query"_s);
+    QVERIFY2(problems[0].allowed.contains(u"[0, 999]"_s), qPrintable(problems[0].allowed));
+    state.options.insert(u"query"_s, u"12"_s);
+    QVERIFY(model.check(causal, state).isEmpty());
+}
+
+void TestAlibiAttentionFigure::manyHeadsAreThinnedKeepingK()
+{
+    const QList<std::int64_t> drawn = AlibiAttentionModel::drawnHeads(4096, 1000);
+    QVERIFY(drawn.size() <= AlibiAttentionModel::kMaxDrawn + 1);
+    QVERIFY(drawn.contains(1) && drawn.contains(1000) && drawn.contains(4096));
+    QVERIFY(std::is_sorted(drawn.begin(), drawn.end()));
+    QCOMPARE(AlibiAttentionModel::drawnHeads(12, 3).size(), 12);
+}
+
+void TestAlibiAttentionFigure::figureIsRegisteredAndExports()
+{
+    const FigureSize size = FigureSize::fromPixels(QSize(800, 600));
+    FigureState state;
+    state.options.insert(u"query"_s, u"100"_s);
+    const auto built = FigureBuilds::build(u"alibi-attention"_s, alibi(12, 65536, AlibiMask::Causal), size, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 600));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(texts.contains(u"query 100"_s), qPrintable(texts));
+    // A query that sees only itself.
+    FigureState first;
+    first.options.insert(u"query"_s, u"0"_s);
+    const auto alone = FigureBuilds::build(u"alibi-attention"_s, alibi(8, 64, AlibiMask::Causal), size, first);
+    QVERIFY2(!alone->error(), qPrintable(FigureBuilds::errorOf(*alone)));
+}
+
+void TestAlibiAttentionFigure::bloomFitsASlide()
+{
+    RelativeSlides::check(
+        u"alibi-attention"_s,
+        {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"12-symmetric"_s, alibi(12, 4096, AlibiMask::Symmetric)}});
+}
+
+QTEST_MAIN(TestAlibiAttentionFigure)
+#include "tst_alibiattentionfigure.moc"

@@ -1,0 +1,132 @@
+// LongRoPE against a declared reference as transformers switches it (modeling_rope_utils.py,
+// longrope_frequency_update: max(position_ids) + 1 > original_max_position_embeddings takes
+// long_factor, else short_factor, for every row of the forward): a table of L rows from 0 is one
+// sequence of L positions. The other list throughout is named longrope-factor-set, a table whose
+// rows switch lists mid-way longrope-factors-switched (at row N). Tables from float64 formulas here.
+#include "core/CheckTables.h"
+
+#include "check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr std::int64_t kHeadDim = 32;
+constexpr std::int64_t kOriginal = 256;
+constexpr double kTheta = 10000.0;
+constexpr double kFactor = 16.0; // max_position_embeddings 4096 over 256
+
+std::vector<double> shortFactors()
+{
+    std::vector<double> f;
+    for (std::int64_t i = 0; i < kHeadDim / 2; ++i)
+        f.push_back(1.0 + 0.05 * double(i));
+    return f;
+}
+
+std::vector<double> longFactors()
+{
+    std::vector<double> f;
+    for (std::int64_t i = 0; i < kHeadDim / 2; ++i)
+        f.push_back(1.0 + 1.5 * double(i));
+    return f;
+}
+
+Params declared()
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.maxLen = 4096; // the config's max_position_embeddings: never what decides the list
+    p.rope.type = RopeType::LongRope;
+    p.rope.headDim = kHeadDim;
+    p.rope.theta = kTheta;
+    p.rope.factor = kFactor;
+    p.rope.originalMaxLen = kOriginal;
+    p.rope.shortFactor = shortFactors();
+    p.rope.longFactor = longFactors();
+    return p;
+}
+
+// HF's cos table, cat((freqs, freqs)) times the attention factor sqrt(1 + ln(factor) / ln(original)):
+// inv_i = 1 / (ext_i theta^(2i/d)), ext the long list from row `switchAt` on, the short before it.
+RowMatrixXf longRope(std::int64_t rows, std::int64_t switchAt)
+{
+    const std::int64_t h = kHeadDim / 2;
+    const double attention = std::sqrt(1.0 + std::log(kFactor) / std::log(double(kOriginal)));
+    const std::vector<double> shortList = shortFactors(), longList = longFactors();
+    return table(rows, kHeadDim, [&](std::int64_t p, std::int64_t c) {
+        const std::int64_t i = c % h;
+        const double ext = p >= switchAt ? longList[std::size_t(i)] : shortList[std::size_t(i)];
+        const double inv = 1.0 / (ext * std::pow(kTheta, 2.0 * double(i) / double(kHeadDim)));
+        return attention * std::cos(double(p) * inv);
+    });
+}
+
+TableMatch expected(const RowMatrixXf &t)
+{
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    const auto got = TableCheck::expect(rows, Encoding::Rope, declared(), u"rope-cos"_s);
+    if (!std::holds_alternative<TableMatch>(got))
+        return {};
+    return std::get<TableMatch>(got);
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(posenc::RowMatrixXf)
+
+class TestTableCheckLongRope : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void listsAsTransformersSwitchesThem_data()
+    {
+        QTest::addColumn<RowMatrixXf>("values");
+        QTest::addColumn<QString>("mistake"); // empty: no mistake
+        QTest::addColumn<QString>("words");
+        constexpr std::int64_t never = 1 << 30;
+        QTest::newRow("192 rows, short: correct") << longRope(192, never) << QString() << QString();
+        QTest::newRow("256 rows (= original), short: correct") << longRope(256, never) << QString() << QString();
+        // mlx-lm's SuScaledRoPE before its fix: long_factor for every sequence.
+        QTest::newRow("192 rows, long") << longRope(192, 0) << u"longrope-factor-set"_s
+                                        << u"long_factor where transformers takes short_factor"_s;
+        QTest::newRow("256 rows (= original), long")
+            << longRope(256, 0) << u"longrope-factor-set"_s << u"long_factor where transformers takes short_factor"_s;
+        QTest::newRow("600 rows, long: correct") << longRope(600, 0) << QString() << QString();
+        QTest::newRow("600 rows, short") << longRope(600, never) << u"longrope-factor-set"_s
+                                         << u"short_factor where transformers takes long_factor"_s;
+        // A cache grown past the original length with its first rows kept.
+        QTest::newRow("600 rows, switched at 256")
+            << longRope(600, 256) << u"longrope-factors-switched"_s << u"longrope-factors-switched-at-row 256"_s;
+        QTest::newRow("600 rows, switched at 400")
+            << longRope(600, 400) << u"longrope-factors-switched"_s << u"longrope-factors-switched-at-row 400"_s;
+    }
+    void listsAsTransformersSwitchesThem()
+    {
+        QFETCH(RowMatrixXf, values);
+        QFETCH(QString, mistake);
+        QFETCH(QString, words);
+        const TableMatch m = expected(values);
+        QCOMPARE(m.table, u"rope-cos"_s);
+        if (mistake.isEmpty()) {
+            QVERIFY2(m.mistakes.isEmpty(), qPrintable(m.mistakes.join(u","_s) + u" | "_s + m.diagnosis));
+            QVERIFY2(m.verdict != CheckVerdict::Mistake, qPrintable(m.diagnosis));
+        } else {
+            QCOMPARE(m.verdict, CheckVerdict::Mistake);
+            QCOMPARE(m.mistakes, QStringList {mistake});
+            QVERIFY2(m.diagnosis.contains(words), qPrintable(m.diagnosis));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTableCheckLongRope)
+#include "tst_tablechecklongrope.moc"

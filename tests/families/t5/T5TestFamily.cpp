@@ -1,0 +1,37 @@
+// T5's test record (tests/support/TestFamily.h): its buckets against the float64 buckets of
+// support/T5Reference.h (HF transformers' T5Attention._relative_position_bucket).
+#include "support/T5Reference.h"
+#include "support/TestFamily.h"
+
+using namespace Qt::StringLiterals;
+
+POSENC_TEST_FAMILY(T5)
+{
+    TestFamily f;
+    f.figureParams = [](posenc::Params p) {
+        p.encoding = posenc::Encoding::T5;
+        return p;
+    };
+    f.changes = {{u"t5-buckets"_s, u"12"_s}, {u"t5-max-distance"_s, u"20"_s}, {u"t5-causal"_s, u"true"_s}};
+    // Spans that 16 positions reach past the exact buckets.
+    const TestSetting t5 = {{u"encoding"_s, u"t5"_s}, {u"t5-buckets"_s, u"8"_s}, {u"t5-max-distance"_s, u"12"_s}};
+    f.settings = {{u"t5"_s, t5}, {u"t5 causal"_s, t5 + TestSetting {{u"t5-causal"_s, u"true"_s}}}};
+    for (const QString &causal : {u"false"_s, u"true"_s}) {
+        TestReference bucket;
+        bucket.name = causal == u"true"_s ? u"t5-bucket causal"_s : u"t5-bucket"_s;
+        bucket.quantity = posenc::Quantity::T5Bucket;
+        bucket.maxLen = 40;
+        bucket.setting = {{u"encoding"_s, u"t5"_s},
+                          {u"t5-buckets"_s, u"16"_s},
+                          {u"t5-max-distance"_s, u"30"_s},
+                          {u"t5-causal"_s, causal}};
+        // Cell (i, j) holds the bucket of j - i; a logarithm within 1e-4 of a whole number may round
+        // either way in float32, as torch's does.
+        bucket.cell = [](const posenc::Params &p, std::int64_t i, std::int64_t j) {
+            const t5ref::Bucket b = t5ref::t5(j - i, p.t5.buckets, p.t5.maxDistance, !p.t5.causal);
+            return ReferenceCell {double(b.value), b.nearTie ? 1.0 : 0.0};
+        };
+        f.references.append(bucket);
+    }
+    return f;
+}
