@@ -15,6 +15,7 @@
 
 #include "check/CheckReport.h"
 #include "check/DeclaredReading.h"
+#include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
 #include "check/TensorShapes.h"
@@ -384,9 +385,10 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
     std::optional<std::int64_t> heads;
     if (parser.isSet(u"heads"_s))
-        heads = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi
-            ? expected.params.alibi.heads
-            : declared.alibi.heads;
+        heads = expected.kind == CheckExpect::Expectation::Kind::Family
+                && FamilyChecks::of(expected.family).tensors.headBias
+            ? FamilyChecks::of(expected.family).tensors.headBias->heads(expected.params)
+            : TensorShapes::flagHeads(declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     auto checked = CheckTensor::check(tensor, run, err);
     if (const int *code = std::get_if<int>(&checked))
