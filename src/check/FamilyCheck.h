@@ -3,6 +3,7 @@
 #include "check/ApplyHypothesis.h"
 #include "check/ModelConfigCheck.h"
 #include "check/TableHypothesis.h"
+#include "check/TensorReading.h"
 #include "core/Params.h"
 
 #include <QList>
@@ -77,6 +78,11 @@ struct FamilyCheck
     std::function<std::optional<TableMatch>(const std::vector<std::int64_t> &shape, const TableRows &rows,
                                             const Params *declared)>
         readStack;
+    // Its reading of the other tensors engineers dump: vectors, per-head biases, paired tables.
+    TensorReading tensors;
+    // The table of its that `posenc bench` identifies at the widest head posenc writes (its fit's
+    // cost must grow with the columns no faster than columns x log(columns)); empty: none is timed.
+    QString wideBenchTable;
 
     // Its parameters set to give a table `cols` wide, for `posenc check --expect` when no flag gave
     // the width (d_model of a sinusoid, head_dim of a whole-head RoPE); unset: the width is fixed.

@@ -117,16 +117,19 @@ void PairReference::forEachTile(const Block &block, const TileSink &sink) const
     if (block.isEmpty())
         return;
     const std::int64_t end = block.rowEnd();
-    std::int64_t row = std::max(block.row0, m_spec.firstRow);
+    const bool atIds = !m_spec.rowPositions.empty();
+    std::int64_t row = std::max(block.row0, atIds ? std::int64_t(0) : m_spec.firstRow);
     const bool rounded = m_spec.positionRounding != PositionRounding::None;
     while (row < end) {
         if (!m_spec.compared(row)) {
             ++row;
             continue;
         }
-        // A run of compared rows, ended by a padding row; rounded positions go one row at a time.
+        // A run of compared rows, ended by a padding row (or, at ids, by positions that do not go on
+        // one by one); rounded positions go one row at a time.
         std::int64_t next = row + 1;
-        while (!rounded && next < end && m_spec.compared(next))
+        while (!rounded && next < end && m_spec.compared(next)
+               && (!atIds || m_spec.position(next) == m_spec.position(next - 1) + 1))
             ++next;
         forEachKernelRun(row, next - row, block, sink);
         row = next;

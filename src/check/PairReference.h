@@ -43,12 +43,25 @@ struct PairReferenceSpec
     Angles angles = Angles::Exact;
     PositionRounding positionRounding = PositionRounding::None;
 
+    // Where not empty, row r holds position rowPositions[r] (a table dumped at a batch's position
+    // ids, which may repeat and jump): it replaces firstRow, positionOffset and the padding rows,
+    // and rows past its end are not compared.
+    std::vector<std::int64_t> rowPositions;
+
     std::int64_t cols() const { return static_cast<std::int64_t>(columns.size()); }
     bool isPadding(std::int64_t row) const;
     // Whether row `row` is compared: from firstRow on, padding rows left out.
-    bool compared(std::int64_t row) const { return row >= firstRow && !isPadding(row); }
+    bool compared(std::int64_t row) const
+    {
+        if (!rowPositions.empty())
+            return row >= 0 && row < std::int64_t(rowPositions.size());
+        return row >= firstRow && !isPadding(row);
+    }
     // The position row `row` holds, before any rounding.
-    std::int64_t position(std::int64_t row) const { return positionOffset + row - firstRow; }
+    std::int64_t position(std::int64_t row) const
+    {
+        return rowPositions.empty() ? positionOffset + row - firstRow : rowPositions[std::size_t(row)];
+    }
     // The angle's frequency of column j (0 for a zero column).
     double frequency(std::int64_t column) const;
 

@@ -1,10 +1,7 @@
 #include "check/TensorShapes.h"
 
-#include "check/alibi/AlibiSlopeVector.h"
-#include "check/rope/RopeInvFreq.h"
-#include "check/t5/T5BiasStack.h"
-#include "core/NumberText.h"
-#include "core/rope/RopeFrequencies.h"
+#include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +17,8 @@ constexpr std::int64_t kMaxVector = std::int64_t(1) << 20;
 // A stack of more slices is refused: each is identified from a sample of its own.
 constexpr std::int64_t kMaxSlices = 65536;
 
+} // namespace
+
 std::vector<std::int64_t> notOne(const std::vector<std::int64_t> &shape)
 {
     std::vector<std::int64_t> dims;
@@ -29,6 +28,8 @@ std::vector<std::int64_t> notOne(const std::vector<std::int64_t> &shape)
     }
     return dims;
 }
+
+namespace {
 
 // The rows [first, first + count) of a table: a slice of a stack.
 class SliceRows final : public TableRows
@@ -96,32 +97,12 @@ private:
     bool m_interleaved;
 };
 
-// Each slice's ALiBi slope, read where every mask has it: row 1, column 0 holds -m.
-std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length)
-{
-    if (length < 2)
-        return std::nullopt;
-    std::vector<double> slopes;
-    std::vector<float> row(static_cast<std::size_t>(rows.cols()));
-    QString error;
-    for (std::int64_t s = 0; s < count; ++s) {
-        if (!rows.read(s * length + 1, 1, row.data(), error))
-            return std::nullopt;
-        slopes.push_back(-double(row[0]));
-    }
-    return slopes;
-}
-
 } // namespace
 
 std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, const Params &p)
 {
-    if (family == Encoding::Rope)
-        return std::pair {RopeFrequencies::rotaryDim(p.rope), p.rope.layout == RopeLayout::Interleaved};
-    if (family == Encoding::Rope2d
-        && (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit))
-        return std::pair {p.rope.headDim, false};
-    return std::nullopt;
+    const auto &width = FamilyChecks::of(family).tensors.tableWidth;
+    return width ? width(p) : std::nullopt;
 }
 
 int verdictRank(CheckVerdict v)
@@ -197,100 +178,81 @@ std::variant<std::vector<double>, QString> readVector(const TableRows &rows)
 
 TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared)
 {
-    if (declared.family == Encoding::Rope)
-        return RopeInvFreq::expect(v, stored, declared.params);
-    if (declared.family == Encoding::Alibi)
-        return AlibiSlopeVector::check(v, stored, declared.heads.value_or(std::int64_t(v.size())));
     if (declared.family) {
+        if (const auto &reading = FamilyChecks::of(*declared.family).tensors.vector)
+            return reading->expect(v, stored, declared.params, declared.heads);
+        QStringList readers;
+        for (const FamilySpec &family : Families::all()) {
+            if (const auto &reading = FamilyChecks::of(family.encoding).tensors.vector)
+                readers.append(u"%1 (--expect %2)"_s.arg(reading->what, family.word));
+        }
         TableMatch m;
         m.verdict = CheckVerdict::Unknown;
-        m.diagnosis = u"a vector is RoPE's inv_freq (--expect rope) or ALiBi's slopes (--expect alibi)"_s;
+        m.diagnosis = u"a vector is "_s + readers.join(u" or "_s);
         return m;
     }
-    std::optional<TableMatch> slopes, inv;
-    if (AlibiSlopeVector::plausible(v))
-        slopes = AlibiSlopeVector::check(v, stored, std::nullopt);
-    if (RopeInvFreq::plausible(v))
-        inv = RopeInvFreq::identify(v, stored);
-    // get_slopes' own values first, then a model's inv_freq, then a named slope mistake (2^(-8k/H)
-    // at H no power of two is linear RoPE at theta 256 only by accident), then inv_freq's named
-    // mistake (a model's vector rounded to bfloat16) or its formula.
-    if (slopes && slopes->verdict == CheckVerdict::Correct)
-        return *slopes;
-    if (inv && inv->verdict == CheckVerdict::Correct)
-        return *inv;
-    if (slopes && slopes->verdict == CheckVerdict::Mistake)
-        return *slopes;
-    if (inv && (inv->verdict == CheckVerdict::Mistake || inv->verdict == CheckVerdict::Variant))
-        return *inv;
-    TableMatch m = inv ? *inv : slopes ? *slopes : TableMatch();
+    // Each family's reading of a vector plausibly its, taken by verdict (correct, mistake, variant,
+    // unknown); of equal verdicts the narrower claim (VectorReading::parameterFree), then the list's
+    // order. A wrong vector no reading names stays unknown.
+    const auto order = [](const TableMatch &m, bool parameterFree) {
+        const int verdict = m.verdict == CheckVerdict::Correct ? 0
+            : m.verdict == CheckVerdict::Mistake               ? 1
+            : m.verdict == CheckVerdict::Variant               ? 2
+                                                               : 3;
+        return 2 * verdict + (parameterFree == (verdict == 3) ? 1 : 0);
+    };
+    std::optional<TableMatch> best;
+    int bestOrder = 0;
+    QStringList what;
+    for (const FamilySpec &family : Families::all()) {
+        const auto &reading = FamilyChecks::of(family.encoding).tensors.vector;
+        if (!reading)
+            continue;
+        what.append(u"%1 (%2)"_s.arg(reading->what, reading->range));
+        if (!reading->plausible(v))
+            continue;
+        TableMatch m = reading->identify(v, stored);
+        const int o = order(m, reading->parameterFree);
+        if (!best || o < bestOrder) {
+            best = std::move(m);
+            bestOrder = o;
+        }
+    }
+    TableMatch m = best.value_or(TableMatch());
+    if (m.verdict == CheckVerdict::Correct || m.verdict == CheckVerdict::Mistake || m.verdict == CheckVerdict::Variant)
+        return m;
     m.verdict = CheckVerdict::Unknown;
-    if (!inv && !slopes)
-        m.diagnosis = u"a vector of %1 values that is neither RoPE's inv_freq (positive, at most 1 at pair 0) nor "
-                      "ALiBi's slopes (in (0, 1])"_s.arg(v.size());
+    if (!best)
+        m.diagnosis = u"a vector of %1 values that is neither %2"_s.arg(v.size()).arg(what.join(u" nor "_s));
     return m;
 }
 
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
-                                    std::optional<std::int64_t> heads)
+                                    std::optional<std::int64_t> heads, std::optional<Encoding> declared)
 {
-    const std::int64_t length = shape.back();
-    const std::int64_t count = rows.rows();
-    if (length < 2 || count < 1 || count > AlibiParams::kMaxHeads * 64)
-        return std::nullopt;
-    std::vector<float> row(static_cast<std::size_t>(length));
-    std::vector<double> slopes;
-    QString error;
-    // BLOOM: m·j (keys from 0); MPT: m·(j − (L − 1)) (the last key 0).
-    std::optional<bool> bloom;
-    for (std::int64_t r = 0; r < count; ++r) {
-        if (!rows.read(r, 1, row.data(), error))
-            return std::nullopt;
-        const bool fromZero = row[0] == 0.0f;
-        if (bloom && *bloom != fromZero)
-            return std::nullopt;
-        bloom = fromZero;
-        const double offset = fromZero ? 0.0 : -double(length - 1);
-        const double m = fromZero ? double(row[std::size_t(length - 1)]) / double(length - 1)
-                                  : -double(row[0]) / double(length - 1);
-        for (std::int64_t j = 0; j < length; ++j) {
-            const double exact = m * (double(j) + offset);
-            if (std::fabs(double(row[std::size_t(j)]) - exact) > 1e-6 * std::fabs(exact) + 1e-30)
-                return std::nullopt;
-        }
-        slopes.push_back(m);
+    for (const FamilySpec &family : Families::all()) {
+        const auto &bias = FamilyChecks::of(family.encoding).tensors.headBias;
+        if ((declared && *declared != family.encoding) || !bias || !bias->keyBiases)
+            continue;
+        if (auto read = bias->keyBiases(shape, rows, heads))
+            return read;
     }
-    // Heads repeated per batch (BLOOM's [B·H, 1, L]): H declared, or the dimension before the
-    // 1 in [B, H, 1, L], or else the rows' period (the slopes repeating every H rows).
-    const std::vector<std::int64_t> dims = notOne(shape);
-    std::int64_t h = heads.value_or(dims.size() >= 3 ? dims[dims.size() - 2] : count);
-    const auto repeats = [&](std::int64_t period) {
-        for (std::int64_t r = period; r < count; ++r) {
-            if (slopes[std::size_t(r)] != slopes[std::size_t(r % period)])
-                return false;
-        }
-        return true;
-    };
-    if (!heads && dims.size() < 3) {
-        for (std::int64_t p = 1; p < count; ++p) {
-            if (count % p == 0 && repeats(p)) {
-                h = p;
-                break;
-            }
-        }
+    return std::nullopt;
+}
+
+bool readsKeyBiases(Encoding family)
+{
+    const auto &bias = FamilyChecks::of(family).tensors.headBias;
+    return bias && bias->keyBiases;
+}
+
+std::optional<std::int64_t> flagHeads(const Params &params)
+{
+    for (const FamilySpec &family : Families::all()) {
+        if (const auto &bias = FamilyChecks::of(family.encoding).tensors.headBias)
+            return bias->heads(params);
     }
-    if (h < 1 || count % h != 0 || !repeats(h))
-        return std::nullopt;
-    slopes.resize(std::size_t(h));
-    TableMatch m = AlibiSlopeVector::check(slopes, rows.storedType(), h);
-    m.table = u"alibi-key-bias"_s;
-    if (count > h)
-        m.notes.prepend(u"the rows are %1 batches of %2 heads%3"_s.arg(count / h).arg(h).arg(
-            heads ? QString() : u" (their slopes repeat every %1 rows; --heads declares another H)"_s.arg(h)));
-    m.notes.prepend(u"%1 rows of %2 keys, each its head's slope times %3 (%4)"_s.arg(count).arg(length).arg(
-        *bloom ? u"the key's position j"_s : u"j − (L − 1)"_s,
-        *bloom ? u"BLOOM's build_alibi_tensor"_s : u"MPT's build_mpt_alibi_tensor"_s));
-    return m;
+    return std::nullopt;
 }
 
 std::int64_t slices(const std::vector<std::int64_t> &shape)
@@ -333,31 +295,13 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
     TableMatch m = matches[std::size_t(worst)];
     const std::int64_t length = shape.size() >= 2 ? shape[shape.size() - 2] : 0;
     const bool square = shape.size() >= 3 && length == shape.back();
-    const bool alibi = square
-        && std::all_of(matches.begin(), matches.end(), [](const TableMatch &x) { return x.family == Encoding::Alibi; });
-    if (alibi) {
-        const std::int64_t heads = shape[shape.size() - 3];
-        if (const auto slopes = headSlopes(rows, count, length); slopes && heads >= 1) {
-            std::vector<double> first(slopes->begin(), slopes->begin() + std::min<std::int64_t>(heads, count));
-            TableMatch s = AlibiSlopeVector::check(first, rows.storedType(), heads);
-            if (s.verdict != CheckVerdict::Correct) {
-                m.verdict = CheckVerdict::Mistake;
-                m.mistakes = s.mistakes;
-                m.diagnosis = u"the heads' slopes: "_s + s.diagnosis;
-                m.notes.prepend(s.notes.value(0));
-            } else if (verdictRank(m.verdict) <= verdictRank(CheckVerdict::Variant)) {
-                m.verdict = CheckVerdict::Correct;
-                m.correctAgainst = s.correctAgainst + u", head by head"_s;
-                m.diagnosis = s.diagnosis + u"; each head's bias: "_s + matches.front().diagnosis;
-                m.findings.clear();
-                for (const MatchField &field : matches.front().findings) {
-                    if (field.key != u"heads"_s && field.key != u"head"_s && field.key != u"slope"_s)
-                        m.findings.append(field);
-                }
-                m.findings.append({u"heads"_s, heads});
-            }
-        }
-    }
+    // A stack of per-head maps that are all one family's: its heads checked together.
+    const std::optional<Encoding> family = matches.front().family;
+    const bool oneFamily = family
+        && std::all_of(matches.begin(), matches.end(), [&](const TableMatch &x) { return x.family == family; });
+    const auto *bias = oneFamily ? &FamilyChecks::of(*family).tensors.headBias : nullptr;
+    const bool heads = square && bias && *bias && (*bias)->combineHeads;
+    const bool headsVerdict = heads && (*bias)->combineHeads(shape, rows, matches, m);
     const QString label = sliceLabel(shape, worst);
     m.notes.prepend(u"%1 slices of %2 x %3 (shape %4), each checked as a table; %5"_s.arg(count)
                         .arg(length)
@@ -366,9 +310,9 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
                              m.verdict == CheckVerdict::Correct
                                  ? u"every one correct"_s
                                  : u"the first of the worst verdict: slice %1"_s.arg(label)));
-    if (m.verdict != CheckVerdict::Correct && !m.diagnosis.startsWith(u"the heads'"_s))
+    if (m.verdict != CheckVerdict::Correct && !headsVerdict)
         m.diagnosis = u"slice %1: %2"_s.arg(label, m.diagnosis);
-    if (m.worstRow && !alibi)
+    if (m.worstRow && !heads)
         m.worstRow = *m.worstRow + worst * length;
     return m;
 }
@@ -387,7 +331,10 @@ std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, 
 
 QStringList mistakeIds()
 {
-    return RopeInvFreq::mistakeIds() + AlibiSlopeVector::mistakeIds() + T5BiasStack::mistakeIds();
+    QStringList ids;
+    for (const FamilySpec &family : Families::all())
+        ids += FamilyChecks::of(family.encoding).tensors.mistakes;
+    return ids;
 }
 
 } // namespace posenc::TensorShapes

@@ -13,11 +13,12 @@
 #include <vector>
 
 // The shapes engineers dump besides an L x d table, each read as what it is (docs/ARCHITECTURE.md,
-// Checking a table, "Shapes"): a vector (RoPE's inv_freq, ALiBi's slopes), per-head key biases
-// (BLOOM's and MPT's ALiBi, [H, 1, L]), and a stack of tables ([B, L, d] caches, [H, L, L] and
-// [B, H, L, L] biases, [B, H, L, D] and [3, B, L, D] caches), each slice checked as a table and the
-// slices' verdicts combined, ALiBi's heads against get_slopes(H). The rows are the array's last
-// dimension's (TableFile::openTensor).
+// Checking a table, "Shapes"): a vector, per-head key biases ([H, 1, L]), and a stack of tables
+// ([B, L, d] caches, [H, L, L] and [B, H, L, L] biases, [B, H, L, D] and [3, B, L, D] caches), each
+// slice checked as a table and the slices' verdicts combined. What a family reads in a shape is its
+// facet's (TensorReading: RoPE's inv_freq, ALiBi's slopes and key biases); this file asks the
+// family declared, or every family, and names none. The rows are the array's last dimension's
+// (TableFile::openTensor).
 namespace posenc::TensorShapes {
 
 enum class Kind { Table, Vector, KeyBiases, Stack, Refused };
@@ -46,11 +47,15 @@ struct VectorDeclaration
 // A vector read as RoPE's inv_freq or ALiBi's slopes, or against the declared one.
 TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared);
 
-// BLOOM's [B·H, 1, L] (slope × key position, build_alibi_tensor) and MPT's [1, H, 1, L]
-// (slope × (j − (L − 1)), build_mpt_alibi_tensor): each row affine in the key at its head's slope, the
-// slopes against get_slopes(H). Nothing when a row is not affine.
+// Per-head key biases ([H, 1, L], [B·H, 1, L], [1, H, 1, L]) read by the declared family's
+// HeadBiasReading, or undeclared by the first family's that reads them; nothing where none does.
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
-                                    std::optional<std::int64_t> heads);
+                                    std::optional<std::int64_t> heads, std::optional<Encoding> declared);
+// Whether `family` reads key biases (else its declared tensor of that shape is a table or stack).
+bool readsKeyBiases(Encoding family);
+// The heads the parameter flags declare (--heads), as the first family that biases each head reads
+// them from its parameters.
+std::optional<std::int64_t> flagHeads(const Params &params);
 
 // Slice `index` of a stack: the rows [index·L, (index + 1)·L) of `rows`.
 std::shared_ptr<const TableRows> slice(std::shared_ptr<const TableRows> rows, std::int64_t index, std::int64_t length,
@@ -60,13 +65,15 @@ std::int64_t slices(const std::vector<std::int64_t> &shape);
 QString sliceLabel(const std::vector<std::int64_t> &shape, std::int64_t index);
 
 // The slices' matches as one: the worst verdict, the first slice that is not correct named, and
-// for ALiBi heads ([.., H, L, L]) the slopes each head's rows hold against get_slopes(H).
+// where every slice of a stack of square maps ([.., H, L, L]) is one family's that biases each head,
+// the heads checked together by its HeadBiasReading (ALiBi's slopes against get_slopes(H)).
 TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches);
 
-// A cos or sin cache of half the width a declared RoPE's table has ([L, rotary_dim / 2]: candle's
-// and vLLM's cos of the frequencies before cat((freqs, freqs))): whether it is, and the table it
-// stands for, each column repeated as the declared layout repeats it (cat for half, each pair's
-// two columns for interleaved), so that the declared reference compares it.
+// A cache of half the width a declared family's table has, where its tables repeat each column
+// (TensorReading::tableWidth; RoPE's [L, rotary_dim / 2]: candle's and vLLM's cos of the
+// frequencies before cat((freqs, freqs))): whether it is, and the table it stands for, each column
+// repeated as the declared layout repeats it (cat for half, each pair's two columns for
+// interleaved), so that the declared reference compares it.
 bool halfWidth(Encoding family, const Params &declared, std::int64_t cols);
 std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family,
                                          const Params &declared);
@@ -74,10 +81,14 @@ std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, 
 // The verdicts from best to worst (correct 0 ... mistake 4), as slices and halves combine.
 int verdictRank(CheckVerdict v);
 
-// The declared table's width and whether its layout pairs neighbouring columns (RoPE's, and the
-// 2-D RoPE styles of HF's table width); nothing for another family.
+// The declared table's width and whether its layout pairs neighbouring columns, as the family's
+// TensorReading::tableWidth gives them; nothing for a family without one.
 std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, const Params &p);
 
+// The dimensions that are not 1.
+std::vector<std::int64_t> notOne(const std::vector<std::int64_t> &shape);
+
+// The mistakes the families' readings of these shapes name, in the list's order.
 QStringList mistakeIds();
 
 } // namespace posenc::TensorShapes

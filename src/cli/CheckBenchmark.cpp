@@ -3,12 +3,13 @@
 #include "CheckCommand.h"
 #include "ConfigCheckBenchmark.h"
 
+#include "check/FamilyCheck.h"
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
 #include "core/Engine.h"
+#include "core/FamilySpec.h"
 #include "core/Quantity.h"
-#include "core/rope/RopeFrequencies.h"
 #include "io/BufferRows.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyWriter.h"
@@ -137,14 +138,26 @@ double msOf(const std::function<bool()> &run, bool &ok)
 double identifyWideMs(int repeats)
 {
     constexpr std::int64_t kHead = 8192, kRows = 64;
+    // The table a family's facet names for this (FamilyCheck::wideBenchTable: RoPE's cos).
     Params p;
-    p.encoding = Encoding::Rope;
+    QString table;
+    for (const FamilySpec &family : Families::all()) {
+        const FamilyCheck &check = FamilyChecks::of(family.encoding);
+        if (check.wideBenchTable.isEmpty() || !check.fitTableWidth)
+            continue;
+        p.encoding = family.encoding;
+        table = check.wideBenchTable;
+        check.fitTableWidth(p, kHead);
+        break;
+    }
+    const auto quantity = Quantities::fromName(table);
+    if (!quantity)
+        return -1.0;
     p.maxLen = kRows;
-    RopeFrequencies::setHeadDim(p, kHead);
     const Engine engine(p);
     auto values = std::make_shared<RowMatrixXf>(kRows, kHead);
-    engine.compute(*Quantities::fromName(u"rope-cos"_s), {0, kRows, 0, kHead}, *values);
-    const MatrixRows rows(values, StoredType::Float32, u"rope-cos-8192"_s);
+    engine.compute(*quantity, {0, kRows, 0, kHead}, *values);
+    const MatrixRows rows(values, StoredType::Float32, table + u"-8192"_s);
     double best = -1.0;
     for (int i = 0; i < std::max(repeats, 1); ++i) {
         bool ok = true;
@@ -152,7 +165,7 @@ double identifyWideMs(int repeats)
             [&] {
                 const auto match = TableCheck::identify(rows, {});
                 const auto *m = std::get_if<TableMatch>(&match);
-                return m && m->family == Encoding::Rope;
+                return m && m->family == p.encoding;
             },
             ok);
         if (!ok)

@@ -3,6 +3,7 @@
 #include "BudgetAdvice.h"
 #include "CheckApply.h"
 #include "CheckExpect.h"
+#include "CheckSlicesAtIds.h"
 #include "CheckTensor.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
@@ -15,6 +16,7 @@
 
 #include "check/CheckReport.h"
 #include "check/DeclaredReading.h"
+#include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
 #include "check/TensorShapes.h"
@@ -372,8 +374,24 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
     TableFile::Tensor tensor = opened.value();
+    std::optional<std::int64_t> heads;
+    if (parser.isSet(u"heads"_s))
+        heads = expected.kind == CheckExpect::Expectation::Kind::Family
+                && FamilyChecks::of(expected.family).tensors.headBias
+            ? FamilyChecks::of(expected.family).tensors.headBias->heads(expected.params)
+            : TensorShapes::flagHeads(declared);
+    const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
     if (parser.isSet(u"position-ids"_s)) {
+        // Ids of every slice of a stack (M-RoPE's [3, B, L] for a [3, B, L, D] cache).
+        if (auto sliced = CheckSlicesAtIds::check(tensor, parser.value(u"position-ids"_s), run, err)) {
+            if (const int *code = std::get_if<int>(&*sliced))
+                return *code;
+            const TableMatch &match = std::get<TableMatch>(*sliced);
+            out << (parser.isSet(u"json"_s) ? json(match)
+                                            : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
+            return verdictExitCode(match.verdict);
+        }
         auto laid
             = PositionIdsCheckCommand::readLayout(parser.value(u"position-ids"_s), tensor.rows->rows(), budget, err);
         if (const int *code = std::get_if<int>(&laid))
@@ -382,12 +400,6 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);
         tensor.shape = {tensor.rows->rows(), tensor.rows->cols()};
     }
-    std::optional<std::int64_t> heads;
-    if (parser.isSet(u"heads"_s))
-        heads = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi
-            ? expected.params.alibi.heads
-            : declared.alibi.heads;
-    const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     auto checked = CheckTensor::check(tensor, run, err);
     if (const int *code = std::get_if<int>(&checked))
         return *code;

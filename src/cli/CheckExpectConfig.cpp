@@ -89,7 +89,7 @@ std::variant<Expectation, Refusal> diffusersExpectation(const QString &path, con
     const DiffusersTimestep::Embedding &embedding = std::get<DiffusersTimestep::Embedding>(read);
     Expectation e;
     e.kind = Expectation::Kind::Family;
-    e.family = Encoding::Sinusoidal;
+    e.family = embedding.params.encoding;
     e.params = embedding.params;
     const FamilySpec &spec = Families::spec(e.family);
     if (const auto refused = layInputs(e.params, spec, inputs))

@@ -4,7 +4,6 @@
 #include "ExitCode.h"
 #include "ProgressLine.h"
 
-#include "check/CosSinCache.h"
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
@@ -106,38 +105,44 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     return match;
 }
 
-// A cos|sin cache (CosSinCache: vLLM's cat(cos, sin)) of the declared RoPE's width, or undeclared:
-// each half checked as the HF table it stands for, against the declared RoPE or identified.
-// Nothing when the table is no such cache, or a declared family has no RoPE table of its width.
-std::optional<std::variant<TableMatch, int>> checkCosSin(const std::shared_ptr<const TableRows> &rows, const Run &run,
+// Two tables side by side of the declared family's width (PairedTablesReading: RoPE's cos|sin
+// cache, vLLM's cat(cos, sin)), or undeclared of the first family whose pair the rows hold and
+// whose tables both halves are read as: each half checked as the table it stands for, against the
+// declared family or identified. Nothing when the table is no such pair, or a declared family has
+// none of its width.
+std::optional<std::variant<TableMatch, int>> checkPaired(const std::shared_ptr<const TableRows> &rows, const Run &run,
                                                          const CheckExpect::Expectation &expected, QTextStream &err)
 {
     using Kind = CheckExpect::Expectation::Kind;
-    bool interleaved = false;
-    if (expected.kind != Kind::None) {
-        const auto width = expected.kind == Kind::Family && expected.family == Encoding::Rope
-            ? TensorShapes::declaredWidth(expected.family, expected.params)
-            : std::nullopt;
-        if (!width || width->first != rows->cols())
-            return std::nullopt;
-        interleaved = width->second;
+    for (const FamilySpec &family : Families::all()) {
+        const auto &paired = FamilyChecks::of(family.encoding).tensors.paired;
+        bool adjacent = false;
+        if (expected.kind != Kind::None) {
+            if (expected.kind != Kind::Family || expected.family != family.encoding || !paired)
+                continue;
+            const auto width = TensorShapes::declaredWidth(expected.family, expected.params);
+            if (!width || width->first != rows->cols())
+                return std::nullopt;
+            adjacent = width->second;
+        }
+        if (!paired || !paired->holds(*rows))
+            continue;
+        std::vector<TableMatch> halves;
+        for (int index = 0; index < 2; ++index) {
+            CheckExpect::Expectation each = expected;
+            if (expected.kind == Kind::Family)
+                each.tables = {paired->tables.value(index)};
+            auto checked = checkRows(*paired->half(rows, index, adjacent), run, each, err);
+            if (const int *code = std::get_if<int>(&checked))
+                return *code;
+            halves.push_back(std::get<TableMatch>(std::move(checked)));
+        }
+        const auto theFamilys = [&](const TableMatch &h) { return h.family == family.encoding; };
+        if (expected.kind == Kind::None && !std::all_of(halves.begin(), halves.end(), theFamilys))
+            continue;
+        return paired->combine(std::move(halves[0]), std::move(halves[1]), rows->cols() / 2, adjacent);
     }
-    if (!CosSinCache::holds(*rows))
-        return std::nullopt;
-    std::vector<TableMatch> halves;
-    for (const bool sines : {false, true}) {
-        CheckExpect::Expectation each = expected;
-        if (expected.kind == Kind::Family)
-            each.tables = {sines ? u"rope-sin"_s : u"rope-cos"_s};
-        auto checked = checkRows(*CosSinCache::half(rows, sines, interleaved), run, each, err);
-        if (const int *code = std::get_if<int>(&checked))
-            return *code;
-        halves.push_back(std::get<TableMatch>(std::move(checked)));
-    }
-    if (expected.kind == Kind::None
-        && !std::all_of(halves.begin(), halves.end(), [](const TableMatch &h) { return h.family == Encoding::Rope; }))
-        return std::nullopt;
-    return CosSinCache::combine(std::move(halves[0]), std::move(halves[1]), rows->cols() / 2, interleaved);
+    return std::nullopt;
 }
 
 // Of an undeclared table that is also a cos|sin cache: the cache's reading where it is the better
@@ -167,8 +172,12 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     const std::vector<std::int64_t> &shape = tensor.shape;
     const CheckExpect::Expectation &expected = run.expected;
     const std::optional<std::int64_t> heads = run.heads;
-    const bool alibiDeclared
-        = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Alibi;
+    // The declared family, whose readings alone are asked (TensorReading).
+    const std::optional<Encoding> declared
+        = expected.kind == CheckExpect::Expectation::Kind::Family ? std::optional(expected.family) : std::nullopt;
+    const auto *headBias = declared && FamilyChecks::of(*declared).tensors.headBias
+        ? &*FamilyChecks::of(*declared).tensors.headBias
+        : nullptr;
     TensorShapes::Kind kind = TensorShapes::kindOf(shape);
     const auto refuse = [&] {
         return fail(err, ExitUsage,
@@ -181,8 +190,9 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     // What is not key biases is read as the table or the stack its dimensions other than 1 make.
     const std::size_t notOne = shape.size() - std::size_t(std::count(shape.begin(), shape.end(), 1));
     const TensorShapes::Kind tableOrStack = notOne <= 2 ? TensorShapes::Kind::Table : TensorShapes::Kind::Stack;
-    const bool otherFamily = expected.kind != CheckExpect::Expectation::Kind::None && !alibiDeclared;
-    if (kind == TensorShapes::Kind::KeyBiases && otherFamily)
+    const bool noKeyBiases = expected.kind != CheckExpect::Expectation::Kind::None
+        && !(declared && TensorShapes::readsKeyBiases(*declared));
+    if (kind == TensorShapes::Kind::KeyBiases && noKeyBiases)
         kind = tableOrStack;
     if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table)
         return fail(err, ExitUsage,
@@ -202,12 +212,12 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         match = TensorShapes::checkVector(std::get<std::vector<double>>(values), rows->storedType(), vector);
     }
     if (kind == TensorShapes::Kind::KeyBiases) {
-        match = TensorShapes::keyBiases(shape, *rows, heads);
+        match = TensorShapes::keyBiases(shape, *rows, heads, declared);
         if (!match)
             kind = tableOrStack;
     }
     if (kind == TensorShapes::Kind::Table) {
-        auto cache = checkCosSin(rows, run, expected, err);
+        auto cache = checkPaired(rows, run, expected, err);
         if (cache) {
             if (const int *code = std::get_if<int>(&*cache))
                 return *code;
@@ -250,9 +260,9 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         for (std::int64_t i = 0; i < count; ++i) {
             const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(shape, i));
             CheckExpect::Expectation each = expected;
-            if (alibiDeclared) {
-                each.params.alibi.heads = heads.value_or(shape[shape.size() - 3]);
-                each.params.alibi.head = i % each.params.alibi.heads + 1;
+            if (headBias) {
+                const std::int64_t h = heads.value_or(shape[shape.size() - 3]);
+                headBias->atHead(each.params, h, i % h + 1);
             }
             auto checked = checkRows(*part, run, each, err);
             if (const int *code = std::get_if<int>(&checked))

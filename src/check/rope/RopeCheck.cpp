@@ -2,8 +2,10 @@
 // key, its config reader and its layers' numbers and words.
 #include "check/FamilyCheck.h"
 
+#include "check/rope/CosSinCache.h"
 #include "check/rope/RopeApply.h"
 #include "check/rope/RopeConfigReader.h"
+#include "check/rope/RopeInvFreq.h"
 #include "check/rope/RopeLayers.h"
 #include "check/rope/RopeTableCheck.h"
 #include "core/rope/RopeFrequencies.h"
@@ -14,6 +16,38 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+// What the shape check reads as RoPE's (TensorReading): a model's inv_freq, a cos|sin cache, and a
+// cache of half the table's width.
+TensorReading ropeTensors()
+{
+    TensorReading tensors;
+    VectorReading inv;
+    inv.what = u"RoPE's inv_freq"_s;
+    inv.range = u"positive, at most 1 at pair 0"_s;
+    inv.plausible = RopeInvFreq::plausible;
+    inv.identify = RopeInvFreq::identify;
+    inv.expect = [](const std::vector<double> &v, StoredType stored, const Params &declared,
+                    std::optional<std::int64_t>) { return RopeInvFreq::expect(v, stored, declared); };
+    tensors.vector = std::move(inv);
+    PairedTablesReading cosSin;
+    cosSin.tables = {u"rope-cos"_s, u"rope-sin"_s};
+    cosSin.holds = CosSinCache::holds;
+    cosSin.half = [](std::shared_ptr<const TableRows> rows, int index, bool interleaved) {
+        return CosSinCache::half(std::move(rows), index == 1, interleaved);
+    };
+    cosSin.combine = CosSinCache::combine;
+    tensors.paired = std::move(cosSin);
+    tensors.tableWidth = [](const Params &p) {
+        return std::optional(std::pair {RopeFrequencies::rotaryDim(p.rope), p.rope.layout == RopeLayout::Interleaved});
+    };
+    tensors.mistakes = RopeInvFreq::mistakeIds();
+    return tensors;
+}
+
+} // namespace
+
 FamilyCheck makeRopeCheck()
 {
     FamilyCheck check;
@@ -22,6 +56,8 @@ FamilyCheck makeRopeCheck()
     check.readConfig = [](ConfigContext &context) { return RopeConfigReader(context).layers(); };
     check.configFindings = RopeConfig::findings();
     check.rotary = RopeLayers::rotary();
+    check.tensors = ropeTensors();
+    check.wideBenchTable = u"rope-cos"_s;
     // A head whose every column turns is as wide as its table; a partial one keeps its head_dim.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)

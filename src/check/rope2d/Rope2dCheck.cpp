@@ -11,6 +11,13 @@ FamilyCheck makeRope2dCheck()
 {
     FamilyCheck check;
     check.table = Rope2dTableCheck::hypothesis();
+    // Pixtral's and the Qwen ViT's tables are HF's head wide, rotate_half's halves repeated: a
+    // cache of half their width stands for them (TensorShapes::widened).
+    check.tensors.tableWidth = [](const Params &p) -> std::optional<std::pair<std::int64_t, bool>> {
+        if (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit)
+            return std::pair {p.rope.headDim, false};
+        return std::nullopt;
+    };
     return check;
 }
 

@@ -19,6 +19,7 @@ FamilyCheck makeT5Check()
     check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows, const Params *declared) {
         return T5BiasStack::read(shape, rows, declared ? std::optional(declared->t5) : std::nullopt);
     };
+    check.tensors.mistakes = T5BiasStack::mistakeIds();
     return check;
 }
 

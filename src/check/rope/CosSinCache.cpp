@@ -1,4 +1,4 @@
-#include "check/CosSinCache.h"
+#include "check/rope/CosSinCache.h"
 
 #include "check/TensorShapes.h"
 

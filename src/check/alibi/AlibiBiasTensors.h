@@ -1,0 +1,28 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// ALiBi's bias tensors as models hold them (docs/ARCHITECTURE.md, Checking a table, "Shapes"): the
+// key biases of BLOOM and MPT, and a stack of per-head [L, L] biases whose heads' slopes are checked
+// together against get_slopes(H) (AlibiSlopeVector).
+namespace posenc::AlibiBiasTensors {
+
+// BLOOM's [B·H, 1, L] (slope × key position, build_alibi_tensor) and MPT's [1, H, 1, L]
+// (slope × (j − (L − 1)), build_mpt_alibi_tensor): each row affine in the key at its head's slope, the
+// slopes against get_slopes(H). Nothing when a row is not affine.
+std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
+                                    std::optional<std::int64_t> heads);
+
+// A stack [.., H, L, L] whose every slice was matched as ALiBi's: the slopes each head's rows hold
+// (row 1, column 0 holds -m) against get_slopes(H), into `combined`: a mistake of the slopes, or
+// correct head by head where every slice is at worst a variant. Whether the verdict is now the
+// slopes' mistake (its diagnosis no slice's).
+bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows, const std::vector<TableMatch> &slices,
+                  TableMatch &combined);
+
+} // namespace posenc::AlibiBiasTensors
