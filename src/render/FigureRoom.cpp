@@ -48,7 +48,7 @@ const std::vector<Step> &ladder()
         [](QCustomPlot *plot) { return hideDispensable(plot, 1); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 2); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 3); },
-        dropPanelTitles,
+        dropUnnamingTitles,
         elideEntries,
         dropKeysIfOverflowing,
     };
@@ -77,6 +77,45 @@ TextRole roleOf(const QCPLayoutElement *element)
     // Row 0 of the figure's layout is its title (PlotStyle::resetWithTitle); any other text a
     // figure did not name is a caption.
     return titleOf(*element->parentPlot()) == element ? TextRole::Title : TextRole::Caption;
+}
+
+QCPAxisRect *panelNamedBy(const QCPLayoutElement *title)
+{
+    const auto firstPanelIn = [](QCPLayoutElement *element) -> QCPAxisRect * {
+        if (auto *rect = qobject_cast<QCPAxisRect *>(element))
+            return rect;
+        if (const auto *layout = qobject_cast<QCPLayout *>(element))
+            for (QCPLayoutElement *inner : layout->elements(true))
+                if (auto *rect = qobject_cast<QCPAxisRect *>(inner))
+                    return rect;
+        return nullptr;
+    };
+    for (const QCPLayoutElement *at = title; at;) {
+        const auto *grid = qobject_cast<const QCPLayoutGrid *>(at->layout());
+        if (!grid)
+            return nullptr;
+        int row = -1, column = -1;
+        for (int i = 0; i < grid->elementCount(); ++i)
+            if (grid->elementAt(i) == at)
+                grid->indexToRowCol(i, row, column);
+        for (int r = row + 1; row >= 0 && r < grid->rowCount(); ++r)
+            if (QCPAxisRect *rect = firstPanelIn(grid->element(r, column)))
+                return rect;
+        at = grid;
+    }
+    return nullptr;
+}
+
+QList<QCPAxisRect *> panelsNamedIn(QCPLayoutElement *element)
+{
+    QList<QCPLayoutElement *> within {element};
+    if (const auto *layout = qobject_cast<QCPLayout *>(element))
+        within += layout->elements(true);
+    QList<QCPAxisRect *> rects;
+    for (QCPLayoutElement *inner : within)
+        if (QCPAxisRect *rect = inner && roleOf(inner) == TextRole::PanelTitle ? panelNamedBy(inner) : nullptr)
+            rects.append(rect);
+    return rects;
 }
 
 int steps()

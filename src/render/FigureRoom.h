@@ -10,7 +10,7 @@ namespace posenc {
 // What a text or a legend of a figure is, so that little room gives up the least needed first.
 enum class TextRole {
     Title, // the figure's title, row 0 of its layout
-    PanelTitle, // what one of several panels shows
+    PanelTitle, // what one of several panels shows: its name, which goes only with its panel
     Caption, // notes, counts and explanations beside or below the plots; a legend of marks
     Key, // a legend of what the data's colours and lines are (any legend not named otherwise)
 };
@@ -23,9 +23,11 @@ enum class TextRole {
 // many columns as their room holds, the captions and legends of marks go, panels side by side or
 // stacked share their axes' labels, the title keeps its first parts then its first line, the
 // panels' titles one line, the title goes (a file keeps it in its metadata), the panels the figure
-// can do without go (setDispensable), the panels' titles go. What a reader cannot do without is
-// never given up: every axis drawn and every colour bar keeps its label (at most shortened to its
-// first part) and its tick labels (thinned). Where no step gives the plots half of the figure, the
+// can do without go (setDispensable), each with the titles that name it, the panel titles that name
+// no panel go. What a reader cannot do without is never given up: every panel drawn keeps its
+// name (at most shortened to its first words: a panel without it cannot be read), every axis drawn
+// and every colour bar its label (at most shortened to its first part) and its tick labels
+// (thinned). Where no step gives the plots half of the figure, the
 // figure is drawn as the step that gave them the most left it; only a figure whose labels overflow
 // its page whatever is given up is too small (FigureBuild). Every step is undone before the next
 // filling is fitted, so that a view made large again shows everything, and a view and its export at
@@ -39,8 +41,16 @@ TextRole roleOf(const QCPLayoutElement *element);
 
 // A panel (an axis rect, a grid holding one with its title and colorbar, or its title alone) the
 // figure can do without on little room, given up in `order` (1 first, then 2), after its texts:
-// a second table beside the one that says the same, the secondary row of a comparison.
+// a second table beside the one that says the same, the secondary row of a comparison. The panel
+// titles that name a panel given up go with it, and only with it, whatever they are marked.
 void setDispensable(QCPLayoutElement *panel, int order);
+
+// The panel a panel's title names: the first axis rect below it in its grid's column (itself, or
+// the first a grid there holds), past other texts; where its grid holds none below it, the first
+// below the grid in the grid that holds it, and so on up; none where no panel is below it.
+QCPAxisRect *panelNamedBy(const QCPLayoutElement *title);
+// The panels the panel titles `element` is or holds name.
+QList<QCPAxisRect *> panelsNamedIn(QCPLayoutElement *element);
 
 // The steps, in the order they are given up.
 int steps();

@@ -97,10 +97,14 @@ QString shortened(const QString &text, const QFont &font, double width, int line
                 return kept + more;
         }
     }
-    const QStringList wrapped = FigureFit::wrap(parts.value(0), font, width).split(u'\n');
-    QStringList kept = wrapped.mid(0, lines);
-    kept.last() = QFontMetricsF(font).elidedText(kept.last() + u" …"_s, Qt::ElideRight, width);
-    return kept.join(u' ');
+    // Where not even that fits, the first word and the number it names whole, past the room: a
+    // text cut within its first word ("embed…", or nothing) names nothing, and the figure gives up
+    // more (a panel beside it) for the room it takes.
+    qsizetype first = 1;
+    while (first < words.size() && wordless(words[first]))
+        ++first;
+    const QString kept = leading(words, first);
+    return kept.isEmpty() ? words.value(0) : kept;
 }
 
 namespace {
@@ -508,12 +512,30 @@ bool dropTitle(QCustomPlot *plot)
 
 bool hideDispensable(QCustomPlot *plot, int order)
 {
-    QList<QCPLayoutElement *> panels;
+    // A panel's name goes with its panel and only with it, whatever the figure marked it: what it
+    // marked that names a panel (a title, a grid holding one) goes where the panels it names go.
+    QList<QCPLayoutElement *> marked, panels;
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
         if (element && element->property(kDispensableProperty).toInt() == order)
+            (panelsNamedIn(element).isEmpty() ? panels : marked).append(element);
+    // Whether `rect` goes: it, or what holds it, is given up (or is `with`).
+    const auto givenUp = [&panels](const QCPLayoutElement *rect, const QCPLayoutElement *with = nullptr) {
+        for (const QCPLayoutElement *at = rect; at; at = at->layout())
+            if (at == with || panels.contains(at) || Changes::isHidden(at))
+                return true;
+        return false;
+    };
+    for (QCPLayoutElement *element : marked) {
+        const QList<QCPAxisRect *> rects = panelsNamedIn(element);
+        if (std::all_of(rects.begin(), rects.end(), [&](QCPAxisRect *rect) { return givenUp(rect, element); }))
             panels.append(element);
+    }
+    QList<QCPLayoutElement *> names;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        if (const QCPAxisRect *rect = panelNamedBy(text); rect && givenUp(rect))
+            names.append(text);
     Changes &changes = Changes::of(plot);
-    if (!changes.hide(panels))
+    if (!changes.hide(panels + names))
         return false;
     // An axis that gave its labels to one now hidden shows them again, and the panels left share
     // theirs anew.
@@ -560,11 +582,12 @@ bool dropKeysIfOverflowing(QCustomPlot *plot)
     return Changes::of(plot).hide(keys);
 }
 
-bool dropPanelTitles(QCustomPlot *plot)
+bool dropUnnamingTitles(QCustomPlot *plot)
 {
     bool changed = false;
     for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
-        changed |= Changes::of(plot).dropText(text);
+        if (!panelNamedBy(text))
+            changed |= Changes::of(plot).dropText(text);
     return changed;
 }
 

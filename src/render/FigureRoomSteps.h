@@ -37,8 +37,10 @@ bool shortenAxisLabels(QCustomPlot *plot);
 bool elideTickLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.
+// The panel titles that name one of them (FigureRoom::panelNamedBy) go with it.
 bool hideDispensable(QCustomPlot *plot, int order);
-bool dropPanelTitles(QCustomPlot *plot);
+// The panel titles that name no panel go; a panel's name goes only with its panel.
+bool dropUnnamingTitles(QCustomPlot *plot);
 // Legend entries elided to a third of the figure's width, so that a key takes three columns.
 bool elideEntries(QCustomPlot *plot);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
@@ -46,7 +48,8 @@ bool dropKeysIfOverflowing(QCustomPlot *plot);
 
 // `text` in at most `lines` lines of `width`: its first statements and "  ·  " parts that fit
 // whole, else its first part's first words and an ellipsis, never a word nor a number cut, nor a
-// word parted from the number it names ("pair 16", never "pair …" or "pair 1…").
+// word parted from the number it names ("pair 16", never "pair …" or "pair 1…"); where not even
+// the first word fits, that word and its number whole, wider than `width`.
 QString shortened(const QString &text, const QFont &font, double width, int lines);
 // `text` up to the first of `separators` outside brackets, trimmed; `text` when it has none.
 QString firstPart(const QString &text, const QStringList &separators);

@@ -1,7 +1,7 @@
 // What a figure on little room gives up (FigureRoom, its steps): a title shortened keeps its first
 // words whole and never parts a number from the word that names it ("pair 16", never "pair …" nor
 // "pair 1…"); a panel's title shortened beside panels the figure then gives up takes the room they
-// leave.
+// leave; a panel's name goes with its panel and only with it.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
@@ -20,6 +20,7 @@ private slots:
     void shortenedKeepsNumbersWhole_data();
     void shortenedKeepsNumbersWhole();
     void aPanelTitleTakesTheRoomOfPanelsGivenUp();
+    void aPanelsNameGoesOnlyWithItsPanel();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -37,6 +38,10 @@ void TestFigureRoom::shortenedKeepsNumbersWhole_data()
     QTest::newRow("a value without its unit") << turn << u"θᵢ = 0.0123 rad"_s << u"θᵢ = 0.0123 …"_s;
     QTest::newRow("words alone") << u"the keep mask of the first layer"_s << u"the keep mask of …"_s
                                  << u"the keep mask of …"_s;
+    // A name cut within its first word names nothing: it keeps that word, past its room (it
+    // returned "" in a column a unit wide, rope-rotation's circle at 6 x 4 cm).
+    QTest::newRow("no room at all") << circle << QString() << u"pair 16"_s;
+    QTest::newRow("no room for the first word") << u"embedding dropout"_s << u"emb"_s << u"embedding"_s;
 }
 
 void TestFigureRoom::shortenedKeepsNumbersWhole()
@@ -85,6 +90,55 @@ void TestFigureRoom::aPanelTitleTakesTheRoomOfPanelsGivenUp()
     FigureRoom::restore(&plot);
     QCOMPARE(title->text(), whole);
     QVERIFY(right->realVisibility());
+}
+
+// Three panels side by side under their names, the first alone in a grid under its name (as a
+// panel with its colour bar is): the left one's name is marked dispensable but its panel is not,
+// the middle one's panel is marked but its name is not, the right one's grid is marked. Each name
+// stays exactly while its panel does.
+void TestFigureRoom::aPanelsNameGoesOnlyWithItsPanel()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 600, 200));
+    plot.plotLayout()->clear();
+    auto *grid = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(0, 0, grid);
+    QList<QCPTextElement *> names;
+    QList<QCPAxisRect *> rects;
+    for (int i = 0; i < 3; ++i) {
+        names.append(new QCPTextElement(&plot, u"panel %1"_s.arg(i), font));
+        FigureRoom::setRole(names.back(), TextRole::PanelTitle);
+        grid->addElement(0, i, names.back());
+        rects.append(new QCPAxisRect(&plot));
+    }
+    grid->addElement(1, 0, rects[0]);
+    grid->addElement(1, 1, rects[1]);
+    auto *inner = new QCPLayoutGrid;
+    grid->addElement(1, 2, inner);
+    inner->addElement(0, 0, rects[2]);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(FigureRoom::panelNamedBy(names[i]), rects[i]);
+    FigureRoom::setDispensable(names[0], 1);
+    FigureRoom::setDispensable(rects[1], 1);
+    FigureRoom::setDispensable(inner, 1);
+    plot.replot();
+    QVERIFY(FigureRoom::Steps::hideDispensable(&plot, 1));
+    plot.replot();
+    QVERIFY(rects[0]->realVisibility());
+    QVERIFY(names[0]->realVisibility());
+    for (int i = 1; i < 3; ++i) {
+        QVERIFY(!rects[i]->realVisibility());
+        QVERIFY(!names[i]->realVisibility());
+    }
+    // Nothing gives up the name of a panel drawn.
+    for (int step = 1; step <= FigureRoom::steps(); ++step)
+        FigureRoom::giveUp(&plot, step);
+    QCOMPARE(names[0]->text(), u"panel 0"_s);
+    FigureRoom::restore(&plot);
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(rects[i]->realVisibility() && names[i]->realVisibility());
 }
 
 QTEST_MAIN(TestFigureRoom)

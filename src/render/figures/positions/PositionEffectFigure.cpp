@@ -2,6 +2,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureRoom.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
@@ -105,6 +106,9 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
                 QObject::connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
                                  b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     m_rects[2]->axis(QCPAxis::atRight)->setVisible(true);
+    // On little room the scores and their difference stay; the absolute parts, which say where
+    // the difference comes from, go (their name with them).
+    FigureRoom::setDispensable(m_rects[2], 1);
     for (std::size_t i = 0; i < m_rects.size(); ++i)
         m_shades.append(PlotItems::shade(m_rects[i], kEffectPaddingShade));
     m_reference = series(m_rects[0], kEffectReference, Qt::SolidLine);
