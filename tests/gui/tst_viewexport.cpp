@@ -29,8 +29,8 @@ Q_DECLARE_METATYPE(QCPRange)
 namespace {
 
 // The parameters `figure` is drawn from: the learned figure's are the learned family's, with the
-// same table as its position table; a figure of families that draw their own figures (ALiBi's
-// heads, RoPE's scaling) the first one's (TestFamily::figureParams).
+// same table as its position table; a figure of families that each set their own parameters to be
+// drawn in full, the first one's (TestFamily::figureParams).
 Params params(const QString &figure = {})
 {
     Params p;

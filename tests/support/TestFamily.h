@@ -43,6 +43,17 @@ struct TestReference
     std::function<ReferenceCell(const posenc::Params &, std::int64_t row, std::int64_t column)> cell;
 };
 
+// A table `posenc table` writes and `posenc check` must identify again from its cells alone, with
+// its family declared (tst_tableroundtrip): `quantity` under `params`, or, where
+// `unknownBecause` is given, a table the check cannot tell, its report saying that.
+struct TestRoundTrip
+{
+    QString name;
+    posenc::Params params;
+    QString quantity;
+    QString unknownBecause; // empty: identified
+};
+
 struct TestFamily
 {
     // From the product's descriptor (TestFamilies fills them).
@@ -51,8 +62,8 @@ struct TestFamily
     QStringList rowKeys; // its rows of the parameter table, in their order
 
     // From the family's test file.
-    // `p` under the family, set so that every figure of the family alone is drawn in full (ALiBi's
-    // 12 heads, head 10, past the power of two); empty for a family whose figures the tests'
+    // `p` under the family, set so that every figure of the family alone is drawn in full (a head
+    // past the power of two, a scaling whose bands show); empty for a family whose figures the tests'
     // own parameters draw. `figureFlags` are the same on the command line after --encoding word,
     // for a table of `maxLen` positions and d_model >= 64.
     std::function<posenc::Params(posenc::Params)> figureParams;
@@ -65,6 +76,9 @@ struct TestFamily
     QList<std::pair<QString, TestSetting>> settings;
     // Its tables against float64 formulas.
     QList<TestReference> references;
+    // Its tables over its rows' corners that the check must identify again; `longMode` adds the
+    // long sizes (POSENC_ROUNDTRIP_LONG).
+    std::function<QList<TestRoundTrip>(bool longMode)> roundTrips;
 };
 
 namespace TestFamilies {
@@ -89,7 +103,7 @@ bool add(posenc::Encoding encoding, TestFamily (*make)());
 } // namespace TestFamilies
 
 // Registers the family `Name` (its Encoding value's name) with the body that follows, which
-// returns its TestFamily: POSENC_TEST_FAMILY(Sandwich) { TestFamily f; ...; return f; }
+// returns its TestFamily: POSENC_TEST_FAMILY(Name) { TestFamily f; ...; return f; }
 #define POSENC_TEST_FAMILY(Name)                                                                                       \
     static TestFamily makeTest##Name##Family();                                                                        \
     [[maybe_unused]] static const bool registeredTest##Name##Family                                                    \

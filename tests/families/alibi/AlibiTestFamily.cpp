@@ -6,7 +6,36 @@
 #include <cstdlib>
 #include <limits>
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// Its tables over its rows' corners, at 1 position (every cell 0) to many.
+QList<TestRoundTrip> roundTrips(bool longMode)
+{
+    QList<TestRoundTrip> cases;
+    const QList<std::int64_t> lengths
+        = longMode ? QList<std::int64_t> {1, 2, 64, 1024, 16384} : QList<std::int64_t> {1, 2, 64, 1024};
+    for (const std::int64_t L : lengths) {
+        const QString zero = L == 1 ? u"every cell is 0"_s : QString();
+        for (const std::int64_t heads : {1, 8, 12, 4096}) {
+            for (const std::int64_t head : {std::int64_t(1), heads}) {
+                for (const AlibiMask mask : {AlibiMask::Causal, AlibiMask::Symmetric}) {
+                    Params p;
+                    p.encoding = Encoding::Alibi;
+                    p.maxLen = L;
+                    p.alibi = {heads, head, mask};
+                    cases.append({u"alibi H %1 K %2 %3 L %4"_s.arg(heads).arg(head).arg(int(mask)).arg(L), p,
+                                  u"alibi-bias"_s, zero});
+                }
+            }
+        }
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(Alibi)
 {
@@ -36,5 +65,6 @@ POSENC_TEST_FAMILY(Alibi)
         };
         f.references.append(bias);
     }
+    f.roundTrips = roundTrips;
     return f;
 }

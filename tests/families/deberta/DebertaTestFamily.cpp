@@ -3,7 +3,32 @@
 #include "support/DebertaReference.h"
 #include "support/TestFamily.h"
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// Its tables over its rows' corners, at 1 position (every cell 0) to many.
+QList<TestRoundTrip> roundTrips(bool longMode)
+{
+    QList<TestRoundTrip> cases;
+    const QList<std::int64_t> lengths
+        = longMode ? QList<std::int64_t> {1, 2, 64, 1024, 16384} : QList<std::int64_t> {1, 2, 64, 1024};
+    for (const std::int64_t L : lengths) {
+        const QString zero = L == 1 ? u"every cell is 0"_s : QString();
+        for (const auto &[buckets, position] :
+             QList<std::pair<std::int64_t, std::int64_t>> {{2, 3}, {256, 512}, {128, 256}, {65536, 32770}}) {
+            Params p;
+            p.encoding = Encoding::Deberta;
+            p.maxLen = L;
+            p.deberta = {buckets, position};
+            cases.append({u"deberta %1/%2 L %3"_s.arg(buckets).arg(position).arg(L), p, u"deberta-bucket"_s, zero});
+        }
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(Deberta)
 {
@@ -29,5 +54,6 @@ POSENC_TEST_FAMILY(Deberta)
         return ReferenceCell {double(b.value), b.nearTie ? 1.0 : 0.0};
     };
     f.references.append(bucket);
+    f.roundTrips = roundTrips;
     return f;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -17,6 +18,118 @@ ReferenceCell cosine(const posenc::Params &p, std::int64_t row, std::int64_t col
     const auto h = std::int64_t(inv.size());
     const std::int64_t pair = p.rope.layout == posenc::RopeLayout::Half ? column % h : column / 2;
     return {roperef::attentionFactor(p) * std::cos(double(row) * inv[std::size_t(pair)]), 1e-6};
+}
+
+Params rope(RopeType type, std::int64_t headDim, double theta, std::int64_t L)
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.rope.type = type;
+    p.rope.headDim = headDim;
+    p.rope.theta = theta;
+    p.maxLen = L;
+    return p;
+}
+
+// Every rope_type with the parameters of the presets and others, the largest factors among them.
+QList<std::pair<QString, Params>> ropeSettings(bool longMode)
+{
+    QList<std::pair<QString, Params>> s;
+    const std::int64_t L = longMode ? 131072 : 4096;
+    for (const std::int64_t head : {2, 4, 64, 128})
+        for (const std::int64_t rows : {1, 2, 3, 64, 4096})
+            s.append({u"default head %1 L %2"_s.arg(head).arg(rows), rope(RopeType::Default, head, 10000.0, rows)});
+    s.append({u"default theta 5e5"_s, rope(RopeType::Default, 128, 500000.0, 8192)});
+    for (const double f : {2.0, 8.0, 1e6}) {
+        Params p = rope(RopeType::Linear, 64, 1e6, L);
+        p.rope.factor = f;
+        s.append({u"linear %1"_s.arg(f), p});
+    }
+    Params dynamic = rope(RopeType::Dynamic, 64, 10000.0, 8192);
+    dynamic.rope.factor = 4.0;
+    dynamic.rope.originalMaxLen = 2048;
+    s.append({u"dynamic 4 from 2048"_s, dynamic});
+    dynamic.maxLen = 1024;
+    s.append({u"dynamic below its original length"_s, dynamic});
+    Params yarn = rope(RopeType::Yarn, 128, 10000.0, 16384);
+    yarn.rope.factor = 4.0;
+    yarn.rope.originalMaxLen = 4096;
+    s.append({u"yarn 4 from 4096"_s, yarn});
+    Params gptOss = rope(RopeType::Yarn, 64, 150000.0, 8192);
+    gptOss.rope.factor = 32.0;
+    gptOss.rope.originalMaxLen = 4096;
+    gptOss.rope.yarnTruncate = false;
+    s.append({u"yarn 32 untruncated (gpt-oss)"_s, gptOss});
+    Params explicitFactor = yarn;
+    explicitFactor.rope.attentionFactor = 1.5;
+    s.append({u"yarn, attention_factor 1.5"_s, explicitFactor});
+    Params deepseek = rope(RopeType::Yarn, 64, 10000.0, 8192);
+    deepseek.rope.layout = RopeLayout::Interleaved;
+    deepseek.rope.factor = 40.0;
+    deepseek.rope.originalMaxLen = 4096;
+    deepseek.rope.mscale = 0.707;
+    deepseek.rope.mscaleAllDim = 0.707;
+    // mscale = mscale_all_dim makes the attention factor get_mscale(f, m) / get_mscale(f, m) = 1
+    // (transformers modeling_rope_utils.py, _compute_yarn_parameters): DeepSeek-V3's table, which
+    // DeepseekV3RotaryEmbedding returns as cat(freqs, freqs) whatever rope_interleave does to q and k
+    // (modeling_deepseek_v3.py): correct in either layout, never attention-factor-missing undeclared.
+    s.append({u"yarn with mscale = mscale_all_dim (DeepSeek-V2)"_s, deepseek});
+    Params largestYarn = yarn;
+    largestYarn.rope.factor = 1e6;
+    largestYarn.rope.originalMaxLen = 256;
+    s.append({u"yarn, the largest factor"_s, largestYarn});
+    Params llama = rope(RopeType::Llama3, 128, 500000.0, 16384);
+    llama.rope.factor = 8.0;
+    llama.rope.originalMaxLen = 8192;
+    s.append({u"llama3 (Llama 3.1)"_s, llama});
+    Params llama32 = rope(RopeType::Llama3, 64, 500000.0, L);
+    llama32.rope.factor = 32.0;
+    llama32.rope.originalMaxLen = 8192;
+    s.append({u"llama3 (Llama 3.2 1B)"_s, llama32});
+    Params scout = llama;
+    scout.rope.layout = RopeLayout::Interleaved;
+    scout.rope.factor = 16.0;
+    scout.rope.highFreqFactor = 1.0;
+    s.append({u"llama3, low = high (Llama 4 Scout)"_s, scout});
+    Params oddBands = llama;
+    oddBands.rope.lowFreqFactor = 2.0;
+    oddBands.rope.highFreqFactor = 8.0;
+    s.append({u"llama3, low 2 high 8"_s, oddBands});
+    Params longrope = rope(RopeType::LongRope, 64, 10000.0, 4096);
+    longrope.rope.factor = 8.0;
+    longrope.rope.originalMaxLen = 2048;
+    for (std::int64_t i = 0; i < 32; ++i) {
+        longrope.rope.shortFactor.push_back(1.0);
+        longrope.rope.longFactor.push_back(1.0 + 0.25 * double(i));
+    }
+    s.append({u"longrope, long factors"_s, longrope});
+    Params proportional = rope(RopeType::Proportional, 256, 1e6, L);
+    proportional.rope.partialRotaryFactor = 0.25;
+    s.append({u"proportional (Gemma 4)"_s, proportional});
+    Params neox = rope(RopeType::Default, 96, 10000.0, 2048);
+    neox.rope.partialRotaryFactor = 0.25;
+    s.append({u"partial rotary (GPT-NeoX)"_s, neox});
+    return s;
+}
+
+QList<TestRoundTrip> roundTrips(bool longMode)
+{
+    QList<TestRoundTrip> cases;
+    for (const auto &[name, params] : ropeSettings(longMode)) {
+        for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
+            Params p = params;
+            p.rope.layout = layout;
+            for (const QString &quantity : {u"rope-cos"_s, u"rope-sin"_s}) {
+                QString unknown;
+                if (quantity == u"rope-sin"_s && p.maxLen == 1)
+                    unknown = u"every cell is 0"_s;
+                cases.append(
+                    {u"%1 %2 %3"_s.arg(quantity, name, layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s), p,
+                     quantity, unknown});
+            }
+        }
+    }
+    return cases;
 }
 
 } // namespace
@@ -87,5 +200,6 @@ POSENC_TEST_FAMILY(Rope)
         cos.cell = cosine;
         f.references.append(cos);
     }
+    f.roundTrips = roundTrips;
     return f;
 }

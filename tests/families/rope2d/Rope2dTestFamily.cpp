@@ -2,7 +2,62 @@
 // support/Rope2dReference.h in its own tests (tst_rope2dtables), pair by patch.
 #include "support/TestFamily.h"
 
+#include <vector>
+
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// The four styles at small and model-sized heads.
+QList<TestRoundTrip> roundTrips(bool)
+{
+    QList<TestRoundTrip> cases;
+    struct Grid
+    {
+        std::int64_t h, w;
+    };
+    struct Style
+    {
+        Rope2dStyle style;
+        std::int64_t head;
+        std::vector<std::int64_t> axes;
+        double theta;
+    };
+    const QList<Style> styles {{Rope2dStyle::QwenVit, 8, {}, 10000.0},
+                               {Rope2dStyle::QwenVit, 80, {}, 10000.0},
+                               {Rope2dStyle::Pixtral, 8, {}, 10000.0},
+                               {Rope2dStyle::Pixtral, 64, {}, 10000.0},
+                               {Rope2dStyle::Flux, 16, {4, 6, 6}, 10000.0},
+                               {Rope2dStyle::Flux, 128, {16, 56, 56}, 10000.0},
+                               {Rope2dStyle::Flux, 128, {32, 32, 32, 32}, 2000.0},
+                               {Rope2dStyle::Axial, 16, {}, 100.0},
+                               {Rope2dStyle::Axial, 64, {}, 100.0}};
+    for (const Style &s : styles) {
+        for (const Grid g : {Grid {2, 2}, Grid {4, 6}, Grid {16, 16}}) {
+            for (const QString &table : {u"rope2d-cos"_s, u"rope2d-sin"_s}) {
+                Params p;
+                p.encoding = Encoding::Rope2d;
+                p.dModel = s.head;
+                p.rope.headDim = s.head;
+                p.rope.theta = s.theta;
+                p.rope2d.style = s.style;
+                if (!s.axes.empty())
+                    p.rope2d.axesDim = s.axes;
+                p.rope2d.patch = {0, 0};
+                p.sincos2d.grid = {g.h, g.w};
+                cases.append(
+                    {u"rope-2d %1 head %2 %3x%4 %5"_s.arg(int(s.style)).arg(s.head).arg(g.h).arg(g.w).arg(table),
+                     p,
+                     table,
+                     {}});
+            }
+        }
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(Rope2d)
 {
@@ -21,5 +76,6 @@ POSENC_TEST_FAMILY(Rope2d)
     f.settings
         = {{u"rope-2d"_s, rope2d},
            {u"rope-2d flux"_s, rope2d + TestSetting {{u"axes-dim"_s, u"2,2,4"_s}, {u"rope-2d-style"_s, u"flux"_s}}}};
+    f.roundTrips = roundTrips;
     return f;
 }

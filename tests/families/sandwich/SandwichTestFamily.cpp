@@ -5,7 +5,51 @@
 
 #include <cmath>
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// Sandwich over its rows' corners: heads, head 1 and H, head dims odd and even, both masks. One
+// position is too few for any table (and 0 for an even d); two hold distances 0 and 1 alone, which do not tell d from
+// the scale, and bidirectional with an even d they are [[0, -m], [-m, 0]], a linear bias, which ALiBi's hypothesis
+// reads with a slope get_slopes gives no head. d = 1's one frequency, 1e-8, turns by less than float32 shows over 1,024
+// positions: every cell 1/2 / (8K/H), every row the same, which is Sandwich's own table, not the mistake same-row.
+QList<TestRoundTrip> roundTrips(bool longMode)
+{
+    QList<TestRoundTrip> cases;
+    const QList<std::int64_t> lengths
+        = longMode ? QList<std::int64_t> {1, 2, 3, 64, 1024, 16384} : QList<std::int64_t> {1, 2, 3, 64, 1024};
+    for (const std::int64_t L : lengths) {
+        for (const std::int64_t heads : {1, 12, 4096}) {
+            for (const std::int64_t head : {std::int64_t(1), heads}) {
+                for (const std::int64_t d : {1, 2, 5, 64, 4096}) {
+                    for (const SandwichMask mask : {SandwichMask::Causal, SandwichMask::Bidirectional}) {
+                        Params p;
+                        p.encoding = Encoding::Sandwich;
+                        p.maxLen = L;
+                        p.sandwich = {heads, head, d, mask};
+                        QString unknown;
+                        if (L == 1)
+                            unknown = d % 2 == 0 ? u"every cell is 0"_s : u"too few"_s;
+                        else if (d == 1)
+                            unknown.clear(); // every cell 1/2 / (8K/H) at any L: Sandwich's own
+                        else if (L == 2 && mask == SandwichMask::Bidirectional && d % 2 == 0)
+                            unknown = u"linear bias"_s;
+                        else if (L == 2)
+                            unknown = u"rows"_s;
+                        cases.append(
+                            {u"sandwich H %1 K %2 d %3 %4 L %5"_s.arg(heads).arg(head).arg(d).arg(int(mask)).arg(L), p,
+                             u"sandwich-bias"_s, unknown});
+                    }
+                }
+            }
+        }
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(Sandwich)
 {
@@ -46,5 +90,6 @@ POSENC_TEST_FAMILY(Sandwich)
         };
         f.references.append(bias);
     }
+    f.roundTrips = roundTrips;
     return f;
 }

@@ -4,7 +4,43 @@
 #include "support/Sincos2dReference.h"
 #include "support/TestFamily.h"
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// Grids of one row, one column, with and without the class token, diffusers' base_size.
+QList<TestRoundTrip> roundTrips(bool)
+{
+    QList<TestRoundTrip> cases;
+    struct Grid
+    {
+        std::int64_t h, w;
+    };
+    for (const Grid g : {Grid {1, 8}, Grid {8, 1}, Grid {2, 3}, Grid {14, 14}, Grid {16, 24}}) {
+        for (const std::int64_t d : {8, 64}) {
+            for (const bool cls : {false, true}) {
+                Params p;
+                p.encoding = Encoding::Sincos2d;
+                p.dModel = d;
+                p.sincos2d.grid = {g.h, g.w};
+                p.sincos2d.clsToken = cls;
+                p.maxLen = g.h * g.w + (cls ? 1 : 0);
+                cases.append({u"sincos-2d %1x%2 d %3%4"_s.arg(g.h).arg(g.w).arg(d).arg(cls ? u" cls"_s : QString()),
+                              p,
+                              u"pe"_s,
+                              {}});
+                if (cls)
+                    continue;
+                p.sincos2d.baseSize = 16.0;
+                cases.append({u"sincos-2d %1x%2 d %3 base 16"_s.arg(g.h).arg(g.w).arg(d), p, u"pe"_s, {}});
+            }
+        }
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(Sincos2d)
 {
@@ -27,5 +63,6 @@ POSENC_TEST_FAMILY(Sincos2d)
         };
         f.references.append(pe);
     }
+    f.roundTrips = roundTrips;
     return f;
 }

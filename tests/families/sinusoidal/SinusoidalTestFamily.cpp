@@ -3,7 +3,56 @@
 #include "support/SinusoidalReference.h"
 #include "support/TestFamily.h"
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+QList<TestRoundTrip> roundTrips(bool longMode)
+{
+    QList<TestRoundTrip> cases;
+    QList<std::int64_t> widths {1, 2, 3, 4, 5, 7, 64, 127, 512};
+    QList<std::int64_t> lengths {1, 2, 3, 50, 2048};
+    if (longMode) {
+        widths += {4096, 8191};
+        lengths.append(65536);
+    }
+    for (const std::int64_t d : widths) {
+        for (const std::int64_t L : lengths) {
+            for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
+                Params p;
+                p.encoding = Encoding::Sinusoidal;
+                p.dModel = d;
+                p.maxLen = L;
+                p.sinusoidal.layout = layout;
+                const QString unknown = d == 1 && L == 1 ? u"every cell is 0"_s : QString();
+                cases.append(
+                    {u"pe d %1 L %2 %3"_s.arg(d).arg(L).arg(layout == Layout::Split ? u"split"_s : u"interleaved"_s), p,
+                     u"pe"_s, unknown});
+            }
+        }
+    }
+    for (const double base : {500.0, 1e6, 123456.0}) {
+        Params p;
+        p.encoding = Encoding::Sinusoidal;
+        p.dModel = 64;
+        p.maxLen = 2048;
+        p.sinusoidal.base = base;
+        cases.append({u"pe base %1"_s.arg(base), p, u"pe"_s, {}});
+    }
+    for (const Layout layout : {Layout::Interleaved, Layout::Split}) {
+        Params p;
+        p.encoding = Encoding::Sinusoidal;
+        p.dModel = 128;
+        p.maxLen = 4096;
+        p.sinusoidal.layout = layout;
+        p.sinusoidal.angles = Angles::Float32;
+        cases.append({u"pe float32 angles %1"_s.arg(int(layout)), p, u"pe"_s, {}});
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(Sinusoidal)
 {
@@ -32,5 +81,6 @@ POSENC_TEST_FAMILY(Sinusoidal)
         };
         f.references.append(pe);
     }
+    f.roundTrips = roundTrips;
     return f;
 }

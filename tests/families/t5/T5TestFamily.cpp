@@ -3,7 +3,35 @@
 #include "support/T5Reference.h"
 #include "support/TestFamily.h"
 
+using namespace posenc;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// Its tables over its rows' corners, at 1 position (every cell 0) to many.
+QList<TestRoundTrip> roundTrips(bool longMode)
+{
+    QList<TestRoundTrip> cases;
+    const QList<std::int64_t> lengths
+        = longMode ? QList<std::int64_t> {1, 2, 64, 1024, 16384} : QList<std::int64_t> {1, 2, 64, 1024};
+    for (const std::int64_t L : lengths) {
+        const QString zero = L == 1 ? u"every cell is 0"_s : QString();
+        for (const auto &[buckets, distance] :
+             QList<std::pair<std::int64_t, std::int64_t>> {{4, 3}, {32, 128}, {64, 1000}, {65536, 32769}}) {
+            for (const bool causal : {false, true}) {
+                Params p;
+                p.encoding = Encoding::T5;
+                p.maxLen = L;
+                p.t5 = {buckets, distance, causal};
+                cases.append(
+                    {u"t5 %1/%2 %3 L %4"_s.arg(buckets).arg(distance).arg(causal).arg(L), p, u"t5-bucket"_s, zero});
+            }
+        }
+    }
+    return cases;
+}
+
+} // namespace
 
 POSENC_TEST_FAMILY(T5)
 {
@@ -33,5 +61,6 @@ POSENC_TEST_FAMILY(T5)
         };
         f.references.append(bucket);
     }
+    f.roundTrips = roundTrips;
     return f;
 }
