@@ -111,6 +111,11 @@ struct TableHypothesis
     // Its parameters set to exact angles, for a family with a setting of float32 angles of its own
     // (the sinusoid's): a match fitted as float32 angles and streamed as exact ones reproduces them.
     std::function<void(Params &)> exactAngles;
+    // Of a declared table of its that deviates with no mistake named, and that reads undeclared as
+    // its (`read`, correct or a variant): the declared parameter that differs, named from what the
+    // reading found, as the match its ids and diagnosis say ("rope_theta 10000 where the declaration
+    // gives 5e+05"); nothing where no parameter explains it. Unset: not named.
+    std::function<std::optional<TableMatch>(const TableMatch &read, const Params &declared)> nameDeclaredParameter;
 };
 
 // How a table's values were computed, from their format and whether its angles are float32's.

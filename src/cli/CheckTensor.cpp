@@ -59,6 +59,26 @@ std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, con
     return match;
 }
 
+// A declared family's table that deviates with no mistake named, read undeclared as the family's
+// (correct or a variant): the parameter that differs, named by the family from what the reading
+// found (TableHypothesis::nameDeclaredParameter), the stream's words of the cells kept in a note.
+void nameDeclaredParameter(TableMatch &match, const TableMatch &read, const CheckExpect::Expectation &expected)
+{
+    if (expected.kind != CheckExpect::Expectation::Kind::Family || read.family != expected.family
+        || match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || read.verdict == CheckVerdict::Unknown
+        || read.verdict == CheckVerdict::Mistake)
+        return;
+    const auto &table = FamilyChecks::of(expected.family).table;
+    if (!table || !table->nameDeclaredParameter)
+        return;
+    const auto named = table->nameDeclaredParameter(read, expected.params);
+    if (!named || named->mistakes.isEmpty())
+        return;
+    match.mistakes = named->mistakes;
+    match.notes.prepend(match.diagnosis);
+    match.diagnosis = u"the table's frequencies: "_s + named->diagnosis;
+}
+
 // An L x d table checked: against the declared reference (`expected`), else identified; every row
 // streamed; a declared family's deviation read undeclared too. Or the exit code, said on `err`.
 std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
@@ -100,8 +120,10 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     TableMatch match = std::get<TableMatch>(std::move(streamed));
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match, expected);
-    if (readAs)
+    if (readAs) {
         TableCheck::nameDeclaredMistake(match, *readAs);
+        nameDeclaredParameter(match, *readAs, expected);
+    }
     return match;
 }
 

@@ -111,8 +111,8 @@ private slots:
         // buggy output's exponent over head_dim is not correct, its mistake not yet named.
         QTest::newRow("pie-partial-rotary-proportional") << u"pie-partial-rotary-proportional"_s << true << false;
         // vLLM's cos_sin_cache, cat(cos, sin) in one tensor: each half against the declared dynamic RoPE.
-        // The buggy cache's constant base is a mistake, its rope_theta not yet named.
-        QTest::newRow("vllm-dynamic-ntk-constant-base") << u"vllm-dynamic-ntk-constant-base"_s << true << false;
+        // The buggy cache's constant base: rope_theta 3108.22 where dynamic's at 8192 positions is 7453.5.
+        QTest::newRow("vllm-dynamic-ntk-constant-base") << u"vllm-dynamic-ntk-constant-base"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -299,8 +299,8 @@ private slots:
             << npy({64, 32}, narrow) << rope64 + QStringList {u"10000"_s} << u"correct"_s << QString()
             << u"half the declared table's"_s;
         QTest::newRow("cos cache [64, 32], theta 10000 for 500000")
-            << npy({64, 32}, narrow) << rope64 + QStringList {u"500000"_s} << u"mistake"_s << QString()
-            << u"cells deviate"_s;
+            << npy({64, 32}, narrow) << rope64 + QStringList {u"500000"_s} << u"mistake"_s << u"rope-theta"_s
+            << u"rope_theta 10000 where the declaration gives 5e+05"_s;
         QTest::newRow("cos cache [3, 64, 64]")
             << npy({3, 64, 64}, repeated(cos, 3)) << QStringList() << u"correct"_s << QString() << u"3 slices"_s;
         std::vector<float> shifted = cos;
@@ -316,10 +316,10 @@ private slots:
         QTest::newRow("cos|sin cache, Llama 3.1 declared")
             << npy({96, 128}, cosSinCache(96, llama)) << llamaFlags << u"correct"_s << QString() << u"cos|sin cache"_s;
         QTest::newRow("cos|sin cache, llama3 scaling dropped")
-            << npy({96, 128}, cosSinCache(96, defaultInv(500000.0, 128))) << llamaFlags << u"mistake"_s << QString()
-            << u"the cos half (columns 0..63)"_s;
+            << npy({96, 128}, cosSinCache(96, defaultInv(500000.0, 128))) << llamaFlags << u"mistake"_s
+            << u"rope-type"_s << u"the cos half (columns 0..63)"_s;
         QTest::newRow("cos|sin cache, theta 10000 for 500000")
-            << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128))) << theta500k << u"mistake"_s << QString()
+            << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128))) << theta500k << u"mistake"_s << u"rope-theta"_s
             << u"the cos half (columns 0..63)"_s;
         QTest::newRow("cos|sin cache, theta 10000") << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128)))
                                                     << QStringList() << u"correct"_s << QString() << u"cos|sin cache"_s;

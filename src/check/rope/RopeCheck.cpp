@@ -52,6 +52,18 @@ FamilyCheck makeRopeCheck()
 {
     FamilyCheck check;
     check.table = RopeTableCheck::hypothesis();
+    // A declared RoPE's deviating table named from the frequencies the undeclared reading found,
+    // as an inv_freq vector is (RopeInvFreq::expect): rope-theta with both values, rope-type, ...
+    check.table->nameDeclaredParameter
+        = [](const TableMatch &read, const Params &declared) -> std::optional<TableMatch> {
+        if (!read.params)
+            return std::nullopt;
+        const std::vector<double> inv = RopeFrequencies::table(*read.params).inv;
+        TableMatch named = RopeInvFreq::expect(inv, StoredType::Float64, declared);
+        if (named.verdict != CheckVerdict::Mistake)
+            return std::nullopt;
+        return named;
+    };
     check.apply = RopeApply::hypothesis();
     check.readConfig = [](ConfigContext &context) { return RopeConfigReader(context).layers(); };
     check.configFindings = RopeConfig::findings();
