@@ -133,8 +133,8 @@ void FigureBuild::finish()
 {
     m_done = true;
     // Fitted to its room, a figure of at least the least size (FigureSizes::least) takes no more
-    // than its page: only a smaller one can be refused.
-    if (FigureRoom::within(*m_plot))
+    // than its page: only a smaller one can be refused (a label longer than its axis is drawn).
+    if (FigureRoom::leastWithin(*m_plot))
         return;
     const double cm = 2.54 / FigureSize::unitsPerInch();
     const QSize need = m_plot->plotLayout()->minimumOuterSizeHint().expandedTo(m_size.layout);

@@ -4,6 +4,7 @@
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
 #include "FigureSize.h"
+#include "MeasuredText.h"
 
 #include <functional>
 
@@ -153,10 +154,36 @@ double plotShare(const QCustomPlot &plot)
     return viewport.isEmpty() ? 0.0 : area / (double(viewport.width()) * viewport.height());
 }
 
-bool within(const QCustomPlot &plot)
+bool leastWithin(const QCustomPlot &plot)
 {
     const QSize least = plot.plotLayout()->minimumOuterSizeHint();
     return least.width() <= plot.viewport().width() && least.height() <= plot.viewport().height();
+}
+
+bool labelsWithin(const QCustomPlot &plot)
+{
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (!rect->realVisibility() || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        // As FigureFit wraps a label: centred on its axis, reaching into the margins beside it.
+        const QRect inner = rect->rect(), outer = rect->outerRect();
+        for (QCPAxis *axis : rect->axes()) {
+            if (!axis->visible() || axis->label().isEmpty())
+                continue;
+            const double length = axis->orientation() == Qt::Horizontal
+                ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
+                : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
+            for (const QString &line : axis->label().split(u'\n'))
+                if (MeasuredText::advance(axis->labelFont(), line) > length + 1.0)
+                    return false;
+        }
+    }
+    return true;
+}
+
+bool within(const QCustomPlot &plot)
+{
+    return leastWithin(plot) && labelsWithin(plot);
 }
 
 bool shortOfRoom(const QCustomPlot &plot, double points)

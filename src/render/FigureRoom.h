@@ -76,8 +76,14 @@ bool shortOfRoom(const QCustomPlot &plot, double points);
 // Whether the figure fits its viewport with its texts at `points`: its least size within it and,
 // on a page short of room, its plots at least kMinPlotShare of it.
 bool fits(const QCustomPlot &plot, double points);
-// Whether its least size is within its viewport (nothing overflows or overlaps).
+// Whether nothing overflows or overlaps: its least size within its viewport and every axis label
+// within its length (a word longer than a short axis, which the least size does not count,
+// reaches past it into the neighbours or off the page).
 bool within(const QCustomPlot &plot);
+// Whether its least size is within its viewport: a figure that is not is too small (FigureBuild).
+bool leastWithin(const QCustomPlot &plot);
+// Whether every axis label drawn is within the length FigureFit wraps it to.
+bool labelsWithin(const QCustomPlot &plot);
 
 // The label `axis` shows, unwrapped: its own, or where a step folded it (a colour bar's under
 // its bar), that text.

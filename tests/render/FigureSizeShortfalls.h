@@ -25,7 +25,6 @@ inline const QSet<QString> &rows()
         QStringLiteral("dropout-anatomy column 8pt"), // the plots take 42.8% of the page
         QStringLiteral("layer-stack 6x4cm 9pt"), // the plots take 41.9% of the page
         QStringLiteral("query-scale column 9pt"), // the plots take 42.9% of the page
-        QStringLiteral("query-scale 6x4cm 9pt"), // 'multiplied' outside the page; the plots take 17.2% of the page
         QStringLiteral("query-scale column 8pt"), // the plots take 45.0% of the page
         QStringLiteral("head-map column 9pt"), // the plots take 34.5% of the page
         QStringLiteral("head-map 6x4cm 9pt"), // the plots take 17.2% of the page
@@ -63,7 +62,6 @@ inline const QSet<QString> &rows()
         QStringLiteral("nope-order column 9pt"), // the plots take 40.8% of the page
         QStringLiteral("nope-order 6x4cm 9pt"), // 'weight' outside the page; the plots take 16.7% of the page
         QStringLiteral("nope-order column 8pt"), // the plots take 43.7% of the page
-        QStringLiteral("rope-frequencies 6x4cm 9pt"), // 'wavelength' outside the page; the plots take 31.4% of the page
         QStringLiteral("rope-scalings column 9pt"), // the plots take 33.8% of the page
         QStringLiteral("rope-scalings column 8pt"), // the plots take 36.4% of the page
         QStringLiteral("rope-rotation 6x4cm 9pt"), // the plots take 38.1% of the page
