@@ -8,6 +8,10 @@
 
 #include "RelativeSlides.h"
 
+#include "render/FigureFit.h"
+#include "render/FigureRoomChanges.h"
+#include "support/FigureBuilds.h"
+
 #include "core/Engine.h"
 #include "core/ParamText.h"
 
@@ -330,6 +334,35 @@ private slots:
         }
         QCOMPARE(d->comparedCounts.cross, std::int64_t(26));
         QCOMPARE(d->comparedCounts.crossNegative, std::int64_t(11));
+    }
+
+    // Whatever panels little room gives up, the lowest panel drawn numbers and names the columns:
+    // at a column and at 6 x 4 cm the absolute parts' panel of a Llama 4 batch goes, and the
+    // difference's panel above it keeps the columns' numbers.
+    void effectKeepsItsColumnsNumbered()
+    {
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"max-len"_s, u"2000"_s},
+                               {u"batch"_s, u"left:500,2000"_s},
+                               {u"attn-scale"_s, u"0.1"_s},
+                               {u"attention-chunk"_s, u"1024"_s},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        for (const QSizeF cm : {QSizeF(8.5, 6.0), QSizeF(6.0, 4.0), QSizeF(25.4, 14.29)}) {
+            const auto built = FigureBuilds::build(u"position-effect"_s, p, FigureSize::fromInches(cm / 2.54, 300.0));
+            QCOMPARE(FigureBuilds::errorOf(*built), QString());
+            const QCPAxisRect *lowest = nullptr;
+            for (QCPAxisRect *rect : built->plot()->axisRects()) {
+                bool shown = rect->realVisibility();
+                for (const QCPLayoutElement *at = rect; at && shown; at = at->layout())
+                    shown = !FigureRoom::Changes::isHidden(at);
+                if (shown && (!lowest || rect->rect().bottom() > lowest->rect().bottom()))
+                    lowest = rect;
+            }
+            QVERIFY(lowest);
+            const QString size = u"%1 x %2 cm"_s.arg(cm.width()).arg(cm.height());
+            QVERIFY2(lowest->axis(QCPAxis::atBottom)->tickLabels(), qPrintable(size));
+            QVERIFY2(FigureFit::unwrappedLabel(lowest->axis(QCPAxis::atBottom)) == u"column"_s, qPrintable(size));
+        }
     }
 
     void slides()

@@ -130,12 +130,14 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
 
 void PositionEffectFigure::labelColumns()
 {
-    // The panels share their columns: only the lowest shown numbers and names them, so that the
-    // panels keep their room in a small view.
-    const QCPAxisRect *lowest = m_absoluteShown ? m_rects[2] : m_rects[1];
+    // The panels share their columns: the lowest numbers and names them, so that the panels keep
+    // their room in a small view. The absolute parts' panel may be given up on little room (below),
+    // so the difference's panel above it numbers them too; where room is short it gives them to the
+    // absolute panel (FigureRoom's shared axes) and takes them back when that panel goes.
     for (QCPAxisRect *rect : m_rects) {
-        rect->axis(QCPAxis::atBottom)->setTickLabels(rect == lowest);
-        rect->axis(QCPAxis::atBottom)->setLabel(rect == lowest ? u"column"_s : QString());
+        const bool numbered = rect == m_rects[1] || (m_absoluteShown && rect == m_rects[2]);
+        rect->axis(QCPAxis::atBottom)->setTickLabels(numbered);
+        rect->axis(QCPAxis::atBottom)->setLabel(numbered ? u"column"_s : QString());
     }
 }
 
