@@ -390,6 +390,24 @@ std::optional<QString> optionTakenByNone(const QCommandLineParser &parser, const
     return std::nullopt;
 }
 
+// What chooses the family where --encoding is not given: a figure drawn for some families only
+// (alibi-slopes), and a quantity chosen by name (--quantity rope-cos is RoPE's).
+ParamOptions::Clues familyClues(const QList<const FigureDescriptor *> &figures, const QCommandLineParser &parser,
+                                const QList<OptionUse> &uses)
+{
+    ParamOptions::Clues clues;
+    for (const FigureDescriptor *figure : figures)
+        clues.append({u"FIGURE "_s + figure->name(),
+                      [figure](const Params &params) { return figure->model().appliesTo(params); }});
+    for (const OptionUse &use : uses)
+        if (parser.isSet(use.option.key) && use.option.kind != FigureOption::Kind::Switch)
+            if (const auto quantity
+                = Quantities::fromName(use.option.canonical(parser.values(use.option.key).constLast())))
+                clues.append(FamilyInference::quantityClue(
+                    *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
+    return clues;
+}
+
 // The page of several figures: each in its cell; the file's title and description theirs.
 QByteArray pageBytes(const std::vector<std::unique_ptr<FigureBuild>> &builds, const QList<QRect> &cells,
                      const FigureSize &page, FigureFormat format, const FigureStyle &style)
@@ -460,18 +478,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         if (const auto refused = optionTakenByNone(parser, uses, figures))
             return fail(err, ExitUsage, *refused);
     }
-    // A figure chooses the family where it is drawn for one only (alibi-slopes).
-    ParamOptions::Clues clues;
-    for (const FigureDescriptor *figure : figures)
-        clues.append({u"FIGURE "_s + figure->name(),
-                      [figure](const Params &params) { return figure->model().appliesTo(params); }});
-    // A quantity chosen by name is a clue too: --quantity rope-cos is RoPE's.
-    for (const OptionUse &use : uses)
-        if (parser.isSet(use.option.key) && use.option.kind != FigureOption::Kind::Switch)
-            if (const auto quantity
-                = Quantities::fromName(use.option.canonical(parser.values(use.option.key).constLast())))
-                clues.append(FamilyInference::quantityClue(
-                    *quantity, u"--%1 %2"_s.arg(use.option.key, Quantities::name(*quantity))));
+    const ParamOptions::Clues clues = familyClues(figures, parser, uses);
     // --config gives the parameters unless every figure draws the config itself.
     const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
     const bool allDrawConfig = std::all_of(figures.begin(), figures.end(), [&](const FigureDescriptor *f) {
