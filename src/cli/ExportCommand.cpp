@@ -180,7 +180,7 @@ HelpPage exportHelp()
             {u"posenc export heatmap -o pe.pdf --size column --d-model 512"_s, u"the PE table for a paper's column"_s},
             {u"posenc export --lesson why-sqrt-d -o slide.png --size slide"_s, u"a lesson's figure for a slide"_s},
             {u"posenc export layer-stack,query-scale -o slide.pdf --size slide --config llama-4-scout"_s,
-             u"two figures of one model on a slide"_s},
+             u"a model's layer stack beside its query scale, on a slide"_s},
             {u"posenc export alibi-slopes -o slopes.svg --heads 12"_s, u"ALiBi's slopes of 12 heads"_s},
             {u"posenc export rope-frequencies -o f.png --preset llama-3-1-8b"_s, u"Llama 3.1's scaled frequencies"_s},
         });
