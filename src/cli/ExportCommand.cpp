@@ -330,6 +330,8 @@ std::variant<QList<const FigureDescriptor *>, QString> readFigures(const QString
             if (!names.contains(shown.name))
                 names.append(shown.name);
     }
+    if (names.isEmpty())
+        return u"FIGURE: the lesson %1 shows no figure"_s.arg(lesson ? lesson->name : QString());
     if (names.size() > FigurePage::kMaxFigures)
         return u"FIGURE: at most %1 figures on one page; got %2"_s.arg(FigurePage::kMaxFigures).arg(names.size());
     QList<const FigureDescriptor *> figures;
