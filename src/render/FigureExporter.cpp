@@ -38,6 +38,16 @@ void drawVector(const QList<Placed> &figures, QSize page, QPaintDevice *device)
     painter.end();
 }
 
+// The size's dpi in the image, when it has one.
+void recordDpi(QImage &image, const FigureSize &size)
+{
+    if (!size.dpi)
+        return;
+    const int perMeter = qRound(*size.dpi / 0.0254);
+    image.setDotsPerMeterX(perMeter);
+    image.setDotsPerMeterY(perMeter);
+}
+
 // The page's image: each figure's own image (image()) at its cell's pixels.
 QImage pageImage(const QList<Placed> &figures, const FigureSize &page)
 {
@@ -51,11 +61,7 @@ QImage pageImage(const QList<Placed> &figures, const FigureSize &page)
         painter.drawImage(at, image(figure.plot, cell));
     }
     painter.end();
-    if (page.dpi) {
-        const int perMeter = qRound(*page.dpi / 0.0254);
-        drawn.setDotsPerMeterX(perMeter);
-        drawn.setDotsPerMeterY(perMeter);
-    }
+    recordDpi(drawn, page);
     return drawn;
 }
 
@@ -109,11 +115,7 @@ QString extension(FigureFormat format)
 QImage image(QCustomPlot *plot, const FigureSize &size)
 {
     QImage image = plot->toPixmap(size.layout.width(), size.layout.height(), size.scale).toImage();
-    if (size.dpi) {
-        const int perMeter = qRound(*size.dpi / 0.0254);
-        image.setDotsPerMeterX(perMeter);
-        image.setDotsPerMeterY(perMeter);
-    }
+    recordDpi(image, size);
     return image;
 }
 
