@@ -22,7 +22,7 @@ std::optional<After> readAfter(const OffsetProfile &profile, double atOne, std::
     else if (same(after, atOne))
         read.twoSided = true;
     else
-        return std::nullopt;
+        return causal; // another value: the causal reading, from which the keys after the query differ
     return read;
 }
 

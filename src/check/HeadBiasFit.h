@@ -35,8 +35,9 @@ struct After
 };
 
 // After the query as offset 1 holds it: a mask's fill, the family's own causal value (`own`, where
-// it has one), or the bias of distance 1 mirrored (`atOne`); `same` says two values agree. Nothing
-// for another value; `causal` where the table holds no key after the query.
+// it has one), or the bias of distance 1 mirrored (`atOne`); `same` says two values agree.
+// `causal` where the table holds no key after the query, or another value there: the keys after
+// the query then differ from the reading, a region the check reads (ChangedRegion).
 std::optional<After> readAfter(const OffsetProfile &profile, double atOne, std::optional<double> own,
                                const std::function<bool(double, double)> &same, const After &causal);
 

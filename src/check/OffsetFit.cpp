@@ -32,6 +32,8 @@ TableCandidate candidate(const TableEvidence &e, const OffsetReference &read, co
     c.claims = explains(c.compared, c.bad);
     if (c.claims)
         c.match = match();
+    else if (mostlyEquals(c.compared, c.bad))
+        c.partial = match();
     return c;
 }
 

@@ -3,6 +3,7 @@
 // each answers through its FamilySpec's TableHypothesis.
 #include "TableCheck.h"
 
+#include "check/ChangedRegion.h"
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
 #include "check/TableSample.h"
@@ -203,6 +204,8 @@ std::vector<TableCandidate> askFamilies(const TableEvidence &evidence)
             continue;
         if (auto candidate = FamilyChecks::of(family.encoding).table->fit(evidence)) {
             candidate->match.family = family.encoding;
+            if (candidate->partial)
+                candidate->partial->family = family.encoding;
             candidates.push_back(std::move(*candidate));
         }
     }
@@ -217,6 +220,38 @@ void keepPromise(TableMatch &match)
         return;
     match.verdict = CheckVerdict::Variant;
     match.notes.prepend(CheckDiagnosis::noPublishedForm());
+}
+
+// A table no family claims whose sample a family's reference equals in most cells: what the other
+// cells hold (ChangedRegion). Of the references that read so, a declared family's first, then one
+// whose other cells are named (a mistake) over one whose are not, then the one that equals the
+// largest share.
+std::optional<TableMatch> changedRegion(const std::vector<TableCandidate> &candidates, const TableSample &sample,
+                                        const Declared &declared)
+{
+    std::vector<const TableCandidate *> partials;
+    for (const TableCandidate &c : candidates) {
+        if (c.partial && c.partial->family && (!declared.family || declared.family == c.partial->family))
+            partials.push_back(&c);
+    }
+    std::sort(partials.begin(), partials.end(), [](const TableCandidate *a, const TableCandidate *b) {
+        return double(a->bad) * double(b->compared) < double(b->bad) * double(a->compared);
+    });
+    std::optional<TableMatch> found;
+    for (const TableCandidate *c : partials) {
+        std::optional<TableMatch> m = ChangedRegion::read(*c->partial, sample);
+        if (!m)
+            continue;
+        if (m->verdict != CheckVerdict::Unknown) {
+            found = std::move(m);
+            break;
+        }
+        if (!found)
+            found = std::move(m);
+    }
+    if (found)
+        keepPromise(*found);
+    return found;
 }
 
 QString readingOf(const TableMatch &r)
@@ -316,6 +351,8 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
                 if (auto flipped = transposedMatch(table, declared))
                     return *flipped;
             }
+            if (auto changed = changedRegion(candidates, *sample, declared))
+                return *changed;
             // A learned table: the nearest formula, however far, and its error.
             if (const QString near = nearestNote(candidates, std::numeric_limits<double>::infinity()); !near.isEmpty())
                 match.notes.append(near);
@@ -342,6 +379,8 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
         if (auto flipped = transposedMatch(table, declared))
             return *flipped;
     }
+    if (auto changed = changedRegion(candidates, *sample, declared))
+        return *changed;
     return unknownMatch(candidates);
 }
 

@@ -70,6 +70,11 @@ struct TableCandidate
     QString nearest;
     double residual = std::numeric_limits<double>::infinity();
     QString unclaimed;
+    // For a table the family does not claim whose sample its reference equals in most cells
+    // (`mostlyEquals`): the match it would report. Where no family claims the table, the check
+    // reads what the other cells hold against it (TableCheck, a region changed) instead of calling
+    // the table learned.
+    std::optional<TableMatch> partial;
 };
 
 // A table of the family that ships, named (a model's, a library's): what a table is best named
@@ -139,6 +144,13 @@ inline TablePrecision tablePrecision(ValueFormat format, bool float32Angles)
 inline bool explains(std::int64_t compared, std::int64_t bad)
 {
     return compared > 0 && bad * 10 <= compared;
+}
+
+// Whether a reference equals most of a sample without explaining it: at least half of the
+// compared cells within the tolerance, more than one in ten beyond it.
+inline bool mostlyEquals(std::int64_t compared, std::int64_t bad)
+{
+    return compared > 0 && bad * 2 <= compared && !explains(compared, bad);
 }
 
 } // namespace posenc

@@ -82,6 +82,12 @@ inline const QString kSameRow = QStringLiteral("same-row");
 inline const QString kHalfPrecisionAngles = QStringLiteral("half-precision-angles");
 inline const QString kScaled = QStringLiteral("scaled");
 inline const QString kTransposed = QStringLiteral("transposed");
+// A table equal to a family's reference but for a region whose cells hold one value, the
+// reference plus a constant, or the reference's cells moved by a few rows or columns
+// (ChangedRegion).
+inline const QString kCellsOverwritten = QStringLiteral("cells-overwritten");
+inline const QString kCellsOffset = QStringLiteral("cells-offset");
+inline const QString kCellsShifted = QStringLiteral("cells-shifted");
 // A table of relative positions taken the other way round: T5's buckets of i − j where the model
 // takes j − i, DeBERTa's of j − i where it takes i − j (OffsetProfile::mirrored).
 inline const QString kRelativeReversed = QStringLiteral("relative-position-reversed");

@@ -5,6 +5,7 @@
 #include "check/rope/RopeFit.h"
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
+#include "check/rope/RopeOneCopy.h"
 #include "check/rope/RopeZeroPairs.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -396,8 +397,19 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         return std::nullopt;
     const double repeatTolerance = 4.0 * 0x1p-23 + 2.0 * e.table.textRounding();
     const auto layout = RopeFit::repeatedLayout(e.sample, e.framing, repeatTolerance);
-    if (!layout)
-        return misplacedZeroPairs(e);
+    if (!layout) {
+        if (auto misplaced = misplacedZeroPairs(e))
+            return misplaced;
+        return RopeOneCopy::read(
+            e, [&](const TableSample &copied, RopeLayout copiedLayout) -> std::optional<TableMatch> {
+                const RopeFit::FitInput input {copied, e.framing, e.format, e.table.storedType(),
+                                               e.table.textRounding()};
+                const auto found = RopeFit::fit(input, copiedLayout, declaredLayout(e), formsAt(e.cols()));
+                if (!found || !explains(found->score.compared, found->bad()))
+                    return std::nullopt;
+                return matchOf(e, *found);
+            });
+    }
     const RopeFit::FitInput input = inputOf(e);
     std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), formsAt(e.cols()));
     const bool fewRows = !found && e.sample.size() <= 4;
@@ -412,6 +424,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (!c.claims) {
         if (auto misplaced = misplacedZeroPairs(e))
             return misplaced;
+        if (mostlyEquals(c.compared, c.bad))
+            c.partial = matchOf(e, *found);
         return c;
     }
     c.match = matchOf(e, *found);

@@ -125,6 +125,8 @@ TableCandidate candidateOf(const TableEvidence &e, const SinusoidalFit::Fit &fit
     } else {
         c.nearest = SinusoidalCheckWords::nearest(fit.hypothesis, fit.score);
         c.residual = fit.score.relativeResidual();
+        if (mostlyEquals(c.compared, c.bad))
+            c.partial = matchOf(e, fit.hypothesis, fit.float32Angles, framing);
     }
     return c;
 }

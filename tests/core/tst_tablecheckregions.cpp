@@ -1,0 +1,160 @@
+// A table equal to a family's reference but for a region (docs/ARCHITECTURE.md, Checking a table:
+// a region changed): a block of columns off by a constant, overwritten by one value, moved or
+// rolled by rows, a causal ALiBi bias with 0 where its mask holds -inf, a rope-cos table whose
+// second half is a row late. Each was called learned; each is a mistake named by what the region holds, its columns
+// named. Cells changed otherwise (a block of columns at other frequencies, as a scaling the check
+// may not know) are unknown, never a mistake; a learned table stays learned. The tables are
+// written here from float64 formulas (CheckTables.h; get_slopes, tests/support/AlibiReference.h).
+#include "CheckTables.h"
+#include "support/AlibiReference.h"
+
+#include "check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr std::int64_t kRows = 256, kCols = 64;
+
+// The paper's interleaved sinusoid, cells (p, j) of columns from `from` on changed by `change`.
+RowMatrixXf sinusoid(std::int64_t from, const std::function<double(std::int64_t, std::int64_t, double)> &change)
+{
+    return table(kRows, kCols, [&](std::int64_t p, std::int64_t j) {
+        const double cell = paper(p, j, kCols, 10000.0, false);
+        return j >= from ? change(p, j, cell) : cell;
+    });
+}
+
+} // namespace
+
+class TestTableCheckRegions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void regionNamed_data();
+    void regionNamed();
+    void causalAlibiWithoutItsMask();
+    void ropeHalfARowLate();
+    void otherFrequenciesAreUnknown();
+    void learnedStaysLearned();
+    void oneCellStillOneCell();
+};
+
+void TestTableCheckRegions::regionNamed_data()
+{
+    QTest::addColumn<std::int64_t>("from");
+    QTest::addColumn<std::function<double(std::int64_t, std::int64_t, double)>>("change");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("words");
+    using Change = std::function<double(std::int64_t, std::int64_t, double)>;
+    QTest::newRow("half the columns + 1e-4")
+        << std::int64_t(32) << Change([](auto, auto, double c) { return c + 1e-4; }) << u"cells-offset"_s
+        << u"plus 0.0001"_s;
+    QTest::newRow("12 columns + 1e-3") << std::int64_t(52) << Change([](auto, auto, double c) { return c + 1e-3; })
+                                       << u"cells-offset"_s << u"plus 0.001"_s;
+    QTest::newRow("24 columns zeroed") << std::int64_t(40) << Change([](auto, auto, double) { return 0.0; })
+                                       << u"cells-overwritten"_s << u"all hold 0"_s;
+    QTest::newRow("half the columns a row late")
+        << std::int64_t(32) << Change([](std::int64_t p, std::int64_t j, double c) {
+               return p == 0 ? c : paper(p - 1, j, kCols, 10000.0, false);
+           })
+        << u"cells-shifted"_s << u"from 1 row above"_s;
+    // numpy.roll's: the last row comes round to the first.
+    QTest::newRow("20 columns rolled 2 rows up")
+        << std::int64_t(44) << Change([](std::int64_t p, std::int64_t j, double) {
+               return paper((p + 2) % kRows, j, kCols, 10000.0, false);
+           })
+        << u"cells-shifted"_s << u"from 2 rows below"_s;
+}
+
+void TestTableCheckRegions::regionNamed()
+{
+    QFETCH(std::int64_t, from);
+    QFETCH(std::function<double(std::int64_t, std::int64_t, double)>, change);
+    QFETCH(QString, id);
+    QFETCH(QString, words);
+    const Checked c = check(sinusoid(from, change));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+    QCOMPARE(c.match.mistakes, QStringList {id});
+    QVERIFY2(c.match.diagnosis.contains(words), qPrintable(c.match.diagnosis));
+    QVERIFY2(c.match.diagnosis.contains(u"sinusoidal, interleaved"_s), qPrintable(c.match.diagnosis));
+    std::vector<std::int64_t> changed;
+    for (std::int64_t j = from; j < kCols; ++j)
+        changed.push_back(j);
+    // A zero where the sinusoid holds 0 already (sin 0 in row 0) is no change: the columns are the
+    // block's all the same.
+    QVERIFY2(c.match.deviations.startsWith(columnWords(changed, kCols)), qPrintable(c.match.deviations));
+}
+
+void TestTableCheckRegions::causalAlibiWithoutItsMask()
+{
+    // get_slopes(8)'s head 3, m (j - i) at and before the query; after it 0 where the causal
+    // table holds -inf.
+    const double m = alibiref::slopes(8)[2];
+    const RowMatrixXf t
+        = table(96, 96, [&](std::int64_t i, std::int64_t j) { return j > i ? 0.0 : m * double(j - i); });
+    const Checked c = check(t);
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+    QCOMPARE(c.match.mistakes, QStringList {u"cells-overwritten"_s});
+    QVERIFY2(c.match.diagnosis.contains(u"hold 0 where it holds −inf"_s), qPrintable(c.match.diagnosis));
+    QCOMPARE(c.match.table, u"alibi-bias"_s);
+}
+
+void TestTableCheckRegions::ropeHalfARowLate()
+{
+    // HF's cos cache, split layout: column j < 32 is cos(p w_j), column j >= 32 repeats it; the
+    // repeated half a row late.
+    const RowMatrixXf t = table(kRows, kCols, [](std::int64_t p, std::int64_t j) {
+        const std::int64_t pair = j % 32;
+        const std::int64_t at = j >= 32 && p > 0 ? p - 1 : p;
+        return std::cos(double(at) * std::pow(10000.0, -2.0 * double(pair) / double(kCols)));
+    });
+    const Checked c = check(t);
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QVERIFY2(c.match.verdict != CheckVerdict::Learned && c.match.verdict != CheckVerdict::Correct,
+             qPrintable(c.match.diagnosis));
+}
+
+void TestTableCheckRegions::otherFrequenciesAreUnknown()
+{
+    // The slowest 16 pairs at half their frequency: what a scaling does to the slow pairs alone
+    // (Llama 3's). Not a change no computation makes: never a mistake, never learned.
+    const Checked c = check(sinusoid(32, [](std::int64_t p, std::int64_t j, double) {
+        const double angle = double(p) * 0.5 * std::pow(10000.0, -2.0 * double(j / 2) / double(kCols));
+        return j % 2 == 1 ? std::cos(angle) : std::sin(angle);
+    }));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.verdict, CheckVerdict::Unknown);
+    QVERIFY2(c.match.mistakes.isEmpty(), qPrintable(c.match.mistakes.join(u", "_s)));
+    QVERIFY2(c.match.diagnosis.contains(u"most of the table equals sinusoidal"_s), qPrintable(c.match.diagnosis));
+    QVERIFY2(c.match.deviations.startsWith(u"columns"_s), qPrintable(c.match.deviations));
+}
+
+void TestTableCheckRegions::learnedStaysLearned()
+{
+    const Checked c = check(roberta(512, kCols, 7));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.verdict, CheckVerdict::Learned);
+}
+
+void TestTableCheckRegions::oneCellStillOneCell()
+{
+    RowMatrixXf t = sinusoid(kCols, {});
+    t(5, 7) += 1e-3f;
+    const Checked c = check(t);
+    QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+    QVERIFY2(c.match.mistakes.isEmpty(), qPrintable(c.match.mistakes.join(u", "_s)));
+    QVERIFY2(c.match.diagnosis.startsWith(u"one cell deviates: row 5, column 7"_s), qPrintable(c.match.diagnosis));
+}
+
+QTEST_GUILESS_MAIN(TestTableCheckRegions)
+#include "tst_tablecheckregions.moc"
