@@ -1,12 +1,13 @@
-// posenc table, then posenc check, as a user runs them: every shipped preset's position tables
-// (the PE, RoPE's cos and sin, ALiBi's and Sandwich's bias, T5's and DeBERTa's buckets, a vision
-// model's 2-D sin-cos PE and 2-D RoPE cos and sin, a Qwen-VL model's M-RoPE cos and sin against its
-// preset's prompt declared) written as .npy, and a
-// causal ALiBi bias and T5's buckets as .csv, each identified as its preset's family with the
-// verdict correct; a RoPE preset's table named as its model's. max_len is capped at 4096 in CI;
-// POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
+// posenc table, then posenc check, as a user runs them: every shipped preset's position tables, as
+// its family's test record gives them (tests/families/<family>/: the PE, RoPE's cos and sin,
+// ALiBi's and Sandwich's bias, T5's and DeBERTa's buckets, a vision model's 2-D sin-cos PE and 2-D
+// RoPE cos and sin, a Qwen-VL model's M-RoPE cos and sin against its preset's prompt declared)
+// written as .npy, and a causal ALiBi bias and T5's buckets as .csv, each identified as its
+// preset's family with the verdict correct; a RoPE preset's table named as its model's. max_len is
+// capped at 4096 in CI; POSENC_ROUNDTRIP_LONG=1 takes each preset's own, by hand.
 #include "CliRun.h"
 #include "support/Sanitizer.h"
+#include "support/TestFamily.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -24,30 +25,6 @@ QJsonObject jsonOf(const CliRun::Run &run)
     return QJsonDocument::fromJson(run.out.toUtf8()).object();
 }
 
-// The tables of each family, by the quantity `posenc table` writes.
-QStringList tablesOf(const QString &encoding)
-{
-    if (encoding == u"sinusoidal"_s)
-        return {u"pe"_s};
-    if (encoding == u"rope"_s)
-        return {u"rope-cos"_s, u"rope-sin"_s};
-    if (encoding == u"alibi"_s)
-        return {u"alibi-bias"_s};
-    if (encoding == u"t5"_s)
-        return {u"t5-bucket"_s};
-    if (encoding == u"deberta"_s)
-        return {u"deberta-bucket"_s};
-    if (encoding == u"sandwich"_s)
-        return {u"sandwich-bias"_s};
-    if (encoding == u"sincos-2d"_s)
-        return {u"pe"_s};
-    if (encoding == u"rope-2d"_s)
-        return {u"rope2d-cos"_s, u"rope2d-sin"_s};
-    if (encoding == u"mrope"_s)
-        return {u"mrope-cos"_s, u"mrope-sin"_s};
-    return {};
-}
-
 } // namespace
 
 class TestCliCheckRoundTrip : public QObject
@@ -63,7 +40,8 @@ private slots:
         QTest::addColumn<QString>("encoding");
         QTest::addColumn<QString>("quantity");
         QTest::addColumn<QString>("title");
-        QTest::addColumn<QString>("ropeLayout");
+        QTest::addColumn<QStringList>("checkFlags");
+        QTest::addColumn<bool>("positionRows");
         const QDir folder(QStringLiteral(POSENC_PRESETS));
         const QStringList files = folder.entryList({u"*.json"_s}, QDir::Files, QDir::Name);
         QVERIFY(files.size() >= 20);
@@ -74,10 +52,19 @@ private slots:
             const QString name = file.section(u'-', 1).chopped(5);
             const QJsonObject params = o[u"params"_s].toObject();
             const QString encoding = params[u"encoding"_s].toString(u"sinusoidal"_s);
-            for (const QString &quantity : tablesOf(encoding))
+            // The family's tables, by the quantity `posenc table` writes (its record's).
+            const TestFamily *family = nullptr;
+            for (const TestFamily &f : TestFamilies::all())
+                if (f.word == encoding)
+                    family = &f;
+            QVERIFY2(family, qPrintable(file));
+            const TestPresetTables &tables = family->presetTables;
+            const QStringList quantities = TestFamilies::presetQuantities(*family);
+            QVERIFY2(!quantities.isEmpty(), qPrintable(file + u": its family's record gives no tables"_s));
+            for (const QString &quantity : quantities)
                 QTest::addRow("%s %s", qPrintable(name), qPrintable(quantity))
                     << name << encoding << quantity << o[u"title"_s].toString()
-                    << params[u"rope-layout"_s].toString(u"half"_s);
+                    << (tables.checkFlags ? tables.checkFlags(name, params) : QStringList {}) << tables.positionRows;
         }
     }
     void presetTablesAreIdentified()
@@ -86,24 +73,17 @@ private slots:
         QFETCH(QString, preset);
         QFETCH(QString, encoding);
         QFETCH(QString, quantity);
-        QFETCH(QString, ropeLayout);
+        QFETCH(QStringList, checkFlags);
+        QFETCH(bool, positionRows);
         const QString file = m_dir.filePath(u"%1-%2.npy"_s.arg(preset, quantity));
         QStringList table {u"table"_s, quantity, u"--preset"_s, preset, u"-o"_s, file, u"--quiet"_s};
         // A patch grid's tables have the grid's rows, whatever max_len.
-        const bool grid = encoding == u"sincos-2d"_s || encoding == u"rope-2d"_s;
-        if (!qEnvironmentVariableIsSet("POSENC_ROUNDTRIP_LONG") && !grid)
+        if (!qEnvironmentVariableIsSet("POSENC_ROUNDTRIP_LONG") && positionRows)
             table += {u"--max-len"_s, u"4096"_s};
         const CliRun::Run written = CliRun::posenc(table);
         QVERIFY2(written.exitCode == 0, qPrintable(written.err));
-        // A RoPE table declared one: at theta 10000 it is also a sinusoid whose sines or cosines were
-        // replaced, which only a declaration tells apart.
-        QStringList check {u"check"_s, file, u"--json"_s, u"--quiet"_s};
-        if (encoding == u"rope"_s)
-            check += {u"--rope-layout"_s, ropeLayout};
-        // An M-RoPE table's ids are its prompt's: only the prompt declared makes it correct.
-        if (encoding == u"mrope"_s)
-            check += {u"--expect"_s, u"mrope"_s, u"--preset"_s, preset};
-        const CliRun::Run run = CliRun::posenc(check);
+        // What the family's record says the check is told (RoPE's layout, M-RoPE's prompt).
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + checkFlags);
         const QJsonObject o = jsonOf(run);
         // Every preset's table is a published form, LongRoPE's factor lists included.
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));

@@ -7,6 +7,7 @@
 #include "support/DebertaReference.h"
 #include "support/SandwichReference.h"
 #include "support/T5Reference.h"
+#include "support/TestFamily.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,12 +23,11 @@ using namespace CliRun;
 
 namespace {
 
-const QStringList kKeys
-    = {u"rope_type"_s,         u"rotary_dim"_s,     u"attention_factor"_s,   u"softmax_scale_factor"_s,
-       u"logit_scale"_s,       u"band_low"_s,       u"band_high"_s,          u"band_low_used"_s,
-       u"band_high_used"_s,    u"pairs_kept"_s,     u"pairs_blended"_s,      u"pairs_divided"_s,
-       u"wavelength_min"_s,    u"wavelength_max"_s, u"critical_dimension"_s, u"bf16_position_step"_s,
-       u"fp16_position_step"_s};
+// RoPE's keys, in their order (its record, tests/families/rope/).
+QStringList ropeKeys()
+{
+    return TestFamilies::of(posenc::Encoding::Rope).describeKeys;
+}
 
 const QStringList kLlama31
     = {u"--encoding"_s,        u"rope"_s,   u"--head-dim"_s,         u"128"_s, u"--rope-theta"_s,       u"500000"_s,
@@ -84,6 +84,8 @@ private slots:
     void badValuesExitTwo_data();
     void badValuesExitTwo();
     void helpListsTheKeys();
+    void everyFamilyPrintsItsKeys_data();
+    void everyFamilyPrintsItsKeys();
     void alibiSlopesOfTwelveHeads();
     void t5BucketStarts_data();
     void t5BucketStarts();
@@ -93,14 +95,14 @@ private slots:
 
 void TestCliDescribe::llama31KeepsBlendsAndDivides()
 {
-    const Run run = posenc(QStringList {u"describe"_s} + kLlama31);
+    const Run run = CliRun::posenc(QStringList {u"describe"_s} + kLlama31);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY(run.err.isEmpty());
     const auto list = lines(run.out);
     QStringList keys;
     for (const auto &entry : list)
         keys.append(entry.first);
-    QCOMPARE(keys, kKeys);
+    QCOMPARE(keys, ropeKeys());
     QCOMPARE(valueOf(list, u"rope_type"_s), u"llama3"_s);
     QCOMPARE(valueOf(list, u"rotary_dim"_s), u"128"_s);
     QCOMPARE(valueOf(list, u"pairs_kept"_s), u"29"_s);
@@ -121,7 +123,7 @@ void TestCliDescribe::llama31KeepsBlendsAndDivides()
 
 void TestCliDescribe::gptOssKeepsItsBandEdgesUnrounded()
 {
-    const Run run = posenc(QStringList {u"describe"_s, u"--json"_s} + kGptOss);
+    const Run run = CliRun::posenc(QStringList {u"describe"_s, u"--json"_s} + kGptOss);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QJsonParseError error;
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
@@ -146,7 +148,7 @@ void TestCliDescribe::gptOssKeepsItsBandEdgesUnrounded()
 
 void TestCliDescribe::deepSeekScalesTheSoftmax()
 {
-    const Run run = posenc(QStringList {u"describe"_s, u"--json"_s} + kDeepSeek);
+    const Run run = CliRun::posenc(QStringList {u"describe"_s, u"--json"_s} + kDeepSeek);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     const double mscale = 0.1 * std::log(40.0) + 1.0;
@@ -158,7 +160,7 @@ void TestCliDescribe::deepSeekScalesTheSoftmax()
 
 void TestCliDescribe::phi3FromItsPreset()
 {
-    const Run run = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s});
+    const Run run = CliRun::posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const auto list = lines(run.out);
     const double expected = std::sqrt(1.0 + std::log(32.0) / std::log(4096.0));
@@ -167,18 +169,19 @@ void TestCliDescribe::phi3FromItsPreset()
     QCOMPARE(valueOf(list, u"rope_type"_s), u"longrope"_s);
     // A flag overrides the preset: at 4096 positions the short factors apply, but the attention
     // factor stays the model's (HF fixes it from the config, not from the sequence length).
-    const Run shorter = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--max-len"_s, u"4096"_s});
+    const Run shorter = CliRun::posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--max-len"_s, u"4096"_s});
     QCOMPARE(shorter.exitCode, 0);
     QVERIFY(std::abs(valueOf(lines(shorter.out), u"attention_factor"_s).toDouble() - expected) < 1e-12);
     // Without the factor and without an attention factor, longrope is refused, naming the flag.
-    const Run noFactor = posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--rope-factor"_s, u"unset"_s});
+    const Run noFactor
+        = CliRun::posenc({u"describe"_s, u"--preset"_s, u"phi-3-mini-128k"_s, u"--rope-factor"_s, u"unset"_s});
     QCOMPARE(noFactor.exitCode, 2);
     QVERIFY2(noFactor.err.contains(u"--rope-factor"_s), qPrintable(noFactor.err));
 }
 
 void TestCliDescribe::llama2CriticalDimensionAndPositionSteps()
 {
-    const Run run = posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--max-len"_s, u"4096"_s});
+    const Run run = CliRun::posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--max-len"_s, u"4096"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const auto list = lines(run.out);
     // Liu et al. 2023: 92 for Llama 2 (theta 10000, 4096 positions, no original length).
@@ -189,21 +192,21 @@ void TestCliDescribe::llama2CriticalDimensionAndPositionSteps()
     for (const QString &key : {u"pairs_kept"_s, u"band_low"_s})
         QCOMPARE(valueOf(list, key), u"null"_s);
     // Past 65504 fp16 overflows.
-    const Run longer = posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--max-len"_s, u"131072"_s});
+    const Run longer = CliRun::posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--max-len"_s, u"131072"_s});
     QCOMPARE(valueOf(lines(longer.out), u"fp16_position_step"_s), u"null"_s);
     QCOMPARE(valueOf(lines(longer.out), u"bf16_position_step"_s), u"512"_s);
 }
 
 void TestCliDescribe::jsonHasTheKeysInOrder()
 {
-    const Run text = posenc(QStringList {u"describe"_s} + kGptOss);
-    const Run json = posenc(QStringList {u"describe"_s, u"--json"_s} + kGptOss);
+    const Run text = CliRun::posenc(QStringList {u"describe"_s} + kGptOss);
+    const Run json = CliRun::posenc(QStringList {u"describe"_s, u"--json"_s} + kGptOss);
     QCOMPARE(json.exitCode, 0);
     QCOMPARE(json.out.count(u'\n'), 1);
     const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
     // What the object is, then the keys.
     QVERIFY2(json.out.startsWith(u"{\"format\": \"posenc-describe\", \"version\": 1, "_s), qPrintable(json.out));
-    QCOMPARE(object.size(), kKeys.size() + 2);
+    QCOMPARE(object.size(), ropeKeys().size() + 2);
     // The keys in the text's order, each value the text's.
     qsizetype at = 0;
     for (const auto &[key, value] : lines(text.out)) {
@@ -226,7 +229,7 @@ void TestCliDescribe::anotherEncodingExitsTwo()
     for (const QStringList &arguments :
          {QStringList {u"describe"_s}, QStringList {u"describe"_s, u"--encoding"_s, u"none"_s, u"--json"_s},
           QStringList {u"describe"_s, u"--preset"_s, u"transformer-base"_s}}) {
-        const Run run = posenc(arguments);
+        const Run run = CliRun::posenc(arguments);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"--encoding"_s) && run.err.contains(u"rope"_s), qPrintable(run.err));
         QVERIFY(run.out.isEmpty());
@@ -247,32 +250,57 @@ void TestCliDescribe::badValuesExitTwo()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, named);
-    const Run run = posenc(QStringList {u"describe"_s, u"--encoding"_s, u"rope"_s} + arguments);
+    const Run run = CliRun::posenc(QStringList {u"describe"_s, u"--encoding"_s, u"rope"_s} + arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(named), qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
 }
 
+// Each family's keys at its defaults, as its record lists them, in their order; a family with none
+// is refused.
+void TestCliDescribe::everyFamilyPrintsItsKeys_data()
+{
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<QStringList>("keys");
+    for (const TestFamily &family : TestFamilies::all())
+        QTest::newRow(qPrintable(family.word)) << family.word << family.describeKeys;
+}
+
+void TestCliDescribe::everyFamilyPrintsItsKeys()
+{
+    QFETCH(QString, word);
+    QFETCH(QStringList, keys);
+    const Run run = CliRun::posenc({u"describe"_s, u"--encoding"_s, word});
+    if (keys.isEmpty()) {
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(!run.err.isEmpty());
+        QVERIFY(run.out.isEmpty());
+        return;
+    }
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QStringList printed;
+    for (const auto &entry : lines(run.out))
+        printed.append(entry.first);
+    QCOMPARE(printed, keys);
+}
+
 void TestCliDescribe::helpListsTheKeys()
 {
-    const Run run = posenc({u"describe"_s, u"--help"_s});
+    const Run run = CliRun::posenc({u"describe"_s, u"--help"_s});
     QCOMPARE(run.exitCode, 0);
-    for (const QString &key : kKeys)
-        QVERIFY2(run.out.contains(key), qPrintable(key));
-    for (const QString &key :
-         {u"slopes"_s, u"geometric_heads"_s, u"half_weight_distance"_s, u"log_bucket_starts"_s, u"last_bucket_start"_s,
-          u"bucket_at_max_position"_s, u"capped"_s, u"inv_freq_first"_s, u"after_query"_s, u"far_mean"_s})
-        QVERIFY2(run.out.contains(key), qPrintable(key));
+    for (const TestFamily &family : TestFamilies::all())
+        for (const QString &key : family.describeKeys)
+            QVERIFY2(run.out.contains(key), qPrintable(family.word + u": "_s + key));
     for (const QString &option : {u"--json"_s, u"--preset"_s, u"posenc help parameters"_s})
         QVERIFY2(run.out.contains(option), qPrintable(option));
-    QVERIFY(posenc({u"--help"_s}).out.contains(u"posenc describe"_s));
+    QVERIFY(CliRun::posenc({u"--help"_s}).out.contains(u"posenc describe"_s));
 }
 
 void TestCliDescribe::alibiSlopesOfTwelveHeads()
 {
     const QStringList params = {u"describe"_s, u"--encoding"_s, u"alibi"_s,     u"--heads"_s, u"12"_s,
                                 u"--head"_s,   u"9"_s,          u"--max-len"_s, u"2048"_s};
-    const Run text = posenc(params);
+    const Run text = CliRun::posenc(params);
     QVERIFY2(text.exitCode == 0, qPrintable(text.err));
     const auto list = lines(text.out);
     QStringList keys;
@@ -296,7 +324,7 @@ void TestCliDescribe::alibiSlopesOfTwelveHeads()
     QVERIFY(std::abs(valueOf(list, u"half_weight_distance"_s).toDouble() - std::log(2.0) / m) < 1e-12);
     QVERIFY(std::abs(valueOf(list, u"farthest_bias"_s).toDouble() + m * 2047.0) < 1e-9);
     // JSON: the slopes an array of numbers.
-    const Run json = posenc(QStringList {params.first(), u"--json"_s} + params.mid(1));
+    const Run json = CliRun::posenc(QStringList {params.first(), u"--json"_s} + params.mid(1));
     QVERIFY2(json.exitCode == 0, qPrintable(json.err));
     const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
     const QJsonArray array = object.value(u"slopes"_s).toArray();
@@ -332,7 +360,7 @@ void TestCliDescribe::t5BucketStarts()
                         u"--t5-max-distance"_s, QString::number(maxDistance)};
     if (causal)
         args << u"--t5-causal"_s;
-    const Run run = posenc(args);
+    const Run run = CliRun::posenc(args);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     const qint64 n = causal ? buckets : buckets / 2;
@@ -369,7 +397,8 @@ void TestCliDescribe::t5BucketStarts()
 
 void TestCliDescribe::debertaIsNotCapped()
 {
-    const Run run = posenc({u"describe"_s, u"--json"_s, u"--encoding"_s, u"deberta"_s, u"--max-len"_s, u"1001"_s});
+    const Run run
+        = CliRun::posenc({u"describe"_s, u"--json"_s, u"--encoding"_s, u"deberta"_s, u"--max-len"_s, u"1001"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
     QCOMPARE(json.value(u"buckets"_s).toInt(), 256);
@@ -383,7 +412,7 @@ void TestCliDescribe::debertaIsNotCapped()
     QCOMPARE(json.value(u"bucket_at_max_len"_s).toInt(), 317);
     QVERIFY(json.value(u"capped"_s).isBool());
     QCOMPARE(json.value(u"capped"_s).toBool(), false);
-    const Run text = posenc({u"describe"_s, u"--encoding"_s, u"deberta"_s});
+    const Run text = CliRun::posenc({u"describe"_s, u"--encoding"_s, u"deberta"_s});
     QCOMPARE(valueOf(lines(text.out), u"capped"_s), u"false"_s);
 }
 
@@ -394,7 +423,7 @@ void TestCliDescribe::sandwichOddHeadDim()
     const QStringList params
         = {u"describe"_s, u"--sandwich-heads"_s, u"12"_s,  u"--sandwich-head"_s, u"3"_s, u"--sandwich-head-dim"_s,
            u"33"_s,       u"--max-len"_s,        u"1000"_s};
-    const Run text = posenc(params);
+    const Run text = CliRun::posenc(params);
     QVERIFY2(text.exitCode == 0, qPrintable(text.err));
     const auto list = lines(text.out);
     QStringList keys;

@@ -1,11 +1,11 @@
-// --encoding sinusoidal|learned|none|rope|alibi|t5|deberta on the command line, in sessions and in
-// presets: a learned table shaped as RoBERTa's (padding rows 0 and 1, position p at row p + 2) read
-// from .npy and .safetensors gives the PE rows from its offset on; none, rope and the three bias
-// families give X = s*E; a bad value exits 2 naming the flag and the allowed values, RoPE's as its
-// rope-type needs them, ALiBi's head within the heads and T5's and DeBERTa's spans beyond their
-// exact buckets.
+// --encoding on the command line, in sessions and in presets: a learned table shaped as RoBERTa's
+// (padding rows 0 and 1, position p at row p + 2) read from .npy and .safetensors gives the PE rows
+// from its offset on; every family without a term gives X = s*E; a bad value exits 2 naming the
+// flag and the allowed values, RoPE's as its rope-type needs them, each family's refusals as its
+// test record (tests/families/<family>/) lists them; the help names every family's flags.
 #include "CliRun.h"
 #include "support/SandwichReference.h"
+#include "support/TestFamily.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -89,10 +89,11 @@ private slots:
     void badRopeValuesExitTwo();
     void aRefusedHeadDimIsTheOneError();
     void helpNamesTheFamilies();
-    void biasFamiliesAddNoTerm();
+    void familiesWithoutATermAddNone_data();
+    void familiesWithoutATermAddNone();
     void biasFlagsInASession();
-    void badBiasValuesExitTwo_data();
-    void badBiasValuesExitTwo();
+    void badFamilyValuesExitTwo_data();
+    void badFamilyValuesExitTwo();
     void sandwichTableFromItsFlags();
 
 private:
@@ -122,8 +123,8 @@ void TestCliEncodings::learnedTableFromItsOffset()
 {
     QFETCH(QString, table);
     const QString out = path(u"pe.npy"_s);
-    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--force"_s, u"--encoding"_s, u"learned"_s,
-                            u"--position-table"_s, table, u"--position-offset"_s, u"2"_s});
+    const Run run = CliRun::posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--force"_s, u"--encoding"_s, u"learned"_s,
+                                    u"--position-table"_s, table, u"--position-offset"_s, u"2"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY(run.out.isEmpty() && run.err.isEmpty());
     const Table pe = readNpy(out);
@@ -151,8 +152,8 @@ void TestCliEncodings::learnedTableSetsWidthAndLength()
                                 u"20"_s,
                                 u"--seed"_s,
                                 u"3"_s};
-    QCOMPARE(posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common).exitCode, 0);
-    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common).exitCode, 0);
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
     const Table tx = readNpy(x);
     const Table te = readNpy(e);
     QCOMPARE(tx.rows, qint64(20));
@@ -161,8 +162,8 @@ void TestCliEncodings::learnedTableSetsWidthAndLength()
         for (int c = 0; c < kCols; ++c)
             QCOMPARE(tx.at(p, c), te.at(p, c) + cell(p + 2, c));
     // A length past the table's rows is refused, naming both numbers.
-    const Run longer = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"long.npy"_s)} + common.mid(0, 7)
-                              + QStringList {u"--max-len"_s, u"65"_s});
+    const Run longer = CliRun::posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"long.npy"_s)} + common.mid(0, 7)
+                                      + QStringList {u"--max-len"_s, u"65"_s});
     QCOMPARE(longer.exitCode, 2);
     QVERIFY2(longer.err.contains(u"--position-table"_s) && longer.err.contains(u"66 rows"_s)
                  && longer.err.contains(u"67"_s),
@@ -176,14 +177,14 @@ void TestCliEncodings::noneInputIsScaledEmbeddings()
     const QString e = path(u"none_e.npy"_s);
     const QStringList common = {u"--force"_s,   u"--encoding"_s, u"none"_s,   u"--d-model"_s, u"24"_s,
                                 u"--max-len"_s, u"50"_s,         u"--seed"_s, u"9"_s};
-    QCOMPARE(posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common).exitCode, 0);
-    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common).exitCode, 0);
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
     const Table tx = readNpy(x);
     const Table te = readNpy(e);
     QCOMPARE(tx.rows, qint64(50));
     QVERIFY(tx.values == te.values);
     // No position term: its table is refused with the reason.
-    const Run pe = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"none_pe.npy"_s)} + common);
+    const Run pe = CliRun::posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"none_pe.npy"_s)} + common);
     QCOMPARE(pe.exitCode, 2);
     QVERIFY2(pe.err.contains(u"no position term"_s), qPrintable(pe.err));
 }
@@ -191,7 +192,7 @@ void TestCliEncodings::noneInputIsScaledEmbeddings()
 void TestCliEncodings::noneRefusesThePositionTable()
 {
     // A learned encoding without its table names the flag it needs.
-    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"nt.npy"_s), u"--encoding"_s, u"learned"_s});
+    const Run run = CliRun::posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"nt.npy"_s), u"--encoding"_s, u"learned"_s});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(u"--position-table"_s) && run.err.contains(u"needed by encoding learned"_s),
              qPrintable(run.err));
@@ -206,13 +207,13 @@ void TestCliEncodings::encodingInASession()
                + path(u"roberta.npy"_s).toUtf8() + R"(", "position-offset": "2", "max-len": "8"}})");
     file.close();
     const QString out = path(u"session_pe.npy"_s);
-    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
+    const Run run = CliRun::posenc({u"table"_s, u"pe"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const Table pe = readNpy(out);
     QCOMPARE(pe.rows, qint64(8));
     QCOMPARE(pe.at(0, 0), cell(2, 0));
     // A flag after the session overrides its encoding.
-    const Run none = posenc(
+    const Run none = CliRun::posenc(
         {u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session, u"--encoding"_s, u"none"_s});
     QVERIFY2(none.exitCode == 0, qPrintable(none.err));
 }
@@ -238,7 +239,7 @@ void TestCliEncodings::badEncodingExitsTwo()
     for (const QString &command : {u"table"_s, u"export"_s}) {
         const QString out = path(command == u"table"_s ? u"bad.npy"_s : u"bad.png"_s);
         const QString what = command == u"table"_s ? u"pe"_s : u"heatmap"_s;
-        const Run run = posenc(QStringList {command, what, u"-o"_s, out} + arguments);
+        const Run run = CliRun::posenc(QStringList {command, what, u"-o"_s, out} + arguments);
         QCOMPARE(run.exitCode, 2);
         for (const QString &part : message)
             QVERIFY2(run.err.contains(part), qPrintable(run.err));
@@ -254,7 +255,7 @@ void TestCliEncodings::ropeInputIsScaledEmbeddings()
     const QString e = path(u"rope_e.npy"_s);
     const QStringList common = {u"--force"_s, u"--encoding"_s, u"rope"_s, u"--d-model"_s,  u"24"_s, u"--max-len"_s,
                                 u"50"_s,      u"--seed"_s,     u"9"_s,    u"--head-dim"_s, u"16"_s};
-    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
     const Table te = readNpy(e);
     const QList<QStringList> types = {
         {},
@@ -269,12 +270,12 @@ void TestCliEncodings::ropeInputIsScaledEmbeddings()
          u"interleaved"_s},
     };
     for (const QStringList &type : types) {
-        const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + type);
+        const Run run = CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + type);
         QVERIFY2(run.exitCode == 0, qPrintable(type.join(u' ') + u": "_s + run.err));
         QVERIFY(readNpy(x).values == te.values);
     }
     // No position term: its table is refused with the reason.
-    const Run pe = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"rope_pe.npy"_s)} + common);
+    const Run pe = CliRun::posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"rope_pe.npy"_s)} + common);
     QCOMPARE(pe.exitCode, 2);
     QVERIFY2(pe.err.contains(u"encoding rope adds no position term"_s), qPrintable(pe.err));
 }
@@ -289,16 +290,16 @@ void TestCliEncodings::ropeFlagsInASession()
                "original-max-len": "4096", "yarn-truncate": "false", "rope-theta": "150000"}})");
     file.close();
     const QString out = path(u"rope_session.npy"_s);
-    const Run run = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
+    const Run run = CliRun::posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     // A flag after the session overrides it, and a refusal names the session for its values.
-    const Run llama3 = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session,
-                               u"--rope-type"_s, u"llama3"_s, u"--low-freq-factor"_s, u"8"_s});
+    const Run llama3 = CliRun::posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session,
+                                       u"--rope-type"_s, u"llama3"_s, u"--low-freq-factor"_s, u"8"_s});
     QCOMPARE(llama3.exitCode, 2);
     QVERIFY2(llama3.err.contains(u"--low-freq-factor: must be a number in (0, 4] (at most high-freq-factor); got 8"_s),
              qPrintable(llama3.err));
-    const Run unset = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session,
-                              u"--original-max-len"_s, u"unset"_s});
+    const Run unset = CliRun::posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session,
+                                      u"--original-max-len"_s, u"unset"_s});
     QCOMPARE(unset.exitCode, 2);
     QVERIFY2(unset.err.contains(u"--original-max-len: is needed by rope-type yarn"_s), qPrintable(unset.err));
 }
@@ -376,7 +377,8 @@ void TestCliEncodings::badRopeValuesExitTwo()
     QFETCH(QStringList, arguments);
     QFETCH(QStringList, message);
     const QString out = path(u"bad_rope.npy"_s);
-    const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, out, u"--encoding"_s, u"rope"_s} + arguments);
+    const Run run
+        = CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, out, u"--encoding"_s, u"rope"_s} + arguments);
     QCOMPARE(run.exitCode, 2);
     for (const QString &part : message)
         QVERIFY2(run.err.contains(part), qPrintable(u"'%1' not in: %2"_s.arg(part, run.err)));
@@ -387,9 +389,9 @@ void TestCliEncodings::badRopeValuesExitTwo()
 // holding head_dim / 2 of the refused value: three errors for one.
 void TestCliEncodings::aRefusedHeadDimIsTheOneError()
 {
-    const Run run = posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--rope-type"_s, u"longrope"_s, u"--head-dim"_s,
-                            u"600"_s, u"--rope-factor"_s, u"2"_s, u"--original-max-len"_s, u"4096"_s,
-                            u"--short-factor"_s, u"1,1"_s, u"--long-factor"_s, u"1,1"_s});
+    const Run run = CliRun::posenc({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--rope-type"_s, u"longrope"_s,
+                                    u"--head-dim"_s, u"600"_s, u"--rope-factor"_s, u"2"_s, u"--original-max-len"_s,
+                                    u"4096"_s, u"--short-factor"_s, u"1,1"_s, u"--long-factor"_s, u"1,1"_s});
     QCOMPARE(run.exitCode, 2);
     QCOMPARE(run.err, u"posenc describe: --head-dim: must be an even integer in [2, 512] (d_model); got 600\n"_s);
 }
@@ -397,51 +399,61 @@ void TestCliEncodings::aRefusedHeadDimIsTheOneError()
 void TestCliEncodings::helpNamesTheFamilies()
 {
     // The commands' pages point at the parameters' page, which lists every family's flags.
-    QVERIFY(posenc({u"table"_s, u"--help"_s}).out.contains(u"posenc help parameters"_s));
-    const Run run = posenc({u"help"_s, u"parameters"_s});
+    QVERIFY(CliRun::posenc({u"table"_s, u"--help"_s}).out.contains(u"posenc help parameters"_s));
+    const Run run = CliRun::posenc({u"help"_s, u"parameters"_s});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none|rope"_s));
-    for (const char *flag :
-         {"--head-dim N", "--rope-theta B", "--partial-rotary-factor F", "--rope-layout half|interleaved",
-          "--rope-type default|linear|dynamic|yarn|longrope|llama3|proportional", "--rope-factor F|unset",
-          "--original-max-len N|unset", "--yarn-truncate true|false", "--short-factor LIST|none",
-          "--long-factor LIST|none"})
-        QVERIFY2(run.out.contains(QString::fromLatin1(flag)), flag);
-    QVERIFY(run.out.contains(u"--position-table FILE[:TENSOR]"_s));
-    QVERIFY(run.out.contains(u"--position-offset N"_s));
+    QStringList words;
+    for (const TestFamily &family : TestFamilies::all())
+        words.append(family.word);
+    QVERIFY2(run.out.contains(u"--encoding "_s + words.join(u'|')), qPrintable(words.join(u'|')));
     QVERIFY(run.out.contains(u"--encoding sinusoidal|learned|none|rope|alibi|t5|deberta"_s));
-    for (const char *flag :
-         {"--heads N", "--head N", "--alibi causal|symmetric", "--t5-buckets N", "--t5-max-distance N", "--t5-causal ",
-          "--deberta-buckets N", "--deberta-max-position N", "--sandwich-heads N", "--sandwich-head N",
-          "--sandwich-head-dim N", "--sandwich-mask causal|bidirectional"})
-        QVERIFY2(run.out.contains(QString::fromLatin1(flag)), flag);
+    // Each family's flags, each of its rows and the forms its record gives.
+    for (const TestFamily &family : TestFamilies::all()) {
+        for (const QString &key : family.rowKeys)
+            QVERIFY2(run.out.contains(u"--"_s + key), qPrintable(family.word + u": --"_s + key));
+        for (const QString &flag : family.helpFlags)
+            QVERIFY2(run.out.contains(flag), qPrintable(family.word + u": "_s + flag));
+    }
 }
 
-void TestCliEncodings::biasFamiliesAddNoTerm()
+void TestCliEncodings::familiesWithoutATermAddNone_data()
 {
-    // ALiBi, T5, DeBERTa and Sandwich act on the attention scores: X = s*E whatever their flags.
-    const QString x = path(u"bias_x.npy"_s);
-    const QString e = path(u"bias_e.npy"_s);
-    const QStringList common = {u"--force"_s, u"--d-model"_s, u"24"_s, u"--max-len"_s, u"50"_s, u"--seed"_s, u"9"_s};
-    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
-    const Table te = readNpy(e);
-    const QList<QStringList> families = {
-        {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"12"_s, u"--alibi"_s, u"symmetric"_s},
-        {u"--encoding"_s, u"t5"_s, u"--t5-buckets"_s, u"33"_s, u"--t5-causal"_s, u"--t5-max-distance"_s, u"17"_s},
-        {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"8"_s, u"--deberta-max-position"_s, u"6"_s},
-        {u"--encoding"_s, u"sandwich"_s, u"--sandwich-heads"_s, u"8"_s, u"--sandwich-head"_s, u"3"_s,
-         u"--sandwich-head-dim"_s, u"5"_s, u"--sandwich-mask"_s, u"bidirectional"_s},
-    };
-    for (const QStringList &family : families) {
-        const Run run = posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + family);
-        QVERIFY2(run.exitCode == 0, qPrintable(family.join(u' ') + u": "_s + run.err));
-        QVERIFY(readNpy(x).values == te.values);
-        const Run pe = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"bias_pe.npy"_s)} + common + family);
-        QCOMPARE(pe.exitCode, 2);
-        QVERIFY2(
-            pe.err.contains(u"encoding %1 adds no position term: it acts on the attention scores"_s.arg(family[1])),
-            qPrintable(pe.err));
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<QString>("because");
+    for (const TestFamily &family : TestFamilies::all()) {
+        const posenc::FamilySpec &spec = posenc::Families::spec(family.encoding);
+        if (spec.hasPositionTerm())
+            continue;
+        const QString because = spec.kind == posenc::FamilyKind::ScoreBias ? u": it acts on the attention scores"_s
+            : spec.kind == posenc::FamilyKind::Rotation                    ? u": it rotates queries and keys"_s
+                                                                           : QString();
+        const QStringList flags = !family.cliFlags.isEmpty() ? family.cliFlags
+            : family.figureFlags                             ? family.figureFlags(50)
+                                                             : QStringList {};
+        QTest::newRow(qPrintable(family.word)) << family.word << flags << because;
     }
+}
+
+void TestCliEncodings::familiesWithoutATermAddNone()
+{
+    // A bias on the scores, a rotation of queries and keys, or nothing: X = s*E whatever their flags.
+    QFETCH(QString, word);
+    QFETCH(QStringList, flags);
+    QFETCH(QString, because);
+    const QString x = path(u"noterm_x.npy"_s);
+    const QString e = path(u"noterm_e.npy"_s);
+    const QStringList common = {u"--force"_s, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"50"_s, u"--seed"_s, u"9"_s};
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, e} + common).exitCode, 0);
+    const Table te = readNpy(e);
+    const QStringList family = QStringList {u"--encoding"_s, word} + flags;
+    const Run run = CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, x} + common + family);
+    QVERIFY2(run.exitCode == 0, qPrintable(family.join(u' ') + u": "_s + run.err));
+    QVERIFY(readNpy(x).values == te.values);
+    const Run pe
+        = CliRun::posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"noterm_pe.npy"_s)} + common + family);
+    QCOMPARE(pe.exitCode, 2);
+    QVERIFY2(pe.err.contains(u"encoding %1 adds no position term%2"_s.arg(word, because)), qPrintable(pe.err));
 }
 
 void TestCliEncodings::biasFlagsInASession()
@@ -454,7 +466,7 @@ void TestCliEncodings::biasFlagsInASession()
                "t5-causal": "true", "t5-max-distance": "64", "max-len": "8", "d-model": "4"}})");
     file.close();
     const QString out = path(u"t5_session.npy"_s);
-    const Run run = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
+    const Run run = CliRun::posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, session});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     // The session's odd count is the causal map's; the encoder's refuses it, naming the session.
     QFile bidirectional(path(u"t5_encoder.json"_s));
@@ -462,71 +474,42 @@ void TestCliEncodings::biasFlagsInASession()
     bidirectional.write(R"({"format": "posenc-session", "version": 1, "params": {"encoding": "t5",
                         "t5-buckets": "33", "t5-causal": "false"}})");
     bidirectional.close();
-    const Run refused
-        = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, bidirectional.fileName()});
+    const Run refused = CliRun::posenc(
+        {u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, bidirectional.fileName()});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains(u"--t5-buckets: is odd"_s) && refused.err.contains(bidirectional.fileName()),
              qPrintable(refused.err));
     // The flag overrides the session's false.
-    const Run causal = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s,
-                               bidirectional.fileName(), u"--t5-causal"_s});
+    const Run causal = CliRun::posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s,
+                                       bidirectional.fileName(), u"--t5-causal"_s});
     QVERIFY2(causal.exitCode == 0, qPrintable(causal.err));
     // A value that is no switch's is refused with the allowed words.
     QVERIFY(bidirectional.open(QIODevice::WriteOnly | QIODevice::Truncate));
     bidirectional.write(R"({"format": "posenc-session", "version": 1, "params": {"t5-causal": "maybe"}})");
     bidirectional.close();
-    const Run maybe
-        = posenc({u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, bidirectional.fileName()});
+    const Run maybe = CliRun::posenc(
+        {u"table"_s, u"input"_s, u"-o"_s, out, u"--force"_s, u"--session"_s, bidirectional.fileName()});
     QCOMPARE(maybe.exitCode, 2);
     QVERIFY2(maybe.err.contains(u"--t5-causal: must be true or false"_s), qPrintable(maybe.err));
 }
 
-void TestCliEncodings::badBiasValuesExitTwo_data()
+void TestCliEncodings::badFamilyValuesExitTwo_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QStringList>("message"); // each part in the message
-    const auto row = [](const char *name, const QStringList &arguments, const QStringList &message) {
-        QTest::newRow(name) << arguments << message;
-    };
-    row("head 0", {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"0"_s},
-        {u"--head: must be an integer in [1, 12] (heads); got 0"_s});
-    row("head H + 1", {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"13"_s},
-        {u"--head: must be an integer in [1, 12] (heads); got 13"_s});
-    row("zero heads", {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"0"_s},
-        {u"--heads: must be an integer in [1, 4096]; got 0"_s});
-    row("unknown mask", {u"--encoding"_s, u"alibi"_s, u"--alibi"_s, u"bidirectional"_s},
-        {u"--alibi: must be one of causal, symmetric; got 'bidirectional'"_s});
-    row("odd bidirectional T5", {u"--encoding"_s, u"t5"_s, u"--t5-buckets"_s, u"33"_s},
-        {u"--t5-buckets: is odd: the bidirectional map halves the buckets"_s,
-         u"it must be an even integer in [4, 65536] (bidirectional); got 33"_s});
-    row("T5 max distance 16 of 32", {u"--encoding"_s, u"t5"_s, u"--t5-max-distance"_s, u"16"_s},
-        {u"--t5-max-distance: must be an integer in [17, 16777216] (more than t5-buckets / 2 = 16"_s,
-         u"ln(max_distance / max_exact)"_s, u"got 16"_s});
-    row("T5 max distance 8 of 16 causal",
-        {u"--encoding"_s, u"t5"_s, u"--t5-causal"_s, u"--t5-buckets"_s, u"16"_s, u"--t5-max-distance"_s, u"8"_s},
-        {u"--t5-max-distance: must be an integer in [9, 16777216]"_s, u"max_exact = 8"_s, u"got 8"_s});
-    row("odd DeBERTa", {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"255"_s},
-        {u"--deberta-buckets: is odd"_s, u"it must be an even integer in [2, 65536]; got 255"_s});
-    row("DeBERTa max position too small", {u"--encoding"_s, u"deberta"_s, u"--deberta-max-position"_s, u"129"_s},
-        {u"--deberta-max-position: must be an integer in [130, 16777216] (more than deberta-buckets / 2 + 1 = 129"_s,
-         u"got 129"_s});
-    row("Sandwich head past H",
-        {u"--encoding"_s, u"sandwich"_s, u"--sandwich-heads"_s, u"12"_s, u"--sandwich-head"_s, u"13"_s},
-        {u"--sandwich-head: must be an integer in [1, 12] (sandwich-heads); got 13"_s});
-    row("Sandwich head dim 0", {u"--encoding"_s, u"sandwich"_s, u"--sandwich-head-dim"_s, u"0"_s},
-        {u"--sandwich-head-dim: must be an integer in [1, 4096]; got 0"_s});
-    row("Sandwich unknown mask", {u"--sandwich-mask"_s, u"symmetric"_s},
-        {u"--sandwich-mask: must be one of causal, bidirectional; got 'symmetric'"_s});
+    for (const TestFamily &family : TestFamilies::all())
+        for (const TestRefusal &refusal : family.refusals)
+            QTest::newRow(qPrintable(family.word + u": "_s + refusal.name)) << refusal.arguments << refusal.message;
 }
 
-void TestCliEncodings::badBiasValuesExitTwo()
+void TestCliEncodings::badFamilyValuesExitTwo()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QStringList, message);
     for (const QString &command : {u"table"_s, u"describe"_s}) {
-        const QString out = path(u"bad_bias.npy"_s);
+        const QString out = path(u"bad_value.npy"_s);
         const QStringList output = command == u"table"_s ? QStringList {u"input"_s, u"-o"_s, out} : QStringList {};
-        const Run run = posenc(QStringList {command} + output + arguments);
+        const Run run = CliRun::posenc(QStringList {command} + output + arguments);
         QCOMPARE(run.exitCode, 2);
         for (const QString &part : message)
             QVERIFY2(run.err.contains(part), qPrintable(u"'%1' not in: %2"_s.arg(part, run.err)));
@@ -539,9 +522,9 @@ void TestCliEncodings::sandwichTableFromItsFlags()
 {
     // No --encoding: Sandwich's flags choose it (A family inferred); the table is NeMo's formula.
     const QString out = path(u"sandwich.npy"_s);
-    const Run run
-        = posenc({u"table"_s, u"sandwich-bias"_s, u"-o"_s, out, u"--force"_s, u"--max-len"_s, u"20"_s,
-                  u"--sandwich-heads"_s, u"8"_s, u"--sandwich-head"_s, u"2"_s, u"--sandwich-head-dim"_s, u"7"_s});
+    const Run run = CliRun::posenc({u"table"_s, u"sandwich-bias"_s, u"-o"_s, out, u"--force"_s, u"--max-len"_s, u"20"_s,
+                                    u"--sandwich-heads"_s, u"8"_s, u"--sandwich-head"_s, u"2"_s,
+                                    u"--sandwich-head-dim"_s, u"7"_s});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const Table t = readNpy(out);
     QCOMPARE(t.rows, qint64(20));

@@ -5,8 +5,7 @@
 // locale needs no glibc locale generated on the machine.
 #include "CliRun.h"
 
-#include "support/RelativeTestParams.h"
-#include "support/RopeTestParams.h"
+#include "support/TestFamily.h"
 #include "support/TestFiles.h"
 
 #include "render/FigureRegistry.h"
@@ -76,10 +75,8 @@ void TestCliLocale::figuresAreTheSameInEveryLocale()
     QStringList extra = kParams;
     if (figure == u"learned"_s)
         extra = {u"--encoding"_s, u"learned"_s, u"--position-table"_s, m_table};
-    else if (RopeTestParams::showsRope(*posenc::FigureRegistry::find(figure)))
-        extra += RopeTestParams::ropeFlags(2000);
-    else if (const auto family = RelativeTestParams::familyOf(*posenc::FigureRegistry::find(figure)))
-        extra += RelativeTestParams::relativeFlags(*family);
+    else // a figure of families whose records give its parameters (tests/families/<family>/)
+        extra += TestFamilies::flagsForFamilies(posenc::FigureRegistry::find(figure)->model().families(), 2000);
     QByteArray files[2];
     const QStringList locales = {u"C.UTF-8"_s, u"de_DE.UTF-8"_s};
     for (int i = 0; i < 2; ++i) {

@@ -5,6 +5,7 @@
 // overriding them wherever it stands; a name that is not a preset exits 2 naming --preset and the
 // presets, and --preset beside --session or --lesson exits 2.
 #include "CliRun.h"
+#include "support/TestFamily.h"
 
 #include <QDir>
 #include <QFile>
@@ -85,7 +86,7 @@ void TestCliPresets::init()
 
 void TestCliPresets::listsEveryPreset()
 {
-    const Run run = posenc({u"presets"_s});
+    const Run run = CliRun::posenc({u"presets"_s});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
@@ -101,12 +102,12 @@ void TestCliPresets::listsEveryPreset()
         QCOMPARE(fields[2], preset.value(u"cite"_s).toString());
     }
     QCOMPARE(lines.first().section(u'\t', 0, 0), u"transformer-base"_s);
-    QCOMPARE(posenc({u"presets"_s, u"--help"_s}).exitCode, 0);
-    QCOMPARE(posenc({u"presets"_s, u"extra"_s}).exitCode, 2);
-    const QString help = posenc({u"--help"_s}).out;
+    QCOMPARE(CliRun::posenc({u"presets"_s, u"--help"_s}).exitCode, 0);
+    QCOMPARE(CliRun::posenc({u"presets"_s, u"extra"_s}).exitCode, 2);
+    const QString help = CliRun::posenc({u"--help"_s}).out;
     QVERIFY(help.contains(u"posenc presets"_s) && help.contains(u"--preset NAME"_s));
     for (const QString &command : {u"export"_s, u"table"_s})
-        QVERIFY2(posenc({command, u"--help"_s}).out.contains(u"--preset NAME"_s), qPrintable(command));
+        QVERIFY2(CliRun::posenc({command, u"--help"_s}).out.contains(u"--preset NAME"_s), qPrintable(command));
 }
 
 void TestCliPresets::aPresetGivesTheTableItsValues_data()
@@ -124,10 +125,11 @@ void TestCliPresets::aPresetGivesTheTableItsValues()
     const QString byPreset = path(u"preset.npy"_s);
     const QString byFlags = path(u"flags.npy"_s);
     const Run run
-        = posenc(QStringList {u"table"_s, u"output"_s, u"-o"_s, byPreset, u"--preset"_s, nameOf(file)} + small);
+        = CliRun::posenc(QStringList {u"table"_s, u"output"_s, u"-o"_s, byPreset, u"--preset"_s, nameOf(file)} + small);
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
-    QCOMPARE(posenc(QStringList {u"table"_s, u"output"_s, u"-o"_s, byFlags} + parameterFlags(presetFile(file)) + small)
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"output"_s, u"-o"_s, byFlags} + parameterFlags(presetFile(file))
+                            + small)
                  .exitCode,
              0);
     QVERIFY(!bytesOf(byPreset).isEmpty());
@@ -141,16 +143,16 @@ void TestCliPresets::flagsOverrideThePresetWhereverTheyStand()
     const QString before = path(u"before.npy"_s);
     const QString after = path(u"after.npy"_s);
     const QString byFlags = path(u"flags.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"-o"_s, before, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"30"_s,
-                     u"--preset"_s, u"transformer-big"_s})
+    QCOMPARE(CliRun::posenc({u"table"_s, u"input"_s, u"-o"_s, before, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"30"_s,
+                             u"--preset"_s, u"transformer-big"_s})
                  .exitCode,
              0);
-    QCOMPARE(posenc({u"table"_s, u"input"_s, u"--preset"_s, u"transformer-big"_s, u"-o"_s, after, u"--max-len"_s,
-                     u"30"_s, u"--d-model"_s, u"64"_s})
+    QCOMPARE(CliRun::posenc({u"table"_s, u"input"_s, u"--preset"_s, u"transformer-big"_s, u"-o"_s, after,
+                             u"--max-len"_s, u"30"_s, u"--d-model"_s, u"64"_s})
                  .exitCode,
              0);
-    QCOMPARE(posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, byFlags} + parameterFlags(big)
-                    + QStringList {u"--d-model"_s, u"64"_s, u"--max-len"_s, u"30"_s})
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, byFlags} + parameterFlags(big)
+                            + QStringList {u"--d-model"_s, u"64"_s, u"--max-len"_s, u"30"_s})
                  .exitCode,
              0);
     const Table table = readNpy(before);
@@ -168,11 +170,11 @@ void TestCliPresets::aPresetGivesAFigureItsValues()
     const QString byFlags = path(u"flags.png"_s);
     const QString plain = path(u"plain.png"_s);
     const QStringList figure {u"export"_s, u"heatmap"_s, u"--width"_s, u"640"_s, u"--height"_s, u"420"_s};
-    const Run run = posenc(figure + QStringList {u"--preset"_s, nameOf(file), u"-o"_s, byPreset});
+    const Run run = CliRun::posenc(figure + QStringList {u"--preset"_s, nameOf(file), u"-o"_s, byPreset});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
-    QCOMPARE(posenc(figure + parameterFlags(presetFile(file)) + QStringList {u"-o"_s, byFlags}).exitCode, 0);
-    QCOMPARE(posenc(figure + QStringList {u"-o"_s, plain}).exitCode, 0);
+    QCOMPARE(CliRun::posenc(figure + parameterFlags(presetFile(file)) + QStringList {u"-o"_s, byFlags}).exitCode, 0);
+    QCOMPARE(CliRun::posenc(figure + QStringList {u"-o"_s, plain}).exitCode, 0);
     const QImage image(byPreset);
     QCOMPARE(image.size(), QSize(640, 420));
     QVERIFY(image == QImage(byFlags));
@@ -189,9 +191,10 @@ void TestCliPresets::aPresetOpensTheWindowWithItsValues()
     const QString byFlags = path(u"flags.png"_s);
     const QString plain = path(u"plain.png"_s);
     // A first start, whose window the next two remember.
-    QCOMPARE(posenc({u"--screenshot"_s, plain}, environment).exitCode, 0);
-    QCOMPARE(posenc({u"--preset"_s, nameOf(file), u"--screenshot"_s, byPreset}, environment).exitCode, 0);
-    QCOMPARE(posenc(parameterFlags(presetFile(file)) + QStringList {u"--screenshot"_s, byFlags}, environment).exitCode,
+    QCOMPARE(CliRun::posenc({u"--screenshot"_s, plain}, environment).exitCode, 0);
+    QCOMPARE(CliRun::posenc({u"--preset"_s, nameOf(file), u"--screenshot"_s, byPreset}, environment).exitCode, 0);
+    QCOMPARE(CliRun::posenc(parameterFlags(presetFile(file)) + QStringList {u"--screenshot"_s, byFlags}, environment)
+                 .exitCode,
              0);
     const QImage image(byPreset);
     QVERIFY(!image.isNull());
@@ -203,17 +206,18 @@ void TestCliPresets::aValueThePresetGaveIsNamedWithIt()
 {
     // A matrix of 64 columns fixes d_model at 64; the paper's preset says 512.
     const QString matrix = path(u"e.npy"_s);
-    QCOMPARE(posenc({u"table"_s, u"embedding"_s, u"-o"_s, matrix, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"20"_s})
-                 .exitCode,
-             0);
-    const Run fromPreset = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--preset"_s, u"transformer-base"_s,
-                                   u"--embeddings"_s, matrix});
+    QCOMPARE(
+        CliRun::posenc({u"table"_s, u"embedding"_s, u"-o"_s, matrix, u"--d-model"_s, u"64"_s, u"--max-len"_s, u"20"_s})
+            .exitCode,
+        0);
+    const Run fromPreset = CliRun::posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--preset"_s,
+                                           u"transformer-base"_s, u"--embeddings"_s, matrix});
     QCOMPARE(fromPreset.exitCode, 2);
     QVERIFY2(fromPreset.err.contains(u"--d-model"_s) && fromPreset.err.contains(u"(in the preset transformer-base)"_s),
              qPrintable(fromPreset.err));
     // The same value given as a flag is the user's: no preset is named.
-    const Run fromFlag = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--preset"_s, u"transformer-base"_s,
-                                 u"--embeddings"_s, matrix, u"--d-model"_s, u"512"_s});
+    const Run fromFlag = CliRun::posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--preset"_s,
+                                         u"transformer-base"_s, u"--embeddings"_s, matrix, u"--d-model"_s, u"512"_s});
     QCOMPARE(fromFlag.exitCode, 2);
     QVERIFY2(fromFlag.err.contains(u"--d-model"_s) && !fromFlag.err.contains(u"(in the preset"_s),
              qPrintable(fromFlag.err));
@@ -230,7 +234,7 @@ void TestCliPresets::aNameThatIsNotAPresetExitsTwoNamingThem()
          {QStringList {u"--preset"_s, u"no-such-preset"_s},
           QStringList {u"export"_s, u"heatmap"_s, u"--preset"_s, u"no-such-preset"_s, u"-o"_s, path(u"x.png"_s)},
           QStringList {u"table"_s, u"pe"_s, u"--preset"_s, u"no-such-preset"_s, u"-o"_s, path(u"x.npy"_s)}}) {
-        const Run run = posenc(arguments, environment);
+        const Run run = CliRun::posenc(arguments, environment);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"--preset"_s) && run.err.contains(u"no-such-preset"_s), qPrintable(run.err));
         for (const QString &file : presetFiles())
@@ -252,7 +256,7 @@ void TestCliPresets::aPresetGoesAloneWithASession()
          {QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--session"_s, session.fileName(),
                        u"--preset"_s, u"transformer-base"_s},
           QStringList {u"--preset"_s, u"transformer-base"_s, u"--session"_s, session.fileName()}}) {
-        const Run run = posenc(arguments);
+        const Run run = CliRun::posenc(arguments);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"--preset"_s), qPrintable(run.err));
         QVERIFY2(run.err.contains(u"--session"_s), qPrintable(run.err));
@@ -266,38 +270,48 @@ void TestCliPresets::aPresetGoesAloneWithASession()
 // refused with exit 2.
 void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
 {
+    QStringList listed;
     for (const QString &file : presetFiles()) {
         const QString family = presetFile(file).value(u"params"_s).toObject().value(u"encoding"_s).toString();
+        // Each preset is its family's, as the family's record lists it (tests/families/<family>/),
+        // and every record's preset is shipped.
+        const QString name = nameOf(file);
+        const TestFamily *owner = TestFamilies::ofPreset(name);
+        QVERIFY2(owner, qPrintable(file + u": no family's record lists it"_s));
+        QCOMPARE(family, owner->word);
+        listed.append(name);
         // A model's config (read on huggingface.co or in a repository at a commit) is rotary, one of
-        // the attention biases, a vision model's 2-D encoding or an audio encoder's sinusoid
+        // the attention biases or a vision model's 2-D encoding, or an audio encoder's sinusoid
         // (Whisper's); the papers' and libraries' presets are sinusoidal.
         const QString source = presetFile(file).value(u"source"_s).toString();
         const bool encoder = presetFile(file).value(u"title"_s).toString().endsWith(u", encoder"_s);
-        const QStringList families = source.contains(u"huggingface.co"_s) || source.contains(u" @ "_s)
-            ? QStringList {u"rope"_s,     u"alibi"_s, u"t5"_s,      u"deberta"_s,
-                           u"sandwich"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}
-                + (encoder ? QStringList {u"sinusoidal"_s} : QStringList {})
-            : QStringList {u"sinusoidal"_s};
-        QVERIFY2(families.contains(family), qPrintable(file));
+        if (source.contains(u"huggingface.co"_s) || source.contains(u" @ "_s))
+            QVERIFY2(encoder || family != u"sinusoidal"_s, qPrintable(file));
+        else
+            QVERIFY2(family == u"sinusoidal"_s, qPrintable(file));
     }
+    for (const TestFamily &family : TestFamilies::all())
+        for (const QString &name : family.presets)
+            QVERIFY2(listed.contains(name), qPrintable(family.word + u"'s preset "_s + name + u" is not shipped"_s));
     // The bias families' presets give their tables: BLOOM's first head has the slope 2^-0.5.
-    const Run bloom = posenc({u"table"_s, u"alibi-slopes"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s, u"--preset"_s,
-                              u"bloom-560m"_s, u"--positions"_s, u"0:1"_s});
+    const Run bloom = CliRun::posenc({u"table"_s, u"alibi-slopes"_s, u"-o"_s, u"-"_s, u"--format"_s, u"csv"_s,
+                                      u"--preset"_s, u"bloom-560m"_s, u"--positions"_s, u"0:1"_s});
     QVERIFY2(bloom.exitCode == 0, qPrintable(bloom.err));
     QCOMPARE(bloom.out.split(u'\n', Qt::SkipEmptyParts).value(1), u"1,0.70710677,-0.5,0"_s);
     const QStringList small {u"--preset"_s, u"transformer-base"_s, u"--max-len"_s, u"30"_s, u"--d-model"_s,
                              u"32"_s,       u"--seed"_s,           u"4"_s};
     const QString input = path(u"input.npy"_s);
     const QString embedding = path(u"embedding.npy"_s);
-    QCOMPARE(posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, input, u"--encoding"_s, u"none"_s} + small).exitCode,
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"input"_s, u"-o"_s, input, u"--encoding"_s, u"none"_s} + small)
+                 .exitCode,
              0);
-    QCOMPARE(posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, embedding} + small).exitCode, 0);
+    QCOMPARE(CliRun::posenc(QStringList {u"table"_s, u"embedding"_s, u"-o"_s, embedding} + small).exitCode, 0);
     const Table x = readNpy(input);
     QCOMPARE(x.rows, 30);
     QCOMPARE(x.cols, 32);
     QCOMPARE(bytesOf(input), bytesOf(embedding));
-    const Run pe
-        = posenc(QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"pe.npy"_s), u"--encoding"_s, u"none"_s} + small);
+    const Run pe = CliRun::posenc(
+        QStringList {u"table"_s, u"pe"_s, u"-o"_s, path(u"pe.npy"_s), u"--encoding"_s, u"none"_s} + small);
     QCOMPARE(pe.exitCode, 2);
     QVERIFY2(pe.err.contains(u"pe"_s) && pe.err.contains(u"none"_s), qPrintable(pe.err));
     QVERIFY(!QFile::exists(path(u"pe.npy"_s)));

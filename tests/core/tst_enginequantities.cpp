@@ -7,6 +7,8 @@
 #include "core/Engine.h"
 #include "core/Quantity.h"
 
+#include "support/TestFamily.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -40,38 +42,15 @@ private slots:
 
 void TestEngineQuantities::quantityNames()
 {
-    const QStringList expected = {u"pe"_s,
-                                  u"embedding"_s,
-                                  u"input"_s,
-                                  u"output"_s,
-                                  u"mask"_s,
-                                  u"similarity"_s,
-                                  u"position-ids"_s,
-                                  u"position-effect"_s,
-                                  u"document-distance"_s,
-                                  u"error"_s,
-                                  u"rope-frequencies"_s,
-                                  u"rope-cos"_s,
-                                  u"rope-sin"_s,
-                                  u"rope-score"_s,
-                                  u"rope-input"_s,
-                                  u"alibi-slopes"_s,
-                                  u"alibi-bias"_s,
-                                  u"t5-bucket"_s,
-                                  u"deberta-bucket"_s,
-                                  u"sandwich-bias"_s,
-                                  u"sandwich-distance"_s,
-                                  u"mrope-positions"_s,
-                                  u"mrope-axes"_s,
-                                  u"mrope-cos"_s,
-                                  u"mrope-sin"_s,
-                                  u"rope2d-frequencies"_s,
-                                  u"rope2d-cos"_s,
-                                  u"rope2d-sin"_s,
-                                  u"rope2d-score"_s};
+    // The shared quantities (core/QuantityList.h), then each family's, in the list's order.
+    QStringList expected = {u"pe"_s,         u"embedding"_s,    u"input"_s,           u"output"_s,           u"mask"_s,
+                            u"similarity"_s, u"position-ids"_s, u"position-effect"_s, u"document-distance"_s};
+    for (const TestFamily &family : TestFamilies::all())
+        expected += family.quantities;
     const QStringList names = Quantities::names();
     QCOMPARE(QSet<QString>(names.begin(), names.end()), QSet<QString>(expected.begin(), expected.end()));
     QCOMPARE(names.size(), expected.size());
+    QCOMPARE(names, expected);
     for (const Quantity q : allQuantities()) {
         const QString name = Quantities::name(q);
         QVERIFY(expected.contains(name));

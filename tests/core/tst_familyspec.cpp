@@ -8,6 +8,8 @@
 
 #include "support/RopeReference.h"
 
+#include "support/TestFamily.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -37,16 +39,10 @@ void TestFamilySpec::aQuantityBelongsToTheFamilyWhoseManifestListsIt_data()
     QTest::addColumn<QString>("family"); // empty: a shared quantity
     QTest::newRow("pe") << u"pe"_s << QString();
     QTest::newRow("similarity") << u"similarity"_s << QString();
-    // A family's first and last quantities: the list gives each family's after its own name.
-    QTest::newRow("rope-frequencies") << u"rope-frequencies"_s << u"rope"_s;
-    QTest::newRow("rope-cos") << u"rope-cos"_s << u"rope"_s;
-    QTest::newRow("rope-input") << u"rope-input"_s << u"rope"_s;
-    QTest::newRow("alibi-slopes") << u"alibi-slopes"_s << u"alibi"_s;
-    QTest::newRow("t5-bucket") << u"t5-bucket"_s << u"t5"_s;
-    QTest::newRow("deberta-bucket") << u"deberta-bucket"_s << u"deberta"_s;
-    QTest::newRow("sandwich-distance") << u"sandwich-distance"_s << u"sandwich"_s;
-    QTest::newRow("mrope-positions") << u"mrope-positions"_s << u"mrope"_s;
-    QTest::newRow("rope2d-cos") << u"rope2d-cos"_s << u"rope-2d"_s;
+    // Each family's quantities, as its test record lists them (tests/families/<family>/).
+    for (const TestFamily &family : TestFamilies::all())
+        for (const QString &quantity : family.quantities)
+            QTest::newRow(qPrintable(quantity)) << quantity << family.word;
 }
 
 void TestFamilySpec::aQuantityBelongsToTheFamilyWhoseManifestListsIt()

@@ -7,6 +7,11 @@
 #include "core/ParamText.h"
 #include "core/ParamUse.h"
 
+#include "support/TestFamily.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -15,19 +20,22 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// A valid, non-default text of each text row, to check that set and get agree on it.
+// A valid, non-default text of each text row, to check that set and get agree on it: a family's
+// row its record's (tests/families/<family>/), the shared rows' here.
 QString otherText(const ParamSpec &row)
 {
+    for (const TestFamily &family : TestFamilies::all()) {
+        if (!family.rowKeys.contains(row.key))
+            continue;
+        for (const TestSetting &texts : {family.readBack, family.changes})
+            for (const auto &[key, text] : texts)
+                if (key == row.key)
+                    return text;
+    }
     static const QHash<QString, QString> texts = {
         {u"d-model"_s, u"64"_s},
         {u"max-len"_s, u"300"_s},
         {u"encoding"_s, u"none"_s},
-        {u"base"_s, u"500"_s},
-        {u"layout"_s, u"split"_s},
-        {u"angles"_s, u"float32"_s},
-        {u"flip-sin-to-cos"_s, u"true"_s},
-        {u"freq-shift"_s, u"1"_s},
-        {u"timestep-scale"_s, u"1000"_s},
         {u"scale"_s, u"2.5"_s},
         {u"init"_s, u"0.3"_s},
         {u"compose"_s, u"concat"_s},
@@ -39,54 +47,6 @@ QString otherText(const ParamSpec &row)
         {u"eval"_s, u"true"_s},
         {u"seed"_s, u"18446744073709551615"_s},
         {u"memory-budget"_s, u"0.5"_s},
-        {u"position-offset"_s, u"2"_s},
-        {u"head-dim"_s, u"64"_s},
-        {u"rope-theta"_s, u"500000"_s},
-        {u"partial-rotary-factor"_s, u"0.25"_s},
-        {u"rope-layout"_s, u"interleaved"_s},
-        {u"rotary-place"_s, u"suffix"_s},
-        {u"rope-type"_s, u"yarn"_s},
-        {u"rope-factor"_s, u"8"_s},
-        {u"original-max-len"_s, u"8192"_s},
-        {u"low-freq-factor"_s, u"2"_s},
-        {u"high-freq-factor"_s, u"8"_s},
-        {u"beta-fast"_s, u"16"_s},
-        {u"beta-slow"_s, u"2"_s},
-        {u"yarn-truncate"_s, u"false"_s},
-        {u"mscale"_s, u"0.707"_s},
-        {u"mscale-all-dim"_s, u"1"_s},
-        {u"attention-factor"_s, u"1.25"_s},
-        // Phi-3-mini-128k's first short and long factors: every digit comes back.
-        {u"short-factor"_s, u"1.1,1.3000000000000003,2.000000000000001"_s},
-        {u"long-factor"_s, u"1.0700000524520874,64.76000213623047"_s},
-        {u"heads"_s, u"12"_s},
-        {u"mrope-section"_s, u"24,20,20"_s},
-        {u"mrope-interleaved"_s, u"true"_s},
-        {u"vision-positions"_s, u"qwen3-vl"_s},
-        {u"mrope-era"_s, u"v5"_s},
-        {u"spatial-merge-size"_s, u"4"_s},
-        {u"prompt"_s, u"text:3,video:2x4x4@0.5,text:1"_s},
-        {u"tokens-per-second"_s, u"25"_s},
-        {u"second-per-grid"_s, u"0.083"_s},
-        {u"timestamp-tokens"_s, u"7"_s},
-        {u"rope-2d-style"_s, u"flux"_s},
-        {u"axes-dim"_s, u"32,32,32,32"_s},
-        {u"patch"_s, u"3,5"_s},
-        {u"grid"_s, u"14,14"_s},
-        {u"cls-token"_s, u"true"_s},
-        {u"base-size"_s, u"16"_s},
-        {u"interpolation-scale"_s, u"2"_s},
-        {u"head"_s, u"3"_s},
-        {u"alibi"_s, u"symmetric"_s},
-        {u"sandwich-heads"_s, u"16"_s},
-        {u"sandwich-head"_s, u"4"_s},
-        {u"sandwich-head-dim"_s, u"33"_s},
-        {u"sandwich-mask"_s, u"bidirectional"_s},
-        {u"t5-buckets"_s, u"64"_s},
-        {u"t5-max-distance"_s, u"256"_s},
-        {u"t5-causal"_s, u"true"_s},
-        {u"deberta-buckets"_s, u"128"_s},
-        {u"deberta-max-position"_s, u"1024"_s},
         {u"batch"_s, u"right:3,2"_s},
         {u"packed"_s, u"3,4,2/5"_s},
         {u"cache"_s, u"4"_s},
@@ -96,6 +56,20 @@ QString otherText(const ParamSpec &row)
         {u"attention-chunk"_s, u"8192"_s},
     };
     return texts.value(row.key);
+}
+
+// The families' folders in the order of FamilyList.h's lines, read from the source.
+QStringList listedFolders()
+{
+    QFile list(QStringLiteral(POSENC_SOURCE_DIR "/src/core/FamilyList.h"));
+    if (!list.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(list.fileName()));
+    QStringList folders;
+    static const QRegularExpression line(uR"(^#include "core/(\w+)/\w+Family\.inc"$)"_s,
+                                         QRegularExpression::MultilineOption);
+    for (const QRegularExpressionMatch &m : line.globalMatch(QString::fromUtf8(list.readAll())))
+        folders.append(m.captured(1));
+    return folders;
 }
 
 bool isTextRow(const ParamSpec &row)
@@ -290,8 +264,8 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
     for (const char *key :
          {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rotary-place", "rope-type"})
         QVERIFY(!ParamUse::idle(rope, QString::fromLatin1(key)));
-    // ALiBi's, T5's and DeBERTa's rows: read under their own encoding only, each naming it.
-    const Encoding families[] = {Encoding::Alibi, Encoding::T5, Encoding::Deberta};
+    // Every family's rows: idle under any other encoding but one that borrows them, naming the
+    // family; a bias on the scores reads each of its rows at its defaults.
     QList<Params> everyFamily;
     for (const QString &word : ParamTable::find(u"encoding"_s)->choices) {
         Params p;
@@ -299,23 +273,20 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
         everyFamily.append(p);
     }
     QCOMPARE(everyFamily.size(), Families::all().size());
-    for (const Encoding family : families) {
-        QStringList keys;
-        for (const ParamSpec &row : ParamTable::rows()) {
-            if (row.family == family)
-                keys.append(row.key);
-        }
-        QVERIFY(!keys.isEmpty());
-        const QString word = ParamText::toString(family);
-        for (const QString &key : keys) {
+    for (const TestFamily &family : TestFamilies::all()) {
+        const bool bias = Families::spec(family.encoding).kind == FamilyKind::ScoreBias;
+        for (const QString &key : family.rowKeys) {
             for (const Params &other : everyFamily) {
-                if (other.encoding == family) {
-                    QVERIFY2(!ParamUse::idle(other, key), qPrintable(key));
+                if (other.encoding == family.encoding) {
+                    if (bias)
+                        QVERIFY2(!ParamUse::idle(other, key), qPrintable(key));
                     continue;
                 }
+                if (Families::spec(other.encoding).borrowsRow(family.encoding, key))
+                    continue;
                 QCOMPARE(ParamUse::idle(other, key), std::optional(IdleReason::Code::OtherEncoding));
                 const QString why = ParamUse::reason(other, key)->why;
-                QVERIFY2(why.contains(u"only encoding %1 reads it"_s.arg(word)), qPrintable(why));
+                QVERIFY2(why.contains(u"only encoding %1 reads it"_s.arg(family.word)), qPrintable(why));
             }
         }
     }
@@ -418,27 +389,30 @@ void TestParamTable::changedKeysNameEachChangedValue()
 
 void TestParamTable::choicesAreTheEnumsWords()
 {
-    QCOMPARE(ParamTable::find(u"encoding"_s)->choices,
+    // The families in the order of FamilyList.h's lines, a family added at their end after them;
+    // each word its folder's name (core/<folder>/ there, tests/families/<folder>/ for its record,
+    // which registers the Encoding value of that name).
+    const QStringList choices = ParamTable::find(u"encoding"_s)->choices;
+    QStringList words, folders;
+    for (const TestFamily &family : TestFamilies::all()) {
+        words.append(family.word);
+        folders.append(family.folder);
+        QCOMPARE(QString(family.word).remove(u'-'), family.folder);
+    }
+    QCOMPARE(choices, words);
+    QCOMPARE(folders, listedFolders());
+    QCOMPARE(choices.mid(0, 11),
              (QStringList {u"sinusoidal"_s, u"learned"_s, u"none"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s,
                            u"sandwich"_s, u"mrope"_s, u"rope-2d"_s, u"sincos-2d"_s}));
     Params p;
-    for (const auto &[text, encoding] :
-         {std::pair {u"sinusoidal"_s, Encoding::Sinusoidal}, std::pair {u"learned"_s, Encoding::Learned},
-          std::pair {u"none"_s, Encoding::None}, std::pair {u"rope"_s, Encoding::Rope},
-          std::pair {u"alibi"_s, Encoding::Alibi}, std::pair {u"t5"_s, Encoding::T5},
-          std::pair {u"deberta"_s, Encoding::Deberta}, std::pair {u"sandwich"_s, Encoding::Sandwich},
-          std::pair {u"mrope"_s, Encoding::Mrope}, std::pair {u"rope-2d"_s, Encoding::Rope2d},
-          std::pair {u"sincos-2d"_s, Encoding::Sincos2d}}) {
-        QVERIFY(!ParamText::set(p, u"encoding"_s, text));
-        QCOMPARE(p.encoding, encoding);
-        QCOMPARE(ParamText::toString(encoding), text);
+    for (const TestFamily &family : TestFamilies::all()) {
+        QVERIFY(!ParamText::set(p, u"encoding"_s, family.word));
+        QCOMPARE(p.encoding, family.encoding);
+        QCOMPARE(ParamText::toString(family.encoding), family.word);
     }
     const auto error = ParamText::set(p, u"encoding"_s, u"rope-ish"_s);
     QVERIFY(error.has_value());
-    // The families in the order of FamilyList.h, a family added at its end after them.
-    QVERIFY2(error->allowed.startsWith(u"one of sinusoidal, learned, none, rope, alibi, t5, deberta"_s),
-             qPrintable(error->allowed));
-    QCOMPARE(error->allowed.count(u','), Families::all().size() - 1);
+    QCOMPARE(error->allowed, u"one of "_s + words.join(u", "_s));
     QCOMPARE(ParamTable::find(u"alibi"_s)->choices, (QStringList {u"causal"_s, u"symmetric"_s}));
     QVERIFY(!ParamText::set(p, u"alibi"_s, u"symmetric"_s));
     QCOMPARE(p.alibi.mask, AlibiMask::Symmetric);

@@ -1,18 +1,16 @@
 // The families figure: for one query, each family's term against the key's offset, checked
-// against float64 sums written here: the sinusoid's PE[q]·PE[q + k] from its rows, RoPE's aligned
-// score from HF's inverse frequencies, ALiBi's bias, T5's and DeBERTa's buckets; each pixel the
-// least and the most of its offsets, sampled past the cap.
+// against float64 sums its test record writes (tests/families/<family>/: the sinusoid's PE[q]·PE[q
+// + k] from its rows, RoPE's aligned score from HF's inverse frequencies, ALiBi's bias, T5's and
+// DeBERTa's buckets, Sandwich's bias); each pixel the least and the most of its offsets, sampled
+// past the cap.
 #include "render/FigureExporter.h"
 #include "render/figures/FamiliesFigure.h"
 
 #include "RelativeSlides.h"
-#include "support/AlibiReference.h"
-#include "support/DebertaReference.h"
 #include "support/FigureBuilds.h"
 #include "support/RelativeModels.h"
 #include "support/RopeReference.h"
-#include "support/SandwichReference.h"
-#include "support/T5Reference.h"
+#include "support/TestFamily.h"
 
 #include <QTest>
 
@@ -35,43 +33,15 @@ double peDot(std::int64_t d, double base, std::int64_t p, std::int64_t q)
     return sum;
 }
 
-// <q, R(k) q> / |q|^2 for q all ones: 2 cos(k theta_i) per pair, 1 per unrotated column.
-double ropeAligned(const Params &p, double k)
-{
-    const std::vector<double> inv = roperef::inv(p);
-    double sum = double(p.rope.headDim) - 2.0 * double(inv.size());
-    for (const double theta : inv)
-        sum += 2.0 * std::cos(k * theta);
-    return sum / double(p.rope.headDim);
-}
-
-// The value of a staircase at offset k: the step starting at or before it.
-double stepAt(const FamilyCurve &steps, std::int64_t k)
-{
-    const auto it = std::upper_bound(steps.offset.cbegin(), steps.offset.cend(), double(k));
-    return steps.lo[it - steps.offset.cbegin() - 1];
-}
-
-// The point of `curve` holding offset k: its pixel's least and most.
-std::pair<double, double> at(const FamilyCurve &curve, const OffsetPixels &pixels, std::int64_t k)
-{
-    const auto it = std::upper_bound(pixels.starts.cbegin(), pixels.starts.cend(), k);
-    const qsizetype g = it - pixels.starts.cbegin() - 1;
-    return {curve.lo[g], curve.hi[g]};
-}
-
-Params settings(std::int64_t maxLen)
+// Every panel's family at the parameters its record draws it with (tests/families/<family>/).
+Params settings(std::int64_t maxLen, bool flipped = false)
 {
     Params p;
     p.maxLen = maxLen;
     p.dModel = 64;
-    p.alibi.heads = 12;
-    p.alibi.head = 10;
-    p.rope.headDim = 32;
-    p.rope.theta = 500000.0;
-    p.rope.type = RopeType::Llama3;
-    p.rope.factor = 8.0;
-    p.rope.originalMaxLen = 128;
+    for (const TestFamily &family : TestFamilies::all())
+        if (family.panelParams)
+            p = family.panelParams(p, flipped);
     return p;
 }
 
@@ -96,75 +66,43 @@ private slots:
 void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
 {
     QTest::addColumn<qint64>("dModel");
-    QTest::addColumn<bool>("causal");
-    QTest::newRow("d 64, causal ALiBi, bidirectional T5") << qint64(64) << false;
-    QTest::newRow("odd d 63: the lone sine, causal T5") << qint64(63) << true;
+    QTest::addColumn<bool>("flipped");
+    QTest::newRow("d 64, each family's first mask") << qint64(64) << false;
+    QTest::newRow("odd d 63: the lone sine, each family's other mask") << qint64(63) << true;
 }
 
+// Each panel against its family's float64 sums (its record's `panel`), for one query, every offset
+// its own pixel.
 void TestFamiliesFigure::everyOffsetItsOwnPoint()
 {
     QFETCH(qint64, dModel);
-    QFETCH(bool, causal);
-    Params p = settings(300);
+    QFETCH(bool, flipped);
+    Params p = settings(300, flipped);
     p.dModel = dModel;
-    p.t5.causal = causal;
-    p.alibi.mask = causal ? AlibiMask::Symmetric : AlibiMask::Causal;
-    p.sandwich.mask = causal ? SandwichMask::Causal : SandwichMask::Bidirectional;
     const std::int64_t q = 120;
     const auto d = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
     QVERIFY(d);
     QCOMPARE(d->sampled, 0);
     QCOMPARE(d->panels.size(), FamiliesModel::panelFamilies().size());
-    const FamilyCurve &sinusoid = d->panel(Encoding::Sinusoidal)->curve;
-    const FamilyCurve &rope = d->panel(Encoding::Rope)->curve;
-    const FamilyCurve &t5 = d->panel(Encoding::T5)->curve;
-    const FamilyCurve &deberta = d->panel(Encoding::Deberta)->curve;
-    const QList<FamilyPanelLine> &alibi = d->panel(Encoding::Alibi)->lines;
     const OffsetPixels pixels = OffsetPixels::of(q, 300, -q - 0.5, 300 - q - 0.5, 2000);
     QCOMPARE(pixels.count(), 300);
     QCOMPARE(qsizetype(pixels.starts.size()), 300);
-    QCOMPARE(sinusoid.offset.size(), 300);
-    const std::vector<double> slopes = alibiref::slopes(12);
-    for (std::int64_t k = -q; k < 300 - q; ++k) {
-        const auto [lo, hi] = at(sinusoid, pixels, k);
-        QCOMPARE(lo, hi);
-        QVERIFY2(std::abs(lo - peDot(dModel, 10000.0, q, q + k)) < 1e-9,
-                 qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(lo).arg(peDot(dModel, 10000.0, q, q + k))));
-        const auto score = at(rope, pixels, k);
-        QVERIFY2(std::abs(score.first - ropeAligned(p, double(k))) < 1e-12, qPrintable(QString::number(k)));
-        // T5: the bucket of k; DeBERTa: of q - j = -k.
-        QVERIFY2(buckettie::matches(std::int64_t(stepAt(t5, k)), t5ref::t5(k, p.t5.buckets, p.t5.maxDistance, !causal)),
-                 qPrintable(u"k %1: %2"_s.arg(k).arg(stepAt(t5, k))));
-        QVERIFY(buckettie::matches(std::int64_t(stepAt(deberta, k)), debertaref::deberta(-k, 256, 512)));
-    }
-    // Sandwich: head K's bias at each offset, exact; under the causal mask the offsets after q hold
-    // the bias of distance 0 (NeMo's tril), two points at their ends.
-    const FamilyCurve &sandwich = d->panel(Encoding::Sandwich)->curve;
-    QCOMPARE(sandwich.offset.size(), causal ? q + 1 + 2 : 300);
-    for (qsizetype n = 0; n < sandwich.offset.size(); ++n) {
-        const auto k = std::int64_t(sandwich.offset[n]);
-        const double expected = sandwichref::bias(12, 1, 64, q, q + k, !causal);
-        QCOMPARE(sandwich.lo[n], sandwich.hi[n]);
-        QVERIFY2(std::abs(sandwich.lo[n] - expected) < 1e-9,
-                 qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(sandwich.lo[n]).arg(expected)));
-    }
-    QCOMPARE(d->panel(Encoding::Sandwich)->maskedAfterQuery, causal);
-    // ALiBi: a line per head through the ends of the offsets (and 0), -m|k| or masked after q.
-    QCOMPARE(alibi.size(), 12);
-    for (qsizetype h = 0; h < 12; ++h) {
-        const FamilyCurve &line = alibi[h].curve;
-        const double m = slopes[std::size_t(h)];
-        // Head K = 10 is drawn wider; the steepest, the gentlest and K are named.
-        QCOMPARE(alibi[h].emphasised, h + 1 == 10);
-        const bool named = h + 1 == 10 || m == *std::max_element(slopes.begin(), slopes.end())
-            || m == *std::min_element(slopes.begin(), slopes.end());
-        QCOMPARE(!alibi[h].name.isEmpty(), named);
-        for (qsizetype n = 0; n < line.offset.size(); ++n) {
-            const auto k = std::int64_t(line.offset[n]);
-            QCOMPARE(line.lo[n], alibiref::bias(m, q, q + k, p.alibi.mask == AlibiMask::Causal));
+    for (const FamilySpec *spec : FamiliesModel::panelFamilies()) {
+        const TestFamily &family = TestFamilies::of(spec->encoding);
+        QVERIFY2(family.panel, qPrintable(family.word + u"'s record checks no panel"_s));
+        const FamilyPanelData *data = d->panel(spec->encoding);
+        QVERIFY(data);
+        TestPanel drawn;
+        drawn.curve = data->curve;
+        for (const FamilyPanelLine &line : data->lines) {
+            drawn.lines.append(line.curve);
+            drawn.emphasised.append(line.emphasised);
+            drawn.named.append(!line.name.isEmpty());
         }
-        QCOMPARE(line.offset.front(), double(-q));
-        QCOMPARE(line.offset.back(), p.alibi.mask == AlibiMask::Causal ? 0.0 : double(300 - 1 - q));
+        drawn.maskedAfterQuery = data->maskedAfterQuery;
+        drawn.pixels = pixels;
+        const std::optional<QString> differs = family.panel(p, q, drawn);
+        QVERIFY2(!differs, qPrintable(family.word + u": "_s + differs.value_or(QString())));
     }
 }
 
@@ -224,10 +162,16 @@ void TestFamiliesFigure::pastTheCapEachPixelIsSampled()
 void TestFamiliesFigure::appliesToEveryFamilyAndMarksTheChosenOne()
 {
     const FigureSize size = FigureSize::fromPixels(QSize(900, 800));
-    for (const Encoding encoding : {Encoding::Sinusoidal, Encoding::None, Encoding::Rope, Encoding::Alibi, Encoding::T5,
-                                    Encoding::Deberta, Encoding::Sandwich}) {
-        Params p = settings(1024);
-        p.encoding = encoding;
+    // Every family chosen but one whose term is a file's (the learned table).
+    int drawn = 0;
+    for (const TestFamily &family : TestFamilies::all()) {
+        Params p = TestFamilies::forFamilies({family.encoding}, settings(1024));
+        p.encoding = family.encoding;
+        if (!p.isValid()) {
+            qInfo("%s: %s", qPrintable(family.word), qPrintable(p.validate().value(0).sentence()));
+            continue;
+        }
+        ++drawn;
         const auto built = FigureBuilds::build(u"families"_s, p, size);
         QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
         const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
@@ -236,6 +180,7 @@ void TestFamiliesFigure::appliesToEveryFamilyAndMarksTheChosenOne()
         QVERIFY2(texts.contains(u"c2p"_s) && texts.contains(u"p2c"_s), qPrintable(texts));
         QVERIFY2(texts.contains(u"query q = 511"_s), qPrintable(texts));
     }
+    QCOMPARE(drawn, Families::all().size() - 1);
     const auto &model = FigureBuilds::figure(u"families"_s).model();
     QCOMPARE(model.families().size(), Families::all().size());
     FigureState state;

@@ -8,6 +8,7 @@
 #include "core/DropoutMask.h"
 
 #include "support/FigureBuilds.h"
+#include "support/TestFamily.h"
 #include "support/TestParams.h"
 
 #include <QTest>
@@ -363,12 +364,14 @@ void TestHeatmapPanel::eachFamilysOwnTableOnItsMap_data()
     QTest::addColumn<int>("encoding");
     QTest::addColumn<QString>("quantity");
     QTest::addColumn<int>("sign"); // of every cell: 1, -1, 0 for both
-    QTest::newRow("sinusoidal") << int(Encoding::Sinusoidal) << u"pe"_s << 0;
-    QTest::newRow("rope") << int(Encoding::Rope) << u"rope-cos"_s << 0;
-    QTest::newRow("alibi") << int(Encoding::Alibi) << u"alibi-bias"_s << -1;
-    QTest::newRow("t5") << int(Encoding::T5) << u"t5-bucket"_s << 1;
-    QTest::newRow("deberta") << int(Encoding::Deberta) << u"deberta-bucket"_s << 0;
-    QTest::newRow("sandwich") << int(Encoding::Sandwich) << u"sandwich-bias"_s << -1; // sum cos - d/2 <= 0
+    // Each family's, as its test record gives it (tests/families/<family>/).
+    for (const TestFamily &family : TestFamilies::all()) {
+        QString quantity = family.heatmapQuantity;
+        if (quantity.isEmpty() && !family.references.isEmpty())
+            quantity = Quantities::name(family.references.constFirst().quantity);
+        if (!quantity.isEmpty())
+            QTest::newRow(qPrintable(family.word)) << int(family.encoding) << quantity << family.heatmapSign;
+    }
 }
 
 void TestHeatmapPanel::eachFamilysOwnTableOnItsMap()

@@ -3,6 +3,8 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QtGlobal>
 
 #include <algorithm>
@@ -16,6 +18,7 @@ struct Maker
 {
     Encoding encoding;
     TestFamily (*make)();
+    const char *file;
 };
 
 // Filled by the families' files before main (each registration's static initialiser); read after.
@@ -35,6 +38,7 @@ TestFamily made(const FamilySpec &spec)
     TestFamily family = maker->make();
     family.encoding = spec.encoding;
     family.word = spec.word;
+    family.folder = QFileInfo(QString::fromUtf8(maker->file)).dir().dirName();
     for (const ParamSpec &row : ParamTable::rows())
         if (row.group == ParamGroup::Family && row.family == spec.encoding)
             family.rowKeys.append(row.key);
@@ -43,11 +47,24 @@ TestFamily made(const FamilySpec &spec)
 
 } // namespace
 
+std::pair<double, double> TestPanel::at(std::int64_t k) const
+{
+    const auto it = std::upper_bound(pixels.starts.cbegin(), pixels.starts.cend(), k);
+    const qsizetype g = it - pixels.starts.cbegin() - 1;
+    return {curve.lo[g], curve.hi[g]};
+}
+
+double TestPanel::stepAt(std::int64_t k) const
+{
+    const auto it = std::upper_bound(curve.offset.cbegin(), curve.offset.cend(), double(k));
+    return curve.lo[it - curve.offset.cbegin() - 1];
+}
+
 namespace TestFamilies {
 
-bool add(Encoding encoding, TestFamily (*make)())
+bool add(Encoding encoding, TestFamily (*make)(), const char *file)
 {
-    makers().push_back({encoding, make});
+    makers().push_back({encoding, make, file});
     return true;
 }
 
@@ -108,6 +125,53 @@ Params applied(Params p, const TestSetting &setting)
         if (const auto error = ParamText::set(p, key, text))
             qFatal("%s=%s: %s", qPrintable(key), qPrintable(text), qPrintable(error->sentence()));
     return p;
+}
+
+const QList<std::pair<QString, TestSetting>> &idleSettings(const TestFamily &family)
+{
+    return family.idleSettings.isEmpty() ? family.settings : family.idleSettings;
+}
+
+const TestSetting &setting(const TestFamily &family, const QString &name)
+{
+    for (const auto *list : {&family.idleSettings, &family.settings})
+        for (const auto &[n, s] : *list)
+            if (n == name)
+                return s;
+    qFatal("%s has no setting '%s'", qPrintable(family.word), qPrintable(name));
+}
+
+QStringList otherValues(const TestFamily &family, const QString &key)
+{
+    for (const auto &[k, values] : family.otherValues)
+        if (k == key)
+            return values;
+    QStringList values;
+    for (const auto &[k, text] : family.changes)
+        if (k == key)
+            values.append(text);
+    if (const ParamSpec *row = ParamTable::find(key); row && row->kind != ParamKind::Matrix)
+        values.append(ParamText::get(Params {}, key));
+    return values;
+}
+
+QStringList presetQuantities(const TestFamily &family)
+{
+    if (!family.presetTables.quantities.isEmpty() || !family.roundTrips)
+        return family.presetTables.quantities;
+    QStringList quantities;
+    for (const TestRoundTrip &trip : family.roundTrips(false))
+        if (!quantities.contains(trip.quantity))
+            quantities.append(trip.quantity);
+    return quantities;
+}
+
+const TestFamily *ofPreset(const QString &name)
+{
+    for (const TestFamily &family : all())
+        if (family.presets.contains(name))
+            return &family;
+    return nullptr;
 }
 
 } // namespace TestFamilies

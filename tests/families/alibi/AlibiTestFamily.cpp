@@ -3,8 +3,11 @@
 #include "support/AlibiReference.h"
 #include "support/TestFamily.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 using namespace posenc;
 using namespace Qt::StringLiterals;
@@ -66,5 +69,72 @@ POSENC_TEST_FAMILY(Alibi)
         f.references.append(bias);
     }
     f.roundTrips = roundTrips;
+    f.readBack = {{u"heads"_s, u"12"_s}, {u"head"_s, u"3"_s}};
+    f.quantities = {u"alibi-slopes"_s, u"alibi-bias"_s};
+    f.presets = {u"bloom-560m"_s, u"mpt-7b"_s};
+    f.describeKeys = {u"heads"_s,
+                      u"head"_s,
+                      u"mask"_s,
+                      u"slope"_s,
+                      u"slopes"_s,
+                      u"geometric_heads"_s,
+                      u"interleaved_heads"_s,
+                      u"half_weight_distance"_s,
+                      u"farthest_bias"_s};
+    f.helpFlags = {u"--heads N"_s, u"--head N"_s, u"--alibi causal|symmetric"_s};
+    f.cliFlags = {u"--heads"_s, u"12"_s, u"--head"_s, u"12"_s, u"--alibi"_s, u"symmetric"_s};
+    f.refusals = {
+        {u"head 0"_s,
+         {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"0"_s},
+         {u"--head: must be an integer in [1, 12] (heads); got 0"_s}},
+        {u"head H + 1"_s,
+         {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"13"_s},
+         {u"--head: must be an integer in [1, 12] (heads); got 13"_s}},
+        {u"zero heads"_s,
+         {u"--encoding"_s, u"alibi"_s, u"--heads"_s, u"0"_s},
+         {u"--heads: must be an integer in [1, 4096]; got 0"_s}},
+        {u"unknown mask"_s,
+         {u"--encoding"_s, u"alibi"_s, u"--alibi"_s, u"bidirectional"_s},
+         {u"--alibi: must be one of causal, symmetric; got 'bidirectional'"_s}},
+    };
+    f.otherValues = {
+        {u"heads"_s, {u"6"_s, u"12"_s}},
+        {u"head"_s, {u"2"_s, u"3"_s}},
+        {u"alibi"_s, {u"symmetric"_s, u"causal"_s}},
+    };
+    // Its panel: 12 heads, head 10 chosen, causal or (flipped) symmetric; a line per head through
+    // the ends of the offsets (and 0), -m|k| or masked after q, head K drawn wider, the steepest,
+    // the gentlest and K named.
+    f.panelParams = [](posenc::Params p, bool flipped) {
+        p.alibi.heads = 12;
+        p.alibi.head = 10;
+        p.alibi.mask = flipped ? posenc::AlibiMask::Symmetric : posenc::AlibiMask::Causal;
+        return p;
+    };
+    f.panel = [](const posenc::Params &p, std::int64_t q, const TestPanel &drawn) -> std::optional<QString> {
+        const std::vector<double> slopes = alibiref::slopes(p.alibi.heads);
+        const bool causal = p.alibi.mask == posenc::AlibiMask::Causal;
+        if (drawn.lines.size() != p.alibi.heads)
+            return u"%1 lines"_s.arg(drawn.lines.size());
+        for (qsizetype h = 0; h < drawn.lines.size(); ++h) {
+            const posenc::FamilyCurve &line = drawn.lines[h];
+            const double m = slopes[std::size_t(h)];
+            if (drawn.emphasised[h] != (h + 1 == p.alibi.head))
+                return u"head %1 emphasised: %2"_s.arg(h + 1).arg(drawn.emphasised[h]);
+            const bool named = h + 1 == p.alibi.head || m == *std::max_element(slopes.begin(), slopes.end())
+                || m == *std::min_element(slopes.begin(), slopes.end());
+            if (drawn.named[h] != named)
+                return u"head %1 named: %2"_s.arg(h + 1).arg(drawn.named[h]);
+            for (qsizetype n = 0; n < line.offset.size(); ++n) {
+                const auto k = std::int64_t(line.offset[n]);
+                if (line.lo[n] != alibiref::bias(m, q, q + k, causal))
+                    return u"head %1, k %2: %3"_s.arg(h + 1).arg(k).arg(line.lo[n]);
+            }
+            if (line.offset.front() != double(-q) || line.offset.back() != (causal ? 0.0 : double(p.maxLen - 1 - q)))
+                return u"head %1 from %2 to %3"_s.arg(h + 1).arg(line.offset.front()).arg(line.offset.back());
+        }
+        return std::nullopt;
+    };
+    f.heatmapSign = -1;
     return f;
 }

@@ -55,5 +55,33 @@ POSENC_TEST_FAMILY(Deberta)
     };
     f.references.append(bucket);
     f.roundTrips = roundTrips;
+    f.readBack = {{u"deberta-buckets"_s, u"128"_s}, {u"deberta-max-position"_s, u"1024"_s}};
+    f.quantities = {u"deberta-bucket"_s};
+    f.presets = {u"deberta-v3-base"_s};
+    f.describeKeys = {u"buckets"_s,           u"max_position"_s, u"mid"_s, u"log_start"_s, u"bucket_at_max_position"_s,
+                      u"bucket_at_max_len"_s, u"capped"_s};
+    f.helpFlags = {u"--deberta-buckets N"_s, u"--deberta-max-position N"_s};
+    f.cliFlags = {u"--deberta-buckets"_s, u"8"_s, u"--deberta-max-position"_s, u"6"_s};
+    f.refusals = {
+        {u"odd DeBERTa"_s,
+         {u"--encoding"_s, u"deberta"_s, u"--deberta-buckets"_s, u"255"_s},
+         {u"--deberta-buckets: is odd"_s, u"it must be an even integer in [2, 65536]; got 255"_s}},
+        {u"DeBERTa max position too small"_s,
+         {u"--encoding"_s, u"deberta"_s, u"--deberta-max-position"_s, u"129"_s},
+         {u"--deberta-max-position: must be an integer in [130, 16777216] (more than deberta-buckets / 2 + 1 = 129"_s,
+          u"got 129"_s}},
+    };
+    f.otherValues = {
+        {u"deberta-buckets"_s, {u"6"_s, u"8"_s}},
+        {u"deberta-max-position"_s, {u"20"_s, u"12"_s, u"1024"_s}},
+    };
+    // Its panel: the bucket of q - j = -k at each offset k.
+    f.panel = [](const posenc::Params &p, std::int64_t, const TestPanel &drawn) -> std::optional<QString> {
+        for (std::int64_t k = drawn.pixels.first; k <= drawn.pixels.last; ++k)
+            if (!buckettie::matches(std::int64_t(drawn.stepAt(k)),
+                                    debertaref::deberta(-k, p.deberta.buckets, p.deberta.maxPosition)))
+                return u"k %1: %2"_s.arg(k).arg(drawn.stepAt(k));
+        return std::nullopt;
+    };
     return f;
 }

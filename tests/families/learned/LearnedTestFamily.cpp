@@ -9,5 +9,6 @@ POSENC_TEST_FAMILY(Learned)
 {
     TestFamily f;
     f.changes = {{u"position-offset"_s, u"2"_s}};
+    f.helpFlags = {u"--position-table FILE[:TENSOR]"_s, u"--position-offset N"_s};
     return f;
 }

@@ -1,10 +1,13 @@
 // RoPE's test record (tests/support/TestFamily.h): its cosines against the float64 frequencies of
 // support/RopeReference.h (HF transformers' modeling_rope_utils.py).
+#include "core/rope/RopeFrequencies.h"
+
 #include "support/RopeReference.h"
 #include "support/TestFamily.h"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace posenc;
 using namespace Qt::StringLiterals;
@@ -132,6 +135,115 @@ QList<TestRoundTrip> roundTrips(bool longMode)
     return cases;
 }
 
+// What tst_paramuse tries of RoPE: each rope-type where its own keys start to matter, other texts
+// of its rows, what a change brings along, what its tables do not show, and the readings that
+// leave a key aside.
+void addParamUse(TestFamily &f)
+{
+    const TestSetting rope = {{u"encoding"_s, u"rope"_s}, {u"head-dim"_s, u"8"_s}};
+    const TestSetting longrope = rope
+        + TestSetting {{u"rope-type"_s, u"longrope"_s},
+                       {u"rope-factor"_s, u"4"_s},
+                       {u"short-factor"_s, u"1,2,3,4"_s},
+                       {u"long-factor"_s, u"1,1,1,1"_s}};
+    f.idleSettings = {
+        // The factor is idle under default, and makes linear a valid other type.
+        {u"rope default"_s, rope + TestSetting {{u"rope-factor"_s, u"2"_s}}},
+        {u"rope yarn"_s,
+         rope
+             + TestSetting {{u"rope-type"_s, u"yarn"_s},
+                            {u"rope-factor"_s, u"4"_s},
+                            {u"original-max-len"_s, u"4096"_s},
+                            {u"mscale-all-dim"_s, u"1"_s}}},
+        {u"rope yarn, attention factor given"_s,
+         rope
+             + TestSetting {{u"rope-type"_s, u"yarn"_s},
+                            {u"rope-factor"_s, u"4"_s},
+                            {u"original-max-len"_s, u"4096"_s},
+                            {u"attention-factor"_s, u"1.2"_s}}},
+        {u"rope llama3"_s,
+         rope
+             + TestSetting {{u"rope-type"_s, u"llama3"_s},
+                            {u"rope-factor"_s, u"4"_s},
+                            {u"original-max-len"_s, u"8"_s}}},
+        {u"rope longrope, short"_s, longrope + TestSetting {{u"original-max-len"_s, u"32"_s}}},
+        {u"rope longrope, long"_s, longrope + TestSetting {{u"original-max-len"_s, u"8"_s}}},
+        {u"rope dynamic"_s,
+         rope
+             + TestSetting {{u"rope-type"_s, u"dynamic"_s},
+                            {u"rope-factor"_s, u"3"_s},
+                            {u"original-max-len"_s, u"8"_s}}},
+        {u"rope proportional"_s,
+         rope + TestSetting {{u"rope-type"_s, u"proportional"_s}, {u"partial-rotary-factor"_s, u"0.5"_s}}},
+    };
+    f.otherValues = {
+        {u"head-dim"_s, {u"4"_s, u"8"_s}},
+        {u"rope-theta"_s, {u"500"_s, u"10000"_s}},
+        {u"partial-rotary-factor"_s, {u"0.5"_s, u"1"_s}},
+        {u"rope-type"_s,
+         {u"default"_s, u"linear"_s, u"dynamic"_s, u"yarn"_s, u"longrope"_s, u"llama3"_s, u"proportional"_s}},
+        {u"rope-factor"_s, {u"2"_s, u"3"_s, u"unset"_s}},
+        {u"original-max-len"_s, {u"4"_s, u"32"_s, u"unset"_s}},
+        {u"low-freq-factor"_s, {u"0.5"_s, u"1"_s}},
+        {u"high-freq-factor"_s, {u"2"_s, u"4"_s}},
+        {u"beta-fast"_s, {u"4"_s, u"32"_s}},
+        {u"beta-slow"_s, {u"8"_s, u"1"_s}},
+        {u"yarn-truncate"_s, {u"false"_s, u"true"_s}},
+        {u"mscale"_s, {u"0.5"_s, u"unset"_s}},
+        {u"mscale-all-dim"_s, {u"0.5"_s, u"unset"_s}},
+        {u"attention-factor"_s, {u"1.5"_s, u"unset"_s}},
+        {u"short-factor"_s, {u"1,1.5,2,2.5"_s, u"1,2,3,4"_s}},
+        {u"long-factor"_s, {u"2,2,2,2"_s, u"1,1,1,1"_s}},
+    };
+    // A longrope head of another rotary dim comes with factor lists of its length.
+    f.alongside = [](const posenc::Params &, posenc::Params &changed, const QString &key) {
+        if (changed.rope.type == posenc::RopeType::LongRope
+            && (key == u"head-dim"_s || key == u"partial-rotary-factor"_s)) {
+            const auto pairs = static_cast<std::size_t>(posenc::RopeFrequencies::pairs(changed.rope));
+            changed.rope.shortFactor.resize(pairs, 1.5);
+            changed.rope.longFactor.resize(pairs, 1.5);
+        }
+    };
+    // What its tables turn by (the frequencies, yarn's ramp or llama3's bands, the attention factor)
+    // and what scales q·k besides (the softmax scale factor).
+    f.differs = [](const posenc::Params &a, const posenc::Params &b) {
+        using posenc::Encoding;
+        if (a.encoding != Encoding::Rope && b.encoding != Encoding::Rope)
+            return false;
+        if (a.encoding != b.encoding)
+            return true;
+        const posenc::RopeFrequencies::Table ta = posenc::RopeFrequencies::table(a);
+        const posenc::RopeFrequencies::Table tb = posenc::RopeFrequencies::table(b);
+        // Where a part of the head turns, its place: which of q's and k's columns turn.
+        const bool placed = roperef::rotaryDim(a) < a.rope.headDim && a.rope.place != b.rope.place;
+        return ta.inv != tb.inv || ta.band != tb.band || ta.attentionFactor != tb.attentionFactor
+            || posenc::RopeFrequencies::describe(a).softmaxScaleFactor
+            != posenc::RopeFrequencies::describe(b).softmaxScaleFactor
+            || placed;
+    };
+    // Every column turns: the place changes nothing, and the window leaves it enabled.
+    f.inert = [](const posenc::Params &p, const QString &key) {
+        return key == u"rotary-place"_s && roperef::rotaryDim(p) == p.rope.headDim;
+    };
+    using I = posenc::ParamUse::Idle;
+    f.idleCases = {
+        {u"rope"_s, {}, u"head-dim"_s, std::nullopt},
+        {u"rope"_s, {}, u"rope-factor"_s, I::OtherRopeType},
+        {u"rope"_s, {}, u"beta-fast"_s, I::OtherRopeType},
+        {u"rope yarn"_s, {}, u"mscale"_s, std::nullopt}, // beside mscale_all_dim
+        {u"rope yarn"_s, {{u"mscale-all-dim"_s, u"unset"_s}}, u"mscale"_s, I::NoMscaleAllDim},
+        {u"rope yarn"_s, {{u"mscale-all-dim"_s, u"0"_s}}, u"mscale"_s, I::NoMscaleAllDim},
+        {u"rope yarn, attention factor given"_s, {}, u"mscale"_s, I::ExplicitAttentionFactor},
+        {u"rope yarn"_s, {}, u"low-freq-factor"_s, I::OtherRopeType}, // llama3's
+        {u"rope longrope, short"_s, {}, u"short-factor"_s, std::nullopt}, // within L0
+        {u"rope longrope, short"_s, {}, u"long-factor"_s, I::OtherFactorList},
+        {u"rope longrope, long"_s, {}, u"short-factor"_s, I::OtherFactorList}, // past L0
+        {u"rope longrope, short"_s, {}, u"rope-factor"_s, std::nullopt},
+        {u"rope longrope, short"_s, {{u"attention-factor"_s, u"1.1"_s}}, u"rope-factor"_s, I::ExplicitAttentionFactor},
+        {u"rope proportional"_s, {}, u"rope-factor"_s, std::nullopt},
+    };
+}
+
 } // namespace
 
 POSENC_TEST_FAMILY(Rope)
@@ -201,5 +313,66 @@ POSENC_TEST_FAMILY(Rope)
         f.references.append(cos);
     }
     f.roundTrips = roundTrips;
+    addParamUse(f);
+    f.readBack = {{u"head-dim"_s, u"64"_s},
+                  {u"rope-theta"_s, u"500000"_s},
+                  {u"partial-rotary-factor"_s, u"0.25"_s},
+                  {u"rope-type"_s, u"yarn"_s},
+                  {u"rope-factor"_s, u"8"_s},
+                  {u"original-max-len"_s, u"8192"_s},
+                  {u"mscale"_s, u"0.707"_s},
+                  {u"attention-factor"_s, u"1.25"_s},
+                  // Phi-3-mini-128k's first short and long factors: every digit comes back.
+                  {u"short-factor"_s, u"1.1,1.3000000000000003,2.000000000000001"_s},
+                  {u"long-factor"_s, u"1.0700000524520874,64.76000213623047"_s}};
+    f.quantities = {u"rope-frequencies"_s, u"rope-cos"_s, u"rope-sin"_s, u"rope-score"_s, u"rope-input"_s};
+    f.presets = {u"command-r7b"_s,   u"deepseek-v3"_s, u"deepseek-v3-2-exp"_s, u"devstral-small-2"_s, u"exaone-4-32b"_s,
+                 u"gemma-3-4b"_s,    u"gemma-4"_s,     u"glm-4-5"_s,           u"gpt-j-6b"_s,         u"gpt-neox-20b"_s,
+                 u"gpt-oss-20b"_s,   u"kimi-k2"_s,     u"llama-2-7b"_s,        u"llama-3-1-8b"_s,     u"llama-3-2-1b"_s,
+                 u"llama-4-scout"_s, u"mistral-7b"_s,  u"modernbert-base"_s,   u"phi-3-mini-128k"_s,  u"phi-4"_s,
+                 u"phi-4-mini"_s,    u"qwen2-5-7b"_s,  u"qwen3-8b"_s,          u"qwen3-next-80b"_s,   u"smollm3-3b"_s};
+    // A RoPE table declared one: at theta 10000 it is also a sinusoid whose sines or cosines were
+    // replaced, which only a declaration tells apart.
+    f.presetTables.checkFlags = [](const QString &, const QJsonObject &params) {
+        return QStringList {u"--rope-layout"_s, params[u"rope-layout"_s].toString(u"half"_s)};
+    };
+    f.describeKeys = {u"rope_type"_s,         u"rotary_dim"_s,     u"attention_factor"_s,   u"softmax_scale_factor"_s,
+                      u"logit_scale"_s,       u"band_low"_s,       u"band_high"_s,          u"band_low_used"_s,
+                      u"band_high_used"_s,    u"pairs_kept"_s,     u"pairs_blended"_s,      u"pairs_divided"_s,
+                      u"wavelength_min"_s,    u"wavelength_max"_s, u"critical_dimension"_s, u"bf16_position_step"_s,
+                      u"fp16_position_step"_s};
+    f.helpFlags = {u"--head-dim N"_s,
+                   u"--rope-theta B"_s,
+                   u"--partial-rotary-factor F"_s,
+                   u"--rope-layout half|interleaved"_s,
+                   u"--rope-type default|linear|dynamic|yarn|longrope|llama3|proportional"_s,
+                   u"--rope-factor F|unset"_s,
+                   u"--original-max-len N|unset"_s,
+                   u"--yarn-truncate true|false"_s,
+                   u"--short-factor LIST|none"_s,
+                   u"--long-factor LIST|none"_s};
+    // Its panel drawn at llama3's scaling from 128 of a head of 32; each offset's point <q, R(k) q> /
+    // |q|^2 for q all ones from HF's inverse frequencies: 2 cos(k theta_i) per pair, 1 per unrotated
+    // column.
+    f.panelParams = [](posenc::Params p, bool) {
+        p.rope.headDim = 32;
+        p.rope.theta = 500000.0;
+        p.rope.type = posenc::RopeType::Llama3;
+        p.rope.factor = 8.0;
+        p.rope.originalMaxLen = 128;
+        return p;
+    };
+    f.panel = [](const posenc::Params &p, std::int64_t, const TestPanel &drawn) -> std::optional<QString> {
+        const std::vector<double> inv = roperef::inv(p);
+        for (std::int64_t k = drawn.pixels.first; k <= drawn.pixels.last; ++k) {
+            double sum = double(p.rope.headDim) - 2.0 * double(inv.size());
+            for (const double theta : inv)
+                sum += 2.0 * std::cos(double(k) * theta);
+            const double aligned = sum / double(p.rope.headDim);
+            if (std::abs(drawn.at(k).first - aligned) >= 1e-12)
+                return u"k %1: %2 vs %3"_s.arg(k).arg(drawn.at(k).first).arg(aligned);
+        }
+        return std::nullopt;
+    };
     return f;
 }

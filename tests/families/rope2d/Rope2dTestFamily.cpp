@@ -77,5 +77,46 @@ POSENC_TEST_FAMILY(Rope2d)
         = {{u"rope-2d"_s, rope2d},
            {u"rope-2d flux"_s, rope2d + TestSetting {{u"axes-dim"_s, u"2,2,4"_s}, {u"rope-2d-style"_s, u"flux"_s}}}};
     f.roundTrips = roundTrips;
+    f.readBack = {{u"rope-2d-style"_s, u"flux"_s}, {u"axes-dim"_s, u"32,32,32,32"_s}, {u"patch"_s, u"3,5"_s}};
+    f.quantities = {u"rope2d-frequencies"_s, u"rope2d-cos"_s, u"rope2d-sin"_s, u"rope2d-score"_s};
+    f.presets = {u"flux-1-dev"_s, u"flux-2-dev"_s, u"pixtral-12b-vision"_s};
+    // A patch grid's tables have the grid's rows, whatever max_len.
+    f.presetTables.positionRows = false;
+    f.describeKeys = {u"rope_2d_style"_s,
+                      u"patches"_s,
+                      u"head_dim"_s,
+                      u"pairs_row"_s,
+                      u"pairs_column"_s,
+                      u"pairs_constant"_s,
+                      u"slowest_row_inv_freq"_s,
+                      u"slowest_column_inv_freq"_s,
+                      u"text_ids"_s};
+    // Each style over a patch of 1 by 2, FLUX's axes filling a head of 12 (tst_paramuse).
+    const TestSetting patched
+        = {{u"encoding"_s, u"rope-2d"_s}, {u"head-dim"_s, u"8"_s}, {u"grid"_s, u"4,6"_s}, {u"patch"_s, u"1,2"_s}};
+    f.idleSettings
+        = {{u"rope-2d qwen-vit"_s, patched},
+           {u"rope-2d pixtral"_s, patched + TestSetting {{u"rope-2d-style"_s, u"pixtral"_s}}},
+           {u"rope-2d flux"_s,
+            patched
+                + TestSetting {{u"head-dim"_s, u"12"_s}, {u"axes-dim"_s, u"2,2,8"_s}, {u"rope-2d-style"_s, u"flux"_s}}},
+           {u"rope-2d axial"_s, patched + TestSetting {{u"rope-2d-style"_s, u"axial"_s}}}};
+    f.otherValues = {
+        {u"rope-2d-style"_s, {u"qwen-vit"_s, u"pixtral"_s, u"axial"_s}},
+        {u"axes-dim"_s, {u"2,4,6"_s, u"2,2,8"_s}},
+        {u"patch"_s, {u"0,0"_s, u"1,2"_s}},
+    };
+    // FLUX's axes fill the head: another head comes with axes of its size.
+    f.alongside = [](const posenc::Params &, posenc::Params &changed, const QString &key) {
+        if (changed.encoding == posenc::Encoding::Rope2d && changed.rope2d.style == posenc::Rope2dStyle::Flux
+            && key == u"head-dim"_s)
+            changed.rope2d.axesDim = {2, 2, changed.rope.headDim - 4};
+    };
+    // Its rows read under Qwen's ViT but FLUX's axes, which FLUX reads.
+    using I = posenc::ParamUse::Idle;
+    for (const QString &key : f.rowKeys)
+        f.idleCases.append(
+            {u"rope-2d qwen-vit"_s, {}, key, key == u"axes-dim"_s ? std::optional(I::FamilySetting) : std::nullopt});
+    f.idleCases.append({u"rope-2d flux"_s, {}, u"axes-dim"_s, std::nullopt});
     return f;
 }

@@ -91,5 +91,64 @@ POSENC_TEST_FAMILY(Sandwich)
         f.references.append(bias);
     }
     f.roundTrips = roundTrips;
+    f.readBack = {{u"sandwich-heads"_s, u"16"_s}, {u"sandwich-head"_s, u"4"_s}, {u"sandwich-head-dim"_s, u"33"_s}};
+    f.quantities = {u"sandwich-bias"_s, u"sandwich-distance"_s};
+    f.presets = {u"nemo-gpt-sandwich"_s};
+    f.describeKeys
+        = {u"heads"_s,         u"head"_s,  u"head_dim"_s,        u"mask"_s,          u"terms"_s,    u"inv_freq_first"_s,
+           u"inv_freq_last"_s, u"scale"_s, u"bias_distance_1"_s, u"farthest_bias"_s, u"far_mean"_s, u"after_query"_s};
+    f.helpFlags = {u"--sandwich-heads N"_s, u"--sandwich-head N"_s, u"--sandwich-head-dim N"_s,
+                   u"--sandwich-mask causal|bidirectional"_s};
+    f.cliFlags = {u"--sandwich-heads"_s,    u"8"_s, u"--sandwich-head"_s, u"3"_s,
+                  u"--sandwich-head-dim"_s, u"5"_s, u"--sandwich-mask"_s, u"bidirectional"_s};
+    f.refusals = {
+        {u"Sandwich head past H"_s,
+         {u"--encoding"_s, u"sandwich"_s, u"--sandwich-heads"_s, u"12"_s, u"--sandwich-head"_s, u"13"_s},
+         {u"--sandwich-head: must be an integer in [1, 12] (sandwich-heads); got 13"_s}},
+        {u"Sandwich head dim 0"_s,
+         {u"--encoding"_s, u"sandwich"_s, u"--sandwich-head-dim"_s, u"0"_s},
+         {u"--sandwich-head-dim: must be an integer in [1, 4096]; got 0"_s}},
+        {u"Sandwich unknown mask"_s,
+         {u"--sandwich-mask"_s, u"symmetric"_s},
+         {u"--sandwich-mask: must be one of causal, bidirectional; got 'symmetric'"_s}},
+    };
+    // Its mask and an odd d each alone (tst_paramuse).
+    f.idleSettings
+        = {f.settings.constFirst(),
+           {u"sandwich bidirectional"_s,
+            f.settings.constFirst().second + TestSetting {{u"sandwich-mask"_s, u"bidirectional"_s}}},
+           {u"sandwich odd d"_s, f.settings.constFirst().second + TestSetting {{u"sandwich-head-dim"_s, u"5"_s}}}};
+    f.otherValues = {
+        {u"sandwich-heads"_s, {u"6"_s, u"12"_s}},
+        {u"sandwich-head"_s, {u"2"_s, u"3"_s}},
+        {u"sandwich-head-dim"_s, {u"8"_s, u"6"_s, u"5"_s}},
+        {u"sandwich-mask"_s, {u"bidirectional"_s, u"causal"_s}},
+    };
+    for (const QString &setting : {u"sandwich"_s, u"sandwich bidirectional"_s})
+        for (const QString &key : {u"sandwich-heads"_s, u"sandwich-head"_s, u"sandwich-head-dim"_s, u"sandwich-mask"_s})
+            f.idleCases.append({setting, {}, key, std::nullopt});
+    // Its panel: head K's bias at each offset, exact, bidirectional or (flipped) causal; under the
+    // causal mask the offsets after q hold the bias of distance 0 (NeMo's tril), two points at their
+    // ends, shaded as masked.
+    f.panelParams = [](posenc::Params p, bool flipped) {
+        p.sandwich.mask = flipped ? posenc::SandwichMask::Causal : posenc::SandwichMask::Bidirectional;
+        return p;
+    };
+    f.panel = [](const posenc::Params &p, std::int64_t q, const TestPanel &drawn) -> std::optional<QString> {
+        const posenc::SandwichParams &s = p.sandwich;
+        const bool causal = s.mask == posenc::SandwichMask::Causal;
+        if (drawn.curve.offset.size() != (causal ? q + 1 + 2 : p.maxLen))
+            return u"%1 points"_s.arg(drawn.curve.offset.size());
+        if (drawn.maskedAfterQuery != causal)
+            return u"masked after the query: %1"_s.arg(drawn.maskedAfterQuery);
+        for (qsizetype n = 0; n < drawn.curve.offset.size(); ++n) {
+            const auto k = std::int64_t(drawn.curve.offset[n]);
+            const double expected = sandwichref::bias(s.heads, s.head, s.headDim, q, q + k, !causal);
+            if (drawn.curve.lo[n] != drawn.curve.hi[n] || std::abs(drawn.curve.lo[n] - expected) >= 1e-9)
+                return u"k %1: %2 vs %3"_s.arg(k).arg(drawn.curve.lo[n]).arg(expected);
+        }
+        return std::nullopt;
+    };
+    f.heatmapSign = -1; // sum cos - d/2 <= 0
     return f;
 }

@@ -64,5 +64,40 @@ POSENC_TEST_FAMILY(Sincos2d)
         f.references.append(pe);
     }
     f.roundTrips = roundTrips;
+    f.readBack = {{u"grid"_s, u"14,14"_s}, {u"base-size"_s, u"16"_s}};
+    f.presets = {u"dit-xl-2"_s, u"mae-vit-b-16"_s};
+    // A patch grid's tables have the grid's rows, whatever max_len.
+    f.presetTables.positionRows = false;
+    f.describeKeys = {u"tokens"_s,
+                      u"grid_h"_s,
+                      u"grid_w"_s,
+                      u"cls_token"_s,
+                      u"frequencies"_s,
+                      u"last_row_coordinate"_s,
+                      u"last_column_coordinate"_s,
+                      u"slowest_frequency"_s};
+    f.idleSettings
+        = {f.settings.constFirst(),
+           {u"sincos-2d diffusers"_s, f.settings.constFirst().second + TestSetting {{u"base-size"_s, u"8"_s}}}};
+    f.otherValues = {
+        {u"grid"_s, {u"4,6"_s, u"6,4"_s, u"4,4"_s}},
+        {u"cls-token"_s, {u"true"_s, u"false"_s}},
+        {u"base-size"_s, {u"8"_s, u"unset"_s}},
+        {u"interpolation-scale"_s, {u"2"_s, u"1"_s}},
+    };
+    // The table splits its columns in four: concat gives it 4.
+    f.alongside = [](const posenc::Params &, posenc::Params &changed, const QString &key) {
+        if (changed.encoding == posenc::Encoding::Sincos2d && key == u"compose"_s
+            && changed.compose == posenc::Compose::Concat)
+            changed.peDims = 4;
+    };
+    // Its rows read but the interpolation scale, which only diffusers' base size reads.
+    using I = posenc::ParamUse::Idle;
+    for (const QString &key : f.rowKeys)
+        f.idleCases.append({u"sincos-2d"_s,
+                            {},
+                            key,
+                            key == u"interpolation-scale"_s ? std::optional(I::FamilySetting) : std::nullopt});
+    f.idleCases.append({u"sincos-2d diffusers"_s, {}, u"interpolation-scale"_s, std::nullopt});
     return f;
 }

@@ -3,6 +3,8 @@
 #include "support/SinusoidalReference.h"
 #include "support/TestFamily.h"
 
+#include <cmath>
+
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -82,5 +84,33 @@ POSENC_TEST_FAMILY(Sinusoidal)
         f.references.append(pe);
     }
     f.roundTrips = roundTrips;
+    f.quantities = {u"error"_s};
+    f.presets = {u"annotated-transformer"_s, u"fairseq-init"_s,    u"pytorch-embedding"_s, u"tensorflow-tutorial"_s,
+                 u"transformer-base"_s,      u"transformer-big"_s, u"whisper-large-v3"_s};
+    f.idleSettings = {f.settings.constFirst(),
+                      {u"diffusers' order"_s, {{u"layout"_s, u"split"_s}, {u"flip-sin-to-cos"_s, u"true"_s}}}};
+    f.otherValues = {
+        {u"base"_s, {u"500"_s, u"10000"_s}},       {u"layout"_s, {u"split"_s, u"interleaved"_s}},
+        {u"angles"_s, {u"float32"_s, u"exact"_s}}, {u"flip-sin-to-cos"_s, {u"true"_s, u"false"_s}},
+        {u"freq-shift"_s, {u"1"_s, u"0"_s}},       {u"timestep-scale"_s, {u"1000"_s, u"1"_s}},
+    };
+    // Its panel: PE[q]·PE[q + k] from its rows, sin and cos of p w_i for each column (interleaved),
+    // each offset its own pixel.
+    f.panel = [](const posenc::Params &p, std::int64_t q, const TestPanel &drawn) -> std::optional<QString> {
+        if (drawn.curve.offset.size() != drawn.pixels.count())
+            return u"%1 points for %2 offsets"_s.arg(drawn.curve.offset.size()).arg(drawn.pixels.count());
+        for (std::int64_t k = drawn.pixels.first; k <= drawn.pixels.last; ++k) {
+            double dot = 0.0;
+            for (std::int64_t j = 0; j < p.dModel; ++j) {
+                const double w = std::exp(-double(j - j % 2) * std::log(p.sinusoidal.base) / double(p.dModel));
+                const double a = double(q) * w, b = double(q + k) * w;
+                dot += j % 2 == 0 ? std::sin(a) * std::sin(b) : std::cos(a) * std::cos(b);
+            }
+            const auto [lo, hi] = drawn.at(k);
+            if (lo != hi || std::abs(lo - dot) >= 1e-9)
+                return u"k %1: %2 .. %3 vs %4"_s.arg(k).arg(lo).arg(hi).arg(dot);
+        }
+        return std::nullopt;
+    };
     return f;
 }

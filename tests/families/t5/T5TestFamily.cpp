@@ -62,5 +62,49 @@ POSENC_TEST_FAMILY(T5)
         f.references.append(bucket);
     }
     f.roundTrips = roundTrips;
+    f.readBack = {{u"t5-buckets"_s, u"64"_s}, {u"t5-max-distance"_s, u"256"_s}};
+    f.quantities = {u"t5-bucket"_s};
+    f.presets = {u"flan-t5-base"_s, u"t5-base"_s};
+    f.describeKeys = {u"buckets"_s,   u"max_distance"_s,      u"direction"_s,     u"side_buckets"_s,
+                      u"max_exact"_s, u"log_bucket_starts"_s, u"empty_buckets"_s, u"last_bucket_start"_s};
+    f.helpFlags = {u"--t5-buckets N"_s, u"--t5-max-distance N"_s, u"--t5-causal "_s};
+    f.cliFlags = {u"--t5-buckets"_s, u"33"_s, u"--t5-causal"_s, u"--t5-max-distance"_s, u"17"_s};
+    f.refusals = {
+        {u"odd bidirectional T5"_s,
+         {u"--encoding"_s, u"t5"_s, u"--t5-buckets"_s, u"33"_s},
+         {u"--t5-buckets: is odd: the bidirectional map halves the buckets"_s,
+          u"it must be an even integer in [4, 65536] (bidirectional); got 33"_s}},
+        {u"T5 max distance 16 of 32"_s,
+         {u"--encoding"_s, u"t5"_s, u"--t5-max-distance"_s, u"16"_s},
+         {u"--t5-max-distance: must be an integer in [17, 16777216] (more than t5-buckets / 2 = 16"_s,
+          u"ln(max_distance / max_exact)"_s, u"got 16"_s}},
+        {u"T5 max distance 8 of 16 causal"_s,
+         {u"--encoding"_s, u"t5"_s, u"--t5-causal"_s, u"--t5-buckets"_s, u"16"_s, u"--t5-max-distance"_s, u"8"_s},
+         {u"--t5-max-distance: must be an integer in [9, 16777216]"_s, u"max_exact = 8"_s, u"got 8"_s}},
+    };
+    f.otherValues = {
+        {u"t5-buckets"_s, {u"12"_s, u"8"_s}},
+        {u"t5-max-distance"_s, {u"20"_s, u"12"_s}},
+        {u"t5-causal"_s, {u"true"_s, u"false"_s}},
+    };
+    f.idleCases = {{u"t5"_s, {}, u"t5-buckets"_s, std::nullopt},
+                   {u"t5"_s, {}, u"t5-max-distance"_s, std::nullopt},
+                   {u"t5"_s, {}, u"t5-causal"_s, std::nullopt},
+                   {u"t5 causal"_s, {}, u"t5-buckets"_s, std::nullopt},
+                   {u"t5 causal"_s, {}, u"t5-max-distance"_s, std::nullopt},
+                   {u"t5 causal"_s, {}, u"t5-causal"_s, std::nullopt}};
+    // Its panel: the bucket of each offset k, bidirectional or (flipped) causal.
+    f.panelParams = [](posenc::Params p, bool flipped) {
+        p.t5.causal = flipped;
+        return p;
+    };
+    f.panel = [](const posenc::Params &p, std::int64_t, const TestPanel &drawn) -> std::optional<QString> {
+        for (std::int64_t k = drawn.pixels.first; k <= drawn.pixels.last; ++k)
+            if (!buckettie::matches(std::int64_t(drawn.stepAt(k)),
+                                    t5ref::t5(k, p.t5.buckets, p.t5.maxDistance, !p.t5.causal)))
+                return u"k %1: %2"_s.arg(k).arg(drawn.stepAt(k));
+        return std::nullopt;
+    };
+    f.heatmapSign = 1;
     return f;
 }
