@@ -182,7 +182,16 @@ ParamSpec placeRow()
     s.help = u"where the rotary columns sit in the head: prefix = the first rotary_dim (HF's apply_rotary_pos_emb);\n"
              "      suffix = the last (DeepSeek-V4's x[..., -rope_dim:]); the rest pass through"_s;
     s.label = u"rotary_place"_s;
-    s.idle = ropeIdle;
+    // Every column of the head turns: none passes through, so the columns sit the same either way.
+    s.idle = [](const Params &p) -> std::optional<IdleReason> {
+        if (auto other = ropeIdle(p))
+            return other;
+        if (headDimValid(p) && factorValid(p) && RopeFrequencies::rotaryDim(p.rope) == p.rope.headDim)
+            return IdleReason {IdleReason::Code::FamilySetting,
+                               tr("every column of the head turns (rotary_dim = head_dim): none passes through, so "
+                                  "the place changes nothing.")};
+        return std::nullopt;
+    };
     s.formula = [](const Params &p) {
         QString text = tr("prefix: the rotary columns are the head's first r, x[..., :r], and the rest pass through "
                           "(HF's apply_rotary_pos_emb).<br>suffix: they are its last r, x[..., −r:], after the "

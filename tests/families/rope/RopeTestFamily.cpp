@@ -221,10 +221,6 @@ void addParamUse(TestFamily &f)
             != posenc::RopeFrequencies::describe(b).softmaxScaleFactor
             || placed;
     };
-    // Every column turns: the place changes nothing, and the window leaves it enabled.
-    f.inert = [](const posenc::Params &p, const QString &key) {
-        return key == u"rotary-place"_s && roperef::rotaryDim(p) == p.rope.headDim;
-    };
     using I = posenc::ParamUse::Idle;
     f.idleCases = {
         {u"rope"_s, {}, u"head-dim"_s, std::nullopt},
