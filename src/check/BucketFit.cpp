@@ -2,16 +2,122 @@
 
 #include "check/FitNumbers.h"
 
+#include <algorithm>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
 namespace posenc::BucketFit {
 
-std::optional<std::pair<std::int64_t, std::int64_t>>
-limitRange(const std::vector<ProfileRun> &runs, std::int64_t least,
-           const std::function<std::int64_t(std::int64_t distance, std::int64_t limit)> &bucket)
+namespace {
+
+std::optional<Found> find(const Table &table, const OffsetProfile &profile)
 {
+    if (!table.bucketValues(profile))
+        return std::nullopt;
+    for (const std::int32_t minVotes : {1, 2}) {
+        if (auto found = table.fitRuns(profile, profileRuns(profile, false, minVotes)))
+            return found;
+    }
+    return std::nullopt;
+}
+
+// The buckets of the family's offsets at the settings, or of the offsets negated (`reversed`: the
+// difference taken the other way round).
+OffsetReference::Values valuesOf(const Table &table, const Params &params, bool reversed)
+{
+    return [family = table.buckets, params, reversed](std::int64_t first, std::int64_t count, float *out) {
+        RelativeBuckets::fillOffsets(family, params, first, count, out, reversed);
+    };
+}
+
+CellTolerance toleranceOf(const Table &table, const TableEvidence &e, const Params &params)
+{
+    return OffsetFit::tolerance(e, table.largest(e, params));
+}
+
+TableMatch matchOf(const Table &table, const TableEvidence &e, const Found &found,
+                   std::shared_ptr<const OffsetReference> reference)
+{
+    const RelativeBuckets::Family &family = table.buckets;
+    const QString &limitName = family.settings.limitName;
+    const std::int64_t buckets = RelativeBuckets::buckets(family, found.params);
+    const std::int64_t limit = RelativeBuckets::limit(family, found.params);
+    TableMatch m = OffsetFit::match(e, table.table, std::move(reference), toleranceOf(table, e, found.params));
+    m.findings = {{u"buckets"_s, buckets}, {limitName, limit}};
+    if (table.moreFindings)
+        m.findings += table.moreFindings(found.params);
+    m.referenceText = u"%1, %2"_s.arg(table.table, table.settingsWords(found.params));
+    m.verdict = CheckVerdict::Correct;
+    m.correctAgainst = u"%1 at these buckets and %2"_s.arg(table.reference, limitName);
+    m.diagnosis = table.diagnosis(found.params);
+    if (found.hi > found.lo)
+        m.notes.append(u"any %1 from %2 to %3 gives this table%4; %5 named"_s.arg(limitName)
+                           .arg(found.lo)
+                           .arg(found.hi)
+                           .arg(table.rangeWhy)
+                           .arg(limit));
+    if (!found.bucketsShown)
+        m.notes.append(table.bucketsHidden.arg(buckets));
+    Params p = found.params;
+    p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+    if (p.isValid())
+        m.params = p;
+    return m;
+}
+
+// The fit of a bucket table: the profile read the family's way round, else mirrored (the table
+// holds the other difference: the mistake). Nothing where neither way reads as the family's, or
+// where a cell is infinite.
+std::optional<TableCandidate> fit(const Table &table, const TableEvidence &e)
+{
+    const std::optional<OffsetProfile> profile = e.infinite ? std::nullopt : OffsetFit::profile(e);
+    if (!profile)
+        return std::nullopt;
+    std::optional<Found> found = find(table, *profile);
+    const bool reversed = !found;
+    if (reversed)
+        found = find(table, profile->mirrored());
+    if (!found)
+        return std::nullopt;
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, found->params, false));
+    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, found->params, true))
+                               : reference;
+    return OffsetFit::candidate(e, *read, toleranceOf(table, e, found->params), [&] {
+        TableMatch m = matchOf(table, e, *found, reference);
+        if (reversed)
+            m.markRelativeReversed(table.reversedWhy);
+        return m;
+    });
+}
+
+std::variant<TableMatch, QString> expect(const Table &table, const TableEvidence &e, const Params &params,
+                                         const QString &word)
+{
+    const RelativeBuckets::Family &family = table.buckets;
+    if (auto refused = OffsetFit::refusal(word, params, table.table, family.encoding, family.name))
+        return *refused;
+    Found found;
+    found.params = params;
+    found.lo = found.hi = RelativeBuckets::limit(family, params);
+    TableMatch m
+        = matchOf(table, e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, params, false)));
+    m.params = params;
+    return m;
+}
+
+} // namespace
+
+std::optional<std::pair<std::int64_t, std::int64_t>> limitRange(const RelativeBuckets::Family &family,
+                                                                const Params &params,
+                                                                const std::vector<ProfileRun> &runs, std::int64_t least)
+{
+    Params at = params;
     const auto differs = [&](std::int64_t x, bool tooSmall) {
+        family.settings.limit(at) = x;
         for (const ProfileRun &run : runs) {
             for (const std::int64_t d : {run.first, run.last}) {
-                const double b = double(bucket(d, x));
+                const double b = double(family.ofOffset(at, -d));
                 if (tooSmall ? b > run.value : b < run.value)
                     return true;
             }
@@ -23,9 +129,19 @@ limitRange(const std::vector<ProfileRun> &runs, std::int64_t least,
         [&](std::int64_t x) { return differs(x, false); });
 }
 
-std::int64_t namedLimit(std::int64_t lo, std::int64_t hi, std::int64_t own)
+Found found(const Table &table, Params params, std::int64_t buckets, std::pair<std::int64_t, std::int64_t> range,
+            bool shown)
 {
-    return lo <= own && own <= hi ? own : FitNumbers::roundest(lo, hi);
+    Found found;
+    found.lo = range.first;
+    found.hi = range.second;
+    const std::int64_t limit = found.lo <= table.ownLimit && table.ownLimit <= found.hi
+        ? table.ownLimit
+        : FitNumbers::roundest(found.lo, found.hi);
+    RelativeBuckets::setSettings(table.buckets, params, buckets, limit);
+    found.params = std::move(params);
+    found.bucketsShown = shown;
+    return found;
 }
 
 std::int64_t firstShared(const std::vector<ProfileRun> &runs)
@@ -35,6 +151,22 @@ std::int64_t firstShared(const std::vector<ProfileRun> &runs)
             return run.value == double(run.first) ? run.first + 1 : run.first;
     }
     return -1;
+}
+
+TableHypothesis hypothesis(const Table &table)
+{
+    TableHypothesis h;
+    h.tables = {table.table};
+    h.findingKeys = QStringList {u"buckets"_s, table.buckets.settings.limitName} + table.moreFindingKeys;
+    h.help = table.help;
+    h.mistakes = {CheckMistakes::kRelativeReversed};
+    h.fit = [table](const TableEvidence &e) { return fit(table, e); };
+    h.expect = [table](const TableEvidence &e, const Params &params, const QString &word) {
+        return expect(table, e, params, word);
+    };
+    h.referenceCode = table.referenceCode;
+    h.publishedForms = table.publishedForms;
+    return h;
 }
 
 } // namespace posenc::BucketFit

@@ -4,6 +4,53 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::RelativeBuckets {
 
+namespace {
+
+// A row of the family's: labelled by its key ("t5_buckets"), idle under another encoding, its
+// tooltip `words` and, where `valid`, `now`.
+ParamSpec own(const Family &family, ParamSpec s, QString help, std::function<QString()> words,
+              std::function<QString(const Params &)> now, std::function<bool(const Params &)> valid)
+{
+    s.label = QString(s.key).replace(u'-', u'_');
+    s.help = std::move(help);
+    s.controlMin = 0;
+    s.idle = ParamRows::familyIdle(family.encoding);
+    s.formula = [words, now, valid](const Params &p) { return valid(p) ? words() + now(p) : words(); };
+    return s;
+}
+
+} // namespace
+
+std::int64_t buckets(const Family &family, const Params &params)
+{
+    return family.settings.buckets(const_cast<Params &>(params));
+}
+
+std::int64_t limit(const Family &family, const Params &params)
+{
+    return family.settings.limit(const_cast<Params &>(params));
+}
+
+void setSettings(const Family &family, Params &params, std::int64_t buckets, std::int64_t limit)
+{
+    family.settings.buckets(params) = buckets;
+    family.settings.limit(params) = limit;
+}
+
+bool bucketsValid(const Family &family, const Params &params)
+{
+    const Settings &s = family.settings;
+    const std::int64_t n = buckets(family, params);
+    return n >= s.leastBuckets(params) && n <= s.maxBuckets && (!s.evenBuckets(params) || n % 2 == 0);
+}
+
+void fillOffsets(const Family &family, const Params &params, std::int64_t first, std::int64_t count, float *out,
+                 bool reversed)
+{
+    for (std::int64_t k = 0; k < count; ++k)
+        out[k] = static_cast<float>(family.ofOffset(params, reversed ? -(first + k) : first + k));
+}
+
 LessonNumbers::Number whenValid(const Family &family, const Params &params,
                                 const std::function<LessonNumbers::Number()> &value)
 {
@@ -17,21 +64,74 @@ LessonNumbers::Number bucketNumber(const Family &family, const Params &params, s
     return whenValid(family, params, [&] { return LessonNumbers::integer(family.ofOffset(params, k)); });
 }
 
-ParamSpec limitRow(QString key, std::function<std::int64_t &(Params &)> field,
-                   std::function<std::optional<std::int64_t>(const Params &)> floor, std::int64_t fallback,
-                   QString floorName, std::function<QString(const Params &)> why)
+ParamSpec bucketsRow(const Family &family, QString evenNote, QString note, QString whyEven, QString help,
+                     std::function<QString()> words, std::function<QString(const Params &)> now)
 {
-    const auto bounds = [floor, fallback](const Params &p) {
-        return std::pair<std::int64_t, std::int64_t>(floor(p).value_or(fallback) + 1, Params::kMaxLen);
+    const Settings &settings = family.settings;
+    ParamSpec s = ParamRows::evenInteger(
+        settings.bucketsKey, ParamGroup::Family, settings.buckets,
+        [settings](const Params &p) {
+            return std::pair<std::int64_t, std::int64_t>(settings.leastBuckets(p), settings.maxBuckets);
+        },
+        settings.evenBuckets, std::move(evenNote), std::move(note), std::move(whyEven));
+    s.controlMax = settings.maxBuckets;
+    return own(family, std::move(s), std::move(help), std::move(words), std::move(now),
+               [family](const Params &p) { return bucketsValid(family, p); });
+}
+
+ParamSpec limitRow(const Family &family, std::function<std::int64_t(std::int64_t buckets)> floor, std::int64_t fallback,
+                   QString floorName, std::function<QString(const Params &)> why, QString help,
+                   std::function<QString()> words, std::function<QString(const Params &)> now)
+{
+    // The floor where the bucket count is valid.
+    const auto least = [family, floor](const Params &p) {
+        return bucketsValid(family, p) ? std::optional(floor(buckets(family, p))) : std::nullopt;
     };
-    const auto note = [floor, floorName, why](const Params &p) {
-        const auto f = floor(p);
+    const auto bounds = [least, fallback](const Params &p) {
+        return std::pair<std::int64_t, std::int64_t>(least(p).value_or(fallback) + 1, Params::kMaxLen);
+    };
+    const auto note = [least, floorName, why](const Params &p) {
+        const auto f = least(p);
         return f ? u" (more than %1 = %2: %3)"_s.arg(floorName).arg(*f).arg(why(p)) : QString();
     };
-    ParamSpec s = ParamRows::integer(std::move(key), ParamGroup::Family, std::move(field), bounds, note);
-    s.controlMin = 0;
+    const auto valid = [family, least](const Params &p) {
+        const auto f = least(p);
+        return f && limit(family, p) > *f && limit(family, p) <= Params::kMaxLen;
+    };
+    ParamSpec s = ParamRows::integer(family.settings.limitKey, ParamGroup::Family, family.settings.limit, bounds, note);
     s.controlMax = Params::kMaxLen;
-    return s;
+    return own(family, std::move(s), std::move(help), std::move(words), std::move(now), valid);
+}
+
+FamilySpec spec(const Family &family, std::function<QList<Derived>(const Params &)> derived)
+{
+    FamilySpec spec;
+    spec.kind = FamilyKind::ScoreBias;
+    spec.describe = [family, derived](const Params &p) {
+        Description::Entries entries {{u"buckets"_s, buckets(family, p)},
+                                      {family.settings.limitName, limit(family, p)}};
+        for (Derived &d : derived(p))
+            entries.emplace_back(std::move(d.key), std::move(d.value));
+        return entries;
+    };
+    // The meanings are the same at any settings: read at the defaults.
+    spec.describeKeys = {{u"buckets, %1"_s.arg(family.settings.limitName), u"the parameters"_s}};
+    QStringList keys;
+    for (const Derived &d : derived(Params {})) {
+        keys.append(d.key);
+        if (!d.meaning.isEmpty()) {
+            spec.describeKeys.append({keys.join(u", "_s), d.meaning});
+            keys.clear();
+        }
+    }
+    // X is s·E alone: its heatmap beside the buckets, which act on the scores.
+    spec.defaultFigures = {
+        {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};
+    spec.score
+        = FamilyScore {family.name + u" bucket"_s, [family](const Params &p, std::int64_t q, std::int64_t k) {
+                           return family.problem(p) ? std::nullopt : std::optional(double(family.ofOffset(p, k - q)));
+                       }};
+    return spec;
 }
 
 } // namespace posenc::RelativeBuckets

@@ -12,20 +12,9 @@ namespace posenc::DebertaTableCheck {
 
 namespace {
 
-// A table of j - i reads as DeBERTa's mirrored: the mistake, against the buckets of i - j.
-const QString kReversed
-    = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position takes "
-      "relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s;
 const QString kTable = u"deberta-bucket"_s;
 
-// What the table shows: the buckets, and the max_position range it allows.
-struct Found
-{
-    std::int64_t buckets = 0;
-    bool bucketsShown = true; // a distance past buckets / 2 is in the table
-    std::int64_t maxPosition = 0; // the roundest of [lo, hi]
-    std::int64_t lo = 0, hi = 0;
-};
+const BucketFit::Table &table();
 
 // Whether every value is a whole number, the offset 0's bucket 0, and the table antisymmetric
 // where both sides are held: the bucket of i - j.
@@ -41,30 +30,20 @@ bool bucketValues(const OffsetProfile &profile)
     return !profile.has(1) || profile.at(1) == -1.0f;
 }
 
-// The max_position range the runs allow at `buckets`.
-std::optional<std::pair<std::int64_t, std::int64_t>> positionRange(const std::vector<ProfileRun> &runs,
-                                                                   std::int64_t buckets)
+// The settings at `buckets` whose max_position range the runs allow, if any.
+std::optional<BucketFit::Found> withBuckets(const std::vector<ProfileRun> &runs, std::int64_t buckets, bool shown)
 {
-    return BucketFit::limitRange(runs, buckets / 2 + 2,
-                                 [&](std::int64_t d, std::int64_t x) { return DebertaBuckets::bucket(d, buckets, x); });
+    Params p;
+    p.encoding = Encoding::Deberta;
+    p.deberta.buckets = buckets;
+    const auto range = BucketFit::limitRange(DebertaBuckets::bucketFamily(), p, runs, buckets / 2 + 2);
+    return range ? std::optional(BucketFit::found(table(), p, buckets, *range, shown)) : std::nullopt;
 }
 
-Found withRange(std::int64_t buckets, std::pair<std::int64_t, std::int64_t> range, bool shown)
-{
-    Found found;
-    found.buckets = buckets;
-    found.lo = range.first;
-    found.hi = range.second;
-    // DeBERTa-v3's 512 where the table allows it, then the roundest.
-    found.maxPosition = BucketFit::namedLimit(found.lo, found.hi, 512);
-    found.bucketsShown = shown;
-    return found;
-}
-
-// The buckets: distances up to mid = buckets / 2 are their own bucket, the first that is not is
-// past mid. Each mid below it that a max_position allows, a power of two's buckets first, then the
-// most.
-std::optional<Found> fitRuns(const std::vector<ProfileRun> &runs)
+// The buckets of i − j, HF's relative_pos = query_ids − key_ids (build_relative_position):
+// distances up to mid = buckets / 2 are their own bucket, the first that is not is past mid. Each
+// mid below it that a max_position allows, a power of two's buckets first, then the most.
+std::optional<BucketFit::Found> fitRuns(const OffsetProfile &, const std::vector<ProfileRun> &runs)
 {
     const std::int64_t firstLog = BucketFit::firstShared(runs);
     if (firstLog < 0) {
@@ -72,94 +51,19 @@ std::optional<Found> fitRuns(const std::vector<ProfileRun> &runs)
         for (const ProfileRun &run : runs)
             farthest = std::max(farthest, run.last);
         // Every distance its own bucket: the buckets do not show; DeBERTa-v3's 256 where allowed.
-        const std::int64_t buckets = std::max<std::int64_t>(256, 2 * farthest);
-        const auto range = positionRange(runs, buckets);
-        return range ? std::optional<Found>(withRange(buckets, *range, false)) : std::nullopt;
+        return withBuckets(runs, std::max<std::int64_t>(256, 2 * farthest), false);
     }
-    std::optional<Found> most;
+    std::optional<BucketFit::Found> most;
     for (std::int64_t mid = firstLog - 1; mid >= 1; --mid) {
-        const auto range = positionRange(runs, 2 * mid);
-        if (!range)
+        const std::optional<BucketFit::Found> found = withBuckets(runs, 2 * mid, true);
+        if (!found)
             continue;
-        const Found found = withRange(2 * mid, *range, true);
         if ((mid & (mid - 1)) == 0)
             return found;
         if (!most)
             most = found;
     }
     return most;
-}
-
-std::optional<Found> find(const OffsetProfile &profile)
-{
-    if (!bucketValues(profile))
-        return std::nullopt;
-    for (const std::int32_t minVotes : {1, 2}) {
-        if (auto found = fitRuns(profileRuns(profile, false, minVotes)))
-            return found;
-    }
-    return std::nullopt;
-}
-
-// The buckets of i - j, HF's relative_pos = query_ids - key_ids (build_relative_position), or of
-// j - i (`reversed`: the difference taken the other way round).
-OffsetReference::Values valuesOf(const Found &found, bool reversed)
-{
-    return [found, reversed](std::int64_t first, std::int64_t count, float *out) {
-        for (std::int64_t k = 0; k < count; ++k) {
-            const std::int64_t offset = reversed ? first + k : -(first + k);
-            out[k] = float(DebertaBuckets::bucket(offset, found.buckets, found.maxPosition));
-        }
-    };
-}
-
-CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
-{
-    return OffsetFit::tolerance(e, double(std::max(found.buckets, std::max(e.rows(), e.cols()))));
-}
-
-TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference)
-{
-    TableMatch m = OffsetFit::match(e, kTable, std::move(reference), toleranceOf(e, found));
-    m.findings = {{u"buckets"_s, found.buckets}, {u"max_position"_s, found.maxPosition}};
-    m.referenceText = u"deberta-bucket, %1 buckets, max_position %2"_s.arg(found.buckets).arg(found.maxPosition);
-    m.verdict = CheckVerdict::Correct;
-    m.correctAgainst = u"HF's make_log_bucket_position at these buckets and max_position"_s;
-    m.diagnosis = u"DeBERTa's log buckets of i − j as HF's make_log_bucket_position makes them: %1 buckets "
-                  "(|i − j| up to %2 its own), max_position %3, not capped"_s.arg(found.buckets)
-                      .arg(found.buckets / 2)
-                      .arg(found.maxPosition);
-    if (found.hi > found.lo)
-        m.notes.append(u"any max_position from %1 to %2 gives this table; %3 named"_s.arg(found.lo).arg(found.hi).arg(
-            found.maxPosition));
-    if (!found.bucketsShown)
-        m.notes.append(
-            u"every distance of the table is its own bucket: the buckets do not show, %1 named"_s.arg(found.buckets));
-    Params p;
-    p.encoding = Encoding::Deberta;
-    p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
-    p.deberta.buckets = found.buckets;
-    p.deberta.maxPosition = found.maxPosition;
-    if (p.isValid())
-        m.params = p;
-    return m;
-}
-
-std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
-{
-    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Deberta, u"DeBERTa"_s))
-        return *refused;
-    Found found;
-    found.buckets = params.deberta.buckets;
-    found.maxPosition = found.lo = found.hi = params.deberta.maxPosition;
-    TableMatch m = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found, false)));
-    m.params = params;
-    return m;
-}
-
-std::optional<TableCandidate> fit(const TableEvidence &e)
-{
-    return BucketFit::fit<Found>(e, find, valuesOf, toleranceOf, matchOf, kReversed);
 }
 
 QList<PublishedForm> publishedForms(std::int64_t)
@@ -169,21 +73,49 @@ QList<PublishedForm> publishedForms(std::int64_t)
     return {{u"DeBERTa-v3-base"_s, u"microsoft/deberta-v3-base, config.json"_s, kTable, p}};
 }
 
+const BucketFit::Table &table()
+{
+    static const BucketFit::Table t {
+        .buckets = DebertaBuckets::bucketFamily(),
+        .table = kTable,
+        .help = u"DeBERTa's log buckets of i - j (L x L): the buckets and the max_position the table allows"_s,
+        .referenceCode = u"huggingface/transformers src/transformers/models/deberta_v2/modeling_deberta_v2.py, "
+                         "make_log_bucket_position and build_relative_position"_s,
+        .reference = u"HF's make_log_bucket_position"_s,
+        .ownLimit = 512, // DeBERTa-v3's
+        .bucketValues = bucketValues,
+        .fitRuns = fitRuns,
+        // Not capped: the bucket of the farthest pair may pass the buckets.
+        .largest = [](const TableEvidence &e,
+                      const Params &p) { return double(std::max(p.deberta.buckets, std::max(e.rows(), e.cols()))); },
+        .moreFindingKeys = {},
+        .moreFindings = {},
+        .settingsWords =
+            [](const Params &p) {
+                return u"%1 buckets, max_position %2"_s.arg(p.deberta.buckets).arg(p.deberta.maxPosition);
+            },
+        .diagnosis =
+            [](const Params &p) {
+                return u"DeBERTa's log buckets of i − j as HF's make_log_bucket_position makes them: %1 buckets "
+                       "(|i − j| up to %2 its own), max_position %3, not capped"_s.arg(p.deberta.buckets)
+                           .arg(p.deberta.buckets / 2)
+                           .arg(p.deberta.maxPosition);
+            },
+        .rangeWhy = {},
+        .bucketsHidden = u"every distance of the table is its own bucket: the buckets do not show, %1 named"_s,
+        // A table of j − i reads as DeBERTa's mirrored: the mistake, against the buckets of i − j.
+        .reversedWhy = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position "
+                       "takes relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s,
+        .publishedForms = publishedForms,
+    };
+    return t;
+}
+
 } // namespace
 
 TableHypothesis hypothesis()
 {
-    TableHypothesis h;
-    h.tables = {kTable};
-    h.findingKeys = {u"buckets"_s, u"max_position"_s};
-    h.help = u"DeBERTa's log buckets of i - j (L x L): the buckets and the max_position the table allows"_s;
-    h.mistakes = {CheckMistakes::kRelativeReversed};
-    h.fit = fit;
-    h.expect = expect;
-    h.referenceCode
-        = u"huggingface/transformers src/transformers/models/deberta_v2/modeling_deberta_v2.py, make_log_bucket_position and build_relative_position"_s;
-    h.publishedForms = publishedForms;
-    return h;
+    return BucketFit::hypothesis(table());
 }
 
 } // namespace posenc::DebertaTableCheck

@@ -29,8 +29,6 @@ Description describe(const Params &params)
 {
     const DebertaParams &deberta = params.deberta;
     Description d;
-    d.buckets = deberta.buckets;
-    d.maxPosition = deberta.maxPosition;
     d.mid = deberta.buckets / 2;
     d.logStart = d.mid + 1;
     d.bucketAtMaxPosition = bucket(deberta.maxPosition, deberta.buckets, deberta.maxPosition);
@@ -55,7 +53,13 @@ std::int64_t ofOffset(const Params &params, std::int64_t k)
 
 const RelativeBuckets::Family &bucketFamily()
 {
-    static const RelativeBuckets::Family family {Encoding::Deberta, u"DeBERTa"_s, ofOffset, problem};
+    // At least 2 buckets, an even count: make_log_bucket_position takes mid = position_buckets // 2.
+    static const RelativeBuckets::Family family {
+        Encoding::Deberta, u"DeBERTa"_s,
+        RelativeBuckets::settingsOf(
+            &Params::deberta, &DebertaParams::maxPosition, u"deberta-buckets"_s, u"deberta-max-position"_s,
+            u"max_position"_s, [](const Params &) -> std::int64_t { return 2; }, [](const Params &) { return true; }),
+        ofOffset, problem};
     return family;
 }
 

@@ -19,17 +19,15 @@ namespace posenc::DebertaBuckets {
 // Precondition: buckets >= 2, maxPosition - 1 > buckets / 2.
 std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition);
 
-// What `posenc describe` prints for DeBERTa's parameters.
 // Why DeBERTa's buckets cannot be computed from these parameters (its settings not valid, or not
 // what the reference function needs), if they cannot.
 std::optional<QString> problem(const Params &params);
 // The bucket of the offset k = j - i (key minus query), that of i - j = -k, at the settings.
 std::int64_t ofOffset(const Params &params, std::int64_t k);
 
+// What `posenc describe` prints for DeBERTa after its parameters (RelativeBuckets::spec).
 struct Description
 {
-    std::int64_t buckets = 0;
-    std::int64_t maxPosition = 0;
     std::int64_t mid = 0; // buckets / 2: |r| <= mid is its own bucket
     std::int64_t logStart = 0; // mid + 1, the first |r| in a logarithmic bucket
     std::int64_t bucketAtMaxPosition = 0; // the bucket of r = max_position
@@ -39,7 +37,7 @@ struct Description
 // Precondition: params valid.
 Description describe(const Params &params);
 
-// DeBERTa as a family of relative buckets (RelativeBuckets): ofOffset and problem.
+// DeBERTa as a family of relative buckets (RelativeBuckets): its settings, ofOffset and problem.
 const RelativeBuckets::Family &bucketFamily();
 
 } // namespace posenc::DebertaBuckets

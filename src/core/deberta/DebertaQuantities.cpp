@@ -26,12 +26,9 @@ QuantitySpec makeDebertaBucketQuantity()
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
     q.workCells = RelativeTable::workCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
-        const DebertaParams &deberta = engine.params().deberta;
-        // The table's offset is key - query; the bucket is of query - key.
+        // The table's offset is key - query; the bucket is of query - key (DebertaBuckets::ofOffset).
         RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
-            for (std::int64_t k = 0; k < count; ++k)
-                values[k]
-                    = static_cast<float>(DebertaBuckets::bucket(-(first + k), deberta.buckets, deberta.maxPosition));
+            RelativeBuckets::fillOffsets(DebertaBuckets::bucketFamily(), engine.params(), first, count, values);
         });
     };
     // The bucket of the farthest pair, signed and not capped.

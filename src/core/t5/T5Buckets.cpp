@@ -66,8 +66,6 @@ Description describe(const Params &params)
 {
     const T5Params &t5 = params.t5;
     Description d;
-    d.buckets = t5.buckets;
-    d.maxDistance = t5.maxDistance;
     d.bidirectional = !t5.causal;
     d.sideBuckets = sideBuckets(t5.buckets, d.bidirectional);
     d.maxExact = maxExact(t5.buckets, d.bidirectional);
@@ -97,7 +95,16 @@ std::int64_t ofOffset(const Params &params, std::int64_t k)
 
 const RelativeBuckets::Family &bucketFamily()
 {
-    static const RelativeBuckets::Family family {Encoding::T5, u"T5"_s, ofOffset, problem};
+    // The fewest buckets: each direction needs max_exact = side / 2 >= 1, or the reference divides
+    // by zero; the bidirectional map halves the buckets first (num_buckets //= 2), so it takes an
+    // even count.
+    static const RelativeBuckets::Family family {
+        Encoding::T5, u"T5"_s,
+        RelativeBuckets::settingsOf(
+            &Params::t5, &T5Params::maxDistance, u"t5-buckets"_s, u"t5-max-distance"_s, u"max_distance"_s,
+            [](const Params &p) -> std::int64_t { return p.t5.causal ? 2 : 4; },
+            [](const Params &p) { return !p.t5.causal; }),
+        ofOffset, problem};
     return family;
 }
 

@@ -32,17 +32,15 @@ std::int64_t maxExact(std::int64_t buckets, bool bidirectional);
 // distance, so it is found by bisection over what bucket() computes, float32 included.
 std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional);
 
-// What `posenc describe` prints for T5's parameters.
 // Why T5's buckets cannot be computed from these parameters (its settings not valid, or not what
 // the reference function needs), if they cannot.
 std::optional<QString> problem(const Params &params);
 // The bucket of the offset k = j - i (key minus query) at the parameters' settings.
 std::int64_t ofOffset(const Params &params, std::int64_t k);
 
+// What `posenc describe` prints for T5 after its parameters (RelativeBuckets::spec).
 struct Description
 {
-    std::int64_t buckets = 0;
-    std::int64_t maxDistance = 0;
     bool bidirectional = true;
     std::int64_t sideBuckets = 0; // n: buckets / 2 when bidirectional, else all of them
     std::int64_t maxExact = 0; // n / 2: the distances below it have a bucket each
@@ -55,7 +53,7 @@ struct Description
 // Precondition: params valid.
 Description describe(const Params &params);
 
-// T5 as a family of relative buckets (RelativeBuckets): ofOffset and problem.
+// T5 as a family of relative buckets (RelativeBuckets): its settings, ofOffset and problem.
 const RelativeBuckets::Family &bucketFamily();
 
 } // namespace posenc::T5Buckets

@@ -26,10 +26,8 @@ QuantitySpec makeT5BucketQuantity()
     q.shape = [](const Params &p) { return Shape {p.maxLen, p.maxLen}; };
     q.workCells = RelativeTable::workCells;
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
-        const T5Params &t5 = engine.params().t5;
         RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
-            for (std::int64_t k = 0; k < count; ++k)
-                values[k] = static_cast<float>(T5Buckets::bucket(first + k, t5.buckets, t5.maxDistance, !t5.causal));
+            RelativeBuckets::fillOffsets(T5Buckets::bucketFamily(), engine.params(), first, count, values);
         });
     };
     // The last bucket.
