@@ -261,9 +261,13 @@ void TestParamTable::familyRowsAreIdleUnderAnotherEncoding()
             QVERIFY(ParamUse::reason(other, row.key)->why.contains(u"only encoding rope reads it"_s));
         }
     }
-    for (const char *key :
-         {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rotary-place", "rope-type"})
+    for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
         QVERIFY(!ParamUse::idle(rope, QString::fromLatin1(key)));
+    // The place of the rotary columns matters only where some pass through.
+    QCOMPARE(ParamUse::idle(rope, u"rotary-place"_s), std::optional(IdleReason::Code::FamilySetting));
+    Params partial = rope;
+    partial.rope.partialRotaryFactor = 0.5;
+    QVERIFY(!ParamUse::idle(partial, u"rotary-place"_s));
     // Every family's rows: idle under any other encoding but one that borrows them, naming the
     // family; a bias on the scores reads each of its rows at its defaults.
     QList<Params> everyFamily;
@@ -443,9 +447,12 @@ void TestParamTable::ropeRowsAreIdleUnderATypeThatDoesNotReadThem_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QStringList>("readers");
     const QStringList all = ParamTable::find(u"rope-type"_s)->choices;
-    for (const char *key :
-         {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rotary-place", "rope-type"})
+    for (const char *key : {"head-dim", "rope-theta", "partial-rotary-factor", "rope-layout", "rope-type"})
         QTest::newRow(key) << QString::fromLatin1(key) << all;
+    // Proportional turns every column (its partial pairs at frequency 0): none passes through.
+    QStringList placed = all;
+    placed.removeAll(u"proportional"_s);
+    QTest::newRow("rotary-place") << u"rotary-place"_s << placed;
     QTest::newRow("rope-factor") << u"rope-factor"_s << QStringList {u"linear"_s,   u"dynamic"_s, u"yarn"_s,
                                                                      u"longrope"_s, u"llama3"_s,  u"proportional"_s};
     QTest::newRow("original-max-len") << u"original-max-len"_s
@@ -470,11 +477,16 @@ void TestParamTable::ropeRowsAreIdleUnderATypeThatDoesNotReadThem()
     p.encoding = Encoding::Rope;
     p.rope.mscaleAllDim = 1.0;
     p.rope.originalMaxLen = key == u"short-factor"_s ? p.maxLen : p.maxLen / 2;
+    if (key == u"rotary-place"_s)
+        p.rope.partialRotaryFactor = 0.5; // read only where some columns pass through
     for (const QString &type : ParamTable::find(u"rope-type"_s)->choices) {
         QVERIFY(!ParamText::set(p, u"rope-type"_s, type));
         const auto why = ParamUse::reason(p, key);
         if (readers.contains(type)) {
             QVERIFY2(!why, qPrintable(type + u": "_s + (why ? why->why : QString())));
+        } else if (key == u"rotary-place"_s) {
+            QVERIFY2(why && why->code == IdleReason::Code::FamilySetting, qPrintable(type));
+            QVERIFY2(why->why.contains(u"every column of the head turns"_s), qPrintable(why->why));
         } else {
             QVERIFY2(why && why->code == IdleReason::Code::OtherRopeType, qPrintable(type));
             QVERIFY2(why->why.contains(u"rope-type %1 does not read it"_s.arg(type)), qPrintable(why->why));
