@@ -511,6 +511,12 @@ QStringList mistakeIds()
                 ids.append(id);
         }
     }
+    // The check's own, of any family's table: read the other way round, or a region changed.
+    for (const QString &id : {CheckMistakes::kTransposed, CheckMistakes::kCellsOverwritten, CheckMistakes::kCellsOffset,
+                              CheckMistakes::kCellsShifted}) {
+        if (!ids.contains(id))
+            ids.append(id);
+    }
     return ids;
 }
 

@@ -48,10 +48,11 @@ QStringList declarableKeys();
 QStringList tableWords();
 // Each family's tables and what the check finds of them, for `posenc check --help`.
 QList<std::pair<QString, QString>> tableHelp();
-// The ids of every family's mistakes, in the list's order, each once.
 // The registry of published forms, a line per family: the reference code it is compared with
 // (TableHypothesis::referenceCode) and its forms grouped by their source.
 QList<std::pair<QString, QString>> publishedFormsHelp();
+// The ids of every family's mistakes, in the list's order, then the check's own (transposed, a
+// region changed), each once.
 QStringList mistakeIds();
 
 // The streaming of every row: threads (0 all cores), cancel, progress in rows, and the bytes of

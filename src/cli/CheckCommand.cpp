@@ -232,7 +232,10 @@ HelpPage checkHelp()
                    "tensor2tensor's and Whisper's half_dim - 1 sinusoid at base 10000; RoFormer's RoPE at theta 10000 "
                    "and the RoPE of each model preset), or the reference declared. The family's formula at other "
                    "parameters is a variant, naming the nearest published form; a table no formula explains is "
-                   "learned, never correct. Where two readings fit equally and one is a published form (a RoPE sin "
+                   "learned, never correct. A table a formula gives in most cells and not in a region is that "
+                   "formula's, the region named: one value throughout (cells-overwritten), the formula plus a "
+                   "constant (cells-offset) or its cells a few rows or columns away (cells-shifted) is a mistake; "
+                   "cells changed otherwise leave it unknown, the formula named. Where two readings fit equally and one is a published form (a RoPE sin "
                    "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
                    "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
                    "family's parameter is declared."_s);
