@@ -95,7 +95,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> shift(const Reading &readin
                                                            std::int64_t cols)
 {
     for (std::int64_t k = 1; k <= kMaxShift; ++k) {
-        for (const auto &[dr, dc] : {std::pair {k, 0L}, {-k, 0L}, {0L, k}, {0L, -k}}) {
+        for (const auto &move : {std::pair {k, 0L}, {-k, 0L}, {0L, k}, {0L, -k}}) {
+            const std::int64_t dr = move.first, dc = move.second;
             const bool all = std::all_of(reading.changed.begin(), reading.changed.end(), [&](const Changed &x) {
                 const std::int64_t col = x.col - dc;
                 if (col < 0 || col >= cols || !reference.compared(x.row - dr))
@@ -104,7 +105,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> shift(const Reading &readin
                 return std::isfinite(moved) && within(x.value, moved, x.limit);
             });
             if (all)
-                return std::pair {dr, dc};
+                return move;
         }
     }
     return std::nullopt;
