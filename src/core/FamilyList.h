@@ -22,4 +22,5 @@
 #include "core/mrope/MropeFamily.inc"
 #include "core/rope2d/Rope2dFamily.inc"
 #include "core/sincos2d/Sincos2dFamily.inc"
+#include "core/kerple/KerpleFamily.inc"
 // clang-format on

@@ -1,14 +1,26 @@
 #include "HeadBias.h"
 
 #include "Engine.h"
-#include "FamilySpec.h"
+#include "ParamText.h"
 #include "RelativeTable.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::HeadBias {
+
+void fill(const Family &family, const Params &params, std::int64_t first, std::int64_t count, float *out)
+{
+    if (family.biases) {
+        family.biases(params, first, count, out);
+        return;
+    }
+    for (std::int64_t k = 0; k < count; ++k)
+        out[k] = static_cast<float>(family.at(params, first + k));
+}
 
 std::int64_t heads(const Family &family, const Params &params)
 {
@@ -25,12 +37,13 @@ bool headsValid(const Family &family, const Params &params)
     return heads(family, params) >= 1 && heads(family, params) <= family.heads.maxHeads;
 }
 
-ParamSpec headsRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula)
+namespace {
+
+// A row of H or K: the family's words, its control from 0 to H's greatest, idle under another
+// encoding.
+ParamSpec headsControl(ParamSpec s, const Family &family, QString help, QString label,
+                       std::function<QString(const Params &)> formula)
 {
-    ParamSpec s = ParamRows::integer(family.heads.headsKey, ParamGroup::Family, family.heads.heads,
-                                     [max = family.heads.maxHeads](const Params &) {
-                                         return std::pair<std::int64_t, std::int64_t>(1, max);
-                                     });
     s.help = std::move(help);
     s.label = std::move(label);
     s.controlMin = 0;
@@ -40,22 +53,71 @@ ParamSpec headsRow(const Family &family, QString help, QString label, std::funct
     return s;
 }
 
+} // namespace
+
+ParamSpec headsRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula)
+{
+    return headsControl(ParamRows::integer(family.heads.headsKey, ParamGroup::Family, family.heads.heads,
+                                           [max = family.heads.maxHeads](const Params &) {
+                                               return std::pair<std::int64_t, std::int64_t>(1, max);
+                                           }),
+                        family, std::move(help), std::move(label), std::move(formula));
+}
+
 ParamSpec headRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula)
 {
     // Head K is one of the H heads: its range follows H while H is valid.
     const auto bounds = [family](const Params &p) {
-        return std::pair<std::int64_t, std::int64_t>(1, headsValid(family, p) ? heads(family, p)
-                                                                              : family.heads.maxHeads);
+        return std::pair<std::int64_t, std::int64_t>(1,
+                                                     headsValid(family, p) ? heads(family, p) : family.heads.maxHeads);
     };
-    ParamSpec s = ParamRows::integer(family.heads.headKey, ParamGroup::Family, family.heads.head, bounds,
-                                     u" (%1)"_s.arg(family.heads.headsKey));
-    s.help = std::move(help);
-    s.label = std::move(label);
-    s.controlMin = 0;
-    s.controlMax = family.heads.maxHeads;
+    return headsControl(ParamRows::integer(family.heads.headKey, ParamGroup::Family, family.heads.head, bounds,
+                                           u" (%1)"_s.arg(family.heads.headsKey)),
+                        family, std::move(help), std::move(label), std::move(formula));
+}
+
+ParamSpec maskRow(const Family &family, MaskWords words)
+{
+    ParamSpec s = family.maskChoice(std::move(words.choices));
+    s.help = std::move(words.help);
+    s.label = QString(family.maskKey).replace(u'-', u'_');
+    s.choiceLabels = std::move(words.choiceLabels);
     s.idle = ParamRows::familyIdle(family.encoding);
-    s.formula = std::move(formula);
+    s.formula = std::move(words.formula);
     return s;
+}
+
+FamilySpec spec(const Family &family, Words words)
+{
+    FamilySpec spec;
+    spec.word = std::move(words.word);
+    spec.kind = FamilyKind::ScoreBias;
+    spec.help = std::move(words.help);
+    spec.formula = std::move(words.formula);
+    spec.heading = family.name;
+    spec.rows = std::move(words.rows);
+    spec.describe = [family, shape = words.shape, own = words.describe](const Params &params) {
+        Description::Entries entries {{u"heads"_s, heads(family, params)}, {u"head"_s, head(family, params)}};
+        if (shape)
+            std::ranges::move(shape(params), std::back_inserter(entries));
+        if (!family.maskKey.isEmpty())
+            entries.emplace_back(u"mask"_s, ParamText::get(params, family.maskKey));
+        std::ranges::move(own(params), std::back_inserter(entries));
+        return entries;
+    };
+    spec.describeSource = std::move(words.describeSource);
+    spec.describeKeys = {{u"heads, head"_s, u"H and the head K (1..H)"_s}};
+    spec.describeKeys += words.shapeKeys;
+    if (!family.maskKey.isEmpty())
+        spec.describeKeys.append({u"mask"_s, std::move(words.maskMeaning)});
+    spec.describeKeys += words.describeKeys;
+    spec.defaultFigures = std::move(words.defaultFigures);
+    spec.score
+        = FamilyScore {family.name + u" bias"_s, [family](const Params &p, std::int64_t query, std::int64_t key) {
+                           const double bias = family.at(p, key - query);
+                           return std::isfinite(bias) ? std::optional(bias) : std::nullopt;
+                       }};
+    return spec;
 }
 
 std::optional<QString> missing(const Family &family, const Params &params)
@@ -84,7 +146,7 @@ QuantitySpec biasQuantity(const Family &family, Quantity quantity)
     q.fill = [family](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         const Params &params = engine.params();
         RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
-            family.biases(params, first, count, values);
+            HeadBias::fill(family, params, first, count, values);
         });
     };
     q.bound = [family](const Params &p) { return missing(family, p) ? 1.0 : family.bound(p); };

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Description.h"
+#include "FamilySpec.h"
 #include "ParamTable.h"
 #include "Params.h"
 #include "Quantity.h"
@@ -15,8 +17,9 @@
 // The kit of a family whose head K adds a bias of the key's offset to each query's attention
 // scores (ALiBi, Sandwich; docs/ARCHITECTURE.md, Adding an encoding family), written once: its
 // heads H and K, and its bias table, head K's [max_len, max_len], filled as a table of offsets
-// (RelativeTable). A family gives its formula (the bias at the offsets), its parameters and its
-// words; check's HeadBiasFit and render's HeadBiasMaps take the same Family.
+// (RelativeTable), its mask row, and its descriptor (spec) with the describe entries and the score
+// every such family has. A family gives its formula (the bias at an offset), its parameters and
+// its words; check's HeadBiasFit and render's HeadBiasModel take the same Family.
 namespace posenc::HeadBias {
 
 // Where a family keeps its heads: H and the head K shown (1..H), their rows' keys, H's greatest.
@@ -27,23 +30,20 @@ struct Heads
     std::int64_t maxHeads = 4096;
 };
 
-// The heads of a family's group of Params whose members are `heads` and `head` (params.alibi).
-template<class Group>
-Heads headsOf(Group Params::*group, QString headsKey, QString headKey, std::int64_t maxHeads)
-{
-    return {[group](Params &p) -> std::int64_t & { return (p.*group).heads; },
-            [group](Params &p) -> std::int64_t & { return (p.*group).head; }, std::move(headsKey), std::move(headKey),
-            maxHeads};
-}
-
 struct Family
 {
     Encoding encoding = {};
     QString name; // "ALiBi": "ALiBi bias", "ALiBi's attention heads"
     QString table; // its bias table's word, "alibi-bias"
     Heads heads;
-    // Head K's bias at the key offsets t = j − i = first .. first + count − 1, as float32 (−inf where
-    // the mask hides a key), for valid parameters: its formula.
+    QString maskKey; // its mask row's key: "alibi", "sandwich-mask"; empty: it has one mask
+    // Its mask row's choice of `words` (ParamRows::choice of its group's member `mask`).
+    std::function<ParamSpec(QStringList words)> maskChoice;
+    // Head K's bias at the key offset t = j − i in double (−inf where the mask hides the key), for
+    // valid parameters: its formula, and its term of a score of two ids.
+    std::function<double(const Params &, std::int64_t offset)> at;
+    // The same at the offsets first .. first + count − 1 as float32, each value rounded once, where
+    // the family computes a row faster than offset by offset; unset: `at` at each offset.
     std::function<void(const Params &, std::int64_t first, std::int64_t count, float *out)> biases;
     // The largest |bias| head K gives in the table: its colour scale's half width.
     std::function<double(const Params &)> bound;
@@ -55,6 +55,43 @@ struct Family
     std::function<QStringList(const Params &)> tableParameters;
 };
 
+// A family's keys: its rows of H, K and the mask, and its bias table's word.
+struct Keys
+{
+    QString heads, head, mask, table;
+};
+
+// The Family of the group of Params `group` (params.alibi), whose members `heads` and `head` are H
+// and K and whose kMaxHeads is H's greatest: its identity, which the family completes with its
+// formula and words. A family whose reference has one mask names none (keys.mask empty).
+template<class Group> Family family(Encoding encoding, Group Params::*group, QString name, Keys keys)
+{
+    Family f;
+    f.encoding = encoding;
+    f.name = std::move(name);
+    f.table = std::move(keys.table);
+    f.heads = {[group](Params &p) -> std::int64_t & { return (p.*group).heads; },
+               [group](Params &p) -> std::int64_t & { return (p.*group).head; }, std::move(keys.heads),
+               std::move(keys.head), Group::kMaxHeads};
+    f.maskKey = std::move(keys.mask);
+    return f;
+}
+
+// The same with its mask, the member `mask` of its group, chosen by the row keys.mask.
+template<class Group, class Mask>
+Family family(Encoding encoding, Group Params::*group, Mask Group::*mask, QString name, Keys keys)
+{
+    Family f = family(encoding, group, std::move(name), std::move(keys));
+    f.maskChoice = [group, mask, key = f.maskKey](QStringList words) {
+        return ParamRows::choice(key, ParamGroup::Family, group, mask, std::move(words));
+    };
+    return f;
+}
+
+// Head K's biases at the offsets first .. first + count − 1 as float32: the family's `biases`, or
+// `at` rounded once at each.
+void fill(const Family &family, const Params &params, std::int64_t first, std::int64_t count, float *out);
+
 // H and K of `params` (K's range follows H while H is valid).
 std::int64_t heads(const Family &family, const Params &params);
 std::int64_t head(const Family &family, const Params &params);
@@ -62,9 +99,37 @@ bool headsValid(const Family &family, const Params &params);
 
 // Its rows of H and of K, keyed as the family says, idle under another encoding; `help` and
 // `label` as ParamSpec's, `formula` its tooltip.
-ParamSpec headsRow(const Family &family, QString help, QString label,
-                   std::function<QString(const Params &)> formula);
+ParamSpec headsRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula);
 ParamSpec headRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula);
+
+// Its mask row: the choice among `choices`, labelled by its key, idle under another encoding;
+// `help`, `choiceLabels` and `formula` as ParamSpec's.
+struct MaskWords
+{
+    QStringList choices, choiceLabels;
+    QString help;
+    std::function<QString(const Params &)> formula;
+};
+ParamSpec maskRow(const Family &family, MaskWords words);
+
+// What a family of the kit says of itself beyond its Family: FamilySpec's words, rows and views, and
+// its describe entries other than the shared heads, head and mask (`shape`, printed between head
+// and mask, Sandwich's head_dim; `describe`, after the mask), each key's meaning beside them.
+struct Words
+{
+    QString word {}, help {}, formula {};
+    std::function<QList<ParamSpec>()> rows {};
+    std::function<Description::Entries(const Params &)> shape {}, describe {};
+    QString describeSource {};
+    QString maskMeaning {}; // "causal or symmetric"
+    QList<std::pair<QString, QString>> shapeKeys {}, describeKeys {};
+    QList<DefaultFigure> defaultFigures {};
+};
+
+// Its descriptor: a bias on the scores under its name's heading, `words`' rows and views; describe
+// prints heads, head, the shape's entries, mask (where it has a row) and its own; its score of two ids is `at` of their
+// offset where finite.
+FamilySpec spec(const Family &family, Words words);
 
 // Its bias table as the quantity `quantity`: head K's bias of query i for key j, reading the
 // family's rows.

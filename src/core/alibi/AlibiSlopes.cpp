@@ -118,25 +118,27 @@ QString maskText(AlibiMask mask)
 
 const HeadBias::Family &biasFamily()
 {
-    // The farthest key's finite bias bounds the table: m_K (L - 1).
-    static const HeadBias::Family family {
-        .encoding = Encoding::Alibi,
-        .name = u"ALiBi"_s,
-        .table = u"alibi-bias"_s,
-        .heads = HeadBias::headsOf(&Params::alibi, u"heads"_s, u"head"_s, AlibiParams::kMaxHeads),
-        .biases = [](const Params &p, std::int64_t first, std::int64_t count,
-                     float *out) { biases(of(p.alibi.heads, p.alibi.head), first, count, p.alibi.mask, out); },
-        .bound = [](const Params &p) { return of(p.alibi.heads, p.alibi.head) * static_cast<double>(p.maxLen - 1); },
-        .madeOf = u"head slopes"_s,
-        .tableHelp = u"head K's bias of query i for key j [max_len, max_len]: causal -m_K (i - j) for j <= i and -inf\n"
-                     "              after, symmetric -m_K |i - j| (alibi)"_s,
-        .tableParameters =
-            [](const Params &p) {
-                return QStringList {u"head %1 of %2, %3, L = %4"_s.arg(p.alibi.head)
-                                        .arg(p.alibi.heads)
-                                        .arg(ParamText::get(p, u"alibi"_s), NumberText::count(p.maxLen))};
-            },
-    };
+    static const HeadBias::Family family = [] {
+        HeadBias::Family f = HeadBias::family(Encoding::Alibi, &Params::alibi, &AlibiParams::mask, u"ALiBi"_s,
+                                              {u"heads"_s, u"head"_s, u"alibi"_s, u"alibi-bias"_s});
+        f.at
+            = [](const Params &p, std::int64_t t) { return bias(of(p.alibi.heads, p.alibi.head), 0, t, p.alibi.mask); };
+        // A row is affine in the offset: vectorised.
+        f.biases = [](const Params &p, std::int64_t first, std::int64_t count, float *out) {
+            biases(of(p.alibi.heads, p.alibi.head), first, count, p.alibi.mask, out);
+        };
+        // The farthest key's finite bias bounds the table: m_K (L - 1).
+        f.bound = [](const Params &p) { return of(p.alibi.heads, p.alibi.head) * static_cast<double>(p.maxLen - 1); };
+        f.madeOf = u"head slopes"_s;
+        f.tableHelp = u"head K's bias of query i for key j [max_len, max_len]: causal -m_K (i - j) for j <= i and "
+                      "-inf\n              after, symmetric -m_K |i - j| (alibi)"_s;
+        f.tableParameters = [](const Params &p) {
+            return QStringList {u"head %1 of %2, %3, L = %4"_s.arg(p.alibi.head)
+                                    .arg(p.alibi.heads)
+                                    .arg(ParamText::get(p, u"alibi"_s), NumberText::count(p.maxLen))};
+        };
+        return f;
+    }();
     return family;
 }
 
