@@ -181,9 +181,23 @@ void FamiliesFigure::arrange(int columns)
         if (panel.rect->layout() == m_stack)
             m_stack->take(panel.rect);
     }
+    for (QCPLayoutElement *filler : std::as_const(m_fillers))
+        m_stack->remove(filler);
+    m_fillers.clear();
     m_stack->simplify();
     const auto count = static_cast<int>(m_panels.size());
     const int rows = (count + columns - 1) / columns;
+    qDeleteAll(m_rowMargins); // each unsets its panels' group
+    m_rowMargins.clear();
+    for (int row = 0; row < rows; ++row)
+        m_rowMargins.append(new QCPMarginGroup(m_stack->parentPlot()));
+    for (int n = 0; n < count; ++n)
+        m_panels[n].rect->setMarginGroup(QCP::msTop | QCP::msBottom, m_rowMargins[n / columns]);
+    for (int n = count; n < rows * columns; ++n) {
+        auto *filler = new QCPLayoutElement(m_stack->parentPlot());
+        m_stack->addElement(n / columns, n % columns, filler);
+        m_fillers.append(filler);
+    }
     for (int n = 0; n < count; ++n) {
         QCPAxisRect *rect = m_panels[n].rect;
         m_stack->addElement(n / columns, n % columns, rect);

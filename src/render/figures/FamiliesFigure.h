@@ -44,6 +44,13 @@ private:
     QCPTextElement *m_title;
     QCPLayoutGrid *m_stack; // the panels, in `m_columns` columns
     int m_columns = 0;
+    // Empty elements in the last row's cells past the panels, so that every cell of the grid holds
+    // one (a ragged grid's empty cells were laid out as nothing, and the panels lost their room).
+    QList<QCPLayoutElement *> m_fillers;
+    // A row's panels share their top and bottom margins: in a ragged grid a row holds panels that
+    // end their column (the offset axis under them) beside one that does not, and its plot would
+    // be the taller.
+    QList<QCPMarginGroup *> m_rowMargins;
     QList<Panel> m_panels;
     QCPLegend *m_legend;
     QCPTextElement *m_caption;
