@@ -97,5 +97,62 @@ POSENC_TEST_FAMILY(Kerple)
         f.references.append(bias);
     }
     f.roundTrips = roundTrips;
+    f.quantities = {u"kerple-bias"_s};
+    f.describeKeys = {u"heads"_s,
+                      u"head"_s,
+                      u"r1"_s,
+                      u"r2"_s,
+                      u"r1_heads"_s,
+                      u"r2_heads"_s,
+                      u"clamped_heads"_s,
+                      u"dtype"_s,
+                      u"bias_distance_1"_s,
+                      u"farthest_bias"_s,
+                      u"after_query"_s};
+    // Its panel: a line per head (four, each its own r1 and r2; float32, then bfloat16 for the
+    // second drawing), head K emphasised, each offset's bias as the table's cell: 0 after the query
+    // (tril), the keys there shaded as masked.
+    f.panelParams = [](posenc::Params p, bool flipped) {
+        p.kerple.heads = 4;
+        p.kerple.head = 3;
+        p.kerple.r1 = {0.5, 1.0, 1.5, 2.0};
+        p.kerple.r2 = {0.05, 0.3, 1.0, 4.0};
+        p.kerple.dtype = flipped ? KerpleDtype::BFloat16 : KerpleDtype::Float32;
+        return p;
+    };
+    f.panel = [](const posenc::Params &p, std::int64_t q, const TestPanel &drawn) -> std::optional<QString> {
+        const posenc::KerpleParams &k = p.kerple;
+        if (drawn.lines.size() != k.heads)
+            return u"%1 lines"_s.arg(drawn.lines.size());
+        if (!drawn.maskedAfterQuery)
+            return u"the keys after the query not shaded as masked"_s;
+        for (qsizetype h = 0; h < drawn.lines.size(); ++h) {
+            if (drawn.emphasised[h] != (h + 1 == k.head))
+                return u"head %1 emphasised: %2"_s.arg(h + 1).arg(drawn.emphasised[h]);
+            const posenc::FamilyCurve &line = drawn.lines[h];
+            if (line.offset.size() != p.maxLen)
+                return u"head %1: %2 points"_s.arg(h + 1).arg(line.offset.size());
+            for (qsizetype n = 0; n < line.offset.size(); ++n) {
+                const auto offset = std::int64_t(line.offset[n]);
+                const double expected
+                    = kerpleref::bias(k.r1[std::size_t(h)], k.r2[std::size_t(h)], q, q + offset, dtypeOf(k.dtype));
+                if (line.lo[n] != line.hi[n] || std::abs(line.lo[n] - expected) > 1e-12 * (1.0 + std::abs(expected)))
+                    return u"head %1, k %2: %3 vs %4"_s.arg(h + 1).arg(offset).arg(line.lo[n]).arg(expected);
+            }
+        }
+        return std::nullopt;
+    };
+    f.heatmapSign = -1; // -r1 log(1 + r2 d) <= 0
+    // Its idle claims are read where one r1 and one r2 serve every head, so that H can change: the
+    // tables show head K alone, so H changes none of their cells (it bounds K and counts the
+    // panel's lines), nor does K while every head has the same r1 and r2; the window leaves both
+    // enabled.
+    f.idleSettings
+        = {f.settings.constFirst(),
+           {u"kerple bfloat16"_s, f.settings.constFirst().second + TestSetting {{u"kerple-dtype"_s, u"bfloat16"_s}}}};
+    f.inert = [](const posenc::Params &p, const QString &key) {
+        return key == u"kerple-heads"_s
+            || (key == u"kerple-head"_s && p.kerple.r1.size() == 1 && p.kerple.r2.size() == 1);
+    };
     return f;
 }
