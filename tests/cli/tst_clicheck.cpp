@@ -3,6 +3,8 @@
 // refused with the readers' messages.
 #include "CliRun.h"
 
+#include "check/TableCheck.h"
+
 #include <QtTest>
 
 #include <QJsonArray>
@@ -125,44 +127,25 @@ private slots:
         const QJsonObject o = jsonOf(run);
         QStringList keys = o.keys();
         keys.sort();
-        // The keys, the family, and every other family's findings (null for a sinusoid).
-        QStringList expected {u"format"_s,
-                              u"version"_s,
-                              u"verdict"_s,
-                              u"family"_s,
-                              u"encoding"_s,
-                              u"layout"_s,
-                              u"frequencies"_s,
-                              u"base"_s,
-                              u"position_offset"_s,
-                              u"first_position_row"_s,
-                              u"precision"_s,
-                              u"rope_type"_s,
-                              u"attention_factor"_s,
-                              u"mistakes"_s,
-                              u"max_abs_error"_s,
-                              u"worst_position"_s,
-                              u"worst_column"_s,
-                              u"diagnosis"_s,
-                              u"heads"_s,
-                              u"head"_s,
-                              u"slope"_s,
-                              u"mask"_s,
-                              u"buckets"_s,
-                              u"max_distance"_s,
-                              u"bidirectional"_s,
-                              u"max_position"_s,
-                              u"head_dim"_s,
-                              u"scale"_s,
-                              u"style"_s,
-                              u"grid"_s,
-                              u"cls_token"_s,
-                              u"base_size"_s,
-                              u"interpolation_scale"_s,
-                              u"halves"_s,
-                              u"mrope_section"_s,
-                              u"mrope_interleaved"_s,
-                              u"rope_deltas"_s};
+        // The keys, the family, and every family's findings, the product's list of them
+        // (null for a sinusoid's but its own: layout, frequencies, base).
+        const QStringList findings = posenc::TableCheck::findingKeys();
+        for (const QString &own : {u"layout"_s, u"frequencies"_s, u"base"_s})
+            QVERIFY2(findings.contains(own), qPrintable(own));
+        QStringList expected = QStringList {u"format"_s,
+                                            u"version"_s,
+                                            u"verdict"_s,
+                                            u"family"_s,
+                                            u"encoding"_s,
+                                            u"position_offset"_s,
+                                            u"first_position_row"_s,
+                                            u"precision"_s,
+                                            u"mistakes"_s,
+                                            u"max_abs_error"_s,
+                                            u"worst_position"_s,
+                                            u"worst_column"_s,
+                                            u"diagnosis"_s}
+            + findings;
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
