@@ -17,6 +17,19 @@ bool firstPosition(const TableSample &sample, std::int64_t index, const std::vec
         && std::all_of(copy.begin(), copy.end(), [&](std::int64_t c) { return sample.values(index, c) == v; });
 }
 
+// Whether the columns `copy` hold cosines or sines, within [-1, 1] but for as many cells as RoPE's
+// fit may leave unexplained (`explains`): a table of other values (a bias of a causal mask, whose
+// first row is 0 throughout) is not searched.
+bool withinUnit(const TableSample &sample, const std::vector<std::int64_t> &copy)
+{
+    constexpr float kRounding = 1e-3f; // a value rounded in text or a narrower float
+    std::int64_t outside = 0;
+    for (const std::int64_t c : copy)
+        outside += (sample.values.col(c).array().abs() > 1.0f + kRounding).count();
+    const auto compared = std::int64_t(copy.size()) * sample.values.rows();
+    return explains(compared, outside);
+}
+
 } // namespace
 
 std::optional<TableCandidate>
@@ -36,7 +49,7 @@ read(const TableEvidence &e,
         }
         for (const bool keepFirst : {true, false}) {
             const std::vector<std::int64_t> &kept = keepFirst ? a : b, &over = keepFirst ? b : a;
-            if (!firstPosition(e.sample, first, kept))
+            if (!firstPosition(e.sample, first, kept) || !withinUnit(e.sample, kept))
                 continue;
             TableSample copied = e.sample;
             for (std::int64_t i = 0; i < h; ++i)

@@ -15,7 +15,8 @@ namespace posenc::RopeOneCopy {
 // (`fitCopy`: RoPE's match of a sample of repeating columns in that layout, where its fit explains
 // it), as a partial candidate (TableCandidate::partial) where that reference equals most of the
 // table's own sample; the copy that leaves the fewest cells beyond it. Tried only where the
-// copy's first position holds cos(0) = 1 or sin(0) = 0 throughout.
+// copy's first position holds cos(0) = 1 or sin(0) = 0 throughout and its cells lie within
+// [-1, 1] (as many as the fit must explain).
 std::optional<TableCandidate>
 read(const TableEvidence &e,
      const std::function<std::optional<TableMatch>(const TableSample &copied, RopeLayout layout)> &fitCopy);
