@@ -16,7 +16,8 @@ namespace posenc {
 // 10000^(-k / (d/4)): meshgrid(grid_w, grid_h) puts w first, so the half named emb_h holds the
 // column. With the cls token, one zero row comes first (MAE). With base_size, a coordinate is
 // i / (H / base_size) / interpolation_scale in float32, each axis by its own size (diffusers).
-// A row is its column's half and its row's half, each computed once in double.
+// A row is its column's half and its row's half, each computed once in double (or, past a few
+// million floats, each cell as it is filled: the same value).
 class Sincos2dTable
 {
 public:
@@ -31,8 +32,9 @@ public:
 
 private:
     std::int64_t m_height, m_width, m_cls, m_columns;
-    std::vector<float> m_columnHalves; // W x d/2
-    std::vector<float> m_rowHalves; // H x d/2
+    Sincos2dParams m_sincos;
+    std::vector<float> m_columnHalves; // W x d/2, or empty: computed as filled
+    std::vector<float> m_rowHalves; // H x d/2, or empty
 };
 
 } // namespace posenc

@@ -48,6 +48,7 @@ private slots:
     void tableEqualsFloat64();
     void addsToTheInput();
     void largeGridBlockByBlock();
+    void wideGridCellByCell();
     void badInputNamesTheFlag_data();
     void badInputNamesTheFlag();
 };
@@ -134,6 +135,30 @@ void tst_Sincos2dTables::largeGridBlockByBlock()
     // The last patch (1023, 1023): column 0 is sin(1023), column 384 sin(1023) too.
     QVERIFY(std::abs(double(t(3, 0)) - std::sin(1023.0)) <= 1e-6);
     QVERIFY(std::abs(double(t(3, 384)) - std::sin(1023.0)) <= 1e-6);
+}
+
+void tst_Sincos2dTables::wideGridCellByCell()
+{
+    // 3000 x 5000 patches at d 4096, diffusers' coordinates: each axis's halves would take 6 to 10
+    // million floats, so each cell is computed as it is filled. Rows at the corners and the middle
+    // equal the float64 reference, sines and cosines of both halves.
+    Params p = sincos(u"3000,5000"_s, 4096, true);
+    p.sincos2d.baseSize = 16.0;
+    p.sincos2d.interpolationScale = 2.0;
+    QVERIFY(p.isValid());
+    const Engine engine(p);
+    for (const std::int64_t n : {std::int64_t(0), std::int64_t(4999), std::int64_t(7'654'321), p.maxLen - 2}) {
+        const RowMatrixXf got = testing::computeTable(engine, Quantity::Pe, {1 + n, 1, 0, 4096});
+        const double x = sincos2dref::diffusersCoordinate(n % 5000, 5000, 16.0, 2.0);
+        const double y = sincos2dref::diffusersCoordinate(n / 5000, 3000, 16.0, 2.0);
+        const std::vector<double> first = sincos2dref::oneD(2048, x), second = sincos2dref::oneD(2048, y);
+        double worst = 0.0;
+        for (std::int64_t c = 0; c < 2048; ++c) {
+            worst = std::max(worst, std::abs(double(got(0, c)) - first[std::size_t(c)]));
+            worst = std::max(worst, std::abs(double(got(0, 2048 + c)) - second[std::size_t(c)]));
+        }
+        QVERIFY2(worst <= 1e-6, qPrintable(u"patch %1: %2"_s.arg(n).arg(worst)));
+    }
 }
 
 void tst_Sincos2dTables::badInputNamesTheFlag_data()
