@@ -229,11 +229,22 @@ void keepPromise(TableMatch &match)
 std::optional<TableMatch> changedRegion(const std::vector<TableCandidate> &candidates, const TableSample &sample,
                                         const Declared &declared)
 {
-    std::vector<const TableCandidate *> partials;
+    std::vector<TableCandidate> later; // the readings left for now (TableCandidate::partialLater)
     for (const TableCandidate &c : candidates) {
+        if (!c.partialLater || (declared.family && declared.family != c.match.family))
+            continue;
+        if (std::optional<TableCandidate> read = c.partialLater(); read && read->partial) {
+            read->partial->family = c.match.family;
+            later.push_back(std::move(*read));
+        }
+    }
+    std::vector<const TableCandidate *> partials;
+    const auto consider = [&](const TableCandidate &c) {
         if (c.partial && c.partial->family && (!declared.family || declared.family == c.partial->family))
             partials.push_back(&c);
-    }
+    };
+    std::for_each(candidates.cbegin(), candidates.cend(), consider);
+    std::for_each(later.cbegin(), later.cend(), consider);
     std::sort(partials.begin(), partials.end(), [](const TableCandidate *a, const TableCandidate *b) {
         return double(a->bad) * double(b->compared) < double(b->bad) * double(a->compared);
     });

@@ -75,6 +75,10 @@ struct TableCandidate
     // reads what the other cells hold against it (TableCheck, a region changed) instead of calling
     // the table learned.
     std::optional<TableMatch> partial;
+    // A reading too dear to make for every table (a search), made only where no family claims the
+    // table: a candidate carrying `partial`, or nothing. It may read the evidence it was made from,
+    // which outlives it (TableCheck).
+    std::function<std::optional<TableCandidate>()> partialLater;
 };
 
 // A table of the family that ships, named (a model's, a library's): what a table is best named

@@ -400,15 +400,21 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (!layout) {
         if (auto misplaced = misplacedZeroPairs(e))
             return misplaced;
-        return RopeOneCopy::read(
-            e, [&](const TableSample &copied, RopeLayout copiedLayout) -> std::optional<TableMatch> {
-                const RopeFit::FitInput input {copied, e.framing, e.format, e.table.storedType(),
-                                               e.table.textRounding()};
-                const auto found = RopeFit::fit(input, copiedLayout, declaredLayout(e), formsAt(e.cols()));
-                if (!found || !explains(found->score.compared, found->bad()))
-                    return std::nullopt;
-                return matchOf(e, *found);
-            });
+        // One copy read over the other searches RoPE's forms four times: made only where no
+        // family claims the table.
+        TableCandidate later;
+        later.partialLater = [&e]() {
+            return RopeOneCopy::read(
+                e, [&e](const TableSample &copied, RopeLayout copiedLayout) -> std::optional<TableMatch> {
+                    const RopeFit::FitInput input {copied, e.framing, e.format, e.table.storedType(),
+                                                   e.table.textRounding()};
+                    const auto found = RopeFit::fit(input, copiedLayout, declaredLayout(e), formsAt(e.cols()));
+                    if (!found || !explains(found->score.compared, found->bad()))
+                        return std::optional<TableMatch>();
+                    return std::optional(matchOf(e, *found));
+                });
+        };
+        return later;
     }
     const RopeFit::FitInput input = inputOf(e);
     std::optional<RopeFit::Fit> found = RopeFit::fit(input, *layout, declaredLayout(e), formsAt(e.cols()));
