@@ -47,6 +47,10 @@ Params settings(std::int64_t maxLen, bool flipped = false)
 
 } // namespace
 
+// The panels a page short of room sets in columns shows at most (FamiliesFigure): the chosen
+// family's and the first others.
+constexpr qsizetype kMostInColumnsShort = 6;
+
 class TestFamiliesFigure : public QObject
 {
     Q_OBJECT
@@ -216,14 +220,15 @@ void TestFamiliesFigure::aSlidesPanelsAreAsHighAndDebertasIsTickedBothSides()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*built->plot());
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    QCOMPARE(rects.size(), families.size());
+    QCOMPARE(rects.size(), std::min(families.size(), kMostInColumnsShort));
     for (const QCPAxisRect *rect : rects)
         QVERIFY2(std::abs(rect->height() - rects.front()->height()) <= 2,
                  qPrintable(u"%1 and %2 high"_s.arg(rect->height()).arg(rects.front()->height())));
-    const auto debertaPanel = std::find_if(families.cbegin(), families.cend(),
-                                           [](const FamilySpec *f) { return f->encoding == Encoding::Deberta; });
-    QVERIFY(debertaPanel != families.cend());
-    QCPAxis *deberta = rects[debertaPanel - families.cbegin()]->axis(QCPAxis::atLeft);
+    const auto debertaPanel = std::find_if(rects.cbegin(), rects.cend(), [](const QCPAxisRect *rect) {
+        return rect->axis(QCPAxis::atLeft)->label().startsWith(u"DeBERTa"_s);
+    });
+    QVERIFY(debertaPanel != rects.cend());
+    QCPAxis *deberta = (*debertaPanel)->axis(QCPAxis::atLeft);
     const QCPRange range = deberta->range();
     int below = 0, above = 0;
     for (const double tick : deberta->tickVector()) {
@@ -249,7 +254,8 @@ void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds_data()
 // Six panels in one column did not fit a 640 x 420 view (it needed 422 pixels) nor a 14-pt slide:
 // a low figure sets them in columns, row by row in the list's order, each plot as high as the
 // others and at least a line of its text high, the axis under the last panel of each column; a last
-// row with fewer panels than columns keeps every panel (seven panels left a slide one).
+// row with fewer panels than columns keeps every panel (seven panels left a slide one). Set in
+// columns on a page short of room, at most six (seven left the plots 37% of a 14-pt slide).
 void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
 {
     QFETCH(double, width);
@@ -266,7 +272,7 @@ void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*built->plot());
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    QCOMPARE(rects.size(), families.size());
+    QCOMPARE(rects.size(), most > 1 ? std::min(families.size(), kMostInColumnsShort) : families.size());
     QList<int> lefts;
     for (const QCPAxisRect *rect : rects)
         if (!lefts.contains(rect->left()))

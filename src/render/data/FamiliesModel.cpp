@@ -51,12 +51,16 @@ QList<const FamilySpec *> FamiliesModel::panelFamilies()
     return list;
 }
 
-QString FamiliesModel::panelCount()
+QString FamiliesModel::countWord(qsizetype n)
 {
     static const QStringList words = {u"no"_s,    u"one"_s,   u"two"_s,  u"three"_s, u"four"_s,   u"five"_s,  u"six"_s,
                                       u"seven"_s, u"eight"_s, u"nine"_s, u"ten"_s,   u"eleven"_s, u"twelve"_s};
-    const qsizetype n = panelFamilies().size();
-    return n < words.size() ? words[n] : QString::number(n);
+    return n >= 0 && n < words.size() ? words[n] : QString::number(n);
+}
+
+QString FamiliesModel::panelCount()
+{
+    return countWord(panelFamilies().size());
 }
 
 std::int64_t FamiliesModel::defaultQuery(const Params &params)

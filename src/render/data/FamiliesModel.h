@@ -28,12 +28,12 @@ struct FamiliesData : FigureData
     const FamilyPanelData *panel(Encoding family) const;
 };
 
-// "One query, six families": for one query position (--query) and the current settings, the
+// "One query, N families": for one query position (--query) and the current settings, the
 // positional term each family gives a key against its offset k = j - q, stacked panels over one
-// offset axis, one per family that has a panel (today the sinusoid's PE·PE, RoPE's score of an
-// aligned query and key, ALiBi's bias per head, T5's and DeBERTa's bucket index, which stands for
-// T5's learned bias per bucket and for the row of DeBERTa's learned relative embedding its c2p and
-// p2c terms read). Applies to every family; the chosen one's panel is marked. Its view:
+// offset axis, one per family that has a panel (the sinusoid's PE·PE, RoPE's score of an aligned
+// query and key, the biases per head of ALiBi, Sandwich and KERPLE, T5's and DeBERTa's bucket
+// index, which stands for T5's learned bias per bucket and for the row of DeBERTa's learned
+// relative embedding its c2p and p2c terms read). Applies to every family; the chosen one's panel is marked. Its view:
 // "offsets".
 class FamiliesModel final : public FigureModel
 {
@@ -51,7 +51,9 @@ public:
                                                std::int64_t budget = FamilyCurves::kMaxEvaluations);
     // The families that have a panel, in the list's order: the figure's panels.
     static QList<const FamilySpec *> panelFamilies();
-    // "five": the panels' count in words, for the title.
+    // A count in words up to twelve ("seven"), in digits past it.
+    static QString countWord(qsizetype n);
+    // "seven": the panels' count in words, for the title.
     static QString panelCount();
 
     QString name() const override;

@@ -92,6 +92,11 @@ int familiesColumns(double lines, qsizetype panels)
     return kMostColumns;
 }
 
+// A page short of room (FigureRoom::shortOfRoom) shows at most this many panels: seven leave a
+// 14-pt slide's plots 37% of it in three columns and 38% in four, and FigureRoom would then give
+// up every panel but the chosen family's; six in two rows of three leave them half.
+constexpr qsizetype kMostPanelsShort = 6;
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeFamiliesFigure()
@@ -132,7 +137,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         panel.rect = rect;
         m_panels.append(panel);
     }
-    arrange(1);
+    arrange(1, QList<bool>(m_panels.size(), true));
     // One offset axis: zooming a panel zooms them all.
     for (const Panel &a : std::as_const(m_panels))
         for (const Panel &b : std::as_const(m_panels))
@@ -169,14 +174,16 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     }
 }
 
-// The panels in the list's order across `columns` columns, row by row, so that the plot's axis
-// rects come in the list's order whatever the columns (FigureBuild compares them one by one); the
-// last panel of each column holds the offset axis.
-void FamiliesFigure::arrange(int columns)
+// The panels shown, in the list's order across `columns` columns, row by row, so that the plot's
+// axis rects come in the list's order whatever the columns (FigureBuild compares them one by one);
+// the last panel shown of each column holds the offset axis. A panel not shown is out of the grid
+// and hidden, with what it draws.
+void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
 {
-    if (columns == m_columns)
+    if (columns == m_columns && shown == m_shown)
         return;
     m_columns = columns;
+    m_shown = shown;
     for (const Panel &panel : std::as_const(m_panels)) {
         if (panel.rect->layout() == m_stack)
             m_stack->take(panel.rect);
@@ -185,21 +192,29 @@ void FamiliesFigure::arrange(int columns)
         m_stack->remove(filler);
     m_fillers.clear();
     m_stack->simplify();
-    const auto count = static_cast<int>(m_panels.size());
+    QList<QCPAxisRect *> rects;
+    for (qsizetype n = 0; n < m_panels.size(); ++n) {
+        m_panels[n].rect->setVisible(shown[n]);
+        if (QCPItemRect *masked = m_panels[n].masked)
+            masked->setVisible(shown[n] && masked->visible());
+        if (shown[n])
+            rects.append(m_panels[n].rect);
+    }
+    const auto count = static_cast<int>(rects.size());
     const int rows = (count + columns - 1) / columns;
     qDeleteAll(m_rowMargins); // each unsets its panels' group
     m_rowMargins.clear();
     for (int row = 0; row < rows; ++row)
         m_rowMargins.append(new QCPMarginGroup(m_stack->parentPlot()));
     for (int n = 0; n < count; ++n)
-        m_panels[n].rect->setMarginGroup(QCP::msTop | QCP::msBottom, m_rowMargins[n / columns]);
+        rects[n]->setMarginGroup(QCP::msTop | QCP::msBottom, m_rowMargins[n / columns]);
     for (int n = count; n < rows * columns; ++n) {
         auto *filler = new QCPLayoutElement(m_stack->parentPlot());
         m_stack->addElement(n / columns, n % columns, filler);
         m_fillers.append(filler);
     }
     for (int n = 0; n < count; ++n) {
-        QCPAxisRect *rect = m_panels[n].rect;
+        QCPAxisRect *rect = rects[n];
         m_stack->addElement(n / columns, n % columns, rect);
         const bool last = n + columns >= count;
         rect->axis(QCPAxis::atBottom)->setTickLabels(last);
@@ -207,6 +222,27 @@ void FamiliesFigure::arrange(int columns)
     }
     m_stack->setRowStretchFactors(QList<double>(rows, 1.0)); // the last one's set at each layout
     m_stack->setColumnStretchFactors(QList<double>(columns, 1.0));
+}
+
+// Every panel, but where they would go in columns on a page short of room the chosen family's and
+// the first others in the list's order, kMostPanelsShort in all (a view of the window stacks all).
+QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines) const
+{
+    const QCustomPlot &plot = *m_title->parentPlot();
+    const double points = m_panels.front().rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF();
+    const bool crowded = m_panels.size() > kMostPanelsShort && familiesColumns(lines, m_panels.size()) > 1
+        && FigureRoom::shortOfRoom(plot, points);
+    const bool hasChosen = std::any_of(m_panels.cbegin(), m_panels.cend(),
+                                       [&](const Panel &panel) { return panel.family->encoding == chosen; });
+    qsizetype others = crowded ? kMostPanelsShort - (hasChosen ? 1 : 0) : m_panels.size();
+    QList<bool> shown;
+    for (const Panel &panel : m_panels) {
+        const bool isChosen = panel.family->encoding == chosen;
+        shown.append(isChosen || others > 0);
+        if (!isChosen && others > 0)
+            --others;
+    }
+    return shown;
 }
 
 QList<ViewAxis> FamiliesFigure::viewAxes() const
@@ -334,12 +370,13 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     // legends. The notes take a line each: a figure shows them from enough lines of text up.
     const double lines = PlotStyle::textLines(*m_title->parentPlot());
     const bool terse = m_compact || lines < familiesNotesFrom(m_panels.size());
-    arrange(familiesColumns(lines, m_panels.size()));
+    const QList<bool> shown = shownPanels(d.chosen, lines);
     m_legend->clearItems();
-    for (Panel &panel : m_panels) {
-        if (const FamilyPanelData *panelData = d.panel(panel.family->encoding))
-            fillPanel(panel, *panelData, view, terse);
+    for (qsizetype n = 0; n < m_panels.size(); ++n) {
+        if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
+            fillPanel(m_panels[n], *panelData, view, terse);
     }
+    arrange(familiesColumns(lines, shown.count(true)), shown);
     m_legend->setWrap(4);
     setLabels(terse, d.chosen);
     // On little room the chosen family's panel stays (the first where it has none): the others go.
@@ -349,6 +386,12 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         const bool kept = hasChosen ? panel.family->encoding == d.chosen : panel.rect == m_panels.front().rect;
         FigureRoom::setDispensable(panel.rect, kept ? 0 : 1);
     }
+    // The empty cells of a short last row go with the panels, or the kept panel keeps its cell.
+    for (QCPLayoutElement *filler : std::as_const(m_fillers))
+        FigureRoom::setDispensable(filler, 1);
+    // The empty cells of a short last row go with the panels, or the kept panel keeps its cell.
+    for (QCPLayoutElement *filler : std::as_const(m_fillers))
+        FigureRoom::setDispensable(filler, 1);
     PlotStyle::setCollapsibleText(m_caption, caption(d, view, terse));
     setScreenNote({}, d.preview ? u"preview: %1 offsets a pixel"_s.arg(d.sampled) : QString());
     // What the families do: "Absolute, rotary, bias", from the kinds of those with a panel.
@@ -363,7 +406,10 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     QString described = kinds.join(u", "_s);
     if (!described.isEmpty())
         described[0] = described[0].toUpper();
-    const QString count = FamiliesModel::panelCount();
+    const qsizetype drawn = shown.count(true);
+    const QString count = drawn < m_panels.size()
+        ? u"%1 of %2"_s.arg(FamiliesModel::countWord(drawn), FamiliesModel::panelCount())
+        : FamiliesModel::panelCount();
     QString title
         = terse ? u"One query, %1 families"_s.arg(count) : u"%1: one query, %2 families"_s.arg(described, count);
     title += u"  ·  query q = %1 of %2 positions"_s.arg(FigureText::formatCount(d.query),
@@ -378,7 +424,7 @@ std::optional<HoverPoint> FamiliesFigure::hoverAt(const QPointF &pixel, const En
     const FamiliesData &d = *m_data;
     const Params &params = engine.params();
     for (const Panel &panel : m_panels) {
-        if (!panel.rect->rect().contains(pixel.toPoint()))
+        if (!panel.rect->visible() || !panel.rect->rect().contains(pixel.toPoint()))
             continue;
         const auto k = std::llround(panel.rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
         const std::int64_t key = d.query + k;

@@ -36,14 +36,16 @@ private:
         QCPItemRect *masked = nullptr;
         QCPGraph *zero = nullptr; // k = 0, the query's own key
     };
-    void arrange(int columns);
+    void arrange(int columns, const QList<bool> &shown);
+    QList<bool> shownPanels(Encoding chosen, double lines) const;
     void fillPanel(Panel &panel, const FamilyPanelData &data, const QCPRange &view, bool terse);
     void setLabels(bool terse, Encoding chosen);
     QString caption(const FamiliesData &data, const QCPRange &view, bool terse) const;
 
     QCPTextElement *m_title;
-    QCPLayoutGrid *m_stack; // the panels, in `m_columns` columns
+    QCPLayoutGrid *m_stack; // the panels shown, in `m_columns` columns
     int m_columns = 0;
+    QList<bool> m_shown; // per panel, whether it is in the grid
     // Empty elements in the last row's cells past the panels, so that every cell of the grid holds
     // one (a ragged grid's empty cells were laid out as nothing, and the panels lost their room).
     QList<QCPLayoutElement *> m_fillers;

@@ -57,7 +57,7 @@ std::optional<FamilyPanelData> kerplePanelData(const Params &params, std::int64_
     }
     const KerpleParams &p = params.kerple;
     data.maskedAfterQuery = true;
-    data.maskName = u"KERPLE: keys after q at distance 0 (tril, bias 0), the attention mask hides them"_s;
+    data.maskName = u"KERPLE causal: keys after q at distance 0 (tril, bias 0), the attention mask hides them"_s;
     data.terseMaskName = u"KERPLE: distance 0, masked"_s;
     data.note
         = u"KERPLE: −r1·log(1 + r2·|k|) for each of %1 heads, %2"_s.arg(p.heads).arg(KerpleBias::dtypeWord(p.dtype));
