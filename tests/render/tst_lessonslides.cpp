@@ -64,7 +64,10 @@ void TestLessonSlides::everyLessonMakesASlide()
         QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
         areas.append(plotAreas(*built->plot()));
     }
-    QCOMPARE(areas[0].size(), areas[1].size());
+    // A crowded slide may draw fewer panels, the first of the list (the families figure's six of
+    // seven): each is compared with itself at 4 pt.
+    QVERIFY2(areas[0].size() <= areas[1].size() && areas[0].size() >= std::min<qsizetype>(areas[1].size(), 6),
+             qPrintable(u"%1 plots at 14 pt, %2 at 4 pt"_s.arg(areas[0].size()).arg(areas[1].size())));
     QVERIFY(std::any_of(areas[0].begin(), areas[0].end(), [](double area) { return area > 0.0; }));
     for (qsizetype i = 0; i < areas[0].size(); ++i) {
         if (areas[0][i] == 0.0)
