@@ -92,9 +92,9 @@ int familiesColumns(double lines, qsizetype panels)
     return kMostColumns;
 }
 
-// A page short of room (FigureRoom::shortOfRoom) shows at most this many panels: seven leave a
-// 14-pt slide's plots 37% of it in three columns and 38% in four, and FigureRoom would then give
-// up every panel but the chosen family's; six in two rows of three leave them half.
+// A page short of room (FigureRoom::shortOfRoom) whose panels go in columns shows at most this many:
+// seven left a 14-pt slide's plots 37% of it in three columns (38% in four, tried), and FigureRoom
+// then gave up every panel but the chosen family's; six in two rows of three leave them half.
 constexpr qsizetype kMostPanelsShort = 6;
 
 } // namespace
@@ -335,6 +335,8 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
 {
     QStringList buckets, bands;
     for (const Panel &panel : m_panels) {
+        if (!panel.rect->visible())
+            continue; // a panel a crowded page leaves out is not described
         const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
         if (spec.bucketStandsIn)
             buckets.append(u"%1: %2"_s.arg(spec.name, spec.bucketTerm));
@@ -386,9 +388,6 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         const bool kept = hasChosen ? panel.family->encoding == d.chosen : panel.rect == m_panels.front().rect;
         FigureRoom::setDispensable(panel.rect, kept ? 0 : 1);
     }
-    // The empty cells of a short last row go with the panels, or the kept panel keeps its cell.
-    for (QCPLayoutElement *filler : std::as_const(m_fillers))
-        FigureRoom::setDispensable(filler, 1);
     // The empty cells of a short last row go with the panels, or the kept panel keeps its cell.
     for (QCPLayoutElement *filler : std::as_const(m_fillers))
         FigureRoom::setDispensable(filler, 1);
