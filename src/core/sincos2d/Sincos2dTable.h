@@ -33,8 +33,9 @@ public:
 private:
     std::int64_t m_height, m_width, m_cls, m_columns;
     Sincos2dParams m_sincos;
-    std::vector<float> m_columnHalves; // W x d/2, or empty: computed as filled
-    std::vector<float> m_rowHalves; // H x d/2, or empty
+    std::vector<double> m_divisors; // 10000^(k / (d/4)), k < d/4
+    std::vector<float> m_columnHalves; // W x d/2, or empty (both or neither): computed as filled
+    std::vector<float> m_rowHalves; // H x d/2
 };
 
 } // namespace posenc
