@@ -284,6 +284,53 @@ private slots:
         }
     }
 
+    // The scores a batch's rows share (kept by distance, and by query id against a key at id 0) are
+    // each token's own, bit for bit: rows asked in any order, twice, from a fresh engine or a used
+    // one, under the reference's ids (keys at 0) and a choice whose keys are not at 0; and past the
+    // 2^18 ids kept, where each token is computed alone.
+    void keptScoresAreEachTokensOwn_data()
+    {
+        QTest::addColumn<QString>("batch");
+        QTest::addColumn<QString>("maxLen");
+        QTest::addColumn<QString>("choice");
+        QTest::newRow("rows of one length, off by one") << u"left:300,300,280,300"_s << u"300"_s << u"off-by-one"_s;
+        QTest::newRow("right padding, arange") << u"right:7,300,120"_s << u"300"_s << u"arange-with-padding"_s;
+        QTest::newRow("past 2^18 ids") << u"left:262150,262200"_s << u"262200"_s << u"off-by-one"_s;
+    }
+    void keptScoresAreEachTokensOwn()
+    {
+        QFETCH(QString, batch);
+        QFETCH(QString, maxLen);
+        QFETCH(QString, choice);
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"d-model"_s, u"8"_s},
+                               {u"head-dim"_s, u"8"_s},
+                               {u"max-len"_s, maxLen},
+                               {u"batch"_s, batch},
+                               {u"ids-choice"_s, choice}});
+        const std::vector<double> w = ropeFrequencies(10000.0, 8);
+        const Engine engine(p);
+        const BatchLayout &layout = engine.source<BatchIds>().layout();
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::int64_t b = layout.rows() - 1; b >= 0; --b) {
+                const Row row = effect(engine, b);
+                // The row's first real token is every token's key (no documents).
+                std::int64_t first = 0;
+                while (row.at(Column::Real, first) == 0.0)
+                    ++first;
+                for (std::int64_t c = first; c < p.maxLen && row.at(Column::Real, c) != 0.0; ++c) {
+                    const auto reference = std::int64_t(row.at(Column::ReferenceId, c));
+                    const auto chosen = std::int64_t(row.at(Column::ChosenId, c));
+                    QVERIFY(row.at(Column::ScoreReference, c) == score(w, reference, std::int64_t(row.at(Column::ReferenceId, first))));
+                    QVERIFY(row.at(Column::ScoreChosen, c) == score(w, chosen, std::int64_t(row.at(Column::ChosenId, first))));
+                    const double f32 = score32(w, chosen, std::int64_t(row.at(Column::ChosenId, first)))
+                        - score32(w, reference, std::int64_t(row.at(Column::ReferenceId, first)));
+                    QVERIFY2(row.at(Column::Float32Difference, c) == f32, qPrintable(u"row %1, column %2"_s.arg(b).arg(c)));
+                }
+            }
+        }
+    }
+
     // The table is the values, a token a row, in float32.
     void table()
     {

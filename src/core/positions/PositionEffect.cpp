@@ -39,6 +39,25 @@ PositionEffect::PositionEffect(const Engine &engine)
         m_reference = at(IdsChoice::Reference);
         m_chosen = at(m_choice);
         m_axes = m_ids.pairAxes(m_params, std::int64_t(m_reference.inv.size()));
+        if (std::all_of(m_axes.cbegin(), m_axes.cend(), [](int axis) { return axis == 0; })) {
+            // Every pair reads the first axis's id: the scores are kept up to the largest id, past
+            // 2^18 computed token by token (8 MiB at the most, taken where asked). Two choices at
+            // the same frequencies share them.
+            constexpr std::int64_t kKeptMost = std::int64_t(1) << 18;
+            const bool shared = m_reference.inv == m_chosen.inv;
+            for (Rotary *r : {&m_reference, &m_chosen}) {
+                if (shared && r == &m_chosen) {
+                    r->byDistance = m_reference.byDistance;
+                    r->byQuery = m_reference.byQuery;
+                    continue;
+                }
+                const std::int64_t largest = shared ? std::max(m_ids.maxId(IdsChoice::Reference), m_ids.maxId(m_choice))
+                                                    : m_ids.maxId(r == &m_reference ? IdsChoice::Reference : m_choice);
+                const std::int64_t size = std::min(largest + 1, kKeptMost);
+                r->byDistance = std::make_shared<const LazyScores>(size);
+                r->byQuery = std::make_shared<const LazyScores>(size);
+            }
+        }
     } else if (family.score) {
         m_kind = ScoreKind::Panel;
     } else if (family.hasPositionTerm()) {
@@ -121,6 +140,20 @@ double PositionEffect::rotaryScore(const Rotary &r, const std::int64_t *q, const
     return sum / double(r.inv.size());
 }
 
+double PositionEffect::keptScore(const Rotary &r, const std::int64_t *q, const std::int64_t *k, std::int64_t stride,
+                                 bool float32) const
+{
+    // The same arguments to rotaryScore as the token's own: double(q - k) of the exact angle, and
+    // fl(0·w) = 0 of a key at id 0.
+    const std::int64_t zero = 0;
+    if (!float32 && r.byDistance && r.byDistance->covers(q[0] - k[0]))
+        return r.byDistance->at(q[0] - k[0],
+                                [&](std::int64_t n) { return rotaryScore(r, &n, &zero, 1, 1, false); });
+    if (float32 && r.byQuery && k[0] == 0 && r.byQuery->covers(q[0]))
+        return r.byQuery->at(q[0], [&](std::int64_t n) { return rotaryScore(r, &n, &zero, 1, 1, true); });
+    return rotaryScore(r, q, k, stride, 1, float32);
+}
+
 // The score of tokens [c0, c0 + count) of row b against their documents' first tokens under
 // `choice`; `ids` receives the tokens' ids (axis-major).
 void PositionEffect::scores(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, double *exact,
@@ -153,8 +186,8 @@ void PositionEffect::scores(IdsChoice choice, std::int64_t b, std::int64_t c0, s
             if (reuse && (*reuse->deltas)[std::size_t(i)] == deltas[std::size_t(i)])
                 exact[i] = reuse->exact[i];
             else
-                exact[i] = rotaryScore(rotary, &ids[std::size_t(i)], key, count, 1, false);
-            f32[i] = rotaryScore(rotary, &ids[std::size_t(i)], key, count, 1, true);
+                exact[i] = keptScore(rotary, &ids[std::size_t(i)], key, count, false);
+            f32[i] = keptScore(rotary, &ids[std::size_t(i)], key, count, true);
             break;
         case ScoreKind::Panel: {
             exact[i] = family.score->at(m_params, ids[std::size_t(i)], key[0]).value_or(0.0);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "BatchIds.h"
+#include "LazyScores.h"
 
 #include "core/PositionTerm.h"
 
@@ -76,9 +77,16 @@ private:
     {
         std::vector<double> inv; // each pair's inverse frequency
         std::vector<float> inv32;
+        // Where every pair reads the first axis's id: the exact score by distance, and the float32
+        // score by query id against a key at id 0 (each document's first token), kept as the rows
+        // ask for them.
+        std::shared_ptr<const LazyScores> byDistance, byQuery;
     };
     double rotaryScore(const Rotary &r, const std::int64_t *q, const std::int64_t *k, std::int64_t stride,
                        std::int64_t keyStride, bool float32) const;
+    // rotaryScore of a token against its key, from the kept scores where they cover it.
+    double keptScore(const Rotary &r, const std::int64_t *q, const std::int64_t *k, std::int64_t stride,
+                     bool float32) const;
     // The reference's distances and exact scores, which a choice of the same distances reuses.
     struct Reuse
     {
