@@ -367,23 +367,34 @@ private:
     void group()
     {
         LayerPlan &p = m_plan;
+        // Linear in the layer types: a hash of the names, and the layer before's name and group
+        // first, as layers come in runs of one type (a comparison costs less than a hash).
         QSet<QString> turning;
-        QHash<QString, qsizetype> index; // a group's place by name: linear in the layer types
+        const QString *last = nullptr; // the type last inserted (an empty name is a type too)
         for (std::int64_t i = 0; i < p.layerCount; ++i) {
-            if (p.ropeOn[std::size_t(i)])
-                turning.insert(p.types.at(i));
+            if (p.ropeOn[std::size_t(i)] && (!last || p.types.at(i) != *last)) {
+                last = &p.types.at(i);
+                turning.insert(*last);
+            }
         }
+        QHash<QString, qsizetype> index; // a group's place by name
+        QString lastName;
+        qsizetype lastGroup = -1;
         for (std::int64_t i = 0; i < p.layerCount; ++i) {
-            const QString type = p.types.at(i);
+            const QString &type = p.types.at(i);
             const bool rope = p.ropeOn[std::size_t(i)];
             // NoPE layers of a type whose other layers turn get a name of their own.
             const QString name = !rope && turning.contains(type) ? type + u":nope"_s : type;
-            auto it = index.constFind(name);
-            if (it == index.cend()) {
-                it = index.insert(name, p.groups.size());
-                p.groups.append({name, type, LayerPlans::mixerOf(type, m_row.mixer), rope, {}});
+            if (lastGroup < 0 || name != lastName) {
+                auto it = index.constFind(name);
+                if (it == index.cend()) {
+                    it = index.insert(name, p.groups.size());
+                    p.groups.append({name, type, LayerPlans::mixerOf(type, m_row.mixer), rope, {}});
+                }
+                lastName = name;
+                lastGroup = *it;
             }
-            p.groups[*it].layers.push_back(i);
+            p.groups[lastGroup].layers.push_back(i);
         }
     }
 };

@@ -114,7 +114,10 @@ void RopeConfigReader::readDicts()
 bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString> &types)
 {
     const QStringList keys = chosen.json().keys();
-    const QSet<QString> planned(m_c.plan.types.cbegin(), m_c.plan.types.cend());
+    // Each layer type once (the plan's groups), not each layer's.
+    QSet<QString> planned;
+    for (const LayerGroup &group : m_c.plan.groups)
+        planned.insert(group.type);
     const qsizetype inTypes = std::count_if(keys.cbegin(), keys.cend(),
                                             [&](const QString &k) { return types.contains(k) || planned.contains(k); });
     if (inTypes == 0)
@@ -135,7 +138,10 @@ bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString
 void RopeConfigReader::mixedKeys(const ConfigObject &chosen, const QSet<QString> &types)
 {
     QStringList stray;
-    const QSet<QString> planned(m_c.plan.types.cbegin(), m_c.plan.types.cend());
+    // Each layer type once (the plan's groups), not each layer's.
+    QSet<QString> planned;
+    for (const LayerGroup &group : m_c.plan.groups)
+        planned.insert(group.type);
     for (const QString &k : chosen.json().keys()) {
         if (!types.contains(k) && !planned.contains(k))
             stray.append(k);
