@@ -229,23 +229,26 @@ void keepPromise(TableMatch &match)
 std::optional<TableMatch> changedRegion(const std::vector<TableCandidate> &candidates, const TableSample &sample,
                                         const Declared &declared)
 {
-    std::vector<TableCandidate> later; // the readings left for now (TableCandidate::partialLater)
-    for (const TableCandidate &c : candidates) {
-        if (!c.partialLater || (declared.family && declared.family != c.match.family))
-            continue;
-        if (std::optional<TableCandidate> read = c.partialLater(); read && read->partial) {
-            read->partial->family = c.match.family;
-            later.push_back(std::move(*read));
-        }
-    }
+    // The readings left for now (TableCandidate::partialLater) are made here, each in its family's
+    // place among the others, so that equal shares keep the families' order (a stable sort).
+    std::vector<TableCandidate> later;
+    later.reserve(candidates.size()); // the pointers below stay valid
     std::vector<const TableCandidate *> partials;
     const auto consider = [&](const TableCandidate &c) {
         if (c.partial && c.partial->family && (!declared.family || declared.family == c.partial->family))
             partials.push_back(&c);
     };
-    std::for_each(candidates.cbegin(), candidates.cend(), consider);
-    std::for_each(later.cbegin(), later.cend(), consider);
-    std::sort(partials.begin(), partials.end(), [](const TableCandidate *a, const TableCandidate *b) {
+    for (const TableCandidate &c : candidates) {
+        consider(c);
+        if (!c.partialLater || (declared.family && declared.family != c.match.family))
+            continue;
+        if (std::optional<TableCandidate> read = c.partialLater(); read && read->partial) {
+            read->partial->family = c.match.family;
+            later.push_back(std::move(*read));
+            consider(later.back());
+        }
+    }
+    std::stable_sort(partials.begin(), partials.end(), [](const TableCandidate *a, const TableCandidate *b) {
         return double(a->bad) * double(b->compared) < double(b->bad) * double(a->compared);
     });
     std::optional<TableMatch> found;
