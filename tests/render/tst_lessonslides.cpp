@@ -6,28 +6,12 @@
 #include "io/Lesson.h"
 
 #include "support/FigureBuilds.h"
+#include "support/SlideAreas.h"
 
 #include <QTest>
 
-#include <algorithm>
-
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-namespace {
-
-// The areas of the figure's plots, in layout order; 0 for a panel given up on little room
-// (FigureRoom::setDispensable), which the larger text may give up where the smaller does not.
-QList<double> plotAreas(const QCustomPlot &plot)
-{
-    QList<double> areas;
-    for (const QCPAxisRect *rect : plot.axisRects())
-        if (!dynamic_cast<const QCPColorScaleAxisRectPrivate *>(rect))
-            areas.append(rect->realVisibility() ? double(rect->width()) * rect->height() : 0.0);
-    return areas;
-}
-
-} // namespace
 
 class TestLessonSlides : public QObject
 {
@@ -62,19 +46,9 @@ void TestLessonSlides::everyLessonMakesASlide()
         style.fontPointSize = points;
         const auto built = FigureBuilds::build(lesson.mainFigure(), std::get<Params>(params), slide, state, style);
         QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-        areas.append(plotAreas(*built->plot()));
+        areas.append(SlideAreas::of(*built->plot()));
     }
-    // A crowded slide may draw fewer panels, the first of the list (the families figure's six of
-    // seven): each is compared with itself at 4 pt.
-    QVERIFY2(areas[0].size() <= areas[1].size() && areas[0].size() >= std::min<qsizetype>(areas[1].size(), 6),
-             qPrintable(u"%1 plots at 14 pt, %2 at 4 pt"_s.arg(areas[0].size()).arg(areas[1].size())));
-    QVERIFY(std::any_of(areas[0].begin(), areas[0].end(), [](double area) { return area > 0.0; }));
-    for (qsizetype i = 0; i < areas[0].size(); ++i) {
-        if (areas[0][i] == 0.0)
-            continue;
-        const double part = areas[0][i] / areas[1][i];
-        QVERIFY2(part >= 0.25, qPrintable(u"plot %1: %2 of its area at 4 pt"_s.arg(i).arg(part, 0, 'f', 2)));
-    }
+    SlideAreas::compare(lesson.mainFigure(), areas[0], areas[1], lesson.name);
 }
 
 QTEST_MAIN(TestLessonSlides)
