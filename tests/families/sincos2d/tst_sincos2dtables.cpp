@@ -49,6 +49,8 @@ private slots:
     void addsToTheInput();
     void largeGridBlockByBlock();
     void wideGridCellByCell();
+    void cellByCellEqualsTheHalves();
+    void oneAxisPastTheThreshold();
     void badInputNamesTheFlag_data();
     void badInputNamesTheFlag();
 };
@@ -156,6 +158,47 @@ void tst_Sincos2dTables::wideGridCellByCell()
         for (std::int64_t c = 0; c < 2048; ++c) {
             worst = std::max(worst, std::abs(double(got(0, c)) - first[std::size_t(c)]));
             worst = std::max(worst, std::abs(double(got(0, 2048 + c)) - second[std::size_t(c)]));
+        }
+        QVERIFY2(worst <= 1e-6, qPrintable(u"patch %1: %2"_s.arg(n).arg(worst)));
+    }
+}
+
+void tst_Sincos2dTables::cellByCellEqualsTheHalves()
+{
+    // MAE's coordinates are the patch's own row and column, whatever the grid: patch (r, c) of a
+    // 3000 x 5000 grid at d 4096 (each cell computed as it is filled) and of a 4 x 6 grid (both
+    // axes' halves computed first) is the same row, bit for bit; the cls row is 0 in both.
+    const Params wide = sincos(u"3000,5000"_s, 4096, true), small = sincos(u"4,6"_s, 4096, true);
+    const Engine wideEngine(wide), smallEngine(small);
+    QVERIFY(testing::computeTable(wideEngine, Quantity::Pe, {0, 1, 0, 4096}).isZero(0.0));
+    QVERIFY(testing::computeTable(smallEngine, Quantity::Pe, {0, 1, 0, 4096}).isZero(0.0));
+    for (const auto &[r, c] : std::vector<std::pair<std::int64_t, std::int64_t>> {{0, 0}, {1, 2}, {3, 5}, {2, 0}}) {
+        const RowMatrixXf a = testing::computeTable(wideEngine, Quantity::Pe, {1 + r * 5000 + c, 1, 0, 4096});
+        const RowMatrixXf b = testing::computeTable(smallEngine, Quantity::Pe, {1 + r * 6 + c, 1, 0, 4096});
+        QVERIFY2(a == b, qPrintable(u"patch (%1, %2)"_s.arg(r).arg(c)));
+    }
+    // A block that starts inside the first half and ends inside the second, over rows that cross
+    // from one grid row to the next: the same cells as the whole rows.
+    const RowMatrixXf rows = testing::computeTable(wideEngine, Quantity::Pe, {4999, 3, 0, 4096});
+    const RowMatrixXf block = testing::computeTable(wideEngine, Quantity::Pe, {4999, 3, 1000, 2100});
+    QVERIFY(block == rows.middleCols(1000, 2100));
+}
+
+void tst_Sincos2dTables::oneAxisPastTheThreshold()
+{
+    // A 2 x 9000 grid at d 1024: the columns' halves alone would take 4.6 million floats, the rows'
+    // 1024; neither is kept, and the rows at both ends and the middle equal the float64 reference.
+    const Params p = sincos(u"2,9000"_s, 1024, false);
+    QVERIFY(p.isValid());
+    const Engine engine(p);
+    for (const std::int64_t n : {std::int64_t(0), std::int64_t(8999), std::int64_t(9000), std::int64_t(13'579), p.maxLen - 1}) {
+        const RowMatrixXf got = testing::computeTable(engine, Quantity::Pe, {n, 1, 0, 1024});
+        const std::vector<double> first = sincos2dref::oneD(512, double(n % 9000));
+        const std::vector<double> second = sincos2dref::oneD(512, double(n / 9000));
+        double worst = 0.0;
+        for (std::int64_t c = 0; c < 512; ++c) {
+            worst = std::max(worst, std::abs(double(got(0, c)) - first[std::size_t(c)]));
+            worst = std::max(worst, std::abs(double(got(0, 512 + c)) - second[std::size_t(c)]));
         }
         QVERIFY2(worst <= 1e-6, qPrintable(u"patch %1: %2"_s.arg(n).arg(worst)));
     }
