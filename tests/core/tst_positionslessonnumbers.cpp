@@ -76,6 +76,29 @@ class TestPositionsLessonNumbers : public QObject
     Q_OBJECT
 
 private slots:
+    // Every lesson number, read where M-RoPE's ids cannot be laid out (packed documents:
+    // get_rope_index lays out one prompt a row), gives a value or says why not: none reads ids
+    // that were never made (BatchIds' precondition; the GUI monkey crashed there).
+    void everyNumberWhereIdsCannotBeLaidOut()
+    {
+        Params p;
+        for (const auto &[key, value] : {std::pair {u"encoding"_s, u"mrope"_s}, {u"max-len"_s, u"16"_s},
+                                         {u"packed"_s, u"3,4,2/5,4"_s}}) {
+            if (const auto error = ParamText::set(p, key, value))
+                qFatal("%s", qPrintable(error->sentence()));
+        }
+        QVERIFY2(p.isValid(), "the batch is valid; only its M-RoPE ids cannot be laid out");
+        const QStringList keys = LessonNumbers::keys();
+        QVERIFY(keys.contains(u"batch_length_reference"_s));
+        for (const QString &key : keys) {
+            const auto n = LessonNumbers::number(key, p);
+            // A condition that holds is present with no words (LessonNumbers::condition).
+            QVERIFY2(n && (n->present() || !n->missing.isEmpty()), qPrintable(key));
+        }
+        const auto length = LessonNumbers::number(u"batch_length_reference"_s, p);
+        QVERIFY2(!length->present() && length->missing.contains(u"not here"_s), qPrintable(length->missing));
+    }
+
     void leftPadding()
     {
         const Params p = lessonParams(u"left-padding"_s);

@@ -92,7 +92,11 @@ Number maxLength(const Params &params, IdsChoice choice)
     if (!params.isValid())
         return none(kInvalid);
     const Engine engine(params);
-    return integer(engine.source<BatchIds>().maxId(choice) + 1);
+    // The ids exist only where the batch lays them out (M-RoPE's get_rope_index: one prompt a row).
+    const BatchIds &ids = engine.source<BatchIds>();
+    if (ids.problem())
+        return none(u"not here: %1"_s.arg(*ids.problem()));
+    return integer(ids.maxId(choice) + 1);
 }
 
 // A decode step's id: the padded row's first column from the cache on.
