@@ -66,6 +66,15 @@ QSet<QString> RopeConfigReader::labels() const
     return types;
 }
 
+// From the plan's groups, not each of its layers (a config may list 65,536).
+QSet<QString> RopeConfigReader::plannedTypes() const
+{
+    QSet<QString> types;
+    for (const LayerGroup &group : m_c.plan.groups)
+        types.insert(group.type);
+    return types;
+}
+
 // convert_rope_params_to_dict: `rope_scaling or rope_parameters` (an empty rope_scaling is
 // Python-false), then nested by layer type when every key is one.
 void RopeConfigReader::readDicts()
@@ -114,10 +123,7 @@ void RopeConfigReader::readDicts()
 bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString> &types)
 {
     const QStringList keys = chosen.json().keys();
-    // Each layer type once (the plan's groups), not each layer's.
-    QSet<QString> planned;
-    for (const LayerGroup &group : m_c.plan.groups)
-        planned.insert(group.type);
+    const QSet<QString> planned = plannedTypes();
     const qsizetype inTypes = std::count_if(keys.cbegin(), keys.cend(),
                                             [&](const QString &k) { return types.contains(k) || planned.contains(k); });
     if (inTypes == 0)
@@ -138,10 +144,7 @@ bool RopeConfigReader::readNested(const ConfigObject &chosen, const QSet<QString
 void RopeConfigReader::mixedKeys(const ConfigObject &chosen, const QSet<QString> &types)
 {
     QStringList stray;
-    // Each layer type once (the plan's groups), not each layer's.
-    QSet<QString> planned;
-    for (const LayerGroup &group : m_c.plan.groups)
-        planned.insert(group.type);
+    const QSet<QString> planned = plannedTypes();
     for (const QString &k : chosen.json().keys()) {
         if (!types.contains(k) && !planned.contains(k))
             stray.append(k);

@@ -48,6 +48,7 @@ private:
 
     // The dicts and the layer groups that turn (RopeConfigReader.cpp).
     QSet<QString> labels() const; // the layer types that turn
+    QSet<QString> plannedTypes() const; // every layer type, once (the plan's groups)
     void readDicts();
     bool readNested(const ConfigObject &chosen, const QSet<QString> &types);
     void mixedKeys(const ConfigObject &chosen, const QSet<QString> &types);
