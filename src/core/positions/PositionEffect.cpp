@@ -44,18 +44,18 @@ PositionEffect::PositionEffect(const Engine &engine)
             // 2^18 computed token by token (8 MiB at the most, taken where asked). Two choices at
             // the same frequencies share them.
             constexpr std::int64_t kKeptMost = std::int64_t(1) << 18;
-            const bool shared = m_reference.inv == m_chosen.inv;
-            for (Rotary *r : {&m_reference, &m_chosen}) {
-                if (shared && r == &m_chosen) {
-                    r->byDistance = m_reference.byDistance;
-                    r->byQuery = m_reference.byQuery;
-                    continue;
-                }
-                const std::int64_t largest = shared ? std::max(m_ids.maxId(IdsChoice::Reference), m_ids.maxId(m_choice))
-                                                    : m_ids.maxId(r == &m_reference ? IdsChoice::Reference : m_choice);
+            const auto keep = [&](Rotary &r, std::int64_t largest) {
                 const std::int64_t size = std::min(largest + 1, kKeptMost);
-                r->byDistance = std::make_shared<const LazyScores>(size);
-                r->byQuery = std::make_shared<const LazyScores>(size);
+                r.byDistance = std::make_shared<const LazyScores>(size);
+                r.byQuery = std::make_shared<const LazyScores>(size);
+            };
+            if (m_reference.inv == m_chosen.inv) {
+                keep(m_reference, std::max(m_ids.maxId(IdsChoice::Reference), m_ids.maxId(m_choice)));
+                m_chosen.byDistance = m_reference.byDistance;
+                m_chosen.byQuery = m_reference.byQuery;
+            } else {
+                keep(m_reference, m_ids.maxId(IdsChoice::Reference));
+                keep(m_chosen, m_ids.maxId(m_choice));
             }
         }
     } else if (family.score) {
