@@ -7,6 +7,7 @@
 
 #include "core/ParamOverlay.h"
 #include "core/positions/BatchTables.h"
+#include "io/ByteSource.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -191,10 +192,10 @@ QStringList SessionController::recentSessions() const
     if (!m_settings)
         return {};
     // The stored list is the user's file and may have been edited or corrupted: the menu
-    // shows each path once, at most kMaxRecent of them, newest first.
+    // shows each path once, at most kMaxRecent of them, newest first, and none that names no file.
     QStringList recent;
     for (const QString &path : m_settings->value(kRecentKey).toStringList()) {
-        if (!path.isEmpty() && !recent.contains(path))
+        if (fileNameProblem(path).isEmpty() && !recent.contains(path))
             recent.append(path);
         if (recent.size() == kMaxRecent)
             break;

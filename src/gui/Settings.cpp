@@ -3,6 +3,7 @@
 #include "ParamLabels.h"
 
 #include "core/ParamText.h"
+#include "io/ByteSource.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -47,7 +48,7 @@ ExportChoices loadExportChoices(QSettings &settings)
     ExportChoices choices;
     settings.beginGroup(kExportGroup);
     const QString directory = settings.value(u"directory"_s).toString();
-    if (!directory.isEmpty() && QFileInfo(directory).isDir())
+    if (fileNameProblem(directory).isEmpty() && QFileInfo(directory).isDir())
         choices.directory = directory;
     const QString format = settings.value(u"format"_s).toString();
     if (kExportFormats.contains(format))

@@ -77,6 +77,15 @@ QString linkLoop(const QString &path)
 
 } // namespace
 
+QString fileNameProblem(const QString &path)
+{
+    if (path.isEmpty())
+        return u"an empty name"_s;
+    if (path.contains(QChar(u'\0')))
+        return u"the name holds the character U+0000, which no file name can"_s;
+    return {};
+}
+
 QString absentFileReason(const QString &path)
 {
     const QByteArray native = QFile::encodeName(path);
@@ -103,6 +112,8 @@ QString absentFileReason(const QString &path)
 QString openRegularFile(QFile &file)
 {
     // "-": standard input, held in a regular file (StandardInput).
+    if (QString problem = fileNameProblem(file.fileName()); !problem.isEmpty())
+        return problem;
     const auto where = StandardInput::file(file.fileName());
     if (!where)
         return where.error().reason;

@@ -50,6 +50,11 @@ private:
     QString m_name;
 };
 
+// "" when `path` can name a file, else why not: a name holding U+0000 reaches no file, and Qt's
+// QFile and QFileInfo refuse it with a warning. Asked wherever a file's text (settings, a
+// session) names a file, before the name reaches QFileInfo.
+QString fileNameProblem(const QString &path);
+
 // Why `path`, which QFileInfo says does not exist, cannot be found: "no such file", "a loop of
 // symbolic links (a.npy -> b.npy -> a.npy)", "a symbolic link to 'gone.npy', which does not
 // exist", or the system's reason (a directory on the way that cannot be searched).

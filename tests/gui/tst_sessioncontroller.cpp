@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -62,6 +63,7 @@ private slots:
     void unwritablePathIsReported();
     void recentSessionsFollowSavesAndOpensAndLoseMissingFiles();
     void storedRecentSessionsAreDedupedAndCappedWhenRead();
+    void storedNamesThatNameNoFileAreLeftOut();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -320,6 +322,24 @@ void TestSessionController::storedRecentSessionsAreDedupedAndCappedWhenRead()
         expected << m_dir->filePath(u"s%1.json"_s.arg(i));
     QCOMPARE(expected.size(), SessionController::kMaxRecent);
     QCOMPARE(window.sessions()->recentSessions(), expected);
+}
+
+// A corrupt settings file whose recent list holds a name with U+0000 (no file can have it): the
+// menu leaves it out, and pruning the list does not hand it to QFileInfo, which would print Qt's
+// "Broken filename passed to function" on standard error.
+void TestSessionController::storedNamesThatNameNoFileAreLeftOut()
+{
+    QTest::failOnWarning(QRegularExpression(u"."_s));
+    const QString kept = m_dir->filePath(u"kept.json"_s);
+    QFile file(kept);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    m_settings->setValue(u"sessions/recent"_s,
+                         QStringList {m_dir->filePath(u"a\u0000b.json"_s), kept, QString(1, QChar(u'\0'))});
+    MainWindow window(small(), m_settings.get());
+    QCOMPARE(window.sessions()->recentSessions(), QStringList {kept});
+    QCOMPARE(window.sessions()->pruneRecentSessions(), QStringList {});
+    QCOMPARE(window.sessions()->recentSessions(), QStringList {kept});
 }
 
 QTEST_MAIN(TestSessionController)

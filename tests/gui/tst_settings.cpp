@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QScreen>
 #include <QSettings>
@@ -38,6 +39,8 @@ private slots:
     void largeRememberedParametersGiveWayToTheDefaults_data();
     void largeRememberedParametersGiveWayToTheDefaults();
     void resetForgetsEverything();
+    void exportDirectoryThatNamesNoFolderIsForgotten_data();
+    void exportDirectoryThatNamesNoFolderIsForgotten();
     void corruptGeometryLeavesAUsableWindow();
     void windowRemembersItsParametersOnClose();
     void windowRemembersItsDocks();
@@ -202,6 +205,33 @@ void TestSettings::largeRememberedParametersGiveWayToTheDefaults()
     if (!restored)
         QVERIFY2(loaded.tooLarge.contains(QString::number(dModel)) && loaded.tooLarge.contains(QString::number(maxLen)),
                  qPrintable(loaded.tooLarge));
+}
+
+void TestSettings::exportDirectoryThatNamesNoFolderIsForgotten_data()
+{
+    QTest::addColumn<QString>("directory");
+    QTest::addColumn<bool>("kept");
+    QTest::newRow("a folder") << QString() << true; // the test's own folder
+    QTest::newRow("U+0000 inside") << u"/tmp/\u0000/dir"_s << false;
+    QTest::newRow("U+0000 alone") << QString(1, QChar(u'\0')) << false;
+    QTest::newRow("absent") << u"/nonexistent/posenc/dir"_s << false;
+    QTest::newRow("empty") << u""_s << false;
+}
+
+// The export folder is a name a file (the settings) gives: one that names no folder is
+// forgotten, and a name with U+0000 never reaches QFileInfo, which would warn on standard error.
+void TestSettings::exportDirectoryThatNamesNoFolderIsForgotten()
+{
+    QFETCH(QString, directory);
+    QFETCH(bool, kept);
+    if (kept)
+        directory = m_dir->path();
+    QTest::failOnWarning(QRegularExpression(u"."_s));
+    m_settings->setValue(u"export/directory"_s, directory);
+    m_settings->setValue(u"export/format"_s, u"svg"_s);
+    const Settings::ExportChoices choices = Settings::loadExportChoices(*m_settings);
+    QCOMPARE(choices.directory, kept ? directory : Settings::ExportChoices {}.directory);
+    QCOMPARE(choices.format, u"svg"_s); // the other choices are still read
 }
 
 void TestSettings::resetForgetsEverything()

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
@@ -194,6 +195,9 @@ void TestMatrixFile::refusesFiles_data()
                                               << u"cannot open the file: a symbolic link to 'gone.npy', which does "
                                                  "not exist"_s
                                               << false;
+    // A name a file's text gave (a session, the settings): refused before Qt's QFileInfo sees it.
+    QTest::newRow("U+0000 in the name") << u"plain\u0000.npy"_s
+                                        << u"cannot open the file: the name holds the character U+0000"_s << false;
     QTest::newRow("unknown format") << u"notes.txt"_s << u"unknown format"_s << false;
     QTest::newRow("tensor of a .npy file")
         << u"plain.npy:wte"_s << u"a .npy file holds one array, so there is no tensor 'wte'"_s << true;
@@ -206,6 +210,7 @@ void TestMatrixFile::refusesFiles()
     QFETCH(QString, spec);
     QFETCH(QString, message);
     QFETCH(bool, isChoice);
+    QTest::failOnWarning(QRegularExpression(u"."_s));
     QVERIFY(!posenc::writeNpy(path(u"plain.npy"_s), posenc::RowMatrixXf::Zero(2, 2)));
     QFile text(path(u"notes.txt"_s));
     QVERIFY(text.open(QIODevice::WriteOnly));
