@@ -5,9 +5,44 @@
 
 namespace posenc {
 
+namespace {
+
+thread_local const std::atomic<bool> *t_cancel = nullptr;
+
+} // namespace
+
+ScoringCancel::ScoringCancel(const std::atomic<bool> *flag)
+    : m_previous(t_cancel)
+{
+    if (flag)
+        t_cancel = flag;
+}
+
+ScoringCancel::~ScoringCancel()
+{
+    t_cancel = m_previous;
+}
+
+bool ScoringCancel::requested()
+{
+    return t_cancel && t_cancel->load(std::memory_order_relaxed);
+}
+
+SampleScore fitsNothing(const TableSample &sample)
+{
+    SampleScore score;
+    score.compared = sample.size() * sample.cols();
+    score.bad = score.badWithFloat32Angles = score.compared;
+    score.maxError = std::numeric_limits<double>::infinity();
+    score.sumSquares = std::numeric_limits<double>::infinity();
+    return score;
+}
+
 SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles, std::int64_t stopAfter)
 {
+    if (ScoringCancel::requested())
+        return fitsNothing(sample);
     SampleScore score;
     const std::int64_t cols = sample.cols();
     const auto hopeless
@@ -43,6 +78,8 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
             }
         });
         i = j;
+        if (ScoringCancel::requested())
+            return fitsNothing(sample);
     }
     return score;
 }

@@ -4,6 +4,7 @@
 #include "check/TableReference.h"
 #include "check/TableSample.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -26,10 +27,32 @@ struct SampleScore
     double relativeResidual() const { return tableSquares > 0.0 ? sumSquares / tableSquares : 0.0; }
 };
 
+// The cancel flag of the identify step on the calling thread, for a scope (TableCheck::identify
+// and expect set it): every search a family runs scores its candidates with scoreOnSample, so once
+// the flag is set each score fits nothing and answers at once, and any search ends within one
+// score, however many candidates it had left (docs/ARCHITECTURE.md, Checking a table).
+class ScoringCancel
+{
+public:
+    explicit ScoringCancel(const std::atomic<bool> *flag);
+    ~ScoringCancel();
+    ScoringCancel(const ScoringCancel &) = delete;
+    ScoringCancel &operator=(const ScoringCancel &) = delete;
+    // Whether the calling thread's flag, if any, is set.
+    static bool requested();
+
+private:
+    const std::atomic<bool> *m_previous;
+};
+
+// The score of a reference that explains no cell of the sample: what a cancelled score answers.
+SampleScore fitsNothing(const TableSample &sample);
+
 // Compares the reference with the sample's rows (those it compares), cell by cell, counting the
 // cells beyond `tolerance` and, when given, beyond `float32Angles` (the same values' tolerance
 // with float32 angles). Counting stops once both counts pass `stopAfter`. Equal cells agree,
 // infinities too (a mask's -inf where the reference has it); the sums are of the finite cells.
+// Once ScoringCancel is requested: every cell beyond both tolerances, at an infinite error.
 SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles = nullptr,
                           std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max());

@@ -6,6 +6,7 @@
 #include "check/ChangedRegion.h"
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
+#include "check/SampleScore.h"
 #include "check/TableSample.h"
 #include "core/FamilySpec.h"
 
@@ -398,15 +399,8 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
     return unknownMatch(candidates);
 }
 
-} // namespace
-
-std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared)
-{
-    return identifyTable(table, declared, true);
-}
-
-std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
-                                         const QString &tableWord)
+std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding family, const Params &params,
+                                               const QString &tableWord)
 {
     const FamilySpec &spec = Families::spec(family);
     if (!FamilyChecks::of(spec.encoding).table || !FamilyChecks::of(spec.encoding).table->expect)
@@ -430,6 +424,28 @@ std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family
             match->correctAgainst = CheckDiagnosis::declaredReference(match->referenceText);
         }
     }
+    return expected;
+}
+
+} // namespace
+
+std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared,
+                                           const std::atomic<bool> *cancel)
+{
+    const ScoringCancel scope(cancel);
+    auto identified = identifyTable(table, declared, true);
+    if (ScoringCancel::requested())
+        return kCancelled;
+    return identified;
+}
+
+std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
+                                         const QString &tableWord, const std::atomic<bool> *cancel)
+{
+    const ScoringCancel scope(cancel);
+    auto expected = expectFamily(table, family, params, tableWord);
+    if (ScoringCancel::requested())
+        return kCancelled;
     return expected;
 }
 

@@ -31,14 +31,19 @@ constexpr std::int64_t kSampleCells = std::int64_t(1) << 22;
 // Identifies the table from its sample: every family's hypothesis is asked, in the order of
 // FamilyList.h, and the best-supported answer kept: the family, its variant and parameters, the
 // mistakes the sample shows, the correct table to compare with. A message (the reason, without
-// the path) when the table cannot be read or holds what no table of positions holds.
-std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared);
+// the path) when the table cannot be read or holds what no table of positions holds; kCancelled
+// once `cancel` is set (every search then ends within one score of the sample: ScoringCancel).
+std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared,
+                                           const std::atomic<bool> *cancel = nullptr);
+
+// What identify and expect answer when their cancel flag was set while they ran.
+inline const QString kCancelled = QStringLiteral("interrupted");
 
 // The match against exactly `family`'s table `tableWord` at `params` (rows from position 0):
 // the same report as identify's, for a reference the caller names. A message when the table
-// cannot be read, or the family has no such table of this width.
+// cannot be read, or the family has no such table of this width; kCancelled as identify.
 std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
-                                         const QString &tableWord);
+                                         const QString &tableWord, const std::atomic<bool> *cancel = nullptr);
 
 // The keys of every family's findings, in the list's order, each once: `--json`'s keys of them.
 QStringList findingKeys();

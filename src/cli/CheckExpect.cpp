@@ -289,7 +289,9 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
     if (e.kind == Expectation::Kind::Family) {
         const Params params = atWidth(e, table.cols());
         for (const QString &word : e.tables) {
-            auto expected = TableCheck::expect(table, e.family, params, word);
+            auto expected = TableCheck::expect(table, e.family, params, word, cancel);
+            if (cancel && cancel->load())
+                return found; // the caller says it was interrupted
             if (const auto *problem = std::get_if<QString>(&expected))
                 return usage(u"--expect %1: %2"_s.arg(word, *problem));
             TableMatch match = std::get<TableMatch>(std::move(expected));

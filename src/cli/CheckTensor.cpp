@@ -90,28 +90,37 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     if (const auto refused = TableCheck::fitToBudget(table, run.budget, stream))
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, run.budget));
 
+    // Reading the table's sample and searching its families' forms has no count to show, so the
+    // line shows the time, and Ctrl+C stops it within one score of the sample (ScoringCancel).
+    ProgressLine line(u"posenc check"_s, !run.quiet && ProgressLine::stderrIsTerminal());
+    line.stage(u"identifying %1"_s.arg(table.name()));
     auto declaredMatches = CheckExpect::matches(expected, table, run.budget, run.interrupt.flag());
+    if (run.interrupt.interrupted())
+        return fail(err, ExitInterrupted, TableCheck::kCancelled);
     if (const auto *refused = std::get_if<CheckExpect::Refusal>(&declaredMatches))
         return failLines(err, *refused);
     std::vector<TableMatch> candidates = std::get<std::vector<TableMatch>>(std::move(declaredMatches));
     if (candidates.empty()) {
-        auto identified = TableCheck::identify(table, run.declaration);
+        auto identified = TableCheck::identify(table, run.declaration, run.interrupt.flag());
+        if (run.interrupt.interrupted())
+            return fail(err, ExitInterrupted, TableCheck::kCancelled);
         if (const auto *problem = std::get_if<QString>(&identified))
             return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
         candidates.push_back(std::get<TableMatch>(std::move(identified)));
     }
-
-    ProgressLine line(u"posenc check"_s, !run.quiet && ProgressLine::stderrIsTerminal());
-    WorkProgress progress;
-    stream.progress = &progress;
-    line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
     // A declared family's table that deviates is read undeclared too: the mistake that explains it.
     std::optional<TableMatch> readAs;
     if (expected.kind == CheckExpect::Expectation::Kind::Family) {
-        auto identified = TableCheck::identify(table, TableCheck::Declared {});
+        auto identified = TableCheck::identify(table, TableCheck::Declared {}, run.interrupt.flag());
+        if (run.interrupt.interrupted())
+            return fail(err, ExitInterrupted, TableCheck::kCancelled);
         if (auto *read = std::get_if<TableMatch>(&identified))
             readAs = std::move(*read);
     }
+
+    WorkProgress progress;
+    stream.progress = &progress;
+    line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
     auto streamed
         = streamBest(std::move(candidates), table, stream, run.interrupt, err, readAs ? readAs->table : QString());
     if (const int *code = std::get_if<int>(&streamed))

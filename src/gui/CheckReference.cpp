@@ -50,7 +50,7 @@ std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &
         return tr("the window's %1 has no table to compare with").arg(spec.word);
     QString problem;
     for (const QString &word : FamilyChecks::of(spec.encoding).table->tables) {
-        auto expected = TableCheck::expect(table, reference.params.encoding, reference.params, word);
+        auto expected = TableCheck::expect(table, reference.params.encoding, reference.params, word, &cancel);
         if (auto *match = std::get_if<TableMatch>(&expected))
             found.push_back(std::move(*match));
         else if (problem.isEmpty())
@@ -80,17 +80,23 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
     // A declared family's table that deviates is read undeclared too: the mistake that explains it.
     std::optional<TableMatch> readAs;
     if (reference.kind == DeclaredReference::Kind::Parameters) {
-        auto identified = TableCheck::identify(*table, {});
+        auto identified = TableCheck::identify(*table, {}, &cancel);
+        if (cancel.load())
+            return std::nullopt;
         if (auto *read = std::get_if<TableMatch>(&identified))
             readAs = std::move(*read);
     }
     if (reference.kind == DeclaredReference::Kind::Identified) {
-        auto identified = TableCheck::identify(*table, {});
+        auto identified = TableCheck::identify(*table, {}, &cancel);
+        if (cancel.load())
+            return std::nullopt;
         if (const auto *message = std::get_if<QString>(&identified))
             return u"%1: %2"_s.arg(table->name(), *message);
         candidates.push_back(std::get<TableMatch>(std::move(identified)));
     } else {
         auto declared = declaredMatches(*table, reference, budget, cancel);
+        if (cancel.load())
+            return std::nullopt;
         if (const auto *message = std::get_if<QString>(&declared))
             return u"%1: %2"_s.arg(table->name(), *message);
         candidates = std::get<std::vector<TableMatch>>(std::move(declared));

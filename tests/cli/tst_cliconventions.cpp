@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <tuple>
@@ -61,6 +62,7 @@ private slots:
     void csvStartsWithAHeaderNamingTheColumns();
     void progressShowsOnATerminalOnlyAndCtrlCStopsTheWork();
     void ctrlCWhileWritingLeavesNothing();
+    void checkShowsItsIdentifyStepAndCtrlCStopsIt();
     void progressLineSendsNoEscapesWhereAsked_data();
     void progressLineSendsNoEscapesWhereAsked();
     void withoutADisplayTheWindowExits2_data();
@@ -302,6 +304,42 @@ void TestCliConventions::ctrlCWhileWritingLeavesNothing()
     const QString err = QString::fromUtf8(process.readAllStandardError());
     QVERIFY2(err.contains(u"posenc table: interrupted; nothing was written"_s), qPrintable(err));
     QCOMPARE(dir.entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+// Before: `posenc check` of a table whose RoPE search runs long (rope-cos of an unpublished theta,
+// one column moved: no form explains every cell) said nothing for the seconds of its identify
+// step, and Ctrl+C waited for the search to end. Now the line names the step and counts the time,
+// and Ctrl+C ends the search at its next candidate: exit 130, "interrupted", no report.
+void TestCliConventions::checkShowsItsIdentifyStepAndCtrlCStopsIt()
+{
+    constexpr qint64 rows = 1024, cols = 512;
+    std::vector<float> values(std::size_t(rows * cols));
+    for (qint64 p = 0; p < rows; ++p) {
+        for (qint64 j = 0; j < cols; ++j) {
+            const double w = std::pow(123456.0, -2.0 * double(j % (cols / 2)) / double(cols));
+            values[std::size_t(p * cols + j)] = float(std::cos(double(p) * w) + (j == 5 ? 1e-3 : 0.0));
+        }
+    }
+    const QString table = path(u"searched.npy"_s);
+    QVERIFY(writeNpy(table, rows, cols, values));
+    Terminal terminal;
+    QVERIFY(terminal.isValid());
+    QProcess process;
+    terminal.becomeStandardErrorOf(process);
+    process.start(QStringLiteral(POSENC_EXECUTABLE), {u"check"_s, table});
+    QVERIFY(process.waitForStarted());
+    // The line names the table by the path given, and shows after its first second.
+    const QByteArray step = "posenc check: identifying " + table.toUtf8();
+    QTRY_VERIFY_WITH_TIMEOUT(terminal.read().contains(step) || process.state() != QProcess::Running, 60000);
+    QCOMPARE(process.state(), QProcess::Running);
+    QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 130);
+    const QByteArray shown = terminal.read();
+    QVERIFY2(shown.contains("posenc check: interrupted"), shown.constData());
+    QVERIFY2(!shown.contains("comparing the rows"), shown.constData()); // stopped in the search
+    QCOMPARE(process.readAllStandardOutput(), QByteArray());
 }
 
 void TestCliConventions::progressLineSendsNoEscapesWhereAsked_data()

@@ -375,6 +375,12 @@ PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing)
 
 Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter)
 {
+    if (ScoringCancel::requested()) { // before the tolerances, which take a while at wide d
+        Fit f;
+        f.hypothesis = h;
+        f.score = fitsNothing(input.sample);
+        return f;
+    }
     const PairReferenceSpec spec = reference(h, input.framing);
     const CellTolerance exact = cellTolerance(input.format, false, input.stored, input.textRounding, spec);
     const CellTolerance angles = cellTolerance(input.format, true, input.stored, input.textRounding, spec);

@@ -142,6 +142,9 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
 
 bool RopeSearch::consider(const Params &params, const QString &published, ScalingMistake scaling)
 {
+    // Cancelled: every search loop ends at its next candidate, as at a fit (identify drops it).
+    if (ScoringCancel::requested())
+        return true;
     if (!params.isValid())
         return false;
     Hypothesis hyp;

@@ -43,7 +43,8 @@ public:
     bool roundBest() const;
 
     // Scores the parameters (skipped when not valid) and keeps them if best; `published` names
-    // the published form they are. Whether they explain every sampled cell with exact angles.
+    // the published form they are. Whether they explain every sampled cell with exact angles, or
+    // the identify step was cancelled (ScoringCancel), which ends the search as well.
     bool consider(const Params &params, const QString &published = {}, ScalingMistake scaling = ScalingMistake::None);
 
     void tryPublished(const std::vector<Published> &published);
