@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -159,16 +161,40 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
     return s;
 }
 
-// The id a sampled row turns an axis's pairs by: the slowest pair's angle, refined pair by pair
-// towards the fastest (cos: ±angle, sin: angle or π − angle, each up to whole turns).
-double idOf(const Pairs &p, std::int64_t i, const std::vector<std::pair<double, std::int64_t>> &slowFirst)
+// The id a sampled row turns an axis's pairs by. The slowest pair's angle is read every way that
+// puts the id in [0, `largestId`] (the angle or its mirror, cos: -angle, sin: pi - angle, up to whole
+// turns): on a wide grid it passes half a turn (Qwen ViT's slowest pair at head_dim 16 turns
+// 0.001 a patch, so row 4095 is at 4.1 rad, where its cos reads 2.19). Each reading is refined pair
+// by pair towards the fastest; of the whole ones, the one the pairs agree with best is the id.
+double idOf(const Pairs &p, std::int64_t i, const std::vector<std::pair<double, std::int64_t>> &slowFirst,
+            std::int64_t largestId)
 {
-    double x = p.angle(i, slowFirst.front().second) / slowFirst.front().first;
-    if (x < 0.0)
-        return x; // a sin table past a quarter turn on its slowest pair: no id
-    for (const auto &[inv, j] : slowFirst)
-        x = p.nearestTurn(i, j, x * inv).first / inv;
-    return x;
+    constexpr double kTurn = 2.0 * std::numbers::pi;
+    const auto [slowest, j0] = slowFirst.front();
+    const double a = p.angle(i, j0);
+    const double largest = slowest * double(largestId);
+    double best = -1.0, bestGap = std::numeric_limits<double>::infinity();
+    for (const double base : {a, p.cosine ? -a : std::numbers::pi - a}) {
+        for (double turned = base; turned <= largest + kTurn; turned += kTurn) {
+            if (turned < -0.01 * slowest || turned > largest + 0.01 * slowest)
+                continue;
+            double x = turned / slowest, gap = 0.0;
+            for (const auto &[inv, j] : slowFirst) {
+                const auto [angle, off] = p.nearestTurn(i, j, x * inv);
+                x = angle / inv;
+                gap += off;
+            }
+            // Ids are whole: a reading a whole number of turns of every pair away is not (at theta
+            // 10000, 2000 pi turns pairs of inv_freq 1, 0.1, 0.01 and 0.001 whole turns alike).
+            if (std::fabs(x - std::round(x)) > 0.01)
+                gap += 1.0;
+            if (gap < bestGap) {
+                bestGap = gap;
+                best = x;
+            }
+        }
+    }
+    return best;
 }
 
 struct Placed
@@ -194,7 +220,9 @@ std::optional<std::vector<Placed>> placesOf(const Pairs &p, const TableEvidence 
     std::sort(columns.begin(), columns.end());
     std::vector<Placed> out;
     for (std::int64_t i = 0; i < p.value.rows(); ++i) {
-        const double r = idOf(p, i, rows), c = idOf(p, i, columns);
+        // No side of the grid is longer than its patches, nor than the longest side a grid has.
+        const std::int64_t largestId = std::min(e.rows(), Sincos2dParams::kMaxSide) - 1;
+        const double r = idOf(p, i, rows, largestId), c = idOf(p, i, columns, largestId);
         if (!(r > -0.01 && c > -0.01) || std::fabs(r - std::round(r)) > 0.01 || std::fabs(c - std::round(c)) > 0.01)
             return std::nullopt;
         out.push_back({e.sample.rows[std::size_t(i)], std::int64_t(std::round(r)), std::int64_t(std::round(c))});

@@ -98,6 +98,14 @@ void TestTableCheckRope2d::theStyleIsNamed_data()
         << rope2d(S::QwenVit, 80, 10000.0, 32, 48) << true << u"qwen-vit"_s << u"32x48"_s;
     QTest::newRow("Qwen ViT, 256 x 512, head 16, sin")
         << rope2d(S::QwenVit, 16, 10000.0, 256, 512) << false << u"qwen-vit"_s << u"256x512"_s;
+    // The slowest pair (inv_freq 0.001 at head 16) past half a turn inside the grid: its cos and sin
+    // read more than one id (before, such a grid was "learned": the Qwen ViT's 4096 x 4096).
+    QTest::newRow("Qwen ViT, 3200 x 4, head 16, cos: the rows' slowest pair past pi")
+        << rope2d(S::QwenVit, 16, 10000.0, 3200, 4) << true << u"qwen-vit"_s << u"3200x4"_s;
+    QTest::newRow("Qwen ViT, 4 x 5000, head 16, sin: the columns' slowest pair past pi")
+        << rope2d(S::QwenVit, 16, 10000.0, 4, 5000) << false << u"qwen-vit"_s << u"4x5000"_s;
+    QTest::newRow("Pixtral, head 16, 5000 x 2, cos: past pi")
+        << rope2d(S::Pixtral, 16, 10000.0, 5000, 2) << true << u"pixtral"_s << u"5000x2"_s;
     QTest::newRow("Pixtral, head 64, 24 x 40, sin")
         << rope2d(S::Pixtral, 64, 10000.0, 24, 40) << false << u"pixtral"_s << u"24x40"_s;
     QTest::newRow("FLUX.1, 16,56,56, 16 x 16, cos")
