@@ -1,5 +1,7 @@
 #include "MeasuredText.h"
 
+#include <algorithm>
+
 #include <QFontMetrics>
 #include <QGuiApplication>
 #include <QHash>
@@ -112,6 +114,45 @@ QSize MeasuredLegendItem::minimumOuterSizeHint() const
     const QRect text = MeasuredText::boundingRect(getFont(), icon.height(), mPlottable->name());
     return {icon.width() + mParentLegend->iconTextPadding() + text.width() + mMargins.left() + mMargins.right(),
             std::max(text.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
+}
+
+namespace {
+
+// QCPAbstractPlottable::drawLegendIcon is protected, for QCustomPlot's own legend item; this names it
+// from a class of ours so that MeasuredLegendItem may call it (a virtual call, as QCustomPlot's).
+struct LegendIcon : QCPAbstractPlottable
+{
+    using QCPAbstractPlottable::drawLegendIcon;
+};
+
+} // namespace
+
+// As QCPPlottableLegendItem::draw (QCustomPlot 2.1), the icon moved down to the middle of the
+// text's first line.
+void MeasuredLegendItem::draw(QCPPainter *painter)
+{
+    if (!mPlottable)
+        return;
+    painter->setFont(getFont());
+    painter->setPen(QPen(getTextColor()));
+    const QSize icon = mParentLegend->iconSize();
+    const QFontMetrics metrics = painter->fontMetrics();
+    const QRect text = metrics.boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, mPlottable->name());
+    painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(),
+                      std::max(text.height(), icon.height()), Qt::TextDontClip, mPlottable->name());
+    const int shift = std::max(0, (std::min(text.height(), metrics.height()) - icon.height()) / 2);
+    const QRect iconRect(mRect.topLeft() + QPoint(0, shift), icon);
+    painter->save();
+    painter->setClipRect(iconRect, Qt::IntersectClip);
+    (mPlottable->*(&LegendIcon::drawLegendIcon))(painter, iconRect);
+    painter->restore();
+    if (getIconBorderPen().style() != Qt::NoPen) {
+        painter->setPen(getIconBorderPen());
+        painter->setBrush(Qt::NoBrush);
+        const int halfPen = qCeil(painter->pen().widthF() * 0.5) + 1;
+        painter->setClipRect(mOuterRect.adjusted(-halfPen, -halfPen, halfPen, halfPen));
+        painter->drawRect(iconRect);
+    }
 }
 
 } // namespace posenc

@@ -39,7 +39,9 @@ protected:
     QSize maximumOuterSizeHint() const override;
 };
 
-// A QCPPlottableLegendItem whose size hint measures its text once.
+// A QCPPlottableLegendItem whose size hint measures its text once, and whose icon sits in the
+// middle of its text's line: QCustomPlot's sits at the top, so beside text taller than the icon
+// (any legend at 14 pt: 19 units of text, 8 of icon) it read like a superscript.
 class MeasuredLegendItem : public QCPPlottableLegendItem
 {
 public:
@@ -47,6 +49,7 @@ public:
 
 protected:
     QSize minimumOuterSizeHint() const override;
+    void draw(QCPPainter *painter) override;
 };
 
 } // namespace posenc

@@ -19,6 +19,8 @@ private slots:
     void textElementFollowsItsText();
     void legendItemFollowsItsPlottable();
     void figureLaysOutAsWithQCustomPlotsElements();
+    void legendIconSitsInTheMiddleOfItsText_data();
+    void legendIconSitsInTheMiddleOfItsText();
 };
 
 namespace {
@@ -169,6 +171,57 @@ void TestMeasuredText::figureLaysOutAsWithQCustomPlotsElements()
     QCOMPARE(measured, build(withQCustomPlots, false));
     QCOMPARE(withMeasured.legend->itemCount(), 4);
     QVERIFY(dynamic_cast<MeasuredLegendItem *>(withMeasured.legend->item(0)));
+}
+
+void TestMeasuredText::legendIconSitsInTheMiddleOfItsText_data()
+{
+    QTest::addColumn<double>("points");
+    QTest::newRow("9 pt, the window's") << 9.0;
+    QTest::newRow("14 pt, a slide's") << 14.0;
+    QTest::newRow("24 pt") << 24.0;
+}
+
+// Before: QCustomPlot draws the icon at the top of the entry, so beside 14-pt text (19 units high)
+// an 18 x 8 icon read like a superscript. The line of a graph's icon (red here) is drawn through the
+// icon's middle; it must pass within a sixth of the text's height of the middle of the text's ink
+// (black: "xxxx", no ascenders or descenders, so its ink is the x-height band).
+void TestMeasuredText::legendIconSitsInTheMiddleOfItsText()
+{
+    QFETCH(double, points);
+    QCustomPlot plot;
+    plot.resize(400, 200);
+    plot.setAutoAddPlottableToLegend(false);
+    plot.legend->setVisible(true);
+    plot.legend->setFont(font(points));
+    plot.legend->setIconSize(18, 8);
+    plot.legend->setBorderPen(Qt::NoPen);
+    QCPGraph *graph = plot.addGraph();
+    graph->setName(u"xxxx"_s);
+    graph->setPen(QPen(Qt::red, 2));
+    MeasuredText::addToLegend(graph, plot.legend);
+    const QImage image = plot.toPixmap(400, 200, 1.0).toImage();
+    const QRect entry = plot.legend->item(0)->rect();
+    const int textLeft = entry.left() + plot.legend->iconSize().width() + plot.legend->iconTextPadding();
+    int iconTop = image.height(), iconBottom = -1, textTop = image.height(), textBottom = -1;
+    for (int y = entry.top(); y <= entry.bottom(); ++y) {
+        for (int x = entry.left(); x <= entry.right(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (x < textLeft && c.red() > 200 && c.green() < 80 && c.blue() < 80) {
+                iconTop = std::min(iconTop, y);
+                iconBottom = std::max(iconBottom, y);
+            } else if (x >= textLeft && c.lightness() < 100) {
+                textTop = std::min(textTop, y);
+                textBottom = std::max(textBottom, y);
+            }
+        }
+    }
+    QVERIFY2(iconBottom >= 0 && textBottom >= 0, "the entry drew no icon or no text");
+    const double iconMiddle = (iconTop + iconBottom) / 2.0, textMiddle = (textTop + textBottom) / 2.0;
+    const double textHeight = QFontMetricsF(font(points)).height();
+    QVERIFY2(
+        std::abs(iconMiddle - textMiddle) <= textHeight / 6.0,
+        qPrintable(
+            u"icon ink at rows %1-%2, text ink at %3-%4"_s.arg(iconTop).arg(iconBottom).arg(textTop).arg(textBottom)));
 }
 
 QTEST_MAIN(TestMeasuredText)
