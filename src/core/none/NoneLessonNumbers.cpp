@@ -13,6 +13,11 @@ namespace {
 
 const QString kLoaded = u"not here: loaded embedding rows need not have zero mean"_s;
 
+// The cells of s·E a measured number may read: numbers are read on the GUI thread at every change
+// of a parameter (LessonController::followModel), and 100 rows of d 1,048,576 took 1.4 s there.
+// 2^21 cells (about 30 ms) hold 100 rows of every preset's width (d 16,384 and below).
+constexpr std::int64_t kMeasuredCells = std::int64_t(1) << 21;
+
 // The first key's weight for query t under the causal mask, where t is a position of the table.
 Number causal(const Params &p, std::int64_t t)
 {
@@ -29,10 +34,26 @@ Number expected(const Params &p, std::int64_t t)
     return norm ? real(*norm) : none(kLoaded);
 }
 
+bool tooWide(const Params &p, std::int64_t t)
+{
+    return (t + 1) * p.embeddingColumns() > kMeasuredCells;
+}
+
+QString unread(const Params &p, std::int64_t t)
+{
+    if (tooWide(p, t))
+        return u"not here: rows 0 … %1 of s·E at d %2 are %3 cells, more than the %4 a lesson reads as the "
+               "parameters change"_s.arg(t)
+                   .arg(p.embeddingColumns())
+                   .arg((t + 1) * p.embeddingColumns())
+                   .arg(kMeasuredCells);
+    return u"not here: rows 0 … %1 of s·E cannot be read"_s.arg(t);
+}
+
 // ‖h_t‖ for this seed (or the loaded rows): the mean of s·E's rows 0 … t, O(t·d).
 std::optional<double> measured(const Params &p, std::int64_t t)
 {
-    if (t >= p.maxLen || !p.isValid())
+    if (t >= p.maxLen || !p.isValid() || tooWide(p, t))
         return std::nullopt;
     const Engine engine(p);
     if (engine.check(Quantity::Embedding, {0, std::min(t + 1, NopeOrder::kChunkRows), 0, p.embeddingColumns()}))
@@ -44,7 +65,7 @@ std::optional<double> measured(const Params &p, std::int64_t t)
 Number measuredNumber(const Params &p, std::int64_t t)
 {
     const auto norm = measured(p, t);
-    return norm ? real(*norm) : none(u"not here: rows 0 … %1 of s·E cannot be read"_s.arg(t));
+    return norm ? real(*norm) : none(unread(p, t));
 }
 
 // The position this seed's ‖h_t‖ stands for, s²σ²d/‖h_t‖² − 1.
@@ -52,7 +73,7 @@ Number readBack(const Params &p, std::int64_t t)
 {
     const auto norm = measured(p, t);
     if (!norm)
-        return none(u"not here: rows 0 … %1 of s·E cannot be read"_s.arg(t));
+        return none(unread(p, t));
     const auto position = NopeOrder::positionOfNorm(p, *norm);
     return position ? real(*position) : none(kLoaded);
 }

@@ -63,6 +63,7 @@ private slots:
     void numbersAreTheClosedForms();
     void theNormReadsBackThePosition();
     void shortTablesAndLoadedRowsSayWhy();
+    void wideEmbeddingsSayWhyInsteadOfStallingTheWindow();
 };
 
 void TestNoneLessonNumbers::numbersAreTheClosedForms_data()
@@ -114,6 +115,26 @@ void TestNoneLessonNumbers::theNormReadsBackThePosition()
         const double read = valueOf(u"nope_read_99"_s, p);
         QVERIFY2(std::abs((read + 1.0) / 100.0 - 1.0) < 4.0 * std::sqrt(2.0 / 4096.0), qPrintable(seed));
     }
+}
+
+// Before: the 10-minute GUI monkey set d 1,048,576 on the nope-order lesson, and each change then
+// held the window 1.4 s reading 100 rows of s·E for these two numbers. Past 2^21 cells they say why;
+// d 16,384 (the widest preset's, 1.6M cells) is still measured.
+void TestNoneLessonNumbers::wideEmbeddingsSayWhyInsteadOfStallingTheWindow()
+{
+    const Params wide = make({{u"encoding"_s, u"none"_s}, {u"d-model"_s, u"1048576"_s}, {u"max-len"_s, u"128"_s}});
+    QVERIFY(wide.isValid());
+    for (const QString &key : {u"nope_measured_99"_s, u"nope_read_99"_s}) {
+        const auto number = LessonNumbers::number(key, wide);
+        QVERIFY(number && !number->present());
+        QVERIFY2(number->missing.contains(u"104857600 cells"_s), qPrintable(number->missing));
+    }
+    // The closed form still answers at any width: s·σ·√(d/100), σ 1.
+    const double expected = wide.scale() * std::sqrt(1048576.0 / 100.0);
+    QVERIFY(std::abs(valueOf(u"nope_norm_99"_s, wide) - expected) < 1e-12 * expected);
+    const Params preset = make({{u"encoding"_s, u"none"_s}, {u"d-model"_s, u"16384"_s}, {u"max-len"_s, u"128"_s}});
+    const double measured = prefixNorm(preset, 99);
+    QVERIFY(std::abs(valueOf(u"nope_measured_99"_s, preset) - measured) < 1e-12 * measured);
 }
 
 void TestNoneLessonNumbers::shortTablesAndLoadedRowsSayWhy()
