@@ -1,5 +1,6 @@
 #include "HeadBiasFit.h"
 
+#include "check/OffsetFit.h"
 #include "core/NumberText.h"
 
 #include <cmath>
@@ -48,6 +49,29 @@ QList<MatchField> headFindings(std::int64_t heads, std::int64_t head)
 {
     return {{u"heads"_s, heads > 0 ? MatchValue(heads) : MatchValue()},
             {u"head"_s, head > 0 ? MatchValue(head) : MatchValue()}};
+}
+
+TableHypothesis hypothesis(const HeadBias::Family &family,
+                           std::function<std::optional<TableCandidate>(const TableEvidence &)> fit,
+                           std::function<TableMatch(const TableEvidence &, const Params &)> matchAt)
+{
+    const FamilyWords words = family.words.part(u"check"_s);
+    TableHypothesis h;
+    h.tables = {family.table};
+    h.findingKeys = words.texts(u"findingKeys"_s);
+    h.help = words.text(u"help"_s);
+    h.referenceCode = words.text(u"referenceCode"_s);
+    h.fit = std::move(fit);
+    h.expect = [family, matchAt = std::move(matchAt)](const TableEvidence &e, const Params &params,
+                                                      const QString &table) -> std::variant<TableMatch, QString> {
+        if (auto refused = OffsetFit::refusal(table, params, family.table, family.encoding, family.name))
+            return *refused;
+        TableMatch m = matchAt(e, params);
+        m.params = params;
+        return m;
+    };
+    h.publishedForms = [](std::int64_t) { return QList<PublishedForm>(); };
+    return h;
 }
 
 } // namespace posenc::HeadBiasFit

@@ -2,7 +2,9 @@
 
 #include "check/OffsetProfile.h"
 #include "check/OffsetReference.h"
+#include "check/TableHypothesis.h"
 #include "check/TableMatch.h"
+#include "core/HeadBias.h"
 
 #include <QList>
 #include <QString>
@@ -50,5 +52,15 @@ QString fillWords(float fill);
 
 // The findings `heads` and `head` of the head named, null where no head has the bias (0).
 QList<MatchField> headFindings(std::int64_t heads, std::int64_t head);
+
+// A head's bias table's hypothesis, what every such family shares: its one table, the family's bias
+// table (`family.table`); its words from the family's words file under "check" ("findingKeys",
+// "help" and "referenceCode", empty where no published form cites it); its `fit`; and its expect,
+// which refuses a table not the family's or parameters not valid ones of its encoding
+// (OffsetFit::refusal) and otherwise gives `matchAt` the parameters, the match carrying them; no
+// published forms. The family adds the mistakes it names and any published forms.
+TableHypothesis hypothesis(const HeadBias::Family &family,
+                           std::function<std::optional<TableCandidate>(const TableEvidence &)> fit,
+                           std::function<TableMatch(const TableEvidence &, const Params &)> matchAt);
 
 } // namespace posenc::HeadBiasFit

@@ -64,6 +64,20 @@ Value orNull(const std::optional<std::int64_t> &value)
     return value ? Value(*value) : Value();
 }
 
+Entries keyed(const QList<std::pair<QString, QString>> &meanings, Values values)
+{
+    QStringList keys;
+    for (const auto &[names, meaning] : meanings)
+        keys += names.split(u", "_s);
+    if (std::size_t(keys.size()) != values.size())
+        qFatal("describe has %zu values for the %lld keys %s", values.size(), qlonglong(keys.size()),
+               qPrintable(keys.join(u", "_s)));
+    Entries entries;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        entries.emplace_back(keys[qsizetype(i)], std::move(values[i]));
+    return entries;
+}
+
 QString jsonString(const QString &text)
 {
     const QByteArray array = QJsonDocument(QJsonArray {text}).toJson(QJsonDocument::Compact);

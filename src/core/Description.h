@@ -21,12 +21,18 @@ namespace posenc::Description {
 using Value
     = std::variant<std::monostate, QString, std::int64_t, double, bool, std::vector<double>, std::vector<std::int64_t>>;
 using Entries = std::vector<std::pair<QString, Value>>;
+using Values = std::vector<Value>;
 
 // The keys of the encoding's family, with their values for valid parameters; none for a family
 // without derived numbers (sinusoidal, learned, none).
 std::optional<Entries> entries(const Params &params);
 // The keys alone, in their order; empty for a family without derived numbers.
 QStringList keys(Encoding encoding);
+// `values` keyed by the keys of `meanings`, in their order ("band_low, band_high" names two): the
+// entries of a family whose words file holds its keys beside their meanings (docs/ARCHITECTURE.md,
+// Adding an encoding family), so that each key is written once. A count of values other than of the
+// keys stops the program.
+Entries keyed(const QList<std::pair<QString, QString>> &meanings, Values values);
 // A value that may be unset: null then.
 Value orNull(const std::optional<double> &value);
 Value orNull(const std::optional<std::int64_t> &value);

@@ -132,6 +132,22 @@ void copyGroup(Params &to, const Params &from, Encoding family)
     }
 }
 
+FamilySpec fromWords(const FamilyWords &words, FamilyKind kind)
+{
+    FamilySpec spec;
+    spec.word = words.text(u"word"_s);
+    spec.kind = kind;
+    spec.help = words.text(u"help"_s);
+    spec.formula = words.text(u"formula"_s);
+    if (words.has(u"heading"_s))
+        spec.heading = words.text(u"heading"_s);
+    if (words.has(u"describeSource"_s))
+        spec.describeSource = words.text(u"describeSource"_s);
+    if (words.has(u"describeKeys"_s))
+        spec.describeKeys = words.meanings(u"describeKeys"_s);
+    return spec;
+}
+
 } // namespace Families
 
 } // namespace posenc

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Description.h"
+#include "FamilyWords.h"
 #include "LessonNumbers.h"
 #include "ParamTable.h"
 #include "Params.h"
@@ -152,6 +153,11 @@ QString insteadOfTerm(Encoding encoding);
 
 // `to` with `from`'s group of `family`'s parameters (params.rope for RoPE).
 void copyGroup(Params &to, const Params &from, Encoding family);
+
+// A descriptor of `kind` with the words of its words file (docs/ARCHITECTURE.md, Adding an encoding
+// family): its "word", "help" and "formula", and its "heading", "describeSource" and "describeKeys"
+// where the file has them.
+FamilySpec fromWords(const FamilyWords &words, FamilyKind kind);
 
 } // namespace Families
 

@@ -39,32 +39,32 @@ bool headsValid(const Family &family, const Params &params)
 
 namespace {
 
-// A row of H or K: the family's words, its control from 0 to H's greatest, idle under another
-// encoding.
-ParamSpec headsControl(ParamSpec s, const Family &family, QString help, QString label,
-                       std::function<QString(const Params &)> formula)
+// A row of H or K: the words of its key in the family's words file, its control from 0 to H's
+// greatest, idle under another encoding, its tooltip the file's then `now`'s.
+ParamSpec headsControl(ParamSpec s, const Family &family, std::function<QString(const Params &)> now)
 {
-    s.help = std::move(help);
-    s.label = std::move(label);
+    const FamilyWords words = family.words.part(u"rows"_s).part(s.key);
+    s.help = words.text(u"help"_s);
+    s.label = words.text(u"label"_s);
     s.controlMin = 0;
     s.controlMax = family.heads.maxHeads;
     s.idle = ParamRows::familyIdle(family.encoding);
-    s.formula = std::move(formula);
+    s.formula = [text = words.text(u"formula"_s), now = std::move(now)](const Params &p) { return text + now(p); };
     return s;
 }
 
 } // namespace
 
-ParamSpec headsRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula)
+ParamSpec headsRow(const Family &family, std::function<QString(const Params &)> now)
 {
     return headsControl(ParamRows::integer(family.heads.headsKey, ParamGroup::Family, family.heads.heads,
                                            [max = family.heads.maxHeads](const Params &) {
                                                return std::pair<std::int64_t, std::int64_t>(1, max);
                                            }),
-                        family, std::move(help), std::move(label), std::move(formula));
+                        family, std::move(now));
 }
 
-ParamSpec headRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula)
+ParamSpec headRow(const Family &family, std::function<QString(const Params &)> now)
 {
     // Head K is one of the H heads: its range follows H while H is valid.
     const auto bounds = [family](const Params &p) {
@@ -73,45 +73,46 @@ ParamSpec headRow(const Family &family, QString help, QString label, std::functi
     };
     return headsControl(ParamRows::integer(family.heads.headKey, ParamGroup::Family, family.heads.head, bounds,
                                            u" (%1)"_s.arg(family.heads.headsKey)),
-                        family, std::move(help), std::move(label), std::move(formula));
+                        family, std::move(now));
 }
 
-ParamSpec maskRow(const Family &family, MaskWords words)
+ParamSpec maskRow(const Family &family)
 {
-    ParamSpec s = family.maskChoice(std::move(words.choices));
-    s.help = std::move(words.help);
+    const FamilyWords words = family.words.part(u"rows"_s).part(family.maskKey);
+    ParamSpec s = family.maskChoice(words.texts(u"choices"_s));
+    s.help = words.text(u"help"_s);
     s.label = QString(family.maskKey).replace(u'-', u'_');
-    s.choiceLabels = std::move(words.choiceLabels);
+    s.choiceLabels = words.texts(u"choiceLabels"_s);
     s.idle = ParamRows::familyIdle(family.encoding);
-    s.formula = std::move(words.formula);
+    s.formula = [text = words.text(u"formula"_s)](const Params &) { return text; };
     return s;
 }
 
-FamilySpec spec(const Family &family, Words words)
+FamilySpec spec(const Family &family, Parts parts)
 {
-    FamilySpec spec;
-    spec.word = std::move(words.word);
-    spec.kind = FamilyKind::ScoreBias;
-    spec.help = std::move(words.help);
-    spec.formula = std::move(words.formula);
+    FamilySpec spec = Families::fromWords(family.words, FamilyKind::ScoreBias);
     spec.heading = family.name;
-    spec.rows = std::move(words.rows);
-    spec.describe = [family, shape = words.shape, own = words.describe](const Params &params) {
+    spec.rows = std::move(parts.rows);
+    const QList<std::pair<QString, QString>> shapeKeys
+        = parts.shape ? family.words.meanings(u"shapeKeys"_s) : QList<std::pair<QString, QString>>();
+    spec.describe = [family, shapeKeys, ownKeys = spec.describeKeys, shape = parts.shape,
+                     own = parts.describe](const Params &params) {
         Description::Entries entries {{u"heads"_s, heads(family, params)}, {u"head"_s, head(family, params)}};
         if (shape)
-            std::ranges::move(shape(params), std::back_inserter(entries));
+            std::ranges::move(Description::keyed(shapeKeys, shape(params)), std::back_inserter(entries));
         if (!family.maskKey.isEmpty())
             entries.emplace_back(u"mask"_s, ParamText::get(params, family.maskKey));
-        std::ranges::move(own(params), std::back_inserter(entries));
+        std::ranges::move(Description::keyed(ownKeys, own(params)), std::back_inserter(entries));
         return entries;
     };
-    spec.describeSource = std::move(words.describeSource);
-    spec.describeKeys = {{u"heads, head"_s, u"H and the head K (1..H)"_s}};
-    spec.describeKeys += words.shapeKeys;
+    // The meanings in describe's order: the kit's heads and head, then the family's.
+    QList<std::pair<QString, QString>> meanings {{u"heads, head"_s, u"H and the head K (1..H)"_s}};
+    meanings += shapeKeys;
     if (!family.maskKey.isEmpty())
-        spec.describeKeys.append({u"mask"_s, std::move(words.maskMeaning)});
-    spec.describeKeys += words.describeKeys;
-    spec.defaultFigures = std::move(words.defaultFigures);
+        meanings.append({u"mask"_s, family.words.text(u"maskMeaning"_s)});
+    spec.describeKeys = meanings + spec.describeKeys;
+    spec.defaultFigures = std::move(parts.defaultFigures);
+    spec.lessonNumbers = std::move(parts.lessonNumbers);
     spec.score
         = FamilyScore {family.name + u" bias"_s, [family](const Params &p, std::int64_t query, std::int64_t key) {
                            const double bias = family.at(p, key - query);

@@ -2,6 +2,7 @@
 
 #include "Description.h"
 #include "FamilySpec.h"
+#include "FamilyWords.h"
 #include "ParamTable.h"
 #include "Params.h"
 #include "Quantity.h"
@@ -19,7 +20,8 @@
 // heads H and K, and its bias table, head K's [max_len, max_len], filled as a table of offsets
 // (RelativeTable), its mask row, and its descriptor (spec) with the describe entries and the score
 // every such family has. A family gives its formula (the bias at an offset), its parameters and
-// its words; check's HeadBiasFit and render's HeadBiasModel take the same Family.
+// its words (its words file: docs/ARCHITECTURE.md, Adding an encoding family); check's HeadBiasFit
+// and render's HeadBiasModel take the same Family.
 namespace posenc::HeadBias {
 
 // Where a family keeps its heads: H and the head K shown (1..H), their rows' keys, H's greatest.
@@ -35,6 +37,9 @@ struct Family
     Encoding encoding = {};
     QString name; // "ALiBi": "ALiBi bias", "ALiBi's attention heads"
     QString table; // its bias table's word, "alibi-bias"
+    // Its words file (<Family>Words.json): its descriptor's words and describe's meanings, and under
+    // "rows" the words of its rows of H, K and the mask, by key.
+    FamilyWords words;
     Heads heads;
     QString maskKey; // its mask row's key: "alibi", "sandwich-mask"; empty: it has one mask
     // Its mask row's choice of `words` (ParamRows::choice of its group's member `mask`).
@@ -48,8 +53,8 @@ struct Family
     // The largest |bias| head K gives in the table: its colour scale's half width.
     std::function<double(const Params &)> bound;
     // Its words: what its bias is made of, for the reason other families have no such table
-    // ("head slopes"); its table's line of `posenc table --help`; and its title's parts at the
-    // parameters ("head 3 of 12", "causal, L = 1,024").
+    // ("head slopes"), and its table's line of `posenc table --help`, its words file's "madeOf" and
+    // "tableHelp"; and its title's parts at the parameters ("head 3 of 12", "causal, L = 1,024").
     QString madeOf;
     QString tableHelp;
     std::function<QStringList(const Params &)> tableParameters;
@@ -62,14 +67,18 @@ struct Keys
 };
 
 // The Family of the group of Params `group` (params.alibi), whose members `heads` and `head` are H
-// and K and whose kMaxHeads is H's greatest: its identity, which the family completes with its
-// formula and words. A family whose reference has one mask names none (keys.mask empty).
-template<class Group> Family family(Encoding encoding, Group Params::*group, QString name, Keys keys)
+// and K and whose kMaxHeads is H's greatest: its identity and the words of its file `words`, which the
+// family completes with its formula. A family whose reference has one mask names none (keys.mask
+// empty).
+template<class Group> Family family(Encoding encoding, Group Params::*group, QString name, FamilyWords words, Keys keys)
 {
     Family f;
     f.encoding = encoding;
     f.name = std::move(name);
     f.table = std::move(keys.table);
+    f.madeOf = words.text(QStringLiteral("madeOf"));
+    f.tableHelp = words.text(QStringLiteral("tableHelp"));
+    f.words = std::move(words);
     f.heads = {[group](Params &p) -> std::int64_t & { return (p.*group).heads; },
                [group](Params &p) -> std::int64_t & { return (p.*group).head; }, std::move(keys.heads),
                std::move(keys.head), Group::kMaxHeads};
@@ -79,9 +88,9 @@ template<class Group> Family family(Encoding encoding, Group Params::*group, QSt
 
 // The same with its mask, the member `mask` of its group, chosen by the row keys.mask.
 template<class Group, class Mask>
-Family family(Encoding encoding, Group Params::*group, Mask Group::*mask, QString name, Keys keys)
+Family family(Encoding encoding, Group Params::*group, Mask Group::*mask, QString name, FamilyWords words, Keys keys)
 {
-    Family f = family(encoding, group, std::move(name), std::move(keys));
+    Family f = family(encoding, group, std::move(name), std::move(words), std::move(keys));
     f.maskChoice = [group, mask, key = f.maskKey](QStringList words) {
         return ParamRows::choice(key, ParamGroup::Family, group, mask, std::move(words));
     };
@@ -97,39 +106,34 @@ std::int64_t heads(const Family &family, const Params &params);
 std::int64_t head(const Family &family, const Params &params);
 bool headsValid(const Family &family, const Params &params);
 
-// Its rows of H and of K, keyed as the family says, idle under another encoding; `help` and
-// `label` as ParamSpec's, `formula` its tooltip.
-ParamSpec headsRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula);
-ParamSpec headRow(const Family &family, QString help, QString label, std::function<QString(const Params &)> formula);
+// Its rows of H and of K, keyed as the family says, idle under another encoding, with the words of
+// their keys in its words file ("help", "label", and "formula", the tooltip's text); `now` adds to
+// the tooltip what it is at the parameters.
+ParamSpec headsRow(const Family &family, std::function<QString(const Params &)> now);
+ParamSpec headRow(const Family &family, std::function<QString(const Params &)> now);
 
-// Its mask row: the choice among `choices`, labelled by its key, idle under another encoding;
-// `help`, `choiceLabels` and `formula` as ParamSpec's.
-struct MaskWords
-{
-    QStringList choices, choiceLabels;
-    QString help;
-    std::function<QString(const Params &)> formula;
-};
-ParamSpec maskRow(const Family &family, MaskWords words);
+// Its mask row: the choice among the words file's "choices" of its key, labelled by its key, idle
+// under another encoding; its "choiceLabels", "help" and "formula" as ParamSpec's.
+ParamSpec maskRow(const Family &family);
 
-// What a family of the kit says of itself beyond its Family: FamilySpec's words, rows and views, and
-// its describe entries other than the shared heads, head and mask (`shape`, printed between head
-// and mask, Sandwich's head_dim; `describe`, after the mask), each key's meaning beside them.
-struct Words
+// What a family of the kit gives its descriptor beyond its Family and its words: its rows, views
+// and lessons' numbers (none unless given), and the values of its describe entries other than the shared heads, head
+// and mask, keyed by its words file (`shape`, printed between head and mask, by its "shapeKeys": Sandwich's head_dim;
+// `describe`, after the mask, by its "describeKeys").
+struct Parts
 {
-    QString word {}, help {}, formula {};
     std::function<QList<ParamSpec>()> rows {};
-    std::function<Description::Entries(const Params &)> shape {}, describe {};
-    QString describeSource {};
-    QString maskMeaning {}; // "causal or symmetric"
-    QList<std::pair<QString, QString>> shapeKeys {}, describeKeys {};
+    std::function<Description::Values(const Params &)> shape {}, describe {};
     QList<DefaultFigure> defaultFigures {};
+    std::function<QList<LessonNumbers::Entry>()> lessonNumbers {};
 };
 
-// Its descriptor: a bias on the scores under its name's heading, `words`' rows and views; describe
-// prints heads, head, the shape's entries, mask (where it has a row) and its own; its score of two ids is `at` of their
-// offset where finite.
-FamilySpec spec(const Family &family, Words words);
+// Its descriptor: a bias on the scores under its name's heading, with the words of its words file
+// (Families::fromWords; each key's meaning: the shared heads and head's, then its "shapeKeys", its
+// "maskMeaning" where it has a mask row, its "describeKeys"), `parts`' rows and views; describe
+// prints heads, head, the shape's entries, mask (where it has a row) and its own, each keyed as its
+// meaning says; its score of two ids is `at` of their offset where finite.
+FamilySpec spec(const Family &family, Parts parts);
 
 // Its bias table as the quantity `quantity`: head K's bias of query i for key j, reading the
 // family's rows.

@@ -1,21 +1,32 @@
 #include "RelativeBuckets.h"
 
+#include <algorithm>
+#include <iterator>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::RelativeBuckets {
 
 namespace {
 
-// A row of the family's: labelled by its key ("t5_buckets"), idle under another encoding, its
-// tooltip `words` and, where `valid`, `now`.
-ParamSpec own(const Family &family, ParamSpec s, QString help, std::function<QString()> words,
-              std::function<QString(const Params &)> now, std::function<bool(const Params &)> valid)
+// The words of the family's row `key` in its words file.
+FamilyWords rowWords(const Family &family, const QString &key)
 {
+    return family.words.part(u"rows"_s).part(key);
+}
+
+// A row of the family's: labelled by its key ("t5_buckets"), idle under another encoding, its help
+// and tooltip its words file's and, where `valid`, `now`.
+ParamSpec own(const Family &family, ParamSpec s, std::function<QString(const Params &)> now,
+              std::function<bool(const Params &)> valid)
+{
+    const FamilyWords words = rowWords(family, s.key);
     s.label = QString(s.key).replace(u'-', u'_');
-    s.help = std::move(help);
+    s.help = words.text(u"help"_s);
     s.controlMin = 0;
     s.idle = ParamRows::familyIdle(family.encoding);
-    s.formula = [words, now, valid](const Params &p) { return valid(p) ? words() + now(p) : words(); };
+    s.formula
+        = [text = words.text(u"formula"_s), now, valid](const Params &p) { return valid(p) ? text + now(p) : text; };
     return s;
 }
 
@@ -64,25 +75,24 @@ LessonNumbers::Number bucketNumber(const Family &family, const Params &params, s
     return whenValid(family, params, [&] { return LessonNumbers::integer(family.ofOffset(params, k)); });
 }
 
-ParamSpec bucketsRow(const Family &family, QString evenNote, QString note, QString whyEven, QString help,
-                     std::function<QString()> words, std::function<QString(const Params &)> now)
+ParamSpec bucketsRow(const Family &family, std::function<QString(const Params &)> now)
 {
     const Settings &settings = family.settings;
+    const FamilyWords words = rowWords(family, settings.bucketsKey);
     ParamSpec s = ParamRows::evenInteger(
         settings.bucketsKey, ParamGroup::Family, settings.buckets,
         [settings](const Params &p) {
             return std::pair<std::int64_t, std::int64_t>(settings.leastBuckets(p), settings.maxBuckets);
         },
-        settings.evenBuckets, std::move(evenNote), std::move(note), std::move(whyEven));
+        settings.evenBuckets, words.text(u"evenNote"_s), words.text(u"note"_s), words.text(u"whyEven"_s));
     s.controlMax = settings.maxBuckets;
-    return own(family, std::move(s), std::move(help), std::move(words), std::move(now),
-               [family](const Params &p) { return bucketsValid(family, p); });
+    return own(family, std::move(s), std::move(now), [family](const Params &p) { return bucketsValid(family, p); });
 }
 
 ParamSpec limitRow(const Family &family, std::function<std::int64_t(std::int64_t buckets)> floor, std::int64_t fallback,
-                   QString floorName, std::function<QString(const Params &)> why, QString help,
-                   std::function<QString()> words, std::function<QString(const Params &)> now)
+                   std::function<QString(const Params &)> why, std::function<QString(const Params &)> now)
 {
+    const QString floorName = rowWords(family, family.settings.limitKey).text(u"floorName"_s);
     // The floor where the bucket count is valid.
     const auto least = [family, floor](const Params &p) {
         return bucketsValid(family, p) ? std::optional(floor(buckets(family, p))) : std::nullopt;
@@ -100,30 +110,21 @@ ParamSpec limitRow(const Family &family, std::function<std::int64_t(std::int64_t
     };
     ParamSpec s = ParamRows::integer(family.settings.limitKey, ParamGroup::Family, family.settings.limit, bounds, note);
     s.controlMax = Params::kMaxLen;
-    return own(family, std::move(s), std::move(help), std::move(words), std::move(now), valid);
+    return own(family, std::move(s), std::move(now), valid);
 }
 
-FamilySpec spec(const Family &family, std::function<QList<Derived>(const Params &)> derived)
+FamilySpec spec(const Family &family, Parts parts)
 {
-    FamilySpec spec;
-    spec.kind = FamilyKind::ScoreBias;
-    spec.describe = [family, derived](const Params &p) {
+    FamilySpec spec = Families::fromWords(family.words, FamilyKind::ScoreBias);
+    spec.rows = std::move(parts.rows);
+    spec.lessonNumbers = std::move(parts.lessonNumbers);
+    spec.describe = [family, derived = std::move(parts.derived), keys = spec.describeKeys](const Params &p) {
         Description::Entries entries {{u"buckets"_s, buckets(family, p)},
                                       {family.settings.limitName, limit(family, p)}};
-        for (Derived &d : derived(p))
-            entries.emplace_back(std::move(d.key), std::move(d.value));
+        std::ranges::move(Description::keyed(keys, derived(p)), std::back_inserter(entries));
         return entries;
     };
-    // The meanings are the same at any settings: read at the defaults.
-    spec.describeKeys = {{u"buckets, %1"_s.arg(family.settings.limitName), u"the parameters"_s}};
-    QStringList keys;
-    for (const Derived &d : derived(Params {})) {
-        keys.append(d.key);
-        if (!d.meaning.isEmpty()) {
-            spec.describeKeys.append({keys.join(u", "_s), d.meaning});
-            keys.clear();
-        }
-    }
+    spec.describeKeys.prepend({u"buckets, %1"_s.arg(family.settings.limitName), u"the parameters"_s});
     // X is s·E alone: its heatmap beside the buckets, which act on the scores.
     spec.defaultFigures = {
         {u"buckets"_s, {}}, {u"families"_s, {}}, {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}}, {u"magnitudes"_s, {}}};

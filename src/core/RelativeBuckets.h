@@ -1,6 +1,7 @@
 #pragma once
 
 #include "FamilySpec.h"
+#include "FamilyWords.h"
 #include "LessonNumbers.h"
 #include "ParamTable.h"
 #include "Params.h"
@@ -16,8 +17,8 @@
 // Adding an encoding family), written once: the bucket of a key's offset at the family's settings,
 // why there is none, its two settings (the buckets and the limit its logarithmic buckets are scaled
 // to) and their rows, its descriptor's shared part and the lessons' numbers of it. A family gives its
-// formula, its other settings and its words; render's BucketPanel and check's BucketFit take the same
-// Family.
+// formula, its other settings and its words (its words file: docs/ARCHITECTURE.md, Adding an encoding
+// family); render's BucketPanel and check's BucketFit take the same Family.
 namespace posenc::RelativeBuckets {
 
 // Where a family keeps its bucket count and its limit (T5's max_distance, DeBERTa's max_position),
@@ -55,6 +56,9 @@ struct Family
 {
     Encoding encoding = {};
     QString name; // "T5": "T5 bucket"
+    // Its words file (<Family>Words.json): its descriptor's words and describe's meanings, and under
+    // "rows" the words of its rows of the bucket count and the limit, by key.
+    FamilyWords words;
     Settings settings;
     // The bucket of the key's offset k = j − i at the settings: its reference function.
     std::function<std::int64_t(const Params &, std::int64_t k)> ofOffset;
@@ -82,33 +86,33 @@ LessonNumbers::Number bucketNumber(const Family &family, const Params &params, s
 LessonNumbers::Number whenValid(const Family &family, const Params &params,
                                 const std::function<LessonNumbers::Number()> &value);
 
-// Its row of the bucket count, keyed as its settings say, within their counts: an odd count where
-// they must be even refused with `whyEven` (ParamRows::evenInteger's `evenNote` and `note` beside
-// the range). `help` as ParamSpec's; its tooltip `words`, then `now` (the numbers at the settings)
-// where the count is valid. Idle under another encoding.
-ParamSpec bucketsRow(const Family &family, QString evenNote, QString note, QString whyEven, QString help,
-                     std::function<QString()> words, std::function<QString(const Params &)> now);
-// Its row of the limit: more than `floor` of the bucket count (`floorName`, "t5-buckets / 2"; where
-// the count is not valid, more than `fallback`), up to max_len's greatest, the floor and `why` in the
-// range's words; `help`, `words` and `now` as bucketsRow's, `now` where the limit is valid too.
+// Its row of the bucket count, keyed as its settings say, within their counts, with the words of its
+// key in the family's words file: an odd count where they must be even refused with "whyEven"
+// (ParamRows::evenInteger's "evenNote" and "note" beside the range); "help" as ParamSpec's; its
+// tooltip "formula", then `now` (the numbers at the settings) where the count is valid. Idle under
+// another encoding.
+ParamSpec bucketsRow(const Family &family, std::function<QString(const Params &)> now);
+// Its row of the limit: more than `floor` of the bucket count (the file's "floorName", "t5-buckets /
+// 2"; where the count is not valid, more than `fallback`), up to max_len's greatest, the floor and
+// `why` in the range's words; "help", "formula" and `now` as bucketsRow's, `now` where the limit is
+// valid too.
 ParamSpec limitRow(const Family &family, std::function<std::int64_t(std::int64_t buckets)> floor, std::int64_t fallback,
-                   QString floorName, std::function<QString(const Params &)> why, QString help,
-                   std::function<QString()> words, std::function<QString(const Params &)> now);
+                   std::function<QString(const Params &)> why, std::function<QString(const Params &)> now);
 
-// A number `posenc describe` prints after a family's parameters: its key, its value, and its
-// meaning for `posenc describe --help`, where a key of no meaning is told with the next one's
-// ("bucket_at_max_position, bucket_at_max_len").
-struct Derived
+// What a family of the kit gives its descriptor beyond its Family and its words: its rows, the values
+// `posenc describe` prints after its two settings (`derived`, keyed by its words file's
+// "describeKeys") and its lessons' numbers.
+struct Parts
 {
-    QString key;
-    Description::Value value;
-    QString meaning;
+    std::function<QList<ParamSpec>()> rows {};
+    std::function<Description::Values(const Params &)> derived {};
+    std::function<QList<LessonNumbers::Entry>()> lessonNumbers {};
 };
 
-// Its descriptor's shared part: a bias on the scores, its bucket as the families figure's score,
-// the buckets figure first among its views, and `posenc describe`'s entries and their meanings: its
-// two settings ("buckets", its limit), then `derived` at the settings. The family adds its identity,
-// rows, source and lessons' numbers.
-FamilySpec spec(const Family &family, std::function<QList<Derived>(const Params &)> derived);
+// Its descriptor: a bias on the scores with the words of its words file (Families::fromWords),
+// `parts`' rows and lessons' numbers, its bucket as the families figure's score, the buckets figure
+// first among its views, and `posenc describe`'s entries: its two settings ("buckets", its limit),
+// then `parts.derived` at the settings, their meanings the kit's of the settings, then the file's.
+FamilySpec spec(const Family &family, Parts parts);
 
 } // namespace posenc::RelativeBuckets

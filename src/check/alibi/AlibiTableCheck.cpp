@@ -180,19 +180,15 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return OffsetFit::candidate(e, *reference, toleranceOf(e, *found), [&] { return matchOf(e, *found, reference); });
 }
 
-std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+// The match against exactly the table of `params` (HeadBiasFit::hypothesis's expect).
+TableMatch expect(const TableEvidence &e, const Params &params)
 {
-    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Alibi, u"ALiBi"_s))
-        return *refused;
     Found found;
     found.heads = params.alibi.heads;
     found.head = params.alibi.head;
     found.slope = AlibiSlopes::of(found.heads, found.head);
     found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
-    TableMatch m
-        = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
-    m.params = params;
-    return m;
+    return matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
 }
 
 QList<PublishedForm> publishedForms(std::int64_t)
@@ -211,16 +207,9 @@ QList<PublishedForm> publishedForms(std::int64_t)
 
 TableHypothesis hypothesis()
 {
-    TableHypothesis h;
-    h.tables = {kTable};
-    h.findingKeys = {u"heads"_s, u"head"_s, u"slope"_s, u"mask"_s};
-    h.help = u"head K's bias (L x L, as posenc table alibi-bias writes it): the slope and the fewest heads get_slopes "
-             "gives it to; causal (-inf, or float32's lowest, after the query) or symmetric"_s;
+    // Its words are AlibiWords.json's "check".
+    TableHypothesis h = HeadBiasFit::hypothesis(AlibiSlopes::biasFamily(), fit, expect);
     h.mistakes = {kSlopeMistake};
-    h.fit = fit;
-    h.expect = expect;
-    h.referenceCode
-        = u"ofirpress/attention_with_linear_biases fairseq/models/transformer.py, get_slopes; huggingface/transformers src/transformers/models/bloom/modeling_bloom.py, build_alibi_tensor, and models/mpt/modeling_mpt.py, build_mpt_alibi_tensor"_s;
     h.publishedForms = publishedForms;
     return h;
 }

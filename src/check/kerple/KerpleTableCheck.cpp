@@ -285,10 +285,9 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return OffsetFit::candidate(e, *reference, toleranceOf(e, *best), [&] { return matchOf(e, *best, reference); });
 }
 
-std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+// The match against exactly the table of `params` (HeadBiasFit::hypothesis's expect).
+TableMatch expect(const TableEvidence &e, const Params &params)
 {
-    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Kerple, u"KERPLE"_s))
-        return *refused;
     Found found;
     found.r1 = KerpleBias::r1(params.kerple, params.kerple.head);
     found.r2 = KerpleBias::r2(params.kerple, params.kerple.head);
@@ -297,7 +296,6 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()), false);
     m.findings[0].value = params.kerple.heads;
     m.findings[1].value = params.kerple.head;
-    m.params = params;
     return m;
 }
 
@@ -305,17 +303,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
 
 TableHypothesis hypothesis()
 {
-    TableHypothesis h;
-    h.tables = {kTable};
-    h.findingKeys = {u"heads"_s, u"head"_s, u"r1"_s, u"r2"_s, u"dtype"_s};
-    h.help = u"head K's bias (L x L, as posenc table kerple-bias or KERPLE's ParallelKerpleLog writes it): r1 and r2 "
-             "of the log kernel -r1 log(1 + r2 (i - j)), fitted, and the dtype; after the query 0 (tril) or a mask's "
-             "fill"_s;
-    h.fit = fit;
-    h.expect = expect;
-    h.referenceCode = u"chijames/KERPLE megatron/mpu/layers.py, ParallelKerpleLog.forward"_s;
-    h.publishedForms = [](std::int64_t) { return QList<PublishedForm>(); };
-    return h;
+    // Its words are KerpleWords.json's "check"; it names no mistake of its own.
+    return HeadBiasFit::hypothesis(KerpleBias::biasFamily(), fit, expect);
 }
 
 } // namespace posenc::KerpleTableCheck

@@ -330,10 +330,9 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return c;
 }
 
-std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
+// The match against exactly the table of `params` (HeadBiasFit::hypothesis's expect).
+TableMatch expect(const TableEvidence &e, const Params &params)
 {
-    if (auto refused = OffsetFit::refusal(table, params, kTable, Encoding::Sandwich, u"Sandwich"_s))
-        return *refused;
     Found found;
     found.heads = params.sandwich.heads;
     found.head = params.sandwich.head;
@@ -341,25 +340,16 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     found.scale = SandwichBias::scale(found.heads, found.head);
     found.after.twoSided = params.sandwich.mask == SandwichMask::Bidirectional;
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked());
-    TableMatch m = matchOf(e, found, reference, scored(e, found, *reference).float32Angles);
-    m.params = params;
-    return m;
+    return matchOf(e, found, reference, scored(e, found, *reference).float32Angles);
 }
 
 } // namespace
 
 TableHypothesis hypothesis()
 {
-    TableHypothesis h;
-    h.tables = {kTable};
-    h.findingKeys = {u"heads"_s, u"head"_s, u"head_dim"_s, u"scale"_s, u"mask"_s};
-    h.help = u"head K's bias (L x L, as posenc table sandwich-bias or NeMo's Sandwich writes it): the per-head dim d "
-             "and the scale 8K/H, with the fewest heads that give it; causal (distance 0 after the query, or a "
-             "mask's fill) or bidirectional"_s;
+    // Its words are SandwichWords.json's "check".
+    TableHypothesis h = HeadBiasFit::hypothesis(SandwichBias::biasFamily(), fit, expect);
     h.mistakes = {kScaleMistake};
-    h.fit = fit;
-    h.expect = expect;
-    h.publishedForms = [](std::int64_t) { return QList<PublishedForm>(); };
     return h;
 }
 

@@ -119,8 +119,9 @@ QString maskText(AlibiMask mask)
 const HeadBias::Family &biasFamily()
 {
     static const HeadBias::Family family = [] {
-        HeadBias::Family f = HeadBias::family(Encoding::Alibi, &Params::alibi, &AlibiParams::mask, u"ALiBi"_s,
-                                              {u"heads"_s, u"head"_s, u"alibi"_s, u"alibi-bias"_s});
+        HeadBias::Family f
+            = HeadBias::family(Encoding::Alibi, &Params::alibi, &AlibiParams::mask, u"ALiBi"_s, FamilyWords(u"Alibi"_s),
+                               {u"heads"_s, u"head"_s, u"alibi"_s, u"alibi-bias"_s});
         f.at
             = [](const Params &p, std::int64_t t) { return bias(of(p.alibi.heads, p.alibi.head), 0, t, p.alibi.mask); };
         // A row is affine in the offset: vectorised.
@@ -129,9 +130,6 @@ const HeadBias::Family &biasFamily()
         };
         // The farthest key's finite bias bounds the table: m_K (L - 1).
         f.bound = [](const Params &p) { return of(p.alibi.heads, p.alibi.head) * static_cast<double>(p.maxLen - 1); };
-        f.madeOf = u"head slopes"_s;
-        f.tableHelp = u"head K's bias of query i for key j [max_len, max_len]: causal -m_K (i - j) for j <= i and "
-                      "-inf\n              after, symmetric -m_K |i - j| (alibi)"_s;
         f.tableParameters = [](const Params &p) {
             return QStringList {u"head %1 of %2, %3, L = %4"_s.arg(p.alibi.head)
                                     .arg(p.alibi.heads)

@@ -55,11 +55,14 @@ const RelativeBuckets::Family &bucketFamily()
 {
     // At least 2 buckets, an even count: make_log_bucket_position takes mid = position_buckets // 2.
     static const RelativeBuckets::Family family {
-        Encoding::Deberta, u"DeBERTa"_s,
+        Encoding::Deberta,
+        u"DeBERTa"_s,
+        FamilyWords(u"Deberta"_s),
         RelativeBuckets::settingsOf(
             &Params::deberta, &DebertaParams::maxPosition, u"deberta-buckets"_s, u"deberta-max-position"_s,
             u"max_position"_s, [](const Params &) -> std::int64_t { return 2; }, [](const Params &) { return true; }),
-        ofOffset, problem};
+        ofOffset,
+        problem};
     return family;
 }
 

@@ -126,7 +126,7 @@ QList<std::int64_t> drawnHeads(std::int64_t heads, std::int64_t head)
 const HeadBias::Family &biasFamily()
 {
     static const HeadBias::Family family = [] {
-        HeadBias::Family f = HeadBias::family(Encoding::Kerple, &Params::kerple, u"KERPLE"_s,
+        HeadBias::Family f = HeadBias::family(Encoding::Kerple, &Params::kerple, u"KERPLE"_s, FamilyWords(u"Kerple"_s),
                                               {u"kerple-heads"_s, u"kerple-head"_s, QString(), u"kerple-bias"_s});
         f.at = [](const Params &p, std::int64_t t) { return bias(p.kerple, t); };
         // The bias falls with the distance: the farthest key's bounds the table (float16's farthest
@@ -137,10 +137,6 @@ const HeadBias::Family &biasFamily()
                 farthest = bias(p.kerple, -65504);
             return std::max(std::fabs(farthest), std::numeric_limits<double>::min());
         };
-        f.madeOf = u"its log kernel"_s;
-        f.tableHelp = u"head K's bias of query i for key j [max_len, max_len], as KERPLE's ParallelKerpleLog adds it:\n"
-                      "              -r1_K log(1 + r2_K (i - j)) for j <= i and 0 after i (tril), in kerple-dtype "
-                      "(kerple)"_s;
         f.tableParameters = [](const Params &p) {
             return QStringList {
                 u"head %1 of %2"_s.arg(p.kerple.head).arg(p.kerple.heads),

@@ -35,31 +35,19 @@ bool fitsHeads(const std::vector<double> &list, const Params &p)
 
 ParamSpec headsRow()
 {
-    return HeadBias::headsRow(
-        KerpleBias::biasFamily(),
-        u"KERPLE's attention heads H (num_attention_heads): head h = 1..H has r1_h and r2_h"_s, u"kerple_heads"_s,
-        [](const Params &) {
-            return tr("H, the attention heads. Each head learns its own r1 and r2 (ParallelKerpleLog's bias_p and "
-                      "bias_a, one of each per head), so the heads' biases fall at rates of their own: some heads "
-                      "look far, some near (Chi et al. 2022).");
-        });
+    // Its words are KerpleWords.json's: they say nothing of the parameters.
+    return HeadBias::headsRow(KerpleBias::biasFamily(), [](const Params &) { return QString(); });
 }
 
 ParamSpec headRow()
 {
-    return HeadBias::headRow(
-        KerpleBias::biasFamily(),
-        u"the head K whose bias kerple-bias shows, numbered 1..H: its r1 and r2 are index K - 1 of bias_p, bias_a"_s,
-        u"kerple_head"_s, [](const Params &p) {
-            QString text = tr("K, the head whose bias the tables and figures show, numbered 1 … H: head K adds "
-                              "−r1<sub>K</sub>·log(1 + r2<sub>K</sub>·(i − j)) to query i's score of key j ≤ i.");
-            if (headValid(p) && fitsHeads(p.kerple.r1, p) && fitsHeads(p.kerple.r2, p))
-                text += tr(" Now r1 = %1, r2 = %2: its bias at distance 1 is %3.")
-                            .arg(number(KerpleBias::r1(p.kerple, p.kerple.head)),
-                                 number(KerpleBias::r2(p.kerple, p.kerple.head)),
-                                 number(KerpleBias::bias(p.kerple, -1)));
-            return text;
-        });
+    return HeadBias::headRow(KerpleBias::biasFamily(), [](const Params &p) {
+        if (!headValid(p) || !fitsHeads(p.kerple.r1, p) || !fitsHeads(p.kerple.r2, p))
+            return QString();
+        return tr(" Now r1 = %1, r2 = %2: its bias at distance 1 is %3.")
+            .arg(number(KerpleBias::r1(p.kerple, p.kerple.head)), number(KerpleBias::r2(p.kerple, p.kerple.head)),
+                 number(KerpleBias::bias(p.kerple, -1)));
+    });
 }
 
 // r1 (bias_p) or r2 (bias_a): positive numbers, one for every head or one per head.

@@ -11,12 +11,7 @@ namespace posenc {
 
 FamilySpec makeLearnedFamily()
 {
-    FamilySpec family;
-    family.word = u"learned"_s;
-    family.kind = FamilyKind::Term;
-    family.help = u"a learned table read from a file"_s;
-    family.formula = u"row p + offset of a trained table read from a file (GPT-2, BERT, RoBERTa)"_s;
-    family.heading = u"Learned position table"_s;
+    FamilySpec family = Families::fromWords(FamilyWords(u"Learned"_s), FamilyKind::Term);
     family.rows = LearnedParamRows::rows;
     FamilyTerm term;
     term.parts = [](const Params &params, std::int64_t) {

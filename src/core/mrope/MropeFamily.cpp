@@ -63,37 +63,11 @@ Description::Entries mropeEntries(const Params &params)
 
 FamilySpec makeMropeFamily()
 {
-    FamilySpec family;
-    family.word = u"mrope"_s;
-    family.kind = FamilyKind::Rotation;
-    family.help = u"multimodal RoPE, ids (t, h, w) per token (mrope)"_s;
-    family.formula = u"no term added, X = s·E; each token has ids (t, h, w) and rotary pair i turns by the id of "
-                     "its axis times θ<sub>i</sub>: sections chunked (Qwen2-VL, Qwen2.5-VL) or interleaved "
-                     "(Qwen3-VL)"_s;
-    family.heading = u"M-RoPE"_s;
+    FamilySpec family = Families::fromWords(FamilyWords(u"Mrope"_s), FamilyKind::Rotation);
     family.rows = MropeParamRows::rows;
     // It turns by RoPE's frequencies and reads RoPE's rows: the family it is built on, named.
     family.borrows = {{Encoding::Rope, {}}};
     family.describe = mropeEntries;
-    family.describeSource = u"HF transformers' get_rope_index and the multimodal rotary merge"_s;
-    family.describeKeys = {
-        {u"rope_type"_s, u"the rope_type whose frequencies the pairs turn at"_s},
-        {u"vision_positions, mrope_era"_s, u"whose ids and which transformers' rule"_s},
-        {u"mrope_section, section_sum"_s, u"the pairs of t, h and w as given, and their sum"_s},
-        {u"rotary_dim"_s, u"the columns of a head that turn"_s},
-        {u"pairs_t, pairs_h, pairs_w"_s, u"the pairs each axis owns as the attention applies them"_s},
-        {u"section_honoured"_s,
-         u"whether they are the section's counts (interleaved, a count past a third of the pairs runs off the end)"_s},
-        {u"fastest_pair_t, fastest_pair_h, fastest_pair_w"_s, u"each axis's fastest pair (null if none)"_s},
-        {u"fastest_pair_t_inv_freq, fastest_pair_h_inv_freq, fastest_pair_w_inv_freq"_s, u"its frequency"_s},
-        {u"tokens, image_tokens, video_tokens"_s, u"the prompt's tokens"_s},
-        {u"max_position_id"_s, u"the largest id on any axis"_s},
-        {u"rope_deltas"_s, u"max_position_id + 1 - tokens: what generated tokens add to their cache position"_s},
-        {u"next_position"_s, u"max_position_id + 1: the first generated token's id on all axes"_s},
-        {u"collapsed_video_grids"_s,
-         u"the video grids whose t id equals the grid before's: time truncated away (second_per_grid * tokens_per_second below 1)"_s},
-        {u"attention_factor"_s, u"what multiplies cos and sin"_s},
-    };
     family.defaultFigures = {{u"mrope-positions"_s, {}},
                              {u"mrope-axes"_s, {}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},

@@ -8,11 +8,7 @@ namespace posenc {
 
 FamilySpec makeNoneFamily()
 {
-    FamilySpec family;
-    family.word = u"none"_s;
-    family.kind = FamilyKind::Term;
-    family.help = u"none (NoPE)"_s;
-    family.formula = u"no position term, X = s·E (NoPE)"_s;
+    FamilySpec family = Families::fromWords(FamilyWords(u"None"_s), FamilyKind::Term);
     family.rows = [] { return QList<ParamSpec>(); };
     // X is s·E alone: its heatmap first.
     family.defaultFigures = {{u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},

@@ -54,32 +54,13 @@ Description::Entries rope2dEntries(const Params &params)
 
 FamilySpec makeRope2dFamily()
 {
-    FamilySpec family;
-    family.word = u"rope-2d"_s;
-    family.kind = FamilyKind::Rotation;
-    family.help = u"2-D RoPE of a vision model's patch grid (rope-2d)"_s;
-    family.formula = u"no term added; a patch's query and key are rotated by its row and column, the pairs "
-                     "split between the axes as the Qwen-VL ViT, Pixtral, FLUX's EmbedND or RoPE-ViT's axial "
-                     "form split them"_s;
-    family.heading = u"2-D RoPE"_s;
+    FamilySpec family = Families::fromWords(FamilyWords(u"Rope2d"_s), FamilyKind::Rotation);
     family.rows = Rope2dParamRows::rows;
     // The families it is built on, named: the rows of theirs it reads as they are.
     family.borrows = {{Encoding::Rope, {u"head-dim"_s, u"rope-theta"_s}, true},
                       {Encoding::Mrope, {u"spatial-merge-size"_s}, false},
                       {Encoding::Sincos2d, {u"grid"_s}, false}};
     family.describe = rope2dEntries;
-    family.describeSource
-        = u"the Qwen-VL ViT's rot_pos_emb, Pixtral's, FLUX's EmbedND and RoPE-ViT's axial frequencies"_s;
-    family.describeKeys = {
-        {u"rope_2d_style"_s, u"the split of the pairs"_s},
-        {u"patches"_s, u"H x W"_s},
-        {u"head_dim"_s, u"the columns of a head that turn"_s},
-        {u"pairs_row, pairs_column, pairs_constant"_s,
-         u"the pairs each axis owns (FLUX's t and l axes are constant for an image)"_s},
-        {u"slowest_row_inv_freq, slowest_column_inv_freq"_s, u"each grid axis's slowest pair"_s},
-        {u"text_ids"_s,
-         u"flux: where the text tokens sit (FLUX.1's all at the top-left patch's rotation, FLUX.2's on their own axis)"_s},
-    };
     family.defaultFigures = {{u"rope-2d-similarity"_s, {}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},

@@ -107,19 +107,15 @@ Description describe(const Params &params)
 const HeadBias::Family &biasFamily()
 {
     static const HeadBias::Family family = [] {
-        HeadBias::Family f
-            = HeadBias::family(Encoding::Sandwich, &Params::sandwich, &SandwichParams::mask, u"Sandwich"_s,
-                               {u"sandwich-heads"_s, u"sandwich-head"_s, u"sandwich-mask"_s, u"sandwich-bias"_s});
+        HeadBias::Family f = HeadBias::family(
+            Encoding::Sandwich, &Params::sandwich, &SandwichParams::mask, u"Sandwich"_s, FamilyWords(u"Sandwich"_s),
+            {u"sandwich-heads"_s, u"sandwich-head"_s, u"sandwich-mask"_s, u"sandwich-bias"_s});
         f.at = [](const Params &p, std::int64_t t) { return bias(p.sandwich, 0, t); };
         // Its frequencies are computed once a row, for all of its offsets.
         f.biases = [](const Params &p, std::int64_t first, std::int64_t count, float *out) {
             biases(p.sandwich, frequencies(p.sandwich.headDim), first, count, out);
         };
         f.bound = [](const Params &p) { return largest(p.sandwich, p.sandwich.head); };
-        f.madeOf = u"its cosine sums"_s;
-        f.tableHelp = u"head K's bias of query i for key j [max_len, max_len], as NeMo's Sandwich returns it:\n"
-                      "              (sum_k cos(r / 10000^(2k/d)) - d/2) / (8K/H), r = |i - j|, 0 after i when "
-                      "causal (sandwich)"_s;
         f.tableParameters = [](const Params &p) {
             const QString mask = ParamText::get(p, u"sandwich-mask"_s);
             return QStringList {u"head %1 of %2"_s.arg(p.sandwich.head).arg(p.sandwich.heads),

@@ -24,36 +24,25 @@ bool headDimValid(const Params &p)
 
 ParamSpec headsRow()
 {
-    return HeadBias::headsRow(
-        SandwichBias::biasFamily(),
-        u"Sandwich's attention heads H (num_attention_heads): head h = 1..H divides its bias by 8h/H"_s,
-        u"sandwich_heads"_s, [](const Params &p) {
-            QString text = tr("H, the attention heads (NeMo's num_attention_heads). Head h divides the shared sum by "
-                              "h·8/H, as ALiBi's slopes shrink with the head: head 1 scales it by H/8, head H by 1/8 "
-                              "(Chi et al. 2023).");
-            if (HeadBias::headsValid(SandwichBias::biasFamily(), p))
-                text += tr(" Now head 1 × %1, head %2 × 0.125.")
-                            .arg(NumberText::compact(1.0 / SandwichBias::scale(p.sandwich.heads, 1), 5))
-                            .arg(p.sandwich.heads);
-            return text;
-        });
+    // Its words are SandwichWords.json's; the scales at the parameters follow them.
+    return HeadBias::headsRow(SandwichBias::biasFamily(), [](const Params &p) {
+        if (!HeadBias::headsValid(SandwichBias::biasFamily(), p))
+            return QString();
+        return tr(" Now head 1 × %1, head %2 × 0.125.")
+            .arg(NumberText::compact(1.0 / SandwichBias::scale(p.sandwich.heads, 1), 5))
+            .arg(p.sandwich.heads);
+    });
 }
 
 ParamSpec headRow()
 {
-    return HeadBias::headRow(
-        SandwichBias::biasFamily(),
-        u"the head K whose bias sandwich-bias shows, numbered 1..H: NeMo's bias_scales are arange(1, H + 1)"_s,
-        u"sandwich_head"_s, [](const Params &p) {
-            QString text = tr("K, the head whose bias the tables and figures show, numbered 1 … H: NeMo's bias_scales "
-                              "are torch.arange(1, H + 1), so head K (index K − 1 of its first dimension) divides by "
-                              "K·8/H.");
-            if (HeadBias::headsValid(SandwichBias::biasFamily(), p) && p.sandwich.head >= 1
-                && p.sandwich.head <= p.sandwich.heads)
-                text += tr(" Now 8K/H = %1.")
-                            .arg(NumberText::compact(SandwichBias::scale(p.sandwich.heads, p.sandwich.head), 5));
-            return text;
-        });
+    return HeadBias::headRow(SandwichBias::biasFamily(), [](const Params &p) {
+        if (!HeadBias::headsValid(SandwichBias::biasFamily(), p) || p.sandwich.head < 1
+            || p.sandwich.head > p.sandwich.heads)
+            return QString();
+        return tr(" Now 8K/H = %1.")
+            .arg(NumberText::compact(SandwichBias::scale(p.sandwich.heads, p.sandwich.head), 5));
+    });
 }
 
 ParamSpec headDimRow()
@@ -86,18 +75,7 @@ ParamSpec headDimRow()
 ParamSpec maskRow()
 {
     // NeMo's `bidirectional` flag; its causal form fills the distances after the query with 0, not -inf.
-    return HeadBias::maskRow(
-        SandwichBias::biasFamily(),
-        {.choices = {u"causal"_s, u"bidirectional"_s},
-         .choiceLabels = {u"causal: distance 0 after i (tril)"_s, u"bidirectional: |i − j|"_s},
-         .help = u"NeMo's bidirectional flag: causal (False) sets the distance of every key after the query to 0\n"
-                 "      (torch.tril, not -inf: the attention mask hides them elsewhere); bidirectional keeps |i - j|"_s,
-         .formula = [](const Params &) {
-             return tr("causal (bidirectional=False): NeMo applies torch.tril to the distances, so every key after "
-                       "the query takes distance 0 and the bias of distance 0, (⌈d/2⌉ − d/2)/(8K/H): 0 for an even "
-                       "d. It is not −inf: the decoder's attention mask hides those keys elsewhere.<br>bidirectional: "
-                       "|i − j| on both sides, for an encoder. The two agree at and below the diagonal.");
-         }});
+    return HeadBias::maskRow(SandwichBias::biasFamily());
 }
 
 } // namespace

@@ -85,14 +85,7 @@ QStringList sincos2dCellWords(const Params &params, std::int64_t position, std::
 
 FamilySpec makeSincos2dFamily()
 {
-    FamilySpec family;
-    family.word = u"sincos-2d"_s;
-    family.kind = FamilyKind::Term;
-    family.help = u"sincos-2d (a patch grid's, MAE and DiT)"_s;
-    family.formula = u"PE[row·W + column] = [sin(column·ω<sub>k</sub>) | cos(column·ω<sub>k</sub>) | sin(row·ω"
-                     "<sub>k</sub>) | cos(row·ω<sub>k</sub>)], ω<sub>k</sub> = 10000<sup>−4k/d</sup> "
-                     "(get_2d_sincos_pos_embed: MAE, DiT, SD3)"_s;
-    family.heading = u"2-D sin-cos"_s;
+    FamilySpec family = Families::fromWords(FamilyWords(u"Sincos2d"_s), FamilyKind::Term);
     family.rows = Sincos2dParamRows::rows;
     FamilyTerm term;
     term.parts = [](const Params &params, std::int64_t columns) {
@@ -106,14 +99,6 @@ FamilySpec makeSincos2dFamily()
     term.columnWords = sincos2dColumnWords;
     family.term = term;
     family.describe = sincos2dEntries;
-    family.describeSource = u"get_2d_sincos_pos_embed of MAE, DiT and diffusers"_s;
-    family.describeKeys = {
-        {u"tokens"_s, u"H·W, + 1 with the cls token"_s},
-        {u"grid_h, grid_w, cls_token"_s, u"the grid and the cls row"_s},
-        {u"frequencies"_s, u"d/4: the frequencies of each axis"_s},
-        {u"last_row_coordinate, last_column_coordinate"_s, u"the coordinates of the last patch"_s},
-        {u"slowest_frequency"_s, u"10000^(-(d/4 - 1)/(d/4))"_s},
-    };
     family.defaultFigures = {{u"heatmap"_s, {{u"quantity"_s, u"pe"_s}}},
                              {u"heatmap"_s, {{u"quantity"_s, u"input"_s}}},
                              {u"magnitudes"_s, {}},

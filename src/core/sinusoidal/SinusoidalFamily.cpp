@@ -52,12 +52,7 @@ QStringList sinusoidCellWords(const Params &params, std::int64_t position, std::
 
 FamilySpec makeSinusoidalFamily()
 {
-    FamilySpec family;
-    family.word = u"sinusoidal"_s;
-    family.kind = FamilyKind::Term;
-    family.help = u"the sinusoidal table"_s;
-    family.formula = u"PE = sin, cos(p·w<sub>i</sub>) (Vaswani et al. 2017)"_s;
-    family.heading = u"Sinusoidal PE"_s;
+    FamilySpec family = Families::fromWords(FamilyWords(u"Sinusoidal"_s), FamilyKind::Term);
     family.rows = SinusoidalParamRows::rows;
     FamilyTerm term;
     term.parts = [](const Params &params, std::int64_t columns) {

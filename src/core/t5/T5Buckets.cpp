@@ -99,12 +99,15 @@ const RelativeBuckets::Family &bucketFamily()
     // by zero; the bidirectional map halves the buckets first (num_buckets //= 2), so it takes an
     // even count.
     static const RelativeBuckets::Family family {
-        Encoding::T5, u"T5"_s,
+        Encoding::T5,
+        u"T5"_s,
+        FamilyWords(u"T5"_s),
         RelativeBuckets::settingsOf(
             &Params::t5, &T5Params::maxDistance, u"t5-buckets"_s, u"t5-max-distance"_s, u"max_distance"_s,
             [](const Params &p) -> std::int64_t { return p.t5.causal ? 2 : 4; },
             [](const Params &p) { return !p.t5.causal; }),
-        ofOffset, problem};
+        ofOffset,
+        problem};
     return family;
 }
 

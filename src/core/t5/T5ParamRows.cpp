@@ -17,24 +17,12 @@ QString tr(const char *text)
 
 ParamSpec bucketsRow()
 {
-    return RelativeBuckets::bucketsRow(
-        T5Buckets::bucketFamily(), u" (bidirectional)"_s, u" (t5-causal)"_s,
-        u"is odd: the bidirectional map halves the buckets (num_buckets //= 2), which would leave the last one "
-        "unused"_s,
-        u"relative_attention_num_buckets: the buckets of key - query; the bidirectional map halves them\n"
-        "      between keys before and after the query, so it needs an even count"_s,
-        [] {
-            return tr("relative_attention_num_buckets: each head learns one scalar per bucket of key − query. "
-                      "Bidirectional (the encoder), n = buckets/2 per side, keys after the query in the upper half; "
-                      "causal (the decoder), n = buckets for the keys at or before it. Within a side the distances "
-                      "below max_exact = n/2 have a bucket each, the rest share ⌊logarithmic⌋ buckets up to "
-                      "max_distance, and every farther key the last one, n − 1 (Raffel et al. 2020).");
-        },
-        [](const Params &p) {
-            return tr(" Now %1 buckets a side, exact below %2.")
-                .arg(T5Buckets::sideBuckets(p.t5.buckets, !p.t5.causal))
-                .arg(T5Buckets::maxExact(p.t5.buckets, !p.t5.causal));
-        });
+    // Its words are T5Words.json's; the buckets at the parameters follow them.
+    return RelativeBuckets::bucketsRow(T5Buckets::bucketFamily(), [](const Params &p) {
+        return tr(" Now %1 buckets a side, exact below %2.")
+            .arg(T5Buckets::sideBuckets(p.t5.buckets, !p.t5.causal))
+            .arg(T5Buckets::maxExact(p.t5.buckets, !p.t5.causal));
+    });
 }
 
 ParamSpec maxDistanceRow()
@@ -43,21 +31,11 @@ ParamSpec maxDistanceRow()
     // (max_exact buckets / 2) share max_distance, and the reference divides by
     // ln(max_distance / max_exact), so the decoder needs max_distance > buckets / 2.
     return RelativeBuckets::limitRow(
-        T5Buckets::bucketFamily(), [](std::int64_t buckets) { return buckets / 2; }, 1, u"t5-buckets / 2"_s,
+        T5Buckets::bucketFamily(), [](std::int64_t buckets) { return buckets / 2; }, 1,
         [](const Params &p) {
             return u"a T5 config gives its encoder and its decoder the same max_distance, the decoder's causal "
                    "buckets run logarithmically from max_exact = %1, and the reference divides by ln(max_distance / "
                    "max_exact)"_s.arg(p.t5.buckets / 2);
-        },
-        u"relative_attention_max_distance: the logarithmic buckets are scaled to reach it; the last bucket\n"
-        "      starts a little before it (91 for the encoder's 32 and 128, 113 for the decoder's) and holds every\n"
-        "      farther key"_s,
-        [] {
-            return tr("relative_attention_max_distance: a distance d ≥ max_exact takes bucket max_exact + "
-                      "⌊ln(d/max_exact) / ln(max_distance/max_exact) · (n − max_exact)⌋, computed in float32 as the "
-                      "reference does, and at most n − 1: the last bucket starts where that reaches n − 1, a little "
-                      "before max_distance, and holds every farther key, so a model cannot tell 200 from 20000 (T5: "
-                      "128, the last bucket from 91).");
         },
         [](const Params &p) {
             const std::int64_t last = T5Buckets::sideBuckets(p.t5.buckets, !p.t5.causal) - 1;
