@@ -4,7 +4,9 @@
 // DeBERTa's buckets, Sandwich's bias); each pixel the least and the most of its offsets, sampled
 // past the cap.
 #include "render/FigureExporter.h"
+#include "render/FigureRoom.h"
 #include "render/figures/FamiliesFigure.h"
+#include "render/figures/FamiliesRoom.h"
 
 #include "RelativeSlides.h"
 #include "support/FigureBuilds.h"
@@ -47,9 +49,17 @@ Params settings(std::int64_t maxLen, bool flipped = false)
 
 } // namespace
 
-// The panels a page short of room sets in columns shows at most (FamiliesFigure): the chosen
-// family's and the first others.
-constexpr qsizetype kMostInColumnsShort = 6;
+// The panels a 14-pt slide holds (FamiliesRoom::held): two rows of three.
+constexpr qsizetype kOnASlide = 6;
+
+// The panels' left axis labels of a built figure, in layout order.
+QStringList panelLabels(const QCustomPlot &plot)
+{
+    QStringList labels;
+    for (const QCPAxisRect *rect : FigureBuild::plotRects(plot))
+        labels.append(rect->axis(QCPAxis::atLeft)->label());
+    return labels;
+}
 
 class TestFamiliesFigure : public QObject
 {
@@ -65,6 +75,9 @@ private slots:
     void aSlidesPanelsAreAsHighAndDebertasIsTickedBothSides();
     void everyPanelFitsInColumnsTheHeightNeeds_data();
     void everyPanelFitsInColumnsTheHeightNeeds();
+    void aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind();
+    void theLessonsSlideDrawsKerpleAndSaysHowManyOfHowMany();
+    void aPageThatHoldsEveryPanelDrawsThemAll();
 };
 
 void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
@@ -220,7 +233,7 @@ void TestFamiliesFigure::aSlidesPanelsAreAsHighAndDebertasIsTickedBothSides()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*built->plot());
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    QCOMPARE(rects.size(), std::min(families.size(), kMostInColumnsShort));
+    QCOMPARE(rects.size(), std::min(families.size(), kOnASlide));
     for (const QCPAxisRect *rect : rects)
         QVERIFY2(std::abs(rect->height() - rects.front()->height()) <= 2,
                  qPrintable(u"%1 and %2 high"_s.arg(rect->height()).arg(rects.front()->height())));
@@ -272,7 +285,7 @@ void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*built->plot());
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    QCOMPARE(rects.size(), most > 1 ? std::min(families.size(), kMostInColumnsShort) : families.size());
+    QCOMPARE(rects.size(), slide ? std::min(families.size(), kOnASlide) : families.size());
     QList<int> lefts;
     for (const QCPAxisRect *rect : rects)
         if (!lefts.contains(rect->left()))
@@ -291,6 +304,75 @@ void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
         const bool last = n + columns >= rects.size();
         QCOMPARE(rects[n]->axis(QCPAxis::atBottom)->tickLabels(), last);
     }
+}
+
+// The families lesson's 14-pt slide left out KERPLE, which its text had just introduced: a crowded
+// page dropped panels in the list's order. It keeps the chosen family's, those named, then one of
+// each kind (absolute, none, rotary, bias, bucket) before a second, each round in the list's order.
+void TestFamiliesFigure::aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind()
+{
+    const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
+    const auto words = [&](const QList<bool> &shown) {
+        QStringList list;
+        for (qsizetype n = 0; n < families.size(); ++n)
+            if (shown[n])
+                list.append(families[n]->word);
+        return list.join(u',');
+    };
+    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Rope, {}, 6)), u"sinusoidal,none,rope,alibi,t5,deberta"_s);
+    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Rope, {Encoding::Kerple}, 6)),
+             u"sinusoidal,none,rope,alibi,t5,kerple"_s);
+    // A bias chosen: the next bias (ALiBi's, first in the list) waits for the bucket kind's T5.
+    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Kerple, {}, 5)), u"sinusoidal,none,rope,t5,kerple"_s);
+    // The named come before the kinds: Sandwich's beside KERPLE's, a second bias before a bucket.
+    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Kerple, {Encoding::Sandwich, Encoding::None}, 4)),
+             u"sinusoidal,none,sandwich,kerple"_s);
+    // A chosen family without a panel (the learned table) keeps none of its own.
+    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Learned, {}, 3)), u"sinusoidal,none,rope"_s);
+    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::T5, {}, families.size())).count(u',') + 1, families.size());
+}
+
+// The families lesson on a 14-pt slide: the lesson names KERPLE (--keep), so its panel is drawn,
+// and the title says how many of how many.
+void TestFamiliesFigure::theLessonsSlideDrawsKerpleAndSaysHowManyOfHowMany()
+{
+    Params p = settings(2048);
+    p.encoding = Encoding::Rope;
+    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    FigureState state;
+    state.options.insert(u"keep"_s, u"kerple"_s);
+    const auto built = FigureBuilds::build(u"families"_s, p, slide, state, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QStringList labels = panelLabels(*built->plot());
+    QCOMPARE(labels.size(), kOnASlide);
+    QVERIFY2(labels.filter(u"KERPLE"_s).size() == 1 && labels.filter(u"RoPE"_s).size() == 1,
+             qPrintable(labels.join(u"; ")));
+    const QString title = FigureRoom::fullTitle(*built->plot());
+    const QString count
+        = u"%1 of %2 families"_s.arg(FamiliesModel::countWord(labels.size()), FamiliesModel::panelCount());
+    QVERIFY2(title.contains(count), qPrintable(title));
+    FigureState wrong;
+    wrong.options.insert(u"keep"_s, u"learned"_s);
+    QCOMPARE(FigureBuilds::figure(u"families"_s).model().check(p, wrong).size(), 1);
+}
+
+// Whether a page is crowded is its room's, not a count of panels: a tall page short of room at
+// 14 pt holds every panel in two columns and draws them all, its title a count alone.
+void TestFamiliesFigure::aPageThatHoldsEveryPanelDrawsThemAll()
+{
+    const FigureSize tall = FigureSize::fromInches(QSizeF(25.4 / 2.54, 40.0 / 2.54), 150.0);
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const auto built = FigureBuilds::build(u"families"_s, settings(2048), tall, {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QVERIFY(FigureRoom::shortOfRoom(*built->plot(), 14.0));
+    QCOMPARE(panelLabels(*built->plot()).size(), FamiliesModel::panelFamilies().size());
+    const QString title = FigureRoom::fullTitle(*built->plot());
+    QVERIFY2(title.contains(u"%1 families"_s.arg(FamiliesModel::panelCount()))
+                 && !title.contains(u"of %1 families"_s.arg(FamiliesModel::panelCount())),
+             qPrintable(title));
 }
 
 QTEST_MAIN(TestFamiliesFigure)

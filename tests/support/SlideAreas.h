@@ -25,7 +25,7 @@ inline QList<double> of(const QCustomPlot &plot)
 }
 
 // Plot i at 14 pt against plot i at 4 pt. The families figure alone draws fewer panels on a
-// crowded page (six of seven, FamiliesFigure): there, where the panels are not the same ones in
+// crowded page (as many as it holds, FamiliesRoom): there, where the panels are not the same ones in
 // the same places, each plot drawn is held to a quarter of the largest at 4 pt.
 inline void compare(const QString &figure, const QList<double> &at14, const QList<double> &at4, const QString &what)
 {

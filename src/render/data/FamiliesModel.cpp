@@ -63,6 +63,17 @@ QString FamiliesModel::panelCount()
     return countWord(panelFamilies().size());
 }
 
+QList<Encoding> FamiliesModel::kept(const FigureState &state)
+{
+    QList<Encoding> list;
+    for (const QString &word : state.option(QString::fromUtf16(kKeep)).split(u',', Qt::SkipEmptyParts)) {
+        const std::optional<Encoding> family = Families::fromWord(word.trimmed());
+        if (family && FamilyPanels::of(*family))
+            list.append(*family);
+    }
+    return list;
+}
+
 std::int64_t FamiliesModel::defaultQuery(const Params &params)
 {
     return familiesDefaultQuery(params);
@@ -119,7 +130,15 @@ QList<FigureOption> FamiliesModel::ownOptions() const
     query.valueName = u"I"_s;
     query.help = u"the query position, 0 .. max-len - 1; empty: for alibi-attention under alibi's causal mask the "
                  "last one, else (and always for families) the middle one, (max-len - 1)/2"_s;
-    return {query};
+    FigureOption keep;
+    keep.key = QString::fromUtf16(kKeep);
+    keep.kind = FigureOption::Kind::Text;
+    keep.valueName = u"LIST"_s;
+    keep.inWindow = false;
+    keep.redrawsOnly = true;
+    keep.help = u"families whose panels a page short of room keeps beside the chosen one's, encoding words joined by "
+                "commas (kerple,none); the rest go one of each kind before a second"_s;
+    return {query, keep};
 }
 
 QString FamiliesModel::defaultText(const QString &key, const Params &params) const
@@ -154,6 +173,14 @@ bool FamiliesModel::hasPreview(const FigureRequest &request) const
 
 QList<ParamError> FamiliesModel::checkOptions(const Params &params, const FigureState &state) const
 {
+    const QString keep = state.option(QString::fromUtf16(kKeep));
+    for (const QString &word : keep.split(u',', Qt::SkipEmptyParts)) {
+        const std::optional<Encoding> family = Families::fromWord(word.trimmed());
+        if (!family || !FamilyPanels::of(*family))
+            return {{QString::fromUtf16(kKeep),
+                     u"encoding words of families with a panel in the %1 figure, joined by commas"_s.arg(name()),
+                     QString(), ParamError::quoted(word.trimmed())}};
+    }
     const QString text = state.option(QString::fromUtf16(kQuery)).trimmed();
     if (text.isEmpty())
         return {};

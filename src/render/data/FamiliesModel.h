@@ -40,6 +40,8 @@ class FamiliesModel final : public FigureModel
 public:
     static constexpr char16_t kQuery[] = u"query";
     static constexpr char16_t kOffsetsAxis[] = u"offsets";
+    // The families whose panels a page short of room keeps beside the chosen one's (--keep).
+    static constexpr char16_t kKeep[] = u"keep";
 
     // The query of `state`, or its default: the middle position, whose keys lie on both sides.
     static std::int64_t query(const Params &params, const FigureState &state);
@@ -49,6 +51,8 @@ public:
     static std::optional<FamiliesData> compute(const Params &params, std::int64_t query, double lower, double upper,
                                                int pixels, const std::atomic<bool> *cancel,
                                                std::int64_t budget = FamilyCurves::kMaxEvaluations);
+    // The families `state` names to keep (--keep, encoding words), those with a panel.
+    static QList<Encoding> kept(const FigureState &state);
     // The families that have a panel, in the list's order: the figure's panels.
     static QList<const FamilySpec *> panelFamilies();
     // A count in words up to twelve ("seven"), in digits past it.

@@ -1,5 +1,7 @@
 #include "FamiliesFigure.h"
 
+#include "FamiliesRoom.h"
+
 #include "render/Colormaps.h"
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
@@ -75,27 +77,6 @@ int familiesNotesFrom(qsizetype panels)
 {
     return 26 + 3 * static_cast<int>(panels);
 }
-
-// The columns of panels for a figure `lines` lines of text high: the fewest that leave each panel
-// kPanelLines of them, beside the title, the legend, the caption and the offset axis (about
-// kAroundLines). Six panels of a 14-pt slide or a 640 x 420 view go in two columns of three.
-int familiesColumns(double lines, qsizetype panels)
-{
-    constexpr double kAroundLines = 9.0;
-    constexpr double kPanelLines = 4.0;
-    constexpr int kMostColumns = 3;
-    for (int columns = 1; columns < kMostColumns; ++columns) {
-        const auto rows = static_cast<double>((panels + columns - 1) / columns);
-        if ((lines - kAroundLines) / rows >= kPanelLines)
-            return columns;
-    }
-    return kMostColumns;
-}
-
-// A page short of room (FigureRoom::shortOfRoom) whose panels go in columns shows at most this many:
-// seven left a 14-pt slide's plots 37% of it in three columns (38% in four, tried), and FigureRoom
-// then gave up every panel but the chosen family's; six in two rows of three leave them half.
-constexpr qsizetype kMostPanelsShort = 6;
 
 } // namespace
 
@@ -224,25 +205,27 @@ void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
     m_stack->setColumnStretchFactors(QList<double>(columns, 1.0));
 }
 
-// Every panel, but where they would go in columns on a page short of room the chosen family's and
-// the first others in the list's order, kMostPanelsShort in all (a view of the window stacks all).
-QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines) const
+// Every panel, but on a page short of room as many as it holds (FamiliesRoom): the chosen
+// family's, those the state's --keep names, then one of each kind before a second (a view of the
+// window, not short of room, stacks all).
+QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const FigureState &state)
 {
+    m_othersGiveWay = false;
     const QCustomPlot &plot = *m_title->parentPlot();
     const double points = m_panels.front().rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF();
-    const bool crowded = m_panels.size() > kMostPanelsShort && familiesColumns(lines, m_panels.size()) > 1
-        && FigureRoom::shortOfRoom(plot, points);
-    const bool hasChosen = std::any_of(m_panels.cbegin(), m_panels.cend(),
-                                       [&](const Panel &panel) { return panel.family->encoding == chosen; });
-    qsizetype others = crowded ? kMostPanelsShort - (hasChosen ? 1 : 0) : m_panels.size();
-    QList<bool> shown;
-    for (const Panel &panel : m_panels) {
-        const bool isChosen = panel.family->encoding == chosen;
-        shown.append(isChosen || others > 0);
-        if (!isChosen && others > 0)
-            --others;
-    }
-    return shown;
+    if (!FigureRoom::shortOfRoom(plot, points))
+        return QList<bool>(m_panels.size(), true);
+    const double width = lines * plot.viewport().width() / std::max(plot.viewport().height(), 1);
+    QList<const FamilySpec *> families;
+    for (const Panel &panel : m_panels)
+        families.append(panel.family);
+    // A page that holds no grid of panels (6 x 4 cm) draws them all and FigureRoom gives up all but
+    // the chosen family's, after the texts: its one plot then takes the most of the page.
+    const qsizetype held = FamiliesRoom::held(lines, width, families.size());
+    m_othersGiveWay = held <= 1;
+    if (m_othersGiveWay)
+        return QList<bool>(m_panels.size(), true);
+    return FamiliesRoom::shown(families, chosen, FamiliesModel::kept(state), held);
 }
 
 QList<ViewAxis> FamiliesFigure::viewAxes() const
@@ -272,6 +255,8 @@ QList<PanelExtent> FamiliesFigure::panels(double pixelRatio) const
 void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCPRange &view, bool terse)
 {
     QList<double> lo = d.curve.lo, hi = d.curve.hi;
+    // Where the others give way to the chosen family's panel, the legend is its alone.
+    const bool keyed = !m_othersGiveWay || d.family == m_data->chosen;
     if (panel.lo)
         panel.lo->setData(d.curve.offset, d.curve.lo, true);
     if (panel.hi)
@@ -293,7 +278,7 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
         lo += line.curve.lo;
         hi += line.curve.hi;
         const QString name = terse ? line.terseName : line.name;
-        if (!name.isEmpty()) {
+        if (!name.isEmpty() && keyed) {
             graph->setName(name);
             MeasuredText::addToLegend(graph, m_legend);
         }
@@ -301,7 +286,7 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
     PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
-    if (masked)
+    if (masked && keyed)
         SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
     const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
     PlotItems::vertical(panel.zero, 0.0, y.lower, y.upper);
@@ -363,7 +348,7 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
     return caption.join(u"\n"_s);
 }
 
-void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const FamiliesData>(data);
     const FamiliesData &d = *m_data;
@@ -372,13 +357,13 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     // legends. The notes take a line each: a figure shows them from enough lines of text up.
     const double lines = PlotStyle::textLines(*m_title->parentPlot());
     const bool terse = m_compact || lines < familiesNotesFrom(m_panels.size());
-    const QList<bool> shown = shownPanels(d.chosen, lines);
+    const QList<bool> shown = shownPanels(d.chosen, lines, state);
     m_legend->clearItems();
     for (qsizetype n = 0; n < m_panels.size(); ++n) {
         if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
             fillPanel(m_panels[n], *panelData, view, terse);
     }
-    arrange(familiesColumns(lines, shown.count(true)), shown);
+    arrange(FamiliesRoom::columns(lines, shown.count(true)), shown);
     m_legend->setWrap(4);
     setLabels(terse, d.chosen);
     // On little room the chosen family's panel stays (the first where it has none): the others go.

@@ -37,7 +37,7 @@ private:
         QCPGraph *zero = nullptr; // k = 0, the query's own key
     };
     void arrange(int columns, const QList<bool> &shown);
-    QList<bool> shownPanels(Encoding chosen, double lines) const;
+    QList<bool> shownPanels(Encoding chosen, double lines, const FigureState &state);
     void fillPanel(Panel &panel, const FamilyPanelData &data, const QCPRange &view, bool terse);
     void setLabels(bool terse, Encoding chosen);
     QString caption(const FamiliesData &data, const QCPRange &view, bool terse) const;
@@ -57,6 +57,8 @@ private:
     QCPLegend *m_legend;
     QCPTextElement *m_caption;
     bool m_compact = false;
+    // The page holds no grid of panels: FigureRoom gives up all but the chosen family's.
+    bool m_othersGiveWay = false;
     bool m_terse = false; // the texts the axis labels were set for
     std::optional<Encoding> m_chosen;
     std::shared_ptr<const FamiliesData> m_data;

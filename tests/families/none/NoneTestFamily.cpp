@@ -1,6 +1,9 @@
 // NoPE's test record (tests/support/TestFamily.h): no rows and no tables of its own; its figure of
-// order without positions is drawn under its encoding.
+// order without positions is drawn under its encoding; its panel of the families figure is the
+// term a layer without positions gives the keys the query sees, none.
 #include "support/TestFamily.h"
+
+using namespace Qt::StringLiterals;
 
 POSENC_TEST_FAMILY(None)
 {
@@ -8,6 +11,23 @@ POSENC_TEST_FAMILY(None)
     f.figureParams = [](posenc::Params p) {
         p.encoding = posenc::Encoding::None;
         return p;
+    };
+    // Its panel: one line, 0.0 exactly at every key 0 .. q the query sees (offsets -q .. 0), the
+    // keys after it shaded as masked.
+    f.panel = [](const posenc::Params &, std::int64_t q, const TestPanel &drawn) -> std::optional<QString> {
+        if (drawn.lines.size() != 1)
+            return u"%1 lines"_s.arg(drawn.lines.size());
+        if (!drawn.maskedAfterQuery)
+            return u"the keys after the query not shaded as masked"_s;
+        const posenc::FamilyCurve &line = drawn.lines.front();
+        if (line.offset.isEmpty() || line.offset.front() != double(-q) || line.offset.back() != 0.0)
+            return u"the line does not run over the keys 0 .. q"_s;
+        for (qsizetype n = 0; n < line.offset.size(); ++n) {
+            const double expected = 0.0; // q·k alone: no position term at any offset
+            if (line.lo[n] != expected || line.hi[n] != expected)
+                return u"k %1: %2 .. %3 vs %4"_s.arg(line.offset[n]).arg(line.lo[n]).arg(line.hi[n]).arg(expected);
+        }
+        return std::nullopt;
     };
     return f;
 }
