@@ -3,9 +3,8 @@
 #include "FamilySpec.h"
 #include "NumberText.h"
 #include "SharedParamRows.h"
+#include "TrContext.h"
 #include "positions/BatchParamRows.h"
-
-#include <QCoreApplication>
 
 #include <cmath>
 
@@ -51,10 +50,7 @@ QString numberListText(const std::vector<double> &values)
     return parts.join(u',');
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ParamTable", text);
-}
+constexpr TrContext tr {"ParamTable"};
 
 } // namespace
 

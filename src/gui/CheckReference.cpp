@@ -6,10 +6,10 @@
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "core/FamilySpec.h"
+#include "core/TrContext.h"
 #include "io/TableFile.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -22,10 +22,7 @@ namespace CheckRun {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TableCheckDialog", text);
-}
+constexpr TrContext tr {"TableCheckDialog"};
 
 // The declared reference's matches to stream, or why there is none.
 std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &table,

@@ -2,8 +2,7 @@
 
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -13,10 +12,7 @@ namespace {
 
 const QString kSeparator = u"  ·  "_s;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("HoverReadout", text);
-}
+constexpr TrContext tr {"HoverReadout"};
 
 // The quantities whose cells the readout of a cell already shows.
 bool isCellPart(std::optional<Quantity> quantity)

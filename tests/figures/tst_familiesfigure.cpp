@@ -5,6 +5,8 @@
 // past the cap.
 #include "render/FigureExporter.h"
 #include "render/FigureRoom.h"
+#include "render/data/FamilyPanel.h"
+#include "render/data/HeadBiasPanel.h"
 #include "render/figures/FamiliesFigure.h"
 #include "render/figures/FamiliesRoom.h"
 
@@ -17,6 +19,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -78,6 +81,8 @@ private slots:
     void aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind();
     void theLessonsSlideDrawsKerpleAndSaysHowManyOfHowMany();
     void aPageThatHoldsEveryPanelDrawsThemAll();
+    void headBiasPanelsWordTheirHeadAndTheMaskedKeys();
+    void everyPanelWordsTheOffsetUnderTheMouse();
 };
 
 void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
@@ -373,6 +378,50 @@ void TestFamiliesFigure::aPageThatHoldsEveryPanelDrawsThemAll()
     QVERIFY2(title.contains(u"%1 families"_s.arg(FamiliesModel::panelCount()))
                  && !title.contains(u"of %1 families"_s.arg(FamiliesModel::panelCount())),
              qPrintable(title));
+}
+
+// The head-bias kit's words of a panel and of the value under the mouse (HeadBiasPanel), as the
+// ALiBi, Sandwich and KERPLE panels wrote them each for itself before.
+void TestFamiliesFigure::headBiasPanelsWordTheirHeadAndTheMaskedKeys()
+{
+    const FamilyPanel panel = HeadBiasPanel::named(u"KERPLE"_s, u"bias per head"_s, FamilyPanelStyle::Lines);
+    QCOMPARE(panel.label, u"KERPLE bias"_s);
+    QCOMPARE(panel.terseLabel, u"KERPLE"_s);
+    QCOMPARE(panel.summaryOwner + u' ' + panel.summaryNoun, u"KERPLE's bias per head"_s);
+    QCOMPARE(panel.style, FamilyPanelStyle::Lines);
+
+    const FamilyPanelPoint far = HeadBiasPanel::point(-1.25, -3, 2, 3);
+    QCOMPARE(far.value, std::optional<double>(-1.25));
+    QCOMPARE(far.name, u"k = -3: head 2's bias, distance 3"_s);
+    const FamilyPanelPoint masked = HeadBiasPanel::point(-std::numeric_limits<double>::infinity(), 4, 1);
+    QVERIFY(!masked.value);
+    QCOMPARE(masked.name, u"k = 4: head 1's bias −inf (masked)"_s);
+
+    QCOMPARE(HeadBiasPanel::headsProblem(0, 64, 1), std::optional<QString>(u"heads out of range"_s));
+    QCOMPARE(HeadBiasPanel::headsProblem(65, 64, 1), std::optional<QString>(u"heads out of range"_s));
+    QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 9), std::optional<QString>(u"head K not within 1..H"_s));
+    QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 0), std::optional<QString>(u"head K not within 1..H"_s));
+    QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 8), std::nullopt);
+}
+
+// Every panel that words its value under the mouse names the offset k = j - q, and has a finite
+// value or says why not, at the parameters its record draws it with.
+void TestFamiliesFigure::everyPanelWordsTheOffsetUnderTheMouse()
+{
+    const Params p = settings(64);
+    for (const FamilySpec *family : FamiliesModel::panelFamilies()) {
+        const FamilyPanel *panel = FamilyPanels::of(family->encoding);
+        QVERIFY(panel);
+        if (!panel->valueAt)
+            continue; // a band that reads its value from the band (bandValueName)
+        for (const std::int64_t key : {std::int64_t(10), std::int64_t(20), std::int64_t(30)}) {
+            const std::optional<FamilyPanelPoint> point = panel->valueAt(p, 20, key);
+            QVERIFY2(point, qPrintable(panel->label));
+            QVERIFY2(point->name.startsWith(u"k = %1"_s.arg(key - 20)), qPrintable(point->name));
+            QVERIFY2(point->value ? std::isfinite(*point->value) : point->name.contains(u"masked"_s),
+                     qPrintable(point->name));
+        }
+    }
 }
 
 QTEST_MAIN(TestFamiliesFigure)

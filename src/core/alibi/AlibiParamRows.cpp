@@ -1,10 +1,9 @@
 #include "AlibiParamRows.h"
 
 #include "AlibiSlopes.h"
+#include "core/TrContext.h"
 
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
 
@@ -12,10 +11,7 @@ namespace posenc::AlibiParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("AlibiParamRows", text);
-}
+constexpr TrContext tr {"AlibiParamRows"};
 
 ParamSpec headsRow()
 {

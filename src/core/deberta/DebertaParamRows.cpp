@@ -1,8 +1,7 @@
 #include "DebertaParamRows.h"
 
 #include "DebertaBuckets.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -10,10 +9,7 @@ namespace posenc::DebertaParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("DebertaParamRows", text);
-}
+constexpr TrContext tr {"DebertaParamRows"};
 
 ParamSpec bucketsRow()
 {

@@ -1,10 +1,9 @@
 #include "KerpleParamRows.h"
 
 #include "KerpleBias.h"
+#include "core/TrContext.h"
 
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
 
@@ -12,10 +11,7 @@ namespace posenc::KerpleParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("KerpleParamRows", text);
-}
+constexpr TrContext tr {"KerpleParamRows"};
 
 QString number(double r)
 {

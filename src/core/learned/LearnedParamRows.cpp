@@ -1,6 +1,6 @@
 #include "LearnedParamRows.h"
 
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -8,10 +8,7 @@ namespace posenc::LearnedParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("LearnedParamRows", text);
-}
+constexpr TrContext tr {"LearnedParamRows"};
 
 std::optional<IdleReason> learnedIdle(const Params &params)
 {

@@ -2,11 +2,10 @@
 
 #include "MropePrompt.h"
 #include "MropeRotation.h"
+#include "core/TrContext.h"
 
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
-
-#include <QCoreApplication>
 
 #include <algorithm>
 #include <cmath>
@@ -17,10 +16,7 @@ namespace posenc::MropeParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("MropeParamRows", text);
-}
+constexpr TrContext tr {"MropeParamRows"};
 
 bool underMrope(const Params &p)
 {

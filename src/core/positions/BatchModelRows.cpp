@@ -1,8 +1,7 @@
 #include "BatchModelRows.h"
 
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 #include <cmath>
 
@@ -14,10 +13,7 @@ namespace {
 
 constexpr std::int64_t kMaxScale = Params::kMaxLen;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("BatchModelRows", text);
-}
+constexpr TrContext tr {"BatchModelRows"};
 
 ParamSpec attnScaleRow()
 {

@@ -6,8 +6,7 @@
 #include "BatchLayout.h"
 #include "BatchModelRows.h"
 #include "BatchRowRanges.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -15,10 +14,7 @@ namespace posenc::BatchParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("BatchParamRows", text);
-}
+constexpr TrContext tr {"BatchParamRows"};
 
 std::optional<IdleReason> never(const Params &)
 {

@@ -4,8 +4,6 @@
 
 #include "core/NumberText.h"
 
-#include <QCoreApplication>
-
 #include <algorithm>
 #include <cmath>
 
@@ -16,11 +14,6 @@ namespace posenc::RopeRowParts {
 QString factorRange()
 {
     return u"[%1, %2]"_s.arg(QString::number(kMinFactor), QString::number(kMaxFactor, 'f', 0));
-}
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RopeParamRows", text);
 }
 
 QString number(double value)

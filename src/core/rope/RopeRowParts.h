@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ParamTable.h"
+#include "core/TrContext.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <functional>
@@ -22,7 +23,7 @@ constexpr double kMinFactor = 1e-3;
 QString factorRange();
 
 // The rows' words, translated in the context "RopeParamRows".
-QString tr(const char *text);
+inline constexpr TrContext tr {"RopeParamRows"};
 // A value in a message: the shortest text that reads back as it.
 QString number(double value);
 

@@ -1,8 +1,7 @@
 #include "Rope2dParamRows.h"
 
 #include "Rope2dRotation.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -10,10 +9,7 @@ namespace posenc::Rope2dParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Rope2dParamRows", text);
-}
+constexpr TrContext tr {"Rope2dParamRows"};
 
 bool underRope2d(const Params &p)
 {

@@ -1,10 +1,9 @@
 #include "SandwichParamRows.h"
 
 #include "SandwichBias.h"
+#include "core/TrContext.h"
 
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
 
@@ -12,10 +11,7 @@ namespace posenc::SandwichParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SandwichParamRows", text);
-}
+constexpr TrContext tr {"SandwichParamRows"};
 
 bool headDimValid(const Params &p)
 {

@@ -1,8 +1,7 @@
 #include "Sincos2dParamRows.h"
 
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 #include <cmath>
 
@@ -12,10 +11,7 @@ namespace posenc::Sincos2dParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Sincos2dParamRows", text);
-}
+constexpr TrContext tr {"Sincos2dParamRows"};
 
 std::optional<IdleReason> sincosIdle(const Params &p)
 {

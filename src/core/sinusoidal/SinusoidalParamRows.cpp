@@ -1,10 +1,9 @@
 #include "SinusoidalParamRows.h"
 
 #include "Frequencies.h"
+#include "core/TrContext.h"
 
 #include "core/NumberText.h"
-
-#include <QCoreApplication>
 
 #include <cmath>
 
@@ -14,10 +13,7 @@ namespace posenc::SinusoidalParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SinusoidalParamRows", text);
-}
+constexpr TrContext tr {"SinusoidalParamRows"};
 
 // The family's parameters have no say under another encoding, nor without PE columns.
 std::optional<IdleReason> sinusoidalIdle(const Params &params)

@@ -1,8 +1,7 @@
 #include "T5ParamRows.h"
 
 #include "T5Buckets.h"
-
-#include <QCoreApplication>
+#include "core/TrContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -10,10 +9,7 @@ namespace posenc::T5ParamRows {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("T5ParamRows", text);
-}
+constexpr TrContext tr {"T5ParamRows"};
 
 ParamSpec bucketsRow()
 {

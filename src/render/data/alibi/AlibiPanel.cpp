@@ -1,5 +1,5 @@
 // ALiBi's panel of the families figure (FamilyPanel.h): the bias of each head against the offset.
-#include "render/data/FamilyPanel.h"
+#include "render/data/HeadBiasPanel.h"
 
 #include "core/NumberText.h"
 #include "core/alibi/AlibiSlopes.h"
@@ -76,30 +76,18 @@ std::optional<FamilyPanelPoint> alibiPanelValue(const Params &params, std::int64
 {
     const AlibiParams &alibi = params.alibi;
     const double bias = AlibiSlopes::bias(AlibiSlopes::of(alibi.heads, alibi.head), query, key, alibi.mask);
-    FamilyPanelPoint point;
-    if (std::isfinite(bias))
-        point.value = bias;
-    point.name = u"k = %1: head %2's bias%3"_s.arg(key - query)
-                     .arg(alibi.head)
-                     .arg(std::isfinite(bias) ? QString() : u" −inf (masked)"_s);
-    return point;
+    return HeadBiasPanel::point(bias, key - query, alibi.head);
 }
 
 } // namespace
 
 FamilyPanel makeAlibiPanel()
 {
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Lines;
-    panel.label = u"ALiBi bias"_s;
-    panel.terseLabel = u"ALiBi"_s;
-    panel.summaryOwner = u"ALiBi's"_s;
-    panel.summaryNoun = u"bias per head"_s;
+    FamilyPanel panel = HeadBiasPanel::named(u"ALiBi"_s, u"bias per head"_s, FamilyPanelStyle::Lines);
     panel.inputs = {Quantity::AlibiSlopes, Quantity::AlibiBias};
     panel.compute = alibiPanelData;
     panel.valueAt = alibiPanelValue;
     return panel;
 }
-
 
 } // namespace posenc

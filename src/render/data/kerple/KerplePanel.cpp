@@ -1,5 +1,5 @@
 // KERPLE's panel of the families figure (FamilyPanel.h): the bias of each head against the offset.
-#include "render/data/FamilyPanel.h"
+#include "render/data/HeadBiasPanel.h"
 
 #include "core/NumberText.h"
 #include "core/kerple/KerpleBias.h"
@@ -17,10 +17,8 @@ namespace {
 std::optional<QString> kerpleProblem(const Params &params)
 {
     const KerpleParams &p = params.kerple;
-    if (p.heads < 1 || p.heads > KerpleParams::kMaxHeads)
-        return u"heads out of range"_s;
-    if (p.head < 1 || p.head > p.heads)
-        return u"head K not within 1..H"_s;
+    if (auto problem = HeadBiasPanel::headsProblem(p.heads, KerpleParams::kMaxHeads, p.head))
+        return problem;
     for (const std::vector<double> *list : {&p.r1, &p.r2}) {
         if (list->empty() || (list->size() != 1 && std::int64_t(list->size()) != p.heads))
             return u"r1 and r2 need one value or H"_s;
@@ -89,20 +87,14 @@ std::optional<FamilyPanelPoint> kerplePanelValue(const Params &params, std::int6
     if (kerpleProblem(params))
         return std::nullopt;
     const std::int64_t r = KerpleBias::distance(key - query);
-    return FamilyPanelPoint {KerpleBias::bias(params.kerple, key - query),
-                             u"k = %1: head %2's bias, distance %3"_s.arg(key - query).arg(params.kerple.head).arg(r)};
+    return HeadBiasPanel::point(KerpleBias::bias(params.kerple, key - query), key - query, params.kerple.head, r);
 }
 
 } // namespace
 
 FamilyPanel makeKerplePanel()
 {
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Lines;
-    panel.label = u"KERPLE bias"_s;
-    panel.terseLabel = u"KERPLE"_s;
-    panel.summaryOwner = u"KERPLE's"_s;
-    panel.summaryNoun = u"bias per head"_s;
+    FamilyPanel panel = HeadBiasPanel::named(u"KERPLE"_s, u"bias per head"_s, FamilyPanelStyle::Lines);
     panel.inputs = {Quantity::KerpleBias};
     panel.compute = kerplePanelData;
     panel.valueAt = kerplePanelValue;

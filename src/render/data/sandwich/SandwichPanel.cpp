@@ -1,5 +1,5 @@
 // Sandwich's panel of the families figure (FamilyPanel.h): head K's bias against the offset.
-#include "render/data/FamilyPanel.h"
+#include "render/data/HeadBiasPanel.h"
 
 #include "core/sandwich/SandwichBias.h"
 
@@ -14,10 +14,8 @@ namespace {
 // Why the family's settings give no bias (its rows are checked only while it is chosen).
 std::optional<QString> sandwichProblem(const SandwichParams &p)
 {
-    if (p.heads < 1 || p.heads > SandwichParams::kMaxHeads)
-        return u"heads out of range"_s;
-    if (p.head < 1 || p.head > p.heads)
-        return u"head K not within 1..H"_s;
+    if (auto problem = HeadBiasPanel::headsProblem(p.heads, SandwichParams::kMaxHeads, p.head))
+        return problem;
     if (p.headDim < 1 || p.headDim > SandwichParams::kMaxHeadDim)
         return u"head dim out of range"_s;
     return std::nullopt;
@@ -55,8 +53,8 @@ std::optional<FamilyPanelData> sandwichPanelData(const Params &params, std::int6
     const double scale = SandwichBias::scale(p.heads, p.head);
     const double shift = -0.5 * static_cast<double>(p.headDim) / scale;
     const std::vector<double> w = SandwichBias::frequencies(p.headDim);
-    auto curve = FamilyCurves::cosineSum(causal ? offsetsAtOrBefore(offsets) : offsets, w, 1.0 / scale, shift, {}, budget,
-                                         &data.sampled, cancel);
+    auto curve = FamilyCurves::cosineSum(causal ? offsetsAtOrBefore(offsets) : offsets, w, 1.0 / scale, shift, {},
+                                         budget, &data.sampled, cancel);
     if (!curve)
         return std::nullopt;
     data.curve = std::move(*curve);
@@ -76,21 +74,14 @@ std::optional<FamilyPanelPoint> sandwichPanelValue(const Params &params, std::in
     if (sandwichProblem(params.sandwich))
         return std::nullopt;
     const std::int64_t r = SandwichBias::distance(query, key, params.sandwich.mask);
-    return FamilyPanelPoint {
-        SandwichBias::bias(params.sandwich, query, key),
-        u"k = %1: head %2's bias, distance %3"_s.arg(key - query).arg(params.sandwich.head).arg(r)};
+    return HeadBiasPanel::point(SandwichBias::bias(params.sandwich, query, key), key - query, params.sandwich.head, r);
 }
 
 } // namespace
 
 FamilyPanel makeSandwichPanel()
 {
-    FamilyPanel panel;
-    panel.style = FamilyPanelStyle::Band;
-    panel.label = u"Sandwich bias"_s;
-    panel.terseLabel = u"Sandwich"_s;
-    panel.summaryOwner = u"Sandwich's"_s;
-    panel.summaryNoun = u"bias of head K"_s;
+    FamilyPanel panel = HeadBiasPanel::named(u"Sandwich"_s, u"bias of head K"_s, FamilyPanelStyle::Band);
     panel.colour = 0xE69F00;
     panel.bandValueName = u"Sandwich bias of head K"_s;
     panel.inputs = {Quantity::SandwichBias};
@@ -100,6 +91,5 @@ FamilyPanel makeSandwichPanel()
     panel.valueAt = sandwichPanelValue;
     return panel;
 }
-
 
 } // namespace posenc
