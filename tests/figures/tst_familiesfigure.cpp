@@ -16,8 +16,10 @@
 #include "support/RopeReference.h"
 #include "support/TestFamily.h"
 
+#include <QMap>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -79,7 +81,7 @@ private slots:
     void everyPanelFitsInColumnsTheHeightNeeds_data();
     void everyPanelFitsInColumnsTheHeightNeeds();
     void aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind();
-    void theLessonsSlideDrawsKerpleAndSaysHowManyOfHowMany();
+    void aNamedPanelIsDrawnAndTheTitleSaysHowManyOfHowMany();
     void aPageThatHoldsEveryPanelDrawsThemAll();
     void headBiasPanelsWordTheirHeadAndTheMaskedKeys();
     void everyPanelWordsTheOffsetUnderTheMouse();
@@ -311,56 +313,84 @@ void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
     }
 }
 
-// The families lesson's 14-pt slide left out KERPLE, which its text had just introduced: a crowded
-// page dropped panels in the list's order. It keeps the chosen family's, those named, then one of
-// each kind (absolute, none, rotary, bias, bucket) before a second, each round in the list's order.
+// The families lesson's 14-pt slide left out a family its text had just introduced: a crowded page
+// dropped panels in the list's order. It keeps the chosen family's, those named, then one of each
+// kind (absolute, none, rotary, bias, bucket) before a second, each round in the list's order. The
+// families are the product's, found by kind, so that a family added changes no line here.
 void TestFamiliesFigure::aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind()
 {
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    const auto words = [&](const QList<bool> &shown) {
-        QStringList list;
-        for (qsizetype n = 0; n < families.size(); ++n)
-            if (shown[n])
-                list.append(families[n]->word);
-        return list.join(u',');
-    };
-    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Rope, {}, 6)), u"sinusoidal,none,rope,alibi,t5,deberta"_s);
-    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Rope, {Encoding::Kerple}, 6)),
-             u"sinusoidal,none,rope,alibi,t5,kerple"_s);
-    // A bias chosen: the next bias (ALiBi's, first in the list) waits for the bucket kind's T5.
-    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Kerple, {}, 5)), u"sinusoidal,none,rope,t5,kerple"_s);
-    // The named come before the kinds: Sandwich's beside KERPLE's, a second bias before a bucket.
-    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Kerple, {Encoding::Sandwich, Encoding::None}, 4)),
-             u"sinusoidal,none,sandwich,kerple"_s);
-    // A chosen family without a panel (the learned table) keeps none of its own.
-    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::Learned, {}, 3)), u"sinusoidal,none,rope"_s);
-    QCOMPARE(words(FamiliesRoom::shown(families, Encoding::T5, {}, families.size())).count(u',') + 1, families.size());
+    QMap<FamiliesRoom::PanelKind, QList<qsizetype>> ofKind; // each kind's panels, in the list's order
+    for (qsizetype n = 0; n < families.size(); ++n)
+        ofKind[FamiliesRoom::kindOf(*families[n])].append(n);
+    const qsizetype kinds = ofKind.size();
+    const auto crowded = std::find_if(ofKind.cbegin(), ofKind.cend(), [](const auto &list) { return list.size() > 1; });
+    QVERIFY2(crowded != ofKind.cend(), "no kind has two panels");
+    // The last panel of a kind chosen: it stands for its kind, and the others' first panels follow.
+    const qsizetype chosen = crowded->last(), first = crowded->first();
+    const Encoding chosenFamily = families[chosen]->encoding;
+    QList<bool> expected(families.size(), false);
+    for (const QList<qsizetype> &list : ofKind)
+        expected[list.first()] = true;
+    expected[first] = false;
+    expected[chosen] = true;
+    QCOMPARE(FamiliesRoom::shown(families, chosenFamily, {}, kinds), expected);
+    // A second round in the list's order: the first panel not drawn yet, of any kind.
+    QList<bool> oneMore = expected;
+    oneMore[oneMore.indexOf(false)] = true;
+    QCOMPARE(FamiliesRoom::shown(families, chosenFamily, {}, kinds + 1), oneMore);
+    // The named come before the kinds: with room for two, the chosen and the one named, of one kind.
+    QList<bool> named(families.size(), false);
+    named[chosen] = named[first] = true;
+    QCOMPARE(FamiliesRoom::shown(families, chosenFamily, {families[first]->encoding}, 2), named);
+    // A chosen family without a panel keeps none of its own: the first of each kind.
+    for (const FamilySpec &family : Families::all()) {
+        if (FamilyPanels::of(family.encoding))
+            continue;
+        QList<bool> firsts(families.size(), false);
+        for (const QList<qsizetype> &list : ofKind)
+            firsts[list.first()] = true;
+        QCOMPARE(FamiliesRoom::shown(families, family.encoding, {}, kinds), firsts);
+    }
+    QCOMPARE(FamiliesRoom::shown(families, chosenFamily, {}, families.size()).count(true), families.size());
 }
 
-// The families lesson on a 14-pt slide: the lesson names KERPLE (--keep), so its panel is drawn,
-// and the title says how many of how many.
-void TestFamiliesFigure::theLessonsSlideDrawsKerpleAndSaysHowManyOfHowMany()
+// A 14-pt slide draws a panel it would leave out once it is named (--keep, as the families lesson
+// names the family its text introduces), and the title says how many of how many; a family without
+// a panel cannot be named.
+void TestFamiliesFigure::aNamedPanelIsDrawnAndTheTitleSaysHowManyOfHowMany()
 {
     Params p = settings(2048);
     p.encoding = Encoding::Rope;
     const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
     FigureStyle style;
     style.fontPointSize = 14.0;
+    const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
+    const QList<bool> unnamed = FamiliesRoom::shown(families, p.encoding, {}, kOnASlide);
+    const qsizetype left = unnamed.lastIndexOf(false);
+    QVERIFY2(left >= 0, "a slide draws every panel");
+    const FamilyPanel *kept = FamilyPanels::of(families[left]->encoding);
     FigureState state;
-    state.options.insert(u"keep"_s, u"kerple"_s);
+    state.options.insert(u"keep"_s, families[left]->word);
     const auto built = FigureBuilds::build(u"families"_s, p, slide, state, style);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QStringList labels = panelLabels(*built->plot());
     QCOMPARE(labels.size(), kOnASlide);
-    QVERIFY2(labels.filter(u"KERPLE"_s).size() == 1 && labels.filter(u"RoPE"_s).size() == 1,
-             qPrintable(labels.join(u"; ")));
+    const auto drawn = [&labels](const FamilyPanel *panel) {
+        return labels.contains(panel->label) || labels.contains(panel->terseLabel);
+    };
+    QVERIFY2(drawn(kept) && drawn(FamilyPanels::of(p.encoding)), qPrintable(labels.join(u"; ")));
     const QString title = FigureRoom::fullTitle(*built->plot());
     const QString count
         = u"%1 of %2 families"_s.arg(FamiliesModel::countWord(labels.size()), FamiliesModel::panelCount());
     QVERIFY2(title.contains(count), qPrintable(title));
-    FigureState wrong;
-    wrong.options.insert(u"keep"_s, u"learned"_s);
-    QCOMPARE(FigureBuilds::figure(u"families"_s).model().check(p, wrong).size(), 1);
+    for (const FamilySpec &family : Families::all()) {
+        if (FamilyPanels::of(family.encoding))
+            continue;
+        FigureState wrong;
+        wrong.options.insert(u"keep"_s, family.word);
+        QCOMPARE(FigureBuilds::figure(u"families"_s).model().check(p, wrong).size(), 1);
+    }
 }
 
 // Whether a page is crowded is its room's, not a count of panels: a tall page short of room at
@@ -380,14 +410,14 @@ void TestFamiliesFigure::aPageThatHoldsEveryPanelDrawsThemAll()
              qPrintable(title));
 }
 
-// The head-bias kit's words of a panel and of the value under the mouse (HeadBiasPanel), as the
-// ALiBi, Sandwich and KERPLE panels wrote them each for itself before.
+// The head-bias kit's words of a panel and of the value under the mouse (HeadBiasPanel), as each
+// head-bias family's panel wrote them for itself before.
 void TestFamiliesFigure::headBiasPanelsWordTheirHeadAndTheMaskedKeys()
 {
-    const FamilyPanel panel = HeadBiasPanel::named(u"KERPLE"_s, u"bias per head"_s, FamilyPanelStyle::Lines);
-    QCOMPARE(panel.label, u"KERPLE bias"_s);
-    QCOMPARE(panel.terseLabel, u"KERPLE"_s);
-    QCOMPARE(panel.summaryOwner + u' ' + panel.summaryNoun, u"KERPLE's bias per head"_s);
+    const FamilyPanel panel = HeadBiasPanel::named(u"ALiBi"_s, u"bias per head"_s, FamilyPanelStyle::Lines);
+    QCOMPARE(panel.label, u"ALiBi bias"_s);
+    QCOMPARE(panel.terseLabel, u"ALiBi"_s);
+    QCOMPARE(panel.summaryOwner + u' ' + panel.summaryNoun, u"ALiBi's bias per head"_s);
     QCOMPARE(panel.style, FamilyPanelStyle::Lines);
 
     const FamilyPanelPoint far = HeadBiasPanel::point(-1.25, -3, 2, 3);

@@ -137,7 +137,7 @@ QList<FigureOption> FamiliesModel::ownOptions() const
     keep.inWindow = false;
     keep.redrawsOnly = true;
     keep.help = u"families whose panels a page short of room keeps beside the chosen one's, encoding words joined by "
-                "commas (kerple,none); the rest go one of each kind before a second"_s;
+                "commas (sandwich,none); the rest go one of each kind before a second"_s;
     return {query, keep};
 }
 
