@@ -7,10 +7,46 @@
 
 #include <algorithm>
 #include <cmath>
+#include <typeinfo>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::PlotStyle {
+
+namespace {
+
+// QCustomPlot's linear ticker with its numbers in one text at the axis's size: 5·10⁻¹⁴, where the
+// default "gbd" format's "beautiful" powers draw the exponent at three quarters of the size asked
+// for (6 pt of 9). A differences axis reaches such numbers at any preset.
+class PowersTicker : public QCPAxisTicker
+{
+protected:
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
+    {
+        return withPowers(QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision));
+    }
+};
+
+// Whether `ticker` is QCustomPlot's own linear ticker, not a kind derived from it.
+bool isPlainTicker(const QCPAxisTicker &ticker)
+{
+    return typeid(ticker) == typeid(QCPAxisTicker);
+}
+
+} // namespace
+
+QString withPowers(const QString &number)
+{
+    const qsizetype e = number.indexOf(u'e', 0, Qt::CaseInsensitive);
+    bool ok = false;
+    const int exponent = e < 0 ? 0 : number.mid(e + 1).toInt(&ok);
+    if (!ok)
+        return number;
+    const QString mantissa = number.left(e);
+    if (mantissa == u"1"_s || mantissa == u"-1"_s)
+        return mantissa.chopped(1) + powerOfTen(exponent);
+    return mantissa + u"·"_s + powerOfTen(exponent);
+}
 
 void preparePlot(QCustomPlot *plot)
 {
@@ -32,6 +68,10 @@ void preparePlot(QCustomPlot *plot)
 void styleAxisRect(QCPAxisRect *rect)
 {
     for (QCPAxis *axis : rect->axes()) {
+        // A figure that ticks an axis its own way installs its ticker after this.
+        const QCPAxisTicker *ticker = axis->ticker().data();
+        if (ticker && isPlainTicker(*ticker))
+            axis->setTicker(QSharedPointer<QCPAxisTicker>(new PowersTicker));
         QFont font = axis->tickLabelFont();
         font.setPointSizeF(FigureFonts::kBasePointSize);
         axis->setTickLabelFont(font);

@@ -19,6 +19,8 @@ inline const QColor kPositional(213, 94, 0);
 // One look for every figure: one size of text (FigureFonts), quiet grids, no antialiasing
 // where it only costs time (colormaps), a title element on top.
 void preparePlot(QCustomPlot *plot);
+// Its axes' fonts and grids; an axis on QCustomPlot's own linear ticker writes a number's power of
+// ten in one text at its size (withPowers).
 void styleAxisRect(QCPAxisRect *rect);
 // Empties the layout and puts a title text element in row 0; returns it.
 QCPTextElement *resetWithTitle(QCustomPlot *plot);
@@ -32,6 +34,9 @@ QCPLegend *legendRow(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int wrap
 void setLogAxis(QCPAxis *axis, int subTicks = 8);
 // 10 to the `exponent` in superscript digits: "10⁻⁵".
 QString powerOfTen(int exponent);
+// A number as QLocale writes it, its exponent as a power of ten in superscript digits: "5e-14"
+// reads "5·10⁻¹⁴", "1e+06" "10⁶"; a number without one is as it was.
+QString withPowers(const QString &number);
 // A line graph of a single point draws nothing: it gets a dot of its pen's colour then, and no
 // dot again once it has more points. Call after each setData of a graph drawn as a line.
 void showLonePoint(QCPGraph *graph);

@@ -32,16 +32,9 @@ inline const QSet<QString> &rows()
         QStringLiteral("position-ids column 9pt"), // the plots take 36.6% of the page
         QStringLiteral("position-ids 6x4cm 9pt"), // 227 x 157 pixels on screen)
         QStringLiteral("position-ids column 8pt"), // the plots take 38.9% of the page
-        QStringLiteral(
-            "position-effect column 9pt"), // '-14' at 6.00 pt; '-14' at 6.00 pt; the plots take 37.9% of the page
-        QStringLiteral(
-            "position-effect double 9pt"), // '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt
-        QStringLiteral(
-            "position-effect slide 9pt"), // '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt; '-14' at 6.00 pt
+        QStringLiteral("position-effect column 9pt"), // the plots take 37.9% of the page
         QStringLiteral("position-effect 6x4cm 9pt"), // the plots take 43.6% of the page
         QStringLiteral("position-effect column 8pt"), // the plots take 36.5% of the page
-        QStringLiteral(
-            "position-effect slide 14pt"), // '-14' at 10.00 pt; '-14' at 10.00 pt; '-14' at 10.00 pt; '-14' at 10.00 pt
         QStringLiteral("document-distance column 9pt"), // the plots take 44.7% of the page
         QStringLiteral("document-distance 6x4cm 9pt"), // the plots take 30.3% of the page
         QStringLiteral("document-distance column 8pt"), // the plots take 46.9% of the page

@@ -1,6 +1,6 @@
 // PlotStyle's logarithmic axis: decades read as powers of ten, and a range shorter than a decade,
 // which QCustomPlot ticks in linear steps, reads as plain numbers (60, not 6·10¹).
-// Decades are written 10⁻⁵, one text at the axis's size.
+// Decades are written 10⁻⁵, one text at the axis's size, and so are a linear axis's powers.
 #include "render/PlotStyle.h"
 
 #include <QTest>
@@ -18,6 +18,7 @@ private slots:
     void logAxisLabels_data();
     void logAxisLabels();
     void powersOfTenInSuperscript();
+    void linearAxesWriteTheirPowersInOneText();
 };
 
 void TestPlotStyle::powersOfTenInSuperscript()
@@ -25,6 +26,38 @@ void TestPlotStyle::powersOfTenInSuperscript()
     QCOMPARE(PlotStyle::powerOfTen(0), u"10⁰"_s);
     QCOMPARE(PlotStyle::powerOfTen(-5), u"10⁻⁵"_s);
     QCOMPARE(PlotStyle::powerOfTen(12), u"10¹²"_s);
+}
+
+// A linear axis styled by PlotStyle writes 5·10⁻¹⁴ in one text, where QCustomPlot's "gbd" format
+// would draw the exponent at three quarters of the axis's size; an axis ticked by a figure's own
+// ticker keeps it.
+void TestPlotStyle::linearAxesWriteTheirPowersInOneText()
+{
+    QCOMPARE(PlotStyle::withPowers(u"5e-14"_s), u"5·10⁻¹⁴"_s);
+    QCOMPARE(PlotStyle::withPowers(u"-2.5e-07"_s), u"-2.5·10⁻⁷"_s);
+    QCOMPARE(PlotStyle::withPowers(u"1e+06"_s), u"10⁶"_s);
+    QCOMPARE(PlotStyle::withPowers(u"-1e-14"_s), u"-10⁻¹⁴"_s);
+    QCOMPARE(PlotStyle::withPowers(u"0.25"_s), u"0.25"_s);
+    QCOMPARE(PlotStyle::withPowers(u"-3"_s), u"-3"_s);
+
+    QCustomPlot plot;
+    PlotStyle::styleAxisRect(plot.axisRect());
+    plot.yAxis->setRange(-2e-14, 2e-14);
+    QVector<double> ticks;
+    QVector<QString> labels;
+    plot.yAxis->ticker()->generate(plot.yAxis->range(), QLocale::c(), plot.yAxis->numberFormat().at(0),
+                                   plot.yAxis->numberPrecision(), ticks, nullptr, &labels);
+    QVERIFY(ticks.size() >= 3);
+    for (qsizetype i = 0; i < ticks.size(); ++i) {
+        if (ticks[i] == 0.0)
+            continue;
+        // No "e" left for QCustomPlot's painter to split into a smaller exponent.
+        QVERIFY2(!labels[i].contains(u'e') && labels[i].contains(u"10⁻¹"_s), qPrintable(labels[i]));
+    }
+    QSharedPointer<QCPAxisTicker> own(new QCPAxisTickerFixed);
+    plot.xAxis->setTicker(own);
+    PlotStyle::styleAxisRect(plot.axisRect());
+    QCOMPARE(plot.xAxis->ticker(), own);
 }
 
 void TestPlotStyle::logAxisLabels_data()
