@@ -151,41 +151,62 @@ private:
         return object->integers(parts.last(), 0, kMaxLayers, kMaxLayers);
     }
 
-    QString ruleType(std::int64_t i, std::optional<std::int64_t> p, const std::vector<std::int64_t> &listed)
+    // What a rule reads of the row and the config, once for all the layers it types.
+    struct Rule
     {
-        const QString rule = m_rule.value(u"rule"_s).toString();
-        const QString on = m_rule.value(u"on"_s).toString(u"full_attention"_s);
-        const QString off = m_rule.value(u"off"_s).toString(u"full_attention"_s);
-        const bool window = m_plan.slidingWindow.has_value();
-        const bool useSliding = truth(u"use_sliding_window"_s, false);
-        const std::int64_t from = count(u"max_window_layers"_s, 0, 28, false);
+        QString rule, on, off;
+        std::optional<QString> last; // the last layer's type, where the row forces it
+        bool window = false, useSliding = false;
+        std::int64_t from = 0; // max_window_layers
+        std::int64_t offset = 1; // "period": the layer i whose (i + offset) % period is 0 is "off"
+        std::int64_t periodOffset = 0; // "offset-period": the layer i % period == it is "on"
+    };
+
+    Rule readRule()
+    {
+        Rule r;
+        r.rule = m_rule.value(u"rule"_s).toString();
+        r.on = m_rule.value(u"on"_s).toString(u"full_attention"_s);
+        r.off = m_rule.value(u"off"_s).toString(u"full_attention"_s);
+        if (m_rule.contains(u"last"_s))
+            r.last = m_rule.value(u"last"_s).toString();
+        r.window = m_plan.slidingWindow.has_value();
+        r.useSliding = truth(u"use_sliding_window"_s, false);
+        r.from = count(u"max_window_layers"_s, 0, 28, false);
+        r.offset = m_rule.value(u"offset"_s).toInt(1);
+        if (r.rule == u"offset-period"_s)
+            r.periodOffset = count(m_rule.value(u"offset_key"_s).toString(), 0, 4, false);
+        return r;
+    }
+
+    QString ruleType(const Rule &r, std::int64_t i, std::optional<std::int64_t> p,
+                     const std::vector<std::int64_t> &listed) const
+    {
+        const QString &rule = r.rule;
         if (rule == u"all-sliding"_s)
-            return window ? u"sliding_attention"_s : u"full_attention"_s;
+            return r.window ? u"sliding_attention"_s : u"full_attention"_s;
         if (rule == u"use-sliding-all"_s)
-            return window && useSliding ? u"sliding_attention"_s : u"full_attention"_s;
+            return r.window && r.useSliding ? u"sliding_attention"_s : u"full_attention"_s;
         if (rule == u"period"_s) {
-            const std::int64_t offset = m_rule.value(u"offset"_s).toInt(1);
-            if (i == m_plan.layerCount - 1 && m_rule.contains(u"last"_s))
-                return m_rule.value(u"last"_s).toString();
-            return p && (i + offset) % *p != 0 ? on : off;
+            if (i == m_plan.layerCount - 1 && r.last)
+                return *r.last;
+            return p && (i + r.offset) % *p != 0 ? r.on : r.off;
         }
         if (rule == u"qwen2"_s)
-            return window && useSliding && i >= from ? u"sliding_attention"_s : u"full_attention"_s;
+            return r.window && r.useSliding && i >= r.from ? u"sliding_attention"_s : u"full_attention"_s;
         if (rule == u"qwen2-moe"_s)
-            return (i + 1) % 2 != 0 && i < from && useSliding ? u"sliding_attention"_s : u"full_attention"_s;
+            return (i + 1) % 2 != 0 && i < r.from && r.useSliding ? u"sliding_attention"_s : u"full_attention"_s;
         if (rule == u"rope-flags"_s)
-            return m_plan.ropeOn[std::size_t(i)] ? on : off;
+            return m_plan.ropeOn[std::size_t(i)] ? r.on : r.off;
         if (rule == u"smollm3"_s)
-            return useSliding && window && !m_plan.ropeOn[std::size_t(i)] ? u"sliding_attention"_s
-                                                                          : u"full_attention"_s;
+            return r.useSliding && r.window && !m_plan.ropeOn[std::size_t(i)] ? u"sliding_attention"_s
+                                                                              : u"full_attention"_s;
         if (rule == u"indices"_s || rule == u"one-based"_s) {
             const std::int64_t index = rule == u"one-based"_s ? i + 1 : i;
-            return std::find(listed.cbegin(), listed.cend(), index) != listed.cend() ? on : off;
+            return std::find(listed.cbegin(), listed.cend(), index) != listed.cend() ? r.on : r.off;
         }
-        if (rule == u"offset-period"_s) {
-            const std::int64_t offset = count(m_rule.value(u"offset_key"_s).toString(), 0, 4, false);
-            return p && i % *p == offset ? on : off;
-        }
+        if (rule == u"offset-period"_s)
+            return p && i % *p == r.periodOffset ? r.on : r.off;
         if (rule == u"listed"_s)
             return m_rule.value(u"default"_s).toString();
         if (rule == u"map"_s)
@@ -237,8 +258,16 @@ private:
             else
                 chosen = layerRange(n); // LFM2: every layer attends without full_attn_idxs
         }
+        if (rule == u"period"_s && !per) {
+            for (std::int64_t i = 0; i < n; ++i)
+                p.types.append(u"full_attention"_s);
+            return;
+        }
+        if (n == 0)
+            return;
+        const Rule read = readRule(); // read at the first layer, as each layer would read it alike
         for (std::int64_t i = 0; i < n; ++i)
-            p.types.append(rule == u"period"_s && !per ? u"full_attention"_s : ruleType(i, per, chosen));
+            p.types.append(ruleType(read, i, per, chosen));
     }
 
     // "map": a list key of one number per layer, each mapped to a layer type (DeepseekV4Config's
