@@ -10,6 +10,11 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+BiasMapFigure::BiasMapFigure(QCustomPlot *plot, bool withLegend)
+    : m_title(PlotStyle::resetWithTitle(plot))
+    , m_maps(plot, withLegend)
+{ }
+
 BiasMapPair::BiasMapPair(QCustomPlot *plot, bool withLegend)
     : scale(new QCPColorScale(plot))
 {

@@ -48,4 +48,28 @@ private:
     std::unique_ptr<HeatmapPanel> m_causal, m_other;
 };
 
+// The kit's figure: a title over a BiasMapPair, whose view axes, default view, panels, positions
+// and pictures are the pair's. The alibi-bias and sandwich-bias figures derive from it and write
+// their own fill and hover.
+class BiasMapFigure : public FigurePlot
+{
+public:
+    QList<ViewAxis> viewAxes() const override { return m_maps.viewAxes(); }
+    void showDefaultView(const Params &params, const FigureState &state) override
+    {
+        m_maps.showDefaultView(params, state);
+    }
+    QList<PanelExtent> panels(double pixelRatio) const override { return m_maps.panels(pixelRatio); }
+    void setCompact(bool compact) override { m_compact = compact; }
+    QList<PositionAxis> positionAxes() const override { return m_maps.positionAxes(); }
+    QList<QCPAxisRect *> pictureRects() const override { return m_maps.pictureRects(); }
+
+protected:
+    BiasMapFigure(QCustomPlot *plot, bool withLegend);
+
+    QCPTextElement *m_title;
+    BiasMapPair m_maps;
+    bool m_compact = false;
+};
+
 } // namespace posenc

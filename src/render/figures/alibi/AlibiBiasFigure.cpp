@@ -26,24 +26,8 @@ QColor AlibiBiasFigure::maskedColor()
 }
 
 AlibiBiasFigure::AlibiBiasFigure(QCustomPlot *plot)
-    : m_title(PlotStyle::resetWithTitle(plot))
-    , m_maps(plot, true)
+    : BiasMapFigure(plot, true)
 { }
-
-QList<ViewAxis> AlibiBiasFigure::viewAxes() const
-{
-    return m_maps.viewAxes();
-}
-
-void AlibiBiasFigure::showDefaultView(const Params &params, const FigureState &state)
-{
-    m_maps.showDefaultView(params, state);
-}
-
-QList<PanelExtent> AlibiBiasFigure::panels(double pixelRatio) const
-{
-    return m_maps.panels(pixelRatio);
-}
 
 void AlibiBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
@@ -90,11 +74,6 @@ void AlibiBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
-QList<PositionAxis> AlibiBiasFigure::positionAxes() const
-{
-    return m_maps.positionAxes();
-}
-
 std::optional<HoverPoint> AlibiBiasFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
 {
     if (!m_data)
@@ -113,11 +92,6 @@ std::optional<HoverPoint> AlibiBiasFigure::hoverAt(const QPointF &pixel, const E
                           .arg(mask == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s)
                           .arg(std::isfinite(bias) ? QString() : u" −inf (masked)"_s);
     return point;
-}
-
-QList<QCPAxisRect *> AlibiBiasFigure::pictureRects() const
-{
-    return m_maps.pictureRects();
 }
 
 } // namespace posenc

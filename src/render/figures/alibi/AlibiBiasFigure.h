@@ -1,7 +1,6 @@
 #pragma once
 
 #include "render/BiasMapPair.h"
-#include "render/FigurePlot.h"
 
 #include "render/data/alibi/AlibiBiasModel.h"
 
@@ -13,27 +12,18 @@ namespace posenc {
 // side over the same queries and keys on one colour scale (viridis from -m times the farthest
 // distance in view up to 0), the masked cells in a neutral grey that is not on the scale, named
 // in the legend. Zooming one panel zooms the other.
-class AlibiBiasFigure final : public FigurePlot
+class AlibiBiasFigure final : public BiasMapFigure
 {
 public:
     explicit AlibiBiasFigure(QCustomPlot *plot);
 
-    QList<ViewAxis> viewAxes() const override;
-    void showDefaultView(const Params &params, const FigureState &state) override;
-    QList<PanelExtent> panels(double pixelRatio) const override;
     void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) override;
-    void setCompact(bool compact) override { m_compact = compact; }
-    QList<PositionAxis> positionAxes() const override;
     std::optional<HoverPoint> hoverAt(const QPointF &pixel, const Engine &engine) const override;
-    QList<QCPAxisRect *> pictureRects() const override;
 
     // The grey of the masked cells: neutral, so never a colour of viridis.
     static QColor maskedColor();
 
 private:
-    QCPTextElement *m_title;
-    BiasMapPair m_maps;
-    bool m_compact = false;
     std::shared_ptr<const AlibiBiasData> m_data;
 };
 

@@ -17,24 +17,8 @@ std::unique_ptr<FigureDescriptor> makeSandwichBiasFigure()
 }
 
 SandwichBiasFigure::SandwichBiasFigure(QCustomPlot *plot)
-    : m_title(PlotStyle::resetWithTitle(plot))
-    , m_maps(plot, false)
+    : BiasMapFigure(plot, false)
 { }
-
-QList<ViewAxis> SandwichBiasFigure::viewAxes() const
-{
-    return m_maps.viewAxes();
-}
-
-void SandwichBiasFigure::showDefaultView(const Params &params, const FigureState &state)
-{
-    m_maps.showDefaultView(params, state);
-}
-
-QList<PanelExtent> SandwichBiasFigure::panels(double pixelRatio) const
-{
-    return m_maps.panels(pixelRatio);
-}
 
 void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
@@ -75,11 +59,6 @@ void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, con
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
-QList<PositionAxis> SandwichBiasFigure::positionAxes() const
-{
-    return m_maps.positionAxes();
-}
-
 std::optional<HoverPoint> SandwichBiasFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
 {
     if (!m_data)
@@ -96,11 +75,6 @@ std::optional<HoverPoint> SandwichBiasFigure::hoverAt(const QPointF &pixel, cons
                           .arg(SandwichBias::distance(hit->query, hit->key, p.mask))
                           .arg(p.mask == SandwichMask::Causal ? u"causal"_s : u"bidirectional"_s);
     return point;
-}
-
-QList<QCPAxisRect *> SandwichBiasFigure::pictureRects() const
-{
-    return m_maps.pictureRects();
 }
 
 } // namespace posenc
