@@ -140,11 +140,15 @@ namespace {
 // The words a config names things with (model_type, rope_type, a layer type) are short, one line.
 constexpr qsizetype kMaxWord = 256;
 
+bool isWordText(const QString &text)
+{
+    return text.size() <= kMaxWord
+        && std::none_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x20; });
+}
+
 bool isWord(const QJsonValue &v)
 {
-    const QString text = v.toString();
-    return v.isString() && text.size() <= kMaxWord
-        && std::none_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x20; });
+    return v.isString() && isWordText(v.toString());
 }
 
 QString wordText()
@@ -229,20 +233,25 @@ std::optional<QStringList> ConfigObject::strings(const QString &key, qsizetype m
     if (!has(key))
         return std::nullopt;
     const QJsonValue v = m_object.value(key);
-    const QString allowed
-        = u"a list of at most %1 strings of at most %2 characters, without control characters"_s.arg(maxCount).arg(
+    // Worded only for a problem: a layer list is read on every check of its config.
+    const auto allowed = [&] {
+        return u"a list of at most %1 strings of at most %2 characters, without control characters"_s.arg(maxCount).arg(
             kMaxWord);
-    if (!v.isArray() || v.toArray().size() > maxCount) {
-        problem(key, allowed, v.isArray() ? u"%1 values"_s.arg(v.toArray().size()) : jsonText(v));
+    };
+    const QJsonArray array = v.toArray();
+    if (!v.isArray() || array.size() > maxCount) {
+        problem(key, allowed(), v.isArray() ? u"%1 values"_s.arg(array.size()) : jsonText(v));
         return std::nullopt;
     }
     QStringList list;
-    for (const QJsonValue &item : v.toArray()) {
-        if (!isWord(item)) {
-            problem(key, allowed, u"%1 at index %2"_s.arg(jsonText(item)).arg(list.size()));
+    list.reserve(array.size());
+    for (const QJsonValue &item : array) {
+        QString text = item.toString();
+        if (!item.isString() || !isWordText(text)) {
+            problem(key, allowed(), u"%1 at index %2"_s.arg(jsonText(item)).arg(list.size()));
             return std::nullopt;
         }
-        list.append(item.toString());
+        list.append(std::move(text));
     }
     return list;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -152,7 +153,9 @@ QString form()
            "and seconds) separated by commas"_s;
 }
 
-std::variant<std::vector<MropeSegment>, QString> parse(const QString &text, std::int64_t mergeSize)
+namespace {
+
+std::variant<std::vector<MropeSegment>, QString> parseText(const QString &text, std::int64_t mergeSize)
 {
     std::vector<MropeSegment> segments;
     const QStringList parts = text.split(u',');
@@ -179,6 +182,28 @@ std::variant<std::vector<MropeSegment>, QString> parse(const QString &text, std:
         segments.push_back(std::get<MropeSegment>(parsed));
     }
     return segments;
+}
+
+} // namespace
+
+std::variant<std::vector<MropeSegment>, QString> parse(const QString &text, std::int64_t mergeSize)
+{
+    // Every validation of a Params reads its prompt (Params::validate, under any family: a
+    // config's check validates each layer's), most often the same text: the last one read on
+    // this thread is kept with its reading.
+    struct Last
+    {
+        QString text;
+        std::optional<std::int64_t> mergeSize;
+        std::variant<std::vector<MropeSegment>, QString> read;
+    };
+    thread_local Last last;
+    if (last.mergeSize != mergeSize || last.text != text) {
+        last.read = parseText(text, mergeSize);
+        last.text = text;
+        last.mergeSize = mergeSize;
+    }
+    return last.read;
 }
 
 } // namespace MropePrompt
