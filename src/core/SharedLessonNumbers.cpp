@@ -88,9 +88,31 @@ QString familyWords(const Params &p)
 }
 
 // A condition per family, "is_rope", "is_rope_2d": the model is of it.
+// Whether the family's manifest names a panel of the families figure (POSENC_FAMILY_PANEL), which
+// render makes (FamilyPanels): a family without one (M-RoPE, 2-D RoPE, ...) has no panel to tint.
+bool hasFamiliesPanel(Encoding encoding)
+{
+    static const std::vector<bool> panels = [] {
+        std::vector<bool> list(std::size_t(Families::all().size()), false);
+        // The list's n-th family is the enum's n-th value.
+        std::size_t next = 0, current = 0;
+#define POSENC_FAMILY(Name, member) current = next++;
+#define POSENC_FAMILY_PANEL(Name) list[current] = true;
+#include "FamilyList.h"
+#undef POSENC_FAMILY_PANEL
+#undef POSENC_FAMILY
+        return list;
+    }();
+    return panels[std::size_t(encoding)];
+}
+
 QList<Entry> familyConditions()
 {
-    QList<Entry> list;
+    QList<Entry> list {
+        {u"fam_panel"_s, u"a condition: the model's family has a panel in the families figure"_s, [](const Params &p) {
+             return condition(hasFamiliesPanel(p.encoding),
+                              u"%1 has no panel in the families figure"_s.arg(familyWords(p)));
+         }}};
     for (const FamilySpec &family : Families::all()) {
         const Encoding encoding = family.encoding;
         list.append({u"is_"_s + QString(family.word).replace(u'-', u'_'),

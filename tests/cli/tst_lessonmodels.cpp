@@ -11,6 +11,7 @@
 #include "check/models/LayerLessonNumbers.h"
 #include "check/models/ModelExamples.h"
 #include "io/ModelConfigFile.h"
+#include "render/data/FamilyPanel.h"
 #include "support/AlibiReference.h"
 #include "support/BucketTie.h"
 #include "support/DebertaReference.h"
@@ -192,6 +193,13 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
              return match.captured(1).toDouble() * (match.captured(2).toDouble() / m)
                  * (match.captured(3).toDouble() / m);
          }},
+        {u"mrope_video_grids"_s,
+         [&]() -> std::optional<double> {
+             // T of the first video:TxHxW segment of the prompt, however the model lays its frames out.
+             static const QRegularExpression video(u"video:(\\d+)x\\d+x\\d+"_s);
+             const QRegularExpressionMatch match = video.match(p.mrope.prompt);
+             return match.hasMatch() ? std::optional(match.captured(1).toDouble()) : std::nullopt;
+         }},
         {u"deberta_c2p_row_10"_s,
          [&] {
              const std::int64_t b = debertaref::deberta(10, p.deberta.buckets, p.deberta.maxPosition).value;
@@ -212,6 +220,30 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
     };
     const auto found = sample.find(key);
     return found == sample.end() ? std::nullopt : (*found)();
+}
+
+// Sentences that hold of some models only, each with what the model must be for it: a lesson says
+// one only of a model it is true of (docs/ARCHITECTURE.md, Lessons).
+struct Claim
+{
+    QString words; // a piece of the sentence, as plain text
+    std::function<bool(const Params &)> holds;
+    QString why;
+};
+
+QList<Claim> claims()
+{
+    return {
+        {u"the panel of "_s, [](const Params &p) { return FamilyPanels::of(p.encoding) != nullptr; },
+         u"tints a panel the families figure does not draw"_s},
+        {u"turns at w_i = b^−2i/k ("_s,
+         [](const Params &p) { return p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0; },
+         u"states the paper's w_i of a shifted or scaled sinusoid"_s},
+        {u"whose w is 1 in every sinusoid"_s, [](const Params &p) { return p.sinusoidal.timestepScale == 1.0; },
+         u"gives pair 0 w = 1 where the scale c moves it"_s},
+        {u" on)."_s, [](const Params &p) { return p.sinusoidal.layout == Layout::Interleaved; },
+         u"puts the slow pairs' columns together where the split layout parts sines from cosines"_s},
+    };
 }
 
 // The example config a preset names, or the config file given, as JSON.
@@ -285,6 +317,10 @@ void TestLessonModels::everyLessonForEveryModel()
         // The model it was given is named, wherever it has a name.
         if (!model.name.isEmpty())
             QVERIFY2(text.html.contains(model.name), qPrintable(what + u": names not "_s + model.name));
+        const QString plain = LessonText::plain(text.html);
+        for (const Claim &claim : claims())
+            QVERIFY2(!plain.contains(claim.words) || claim.holds(model.params),
+                     qPrintable(what + u": "_s + claim.why + u": "_s + plain));
         const QJsonObject config = configJson(pick, model);
         for (const QString &key : text.keys) {
             const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());

@@ -66,6 +66,21 @@ Number spanNumber(const Params &p, MropeTokenKind kind, std::optional<MropeEra> 
     return value < 0.0 ? none(u"no text follows it, or it has one grid"_s) : integer(std::int64_t(value));
 }
 
+// The first video's temporal grids T as its segment of the prompt gives them: Qwen3-VL lays each out
+// as a span of its own (one frame, gridT 1), so the first span alone would count one.
+Number videoGrids(const Params &p)
+{
+    if (!layoutOf(p))
+        return none(kInvalid);
+    const auto parsed = MropePrompt::parse(p.mrope.prompt, p.mrope.spatialMergeSize);
+    if (const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed)) {
+        for (const MropeSegment &segment : *segments)
+            if (segment.kind == MropeSegment::Kind::Video)
+                return integer(segment.t);
+    }
+    return none(u"the prompt has no video"_s);
+}
+
 // The inverse frequencies of RoPE's rows at these parameters, and the split's axes.
 struct Split
 {
@@ -217,9 +232,12 @@ QList<Entry> entries()
              [](const Params &p) {
                  return spanNumber(p, video, {}, [](const Span &s, const Span *) { return double(s.rows); });
              }},
-            {u"mrope_video_grids"_s, u"the first video's temporal grids T"_s,
+            {u"mrope_video_grids"_s, u"the first video's temporal grids T, as the prompt gives them"_s,
+             [](const Params &p) { return videoGrids(p); }},
+            {u"mrope_video_many"_s, u"a condition: the first video has two temporal grids or more"_s,
              [](const Params &p) {
-                 return spanNumber(p, video, {}, [](const Span &s, const Span *) { return double(s.gridT); });
+                 const Number grids = videoGrids(p);
+                 return grids.value ? condition(*grids.value >= 2.0, u"the video has one grid"_s) : grids;
              }},
             {u"mrope_video_step"_s, u"the t id of the first video's second grid less its first's"_s,
              [](const Params &p) {

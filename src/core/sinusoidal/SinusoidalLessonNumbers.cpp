@@ -98,6 +98,21 @@ QList<Entry> entries()
          [](const Params &p) {
              return condition(p.sinusoidal.angles == Angles::Float32, u"the angles are formed in double"_s);
          }},
+        {u"paper_frequencies"_s, u"a condition: w_i = b^(−2i/k), the paper's (no shift s, scale c 1)"_s,
+         [](const Params &p) {
+             return condition(p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0,
+                              u"w_i is c·b^(−i/(k/2 − s))"_s);
+         }},
+        {u"unscaled_frequencies"_s, u"a condition: the scale c of w_i is 1, so w_0 = 1"_s,
+         [](const Params &p) { return condition(p.sinusoidal.timestepScale == 1.0, u"w_i is scaled by c"_s); }},
+        {u"freq_shift"_s, u"the shift s of w_i = c·b^(−i/(k/2 − s)) (diffusers' downscale_freq_shift)"_s,
+         [](const Params &p) { return real(p.sinusoidal.freqShift); }},
+        {u"timestep_scale"_s, u"the scale c of w_i = c·b^(−i/(k/2 − s)) (diffusers' scale)"_s,
+         [](const Params &p) { return real(p.sinusoidal.timestepScale); }},
+        {u"pe_interleaved"_s, u"a condition: the PE's layout is interleaved, pair i in columns 2i and 2i + 1"_s,
+         [](const Params &p) {
+             return condition(p.sinusoidal.layout == Layout::Interleaved, u"the sines and cosines are split"_s);
+         }},
         {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
@@ -117,6 +132,15 @@ QList<Entry> entries()
              if (pair == pairCount(p))
                  return none(u"none (every pair turns at least once over L positions)"_s);
              return integer(Frequencies::column({pair, false}, p.peColumns(), p.sinusoidal));
+         }},
+        {u"slow_cos_column"_s, u"the PE's column of the first such pair's cosine"_s,
+         [](const Params &p) {
+             const std::int64_t pair = firstSlowPair(p);
+             const std::int64_t column
+                 = pair == pairCount(p) ? -1 : Frequencies::column({pair, true}, p.peColumns(), p.sinusoidal);
+             if (column < 0)
+                 return none(u"none (no pair turns less than once with a cosine column)"_s);
+             return integer(column);
          }},
         {u"pe_mean_first"_s, u"the mean of the PE's column 0 over the positions"_s,
          [](const Params &p) { return real(columnMoments(p, 0).first); }},
