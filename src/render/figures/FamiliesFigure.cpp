@@ -119,6 +119,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
         m_panels.append(panel);
     }
     arrange(1, QList<bool>(m_panels.size(), true));
+    labelOffsets(nullptr);
     // One offset axis: zooming a panel zooms them all.
     for (const Panel &a : std::as_const(m_panels))
         for (const Panel &b : std::as_const(m_panels))
@@ -157,8 +158,8 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
 
 // The panels shown, in the list's order across `columns` columns, row by row, so that the plot's
 // axis rects come in the list's order whatever the columns (FigureBuild compares them one by one);
-// the last panel shown of each column holds the offset axis. A panel not shown is out of the grid
-// and hidden, with what it draws.
+// a panel not shown is out of the grid and hidden, with what it draws (labelOffsets labels the
+// offset axes).
 void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
 {
     if (columns == m_columns && shown == m_shown)
@@ -194,13 +195,8 @@ void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
         m_stack->addElement(n / columns, n % columns, filler);
         m_fillers.append(filler);
     }
-    for (int n = 0; n < count; ++n) {
-        QCPAxisRect *rect = rects[n];
-        m_stack->addElement(n / columns, n % columns, rect);
-        const bool last = n + columns >= count;
-        rect->axis(QCPAxis::atBottom)->setTickLabels(last);
-        rect->axis(QCPAxis::atBottom)->setLabel(last ? u"offset k = j − q of the key from the query"_s : QString());
-    }
+    for (int n = 0; n < count; ++n)
+        m_stack->addElement(n / columns, n % columns, rects[n]);
     m_stack->setRowStretchFactors(QList<double>(rows, 1.0)); // the last one's set at each layout
     m_stack->setColumnStretchFactors(QList<double>(columns, 1.0));
 }
@@ -226,6 +222,25 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
     if (m_othersGiveWay)
         return QList<bool>(m_panels.size(), true);
     return FamiliesRoom::shown(families, chosen, FamiliesModel::kept(state), held);
+}
+
+// Which panels hold the offset axis's tick labels and label: the last shown of each column, or,
+// where the others give way to it, the one panel kept, which is then alone on the page and would
+// otherwise be drawn without them (FigureRoom gives up whole panels, never an axis's labels).
+void FamiliesFigure::labelOffsets(const QCPAxisRect *kept)
+{
+    const qsizetype count = m_shown.count(true);
+    qsizetype n = 0; // the panel's place among those shown
+    for (qsizetype i = 0; i < m_panels.size(); ++i) {
+        if (!m_shown[i])
+            continue;
+        const Panel &panel = m_panels[i];
+        const bool holds = m_othersGiveWay ? panel.rect == kept : n + m_columns >= count;
+        ++n;
+        QCPAxis *axis = panel.rect->axis(QCPAxis::atBottom);
+        axis->setTickLabels(holds);
+        axis->setLabel(holds ? u"offset k = j − q of the key from the query"_s : QString());
+    }
 }
 
 QList<ViewAxis> FamiliesFigure::viewAxes() const
@@ -369,10 +384,14 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     // On little room the chosen family's panel stays (the first where it has none): the others go.
     const bool hasChosen = std::any_of(m_panels.cbegin(), m_panels.cend(),
                                        [&](const Panel &panel) { return panel.family->encoding == d.chosen; });
+    const QCPAxisRect *keptRect = nullptr;
     for (const Panel &panel : std::as_const(m_panels)) {
         const bool kept = hasChosen ? panel.family->encoding == d.chosen : panel.rect == m_panels.front().rect;
         FigureRoom::setDispensable(panel.rect, kept ? 0 : 1);
+        if (kept)
+            keptRect = panel.rect;
     }
+    labelOffsets(keptRect);
     // The empty cells of a short last row go with the panels, or the kept panel keeps its cell.
     for (QCPLayoutElement *filler : std::as_const(m_fillers))
         FigureRoom::setDispensable(filler, 1);

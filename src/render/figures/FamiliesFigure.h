@@ -37,6 +37,7 @@ private:
         QCPGraph *zero = nullptr; // k = 0, the query's own key
     };
     void arrange(int columns, const QList<bool> &shown);
+    void labelOffsets(const QCPAxisRect *kept);
     QList<bool> shownPanels(Encoding chosen, double lines, const FigureState &state);
     void fillPanel(Panel &panel, const FamilyPanelData &data, const QCPRange &view, bool terse);
     void setLabels(bool terse, Encoding chosen);
