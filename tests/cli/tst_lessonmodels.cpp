@@ -321,6 +321,10 @@ void TestLessonModels::everyLessonForEveryModel()
         for (const Claim &claim : claims())
             QVERIFY2(!plain.contains(claim.words) || claim.holds(model.params),
                      qPrintable(what + u": "_s + claim.why + u": "_s + plain));
+        // "x, where y" contrasts: the height offset's score reads lower than the width's.
+        static const QRegularExpression contrast(u"scores ([0-9.]+), where the same height offset scores ([0-9.]+)"_s);
+        if (const QRegularExpressionMatch m = contrast.match(plain); m.hasMatch())
+            QVERIFY2(m.captured(2).toDouble() < m.captured(1).toDouble(), qPrintable(what + u": "_s + m.captured(0)));
         const QJsonObject config = configJson(pick, model);
         for (const QString &key : text.keys) {
             const auto number = LessonNumbers::number(key, model, LayerLessonNumbers::entries());

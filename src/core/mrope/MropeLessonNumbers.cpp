@@ -307,6 +307,15 @@ QList<Entry> entries()
              [](const Params &p) { return offsetScore(p, false, 2, 31.0); }},
             {u"mrope_score_h31_chunked"_s, u"the same for a height offset of 31 patches, chunked"_s,
              [](const Params &p) { return offsetScore(p, false, 1, 31.0); }},
+            {u"mrope_height_moves"_s,
+             u"a condition: chunked, the 31-patch height offset's score reads lower than the width's"_s,
+             [](const Params &p) {
+                 const Number w = offsetScore(p, false, 2, 31.0), h = offsetScore(p, false, 1, 31.0);
+                 if (!w.present() || !h.present())
+                     return w.present() ? h : w;
+                 return condition(h.text != w.text && *h.value < *w.value,
+                                  u"the height offset scores as the width's"_s);
+             }},
             {u"mrope_score_w31_interleaved"_s, u"the width offset's score, interleaved"_s,
              [](const Params &p) { return offsetScore(p, true, 2, 31.0); }},
         };
