@@ -3,6 +3,7 @@
 #include "Params.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -26,6 +27,9 @@ struct LessonModel
     // The model the config is ("meta-llama/Llama-4-Scout-17B-16E"), which stays its name when the
     // parameters are edited: the numbers of its layers are the config's.
     QString configTitle;
+    // The parameter keys the named model sets itself (its preset's, its config layer's); the rest are
+    // the lesson's, which a sentence must not call the model's. Empty while the model is unnamed.
+    QStringList keys;
 };
 
 } // namespace posenc

@@ -263,6 +263,11 @@ QList<Entry> entries()
          std::function<Number(const LessonModel &)>([](const LessonModel &m) {
              return condition(!m.name.isEmpty(), u"the parameters are no named model's"_s);
          })},
+        {u"model_scale"_s, u"a condition: the model is unnamed or sets its embedding scale s itself"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             return condition(m.name.isEmpty() || m.keys.contains(u"scale"_s),
+                              u"%1 sets no embedding scale s"_s.arg(m.name));
+         })},
         {u"family"_s, u"the model's family, as its heading names it"_s,
          [](const Params &p) { return word(familyWords(p)); }},
         {u"adds_term"_s, u"a condition: the model adds a position term to its input"_s,

@@ -321,6 +321,11 @@ void TestLessonModels::everyLessonForEveryModel()
         for (const Claim &claim : claims())
             QVERIFY2(!plain.contains(claim.words) || claim.holds(model.params),
                      qPrintable(what + u": "_s + claim.why + u": "_s + plain));
+        // A model's s is the one its preset sets: Whisper's encoder scales nothing, and the lesson's √d
+        // was called Whisper's.
+        if (!model.name.isEmpty() && plain.contains(model.name + u"'s s = "_s))
+            QVERIFY2(r.read.choice && r.read.choice->texts.contains(u"scale"_s),
+                     qPrintable(what + u": calls the lesson's s the model's: "_s + plain));
         // "x, where y" contrasts: the height offset's score reads lower than the width's.
         static const QRegularExpression contrast(u"scores ([0-9.]+), where the same height offset scores ([0-9.]+)"_s);
         if (const QRegularExpressionMatch m = contrast.match(plain); m.hasMatch())

@@ -115,20 +115,20 @@ void TestLesson::showsTheFirstAlternativeTheModelFills()
     Params rope;
     rope.encoding = Encoding::Rope;
     rope.dModel = 64;
-    const LessonText::Rendered forRope = lesson.explain({rope, u"Some Model"_s, {}, {}, {}});
+    const LessonText::Rendered forRope = lesson.explain({rope, u"Some Model"_s, {}, {}, {}, {}});
     QCOMPARE(
         forRope.items,
         (QStringList {u"d is 64."_s, u"It has 64 pairs."_s, u"Slope 0.5."_s, u"Only RoPE."_s, u"Some Model here."_s}));
     QVERIFY(forRope.unfilled.isEmpty());
     Params alibi = rope;
     alibi.encoding = Encoding::Alibi;
-    const LessonText::Rendered forAlibi = lesson.explain({alibi, {}, {}, {}, {}});
+    const LessonText::Rendered forAlibi = lesson.explain({alibi, {}, {}, {}, {}, {}});
     QCOMPARE(forAlibi.items, (QStringList {u"d is 64."_s, u"ALiBi."_s, u"Slope 0.5."_s, u"This model here."_s}));
     QCOMPARE(forAlibi.unfilled, QStringList {u"item 4: is_rope"_s});
     QVERIFY(!forAlibi.html.contains(u"not here"_s));
     Params sinusoid = rope;
     sinusoid.encoding = Encoding::Sinusoidal;
-    const LessonText::Rendered forSinusoid = lesson.explain({sinusoid, {}, {}, {}, {}});
+    const LessonText::Rendered forSinusoid = lesson.explain({sinusoid, {}, {}, {}, {}, {}});
     // "" says nothing: the item is left out of the list, not unfilled.
     QCOMPARE(forSinusoid.items.first(), u"d is 64."_s);
     QCOMPARE(forSinusoid.items[1], u"Slope 0.5."_s);
@@ -158,7 +158,7 @@ void TestLesson::readsTheModelItKeepsAndNeeds()
     QVERIFY(!lesson.refusal(model));
     Params t5 = std::get<Params>(params);
     t5.encoding = Encoding::T5;
-    const auto refused = lesson.refusal({t5, u"T5-base"_s, {}, {}, {}});
+    const auto refused = lesson.refusal({t5, u"T5-base"_s, {}, {}, {}, {}});
     QVERIFY(refused);
     QCOMPARE(*refused, u"the lesson a needs a RoPE model: for T5-base, its encoding is t5, not rope"_s);
 }
