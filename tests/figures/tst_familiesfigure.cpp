@@ -345,6 +345,18 @@ void TestFamiliesFigure::aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind()
     QList<bool> named(families.size(), false);
     named[chosen] = named[first] = true;
     QCOMPARE(FamiliesRoom::shown(families, chosenFamily, {families[first]->encoding}, 2), named);
+    // Named in the order given: with room for one more, the one named first stays, wherever the
+    // list puts it.
+    const qsizetype lastPanel = families.size() - 1, other = lastPanel == chosen ? first : lastPanel;
+    for (const auto &[ahead, behind] : {std::pair(other, qsizetype(0)), std::pair(qsizetype(0), other)}) {
+        if (ahead == chosen || behind == chosen || ahead == behind)
+            continue;
+        QList<bool> kept(families.size(), false);
+        kept[chosen] = kept[ahead] = true;
+        QCOMPARE(
+            FamiliesRoom::shown(families, chosenFamily, {families[ahead]->encoding, families[behind]->encoding}, 2),
+            kept);
+    }
     // A chosen family without a panel keeps none of its own: the first of each kind.
     for (const FamilySpec &family : Families::all()) {
         if (FamilyPanels::of(family.encoding))

@@ -97,9 +97,11 @@ QList<bool> shown(const QList<const FamilySpec *> &families, Encoding chosen, co
     for (qsizetype n = 0; n < families.size(); ++n)
         if (families[n]->encoding == chosen)
             show(n);
-    for (qsizetype n = 0; n < families.size(); ++n)
-        if (named.contains(families[n]->encoding))
-            show(n);
+    // The named in the order they are named: where the page holds fewer, the first named stay.
+    for (const Encoding family : named)
+        for (qsizetype n = 0; n < families.size(); ++n)
+            if (families[n]->encoding == family)
+                show(n);
     // Round r draws, in the list's order, the panels of the kinds fewer than r of whose are drawn.
     for (int round = 1; left > 0 && shown.count(false) > 0; ++round)
         for (qsizetype n = 0; n < families.size(); ++n)

@@ -26,8 +26,9 @@ int columns(double lines, qsizetype panels);
 qsizetype held(double lines, double width, qsizetype panels);
 
 // Which of `families` (the panels, in the list's order) a page that holds `held` of them draws: the
-// chosen family's, then those `named` (by the lesson or the caller, --keep), then one of each kind
-// not yet drawn, then a second of each, and so on, each round in the list's order.
+// chosen family's, then those `named` (by the lesson or the caller, --keep) in the order named,
+// then one of each kind not yet drawn, then a second of each, and so on, each round in the list's
+// order.
 QList<bool> shown(const QList<const FamilySpec *> &families, Encoding chosen, const QList<Encoding> &named,
                   qsizetype held);
 

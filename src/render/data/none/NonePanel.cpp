@@ -3,6 +3,8 @@
 // way order reaches such a layer (the nope-order lesson and figure show what it makes of that).
 #include "render/data/FamilyPanel.h"
 
+#include "core/NumberText.h"
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -23,7 +25,9 @@ std::optional<FamilyPanelData> nopePanelData(const Params &, std::int64_t query,
     data.most = 1.0;
     data.maskName = u"NoPE causal: keys after q masked"_s;
     data.terseMaskName = u"NoPE: masked"_s;
-    data.note = u"NoPE: no term; before training the %1 keys q sees weigh 1/%1 each"_s.arg(query + 1);
+    const QString keys = NumberText::count(query + 1);
+    data.note = query == 0 ? u"NoPE: no term; the one key q sees takes all its weight"_s
+                           : u"NoPE: no term; before training the %1 keys q sees weigh 1/%1 each"_s.arg(keys);
     if (offsets.count() == 0)
         return data;
     const std::int64_t first = std::max<std::int64_t>(offsets.first, -query);
