@@ -15,6 +15,30 @@ BiasMapFigure::BiasMapFigure(QCustomPlot *plot, bool withLegend)
     , m_maps(plot, withLegend)
 { }
 
+QColor BiasMapFigure::maskedColor()
+{
+    return QColor(150, 150, 150);
+}
+
+void BiasMapFigure::setGrids(const HeatmapGrid &causal, const HeatmapGrid &other, double lowest, double highest,
+                             bool causalChosen)
+{
+    HeatmapStyle style;
+    style.colormap = Colormap::Viridis;
+    style.dataRange = {lowest, highest};
+    m_maps.setGrids(causal, other, style, causalChosen);
+    QCPColorGradient gradient = m_maps.scale->gradient();
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(maskedColor());
+    m_maps.scale->setGradient(gradient);
+    m_maps.scale->axis()->setLabel(m_compact ? u"bias"_s : u"bias added to the score q·k"_s);
+}
+
+bool BiasMapFigure::terse() const
+{
+    return m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
+}
+
 BiasMapPair::BiasMapPair(QCustomPlot *plot, bool withLegend)
     : scale(new QCPColorScale(plot))
 {

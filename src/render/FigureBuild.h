@@ -77,6 +77,8 @@ public:
     QCustomPlot *plot() const { return m_plot.get(); }
     const FigureSize &size() const { return m_size; }
     const FigureDescriptor &figure() const { return m_figure; }
+    // The drawing in plot(): what a view's hover asks.
+    const FigurePlot &figurePlot() const { return *m_figurePlot; }
 
 private:
     void finish();

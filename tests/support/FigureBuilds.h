@@ -52,6 +52,20 @@ inline QString saidOrSetAside(const QCustomPlot &plot)
     return all.join(u" "_s).replace(u'\n', u' ').replace(u"  ·  "_s, u" "_s);
 }
 
+// What the built figure's hover says of the cell (row, column) of its picture `panel`, hovered at
+// the cell's centre: the axes' x is the column, y the row, as a heatmap's.
+inline std::optional<posenc::HoverPoint> hoverCell(const posenc::FigureBuild &built, int panel, std::int64_t row,
+                                                   std::int64_t column, const posenc::Engine &engine)
+{
+    const QList<QCPAxisRect *> rects = built.figurePlot().pictureRects();
+    if (panel >= rects.size())
+        return std::nullopt;
+    QCPAxisRect *rect = rects[panel];
+    const QPointF pixel(rect->axis(QCPAxis::atBottom)->coordToPixel(double(column)),
+                        rect->axis(QCPAxis::atLeft)->coordToPixel(double(row)));
+    return built.figurePlot().hoverAt(pixel, engine);
+}
+
 // Why the figure was not built, or "" when it was.
 inline QString errorOf(const posenc::FigureBuild &built)
 {

@@ -2,10 +2,11 @@
 // the bias written here, and averaged: each pixel the exact mean over its cells, summed here cell
 // by cell, at L = 1000 and at L = 65536 (per pixel in closed form, never L x L cells); masked
 // pixels NaN, the colour scale from the parameters and the view.
+#include "render/BiasMapPair.h"
 #include "render/FigureExporter.h"
 #include "render/data/DiagonalMeans.h"
 #include "render/data/alibi/AlibiBiasMeans.h"
-#include "render/figures/alibi/AlibiBiasFigure.h"
+#include "render/data/alibi/AlibiBiasModel.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/AlibiReference.h"
@@ -98,6 +99,7 @@ private slots:
     void colourScaleComesFromTheParametersAndTheView();
     void figureIsRegisteredAndExports();
     void bloomFitsASlide();
+    void hoverWordsTheCellAndItsBias();
 };
 
 void TestAlibiBiasFigure::everyHeadOfTwelveCellByCell()
@@ -206,7 +208,7 @@ void TestAlibiBiasFigure::figureIsRegisteredAndExports()
     QCOMPARE(image.size(), QSize(900, 500));
     // The masked grey is drawn: the causal panel's upper right holds it.
     bool grey = false;
-    const QColor masked = AlibiBiasFigure::maskedColor();
+    const QColor masked = BiasMapFigure::maskedColor();
     for (int y = 0; y < image.height() && !grey; ++y)
         for (int x = 0; x < image.width() / 2 && !grey; ++x)
             grey = image.pixelColor(x, y) == masked;
@@ -237,6 +239,32 @@ void TestAlibiBiasFigure::bloomFitsASlide()
     twelve.alibi.mask = AlibiMask::Symmetric;
     RelativeSlides::check(u"alibi-bias"_s,
                           {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"12-heads-64"_s, twelve}});
+}
+
+void TestAlibiBiasFigure::hoverWordsTheCellAndItsBias()
+{
+    // Cells of both panels under the mouse: the query as the position, the key in the words, the
+    // reference's bias as the value, and no value but "masked" after the query in the causal panel.
+    const Params p = alibi(12, 5, 64);
+    const auto built = FigureBuilds::build(u"alibi-bias"_s, p, FigureSize::fromPixels(QSize(900, 500)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const Engine engine(p);
+    const double m = alibiref::slopes(12)[4];
+    for (const auto &[query, key] : {std::pair {10, 3}, std::pair {3, 10}, std::pair {40, 40}, std::pair {63, 0}})
+        for (const int panel : {0, 1}) {
+            const auto point = FigureBuilds::hoverCell(*built, panel, query, key, engine);
+            QVERIFY(point);
+            const QString where = u"panel %1, (%2, %3): %4"_s.arg(panel).arg(query).arg(key).arg(point->valueName);
+            QCOMPARE(point->position, query);
+            QVERIFY2(point->valueName.contains(u"key j = %1,"_s.arg(key)), qPrintable(where));
+            const double bias = alibiref::bias(m, query, key, panel == 0);
+            if (std::isfinite(bias)) {
+                QVERIFY2(point->value && std::abs(*point->value - bias) <= 1e-12 * std::max(1.0, std::abs(bias)),
+                         qPrintable(where));
+            } else {
+                QVERIFY2(!point->value && point->valueName.contains(u"masked"_s), qPrintable(where));
+            }
+        }
 }
 
 QTEST_MAIN(TestAlibiBiasFigure)

@@ -87,6 +87,7 @@ private slots:
     void farPixelsAreExactMeans();
     void theCausalPanelSaysWhatItHoldsAfterTheQuery();
     void nemosPresetFitsASlide();
+    void hoverWordsTheCellAndItsBias();
 };
 
 void TestSandwichBiasFigure::cellByCellIsTheBias()
@@ -168,6 +169,27 @@ void TestSandwichBiasFigure::nemosPresetFitsASlide()
     Params p = sandwich(12, 1, 64, 512);
     p.dModel = 768;
     RelativeSlides::check(u"sandwich-bias"_s, {{u"nemo-gpt-sandwich"_s, p}});
+}
+
+void TestSandwichBiasFigure::hoverWordsTheCellAndItsBias()
+{
+    // Cells of both panels under the mouse: the query as the position, the key in the words, the
+    // reference's bias as the value (NeMo's distance 0 after the query in the causal panel).
+    const Params p = sandwich(8, 3, 64, 48);
+    const auto built = FigureBuilds::build(u"sandwich-bias"_s, p, FigureSize::fromPixels(QSize(900, 500)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const Engine engine(p);
+    for (const auto &[query, key] : {std::pair {10, 3}, std::pair {3, 10}, std::pair {20, 20}, std::pair {47, 0}})
+        for (const int panel : {0, 1}) {
+            const auto point = FigureBuilds::hoverCell(*built, panel, query, key, engine);
+            QVERIFY(point);
+            const QString where = u"panel %1, (%2, %3): %4"_s.arg(panel).arg(query).arg(key).arg(point->valueName);
+            QCOMPARE(point->position, query);
+            QVERIFY2(point->valueName.contains(u"key j = %1,"_s.arg(key)), qPrintable(where));
+            const double bias = sandwichref::bias(8, 3, 64, query, key, panel == 1);
+            QVERIFY2(point->value && std::abs(*point->value - bias) <= 1e-9 * std::max(1.0, std::abs(bias)),
+                     qPrintable(where + u" vs %1"_s.arg(bias)));
+        }
 }
 
 QTEST_MAIN(TestSandwichBiasFigure)

@@ -1,51 +1,41 @@
-#include "AlibiBiasFigure.h"
-
+#include "render/BiasMapPair.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
 #include "core/alibi/AlibiSlopes.h"
 #include "render/data/FigureText.h"
+#include "render/data/alibi/AlibiBiasModel.h"
 #include "render/data/alibi/AlibiText.h"
 
-#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-std::unique_ptr<FigureDescriptor> makeAlibiBiasFigure()
-{
-    return std::make_unique<FigureDescriptorOf<AlibiBiasModel, AlibiBiasFigure>>();
-}
+namespace {
 
-QColor AlibiBiasFigure::maskedColor()
+// The alibi-bias figure's drawing: head K's bias under the causal mask and symmetric, side by
+// side over the same queries and keys on one colour scale (viridis from -m times the farthest
+// distance in view up to 0), the masked cells in the kit's grey, named in the legend.
+class AlibiBiasFigure final : public BiasMapFigureOf<AlibiBiasData>
 {
-    return QColor(150, 150, 150);
-}
+public:
+    explicit AlibiBiasFigure(QCustomPlot *plot)
+        : BiasMapFigureOf(plot, true)
+    { }
 
-AlibiBiasFigure::AlibiBiasFigure(QCustomPlot *plot)
-    : BiasMapFigure(plot, true)
-{ }
+private:
+    void draw(const AlibiBiasData &d) override;
+    void describeCell(const AlibiBiasData &d, const BiasMapPair::Hit &hit, HoverPoint &point) const override;
+};
 
-void AlibiBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+void AlibiBiasFigure::draw(const AlibiBiasData &d)
 {
-    m_data = std::static_pointer_cast<const AlibiBiasData>(data);
-    const AlibiBiasData &d = *m_data;
-    HeatmapStyle style;
-    style.colormap = Colormap::Viridis;
-    style.dataRange = {d.lowest, 0.0};
-    // The panel the parameters' mask uses, in bold.
-    m_maps.setGrids(d.causal, d.symmetric, style, d.mask == AlibiMask::Causal);
-    // The masked cells, NaN in the grid, in a grey the map never gives.
-    QCPColorGradient gradient = m_maps.scale->gradient();
-    gradient.setNanHandling(QCPColorGradient::nhNanColor);
-    gradient.setNanColor(maskedColor());
-    m_maps.scale->setGradient(gradient);
-    // On a slide or a small view the panels keep their room: short texts.
-    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
-    m_maps.scale->axis()->setLabel(m_compact ? u"bias"_s : u"bias added to the score q·k"_s);
+    // The masked cells are NaN in the grid.
+    setGrids(d.causal, d.symmetric, d.lowest, 0.0, d.mask == AlibiMask::Causal);
+    const bool terse = this->terse();
 
     const QString m = AlibiText::slopeText(d.slope);
     m_maps.causalTitle->setText(m_compact   ? u"causal"_s
@@ -74,24 +64,23 @@ void AlibiBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
-std::optional<HoverPoint> AlibiBiasFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+void AlibiBiasFigure::describeCell(const AlibiBiasData &d, const BiasMapPair::Hit &hit, HoverPoint &point) const
 {
-    if (!m_data)
-        return std::nullopt;
-    const auto hit = m_maps.cellAt(pixel, {engine.params().maxLen, engine.params().maxLen});
-    if (!hit)
-        return std::nullopt;
-    const AlibiMask mask = hit->panel == 0 ? AlibiMask::Causal : AlibiMask::Symmetric;
-    HoverPoint point;
-    point.position = hit->query;
-    const double bias = AlibiSlopes::bias(m_data->slope, hit->query, hit->key, mask);
+    const AlibiMask mask = hit.panel == 0 ? AlibiMask::Causal : AlibiMask::Symmetric;
+    const double bias = AlibiSlopes::bias(d.slope, hit.query, hit.key, mask);
     if (std::isfinite(bias))
         point.value = bias;
-    point.valueName = u"key j = %1, distance i − j = %2, %3 bias%4"_s.arg(hit->key)
-                          .arg(hit->query - hit->key)
+    point.valueName = u"key j = %1, distance i − j = %2, %3 bias%4"_s.arg(hit.key)
+                          .arg(hit.query - hit.key)
                           .arg(mask == AlibiMask::Causal ? u"causal"_s : u"symmetric"_s)
                           .arg(std::isfinite(bias) ? QString() : u" −inf (masked)"_s);
-    return point;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeAlibiBiasFigure()
+{
+    return std::make_unique<FigureDescriptorOf<AlibiBiasModel, AlibiBiasFigure>>();
 }
 
 } // namespace posenc

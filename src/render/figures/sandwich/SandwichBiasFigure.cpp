@@ -1,37 +1,38 @@
-#include "SandwichBiasFigure.h"
-
+#include "render/BiasMapPair.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 
 #include "core/NumberText.h"
 #include "core/sandwich/SandwichBias.h"
 #include "render/data/FigureText.h"
+#include "render/data/sandwich/SandwichBiasModel.h"
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-std::unique_ptr<FigureDescriptor> makeSandwichBiasFigure()
-{
-    return std::make_unique<FigureDescriptorOf<SandwichBiasModel, SandwichBiasFigure>>();
-}
+namespace {
 
-SandwichBiasFigure::SandwichBiasFigure(QCustomPlot *plot)
-    : BiasMapFigure(plot, false)
-{ }
-
-void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+// The sandwich-bias figure's drawing: head K's bias as NeMo's causal table holds it and
+// bidirectional, side by side over the same queries and keys on one colour scale (viridis over the
+// pixels' range), the causal panel's keys after the query marked as NeMo's distance 0, which the
+// attention mask hides elsewhere.
+class SandwichBiasFigure final : public BiasMapFigureOf<SandwichBiasData>
 {
-    m_data = std::static_pointer_cast<const SandwichBiasData>(data);
-    const SandwichBiasData &d = *m_data;
-    HeatmapStyle style;
-    style.colormap = Colormap::Viridis;
-    style.dataRange = {d.lowest, d.highest};
-    // The panel the parameters' mask uses, in bold.
-    m_maps.setGrids(d.causal, d.bidirectional, style, d.sandwich.mask == SandwichMask::Causal);
-    // On a slide or a small view the panels keep their room: short texts.
-    const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
-    m_maps.scale->axis()->setLabel(m_compact ? u"bias"_s : u"bias added to the score q·k"_s);
+public:
+    explicit SandwichBiasFigure(QCustomPlot *plot)
+        : BiasMapFigureOf(plot, false)
+    { }
+
+private:
+    void draw(const SandwichBiasData &d) override;
+    void describeCell(const SandwichBiasData &d, const BiasMapPair::Hit &hit, HoverPoint &point) const override;
+};
+
+void SandwichBiasFigure::draw(const SandwichBiasData &d)
+{
+    setGrids(d.causal, d.bidirectional, d.lowest, d.highest, d.sandwich.mask == SandwichMask::Causal);
+    const bool terse = this->terse();
     const QString after = NumberText::compact(d.afterQuery, 4);
     m_maps.causalTitle->setText(m_compact   ? u"causal"_s
                                     : terse ? u"causal: j > i at distance 0"_s
@@ -59,22 +60,22 @@ void SandwichBiasFigure::fill(const std::shared_ptr<const FigureData> &data, con
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
-std::optional<HoverPoint> SandwichBiasFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
+void SandwichBiasFigure::describeCell(const SandwichBiasData &d, const BiasMapPair::Hit &hit,
+                                      HoverPoint &point) const
 {
-    if (!m_data)
-        return std::nullopt;
-    const auto hit = m_maps.cellAt(pixel, {engine.params().maxLen, engine.params().maxLen});
-    if (!hit)
-        return std::nullopt;
-    SandwichParams p = m_data->sandwich;
-    p.mask = hit->panel == 0 ? SandwichMask::Causal : SandwichMask::Bidirectional;
-    HoverPoint point;
-    point.position = hit->query;
-    point.value = SandwichBias::bias(p, hit->query, hit->key);
-    point.valueName = u"key j = %1, distance %2, %3 bias"_s.arg(hit->key)
-                          .arg(SandwichBias::distance(hit->query, hit->key, p.mask))
+    SandwichParams p = d.sandwich;
+    p.mask = hit.panel == 0 ? SandwichMask::Causal : SandwichMask::Bidirectional;
+    point.value = SandwichBias::bias(p, hit.query, hit.key);
+    point.valueName = u"key j = %1, distance %2, %3 bias"_s.arg(hit.key)
+                          .arg(SandwichBias::distance(hit.query, hit.key, p.mask))
                           .arg(p.mask == SandwichMask::Causal ? u"causal"_s : u"bidirectional"_s);
-    return point;
+}
+
+} // namespace
+
+std::unique_ptr<FigureDescriptor> makeSandwichBiasFigure()
+{
+    return std::make_unique<FigureDescriptorOf<SandwichBiasModel, SandwichBiasFigure>>();
 }
 
 } // namespace posenc
