@@ -305,7 +305,19 @@ bool ControlPanel::choosePreset(int index)
     }
     m_ui->presetError->setVisible(false);
     m_activePreset = static_cast<int>(index);
+    emit presetChosen(m_activePreset);
     applyParams(std::get<Params>(applied));
+    return true;
+}
+
+bool ControlPanel::namePreset(const QString &name)
+{
+    const auto found = std::find_if(m_presets.cbegin(), m_presets.cend(),
+                                    [&](const Preset &preset) { return preset.name == name; });
+    if (found == m_presets.cend() || !found->matches(m_params))
+        return false;
+    m_activePreset = static_cast<int>(found - m_presets.cbegin());
+    showPreset(m_params, true); // still active: it stays named
     return true;
 }
 

@@ -57,9 +57,15 @@ public:
     // Sets every parameter the preset names, as choosing it does; false (with the reason beside
     // the chooser) when the current settings refuse it.
     bool choosePreset(int index);
+    // Names the preset `name` as the one the parameters are at, where they hold it: a preset given
+    // by name (a lesson opened for it) is that preset, not the first whose parameters match (the
+    // fairseq init's three are Whisper's too). False, and nothing named, where they do not hold it.
+    bool namePreset(const QString &name);
 
 signals:
     void paramsChanged(const posenc::Params &params);
+    // The user chose the preset `index` in the chooser; emitted before its parameters are applied.
+    void presetChosen(int index);
     // A matrix parameter's button: load a file for `key` ("embeddings", "position-table").
     void loadRequested(const QString &key);
 

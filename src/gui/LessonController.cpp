@@ -81,6 +81,10 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     });
     connect(m_parts.sessions, &SessionController::aboutToOpen, this, [this] { keepHome(); });
     connect(m_parts.sessions, &SessionController::opened, this, &LessonController::sessionOpened);
+    connect(m_parts.controls, &ControlPanel::presetChosen, this, [this](int index) {
+        if (current())
+            m_model = ModelChoice::ofPreset(m_parts.controls->presets()[index]);
+    });
     connect(m_parts.controls, &ControlPanel::paramsChanged, this, &LessonController::followModel);
     updateActions();
 }
@@ -97,13 +101,21 @@ LessonModel LessonController::model() const
 
 LessonModel LessonController::model(const Lesson *lesson) const
 {
+    // The model given (the lesson's, or the preset chosen since) is named, not the first preset whose
+    // parameters it holds: a preset of a few keys (fairseq's init) holds many a model's.
     QList<ModelChoice> candidates;
+    if (m_model)
+        candidates.append(*m_model);
     const int preset = m_parts.controls->activePreset();
     if (preset >= 0)
         candidates.append(ModelChoice::ofPreset(m_parts.controls->presets()[preset]));
-    if (m_model)
-        candidates.append(*m_model);
     return LessonModels::model(m_parts.controls->params(), candidates, lesson ? lesson->keep : QStringList());
+}
+
+void LessonController::nameModelsPreset()
+{
+    if (m_model && !m_model->preset.isEmpty())
+        m_parts.controls->namePreset(m_model->preset);
 }
 
 void LessonController::followModel()
@@ -144,6 +156,7 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     keepHome(home);
     m_model = model ? model : LessonModels::defaultOf(lesson);
     m_parts.controls->applyParams(params);
+    nameModelsPreset();
     m_lessonParams = m_parts.controls->params();
     // Read with the lesson's kept keys: the panel has no lesson yet (nope-order's encoding none and
     // mrope-width's prompt made Qwen2.5-VL and SmolLM3 "this model" until a control moved).
@@ -269,6 +282,7 @@ void LessonController::sessionOpened(const QString &path)
     m_lessonParams = m_parts.controls->params();
     // Its model is the one it was saved for, named while the parameters are still that model's.
     m_model = LessonModels::defaultOf(std::get<Lesson>(lesson));
+    nameModelsPreset();
     const LessonModel shown = model(&std::get<Lesson>(lesson));
     m_panel->showLesson(std::get<Lesson>(lesson), shown);
     m_viewConfig = shown.configName;

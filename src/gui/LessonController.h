@@ -82,8 +82,8 @@ public:
     // a lesson leaves to the remembered parameters.
     void show(const Lesson &lesson, const Params &params, const std::optional<Workspace> &home = std::nullopt,
               const std::optional<ModelChoice> &model = std::nullopt);
-    // The model the open lesson is read for: the preset chosen in the controls, else the model the
-    // lesson was opened for, named while the parameters are still its own (LessonModels::model).
+    // The model the open lesson is read for: the model it was opened for, or the preset chosen in
+    // the controls since, named while the parameters are still its own (LessonModels::model).
     LessonModel model() const;
     // The same for `lesson` (its kept keys), before the panel shows it.
     LessonModel model(const Lesson *lesson) const;
@@ -132,6 +132,8 @@ private:
     void updateActions();
     // The explanation for the model shown, and the views of its config when that changed.
     void followModel();
+    // The controls name the preset the lesson is read for, where the parameters hold it.
+    void nameModelsPreset();
 
     Parts m_parts;
     QSettings *m_settings;

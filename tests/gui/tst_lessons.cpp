@@ -13,7 +13,9 @@
 #include "gui/Settings.h"
 #include "gui/ShortcutsDialog.h"
 #include "gui/StartPanel.h"
+#include "core/ParamOverlay.h"
 #include "io/LessonModels.h"
+#include "io/Preset.h"
 #include "render/FigureRegistry.h"
 #include "support/MessageBoxes.h"
 #include "support/WindowFixture.h"
@@ -56,6 +58,8 @@ private slots:
     void theRowsADropoutFigureNamesAreInView_data();
     void theRowsADropoutFigureNamesAreInView();
     void theNumbersFollowTheControls();
+    void aLessonNamesTheModelItWasOpenedFor_data();
+    void aLessonNamesTheModelItWasOpenedFor();
     void previousNextAndReset();
     void aSessionSavedDuringALessonReopensIt();
     void thePanelClosesOnlyWithItsLesson();
@@ -185,6 +189,42 @@ void TestLessons::theRowsADropoutFigureNamesAreInView()
     for (const std::int64_t row : view->params().specialRows())
         QVERIFY2(positions->lower <= double(row) && double(row) <= positions->upper,
                  qPrintable(u"row %1 not in %2 .. %3"_s.arg(row).arg(positions->lower).arg(positions->upper)));
+}
+
+void TestLessons::aLessonNamesTheModelItWasOpenedFor_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const QString &name : Presets::names())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+// A lesson opened for a preset (posenc --lesson NAME --preset P) names that preset, in its text and
+// in the controls, not the first preset whose parameters it holds: fairseq's init (three keys) is
+// Whisper's too, and T5-base's are FLAN-T5's. Edited by hand away from it, it names none.
+void TestLessons::aLessonNamesTheModelItWasOpenedFor()
+{
+    QFETCH(QString, preset);
+    const Lesson &lesson = *Lessons::find(u"sum-vs-concat"_s);
+    const ModelChoice choice = ModelChoice::ofPreset(*Presets::find(preset));
+    const auto params = ParamOverlay::over(Params {}, LessonModels::textsFor(lesson, choice));
+    QVERIFY(std::holds_alternative<Params>(params));
+    MainWindow window(Params {}, nullptr);
+    window.lessons()->show(lesson, std::get<Params>(params), std::nullopt, choice);
+    QCOMPARE(window.lessons()->model().name, choice.name);
+    ControlPanel *controls = window.controlPanel();
+    QVERIFY(controls->activePreset() >= 0);
+    QCOMPARE(controls->presets()[controls->activePreset()].name, preset);
+    if (!choice.texts.contains(u"d-model"_s))
+        return; // a preset of the embeddings alone holds any d_model
+    // d_model edited by hand to the next it takes (a 2-D sinusoid's splits in four).
+    const qint64 d = controls->params().dModel;
+    for (const int step : {2, 4, 8, 64}) {
+        if (controls->params().dModel == d)
+            controls->findChild<QSpinBox *>(u"dModelSpin"_s)->setValue(int(d + step));
+    }
+    QVERIFY(controls->params().dModel != d);
+    QCOMPARE(window.lessons()->model().name, QString());
+    QCOMPARE(controls->activePreset(), -1);
 }
 
 void TestLessons::theNumbersFollowTheControls()
