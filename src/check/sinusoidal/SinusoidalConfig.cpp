@@ -23,6 +23,8 @@ QList<ConfigLayer> SinusoidalConfig::layers(ConfigContext &c)
     encoder.params.sinusoidal.base = 10000.0;
     encoder.params.sinusoidal.layout = Layout::Split;
     encoder.params.sinusoidal.freqShift = 1.0; // log(10000) / (channels // 2 - 1)
+    // sinusoids forms the frequencies, the angles and the sines in torch's default float32.
+    encoder.params.sinusoidal.angles = Angles::Float32;
     encoder.values = {{u"positions"_s, source},
                       {u"hidden_size"_s, hidden},
                       {u"layout"_s, u"split"_s},
