@@ -243,6 +243,23 @@ Number embeddingPeCosine(const Params &p)
     return real(total / double(rows));
 }
 
+// Whether the lesson's p is the model's: a named model that names no dropout on its input gets the
+// lesson's, which a sentence says; one whose dropout is 0 drops nothing.
+QList<Entry> dropoutConditions()
+{
+    return {
+        {u"no_model_dropout"_s, u"a condition: the model is named and names no dropout on its input itself"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             return condition(!m.name.isEmpty() && !m.keys.contains(u"dropout"_s),
+                              m.name.isEmpty() ? u"the parameters are no named model's"_s
+                                               : u"%1 names its dropout"_s.arg(m.name));
+         })},
+        {u"dropout_off"_s, u"a condition: dropout drops nothing, p = 0 in training"_s, [](const Params &p) {
+             return condition(p.training && p.dropout <= 0.0, u"dropout drops at p = %1"_s.arg(p.dropout));
+         }},
+    };
+}
+
 Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
 {
     // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
@@ -393,7 +410,7 @@ QList<Entry> entries()
         {u"fam_query"_s, u"the query of the families figure: (L − 1)/2"_s,
          [](const Params &p) { return integer(familiesDefaultQuery(p)); }},
     };
-    return list + familyConditions();
+    return list + familyConditions() + dropoutConditions();
 }
 
 } // namespace posenc::SharedLessonNumbers

@@ -326,6 +326,21 @@ void TestLessonModels::everyLessonForEveryModel()
         if (!model.name.isEmpty() && plain.contains(model.name + u"'s s = "_s))
             QVERIFY2(r.read.choice && r.read.choice->texts.contains(u"scale"_s),
                      qPrintable(what + u": calls the lesson's s the model's: "_s + plain));
+        // A lesson that drops uses the model's own p where its preset names one, and says in a
+        // sentence where it names none or p is 0: the lessons applied p = 0.1 to Llama and Whisper.
+        const bool drops = text.keys.contains(u"p"_s) || text.keys.contains(u"keep_factor"_s);
+        if (drops && !model.name.isEmpty() && r.read.choice) {
+            const auto given = r.read.choice->texts.find(u"dropout"_s);
+            if (given == r.read.choice->texts.cend())
+                QVERIFY2(plain.contains(model.name + u" names no dropout on its input, so the figures show the "
+                                                     "lesson's p = "_s),
+                         qPrintable(what + u": "_s + plain));
+            else {
+                QCOMPARE(model.params.dropout, given->toDouble());
+                QVERIFY2(model.params.dropout > 0.0 || plain.contains(model.name + u"'s input dropout is p = 0"_s),
+                         qPrintable(what + u": "_s + plain));
+            }
+        }
         // "x, where y" contrasts: the height offset's score reads lower than the width's.
         static const QRegularExpression contrast(u"scores ([0-9.]+), where the same height offset scores ([0-9.]+)"_s);
         if (const QRegularExpressionMatch m = contrast.match(plain); m.hasMatch())
