@@ -36,8 +36,9 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
     , m_leaveAction(new QAction(tr("&Leave lesson"), this))
 {
     m_dock->setObjectName(u"lessonDock"_s);
+    // The panel's text scrolls within it, its buttons stay in view; this scrolls it all only in a
+    // dock lower than the buttons themselves.
     auto *scroll = new QScrollArea;
-    scroll->setAccessibleName(tr("Lesson"));
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

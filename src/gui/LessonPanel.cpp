@@ -37,6 +37,8 @@ LessonPanel::LessonPanel(QWidget *parent)
     , m_code(new QLabel)
     , m_codeScroll(new QScrollArea)
     , m_explanation(wrappingLabel(u"lessonExplanation"_s))
+    , m_textScroll(new QScrollArea)
+    , m_textPage(new QWidget)
     , m_previous(new QPushButton(tr("◀ Previous")))
     , m_next(new QPushButton(tr("Next ▶")))
     , m_reset(new QPushButton(tr("Reset")))
@@ -68,6 +70,15 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_codeScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_codeScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
+    m_textScroll->setObjectName(u"lessonTextScroll"_s);
+    m_textScroll->setAccessibleName(tr("Lesson"));
+    m_textScroll->setWidget(m_textPage);
+    m_textScroll->setWidgetResizable(true);
+    m_textScroll->setFrameShape(QFrame::NoFrame);
+    m_textScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the dock: the text wraps to it, and never widens the window.
+    m_textScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
+
     m_reset->setObjectName(u"lessonReset"_s);
     m_reset->setToolTip(tr("Set the lesson's parameters and views again"));
     m_previous->setObjectName(u"lessonPrevious"_s);
@@ -97,6 +108,7 @@ void LessonPanel::layOut()
 {
     // Built anew for each arrangement: the widgets stay, their layouts change.
     delete layout();
+    delete m_textPage->layout();
     m_place->setText(m_below ? tr("Text beside the figure") : tr("Text below the figure"));
     m_place->setToolTip(m_below ? tr("Show the lesson's text beside the figure, in one column")
                                 : tr("Show the lesson's text below the figure, giving the figure the window's width"));
@@ -108,7 +120,8 @@ void LessonPanel::layOut()
     leaving->addWidget(m_place);
     leaving->addStretch(1);
     leaving->addWidget(m_leave);
-    auto *text = new QVBoxLayout;
+    auto *text = new QVBoxLayout(m_textPage);
+    text->setContentsMargins(0, 0, 0, 0);
     text->addWidget(m_title);
     text->addWidget(m_question);
     text->addSpacing(6);
@@ -116,24 +129,24 @@ void LessonPanel::layOut()
     code->addWidget(m_codeCaption);
     code->addWidget(m_codeScroll);
     if (!m_below) {
-        // One column: the question, its code, the explanation, the buttons at the foot.
+        // One column: the question, its code and the explanation, scrolled; the buttons at the foot.
+        text->addLayout(code);
+        text->addWidget(m_explanation);
+        text->addStretch(1);
         auto *layout = new QVBoxLayout(this);
-        layout->addLayout(text);
-        layout->addLayout(code);
-        layout->addWidget(m_explanation);
-        layout->addStretch(1);
+        layout->addWidget(m_textScroll, 1);
         layout->addLayout(buttons);
         layout->addLayout(leaving);
         return;
     }
-    // Wide and low: the explanation beside the code and the buttons.
+    // Wide and low: the explanation, scrolled, beside the code and the buttons.
     text->addWidget(m_explanation);
     text->addStretch(1);
     code->addStretch(1);
     code->addLayout(buttons);
     code->addLayout(leaving);
     auto *layout = new QHBoxLayout(this);
-    layout->addLayout(text, 3);
+    layout->addWidget(m_textScroll, 3);
     layout->addSpacing(12);
     layout->addLayout(code, 2);
 }

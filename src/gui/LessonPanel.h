@@ -17,7 +17,7 @@ namespace posenc {
 // The side panel of a lesson: its title, the question it answers, the code the question is
 // about (when there is one) and the explanation for the model shown (Lesson::explain), or the line
 // that says what the lesson needs where the model is not one it applies to. It edits nothing: its
-// buttons say what the user asked for.
+// buttons say what the user asked for. The text scrolls; the buttons are always in view.
 class LessonPanel : public QWidget
 {
     Q_OBJECT
@@ -60,6 +60,10 @@ private:
     QLabel *m_code;
     QScrollArea *m_codeScroll; // the code, scrolled sideways where its lines are wider than the panel
     QLabel *m_explanation;
+    // The text (the title, the question, the code beside the figure, the explanation), scrolled
+    // where it is longer than the dock is high; the buttons stay below or beside it, in view.
+    QScrollArea *m_textScroll;
+    QWidget *m_textPage;
     QPushButton *m_previous;
     QPushButton *m_next;
     QPushButton *m_reset;

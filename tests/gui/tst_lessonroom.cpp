@@ -55,6 +55,22 @@ bool openAtLaptopSize(MainWindow &window, const QString &name, bool atStart = fa
     return QTest::qWaitFor([&window] { return window.isSettled(); }, 120000);
 }
 
+// The panel's buttons that `window` does not show whole: outside the window, or cut by a scroll
+// area's edge (a long text on a laptop pushed the last row out of the dock).
+QStringList buttonsCut(const MainWindow &window)
+{
+    QStringList cut;
+    const LessonPanel *panel = window.lessons()->panel();
+    for (const QAbstractButton *button : panel->findChildren<QAbstractButton *>()) {
+        if (!button->isVisibleTo(&window))
+            continue;
+        const QRect inWindow(button->mapTo(&window, QPoint(0, 0)), button->size());
+        if (!window.rect().contains(inWindow) || button->visibleRegion().boundingRect() != button->rect())
+            cut.append(button->text());
+    }
+    return cut;
+}
+
 } // namespace
 
 class TestLessonRoom : public QObject
@@ -107,13 +123,19 @@ void TestLessonRoom::theMainFigureGetsTheRoom()
     for (const int width : heatmapWidths(view->plot()))
         QVERIFY2(width >= kLeastHeatmap, qPrintable(u"a heatmap %1 px across"_s.arg(width)));
     QVERIFY(window.parameterDock()->isFolded());
-    // The text is whole beside it: its panel no wider than the dock shows (long code lines
-    // scroll sideways in their own box rather than cut the explanation and the buttons).
-    const LessonPanel *panel = window.lessons()->panel();
-    const auto *scroll = qobject_cast<const QScrollArea *>(window.lessons()->dock()->widget());
+    // The text is whole beside it: no wider than its scroll area shows (long code lines scroll
+    // sideways in their own box rather than cut the explanation), and a long text scrolls above the
+    // buttons, which stay in the window whatever its length.
+    const auto *scroll = window.lessons()->panel()->findChild<const QScrollArea *>(u"lessonTextScroll"_s);
     QVERIFY(scroll);
-    QVERIFY2(panel->width() <= scroll->viewport()->width(),
-             qPrintable(u"the lesson's panel is %1 px in %2"_s.arg(panel->width()).arg(scroll->viewport()->width())));
+    QVERIFY2(scroll->widget()->width() <= scroll->viewport()->width(),
+             qPrintable(u"the lesson's text is %1 px in %2"_s.arg(scroll->widget()->width())
+                            .arg(scroll->viewport()->width())));
+    QVERIFY2(buttonsCut(window).isEmpty(), qPrintable(u"cut: "_s + buttonsCut(window).join(u", "_s)));
+    // Below the figure too.
+    window.lessons()->room()->textBelowAction()->trigger();
+    QTRY_VERIFY2(buttonsCut(window).isEmpty(), qPrintable(u"cut below: "_s + buttonsCut(window).join(u", "_s)));
+    window.lessons()->room()->textBelowAction()->trigger();
 }
 
 void TestLessonRoom::theStripOpensTheParametersInOneClick()
